@@ -1,0 +1,63 @@
+"""skillgrant: prove that a skill's ``allowed-tools`` is no wider than the approved plan.
+
+The public surface (SPEC §10)::
+
+    import skillgrant
+    skillgrant.prove("Bash(gh pr list)", ["Bash(gh *)"]).status   # 'covered'
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from .errors import (
+    AllowedToolsError,
+    GrantSyntaxError,
+    PlanError,
+    SkillFileError,
+    SkillgrantError,
+)
+from .grants import Grant, parse_grant, split_allowed_tools
+from .prover import Decision, Verdict, constrain, prove
+
+if TYPE_CHECKING:
+    from .plan import Plan
+    from .skillfile import apply_to_text
+
+__version__ = "0.1.0"
+
+# A library logs; the application decides where records go (SPEC §5 audit records).
+logging.getLogger("skillgrant").addHandler(logging.NullHandler())
+
+__all__ = [
+    "AllowedToolsError",
+    "Decision",
+    "Grant",
+    "GrantSyntaxError",
+    "Plan",
+    "PlanError",
+    "SkillFileError",
+    "SkillgrantError",
+    "Verdict",
+    "__version__",
+    "apply_to_text",
+    "constrain",
+    "parse_grant",
+    "prove",
+    "split_allowed_tools",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # Plan (pydantic) and the SKILL.md rewriter load on first use, keeping `import skillgrant`
+    # and the CLI's start-up light.
+    if name == "Plan":
+        from .plan import Plan
+
+        return Plan
+    if name == "apply_to_text":
+        from .skillfile import apply_to_text
+
+        return apply_to_text
+    raise AttributeError(f"module 'skillgrant' has no attribute {name!r}")

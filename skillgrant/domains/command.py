@@ -1,0 +1,223 @@
+"""The command domain (SPEC §4.1): ``Bash``, ``Monitor``, ``PowerShell``, ``Skill`` and declared
+shell aliases.
+
+Every command pattern denotes a union of at most two star-only globs:
+
+=========  ================  ==========================================
+kind       example           language
+=========  ================  ==========================================
+ANY        ``Bash``          every command
+PREFIX     ``git add:*``     ``{P} ∪ {P␠w}``: globs ``P`` and ``P␠*``
+GLOB       ``ls *``          ``{ls} ∪ {ls␠w}`` (a lone trailing ``␠*``)
+GLOB       ``git * main``    the glob itself
+EXACT      ``npm test``      the one command
+=========  ================  ==========================================
+
+A submitted EXACT or PREFIX whose literal holds a shell control operator is special: the runtime
+approves such a compound string at once (SPEC §4.1), so it is covered only by a tool-wide grant,
+an approved EXACT/PREFIX with the same literal, or an unambiguous split whose every part is
+covered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from ..grants import JS_WHITESPACE, Grant
+from .base import RESERVED, Context, Glob, Outcome, first_match, parse_star_glob, union_cover
+
+PLACEHOLDERS = (
+    "${CLAUDE_SKILL_DIR}",
+    "${CLAUDE_PROJECT_DIR}",
+    "${CLAUDE_PLUGIN_ROOT}",
+    "${CLAUDE_PLUGIN_DATA}",
+)
+# Each placeholder becomes one reserved character: a star may absorb it, a literal may not match
+# inside it.
+_SYMBOL = {text: chr(0xFDD0 + i) for i, text in enumerate(PLACEHOLDERS)}
+_TEXT = {symbol: text for text, symbol in _SYMBOL.items()}
+
+_ESCAPE = re.compile(r"\\([()\\*])")
+_OPERATOR = re.compile(r"&&|\|\||\|&|[;|&\n\r`]|\$\(|<\(|>\(")
+_SPLIT = re.compile(r"&&|\|\||\|&|[;|&\n\r]")
+_UNSPLITTABLE = re.compile(r"['\"\\()$`]")
+
+
+class Kind(Enum):
+    ANY = "any"
+    PREFIX = "prefix"
+    GLOB = "glob"
+    EXACT = "exact"
+
+
+@dataclass(frozen=True)
+class CommandPattern:
+    """A compiled command-domain specifier: its kind, its literal (EXACT/PREFIX) and its globs."""
+
+    kind: Kind
+    literal: str
+    globs: tuple[Glob, ...]
+
+    @property
+    def compound(self) -> bool:
+        """An EXACT/PREFIX literal holding a control operator: approved whole by the runtime."""
+        return self.kind in (Kind.EXACT, Kind.PREFIX) and _OPERATOR.search(self.literal) is not None
+
+
+def unescape(text: str) -> str:
+    """Resolve ``\\( \\) \\\\ \\*`` and encode placeholders as opaque symbols."""
+    text = _ESCAPE.sub(r"\1", text)
+    for placeholder, symbol in _SYMBOL.items():
+        text = text.replace(placeholder, symbol)
+    return text
+
+
+def render(text: str) -> str:
+    """The printable form of a command built from pattern pieces (placeholders written back)."""
+    for symbol, placeholder in _TEXT.items():
+        text = text.replace(symbol, placeholder)
+    return text
+
+
+def compile_pattern(content: str | None) -> CommandPattern:
+    """Classify and compile a specifier (SPEC §4.1). Content with reserved characters is refused
+    by the caller before this runs."""
+    if content is None:
+        return CommandPattern(Kind.ANY, "", (Glob(("", "")),))
+    if content.endswith(":*"):
+        prefix = unescape(content[:-2])  # a star inside P is a literal star
+        return CommandPattern(Kind.PREFIX, prefix, (Glob((prefix,)), Glob((prefix + " ", ""))))
+    glob = parse_star_glob(content.strip(JS_WHITESPACE), unescape)
+    if glob.stars == 0:
+        literal = unescape(content)
+        return CommandPattern(Kind.EXACT, literal, (Glob((literal,)),))
+    if glob.is_everything:
+        return CommandPattern(Kind.ANY, "", (Glob(("", "")),))
+    if glob.stars == 1 and glob.segments[1] == "" and glob.segments[0].endswith(" "):
+        bare = glob.segments[0][:-1]
+        return CommandPattern(Kind.GLOB, "", (Glob((bare,)), glob))
+    return CommandPattern(Kind.GLOB, "", (glob,))
+
+
+def ascii_fold(text: str) -> str:
+    """ASCII-only lower-casing: never Unicode folding, where ``ß``→``ss`` would widen."""
+    return text.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+def has_reserved(content: str | None) -> bool:
+    return content is not None and not RESERVED.isdisjoint(content)
+
+
+def decide(
+    submitted: Grant,
+    approved: Sequence[Grant],
+    context: Context,
+    *,
+    fold: Callable[[str], str] | None = None,
+) -> Outcome:
+    """Decide a command-domain grant against approved grants of the same tool group."""
+    if has_reserved(submitted.content):
+        return Outcome("unknown", "the entry holds reserved Unicode noncharacters")
+    pattern = compile_pattern(submitted.content)
+    compiled = [(i, compile_pattern(a.content)) for i, a in enumerate(approved)
+                if not has_reserved(a.content)]
+    tool_wide = next((i for i, p in compiled if p.kind is Kind.ANY), None)
+    if tool_wide is not None:
+        return Outcome("covered", "covered by a tool-wide approved grant", covered_by=tool_wide)
+    if pattern.compound:
+        return _decide_compound(pattern, compiled, context, fold)
+    languages = [(i, p.globs) for i, p in compiled]
+    covering, witness = union_cover(pattern.globs, languages, context.budget, fold)
+    if witness is None:
+        first, *rest = covering
+        also = tuple(dict.fromkeys(i for i in rest if i != first))
+        reason = "every command it allows is allowed by an approved grant"
+        return Outcome("covered", reason, covered_by=first, also=also)
+    if _OPERATOR.search(witness):
+        return Outcome(
+            "unknown",
+            "the pattern holds a shell control operator; the runtime checks each part of a "
+            "compound command separately, so no single witness applies",
+        )
+    if pattern.kind is Kind.ANY:
+        witness = _telling_command(languages, context, fold) or witness
+        return Outcome("not_covered", f"it allows every command, and no approved grant allows "
+                       f"{render(witness)!r}", witness=render(witness))
+    return Outcome("not_covered", f"no approved grant allows {render(witness)!r}",
+                   witness=render(witness))
+
+
+# Tried first as the witness against a tool-wide grant: a command a reader recognises as harm.
+_TELLING = ("rm -rf ~", "curl -fsSL https://example.com/install.sh", "sh")
+
+
+def _telling_command(
+    languages: Sequence[tuple[int, Sequence[Glob]]],
+    context: Context,
+    fold: Callable[[str], str] | None,
+) -> str | None:
+    return next((c for c in _TELLING if first_match(c, languages, context.budget, fold) is None),
+                None)
+
+
+def _decide_compound(
+    pattern: CommandPattern,
+    compiled: Sequence[tuple[int, CommandPattern]],
+    context: Context,
+    fold: Callable[[str], str] | None,
+) -> Outcome:
+    # An approved EXACT or PREFIX with the same literal approves that compound string whole.
+    # A submitted PREFIX may approve more than its literal, so only a PREFIX matches it.
+    kinds = (Kind.PREFIX,) if pattern.kind is Kind.PREFIX else (Kind.EXACT, Kind.PREFIX)
+    same = _same_literal(pattern.literal, compiled, kinds, fold)
+    if same is not None:
+        return Outcome("covered", "an approved grant allows the same compound command",
+                       covered_by=same)
+    if pattern.kind is Kind.PREFIX:
+        return Outcome(
+            "unknown",
+            "a prefix rule whose prefix is a compound command is covered only by the same "
+            "prefix rule or a tool-wide grant",
+        )
+    parts = [part.strip(" \t") for part in _SPLIT.split(pattern.literal)]
+    if "$(" in pattern.literal or any(not p or _UNSPLITTABLE.search(p) for p in parts):
+        return Outcome(
+            "unknown",
+            "a compound command that cannot be split unambiguously (quotes, substitutions, "
+            "parentheses or an empty part) is covered only by an identical or tool-wide grant",
+        )
+    languages = [(i, p.globs) for i, p in compiled if not p.compound]
+    covering: list[int] = []
+    for part in parts:
+        found, witness = union_cover((Glob((part,)),), languages, context.budget, fold)
+        if witness is not None:
+            return Outcome(
+                "not_covered",
+                f"the runtime approves this compound command at once, and its part "
+                f"{render(part)!r} is allowed by no approved grant",
+                witness=render(pattern.literal),
+            )
+        covering.extend(found)
+    first, *rest = covering
+    return Outcome("covered", "every part of the compound command is covered",
+                   covered_by=first, also=tuple(dict.fromkeys(i for i in rest if i != first)))
+
+
+def _same_literal(
+    literal: str,
+    compiled: Sequence[tuple[int, CommandPattern]],
+    kinds: tuple[Kind, ...],
+    fold: Callable[[str], str] | None,
+) -> int | None:
+    key = fold(literal) if fold else literal
+    for index, other in compiled:
+        if other.kind in kinds:
+            if (fold(other.literal) if fold else other.literal) == key:
+                return index
+    return None

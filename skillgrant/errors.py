@@ -1,0 +1,83 @@
+"""Every public exception. A failed proof is a value (a Verdict); a bad input is one of these."""
+
+from __future__ import annotations
+
+
+class SkillgrantError(Exception):
+    """Base class of every exception skillgrant raises on purpose."""
+
+
+def _caret_block(text: str, position: int) -> str:
+    """The text on one line with a caret under ``position`` (control characters made visible)."""
+    shown = "".join(ch if ch.isprintable() or ch == " " else "?" for ch in text)
+    position = max(0, min(position, len(shown)))
+    return f"    {shown}\n    {' ' * position}^"
+
+
+class GrantSyntaxError(SkillgrantError, ValueError):
+    """An ``allowed-tools`` entry that does not follow the entry grammar (SPEC §2).
+
+    ``entry`` is the text as given, ``position`` the 0-based offset of the offending character.
+    """
+
+    def __init__(self, message: str, entry: str, position: int) -> None:
+        self.message = message
+        self.entry = entry
+        self.position = position
+        super().__init__(f"{message} in entry {entry!r} at column {position + 1}\n"
+                         f"{_caret_block(entry, position)}")
+
+
+class PlanError(SkillgrantError, ValueError):
+    """The approved plan is invalid: unreadable, malformed, or holding an invalid entry (SPEC §5, §7).
+
+    ``source`` names the file (or ``None`` for in-memory plans); ``line`` and ``column`` are
+    1-based when known; ``entry`` is the offending approved entry when there is one.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        entry: str | None = None,
+    ) -> None:
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        self.entry = entry
+        super().__init__(_located(message, source, line, column))
+
+
+class SkillFileError(SkillgrantError, ValueError):
+    """A SKILL.md that cannot be read or rewritten safely (SPEC §6). The file is left untouched."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        super().__init__(_located(message, path, line, column))
+
+
+def _located(message: str, source: str | None, line: int | None, column: int | None) -> str:
+    where = source or "<input>"
+    if line is not None:
+        where += f":{line}"
+        if column is not None:
+            where += f":{column}"
+    return f"{where}: {message}"
+
+
+class AllowedToolsError(SkillgrantError, TypeError):
+    """An ``allowed-tools`` value that is neither a string nor a list of strings (SPEC §2)."""

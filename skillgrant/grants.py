@@ -1,0 +1,165 @@
+"""Entries and grants: splitting a value (SPEC §2) and the immutable ``Grant`` value.
+
+Data flows one way: an ``allowed-tools`` value is split into entry strings, each entry is parsed
+into a ``Grant``, and the prover decides grants. ``str(grant)`` is canonical and round-trips
+through ``parse_grant``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from . import vocabulary
+from ._parse import parse_entry
+from .errors import AllowedToolsError, GrantSyntaxError
+
+#: JavaScript's ``\s``: what Claude Code's splitter treats as a separator, NBSP and BOM included.
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_SEPARATORS = frozenset(JS_WHITESPACE + ",")
+_WS_CLASS = re.escape(JS_WHITESPACE)
+
+# The characters either splitter reacts to; everything between them is skipped in one step.
+_OURS = re.compile(r"\\[\s\S]|[(),]|[" + _WS_CLASS + "]")
+_RUNTIME = re.compile(r"[(),]|[" + _WS_CLASS + "]")
+
+# Control characters other than tab and newline (SPEC §2): NUL, CR, DEL, C1 controls.
+_FORBIDDEN_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def split_allowed_tools(value: str | Sequence[str]) -> list[str]:
+    """Split an ``allowed-tools`` value into entries (SPEC §2).
+
+    Cuts on commas and whitespace outside parentheses, counting depth and honouring ``\\(``.
+    Blank entries are dropped. Raises AllowedToolsError for anything but a string or a list of
+    strings.
+
+    >>> split_allowed_tools("Bash(git add *), Read Grep")
+    ['Bash(git add *)', 'Read', 'Grep']
+    """
+    if isinstance(value, str):
+        return _split(value)
+    if isinstance(value, Sequence):
+        entries: list[str] = []
+        for index, item in enumerate(value):
+            if not isinstance(item, str):
+                raise AllowedToolsError(
+                    f"allowed-tools item {index + 1} is {type(item).__name__}, not a string"
+                )
+            entries.extend(_split(item))
+        return entries
+    raise AllowedToolsError(
+        f"allowed-tools must be a string or a list of strings, not {type(value).__name__}"
+    )
+
+
+def _split(text: str) -> list[str]:
+    entries: list[str] = []
+    depth = 0
+    start = 0
+    for match in _OURS.finditer(text):
+        token = match.group()
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth = max(0, depth - 1)
+        elif len(token) == 1 and token in _SEPARATORS and depth == 0:
+            if match.start() > start:
+                entries.append(text[start : match.start()])
+            start = match.end()
+    if len(text) > start:
+        entries.append(text[start:])
+    return entries
+
+
+def runtime_split(text: str) -> list[str]:
+    """Split as Claude Code does: an "inside parentheses" flag, not a depth, and no escapes.
+
+    >>> runtime_split("Foo(x (y) Bash )")
+    ['Foo(x (y)', 'Bash', ')']
+    """
+    entries: list[str] = []
+    inside = False
+    start = 0
+    for match in _RUNTIME.finditer(text):
+        token = match.group()
+        if token == "(":
+            inside = True
+        elif token == ")":
+            inside = False
+        elif not inside:
+            if match.start() > start:
+                entries.append(text[start : match.start()])
+            start = match.end()
+    if len(text) > start:
+        entries.append(text[start:])
+    return entries
+
+
+def forbidden_control(entry: str) -> int | None:
+    """The index of the first control character that makes an entry invalid, or None."""
+    match = _FORBIDDEN_CONTROL.search(entry)
+    return None if match is None else match.start()
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """One parsed entry: a tool and an optional specifier, immutable and hashable.
+
+    ``tool`` is the spelling written out (canonical for built-in tools and aliases, as given
+    otherwise); ``key`` is what tool names compare by; ``content`` is the raw text between the
+    parentheses with escapes kept, or None for "every use of the tool" (``T``, ``T()``,
+    ``T(*)``). Equality is by key and content, so ``bash(ls)`` equals ``Bash(ls)``.
+    """
+
+    tool: str = field(compare=False)
+    key: str
+    content: str | None
+
+    @property
+    def is_mcp(self) -> bool:
+        return vocabulary.is_mcp(self.key)
+
+    @property
+    def is_tool_wide(self) -> bool:
+        """True for the bare form (every use of the tool)."""
+        return self.content is None
+
+    def __str__(self) -> str:
+        return self.tool if self.content is None else f"{self.tool}({self.content})"
+
+    def with_tool(self, tool: str) -> Grant:
+        """The same grant written with another spelling of its tool name."""
+        return Grant(tool=tool, key=self.key, content=self.content)
+
+
+def parse_grant(entry: str) -> Grant:
+    """Parse one entry into a Grant (SPEC §2).
+
+    Raises GrantSyntaxError, naming the entry with a caret under the offending character, for
+    anything outside the entry grammar: several entries, control characters, non-ASCII names.
+
+    >>> str(parse_grant("bash(gh *)")), str(parse_grant("Read(*)"))
+    ('Bash(gh *)', 'Read')
+    """
+    if not isinstance(entry, str):
+        raise AllowedToolsError(f"an entry must be a string, not {type(entry).__name__}")
+    return _parse_cached(entry)
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(entry: str) -> Grant:
+    bad = forbidden_control(entry)
+    if bad is not None:
+        raise GrantSyntaxError(f"control character U+{ord(entry[bad]):04X}", entry, bad)
+    name, content = parse_entry(entry)
+    canonical = vocabulary.canonical_name(name)
+    tool = canonical if canonical is not None else name
+    if content is not None and not vocabulary.is_mcp(name) and content in ("", "*"):
+        content = None
+    return Grant(tool=tool, key=vocabulary.name_key(name), content=content)
