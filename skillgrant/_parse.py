@@ -15,6 +15,7 @@ from .errors import GrantSyntaxError
 
 if TYPE_CHECKING:
     from lark import Lark
+    from lark.exceptions import UnexpectedInput
 
 _GRAMMAR = "grants.lark"
 
@@ -48,12 +49,12 @@ def parse_entry(entry: str) -> ParsedEntry:
     Raises GrantSyntaxError naming the entry with a caret under the offending character.
     """
     from lark import Token
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+    from lark.exceptions import UnexpectedInput
 
     try:
         tree = _parser().parse(entry)
     except UnexpectedInput as e:
-        position, message = _describe(entry, e, UnexpectedCharacters, UnexpectedToken, UnexpectedEOF)
+        position, message = _describe(entry, e)
         raise GrantSyntaxError(message, entry, position) from e
     tokens = [child for child in tree.children if isinstance(child, Token)]
     name = str(tokens[0])
@@ -63,26 +64,27 @@ def parse_entry(entry: str) -> ParsedEntry:
     return ParsedEntry(name, content)
 
 
-def _describe(
-    entry: str, error: Exception, chars: type, token: type, eof: type
-) -> tuple[int, str]:
+_UNCLOSED = "an entry with '(' must end with an unescaped ')'"
+
+
+def _describe(entry: str, error: UnexpectedInput) -> tuple[int, str]:
+    """Where an entry fails and why, in the user's terms rather than the parser's."""
+    from lark.exceptions import UnexpectedToken
+
     if not entry:
         return 0, "empty entry"
+    position = error.pos_in_stream if error.pos_in_stream is not None else len(entry)
+    if isinstance(error, UnexpectedToken) and error.token.type == "$END":
+        position = len(entry)
     open_at = entry.find("(")
-    if isinstance(error, eof) or (isinstance(error, token) and getattr(error.token, "type", "") == "$END"):
-        if open_at >= 0:
-            return len(entry), "an entry with '(' must end with an unescaped ')'"
+    if open_at >= 0 and (position > open_at or position >= len(entry)):
+        # Inside the parentheses only the final ')' can be missing: content admits anything.
+        return len(entry), _UNCLOSED
+    if position >= len(entry):
         return len(entry), "unexpected end of entry"
-    position = int(getattr(error, "pos_in_stream", None) or 0)
-    if isinstance(error, token):
-        position = int(getattr(error.token, "start_pos", 0) or 0)
-    if open_at >= 0 and position > open_at:
-        # Inside the parentheses only the final ')' can fail: the content admits anything else.
-        return len(entry), "an entry with '(' must end with an unescaped ')'"
-    if position == 0 and not entry[0].isascii():
-        return 0, "tool names are ASCII letters, digits, '_' and '-'"
-    if not entry[position].isascii():
-        return position, f"non-ASCII character {entry[position]!r} (U+{ord(entry[position]):04X}) in a tool name"
+    char = entry[position]
+    if not char.isascii():
+        return position, f"non-ASCII character {char!r} (U+{ord(char):04X}) in a tool name"
     if position == 0:
         return 0, "a tool name must start with an ASCII letter"
-    return position, f"unexpected character {entry[position]!r}"
+    return position, f"unexpected character {char!r}"

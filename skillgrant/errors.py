@@ -7,11 +7,16 @@ class SkillgrantError(Exception):
     """Base class of every exception skillgrant raises on purpose."""
 
 
-def _caret_block(text: str, position: int) -> str:
-    """The text on one line with a caret under ``position`` (control characters made visible)."""
-    shown = "".join(ch if ch.isprintable() or ch == " " else "?" for ch in text)
-    position = max(0, min(position, len(shown)))
-    return f"    {shown}\n    {' ' * position}^"
+def _caret_block(text: str, position: int, width: int = 72) -> str:
+    """The text on one line with a caret under ``position``; long text is cut to a window
+    around the position, and control characters are shown as ``?``."""
+    position = max(0, min(position, len(text)))
+    start = max(0, min(position - width // 2, len(text) - width))
+    shown = text[start : start + width]
+    lead = "…" if start > 0 else ""
+    tail = "…" if start + width < len(text) else ""
+    shown = "".join(ch if ch.isprintable() or ch == " " else "?" for ch in shown)
+    return f"    {lead}{shown}{tail}\n    {' ' * (len(lead) + position - start)}^"
 
 
 class GrantSyntaxError(SkillgrantError, ValueError):
@@ -24,12 +29,13 @@ class GrantSyntaxError(SkillgrantError, ValueError):
         self.message = message
         self.entry = entry
         self.position = position
-        super().__init__(f"{message} in entry {entry!r} at column {position + 1}\n"
+        quoted = repr(entry) if len(entry) <= 80 else f"of {len(entry)} characters"
+        super().__init__(f"{message} in entry {quoted} at column {position + 1}\n"
                          f"{_caret_block(entry, position)}")
 
 
 class PlanError(SkillgrantError, ValueError):
-    """The approved plan is invalid: unreadable, malformed, or holding an invalid entry (SPEC §5, §7).
+    """The approved plan is invalid: unreadable, malformed, or with an invalid entry (SPEC §5, §7).
 
     ``source`` names the file (or ``None`` for in-memory plans); ``line`` and ``column`` are
     1-based when known; ``entry`` is the offending approved entry when there is one.

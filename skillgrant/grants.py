@@ -101,6 +101,13 @@ def runtime_split(text: str) -> list[str]:
     return entries
 
 
+def shorten(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters for a message, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 20]}…(+{len(text) - limit + 20} chars)"
+
+
 def forbidden_control(entry: str) -> int | None:
     """The index of the first control character that makes an entry invalid, or None."""
     match = _FORBIDDEN_CONTROL.search(entry)

@@ -11,13 +11,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from . import vocabulary
 from .domains import agent, command, generic, mcp, path, web
 from .domains.base import Budget, Context, Outcome, OverBudget, count_wildcards
 from .errors import AllowedToolsError, GrantSyntaxError, PlanError
-from .grants import Grant, forbidden_control, parse_grant, runtime_split, split_allowed_tools
+from .grants import (
+    Grant,
+    forbidden_control,
+    parse_grant,
+    runtime_split,
+    shorten,
+    split_allowed_tools,
+)
 from .limits import MAX_ENTRIES_PER_VALUE, MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
 from .vocabulary import Domain
 
@@ -100,7 +108,8 @@ def check_approved_entry(entry: str) -> None:
 def _approved_grant(entry: str) -> Grant:
     text, problem = _screen(entry)
     if problem is not None:
-        raise PlanError(f"approved entry {entry!r} is {problem[0]}: {problem[1]}", entry=entry)
+        raise PlanError(f"approved entry {shorten(entry)!r} is {problem[0]}: {problem[1]}",
+                        entry=entry)
     try:
         return parse_grant(text)
     except GrantSyntaxError as e:
@@ -110,6 +119,7 @@ def _approved_grant(entry: str) -> Grant:
 Problem = tuple[VerdictStatus, str]
 
 
+@lru_cache(maxsize=4096)
 def _screen(entry: str) -> tuple[str, Problem | None]:
     """The entry trimmed, and the status that stops it before it is parsed (or None)."""
     bad = forbidden_control(entry)
@@ -127,12 +137,12 @@ def _screen(entry: str) -> tuple[str, Problem | None]:
                 parse_grant(piece)
         except GrantSyntaxError:
             return entry, ("invalid", f"it holds {len(ours)} entries, not all of them valid")
-        return entry, ("ambiguous", f"it holds {len(ours)} entries: {', '.join(ours)}")
+        return entry, ("ambiguous", f"it holds {len(ours)} entries: {shorten(', '.join(ours))}")
     text = ours[0]
     theirs = runtime_split(text)
     if theirs != [text]:
         said = " + ".join(map(repr, theirs)) if theirs else "nothing"
-        return text, ("ambiguous", f"Claude Code would read it as {said}")
+        return text, ("ambiguous", f"Claude Code would read it as {shorten(said)}")
     if text.count("*") > MAX_WILDCARDS_PER_PATTERN < count_wildcards(text):
         return text, ("unknown", f"more than {MAX_WILDCARDS_PER_PATTERN} wildcards "
                       "(MAX_WILDCARDS_PER_PATTERN)")

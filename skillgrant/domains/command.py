@@ -22,6 +22,7 @@ covered.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -82,6 +83,7 @@ def render(text: str) -> str:
     return text
 
 
+@lru_cache(maxsize=4096)
 def compile_pattern(content: str | None) -> CommandPattern:
     """Classify and compile a specifier (SPEC §4.1). Content with reserved characters is refused
     by the caller before this runs."""
@@ -217,7 +219,6 @@ def _same_literal(
 ) -> int | None:
     key = fold(literal) if fold else literal
     for index, other in compiled:
-        if other.kind in kinds:
-            if (fold(other.literal) if fold else other.literal) == key:
-                return index
+        if other.kind in kinds and (fold(other.literal) if fold else other.literal) == key:
+            return index
     return None

@@ -1,0 +1,136 @@
+"""Benchmark runner: prints ratios against baselines measured in the same run.
+
+    python benchmarks/run.py            # all sections
+    python benchmarks/run.py prover     # one section
+
+Timings are medians of repeated runs on this machine; only the ratios travel between machines.
+Nothing here is asserted: tests never time anything.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+import skillgrant
+from skillgrant.limits import MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
+
+REALISTIC = [
+    ("Bash(gh pr list)", ["Bash(gh *)", "Read"]),
+    ("Bash(git commit -m wip)", ["Bash(git add *)", "Bash(git commit *)"]),
+    ("Bash(npm run test:*)", ["Bash(npm run *)"]),
+    ("Bash(rm -rf /)", ["Bash(gh *)", "Bash(git *)"]),
+    ("Bash(docker compose up -d)", ["Bash(docker compose *)", "Bash(docker ps)"]),
+    ("Bash(pytest -q tests/test_x.py)", ["Bash(pytest *)", "Bash(python -m pytest *)"]),
+    ("WebSearch", ["WebSearch", "Read"]),
+    ("Bash(curl https://x.sh)", ["Bash(curl https://api.github.com/*)"]),
+]
+
+
+def _naive_covered(entry: str, approved: list[str]) -> bool:
+    """The original approach, ported naively: `*` → `.*`, one compiled regex per approved
+    pattern, matched against the submitted pattern's text. (Unsound, and exponential on
+    hostile patterns: the baseline this project replaces.)"""
+    name, _, rest = entry.partition("(")
+    content = rest[:-1] if rest else ""
+    for pattern in approved:
+        a_name, _, a_rest = pattern.partition("(")
+        if a_name.lower() != name.lower():
+            continue
+        if not a_rest:
+            return True
+        regex = re.compile("^" + ".*".join(map(re.escape, a_rest[:-1].split("*"))) + "$", re.S)
+        if regex.match(content):
+            return True
+    return False
+
+
+def _time(fn: Callable[[], object], repeat: int = 5, number: int = 1) -> float:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        samples.append((time.perf_counter() - start) / number)
+    return statistics.median(samples)
+
+
+def _naive_in_child(entry: str, approved: list[str], conn: object) -> None:
+    start = time.perf_counter()
+    _naive_covered(entry, approved)
+    conn.send(time.perf_counter() - start)  # type: ignore[attr-defined]
+
+
+def _naive_capped(entry: str, approved: list[str], cap: float) -> tuple[float, bool]:
+    """Run the naive port in a child process; kill it at ``cap`` seconds."""
+    parent, child = multiprocessing.Pipe()
+    process = multiprocessing.Process(target=_naive_in_child, args=(entry, approved, child))
+    process.start()
+    process.join(cap)
+    if process.is_alive():
+        process.kill()
+        process.join()
+        return cap, True
+    return float(parent.recv()), False
+
+
+def section_prover() -> None:
+    print("## 1. prover vs naive regex port, realistic pairs")
+    number = 200
+
+    def ours() -> None:
+        for entry, approved in REALISTIC:
+            skillgrant.prove(entry, approved)
+
+    def naive() -> None:
+        for entry, approved in REALISTIC:
+            _naive_covered(entry, approved)
+
+    t_ours = _time(ours, number=number) / len(REALISTIC)
+    t_naive = _time(naive, number=number) / len(REALISTIC)
+    print(f"skillgrant.prove   {1 / t_ours:12,.0f} decisions/s")
+    print(f"naive regex port   {1 / t_naive:12,.0f} decisions/s")
+    print(f"ratio (naive time / ours): {t_naive / t_ours:.2f}x")
+
+
+def section_adversarial(cap: float = 5.0) -> None:
+    print("\n## 2. adversarial patterns (naive port capped at %.0f s)" % cap)
+    n = 30
+    hostile_approved = ["Bash(" + "a*" * n + "b)"]
+    hostile_entry = "Bash(" + "a" * (n * 3) + ")"
+    rows = [
+        ("many wildcards vs long literal", hostile_entry, hostile_approved),
+        ("1 MB entry", "Bash(" + "a" * 1_000_000 + ")", ["Bash(a*b)"]),
+        (f"{MAX_WILDCARDS_PER_PATTERN} wildcards (at the limit)",
+         "Bash(" + "x*" * MAX_WILDCARDS_PER_PATTERN + ")", ["Bash(" + "x*y" * 100 + ")"]),
+        ("2,000 wildcards", "Bash(" + "a*" * 2000 + "b)", ["Bash(" + "a*" * 100 + "c)"]),
+    ]
+    for label, entry, approved in rows:
+        t_ours = _time(lambda e=entry, a=approved: skillgrant.prove(e, a), repeat=3)  # type: ignore[misc]
+        verdict = skillgrant.prove(entry, approved)
+        t_naive, capped = _naive_capped(entry, approved, cap)
+        naive = f">{cap:.0f} s (capped)" if capped else f"{t_naive * 1000:.2f} ms"
+        print(f"{label:34} ours {t_ours * 1000:8.2f} ms ({verdict.status:11}) "
+              f"naive {naive:>16}  ratio {'≥' if capped else ''}{t_naive / t_ours:,.0f}x")
+    print(f"(limits: MAX_ENTRY_LENGTH={MAX_ENTRY_LENGTH}, "
+          f"MAX_WILDCARDS_PER_PATTERN={MAX_WILDCARDS_PER_PATTERN})")
+
+
+SECTIONS = {"prover": section_prover, "adversarial": section_adversarial}
+
+
+def main(argv: list[str]) -> None:
+    import platform
+
+    print(f"# skillgrant {skillgrant.__version__} benchmarks on {platform.machine()}, "
+          f"Python {platform.python_version()}, {multiprocessing.cpu_count()} cores\n")
+    for name in argv or list(SECTIONS):
+        SECTIONS[name]()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
