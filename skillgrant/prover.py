@@ -201,6 +201,9 @@ def _decide(entry: str, plan: _Plan) -> Verdict:
         return Verdict(entry, "unknown", f"the decision was stopped: {e} (MAX_WORK_PER_DECISION)")
     except RecursionError:
         return Verdict(entry, "unknown", "the decision was stopped: too deeply nested")
+    except Exception as e:  # fail closed (SPEC §1.1): a crash never keeps a grant
+        logger.error("prover failure on %r", entry, exc_info=True)
+        return Verdict(entry, "unknown", f"the prover failed ({type(e).__name__}); not kept")
     if outcome.status != "covered" or outcome.covered_by is None:
         return Verdict(entry, outcome.status, outcome.reason, witness=outcome.witness)
     cover = candidates[outcome.covered_by]
@@ -303,9 +306,20 @@ def constrain(
     if not allowed and plan.entries:
         allowed = list(dict.fromkeys(str(a.grant) for a in plan.entries))
         restored = True
+        reason = ("nothing submitted was covered" if entries
+                  else "the submitted allowed-tools was empty")
         logger.warning(
-            "restored the approved allowed-tools: nothing submitted survived",
-            extra={"skillgrant": {"file": source, "event": "restored", "allowed": allowed}},
+            "restored the approved allowed-tools: %s",
+            reason,
+            extra={"skillgrant": {
+                "file": source,
+                "event": "restored",
+                "entry": ", ".join(allowed),
+                "status": "restored",
+                "reason": f"{reason}; the approved entries were restored",
+                "witness": None,
+                "allowed": allowed,
+            }},
         )
     return Decision(allowed, kept, dropped, restored, verdicts)
 

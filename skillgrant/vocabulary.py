@@ -108,7 +108,8 @@ def name_key(name: str) -> str:
     Folding is ASCII-only (names are ASCII by the grammar), so no Unicode case rule can merge
     two different names.
     """
-    if is_mcp(name):
+    if is_mcp(name) or name[:5].lower() == MCP_PREFIX:
+        # `MCP__gh` is not an MCP name at runtime; folding it would make it cover `mcp__gh__x`.
         return name
     canonical = canonical_name(name)
     if canonical is not None:

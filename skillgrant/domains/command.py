@@ -22,10 +22,10 @@ covered.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from ..grants import JS_WHITESPACE, Grant
 from .base import RESERVED, Context, Glob, Outcome, first_match, parse_star_glob, union_cover

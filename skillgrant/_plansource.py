@@ -1,0 +1,231 @@
+"""Plan text → plain data plus the YAML nodes that locate every value in it (SPEC §7).
+
+A plan file is YAML or JSON, an approved SKILL.md or a Claude Code settings.json. This module
+parses each into the mapping the Plan model validates, and keeps the composed nodes so that a
+problem found later (an invalid entry, a wrong type) is reported at file:line:column.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ._skillspan import read_skill
+from ._yamlspan import LOADER, YamlProblem, compose, line_column
+from .errors import PlanError, SkillFileError
+from .grants import split_allowed_tools
+
+#: Characters in a plan file; real plans are a few hundred.
+MAX_PLAN_CHARS: Final = 1_000_000
+
+ALLOWED_SPELLINGS: Final = ("allowed-tools", "allowedTools", "allowed_tools")
+
+Path_ = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class PlanSource:
+    """Where a plan's data came from: the text and its composed nodes (``root``), the offset
+    of the YAML inside the text (``base``: a SKILL.md's frontmatter), and the path of the
+    approved list inside the document (``allowed_path``)."""
+
+    name: str | None
+    text: str
+    root: Node | None
+    base: int = 0
+    allowed_path: Path_ = ("allowed-tools",)
+
+    def spelling(self, key: str | int) -> str | int:
+        """The spelling of a plan key as the file writes it (``allowedTools``...)."""
+        if isinstance(self.root, MappingNode) and isinstance(key, str):
+            given = {k.value for k, _ in self.root.value if isinstance(k, ScalarNode)}
+            for group in _GROUPS:
+                if key in group:
+                    return next((k for k in group if k in given), key)
+        return key
+
+    def position(self, path: Path_, entry: str | None = None, *,
+                 key: bool = False) -> tuple[int | None, int | None]:
+        """1-based line and column of the node at ``path`` (of its key with ``key``), or of
+        ``entry`` inside it; the deepest node reached when the path runs out."""
+        node = self.root
+        if node is None:
+            return None, None
+        offset = node.start_mark.index
+        for index, part in enumerate(path):
+            child = _child(node, part, key=key and index == len(path) - 1)
+            if child is None:
+                break
+            node = child
+            offset = node.start_mark.index
+        else:
+            if entry is not None:
+                offset = self._entry_offset(node, entry)
+        return line_column(self.text, self.base + offset)
+
+    def _entry_offset(self, node: Node, entry: str) -> int:
+        for item in node.value if isinstance(node, SequenceNode) else [node]:
+            if isinstance(item, ScalarNode) and entry in split_allowed_tools(str(item.value)):
+                raw = self.text[self.base + item.start_mark.index:self.base + item.end_mark.index]
+                return item.start_mark.index + max(0, raw.find(entry))
+        return node.start_mark.index
+
+
+_GROUPS: Final = (ALLOWED_SPELLINGS, ("shell-tools", "shellTools", "shell_tools"),
+                  ("base-dirs", "baseDirs", "base_dirs"))
+
+
+def _child(node: Node, part: str | int, *, key: bool) -> Node | None:
+    if isinstance(node, MappingNode):
+        for k, v in node.value:
+            if isinstance(k, ScalarNode) and k.value == str(part):
+                return k if key else v
+    elif isinstance(node, SequenceNode) and isinstance(part, int) and part < len(node.value):
+        item: Node = node.value[part]
+        return item
+    return None
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """The mapping to validate and where it came from."""
+
+    data: object
+    where: PlanSource
+
+
+def parse_plan_text(text: str, *, source: str | None, kind: str) -> Parsed:
+    """Parse a plan's text by kind ("auto", "plan", "skill", "settings"). Raises PlanError."""
+    name = source or "<plan>"
+    if len(text) > MAX_PLAN_CHARS:
+        raise PlanError(f"the plan is over {MAX_PLAN_CHARS} characters (MAX_PLAN_CHARS)",
+                        source=source)
+    if kind == "skill" or (kind == "auto" and name.lower().endswith(".md")):
+        return _skill(text, source)
+    data, root = _document(text, source, json_first=name.lower().endswith(".json"))
+    where = PlanSource(source, text, root)
+    if data is None:
+        raise PlanError("the plan is empty: it needs an allowed-tools key", source=source)
+    if not isinstance(data, dict):
+        line, column = where.position(())
+        raise PlanError(f"a plan must be a mapping of keys, not a {type(data).__name__}",
+                        source=source, line=line, column=column)
+    if kind == "settings" or (kind == "auto" and "permissions" in data
+                              and not any(k in data for k in ALLOWED_SPELLINGS)):
+        return _settings(data, where)
+    spelled = next((k for k in ALLOWED_SPELLINGS if k in data), "allowed-tools")
+    return Parsed(data, PlanSource(source, text, root, allowed_path=(spelled,)))
+
+
+def _settings(data: dict[object, object], where: PlanSource) -> Parsed:
+    permissions = data.get("permissions", {})
+    if not isinstance(permissions, dict):
+        line, column = where.position(("permissions",))
+        raise PlanError("permissions must be a mapping", source=where.name, line=line,
+                        column=column)
+    allow = permissions.get("allow", [])
+    if not isinstance(allow, list):
+        line, column = where.position(("permissions", "allow"))
+        raise PlanError("permissions.allow must be a list of strings", source=where.name,
+                        line=line, column=column)
+    return Parsed({"allowed-tools": allow},
+                  PlanSource(where.name, where.text, where.root,
+                             allowed_path=("permissions", "allow")))
+
+
+def _skill(text: str, source: str | None) -> Parsed:
+    try:
+        doc = read_skill(text, source)
+    except SkillFileError as e:
+        raise PlanError(e.message, source=source, line=e.line, column=e.column) from e
+    entries = [] if doc.allowed_tools is None else list(doc.allowed_tools.entries)
+    root = compose(text[doc.yaml_start:doc.yaml_end])  # read_skill composed it already
+    return Parsed({"allowed-tools": entries}, PlanSource(source, text, root, doc.yaml_start))
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: Sequence[tuple[str, object]]) -> dict[str, object]:
+    result: dict[str, object] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _DuplicateKey(key)
+        result[key] = value
+    return result
+
+
+def _document(text: str, source: str | None, *, json_first: bool) -> tuple[object, Node | None]:
+    """Load JSON (for .json files, or text that parses as JSON) or YAML, with nodes."""
+    if json_first or text.lstrip()[:1] in ("{", "["):
+        try:
+            data = json.loads(text, object_pairs_hook=_no_duplicates)
+        except json.JSONDecodeError as e:
+            if json_first:
+                raise PlanError(f"invalid JSON: {e.msg}", source=source, line=e.lineno,
+                                column=e.colno) from e
+        except _DuplicateKey as e:
+            raise _duplicate(text, source, _nodes_or_none(text)) from e
+        else:
+            return data, _nodes_or_none(text)
+    try:
+        root = compose(text)
+    except YamlProblem as e:
+        line, column = (None, None) if e.index is None else line_column(text, e.index)
+        raise PlanError(e.message, source=source, line=line, column=column) from e
+    if root is not None and _first_duplicate(root) is not None:
+        raise _duplicate(text, source, root)
+    try:
+        loaded: object = yaml.load(text, Loader=LOADER)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line, column = (None, None) if mark is None else line_column(text, mark.index)
+        raise PlanError(f"invalid value: {e.problem}", source=source, line=line,
+                        column=column) from e
+    except (yaml.YAMLError, ValueError) as e:
+        raise PlanError(f"invalid value: {e}", source=source) from e
+    return loaded, root
+
+
+def _nodes_or_none(text: str) -> Node | None:
+    """JSON's nodes, for positions only; JSON that PyYAML cannot read just has none."""
+    try:
+        return compose(text)
+    except YamlProblem:
+        return None
+
+
+def _first_duplicate(root: Node) -> tuple[ScalarNode, ScalarNode] | None:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, MappingNode):
+            seen: dict[object, ScalarNode] = {}
+            for key, value in node.value:
+                if isinstance(key, ScalarNode):
+                    if (key.tag, key.value) in seen:
+                        return seen[(key.tag, key.value)], key
+                    seen[(key.tag, key.value)] = key
+                stack.append(value)
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+    return None
+
+
+def _duplicate(text: str, source: str | None, root: Node | None) -> PlanError:
+    found = None if root is None else _first_duplicate(root)
+    if found is None:
+        return PlanError("a key is given twice", source=source)
+    first, second = found
+    line, column = line_column(text, second.start_mark.index)
+    first_line, _ = line_column(text, first.start_mark.index)
+    return PlanError(f"duplicate key {second.value!r} (the first is on line {first_line})",
+                     source=source, line=line, column=column)

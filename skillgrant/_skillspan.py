@@ -1,0 +1,341 @@
+"""A SKILL.md read into spans: where the frontmatter is, where ``allowed-tools``' value is, and
+in which form it is written (SPEC §6). Nothing here writes; ``skillfile`` splices.
+
+The file must start with a ``---`` line (after an optional BOM) and the frontmatter ends at the
+next ``---`` or ``...`` line. The YAML between is composed here, so its node marks give exact
+character offsets; python-frontmatter then reads the metadata, and must agree with the nodes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import frontmatter
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ._yamlspan import STYLE_NAMES, YamlProblem, compose, is_str_scalar, line_column
+from .errors import SkillFileError
+from .grants import split_allowed_tools
+
+KEY: Final = "allowed-tools"
+
+#: Characters of frontmatter we are willing to compose; real frontmatter is a few kilobytes.
+MAX_FRONTMATTER_CHARS: Final = 1_000_000
+
+Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quoted", "literal",
+               "folded"]
+_FORMS: Final[dict[str, Form]] = {"plain": "plain", "single": "single-quoted",
+                                  "double": "double-quoted", "literal": "literal",
+                                  "folded": "folded"}
+
+_OPENING = re.compile(r"---[ \t]*(\r?\n)")
+_CLOSING = re.compile(r"(?:---|\.\.\.)[ \t]*\r?")
+# python-frontmatter's own boundary: any such line inside our frontmatter would cut it elsewhere.
+_FOREIGN_BOUNDARY = re.compile(r"-{3,}\s*")
+_TAG_NAMES: Final[dict[str, str]] = {"null": "empty (null)", "bool": "a boolean",
+                                     "int": "an integer", "float": "a number",
+                                     "timestamp": "a date", "binary": "binary data"}
+
+
+@dataclass(frozen=True)
+class Item:
+    """One list item: its string, its scalar style, the scalar's span (``start``..``end``) and,
+    for a block list, the item's whole lines ``block_start``..``block_end`` (leading comment
+    lines, the dash, a trailing comment; no final line break)."""
+
+    value: str
+    style: str
+    start: int
+    end: int
+    block_start: int
+    block_end: int
+
+
+@dataclass(frozen=True)
+class AllowedTools:
+    """Where and how ``allowed-tools`` is written. Offsets index the whole file text.
+
+    ``start``..``end`` is the span a rewrite replaces; ``key_start``..``line_end`` the lines a
+    removal deletes (``line_end`` stops before the last line break). ``separator`` is the text
+    between the first two entries of a string value (None with fewer than two);
+    ``multiline`` says the value's text runs over several lines.
+    """
+
+    form: Form
+    value: str | tuple[str, ...]
+    entries: tuple[str, ...]
+    key_start: int
+    key_column: int
+    start: int
+    end: int
+    line_end: int
+    separator: str | None
+    multiline: bool
+    items: tuple[Item, ...] = ()
+    item_prefix: str = "- "
+
+
+@dataclass(frozen=True)
+class SkillDoc:
+    """A SKILL.md as read: its metadata (python-frontmatter's reading, cross-checked against
+    our own nodes) and the spans a rewrite needs. ``insert_at`` is where an absent
+    ``allowed-tools`` key is added (after ``description``, else at the end of the
+    frontmatter), at column ``insert_column``."""
+
+    path: str | None
+    text: str
+    newline: str
+    has_bom: bool
+    yaml_start: int
+    yaml_end: int
+    body_start: int
+    metadata: Mapping[str, object]
+    allowed_tools: AllowedTools | None
+    insert_at: int
+    insert_column: int
+
+
+def read_skill(text: str, path: str | None = None) -> SkillDoc:
+    """Read a SKILL.md text into a SkillDoc.
+
+    Raises SkillFileError (with path, line and column) for: no frontmatter, an unclosed one, a
+    dash line frontmatter readers disagree on, invalid YAML, aliases or merge keys, frontmatter
+    that is not a block mapping, duplicate ``allowed-tools`` keys, and an ``allowed-tools``
+    value that is not a string or a list of strings.
+
+    >>> doc = read_skill("---\\nname: x\\nallowed-tools: Read, Grep\\n---\\nBody\\n")
+    >>> doc.allowed_tools.entries, doc.allowed_tools.form
+    (('Read', 'Grep'), 'plain')
+    """
+    reader = _Reader(text, path)
+    return reader.read()
+
+
+class _Reader:
+    def __init__(self, text: str, path: str | None) -> None:
+        self.text = text
+        self.path = path
+        self.yaml_start = 0
+
+    def fail(self, message: str, offset: int | None) -> SkillFileError:
+        if offset is None:
+            return SkillFileError(message, path=self.path)
+        line, column = line_column(self.text, offset)
+        return SkillFileError(message, path=self.path, line=line, column=column)
+
+    def read(self) -> SkillDoc:
+        text = self.text
+        bom = text.startswith("\ufeff")
+        opening = _OPENING.match(text, 1 if bom else 0)
+        if opening is None:
+            raise self.fail("no frontmatter: the file must begin with a '---' line", 0)
+        self.yaml_start = opening.end()
+        yaml_end, body_start, closing = self._closing_fence()
+        if yaml_end - self.yaml_start > MAX_FRONTMATTER_CHARS:
+            raise self.fail(f"the frontmatter is over {MAX_FRONTMATTER_CHARS} characters "
+                            "(MAX_FRONTMATTER_CHARS)", 0)
+        try:
+            root = compose(text[self.yaml_start:yaml_end])
+        except YamlProblem as e:
+            where = None if e.index is None else self.yaml_start + e.index
+            raise self.fail(f"{e.message} in the frontmatter", where) from e
+        pairs = self._top_level(root)
+        metadata = self._frontmatter_metadata(yaml_end, closing)
+        found = self._find_key(pairs)
+        allowed = None if found is None else self._allowed(*found)
+        value = None if allowed is None else (
+            allowed.value if isinstance(allowed.value, str) else list(allowed.value))
+        if (KEY in metadata) != (allowed is not None) or not same(metadata.get(KEY), value):
+            raise self.fail("python-frontmatter reads allowed-tools differently from the "
+                            "frontmatter's YAML; refusing to guess", 0)
+        insert_at, insert_column = self._insertion_point(pairs, yaml_end)
+        return SkillDoc(self.path, text, opening.group(1), bom, self.yaml_start, yaml_end,
+                        body_start, metadata, allowed, insert_at, insert_column)
+
+    def _closing_fence(self) -> tuple[int, int, str]:
+        text = self.text
+        pos = self.yaml_start
+        while pos < len(text):
+            newline = text.find("\n", pos)
+            end = len(text) if newline < 0 else newline
+            line = text[pos:end]
+            if _CLOSING.fullmatch(line):
+                return pos, (end if newline < 0 else newline + 1), line[:3]
+            if _FOREIGN_BOUNDARY.fullmatch(line):
+                raise self.fail("a line of dashes inside the frontmatter: frontmatter readers "
+                                "disagree on where the frontmatter ends", pos)
+            pos = end + 1
+        raise self.fail("the frontmatter is not closed: no '---' or '...' line after the "
+                        "opening '---'", 0)
+
+    def _top_level(self, root: Node | None) -> list[tuple[Node, Node]]:
+        if root is None:
+            return []
+        if not isinstance(root, MappingNode) or root.flow_style:
+            kind = "a flow mapping" if isinstance(root, MappingNode) else _kind(root)
+            raise self.fail(f"the frontmatter must be a block mapping (key: value lines), "
+                            f"not {kind}", self.offset(root))
+        return list(root.value)
+
+    def _frontmatter_metadata(self, yaml_end: int, closing: str) -> dict[str, object]:
+        # python-frontmatter is blind to a BOM and to '...' fences: hand it the text without
+        # either, so its reading can be compared with ours.
+        text = self.text[1:] if self.text.startswith("\ufeff") else self.text
+        if closing == "...":
+            cut = yaml_end - (len(self.text) - len(text))
+            text = text[:cut] + "---" + text[cut + 3:]
+        try:
+            metadata, _ = frontmatter.parse(text)
+        except Exception as e:  # a value PyYAML composes but cannot construct (a bad date...)
+            raise self.fail(f"the frontmatter does not load: {e}".split("\n")[0], 0) from e
+        return metadata
+
+    def _find_key(self, pairs: list[tuple[Node, Node]]) -> tuple[Node, Node] | None:
+        found: tuple[Node, Node] | None = None
+        for key, value in pairs:
+            if isinstance(key, ScalarNode) and is_str_scalar(key) and key.value == KEY:
+                if found is not None:
+                    first, _ = line_column(self.text, self.offset(found[0]))
+                    raise self.fail(f"duplicate {KEY} key (the first is on line {first})",
+                                    self.offset(key))
+                found = (key, value)
+        return found
+
+    def offset(self, node: Node) -> int:
+        return self.yaml_start + node.start_mark.index
+
+    def end(self, node: Node) -> int:
+        return self.yaml_start + node.end_mark.index
+
+    def _allowed(self, key: Node, node: Node) -> AllowedTools:
+        text = self.text
+        start = self.offset(node)
+        if start < self.end(key) or text[start:start + 1] in ("&", "!"):
+            raise self.fail(f"{KEY} carries a YAML tag or anchor; write the value without one",
+                            start)
+        key_start = text.rfind("\n", 0, self.offset(key)) + 1
+        key_column = self.offset(key) - key_start
+        if isinstance(node, SequenceNode):
+            items = tuple(self._item(node, i, child) for i, child in enumerate(node.value))
+            values = tuple(item.value for item in items)
+            entries = tuple(split_allowed_tools(list(values)))
+            if node.flow_style:
+                end = self.end(node)
+                return AllowedTools("flow-list", values, entries, start=start, end=end,
+                                    line_end=eol(text, end), separator=None,
+                                    multiline="\n" in text[start:end], items=items,
+                                    key_start=key_start, key_column=key_column)
+            first = items[0]
+            dash_line = text.rfind("\n", 0, first.start) + 1
+            prefix = text[dash_line:first.start]
+            if not re.fullmatch(r"[ \t]*-[ \t]+", prefix):
+                prefix = " " * node.start_mark.column + "- "
+            return AllowedTools("block-list", values, entries, start=first.block_start,
+                                end=items[-1].block_end, line_end=items[-1].block_end,
+                                separator=None, multiline=len(items) > 1, items=items,
+                                item_prefix=prefix, key_start=key_start,
+                                key_column=key_column)
+        if not is_str_scalar(node):
+            raise self.fail(f"{KEY} must be a string or a list of strings, not {_kind(node)}",
+                            start)
+        assert isinstance(node, ScalarNode)
+        style = STYLE_NAMES.get(node.style, "plain")
+        end = self.end(node)
+        if style in ("literal", "folded"):
+            end = eol(text, last_char(text, start, end))
+            content = text[eol(text, start):end]
+            multiline = sum(1 for line in content.split("\n") if line.strip()) > 1
+        else:
+            multiline = "\n" in text[start:end]
+        value: str = node.value
+        entries = tuple(split_allowed_tools(value))
+        return AllowedTools(_FORMS[style], value, entries, start=start, end=end,
+                            line_end=eol(text, end), separator=_separator(value, entries),
+                            multiline=multiline, key_start=key_start, key_column=key_column)
+
+    def _item(self, seq: SequenceNode, index: int, node: Node) -> Item:
+        if not is_str_scalar(node):
+            raise self.fail(f"{KEY} item {index + 1} must be a string, not {_kind(node)}",
+                            self.offset(node))
+        assert isinstance(node, ScalarNode)
+        start, end = self.offset(node), self.end(node)
+        if self.text[start:start + 1] in ("&", "!"):
+            raise self.fail(f"{KEY} item {index + 1} carries a YAML tag or anchor", start)
+        style = STYLE_NAMES.get(node.style, "plain")
+        if seq.flow_style:
+            return Item(node.value, style, start, end, start, end)
+        if style in ("literal", "folded"):
+            end = last_char(self.text, start, end)
+        block_end = eol(self.text, end)
+        if index == 0:
+            block_start = self.text.rfind("\n", 0, start) + 1
+        else:
+            previous = self.end(seq.value[index - 1])
+            block_start = self.text.find("\n", last_char(self.text, 0, previous)) + 1
+        return Item(node.value, style, start, end, block_start, block_end)
+
+    def _insertion_point(self, pairs: list[tuple[Node, Node]], yaml_end: int) -> tuple[int, int]:
+        for key, value in pairs:
+            if is_str_scalar(key) and key.value == "description":
+                last = max(self._value_end(value), self.end(key))
+                newline = self.text.find("\n", last - 1 if last > 0 else 0)
+                key_start = self.text.rfind("\n", 0, self.offset(key)) + 1
+                return newline + 1, self.offset(key) - key_start
+        column = 0
+        if pairs:
+            first = pairs[0][0]
+            column = self.offset(first) - (self.text.rfind("\n", 0, self.offset(first)) + 1)
+        return yaml_end, column
+
+    def _value_end(self, node: Node) -> int:
+        """Offset just past the last character of a value (block collections end after their
+        last child: their own end mark runs on over comment lines)."""
+        if isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value:
+            last = node.value[-1]
+            return self._value_end(last[1] if isinstance(last, tuple) else last)
+        return last_char(self.text, self.offset(node), self.end(node))
+
+
+def eol(text: str, pos: int) -> int:
+    """The end of the line holding offset ``pos``: before its ``\\r\\n`` or ``\\n``."""
+    newline = text.find("\n", pos)
+    if newline < 0:
+        return len(text)
+    return newline - 1 if newline > pos and text[newline - 1] == "\r" else newline
+
+
+def last_char(text: str, start: int, end: int) -> int:
+    """``end`` moved back over whitespace, but not before ``start``."""
+    while end > start and text[end - 1] in " \t\r\n":
+        end -= 1
+    return end
+
+
+def _separator(value: str, entries: tuple[str, ...]) -> str | None:
+    if len(entries) < 2:
+        return None
+    after_first = value.find(entries[0]) + len(entries[0])
+    return value[after_first:value.find(entries[1], after_first)]
+
+
+def _kind(node: Node) -> str:
+    if isinstance(node, MappingNode):
+        return "a mapping"
+    if isinstance(node, SequenceNode):
+        return "a list"
+    return _TAG_NAMES.get(node.tag.rsplit(":", 1)[-1], f"a {node.tag.rsplit(':', 1)[-1]}")
+
+
+def same(a: object, b: object) -> bool:
+    """Equality that also holds for NaN values, recursively through lists and mappings."""
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    return a == b

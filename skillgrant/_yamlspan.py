@@ -1,0 +1,184 @@
+"""YAML with positions, shared by the plan loader and the SKILL.md splicer.
+
+Two jobs: compose a document into nodes whose marks locate every value (refusing aliases and
+merge keys, which would let one text span stand for several values), and render one string as a
+YAML scalar that parses back to exactly that string. Rendering is conservative: whenever a plain
+or single-quoted scalar might mean something else, the string is double-quoted with escapes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+# libyaml when it is there; its marks count characters exactly like the pure-Python loader's.
+LOADER: Final[type[yaml.SafeLoader]] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+STR_TAG: Final = "tag:yaml.org,2002:str"
+MERGE_TAG: Final = "tag:yaml.org,2002:merge"
+
+ScalarStyle = Literal["plain", "single", "double"]
+
+#: PyYAML ``node.style`` → our name for the form of a scalar.
+STYLE_NAMES: Final[dict[str | None, str]] = {
+    None: "plain",
+    "": "plain",
+    "'": "single",
+    '"': "double",
+    "|": "literal",
+    ">": "folded",
+}
+
+# Characters a plain or single-quoted scalar may hold as they are: printable, no line breaks
+# (YAML 1.1 also breaks lines on NEL, LS and PS), no BOM, no tab.
+_SAFE_CHARS = re.compile(r"[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+                         r"\U00010000-\U0010ffff]*")
+# A plain scalar may not start with an indicator, nor hold ": " or " #", nor end in ":".
+_PLAIN_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@`")
+_FLOW_INDICATORS = frozenset(",[]{}")
+_RESOLVER = yaml.resolver.Resolver()
+
+_ESCAPES: Final[dict[str, str]] = {
+    "\0": "\\0", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
+    "\r": "\\r", "\x1b": "\\e", '"': '\\"', "\\": "\\\\", "\x85": "\\N", "\xa0": "\\_",
+    "\u2028": "\\L", "\u2029": "\\P",
+}
+
+
+class YamlProblem(Exception):
+    """Text that is not YAML we accept; ``index`` is the 0-based character offset, if known."""
+
+    def __init__(self, message: str, index: int | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.index = index
+
+
+def compose(text: str) -> Node | None:
+    """Compose one YAML document into nodes (``None`` for an empty document).
+
+    Raises YamlProblem for a syntax error, several documents, an alias or a merge key. Aliases
+    are refused rather than expanded: a node reached twice has one text span but two meanings,
+    and alias chains are the classic expansion bomb. Merge keys would let a key appear in the
+    data with no node of its own.
+    """
+    try:
+        for event in yaml.parse(text, Loader=LOADER):
+            if isinstance(event, yaml.AliasEvent):
+                raise YamlProblem("YAML aliases (*name) are not accepted here",
+                                  None if event.start_mark is None else event.start_mark.index)
+        node = yaml.compose(text, Loader=LOADER)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        detail = e.problem or "invalid YAML"
+        if e.context:
+            detail += f" ({e.context})"
+        raise YamlProblem(f"invalid YAML: {detail}", mark.index if mark else None) from e
+    except yaml.reader.ReaderError as e:
+        raise YamlProblem(f"invalid YAML: character U+{e.character:04X} is not allowed"
+                          if isinstance(e.character, int) else f"invalid YAML: {e.reason}",
+                          e.position) from e
+    except yaml.YAMLError as e:
+        raise YamlProblem(f"invalid YAML: {e}", None) from e
+    if node is not None:
+        _refuse_merge_keys(node)
+    return node
+
+
+def _refuse_merge_keys(root: Node) -> None:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, MappingNode):
+            for key, value in node.value:
+                if key.tag == MERGE_TAG:
+                    raise YamlProblem("YAML merge keys (<<) are not accepted here",
+                                      key.start_mark.index)
+                stack.extend((key, value))
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+
+
+def line_column(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of a 0-based offset; lines end at ``\\n``.
+
+    >>> line_column("a\\nbc", 4)
+    (2, 3)
+    """
+    index = max(0, min(index, len(text)))
+    line_start = text.rfind("\n", 0, index) + 1
+    return text.count("\n", 0, index) + 1, index - line_start + 1
+
+
+def is_str_scalar(node: Node) -> bool:
+    """True for a scalar node that loads as a Python ``str``."""
+    return isinstance(node, ScalarNode) and node.tag == STR_TAG
+
+
+def one_line(value: str) -> bool:
+    """True when ``value`` holds only printable characters and no line break (YAML's sense)."""
+    return _SAFE_CHARS.fullmatch(value) is not None
+
+
+def plain_ok(value: str, *, flow: bool) -> bool:
+    """True when ``value`` written as a plain scalar certainly loads back as this same string.
+
+    >>> plain_ok("Bash(gh *)", flow=False), plain_ok("Bash(x: y)", flow=False)
+    (True, False)
+    """
+    if not value or value != value.strip(" ") or not _SAFE_CHARS.fullmatch(value):
+        return False
+    if value[0] in _PLAIN_FIRST or ": " in value or " #" in value or value.endswith(":"):
+        return False
+    if flow and (_FLOW_INDICATORS & set(value) or ":" in value):
+        return False
+    tag: str = _RESOLVER.resolve(ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+    return tag == STR_TAG
+
+
+def single_quote(value: str) -> str | None:
+    """``value`` as a single-quoted scalar, or None when that style cannot hold it."""
+    if not _SAFE_CHARS.fullmatch(value) or value != value.strip(" "):
+        return None
+    return "'" + value.replace("'", "''") + "'"
+
+
+def double_quote(value: str) -> str:
+    """``value`` as a double-quoted scalar; every character that is not plainly safe is escaped.
+
+    >>> double_quote('say "hi"\\n')
+    '"say \\\\"hi\\\\"\\\\n"'
+    """
+    out = ['"']
+    for ch in value:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif _SAFE_CHARS.fullmatch(ch):
+            out.append(ch)
+        elif ord(ch) <= 0xFF:
+            out.append(f"\\x{ord(ch):02X}")
+        elif ord(ch) <= 0xFFFF:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(f"\\U{ord(ch):08X}")
+    out.append('"')
+    return "".join(out)
+
+
+def render_scalar(value: str, style: str, *, flow: bool) -> str:
+    """``value`` as a scalar in ``style`` ("plain", "single" or "double") where that is safe,
+    else double-quoted. The result always loads back as ``value``.
+
+    >>> render_scalar("Read", "plain", flow=True), render_scalar("a, b", "plain", flow=True)
+    ('Read', '"a, b"')
+    """
+    if style == "plain" and plain_ok(value, flow=flow):
+        return value
+    if style == "single":
+        quoted = single_quote(value)
+        if quoted is not None:
+            return quoted
+    return double_quote(value)

@@ -1,0 +1,267 @@
+"""The approved plan (SPEC §7): a pydantic model and its loaders.
+
+A plan comes from a plan file (YAML or JSON), an approved SKILL.md (its ``allowed-tools``) or a
+Claude Code ``settings.json`` (``permissions.allow``). Every error is a PlanError naming
+file:line:column: positions come from PyYAML's node marks (JSON is located the same way) and
+from ``json.JSONDecodeError``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any, Literal, TypedDict
+
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from . import vocabulary
+from ._plansource import PlanSource, parse_plan_text
+from .errors import PlanError
+from .grants import split_allowed_tools
+from .limits import MAX_ENTRIES_PER_VALUE
+from .prover import check_approved_entry
+
+PlanKind = Literal["auto", "plan", "skill", "settings"]
+
+_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "allowed_tools": ("allowed-tools", "allowedTools", "allowed_tools"),
+    "shell_tools": ("shell-tools", "shellTools", "shell_tools"),
+    "base_dirs": ("base-dirs", "baseDirs", "base_dirs"),
+}
+_KNOWN_KEYS = frozenset(k for names in _SPELLINGS.values() for k in names)
+_TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+class ConstrainKwargs(TypedDict):
+    """The keyword arguments a Plan contributes to ``constrain`` and ``prove``."""
+
+    shell_tools: Mapping[str, object] | None
+    base_dirs: Mapping[str, str | None] | None
+
+
+class _At(ValueError):
+    """A validation problem below the field pydantic reports, at ``path`` inside it."""
+
+    def __init__(self, message: str, *path: str | int, key: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.key = key
+
+
+class ShellTool(BaseModel):
+    """A tool with shell semantics under another name (SPEC §3): ``command-argument`` names the
+    argument that holds the command."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, populate_by_name=True)
+
+    command_argument: str = Field(default="command", alias="command-argument", min_length=1)
+
+
+class BaseDirs(BaseModel):
+    """Absolute directories that anchor path rules (SPEC §4.2); each is optional."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    cwd: str | None = None
+    home: str | None = None
+    root: str | None = None
+
+    @field_validator("cwd", "home", "root")
+    @classmethod
+    def _absolute(cls, value: str | None) -> str | None:
+        if value is not None and not (PurePosixPath(value).is_absolute()
+                                      or PureWindowsPath(value).is_absolute()):
+            raise ValueError(f"must be an absolute path, not {value!r}")
+        return value
+
+
+class Plan(BaseModel):
+    """The approved ``allowed-tools`` entries (split per SPEC §2, each a valid approved entry)
+    with the plan's shell-tool aliases and base directories. ``source`` names where it came
+    from. Build one with ``load``, ``from_text`` or ``from_entries``: they raise PlanError
+    (constructing the model directly raises pydantic's ValidationError instead).
+
+    >>> Plan.from_entries("Bash(gh *), Read").allowed_tools
+    ['Bash(gh *)', 'Read']
+    """
+
+    model_config = ConfigDict(frozen=True, strict=True, populate_by_name=True)
+
+    allowed_tools: list[str] = Field(
+        validation_alias=AliasChoices(*_SPELLINGS["allowed_tools"]), alias="allowed-tools")
+    shell_tools: dict[str, ShellTool] = Field(
+        default_factory=dict, validation_alias=AliasChoices(*_SPELLINGS["shell_tools"]),
+        alias="shell-tools")
+    base_dirs: BaseDirs | None = Field(
+        default=None, validation_alias=AliasChoices(*_SPELLINGS["base_dirs"]), alias="base-dirs")
+    source: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keys(cls, data: Any, info: ValidationInfo) -> Any:
+        if not isinstance(data, Mapping):
+            return data
+        # ``source`` is ours to set, never a key of the plan's own document.
+        own = {"source"} if not (info.context or {}).get("document") else set()
+        for field, names in _SPELLINGS.items():
+            given = [n for n in names if n in data]
+            if len(given) > 1:
+                raise _At(f"{given[0]!r} and {given[1]!r} are the same key; give one", given[1],
+                          key=True)
+            if not given and field == "allowed_tools":
+                raise ValueError("the plan has no allowed-tools key (use allowed-tools: [] to "
+                                 "approve no tools)")
+        for key in data:
+            if not isinstance(key, str) or not (key in _KNOWN_KEYS or key in own
+                                                or key.startswith("x-") or key == "$schema"):
+                hint = difflib.get_close_matches(str(key), sorted(_KNOWN_KEYS), n=1)
+                suffix = f" (did you mean {hint[0]!r}?)" if hint else ""
+                raise _At(f"unknown key {key!r}{suffix}; plan keys are allowed-tools, "
+                          "shell-tools and base-dirs (x-… keys are ignored)", str(key), key=True)
+        return {k: v for k, v in data.items() if not (k.startswith("x-") or k == "$schema")}
+
+    @field_validator("allowed_tools", mode="before")
+    @classmethod
+    def _split(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return split_allowed_tools(value)
+        if not isinstance(value, list):
+            raise ValueError(f"must be a string or a list of strings, not {_kind(value)}")
+        for index, item in enumerate(value):
+            if not isinstance(item, str):
+                raise _At(f"item {index + 1} must be a string, not {_kind(item)}", index)
+        return split_allowed_tools(value)
+
+    @field_validator("allowed_tools")
+    @classmethod
+    def _approvable(cls, entries: list[str]) -> list[str]:
+        if len(entries) > MAX_ENTRIES_PER_VALUE:
+            raise ValueError(f"{len(entries)} entries; the limit is {MAX_ENTRIES_PER_VALUE} "
+                             "(MAX_ENTRIES_PER_VALUE)")
+        for entry in entries:
+            check_approved_entry(entry)
+        return entries
+
+    @field_validator("shell_tools", mode="before")
+    @classmethod
+    def _shell_tools(cls, value: Any) -> Any:
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            value = dict.fromkeys(value)
+        if not isinstance(value, Mapping):
+            return value
+        for name in value:
+            if not isinstance(name, str) or not _TOOL_NAME.fullmatch(name):
+                raise _At(f"{name!r} is not a tool name", str(name), key=True)
+            builtin = vocabulary.canonical_name(name) or vocabulary.removed_name(name)
+            if vocabulary.is_mcp(name) or builtin:
+                kind = "an MCP tool" if vocabulary.is_mcp(name) else f"the built-in {builtin}"
+                raise _At(f"{name!r} is {kind}; shell-tools declares other tools", name,
+                          key=True)
+        return {k: ({} if v is None else v) for k, v in value.items()}
+
+    def constrain_kwargs(self) -> ConstrainKwargs:
+        """Keyword arguments for ``constrain``/``prove``: the plan's shell tools and base dirs.
+
+        >>> Plan.from_entries(["Read"]).constrain_kwargs()
+        {'shell_tools': None, 'base_dirs': None}
+        """
+        shell = {name: {"command-argument": tool.command_argument}
+                 for name, tool in self.shell_tools.items()}
+        return {"shell_tools": shell or None,
+                "base_dirs": None if self.base_dirs is None else self.base_dirs.model_dump()}
+
+    @classmethod
+    def from_entries(cls, entries: str | Sequence[str], *,
+                     shell_tools: Mapping[str, object] | Sequence[str] | None = None,
+                     base_dirs: Mapping[str, str | None] | None = None,
+                     source: str | None = None) -> Plan:
+        """A plan from approved entries given in code. Raises PlanError."""
+        data: dict[str, Any] = {"allowed-tools": entries if isinstance(entries, str)
+                                else list(entries)}
+        if shell_tools is not None:
+            data["shell-tools"] = (dict(shell_tools) if isinstance(shell_tools, Mapping)
+                                   else list(shell_tools))
+        if base_dirs is not None:
+            data["base-dirs"] = dict(base_dirs)
+        return _validate(data, PlanSource(source, "", None))
+
+    @classmethod
+    def from_text(cls, text: str, *, source: str | None = None, kind: PlanKind = "auto") -> Plan:
+        """A plan from text: a plan file (YAML or JSON), an approved SKILL.md (``kind="skill"``,
+        or a source ending in ``.md``) or a settings.json (``kind="settings"``, or a JSON
+        mapping with ``permissions`` and no allowed-tools key). Raises PlanError with
+        file:line:column."""
+        parsed = parse_plan_text(text, source=source, kind=kind)
+        return _validate(parsed.data, parsed.where)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Plan:
+        """A plan from a file, its kind told by its name and content (see ``from_text``).
+        Raises PlanError.
+
+        The file is read as UTF-8 (a BOM is allowed in a plan or settings file).
+        """
+        name = str(path)
+        try:
+            data = Path(path).read_bytes()
+        except OSError as e:
+            raise PlanError(f"cannot read the plan: {e.strerror or e}", source=name) from e
+        try:
+            text = data.decode("utf-8" if name.endswith(".md") else "utf-8-sig")
+        except UnicodeDecodeError as e:
+            line = data.count(b"\n", 0, e.start) + 1
+            raise PlanError(f"the plan is not UTF-8: byte 0x{data[e.start]:02X} cannot be "
+                            "decoded", source=name, line=line) from e
+        return cls.from_text(text, source=name)
+
+
+def _kind(value: object) -> str:
+    names = {type(None): "null", bool: "a boolean", int: "an integer", float: "a number",
+             dict: "a mapping", list: "a list"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _validate(data: object, where: PlanSource) -> Plan:
+    """Validate ``data`` into a Plan; map the first problem to a located PlanError."""
+    try:
+        plan = Plan.model_validate(data, context={"document": True})
+    except ValidationError as e:
+        raise _located(e, where) from e
+    return plan.model_copy(update={"source": where.name})
+
+
+def _located(error: ValidationError, where: PlanSource) -> PlanError:
+    detail = error.errors(include_url=False)[0]
+    cause = detail.get("ctx", {}).get("error")
+    loc: tuple[str | int, ...] = tuple(detail["loc"])
+    if loc and loc[0] in _SPELLINGS["allowed_tools"]:
+        loc = (*where.allowed_path, *loc[1:])
+    elif loc:
+        loc = (where.spelling(loc[0]), *loc[1:])
+    entry: str | None = None
+    below: tuple[str | int, ...] = ()
+    if isinstance(cause, PlanError):
+        message, entry = cause.message, cause.entry
+    elif isinstance(cause, _At):
+        message, below = cause.message, cause.path
+    elif isinstance(cause, ValueError):
+        message = str(cause)
+    else:
+        message = str(detail["msg"])
+    key = isinstance(cause, _At) and cause.key
+    if loc and not key:
+        message = ".".join(str(part) for part in loc) + ": " + message
+    line, column = where.position((*loc, *below), entry, key=key)
+    return PlanError(message, source=where.name, line=line, column=column, entry=entry)

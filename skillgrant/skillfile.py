@@ -1,0 +1,215 @@
+"""The builder stage (SPEC §6): constrain a SKILL.md's ``allowed-tools`` to the approved plan and
+rewrite the file, changing nothing but that value.
+
+Data flows one way: bytes → text (strict UTF-8, BOM and CRLF kept) → ``read_skill`` (spans,
+python-frontmatter's metadata cross-checked against our own YAML nodes) → ``constrain`` → a
+splice of the value's span only → a re-read that must give exactly the decided entries and
+every other key unchanged → an atomic write. Any failure leaves the file as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ._skillspan import KEY, AllowedTools, Item, SkillDoc, read_skill, same
+from ._splice import splice
+from .errors import SkillFileError
+from .prover import Decision, constrain
+
+if TYPE_CHECKING:
+    from .plan import Plan
+
+__all__ = [
+    "AllowedTools",
+    "ApplyResult",
+    "Item",
+    "SkillDoc",
+    "apply_to_file",
+    "apply_to_text",
+    "decode_skill",
+    "read_skill",
+    "splice_allowed_tools",
+    "write_atomic",
+]
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    """What ``apply_to_file`` did: the text before and after, and the decision behind it."""
+
+    path: Path
+    old_text: str
+    new_text: str
+    decision: Decision
+    written: bool
+
+    @property
+    def changed(self) -> bool:
+        """True when the rewrite differs from the file (whether or not it was written)."""
+        return self.old_text != self.new_text
+
+
+def apply_to_text(text: str, plan: Plan, *, path: str | None = None) -> tuple[str, Decision]:
+    """Constrain the ``allowed-tools`` of a SKILL.md text to ``plan``; return the new text and
+    the decision.
+
+    Only the value's span changes; it keeps its form (block list, flow list, string and its
+    separator). An absent key is added when approved entries are restored; the key is removed
+    when the plan approves nothing. Applying twice gives the same text as applying once.
+    Dropped entries and restores are logged by ``constrain`` on the ``skillgrant`` logger,
+    tagged with ``path``. Raises SkillFileError for a file that cannot be read or rewritten
+    safely, PlanError for an invalid plan.
+
+    >>> from skillgrant.plan import Plan
+    >>> text = "---\\nname: x\\nallowed-tools: Bash(gh pr list), Bash(rm -rf /)\\n---\\n"
+    >>> apply_to_text(text, Plan.from_entries(["Bash(gh *)"]))[0]
+    '---\\nname: x\\nallowed-tools: Bash(gh pr list)\\n---\\n'
+    """
+    doc = read_skill(text, path)
+    value = doc.allowed_tools
+    submitted: str | list[str] = []
+    if value is not None:
+        submitted = value.value if isinstance(value.value, str) else list(value.value)
+    decision = constrain(submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs())
+    return _rewrite(doc, decision.allowed), decision
+
+
+def splice_allowed_tools(text: str, entries: Sequence[str], *, path: str | None = None) -> str:
+    """The SKILL.md text with ``allowed-tools`` holding exactly ``entries`` (no decision made):
+    rewritten in its own form, added after ``description`` when absent, removed when
+    ``entries`` is empty. The result is verified by reading it back.
+
+    >>> splice_allowed_tools("---\\nallowed-tools: [Read, Bash]\\n---\\n", ["Read"])
+    '---\\nallowed-tools: [Read]\\n---\\n'
+    """
+    return _rewrite(read_skill(text, path), list(entries))
+
+
+def _rewrite(doc: SkillDoc, entries: list[str]) -> str:
+    current = doc.allowed_tools
+    if (list(current.entries) if current is not None else None) == (entries or None):
+        return doc.text
+    new_text = splice(doc, entries)
+    _verify(doc, new_text, entries)
+    return new_text
+
+
+def _verify(doc: SkillDoc, new_text: str, entries: list[str]) -> None:
+    """Read the rewrite back; it must hold exactly ``entries`` and leave the rest alone."""
+    try:
+        new = read_skill(new_text, doc.path)
+    except SkillFileError as e:
+        raise SkillFileError(f"the rewritten frontmatter does not read back ({e.message}); "
+                             "nothing was written", path=doc.path) from e
+    problems = []
+    got = None if new.allowed_tools is None else list(new.allowed_tools.entries)
+    if got != (entries or None):
+        problems.append(f"{KEY} would read back as {got!r}, not {entries!r}")
+    others_before = {k: v for k, v in doc.metadata.items() if k != KEY}
+    others_after = {k: v for k, v in new.metadata.items() if k != KEY}
+    if not same(others_before, others_after):
+        problems.append("another frontmatter key would change")
+    if new_text[new.body_start:] != doc.text[doc.body_start:]:
+        problems.append("the body would change")
+    if problems:
+        raise SkillFileError("cannot rewrite allowed-tools safely: " + "; ".join(problems) +
+                             "; nothing was written", path=doc.path)
+
+
+def decode_skill(data: bytes, path: str | None = None) -> str:
+    """Decode a SKILL.md's bytes as strict UTF-8, keeping a BOM (as U+FEFF) and CRLF as they are.
+
+    Raises SkillFileError naming the line and column of the first byte that is not UTF-8.
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        column = len(data[line_start:e.start].decode("utf-8", errors="replace")) + 1
+        raise SkillFileError(f"the file is not UTF-8: byte 0x{data[e.start]:02X} cannot be "
+                             "decoded", path=path, line=data.count(b"\n", 0, e.start) + 1,
+                             column=column) from e
+
+
+def apply_to_file(path: str | os.PathLike[str], plan: Plan, *,
+                  dry_run: bool = False) -> ApplyResult:
+    """Apply ``plan`` to the SKILL.md at ``path`` and write the result atomically when it
+    changed (never with ``dry_run``). The file is left byte-identical on any error.
+
+    Raises SkillFileError (unreadable, not UTF-8, unsafe to rewrite, or the write failed) or
+    PlanError.
+    """
+    target = Path(path)
+    try:
+        data = target.read_bytes()
+    except OSError as e:
+        raise SkillFileError(f"cannot read the file: {e.strerror or e}", path=str(target)) from e
+    old_text = decode_skill(data, str(target))
+    new_text, decision = apply_to_text(old_text, plan, path=str(target))
+    write = new_text != old_text and not dry_run
+    if write:
+        write_atomic(target, new_text.encode("utf-8"), expected=data)
+    return ApplyResult(target, old_text, new_text, decision, write)
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes, *,
+                 expected: bytes | None = None) -> None:
+    """Replace the file at ``path`` with ``data`` atomically: a temporary file in the same
+    directory, written, flushed and fsynced, given the original's mode (and owner, where
+    permitted), then renamed over it. A symlink is followed: its target is replaced.
+
+    With ``expected``, the write is refused when the file no longer holds those bytes (it
+    changed since it was read). On any failure the temporary file is removed, the original is
+    untouched, and SkillFileError is raised.
+    """
+    shown = str(path)
+    target = Path(os.path.realpath(path))
+    try:
+        before = target.stat()
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                    suffix=".skillgrant-tmp")
+    except OSError as e:
+        raise SkillFileError(f"cannot write the file: {e.strerror or e}", path=shown) from e
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, stat.S_IMODE(before.st_mode))
+        with contextlib.suppress(OSError):  # keeping the owner needs privileges we may lack
+            if hasattr(os, "chown") and (before.st_uid, before.st_gid) != _owner(temp):
+                os.chown(temp, before.st_uid, before.st_gid)
+        if expected is not None and target.read_bytes() != expected:
+            raise SkillFileError("the file changed while it was being rewritten; nothing was "
+                                 "written", path=shown)
+        os.replace(temp, target)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(e, OSError):
+            raise SkillFileError(f"cannot write the file: {e.strerror or e}; it was left as it "
+                                 "was", path=shown) from e
+        raise
+    _sync_directory(target.parent)
+
+
+def _owner(path: str) -> tuple[int, int]:
+    info = os.stat(path)
+    return info.st_uid, info.st_gid
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the rename durable; not every platform can open a directory, so best effort."""
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
