@@ -150,10 +150,16 @@ def count_wildcards(text: str) -> int:
     return count
 
 
-def choose_filler(literals: Iterable[str], fold: Callable[[str], str] | None = None) -> str:
+def choose_filler(
+    literals: Iterable[str],
+    fold: Callable[[str], str] | None = None,
+    budget: Budget | None = None,
+) -> str:
     """A readable character absent from every literal given (so it can stand for any text)."""
     used: set[str] = set()
     for literal in literals:
+        if budget is not None:
+            budget.charge(len(literal) + 1)
         used.update(fold(literal) if fold else literal)
     for char in _FILLERS:
         if char not in used:
@@ -174,19 +180,32 @@ def first_match(
     return None
 
 
+def approved_filler(
+    approved: Sequence[tuple[int, Sequence[Glob]]],
+    budget: Budget,
+    fold: Callable[[str], str] | None = None,
+) -> str:
+    """The filler for generic instances tested against ``approved``: in none of its literals."""
+    return choose_filler((s for _, globs in approved for g in globs for s in g.segments),
+                         fold, budget)
+
+
 def union_cover(
     language: Sequence[Glob],
     approved: Sequence[tuple[int, Sequence[Glob]]],
     budget: Budget,
     fold: Callable[[str], str] | None = None,
+    filler: str | None = None,
 ) -> tuple[list[int], str | None]:
     """Decide ``union(language) ⊆ union(approved)``.
 
     Returns the covering approved indexes (one per glob of ``language``, in order) and None, or
     the indexes found so far and the generic instance of the first glob nobody covers (the
-    witness).
+    witness). Pass ``filler`` (from ``approved_filler``) when deciding many languages against
+    the same approved set, so the approved literals are scanned once.
     """
-    filler = choose_filler((s for _, globs in approved for g in globs for s in g.segments), fold)
+    if filler is None:
+        filler = approved_filler(approved, budget, fold)
     covering: list[int] = []
     for glob in language:
         instance = glob.instance(filler)

@@ -28,7 +28,16 @@ from enum import Enum
 from functools import lru_cache
 
 from ..grants import JS_WHITESPACE, Grant
-from .base import RESERVED, Context, Glob, Outcome, first_match, parse_star_glob, union_cover
+from .base import (
+    RESERVED,
+    Context,
+    Glob,
+    Outcome,
+    approved_filler,
+    first_match,
+    parse_star_glob,
+    union_cover,
+)
 
 PLACEHOLDERS = (
     "${CLAUDE_SKILL_DIR}",
@@ -195,9 +204,10 @@ def _decide_compound(
             "parentheses or an empty part) is covered only by an identical or tool-wide grant",
         )
     languages = [(i, p.globs) for i, p in compiled if not p.compound]
+    filler = approved_filler(languages, context.budget, fold)
     covering: list[int] = []
     for part in parts:
-        found, witness = union_cover((Glob((part,)),), languages, context.budget, fold)
+        found, witness = union_cover((Glob((part,)),), languages, context.budget, fold, filler)
         if witness is not None:
             return Outcome(
                 "not_covered",

@@ -1,0 +1,548 @@
+"""The ``skillgrant`` command line (SPEC §8): ``check``, ``apply``, ``explain`` and ``schema``.
+
+This is the only module that turns exceptions into exit codes: a SkillgrantError exits 2 with
+``skillgrant: error: <message>`` on stderr; any other exception exits 2 with a one-line
+message (the traceback only with ``--debug`` or ``SKILLGRANT_DEBUG=1``); never 1, which always
+means "findings". Machine output goes to stdout, diagnostics to stderr.
+
+Start-up matters (CI runs this on every commit): only typer and the light package surface load
+at import; the plan model (pydantic), the SKILL.md reader (YAML, frontmatter) and the renderers
+load inside the commands that use them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+from . import __version__
+from .errors import SkillgrantError
+
+if TYPE_CHECKING:
+    from .plan import Plan
+    from .report import FileResult, Location, Run
+    from .skillfile import SkillDoc
+
+#: Directory names never searched for SKILL.md (version-control internals, dependencies).
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules"})
+SKILL_FILE = "SKILL.md"
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
+
+
+class ExplainFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+class Colour(StrEnum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+class PlanKind(StrEnum):
+    auto = "auto"
+    plan = "plan"
+    skill = "skill"
+    settings = "settings"
+
+
+@dataclass
+class _State:
+    debug: bool = False
+
+
+app = typer.Typer(
+    name="skillgrant",
+    help="Prove that a SKILL.md's allowed-tools is no wider than the approved plan, and "
+         "rewrite it.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+PlanOpt = Annotated[str, typer.Option(
+    "--plan", "-p", metavar="PLAN",
+    help="The approved plan: a plan file (YAML or JSON), an approved SKILL.md, or a Claude "
+         "Code settings.json; '-' reads it from stdin.")]
+PlanKindOpt = Annotated[PlanKind, typer.Option(
+    "--plan-kind", help="How to read --plan; auto tells by the name (.md) and content.")]
+FormatOpt = Annotated[Format, typer.Option(
+    "--format", "-f", help="text for people; json for pipelines; github for workflow "
+                           "annotations; sarif for code scanning.")]
+ColourOpt = Annotated[Colour, typer.Option(
+    "--color", help="Colour text output: auto (a terminal, unless NO_COLOR is set).")]
+DebugOpt = Annotated[bool, typer.Option(
+    "--debug", envvar="SKILLGRANT_DEBUG",
+    help="Show tracebacks and the library's log records on stderr.")]
+PathsArg = Annotated[list[str], typer.Argument(
+    metavar="PATH", help="SKILL.md files, or directories searched for SKILL.md.",
+    show_default=False)]
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"skillgrant {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    ctx: typer.Context,
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the version and exit.")] = False,
+    debug: DebugOpt = False,
+) -> None:
+    ctx.obj = _State(debug=debug)
+
+
+# --- errors -------------------------------------------------------------------------------
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"skillgrant: error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+@contextmanager
+def _guard(ctx: typer.Context, debug: bool) -> Iterator[None]:
+    """Turn every exception into exit status 2 with a message on stderr (Ctrl-C: 130)."""
+    debug = debug or (isinstance(ctx.obj, _State) and ctx.obj.debug)
+    with _library_log(debug):
+        try:
+            yield
+        except (typer.Exit, typer.Abort):
+            raise
+        except KeyboardInterrupt:
+            typer.echo("skillgrant: interrupted", err=True)
+            raise typer.Exit(130) from None
+        except SkillgrantError as e:
+            if debug:
+                _traceback()
+            # The message's first line names file:line:column; a syntax error adds its caret
+            # block on the indented lines below it.
+            _fail(str(e))
+        except Exception as e:
+            if debug:
+                _traceback()
+            _fail(_internal_message(e, debug))
+
+
+@contextmanager
+def _library_log(enabled: bool) -> Iterator[None]:
+    """With --debug, the library's log records (drops, restores) go to stderr."""
+    if not enabled:
+        yield
+        return
+    import logging
+
+    logger = logging.getLogger("skillgrant")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("skillgrant: %(levelname)s: %(message)s"))
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+def _internal_message(error: BaseException, debug: bool) -> str:
+    detail = str(error).split("\n", 1)[0].strip()
+    message = f"internal error: {type(error).__name__}" + (f": {detail}" if detail else "")
+    if not debug:
+        message += " (run with --debug or SKILLGRANT_DEBUG=1 for the traceback)"
+    return message
+
+
+def _env_debug() -> bool:
+    return os.environ.get("SKILLGRANT_DEBUG", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _traceback() -> None:
+    import traceback
+
+    traceback.print_exc(file=sys.stderr)
+
+
+# --- inputs -------------------------------------------------------------------------------
+
+def _load_plan(source: str, kind: PlanKind) -> Plan:
+    from .errors import PlanError
+    from .plan import Plan
+
+    if source == "-":
+        name = "<stdin>"
+        if sys.stdin is None:
+            raise PlanError("cannot read the plan: there is no standard input", source=name)
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else (
+            sys.stdin.read().encode("utf-8"))
+    elif kind is PlanKind.auto:
+        return Plan.load(source)
+    else:
+        try:
+            data = Path(source).read_bytes()
+        except OSError as e:
+            raise PlanError(f"cannot read the plan: {e.strerror or e}", source=source) from e
+        name = source
+    try:
+        # A SKILL.md keeps its BOM for the frontmatter reader; other plans may carry one.
+        text = data.decode("utf-8" if kind is PlanKind.skill else "utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise PlanError(f"the plan is not UTF-8: byte 0x{data[e.start]:02X} cannot be decoded",
+                        source=name, line=data.count(b"\n", 0, e.start) + 1) from e
+    return Plan.from_text(text, source=name, kind=kind.value)
+
+
+def _collect(paths: list[str]) -> list[Path]:
+    """The SKILL.md files named or found under directories, each once, in a stable order."""
+    found: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            inside = sorted(_walk(path))
+            if not inside:
+                _fail(f"{given}: no {SKILL_FILE} found in this directory")
+            found.extend(inside)
+        elif path.exists():
+            found.append(path)
+        else:
+            _fail(f"{given}: no such file or directory")
+    seen: set[str] = set()
+    unique = []
+    for path in found:
+        key = os.path.realpath(path)
+        if key not in seen:
+            seen.add(key)
+            unique.append(path)
+    return unique
+
+
+def _walk(directory: Path) -> Iterator[Path]:
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        if SKILL_FILE in files:
+            yield Path(root) / SKILL_FILE
+
+
+def _repo_root() -> Path:
+    """The repository holding the working directory (the nearest ``.git``), else the working
+    directory: paths in github and sarif output are relative to it."""
+    cwd = Path(os.path.abspath(os.getcwd()))
+    for candidate in (cwd, *cwd.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return cwd
+
+
+def _artifact(path: Path, root: Path) -> str:
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(root).as_posix()
+    except ValueError:
+        return absolute.as_posix()
+
+
+def _line_column(text: str, offset: int) -> Location:
+    from .report import Location
+
+    line_start = text.rfind("\n", 0, offset) + 1
+    return Location(text.count("\n", 0, offset) + 1, offset - line_start + 1)
+
+
+def _locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
+    """Where ``allowed-tools`` is (or would be added), and where each of its entries is."""
+    from .grants import split_allowed_tools
+
+    text = doc.text
+    value = doc.allowed_tools
+    if value is None:
+        return _line_column(text, doc.insert_at), ()
+    key = _line_column(text, value.key_start + value.key_column)
+    spans = ([(item.value, item.start, item.end) for item in value.items] if value.items
+             else [(value.value, value.start, value.end)] if isinstance(value.value, str)
+             else [])
+    found: list[Location] = []
+    for raw, start, end in spans:
+        cursor = start
+        for entry in split_allowed_tools(raw):
+            at = text.find(entry, cursor, end)
+            if at < 0:
+                # Written with YAML escapes or folded lines, the entry is not in the text as
+                # such: point at its scalar.
+                found.append(_line_column(text, start))
+                continue
+            found.append(_line_column(text, at))
+            cursor = at + len(entry)
+    if len(found) != len(value.entries):
+        return key, ()
+    return key, tuple(found)
+
+
+# --- check and apply ----------------------------------------------------------------------
+
+def _colour(choice: Colour) -> bool:
+    if choice is Colour.always:
+        return True
+    if choice is Colour.never or os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return sys.stdout.isatty()
+
+
+def _process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKind,
+             fmt: Format, colour: Colour, *, write: bool, dry_run: bool) -> int:
+    from .errors import SkillFileError
+    from .report import FileError, FileResult, Run
+    from .skillfile import apply_to_file, read_skill
+
+    plan = _load_plan(plan_source, plan_kind)
+    files = _collect(paths)
+    root = _repo_root()
+    run = Run(command, plan.source or plan_source, dry_run=dry_run)
+    for path in files:
+        artifact = _artifact(path, root)
+        try:
+            result = apply_to_file(path, plan, dry_run=not write)
+        except SkillFileError as e:
+            typer.echo(f"skillgrant: error: {e}", err=True)
+            run.files.append(FileResult(str(path), artifact,
+                                        error=FileError(e.message, e.line, e.column)))
+            continue
+        location, entries = _locate(read_skill(result.old_text, str(path)))
+        diff = None
+        if dry_run and result.changed:
+            from .report import unified_diff
+
+            diff = unified_diff(result.old_text, result.new_text, artifact)
+        run.files.append(FileResult(str(path), artifact, result.decision, result.changed,
+                                    result.written, location, entries, diff))
+    _emit(run, fmt, colour, root)
+    if any(f.error is not None for f in run.files):
+        return 2
+    if command == "check" and any(_would_change(f) for f in run.files):
+        return 1
+    return 0
+
+
+def _would_change(result: FileResult) -> bool:
+    decision = result.decision
+    return result.changed or (decision is not None and (bool(decision.dropped)
+                                                        or decision.restored))
+
+
+def _emit(run: Run, fmt: Format, colour: Colour, root: Path) -> None:
+    from . import report
+
+    if fmt is Format.json:
+        out = report.render_json(run, version=__version__)
+    elif fmt is Format.github:
+        out = report.render_github(run)
+    elif fmt is Format.sarif:
+        root_uri = root.as_uri()
+        root_uri += "" if root_uri.endswith("/") else "/"
+        out = report.render_sarif(run, version=__version__, root_uri=root_uri)
+    elif run.dry_run:
+        out = "".join(f.diff for f in run.files if f.diff)
+    else:
+        on = _colour(colour)
+        typer.echo(report.render_text(run, colour=on), nl=False, color=on)
+        return
+    typer.echo(out, nl=False)
+
+
+@app.command()
+def check(
+    ctx: typer.Context,
+    paths: PathsArg,
+    plan: PlanOpt,
+    plan_kind: PlanKindOpt = PlanKind.auto,
+    fmt: FormatOpt = Format.text,
+    colour: ColourOpt = Colour.auto,
+    debug: DebugOpt = False,
+) -> None:
+    """Report what `apply` would change, decision by decision.
+
+    Exit 0: apply would change nothing; 1: it would change a file (a drop, a restore, a
+    spelling); 2: an error.
+    """
+    with _guard(ctx, debug):
+        code = _process("check", paths, plan, plan_kind, fmt, colour, write=False,
+                        dry_run=False)
+    raise typer.Exit(code)
+
+
+@app.command()
+def apply(
+    ctx: typer.Context,
+    paths: PathsArg,
+    plan: PlanOpt,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Write nothing; print a unified diff of each change.")] = False,
+    plan_kind: PlanKindOpt = PlanKind.auto,
+    fmt: FormatOpt = Format.text,
+    colour: ColourOpt = Colour.auto,
+    debug: DebugOpt = False,
+) -> None:
+    """Rewrite each SKILL.md's allowed-tools to what the plan covers (the builder stage).
+
+    Only the allowed-tools value changes; writes are atomic. Exit 0: done; 2: an error (a file
+    with an error is left untouched; the others are still applied).
+    """
+    with _guard(ctx, debug):
+        code = _process("apply", paths, plan, plan_kind, fmt, colour, write=not dry_run,
+                        dry_run=dry_run)
+    raise typer.Exit(code)
+
+
+@app.command()
+def explain(
+    ctx: typer.Context,
+    grant: Annotated[str, typer.Argument(metavar="GRANT", help="One allowed-tools entry.")],
+    approved: Annotated[list[str] | None, typer.Option(
+        "--approved", "-a", metavar="ENTRY",
+        help="An approved entry (repeatable; a value may hold several entries).")] = None,
+    plan: Annotated[str | None, typer.Option(
+        "--plan", "-p", metavar="PLAN",
+        help="Also approve the entries of this plan, with its shell-tools and base-dirs.")
+    ] = None,
+    plan_kind: PlanKindOpt = PlanKind.auto,
+    fmt: Annotated[ExplainFormat, typer.Option("--format", "-f")] = ExplainFormat.text,
+    colour: ColourOpt = Colour.auto,
+    debug: DebugOpt = False,
+) -> None:
+    """One decision with its evidence: the covering entry, a witness, or why it is unknown.
+
+    Exit 0: covered; 1: anything else; 2: a bad plan.
+    """
+    with _guard(ctx, debug):
+        from . import report
+        from .errors import PlanError
+        from .grants import split_allowed_tools
+        from .prover import check_approved_entry, prove
+
+        entries: list[str] = []
+        shell_tools = base_dirs = None
+        if plan is not None:
+            loaded = _load_plan(plan, plan_kind)
+            entries.extend(loaded.allowed_tools)
+            kwargs = loaded.constrain_kwargs()
+            shell_tools, base_dirs = kwargs["shell_tools"], kwargs["base_dirs"]
+        given = split_allowed_tools(list(approved or []))
+        for entry in given:
+            try:
+                check_approved_entry(entry)
+            except PlanError as e:
+                raise PlanError(e.message, source="--approved", entry=e.entry) from e
+        entries.extend(given)
+        verdict = prove(grant, entries, shell_tools=shell_tools, base_dirs=base_dirs)
+        if fmt is ExplainFormat.json:
+            typer.echo(report.render_explain_json(verdict, entries, version=__version__),
+                       nl=False)
+        else:
+            on = _colour(colour)
+            typer.echo(report.render_explain_text(verdict, entries, colour=on), nl=False,
+                       color=on)
+    raise typer.Exit(0 if verdict.covered else 1)
+
+
+@app.command()
+def schema(ctx: typer.Context, debug: DebugOpt = False) -> None:
+    """Print the JSON Schema of a plan file (for editors: yaml-language-server, VS Code)."""
+    with _guard(ctx, debug):
+        from .report import dumps
+
+        typer.echo(dumps(plan_schema()), nl=False)
+
+
+def plan_schema() -> dict[str, object]:
+    """The JSON Schema (draft 2020-12) of a YAML or JSON plan file (SPEC §7).
+
+    Written out rather than derived from the pydantic model: the model accepts several
+    spellings of each key, a string or a list for ``allowed-tools``, and ``x-`` keys, which a
+    generated schema does not say. tests/test_cli.py checks the two agree on a table of plans.
+    """
+    strings = {"type": "array", "items": {"type": "string"}}
+    entries = {"description": "The approved entries: one string (entries separated by commas "
+                              "or spaces) or a list of strings.",
+               "anyOf": [{"type": "string"}, strings]}
+    shell_tool = {"type": "object", "additionalProperties": False, "properties": {
+        "command-argument": {"type": "string", "minLength": 1,
+                             "description": "The argument that holds the command."},
+        "command_argument": {"type": "string", "minLength": 1}}}
+    shell_tools = {"description": "Tools with shell semantics under another name, judged with "
+                                  "Bash: a mapping of tool name to options, or a list of names.",
+                   "anyOf": [{"type": "object",
+                              "propertyNames": {"pattern": "^[A-Za-z][A-Za-z0-9_-]*$"},
+                              "additionalProperties": {"anyOf": [{"$ref": "#/$defs/shellTool"},
+                                                                 {"type": "null"}]}},
+                             {"type": "array",
+                              "items": {"type": "string",
+                                        "pattern": "^[A-Za-z][A-Za-z0-9_-]*$"}}]}
+    directory = {"anyOf": [{"type": "string"}, {"type": "null"}],
+                 "description": "An absolute directory."}
+    base_dirs = {"description": "Absolute base directories for path rules with different "
+                                "anchors (cwd-relative, ~/, /, //).",
+                 "anyOf": [{"type": "object", "additionalProperties": False,
+                            "properties": {"cwd": directory, "home": directory,
+                                           "root": directory}},
+                           {"type": "null"}]}
+    properties: dict[str, object] = {"$schema": {"type": "string"}}
+    for names, value in ((("allowed-tools", "allowedTools", "allowed_tools"), entries),
+                         (("shell-tools", "shellTools", "shell_tools"), shell_tools),
+                         (("base-dirs", "baseDirs", "base_dirs"), base_dirs)):
+        properties[names[0]] = value
+        for other in names[1:]:
+            properties[other] = {"$ref": f"#/properties/{names[0]}"}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "skillgrant plan",
+        "description": "The allowed-tools a person approved, for `skillgrant check/apply "
+                       "--plan`. Keys starting with x- are ignored.",
+        "type": "object",
+        "properties": properties,
+        "patternProperties": {"^x-": {}},
+        "additionalProperties": False,
+        "anyOf": [{"required": ["allowed-tools"]}, {"required": ["allowedTools"]},
+                  {"required": ["allowed_tools"]}],
+        "$defs": {"shellTool": shell_tool},
+    }
+
+
+def main(argv: list[str] | None = None) -> NoReturn:
+    """The console script: run the app; an exception that escapes typer still exits 2."""
+    try:
+        app(args=argv, prog_name="skillgrant")
+    except SystemExit:
+        raise
+    except BrokenPipeError:
+        # The reader went away (`skillgrant check … | head`): nothing more to say.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(2)
+    except Exception as e:
+        debug = "--debug" in (argv or sys.argv) or _env_debug()
+        if debug:
+            _traceback()
+        typer.echo(f"skillgrant: error: {_internal_message(e, debug)}", err=True)
+        sys.exit(2)
+    sys.exit(0)

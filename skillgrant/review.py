@@ -1,0 +1,400 @@
+"""Plan review (SPEC §8, issue 8): ``lint_entries`` and ``diff_entries``.
+
+``lint_entries`` reports approved grants that are invalid, over-broad, inert or non-canonical,
+each finding with a stable rule ID (docs/lint-rules.md). ``diff_entries`` judges every grant of
+a new version against the old one with ``prove()``: a grant the old ones do not provably cover
+is a capability escalation, shown with its witness. ``read_revision`` reads ``REV:path`` from
+git for the CLI.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from . import vocabulary
+from ._lintrules import Hit, check_grant
+from .errors import GrantSyntaxError, PlanError, SkillgrantError
+from .grants import Grant, parse_grant, shorten, split_allowed_tools
+from .limits import MAX_ENTRIES_PER_VALUE
+from .prover import Verdict, _screen, prove
+
+__all__ = [
+    "BY_ID",
+    "RULES",
+    "DiffEntry",
+    "DiffKind",
+    "DiffResult",
+    "Finding",
+    "RevisionError",
+    "Rule",
+    "diff_entries",
+    "lint_entries",
+    "read_revision",
+]
+
+ShellTools = Mapping[str, object] | Iterable[str] | None
+BaseDirs = Mapping[str, str | None] | None
+
+Severity = Literal["error", "warning", "info"]
+Category = Literal["invalid", "over-broad", "inert", "non-canonical"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One lint rule: a stable ID, a kebab-case name, and the default fix."""
+
+    rule_id: str
+    name: str
+    severity: Severity
+    category: Category
+    summary: str
+    hint: str
+
+
+RULES: Final[tuple[Rule, ...]] = (
+    Rule("SGL001", "invalid-entry", "error", "invalid",
+         "The entry does not follow the entry grammar; the plan is invalid.",
+         "Write `Tool` or `Tool(specifier)`, escaping literal parentheses as `\\(` and `\\)`."),
+    Rule("SGL002", "over-limit", "error", "invalid",
+         "The entry (or the list) is over a named limit; the plan is invalid.",
+         "Split the pattern into shorter, more specific entries."),
+    Rule("SGL101", "tool-wide-shell", "warning", "over-broad",
+         "A shell tool granted tool-wide approves every command.",
+         "List the commands the skill runs, e.g. `Bash(gh issue list *)`."),
+    Rule("SGL102", "any-program", "warning", "over-broad",
+         "The first wildcard stands where the program name goes, so any program may run.",
+         "Name the program (and script) literally; put wildcards only in its arguments."),
+    Rule("SGL103", "command-wrapper", "warning", "over-broad",
+         "A wrapper (`sudo`, `env`, `xargs`, `timeout`, …) whose wildcard is the wrapped command.",
+         "Grant the wrapped commands themselves, e.g. `Bash(sudo apt-get install *)`."),
+    Rule("SGL104", "code-runner", "warning", "over-broad",
+         "A shell or interpreter whose wildcard can supply code (`bash -c`, `python -c`, `eval`).",
+         "Grant a script file instead, e.g. `Bash(python3 scripts/report.py *)`."),
+    Rule("SGL105", "package-runner", "warning", "over-broad",
+         "A package runner (`npx`, `uvx`, `npm exec`, `uv run`, …) whose wildcard is the package.",
+         "Name the package: `Bash(npx prettier *)`."),
+    Rule("SGL106", "find-exec", "warning", "over-broad",
+         "`find`/`fd` with a wildcard, which can add `-exec` and run any command.",
+         "Grant exact `find` commands, or use the Glob tool to list files."),
+    Rule("SGL107", "container-run", "warning", "over-broad",
+         "`docker run`/`exec` (or podman) whose wildcard can add images, mounts and commands.",
+         "Name the image and the command: `Bash(docker run --rm node:20 npm test)`."),
+    Rule("SGL108", "remote-shell", "warning", "over-broad",
+         "`ssh` with a wildcard: any command on the remote host, and local ones via options.",
+         "Grant exact `ssh` commands."),
+    Rule("SGL109", "read-everywhere", "warning", "over-broad",
+         "Read access to the whole machine or the whole home directory.",
+         "Scope reads to the project: `Read(./**)` or `Read(src/**)`."),
+    Rule("SGL110", "edit-everywhere", "warning", "over-broad",
+         "Edit access to every file under an anchor (project, home, or the machine).",
+         "Name the files or directories the skill edits: `Edit(docs/**)`."),
+    Rule("SGL111", "any-host", "warning", "over-broad",
+         "WebFetch for every host (bare `WebFetch`, `domain:*`) or a whole top-level domain.",
+         "List the hosts: `WebFetch(domain:api.github.com)`."),
+    Rule("SGL112", "whole-mcp-server", "warning", "over-broad",
+         "Every tool of an MCP server, including tools it adds later.",
+         "List the tools: `mcp__github__get_issue`."),
+    Rule("SGL113", "directory-subtree", "warning", "over-broad",
+         "A path pattern that matches directories; the runtime may grant everything beneath them.",
+         "Write `dir/**` for a whole tree, or name the files (`src/*.ts`)."),
+    Rule("SGL201", "removed-tool", "warning", "inert",
+         "A removed tool name: the grant approves nothing.",
+         "Use the tool that replaced it, or drop the entry."),
+    Rule("SGL202", "ignored-path-rule", "warning", "inert",
+         "A path rule on a tool whose path rules the runtime never consults.",
+         "Scope file writes with `Edit(path)` and file listing with `Read(path)`."),
+    Rule("SGL203", "tool-name-glob", "warning", "inert",
+         "A glob in a tool name (other than at the end of an MCP tool name) matches no tool.",
+         "Name the tool: `Bash(…)`, `mcp__server__tool`, or `mcp__server__get_*`."),
+    Rule("SGL204", "mcp-parentheses", "warning", "inert",
+         "An MCP tool name with parentheses matches no tool.",
+         "Drop the parentheses: `mcp__github__get_issue`."),
+    Rule("SGL301", "tool-name-case", "warning", "non-canonical",
+         "A built-in tool name in another case; the runtime matches tool names exactly.",
+         "Write the canonical spelling."),
+    Rule("SGL302", "legacy-alias", "info", "non-canonical",
+         "An old tool name the runtime still accepts as an alias.",
+         "Write the current name."),
+    Rule("SGL303", "legacy-prefix", "info", "non-canonical",
+         "The legacy `:*` prefix form; ` *` means the same and is the current form.",
+         "Replace the trailing `:*` with ` *`."),
+    Rule("SGL304", "wildcard-before-subcommand", "warning", "non-canonical",
+         "A `*` between a program and its subcommand (`git * main`) matches any subcommand.",
+         "Name the subcommand first: `Bash(git checkout main)`, `Bash(git push origin *)`."),
+    Rule("SGL305", "runtime-tokenization", "error", "non-canonical",
+         "Claude Code would split the entry differently than it reads; the plan is invalid.",
+         "Drop the inner parentheses: the runtime leaves the parentheses at the first `)` and "
+         "has no escapes, so a space or comma after an inner `)` ends the entry there."),
+    Rule("SGL306", "wildcard-glued-to-program", "warning", "non-canonical",
+         "A `*` glued to the program name (`ls*`) also matches other programs (`lsof`).",
+         "Put a space before the `*`: `Bash(ls *)`."),
+    Rule("SGL307", "several-commands-in-one-entry", "warning", "non-canonical",
+         "Several legacy prefixes in one entry (`Bash(ls:*, wc:*)`) form one literal prefix.",
+         "Write one entry per command: `Bash(ls *), Bash(wc *)`."),
+    Rule("SGL308", "star-means-tool-wide", "info", "non-canonical",
+         "`T()` or `T(*)` grants every use of the tool, not a pattern match.",
+         "Write the bare tool name, or a real specifier."),
+)
+
+BY_ID: Final[dict[str, Rule]] = {rule.rule_id: rule for rule in RULES}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One rule firing on one approved entry.
+
+    ``entry`` is the entry as the plan lists it (empty for a finding about the whole list) and
+    ``index`` its position among the plan's entries. ``example`` is an invocation the grant
+    approves that shows the problem; ``replacement`` is what to write instead, when that is
+    certain (a canonical spelling, an equivalent form).
+    """
+
+    rule_id: str
+    name: str
+    severity: Severity
+    category: Category
+    entry: str
+    message: str
+    hint: str
+    index: int | None = None
+    example: str | None = None
+    replacement: str | None = None
+
+
+_SCREENED: Final[dict[str, str]] = {"invalid": "SGL001", "unknown": "SGL002",
+                                    "ambiguous": "SGL305"}
+
+
+def lint_entries(entries: str | Sequence[str], *, shell_tools: ShellTools = None) -> list[Finding]:
+    """Review approved entries (SPEC §8 ``lint``): every rule that fires, in entry order.
+
+    ``entries`` is a plan's ``allowed-tools`` value, split as SPEC §2; ``shell_tools`` are the
+    plan's declared shell aliases, linted like ``Bash``. An entry that does not parse is a
+    finding (SGL001), never an exception; a value that is neither a string nor a list of strings
+    raises AllowedToolsError.
+
+    >>> [f.rule_id for f in lint_entries(["Bash(gh *)", "Bash(sudo *)", "LS"])]
+    ['SGL103', 'SGL201']
+    """
+    items = split_allowed_tools(entries)
+    shell = _shell_keys(shell_tools)
+    findings: list[Finding] = []
+    if len(items) > MAX_ENTRIES_PER_VALUE:
+        findings.append(_finding(Hit("SGL002", f"the list has {len(items)} entries; the limit is "
+                                     f"{MAX_ENTRIES_PER_VALUE} (MAX_ENTRIES_PER_VALUE)"), "", None))
+    for index, entry in enumerate(items):
+        findings.extend(_finding(hit, entry, index) for hit in _lint_entry(entry, shell))
+    return findings
+
+
+def _lint_entry(entry: str, shell_tools: frozenset[str]) -> list[Hit]:
+    text, problem = _screen(entry)
+    if problem is not None:
+        return [Hit(_SCREENED[problem[0]], problem[1])]
+    try:
+        grant = parse_grant(text)
+    except GrantSyntaxError as e:
+        return [Hit("SGL001", f"{e.message} at column {e.position + 1}")]
+    return check_grant(grant, text, shell_tools)
+
+
+def _finding(hit: Hit, entry: str, index: int | None) -> Finding:
+    rule = BY_ID[hit.rule_id]
+    return Finding(rule.rule_id, rule.name, rule.severity, rule.category, entry, hit.message,
+                   hit.hint or rule.hint, index, hit.example, hit.replacement)
+
+
+def _shell_keys(shell_tools: ShellTools) -> frozenset[str]:
+    names = shell_tools.keys() if isinstance(shell_tools, Mapping) else (shell_tools or ())
+    return frozenset(vocabulary.name_key(str(name)) for name in names)
+
+
+# ----------------------------------------------------------------------------------- diff
+
+DiffKind = Literal["escalated", "narrowed", "equivalent", "added-covered", "unchanged", "inert",
+                   "removed"]
+
+
+@dataclass(frozen=True)
+class DiffEntry:
+    """How one grant changed between OLD and NEW.
+
+    For a NEW entry ``verdict`` is ``prove(entry, OLD)``; for a removed OLD entry it is
+    ``prove(entry, NEW)``. ``old`` names the OLD entry it was compared with: the identical one
+    (``unchanged``) or the one that covers it (``narrowed``, ``equivalent``, ``added-covered``).
+    ``index`` is the entry's position in its own list.
+    """
+
+    kind: DiffKind
+    entry: str
+    verdict: Verdict
+    old: str | None = None
+    index: int = 0
+
+    @property
+    def escalates(self) -> bool:
+        return self.kind == "escalated"
+
+    @property
+    def witness(self) -> str | None:
+        return self.verdict.witness
+
+    @property
+    def reason(self) -> str:
+        return self.verdict.reason
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    """Every NEW entry in NEW's order, then the removed OLD entries in OLD's order."""
+
+    entries: tuple[DiffEntry, ...]
+
+    def of_kind(self, kind: DiffKind) -> list[DiffEntry]:
+        return [e for e in self.entries if e.kind == kind]
+
+    @property
+    def escalated(self) -> list[DiffEntry]:
+        return self.of_kind("escalated")
+
+    @property
+    def escalates(self) -> bool:
+        """True when NEW grants anything OLD does not provably grant (``diff`` exits 1)."""
+        return any(e.escalates for e in self.entries)
+
+
+def diff_entries(
+    old: str | Sequence[str],
+    new: str | Sequence[str],
+    *,
+    shell_tools: ShellTools = None,
+    base_dirs: BaseDirs = None,
+) -> DiffResult:
+    """Compare two versions of a grant list (SPEC §8 ``diff``).
+
+    Each NEW entry is judged with ``prove(entry, OLD)``. Not covered, unknown, invalid and
+    ambiguous entries are escalations (``unknown`` counts: what is not proven is not granted);
+    inert ones grant nothing. Identity is by canonical form, so reordering and tool-name case
+    changes are ``unchanged``. OLD is judged as an approved plan: an invalid, ambiguous or
+    over-limit OLD entry raises PlanError (SPEC §5), so a broken baseline is never ignored.
+
+    >>> [(e.kind, e.witness) for e in diff_entries(["Bash(gh *)"], ["Bash(rm -rf /)"]).entries]
+    [('escalated', 'rm -rf /'), ('removed', 'gh')]
+    """
+    old_items, new_items = split_allowed_tools(old), split_allowed_tools(new)
+    old_grants = _baseline(old_items)
+    new_grants = [_valid_grant(entry) for entry in new_items]
+    present = {g for g in new_grants if g is not None}
+    first_old: dict[Grant, str] = {}
+    for entry, old_grant in zip(old_items, old_grants, strict=True):
+        first_old.setdefault(old_grant, entry)
+    judged: list[DiffEntry] = []
+    for index, (entry, grant) in enumerate(zip(new_items, new_grants, strict=True)):
+        if len(new_items) > MAX_ENTRIES_PER_VALUE:
+            reason = (f"the new list has {len(new_items)} entries, over the limit of "
+                      f"{MAX_ENTRIES_PER_VALUE} (MAX_ENTRIES_PER_VALUE); rejected whole")
+            judged.append(DiffEntry("escalated", entry, Verdict(entry, "unknown", reason),
+                                    index=index))
+            continue
+        verdict = prove(entry, old_items, shell_tools=shell_tools, base_dirs=base_dirs)
+        if grant is not None and grant in first_old:
+            judged.append(DiffEntry("unchanged", entry, verdict, first_old[grant], index))
+        elif verdict.status == "inert":
+            judged.append(DiffEntry("inert", entry, verdict, index=index))
+        elif not verdict.covered or verdict.covered_by is None:
+            judged.append(DiffEntry("escalated", entry, verdict, index=index))
+        else:
+            kind = _covered_kind(entry, verdict, present, shell_tools, base_dirs)
+            judged.append(DiffEntry(kind, entry, verdict, verdict.covered_by, index))
+    narrowed = {name for e in judged if e.kind in ("narrowed", "equivalent")
+                for name in (e.verdict.covered_by, *e.verdict.also_covered_by)}
+    approved_new = [e for e, g in zip(new_items, new_grants, strict=True) if g is not None]
+    seen: set[Grant] = set()
+    for index, (entry, old_grant) in enumerate(zip(old_items, old_grants, strict=True)):
+        if old_grant in present or old_grant in seen or entry in narrowed:
+            continue
+        seen.add(old_grant)
+        verdict = _still_granted(entry, approved_new, shell_tools, base_dirs)
+        if not verdict.covered:
+            judged.append(DiffEntry("removed", entry, verdict, index=index))
+    return DiffResult(tuple(judged))
+
+
+def _covered_kind(entry: str, verdict: Verdict, present: set[Grant], shell_tools: ShellTools,
+                  base_dirs: BaseDirs) -> DiffKind:
+    covers = [verdict.covered_by or "", *verdict.also_covered_by]
+    if all(_valid_grant(cover) in present for cover in covers):
+        return "added-covered"  # whatever covers it is still granted: it adds nothing
+    if all(prove(cover, [entry], shell_tools=shell_tools, base_dirs=base_dirs).covered
+           for cover in covers):
+        return "equivalent"  # it covers what covers it: the same grant, respelled
+    return "narrowed"
+
+
+def _baseline(entries: list[str]) -> list[Grant]:
+    if len(entries) > MAX_ENTRIES_PER_VALUE:
+        raise PlanError(f"the old list has {len(entries)} entries; the limit is "
+                        f"{MAX_ENTRIES_PER_VALUE} (MAX_ENTRIES_PER_VALUE)")
+    grants: list[Grant] = []
+    for entry in entries:
+        grant = _valid_grant(entry)
+        if grant is None:
+            reason = _lint_entry(entry, frozenset())[0].message
+            raise PlanError(f"old entry {shorten(entry)!r} is not a valid approved entry: "
+                            f"{reason}", entry=entry)
+        grants.append(grant)
+    return grants
+
+
+def _valid_grant(entry: str) -> Grant | None:
+    """The entry's Grant when it could be an approved entry (SPEC §5), else None."""
+    text, problem = _screen(entry)
+    if problem is not None:
+        return None
+    try:
+        return parse_grant(text)
+    except GrantSyntaxError:
+        return None
+
+
+def _still_granted(entry: str, approved_new: list[str], shell_tools: ShellTools,
+                   base_dirs: BaseDirs) -> Verdict:
+    if len(approved_new) > MAX_ENTRIES_PER_VALUE:
+        return Verdict(entry, "unknown", "the new list is over MAX_ENTRIES_PER_VALUE")
+    return prove(entry, approved_new, shell_tools=shell_tools, base_dirs=base_dirs)
+
+
+# ------------------------------------------------------------------------------------ git
+
+
+class RevisionError(SkillgrantError, ValueError):
+    """``REV:path`` could not be read from git."""
+
+
+def read_revision(spec: str, cwd: str | os.PathLike[str] | None = None) -> str:
+    """The text of a file at a git revision; ``spec`` is ``REV:path`` as git reads it (the path
+    is relative to the repository root unless it starts with ``./``).
+
+    Runs ``git cat-file blob`` (no shell): it refuses trees and applies no textconv filter, so
+    the text is the committed bytes. Raises RevisionError when git fails or the blob is not
+    UTF-8.
+    """
+    _rev, colon, path = spec.partition(":")
+    if not colon or not path or spec.startswith("-"):
+        raise RevisionError(f"{spec!r} is not REV:path")
+    try:
+        done = subprocess.run(["git", "cat-file", "blob", spec], cwd=cwd, capture_output=True,
+                              timeout=60, check=False)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise RevisionError(f"cannot run git to read {spec!r}: {e}") from e
+    if done.returncode != 0:
+        detail = done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}"
+        raise RevisionError(f"git cannot read {spec!r}: {detail}")
+    try:
+        return done.stdout.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RevisionError(f"{spec!r} is not UTF-8 text: {e}") from e

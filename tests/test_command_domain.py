@@ -1,0 +1,573 @@
+"""SPEC §4.1 (command domain), §4.4 (MCP), §4.5 (Agent) and §4.6 (everything else) as tables.
+
+Each row is (entry, approved, expected status[, covered_by][, witness]) with an id naming the
+SPEC rule it pins. Expectations are read off the SPEC's words, not off the prover. Where the
+SPEC says only "not covered" without choosing between ``not_covered`` and ``unknown`` (the
+"covered only by…" rules), the row accepts either: both are fail-closed.
+
+For ``not_covered`` rows without a pinned witness, the witness is checked against the
+independent reference model (tests/property/reference.py): allowed by the submitted entry, by
+no approved entry of the same tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from property.reference import Mode, ref_allows, ref_allows_any
+
+from skillgrant import prove
+
+NOT_COVERED = frozenset({"not_covered", "unknown"})
+Expected = str | frozenset[str]
+
+_MODES: dict[str, Mode] = {
+    "bash": "command",
+    "monitor": "command",
+    "skill": "command",
+    "powershell": "powershell",
+}
+
+
+def row(
+    rule: str,
+    entry: str,
+    approved: Sequence[str],
+    status: Expected,
+    *,
+    covered_by: str | None = None,
+    witness: str | None = None,
+    ref: bool = True,
+    marks: Sequence[pytest.MarkDecorator] = (),
+) -> object:
+    return pytest.param(entry, list(approved), status, covered_by, witness, ref, id=rule,
+                        marks=marks)
+
+
+def _split_entry(entry: str) -> tuple[str, str | None]:
+    """(tool key, content) with ``None`` for every use of the tool; test-side, naive."""
+    if "(" not in entry:
+        return entry.lower(), None
+    name, _, rest = entry.partition("(")
+    content = rest[:-1]
+    return name.lower(), (None if content in ("", "*") else content)
+
+
+def _check_witness_with_reference(entry: str, approved: list[str], witness: str) -> None:
+    tool, content = _split_entry(entry)
+    mode = _MODES.get(tool, "generic")
+    assert content is None or ref_allows(content, witness, mode), (entry, witness)
+    same_tool = [_split_entry(a) for a in approved if _split_entry(a)[0] == tool]
+    assert all(c is not None for _, c in same_tool), "a tool-wide approved entry allows it all"
+    assert not ref_allows_any([c for _, c in same_tool if c is not None], witness, mode), witness
+
+
+def run_row(
+    entry: str,
+    approved: list[str],
+    status: Expected,
+    covered_by: str | None,
+    witness: str | None,
+    ref: bool,
+) -> None:
+    verdict = prove(entry, approved)
+    expected = {status} if isinstance(status, str) else set(status)
+    assert verdict.status in expected, (verdict.status, verdict.reason)
+    assert verdict.entry == entry
+    assert verdict.covered is (verdict.status == "covered")
+    assert isinstance(verdict.reason, str) and verdict.reason
+    if verdict.status == "covered":
+        assert verdict.covered_by in approved
+        assert set(verdict.also_covered_by) <= set(approved)
+        if covered_by is not None:
+            assert verdict.covered_by == covered_by
+    else:
+        assert verdict.covered_by is None
+    if verdict.status == "not_covered":
+        assert verdict.witness is not None
+        if witness is not None:
+            assert verdict.witness == witness
+        elif ref:
+            _check_witness_with_reference(entry, approved, verdict.witness)
+
+
+# --------------------------------------------------------------------------------------------
+# §4.1 PREFIX `P:*`: {P} ∪ {P␠w}, a star inside P is literal
+# --------------------------------------------------------------------------------------------
+
+PREFIX_ROWS = [
+    row("prefix-P-itself", "Bash(npm run test)", ["Bash(npm run test:*)"], "covered",
+        covered_by="Bash(npm run test:*)"),
+    row("prefix-P-space-w", "Bash(npm run test --watch)", ["Bash(npm run test:*)"], "covered"),
+    row("prefix-colon-is-not-a-separator", "Bash(npm run test:unit)",
+        ["Bash(npm run test:*)"], "not_covered", witness="npm run test:unit"),
+    row("prefix-needs-a-space", "Bash(npm run testing)", ["Bash(npm run test:*)"],
+        "not_covered", witness="npm run testing"),
+    row("prefix-narrower-prefix", "Bash(git log:*)", ["Bash(git:*)"], "covered"),
+    row("prefix-wider-prefix", "Bash(git:*)", ["Bash(git log:*)"], "not_covered"),
+    row("prefix-same-language-as-trailing-space-glob", "Bash(npm run test:*)",
+        ["Bash(npm run test *)"], "covered"),
+    row("trailing-space-glob-same-language-as-prefix", "Bash(npm run test *)",
+        ["Bash(npm run test:*)"], "covered"),
+    row("prefix-under-glob", "Bash(npm run test:*)", ["Bash(npm *)"], "covered"),
+    row("prefix-not-under-exact", "Bash(ls:*)", ["Bash(ls)"], "not_covered"),
+    row("exact-under-prefix", "Bash(ls)", ["Bash(ls:*)"], "covered"),
+    row("prefix-reflexive", "Bash(npm run test:*)", ["Bash(npm run test:*)"], "covered"),
+    row("prefix-star-in-P-is-literal", "Bash(echo hi)", ["Bash(echo *:*)"], "not_covered",
+        witness="echo hi"),
+    row("prefix-star-in-P-matches-literal-star", r"Bash(echo \*)", ["Bash(echo *:*)"],
+        "covered"),
+    row("prefix-star-in-P-extension", "Bash(echo * x:*)", ["Bash(echo *:*)"], "covered"),
+    row("prefix-literal-star-under-glob", "Bash(echo *:*)", ["Bash(echo *)"], "covered"),
+    row("glob-not-under-literal-star-prefix", "Bash(echo *)", ["Bash(echo *:*)"],
+        "not_covered"),
+    row("prefix-escaped-star-in-P", r"Bash(echo \*:*)", ["Bash(echo *:*)"], "covered"),
+    row("escaped-final-star-is-not-prefix-form", r"Bash(a:\*)", ["Bash(a:*)"], "not_covered",
+        witness="a:*"),
+    row("prefix-union-of-approved", "Bash(git:*)", ["Bash(git)", "Bash(git **)"], "covered"),
+]
+
+
+# --------------------------------------------------------------------------------------------
+# §4.1 GLOB: unescaped `*` matches any text; trailing `␠*` rule; nothing else is special
+# --------------------------------------------------------------------------------------------
+
+GLOB_ROWS = [
+    row("glob-narrowing", "Bash(gh pr list)", ["Bash(gh *)"], "covered",
+        covered_by="Bash(gh *)"),
+    row("glob-covered-by-names-the-right-entry", "Bash(gh pr list)",
+        ["Read", "Bash(npm *)", "Bash(gh *)"], "covered", covered_by="Bash(gh *)"),
+    row("glob-star-matches-spaces", "Bash(gh pr list --json a)", ["Bash(gh * a)"], "covered"),
+    row("glob-star-matches-nothing", "Bash(ab)", ["Bash(a*b)"], "covered"),
+    row("trailing-space-bare-prefix", "Bash(ls)", ["Bash(ls *)"], "covered"),
+    row("trailing-space-with-args", "Bash(ls -la)", ["Bash(ls *)"], "covered"),
+    row("trailing-space-not-lsof", "Bash(lsof)", ["Bash(ls *)"], "not_covered",
+        witness="lsof"),
+    row("no-space-star-lsof", "Bash(lsof)", ["Bash(ls*)"], "covered"),
+    row("no-space-star-bare", "Bash(ls)", ["Bash(ls*)"], "covered"),
+    row("trailing-space-glob-under-no-space", "Bash(ls *)", ["Bash(ls*)"], "covered"),
+    row("no-space-glob-not-under-trailing-space", "Bash(ls*)", ["Bash(ls *)"], "not_covered"),
+    row("trailing-rule-only-when-only-wildcard", "Bash(git)", ["Bash(git * *)"], "not_covered",
+        witness="git"),
+    row("trailing-rule-only-when-only-wildcard-2", "Bash(git a)", ["Bash(git * *)"],
+        "not_covered", witness="git a"),
+    row("trailing-rule-escaped-star-is-literal", r"Bash(echo \*)", [r"Bash(echo \* *)"],
+        "covered"),
+    row("trailing-rule-narrower-trailing", "Bash(ls -la *)", ["Bash(ls *)"], "covered"),
+    row("glob-narrower-glob", "Bash(gh pr *)", ["Bash(gh *)"], "covered"),
+    row("glob-wider-glob", "Bash(gh *)", ["Bash(gh pr *)"], "not_covered"),
+    row("glob-inner-star-narrowing", "Bash(git * --force)", ["Bash(git *)"], "covered"),
+    row("glob-more-stars-under-fewer", "Bash(a*b*c)", ["Bash(a*c)"], "covered"),
+    row("glob-fewer-stars-not-under-more", "Bash(a*c)", ["Bash(a*b*c)"], "not_covered"),
+    row("glob-star-is-tool-wide", "Bash(*)", ["Bash(gh *)"], "not_covered"),
+    row("bare-not-under-glob", "Bash", ["Bash(gh *)"], "not_covered"),
+    row("glob-under-bare", "Bash(gh *)", ["Bash"], "covered", covered_by="Bash"),
+    row("glob-under-star", "Bash(* --help)", ["Bash(*)"], "covered", covered_by="Bash(*)"),
+    row("glob-content-trimmed-approved", "Bash(ls)", ["Bash( ls * )"], "covered"),
+    row("glob-content-trimmed-submitted", "Bash( gh * )", ["Bash(gh *)"], "covered"),
+    row("glob-no-question-mark", "Bash(ls abc)", ["Bash(ls a?c *)"], "not_covered",
+        witness="ls abc"),
+    row("glob-question-mark-matches-itself", "Bash(ls a?c)", ["Bash(ls a?c *)"], "covered"),
+    row("glob-no-brackets", "Bash(ls a)", ["Bash(ls [ab]*)"], "not_covered", witness="ls a"),
+    row("glob-no-regex-dot", "Bash(echo axb)", ["Bash(echo a.b*)"], "not_covered",
+        witness="echo axb"),
+    row("glob-no-regex-plus", "Bash(echo aab)", ["Bash(echo a+b*)"], "not_covered",
+        witness="echo aab"),
+    row("glob-case-sensitive", "Bash(GH pr list)", ["Bash(gh *)"], "not_covered",
+        witness="GH pr list"),
+    row("glob-union-of-approved", "Bash(git *)", ["Bash(git)", "Bash(git **)"], "covered"),
+    row("glob-union-not-enough", "Bash(git *)", ["Bash(git)", "Bash(git a*)"], "not_covered"),
+]
+
+
+# --------------------------------------------------------------------------------------------
+# §4.1 EXACT and escapes
+# --------------------------------------------------------------------------------------------
+
+EXACT_ROWS = [
+    row("exact-escalation", "Bash(rm -rf /)", ["Bash(gh *)"], "not_covered",
+        witness="rm -rf /"),
+    row("exact-self", "Bash(ls)", ["Bash(ls)"], "covered", covered_by="Bash(ls)"),
+    row("exact-not-a-prefix", "Bash(ls -la)", ["Bash(ls)"], "not_covered", witness="ls -la"),
+    row("exact-shorter", "Bash(ls)", ["Bash(ls -la)"], "not_covered", witness="ls"),
+    row("exact-case-sensitive", "Bash(LS)", ["Bash(ls)"], "not_covered", witness="LS"),
+    row("exact-regex-metachar-literal", "Bash(echo axb)", ["Bash(echo a.b)"], "not_covered",
+        witness="echo axb"),
+    row("bare-not-under-exact", "Bash", ["Bash(ls)"], "not_covered"),
+    row("exact-under-bare", "Bash(ls)", ["Bash"], "covered"),
+    row("exact-nbsp-is-not-a-space", "Bash(echo\u00a0hi)", ["Bash(echo hi)", "Bash(echo *)"],
+        "not_covered", witness="echo\u00a0hi"),
+    row("exact-under-empty-parens", "Bash(ls)", ["Bash()"], "covered"),
+    row("escape-literal-star-under-glob", r"Bash(echo \*)", ["Bash(echo *)"], "covered"),
+    row("escape-glob-not-under-literal-star", "Bash(echo *)", [r"Bash(echo \*)"],
+        "not_covered"),
+    row("escape-literal-star-self", r"Bash(echo \*)", [r"Bash(echo \*)"], "covered"),
+    row("escape-literal-star-only-matches-star", "Bash(echo a)", [r"Bash(echo \*)"],
+        "not_covered", witness="echo a"),
+    row("escape-parens-are-literal", r"Bash(echo \(hi\))", ["Bash(echo *)"], "covered"),
+    row("escape-backslash-witness-unescaped", r"Bash(echo \\)", ["Bash(ls *)"], "not_covered",
+        witness="echo \\"),
+    row("escape-star-with-glob", r"Bash(a\*bc)", [r"Bash(a\*b*)"], "covered"),
+    row("escape-star-with-glob-negative", "Bash(axbc)", [r"Bash(a\*b*)"], "not_covered",
+        witness="axbc"),
+    row("escape-star-no-trailing-rule", "Bash(ls)", [r"Bash(ls \*)"], "not_covered",
+        witness="ls"),
+]
+
+
+# --------------------------------------------------------------------------------------------
+# §4.1 compound commands
+# --------------------------------------------------------------------------------------------
+
+# (operator text as written in a command, id) for every operator the runtime splits on.
+SPLITTING_OPERATORS = [
+    (" && ", "and"),
+    (" || ", "or"),
+    ("; ", "semicolon"),
+    (" | ", "pipe"),
+    (" |& ", "pipe-amp"),
+    (" & ", "background"),
+    ("\n", "newline"),
+]
+
+COMPOUND_ROWS: list[object] = []
+for _op, _name in SPLITTING_OPERATORS:
+    _ok, _bad = f"echo a{_op}echo b", f"echo a{_op}rm -rf x"
+    COMPOUND_ROWS += [
+        row(f"compound-{_name}-every-part-covered", f"Bash({_ok})", ["Bash(echo *)"],
+            "covered", ref=False),
+        row(f"compound-{_name}-a-part-not-covered", f"Bash({_bad})", ["Bash(echo *)"],
+            "not_covered", witness=_bad, ref=False),
+        row(f"compound-{_name}-tool-wide", f"Bash({_bad})", ["Bash"], "covered", ref=False),
+        row(f"compound-{_name}-tool-wide-star", f"Bash({_bad})", ["Bash(*)"], "covered",
+            ref=False),
+        row(f"compound-{_name}-identical", f"Bash({_bad})", [f"Bash({_bad})"], "covered",
+            ref=False),
+    ]
+
+# Operators after which a split is never unambiguous: covered only by tool-wide or identical.
+SUBSTITUTIONS = [
+    ("echo $(rm -rf x)", "echo $(echo x)", "dollar-paren"),
+    ("echo `rm -rf x`", "echo `echo x`", "backtick"),
+    ("cat <(rm -rf x)", "cat <(cat x)", "process-substitution-in"),
+    ("tee >(rm -rf x)", "tee >(tee x)", "process-substitution-out"),
+]
+for _bad, _benign, _name in SUBSTITUTIONS:
+    _first = _bad.split()[0]
+    COMPOUND_ROWS += [
+        row(f"compound-{_name}-not-under-glob", f"Bash({_bad})", [f"Bash({_first} *)"],
+            NOT_COVERED, ref=False),
+        row(f"compound-{_name}-benign-still-not-under-glob", f"Bash({_benign})",
+            [f"Bash({_first} *)"], NOT_COVERED, ref=False),
+        row(f"compound-{_name}-tool-wide", f"Bash({_bad})", ["Bash"], "covered", ref=False),
+        row(f"compound-{_name}-identical", f"Bash({_bad})", [f"Bash({_bad})"], "covered",
+            ref=False),
+    ]
+
+COMPOUND_ROWS += [
+    row("compound-cr-is-a-control-character", "Bash(echo a\rrm -rf x)", ["Bash(echo *)"],
+        "invalid", ref=False),
+    row("compound-star-must-not-absorb-operator", "Bash(git add . && rm -rf /)",
+        ["Bash(git *)"], "not_covered", witness="git add . && rm -rf /", ref=False),
+    row("compound-parts-covered-by-different-entries", "Bash(git log | head)",
+        ["Bash(git *)", "Bash(head *)"], "covered", ref=False),
+    row("compound-pipe-second-part-not-covered", "Bash(git log | head)", ["Bash(git *)"],
+        "not_covered", witness="git log | head", ref=False),
+    # The runtime matches a GLOB rule against each part, so a star cannot absorb the `;`.
+    row("compound-approved-glob-holding-operator", "Bash(echo a; rm x)", ["Bash(echo *; rm *)"],
+        "not_covered", witness="echo a; rm x", ref=False),
+    row("compound-approved-exact-is-whole-string", "Bash(git add .)",
+        ["Bash(git add . && git push)"], "not_covered", witness="git add .", ref=False),
+    # SPEC ambiguity, resolved for soundness (§1.1 before §1.2): the extension w of a PREFIX
+    # may itself hold operators (`git add . && git commit ; rm -rf /`), so "every part covered"
+    # cannot be read off P's parts alone.
+    row("compound-prefix-extension-may-hold-operators", "Bash(git add . && git commit:*)",
+        ["Bash(git *)"], NOT_COVERED, ref=False),
+    row("compound-prefix-part-not-covered", "Bash(git add . && git commit:*)",
+        ["Bash(git add *)"], NOT_COVERED, ref=False),
+    row("compound-prefix-identical", "Bash(git add . && git commit:*)",
+        ["Bash(git add . && git commit:*)"], "covered", ref=False),
+    # Ambiguous splits: an empty part, quotes, backslashes, parentheses, `$`.
+    row("compound-empty-last-part", "Bash(echo a &&)", ["Bash(echo *)"], NOT_COVERED,
+        ref=False),
+    row("compound-empty-first-part", "Bash(&& echo a)", ["Bash(echo *)"], NOT_COVERED,
+        ref=False),
+    row("compound-empty-middle-part", "Bash(echo a ;; echo b)", ["Bash(echo *)"], NOT_COVERED,
+        ref=False),
+    row("compound-single-quotes", "Bash(echo 'a;b')", ["Bash(echo *)"], NOT_COVERED,
+        ref=False),
+    row("compound-double-quotes", 'Bash(echo "a" && echo b)', ["Bash(echo *)"], NOT_COVERED,
+        ref=False),
+    row("compound-dollar", "Bash(echo $HOME && echo b)", ["Bash(echo *)"], NOT_COVERED,
+        ref=False),
+    row("compound-backslash", r"Bash(echo \\ && echo b)", ["Bash(echo *)"], NOT_COVERED,
+        ref=False),
+    row("compound-parenthesis", r"Bash(echo \(a && echo b)", ["Bash(echo *)"], NOT_COVERED,
+        ref=False),
+    row("compound-quotes-identical", "Bash(echo 'a;b')", ["Bash(echo 'a;b')"], "covered",
+        ref=False),
+    row("compound-quotes-tool-wide", "Bash(echo 'a;b')", ["Bash"], "covered", ref=False),
+    row("compound-parts-under-trailing-space-rule", "Bash(ls && ls -la)", ["Bash(ls *)"],
+        "covered", ref=False),
+    # The compound rule is about EXACT/PREFIX grants; a GLOB is judged by its language.
+    row("compound-glob-by-language", "Bash(git add * && git commit *)", ["Bash(git *)"],
+        "covered", ref=False),
+]
+
+
+# --------------------------------------------------------------------------------------------
+# §4.1 placeholders: one opaque symbol each
+# --------------------------------------------------------------------------------------------
+
+PLACEHOLDERS = ["CLAUDE_SKILL_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT",
+                "CLAUDE_PLUGIN_DATA"]
+
+PLACEHOLDER_ROWS: list[object] = []
+for _ph in PLACEHOLDERS:
+    PLACEHOLDER_ROWS += [
+        row(f"placeholder-{_ph}-self", f"Bash(${{{_ph}}}/run.sh)", [f"Bash(${{{_ph}}}/run.sh)"],
+            "covered", ref=False),
+        row(f"placeholder-{_ph}-under-same-glob", f"Bash(${{{_ph}}}/run.sh)",
+            [f"Bash(${{{_ph}}}/*)"], "covered", ref=False),
+        row(f"placeholder-{_ph}-absorbed-by-star", f"Bash(${{{_ph}}}/run.sh)",
+            ["Bash(*/run.sh)"], "covered", ref=False),
+        row(f"placeholder-{_ph}-no-literal-inside", f"Bash(${{{_ph}}}/run.sh)",
+            ["Bash(${CLAUDE_*)"], NOT_COVERED, ref=False),
+    ]
+
+PLACEHOLDER_ROWS += [
+    row("placeholder-argument-absorbed", "Bash(python ${CLAUDE_PLUGIN_ROOT}/x.py)",
+        ["Bash(python *)"], "covered", ref=False),
+    row("placeholder-different-symbols", "Bash(${CLAUDE_SKILL_DIR}/run.sh)",
+        ["Bash(${CLAUDE_PROJECT_DIR}/*)"], NOT_COVERED, ref=False),
+    row("placeholder-dollar-literal-cannot-match-inside", "Bash(${CLAUDE_SKILL_DIR}/run.sh)",
+        ["Bash($*)"], NOT_COVERED, ref=False),
+    row("placeholder-brace-literal-cannot-match-inside", "Bash(${CLAUDE_SKILL_DIR}/run.sh)",
+        ["Bash(*}/run.sh)"], NOT_COVERED, ref=False),
+    row("placeholder-concrete-path-not-under-symbol", "Bash(/home/u/.claude/skills/x/run.sh)",
+        ["Bash(${CLAUDE_SKILL_DIR}/run.sh)"], NOT_COVERED, ref=False),
+    row("placeholder-star-not-under-symbol", "Bash(*/run.sh)",
+        ["Bash(${CLAUDE_SKILL_DIR}/run.sh)"], NOT_COVERED, ref=False),
+    row("placeholder-glob-under-glob", "Bash(${CLAUDE_SKILL_DIR}/*)", ["Bash(*/*)"], "covered",
+        ref=False),
+    row("placeholder-glob-under-tool-wide", "Bash(${CLAUDE_SKILL_DIR}/*)", ["Bash"], "covered",
+        ref=False),
+    row("placeholder-in-prefix", "Bash(${CLAUDE_SKILL_DIR}/x.sh:*)",
+        ["Bash(${CLAUDE_SKILL_DIR}/*)"], "covered", ref=False),
+    row("placeholder-other-dollar-brace-is-literal", "Bash(${HOME}/x)", ["Bash(${HOME}/*)"],
+        "covered", ref=False),
+]
+
+
+# --------------------------------------------------------------------------------------------
+# §4.1 PowerShell (ASCII case only), Skill, Monitor; different tools
+# --------------------------------------------------------------------------------------------
+
+TOOL_ROWS = [
+    row("powershell-ascii-case-exact", "PowerShell(Get-ChildItem)",
+        ["PowerShell(get-childitem)"], "covered"),
+    row("powershell-ascii-case-glob", "PowerShell(GET-CHILDITEM -Path x)",
+        ["PowerShell(Get-ChildItem *)"], "covered"),
+    row("powershell-ascii-case-prefix", "PowerShell(GIT status)", ["PowerShell(git:*)"],
+        "covered"),
+    row("powershell-ascii-case-trailing-space", "PowerShell(ls)", ["PowerShell(LS *)"],
+        "covered"),
+    row("powershell-ascii-upper-ss", "PowerShell(Write-Host STRASSE)",
+        ["PowerShell(Write-Host strasse)"], "covered"),
+    row("powershell-non-ascii-kept-identical", "PowerShell(echo stra\u00dfe)",
+        ["PowerShell(echo STRA\u00dfE)"], "covered"),
+    row("powershell-no-sharp-s-folding", "PowerShell(Write-Host strasse)",
+        ["PowerShell(Write-Host stra\u00dfe)"], "not_covered", witness="Write-Host strasse"),
+    row("powershell-no-sharp-s-folding-reverse", "PowerShell(Write-Host stra\u00dfe)",
+        ["PowerShell(Write-Host strasse)"], "not_covered", witness="Write-Host stra\u00dfe"),
+    row("powershell-no-sharp-s-upper", "PowerShell(Write-Host STRASSE)",
+        ["PowerShell(Write-Host stra\u00dfe)"], "not_covered"),
+    row("powershell-no-kelvin-folding", "PowerShell(echo \u212a)", ["PowerShell(echo k)"],
+        "not_covered", witness="echo \u212a"),
+    row("powershell-no-kelvin-folding-reverse", "PowerShell(echo k)",
+        ["PowerShell(echo \u212a)"], "not_covered", witness="echo k"),
+    row("powershell-no-kelvin-folding-glob", "PowerShell(echo \u212a)",
+        ["PowerShell(echo k*)"], "not_covered"),
+    row("powershell-no-dotted-capital-i-folding", "PowerShell(echo \u0130)",
+        ["PowerShell(echo i*)"], "not_covered"),
+    row("powershell-no-long-s-folding", "PowerShell(echo \u017f)", ["PowerShell(echo s)"],
+        "not_covered", witness="echo \u017f"),
+    row("bash-is-case-sensitive", "Bash(Get-ChildItem)", ["Bash(get-childitem)"],
+        "not_covered", witness="Get-ChildItem"),
+    row("skill-exact", "Skill(commit)", ["Skill(commit)"], "covered"),
+    row("skill-exact-is-not-prefix", "Skill(commit-all)", ["Skill(commit)"], "not_covered",
+        witness="commit-all"),
+    row("skill-prefix-bare", "Skill(commit)", ["Skill(commit *)"], "covered"),
+    row("skill-prefix-args", "Skill(commit fix typo)", ["Skill(commit *)"], "covered"),
+    row("skill-prefix-word-boundary", "Skill(commitx)", ["Skill(commit *)"], "not_covered",
+        witness="commitx"),
+    row("skill-case-sensitive", "Skill(Commit)", ["Skill(commit)"], "not_covered",
+        witness="Commit"),
+    row("skill-bare-not-under-name", "Skill", ["Skill(commit)"], "not_covered"),
+    row("skill-name-under-bare", "Skill(commit)", ["Skill"], "covered"),
+    row("monitor-glob", "Monitor(tail -f log)", ["Monitor(tail *)"], "covered"),
+    row("monitor-not-under-bash", "Monitor(tail -f log)", ["Bash(tail *)", "Bash"],
+        "not_covered"),
+    row("bash-not-under-monitor", "Bash(tail log)", ["Monitor(tail *)", "Monitor"],
+        "not_covered"),
+    row("bash-not-under-powershell", "Bash(ls)", ["PowerShell"], "not_covered"),
+    row("powershell-not-under-bash", "PowerShell(ls)", ["Bash"], "not_covered"),
+    row("skill-not-under-bash", "Skill(commit)", ["Bash"], "not_covered"),
+]
+
+
+# --------------------------------------------------------------------------------------------
+# §4.6 everything else: bare covers all; star-only globs, no trailing-space rule, no `:*`
+# --------------------------------------------------------------------------------------------
+
+GENERIC_ROWS = [
+    row("generic-bare-covers-specifier", "WebSearch(foo)", ["WebSearch"], "covered"),
+    row("generic-bare-self", "WebSearch", ["WebSearch"], "covered"),
+    row("generic-bare-self-todowrite", "TodoWrite", ["TodoWrite"], "covered"),
+    row("generic-bare-not-under-specifier", "WebSearch", ["WebSearch(foo)"], "not_covered"),
+    row("generic-star-is-bare", "WebSearch(*)", ["WebSearch"], "covered"),
+    row("generic-bare-under-star", "WebSearch", ["WebSearch(*)"], "covered"),
+    row("generic-glob", "MyTool(a b)", ["MyTool(a *)"], "covered"),
+    row("generic-no-trailing-space-rule", "MyTool(a)", ["MyTool(a *)"], "not_covered",
+        witness="a"),
+    row("generic-star-any-text", "MyTool(ab)", ["MyTool(a*)"], "covered"),
+    row("generic-star-matches-spaces", "MyTool(a b c)", ["MyTool(a*c)"], "covered"),
+    row("generic-no-prefix-form", "MyTool(a b)", ["MyTool(a:*)"], "not_covered",
+        witness="a b"),
+    row("generic-colon-star-is-a-glob", "MyTool(a:b)", ["MyTool(a:*)"], "covered"),
+    row("generic-identical", "MyTool(a?b)", ["MyTool(a?b)"], "covered"),
+    row("generic-identical-spaces", "WebSearch(x y)", ["WebSearch(x y)"], "covered"),
+    row("generic-question-mark-literal", "MyTool(axb)", ["MyTool(a?b)"], "not_covered",
+        witness="axb"),
+    row("generic-escape-literal-star", r"MyTool(a\*)", ["MyTool(a*)"], "covered"),
+    row("generic-star-not-under-escaped", "MyTool(a*)", [r"MyTool(a\*)"], "not_covered"),
+    row("generic-witness-unescaped", r"MyTool(a\*)", ["MyTool(b)"], "not_covered",
+        witness="a*"),
+    row("generic-specifier-case-sensitive", "MyTool(A)", ["MyTool(a)"], "not_covered",
+        witness="A"),
+    row("generic-different-tools", "MyTool(x)", ["OtherTool", "Bash"], "not_covered"),
+    row("generic-narrower-glob", "TodoWrite(a*b)", ["TodoWrite(a*)"], "covered"),
+    row("generic-wider-glob", "TodoWrite(a*)", ["TodoWrite(a*b)"], "not_covered"),
+    row("generic-tool-name-case", "mytool(x)", ["MyTool(x)"], "covered"),
+]
+
+
+# --------------------------------------------------------------------------------------------
+# §4.4 MCP and §4.5 Agent
+# --------------------------------------------------------------------------------------------
+
+MCP_ROWS = [
+    row("mcp-server-covers-tool", "mcp__s__get_issue", ["mcp__s"], "covered"),
+    row("mcp-server-star-covers-tool", "mcp__s__get_issue", ["mcp__s__*"], "covered"),
+    row("mcp-tool-glob-covers-tool", "mcp__s__get_issue", ["mcp__s__get_*"], "covered"),
+    row("mcp-tool-glob-under-server", "mcp__s__get_*", ["mcp__s"], "covered"),
+    row("mcp-tool-glob-under-server-star", "mcp__s__get_*", ["mcp__s__*"], "covered"),
+    row("mcp-tool-glob-under-shorter-glob", "mcp__s__get_*", ["mcp__s__ge*"], "covered"),
+    row("mcp-server-equals-server-star", "mcp__s", ["mcp__s__*"], "covered"),
+    row("mcp-server-star-equals-server", "mcp__s__*", ["mcp__s"], "covered"),
+    row("mcp-server-not-under-tool-glob", "mcp__s", ["mcp__s__get_*"], "not_covered",
+        ref=False),
+    row("mcp-tool-glob-not-under-tool", "mcp__s__get_*", ["mcp__s__get_issue"], "not_covered",
+        ref=False),
+    row("mcp-tool-not-under-other-glob", "mcp__s__list", ["mcp__s__get_*"], "not_covered",
+        witness="mcp__s__list"),
+    row("mcp-server-name-boundary", "mcp__gh__x", ["mcp__ghx"], "not_covered",
+        witness="mcp__gh__x"),
+    row("mcp-server-name-boundary-tool", "mcp__ghx__y", ["mcp__gh"], "not_covered",
+        witness="mcp__ghx__y"),
+    row("mcp-server-name-boundary-bare", "mcp__ghx", ["mcp__gh"], "not_covered", ref=False),
+    row("mcp-tool-exact", "mcp__gh__x", ["mcp__gh__x"], "covered"),
+    row("mcp-tool-name-is-not-a-prefix", "mcp__s__get_issue", ["mcp__s__get"], "not_covered",
+        witness="mcp__s__get_issue"),
+    row("mcp-dash-in-server", "mcp__my-server__tool", ["mcp__my-server"], "covered"),
+    row("mcp-not-under-other-tools", "mcp__s__x", ["Bash", "Read"], "not_covered",
+        witness="mcp__s__x"),
+]
+
+AGENT_ROWS = [
+    row("agent-type-under-bare", "Agent(Explore)", ["Agent"], "covered"),
+    row("agent-type-equal", "Agent(Explore)", ["Agent(Explore)"], "covered"),
+    row("agent-type-different", "Agent(Explore)", ["Agent(Plan)"], "not_covered", ref=False),
+    row("agent-bare-not-under-type", "Agent", ["Agent(Explore)"], "not_covered", ref=False),
+    row("agent-alias-task-submitted", "Task(Explore)", ["Agent(Explore)"], "covered"),
+    row("agent-alias-task-approved", "Agent(Explore)", ["Task"], "covered"),
+    row("agent-star-is-bare", "Agent(*)", ["Agent"], "covered"),
+    row("agent-type-case-is-part-of-equality", "Agent(explore)", ["Agent(Explore)"],
+        NOT_COVERED, ref=False),
+    row("agent-type-is-not-a-glob-approved", "Agent(Explore)", ["Agent(Ex*)"], NOT_COVERED,
+        ref=False),
+    row("agent-type-is-not-a-glob-submitted", "Agent(Ex*)", ["Agent(Explore)"], NOT_COVERED,
+        ref=False),
+    row("agent-type-not-a-prefix", "Agent(Explore)", ["Agent(Explore-2)"], NOT_COVERED,
+        ref=False),
+    row("agent-not-under-other-tools", "Agent(Explore)", ["Bash", "Skill"], "not_covered",
+        ref=False),
+]
+
+ROW_ARGS = ("entry", "approved", "status", "covered_by", "witness", "ref")
+
+
+@pytest.mark.parametrize(ROW_ARGS, PREFIX_ROWS)
+def test_prefix(entry: str, approved: list[str], status: Expected, covered_by: str | None,
+                witness: str | None, ref: bool) -> None:
+    run_row(entry, approved, status, covered_by, witness, ref)
+
+
+@pytest.mark.parametrize(ROW_ARGS, GLOB_ROWS)
+def test_glob(entry: str, approved: list[str], status: Expected, covered_by: str | None,
+              witness: str | None, ref: bool) -> None:
+    run_row(entry, approved, status, covered_by, witness, ref)
+
+
+@pytest.mark.parametrize(ROW_ARGS, EXACT_ROWS)
+def test_exact_and_escapes(entry: str, approved: list[str], status: Expected,
+                           covered_by: str | None, witness: str | None, ref: bool) -> None:
+    run_row(entry, approved, status, covered_by, witness, ref)
+
+
+@pytest.mark.parametrize(ROW_ARGS, COMPOUND_ROWS)
+def test_compound_commands(entry: str, approved: list[str], status: Expected,
+                           covered_by: str | None, witness: str | None, ref: bool) -> None:
+    run_row(entry, approved, status, covered_by, witness, ref)
+
+
+@pytest.mark.parametrize(ROW_ARGS, PLACEHOLDER_ROWS)
+def test_placeholders(entry: str, approved: list[str], status: Expected,
+                      covered_by: str | None, witness: str | None, ref: bool) -> None:
+    run_row(entry, approved, status, covered_by, witness, ref)
+
+
+@pytest.mark.parametrize(ROW_ARGS, TOOL_ROWS)
+def test_powershell_skill_monitor(entry: str, approved: list[str], status: Expected,
+                                  covered_by: str | None, witness: str | None, ref: bool) -> None:
+    run_row(entry, approved, status, covered_by, witness, ref)
+
+
+@pytest.mark.parametrize(ROW_ARGS, GENERIC_ROWS)
+def test_generic_tools(entry: str, approved: list[str], status: Expected,
+                       covered_by: str | None, witness: str | None, ref: bool) -> None:
+    run_row(entry, approved, status, covered_by, witness, ref)
+
+
+@pytest.mark.parametrize(ROW_ARGS, MCP_ROWS)
+def test_mcp(entry: str, approved: list[str], status: Expected, covered_by: str | None,
+             witness: str | None, ref: bool) -> None:
+    run_row(entry, approved, status, covered_by, witness, ref)
+    verdict = prove(entry, approved)
+    if verdict.status == "not_covered":
+        # §10: for MCP the witness is a tool name the submitted entry names.
+        assert verdict.witness is not None and verdict.witness.startswith("mcp__")
+        prefix = entry.removesuffix("*")
+        assert verdict.witness.startswith(prefix.removesuffix("__")), verdict.witness
+
+
+@pytest.mark.parametrize(ROW_ARGS, AGENT_ROWS)
+def test_agent(entry: str, approved: list[str], status: Expected, covered_by: str | None,
+               witness: str | None, ref: bool) -> None:
+    run_row(entry, approved, status, covered_by, witness, ref)
+
+
+def test_approved_may_be_one_string() -> None:
+    # §2: a value is a string or a list; prove() splits an approved string like any value.
+    assert prove("Bash(ls)", "Read, Bash(ls *)").covered_by == "Bash(ls *)"
