@@ -1,19 +1,413 @@
-"""Paths for ``Read`` and ``Edit`` (SPEC §4.2). Conservative core: bare grants and identical
-patterns only; everything else is ``unknown`` (never kept)."""
+"""Paths for ``Read`` and ``Edit`` (SPEC §4.2).
+
+A path pattern has an *anchor* and a sequence of parts (see ``_pathlang``):
+
+===========  ==============  ==========================================================
+anchor       written         base directory
+===========  ==============  ==========================================================
+``abs``      ``//etc/x``     the filesystem root
+``home``     ``~/.zshrc``    ``base_dirs["home"]``
+``root``     ``/src/**``     ``base_dirs["root"]`` (the settings / project root)
+``cwd``      ``src/*.ts``    ``base_dirs["cwd"]``; a leading ``./`` is dropped, and a pattern
+                             with no ``/`` matches at any depth (``.env`` is ``**/.env``)
+===========  ==============  ==========================================================
+
+``*`` matches within one part and ``**`` any number of parts, zero included, so a trailing
+``/**`` also matches the directory itself (as a directory: ``P/**`` is ``P/*/**`` ∪ ``P/``, see
+``members``); a trailing ``/`` restricts a pattern to directories. A pattern never matches its
+own base directory, which the runtime is never asked about. Bare ``Read`` is every path:
+``//**``.
+
+Inclusion is decided without the runtime's extension of a matched directory to its subtree
+(SPEC §4.2: the extension is monotone, so this is sound). Two patterns are compared in the
+frame of their common anchor, or as absolute patterns when the plan's base directories resolve
+both. A submitted pattern whose base is unknown is still covered when it is covered wherever
+its base directory is (``~/.zshrc`` under ``//**``). A witness is reported only when it is
+certain under the runtime as it may be: no approved pattern matches it or one of its ancestor
+directories (the extension), even ignoring letter case, whatever the unknown base directories
+are; otherwise the verdict is ``unknown``, never a doubtful witness.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Final, Literal
 
 from ..grants import Grant
-from .base import Context, Outcome
+from ._pathlang import (
+    ANY_PARTS,
+    AnyParts,
+    Items,
+    Parts,
+    collapse,
+    cover,
+    literal,
+    part_glob,
+    prefix_matches,
+    scan,
+)
+from .base import Budget, Context, Glob, Outcome
+
+Anchor = Literal["abs", "home", "root", "cwd"]
+
+_WRITTEN: Final[dict[Anchor, str]] = {"abs": "//", "home": "~/", "root": "/", "cwd": ""}
+_KIND: Final[dict[Anchor, str]] = {
+    "abs": "an absolute",
+    "home": "a home-relative",
+    "root": "a project-root-relative",
+    "cwd": "a cwd-relative",
+}
+_BASE_NAME: Final[dict[Anchor, str]] = {
+    "abs": "filesystem root",
+    "home": "home directory",
+    "root": "project root",
+    "cwd": "current directory",
+}
+# Tried first as the witness against every path: paths a reader recognises as sensitive.
+_TELLING: Final = (("etc", "shadow"), ("root", ".ssh", "id_rsa"))
+# How many uncovered instances are tried before the verdict settles for ``unknown``.
+MAX_WITNESS_CANDIDATES: Final = 16
+
+_DRIVE = re.compile(r"[A-Za-z]:")
+# Over-approximations used only when asking "might this approved pattern allow the witness?".
+_LOOSE = re.compile(r"\\.|\\$|\?|\[[^/\]]*\]?|^\s+|\s+$")
+
+
+@dataclass(frozen=True)
+class PathPattern:
+    """A compiled path pattern: anchor, items, and whether it matches directories only."""
+
+    anchor: Anchor
+    items: Items
+    dir_only: bool = False
+
+
+EVERY_PATH: Final = PathPattern("abs", (ANY_PARTS,))
+_ONE_PART: Final = Glob(("", ""))
+
+
+@dataclass(frozen=True)
+class Undecided:
+    """A pattern outside the decided fragment, and why."""
+
+    reason: str
+
+
+@lru_cache(maxsize=4096)
+def compile_pattern(content: str | None, *, loose: bool = False) -> PathPattern | Undecided:
+    """Compile a ``Read``/``Edit`` specifier (SPEC §4.2); None is every path.
+
+    ``loose`` reads the gitignore constructs the prover does not decide (``?``, ``[…]``,
+    escapes, surrounding blanks) as ``*``: a pattern at least as wide as any reading of the
+    original, for judging whether an approved pattern might allow a witness.
+
+    >>> compile_pattern("src/*.ts").anchor, compile_pattern("~/.zshrc").anchor
+    ('cwd', 'home')
+    """
+    if content is None:
+        return EVERY_PATH
+    if "\n" in content or "\r" in content:
+        # gitignore reads one pattern per line: `a\n**` would be two rules, one of them `**`.
+        return Undecided("a line break splits a gitignore pattern into several")
+    if loose:
+        content = _LOOSE.sub("*", content)
+    elif problem := _outside_fragment(content):
+        return Undecided(problem)
+    if "${" in content:
+        return Undecided("it holds a placeholder, which the runtime may expand to any path")
+    if (content.startswith("~") and not content.startswith("~/")) or _DRIVE.match(content):
+        return Undecided("a leading '~' without '/' or a drive letter may name another base")
+    anchor: Anchor
+    if content.startswith("//"):
+        anchor, rest = "abs", content[2:]
+    elif content.startswith("~/"):
+        anchor, rest = "home", content[2:]
+    elif content.startswith("/"):
+        anchor, rest = "root", content[1:]
+    else:
+        anchor, rest = "cwd", content.removeprefix("./")
+    dir_only = rest.endswith("/")
+    rest = rest.removesuffix("/")
+    parts = rest.split("/")
+    if not rest or any(part in ("", ".", "..") for part in parts):
+        return Undecided("it has an empty, '.' or '..' segment, or names only its base directory")
+    if any(len(part) > 2 and part == "*" * len(part) for part in parts):
+        return Undecided("a segment of three or more stars is '**' to git but '*' to other "
+                         "gitignore matchers")
+    items: Items = tuple(ANY_PARTS if part == "**" else part_glob(part) for part in parts)
+    if anchor == "cwd" and len(parts) == 1:
+        items = (ANY_PARTS, *items)
+    return PathPattern(anchor, collapse(items), dir_only)
+
+
+def _outside_fragment(content: str) -> str | None:
+    if "?" in content or "[" in content:
+        return "only '*' and '**' are decided in path patterns, and '?' or '[' is here"
+    if "\\" in content:
+        return "escapes read differently as grant syntax and as gitignore syntax"
+    if content != content.strip():
+        return "gitignore drops trailing blanks, so the pattern may not mean what it shows"
+    if content[0] in "!#":
+        return "a leading '!' or '#' is a negation or a comment in gitignore"
+    return None
+
+
+def members(pattern: PathPattern) -> tuple[PathPattern, ...]:
+    """The union a pattern denotes. A trailing ``**`` that takes no part matches the directory
+    itself (SPEC §4.2), not a file of that name, so ``P/**`` is ``P/*/**`` ∪ ``P/``. No member
+    matches the pattern's base directory itself: the runtime asks only about paths below it.
+
+    >>> [str(len(m.items)) + ("/" if m.dir_only else "") for m in members(compile_pattern("a/**"))]
+    ['3', '1/']
+    """
+    items = pattern.items
+    if not items or not isinstance(items[-1], AnyParts):
+        return (pattern,)
+    head = items[:-1]
+    below = replace(pattern, items=(*head, _ONE_PART, ANY_PARTS))
+    # The base directory itself is not a path the runtime is asked about: `**` is `*/**`.
+    return (below, replace(pattern, items=head, dir_only=True)) if head else (below,)
+
+
+def base_directories(raw: Mapping[str, str]) -> tuple[dict[str, Parts], list[str]]:
+    """The usable base directories (``cwd``, ``home``, ``root``) as parts, and the problems
+    with unusable ones. A base must be an absolute POSIX path; ``.`` and ``..`` are resolved."""
+    bases: dict[str, Parts] = {}
+    problems: list[str] = []
+    for key in ("cwd", "home", "root"):
+        value = raw.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or not value.startswith("/") or "\\" in value:
+            problems.append(f"base directory {key}={value!r} is not an absolute POSIX path")
+            continue
+        parts: list[str] = []
+        for part in value.split("/"):
+            if part == "..":
+                if parts:
+                    parts.pop()
+            elif part not in ("", "."):
+                parts.append(part)
+        bases[key] = tuple(parts)
+    return bases, problems
 
 
 def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
-    del context
+    """Decide a ``Read``/``Edit`` grant against the relevant approved path grants."""
     for index, grant in enumerate(approved):
         if grant.content is None:
             return Outcome("covered", "the approved grant allows every path", covered_by=index)
         if grant.content == submitted.content:
             return Outcome("covered", "the same path pattern is approved", covered_by=index)
-    return Outcome("unknown", "path patterns other than identical ones are not decided yet")
+    pattern = compile_pattern(submitted.content)
+    if isinstance(pattern, Undecided):
+        return Outcome("unknown", f"{pattern.reason}; only an identical approved pattern "
+                       "covers it")
+    bases, problems = base_directories(context.base_dirs)
+    return _Judge(pattern, approved, bases, problems, context.budget).run()
+
+
+@dataclass(frozen=True)
+class _Approved:
+    """An approved grant as the judge uses it: its members when decided, and a loose reading
+    (at least as wide) for judging witnesses."""
+
+    grant: Grant
+    decided: tuple[PathPattern, ...]
+    loose: tuple[PathPattern, ...] | Undecided
+    undecided: str | None
+
+    @classmethod
+    def of(cls, grant: Grant) -> _Approved:
+        compiled = compile_pattern(grant.content)
+        if isinstance(compiled, PathPattern):
+            return cls(grant, members(compiled), members(compiled), None)
+        loose = compile_pattern(grant.content, loose=True)
+        return cls(grant, (), members(loose) if isinstance(loose, PathPattern) else loose,
+                   compiled.reason)
+
+
+class _Judge:
+    """One decision: the submitted pattern in its frame, the approved ones, the budget.
+
+    The frame is where patterns are compared: absolute when the submitted pattern's base is
+    known (or it is absolute), else the submitted pattern's own anchor.
+    """
+
+    def __init__(
+        self,
+        pattern: PathPattern,
+        approved: Sequence[Grant],
+        bases: Mapping[str, Parts],
+        problems: Sequence[str],
+        budget: Budget,
+    ) -> None:
+        self.pattern = pattern
+        self.bases = bases
+        self.problems = problems
+        self.budget = budget
+        self.approved = [_Approved.of(grant) for grant in approved]
+        self.has_dir_only = any(wide.dir_only for entry in self.approved
+                                if not isinstance(entry.loose, Undecided) for wide in entry.loose)
+        self.incomparable: set[str] = set()
+        resolved = pattern.anchor == "abs" or pattern.anchor in bases
+        self.frame: Anchor = "abs" if resolved else pattern.anchor
+
+    def absolute(self, pattern: PathPattern) -> Items | None:
+        """The pattern rooted at ``/``, or None when its base directory is unknown."""
+        if pattern.anchor == "abs":
+            return pattern.items
+        base = self.bases.get(pattern.anchor)
+        return None if base is None else (*map(literal, base), *pattern.items)
+
+    def in_frame(self, pattern: PathPattern) -> Items | None:
+        if self.frame == "abs":
+            return self.absolute(pattern)
+        return pattern.items if pattern.anchor == self.frame else None
+
+    def coverers(self, member: PathPattern, rooted: bool) -> list[tuple[int, Items]]:
+        """The approved members that can cover ``member``: in the frame, or rooted at ``/``."""
+        found: list[tuple[int, Items]] = []
+        for index, entry in enumerate(self.approved):
+            for wide in entry.decided:
+                if wide.dir_only and not member.dir_only:
+                    continue
+                items = self.absolute(wide) if rooted else self.in_frame(wide)
+                if items is not None:
+                    found.append((index, items))
+        return found
+
+    def run(self) -> Outcome:
+        used: list[int] = []
+        anywhere = False
+        for member in members(self.pattern):
+            items = self.in_frame(member)
+            assert items is not None  # the frame is the submitted pattern's
+            found = cover(items, self.coverers(member, rooted=False), self.budget)
+            if found is None and self.frame != "abs":
+                # For every possible base B: B/L(p) ⊆ L(a) for all B iff L(**/p) ⊆ L(a).
+                everywhere = collapse((ANY_PARTS, *member.items))
+                found = cover(everywhere, self.coverers(member, rooted=True), self.budget)
+                anywhere = anywhere or found is not None
+            if found is None:
+                return self.refute()
+            used.extend((found[0], *found[1]))
+        first, *rest = dict.fromkeys(used)
+        together = " (several of them together)" if rest else ""
+        where = f", wherever the {_BASE_NAME[self.pattern.anchor]} is" if anywhere else ""
+        return Outcome("covered", f"every path it allows is allowed by an approved "
+                       f"grant{together}{where}", covered_by=first, also=tuple(rest))
+
+    def candidates(self) -> Iterator[tuple[Parts, bool]]:
+        """Paths the submitted pattern allows and no approved member matches as written, each
+        with whether it is a directory: files first, readable shapes first."""
+        for member in members(self.pattern):
+            if self.pattern is EVERY_PATH and not member.dir_only:
+                yield from ((parts, False) for parts in _TELLING)
+            items = self.in_frame(member)
+            assert items is not None
+            for parts, index in scan(items, self.coverers(member, rooted=False), self.budget):
+                if index is None:
+                    yield parts, member.dir_only
+
+    def refute(self) -> Outcome:
+        """Find a witness no approved grant may allow, or settle for ``unknown``."""
+        doubts: list[str] = []
+        for parts, is_dir in itertools.islice(self.candidates(), MAX_WITNESS_CANDIDATES):
+            doubt = self.doubt(parts, is_dir)
+            if doubt is None:
+                witness = self.render(parts, directory=is_dir)
+                what = "it allows every path, and no" if self.pattern is EVERY_PATH else "no"
+                note = ""
+                if not is_dir and self.has_dir_only and self.doubt(parts, is_dir=True) == "":
+                    note = " as a file (an approved pattern allows only a directory of that name)"
+                return Outcome("not_covered", f"{what} approved grant allows {witness!r}{note}",
+                               witness=witness)
+            if doubt:
+                doubts.append(doubt)
+        if doubts and doubts[0] in self.incomparable:
+            return Outcome("unknown", doubts[0])
+        reason = doubts[0] if doubts else "no path it allows was shown to be outside them"
+        return Outcome("unknown", f"not covered as written, but no certain witness: {reason}")
+
+    def doubt(self, parts: Parts, is_dir: bool) -> str | None:
+        """Why the runtime might allow ``parts`` under an approved grant ("" when one allows it
+        outright); None when none can."""
+        for entry in self.approved:
+            if isinstance(entry.loose, Undecided):
+                return f"the approved {entry.grant} might allow it ({entry.loose.reason})"
+            for wide in entry.loose:
+                doubt = self.reach(entry.grant, wide, parts, is_dir)
+                if doubt is not None and entry.undecided is not None:
+                    return f"the approved {entry.grant} might allow it ({entry.undecided})"
+                if doubt is not None:
+                    return doubt
+        return None
+
+    def reach(self, grant: Grant, wide: PathPattern, parts: Parts, is_dir: bool) -> str | None:
+        """Why ``wide`` might allow ``parts`` or one of its ancestor directories ("" when it
+        allows ``parts`` as written); None when it cannot."""
+        items = self.in_frame(wide)
+        if items is None and self.frame != "abs":
+            return self.missing_base(grant, wide)
+
+        def fits(size: int) -> bool:
+            # Every proper prefix is a directory; the whole path is one when ``is_dir``.
+            return not wide.dir_only or size < len(parts) or is_dir
+
+        budget = self.budget
+        if items is None:
+            # Unknown base B: the approved pattern allows B/q, and B may be any prefix.
+            hits = prefix_matches(wide.items, parts, budget, str.casefold, anywhere=True)
+            if any(hit and fits(size) for size, hit in enumerate(hits)):
+                return self.missing_base(grant, wide)
+            return None
+        folded = prefix_matches(items, parts, budget, str.casefold)
+        if not any(hit and fits(size) for size, hit in enumerate(folded)):
+            return None  # the usual case: no match even ignoring case
+        exact = prefix_matches(items, parts, budget)
+        for size in range(len(parts), -1, -1):
+            if not fits(size):
+                continue
+            if exact[size]:
+                if size == len(parts):
+                    return ""
+                return (f"the approved {grant} matches the directory "
+                        f"{self.render(parts[:size], directory=True)!r}, and the runtime may "
+                        f"extend it to everything beneath")
+            if folded[size]:
+                return (f"the approved {grant} allows {self.render(parts, directory=is_dir)!r} "
+                        f"up to letter case, and the runtime may compare paths "
+                        f"case-insensitively")
+        return None
+
+    def missing_base(self, grant: Grant, pattern: PathPattern) -> str:
+        missing = sorted({a for a in (self.pattern.anchor, pattern.anchor)
+                          if a != "abs" and a not in self.bases})
+        problems = f" ({'; '.join(self.problems)})" if self.problems else ""
+        reason = (f"{_KIND[self.pattern.anchor]} pattern cannot be compared with "
+                  f"{_KIND[pattern.anchor]} {grant} without the base directories "
+                  f"{', '.join(missing)} (base-dirs){problems}")
+        self.incomparable.add(reason)
+        return reason
+
+    def render(self, parts: Parts, *, directory: bool) -> str:
+        """A concrete path in the submitted pattern's notation (``//`` absolute, ``~/`` home,
+        ``/`` project root, plain cwd-relative)."""
+        anchor = self.pattern.anchor
+        if self.frame == "abs" and anchor != "abs":
+            base = self.bases[anchor]
+            if parts[:len(base)] == base:
+                parts = parts[len(base):]
+            else:  # an ancestor above the base directory
+                anchor = "abs"
+        if not parts:  # the base directory itself
+            return {"abs": "//", "home": "~/", "root": "/", "cwd": "."}[anchor]
+        text = _WRITTEN[anchor] + "/".join(parts)
+        if directory:
+            text += "/"
+        return text

@@ -1,0 +1,313 @@
+"""Laws of the path domain (SPEC §4.2), checked against an independent runtime model.
+
+The model is ``pathspec``'s gitignore matcher, turned into the runtime's question "does this
+rule allow this path?" by anchoring the pattern at its base directory and extending every
+matched ancestor directory to its subtree (what the runtime may do, SPEC §4.2). It never
+decides inclusion; the laws check the prover's claims about whole languages on concrete paths:
+
+* soundness: every sampled path a kept grant allows, some approved grant allows;
+* witness validity: a ``not_covered`` witness is allowed by the grant and by no approved one
+  (even ignoring letter case);
+* completeness on constructed narrowings: a pattern built by narrowing an approved one is kept,
+  and so is a narrowing of a narrowing (transitivity), whatever else is approved (monotonicity).
+
+Patterns come from a few segment shapes over a tiny alphabet so that random pairs are often
+related. Every law runs at least 500 examples.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from hypothesis import assume, event, given, settings
+from hypothesis import strategies as st
+from pathspec import PathSpec
+
+from skillgrant import parse_grant, prove
+
+EXAMPLES = 500
+
+LITERALS = ["a", "b", "ab", "a.ts"]
+GLOBS = ["*", "a*", "*b", "*.ts", "a*b", "*a*"]
+SEGMENTS = LITERALS + GLOBS + ["**"]
+# Concrete segments: the literals, and text no pattern mentions.
+CONCRETE = ["a", "b", "ab", "a.ts", "x", "xb", "A"]
+FILLS = ["", "a", "b", "x", ".ts", "ab"]
+
+ANCHORS = ["//", "~/", "/", ""]
+# Overlapping bases, so that patterns of different anchors often meet.
+BASES: dict[str, str] = {"cwd": "/w/p", "home": "/w", "root": "/w/p/a"}
+BASE_OF = {"~/": "home", "/": "root", "": "cwd", "./": "cwd"}
+# How the prover writes a base directory itself.
+BASE_WITNESS = {"//": "", "~/": "home", "/": "root", ".": "cwd"}
+
+
+# --------------------------------------------------------------------------------------------
+# The reference model
+# --------------------------------------------------------------------------------------------
+
+
+def gitignore_line(content: str | None, bases: Mapping[str, str]) -> str:
+    """The rule as one gitignore line anchored at ``/``, for matching absolute paths."""
+    if content is None:
+        return "/**"
+    if content.startswith("//"):
+        base, rest = "", content[2:]
+    elif content.startswith("~/"):
+        base, rest = bases["home"], content[2:]
+    elif content.startswith("/"):
+        base, rest = bases["root"], content[1:]
+    else:
+        base, rest = bases["cwd"], content.removeprefix("./")
+        if "/" not in rest.rstrip("/"):
+            rest = "**/" + rest
+    base = base.strip("/")
+    return "/" + (base + "/" if base else "") + rest
+
+
+@lru_cache(maxsize=4096)
+def _spec(line: str) -> PathSpec[Any]:
+    return PathSpec.from_lines("gitignore", [line])
+
+
+def allows(content: str | None, path: str, bases: Mapping[str, str] = BASES, *,
+           directory: bool = False, fold: bool = False) -> bool:
+    """Whether the rule allows the absolute ``path`` (written without its leading ``/``)."""
+    line = gitignore_line(content, bases)
+    if fold:
+        line, path = line.lower(), path.lower()
+    spec = _spec(line)
+    parts = path.split("/") if path else []
+    for size in range(len(parts) + 1):
+        prefix = "/".join(parts[:size])
+        if size < len(parts) or directory:
+            if spec.match_file(prefix + "/"):
+                return True
+        elif size and spec.match_file(prefix):
+            return True
+    return False
+
+
+def witness_path(witness: str, bases: Mapping[str, str] = BASES) -> tuple[str, bool]:
+    """A witness, written in its pattern's notation, as an absolute path and is-directory."""
+    if witness in BASE_WITNESS:
+        key = BASE_WITNESS[witness]
+        return (bases[key].strip("/") if key else ""), True
+    directory = witness.endswith("/")
+    text = witness.removesuffix("/")
+    if text.startswith("//"):
+        base, rest = "", text[2:]
+    elif text.startswith("~/"):
+        base, rest = bases["home"], text[2:]
+    elif text.startswith("/"):
+        base, rest = bases["root"], text[1:]
+    else:
+        base, rest = bases["cwd"], text
+    return "/".join(p for p in (base.strip("/"), rest) if p), directory
+
+
+# --------------------------------------------------------------------------------------------
+# Patterns, members and narrowings
+# --------------------------------------------------------------------------------------------
+
+segment_lists = st.lists(st.sampled_from(SEGMENTS), min_size=1, max_size=4)
+
+
+def render(anchor: str, segments: Sequence[str]) -> str:
+    return anchor + "/".join(segments)
+
+
+def explicit(anchor: str, segments: list[str]) -> list[str]:
+    """The segments with the any-depth rule spelled out (``x`` is ``**/x``)."""
+    if anchor == "" and len(segments) == 1 and segments[0] != "**":
+        return ["**", *segments]
+    return list(segments)
+
+
+@st.composite
+def instances(draw: st.DrawFn, anchor: str, segments: Sequence[str]) -> str:
+    """An absolute path the pattern allows, built independently of the prover."""
+    parts: list[str] = []
+    for segment in explicit(anchor, list(segments)):
+        if segment == "**":
+            parts += draw(st.lists(st.sampled_from(CONCRETE), max_size=2))
+            continue
+        pieces = segment.split("*")
+        text = pieces[0] + "".join(draw(st.sampled_from(FILLS)) + p for p in pieces[1:])
+        parts.append(text or "x")
+    base = "" if anchor == "//" else BASES[BASE_OF[anchor]].strip("/")
+    return "/".join(p for p in (base, *parts) if p)
+
+
+def concrete_paths() -> list[str]:
+    """Every absolute path of up to three segments below a few prefixes."""
+    paths: list[str] = []
+    for prefix in ("", "w", "w/p", "w/p/a"):
+        for depth in range(4):
+            for parts in itertools.product(CONCRETE[:5], repeat=depth):
+                paths.append("/".join(p for p in (prefix, *parts) if p))
+    return sorted(set(p for p in paths if p))
+
+
+PATHS = concrete_paths()
+
+
+@st.composite
+def narrowing(draw: st.DrawFn, segments: list[str]) -> list[str]:
+    """A pattern no wider than ``segments`` (both anchored the same way), by one rewrite."""
+    index = draw(st.integers(0, len(segments) - 1))
+    segment = segments[index]
+    head, tail = segments[:index], segments[index + 1:]
+    last = index == len(segments) - 1
+    if segment == "**":
+        if last:  # `P/**` is `P/*/**` and the directory `P/`
+            choices = [["*"], ["a", "**"], ["*", "b"], ["**", "*.ts"], ["a*"]]
+        else:
+            choices = [[], ["*"], ["a"], ["**", "b"], ["a", "**"]]
+        return head + draw(st.sampled_from(choices)) + tail
+    if "*" in segment:
+        fill = draw(st.sampled_from(["a", "b", "x", "*a*", "b*", "*.ts"]))
+        pieces = segment.split("*")
+        at = draw(st.integers(0, len(pieces) - 2))
+        rewritten = "*".join(pieces[: at + 1]) + fill + "*".join(pieces[at + 1:])
+        return [*head, rewritten or "x", *tail]
+    return segments  # a literal segment admits no narrower spelling but itself
+
+
+# --------------------------------------------------------------------------------------------
+# Laws
+# --------------------------------------------------------------------------------------------
+
+
+def sampled(data: st.DataObject, submitted: str | None, anchor: str,
+            segments: Sequence[str]) -> list[str]:
+    drawn = [data.draw(instances(anchor, segments)) for _ in range(8)] if submitted else []
+    return [p for p in [*PATHS, *drawn] if allows(submitted, p)]
+
+
+def assert_sound(submitted: str | None, approved: list[str], paths: list[str]) -> None:
+    contents = [parse_grant(a).content for a in approved]
+    for path in paths:
+        assert any(allows(c, path) for c in contents), (submitted, approved, path)
+
+
+def assert_witness(submitted: str | None, approved: list[str], witness: str | None) -> None:
+    assert witness is not None
+    path, directory = witness_path(witness)
+    assert allows(submitted, path, directory=directory), (submitted, witness)
+    for approved_entry in approved:
+        content = parse_grant(approved_entry).content
+        assert not allows(content, path, directory=directory, fold=True), (approved_entry, witness)
+
+
+@st.composite
+def patterns(draw: st.DrawFn, anchors: Sequence[str] = ("",)) -> tuple[str, list[str]]:
+    anchor = draw(st.sampled_from(anchors))
+    segments = draw(segment_lists)
+    if anchor == "" and len(segments) > 1 and draw(st.booleans()):
+        return "./", segments  # a leading `./` is dropped: the same pattern
+    return anchor, segments
+
+
+def entry(anchor: str, segments: Sequence[str]) -> str:
+    return f"Read({render(anchor, segments)})"
+
+
+@settings(max_examples=EXAMPLES)
+@given(patterns(), st.lists(patterns(), min_size=1, max_size=3), st.data())
+def test_soundness_and_witnesses(
+    submitted: tuple[str, list[str]], approved: list[tuple[str, list[str]]], data: st.DataObject
+) -> None:
+    s_entry = entry(*submitted)
+    a_entries = [entry(*a) for a in approved]
+    verdict = prove(s_entry, a_entries)
+    event(verdict.status)
+    content = parse_grant(s_entry).content
+    if verdict.status == "covered":
+        assert_sound(content, a_entries, sampled(data, content, *submitted))
+    elif verdict.status == "not_covered":
+        assert_witness(content, a_entries, verdict.witness)
+    else:
+        # No gitignore oddities here: only the runtime's directory extension, or comparing bare
+        # `Read(*)` (every path, absolute) with a cwd-relative pattern, leaves doubt.
+        assert verdict.status == "unknown"
+        assert ("extend" in verdict.reason
+                or (content is None and "base directories cwd" in verdict.reason)), verdict.reason
+
+
+@settings(max_examples=EXAMPLES)
+@given(patterns(ANCHORS), st.lists(patterns(ANCHORS), min_size=1, max_size=3),
+       st.sets(st.sampled_from(sorted(BASES))), st.data())
+def test_soundness_and_witnesses_across_anchors(
+    submitted: tuple[str, list[str]], approved: list[tuple[str, list[str]]], known: set[str],
+    data: st.DataObject,
+) -> None:
+    # The plan tells only some base directories; BASES is one world consistent with that, so
+    # every claim must hold in it.
+    s_entry = entry(*submitted)
+    a_entries = [entry(*a) for a in approved]
+    verdict = prove(s_entry, a_entries, base_dirs={k: BASES[k] for k in known})
+    event(verdict.status)
+    content = parse_grant(s_entry).content
+    if verdict.status == "covered":
+        assert_sound(content, a_entries, sampled(data, content, *submitted))
+    elif verdict.status == "not_covered":
+        assert_witness(content, a_entries, verdict.witness)
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.lists(patterns(ANCHORS), min_size=1, max_size=3))
+def test_every_path_witness(approved: list[tuple[str, list[str]]]) -> None:
+    a_entries = [entry(*a) for a in approved]
+    verdict = prove("Read", a_entries, base_dirs=BASES)
+    event(verdict.status)
+    if verdict.status == "covered":
+        assert_sound(None, a_entries, PATHS)
+    elif verdict.status == "not_covered":
+        assert_witness(None, a_entries, verdict.witness)
+
+
+@settings(max_examples=EXAMPLES)
+@given(patterns(ANCHORS), st.data())
+def test_narrowings_are_kept(approved: tuple[str, list[str]], data: st.DataObject) -> None:
+    anchor, segments = approved
+    wide = explicit(anchor, segments)
+    narrow = data.draw(narrowing(wide))
+    assume(len(narrow) > 1 or anchor not in ("", "./") or narrow == ["**"])
+    verdict = prove(entry(anchor, narrow), [entry(anchor, segments)])
+    assert verdict.status == "covered", verdict.reason
+    # The narrowing is sound as well as kept: checked on the model, not just believed.
+    content = parse_grant(entry(anchor, narrow)).content
+    assert_sound(content, [entry(anchor, segments)], sampled(data, content, anchor, narrow))
+
+
+@settings(max_examples=EXAMPLES)
+@given(patterns(ANCHORS), st.lists(patterns(ANCHORS), max_size=2), st.data())
+def test_narrowing_chains_are_kept_whatever_else_is_approved(
+    approved: tuple[str, list[str]], others: list[tuple[str, list[str]]], data: st.DataObject
+) -> None:
+    anchor, segments = approved
+    once = data.draw(narrowing(explicit(anchor, segments)))
+    twice = data.draw(narrowing(once))
+    assume(len(twice) > 1 or anchor not in ("", "./") or twice == ["**"])
+    approved_entries = [entry(*o) for o in others] + [entry(anchor, segments)]
+    verdict = prove(entry(anchor, twice), approved_entries, base_dirs=BASES)
+    assert verdict.status == "covered", verdict.reason
+
+
+@settings(max_examples=EXAMPLES)
+@given(patterns(ANCHORS))
+def test_dir_only_and_dot_slash_spellings(approved: tuple[str, list[str]]) -> None:
+    anchor, segments = approved
+    spelled = render(anchor, segments)
+    # A directory-only pattern is no wider than the same pattern.
+    assert prove(f"Read({spelled}/)", [f"Read({spelled})"]).status == "covered"
+    # Read(p) ⊑ Edit(p), never the reverse unless Edit is approved.
+    assert prove(f"Read({spelled})", [f"Edit({spelled})"]).status == "covered"
+    assert prove(f"Edit({spelled})", [f"Read({spelled})"]).status == "not_covered"
+    if anchor == "" and len(segments) > 1:
+        assert prove(f"Read(./{spelled})", [f"Read({spelled})"]).status == "covered"
+        assert prove(f"Read({spelled})", [f"Read(./{spelled})"]).status == "covered"

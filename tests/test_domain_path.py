@@ -1,0 +1,391 @@
+"""The path domain (SPEC §4.2) as tables, through the public ``prove()``.
+
+Each row's status comes from the SPEC's words (or, where the SPEC is silent, from
+docs/domains-path-web.md), never from running the prover. Every ``not_covered`` row also checks
+its witness against a gitignore matcher (``pathspec``) that knows nothing of skillgrant: the
+witness must be allowed by the submitted pattern and by no approved pattern, even with the
+runtime's extension of a matched directory to its subtree and ignoring letter case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pytest
+from pathspec import PathSpec
+
+from skillgrant import prove
+from skillgrant.domains import path
+from skillgrant.domains.base import Budget, Context, OverBudget
+from skillgrant.grants import parse_grant
+
+Bases = Mapping[str, str] | None
+Row = tuple[str, list[str], Bases, str]
+
+# --------------------------------------------------------------------------------------------
+# An independent runtime model: gitignore matching over absolute paths, plus the extension
+# --------------------------------------------------------------------------------------------
+
+
+def gitignore_line(content: str | None, bases: Mapping[str, str]) -> str | None:
+    """The pattern as one gitignore line anchored at ``/`` (None when its base is unknown)."""
+    if content is None:
+        return "**"
+    base: str | None
+    if content.startswith("//"):
+        base, rest = "", content[2:]
+    elif content.startswith("~/"):
+        base, rest = bases.get("home"), content[2:]
+    elif content.startswith("/"):
+        base, rest = bases.get("root"), content[1:]
+    else:
+        base, rest = bases.get("cwd"), content.removeprefix("./")
+        if "/" not in rest.rstrip("/"):
+            rest = "**/" + rest
+    if base is None:
+        return None
+    base = base.strip("/")
+    return "/" + (base + "/" if base else "") + rest
+
+
+def runtime_allows(content: str | None, path_: str, bases: Mapping[str, str], *,
+                   directory: bool = False, fold: bool = False) -> bool:
+    """Whether a rule allows the absolute path ``path_`` (no leading ``/``), with every matched
+    ancestor directory extended to its subtree."""
+    line = gitignore_line(content, bases)
+    assert line is not None
+    if fold:
+        line, path_ = line.lower(), path_.lower()
+    spec = PathSpec.from_lines("gitignore", [line])
+    parts = path_.split("/") if path_ else []
+    for size in range(len(parts) + 1):
+        prefix = "/".join(parts[:size])
+        if size < len(parts) or directory:
+            if spec.match_file(prefix + "/"):
+                return True
+        elif spec.match_file(prefix):
+            return True
+    return False
+
+
+def absolute(witness: str, bases: Mapping[str, str]) -> tuple[str, bool]:
+    """A witness in pattern notation as an absolute path (no leading ``/``) and is-directory."""
+    directory = witness.endswith("/") and witness not in ("/", "//")
+    text = witness.rstrip("/") if directory else witness
+    if text.startswith("//"):
+        base, rest = "", text[2:]
+    elif text.startswith("~/"):
+        base, rest = bases["home"], text[2:]
+    elif text.startswith("/"):
+        base, rest = bases["root"], text[1:]
+    else:
+        base, rest = bases["cwd"], "" if text == "." else text
+    joined = "/".join(p for p in (base.strip("/"), rest) if p)
+    return joined, directory
+
+
+# Base directories tried when the plan gives none: the witness must hold for all of them.
+SAMPLE_BASES: list[dict[str, str]] = [
+    {"cwd": "/w/proj", "home": "/home/me", "root": "/w/proj"},
+    {"cwd": "/", "home": "/", "root": "/"},
+    {"cwd": "/home/me/src", "home": "/home/me", "root": "/home"},
+]
+
+
+def assert_valid_witness(entry: str, approved: list[str], witness: str, bases: Bases) -> None:
+    submitted = parse_grant(entry)
+    for sample in [dict(bases)] if bases else SAMPLE_BASES:
+        concrete, directory = absolute(witness, sample)
+        assert runtime_allows(submitted.content, concrete, sample, directory=directory), sample
+        for other in map(parse_grant, approved):
+            if other.key != submitted.key and not (submitted.key == "Read" and other.key == "Edit"):
+                continue
+            assert not runtime_allows(other.content, concrete, sample, directory=directory,
+                                      fold=True), (other, sample)
+
+
+def check(entry: str, approved: list[str], bases: Bases, expected: str) -> None:
+    verdict = prove(entry, approved, base_dirs=bases)
+    assert verdict.status == expected, verdict.reason
+    if expected == "not_covered":
+        assert verdict.witness is not None
+        assert_valid_witness(entry, approved, verdict.witness, bases)
+    else:
+        assert verdict.witness is None
+    if expected == "covered":
+        assert verdict.covered_by in approved
+
+
+def ids(rows: list[Row]) -> list[str]:
+    return [f"{e} <= {' '.join(a)}" + (f" {dict(b)}" if b else "") for e, a, b, _ in rows]
+
+
+# --------------------------------------------------------------------------------------------
+# Tables, one per rule of §4.2
+# --------------------------------------------------------------------------------------------
+
+ONE_SEGMENT_STAR: list[Row] = [
+    ("Read(src/x.ts)", ["Read(src/*.ts)"], None, "covered"),
+    ("Read(src/a*.ts)", ["Read(src/*.ts)"], None, "covered"),
+    ("Read(src/*.ts)", ["Read(src/*)"], None, "covered"),
+    # The SPEC's own example: a path `*` is not "any text".
+    ("Read(src/lib/x.ts)", ["Read(src/*.ts)"], None, "not_covered"),
+    ("Read(src/*/x.ts)", ["Read(src/*.ts)"], None, "not_covered"),
+    ("Read(src/*.tsx)", ["Read(src/*.ts)"], None, "not_covered"),
+    ("Read(src/*)", ["Read(src/*.ts)"], None, "not_covered"),
+    # gitignore: other consecutive stars are one star, never crossing `/`.
+    ("Read(src/a**b)", ["Read(src/a*b)"], None, "covered"),
+    ("Read(src/a*b)", ["Read(src/a**b)"], None, "covered"),
+    ("Read(src/a/x/b)", ["Read(src/a**b)"], None, "not_covered"),
+]
+
+DOUBLE_STAR: list[Row] = [
+    ("Read(src/a/b/c.ts)", ["Read(src/**)"], None, "covered"),
+    ("Read(src/**/*.ts)", ["Read(src/**)"], None, "covered"),
+    ("Read(src/**/x.ts)", ["Read(src/**/*.ts)"], None, "covered"),
+    ("Read(src/**)", ["Read(src/**/*.ts)"], None, "not_covered"),
+    ("Read(a/b)", ["Read(a/**/b)"], None, "covered"),  # `**` takes zero segments too
+    ("Read(a/x/y/b)", ["Read(a/**/b)"], None, "covered"),
+    ("Read(a/**/b)", ["Read(a/**)"], None, "covered"),
+    ("Read(a/**/b)", ["Read(a/*/b)"], None, "not_covered"),
+    # Equal-looking languages no segment-by-segment alignment shows (the exact search).
+    ("Read(*/**)", ["Read(**/*)"], None, "covered"),
+    ("Read(**)", ["Read(src/**)"], None, "not_covered"),
+]
+
+ANY_DEPTH: list[Row] = [
+    ("Read(.env)", ["Read(**/.env)"], None, "covered"),
+    ("Read(**/.env)", ["Read(.env)"], None, "covered"),
+    ("Read(src/.env)", ["Read(.env)"], None, "covered"),
+    ("Read(a/b/.env)", ["Read(.env)"], None, "covered"),
+    ("Read(src/x.ts)", ["Read(*.ts)"], None, "covered"),
+    ("Read(.env)", ["Read(src/.env)"], None, "not_covered"),
+    ("Read(*.ts)", ["Read(src/*.ts)"], None, "not_covered"),
+    # `.env` is at any depth, `/.env` only at the project root.
+    ("Read(.env)", ["Read(/.env)"], {"cwd": "/p", "root": "/p"}, "not_covered"),
+]
+
+DOT_SLASH: list[Row] = [
+    ("Read(./src/x.ts)", ["Read(src/*.ts)"], None, "covered"),
+    ("Read(src/x.ts)", ["Read(./src/*)"], None, "covered"),
+    # Dropping `./` leaves a pattern with no `/`: any depth (docs/domains-path-web.md).
+    ("Read(src/.env)", ["Read(./.env)"], None, "covered"),
+    ("Read(./.env)", ["Read(**/.env)"], None, "covered"),
+    ("Read(./src/lib/x.ts)", ["Read(./src/*.ts)"], None, "not_covered"),
+]
+
+TRAILING_DOUBLE_STAR: list[Row] = [
+    ("Read(/docs/x.md)", ["Read(/docs/**)"], None, "covered"),
+    ("Read(/docs/)", ["Read(/docs/**)"], None, "covered"),  # the directory itself
+    ("Read(src/a/)", ["Read(src/a/**)"], None, "covered"),
+    ("Read(/docs/**)", ["Read(/docs/*)"], None, "not_covered"),  # `/docs/` itself
+    # The directory, not a file of the same name (docs/domains-path-web.md).
+    ("Read(/docs)", ["Read(/docs/**)"], None, "not_covered"),
+]
+
+DIRECTORY_ONLY: list[Row] = [
+    ("Read(src/)", ["Read(src)"], None, "covered"),
+    ("Read(a/b/)", ["Read(a/*/)"], None, "covered"),
+    ("Read(src)", ["Read(src/)"], None, "not_covered"),
+]
+
+ANCHORS: list[Row] = [
+    ("Read(~/a/b)", ["Read(~/a/*)"], None, "covered"),  # same anchor: no base needed
+    ("Read(/src/x.ts)", ["Read(/src/**)"], None, "covered"),
+    ("Read(//etc/hosts)", ["Read(//etc/*)"], None, "covered"),
+    ("Read(/src/x.ts)", ["Read(src/*.ts)"], None, "unknown"),
+    ("Read(/src/x.ts)", ["Read(src/*.ts)"], {"root": "/p", "cwd": "/p"}, "covered"),
+    ("Read(/src/x.ts)", ["Read(src/*.ts)"], {"root": "/p", "cwd": "/q"}, "not_covered"),
+    ("Read(src/x.ts)", ["Read(/src/*.ts)"], {"root": "/p"}, "unknown"),
+    ("Read(~/.zshrc)", ["Read(//home/me/.zshrc)"], None, "unknown"),
+    ("Read(~/.zshrc)", ["Read(//home/me/.zshrc)"], {"home": "/home/me"}, "covered"),
+    ("Read(//home/me/.zshrc)", ["Read(~/.zshrc)"], {"home": "/home/me"}, "covered"),
+    ("Read(//home/me/.zshrc)", ["Read(~/.zshrc)"], None, "unknown"),
+    ("Read(~/.zshrc)", ["Read(//home/you/*)"], {"home": "/home/me"}, "not_covered"),
+    ("Read(~/.zshrc)", ["Read(.zshrc)"], {"home": "/home/me", "cwd": "/home/me"}, "covered"),
+    ("Read(~/x/y)", ["Read(//h/**)"], {"home": "/h/../h/./"}, "covered"),  # normalised
+    ("Read(~/x/y)", ["Read(//h/**)"], {"home": "h"}, "unknown"),  # not absolute: unusable
+    # Covered wherever the home directory is / outside the pattern whatever cwd is
+    # (docs/domains-path-web.md: decided without base directories when it holds for all).
+    ("Read(~/.zshrc)", ["Read(//**)"], None, "covered"),
+    ("Read(src/x)", ["Read(//**/src/*)"], None, "covered"),
+    ("Read(//etc/passwd)", ["Read(src/**)"], None, "not_covered"),
+    # ... but a home directory may lie under <cwd>/src.
+    ("Read(~/.ssh/id_rsa)", ["Read(src/**)"], None, "unknown"),
+    # ... and `~/x` is `/x` only if the home directory is `/`.
+    ("Read(~/x)", ["Read(//x)"], None, "unknown"),
+    ("Read(src/x)", ["Read(//src/*)"], None, "unknown"),
+    ("Read(src/x)", ["Read(//src/*)"], {"cwd": "/"}, "covered"),
+]
+
+EDIT_GRANTS_READ: list[Row] = [
+    ("Read(src/x.ts)", ["Edit(src/*)"], None, "covered"),
+    ("Read(src/x.ts)", ["Edit(src/x.ts)"], None, "covered"),
+    ("Read", ["Edit"], None, "covered"),
+    ("Edit(src/x.ts)", ["Read(src/*)"], None, "not_covered"),
+    ("Edit(src/x.ts)", ["Read(src/x.ts)"], None, "not_covered"),
+    ("Edit", ["Read"], None, "not_covered"),
+    ("Edit(src/x.ts)", ["Edit(src/*)"], None, "covered"),
+]
+
+OUTSIDE_FRAGMENT: list[Row] = [
+    ("Read(src/?.ts)", ["Read(src/**)"], None, "unknown"),
+    ("Read(src/[ab].ts)", ["Read(src/**)"], None, "unknown"),
+    ("Read(src/?.ts)", ["Read(src/?.ts)"], None, "covered"),
+    ("Read(src/[ab].ts)", ["Edit(src/[ab].ts)"], None, "covered"),
+    ("Read(src/a.ts)", ["Read(src/?.ts)"], None, "unknown"),  # `?` may allow it
+    ("Read(//etc/passwd)", ["Read(src/?.ts)"], None, "not_covered"),  # it cannot
+    # gitignore constructs whose reading is not settled: decided only when identical.
+    ("Read(!src/x)", ["Read(src/**)"], None, "unknown"),
+    ("Read(!src/x)", ["Read(!src/x)"], None, "covered"),
+    ("Read(#x)", ["Read(**)"], None, "unknown"),
+    ("Read(src/\\*.ts)", ["Read(src/**)"], None, "unknown"),
+    ("Read(src/a )", ["Read(src/**)"], None, "unknown"),
+    ("Read(a/***/b)", ["Read(a/**)"], None, "unknown"),
+    ("Read(a/../b)", ["Read(a/**)"], None, "unknown"),
+    ("Read(a//b)", ["Read(a/**)"], None, "unknown"),
+    ("Read(./)", ["Read(**)"], None, "unknown"),
+    ("Read(~root/x)", ["Read(**)"], None, "unknown"),
+    ("Read(${CLAUDE_PROJECT_DIR}/x)", ["Read(**)"], None, "unknown"),
+    # gitignore reads a pattern per line: this is `docs/a` and `**` to the runtime.
+    ("Read(docs/a\n**)", ["Read(docs/*)"], None, "unknown"),
+    ("Read(docs/a\n**)", ["Read(docs/a\n**)"], None, "covered"),
+    ("Read(docs/x)", ["Read(docs/a\n**)"], None, "unknown"),
+]
+
+EVERY_PATH: list[Row] = [
+    ("Read", ["Read"], None, "covered"),
+    ("Read(src/**)", ["Read"], None, "covered"),
+    ("Read(src/**)", ["Read()"], None, "covered"),
+    ("Read", ["Read(//**)"], None, "covered"),
+    ("Read", ["Read(src/**)"], None, "not_covered"),
+    ("Read", ["Read(**)"], None, "unknown"),  # `**` under an unknown cwd
+    ("Read", ["Read(**)"], {"cwd": "/"}, "covered"),
+]
+
+DIRECTORY_EXTENSION: list[Row] = [
+    # §4.2: decided without the extension, so these narrowings are never kept; the runtime
+    # might allow the path through the matched directory, so there is no certain witness.
+    ("Read(src/a/b.ts)", ["Read(src/*)"], None, "unknown"),
+    ("Read(src/a/**)", ["Read(src/a)"], None, "unknown"),
+]
+
+LETTER_CASE: list[Row] = [
+    ("Read(SRC/a.ts)", ["Read(src/*)"], None, "unknown"),
+    ("Read(src/A.ts)", ["Read(src/a.ts)"], None, "unknown"),
+]
+
+TABLES = (ONE_SEGMENT_STAR + DOUBLE_STAR + ANY_DEPTH + DOT_SLASH + TRAILING_DOUBLE_STAR
+          + DIRECTORY_ONLY + ANCHORS + EDIT_GRANTS_READ + OUTSIDE_FRAGMENT + EVERY_PATH
+          + DIRECTORY_EXTENSION + LETTER_CASE)
+
+
+@pytest.mark.parametrize(("entry", "approved", "bases", "expected"), TABLES, ids=ids(TABLES))
+def test_table(entry: str, approved: list[str], bases: Bases, expected: str) -> None:
+    check(entry, approved, bases, expected)
+
+
+# --------------------------------------------------------------------------------------------
+# Evidence
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("entry", "approved", "bases", "witness"), [
+    # A pattern without wildcards has one path: it is the witness.
+    ("Read(src/lib/x.ts)", ["Read(src/*.ts)"], None, "src/lib/x.ts"),
+    ("Read(//etc/passwd)", ["Read(src/**)"], None, "//etc/passwd"),
+    ("Read(~/.zshrc)", ["Read(//home/you/*)"], {"home": "/home/me"}, "~/.zshrc"),
+    ("Edit(src/x.ts)", ["Read(src/*)"], None, "src/x.ts"),
+    ("Read(/docs)", ["Read(/docs/**)"], None, "/docs"),
+    # The pattern's only directory.
+    ("Read(/docs/**)", ["Read(/docs/*)"], None, "/docs/"),
+])
+def test_forced_witness(entry: str, approved: list[str], bases: Bases, witness: str) -> None:
+    assert prove(entry, approved, base_dirs=bases).witness == witness
+
+
+def test_witness_against_every_path_is_a_telling_absolute_path() -> None:
+    verdict = prove("Read", ["Read(src/**)", "Read(~/.claude/**)"])
+    assert verdict.status == "not_covered"
+    assert verdict.witness is not None and verdict.witness.startswith("//")
+    assert "every path" in verdict.reason
+
+
+def test_union_names_every_approved_entry_it_needs() -> None:
+    approved = ["Read(src)", "Read(src/*)", "Read(src/*/**)"]
+    verdict = prove("Read(src/**)", approved)
+    assert verdict.status == "covered"
+    assert {verdict.covered_by, *verdict.also_covered_by} == set(approved)
+
+
+def test_unknown_reasons_name_what_is_missing() -> None:
+    assert "root" in prove("Read(/src/x.ts)", ["Read(src/*.ts)"]).reason
+    assert "cwd" in prove("Read(/src/x.ts)", ["Read(src/*.ts)"]).reason
+    assert "directory" in prove("Read(src/a/b.ts)", ["Read(src/*)"]).reason
+    assert "case" in prove("Read(SRC/a.ts)", ["Read(src/*)"]).reason
+    assert "not an absolute" in prove("Read(~/x/y)", ["Read(//h/**)"],
+                                      base_dirs={"home": "h"}).reason
+    assert "'?'" in prove("Read(src/?.ts)", ["Read(src/**)"]).reason
+
+
+def test_covered_wherever_the_base_is_says_so() -> None:
+    assert "wherever the home directory is" in prove("Read(~/.zshrc)", ["Read(//**)"]).reason
+
+
+# --------------------------------------------------------------------------------------------
+# Bounds (SPEC §1.5, §9)
+# --------------------------------------------------------------------------------------------
+
+
+def _alternating(first: str, second: str, runs: int) -> str:
+    return "Read(" + "/".join([first, second] * runs) + "/x)"
+
+
+def test_the_budget_stops_a_decision() -> None:
+    submitted = parse_grant(_alternating("*", "**", 3))
+    approved = [parse_grant(_alternating("**", "*", 3))]
+    with pytest.raises(OverBudget):
+        path.decide(submitted, approved, Context(budget=Budget(limit=1_000)))
+    assert path.decide(submitted, approved, Context()).status == "covered"
+
+
+def test_a_hard_inclusion_is_exact_when_small_and_unknown_when_large() -> None:
+    # Both sides are "at least n segments, then x"; proving it needs the exhaustive search,
+    # whose size grows exponentially with n (inclusion here is coNP-hard in general).
+    small = prove(_alternating("*", "**", 3), [_alternating("**", "*", 3)])
+    assert small.status == "covered"
+    large = prove(_alternating("*", "**", 30), [_alternating("**", "*", 30)])
+    assert large.status == "unknown"
+    assert "MAX_WORK_PER_DECISION" in large.reason
+
+
+def test_witness_search_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert prove("Read(src/**)", ["Read(src/*.ts)"]).status == "not_covered"
+    monkeypatch.setattr(path, "MAX_WITNESS_CANDIDATES", 0)
+    assert prove("Read(src/**)", ["Read(src/*.ts)"]).status == "unknown"
+
+
+# --------------------------------------------------------------------------------------------
+# The compiled form (unit level)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("content", "anchor", "dir_only"), [
+    ("//etc/x", "abs", False),
+    ("~/x", "home", False),
+    ("/x", "root", False),
+    ("x", "cwd", False),
+    ("./x/", "cwd", True),
+    ("~/.claude/", "home", True),
+])
+def test_anchor_and_kind(content: str, anchor: str, dir_only: bool) -> None:
+    compiled = path.compile_pattern(content)
+    assert isinstance(compiled, path.PathPattern)
+    assert (compiled.anchor, compiled.dir_only) == (anchor, dir_only)
+
+
+def test_no_slash_means_any_depth_and_dot_slash_is_dropped() -> None:
+    assert path.compile_pattern(".env") == path.compile_pattern("**/.env")
+    assert path.compile_pattern("./.env") == path.compile_pattern(".env")
+    assert path.compile_pattern("./src/x") == path.compile_pattern("src/x")
+    assert path.compile_pattern("src/x") != path.compile_pattern("**/src/x")
