@@ -9,6 +9,7 @@ decide. Anything that goes wrong inside a domain is ``unknown``: fail closed.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -90,13 +91,60 @@ class _Plan:
             raise PlanError(f"the plan has {len(entries)} entries; the limit is "
                             f"{MAX_ENTRIES_PER_VALUE} (MAX_ENTRIES_PER_VALUE)")
         self.entries = [_Approved(e, _approved_grant(e)) for e in entries]
-        names = shell_tools.keys() if isinstance(shell_tools, Mapping) else (shell_tools or ())
-        self.shell_spelling = {vocabulary.name_key(str(n)): str(n) for n in names}
+        names = _shell_tool_names(shell_tools)
+        self.shell_spelling = {vocabulary.name_key(n): n for n in names}
         self.shell_tools = frozenset(self.shell_spelling)
-        self.base_dirs = {k: v for k, v in (base_dirs or {}).items() if v is not None}
+        self.base_dirs = _base_dirs(base_dirs)
 
     def context(self) -> Context:
         return Context(self.shell_tools, self.base_dirs, Budget())
+
+
+_BASE_DIR_KEYS = ("cwd", "home", "root")
+_TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+def _shell_tool_names(shell_tools: object) -> list[str]:
+    """The declared shell-tool names (SPEC §3), or PlanError for anything but a mapping or a
+    list of names."""
+    if shell_tools is None:
+        return []
+    if isinstance(shell_tools, Mapping):
+        names: Iterable[object] = shell_tools.keys()
+    elif isinstance(shell_tools, (list, tuple, set, frozenset)):
+        names = shell_tools
+    else:
+        raise PlanError(f"shell_tools must be a mapping or a list of tool names, not "
+                        f"{type(shell_tools).__name__}")
+    checked = []
+    for name in names:
+        if not isinstance(name, str) or _TOOL_NAME.fullmatch(name) is None:
+            raise PlanError(f"shell tool name {shorten(repr(name))} is not a tool name")
+        checked.append(name)
+    return checked
+
+
+def _base_dirs(base_dirs: object) -> dict[str, str]:
+    """The plan's base directories (SPEC §4.2), or PlanError for a malformed value."""
+    if base_dirs is None:
+        return {}
+    if hasattr(base_dirs, "model_dump"):  # a pydantic BaseDirs from a Plan
+        base_dirs = base_dirs.model_dump()
+    if not isinstance(base_dirs, Mapping):
+        raise PlanError(f"base_dirs must be a mapping with keys {', '.join(_BASE_DIR_KEYS)}, "
+                        f"not {type(base_dirs).__name__}")
+    result = {}
+    for key, value in base_dirs.items():
+        if key not in _BASE_DIR_KEYS:
+            raise PlanError(f"unknown base directory {shorten(repr(key))}; expected one of "
+                            f"{', '.join(_BASE_DIR_KEYS)}")
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise PlanError(f"base directory {key} must be a string, not "
+                            f"{type(value).__name__}")
+        result[key] = value
+    return result
 
 
 def check_approved_entry(entry: str) -> None:

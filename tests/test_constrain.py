@@ -386,3 +386,30 @@ def test_limits_are_positive_integers() -> None:
     for limit in (MAX_ENTRY_LENGTH, MAX_ENTRIES_PER_VALUE, MAX_WILDCARDS_PER_PATTERN,
                   MAX_WORK_PER_DECISION):
         assert isinstance(limit, int) and limit > 0
+
+
+# --------------------------------------------------------------------------------------------
+# §10: malformed keyword arguments are plan errors, never crashes
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        pytest.param({"base_dirs": [("cwd", "/")]}, id="base-dirs-not-a-mapping"),
+        pytest.param({"base_dirs": {"cwd": 3}}, id="base-dir-not-a-string"),
+        pytest.param({"base_dirs": {"workspace": "/w"}}, id="base-dir-unknown-key"),
+        pytest.param({"shell_tools": "exec_command"}, id="shell-tools-a-string"),
+        pytest.param({"shell_tools": [3]}, id="shell-tool-not-a-string"),
+        pytest.param({"shell_tools": ["exec command"]}, id="shell-tool-not-a-name"),
+    ],
+)
+def test_malformed_plan_arguments_are_plan_errors(kwargs: dict[str, object]) -> None:
+    with pytest.raises(PlanError):
+        prove("Read(x)", ["Read(y)"], **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(PlanError):
+        constrain(["Read(x)"], ["Read(y)"], **kwargs)  # type: ignore[arg-type]
+
+
+def test_shell_tool_names_may_hold_hyphens() -> None:
+    assert prove("exec-cmd(ls)", ["Bash(ls)"], shell_tools=["exec-cmd"]).covered
