@@ -106,7 +106,7 @@ def _hostile_compound(n_approved: int) -> tuple[str, list[str]]:
 
 
 def section_adversarial(cap: float = 5.0) -> None:
-    print("\n## 2. adversarial patterns (naive port capped at %.0f s)" % cap)
+    print(f"\n## 2. adversarial patterns (naive port capped at {cap:.0f} s)")
     n = 30
     hostile_approved = ["Bash(" + "a*" * n + "b)"]
     hostile_entry = "Bash(" + "a" * (n * 3) + ")"

@@ -19,9 +19,9 @@ from ._skillspan import read_skill
 from ._yamlspan import LOADER, YamlProblem, compose, line_column
 from .errors import PlanError, SkillFileError
 from .grants import split_allowed_tools
+from .limits import MAX_NESTING_DEPTH, MAX_PLAN_CHARS
 
-#: Characters in a plan file; real plans are a few hundred.
-MAX_PLAN_CHARS: Final = 1_000_000
+__all__ = ["MAX_PLAN_CHARS", "Parsed", "PlanSource", "parse_plan_text"]
 
 ALLOWED_SPELLINGS: Final = ("allowed-tools", "allowedTools", "allowed_tools")
 
@@ -102,6 +102,9 @@ class Parsed:
 def parse_plan_text(text: str, *, source: str | None, kind: str) -> Parsed:
     """Parse a plan's text by kind ("auto", "plan", "skill", "settings"). Raises PlanError."""
     name = source or "<plan>"
+    if not isinstance(text, str):
+        raise PlanError(f"a plan text must be str, not {type(text).__name__} (decode the file "
+                        "first)", source=source)
     if len(text) > MAX_PLAN_CHARS:
         raise PlanError(f"the plan is over {MAX_PLAN_CHARS} characters (MAX_PLAN_CHARS)",
                         source=source)
@@ -166,6 +169,12 @@ def _no_duplicates(pairs: Sequence[tuple[str, object]]) -> dict[str, object]:
 def _document(text: str, source: str | None, *, json_first: bool) -> tuple[object, Node | None]:
     """Load JSON (for .json files, or text that parses as JSON) or YAML, with nodes."""
     if json_first or text.lstrip()[:1] in ("{", "["):
+        deep = _too_deep(text)
+        if deep is not None:
+            deep_line, deep_column = line_column(text, deep)
+            raise PlanError(f"nested more than {MAX_NESTING_DEPTH} levels deep "
+                            "(MAX_NESTING_DEPTH)", source=source, line=deep_line,
+                            column=deep_column)
         try:
             data = json.loads(text, object_pairs_hook=_no_duplicates)
         except json.JSONDecodeError as e:
@@ -193,6 +202,31 @@ def _document(text: str, source: str | None, *, json_first: bool) -> tuple[objec
     except (yaml.YAMLError, ValueError) as e:
         raise PlanError(f"invalid value: {e}", source=source) from e
     return loaded, root
+
+
+def _too_deep(text: str) -> int | None:
+    """The offset of the first ``[`` or ``{`` (outside JSON strings) nested past
+    MAX_NESTING_DEPTH, or None: checked before ``json.loads``, whose recursion would otherwise
+    hit Python's stack limit on hostile input."""
+    depth = 0
+    inside = escaped = False
+    for index, char in enumerate(text):
+        if inside:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                inside = False
+        elif char == '"':
+            inside = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_NESTING_DEPTH:
+                return index
+        elif char in "]}":
+            depth -= 1
+    return None
 
 
 def _nodes_or_none(text: str) -> Node | None:

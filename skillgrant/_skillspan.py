@@ -20,11 +20,9 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ._yamlspan import STYLE_NAMES, YamlProblem, compose, is_str_scalar, line_column
 from .errors import SkillFileError
 from .grants import split_allowed_tools
+from .limits import MAX_FRONTMATTER_CHARS
 
 KEY: Final = "allowed-tools"
-
-#: Characters of frontmatter we are willing to compose; real frontmatter is a few kilobytes.
-MAX_FRONTMATTER_CHARS: Final = 1_000_000
 
 Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quoted", "literal",
                "folded"]
@@ -32,6 +30,7 @@ _FORMS: Final[dict[str, Form]] = {"plain": "plain", "single": "single-quoted",
                                   "double": "double-quoted", "literal": "literal",
                                   "folded": "folded"}
 
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _OPENING = re.compile(r"---[ \t]*(\r?\n)")
 _CLOSING = re.compile(r"(?:---|\.\.\.)[ \t]*\r?")
 # python-frontmatter's own boundary: any such line inside our frontmatter would cut it elsewhere.
@@ -129,6 +128,13 @@ class _Reader:
 
     def read(self) -> SkillDoc:
         text = self.text
+        if not isinstance(text, str):
+            raise SkillFileError(f"a SKILL.md text must be str, not {type(text).__name__} "
+                                 "(decode the file first)", path=self.path)
+        surrogate = _SURROGATE.search(text)
+        if surrogate is not None:
+            raise self.fail(f"lone surrogate U+{ord(surrogate.group()):04X} is not a character; "
+                            "the text cannot be written as UTF-8", surrogate.start())
         bom = text.startswith("\ufeff")
         opening = _OPENING.match(text, 1 if bom else 0)
         if opening is None:

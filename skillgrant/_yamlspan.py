@@ -14,6 +14,8 @@ from typing import Final, Literal
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from .limits import MAX_NESTING_DEPTH, MAX_YAML_ALIASES
+
 # libyaml when it is there; its marks count characters exactly like the pure-Python loader's.
 LOADER: Final[type[yaml.SafeLoader]] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -36,6 +38,8 @@ STYLE_NAMES: Final[dict[str | None, str]] = {
 # (YAML 1.1 also breaks lines on NEL, LS and PS), no BOM, no tab.
 _SAFE_CHARS = re.compile(r"[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
                          r"\U00010000-\U0010ffff]*")
+# UTF-16 halves on their own: a Python str can hold them, UTF-8 (and so YAML) cannot.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 # A plain scalar may not start with an indicator, nor hold ": " or " #", nor end in ":".
 _PLAIN_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _FLOW_INDICATORS = frozenset(",[]{}")
@@ -60,16 +64,36 @@ class YamlProblem(Exception):
 def compose(text: str) -> Node | None:
     """Compose one YAML document into nodes (``None`` for an empty document).
 
-    Raises YamlProblem for a syntax error, several documents, an alias or a merge key. Aliases
-    are refused rather than expanded: a node reached twice has one text span but two meanings,
-    and alias chains are the classic expansion bomb. Merge keys would let a key appear in the
-    data with no node of its own.
+    Raises YamlProblem for a syntax error, several documents, an alias, a merge key, nesting
+    deeper than MAX_NESTING_DEPTH, or a lone surrogate. Aliases are refused rather than expanded
+    (MAX_YAML_ALIASES is 0): a node reached twice has one text span but two meanings, and alias
+    chains are the classic expansion bomb. Merge keys would let a key appear in the data with no
+    node of its own. The events are streamed first, so nothing is composed (recursively) before
+    both limits have been checked.
     """
+    surrogate = _SURROGATE.search(text)
+    if surrogate is not None:
+        raise YamlProblem(f"invalid text: lone surrogate U+{ord(surrogate.group()):04X} is not "
+                          "a character", surrogate.start())
     try:
+        aliases = depth = 0
         for event in yaml.parse(text, Loader=LOADER):
             if isinstance(event, yaml.AliasEvent):
-                raise YamlProblem("YAML aliases (*name) are not accepted here",
-                                  None if event.start_mark is None else event.start_mark.index)
+                aliases += 1
+                if aliases > MAX_YAML_ALIASES:
+                    # The message predates the constant and is pinned by golden files.
+                    raise YamlProblem(
+                        "YAML aliases (*name) are not accepted here",
+                        None if event.start_mark is None else event.start_mark.index)
+            elif isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_NESTING_DEPTH:
+                    raise YamlProblem(
+                        f"YAML nested more than {MAX_NESTING_DEPTH} levels deep "
+                        "(MAX_NESTING_DEPTH)",
+                        None if event.start_mark is None else event.start_mark.index)
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
         node = yaml.compose(text, Loader=LOADER)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark

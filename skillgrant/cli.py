@@ -1,9 +1,11 @@
-"""The ``skillgrant`` command line (SPEC §8): ``check``, ``apply``, ``explain`` and ``schema``.
+"""The ``skillgrant`` command line (SPEC §8): ``check``, ``apply``, ``explain`` and ``schema``
+here; ``lint`` and ``diff`` in _cli_review.py, registered on the same app.
 
-This is the only module that turns exceptions into exit codes: a SkillgrantError exits 2 with
-``skillgrant: error: <message>`` on stderr; any other exception exits 2 with a one-line
-message (the traceback only with ``--debug`` or ``SKILLGRANT_DEBUG=1``); never 1, which always
-means "findings". Machine output goes to stdout, diagnostics to stderr.
+Exceptions become exit codes only in the CLI layer: each command runs inside
+``_cliutil.guard`` (a SkillgrantError exits 2 with ``skillgrant: error: <message>`` on stderr;
+any other exception exits 2 with a one-line message, the traceback only with ``--debug`` or
+``SKILLGRANT_DEBUG=1``), and ``main`` catches what escapes typer. Never 1, which always means
+"findings". Machine output goes to stdout, diagnostics to stderr.
 
 Start-up matters (CI runs this on every commit): only typer and the light package surface load
 at import; the plan model (pydantic), the SKILL.md reader (YAML, frontmatter) and the renderers
@@ -15,8 +17,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -24,7 +24,23 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from . import __version__
-from .errors import SkillgrantError
+from ._cli_review import register_review_commands
+from ._cliutil import (
+    Colour,
+    ColourOpt,
+    DebugOpt,
+    PlanKind,
+    State,
+    artifact_path,
+    colour_enabled,
+    env_debug,
+    fail,
+    guard,
+    internal_message,
+    print_traceback,
+    repo_root,
+    root_uri,
+)
 
 if TYPE_CHECKING:
     from .plan import Plan
@@ -48,24 +64,6 @@ class ExplainFormat(StrEnum):
     json = "json"
 
 
-class Colour(StrEnum):
-    auto = "auto"
-    always = "always"
-    never = "never"
-
-
-class PlanKind(StrEnum):
-    auto = "auto"
-    plan = "plan"
-    skill = "skill"
-    settings = "settings"
-
-
-@dataclass
-class _State:
-    debug: bool = False
-
-
 app = typer.Typer(
     name="skillgrant",
     help="Prove that a SKILL.md's allowed-tools is no wider than the approved plan, and "
@@ -86,11 +84,6 @@ PlanKindOpt = Annotated[PlanKind, typer.Option(
 FormatOpt = Annotated[Format, typer.Option(
     "--format", "-f", help="text for people; json for pipelines; github for workflow "
                            "annotations; sarif for code scanning.")]
-ColourOpt = Annotated[Colour, typer.Option(
-    "--color", help="Colour text output: auto (a terminal, unless NO_COLOR is set).")]
-DebugOpt = Annotated[bool, typer.Option(
-    "--debug", envvar="SKILLGRANT_DEBUG",
-    help="Show tracebacks and the library's log records on stderr.")]
 PathsArg = Annotated[list[str], typer.Argument(
     metavar="PATH", help="SKILL.md files, or directories searched for SKILL.md.",
     show_default=False)]
@@ -110,77 +103,7 @@ def _root(
         help="Print the version and exit.")] = False,
     debug: DebugOpt = False,
 ) -> None:
-    ctx.obj = _State(debug=debug)
-
-
-# --- errors -------------------------------------------------------------------------------
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"skillgrant: error: {message}", err=True)
-    raise typer.Exit(2)
-
-
-@contextmanager
-def _guard(ctx: typer.Context, debug: bool) -> Iterator[None]:
-    """Turn every exception into exit status 2 with a message on stderr (Ctrl-C: 130)."""
-    debug = debug or (isinstance(ctx.obj, _State) and ctx.obj.debug)
-    with _library_log(debug):
-        try:
-            yield
-        except (typer.Exit, typer.Abort):
-            raise
-        except KeyboardInterrupt:
-            typer.echo("skillgrant: interrupted", err=True)
-            raise typer.Exit(130) from None
-        except SkillgrantError as e:
-            if debug:
-                _traceback()
-            # The message's first line names file:line:column; a syntax error adds its caret
-            # block on the indented lines below it.
-            _fail(str(e))
-        except Exception as e:
-            if debug:
-                _traceback()
-            _fail(_internal_message(e, debug))
-
-
-@contextmanager
-def _library_log(enabled: bool) -> Iterator[None]:
-    """With --debug, the library's log records (drops, restores) go to stderr."""
-    if not enabled:
-        yield
-        return
-    import logging
-
-    logger = logging.getLogger("skillgrant")
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("skillgrant: %(levelname)s: %(message)s"))
-    level = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    try:
-        yield
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
-
-
-def _internal_message(error: BaseException, debug: bool) -> str:
-    detail = str(error).split("\n", 1)[0].strip()
-    message = f"internal error: {type(error).__name__}" + (f": {detail}" if detail else "")
-    if not debug:
-        message += " (run with --debug or SKILLGRANT_DEBUG=1 for the traceback)"
-    return message
-
-
-def _env_debug() -> bool:
-    return os.environ.get("SKILLGRANT_DEBUG", "").strip().lower() in {"1", "true", "yes", "on"}
-
-
-def _traceback() -> None:
-    import traceback
-
-    traceback.print_exc(file=sys.stderr)
+    ctx.obj = State(debug=debug)
 
 
 # --- inputs -------------------------------------------------------------------------------
@@ -220,12 +143,12 @@ def _collect(paths: list[str]) -> list[Path]:
         if path.is_dir():
             inside = sorted(_walk(path))
             if not inside:
-                _fail(f"{given}: no {SKILL_FILE} found in this directory")
+                fail(f"{given}: no {SKILL_FILE} found in this directory")
             found.extend(inside)
         elif path.exists():
             found.append(path)
         else:
-            _fail(f"{given}: no such file or directory")
+            fail(f"{given}: no such file or directory")
     seen: set[str] = set()
     unique = []
     for path in found:
@@ -241,24 +164,6 @@ def _walk(directory: Path) -> Iterator[Path]:
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
         if SKILL_FILE in files:
             yield Path(root) / SKILL_FILE
-
-
-def _repo_root() -> Path:
-    """The repository holding the working directory (the nearest ``.git``), else the working
-    directory: paths in github and sarif output are relative to it."""
-    cwd = Path(os.path.abspath(os.getcwd()))
-    for candidate in (cwd, *cwd.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return cwd
-
-
-def _artifact(path: Path, root: Path) -> str:
-    absolute = Path(os.path.abspath(path))
-    try:
-        return absolute.relative_to(root).as_posix()
-    except ValueError:
-        return absolute.as_posix()
 
 
 def _line_column(text: str, offset: int) -> Location:
@@ -299,16 +204,6 @@ def _locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
 
 # --- check and apply ----------------------------------------------------------------------
 
-def _colour(choice: Colour) -> bool:
-    if choice is Colour.always:
-        return True
-    if choice is Colour.never or os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return sys.stdout.isatty()
-
-
 def _process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKind,
              fmt: Format, colour: Colour, *, write: bool, dry_run: bool) -> int:
     from .errors import SkillFileError
@@ -317,10 +212,10 @@ def _process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKi
 
     plan = _load_plan(plan_source, plan_kind)
     files = _collect(paths)
-    root = _repo_root()
+    root = repo_root()
     run = Run(command, plan.source or plan_source, dry_run=dry_run)
     for path in files:
-        artifact = _artifact(path, root)
+        artifact = artifact_path(path, root)
         try:
             result = apply_to_file(path, plan, dry_run=not write)
         except SkillFileError as e:
@@ -358,13 +253,11 @@ def _emit(run: Run, fmt: Format, colour: Colour, root: Path) -> None:
     elif fmt is Format.github:
         out = report.render_github(run)
     elif fmt is Format.sarif:
-        root_uri = root.as_uri()
-        root_uri += "" if root_uri.endswith("/") else "/"
-        out = report.render_sarif(run, version=__version__, root_uri=root_uri)
+        out = report.render_sarif(run, version=__version__, root_uri=root_uri(root))
     elif run.dry_run:
         out = "".join(f.diff for f in run.files if f.diff)
     else:
-        on = _colour(colour)
+        on = colour_enabled(colour)
         typer.echo(report.render_text(run, colour=on), nl=False, color=on)
         return
     typer.echo(out, nl=False)
@@ -385,7 +278,7 @@ def check(
     Exit 0: apply would change nothing; 1: it would change a file (a drop, a restore, a
     spelling); 2: an error.
     """
-    with _guard(ctx, debug):
+    with guard(ctx, debug):
         code = _process("check", paths, plan, plan_kind, fmt, colour, write=False,
                         dry_run=False)
     raise typer.Exit(code)
@@ -408,7 +301,7 @@ def apply(
     Only the allowed-tools value changes; writes are atomic. Exit 0: done; 2: an error (a file
     with an error is left untouched; the others are still applied).
     """
-    with _guard(ctx, debug):
+    with guard(ctx, debug):
         code = _process("apply", paths, plan, plan_kind, fmt, colour, write=not dry_run,
                         dry_run=dry_run)
     raise typer.Exit(code)
@@ -434,7 +327,7 @@ def explain(
 
     Exit 0: covered; 1: anything else; 2: a bad plan.
     """
-    with _guard(ctx, debug):
+    with guard(ctx, debug):
         from . import report
         from .errors import PlanError
         from .grants import split_allowed_tools
@@ -459,7 +352,7 @@ def explain(
             typer.echo(report.render_explain_json(verdict, entries, version=__version__),
                        nl=False)
         else:
-            on = _colour(colour)
+            on = colour_enabled(colour)
             typer.echo(report.render_explain_text(verdict, entries, colour=on), nl=False,
                        color=on)
     raise typer.Exit(0 if verdict.covered else 1)
@@ -468,10 +361,13 @@ def explain(
 @app.command()
 def schema(ctx: typer.Context, debug: DebugOpt = False) -> None:
     """Print the JSON Schema of a plan file (for editors: yaml-language-server, VS Code)."""
-    with _guard(ctx, debug):
+    with guard(ctx, debug):
         from .report import dumps
 
         typer.echo(dumps(plan_schema()), nl=False)
+
+
+register_review_commands(app)
 
 
 def plan_schema() -> dict[str, object]:
@@ -540,9 +436,9 @@ def main(argv: list[str] | None = None) -> NoReturn:
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(2)
     except Exception as e:
-        debug = "--debug" in (argv or sys.argv) or _env_debug()
+        debug = "--debug" in (argv or sys.argv) or env_debug()
         if debug:
-            _traceback()
-        typer.echo(f"skillgrant: error: {_internal_message(e, debug)}", err=True)
+            print_traceback()
+        typer.echo(f"skillgrant: error: {internal_message(e, debug)}", err=True)
         sys.exit(2)
     sys.exit(0)

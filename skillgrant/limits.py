@@ -1,5 +1,9 @@
 """Named limits (SPEC §1.5, §9). Past one, a submitted entry is ``unknown`` and an approved one
-makes the plan invalid: never a crash, never a hang."""
+makes the plan invalid; a file or text past one is refused with a SkillFileError or PlanError
+naming the limit. Never a crash, never a hang.
+
+``docs/threat-model.md`` says which hostile inputs each limit answers.
+"""
 
 from __future__ import annotations
 
@@ -17,3 +21,29 @@ MAX_WILDCARDS_PER_PATTERN: Final = 256
 #: Work for one decision, in characters scanned by the matchers (subject plus pattern length per
 #: membership test). The matchers are polynomial; this caps even the polynomial.
 MAX_WORK_PER_DECISION: Final = 20_000_000
+
+#: Work for all the decisions of one ``constrain()`` call (one allowed-tools value), in the same
+#: unit. Without it a value of MAX_ENTRIES_PER_VALUE hostile entries could take that many times
+#: the per-decision budget; past it, the remaining entries are ``unknown``.
+MAX_WORK_PER_VALUE: Final = 4 * MAX_WORK_PER_DECISION
+
+#: Bytes in a SKILL.md or plan file read from disk. Real ones are a few kilobytes; a larger file
+#: is refused before it is read whole, so a hostile file (or ``/dev/zero``) cannot exhaust memory.
+MAX_FILE_BYTES: Final = 1_000_000
+
+#: Characters of YAML between a SKILL.md's fences, for texts handed over in memory
+#: (``apply_to_text``). A file within MAX_FILE_BYTES is always within this.
+MAX_FRONTMATTER_CHARS: Final = MAX_FILE_BYTES
+
+#: Characters in a plan text handed over in memory (``Plan.from_text``). A file within
+#: MAX_FILE_BYTES is always within this.
+MAX_PLAN_CHARS: Final = MAX_FILE_BYTES
+
+#: YAML aliases (``*name``) accepted in SKILL.md frontmatter or a plan: none. They are refused
+#: before anything is composed, so alias chains (the "billion laughs" expansion bomb) never
+#: expand. Not tunable: a node reached through an alias has no text span of its own to rewrite.
+MAX_YAML_ALIASES: Final = 0
+
+#: Nesting depth of collections in SKILL.md frontmatter or a plan (YAML or JSON). Real
+#: frontmatter nests two or three levels; the limit keeps recursive loaders off their stack limit.
+MAX_NESTING_DEPTH: Final = 64

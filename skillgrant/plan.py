@@ -29,7 +29,7 @@ from . import vocabulary
 from ._plansource import PlanSource, parse_plan_text
 from .errors import PlanError
 from .grants import split_allowed_tools
-from .limits import MAX_ENTRIES_PER_VALUE
+from .limits import MAX_ENTRIES_PER_VALUE, MAX_FILE_BYTES
 from .prover import check_approved_entry
 
 PlanKind = Literal["auto", "plan", "skill", "settings"]
@@ -41,6 +41,7 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
 }
 _KNOWN_KEYS = frozenset(k for names in _SPELLINGS.values() for k in names)
 _TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 class ConstrainKwargs(TypedDict):
@@ -151,6 +152,11 @@ class Plan(BaseModel):
             raise ValueError(f"{len(entries)} entries; the limit is {MAX_ENTRIES_PER_VALUE} "
                              "(MAX_ENTRIES_PER_VALUE)")
         for entry in entries:
+            surrogate = _SURROGATE.search(entry)
+            if surrogate is not None:
+                # JSON can spell one (``"\\ud800"``); it could never be written to a SKILL.md.
+                raise ValueError(f"entry {entry[:80]!r} holds a lone surrogate "
+                                 f"U+{ord(surrogate.group()):04X}, which is not a character")
             check_approved_entry(entry)
         return entries
 
@@ -188,8 +194,10 @@ class Plan(BaseModel):
                      base_dirs: Mapping[str, str | None] | None = None,
                      source: str | None = None) -> Plan:
         """A plan from approved entries given in code. Raises PlanError."""
-        data: dict[str, Any] = {"allowed-tools": entries if isinstance(entries, str)
-                                else list(entries)}
+        given: object = entries
+        if isinstance(entries, Sequence) and not isinstance(entries, str):
+            given = list(entries)
+        data: dict[str, Any] = {"allowed-tools": given}
         if shell_tools is not None:
             data["shell-tools"] = (dict(shell_tools) if isinstance(shell_tools, Mapping)
                                    else list(shell_tools))
@@ -207,24 +215,30 @@ class Plan(BaseModel):
         return _validate(parsed.data, parsed.where)
 
     @classmethod
-    def load(cls, path: str | Path) -> Plan:
-        """A plan from a file, its kind told by its name and content (see ``from_text``).
-        Raises PlanError.
+    def load(cls, path: str | Path, *, kind: PlanKind = "auto") -> Plan:
+        """A plan from a file, its kind told by ``kind`` or else by its name and content (see
+        ``from_text``). Raises PlanError, also for a file over MAX_FILE_BYTES (which is never
+        read whole).
 
         The file is read as UTF-8 (a BOM is allowed in a plan or settings file).
         """
         name = str(path)
         try:
-            data = Path(path).read_bytes()
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)  # never read a huge file whole
         except OSError as e:
             raise PlanError(f"cannot read the plan: {e.strerror or e}", source=name) from e
+        if len(data) > MAX_FILE_BYTES:
+            raise PlanError(f"the plan file is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES)",
+                            source=name)
         try:
-            text = data.decode("utf-8" if name.endswith(".md") else "utf-8-sig")
+            skill = kind == "skill" or (kind == "auto" and name.lower().endswith(".md"))
+            text = data.decode("utf-8" if skill else "utf-8-sig")
         except UnicodeDecodeError as e:
             line = data.count(b"\n", 0, e.start) + 1
             raise PlanError(f"the plan is not UTF-8: byte 0x{data[e.start]:02X} cannot be "
                             "decoded", source=name, line=line) from e
-        return cls.from_text(text, source=name)
+        return cls.from_text(text, source=name, kind=kind)
 
 
 def _kind(value: object) -> str:

@@ -8,6 +8,7 @@ decide. Anything that goes wrong inside a domain is ``unknown``: fail closed.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -27,7 +28,12 @@ from .grants import (
     shorten,
     split_allowed_tools,
 )
-from .limits import MAX_ENTRIES_PER_VALUE, MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
+from .limits import (
+    MAX_ENTRIES_PER_VALUE,
+    MAX_ENTRY_LENGTH,
+    MAX_WILDCARDS_PER_PATTERN,
+    MAX_WORK_PER_VALUE,
+)
 from .vocabulary import Domain
 
 logger = logging.getLogger("skillgrant")
@@ -96,8 +102,8 @@ class _Plan:
         self.shell_tools = frozenset(self.shell_spelling)
         self.base_dirs = _base_dirs(base_dirs)
 
-    def context(self) -> Context:
-        return Context(self.shell_tools, self.base_dirs, Budget())
+    def context(self, value_budget: Budget | None = None) -> Context:
+        return Context(self.shell_tools, self.base_dirs, Budget(parent=value_budget))
 
 
 _BASE_DIR_KEYS = ("cwd", "home", "root")
@@ -230,7 +236,7 @@ def _command_group(key: str, plan: _Plan) -> str:
     return "Bash" if key == "Bash" or key in plan.shell_tools else key
 
 
-def _decide(entry: str, plan: _Plan) -> Verdict:
+def _decide(entry: str, plan: _Plan, value_budget: Budget | None = None) -> Verdict:
     text, problem = _screen(entry)
     if problem is not None:
         return Verdict(entry, problem[0], f"the entry is {problem[0]}: {problem[1]}")
@@ -244,9 +250,9 @@ def _decide(entry: str, plan: _Plan) -> Verdict:
     candidates = [a for a in plan.entries
                   if _inert_reason(a.grant) is None and _relevant(grant, a.grant, plan)]
     try:
-        outcome = _dispatch(grant, [a.grant for a in candidates], plan)
+        outcome = _dispatch(grant, [a.grant for a in candidates], plan.context(value_budget))
     except OverBudget as e:
-        return Verdict(entry, "unknown", f"the decision was stopped: {e} (MAX_WORK_PER_DECISION)")
+        return Verdict(entry, "unknown", f"the decision was stopped: {e}")
     except RecursionError:
         return Verdict(entry, "unknown", "the decision was stopped: too deeply nested")
     except Exception as e:  # fail closed (SPEC §1.1): a crash never keeps a grant
@@ -265,9 +271,8 @@ def _decide(entry: str, plan: _Plan) -> Verdict:
     )
 
 
-def _dispatch(grant: Grant, approved: list[Grant], plan: _Plan) -> Outcome:
-    context = plan.context()
-    domain = vocabulary.domain_of(grant.key, plan.shell_tools)
+def _dispatch(grant: Grant, approved: list[Grant], context: Context) -> Outcome:
+    domain = vocabulary.domain_of(grant.key, context.shell_tools)
     if domain is Domain.COMMAND:
         fold = command.ascii_fold if grant.key == "PowerShell" else None
         return command.decide(grant, approved, context, fold=fold)
@@ -339,7 +344,17 @@ def constrain(
                   f"{MAX_ENTRIES_PER_VALUE} (MAX_ENTRIES_PER_VALUE); rejected whole")
         verdicts = [Verdict(e, "unknown", reason) for e in entries]
     else:
-        verdicts = [_decide(e, plan) for e in entries]
+        # One budget for the whole value (MAX_WORK_PER_VALUE), and each distinct entry decided
+        # once: a value of many copies of one hostile entry costs one decision.
+        value_budget = Budget(limit=MAX_WORK_PER_VALUE, name="MAX_WORK_PER_VALUE")
+        decided: dict[str, Verdict] = {}
+        verdicts = []
+        for e in entries:
+            if e in decided:  # a copy: each position in the value has its own verdict
+                verdicts.append(dataclasses.replace(decided[e]))
+            else:
+                decided[e] = _decide(e, plan, value_budget)
+                verdicts.append(decided[e])
     allowed: list[str] = []
     kept: list[Verdict] = []
     dropped: list[Verdict] = []

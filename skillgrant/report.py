@@ -15,44 +15,69 @@ a rule is never renumbered or reused::
     SG008 duplicate             an entry that repeats an earlier one; written once
 
 Text from the skill file (entries, witnesses) is untrusted: every renderer escapes control
-characters, so a crafted entry cannot move the cursor, recolour a terminal or break a line of a
-workflow command.
+characters (``_render.printable``), so a crafted entry cannot move the cursor, recolour a
+terminal or break a line of a workflow command. The GitHub and SARIF writers shared with
+``lint``/``diff`` live in ``report_ci``; their names are re-exported here.
 """
 
 from __future__ import annotations
 
 import difflib
-import json
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final
 
-from .grants import shorten
+from ._render import ENTRY_SHOWN, brief, dumps, printable, shown
+from ._render import Paint as _Paint
+from .report_ci import (
+    SARIF_SCHEMA_URI,
+    FileError,
+    FileFindings,
+    Finding,
+    Level,
+    Location,
+    Rule,
+    github_annotations,
+    sarif_log,
+)
 
 if TYPE_CHECKING:
     from .prover import Decision, Verdict
 
+__all__ = [
+    "ENTRY_SHOWN",
+    "JSON_VERSION",
+    "RULES",
+    "RULE_BY_ID",
+    "SARIF_SCHEMA_URI",
+    "FileError",
+    "FileFindings",
+    "FileResult",
+    "Finding",
+    "Level",
+    "Location",
+    "Rule",
+    "Run",
+    "brief",
+    "dumps",
+    "findings",
+    "github_annotations",
+    "printable",
+    "render_explain_json",
+    "render_explain_text",
+    "render_github",
+    "render_json",
+    "render_sarif",
+    "render_text",
+    "rule_for",
+    "sarif_log",
+    "shown",
+    "unified_diff",
+    "verdict_json",
+]
+
 #: Version of the JSON document shape (``--format json``); bumped only on breaking changes.
 JSON_VERSION: Final = 1
-
-#: Characters of an entry or witness shown in text, github and sarif messages.
-ENTRY_SHOWN: Final = 160
-
-SARIF_SCHEMA_URI: Final = "https://json.schemastore.org/sarif-2.1.0.json"
-
-Level = Literal["error", "warning", "note"]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One stable rule: ``id`` never changes meaning; ``level`` is its SARIF default level."""
-
-    id: str
-    name: str
-    level: Level
-    summary: str
-    help: str
 
 
 RULES: Final[tuple[Rule, ...]] = (
@@ -86,23 +111,6 @@ _STATUS_RULE: Final = {"not_covered": "SG001", "unknown": "SG002", "invalid": "S
 
 
 @dataclass(frozen=True)
-class Location:
-    """1-based line and column in the skill file."""
-
-    line: int
-    column: int = 1
-
-
-@dataclass(frozen=True)
-class FileError:
-    """An input error for one file (the file was left untouched)."""
-
-    message: str
-    line: int | None = None
-    column: int | None = None
-
-
-@dataclass(frozen=True)
 class FileResult:
     """What happened to one SKILL.md, as the CLI saw it.
 
@@ -128,16 +136,6 @@ class FileResult:
         return self.location
 
 
-@dataclass(frozen=True)
-class Finding:
-    """A rule hit, located in a file; ``verdict`` is None for a file-level finding (a restore)."""
-
-    rule: Rule
-    message: str
-    location: Location | None
-    verdict: Verdict | None = None
-
-
 @dataclass
 class Run:
     """Everything a renderer needs about one ``check``/``apply`` run."""
@@ -149,41 +147,6 @@ class Run:
 
 
 # --- evidence -----------------------------------------------------------------------------
-
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e"
-                     r"\u2066-\u2069]")
-_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r", "\x1b": "\\e"}
-
-
-def printable(text: str, *, keep_newlines: bool = False) -> str:
-    """``text`` with control and bidi-override characters shown as escapes.
-
-    >>> printable("rm -rf /\\x1b[2J")
-    'rm -rf /\\\\e[2J'
-    """
-    def escape(match: re.Match[str]) -> str:
-        ch = match.group()
-        if keep_newlines and ch == "\n":
-            return ch
-        return _NAMED.get(ch) or f"\\u{ord(ch):04x}"
-    return _UNSAFE.sub(escape, text)
-
-
-def brief(text: str) -> str:
-    """An entry for a message: printable, and cut when it is very long (JSON keeps it whole)."""
-    return printable(shorten(text, ENTRY_SHOWN))
-
-
-def shown(text: str) -> str:
-    """``brief(text)``, in double quotes when blank space at an end would be invisible.
-
-    >>> shown("ls"), shown("ls ")
-    ('ls', '"ls "')
-    """
-    if text and text == text.strip():
-        return brief(text)
-    return '"' + brief(text).replace('"', '\\"') + '"'
-
 
 def rule_for(verdict: Verdict, decision: Decision) -> Rule | None:
     """The rule a verdict hits, or None for a kept entry written as given."""
@@ -232,19 +195,6 @@ def findings(result: FileResult) -> list[Finding]:
 
 
 # --- text ---------------------------------------------------------------------------------
-
-_COLOURS: Final = {"red": "31", "green": "32", "yellow": "33", "bold": "1", "dim": "2"}
-
-
-class _Paint:
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    def __call__(self, text: str, colour: str) -> str:
-        if not self.enabled:
-            return text
-        return f"\x1b[{_COLOURS[colour]}m{text}\x1b[0m"
-
 
 _STATUS_COLOUR: Final = {"covered": "green", "unknown": "yellow", "inert": "yellow"}
 
@@ -350,15 +300,6 @@ def render_explain_text(verdict: Verdict, approved: Sequence[str], *,
 
 # --- JSON ---------------------------------------------------------------------------------
 
-_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029]")
-
-
-def dumps(document: object) -> str:
-    """JSON text, UTF-8 readable, with DEL, C1 controls and line separators escaped."""
-    text = json.dumps(document, ensure_ascii=False, indent=2)
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
-
-
 def verdict_json(verdict: Verdict) -> dict[str, Any]:
     """One verdict as a JSON object: the fields every decision and ``explain`` share."""
     return {
@@ -435,40 +376,10 @@ def render_explain_json(verdict: Verdict, approved: Sequence[str], *, version: s
     return dumps(document)
 
 
-# --- GitHub workflow commands -------------------------------------------------------------
-
-def _gh_data(text: str) -> str:
-    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
-
-
-def _gh_property(text: str) -> str:
-    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def _gh_command(level: str, artifact: str, location: Location | None, title: str,
-                message: str) -> str:
-    props = [f"file={_gh_property(artifact)}"]
-    if location is not None:
-        props += [f"line={location.line}", f"col={location.column}"]
-    props.append(f"title={_gh_property(title)}")
-    return f"::{level} {','.join(props)}::{_gh_data(message)}"
-
-
-_GH_LEVEL: Final = {"error": "error", "warning": "warning", "note": "notice"}
-
-
-#: One file's share of a github or sarif report: its artifact path, its input error (if any)
-#: and its findings. ``check``/``apply`` derive it from decisions; other commands (lint, diff)
-#: can build it from rules of their own and reuse both renderers.
-FileFindings = tuple[str, FileError | None, Sequence[Finding]]
-
+# --- GitHub workflow commands and SARIF (the shared part is report_ci) ----------------------
 
 def _file_findings(run: Run) -> list[FileFindings]:
     return [(result.artifact, result.error, findings(result)) for result in run.files]
-
-
-def _error_location(error: FileError) -> Location | None:
-    return None if error.line is None else Location(error.line, error.column or 1)
 
 
 def render_github(run: Run) -> str:
@@ -476,101 +387,9 @@ def render_github(run: Run) -> str:
     return github_annotations(_file_findings(run))
 
 
-def github_annotations(files: Iterable[FileFindings]) -> str:
-    """Workflow commands for findings and input errors, one line each."""
-    out = []
-    for artifact, error, found_in_file in files:
-        if error is not None:
-            out.append(_gh_command("error", artifact, _error_location(error),
-                                   "skillgrant: input error", error.message))
-        for found in found_in_file:
-            out.append(_gh_command(_GH_LEVEL[found.rule.level], artifact, found.location,
-                                   f"{found.rule.id} {found.rule.name}", found.message))
-    return "".join(line + "\n" for line in out)
-
-
-# --- SARIF 2.1.0 --------------------------------------------------------------------------
-
-_DRIVE = re.compile(r"[A-Za-z]:/")
-
-
-def _artifact_location(artifact: str) -> dict[str, Any]:
-    from urllib.parse import quote
-
-    if artifact.startswith("/"):
-        return {"uri": "file://" + quote(artifact)}
-    if _DRIVE.match(artifact):
-        return {"uri": "file:///" + quote(artifact, safe="/:")}
-    # A ':' stays escaped: in a relative reference it would read as a URI scheme.
-    return {"uri": quote(artifact), "uriBaseId": "%SRCROOT%"}
-
-
-def _region(location: Location | None) -> dict[str, Any]:
-    if location is None:
-        return {}
-    return {"region": {"startLine": location.line, "startColumn": location.column}}
-
-
-def _sarif_rule(rule: Rule) -> dict[str, Any]:
-    return {
-        "id": rule.id,
-        "name": rule.name,
-        "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": rule.help},
-        "help": {"text": rule.help},
-        "defaultConfiguration": {"level": rule.level},
-        "properties": {"tags": ["security"]},
-    }
-
-
 def render_sarif(run: Run, *, version: str, root_uri: str | None) -> str:
-    """A SARIF 2.1.0 log of a check/apply run (see ``sarif_log``)."""
+    """A SARIF 2.1.0 log of a check/apply run (see ``report_ci.sarif_log``)."""
     return sarif_log(_file_findings(run), rules=RULES, version=version, root_uri=root_uri)
-
-
-def sarif_log(files: Iterable[FileFindings], *, rules: Sequence[Rule], version: str,
-              root_uri: str | None) -> str:
-    """A SARIF 2.1.0 log with one run: the driver lists ``rules``; results carry their stable
-    IDs and repository-relative URIs (``uriBaseId`` ``%SRCROOT%``, resolved by ``root_uri``
-    when given); input errors are tool execution notifications."""
-    index = {rule.id: i for i, rule in enumerate(rules)}
-    results: list[dict[str, Any]] = []
-    notifications: list[dict[str, Any]] = []
-    for artifact, error, found_in_file in files:
-        where = _artifact_location(artifact)
-        if error is not None:
-            notifications.append({
-                "level": "error",
-                "message": {"text": printable(error.message)},
-                "locations": [{"physicalLocation": {"artifactLocation": where,
-                                                    **_region(_error_location(error))}}],
-            })
-        for found in found_in_file:
-            item: dict[str, Any] = {
-                "ruleId": found.rule.id,
-                "ruleIndex": index[found.rule.id],
-                "level": found.rule.level,
-                "message": {"text": found.message},
-                "locations": [{"physicalLocation": {"artifactLocation": where,
-                                                    **_region(found.location)}}],
-            }
-            if found.verdict is not None:
-                item["properties"] = {
-                    "entry": found.verdict.entry, "status": found.verdict.status,
-                    "witness": found.verdict.witness, "coveredBy": found.verdict.covered_by}
-            results.append(item)
-    sarif_run: dict[str, Any] = {
-        "tool": {"driver": {"name": "skillgrant", "version": version,
-                            "semanticVersion": version,
-                            "rules": [_sarif_rule(rule) for rule in rules]}},
-        "invocations": [{"executionSuccessful": not notifications,
-                         "toolExecutionNotifications": notifications}],
-        "results": results,
-        "columnKind": "unicodeCodePoints",
-    }
-    if root_uri is not None:
-        sarif_run["originalUriBaseIds"] = {"%SRCROOT%": {"uri": root_uri}}
-    return dumps({"$schema": SARIF_SCHEMA_URI, "version": "2.1.0", "runs": [sarif_run]})
 
 
 # --- diff ---------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 from ._skillspan import KEY, AllowedTools, Item, SkillDoc, read_skill, same
 from ._splice import splice
-from .errors import SkillFileError
+from .errors import PlanError, SkillFileError
+from .limits import MAX_FILE_BYTES
 from .prover import Decision, constrain
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ __all__ = [
     "apply_to_file",
     "apply_to_text",
     "decode_skill",
+    "read_limited",
     "read_skill",
     "splice_allowed_tools",
     "write_atomic",
@@ -72,6 +74,8 @@ def apply_to_text(text: str, plan: Plan, *, path: str | None = None) -> tuple[st
     >>> apply_to_text(text, Plan.from_entries(["Bash(gh *)"]))[0]
     '---\\nname: x\\nallowed-tools: Bash(gh pr list)\\n---\\n'
     """
+    if not callable(getattr(plan, "constrain_kwargs", None)):
+        raise PlanError(f"the plan must be a skillgrant.Plan, not {type(plan).__name__}")
     doc = read_skill(text, path)
     value = doc.allowed_tools
     submitted: str | list[str] = []
@@ -143,20 +147,35 @@ def apply_to_file(path: str | os.PathLike[str], plan: Plan, *,
     """Apply ``plan`` to the SKILL.md at ``path`` and write the result atomically when it
     changed (never with ``dry_run``). The file is left byte-identical on any error.
 
-    Raises SkillFileError (unreadable, not UTF-8, unsafe to rewrite, or the write failed) or
-    PlanError.
+    Raises SkillFileError (unreadable, over MAX_FILE_BYTES, not UTF-8, unsafe to rewrite, or
+    the write failed) or PlanError.
     """
     target = Path(path)
-    try:
-        data = target.read_bytes()
-    except OSError as e:
-        raise SkillFileError(f"cannot read the file: {e.strerror or e}", path=str(target)) from e
+    data = read_limited(target)
     old_text = decode_skill(data, str(target))
     new_text, decision = apply_to_text(old_text, plan, path=str(target))
     write = new_text != old_text and not dry_run
     if write:
         write_atomic(target, new_text.encode("utf-8"), expected=data)
     return ApplyResult(target, old_text, new_text, decision, write)
+
+
+def read_limited(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the file at ``path``, refusing one over MAX_FILE_BYTES without reading it
+    whole (a hostile path may name a huge file or an endless device).
+
+    Raises SkillFileError naming the file and the limit, or why it cannot be read.
+    """
+    shown = str(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise SkillFileError(f"cannot read the file: {e.strerror or e}", path=shown) from e
+    if len(data) > MAX_FILE_BYTES:
+        raise SkillFileError(f"the file is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES); a "
+                             "SKILL.md that large is refused", path=shown)
+    return data
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes, *,

@@ -413,3 +413,43 @@ def test_malformed_plan_arguments_are_plan_errors(kwargs: dict[str, object]) -> 
 
 def test_shell_tool_names_may_hold_hyphens() -> None:
     assert prove("exec-cmd(ls)", ["Bash(ls)"], shell_tools=["exec-cmd"]).covered
+
+
+# --------------------------------------------------------------------------------------------
+# §1.5 / §9: one work budget for a whole value
+# --------------------------------------------------------------------------------------------
+
+
+def test_work_per_value_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from skillgrant import prover
+
+    approved = [f"Bash(git {'x' * 200} {i} *)" for i in range(10)]
+    submitted = [f"Bash(git {'y' * 200} {i})" for i in range(6)]
+    unbounded = constrain(submitted, approved)
+    assert {v.status for v in unbounded.dropped} == {"not_covered"}
+    # Each decision scans the approved literals for a filler and tests its instance against
+    # twenty ~210-character globs: about 12,400 units. With room for two decisions, the rest of
+    # the value is unknown and names the value's limit.
+    monkeypatch.setattr(prover, "MAX_WORK_PER_VALUE", 30_000)
+    bounded = constrain(submitted, approved)
+    statuses = [v.status for v in bounded.verdicts]
+    assert statuses[:2] == ["not_covered", "not_covered"]
+    assert set(statuses[2:]) == {"unknown"}
+    assert all("(MAX_WORK_PER_VALUE)" in v.reason for v in bounded.verdicts[2:])
+
+
+def test_repeated_entries_are_decided_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from skillgrant import prover
+
+    calls: list[str] = []
+    real = prover._decide
+
+    def counting(entry: str, *args: object) -> object:
+        calls.append(entry)
+        return real(entry, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prover, "_decide", counting)
+    decision = constrain(["Bash(rm x)", "Read", "Bash(rm x)", "Read"], ["Read"])
+    assert calls == ["Bash(rm x)", "Read"]
+    assert decision.allowed == ["Read"]
+    assert [v.entry for v in decision.dropped] == ["Bash(rm x)", "Bash(rm x)"]

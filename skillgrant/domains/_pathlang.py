@@ -56,8 +56,8 @@ _STARS = re.compile(r"\*+")
 # Work units charged per automaton state visited and per DP cell. The budget's unit is a
 # character scanned by ``Glob.matches`` (C speed); a state visit is Python-level work, so it
 # costs more, keeping the worst case of a path decision near that of a command decision.
-STATE_COST: Final = 8
-CELL_COST: Final = 2
+STATE_COST: Final = 32
+CELL_COST: Final = 8
 
 
 def part_glob(text: str) -> Glob:

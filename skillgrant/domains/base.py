@@ -36,15 +36,20 @@ class OverBudget(Exception):
 
 @dataclass
 class Budget:
-    """Counts work units for one decision and stops it past the limit."""
+    """Counts work units for one decision and stops it past the limit; with a ``parent`` (the
+    whole value's budget), every unit is charged there too."""
 
     limit: int = MAX_WORK_PER_DECISION
     spent: int = 0
+    parent: Budget | None = None
+    name: str = "MAX_WORK_PER_DECISION"
 
     def charge(self, units: int) -> None:
         self.spent += units
         if self.spent > self.limit:
-            raise OverBudget(f"more than {self.limit} units of work")
+            raise OverBudget(f"more than {self.limit} units of work ({self.name})")
+        if self.parent is not None:
+            self.parent.charge(units)
 
 
 @dataclass(frozen=True)

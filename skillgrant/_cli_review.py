@@ -1,0 +1,133 @@
+"""``skillgrant lint`` and ``skillgrant diff`` (SPEC §8, issue 8), registered on the app of
+cli.py by ``register_review_commands``.
+
+Exceptions become exit statuses through ``_cliutil.guard``, as for every other command (2 on
+any error, never 1). The plan model, YAML, git and the renderers load inside the commands.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from . import __version__
+from ._cliutil import (
+    Colour,
+    ColourOpt,
+    DebugOpt,
+    PlanKind,
+    colour_enabled,
+    fail,
+    guard,
+    repo_root,
+    root_uri,
+)
+
+if TYPE_CHECKING:
+    from ._reviewsource import Source
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
+    markdown = "markdown"
+
+
+FormatOpt = Annotated[Format, typer.Option(
+    "--format", "-f", help="text for people; json for pipelines; github for workflow "
+                           "annotations; sarif for code scanning; markdown for a pull-request "
+                           "comment.")]
+KindOpt = Annotated[PlanKind, typer.Option(
+    "--kind", help="How to read the plan(s): auto tells by the name (.md) and content.")]
+SOURCE_HELP = ("A plan file (YAML or JSON), an approved SKILL.md or a Claude Code "
+               "settings.json")
+
+
+def lint(
+    ctx: typer.Context,
+    plan: Annotated[str, typer.Argument(
+        metavar="PLAN-or-SKILL.md", show_default=False,
+        help=SOURCE_HELP + "; or REV:path, read from git; '-' reads standard input.")],
+    kind: KindOpt = PlanKind.auto,
+    fmt: FormatOpt = Format.text,
+    colour: ColourOpt = Colour.auto,
+    debug: DebugOpt = False,
+) -> None:
+    """Review the grants of a plan: invalid, over-broad, inert and non-canonical entries.
+
+    Each finding has a stable rule ID (SGL001…), a severity, a message and a fix.
+    Exit 0: no findings; 1: findings (any severity); 2: an error.
+    """
+    with guard(ctx, debug):
+        from ._reviewsource import read_source
+        from .report_review import LintReport, render_lint
+        from .review import lint_entries
+
+        root = repo_root()
+        source = read_source(plan, kind.value, root)
+        found = lint_entries(list(source.entries), shell_tools=source.shell_tools)
+        if source.refusal is not None and not any(f.severity == "error" for f in found):
+            # The loader refused an entry that lint passes: never call such a plan clean.
+            raise source.refusal
+        report = LintReport(source, tuple(found))
+        on = colour_enabled(colour) and fmt is Format.text
+        typer.echo(render_lint(report, fmt.value, version=__version__,
+                               root_uri=root_uri(root), colour=on), nl=False, color=on)
+    raise typer.Exit(1 if found else 0)
+
+
+def diff(
+    ctx: typer.Context,
+    old: Annotated[str, typer.Argument(
+        metavar="OLD", show_default=False,
+        help=SOURCE_HELP + "; or REV:path, read from git (an existing file of that name "
+                           "wins); '-' reads standard input.")],
+    new: Annotated[str, typer.Argument(
+        metavar="NEW", show_default=False, help="The changed version, in any form OLD takes.")],
+    kind: KindOpt = PlanKind.auto,
+    fmt: FormatOpt = Format.text,
+    colour: ColourOpt = Colour.auto,
+    debug: DebugOpt = False,
+) -> None:
+    """Grants in NEW that OLD does not provably grant: a capability escalation, with its witness.
+
+    Also lists narrowed and removed grants. Judged with OLD's shell-tools and base-dirs.
+    Exit 0: no escalation; 1: an escalation (unknown counts); 2: an error (also an invalid
+    OLD entry).
+    """
+    with guard(ctx, debug):
+        from ._reviewsource import STDIN, read_source
+        from .report_review import DiffReport, render_diff
+        from .review import diff_entries
+
+        if old == new == STDIN:
+            fail("OLD and NEW cannot both be read from standard input")
+        root = repo_root()
+        before = read_source(old, kind.value, root)
+        after = read_source(new, kind.value, root)
+        baseline = before.approved().constrain_kwargs()
+        _warn_if_settings_differ(before, after)
+        result = diff_entries(list(before.entries), list(after.entries), **baseline)
+        on = colour_enabled(colour) and fmt is Format.text
+        typer.echo(render_diff(DiffReport(before, after, result), fmt.value,
+                               version=__version__, root_uri=root_uri(root), colour=on),
+                   nl=False, color=on)
+    raise typer.Exit(1 if result.escalates else 0)
+
+
+def _warn_if_settings_differ(old: Source, new: Source) -> None:
+    if new.plan is None or old.plan is None:
+        return
+    if new.plan.constrain_kwargs() != old.plan.constrain_kwargs():
+        typer.echo("skillgrant: warning: NEW declares other shell-tools or base-dirs than OLD; "
+                   "its entries are judged with OLD's", err=True)
+
+
+def register_review_commands(app: typer.Typer) -> None:
+    """Add ``lint`` and ``diff`` to the ``skillgrant`` app."""
+    app.command("lint")(lint)
+    app.command("diff")(diff)
