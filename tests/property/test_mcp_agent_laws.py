@@ -1,0 +1,137 @@
+"""Laws for the MCP (SPEC §4.4) and Agent (§4.5) domains against a reference written from the
+SPEC's words: a plain membership test over concrete tool names / agent types.
+
+Reference semantics (allow position):
+- ``mcp__s`` and ``mcp__s__*`` allow every tool ``mcp__s__<t>`` (t non-empty);
+  ``mcp__s__p*`` allows ``mcp__s__<p…>``; ``mcp__s__t`` allows exactly that tool. Verbatim.
+- ``Agent`` (or ``Task``) allows every type; ``Agent(t)`` allows exactly type ``t``.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skillgrant import constrain, prove
+
+EXAMPLES = 500
+
+SERVERS = st.sampled_from(["gh", "ghx", "g", "linear", "a-b"])
+TOOL_CHARS = "abx_"
+TOOLS = st.text(TOOL_CHARS, min_size=1, max_size=4)
+
+
+def mcp_allows(rule: str, tool_name: str) -> bool:
+    """Does MCP rule ``rule`` allow calling the tool named ``tool_name``? (Reference model.)"""
+    assert tool_name.startswith("mcp__")
+    server, _, tool = rule[len("mcp__"):].partition("__")
+    called_server, _, called_tool = tool_name[len("mcp__"):].partition("__")
+    if server != called_server or not called_tool:
+        return False
+    if tool in ("", "*"):
+        return True
+    if tool.endswith("*"):
+        return called_tool.startswith(tool[:-1])
+    return called_tool == tool
+
+
+@st.composite
+def mcp_rules(draw: st.DrawFn) -> str:
+    server = draw(SERVERS)
+    form = draw(st.sampled_from(["server", "server-star", "prefix", "exact"]))
+    if form == "server":
+        return f"mcp__{server}"
+    if form == "server-star":
+        return f"mcp__{server}__*"
+    tool = draw(TOOLS)
+    return f"mcp__{server}__{tool}*" if form == "prefix" else f"mcp__{server}__{tool}"
+
+
+@st.composite
+def members(draw: st.DrawFn, rule: str) -> str:
+    """A concrete tool name the rule allows, built from the SPEC's words."""
+    server, _, tool = rule[len("mcp__"):].partition("__")
+    if tool in ("", "*"):
+        return f"mcp__{server}__{draw(TOOLS)}"
+    if tool.endswith("*"):
+        return f"mcp__{server}__{tool[:-1]}{draw(st.text(TOOL_CHARS, max_size=3))}"
+    return rule
+
+
+@settings(max_examples=EXAMPLES)
+@given(sub=mcp_rules(), approved=st.lists(mcp_rules(), min_size=1, max_size=3), data=st.data())
+def test_mcp_soundness_and_witness(sub: str, approved: list[str], data: st.DataObject) -> None:
+    verdict = prove(sub, approved)
+    if verdict.covered:
+        for _ in range(5):
+            name = data.draw(members(sub))
+            assert mcp_allows(sub, name)
+            assert any(mcp_allows(a, name) for a in approved), (sub, approved, name)
+    else:
+        assert verdict.status == "not_covered", verdict  # the fragment is fully decided
+        assert verdict.witness is not None
+        assert mcp_allows(sub, verdict.witness), verdict
+        assert not any(mcp_allows(a, verdict.witness) for a in approved), verdict
+
+
+@settings(max_examples=EXAMPLES)
+@given(wide=mcp_rules(), suffix=st.text(TOOL_CHARS, max_size=3), star=st.booleans())
+def test_mcp_constructed_narrowings_are_kept(wide: str, suffix: str, star: bool) -> None:
+    server, _, tool = wide[len("mcp__"):].partition("__")
+    if tool in ("", "*"):
+        narrow = f"mcp__{server}__{suffix or 'x'}{'*' if star else ''}"
+    elif tool.endswith("*"):
+        narrow = f"mcp__{server}__{tool[:-1]}{suffix}{'*' if star else ''}"
+        if narrow.endswith("__"):
+            narrow += "x"
+    else:
+        narrow = wide
+    assert prove(narrow, [wide]).covered, (narrow, wide)
+
+
+@settings(max_examples=EXAMPLES)
+@given(rules=st.lists(mcp_rules(), min_size=1, max_size=4), extra=mcp_rules())
+def test_mcp_monotonicity(rules: list[str], extra: str) -> None:
+    kept = constrain(rules, rules[:1]).kept
+    widened = constrain(rules, [*rules[:1], extra]).kept
+    assert {v.entry for v in kept} <= {v.entry for v in widened}
+
+
+AGENT_TYPES = st.sampled_from(["reviewer", "Reviewer", "general-purpose", "explore", "x"])
+AGENT_RULES = st.one_of(
+    st.sampled_from(["Agent", "Task", "Agent(*)", "agent"]),
+    AGENT_TYPES.map(lambda t: f"Agent({t})"),
+    AGENT_TYPES.map(lambda t: f"Task({t})"),
+)
+
+
+def agent_allows(rule: str, agent_type: str) -> bool:
+    """Reference: does an Agent/Task rule allow spawning ``agent_type``?"""
+    _, _, rest = rule.partition("(")
+    content = rest[:-1] if rest else ""
+    return content in ("", "*") or content == agent_type
+
+
+@settings(max_examples=EXAMPLES)
+@given(sub=AGENT_RULES, approved=st.lists(AGENT_RULES, min_size=1, max_size=3))
+def test_agent_soundness_and_witness(sub: str, approved: list[str]) -> None:
+    verdict = prove(sub, approved)
+    probes = ["reviewer", "Reviewer", "general-purpose", "explore", "x", "other"]
+    if verdict.covered:
+        for agent_type in probes:
+            if agent_allows(sub, agent_type):
+                assert any(agent_allows(a, agent_type) for a in approved), (sub, approved)
+    else:
+        assert verdict.status == "not_covered", verdict
+        assert verdict.witness is not None
+        assert agent_allows(sub, verdict.witness)
+        assert not any(agent_allows(a, verdict.witness) for a in approved), verdict
+
+
+@settings(max_examples=EXAMPLES)
+@given(agent_type=AGENT_TYPES, alias=st.sampled_from(["Agent", "Task", "AGENT", "task"]))
+def test_agent_narrowing_and_alias_kept(agent_type: str, alias: str) -> None:
+    verdict = prove(f"{alias}({agent_type})", ["Agent"])
+    assert verdict.covered
+    assert verdict.written == f"Agent({agent_type})"
+    assert prove(f"Agent({agent_type})", [f"Task({agent_type})"]).covered
