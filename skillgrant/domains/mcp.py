@@ -30,6 +30,18 @@ def is_inert(name: str) -> bool:
     return tool == "" or "*" in tool[:-1]
 
 
+def ambiguous_boundary(name: str) -> bool:
+    """Whether the server/tool boundary of ``name`` could be read two ways.
+
+    ``mcp__a___b`` is server ``a`` with tool ``_b`` when split on the first ``__``, but also the
+    full name of tool ``b`` on a server ``a_`` (the runtime rewrites other characters to ``_``).
+    Such names, and server names ending in ``_``, are decided only by identity.
+    """
+    rest = name[len(MCP_PREFIX):]
+    server, tool = split_name(name)
+    return "___" in rest or server.endswith("_") or (tool is not None and tool.startswith("_"))
+
+
 def language(name: str) -> Glob:
     server, tool = split_name(name)
     if tool is None or tool == "*":
@@ -40,7 +52,15 @@ def language(name: str) -> Glob:
 
 
 def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
-    languages = [(i, (language(a.key),)) for i, a in enumerate(approved)]
+    same = next((i for i, a in enumerate(approved) if a.key == submitted.key), None)
+    if same is not None:
+        return Outcome("covered", "the same MCP name is approved", covered_by=same)
+    if ambiguous_boundary(submitted.key):
+        return Outcome("unknown", "the boundary between MCP server and tool in this name can be "
+                       "read two ways ('___' or a server ending in '_'); only an identical "
+                       "approved name covers it")
+    languages = [(i, (language(a.key),)) for i, a in enumerate(approved)
+                 if not ambiguous_boundary(a.key)]
     covering, witness = union_cover((language(submitted.key),), languages, context.budget)
     if witness is None:
         return Outcome("covered", "every MCP tool it names is approved", covered_by=covering[0])
