@@ -35,6 +35,7 @@ _OPENING = re.compile(r"---[ \t]*(\r?\n)")
 _CLOSING = re.compile(r"(?:---|\.\.\.)[ \t]*\r?")
 # python-frontmatter's own boundary: any such line inside our frontmatter would cut it elsewhere.
 _FOREIGN_BOUNDARY = re.compile(r"-{3,}\s*")
+_LINE = re.compile(r"^(.*)$", re.MULTILINE)
 _TAG_NAMES: Final[dict[str, str]] = {"null": "empty (null)", "bool": "a boolean",
                                      "int": "an integer", "float": "a number",
                                      "timestamp": "a date", "binary": "binary data"}
@@ -170,6 +171,8 @@ class _Reader:
             end = len(text) if newline < 0 else newline
             line = text[pos:end]
             if _CLOSING.fullmatch(line):
+                if line.startswith("..."):
+                    self._refuse_dashes_after_dots(end)
                 return pos, (end if newline < 0 else newline + 1), line[:3]
             if _FOREIGN_BOUNDARY.fullmatch(line):
                 raise self.fail("a line of dashes inside the frontmatter: frontmatter readers "
@@ -177,6 +180,16 @@ class _Reader:
             pos = end + 1
         raise self.fail("the frontmatter is not closed: no '---' or '...' line after the "
                         "opening '---'", 0)
+
+    def _refuse_dashes_after_dots(self, start: int) -> None:
+        """A ``...`` close with a ``---`` line later in the file reads two ways: readers that
+        fence only on ``---`` (python-frontmatter among them) take everything up to that line
+        as frontmatter, where another ``allowed-tools`` may hide. Refuse rather than guess."""
+        for match in _LINE.finditer(self.text, start):
+            if _FOREIGN_BOUNDARY.fullmatch(match.group(1)):
+                raise self.fail("the frontmatter is closed with '...' but a '---' line follows "
+                                "in the body: readers that only know '---' fences would read "
+                                "up to it; close the frontmatter with '---'", match.start(1))
 
     def _top_level(self, root: Node | None) -> list[tuple[Node, Node]]:
         if root is None:

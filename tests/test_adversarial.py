@@ -74,8 +74,7 @@ def test_python_frontmatter_cannot_read_the_dots_then_dashes_file() -> None:
         frontmatter.parse(DOTS_THEN_DASHES)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a '...' fence followed by a later '---' line is "
-                   "accepted; '---'-fenced readers see the unapproved allowed-tools: Bash")
+
 def test_dots_fence_followed_by_dashes_with_allowed_tools_is_refused() -> None:
     with pytest.raises(SkillFileError):
         apply_to_text(DOTS_THEN_DASHES, Plan.from_entries(["Read"]))
