@@ -1,23 +1,42 @@
 """Benchmark runner: prints ratios against baselines measured in the same run.
 
-    python benchmarks/run.py            # all sections
-    python benchmarks/run.py prover     # one section
+    python benchmarks/run.py                     # all sections
+    python benchmarks/run.py prover startup      # some sections
+    python benchmarks/run.py batch --sizes 1000,10000
+
+Sections: ``prover`` (decisions per second against a naive regex port), ``adversarial`` (hostile
+patterns against the same port, capped), ``startup`` (a cold ``skillgrant check`` against
+``python -c pass`` and the Agent Skills reference validator), ``batch`` (``check`` over 1,000 /
+10,000 / 100,000 generated skills: files per second and peak memory, with ``--jobs``).
 
 Timings are medians of repeated runs on this machine; only the ratios travel between machines.
-Nothing here is asserted: tests never time anything.
+Nothing here is asserted: tests never time anything. Child processes run without
+PYTHONDONTWRITEBYTECODE, so their first (warm-up) run leaves the bytecode an installed package
+has. Set AGENTSKILLS=/path/to/agentskills when the validator (PyPI ``skills-ref``) is not on PATH.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import multiprocessing
+import os
+import platform
 import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import skillgrant
+from skillgrant._plans import clear_caches
 from skillgrant.limits import MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
+
+ROOT = Path(__file__).resolve().parent.parent
 
 REALISTIC = [
     ("Bash(gh pr list)", ["Bash(gh *)", "Read"]),
@@ -29,6 +48,18 @@ REALISTIC = [
     ("WebSearch", ["WebSearch", "Read"]),
     ("Bash(curl https://x.sh)", ["Bash(curl https://api.github.com/*)"]),
 ]
+
+
+def _distinct(count: int) -> list[tuple[str, list[str]]]:
+    """``count`` realistic pairs whose submitted entries all differ (the same plans as
+    REALISTIC): nothing is decided twice, so no cache of ours helps."""
+    pairs = []
+    for i in range(count):
+        entry, approved = REALISTIC[i % len(REALISTIC)]
+        name, _, rest = entry.partition("(")
+        varied = f"{name}({rest[:-1]} {i})" if rest else f"{name}(q{i})"
+        pairs.append((varied, approved))
+    return pairs
 
 
 def _naive_covered(entry: str, approved: list[str]) -> bool:
@@ -49,14 +80,44 @@ def _naive_covered(entry: str, approved: list[str]) -> bool:
     return False
 
 
-def _time(fn: Callable[[], object], repeat: int = 5, number: int = 1) -> float:
+def _median_time(fn: Callable[[], object], repeat: int = 5,
+                 setup: Callable[[], object] | None = None) -> float:
     samples = []
     for _ in range(repeat):
+        if setup is not None:
+            setup()
         start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        samples.append((time.perf_counter() - start) / number)
+        fn()
+        samples.append(time.perf_counter() - start)
     return statistics.median(samples)
+
+
+def _rate_row(label: str, ours: float, naive: float, target: str) -> None:
+    ratio = naive / ours
+    print(f"| {label} | {1 / ours:,.0f} | {1 / naive:,.0f} | {ratio:.2f}x | {target} |")
+
+
+def section_prover() -> None:
+    print("## 1. prover vs naive regex port, realistic pairs (decisions/s)\n")
+    print("| pairs | skillgrant.prove | naive port | ratio (naive time / ours) | target |")
+    print("|---|---:|---:|---:|---|")
+    rounds = 500
+    repeated = REALISTIC * rounds
+
+    def run(pairs: Sequence[tuple[str, list[str]]], decide: Callable[..., object]) -> None:
+        for entry, approved in pairs:
+            decide(entry, approved)
+
+    t_ours = _median_time(lambda: run(repeated, skillgrant.prove)) / len(repeated)
+    t_naive = _median_time(lambda: run(repeated, _naive_covered)) / len(repeated)
+    _rate_row(f"8 pairs × {rounds}, repeated", t_ours, t_naive, "≥ 1.00x")
+    distinct = _distinct(4000)
+    t_ours = _median_time(lambda: run(distinct, skillgrant.prove), setup=clear_caches)
+    t_naive = _median_time(lambda: run(distinct, _naive_covered))
+    _rate_row(f"{len(distinct):,} distinct, cold caches", t_ours / len(distinct),
+              t_naive / len(distinct), "(reported)")
+    print("\nRepeated pairs are answered from the plan's remembered verdicts (replaying their "
+          "work units); distinct ones are parsed by Lark and decided from scratch.")
 
 
 def _naive_in_child(entry: str, approved: list[str], conn: object) -> None:
@@ -78,25 +139,6 @@ def _naive_capped(entry: str, approved: list[str], cap: float) -> tuple[float, b
     return float(parent.recv()), False
 
 
-def section_prover() -> None:
-    print("## 1. prover vs naive regex port, realistic pairs")
-    number = 200
-
-    def ours() -> None:
-        for entry, approved in REALISTIC:
-            skillgrant.prove(entry, approved)
-
-    def naive() -> None:
-        for entry, approved in REALISTIC:
-            _naive_covered(entry, approved)
-
-    t_ours = _time(ours, number=number) / len(REALISTIC)
-    t_naive = _time(naive, number=number) / len(REALISTIC)
-    print(f"skillgrant.prove   {1 / t_ours:12,.0f} decisions/s")
-    print(f"naive regex port   {1 / t_naive:12,.0f} decisions/s")
-    print(f"ratio (naive time / ours): {t_naive / t_ours:.2f}x")
-
-
 def _hostile_compound(n_approved: int) -> tuple[str, list[str]]:
     """~1,600 `&&`-joined parts, each covered only by `Bash(a*)`, against maximal-length
     approved patterns that every part is tried against (hits MAX_WORK_PER_DECISION)."""
@@ -106,81 +148,102 @@ def _hostile_compound(n_approved: int) -> tuple[str, list[str]]:
 
 
 def section_adversarial(cap: float = 5.0) -> None:
-    print(f"\n## 2. adversarial patterns (naive port capped at {cap:.0f} s)")
-    n = 30
-    hostile_approved = ["Bash(" + "a*" * n + "b)"]
-    hostile_entry = "Bash(" + "a" * (n * 3) + ")"
+    print(f"\n## 2. adversarial patterns vs the naive port (capped at {cap:.0f} s)\n")
+    print("Ours is timed cold (every cache cleared first). Backtracking rows are the ones the "
+          "target (≥ 1000x) is about; limit rows show the limits answering fast.\n")
+    print("| kind | input | ours | verdict | naive port | ratio |")
+    print("|---|---|---:|---|---:|---:|")
+    literal = MAX_ENTRY_LENGTH - 10
     rows = [
-        ("many wildcards vs long literal", hostile_entry, hostile_approved),
-        ("1 MB entry", "Bash(" + "a" * 1_000_000 + ")", ["Bash(a*b)"]),
-        (f"{MAX_WILDCARDS_PER_PATTERN} wildcards (at the limit)",
+        ("backtracking", "30 wildcards vs a 90-char literal",
+         "Bash(" + "a" * 90 + ")", ["Bash(" + "a*" * 30 + "b)"]),
+        ("backtracking", "10 wildcards vs an 8 KB command",
+         "Bash(" + "a" * literal + ")", ["Bash(" + "a*" * 10 + "b)"]),
+        ("backtracking", "3 wildcards vs an 8 KB command",
+         "Bash(" + "a" * literal + ")", ["Bash(a*a*a*b)"]),
+        ("backtracking", f"{MAX_WILDCARDS_PER_PATTERN} approved wildcards (the limit) vs 8 KB",
+         "Bash(" + "a" * literal + ")", ["Bash(" + "a*" * MAX_WILDCARDS_PER_PATTERN + "b)"]),
+        ("limit", f"submitted {MAX_WILDCARDS_PER_PATTERN} wildcards (at the limit) vs 100",
          "Bash(" + "x*" * MAX_WILDCARDS_PER_PATTERN + ")", ["Bash(" + "x*y" * 100 + ")"]),
-        ("2,000 wildcards", "Bash(" + "a*" * 2000 + "b)", ["Bash(" + "a*" * 100 + "c)"]),
-        ("compound of ~1,600 parts vs 256 long", *_hostile_compound(256)),
+        ("limit", "2,000 wildcards", "Bash(" + "a*" * 2000 + "b)",
+         ["Bash(" + "a*" * 100 + "c)"]),
+        ("limit", "1 MB entry", "Bash(" + "a" * 1_000_000 + ")", ["Bash(a*b)"]),
+        ("limit", "compound of ~1,600 parts vs 256 long", *_hostile_compound(256)),
     ]
-    for label, entry, approved in rows:
-        t_ours = _time(lambda e=entry, a=approved: skillgrant.prove(e, a), repeat=3)  # type: ignore[misc]
+    for kind, label, entry, approved in rows:
+        t_ours = _median_time(lambda e=entry, a=approved: skillgrant.prove(e, a),  # type: ignore[misc]
+                              repeat=3, setup=clear_caches)
         verdict = skillgrant.prove(entry, approved)
         t_naive, capped = _naive_capped(entry, approved, cap)
-        naive = f">{cap:.0f} s (capped)" if capped else f"{t_naive * 1000:.2f} ms"
-        print(f"{label:34} ours {t_ours * 1000:8.2f} ms ({verdict.status:11}) "
-              f"naive {naive:>16}  ratio {'≥' if capped else ''}{t_naive / t_ours:,.0f}x")
-    print(f"(limits: MAX_ENTRY_LENGTH={MAX_ENTRY_LENGTH}, "
+        naive = f"> {cap:.0f} s (capped)" if capped else f"{t_naive * 1000:.2f} ms"
+        print(f"| {kind} | {label} | {t_ours * 1000:.2f} ms | {verdict.status} | {naive} | "
+              f"{'≥ ' if capped else ''}{t_naive / t_ours:,.0f}x |")
+    print(f"\n(limits: MAX_ENTRY_LENGTH={MAX_ENTRY_LENGTH}, "
           f"MAX_WILDCARDS_PER_PATTERN={MAX_WILDCARDS_PER_PATTERN})")
 
 
-def _wall(argv: list[str], repeat: int = 7, env: dict[str, str] | None = None) -> float:
-    """Median wall time of a command run ``repeat`` times (after one warm-up run)."""
-    import subprocess
-
-    subprocess.run(argv, capture_output=True, env=env, check=False)
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(argv, capture_output=True, env=env, check=False)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+def _child_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(extra)
+    return env
 
 
-def _find_agentskills() -> str | None:
-    import os
-    import shutil
+def _walls(commands: dict[str, tuple[list[str], dict[str, str] | None]],
+           rounds: int = 31) -> dict[str, float]:
+    """Median wall time of each command. The commands take turns, round after round (after two
+    warm-up rounds), so a drift in the machine's speed touches them all alike."""
+    samples: dict[str, list[float]] = {label: [] for label in commands}
+    for round_ in range(rounds + 2):
+        for label, (argv, env) in commands.items():
+            start = time.perf_counter()
+            subprocess.run(argv, capture_output=True, env=env or _child_env(), check=False)
+            if round_ >= 2:
+                samples[label].append(time.perf_counter() - start)
+    return {label: statistics.median(times) for label, times in samples.items()}
 
-    return os.environ.get("AGENTSKILLS") or shutil.which("agentskills")
+
+def _skillgrant_command() -> list[str]:
+    script = Path(sys.executable).parent / "skillgrant"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "skillgrant"]
 
 
 def section_startup() -> None:
-    import os
-    import shutil
-    import tempfile
-    from pathlib import Path
-
-    print("\n## 3. cold start: `skillgrant check` on one skill")
-    root = Path(__file__).resolve().parent.parent
-    sample = root / "samples" / "gh-triage"
+    print("\n## 3. cold start: `skillgrant check` on one skill\n")
+    sample = ROOT / "samples" / "gh-triage"
+    validator = os.environ.get("AGENTSKILLS") or shutil.which("agentskills")
     with tempfile.TemporaryDirectory() as tmp:
         skill = Path(tmp) / "gh-triage"
         skill.mkdir()
         shutil.copy(sample / "SKILL.md", skill / "SKILL.md")
-        ours = [sys.executable, "-m", "skillgrant", "check", str(skill / "SKILL.md"),
-                "--plan", str(sample / "plan.yaml")]
-        script = shutil.which("skillgrant")
-        if script:
-            ours = [script, *ours[3:]]
-        t_ours = _wall(ours)
-        t_pass = _wall([sys.executable, "-c", "pass"])
-        print(f"skillgrant check            {t_ours * 1000:8.1f} ms")
-        print(f"python -c pass              {t_pass * 1000:8.1f} ms   "
-              f"ratio {t_ours / t_pass:.2f}x")
-        validator = _find_agentskills()
-        if validator is None:
-            print("agentskills validate            (not installed: pip install skills-ref, "
-                  "or set AGENTSKILLS=/path/to/agentskills)")
-            return
-        t_ref = _wall([validator, "validate", str(skill)])
-        print(f"agentskills validate        {t_ref * 1000:8.1f} ms   "
-              f"ratio ours/theirs {t_ours / t_ref:.2f}x (target ≤ 1.00x)")
-        del os
+        check = [*_skillgrant_command(), "check", str(skill / "SKILL.md"),
+                 "--plan", str(sample / "plan.yaml")]
+        commands: dict[str, tuple[list[str], dict[str, str] | None]] = {
+            "python -c pass": ([sys.executable, "-c", "pass"], None),
+            "python -c 'import typer'": ([sys.executable, "-c", "import typer"], None),
+            "import typer, yaml, frontmatter, lark":
+                ([sys.executable, "-c", "import typer, yaml, frontmatter, lark"], None),
+            "skillgrant --version": ([*_skillgrant_command(), "--version"], None),
+            "skillgrant check": (check, None),
+            "skillgrant check, no parser cache": (check, _child_env(SKILLGRANT_CACHE_DIR="")),
+        }
+        if validator:
+            commands["agentskills validate"] = ([validator, "validate", str(skill)], None)
+        times = _walls(commands)
+    reference = times.pop("agentskills validate", None)
+    print("| command | median | ratio to `python -c pass` | ratio to `agentskills validate` |")
+    print("|---|---:|---:|---:|")
+    base = times["python -c pass"]
+    for label, elapsed in times.items():
+        versus = f"{elapsed / reference:.2f}x" if reference else "n/a"
+        print(f"| {label} | {elapsed * 1000:.1f} ms | {elapsed / base:.2f}x | {versus} |")
+    if reference is None:
+        print("\nagentskills validate: not installed (pip install skills-ref, or set "
+              "AGENTSKILLS=/path/to/agentskills)")
+        return
+    print(f"| agentskills validate | {reference * 1000:.1f} ms | {reference / base:.2f}x | "
+          "1.00x |")
+    print(f"\ntarget: skillgrant check ≤ 1.00x agentskills validate; measured "
+          f"{times['skillgrant check'] / reference:.2f}x")
 
 
 _SKILL_TEMPLATE = """---
@@ -195,50 +258,67 @@ Run `gh pr view {i}` and summarise it.
 """
 
 
-def _generate(root: object, count: int) -> None:
-    from pathlib import Path
-
-    base = Path(str(root))
+def _generate(root: Path, count: int) -> None:
     for i in range(count):
-        folder = base / f"s{i // 1000:03d}" / f"skill-{i}"
+        folder = root / f"s{i // 1000:03d}" / f"skill-{i}"
         folder.mkdir(parents=True)
         (folder / "SKILL.md").write_text(_SKILL_TEMPLATE.format(i=i, m=i % 7), encoding="utf-8")
 
 
-def _batch_run(argv: list[str]) -> tuple[float, int]:
-    """Wall time and peak RSS (KiB) of one child process."""
-    import os
-    import subprocess
+# Runs a command and reports its wall time and the peak RSS of the largest process in its tree
+# (the CLI or one of its --jobs workers: they are all waited for, so RUSAGE_CHILDREN sees them).
+_MEASURE = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
+elapsed = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"seconds": elapsed, "peak_kib": peak, "code": code}))
+"""
 
-    start = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, _, usage = os.wait4(process.pid, 0)
-    return time.perf_counter() - start, usage.ru_maxrss
+
+def _batch_run(argv: list[str]) -> tuple[float, int, int]:
+    out = subprocess.run([sys.executable, "-c", _MEASURE, *argv], capture_output=True,
+                         text=True, env=_child_env(), check=True)
+    result = json.loads(out.stdout)
+    return result["seconds"], result["peak_kib"], result["code"]
 
 
-def section_batch(sizes: tuple[int, ...] = (1_000, 10_000, 100_000)) -> None:
-    import tempfile
-    from pathlib import Path
-
-    print("\n## 4. batch `check` over generated skills (files/s, peak memory)")
+def section_batch(sizes: Sequence[int] = (1_000, 10_000, 100_000)) -> None:
+    print("\n## 4. batch `check --format json` over generated skills\n")
+    cores = os.cpu_count() or 1
+    jobs_list = sorted({1, 2, cores})
+    print("| files | --jobs | wall | files/s | µs/file | speed-up | peak RSS |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    per_file: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         plan = Path(tmp) / "plan.yaml"
         plan.write_text("allowed-tools:\n  - Bash(gh *)\n  - Read\n", encoding="utf-8")
-        base_rate = None
+        subprocess.run([*_skillgrant_command(), "--version"], capture_output=True,
+                       env=_child_env(), check=False)  # warm-up: bytecode, parser cache
         for count in sizes:
             root = Path(tmp) / f"n{count}"
             _generate(root, count)
-            for jobs in (1, 2):
-                argv = [sys.executable, "-m", "skillgrant", "check", str(root), "--plan",
-                        str(plan), "--format", "json"]
-                if jobs > 1:
-                    argv += ["--jobs", str(jobs)]
-                elapsed, peak = _batch_run(argv)
-                rate = count / elapsed
-                if jobs == 1 and base_rate is None:
-                    base_rate = rate
-                print(f"{count:>7} files  jobs={jobs}  {elapsed:7.2f} s  {rate:9,.0f} files/s  "
-                      f"peak {peak / 1024:7.1f} MiB")
+            single = None
+            for jobs in jobs_list:
+                argv = [*_skillgrant_command(), "check", str(root), "--plan", str(plan),
+                        "--format", "json", "--jobs", str(jobs)]
+                # The median of three runs (one at 100,000 files, which takes a minute).
+                runs = sorted(_batch_run(argv) for _ in range(3 if count <= 10_000 else 1))
+                elapsed, peak, code = runs[len(runs) // 2]
+                assert code == 1, f"check exited {code}"  # every generated skill changes
+                single = single or elapsed
+                if jobs == 1:
+                    per_file[count] = elapsed / count
+                print(f"| {count:,} | {jobs} | {elapsed:.2f} s | {count / elapsed:,.0f} | "
+                      f"{elapsed / count * 1e6:.0f} | {single / elapsed:.2f}x | "
+                      f"{peak / 1024:.0f} MiB |")
+            shutil.rmtree(root)
+    if len(per_file) > 1:
+        first, last = min(per_file), max(per_file)
+        print(f"\ngrowth: time per file at {last:,} files is "
+              f"{per_file[last] / per_file[first]:.2f}x that at {first:,} "
+              "(1.00x = linear; start-up is spread over more files as the batch grows)")
 
 
 SECTIONS = {
@@ -250,12 +330,29 @@ SECTIONS = {
 
 
 def main(argv: list[str]) -> None:
-    import platform
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("sections", nargs="*", metavar="SECTION",
+                        help=f"any of {', '.join(SECTIONS)} (default: all)")
+    parser.add_argument("--sizes", default="1000,10000,100000",
+                        help="batch sizes, comma-separated (default: 1000,10000,100000)")
+    args = parser.parse_args(argv)
+    unknown = [name for name in args.sections if name not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
+    import typer
+    import yaml
+    from lark import __version__ as lark_version
 
-    print(f"# skillgrant {skillgrant.__version__} benchmarks on {platform.machine()}, "
-          f"Python {platform.python_version()}, {multiprocessing.cpu_count()} cores\n")
-    for name in argv or list(SECTIONS):
-        SECTIONS[name]()
+    print(f"# skillgrant {skillgrant.__version__} benchmarks\n")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
+          f"{platform.release()}; Python {platform.python_version()}; typer "
+          f"{typer.__version__ if hasattr(typer, '__version__') else '?'}, lark {lark_version}, "
+          f"PyYAML {yaml.__version__} (C loader: {hasattr(yaml, 'CSafeLoader')})\n")
+    for name in args.sections or list(SECTIONS):
+        if name == "batch":
+            section_batch(tuple(int(s) for s in args.sizes.split(",")))
+        else:
+            SECTIONS[name]()
 
 
 if __name__ == "__main__":

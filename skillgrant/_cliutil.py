@@ -144,11 +144,19 @@ def repo_root() -> Path:
 
 def artifact_path(path: Path, root: Path) -> str:
     """``path`` relative to ``root`` in POSIX form, or absolute when it is outside ``root``."""
-    absolute = Path(os.path.abspath(path))
+    absolute = os.path.abspath(path)
+    if os.sep == "/" and not absolute.startswith("//"):
+        # What the pathlib lines below answer, by string operations: both paths are absolute
+        # and normalized, and this runs once per file of a batch.
+        base = str(root)
+        if absolute == base:
+            return "."
+        prefix = base if base.endswith("/") else base + "/"
+        return absolute[len(prefix):] if absolute.startswith(prefix) else absolute
     try:
-        return absolute.relative_to(root).as_posix()
+        return Path(absolute).relative_to(root).as_posix()
     except ValueError:
-        return absolute.as_posix()
+        return Path(absolute).as_posix()
 
 
 def root_uri(root: Path) -> str:

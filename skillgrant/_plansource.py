@@ -8,6 +8,7 @@ problem found later (an invalid entry, a wrong type) is reported at file:line:co
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -19,9 +20,9 @@ from ._skillspan import read_skill
 from ._yamlspan import LOADER, YamlProblem, compose, line_column
 from .errors import PlanError, SkillFileError
 from .grants import split_allowed_tools
-from .limits import MAX_NESTING_DEPTH, MAX_PLAN_CHARS
+from .limits import MAX_FILE_BYTES, MAX_NESTING_DEPTH, MAX_PLAN_CHARS
 
-__all__ = ["MAX_PLAN_CHARS", "Parsed", "PlanSource", "parse_plan_text"]
+__all__ = ["MAX_PLAN_CHARS", "Parsed", "PlanSource", "parse_plan_text", "read_plan_file"]
 
 ALLOWED_SPELLINGS: Final = ("allowed-tools", "allowedTools", "allowed_tools")
 
@@ -97,6 +98,30 @@ class Parsed:
 
     data: object
     where: PlanSource
+
+
+def read_plan_file(path: str | os.PathLike[str], kind: str) -> str:
+    """The text of a plan file, refusing one over MAX_FILE_BYTES without reading it whole.
+
+    Decoded as UTF-8 (a BOM is allowed in a plan or settings file; a SKILL.md keeps its BOM for
+    the frontmatter reader). Raises PlanError.
+    """
+    name = str(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)  # never read a huge file whole
+    except OSError as e:
+        raise PlanError(f"cannot read the plan: {e.strerror or e}", source=name) from e
+    if len(data) > MAX_FILE_BYTES:
+        raise PlanError(f"the plan file is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES)",
+                        source=name)
+    try:
+        skill = kind == "skill" or (kind == "auto" and name.lower().endswith(".md"))
+        return data.decode("utf-8" if skill else "utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise PlanError(f"the plan is not UTF-8: byte 0x{data[e.start]:02X} cannot be "
+                        "decoded", source=name, line=line) from e
 
 
 def parse_plan_text(text: str, *, source: str | None, kind: str) -> Parsed:

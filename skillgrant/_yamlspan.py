@@ -35,9 +35,10 @@ STYLE_NAMES: Final[dict[str | None, str]] = {
 }
 
 # Characters a plain or single-quoted scalar may hold as they are: printable, no line breaks
-# (YAML 1.1 also breaks lines on NEL, LS and PS), no BOM, no tab.
-_SAFE_CHARS = re.compile(r"[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-                         r"\U00010000-\U0010ffff]*")
+# (YAML 1.1 also breaks lines on NEL, LS and PS), no BOM, no tab. That is the printable set
+# [\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff],
+# written as its complement: the same characters, compiled in a tenth of the time (start-up).
+_SAFE_CHARS = re.compile(r"[^\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]*")
 # UTF-16 halves on their own: a Python str can hold them, UTF-8 (and so YAML) cannot.
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 # A plain scalar may not start with an indicator, nor hold ": " or " #", nor end in ":".
@@ -75,6 +76,10 @@ def compose(text: str) -> Node | None:
     if surrogate is not None:
         raise YamlProblem(f"invalid text: lone surrogate U+{ord(surrogate.group()):04X} is not "
                           "a character", surrogate.start())
+    if sum(map(text.count, _COLLECTION_INDICATORS)) <= MAX_NESTING_DEPTH:
+        sure, node = _compose_shallow(text)
+        if sure:
+            return node
     try:
         aliases = depth = 0
         for event in yaml.parse(text, Loader=LOADER):
@@ -110,6 +115,39 @@ def compose(text: str) -> Node | None:
     if node is not None:
         _refuse_merge_keys(node)
     return node
+
+
+# Every collection a YAML document opens needs one of these characters of its own (a block
+# sequence its '-', a block mapping the ':' or '?' of its first key, a flow collection its
+# bracket): a text with no more of them than MAX_NESTING_DEPTH cannot nest deeper.
+_COLLECTION_INDICATORS: Final = "-:?[{"
+
+
+def _compose_shallow(text: str) -> tuple[bool, Node | None]:
+    """``compose`` for a text that cannot nest past the limit: composed directly, without the
+    event pass. Not sure (False) when the text does not compose or holds an alias, so that the
+    full path finds and reports the problem exactly as it always has."""
+    try:
+        node: Node | None = yaml.compose(text, Loader=LOADER)
+    except yaml.YAMLError:
+        return False, None
+    if node is None:
+        return True, None
+    # An alias composes to the very node its anchor names: a node reached twice.
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            return False, None
+        seen.add(id(current))
+        if isinstance(current, MappingNode):
+            for key, value in current.value:
+                stack.extend((key, value))
+        elif isinstance(current, SequenceNode):
+            stack.extend(current.value)
+    _refuse_merge_keys(node)
+    return True, node
 
 
 def _refuse_merge_keys(root: Node) -> None:

@@ -31,7 +31,6 @@ from ._cliutil import (
     DebugOpt,
     PlanKind,
     State,
-    artifact_path,
     colour_enabled,
     env_debug,
     fail,
@@ -43,9 +42,9 @@ from ._cliutil import (
 )
 
 if TYPE_CHECKING:
+    from ._planlite import ApprovedPlan
     from .plan import Plan
-    from .report import FileResult, Location, Run
-    from .skillfile import SkillDoc
+    from .report import Run
 
 #: Directory names never searched for SKILL.md (version-control internals, dependencies).
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules"})
@@ -84,6 +83,10 @@ PlanKindOpt = Annotated[PlanKind, typer.Option(
 FormatOpt = Annotated[Format, typer.Option(
     "--format", "-f", help="text for people; json for pipelines; github for workflow "
                            "annotations; sarif for code scanning.")]
+JobsOpt = Annotated[int, typer.Option(
+    "--jobs", "-j", min=0, metavar="N",
+    help="Spread the files over N worker processes (0: one per CPU). The output is the same "
+         "as with --jobs 1, in the same order.")]
 PathsArg = Annotated[list[str], typer.Argument(
     metavar="PATH", help="SKILL.md files, or directories searched for SKILL.md.",
     show_default=False)]
@@ -108,9 +111,10 @@ def _root(
 
 # --- inputs -------------------------------------------------------------------------------
 
-def _load_plan(source: str, kind: PlanKind) -> Plan:
+def _load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
+    # pydantic's Plan only when the plan needs it (_planlite): the same plan, the same errors.
+    from ._planlite import load_plan, plan_from_text
     from .errors import PlanError
-    from .plan import Plan
 
     if source == "-":
         name = "<stdin>"
@@ -119,7 +123,7 @@ def _load_plan(source: str, kind: PlanKind) -> Plan:
         data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else (
             sys.stdin.read().encode("utf-8"))
     elif kind is PlanKind.auto:
-        return Plan.load(source)
+        return load_plan(source)
     else:
         try:
             data = Path(source).read_bytes()
@@ -132,12 +136,12 @@ def _load_plan(source: str, kind: PlanKind) -> Plan:
     except UnicodeDecodeError as e:
         raise PlanError(f"the plan is not UTF-8: byte 0x{data[e.start]:02X} cannot be decoded",
                         source=name, line=data.count(b"\n", 0, e.start) + 1) from e
-    return Plan.from_text(text, source=name, kind=kind.value)
+    return plan_from_text(text, source=name, kind=kind.value)
 
 
 def _collect(paths: list[str]) -> list[Path]:
     """The SKILL.md files named or found under directories, each once, in a stable order."""
-    found: list[Path] = []
+    found: list[tuple[Path, str]] = []
     for given in paths:
         path = Path(given)
         if path.is_dir():
@@ -146,111 +150,77 @@ def _collect(paths: list[str]) -> list[Path]:
                 fail(f"{given}: no {SKILL_FILE} found in this directory")
             found.extend(inside)
         elif path.exists():
-            found.append(path)
+            found.append((path, os.path.realpath(path)))
         else:
             fail(f"{given}: no such file or directory")
     seen: set[str] = set()
     unique = []
-    for path in found:
-        key = os.path.realpath(path)
+    for path, key in found:
         if key not in seen:
             seen.add(key)
             unique.append(path)
     return unique
 
 
-def _walk(directory: Path) -> Iterator[Path]:
-    for root, dirs, files in os.walk(directory):
+def _walk(directory: Path) -> Iterator[tuple[Path, str]]:
+    """Each SKILL.md under ``directory`` with its real path (what ``os.path.realpath`` gives)."""
+    top = os.fspath(directory)
+    real_top = os.path.realpath(top)
+    prefix = top if top.endswith(os.sep) else top + os.sep
+    for root, dirs, files in os.walk(top):
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
         if SKILL_FILE in files:
-            yield Path(root) / SKILL_FILE
-
-
-def _line_column(text: str, offset: int) -> Location:
-    from .report import Location
-
-    line_start = text.rfind("\n", 0, offset) + 1
-    return Location(text.count("\n", 0, offset) + 1, offset - line_start + 1)
-
-
-def _locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
-    """Where ``allowed-tools`` is (or would be added), and where each of its entries is."""
-    from .grants import split_allowed_tools
-
-    text = doc.text
-    value = doc.allowed_tools
-    if value is None:
-        return _line_column(text, doc.insert_at), ()
-    key = _line_column(text, value.key_start + value.key_column)
-    spans = ([(item.value, item.start, item.end) for item in value.items] if value.items
-             else [(value.value, value.start, value.end)] if isinstance(value.value, str)
-             else [])
-    found: list[Location] = []
-    for raw, start, end in spans:
-        cursor = start
-        for entry in split_allowed_tools(raw):
-            at = text.find(entry, cursor, end)
-            if at < 0:
-                # Written with YAML escapes or folded lines, the entry is not in the text as
-                # such: point at its scalar.
-                found.append(_line_column(text, start))
-                continue
-            found.append(_line_column(text, at))
-            cursor = at + len(entry)
-    if len(found) != len(value.entries):
-        return key, ()
-    return key, tuple(found)
+            name = os.path.join(root, SKILL_FILE)
+            # os.walk never enters a symlinked directory, so below the top only the file
+            # itself can be a link: its real path is the top's plus the rest, unless it is one.
+            if os.path.islink(name) or not name.startswith(prefix):
+                yield Path(name), os.path.realpath(name)
+            else:
+                yield Path(name), os.path.join(real_top, name[len(prefix):])
 
 
 # --- check and apply ----------------------------------------------------------------------
 
 def _process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKind,
-             fmt: Format, colour: Colour, *, write: bool, dry_run: bool) -> int:
-    from .errors import SkillFileError
-    from .report import FileError, FileResult, Run
-    from .skillfile import apply_to_file, read_skill
+             fmt: Format, colour: Colour, *, write: bool, dry_run: bool, jobs: int) -> int:
+    from ._batch import default_jobs, run_files
+    from .report import JsonDocument, Run
 
     plan = _load_plan(plan_source, plan_kind)
     files = _collect(paths)
     root = repo_root()
     run = Run(command, plan.source or plan_source, dry_run=dry_run)
-    for path in files:
-        artifact = artifact_path(path, root)
-        try:
-            result = apply_to_file(path, plan, dry_run=not write)
-        except SkillFileError as e:
-            typer.echo(f"skillgrant: error: {e}", err=True)
-            run.files.append(FileResult(str(path), artifact,
-                                        error=FileError(e.message, e.line, e.column)))
-            continue
-        location, entries = _locate(read_skill(result.old_text, str(path)))
-        diff = None
-        if dry_run and result.changed:
-            from .report import unified_diff
-
-            diff = unified_diff(result.old_text, result.new_text, artifact)
-        run.files.append(FileResult(str(path), artifact, result.decision, result.changed,
-                                    result.written, location, entries, diff))
-    _emit(run, fmt, colour, root)
-    if any(f.error is not None for f in run.files):
+    # JSON is rendered a file at a time (a registry-scale batch keeps text, not decisions);
+    # the other formats render the whole run at the end.
+    document = JsonDocument(run, version=__version__) if fmt is Format.json else None
+    error = change = False
+    for done in run_files(files, plan, root, write=write, dry_run=dry_run,
+                          json=document is not None, jobs=jobs or default_jobs()):
+        if done.message is not None:
+            typer.echo(done.message, err=True)
+        error = error or done.error
+        change = change or done.would_change
+        if document is not None and done.fragment is not None:
+            document.add_fragment(done.fragment, changed=done.changed, applied=done.applied,
+                                  error=done.error)
+        elif done.result is not None:
+            run.files.append(done.result)
+    if document is not None:
+        for chunk in document.chunks():
+            typer.echo(chunk, nl=False)
+    else:
+        _emit(run, fmt, colour, root)
+    if error:
         return 2
-    if command == "check" and any(_would_change(f) for f in run.files):
+    if command == "check" and change:
         return 1
     return 0
-
-
-def _would_change(result: FileResult) -> bool:
-    decision = result.decision
-    return result.changed or (decision is not None and (bool(decision.dropped)
-                                                        or decision.restored))
 
 
 def _emit(run: Run, fmt: Format, colour: Colour, root: Path) -> None:
     from . import report
 
-    if fmt is Format.json:
-        out = report.render_json(run, version=__version__)
-    elif fmt is Format.github:
+    if fmt is Format.github:
         out = report.render_github(run)
     elif fmt is Format.sarif:
         out = report.render_sarif(run, version=__version__, root_uri=root_uri(root))
@@ -271,6 +241,7 @@ def check(
     plan_kind: PlanKindOpt = PlanKind.auto,
     fmt: FormatOpt = Format.text,
     colour: ColourOpt = Colour.auto,
+    jobs: JobsOpt = 1,
     debug: DebugOpt = False,
 ) -> None:
     """Report what `apply` would change, decision by decision.
@@ -280,7 +251,7 @@ def check(
     """
     with guard(ctx, debug):
         code = _process("check", paths, plan, plan_kind, fmt, colour, write=False,
-                        dry_run=False)
+                        dry_run=False, jobs=jobs)
     raise typer.Exit(code)
 
 
@@ -294,6 +265,7 @@ def apply(
     plan_kind: PlanKindOpt = PlanKind.auto,
     fmt: FormatOpt = Format.text,
     colour: ColourOpt = Colour.auto,
+    jobs: JobsOpt = 1,
     debug: DebugOpt = False,
 ) -> None:
     """Rewrite each SKILL.md's allowed-tools to what the plan covers (the builder stage).
@@ -303,7 +275,7 @@ def apply(
     """
     with guard(ctx, debug):
         code = _process("apply", paths, plan, plan_kind, fmt, colour, write=not dry_run,
-                        dry_run=dry_run)
+                        dry_run=dry_run, jobs=jobs)
     raise typer.Exit(code)
 
 

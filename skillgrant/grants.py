@@ -15,6 +15,7 @@ from functools import lru_cache
 from . import vocabulary
 from ._parse import parse_entry
 from .errors import AllowedToolsError, GrantSyntaxError
+from .limits import MAX_ENTRY_LENGTH
 
 #: JavaScript's ``\s``: what Claude Code's splitter treats as a separator, NBSP and BOM included.
 JS_WHITESPACE = (
@@ -43,7 +44,7 @@ def split_allowed_tools(value: str | Sequence[str]) -> list[str]:
     ['Bash(git add *)', 'Read', 'Grep']
     """
     if isinstance(value, str):
-        return _split(value)
+        return list(_split(value))
     if isinstance(value, Sequence):
         entries: list[str] = []
         for index, item in enumerate(value):
@@ -58,7 +59,23 @@ def split_allowed_tools(value: str | Sequence[str]) -> list[str]:
     )
 
 
-def _split(text: str) -> list[str]:
+def _split(text: str) -> tuple[str, ...]:
+    # A value is split when it is read, decided, located and read back: the last few short
+    # ones are remembered (a long one is split anew, so the cache stays small).
+    if len(text) > _SPLIT_CACHED_CHARS:
+        return tuple(_split_uncached(text))
+    return _split_cached(text)
+
+
+_SPLIT_CACHED_CHARS = 2048
+
+
+@lru_cache(maxsize=1024)
+def _split_cached(text: str) -> tuple[str, ...]:
+    return tuple(_split_uncached(text))
+
+
+def _split_uncached(text: str) -> list[str]:
     entries: list[str] = []
     depth = 0
     start = 0
@@ -156,11 +173,20 @@ def parse_grant(entry: str) -> Grant:
     """
     if not isinstance(entry, str):
         raise AllowedToolsError(f"an entry must be a string, not {type(entry).__name__}")
+    if len(entry) > MAX_ENTRY_LENGTH:  # parsed, but not kept: the cache stays small
+        return _parse_once(entry)
     return _parse_cached(entry)
 
 
 @lru_cache(maxsize=4096)
 def _parse_cached(entry: str) -> Grant:
+    """``parse_grant`` remembered: a Grant is immutable and ``parse(str(g)) == g`` (STYLE
+    habit 4), so a repeated entry (``Read``, ``Bash(gh *)`` in every file of a batch) is
+    parsed by Lark once."""
+    return _parse_once(entry)
+
+
+def _parse_once(entry: str) -> Grant:
     bad = forbidden_control(entry)
     if bad is not None:
         raise GrantSyntaxError(f"control character U+{ord(entry[bad]):04X}", entry, bad)

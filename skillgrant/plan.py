@@ -26,10 +26,10 @@ from pydantic import (
 )
 
 from . import vocabulary
-from ._plansource import PlanSource, parse_plan_text
+from ._plansource import PlanSource, parse_plan_text, read_plan_file
 from .errors import PlanError
 from .grants import split_allowed_tools
-from .limits import MAX_ENTRIES_PER_VALUE, MAX_FILE_BYTES
+from .limits import MAX_ENTRIES_PER_VALUE
 from .prover import check_approved_entry
 
 PlanKind = Literal["auto", "plan", "skill", "settings"]
@@ -223,22 +223,7 @@ class Plan(BaseModel):
         The file is read as UTF-8 (a BOM is allowed in a plan or settings file).
         """
         name = str(path)
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_FILE_BYTES + 1)  # never read a huge file whole
-        except OSError as e:
-            raise PlanError(f"cannot read the plan: {e.strerror or e}", source=name) from e
-        if len(data) > MAX_FILE_BYTES:
-            raise PlanError(f"the plan file is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES)",
-                            source=name)
-        try:
-            skill = kind == "skill" or (kind == "auto" and name.lower().endswith(".md"))
-            text = data.decode("utf-8" if skill else "utf-8-sig")
-        except UnicodeDecodeError as e:
-            line = data.count(b"\n", 0, e.start) + 1
-            raise PlanError(f"the plan is not UTF-8: byte 0x{data[e.start]:02X} cannot be "
-                            "decoded", source=name, line=line) from e
-        return cls.from_text(text, source=name, kind=kind)
+        return cls.from_text(read_plan_file(path, kind), source=name, kind=kind)
 
 
 def _kind(value: object) -> str:

@@ -10,36 +10,23 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Literal
 
 from . import vocabulary
+from ._plans import _Plan, plan_for
+from ._screening import VerdictStatus, inert_reason
+from ._screening import _screen as _screen
+from ._screening import check_approved_entry as check_approved_entry
 from .domains import agent, command, generic, mcp, path, web
-from .domains.base import Budget, Context, Outcome, OverBudget, count_wildcards
-from .errors import AllowedToolsError, GrantSyntaxError, PlanError
-from .grants import (
-    Grant,
-    forbidden_control,
-    parse_grant,
-    runtime_split,
-    shorten,
-    split_allowed_tools,
-)
-from .limits import (
-    MAX_ENTRIES_PER_VALUE,
-    MAX_ENTRY_LENGTH,
-    MAX_WILDCARDS_PER_PATTERN,
-    MAX_WORK_PER_VALUE,
-)
+from .domains.base import Budget, Context, Outcome, OverBudget
+from .errors import AllowedToolsError, GrantSyntaxError
+from .grants import Grant, parse_grant, split_allowed_tools
+from .limits import MAX_ENTRIES_PER_VALUE, MAX_WORK_PER_VALUE
 from .vocabulary import Domain
 
 logger = logging.getLogger("skillgrant")
-
-VerdictStatus = Literal["covered", "not_covered", "unknown", "invalid", "inert", "ambiguous"]
-
 
 @dataclass(frozen=True)
 class Verdict:
@@ -74,192 +61,56 @@ class Decision:
     verdicts: list[Verdict] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class _Approved:
-    entry: str
-    grant: Grant
-
-
-class _Plan:
-    """Approved entries parsed once, with the context their decisions share."""
-
-    def __init__(
-        self,
-        approved: str | Sequence[str],
-        shell_tools: Mapping[str, object] | Iterable[str] | None,
-        base_dirs: Mapping[str, str | None] | None,
-    ) -> None:
-        try:
-            entries = split_allowed_tools(approved)
-        except AllowedToolsError as e:
-            raise PlanError(f"approved allowed-tools: {e}") from e
-        if len(entries) > MAX_ENTRIES_PER_VALUE:
-            raise PlanError(f"the plan has {len(entries)} entries; the limit is "
-                            f"{MAX_ENTRIES_PER_VALUE} (MAX_ENTRIES_PER_VALUE)")
-        self.entries = [_Approved(e, _approved_grant(e)) for e in entries]
-        names = _shell_tool_names(shell_tools)
-        self.shell_spelling = {vocabulary.name_key(n): n for n in names}
-        self.shell_tools = frozenset(self.shell_spelling)
-        self.base_dirs = _base_dirs(base_dirs)
-
-    def context(self, value_budget: Budget | None = None) -> Context:
-        return Context(self.shell_tools, self.base_dirs, Budget(parent=value_budget))
-
-
-_BASE_DIR_KEYS = ("cwd", "home", "root")
-_TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-
-
-def _shell_tool_names(shell_tools: object) -> list[str]:
-    """The declared shell-tool names (SPEC §3), or PlanError for anything but a mapping or a
-    list of names."""
-    if shell_tools is None:
-        return []
-    if isinstance(shell_tools, Mapping):
-        names: Iterable[object] = shell_tools.keys()
-    elif isinstance(shell_tools, (list, tuple, set, frozenset)):
-        names = shell_tools
-    else:
-        raise PlanError(f"shell_tools must be a mapping or a list of tool names, not "
-                        f"{type(shell_tools).__name__}")
-    checked = []
-    for name in names:
-        if not isinstance(name, str) or _TOOL_NAME.fullmatch(name) is None:
-            raise PlanError(f"shell tool name {shorten(repr(name))} is not a tool name")
-        checked.append(name)
-    return checked
-
-
-def _base_dirs(base_dirs: object) -> dict[str, str]:
-    """The plan's base directories (SPEC §4.2), or PlanError for a malformed value."""
-    if base_dirs is None:
-        return {}
-    if hasattr(base_dirs, "model_dump"):  # a pydantic BaseDirs from a Plan
-        base_dirs = base_dirs.model_dump()
-    if not isinstance(base_dirs, Mapping):
-        raise PlanError(f"base_dirs must be a mapping with keys {', '.join(_BASE_DIR_KEYS)}, "
-                        f"not {type(base_dirs).__name__}")
-    result = {}
-    for key, value in base_dirs.items():
-        if key not in _BASE_DIR_KEYS:
-            raise PlanError(f"unknown base directory {shorten(repr(key))}; expected one of "
-                            f"{', '.join(_BASE_DIR_KEYS)}")
-        if value is None:
-            continue
-        if not isinstance(value, str):
-            raise PlanError(f"base directory {key} must be a string, not "
-                            f"{type(value).__name__}")
-        result[key] = value
-    return result
-
-
-def check_approved_entry(entry: str) -> None:
-    """Raise PlanError when ``entry`` cannot be an approved entry (SPEC §5): it does not parse,
-    the runtime would tokenize it differently, or it is over a limit."""
-    _approved_grant(entry)
-
-
-def _approved_grant(entry: str) -> Grant:
-    text, problem = _screen(entry)
-    if problem is not None:
-        raise PlanError(f"approved entry {shorten(entry)!r} is {problem[0]}: {problem[1]}",
-                        entry=entry)
-    try:
-        return parse_grant(text)
-    except GrantSyntaxError as e:
-        raise PlanError(f"approved entry is invalid: {e}", entry=entry) from e
-
-
-Problem = tuple[VerdictStatus, str]
-
-
-@lru_cache(maxsize=4096)
-def _screen(entry: str) -> tuple[str, Problem | None]:
-    """The entry trimmed, and the status that stops it before it is parsed (or None)."""
-    bad = forbidden_control(entry)
-    if bad is not None:
-        return entry, ("invalid", f"control character U+{ord(entry[bad]):04X} at column {bad + 1}")
-    if len(entry) > MAX_ENTRY_LENGTH:
-        return entry, ("unknown", f"{len(entry)} characters, over the limit of "
-                       f"{MAX_ENTRY_LENGTH} (MAX_ENTRY_LENGTH)")
-    ours = split_allowed_tools(entry)
-    if len(ours) != 1:
-        if not ours:
-            return entry, ("invalid", "an empty entry")
-        try:
-            for piece in ours:
-                parse_grant(piece)
-        except GrantSyntaxError:
-            return entry, ("invalid", f"it holds {len(ours)} entries, not all of them valid")
-        return entry, ("ambiguous", f"it holds {len(ours)} entries: {shorten(', '.join(ours))}")
-    text = ours[0]
-    theirs = runtime_split(text)
-    if theirs != [text]:
-        said = " + ".join(map(repr, theirs)) if theirs else "nothing"
-        return text, ("ambiguous", f"Claude Code would read it as {shorten(said)}")
-    if text.count("*") > MAX_WILDCARDS_PER_PATTERN < count_wildcards(text):
-        return text, ("unknown", f"more than {MAX_WILDCARDS_PER_PATTERN} wildcards "
-                      "(MAX_WILDCARDS_PER_PATTERN)")
-    return text, None
-
-
-def _inert_reason(grant: Grant) -> str | None:
-    removed = vocabulary.removed_name(grant.key)
-    if removed is not None:
-        return f"{removed} is a removed tool name; it grants nothing"
-    if grant.is_mcp:
-        if grant.content is not None:
-            return "MCP tool names take no parentheses; the runtime matches nothing"
-        if mcp.is_inert(grant.key):
-            return "an MCP name with a wildcard outside the tool's end matches no tool"
-        return None
-    if "*" in grant.key:
-        return "a tool-name glob matches no tool: only MCP tool names may end in '*'"
-    if grant.key in vocabulary.PATH_RULES_IGNORED and grant.content is not None:
-        return f"the runtime never consults path rules for {grant.tool}; this grants nothing"
-    return None
-
-
-def _relevant(submitted: Grant, other: Grant, plan: _Plan) -> bool:
-    """Whether an approved grant can cover the submitted one at all (SPEC §3, §4)."""
-    domain = vocabulary.domain_of(submitted.key, plan.shell_tools)
-    if domain is Domain.MCP:
-        return other.is_mcp
-    if domain is Domain.PATH:
-        return other.key == submitted.key or (submitted.key == "Read" and other.key == "Edit")
-    if domain is Domain.COMMAND:
-        return _command_group(submitted.key, plan) == _command_group(other.key, plan)
-    return other.key == submitted.key
-
-
-def _command_group(key: str, plan: _Plan) -> str:
-    return "Bash" if key == "Bash" or key in plan.shell_tools else key
-
-
 def _decide(entry: str, plan: _Plan, value_budget: Budget | None = None) -> Verdict:
+    remembered = plan.recall(entry)
+    if remembered is not None:
+        # The same entry against the same plan: the same verdict, and the same work charged to
+        # the value's budget. Charging it all at once stops exactly where the decision would
+        # have stopped, since a decision's work does not depend on the budget left.
+        verdict, units = remembered
+        if units and value_budget is not None:
+            try:
+                value_budget.charge(units)
+            except OverBudget as e:
+                return Verdict(entry, "unknown", f"the decision was stopped: {e}")
+        return verdict
+    # The work passed on to the value's budget is counted apart, so that a decision stopped by
+    # its own limit (not the value's) is remembered with the work it charged the value.
+    passed_on = Budget(limit=sys.maxsize, parent=value_budget, name="")
+    verdict, final = _decide_once(entry, plan, passed_on)
+    if final:
+        plan.remember(entry, verdict, passed_on.spent)
+    return verdict
+
+
+def _decide_once(entry: str, plan: _Plan, value_budget: Budget) -> tuple[Verdict, bool]:
+    """The verdict, and whether it depends on the entry and the plan alone (not on how much of
+    the value's budget was left, nor on a failure)."""
     text, problem = _screen(entry)
     if problem is not None:
-        return Verdict(entry, problem[0], f"the entry is {problem[0]}: {problem[1]}")
+        return Verdict(entry, problem[0], f"the entry is {problem[0]}: {problem[1]}"), True
     try:
         grant = parse_grant(text)
     except GrantSyntaxError as e:
-        return Verdict(entry, "invalid", str(e))
-    inert = _inert_reason(grant)
+        return Verdict(entry, "invalid", str(e)), True
+    inert = inert_reason(grant)
     if inert is not None:
-        return Verdict(entry, "inert", inert)
-    candidates = [a for a in plan.entries
-                  if _inert_reason(a.grant) is None and _relevant(grant, a.grant, plan)]
+        return Verdict(entry, "inert", inert), True
+    candidates = plan.candidates(grant)
+    context = plan.context(value_budget)
     try:
-        outcome = _dispatch(grant, [a.grant for a in candidates], plan.context(value_budget))
+        outcome = _dispatch(grant, [a.grant for a in candidates], context)
     except OverBudget as e:
-        return Verdict(entry, "unknown", f"the decision was stopped: {e}")
+        own = context.budget.spent > context.budget.limit  # not the value's limit
+        return Verdict(entry, "unknown", f"the decision was stopped: {e}"), own
     except RecursionError:
-        return Verdict(entry, "unknown", "the decision was stopped: too deeply nested")
+        return Verdict(entry, "unknown", "the decision was stopped: too deeply nested"), False
     except Exception as e:  # fail closed (SPEC §1.1): a crash never keeps a grant
         logger.error("prover failure on %r", entry, exc_info=True)
-        return Verdict(entry, "unknown", f"the prover failed ({type(e).__name__}); not kept")
+        return Verdict(entry, "unknown",
+                       f"the prover failed ({type(e).__name__}); not kept"), False
     if outcome.status != "covered" or outcome.covered_by is None:
-        return Verdict(entry, outcome.status, outcome.reason, witness=outcome.witness)
+        return Verdict(entry, outcome.status, outcome.reason, witness=outcome.witness), True
     cover = candidates[outcome.covered_by]
     return Verdict(
         entry,
@@ -268,7 +119,7 @@ def _decide(entry: str, plan: _Plan, value_budget: Budget | None = None) -> Verd
         covered_by=cover.entry,
         written=str(_spelled(grant, cover.grant, plan)),
         also_covered_by=tuple(candidates[i].entry for i in outcome.also),
-    )
+    ), True
 
 
 def _dispatch(grant: Grant, approved: list[Grant], context: Context) -> Outcome:
@@ -316,7 +167,7 @@ def prove(
     """
     if not isinstance(entry, str):
         raise AllowedToolsError(f"an entry must be a string, not {type(entry).__name__}")
-    return _decide(entry, _Plan(approved, shell_tools, base_dirs))
+    return _decide(entry, plan_for(approved, shell_tools, base_dirs))
 
 
 def constrain(
@@ -337,7 +188,7 @@ def constrain(
     >>> constrain(["Bash(gh pr list)", "Bash(rm -rf /)"], ["Bash(gh *)"]).allowed
     ['Bash(gh pr list)']
     """
-    plan = _Plan(approved, shell_tools, base_dirs)
+    plan = plan_for(approved, shell_tools, base_dirs)
     entries = split_allowed_tools(submitted)
     if len(entries) > MAX_ENTRIES_PER_VALUE:
         reason = (f"the value has {len(entries)} entries, over the limit of "
@@ -387,7 +238,33 @@ def constrain(
     return Decision(allowed, kept, dropped, restored, verdicts)
 
 
+def _heard() -> bool:
+    """Whether a warning on the ``skillgrant`` logger would reach anything but NullHandlers.
+
+    Making a log record costs more than deciding a cached entry; in a batch where nothing
+    listens (no ``--debug``, no logging configured) the drop records are skipped. Whenever a
+    filter, a custom record factory or a real handler could see the record, it is made.
+    """
+    if not logger.isEnabledFor(logging.WARNING):
+        return False
+    if logging.getLogRecordFactory() is not logging.LogRecord:
+        return True
+    current: logging.Logger | None = logger
+    found = False
+    while current is not None:
+        if current.filters:
+            return True
+        for handler in current.handlers:
+            found = True
+            if not isinstance(handler, logging.NullHandler):
+                return True
+        current = current.parent if current.propagate else None
+    return not found  # no handler at all: logging's last resort prints warnings
+
+
 def _log_drop(verdict: Verdict, source: str | None) -> None:
+    if not _heard():
+        return
     logger.warning(
         "dropped %s: %s",
         verdict.entry,

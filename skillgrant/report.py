@@ -22,13 +22,13 @@ terminal or break a line of a workflow command. The GitHub and SARIF writers sha
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from ._render import ENTRY_SHOWN, brief, dumps, printable, shown
 from ._render import Paint as _Paint
+from ._rules import RULE_BY_ID, RULES, STATUS_RULE, rule_for
 from .report_ci import (
     SARIF_SCHEMA_URI,
     FileError,
@@ -39,6 +39,13 @@ from .report_ci import (
     Rule,
     github_annotations,
     sarif_log,
+)
+from .report_json import (
+    JSON_VERSION,
+    JsonDocument,
+    render_explain_json,
+    render_json,
+    verdict_json,
 )
 
 if TYPE_CHECKING:
@@ -54,6 +61,7 @@ __all__ = [
     "FileFindings",
     "FileResult",
     "Finding",
+    "JsonDocument",
     "Level",
     "Location",
     "Rule",
@@ -75,40 +83,6 @@ __all__ = [
     "unified_diff",
     "verdict_json",
 ]
-
-#: Version of the JSON document shape (``--format json``); bumped only on breaking changes.
-JSON_VERSION: Final = 1
-
-
-RULES: Final[tuple[Rule, ...]] = (
-    Rule("SG001", "not-covered", "error", "Grant wider than the approved plan",
-         "The submitted grant allows an invocation (the witness) that no approved grant "
-         "allows. It is dropped."),
-    Rule("SG002", "unknown", "warning", "Grant not proven to be within the plan",
-         "skillgrant could not prove the grant is covered (an undecided form, a limit, or the "
-         "work budget). It is dropped: unproven grants are never kept."),
-    Rule("SG003", "invalid", "error", "Entry that does not parse",
-         "The entry does not follow the allowed-tools entry grammar. It is dropped."),
-    Rule("SG004", "inert", "warning", "Entry that grants nothing",
-         "The runtime grants nothing for this entry (a removed tool name, a path rule on a "
-         "tool that ignores path rules, a tool-name glob). It is dropped."),
-    Rule("SG005", "ambiguous", "error", "Entry the runtime would read differently",
-         "Claude Code's own splitter would not read this text as this one entry. It is "
-         "dropped."),
-    Rule("SG006", "restored", "warning", "Approved grants restored",
-         "Nothing submitted survived, so the approved entries were written: an absent "
-         "allowed-tools may mean the agent's wider default set."),
-    Rule("SG007", "tool-name-normalized", "note", "Kept entry written in canonical spelling",
-         "The runtime matches tool names exactly; the kept entry is written with the "
-         "canonical (or the covering approved entry's) spelling."),
-    Rule("SG008", "duplicate", "note", "Repeated entry",
-         "The entry is covered but repeats an earlier entry (same canonical form); it is "
-         "written once."),
-)
-RULE_BY_ID: Final = {rule.id: rule for rule in RULES}
-_STATUS_RULE: Final = {"not_covered": "SG001", "unknown": "SG002", "invalid": "SG003",
-                       "inert": "SG004", "ambiguous": "SG005"}
-
 
 @dataclass(frozen=True)
 class FileResult:
@@ -147,17 +121,6 @@ class Run:
 
 
 # --- evidence -----------------------------------------------------------------------------
-
-def rule_for(verdict: Verdict, decision: Decision) -> Rule | None:
-    """The rule a verdict hits, or None for a kept entry written as given."""
-    if verdict.status in _STATUS_RULE:
-        return RULE_BY_ID[_STATUS_RULE[verdict.status]]
-    if not any(kept is verdict for kept in decision.kept):
-        return RULE_BY_ID["SG008"]
-    if verdict.written is not None and verdict.written != verdict.entry.strip():
-        return RULE_BY_ID["SG007"]
-    return None
-
 
 def _finding_message(rule: Rule, verdict: Verdict) -> str:
     entry = brief(verdict.entry)
@@ -277,7 +240,7 @@ def render_explain_text(verdict: Verdict, approved: Sequence[str], *,
     """One decision with its evidence, for ``skillgrant explain``."""
     paint = _Paint(colour)
     status = verdict.status
-    rule = RULE_BY_ID.get(_STATUS_RULE.get(status, ""))
+    rule = RULE_BY_ID.get(STATUS_RULE.get(status, ""))
     tag = f" [{rule.id} {rule.name}]" if rule is not None else ""
     lines = [f"{brief(verdict.entry)}: "
              f"{paint(status, _STATUS_COLOUR.get(status, 'red'))}{tag}"]
@@ -296,84 +259,6 @@ def render_explain_text(verdict: Verdict, approved: Sequence[str], *,
     listed = ", ".join(brief(a) for a in approved) or "(nothing)"
     lines.append(f"  approved:   {listed}")
     return "\n".join(lines) + "\n"
-
-
-# --- JSON ---------------------------------------------------------------------------------
-
-def verdict_json(verdict: Verdict) -> dict[str, Any]:
-    """One verdict as a JSON object: the fields every decision and ``explain`` share."""
-    return {
-        "entry": verdict.entry,
-        "status": verdict.status,
-        "covered": verdict.covered,
-        "covered_by": verdict.covered_by,
-        "also_covered_by": list(verdict.also_covered_by),
-        "witness": verdict.witness,
-        "reason": verdict.reason,
-        "written": verdict.written,
-    }
-
-
-def _decision_json(verdict: Verdict, decision: Decision,
-                   location: Location | None) -> dict[str, Any]:
-    rule = rule_for(verdict, decision)
-    return {
-        **verdict_json(verdict),
-        "kept": any(kept is verdict for kept in decision.kept),
-        "rule": None if rule is None else rule.id,
-        "line": None if location is None else location.line,
-        "column": None if location is None else location.column,
-    }
-
-
-def _file_json(run: Run, result: FileResult) -> dict[str, Any]:
-    decision = result.decision
-    item: dict[str, Any] = {
-        "path": result.path,
-        "artifact": result.artifact,
-        "changed": result.changed,
-        "applied": result.applied,
-        "restored": decision.restored if decision is not None else False,
-        "line": None if result.location is None else result.location.line,
-        "allowed": list(decision.allowed) if decision is not None else None,
-        "decisions": [] if decision is None else [
-            _decision_json(v, decision, result.where(i))
-            for i, v in enumerate(decision.verdicts)],
-        "error": None if result.error is None else {
-            "message": result.error.message, "line": result.error.line,
-            "column": result.error.column},
-    }
-    if run.dry_run:
-        item["diff"] = result.diff or ""
-    return item
-
-
-def render_json(run: Run, *, version: str) -> str:
-    """The machine interface: every file, every decision (documented in docs/cli.md)."""
-    files = [_file_json(run, r) for r in run.files]
-    return dumps({
-        "version": JSON_VERSION,
-        "tool": {"name": "skillgrant", "version": version},
-        "command": run.command,
-        "dry_run": run.dry_run,
-        "plan": run.plan,
-        "files": files,
-        "summary": {
-            "files": len(files),
-            "changed": sum(1 for f in run.files if f.changed),
-            "applied": sum(1 for f in run.files if f.applied),
-            "errors": sum(1 for f in run.files if f.error is not None),
-        },
-    })
-
-
-def render_explain_json(verdict: Verdict, approved: Sequence[str], *, version: str) -> str:
-    """``explain --format json``: the decision object plus the approved entries."""
-    rule = RULE_BY_ID.get(_STATUS_RULE.get(verdict.status, ""))
-    document = {"version": JSON_VERSION, "tool": {"name": "skillgrant", "version": version},
-                **verdict_json(verdict), "rule": None if rule is None else rule.id,
-                "approved": list(approved)}
-    return dumps(document)
 
 
 # --- GitHub workflow commands and SARIF (the shared part is report_ci) ----------------------
@@ -397,6 +282,8 @@ def render_sarif(run: Run, *, version: str, root_uri: str | None) -> str:
 def unified_diff(old: str, new: str, artifact: str) -> str:
     """A unified diff of a rewrite (``a/``, ``b/`` prefixes, as ``git apply`` reads it); a last
     line without a line break is marked the way diff(1) marks it."""
+    import difflib  # only --dry-run needs it
+
     lines: Iterable[str] = difflib.unified_diff(
         _lines(old), _lines(new), fromfile=f"a/{artifact}", tofile=f"b/{artifact}")
     out = []

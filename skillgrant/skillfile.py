@@ -14,7 +14,7 @@ import os
 import stat
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,6 +51,8 @@ class ApplyResult:
     new_text: str
     decision: Decision
     written: bool
+    #: The file as read (its spans), so a caller need not read it again.
+    doc: SkillDoc | None = field(default=None, repr=False, compare=False)
 
     @property
     def changed(self) -> bool:
@@ -74,6 +76,11 @@ def apply_to_text(text: str, plan: Plan, *, path: str | None = None) -> tuple[st
     >>> apply_to_text(text, Plan.from_entries(["Bash(gh *)"]))[0]
     '---\\nname: x\\nallowed-tools: Bash(gh pr list)\\n---\\n'
     """
+    _, new_text, decision = _apply(text, plan, path)
+    return new_text, decision
+
+
+def _apply(text: str, plan: Plan, path: str | None) -> tuple[SkillDoc, str, Decision]:
     if not callable(getattr(plan, "constrain_kwargs", None)):
         raise PlanError(f"the plan must be a skillgrant.Plan, not {type(plan).__name__}")
     doc = read_skill(text, path)
@@ -82,7 +89,7 @@ def apply_to_text(text: str, plan: Plan, *, path: str | None = None) -> tuple[st
     if value is not None:
         submitted = value.value if isinstance(value.value, str) else list(value.value)
     decision = constrain(submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs())
-    return _rewrite(doc, decision.allowed), decision
+    return doc, _rewrite(doc, decision.allowed), decision
 
 
 def splice_allowed_tools(text: str, entries: Sequence[str], *, path: str | None = None) -> str:
@@ -153,11 +160,11 @@ def apply_to_file(path: str | os.PathLike[str], plan: Plan, *,
     target = Path(path)
     data = read_limited(target)
     old_text = decode_skill(data, str(target))
-    new_text, decision = apply_to_text(old_text, plan, path=str(target))
+    doc, new_text, decision = _apply(old_text, plan, str(target))
     write = new_text != old_text and not dry_run
     if write:
         write_atomic(target, new_text.encode("utf-8"), expected=data)
-    return ApplyResult(target, old_text, new_text, decision, write)
+    return ApplyResult(target, old_text, new_text, decision, write, doc)
 
 
 def read_limited(path: str | os.PathLike[str]) -> bytes:

@@ -1,0 +1,85 @@
+"""The approved plan for the CLI's ``check``, ``apply`` and ``explain``, without pydantic for
+the common plan (STYLE habit 10: a command imports only what it needs).
+
+Importing pydantic and building the ``Plan`` model takes longer than the rest of a one-file
+``skillgrant check``. The plan text is parsed exactly as ``Plan`` parses it
+(``_plansource``); when the document has the common shape — one ``allowed-tools`` key holding a
+string or a list of strings, and only ``x-``/``$schema`` keys besides — the entries go through
+the same checks the model's validators run (``split_allowed_tools``, the entry limit, lone
+surrogates, ``check_approved_entry``). Any other document, and every plan that fails a check,
+is validated by the pydantic model itself, so every accepted plan and every error is exactly
+``Plan``'s (tests/test_performance_paths.py compares the two on a table of plans).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+from ._plansource import ALLOWED_SPELLINGS, parse_plan_text, read_plan_file
+from .errors import PlanError
+from .grants import split_allowed_tools
+from .limits import MAX_ENTRIES_PER_VALUE
+from .prover import check_approved_entry
+
+if TYPE_CHECKING:
+    from .plan import ConstrainKwargs, Plan
+
+_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
+
+
+@dataclass(frozen=True)
+class ApprovedPlan:
+    """What ``check`` and ``apply`` need of a ``Plan`` with approved entries only (no shell
+    tools, no base directories): the same attributes, with the same values."""
+
+    allowed_tools: list[str] = field(default_factory=list)
+    source: str | None = None
+
+    def constrain_kwargs(self) -> ConstrainKwargs:
+        return {"shell_tools": None, "base_dirs": None}
+
+
+def load_plan(path: str, kind: str = "auto") -> ApprovedPlan | Plan:
+    """``Plan.load(path, kind=kind)``, without pydantic when the plan allows. Raises PlanError."""
+    return plan_from_text(read_plan_file(path, kind), source=str(path), kind=kind)
+
+
+def plan_from_text(text: str, *, source: str | None, kind: str = "auto") -> ApprovedPlan | Plan:
+    """``Plan.from_text``, without pydantic when the plan allows. Raises PlanError."""
+    parsed = parse_plan_text(text, source=source, kind=kind)
+    light = _approved_only(parsed.data, parsed.where.name)
+    if light is not None:
+        return light
+    from .plan import _validate
+
+    return _validate(parsed.data, parsed.where)
+
+
+def _approved_only(data: object, source: str | None) -> ApprovedPlan | None:
+    """The plan when it certainly validates as a Plan with approved entries only, else None."""
+    if type(data) is not dict:
+        return None
+    spelled = [key for key in data if key in ALLOWED_SPELLINGS]
+    if len(spelled) != 1:
+        return None
+    for key in data:
+        if key != spelled[0] and not (type(key) is str
+                                      and (key.startswith("x-") or key == "$schema")):
+            return None
+    value = data[spelled[0]]
+    if not (type(value) is str
+            or (type(value) is list and all(type(item) is str for item in value))):
+        return None
+    entries = split_allowed_tools(value)
+    if len(entries) > MAX_ENTRIES_PER_VALUE:
+        return None
+    for entry in entries:
+        if _SURROGATE.search(entry) is not None:
+            return None
+        try:
+            check_approved_entry(entry)
+        except PlanError:
+            return None
+    return ApprovedPlan(entries, source)

@@ -1,0 +1,216 @@
+"""The approved side of a decision, prepared once (``_Plan``) and kept between calls with the
+verdicts already reached against it (``plan_for``): a registry-scale batch decides the same
+few grants in every file against one plan.
+
+A remembered verdict is reused only for the same entry against equal arguments under the same
+limits, and replays the work it cost (``prover._decide``), so a value's budget runs out exactly
+where it would have without the memory.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from . import vocabulary
+from ._screening import approved_grant, inert_reason
+from .domains import command, path, web
+from .domains.base import Budget, Context
+from .errors import AllowedToolsError, PlanError
+from .grants import Grant, shorten, split_allowed_tools
+from .limits import MAX_ENTRIES_PER_VALUE
+from .vocabulary import Domain
+
+if TYPE_CHECKING:
+    from .prover import Verdict
+
+
+@dataclass(frozen=True)
+class _Approved:
+    entry: str
+    grant: Grant
+
+
+class _Plan:
+    """Approved entries parsed once, with the context their decisions share, and the verdicts
+    already reached against them (``remember``/``recall``)."""
+
+    def __init__(
+        self,
+        approved: str | Sequence[str],
+        shell_tools: Mapping[str, object] | Iterable[str] | None,
+        base_dirs: Mapping[str, str | None] | None,
+    ) -> None:
+        try:
+            entries = split_allowed_tools(approved)
+        except AllowedToolsError as e:
+            raise PlanError(f"approved allowed-tools: {e}") from e
+        if len(entries) > MAX_ENTRIES_PER_VALUE:
+            raise PlanError(f"the plan has {len(entries)} entries; the limit is "
+                            f"{MAX_ENTRIES_PER_VALUE} (MAX_ENTRIES_PER_VALUE)")
+        self.entries = [_Approved(e, approved_grant(e)) for e in entries]
+        names = _shell_tool_names(shell_tools)
+        self.shell_spelling = {vocabulary.name_key(n): n for n in names}
+        self.shell_tools = frozenset(self.shell_spelling)
+        self.base_dirs = _base_dirs(base_dirs)
+        self._live = [a for a in self.entries if inert_reason(a.grant) is None]
+        self._candidates: dict[str, list[_Approved]] = {}
+        self._verdicts: dict[str, tuple[Verdict, int]] = {}
+
+    def context(self, value_budget: Budget | None = None) -> Context:
+        return Context(self.shell_tools, self.base_dirs, Budget(parent=value_budget))
+
+    def candidates(self, grant: Grant) -> list[_Approved]:
+        """The approved entries that can cover ``grant`` at all: not inert, and relevant."""
+        found = self._candidates.get(grant.key)
+        if found is None:
+            found = [a for a in self._live if _relevant(grant, a.grant, self)]
+            self._candidates[grant.key] = found
+        return found
+
+    def recall(self, entry: str) -> tuple[Verdict, int] | None:
+        """The verdict reached for ``entry`` before, and the work it cost."""
+        return self._verdicts.get(entry)
+
+    def remember(self, entry: str, verdict: Verdict, units: int) -> None:
+        if len(entry) > _REMEMBERED_ENTRY_CHARS:
+            return
+        if len(self._verdicts) >= MAX_REMEMBERED_VERDICTS:
+            del self._verdicts[next(iter(self._verdicts))]  # the oldest first
+        self._verdicts[entry] = (verdict, units)
+
+
+#: Verdicts remembered per plan: a registry-scale batch repeats a few grants in every file, and
+#: the memory stays bounded however many distinct entries it meets.
+MAX_REMEMBERED_VERDICTS: Final = 4096
+# Only entries of a realistic length are remembered (real grants are a few dozen characters).
+_REMEMBERED_ENTRY_CHARS: Final = 1024
+#: Plans kept with their remembered verdicts (a batch uses one; tests and libraries, a few).
+_MAX_PLANS: Final = 8
+_PLANS: dict[object, _Plan] = {}
+
+
+def plan_for(
+    approved: str | Sequence[str],
+    shell_tools: Mapping[str, object] | Iterable[str] | None,
+    base_dirs: Mapping[str, str | None] | None,
+) -> _Plan:
+    """The ``_Plan`` for these arguments: the one built before for equal arguments, else a new
+    one (kept when the arguments can be a key; errors are raised as ``_Plan`` raises them)."""
+    key = _plan_key(approved, shell_tools, base_dirs)
+    plan = None if key is None else _PLANS.get(key)
+    if plan is None:
+        plan = _Plan(approved, shell_tools, base_dirs)
+        if key is not None:
+            if len(_PLANS) >= _MAX_PLANS:
+                del _PLANS[next(iter(_PLANS))]
+            _PLANS[key] = plan
+    return plan
+
+
+def _plan_key(approved: object, shell_tools: object, base_dirs: object) -> object:
+    """A hashable key that equal arguments share, or None (then nothing is kept). It holds the
+    limits a decision reads when it runs, so a remembered verdict never outlives them: a new
+    limit that a domain reads at decision time belongs here too."""
+    if isinstance(approved, str):
+        entries: object = approved
+    elif isinstance(approved, (list, tuple)) and all(type(e) is str for e in approved):
+        entries = ("list", *approved)
+    else:
+        return None
+    if shell_tools is None:
+        shell: object = None
+    elif isinstance(shell_tools, (Mapping, list, tuple)) and all(
+            type(n) is str for n in shell_tools):
+        shell = (type(shell_tools).__name__, *shell_tools)
+    else:
+        return None
+    if base_dirs is None:
+        dirs: object = None
+    elif type(base_dirs) is dict and all(type(k) is str and (v is None or type(v) is str)
+                                         for k, v in base_dirs.items()):
+        dirs = tuple(base_dirs.items())
+    else:
+        return None
+    return entries, shell, dirs, path.MAX_WITNESS_CANDIDATES
+
+
+def clear_caches() -> None:
+    """Forget every remembered plan, verdict, screening, parse and compiled pattern, so the next
+    decision starts cold (for benchmarks and tests of the caches). The built Lark parser is
+    kept: it depends on the grammar only."""
+    from ._screening import _screen_cached
+    from .grants import _parse_cached, _split_cached
+
+    _PLANS.clear()
+    _screen_cached.cache_clear()
+    _parse_cached.cache_clear()
+    _split_cached.cache_clear()
+    command.compile_pattern.cache_clear()
+    path.compile_pattern.cache_clear()
+    web.compile_host.cache_clear()
+
+
+_BASE_DIR_KEYS = ("cwd", "home", "root")
+_TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+def _shell_tool_names(shell_tools: object) -> list[str]:
+    """The declared shell-tool names (SPEC §3), or PlanError for anything but a mapping or a
+    list of names."""
+    if shell_tools is None:
+        return []
+    if isinstance(shell_tools, Mapping):
+        names: Iterable[object] = shell_tools.keys()
+    elif isinstance(shell_tools, (list, tuple, set, frozenset)):
+        names = shell_tools
+    else:
+        raise PlanError(f"shell_tools must be a mapping or a list of tool names, not "
+                        f"{type(shell_tools).__name__}")
+    checked = []
+    for name in names:
+        if not isinstance(name, str) or _TOOL_NAME.fullmatch(name) is None:
+            raise PlanError(f"shell tool name {shorten(repr(name))} is not a tool name")
+        checked.append(name)
+    return checked
+
+
+def _base_dirs(base_dirs: object) -> dict[str, str]:
+    """The plan's base directories (SPEC §4.2), or PlanError for a malformed value."""
+    if base_dirs is None:
+        return {}
+    if hasattr(base_dirs, "model_dump"):  # a pydantic BaseDirs from a Plan
+        base_dirs = base_dirs.model_dump()
+    if not isinstance(base_dirs, Mapping):
+        raise PlanError(f"base_dirs must be a mapping with keys {', '.join(_BASE_DIR_KEYS)}, "
+                        f"not {type(base_dirs).__name__}")
+    result = {}
+    for key, value in base_dirs.items():
+        if key not in _BASE_DIR_KEYS:
+            raise PlanError(f"unknown base directory {shorten(repr(key))}; expected one of "
+                            f"{', '.join(_BASE_DIR_KEYS)}")
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise PlanError(f"base directory {key} must be a string, not "
+                            f"{type(value).__name__}")
+        result[key] = value
+    return result
+
+
+def _relevant(submitted: Grant, other: Grant, plan: _Plan) -> bool:
+    """Whether an approved grant can cover the submitted one at all (SPEC §3, §4)."""
+    domain = vocabulary.domain_of(submitted.key, plan.shell_tools)
+    if domain is Domain.MCP:
+        return other.is_mcp
+    if domain is Domain.PATH:
+        return other.key == submitted.key or (submitted.key == "Read" and other.key == "Edit")
+    if domain is Domain.COMMAND:
+        return _command_group(submitted.key, plan) == _command_group(other.key, plan)
+    return other.key == submitted.key
+
+
+def _command_group(key: str, plan: _Plan) -> str:
+    return "Bash" if key == "Bash" or key in plan.shell_tools else key

@@ -1,0 +1,104 @@
+"""What stops an entry before any domain decides it (SPEC §2, §3, §9): control characters,
+the runtime's tokenizer, the entry and wildcard limits, and grants that grant nothing. An
+approved entry stopped here makes the plan invalid (SPEC §5).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+from . import vocabulary
+from .domains import mcp
+from .domains.base import count_wildcards
+from .errors import GrantSyntaxError, PlanError
+from .grants import (
+    Grant,
+    forbidden_control,
+    parse_grant,
+    runtime_split,
+    shorten,
+    split_allowed_tools,
+)
+from .limits import MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
+
+VerdictStatus = Literal["covered", "not_covered", "unknown", "invalid", "inert", "ambiguous"]
+
+
+def check_approved_entry(entry: str) -> None:
+    """Raise PlanError when ``entry`` cannot be an approved entry (SPEC §5): it does not parse,
+    the runtime would tokenize it differently, or it is over a limit."""
+    approved_grant(entry)
+
+
+def approved_grant(entry: str) -> Grant:
+    text, problem = _screen(entry)
+    if problem is not None:
+        raise PlanError(f"approved entry {shorten(entry)!r} is {problem[0]}: {problem[1]}",
+                        entry=entry)
+    try:
+        return parse_grant(text)
+    except GrantSyntaxError as e:
+        raise PlanError(f"approved entry is invalid: {e}", entry=entry) from e
+
+
+Problem = tuple[VerdictStatus, str]
+
+
+def _screen(entry: str) -> tuple[str, Problem | None]:
+    """The entry trimmed, and the status that stops it before it is parsed (or None)."""
+    # Remembered up to the entry limit only: a cache of hostile megabyte entries would grow
+    # with every file of a batch.
+    if len(entry) > MAX_ENTRY_LENGTH:
+        return _screen_once(entry)
+    return _screen_cached(entry)
+
+
+@lru_cache(maxsize=4096)
+def _screen_cached(entry: str) -> tuple[str, Problem | None]:
+    return _screen_once(entry)
+
+
+def _screen_once(entry: str) -> tuple[str, Problem | None]:
+    bad = forbidden_control(entry)
+    if bad is not None:
+        return entry, ("invalid", f"control character U+{ord(entry[bad]):04X} at column {bad + 1}")
+    if len(entry) > MAX_ENTRY_LENGTH:
+        return entry, ("unknown", f"{len(entry)} characters, over the limit of "
+                       f"{MAX_ENTRY_LENGTH} (MAX_ENTRY_LENGTH)")
+    ours = split_allowed_tools(entry)
+    if len(ours) != 1:
+        if not ours:
+            return entry, ("invalid", "an empty entry")
+        try:
+            for piece in ours:
+                parse_grant(piece)
+        except GrantSyntaxError:
+            return entry, ("invalid", f"it holds {len(ours)} entries, not all of them valid")
+        return entry, ("ambiguous", f"it holds {len(ours)} entries: {shorten(', '.join(ours))}")
+    text = ours[0]
+    theirs = runtime_split(text)
+    if theirs != [text]:
+        said = " + ".join(map(repr, theirs)) if theirs else "nothing"
+        return text, ("ambiguous", f"Claude Code would read it as {shorten(said)}")
+    if text.count("*") > MAX_WILDCARDS_PER_PATTERN < count_wildcards(text):
+        return text, ("unknown", f"more than {MAX_WILDCARDS_PER_PATTERN} wildcards "
+                      "(MAX_WILDCARDS_PER_PATTERN)")
+    return text, None
+
+
+def inert_reason(grant: Grant) -> str | None:
+    removed = vocabulary.removed_name(grant.key)
+    if removed is not None:
+        return f"{removed} is a removed tool name; it grants nothing"
+    if grant.is_mcp:
+        if grant.content is not None:
+            return "MCP tool names take no parentheses; the runtime matches nothing"
+        if mcp.is_inert(grant.key):
+            return "an MCP name with a wildcard outside the tool's end matches no tool"
+        return None
+    if "*" in grant.key:
+        return "a tool-name glob matches no tool: only MCP tool names may end in '*'"
+    if grant.key in vocabulary.PATH_RULES_IGNORED and grant.content is not None:
+        return f"the runtime never consults path rules for {grant.tool}; this grants nothing"
+    return None

@@ -1,0 +1,167 @@
+"""``--format json`` for ``check``/``apply`` and ``explain`` (documented in docs/cli.md).
+
+A run's document is written a file at a time (``JsonDocument``): each file's object becomes
+text as soon as the file is done (``file_fragment``, also inside a ``--jobs`` worker), so a
+batch keeps a few kilobytes of text per file rather than its decisions, and the text is the
+same as ``json.dumps`` of the whole document would give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import IO, TYPE_CHECKING, Any, Final
+
+from ._render import dumps, encode, safe_json
+from ._rules import RULE_BY_ID, STATUS_RULE, rule_for
+
+if TYPE_CHECKING:
+    from .prover import Decision, Verdict
+    from .report import FileResult, Run
+    from .report_ci import Location
+
+#: Version of the JSON document shape (``--format json``); bumped only on breaking changes.
+JSON_VERSION: Final = 1
+
+
+def verdict_json(verdict: Verdict) -> dict[str, Any]:
+    """One verdict as a JSON object: the fields every decision and ``explain`` share."""
+    return {
+        "entry": verdict.entry,
+        "status": verdict.status,
+        "covered": verdict.covered,
+        "covered_by": verdict.covered_by,
+        "also_covered_by": list(verdict.also_covered_by),
+        "witness": verdict.witness,
+        "reason": verdict.reason,
+        "written": verdict.written,
+    }
+
+
+def _decision_json(verdict: Verdict, decision: Decision,
+                   location: Location | None) -> dict[str, Any]:
+    rule = rule_for(verdict, decision)
+    return {
+        **verdict_json(verdict),
+        "kept": any(kept is verdict for kept in decision.kept),
+        "rule": None if rule is None else rule.id,
+        "line": None if location is None else location.line,
+        "column": None if location is None else location.column,
+    }
+
+
+def _file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
+    decision = result.decision
+    item: dict[str, Any] = {
+        "path": result.path,
+        "artifact": result.artifact,
+        "changed": result.changed,
+        "applied": result.applied,
+        "restored": decision.restored if decision is not None else False,
+        "line": None if result.location is None else result.location.line,
+        "allowed": list(decision.allowed) if decision is not None else None,
+        "decisions": [] if decision is None else [
+            _decision_json(v, decision, result.where(i))
+            for i, v in enumerate(decision.verdicts)],
+        "error": None if result.error is None else {
+            "message": result.error.message, "line": result.error.line,
+            "column": result.error.column},
+    }
+    if dry_run:
+        item["diff"] = result.diff or ""
+    return item
+
+
+def file_fragment(result: FileResult, *, dry_run: bool) -> str:
+    """One file's object of the run's document, as text indented to stand in its place."""
+    return encode(_file_json(result, dry_run), 2)
+
+
+def render_json(run: Run, *, version: str) -> str:
+    """The machine interface: every file, every decision (documented in docs/cli.md)."""
+    document = JsonDocument(run, version=version)
+    for result in run.files:
+        document.add(result)
+    return document.text()
+
+
+class JsonDocument:
+    """``render_json``'s text, built a file at a time (``run.files`` is not read).
+
+    The files' text is kept in memory up to MAX_SPOOLED_CHARS, then moved to an anonymous
+    temporary file, so a registry-scale batch holds neither its decisions nor its whole output
+    in memory. Nothing is written out before ``chunks`` is read, as before.
+    """
+
+    def __init__(self, run: Run, *, version: str) -> None:
+        self.run = run
+        self.version = version
+        self._pieces: list[str] = []
+        self._held = 0
+        self._spool: IO[str] | None = None
+        self.summary = {"files": 0, "changed": 0, "applied": 0, "errors": 0}
+
+    def add(self, result: FileResult) -> None:
+        self.add_fragment(file_fragment(result, dry_run=self.run.dry_run),
+                          changed=result.changed, applied=result.applied,
+                          error=result.error is not None)
+
+    def add_fragment(self, fragment: str, *, changed: bool, applied: bool, error: bool) -> None:
+        """A file's ``file_fragment`` (made here or in a worker) and what the summary counts."""
+        self._pieces.append(("," if self.summary["files"] else "[") + "\n    " + fragment)
+        self._held += len(fragment) + 6
+        if self._held > MAX_SPOOLED_CHARS:
+            self._spill()
+        self.summary["files"] += 1
+        self.summary["changed"] += changed
+        self.summary["applied"] += applied
+        self.summary["errors"] += error
+
+    def _spill(self) -> None:
+        if self._spool is None:
+            import tempfile
+
+            # Closed when the text has been read (chunks).
+            self._spool = tempfile.TemporaryFile(  # noqa: SIM115
+                mode="w+", encoding="utf-8", newline="")
+        for start in range(0, len(self._pieces), _PIECES_AT_ONCE):
+            self._spool.write(safe_json("".join(self._pieces[start:start + _PIECES_AT_ONCE])))
+        self._pieces.clear()
+        self._held = 0
+
+    def chunks(self) -> Iterable[str]:
+        """The document's text in pieces (the same as ``dumps`` of the whole document)."""
+        run = self.run
+        head = {"version": JSON_VERSION, "tool": {"name": "skillgrant", "version": self.version},
+                "command": run.command, "dry_run": run.dry_run, "plan": run.plan}
+        yield safe_json("{" + ",".join(f"\n  {encode(k)}: {encode(v, 1)}"
+                                       for k, v in head.items()) + ',\n  "files": ')
+        if not self.summary["files"]:
+            yield "[]"
+        else:
+            if self._spool is not None:
+                self._spool.seek(0)
+                while piece := self._spool.read(1 << 20):
+                    yield piece
+                self._spool.close()
+            for start in range(0, len(self._pieces), _PIECES_AT_ONCE):
+                yield safe_json("".join(self._pieces[start:start + _PIECES_AT_ONCE]))
+            yield "\n  ]"
+        yield safe_json(f',\n  "summary": {encode(self.summary, 1)}\n}}') + "\n"
+
+    def text(self) -> str:
+        return "".join(self.chunks())
+
+
+#: Characters of file objects ``JsonDocument`` keeps in memory before it spools them to disk.
+MAX_SPOOLED_CHARS: Final = 16 << 20
+# File objects joined into one string at a time when they are written out.
+_PIECES_AT_ONCE: Final = 500
+
+
+def render_explain_json(verdict: Verdict, approved: Sequence[str], *, version: str) -> str:
+    """``explain --format json``: the decision object plus the approved entries."""
+    rule = RULE_BY_ID.get(STATUS_RULE.get(verdict.status, ""))
+    document = {"version": JSON_VERSION, "tool": {"name": "skillgrant", "version": version},
+                **verdict_json(verdict), "rule": None if rule is None else rule.id,
+                "approved": list(approved)}
+    return dumps(document)

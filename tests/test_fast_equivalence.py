@@ -1,0 +1,264 @@
+"""Issue 7's rewritten hot spots against the plain code they replace: the JSON encoder against
+``json.dumps``, composing without the event pass against composing with it, the string
+``artifact_path`` against pathlib, and the walk's real paths against ``os.path.realpath``."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skillgrant import _yamlspan
+from skillgrant._cliutil import artifact_path
+from skillgrant._render import dumps, encode
+from skillgrant._yamlspan import YamlProblem, compose
+from skillgrant.cli import _collect
+from skillgrant.errors import SkillFileError
+from skillgrant.limits import MAX_FILE_BYTES
+from skillgrant.skillfile import read_limited
+
+# --- JSON ------------------------------------------------------------------------------------
+
+scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+documents = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                         | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=20)
+
+
+@given(documents)
+def test_encode_writes_what_json_dumps_writes(document: Any) -> None:
+    assert encode(document) == json.dumps(document, ensure_ascii=False, indent=2)
+
+
+@given(documents, st.integers(min_value=1, max_value=3))
+def test_a_fragment_is_the_text_it_stands_for(document: Any, level: int) -> None:
+    wrapped: Any = document
+    for _ in range(level):
+        wrapped = [wrapped]
+    whole = json.dumps(wrapped, ensure_ascii=False, indent=2)
+    opening = "".join("[\n" + "  " * (depth + 1) for depth in range(level))
+    closing = "".join("\n" + "  " * depth + "]" for depth in reversed(range(level)))
+    assert whole == opening + encode(document, level) + closing
+
+
+@pytest.mark.parametrize("document", [
+    {"a": {1: "non-string key"}}, {"x": float("nan")}, [[[[]]]], {"": {}},
+    {"s": "\x7f\u2028 \"q\" \\ \n\t\x00 é 😀"}, list(range(3)),
+])
+def test_dumps_is_json_dumps_then_escaped(document: Any) -> None:
+    expected = json.dumps(document, ensure_ascii=False, indent=2)
+    for char in "\x7f\u2028":
+        expected = expected.replace(char, f"\\u{ord(char):04x}")
+    assert dumps(document) == expected + "\n"
+
+
+def test_deep_nesting_falls_back_to_json_dumps() -> None:
+    deep: Any = "x"
+    for _ in range(80):
+        deep = {"k": deep}
+    assert encode(deep) == json.dumps(deep, ensure_ascii=False, indent=2)
+
+
+def test_a_spooled_run_document_is_the_whole_document(monkeypatch: pytest.MonkeyPatch) -> None:
+    from skillgrant import constrain, report_json
+    from skillgrant.report import FileError, FileResult, Location, Run, render_json
+
+    decision = constrain(["Bash(gh pr list)", "Bash(rm -rf /)", "read", "Read"], ["Bash(gh *)",
+                                                                                   "Read"])
+    results = [FileResult(f"s{i}/SKILL.md", f"s{i}/SKILL.md", decision, True, False,
+                          Location(3, 1), tuple(Location(3, c) for c in range(4)))
+               for i in range(40)]
+    results.append(FileResult("bad/SKILL.md", "bad/SKILL.md", error=FileError("no", 1, 2)))
+    for dry_run in (False, True):
+        run = Run("apply", "plan.yaml", results, dry_run=dry_run)
+        whole = dumps({
+            "version": 1, "tool": {"name": "skillgrant", "version": "9"}, "command": "apply",
+            "dry_run": dry_run, "plan": "plan.yaml",
+            "files": [report_json._file_json(r, dry_run) for r in results],
+            "summary": {"files": 41, "changed": 40, "applied": 0, "errors": 1}})
+        monkeypatch.setattr(report_json, "MAX_SPOOLED_CHARS", 100)  # on disk after two files
+        assert render_json(run, version="9") == whole
+        monkeypatch.undo()
+        assert render_json(run, version="9") == whole
+        assert render_json(Run("check", None), version="9") == dumps({
+            "version": 1, "tool": {"name": "skillgrant", "version": "9"}, "command": "check",
+            "dry_run": False, "plan": None, "files": [],
+            "summary": {"files": 0, "changed": 0, "applied": 0, "errors": 0}})
+
+
+# --- composing YAML --------------------------------------------------------------------------
+
+def _shape(node: Any) -> Any:
+    if node is None:
+        return None
+    value = node.value
+    if isinstance(value, list):
+        value = [tuple(map(_shape, v)) if isinstance(v, tuple) else _shape(v) for v in value]
+    return (type(node).__name__, node.tag, value, node.start_mark.index, node.end_mark.index,
+            getattr(node, "style", None), getattr(node, "flow_style", None))
+
+
+def _outcome(text: str) -> Any:
+    try:
+        return _shape(compose(text))
+    except YamlProblem as e:
+        return ("error", e.message, e.index)
+
+
+def _both(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    quick = _outcome(text)
+    with monkeypatch.context() as patch:
+        patch.setattr(_yamlspan, "_compose_shallow", lambda text: (False, None))
+        full = _outcome(text)
+    return quick, full
+
+
+YAML_TEXTS = [
+    "name: x\ndescription: d\nallowed-tools: Bash(gh *), Read\n",
+    "allowed-tools:\n  - Bash(gh *)   # c\n  - 'Read'\n",
+    "a: &x 1\nb: *x\n", "a: *undefined\n", "a: &x [*x]\n", "<<: {a: 1}\nb: 2\n",
+    "a: [1, 2\n", "a: 1\n---\nb: 2\n", "", "# only a comment\n", "a: !!str 3\n",
+    "a: &anchor 1\n", "a: \x07\n", "- - - - x\n", "? [a, b]\n: c\n", "{a: {b: [c, {d: e}]}}",
+    "a: b: c\n", "a:\n- x\n- y\n", "[" * 40 + "]" * 40, "- " * 70 + "x\n", "[" * 70 + "]" * 70,
+    "a: |\n  *not an alias\n", "x: 'it''s'\ny: \"\\u00e9\"\n",
+]
+
+
+@pytest.mark.parametrize("text", YAML_TEXTS)
+def test_composing_without_the_event_pass_changes_nothing(text: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    quick, full = _both(text, monkeypatch)
+    assert quick == full
+
+
+@given(st.text(alphabet="ab :-[]{},?*&!|>'\"\n#<", max_size=40))
+def test_composing_without_the_event_pass_changes_nothing_on_any_text(text: str) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        quick, full = _both(text, monkeypatch)
+    assert quick == full
+
+
+def test_the_safe_character_class_is_the_printable_set() -> None:
+    printable = re.compile(r"[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+                           r"\U00010000-\U0010ffff]")
+    every = "".join(map(chr, range(0x110000)))
+    assert "".join(printable.findall(every)) == "".join(
+        c for c in every if _yamlspan.one_line(c))
+
+
+def test_the_c_loader_is_used_where_there_is_one() -> None:
+    import yaml
+
+    assert _yamlspan.LOADER is getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _plain_style(shape: Any) -> Any:
+    """A node shape with the plain and block styles written one way (libyaml and PyYAML say
+    None, '' or False for them)."""
+    if not isinstance(shape, tuple) or not shape or shape[0] == "error":
+        return shape
+    if shape[0] not in ("ScalarNode", "SequenceNode", "MappingNode"):
+        return tuple(_plain_style(part) for part in shape)
+    kind, tag, value, start, end, style, flow = shape
+    if isinstance(value, list):
+        value = [_plain_style(v) for v in value]
+    return (kind, tag, value, start, end, style or "", bool(flow))
+
+
+@pytest.mark.parametrize("text", [*YAML_TEXTS, "name: é😀\nallowed-tools: [Read, 'Bash(ü *)']\n",
+                                  "a: \"\\u00e9\"\nb: |\n  ü\n"])
+def test_the_pure_python_loader_gives_the_same_nodes(text: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import yaml
+
+    with_c = _plain_style(_outcome(text))
+    monkeypatch.setattr(_yamlspan, "LOADER", yaml.SafeLoader)  # the fallback without libyaml
+    without = _plain_style(_outcome(text))
+    if with_c is not None and with_c[0] == "error":  # syntax errors are worded differently
+        assert without[0] == "error"
+    else:
+        assert without == with_c
+
+
+# --- paths and files -------------------------------------------------------------------------
+
+def _pathlib_artifact(path: str, root: Path) -> str:
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(root).as_posix()
+    except ValueError:
+        return absolute.as_posix()
+
+
+@pytest.mark.parametrize("root", ["/", "/tmp", "/tmp/a", "/tmp/ab"])
+@pytest.mark.parametrize("path", ["x/SKILL.md", "/tmp/a", "/tmp/a/", "/tmp/ab/c", "/", "../y",
+                                  "./a/../b", "/tmp/a/./b//c", "é d/x"])
+def test_artifact_path_is_the_pathlib_answer(path: str, root: str) -> None:
+    assert artifact_path(Path(path), Path(root)) == _pathlib_artifact(path, Path(root))
+
+
+def _plain_collect(paths: list[str]) -> list[Path]:
+    """The collection as it was written before: realpath for every file."""
+    found: list[Path] = []
+    for given_path in paths:
+        path = Path(given_path)
+        if path.is_dir():
+            inside = []
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if d not in {".git", ".hg", ".svn",
+                                                              "node_modules"})
+                if "SKILL.md" in files:
+                    inside.append(Path(root) / "SKILL.md")
+            found.extend(sorted(inside))
+        else:
+            found.append(path)
+    unique, seen = [], set()
+    for path in found:
+        key = os.path.realpath(path)
+        if key not in seen:
+            seen.add(key)
+            unique.append(path)
+    return unique
+
+
+def test_the_walk_finds_each_real_file_once(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ["a/SKILL.md", "b/c/SKILL.md", "d/SKILL.md"]:
+        (tmp_path / name).parent.mkdir(parents=True)
+        (tmp_path / name).write_text("---\n---\n", encoding="utf-8")
+    (tmp_path / "e").mkdir()
+    (tmp_path / "e" / "SKILL.md").symlink_to(tmp_path / "a" / "SKILL.md")
+    (tmp_path / "f").symlink_to(tmp_path / "b", target_is_directory=True)
+    (tmp_path / "node_modules" / "x").mkdir(parents=True)
+    (tmp_path / "node_modules" / "x" / "SKILL.md").write_text("---\n---\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for paths in (["."], [str(tmp_path)], ["./"], ["e"], ["f"], ["f", "."], ["e", "a", "."]):
+        assert _collect(paths) == _plain_collect(paths), paths
+    assert [str(p) for p in _collect(["."])] == ["a/SKILL.md", "b/c/SKILL.md", "d/SKILL.md"]
+    assert _collect(["a/SKILL.md", ".", "f/c/SKILL.md"]) == [
+        Path("a/SKILL.md"), Path("b/c/SKILL.md"), Path("d/SKILL.md")]
+
+
+@pytest.mark.parametrize("size", [0, 1, 4096, 65537, MAX_FILE_BYTES])
+def test_read_limited_reads_the_file(tmp_path: Path, size: int) -> None:
+    target = tmp_path / "SKILL.md"
+    target.write_bytes(bytes(i % 251 for i in range(size)))
+    assert read_limited(target) == target.read_bytes()
+
+
+def test_read_limited_refuses_what_it_always_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.md"
+    big.write_bytes(b"x" * (MAX_FILE_BYTES + 1))
+    with pytest.raises(SkillFileError, match="MAX_FILE_BYTES"):
+        read_limited(big)
+    with pytest.raises(SkillFileError, match="MAX_FILE_BYTES"):
+        read_limited("/dev/zero")
+    with pytest.raises(SkillFileError, match="cannot read the file: Is a directory"):
+        read_limited(tmp_path)
+    with pytest.raises(SkillFileError, match="No such file or directory"):
+        read_limited(tmp_path / "missing.md")
