@@ -122,6 +122,11 @@ def _read_file(path: str) -> bytes:
     return _bounded(data, path)
 
 
+def read_stdin_plan(kind: str) -> str:
+    """A plan read from standard input, bounded by MAX_FILE_BYTES and decoded. Raises PlanError."""
+    return _decode(_read_stdin(), "<stdin>", kind)
+
+
 def _read_stdin() -> bytes:
     stream = sys.stdin
     if stream is None:

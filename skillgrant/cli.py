@@ -114,29 +114,16 @@ def _root(
 def _load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
     # pydantic's Plan only when the plan needs it (_planlite): the same plan, the same errors.
     from ._planlite import load_plan, plan_from_text
-    from .errors import PlanError
+    from ._plansource import read_plan_file
 
     if source == "-":
-        name = "<stdin>"
-        if sys.stdin is None:
-            raise PlanError("cannot read the plan: there is no standard input", source=name)
-        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else (
-            sys.stdin.read().encode("utf-8"))
-    elif kind is PlanKind.auto:
+        from ._reviewsource import read_stdin_plan
+
+        return plan_from_text(read_stdin_plan(kind.value), source="<stdin>", kind=kind.value)
+    if kind is PlanKind.auto:
         return load_plan(source)
-    else:
-        try:
-            data = Path(source).read_bytes()
-        except OSError as e:
-            raise PlanError(f"cannot read the plan: {e.strerror or e}", source=source) from e
-        name = source
-    try:
-        # A SKILL.md keeps its BOM for the frontmatter reader; other plans may carry one.
-        text = data.decode("utf-8" if kind is PlanKind.skill else "utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise PlanError(f"the plan is not UTF-8: byte 0x{data[e.start]:02X} cannot be decoded",
-                        source=name, line=data.count(b"\n", 0, e.start) + 1) from e
-    return plan_from_text(text, source=name, kind=kind.value)
+    # Bounded by MAX_FILE_BYTES: a huge file or a device is refused before it is read whole.
+    return plan_from_text(read_plan_file(source, kind.value), source=source, kind=kind.value)
 
 
 def _collect(paths: list[str]) -> list[Path]:

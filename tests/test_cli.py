@@ -607,3 +607,20 @@ def test_console_script_sarif_validates(repo: Path) -> None:
     out = _proc([*_script(), "check", "skills", "--plan", "plan.yaml", "--format", "sarif"], repo)
     assert out.returncode == 1
     sarif_validator().validate(json.loads(out.stdout))
+
+
+def test_plans_from_stdin_and_explicit_kinds_are_bounded(tmp_path: Path) -> None:
+    """MAX_FILE_BYTES holds on every way a plan reaches the CLI: stdin, and a file read with an
+    explicit --plan-kind (a device such as /dev/zero is refused, not read forever)."""
+    from skillgrant.limits import MAX_FILE_BYTES
+
+    skill = tmp_path / "SKILL.md"
+    skill.write_text("---\nname: x\nallowed-tools: Read\n---\n", encoding="utf-8")
+    huge = "allowed-tools: [Read]\n" + "#" * MAX_FILE_BYTES
+    result = CliRunner().invoke(app, ["check", str(skill), "--plan", "-"], input=huge)
+    assert result.exit_code == 2
+    assert "MAX_FILE_BYTES" in result.stderr
+    result = CliRunner().invoke(app, ["check", str(skill), "--plan", "/dev/zero",
+                                      "--plan-kind", "plan"])
+    assert result.exit_code == 2
+    assert "MAX_FILE_BYTES" in result.stderr
