@@ -37,7 +37,7 @@ from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_file, apply_to_text, read_skill
 
 sys.path.insert(0, str(Path(__file__).parent / "property"))
-from narrow_oracle import NARROW, unjustified
+from narrow_oracle import NARROW, double_quoted, unjustified
 
 CORPUS = Path(__file__).parent / "badinput"
 STATUSES = frozenset({"not_covered", "unknown", "invalid", "inert", "ambiguous"})
@@ -131,15 +131,6 @@ def _assert_clean_exit_2(result: Result, fragment: str) -> None:
     assert "internal error" not in result.output, result.output  # a library crash, mapped
 
 
-def _double_quoted(text: str) -> str:
-    """``text`` as a YAML double-quoted scalar: printable ASCII as it is, the rest escaped."""
-    out = []
-    for char in text:
-        if " " <= char <= "~" and char not in '"\\':
-            out.append(char)
-        else:
-            out.append(f"\\u{ord(char):04X}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08X}")
-    return '"' + "".join(out) + '"'
 
 
 def _listing(directory: Path) -> list[str]:
@@ -188,7 +179,7 @@ def test_hostile_submitted_entry(case: Case) -> None:
 def test_hostile_entry_in_a_skill_file_never_survives_unjustified(case: Case) -> None:
     """The entry as a list item of a SKILL.md: the splitter may cut it into pieces, and a piece
     may be a true narrowing; whatever is written must pass the narrow-plan oracle."""
-    item = _double_quoted(case.value())
+    item = double_quoted(case.value())
     text = f"---\nname: t\nallowed-tools:\n  - {item}\n---\nbody\n"
     new_text, decision = apply_to_text(text, NARROW_PLAN)
     written = read_skill(new_text).allowed_tools

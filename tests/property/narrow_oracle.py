@@ -82,3 +82,15 @@ def unjustified(allowed: Iterable[str]) -> list[str]:
     """The runtime entries of an ``allowed-tools`` value (list of strings) that the judge does not
     accept, given the value was not a restore of NARROW."""
     return [e for item in allowed for e in runtime_entries(item) if not justified(e)]
+
+
+def double_quoted(text: str) -> str:
+    """``text`` as a YAML double-quoted scalar: printable ASCII as it is, the rest escaped.
+    Shared by the tests that write hostile entries into SKILL.md texts."""
+    out = []
+    for char in text:
+        if " " <= char <= "~" and char not in '"\\':
+            out.append(char)
+        else:
+            out.append(f"\\u{ord(char):04X}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08X}")
+    return '"' + "".join(out) + '"'

@@ -30,7 +30,7 @@ import typer
 import typer.main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from narrow_oracle import NARROW, justified, runtime_entries, unjustified
+from narrow_oracle import NARROW, double_quoted, justified, runtime_entries, unjustified
 from typer.testing import CliRunner
 
 from skillgrant import (
@@ -187,14 +187,6 @@ def test_hostile_approved_entries_are_a_plan_error_or_a_sound_plan(approved: lis
 
 # --- hostile SKILL.md texts -------------------------------------------------------------------
 
-def _double_quoted(text: str) -> str:
-    out = []
-    for char in text:
-        if " " <= char <= "~" and char not in '"\\':
-            out.append(char)
-        else:
-            out.append(f"\\u{ord(char):04X}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08X}")
-    return '"' + "".join(out) + '"'
 
 
 @st.composite
@@ -210,17 +202,17 @@ def allowed_tools_lines(draw: st.DrawFn) -> list[str]:
     if form == 0:  # plain, raw: may well not be YAML
         return [f"{key}{colon} {', '.join(entries)}"]
     if form == 1:
-        return [f"{key}{colon} {_double_quoted(' '.join(entries))}"]
+        return [f"{key}{colon} {double_quoted(' '.join(entries))}"]
     if form == 2:
         return [f"{key}{colon} '" + ", ".join(e.replace("'", "''") for e in entries) + "'"]
     if form == 3:
-        return [f"{key}{colon} [" + ", ".join(_double_quoted(e) for e in entries) + "]"]
+        return [f"{key}{colon} [" + ", ".join(double_quoted(e) for e in entries) + "]"]
     if form == 4:
         return [f"{key}{colon} [" + ", ".join(entries) + "]"]
     if form == 5:
         dash = draw(st.sampled_from(["  - ", "- ", "    -   ", "\t- "]))
         quote = draw(st.booleans())
-        return [f"{key}{colon}"] + [dash + (_double_quoted(e) if quote else e) for e in entries]
+        return [f"{key}{colon}"] + [dash + (double_quoted(e) if quote else e) for e in entries]
     if form == 6:
         return [f"{key}{colon} {draw(st.sampled_from(['|', '>', '|-', '>+']))}"] + [
             "  " + e for e in entries]
@@ -323,7 +315,7 @@ def plan_texts(draw: st.DrawFn) -> tuple[str, str | None]:
         if draw(st.booleans()):
             entries = draw(st.lists(hostile_entries(), max_size=3))
             lines.append("allowed-tools:")
-            lines.extend("  - " + _double_quoted(e) for e in entries)
+            lines.extend("  - " + double_quoted(e) for e in entries)
         return draw(st.sampled_from(["\n", "\r\n", "\r"])).join(lines), "plan.yaml"
     entries = draw(st.lists(hostile_entries(), max_size=3))
     key = draw(st.sampled_from(["allowed-tools", "allowedTools", "permissions", "x"]))
