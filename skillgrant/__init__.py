@@ -8,7 +8,7 @@ The public surface (SPEC §10)::
 
 from __future__ import annotations
 
-import logging
+import sys
 from typing import TYPE_CHECKING, Any
 
 from .errors import (
@@ -27,8 +27,12 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-# A library logs; the application decides where records go (SPEC §5 audit records).
-logging.getLogger("skillgrant").addHandler(logging.NullHandler())
+# A library logs; the application decides where records go (SPEC §5 audit records). The
+# logger and its NullHandler are set up when logging is in use (_log.py).
+if "logging" in sys.modules:
+    from ._log import library_logger
+
+    library_logger()
 
 __all__ = [
     "AllowedToolsError",

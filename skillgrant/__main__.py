@@ -1,6 +1,6 @@
 """``python -m skillgrant``: the same command line as the ``skillgrant`` console script."""
 
-from .cli import main
+from ._entry import main
 
 if __name__ == "__main__":
     main()

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from . import vocabulary
 from ._screening import approved_grant, inert_reason
@@ -27,8 +26,7 @@ if TYPE_CHECKING:
     from .prover import Verdict
 
 
-@dataclass(frozen=True)
-class _Approved:
+class _Approved(NamedTuple):
     entry: str
     grant: Grant
 

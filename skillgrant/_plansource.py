@@ -11,7 +11,7 @@ import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -92,8 +92,7 @@ def _child(node: Node, part: str | int, *, key: bool) -> Node | None:
     return None
 
 
-@dataclass(frozen=True)
-class Parsed:
+class Parsed(NamedTuple):
     """The mapping to validate and where it came from."""
 
     data: object

@@ -25,7 +25,7 @@ from typing import Final
 from pydantic import ValidationError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ._cliutil import artifact_path
+from ._clicore import artifact_path
 from ._plansource import ALLOWED_SPELLINGS, Parsed, PlanSource, parse_plan_text
 from ._yamlspan import line_column
 from .errors import AllowedToolsError, PlanError

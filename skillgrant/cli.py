@@ -7,55 +7,38 @@ any other exception exits 2 with a one-line message, the traceback only with ``-
 ``SKILLGRANT_DEBUG=1``), and ``main`` catches what escapes typer. Never 1, which always means
 "findings". Machine output goes to stdout, diagnostics to stderr.
 
-Start-up matters (CI runs this on every commit): only typer and the light package surface load
-at import; the plan model (pydantic), the SKILL.md reader (YAML, frontmatter) and the renderers
-load inside the commands that use them.
+Start-up matters (CI runs this on every commit): the console script (_entry.py) runs a plain
+``check`` or ``apply`` without loading typer or this module; here, only typer and the light
+package surface load at import; the plan model (pydantic), the SKILL.md reader (YAML,
+frontmatter) and the renderers load inside the commands that use them. The work of ``check``
+and ``apply`` is _checkrun.py's, shared by both ways in.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from enum import StrEnum
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 
 from . import __version__
+from ._checkrun import load_plan, process
 from ._cli_review import register_review_commands
 from ._cliutil import (
     Colour,
     ColourOpt,
     DebugOpt,
+    Format,
     PlanKind,
     State,
     colour_enabled,
     env_debug,
-    fail,
     guard,
     internal_message,
     print_traceback,
-    repo_root,
-    root_uri,
 )
-
-if TYPE_CHECKING:
-    from ._planlite import ApprovedPlan
-    from .plan import Plan
-    from .report import Run
-
-#: Directory names never searched for SKILL.md (version-control internals, dependencies).
-SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules"})
-SKILL_FILE = "SKILL.md"
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
-    github = "github"
-    sarif = "sarif"
 
 
 class ExplainFormat(StrEnum):
@@ -109,117 +92,6 @@ def _root(
     ctx.obj = State(debug=debug)
 
 
-# --- inputs -------------------------------------------------------------------------------
-
-def _load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
-    # pydantic's Plan only when the plan needs it (_planlite): the same plan, the same errors.
-    from ._planlite import load_plan, plan_from_text
-    from ._plansource import read_plan_file
-
-    if source == "-":
-        from ._reviewsource import read_stdin_plan
-
-        return plan_from_text(read_stdin_plan(kind.value), source="<stdin>", kind=kind.value)
-    if kind is PlanKind.auto:
-        return load_plan(source)
-    # Bounded by MAX_FILE_BYTES: a huge file or a device is refused before it is read whole.
-    return plan_from_text(read_plan_file(source, kind.value), source=source, kind=kind.value)
-
-
-def _collect(paths: list[str]) -> list[Path]:
-    """The SKILL.md files named or found under directories, each once, in a stable order."""
-    found: list[tuple[Path, str]] = []
-    for given in paths:
-        path = Path(given)
-        if path.is_dir():
-            inside = sorted(_walk(path))
-            if not inside:
-                fail(f"{given}: no {SKILL_FILE} found in this directory")
-            found.extend(inside)
-        elif path.exists():
-            found.append((path, os.path.realpath(path)))
-        else:
-            fail(f"{given}: no such file or directory")
-    seen: set[str] = set()
-    unique = []
-    for path, key in found:
-        if key not in seen:
-            seen.add(key)
-            unique.append(path)
-    return unique
-
-
-def _walk(directory: Path) -> Iterator[tuple[Path, str]]:
-    """Each SKILL.md under ``directory`` with its real path (what ``os.path.realpath`` gives)."""
-    top = os.fspath(directory)
-    real_top = os.path.realpath(top)
-    prefix = top if top.endswith(os.sep) else top + os.sep
-    for root, dirs, files in os.walk(top):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
-        if SKILL_FILE in files:
-            name = os.path.join(root, SKILL_FILE)
-            # os.walk never enters a symlinked directory, so below the top only the file
-            # itself can be a link: its real path is the top's plus the rest, unless it is one.
-            if os.path.islink(name) or not name.startswith(prefix):
-                yield Path(name), os.path.realpath(name)
-            else:
-                yield Path(name), os.path.join(real_top, name[len(prefix):])
-
-
-# --- check and apply ----------------------------------------------------------------------
-
-def _process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKind,
-             fmt: Format, colour: Colour, *, write: bool, dry_run: bool, jobs: int) -> int:
-    from ._batch import default_jobs, run_files
-    from .report import JsonDocument, Run
-
-    plan = _load_plan(plan_source, plan_kind)
-    files = _collect(paths)
-    root = repo_root()
-    run = Run(command, plan.source or plan_source, dry_run=dry_run)
-    # JSON is rendered a file at a time (a registry-scale batch keeps text, not decisions);
-    # the other formats render the whole run at the end.
-    document = JsonDocument(run, version=__version__) if fmt is Format.json else None
-    error = change = False
-    for done in run_files(files, plan, root, write=write, dry_run=dry_run,
-                          json=document is not None, jobs=jobs or default_jobs()):
-        if done.message is not None:
-            typer.echo(done.message, err=True)
-        error = error or done.error
-        change = change or done.would_change
-        if document is not None and done.fragment is not None:
-            document.add_fragment(done.fragment, changed=done.changed, applied=done.applied,
-                                  error=done.error)
-        elif done.result is not None:
-            run.files.append(done.result)
-    if document is not None:
-        for chunk in document.chunks():
-            typer.echo(chunk, nl=False)
-    else:
-        _emit(run, fmt, colour, root)
-    if error:
-        return 2
-    if command == "check" and change:
-        return 1
-    return 0
-
-
-def _emit(run: Run, fmt: Format, colour: Colour, root: Path) -> None:
-    from . import report
-
-    if fmt is Format.github:
-        out = report.render_github(run)
-    elif fmt is Format.sarif:
-        out = report.render_sarif(run, version=__version__, root_uri=root_uri(root))
-    elif run.dry_run:
-        out = "".join(f.diff for f in run.files if f.diff)
-    else:
-        on = colour_enabled(colour)
-        typer.echo(report.render_text(run, colour=on), nl=False, color=on)
-        return
-    typer.echo(out, nl=False)
-
-
 @app.command()
 def check(
     ctx: typer.Context,
@@ -237,7 +109,7 @@ def check(
     spelling); 2: an error.
     """
     with guard(ctx, debug):
-        code = _process("check", paths, plan, plan_kind, fmt, colour, write=False,
+        code = process("check", paths, plan, plan_kind, fmt, colour, write=False,
                         dry_run=False, jobs=jobs)
     raise typer.Exit(code)
 
@@ -261,7 +133,7 @@ def apply(
     with an error is left untouched; the others are still applied).
     """
     with guard(ctx, debug):
-        code = _process("apply", paths, plan, plan_kind, fmt, colour, write=not dry_run,
+        code = process("apply", paths, plan, plan_kind, fmt, colour, write=not dry_run,
                         dry_run=dry_run, jobs=jobs)
     raise typer.Exit(code)
 
@@ -295,7 +167,7 @@ def explain(
         entries: list[str] = []
         shell_tools = base_dirs = None
         if plan is not None:
-            loaded = _load_plan(plan, plan_kind)
+            loaded = load_plan(plan, plan_kind)
             entries.extend(loaded.allowed_tools)
             kwargs = loaded.constrain_kwargs()
             shell_tools, base_dirs = kwargs["shell_tools"], kwargs["base_dirs"]

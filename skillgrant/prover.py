@@ -9,12 +9,12 @@ decide. Anything that goes wrong inside a domain is ``unknown``: fail closed.
 from __future__ import annotations
 
 import dataclasses
-import logging
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from . import vocabulary
+from ._log import ERROR, heard, library_logger
 from ._plans import _Plan, plan_for
 from ._screening import VerdictStatus, inert_reason
 from ._screening import _screen as _screen
@@ -26,7 +26,6 @@ from .grants import Grant, parse_grant, split_allowed_tools
 from .limits import MAX_ENTRIES_PER_VALUE, MAX_WORK_PER_VALUE
 from .vocabulary import Domain
 
-logger = logging.getLogger("skillgrant")
 
 @dataclass(frozen=True)
 class Verdict:
@@ -106,7 +105,8 @@ def _decide_once(entry: str, plan: _Plan, value_budget: Budget) -> tuple[Verdict
     except RecursionError:
         return Verdict(entry, "unknown", "the decision was stopped: too deeply nested"), False
     except Exception as e:  # fail closed (SPEC §1.1): a crash never keeps a grant
-        logger.error("prover failure on %r", entry, exc_info=True)
+        if heard(ERROR):
+            library_logger().error("prover failure on %r", entry, exc_info=True)
         return Verdict(entry, "unknown",
                        f"the prover failed ({type(e).__name__}); not kept"), False
     if outcome.status != "covered" or outcome.covered_by is None:
@@ -222,7 +222,13 @@ def constrain(
         restored = True
         reason = ("nothing submitted was covered" if entries
                   else "the submitted allowed-tools was empty")
-        logger.warning(
+        _log_restore(source, reason, allowed)
+    return Decision(allowed, kept, dropped, restored, verdicts)
+
+
+def _log_restore(source: str | None, reason: str, allowed: list[str]) -> None:
+    if heard():
+        library_logger().warning(
             "restored the approved allowed-tools: %s",
             reason,
             extra={"skillgrant": {
@@ -235,37 +241,12 @@ def constrain(
                 "allowed": allowed,
             }},
         )
-    return Decision(allowed, kept, dropped, restored, verdicts)
-
-
-def _heard() -> bool:
-    """Whether a warning on the ``skillgrant`` logger would reach anything but NullHandlers.
-
-    Making a log record costs more than deciding a cached entry; in a batch where nothing
-    listens (no ``--debug``, no logging configured) the drop records are skipped. Whenever a
-    filter, a custom record factory or a real handler could see the record, it is made.
-    """
-    if not logger.isEnabledFor(logging.WARNING):
-        return False
-    if logging.getLogRecordFactory() is not logging.LogRecord:
-        return True
-    current: logging.Logger | None = logger
-    found = False
-    while current is not None:
-        if current.filters:
-            return True
-        for handler in current.handlers:
-            found = True
-            if not isinstance(handler, logging.NullHandler):
-                return True
-        current = current.parent if current.propagate else None
-    return not found  # no handler at all: logging's last resort prints warnings
 
 
 def _log_drop(verdict: Verdict, source: str | None) -> None:
-    if not _heard():
+    if not heard():
         return
-    logger.warning(
+    library_logger().warning(
         "dropped %s: %s",
         verdict.entry,
         verdict.reason,

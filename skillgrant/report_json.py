@@ -9,6 +9,7 @@ same as ``json.dumps`` of the whole document would give.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from json.encoder import encode_basestring as _string
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from ._render import dumps, encode, safe_json
@@ -72,8 +73,88 @@ def _file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
 
 
 def file_fragment(result: FileResult, *, dry_run: bool) -> str:
-    """One file's object of the run's document, as text indented to stand in its place."""
-    return encode(_file_json(result, dry_run), 2)
+    """One file's object of the run's document, as text indented to stand in its place.
+
+    Written straight from the result (a batch writes one per file); the same text as
+    ``encode(_file_json(result, dry_run), 2)``, which writes any value of another type than
+    this layout expects (tests/test_fast_equivalence.py compares the two).
+    """
+    try:
+        return _file_text(result, dry_run)
+    except TypeError:
+        return encode(_file_json(result, dry_run), 2)
+
+
+def _scalar(value: object) -> str:
+    """A JSON string, integer, boolean or null; TypeError for anything else (even a subclass
+    of int: ``encode`` writes those as ``json`` does)."""
+    kind = type(value)
+    if kind is str:
+        return _string(value)  # type: ignore[arg-type]
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return int.__repr__(value)
+    if isinstance(value, str):  # a StrEnum status: json writes its text
+        return _string(value)
+    raise TypeError(kind.__name__)
+
+
+def _strings(items: Sequence[object], indent: str) -> str:
+    if not items:
+        return "[]"
+    inner = ",\n" + indent + "  "
+    return "[\n" + indent + "  " + inner.join(map(_scalar, items)) + "\n" + indent + "]"
+
+
+_I6, _I8, _I10 = " " * 6, " " * 8, " " * 10
+
+
+def _file_text(result: FileResult, dry_run: bool) -> str:
+    decision = result.decision
+    location = result.location
+    parts = [
+        f"{{\n{_I6}\"path\": {_scalar(result.path)}",
+        f"\"artifact\": {_scalar(result.artifact)}",
+        f"\"changed\": {_scalar(result.changed)}",
+        f"\"applied\": {_scalar(result.applied)}",
+        f"\"restored\": {_scalar(decision.restored if decision is not None else False)}",
+        f"\"line\": {_scalar(None if location is None else location.line)}",
+        f"\"allowed\": "
+        f"{'null' if decision is None else _strings(list(decision.allowed), _I6)}",
+    ]
+    decisions = []
+    if decision is not None:
+        kept = {id(verdict) for verdict in decision.kept}
+        for index, verdict in enumerate(decision.verdicts):
+            rule = rule_for(verdict, decision)
+            where = result.where(index)
+            decisions.append(
+                f"{{\n{_I10}\"entry\": {_scalar(verdict.entry)},\n"
+                f"{_I10}\"status\": {_scalar(verdict.status)},\n"
+                f"{_I10}\"covered\": {_scalar(verdict.covered)},\n"
+                f"{_I10}\"covered_by\": {_scalar(verdict.covered_by)},\n"
+                f"{_I10}\"also_covered_by\": {_strings(list(verdict.also_covered_by), _I10)},\n"
+                f"{_I10}\"witness\": {_scalar(verdict.witness)},\n"
+                f"{_I10}\"reason\": {_scalar(verdict.reason)},\n"
+                f"{_I10}\"written\": {_scalar(verdict.written)},\n"
+                f"{_I10}\"kept\": {_scalar(id(verdict) in kept)},\n"
+                f"{_I10}\"rule\": {_scalar(None if rule is None else rule.id)},\n"
+                f"{_I10}\"line\": {_scalar(None if where is None else where.line)},\n"
+                f"{_I10}\"column\": {_scalar(None if where is None else where.column)}\n"
+                f"{_I8}}}")
+    parts.append(f"\"decisions\": [\n{_I8}" + f",\n{_I8}".join(decisions) + f"\n{_I6}]"
+                 if decisions else "\"decisions\": []")
+    error = result.error
+    parts.append("\"error\": null" if error is None else
+                 f"\"error\": {{\n{_I8}\"message\": {_scalar(error.message)},\n"
+                 f"{_I8}\"line\": {_scalar(error.line)},\n"
+                 f"{_I8}\"column\": {_scalar(error.column)}\n{_I6}}}")
+    if dry_run:
+        parts.append(f"\"diff\": {_scalar(result.diff or '')}")
+    return f",\n{_I6}".join(parts) + "\n    }"
 
 
 def render_json(run: Run, *, version: str) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,14 +174,37 @@ def read_limited(path: str | os.PathLike[str]) -> bytes:
     """
     shown = str(path)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+        data = _read_at_most(path, MAX_FILE_BYTES + 1)
     except OSError as e:
         raise SkillFileError(f"cannot read the file: {e.strerror or e}", path=shown) from e
     if len(data) > MAX_FILE_BYTES:
         raise SkillFileError(f"the file is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES); a "
                              "SKILL.md that large is refused", path=shown)
     return data
+
+
+def _read_at_most(path: str | os.PathLike[str], limit: int) -> bytes:
+    """Up to ``limit`` bytes of the file, read in the size the file says it has (a buffered
+    ``read(limit)`` allocates ``limit`` bytes first: most of the cost of a small file), then in
+    chunks for a file that says nothing (a device, a pipe, procfs) or grew."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        want = min(os.fstat(fd).st_size + 1, limit)
+        chunks: list[bytes] = []
+        total = 0
+        while total < limit:
+            chunk = os.read(fd, max(1, min(want, limit - total)))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            want = _CHUNK
+    finally:
+        os.close(fd)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+_CHUNK = 1 << 16
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes, *,
@@ -195,6 +217,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *,
     changed since it was read). On any failure the temporary file is removed, the original is
     untouched, and SkillFileError is raised.
     """
+    import tempfile  # here: `check` never writes
+
     shown = str(path)
     target = Path(os.path.realpath(path))
     try:

@@ -15,10 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skillgrant import _yamlspan
-from skillgrant._cliutil import artifact_path
+from skillgrant._checkrun import collect as _collect
+from skillgrant._clicore import artifact_path
 from skillgrant._render import dumps, encode
 from skillgrant._yamlspan import YamlProblem, compose
-from skillgrant.cli import _collect
 from skillgrant.errors import SkillFileError
 from skillgrant.limits import MAX_FILE_BYTES
 from skillgrant.skillfile import read_limited
@@ -262,3 +262,55 @@ def test_read_limited_refuses_what_it_always_refused(tmp_path: Path) -> None:
         read_limited(tmp_path)
     with pytest.raises(SkillFileError, match="No such file or directory"):
         read_limited(tmp_path / "missing.md")
+
+
+# --- a file's JSON object, written straight from the result ----------------------------------
+
+SKILLFILES = Path(__file__).parent / "skillfiles"
+
+
+def _results(tmp_path: Path) -> list[tuple[object, bool]]:
+    """FileResults of every golden case, as check, apply --dry-run and apply make them, plus
+    hostile names and reasons and an error."""
+    from skillgrant._batch import check_file
+    from skillgrant._planlite import load_plan
+    from skillgrant.report import FileError, FileResult
+
+    made: list[tuple[object, bool]] = []
+    for case in sorted(p for p in SKILLFILES.iterdir() if (p / "plan.yaml").is_file()):
+        plan = load_plan(str(case / "plan.yaml"))
+        target = tmp_path / case.name / "SKILL.md"
+        target.parent.mkdir()
+        for write, dry_run in ((False, False), (False, True), (True, False)):
+            target.write_bytes((case / "input.md").read_bytes())
+            result, _ = check_file(target, plan, tmp_path, write=write, dry_run=dry_run)
+            made.append((result, dry_run))
+    made.append((FileResult("a\u2028\"b\\", "\x7f", error=FileError("bad \x00", 1, 2)), False))
+    made.append((FileResult("x", "x", error=FileError("m", None, None)), True))  # type: ignore[arg-type]
+    return made
+
+
+def test_a_file_object_is_the_text_encode_writes(tmp_path: Path) -> None:
+    from skillgrant.report_json import _file_json, file_fragment
+
+    results = _results(tmp_path)
+    assert len(results) > 100
+    for result, dry_run in results:
+        assert file_fragment(result, dry_run=dry_run) == encode(
+            _file_json(result, dry_run), 2)  # type: ignore[arg-type]
+
+
+def test_a_value_of_another_type_is_written_by_encode(tmp_path: Path) -> None:
+    import enum
+
+    from skillgrant.report import FileError, FileResult
+    from skillgrant.report_json import _file_json, file_fragment
+
+    class Line(enum.IntEnum):
+        one = 1
+
+    odd = FileResult("x", "x", error=FileError("m", Line.one, 2.5))  # type: ignore[arg-type]
+    text = file_fragment(odd, dry_run=False)
+    assert text == encode(_file_json(odd, False), 2)
+    assert '"line": 1' in text and '"column": 2.5' in text
+

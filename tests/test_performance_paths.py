@@ -298,7 +298,7 @@ def _outcomes() -> list[object]:
     found: list[object] = []
     for entry in CORPUS:
         try:
-            found.append(_parse.parse_entry(entry))
+            found.append(_parse.parse_entry_lark(entry))
         except GrantSyntaxError as e:
             found.append(str(e))
     return found
@@ -326,7 +326,7 @@ def test_a_kept_parser_is_loaded_only_from_a_private_file(tmp_path: Path,
     cache = tmp_path / "cache"
     monkeypatch.setenv("SKILLGRANT_CACHE_DIR", str(cache))
     _parse.clear_cache()
-    _parse.parse_entry("Read")
+    _parse.parse_entry_lark("Read")
     [kept] = cache.iterdir()
     key = _parse._cache_key(_parse.grammar_text())
     assert _parse._load(kept, key) is not None
@@ -342,7 +342,7 @@ def test_a_kept_parser_is_loaded_only_from_a_private_file(tmp_path: Path,
     assert _parse._load(link, key) is None  # never through a symlink
     kept.write_bytes(b"not a parser")
     _parse.clear_cache()
-    assert _parse.parse_entry("Read(x)") == ("Read", "x")  # built again
+    assert _parse.parse_entry_lark("Read(x)") == ("Read", "x")  # built again
     _parse.clear_cache()
 
 

@@ -370,3 +370,24 @@ def test_real_skill(name: str, broken: bool) -> None:
     assert list(read_skill(new_text).allowed_tools.entries) == decision.allowed  # type: ignore[union-attr]
     assert all(prove(entry, ["Read"]).covered for entry in decision.allowed)
     assert apply_to_text(new_text, plan, path=name)[0] == new_text
+
+
+# --- the read-back (SPEC §6: re-parse the result to verify it) -------------------------------
+
+def _broken_splice(doc: object, entries: list[str]) -> str:
+    """A splicer with a bug: it loses the entries it was asked to write."""
+    from skillgrant._splice import splice
+
+    return splice(doc, entries[:-1])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_a_rewrite_that_does_not_read_back_is_refused(tmp_path: Path, dry_run: bool,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _skill(tmp_path, b"---\nname: x\nallowed-tools: Read, Grep, Bash(rm -rf /)\n---\n")
+    before = path.read_bytes()
+    monkeypatch.setattr("skillgrant.skillfile.splice", _broken_splice)
+    with pytest.raises(SkillFileError, match="cannot rewrite allowed-tools safely: "
+                                             "allowed-tools would read back as"):
+        apply_to_file(path, Plan.from_entries(["Read", "Grep"]), dry_run=dry_run)
+    assert path.read_bytes() == before

@@ -1,0 +1,134 @@
+"""``check`` and ``apply`` as the command line runs them, without typer: load the plan, find
+the files, run them (``_batch``), write the report, and answer the exit status.
+
+Both ways in call ``process``: cli.py after typer has read the command line, and _entry.py
+when it has read it alone (the start-up path). Errors leave as _clicore's ``fail``/``Exit``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import __version__
+from ._clicore import Colour, Format, PlanKind, colour_enabled, echo, fail, repo_root, root_uri
+
+if TYPE_CHECKING:
+    from ._planlite import ApprovedPlan
+    from .plan import Plan
+    from .report import Run
+
+#: Directory names never searched for SKILL.md (version-control internals, dependencies).
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules"})
+SKILL_FILE = "SKILL.md"
+
+
+def load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
+    # pydantic's Plan only when the plan needs it (_planlite): the same plan, the same errors.
+    from ._planlite import load_plan as load_light
+    from ._planlite import plan_from_text
+    from ._plansource import read_plan_file
+
+    if source == "-":
+        from ._reviewsource import read_stdin_plan
+
+        return plan_from_text(read_stdin_plan(kind.value), source="<stdin>", kind=kind.value)
+    if kind is PlanKind.auto:
+        return load_light(source)
+    # Bounded by MAX_FILE_BYTES: a huge file or a device is refused before it is read whole.
+    return plan_from_text(read_plan_file(source, kind.value), source=source, kind=kind.value)
+
+
+def collect(paths: list[str]) -> list[Path]:
+    """The SKILL.md files named or found under directories, each once, in a stable order."""
+    found: list[tuple[Path, str]] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            inside = sorted(walk(path))
+            if not inside:
+                fail(f"{given}: no {SKILL_FILE} found in this directory")
+            found.extend(inside)
+        elif path.exists():
+            found.append((path, os.path.realpath(path)))
+        else:
+            fail(f"{given}: no such file or directory")
+    seen: set[str] = set()
+    unique = []
+    for path, key in found:
+        if key not in seen:
+            seen.add(key)
+            unique.append(path)
+    return unique
+
+
+def walk(directory: Path) -> Iterator[tuple[Path, str]]:
+    """Each SKILL.md under ``directory`` with its real path (what ``os.path.realpath`` gives)."""
+    top = os.fspath(directory)
+    real_top = os.path.realpath(top)
+    prefix = top if top.endswith(os.sep) else top + os.sep
+    for root, dirs, files in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        if SKILL_FILE in files:
+            name = os.path.join(root, SKILL_FILE)
+            # os.walk never enters a symlinked directory, so below the top only the file
+            # itself can be a link: its real path is the top's plus the rest, unless it is one.
+            if os.path.islink(name) or not name.startswith(prefix):
+                yield Path(name), os.path.realpath(name)
+            else:
+                yield Path(name), os.path.join(real_top, name[len(prefix):])
+
+
+def process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKind,
+            fmt: Format, colour: Colour, *, write: bool, dry_run: bool, jobs: int) -> int:
+    """Run ``check`` or ``apply`` and write its report; the exit status (0, 1 or 2)."""
+    from ._batch import default_jobs, run_files
+    from .report import JsonDocument, Run
+
+    plan = load_plan(plan_source, plan_kind)
+    files = collect(paths)
+    root = repo_root()
+    run = Run(command, plan.source or plan_source, dry_run=dry_run)
+    # JSON is rendered a file at a time (a registry-scale batch keeps text, not decisions);
+    # the other formats render the whole run at the end.
+    document = JsonDocument(run, version=__version__) if fmt is Format.json else None
+    error = change = False
+    for done in run_files(files, plan, root, write=write, dry_run=dry_run,
+                          json=document is not None, jobs=jobs or default_jobs()):
+        if done.message is not None:
+            echo(done.message, err=True)
+        error = error or done.error
+        change = change or done.would_change
+        if document is not None and done.fragment is not None:
+            document.add_fragment(done.fragment, changed=done.changed, applied=done.applied,
+                                  error=done.error)
+        elif done.result is not None:
+            run.files.append(done.result)
+    if document is not None:
+        for chunk in document.chunks():
+            echo(chunk, nl=False)
+    else:
+        _emit(run, fmt, colour, root)
+    if error:
+        return 2
+    if command == "check" and change:
+        return 1
+    return 0
+
+
+def _emit(run: Run, fmt: Format, colour: Colour, root: Path) -> None:
+    from . import report
+
+    if fmt is Format.github:
+        out = report.render_github(run)
+    elif fmt is Format.sarif:
+        out = report.render_sarif(run, version=__version__, root_uri=root_uri(root))
+    elif run.dry_run:
+        out = "".join(f.diff for f in run.files if f.diff)
+    else:
+        on = colour_enabled(colour)
+        echo(report.render_text(run, colour=on), nl=False, color=on)
+        return
+    echo(out, nl=False)

@@ -1,0 +1,225 @@
+"""What the ``skillgrant`` command line shares, without typer: exit statuses, the exception
+guard, writing to the terminal, colour, and repository-relative paths.
+
+``check`` and ``apply`` run from here with their arguments read by ``_entry`` (no typer, no
+click: start-up is most of a pre-commit run); every other command, and every command line
+``_entry`` does not read exactly, goes through typer (cli.py), whose guard wraps this one.
+
+``guard`` is the one place an exception becomes an exit status: a SkillgrantError exits 2 with
+``skillgrant: error: <message>`` on stderr; any other exception exits 2 with a one-line message
+(the traceback only with ``--debug`` or ``SKILLGRANT_DEBUG=1``); never 1, which always means
+"findings". Only the standard library loads here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import NoReturn
+
+from .errors import SkillgrantError
+
+
+class Colour(StrEnum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+class PlanKind(StrEnum):
+    auto = "auto"
+    plan = "plan"
+    skill = "skill"
+    settings = "settings"
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
+
+
+class Exit(Exception):
+    """The command is over with exit status ``code`` (its messages are already written)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+# --- writing ------------------------------------------------------------------------------
+
+#: What click (typer.echo) removes from text going anywhere but a terminal, unless asked not to.
+_ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
+
+
+def echo(message: str = "", *, err: bool = False, nl: bool = True,
+         color: bool | None = None) -> None:
+    """Write ``message`` as ``typer.echo`` does on this platform: ANSI sequences are removed
+    unless ``color`` is true or (``color`` unset) the stream is a terminal; always flushed.
+
+    A stream whose encoding is ASCII (which click re-wraps) and any platform but POSIX go to
+    ``typer.echo`` itself, so the text written is click's in every case.
+    """
+    stream = sys.stderr if err else sys.stdout
+    if stream is None:
+        return
+    if os.name != "posix" or _ascii_stream(stream):
+        import typer
+
+        typer.echo(message, err=err, nl=nl, color=color)
+        return
+    if nl:
+        message += "\n"
+    if not message:
+        stream.flush()
+        return
+    if _strip_ansi(stream, color):
+        message = _ANSI.sub("", message)
+    stream.write(message)
+    stream.flush()
+
+
+def _ascii_stream(stream: object) -> bool:
+    import codecs
+
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        return codecs.lookup(encoding).name == "ascii"
+    except LookupError:
+        return False
+
+
+def _strip_ansi(stream: object, color: bool | None) -> bool:
+    if color is not None:
+        return not color
+    try:
+        tty = bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        tty = False
+    return not tty and not type(stream).__module__.startswith("ipykernel.")
+
+
+# --- errors -------------------------------------------------------------------------------
+
+def fail(message: str) -> NoReturn:
+    echo(f"skillgrant: error: {message}", err=True)
+    raise Exit(2)
+
+
+@contextmanager
+def guard(debug: bool, passthrough: tuple[type[BaseException], ...] = ()) -> Iterator[None]:
+    """Turn every exception into exit status 2 with a message on stderr (Ctrl-C: 130).
+
+    ``Exit`` and the ``passthrough`` exceptions (typer's own exits) leave untouched.
+    """
+    with _library_log(debug):
+        try:
+            yield
+        except Exit:
+            raise
+        except KeyboardInterrupt:
+            echo("skillgrant: interrupted", err=True)
+            raise Exit(130) from None
+        except BaseException as e:
+            if passthrough and isinstance(e, passthrough):
+                raise
+            if not isinstance(e, Exception):
+                raise
+            if debug:
+                print_traceback()
+            if isinstance(e, SkillgrantError):
+                # The message's first line names file:line:column; a syntax error adds its
+                # caret block on the indented lines below it.
+                fail(str(e))
+            fail(internal_message(e, debug))
+
+
+@contextmanager
+def _library_log(enabled: bool) -> Iterator[None]:
+    """With --debug, the library's log records (drops, restores) go to stderr."""
+    if not enabled:
+        yield
+        return
+    import logging
+
+    logger = logging.getLogger("skillgrant")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("skillgrant: %(levelname)s: %(message)s"))
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+def internal_message(error: BaseException, debug: bool) -> str:
+    detail = str(error).split("\n", 1)[0].strip()
+    message = f"internal error: {type(error).__name__}" + (f": {detail}" if detail else "")
+    if not debug:
+        message += " (run with --debug or SKILLGRANT_DEBUG=1 for the traceback)"
+    return message
+
+
+def env_debug() -> bool:
+    return os.environ.get("SKILLGRANT_DEBUG", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def print_traceback() -> None:
+    import traceback
+
+    traceback.print_exc(file=sys.stderr)
+
+
+# --- output -------------------------------------------------------------------------------
+
+def colour_enabled(choice: Colour) -> bool:
+    if choice is Colour.always:
+        return True
+    if choice is Colour.never or os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return sys.stdout.isatty()
+
+
+def repo_root() -> Path:
+    """The repository holding the working directory (the nearest ``.git``), else the working
+    directory: paths in github and sarif output are relative to it."""
+    cwd = Path(os.path.abspath(os.getcwd()))
+    for candidate in (cwd, *cwd.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return cwd
+
+
+def artifact_path(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` in POSIX form, or absolute when it is outside ``root``."""
+    absolute = os.path.abspath(path)
+    if os.sep == "/" and not absolute.startswith("//"):
+        # What the pathlib lines below answer, by string operations: both paths are absolute
+        # and normalized, and this runs once per file of a batch.
+        base = str(root)
+        if absolute == base:
+            return "."
+        prefix = base if base.endswith("/") else base + "/"
+        return absolute[len(prefix):] if absolute.startswith(prefix) else absolute
+    try:
+        return Path(absolute).relative_to(root).as_posix()
+    except ValueError:
+        return Path(absolute).as_posix()
+
+
+def root_uri(root: Path) -> str:
+    """``root`` as a ``file://`` URI ending in ``/`` (SARIF's ``%SRCROOT%``)."""
+    uri = root.as_uri()
+    return uri if uri.endswith("/") else uri + "/"

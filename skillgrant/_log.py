@@ -1,0 +1,62 @@
+"""The library's ``skillgrant`` logger (SPEC §5 audit records), loaded when a record could be
+seen.
+
+Importing ``logging`` is a noticeable share of a cold ``check``. A record can only be seen by a
+handler, a filter or a record factory, and each of those exists only once something in the
+process has imported ``logging``; until then no record is made and ``logging`` stays unloaded.
+Once it is loaded, the logger gets its NullHandler (a library never prints through logging's
+last resort) and ``heard`` decides as before.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import logging
+
+NAME = "skillgrant"
+WARNING = 30
+ERROR = 40
+
+
+def library_logger() -> logging.Logger:
+    """The ``skillgrant`` logger, with a NullHandler the first time it is asked for."""
+    import logging
+
+    logger = logging.getLogger(NAME)
+    if not getattr(logger, "_skillgrant_null", False):
+        logger.addHandler(logging.NullHandler())
+        logger._skillgrant_null = True  # type: ignore[attr-defined]
+    return logger
+
+
+def heard(level: int = WARNING) -> bool:
+    """Whether a record at ``level`` on the ``skillgrant`` logger would reach anything but
+    NullHandlers.
+
+    Making a log record costs more than deciding a cached entry; in a batch where nothing
+    listens (no ``--debug``, no logging configured) the records are skipped. Whenever a filter,
+    a custom record factory or a real handler could see the record, it is made.
+    """
+    if "logging" not in sys.modules:
+        return False  # nothing has loaded logging, so nothing can listen
+    import logging
+
+    logger = library_logger()
+    if not logger.isEnabledFor(level):
+        return False
+    if logging.getLogRecordFactory() is not logging.LogRecord:
+        return True
+    current: logging.Logger | None = logger
+    found = False
+    while current is not None:
+        if current.filters:
+            return True
+        for handler in current.handlers:
+            found = True
+            if not isinstance(handler, logging.NullHandler):
+                return True
+        current = current.parent if current.propagate else None
+    return not found  # no handler at all: logging's last resort prints warnings

@@ -1,0 +1,130 @@
+"""``--jobs N``: the files of a ``check``/``apply`` run spread over worker processes.
+
+Files are handed out in order-preserving chunks; each worker does its files with
+``_batch.check_file``/``finish`` (JSON rendered already) and sends back its log records, which
+the parent hands to its own ``skillgrant`` logger in file order; a worker never writes to stdout
+or stderr itself. The output, the stderr lines and the exit status are those of ``--jobs 1``.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from ._batch import Done, check_file, finish
+from ._log import library_logger
+
+#: Files handed to a worker at once: large enough to amortise the hand-over, small enough that
+#: the last chunks still spread over every worker.
+MAX_CHUNK = 64
+
+Options = tuple[Any, Path, bool, bool, "bool | None"]
+
+
+def run_pool(files: Sequence[Path], options: Options, workers: int) -> Iterator[Done]:
+    """Each file done by one of ``workers`` processes, yielded in the order given."""
+    import multiprocessing
+
+    logger = library_logger()
+    chunk = max(1, min(MAX_CHUNK, len(files) // (workers * 8)))
+    # Forked workers start at once with everything imported; elsewhere (macOS, Windows) the
+    # platform's own start method is the safe one.
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    with context.Pool(workers, _start_worker, (*options, _listened(logger))) as pool:
+        for done, records, failure in pool.imap(_work, [str(p) for p in files], chunk):
+            for record in records:
+                logger.handle(record)
+            if failure is not None or done is None:
+                raise _raised(*(failure or (False, "RuntimeError", "no result", "")))
+            yield done
+
+
+def _listened(logger: logging.Logger) -> int | None:
+    """The level a worker collects records at, or None when the parent would drop them all."""
+    from ._log import heard
+
+    return logger.getEffectiveLevel() if heard() else None
+
+
+# --- inside a worker process ----------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+class _Collector(logging.Handler):
+    """Keeps a worker's log records, made picklable, until its file's result is sent back."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        # What QueueHandler.prepare does: the message merged with its arguments, the
+        # traceback as text (a traceback object does not pickle).
+        if record.exc_info:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        record.msg = record.getMessage()
+        record.args = None
+        record.exc_info = None
+        self.records.append(record)
+
+
+def _start_worker(plan: Any, root: Path, write: bool, dry_run: bool, json_dry_run: bool | None,
+                  level: int | None) -> None:
+    # Ctrl-C reaches every process of the group: the parent alone handles it (exit 130) and
+    # ends the pool, so a worker ignores it rather than dying mid-file with a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logger = logging.getLogger("skillgrant")
+    for handler in list(logger.handlers):
+        logger.removeHandler(handler)
+    logger.propagate = False
+    collector = _Collector()
+    if level is None:
+        logger.addHandler(logging.NullHandler())  # nothing listens in the parent
+    else:
+        logger.addHandler(collector)
+        logger.setLevel(level)
+    _WORKER.update(plan=plan, root=root, write=write, dry_run=dry_run,
+                   json_dry_run=json_dry_run, collector=collector)
+
+
+Failure = tuple[bool, str, str, str]
+
+
+def _work(path: str) -> tuple[Done | None, list[logging.LogRecord], Failure | None]:
+    collector: _Collector = _WORKER["collector"]
+    collector.records = []
+    try:
+        outcome = check_file(Path(path), _WORKER["plan"], _WORKER["root"],
+                             write=_WORKER["write"], dry_run=_WORKER["dry_run"])
+        return finish(outcome, json_dry_run=_WORKER["json_dry_run"]), collector.records, None
+    except Exception as e:
+        # Sent back as text: an exception whose constructor takes other arguments than it
+        # stores does not survive pickling, and would stall the pool.
+        import traceback
+
+        from .errors import SkillgrantError
+
+        failure = (isinstance(e, SkillgrantError), type(e).__name__, str(e),
+                   traceback.format_exc())
+        return None, collector.records, failure
+
+
+class _RemoteTraceback(Exception):
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def _raised(ours: bool, name: str, message: str, remote: str) -> Exception:
+    """A worker's exception, rebuilt in the parent for the CLI's guard: the same class name
+    and message (a SkillgrantError stays one), the worker's traceback as its cause."""
+    from .errors import SkillgrantError
+
+    base: type[Exception] = SkillgrantError if ours else Exception
+    error: Exception = type(name, (base,), {"__module__": "skillgrant.worker"})(message)
+    error.__cause__ = _RemoteTraceback(f"\n(in a --jobs worker)\n{remote}")
+    return error
