@@ -117,7 +117,8 @@ def section_prover() -> None:
     _rate_row(f"{len(distinct):,} distinct, cold caches", t_ours / len(distinct),
               t_naive / len(distinct), "(reported)")
     print("\nRepeated pairs are answered from the plan's remembered verdicts (replaying their "
-          "work units); distinct ones are parsed by Lark and decided from scratch.")
+          "work units); distinct ones are parsed (by the grammar's terminals, without Lark) and "
+          "decided from scratch.")
 
 
 def _naive_in_child(entry: str, approved: list[str], conn: object) -> None:
@@ -224,7 +225,8 @@ def section_startup() -> None:
                 ([sys.executable, "-c", "import typer, yaml, frontmatter, lark"], None),
             "skillgrant --version": ([*_skillgrant_command(), "--version"], None),
             "skillgrant check": (check, None),
-            "skillgrant check, no parser cache": (check, _child_env(SKILLGRANT_CACHE_DIR="")),
+            # SKILLGRANT_DEBUG in the environment hands every command line to typer (_entry.py).
+            "skillgrant check through typer": (check, _child_env(SKILLGRANT_DEBUG="0")),
         }
         if validator:
             commands["agentskills validate"] = ([validator, "validate", str(skill)], None)
