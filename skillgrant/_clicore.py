@@ -109,8 +109,24 @@ def _strip_ansi(stream: object, color: bool | None) -> bool:
 # --- errors -------------------------------------------------------------------------------
 
 def fail(message: str) -> NoReturn:
-    echo(f"skillgrant: error: {message}", err=True)
+    """Say why on stderr and exit 2 — also when stderr itself is gone."""
+    try:
+        echo(f"skillgrant: error: {message}", err=True)
+    except OSError:
+        discard(sys.stderr)
     raise Exit(2)
+
+
+def discard(stream: object) -> None:
+    """Point ``stream``'s descriptor at the null device: its reader went away, and what is
+    still buffered must not fail again when Python flushes it at exit (status 120)."""
+    try:
+        fd = stream.fileno()  # type: ignore[attr-defined]
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass
 
 
 @contextmanager
@@ -125,13 +141,20 @@ def guard(debug: bool, passthrough: tuple[type[BaseException], ...] = ()) -> Ite
         except Exit:
             raise
         except KeyboardInterrupt:
-            echo("skillgrant: interrupted", err=True)
+            try:
+                echo("skillgrant: interrupted", err=True)
+            except OSError:
+                discard(sys.stderr)
             raise Exit(130) from None
         except BaseException as e:
             if passthrough and isinstance(e, passthrough):
                 raise
             if not isinstance(e, Exception):
                 raise
+            if isinstance(e, BrokenPipeError):
+                # The reader of the report went away (`skillgrant check … | head`).
+                discard(sys.stdout)
+                fail("the output was closed before the report was written (broken pipe)")
             if debug:
                 print_traceback()
             if isinstance(e, SkillgrantError):
@@ -189,7 +212,7 @@ def colour_enabled(choice: Colour) -> bool:
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
-    return sys.stdout.isatty()
+    return sys.stdout is not None and sys.stdout.isatty()
 
 
 def repo_root() -> Path:

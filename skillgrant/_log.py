@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
 NAME = "skillgrant"
 WARNING = 30
-ERROR = 40
 
 
 def library_logger() -> logging.Logger:
@@ -32,6 +31,11 @@ def library_logger() -> logging.Logger:
     return logger
 
 
+def loaded() -> bool:
+    """Whether anything in the process has imported ``logging`` (else nothing can listen)."""
+    return "logging" in sys.modules
+
+
 def heard(level: int = WARNING) -> bool:
     """Whether a record at ``level`` on the ``skillgrant`` logger would reach anything but
     NullHandlers.
@@ -40,7 +44,7 @@ def heard(level: int = WARNING) -> bool:
     listens (no ``--debug``, no logging configured) the records are skipped. Whenever a filter,
     a custom record factory or a real handler could see the record, it is made.
     """
-    if "logging" not in sys.modules:
+    if not loaded():
         return False  # nothing has loaded logging, so nothing can listen
     import logging
 
@@ -49,6 +53,8 @@ def heard(level: int = WARNING) -> bool:
         return False
     if logging.getLogRecordFactory() is not logging.LogRecord:
         return True
+    if type(logger) is not logging.Logger:
+        return True  # a logger class of the application's may do anything with a record
     current: logging.Logger | None = logger
     found = False
     while current is not None:
@@ -56,7 +62,7 @@ def heard(level: int = WARNING) -> bool:
             return True
         for handler in current.handlers:
             found = True
-            if not isinstance(handler, logging.NullHandler):
+            if type(handler) is not logging.NullHandler:  # a subclass may override handle()
                 return True
         current = current.parent if current.propagate else None
     return not found  # no handler at all: logging's last resort prints warnings

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from . import vocabulary
-from ._log import ERROR, heard, library_logger
+from ._log import heard, library_logger
+from ._log import loaded as log_loaded
 from ._plans import _Plan, plan_for
 from ._screening import VerdictStatus, inert_reason
 from ._screening import _screen as _screen
@@ -105,7 +106,7 @@ def _decide_once(entry: str, plan: _Plan, value_budget: Budget) -> tuple[Verdict
     except RecursionError:
         return Verdict(entry, "unknown", "the decision was stopped: too deeply nested"), False
     except Exception as e:  # fail closed (SPEC §1.1): a crash never keeps a grant
-        if heard(ERROR):
+        if log_loaded():  # rare: made whenever anything could listen
             library_logger().error("prover failure on %r", entry, exc_info=True)
         return Verdict(entry, "unknown",
                        f"the prover failed ({type(e).__name__}); not kept"), False
@@ -227,7 +228,7 @@ def constrain(
 
 
 def _log_restore(source: str | None, reason: str, allowed: list[str]) -> None:
-    if heard():
+    if log_loaded():  # one per file at most: made whenever anything could listen
         library_logger().warning(
             "restored the approved allowed-tools: %s",
             reason,

@@ -71,6 +71,7 @@ def test_plain_command_lines_are_read(argv: list[str], expected: Invocation) -> 
     ["check", "s", "--plan", "--format"], ["check", "s", "--plan="], ["check", "-", "-p", "p"],
     ["check", "s", "-p", "p", "--colour", "never"], ["check", "s", "-p", "p", "--pla", "q"],
     ["apply", "s", "-p", "p", "--dry-run=1"], ["Check", "s", "-p", "p"],
+    ["check", "s", "-p", "p", "--jobs", "1" * 10],  # typer reads what int() may refuse
 ])
 def test_everything_else_is_left_to_typer(argv: list[str]) -> None:
     assert read_fast(argv, {}) is None
@@ -195,3 +196,35 @@ def test_the_console_script_starts_without_typer(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                           text=True, check=True)
     assert done.stdout.splitlines()[-1] == "1 []"
+
+
+# --- a reader that goes away ------------------------------------------------------------------
+
+_MAIN = {"fast": "from skillgrant._entry import main; main()",
+         "typer": "from skillgrant.cli import main; main()"}
+
+
+@pytest.mark.parametrize("way", sorted(_MAIN))
+@pytest.mark.parametrize(("argv", "closed", "said"), [
+    (["check", "skills", "-p", "plan.yaml"], "stdout", "broken pipe"),
+    (["check", "nowhere", "-p", "plan.yaml"], "stderr", None),
+    (["check", "skills", "-p", "plan.yaml"], "both", None),
+])
+def test_a_closed_pipe_is_an_error_not_a_finding(tmp_path: Path, way: str, argv: list[str],
+                                                 closed: str, said: str | None) -> None:
+    _tree(tmp_path)
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    streams = {"stdout": write_end if closed in ("stdout", "both") else subprocess.DEVNULL,
+               "stderr": write_end if closed in ("stderr", "both") else subprocess.PIPE}
+    try:
+        done = subprocess.run([sys.executable, "-c", _MAIN[way], *argv], cwd=tmp_path,
+                              env={**os.environ, "SKILLGRANT_DEBUG": ""}
+                              if way == "typer" else None, timeout=60, check=False,
+                              **streams)  # type: ignore[call-overload]
+    finally:
+        os.close(write_end)
+    assert done.returncode == 2
+    if said is not None:
+        assert said in done.stderr.decode()
+        assert "Traceback" not in done.stderr.decode()
