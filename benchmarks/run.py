@@ -211,7 +211,9 @@ def _skillgrant_command() -> list[str]:
 def section_startup() -> None:
     print("\n## 3. cold start: `skillgrant check` on one skill\n")
     sample = ROOT / "samples" / "gh-triage"
-    validator = os.environ.get("AGENTSKILLS") or shutil.which("agentskills")
+    validator = (os.environ.get("AGENTSKILLS")
+                 or shutil.which("agentskills", path=str(Path(sys.executable).parent))
+                 or shutil.which("agentskills"))
     with tempfile.TemporaryDirectory() as tmp:
         skill = Path(tmp) / "gh-triage"
         skill.mkdir()
