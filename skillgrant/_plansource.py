@@ -16,6 +16,7 @@ from typing import Final, NamedTuple
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ._bounded import read_bounded
 from ._skillspan import read_skill
 from ._yamlspan import LOADER, YamlProblem, compose, line_column
 from .errors import PlanError, SkillFileError
@@ -107,8 +108,7 @@ def read_plan_file(path: str | os.PathLike[str], kind: str) -> str:
     """
     name = str(path)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)  # never read a huge file whole
+        data = read_bounded(path)
     except OSError as e:
         raise PlanError(f"cannot read the plan: {e.strerror or e}", source=name) from e
     if len(data) > MAX_FILE_BYTES:

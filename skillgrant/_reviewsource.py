@@ -25,6 +25,7 @@ from typing import Final
 from pydantic import ValidationError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ._bounded import read_bounded
 from ._clicore import artifact_path
 from ._plansource import ALLOWED_SPELLINGS, Parsed, PlanSource, parse_plan_text
 from ._yamlspan import line_column
@@ -115,8 +116,7 @@ def _is_skill(name: str, kind: str) -> bool:
 
 def _read_file(path: str) -> bytes:
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)  # never read a huge file whole
+        data = read_bounded(path)
     except OSError as e:
         raise PlanError(f"cannot read the plan: {e.strerror or e}", source=path) from e
     return _bounded(data, path)

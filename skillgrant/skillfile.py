@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ._bounded import read_bounded
 from ._skillspan import KEY, AllowedTools, Item, SkillDoc, read_skill, same
 from ._splice import splice
 from .errors import PlanError, SkillFileError
@@ -174,37 +175,13 @@ def read_limited(path: str | os.PathLike[str]) -> bytes:
     """
     shown = str(path)
     try:
-        data = _read_at_most(path, MAX_FILE_BYTES + 1)
+        data = read_bounded(path)
     except OSError as e:
         raise SkillFileError(f"cannot read the file: {e.strerror or e}", path=shown) from e
     if len(data) > MAX_FILE_BYTES:
         raise SkillFileError(f"the file is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES); a "
                              "SKILL.md that large is refused", path=shown)
     return data
-
-
-def _read_at_most(path: str | os.PathLike[str], limit: int) -> bytes:
-    """Up to ``limit`` bytes of the file, read in the size the file says it has (a buffered
-    ``read(limit)`` allocates ``limit`` bytes first: most of the cost of a small file), then in
-    chunks for a file that says nothing (a device, a pipe, procfs) or grew."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-    try:
-        want = min(os.fstat(fd).st_size + 1, limit)
-        chunks: list[bytes] = []
-        total = 0
-        while total < limit:
-            chunk = os.read(fd, max(1, min(want, limit - total)))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            want = _CHUNK
-    finally:
-        os.close(fd)
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-
-
-_CHUNK = 1 << 16
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes, *,

@@ -292,3 +292,18 @@ def test_json_strings_do_not_count_as_nesting() -> None:
 def test_every_plan_kind_is_read_within_the_byte_limit(kind: str) -> None:
     with pytest.raises(PlanError, match="MAX_FILE_BYTES"):
         Plan.load("/dev/zero", kind=kind)  # type: ignore[arg-type]
+
+
+# --- MAX_FILE_BYTES: one bounded reader for SKILL.md files, plan files and review sides ------
+
+def test_a_file_is_read_whole_up_to_the_limit_and_never_past_it(tmp_path: Path) -> None:
+    from skillgrant._bounded import read_bounded
+
+    for size, expected in [(0, 0), (10, 10), (MAX_FILE_BYTES, MAX_FILE_BYTES),
+                           (MAX_FILE_BYTES + 5, MAX_FILE_BYTES + 1)]:
+        path = tmp_path / f"f{size}"
+        path.write_bytes(b"x" * size)
+        assert len(read_bounded(path)) == expected, size
+    assert len(read_bounded("/dev/zero")) == MAX_FILE_BYTES + 1  # gives no size, never ends
+    with pytest.raises(IsADirectoryError):
+        read_bounded(tmp_path)
