@@ -15,23 +15,31 @@ from __future__ import annotations
 
 import os
 import sys
+from enum import StrEnum
 from typing import NamedTuple, NoReturn
 
-#: Long option → (short spelling, commands that take it, the values it takes or None for any).
-_VALUED: dict[str, tuple[str | None, frozenset[str], frozenset[str] | None]] = {
-    "--plan": ("-p", frozenset({"check", "apply"}), None),
-    "--plan-kind": (None, frozenset({"check", "apply"}),
-                    frozenset({"auto", "plan", "skill", "settings"})),
-    "--format": ("-f", frozenset({"check", "apply"}),
-                 frozenset({"text", "json", "github", "sarif"})),
-    "--color": (None, frozenset({"check", "apply"}), frozenset({"auto", "always", "never"})),
-    "--jobs": ("-j", frozenset({"check", "apply"}), None),
+from ._clicore import Colour, Format, PlanKind
+
+
+def _values(choice: type[StrEnum]) -> frozenset[str]:
+    return frozenset(member.value for member in choice)
+
+
+#: The options ``check`` and ``apply`` both take a value for: long spelling → (short spelling,
+#: the values typer's enum for it accepts, or None for any).
+_VALUED: dict[str, tuple[str | None, frozenset[str] | None]] = {
+    "--plan": ("-p", None),
+    "--plan-kind": (None, _values(PlanKind)),
+    "--format": ("-f", _values(Format)),
+    "--color": (None, _values(Colour)),
+    "--jobs": ("-j", None),
 }
+#: Flags → the commands that take them.
 _FLAGS: dict[str, frozenset[str]] = {
     "--debug": frozenset({"check", "apply"}),
     "--dry-run": frozenset({"apply"}),
 }
-_SHORT = {short: long for long, (short, _, _) in _VALUED.items() if short}
+_SHORT = {short: long for long, (short, _) in _VALUED.items() if short}
 
 
 class Invocation(NamedTuple):
@@ -75,9 +83,9 @@ def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> In
             continue
         if name not in _VALUED or name in values:
             return None
-        _, commands, choices = _VALUED[name]
+        _, choices = _VALUED[name]
         value = attached if eq else next(rest, None)
-        if command not in commands or not value:
+        if not value:
             return None
         if choices is not None and value not in choices:
             return None
@@ -98,7 +106,7 @@ def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> In
 def run(invocation: Invocation) -> int:
     """Run ``check``/``apply`` as the typer command does; its exit status."""
     from ._checkrun import process
-    from ._clicore import Colour, Exit, Format, PlanKind, guard
+    from ._clicore import Exit, guard
 
     try:
         with guard(invocation.debug):
