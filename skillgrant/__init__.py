@@ -8,9 +8,10 @@ The public surface (SPEC §10)::
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any
 
+from ._log import library_logger
+from ._log import loaded as log_loaded
 from .errors import (
     AllowedToolsError,
     GrantSyntaxError,
@@ -29,9 +30,7 @@ __version__ = "0.1.0"
 
 # A library logs; the application decides where records go (SPEC §5 audit records). The
 # logger and its NullHandler are set up when logging is in use (_log.py).
-if "logging" in sys.modules:
-    from ._log import library_logger
-
+if log_loaded():
     library_logger()
 
 __all__ = [

@@ -22,6 +22,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import NoReturn
 
+from ._log import NAME as LOGGER_NAME
 from .errors import SkillgrantError
 
 
@@ -172,7 +173,7 @@ def _library_log(enabled: bool) -> Iterator[None]:
         return
     import logging
 
-    logger = logging.getLogger("skillgrant")
+    logger = logging.getLogger(LOGGER_NAME)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("skillgrant: %(levelname)s: %(message)s"))
     level = logger.level

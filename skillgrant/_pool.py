@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ._batch import Done, check_file, finish
-from ._log import library_logger
+from ._log import NAME, heard, library_logger
 
 #: Files handed to a worker at once: large enough to amortise the hand-over, small enough that
 #: the last chunks still spread over every worker.
@@ -45,8 +45,6 @@ def run_pool(files: Sequence[Path], options: Options, workers: int) -> Iterator[
 
 def _listened(logger: logging.Logger) -> int | None:
     """The level a worker collects records at, or None when the parent would drop them all."""
-    from ._log import heard
-
     return logger.getEffectiveLevel() if heard() else None
 
 
@@ -78,7 +76,7 @@ def _start_worker(plan: Any, root: Path, write: bool, dry_run: bool, json_dry_ru
     # Ctrl-C reaches every process of the group: the parent alone handles it (exit 130) and
     # ends the pool, so a worker ignores it rather than dying mid-file with a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    logger = logging.getLogger("skillgrant")
+    logger = logging.getLogger(NAME)
     for handler in list(logger.handlers):
         logger.removeHandler(handler)
     logger.propagate = False
