@@ -59,6 +59,17 @@ def check_file(path: Path, plan: Any, root: Path, *, write: bool, dry_run: bool)
                        location, entries, diff), None)
 
 
+def unreadable_directory(path: Path, reason: str, root: Path) -> FileOutcome:
+    """The outcome for a directory the walk could not enter or list (``reason``, the OS's
+    words): an input error for that path, as an unreadable file is."""
+    from .errors import SkillFileError
+    from .report import FileError, FileResult
+
+    error = SkillFileError(f"cannot read the directory: {reason}", path=str(path))
+    return (FileResult(str(path), artifact_path(path, root), error=FileError(error.message)),
+            f"skillgrant: error: {error}")
+
+
 def _line_column(text: str, offset: int) -> Location:
     from .report import Location
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import __version__
 from ._clicore import Colour, Format, PlanKind, colour_enabled, echo, fail, repo_root, root_uri
@@ -41,13 +41,22 @@ def load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
     return plan_from_text(read_plan_file(source, kind.value), source=source, kind=kind.value)
 
 
-def collect(paths: list[str]) -> list[Path]:
-    """The SKILL.md files named or found under directories, each once, in a stable order."""
-    found: list[tuple[Path, str]] = []
+class Unreadable(NamedTuple):
+    """A directory the walk could not enter or list, and why (the OS's words): an error for
+    that path in the run, never a directory silently skipped."""
+
+    path: Path
+    reason: str
+
+
+def collect(paths: list[str]) -> list[Path | Unreadable]:
+    """The SKILL.md files named or found under directories, each once, in a stable order, with
+    each directory under them that could not be read in its place in that order."""
+    found: list[tuple[Path | Unreadable, str]] = []
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            inside = sorted(walk(path))
+            inside = sorted(walk(path), key=_walk_order)
             if not inside:
                 fail(f"{given}: no {SKILL_FILE} found in this directory")
             found.extend(inside)
@@ -56,20 +65,33 @@ def collect(paths: list[str]) -> list[Path]:
         else:
             fail(f"{given}: no such file or directory")
     seen: set[str] = set()
-    unique = []
-    for path, key in found:
+    unique: list[Path | Unreadable] = []
+    for item, key in found:
         if key not in seen:
             seen.add(key)
-            unique.append(path)
+            unique.append(item)
     return unique
 
 
-def walk(directory: Path) -> Iterator[tuple[Path, str]]:
-    """Each SKILL.md under ``directory`` with its real path (what ``os.path.realpath`` gives)."""
+def _walk_order(found: tuple[Path | Unreadable, str]) -> Path:
+    item = found[0]
+    return item.path if isinstance(item, Unreadable) else item
+
+
+def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
+    """Each SKILL.md under ``directory`` with its real path (what ``os.path.realpath`` gives),
+    and each directory that could not be entered or listed as an Unreadable (keyed apart from
+    files: ``dir:`` and its real path).
+
+    The walk selects by name: whatever is called SKILL.md and is not a directory (a FIFO, a
+    device) is yielded, and the reader refuses what is not a regular file.
+    """
     top = os.fspath(directory)
     real_top = os.path.realpath(top)
     prefix = top if top.endswith(os.sep) else top + os.sep
-    for root, dirs, files in os.walk(top):
+    unreadable: list[OSError] = []
+    for root, dirs, files in os.walk(top, onerror=unreadable.append):
+        yield from _unreadable(unreadable)
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
         if SKILL_FILE in files:
             name = os.path.join(root, SKILL_FILE)
@@ -79,24 +101,40 @@ def walk(directory: Path) -> Iterator[tuple[Path, str]]:
                 yield Path(name), os.path.realpath(name)
             else:
                 yield Path(name), os.path.join(real_top, name[len(prefix):])
+    yield from _unreadable(unreadable)
+
+
+def _unreadable(errors: list[OSError]) -> Iterator[tuple[Unreadable, str]]:
+    for error in errors:
+        name = os.fspath(error.filename) if error.filename is not None else "?"
+        yield (Unreadable(Path(name), str(error.strerror or error)),
+               "dir:" + os.path.realpath(name))
+    errors.clear()
 
 
 def process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKind,
             fmt: Format, colour: Colour, *, write: bool, dry_run: bool, jobs: int) -> int:
     """Run ``check`` or ``apply`` and write its report; the exit status (0, 1 or 2)."""
-    from ._batch import default_jobs, run_files
+    from ._batch import default_jobs, finish, run_files, unreadable_directory
     from .report import JsonDocument, Run
 
     plan = load_plan(plan_source, plan_kind)
-    files = collect(paths)
+    found = collect(paths)
+    files = [item for item in found if isinstance(item, Path)]
     root = repo_root()
     run = Run(command, plan.source or plan_source, dry_run=dry_run)
     # JSON is rendered a file at a time (a registry-scale batch keeps text, not decisions);
     # the other formats render the whole run at the end.
     document = JsonDocument(run, version=__version__) if fmt is Format.json else None
     error = change = False
-    for done in run_files(files, plan, root, write=write, dry_run=dry_run,
-                          json=document is not None, jobs=jobs or default_jobs()):
+    json_dry_run = dry_run if document is not None else None
+    done_files = run_files(files, plan, root, write=write, dry_run=dry_run,
+                           json=document is not None, jobs=jobs or default_jobs())
+    for item in found:
+        # A directory that could not be read is an error in its place among the files.
+        done = (next(done_files) if isinstance(item, Path) else
+                finish(unreadable_directory(item.path, item.reason, root),
+                       json_dry_run=json_dry_run))
         if done.message is not None:
             echo(done.message, err=True)
         error = error or done.error
@@ -106,6 +144,7 @@ def process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKin
                                   error=done.error)
         elif done.result is not None:
             run.files.append(done.result)
+    next(done_files, None)  # every file is done: let the generator (and its pool) finish
     if document is not None:
         for chunk in document.chunks():
             echo(chunk, nl=False)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from . import vocabulary
 from ._screening import approved_grant, inert_reason
 from .domains import command, path, web
-from .domains.base import Budget, Context
+from .domains.base import Budget, Context, loose_globs
 from .errors import AllowedToolsError, PlanError
 from .grants import Grant, shorten, split_allowed_tools
 from .limits import MAX_ENTRIES_PER_VALUE
@@ -147,6 +147,7 @@ def clear_caches() -> None:
     _parse_cached.cache_clear()
     _split_cached.cache_clear()
     command.compile_pattern.cache_clear()
+    loose_globs.cache_clear()
     path.compile_pattern.cache_clear()
     web.compile_host.cache_clear()
 
@@ -204,7 +205,10 @@ def _relevant(submitted: Grant, other: Grant, plan: _Plan) -> bool:
     if domain is Domain.MCP:
         return other.is_mcp
     if domain is Domain.PATH:
-        return other.key == submitted.key or (submitted.key == "Read" and other.key == "Edit")
+        # Read and Edit grants are both relevant to either tool: `Edit(p)` grants Read of p
+        # too (so a submitted `Edit(p)` must have its read side covered as well), and the
+        # path domain sorts out which approved grant grants which side (domains/path.py).
+        return other.key in ("Read", "Edit")
     if domain is Domain.COMMAND:
         return _command_group(submitted.key, plan) == _command_group(other.key, plan)
     return other.key == submitted.key

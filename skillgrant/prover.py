@@ -21,7 +21,7 @@ from ._screening import VerdictStatus, inert_reason
 from ._screening import _screen as _screen
 from ._screening import check_approved_entry as check_approved_entry
 from .domains import agent, command, generic, mcp, path, web
-from .domains.base import Budget, Context, Outcome, OverBudget
+from .domains.base import Budget, Context, NoFreeFiller, Outcome, OverBudget
 from .errors import AllowedToolsError, GrantSyntaxError
 from .grants import Grant, parse_grant, split_allowed_tools
 from .limits import MAX_ENTRIES_PER_VALUE, MAX_WORK_PER_VALUE
@@ -103,6 +103,9 @@ def _decide_once(entry: str, plan: _Plan, value_budget: Budget) -> tuple[Verdict
     except OverBudget as e:
         own = context.budget.spent > context.budget.limit  # not the value's limit
         return Verdict(entry, "unknown", f"the decision was stopped: {e}"), own
+    except NoFreeFiller as e:  # depends on the entry and the plan alone
+        return Verdict(entry, "unknown", f"not decided: {e}, so no generic instance can be "
+                       "built; not kept"), True
     except RecursionError:
         return Verdict(entry, "unknown", "the decision was stopped: too deeply nested"), False
     except Exception as e:  # fail closed (SPEC §1.1): a crash never keeps a grant

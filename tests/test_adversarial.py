@@ -120,3 +120,57 @@ def test_glob_whose_bare_form_is_compound_is_kept_only_because_globs_match_per_p
     assert verdict.covered
     assert prove("Bash(gh pr list && rm -rf /)", ["Bash(gh *)"]).status == "not_covered"
 
+
+
+# --------------------------------------------------------------------------------------------
+# The filler of a generic instance must be absent from the approved literals, always
+# --------------------------------------------------------------------------------------------
+#
+# Inclusion is decided by replacing each star of the submitted pattern with a character that
+# occurs in no approved literal (domains/base.py). When the approved entries used every
+# readable filler, the last resort U+FDEF was returned unchecked, so `src/*\ufdef*` matched the
+# "generic" instance `src/\ufdef` and `Read(src/*)` was kept although `Read(src/a)` is not
+# under it.
+
+_EVERY_READABLE_FILLER = "xyzqwkjvbgfmp0123456789_"
+
+
+@pytest.mark.parametrize(("entry", "approved"), [
+    ("Read(src/*)", ["Read(src/*\ufdef*)", f"Read(other/{_EVERY_READABLE_FILLER})"]),
+    ("Read(src/**)", ["Read(src/*\ufdef*)", f"Read(other/{_EVERY_READABLE_FILLER})"]),
+    ("WebSearch(a*)", ["WebSearch(a*\ufdef*)", f"WebSearch({_EVERY_READABLE_FILLER})"]),
+    ("MyTool(a*)", ["MyTool(a*\ufdef*)", f"MyTool({_EVERY_READABLE_FILLER})"]),
+    ("Bash(a*)", ["Bash(a*\ufdef*)", f"Bash({_EVERY_READABLE_FILLER})"]),
+    ("Bash(a*)", ["Bash(a*\ue000*)", f"Bash({_EVERY_READABLE_FILLER})"]),
+    ("PowerShell(a*)", ["PowerShell(a*\ue000*)", f"PowerShell({_EVERY_READABLE_FILLER})"]),
+    ("WebFetch(domain:a*.com)", ["WebFetch(domain:a*x.com)",
+                                 f"WebFetch(domain:{_EVERY_READABLE_FILLER}-.com)"]),
+])
+def test_last_resort_filler_checked_against_approved(entry: str, approved: list[str]) -> None:
+    verdict = prove(entry, approved)
+    assert verdict.status in {"not_covered", "unknown"}, verdict
+    if verdict.witness is not None:
+        # The witness is built from the filler: it must escape every approved literal.
+        assert not any(c in "".join(approved) for c in verdict.witness
+                       if c not in entry), verdict.witness
+
+
+def test_no_free_filler_fails_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from skillgrant._plans import clear_caches
+    from skillgrant.domains import base
+
+    monkeypatch.setattr(base, "_LAST_RESORT_FILLERS", range(0xE000, 0xE002))
+    clear_caches()
+    try:
+        with pytest.raises(base.NoFreeFiller):
+            base.choose_filler([_EVERY_READABLE_FILLER, "\ue000\ue001"])
+        for entry, approved in [
+            ("Read(src/*)", ["Read(src/*\ue000*)", f"Read(o/{_EVERY_READABLE_FILLER}\ue001)"]),
+            ("MyTool(a*)", ["MyTool(a*\ue000*)", f"MyTool({_EVERY_READABLE_FILLER}\ue001)"]),
+            ("Bash(a*)", ["Bash(a*\ue000*)", f"Bash({_EVERY_READABLE_FILLER}\ue001)"]),
+        ]:
+            verdict = prove(entry, approved)
+            assert verdict.status == "unknown", verdict
+            assert "every character" in verdict.reason
+    finally:
+        clear_caches()

@@ -611,7 +611,7 @@ def test_console_script_sarif_validates(repo: Path) -> None:
 
 def test_plans_from_stdin_and_explicit_kinds_are_bounded(tmp_path: Path) -> None:
     """MAX_FILE_BYTES holds on every way a plan reaches the CLI: stdin, and a file read with an
-    explicit --plan-kind (a device such as /dev/zero is refused, not read forever)."""
+    explicit --plan-kind (a device such as /dev/zero is not a regular file: refused unread)."""
     from skillgrant.limits import MAX_FILE_BYTES
 
     skill = tmp_path / "SKILL.md"
@@ -623,4 +623,257 @@ def test_plans_from_stdin_and_explicit_kinds_are_bounded(tmp_path: Path) -> None
     result = CliRunner().invoke(app, ["check", str(skill), "--plan", "/dev/zero",
                                       "--plan-kind", "plan"])
     assert result.exit_code == 2
-    assert "MAX_FILE_BYTES" in result.stderr
+    assert result.stderr == ("skillgrant: error: /dev/zero: cannot read the plan: not a "
+                             "regular file: a character device\n")
+
+
+# --- what the walk cannot read, and what is not a regular file -----------------------------
+# A directory the walk cannot enter or list is an error for that directory (exit 2), never
+# skipped; a SKILL.md that is a FIFO, socket or device is refused unread, never waited on.
+
+def _denied(monkeypatch: pytest.MonkeyPatch, denied: str, *, when: str) -> None:
+    """os.scandir fails on ``denied`` as a chmod 000 directory does for a user other than root
+    (the tests may run as root, who reads it anyway): at opening, or while listing it."""
+    import errno
+
+    real = os.scandir
+
+    def scandir(path: str | os.PathLike[str] = ".") -> object:
+        if os.path.normpath(os.fspath(path)) != os.path.normpath(denied):
+            return real(path)
+        error = PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))
+        if when == "open":
+            raise error
+
+        class Listing:
+            def __enter__(self) -> Listing:
+                return self
+
+            def __exit__(self, *exc: object) -> None:
+                return None
+
+            def __iter__(self) -> Listing:
+                return self
+
+            def __next__(self) -> os.DirEntry[str]:
+                raise error
+
+        return Listing()
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+@pytest.mark.parametrize("when", ["open", "list"])
+def test_unreadable_subdirectory_is_an_error_not_skipped(
+        repo: Path, monkeypatch: pytest.MonkeyPatch, when: str) -> None:
+    denied = os.path.join("skills", "spelling")
+    _denied(monkeypatch, denied, when=when)
+    message = f"skillgrant: error: {denied}: cannot read the directory: Permission denied\n"
+    text = run("check", "skills", "--plan", "plan.yaml")
+    assert text.exit_code == 2, text.output
+    assert text.stderr == message
+    assert "skills/narrow/SKILL.md:4: unchanged" in text.stdout  # the others are reported
+    assert text.stdout.endswith("4 files checked: 2 would change, 1 with errors.\n")
+    document = json.loads(run("check", "skills", "--plan", "plan.yaml", "-f", "json").stdout)
+    assert [(Path(f["path"]).as_posix(), f["error"]) for f in document["files"]] == [
+        ("skills/narrow/SKILL.md", None), ("skills/nokey/SKILL.md", None),
+        ("skills/spelling", {"message": "cannot read the directory: Permission denied",
+                             "line": None, "column": None}),
+        ("skills/wide/SKILL.md", None)]
+    assert document["summary"]["errors"] == 1
+    sarif = json.loads(run("check", "skills", "--plan", "plan.yaml", "-f", "sarif").stdout)
+    notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert [n["message"]["text"] for n in notes] == [
+        "cannot read the directory: Permission denied"]
+    applied = run("apply", "skills", "--plan", "plan.yaml")
+    assert applied.exit_code == 2 and applied.stderr == message
+    assert read("skills/wide/SKILL.md") == WIDE_AFTER  # the readable files are still applied
+
+
+def test_unreadable_directory_given_is_an_error_not_no_skill_found(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _denied(monkeypatch, "skills", when="open")
+    result = run("check", "skills", "--plan", "plan.yaml")
+    assert result.exit_code == 2
+    assert result.stderr == ("skillgrant: error: skills: cannot read the directory: "
+                             "Permission denied\n")
+    assert result.stdout == "1 file checked: 0 would change, 1 with errors.\n"
+
+
+def _as_another_user() -> dict[str, object] | None:
+    """subprocess arguments that run a command as a user other than root, or None."""
+    if not hasattr(os, "geteuid"):
+        return None
+    if os.geteuid() != 0:
+        return {}
+    import pwd
+
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        return None
+    drop: dict[str, object] = {"user": nobody.pw_uid, "group": nobody.pw_gid,
+                               "extra_groups": []}
+    try:
+        probe = subprocess.run([sys.executable, "-c", "import skillgrant"], capture_output=True,
+                               timeout=60, check=False, cwd="/", **drop)  # type: ignore[call-overload]
+    except OSError:  # the interpreter is where that user cannot reach
+        return None
+    return drop if probe.returncode == 0 else None
+
+
+def test_a_chmod_000_subdirectory_is_an_error_for_a_real_user() -> None:
+    """The real thing, where a user who is not root can run skillgrant."""
+    import tempfile
+
+    drop = _as_another_user()
+    if drop is None:
+        pytest.skip("no user but root can run skillgrant here")
+    top = Path(tempfile.mkdtemp(prefix="skillgrant-denied-"))
+    try:
+        top.chmod(0o755)
+        for name in ("s/a", "s/b"):
+            (top / name).mkdir(parents=True)
+            (top / name / "SKILL.md").write_text(NARROW, encoding="utf-8")
+            (top / name).chmod(0o755)
+        (top / "s").chmod(0o755)
+        (top / "plan.yaml").write_text(PLAN_YAML, encoding="utf-8")
+        (top / "plan.yaml").chmod(0o644)
+        for name in ("s/a/SKILL.md", "s/b/SKILL.md"):
+            (top / name).chmod(0o644)
+        (top / "s/b").chmod(0)
+        environment = {k: v for k, v in os.environ.items() if k != "SKILLGRANT_DEBUG"}
+        out = subprocess.run([*_script(), "check", "s", "--plan", "plan.yaml"], cwd=top,
+                             capture_output=True, text=True, env=environment, timeout=60,
+                             check=False, **drop)  # type: ignore[call-overload]
+        assert out.returncode == 2, out.stderr
+        assert out.stderr == ("skillgrant: error: s/b: cannot read the directory: "
+                              "Permission denied\n")
+        assert out.stdout.startswith("s/a/SKILL.md:4: unchanged")
+    finally:
+        (top / "s/b").chmod(0o755)
+        shutil.rmtree(top)
+
+
+def _fifo(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    return path
+
+
+def _release(fifo: Path) -> None:
+    """Open the FIFO for writing and close it at once, when a reader waits on it (it then
+    reads end of file): a regression fails its test instead of leaving a reader blocked."""
+    import errno
+
+    try:
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError as e:
+        if e.errno != errno.ENXIO:  # ENXIO: no reader waits
+            raise
+
+
+def _proc_in_time(argv: list[str], cwd: Path, fifo: Path,
+                  seconds: float = 20) -> subprocess.CompletedProcess[str]:
+    """``_proc`` that fails after ``seconds``: the whole process group is ended (a --jobs worker
+    stuck on the FIFO would otherwise keep the pipes open, and the wait would never end)."""
+    import signal
+
+    environment = {k: v for k, v in os.environ.items() if k != "SKILLGRANT_DEBUG"}
+    with subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, env=environment, start_new_session=True) as child:
+        try:
+            out, err = child.communicate(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+            pytest.fail(f"{argv[1:]} waited on a FIFO for {seconds}s")
+        finally:
+            _release(fifo)
+    return subprocess.CompletedProcess(argv, child.returncode, out, err)
+
+
+FIFO_CASES = {
+    "check given": (["check", "odd/SKILL.md", "--plan", "plan.yaml"],
+                    "odd/SKILL.md: cannot read the file: not a regular file: a FIFO"),
+    "check walk": (["check", "odd", "skills/narrow", "--plan", "plan.yaml"],
+                   "odd/SKILL.md: cannot read the file: not a regular file: a FIFO"),
+    "check walk, jobs": (["check", ".", "--plan", "plan.yaml", "--jobs", "2"],
+                         "odd/SKILL.md: cannot read the file: not a regular file: a FIFO"),
+    "apply walk": (["apply", "odd", "--plan", "plan.yaml"],
+                   "odd/SKILL.md: cannot read the file: not a regular file: a FIFO"),
+    "check plan": (["check", "skills/narrow", "--plan", "odd/SKILL.md"],
+                   "odd/SKILL.md: cannot read the plan: not a regular file: a FIFO"),
+    "lint given": (["lint", "odd/SKILL.md"],
+                   "odd/SKILL.md: cannot read the plan: not a regular file: a FIFO"),
+    "diff given": (["diff", "plan.yaml", "odd/SKILL.md"],
+                   "odd/SKILL.md: cannot read the plan: not a regular file: a FIFO"),
+}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("case", list(FIFO_CASES))
+def test_fifo_named_skill_md_is_refused_not_hung(repo: Path, case: str) -> None:
+    """Nothing ever writes to the FIFO: a reader that opened it would wait forever (the
+    timeout turns that into a failure)."""
+    args, message = FIFO_CASES[case]
+    fifo = _fifo(repo / "odd" / "SKILL.md")
+    out = _proc_in_time([*_script(), *args], repo, fifo)
+    assert out.returncode == 2, out.stderr
+    assert f"skillgrant: error: {message}\n" in out.stderr
+    if "walk" in case and "apply" not in case:
+        assert "skills/narrow/SKILL.md:4: unchanged" in out.stdout
+
+
+def test_fifo_named_skill_md_is_refused_not_hung_in_process(repo: Path) -> None:
+    """The same through typer (the console script may take the start-up path, _entry)."""
+    import threading
+
+    fifo = _fifo(repo / "odd" / "SKILL.md")
+    results: list[Result] = []
+    worker = threading.Thread(target=lambda: results.extend(
+        [run("check", "odd", "--plan", "plan.yaml"), run("lint", "odd/SKILL.md")]),
+        daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    if worker.is_alive():
+        for _ in range(100):  # let each blocked open go, so the runner restores sys.stdout
+            _release(fifo)
+            worker.join(timeout=0.1)
+        pytest.fail("a FIFO named SKILL.md was opened and waited on")
+    checked, linted = results
+    assert checked.exit_code == 2 and checked.stderr == (
+        "skillgrant: error: odd/SKILL.md: cannot read the file: not a regular file: a FIFO\n")
+    assert linted.exit_code == 2 and linted.stderr == (
+        "skillgrant: error: odd/SKILL.md: cannot read the plan: not a regular file: a FIFO\n")
+
+
+def test_devices_and_sockets_named_skill_md_are_refused(repo: Path) -> None:
+    import socket
+
+    (repo / "zero").mkdir()
+    (repo / "zero" / "SKILL.md").symlink_to("/dev/zero")
+    (repo / "sock").mkdir()
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(os.path.join("sock", "SKILL.md"))
+        result = run("check", "zero", "sock", "/dev/null", "skills/narrow", "--plan", "plan.yaml")
+    finally:
+        server.close()
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "skillgrant: error: zero/SKILL.md: cannot read the file: not a regular file: a "
+        "character device",
+        "skillgrant: error: sock/SKILL.md: cannot read the file: not a regular file: a socket",
+        "skillgrant: error: /dev/null: cannot read the file: not a regular file: a character "
+        "device"]
+    assert result.stdout.endswith("4 files checked: 0 would change, 3 with errors.\n")
+
+
+def test_a_plan_piped_to_standard_input_is_still_read(repo: Path) -> None:
+    """``--plan -`` reads a pipe by design (not through the regular-file reader)."""
+    environment = {k: v for k, v in os.environ.items() if k != "SKILLGRANT_DEBUG"}
+    for argv, status in ((["check", "skills/narrow", "--plan", "-"], 0), (["lint", "-"], 1)):
+        out = subprocess.run([*_script(), *argv], cwd=repo, input=PLAN_YAML, capture_output=True,
+                             text=True, env=environment, timeout=60, check=False)
+        assert (out.returncode, out.stderr) == (status, ""), argv  # lint: Read is too broad

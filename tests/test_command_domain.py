@@ -116,15 +116,16 @@ PREFIX_ROWS = [
     row("prefix-reflexive", "Bash(npm run test:*)", ["Bash(npm run test:*)"], "covered"),
     row("prefix-star-in-P-is-literal", "Bash(echo hi)", ["Bash(echo *:*)"], "not_covered",
         witness="echo hi"),
-    row("prefix-star-in-P-matches-literal-star", r"Bash(echo \*)", ["Bash(echo *:*)"],
-        "covered"),
+    row("prefix-star-in-P-escaped-star-identity-only", r"Bash(echo \*)", ["Bash(echo *:*)"],
+        "unknown"),
     row("prefix-star-in-P-extension", "Bash(echo * x:*)", ["Bash(echo *:*)"], "covered"),
     row("prefix-literal-star-under-glob", "Bash(echo *:*)", ["Bash(echo *)"], "covered"),
     row("glob-not-under-literal-star-prefix", "Bash(echo *)", ["Bash(echo *:*)"],
         "not_covered"),
-    row("prefix-escaped-star-in-P", r"Bash(echo \*:*)", ["Bash(echo *:*)"], "covered"),
-    row("escaped-final-star-is-not-prefix-form", r"Bash(a:\*)", ["Bash(a:*)"], "not_covered",
-        witness="a:*"),
+    # A backslash is decided by identity only (SPEC §2: the runtime unescapes it twice).
+    row("prefix-escaped-star-in-P-identity-only", r"Bash(echo \*:*)", ["Bash(echo *:*)"],
+        "unknown"),
+    row("escaped-final-star-identity-only", r"Bash(a:\*)", ["Bash(a:*)"], "unknown"),
     row("prefix-union-of-approved", "Bash(git:*)", ["Bash(git)", "Bash(git **)"], "covered"),
 ]
 
@@ -152,8 +153,8 @@ GLOB_ROWS = [
         witness="git"),
     row("trailing-rule-only-when-only-wildcard-2", "Bash(git a)", ["Bash(git * *)"],
         "not_covered", witness="git a"),
-    row("trailing-rule-escaped-star-is-literal", r"Bash(echo \*)", [r"Bash(echo \* *)"],
-        "covered"),
+    row("trailing-rule-escaped-star-identity-only", r"Bash(echo \*)", [r"Bash(echo \* *)"],
+        "unknown"),
     row("trailing-rule-narrower-trailing", "Bash(ls -la *)", ["Bash(ls *)"], "covered"),
     row("glob-narrower-glob", "Bash(gh pr *)", ["Bash(gh *)"], "covered"),
     row("glob-wider-glob", "Bash(gh *)", ["Bash(gh pr *)"], "not_covered"),
@@ -199,20 +200,22 @@ EXACT_ROWS = [
     row("exact-nbsp-is-not-a-space", "Bash(echo\u00a0hi)", ["Bash(echo hi)", "Bash(echo *)"],
         "not_covered", witness="echo\u00a0hi"),
     row("exact-under-empty-parens", "Bash(ls)", ["Bash()"], "covered"),
-    row("escape-literal-star-under-glob", r"Bash(echo \*)", ["Bash(echo *)"], "covered"),
+    # Escapes: the runtime unescapes a backslash twice (SPEC §2, measured on 2.1.332), so a
+    # pattern with one is decided by identity only (see BACKSLASH_ROWS below).
+    row("escape-literal-star-not-under-glob", r"Bash(echo \*)", ["Bash(echo *)"], "unknown"),
     row("escape-glob-not-under-literal-star", "Bash(echo *)", [r"Bash(echo \*)"],
-        "not_covered"),
+        NOT_COVERED),
     row("escape-literal-star-self", r"Bash(echo \*)", [r"Bash(echo \*)"], "covered"),
-    row("escape-literal-star-only-matches-star", "Bash(echo a)", [r"Bash(echo \*)"],
-        "not_covered", witness="echo a"),
-    row("escape-parens-are-literal", r"Bash(echo \(hi\))", ["Bash(echo *)"], "covered"),
-    row("escape-backslash-witness-unescaped", r"Bash(echo \\)", ["Bash(ls *)"], "not_covered",
-        witness="echo \\"),
-    row("escape-star-with-glob", r"Bash(a\*bc)", [r"Bash(a\*b*)"], "covered"),
-    row("escape-star-with-glob-negative", "Bash(axbc)", [r"Bash(a\*b*)"], "not_covered",
-        witness="axbc"),
-    row("escape-star-no-trailing-rule", "Bash(ls)", [r"Bash(ls \*)"], "not_covered",
-        witness="ls"),
+    row("escape-literal-star-under-bare", r"Bash(echo \*)", ["Bash"], "covered"),
+    row("escape-approved-covers-nothing-else", "Bash(echo a)", [r"Bash(echo \*)"],
+        NOT_COVERED),
+    row("escape-parens-identity-only", r"Bash(echo \(hi\))", ["Bash(echo *)"], "unknown"),
+    row("escape-backslash-identity-only", r"Bash(echo \\)", ["Bash(ls *)"], "unknown"),
+    row("escape-star-with-glob-identity-only", r"Bash(a\*bc)", [r"Bash(a\*b*)"], "unknown"),
+    row("escape-star-with-glob-negative", "Bash(axbc)", [r"Bash(a\*b*)"], NOT_COVERED),
+    row("escape-star-no-trailing-rule", "Bash(ls)", [r"Bash(ls \*)"], NOT_COVERED),
+    row("escape-approved-unrelated-witness", "Bash(rm -rf /)", [r"Bash(echo \*)"],
+        "not_covered", witness="rm -rf /"),
 ]
 
 
@@ -440,10 +443,10 @@ GENERIC_ROWS = [
     row("generic-identical-spaces", "WebSearch(x y)", ["WebSearch(x y)"], "covered"),
     row("generic-question-mark-literal", "MyTool(axb)", ["MyTool(a?b)"], "not_covered",
         witness="axb"),
-    row("generic-escape-literal-star", r"MyTool(a\*)", ["MyTool(a*)"], "covered"),
-    row("generic-star-not-under-escaped", "MyTool(a*)", [r"MyTool(a\*)"], "not_covered"),
-    row("generic-witness-unescaped", r"MyTool(a\*)", ["MyTool(b)"], "not_covered",
-        witness="a*"),
+    row("generic-escape-identity-only", r"MyTool(a\*)", ["MyTool(a*)"], "unknown"),
+    row("generic-escape-self", r"MyTool(a\*)", [r"MyTool(a\*)"], "covered"),
+    row("generic-star-not-under-escaped", "MyTool(a*)", [r"MyTool(a\*)"], NOT_COVERED),
+    row("generic-escape-not-under-other", r"MyTool(a\*)", ["MyTool(b)"], "unknown"),
     row("generic-specifier-case-sensitive", "MyTool(A)", ["MyTool(a)"], "not_covered",
         witness="A"),
     row("generic-different-tools", "MyTool(x)", ["OtherTool", "Bash"], "not_covered"),
@@ -571,3 +574,113 @@ def test_agent(entry: str, approved: list[str], status: Expected, covered_by: st
 def test_approved_may_be_one_string() -> None:
     # §2: a value is a string or a list; prove() splits an approved string like any value.
     assert prove("Bash(ls)", "Read, Bash(ls *)").covered_by == "Bash(ls *)"
+
+
+# --------------------------------------------------------------------------------------------
+# §2, §4.1, §4.6: content with a backslash is decided by identity only
+# --------------------------------------------------------------------------------------------
+#
+# Measured on 2.1.332: the runtime unescapes `\\` when it parses the rule, and its wildcard
+# matcher unescapes again (`\*` a literal star, `\\` a literal backslash, any other `\x` a
+# backslash and x). So approved `Bash(touch \\*)` (two backslashes) allows only the literal
+# command `touch *`, not `touch \` followed by anything as one level of escapes suggests.
+
+_TWO_BACKSLASHES_STAR = "Bash(touch \\\\*)"  # the entry text `Bash(touch \\*)`
+
+BACKSLASH_ROWS = [
+    # A submitted entry with a backslash: only an identical entry or a tool-wide grant.
+    row("backslash-submitted-not-under-one-level-reading", "Bash(touch \\zz)",
+        [_TWO_BACKSLASHES_STAR], "unknown"),
+    row("backslash-submitted-not-under-glob", "Bash(touch \\zz)", ["Bash(touch *)"], "unknown"),
+    row("backslash-submitted-identical", "Bash(touch \\zz)", ["Bash(touch \\zz)"], "covered",
+        covered_by="Bash(touch \\zz)"),
+    row("backslash-submitted-identical-two", _TWO_BACKSLASHES_STAR, [_TWO_BACKSLASHES_STAR],
+        "covered"),
+    row("backslash-submitted-under-bare", "Bash(touch \\zz)", ["Bash(gh *)", "Bash"], "covered",
+        covered_by="Bash"),
+    row("backslash-submitted-under-star", "Bash(touch \\zz)", ["Bash(*)"], "covered"),
+    row("backslash-submitted-not-under-other-escape", "Bash(touch \\*)", ["Bash(touch \\\\*)"],
+        "unknown"),
+    row("backslash-submitted-prefix", "Bash(touch \\zz:*)", ["Bash(touch *)"], "unknown"),
+    row("backslash-submitted-compound", "Bash(a \\b && c)", ["Bash(a *)", "Bash(c)"],
+        "unknown"),
+    # An approved entry with a backslash covers nothing but itself.
+    row("backslash-approved-covers-no-narrowing", "Bash(touch *)", [_TWO_BACKSLASHES_STAR],
+        NOT_COVERED),
+    row("backslash-approved-covers-no-instance", "Bash(touch a)", [_TWO_BACKSLASHES_STAR],
+        NOT_COVERED),
+    row("backslash-approved-is-not-tool-wide", "Bash", ["Bash(\\*)"], NOT_COVERED),
+    row("backslash-approved-unrelated-witness", "Bash(rm *)", [_TWO_BACKSLASHES_STAR],
+        "not_covered"),
+    row("backslash-approved-compound-part", "Bash(a && b)", ["Bash(a)", "Bash(\\b*)"],
+        NOT_COVERED, ref=False),
+    row("backslash-approved-others-still-cover", "Bash(gh pr list)",
+        [_TWO_BACKSLASHES_STAR, "Bash(gh *)"], "covered", covered_by="Bash(gh *)"),
+    # Every tool of the command domain, and the generic star-glob domain.
+    row("backslash-powershell", "PowerShell(echo \\zz)", ["PowerShell(echo \\\\*)"], "unknown"),
+    row("backslash-powershell-identical", "PowerShell(echo \\zz)", ["PowerShell(echo \\zz)"],
+        "covered"),
+    row("backslash-monitor", "Monitor(tail \\zz)", ["Monitor(tail \\\\*)"], "unknown"),
+    row("backslash-skill", "Skill(x \\zz)", ["Skill(x \\\\*)"], "unknown"),
+    row("backslash-skill-identical", "Skill(x \\zz)", ["Skill(x \\zz)"], "covered"),
+    row("backslash-generic", "WebSearch(a \\zz)", ["WebSearch(a \\\\*)"], "unknown"),
+    row("backslash-generic-identical", "WebSearch(a \\zz)", ["WebSearch(a \\zz)"], "covered"),
+    row("backslash-generic-under-bare", "WebSearch(a \\zz)", ["WebSearch"], "covered"),
+    row("backslash-generic-approved-covers-no-narrowing", "MyTool(a b)", ["MyTool(a \\\\*)"],
+        NOT_COVERED),
+    row("backslash-generic-approved-unrelated-witness", "MyTool(b*)", ["MyTool(a \\\\*)"],
+        "not_covered"),
+]
+
+
+@pytest.mark.parametrize(ROW_ARGS, BACKSLASH_ROWS)
+def test_backslash_content_decided_by_identity_only(
+    entry: str, approved: list[str], status: Expected, covered_by: str | None,
+    witness: str | None, ref: bool,
+) -> None:
+    run_row(entry, approved, status, covered_by, witness, ref)
+    verdict = prove(entry, approved)
+    if verdict.status == "unknown":
+        assert "backslash" in verdict.reason and "twice" in verdict.reason, verdict.reason
+
+
+def test_backslash_runtime_reading_of_the_measured_pair() -> None:
+    # The exact pair measured on the runtime, and the reason a reader is given.
+    verdict = prove("Bash(touch \\zz)", ["Bash(touch \\\\*)"])
+    assert not verdict.covered
+    assert verdict.status == "unknown"
+    assert "unescapes backslashes twice" in verdict.reason
+    # The independent model agrees with the measurement: `touch *` only.
+    assert ref_allows("touch \\\\*", "touch *")
+    assert not ref_allows("touch \\\\*", "touch \\zz")
+
+
+def test_backslash_shell_alias_decided_by_identity_only() -> None:
+    aliases = {"exec_command": {"command-argument": "cmd"}}
+    assert not prove("exec_command(touch \\zz)", ["Bash(touch \\\\*)"],
+                     shell_tools=aliases).covered
+    assert prove("exec_command(touch \\zz)", ["exec_command(touch \\zz)"],
+                 shell_tools=aliases).covered
+    assert prove("exec_command(touch \\zz)", ["Bash"], shell_tools=aliases).covered
+    assert not prove("exec_command(touch a)", ["exec_command(touch \\\\*)"],
+                     shell_tools=aliases).covered
+
+
+@pytest.mark.parametrize(("entry", "approved"), [
+    ("Bash(timeout 5 touch *)", ["Bash(touch *)"]),
+    ("Bash(nohup touch *)", ["Bash(git log *)"]),
+    ("Bash(env touch a)", ["Bash(git status)"]),
+    ("Bash(git status && time touch a)", ["Bash(git status)"]),
+])
+def test_a_witness_the_runtime_would_unwrap_is_not_certain(entry: str,
+                                                           approved: list[str]) -> None:
+    # Claude Code 2.1.332 strips `timeout N`, `nohup`, `time`… before it matches: under
+    # Bash(touch *) it allows `timeout 5 touch zz` (tests/conformance, the witness test).
+    verdict = prove(entry, approved)
+    assert verdict.status == "unknown" and verdict.witness is None
+    assert "strips the wrapper" in verdict.reason
+
+
+def test_a_wrapper_word_later_in_the_command_keeps_its_witness() -> None:
+    verdict = prove("Bash(touch timeout *)", ["Bash(git status)"])
+    assert verdict.status == "not_covered" and verdict.witness == "touch timeout"

@@ -98,7 +98,10 @@ def assert_valid_witness(entry: str, approved: list[str], witness: str, bases: B
         concrete, directory = absolute(witness, sample)
         assert runtime_allows(submitted.content, concrete, sample, directory=directory), sample
         for other in map(parse_grant, approved):
-            if other.key != submitted.key and not (submitted.key == "Read" and other.key == "Edit"):
+            # `Edit(p)` also lets Read open p; a tool-wide `Edit` does not (2.1.332).
+            edit_grants_read = (submitted.key == "Read" and other.key == "Edit"
+                                and other.content is not None)
+            if other.key != submitted.key and not edit_grants_read:
                 continue
             assert not runtime_allows(other.content, concrete, sample, directory=directory,
                                       fold=True), (other, sample)
@@ -221,7 +224,14 @@ ANCHORS: list[Row] = [
 EDIT_GRANTS_READ: list[Row] = [
     ("Read(src/x.ts)", ["Edit(src/*)"], None, "covered"),
     ("Read(src/x.ts)", ["Edit(src/x.ts)"], None, "covered"),
-    ("Read", ["Edit"], None, "covered"),
+    ("Read(//etc/hostname)", ["Edit(//etc/**)"], None, "covered"),
+    ("Read", ["Edit(//**)"], None, "covered"),
+    # A tool-wide Edit never lets Read open a file outside the working directory (2.1.332).
+    ("Read", ["Edit"], None, "not_covered"),
+    ("Read(/x)", ["Edit"], None, "not_covered"),
+    ("Read(//etc/**)", ["Edit"], None, "not_covered"),
+    ("Read(//etc/**)", ["Edit(*)"], None, "not_covered"),
+    ("Read(src/x.ts)", ["Edit()"], None, "not_covered"),
     ("Edit(src/x.ts)", ["Read(src/*)"], None, "not_covered"),
     ("Edit(src/x.ts)", ["Read(src/x.ts)"], None, "not_covered"),
     ("Edit", ["Read"], None, "not_covered"),
@@ -302,6 +312,53 @@ def test_table(entry: str, approved: list[str], bases: Bases, expected: str) -> 
 ])
 def test_forced_witness(entry: str, approved: list[str], bases: Bases, witness: str) -> None:
     assert prove(entry, approved, base_dirs=bases).witness == witness
+
+
+@pytest.mark.parametrize(("entry", "edit"), [
+    ("Read", "Edit"), ("Read", "Edit()"), ("Read", "Edit(*)"), ("Read(/x)", "Edit"),
+    ("Read(//etc/**)", "Edit"), ("Read(//etc/hostname)", "Edit(*)"), ("Read(~/.zshrc)", "Edit"),
+    ("Read(src/x.ts)", "Edit()"), ("Read(**)", "Edit"),
+])
+def test_bare_edit_does_not_grant_read(entry: str, edit: str) -> None:
+    # Measured on 2.1.332: a tool-wide Edit never lets Read open a file outside the working
+    # directory, while Edit(//etc/**) lets it read /etc/hostname.
+    verdict = prove(entry, [edit])
+    assert verdict.status == "not_covered", verdict
+    assert verdict.witness is not None
+    assert_valid_witness(entry, [edit], verdict.witness, None)
+    # Alongside a Read grant, the tool-wide Edit still adds nothing to what Read may open.
+    assert prove(entry, [edit, "Read(src/**)"]).covered is (entry == "Read(src/x.ts)")
+    assert prove("Read(//etc/hostname)", ["Edit(//etc/**)", edit]).covered_by == "Edit(//etc/**)"
+    # ... and a submitted Edit(p) grants Read of p, which the tool-wide Edit does not.
+    assert not prove("Edit(//etc/hostname)", [edit]).covered
+
+
+@pytest.mark.parametrize(("entry", "approved", "status"), [
+    # Found by the conformance suite (pair cases): under a plan of bare Edit, a kept
+    # Edit(//etc/**) let the runtime Read /etc/hostname, which the plan never allowed.
+    ("Edit(//etc/**)", ["Edit"], "not_covered"),
+    ("Edit(//etc/hostname)", ["Edit", "Read(//usr/**)"], "not_covered"),
+    ("Edit(//etc/**)", ["Edit", "Read"], "covered"),
+    ("Edit(//etc/**)", ["Edit", "Read(//etc/**)"], "covered"),
+    ("Edit(//etc/x)", ["Edit(//etc/**)"], "covered"),
+    ("Edit(//etc/x)", ["Read(//etc/**)"], "not_covered"),  # the edit side
+    # A path that may lie inside the working directory is readable without any grant there:
+    # no certain witness.
+    ("Edit(src/**)", ["Edit"], "unknown"),
+    ("Edit", ["Edit"], "covered"),  # a tool-wide Edit grants no Read: nothing more to cover
+])
+def test_edit_with_a_path_needs_its_read_side_covered(entry: str, approved: list[str],
+                                                      status: str) -> None:
+    verdict = prove(entry, approved)
+    assert verdict.status == status, verdict
+    if status == "not_covered":
+        assert verdict.witness is not None and verdict.witness.startswith("//")
+
+
+def test_bare_edit_against_every_path_gives_a_telling_witness() -> None:
+    verdict = prove("Read", ["Edit"])
+    assert verdict.witness is not None and verdict.witness.startswith("//")
+    assert "every path" in verdict.reason
 
 
 def test_witness_against_every_path_is_a_telling_absolute_path() -> None:

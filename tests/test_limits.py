@@ -135,7 +135,10 @@ def test_pattern_past_the_wildcard_limit_is_unknown() -> None:
 def test_escaped_stars_are_not_wildcards() -> None:
     entry = "Bash(" + "\\*" * (MAX_WILDCARDS_PER_PATTERN + 10) + ")"
     assert prove(entry, [entry]).status == "covered"
-    assert prove(entry, ["Bash(gh *)"]).status == "not_covered"
+    # Not refused by the limit: decided, by identity only (a backslash, SPEC §2).
+    verdict = prove(entry, ["Bash(gh *)"])
+    assert verdict.status == "unknown"
+    assert "backslash" in verdict.reason and "MAX_WILDCARDS" not in verdict.reason
 
 
 # --- MAX_WORK_PER_DECISION -----------------------------------------------------------------
@@ -191,7 +194,7 @@ def test_a_huge_sparse_file_is_refused_without_being_read(tmp_path: Path) -> Non
 
 
 def test_an_endless_device_is_refused() -> None:
-    with pytest.raises(SkillFileError, match="MAX_FILE_BYTES"):
+    with pytest.raises(SkillFileError, match="not a regular file: a character device"):
         apply_to_file("/dev/zero", PLAN)
 
 
@@ -205,7 +208,7 @@ def test_plan_file_past_the_byte_limit_is_a_plan_error(tmp_path: Path) -> None:
         Plan.load(path)
     assert str(raised.value) == (f"{path}: the plan file is over {MAX_FILE_BYTES} bytes "
                                  "(MAX_FILE_BYTES)")
-    with pytest.raises(PlanError, match="MAX_FILE_BYTES"):
+    with pytest.raises(PlanError, match="cannot read the plan: not a regular file"):
         Plan.load("/dev/zero")
 
 
@@ -289,8 +292,12 @@ def test_json_strings_do_not_count_as_nesting() -> None:
 
 
 @pytest.mark.parametrize("kind", ["plan", "skill", "settings"])
-def test_every_plan_kind_is_read_within_the_byte_limit(kind: str) -> None:
+def test_every_plan_kind_is_read_within_the_byte_limit(kind: str, tmp_path: Path) -> None:
+    big = tmp_path / "plan"
+    big.write_bytes(b"x" * (MAX_FILE_BYTES + 1))
     with pytest.raises(PlanError, match="MAX_FILE_BYTES"):
+        Plan.load(big, kind=kind)  # type: ignore[arg-type]
+    with pytest.raises(PlanError, match="not a regular file: a character device"):
         Plan.load("/dev/zero", kind=kind)  # type: ignore[arg-type]
 
 
@@ -304,6 +311,36 @@ def test_a_file_is_read_whole_up_to_the_limit_and_never_past_it(tmp_path: Path) 
         path = tmp_path / f"f{size}"
         path.write_bytes(b"x" * size)
         assert len(read_bounded(path)) == expected, size
-    assert len(read_bounded("/dev/zero")) == MAX_FILE_BYTES + 1  # gives no size, never ends
     with pytest.raises(IsADirectoryError):
         read_bounded(tmp_path)
+
+
+def test_only_a_regular_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A device, a FIFO or a socket is refused before it is opened (never read forever, never
+    waited on); a symlink to one is refused the same; a directory is IsADirectoryError."""
+    import os
+    import socket
+
+    from skillgrant._bounded import NotRegularFileError, read_bounded
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "link").symlink_to("/dev/zero")
+    monkeypatch.chdir(tmp_path)  # a socket's path is short (108 bytes at most)
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind("sock")
+        for name, kind in [("/dev/zero", "a character device"), ("/dev/null", "a character device"),
+                           (fifo, "a FIFO"), (tmp_path / "link", "a character device"),
+                           ("sock", "a socket")]:
+            with pytest.raises(NotRegularFileError) as raised:
+                read_bounded(name)
+            assert raised.value.strerror == f"not a regular file: {kind}", name
+            assert raised.value.filename == os.fspath(name)
+    finally:
+        server.close()
+    with pytest.raises(IsADirectoryError):
+        read_bounded(tmp_path)
+    proc = Path("/proc/self/status")  # regular, but gives no size: read to its end
+    if proc.is_file():
+        assert read_bounded(proc).startswith(b"Name:")

@@ -15,23 +15,34 @@ one ``Ai`` does. The same instance, when no glob matches it, is the witness.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
+from ..grants import JS_WHITESPACE
 from ..limits import MAX_WORK_PER_DECISION
 
 Status = Literal["covered", "not_covered", "unknown"]
 
 # Readable characters tried, in order, as the stand-in for a star in a witness.
 _FILLERS = "xyzqwkjvbgfmp0123456789_"
-# Unassigned noncharacters: the last resort filler, and the opaque placeholder symbols.
-_LAST_RESORT_FILLER = "\ufdef"
+# Tried next, when the approved literals use every readable filler: private-use characters,
+# which no case folding changes and which are no separator, blank, wildcard or placeholder
+# symbol in any domain. Each is checked against the literals like the readable ones.
+_LAST_RESORT_FILLERS = range(0xE000, 0xF900)
+# Unassigned noncharacters: the opaque placeholder symbols (never a filler).
 RESERVED = frozenset(chr(c) for c in range(0xFDD0, 0xFDF0))
 
 
 class OverBudget(Exception):
     """Internal: a decision used more than MAX_WORK_PER_DECISION. Becomes ``unknown``."""
+
+
+class NoFreeFiller(Exception):
+    """Internal: the approved literals use every character a filler could be, so no generic
+    instance can be built. Becomes ``unknown`` (fail closed)."""
 
 
 @dataclass
@@ -160,16 +171,24 @@ def choose_filler(
     fold: Callable[[str], str] | None = None,
     budget: Budget | None = None,
 ) -> str:
-    """A readable character absent from every literal given (so it can stand for any text)."""
+    """A character absent from every literal given (so it can stand for any text): a readable
+    one when possible. Raises NoFreeFiller when every candidate occurs in the literals; a filler
+    is never returned unchecked."""
     used: set[str] = set()
     for literal in literals:
         if budget is not None:
             budget.charge(len(literal) + 1)
         used.update(fold(literal) if fold else literal)
-    for char in _FILLERS:
-        if char not in used:
+    for char in _filler_candidates():
+        if used.isdisjoint(fold(char) if fold else char):
             return char
-    return _LAST_RESORT_FILLER
+    raise NoFreeFiller("the approved patterns use every character that could stand for a "
+                       "wildcard")
+
+
+def _filler_candidates() -> Iterator[str]:
+    yield from _FILLERS
+    yield from map(chr, _LAST_RESORT_FILLERS)
 
 
 def first_match(
@@ -219,3 +238,52 @@ def union_cover(
             return covering, instance
         covering.append(index)
     return covering, None
+
+
+# SPEC §4.1, §4.6: why a command or generic pattern with a backslash is decided by identity.
+BACKSLASH_REASON = (
+    "its content holds a backslash, and the runtime unescapes backslashes twice (once when it "
+    "reads the rule, again when it matches it), so such a pattern is covered only by an "
+    "identical approved entry or a tool-wide grant"
+)
+
+
+def has_backslash(content: str | None) -> bool:
+    """Whether a command or generic pattern is decided by identity only (``BACKSLASH_REASON``)."""
+    return content is not None and "\\" in content
+
+
+_LOOSE_SPLIT = re.compile(r"[\\*]+")
+_EDGE = JS_WHITESPACE + "\\"
+# The legacy prefix form and the lone trailing `␠*`, with any backslashes before the star.
+_PREFIX_FORM = re.compile(r"(.*):\\*\*", re.DOTALL)
+_TRAILING_FORM = re.compile(r"(.*) \\*\*", re.DOTALL)
+
+
+@lru_cache(maxsize=4096)
+def loose_globs(content: str, opaque: tuple[str, ...] = ()) -> tuple[Glob, ...]:
+    """Globs whose union holds every text a pattern with backslashes may allow, however the
+    runtime reads its escapes. Each backslash and each star becomes a star (a backslash may be
+    kept or dropped, a star may be literal or a wildcard; nothing else changes), and the
+    readings the runtime gives a content are all added: untrimmed and trimmed, the ``P:*``
+    prefix form (``P`` and ``P␠*``) and the bare prefix of a trailing ``␠*``. Each ``opaque``
+    text (a placeholder the runtime expands) becomes a star too. Used only to judge whether a
+    witness might be allowed, never to cover."""
+    for text in opaque:
+        content = content.replace(text, "*")
+    readings = {content, _trimmed(content)}
+    for text in list(readings):
+        if prefix := _PREFIX_FORM.fullmatch(text):
+            readings.update((prefix[1], prefix[1] + " *"))
+        if trailing := _TRAILING_FORM.fullmatch(text):
+            readings.add(trailing[1])
+    return tuple(Glob(tuple(_LOOSE_SPLIT.split(text))) for text in sorted(readings))
+
+
+def _trimmed(text: str) -> str:
+    """``text`` trimmed as any reading of its backslashes may trim it: the blanks and
+    backslashes at either end go, and a star stands in for any backslash that went."""
+    inner = text.strip(_EDGE)
+    left = "*" if "\\" in text[:len(text) - len(text.lstrip(_EDGE))] else ""
+    right = "*" if "\\" in text[len(text.rstrip(_EDGE)):] else ""
+    return left + inner + right

@@ -26,15 +26,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from typing import Final
 
 from ..grants import JS_WHITESPACE, Grant
 from .base import (
+    BACKSLASH_REASON,
     RESERVED,
     Context,
     Glob,
     Outcome,
     approved_filler,
     first_match,
+    has_backslash,
+    loose_globs,
     parse_star_glob,
     union_cover,
 )
@@ -132,19 +136,35 @@ def decide(
     *,
     fold: Callable[[str], str] | None = None,
 ) -> Outcome:
-    """Decide a command-domain grant against approved grants of the same tool group."""
+    """Decide a command-domain grant against approved grants of the same tool group.
+
+    A pattern whose content holds a backslash is decided by identity only (SPEC §2, §4.1): the
+    runtime unescapes it twice, so its language is not the one its escapes suggest. Such an
+    approved grant covers only the identical entry; it is still consulted, read loosely, before
+    a witness is reported.
+    """
     if has_reserved(submitted.content):
         return Outcome("unknown", "the entry holds reserved Unicode noncharacters")
-    pattern = compile_pattern(submitted.content)
-    compiled = [(i, compile_pattern(a.content)) for i, a in enumerate(approved)
-                if not has_reserved(a.content)]
+    usable = [(i, a) for i, a in enumerate(approved) if not has_reserved(a.content)]
+    compiled = [(i, compile_pattern(a.content)) for i, a in usable
+                if not has_backslash(a.content)]
     tool_wide = next((i for i, p in compiled if p.kind is Kind.ANY), None)
     if tool_wide is not None:
         return Outcome("covered", "covered by a tool-wide approved grant", covered_by=tool_wide)
+    if has_backslash(submitted.content):
+        same = next((i for i, a in usable if a == submitted), None)
+        if same is not None:
+            return Outcome("covered", "an identical grant is approved", covered_by=same)
+        return Outcome("unknown", f"not decided: {BACKSLASH_REASON}")
+    loose = [(i, loose_globs(a.content or "", PLACEHOLDERS)) for i, a in usable
+             if has_backslash(a.content)]
+    pattern = compile_pattern(submitted.content)
     if pattern.compound:
-        return _decide_compound(pattern, compiled, context, fold)
+        return _decide_compound(pattern, compiled, loose, context, fold)
     languages = [(i, p.globs) for i, p in compiled]
-    covering, witness = union_cover(pattern.globs, languages, context.budget, fold)
+    # The filler avoids the loose readings' literals too, so a witness can escape them.
+    filler = approved_filler([*languages, *loose], context.budget, fold)
+    covering, witness = union_cover(pattern.globs, languages, context.budget, fold, filler)
     if witness is None:
         first, *rest = covering
         also = tuple(dict.fromkeys(i for i in rest if i != first))
@@ -157,11 +177,50 @@ def decide(
             "compound command separately, so no single witness applies",
         )
     if pattern.kind is Kind.ANY:
-        witness = _telling_command(languages, context, fold) or witness
+        witness = _telling_command([*languages, *loose], context, fold) or witness
+    doubt = _loose_doubt(witness, approved, loose, context, fold) or _wrapper_doubt(witness)
+    if doubt is not None:
+        return doubt
+    if pattern.kind is Kind.ANY:
         return Outcome("not_covered", f"it allows every command, and no approved grant allows "
                        f"{render(witness)!r}", witness=render(witness))
     return Outcome("not_covered", f"no approved grant allows {render(witness)!r}",
                    witness=render(witness))
+
+
+def _loose_doubt(
+    command: str,
+    approved: Sequence[Grant],
+    loose: Sequence[tuple[int, Sequence[Glob]]],
+    context: Context,
+    fold: Callable[[str], str] | None,
+) -> Outcome | None:
+    """``unknown`` when an approved pattern with a backslash might allow ``command`` (the
+    would-be witness), else None."""
+    index = first_match(command, loose, context.budget, fold)
+    if index is None:
+        return None
+    return Outcome("unknown", f"not covered as written, but no certain witness: the approved "
+                   f"{approved[index]} might allow {render(command)!r} (its content holds a "
+                   f"backslash, which the runtime unescapes twice)")
+
+
+#: Commands the runtime strips from the front of a command before it matches the rules (seen in
+#: 2.1.332: under ``Bash(touch *)``, ``timeout 5 touch zz`` is allowed). A would-be witness that
+#: starts with one may be allowed through the command it wraps, so it is not certain.
+RUNTIME_WRAPPERS: Final = frozenset({"time", "nohup", "timeout", "nice", "stdbuf", "env",
+                                     "command", "builtin", "noglob", "sudo", "doas", "xargs"})
+
+
+def _wrapper_doubt(command: str) -> Outcome | None:
+    """``unknown`` when ``command`` (or a part of it) starts with a wrapper the runtime strips."""
+    for part in _SPLIT.split(command):
+        words = part.split()
+        if words and words[0] in RUNTIME_WRAPPERS:
+            return Outcome("unknown", f"not covered as written, but no certain witness: the "
+                           f"runtime strips the wrapper {words[0]!r} from {render(command)!r} "
+                           "before it matches, and may allow the command inside")
+    return None
 
 
 # Tried first as the witness against a tool-wide grant: a command a reader recognises as harm.
@@ -180,6 +239,7 @@ def _telling_command(
 def _decide_compound(
     pattern: CommandPattern,
     compiled: Sequence[tuple[int, CommandPattern]],
+    loose: Sequence[tuple[int, Sequence[Glob]]],
     context: Context,
     fold: Callable[[str], str] | None,
 ) -> Outcome:
@@ -209,6 +269,14 @@ def _decide_compound(
     for part in parts:
         found, witness = union_cover((Glob((part,)),), languages, context.budget, fold, filler)
         if witness is not None:
+            if any(first_match(text, loose, context.budget, fold) is not None
+                   for text in (part, pattern.literal)):
+                return Outcome("unknown", f"not covered as written, but no certain witness: an "
+                               f"approved pattern with a backslash (which the runtime unescapes "
+                               f"twice) might allow the part {render(part)!r}")
+            doubt = _wrapper_doubt(pattern.literal)
+            if doubt is not None:
+                return doubt
             return Outcome(
                 "not_covered",
                 f"the runtime approves this compound command at once, and its part "

@@ -1,6 +1,6 @@
 """Everything else (SPEC §4.6): a bare name covers every use of its tool; specifiers compare as
 star-only globs (as §4.1 GLOB, without the trailing-space rule); identical entries always cover
-each other."""
+each other. A specifier with a backslash is decided by identity only (``base.BACKSLASH_REASON``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,18 @@ import re
 from collections.abc import Sequence
 
 from ..grants import Grant
-from .base import Context, Glob, Outcome, parse_star_glob, union_cover
+from .base import (
+    BACKSLASH_REASON,
+    Context,
+    Glob,
+    Outcome,
+    approved_filler,
+    first_match,
+    has_backslash,
+    loose_globs,
+    parse_star_glob,
+    union_cover,
+)
 
 _ESCAPE = re.compile(r"\\([()\\*])")
 
@@ -31,11 +42,25 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
                            covered_by=index)
         if grant == submitted:
             return Outcome("covered", "an identical grant is approved", covered_by=index)
-    languages = [(i, language(a)) for i, a in enumerate(approved)]
-    covering, witness = union_cover(language(submitted), languages, context.budget)
+    if has_backslash(submitted.content):
+        return Outcome("unknown", f"not decided: {BACKSLASH_REASON}")
+    # An approved specifier with a backslash covers only the identical entry (above); read
+    # loosely, it still stops a witness it might allow.
+    languages = [(i, language(a)) for i, a in enumerate(approved)
+                 if not has_backslash(a.content)]
+    loose = [(i, loose_globs(a.content or "")) for i, a in enumerate(approved)
+             if has_backslash(a.content)]
+    filler = approved_filler([*languages, *loose], context.budget)
+    covering, witness = union_cover(language(submitted), languages, context.budget,
+                                    filler=filler)
     if witness is None:
         return Outcome("covered", "every specifier it allows is allowed by an approved grant",
                        covered_by=covering[0])
+    doubtful = first_match(witness, loose, context.budget)
+    if doubtful is not None:
+        return Outcome("unknown", f"not covered as written, but no certain witness: the "
+                       f"approved {approved[doubtful]} might allow {witness!r} (its content "
+                       f"holds a backslash, which the runtime unescapes twice)")
     what = "every use of the tool" if submitted.content is None else "a specifier"
     return Outcome("not_covered", f"it allows {what}; no approved grant allows {witness!r}",
                    witness=witness)

@@ -197,7 +197,47 @@ def base_directories(raw: Mapping[str, str]) -> tuple[dict[str, Parts], list[str
 
 
 def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
-    """Decide a ``Read``/``Edit`` grant against the relevant approved path grants."""
+    """Decide a ``Read``/``Edit`` grant against the approved ``Read`` and ``Edit`` grants.
+
+    Two capabilities are at stake (measured on Claude Code 2.1.332): editing, granted by
+    ``Edit`` grants only, and reading, granted by ``Read`` grants and by ``Edit(p)`` with a
+    path (a tool-wide ``Edit`` never lets Read open a file outside the working directory). A
+    submitted ``Read(p)`` needs its reading covered; a submitted ``Edit(p)`` needs both, since
+    it grants both; a submitted tool-wide ``Edit`` grants editing only.
+    """
+    edits = [i for i, grant in enumerate(approved) if grant.key == "Edit"]
+    reads = [i for i, grant in enumerate(approved)
+             if grant.key == "Read" or (grant.key == "Edit" and grant.content is not None)]
+    if submitted.key == "Read":
+        return _on(reads, submitted, approved, context)
+    edit_side = _on(edits, submitted, approved, context)
+    if edit_side.status != "covered" or submitted.content is None:
+        return edit_side
+    read_side = _on(reads, Grant(tool="Read", key="Read", content=submitted.content), approved,
+                    context)
+    if read_side.status == "covered":
+        return edit_side
+    witness = read_side.witness
+    if read_side.status == "not_covered" and witness is not None and witness.startswith("//"):
+        return Outcome("not_covered", "it also lets Read open the paths it names, and no "
+                       f"approved grant lets Read open {witness!r}", witness=witness)
+    # A read inside the working directory is allowed without any grant, so a path that may lie
+    # there is no certain witness.
+    return Outcome("unknown", "it also lets Read open the paths it names, and the plan's "
+                   f"grants do not cover that ({read_side.reason})")
+
+
+def _on(indexes: Sequence[int], submitted: Grant, approved: Sequence[Grant],
+        context: Context) -> Outcome:
+    """``_decide`` against the approved grants at ``indexes``; its indexes mapped back."""
+    outcome = _decide(submitted, [approved[i] for i in indexes], context)
+    if outcome.covered_by is None:
+        return outcome
+    return Outcome(outcome.status, outcome.reason, covered_by=indexes[outcome.covered_by],
+                   witness=outcome.witness, also=tuple(indexes[i] for i in outcome.also))
+
+
+def _decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
     for index, grant in enumerate(approved):
         if grant.content is None:
             return Outcome("covered", "the approved grant allows every path", covered_by=index)

@@ -13,6 +13,13 @@ A *rule* here is the content between the parentheses of an entry (``gh *`` for `
 * ``"powershell"``: as ``"command"``, comparing ASCII letters case-insensitively (only A-Z/a-z).
 * ``"generic"`` (§4.6): a star-only glob, no ``:*`` form, no trailing-space rule.
 
+Backslashes follow the runtime as measured on Claude Code 2.1.332, not skillgrant's one level
+of grant-syntax escapes: the runtime unescapes ``\\\\`` when it reads the rule, and its wildcard
+matcher unescapes again (``\\*`` is a literal star, ``\\\\`` a literal backslash, any other
+``\\x`` a literal backslash and ``x``). So ``touch \\\\*`` allows only the command ``touch *``.
+Callers keep parentheses out of rules with backslashes (how the runtime reads ``\\(`` next to
+other escapes is not modelled).
+
 Compound commands (§4.1) are out of scope: callers keep control operators out of the commands
 they ask about.
 """
@@ -25,27 +32,32 @@ from typing import Literal
 
 Mode = Literal["command", "powershell", "generic"]
 
-# SPEC §2: inside content these four are escapes; a lone `*` is the only wildcard.
-_ESCAPES = {"\\(": "(", "\\)": ")", "\\\\": "\\", "\\*": "*"}
 STAR = object()
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
+def read_rule(rule: str) -> str:
+    """The first level: the runtime's rule parser turns ``\\\\`` into one backslash."""
+    return rule.replace("\\\\", "\\")
+
+
 def tokens(rule: str) -> list[object]:
-    """The rule as a list of literal characters and ``STAR`` markers (escapes decoded)."""
+    """The rule as a list of literal characters and ``STAR`` markers: read by the parser, then
+    by the wildcard matcher (``\\*`` a literal star, ``\\\\`` a literal backslash)."""
+    text = read_rule(rule)
     out: list[object] = []
     i = 0
-    while i < len(rule):
-        pair = rule[i : i + 2]
-        if pair in _ESCAPES:
-            out.append(_ESCAPES[pair])
+    while i < len(text):
+        pair = text[i : i + 2]
+        if pair in ("\\*", "\\\\"):
+            out.append(pair[1])
             i += 2
-        elif rule[i] == "*":
+        elif text[i] == "*":
             out.append(STAR)
             i += 1
         else:
-            out.append(rule[i])
+            out.append(text[i])
             i += 1
     return out
 

@@ -4,6 +4,12 @@ Patterns are drawn from a tiny alphabet (``a k A K``, space, ``-``, ``:``, ``*``
 pairs are often related, and positive pairs are also built deliberately (narrowings of an
 approved pattern). Control operators are left out: compound commands have their own table
 (tests/test_command_domain.py). Every law runs at least 500 examples.
+
+A content with a backslash is decided by identity only (SPEC §2: the runtime unescapes it twice),
+so the laws that say "every question is decided" and "every narrowing is kept" hold for contents
+without one, and ``test_backslash_contents_are_decided_by_identity`` states what holds for the
+rest. Soundness and witness validity are checked for all, against the runtime's reading of
+backslashes (tests/property/reference.py).
 """
 
 from __future__ import annotations
@@ -184,6 +190,10 @@ def _decide(submitted: Pattern, approved: list[Pattern]) -> Verdict:
     return prove(submitted.entry, [a.entry for a in approved])
 
 
+def _escaped(pattern: Pattern) -> bool:
+    return "\\" in pattern.content
+
+
 # --------------------------------------------------------------------------------------------
 # The laws
 # --------------------------------------------------------------------------------------------
@@ -211,11 +221,12 @@ def test_soundness(problem: tuple[Pattern, list[Pattern]], data: st.DataObject) 
 @given(problem=problems())
 def test_witness_validity_and_decidedness(problem: tuple[Pattern, list[Pattern]]) -> None:
     """not_covered ⇒ the witness is allowed by the submitted entry and by no approved one; and
-    in this fragment every question is decided (never unknown)."""
+    in this fragment every question without a backslash is decided (never unknown)."""
     submitted, approved = problem
     verdict = _decide(submitted, approved)
     event(verdict.status)
-    assert verdict.status in {"covered", "not_covered"}, verdict
+    if not _escaped(submitted) and not any(map(_escaped, approved)):
+        assert verdict.status in {"covered", "not_covered"}, verdict
     if verdict.status == "not_covered":
         witness = verdict.witness
         assert witness is not None
@@ -227,7 +238,8 @@ def test_witness_validity_and_decidedness(problem: tuple[Pattern, list[Pattern]]
 @settings(max_examples=EXAMPLES)
 @given(data=st.data(), mode=MODES)
 def test_constructed_narrowings_are_kept(data: st.DataObject, mode: Mode) -> None:
-    wide = data.draw(patterns(mode).filter(lambda p: "*" in p.content), label="approved")
+    wide = data.draw(patterns(mode).filter(lambda p: "*" in p.content and not _escaped(p)),
+                     label="approved")
     narrow = data.draw(narrowings(wide), label="submitted")
     verdict = prove(narrow.entry, [wide.entry])
     assert verdict.status == "covered", (narrow, wide, verdict)
@@ -261,6 +273,35 @@ def test_reflexivity(entry: str) -> None:
     verdict = prove(entry, [entry])
     assert verdict.status == "covered", verdict
     assert verdict.covered_by == entry
+
+
+@settings(max_examples=EXAMPLES)
+@given(mode=MODES, data=st.data())
+def test_backslash_contents_are_decided_by_identity(mode: Mode, data: st.DataObject) -> None:
+    """A submitted content with a backslash is covered exactly when an identical entry or a
+    tool-wide grant is approved, and is unknown otherwise; an approved one covers only the
+    identical entry, so it never adds a covered verdict beyond that."""
+    approved = data.draw(st.lists(related(mode), min_size=1, max_size=3), label="approved")
+    submitted = data.draw(st.one_of(related(mode), st.sampled_from(approved)),
+                          label="submitted")
+    entries = [a.entry for a in approved]
+    # Tool-wide: `T(*)` is bare `T`; the command domain also reads any all-star glob so.
+    tool_wide = [a.entry for a in approved if a.content == "*" or (
+        mode != "generic" and not a.content.strip("*"))]
+    verdict = prove(submitted.entry, entries)
+    if _escaped(submitted):
+        event("submitted backslash")
+        if submitted.entry in entries or tool_wide:
+            assert verdict.covered, verdict
+            assert verdict.covered_by in {submitted.entry, *tool_wide}, verdict
+        else:
+            assert verdict.status == "unknown", verdict
+            assert "backslash" in verdict.reason
+    plain = [a.entry for a in approved if not _escaped(a)]
+    if verdict.covered and verdict.covered_by != submitted.entry:
+        # Covered by something else than an identical entry: the approved entries without a
+        # backslash cover it by themselves.
+        assert plain and prove(submitted.entry, plain).covered, (verdict, plain)
 
 
 @st.composite
@@ -358,6 +399,16 @@ _REFERENCE_ROWS = [
     ("a *", "a", "generic", False),
     ("a:*", "a:b", "generic", True),
     ("a:*", "a b", "generic", False),
+    # Backslashes as the runtime reads them (2.1.332): unescaped once by the rule parser and
+    # again by the wildcard matcher.
+    (r"touch \\*", "touch *", "command", True),
+    (r"touch \\*", "touch \\zz", "command", False),
+    (r"touch \\*", "touch \\", "command", False),
+    (r"touch \zz", "touch \\zz", "command", True),
+    (r"a\\\*", "a\\bc", "command", True),
+    (r"a\\\*", "a\\", "command", True),
+    (r"a\\\*", "a*", "command", False),
+    (r"a \*", "a *", "generic", True),
 ]
 
 

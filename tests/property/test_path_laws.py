@@ -305,9 +305,44 @@ def test_dir_only_and_dot_slash_spellings(approved: tuple[str, list[str]]) -> No
     spelled = render(anchor, segments)
     # A directory-only pattern is no wider than the same pattern.
     assert prove(f"Read({spelled}/)", [f"Read({spelled})"]).status == "covered"
-    # Read(p) ⊑ Edit(p), never the reverse unless Edit is approved.
-    assert prove(f"Read({spelled})", [f"Edit({spelled})"]).status == "covered"
+    # Read(p) ⊑ Edit(p), never the reverse unless Edit is approved; but a tool-wide Edit
+    # (`Edit(*)` is bare `Edit`) grants no Read outside the working directory (2.1.332).
+    tool_wide = parse_grant(f"Edit({spelled})").content is None
+    assert prove(f"Read({spelled})", [f"Edit({spelled})"]).status == (
+        "not_covered" if tool_wide else "covered")
     assert prove(f"Edit({spelled})", [f"Read({spelled})"]).status == "not_covered"
     if anchor == "" and len(segments) > 1:
         assert prove(f"Read(./{spelled})", [f"Read({spelled})"]).status == "covered"
         assert prove(f"Read({spelled})", [f"Read(./{spelled})"]).status == "covered"
+
+
+@settings(max_examples=EXAMPLES)
+@given(patterns(ANCHORS), st.sampled_from(["Edit", "Edit()", "Edit(*)"]))
+def test_tool_wide_edit_grants_no_read(approved: tuple[str, list[str]], edit: str) -> None:
+    """A tool-wide Edit never lets Read open a file outside the working directory (measured on
+    2.1.332), so it covers no Read grant at all; the grant is kept only under a Read grant."""
+    spelled = render(*approved)
+    assert not prove(f"Read({spelled})", [edit], base_dirs=BASES).covered
+    assert prove(f"Read({spelled})", [edit, "Read"]).covered_by == "Read"
+
+
+@settings(max_examples=EXAMPLES)
+@given(patterns(ANCHORS), st.lists(patterns(ANCHORS), max_size=3), st.data())
+def test_kept_edit_has_its_read_side_covered(
+    submitted: tuple[str, list[str]], reads: list[tuple[str, list[str]]], data: st.DataObject
+) -> None:
+    """``Edit(p)`` lets Read open p (measured on 2.1.332) and a tool-wide ``Edit`` lets Read
+    open nothing outside the working directory: under ``Edit`` plus some Read patterns, a kept
+    ``Edit(p)`` must have every path of p readable by one of those Read patterns (pathspec)."""
+    spelled = render(*submitted)
+    read_entries = [entry(*r) for r in reads]
+    verdict = prove(f"Edit({spelled})", ["Edit", *read_entries], base_dirs=BASES)
+    if parse_grant(f"Edit({spelled})").content is None:  # `Edit(*)`: tool-wide, reads nothing
+        assert verdict.status == "covered"
+        return
+    content = parse_grant(f"Read({spelled})").content
+    if verdict.status == "covered":
+        assert read_entries, verdict
+        assert_sound(content, read_entries, sampled(data, content, *submitted))
+    elif verdict.status == "not_covered":
+        assert_witness(content, read_entries, verdict.witness)
