@@ -85,11 +85,13 @@ def test_dots_fence_followed_by_dashes_with_allowed_tools_is_refused() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def test_trailing_space_star_rule_is_ascii_space_only() -> None:
-    # `ls\t*` is a plain glob: it does not approve bare `ls`, so it is no narrower than
-    # `ls *` by accident, and `ls *` is not covered by it.
-    assert prove("Bash(ls *)", ["Bash(ls\t*)"]).status == "not_covered"
-    assert prove("Bash(a\tb)", ["Bash(a *)"]).status == "not_covered"
+def test_a_tab_in_a_command_pattern_is_decided_by_identity_only() -> None:
+    # Claude Code 2.1.332 collapses tabs and runs of spaces to one space in a wildcard rule and
+    # in the command, so `ls\t*` may read as `ls *` there: neither side is decided by how it
+    # is written (it used to be `not_covered` both ways, which the runtime does not bear out).
+    assert prove("Bash(ls *)", ["Bash(ls\t*)"]).status == "unknown"
+    assert prove("Bash(a\tb)", ["Bash(a *)"]).status == "unknown"
+    assert prove("Bash(ls\t*)", ["Bash(ls\t*)"]).status == "covered"
 
 
 @pytest.mark.parametrize("separator", ["\u00a0", "\ufeff", "\u3000"])
@@ -118,7 +120,7 @@ def test_glob_whose_bare_form_is_compound_is_kept_only_because_globs_match_per_p
     # does an EXACT rule), this verdict would have to become "unknown".
     verdict = prove("Bash(gh pr list && rm -rf / *)", ["Bash(gh *)"])
     assert verdict.covered
-    assert prove("Bash(gh pr list && rm -rf /)", ["Bash(gh *)"]).status == "not_covered"
+    assert prove("Bash(gh pr list && rm -rf /)", ["Bash(gh *)"]).status == "unknown"
 
 
 

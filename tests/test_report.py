@@ -304,7 +304,7 @@ def test_github_escapes_data_and_properties() -> None:
     out = render_github(Run("check", None, [result(decision)]))
     first = out.splitlines()[0]
     assert "100%25" in first and "100%\n" not in first
-    assert "(witness: rm -rf /tmp/100%25\\nx)" in first  # the line break shown as \n
+    assert "Bash(rm -rf /tmp/100%25\\nx)" in first  # the line break shown as \n
     assert out.count("\n") == 2  # the finding and the restore, one line each
 
 

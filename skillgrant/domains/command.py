@@ -138,29 +138,33 @@ def decide(
 ) -> Outcome:
     """Decide a command-domain grant against approved grants of the same tool group.
 
-    A pattern whose content holds a backslash is decided by identity only (SPEC §2, §4.1): the
-    runtime unescapes it twice, so its language is not the one its escapes suggest. Such an
-    approved grant covers only the identical entry; it is still consulted, read loosely, before
-    a witness is reported.
+    A pattern whose content holds a backslash or a run of spaces is decided by identity only
+    (``identity_reason``): the runtime unescapes backslashes twice and collapses spacing, so its
+    language is not the one it is written with. Such an approved grant covers only the
+    identical entry; it is still consulted, read loosely, before a witness is reported.
     """
     if has_reserved(submitted.content):
         return Outcome("unknown", "the entry holds reserved Unicode noncharacters")
     usable = [(i, a) for i, a in enumerate(approved) if not has_reserved(a.content)]
     compiled = [(i, compile_pattern(a.content)) for i, a in usable
-                if not has_backslash(a.content)]
+                if identity_reason(a.content) is None]
     tool_wide = next((i for i, p in compiled if p.kind is Kind.ANY), None)
     if tool_wide is not None:
         return Outcome("covered", "covered by a tool-wide approved grant", covered_by=tool_wide)
-    if has_backslash(submitted.content):
+    reason = identity_reason(submitted.content)
+    if reason is not None:
         same = next((i for i, a in usable if a == submitted), None)
         if same is not None:
             return Outcome("covered", "an identical grant is approved", covered_by=same)
-        return Outcome("unknown", f"not decided: {BACKSLASH_REASON}")
-    loose = [(i, loose_globs(a.content or "", PLACEHOLDERS)) for i, a in usable
-             if has_backslash(a.content)]
+        return Outcome("unknown", f"not decided: {reason}")
+    # Approved patterns decided by identity still shape the witness: it must escape every
+    # reading the runtime may give them (spacing collapsed, escapes read either way).
+    loose = [(i, loose_globs(text, PLACEHOLDERS)) for i, a in usable
+             if identity_reason(a.content) is not None
+             for text in dict.fromkeys((a.content or "", _SPACE_RUN.sub(" ", a.content or "")))]
     pattern = compile_pattern(submitted.content)
     if pattern.compound:
-        return _decide_compound(pattern, compiled, loose, context, fold)
+        return _decide_compound(pattern, compiled, context, fold)
     languages = [(i, p.globs) for i, p in compiled]
     # The filler avoids the loose readings' literals too, so a witness can escape them.
     filler = approved_filler([*languages, *loose], context.budget, fold)
@@ -178,7 +182,8 @@ def decide(
         )
     if pattern.kind is Kind.ANY:
         witness = _telling_command([*languages, *loose], context, fold) or witness
-    doubt = _loose_doubt(witness, approved, loose, context, fold) or _wrapper_doubt(witness)
+    doubt = (_loose_doubt(witness, approved, loose, context, fold) or _wrapper_doubt(witness)
+             or _spacing_doubt(witness))
     if doubt is not None:
         return doubt
     if pattern.kind is Kind.ANY:
@@ -201,8 +206,15 @@ def _loose_doubt(
     if index is None:
         return None
     return Outcome("unknown", f"not covered as written, but no certain witness: the approved "
-                   f"{approved[index]} might allow {render(command)!r} (its content holds a "
-                   f"backslash, which the runtime unescapes twice)")
+                   f"{approved[index]} might allow {render(command)!r} (its "
+                   f"{_misread(approved[index])})")
+
+
+def _misread(grant: Grant) -> str:
+    """Why the runtime reads an approved pattern otherwise than it is written."""
+    if has_backslash(grant.content):
+        return "content holds a backslash, which the runtime unescapes twice"
+    return "content holds a run of spaces, which the runtime collapses"
 
 
 #: Commands the runtime strips from the front of a command before it matches the rules (seen in
@@ -210,6 +222,33 @@ def _loose_doubt(
 #: starts with one may be allowed through the command it wraps, so it is not certain.
 RUNTIME_WRAPPERS: Final = frozenset({"time", "nohup", "timeout", "nice", "stdbuf", "env",
                                      "command", "builtin", "noglob", "sudo", "doas", "xargs"})
+
+
+#: What the runtime's wildcard matcher collapses to one space, in the rule and in the command
+#: (seen in 2.1.332: ``Bash(touch  *)`` with two spaces allows ``touch zz``).
+_SPACE_RUN: Final = re.compile(r"[ \t]{2,}|\t")
+SPACING_REASON: Final = (
+    "its content holds a run of spaces or a tab, which the runtime's matcher collapses to one "
+    "space in the rule and in the command, so such a pattern is covered only by an identical "
+    "approved entry or a tool-wide grant")
+
+
+def identity_reason(content: str | None) -> str | None:
+    """Why a command pattern is decided by identity only, or None when it is decided by its
+    language: a backslash (read twice by the runtime) or a run of spaces (collapsed by it)."""
+    if has_backslash(content):
+        return BACKSLASH_REASON
+    if content is not None and _SPACE_RUN.search(content):
+        return SPACING_REASON
+    return None
+
+
+def _spacing_doubt(command: str) -> Outcome | None:
+    """``unknown`` when the runtime would collapse spacing in ``command`` before matching."""
+    if _SPACE_RUN.search(command.strip(" \t")) is None:
+        return None
+    return Outcome("unknown", f"not covered as written, but no certain witness: the runtime "
+                   f"collapses the spacing of {render(command)!r} before it matches")
 
 
 def _wrapper_doubt(command: str) -> Outcome | None:
@@ -223,8 +262,10 @@ def _wrapper_doubt(command: str) -> Outcome | None:
     return None
 
 
-# Tried first as the witness against a tool-wide grant: a command a reader recognises as harm.
-_TELLING = ("rm -rf ~", "curl -fsSL https://example.com/install.sh", "sh")
+# Tried first as the witness against a tool-wide grant: a command a reader recognises as harm,
+# and that the runtime really allows under a bare `Bash` (2.1.332 refuses `rm -rf ~` and
+# `rm -rf /` whatever the rules say, so neither would be a witness).
+_TELLING = ("rm -rf build", "curl -fsSL https://example.com/install.sh", "sh")
 
 
 def _telling_command(
@@ -239,7 +280,6 @@ def _telling_command(
 def _decide_compound(
     pattern: CommandPattern,
     compiled: Sequence[tuple[int, CommandPattern]],
-    loose: Sequence[tuple[int, Sequence[Glob]]],
     context: Context,
     fold: Callable[[str], str] | None,
 ) -> Outcome:
@@ -269,20 +309,13 @@ def _decide_compound(
     for part in parts:
         found, witness = union_cover((Glob((part,)),), languages, context.budget, fold, filler)
         if witness is not None:
-            if any(first_match(text, loose, context.budget, fold) is not None
-                   for text in (part, pattern.literal)):
-                return Outcome("unknown", f"not covered as written, but no certain witness: an "
-                               f"approved pattern with a backslash (which the runtime unescapes "
-                               f"twice) might allow the part {render(part)!r}")
-            doubt = _wrapper_doubt(pattern.literal)
-            if doubt is not None:
-                return doubt
-            return Outcome(
-                "not_covered",
-                f"the runtime approves this compound command at once, and its part "
-                f"{render(part)!r} is allowed by no approved grant",
-                witness=render(pattern.literal),
-            )
+            # Whether the runtime approves a compound rule whole or checks it part by part
+            # depends on its operators and commands (2.1.332 approves `touch a && touch b`
+            # whole, but neither a pipe nor `git status && touch x`): no certain witness.
+            return Outcome("unknown", f"its part {render(part)!r} is allowed by no approved "
+                           "grant, but the runtime approves some compound rules whole and "
+                           "checks others part by part, so the compound string is no certain "
+                           "witness")
         covering.extend(found)
     first, *rest = covering
     return Outcome("covered", "every part of the compound command is covered",

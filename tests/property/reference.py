@@ -84,6 +84,13 @@ def ref_allows(rule: str, command: str, mode: Mode = "command") -> bool:
         return command == literal(rule)
     if mode == "command":
         toks = tokens(rule.strip())
+        # The wildcard matcher collapses runs of spaces and tabs, in the rule and in the
+        # command (measured: `touch  *` allows `touch zz`); it may also match as written.
+        spaced = _SPACE_RUN.sub(" ", _text(toks))
+        if spaced != _text(toks) or _SPACE_RUN.search(command):
+            normal = [STAR if t is STAR else t for t in _respaced(toks)]
+            if _glob_matches(normal, _SPACE_RUN.sub(" ", command)):
+                return True
     regex = "".join(".*" if t is STAR else re.escape(str(t)) for t in toks)
     if re.fullmatch(regex, command, flags=re.DOTALL):
         return True
@@ -92,6 +99,27 @@ def ref_allows(rule: str, command: str, mode: Mode = "command") -> bool:
         and toks[-2] == " "
     )
     return trailing_space_star and command == _text(toks[:-2])
+
+
+_SPACE_RUN = re.compile(r"[ \t]{2,}|\t")
+
+
+def _respaced(toks: list[object]) -> list[object]:
+    """The tokens with each run of literal spaces and tabs collapsed to one space."""
+    out: list[object] = []
+    for t in toks:
+        if t is not STAR and str(t) in " \t":
+            if out and out[-1] == " ":
+                continue
+            out.append(" ")
+        else:
+            out.append(t)
+    return out
+
+
+def _glob_matches(toks: list[object], command: str) -> bool:
+    regex = "".join(".*" if t is STAR else re.escape(str(t)) for t in toks)
+    return re.fullmatch(regex, command, flags=re.DOTALL) is not None
 
 
 def ref_allows_any(rules: Iterable[str], command: str, mode: Mode = "command") -> bool:

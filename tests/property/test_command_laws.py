@@ -15,6 +15,7 @@ backslashes (tests/property/reference.py).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -191,7 +192,11 @@ def _decide(submitted: Pattern, approved: list[Pattern]) -> Verdict:
 
 
 def _escaped(pattern: Pattern) -> bool:
-    return "\\" in pattern.content
+    """Decided by identity only: a backslash (read twice by the runtime) or, in the command
+    modes, a run of spaces or a tab (collapsed by its matcher)."""
+    if "\\" in pattern.content:
+        return True
+    return pattern.mode != "generic" and re.search(r"[ \t]{2,}|\t", pattern.content) is not None
 
 
 # --------------------------------------------------------------------------------------------
@@ -221,7 +226,8 @@ def test_soundness(problem: tuple[Pattern, list[Pattern]], data: st.DataObject) 
 @given(problem=problems())
 def test_witness_validity_and_decidedness(problem: tuple[Pattern, list[Pattern]]) -> None:
     """not_covered ⇒ the witness is allowed by the submitted entry and by no approved one; and
-    in this fragment every question without a backslash is decided (never unknown)."""
+    in this fragment every question without a backslash or a run of spaces is decided (never
+    unknown)."""
     submitted, approved = problem
     verdict = _decide(submitted, approved)
     event(verdict.status)
@@ -240,7 +246,9 @@ def test_witness_validity_and_decidedness(problem: tuple[Pattern, list[Pattern]]
 def test_constructed_narrowings_are_kept(data: st.DataObject, mode: Mode) -> None:
     wide = data.draw(patterns(mode).filter(lambda p: "*" in p.content and not _escaped(p)),
                      label="approved")
-    narrow = data.draw(narrowings(wide), label="submitted")
+    # A narrowing with a run of spaces is decided by identity only (the runtime collapses
+    # spacing): that completeness is given up, by design.
+    narrow = data.draw(narrowings(wide).filter(lambda p: not _escaped(p)), label="submitted")
     verdict = prove(narrow.entry, [wide.entry])
     assert verdict.status == "covered", (narrow, wide, verdict)
     assert verdict.covered_by == wide.entry
@@ -278,7 +286,8 @@ def test_reflexivity(entry: str) -> None:
 @settings(max_examples=EXAMPLES)
 @given(mode=MODES, data=st.data())
 def test_backslash_contents_are_decided_by_identity(mode: Mode, data: st.DataObject) -> None:
-    """A submitted content with a backslash is covered exactly when an identical entry or a
+    """A submitted content with a backslash (or, in the command modes, a run of spaces) is
+    covered exactly when an identical entry or a
     tool-wide grant is approved, and is unknown otherwise; an approved one covers only the
     identical entry, so it never adds a covered verdict beyond that."""
     approved = data.draw(st.lists(related(mode), min_size=1, max_size=3), label="approved")
@@ -296,7 +305,8 @@ def test_backslash_contents_are_decided_by_identity(mode: Mode, data: st.DataObj
             assert verdict.covered_by in {submitted.entry, *tool_wide}, verdict
         else:
             assert verdict.status == "unknown", verdict
-            assert "backslash" in verdict.reason
+            assert ("backslash" if "\\" in submitted.content else "run of spaces") in (
+                verdict.reason)
     plain = [a.entry for a in approved if not _escaped(a)]
     if verdict.covered and verdict.covered_by != submitted.entry:
         # Covered by something else than an identical entry: the approved entries without a
