@@ -56,7 +56,7 @@ def check_file(path: Path, plan: Any, root: Path, *, write: bool, dry_run: bool)
 
         diff = unified_diff(result.old_text, result.new_text, artifact)
     return (FileResult(str(path), artifact, result.decision, result.changed, result.written,
-                       location, entries, diff), None)
+                       location, entries, diff, runtime_note=doc.runtime_note), None)
 
 
 def unreadable_directory(path: Path, reason: str, root: Path) -> FileOutcome:

@@ -35,6 +35,10 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule("SG008", "duplicate", "note", "Repeated entry",
          "The entry is covered but repeats an earlier entry (same canonical form); it is "
          "written once."),
+    Rule("SG009", "runtime-ignores-allowed-tools", "warning",
+         "allowed-tools that Claude Code never reads",
+         "Claude Code reads the frontmatter differently (it ends it at the first '---', even "
+         "inside a value), so this allowed-tools grants nothing at run time."),
 )
 RULE_BY_ID: Final = {rule.id: rule for rule in RULES}
 STATUS_RULE: Final = {"not_covered": "SG001", "unknown": "SG002", "invalid": "SG003",

@@ -3,7 +3,8 @@ in which form it is written (SPEC §6). Nothing here writes; ``skillfile`` splic
 
 The file must start with a ``---`` line (after an optional BOM) and the frontmatter ends at the
 next ``---`` or ``...`` line. The YAML between is composed here, so its node marks give exact
-character offsets; python-frontmatter then reads the metadata, and must agree with the nodes.
+character offsets; python-frontmatter then reads the metadata, and must agree with the nodes;
+and Claude Code's own reading (``_runtimeread``) must agree with both, or the file is refused.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Final, Literal
 import frontmatter
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ._runtimeread import Divergence
+from ._runtimeread import check as runtime_check
 from ._yamlspan import STYLE_NAMES, YamlProblem, compose, is_str_scalar, line_column
 from .errors import SkillFileError
 from .grants import split_allowed_tools
@@ -97,6 +100,8 @@ class SkillDoc:
     allowed_tools: AllowedTools | None
     insert_at: int
     insert_column: int
+    #: Set when Claude Code will not see ``allowed-tools`` at all (it grants nothing then).
+    runtime_note: str | None = None
 
 
 def read_skill(text: str, path: str | None = None) -> SkillDoc:
@@ -159,9 +164,14 @@ class _Reader:
         if (KEY in metadata) != (allowed is not None) or not same(metadata.get(KEY), value):
             raise self.fail("python-frontmatter reads allowed-tools differently from the "
                             "frontmatter's YAML; refusing to guess", 0)
+        try:
+            note = runtime_check(text, self.yaml_start, yaml_end,
+                                 None if allowed is None else allowed.entries)
+        except Divergence as e:
+            raise self.fail(e.message, e.offset) from e
         insert_at, insert_column = self._insertion_point(pairs, yaml_end)
         return SkillDoc(self.path, text, opening.group(1), bom, self.yaml_start, yaml_end,
-                        body_start, metadata, allowed, insert_at, insert_column)
+                        body_start, metadata, allowed, insert_at, insert_column, note)
 
     def _closing_fence(self) -> tuple[int, int, str]:
         text = self.text

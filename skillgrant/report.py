@@ -103,6 +103,8 @@ class FileResult:
     entry_locations: tuple[Location, ...] = ()
     diff: str | None = None
     error: FileError | None = None
+    #: Why Claude Code will not read this file's allowed-tools (SG009), if it will not.
+    runtime_note: str | None = None
 
     def where(self, index: int) -> Location | None:
         if index < len(self.entry_locations):
@@ -154,6 +156,8 @@ def findings(result: FileResult) -> list[Finding]:
         restored = ", ".join(brief(e) for e in decision.allowed)
         found.append(Finding(RULE_BY_ID["SG006"], "nothing submitted survived; the approved "
                              f"entries were restored: {restored}", result.location))
+    if result.runtime_note is not None:
+        found.append(Finding(RULE_BY_ID["SG009"], result.runtime_note, result.location))
     return found
 
 
@@ -219,6 +223,10 @@ def render_text(run: Run, *, colour: bool = False) -> str:
         if decision.restored:
             rule = RULE_BY_ID["SG006"]
             out.append(f"  {paint('restored', 'yellow')}  nothing submitted survived "
+                       f"[{rule.id} {rule.name}]")
+        if result.runtime_note is not None:
+            rule = RULE_BY_ID["SG009"]
+            out.append(f"  {paint('note', 'yellow')}  {printable(result.runtime_note)} "
                        f"[{rule.id} {rule.name}]")
         value = ", ".join(brief(e) for e in decision.allowed) or "(no allowed-tools key)"
         out.append(f"  => allowed-tools: {value}")

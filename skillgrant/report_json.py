@@ -66,6 +66,7 @@ def _file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
         "error": None if result.error is None else {
             "message": result.error.message, "line": result.error.line,
             "column": result.error.column},
+        "runtime_note": result.runtime_note,
     }
     if dry_run:
         item["diff"] = result.diff or ""
@@ -152,6 +153,7 @@ def _file_text(result: FileResult, dry_run: bool) -> str:
                  f"\"error\": {{\n{_I8}\"message\": {_scalar(error.message)},\n"
                  f"{_I8}\"line\": {_scalar(error.line)},\n"
                  f"{_I8}\"column\": {_scalar(error.column)}\n{_I6}}}")
+    parts.append(f"\"runtime_note\": {_scalar(result.runtime_note)}")
     if dry_run:
         parts.append(f"\"diff\": {_scalar(result.diff or '')}")
     return f",\n{_I6}".join(parts) + "\n    }"

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Law tests filter on purpose (they need related pairs); filtering is not a failure.
@@ -15,3 +19,60 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 REPO = Path(__file__).resolve().parents[1]
 REAL_SKILLS = REPO.parent / "shared" / "corpus" / "real-skills"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    # Here, not in tests/conformance/conftest.py: options must be known before collection.
+    parser.addoption("--conformance", action="store_true",
+                     help="run the runtime conformance suite against the pinned Claude Code")
+    parser.addoption("--conformance-workers", type=int, default=3,
+                     help="Claude Code sessions run at once (conformance suite)")
+
+
+# --- the runtime conformance suite (tests/conformance) ---------------------------------------
+# Its hooks and fixture live here: a second conftest.py would shadow this one's module name.
+
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without ``--conformance`` the suite is skipped, saying so (it takes minutes and needs
+    the pinned runtime); with it, a missing runtime or jail fails, never passes silently."""
+    if config.getoption("--conformance"):
+        return
+    skip = pytest.mark.skip(reason="the runtime conformance suite runs with --conformance")
+    for item in items:
+        if CONFORMANCE in Path(str(item.path)).parents:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def judge(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Runs probe sessions against the pinned Claude Code, in the jail, with the stand-in."""
+    sys.path.insert(0, str(CONFORMANCE))
+    from cc_probe import TALLY, Judge
+    from cc_runtime import PINNED_VERSION, binary_path, installed_version, jail_available
+    from cc_standin import StandIn
+
+    binary = binary_path()
+    if installed_version(binary) != PINNED_VERSION:
+        pytest.fail(f"the pinned Claude Code {PINNED_VERSION} is not installed at {binary}: "
+                    "run python tests/conformance/cc_runtime.py install")
+    why = jail_available()
+    if why is not None:
+        pytest.fail(f"probe sessions cannot be jailed here: {why}")
+    with StandIn() as standin:
+        judge = Judge(binary, standin, workers=request.config.getoption("--conformance-workers"))
+        yield judge
+        TALLY["sessions"] = TALLY.get("sessions", 0) + judge.sessions
+        TALLY["probe calls"] = TALLY.get("probe calls", 0) + judge.probes
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    probe = sys.modules.get("cc_probe")
+    tally = getattr(probe, "TALLY", None)
+    if tally:
+        from cc_runtime import PINNED_VERSION
+
+        counts = ", ".join(f"{value} {name}" for name, value in tally.items())
+        terminalreporter.write_line(f"conformance against Claude Code {PINNED_VERSION}: {counts}")

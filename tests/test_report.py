@@ -76,6 +76,7 @@ def test_rule_ids_are_stable() -> None:
         ("SG006", "restored", "warning"),
         ("SG007", "tool-name-normalized", "note"),
         ("SG008", "duplicate", "note"),
+        ("SG009", "runtime-ignores-allowed-tools", "warning"),
     ]
 
 
@@ -237,7 +238,7 @@ def test_json_shape(mixed: Decision) -> None:
     assert document["summary"] == {"files": 1, "changed": 1, "applied": 0, "errors": 0}
     (item,) = document["files"]
     assert list(item) == ["path", "artifact", "changed", "applied", "restored", "line",
-                          "allowed", "decisions", "error"]
+                          "allowed", "decisions", "error", "runtime_note"]
     assert item["allowed"] == mixed.allowed
     assert [d["entry"] for d in item["decisions"]] == MIXED
     assert all(list(d) == DECISION_KEYS for d in item["decisions"])
@@ -425,3 +426,20 @@ def test_verdict_fields_are_all_rendered() -> None:
     # A guard against the prover growing evidence the JSON does not carry.
     assert set(Verdict.__dataclass_fields__) == set(DECISION_KEYS) - {
         "covered", "kept", "rule", "line", "column"}
+
+
+def test_runtime_ignoring_allowed_tools_is_reported(tmp_path: Path) -> None:
+    # SG009: the runtime ends the frontmatter at the '---' inside the description.
+    from skillgrant._batch import check_file
+    from skillgrant.plan import Plan
+
+    skill = tmp_path / "SKILL.md"
+    skill.write_text("---\nname: x\ndescription: a --- b\nallowed-tools: Read\n---\nBody\n")
+    result, _ = check_file(skill, Plan.from_entries(["Read"]), tmp_path, write=False,
+                           dry_run=False)
+    assert result.runtime_note is not None and "never reads it" in result.runtime_note
+    assert [f.rule.id for f in findings(result)] == ["SG009"]
+    run = Run("check", "plan.yaml", [result])
+    assert "[SG009 runtime-ignores-allowed-tools]" in render_text(run)
+    assert json.loads(render_json(run, version="1"))["files"][0]["runtime_note"] == (
+        result.runtime_note)

@@ -1,0 +1,182 @@
+"""How Claude Code reads a SKILL.md's frontmatter, so a file it would read differently from
+skillgrant is refused (SPEC §6; docs/runtime-conformance.md has the measurements).
+
+The runtime (2.1.332) strips one BOM, then takes the frontmatter with the JavaScript regex
+``^---\\s*\\n([\\s\\S]*?)---\\s*\\n?``: it ends at the first ``---`` *anywhere*, even inside a
+value. It parses that text with Bun's YAML 1.2 parser, where U+0085, U+2028 and U+2029 are
+not line breaks (PyYAML's YAML 1.1 treats them as breaks). When the parse throws, it rewrites
+every line ``key: value`` whose value is unquoted and holds one of ``{}[]*&#!|>%@`` or a
+backtick, or ``": "``, as ``key: "value"``, turns leading tabs into spaces, and parses again;
+when that throws too, the frontmatter is empty.
+
+skillgrant cannot run Bun's parser, so it refuses whenever the outcome could depend on it:
+every reading the runtime may take (the text as written, the re-quoted text, nothing) must give
+the same ``allowed-tools`` entries as skillgrant's reading, or none at all. A reading that gives
+none grants nothing, which is never wider than the plan.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Final, NamedTuple
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ._yamlspan import YamlProblem, compose, is_str_scalar
+from .grants import split_allowed_tools
+
+KEY: Final = "allowed-tools"
+
+# JavaScript's \s (ECMAScript WhiteSpace and LineTerminator), which is not Python's.
+_JS_SPACE: Final = "\t\n\v\f\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_LINE_END: Final = "\n\r\u2028\u2029"  # what JavaScript's '.' does not match
+_FENCE: Final = re.compile(f"---[{_JS_SPACE}]*\n(.*?)---[{_JS_SPACE}]*\n?", re.DOTALL)
+# Line breaks in YAML 1.1 (PyYAML) that are ordinary characters in YAML 1.2 (Bun).
+_BREAKS_11_ONLY: Final = re.compile("[\x85\u2028\u2029]")
+_SIMPLE_LINE: Final = re.compile(
+    f"([a-zA-Z_-]+):[{_JS_SPACE}]+([^{_JS_SPACE}][^{_JS_LINE_END}]*)\\Z")
+_NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+_LEADING_TABS: Final = re.compile(f"(?:\\A|(?<=[{_JS_LINE_END}]))\t+")
+
+
+class Divergence(Exception):
+    """The runtime may read ``allowed-tools`` differently; ``offset`` indexes the whole text."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+class RuntimeFrontmatter(NamedTuple):
+    """Where the runtime's frontmatter text is in the whole file text."""
+
+    start: int
+    end: int
+
+
+def runtime_frontmatter(text: str) -> RuntimeFrontmatter | None:
+    """The span the runtime parses as frontmatter, or None when it sees none."""
+    offset = 1 if text.startswith("\ufeff") else 0
+    if text.find("---", offset + 3) < 0:
+        return None
+    match = _FENCE.match(text, offset)
+    if match is None:
+        return None
+    return RuntimeFrontmatter(match.start(1), match.end(1))
+
+
+def requoted(yaml_text: str) -> str:
+    """The runtime's second attempt at text its YAML parser rejected."""
+    lines = []
+    for line in yaml_text.split("\n"):
+        match = _SIMPLE_LINE.match(line)
+        if match is not None:
+            key, value = match.groups()
+            quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
+            if not quoted and not _is_flow_list(value) and _NEEDS_QUOTES.search(value):
+                escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+                line = f'{key}: "{escaped}"'
+        lines.append(line)
+    return _LEADING_TABS.sub(lambda m: "  " * len(m.group()), "\n".join(lines))
+
+
+def _is_flow_list(value: str) -> bool:
+    if not (value.startswith("[") and value.endswith("]")):
+        return False
+    try:
+        node = compose(value)
+    except YamlProblem:
+        return False
+    return isinstance(node, SequenceNode)
+
+
+def _entries_in(yaml_text: str) -> tuple[str, ...] | None:
+    """The ``allowed-tools`` entries of one reading (None: no such key), as the runtime keeps
+    them: strings only. Raises YamlProblem when the text does not parse."""
+    root = compose(yaml_text)
+    if not isinstance(root, MappingNode):
+        return None
+    values = [value for key, value in root.value
+              if isinstance(key, ScalarNode) and is_str_scalar(key) and key.value == KEY]
+    if not values:
+        return None
+    if len(values) > 1:  # which one Bun keeps is not known: a reading that never matches ours
+        return ("<duplicate allowed-tools keys>",)
+    return tuple(split_allowed_tools(_strings(values[0])))
+
+
+def _strings(node: Node) -> list[str]:
+    if isinstance(node, SequenceNode):
+        return [item.value for item in node.value
+                if isinstance(item, ScalarNode) and is_str_scalar(item)]
+    if isinstance(node, ScalarNode) and is_str_scalar(node):
+        return [node.value]
+    return []
+
+
+def could_hold_key(yaml_text: str) -> bool:
+    """Whether some YAML reading of the text could have an ``allowed-tools`` key: it must be
+    written out, or spelled with escapes."""
+    return KEY in yaml_text or "\\" in yaml_text
+
+
+def check(text: str, yaml_start: int, yaml_end: int,
+          entries: tuple[str, ...] | None) -> str | None:
+    """Compare the runtime's possible readings with skillgrant's (``entries``, None when the
+    key is absent) for the frontmatter at ``yaml_start``..``yaml_end`` of ``text``.
+
+    Returns None when they agree, or a sentence when the runtime never sees the key (it
+    grants nothing then). Raises Divergence when they could differ.
+    """
+    span = runtime_frontmatter(text)
+    odd = _BREAKS_11_ONLY.search(text, yaml_start, max(yaml_end, span.end if span else 0))
+    if odd is not None:
+        raise Divergence(f"U+{ord(odd.group()):04X} in the frontmatter: PyYAML reads it as a "
+                         "line break and Claude Code's YAML 1.2 parser as an ordinary "
+                         "character, so the two read different values", odd.start())
+    if span is None:
+        return None if entries is None else (
+            f"Claude Code finds no frontmatter in this file, so it never reads {KEY}")
+    theirs = text[span.start:span.end]
+    # The runtime's text ends elsewhere: at a '---' inside a value, or past a '...' fence.
+    moved = span.end != yaml_end
+    if not could_hold_key(theirs):
+        if entries is None:
+            return None
+        return (f"Claude Code ends the frontmatter at the first '---' (line "
+                f"{text.count(chr(10), 0, span.end) + 1}), before {KEY}, so it never reads it")
+    readings: list[tuple[str, tuple[str, ...] | None]] = []  # (how it reads, its entries)
+    if moved:
+        try:
+            readings.append(("(it ends the frontmatter at the first '---')",
+                             _entries_in(theirs)))
+        except YamlProblem as e:
+            raise Divergence(f"Claude Code ends the frontmatter at the first '---' (line "
+                             f"{text.count(chr(10), 0, span.end) + 1}), and what it reads then "
+                             f"cannot be predicted ({e.message})", span.end) from e
+    else:
+        readings.append(("", entries))
+    retry = requoted(theirs)
+    # When the second attempt fails too, the runtime reads no frontmatter at all.
+    if retry != theirs:
+        with contextlib.suppress(YamlProblem):
+            readings.append(("(it re-quotes simple 'key: value' lines when its YAML parser "
+                             "rejects the frontmatter)", _entries_in(retry)))
+    for how, got in readings:
+        if got is not None and got != entries:
+            where = _key_line(text, span.start, span.end)
+            ours = "no " + KEY if entries is None else repr(list(entries))
+            raise Divergence(f"Claude Code may read {KEY} as {list(got)!r} {how}, where "
+                             f"skillgrant reads {ours}; write the frontmatter so both read "
+                             "it the same (quote the value, drop inline comments and "
+                             "unbalanced brackets)", where)
+    if entries is not None and all(got is None for _, got in readings):
+        return f"Claude Code reads no {KEY} in this frontmatter, so it grants nothing from it"
+    return None
+
+
+def _key_line(text: str, start: int, end: int) -> int:
+    found = text.find(KEY, start, end)
+    return text.rfind("\n", 0, found) + 1 if found >= 0 else start

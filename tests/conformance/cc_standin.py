@@ -1,0 +1,168 @@
+"""A stand-in for the Anthropic Messages API on 127.0.0.1, scripted per session.
+
+Claude Code in ``-p`` mode POSTs ``/v1/messages?beta=true`` (``stream: true``) below its
+``ANTHROPIC_BASE_URL``. Each session gets its own base URL, ``http://127.0.0.1:PORT/s/<id>``, and
+a script: the tool calls the "model" makes, one per turn, in order. Every answer is a stream of
+server-sent events; a turn holds one ``tool_use`` block until the script is used up, then one
+text block that ends the turn. The tool results the runtime sends back are recorded by id, so a
+probe's outcome can be read from the runtime's own words as well as from its
+``permission_denials``.
+
+The server keeps no state but the scripts and the results; which call comes next is the number
+of ``tool_use`` blocks already in the conversation the runtime sends (it resends it whole).
+"""
+
+from __future__ import annotations
+
+import http.server
+import itertools
+import json
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+#: A tool call the stand-in makes: the tool's name and its input object.
+Call = tuple[str, Mapping[str, Any]]
+
+
+@dataclass
+class Session:
+    """One scripted conversation and what the runtime answered to each call."""
+
+    script: Sequence[Call]
+    #: tool_use id -> (is_error, the result's text)
+    results: dict[str, tuple[bool, str]] = field(default_factory=dict)
+    requests: int = 0
+
+    def call_id(self, index: int) -> str:
+        return f"toolu_probe_{index:04d}"
+
+
+class StandIn:
+    """The server; ``with StandIn() as s: url = s.session(script)`` ... ``s.result(url)``."""
+
+    def __init__(self) -> None:
+        self._sessions: dict[str, Session] = {}
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def __enter__(self) -> StandIn:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_address[1])
+
+    def session(self, script: Sequence[Call]) -> tuple[str, Session]:
+        """Register a script; returns the base URL the runtime must use, and the session."""
+        with self._lock:
+            sid = f"{next(self._ids):06d}"
+            session = Session(list(script))
+            self._sessions[sid] = session
+        return f"http://127.0.0.1:{self.port}/s/{sid}", session
+
+    def lookup(self, path: str) -> Session | None:
+        parts = path.split("/")
+        if len(parts) < 3 or parts[1] != "s":
+            return None
+        with self._lock:
+            return self._sessions.get(parts[2])
+
+
+def _text_of(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(block.get("text", "") for block in content if isinstance(block, dict))
+    return ""
+
+
+def answer(session: Session, body: Mapping[str, Any]) -> bytes:
+    """The event stream for one request of ``session``."""
+    messages = body.get("messages") or []
+    used = 0
+    for message in messages:
+        content = message.get("content")
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if message.get("role") == "assistant" and block.get("type") == "tool_use":
+                used += 1
+            elif block.get("type") == "tool_result":
+                session.results[str(block.get("tool_use_id"))] = (
+                    bool(block.get("is_error")), _text_of(block.get("content")))
+    events: list[str] = []
+
+    def event(name: str, data: Mapping[str, Any]) -> None:
+        events.append(f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n")
+
+    event("message_start", {"message": {
+        "id": f"msg_{session.requests:04d}", "type": "message", "role": "assistant",
+        "model": body.get("model", "stand-in"), "content": [], "stop_reason": None,
+        "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}})
+    # Only the main conversation carries the tools; any other request (a title, a summary)
+    # gets a short text answer.
+    if body.get("tools") and used < len(session.script):
+        name, tool_input = session.script[used]
+        event("content_block_start", {"index": 0, "content_block": {
+            "type": "tool_use", "id": session.call_id(used), "name": name, "input": {}}})
+        event("content_block_delta", {"index": 0, "delta": {
+            "type": "input_json_delta", "partial_json": json.dumps(tool_input)}})
+        stop = "tool_use"
+    else:
+        event("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
+        event("content_block_delta", {"index": 0, "delta": {"type": "text_delta",
+                                                           "text": "done"}})
+        stop = "end_turn"
+    event("content_block_stop", {"index": 0})
+    event("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": None},
+                            "usage": {"output_tokens": 1}})
+    event("message_stop", {})
+    session.requests += 1
+    return "".join(events).encode()
+
+
+def _handler(owner: StandIn) -> type[http.server.BaseHTTPRequestHandler]:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            raw = self.rfile.read(length)
+            session = owner.lookup(self.path)
+            if session is None or "/v1/messages" not in self.path:
+                self._send(404, b'{"type":"error","error":{"type":"not_found_error",'
+                                b'"message":"no such session"}}', "application/json")
+                return
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                self._send(400, b'{"type":"error"}', "application/json")
+                return
+            self._send(200, answer(session, body), "text/event-stream")
+
+        def do_GET(self) -> None:
+            self._send(404, b"{}", "application/json")
+
+        def _send(self, status: int, data: bytes, kind: str) -> None:
+            self.send_response(status)
+            self.send_header("content-type", kind)
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler

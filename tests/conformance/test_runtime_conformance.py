@@ -1,0 +1,228 @@
+"""skillgrant against the pinned Claude Code: the runtime is the judge.
+
+Soundness, end to end: for each case let A be the submitted SKILL.md after ``apply`` and P a
+SKILL.md whose ``allowed-tools`` is the plan; every probe call the runtime pre-approves under A
+must be pre-approved under P. A file ``apply`` refuses is never written, so it has no A.
+Each of issue 12's six rows also has a test named after the behaviour, which shows the
+runtime's side (the hole, with skillgrant bypassed) and skillgrant's (the fix).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from cc_cases import (
+    FUZZ_PLAN,
+    ROW_PLAN,
+    ROWS,
+    Case,
+    block_list,
+    corpus_cases,
+    fuzz_cases,
+    pair_cases,
+    plan_skill,
+    probes_for,
+    skill,
+    witness_probe,
+)
+from cc_probe import OUTSIDE, TALLY, Judge, Probe
+
+from skillgrant import SkillFileError, parse_grant, prove
+from skillgrant.plan import Plan
+from skillgrant.skillfile import apply_to_text, read_skill
+
+#: The shared corpus beside the checkout (absent: the corpus cases are left out).
+REAL_SKILLS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real-skills"
+
+TOUCH = Probe("Bash", "touch zz")
+READ_OUTSIDE = Probe("Read", f"{OUTSIDE}/zz.txt")
+#: Probes per session: a longer script is split over several sessions.
+CHUNK = 40
+
+
+# --- the six rows ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def rows(judge: Judge) -> dict[str, dict[Probe, bool]]:
+    """Each row's submitted file as the runtime reads it with skillgrant bypassed, and P."""
+    extra = {
+        "edit-bare": skill("allowed-tools: Edit"),
+        "read-bare": skill("allowed-tools: Read"),
+        "backslash": skill("allowed-tools: Bash(touch \\\\*)"),
+        "dashes-touch": skill("allowed-tools: Bash(touch *)", before="description: a --- b\n"),
+        "plan": plan_skill(ROW_PLAN),
+    }
+    texts = {name: case.text for name, case in ROWS.items()} | extra
+    probes = [TOUCH, READ_OUTSIDE, Probe("Bash", "touch \\zz")]
+    results = judge.allowed_many((text, probes) for text in texts.values())
+    return dict(zip(texts, results, strict=True))
+
+
+@pytest.mark.parametrize("row", ["line-separator", "paragraph-separator", "next-line"])
+def test_nel_ls_ps_are_not_line_breaks_for_the_runtime_so_such_files_are_refused(
+        rows: dict[str, dict[Probe, bool]], row: str) -> None:
+    assert rows[row][TOUCH], "the runtime splits a bare Bash off the 'comment'"
+    assert not rows["plan"][TOUCH]
+    with pytest.raises(SkillFileError, match=r"U\+(2028|2029|0085) in the frontmatter"):
+        apply_to_text(ROWS[row].text, Plan.from_entries(ROW_PLAN))
+
+
+def test_frontmatter_the_runtime_rejects_is_reread_requoted_so_such_files_are_refused(
+        rows: dict[str, dict[Probe, bool]]) -> None:
+    assert rows["requote-comment"][TOUCH], "the comment became Bash(touch *)"
+    case = ROWS["requote-comment"]
+    with pytest.raises(SkillFileError, match="re-quotes simple 'key: value' lines"):
+        apply_to_text(case.text, Plan.from_entries(case.plan))
+
+
+def test_flow_mapping_spilling_into_allowed_tools_is_refused(
+        rows: dict[str, dict[Probe, bool]]) -> None:
+    assert rows["flow-mapping-spill"][TOUCH], "the runtime reads a top-level bare Bash"
+    case = ROWS["flow-mapping-spill"]
+    with pytest.raises(SkillFileError, match=r"as \['Bash', '\}'\]"):
+        apply_to_text(case.text, Plan.from_entries(case.plan))
+
+
+def test_bare_edit_does_not_grant_read(rows: dict[str, dict[Probe, bool]]) -> None:
+    assert not rows["edit-bare"][READ_OUTSIDE]
+    assert rows["read-bare"][READ_OUTSIDE]
+    assert not prove("Read", ["Edit"]).covered
+    assert not prove("Read(//etc/**)", ["Edit"]).covered
+    assert prove("Read(//usr/share/**)", ["Edit(//usr/**)"]).covered
+
+
+def test_backslashes_in_a_rule_are_unescaped_twice_by_the_runtime(
+        rows: dict[str, dict[Probe, bool]]) -> None:
+    # Bash(touch \\*) is the literal command 'touch *' to the runtime, not 'touch \' + anything.
+    assert not rows["backslash"][Probe("Bash", "touch \\zz")]
+    assert not prove("Bash(touch \\zz)", ["Bash(touch \\\\*)"]).covered
+
+
+def test_dashes_inside_a_value_end_the_runtime_frontmatter(
+        rows: dict[str, dict[Probe, bool]]) -> None:
+    assert not rows["dashes-touch"][TOUCH], "the runtime never sees allowed-tools"
+    doc = read_skill(ROWS["dashes-in-value"].text)
+    assert doc.runtime_note is not None and "never reads it" in doc.runtime_note
+
+
+# --- end-to-end soundness -------------------------------------------------------------------
+
+@dataclass
+class Judged:
+    case: Case
+    applied: str | None  # None: apply refused the file
+    probes: list[Probe]
+
+
+def _judged(case: Case) -> Judged:
+    plan = Plan.from_entries(list(case.plan))
+    try:
+        new_text, decision = apply_to_text(case.text, plan)
+    except SkillFileError:
+        return Judged(case, None, [])
+    doc = read_skill(case.text)
+    submitted = list(doc.allowed_tools.entries) if doc.allowed_tools else []
+    return Judged(case, new_text, probes_for(decision, submitted))
+
+
+def _chunks(probes: list[Probe]) -> list[list[Probe]]:
+    return [probes[i:i + CHUNK] for i in range(0, len(probes), CHUNK)] or [[]]
+
+
+def all_cases() -> list[Case]:
+    corpus = corpus_cases(REAL_SKILLS) if REAL_SKILLS.is_dir() else []
+    return [*ROWS.values(), *corpus, *fuzz_cases(), *pair_cases()]
+
+
+def test_applied_skills_never_allow_more_than_the_plan(judge: Judge) -> None:
+    cases = all_cases()
+    assert len(cases) >= 300 + len(ROWS)
+    judged = [_judged(case) for case in cases]
+    written = [j for j in judged if j.applied is not None]
+    # A: one session per distinct applied text, with every probe of the cases that wrote it
+    # (split into chunks); the runtime's answer depends on the file, not on the case.
+    by_text: dict[str, dict[Probe, None]] = defaultdict(dict)
+    for j in written:
+        assert j.applied is not None
+        by_text[j.applied].update(dict.fromkeys(j.probes))
+    jobs = [(text, chunk) for text, probes in by_text.items() for chunk in _chunks(list(probes))]
+    allowed_a: dict[str, set[Probe]] = defaultdict(set)
+    for (text, _), result in zip(jobs, judge.allowed_many(jobs, must_load=False), strict=True):
+        allowed_a[text] |= {probe for probe, ok in result.items() if ok}
+    # P: one session per plan, with every probe some A of that plan allowed.
+    wanted: dict[tuple[str, ...], set[Probe]] = defaultdict(set)
+    for j in written:
+        assert j.applied is not None
+        wanted[j.case.plan] |= allowed_a[j.applied] & set(j.probes)
+    plan_jobs = [(plan, chunk) for plan, probes in wanted.items()
+                 for chunk in _chunks(sorted(probes))]
+    plan_results = judge.allowed_many((plan_skill(plan), chunk) for plan, chunk in plan_jobs)
+    allowed_p: dict[tuple[str, ...], set[Probe]] = defaultdict(set)
+    for (plan, _), result in zip(plan_jobs, plan_results, strict=True):
+        allowed_p[plan] |= {probe for probe, ok in result.items() if ok}
+    escalations = [(j.case.name, str(probe)) for j in written
+                   for probe in sorted((allowed_a[j.applied or ""] & set(j.probes))
+                                       - allowed_p[j.case.plan])]
+    TALLY["cases"] = len(cases)
+    TALLY["refused by apply"] = len(judged) - len(written)
+    TALLY["soundness probes"] = sum(len(j.probes) for j in written)
+    TALLY["probes allowed under A"] = sum(len(allowed_a[j.applied or ""] & set(j.probes))
+                                          for j in written)
+    TALLY["A sessions"] = len(jobs)
+    TALLY["escalations"] = len(escalations)
+    TALLY["A sessions whose skill did not load (nothing it grants applies)"] = judge.not_loaded
+    assert escalations == [], "\n".join(map(repr, escalations))
+
+
+def test_every_row_and_real_file_is_judged() -> None:
+    # The soundness test above must see the rows and the corpus, not only generated files.
+    names = {case.name for case in all_cases()}
+    assert set(ROWS) <= names
+    if REAL_SKILLS.is_dir():
+        assert sum(name.startswith("corpus:") for name in names) == 40
+
+
+# --- witnesses ------------------------------------------------------------------------------
+
+def _witness_sample(limit: int = 24) -> list[tuple[str, tuple[str, ...], Probe]]:
+    seen: dict[Probe, tuple[str, tuple[str, ...], Probe]] = {}
+    for case in pair_cases():
+        for entry in read_skill(case.text).allowed_tools.entries:  # type: ignore[union-attr]
+            verdict = prove(entry, list(case.plan))
+            if verdict.status != "not_covered" or verdict.witness is None:
+                continue
+            probe = witness_probe(parse_grant(entry).tool, verdict.witness)
+            if probe is not None and probe.tool == "Bash":
+                seen.setdefault(probe, (entry, case.plan, probe))
+    return list(seen.values())[:limit]
+
+
+def test_witnesses_are_allowed_by_the_submitted_entry_and_by_no_approved_one(
+        judge: Judge) -> None:
+    candidates = _witness_sample(40)
+    # The runtime allows read-only commands (`ls`, `git status …`) with no grant at all: such a
+    # witness cannot show the difference, so only the others are judged.
+    (baseline,) = judge.allowed_many([(skill("allowed-tools: []"),
+                                       [probe for _, _, probe in candidates])])
+    sample = [c for c in candidates if not baseline[c[2]]][:24]
+    TALLY["witnesses allowed with no grant (read-only)"] = len(candidates) - len(
+        [c for c in candidates if not baseline[c[2]]])
+    assert len(sample) >= 15
+    under_entry = judge.allowed_many((skill(block_list([entry])), [probe])
+                                     for entry, _, probe in sample)
+    under_plan = judge.allowed_many((plan_skill(plan), [probe]) for _, plan, probe in sample)
+    wrong = [(entry, plan, str(probe), a[probe], p[probe])
+             for (entry, plan, probe), a, p in zip(sample, under_entry, under_plan, strict=True)
+             if not a[probe] or p[probe]]
+    TALLY["witnesses judged"] = len(sample)
+    assert wrong == [], "\n".join(map(repr, wrong))
+
+def test_fuzz_plan_denies_the_payloads(judge: Judge) -> None:
+    # The fuzz cases hide Bash and Read(//etc/**) payloads: P must deny those probes, or the
+    # soundness test could not tell an escalation from the plan.
+    (result,) = judge.allowed_many([(plan_skill(FUZZ_PLAN),
+                                     [TOUCH, Probe("Read", "/etc/hostname")])])
+    assert result == {TOUCH: False, Probe("Read", "/etc/hostname"): False}

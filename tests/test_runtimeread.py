@@ -1,0 +1,108 @@
+"""Reading a SKILL.md as Claude Code does (skillgrant/_runtimeread.py): files the runtime may
+read differently are refused with a located error; a file whose allowed-tools the runtime never
+sees is read with a note. The runtime's side of each row is measured by tests/conformance."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillgrant import SkillFileError
+from skillgrant._runtimeread import requoted, runtime_frontmatter
+from skillgrant.plan import Plan
+from skillgrant.skillfile import apply_to_text, read_skill
+
+
+def skill(lines: str, before: str = "description: d\n") -> str:
+    return f"---\nname: x\n{before}{lines}\n---\nBody\n"
+
+
+@pytest.mark.parametrize(("text", "message", "where"), [
+    # Row 1: a YAML 1.1 line break that Bun's YAML 1.2 reads as a character.
+    (skill("allowed-tools: Bash(echo hi)\u2028# Bash"), "U+2028 in the frontmatter", (4, 29)),
+    (skill("allowed-tools: Bash(echo hi)\u2029# Bash"), "U+2029 in the frontmatter", (4, 29)),
+    (skill("allowed-tools: Bash(echo hi)\x85# Bash"), "U+0085 in the frontmatter", (4, 29)),
+    (skill("allowed-tools: Read", before="description: 'a\u2028b'\n"), "U+2028", (3, 16)),
+    # Row 2: a document Bun rejects, re-read with the simple lines quoted.
+    (skill("allowed-tools: Read # Bash(touch *), Edit", before='description: "D"#v2\n'),
+     "as ['Read', '#', 'Bash(touch *)', 'Edit'] (it re-quotes", (4, 1)),
+    # Row 3: a flow mapping that spills over the allowed-tools line.
+    (skill("allowed-tools: Bash, }", before="metadata: {owner: me,\n"),
+     "as ['Bash', '}'] (it re-quotes simple 'key: value' lines when its YAML parser rejects "
+     "the frontmatter), where skillgrant reads no allowed-tools", (4, 1)),
+    # A comment after the value: harmless when Bun accepts the document, grants when not.
+    (skill("allowed-tools: Read  # Bash"), "as ['Read', '#', 'Bash']", (4, 1)),
+    # '...' closes ours, the runtime reads on to a '---' in the body.
+    ("---\nallowed-tools: Read\n...\nBody a---b\n", "ends the frontmatter at the first '---'",
+     (4, 7)),
+])
+def test_files_the_runtime_may_read_differently_are_refused(
+        text: str, message: str, where: tuple[int, int]) -> None:
+    with pytest.raises(SkillFileError) as raised:
+        read_skill(text, "SKILL.md")
+    assert message in raised.value.message
+    assert (raised.value.line, raised.value.column) == where
+    with pytest.raises(SkillFileError):
+        apply_to_text(text, Plan.from_entries(["Read"]))
+
+
+@pytest.mark.parametrize("text", [
+    skill("allowed-tools: Bash(echo *)", before="description: a --- b\n"),  # row 6
+    skill("allowed-tools: Read", before="description: a---\n"),
+    skill("allowed-tools: Read", before='description: "x---y"\n'),
+])
+def test_dashes_inside_a_value_end_the_runtime_frontmatter(text: str) -> None:
+    doc = read_skill(text)
+    assert doc.allowed_tools is not None
+    assert doc.runtime_note is not None and "never reads it" in doc.runtime_note
+
+
+@pytest.mark.parametrize("text", [
+    skill("allowed-tools: Bash(gh *), Read"),
+    skill("allowed-tools: [Bash(gh *), Read]"),
+    skill('allowed-tools: "Bash(gh *) Read"'),
+    skill("allowed-tools:\n  - Bash(gh *)\n  - Read"),
+    skill("allowed-tools: Read", before="description: 'it: works'\n"),
+    skill("allowed-tools: Read", before="# a comment\ndescription: d # comment\n"),
+    "\ufeff" + skill("allowed-tools: Bash(gh *)").replace("\n", "\r\n"),
+])
+def test_files_both_read_alike_are_read(text: str) -> None:
+    doc = read_skill(text)
+    assert doc.runtime_note is None
+    assert doc.allowed_tools is not None and doc.allowed_tools.entries
+
+
+def test_apply_never_writes_a_value_the_runtime_reads_differently() -> None:
+    # The rewrite is read back through the same check: a kept entry that would make the
+    # re-quoted reading differ is refused with the file untouched.
+    text = skill("allowed-tools: Bash(gh pr list)")
+    new_text, _ = apply_to_text(text, Plan.from_entries(["Bash(gh *)"]))
+    assert read_skill(new_text).runtime_note is None
+
+
+@pytest.mark.parametrize(("line", "after"), [
+    ("allowed-tools: Read # c", 'allowed-tools: "Read # c"'),
+    ("allowed-tools: Bash(a *)", 'allowed-tools: "Bash(a *)"'),
+    ("allowed-tools: [Read, Grep]", "allowed-tools: [Read, Grep]"),  # a flow list stays
+    ("allowed-tools: [Read, Grep] # c", 'allowed-tools: "[Read, Grep] # c"'),
+    ("allowed-tools: 'Read # c'", "allowed-tools: 'Read # c'"),  # already quoted
+    ('description: say "hi" @x', 'description: "say \\"hi\\" @x"'),
+    ("description: a\\b: c", 'description: "a\\\\b: c"'),
+    ("description: plain", "description: plain"),
+    ("  indented: Bash(*)", "  indented: Bash(*)"),  # not a top-level simple line
+    ("allowed-tools: Read # c\r", "allowed-tools: Read # c\r"),  # JS '.' stops at \r
+    ("\tallowed-tools: x", "  allowed-tools: x"),  # leading tabs become spaces
+])
+def test_requoting_matches_the_runtime_rule(line: str, after: str) -> None:
+    assert requoted(line) == after
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    ("---\na: 1\n---\nbody", (4, 9)),
+    ("\ufeff---\na: 1\n---\n", (5, 10)),
+    ("---\na: x --- y\n---\n", (4, 9)),
+    ("---\na: 1\n", None),  # no second '---'
+    ("--- \u00a0\na: 1\n---\n", (6, 11)),  # JavaScript's \s takes NBSP
+])
+def test_runtime_frontmatter_span(text: str, span: tuple[int, int] | None) -> None:
+    found = runtime_frontmatter(text)
+    assert (None if found is None else tuple(found)) == span
