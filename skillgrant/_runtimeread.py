@@ -23,13 +23,13 @@ from typing import Final, NamedTuple
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ._yamlspan import YamlProblem, compose, is_str_scalar
-from .grants import split_allowed_tools
+from ._yamlspan import YamlProblem, compose, is_str_scalar, line_column
+from .grants import JS_WHITESPACE, split_allowed_tools
 
 KEY: Final = "allowed-tools"
 
-# JavaScript's \s (ECMAScript WhiteSpace and LineTerminator), which is not Python's.
-_JS_SPACE: Final = "\t\n\v\f\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+# JavaScript's \s (not Python's), as a character class.
+_JS_SPACE: Final = re.escape(JS_WHITESPACE)
 _JS_LINE_END: Final = "\n\r\u2028\u2029"  # what JavaScript's '.' does not match
 _FENCE: Final = re.compile(f"---[{_JS_SPACE}]*\n(.*?)---[{_JS_SPACE}]*\n?", re.DOTALL)
 # Line breaks in YAML 1.1 (PyYAML) that are ordinary characters in YAML 1.2 (Bun).
@@ -146,7 +146,7 @@ def check(text: str, yaml_start: int, yaml_end: int,
         if entries is None:
             return None
         return (f"Claude Code ends the frontmatter at the first '---' (line "
-                f"{text.count(chr(10), 0, span.end) + 1}), before {KEY}, so it never reads it")
+                f"{line_column(text, span.end)[0]}), before {KEY}, so it never reads it")
     readings: list[tuple[str, tuple[str, ...] | None]] = []  # (how it reads, its entries)
     if moved:
         try:
@@ -154,7 +154,7 @@ def check(text: str, yaml_start: int, yaml_end: int,
                              _entries_in(theirs)))
         except YamlProblem as e:
             raise Divergence(f"Claude Code ends the frontmatter at the first '---' (line "
-                             f"{text.count(chr(10), 0, span.end) + 1}), and what it reads then "
+                             f"{line_column(text, span.end)[0]}), and what it reads then "
                              f"cannot be predicted ({e.message})", span.end) from e
     else:
         readings.append(("", entries))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from ..grants import JS_WHITESPACE
+from ..grants import JS_WHITESPACE, Grant
 from ..limits import MAX_WORK_PER_DECISION
 
 Status = Literal["covered", "not_covered", "unknown"]
@@ -251,6 +251,28 @@ BACKSLASH_REASON = (
 def has_backslash(content: str | None) -> bool:
     """Whether a command or generic pattern is decided by identity only (``BACKSLASH_REASON``)."""
     return content is not None and "\\" in content
+
+
+def loose_doubt(
+    witness: str,
+    shown: str,
+    approved: Sequence[Grant],
+    loose: Sequence[tuple[int, Sequence[Glob]]],
+    budget: Budget,
+    fold: Callable[[str], str] | None = None,
+) -> Outcome | None:
+    """``unknown`` when an approved pattern decided by identity, read loosely (``loose``,
+    indexes into ``approved``), might allow the would-be ``witness`` (written ``shown``), else
+    None: a witness is reported only when it is certain."""
+    index = first_match(witness, loose, budget, fold)
+    if index is None:
+        return None
+    grant = approved[index]
+    why = ("content holds a backslash, which the runtime unescapes twice"
+           if has_backslash(grant.content) else
+           "content holds a run of spaces, which the runtime collapses")
+    return Outcome("unknown", f"not covered as written, but no certain witness: the approved "
+                   f"{grant} might allow {shown!r} (its {why})")
 
 
 _LOOSE_SPLIT = re.compile(r"[\\*]+")

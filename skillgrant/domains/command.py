@@ -38,6 +38,7 @@ from .base import (
     approved_filler,
     first_match,
     has_backslash,
+    loose_doubt,
     loose_globs,
     parse_star_glob,
     union_cover,
@@ -146,8 +147,8 @@ def decide(
     if has_reserved(submitted.content):
         return Outcome("unknown", "the entry holds reserved Unicode noncharacters")
     usable = [(i, a) for i, a in enumerate(approved) if not has_reserved(a.content)]
-    compiled = [(i, compile_pattern(a.content)) for i, a in usable
-                if identity_reason(a.content) is None]
+    by_identity = {i for i, a in usable if identity_reason(a.content) is not None}
+    compiled = [(i, compile_pattern(a.content)) for i, a in usable if i not in by_identity]
     tool_wide = next((i for i, p in compiled if p.kind is Kind.ANY), None)
     if tool_wide is not None:
         return Outcome("covered", "covered by a tool-wide approved grant", covered_by=tool_wide)
@@ -159,8 +160,7 @@ def decide(
         return Outcome("unknown", f"not decided: {reason}")
     # Approved patterns decided by identity still shape the witness: it must escape every
     # reading the runtime may give them (spacing collapsed, escapes read either way).
-    loose = [(i, loose_globs(text, PLACEHOLDERS)) for i, a in usable
-             if identity_reason(a.content) is not None
+    loose = [(i, loose_globs(text, PLACEHOLDERS)) for i, a in usable if i in by_identity
              for text in dict.fromkeys((a.content or "", _SPACE_RUN.sub(" ", a.content or "")))]
     pattern = compile_pattern(submitted.content)
     if pattern.compound:
@@ -182,8 +182,8 @@ def decide(
         )
     if pattern.kind is Kind.ANY:
         witness = _telling_command([*languages, *loose], context, fold) or witness
-    doubt = (_loose_doubt(witness, approved, loose, context, fold) or _wrapper_doubt(witness)
-             or _spacing_doubt(witness))
+    doubt = (loose_doubt(witness, render(witness), approved, loose, context.budget, fold)
+             or _wrapper_doubt(witness) or _spacing_doubt(witness))
     if doubt is not None:
         return doubt
     if pattern.kind is Kind.ANY:
@@ -191,30 +191,6 @@ def decide(
                        f"{render(witness)!r}", witness=render(witness))
     return Outcome("not_covered", f"no approved grant allows {render(witness)!r}",
                    witness=render(witness))
-
-
-def _loose_doubt(
-    command: str,
-    approved: Sequence[Grant],
-    loose: Sequence[tuple[int, Sequence[Glob]]],
-    context: Context,
-    fold: Callable[[str], str] | None,
-) -> Outcome | None:
-    """``unknown`` when an approved pattern with a backslash might allow ``command`` (the
-    would-be witness), else None."""
-    index = first_match(command, loose, context.budget, fold)
-    if index is None:
-        return None
-    return Outcome("unknown", f"not covered as written, but no certain witness: the approved "
-                   f"{approved[index]} might allow {render(command)!r} (its "
-                   f"{_misread(approved[index])})")
-
-
-def _misread(grant: Grant) -> str:
-    """Why the runtime reads an approved pattern otherwise than it is written."""
-    if has_backslash(grant.content):
-        return "content holds a backslash, which the runtime unescapes twice"
-    return "content holds a run of spaces, which the runtime collapses"
 
 
 #: Commands the runtime strips from the front of a command before it matches the rules (seen in

@@ -14,8 +14,8 @@ from .base import (
     Glob,
     Outcome,
     approved_filler,
-    first_match,
     has_backslash,
+    loose_doubt,
     loose_globs,
     parse_star_glob,
     union_cover,
@@ -56,11 +56,9 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     if witness is None:
         return Outcome("covered", "every specifier it allows is allowed by an approved grant",
                        covered_by=covering[0])
-    doubtful = first_match(witness, loose, context.budget)
-    if doubtful is not None:
-        return Outcome("unknown", f"not covered as written, but no certain witness: the "
-                       f"approved {approved[doubtful]} might allow {witness!r} (its content "
-                       f"holds a backslash, which the runtime unescapes twice)")
+    doubt = loose_doubt(witness, witness, approved, loose, context.budget)
+    if doubt is not None:
+        return doubt
     what = "every use of the tool" if submitted.content is None else "a specifier"
     return Outcome("not_covered", f"it allows {what}; no approved grant allows {witness!r}",
                    witness=witness)
