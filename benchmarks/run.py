@@ -33,8 +33,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import skillgrant
-from skillgrant._plans import clear_caches
 from skillgrant.limits import MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
+from skillgrant.prepared import clear_caches
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -227,7 +227,7 @@ def section_startup() -> None:
                 ([sys.executable, "-c", "import typer, yaml, frontmatter, lark"], None),
             "skillgrant --version": ([*_skillgrant_command(), "--version"], None),
             "skillgrant check": (check, None),
-            # SKILLGRANT_DEBUG in the environment hands every command line to typer (_entry.py).
+            # SKILLGRANT_DEBUG in the environment hands every command line to typer (cli/entry.py).
             "skillgrant check through typer": (check, _child_env(SKILLGRANT_DEBUG="0")),
         }
         if validator:

@@ -17,8 +17,8 @@ import atheris  # type: ignore[import-untyped]
 
 with atheris.instrument_imports(include=["skillgrant", "frontmatter"]):
     from skillgrant import SkillgrantError
-    from skillgrant.plan import Plan
-    from skillgrant.skillfile import apply_to_text, decode_skill, read_skill
+    from skillgrant.plan.model import Plan
+    from skillgrant.skillfile.builder import apply_to_text, decode_skill, read_skill
 
 NARROW_PLAN = Plan.from_entries(list(_common.NARROW))
 

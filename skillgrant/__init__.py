@@ -10,26 +10,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._log import library_logger
-from ._log import loaded as log_loaded
-from .errors import (
-    AllowedToolsError,
-    GrantSyntaxError,
-    PlanError,
-    SkillFileError,
-    SkillgrantError,
-)
+from .errors import AllowedToolsError, GrantSyntaxError, PlanError, SkillFileError, SkillgrantError
 from .grants import Grant, parse_grant, split_allowed_tools
+from .log import library_logger
+from .log import loaded as log_loaded
 from .prover import Decision, Verdict, constrain, prove
 
 if TYPE_CHECKING:
-    from .plan import Plan
-    from .skillfile import apply_to_text
+    from .plan.model import Plan
+    from .skillfile.builder import apply_to_text
 
 __version__ = "0.1.0"
 
 # A library logs; the application decides where records go (SPEC §5 audit records). The
-# logger and its NullHandler are set up when logging is in use (_log.py).
+# logger and its NullHandler are set up when logging is in use (log.py).
 if log_loaded():
     library_logger()
 
@@ -56,11 +50,11 @@ def __getattr__(name: str) -> Any:
     # Plan (pydantic) and the SKILL.md rewriter load on first use, keeping `import skillgrant`
     # and the CLI's start-up light.
     if name == "Plan":
-        from .plan import Plan
+        from .plan.model import Plan
 
         return Plan
     if name == "apply_to_text":
-        from .skillfile import apply_to_text
+        from .skillfile.builder import apply_to_text
 
         return apply_to_text
     raise AttributeError(f"module 'skillgrant' has no attribute {name!r}")

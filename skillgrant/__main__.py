@@ -1,6 +1,6 @@
 """``python -m skillgrant``: the same command line as the ``skillgrant`` console script."""
 
-from ._entry import main
+from .cli.entry import main
 
 if __name__ == "__main__":
     main()

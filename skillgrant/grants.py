@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from . import vocabulary
-from ._parse import parse_entry
 from .errors import AllowedToolsError, GrantSyntaxError
 from .limits import MAX_ENTRY_LENGTH
+from .parser import parse_entry
 
 #: JavaScript's ``\s``: what Claude Code's splitter treats as a separator, NBSP and BOM included.
 JS_WHITESPACE = (

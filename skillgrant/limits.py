@@ -28,8 +28,9 @@ MAX_WORK_PER_DECISION: Final = 20_000_000
 MAX_WORK_PER_VALUE: Final = 4 * MAX_WORK_PER_DECISION
 
 #: Bytes in a SKILL.md or plan file read from disk. Real ones are a few kilobytes; a larger file
-#: is refused before it is read whole, so a hostile file cannot exhaust memory (a device such as
-#: ``/dev/zero``, a FIFO or a socket is not read at all: only regular files are, _bounded.py).
+#: is refused before it is read whole, so a hostile file cannot exhaust memory. A device such as
+#: ``/dev/zero``, a FIFO or a socket is not read at all: only regular files are
+#: (skillfile/bounded.py).
 MAX_FILE_BYTES: Final = 1_000_000
 
 #: Characters of YAML between a SKILL.md's fences, for texts handed over in memory

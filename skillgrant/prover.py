@@ -14,17 +14,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from . import vocabulary
-from ._log import heard, library_logger
-from ._log import loaded as log_loaded
-from ._plans import _Plan, plan_for
-from ._screening import VerdictStatus, inert_reason
-from ._screening import _screen as _screen
-from ._screening import check_approved_entry as check_approved_entry
 from .domains import agent, command, generic, mcp, path, web
 from .domains.base import Budget, Context, NoFreeFiller, Outcome, OverBudget
 from .errors import AllowedToolsError, GrantSyntaxError
 from .grants import Grant, parse_grant, split_allowed_tools
 from .limits import MAX_ENTRIES_PER_VALUE, MAX_WORK_PER_VALUE
+from .log import heard, library_logger
+from .log import loaded as log_loaded
+from .prepared import _Plan, plan_for
+from .screening import VerdictStatus, inert_reason
+from .screening import _screen as _screen
+from .screening import check_approved_entry as check_approved_entry
 from .vocabulary import Domain
 
 

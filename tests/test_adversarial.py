@@ -158,8 +158,8 @@ def test_last_resort_filler_checked_against_approved(entry: str, approved: list[
 
 
 def test_no_free_filler_fails_closed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from skillgrant._plans import clear_caches
     from skillgrant.domains import base
+    from skillgrant.prepared import clear_caches
 
     monkeypatch.setattr(base, "_LAST_RESORT_FILLERS", range(0xE000, 0xE002))
     clear_caches()

@@ -33,8 +33,8 @@ from skillgrant import (
     errors,
     prove,
 )
-from skillgrant.plan import Plan
-from skillgrant.skillfile import apply_to_file, apply_to_text, read_skill
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_file, apply_to_text, read_skill
 
 sys.path.insert(0, str(Path(__file__).parent / "property"))
 from narrow_oracle import NARROW, double_quoted, unjustified
@@ -118,7 +118,7 @@ def _params(*calls: str) -> list[Any]:
 
 
 def _cli(*args: str) -> Result:
-    from skillgrant.cli import app  # here: a broken CLI fails its own checks, not the module
+    from skillgrant.cli.app import app  # here: a broken CLI fails its own checks, not the module
 
     return CliRunner().invoke(app, list(args))
 
@@ -280,7 +280,7 @@ def _calls() -> list[Any]:
     text = "---\nallowed-tools: Read\n---\n"
     # Typed as Any: these calls break the signatures on purpose.
     api: Any = sys.modules["skillgrant"]
-    files: Any = sys.modules["skillgrant.skillfile"]
+    files: Any = sys.modules["skillgrant.skillfile.builder"]
     plans: Any = Plan
     return [
         pytest.param(lambda: api.prove(None, ["Read"]), AllowedToolsError, id="prove-none-entry"),

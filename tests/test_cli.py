@@ -16,8 +16,8 @@ import yaml
 from typer.testing import CliRunner, Result
 
 import skillgrant
-from skillgrant import cli
-from skillgrant.cli import app, plan_schema
+from skillgrant.cli import app as cli
+from skillgrant.cli.app import app, plan_schema
 
 REPO = Path(__file__).resolve().parents[1]
 SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
@@ -449,7 +449,7 @@ def _explode(*args: object, **kwargs: object) -> object:
 
 def test_unexpected_exception_exits_2_with_one_line(repo: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("skillgrant.skillfile.apply_to_file", _explode)
+    monkeypatch.setattr("skillgrant.skillfile.builder.apply_to_file", _explode)
     result = run("check", "skills/wide", "--plan", "plan.yaml")
     assert result.exit_code == 2
     assert result.stderr == ("skillgrant: error: internal error: RuntimeError: boom (run with "
@@ -461,7 +461,7 @@ def _interrupt(*args: object, **kwargs: object) -> object:
 
 
 def test_interrupt_is_not_a_finding(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("skillgrant.skillfile.apply_to_file", _interrupt)
+    monkeypatch.setattr("skillgrant.skillfile.builder.apply_to_file", _interrupt)
     result = run("check", "skills/wide", "--plan", "plan.yaml")
     assert result.exit_code == 130
     assert result.stderr == "skillgrant: interrupted\n"
@@ -474,7 +474,7 @@ def test_interrupt_is_not_a_finding(repo: Path, monkeypatch: pytest.MonkeyPatch)
 ])
 def test_debug_shows_the_traceback(repo: Path, monkeypatch: pytest.MonkeyPatch,
                                    args: list[str], env: dict[str, str]) -> None:
-    monkeypatch.setattr("skillgrant.skillfile.apply_to_file", _explode)
+    monkeypatch.setattr("skillgrant.skillfile.builder.apply_to_file", _explode)
     result = run(*args, "skills/wide", "--plan", "plan.yaml", env=env)
     assert result.exit_code == 2
     assert "Traceback (most recent call last)" in result.stderr
@@ -517,7 +517,7 @@ def test_schema_is_a_json_schema_that_agrees_with_the_plan_loader(repo: Path) ->
     assert schema == plan_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
-    from skillgrant.plan import Plan
+    from skillgrant.plan.model import Plan
 
     cases = [
         "allowed-tools: [Read]", "allowedTools: Read Grep", "allowed_tools: []",
@@ -558,9 +558,9 @@ def test_pre_commit_hooks_file() -> None:
 
 
 def test_import_is_light() -> None:
-    code = ("import sys, skillgrant.cli; print(sorted(m for m in ('pydantic', 'lark', 'yaml', "
-            "'frontmatter', 'rich', 'jsonschema', 'skillgrant.plan', 'skillgrant.skillfile', "
-            "'skillgrant.report') if m in sys.modules))")
+    code = ("import sys, skillgrant.cli.app; print(sorted(m for m in ('pydantic', 'lark', 'yaml', "
+            "'frontmatter', 'rich', 'jsonschema', 'skillgrant.plan.model', "
+            "'skillgrant.skillfile.builder', 'skillgrant.reports.check') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
@@ -826,7 +826,7 @@ def test_fifo_named_skill_md_is_refused_not_hung(repo: Path, case: str) -> None:
 
 
 def test_fifo_named_skill_md_is_refused_not_hung_in_process(repo: Path) -> None:
-    """The same through typer (the console script may take the start-up path, _entry)."""
+    """The same through typer (the console script may take the start-up path, cli.entry)."""
     import threading
 
     fifo = _fifo(repo / "odd" / "SKILL.md")

@@ -16,9 +16,9 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner, Result
 
-from skillgrant.cli import app
-from skillgrant.report_review import DIFF_RULES, LINT_SARIF_RULES, md_code, md_text
-from skillgrant.review import RULES
+from skillgrant.cli.app import app
+from skillgrant.reports.review import DIFF_RULES, LINT_SARIF_RULES, md_code, md_text
+from skillgrant.review.lint import RULES
 
 SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
 
@@ -138,7 +138,7 @@ def test_lint_an_unexpected_exception_is_exit_2_and_one_line(
     def boom(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr("skillgrant.review.lint_entries", boom)
+    monkeypatch.setattr("skillgrant.review.lint.lint_entries", boom)
     line = one_error_line(run("lint", "clean.yaml"))
     assert line == ("skillgrant: error: internal error: RuntimeError: boom (run with --debug or "
                     "SKILLGRANT_DEBUG=1 for the traceback)")

@@ -1,4 +1,4 @@
-"""The console script's own reading of ``check``/``apply`` (``_entry``) against typer's: every
+"""The console script's own reading of ``check``/``apply`` (``cli.entry``) against typer's: every
 command line it accepts is read as typer reads it, runs to the same output, stderr, exit status
 and files, and everything else is left to typer. Start-up without typer is issue 7's; the
 behaviour must be the CLI's (SPEC §8)."""
@@ -16,8 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillgrant import _entry, cli
-from skillgrant._entry import Invocation, read_fast
+from skillgrant.cli import app as cli
+from skillgrant.cli import entry as _entry
+from skillgrant.cli.entry import Invocation, read_fast
 
 NARROW = "---\nname: t\ndescription: d\nallowed-tools: Bash(gh pr list), Read\n---\nbody\n"
 WIDE = ("---\nname: t\ndescription: d\n# keep me\nallowed-tools:\n  - Bash(gh pr list)\n"
@@ -103,8 +104,8 @@ def _calls(argv: list[str], monkeypatch: pytest.MonkeyPatch, *, fast: bool) -> l
     recorder = _Recorder()
     with monkeypatch.context() as patch:
         if fast:
-            patch.setattr("skillgrant._checkrun.process", recorder.process)
-            patch.setattr("skillgrant._clicore.guard", recorder.guard)
+            patch.setattr("skillgrant.cli.run.process", recorder.process)
+            patch.setattr("skillgrant.cli.console.guard", recorder.guard)
             invocation = read_fast(argv, {})
             assert invocation is not None
             _entry.run(invocation)
@@ -188,11 +189,11 @@ def test_both_ways_give_the_same_run(argv: list[str], tmp_path: Path,
 
 def test_the_console_script_starts_without_typer(tmp_path: Path) -> None:
     _tree(tmp_path)
-    code = ("import sys\nfrom skillgrant._entry import main\n"
+    code = ("import sys\nfrom skillgrant.cli.entry import main\n"
             "try:\n    main(['check', 'skills', '-p', 'plan.yaml'])\n"
             "except SystemExit as e:\n    code = e.code\n"
             "print(code, sorted(m for m in ('typer', 'click', 'lark', 'pydantic', 'logging', "
-            "'skillgrant.cli') if m in sys.modules))\n")
+            "'skillgrant.cli.app') if m in sys.modules))\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                           text=True, check=True)
     assert done.stdout.splitlines()[-1] == "1 []"
@@ -200,8 +201,8 @@ def test_the_console_script_starts_without_typer(tmp_path: Path) -> None:
 
 # --- a reader that goes away ------------------------------------------------------------------
 
-_MAIN = {"fast": "from skillgrant._entry import main; main()",
-         "typer": "from skillgrant.cli import main; main()"}
+_MAIN = {"fast": "from skillgrant.cli.entry import main; main()",
+         "typer": "from skillgrant.cli.app import main; main()"}
 
 
 @pytest.mark.parametrize("way", sorted(_MAIN))

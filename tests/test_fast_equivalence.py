@@ -14,14 +14,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skillgrant import _yamlspan
-from skillgrant._checkrun import collect as _collect
-from skillgrant._clicore import artifact_path
-from skillgrant._render import dumps, encode
-from skillgrant._yamlspan import YamlProblem, compose
+from skillgrant.cli.console import artifact_path
+from skillgrant.cli.run import collect as _collect
 from skillgrant.errors import SkillFileError
 from skillgrant.limits import MAX_FILE_BYTES
-from skillgrant.skillfile import read_limited
+from skillgrant.reports.escape import dumps, encode
+from skillgrant.skillfile import yamlspan as _yamlspan
+from skillgrant.skillfile.builder import read_limited
+from skillgrant.skillfile.yamlspan import YamlProblem, compose
 
 # --- JSON ------------------------------------------------------------------------------------
 
@@ -65,8 +65,9 @@ def test_deep_nesting_falls_back_to_json_dumps() -> None:
 
 
 def test_a_spooled_run_document_is_the_whole_document(monkeypatch: pytest.MonkeyPatch) -> None:
-    from skillgrant import constrain, report_json
-    from skillgrant.report import FileError, FileResult, Location, Run, render_json
+    from skillgrant import constrain
+    from skillgrant.reports import jsondoc as report_json
+    from skillgrant.reports.check import FileError, FileResult, Location, Run, render_json
 
     decision = constrain(["Bash(gh pr list)", "Bash(rm -rf /)", "read", "Read"], ["Bash(gh *)",
                                                                                    "Read"])
@@ -273,9 +274,9 @@ SKILLFILES = Path(__file__).parent / "skillfiles"
 def _results(tmp_path: Path) -> list[tuple[object, bool]]:
     """FileResults of every golden case, as check, apply --dry-run and apply make them, plus
     hostile names and reasons and an error."""
-    from skillgrant._batch import check_file
-    from skillgrant._planlite import load_plan
-    from skillgrant.report import FileError, FileResult
+    from skillgrant.cli.batch import check_file
+    from skillgrant.plan.light import load_plan
+    from skillgrant.reports.check import FileError, FileResult
 
     made: list[tuple[object, bool]] = []
     for case in sorted(p for p in SKILLFILES.iterdir() if (p / "plan.yaml").is_file()):
@@ -292,7 +293,7 @@ def _results(tmp_path: Path) -> list[tuple[object, bool]]:
 
 
 def test_a_file_object_is_the_text_encode_writes(tmp_path: Path) -> None:
-    from skillgrant.report_json import _file_json, file_fragment
+    from skillgrant.reports.jsondoc import _file_json, file_fragment
 
     results = _results(tmp_path)
     assert len(results) > 100
@@ -304,8 +305,8 @@ def test_a_file_object_is_the_text_encode_writes(tmp_path: Path) -> None:
 def test_a_value_of_another_type_is_written_by_encode(tmp_path: Path) -> None:
     import enum
 
-    from skillgrant.report import FileError, FileResult
-    from skillgrant.report_json import _file_json, file_fragment
+    from skillgrant.reports.check import FileError, FileResult
+    from skillgrant.reports.jsondoc import _file_json, file_fragment
 
     class Line(enum.IntEnum):
         one = 1

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from skillgrant import SkillFileError
-from skillgrant.plan import Plan
-from skillgrant.skillfile import apply_to_file, apply_to_text, read_skill, write_atomic
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_file, apply_to_text, read_skill, write_atomic
 
 ORIGINAL = ("---\nname: pr-helper\ndescription: Review pull requests.\n"
             "allowed-tools: Bash(gh pr list), Bash(rm -rf /)\n---\n# Body\n\nkeep me\n")
@@ -50,8 +50,8 @@ def _only(path: Path) -> None:
 DISK_FULL = textwrap.dedent("""
     import resource, signal, sys
     from skillgrant import SkillFileError
-    from skillgrant.plan import Plan
-    from skillgrant.skillfile import apply_to_file
+    from skillgrant.plan.model import Plan
+    from skillgrant.skillfile.builder import apply_to_file
 
     # A write past RLIMIT_FSIZE raises SIGXFSZ; ignored, the write fails with EFBIG instead,
     # which is what a full disk looks like to the writer.

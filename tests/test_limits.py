@@ -23,8 +23,8 @@ from skillgrant.limits import (
     MAX_WORK_PER_DECISION,
     MAX_YAML_ALIASES,
 )
-from skillgrant.plan import Plan
-from skillgrant.skillfile import apply_to_file, apply_to_text
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_file, apply_to_text
 
 LIMITS_SOURCE = Path(limits.__file__).read_text(encoding="utf-8")
 PLAN = Plan.from_entries(["Bash(gh pr list)", "Read(src/**)"])
@@ -304,7 +304,7 @@ def test_every_plan_kind_is_read_within_the_byte_limit(kind: str, tmp_path: Path
 # --- MAX_FILE_BYTES: one bounded reader for SKILL.md files, plan files and review sides ------
 
 def test_a_file_is_read_whole_up_to_the_limit_and_never_past_it(tmp_path: Path) -> None:
-    from skillgrant._bounded import read_bounded
+    from skillgrant.skillfile.bounded import read_bounded
 
     for size, expected in [(0, 0), (10, 10), (MAX_FILE_BYTES, MAX_FILE_BYTES),
                            (MAX_FILE_BYTES + 5, MAX_FILE_BYTES + 1)]:
@@ -321,7 +321,7 @@ def test_only_a_regular_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyP
     import os
     import socket
 
-    from skillgrant._bounded import NotRegularFileError, read_bounded
+    from skillgrant.skillfile.bounded import NotRegularFileError, read_bounded
 
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)

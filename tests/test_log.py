@@ -1,5 +1,5 @@
 """The library's audit records (SPEC §5: every drop and restore is logged) reach every listener,
-while a process that never loads ``logging`` never pays for it (skillgrant/_log.py)."""
+while a process that never loads ``logging`` never pays for it (skillgrant/log.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import pytest
 
 from skillgrant import constrain
-from skillgrant._log import heard, library_logger
-from skillgrant._plans import clear_caches
+from skillgrant.log import heard, library_logger
+from skillgrant.prepared import clear_caches
 
 
 @pytest.fixture

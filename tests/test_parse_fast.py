@@ -1,4 +1,4 @@
-"""The Lark-free reading of an entry (``_parse.parse_accepted``) against Lark, the parser of
+"""The Lark-free reading of an entry (``parser.parse_accepted``) against Lark, the parser of
 record: the same terminals as the grammar, the same structure, and the same answer on every
 short string over the characters that matter and on generated longer ones (SPEC §2)."""
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillgrant import _parse
-from skillgrant._parse import ParsedEntry, parse_accepted, parse_entry, parse_entry_lark
+from skillgrant import parser as _parse
 from skillgrant.errors import GrantSyntaxError
+from skillgrant.parser import ParsedEntry, parse_accepted, parse_entry, parse_entry_lark
 
 #: Every character class the grammar tells apart: name starts and tails, the parentheses, the
 #: escape, space and newline, a non-ASCII letter, a look-alike parenthesis.

@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from skillgrant import PlanError, _parse, constrain, parse_grant, prove
-from skillgrant._planlite import ApprovedPlan, plan_from_text
-from skillgrant._plans import clear_caches
-from skillgrant.cli import app
+from skillgrant import PlanError, constrain, parse_grant, prove
+from skillgrant import parser as _parse
+from skillgrant.cli.app import app
 from skillgrant.errors import GrantSyntaxError
 from skillgrant.grants import _parse_once, split_allowed_tools
-from skillgrant.plan import Plan
+from skillgrant.plan.light import ApprovedPlan, plan_from_text
+from skillgrant.plan.model import Plan
+from skillgrant.prepared import clear_caches
 
 WIDE = ("---\nname: w{i}\ndescription: d\nallowed-tools: Bash(gh pr view {i}), Bash(rm -rf /{i}),"
         " Read, LS\n---\nbody {i}\n")
@@ -119,7 +120,7 @@ def _plan_error(*args: object, **kwargs: object) -> object:
 @pytest.mark.parametrize("failure", [_explode, _awkward, _plan_error])
 def test_a_failure_in_a_worker_is_the_failure_of_jobs_1(
         tree: Path, monkeypatch: pytest.MonkeyPatch, failure: object) -> None:
-    monkeypatch.setattr("skillgrant.skillfile.apply_to_file", failure)
+    monkeypatch.setattr("skillgrant.skillfile.builder.apply_to_file", failure)
     one = run("check", "skills", "--plan", "plan.yaml", "--jobs", "1")
     many = run("check", "skills", "--plan", "plan.yaml", "--jobs", "2")
     assert one.exit_code == 2

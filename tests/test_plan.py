@@ -10,10 +10,10 @@ import pytest
 import yaml
 
 from skillgrant import PlanError, constrain
-from skillgrant._plansource import MAX_PLAN_CHARS
-from skillgrant._yamlspan import LOADER
 from skillgrant.limits import MAX_ENTRIES_PER_VALUE
-from skillgrant.plan import BaseDirs, Plan, ShellTool
+from skillgrant.plan.model import BaseDirs, Plan, ShellTool
+from skillgrant.plan.source import MAX_PLAN_CHARS
+from skillgrant.skillfile.yamlspan import LOADER
 
 
 @pytest.mark.parametrize(("source", "text", "entries"), [

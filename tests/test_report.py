@@ -1,5 +1,6 @@
-"""The renderers (skillgrant.report): rule IDs, escaping, and each format's shape. Decisions come
-from the real prover; the renderers are fed FileResults the way the CLI builds them."""
+"""The renderers (skillgrant.reports.check): rule IDs, escaping, and each format's shape.
+Decisions come from the real prover; the renderers are fed FileResults the way the
+CLI builds them."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from skillgrant import constrain, prove
 from skillgrant.prover import Decision, Verdict
-from skillgrant.report import (
+from skillgrant.reports.check import (
     RULES,
     FileError,
     FileResult,
@@ -430,8 +431,8 @@ def test_verdict_fields_are_all_rendered() -> None:
 
 def test_runtime_ignoring_allowed_tools_is_reported(tmp_path: Path) -> None:
     # SG009: the runtime ends the frontmatter at the '---' inside the description.
-    from skillgrant._batch import check_file
-    from skillgrant.plan import Plan
+    from skillgrant.cli.batch import check_file
+    from skillgrant.plan.model import Plan
 
     skill = tmp_path / "SKILL.md"
     skill.write_text("---\nname: x\ndescription: a --- b\nallowed-tools: Read\n---\nBody\n")

@@ -13,7 +13,7 @@ from property.reference import ref_allows
 
 from skillgrant import PlanError, SkillgrantError, parse_grant, prove
 from skillgrant.limits import MAX_ENTRIES_PER_VALUE, MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
-from skillgrant.review import (
+from skillgrant.review.lint import (
     BY_ID,
     RULES,
     DiffResult,

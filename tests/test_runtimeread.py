@@ -1,4 +1,4 @@
-"""Reading a SKILL.md as Claude Code does (skillgrant/_runtimeread.py): files the runtime may
+"""Reading a SKILL.md as Claude Code does (skillgrant/skillfile/runtime.py): files the runtime may
 read differently are refused with a located error; a file whose allowed-tools the runtime never
 sees is read with a note. The runtime's side of each row is measured by tests/conformance."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from skillgrant import SkillFileError
-from skillgrant._runtimeread import requoted, runtime_frontmatter
-from skillgrant.plan import Plan
-from skillgrant.skillfile import apply_to_text, read_skill
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_text, read_skill
+from skillgrant.skillfile.runtime import requoted, runtime_frontmatter
 
 
 def skill(lines: str, before: str = "description: d\n") -> str:

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 from skillgrant import SkillFileError
-from skillgrant._yamlspan import double_quote, plain_ok, render_scalar
-from skillgrant.plan import Plan
+from skillgrant.plan.model import Plan
 from skillgrant.prover import prove
-from skillgrant.skillfile import (
+from skillgrant.skillfile.builder import (
     apply_to_file,
     apply_to_text,
     decode_skill,
@@ -22,6 +21,7 @@ from skillgrant.skillfile import (
     splice_allowed_tools,
     write_atomic,
 )
+from skillgrant.skillfile.yamlspan import double_quote, plain_ok, render_scalar
 
 GOLDEN = Path(__file__).resolve().parent / "skillfiles"
 CASES = sorted(p for p in GOLDEN.iterdir() if p.is_dir())
@@ -376,7 +376,7 @@ def test_real_skill(name: str, broken: bool) -> None:
 
 def _broken_splice(doc: object, entries: list[str]) -> str:
     """A splicer with a bug: it loses the entries it was asked to write."""
-    from skillgrant._splice import splice
+    from skillgrant.skillfile.splice import splice
 
     return splice(doc, entries[:-1])  # type: ignore[arg-type]
 
@@ -386,7 +386,7 @@ def test_a_rewrite_that_does_not_read_back_is_refused(tmp_path: Path, dry_run: b
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     path = _skill(tmp_path, b"---\nname: x\nallowed-tools: Read, Grep, Bash(rm -rf /)\n---\n")
     before = path.read_bytes()
-    monkeypatch.setattr("skillgrant.skillfile.splice", _broken_splice)
+    monkeypatch.setattr("skillgrant.skillfile.builder.splice", _broken_splice)
     with pytest.raises(SkillFileError, match="cannot rewrite allowed-tools safely: "
                                              "allowed-tools would read back as"):
         apply_to_file(path, Plan.from_entries(["Read", "Grep"]), dry_run=dry_run)

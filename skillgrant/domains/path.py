@@ -1,6 +1,6 @@
 """Paths for ``Read`` and ``Edit`` (SPEC §4.2).
 
-A path pattern has an *anchor* and a sequence of parts (see ``_pathlang``):
+A path pattern has an *anchor* and a sequence of parts (see ``pathlang``):
 
 ===========  ==============  ==========================================================
 anchor       written         base directory
@@ -38,7 +38,8 @@ from functools import lru_cache
 from typing import Final, Literal
 
 from ..grants import Grant
-from ._pathlang import (
+from .base import Budget, Context, Glob, Outcome
+from .pathlang import (
     ANY_PARTS,
     AnyParts,
     Items,
@@ -50,7 +51,6 @@ from ._pathlang import (
     prefix_matches,
     scan,
 )
-from .base import Budget, Context, Glob, Outcome
 
 Anchor = Literal["abs", "home", "root", "cwd"]
 

@@ -2,7 +2,7 @@
 
 ``WebFetch(domain:HOST)`` allows fetching from one host pattern. Hosts compare ASCII
 case-insensitively with one trailing ``.`` stripped. A pattern is a sequence of labels (see
-``_pathlang``, with ``.`` as the separator):
+``pathlang``, with ``.`` as the separator):
 
 =======================  ==================================================================
 pattern                  hosts
@@ -28,8 +28,8 @@ from functools import lru_cache
 from typing import Final
 
 from ..grants import Grant
-from ._pathlang import ANY_PARTS, Items, Parts, cover, generic_filler, matches, part_glob, scan
 from .base import Context, Glob, Outcome
+from .pathlang import ANY_PARTS, Items, Parts, cover, generic_filler, matches, part_glob, scan
 
 PREFIX: Final = "domain:"
 # One label or more: the meaning of a leading ``*.``.

@@ -166,7 +166,7 @@ def corpus_cases(folder: Path) -> list[Case]:
     """Each real file as submitted, against a plan of every other entry it asks for (so some
     entries are kept and some dropped) plus a fixed narrow base."""
     from skillgrant.errors import SkillgrantError
-    from skillgrant.skillfile import read_skill
+    from skillgrant.skillfile.builder import read_skill
 
     cases = []
     for path in sorted(folder.glob("*.md")):

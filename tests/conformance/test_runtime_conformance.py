@@ -31,8 +31,8 @@ from cc_cases import (
 from cc_probe import OUTSIDE, TALLY, Judge, Probe
 
 from skillgrant import SkillFileError, parse_grant, prove
-from skillgrant.plan import Plan
-from skillgrant.skillfile import apply_to_text, read_skill
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_text, read_skill
 
 #: The shared corpus beside the checkout (absent: the corpus cases are left out).
 REAL_SKILLS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real-skills"

@@ -42,8 +42,8 @@ from skillgrant import (
     prove,
     split_allowed_tools,
 )
-from skillgrant.plan import Plan
-from skillgrant.skillfile import apply_to_text, read_skill
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_text, read_skill
 
 FUZZ = settings(max_examples=2000, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -352,7 +352,7 @@ _CLI_PLAN.write_text('{"allowed-tools": ["Bash(gh pr list)", "Read(src/**)"]}', 
 @functools.cache
 def _cli() -> tuple[typer.Typer, Any]:
     """The app, and its click command built once (CliRunner rebuilds it on every call)."""
-    from skillgrant.cli import app
+    from skillgrant.cli.app import app
 
     return app, typer.main.get_command(app)
 

@@ -14,9 +14,9 @@ import frontmatter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillgrant.plan import Plan
+from skillgrant.plan.model import Plan
 from skillgrant.prover import prove
-from skillgrant.skillfile import apply_to_text, read_skill
+from skillgrant.skillfile.builder import apply_to_text, read_skill
 
 SUBMITTED = [
     "Read", "Grep", "Glob", "Write", "Edit", "Bash", "Agent", "read", "GREP",

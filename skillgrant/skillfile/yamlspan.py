@@ -14,7 +14,7 @@ from typing import Final, Literal
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .limits import MAX_NESTING_DEPTH, MAX_YAML_ALIASES
+from ..limits import MAX_NESTING_DEPTH, MAX_YAML_ALIASES
 
 # libyaml when it is there; its marks count characters exactly like the pure-Python loader's.
 LOADER: Final[type[yaml.SafeLoader]] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

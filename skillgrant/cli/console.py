@@ -1,9 +1,9 @@
 """What the ``skillgrant`` command line shares, without typer: exit statuses, the exception
 guard, writing to the terminal, colour, and repository-relative paths.
 
-``check`` and ``apply`` run from here with their arguments read by ``_entry`` (no typer, no
+``check`` and ``apply`` run from here with their arguments read by ``cli.entry`` (no typer, no
 click: start-up is most of a pre-commit run); every other command, and every command line
-``_entry`` does not read exactly, goes through typer (cli.py), whose guard wraps this one.
+``cli.entry`` does not read exactly, goes through typer (cli/app.py), whose guard wraps this one.
 
 ``guard`` is the one place an exception becomes an exit status: a SkillgrantError exits 2 with
 ``skillgrant: error: <message>`` on stderr; any other exception exits 2 with a one-line message
@@ -22,8 +22,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import NoReturn
 
-from ._log import NAME as LOGGER_NAME
-from .errors import SkillgrantError
+from ..errors import SkillgrantError
+from ..log import NAME as LOGGER_NAME
 
 
 class Colour(StrEnum):

@@ -1,7 +1,7 @@
 """``--jobs N``: the files of a ``check``/``apply`` run spread over worker processes.
 
 Files are handed out in order-preserving chunks; each worker does its files with
-``_batch.check_file``/``finish`` (JSON rendered already) and sends back its log records, which
+``cli.batch.check_file``/``finish`` (JSON rendered already) and sends back its log records, which
 the parent hands to its own ``skillgrant`` logger in file order; a worker never writes to stdout
 or stderr itself. The output, the stderr lines and the exit status are those of ``--jobs 1``.
 """
@@ -15,8 +15,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ._batch import Done, check_file, finish
-from ._log import NAME, heard, library_logger
+from ..log import NAME, heard, library_logger
+from .batch import Done, check_file, finish
 
 #: Files handed to a worker at once: large enough to amortise the hand-over, small enough that
 #: the last chunks still spread over every worker.
@@ -105,7 +105,7 @@ def _work(path: str) -> tuple[Done | None, list[logging.LogRecord], Failure | No
         # stores does not survive pickling, and would stall the pool.
         import traceback
 
-        from .errors import SkillgrantError
+        from ..errors import SkillgrantError
 
         failure = (isinstance(e, SkillgrantError), type(e).__name__, str(e),
                    traceback.format_exc())
@@ -120,7 +120,7 @@ class _RemoteTraceback(Exception):
 def _raised(ours: bool, name: str, message: str, remote: str) -> Exception:
     """A worker's exception, rebuilt in the parent for the CLI's guard: the same class name
     and message (a SkillgrantError stays one), the worker's traceback as its cause."""
-    from .errors import SkillgrantError
+    from ..errors import SkillgrantError
 
     base: type[Exception] = SkillgrantError if ours else Exception
     error: Exception = type(name, (base,), {"__module__": "skillgrant.worker"})(message)

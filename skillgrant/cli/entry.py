@@ -3,8 +3,8 @@
 A pre-commit hook starts ``skillgrant check`` on every commit, and importing typer costs about
 as much as the whole check. So a command line this module can read exactly — ``check`` or
 ``apply``, paths, and the options below, each spelled out once — runs ``check``/``apply``
-directly (_checkrun.py, the code typer's commands call). Anything else goes to the typer app
-(cli.py) unchanged: help, ``--version``, every other command, root options, repeated or
+directly (cli/run.py, the code typer's commands call). Anything else goes to the typer app
+(cli/app.py) unchanged: help, ``--version``, every other command, root options, repeated or
 abbreviated options, ``--``, an unknown token, an option without its value, a value typer would
 convert or refuse, ``SKILLGRANT_DEBUG`` or shell completion in the environment. Reading less
 than typer and deferring the rest keeps one behaviour: tests/test_entry.py runs command lines
@@ -18,7 +18,7 @@ import sys
 from enum import StrEnum
 from typing import NamedTuple, NoReturn
 
-from ._clicore import Colour, Format, PlanKind
+from .console import Colour, Format, PlanKind
 
 
 def _values(choice: type[StrEnum]) -> frozenset[str]:
@@ -105,8 +105,8 @@ def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> In
 
 def run(invocation: Invocation) -> int:
     """Run ``check``/``apply`` as the typer command does; its exit status."""
-    from ._checkrun import process
-    from ._clicore import Exit, guard
+    from .console import Exit, guard
+    from .run import process
 
     try:
         with guard(invocation.debug):
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
     """The console script: a plain ``check``/``apply`` here, everything else through typer."""
     invocation = read_fast(sys.argv[1:] if argv is None else argv, os.environ)
     if invocation is None:
-        from .cli import main as typer_main
+        from .app import main as typer_main
 
         typer_main(argv)
     sys.exit(run(invocation))

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ._skillspan import KEY, AllowedTools, Item, SkillDoc
-from ._yamlspan import double_quote, one_line, render_scalar
+from .spans import KEY, AllowedTools, Item, SkillDoc
+from .yamlspan import double_quote, one_line, render_scalar
 
 # Below this many columns a wrapped multi-line string would be mostly line breaks.
 _MIN_WRAP_WIDTH = 40

@@ -1,4 +1,4 @@
-"""Primitives every renderer shares (report, report_ci, report_review): showing untrusted text
+"""Primitives every renderer shares (report, reports.ci, reports.review): showing untrusted text
 safely, JSON text, and terminal colour. No decisions and no document shapes live here.
 
 Text from a skill or plan file (entries, witnesses) is untrusted: ``printable`` escapes control
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from json.encoder import encode_basestring as _string
 from typing import Any, Final
 
-from .grants import shorten
+from ..grants import shorten
 
 #: Characters of an entry or witness shown in text, github, sarif and markdown messages.
 ENTRY_SHOWN: Final = 160

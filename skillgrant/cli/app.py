@@ -1,17 +1,17 @@
 """The ``skillgrant`` command line (SPEC §8): ``check``, ``apply``, ``explain`` and ``schema``
-here; ``lint`` and ``diff`` in _cli_review.py, registered on the same app.
+here; ``lint`` and ``diff`` in cli/review.py, registered on the same app.
 
 Exceptions become exit codes only in the CLI layer: each command runs inside
-``_cliutil.guard`` (a SkillgrantError exits 2 with ``skillgrant: error: <message>`` on stderr;
+``cli.options.guard`` (a SkillgrantError exits 2 with ``skillgrant: error: <message>`` on stderr;
 any other exception exits 2 with a one-line message, the traceback only with ``--debug`` or
 ``SKILLGRANT_DEBUG=1``), and ``main`` catches what escapes typer. Never 1, which always means
 "findings". Machine output goes to stdout, diagnostics to stderr.
 
-Start-up matters (CI runs this on every commit): the console script (_entry.py) runs a plain
+Start-up matters (CI runs this on every commit): the console script (cli/entry.py) runs a plain
 ``check`` or ``apply`` without loading typer or this module; here, only typer and the light
 package surface load at import; the plan model (pydantic), the SKILL.md reader (YAML,
 frontmatter) and the renderers load inside the commands that use them. The work of ``check``
-and ``apply`` is _checkrun.py's, shared by both ways in.
+and ``apply`` is cli/run.py's, shared by both ways in.
 """
 
 from __future__ import annotations
@@ -23,10 +23,8 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from . import __version__
-from ._checkrun import load_plan, process
-from ._cli_review import register_review_commands
-from ._cliutil import (
+from .. import __version__
+from .options import (
     Colour,
     ColourOpt,
     DebugOpt,
@@ -39,6 +37,8 @@ from ._cliutil import (
     internal_message,
     print_traceback,
 )
+from .review import register_review_commands
+from .run import load_plan, process
 
 
 class ExplainFormat(StrEnum):
@@ -159,10 +159,10 @@ def explain(
     Exit 0: covered; 1: anything else; 2: a bad plan.
     """
     with guard(ctx, debug):
-        from . import report
-        from .errors import PlanError
-        from .grants import split_allowed_tools
-        from .prover import check_approved_entry, prove
+        from ..errors import PlanError
+        from ..grants import split_allowed_tools
+        from ..prover import check_approved_entry, prove
+        from ..reports import check as report
 
         entries: list[str] = []
         shell_tools = base_dirs = None
@@ -193,7 +193,7 @@ def explain(
 def schema(ctx: typer.Context, debug: DebugOpt = False) -> None:
     """Print the JSON Schema of a plan file (for editors: yaml-language-server, VS Code)."""
     with guard(ctx, debug):
-        from .report import dumps
+        from ..reports.check import dumps
 
         typer.echo(dumps(plan_schema()), nl=False)
 

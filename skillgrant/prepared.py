@@ -14,12 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from . import vocabulary
-from ._screening import approved_grant, inert_reason
 from .domains import command, path, web
 from .domains.base import Budget, Context, loose_globs
 from .errors import AllowedToolsError, PlanError
 from .grants import Grant, shorten, split_allowed_tools
 from .limits import MAX_ENTRIES_PER_VALUE
+from .screening import approved_grant, inert_reason
 from .vocabulary import Domain
 
 if TYPE_CHECKING:
@@ -139,8 +139,8 @@ def clear_caches() -> None:
     """Forget every remembered plan, verdict, screening, parse and compiled pattern, so the next
     decision starts cold (for benchmarks and tests of the caches). The built Lark parser is
     kept: it depends on the grammar only."""
-    from ._screening import _screen_cached
     from .grants import _parse_cached, _split_cached
+    from .screening import _screen_cached
 
     _PLANS.clear()
     _screen_cached.cache_clear()

@@ -15,12 +15,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from . import vocabulary
-from ._lintrules import Hit, check_grant
-from .errors import GrantSyntaxError, PlanError, SkillgrantError
-from .grants import Grant, parse_grant, shorten, split_allowed_tools
-from .limits import MAX_ENTRIES_PER_VALUE
-from .prover import Verdict, _screen, prove
+from .. import vocabulary
+from ..errors import GrantSyntaxError, PlanError, SkillgrantError
+from ..grants import Grant, parse_grant, shorten, split_allowed_tools
+from ..limits import MAX_ENTRIES_PER_VALUE
+from ..prover import Verdict, _screen, prove
+from .checks import Hit, check_grant
 
 __all__ = [
     "BY_ID",

@@ -16,12 +16,12 @@ from typing import Final, NamedTuple
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ._bounded import read_bounded
-from ._skillspan import read_skill
-from ._yamlspan import LOADER, YamlProblem, compose, line_column
-from .errors import PlanError, SkillFileError
-from .grants import split_allowed_tools
-from .limits import MAX_FILE_BYTES, MAX_NESTING_DEPTH, MAX_PLAN_CHARS
+from ..errors import PlanError, SkillFileError
+from ..grants import split_allowed_tools
+from ..limits import MAX_FILE_BYTES, MAX_NESTING_DEPTH, MAX_PLAN_CHARS
+from ..skillfile.bounded import read_bounded
+from ..skillfile.spans import read_skill
+from ..skillfile.yamlspan import LOADER, YamlProblem, compose, line_column
 
 __all__ = ["MAX_PLAN_CHARS", "Parsed", "PlanSource", "parse_plan_text", "read_plan_file"]
 

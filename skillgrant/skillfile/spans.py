@@ -4,7 +4,7 @@ in which form it is written (SPEC §6). Nothing here writes; ``skillfile`` splic
 The file must start with a ``---`` line (after an optional BOM) and the frontmatter ends at the
 next ``---`` or ``...`` line. The YAML between is composed here, so its node marks give exact
 character offsets; python-frontmatter then reads the metadata, and must agree with the nodes;
-and Claude Code's own reading (``_runtimeread``) must agree with both, or the file is refused.
+and Claude Code's own reading (``skillfile.runtime``) must agree with both, or the file is refused.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from typing import Final, Literal
 import frontmatter
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ._runtimeread import Divergence
-from ._runtimeread import check as runtime_check
-from ._yamlspan import STYLE_NAMES, YamlProblem, compose, is_str_scalar, line_column
-from .errors import SkillFileError
-from .grants import split_allowed_tools
-from .limits import MAX_FRONTMATTER_CHARS
+from ..errors import SkillFileError
+from ..grants import split_allowed_tools
+from ..limits import MAX_FRONTMATTER_CHARS
+from .runtime import Divergence
+from .runtime import check as runtime_check
+from .yamlspan import STYLE_NAMES, YamlProblem, compose, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
 

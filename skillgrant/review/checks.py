@@ -16,12 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from . import vocabulary
-from .domains import command, mcp
-from .domains.base import Budget, Glob
-from .grants import Grant
-from .prover import prove
-from .vocabulary import Domain
+from .. import vocabulary
+from ..domains import command, mcp
+from ..domains.base import Budget, Glob
+from ..grants import Grant
+from ..prover import prove
+from ..vocabulary import Domain
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
-"""The typer side of the ``skillgrant`` command line (cli.py, _cli_review.py): the common
-options, the per-run state, and the guard that turns _clicore's exits into typer's.
+"""The typer side of the ``skillgrant`` command line (cli/app.py, cli/review.py): the common
+options, the per-run state, and the guard that turns cli.console's exits into typer's.
 
-Everything that does not need typer lives in _clicore (re-exported here), so that ``check``
-and ``apply`` can run without loading typer at all (_entry.py).
+Everything that does not need typer lives in cli.console (re-exported here), so that ``check``
+and ``apply`` can run without loading typer at all (cli/entry.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from ._clicore import (
+from .console import (
     Colour,
     Exit,
     Format,
@@ -28,7 +28,7 @@ from ._clicore import (
     repo_root,
     root_uri,
 )
-from ._clicore import guard as _core_guard
+from .console import guard as _core_guard
 
 __all__ = [
     "Colour", "ColourOpt", "DebugOpt", "Format", "PlanKind", "State", "artifact_path",
@@ -53,7 +53,7 @@ DebugOpt = Annotated[bool, typer.Option(
 
 @contextmanager
 def guard(ctx: typer.Context, debug: bool) -> Iterator[None]:
-    """_clicore.guard for a typer command: its exits become ``typer.Exit``."""
+    """cli.console.guard for a typer command: its exits become ``typer.Exit``."""
     debug = debug or (isinstance(ctx.obj, State) and ctx.obj.debug)
     try:
         with _core_guard(debug, passthrough=(typer.Exit, typer.Abort)):

@@ -15,9 +15,9 @@ a rule is never renumbered or reused::
     SG008 duplicate             an entry that repeats an earlier one; written once
 
 Text from the skill file (entries, witnesses) is untrusted: every renderer escapes control
-characters (``_render.printable``), so a crafted entry cannot move the cursor, recolour a
+characters (``reports.escape.printable``), so a crafted entry cannot move the cursor, recolour a
 terminal or break a line of a workflow command. The GitHub and SARIF writers shared with
-``lint``/``diff`` live in ``report_ci``; their names are re-exported here.
+``lint``/``diff`` live in ``reports.ci``; their names are re-exported here.
 """
 
 from __future__ import annotations
@@ -26,10 +26,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-from ._render import ENTRY_SHOWN, brief, dumps, printable, shown
-from ._render import Paint as _Paint
-from ._rules import RULE_BY_ID, RULES, STATUS_RULE, rule_for
-from .report_ci import (
+from ..rules import RULE_BY_ID, RULES, STATUS_RULE, rule_for
+from .ci import (
     SARIF_SCHEMA_URI,
     FileError,
     FileFindings,
@@ -40,16 +38,12 @@ from .report_ci import (
     github_annotations,
     sarif_log,
 )
-from .report_json import (
-    JSON_VERSION,
-    JsonDocument,
-    render_explain_json,
-    render_json,
-    verdict_json,
-)
+from .escape import ENTRY_SHOWN, brief, dumps, printable, shown
+from .escape import Paint as _Paint
+from .jsondoc import JSON_VERSION, JsonDocument, render_explain_json, render_json, verdict_json
 
 if TYPE_CHECKING:
-    from .prover import Decision, Verdict
+    from ..prover import Decision, Verdict
 
 __all__ = [
     "ENTRY_SHOWN",
@@ -269,7 +263,7 @@ def render_explain_text(verdict: Verdict, approved: Sequence[str], *,
     return "\n".join(lines) + "\n"
 
 
-# --- GitHub workflow commands and SARIF (the shared part is report_ci) ----------------------
+# --- GitHub workflow commands and SARIF (the shared part is reports.ci) ----------------------
 
 def _file_findings(run: Run) -> list[FileFindings]:
     return [(result.artifact, result.error, findings(result)) for result in run.files]
@@ -281,7 +275,7 @@ def render_github(run: Run) -> str:
 
 
 def render_sarif(run: Run, *, version: str, root_uri: str | None) -> str:
-    """A SARIF 2.1.0 log of a check/apply run (see ``report_ci.sarif_log``)."""
+    """A SARIF 2.1.0 log of a check/apply run (see ``reports.ci.sarif_log``)."""
     return sarif_log(_file_findings(run), rules=RULES, version=version, root_uri=root_uri)
 
 

@@ -3,7 +3,7 @@ the common plan (STYLE habit 10: a command imports only what it needs).
 
 Importing pydantic and building the ``Plan`` model takes longer than the rest of a one-file
 ``skillgrant check``. The plan text is parsed exactly as ``Plan`` parses it
-(``_plansource``); when the document has the common shape — one ``allowed-tools`` key holding a
+(``plan.source``); when the document has the common shape — one ``allowed-tools`` key holding a
 string or a list of strings, and only ``x-``/``$schema`` keys besides — the entries go through
 the same checks the model's validators run (``split_allowed_tools``, the entry limit, lone
 surrogates, ``check_approved_entry``). Any other document, and every plan that fails a check,
@@ -17,14 +17,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-from ._plansource import ALLOWED_SPELLINGS, parse_plan_text, read_plan_file
-from .errors import PlanError
-from .grants import split_allowed_tools
-from .limits import MAX_ENTRIES_PER_VALUE
-from .prover import check_approved_entry
+from ..errors import PlanError
+from ..grants import split_allowed_tools
+from ..limits import MAX_ENTRIES_PER_VALUE
+from ..prover import check_approved_entry
+from .source import ALLOWED_SPELLINGS, parse_plan_text, read_plan_file
 
 if TYPE_CHECKING:
-    from .plan import ConstrainKwargs, Plan
+    from .model import ConstrainKwargs, Plan
 
 _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 
@@ -52,7 +52,7 @@ def plan_from_text(text: str, *, source: str | None, kind: str = "auto") -> Appr
     light = _approved_only(parsed.data, parsed.where.name)
     if light is not None:
         return light
-    from .plan import _validate
+    from .model import _validate
 
     return _validate(parsed.data, parsed.where)
 

@@ -3,7 +3,7 @@
 A command turns its results into ``FileFindings`` (an artifact path, an input error or None,
 and located ``Finding`` values, each naming a stable ``Rule``) and hands them to
 ``github_annotations`` or ``sarif_log``. ``check``/``apply`` build them in ``report``;
-``lint``/``diff`` in ``report_review``.
+``lint``/``diff`` in ``reports.review``.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from ._render import dumps, printable
+from .escape import dumps, printable
 
 if TYPE_CHECKING:
-    from .prover import Verdict
+    from ..prover import Verdict
 
 SARIF_SCHEMA_URI: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 

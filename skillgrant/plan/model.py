@@ -25,12 +25,12 @@ from pydantic import (
     model_validator,
 )
 
-from . import vocabulary
-from ._plansource import PlanSource, parse_plan_text, read_plan_file
-from .errors import PlanError
-from .grants import split_allowed_tools
-from .limits import MAX_ENTRIES_PER_VALUE
-from .prover import check_approved_entry
+from .. import vocabulary
+from ..errors import PlanError
+from ..grants import split_allowed_tools
+from ..limits import MAX_ENTRIES_PER_VALUE
+from ..prover import check_approved_entry
+from .source import PlanSource, parse_plan_text, read_plan_file
 
 PlanKind = Literal["auto", "plan", "skill", "settings"]
 

@@ -23,8 +23,8 @@ from typing import Final, NamedTuple
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ._yamlspan import YamlProblem, compose, is_str_scalar, line_column
-from .grants import JS_WHITESPACE, split_allowed_tools
+from ..grants import JS_WHITESPACE, split_allowed_tools
+from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
 

@@ -1,7 +1,7 @@
 """Reading a file named by a user without reading a huge one whole (MAX_FILE_BYTES).
 
-Shared by the SKILL.md reader (skillfile), plan files (_plansource) and the sides of ``lint``/
-``diff`` (_reviewsource); each says in its own words why a file cannot be read or is too large.
+Shared by the SKILL.md reader (skillfile), plan files (plan.source) and the sides of ``lint``/
+``diff`` (review.sources); each says in its own words why a file cannot be read or is too large.
 
 Only a regular file is read. A FIFO, a socket or a device (``/dev/zero``, ``/dev/tty``), named
 directly or through a symlink, is refused with NotRegularFileError before it is opened, so a
@@ -16,7 +16,7 @@ import errno
 import os
 import stat
 
-from .limits import MAX_FILE_BYTES
+from ..limits import MAX_FILE_BYTES
 
 #: Bytes asked for at a time once the size the file gives is used up (procfs, a file that grew).
 _CHUNK = 1 << 16

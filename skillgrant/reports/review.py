@@ -21,15 +21,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from ._render import Paint, brief, dumps, printable, shown
-from .grants import shorten
-from .report_ci import Finding, Level, Location, Rule, github_annotations, sarif_log
-from .review import RULES as LINT_RULES
+from ..grants import shorten
+from ..review.lint import RULES as LINT_RULES
+from .ci import Finding, Level, Location, Rule, github_annotations, sarif_log
+from .escape import Paint, brief, dumps, printable, shown
 
 if TYPE_CHECKING:
-    from ._reviewsource import Source
-    from .review import DiffEntry, DiffResult
-    from .review import Finding as LintFinding
+    from ..review.lint import DiffEntry, DiffResult
+    from ..review.lint import Finding as LintFinding
+    from ..review.sources import Source
 
 #: Version of the lint and diff JSON shapes; bumped only on breaking changes.
 JSON_VERSION: Final = 1

@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._bounded import read_bounded
-from ._skillspan import KEY, AllowedTools, Item, SkillDoc, read_skill, same
-from ._splice import splice
-from .errors import PlanError, SkillFileError
-from .limits import MAX_FILE_BYTES
-from .prover import Decision, constrain
+from ..errors import PlanError, SkillFileError
+from ..limits import MAX_FILE_BYTES
+from ..prover import Decision, constrain
+from .bounded import read_bounded
+from .spans import KEY, AllowedTools, Item, SkillDoc, read_skill, same
+from .splice import splice
 
 if TYPE_CHECKING:
-    from .plan import Plan
+    from ..plan.model import Plan
 
 __all__ = [
     "AllowedTools",

@@ -1,4 +1,4 @@
-"""The rules a ``check``/``apply`` finding is named by (report.py lists them), and which rule
+"""The rules a ``check``/``apply`` finding is named by (reports/check.py lists them), and which rule
 a verdict hits. Shared by every renderer of a run: text, JSON, GitHub annotations, SARIF.
 """
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .report_ci import Rule
+from .reports.ci import Rule
 
 if TYPE_CHECKING:
     from .prover import Decision, Verdict

@@ -4,7 +4,7 @@ entries with the file line and column of each.
 
 Why not ``Plan.load``: the loader refuses a plan with an invalid entry (SPEC §5), but lint must
 report such an entry as a finding (SGL001) and diff as an escalation. So the text goes through
-the loader's own parser (``_plansource.parse_plan_text``: the same kinds, structure checks and
+the loader's own parser (``plan.source.parse_plan_text``: the same kinds, structure checks and
 node positions, no entry checks) for the raw entries, *and* through the loader itself
 (``Plan.from_text``). The loader's refusal stands (exit 2) unless it is about the entries: an
 entry it names, or too many entries. Then the rest of the plan (shell-tools, base-dirs) is
@@ -25,16 +25,16 @@ from typing import Final
 from pydantic import ValidationError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ._bounded import read_bounded
-from ._clicore import artifact_path
-from ._plansource import ALLOWED_SPELLINGS, Parsed, PlanSource, parse_plan_text
-from ._yamlspan import line_column
-from .errors import AllowedToolsError, PlanError
-from .grants import split_allowed_tools
-from .limits import MAX_FILE_BYTES
-from .plan import Plan, PlanKind
-from .report_ci import Location
-from .review import read_revision
+from ..cli.console import artifact_path
+from ..errors import AllowedToolsError, PlanError
+from ..grants import split_allowed_tools
+from ..limits import MAX_FILE_BYTES
+from ..plan.model import Plan, PlanKind
+from ..plan.source import ALLOWED_SPELLINGS, Parsed, PlanSource, parse_plan_text
+from ..reports.ci import Location
+from ..skillfile.bounded import read_bounded
+from ..skillfile.yamlspan import line_column
+from .lint import read_revision
 
 STDIN: Final = "-"
 _KINDS: Final[dict[str, PlanKind]] = {"auto": "auto", "plan": "plan", "skill": "skill",

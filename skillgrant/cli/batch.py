@@ -3,7 +3,7 @@
 ``check_file`` is everything the CLI does for one file short of rendering: apply the plan (never
 writing for ``check``), locate the value and its entries for the report, make the diff for
 ``--dry-run``. ``run_files`` yields one ``Done`` per file **in the order given**, whether the
-files are done here or spread over a process pool (_pool.py), so the output of ``--jobs N`` is
+files are done here or spread over a process pool (cli/pool.py), so the output of ``--jobs N`` is
 the output of ``--jobs 1``.
 """
 
@@ -14,11 +14,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ._clicore import artifact_path
+from .console import artifact_path
 
 if TYPE_CHECKING:
-    from .report import FileResult, Location
-    from .skillfile import SkillDoc
+    from ..reports.check import FileResult, Location
+    from ..skillfile.builder import SkillDoc
 
 FileOutcome = tuple["FileResult", "str | None"]
 
@@ -36,9 +36,11 @@ def check_file(path: Path, plan: Any, root: Path, *, write: bool, dry_run: bool)
     A SkillFileError becomes the file's error and the message for stderr; any other exception
     propagates (the CLI turns it into exit 2).
     """
-    from . import skillfile  # looked up at call time: tests replace apply_to_file
-    from .errors import SkillFileError
-    from .report import FileError, FileResult
+    from ..errors import SkillFileError
+    from ..reports.check import FileError, FileResult
+    from ..skillfile import (
+        builder as skillfile,  # looked up at call time: tests replace apply_to_file
+    )
 
     artifact = artifact_path(path, root)
     try:
@@ -52,7 +54,7 @@ def check_file(path: Path, plan: Any, root: Path, *, write: bool, dry_run: bool)
     location, entries = locate(doc)
     diff = None
     if dry_run and result.changed:
-        from .report import unified_diff
+        from ..reports.check import unified_diff
 
         diff = unified_diff(result.old_text, result.new_text, artifact)
     return (FileResult(str(path), artifact, result.decision, result.changed, result.written,
@@ -62,8 +64,8 @@ def check_file(path: Path, plan: Any, root: Path, *, write: bool, dry_run: bool)
 def unreadable_directory(path: Path, reason: str, root: Path) -> FileOutcome:
     """The outcome for a directory the walk could not enter or list (``reason``, the OS's
     words): an input error for that path, as an unreadable file is."""
-    from .errors import SkillFileError
-    from .report import FileError, FileResult
+    from ..errors import SkillFileError
+    from ..reports.check import FileError, FileResult
 
     error = SkillFileError(f"cannot read the directory: {reason}", path=str(path))
     return (FileResult(str(path), artifact_path(path, root), error=FileError(error.message)),
@@ -71,7 +73,7 @@ def unreadable_directory(path: Path, reason: str, root: Path) -> FileOutcome:
 
 
 def _line_column(text: str, offset: int) -> Location:
-    from .report import Location
+    from ..reports.check import Location
 
     line_start = text.rfind("\n", 0, offset) + 1
     return Location(text.count("\n", 0, offset) + 1, offset - line_start + 1)
@@ -79,7 +81,7 @@ def _line_column(text: str, offset: int) -> Location:
 
 def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
     """Where ``allowed-tools`` is (or would be added), and where each of its entries is."""
-    from .grants import split_allowed_tools
+    from ..grants import split_allowed_tools
 
     text = doc.text
     value = doc.allowed_tools
@@ -128,7 +130,7 @@ def finish(outcome: FileOutcome, *, json_dry_run: bool | None) -> Done:
                                                                 or decision.restored))
     fragment = None
     if json_dry_run is not None:
-        from .report_json import file_fragment
+        from ..reports.jsondoc import file_fragment
 
         fragment = file_fragment(result, dry_run=json_dry_run)
     return Done(None if fragment is not None else result, fragment, message, result.changed,
@@ -137,12 +139,12 @@ def finish(outcome: FileOutcome, *, json_dry_run: bool | None) -> Done:
 
 def run_files(files: Sequence[Path], plan: Any, root: Path, *, write: bool, dry_run: bool,
               json: bool, jobs: int) -> Iterator[Done]:
-    """Each file done, in the order given; over ``jobs`` worker processes (_pool.py) when there
+    """Each file done, in the order given; over ``jobs`` worker processes (cli/pool.py) when there
     is more than one file to share. With ``json``, each is rendered where it is done."""
     json_dry_run = dry_run if json else None
     workers = min(jobs, len(files))
     if workers > 1:
-        from ._pool import run_pool
+        from .pool import run_pool
 
         yield from run_pool(files, (plan, root, write, dry_run, json_dry_run), workers)
         return

@@ -1,8 +1,8 @@
 """``check`` and ``apply`` as the command line runs them, without typer: load the plan, find
-the files, run them (``_batch``), write the report, and answer the exit status.
+the files, run them (``cli.batch``), write the report, and answer the exit status.
 
-Both ways in call ``process``: cli.py after typer has read the command line, and _entry.py
-when it has read it alone (the start-up path). Errors leave as _clicore's ``fail``/``Exit``.
+Both ways in call ``process``: cli/app.py after typer has read the command line, and cli/entry.py
+when it has read it alone (the start-up path). Errors leave as cli.console's ``fail``/``Exit``.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from . import __version__
-from ._clicore import Colour, Format, PlanKind, colour_enabled, echo, fail, repo_root, root_uri
+from .. import __version__
+from .console import Colour, Format, PlanKind, colour_enabled, echo, fail, repo_root, root_uri
 
 if TYPE_CHECKING:
-    from ._planlite import ApprovedPlan
-    from .plan import Plan
-    from .report import Run
+    from ..plan.light import ApprovedPlan
+    from ..plan.model import Plan
+    from ..reports.check import Run
 
 #: Directory names never searched for SKILL.md (version-control internals, dependencies).
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules"})
@@ -26,13 +26,13 @@ SKILL_FILE = "SKILL.md"
 
 
 def load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
-    # pydantic's Plan only when the plan needs it (_planlite): the same plan, the same errors.
-    from ._planlite import load_plan as load_light
-    from ._planlite import plan_from_text
-    from ._plansource import read_plan_file
+    # pydantic's Plan only when the plan needs it (plan.light): the same plan, the same errors.
+    from ..plan.light import load_plan as load_light
+    from ..plan.light import plan_from_text
+    from ..plan.source import read_plan_file
 
     if source == "-":
-        from ._reviewsource import read_stdin_plan
+        from ..review.sources import read_stdin_plan
 
         return plan_from_text(read_stdin_plan(kind.value), source="<stdin>", kind=kind.value)
     if kind is PlanKind.auto:
@@ -115,8 +115,8 @@ def _unreadable(errors: list[OSError]) -> Iterator[tuple[Unreadable, str]]:
 def process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKind,
             fmt: Format, colour: Colour, *, write: bool, dry_run: bool, jobs: int) -> int:
     """Run ``check`` or ``apply`` and write its report; the exit status (0, 1 or 2)."""
-    from ._batch import default_jobs, finish, run_files, unreadable_directory
-    from .report import JsonDocument, Run
+    from ..reports.check import JsonDocument, Run
+    from .batch import default_jobs, finish, run_files, unreadable_directory
 
     plan = load_plan(plan_source, plan_kind)
     found = collect(paths)
@@ -158,7 +158,7 @@ def process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKin
 
 
 def _emit(run: Run, fmt: Format, colour: Colour, root: Path) -> None:
-    from . import report
+    from ..reports import check as report
 
     if fmt is Format.github:
         out = report.render_github(run)

@@ -12,13 +12,13 @@ from collections.abc import Iterable, Sequence
 from json.encoder import encode_basestring as _string
 from typing import IO, TYPE_CHECKING, Any, Final
 
-from ._render import dumps, encode, safe_json
-from ._rules import RULE_BY_ID, STATUS_RULE, rule_for
+from ..rules import RULE_BY_ID, STATUS_RULE, rule_for
+from .escape import dumps, encode, safe_json
 
 if TYPE_CHECKING:
-    from .prover import Decision, Verdict
-    from .report import FileResult, Run
-    from .report_ci import Location
+    from ..prover import Decision, Verdict
+    from .check import FileResult, Run
+    from .ci import Location
 
 #: Version of the JSON document shape (``--format json``); bumped only on breaking changes.
 JSON_VERSION: Final = 1

@@ -1,7 +1,7 @@
 """``skillgrant lint`` and ``skillgrant diff`` (SPEC §8, issue 8), registered on the app of
-cli.py by ``register_review_commands``.
+cli/app.py by ``register_review_commands``.
 
-Exceptions become exit statuses through ``_cliutil.guard``, as for every other command (2 on
+Exceptions become exit statuses through ``cli.options.guard``, as for every other command (2 on
 any error, never 1). The plan model, YAML, git and the renderers load inside the commands.
 """
 
@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from . import __version__
-from ._cliutil import (
+from .. import __version__
+from .options import (
     Colour,
     ColourOpt,
     DebugOpt,
@@ -26,7 +26,7 @@ from ._cliutil import (
 )
 
 if TYPE_CHECKING:
-    from ._reviewsource import Source
+    from ..review.sources import Source
 
 
 class Format(StrEnum):
@@ -63,9 +63,9 @@ def lint(
     Exit 0: no findings; 1: findings (any severity); 2: an error.
     """
     with guard(ctx, debug):
-        from ._reviewsource import read_source
-        from .report_review import LintReport, render_lint
-        from .review import lint_entries
+        from ..reports.review import LintReport, render_lint
+        from ..review.lint import lint_entries
+        from ..review.sources import read_source
 
         root = repo_root()
         source = read_source(plan, kind.value, root)
@@ -100,9 +100,9 @@ def diff(
     OLD entry).
     """
     with guard(ctx, debug):
-        from ._reviewsource import STDIN, read_source
-        from .report_review import DiffReport, render_diff
-        from .review import diff_entries
+        from ..reports.review import DiffReport, render_diff
+        from ..review.lint import diff_entries
+        from ..review.sources import STDIN, read_source
 
         if old == new == STDIN:
             fail("OLD and NEW cannot both be read from standard input")

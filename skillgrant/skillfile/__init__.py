@@ -1,0 +1,51 @@
+"""The SKILL.md stage (SPEC §6): read a file into spans, decide its ``allowed-tools``, splice the
+new value in and write it back, changing nothing else.
+
+The pipeline, one module a step::
+
+    bounded    bytes from a path, never more than MAX_FILE_BYTES, regular files only
+    yamlspan   YAML composed into nodes with positions; one string rendered as a scalar
+    runtime    the frontmatter as Claude Code reads it (a different reading is refused)
+    spans      text → SkillDoc: the frontmatter, the value's span, its form
+    splice     a new value in the file's own form, spliced into its span
+    builder    apply_to_text / apply_to_file: the public entry points
+
+Names load on first use, so reading a plan's SKILL.md does not load the builder.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .builder import (
+        ApplyResult,
+        apply_to_file,
+        apply_to_text,
+        decode_skill,
+        read_limited,
+        splice_allowed_tools,
+        write_atomic,
+    )
+    from .spans import read_skill
+
+_HOME = {"read_skill": "spans", **dict.fromkeys(
+    ("ApplyResult", "apply_to_file", "apply_to_text", "decode_skill", "read_limited",
+     "splice_allowed_tools", "write_atomic"), "builder")}
+__all__ = [
+    "ApplyResult",
+    "apply_to_file",
+    "apply_to_text",
+    "decode_skill",
+    "read_limited",
+    "read_skill",
+    "splice_allowed_tools",
+    "write_atomic",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
