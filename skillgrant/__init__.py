@@ -14,7 +14,8 @@ from .errors import AllowedToolsError, GrantSyntaxError, PlanError, SkillFileErr
 from .grants import Grant, parse_grant, split_allowed_tools
 from .log import library_logger
 from .log import loaded as log_loaded
-from .prover import Decision, Verdict, constrain, prove
+from .prover import constrain, prove
+from .verdicts import Decision, Verdict
 
 if TYPE_CHECKING:
     from .plan.model import Plan

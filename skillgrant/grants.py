@@ -178,6 +178,12 @@ def parse_grant(entry: str) -> Grant:
     return _parse_cached(entry)
 
 
+def clear_caches() -> None:
+    """Forget every remembered split and parse (benchmarks and tests start cold)."""
+    _split_cached.cache_clear()
+    _parse_cached.cache_clear()
+
+
 @lru_cache(maxsize=4096)
 def _parse_cached(entry: str) -> Grant:
     """``parse_grant`` remembered: a Grant is immutable and ``parse(str(g)) == g`` (STYLE

@@ -1,4 +1,4 @@
-"""The approved side of a decision, prepared once (``_Plan``) and kept between calls with the
+"""The approved side of a decision, prepared once (``PreparedPlan``) and kept between calls with the
 verdicts already reached against it (``plan_for``): a registry-scale batch decides the same
 few grants in every file against one plan.
 
@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from . import vocabulary
+from . import grants, screening, vocabulary
 from .domains import command, path, web
 from .domains.base import Budget, Context, loose_globs
 from .errors import AllowedToolsError, PlanError
@@ -23,7 +23,7 @@ from .screening import approved_grant, inert_reason
 from .vocabulary import Domain
 
 if TYPE_CHECKING:
-    from .prover import Verdict
+    from .verdicts import Verdict
 
 
 class _Approved(NamedTuple):
@@ -31,7 +31,7 @@ class _Approved(NamedTuple):
     grant: Grant
 
 
-class _Plan:
+class PreparedPlan:
     """Approved entries parsed once, with the context their decisions share, and the verdicts
     already reached against them (``remember``/``recall``)."""
 
@@ -87,20 +87,20 @@ MAX_REMEMBERED_VERDICTS: Final = 4096
 _REMEMBERED_ENTRY_CHARS: Final = 1024
 #: Plans kept with their remembered verdicts (a batch uses one; tests and libraries, a few).
 _MAX_PLANS: Final = 8
-_PLANS: dict[object, _Plan] = {}
+_PLANS: dict[object, PreparedPlan] = {}
 
 
 def plan_for(
     approved: str | Sequence[str],
     shell_tools: Mapping[str, object] | Iterable[str] | None,
     base_dirs: Mapping[str, str | None] | None,
-) -> _Plan:
-    """The ``_Plan`` for these arguments: the one built before for equal arguments, else a new
-    one (kept when the arguments can be a key; errors are raised as ``_Plan`` raises them)."""
+) -> PreparedPlan:
+    """The ``PreparedPlan`` for these arguments: the one built before for equal arguments, else
+    a new one (kept when the arguments can be a key; errors as ``PreparedPlan`` raises them)."""
     key = _plan_key(approved, shell_tools, base_dirs)
     plan = None if key is None else _PLANS.get(key)
     if plan is None:
-        plan = _Plan(approved, shell_tools, base_dirs)
+        plan = PreparedPlan(approved, shell_tools, base_dirs)
         if key is not None:
             if len(_PLANS) >= _MAX_PLANS:
                 del _PLANS[next(iter(_PLANS))]
@@ -139,13 +139,9 @@ def clear_caches() -> None:
     """Forget every remembered plan, verdict, screening, parse and compiled pattern, so the next
     decision starts cold (for benchmarks and tests of the caches). The built Lark parser is
     kept: it depends on the grammar only."""
-    from .grants import _parse_cached, _split_cached
-    from .screening import _screen_cached
-
     _PLANS.clear()
-    _screen_cached.cache_clear()
-    _parse_cached.cache_clear()
-    _split_cached.cache_clear()
+    screening.clear_cache()
+    grants.clear_caches()
     command.compile_pattern.cache_clear()
     loose_globs.cache_clear()
     path.compile_pattern.cache_clear()
@@ -199,7 +195,7 @@ def _base_dirs(base_dirs: object) -> dict[str, str]:
     return result
 
 
-def _relevant(submitted: Grant, other: Grant, plan: _Plan) -> bool:
+def _relevant(submitted: Grant, other: Grant, plan: PreparedPlan) -> bool:
     """Whether an approved grant can cover the submitted one at all (SPEC §3, §4)."""
     domain = vocabulary.domain_of(submitted.key, plan.shell_tools)
     if domain is Domain.MCP:
@@ -214,5 +210,5 @@ def _relevant(submitted: Grant, other: Grant, plan: _Plan) -> bool:
     return other.key == submitted.key
 
 
-def _command_group(key: str, plan: _Plan) -> str:
+def _command_group(key: str, plan: PreparedPlan) -> str:
     return "Bash" if key == "Bash" or key in plan.shell_tools else key

@@ -8,10 +8,9 @@ decide. Anything that goes wrong inside a domain is ``unknown``: fail closed.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import replace
 
 from . import vocabulary
 from .domains import agent, command, generic, mcp, path, web
@@ -21,47 +20,14 @@ from .grants import Grant, parse_grant, split_allowed_tools
 from .limits import MAX_ENTRIES_PER_VALUE, MAX_WORK_PER_VALUE
 from .log import heard, library_logger
 from .log import loaded as log_loaded
-from .prepared import _Plan, plan_for
-from .screening import VerdictStatus, inert_reason
-from .screening import _screen as _screen
+from .prepared import PreparedPlan, plan_for
 from .screening import check_approved_entry as check_approved_entry
+from .screening import inert_reason, screen
+from .verdicts import Decision, Verdict
 from .vocabulary import Domain
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """The decision on one submitted entry, with its evidence.
-
-    ``covered_by`` is the approved entry that covers it (``also_covered_by`` any others a union
-    needed); ``witness`` a concrete invocation argument the entry allows and no approved entry
-    does; ``written`` the spelling the entry is written with when kept.
-    """
-
-    entry: str
-    status: VerdictStatus
-    reason: str
-    covered_by: str | None = None
-    witness: str | None = None
-    written: str | None = None
-    also_covered_by: tuple[str, ...] = ()
-
-    @property
-    def covered(self) -> bool:
-        return self.status == "covered"
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The outcome of ``constrain``: what ``allowed-tools`` becomes, and why."""
-
-    allowed: list[str]
-    kept: list[Verdict]
-    dropped: list[Verdict]
-    restored: bool
-    verdicts: list[Verdict] = field(default_factory=list)
-
-
-def _decide(entry: str, plan: _Plan, value_budget: Budget | None = None) -> Verdict:
+def _decide(entry: str, plan: PreparedPlan, value_budget: Budget | None = None) -> Verdict:
     remembered = plan.recall(entry)
     if remembered is not None:
         # The same entry against the same plan: the same verdict, and the same work charged to
@@ -83,10 +49,10 @@ def _decide(entry: str, plan: _Plan, value_budget: Budget | None = None) -> Verd
     return verdict
 
 
-def _decide_once(entry: str, plan: _Plan, value_budget: Budget) -> tuple[Verdict, bool]:
+def _decide_once(entry: str, plan: PreparedPlan, value_budget: Budget) -> tuple[Verdict, bool]:
     """The verdict, and whether it depends on the entry and the plan alone (not on how much of
     the value's budget was left, nor on a failure)."""
-    text, problem = _screen(entry)
+    text, problem = screen(entry)
     if problem is not None:
         return Verdict(entry, problem[0], f"the entry is {problem[0]}: {problem[1]}"), True
     try:
@@ -142,7 +108,7 @@ def _dispatch(grant: Grant, approved: list[Grant], context: Context) -> Outcome:
     return generic.decide(grant, approved, context)
 
 
-def _spelled(grant: Grant, cover: Grant, plan: _Plan) -> Grant:
+def _spelled(grant: Grant, cover: Grant, plan: PreparedPlan) -> Grant:
     """The spelling a kept grant is written with (SPEC §3): canonical for built-ins, the plan's
     for shell aliases, the covering entry's for other tools of the same name, else as given."""
     if grant.is_mcp or vocabulary.canonical_name(grant.key) is not None:
@@ -205,19 +171,19 @@ def constrain(
         decided: dict[str, Verdict] = {}
         verdicts = []
         for e in entries:
-            if e in decided:  # a copy: each position in the value has its own verdict
-                verdicts.append(dataclasses.replace(decided[e]))
-            else:
+            if e not in decided:  # a copy is decided once; each position has its verdict
                 decided[e] = _decide(e, plan, value_budget)
-                verdicts.append(decided[e])
+            verdicts.append(decided[e])
     allowed: list[str] = []
     kept: list[Verdict] = []
     dropped: list[Verdict] = []
-    for verdict in verdicts:
+    for i, verdict in enumerate(verdicts):
         if not verdict.covered:
             dropped.append(verdict)
             _log_drop(verdict, source)
-        elif verdict.written not in allowed:
+        elif (verdict.written or verdict.entry) in allowed:
+            verdicts[i] = replace(verdict, duplicate=True)
+        else:
             allowed.append(verdict.written or verdict.entry)
             kept.append(verdict)
     restored = False

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Final
 from .reports.ci import Rule
 
 if TYPE_CHECKING:
-    from .prover import Decision, Verdict
+    from .verdicts import Decision, Verdict
 
 RULES: Final[tuple[Rule, ...]] = (
     Rule("SG001", "not-covered", "error", "Grant wider than the approved plan",
@@ -50,7 +50,7 @@ def rule_for(verdict: Verdict, decision: Decision) -> Rule | None:
     """The rule a verdict hits, or None for a kept entry written as given."""
     if verdict.status in STATUS_RULE:
         return RULE_BY_ID[STATUS_RULE[verdict.status]]
-    if not any(kept is verdict for kept in decision.kept):
+    if verdict.duplicate:
         return RULE_BY_ID["SG008"]
     if verdict.written is not None and verdict.written != verdict.entry.strip():
         return RULE_BY_ID["SG007"]

@@ -6,7 +6,6 @@ approved entry stopped here makes the plan invalid (SPEC §5).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal
 
 from . import vocabulary
 from .domains import mcp
@@ -21,8 +20,7 @@ from .grants import (
     split_allowed_tools,
 )
 from .limits import MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
-
-VerdictStatus = Literal["covered", "not_covered", "unknown", "invalid", "inert", "ambiguous"]
+from .verdicts import VerdictStatus
 
 
 def check_approved_entry(entry: str) -> None:
@@ -32,7 +30,7 @@ def check_approved_entry(entry: str) -> None:
 
 
 def approved_grant(entry: str) -> Grant:
-    text, problem = _screen(entry)
+    text, problem = screen(entry)
     if problem is not None:
         raise PlanError(f"approved entry {shorten(entry)!r} is {problem[0]}: {problem[1]}",
                         entry=entry)
@@ -45,13 +43,18 @@ def approved_grant(entry: str) -> Grant:
 Problem = tuple[VerdictStatus, str]
 
 
-def _screen(entry: str) -> tuple[str, Problem | None]:
+def screen(entry: str) -> tuple[str, Problem | None]:
     """The entry trimmed, and the status that stops it before it is parsed (or None)."""
     # Remembered up to the entry limit only: a cache of hostile megabyte entries would grow
     # with every file of a batch.
     if len(entry) > MAX_ENTRY_LENGTH:
         return _screen_once(entry)
     return _screen_cached(entry)
+
+
+def clear_cache() -> None:
+    """Forget every screened entry (benchmarks and tests of the caches start cold)."""
+    _screen_cached.cache_clear()
 
 
 @lru_cache(maxsize=4096)

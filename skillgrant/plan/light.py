@@ -52,9 +52,9 @@ def plan_from_text(text: str, *, source: str | None, kind: str = "auto") -> Appr
     light = _approved_only(parsed.data, parsed.where.name)
     if light is not None:
         return light
-    from .model import _validate
+    from .model import validate_plan
 
-    return _validate(parsed.data, parsed.where)
+    return validate_plan(parsed.data, parsed.where)
 
 
 def _approved_only(data: object, source: str | None) -> ApprovedPlan | None:

@@ -203,7 +203,7 @@ class Plan(BaseModel):
                                    else list(shell_tools))
         if base_dirs is not None:
             data["base-dirs"] = dict(base_dirs)
-        return _validate(data, PlanSource(source, "", None))
+        return validate_plan(data, PlanSource(source, "", None))
 
     @classmethod
     def from_text(cls, text: str, *, source: str | None = None, kind: PlanKind = "auto") -> Plan:
@@ -212,7 +212,7 @@ class Plan(BaseModel):
         mapping with ``permissions`` and no allowed-tools key). Raises PlanError with
         file:line:column."""
         parsed = parse_plan_text(text, source=source, kind=kind)
-        return _validate(parsed.data, parsed.where)
+        return validate_plan(parsed.data, parsed.where)
 
     @classmethod
     def load(cls, path: str | Path, *, kind: PlanKind = "auto") -> Plan:
@@ -232,7 +232,7 @@ def _kind(value: object) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def _validate(data: object, where: PlanSource) -> Plan:
+def validate_plan(data: object, where: PlanSource) -> Plan:
     """Validate ``data`` into a Plan; map the first problem to a located PlanError."""
     try:
         plan = Plan.model_validate(data, context={"document": True})

@@ -43,7 +43,7 @@ from .escape import Paint as _Paint
 from .jsondoc import JSON_VERSION, JsonDocument, render_explain_json, render_json, verdict_json
 
 if TYPE_CHECKING:
-    from ..prover import Decision, Verdict
+    from ..verdicts import Decision, Verdict
 
 __all__ = [
     "ENTRY_SHOWN",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from .escape import dumps, printable
 
 if TYPE_CHECKING:
-    from ..prover import Verdict
+    from ..verdicts import Verdict
 
 SARIF_SCHEMA_URI: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 

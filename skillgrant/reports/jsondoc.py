@@ -16,7 +16,7 @@ from ..rules import RULE_BY_ID, STATUS_RULE, rule_for
 from .escape import dumps, encode, safe_json
 
 if TYPE_CHECKING:
-    from ..prover import Decision, Verdict
+    from ..verdicts import Decision, Verdict
     from .check import FileResult, Run
     from .ci import Location
 
@@ -43,7 +43,7 @@ def _decision_json(verdict: Verdict, decision: Decision,
     rule = rule_for(verdict, decision)
     return {
         **verdict_json(verdict),
-        "kept": any(kept is verdict for kept in decision.kept),
+        "kept": verdict.covered and not verdict.duplicate,
         "rule": None if rule is None else rule.id,
         "line": None if location is None else location.line,
         "column": None if location is None else location.column,
@@ -128,7 +128,6 @@ def _file_text(result: FileResult, dry_run: bool) -> str:
     ]
     decisions = []
     if decision is not None:
-        kept = {id(verdict) for verdict in decision.kept}
         for index, verdict in enumerate(decision.verdicts):
             rule = rule_for(verdict, decision)
             where = result.where(index)
@@ -141,7 +140,7 @@ def _file_text(result: FileResult, dry_run: bool) -> str:
                 f"{_I10}\"witness\": {_scalar(verdict.witness)},\n"
                 f"{_I10}\"reason\": {_scalar(verdict.reason)},\n"
                 f"{_I10}\"written\": {_scalar(verdict.written)},\n"
-                f"{_I10}\"kept\": {_scalar(id(verdict) in kept)},\n"
+                f"{_I10}\"kept\": {_scalar(verdict.covered and not verdict.duplicate)},\n"
                 f"{_I10}\"rule\": {_scalar(None if rule is None else rule.id)},\n"
                 f"{_I10}\"line\": {_scalar(None if where is None else where.line)},\n"
                 f"{_I10}\"column\": {_scalar(None if where is None else where.column)}\n"

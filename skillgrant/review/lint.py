@@ -19,7 +19,9 @@ from .. import vocabulary
 from ..errors import GrantSyntaxError, PlanError, SkillgrantError
 from ..grants import Grant, parse_grant, shorten, split_allowed_tools
 from ..limits import MAX_ENTRIES_PER_VALUE
-from ..prover import Verdict, _screen, prove
+from ..prover import prove
+from ..screening import screen
+from ..verdicts import Verdict
 from .checks import Hit, check_grant
 
 __all__ = [
@@ -192,7 +194,7 @@ def lint_entries(entries: str | Sequence[str], *, shell_tools: ShellTools = None
 
 
 def _lint_entry(entry: str, shell_tools: frozenset[str]) -> list[Hit]:
-    text, problem = _screen(entry)
+    text, problem = screen(entry)
     if problem is not None:
         return [Hit(_SCREENED[problem[0]], problem[1])]
     try:
@@ -352,7 +354,7 @@ def _baseline(entries: list[str]) -> list[Grant]:
 
 def _valid_grant(entry: str) -> Grant | None:
     """The entry's Grant when it could be an approved entry (SPEC §5), else None."""
-    text, problem = _screen(entry)
+    text, problem = screen(entry)
     if problem is not None:
         return None
     try:

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import PlanError, SkillFileError
 from ..limits import MAX_FILE_BYTES
-from ..prover import Decision, constrain
+from ..prover import constrain
+from ..verdicts import Decision
 from .bounded import read_bounded
 from .spans import KEY, AllowedTools, Item, SkillDoc, read_skill, same
 from .splice import splice
