@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
 from . import vocabulary
 from .errors import AllowedToolsError, GrantSyntaxError
@@ -123,6 +124,16 @@ def shorten(text: str, limit: int = 80) -> str:
     if len(text) <= limit:
         return text
     return f"{text[: limit - 20]}…(+{len(text) - limit + 20} chars)"
+
+
+def lone_surrogate(text: str) -> int | None:
+    """The index of the first lone surrogate in ``text`` (not a character: it cannot be written
+    as UTF-8), or None."""
+    match = _SURROGATE.search(text)
+    return None if match is None else match.start()
+
+
+_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 
 
 def forbidden_control(entry: str) -> int | None:

@@ -12,11 +12,7 @@ terminals here are the grammar's and that both give the same answer on generated
 
 from __future__ import annotations
 
-import io
-import os
 import re
-import stat
-import sys
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple
@@ -53,117 +49,16 @@ _OPTIONS: Final = {"parser": "lalr", "lexer": "contextual", "propagate_positions
 
 @cache
 def _parser() -> Lark:
-    from lark import Lark  # imported here: commands that never parse a grant never load Lark
+    # Imported here: a valid entry is read by the grammar's own terminals (below), so Lark and
+    # its table build (about 12 ms) are paid only by a run that meets an entry they reject.
+    from lark import Lark
 
-    grammar = grammar_text()
-    stored = _cache_file(grammar)
-    if stored is not None:
-        loaded = _load(stored, _cache_key(grammar))
-        if loaded is not None:
-            return loaded
-    parser = Lark(grammar, **_OPTIONS)
-    if stored is not None:
-        _save(parser, stored, _cache_key(grammar))
-    return parser
+    return Lark(grammar_text(), **_OPTIONS)
 
 
 def clear_cache() -> None:
-    """Forget the parser built in this process (the next parse loads or builds it again)."""
+    """Forget the parser built in this process (the next parse builds it again)."""
     _parser.cache_clear()
-
-
-# --- the parser kept between runs -----------------------------------------------------------
-#
-# Building the LALR tables took about 12 ms of every cold `skillgrant check` (loading them,
-# under 1 ms), so the built parser is kept with Lark's own `save`/`load` in a cache directory of
-# the user's own (never a shared temporary directory: `load` unpickles, so a file another user could
-# write would run their code). The directory is created 0700; a file is loaded only when it and
-# its directory belong to this user and no one else may write them, checked on the open file
-# descriptors (no race with a rename). Any problem just means the parser is built as before.
-
-
-def cache_dir() -> Path | None:
-    """Where the built parser is kept: ``$SKILLGRANT_CACHE_DIR``, else the user's cache
-    directory (``$XDG_CACHE_HOME/skillgrant`` or ``~/.cache/skillgrant``). None (no cache) when
-    ``SKILLGRANT_CACHE_DIR`` is set empty, or where file ownership cannot be checked."""
-    if not hasattr(os, "geteuid") or not hasattr(os, "O_NOFOLLOW"):
-        return None
-    configured = os.environ.get("SKILLGRANT_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "skillgrant" if os.path.isabs(base) else None
-
-
-def _cache_file(grammar: str) -> Path | None:
-    directory = cache_dir()
-    if directory is None:
-        return None
-    import zlib  # a name for the file; what it holds is checked in full by _load
-
-    key = _cache_key(grammar)
-    return directory / f"grants-{zlib.crc32(key):08x}-{len(key)}.lark"
-
-
-def _cache_key(grammar: str) -> bytes:
-    """What a kept parser was built from: the grammar, Lark, the options and Python. A file is
-    loaded only when it starts with exactly these bytes."""
-    from lark import __version__ as lark_version
-
-    parts = [grammar, lark_version, repr(sorted(_OPTIONS.items())), sys.version]
-    key = "\0".join(parts).encode("utf-8")
-    return len(key).to_bytes(4, "big") + key
-
-
-def _private(info: os.stat_result, *, directory: bool) -> bool:
-    kind = stat.S_ISDIR if directory else stat.S_ISREG
-    others = 0o077 if directory else 0o022
-    return kind(info.st_mode) and info.st_uid == os.geteuid() and not info.st_mode & others
-
-
-def _load(stored: Path, key: bytes) -> Lark | None:
-    from lark import Lark
-
-    try:
-        folder = os.open(stored.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-    except OSError:
-        return None
-    try:
-        if not _private(os.fstat(folder), directory=True):
-            return None
-        fd = os.open(stored.name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=folder)
-        with os.fdopen(fd, "rb") as handle:
-            if not _private(os.fstat(handle.fileno()), directory=False):
-                return None
-            if handle.read(len(key)) != key:  # built from another grammar, Lark or Python
-                return None
-            return Lark.load(io.BytesIO(handle.read()))
-    except Exception:  # a missing, truncated or foreign file: build the parser instead
-        return None
-    finally:
-        os.close(folder)
-
-
-def _save(parser: Lark, stored: Path, key: bytes) -> None:
-    import contextlib
-    import tempfile
-
-    directory = stored.parent
-    try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not _private(os.lstat(directory), directory=True):
-            return
-        fd, temp = tempfile.mkstemp(dir=directory, prefix=".grants-", suffix=".tmp")
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(key)
-            parser.save(handle)
-        os.replace(temp, stored)
-    except Exception:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
 
 
 #: The grammar's terminals NAME and CONTENT, verbatim (tests compare them with Lark's).

@@ -9,7 +9,6 @@ where it would have without the memory.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple
 
@@ -149,7 +148,6 @@ def clear_caches() -> None:
 
 
 _BASE_DIR_KEYS = ("cwd", "home", "root")
-_TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
 def _shell_tool_names(shell_tools: object) -> list[str]:
@@ -166,7 +164,7 @@ def _shell_tool_names(shell_tools: object) -> list[str]:
                         f"{type(shell_tools).__name__}")
     checked = []
     for name in names:
-        if not isinstance(name, str) or _TOOL_NAME.fullmatch(name) is None:
+        if not isinstance(name, str) or not vocabulary.is_tool_name(name):
             raise PlanError(f"shell tool name {shorten(repr(name))} is not a tool name")
         checked.append(name)
     return checked

@@ -6,6 +6,7 @@ spelling; MCP names (``mcp__…``) compare verbatim.
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 from typing import Final
 
@@ -130,3 +131,13 @@ def domain_of(key: str, shell_tools: frozenset[str] = frozenset()) -> Domain:
     if key == "Agent":
         return Domain.AGENT
     return Domain.GENERIC
+
+
+#: A tool name a plan may declare as a shell tool (SPEC §3); the JSON Schema says the same.
+TOOL_NAME_PATTERN: Final = "[A-Za-z][A-Za-z0-9_-]*"
+_TOOL_NAME: Final = re.compile(TOOL_NAME_PATTERN)
+
+
+def is_tool_name(name: str) -> bool:
+    """Whether ``name`` can be a declared tool's name."""
+    return _TOOL_NAME.fullmatch(name) is not None

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -126,7 +127,7 @@ TOKENS = ["check", "apply", "--plan", "-p", "plan.yaml", "-", "--format", "-f", 
           "--plan=p.yaml", "-pplan.yaml", "--jobs=1", "=", "--plan=", "-p=", "-fjson", "x=y"]
 
 
-@settings(max_examples=1500)
+@settings(max_examples=examples(1500))
 @given(st.sampled_from(["check", "apply"]), st.lists(st.sampled_from(TOKENS), max_size=9))
 def test_what_is_read_is_what_typer_reads(command: str, rest: list[str]) -> None:
     argv = [command, *rest]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -64,7 +65,7 @@ entries = st.text(alphabet=st.sampled_from(ALPHABET), max_size=40) | st.builds(
     st.text(alphabet=st.sampled_from(ALPHABET), max_size=30))
 
 
-@settings(max_examples=2000)
+@settings(max_examples=examples(2000))
 @given(entries)
 def test_generated_entries_get_larks_answer(entry: str) -> None:
     assert parse_accepted(entry) == lark_answer(entry)

@@ -14,7 +14,6 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from skillgrant import PlanError, constrain, parse_grant, prove
-from skillgrant import parser as _parse
 from skillgrant.cli.app import app
 from skillgrant.errors import GrantSyntaxError
 from skillgrant.grants import _parse_once, split_allowed_tools
@@ -287,69 +286,3 @@ def test_drop_records_still_reach_a_configured_handler(caplog: pytest.LogCapture
     audit = [getattr(r, "skillgrant", {}) for r in caplog.records]
     files = [a["file"] for a in audit if a.get("event") == "dropped"]
     assert files == ["x/SKILL.md", "y/SKILL.md"]
-
-
-# --- the Lark parser kept between runs -------------------------------------------------------
-
-CORPUS = ["Read", "Bash(gh *)", "mcp__gh__x", "Bash(a \\) b)", "Foo()", "Bash(", "Bash(x))",
-          "B\u0430sh", "", "(x)", "Bash(x)y", "Read(*)", "T(a(b)c)"]
-
-
-def _outcomes() -> list[object]:
-    found: list[object] = []
-    for entry in CORPUS:
-        try:
-            found.append(_parse.parse_entry_lark(entry))
-        except GrantSyntaxError as e:
-            found.append(str(e))
-    return found
-
-
-def test_the_kept_parser_parses_as_a_fresh_one(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKILLGRANT_CACHE_DIR", "")
-    _parse.clear_cache()
-    built = _outcomes()
-    monkeypatch.setenv("SKILLGRANT_CACHE_DIR", str(tmp_path / "cache"))
-    _parse.clear_cache()
-    assert _outcomes() == built  # built, then saved
-    [kept] = (tmp_path / "cache").iterdir()
-    assert (tmp_path / "cache").stat().st_mode & 0o777 == 0o700
-    assert kept.stat().st_mode & 0o077 == 0
-    _parse.clear_cache()
-    assert _parse._load(kept, _parse._cache_key(_parse.grammar_text())) is not None
-    assert _outcomes() == built  # loaded
-    _parse.clear_cache()
-
-
-def test_a_kept_parser_is_loaded_only_from_a_private_file(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("SKILLGRANT_CACHE_DIR", str(cache))
-    _parse.clear_cache()
-    _parse.parse_entry_lark("Read")
-    [kept] = cache.iterdir()
-    key = _parse._cache_key(_parse.grammar_text())
-    assert _parse._load(kept, key) is not None
-    assert _parse._load(kept, key.replace(b"lalr", b"earl")) is None  # built from other options
-    cache.chmod(0o770)
-    assert _parse._load(kept, key) is None  # others may write the directory
-    cache.chmod(0o700)
-    kept.chmod(0o622)
-    assert _parse._load(kept, key) is None  # others may write the file
-    kept.chmod(0o600)
-    link = cache / "link.lark"
-    link.symlink_to(kept)
-    assert _parse._load(link, key) is None  # never through a symlink
-    kept.write_bytes(b"not a parser")
-    _parse.clear_cache()
-    assert _parse.parse_entry_lark("Read(x)") == ("Read", "x")  # built again
-    _parse.clear_cache()
-
-
-def test_an_empty_cache_setting_keeps_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKILLGRANT_CACHE_DIR", "")
-    assert _parse.cache_dir() is None
-    monkeypatch.delenv("SKILLGRANT_CACHE_DIR")
-    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere")
-    assert _parse.cache_dir() == Path("/somewhere/skillgrant")

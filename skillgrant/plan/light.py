@@ -13,21 +13,15 @@ is validated by the pydantic model itself, so every accepted plan and every erro
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
-from ..errors import PlanError
 from ..grants import split_allowed_tools
-from ..limits import MAX_ENTRIES_PER_VALUE
-from ..prover import check_approved_entry
-from .source import ALLOWED_SPELLINGS, parse_plan_text, read_plan_file
+from .keys import ALLOWED_SPELLINGS, check_approvable, ignored
+from .source import parse_plan_text, read_plan_file
 
 if TYPE_CHECKING:
     from .model import ConstrainKwargs, Plan
-
-_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
-
 
 @dataclass(frozen=True)
 class ApprovedPlan:
@@ -64,22 +58,15 @@ def _approved_only(data: object, source: str | None) -> ApprovedPlan | None:
     spelled = [key for key in data if key in ALLOWED_SPELLINGS]
     if len(spelled) != 1:
         return None
-    for key in data:
-        if key != spelled[0] and not (type(key) is str
-                                      and (key.startswith("x-") or key == "$schema")):
-            return None
+    if any(key != spelled[0] and not ignored(key) for key in data):
+        return None
     value = data[spelled[0]]
     if not (type(value) is str
             or (type(value) is list and all(type(item) is str for item in value))):
         return None
     entries = split_allowed_tools(value)
-    if len(entries) > MAX_ENTRIES_PER_VALUE:
+    try:
+        check_approvable(entries)
+    except ValueError:  # PlanError too: the model says it, located
         return None
-    for entry in entries:
-        if _SURROGATE.search(entry) is not None:
-            return None
-        try:
-            check_approved_entry(entry)
-        except PlanError:
-            return None
     return ApprovedPlan(entries, source)

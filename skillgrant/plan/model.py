@@ -9,7 +9,6 @@ from ``json.JSONDecodeError``.
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, Literal, TypedDict
@@ -28,20 +27,11 @@ from pydantic import (
 from .. import vocabulary
 from ..errors import PlanError
 from ..grants import split_allowed_tools
-from ..limits import MAX_ENTRIES_PER_VALUE
-from ..prover import check_approved_entry
+from .keys import KEYS_SAID, KNOWN_KEYS, SPELLINGS, check_approvable, ignored
 from .source import PlanSource, parse_plan_text, read_plan_file
 
 PlanKind = Literal["auto", "plan", "skill", "settings"]
 
-_SPELLINGS: dict[str, tuple[str, ...]] = {
-    "allowed_tools": ("allowed-tools", "allowedTools", "allowed_tools"),
-    "shell_tools": ("shell-tools", "shellTools", "shell_tools"),
-    "base_dirs": ("base-dirs", "baseDirs", "base_dirs"),
-}
-_KNOWN_KEYS = frozenset(k for names in _SPELLINGS.values() for k in names)
-_TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 class ConstrainKwargs(TypedDict):
@@ -101,12 +91,12 @@ class Plan(BaseModel):
     model_config = ConfigDict(frozen=True, strict=True, populate_by_name=True)
 
     allowed_tools: list[str] = Field(
-        validation_alias=AliasChoices(*_SPELLINGS["allowed_tools"]), alias="allowed-tools")
+        validation_alias=AliasChoices(*SPELLINGS["allowed_tools"]), alias="allowed-tools")
     shell_tools: dict[str, ShellTool] = Field(
-        default_factory=dict, validation_alias=AliasChoices(*_SPELLINGS["shell_tools"]),
+        default_factory=dict, validation_alias=AliasChoices(*SPELLINGS["shell_tools"]),
         alias="shell-tools")
     base_dirs: BaseDirs | None = Field(
-        default=None, validation_alias=AliasChoices(*_SPELLINGS["base_dirs"]), alias="base-dirs")
+        default=None, validation_alias=AliasChoices(*SPELLINGS["base_dirs"]), alias="base-dirs")
     source: str | None = None
 
     @model_validator(mode="before")
@@ -116,7 +106,7 @@ class Plan(BaseModel):
             return data
         # ``source`` is ours to set, never a key of the plan's own document.
         own = {"source"} if not (info.context or {}).get("document") else set()
-        for field, names in _SPELLINGS.items():
+        for field, names in SPELLINGS.items():
             given = [n for n in names if n in data]
             if len(given) > 1:
                 raise _At(f"{given[0]!r} and {given[1]!r} are the same key; give one", given[1],
@@ -125,13 +115,13 @@ class Plan(BaseModel):
                 raise ValueError("the plan has no allowed-tools key (use allowed-tools: [] to "
                                  "approve no tools)")
         for key in data:
-            if not isinstance(key, str) or not (key in _KNOWN_KEYS or key in own
-                                                or key.startswith("x-") or key == "$schema"):
-                hint = difflib.get_close_matches(str(key), sorted(_KNOWN_KEYS), n=1)
+            if not isinstance(key, str) or not (key in KNOWN_KEYS or key in own
+                                                or ignored(key)):
+                hint = difflib.get_close_matches(str(key), sorted(KNOWN_KEYS), n=1)
                 suffix = f" (did you mean {hint[0]!r}?)" if hint else ""
-                raise _At(f"unknown key {key!r}{suffix}; plan keys are allowed-tools, "
-                          "shell-tools and base-dirs (x-… keys are ignored)", str(key), key=True)
-        return {k: v for k, v in data.items() if not (k.startswith("x-") or k == "$schema")}
+                raise _At(f"unknown key {key!r}{suffix}; plan keys are {KEYS_SAID}", str(key),
+                          key=True)
+        return {k: v for k, v in data.items() if not ignored(k)}
 
     @field_validator("allowed_tools", mode="before")
     @classmethod
@@ -148,16 +138,7 @@ class Plan(BaseModel):
     @field_validator("allowed_tools")
     @classmethod
     def _approvable(cls, entries: list[str]) -> list[str]:
-        if len(entries) > MAX_ENTRIES_PER_VALUE:
-            raise ValueError(f"{len(entries)} entries; the limit is {MAX_ENTRIES_PER_VALUE} "
-                             "(MAX_ENTRIES_PER_VALUE)")
-        for entry in entries:
-            surrogate = _SURROGATE.search(entry)
-            if surrogate is not None:
-                # JSON can spell one (``"\\ud800"``); it could never be written to a SKILL.md.
-                raise ValueError(f"entry {entry[:80]!r} holds a lone surrogate "
-                                 f"U+{ord(surrogate.group()):04X}, which is not a character")
-            check_approved_entry(entry)
+        check_approvable(entries)
         return entries
 
     @field_validator("shell_tools", mode="before")
@@ -168,7 +149,7 @@ class Plan(BaseModel):
         if not isinstance(value, Mapping):
             return value
         for name in value:
-            if not isinstance(name, str) or not _TOOL_NAME.fullmatch(name):
+            if not isinstance(name, str) or not vocabulary.is_tool_name(name):
                 raise _At(f"{name!r} is not a tool name", str(name), key=True)
             builtin = vocabulary.canonical_name(name) or vocabulary.removed_name(name)
             if vocabulary.is_mcp(name) or builtin:
@@ -245,7 +226,7 @@ def _located(error: ValidationError, where: PlanSource) -> PlanError:
     detail = error.errors(include_url=False)[0]
     cause = detail.get("ctx", {}).get("error")
     loc: tuple[str | int, ...] = tuple(detail["loc"])
-    if loc and loc[0] in _SPELLINGS["allowed_tools"]:
+    if loc and loc[0] in SPELLINGS["allowed_tools"]:
         loc = (*where.allowed_path, *loc[1:])
     elif loc:
         loc = (where.spelling(loc[0]), *loc[1:])

@@ -11,7 +11,7 @@ import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -22,10 +22,9 @@ from ..limits import MAX_FILE_BYTES, MAX_NESTING_DEPTH, MAX_PLAN_CHARS
 from ..skillfile.bounded import read_bounded
 from ..skillfile.spans import read_skill
 from ..skillfile.yamlspan import LOADER, YamlProblem, compose, line_column
+from .keys import ALLOWED_SPELLINGS, SPELLINGS
 
 __all__ = ["MAX_PLAN_CHARS", "Parsed", "PlanSource", "parse_plan_text", "read_plan_file"]
-
-ALLOWED_SPELLINGS: Final = ("allowed-tools", "allowedTools", "allowed_tools")
 
 Path_ = tuple[str | int, ...]
 
@@ -46,7 +45,7 @@ class PlanSource:
         """The spelling of a plan key as the file writes it (``allowedTools``...)."""
         if isinstance(self.root, MappingNode) and isinstance(key, str):
             given = {k.value for k, _ in self.root.value if isinstance(k, ScalarNode)}
-            for group in _GROUPS:
+            for group in SPELLINGS.values():
                 if key in group:
                     return next((k for k in group if k in given), key)
         return key
@@ -78,10 +77,6 @@ class PlanSource:
         return node.start_mark.index
 
 
-_GROUPS: Final = (ALLOWED_SPELLINGS, ("shell-tools", "shellTools", "shell_tools"),
-                  ("base-dirs", "baseDirs", "base_dirs"))
-
-
 def _child(node: Node, part: str | int, *, key: bool) -> Node | None:
     if isinstance(node, MappingNode):
         for k, v in node.value:
@@ -102,25 +97,32 @@ class Parsed(NamedTuple):
 
 def read_plan_file(path: str | os.PathLike[str], kind: str) -> str:
     """The text of a plan file, refusing one over MAX_FILE_BYTES without reading it whole.
-
-    Decoded as UTF-8 (a BOM is allowed in a plan or settings file; a SKILL.md keeps its BOM for
-    the frontmatter reader). Raises PlanError.
-    """
+    Raises PlanError."""
     name = str(path)
     try:
         data = read_bounded(path)
     except OSError as e:
         raise PlanError(f"cannot read the plan: {e.strerror or e}", source=name) from e
+    return plan_text(data, name, kind, what="the plan file")
+
+
+def plan_text(data: bytes, name: str, kind: str, *, what: str = "the plan") -> str:
+    """A plan's bytes as text: refused over MAX_FILE_BYTES, decoded as UTF-8 (a BOM is allowed
+    in a plan or settings file; a SKILL.md keeps its BOM for the frontmatter reader). Raises
+    PlanError naming ``what`` was too large, or the line of the first byte that is not UTF-8."""
     if len(data) > MAX_FILE_BYTES:
-        raise PlanError(f"the plan file is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES)",
-                        source=name)
+        raise PlanError(f"{what} is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES)", source=name)
     try:
-        skill = kind == "skill" or (kind == "auto" and name.lower().endswith(".md"))
-        return data.decode("utf-8" if skill else "utf-8-sig")
+        return data.decode("utf-8" if is_skill(name, kind) else "utf-8-sig")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise PlanError(f"the plan is not UTF-8: byte 0x{data[e.start]:02X} cannot be "
                         "decoded", source=name, line=line) from e
+
+
+def is_skill(name: str | None, kind: str) -> bool:
+    """Whether a plan of this kind and name is an approved SKILL.md."""
+    return kind == "skill" or (kind == "auto" and (name or "").lower().endswith(".md"))
 
 
 def parse_plan_text(text: str, *, source: str | None, kind: str) -> Parsed:
@@ -132,7 +134,7 @@ def parse_plan_text(text: str, *, source: str | None, kind: str) -> Parsed:
     if len(text) > MAX_PLAN_CHARS:
         raise PlanError(f"the plan is over {MAX_PLAN_CHARS} characters (MAX_PLAN_CHARS)",
                         source=source)
-    if kind == "skill" or (kind == "auto" and name.lower().endswith(".md")):
+    if is_skill(name, kind):
         return _skill(text, source)
     data, root = _document(text, source, json_first=name.lower().endswith(".json"))
     where = PlanSource(source, text, root)
@@ -193,22 +195,34 @@ def _no_duplicates(pairs: Sequence[tuple[str, object]]) -> dict[str, object]:
 def _document(text: str, source: str | None, *, json_first: bool) -> tuple[object, Node | None]:
     """Load JSON (for .json files, or text that parses as JSON) or YAML, with nodes."""
     if json_first or text.lstrip()[:1] in ("{", "["):
-        deep = _too_deep(text)
-        if deep is not None:
-            deep_line, deep_column = line_column(text, deep)
-            raise PlanError(f"nested more than {MAX_NESTING_DEPTH} levels deep "
-                            "(MAX_NESTING_DEPTH)", source=source, line=deep_line,
-                            column=deep_column)
-        try:
-            data = json.loads(text, object_pairs_hook=_no_duplicates)
-        except json.JSONDecodeError as e:
-            if json_first:
-                raise PlanError(f"invalid JSON: {e.msg}", source=source, line=e.lineno,
-                                column=e.colno) from e
-        except _DuplicateKey as e:
-            raise _duplicate(text, source, _nodes_or_none(text)) from e
-        else:
-            return data, _nodes_or_none(text)
+        loaded = _json_document(text, source, json_first=json_first)
+        if loaded is not None:
+            return loaded
+    return _yaml_document(text, source)
+
+
+def _json_document(text: str, source: str | None, *,
+                   json_first: bool) -> tuple[object, Node | None] | None:
+    """The JSON document and its nodes; None for text that is not JSON but may be YAML."""
+    deep = _too_deep(text)
+    if deep is not None:
+        deep_line, deep_column = line_column(text, deep)
+        raise PlanError(f"nested more than {MAX_NESTING_DEPTH} levels deep "
+                        "(MAX_NESTING_DEPTH)", source=source, line=deep_line,
+                        column=deep_column)
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as e:
+        if json_first:
+            raise PlanError(f"invalid JSON: {e.msg}", source=source, line=e.lineno,
+                            column=e.colno) from e
+        return None
+    except _DuplicateKey as e:
+        raise _duplicate(text, source, _nodes_or_none(text)) from e
+    return data, _nodes_or_none(text)
+
+
+def _yaml_document(text: str, source: str | None) -> tuple[object, Node | None]:
     try:
         root = compose(text)
     except YamlProblem as e:

@@ -29,8 +29,9 @@ from ..cli.console import artifact_path
 from ..errors import AllowedToolsError, PlanError
 from ..grants import split_allowed_tools
 from ..limits import MAX_FILE_BYTES
+from ..plan.keys import ALLOWED_SPELLINGS
 from ..plan.model import Plan, PlanKind
-from ..plan.source import ALLOWED_SPELLINGS, Parsed, PlanSource, parse_plan_text
+from ..plan.source import Parsed, PlanSource, is_skill, parse_plan_text, plan_text
 from ..reports.ci import Location
 from ..skillfile.bounded import read_bounded
 from ..skillfile.yamlspan import line_column
@@ -97,34 +98,29 @@ def read_source(spec: str, kind: str, root: Path) -> Source:
     if revision is not None:
         path = spec.partition(":")[2]
         name, text = spec, read_revision(spec)
-        if not _is_skill(name, kind):
+        if not is_skill(name, kind):
             text = text.removeprefix("\ufeff")
         # git reads the path from the repository root unless it starts with ./ or ../
         where = artifact_path(Path(path), root) if path.startswith(("./", "../")) else path
     elif spec == STDIN:
         name = where = "<stdin>"
-        text = _decode(_read_stdin(), name, kind)
+        text = plan_text(_read_stdin(), name, kind)
     else:
         name, where = spec, artifact_path(Path(spec), root)
-        text = _decode(_read_file(spec), name, kind)
+        text = plan_text(_read_file(spec), name, kind, what="the plan file")
     return _source(text, name, where, kind)
-
-
-def _is_skill(name: str, kind: str) -> bool:
-    return kind == "skill" or (kind == "auto" and name.lower().endswith(".md"))
 
 
 def _read_file(path: str) -> bytes:
     try:
-        data = read_bounded(path)
+        return read_bounded(path)
     except OSError as e:
         raise PlanError(f"cannot read the plan: {e.strerror or e}", source=path) from e
-    return _bounded(data, path)
 
 
 def read_stdin_plan(kind: str) -> str:
     """A plan read from standard input, bounded by MAX_FILE_BYTES and decoded. Raises PlanError."""
-    return _decode(_read_stdin(), "<stdin>", kind)
+    return plan_text(_read_stdin(), "<stdin>", kind)
 
 
 def _read_stdin() -> bytes:
@@ -132,25 +128,9 @@ def _read_stdin() -> bytes:
     if stream is None:
         raise PlanError("there is no standard input", source="<stdin>")
     if hasattr(stream, "buffer"):
-        data = stream.buffer.read(MAX_FILE_BYTES + 1)
-    else:
-        data = stream.read(MAX_FILE_BYTES + 1).encode("utf-8")
-    return _bounded(data, "<stdin>")
-
-
-def _bounded(data: bytes, name: str) -> bytes:
-    if len(data) > MAX_FILE_BYTES:
-        raise PlanError(f"the plan is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES)", source=name)
-    return data
-
-
-def _decode(data: bytes, name: str, kind: str) -> str:
-    try:
-        # A SKILL.md keeps its BOM for the frontmatter reader; other plans may carry one.
-        return data.decode("utf-8" if _is_skill(name, kind) else "utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise PlanError(f"the plan is not UTF-8: byte 0x{data[e.start]:02X} cannot be decoded",
-                        source=name, line=data.count(b"\n", 0, e.start) + 1) from e
+        data: bytes = stream.buffer.read(MAX_FILE_BYTES + 1)
+        return data
+    return str(stream.read(MAX_FILE_BYTES + 1)).encode("utf-8")
 
 
 def _source(text: str, name: str, where: str, kind: str) -> Source:

@@ -147,7 +147,26 @@ def check(text: str, yaml_start: int, yaml_end: int,
             return None
         return (f"Claude Code ends the frontmatter at the first '---' (line "
                 f"{line_column(text, span.end)[0]}), before {KEY}, so it never reads it")
-    readings: list[tuple[str, tuple[str, ...] | None]] = []  # (how it reads, its entries)
+    readings = _readings(text, span, entries, moved=moved)
+    for how, got in readings:
+        if got is not None and got != entries:
+            where = _key_line(text, span.start, span.end)
+            ours = "no " + KEY if entries is None else repr(list(entries))
+            raise Divergence(f"Claude Code may read {KEY} as {list(got)!r} {how}, where "
+                             f"skillgrant reads {ours}; write the frontmatter so both read "
+                             "it the same (quote the value, drop inline comments and "
+                             "unbalanced brackets)", where)
+    if entries is not None and all(got is None for _, got in readings):
+        return f"Claude Code reads no {KEY} in this frontmatter, so it grants nothing from it"
+    return None
+
+
+def _readings(text: str, span: RuntimeFrontmatter, entries: tuple[str, ...] | None, *,
+              moved: bool) -> list[tuple[str, tuple[str, ...] | None]]:
+    """Each way the runtime may read its frontmatter: how (said in a message) and the entries
+    it then finds. Raises Divergence when a reading cannot be predicted."""
+    theirs = text[span.start:span.end]
+    readings: list[tuple[str, tuple[str, ...] | None]] = []
     if moved:
         try:
             readings.append(("(it ends the frontmatter at the first '---')",
@@ -164,17 +183,7 @@ def check(text: str, yaml_start: int, yaml_end: int,
         with contextlib.suppress(YamlProblem):
             readings.append(("(it re-quotes simple 'key: value' lines when its YAML parser "
                              "rejects the frontmatter)", _entries_in(retry)))
-    for how, got in readings:
-        if got is not None and got != entries:
-            where = _key_line(text, span.start, span.end)
-            ours = "no " + KEY if entries is None else repr(list(entries))
-            raise Divergence(f"Claude Code may read {KEY} as {list(got)!r} {how}, where "
-                             f"skillgrant reads {ours}; write the frontmatter so both read "
-                             "it the same (quote the value, drop inline comments and "
-                             "unbalanced brackets)", where)
-    if entries is not None and all(got is None for _, got in readings):
-        return f"Claude Code reads no {KEY} in this frontmatter, so it grants nothing from it"
-    return None
+    return readings
 
 
 def _key_line(text: str, start: int, end: int) -> int:

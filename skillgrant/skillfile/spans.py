@@ -19,7 +19,7 @@ import frontmatter
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..errors import SkillFileError
-from ..grants import split_allowed_tools
+from ..grants import lone_surrogate, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from .runtime import Divergence
 from .runtime import check as runtime_check
@@ -33,7 +33,6 @@ _FORMS: Final[dict[str, Form]] = {"plain": "plain", "single": "single-quoted",
                                   "double": "double-quoted", "literal": "literal",
                                   "folded": "folded"}
 
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _OPENING = re.compile(r"---[ \t]*(\r?\n)")
 _CLOSING = re.compile(r"(?:---|\.\.\.)[ \t]*\r?")
 # python-frontmatter's own boundary: any such line inside our frontmatter would cut it elsewhere.
@@ -137,10 +136,10 @@ class _Reader:
         if not isinstance(text, str):
             raise SkillFileError(f"a SKILL.md text must be str, not {type(text).__name__} "
                                  "(decode the file first)", path=self.path)
-        surrogate = _SURROGATE.search(text)
+        surrogate = lone_surrogate(text)
         if surrogate is not None:
-            raise self.fail(f"lone surrogate U+{ord(surrogate.group()):04X} is not a character; "
-                            "the text cannot be written as UTF-8", surrogate.start())
+            raise self.fail(f"lone surrogate U+{ord(text[surrogate]):04X} is not a character; "
+                            "the text cannot be written as UTF-8", surrogate)
         bom = text.startswith("\ufeff")
         opening = _OPENING.match(text, 1 if bom else 0)
         if opening is None:

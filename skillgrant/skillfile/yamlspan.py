@@ -14,6 +14,7 @@ from typing import Final, Literal
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ..grants import lone_surrogate
 from ..limits import MAX_NESTING_DEPTH, MAX_YAML_ALIASES
 
 # libyaml when it is there; its marks count characters exactly like the pure-Python loader's.
@@ -39,8 +40,6 @@ STYLE_NAMES: Final[dict[str | None, str]] = {
 # [\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff],
 # written as its complement: the same characters, compiled in a tenth of the time (start-up).
 _SAFE_CHARS = re.compile(r"[^\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]*")
-# UTF-16 halves on their own: a Python str can hold them, UTF-8 (and so YAML) cannot.
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 # A plain scalar may not start with an indicator, nor hold ": " or " #", nor end in ":".
 _PLAIN_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _FLOW_INDICATORS = frozenset(",[]{}")
@@ -72,49 +71,60 @@ def compose(text: str) -> Node | None:
     node of its own. The events are streamed first, so nothing is composed (recursively) before
     both limits have been checked.
     """
-    surrogate = _SURROGATE.search(text)
+    surrogate = lone_surrogate(text)
     if surrogate is not None:
-        raise YamlProblem(f"invalid text: lone surrogate U+{ord(surrogate.group()):04X} is not "
-                          "a character", surrogate.start())
+        raise YamlProblem(f"invalid text: lone surrogate U+{ord(text[surrogate]):04X} is not "
+                          "a character", surrogate)
     if sum(map(text.count, _COLLECTION_INDICATORS)) <= MAX_NESTING_DEPTH:
         sure, node = _compose_shallow(text)
         if sure:
             return node
     try:
-        aliases = depth = 0
-        for event in yaml.parse(text, Loader=LOADER):
-            if isinstance(event, yaml.AliasEvent):
-                aliases += 1
-                if aliases > MAX_YAML_ALIASES:
-                    # The message predates the constant and is pinned by golden files.
-                    raise YamlProblem(
-                        "YAML aliases (*name) are not accepted here",
-                        None if event.start_mark is None else event.start_mark.index)
-            elif isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > MAX_NESTING_DEPTH:
-                    raise YamlProblem(
-                        f"YAML nested more than {MAX_NESTING_DEPTH} levels deep "
-                        "(MAX_NESTING_DEPTH)",
-                        None if event.start_mark is None else event.start_mark.index)
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
+        _check_events(text)
         node = yaml.compose(text, Loader=LOADER)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        detail = e.problem or "invalid YAML"
-        if e.context:
-            detail += f" ({e.context})"
-        raise YamlProblem(f"invalid YAML: {detail}", mark.index if mark else None) from e
-    except yaml.reader.ReaderError as e:
-        raise YamlProblem(f"invalid YAML: character U+{e.character:04X} is not allowed"
-                          if isinstance(e.character, int) else f"invalid YAML: {e.reason}",
-                          e.position) from e
     except yaml.YAMLError as e:
-        raise YamlProblem(f"invalid YAML: {e}", None) from e
+        raise _problem(e) from e
     if node is not None:
         _refuse_merge_keys(node)
     return node
+
+
+def _check_events(text: str) -> None:
+    """Stream the parser's events, refusing an alias or nesting past the limit before anything
+    is composed."""
+    aliases = depth = 0
+    for event in yaml.parse(text, Loader=LOADER):
+        if isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_YAML_ALIASES:
+                # The message predates the constant and is pinned by golden files.
+                raise YamlProblem("YAML aliases (*name) are not accepted here", _index(event))
+        elif isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_NESTING_DEPTH:
+                raise YamlProblem(f"YAML nested more than {MAX_NESTING_DEPTH} levels deep "
+                                  "(MAX_NESTING_DEPTH)", _index(event))
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _index(event: yaml.Event) -> int | None:
+    return None if event.start_mark is None else int(event.start_mark.index)
+
+
+def _problem(error: yaml.YAMLError) -> YamlProblem:
+    """PyYAML's error as a YamlProblem at the offset it names."""
+    if isinstance(error, yaml.MarkedYAMLError):
+        mark = error.problem_mark or error.context_mark
+        detail = error.problem or "invalid YAML"
+        if error.context:
+            detail += f" ({error.context})"
+        return YamlProblem(f"invalid YAML: {detail}", mark.index if mark else None)
+    if isinstance(error, yaml.reader.ReaderError):
+        return YamlProblem(f"invalid YAML: character U+{error.character:04X} is not allowed"
+                           if isinstance(error.character, int)
+                           else f"invalid YAML: {error.reason}", error.position)
+    return YamlProblem(f"invalid YAML: {error}", None)
 
 
 # Every collection a YAML document opens needs one of these characters of its own (a block

@@ -14,11 +14,11 @@ backslashes (tests/property/reference.py).
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 
 import pytest
+from examples import examples
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from reference import STAR, Mode, ref_allows, ref_allows_any, tokens
@@ -26,8 +26,8 @@ from reference import STAR, Mode, ref_allows, ref_allows_any, tokens
 from skillgrant import Verdict, constrain, parse_grant, prove
 from skillgrant.vocabulary import ALIASES, CANONICAL
 
-# At least 500 examples per law (CI); raise it locally with SKILLGRANT_LAW_EXAMPLES=5000.
-EXAMPLES = max(500, int(os.environ.get("SKILLGRANT_LAW_EXAMPLES", "500")))
+# 500 examples per law in CI (tests/examples.py).
+EXAMPLES = examples(500)
 
 # `a`/`A` differ by ASCII case; `k` and the Kelvin sign `\u212a` only by Unicode case folding,
 # which PowerShell content must never apply (§4.1).

@@ -28,6 +28,7 @@ from unittest import mock
 import frontmatter
 import typer
 import typer.main
+from examples import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from narrow_oracle import NARROW, double_quoted, justified, runtime_entries, unjustified
@@ -45,7 +46,7 @@ from skillgrant import (
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text, read_skill
 
-FUZZ = settings(max_examples=2000, deadline=None,
+FUZZ = settings(max_examples=examples(2000), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 NARROW_PLAN = Plan.from_entries(list(NARROW))
 STATUSES = {"covered", "not_covered", "unknown", "invalid", "inert", "ambiguous"}

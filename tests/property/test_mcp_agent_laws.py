@@ -9,12 +9,13 @@ Reference semantics (allow position):
 
 from __future__ import annotations
 
+from examples import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from skillgrant import constrain, prove
 
-EXAMPLES = 500
+EXAMPLES = examples(500)
 
 SERVERS = st.sampled_from(["gh", "ghx", "g", "linear", "a-b"])
 TOOL_CHARS = "abx_"

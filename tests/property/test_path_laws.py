@@ -22,13 +22,14 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from examples import examples
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from pathspec import PathSpec
 
 from skillgrant import parse_grant, prove
 
-EXAMPLES = 500
+EXAMPLES = examples(500)
 
 LITERALS = ["a", "b", "ab", "a.ts"]
 GLOBS = ["*", "a*", "*b", "*.ts", "a*b", "*a*"]

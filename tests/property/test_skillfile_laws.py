@@ -11,6 +11,7 @@ import json
 import re
 
 import frontmatter
+from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -121,7 +122,7 @@ def _allowed_lines(text: str) -> tuple[int, int]:
     return text.count("\n", 0, value.key_start), text.count("\n", 0, value.line_end) + 1
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(skill_files(), plans)
 def test_only_the_allowed_tools_lines_change(text: str, plan: Plan) -> None:
     new_text, _ = apply_to_text(text, plan)
@@ -138,7 +139,7 @@ def test_only_the_allowed_tools_lines_change(text: str, plan: Plan) -> None:
         assert "\n" not in new_text.replace("\r\n", "")
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(skill_files(), plans)
 def test_apply_is_idempotent(text: str, plan: Plan) -> None:
     once, _ = apply_to_text(text, plan)
@@ -147,7 +148,7 @@ def test_apply_is_idempotent(text: str, plan: Plan) -> None:
     assert not decision.dropped
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(skill_files(), plans)
 def test_every_written_entry_is_covered_or_restored(text: str, plan: Plan) -> None:
     new_text, decision = apply_to_text(text, plan)

@@ -13,12 +13,13 @@ from __future__ import annotations
 import itertools
 import re
 
+from examples import examples
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from skillgrant import parse_grant, prove
 
-EXAMPLES = 500
+EXAMPLES = examples(500)
 
 LITERALS = ["a", "b", "ab", "com"]
 GLOBS = ["*", "a*", "*b", "a*b"]

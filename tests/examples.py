@@ -1,0 +1,31 @@
+"""How many examples a property test runs, from one environment variable.
+
+``SKILLGRANT_EXAMPLES=full`` (set by ``.ci/run``) runs every law and fuzz target at its full
+count; unset, a tenth of it, so the README's test command stays quick on two cores; a number
+runs that percentage (``SKILLGRANT_EXAMPLES=300`` for a long local soak).
+"""
+
+from __future__ import annotations
+
+import os
+
+_SETTING = os.environ.get("SKILLGRANT_EXAMPLES", "").strip().lower()
+QUICK_PERCENT = 10
+
+
+def _percent() -> int:
+    if _SETTING == "full":
+        return 100
+    if _SETTING.isdigit():
+        return int(_SETTING)
+    if _SETTING:
+        raise ValueError(f"SKILLGRANT_EXAMPLES must be 'full' or a percentage, not {_SETTING!r}")
+    return QUICK_PERCENT
+
+
+PERCENT = _percent()
+
+
+def examples(full: int) -> int:
+    """The example count for a test whose full count is ``full``."""
+    return max(10, full * PERCENT // 100)
