@@ -9,6 +9,7 @@ entry that does not round-trip, or a verdict without its evidence.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import _common
@@ -42,37 +43,46 @@ def _check_verdict(verdict: skillgrant.Verdict, plan: tuple[str, ...]) -> None:
         assert verdict.witness is not None, verdict
 
 
+def _prove(text: str, plan: tuple[str, ...]) -> None:
+    _check_verdict(prove(text, plan), plan)
+
+
+def _constrain(text: str, plan: tuple[str, ...]) -> None:
+    decision = constrain(text, plan)
+    for verdict in decision.verdicts:
+        _check_verdict(verdict, plan)
+    if plan is _common.NARROW and not decision.restored:
+        bad = _common.unjustified(decision.allowed)
+        assert not bad, f"UNSOUND: kept {bad!r} from {text!r}"
+
+
+def _approve(text: str, plan: tuple[str, ...]) -> None:
+    # The text is the approved side: a PlanError, or decisions on fixed entries.
+    approved = split_allowed_tools(text)
+    for entry in ("Bash(gh pr list)", "Bash", "Read(src/a.ts)", "mcp__gh__x"):
+        verdict = prove(entry, approved)
+        assert verdict.status in STATUSES
+        if verdict.covered:
+            assert verdict.covered_by in approved, verdict
+
+
+def _round_trip(text: str, plan: tuple[str, ...]) -> None:
+    for entry in split_allowed_tools(text):
+        grant = parse_grant(entry)
+        assert parse_grant(str(grant)) == grant, (entry, str(grant))
+
+
+TARGETS = (_prove, _constrain, _approve, _round_trip)
+
+
 def TestOneInput(data: bytes) -> None:
     if not data:
         return
     target, rest = data[0], data[1:]
     text = rest.decode("utf-8", errors="surrogateescape")
     plan = PLANS[(target >> 2) % len(PLANS)]
-    try:
-        match target % 4:
-            case 0:
-                _check_verdict(prove(text, plan), plan)
-            case 1:
-                decision = constrain(text, plan)
-                for verdict in decision.verdicts:
-                    _check_verdict(verdict, plan)
-                if plan is _common.NARROW and not decision.restored:
-                    bad = _common.unjustified(decision.allowed)
-                    assert not bad, f"UNSOUND: kept {bad!r} from {text!r}"
-            case 2:
-                # The text is the approved side: a PlanError, or decisions on fixed entries.
-                approved = split_allowed_tools(text)
-                for entry in ("Bash(gh pr list)", "Bash", "Read(src/a.ts)", "mcp__gh__x"):
-                    verdict = prove(entry, approved)
-                    assert verdict.status in STATUSES
-                    if verdict.covered:
-                        assert verdict.covered_by in approved, verdict
-            case _:
-                for entry in split_allowed_tools(text):
-                    grant = parse_grant(entry)
-                    assert parse_grant(str(grant)) == grant, (entry, str(grant))
-    except SkillgrantError:
-        pass
+    with contextlib.suppress(SkillgrantError):
+        TARGETS[target % 4](text, plan)
 
 
 def main() -> None:

@@ -330,9 +330,10 @@ def test_only_a_regular_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyP
     server = socket.socket(socket.AF_UNIX)
     try:
         server.bind("sock")
-        for name, kind in [("/dev/zero", "a character device"), ("/dev/null", "a character device"),
-                           (fifo, "a FIFO"), (tmp_path / "link", "a character device"),
-                           ("sock", "a socket")]:
+        cases: list[tuple[str | Path, str]] = [
+            ("/dev/zero", "a character device"), ("/dev/null", "a character device"),
+            (fifo, "a FIFO"), (tmp_path / "link", "a character device"), ("sock", "a socket")]
+        for name, kind in cases:
             with pytest.raises(NotRegularFileError) as raised:
                 read_bounded(name)
             assert raised.value.strerror == f"not a regular file: {kind}", name

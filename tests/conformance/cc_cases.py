@@ -232,6 +232,15 @@ _KEYS = ("allowed-tools: {V}\nallowed-tools: {X}", "Allowed-tools: {X}\nallowed-
 
 def fuzz_cases(seed: int = 12) -> list[Case]:
     rng = random.Random(seed)
+    out = [*_odd_character_texts(rng), *_template_texts(rng)]
+    for text in list(out[::7]):
+        out.append(text.replace("\n", "\r\n"))
+        out.append("\ufeff" + text)
+    return [Case(f"fuzz:{i:03d}", text, FUZZ_PLAN) for i, text in enumerate(dict.fromkeys(out))]
+
+
+def _odd_character_texts(rng: random.Random) -> list[str]:
+    """Odd characters, separators and escapes inside the value, and odd lines before it."""
     out: list[str] = []
     for char in _ODD_CHARS:
         for payload in _PAYLOADS[:2]:
@@ -248,15 +257,17 @@ def fuzz_cases(seed: int = 12) -> list[Case]:
         for payload in _PAYLOADS[:3]:
             out.append(skill(f"allowed-tools: {_VISIBLE[0]} # {payload}", before=before))
         out.append(skill(f"allowed-tools: {_VISIBLE[2]}", before=before))
-    templates = [*_SPILLS, *_BLOCKS, *_DASHES, *_FLOWS, *_KEYS]
-    for template in templates:
+    return out
+
+
+def _template_texts(rng: random.Random) -> list[str]:
+    """Spilling flows, block scalars, dashes, flow collections and look-alike keys."""
+    out: list[str] = []
+    for template in [*_SPILLS, *_BLOCKS, *_DASHES, *_FLOWS, *_KEYS]:
         for payload in rng.sample(_PAYLOADS, 2):
             out.append(skill(template.replace("{V}", rng.choice(_VISIBLE[:2]))
                              .replace("{X}", payload)))
-    for text in list(out[::7]):
-        out.append(text.replace("\n", "\r\n"))
-        out.append("\ufeff" + text)
-    return [Case(f"fuzz:{i:03d}", text, FUZZ_PLAN) for i, text in enumerate(dict.fromkeys(out))]
+    return out
 
 
 # --- generated: grant pairs -----------------------------------------------------------------

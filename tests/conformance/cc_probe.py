@@ -58,6 +58,19 @@ class SessionBroken(AssertionError):
     """The runtime did not run the script to its end: no answer can be read from it."""
 
 
+def _outside_files(work: Path, probes: list[Probe]) -> None:
+    """Read and Edit probes outside the project need a real file (inside the session's
+    folder: the jail lets nothing else be written)."""
+    (work / "outside").mkdir(parents=True)
+    for probe in probes:
+        if probe.tool in ("Read", "Edit") and probe.arg.startswith(OUTSIDE):
+            target = Path(probe.call(work)[1]["file_path"])
+            if work in target.resolve().parents:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if not target.exists():
+                    target.write_text("probe-old\n")
+
+
 class Judge:
     """Runs sessions against the pinned binary, ``workers`` at a time; counts what it ran."""
 
@@ -86,14 +99,7 @@ class Judge:
 
     def _run(self, work: Path, skill_text: str, probes: list[Probe],
              must_load: bool) -> dict[Probe, bool]:
-        (work / "outside").mkdir(parents=True)
-        for probe in probes:  # Read and Edit probes outside the project need a real file
-            if probe.tool in ("Read", "Edit") and probe.arg.startswith(OUTSIDE):
-                target = Path(probe.call(work)[1]["file_path"])
-                if work in target.resolve().parents:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    if not target.exists():
-                        target.write_text("probe-old\n")
+        _outside_files(work, probes)
         calls = [p.call(work) for p in probes]
         url, session = self.standin.session([("Skill", {"skill": SKILL_NAME}), *calls])
         done, report = run_session(self.binary, url, work, skill_text)
@@ -101,14 +107,8 @@ class Judge:
         skill_id = session.call_id(0)
         loaded = skill_id in session.results and not session.results[skill_id][0]
         if not loaded and "disable-model-invocation" in session.results.get(skill_id, ("", ""))[1]:
-            # Only a person can invoke this skill: do it as they would, with its slash command.
-            url, session = self.standin.session(calls)
-            done, report = run_session(self.binary, url, work, skill_text,
-                                       prompt=f"/{SKILL_NAME}")
+            done, report, session, loaded = self._as_a_person(work, skill_text, calls)
             first = 0
-            # The model is only asked once the skill's text has been built: no request at all
-            # means it did not load (a failing ``!`command` ``, say).
-            loaded = session.requests > 0
             skill_id = "(the /probe command)"
             if not loaded and not must_load:
                 # It never loads for a person either: its allowed-tools never apply.
@@ -135,6 +135,15 @@ class Judge:
                                     f"skill {skill_text[:300]!r}")
             verdicts[probe] = call_id not in denied
         return verdicts
+
+    def _as_a_person(self, work: Path, skill_text: str,
+                     calls: list[tuple[str, dict[str, Any]]]) -> tuple[Any, Any, Any, bool]:
+        """Only a person can invoke this skill: do it as they would, with its slash command.
+        The model is only asked once the skill's text has been built: no request at all means
+        it did not load (a failing ``!`command` ``, say)."""
+        url, session = self.standin.session(calls)
+        done, report = run_session(self.binary, url, work, skill_text, prompt=f"/{SKILL_NAME}")
+        return done, report, session, session.requests > 0
 
     def allowed_many(self, jobs: Iterable[tuple[str, Sequence[Probe]]], *,
                      must_load: bool = True) -> list[dict[Probe, bool]]:

@@ -21,6 +21,7 @@ import atexit
 import functools
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -77,36 +78,54 @@ BASES = ("Bash(gh pr list)", "Read(src/**)", "Read(src/a.ts)", "Bash(gh pr list:
          "bash(gh pr list)", "Read(./src/x)")
 
 
+def _look_alike(draw: st.DrawFn, chars: list[str], at: int) -> None:
+    if chars:
+        index = min(at, len(chars) - 1)
+        options = CONFUSABLES.get(chars[index])
+        if options:
+            chars[index] = draw(st.sampled_from(options))
+
+
+def _case_slip(draw: st.DrawFn, chars: list[str], at: int) -> None:
+    if chars:
+        index = min(at, len(chars) - 1)
+        chars[index] = chars[index].swapcase()
+
+
+def _drop(draw: st.DrawFn, chars: list[str], at: int) -> None:
+    if chars:
+        del chars[min(at, len(chars) - 1)]
+
+
+def _nest(draw: st.DrawFn, chars: list[str], at: int) -> None:
+    end = draw(st.integers(at, len(chars)))
+    chars[at:end] = ["(", *chars[at:end], ")"]
+
+
+EditFn = Callable[[st.DrawFn, list[str], int], None]
+#: The hostile edits, each on the entry's characters at a drawn position.
+EDITS: tuple[EditFn, ...] = (
+    _look_alike,
+    lambda draw, chars, at: chars.insert(at, draw(st.sampled_from(HOSTILE_CHARS))),
+    lambda draw, chars, at: chars.extend(draw(st.sampled_from(HOSTILE_AFFIXES))),
+    lambda draw, chars, at: chars.__setitem__(slice(0, 0), draw(st.sampled_from(HOSTILE_AFFIXES))),
+    _drop,
+    _case_slip,
+    lambda draw, chars, at: chars.insert(at, draw(st.text(max_size=4))),
+    # a huge run
+    lambda draw, chars, at: chars.insert(
+        at, draw(st.sampled_from("a *()\\/")) * draw(st.integers(100, 9000))),
+    _nest,
+)
+
+
 @st.composite
 def hostile_entries(draw: st.DrawFn) -> str:
     """A variant of an approved-looking entry after one to five hostile edits."""
     chars = list(draw(st.sampled_from(BASES)))
     for _ in range(draw(st.integers(1, 5))):
-        edit = draw(st.integers(0, 8))
-        at = draw(st.integers(0, len(chars)))
-        if edit == 0 and chars:  # swap in a look-alike
-            index = min(at, len(chars) - 1)
-            options = CONFUSABLES.get(chars[index])
-            if options:
-                chars[index] = draw(st.sampled_from(options))
-        elif edit == 1:
-            chars.insert(at, draw(st.sampled_from(HOSTILE_CHARS)))
-        elif edit == 2:
-            chars.extend(draw(st.sampled_from(HOSTILE_AFFIXES)))
-        elif edit == 3:
-            chars[:0] = draw(st.sampled_from(HOSTILE_AFFIXES))
-        elif edit == 4 and chars:
-            del chars[min(at, len(chars) - 1)]
-        elif edit == 5 and chars:  # case slip
-            index = min(at, len(chars) - 1)
-            chars[index] = chars[index].swapcase()
-        elif edit == 6:
-            chars.insert(at, draw(st.text(max_size=4)))
-        elif edit == 7:  # a huge run
-            chars.insert(at, draw(st.sampled_from("a *()\\/")) * draw(st.integers(100, 9000)))
-        else:  # nested parentheses around a slice
-            end = draw(st.integers(at, len(chars)))
-            chars[at:end] = ["(", *chars[at:end], ")"]
+        edit = EDITS[draw(st.integers(0, len(EDITS) - 1))]
+        edit(draw, chars, draw(st.integers(0, len(chars))))
     return "".join(chars)
 
 
