@@ -8,10 +8,11 @@ The public surface (SPEC §10)::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .errors import AllowedToolsError, GrantSyntaxError, PlanError, SkillFileError, SkillgrantError
 from .grants import Grant, parse_grant, split_allowed_tools
+from .lazy import exports
 from .log import library_logger
 from .log import loaded as log_loaded
 from .prover import constrain, prove
@@ -47,15 +48,6 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    # Plan (pydantic) and the SKILL.md rewriter load on first use, keeping `import skillgrant`
-    # and the CLI's start-up light.
-    if name == "Plan":
-        from .plan.model import Plan
-
-        return Plan
-    if name == "apply_to_text":
-        from .skillfile.builder import apply_to_text
-
-        return apply_to_text
-    raise AttributeError(f"module 'skillgrant' has no attribute {name!r}")
+# Plan (pydantic) and the SKILL.md rewriter load on first use, keeping `import skillgrant` and
+# the CLI's start-up light.
+__getattr__ = exports(__name__, {"Plan": "plan.model", "apply_to_text": "skillfile.builder"})

@@ -77,22 +77,7 @@ def _split_cached(text: str) -> tuple[str, ...]:
 
 
 def _split_uncached(text: str) -> list[str]:
-    entries: list[str] = []
-    depth = 0
-    start = 0
-    for match in _OURS.finditer(text):
-        token = match.group()
-        if token == "(":
-            depth += 1
-        elif token == ")":
-            depth = max(0, depth - 1)
-        elif len(token) == 1 and token in _SEPARATORS and depth == 0:
-            if match.start() > start:
-                entries.append(text[start : match.start()])
-            start = match.end()
-    if len(text) > start:
-        entries.append(text[start:])
-    return entries
+    return _cut(text, _OURS, nested=True)
 
 
 def runtime_split(text: str) -> list[str]:
@@ -101,16 +86,23 @@ def runtime_split(text: str) -> list[str]:
     >>> runtime_split("Foo(x (y) Bash )")
     ['Foo(x (y)', 'Bash', ')']
     """
+    return _cut(text, _RUNTIME, nested=False)
+
+
+def _cut(text: str, tokens: re.Pattern[str], *, nested: bool) -> list[str]:
+    """Cut ``text`` at the separators ``tokens`` finds outside parentheses: counting their
+    depth (``nested``), or as one inside/outside flag as the runtime does. A two-character
+    token is an escape and never cuts."""
     entries: list[str] = []
-    inside = False
+    depth = 0
     start = 0
-    for match in _RUNTIME.finditer(text):
+    for match in tokens.finditer(text):
         token = match.group()
         if token == "(":
-            inside = True
+            depth = depth + 1 if nested else 1
         elif token == ")":
-            inside = False
-        elif not inside:
+            depth = max(0, depth - 1)
+        elif depth == 0 and len(token) == 1:
             if match.start() > start:
                 entries.append(text[start : match.start()])
             start = match.end()

@@ -9,21 +9,15 @@ Names load on first use: ``check`` reads most plans without importing pydantic.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import exports
 
 if TYPE_CHECKING:
-    from .model import BaseDirs, Plan, ShellTool
+    from .model import BaseDirs as BaseDirs
+    from .model import Plan as Plan
+    from .model import ShellTool as ShellTool
 
 _HOME = dict.fromkeys(("BaseDirs", "Plan", "ShellTool"), "model")
-__all__ = [
-    "BaseDirs",
-    "Plan",
-    "ShellTool",
-]
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
+__all__ = sorted(_HOME)
+__getattr__ = exports(__name__, _HOME)

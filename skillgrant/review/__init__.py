@@ -7,24 +7,18 @@
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import exports
 
 if TYPE_CHECKING:
-    from .lint import DiffEntry, DiffResult, Finding, diff_entries, lint_entries
+    from .lint import DiffEntry as DiffEntry
+    from .lint import DiffResult as DiffResult
+    from .lint import Finding as Finding
+    from .lint import diff_entries as diff_entries
+    from .lint import lint_entries as lint_entries
 
 _HOME = dict.fromkeys(("DiffEntry", "DiffResult", "Finding", "diff_entries", "lint_entries"),
                       "lint")
-__all__ = [
-    "DiffEntry",
-    "DiffResult",
-    "Finding",
-    "diff_entries",
-    "lint_entries",
-]
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
+__all__ = sorted(_HOME)
+__getattr__ = exports(__name__, _HOME)

@@ -15,37 +15,22 @@ Names load on first use, so reading a plan's SKILL.md does not load the builder.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import exports
 
 if TYPE_CHECKING:
-    from .builder import (
-        ApplyResult,
-        apply_to_file,
-        apply_to_text,
-        decode_skill,
-        read_limited,
-        splice_allowed_tools,
-        write_atomic,
-    )
-    from .spans import read_skill
+    from .builder import ApplyResult as ApplyResult
+    from .builder import apply_to_file as apply_to_file
+    from .builder import apply_to_text as apply_to_text
+    from .builder import decode_skill as decode_skill
+    from .builder import read_limited as read_limited
+    from .builder import splice_allowed_tools as splice_allowed_tools
+    from .builder import write_atomic as write_atomic
+    from .spans import read_skill as read_skill
 
 _HOME = {"read_skill": "spans", **dict.fromkeys(
     ("ApplyResult", "apply_to_file", "apply_to_text", "decode_skill", "read_limited",
      "splice_allowed_tools", "write_atomic"), "builder")}
-__all__ = [
-    "ApplyResult",
-    "apply_to_file",
-    "apply_to_text",
-    "decode_skill",
-    "read_limited",
-    "read_skill",
-    "splice_allowed_tools",
-    "write_atomic",
-]
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
+__all__ = sorted(_HOME)
+__getattr__ = exports(__name__, _HOME)

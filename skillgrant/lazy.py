@@ -1,0 +1,24 @@
+"""Names a package exports from its modules, imported on first use (PEP 562).
+
+``import skillgrant`` and the CLI's start-up stay light: the pydantic plan, the SKILL.md
+builder and the review stage load only when something asks for one of their names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from importlib import import_module
+from typing import Any
+
+
+def exports(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for ``package`` that finds each name of ``homes`` in the
+    submodule it maps to (``{"Plan": "plan.model"}``), and raises AttributeError otherwise."""
+
+    def attribute(name: str) -> Any:
+        home = homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(import_module(f"{package}.{home}"), name)
+
+    return attribute
