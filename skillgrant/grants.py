@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Final
 
 from . import vocabulary
-from .errors import AllowedToolsError, GrantSyntaxError
+from .errors import AllowedToolsError
 from .limits import MAX_ENTRY_LENGTH
 from .parser import parse_entry
 
@@ -30,8 +30,6 @@ _WS_CLASS = re.escape(JS_WHITESPACE)
 _OURS = re.compile(r"\\[\s\S]|[(),]|[" + _WS_CLASS + "]")
 _RUNTIME = re.compile(r"[(),]|[" + _WS_CLASS + "]")
 
-# Control characters other than tab and newline (SPEC §2): NUL, CR, DEL, C1 controls.
-_FORBIDDEN_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def split_allowed_tools(value: str | Sequence[str]) -> list[str]:
@@ -128,12 +126,6 @@ def lone_surrogate(text: str) -> int | None:
 _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 
 
-def forbidden_control(entry: str) -> int | None:
-    """The index of the first control character that makes an entry invalid, or None."""
-    match = _FORBIDDEN_CONTROL.search(entry)
-    return None if match is None else match.start()
-
-
 @dataclass(frozen=True, slots=True)
 class Grant:
     """One parsed entry: a tool and an optional specifier, immutable and hashable.
@@ -196,9 +188,6 @@ def _parse_cached(entry: str) -> Grant:
 
 
 def _parse_once(entry: str) -> Grant:
-    bad = forbidden_control(entry)
-    if bad is not None:
-        raise GrantSyntaxError(f"control character U+{ord(entry[bad]):04X}", entry, bad)
     name, content = parse_entry(entry)
     canonical = vocabulary.canonical_name(name)
     tool = canonical if canonical is not None else name

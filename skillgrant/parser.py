@@ -72,11 +72,25 @@ _ACCEPTED: Final = re.compile(rf"({NAME_PATTERN})(?:\(({CONTENT_PATTERN})?\))?\Z
 def parse_entry(entry: str) -> ParsedEntry:
     """Parse one entry (already split and trimmed) into its name and content.
 
-    Raises GrantSyntaxError naming the entry with a caret under the offending character.
+    Raises GrantSyntaxError naming the entry with a caret under the offending character: a
+    control character anywhere (SPEC §2), or what the grammar does not accept.
     """
+    bad = forbidden_control(entry)
+    if bad is not None:
+        raise GrantSyntaxError(f"control character U+{ord(entry[bad]):04X}", entry, bad)
     parsed = parse_accepted(entry)
     # Lark reads (and, as it must, refuses) the rest: its error says where and why.
     return parsed if parsed is not None else parse_entry_lark(entry)
+
+
+def forbidden_control(entry: str) -> int | None:
+    """The index of the first control character that makes an entry invalid, or None."""
+    match = _FORBIDDEN_CONTROL.search(entry)
+    return None if match is None else match.start()
+
+
+# Control characters other than tab and newline (SPEC §2): NUL, CR, DEL, C1 controls.
+_FORBIDDEN_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def parse_accepted(entry: str) -> ParsedEntry | None:

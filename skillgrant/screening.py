@@ -13,13 +13,13 @@ from .domains.base import count_wildcards
 from .errors import GrantSyntaxError, PlanError
 from .grants import (
     Grant,
-    forbidden_control,
     parse_grant,
     runtime_split,
     shorten,
     split_allowed_tools,
 )
 from .limits import MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
+from .parser import forbidden_control
 from .verdicts import VerdictStatus
 
 
