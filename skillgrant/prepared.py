@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from . import grants, screening, vocabulary
 from .domains import command, path, web
 from .domains.base import Budget, Context, loose_globs
+from .domains.registry import rules_for
 from .errors import AllowedToolsError, PlanError
 from .grants import Grant, shorten, split_allowed_tools
 from .limits import MAX_ENTRIES_PER_VALUE
 from .screening import approved_grant, inert_reason
-from .vocabulary import Domain
 
 if TYPE_CHECKING:
     from .verdicts import Verdict
@@ -194,19 +194,7 @@ def _base_dirs(base_dirs: object) -> dict[str, str]:
 
 
 def _relevant(submitted: Grant, other: Grant, plan: PreparedPlan) -> bool:
-    """Whether an approved grant can cover the submitted one at all (SPEC §3, §4)."""
-    domain = vocabulary.domain_of(submitted.key, plan.shell_tools)
-    if domain is Domain.MCP:
-        return other.is_mcp
-    if domain is Domain.PATH:
-        # Read and Edit grants are both relevant to either tool: `Edit(p)` grants Read of p
-        # too (so a submitted `Edit(p)` must have its read side covered as well), and the
-        # path domain sorts out which approved grant grants which side (domains/path.py).
-        return other.key in ("Read", "Edit")
-    if domain is Domain.COMMAND:
-        return _command_group(submitted.key, plan) == _command_group(other.key, plan)
-    return other.key == submitted.key
-
-
-def _command_group(key: str, plan: PreparedPlan) -> str:
-    return "Bash" if key == "Bash" or key in plan.shell_tools else key
+    """Whether an approved grant can cover the submitted one at all (SPEC §3, §4): the
+    submitted grant's domain says."""
+    rules = rules_for(submitted.key, plan.shell_tools)
+    return rules.relevant(submitted, other, plan.shell_tools)

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from . import vocabulary
-from .domains import agent, command, generic, mcp, path, web
 from .domains.base import Budget, Context, NoFreeFiller, Outcome, OverBudget
+from .domains.registry import rules_for
 from .errors import AllowedToolsError, GrantSyntaxError
 from .grants import Grant, parse_grant, split_allowed_tools
 from .limits import MAX_ENTRIES_PER_VALUE, MAX_WORK_PER_VALUE
@@ -24,7 +24,6 @@ from .prepared import PreparedPlan, plan_for
 from .screening import check_approved_entry as check_approved_entry
 from .screening import inert_reason, screen
 from .verdicts import Decision, Verdict
-from .vocabulary import Domain
 
 
 def _decide(entry: str, plan: PreparedPlan, value_budget: Budget | None = None) -> Verdict:
@@ -93,19 +92,7 @@ def _decide_once(entry: str, plan: PreparedPlan, value_budget: Budget) -> tuple[
 
 
 def _dispatch(grant: Grant, approved: list[Grant], context: Context) -> Outcome:
-    domain = vocabulary.domain_of(grant.key, context.shell_tools)
-    if domain is Domain.COMMAND:
-        fold = command.ascii_fold if grant.key == "PowerShell" else None
-        return command.decide(grant, approved, context, fold=fold)
-    if domain is Domain.PATH:
-        return path.decide(grant, approved, context)
-    if domain is Domain.WEB:
-        return web.decide(grant, approved, context)
-    if domain is Domain.MCP:
-        return mcp.decide(grant, approved, context)
-    if domain is Domain.AGENT:
-        return agent.decide(grant, approved, context)
-    return generic.decide(grant, approved, context)
+    return rules_for(grant.key, context.shell_tools).decide(grant, approved, context)
 
 
 def _spelled(grant: Grant, cover: Grant, plan: PreparedPlan) -> Grant:

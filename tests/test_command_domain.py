@@ -17,7 +17,10 @@ from collections.abc import Sequence
 import pytest
 from property.reference import Mode, ref_allows, ref_allows_any
 
-from skillgrant import prove
+from skillgrant import parse_grant, prove
+from skillgrant.domains import command, registry
+from skillgrant.domains.base import EVERY_TEXT, Budget
+from skillgrant.vocabulary import Domain
 
 NOT_COVERED = frozenset({"not_covered", "unknown"})
 Expected = str | frozenset[str]
@@ -707,3 +710,43 @@ def test_spacing_runs_are_decided_by_identity_only(entry: str, approved: list[st
     assert verdict.status == status, verdict
     if status == "unknown":
         assert "run of spaces" in verdict.reason, verdict.reason
+
+
+# --------------------------------------------------------------------------------------------
+# What the command domain owns: its tool groups, its case folding, its top
+# --------------------------------------------------------------------------------------------
+
+
+def test_every_domain_has_its_rules_in_one_table() -> None:
+    assert set(registry.DOMAINS) == set(Domain)
+    assert registry.rules_for("PowerShell", frozenset()) is command
+    assert registry.rules_for("exec_command", frozenset({"exec_command"})) is command
+    assert registry.rules_for("exec_command", frozenset()) is not command
+
+
+@pytest.mark.parametrize(("submitted", "other", "relevant"), [
+    ("Bash", "exec_command", True),  # a declared shell alias joins Bash (SPEC §3)
+    ("exec_command", "Bash", True),
+    ("Bash", "Bash", True),
+    ("PowerShell", "Bash", False),  # every other command tool is its own group
+    ("Monitor", "Bash", False),
+    ("Skill", "Skill", True),
+])
+def test_command_tool_groups(submitted: str, other: str, relevant: bool) -> None:
+    shell_tools = frozenset({"exec_command"})
+    assert command.relevant(parse_grant(submitted), parse_grant(other), shell_tools) is relevant
+
+
+def test_only_powershell_folds_case_and_only_ascii() -> None:
+    fold = command.case_fold("PowerShell")
+    assert fold is not None and fold("Write-Host ÄSS\u212a") == "write-host Äss\u212a"
+    assert command.case_fold("Bash") is None
+    assert command.case_fold("exec_command") is None
+
+
+def test_every_command_is_the_named_top() -> None:
+    for content in (None, "**", " * "):
+        assert command.compile_pattern(content) is command.ANY_COMMAND
+    assert command.compile_pattern("ls *") is not command.ANY_COMMAND
+    assert command.ANY_COMMAND.globs == (EVERY_TEXT,)
+    assert all(EVERY_TEXT.matches(text, Budget()) for text in ("", "rm -rf /", "a\nb"))

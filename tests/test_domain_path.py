@@ -2,9 +2,10 @@
 
 Each row's status comes from the SPEC's words (or, where the SPEC is silent, from
 docs/domains-path-web.md), never from running the prover. Every ``not_covered`` row also checks
-its witness against a gitignore matcher (``pathspec``) that knows nothing of skillgrant: the
-witness must be allowed by the submitted pattern and by no approved pattern, even with the
-runtime's extension of a matched directory to its subtree and ignoring letter case.
+its witness against the path model of tests/property/reference.py (a gitignore matcher,
+``pathspec``, that knows nothing of skillgrant): the witness must be allowed by the submitted
+pattern and by no approved pattern, even with the runtime's extension of a matched directory to
+its subtree and ignoring letter case.
 """
 
 from __future__ import annotations
@@ -12,77 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
-from pathspec import PathSpec
+from property.reference import path_allows, path_witness
 
 from skillgrant import prove
-from skillgrant.domains import path
+from skillgrant.domains import path, pathpattern
 from skillgrant.domains.base import Budget, Context, OverBudget
 from skillgrant.grants import parse_grant
 
 Bases = Mapping[str, str] | None
 Row = tuple[str, list[str], Bases, str]
-
-# --------------------------------------------------------------------------------------------
-# An independent runtime model: gitignore matching over absolute paths, plus the extension
-# --------------------------------------------------------------------------------------------
-
-
-def gitignore_line(content: str | None, bases: Mapping[str, str]) -> str | None:
-    """The pattern as one gitignore line anchored at ``/`` (None when its base is unknown)."""
-    if content is None:
-        return "**"
-    base: str | None
-    if content.startswith("//"):
-        base, rest = "", content[2:]
-    elif content.startswith("~/"):
-        base, rest = bases.get("home"), content[2:]
-    elif content.startswith("/"):
-        base, rest = bases.get("root"), content[1:]
-    else:
-        base, rest = bases.get("cwd"), content.removeprefix("./")
-        if "/" not in rest.rstrip("/"):
-            rest = "**/" + rest
-    if base is None:
-        return None
-    base = base.strip("/")
-    return "/" + (base + "/" if base else "") + rest
-
-
-def runtime_allows(content: str | None, path_: str, bases: Mapping[str, str], *,
-                   directory: bool = False, fold: bool = False) -> bool:
-    """Whether a rule allows the absolute path ``path_`` (no leading ``/``), with every matched
-    ancestor directory extended to its subtree."""
-    line = gitignore_line(content, bases)
-    assert line is not None
-    if fold:
-        line, path_ = line.lower(), path_.lower()
-    spec = PathSpec.from_lines("gitignore", [line])
-    parts = path_.split("/") if path_ else []
-    for size in range(len(parts) + 1):
-        prefix = "/".join(parts[:size])
-        if size < len(parts) or directory:
-            if spec.match_file(prefix + "/"):
-                return True
-        elif spec.match_file(prefix):
-            return True
-    return False
-
-
-def absolute(witness: str, bases: Mapping[str, str]) -> tuple[str, bool]:
-    """A witness in pattern notation as an absolute path (no leading ``/``) and is-directory."""
-    directory = witness.endswith("/") and witness not in ("/", "//")
-    text = witness.rstrip("/") if directory else witness
-    if text.startswith("//"):
-        base, rest = "", text[2:]
-    elif text.startswith("~/"):
-        base, rest = bases["home"], text[2:]
-    elif text.startswith("/"):
-        base, rest = bases["root"], text[1:]
-    else:
-        base, rest = bases["cwd"], "" if text == "." else text
-    joined = "/".join(p for p in (base.strip("/"), rest) if p)
-    return joined, directory
-
 
 # Base directories tried when the plan gives none: the witness must hold for all of them.
 SAMPLE_BASES: list[dict[str, str]] = [
@@ -95,16 +34,16 @@ SAMPLE_BASES: list[dict[str, str]] = [
 def assert_valid_witness(entry: str, approved: list[str], witness: str, bases: Bases) -> None:
     submitted = parse_grant(entry)
     for sample in [dict(bases)] if bases else SAMPLE_BASES:
-        concrete, directory = absolute(witness, sample)
-        assert runtime_allows(submitted.content, concrete, sample, directory=directory), sample
+        concrete, directory = path_witness(witness, sample)
+        assert path_allows(submitted.content, concrete, sample, directory=directory), sample
         for other in map(parse_grant, approved):
             # `Edit(p)` also lets Read open p; a tool-wide `Edit` does not (2.1.332).
             edit_grants_read = (submitted.key == "Read" and other.key == "Edit"
                                 and other.content is not None)
             if other.key != submitted.key and not edit_grants_read:
                 continue
-            assert not runtime_allows(other.content, concrete, sample, directory=directory,
-                                      fold=True), (other, sample)
+            assert not path_allows(other.content, concrete, sample, directory=directory,
+                                   fold=True), (other, sample)
 
 
 def check(entry: str, approved: list[str], bases: Bases, expected: str) -> None:
@@ -436,13 +375,22 @@ def test_witness_search_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     ("~/.claude/", "home", True),
 ])
 def test_anchor_and_kind(content: str, anchor: str, dir_only: bool) -> None:
-    compiled = path.compile_pattern(content)
-    assert isinstance(compiled, path.PathPattern)
+    compiled = pathpattern.compile_pattern(content)
+    assert isinstance(compiled, pathpattern.PathPattern)
     assert (compiled.anchor, compiled.dir_only) == (anchor, dir_only)
 
 
 def test_no_slash_means_any_depth_and_dot_slash_is_dropped() -> None:
-    assert path.compile_pattern(".env") == path.compile_pattern("**/.env")
-    assert path.compile_pattern("./.env") == path.compile_pattern(".env")
-    assert path.compile_pattern("./src/x") == path.compile_pattern("src/x")
-    assert path.compile_pattern("src/x") != path.compile_pattern("**/src/x")
+    compile_pattern = pathpattern.compile_pattern
+    assert compile_pattern(".env") == compile_pattern("**/.env")
+    assert compile_pattern("./.env") == compile_pattern(".env")
+    assert compile_pattern("./src/x") == compile_pattern("src/x")
+    assert compile_pattern("src/x") != compile_pattern("**/src/x")
+
+
+def test_every_path_is_the_named_top() -> None:
+    # The bare grant compiles to the top, which is `//**` and denotes all of `//*/**`.
+    assert pathpattern.compile_pattern(None) is pathpattern.EVERY_PATH
+    assert pathpattern.compile_pattern("//**") == pathpattern.EVERY_PATH
+    assert pathpattern.members(pathpattern.EVERY_PATH) == (
+        pathpattern.compile_pattern("//*/**"),)

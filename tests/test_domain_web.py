@@ -1,45 +1,22 @@
 """``WebFetch`` (SPEC §4.3) as tables, through the public ``prove()``.
 
-Statuses come from the SPEC's words. Every ``not_covered`` row checks its witness with a host
-matcher written here from the SPEC (a regular expression per pattern), which shares no code
-with the prover: the witness host must be allowed by the submitted grant and by no approved one.
+Statuses come from the SPEC's words. Every ``not_covered`` row checks its witness with the host
+model of tests/property/reference.py (a regular expression per pattern, written from the SPEC),
+which shares no code with the prover: the witness host must be allowed by the submitted grant
+and by no approved one.
 """
 
 from __future__ import annotations
 
-import re
-
 import pytest
+from property.reference import host_allows
 
 from skillgrant import prove
 from skillgrant.domains import web
-from skillgrant.domains.base import Budget, Context, OverBudget
+from skillgrant.domains.base import Budget, Context, OverBudget, Undecided
 from skillgrant.grants import parse_grant
 
 Row = tuple[str, list[str], str]
-
-
-def host_regex(content: str | None) -> re.Pattern[str] | None:
-    """SPEC §4.3 as a regular expression over hosts; None for specifiers it does not define."""
-    if content is None:
-        return re.compile(r"[^.]+(?:\.[^.]+)*")
-    if not content.startswith("domain:"):
-        return None
-    host = content.removeprefix("domain:").lower().removesuffix(".")
-    if host == "*":
-        return re.compile(r"[^.]+(?:\.[^.]+)*")
-    lead = ""
-    if host.startswith("*."):
-        lead, host = r"(?:[^.]+\.)+", host[2:]
-    body = ".".join("[^.]*".join(map(re.escape, label.split("*")))
-                    for label in host.split("."))
-    return re.compile(lead + body)
-
-
-def allows(content: str | None, host: str) -> bool:
-    pattern = host_regex(content)
-    assert pattern is not None
-    return all(host.split(".")) and pattern.fullmatch(host.lower().removesuffix(".")) is not None
 
 
 def check(entry: str, approved: list[str], expected: str) -> None:
@@ -48,8 +25,8 @@ def check(entry: str, approved: list[str], expected: str) -> None:
     if expected == "not_covered":
         host = verdict.witness
         assert host is not None
-        assert allows(parse_grant(entry).content, host)
-        assert not any(allows(parse_grant(a).content, host) for a in approved)
+        assert host_allows(parse_grant(entry).content, host)
+        assert not any(host_allows(parse_grant(a).content, host) for a in approved)
     else:
         assert verdict.witness is None
     if expected == "covered":
@@ -148,7 +125,14 @@ def test_every_host_names_a_stranger() -> None:
 def test_compiled_forms() -> None:
     assert web.compile_host("domain:*") == web.compile_host(None)
     assert web.compile_host("domain:EXAMPLE.com.") == web.compile_host("domain:example.com")
-    assert isinstance(web.compile_host("https://example.com"), web.Undecided)
+    assert isinstance(web.compile_host("https://example.com"), Undecided)
+
+
+def test_every_host_is_the_named_top() -> None:
+    # The bare grant, `domain:*` and `domain:**` compile to one object: every host.
+    for content in (None, "domain:*", "domain:**"):
+        assert web.compile_host(content) is web.EVERY_HOST
+    assert web.compile_host("domain:*.com") is not web.EVERY_HOST
 
 
 def test_the_budget_stops_a_decision() -> None:

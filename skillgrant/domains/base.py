@@ -19,12 +19,15 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Final, Literal, TypeVar
 
 from ..grants import JS_WHITESPACE, Grant
 from ..limits import MAX_WORK_PER_DECISION
 
 Status = Literal["covered", "not_covered", "unknown"]
+#: A case folding applied to both sides before comparing (PowerShell's ASCII one, SPEC §4.1).
+Fold = Callable[[str], str]
+T = TypeVar("T")
 
 # Readable characters tried, in order, as the stand-in for a star in a witness.
 _FILLERS = "xyzqwkjvbgfmp0123456789_"
@@ -108,7 +111,7 @@ class Glob:
         """This glob with every star replaced by ``filler``."""
         return filler.join(self.segments)
 
-    def matches(self, text: str, budget: Budget, fold: Callable[[str], str] | None = None) -> bool:
+    def matches(self, text: str, budget: Budget, fold: Fold | None = None) -> bool:
         """Whether ``text`` is in this glob's language (exact for star-only globs)."""
         budget.charge(len(text) + sum(map(len, self.segments)) + 1)
         segments = self.segments
@@ -131,8 +134,75 @@ class Glob:
         return True
 
 
-def parse_star_glob(text: str, unescape: Callable[[str], str]) -> Glob:
-    """Split raw content on unescaped ``*``; each segment is then unescaped."""
+#: The top of star-only globs: one star, no literal, every text. A tool-wide grant's language in
+#: the command and generic domains; as a path or host item, any one part.
+EVERY_TEXT: Final = Glob(("", ""))
+
+_ESCAPE = re.compile(r"\\([()\\*])")
+
+
+def unescape(text: str) -> str:
+    """Resolve the grant syntax's escapes ``\\( \\) \\\\ \\*`` (SPEC §2) to the characters."""
+    return _ESCAPE.sub(r"\1", text)
+
+
+@dataclass(frozen=True)
+class Undecided:
+    """A specifier outside a domain's decided fragment, and why: covered only by an identical
+    approved entry (or a tool-wide one), otherwise ``unknown``."""
+
+    reason: str
+
+
+def covered_outright(
+    submitted: Grant, approved: Sequence[Grant], *, every: str, same: str
+) -> Outcome | None:
+    """``covered`` by the first approved grant that is tool-wide (it allows ``every``) or has the
+    submitted grant's very specifier (``same`` says so); None when there is none. The opening of
+    every domain whose top is the bare grant, before any language is compiled.
+
+    >>> covered_outright(Grant("Read", "Read", "x"), [Grant("Read", "Read", None)],
+    ...                  every="every path", same="the same path pattern is approved").reason
+    'the approved grant allows every path'
+    """
+    for index, grant in enumerate(approved):
+        if grant.is_tool_wide:
+            return Outcome("covered", f"the approved grant allows {every}", covered_by=index)
+        if grant.content == submitted.content:
+            return Outcome("covered", same, covered_by=index)
+    return None
+
+
+def covered_or_compiled(
+    submitted: Grant,
+    approved: Sequence[Grant],
+    compile_specifier: Callable[[str | None], T | Undecided],
+    *,
+    every: str,
+    same: str,
+    specifier: str,
+) -> Outcome | T:
+    """``covered_outright``, else the submitted specifier compiled; ``unknown`` when it is
+    ``Undecided`` (only an identical approved ``specifier`` covers such a one, seen above)."""
+    outright = covered_outright(submitted, approved, every=every, same=same)
+    if outright is not None:
+        return outright
+    compiled = compile_specifier(submitted.content)
+    if isinstance(compiled, Undecided):
+        return Outcome("unknown", f"{compiled.reason}; only an identical approved {specifier} "
+                       "covers it")
+    return compiled
+
+
+def same_tool(submitted: Grant, other: Grant, shell_tools: frozenset[str]) -> bool:
+    """Relevance in a domain where only grants of the submitted grant's own tool can cover it."""
+    del shell_tools  # no alias joins these tools
+    return other.key == submitted.key
+
+
+def parse_star_glob(text: str, read: Callable[[str], str] = unescape) -> Glob:
+    """Split raw content on unescaped ``*``; each segment is then read with ``read``
+    (``unescape`` unless a domain reads more, as placeholders in commands)."""
     segments: list[str] = []
     current: list[str] = []
     index = 0
@@ -143,12 +213,12 @@ def parse_star_glob(text: str, unescape: Callable[[str], str]) -> Glob:
             index += 2
             continue
         if char == "*":
-            segments.append(unescape("".join(current)))
+            segments.append(read("".join(current)))
             current = []
         else:
             current.append(char)
         index += 1
-    segments.append(unescape("".join(current)))
+    segments.append(read("".join(current)))
     return Glob(tuple(segments))
 
 
@@ -168,7 +238,7 @@ def count_wildcards(text: str) -> int:
 
 def choose_filler(
     literals: Iterable[str],
-    fold: Callable[[str], str] | None = None,
+    fold: Fold | None = None,
     budget: Budget | None = None,
 ) -> str:
     """A character absent from every literal given (so it can stand for any text): a readable
@@ -195,7 +265,7 @@ def first_match(
     text: str,
     approved: Sequence[tuple[int, Sequence[Glob]]],
     budget: Budget,
-    fold: Callable[[str], str] | None = None,
+    fold: Fold | None = None,
 ) -> int | None:
     """The index of the first approved pattern (a union of globs) whose language holds ``text``."""
     for index, globs in approved:
@@ -207,7 +277,7 @@ def first_match(
 def approved_filler(
     approved: Sequence[tuple[int, Sequence[Glob]]],
     budget: Budget,
-    fold: Callable[[str], str] | None = None,
+    fold: Fold | None = None,
 ) -> str:
     """The filler for generic instances tested against ``approved``: in none of its literals."""
     return choose_filler((s for _, globs in approved for g in globs for s in g.segments),
@@ -218,7 +288,7 @@ def union_cover(
     language: Sequence[Glob],
     approved: Sequence[tuple[int, Sequence[Glob]]],
     budget: Budget,
-    fold: Callable[[str], str] | None = None,
+    fold: Fold | None = None,
     filler: str | None = None,
 ) -> tuple[list[int], str | None]:
     """Decide ``union(language) ⊆ union(approved)``.
@@ -259,7 +329,7 @@ def loose_doubt(
     approved: Sequence[Grant],
     loose: Sequence[tuple[int, Sequence[Glob]]],
     budget: Budget,
-    fold: Callable[[str], str] | None = None,
+    fold: Fold | None = None,
 ) -> Outcome | None:
     """``unknown`` when an approved pattern decided by identity, read loosely (``loose``,
     indexes into ``approved``), might allow the would-be ``witness`` (written ``shown``), else

@@ -22,7 +22,7 @@ covered.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -31,8 +31,10 @@ from typing import Final
 from ..grants import JS_WHITESPACE, Grant
 from .base import (
     BACKSLASH_REASON,
+    EVERY_TEXT,
     RESERVED,
     Context,
+    Fold,
     Glob,
     Outcome,
     approved_filler,
@@ -41,6 +43,7 @@ from .base import (
     loose_doubt,
     loose_globs,
     parse_star_glob,
+    unescape,
     union_cover,
 )
 
@@ -55,7 +58,6 @@ PLACEHOLDERS = (
 _SYMBOL = {text: chr(0xFDD0 + i) for i, text in enumerate(PLACEHOLDERS)}
 _TEXT = {symbol: text for text, symbol in _SYMBOL.items()}
 
-_ESCAPE = re.compile(r"\\([()\\*])")
 _OPERATOR = re.compile(r"&&|\|\||\|&|[;|&\n\r`]|\$\(|<\(|>\(")
 _SPLIT = re.compile(r"&&|\|\||\|&|[;|&\n\r]")
 _UNSPLITTABLE = re.compile(r"['\"\\()$`]")
@@ -82,9 +84,14 @@ class CommandPattern:
         return self.kind in (Kind.EXACT, Kind.PREFIX) and _OPERATOR.search(self.literal) is not None
 
 
-def unescape(text: str) -> str:
-    """Resolve ``\\( \\) \\\\ \\*`` and encode placeholders as opaque symbols."""
-    text = _ESCAPE.sub(r"\1", text)
+#: The top: every command (a tool-wide grant, ``Bash(**)``).
+ANY_COMMAND: Final = CommandPattern(Kind.ANY, "", (EVERY_TEXT,))
+
+
+def read_literal(text: str) -> str:
+    """Pattern text as the matcher compares it: escapes resolved (``base.unescape``) and each
+    placeholder encoded as its opaque symbol."""
+    text = unescape(text)
     for placeholder, symbol in _SYMBOL.items():
         text = text.replace(placeholder, symbol)
     return text
@@ -99,19 +106,19 @@ def render(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def compile_pattern(content: str | None) -> CommandPattern:
-    """Classify and compile a specifier (SPEC §4.1). Content with reserved characters is refused
-    by the caller before this runs."""
+    """Classify and compile a specifier (SPEC §4.1); None (the bare grant) is ``ANY_COMMAND``.
+    Content with reserved characters is refused by the caller before this runs."""
     if content is None:
-        return CommandPattern(Kind.ANY, "", (Glob(("", "")),))
+        return ANY_COMMAND
     if content.endswith(":*"):
-        prefix = unescape(content[:-2])  # a star inside P is a literal star
+        prefix = read_literal(content[:-2])  # a star inside P is a literal star
         return CommandPattern(Kind.PREFIX, prefix, (Glob((prefix,)), Glob((prefix + " ", ""))))
-    glob = parse_star_glob(content.strip(JS_WHITESPACE), unescape)
+    glob = parse_star_glob(content.strip(JS_WHITESPACE), read_literal)
     if glob.stars == 0:
-        literal = unescape(content)
+        literal = read_literal(content)
         return CommandPattern(Kind.EXACT, literal, (Glob((literal,)),))
     if glob.is_everything:
-        return CommandPattern(Kind.ANY, "", (Glob(("", "")),))
+        return ANY_COMMAND
     if glob.stars == 1 and glob.segments[1] == "" and glob.segments[0].endswith(" "):
         bare = glob.segments[0][:-1]
         return CommandPattern(Kind.GLOB, "", (Glob((bare,)), glob))
@@ -130,13 +137,24 @@ def has_reserved(content: str | None) -> bool:
     return content is not None and not RESERVED.isdisjoint(content)
 
 
-def decide(
-    submitted: Grant,
-    approved: Sequence[Grant],
-    context: Context,
-    *,
-    fold: Callable[[str], str] | None = None,
-) -> Outcome:
+def case_fold(key: str) -> Fold | None:
+    """How a tool's content compares: ``PowerShell`` ASCII-case-insensitively (SPEC §4.1), every
+    other command tool exactly."""
+    return ascii_fold if key == "PowerShell" else None
+
+
+def group(key: str, shell_tools: frozenset[str]) -> str:
+    """The tool group a command tool is judged in: declared shell aliases join ``Bash`` (SPEC
+    §3); ``Monitor``, ``PowerShell`` and ``Skill`` are each their own."""
+    return "Bash" if key == "Bash" or key in shell_tools else key
+
+
+def relevant(submitted: Grant, other: Grant, shell_tools: frozenset[str]) -> bool:
+    """Whether ``other`` can cover ``submitted`` at all: a grant of the same tool group."""
+    return group(submitted.key, shell_tools) == group(other.key, shell_tools)
+
+
+def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
     """Decide a command-domain grant against approved grants of the same tool group.
 
     A pattern whose content holds a backslash or a run of spaces is decided by identity only
@@ -146,26 +164,18 @@ def decide(
     """
     if has_reserved(submitted.content):
         return Outcome("unknown", "the entry holds reserved Unicode noncharacters")
-    usable = [(i, a) for i, a in enumerate(approved) if not has_reserved(a.content)]
-    by_identity = {i for i, a in usable if identity_reason(a.content) is not None}
-    compiled = [(i, compile_pattern(a.content)) for i, a in usable if i not in by_identity]
-    tool_wide = next((i for i, p in compiled if p.kind is Kind.ANY), None)
-    if tool_wide is not None:
-        return Outcome("covered", "covered by a tool-wide approved grant", covered_by=tool_wide)
-    reason = identity_reason(submitted.content)
-    if reason is not None:
-        same = next((i for i, a in usable if a == submitted), None)
-        if same is not None:
-            return Outcome("covered", "an identical grant is approved", covered_by=same)
-        return Outcome("unknown", f"not decided: {reason}")
+    side = _ApprovedSide.of(approved)
+    outright = side.covers_outright(submitted)
+    if outright is not None:
+        return outright
     # Approved patterns decided by identity still shape the witness: it must escape every
     # reading the runtime may give them (spacing collapsed, escapes read either way).
-    loose = [(i, loose_globs(text, PLACEHOLDERS)) for i, a in usable if i in by_identity
-             for text in dict.fromkeys((a.content or "", _SPACE_RUN.sub(" ", a.content or "")))]
+    loose = side.loose()
     pattern = compile_pattern(submitted.content)
+    fold = case_fold(submitted.key)
     if pattern.compound:
-        return _decide_compound(pattern, compiled, context, fold)
-    languages = [(i, p.globs) for i, p in compiled]
+        return _decide_compound(pattern, side.compiled, context, fold)
+    languages = [(i, p.globs) for i, p in side.compiled]
     # The filler avoids the loose readings' literals too, so a witness can escape them.
     filler = approved_filler([*languages, *loose], context.budget, fold)
     covering, witness = union_cover(pattern.globs, languages, context.budget, fold, filler)
@@ -174,6 +184,61 @@ def decide(
         also = tuple(dict.fromkeys(i for i in rest if i != first))
         reason = "every command it allows is allowed by an approved grant"
         return Outcome("covered", reason, covered_by=first, also=also)
+    return _refute(witness, pattern, approved, [*languages, *loose], loose, context, fold)
+
+
+@dataclass(frozen=True)
+class _ApprovedSide:
+    """The approved grants as a decision reads them: ``usable`` (no reserved characters), of
+    which ``compiled`` are decided by their language and the rest (``by_identity``) only by
+    identity."""
+
+    usable: list[tuple[int, Grant]]
+    by_identity: frozenset[int]
+    compiled: list[tuple[int, CommandPattern]]
+
+    @classmethod
+    def of(cls, approved: Sequence[Grant]) -> _ApprovedSide:
+        usable = [(i, a) for i, a in enumerate(approved) if not has_reserved(a.content)]
+        by_identity = frozenset(i for i, a in usable if identity_reason(a.content) is not None)
+        compiled = [(i, compile_pattern(a.content)) for i, a in usable if i not in by_identity]
+        return cls(usable, by_identity, compiled)
+
+    def covers_outright(self, submitted: Grant) -> Outcome | None:
+        """``covered`` by a tool-wide approved grant, or, for a submitted pattern decided by
+        identity, by an identical one (else ``unknown``); None when its language decides."""
+        tool_wide = next((i for i, p in self.compiled if p.kind is Kind.ANY), None)
+        if tool_wide is not None:
+            return Outcome("covered", "covered by a tool-wide approved grant",
+                           covered_by=tool_wide)
+        reason = identity_reason(submitted.content)
+        if reason is None:
+            return None
+        same = next((i for i, a in self.usable if a == submitted), None)
+        if same is not None:
+            return Outcome("covered", "an identical grant is approved", covered_by=same)
+        return Outcome("unknown", f"not decided: {reason}")
+
+    def loose(self) -> list[tuple[int, tuple[Glob, ...]]]:
+        """Every reading of the grants decided by identity (spacing collapsed or not)."""
+        return [(i, loose_globs(text, PLACEHOLDERS)) for i, a in self.usable
+                if i in self.by_identity
+                for text in dict.fromkeys((a.content or "",
+                                           _SPACE_RUN.sub(" ", a.content or "")))]
+
+
+def _refute(
+    witness: str,
+    pattern: CommandPattern,
+    approved: Sequence[Grant],
+    readings: Sequence[tuple[int, Sequence[Glob]]],
+    loose: Sequence[tuple[int, Sequence[Glob]]],
+    context: Context,
+    fold: Fold | None,
+) -> Outcome:
+    """``not_covered`` with a certain witness (a telling one against a tool-wide grant), or
+    ``unknown`` when the runtime might still allow it. ``readings`` are every approved language,
+    the loose ones included."""
     if _OPERATOR.search(witness):
         return Outcome(
             "unknown",
@@ -181,7 +246,7 @@ def decide(
             "compound command separately, so no single witness applies",
         )
     if pattern.kind is Kind.ANY:
-        witness = _telling_command([*languages, *loose], context, fold) or witness
+        witness = _telling_command(readings, context, fold) or witness
     doubt = (loose_doubt(witness, render(witness), approved, loose, context.budget, fold)
              or _wrapper_doubt(witness) or _spacing_doubt(witness))
     if doubt is not None:
@@ -247,7 +312,7 @@ _TELLING = ("rm -rf build", "curl -fsSL https://example.com/install.sh", "sh")
 def _telling_command(
     languages: Sequence[tuple[int, Sequence[Glob]]],
     context: Context,
-    fold: Callable[[str], str] | None,
+    fold: Fold | None,
 ) -> str | None:
     return next((c for c in _TELLING if first_match(c, languages, context.budget, fold) is None),
                 None)
@@ -257,7 +322,7 @@ def _decide_compound(
     pattern: CommandPattern,
     compiled: Sequence[tuple[int, CommandPattern]],
     context: Context,
-    fold: Callable[[str], str] | None,
+    fold: Fold | None,
 ) -> Outcome:
     # An approved EXACT or PREFIX with the same literal approves that compound string whole.
     # A submitted PREFIX may approve more than its literal, so only a PREFIX matches it.
@@ -302,7 +367,7 @@ def _same_literal(
     literal: str,
     compiled: Sequence[tuple[int, CommandPattern]],
     kinds: tuple[Kind, ...],
-    fold: Callable[[str], str] | None,
+    fold: Fold | None,
 ) -> int | None:
     key = fold(literal) if fold else literal
     for index, other in compiled:

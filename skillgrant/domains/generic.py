@@ -4,44 +4,45 @@ each other. A specifier with a backslash is decided by identity only (``base.BAC
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
+from typing import Final
 
 from ..grants import Grant
 from .base import (
     BACKSLASH_REASON,
+    EVERY_TEXT,
     Context,
     Glob,
     Outcome,
     approved_filler,
+    covered_outright,
     has_backslash,
     loose_doubt,
     loose_globs,
     parse_star_glob,
+    same_tool,
     union_cover,
 )
 
-_ESCAPE = re.compile(r"\\([()\\*])")
+#: The language of a tool-wide grant: every use of the tool (top).
+EVERY_USE: Final = (EVERY_TEXT,)
 
-
-def unescape(text: str) -> str:
-    return _ESCAPE.sub(r"\1", text)
+# Only grants of the same tool cover each other here.
+relevant = same_tool
 
 
 def language(grant: Grant) -> tuple[Glob, ...]:
     if grant.content is None:
-        return (Glob(("", "")),)
-    return (parse_star_glob(grant.content, unescape),)
+        return EVERY_USE
+    return (parse_star_glob(grant.content),)
 
 
 def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
     """Decide a grant for a tool without its own semantics, against grants of the same tool."""
-    for index, grant in enumerate(approved):
-        if grant.content is None:
-            return Outcome("covered", "the approved grant allows every use of the tool",
-                           covered_by=index)
-        if grant == submitted:
-            return Outcome("covered", "an identical grant is approved", covered_by=index)
+    outright = covered_outright(submitted, approved, every="every use of the tool",
+                                same="an identical grant is approved")
+    if outright is not None:
+        return outright
     if has_backslash(submitted.content):
         return Outcome("unknown", f"not decided: {BACKSLASH_REASON}")
     # An approved specifier with a backslash covers only the identical entry (above); read
@@ -59,6 +60,6 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     doubt = loose_doubt(witness, witness, approved, loose, context.budget)
     if doubt is not None:
         return doubt
-    what = "every use of the tool" if submitted.content is None else "a specifier"
+    what = "every use of the tool" if submitted.is_tool_wide else "a specifier"
     return Outcome("not_covered", f"it allows {what}; no approved grant allows {witness!r}",
                    witness=witness)

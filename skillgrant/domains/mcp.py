@@ -51,6 +51,12 @@ def language(name: str) -> Glob:
     return Glob((name,))
 
 
+def relevant(submitted: Grant, other: Grant, shell_tools: frozenset[str]) -> bool:
+    """Any MCP grant may cover an MCP grant: a server-wide ``mcp__s`` covers ``mcp__s__t``."""
+    del submitted, shell_tools
+    return other.is_mcp
+
+
 def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
     same = next((i for i, a in enumerate(approved) if a.key == submitted.key), None)
     if same is not None:

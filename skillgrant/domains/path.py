@@ -1,22 +1,7 @@
 """Paths for ``Read`` and ``Edit`` (SPEC §4.2).
 
-A path pattern has an *anchor* and a sequence of parts (see ``pathlang``):
-
-===========  ==============  ==========================================================
-anchor       written         base directory
-===========  ==============  ==========================================================
-``abs``      ``//etc/x``     the filesystem root
-``home``     ``~/.zshrc``    ``base_dirs["home"]``
-``root``     ``/src/**``     ``base_dirs["root"]`` (the settings / project root)
-``cwd``      ``src/*.ts``    ``base_dirs["cwd"]``; a leading ``./`` is dropped, and a pattern
-                             with no ``/`` matches at any depth (``.env`` is ``**/.env``)
-===========  ==============  ==========================================================
-
-``*`` matches within one part and ``**`` any number of parts, zero included, so a trailing
-``/**`` also matches the directory itself (as a directory: ``P/**`` is ``P/*/**`` ∪ ``P/``, see
-``members``); a trailing ``/`` restricts a pattern to directories. A pattern never matches its
-own base directory, which the runtime is never asked about. Bare ``Read`` is every path:
-``//**``.
+Patterns are compiled in ``pathpattern`` (anchors, members, the top ``EVERY_PATH``); this
+module decides inclusion and finds witnesses.
 
 Inclusion is decided without the runtime's extension of a matched directory to its subtree
 (SPEC §4.2: the extension is monotone, so this is sound). Two patterns are compared in the
@@ -31,28 +16,22 @@ are; otherwise the verdict is ``unknown``, never a doubtful witness.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Final, Literal
+from dataclasses import dataclass
+from typing import Final
 
 from ..grants import Grant
-from .base import Budget, Context, Glob, Outcome
-from .pathlang import (
-    ANY_PARTS,
-    AnyParts,
-    Items,
-    Parts,
-    collapse,
-    cover,
-    literal,
-    part_glob,
-    prefix_matches,
-    scan,
+from .base import Budget, Context, Outcome, Undecided, covered_or_compiled
+from .pathlang import ANY_PARTS, Items, Parts, collapse, cover, literal, prefix_matches, scan
+from .pathpattern import (
+    EVERY_PATH,
+    NO_PATHS,
+    Anchor,
+    PathPattern,
+    base_directories,
+    members,
 )
-
-Anchor = Literal["abs", "home", "root", "cwd"]
+from .pathpattern import compile_pattern as compile_pattern
 
 _WRITTEN: Final[dict[Anchor, str]] = {"abs": "//", "home": "~/", "root": "/", "cwd": ""}
 _KIND: Final[dict[Anchor, str]] = {
@@ -72,128 +51,13 @@ _TELLING: Final = (("etc", "shadow"), ("root", ".ssh", "id_rsa"))
 # How many uncovered instances are tried before the verdict settles for ``unknown``.
 MAX_WITNESS_CANDIDATES: Final = 16
 
-_DRIVE = re.compile(r"[A-Za-z]:")
-# Over-approximations used only when asking "might this approved pattern allow the witness?".
-_LOOSE = re.compile(r"\\.|\\$|\?|\[[^/\]]*\]?|^\s+|\s+$")
 
-
-@dataclass(frozen=True)
-class PathPattern:
-    """A compiled path pattern: anchor, items, and whether it matches directories only."""
-
-    anchor: Anchor
-    items: Items
-    dir_only: bool = False
-
-
-EVERY_PATH: Final = PathPattern("abs", (ANY_PARTS,))
-_ONE_PART: Final = Glob(("", ""))
-
-
-@dataclass(frozen=True)
-class Undecided:
-    """A pattern outside the decided fragment, and why."""
-
-    reason: str
-
-
-@lru_cache(maxsize=4096)
-def compile_pattern(content: str | None, *, loose: bool = False) -> PathPattern | Undecided:
-    """Compile a ``Read``/``Edit`` specifier (SPEC §4.2); None is every path.
-
-    ``loose`` reads the gitignore constructs the prover does not decide (``?``, ``[…]``,
-    escapes, surrounding blanks) as ``*``: a pattern at least as wide as any reading of the
-    original, for judging whether an approved pattern might allow a witness.
-
-    >>> compile_pattern("src/*.ts").anchor, compile_pattern("~/.zshrc").anchor
-    ('cwd', 'home')
-    """
-    if content is None:
-        return EVERY_PATH
-    if "\n" in content or "\r" in content:
-        # gitignore reads one pattern per line: `a\n**` would be two rules, one of them `**`.
-        return Undecided("a line break splits a gitignore pattern into several")
-    if loose:
-        content = _LOOSE.sub("*", content)
-    elif problem := _outside_fragment(content):
-        return Undecided(problem)
-    if "${" in content:
-        return Undecided("it holds a placeholder, which the runtime may expand to any path")
-    if (content.startswith("~") and not content.startswith("~/")) or _DRIVE.match(content):
-        return Undecided("a leading '~' without '/' or a drive letter may name another base")
-    anchor: Anchor
-    if content.startswith("//"):
-        anchor, rest = "abs", content[2:]
-    elif content.startswith("~/"):
-        anchor, rest = "home", content[2:]
-    elif content.startswith("/"):
-        anchor, rest = "root", content[1:]
-    else:
-        anchor, rest = "cwd", content.removeprefix("./")
-    dir_only = rest.endswith("/")
-    rest = rest.removesuffix("/")
-    parts = rest.split("/")
-    if not rest or any(part in ("", ".", "..") for part in parts):
-        return Undecided("it has an empty, '.' or '..' segment, or names only its base directory")
-    if any(len(part) > 2 and part == "*" * len(part) for part in parts):
-        return Undecided("a segment of three or more stars is '**' to git but '*' to other "
-                         "gitignore matchers")
-    items: Items = tuple(ANY_PARTS if part == "**" else part_glob(part) for part in parts)
-    if anchor == "cwd" and len(parts) == 1:
-        items = (ANY_PARTS, *items)
-    return PathPattern(anchor, collapse(items), dir_only)
-
-
-def _outside_fragment(content: str) -> str | None:
-    if "?" in content or "[" in content:
-        return "only '*' and '**' are decided in path patterns, and '?' or '[' is here"
-    if "\\" in content:
-        return "escapes read differently as grant syntax and as gitignore syntax"
-    if content != content.strip():
-        return "gitignore drops trailing blanks, so the pattern may not mean what it shows"
-    if content[0] in "!#":
-        return "a leading '!' or '#' is a negation or a comment in gitignore"
-    return None
-
-
-def members(pattern: PathPattern) -> tuple[PathPattern, ...]:
-    """The union a pattern denotes. A trailing ``**`` that takes no part matches the directory
-    itself (SPEC §4.2), not a file of that name, so ``P/**`` is ``P/*/**`` ∪ ``P/``. No member
-    matches the pattern's base directory itself: the runtime asks only about paths below it.
-
-    >>> [str(len(m.items)) + ("/" if m.dir_only else "") for m in members(compile_pattern("a/**"))]
-    ['3', '1/']
-    """
-    items = pattern.items
-    if not items or not isinstance(items[-1], AnyParts):
-        return (pattern,)
-    head = items[:-1]
-    below = replace(pattern, items=(*head, _ONE_PART, ANY_PARTS))
-    # The base directory itself is not a path the runtime is asked about: `**` is `*/**`.
-    return (below, replace(pattern, items=head, dir_only=True)) if head else (below,)
-
-
-def base_directories(raw: Mapping[str, str]) -> tuple[dict[str, Parts], list[str]]:
-    """The usable base directories (``cwd``, ``home``, ``root``) as parts, and the problems
-    with unusable ones. A base must be an absolute POSIX path; ``.`` and ``..`` are resolved."""
-    bases: dict[str, Parts] = {}
-    problems: list[str] = []
-    for key in ("cwd", "home", "root"):
-        value = raw.get(key)
-        if value is None:
-            continue
-        if not isinstance(value, str) or not value.startswith("/") or "\\" in value:
-            problems.append(f"base directory {key}={value!r} is not an absolute POSIX path")
-            continue
-        parts: list[str] = []
-        for part in value.split("/"):
-            if part == "..":
-                if parts:
-                    parts.pop()
-            elif part not in ("", "."):
-                parts.append(part)
-        bases[key] = tuple(parts)
-    return bases, problems
+def relevant(submitted: Grant, other: Grant, shell_tools: frozenset[str]) -> bool:
+    """Read and Edit grants are both relevant to either tool: ``Edit(p)`` grants Read of ``p``
+    too (so a submitted ``Edit(p)`` must have its read side covered as well), and ``decide``
+    sorts out which approved grant grants which side."""
+    del submitted, shell_tools
+    return other.key in ("Read", "Edit")
 
 
 def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
@@ -207,11 +71,11 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     """
     edits = [i for i, grant in enumerate(approved) if grant.key == "Edit"]
     reads = [i for i, grant in enumerate(approved)
-             if grant.key == "Read" or (grant.key == "Edit" and grant.content is not None)]
+             if grant.key == "Read" or (grant.key == "Edit" and not grant.is_tool_wide)]
     if submitted.key == "Read":
         return _on(reads, submitted, approved, context)
     edit_side = _on(edits, submitted, approved, context)
-    if edit_side.status != "covered" or submitted.content is None:
+    if edit_side.status != "covered" or submitted.is_tool_wide:
         return edit_side
     read_side = _on(reads, Grant(tool="Read", key="Read", content=submitted.content), approved,
                     context)
@@ -238,23 +102,18 @@ def _on(indexes: Sequence[int], submitted: Grant, approved: Sequence[Grant],
 
 
 def _decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
-    for index, grant in enumerate(approved):
-        if grant.content is None:
-            return Outcome("covered", "the approved grant allows every path", covered_by=index)
-        if grant.content == submitted.content:
-            return Outcome("covered", "the same path pattern is approved", covered_by=index)
-    pattern = compile_pattern(submitted.content)
-    if isinstance(pattern, Undecided):
-        return Outcome("unknown", f"{pattern.reason}; only an identical approved pattern "
-                       "covers it")
+    pattern = covered_or_compiled(submitted, approved, compile_pattern, every="every path",
+                                  same="the same path pattern is approved", specifier="pattern")
+    if isinstance(pattern, Outcome):
+        return pattern
     bases, problems = base_directories(context.base_dirs)
     return _Judge(pattern, approved, bases, problems, context.budget).run()
 
 
 @dataclass(frozen=True)
 class _Approved:
-    """An approved grant as the judge uses it: its members when decided, and a loose reading
-    (at least as wide) for judging witnesses."""
+    """An approved grant as the judge uses it: its members when decided (``NO_PATHS`` when it
+    is outside the fragment), and a loose reading (at least as wide) for judging witnesses."""
 
     grant: Grant
     decided: tuple[PathPattern, ...]
@@ -267,7 +126,7 @@ class _Approved:
         if isinstance(compiled, PathPattern):
             return cls(grant, members(compiled), members(compiled), None)
         loose = compile_pattern(grant.content, loose=True)
-        return cls(grant, (), members(loose) if isinstance(loose, PathPattern) else loose,
+        return cls(grant, NO_PATHS, members(loose) if isinstance(loose, PathPattern) else loose,
                    compiled.reason)
 
 
@@ -394,24 +253,24 @@ class _Judge:
         items = self.in_frame(wide)
         if items is None and self.frame != "abs":
             return self.missing_base(grant, wide)
-
-        def fits(size: int) -> bool:
-            # Every proper prefix is a directory; the whole path is one when ``is_dir``.
-            return not wide.dir_only or size < len(parts) or is_dir
-
-        budget = self.budget
         if items is None:
             # Unknown base B: the approved pattern allows B/q, and B may be any prefix.
-            hits = prefix_matches(wide.items, parts, budget, str.casefold, anywhere=True)
-            if any(hit and fits(size) for size, hit in enumerate(hits)):
+            hits = prefix_matches(wide.items, parts, self.budget, str.casefold, anywhere=True)
+            if any(hit and _fits(wide, parts, size, is_dir) for size, hit in enumerate(hits)):
                 return self.missing_base(grant, wide)
             return None
-        folded = prefix_matches(items, parts, budget, str.casefold)
-        if not any(hit and fits(size) for size, hit in enumerate(folded)):
+        folded = prefix_matches(items, parts, self.budget, str.casefold)
+        if not any(hit and _fits(wide, parts, size, is_dir) for size, hit in enumerate(folded)):
             return None  # the usual case: no match even ignoring case
-        exact = prefix_matches(items, parts, budget)
+        exact = prefix_matches(items, parts, self.budget)
+        return self.closest_reach(grant, wide, parts, is_dir, exact, folded)
+
+    def closest_reach(self, grant: Grant, wide: PathPattern, parts: Parts, is_dir: bool,
+                      exact: Sequence[bool], folded: Sequence[bool]) -> str | None:
+        """``reach`` from the longest prefix of ``parts`` that ``wide`` matches (``exact``) or
+        matches up to letter case (``folded``)."""
         for size in range(len(parts), -1, -1):
-            if not fits(size):
+            if not _fits(wide, parts, size, is_dir):
                 continue
             if exact[size]:
                 if size == len(parts):
@@ -451,3 +310,9 @@ class _Judge:
         if directory:
             text += "/"
         return text
+
+
+def _fits(wide: PathPattern, parts: Parts, size: int, is_dir: bool) -> bool:
+    """Whether ``wide`` may match the first ``size`` parts as to being a directory: every
+    proper prefix is a directory; the whole path is one when ``is_dir``."""
+    return not wide.dir_only or size < len(parts) or is_dir

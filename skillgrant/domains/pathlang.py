@@ -29,12 +29,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
-from .base import Budget, Glob, choose_filler
-
-Fold = Callable[[str], str]
+from .base import EVERY_TEXT, Budget, Fold, Glob, choose_filler
 
 
 class AnyParts:
@@ -47,6 +45,8 @@ class AnyParts:
 
 
 ANY_PARTS: Final = AnyParts()
+#: One part, whatever it holds (a lone ``*``).
+ANY_PART: Final = EVERY_TEXT
 
 Item = Glob | AnyParts
 Items = tuple[Item, ...]

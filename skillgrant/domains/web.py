@@ -23,17 +23,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
 from ..grants import Grant
-from .base import Context, Glob, Outcome
-from .pathlang import ANY_PARTS, Items, Parts, cover, generic_filler, matches, part_glob, scan
+from .base import Budget, Context, Outcome, Undecided, covered_or_compiled, same_tool
+from .pathlang import (
+    ANY_PART,
+    ANY_PARTS,
+    Items,
+    Parts,
+    cover,
+    generic_filler,
+    matches,
+    part_glob,
+    scan,
+)
 
 PREFIX: Final = "domain:"
 # One label or more: the meaning of a leading ``*.``.
-_SUBDOMAINS: Final[Items] = (Glob(("", "")), ANY_PARTS)
+_SUBDOMAINS: Final[Items] = (ANY_PART, ANY_PARTS)
+#: The top: every host, what a bare ``WebFetch`` and ``domain:*`` name.
 EVERY_HOST: Final[Items] = _SUBDOMAINS
 _HOST = re.compile(r"[a-z0-9_*.-]+")
 # Tried first as witnesses: a stranger's host reads better than a generic instance.
@@ -44,18 +54,14 @@ _TELLING: Final = (("evil", "example", "com"), ("attacker", "example", "net"))
 _SHAPES: Final = 4
 _LOOKAHEAD: Final = 32
 
-
-@dataclass(frozen=True)
-class Undecided:
-    """A specifier outside the decided fragment, and why."""
-
-    reason: str
+# Only WebFetch grants cover WebFetch grants.
+relevant = same_tool
 
 
 @lru_cache(maxsize=4096)
 def compile_host(content: str | None) -> Items | Undecided:
-    """The label pattern of a ``WebFetch`` specifier; None (bare) and ``domain:*`` are every
-    host.
+    """The label pattern of a ``WebFetch`` specifier; None (the bare grant) and ``domain:*``
+    are ``EVERY_HOST``.
 
     >>> compile_host("domain:*.Example.com.") == compile_host("domain:*.example.com")
     True
@@ -85,35 +91,28 @@ def compile_host(content: str | None) -> Items | Undecided:
 
 def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
     """Decide a ``WebFetch`` grant against the approved ``WebFetch`` grants."""
-    budget = context.budget
-    for index, grant in enumerate(approved):
-        if grant.content is None:
-            return Outcome("covered", "the approved grant allows every fetch", covered_by=index)
-        if grant.content == submitted.content:
-            return Outcome("covered", "the same specifier is approved", covered_by=index)
-    pattern = compile_host(submitted.content)
-    if isinstance(pattern, Undecided):
-        return Outcome("unknown", f"{pattern.reason}; only an identical approved specifier "
-                       "covers it")
+    pattern = covered_or_compiled(submitted, approved, compile_host, every="every fetch",
+                                  same="the same specifier is approved", specifier="specifier")
+    if isinstance(pattern, Outcome):
+        return pattern
     compiled = [compile_host(a.content) for a in approved]
     usable = [(i, c) for i, c in enumerate(compiled) if not isinstance(c, Undecided)]
-    found = cover(pattern, usable, budget)
+    found = cover(pattern, usable, context.budget)
     if found is not None:
         together = " (several of them together)" if found[1] else ""
         return Outcome("covered", f"every host it allows is allowed by an approved "
                        f"grant{together}", covered_by=found[0], also=found[1])
-    undecided = next((a for a, c in zip(approved, compiled, strict=True)
-                      if isinstance(c, Undecided)), None)
-    if undecided is not None:
+    outside = next((a for a, c in zip(approved, compiled, strict=True)
+                    if isinstance(c, Undecided)), None)
+    if outside is not None:
         return Outcome("unknown", f"not covered by the decided grants, and the approved "
-                       f"{undecided} is outside the decided fragment")
-    # A few uncovered shapes, to pick the most readable; never scan far past the first.
-    uncovered: list[Parts] = []
-    for seen, (parts, matched) in enumerate(scan(pattern, usable, budget)):
-        if matched is None:
-            uncovered.append(parts)
-        if len(uncovered) == _SHAPES or (uncovered and seen >= _LOOKAHEAD):
-            break
+                       f"{outside} is outside the decided fragment")
+    return _refute(pattern, usable, context.budget)
+
+
+def _refute(pattern: Items, usable: Sequence[tuple[int, Items]], budget: Budget) -> Outcome:
+    """``not_covered`` with the most readable host the pattern allows and no approved one."""
+    uncovered = _uncovered(pattern, usable, budget)
     every = pattern is EVERY_HOST
     filler = generic_filler(usable, budget)
     readable = sorted((tuple(_READABLE_LABEL if label == filler else label for label in parts)
@@ -129,3 +128,14 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
             return Outcome("not_covered", f"no approved grant allows {host!r}", witness=host)
     # cover() saw an uncovered instance, and scan() is deterministic: this is not reached.
     return Outcome("unknown", "no host it allows was shown to be outside the approved ones")
+
+
+def _uncovered(pattern: Items, usable: Sequence[tuple[int, Items]], budget: Budget) -> list[Parts]:
+    """A few uncovered shapes, to pick the most readable; never scanning far past the first."""
+    uncovered: list[Parts] = []
+    for seen, (parts, matched) in enumerate(scan(pattern, usable, budget)):
+        if matched is None:
+            uncovered.append(parts)
+        if len(uncovered) == _SHAPES or (uncovered and seen >= _LOOKAHEAD):
+            break
+    return uncovered

@@ -1,9 +1,14 @@
-"""An independent reference model of SPEC §4.1 (and the §4.6 star-only globs): membership only.
+"""Independent reference models of SPEC §4: membership only, one model per domain.
 
-It answers one question, "does this rule allow this concrete command?", by building a regular
-expression from the rule and calling ``fullmatch``. It never decides inclusion between patterns
-and never touches skillgrant's domains: the property tests use it to check what the prover
-claims about whole languages on concrete members of those languages.
+Each answers one question, "does this rule allow this concrete invocation?", over concrete
+strings: commands (§4.1, and the §4.6 star-only globs) by a regular expression built from the
+rule, paths (§4.2) by ``pathspec``'s gitignore matcher, hosts (§4.3) by a regular expression
+written from the SPEC's sentences. None decides inclusion between patterns, and none touches
+skillgrant: the tables and property tests use them to check what the prover claims about whole
+languages on concrete members of those languages.
+
+Commands
+--------
 
 A *rule* here is the content between the parentheses of an entry (``gh *`` for ``Bash(gh *)``).
 ``mode`` says how to read it:
@@ -22,13 +27,30 @@ other escapes is not modelled).
 
 Compound commands (§4.1) are out of scope: callers keep control operators out of the commands
 they ask about.
+
+Paths
+-----
+``path_allows`` anchors the pattern at its base directory (``bases`` maps ``cwd``, ``home`` and
+``root`` to absolute paths; a pattern with no ``/`` is at any depth) and asks pathspec about an
+absolute path, extending every matched ancestor directory to its subtree (what the runtime may
+do, SPEC §4.2). ``path_witness`` reads a witness in its pattern's notation back as an absolute
+path.
+
+Hosts
+-----
+``host_allows`` matches a host against ``domain:HOST`` read as the SPEC says: a leading ``*.``
+is one label or more, any other ``*`` stays inside a label, case and a trailing dot do not
+matter; the bare grant and ``domain:*`` allow every host.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Literal
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any, Literal
+
+from pathspec import PathSpec
 
 Mode = Literal["command", "powershell", "generic"]
 
@@ -125,3 +147,105 @@ def _glob_matches(toks: list[object], command: str) -> bool:
 def ref_allows_any(rules: Iterable[str], command: str, mode: Mode = "command") -> bool:
     """True when at least one of ``rules`` allows ``command``."""
     return any(ref_allows(rule, command, mode) for rule in rules)
+
+
+# --------------------------------------------------------------------------------------------
+# Paths (SPEC §4.2)
+# --------------------------------------------------------------------------------------------
+
+
+def _based(text: str, bases: Mapping[str, str]) -> tuple[str, str]:
+    """The base directory a pattern or witness is written against (``//`` the filesystem
+    root, ``~/`` home, ``/`` the project root, else the working directory; a KeyError when
+    ``bases`` lacks it), and the rest of the text."""
+    if text.startswith("//"):
+        return "", text[2:]
+    if text.startswith("~/"):
+        return bases["home"], text[2:]
+    if text.startswith("/"):
+        return bases["root"], text[1:]
+    return bases["cwd"], text
+
+
+def gitignore_line(content: str | None, bases: Mapping[str, str]) -> str:
+    """The rule as one gitignore line anchored at ``/``, for matching absolute paths."""
+    if content is None:
+        return "/**"
+    base, rest = _based(content, bases)
+    if not content.startswith(("/", "~/")):
+        rest = rest.removeprefix("./")
+        if "/" not in rest.rstrip("/"):
+            rest = "**/" + rest
+    base = base.strip("/")
+    return "/" + (base + "/" if base else "") + rest
+
+
+@lru_cache(maxsize=4096)
+def _spec(line: str) -> PathSpec[Any]:
+    return PathSpec.from_lines("gitignore", [line])
+
+
+def path_allows(content: str | None, path: str, bases: Mapping[str, str], *,
+                directory: bool = False, fold: bool = False) -> bool:
+    """Whether the rule allows the absolute ``path`` (written without its leading ``/``), with
+    every matched ancestor directory extended to its subtree; ``fold`` ignores letter case."""
+    line = gitignore_line(content, bases)
+    if fold:
+        line, path = line.lower(), path.lower()
+    spec = _spec(line)
+    parts = path.split("/") if path else []
+    for size in range(len(parts) + 1):
+        prefix = "/".join(parts[:size])
+        if size < len(parts) or directory:
+            if spec.match_file(prefix + "/"):
+                return True
+        elif size and spec.match_file(prefix):
+            return True
+    return False
+
+
+# How a witness names a base directory itself: the base it is, as a directory.
+_BASE_WITNESS = {"//": "", "~/": "home", "/": "root", ".": "cwd"}
+
+
+def path_witness(witness: str, bases: Mapping[str, str]) -> tuple[str, bool]:
+    """A witness, written in its pattern's notation, as an absolute path (no leading ``/``)
+    and whether it names a directory."""
+    if witness in _BASE_WITNESS:
+        key = _BASE_WITNESS[witness]
+        return (bases[key].strip("/") if key else ""), True
+    directory = witness.endswith("/")
+    base, rest = _based(witness.removesuffix("/"), bases)
+    return "/".join(p for p in (base.strip("/"), rest) if p), directory
+
+
+# --------------------------------------------------------------------------------------------
+# Hosts (SPEC §4.3)
+# --------------------------------------------------------------------------------------------
+
+_EVERY_HOST = re.compile(r"[^.]+(?:\.[^.]+)*")
+
+
+def host_regex(content: str | None) -> re.Pattern[str] | None:
+    """SPEC §4.3 as a regular expression over lower-case hosts without a trailing dot; None
+    for the specifiers it does not define (anything but ``domain:HOST``)."""
+    if content is None:
+        return _EVERY_HOST
+    if not content.startswith("domain:"):
+        return None
+    host = content.removeprefix("domain:").lower().removesuffix(".")
+    if host == "*":
+        return _EVERY_HOST
+    lead = ""
+    if host.startswith("*."):
+        lead, host = r"(?:[^.]+\.)+", host[2:]
+    body = r"\.".join("[^.]*".join(map(re.escape, label.split("*")))
+                      for label in host.split("."))
+    return re.compile(lead + body)
+
+
+def host_allows(content: str | None, host: str) -> bool:
+    """Whether the ``WebFetch`` specifier ``content`` (None: the bare grant) allows ``host``."""
+    pattern = host_regex(content)
+    assert pattern is not None, f"§4.3 defines no hosts for {content!r}"
+    return all(host.split(".")) and pattern.fullmatch(host.lower().removesuffix(".")) is not None

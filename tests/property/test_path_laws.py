@@ -1,9 +1,10 @@
 """Laws of the path domain (SPEC §4.2), checked against an independent runtime model.
 
-The model is ``pathspec``'s gitignore matcher, turned into the runtime's question "does this
-rule allow this path?" by anchoring the pattern at its base directory and extending every
-matched ancestor directory to its subtree (what the runtime may do, SPEC §4.2). It never
-decides inclusion; the laws check the prover's claims about whole languages on concrete paths:
+The model (``reference.path_allows``) is ``pathspec``'s gitignore matcher, turned into the
+runtime's question "does this rule allow this path?" by anchoring the pattern at its base
+directory and extending every matched ancestor directory to its subtree (what the runtime may
+do, SPEC §4.2). It never decides inclusion; the laws check the prover's claims about whole
+languages on concrete paths:
 
 * soundness: every sampled path a kept grant allows, some approved grant allows;
 * witness validity: a ``not_covered`` witness is allowed by the grant and by no approved one
@@ -18,16 +19,14 @@ related. Every law runs at least 500 examples.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
-from typing import Any
+from collections.abc import Sequence
 
 from examples import examples
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
-from pathspec import PathSpec
+from reference import path_allows, path_witness
 
-from skillgrant import parse_grant, prove
+from skillgrant import Verdict, parse_grant, prove
 
 EXAMPLES = examples(500)
 
@@ -42,72 +41,12 @@ ANCHORS = ["//", "~/", "/", ""]
 # Overlapping bases, so that patterns of different anchors often meet.
 BASES: dict[str, str] = {"cwd": "/w/p", "home": "/w", "root": "/w/p/a"}
 BASE_OF = {"~/": "home", "/": "root", "": "cwd", "./": "cwd"}
-# How the prover writes a base directory itself.
-BASE_WITNESS = {"//": "", "~/": "home", "/": "root", ".": "cwd"}
 
 
-# --------------------------------------------------------------------------------------------
-# The reference model
-# --------------------------------------------------------------------------------------------
-
-
-def gitignore_line(content: str | None, bases: Mapping[str, str]) -> str:
-    """The rule as one gitignore line anchored at ``/``, for matching absolute paths."""
-    if content is None:
-        return "/**"
-    if content.startswith("//"):
-        base, rest = "", content[2:]
-    elif content.startswith("~/"):
-        base, rest = bases["home"], content[2:]
-    elif content.startswith("/"):
-        base, rest = bases["root"], content[1:]
-    else:
-        base, rest = bases["cwd"], content.removeprefix("./")
-        if "/" not in rest.rstrip("/"):
-            rest = "**/" + rest
-    base = base.strip("/")
-    return "/" + (base + "/" if base else "") + rest
-
-
-@lru_cache(maxsize=4096)
-def _spec(line: str) -> PathSpec[Any]:
-    return PathSpec.from_lines("gitignore", [line])
-
-
-def allows(content: str | None, path: str, bases: Mapping[str, str] = BASES, *,
-           directory: bool = False, fold: bool = False) -> bool:
-    """Whether the rule allows the absolute ``path`` (written without its leading ``/``)."""
-    line = gitignore_line(content, bases)
-    if fold:
-        line, path = line.lower(), path.lower()
-    spec = _spec(line)
-    parts = path.split("/") if path else []
-    for size in range(len(parts) + 1):
-        prefix = "/".join(parts[:size])
-        if size < len(parts) or directory:
-            if spec.match_file(prefix + "/"):
-                return True
-        elif size and spec.match_file(prefix):
-            return True
-    return False
-
-
-def witness_path(witness: str, bases: Mapping[str, str] = BASES) -> tuple[str, bool]:
-    """A witness, written in its pattern's notation, as an absolute path and is-directory."""
-    if witness in BASE_WITNESS:
-        key = BASE_WITNESS[witness]
-        return (bases[key].strip("/") if key else ""), True
-    directory = witness.endswith("/")
-    text = witness.removesuffix("/")
-    if text.startswith("//"):
-        base, rest = "", text[2:]
-    elif text.startswith("~/"):
-        base, rest = bases["home"], text[2:]
-    elif text.startswith("/"):
-        base, rest = bases["root"], text[1:]
-    else:
-        base, rest = bases["cwd"], text
-    return "/".join(p for p in (base.strip("/"), rest) if p), directory
+def allows(content: str | None, path: str, *, directory: bool = False,
+           fold: bool = False) -> bool:
+    """The reference model in the world of ``BASES``."""
+    return path_allows(content, path, BASES, directory=directory, fold=fold)
 
 
 # --------------------------------------------------------------------------------------------
@@ -197,7 +136,7 @@ def assert_sound(submitted: str | None, approved: list[str], paths: list[str]) -
 
 def assert_witness(submitted: str | None, approved: list[str], witness: str | None) -> None:
     assert witness is not None
-    path, directory = witness_path(witness)
+    path, directory = path_witness(witness, BASES)
     assert allows(submitted, path, directory=directory), (submitted, witness)
     for approved_entry in approved:
         content = parse_grant(approved_entry).content
@@ -217,21 +156,31 @@ def entry(anchor: str, segments: Sequence[str]) -> str:
     return f"Read({render(anchor, segments)})"
 
 
-@settings(max_examples=EXAMPLES)
-@given(patterns(), st.lists(patterns(), min_size=1, max_size=3), st.data())
-def test_soundness_and_witnesses(
-    submitted: tuple[str, list[str]], approved: list[tuple[str, list[str]]], data: st.DataObject
-) -> None:
+def check_claims(submitted: tuple[str, list[str]], approved: list[tuple[str, list[str]]],
+                 base_dirs: dict[str, str] | None, data: st.DataObject) -> Verdict:
+    """Prove ``Read(submitted)`` under ``Read(approved)`` and check what the verdict claims on
+    the model: a kept grant allows no sampled path the approved ones do not, a witness is
+    valid. The verdict is returned for laws about the rest."""
     s_entry = entry(*submitted)
     a_entries = [entry(*a) for a in approved]
-    verdict = prove(s_entry, a_entries)
+    verdict = prove(s_entry, a_entries, base_dirs=base_dirs)
     event(verdict.status)
     content = parse_grant(s_entry).content
     if verdict.status == "covered":
         assert_sound(content, a_entries, sampled(data, content, *submitted))
     elif verdict.status == "not_covered":
         assert_witness(content, a_entries, verdict.witness)
-    else:
+    return verdict
+
+
+@settings(max_examples=EXAMPLES)
+@given(patterns(), st.lists(patterns(), min_size=1, max_size=3), st.data())
+def test_soundness_and_witnesses(
+    submitted: tuple[str, list[str]], approved: list[tuple[str, list[str]]], data: st.DataObject
+) -> None:
+    verdict = check_claims(submitted, approved, None, data)
+    if verdict.status not in ("covered", "not_covered"):
+        content = parse_grant(entry(*submitted)).content
         # No gitignore oddities here: only the runtime's directory extension, or comparing bare
         # `Read(*)` (every path, absolute) with a cwd-relative pattern, leaves doubt.
         assert verdict.status == "unknown"
@@ -248,15 +197,7 @@ def test_soundness_and_witnesses_across_anchors(
 ) -> None:
     # The plan tells only some base directories; BASES is one world consistent with that, so
     # every claim must hold in it.
-    s_entry = entry(*submitted)
-    a_entries = [entry(*a) for a in approved]
-    verdict = prove(s_entry, a_entries, base_dirs={k: BASES[k] for k in known})
-    event(verdict.status)
-    content = parse_grant(s_entry).content
-    if verdict.status == "covered":
-        assert_sound(content, a_entries, sampled(data, content, *submitted))
-    elif verdict.status == "not_covered":
-        assert_witness(content, a_entries, verdict.witness)
+    check_claims(submitted, approved, {k: BASES[k] for k in known}, data)
 
 
 @settings(max_examples=EXAMPLES)

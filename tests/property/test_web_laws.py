@@ -1,21 +1,21 @@
 """Laws of the ``WebFetch`` domain (SPEC §4.3), checked against a reference host matcher.
 
-The reference turns a ``domain:`` pattern into a regular expression straight from the SPEC's
-sentences (a leading ``*.`` is one label or more, any other ``*`` stays inside a label, case
-and a trailing dot do not matter) and matches concrete hosts with it. It shares no code with
-the prover. Laws: soundness on sampled hosts, witness validity, constructed narrowings (and
-narrowings of narrowings, whatever else is approved) are kept, spelling does not matter.
-Every law runs at least 500 examples.
+The reference (``reference.host_allows``) turns a ``domain:`` pattern into a regular expression
+straight from the SPEC's sentences (a leading ``*.`` is one label or more, any other ``*`` stays
+inside a label, case and a trailing dot do not matter) and matches concrete hosts with it. It
+shares no code with the prover. Laws: soundness on sampled hosts, witness validity, constructed
+narrowings (and narrowings of narrowings, whatever else is approved) are kept, spelling does not
+matter. Every law runs at least 500 examples.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
 
 from examples import examples
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from reference import host_allows
 
 from skillgrant import parse_grant, prove
 
@@ -25,26 +25,6 @@ LITERALS = ["a", "b", "ab", "com"]
 GLOBS = ["*", "a*", "*b", "a*b"]
 CONCRETE = ["a", "b", "ab", "com", "x", "ax"]
 FILLS = ["", "a", "b", "x"]
-
-
-def reference(content: str | None) -> re.Pattern[str]:
-    """SPEC §4.3 as a regular expression over lower-case hosts without a trailing dot."""
-    if content is None:
-        return re.compile(r"[^.]+(\.[^.]+)*")
-    host = content.removeprefix("domain:").lower().removesuffix(".")
-    if host == "*":
-        return re.compile(r"[^.]+(\.[^.]+)*")
-    prefix = ""
-    if host.startswith("*."):
-        prefix, host = r"([^.]+\.)+", host[2:]
-    labels = ["[^.]*".join(re.escape(piece) for piece in label.split("*"))
-              for label in host.split(".")]
-    return re.compile(prefix + r"\.".join(labels))
-
-
-def allows(content: str | None, host: str) -> bool:
-    return "" not in host.split(".") and reference(content).fullmatch(host) is not None
-
 
 HOSTS = [".".join(p) for n in (1, 2, 3) for p in itertools.product(CONCRETE, repeat=n)]
 
@@ -119,8 +99,8 @@ def assert_sound(submitted: str, approved: list[str], extra: list[str]) -> None:
     content = parse_grant(submitted).content
     contents = [parse_grant(a).content for a in approved]
     for host in [*HOSTS, *extra]:
-        if allows(content, host):
-            assert any(allows(c, host) for c in contents), (submitted, approved, host)
+        if host_allows(content, host):
+            assert any(host_allows(c, host) for c in contents), (submitted, approved, host)
 
 
 @settings(max_examples=EXAMPLES)
@@ -139,8 +119,8 @@ def test_soundness_and_witnesses(
     else:
         host = verdict.witness
         assert host is not None and host == host.lower()
-        assert allows(parse_grant(s_entry).content, host)
-        assert not any(allows(parse_grant(a).content, host) for a in a_entries), host
+        assert host_allows(parse_grant(s_entry).content, host)
+        assert not any(host_allows(parse_grant(a).content, host) for a in a_entries), host
 
 
 @settings(max_examples=EXAMPLES)
