@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-for extra in (REPO, REPO / "tests" / "property"):
+for extra in (REPO, REPO / "tests"):
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
 

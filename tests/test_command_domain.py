@@ -6,7 +6,7 @@ SPEC says only "not covered" without choosing between ``not_covered`` and ``unkn
 "covered only by…" rules), the row accepts either: both are fail-closed.
 
 For ``not_covered`` rows without a pinned witness, the witness is checked against the
-independent reference model (tests/property/reference.py): allowed by the submitted entry, by
+independent reference model (tests/reference.py): allowed by the submitted entry, by
 no approved entry of the same tool.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from property.reference import Mode, ref_allows, ref_allows_any
+from reference import Mode, ref_allows, ref_allows_any
 
 from skillgrant import parse_grant, prove
 from skillgrant.domains import command, registry

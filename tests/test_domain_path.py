@@ -2,7 +2,7 @@
 
 Each row's status comes from the SPEC's words (or, where the SPEC is silent, from
 docs/domains-path-web.md), never from running the prover. Every ``not_covered`` row also checks
-its witness against the path model of tests/property/reference.py (a gitignore matcher,
+its witness against the path model of tests/reference.py (a gitignore matcher,
 ``pathspec``, that knows nothing of skillgrant): the witness must be allowed by the submitted
 pattern and by no approved pattern, even with the runtime's extension of a matched directory to
 its subtree and ignoring letter case.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
-from property.reference import path_allows, path_witness
+from reference import path_allows, path_witness
 
 from skillgrant import prove
 from skillgrant.domains import path, pathpattern

@@ -1,7 +1,7 @@
 """``WebFetch`` (SPEC §4.3) as tables, through the public ``prove()``.
 
 Statuses come from the SPEC's words. Every ``not_covered`` row checks its witness with the host
-model of tests/property/reference.py (a regular expression per pattern, written from the SPEC),
+model of tests/reference.py (a regular expression per pattern, written from the SPEC),
 which shares no code with the prover: the witness host must be allowed by the submitted grant
 and by no approved one.
 """
@@ -9,7 +9,7 @@ and by no approved one.
 from __future__ import annotations
 
 import pytest
-from property.reference import host_allows
+from reference import host_allows
 
 from skillgrant import prove
 from skillgrant.domains import web

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from property.reference import ref_allows
+from reference import Mode, ref_allows
 
 from skillgrant import PlanError, SkillgrantError, parse_grant, prove
 from skillgrant.limits import MAX_ENTRIES_PER_VALUE, MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
@@ -209,7 +209,7 @@ def test_every_example_command_is_approved_by_its_entry(entry: str) -> None:
         grant = parse_grant(entry)
         if finding.example is None or grant.key not in ("Bash", "Monitor", "PowerShell"):
             continue
-        mode = "powershell" if grant.key == "PowerShell" else "command"
+        mode: Mode = "powershell" if grant.key == "PowerShell" else "command"
         assert grant.content is None or ref_allows(grant.content, finding.example, mode), (
             finding.example, entry)
         if _escape(finding.example) == finding.example:

@@ -9,7 +9,7 @@ A content with a backslash is decided by identity only (SPEC §2: the runtime un
 so the laws that say "every question is decided" and "every narrowing is kept" hold for contents
 without one, and ``test_backslash_contents_are_decided_by_identity`` states what holds for the
 rest. Soundness and witness validity are checked for all, against the runtime's reading of
-backslashes (tests/property/reference.py).
+backslashes (tests/reference.py).
 """
 
 from __future__ import annotations
