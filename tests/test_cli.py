@@ -3,21 +3,25 @@ typer's CliRunner, and a few real runs of the installed console script and ``pyt
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import jsonschema
 import pytest
+import typer
 import yaml
 from typer.testing import CliRunner, Result
 
 import skillgrant
 from skillgrant.cli import app as cli
 from skillgrant.cli.app import app, plan_schema
+from skillgrant.cli.console import echo_plain
 
 REPO = Path(__file__).resolve().parents[1]
 SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
@@ -379,6 +383,55 @@ def test_text_colour(repo: Path) -> None:
     assert "\x1b[" not in run(*args, env={"FORCE_COLOR": "1", "NO_COLOR": "1"}).stdout
     assert "\x1b[" in run(*args, env={"FORCE_COLOR": "1"}).stdout
     assert "\x1b[" not in run(*args, "--color", "never", env={"FORCE_COLOR": "1"}).stdout
+
+
+class _Stream(io.StringIO):
+    """A text stream that may be a terminal, and says when it is written and flushed."""
+
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+        self.calls: list[str] = []
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> int:
+        self.calls.append(text)
+        return super().write(text)
+
+    def flush(self) -> None:
+        self.calls.append("<flush>")
+
+
+#: The two writers of text; cli.console.echo chooses between them (typer.echo off POSIX and
+#: for ASCII streams).
+WRITERS: dict[str, Callable[[_Stream, str, bool, bool | None], None]] = {
+    "skillgrant": lambda stream, text, nl, color: echo_plain(stream, text, nl=nl, color=color),
+    "typer": lambda stream, text, nl, color: typer.echo(text, file=stream, nl=nl, color=color),
+}
+RED = "\x1b[31mred\x1b[0m"
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+@pytest.mark.parametrize(("text", "nl", "color", "tty", "written"), [
+    ("report", True, None, False, ["report\n", "<flush>"]),
+    ("report", False, None, False, ["report", "<flush>"]),
+    ("", True, None, False, ["\n", "<flush>"]),
+    ("", False, None, False, ["<flush>"]),
+    (RED, True, None, False, ["red\n", "<flush>"]),
+    (RED, True, None, True, [RED + "\n", "<flush>"]),
+    (RED, False, True, False, [RED, "<flush>"]),
+    (RED, False, False, True, ["red", "<flush>"]),
+    ("a\x1b[?25lb\x1b[2Kc \x1b[1;32mok", False, None, False, ["abc ok", "<flush>"]),
+    ("caf\u00e9 \u2713", True, None, False, ["caf\u00e9 \u2713\n", "<flush>"]),
+])
+def test_text_is_written_as_typer_writes_it(writer: str, text: str, nl: bool,
+                                            color: bool | None, tty: bool,
+                                            written: list[str]) -> None:
+    stream = _Stream(tty)
+    WRITERS[writer](stream, text, nl, color)
+    assert stream.calls == written
 
 
 # --- explain -------------------------------------------------------------------------------

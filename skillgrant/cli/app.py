@@ -1,11 +1,12 @@
 """The ``skillgrant`` command line (SPEC §8): ``check``, ``apply``, ``explain`` and ``schema``
 here; ``lint`` and ``diff`` in cli/review.py, registered on the same app.
 
-Exceptions become exit codes only in the CLI layer: each command runs inside
-``cli.options.guard`` (a SkillgrantError exits 2 with ``skillgrant: error: <message>`` on stderr;
-any other exception exits 2 with a one-line message, the traceback only with ``--debug`` or
-``SKILLGRANT_DEBUG=1``), and ``main`` catches what escapes typer. Never 1, which always means
-"findings". Machine output goes to stdout, diagnostics to stderr.
+Exceptions become exit codes only in the CLI layer, in ``cli.console.exit_status``: each
+command runs inside ``cli.options.guard``, which hands it what the command raised (a
+SkillgrantError exits 2 with ``skillgrant: error: <message>`` on stderr; any other exception
+exits 2 with a one-line message, the traceback only with ``--debug`` or ``SKILLGRANT_DEBUG=1``),
+and ``main`` hands it what escapes typer. Never 1, which always means "findings". Machine output
+goes to stdout, diagnostics to stderr.
 
 Start-up matters (CI runs this on every commit): the console script (cli/entry.py) runs a plain
 ``check`` or ``apply`` without loading typer or this module; here, only typer and the light
@@ -16,35 +17,27 @@ and ``apply`` is cli/run.py's, shared by both ways in.
 
 from __future__ import annotations
 
-import os
 import sys
-from enum import StrEnum
 from typing import Annotated, NoReturn
 
 import typer
 
 from .. import __version__
+from .console import CHECK_FORMATS, EXPLAIN_FORMATS, exit_status
 from .options import (
     Colour,
     ColourOpt,
     DebugOpt,
     Format,
     PlanKind,
-    State,
+    RootOptions,
     colour_enabled,
     env_debug,
+    format_option,
     guard,
-    internal_message,
-    print_traceback,
 )
 from .review import register_review_commands
-from .run import load_plan, process
-
-
-class ExplainFormat(StrEnum):
-    text = "text"
-    json = "json"
-
+from .run import Invocation, load_plan, run_check
 
 app = typer.Typer(
     name="skillgrant",
@@ -63,9 +56,9 @@ PlanOpt = Annotated[str, typer.Option(
          "Code settings.json; '-' reads it from stdin.")]
 PlanKindOpt = Annotated[PlanKind, typer.Option(
     "--plan-kind", help="How to read --plan; auto tells by the name (.md) and content.")]
-FormatOpt = Annotated[Format, typer.Option(
-    "--format", "-f", help="text for people; json for pipelines; github for workflow "
-                           "annotations; sarif for code scanning.")]
+FormatOpt = Annotated[Format, format_option(
+    CHECK_FORMATS, help="text for people; json for pipelines; github for workflow "
+                        "annotations; sarif for code scanning.")]
 JobsOpt = Annotated[int, typer.Option(
     "--jobs", "-j", min=0, metavar="N",
     help="Spread the files over N worker processes (0: one per CPU). The output is the same "
@@ -89,7 +82,7 @@ def _root(
         help="Print the version and exit.")] = False,
     debug: DebugOpt = False,
 ) -> None:
-    ctx.obj = State(debug=debug)
+    ctx.obj = RootOptions(debug=debug)
 
 
 @app.command()
@@ -109,8 +102,7 @@ def check(
     spelling); 2: an error.
     """
     with guard(ctx, debug):
-        code = process("check", paths, plan, plan_kind, fmt, colour, write=False,
-                        dry_run=False, jobs=jobs)
+        code = run_check(Invocation("check", paths, plan, plan_kind, fmt, colour, jobs, debug))
     raise typer.Exit(code)
 
 
@@ -133,8 +125,8 @@ def apply(
     with an error is left untouched; the others are still applied).
     """
     with guard(ctx, debug):
-        code = process("apply", paths, plan, plan_kind, fmt, colour, write=not dry_run,
-                        dry_run=dry_run, jobs=jobs)
+        code = run_check(Invocation("apply", paths, plan, plan_kind, fmt, colour, jobs, debug,
+                                    dry_run))
     raise typer.Exit(code)
 
 
@@ -150,7 +142,7 @@ def explain(
         help="Also approve the entries of this plan, with its shell-tools and base-dirs.")
     ] = None,
     plan_kind: PlanKindOpt = PlanKind.auto,
-    fmt: Annotated[ExplainFormat, typer.Option("--format", "-f")] = ExplainFormat.text,
+    fmt: Annotated[Format, format_option(EXPLAIN_FORMATS)] = Format.text,
     colour: ColourOpt = Colour.auto,
     debug: DebugOpt = False,
 ) -> None:
@@ -179,7 +171,7 @@ def explain(
                 raise PlanError(e.message, source="--approved", entry=e.entry) from e
         entries.extend(given)
         verdict = prove(grant, entries, shell_tools=shell_tools, base_dirs=base_dirs)
-        if fmt is ExplainFormat.json:
+        if fmt is Format.json:
             typer.echo(report.render_explain_json(verdict, entries, version=__version__),
                        nl=False)
         else:
@@ -261,15 +253,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
         app(args=argv, prog_name="skillgrant")
     except SystemExit:
         raise
-    except BrokenPipeError:
-        # The reader went away (`skillgrant check … | head`): nothing more to say.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(2)
     except Exception as e:
         debug = "--debug" in (argv or sys.argv) or env_debug()
-        if debug:
-            print_traceback()
-        typer.echo(f"skillgrant: error: {internal_message(e, debug)}", err=True)
-        sys.exit(2)
+        sys.exit(exit_status(e, debug, escaped=True))
     sys.exit(0)

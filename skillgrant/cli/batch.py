@@ -1,36 +1,39 @@
-"""``check`` and ``apply`` on one SKILL.md, and on many over worker processes (``--jobs``).
+"""``check`` and ``apply`` on one SKILL.md, as the command line reports it, wherever the file
+is done: in the CLI's process (cli/run.py) or in a ``--jobs`` worker (cli/pool.py).
 
 ``check_file`` is everything the CLI does for one file short of rendering: apply the plan (never
 writing for ``check``), locate the value and its entries for the report, make the diff for
-``--dry-run``. ``run_files`` yields one ``Done`` per file **in the order given**, whether the
-files are done here or spread over a process pool (cli/pool.py), so the output of ``--jobs N`` is
-the output of ``--jobs 1``.
+``--dry-run``. ``file_done`` turns its outcome into the ``FileDone`` the run counts and reports.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
 from .console import artifact_path
 
 if TYPE_CHECKING:
+    from ..plan.model import ConstrainKwargs, Plan
     from ..reports.check import FileResult, Location
     from ..skillfile.builder import SkillDoc
 
 FileOutcome = tuple["FileResult", "str | None"]
 
 
-def default_jobs() -> int:
-    """The worker count ``--jobs 0`` means: one per CPU this process may use."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
+class PlanLike(Protocol):
+    """What a file's check needs of the approved plan, and all a worker is handed: the
+    approved entries and the keyword arguments for ``constrain``. ``plan.model.Plan`` and the
+    pydantic-free ``plan.light.ApprovedPlan`` both are one."""
+
+    @property
+    def allowed_tools(self) -> list[str]: ...
+
+    def constrain_kwargs(self) -> ConstrainKwargs: ...
 
 
-def check_file(path: Path, plan: Any, root: Path, *, write: bool, dry_run: bool) -> FileOutcome:
+def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
+               dry_run: bool) -> FileOutcome:
     """Apply ``plan`` to one file (writing only with ``write``) and describe the outcome.
 
     A SkillFileError becomes the file's error and the message for stderr; any other exception
@@ -44,7 +47,8 @@ def check_file(path: Path, plan: Any, root: Path, *, write: bool, dry_run: bool)
 
     artifact = artifact_path(path, root)
     try:
-        result = skillfile.apply_to_file(path, plan, dry_run=not write)
+        # Typed for a Plan, apply_to_file reads no more of it than PlanLike offers.
+        result = skillfile.apply_to_file(path, cast("Plan", plan), dry_run=not write)
     except SkillFileError as e:
         return (FileResult(str(path), artifact, error=FileError(e.message, e.line, e.column)),
                 f"skillgrant: error: {e}")
@@ -108,7 +112,7 @@ def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
     return key, tuple(found)
 
 
-class Done(NamedTuple):
+class FileDone(NamedTuple):
     """One file done, as the CLI needs it: the result (or, for JSON, its text already), the
     error message for stderr, and what the exit status and the summary count."""
 
@@ -121,8 +125,8 @@ class Done(NamedTuple):
     would_change: bool
 
 
-def finish(outcome: FileOutcome, *, json_dry_run: bool | None) -> Done:
-    """``outcome`` as a Done; rendered to JSON text in place when ``json_dry_run`` is given
+def file_done(outcome: FileOutcome, *, json_dry_run: bool | None) -> FileDone:
+    """``outcome`` as a FileDone; rendered to JSON text in place when ``json_dry_run`` is given
     (the value of ``--dry-run``), so a batch keeps text rather than decisions."""
     result, message = outcome
     decision = result.decision
@@ -133,21 +137,5 @@ def finish(outcome: FileOutcome, *, json_dry_run: bool | None) -> Done:
         from ..reports.jsondoc import file_fragment
 
         fragment = file_fragment(result, dry_run=json_dry_run)
-    return Done(None if fragment is not None else result, fragment, message, result.changed,
-                result.applied, result.error is not None, would_change)
-
-
-def run_files(files: Sequence[Path], plan: Any, root: Path, *, write: bool, dry_run: bool,
-              json: bool, jobs: int) -> Iterator[Done]:
-    """Each file done, in the order given; over ``jobs`` worker processes (cli/pool.py) when there
-    is more than one file to share. With ``json``, each is rendered where it is done."""
-    json_dry_run = dry_run if json else None
-    workers = min(jobs, len(files))
-    if workers > 1:
-        from .pool import run_pool
-
-        yield from run_pool(files, (plan, root, write, dry_run, json_dry_run), workers)
-        return
-    for path in files:
-        outcome = check_file(path, plan, root, write=write, dry_run=dry_run)
-        yield finish(outcome, json_dry_run=json_dry_run)
+    return FileDone(None if fragment is not None else result, fragment, message, result.changed,
+                    result.applied, result.error is not None, would_change)

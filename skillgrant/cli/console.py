@@ -5,10 +5,9 @@ guard, writing to the terminal, colour, and repository-relative paths.
 click: start-up is most of a pre-commit run); every other command, and every command line
 ``cli.entry`` does not read exactly, goes through typer (cli/app.py), whose guard wraps this one.
 
-``guard`` is the one place an exception becomes an exit status: a SkillgrantError exits 2 with
-``skillgrant: error: <message>`` on stderr; any other exception exits 2 with a one-line message
-(the traceback only with ``--debug`` or ``SKILLGRANT_DEBUG=1``); never 1, which always means
-"findings". Only the standard library loads here.
+``exit_status`` is the one place an exception becomes an exit status (SPEC §8): ``guard`` calls
+it for an exception raised inside a command, ``cli.app.main`` for one that escaped typer. Never
+1, which always means "findings". Only the standard library loads here.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 from ..errors import SkillgrantError
 from ..log import NAME as LOGGER_NAME
@@ -40,10 +39,19 @@ class PlanKind(StrEnum):
 
 
 class Format(StrEnum):
+    """Every report format of the command line; each command writes some of them (below)."""
+
     text = "text"
     json = "json"
     github = "github"
     sarif = "sarif"
+    markdown = "markdown"
+
+
+#: The formats each command accepts for ``--format``, in the order its help lists them.
+CHECK_FORMATS = (Format.text, Format.json, Format.github, Format.sarif)  # check, apply
+EXPLAIN_FORMATS = (Format.text, Format.json)
+REVIEW_FORMATS = tuple(Format)  # lint, diff
 
 
 class Exit(Exception):
@@ -62,11 +70,12 @@ _ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
 
 def echo(message: str = "", *, err: bool = False, nl: bool = True,
          color: bool | None = None) -> None:
-    """Write ``message`` as ``typer.echo`` does on this platform: ANSI sequences are removed
-    unless ``color`` is true or (``color`` unset) the stream is a terminal; always flushed.
+    """Write ``message`` to stdout (stderr with ``err``) as ``typer.echo`` does.
 
-    A stream whose encoding is ASCII (which click re-wraps) and any platform but POSIX go to
-    ``typer.echo`` itself, so the text written is click's in every case.
+    The one place the writer is chosen: ``echo_plain`` on POSIX for a stream whose encoding is
+    not ASCII (importing typer costs more than a one-file ``check``), ``typer.echo`` itself
+    everywhere else (click re-wraps an ASCII stream). tests/test_cli.py runs one table of
+    writes through both.
     """
     stream = sys.stderr if err else sys.stdout
     if stream is None:
@@ -76,6 +85,14 @@ def echo(message: str = "", *, err: bool = False, nl: bool = True,
 
         typer.echo(message, err=err, nl=nl, color=color)
         return
+    echo_plain(stream, message, nl=nl, color=color)
+
+
+def echo_plain(stream: TextIO, message: str, *, nl: bool = True,
+               color: bool | None = None) -> None:
+    """Write ``message`` to ``stream`` as click writes text to a POSIX text stream: ANSI
+    sequences removed unless ``color`` is true or (``color`` unset) the stream is a terminal;
+    always flushed."""
     if nl:
         message += "\n"
     if not message:
@@ -111,11 +128,15 @@ def _strip_ansi(stream: object, color: bool | None) -> bool:
 
 def fail(message: str) -> NoReturn:
     """Say why on stderr and exit 2 — also when stderr itself is gone."""
+    _say(f"skillgrant: error: {message}")
+    raise Exit(2)
+
+
+def _say(line: str) -> None:
     try:
-        echo(f"skillgrant: error: {message}", err=True)
+        echo(line, err=True)
     except OSError:
         discard(sys.stderr)
-    raise Exit(2)
 
 
 def discard(stream: object) -> None:
@@ -130,9 +151,45 @@ def discard(stream: object) -> None:
         pass
 
 
+def exit_status(error: Exception | KeyboardInterrupt, debug: bool, *,
+                escaped: bool = False) -> int:
+    """The exit status for ``error``, with its message written to stderr: the one place an
+    exception becomes an exit status.
+
+    Inside a command: Ctrl-C is 130 (``skillgrant: interrupted``); a closed stdout, a
+    SkillgrantError and any other exception are 2 with ``skillgrant: error: <message>`` (a
+    SkillgrantError's own message; for any other a one-line ``internal error: …``, the traceback
+    before it only with ``debug``); a message that cannot be written is dropped. ``escaped``:
+    what escaped typer itself (``cli.app.main``) is 2 too, a closed stdout without a message,
+    anything else an internal error.
+    """
+    if isinstance(error, KeyboardInterrupt):
+        _say("skillgrant: interrupted")
+        return 130
+    if isinstance(error, BrokenPipeError):
+        # The reader of the output went away (`skillgrant check … | head`).
+        discard(sys.stdout)
+        if not escaped:
+            _say("skillgrant: error: the output was closed before the report was written "
+                 "(broken pipe)")
+        return 2
+    if debug:
+        print_traceback()
+    if escaped:
+        echo(f"skillgrant: error: {internal_message(error, debug)}", err=True)
+    elif isinstance(error, SkillgrantError):
+        # The message's first line names file:line:column; a syntax error adds its caret block
+        # on the indented lines below it.
+        _say(f"skillgrant: error: {error}")
+    else:
+        _say(f"skillgrant: error: {internal_message(error, debug)}")
+    return 2
+
+
 @contextmanager
 def guard(debug: bool, passthrough: tuple[type[BaseException], ...] = ()) -> Iterator[None]:
-    """Turn every exception into exit status 2 with a message on stderr (Ctrl-C: 130).
+    """Run a command: an exception leaves as ``Exit(exit_status(…))``, with the library's log
+    records on stderr meanwhile when ``debug``.
 
     ``Exit`` and the ``passthrough`` exceptions (typer's own exits) leave untouched.
     """
@@ -141,28 +198,10 @@ def guard(debug: bool, passthrough: tuple[type[BaseException], ...] = ()) -> Ite
             yield
         except Exit:
             raise
-        except KeyboardInterrupt:
-            try:
-                echo("skillgrant: interrupted", err=True)
-            except OSError:
-                discard(sys.stderr)
-            raise Exit(130) from None
-        except BaseException as e:
-            if passthrough and isinstance(e, passthrough):
+        except (Exception, KeyboardInterrupt) as e:
+            if isinstance(e, passthrough):
                 raise
-            if not isinstance(e, Exception):
-                raise
-            if isinstance(e, BrokenPipeError):
-                # The reader of the report went away (`skillgrant check … | head`).
-                discard(sys.stdout)
-                fail("the output was closed before the report was written (broken pipe)")
-            if debug:
-                print_traceback()
-            if isinstance(e, SkillgrantError):
-                # The message's first line names file:line:column; a syntax error adds its
-                # caret block on the indented lines below it.
-                fail(str(e))
-            fail(internal_message(e, debug))
+            raise Exit(exit_status(e, debug)) from None
 
 
 @contextmanager
@@ -228,19 +267,11 @@ def repo_root() -> Path:
 
 def artifact_path(path: Path, root: Path) -> str:
     """``path`` relative to ``root`` in POSIX form, or absolute when it is outside ``root``."""
-    absolute = os.path.abspath(path)
-    if os.sep == "/" and not absolute.startswith("//"):
-        # What the pathlib lines below answer, by string operations: both paths are absolute
-        # and normalized, and this runs once per file of a batch.
-        base = str(root)
-        if absolute == base:
-            return "."
-        prefix = base if base.endswith("/") else base + "/"
-        return absolute[len(prefix):] if absolute.startswith(prefix) else absolute
+    absolute = Path(os.path.abspath(path))
     try:
-        return Path(absolute).relative_to(root).as_posix()
+        return absolute.relative_to(root).as_posix()
     except ValueError:
-        return Path(absolute).as_posix()
+        return absolute.as_posix()
 
 
 def root_uri(root: Path) -> str:

@@ -6,31 +6,34 @@ as much as the whole check. So a command line this module can read exactly — `
 directly (cli/run.py, the code typer's commands call). Anything else goes to the typer app
 (cli/app.py) unchanged: help, ``--version``, every other command, root options, repeated or
 abbreviated options, ``--``, an unknown token, an option without its value, a value typer would
-convert or refuse, ``SKILLGRANT_DEBUG`` or shell completion in the environment. Reading less
-than typer and deferring the rest keeps one behaviour: tests/test_entry.py runs command lines
-both ways and compares output, status and files.
+convert or refuse, ``SKILLGRANT_DEBUG`` or shell completion in the environment. ``main`` is the
+one place the reader is chosen. Reading less than typer and deferring the rest keeps one
+behaviour: tests/test_entry.py reads its command lines with both readers, and runs them both
+ways comparing output, status and files.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from enum import StrEnum
-from typing import NamedTuple, NoReturn
+from typing import NoReturn
 
-from .console import Colour, Format, PlanKind
+from .console import CHECK_FORMATS, Colour, Format, PlanKind
+from .run import Invocation
 
 
-def _values(choice: type[StrEnum]) -> frozenset[str]:
-    return frozenset(member.value for member in choice)
+def _values(choices: type[StrEnum] | tuple[StrEnum, ...]) -> frozenset[str]:
+    return frozenset(member.value for member in choices)
 
 
 #: The options ``check`` and ``apply`` both take a value for: long spelling → (short spelling,
-#: the values typer's enum for it accepts, or None for any).
+#: the values typer's choice for it accepts, or None for any).
 _VALUED: dict[str, tuple[str | None, frozenset[str] | None]] = {
     "--plan": ("-p", None),
     "--plan-kind": (None, _values(PlanKind)),
-    "--format": ("-f", _values(Format)),
+    "--format": ("-f", _values(CHECK_FORMATS)),
     "--color": (None, _values(Colour)),
     "--jobs": ("-j", None),
 }
@@ -40,20 +43,6 @@ _FLAGS: dict[str, frozenset[str]] = {
     "--dry-run": frozenset({"apply"}),
 }
 _SHORT = {short: long for long, (short, _) in _VALUED.items() if short}
-
-
-class Invocation(NamedTuple):
-    """A ``check``/``apply`` command line read without typer, with typer's defaults."""
-
-    command: str
-    paths: list[str]
-    plan: str
-    plan_kind: str = "auto"
-    format: str = "text"
-    color: str = "auto"
-    jobs: int = 1
-    debug: bool = False
-    dry_run: bool = False
 
 
 def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> Invocation | None:
@@ -70,51 +59,61 @@ def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> In
     for token in rest:
         if not token.startswith("-"):
             paths.append(token)
-            continue
-        name, eq, attached = token.partition("=")
-        if not eq:
-            name = _SHORT.get(token, token)
-        elif name not in _VALUED:  # `-p=x` is a short option's value "=x" to click
+        elif not _read_option(command, token, rest, values, flags):
             return None
-        if name in _FLAGS and not eq:
-            if command not in _FLAGS[name] or name in flags:
-                return None
-            flags.add(name)
-            continue
-        if name not in _VALUED or name in values:
-            return None
-        _, choices = _VALUED[name]
-        value = attached if eq else next(rest, None)
-        if not value:
-            return None
-        if choices is not None and value not in choices:
-            return None
-        if value.startswith("-") and value != "-":
-            return None
-        if name == "--jobs" and not (value.isascii() and value.isdigit() and len(value) <= 9):
-            return None  # typer converts (and refuses) what int() might not
-        values[name] = value
     if not paths or "--plan" not in values:
         return None
     return Invocation(
         command=command, paths=paths, plan=values["--plan"],
-        plan_kind=values.get("--plan-kind", "auto"), format=values.get("--format", "text"),
-        color=values.get("--color", "auto"), jobs=int(values.get("--jobs", "1")),
+        plan_kind=PlanKind(values.get("--plan-kind", "auto")),
+        format=Format(values.get("--format", "text")),
+        color=Colour(values.get("--color", "auto")), jobs=int(values.get("--jobs", "1")),
         debug="--debug" in flags, dry_run="--dry-run" in flags)
+
+
+def _read_option(command: str, token: str, rest: Iterator[str], values: dict[str, str],
+                 flags: set[str]) -> bool:
+    """Read the option ``token`` (its value from ``rest`` when not attached) into ``values``
+    or ``flags``; False when typer should read the command line."""
+    name, eq, attached = token.partition("=")
+    if not eq:
+        name = _SHORT.get(token, token)
+    elif name not in _VALUED:  # `-p=x` is a short option's value "=x" to click
+        return False
+    if name in _FLAGS and not eq:
+        if command not in _FLAGS[name] or name in flags:
+            return False
+        flags.add(name)
+        return True
+    if name not in _VALUED or name in values:
+        return False
+    value = attached if eq else next(rest, None)
+    if value is None or not _taken_as_given(name, value):
+        return False
+    values[name] = value
+    return True
+
+
+def _taken_as_given(name: str, value: str) -> bool:
+    """Whether typer takes ``value`` for the option ``name`` unchanged (not converted, not
+    refused, not read as another option)."""
+    _, choices = _VALUED[name]
+    if not value or (choices is not None and value not in choices):
+        return False
+    if value.startswith("-") and value != "-":
+        return False
+    # typer converts (and refuses) what int() might not
+    return name != "--jobs" or (value.isascii() and value.isdigit() and len(value) <= 9)
 
 
 def run(invocation: Invocation) -> int:
     """Run ``check``/``apply`` as the typer command does; its exit status."""
+    from . import run as check_run
     from .console import Exit, guard
-    from .run import process
 
     try:
         with guard(invocation.debug):
-            apply = invocation.command == "apply"
-            return process(invocation.command, invocation.paths, invocation.plan,
-                           PlanKind(invocation.plan_kind), Format(invocation.format),
-                           Colour(invocation.color), write=apply and not invocation.dry_run,
-                           dry_run=invocation.dry_run, jobs=invocation.jobs)
+            return check_run.run_check(invocation)
     except Exit as e:
         return e.code
 

@@ -7,12 +7,15 @@ and ``apply`` can run without loading typer at all (cli/entry.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Annotated
+from enum import StrEnum
+from typing import Annotated, Any
 
 import typer
+import typer.main
+import typer.models
 
 from .console import (
     Colour,
@@ -28,17 +31,17 @@ from .console import (
     repo_root,
     root_uri,
 )
-from .console import guard as _core_guard
+from .console import guard as console_guard
 
 __all__ = [
-    "Colour", "ColourOpt", "DebugOpt", "Format", "PlanKind", "State", "artifact_path",
-    "colour_enabled", "env_debug", "fail", "guard", "internal_message", "print_traceback",
-    "repo_root", "root_uri",
+    "Colour", "ColourOpt", "DebugOpt", "Format", "PlanKind", "RootOptions", "artifact_path",
+    "colour_enabled", "env_debug", "fail", "format_option", "guard", "internal_message",
+    "print_traceback", "repo_root", "root_uri",
 ]
 
 
 @dataclass
-class State:
+class RootOptions:
     """The root command's options, shared with every command through ``ctx.obj``."""
 
     debug: bool = False
@@ -51,12 +54,24 @@ DebugOpt = Annotated[bool, typer.Option(
     help="Show tracebacks and the library's log records on stderr.")]
 
 
+def format_option(formats: Sequence[Format], help: str | None = None) -> Any:
+    """A ``--format``/``-f`` option for a ``Format`` parameter that offers only ``formats``
+    (a command writes some of the formats): typer's choice for an enum of just those, so the
+    help, completion and refusals are what typer gives an enum, and the command gets a
+    ``Format``."""
+    offered = StrEnum("Offered", {f.name: f.value for f in formats})  # type: ignore[misc]
+    choice = typer.main.get_click_type(annotation=offered,
+                                       parameter_info=typer.models.OptionInfo())
+    return typer.Option("--format", "-f", help=help, click_type=choice)
+
+
 @contextmanager
 def guard(ctx: typer.Context, debug: bool) -> Iterator[None]:
-    """cli.console.guard for a typer command: its exits become ``typer.Exit``."""
-    debug = debug or (isinstance(ctx.obj, State) and ctx.obj.debug)
+    """``cli.console.guard`` for a typer command (with the root's ``--debug`` too): its exits
+    become ``typer.Exit``; typer's own exits pass."""
+    debug = debug or (isinstance(ctx.obj, RootOptions) and ctx.obj.debug)
     try:
-        with _core_guard(debug, passthrough=(typer.Exit, typer.Abort)):
+        with console_guard(debug, passthrough=(typer.Exit, typer.Abort)):
             yield
     except Exit as e:
         raise typer.Exit(e.code) from None

@@ -1,9 +1,10 @@
 """``--jobs N``: the files of a ``check``/``apply`` run spread over worker processes.
 
 Files are handed out in order-preserving chunks; each worker does its files with
-``cli.batch.check_file``/``finish`` (JSON rendered already) and sends back its log records, which
-the parent hands to its own ``skillgrant`` logger in file order; a worker never writes to stdout
-or stderr itself. The output, the stderr lines and the exit status are those of ``--jobs 1``.
+``cli.batch.check_file``/``file_done`` (JSON rendered already) and sends back its log records,
+which the parent hands to its own ``skillgrant`` logger in file order; a worker never writes to
+stdout or stderr itself. The output, the stderr lines and the exit status are those of
+``--jobs 1``. cli/run.py decides when a run uses the pool; this module only runs it.
 """
 
 from __future__ import annotations
@@ -13,19 +14,38 @@ import signal
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import NamedTuple
 
 from ..log import NAME, heard, library_logger
-from .batch import Done, check_file, finish
+from .batch import FileDone, PlanLike, check_file, file_done
 
 #: Files handed to a worker at once: large enough to amortise the hand-over, small enough that
 #: the last chunks still spread over every worker.
 MAX_CHUNK = 64
 
-Options = tuple[Any, Path, bool, bool, "bool | None"]
+
+class WorkerSetup(NamedTuple):
+    """What every worker is started with: ``check_file``'s arguments but the path, and the
+    ``json_dry_run`` of ``file_done``."""
+
+    plan: PlanLike
+    root: Path
+    write: bool
+    dry_run: bool
+    json_dry_run: bool | None
 
 
-def run_pool(files: Sequence[Path], options: Options, workers: int) -> Iterator[Done]:
+class WorkerError(NamedTuple):
+    """An exception raised in a worker, sent back as text: whether it is a SkillgrantError, its
+    class name, its message and the worker's traceback."""
+
+    ours: bool
+    name: str
+    message: str
+    traceback: str
+
+
+def run_pool(files: Sequence[Path], setup: WorkerSetup, workers: int) -> Iterator[FileDone]:
     """Each file done by one of ``workers`` processes, yielded in the order given."""
     import multiprocessing
 
@@ -34,12 +54,12 @@ def run_pool(files: Sequence[Path], options: Options, workers: int) -> Iterator[
     # Forked workers start at once with everything imported; elsewhere (macOS, Windows) the
     # platform's own start method is the safe one.
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
-    with context.Pool(workers, _start_worker, (*options, _listened(logger))) as pool:
-        for done, records, failure in pool.imap(_work, [str(p) for p in files], chunk):
+    with context.Pool(workers, _start_worker, (setup, _listened(logger))) as pool:
+        for done, records, error in pool.imap(_do_file, [str(p) for p in files], chunk):
             for record in records:
                 logger.handle(record)
-            if failure is not None or done is None:
-                raise _raised(*(failure or (False, "RuntimeError", "no result", "")))
+            if error is not None or done is None:
+                raise _rebuilt(error or WorkerError(False, "RuntimeError", "no result", ""))
             yield done
 
 
@@ -49,9 +69,6 @@ def _listened(logger: logging.Logger) -> int | None:
 
 
 # --- inside a worker process ----------------------------------------------------------------
-
-_WORKER: dict[str, Any] = {}
-
 
 class _Collector(logging.Handler):
     """Keeps a worker's log records, made picklable, until its file's result is sent back."""
@@ -71,8 +88,17 @@ class _Collector(logging.Handler):
         self.records.append(record)
 
 
-def _start_worker(plan: Any, root: Path, write: bool, dry_run: bool, json_dry_run: bool | None,
-                  level: int | None) -> None:
+class _Worker(NamedTuple):
+    setup: WorkerSetup
+    collector: _Collector
+
+
+#: This worker's setup and log collector, once ``_start_worker`` has run.
+_worker: _Worker | None = None
+
+
+def _start_worker(setup: WorkerSetup, level: int | None) -> None:
+    global _worker
     # Ctrl-C reaches every process of the group: the parent alone handles it (exit 130) and
     # ends the pool, so a worker ignores it rather than dying mid-file with a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -86,20 +112,17 @@ def _start_worker(plan: Any, root: Path, write: bool, dry_run: bool, json_dry_ru
     else:
         logger.addHandler(collector)
         logger.setLevel(level)
-    _WORKER.update(plan=plan, root=root, write=write, dry_run=dry_run,
-                   json_dry_run=json_dry_run, collector=collector)
+    _worker = _Worker(setup, collector)
 
 
-Failure = tuple[bool, str, str, str]
-
-
-def _work(path: str) -> tuple[Done | None, list[logging.LogRecord], Failure | None]:
-    collector: _Collector = _WORKER["collector"]
+def _do_file(path: str) -> tuple[FileDone | None, list[logging.LogRecord], WorkerError | None]:
+    assert _worker is not None, "the pool starts every worker with _start_worker"
+    setup, collector = _worker
     collector.records = []
     try:
-        outcome = check_file(Path(path), _WORKER["plan"], _WORKER["root"],
-                             write=_WORKER["write"], dry_run=_WORKER["dry_run"])
-        return finish(outcome, json_dry_run=_WORKER["json_dry_run"]), collector.records, None
+        outcome = check_file(Path(path), setup.plan, setup.root, write=setup.write,
+                             dry_run=setup.dry_run)
+        return file_done(outcome, json_dry_run=setup.json_dry_run), collector.records, None
     except Exception as e:
         # Sent back as text: an exception whose constructor takes other arguments than it
         # stores does not survive pickling, and would stall the pool.
@@ -107,9 +130,9 @@ def _work(path: str) -> tuple[Done | None, list[logging.LogRecord], Failure | No
 
         from ..errors import SkillgrantError
 
-        failure = (isinstance(e, SkillgrantError), type(e).__name__, str(e),
-                   traceback.format_exc())
-        return None, collector.records, failure
+        error = WorkerError(isinstance(e, SkillgrantError), type(e).__name__, str(e),
+                            traceback.format_exc())
+        return None, collector.records, error
 
 
 class _RemoteTraceback(Exception):
@@ -117,12 +140,13 @@ class _RemoteTraceback(Exception):
         return str(self.args[0])
 
 
-def _raised(ours: bool, name: str, message: str, remote: str) -> Exception:
+def _rebuilt(error: WorkerError) -> Exception:
     """A worker's exception, rebuilt in the parent for the CLI's guard: the same class name
     and message (a SkillgrantError stays one), the worker's traceback as its cause."""
     from ..errors import SkillgrantError
 
-    base: type[Exception] = SkillgrantError if ours else Exception
-    error: Exception = type(name, (base,), {"__module__": "skillgrant.worker"})(message)
-    error.__cause__ = _RemoteTraceback(f"\n(in a --jobs worker)\n{remote}")
-    return error
+    base: type[Exception] = SkillgrantError if error.ours else Exception
+    rebuilt: Exception = type(error.name, (base,), {"__module__": "skillgrant.worker"})(
+        error.message)
+    rebuilt.__cause__ = _RemoteTraceback(f"\n(in a --jobs worker)\n{error.traceback}")
+    return rebuilt

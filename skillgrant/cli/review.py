@@ -1,25 +1,28 @@
 """``skillgrant lint`` and ``skillgrant diff`` (SPEC §8, issue 8), registered on the app of
 cli/app.py by ``register_review_commands``.
 
-Exceptions become exit statuses through ``cli.options.guard``, as for every other command (2 on
-any error, never 1). The plan model, YAML, git and the renderers load inside the commands.
+Exceptions become exit statuses through ``cli.options.guard`` (and so
+``cli.console.exit_status``), as for every other command (2 on any error, never 1). The plan
+model, YAML, git and the renderers load inside the commands.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .. import __version__
+from .console import REVIEW_FORMATS
 from .options import (
     Colour,
     ColourOpt,
     DebugOpt,
+    Format,
     PlanKind,
     colour_enabled,
     fail,
+    format_option,
     guard,
     repo_root,
     root_uri,
@@ -29,18 +32,10 @@ if TYPE_CHECKING:
     from ..review.sources import Source
 
 
-class Format(StrEnum):
-    text = "text"
-    json = "json"
-    github = "github"
-    sarif = "sarif"
-    markdown = "markdown"
-
-
-FormatOpt = Annotated[Format, typer.Option(
-    "--format", "-f", help="text for people; json for pipelines; github for workflow "
-                           "annotations; sarif for code scanning; markdown for a pull-request "
-                           "comment.")]
+FormatOpt = Annotated[Format, format_option(
+    REVIEW_FORMATS, help="text for people; json for pipelines; github for workflow "
+                         "annotations; sarif for code scanning; markdown for a pull-request "
+                         "comment.")]
 KindOpt = Annotated[PlanKind, typer.Option(
     "--kind", help="How to read the plan(s): auto tells by the name (.md) and content.")]
 SOURCE_HELP = ("A plan file (YAML or JSON), an approved SKILL.md or a Claude Code "

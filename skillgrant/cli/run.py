@@ -1,14 +1,16 @@
 """``check`` and ``apply`` as the command line runs them, without typer: load the plan, find
-the files, run them (``cli.batch``), write the report, and answer the exit status.
+the files, run them (``cli.batch`` here, or ``cli.pool`` over ``--jobs`` workers), write the
+report, and answer the exit status.
 
-Both ways in call ``process``: cli/app.py after typer has read the command line, and cli/entry.py
-when it has read it alone (the start-up path). Errors leave as cli.console's ``fail``/``Exit``.
+Both ways in read the command line into an ``Invocation`` and call ``run_check``: cli/app.py
+after typer has read it, and cli/entry.py when it has read it alone (the start-up path). Errors
+leave as cli.console's ``fail``/``Exit``.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -19,6 +21,23 @@ if TYPE_CHECKING:
     from ..plan.light import ApprovedPlan
     from ..plan.model import Plan
     from ..reports.check import Run
+    from .batch import FileDone, PlanLike
+
+
+class Invocation(NamedTuple):
+    """A ``check``/``apply`` command line as read, by typer or by cli.entry, with typer's
+    defaults."""
+
+    command: str
+    paths: list[str]
+    plan: str
+    plan_kind: PlanKind = PlanKind.auto
+    format: Format = Format.text
+    color: Colour = Colour.auto
+    jobs: int = 1
+    debug: bool = False
+    dry_run: bool = False
+
 
 #: Directory names never searched for SKILL.md (version-control internals, dependencies).
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules"})
@@ -112,29 +131,31 @@ def _unreadable(errors: list[OSError]) -> Iterator[tuple[Unreadable, str]]:
     errors.clear()
 
 
-def process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKind,
-            fmt: Format, colour: Colour, *, write: bool, dry_run: bool, jobs: int) -> int:
-    """Run ``check`` or ``apply`` and write its report; the exit status (0, 1 or 2)."""
+def run_check(invocation: Invocation) -> int:
+    """Run ``check`` or ``apply`` as ``invocation`` says and write its report; the exit status
+    (0, 1 or 2)."""
     from ..reports.check import JsonDocument, Run
-    from .batch import default_jobs, finish, run_files, unreadable_directory
+    from .batch import file_done, unreadable_directory
 
-    plan = load_plan(plan_source, plan_kind)
-    found = collect(paths)
+    command, fmt, dry_run = invocation.command, invocation.format, invocation.dry_run
+    plan = load_plan(invocation.plan, invocation.plan_kind)
+    found = collect(invocation.paths)
     files = [item for item in found if isinstance(item, Path)]
     root = repo_root()
-    run = Run(command, plan.source or plan_source, dry_run=dry_run)
+    run = Run(command, plan.source or invocation.plan, dry_run=dry_run)
     # JSON is rendered a file at a time (a registry-scale batch keeps text, not decisions);
     # the other formats render the whole run at the end.
     document = JsonDocument(run, version=__version__) if fmt is Format.json else None
     error = change = False
     json_dry_run = dry_run if document is not None else None
-    done_files = run_files(files, plan, root, write=write, dry_run=dry_run,
-                           json=document is not None, jobs=jobs or default_jobs())
+    done_files = run_files(files, plan, root, write=command == "apply" and not dry_run,
+                           dry_run=dry_run, json=document is not None,
+                           jobs=invocation.jobs or default_jobs())
     for item in found:
         # A directory that could not be read is an error in its place among the files.
         done = (next(done_files) if isinstance(item, Path) else
-                finish(unreadable_directory(item.path, item.reason, root),
-                       json_dry_run=json_dry_run))
+                file_done(unreadable_directory(item.path, item.reason, root),
+                          json_dry_run=json_dry_run))
         if done.message is not None:
             echo(done.message, err=True)
         error = error or done.error
@@ -149,7 +170,7 @@ def process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKin
         for chunk in document.chunks():
             echo(chunk, nl=False)
     else:
-        _emit(run, fmt, colour, root)
+        _write_report(run, fmt, invocation.color, root)
     if error:
         return 2
     if command == "check" and change:
@@ -157,7 +178,32 @@ def process(command: str, paths: list[str], plan_source: str, plan_kind: PlanKin
     return 0
 
 
-def _emit(run: Run, fmt: Format, colour: Colour, root: Path) -> None:
+def default_jobs() -> int:
+    """The worker count ``--jobs 0`` means: one per CPU this process may use."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool, dry_run: bool,
+              json: bool, jobs: int) -> Iterator[FileDone]:
+    """Each file done, in the order given; over ``jobs`` worker processes (cli/pool.py) when
+    there is more than one file to share. With ``json``, each is rendered where it is done."""
+    from .batch import check_file, file_done
+
+    json_dry_run = dry_run if json else None
+    workers = min(jobs, len(files))
+    if workers > 1:
+        from .pool import WorkerSetup, run_pool
+
+        yield from run_pool(files, WorkerSetup(plan, root, write, dry_run, json_dry_run), workers)
+        return
+    for path in files:
+        outcome = check_file(path, plan, root, write=write, dry_run=dry_run)
+        yield file_done(outcome, json_dry_run=json_dry_run)
+
+
+def _write_report(run: Run, fmt: Format, colour: Colour, root: Path) -> None:
     from ..reports import check as report
 
     if fmt is Format.github:
