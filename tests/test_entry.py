@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from skillgrant.cli import app as cli
 from skillgrant.cli import entry as _entry
+from skillgrant.cli.console import Colour, Format, PlanKind
 from skillgrant.cli.entry import read_fast
 from skillgrant.cli.run import Invocation
 
@@ -76,9 +77,10 @@ READERS = {"fast": lambda argv: read_fast(argv, {}), "typer": _read_by_typer}
     (["check", "skills", "--plan", "plan.yaml"], Invocation("check", ["skills"], "plan.yaml")),
     (["check", "-p", "-", "a", "b", "-f", "json", "--color", "never", "-j", "0", "--debug",
       "--plan-kind", "skill"],
-     Invocation("check", ["a", "b"], "-", "skill", "json", "never", 0, True)),
+     Invocation("check", ["a", "b"], "-", PlanKind.skill, Format.json, Colour.never, 0, True)),
     (["apply", "--dry-run", "--format=sarif", "--plan=p.yaml", "s", "--jobs=02"],
-     Invocation("apply", ["s"], "p.yaml", "auto", "sarif", "auto", 2, False, True)),
+     Invocation("apply", ["s"], "p.yaml", PlanKind.auto, Format.sarif, Colour.auto, 2, False,
+                True)),
 ])
 def test_plain_command_lines_are_read(reader: str, argv: list[str], expected: Invocation
                                       ) -> None:
