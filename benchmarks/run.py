@@ -7,7 +7,8 @@
 Sections: ``prover`` (decisions per second against a naive regex port), ``adversarial`` (hostile
 patterns against the same port, capped), ``startup`` (a cold ``skillgrant check`` against
 ``python -c pass`` and the Agent Skills reference validator), ``batch`` (``check`` over 1,000 /
-10,000 / 100,000 generated skills: files per second and peak memory, with ``--jobs``).
+10,000 / 100,000 generated skills: files per second and peak memory, with ``--jobs``), ``json``
+(each JSON writer of ``reports.escape.JSON_WRITERS`` on the file objects of a generated batch).
 
 Timings are medians of repeated runs on this machine; only the ratios travel between machines.
 Nothing here is asserted: tests never time anything. Child processes run without
@@ -325,11 +326,42 @@ def section_batch(sizes: Sequence[int] = (1_000, 10_000, 100_000)) -> None:
               "(1.00x = linear; start-up is spread over more files as the batch grows)")
 
 
+def section_json(count: int = 1_000, rounds: int = 40) -> None:
+    print("\n## 5. JSON writers on a batch's file objects\n")
+    from skillgrant.cli.batch import check_file
+    from skillgrant.plan.light import load_plan
+    from skillgrant.reports import escape, jsondoc
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "skills"
+        _generate(root, count)
+        plan_file = Path(tmp) / "plan.yaml"
+        plan_file.write_text("allowed-tools:\n  - Bash(gh *)\n  - Read\n", encoding="utf-8")
+        plan = load_plan(str(plan_file))
+        objects = [jsondoc.file_json(check_file(path, plan, root, write=False,
+                                                dry_run=False)[0], False)
+                   for path in sorted(root.rglob("SKILL.md"))]
+    best = dict.fromkeys(escape.JSON_WRITERS, float("inf"))
+    for _ in range(rounds):  # the writers take turns; the best round of each is kept
+        for name, write in escape.JSON_WRITERS.items():
+            start = time.perf_counter()
+            for item in objects:
+                write(item, 2)
+            best[name] = min(best[name], time.perf_counter() - start)
+    print(f"| writer | µs per file object ({count:,} files) | speed-up over stdlib |")
+    print("|---|---:|---:|")
+    for name, elapsed in best.items():
+        chosen = " (used)" if name == escape.JSON_WRITER else ""
+        print(f"| {name}{chosen} | {elapsed / count * 1e6:.1f} | "
+              f"{best['stdlib'] / elapsed:.2f}x |")
+
+
 SECTIONS = {
     "prover": section_prover,
     "adversarial": section_adversarial,
     "startup": section_startup,
     "batch": section_batch,
+    "json": section_json,
 }
 
 

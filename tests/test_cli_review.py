@@ -17,8 +17,9 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from skillgrant.cli.app import app
-from skillgrant.reports.review import DIFF_RULES, LINT_SARIF_RULES, md_code, md_text
+from skillgrant.reports.review import md_code, md_text
 from skillgrant.review.lint import RULES
+from skillgrant.rules import DIFF_RULES, LINT_RULES
 
 SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
 
@@ -276,7 +277,7 @@ def test_lint_sarif_is_valid_with_every_sgl_rule(repo: Path) -> None:
 
 def test_lint_sarif_rule_levels_follow_severity() -> None:
     levels = {"error": "error", "warning": "warning", "info": "note"}
-    assert [(r.id, r.level) for r in LINT_SARIF_RULES] == [
+    assert [(r.id, r.level) for r in LINT_RULES] == [
         (r.rule_id, levels[r.severity]) for r in RULES]
 
 

@@ -1,4 +1,4 @@
-"""Issue 7's rewritten hot spots against the plain code they replace: the JSON encoder against
+"""Issue 7's rewritten hot spots against the plain code they replace: each JSON writer against
 ``json.dumps``, composing without the event pass against composing with it, the string
 ``artifact_path`` against pathlib, and the walk's real paths against ``os.path.realpath``."""
 
@@ -18,52 +18,84 @@ from skillgrant.cli.console import artifact_path
 from skillgrant.cli.run import collect as _collect
 from skillgrant.errors import SkillFileError
 from skillgrant.limits import MAX_FILE_BYTES
-from skillgrant.reports.escape import dumps, encode
+from skillgrant.reports import escape
 from skillgrant.skillfile import yamlspan as _yamlspan
 from skillgrant.skillfile.builder import read_limited
 from skillgrant.skillfile.yamlspan import YamlProblem, compose
 
 # --- JSON ------------------------------------------------------------------------------------
+# Every JSON writer (reports.escape.JSON_WRITERS) writes the text json.dumps writes with the
+# options below; each test runs once with each writer.
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
 documents = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
                          | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=20)
+WRITERS = sorted(escape.JSON_WRITERS)
 
 
-@given(documents)
-def test_encode_writes_what_json_dumps_writes(document: Any) -> None:
-    assert encode(document) == json.dumps(document, ensure_ascii=False, indent=2)
+def _text(document: Any) -> str:
+    return json.dumps(document, ensure_ascii=False, indent=2)
 
 
-@given(documents, st.integers(min_value=1, max_value=3))
-def test_a_fragment_is_the_text_it_stands_for(document: Any, level: int) -> None:
+def _document_text(document: Any) -> str:
+    """What ``dumps`` gives: the text, with DEL, C1 controls and line separators escaped."""
+    return re.sub("[\x7f-\x9f\u2028\u2029]", lambda m: f"\\u{ord(m.group()):04x}",
+                  _text(document)) + "\n"
+
+
+@pytest.fixture(params=WRITERS)
+def writer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The JSON writer every renderer uses for this test."""
+    monkeypatch.setattr(escape, "JSON_WRITER", request.param)
+    return str(request.param)
+
+
+@pytest.mark.parametrize("name", WRITERS)
+@given(document=documents)
+def test_a_writer_writes_what_json_dumps_writes(name: str, document: Any) -> None:
+    assert escape.JSON_WRITERS[name](document, 0) == _text(document)
+
+
+@pytest.mark.parametrize("name", WRITERS)
+@given(document=documents, level=st.integers(min_value=1, max_value=3))
+def test_a_fragment_is_the_text_it_stands_for(name: str, document: Any, level: int) -> None:
     wrapped: Any = document
     for _ in range(level):
         wrapped = [wrapped]
-    whole = json.dumps(wrapped, ensure_ascii=False, indent=2)
     opening = "".join("[\n" + "  " * (depth + 1) for depth in range(level))
     closing = "".join("\n" + "  " * depth + "]" for depth in reversed(range(level)))
-    assert whole == opening + encode(document, level) + closing
+    assert _text(wrapped) == opening + escape.JSON_WRITERS[name](document, level) + closing
 
 
+@pytest.mark.usefixtures("writer")
 @pytest.mark.parametrize("document", [
     {"a": {1: "non-string key"}}, {"x": float("nan")}, [[[[]]]], {"": {}},
     {"s": "\x7f\u2028 \"q\" \\ \n\t\x00 é 😀"}, list(range(3)),
 ])
 def test_dumps_is_json_dumps_then_escaped(document: Any) -> None:
-    expected = json.dumps(document, ensure_ascii=False, indent=2)
+    expected = _text(document)
     for char in "\x7f\u2028":
         expected = expected.replace(char, f"\\u{ord(char):04x}")
-    assert dumps(document) == expected + "\n"
+    assert escape.dumps(document) == expected + "\n"
 
 
-def test_deep_nesting_falls_back_to_json_dumps() -> None:
+@pytest.mark.usefixtures("writer")
+def test_deep_nesting_is_written_too() -> None:
     deep: Any = "x"
     for _ in range(80):
         deep = {"k": deep}
-    assert encode(deep) == json.dumps(deep, ensure_ascii=False, indent=2)
+    assert escape.encode(deep) == _text(deep)
 
 
+def _run_document(run: Any, files: list[Any], summary: dict[str, int]) -> dict[str, Any]:
+    from skillgrant.reports.jsondoc import file_json
+
+    return {"version": 1, "tool": {"name": "skillgrant", "version": "9"},
+            "command": run.command, "dry_run": run.dry_run, "plan": run.plan,
+            "files": [file_json(r, run.dry_run) for r in files], "summary": summary}
+
+
+@pytest.mark.usefixtures("writer")
 def test_a_spooled_run_document_is_the_whole_document(monkeypatch: pytest.MonkeyPatch) -> None:
     from skillgrant import constrain
     from skillgrant.reports import jsondoc as report_json
@@ -77,19 +109,15 @@ def test_a_spooled_run_document_is_the_whole_document(monkeypatch: pytest.Monkey
     results.append(FileResult("bad/SKILL.md", "bad/SKILL.md", error=FileError("no", 1, 2)))
     for dry_run in (False, True):
         run = Run("apply", "plan.yaml", results, dry_run=dry_run)
-        whole = dumps({
-            "version": 1, "tool": {"name": "skillgrant", "version": "9"}, "command": "apply",
-            "dry_run": dry_run, "plan": "plan.yaml",
-            "files": [report_json._file_json(r, dry_run) for r in results],
-            "summary": {"files": 41, "changed": 40, "applied": 0, "errors": 1}})
-        monkeypatch.setattr(report_json, "MAX_SPOOLED_CHARS", 100)  # on disk after two files
+        whole = _document_text(_run_document(run, results, {"files": 41, "changed": 40,
+                                                            "applied": 0, "errors": 1}))
+        with monkeypatch.context() as patch:
+            patch.setattr(report_json, "MAX_SPOOLED_CHARS", 100)  # on disk after two files
+            assert render_json(run, version="9") == whole
         assert render_json(run, version="9") == whole
-        monkeypatch.undo()
-        assert render_json(run, version="9") == whole
-        assert render_json(Run("check", None), version="9") == dumps({
-            "version": 1, "tool": {"name": "skillgrant", "version": "9"}, "command": "check",
-            "dry_run": False, "plan": None, "files": [],
-            "summary": {"files": 0, "changed": 0, "applied": 0, "errors": 0}})
+    empty = Run("check", None)
+    assert render_json(empty, version="9") == _document_text(_run_document(
+        empty, [], {"files": 0, "changed": 0, "applied": 0, "errors": 0}))
 
 
 # --- composing YAML --------------------------------------------------------------------------
@@ -266,19 +294,24 @@ def test_read_limited_refuses_what_it_always_refused(tmp_path: Path) -> None:
         read_limited(tmp_path / "missing.md")
 
 
-# --- a file's JSON object, written straight from the result ----------------------------------
+# --- every golden case's JSON document --------------------------------------------------------
 
 SKILLFILES = Path(__file__).parent / "skillfiles"
 
 
-def _results(tmp_path: Path) -> list[tuple[object, bool]]:
+def _results(tmp_path: Path) -> list[Any]:
     """FileResults of every golden case, as check, apply --dry-run and apply make them, plus
-    hostile names and reasons and an error."""
+    hostile names and reasons, errors, and values of other types than a result holds."""
+    import enum
+
     from skillgrant.cli.batch import check_file
     from skillgrant.plan.light import load_plan
     from skillgrant.reports.check import FileError, FileResult
 
-    made: list[tuple[object, bool]] = []
+    class Line(enum.IntEnum):
+        one = 1
+
+    made = []
     for case in sorted(p for p in SKILLFILES.iterdir() if (p / "plan.yaml").is_file()):
         plan = load_plan(str(case / "plan.yaml"))
         target = tmp_path / case.name / "SKILL.md"
@@ -286,33 +319,24 @@ def _results(tmp_path: Path) -> list[tuple[object, bool]]:
         for write, dry_run in ((False, False), (False, True), (True, False)):
             target.write_bytes((case / "input.md").read_bytes())
             result, _ = check_file(target, plan, tmp_path, write=write, dry_run=dry_run)
-            made.append((result, dry_run))
-    made.append((FileResult("a\u2028\"b\\", "\x7f", error=FileError("bad \x00", 1, 2)), False))
-    made.append((FileResult("x", "x", error=FileError("m", None, None)), True))  # type: ignore[arg-type]
+            made.append(result)
+    made.append(FileResult("a\u2028\"b\\", "\x7f", error=FileError("bad \x00", 1, 2)))
+    made.append(FileResult("x", "x", error=FileError("m", None, None)))
+    made.append(FileResult("x", "x", error=FileError("m", Line.one, 2.5)))  # type: ignore[arg-type]
     return made
 
 
-def test_a_file_object_is_the_text_encode_writes(tmp_path: Path) -> None:
-    from skillgrant.reports.jsondoc import _file_json, file_fragment
+@pytest.mark.usefixtures("writer")
+def test_every_golden_case_is_the_json_dumps_text(tmp_path: Path) -> None:
+    from skillgrant.reports.check import Run, render_json
 
     results = _results(tmp_path)
     assert len(results) > 100
-    for result, dry_run in results:
-        assert file_fragment(result, dry_run=dry_run) == encode(
-            _file_json(result, dry_run), 2)  # type: ignore[arg-type]
-
-
-def test_a_value_of_another_type_is_written_by_encode(tmp_path: Path) -> None:
-    import enum
-
-    from skillgrant.reports.check import FileError, FileResult
-    from skillgrant.reports.jsondoc import _file_json, file_fragment
-
-    class Line(enum.IntEnum):
-        one = 1
-
-    odd = FileResult("x", "x", error=FileError("m", Line.one, 2.5))  # type: ignore[arg-type]
-    text = file_fragment(odd, dry_run=False)
-    assert text == encode(_file_json(odd, False), 2)
-    assert '"line": 1' in text and '"column": 2.5' in text
-
+    for dry_run in (False, True):
+        run = Run("apply", "plan.yaml", results, dry_run=dry_run)
+        summary = {"files": len(results), "changed": sum(r.changed for r in results),
+                   "applied": sum(r.applied for r in results),
+                   "errors": sum(r.error is not None for r in results)}
+        text = render_json(run, version="9")
+        assert text == _document_text(_run_document(run, results, summary))
+    assert '"line": 1,\n        "column": 2.5' in text

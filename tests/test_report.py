@@ -12,13 +12,12 @@ import jsonschema
 import pytest
 
 from skillgrant import constrain, prove
+from skillgrant.reports import escape
 from skillgrant.reports.check import (
-    RULES,
     FileError,
     FileResult,
     Finding,
     Location,
-    Rule,
     Run,
     dumps,
     findings,
@@ -30,10 +29,18 @@ from skillgrant.reports.check import (
     render_json,
     render_sarif,
     render_text,
-    rule_for,
     sarif_log,
     shown,
     unified_diff,
+)
+from skillgrant.rules import (
+    CHECK_RULES,
+    DIFF_RULES,
+    LINT_RULES,
+    RULE_BY_ID,
+    RULES,
+    Rule,
+    rule_for,
 )
 from skillgrant.verdicts import Decision, Verdict
 
@@ -65,10 +72,17 @@ def mixed() -> Decision:
     return constrain(MIXED, APPROVED)
 
 
+@pytest.fixture(params=sorted(escape.JSON_WRITERS))
+def json_writer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each JSON writer in turn (they write the same text)."""
+    monkeypatch.setattr(escape, "JSON_WRITER", request.param)
+    return str(request.param)
+
+
 # --- rules ---------------------------------------------------------------------------------
 
 def test_rule_ids_are_stable() -> None:
-    assert [(r.id, r.name, r.level) for r in RULES] == [
+    assert [(r.id, r.name, r.level) for r in CHECK_RULES] == [
         ("SG001", "not-covered", "error"),
         ("SG002", "unknown", "warning"),
         ("SG003", "invalid", "error"),
@@ -81,8 +95,24 @@ def test_rule_ids_are_stable() -> None:
     ]
 
 
+def test_one_catalogue_holds_every_stable_rule() -> None:
+    ids = [r.id for r in RULES]
+    assert len(set(ids)) == len(ids) == len(RULE_BY_ID)
+    assert all(re.fullmatch(r"[a-z]+(-[a-z]+)*", r.name) for r in RULES)
+    assert [r.id for r in RULES] == [r.id for r in (*CHECK_RULES, *LINT_RULES, *DIFF_RULES)]
+    assert all(re.fullmatch(r"SG00\d", r.id) for r in CHECK_RULES)
+    assert all(re.fullmatch(r"SGL[0-3]\d\d", r.id) for r in LINT_RULES)
+    assert all(re.fullmatch(r"SGD00\d", r.id) for r in DIFF_RULES)
+    assert {r.category for r in (*CHECK_RULES, *DIFF_RULES)} == {None}
+    assert {r.category for r in LINT_RULES} == {"invalid", "over-broad", "inert",
+                                               "non-canonical"}
+    assert {(r.level, r.severity) for r in RULES} == {("error", "error"),
+                                                      ("warning", "warning"),
+                                                      ("note", "info")}
+
+
 def test_every_verdict_gets_its_rule(mixed: Decision) -> None:
-    assert [(v.status, getattr(rule_for(v, mixed), "id", None)) for v in mixed.verdicts] == [
+    assert [(v.status, getattr(rule_for(v), "id", None)) for v in mixed.verdicts] == [
         ("covered", None),
         ("covered", "SG007"),
         ("not_covered", "SG001"),
@@ -134,6 +164,7 @@ def test_shown_quotes_invisible_ends() -> None:
         "ls", '"ls "', '""', '" a\\""']
 
 
+@pytest.mark.usefixtures("json_writer")
 def test_dumps_escapes_c1_and_line_separators_but_keeps_unicode() -> None:
     text = dumps({"k": "é\x9b\u2028\x00"})
     assert text == '{\n  "k": "é\\u009b\\u2028\\u0000"\n}\n'
@@ -229,6 +260,7 @@ DECISION_KEYS = ["entry", "status", "covered", "covered_by", "also_covered_by", 
                  "reason", "written", "kept", "rule", "line", "column"]
 
 
+@pytest.mark.usefixtures("json_writer")
 def test_json_shape(mixed: Decision) -> None:
     document = json.loads(render_json(Run("check", "plan.yaml", [result(mixed)]),
                                       version="9.9"))
@@ -252,6 +284,7 @@ def test_json_shape(mixed: Decision) -> None:
     assert duplicate["covered"] and not duplicate["kept"] and duplicate["rule"] == "SG008"
 
 
+@pytest.mark.usefixtures("json_writer")
 def test_json_errors_and_dry_run_diff() -> None:
     decision = constrain(["Read"], APPROVED)
     run = Run("apply", "p", [FileResult("a", "a", decision, True, False, Location(2),
@@ -266,6 +299,7 @@ def test_json_errors_and_dry_run_diff() -> None:
     assert document["summary"]["errors"] == 1
 
 
+@pytest.mark.usefixtures("json_writer")
 def test_explain_json() -> None:
     verdict = prove("Bash(rm -rf /)", APPROVED)
     document = json.loads(render_explain_json(verdict, APPROVED, version="1.2"))
@@ -325,6 +359,7 @@ def test_github_reports_input_errors() -> None:
 
 # --- SARIF ---------------------------------------------------------------------------------
 
+@pytest.mark.usefixtures("json_writer")
 def test_sarif_is_valid_and_stable(mixed: Decision) -> None:
     run = Run("check", "plan.yaml", [result(mixed), result(constrain(["Bash(x)"], APPROVED),
                                                           path="my skills/SKILL.md")])
@@ -332,7 +367,7 @@ def test_sarif_is_valid_and_stable(mixed: Decision) -> None:
     sarif_validator().validate(document)
     (sarif_run,) = document["runs"]
     rules = sarif_run["tool"]["driver"]["rules"]
-    assert [r["id"] for r in rules] == [r.id for r in RULES]
+    assert [r["id"] for r in rules] == [r.id for r in CHECK_RULES]
     for item in sarif_run["results"]:
         assert rules[item["ruleIndex"]]["id"] == item["ruleId"]
     assert [r["ruleId"] for r in sarif_run["results"]] == [

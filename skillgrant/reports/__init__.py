@@ -1,8 +1,13 @@
-"""Renderers: verdicts and findings in, text out; no decisions.
+"""Renderers: verdicts and findings in, text out; no decisions. The rules they name are
+``skillgrant.rules``.
 
-    escape     showing untrusted text safely, JSON text, terminal colour
+    escape     showing untrusted text safely, message wording, JSON text (the writers), colour
+    markdown   Markdown for pull-request comments: code spans, escaped text, tables
     ci         GitHub workflow commands and SARIF 2.1.0, shared by every command
-    check      check / apply / explain: text, GitHub, SARIF
-    jsondoc    check / apply / explain: the JSON document, written a file at a time
-    review     lint / diff: every format
+    results    what a check / apply run hands its renderers: FileResult, Run
+    jsondoc    every JSON document's head; check / apply / explain's, written a file at a time
+    check      check / apply / explain: text, GitHub, SARIF (and the JSON, re-exported)
+    lint       lint: text, JSON, Markdown, and the findings for GitHub and SARIF
+    diff       diff: the same
+    review     lint / diff: the one place a format is chosen
 """

@@ -1,64 +1,48 @@
 """Renderers for ``check``, ``apply`` and ``explain`` (SPEC §8): text, JSON, GitHub workflow
 annotations and SARIF 2.1.0. No decisions are made here: a renderer turns the verdicts the
-prover gave into text, and names each non-kept verdict by a stable rule ID.
-
-Rule IDs are part of the interface (CI filters, SARIF baselines and suppressions key on them);
-a rule is never renumbered or reused::
-
-    SG001 not-covered           a grant wider than the plan (a witness shows it)
-    SG002 unknown               a grant that could not be proven within the plan
-    SG003 invalid               an entry that does not parse
-    SG004 inert                 an entry that grants nothing at runtime
-    SG005 ambiguous             an entry the runtime would cut differently from us
-    SG006 restored              nothing survived; the approved entries were restored
-    SG007 tool-name-normalized  a kept entry rewritten to its canonical spelling
-    SG008 duplicate             an entry that repeats an earlier one; written once
+prover gave into text, and names each non-kept verdict by its stable rule ID (the SG rules of
+``rules.CHECK_RULES``; which one a verdict hits is ``rules.rule_for``).
 
 Text from the skill file (entries, witnesses) is untrusted: every renderer escapes control
 characters (``reports.escape.printable``), so a crafted entry cannot move the cursor, recolour a
 terminal or break a line of a workflow command. The GitHub and SARIF writers shared with
-``lint``/``diff`` live in ``reports.ci``; their names are re-exported here.
+``lint``/``diff`` live in ``reports.ci``, the JSON document in ``reports.jsondoc``; their names
+are re-exported here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-from ..rules import RULE_BY_ID, RULES, STATUS_RULE, rule_for
+from ..rules import CHECK_RULES, RULE_BY_ID, Rule, rule_for, status_rule
 from .ci import (
     SARIF_SCHEMA_URI,
     FileError,
     FileFindings,
     Finding,
-    Level,
     Location,
-    Rule,
     github_annotations,
     sarif_log,
 )
 from .escape import ENTRY_SHOWN, brief, dumps, printable, shown
 from .escape import Paint as _Paint
 from .jsondoc import JSON_VERSION, JsonDocument, render_explain_json, render_json, verdict_json
+from .results import FileResult, Run
 
 if TYPE_CHECKING:
-    from ..verdicts import Decision, Verdict
+    from ..verdicts import Verdict
 
 __all__ = [
     "ENTRY_SHOWN",
     "JSON_VERSION",
-    "RULES",
-    "RULE_BY_ID",
     "SARIF_SCHEMA_URI",
     "FileError",
     "FileFindings",
     "FileResult",
     "Finding",
     "JsonDocument",
-    "Level",
     "Location",
-    "Rule",
     "Run",
     "brief",
     "dumps",
@@ -71,50 +55,11 @@ __all__ = [
     "render_json",
     "render_sarif",
     "render_text",
-    "rule_for",
     "sarif_log",
     "shown",
     "unified_diff",
     "verdict_json",
 ]
-
-@dataclass(frozen=True)
-class FileResult:
-    """What happened to one SKILL.md, as the CLI saw it.
-
-    ``path`` is shown to people; ``artifact`` is the repository-relative POSIX path (absolute
-    when the file is outside the repository) used by the github and sarif formats.
-    ``location`` is where ``allowed-tools`` is (or would be added); ``entry_locations`` holds
-    one location per verdict, in order. ``applied`` is True when the file was rewritten.
-    """
-
-    path: str
-    artifact: str
-    decision: Decision | None = None
-    changed: bool = False
-    applied: bool = False
-    location: Location | None = None
-    entry_locations: tuple[Location, ...] = ()
-    diff: str | None = None
-    error: FileError | None = None
-    #: Why Claude Code will not read this file's allowed-tools (SG009), if it will not.
-    runtime_note: str | None = None
-
-    def where(self, index: int) -> Location | None:
-        if index < len(self.entry_locations):
-            return self.entry_locations[index]
-        return self.location
-
-
-@dataclass
-class Run:
-    """Everything a renderer needs about one ``check``/``apply`` run."""
-
-    command: str
-    plan: str | None
-    files: list[FileResult] = field(default_factory=list)
-    dry_run: bool = False
-
 
 # --- evidence -----------------------------------------------------------------------------
 
@@ -142,7 +87,7 @@ def findings(result: FileResult) -> list[Finding]:
         return []
     found = []
     for index, verdict in enumerate(decision.verdicts):
-        rule = rule_for(verdict, decision)
+        rule = rule_for(verdict)
         if rule is not None:
             found.append(Finding(rule, _finding_message(rule, verdict), result.where(index),
                                  verdict))
@@ -164,8 +109,8 @@ _STATUS_COLOUR: Final = {"covered": "green", "unknown": "yellow", "inert": "yell
 _ENTRY_COLUMN: Final = 40
 
 
-def _verdict_lines(verdict: Verdict, decision: Decision, paint: _Paint, width: int) -> list[str]:
-    rule = rule_for(verdict, decision)
+def _verdict_lines(verdict: Verdict, paint: _Paint, width: int) -> list[str]:
+    rule = rule_for(verdict)
     tag = "" if rule is None else f"  [{rule.id} {rule.name}]"
     entry = brief(verdict.entry).ljust(width)
     if verdict.covered:
@@ -213,7 +158,7 @@ def render_text(run: Run, *, colour: bool = False) -> str:
         width = min(_ENTRY_COLUMN, max((len(brief(v.entry)) for v in decision.verdicts),
                                        default=0))
         for verdict in decision.verdicts:
-            out.extend(_verdict_lines(verdict, decision, paint, width))
+            out.extend(_verdict_lines(verdict, paint, width))
         if decision.restored:
             rule = RULE_BY_ID["SG006"]
             out.append(f"  {paint('restored', 'yellow')}  nothing submitted survived "
@@ -242,7 +187,7 @@ def render_explain_text(verdict: Verdict, approved: Sequence[str], *,
     """One decision with its evidence, for ``skillgrant explain``."""
     paint = _Paint(colour)
     status = verdict.status
-    rule = RULE_BY_ID.get(STATUS_RULE.get(status, ""))
+    rule = status_rule(status)
     tag = f" [{rule.id} {rule.name}]" if rule is not None else ""
     lines = [f"{brief(verdict.entry)}: "
              f"{paint(status, _STATUS_COLOUR.get(status, 'red'))}{tag}"]
@@ -276,7 +221,7 @@ def render_github(run: Run) -> str:
 
 def render_sarif(run: Run, *, version: str, root_uri: str | None) -> str:
     """A SARIF 2.1.0 log of a check/apply run (see ``reports.ci.sarif_log``)."""
-    return sarif_log(_file_findings(run), rules=RULES, version=version, root_uri=root_uri)
+    return sarif_log(_file_findings(run), rules=CHECK_RULES, version=version, root_uri=root_uri)
 
 
 # --- diff ---------------------------------------------------------------------------------

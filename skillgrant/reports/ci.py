@@ -1,9 +1,9 @@
 """The two CI formats every command shares: GitHub workflow commands and SARIF 2.1.0.
 
 A command turns its results into ``FileFindings`` (an artifact path, an input error or None,
-and located ``Finding`` values, each naming a stable ``Rule``) and hands them to
-``github_annotations`` or ``sarif_log``. ``check``/``apply`` build them in ``report``;
-``lint``/``diff`` in ``reports.review``.
+and located ``Finding`` values, each naming a stable ``rules.Rule``) and hands them to
+``github_annotations`` or ``sarif_log``. ``check``/``apply`` build them in ``reports.check``;
+``lint``/``diff`` in ``reports.lint`` and ``reports.diff``.
 """
 
 from __future__ import annotations
@@ -11,28 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final
 
 from .escape import dumps, printable
 
 if TYPE_CHECKING:
+    from ..rules import Rule
     from ..verdicts import Verdict
 
 SARIF_SCHEMA_URI: Final = "https://json.schemastore.org/sarif-2.1.0.json"
-
-Level = Literal["error", "warning", "note"]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One stable rule: ``id`` never changes meaning; ``level`` is its SARIF default level."""
-
-    id: str
-    name: str
-    level: Level
-    summary: str
-    help: str
-
 
 @dataclass(frozen=True)
 class Location:

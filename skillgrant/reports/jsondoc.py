@@ -1,4 +1,5 @@
-"""``--format json`` for ``check``/``apply`` and ``explain`` (documented in docs/cli.md).
+"""``--format json`` (documented in docs/cli.md): what every command's document starts with, and
+the documents of ``check``/``apply`` and ``explain``.
 
 A run's document is written a file at a time (``JsonDocument``): each file's object becomes
 text as soon as the file is done (``file_fragment``, also inside a ``--jobs`` worker), so a
@@ -9,19 +10,29 @@ same as ``json.dumps`` of the whole document would give.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from json.encoder import encode_basestring as _string
 from typing import IO, TYPE_CHECKING, Any, Final
 
-from ..rules import RULE_BY_ID, STATUS_RULE, rule_for
+from ..rules import rule_for, status_rule
 from .escape import dumps, encode, safe_json
 
 if TYPE_CHECKING:
-    from ..verdicts import Decision, Verdict
-    from .check import FileResult, Run
+    from ..review.sources import Source
+    from ..verdicts import Verdict
     from .ci import Location
+    from .results import FileResult, Run
 
-#: Version of the JSON document shape (``--format json``); bumped only on breaking changes.
+#: Version of every command's JSON document shape; bumped only on breaking changes.
 JSON_VERSION: Final = 1
+
+
+def tool_json(version: str) -> dict[str, str]:
+    """The ``tool`` object of every document."""
+    return {"name": "skillgrant", "version": version}
+
+
+def source_json(source: Source) -> dict[str, Any]:
+    """A plan as ``lint`` and ``diff`` read it: its name, artifact path and entries."""
+    return {"source": source.name, "artifact": source.artifact, "entries": list(source.entries)}
 
 
 def verdict_json(verdict: Verdict) -> dict[str, Any]:
@@ -38,9 +49,8 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
     }
 
 
-def _decision_json(verdict: Verdict, decision: Decision,
-                   location: Location | None) -> dict[str, Any]:
-    rule = rule_for(verdict, decision)
+def _decision_json(verdict: Verdict, location: Location | None) -> dict[str, Any]:
+    rule = rule_for(verdict)
     return {
         **verdict_json(verdict),
         "kept": verdict.covered and not verdict.duplicate,
@@ -50,7 +60,8 @@ def _decision_json(verdict: Verdict, decision: Decision,
     }
 
 
-def _file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
+def file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
+    """One file's object of a run's document."""
     decision = result.decision
     item: dict[str, Any] = {
         "path": result.path,
@@ -61,7 +72,7 @@ def _file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
         "line": None if result.location is None else result.location.line,
         "allowed": list(decision.allowed) if decision is not None else None,
         "decisions": [] if decision is None else [
-            _decision_json(v, decision, result.where(i))
+            _decision_json(v, result.where(i))
             for i, v in enumerate(decision.verdicts)],
         "error": None if result.error is None else {
             "message": result.error.message, "line": result.error.line,
@@ -74,88 +85,9 @@ def _file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
 
 
 def file_fragment(result: FileResult, *, dry_run: bool) -> str:
-    """One file's object of the run's document, as text indented to stand in its place.
-
-    Written straight from the result (a batch writes one per file); the same text as
-    ``encode(_file_json(result, dry_run), 2)``, which writes any value of another type than
-    this layout expects (tests/test_fast_equivalence.py compares the two).
-    """
-    try:
-        return _file_text(result, dry_run)
-    except TypeError:
-        return encode(_file_json(result, dry_run), 2)
-
-
-def _scalar(value: object) -> str:
-    """A JSON string, integer, boolean or null; TypeError for anything else (even a subclass
-    of int: ``encode`` writes those as ``json`` does)."""
-    kind = type(value)
-    if kind is str:
-        return _string(value)  # type: ignore[arg-type]
-    if value is None:
-        return "null"
-    if kind is bool:
-        return "true" if value else "false"
-    if kind is int:
-        return int.__repr__(value)
-    if isinstance(value, str):  # a StrEnum status: json writes its text
-        return _string(value)
-    raise TypeError(kind.__name__)
-
-
-def _strings(items: Sequence[object], indent: str) -> str:
-    if not items:
-        return "[]"
-    inner = ",\n" + indent + "  "
-    return "[\n" + indent + "  " + inner.join(map(_scalar, items)) + "\n" + indent + "]"
-
-
-_I6, _I8, _I10 = " " * 6, " " * 8, " " * 10
-
-
-def _file_text(result: FileResult, dry_run: bool) -> str:
-    decision = result.decision
-    location = result.location
-    parts = [
-        f"{{\n{_I6}\"path\": {_scalar(result.path)}",
-        f"\"artifact\": {_scalar(result.artifact)}",
-        f"\"changed\": {_scalar(result.changed)}",
-        f"\"applied\": {_scalar(result.applied)}",
-        f"\"restored\": {_scalar(decision.restored if decision is not None else False)}",
-        f"\"line\": {_scalar(None if location is None else location.line)}",
-        f"\"allowed\": "
-        f"{'null' if decision is None else _strings(list(decision.allowed), _I6)}",
-    ]
-    decisions = []
-    if decision is not None:
-        for index, verdict in enumerate(decision.verdicts):
-            rule = rule_for(verdict, decision)
-            where = result.where(index)
-            decisions.append(
-                f"{{\n{_I10}\"entry\": {_scalar(verdict.entry)},\n"
-                f"{_I10}\"status\": {_scalar(verdict.status)},\n"
-                f"{_I10}\"covered\": {_scalar(verdict.covered)},\n"
-                f"{_I10}\"covered_by\": {_scalar(verdict.covered_by)},\n"
-                f"{_I10}\"also_covered_by\": {_strings(list(verdict.also_covered_by), _I10)},\n"
-                f"{_I10}\"witness\": {_scalar(verdict.witness)},\n"
-                f"{_I10}\"reason\": {_scalar(verdict.reason)},\n"
-                f"{_I10}\"written\": {_scalar(verdict.written)},\n"
-                f"{_I10}\"kept\": {_scalar(verdict.covered and not verdict.duplicate)},\n"
-                f"{_I10}\"rule\": {_scalar(None if rule is None else rule.id)},\n"
-                f"{_I10}\"line\": {_scalar(None if where is None else where.line)},\n"
-                f"{_I10}\"column\": {_scalar(None if where is None else where.column)}\n"
-                f"{_I8}}}")
-    parts.append(f"\"decisions\": [\n{_I8}" + f",\n{_I8}".join(decisions) + f"\n{_I6}]"
-                 if decisions else "\"decisions\": []")
-    error = result.error
-    parts.append("\"error\": null" if error is None else
-                 f"\"error\": {{\n{_I8}\"message\": {_scalar(error.message)},\n"
-                 f"{_I8}\"line\": {_scalar(error.line)},\n"
-                 f"{_I8}\"column\": {_scalar(error.column)}\n{_I6}}}")
-    parts.append(f"\"runtime_note\": {_scalar(result.runtime_note)}")
-    if dry_run:
-        parts.append(f"\"diff\": {_scalar(result.diff or '')}")
-    return f",\n{_I6}".join(parts) + "\n    }"
+    """One file's object of the run's document, as text indented to stand in its place (a
+    batch writes one per file)."""
+    return encode(file_json(result, dry_run), 2)
 
 
 def render_json(run: Run, *, version: str) -> str:
@@ -213,7 +145,7 @@ class JsonDocument:
     def chunks(self) -> Iterable[str]:
         """The document's text in pieces (the same as ``dumps`` of the whole document)."""
         run = self.run
-        head = {"version": JSON_VERSION, "tool": {"name": "skillgrant", "version": self.version},
+        head = {"version": JSON_VERSION, "tool": tool_json(self.version),
                 "command": run.command, "dry_run": run.dry_run, "plan": run.plan}
         yield safe_json("{" + ",".join(f"\n  {encode(k)}: {encode(v, 1)}"
                                        for k, v in head.items()) + ',\n  "files": ')
@@ -242,8 +174,8 @@ _PIECES_AT_ONCE: Final = 500
 
 def render_explain_json(verdict: Verdict, approved: Sequence[str], *, version: str) -> str:
     """``explain --format json``: the decision object plus the approved entries."""
-    rule = RULE_BY_ID.get(STATUS_RULE.get(verdict.status, ""))
-    document = {"version": JSON_VERSION, "tool": {"name": "skillgrant", "version": version},
+    rule = status_rule(verdict.status)
+    document = {"version": JSON_VERSION, "tool": tool_json(version),
                 **verdict_json(verdict), "rule": None if rule is None else rule.id,
                 "approved": list(approved)}
     return dumps(document)

@@ -20,6 +20,7 @@ from ..errors import GrantSyntaxError, PlanError, SkillgrantError
 from ..grants import Grant, parse_grant, shorten, split_allowed_tools
 from ..limits import MAX_ENTRIES_PER_VALUE
 from ..prover import prove
+from ..rules import LINT_RULES, Category, Rule, Severity
 from ..screening import screen
 from ..verdicts import Verdict
 from .checks import Hit, check_grant
@@ -41,108 +42,9 @@ __all__ = [
 ShellTools = Mapping[str, object] | Iterable[str] | None
 BaseDirs = Mapping[str, str | None] | None
 
-Severity = Literal["error", "warning", "info"]
-Category = Literal["invalid", "over-broad", "inert", "non-canonical"]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One lint rule: a stable ID, a kebab-case name, and the default fix."""
-
-    rule_id: str
-    name: str
-    severity: Severity
-    category: Category
-    summary: str
-    hint: str
-
-
-RULES: Final[tuple[Rule, ...]] = (
-    Rule("SGL001", "invalid-entry", "error", "invalid",
-         "The entry does not follow the entry grammar; the plan is invalid.",
-         "Write `Tool` or `Tool(specifier)`, escaping literal parentheses as `\\(` and `\\)`."),
-    Rule("SGL002", "over-limit", "error", "invalid",
-         "The entry (or the list) is over a named limit; the plan is invalid.",
-         "Split the pattern into shorter, more specific entries."),
-    Rule("SGL101", "tool-wide-shell", "warning", "over-broad",
-         "A shell tool granted tool-wide approves every command.",
-         "List the commands the skill runs, e.g. `Bash(gh issue list *)`."),
-    Rule("SGL102", "any-program", "warning", "over-broad",
-         "The first wildcard stands where the program name goes, so any program may run.",
-         "Name the program (and script) literally; put wildcards only in its arguments."),
-    Rule("SGL103", "command-wrapper", "warning", "over-broad",
-         "A wrapper (`sudo`, `env`, `xargs`, `timeout`, …) whose wildcard is the wrapped command.",
-         "Grant the wrapped commands themselves, e.g. `Bash(sudo apt-get install *)`."),
-    Rule("SGL104", "code-runner", "warning", "over-broad",
-         "A shell or interpreter whose wildcard can supply code (`bash -c`, `python -c`, `eval`).",
-         "Grant a script file instead, e.g. `Bash(python3 scripts/report.py *)`."),
-    Rule("SGL105", "package-runner", "warning", "over-broad",
-         "A package runner (`npx`, `uvx`, `npm exec`, `uv run`, …) whose wildcard is the package.",
-         "Name the package: `Bash(npx prettier *)`."),
-    Rule("SGL106", "find-exec", "warning", "over-broad",
-         "`find`/`fd` with a wildcard, which can add `-exec` and run any command.",
-         "Grant exact `find` commands, or use the Glob tool to list files."),
-    Rule("SGL107", "container-run", "warning", "over-broad",
-         "`docker run`/`exec` (or podman) whose wildcard can add images, mounts and commands.",
-         "Name the image and the command: `Bash(docker run --rm node:20 npm test)`."),
-    Rule("SGL108", "remote-shell", "warning", "over-broad",
-         "`ssh` with a wildcard: any command on the remote host, and local ones via options.",
-         "Grant exact `ssh` commands."),
-    Rule("SGL109", "read-everywhere", "warning", "over-broad",
-         "Read access to the whole machine or the whole home directory.",
-         "Scope reads to the project: `Read(./**)` or `Read(src/**)`."),
-    Rule("SGL110", "edit-everywhere", "warning", "over-broad",
-         "Edit access to every file under an anchor (project, home, or the machine).",
-         "Name the files or directories the skill edits: `Edit(docs/**)`."),
-    Rule("SGL111", "any-host", "warning", "over-broad",
-         "WebFetch for every host (bare `WebFetch`, `domain:*`) or a whole top-level domain.",
-         "List the hosts: `WebFetch(domain:api.github.com)`."),
-    Rule("SGL112", "whole-mcp-server", "warning", "over-broad",
-         "Every tool of an MCP server, including tools it adds later.",
-         "List the tools: `mcp__github__get_issue`."),
-    Rule("SGL113", "directory-subtree", "warning", "over-broad",
-         "A path pattern that matches directories; the runtime may grant everything beneath them.",
-         "Write `dir/**` for a whole tree, or name the files (`src/*.ts`)."),
-    Rule("SGL201", "removed-tool", "warning", "inert",
-         "A removed tool name: the grant approves nothing.",
-         "Use the tool that replaced it, or drop the entry."),
-    Rule("SGL202", "ignored-path-rule", "warning", "inert",
-         "A path rule on a tool whose path rules the runtime never consults.",
-         "Scope file writes with `Edit(path)` and file listing with `Read(path)`."),
-    Rule("SGL203", "tool-name-glob", "warning", "inert",
-         "A glob in a tool name (other than at the end of an MCP tool name) matches no tool.",
-         "Name the tool: `Bash(…)`, `mcp__server__tool`, or `mcp__server__get_*`."),
-    Rule("SGL204", "mcp-parentheses", "warning", "inert",
-         "An MCP tool name with parentheses matches no tool.",
-         "Drop the parentheses: `mcp__github__get_issue`."),
-    Rule("SGL301", "tool-name-case", "warning", "non-canonical",
-         "A built-in tool name in another case; the runtime matches tool names exactly.",
-         "Write the canonical spelling."),
-    Rule("SGL302", "legacy-alias", "info", "non-canonical",
-         "An old tool name the runtime still accepts as an alias.",
-         "Write the current name."),
-    Rule("SGL303", "legacy-prefix", "info", "non-canonical",
-         "The legacy `:*` prefix form; ` *` means the same and is the current form.",
-         "Replace the trailing `:*` with ` *`."),
-    Rule("SGL304", "wildcard-before-subcommand", "warning", "non-canonical",
-         "A `*` between a program and its subcommand (`git * main`) matches any subcommand.",
-         "Name the subcommand first: `Bash(git checkout main)`, `Bash(git push origin *)`."),
-    Rule("SGL305", "runtime-tokenization", "error", "non-canonical",
-         "Claude Code would split the entry differently than it reads; the plan is invalid.",
-         "Drop the inner parentheses: the runtime leaves the parentheses at the first `)` and "
-         "has no escapes, so a space or comma after an inner `)` ends the entry there."),
-    Rule("SGL306", "wildcard-glued-to-program", "warning", "non-canonical",
-         "A `*` glued to the program name (`ls*`) also matches other programs (`lsof`).",
-         "Put a space before the `*`: `Bash(ls *)`."),
-    Rule("SGL307", "several-commands-in-one-entry", "warning", "non-canonical",
-         "Several legacy prefixes in one entry (`Bash(ls:*, wc:*)`) form one literal prefix.",
-         "Write one entry per command: `Bash(ls *), Bash(wc *)`."),
-    Rule("SGL308", "star-means-tool-wide", "info", "non-canonical",
-         "`T()` or `T(*)` grants every use of the tool, not a pattern match.",
-         "Write the bare tool name, or a real specifier."),
-)
-
-BY_ID: Final[dict[str, Rule]] = {rule.rule_id: rule for rule in RULES}
+#: The lint rules (``rules.LINT_RULES``), and by ID.
+RULES: Final = LINT_RULES
+BY_ID: Final[dict[str, Rule]] = {rule.id: rule for rule in RULES}
 
 
 @dataclass(frozen=True)
@@ -206,8 +108,9 @@ def _lint_entry(entry: str, shell_tools: frozenset[str]) -> list[Hit]:
 
 def _finding(hit: Hit, entry: str, index: int | None) -> Finding:
     rule = BY_ID[hit.rule_id]
-    return Finding(rule.rule_id, rule.name, rule.severity, rule.category, entry, hit.message,
-                   hit.hint or rule.hint, index, hit.example, hit.replacement)
+    assert rule.category is not None  # every lint rule has one
+    return Finding(rule.id, rule.name, rule.severity, rule.category, entry, hit.message,
+                   hit.hint or rule.help, index, hit.example, hit.replacement)
 
 
 def _shell_keys(shell_tools: ShellTools) -> frozenset[str]:

@@ -1,0 +1,49 @@
+"""What a ``check``/``apply`` run hands its renderers: one ``FileResult`` a SKILL.md, and the
+``Run`` they belong to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..verdicts import Decision
+    from .ci import FileError, Location
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """What happened to one SKILL.md, as the CLI saw it.
+
+    ``path`` is shown to people; ``artifact`` is the repository-relative POSIX path (absolute
+    when the file is outside the repository) used by the github and sarif formats.
+    ``location`` is where ``allowed-tools`` is (or would be added); ``entry_locations`` holds
+    one location per verdict, in order. ``applied`` is True when the file was rewritten.
+    """
+
+    path: str
+    artifact: str
+    decision: Decision | None = None
+    changed: bool = False
+    applied: bool = False
+    location: Location | None = None
+    entry_locations: tuple[Location, ...] = ()
+    diff: str | None = None
+    error: FileError | None = None
+    #: Why Claude Code will not read this file's allowed-tools (SG009), if it will not.
+    runtime_note: str | None = None
+
+    def where(self, index: int) -> Location | None:
+        if index < len(self.entry_locations):
+            return self.entry_locations[index]
+        return self.location
+
+
+@dataclass
+class Run:
+    """Everything a renderer needs about one ``check``/``apply`` run."""
+
+    command: str
+    plan: str | None
+    files: list[FileResult] = field(default_factory=list)
+    dry_run: bool = False
