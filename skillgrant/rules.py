@@ -228,8 +228,9 @@ def status_rule(status: str) -> Rule | None:
 
 def rule_for(verdict: Verdict) -> Rule | None:
     """The rule a verdict hits, or None for a kept entry written as given."""
-    if verdict.status in STATUS_RULE:
-        return RULE_BY_ID[STATUS_RULE[verdict.status]]
+    dropped = status_rule(verdict.status)
+    if dropped is not None:
+        return dropped
     if verdict.duplicate:
         return RULE_BY_ID["SG008"]
     if verdict.written is not None and verdict.written != verdict.entry.strip():

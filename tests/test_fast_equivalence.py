@@ -1,6 +1,6 @@
 """Issue 7's rewritten hot spots against the plain code they replace: each JSON writer against
-``json.dumps``, composing without the event pass against composing with it, the string
-``artifact_path`` against pathlib, and the walk's real paths against ``os.path.realpath``."""
+``json.dumps``, composing without the event pass against composing with it, and the walk's real paths against
+``os.path.realpath``; ``artifact_path`` on a table of known answers."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skillgrant.cli.console import artifact_path
 from skillgrant.cli.run import collect as _collect
 from skillgrant.errors import SkillFileError
 from skillgrant.limits import MAX_FILE_BYTES
 from skillgrant.reports import escape
+from skillgrant.reports.ci import artifact_path
 from skillgrant.skillfile import yamlspan as _yamlspan
 from skillgrant.skillfile.builder import read_limited
 from skillgrant.skillfile.yamlspan import YamlProblem, compose

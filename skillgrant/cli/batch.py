@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
-from .console import artifact_path
+from ..reports.ci import artifact_path
 
 if TYPE_CHECKING:
     from ..plan.model import ConstrainKwargs, Plan

@@ -265,15 +265,6 @@ def repo_root() -> Path:
     return cwd
 
 
-def artifact_path(path: Path, root: Path) -> str:
-    """``path`` relative to ``root`` in POSIX form, or absolute when it is outside ``root``."""
-    absolute = Path(os.path.abspath(path))
-    try:
-        return absolute.relative_to(root).as_posix()
-    except ValueError:
-        return absolute.as_posix()
-
-
 def root_uri(root: Path) -> str:
     """``root`` as a ``file://`` URI ending in ``/`` (SARIF's ``%SRCROOT%``)."""
     uri = root.as_uri()

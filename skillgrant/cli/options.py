@@ -22,7 +22,6 @@ from .console import (
     Exit,
     Format,
     PlanKind,
-    artifact_path,
     colour_enabled,
     env_debug,
     fail,
@@ -34,7 +33,7 @@ from .console import (
 from .console import guard as console_guard
 
 __all__ = [
-    "Colour", "ColourOpt", "DebugOpt", "Format", "PlanKind", "RootOptions", "artifact_path",
+    "Colour", "ColourOpt", "DebugOpt", "Format", "PlanKind", "RootOptions",
     "colour_enabled", "env_debug", "fail", "format_option", "guard", "internal_message",
     "print_traceback", "repo_root", "root_uri",
 ]

@@ -8,9 +8,11 @@ and located ``Finding`` values, each naming a stable ``rules.Rule``) and hands t
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .escape import dumps, printable
@@ -20,6 +22,17 @@ if TYPE_CHECKING:
     from ..verdicts import Verdict
 
 SARIF_SCHEMA_URI: Final = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def artifact_path(path: Path, root: Path) -> str:
+    """How a report names a file: ``path`` relative to the repository ``root`` in POSIX form
+    (SARIF's artifact location under ``%SRCROOT%``), or absolute when it is outside ``root``."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(root).as_posix()
+    except ValueError:
+        return absolute.as_posix()
+
 
 @dataclass(frozen=True)
 class Location:

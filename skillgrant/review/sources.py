@@ -25,14 +25,13 @@ from typing import Final
 from pydantic import ValidationError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..cli.console import artifact_path
 from ..errors import AllowedToolsError, PlanError
 from ..grants import split_allowed_tools
 from ..limits import MAX_FILE_BYTES
 from ..plan.keys import ALLOWED_SPELLINGS
 from ..plan.model import Plan, PlanKind
 from ..plan.source import Parsed, PlanSource, is_skill, parse_plan_text, plan_text
-from ..reports.ci import Location
+from ..reports.ci import Location, artifact_path
 from ..skillfile.bounded import read_bounded
 from ..skillfile.yamlspan import line_column
 from .lint import read_revision
