@@ -1,6 +1,6 @@
 """Issue 7's rewritten hot spots against the plain code they replace: each JSON writer against
-``json.dumps``, composing without the event pass against composing with it, and the walk's real paths against
-``os.path.realpath``; ``artifact_path`` on a table of known answers."""
+``json.dumps``, composing without the event pass against composing with it, and the walk's
+real paths against ``os.path.realpath``; ``artifact_path`` on a table of known answers."""
 
 from __future__ import annotations
 
