@@ -147,7 +147,9 @@ def clear_caches() -> None:
     web.compile_host.cache_clear()
 
 
-_BASE_DIR_KEYS = ("cwd", "home", "root")
+#: The base directories a plan may name (SPEC §4.2); plan.keys.BASE_DIRS is the same tuple
+#: (tests/test_plan.py checks it), kept here since the core never imports a stage.
+BASE_DIR_KEYS = ("cwd", "home", "root")
 
 
 def _shell_tool_names(shell_tools: object) -> list[str]:
@@ -177,13 +179,13 @@ def _base_dirs(base_dirs: object) -> dict[str, str]:
     if hasattr(base_dirs, "model_dump"):  # a pydantic BaseDirs from a Plan
         base_dirs = base_dirs.model_dump()
     if not isinstance(base_dirs, Mapping):
-        raise PlanError(f"base_dirs must be a mapping with keys {', '.join(_BASE_DIR_KEYS)}, "
+        raise PlanError(f"base_dirs must be a mapping with keys {', '.join(BASE_DIR_KEYS)}, "
                         f"not {type(base_dirs).__name__}")
     result = {}
     for key, value in base_dirs.items():
-        if key not in _BASE_DIR_KEYS:
+        if key not in BASE_DIR_KEYS:
             raise PlanError(f"unknown base directory {shorten(repr(key))}; expected one of "
-                            f"{', '.join(_BASE_DIR_KEYS)}")
+                            f"{', '.join(BASE_DIR_KEYS)}")
         if value is None:
             continue
         if not isinstance(value, str):

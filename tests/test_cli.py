@@ -20,8 +20,9 @@ from typer.testing import CliRunner, Result
 
 import skillgrant
 from skillgrant.cli import app as cli
-from skillgrant.cli.app import app, plan_schema
+from skillgrant.cli.app import app
 from skillgrant.cli.console import echo_plain
+from skillgrant.plan.schema import plan_schema
 
 REPO = Path(__file__).resolve().parents[1]
 SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"

@@ -209,3 +209,14 @@ def test_a_plan_is_frozen() -> None:
     plan = Plan.from_entries(["Read"])
     with pytest.raises(ValueError, match="frozen"):
         plan.source = "x"
+
+
+def test_the_plan_vocabulary_is_the_one_every_reader_uses() -> None:
+    # plan/keys.py is the one vocabulary: the model's fields and the library's base-directory
+    # check must name the same keys (the model declares its fields, so it cannot read them).
+    from skillgrant import prepared
+    from skillgrant.plan.keys import BASE_DIRS, SPELLINGS
+
+    assert tuple(BaseDirs.model_fields) == BASE_DIRS == prepared.BASE_DIR_KEYS
+    assert {name: field.alias for name, field in Plan.model_fields.items() if name != "source"} == {
+        field: names[0] for field, names in SPELLINGS.items()}

@@ -185,66 +185,13 @@ def explain(
 def schema(ctx: typer.Context, debug: DebugOpt = False) -> None:
     """Print the JSON Schema of a plan file (for editors: yaml-language-server, VS Code)."""
     with guard(ctx, debug):
+        from ..plan.schema import plan_schema
         from ..reports.check import dumps
 
         typer.echo(dumps(plan_schema()), nl=False)
 
 
 register_review_commands(app)
-
-
-def plan_schema() -> dict[str, object]:
-    """The JSON Schema (draft 2020-12) of a YAML or JSON plan file (SPEC §7).
-
-    Written out rather than derived from the pydantic model: the model accepts several
-    spellings of each key, a string or a list for ``allowed-tools``, and ``x-`` keys, which a
-    generated schema does not say. tests/test_cli.py checks the two agree on a table of plans.
-    """
-    strings = {"type": "array", "items": {"type": "string"}}
-    entries = {"description": "The approved entries: one string (entries separated by commas "
-                              "or spaces) or a list of strings.",
-               "anyOf": [{"type": "string"}, strings]}
-    shell_tool = {"type": "object", "additionalProperties": False, "properties": {
-        "command-argument": {"type": "string", "minLength": 1,
-                             "description": "The argument that holds the command."},
-        "command_argument": {"type": "string", "minLength": 1}}}
-    shell_tools = {"description": "Tools with shell semantics under another name, judged with "
-                                  "Bash: a mapping of tool name to options, or a list of names.",
-                   "anyOf": [{"type": "object",
-                              "propertyNames": {"pattern": "^[A-Za-z][A-Za-z0-9_-]*$"},
-                              "additionalProperties": {"anyOf": [{"$ref": "#/$defs/shellTool"},
-                                                                 {"type": "null"}]}},
-                             {"type": "array",
-                              "items": {"type": "string",
-                                        "pattern": "^[A-Za-z][A-Za-z0-9_-]*$"}}]}
-    directory = {"anyOf": [{"type": "string"}, {"type": "null"}],
-                 "description": "An absolute directory."}
-    base_dirs = {"description": "Absolute base directories for path rules with different "
-                                "anchors (cwd-relative, ~/, /, //).",
-                 "anyOf": [{"type": "object", "additionalProperties": False,
-                            "properties": {"cwd": directory, "home": directory,
-                                           "root": directory}},
-                           {"type": "null"}]}
-    properties: dict[str, object] = {"$schema": {"type": "string"}}
-    for names, value in ((("allowed-tools", "allowedTools", "allowed_tools"), entries),
-                         (("shell-tools", "shellTools", "shell_tools"), shell_tools),
-                         (("base-dirs", "baseDirs", "base_dirs"), base_dirs)):
-        properties[names[0]] = value
-        for other in names[1:]:
-            properties[other] = {"$ref": f"#/properties/{names[0]}"}
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "skillgrant plan",
-        "description": "The allowed-tools a person approved, for `skillgrant check/apply "
-                       "--plan`. Keys starting with x- are ignored.",
-        "type": "object",
-        "properties": properties,
-        "patternProperties": {"^x-": {}},
-        "additionalProperties": False,
-        "anyOf": [{"required": ["allowed-tools"]}, {"required": ["allowedTools"]},
-                  {"required": ["allowed_tools"]}],
-        "$defs": {"shellTool": shell_tool},
-    }
 
 
 def main(argv: list[str] | None = None) -> NoReturn:

@@ -20,6 +20,8 @@ SPELLINGS: Final[dict[str, tuple[str, ...]]] = {
     "base_dirs": ("base-dirs", "baseDirs", "base_dirs"),
 }
 ALLOWED_SPELLINGS: Final = SPELLINGS["allowed_tools"]
+#: The base directories a plan may name (SPEC §4.2), each optional.
+BASE_DIRS: Final = ("cwd", "home", "root")
 KNOWN_KEYS: Final = frozenset(name for names in SPELLINGS.values() for name in names)
 #: What the plan's keys are called in a message.
 KEYS_SAID: Final = "allowed-tools, shell-tools and base-dirs (x-… keys are ignored)"
