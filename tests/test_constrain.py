@@ -74,6 +74,10 @@ def test_duplicates_collapse_first_wins(
     assert [v.entry for v in decision.kept] == [first]
     assert decision.dropped == []  # a duplicate is not dropped
     assert not decision.restored
+    # Each repeat is marked on its own verdict (SG008 in every report), never the first.
+    assert [v.duplicate for v in decision.verdicts] == [False] + [True] * (
+        len(decision.verdicts) - 1)
+    assert all(v.covered for v in decision.verdicts)
 
 
 def test_duplicates_are_not_logged_as_dropped(caplog: pytest.LogCaptureFixture) -> None:
