@@ -12,9 +12,9 @@ terminals here are the grammar's and that both give the same answer on generated
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .errors import GrantSyntaxError
@@ -35,10 +35,13 @@ class ParsedEntry(NamedTuple):
 
 def grammar_text() -> str:
     """The grammar, read from the installed package, or from the checkout when run from source."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "grammar" / _GRAMMAR, here.parent / "grammar" / _GRAMMAR):
-        if candidate.is_file():
-            return candidate.read_text(encoding="utf-8")
+    # os.path, not pathlib: the call gate's hook never imports pathlib (STYLE habit 10)
+    here = os.path.dirname(os.path.realpath(__file__))
+    for candidate in (os.path.join(here, "grammar", _GRAMMAR),
+                      os.path.join(os.path.dirname(here), "grammar", _GRAMMAR)):
+        if os.path.isfile(candidate):
+            with open(candidate, encoding="utf-8") as grammar:
+                return grammar.read()
     from importlib import resources  # a package imported from a zip file
 
     return (resources.files("skillgrant") / "grammar" / _GRAMMAR).read_text(encoding="utf-8")

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..grants import split_allowed_tools
+from .files import read_plan_file
 from .keys import ALLOWED_SPELLINGS, check_approvable, ignored
-from .source import parse_plan_text, read_plan_file
 
 if TYPE_CHECKING:
     from .model import ConstrainKwargs, Plan
@@ -42,8 +42,10 @@ def load_plan(path: str, kind: str = "auto") -> ApprovedPlan | Plan:
 
 def plan_from_text(text: str, *, source: str | None, kind: str = "auto") -> ApprovedPlan | Plan:
     """``Plan.from_text``, without pydantic when the plan allows. Raises PlanError."""
+    from .source import parse_plan_text  # PyYAML: the call gate's JSON plans never need it
+
     parsed = parse_plan_text(text, source=source, kind=kind)
-    light = _approved_only(parsed.data, parsed.where.name)
+    light = approved_only(parsed.data, parsed.where.name)
     if light is not None:
         return light
     from .model import validate_plan
@@ -51,7 +53,7 @@ def plan_from_text(text: str, *, source: str | None, kind: str = "auto") -> Appr
     return validate_plan(parsed.data, parsed.where)
 
 
-def _approved_only(data: object, source: str | None) -> ApprovedPlan | None:
+def approved_only(data: object, source: str | None) -> ApprovedPlan | None:
     """The plan when it certainly validates as a Plan with approved entries only, else None."""
     if type(data) is not dict:
         return None

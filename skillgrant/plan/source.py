@@ -8,8 +8,6 @@ problem found later (an invalid entry, a wrong type) is reported at file:line:co
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -18,13 +16,14 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..errors import PlanError, SkillFileError
 from ..grants import split_allowed_tools
-from ..limits import MAX_FILE_BYTES, MAX_NESTING_DEPTH, MAX_PLAN_CHARS
-from ..skillfile.bounded import read_bounded
+from ..limits import MAX_NESTING_DEPTH, MAX_PLAN_CHARS
 from ..skillfile.spans import read_skill
 from ..skillfile.yamlspan import LOADER, YamlProblem, compose, line_column
+from .files import DuplicateKey, is_skill, no_duplicates, plan_text, read_plan_file, too_deep
 from .keys import ALLOWED_SPELLINGS, SPELLINGS
 
-__all__ = ["MAX_PLAN_CHARS", "Parsed", "PlanSource", "parse_plan_text", "read_plan_file"]
+__all__ = ["MAX_PLAN_CHARS", "Parsed", "PlanSource", "is_skill", "parse_plan_text", "plan_text",
+           "read_plan_file"]
 
 Path_ = tuple[str | int, ...]
 
@@ -95,36 +94,6 @@ class Parsed(NamedTuple):
     where: PlanSource
 
 
-def read_plan_file(path: str | os.PathLike[str], kind: str) -> str:
-    """The text of a plan file, refusing one over MAX_FILE_BYTES without reading it whole.
-    Raises PlanError."""
-    name = str(path)
-    try:
-        data = read_bounded(path)
-    except OSError as e:
-        raise PlanError(f"cannot read the plan: {e.strerror or e}", source=name) from e
-    return plan_text(data, name, kind, what="the plan file")
-
-
-def plan_text(data: bytes, name: str, kind: str, *, what: str = "the plan") -> str:
-    """A plan's bytes as text: refused over MAX_FILE_BYTES, decoded as UTF-8 (a BOM is allowed
-    in a plan or settings file; a SKILL.md keeps its BOM for the frontmatter reader). Raises
-    PlanError naming ``what`` was too large, or the line of the first byte that is not UTF-8."""
-    if len(data) > MAX_FILE_BYTES:
-        raise PlanError(f"{what} is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES)", source=name)
-    try:
-        return data.decode("utf-8" if is_skill(name, kind) else "utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise PlanError(f"the plan is not UTF-8: byte 0x{data[e.start]:02X} cannot be "
-                        "decoded", source=name, line=line) from e
-
-
-def is_skill(name: str | None, kind: str) -> bool:
-    """Whether a plan of this kind and name is an approved SKILL.md."""
-    return kind == "skill" or (kind == "auto" and (name or "").lower().endswith(".md"))
-
-
 def parse_plan_text(text: str, *, source: str | None, kind: str) -> Parsed:
     """Parse a plan's text by kind ("auto", "plan", "skill", "settings"). Raises PlanError."""
     name = source or "<plan>"
@@ -177,21 +146,6 @@ def _skill(text: str, source: str | None) -> Parsed:
     return Parsed({"allowed-tools": entries}, PlanSource(source, text, root, doc.yaml_start))
 
 
-class _DuplicateKey(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _no_duplicates(pairs: Sequence[tuple[str, object]]) -> dict[str, object]:
-    result: dict[str, object] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _DuplicateKey(key)
-        result[key] = value
-    return result
-
-
 def _document(text: str, source: str | None, *, json_first: bool) -> tuple[object, Node | None]:
     """Load JSON (for .json files, or text that parses as JSON) or YAML, with nodes."""
     if json_first or text.lstrip()[:1] in ("{", "["):
@@ -204,20 +158,20 @@ def _document(text: str, source: str | None, *, json_first: bool) -> tuple[objec
 def _json_document(text: str, source: str | None, *,
                    json_first: bool) -> tuple[object, Node | None] | None:
     """The JSON document and its nodes; None for text that is not JSON but may be YAML."""
-    deep = _too_deep(text)
+    deep = too_deep(text)
     if deep is not None:
         deep_line, deep_column = line_column(text, deep)
         raise PlanError(f"nested more than {MAX_NESTING_DEPTH} levels deep "
                         "(MAX_NESTING_DEPTH)", source=source, line=deep_line,
                         column=deep_column)
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates)
+        data = json.loads(text, object_pairs_hook=no_duplicates)
     except json.JSONDecodeError as e:
         if json_first:
             raise PlanError(f"invalid JSON: {e.msg}", source=source, line=e.lineno,
                             column=e.colno) from e
         return None
-    except _DuplicateKey as e:
+    except DuplicateKey as e:
         raise _duplicate(text, source, _nodes_or_none(text)) from e
     return data, _nodes_or_none(text)
 
@@ -240,31 +194,6 @@ def _yaml_document(text: str, source: str | None) -> tuple[object, Node | None]:
     except (yaml.YAMLError, ValueError) as e:
         raise PlanError(f"invalid value: {e}", source=source) from e
     return loaded, root
-
-
-def _too_deep(text: str) -> int | None:
-    """The offset of the first ``[`` or ``{`` (outside JSON strings) nested past
-    MAX_NESTING_DEPTH, or None: checked before ``json.loads``, whose recursion would otherwise
-    hit Python's stack limit on hostile input."""
-    depth = 0
-    inside = escaped = False
-    for index, char in enumerate(text):
-        if inside:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                inside = False
-        elif char == '"':
-            inside = True
-        elif char in "[{":
-            depth += 1
-            if depth > MAX_NESTING_DEPTH:
-                return index
-        elif char in "]}":
-            depth -= 1
-    return None
 
 
 def _nodes_or_none(text: str) -> Node | None:
