@@ -19,6 +19,8 @@ from .prover import constrain, prove
 from .verdicts import Decision, Verdict
 
 if TYPE_CHECKING:
+    from .gate.call import check_call
+    from .gate.verdict import CallVerdict
     from .plan.model import Plan
     from .skillfile.builder import apply_to_text
 
@@ -31,6 +33,7 @@ if log_loaded():
 
 __all__ = [
     "AllowedToolsError",
+    "CallVerdict",
     "Decision",
     "Grant",
     "GrantSyntaxError",
@@ -41,6 +44,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "apply_to_text",
+    "check_call",
     "constrain",
     "parse_grant",
     "prove",
@@ -50,4 +54,5 @@ __all__ = [
 
 # Plan (pydantic) and the SKILL.md rewriter load on first use, keeping `import skillgrant` and
 # the CLI's start-up light.
-__getattr__ = exports(__name__, {"Plan": "plan.model", "apply_to_text": "skillfile.builder"})
+__getattr__ = exports(__name__, {"Plan": "plan.model", "apply_to_text": "skillfile.builder",
+                                 "check_call": "gate.call", "CallVerdict": "gate.verdict"})

@@ -49,3 +49,16 @@ MAX_YAML_ALIASES: Final = 0
 #: Nesting depth of collections in SKILL.md frontmatter or a plan (YAML or JSON). Real
 #: frontmatter nests two or three levels; the limit keeps recursive loaders off their stack limit.
 MAX_NESTING_DEPTH: Final = 64
+
+#: Characters in one shell command the call gate analyses (``check_call``). Longer commands are
+#: ``unknown``: the gate denies them.
+MAX_SHELL_COMMAND_CHARS: Final = 65_536
+
+#: Syntax nodes in one analysed shell command. A real command has a few dozen.
+MAX_SHELL_NODES: Final = 20_000
+
+#: Bytes of one hook payload read from standard input. Past it the call is denied unread.
+MAX_HOOK_PAYLOAD_BYTES: Final = 4_000_000
+
+#: Nesting depth of a hook payload's JSON. Past it the call is denied.
+MAX_PAYLOAD_DEPTH: Final = 64

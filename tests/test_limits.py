@@ -43,7 +43,8 @@ def test_every_limit_is_a_documented_positive_constant() -> None:
     assert names == ["MAX_ENTRY_LENGTH", "MAX_ENTRIES_PER_VALUE", "MAX_WILDCARDS_PER_PATTERN",
                      "MAX_WORK_PER_DECISION", "MAX_WORK_PER_VALUE", "MAX_FILE_BYTES",
                      "MAX_FRONTMATTER_CHARS", "MAX_PLAN_CHARS", "MAX_YAML_ALIASES",
-                     "MAX_NESTING_DEPTH"]
+                     "MAX_NESTING_DEPTH", "MAX_SHELL_COMMAND_CHARS", "MAX_SHELL_NODES",
+                     "MAX_HOOK_PAYLOAD_BYTES", "MAX_PAYLOAD_DEPTH"]
     lines = LIMITS_SOURCE.splitlines()
     for name in names:
         value = getattr(limits, name)
@@ -345,3 +346,28 @@ def test_only_a_regular_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyP
     proc = Path("/proc/self/status")  # regular, but gives no size: read to its end
     if proc.is_file():
         assert read_bounded(proc).startswith(b"Name:")
+
+
+# --- the call gate: MAX_SHELL_COMMAND_CHARS, MAX_SHELL_NODES ----------------------------------
+# (MAX_HOOK_PAYLOAD_BYTES and MAX_PAYLOAD_DEPTH: tests/gate/test_hook_payloads.py)
+
+def test_a_command_at_the_length_limit_is_analysed_and_one_past_it_is_unknown() -> None:
+    from skillgrant import check_call
+    from skillgrant.limits import MAX_SHELL_COMMAND_CHARS
+
+    at = "echo " + "a" * (MAX_SHELL_COMMAND_CHARS - 5)
+    assert check_call("Bash", {"command": at}, ["Bash(echo *)"]).covered
+    past = at + "a"
+    verdict = check_call("Bash", {"command": past}, ["Bash(echo *)"])
+    assert verdict.status == "unknown" and "MAX_SHELL_COMMAND_CHARS" in verdict.reason
+
+
+def test_a_command_over_the_node_limit_is_unknown() -> None:
+    from skillgrant import check_call
+    from skillgrant.limits import MAX_SHELL_COMMAND_CHARS, MAX_SHELL_NODES
+
+    words = MAX_SHELL_NODES  # one node a word, with the program, its command and the tree
+    command = "echo" + " a" * words
+    assert len(command) < MAX_SHELL_COMMAND_CHARS
+    verdict = check_call("Bash", {"command": command}, ["Bash(echo *)"])
+    assert verdict.status == "unknown" and "MAX_SHELL_NODES" in verdict.reason

@@ -120,7 +120,12 @@ def run(invocation: Invocation) -> int:
 
 def main(argv: list[str] | None = None) -> NoReturn:
     """The console script: a plain ``check``/``apply`` here, everything else through typer."""
-    invocation = read_fast(sys.argv[1:] if argv is None else argv, os.environ)
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["hook"]:  # a hook starts on every tool call: never through typer
+        from ..gate.hook import main as hook_main
+
+        sys.exit(hook_main(args[1:]))
+    invocation = read_fast(args, os.environ)
     if invocation is None:
         from .app import main as typer_main
 

@@ -53,11 +53,13 @@ class _At(ValueError):
 
 class ShellTool(BaseModel):
     """A tool with shell semantics under another name (SPEC §3): ``command-argument`` names the
-    argument that holds the command."""
+    argument that holds the command, ``workdir-argument`` the one (if any) that holds the
+    directory it runs in (the call gate reads it as a leading ``cd``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True, populate_by_name=True)
 
     command_argument: str = Field(default="command", alias="command-argument", min_length=1)
+    workdir_argument: str | None = Field(default=None, alias="workdir-argument", min_length=1)
 
 
 class BaseDirs(BaseModel):
@@ -165,6 +167,8 @@ class Plan(BaseModel):
         {'shell_tools': None, 'base_dirs': None}
         """
         shell = {name: {"command-argument": tool.command_argument}
+                 | ({} if tool.workdir_argument is None
+                    else {"workdir-argument": tool.workdir_argument})
                  for name, tool in self.shell_tools.items()}
         return {"shell_tools": shell or None,
                 "base_dirs": None if self.base_dirs is None else self.base_dirs.model_dump()}

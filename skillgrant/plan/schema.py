@@ -59,4 +59,7 @@ _DIRECTORY = {"anyOf": [{"type": "string"}, {"type": "null"}],
 _SHELL_TOOL = {"type": "object", "additionalProperties": False, "properties": {
     "command-argument": {"type": "string", "minLength": 1,
                          "description": "The argument that holds the command."},
-    "command_argument": {"type": "string", "minLength": 1}}}
+    "command_argument": {"type": "string", "minLength": 1},
+    "workdir-argument": {"type": "string", "minLength": 1,
+                         "description": "The argument that holds the directory it runs in."},
+    "workdir_argument": {"type": "string", "minLength": 1}}}

@@ -1,0 +1,67 @@
+"""``skillgrant hook --print-config RUNTIME``: the settings that run the gate in each runtime.
+
+The snippet goes to standard output (JSON, ready to merge into the file named on standard
+error); where the runtime lets a call through when its hook fails, a warning says so.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+#: Seconds a hook may run before the runtime gives up on it.
+TIMEOUT_SECONDS = 30
+
+_WHERE = {
+    "claude-code": ".claude/settings.json (or ~/.claude/settings.json)",
+    "copilot-cli": ".github/hooks/skillgrant.json (or ~/.copilot/hooks/skillgrant.json)",
+    "codex": ".codex/hooks.json (or ~/.codex/hooks.json)",
+    "vscode": ".github/hooks/skillgrant.json",
+    "gemini-cli": ".gemini/settings.json (or ~/.gemini/settings.json)",
+}
+_FAILS_OPEN = {
+    "copilot-cli": "Copilot CLI denies the call when the hook fails, but lets it through when "
+                   "the hook times out.",
+    "codex": "Codex lets the call through when the hook fails, times out or prints invalid "
+             "output, and runs a project hook only once it is trusted: the gate is a ceiling "
+             "only while it runs.",
+    "vscode": "VS Code lets the call through when the hook fails with a status other than 2 or "
+              "times out, and ignores matchers (the gate sees every tool).",
+    "gemini-cli": "Gemini CLI lets the call through when the hook times out or exits 1.",
+}
+
+
+def command(dialect: str, plan: str | None) -> str:
+    """The hook's command line for ``dialect`` and the plan file ``plan``."""
+    words = ["skillgrant", "hook", "--plan", plan or "PLAN"]
+    if dialect != "claude-code":
+        words += ["--dialect", dialect]
+    return shlex.join(words)
+
+
+def snippet(dialect: str, plan: str | None) -> tuple[str, str]:
+    """The settings JSON for ``dialect``, and what standard error should say about it."""
+    run = command(dialect, plan)
+    body: dict[str, object]
+    if dialect == "claude-code":
+        body = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": run, "timeout": TIMEOUT_SECONDS,
+             "onFailure": "block"}]}]}}
+    elif dialect == "copilot-cli":
+        body = {"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": run, "timeoutSec": TIMEOUT_SECONDS}]}}
+    elif dialect == "codex":
+        body = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": run, "timeout": TIMEOUT_SECONDS}]}]}}
+    elif dialect == "vscode":
+        body = {"hooks": {"PreToolUse": [
+            {"type": "command", "command": run, "timeout": TIMEOUT_SECONDS}]}}
+    else:  # gemini-cli: its timeout is in milliseconds
+        body = {"hooks": {"BeforeTool": [{"matcher": "*", "hooks": [
+            {"name": "skillgrant", "type": "command", "command": run,
+             "timeout": TIMEOUT_SECONDS * 1000}]}]}}
+    note = f"Merge into {_WHERE[dialect]}."
+    warning = _FAILS_OPEN.get(dialect)
+    if warning is not None:
+        note += f"\nWarning: {warning}"
+    return json.dumps(body, indent=2) + "\n", note + "\n"

@@ -1,0 +1,111 @@
+"""Each runtime's PreToolUse hook contract: how its payload names the call, and how a decision
+is written back.
+
+Facts (docs/call-gate.md cites them; Claude Code's are measured by the conformance suite):
+
+============  ===========================================  ================================
+dialect       payload                                      decision on standard output
+============  ===========================================  ================================
+claude-code   ``tool_name``, ``tool_input``, ``cwd``        ``hookSpecificOutput`` with
+codex         (Codex adds ``turn_id``, ``model``)            ``permissionDecision`` and
+vscode        (VS Code: camelCase ``hookEventName``)         ``permissionDecisionReason``
+copilot-cli   ``toolName``, ``toolArgs`` (an object or a   ``permissionDecision``,
+              JSON string), ``cwd``, ``sessionId``         ``permissionDecisionReason``
+gemini-cli    ``hook_event_name: BeforeTool``, ``tool_*``  ``decision``, ``reason``
+============  ===========================================  ================================
+
+Every runtime blocks a call whose hook exits 2 (Codex only with a reason on standard error), so
+a denial is the dialect's JSON, the reason on standard error, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Final, Literal, NamedTuple
+
+DIALECTS: Final = ("claude-code", "copilot-cli", "codex", "vscode", "gemini-cli")
+Decision = Literal["deny", "ask", "allow"]
+_EVENTS: Final = frozenset({"PreToolUse", "preToolUse", "BeforeTool"})
+
+
+class PayloadError(ValueError):
+    """The payload is not a PreToolUse call this gate can read; the message says why."""
+
+
+class Call(NamedTuple):
+    """One tool call as the hook payload gives it."""
+
+    dialect: str
+    tool: str
+    tool_input: Mapping[str, object]
+    cwd: str | None
+    session: str | None
+
+
+def detect(payload: Mapping[str, object]) -> str:
+    """The dialect a payload is written in, told by its field names."""
+    if "toolName" in payload:
+        return "copilot-cli"
+    if payload.get("hook_event_name") == "BeforeTool":
+        return "gemini-cli"
+    if "hookEventName" in payload:
+        return "vscode"
+    if "turn_id" in payload:
+        return "codex"
+    return "claude-code"
+
+
+def read_call(payload: object, dialect: str) -> Call:
+    """The call in ``payload``; PayloadError when it is not one."""
+    if not isinstance(payload, dict):
+        raise PayloadError(f"the payload is a JSON {_json_type(payload)}, not an object")
+    if dialect == "auto":
+        dialect = detect(payload)
+    event = payload.get("hook_event_name", payload.get("hookEventName"))
+    if event is not None and event not in _EVENTS:
+        raise PayloadError(f"the hook was called for the event {str(event)[:80]!r}; skillgrant "
+                           "hook answers PreToolUse only")
+    camel = dialect == "copilot-cli" and "toolName" in payload
+    tool = payload.get("toolName" if camel else "tool_name")
+    if not isinstance(tool, str):
+        raise PayloadError(f"the payload's tool name is a JSON {_json_type(tool)}, not a string")
+    tool_input = payload.get("toolArgs" if camel else "tool_input", {})
+    if isinstance(tool_input, str) and camel:
+        try:
+            tool_input = json.loads(tool_input)
+        except ValueError as e:
+            raise PayloadError(f"the payload's toolArgs is not JSON: {e}") from None
+    if not isinstance(tool_input, dict):
+        raise PayloadError(f"the payload's tool input is a JSON {_json_type(tool_input)}, not "
+                           "an object")
+    cwd = payload.get("cwd")
+    session = payload.get("sessionId" if camel else "session_id")
+    return Call(dialect, tool, tool_input, cwd if isinstance(cwd, str) else None,
+                session if isinstance(session, str) else None)
+
+
+def render(dialect: str, decision: Decision, reason: str) -> str:
+    """The JSON a runtime reads as ``decision`` (one line, ASCII)."""
+    if dialect == "gemini-cli":
+        body: dict[str, object] = {"decision": decision, "reason": reason}
+    elif dialect == "copilot-cli":
+        body = {"permissionDecision": decision, "permissionDecisionReason": reason}
+    else:
+        body = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                       "permissionDecision": decision,
+                                       "permissionDecisionReason": reason}}
+    return json.dumps(body, ensure_ascii=True) + "\n"
+
+
+def supports(dialect: str, decision: Decision) -> bool:
+    """Whether the runtime honours ``decision`` written as JSON: Codex reads neither a plain
+    ``allow`` nor ``ask`` (it fails open on both)."""
+    return not (dialect == "codex" and decision in ("allow", "ask"))
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    return {bool: "boolean", int: "number", float: "number", str: "string", list: "array",
+            dict: "object"}.get(type(value), type(value).__name__)

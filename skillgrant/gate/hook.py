@@ -1,0 +1,252 @@
+"""``skillgrant hook``: one PreToolUse payload on standard input, one decision in the runtime's
+contract on standard output.
+
+A call outside the plan is denied (or, with ``--outside ask``, put to the person); a call inside
+gets no decision, so the runtime's own permission flow goes on (or, with ``--inside allow``, an
+explicit allow). Every failure — an unreadable payload, a plan that does not load, an audit
+record that cannot be written, an internal error — is a denial: the dialect's JSON, the reason
+on standard error, exit status 2. The answer is composed whole before anything is written, so
+the hook never prints partial JSON.
+
+The command line is read here, without typer: a hook starts on every tool call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..limits import MAX_HOOK_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH
+from .dialects import DIALECTS, Decision, PayloadError, read_call, render, supports
+
+USAGE = """\
+Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
+                       [--outside deny|ask] [--inside none|allow] [--audit-log FILE]
+       skillgrant hook --print-config claude-code|copilot-cli|codex|vscode|gemini-cli [--plan PLAN]
+
+Read one PreToolUse hook payload on standard input and decide the tool call against the approved
+plan (a plan file, an approved SKILL.md or a settings.json). A call outside the plan is denied
+with the reason on standard error and exit status 2; a call inside gets no decision. Any failure
+denies the call.
+"""
+_VALUES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside": ("deny", "ask"),
+           "--inside": ("none", "allow"), "--audit-log": None, "--print-config": DIALECTS,
+           "--plan-kind": ("auto", "plan", "skill", "settings")}
+_MAX_SHOWN_ENTRIES = 20
+
+
+class UsageError(ValueError):
+    pass
+
+
+class Options:
+    """The hook's options, by long name."""
+
+    def __init__(self, values: dict[str, str] | None = None) -> None:
+        self.values: dict[str, str] = dict(values or {})
+        self.help = False
+
+    def get(self, name: str) -> str | None:
+        return self.values.get(name)
+
+
+class Answer(NamedTuple):
+    stdout: str
+    stderr: str
+    status: int
+
+
+def read_options(args: Sequence[str]) -> Options:
+    options = Options()
+    rest = iter(args)
+    for token in rest:
+        if token in ("-h", "--help"):
+            options.help = True
+            continue
+        name, eq, value = token.partition("=")
+        if name not in _VALUES:
+            raise UsageError(f"unknown option {token!r}")
+        if name in options.values:
+            raise UsageError(f"{name} is given twice")
+        if not eq:
+            following = next(rest, None)
+            if following is None:
+                raise UsageError(f"{name} needs a value")
+            value = following
+        choices = _VALUES[name]
+        if choices is not None and value not in choices:
+            raise UsageError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+        options.values[name] = value
+    return options
+
+
+def main(args: Sequence[str]) -> int:
+    """Run the hook; its exit status. Nothing escapes: every failure is a denial."""
+    dialect = "claude-code"
+    try:
+        options = read_options(args)
+        dialect = options.get("--dialect") or "auto"
+        if options.help:
+            return _emit(Answer(USAGE, "", 0))
+        target = options.get("--print-config")
+        if target is not None:
+            from .config import snippet
+
+            text, warning = snippet(target, options.get("--plan"))
+            return _emit(Answer(text, warning, 0))
+        if options.get("--plan") is None:
+            raise UsageError("--plan is required")
+        answer = decide(options, _read_stdin())
+    except UsageError as e:
+        answer = _failure(dialect, f"bad command line: {e}\n\n{USAGE}")
+    except BaseException as e:  # fail closed: a crash denies the call
+        answer = _failure(dialect, f"internal error ({type(e).__name__}: {e})")
+    return _emit(answer)
+
+
+def decide(options: Options, raw: bytes | None) -> Answer:
+    """The answer to one payload (``raw`` None: over the size limit)."""
+    import json
+
+    wanted = options.get("--dialect") or "auto"
+    if raw is None:
+        return _failure(wanted, f"the payload is over {MAX_HOOK_PAYLOAD_BYTES} bytes "
+                        "(MAX_HOOK_PAYLOAD_BYTES)")
+    try:
+        payload = json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        return _failure(wanted, "the payload is nested too deeply")
+    except ValueError as e:
+        return _failure(wanted, f"the payload is not JSON: {e}")
+    if _depth_over(payload, MAX_PAYLOAD_DEPTH):
+        return _failure(wanted, f"the payload nests deeper than {MAX_PAYLOAD_DEPTH} "
+                        "(MAX_PAYLOAD_DEPTH)")
+    try:
+        call = read_call(payload, wanted)
+    except PayloadError as e:
+        return _failure(wanted, str(e))
+    return _judge(options, call)
+
+
+def _judge(options: Options, call: object) -> Answer:
+    from ..errors import SkillgrantError
+    from .audit import append, record
+    from .call import check_call
+    from .dialects import Call
+    from .planfile import digest, load
+
+    assert isinstance(call, Call)
+    plan_path = options.get("--plan") or ""
+    try:
+        plan, plan_text = load(plan_path, options.get("--plan-kind") or "auto")
+        verdict = check_call(call.tool, call.tool_input, plan, cwd=call.cwd)
+    except SkillgrantError as e:
+        return _failure(call.dialect, f"the plan {plan_path!r} is not usable: {e}",
+                        audit=options.get("--audit-log"), call=call)
+    decision: Decision | None
+    if verdict.covered:
+        decision = "allow" if options.get("--inside") == "allow" else None
+        reason = f"skillgrant: inside the approved plan ({verdict.reason})"
+    else:
+        decision = "ask" if options.get("--outside") == "ask" else "deny"
+        reason = _denial(verdict, plan.allowed_tools)
+        if not supports(call.dialect, decision):
+            decision = "deny"
+    log = options.get("--audit-log")
+    if log is not None:
+        line = record(session=call.session, runtime_tool=call.tool, tool=verdict.tool,
+                      decision=decision or "none", status=verdict.status, reason=verdict.reason,
+                      covered_by=verdict.covered_by, witness=verdict.witness,
+                      plan_digest=digest(plan_text), dialect=call.dialect)
+        try:
+            append(log, line)
+        except OSError as e:
+            return _failure(call.dialect, f"the audit log {log!r} cannot be written: {e}")
+    if decision is None or (decision == "allow" and not supports(call.dialect, "allow")):
+        return Answer("", "", 0)
+    if decision == "deny":
+        return Answer(render(call.dialect, "deny", reason), reason + "\n", 2)
+    return Answer(render(call.dialect, decision, reason), "", 0)
+
+
+def _denial(verdict: object, allowed: Sequence[str]) -> str:
+    from .verdict import CallVerdict
+
+    assert isinstance(verdict, CallVerdict)
+    shown = ", ".join(allowed[:_MAX_SHOWN_ENTRIES]) or "no tools"
+    if len(allowed) > _MAX_SHOWN_ENTRIES:
+        shown += f", … ({len(allowed)} entries)"
+    outside = "is outside" if verdict.status == "not_covered" else "is not known to be inside"
+    witness = f" Not allowed: {verdict.witness!r}." if verdict.witness else ""
+    return (f"skillgrant: this {verdict.runtime_tool} call {outside} the approved plan: "
+            f"{verdict.reason}.{witness} The plan allows: {shown}. Stay within it, or ask the "
+            "person to approve a wider plan.")
+
+
+def _failure(dialect: str, problem: str, *, audit: str | None = None,
+             call: object = None) -> Answer:
+    """A denial for a failure: the dialect's JSON, the reason on standard error, exit 2."""
+    reason = f"skillgrant hook failed closed, so the call is denied: {problem}"
+    if audit is not None:
+        from .audit import append, record
+        from .dialects import Call
+
+        known = call if isinstance(call, Call) else None
+        with contextlib.suppress(OSError):  # the call is denied either way
+            append(audit, record(session=known and known.session,
+                                 runtime_tool=known and known.tool, tool=None, decision="deny",
+                                 status="error", reason=problem, dialect=dialect))
+    shown = dialect if dialect in DIALECTS else "claude-code"
+    return Answer(render(shown, "deny", reason), reason + "\n", 2)
+
+
+def _read_stdin() -> bytes | None:
+    """Standard input, or None when it is over MAX_HOOK_PAYLOAD_BYTES (read no further)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > MAX_HOOK_PAYLOAD_BYTES:
+            return None
+        chunks.append(chunk)
+
+
+def _depth_over(value: object, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return False
+
+
+def _emit(answer: Answer) -> int:
+    """Write the answer whole; its exit status."""
+    for fd, text in ((1, answer.stdout), (2, answer.stderr)):
+        data = text.encode("utf-8", "backslashreplace")
+        while data:
+            try:
+                written = os.write(fd, data)
+            except OSError:
+                break  # a closed stream: the exit status still denies
+            data = data[written:]
+    return answer.status
+
+
+def entry() -> None:
+    """``python -m skillgrant.gate.hook``."""
+    sys.exit(main(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    entry()

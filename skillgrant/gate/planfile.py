@@ -1,0 +1,57 @@
+"""The plan a hook judges against: loaded from its file with its digest (the audit log names
+the plan each decision was made with).
+
+A hook starts on every tool call, and PyYAML's import alone costs about as much as the rest of
+a decision. So a JSON plan of the common shape (``allowed-tools`` and ``x-`` keys only) is read
+with ``json`` and the light plan's own checks (``plan.light.approved_only``); that is exactly
+what ``plan_from_text`` does with such a text. Any other plan, and any JSON that is not plainly
+of that shape (duplicate keys, nesting past the limit, a settings.json), takes the full reader,
+which reports its errors with file, line and column.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from ..plan.files import DuplicateKey, is_skill, no_duplicates, read_plan_file, too_deep
+from ..plan.light import approved_only
+
+if TYPE_CHECKING:
+    from ..plan.light import ApprovedPlan
+    from ..plan.model import Plan
+
+
+def load(path: str, kind: str = "auto") -> tuple[ApprovedPlan | Plan, str]:
+    """The plan at ``path`` and its text. Raises PlanError."""
+    text = read_plan_file(path, kind)
+    light = _json_plan(text, path, kind)
+    if light is not None:
+        return light, text
+    from ..plan.light import plan_from_text
+
+    return plan_from_text(text, source=path, kind=kind), text
+
+
+def digest(text: str) -> str:
+    """The plan text's SHA-256, as the audit log names it (hashlib loads OpenSSL: only a hook
+    with an audit log pays for it)."""
+    import hashlib
+
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _json_plan(text: str, path: str, kind: str) -> ApprovedPlan | None:
+    """The plan when ``text`` is plainly a JSON plan the light reader accepts, else None."""
+    if kind not in ("auto", "plan") or is_skill(path, kind) or not text.lstrip().startswith("{"):
+        return None
+    if too_deep(text) is not None:
+        return None
+    try:
+        data = json.loads(text, object_pairs_hook=no_duplicates)
+    except (ValueError, DuplicateKey, RecursionError):
+        return None
+    if kind == "auto" and isinstance(data, dict) and "permissions" in data:
+        return None  # perhaps a settings.json: the full reader tells
+    return approved_only(data, path)
+

@@ -1,0 +1,354 @@
+"""What a shell command would run, read with tree-sitter's bash grammar (the parser the runtimes
+use themselves).
+
+``analyse(command)`` answers with the simple commands the command line may run, each as the
+words the matcher compares (``Simple``), and the files its redirections write (``Write``) — or
+with a doubt: the reason the analysis does not understand the command. A doubt is the gate's
+``unknown``. The analysis understands lists, pipelines, subshells, groups, ``if``/``while``/
+``until``/``for``/``case``, negation, comments, assignments, declarations, here-documents and
+redirections; anything else is a doubt: a parse error or partial parse, command or process
+substitution, a function definition, a ``[[ … ]]`` or ``(( … ))`` test, a runner (``eval``,
+``bash -c``, ``xargs``, ``find -exec``, ``sudo``, ``env`` …, see ``RUNNERS``), an expansion in
+command position, and every node type not named here.
+
+A word is either a literal, known once quotes and escapes are removed, or a pattern: a word
+holding an expansion, a glob or a brace may take any value. Expansions outside quotes may also
+vanish or split into several words; ``Word.vanishes`` says so. docs/call-gate.md states the
+model; tests/gate/test_bash_differential.py checks it against GNU bash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Final, NamedTuple
+
+from ..limits import MAX_SHELL_COMMAND_CHARS, MAX_SHELL_NODES
+from .words import Doubt, Word, bare, check_runnable, strip_wrappers, unescape_double
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
+
+class Simple(NamedTuple):
+    """A simple command that would run: its words (assignments first, wrappers removed) and its
+    source text."""
+
+    words: tuple[Word, ...]
+    text: str
+    stripped: tuple[str, ...] = ()
+
+
+class Write(NamedTuple):
+    """A file a redirection writes: the target word (relative to the working directory at
+    that point; ``after_cd`` when a ``cd`` or ``pushd`` may have moved it)."""
+
+    target: Word
+    text: str
+    after_cd: bool = False
+
+
+class Analysis(NamedTuple):
+    commands: tuple[Simple, ...] = ()
+    writes: tuple[Write, ...] = ()
+    doubt: str | None = None
+
+
+#: Redirection targets that are not files (writing them changes nothing on disk).
+HARMLESS_TARGETS: Final = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
+_WRITES: Final = frozenset({">", ">>", "&>", "&>>", ">|", "<>"})
+
+#: Node types that hold statements (each child is a statement, a keyword or punctuation).
+_CONTAINERS: Final = frozenset({
+    "program", "list", "pipeline", "subshell", "compound_statement", "negated_command",
+    "do_group", "if_statement", "elif_clause", "else_clause", "while_statement",
+})
+#: Statement node types that run nothing themselves.
+_INERT: Final = frozenset({"comment"})
+#: Word-like node types outside quotes that may vanish or split.
+_EXPANSIONS: Final = frozenset({"simple_expansion", "expansion", "arithmetic_expansion",
+                                "brace_expression"})
+_NEVER: Final = frozenset({"command_substitution", "process_substitution", "ERROR",
+                           "function_definition"})
+
+
+_PARSER: list[Parser] = []
+
+
+def parser() -> Parser:
+    """The bash parser, built once. ``tree_sitter_bash``'s package imports importlib.resources
+    (for its highlight queries, which the gate never reads), so its compiled grammar is loaded
+    directly when it can be found, and through the package otherwise."""
+    if not _PARSER:
+        from tree_sitter import Language, Parser
+
+        _PARSER.append(Parser(Language(_bash_language())))
+    return _PARSER[0]
+
+
+def _bash_language() -> object:
+    try:
+        return _bash_binding()
+    except Exception:  # an unusual installation: the package's own import finds it
+        import tree_sitter_bash
+
+        return tree_sitter_bash.language()
+
+
+def _bash_binding() -> object:
+    """The compiled grammar's ``language()``, loaded from ``tree_sitter_bash/_binding*.so``
+    where the import system would find the package."""
+    import importlib.machinery
+    import os
+    import sys
+
+    for folder in sys.path:
+        package = os.path.join(folder or ".", "tree_sitter_bash")
+        if not os.path.isdir(package):
+            continue
+        names = sorted(n for n in os.listdir(package)
+                       if n.startswith("_binding.") and n.endswith(".so"))
+        binary = os.path.join(package, names[0])
+        loader = importlib.machinery.ExtensionFileLoader("tree_sitter_bash._binding", binary)
+        spec = importlib.machinery.ModuleSpec("tree_sitter_bash._binding", loader,
+                                              origin=binary)
+        module = loader.create_module(spec)
+        loader.exec_module(module)
+        language: object = module.language()
+        return language
+    raise ImportError("tree_sitter_bash is not installed")
+
+
+def analyse(command: str) -> Analysis:
+    """The simple commands ``command`` may run and the files it writes, or a doubt."""
+    if len(command) > MAX_SHELL_COMMAND_CHARS:
+        return Analysis(doubt=f"the command is {len(command)} characters long, over the limit "
+                        f"of {MAX_SHELL_COMMAND_CHARS} (MAX_SHELL_COMMAND_CHARS)")
+    if "\x00" in command:
+        return Analysis(doubt="the command holds a NUL character")
+    source = command.encode("utf-8", "surrogatepass")
+    try:
+        tree = parser().parse(source)
+        reader = _Reader(source)
+        reader.scan(tree.root_node)
+        reader.statement(tree.root_node)
+    except Doubt as e:
+        return Analysis(doubt=str(e))
+    except RecursionError:
+        return Analysis(doubt="the command is too deeply nested")
+    return Analysis(tuple(reader.commands), tuple(reader.writes))
+
+
+class _Reader:
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.commands: list[Simple] = []
+        self.writes: list[Write] = []
+        self.moved = False  # a cd or pushd ran before this point
+
+    def text(self, node: Node) -> str:
+        return self.source[node.start_byte:node.end_byte].decode("utf-8", "surrogatepass")
+
+    def scan(self, root: Node) -> None:
+        """Refuse what no context makes safe, wherever it stands: errors, missing nodes,
+        substitutions, function definitions; and trees over the node limit."""
+        if root.has_error:
+            raise Doubt("the command does not parse as bash (a syntax error or a partial parse)")
+        for count, node in enumerate(_walk(root), start=1):
+            if count > MAX_SHELL_NODES:
+                raise Doubt(f"the command has over {MAX_SHELL_NODES} syntax nodes "
+                            "(MAX_SHELL_NODES)")
+            if node.is_missing or node.type in _NEVER:
+                raise Doubt(_never_reason(node.type))
+
+    def statement(self, node: Node) -> None:
+        kind = node.type
+        if kind in _CONTAINERS:
+            for child in node.named_children:
+                self.statement(child)
+        elif kind in _INERT:
+            return
+        elif kind == "command":
+            self.simple(node, [])
+        elif kind == "redirected_statement":
+            self.redirected(node)
+        elif kind in ("variable_assignment", "variable_assignments", "declaration_command",
+                      "unset_command"):
+            self.commands.append(Simple(tuple(self.words(node)), self.text(node)))
+        elif kind == "for_statement":
+            self.for_loop(node)
+        elif kind == "case_statement":
+            self.case(node)
+        else:
+            raise Doubt(f"the command holds a {kind.replace('_', ' ')}, which the gate does "
+                        "not analyse")
+
+    def redirected(self, node: Node) -> None:
+        for i, child in enumerate(node.children):
+            field = node.field_name_for_child(i)
+            if field == "body":
+                self.statement(child)
+            elif child.is_named:
+                self.redirect(child)
+
+    def for_loop(self, node: Node) -> None:
+        for child in node.named_children:
+            if child.type == "do_group":
+                self.statement(child)
+            elif child.type != "variable_name":
+                self.word(child)  # the loop's values: read, never run
+
+    def case(self, node: Node) -> None:
+        for child in node.named_children:
+            if child.type != "case_item":
+                self.word(child)
+                continue
+            for part in child.named_children:
+                if part.type in ("word", "concatenation", "string", "raw_string",
+                                 "simple_expansion", "expansion", "extglob_pattern"):
+                    continue  # a pattern the value is compared with: never run
+                self.statement(part)
+
+    def redirect(self, node: Node) -> None:
+        if node.type == "heredoc_redirect":
+            self.heredoc(node)
+            return
+        if node.type == "herestring_redirect":
+            return  # input only; a substitution in it was refused by scan()
+        if node.type != "file_redirect":
+            raise Doubt(f"the command holds a {node.type.replace('_', ' ')}")
+        operator = next((c.type for c in node.children if not c.is_named), "")
+        targets = [c for i, c in enumerate(node.children)
+                   if node.field_name_for_child(i) == "destination"]
+        if len(targets) != 1:
+            # `echo a > f b`: bash passes `b` to the command; the grammar hangs it here
+            raise Doubt("a redirection is followed by more words, which the gate does not "
+                        "analyse")
+        target = targets[0]
+        if operator in (">&", "<&") and (target.type == "number" or self.text(target) == "-"):
+            return  # a copy (or a close) of a file descriptor, no file
+        if operator in _WRITES or operator == ">&":
+            word = self.word(target)
+            if word.value in HARMLESS_TARGETS:
+                return
+            self.writes.append(Write(word, self.text(node), self.moved))
+
+    def heredoc(self, node: Node) -> None:
+        """A here-document is input; anything the grammar hangs on it (a pipeline or a list
+        after its opening line) runs, and is not analysed here."""
+        for child in node.named_children:
+            if child.type == "file_redirect":
+                self.redirect(child)
+            elif child.type not in ("heredoc_start", "heredoc_body", "heredoc_end",
+                                    "heredoc_content"):
+                raise Doubt("a command follows a here-document's opening line, which the gate "
+                            "does not analyse")
+
+    def simple(self, node: Node, prefix: list[Word]) -> None:
+        words = list(prefix)
+        name_seen = False
+        for child in node.named_children:
+            if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                self.redirect(child)
+            elif child.type == "variable_assignment":
+                words.append(self.assignment(child))
+            elif child.type == "command_name":
+                name_seen = True
+                words.extend(self.word_list(child.named_children))
+            else:
+                words.append(self.word(child))
+        if not name_seen:
+            raise Doubt("a command has no name")
+        assignments = sum(1 for child in node.named_children
+                          if child.type == "variable_assignment")
+        head, body = words[:assignments], words[assignments:]
+        body, stripped = strip_wrappers(body)
+        check_runnable(body)
+        if body[0].value in ("cd", "pushd", "popd"):
+            self.moved = True
+        self.commands.append(Simple(tuple(head + body), self.text(node), stripped))
+
+    def word_list(self, nodes: list[Node]) -> list[Word]:
+        return [self.word(n) for n in nodes]
+
+    def words(self, node: Node) -> list[Word]:
+        """The words of an assignment or declaration statement, as its command would show."""
+        if node.type == "variable_assignment":
+            return [self.assignment(node)]
+        words: list[Word] = []
+        for child in node.children:
+            if child.type == "variable_assignment":
+                words.append(self.assignment(child))
+            elif not child.is_named:
+                words.append(Word(child.type))  # the declaration keyword
+            else:
+                words.append(self.word(child))
+        return words
+
+    def assignment(self, node: Node) -> Word:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name is None or name.type != "variable_name":
+            raise Doubt(f"an assignment {self.text(node)!r} is not to a plain variable")
+        if value is None:
+            return Word(self.text(name) + "=")
+        word = self.word(value)
+        if word.value is None:
+            return Word(None)
+        return Word(self.text(name) + "=" + word.value)
+
+    def word(self, node: Node) -> Word:
+        kind = node.type
+        if kind in ("word", "number", "variable_name"):
+            return bare(self.text(node))
+        if kind == "raw_string":
+            return Word(self.text(node)[1:-1])
+        if kind == "string":
+            return self.quoted(node)
+        if kind in _EXPANSIONS:
+            return Word(None, vanishes=True)
+        if kind in ("ansi_c_string", "translated_string"):
+            return Word(None)
+        if kind == "concatenation":
+            parts = [self.word(child) for child in node.named_children]
+            if all(p.value is not None for p in parts) and len(parts) == node.named_child_count:
+                return Word("".join(p.value or "" for p in parts))
+            return Word(None, vanishes=all(p.vanishes for p in parts))
+        raise Doubt(f"a word holds a {kind.replace('_', ' ')}, which the gate does not analyse")
+
+    def quoted(self, node: Node) -> Word:
+        """A double-quoted string: its value when it holds no expansion."""
+        value: list[str] = []
+        for child in node.children:
+            if child.type == '"':
+                continue
+            if child.type == "string_content":
+                value.append(unescape_double(self.text(child)))
+            else:  # an expansion: one word of any value
+                return Word(None)
+        return Word("".join(value))
+
+
+def _never_reason(kind: str) -> str:
+    return {
+        "command_substitution": "the command holds a command substitution ($(…) or `…`), "
+                                "whose command the gate does not analyse",
+        "process_substitution": "the command holds a process substitution (<(…) or >(…)), "
+                                "whose command the gate does not analyse",
+        "function_definition": "the command defines a function, which may stand for any "
+                               "program",
+    }.get(kind, "the command does not parse as bash (a syntax error or a partial parse)")
+
+
+def _walk(root: Node) -> Iterator[Node]:
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        if node is not None:
+            yield node
+        if cursor.goto_first_child() or cursor.goto_next_sibling():
+            continue
+        while True:
+            if not cursor.goto_parent():
+                return
+            if cursor.goto_next_sibling():
+                break

@@ -1,0 +1,128 @@
+"""The call gate's answer for one concrete tool call, and the plan it is judged against."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypedDict, cast
+
+from ..errors import PlanError
+from ..prepared import PreparedPlan, plan_for
+from ..prover import prove
+from ..verdicts import Verdict
+from .tools import ShellTool
+
+if TYPE_CHECKING:
+    from ..plan.light import ApprovedPlan
+    from ..plan.model import Plan
+
+CallStatus = Literal["covered", "not_covered", "unknown", "invalid"]
+
+
+class Finding(NamedTuple):
+    """A diagnostic about a call that is not about the plan's grants: ``rule`` is stable
+    (``tool-name-unnormalized``), ``message`` one sentence."""
+
+    rule: str
+    message: str
+
+
+@dataclass(frozen=True)
+class CallVerdict:
+    """Whether one tool call is inside the approved plan. Only ``covered`` passes.
+
+    ``covered_by`` holds the approved entry covering each part of the call, in order (a shell
+    command's simple commands, then the files it writes); ``witness`` the first part no approved
+    entry covers; ``tool`` the plan-vocabulary tool the call was judged as (``Bash`` for
+    ``exec_command``), None when the runtime's name was not translated; ``runtime_tool`` the
+    name the runtime used."""
+
+    status: CallStatus
+    reason: str
+    runtime_tool: str
+    tool: str | None = None
+    covered_by: tuple[str, ...] = ()
+    witness: str | None = None
+    findings: tuple[Finding, ...] = ()
+
+    @property
+    def covered(self) -> bool:
+        return self.status == "covered"
+
+
+class CallPlan(NamedTuple):
+    """The approved entries with their shell tools (argument names included) and base
+    directories, as ``check_call`` reads any of its plan arguments."""
+
+    entries: tuple[str, ...]
+    shell_tools: Mapping[str, ShellTool]
+    base_dirs: Mapping[str, str]
+
+    def prove(self, entry: str, cwd: str | None = None) -> Verdict:
+        """``prove(entry)`` against this plan, with the call's working directory as the base
+        directory ``cwd`` when it is known."""
+        return prove(entry, list(self.entries), **self._kwargs(cwd))
+
+    def prepared(self, cwd: str | None = None) -> PreparedPlan:
+        """The prover's prepared plan for these entries (the one ``prove`` uses)."""
+        kwargs = self._kwargs(cwd)
+        return plan_for(list(self.entries), kwargs["shell_tools"], kwargs["base_dirs"])
+
+    def _kwargs(self, cwd: str | None) -> ProveKwargs:
+        dirs: dict[str, str | None] = dict(self.base_dirs)
+        if cwd is not None:
+            dirs["cwd"] = cwd
+        return {"shell_tools": sorted(self.shell_tools) or None, "base_dirs": dirs or None}
+
+
+class ProveKwargs(TypedDict):
+    shell_tools: list[str] | None
+    base_dirs: dict[str, str | None] | None
+
+
+def call_plan(plan: Plan | ApprovedPlan | str | Sequence[str] | CallPlan, *,
+              shell_tools: Mapping[str, object] | Sequence[str] | None = None,
+              base_dirs: Mapping[str, str | None] | None = None) -> CallPlan:
+    """``plan`` as a CallPlan: a ``Plan`` (its shell tools and base directories), the light
+    plan ``check`` reads, or approved entries with the keyword arguments ``prove`` takes.
+    Raises PlanError for a malformed shell-tool or base-directory argument."""
+    if isinstance(plan, CallPlan):
+        return plan
+    if isinstance(plan, str):
+        entries: tuple[str, ...] = (plan,)
+    elif not hasattr(plan, "allowed_tools"):
+        entries = tuple(plan)  # the prover checks each entry
+    else:
+        plan = cast("Plan | ApprovedPlan", plan)
+        entries = tuple(plan.allowed_tools)
+        declared = getattr(plan, "shell_tools", None) or {}
+        shell_tools = shell_tools if shell_tools is not None else {
+            name: {"command-argument": tool.command_argument,
+                   "workdir-argument": tool.workdir_argument}
+            for name, tool in declared.items()}
+        dirs = getattr(plan, "base_dirs", None)
+        if base_dirs is None and dirs is not None:
+            base_dirs = dirs.model_dump()
+    return CallPlan(entries, _shell_tools(shell_tools), {
+        k: v for k, v in (base_dirs or {}).items() if isinstance(v, str)})
+
+
+def _shell_tools(value: Mapping[str, object] | Sequence[str] | None) -> dict[str, ShellTool]:
+    if value is None:
+        return {}
+    if isinstance(value, str) or not isinstance(value, (Mapping, list, tuple, set, frozenset)):
+        raise PlanError(f"shell_tools must be a mapping or a list of tool names, not "
+                        f"{type(value).__name__}")
+    if not isinstance(value, Mapping):
+        return {str(name): ShellTool() for name in value}
+    tools = {}
+    for name, spec in value.items():
+        spec = {} if spec is None else spec
+        if not isinstance(spec, Mapping):
+            raise PlanError(f"shell tool {name!r}: expected a mapping, not {type(spec).__name__}")
+        command = spec.get("command-argument", spec.get("command_argument", "command"))
+        workdir = spec.get("workdir-argument", spec.get("workdir_argument"))
+        if not isinstance(command, str) or not (workdir is None or isinstance(workdir, str)):
+            raise PlanError(f"shell tool {name!r}: argument names must be strings")
+        tools[str(name)] = ShellTool(command, workdir)
+    return tools

@@ -1,0 +1,169 @@
+"""Shell words as the call gate reads them, and the command they lead.
+
+``Word`` is one word once quotes and escapes are removed (a literal), or a word that may take
+any value (a pattern: it holds an expansion, a glob, a brace or a leading tilde). Unquoted
+expansions may also vanish or split into several words (``Word.vanishes``). ``strip_wrappers``
+removes the wrappers that only run their argument; ``check_runnable`` refuses a command led by
+an expansion or by a program that runs another command given in its words (``RUNNERS``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Final, NamedTuple
+
+
+class Doubt(Exception):
+    """The analysis does not understand the command; the message says why."""
+
+
+class Word(NamedTuple):
+    """One shell word: ``value`` when it is a literal, else None (a pattern); ``vanishes`` when,
+    as a pattern outside quotes, it may expand to no word at all or to several."""
+
+    value: str | None
+    vanishes: bool = False
+
+    @property
+    def literal(self) -> bool:
+        return self.value is not None
+
+
+#: Programs and builtins that run a command, code or file given in their words, or change how
+#: later words are read. A command led by one of them is not understood (a doubt). The
+#: wrappers ``strip_wrappers`` removes are here too: written in a form it does not read, they
+#: are runners.
+RUNNERS: Final = frozenset({
+    "eval", "source", ".", "exec", "command", "builtin", "trap", "alias", "unalias", "enable",
+    "hash", "shopt", "set", "coproc", "fc", "env", "sudo", "doas", "su", "xargs", "parallel",
+    "setsid", "watch", "ionice", "chroot", "unshare", "nsenter", "flock", "chrt", "taskset",
+    "script", "expect", "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh",
+    "busybox", "nohup", "time", "timeout", "nice", "stdbuf",
+})
+#: Arguments of ``find`` that run a command.
+_FIND_RUNS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_DURATION = re.compile(r"[0-9]+(\.[0-9]+)?[smhd]?")
+
+
+def strip_wrappers(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
+    """The command inside the wrappers that only run their argument (``timeout N``, ``nice``,
+    ``nohup``, ``time``, ``stdbuf``), when each is written in a form read here; the wrappers
+    removed. A wrapper in any other form stays, and is a runner."""
+    stripped: list[str] = []
+    while len(words) > 1 and words[0].value in _WRAPPER_READERS:
+        name = words[0].value or ""
+        rest = _WRAPPER_READERS[name](words[1:])
+        if not rest:
+            break
+        stripped.append(name)
+        words = rest
+    return words, tuple(stripped)
+
+
+def _after_options(words: list[Word], takes_value: frozenset[str], flags: frozenset[str],
+                   attached: re.Pattern[str] | None = None) -> list[Word] | None:
+    """``words`` after the wrapper's options (literal only), or None when one is not read."""
+    i = 0
+    while i < len(words):
+        value = words[i].value
+        if value is None:
+            return None
+        if value == "--":
+            return words[i + 1:]
+        if not value.startswith("-") or value == "-":
+            return words[i:]
+        name = value.split("=", 1)[0]
+        if value in flags or (attached is not None and attached.fullmatch(value)):
+            i += 1
+        elif value in takes_value:
+            if i + 1 >= len(words) or words[i + 1].value is None:
+                return None
+            i += 2
+        elif name in takes_value and "=" in value:
+            i += 1
+        else:
+            return None
+    return []
+
+
+def _timeout(words: list[Word]) -> list[Word] | None:
+    rest = _after_options(words, frozenset({"-s", "--signal", "-k", "--kill-after"}),
+                          frozenset({"--preserve-status", "--foreground", "-v", "--verbose"}))
+    if not rest or rest[0].value is None or not _DURATION.fullmatch(rest[0].value):
+        return None
+    return rest[1:]
+
+
+def _nice(words: list[Word]) -> list[Word] | None:
+    return _after_options(words, frozenset({"-n", "--adjustment"}), frozenset(),
+                          re.compile(r"-[0-9]+"))
+
+
+def _nohup(words: list[Word]) -> list[Word] | None:
+    return words[1:] if words and words[0].value == "--" else words
+
+
+def _time(words: list[Word]) -> list[Word] | None:
+    return _after_options(words, frozenset(), frozenset({"-p"}))
+
+
+def _stdbuf(words: list[Word]) -> list[Word] | None:
+    return _after_options(words, frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}),
+                          frozenset(), re.compile(r"-[ioe](L|[0-9]+[KMGkmg]?B?)"))
+
+
+_WRAPPER_READERS: Final[dict[str, Callable[[list[Word]], list[Word] | None]]] = {
+    "timeout": _timeout, "nice": _nice, "nohup": _nohup, "time": _time, "stdbuf": _stdbuf}
+
+
+def check_runnable(words: list[Word]) -> None:
+    """Raise Doubt unless ``words`` is a command led by a literal program name that runs no
+    command given in its words."""
+    if not words:
+        raise Doubt("a command has no name")
+    name = words[0].value
+    if name is None:
+        raise Doubt("an expansion stands in command position: it may run any program")
+    program = name.rsplit("/", 1)[-1]
+    if name in RUNNERS or program in RUNNERS:
+        raise Doubt(f"{name!r} runs a command given in its words, which the gate does not "
+                    "analyse")
+    if program == "find" and any(w.value is None or w.value in _FIND_RUNS for w in words[1:]):
+        raise Doubt("'find' may run a command (-exec, -execdir, -ok), which the gate does not "
+                    "analyse")
+
+
+def bare(text: str) -> Word:
+    """An unquoted word: its value with backslash escapes removed, or a pattern when it holds a
+    glob, a brace or a leading tilde (expanded by the shell)."""
+    value: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            if i + 1 < len(text) and text[i + 1] != "\n":
+                value.append(text[i + 1])
+            i += 2
+            continue
+        if char in "*?[]{}" or (char == "~" and i == 0):
+            return Word(None, vanishes=True)
+        value.append(char)
+        i += 1
+    return Word("".join(value))
+
+
+def unescape_double(text: str) -> str:
+    """Inside double quotes a backslash escapes only ``$``, a backquote, ``"``, ``\\`` and a
+    newline (removed with it)."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text) and text[i + 1] in '$`"\\\n':
+            if text[i + 1] != "\n":
+                out.append(text[i + 1])
+            i += 2
+            continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)

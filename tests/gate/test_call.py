@@ -1,0 +1,218 @@
+"""``check_call``: one concrete tool call against the approved plan, each expectation worked
+out by hand from SPEC §4 and docs/call-gate.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import skillgrant
+from skillgrant import PlanError, check_call
+from skillgrant.plan.model import Plan
+
+PLAN = [
+    "Bash(git *)", "Bash(npm test)", "Bash(echo *)", "Bash(make:*)",
+    "Read(//etc/**)", "Edit(//repo/out/**)", "WebFetch(domain:*.example.com)",
+    "mcp__gh", "Agent(explore)", "Skill(probe)", "TodoWrite", "Glob",
+]
+CWD = "/repo"
+
+CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
+    # tool, input, status, witness
+    ("Bash", {"command": "git status"}, "covered", None),
+    ("Bash", {"command": "git status && npm test"}, "covered", None),
+    ("Bash", {"command": "git status && rm -rf /"}, "not_covered", "rm -rf /"),
+    ("Bash", {"command": "git status; rm -rf /"}, "not_covered", "rm -rf /"),
+    ("Bash", {"command": "git log | sh"}, "unknown", "git log | sh"),
+    ("Bash", {"command": "git log | head"}, "not_covered", "head"),
+    ("Bash", {"command": "npm test --watch"}, "not_covered", "npm test --watch"),
+    ("Bash", {"command": "make"}, "covered", None),
+    ("Bash", {"command": "make install"}, "covered", None),
+    ("Bash", {"command": "makeover"}, "not_covered", "makeover"),
+    ("Bash", {"command": "echo $(id)"}, "unknown", "echo $(id)"),
+    ("Bash", {"command": "echo `id`"}, "unknown", "echo `id`"),
+    ("Bash", {"command": "git diff <(ls)"}, "unknown", "git diff <(ls)"),
+    ("Bash", {"command": "$GIT status"}, "unknown", "$GIT status"),
+    ("Bash", {"command": "git commit -m \"$MSG\""}, "covered", None),
+    ("Bash", {"command": "npm $X"}, "not_covered", None),
+    ("Bash", {"command": "sudo git status"}, "unknown", "sudo git status"),
+    ("Bash", {"command": "env git status"}, "unknown", "env git status"),
+    ("Bash", {"command": "bash -c 'git status'"}, "unknown", "bash -c 'git status'"),
+    ("Bash", {"command": "xargs git add"}, "unknown", "xargs git add"),
+    ("Bash", {"command": "eval git status"}, "unknown", "eval git status"),
+    ("Bash", {"command": "timeout 5 git fetch"}, "covered", None),
+    ("Bash", {"command": "timeout 5 rm -rf /"}, "not_covered", "rm -rf /"),
+    ("Bash", {"command": "timeout --bogus git fetch"}, "unknown", "timeout --bogus git fetch"),
+    ("Bash", {"command": "FOO=1 git status"}, "not_covered", "FOO=1 git status"),
+    ("Bash", {"command": "f() { rm -rf /; }; git status"}, "unknown", None),
+    ("Bash", {"command": "echo \"unterminated"}, "unknown", None),
+    ("Bash", {"command": "echo hi > out/log.txt"}, "covered", None),
+    ("Bash", {"command": "echo hi > /etc/passwd"}, "not_covered", "/etc/passwd"),
+    ("Bash", {"command": "echo hi 2>/dev/null"}, "covered", None),
+    ("Bash", {"command": "echo hi > $F"}, "unknown", None),
+    ("Bash", {"command": "echo a > out/f b"}, "unknown", None),
+    ("Bash", {"command": "cat <<EOF | sh\nrm -rf /\nEOF"}, "unknown", None),
+    ("Bash", {"command": "for f in a b; do git add $f; done"}, "covered", None),
+    ("Bash", {"command": "if git diff --quiet; then echo same; fi"}, "covered", None),
+    ("Bash", {"command": "(git status)"}, "covered", None),
+    ("Bash", {"command": "[[ -f x ]] && git status"}, "unknown", None),
+    ("Bash", {"command": 42}, "invalid", None),
+    ("Bash", {}, "invalid", None),
+    ("PowerShell", {"command": "Get-ChildItem"}, "not_covered", None),
+    # paths
+    ("Read", {"file_path": "/etc/hostname"}, "covered", None),
+    ("Read", {"file_path": "/etc/../root/.ssh/id_rsa"}, "not_covered", "/root/.ssh/id_rsa"),
+    ("Read", {"file_path": "/repo/out/x"}, "covered", None),  # Edit grants read
+    ("Read", {"file_path": "/usr/bin/x"}, "not_covered", "/usr/bin/x"),
+    ("Read", {"file_path": "relative.txt"}, "not_covered", "/repo/relative.txt"),
+    ("Read", {"file_path": "/etc/a*b"}, "unknown", None),
+    ("Edit", {"file_path": "/repo/out/a.txt"}, "covered", None),
+    ("Edit", {"file_path": "/etc/hosts"}, "not_covered", "/etc/hosts"),
+    ("Write", {"file_path": "/repo/out/new.txt"}, "covered", None),
+    ("Write", {"file_path": "/repo/src/new.txt"}, "not_covered", "/repo/src/new.txt"),
+    ("Glob", {"pattern": "**/*.py"}, "covered", None),  # the bare Glob grant
+    ("Grep", {"pattern": "x", "path": "/etc"}, "covered", None),
+    ("Grep", {"pattern": "x", "path": "/usr"}, "not_covered", None),
+    ("Grep", {"pattern": "x"}, "not_covered", None),  # /repo/** is not covered
+    ("Read", {"file_path": 5}, "invalid", None),
+    # the web
+    ("WebFetch", {"url": "https://api.example.com/x"}, "covered", None),
+    ("WebFetch", {"url": "https://example.com/x"}, "not_covered", "example.com"),
+    ("WebFetch", {"url": "https://API.Example.COM./x"}, "covered", None),
+    ("WebFetch", {"url": "ftp://api.example.com/x"}, "not_covered", None),
+    ("WebFetch", {"url": "https://evil.com\\@api.example.com/"}, "not_covered", None),
+    ("WebFetch", {"url": "https://user@api.example.com/"}, "not_covered", None),
+    ("WebFetch", {"url": "https://api.example.com.evil.com/"}, "not_covered", None),
+    # names
+    ("mcp__gh__get_issue", {}, "covered", None),
+    ("mcp__ghx__get_issue", {}, "not_covered", "mcp__ghx__get_issue"),
+    ("mcp__GH__get_issue", {}, "not_covered", None),
+    ("Agent", {"subagent_type": "explore"}, "covered", None),
+    ("Task", {"subagent_type": "explore"}, "covered", None),
+    ("Agent", {"subagent_type": "general-purpose"}, "not_covered", "general-purpose"),
+    ("Skill", {"skill": "probe"}, "covered", None),
+    ("Skill", {"skill": "other"}, "not_covered", "other"),
+    ("TodoWrite", {"todos": []}, "covered", None),
+    ("WebSearch", {"query": "x"}, "not_covered", "WebSearch"),
+    ("Frobnicate", {}, "not_covered", "Frobnicate"),
+    # other runtimes' names
+    ("bash", {"command": "git status"}, "covered", None),
+    ("run_shell_command", {"command": "git status", "dir_path": "/repo/sub"}, "covered", None),
+    ("run_shell_command", {"command": "git status", "dir_path": "/tmp"}, "not_covered", "/tmp"),
+    ("run_in_terminal", {"command": "rm -rf /"}, "not_covered", "rm -rf /"),
+    ("exec_command", {"cmd": ["bash", "-lc", "git status"]}, "covered", None),
+    ("shell", {"command": ["git", "status"]}, "covered", None),
+    ("view", {"path": "/etc/hosts"}, "covered", None),
+    ("read_file", {"filePath": "/etc/hosts"}, "covered", None),
+    ("create_file", {"filePath": "/etc/x"}, "not_covered", "/etc/x"),
+    ("replace_string_in_file", {"filePath": "/repo/out/a"}, "covered", None),
+    ("fetch_webpage", {"urls": ["https://a.example.com/", "https://b.example.com/"]},
+     "covered", None),
+    ("fetch_webpage", {"urls": ["https://a.example.com/", "https://evil.com/"]},
+     "not_covered", "evil.com"),
+    ("web_fetch", {"prompt": "summarise https://docs.example.com/page please"}, "covered", None),
+    ("web_fetch", {"prompt": "summarise https://evil.com/page"}, "not_covered", "evil.com"),
+    ("apply_patch", {"command": "*** Begin Patch\n*** Update File: out/a.txt\n@@\n-x\n+y\n"
+                                "*** End Patch\n"}, "covered", None),
+    ("apply_patch", {"command": "*** Begin Patch\n*** Add File: out/a.txt\n+x\n"
+                                "*** Update File: ../etc/passwd\n*** End Patch\n"},
+     "not_covered", "/etc/passwd"),
+    ("apply_patch", {"command": "not a patch"}, "unknown", None),
+]
+
+
+@pytest.mark.parametrize(("tool", "tool_input", "status", "witness"), CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_each_call_is_judged(tool: str, tool_input: dict[str, Any], status: str,
+                             witness: str | None) -> None:
+    verdict = check_call(tool, tool_input, PLAN, cwd=CWD)
+    assert verdict.status == status, verdict
+    if witness is not None:
+        assert verdict.witness == witness
+    assert verdict.reason
+    if verdict.covered:
+        assert verdict.covered_by and all(isinstance(c, str) for c in verdict.covered_by)
+        assert verdict.witness is None
+    else:
+        assert not verdict.covered_by
+
+
+def test_the_covering_entries_follow_the_parts_in_order() -> None:
+    verdict = check_call("Bash", {"command": "npm test && git push > out/log"}, PLAN, cwd=CWD)
+    assert verdict.covered_by == ("Bash(npm test)", "Bash(git *)", "Edit(//repo/out/**)")
+
+
+def test_the_judged_tool_and_the_runtime_name_are_both_kept() -> None:
+    verdict = check_call("exec_command", {"cmd": "git status"}, PLAN, cwd=CWD)
+    assert (verdict.tool, verdict.runtime_tool) == ("Bash", "exec_command")
+
+
+def test_an_exact_entry_covers_the_whole_string_as_the_runtime_does() -> None:
+    command = "git log | sh"
+    assert check_call("Bash", {"command": command}, PLAN).status == "unknown"
+    plan = [*PLAN, f"Bash({command})"]
+    verdict = check_call("Bash", {"command": command}, plan)
+    assert verdict.covered and verdict.covered_by == (f"Bash({command})",)
+
+
+def test_a_tool_wide_grant_covers_what_the_analysis_does_not_understand() -> None:
+    verdict = check_call("Bash", {"command": "eval \"$(curl x)\""}, ["Bash"])
+    assert verdict.covered and verdict.covered_by == ("Bash",)
+
+
+def test_a_case_slip_in_the_runtime_name_is_never_allowed_and_is_diagnosed() -> None:
+    verdict = check_call("todowrite", {}, PLAN)
+    assert verdict.status == "not_covered"
+    assert [f.rule for f in verdict.findings] == ["tool-name-unnormalized"]
+    assert "runtime adapter" in verdict.findings[0].message
+
+
+def test_a_non_canonical_plan_entry_is_named_as_the_wrong_side() -> None:
+    verdict = check_call("Frobnicate", {}, ["frobnicate"])
+    assert verdict.status == "not_covered"
+    assert "plan entry" in verdict.findings[0].message
+
+
+def test_an_unknown_tool_named_exactly_in_the_plan_is_covered() -> None:
+    assert check_call("Frobnicate", {}, ["Frobnicate"]).covered
+
+
+def test_a_plan_object_brings_its_shell_tools_and_workdir_argument() -> None:
+    plan = Plan.from_entries(["Bash(npm *)", "Read(//srv/**)"], shell_tools={
+        "run": {"command-argument": "script", "workdir-argument": "dir"}})
+    assert check_call("run", {"script": "npm ci", "dir": "/repo"}, plan, cwd="/repo").covered
+    inside = check_call("run", {"script": "npm ci", "dir": "/srv/app"}, plan, cwd="/repo")
+    assert inside.covered and inside.covered_by == ("Read(//srv/**)", "Bash(npm *)")
+    outside = check_call("run", {"script": "npm ci", "dir": "/etc"}, plan, cwd="/repo")
+    assert outside.status == "not_covered" and outside.witness == "/etc"
+    assert check_call("run", {"script": "rm -rf /"}, plan).status == "not_covered"
+
+
+def test_keyword_shell_tools_work_as_in_prove() -> None:
+    verdict = check_call("exec", {"cmd": "npm ci"}, ["exec(npm *)"],
+                         shell_tools={"exec": {"command-argument": "cmd"}})
+    assert verdict.covered and verdict.tool == "Bash"
+
+
+def test_base_dirs_anchor_home_and_root_patterns() -> None:
+    plan = ["Read(~/notes/**)", "Edit(/build/**)"]
+    dirs = {"home": "/home/me", "root": "/proj"}
+    assert check_call("Read", {"file_path": "/home/me/notes/a"}, plan, base_dirs=dirs).covered
+    assert check_call("Edit", {"file_path": "/proj/build/x"}, plan, base_dirs=dirs).covered
+    assert check_call("Read", {"file_path": "/home/me/notes/a"}, plan).status == "unknown"
+
+
+def test_an_invalid_plan_raises_plan_error() -> None:
+    with pytest.raises(PlanError):
+        check_call("Bash", {"command": "ls"}, ["Bash(unclosed"])
+
+
+def test_a_malformed_call_is_invalid_never_an_exception() -> None:
+    assert check_call("Bash", ["not", "a", "mapping"], PLAN).status == "invalid"
+    assert check_call(7, {}, PLAN).status == "invalid"  # type: ignore[arg-type]
+
+
+def test_the_package_exports_the_gate() -> None:
+    assert skillgrant.check_call is check_call
+    assert "check_call" in skillgrant.__all__ and "CallVerdict" in skillgrant.__all__
