@@ -8,7 +8,9 @@ Sections: ``prover`` (decisions per second against a naive regex port), ``advers
 patterns against the same port, capped), ``startup`` (a cold ``skillgrant check`` against
 ``python -c pass`` and the Agent Skills reference validator), ``batch`` (``check`` over 1,000 /
 10,000 / 100,000 generated skills: files per second and peak memory, with ``--jobs``), ``json``
-(each JSON writer of ``reports.escape.JSON_WRITERS`` on the file objects of a generated batch).
+(each JSON writer of ``reports.escape.JSON_WRITERS`` on the file objects of a generated batch),
+``gate`` (``check_call`` per call, and the ``skillgrant hook`` process against ``python -c
+pass``).
 
 Timings are medians of repeated runs on this machine; only the ratios travel between machines.
 Nothing here is asserted: tests never time anything. Child processes run without
@@ -191,14 +193,17 @@ def _child_env(**extra: str) -> dict[str, str]:
 
 
 def _walls(commands: dict[str, tuple[list[str], dict[str, str] | None]],
-           rounds: int = 31) -> dict[str, float]:
-    """Median wall time of each command. The commands take turns, round after round (after two
-    warm-up rounds), so a drift in the machine's speed touches them all alike."""
+           rounds: int = 31, stdin: dict[str, bytes] | None = None) -> dict[str, float]:
+    """Median wall time of each command (``stdin`` gives some of them their input). The
+    commands take turns, round after round (after two warm-up rounds), so a drift in the
+    machine's speed touches them all alike."""
     samples: dict[str, list[float]] = {label: [] for label in commands}
     for round_ in range(rounds + 2):
         for label, (argv, env) in commands.items():
+            given = (stdin or {}).get(label, b"")
             start = time.perf_counter()
-            subprocess.run(argv, capture_output=True, env=env or _child_env(), check=False)
+            subprocess.run(argv, capture_output=True, env=env or _child_env(), check=False,
+                           input=given)
             if round_ >= 2:
                 samples[label].append(time.perf_counter() - start)
     return {label: statistics.median(times) for label, times in samples.items()}
@@ -356,12 +361,86 @@ def section_json(count: int = 1_000, rounds: int = 40) -> None:
               f"{best['stdlib'] / elapsed:.2f}x |")
 
 
+#: Realistic calls for the gate: (tool, input) as Claude Code sends them.
+GATE_CALLS = [
+    ("Bash", {"command": "git status"}),
+    ("Bash", {"command": "git add -A && git commit -m \"fix: the parser\" && git push"}),
+    ("Bash", {"command": "npm test 2>&1 | tail -n 40"}),
+    ("Bash", {"command": "rm -rf build && npm run build"}),
+    ("Bash", {"command": "gh pr view 12 --json title,body > /repo/out/pr.json"}),
+    ("Bash", {"command": "for f in src/*.ts; do npx prettier --check \"$f\"; done"}),
+    ("Read", {"file_path": "/repo/src/index.ts"}),
+    ("Edit", {"file_path": "/etc/hosts", "old_string": "a", "new_string": "b"}),
+    ("WebFetch", {"url": "https://docs.github.com/en/rest", "prompt": "x"}),
+    ("mcp__github__get_issue", {"owner": "o", "repo": "r", "issue_number": 1}),
+]
+GATE_PLAN = ["Bash(git *)", "Bash(npm *)", "Bash(npx prettier *)", "Bash(gh pr view *)",
+             "Bash(tail *)", "Read(//repo/**)", "Edit(//repo/out/**)",
+             "WebFetch(domain:*.github.com)", "mcp__github"]
+
+
+def section_gate() -> None:
+    """The call gate: ``check_call`` per call in-process, beside the shell parse it starts
+    with; the ``skillgrant hook`` process on one payload against ``python -c pass``."""
+    import shlex
+
+    from skillgrant.gate.shell import parser
+
+    print("\n## 6. the call gate\n")
+    print(f"{len(GATE_CALLS)} realistic calls (6 shell commands, a read, an edit, a fetch, an MCP "
+          f"tool) against a {len(GATE_PLAN)}-entry plan.\n")
+    rounds = 200
+    calls = GATE_CALLS * rounds
+    commands = [c[1]["command"].encode() for c in GATE_CALLS if c[0] == "Bash"] * rounds
+    bash = parser()
+
+    def gate() -> None:
+        for tool, tool_input in calls:
+            skillgrant.check_call(tool, tool_input, GATE_PLAN, cwd="/repo")
+
+    t_gate = _median_time(gate) / len(calls)
+    t_parse = _median_time(lambda: [bash.parse(c) for c in commands]) / len(commands)
+    t_split = _median_time(lambda: [shlex.split(c.decode()) for c in commands]) / len(commands)
+    print("| in process | per call | calls/s |")
+    print("|---|---:|---:|")
+    print(f"| `check_call`, realistic calls | {t_gate * 1e6:.1f} µs | {1 / t_gate:,.0f} |")
+    print(f"| tree-sitter parse of the shell commands alone | {t_parse * 1e6:.1f} µs | "
+          f"{1 / t_parse:,.0f} |")
+    print(f"| `shlex.split` of the same commands (no analysis) | {t_split * 1e6:.1f} µs | "
+          f"{1 / t_split:,.0f} |")
+    payload = json.dumps({"session_id": "s", "cwd": "/repo", "hook_event_name": "PreToolUse",
+                          "tool_name": "Bash", "tool_input": GATE_CALLS[1][1]}).encode()
+    with tempfile.TemporaryDirectory() as tmp:
+        plan_json = Path(tmp) / "plan.json"
+        plan_json.write_text(json.dumps({"allowed-tools": GATE_PLAN}))
+        plan_yaml = Path(tmp) / "plan.yaml"
+        plan_yaml.write_text("allowed-tools:\n" + "".join(f"  - {e}\n" for e in GATE_PLAN))
+        hook = [*_skillgrant_command(), "hook", "--plan"]
+        runs: dict[str, tuple[list[str], dict[str, str] | None]] = {
+            "python -c pass": ([sys.executable, "-c", "pass"], None),
+            "python -c 'import skillgrant'": ([sys.executable, "-c", "import skillgrant"], None),
+            "skillgrant hook, JSON plan": ([*hook, str(plan_json)], None),
+            "skillgrant hook, YAML plan": ([*hook, str(plan_yaml)], None),
+            "skillgrant hook, JSON plan, audit log":
+                ([*hook, str(plan_json), "--audit-log", str(Path(tmp) / "audit.jsonl")], None),
+        }
+        times = _walls(runs, stdin={label: payload for label in runs if "hook" in label})
+    print("\n| process, one payload | median | ratio to `python -c pass` |")
+    print("|---|---:|---:|")
+    base = times["python -c pass"]
+    for label, elapsed in times.items():
+        print(f"| {label} | {elapsed * 1000:.1f} ms | {elapsed / base:.2f}x |")
+    print(f"\ntarget: the hook ≤ 3.50x `python -c pass`; measured "
+          f"{times['skillgrant hook, JSON plan'] / base:.2f}x (JSON plan)")
+
+
 SECTIONS = {
     "prover": section_prover,
     "adversarial": section_adversarial,
     "startup": section_startup,
     "batch": section_batch,
     "json": section_json,
+    "gate": section_gate,
 }
 
 

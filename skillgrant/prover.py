@@ -127,6 +127,12 @@ def prove(
     return _decide(entry, plan_for(approved, shell_tools, base_dirs))
 
 
+def prove_prepared(entry: str, plan: PreparedPlan) -> Verdict:
+    """``prove`` against a plan prepared once (``prepared.plan_for``), for callers that decide
+    many entries against one plan (the call gate)."""
+    return _decide(entry, plan)
+
+
 def constrain(
     submitted: str | Sequence[str],
     approved: str | Sequence[str],

@@ -45,7 +45,7 @@ def check_call(
     'rm -rf /'
     """
     approved = call_plan(plan, shell_tools=shell_tools, base_dirs=base_dirs)
-    approved.prove("Read")  # the plan is valid
+    approved.prepared()  # PlanError for an invalid plan, whatever the call
     if not isinstance(tool, str):
         return CallVerdict("invalid", f"the tool name is a {type(tool).__name__}, not a string",
                            repr(tool))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, TypedDict, cast
 
 from ..errors import PlanError
 from ..prepared import PreparedPlan, plan_for
-from ..prover import prove
+from ..prover import prove_prepared
 from ..verdicts import Verdict
 from .tools import ShellTool
 
@@ -50,23 +50,36 @@ class CallVerdict:
         return self.status == "covered"
 
 
-class CallPlan(NamedTuple):
+class CallPlan:
     """The approved entries with their shell tools (argument names included) and base
-    directories, as ``check_call`` reads any of its plan arguments."""
+    directories, as ``check_call`` reads any of its plan arguments; the prover's prepared plan
+    for each working directory it has judged a call in."""
 
-    entries: tuple[str, ...]
-    shell_tools: Mapping[str, ShellTool]
-    base_dirs: Mapping[str, str]
+    __slots__ = ("_prepared", "base_dirs", "entries", "shell_tools")
+
+    def __init__(self, entries: tuple[str, ...], shell_tools: Mapping[str, ShellTool],
+                 base_dirs: Mapping[str, str]) -> None:
+        self.entries = entries
+        self.shell_tools = shell_tools
+        self.base_dirs = base_dirs
+        self._prepared: dict[str | None, PreparedPlan] = {}
 
     def prove(self, entry: str, cwd: str | None = None) -> Verdict:
         """``prove(entry)`` against this plan, with the call's working directory as the base
         directory ``cwd`` when it is known."""
-        return prove(entry, list(self.entries), **self._kwargs(cwd))
+        return prove_prepared(entry, self.prepared(cwd))
 
     def prepared(self, cwd: str | None = None) -> PreparedPlan:
-        """The prover's prepared plan for these entries (the one ``prove`` uses)."""
-        kwargs = self._kwargs(cwd)
-        return plan_for(list(self.entries), kwargs["shell_tools"], kwargs["base_dirs"])
+        """The prover's prepared plan for these entries (what ``prove`` would use). Raises
+        PlanError when the plan is invalid."""
+        found = self._prepared.get(cwd)
+        if found is None:
+            kwargs = self._kwargs(cwd)
+            found = plan_for(list(self.entries), kwargs["shell_tools"], kwargs["base_dirs"])
+            if len(self._prepared) >= 8:
+                self._prepared.clear()
+            self._prepared[cwd] = found
+        return found
 
     def _kwargs(self, cwd: str | None) -> ProveKwargs:
         dirs: dict[str, str | None] = dict(self.base_dirs)

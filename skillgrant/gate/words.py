@@ -44,6 +44,7 @@ RUNNERS: Final = frozenset({
 #: Arguments of ``find`` that run a command.
 _FIND_RUNS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _DURATION = re.compile(r"[0-9]+(\.[0-9]+)?[smhd]?")
+_PLAIN = re.compile(r"[^\\*?\[\]{}~]*")
 
 
 def strip_wrappers(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
@@ -137,6 +138,8 @@ def check_runnable(words: list[Word]) -> None:
 def bare(text: str) -> Word:
     """An unquoted word: its value with backslash escapes removed, or a pattern when it holds a
     glob, a brace or a leading tilde (expanded by the shell)."""
+    if _PLAIN.fullmatch(text):
+        return Word(text)
     value: list[str] = []
     i = 0
     while i < len(text):
