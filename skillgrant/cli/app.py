@@ -113,6 +113,10 @@ def apply(
     plan: PlanOpt,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", help="Write nothing; print a unified diff of each change.")] = False,
+    enforce: Annotated[bool, typer.Option(
+        "--enforce", help="Also add a skill-scoped PreToolUse hook that runs `skillgrant hook` "
+        "with this plan, so the plan is a ceiling at run time (the one change outside "
+        "allowed-tools).")] = False,
     plan_kind: PlanKindOpt = PlanKind.auto,
     fmt: FormatOpt = Format.text,
     colour: ColourOpt = Colour.auto,
@@ -126,7 +130,7 @@ def apply(
     """
     with guard(ctx, debug):
         code = run_check(Invocation("apply", paths, plan, plan_kind, fmt, colour, jobs, debug,
-                                    dry_run))
+                                    dry_run, enforce))
     raise typer.Exit(code)
 
 
@@ -192,6 +196,20 @@ def schema(ctx: typer.Context, debug: DebugOpt = False) -> None:
 
 
 register_review_commands(app)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
+                               "help_option_names": []}, add_help_option=False)
+def hook(ctx: typer.Context) -> None:
+    """Decide one PreToolUse hook payload on stdin against the plan (the call gate): deny a call
+    outside the plan in the runtime's own contract. `skillgrant hook --help` for its options.
+
+    The console script runs this without typer (a hook starts on every tool call); this entry
+    is the same command, for `python -m skillgrant --help` and shell completion.
+    """
+    from ..gate.hook import main as hook_main
+
+    raise typer.Exit(hook_main(list(ctx.args)))
 
 
 def main(argv: list[str] | None = None) -> NoReturn:

@@ -33,7 +33,7 @@ class PlanLike(Protocol):
 
 
 def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
-               dry_run: bool) -> FileOutcome:
+               dry_run: bool, enforce: str | None = None) -> FileOutcome:
     """Apply ``plan`` to one file (writing only with ``write``) and describe the outcome.
 
     A SkillFileError becomes the file's error and the message for stderr; any other exception
@@ -48,7 +48,8 @@ def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
     artifact = artifact_path(path, root)
     try:
         # Typed for a Plan, apply_to_file reads no more of it than PlanLike offers.
-        result = skillfile.apply_to_file(path, cast("Plan", plan), dry_run=not write)
+        result = skillfile.apply_to_file(path, cast("Plan", plan), dry_run=not write,
+                                         enforce=enforce)
     except SkillFileError as e:
         return (FileResult(str(path), artifact, error=FileError(e.message, e.line, e.column)),
                 f"skillgrant: error: {e}")

@@ -41,6 +41,7 @@ _VALUED: dict[str, tuple[str | None, frozenset[str] | None]] = {
 _FLAGS: dict[str, frozenset[str]] = {
     "--debug": frozenset({"check", "apply"}),
     "--dry-run": frozenset({"apply"}),
+    "--enforce": frozenset({"apply"}),
 }
 _SHORT = {short: long for long, (short, _) in _VALUED.items() if short}
 
@@ -68,7 +69,7 @@ def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> In
         plan_kind=PlanKind(values.get("--plan-kind", "auto")),
         format=Format(values.get("--format", "text")),
         color=Colour(values.get("--color", "auto")), jobs=int(values.get("--jobs", "1")),
-        debug="--debug" in flags, dry_run="--dry-run" in flags)
+        debug="--debug" in flags, dry_run="--dry-run" in flags, enforce="--enforce" in flags)
 
 
 def _read_option(command: str, token: str, rest: Iterator[str], values: dict[str, str],

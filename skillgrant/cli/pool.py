@@ -33,6 +33,7 @@ class WorkerSetup(NamedTuple):
     write: bool
     dry_run: bool
     json_dry_run: bool | None
+    enforce: str | None = None
 
 
 class WorkerError(NamedTuple):
@@ -121,7 +122,7 @@ def _do_file(path: str) -> tuple[FileDone | None, list[logging.LogRecord], Worke
     collector.records = []
     try:
         outcome = check_file(Path(path), setup.plan, setup.root, write=setup.write,
-                             dry_run=setup.dry_run)
+                             dry_run=setup.dry_run, enforce=setup.enforce)
         return file_done(outcome, json_dry_run=setup.json_dry_run), collector.records, None
     except Exception as e:
         # Sent back as text: an exception whose constructor takes other arguments than it

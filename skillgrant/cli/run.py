@@ -37,6 +37,7 @@ class Invocation(NamedTuple):
     jobs: int = 1
     debug: bool = False
     dry_run: bool = False
+    enforce: bool = False
 
 
 #: Directory names never searched for SKILL.md (version-control internals, dependencies).
@@ -139,6 +140,7 @@ def run_check(invocation: Invocation) -> int:
 
     command, fmt, dry_run = invocation.command, invocation.format, invocation.dry_run
     plan = load_plan(invocation.plan, invocation.plan_kind)
+    enforce = _gate_command(invocation) if invocation.enforce else None
     found = collect(invocation.paths)
     files = [item for item in found if isinstance(item, Path)]
     root = repo_root()
@@ -150,7 +152,7 @@ def run_check(invocation: Invocation) -> int:
     json_dry_run = dry_run if document is not None else None
     done_files = run_files(files, plan, root, write=command == "apply" and not dry_run,
                            dry_run=dry_run, json=document is not None,
-                           jobs=invocation.jobs or default_jobs())
+                           jobs=invocation.jobs or default_jobs(), enforce=enforce)
     for item in found:
         # A directory that could not be read is an error in its place among the files.
         done = (next(done_files) if isinstance(item, Path) else
@@ -186,7 +188,7 @@ def default_jobs() -> int:
 
 
 def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool, dry_run: bool,
-              json: bool, jobs: int) -> Iterator[FileDone]:
+              json: bool, jobs: int, enforce: str | None = None) -> Iterator[FileDone]:
     """Each file done, in the order given; over ``jobs`` worker processes (cli/pool.py) when
     there is more than one file to share. With ``json``, each is rendered where it is done."""
     from .batch import check_file, file_done
@@ -196,11 +198,24 @@ def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool,
     if workers > 1:
         from .pool import WorkerSetup, run_pool
 
-        yield from run_pool(files, WorkerSetup(plan, root, write, dry_run, json_dry_run), workers)
+        setup = WorkerSetup(plan, root, write, dry_run, json_dry_run, enforce)
+        yield from run_pool(files, setup, workers)
         return
     for path in files:
-        outcome = check_file(path, plan, root, write=write, dry_run=dry_run)
+        outcome = check_file(path, plan, root, write=write, dry_run=dry_run, enforce=enforce)
         yield file_done(outcome, json_dry_run=json_dry_run)
+
+
+def _gate_command(invocation: Invocation) -> str:
+    """The ``skillgrant hook`` command ``apply --enforce`` writes: the plan file by its
+    absolute path, so the hook finds it from any working directory."""
+    from ..errors import PlanError
+    from ..gate.config import command
+
+    if invocation.plan == "-":
+        raise PlanError("--enforce needs the plan as a file: the hook reads it on every call",
+                        source="<stdin>")
+    return command("claude-code", os.path.abspath(invocation.plan), invocation.plan_kind.value)
 
 
 def _write_report(run: Run, fmt: Format, colour: Colour, root: Path) -> None:

@@ -31,9 +31,11 @@ _FAILS_OPEN = {
 }
 
 
-def command(dialect: str, plan: str | None) -> str:
+def command(dialect: str, plan: str | None, kind: str = "auto") -> str:
     """The hook's command line for ``dialect`` and the plan file ``plan``."""
     words = ["skillgrant", "hook", "--plan", plan or "PLAN"]
+    if kind != "auto":
+        words += ["--plan-kind", kind]
     if dialect != "claude-code":
         words += ["--dialect", dialect]
     return shlex.join(words)

@@ -61,13 +61,16 @@ class ApplyResult:
         return self.old_text != self.new_text
 
 
-def apply_to_text(text: str, plan: Plan, *, path: str | None = None) -> tuple[str, Decision]:
+def apply_to_text(text: str, plan: Plan, *, path: str | None = None,
+                  enforce: str | None = None) -> tuple[str, Decision]:
     """Constrain the ``allowed-tools`` of a SKILL.md text to ``plan``; return the new text and
     the decision.
 
     Only the value's span changes; it keeps its form (block list, flow list, string and its
     separator). An absent key is added when approved entries are restored; the key is removed
     when the plan approves nothing. Applying twice gives the same text as applying once.
+    ``enforce``, a ``skillgrant hook`` command line, also adds the skill-scoped hook that runs
+    it (``skillfile.enforce``).
     Dropped entries and restores are logged by ``constrain`` on the ``skillgrant`` logger,
     tagged with ``path``. Raises SkillFileError for a file that cannot be read or rewritten
     safely, PlanError for an invalid plan.
@@ -77,11 +80,12 @@ def apply_to_text(text: str, plan: Plan, *, path: str | None = None) -> tuple[st
     >>> apply_to_text(text, Plan.from_entries(["Bash(gh *)"]))[0]
     '---\\nname: x\\nallowed-tools: Bash(gh pr list)\\n---\\n'
     """
-    _, new_text, decision = _apply(text, plan, path)
+    _, new_text, decision = _apply(text, plan, path, enforce)
     return new_text, decision
 
 
-def _apply(text: str, plan: Plan, path: str | None) -> tuple[SkillDoc, str, Decision]:
+def _apply(text: str, plan: Plan, path: str | None,
+           enforce: str | None = None) -> tuple[SkillDoc, str, Decision]:
     if not callable(getattr(plan, "constrain_kwargs", None)):
         raise PlanError(f"the plan must be a skillgrant.Plan, not {type(plan).__name__}")
     doc = read_skill(text, path)
@@ -90,7 +94,12 @@ def _apply(text: str, plan: Plan, path: str | None) -> tuple[SkillDoc, str, Deci
     if value is not None:
         submitted = value.value if isinstance(value.value, str) else list(value.value)
     decision = constrain(submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs())
-    return doc, _rewrite(doc, decision.allowed), decision
+    new_text = _rewrite(doc, decision.allowed)
+    if enforce is not None:
+        from .enforce import enforce_text
+
+        new_text = enforce_text(new_text, enforce, path=path)
+    return doc, new_text, decision
 
 
 def splice_allowed_tools(text: str, entries: Sequence[str], *, path: str | None = None) -> str:
@@ -151,7 +160,7 @@ def decode_skill(data: bytes, path: str | None = None) -> str:
 
 
 def apply_to_file(path: str | os.PathLike[str], plan: Plan, *,
-                  dry_run: bool = False) -> ApplyResult:
+                  dry_run: bool = False, enforce: str | None = None) -> ApplyResult:
     """Apply ``plan`` to the SKILL.md at ``path`` and write the result atomically when it
     changed (never with ``dry_run``). The file is left byte-identical on any error.
 
@@ -161,7 +170,7 @@ def apply_to_file(path: str | os.PathLike[str], plan: Plan, *,
     target = Path(path)
     data = read_limited(target)
     old_text = decode_skill(data, str(target))
-    doc, new_text, decision = _apply(old_text, plan, str(target))
+    doc, new_text, decision = _apply(old_text, plan, str(target), enforce)
     write = new_text != old_text and not dry_run
     if write:
         write_atomic(target, new_text.encode("utf-8"), expected=data)

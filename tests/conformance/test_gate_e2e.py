@@ -183,3 +183,42 @@ def test_a_hook_that_fails_denies_every_call(judge: Judge) -> None:
         broken.results
     assert not any(c.leaves in broken.files for c in calls if c.leaves)
     TALLY["gate failure denials"] = TALLY.get("gate failure denials", 0) + len(calls)
+
+
+def test_apply_enforce_makes_the_plan_a_ceiling_for_the_skill(judge: Judge) -> None:
+    """``apply --enforce``: the skill-scoped hook it writes is installed when the skill loads
+    and denies the calls outside the plan that the skill's own allowed-tools (and here the
+    tool-wide pre-approval) would let through."""
+    from cc_runtime import SKILL_NAME
+
+    from skillgrant.gate.config import command as hook_command
+    from skillgrant.plan.model import Plan
+    from skillgrant.skillfile.builder import apply_to_text
+
+    work = Path(tempfile.mkdtemp(prefix="sg-enforce-", dir="/var/tmp"))
+    try:
+        plan_file = work / "plan.json"
+        plan_file.write_text(json.dumps({"allowed-tools": ["Bash(touch in*)"]}))
+        submitted = ("---\nname: probe\ndescription: probe\n"
+                     "allowed-tools: Bash(touch *), Bash(rm *)\n---\nprobe\n")
+        run = hook_command("claude-code", str(plan_file)).replace(
+            "skillgrant", f"{sys.executable} -m skillgrant", 1)
+        text, _ = apply_to_text(submitted, Plan.load(plan_file), enforce=run)
+        (work / "project").mkdir()
+        (work / "project" / "victim").write_text("keep me\n")
+        script = [("Skill", {"skill": SKILL_NAME}),
+                  ("Bash", {"command": "touch in1", "description": "probe"}),
+                  ("Bash", {"command": "touch out1", "description": "probe"}),
+                  ("Bash", {"command": "rm -f victim", "description": "probe"})]
+        url, session = judge.standin.session(script)
+        run_session(judge.binary, url, work, text, extra_args=WIDE)
+        results = [session.results.get(session.call_id(i)) for i in range(len(script))]
+        assert all(r is not None for r in results), results
+        loaded, inside, touched, removed = (r for r in results if r is not None)
+        assert not loaded[0] and not inside[0], results
+        assert _denied_by_gate(touched) and _denied_by_gate(removed), results
+        assert (work / "project" / "in1").exists() and not (work / "project" / "out1").exists()
+        assert (work / "project" / "victim").exists()
+        TALLY["gate enforce calls"] = TALLY.get("gate enforce calls", 0) + len(script)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -1,0 +1,66 @@
+"""``apply --enforce``: a skill-scoped PreToolUse hook that runs the call gate.
+
+The one exception to "rewrite only allowed-tools" (issue 14), and opt-in: a ``hooks:`` key is
+added at the end of the frontmatter, holding one PreToolUse hook that runs ``skillgrant hook``
+with the plan the file was constrained to. Claude Code 2.1.332 installs a skill's hooks when the
+skill loads and runs them on every later tool call (measured: tests/conformance/
+test_gate_e2e.py), so the plan becomes a ceiling for the skill, not only a pre-approval.
+
+A file that already has a ``hooks`` key keeps it: the same hook is left as it is (applying twice
+equals applying once); any other hooks are refused, never merged, since a splice cannot edit a
+mapping it did not write.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import SkillFileError
+from .spans import read_skill, same
+
+KEY = "hooks"
+#: Seconds Claude Code waits for the gate before it gives up (and, with onFailure, denies).
+TIMEOUT_SECONDS = 30
+
+
+def hooks_value(command: str) -> dict[str, object]:
+    """The ``hooks`` mapping ``--enforce`` writes, as data."""
+    return {"PreToolUse": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": command, "timeout": TIMEOUT_SECONDS,
+         "onFailure": "block"}]}]}
+
+
+def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
+    """``text`` with the gate's hook in its frontmatter (unchanged when it is there already).
+    Raises SkillFileError when the file has other hooks or the result does not read back."""
+    doc = read_skill(text, path)
+    wanted = hooks_value(command)
+    if KEY in doc.metadata:
+        if same(doc.metadata[KEY], wanted):
+            return text
+        raise SkillFileError(f"the frontmatter already has a {KEY!r} key; --enforce adds its own "
+                             "PreToolUse hook and never merges into other hooks", path=path)
+    nl = doc.newline or "\n"
+    quoted = json.dumps(command)  # a JSON string is a YAML double-quoted scalar
+    block = nl.join([
+        f"{KEY}:", "  PreToolUse:", '    - matcher: "*"', "      hooks:",
+        "        - type: command", f"          command: {quoted}",
+        f"          timeout: {TIMEOUT_SECONDS}", "          onFailure: block", ""])
+    at = doc.yaml_end
+    lead = "" if at == 0 or text[at - 1] == "\n" else nl
+    new_text = text[:at] + lead + block + text[at:]
+    _verify(text, new_text, wanted, path)
+    return new_text
+
+
+def _verify(old: str, new: str, wanted: dict[str, object], path: str | None) -> None:
+    before = read_skill(old, path)
+    try:
+        after = read_skill(new, path)
+    except SkillFileError as e:
+        raise SkillFileError(f"the frontmatter with the gate's hook does not read back "
+                             f"({e.message}); nothing was written", path=path) from e
+    others = {k: v for k, v in after.metadata.items() if k != KEY}
+    if (not same(after.metadata.get(KEY), wanted) or not same(others, dict(before.metadata))
+            or new[after.body_start:] != old[before.body_start:]):
+        raise SkillFileError("cannot add the gate's hook safely; nothing was written", path=path)

@@ -1,0 +1,87 @@
+"""``apply --enforce``: the skill-scoped hook that runs the call gate (skillfile/enforce.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from skillgrant import SkillFileError
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_text
+from skillgrant.skillfile.enforce import enforce_text, hooks_value
+
+PLAN = Plan.from_entries(["Bash(gh *)"])
+HOOK = "skillgrant hook --plan /plans/p.yaml"
+SKILL = "---\nname: x\ndescription: d\nallowed-tools: Bash(gh pr list), Bash(rm -rf /)\n---\nbody\n"
+
+
+def _frontmatter(text: str) -> dict[str, object]:
+    loaded = yaml.safe_load(text.split("---")[1])
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def test_the_hook_is_added_after_the_rest_of_the_frontmatter() -> None:
+    text, decision = apply_to_text(SKILL, PLAN, enforce=HOOK)
+    assert decision.allowed == ["Bash(gh pr list)"]
+    head, hooks = text.split("hooks:\n", 1)
+    assert head == "---\nname: x\ndescription: d\nallowed-tools: Bash(gh pr list)\n"
+    assert hooks.endswith("---\nbody\n")
+    assert _frontmatter(text)["hooks"] == hooks_value(HOOK)
+
+
+def test_applying_twice_equals_applying_once() -> None:
+    once, _ = apply_to_text(SKILL, PLAN, enforce=HOOK)
+    assert apply_to_text(once, PLAN, enforce=HOOK)[0] == once
+
+
+def test_without_enforce_nothing_but_allowed_tools_changes() -> None:
+    assert "hooks" not in apply_to_text(SKILL, PLAN)[0]
+
+
+def test_crlf_and_a_missing_final_newline_are_kept() -> None:
+    text = "---\r\nname: x\r\nallowed-tools: Bash(gh x)\r\n---\r\nbody"
+    out = enforce_text(text, HOOK)
+    assert out.endswith("---\r\nbody") and "\n" not in out.replace("\r\n", "")
+    assert _frontmatter(out.replace("\r\n", "\n"))["hooks"] == hooks_value(HOOK)
+
+
+def test_quotes_and_non_ascii_in_the_command_survive_yaml() -> None:
+    command = "skillgrant hook --plan '/pläns/a \"b\".yaml'"
+    out = enforce_text(SKILL, command)
+    assert _frontmatter(out)["hooks"] == hooks_value(command)
+
+
+def test_other_hooks_are_refused_never_merged() -> None:
+    text = "---\nname: x\nhooks:\n  Stop: []\n---\n"
+    with pytest.raises(SkillFileError, match="already has a 'hooks' key"):
+        enforce_text(text, HOOK)
+
+
+def test_the_cli_flag_writes_the_plan_by_its_absolute_path(tmp_path: Path) -> None:
+    skill = tmp_path / "s" / "SKILL.md"
+    skill.parent.mkdir()
+    skill.write_text(SKILL)
+    (tmp_path / "plan.yaml").write_text("allowed-tools: [Bash(gh *)]\n")
+    for extra in ([], ["--jobs", "2"]):  # the fast reader, and typer through a second file
+        done = subprocess.run([sys.executable, "-m", "skillgrant", "apply", str(skill),
+                               "--plan", "plan.yaml", "--enforce", *extra],
+                              cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        hooks = _frontmatter(skill.read_text())["hooks"]
+        expected = f"skillgrant hook --plan {tmp_path / 'plan.yaml'}"
+        assert hooks == hooks_value(expected)
+
+
+def test_enforce_needs_a_plan_file(tmp_path: Path) -> None:
+    skill = tmp_path / "SKILL.md"
+    skill.write_text(SKILL)
+    done = subprocess.run([sys.executable, "-m", "skillgrant", "apply", str(skill), "--plan", "-",
+                           "--enforce"], input="allowed-tools: [Bash(gh *)]\n",
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "--enforce needs the plan as a file" in done.stderr
+    assert skill.read_text() == SKILL
