@@ -34,3 +34,39 @@ def test_conformance_command_matches_ci() -> None:
         assert "pytest -q" in text and "tests/conformance --conformance" in text
     assert (REPO / "tests" / "conformance" / "cc_runtime.py").is_file()
     assert "CONFORMANCE SUITE NOT RUN" in ci
+
+
+def _section(readme: str, title: str) -> str:
+    start = readme.index(f"## {title}\n")
+    end = readme.index("\n## ", start + 1)
+    return readme[start:end]
+
+
+def test_the_run_time_section_runs_as_written() -> None:
+    """Each shell snippet of "Enforce the plan at run time", with ``.venv/bin/`` standing for
+    the environment the tests run in: the snippets print what the section says."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", _section(readme, "Enforce the plan at run time"),
+                        re.DOTALL)
+    assert len(blocks) == 3
+    here = Path(sys.executable).parent
+    script = here / "skillgrant"
+    run = str(script) if script.exists() else f"{sys.executable} -m skillgrant"
+    outputs = []
+    for block in blocks:
+        command = block.replace(".venv/bin/skillgrant", run)
+        done = subprocess.run(["bash", "-c", command], cwd=REPO, capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    claude, copilot = json.loads(outputs[0]), json.loads(outputs[1])
+    assert claude["hooks"]["PreToolUse"][0]["hooks"][0]["onFailure"] == "block"
+    assert copilot["version"] == 1 and "preToolUse" in copilot["hooks"]
+    denial, allowed = outputs[2].split("exit 2\n")
+    assert json.loads(denial)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert allowed == "exit 0\n"
