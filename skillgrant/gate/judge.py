@@ -16,7 +16,15 @@ from collections.abc import Iterable, Mapping
 from itertools import product
 from typing import NamedTuple
 
-from ..domains.base import RESERVED, Budget
+from ..domains.base import (
+    RESERVED,
+    Budget,
+    Glob,
+    NoFreeFiller,
+    OverBudget,
+    approved_filler,
+    union_cover,
+)
 from ..domains.command import Kind, case_fold, compile_pattern, identity_reason
 from ..grants import parse_grant
 from ..limits import MAX_WORK_PER_DECISION
@@ -162,16 +170,43 @@ def _simple(tool: str, simple: Simple, plan: CallPlan, cwd: str | None) -> Part 
         return _outside("not_covered", f"no approved entry allows the command {command!r}",
                         command)
     shown = " ".join(shlex.quote(w.value) if w.value is not None else "…" for w in words)
-    cover = None
-    for pattern in _patterns(words):
-        verdict = plan.prove(f"{tool}({pattern})", cwd)
-        if not verdict.covered:
-            status: CallStatus = "not_covered" if verdict.status == "not_covered" else "unknown"
-            example = f", e.g. {verdict.witness!r}" if verdict.witness else ""
-            return _outside(status, f"the command {shown!r} holds an expansion that may take a "
-                            f"value no approved entry allows{example}", verdict.witness or shown)
-        cover = cover or verdict.covered_by
-    return Part(shown, cover)
+    languages = _languages(tool, plan, cwd)
+    if languages is None:  # a tool-wide grant
+        return Part(shown, _tool_wide(tool, plan, cwd))
+    fold = case_fold(tool)
+    budget = Budget(limit=MAX_WORK_PER_DECISION)
+    try:
+        filler = approved_filler([(i, g) for i, (_, g) in enumerate(languages)], budget, fold)
+        globs = _patterns(words)
+        if any(not RESERVED.isdisjoint(s) for g in globs for s in g.segments):
+            raise NoFreeFiller("the command holds reserved noncharacters")
+        covering, witness = union_cover(globs, [(i, g) for i, (_, g) in enumerate(languages)],
+                                        budget, fold, filler)
+    except (OverBudget, NoFreeFiller) as e:
+        return _outside("unknown", f"the command {shown!r} holds an expansion, and its values "
+                        f"were not decided: {e}", shown)
+    if witness is not None:
+        return _outside("not_covered", f"the command {shown!r} holds an expansion that may "
+                        f"take a value no approved entry allows, e.g. {witness!r}", witness)
+    return Part(shown, languages[covering[0]][0])
+
+
+def _languages(tool: str, plan: CallPlan,
+               cwd: str | None) -> list[tuple[str, tuple[Glob, ...]]] | None:
+    """Each approved command pattern of the tool's group with its globs (the prover's
+    compilation), or None when one of them is tool-wide. Patterns decided by identity only
+    (backslashes, runs of spaces) are left out: they cover no concrete command here."""
+    languages = []
+    for entry, content in _command_grants(tool, plan, cwd):
+        if content is None:
+            return None
+        if identity_reason(content) is None:
+            languages.append((entry, compile_pattern(content).globs))
+    return languages
+
+
+def _tool_wide(tool: str, plan: CallPlan, cwd: str | None) -> str:
+    return next(entry for entry, content in _command_grants(tool, plan, cwd) if content is None)
 
 
 def _member(tool: str, command: str, plan: CallPlan, cwd: str | None) -> str | None:
@@ -179,39 +214,52 @@ def _member(tool: str, command: str, plan: CallPlan, cwd: str | None) -> str | N
     by identity only (backslashes, runs of spaces) cover nothing here."""
     if not RESERVED.isdisjoint(command):
         return None  # the noncharacters that stand for placeholders inside patterns
+    languages = _languages(tool, plan, cwd)
+    if languages is None:
+        return _tool_wide(tool, plan, cwd)
     fold = case_fold(tool)
     budget = Budget(limit=MAX_WORK_PER_DECISION)
-    for entry, content in _command_grants(tool, plan, cwd):
-        if content is None:
-            return entry
-        if identity_reason(content) is not None:
-            continue
-        if any(glob.matches(command, budget, fold) for glob in compile_pattern(content).globs):
-            return entry
-    return None
+    return next((entry for entry, globs in languages
+                 if any(glob.matches(command, budget, fold) for glob in globs)), None)
 
 
-def _patterns(words: tuple[Word, ...]) -> list[str]:
-    """The submitted patterns that together hold every command ``words`` may become: literal
-    words quoted and escaped, each pattern word a star; each unquoted expansion present, or
+def _patterns(words: tuple[Word, ...]) -> list[Glob]:
+    """Star-only globs that together hold every command ``words`` may become: literal words as
+    ``shlex.quote`` writes them, each pattern word a star; each unquoted expansion present, or
     vanished with its space."""
-    rendered = [_escape(shlex.quote(w.value)) if w.value is not None else "*" for w in words]
+    rendered = [shlex.quote(w.value) if w.value is not None else None for w in words]
     vanishing = [i for i, w in enumerate(words) if w.vanishes and i > 0]
-    if len(vanishing) > _MAX_VANISHING:
-        joined = [rendered[0]]
+    if len(vanishing) > _MAX_VANISHING:  # each joined to the word before it: a wider glob
+        pieces = [rendered[0]]
         for i in range(1, len(words)):
-            joined.append("*" if i in vanishing else " " + rendered[i])
-        return ["".join(joined).replace("**", "*")]
-    patterns = []
+            pieces += [None] if i in vanishing else [" ", rendered[i]]
+        return [_glob(pieces)]
+    globs = []
     for present in product((True, False), repeat=len(vanishing)):
         kept = dict(zip(vanishing, present, strict=True))
-        chosen = [r for i, r in enumerate(rendered) if kept.get(i, True)]
-        patterns.append(" ".join(chosen))
-    return list(dict.fromkeys(patterns))
+        globs.append(_glob(_spaced([r for i, r in enumerate(rendered) if kept.get(i, True)])))
+    return list(dict.fromkeys(globs))
 
 
-def _escape(text: str) -> str:
-    return re.sub(r"([\\()*])", r"\\\1", text)
+def _spaced(words: list[str | None]) -> list[str | None]:
+    """Words joined with single spaces: literal text and None for each star."""
+    pieces: list[str | None] = []
+    for i, word in enumerate(words):
+        if i:
+            pieces.append(" ")
+        pieces.append(word)
+    return pieces
+
+
+def _glob(pieces: list[str | None]) -> Glob:
+    """The glob of literal pieces and stars (None)."""
+    segments = [""]
+    for piece in pieces:
+        if piece is None:
+            segments.append("")
+        else:
+            segments[-1] += piece
+    return Glob(tuple(segments))
 
 
 # -- paths -------------------------------------------------------------------------------------

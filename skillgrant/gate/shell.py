@@ -19,6 +19,7 @@ model; tests/gate/test_bash_differential.py checks it against GNU bash.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final, NamedTuple
 
@@ -68,7 +69,14 @@ _INERT: Final = frozenset({"comment"})
 _EXPANSIONS: Final = frozenset({"simple_expansion", "expansion", "arithmetic_expansion",
                                 "brace_expression"})
 _NEVER: Final = frozenset({"command_substitution", "process_substitution", "ERROR",
-                           "function_definition"})
+                           "function_definition", "arithmetic_expansion"})
+#: The ``${…}`` forms read here: a plain name (or positional, special, ``name[@]``…) with a
+#: default, an alternative, a length, a pattern removal or replacement, or a case change. Bash
+#: evaluates the others arithmetically or indirectly (``${x:$i}``, ``${a[$i]}``, ``${!x}``,
+#: ``${x@P}``), and a variable's value can then run a command (``x='a[$(id)]'``).
+_PLAIN_EXPANSION = re.compile(
+    r"\$\{#?(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[@*0-9]\])?|[0-9]+|[@*#?$!-])"
+    r"(?:\}|(?::?[-=?+]|##?|%%?|//?|\^\^?|,,?)[^}]*\})", re.DOTALL)
 
 
 _PARSER: list[Parser] = []
@@ -159,6 +167,13 @@ class _Reader:
                             "(MAX_SHELL_NODES)")
             if node.is_missing or node.type in _NEVER:
                 raise Doubt(_never_reason(node.type))
+            if node.type == "expansion" and not _PLAIN_EXPANSION.fullmatch(self.text(node)):
+                raise Doubt(f"the expansion {self.text(node)!r} is evaluated arithmetically or "
+                            "indirectly, where a variable's value can run a command")
+            if node.type == "compound_statement" and node.child_count and \
+                    node.children[0].type == "((":
+                raise Doubt("the command holds an arithmetic command (( … )), where a "
+                            "variable's value can run a command")
 
     def statement(self, node: Node) -> None:
         kind = node.type
@@ -171,9 +186,12 @@ class _Reader:
             self.simple(node, [])
         elif kind == "redirected_statement":
             self.redirected(node)
-        elif kind in ("variable_assignment", "variable_assignments", "declaration_command",
-                      "unset_command"):
+        elif kind in ("variable_assignment", "variable_assignments"):
             self.commands.append(Simple(tuple(self.words(node)), self.text(node)))
+        elif kind in ("declaration_command", "unset_command"):
+            words = self.words(node)
+            check_runnable(words)
+            self.commands.append(Simple(tuple(words), self.text(node)))
         elif kind == "for_statement":
             self.for_loop(node)
         elif kind == "case_statement":
@@ -336,6 +354,8 @@ def _never_reason(kind: str) -> str:
                                 "whose command the gate does not analyse",
         "function_definition": "the command defines a function, which may stand for any "
                                "program",
+        "arithmetic_expansion": "the command holds an arithmetic expansion ($(( … )) or "
+                                "$[ … ]), where a variable's value can run a command",
     }.get(kind, "the command does not parse as bash (a syntax error or a partial parse)")
 
 

@@ -40,7 +40,15 @@ RUNNERS: Final = frozenset({
     "setsid", "watch", "ionice", "chroot", "unshare", "nsenter", "flock", "chrt", "taskset",
     "script", "expect", "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh",
     "busybox", "nohup", "time", "timeout", "nice", "stdbuf",
+    # builtins that evaluate their words arithmetically or as code: `let 'a[$(id)]'` runs id,
+    # and so does `[ "$x" -eq 1 ]` when x holds `a[$(id)]`
+    "let", "test", "[", "compgen", "complete", "bind", "mapfile", "readarray",
 })
+#: Builtins whose words name variables: a subscript there is evaluated arithmetically
+#: (`read 'a[$(id)]'` runs id), so each word must be a literal without ``[``, and an option
+#: (`declare -i`, `-n`, `-a`) is refused: it gives later assignments the same evaluation.
+_DECLARING: Final = frozenset({"declare", "typeset", "local", "readonly", "export", "unset"})
+_NAMING: Final = _DECLARING | {"read", "getopts", "wait"}
 #: Arguments of ``find`` that run a command.
 _FIND_RUNS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _DURATION = re.compile(r"[0-9]+(\.[0-9]+)?[smhd]?")
@@ -133,6 +141,13 @@ def check_runnable(words: list[Word]) -> None:
     if program == "find" and any(w.value is None or w.value in _FIND_RUNS for w in words[1:]):
         raise Doubt("'find' may run a command (-exec, -execdir, -ok), which the gate does not "
                     "analyse")
+    names = words[1:] if name in _NAMING else words[2:3] if words[1:2] == [Word("-v")] and \
+        name == "printf" else []
+    for word in names:
+        if word.value is None or "[" in word.value or (
+                name in _DECLARING and word.value.startswith(("-", "+"))):
+            raise Doubt(f"{name!r} names a variable with {word.value or 'an expansion'!r}, "
+                        "which bash may evaluate arithmetically (a subscript can run a command)")
 
 
 def bare(text: str) -> Word:
@@ -149,7 +164,7 @@ def bare(text: str) -> Word:
                 value.append(text[i + 1])
             i += 2
             continue
-        if char in "*?[]{}" or (char == "~" and i == 0):
+        if char in "*?[]{}~":  # a glob, a brace, a tilde (after `=` or `:` too)
             return Word(None, vanishes=True)
         value.append(char)
         i += 1
