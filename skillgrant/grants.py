@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from . import vocabulary
 from .errors import AllowedToolsError
@@ -126,19 +125,30 @@ def lone_surrogate(text: str) -> int | None:
 _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 
 
-@dataclass(frozen=True, slots=True)
-class Grant:
+class Grant(NamedTuple):
     """One parsed entry: a tool and an optional specifier, immutable and hashable.
 
     ``tool`` is the spelling written out (canonical for built-in tools and aliases, as given
     otherwise); ``key`` is what tool names compare by; ``content`` is the raw text between the
     parentheses with escapes kept, or None for "every use of the tool" (``T``, ``T()``,
     ``T(*)``). Equality is by key and content, so ``bash(ls)`` equals ``Bash(ls)``.
+    (A NamedTuple, not a dataclass: the call gate's hook starts on every tool call, and
+    importing dataclasses costs it as much as Python's own start-up.)
     """
 
-    tool: str = field(compare=False)
+    tool: str
     key: str
     content: str | None
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Grant) and self.key == other.key
+                and self.content == other.content)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.content))
 
     @property
     def is_mcp(self) -> bool:

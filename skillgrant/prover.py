@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 
 from . import vocabulary
 from .domains.base import Budget, Context, NoFreeFiller, Outcome, OverBudget
@@ -175,7 +174,7 @@ def constrain(
             dropped.append(verdict)
             _log_drop(verdict, source)
         elif (verdict.written or verdict.entry) in allowed:
-            verdicts[i] = replace(verdict, duplicate=True)
+            verdicts[i] = verdict._replace(duplicate=True)
         else:
             allowed.append(verdict.written or verdict.entry)
             kept.append(verdict)

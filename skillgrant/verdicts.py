@@ -7,14 +7,12 @@ could not be decided.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 VerdictStatus = Literal["covered", "not_covered", "unknown", "invalid", "inert", "ambiguous"]
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
     """The decision on one submitted entry, with its evidence.
 
     ``covered_by`` is the approved entry that covers it (``also_covered_by`` any others a union
@@ -37,8 +35,7 @@ class Verdict:
         return self.status == "covered"
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """The outcome of ``constrain``: what ``allowed-tools`` becomes, and why.
 
     ``verdicts`` holds one verdict per submitted entry, in order; ``kept`` the covered ones that
@@ -49,4 +46,4 @@ class Decision:
     kept: list[Verdict]
     dropped: list[Verdict]
     restored: bool
-    verdicts: list[Verdict] = field(default_factory=list)
+    verdicts: list[Verdict]

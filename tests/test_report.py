@@ -461,7 +461,7 @@ def test_unified_diff_splits_on_line_feeds_only() -> None:
 def test_verdict_fields_are_all_rendered() -> None:
     # A guard against the prover growing evidence the JSON does not carry. A duplicate is
     # rendered as "kept": false with rule SG008.
-    assert set(Verdict.__dataclass_fields__) - {"duplicate"} == set(DECISION_KEYS) - {
+    assert set(Verdict._fields) - {"duplicate"} == set(DECISION_KEYS) - {
         "covered", "kept", "rule", "line", "column"}
 
 

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Final, Literal, TypeVar
+from typing import Final, Literal, NamedTuple, TypeVar
 
 from ..grants import JS_WHITESPACE, Grant
 from ..limits import MAX_WORK_PER_DECISION
@@ -48,15 +47,21 @@ class NoFreeFiller(Exception):
     instance can be built. Becomes ``unknown`` (fail closed)."""
 
 
-@dataclass
 class Budget:
     """Counts work units for one decision and stops it past the limit; with a ``parent`` (the
     whole value's budget), every unit is charged there too."""
 
-    limit: int = MAX_WORK_PER_DECISION
-    spent: int = 0
-    parent: Budget | None = None
-    name: str = "MAX_WORK_PER_DECISION"
+    __slots__ = ("limit", "name", "parent", "spent")
+
+    def __init__(self, limit: int = MAX_WORK_PER_DECISION, spent: int = 0,
+                 parent: Budget | None = None, name: str = "MAX_WORK_PER_DECISION") -> None:
+        self.limit = limit
+        self.spent = spent
+        self.parent = parent
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Budget(limit={self.limit}, spent={self.spent}, name={self.name!r})"
 
     def charge(self, units: int) -> None:
         self.spent += units
@@ -66,17 +71,21 @@ class Budget:
             self.parent.charge(units)
 
 
-@dataclass(frozen=True)
 class Context:
-    """What a decision needs beyond the two grants: plan settings and the budget."""
+    """What a decision needs beyond the two grants: plan settings and the budget (a fresh one
+    unless given)."""
 
-    shell_tools: frozenset[str] = frozenset()
-    base_dirs: Mapping[str, str] = field(default_factory=dict)
-    budget: Budget = field(default_factory=Budget)
+    __slots__ = ("base_dirs", "budget", "shell_tools")
+
+    def __init__(self, shell_tools: frozenset[str] = frozenset(),
+                 base_dirs: Mapping[str, str] | None = None,
+                 budget: Budget | None = None) -> None:
+        self.shell_tools = shell_tools
+        self.base_dirs: Mapping[str, str] = {} if base_dirs is None else base_dirs
+        self.budget = Budget() if budget is None else budget
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """A domain's answer for one submitted grant against the approved ones.
 
     ``covered_by`` indexes the approved sequence the domain was given; ``also`` lists further
@@ -90,8 +99,7 @@ class Outcome:
     also: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Glob:
+class Glob(NamedTuple):
     """A star-only glob: literal segments separated by stars (``len(segments) == stars + 1``)."""
 
     segments: tuple[str, ...]
@@ -146,8 +154,7 @@ def unescape(text: str) -> str:
     return _ESCAPE.sub(r"\1", text)
 
 
-@dataclass(frozen=True)
-class Undecided:
+class Undecided(NamedTuple):
     """A specifier outside a domain's decided fragment, and why: covered only by an identical
     approved entry (or a tool-wide one), otherwise ``unknown``."""
 

@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..grants import JS_WHITESPACE, Grant
 from .base import (
@@ -70,8 +69,7 @@ class Kind(Enum):
     EXACT = "exact"
 
 
-@dataclass(frozen=True)
-class CommandPattern:
+class CommandPattern(NamedTuple):
     """A compiled command-domain specifier: its kind, its literal (EXACT/PREFIX) and its globs."""
 
     kind: Kind
@@ -187,8 +185,7 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     return _refute(witness, pattern, approved, [*languages, *loose], loose, context, fold)
 
 
-@dataclass(frozen=True)
-class _ApprovedSide:
+class _ApprovedSide(NamedTuple):
     """The approved grants as a decision reads them: ``usable`` (no reserved characters), of
     which ``compiled`` are decided by their language and the rest (``by_identity``) only by
     identity."""

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..grants import Grant
 from .base import Budget, Context, Outcome, Undecided, covered_or_compiled
@@ -110,8 +109,7 @@ def _decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Ou
     return _Judge(pattern, approved, bases, problems, context.budget).run()
 
 
-@dataclass(frozen=True)
-class _Approved:
+class _Approved(NamedTuple):
     """An approved grant as the judge uses it: its members when decided (``NO_PATHS`` when it
     is outside the fragment), and a loose reading (at least as wide) for judging witnesses."""
 

@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
 
 from .base import Undecided
 from .pathlang import ANY_PART, ANY_PARTS, AnyParts, Items, Parts, collapse, part_glob
@@ -41,8 +40,7 @@ _LOOSE = re.compile(r"\\.|\\$|\?|\[[^/\]]*\]?|^\s+|\s+$")
 _ANCHORS: Final[tuple[tuple[str, Anchor], ...]] = (("//", "abs"), ("~/", "home"), ("/", "root"))
 
 
-@dataclass(frozen=True)
-class PathPattern:
+class PathPattern(NamedTuple):
     """A compiled path pattern: anchor, items, and whether it matches directories only."""
 
     anchor: Anchor
@@ -140,9 +138,9 @@ def members(pattern: PathPattern) -> tuple[PathPattern, ...]:
     if not items or not isinstance(items[-1], AnyParts):
         return (pattern,)
     head = items[:-1]
-    below = replace(pattern, items=(*head, ANY_PART, ANY_PARTS))
+    below = pattern._replace(items=(*head, ANY_PART, ANY_PARTS))
     # The base directory itself is not a path the runtime is asked about: `**` is `*/**`.
-    return (below, replace(pattern, items=head, dir_only=True)) if head else (below,)
+    return (below, pattern._replace(items=head, dir_only=True)) if head else (below,)
 
 
 def base_directories(raw: Mapping[str, str]) -> tuple[dict[str, Parts], list[str]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, NamedTuple, TypedDict, cast
 
 from ..errors import PlanError
@@ -27,8 +26,7 @@ class Finding(NamedTuple):
     message: str
 
 
-@dataclass(frozen=True)
-class CallVerdict:
+class CallVerdict(NamedTuple):
     """Whether one tool call is inside the approved plan. Only ``covered`` passes.
 
     ``covered_by`` holds the approved entry covering each part of the call, in order (a shell

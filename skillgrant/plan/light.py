@@ -13,8 +13,7 @@ is validated by the pydantic model itself, so every accepted plan and every erro
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..grants import split_allowed_tools
 from .files import read_plan_file
@@ -23,12 +22,11 @@ from .keys import ALLOWED_SPELLINGS, check_approvable, ignored
 if TYPE_CHECKING:
     from .model import ConstrainKwargs, Plan
 
-@dataclass(frozen=True)
-class ApprovedPlan:
+class ApprovedPlan(NamedTuple):
     """What ``check`` and ``apply`` need of a ``Plan`` with approved entries only (no shell
     tools, no base directories): the same attributes, with the same values."""
 
-    allowed_tools: list[str] = field(default_factory=list)
+    allowed_tools: list[str]
     source: str | None = None
 
     def constrain_kwargs(self) -> ConstrainKwargs:

@@ -1,0 +1,47 @@
+"""The hook starts on every tool call: deciding a payload against a JSON plan imports none of
+the heavy modules the rest of the CLI may use (STYLE habit 10). Not a timing test: the modules
+are named, and benchmarks/run.py measures the time."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+#: Modules the hook never needs for a JSON plan: each costs about as much as Python's start-up
+#: or more (typer, pydantic, PyYAML, Lark), or pulls in inspect, ast and dis (dataclasses).
+HEAVY = ("dataclasses", "inspect", "yaml", "pydantic", "typer", "lark", "frontmatter",
+         "pathlib", "importlib.resources", "hashlib", "urllib.parse")
+
+PROBE = """
+import json, sys
+from skillgrant.gate.hook import Options, decide
+answer = decide(Options({"--plan": sys.argv[1]}), sys.argv[2].encode())
+heavy = sorted(m for m in json.loads(sys.argv[3]) if m in sys.modules)
+print(json.dumps({"status": answer.status, "heavy": heavy}))
+"""
+
+
+def _probe(plan: Path, payload: Mapping[str, object]) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-c", PROBE, str(plan), json.dumps(payload),
+                           json.dumps(HEAVY)], capture_output=True, text=True, check=True)
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def test_a_shell_call_against_a_json_plan_imports_nothing_heavy(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(git *)", "Edit(//repo/**)"]}))
+    for command, status in (("git status > /repo/out.txt", 0), ("git push && rm -rf /", 2),
+                            ("git commit -m \"$MSG\"", 0)):
+        payload = {"tool_name": "Bash", "tool_input": {"command": command}, "cwd": "/repo"}
+        assert _probe(plan, payload) == {"status": status, "heavy": []}, command
+
+
+def test_a_path_call_imports_nothing_heavy_either(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Read(//etc/**)"]}))
+    payload = {"tool_name": "Read", "tool_input": {"file_path": "/etc/hosts"}, "cwd": "/repo"}
+    assert _probe(plan, payload) == {"status": 0, "heavy": []}
