@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .. import vocabulary
-from . import judge
+from . import commands, judge
 from .judge import Judged, Part
 from .tools import Spec, argument, translate
 from .verdict import CallPlan, CallVerdict, Finding, call_plan
@@ -64,7 +64,7 @@ def check_call(
 def _judge(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan,
            cwd: str | None) -> Judged:
     if spec.domain == "shell":
-        return judge.shell(spec, tool_input, plan, cwd)
+        return commands.shell(spec, tool_input, plan, cwd)
     if spec.domain in ("read", "edit", "search"):
         return judge.path(spec, tool_input, plan, cwd)
     if spec.domain == "patch":

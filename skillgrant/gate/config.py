@@ -7,7 +7,9 @@ error); where the runtime lets a call through when its hook fails, a warning say
 from __future__ import annotations
 
 import json
+import os
 import shlex
+from collections.abc import Mapping
 
 #: Seconds a hook may run before the runtime gives up on it.
 TIMEOUT_SECONDS = 30
@@ -31,19 +33,29 @@ _FAILS_OPEN = {
 }
 
 
-def command(dialect: str, plan: str | None, kind: str = "auto") -> str:
-    """The hook's command line for ``dialect`` and the plan file ``plan``."""
-    words = ["skillgrant", "hook", "--plan", plan or "PLAN"]
-    if kind != "auto":
-        words += ["--plan-kind", kind]
+#: The hook options ``--print-config`` carries into the command it prints (the plan apart).
+_CARRIED = ("--plan-kind", "--outside", "--inside", "--audit-log")
+
+
+def command(dialect: str, plan: str | None, kind: str = "auto",
+            options: Mapping[str, str] | None = None) -> str:
+    """The hook's command line for ``dialect`` and the plan file ``plan`` (made absolute: a
+    hook runs from whatever directory the runtime is in), with ``options`` carried over."""
+    words = ["skillgrant", "hook", "--plan", os.path.abspath(plan) if plan else "PLAN"]
+    given = {"--plan-kind": kind, **(options or {})}
+    for name in _CARRIED:
+        value = given.get(name)
+        if value is not None and value not in ("auto", "deny", "none"):
+            words += [name, os.path.abspath(value) if name == "--audit-log" else value]
     if dialect != "claude-code":
         words += ["--dialect", dialect]
     return shlex.join(words)
 
 
-def snippet(dialect: str, plan: str | None) -> tuple[str, str]:
-    """The settings JSON for ``dialect``, and what standard error should say about it."""
-    run = command(dialect, plan)
+def snippet(dialect: str, options: Mapping[str, str]) -> tuple[str, str]:
+    """The settings JSON for ``dialect`` running the hook with ``options`` (the hook's own,
+    ``--plan`` among them), and what standard error should say about it."""
+    run = command(dialect, options.get("--plan"), options=options)
     body: dict[str, object]
     if dialect == "claude-code":
         body = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [

@@ -21,12 +21,19 @@ a denial is the dialect's JSON, the reason on standard error, and exit status 2.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Final, Literal, NamedTuple
+
+from ..limits import MAX_PAYLOAD_DEPTH
 
 DIALECTS: Final = ("claude-code", "copilot-cli", "codex", "vscode", "gemini-cli")
 Decision = Literal["deny", "ask", "allow"]
 _EVENTS: Final = frozenset({"PreToolUse", "preToolUse", "BeforeTool"})
+_GEMINI_EVENTS: Final = frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent",
+                                   "BeforeModel", "AfterModel", "BeforeToolSelection",
+                                   "SessionStart", "SessionEnd", "PreCompress", "Notification"})
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class PayloadError(ValueError):
@@ -47,7 +54,7 @@ def detect(payload: Mapping[str, object]) -> str:
     """The dialect a payload is written in, told by its field names."""
     if "toolName" in payload:
         return "copilot-cli"
-    if payload.get("hook_event_name") == "BeforeTool":
+    if payload.get("hook_event_name") in _GEMINI_EVENTS:
         return "gemini-cli"
     if "hookEventName" in payload:
         return "vscode"
@@ -74,8 +81,13 @@ def read_call(payload: object, dialect: str) -> Call:
     if isinstance(tool_input, str) and camel:
         try:
             tool_input = json.loads(tool_input)
+        except RecursionError:
+            raise PayloadError("the payload's toolArgs is nested too deeply") from None
         except ValueError as e:
             raise PayloadError(f"the payload's toolArgs is not JSON: {e}") from None
+        if depth_over(tool_input, MAX_PAYLOAD_DEPTH - 1):
+            raise PayloadError(f"the payload's toolArgs nests deeper than {MAX_PAYLOAD_DEPTH} "
+                               "(MAX_PAYLOAD_DEPTH)")
     if not isinstance(tool_input, dict):
         raise PayloadError(f"the payload's tool input is a JSON {_json_type(tool_input)}, not "
                            "an object")
@@ -86,7 +98,8 @@ def read_call(payload: object, dialect: str) -> Call:
 
 
 def render(dialect: str, decision: Decision, reason: str) -> str:
-    """The JSON a runtime reads as ``decision`` (one line, ASCII)."""
+    """The JSON a runtime reads as ``decision`` (one line, ASCII, no lone surrogates)."""
+    reason = printable(reason)
     if dialect == "gemini-cli":
         body: dict[str, object] = {"decision": decision, "reason": reason}
     elif dialect == "copilot-cli":
@@ -96,6 +109,26 @@ def render(dialect: str, decision: Decision, reason: str) -> str:
                                        "permissionDecision": decision,
                                        "permissionDecisionReason": reason}}
     return json.dumps(body, ensure_ascii=True) + "\n"
+
+
+def printable(text: str) -> str:
+    """``text`` with each lone surrogate (a payload may carry one) replaced by U+FFFD: strict
+    JSON readers, Codex's among them, refuse the escape of one."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def depth_over(value: object, limit: int) -> bool:
+    """Whether JSON data nests deeper than ``limit`` (counted without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return False
 
 
 def supports(dialect: str, decision: Decision) -> bool:

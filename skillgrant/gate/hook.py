@@ -20,7 +20,17 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..limits import MAX_HOOK_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH
-from .dialects import DIALECTS, Decision, PayloadError, read_call, render, supports
+from .dialects import (
+    DIALECTS,
+    Decision,
+    PayloadError,
+    depth_over,
+    detect,
+    printable,
+    read_call,
+    render,
+    supports,
+)
 
 USAGE = """\
 Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
@@ -85,17 +95,18 @@ def read_options(args: Sequence[str]) -> Options:
 
 def main(args: Sequence[str]) -> int:
     """Run the hook; its exit status. Nothing escapes: every failure is a denial."""
-    dialect = "claude-code"
+    dialect = _named_dialect(args)
     try:
         options = read_options(args)
-        dialect = options.get("--dialect") or "auto"
-        if options.help:
+        if options.help and os.isatty(0):  # a person asking; in a hook, a bad command line
             return _emit(Answer(USAGE, "", 0))
+        if options.help:
+            raise UsageError("--help in a hook's command")
         target = options.get("--print-config")
         if target is not None:
             from .config import snippet
 
-            text, warning = snippet(target, options.get("--plan"))
+            text, warning = snippet(target, options.values)
             return _emit(Answer(text, warning, 0))
         if options.get("--plan") is None:
             raise UsageError("--plan is required")
@@ -107,27 +118,41 @@ def main(args: Sequence[str]) -> int:
     return _emit(answer)
 
 
+def _named_dialect(args: Sequence[str]) -> str:
+    """The dialect the command line names, read before anything can fail (a failure is
+    answered in it), or ``auto``."""
+    for i, token in enumerate(args):
+        name, eq, value = token.partition("=")
+        if name == "--dialect":
+            value = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+            return value if value in DIALECTS else "auto"
+    return "auto"
+
+
 def decide(options: Options, raw: bytes | None) -> Answer:
     """The answer to one payload (``raw`` None: over the size limit)."""
     import json
 
     wanted = options.get("--dialect") or "auto"
+    audit = options.get("--audit-log")
     if raw is None:
         return _failure(wanted, f"the payload is over {MAX_HOOK_PAYLOAD_BYTES} bytes "
-                        "(MAX_HOOK_PAYLOAD_BYTES)")
+                        "(MAX_HOOK_PAYLOAD_BYTES)", audit=audit)
     try:
         payload = json.loads(raw.decode("utf-8"))
     except RecursionError:
-        return _failure(wanted, "the payload is nested too deeply")
+        return _failure(wanted, "the payload is nested too deeply", audit=audit)
     except ValueError as e:
-        return _failure(wanted, f"the payload is not JSON: {e}")
-    if _depth_over(payload, MAX_PAYLOAD_DEPTH):
+        return _failure(wanted, f"the payload is not JSON: {e}", audit=audit)
+    if wanted == "auto" and isinstance(payload, dict):
+        wanted = detect(payload)  # a payload it cannot read is answered in its own dialect
+    if depth_over(payload, MAX_PAYLOAD_DEPTH):
         return _failure(wanted, f"the payload nests deeper than {MAX_PAYLOAD_DEPTH} "
-                        "(MAX_PAYLOAD_DEPTH)")
+                        "(MAX_PAYLOAD_DEPTH)", audit=audit)
     try:
         call = read_call(payload, wanted)
     except PayloadError as e:
-        return _failure(wanted, str(e))
+        return _failure(wanted, str(e), audit=audit)
     return _judge(options, call)
 
 
@@ -155,6 +180,8 @@ def _judge(options: Options, call: object) -> Answer:
         reason = _denial(verdict, plan.allowed_tools)
         if not supports(call.dialect, decision):
             decision = "deny"
+    if decision == "allow" and not supports(call.dialect, "allow"):
+        decision = None  # Codex reads no plain allow: nothing is sent, and nothing is logged
     log = options.get("--audit-log")
     if log is not None:
         line = record(session=call.session, runtime_tool=call.tool, tool=verdict.tool,
@@ -165,10 +192,10 @@ def _judge(options: Options, call: object) -> Answer:
             append(log, line)
         except OSError as e:
             return _failure(call.dialect, f"the audit log {log!r} cannot be written: {e}")
-    if decision is None or (decision == "allow" and not supports(call.dialect, "allow")):
+    if decision is None:
         return Answer("", "", 0)
     if decision == "deny":
-        return Answer(render(call.dialect, "deny", reason), reason + "\n", 2)
+        return Answer(render(call.dialect, "deny", reason), printable(reason) + "\n", 2)
     return Answer(render(call.dialect, decision, reason), "", 0)
 
 
@@ -200,7 +227,7 @@ def _failure(dialect: str, problem: str, *, audit: str | None = None,
                                  runtime_tool=known and known.tool, tool=None, decision="deny",
                                  status="error", reason=problem, dialect=dialect))
     shown = dialect if dialect in DIALECTS else "claude-code"
-    return Answer(render(shown, "deny", reason), reason + "\n", 2)
+    return Answer(render(shown, "deny", reason), printable(reason) + "\n", 2)
 
 
 def _read_stdin() -> bytes | None:
@@ -215,19 +242,6 @@ def _read_stdin() -> bytes | None:
         if size > MAX_HOOK_PAYLOAD_BYTES:
             return None
         chunks.append(chunk)
-
-
-def _depth_over(value: object, limit: int) -> bool:
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > limit:
-            return True
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
-    return False
 
 
 def _emit(answer: Answer) -> int:

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from ..grants import lone_surrogate
 from ..limits import MAX_SHELL_COMMAND_CHARS, MAX_SHELL_NODES
 from .words import Doubt, Word, bare, check_runnable, strip_wrappers, unescape_double
 
@@ -131,9 +132,10 @@ def analyse(command: str) -> Analysis:
     if len(command) > MAX_SHELL_COMMAND_CHARS:
         return Analysis(doubt=f"the command is {len(command)} characters long, over the limit "
                         f"of {MAX_SHELL_COMMAND_CHARS} (MAX_SHELL_COMMAND_CHARS)")
-    if "\x00" in command:
-        return Analysis(doubt="the command holds a NUL character")
-    source = command.encode("utf-8", "surrogatepass")
+    doubt = _lexical_doubt(command)
+    if doubt is not None:
+        return Analysis(doubt=doubt)
+    source = command.encode("utf-8")
     try:
         tree = parser().parse(source)
         reader = _Reader(source)
@@ -146,6 +148,29 @@ def analyse(command: str) -> Analysis:
     return Analysis(tuple(reader.commands), tuple(reader.writes))
 
 
+#: A line continuation (backslash, newline) not after a space or a tab: bash removes it before
+#: it reads words, so it can join two words (`rm -f\<nl>r`) or hide a substitution inside
+#: quotes (`"$\<nl>(…)"`), and tree-sitter keeps the pieces apart.
+_JOINING_CONTINUATION = re.compile(r"(?<![ \t])\\\n")
+#: Arithmetic bash evaluates where tree-sitter may see plain text (inside ``${…}`` words).
+_HIDDEN_ARITHMETIC = ("$[", "$((")
+
+
+def _lexical_doubt(command: str) -> str | None:
+    """Why ``command`` is not analysed before it is parsed, or None."""
+    if "\x00" in command:
+        return "the command holds a NUL character"
+    if lone_surrogate(command) is not None:
+        return "the command holds a lone surrogate, which is not text bash can be given"
+    if _JOINING_CONTINUATION.search(command):
+        return ("the command has a line continuation inside a word, which bash removes before "
+                "it reads the words")
+    if any(marker in command for marker in _HIDDEN_ARITHMETIC):
+        return ("the command holds arithmetic ($[ … ] or $(( … ))), where a variable's value "
+                "can run a command")
+    return None
+
+
 class _Reader:
     def __init__(self, source: bytes) -> None:
         self.source = source
@@ -154,7 +179,7 @@ class _Reader:
         self.moved = False  # a cd or pushd ran before this point
 
     def text(self, node: Node) -> str:
-        return self.source[node.start_byte:node.end_byte].decode("utf-8", "surrogatepass")
+        return self.source[node.start_byte:node.end_byte].decode("utf-8")
 
     def scan(self, root: Node) -> None:
         """Refuse what no context makes safe, wherever it stands: errors, missing nodes,

@@ -43,6 +43,8 @@ RUNNERS: Final = frozenset({
     # builtins that evaluate their words arithmetically or as code: `let 'a[$(id)]'` runs id,
     # and so does `[ "$x" -eq 1 ]` when x holds `a[$(id)]`
     "let", "test", "[", "compgen", "complete", "bind", "mapfile", "readarray",
+    # job control runs a command given in its words (`jobs -x cmd`)
+    "jobs", "fg", "bg", "history",
 })
 #: Builtins whose words name variables: a subscript there is evaluated arithmetically
 #: (`read 'a[$(id)]'` runs id), so each word must be a literal without ``[``, and an option

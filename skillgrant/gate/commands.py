@@ -1,0 +1,231 @@
+"""How the call gate judges a shell command: every simple command it may run a member of an
+approved command grant, every file it writes covered as an ``Edit``.
+
+A literal command is matched against the approved command patterns as the prover compiles
+them. A command holding pattern words (expansions, globs) becomes star-only globs, one for each
+way its unquoted expansions may vanish, decided against the same patterns with the prover's
+inclusion test (``union_cover``): covered only when every value it stands for is approved.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from itertools import product
+
+from ..domains.base import (
+    RESERVED,
+    Budget,
+    Glob,
+    NoFreeFiller,
+    OverBudget,
+    approved_filler,
+    union_cover,
+)
+from ..domains.command import Kind, case_fold, compile_pattern, identity_reason
+from ..grants import parse_grant
+from ..limits import MAX_WORK_PER_DECISION
+from .judge import Judged, Part, absolute_path, all_covered, inside, outside, path_part
+from .shell import Simple, Write, analyse
+from .tools import Spec, argument, command_text
+from .verdict import CallPlan
+from .words import Word
+
+#: Unquoted expansions in one command whose vanishing is tried both ways; past it each is
+#: read as joined to the word before it (a wider pattern, so never a wrong ``covered``).
+_MAX_VANISHING = 4
+
+
+def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str | None) -> Judged:
+    command = command_text(argument(tool_input, spec.subject))
+    if command is None:
+        return outside("invalid", f"the call has no command ({' or '.join(spec.subject)} "
+                        "holding a string)", None)
+    workdir_value = argument(tool_input, spec.directory)
+    if workdir_value is not None and not isinstance(workdir_value, str):
+        return outside("invalid", "the working directory is not a string", None)
+    # The working directory first: a command the plan names whole still runs where it is told.
+    parts: list[Part] = []
+    workdir = cwd if not workdir_value else absolute_path(workdir_value, cwd)
+    if workdir_value:
+        found = _workdir(workdir, workdir_value, plan, cwd)
+        if isinstance(found, Judged):
+            return found
+        parts.append(found)
+    whole = _whole_string(spec.tool, command, plan, cwd)
+    if whole is not None:
+        return all_covered([*parts, Part(command, whole)], "part")
+    if not _command_grants(spec.tool, plan, cwd):
+        return outside("not_covered", f"the plan approves no {spec.tool} command", command)
+    if spec.tool == "PowerShell":
+        return outside("unknown", "a PowerShell command is covered only by a tool-wide grant or "
+                        "an approved entry naming it exactly", command)
+    return _analysed(spec.tool, command, parts, workdir, plan, cwd)
+
+
+def _analysed(tool: str, command: str, parts: list[Part], workdir: str | None, plan: CallPlan,
+              cwd: str | None) -> Judged:
+    """Every simple command ``command`` may run, and every file it writes, covered."""
+    analysis = analyse(command)
+    if analysis.doubt is not None:
+        return outside("unknown", f"{analysis.doubt}; only a tool-wide grant or an approved "
+                        "entry naming the whole command exactly covers it", command)
+    for simple in analysis.commands:
+        judged = _simple(tool, simple, plan, cwd)
+        if isinstance(judged, Judged):
+            return judged
+        parts.append(judged)
+    for write in analysis.writes:
+        written = _write(write, workdir, plan, cwd)
+        if isinstance(written, Judged):
+            return written
+        parts.append(written)
+    return all_covered(parts, "part")
+
+
+def _write(write: Write, workdir: str | None, plan: CallPlan, cwd: str | None) -> Part | Judged:
+    """A file a redirection writes, judged as an Edit of it."""
+    target = write.target.value
+    if target is None or (write.after_cd and not target.startswith("/")):
+        return outside("unknown", f"the redirection {write.text!r} writes a file the gate "
+                        "cannot name", write.text)
+    path = absolute_path(target, workdir)
+    if path is None:
+        return outside("unknown", f"the redirection {write.text!r} writes a relative path "
+                        "and the working directory is not known", write.text)
+    return path_part("Edit", path, plan, cwd, f"the redirection {write.text!r}")
+
+
+def _whole_string(tool: str, command: str, plan: CallPlan, cwd: str | None) -> str | None:
+    """The approved entry that allows the whole command string at once, as the runtime does: a
+    tool-wide grant, or an EXACT (or PREFIX) literal equal to it."""
+    fold = case_fold(tool)
+    same = (lambda a, b: a == b) if fold is None else (lambda a, b: fold(a) == fold(b))
+    for entry, content in _command_grants(tool, plan, cwd):
+        if content is None:
+            return entry
+        if identity_reason(content) is not None:
+            continue
+        pattern = compile_pattern(content)
+        if pattern.kind is Kind.ANY or (pattern.kind in (Kind.EXACT, Kind.PREFIX)
+                                        and same(pattern.literal, command)):
+            return entry
+    return None
+
+
+def _command_grants(tool: str, plan: CallPlan, cwd: str | None) -> list[tuple[str, str | None]]:
+    prepared = plan.prepared(cwd)
+    return [(a.entry, a.grant.content) for a in prepared.candidates(parse_grant(tool))]
+
+
+def _workdir(workdir: str | None, given: str, plan: CallPlan, cwd: str | None) -> Part | Judged:
+    """The working directory, read as a leading ``cd``: inside the session's directory, or
+    covered by a path grant for everything beneath it."""
+    if workdir is None:
+        return outside("unknown", f"the working directory {given!r} is relative and the "
+                        "session's directory is not known", given)
+    if cwd is not None and inside(workdir, cwd):
+        return Part(f"cd {shlex.quote(workdir)}", "the session's working directory")
+    return path_part("Read", workdir, plan, cwd, "the working directory", tree=True)
+
+
+def _simple(tool: str, simple: Simple, plan: CallPlan, cwd: str | None) -> Part | Judged:
+    words = simple.words
+    if all(w.literal for w in words):
+        command = shlex.join(w.value or "" for w in words)
+        entry = _member(tool, command, plan, cwd)
+        if entry is not None:
+            return Part(command, entry)
+        return outside("not_covered", f"no approved entry allows the command {command!r}",
+                        command)
+    shown = " ".join(shlex.quote(w.value) if w.value is not None else "…" for w in words)
+    languages = _languages(tool, plan, cwd)
+    if languages is None:  # a tool-wide grant
+        return Part(shown, _tool_wide(tool, plan, cwd))
+    fold = case_fold(tool)
+    budget = Budget(limit=MAX_WORK_PER_DECISION)
+    try:
+        filler = approved_filler([(i, g) for i, (_, g) in enumerate(languages)], budget, fold)
+        globs = _patterns(words)
+        if any(not RESERVED.isdisjoint(s) for g in globs for s in g.segments):
+            raise NoFreeFiller("the command holds reserved noncharacters")
+        covering, witness = union_cover(globs, [(i, g) for i, (_, g) in enumerate(languages)],
+                                        budget, fold, filler)
+    except (OverBudget, NoFreeFiller) as e:
+        return outside("unknown", f"the command {shown!r} holds an expansion, and its values "
+                        f"were not decided: {e}", shown)
+    if witness is not None:
+        return outside("not_covered", f"the command {shown!r} holds an expansion that may "
+                        f"take a value no approved entry allows, e.g. {witness!r}", witness)
+    return Part(shown, languages[covering[0]][0])
+
+
+def _languages(tool: str, plan: CallPlan,
+               cwd: str | None) -> list[tuple[str, tuple[Glob, ...]]] | None:
+    """Each approved command pattern of the tool's group with its globs (the prover's
+    compilation), or None when one of them is tool-wide. Patterns decided by identity only
+    (backslashes, runs of spaces) are left out: they cover no concrete command here."""
+    languages = []
+    for entry, content in _command_grants(tool, plan, cwd):
+        if content is None:
+            return None
+        if identity_reason(content) is None:
+            languages.append((entry, compile_pattern(content).globs))
+    return languages
+
+
+def _tool_wide(tool: str, plan: CallPlan, cwd: str | None) -> str:
+    return next(entry for entry, content in _command_grants(tool, plan, cwd) if content is None)
+
+
+def _member(tool: str, command: str, plan: CallPlan, cwd: str | None) -> str | None:
+    """The first approved entry whose language holds the literal ``command``. Patterns decided
+    by identity only (backslashes, runs of spaces) cover nothing here."""
+    if not RESERVED.isdisjoint(command):
+        return None  # the noncharacters that stand for placeholders inside patterns
+    languages = _languages(tool, plan, cwd)
+    if languages is None:
+        return _tool_wide(tool, plan, cwd)
+    fold = case_fold(tool)
+    budget = Budget(limit=MAX_WORK_PER_DECISION)
+    return next((entry for entry, globs in languages
+                 if any(glob.matches(command, budget, fold) for glob in globs)), None)
+
+
+def _patterns(words: tuple[Word, ...]) -> list[Glob]:
+    """Star-only globs that together hold every command ``words`` may become: literal words as
+    ``shlex.quote`` writes them, each pattern word a star; each unquoted expansion present, or
+    vanished with its space."""
+    rendered = [shlex.quote(w.value) if w.value is not None else None for w in words]
+    vanishing = [i for i, w in enumerate(words) if w.vanishes and i > 0]
+    if len(vanishing) > _MAX_VANISHING:  # each joined to the word before it: a wider glob
+        pieces = [rendered[0]]
+        for i in range(1, len(words)):
+            pieces += [None] if i in vanishing else [" ", rendered[i]]
+        return [_glob(pieces)]
+    globs = []
+    for present in product((True, False), repeat=len(vanishing)):
+        kept = dict(zip(vanishing, present, strict=True))
+        globs.append(_glob(_spaced([r for i, r in enumerate(rendered) if kept.get(i, True)])))
+    return list(dict.fromkeys(globs))
+
+
+def _spaced(words: list[str | None]) -> list[str | None]:
+    """Words joined with single spaces: literal text and None for each star."""
+    pieces: list[str | None] = []
+    for i, word in enumerate(words):
+        if i:
+            pieces.append(" ")
+        pieces.append(word)
+    return pieces
+
+
+def _glob(pieces: list[str | None]) -> Glob:
+    """The glob of literal pieces and stars (None)."""
+    segments = [""]
+    for piece in pieces:
+        if piece is None:
+            segments.append("")
+        else:
+            segments[-1] += piece
+    return Glob(tuple(segments))

@@ -1,0 +1,218 @@
+"""Hostile hook payloads: ``skillgrant hook`` denies every one, and says so in its contract.
+
+``tests/badinput/payloads.toml`` holds the cases as data (its header names the keys); the payloads
+past MAX_HOOK_PAYLOAD_BYTES or one level past MAX_PAYLOAD_DEPTH are built here, with the limit,
+as are a few failures repeated under every ``--dialect``. Each case is a real hook process: exit
+status 2, exactly one JSON deny document on standard output in the expected dialect, the same
+reason on standard error, no traceback, no "internal error" (a crash mapped to a denial still
+denies, but is a bug), within TIMEOUT seconds. The processes run in a thread pool, once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillgrant import check_call
+from skillgrant.limits import MAX_HOOK_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH
+
+CORPUS = Path(__file__).resolve().parents[1] / "badinput" / "payloads.toml"
+HOOK = [sys.executable, "-m", "skillgrant", "hook"]
+TIMEOUT = 20
+DIALECTS = ("claude-code", "copilot-cli", "codex", "vscode", "gemini-cli")
+PLAN = ["Bash(git status)", "Bash(echo *)", "Read(//srv/project/**)",
+        "WebFetch(domain:example.com)"]
+INSIDE = {"session_id": "s", "cwd": "/srv/project", "hook_event_name": "PreToolUse",
+          "tool_name": "Bash", "tool_input": {"command": "git status"}}
+_INPUTS = ("input", "count")
+_KEYS = {"id", "why", "fragment", "input", "hex_escapes", "prefix", "unit", "middle", "close",
+         "count", "suffix", "args", "plan", "shape"}
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    data: bytes
+    fragment: str
+    shape: str = "claude-code"
+    args: tuple[str, ...] = ()
+    plan: str = "plan"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: int
+    stdout: bytes
+    stderr: str
+    seconds: float
+
+
+def _payload_bytes(table: dict[str, Any]) -> bytes:
+    if "count" in table:
+        n = table["count"]
+        text: str = (table.get("prefix", "") + table["unit"] * n + table.get("middle", "")
+                + table.get("close", "") * n + table.get("suffix", ""))
+        return text.encode("utf-8")
+    data: bytes = table["input"].encode("utf-8")
+    if table.get("hex_escapes"):
+        data = re.sub(rb"\\x([0-9a-fA-F]{2})", lambda m: bytes([int(m[1], 16)]), data)
+    return data
+
+
+def _corpus() -> tuple[list[dict[str, Any]], list[Case]]:
+    tables: list[dict[str, Any]] = tomllib.loads(CORPUS.read_text(encoding="utf-8"))["payload"]
+    cases = [Case(t["id"], _payload_bytes(t), t["fragment"], t.get("shape", "claude-code"),
+                  tuple(t.get("args", ())), t.get("plan", "plan")) for t in tables]
+    return tables, cases
+
+
+def _nested(depth: int) -> bytes:
+    """A call inside the plan whose tool_input holds lists nested to ``depth`` in all (the
+    payload object is level 1, tool_input 2)."""
+    lists = depth - 2
+    body = json.dumps(INSIDE)[:-2] + ', "x": ' + "[" * lists + "]" * lists + "}}"
+    return body.encode()
+
+
+def _padded(size: int) -> bytes:
+    """A call inside the plan, padded with spaces to ``size`` bytes."""
+    data = json.dumps(INSIDE).encode()
+    return data + b" " * (size - len(data))
+
+
+def _generated() -> list[Case]:
+    over = MAX_HOOK_PAYLOAD_BYTES + 1
+    call = json.dumps(INSIDE)[:-2]
+    cases = [
+        Case("over-limit-by-one-byte", _padded(over), "MAX_HOOK_PAYLOAD_BYTES"),
+        Case("over-limit-in-a-string", (call + ', "pad": "' + "a" * over + '"}}').encode(),
+             "MAX_HOOK_PAYLOAD_BYTES"),
+        Case("over-limit-whitespace-first", b" " * over + json.dumps(INSIDE).encode(),
+             "MAX_HOOK_PAYLOAD_BYTES"),
+        Case("over-limit-brackets", b"[" * (2 * MAX_HOOK_PAYLOAD_BYTES), "MAX_HOOK_PAYLOAD_BYTES"),
+        Case("one-level-past-max-depth", _nested(MAX_PAYLOAD_DEPTH + 1), "MAX_PAYLOAD_DEPTH"),
+    ]
+    failures = {"empty": b"", "not-json": b"{", "array": b"[]", "tool-name-number":
+                b'{"tool_name": 5}', "invalid-utf8": b'{"tool_name": "\xff"}'}
+    for dialect in DIALECTS:
+        for name, data in failures.items():
+            cases.append(Case(f"{dialect}:{name}", data, "failed closed", dialect,
+                              ("--dialect", dialect)))
+        cases.append(Case(f"{dialect}:plan-absent", json.dumps(INSIDE).encode(), "is not usable",
+                          dialect, ("--dialect", dialect), "absent"))
+    return cases
+
+
+TABLES, CORPUS_CASES = _corpus()
+CASES = CORPUS_CASES + _generated()
+
+
+def _run(case: Case, plan: Path) -> Outcome:
+    args = {"plan": ["--plan", str(plan)], "absent": ["--plan", str(plan.parent / "absent.json")],
+            "none": []}[case.plan]
+    start = time.monotonic()
+    try:
+        done = subprocess.run([*HOOK, *args, *case.args], input=case.data, capture_output=True,
+                              timeout=TIMEOUT, check=False, cwd=plan.parent)
+    except subprocess.TimeoutExpired:
+        return Outcome(-1, b"", f"no answer within {TIMEOUT} s", time.monotonic() - start)
+    return Outcome(done.returncode, done.stdout, done.stderr.decode("utf-8", "replace"),
+                   time.monotonic() - start)
+
+
+@pytest.fixture(scope="module")
+def outcomes(request: pytest.FixtureRequest,
+             tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+    """The hook process of every selected case, run once, several at a time."""
+    here, chosen = Path(__file__).resolve(), set()
+    for item in request.session.items:
+        spec = getattr(item, "callspec", None)
+        if spec is not None and "case" in spec.params and Path(str(item.path)).resolve() == here:
+            chosen.add(spec.params["case"].id)
+    cases = [case for case in CASES if case.id in chosen]
+    plan = tmp_path_factory.mktemp("payloads") / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": PLAN}))
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        done = pool.map(lambda case: _run(case, plan), cases)
+        return {case.id: outcome for case, outcome in zip(cases, done, strict=True)}
+
+
+def _reason(shape: str, document: dict[str, Any]) -> str:
+    """The deny reason of a document exactly in ``shape``."""
+    said, why = ("decision", "reason") if shape == "gemini-cli" else (
+        "permissionDecision", "permissionDecisionReason")
+    if shape not in ("gemini-cli", "copilot-cli"):
+        assert set(document) == {"hookSpecificOutput"}, document
+        document = document["hookSpecificOutput"]
+        assert document.pop("hookEventName", None) == "PreToolUse", document
+    assert set(document) == {said, why}, document
+    assert document[said] == "deny", document
+    reason: str = document[why]
+    return reason
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_a_hostile_payload_is_denied(case: Case, outcomes: dict[str, Outcome]) -> None:
+    outcome = outcomes[case.id]
+    assert outcome.status == 2, outcome
+    assert outcome.seconds < TIMEOUT, outcome
+    assert "Traceback" not in outcome.stderr, outcome.stderr
+    stdout = outcome.stdout.decode("ascii")  # the document is ASCII, one line
+    assert stdout.endswith("\n") and stdout.count("\n") == 1, stdout[:500]
+    reason = _reason(case.shape, json.loads(stdout))
+    # the same text on standard error, a lone surrogate written as its escape there
+    shown = reason.encode("utf-8", "backslashreplace").decode("utf-8")
+    assert reason and outcome.stderr == shown + "\n", (reason[:300], outcome.stderr[:300])
+    assert "internal error" not in reason, reason[:500]
+    assert case.fragment in reason, reason[:500]
+
+
+# --- the corpus and the limits ----------------------------------------------------------------
+
+def test_the_corpus_is_well_formed() -> None:
+    assert len(CORPUS_CASES) >= 40
+    # tests/test_badinput.py reads every corpus file's `case` array: this one's stays empty
+    assert tomllib.loads(CORPUS.read_text(encoding="utf-8"))["case"] == []
+    ids = [c.id for c in CASES]
+    assert len(set(ids)) == len(ids), "case ids repeat"
+    for table in TABLES:
+        assert set(table) <= _KEYS, table["id"]
+        assert table.get("why") and table.get("fragment"), table["id"]
+        assert sum(key in table for key in _INPUTS) == 1, table["id"]
+        assert table.get("shape", "claude-code") in DIALECTS, table["id"]
+        assert table.get("plan", "plan") in ("plan", "absent", "none"), table["id"]
+    sizes = {c.id: len(c.data) for c in CASES}
+    assert sizes["over-limit-by-one-byte"] == MAX_HOOK_PAYLOAD_BYTES + 1
+    assert min(sizes[i] for i in ids if i.startswith("over-limit")) > MAX_HOOK_PAYLOAD_BYTES
+    assert sizes["megabyte-command"] > 1_000_000
+
+
+@pytest.mark.parametrize(("data", "what"), [
+    (_padded(MAX_HOOK_PAYLOAD_BYTES), "a payload of exactly MAX_HOOK_PAYLOAD_BYTES"),
+    (_nested(MAX_PAYLOAD_DEPTH), "a payload nested exactly MAX_PAYLOAD_DEPTH deep"),
+], ids=["size", "depth"])
+def test_the_limits_are_exact(tmp_path: Path, data: bytes, what: str) -> None:
+    """The cases one past a limit are denied for the limit alone: at the limit, the same call is
+    judged, and it is inside the plan."""
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": PLAN}))
+    done = subprocess.run([*HOOK, "--plan", str(plan)], input=data, capture_output=True,
+                          timeout=TIMEOUT, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b""), what
+
+
+def test_check_call_answers_a_lone_surrogate_with_a_verdict() -> None:
+    """BUG: check_call promises a malformed call is a verdict, never an exception; a lone
+    surrogate in a shell command raises UnicodeDecodeError from shell.analyse."""
+    verdict = check_call("Bash", {"command": "git status \ud800"}, PLAN, cwd="/srv/project")
+    assert not verdict.covered
