@@ -17,33 +17,48 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from enum import StrEnum
-from typing import NoReturn
+from functools import cache
+from typing import TYPE_CHECKING, NoReturn
 
-from .console import CHECK_FORMATS, Colour, Format, PlanKind
-from .run import Invocation
+if TYPE_CHECKING:
+    from enum import StrEnum
+
+    from .run import Invocation
+
+# The tables below need the console's enums, imported on first use: ``skillgrant hook`` starts
+# here on every tool call and needs none of it.
 
 
 def _values(choices: type[StrEnum] | tuple[StrEnum, ...]) -> frozenset[str]:
     return frozenset(member.value for member in choices)
 
 
-#: The options ``check`` and ``apply`` both take a value for: long spelling → (short spelling,
-#: the values typer's choice for it accepts, or None for any).
-_VALUED: dict[str, tuple[str | None, frozenset[str] | None]] = {
-    "--plan": ("-p", None),
-    "--plan-kind": (None, _values(PlanKind)),
-    "--format": ("-f", _values(CHECK_FORMATS)),
-    "--color": (None, _values(Colour)),
-    "--jobs": ("-j", None),
-}
+@cache
+def _valued() -> dict[str, tuple[str | None, frozenset[str] | None]]:
+    """The options ``check`` and ``apply`` both take a value for: long spelling → (short
+    spelling, the values typer's choice for it accepts, or None for any)."""
+    from .console import CHECK_FORMATS, Colour, PlanKind
+
+    return {
+        "--plan": ("-p", None),
+        "--plan-kind": (None, _values(PlanKind)),
+        "--format": ("-f", _values(CHECK_FORMATS)),
+        "--color": (None, _values(Colour)),
+        "--jobs": ("-j", None),
+    }
+
+
 #: Flags → the commands that take them.
 _FLAGS: dict[str, frozenset[str]] = {
     "--debug": frozenset({"check", "apply"}),
     "--dry-run": frozenset({"apply"}),
     "--enforce": frozenset({"apply"}),
 }
-_SHORT = {short: long for long, (short, _) in _VALUED.items() if short}
+
+
+@cache
+def _short() -> dict[str, str]:
+    return {short: long for long, (short, _) in _valued().items() if short}
 
 
 def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> Invocation | None:
@@ -64,6 +79,9 @@ def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> In
             return None
     if not paths or "--plan" not in values:
         return None
+    from .console import Colour, Format, PlanKind
+    from .run import Invocation
+
     return Invocation(
         command=command, paths=paths, plan=values["--plan"],
         plan_kind=PlanKind(values.get("--plan-kind", "auto")),
@@ -78,15 +96,15 @@ def _read_option(command: str, token: str, rest: Iterator[str], values: dict[str
     or ``flags``; False when typer should read the command line."""
     name, eq, attached = token.partition("=")
     if not eq:
-        name = _SHORT.get(token, token)
-    elif name not in _VALUED:  # `-p=x` is a short option's value "=x" to click
+        name = _short().get(token, token)
+    elif name not in _valued():  # `-p=x` is a short option's value "=x" to click
         return False
     if name in _FLAGS and not eq:
         if command not in _FLAGS[name] or name in flags:
             return False
         flags.add(name)
         return True
-    if name not in _VALUED or name in values:
+    if name not in _valued() or name in values:
         return False
     value = attached if eq else next(rest, None)
     if value is None or not _taken_as_given(name, value):
@@ -98,7 +116,7 @@ def _read_option(command: str, token: str, rest: Iterator[str], values: dict[str
 def _taken_as_given(name: str, value: str) -> bool:
     """Whether typer takes ``value`` for the option ``name`` unchanged (not converted, not
     refused, not read as another option)."""
-    _, choices = _VALUED[name]
+    _, choices = _valued()[name]
     if not value or (choices is not None and value not in choices):
         return False
     if value.startswith("-") and value != "-":

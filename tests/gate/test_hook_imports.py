@@ -17,6 +17,7 @@ HEAVY = ("dataclasses", "inspect", "yaml", "pydantic", "typer", "lark", "frontma
 
 PROBE = """
 import json, sys
+import skillgrant.cli.entry  # what the console script imports before it sees `hook`
 from skillgrant.gate.hook import Options, decide
 answer = decide(Options({"--plan": sys.argv[1]}), sys.argv[2].encode())
 heavy = sorted(m for m in json.loads(sys.argv[3]) if m in sys.modules)
