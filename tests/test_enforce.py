@@ -73,7 +73,8 @@ def test_the_cli_flag_writes_the_plan_by_its_absolute_path(tmp_path: Path) -> No
                               cwd=tmp_path, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         hooks = _frontmatter(skill.read_text())["hooks"]
-        expected = f"skillgrant hook --plan {tmp_path / 'plan.yaml'}"
+        expected = (f"skillgrant hook --plan {tmp_path / 'plan.yaml'} "
+                    f"--skill-dir {skill.parent}")  # the skill's folder: ${CLAUDE_SKILL_DIR}
         assert hooks == hooks_value(expected)
 
 

@@ -34,17 +34,21 @@ def check_call(
     cwd: str | None = None,
     shell_tools: Mapping[str, object] | Sequence[str] | None = None,
     base_dirs: Mapping[str, str | None] | None = None,
+    placeholders: Mapping[str, str] | None = None,
 ) -> CallVerdict:
     """Whether the call of ``tool`` with ``tool_input`` is inside the approved ``plan``.
 
     ``cwd`` is the session's working directory (relative paths and cwd-anchored path rules
-    resolve from it). Raises PlanError when the plan is invalid; a malformed call is
-    ``invalid``, never an exception.
+    resolve from it). ``placeholders`` maps ``CLAUDE_SKILL_DIR`` (and ``CLAUDE_PROJECT_DIR``,
+    ``CLAUDE_PLUGIN_ROOT``, ``CLAUDE_PLUGIN_DATA``) to the directory the runtime substitutes;
+    a command grant holding a placeholder not given covers no concrete command. Raises
+    PlanError when the plan is invalid; a malformed call is ``invalid``, never an exception.
 
     >>> check_call("Bash", {"command": "git status && rm -rf /"}, ["Bash(git *)"]).witness
     'rm -rf /'
     """
-    approved = call_plan(plan, shell_tools=shell_tools, base_dirs=base_dirs)
+    approved = call_plan(plan, shell_tools=shell_tools, base_dirs=base_dirs,
+                         placeholders=placeholders)
     approved.prepared()  # PlanError for an invalid plan, whatever the call
     if not isinstance(tool, str):
         return CallVerdict("invalid", f"the tool name is a {type(tool).__name__}, not a string",
@@ -58,7 +62,7 @@ def check_call(
     if spec is None:
         return _untranslated(tool, approved, cwd)
     judged = _judge(spec, tool_input, approved, cwd)
-    return _verdict(tool, spec.tool, judged)
+    return _verdict(tool, spec.tool, judged, approved)
 
 
 def _judge(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan,
@@ -76,11 +80,12 @@ def _judge(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan,
     return judge.whole(spec.tool, plan)
 
 
-def _verdict(runtime_tool: str, tool: str, judged: Judged) -> CallVerdict:
+def _verdict(runtime_tool: str, tool: str, judged: Judged, plan: CallPlan) -> CallVerdict:
     if judged.status != "covered":
         return CallVerdict(judged.status, judged.reason, runtime_tool, tool,
                            witness=judged.witness)
-    covering = tuple(p.covered_by for p in judged.parts if p.covered_by is not None)
+    covering = tuple(plan.as_written(p.covered_by) for p in judged.parts
+                     if p.covered_by is not None)
     return CallVerdict("covered", judged.reason, runtime_tool, tool, covering)
 
 
@@ -90,7 +95,7 @@ def _untranslated(tool: str, plan: CallPlan, cwd: str | None) -> CallVerdict:
     if vocabulary.is_mcp(tool) or vocabulary.is_tool_name(tool):
         judged = judge.whole(tool, plan) if vocabulary.is_tool_name(tool) else None
         if judged is not None and judged.status == "covered" and _named_exactly(tool, plan):
-            return _verdict(tool, tool, judged)
+            return _verdict(tool, tool, judged, plan)
     findings = _case_findings(tool, plan)
     reason = f"the tool {tool!r} is not in the plan"
     if findings:

@@ -101,14 +101,19 @@ def _whole_string(tool: str, command: str, plan: CallPlan, cwd: str | None) -> s
     tool-wide grant, or an EXACT (or PREFIX) literal equal to it."""
     fold = case_fold(tool)
     same = (lambda a, b: a == b) if fold is None else (lambda a, b: fold(a) == fold(b))
+    # A placeholder (`${CLAUDE_SKILL_DIR}`) stands for a directory the gate does not know: a
+    # literal holding one equals no concrete command, and no command may spell its symbol.
+    literal_ok = RESERVED.isdisjoint(command)
     for entry, content in _command_grants(tool, plan, cwd):
         if content is None:
             return entry
         if identity_reason(content) is not None:
             continue
         pattern = compile_pattern(content)
-        if pattern.kind is Kind.ANY or (pattern.kind in (Kind.EXACT, Kind.PREFIX)
-                                        and same(pattern.literal, command)):
+        if pattern.kind is Kind.ANY:
+            return entry
+        if (literal_ok and pattern.kind in (Kind.EXACT, Kind.PREFIX)
+                and RESERVED.isdisjoint(pattern.literal) and same(pattern.literal, command)):
             return entry
     return None
 

@@ -34,7 +34,7 @@ _FAILS_OPEN = {
 
 
 #: The hook options ``--print-config`` carries into the command it prints (the plan apart).
-_CARRIED = ("--plan-kind", "--outside", "--inside", "--audit-log")
+_CARRIED = ("--plan-kind", "--outside", "--inside", "--audit-log", "--skill-dir")
 
 
 def command(dialect: str, plan: str | None, kind: str = "auto",
@@ -46,7 +46,8 @@ def command(dialect: str, plan: str | None, kind: str = "auto",
     for name in _CARRIED:
         value = given.get(name)
         if value is not None and value not in ("auto", "deny", "none"):
-            words += [name, os.path.abspath(value) if name == "--audit-log" else value]
+            absolute = name in ("--audit-log", "--skill-dir")
+            words += [name, os.path.abspath(value) if absolute else value]
     if dialect != "claude-code":
         words += ["--dialect", dialect]
     return shlex.join(words)

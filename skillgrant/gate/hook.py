@@ -35,6 +35,7 @@ from .dialects import (
 USAGE = """\
 Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
                        [--outside deny|ask] [--inside none|allow] [--audit-log FILE]
+                       [--skill-dir DIR] [--plan-kind auto|plan|skill|settings]
        skillgrant hook --print-config claude-code|copilot-cli|codex|vscode|gemini-cli [--plan PLAN]
 
 Read one PreToolUse hook payload on standard input and decide the tool call against the approved
@@ -44,7 +45,7 @@ denies the call.
 """
 _VALUES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside": ("deny", "ask"),
            "--inside": ("none", "allow"), "--audit-log": None, "--print-config": DIALECTS,
-           "--plan-kind": ("auto", "plan", "skill", "settings")}
+           "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None}
 _MAX_SHOWN_ENTRIES = 20
 
 
@@ -167,7 +168,8 @@ def _judge(options: Options, call: object) -> Answer:
     plan_path = options.get("--plan") or ""
     try:
         plan, plan_text = load(plan_path, options.get("--plan-kind") or "auto")
-        verdict = check_call(call.tool, call.tool_input, plan, cwd=call.cwd)
+        verdict = check_call(call.tool, call.tool_input, plan, cwd=call.cwd,
+                             placeholders=_placeholders(options))
     except SkillgrantError as e:
         return _failure(call.dialect, f"the plan {plan_path!r} is not usable: {e}",
                         audit=options.get("--audit-log"), call=call)
@@ -197,6 +199,19 @@ def _judge(options: Options, call: object) -> Answer:
     if decision == "deny":
         return Answer(render(call.dialect, "deny", reason), printable(reason) + "\n", 2)
     return Answer(render(call.dialect, decision, reason), "", 0)
+
+
+def _placeholders(options: Options) -> dict[str, str]:
+    """The directories for the plan's placeholders: the skill's from ``--skill-dir`` (``apply
+    --enforce`` writes it), the others from the environment the runtime gives its hooks."""
+    from .verdict import PLACEHOLDERS
+
+    found = {name: os.environ[name] for name in PLACEHOLDERS
+             if name != "CLAUDE_SKILL_DIR" and os.environ.get(name)}
+    skill = options.get("--skill-dir")
+    if skill:
+        found["CLAUDE_SKILL_DIR"] = os.path.abspath(skill)
+    return found
 
 
 def _denial(verdict: object, allowed: Sequence[str]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple, TypedDict, cast
 
+from .. import vocabulary
 from ..errors import PlanError
 from ..prepared import PreparedPlan, plan_for
 from ..prover import prove_prepared
@@ -53,14 +54,19 @@ class CallPlan:
     directories, as ``check_call`` reads any of its plan arguments; the prover's prepared plan
     for each working directory it has judged a call in."""
 
-    __slots__ = ("_prepared", "base_dirs", "entries", "shell_tools")
+    __slots__ = ("_prepared", "_written", "base_dirs", "entries", "shell_tools")
 
     def __init__(self, entries: tuple[str, ...], shell_tools: Mapping[str, ShellTool],
-                 base_dirs: Mapping[str, str]) -> None:
+                 base_dirs: Mapping[str, str], written: Mapping[str, str] | None = None) -> None:
         self.entries = entries
         self.shell_tools = shell_tools
         self.base_dirs = base_dirs
+        self._written: Mapping[str, str] = written or {}
         self._prepared: dict[str | None, PreparedPlan] = {}
+
+    def as_written(self, entry: str) -> str:
+        """An approved entry as the plan writes it (before its placeholders were substituted)."""
+        return self._written.get(entry, entry)
 
     def prove(self, entry: str, cwd: str | None = None) -> Verdict:
         """``prove(entry)`` against this plan, with the call's working directory as the base
@@ -93,10 +99,13 @@ class ProveKwargs(TypedDict):
 
 def call_plan(plan: Plan | ApprovedPlan | str | Sequence[str] | CallPlan, *,
               shell_tools: Mapping[str, object] | Sequence[str] | None = None,
-              base_dirs: Mapping[str, str | None] | None = None) -> CallPlan:
+              base_dirs: Mapping[str, str | None] | None = None,
+              placeholders: Mapping[str, str] | None = None) -> CallPlan:
     """``plan`` as a CallPlan: a ``Plan`` (its shell tools and base directories), the light
     plan ``check`` reads, or approved entries with the keyword arguments ``prove`` takes.
-    Raises PlanError for a malformed shell-tool or base-directory argument."""
+    ``placeholders`` gives the directories the runtime substitutes for ``${CLAUDE_SKILL_DIR}``
+    and its kind (SPEC §4.1) in command grants. Raises PlanError for a malformed shell-tool or
+    base-directory argument."""
     if isinstance(plan, CallPlan):
         return plan
     if isinstance(plan, str):
@@ -114,8 +123,40 @@ def call_plan(plan: Plan | ApprovedPlan | str | Sequence[str] | CallPlan, *,
         dirs = getattr(plan, "base_dirs", None)
         if base_dirs is None and dirs is not None:
             base_dirs = dirs.model_dump()
-    return CallPlan(entries, _shell_tools(shell_tools), {
-        k: v for k, v in (base_dirs or {}).items() if isinstance(v, str)})
+    tools = _shell_tools(shell_tools)
+    written: dict[str, str] = {}
+    if placeholders:
+        substituted = tuple(substitute(e, placeholders, tools) for e in entries)
+        written = {s: e for s, e in zip(substituted, entries, strict=True) if s != e}
+        entries = substituted
+    return CallPlan(entries, tools, {
+        k: v for k, v in (base_dirs or {}).items() if isinstance(v, str)}, written)
+
+
+#: The placeholders the runtime substitutes in command grants (SPEC §4.1).
+PLACEHOLDERS = ("CLAUDE_SKILL_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT",
+                "CLAUDE_PLUGIN_DATA")
+_COMMAND_TOOLS = frozenset({"Bash", "Monitor", "PowerShell"})
+
+
+def substitute(entry: str, values: Mapping[str, str], shell_tools: Mapping[str, object]) -> str:
+    """A command grant with each known placeholder replaced by its directory, as the runtime
+    replaces it. Only absolute directories written without grant syntax (no ``\\ ( ) *``, no
+    control characters) are put in; any other placeholder stays, and covers no concrete
+    command. Grants of other tools are left as they are."""
+    name = entry.split("(", 1)[0].strip()
+    if "(" not in entry or (vocabulary.canonical_name(name) not in _COMMAND_TOOLS
+                            and name not in shell_tools):
+        return entry
+    for key, directory in values.items():
+        if key in PLACEHOLDERS and _plain_directory(directory):
+            entry = entry.replace("${" + key + "}", directory.rstrip("/") or "/")
+    return entry
+
+
+def _plain_directory(directory: str) -> bool:
+    return (directory.startswith("/") and not any(c in directory for c in "\\()*")
+            and all(" " <= c != "\x7f" for c in directory))
 
 
 def _shell_tools(value: Mapping[str, object] | Sequence[str] | None) -> dict[str, ShellTool]:

@@ -14,6 +14,8 @@ mapping it did not write.
 from __future__ import annotations
 
 import json
+import os
+import shlex
 
 from ..errors import SkillFileError
 from .spans import read_skill, same
@@ -34,6 +36,8 @@ def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
     """``text`` with the gate's hook in its frontmatter (unchanged when it is there already).
     Raises SkillFileError when the file has other hooks or the result does not read back."""
     doc = read_skill(text, path)
+    if path is not None:  # the hook knows the skill's folder for ${CLAUDE_SKILL_DIR}
+        command += " --skill-dir " + shlex.quote(os.path.dirname(os.path.abspath(path)))
     wanted = hooks_value(command)
     if KEY in doc.metadata:
         if same(doc.metadata[KEY], wanted):

@@ -222,3 +222,45 @@ def test_apply_enforce_makes_the_plan_a_ceiling_for_the_skill(judge: Judge) -> N
         TALLY["gate enforce calls"] = TALLY.get("gate enforce calls", 0) + len(script)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def test_enforce_knows_the_skill_folder_for_claude_skill_dir(judge: Judge) -> None:
+    """A skill that names its own scripts by ``${CLAUDE_SKILL_DIR}``: the hook ``apply
+    --enforce`` writes gets the skill's folder (``--skill-dir``), so the script the plan
+    approves runs, and a script beside it is denied."""
+    from cc_runtime import SKILL_NAME
+
+    from skillgrant.gate.config import command as hook_command
+    from skillgrant.plan.model import Plan
+    from skillgrant.skillfile.builder import apply_to_text
+
+    work = Path(tempfile.mkdtemp(prefix="sg-skilldir-", dir="/var/tmp"))
+    try:
+        folder = work / "project" / ".claude" / "skills" / SKILL_NAME
+        folder.mkdir(parents=True)
+        for name in ("approved.sh", "other.sh"):
+            script = folder / name
+            script.write_text(f"#!/bin/sh\ntouch ran-{name}\n")
+            script.chmod(0o755)
+        rule = "Bash(${CLAUDE_SKILL_DIR}/approved.sh)"
+        plan_file = work / "plan.json"
+        plan_file.write_text(json.dumps({"allowed-tools": [rule]}))
+        submitted = f"---\nname: probe\ndescription: probe\nallowed-tools: {rule}\n---\nprobe\n"
+        run = hook_command("claude-code", str(plan_file)).replace(
+            "skillgrant", f"{sys.executable} -m skillgrant", 1)
+        text, _ = apply_to_text(submitted, Plan.load(plan_file), enforce=run,
+                                path=str(folder / "SKILL.md"))
+        script_calls = [("Bash", {"command": str(folder / name), "description": "probe"})
+                        for name in ("approved.sh", "other.sh")]
+        url, session = judge.standin.session([("Skill", {"skill": SKILL_NAME}), *script_calls])
+        run_session(judge.binary, url, work, text, extra_args=WIDE)
+        results = [session.results.get(session.call_id(i)) for i in range(3)]
+        assert all(r is not None for r in results), results
+        loaded, approved, other = (r for r in results if r is not None)
+        assert not loaded[0] and not approved[0], results
+        assert _denied_by_gate(other), results
+        assert (work / "project" / "ran-approved.sh").exists()
+        assert not (work / "project" / "ran-other.sh").exists()
+        TALLY["gate enforce calls"] = TALLY.get("gate enforce calls", 0) + len(results)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -233,3 +233,20 @@ def test_a_malformed_call_is_invalid_never_an_exception() -> None:
 def test_the_package_exports_the_gate() -> None:
     assert skillgrant.check_call is check_call
     assert "check_call" in skillgrant.__all__ and "CallVerdict" in skillgrant.__all__
+
+
+def test_placeholders_are_the_directories_the_runtime_substitutes() -> None:
+    plan = ["Bash(${CLAUDE_SKILL_DIR}/scripts/run.sh *)", "Bash(${CLAUDE_PROJECT_DIR}/x)"]
+    dirs = {"CLAUDE_SKILL_DIR": "/s/probe", "CLAUDE_PROJECT_DIR": "/repo/"}
+    verdict = check_call("Bash", {"command": "/s/probe/scripts/run.sh --fast"}, plan,
+                         placeholders=dirs)
+    assert verdict.covered and verdict.covered_by == (plan[0],)  # as the plan writes it
+    assert check_call("Bash", {"command": "/repo/x"}, plan, placeholders=dirs).covered
+    other = check_call("Bash", {"command": "/s/other/scripts/run.sh"}, plan, placeholders=dirs)
+    assert other.status == "not_covered"
+    # not given, or not a plain absolute directory: the placeholder covers nothing
+    assert check_call("Bash", {"command": "/s/probe/scripts/run.sh"}, plan).status == \
+        "not_covered"
+    odd = {"CLAUDE_SKILL_DIR": "/s/pro*be"}
+    assert check_call("Bash", {"command": "/s/proXbe/scripts/run.sh"}, plan,
+                      placeholders=odd).status == "not_covered"
