@@ -384,7 +384,7 @@ def section_gate() -> None:
     with; the ``skillgrant hook`` process on one payload against ``python -c pass``."""
     import shlex
 
-    from skillgrant.gate.shell import parser
+    from skillgrant.gate.bashparser import parser
 
     print("\n## 6. the call gate\n")
     print(f"{len(GATE_CALLS)} realistic calls (6 shell commands, a read, an edit, a fetch, an MCP "

@@ -25,9 +25,18 @@ from ..domains.base import (
 from ..domains.command import Kind, case_fold, compile_pattern, identity_reason
 from ..grants import parse_grant
 from ..limits import MAX_WORK_PER_DECISION
-from .judge import Judged, Part, absolute_path, all_covered, inside, outside, path_part
+from .judge import (
+    Judged,
+    Part,
+    absolute_path,
+    all_covered,
+    inside,
+    joined,
+    outside,
+    path_part,
+)
 from .shell import Simple, Write, analyse
-from .tools import Spec, argument, command_text
+from .tools import Spec, arguments, command_text
 from .verdict import CallPlan
 from .words import Word
 
@@ -37,13 +46,18 @@ _MAX_VANISHING = 4
 
 
 def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str | None) -> Judged:
-    command = command_text(argument(tool_input, spec.subject))
-    if command is None:
+    given = [command_text(v) for v in arguments(tool_input, spec.subject, flatten=False)]
+    if not given or any(c is None for c in given):
         return outside("invalid", f"the call has no command ({' or '.join(spec.subject)} "
                         "holding a string)", None)
-    workdir_value = argument(tool_input, spec.directory)
-    if workdir_value is not None and not isinstance(workdir_value, str):
+    directories = arguments(tool_input, spec.directory)
+    if any(not isinstance(d, str) for d in directories):
         return outside("invalid", "the working directory is not a string", None)
+    if len(set(given)) > 1 or len(set(directories)) > 1:
+        return outside("unknown", "the call names its command or its directory twice, "
+                        "differently; which one runs is the runtime's to say", None)
+    command = given[0] or ""
+    workdir_value = str(directories[0]) if directories else None
     # The working directory first: a command the plan names whole still runs where it is told.
     parts: list[Part] = []
     workdir = cwd if not workdir_value else absolute_path(workdir_value, cwd)
@@ -84,7 +98,7 @@ def _analysed(tool: str, command: str, parts: list[Part], workdir: str | None, p
 
 
 def _write(write: Write, workdir: str | None, plan: CallPlan, cwd: str | None) -> Part | Judged:
-    """A file a redirection writes, judged as an Edit of it."""
+    """A file a redirection writes, judged as an Edit of it (one it reads, as a Read)."""
     target = write.target.value
     if target is None or (write.after_cd and not target.startswith("/")):
         return outside("unknown", f"the redirection {write.text!r} writes a file the gate "
@@ -93,7 +107,8 @@ def _write(write: Write, workdir: str | None, plan: CallPlan, cwd: str | None) -
     if path is None:
         return outside("unknown", f"the redirection {write.text!r} writes a relative path "
                         "and the working directory is not known", write.text)
-    return path_part("Edit", path, plan, cwd, f"the redirection {write.text!r}")
+    return path_part("Read" if write.reads else "Edit", path, plan, cwd,
+                     f"the redirection {write.text!r}", given=joined(target, workdir))
 
 
 def _whole_string(tool: str, command: str, plan: CallPlan, cwd: str | None) -> str | None:

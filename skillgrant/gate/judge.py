@@ -9,20 +9,25 @@ it stands for is approved.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from .shell import HARMLESS_TARGETS
-from .tools import Spec, argument
+from .tools import Spec, argument, arguments
 from .verdict import CallPlan, CallStatus
 
-_URL_IN_TEXT = re.compile(r"https?://[^\s<>\"'`)\]]+", re.IGNORECASE)
+#: A URL in free text, as Gemini CLI finds them: a whitespace-delimited token holding ``://``.
+_URL_IN_TEXT = re.compile(r"\S*://\S*")
 _HOST = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?")
-_PATTERN_CHARS = re.compile(r"[\\()*?\[\]\x00-\x1f\x7f]")
-_PATCH_PATH = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$",
-                         re.MULTILINE)
+_PATTERN_CHARS = re.compile(r"[\\()*?\[\]{}\x00-\x1f\x7f]")
+#: A patch's file headers; Codex trims each line before it reads one.
+_PATCH_PATH = re.compile(r"^\s*\*\*\*\s*(?:Add File|Update File|Delete File|Move to)\s*:"
+                         r"(.*)$", re.MULTILINE | re.IGNORECASE)
+#: A glob that reaches outside the directory it searches.
+_GLOB_OUTSIDE = re.compile(r"\.\.|^[/~]|[{,][/~]")
 
 
 class Part(NamedTuple):
@@ -51,22 +56,22 @@ def outside(status: CallStatus, reason: str, witness: str | None) -> Judged:
 # -- paths -------------------------------------------------------------------------------------
 
 def path(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str | None) -> Judged:
-    given = argument(tool_input, spec.subject)
-    if spec.domain == "search" and given is None:
-        given = cwd
-        if given is None:
+    values = arguments(tool_input, spec.subject)
+    if spec.domain == "search" and not values:
+        if cwd is None:
             return outside("unknown", "the call searches the working directory, which is "
                             "not known", None)
-    values = given if isinstance(given, list) else [given]
+        values = [cwd]
     if not values or not all(isinstance(v, str) and v for v in values):
         return outside("invalid", f"the call has no path ({' or '.join(spec.subject)} "
                         "holding a string)", None)
     if spec.domain == "search":
-        pattern = tool_input.get("pattern")
-        if spec.tool == "Glob" and isinstance(pattern, str) and (
-                pattern.startswith(("/", "~")) or ".." in pattern.split("/")):
-            return outside("unknown", f"the glob {pattern!r} reaches outside its directory",
-                            pattern)
+        for key in ("pattern", "glob", "include_pattern", "include"):
+            pattern = tool_input.get(key)
+            if isinstance(pattern, str) and _GLOB_OUTSIDE.search(pattern) and (
+                    spec.tool == "Glob" or key != "pattern"):
+                return outside("unknown", f"the glob {pattern!r} may reach outside its "
+                                "directory", pattern)
     parts = []
     for value in values:
         assert isinstance(value, str)
@@ -75,7 +80,7 @@ def path(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str 
             return outside("unknown", f"the path {value!r} is not absolute (and the session's "
                             "directory is not known", value)
         found = path_part(spec.tool, absolute, plan, cwd, f"the path {value!r}",
-                           tree=spec.domain == "search")
+                          tree=spec.domain == "search", given=joined(value, cwd))
         if isinstance(found, Judged):
             return found
         parts.append(found)
@@ -83,7 +88,7 @@ def path(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str 
 
 
 def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: str, *,
-               tree: bool = False) -> Part | Judged:
+              tree: bool = False, given: str | None = None) -> Part | Judged:
     """``absolute`` (a file, or with ``tree`` everything beneath a directory) against the path
     grants of the tool's kind: Edit grants for writing tools, Read (and Edit) grants for the
     others, or the tool's bare grant."""
@@ -93,6 +98,19 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
     if _PATTERN_CHARS.search(absolute):
         return outside("unknown", f"{what} holds characters that path rules read as pattern "
                         "syntax, so the gate cannot name it", absolute)
+    if _PATTERN_CHARS.search(given or ""):
+        return outside("unknown", f"{what} holds characters that path rules read as pattern "
+                        "syntax, so the gate cannot name it", absolute)
+    real = os.path.realpath(given or absolute)
+    if real != absolute and not _PATTERN_CHARS.search(real):
+        # a symbolic link on the way: the file the tool opens must be covered too
+        through = path_part(tool, real, plan, cwd, f"{what}, through a symbolic link, "
+                            f"{real!r}", tree=tree, given=real)
+        if isinstance(through, Judged):
+            return through
+    elif real != absolute:
+        return outside("unknown", f"{what} leads through a symbolic link to a path the gate "
+                        "cannot name", real)
     target = absolute.rstrip("/") + "/**" if tree else absolute
     entry = f"{kind}(/{target})"
     verdict = plan.prove(entry, cwd)
@@ -113,7 +131,7 @@ def patch(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
     if not isinstance(body, str):
         return outside("invalid", "the patch is not a string", None)
     paths = [p.strip() for p in _PATCH_PATH.findall(body)]
-    if not paths or "*** Begin Patch" not in body:
+    if not paths or "*** Begin Patch" not in body or not all(paths):
         return outside("unknown", "the patch names no file the gate can read", None)
     return path(Spec("Edit", "edit", ("paths",)), {"paths": paths}, plan, cwd)
 
@@ -131,6 +149,12 @@ def absolute_path(value: str, cwd: str | None) -> str | None:
     return posixpath.normpath(posixpath.join(cwd, value))
 
 
+def joined(value: str, cwd: str | None) -> str:
+    """``value`` against the working directory, ``..`` kept: the kernel follows a symbolic
+    link before it climbs, so only the real path of this text is the file opened."""
+    return value if value.startswith("/") or cwd is None else posixpath.join(cwd, value)
+
+
 def inside(path: str, directory: str) -> bool:
     directory = posixpath.normpath(directory)
     return path == directory or path.startswith(directory.rstrip("/") + "/")
@@ -139,11 +163,12 @@ def inside(path: str, directory: str) -> bool:
 # -- the web, names, bare tools ----------------------------------------------------------------
 
 def web(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str | None) -> Judged:
-    given = argument(tool_input, spec.subject)
-    if "url" not in tool_input and "urls" not in tool_input and isinstance(given, str):
-        urls: list[object] = list(_URL_IN_TEXT.findall(given))  # Gemini: URLs in the prompt
-    else:
-        urls = given if isinstance(given, list) else [given]
+    # Every URL the call carries: its url/urls, and each URL-like token of a prompt (Gemini
+    # CLI fetches those, whatever `url` says).
+    urls = [u for u in arguments(tool_input, ("url", "urls")) if u is not None]
+    prompt = tool_input.get("prompt")
+    if spec.subject != ("url",) and isinstance(prompt, str):
+        urls.extend(_URL_IN_TEXT.findall(prompt))
     if not urls or not all(isinstance(u, str) for u in urls):
         return outside("invalid", "the call has no URL", None)
     parts = []

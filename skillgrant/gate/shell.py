@@ -19,16 +19,24 @@ model; tests/gate/test_bash_differential.py checks it against GNU bash.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from ..grants import lone_surrogate
 from ..limits import MAX_SHELL_COMMAND_CHARS, MAX_SHELL_NODES
-from .words import Doubt, Word, bare, check_runnable, strip_wrappers, unescape_double
+from .bashparser import parser
+from .lexical import PLAIN_EXPANSION, SPLITS_IN_QUOTES, lexical_doubt
+from .words import (
+    Doubt,
+    Word,
+    bare,
+    check_runnable,
+    check_variable,
+    strip_wrappers,
+    unescape_double,
+)
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Parser
+    from tree_sitter import Node
 
 
 class Simple(NamedTuple):
@@ -41,12 +49,14 @@ class Simple(NamedTuple):
 
 
 class Write(NamedTuple):
-    """A file a redirection writes: the target word (relative to the working directory at
-    that point; ``after_cd`` when a ``cd`` or ``pushd`` may have moved it)."""
+    """A file a redirection writes (or, with ``reads``, reads: ``< file`` passes a file the
+    command's words do not name): the target word, relative to the working directory at that
+    point; ``after_cd`` when a ``cd``, ``pushd`` or ``popd`` may have moved it."""
 
     target: Word
     text: str
     after_cd: bool = False
+    reads: bool = False
 
 
 class Analysis(NamedTuple):
@@ -57,7 +67,9 @@ class Analysis(NamedTuple):
 
 #: Redirection targets that are not files (writing them changes nothing on disk).
 HARMLESS_TARGETS: Final = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
-_WRITES: Final = frozenset({">", ">>", "&>", "&>>", ">|", "<>"})
+#: Redirection sources that are not files (reading them reads nothing of the disk).
+HARMLESS_SOURCES: Final = frozenset({"/dev/null", "/dev/stdin", "/dev/zero", "/dev/urandom",
+                                     "/dev/random"})
 
 #: Node types that hold statements (each child is a statement, a keyword or punctuation).
 _CONTAINERS: Final = frozenset({
@@ -71,68 +83,12 @@ _EXPANSIONS: Final = frozenset({"simple_expansion", "expansion", "arithmetic_exp
                                 "brace_expression"})
 _NEVER: Final = frozenset({"command_substitution", "process_substitution", "ERROR",
                            "function_definition", "arithmetic_expansion"})
-#: The ``${…}`` forms read here: a plain name (or positional, special, ``name[@]``…) with a
-#: default, an alternative, a length, a pattern removal or replacement, or a case change. Bash
-#: evaluates the others arithmetically or indirectly (``${x:$i}``, ``${a[$i]}``, ``${!x}``,
-#: ``${x@P}``), and a variable's value can then run a command (``x='a[$(id)]'``).
-_PLAIN_EXPANSION = re.compile(
-    r"\$\{#?(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[@*0-9]\])?|[0-9]+|[@*#?$!-])"
-    r"(?:\}|(?::?[-=?+]|##?|%%?|//?|\^\^?|,,?)[^}]*\})", re.DOTALL)
-
-
-_PARSER: list[Parser] = []
-
-
-def parser() -> Parser:
-    """The bash parser, built once. ``tree_sitter_bash``'s package imports importlib.resources
-    (for its highlight queries, which the gate never reads), so its compiled grammar is loaded
-    directly when it can be found, and through the package otherwise."""
-    if not _PARSER:
-        from tree_sitter import Language, Parser
-
-        _PARSER.append(Parser(Language(_bash_language())))
-    return _PARSER[0]
-
-
-def _bash_language() -> object:
-    try:
-        return _bash_binding()
-    except Exception:  # an unusual installation: the package's own import finds it
-        import tree_sitter_bash
-
-        return tree_sitter_bash.language()
-
-
-def _bash_binding() -> object:
-    """The compiled grammar's ``language()``, loaded from ``tree_sitter_bash/_binding*.so``
-    where the import system would find the package."""
-    import importlib.machinery
-    import os
-    import sys
-
-    for folder in sys.path:
-        package = os.path.join(folder or ".", "tree_sitter_bash")
-        if not os.path.isdir(package):
-            continue
-        names = sorted(n for n in os.listdir(package)
-                       if n.startswith("_binding.") and n.endswith(".so"))
-        binary = os.path.join(package, names[0])
-        loader = importlib.machinery.ExtensionFileLoader("tree_sitter_bash._binding", binary)
-        spec = importlib.machinery.ModuleSpec("tree_sitter_bash._binding", loader,
-                                              origin=binary)
-        module = loader.create_module(spec)
-        loader.exec_module(module)
-        language: object = module.language()
-        return language
-    raise ImportError("tree_sitter_bash is not installed")
-
-
 def analyse(command: str) -> Analysis:
     """The simple commands ``command`` may run and the files it writes, or a doubt."""
     if len(command) > MAX_SHELL_COMMAND_CHARS:
         return Analysis(doubt=f"the command is {len(command)} characters long, over the limit "
                         f"of {MAX_SHELL_COMMAND_CHARS} (MAX_SHELL_COMMAND_CHARS)")
-    doubt = _lexical_doubt(command)
+    doubt = lexical_doubt(command)
     if doubt is not None:
         return Analysis(doubt=doubt)
     source = command.encode("utf-8")
@@ -145,30 +101,10 @@ def analyse(command: str) -> Analysis:
         return Analysis(doubt=str(e))
     except RecursionError:
         return Analysis(doubt="the command is too deeply nested")
-    return Analysis(tuple(reader.commands), tuple(reader.writes))
-
-
-#: A line continuation (backslash, newline) not after a space or a tab: bash removes it before
-#: it reads words, so it can join two words (`rm -f\<nl>r`) or hide a substitution inside
-#: quotes (`"$\<nl>(…)"`), and tree-sitter keeps the pieces apart.
-_JOINING_CONTINUATION = re.compile(r"(?<![ \t])\\\n")
-#: Arithmetic bash evaluates where tree-sitter may see plain text (inside ``${…}`` words).
-_HIDDEN_ARITHMETIC = ("$[", "$((")
-
-
-def _lexical_doubt(command: str) -> str | None:
-    """Why ``command`` is not analysed before it is parsed, or None."""
-    if "\x00" in command:
-        return "the command holds a NUL character"
-    if lone_surrogate(command) is not None:
-        return "the command holds a lone surrogate, which is not text bash can be given"
-    if _JOINING_CONTINUATION.search(command):
-        return ("the command has a line continuation inside a word, which bash removes before "
-                "it reads the words")
-    if any(marker in command for marker in _HIDDEN_ARITHMETIC):
-        return ("the command holds arithmetic ($[ … ] or $(( … ))), where a variable's value "
-                "can run a command")
-    return None
+    writes = reader.writes
+    if reader.moved:  # a loop runs its body again, after a cd later in it: no order holds
+        writes = [w._replace(after_cd=True) for w in writes]
+    return Analysis(tuple(reader.commands), tuple(writes))
 
 
 class _Reader:
@@ -192,7 +128,7 @@ class _Reader:
                             "(MAX_SHELL_NODES)")
             if node.is_missing or node.type in _NEVER:
                 raise Doubt(_never_reason(node.type))
-            if node.type == "expansion" and not _PLAIN_EXPANSION.fullmatch(self.text(node)):
+            if node.type == "expansion" and not PLAIN_EXPANSION.fullmatch(self.text(node)):
                 raise Doubt(f"the expansion {self.text(node)!r} is evaluated arithmetically or "
                             "indirectly, where a variable's value can run a command")
             if node.type == "compound_statement" and node.child_count and \
@@ -211,12 +147,9 @@ class _Reader:
             self.simple(node, [])
         elif kind == "redirected_statement":
             self.redirected(node)
-        elif kind in ("variable_assignment", "variable_assignments"):
-            self.commands.append(Simple(tuple(self.words(node)), self.text(node)))
-        elif kind in ("declaration_command", "unset_command"):
-            words = self.words(node)
-            check_runnable(words)
-            self.commands.append(Simple(tuple(words), self.text(node)))
+        elif kind in ("variable_assignment", "variable_assignments", "declaration_command",
+                      "unset_command"):
+            self.assigning(node)
         elif kind == "for_statement":
             self.for_loop(node)
         elif kind == "case_statement":
@@ -224,6 +157,20 @@ class _Reader:
         else:
             raise Doubt(f"the command holds a {kind.replace('_', ' ')}, which the gate does "
                         "not analyse")
+
+    def assigning(self, node: Node) -> None:
+        """An assignment or a declaration on its own: a command that sets variables for the
+        commands after it."""
+        if node.type in ("declaration_command", "unset_command"):
+            words = self.words(node)
+            check_runnable(words)
+        else:
+            single = node.type == "variable_assignment"
+            for assigned in [node] if single else node.named_children:
+                name = assigned.child_by_field_name("name")
+                check_variable(self.text(name) if name is not None else "", "an assignment")
+            words = self.words(node)
+        self.commands.append(Simple(tuple(words), self.text(node)))
 
     def redirected(self, node: Node) -> None:
         for i, child in enumerate(node.children):
@@ -237,7 +184,9 @@ class _Reader:
         for child in node.named_children:
             if child.type == "do_group":
                 self.statement(child)
-            elif child.type != "variable_name":
+            elif child.type == "variable_name":
+                check_variable(self.text(child), "for")  # the loop assigns it
+            else:
                 self.word(child)  # the loop's values: read, never run
 
     def case(self, node: Node) -> None:
@@ -269,11 +218,13 @@ class _Reader:
         target = targets[0]
         if operator in (">&", "<&") and (target.type == "number" or self.text(target) == "-"):
             return  # a copy (or a close) of a file descriptor, no file
-        if operator in _WRITES or operator == ">&":
-            word = self.word(target)
-            if word.value in HARMLESS_TARGETS:
-                return
-            self.writes.append(Write(word, self.text(node), self.moved))
+        word = self.word(target)
+        if word.value is not None and word.value.startswith(("/dev/tcp/", "/dev/udp/")):
+            raise Doubt(f"the redirection {self.text(node)!r} opens a network connection")
+        reads = operator in ("<", "<&")
+        if word.value in (HARMLESS_SOURCES if reads else HARMLESS_TARGETS):
+            return
+        self.writes.append(Write(word, self.text(node), self.moved, reads))
 
     def heredoc(self, node: Node) -> None:
         """A here-document is input; anything the grammar hangs on it (a pipeline or a list
@@ -289,8 +240,10 @@ class _Reader:
     def simple(self, node: Node, prefix: list[Word]) -> None:
         words = list(prefix)
         name_seen = False
-        for child in node.named_children:
-            if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+        for child in node.children:
+            if not child.is_named:
+                words.append(self.dollar(child))  # a lone `$` is a word of its own
+            elif child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
                 self.redirect(child)
             elif child.type == "variable_assignment":
                 words.append(self.assignment(child))
@@ -312,6 +265,14 @@ class _Reader:
 
     def word_list(self, nodes: list[Node]) -> list[Word]:
         return [self.word(n) for n in nodes]
+
+    @staticmethod
+    def dollar(node: Node) -> Word:
+        """An anonymous node inside a word: the grammar leaves a lone ``$`` unnamed; anything
+        else is not read here."""
+        if node.type != "$":
+            raise Doubt(f"a word holds {node.type!r}, which the gate does not analyse")
+        return Word("$")
 
     def words(self, node: Node) -> list[Word]:
         """The words of an assignment or declaration statement, as its command would show."""
@@ -352,8 +313,8 @@ class _Reader:
         if kind in ("ansi_c_string", "translated_string"):
             return Word(None)
         if kind == "concatenation":
-            parts = [self.word(child) for child in node.named_children]
-            if all(p.value is not None for p in parts) and len(parts) == node.named_child_count:
+            parts = [self.word(c) if c.is_named else self.dollar(c) for c in node.children]
+            if all(p.value is not None for p in parts):
                 return Word("".join(p.value or "" for p in parts))
             return Word(None, vanishes=all(p.vanishes for p in parts))
         raise Doubt(f"a word holds a {kind.replace('_', ' ')}, which the gate does not analyse")
@@ -366,6 +327,10 @@ class _Reader:
                 continue
             if child.type == "string_content":
                 value.append(unescape_double(self.text(child)))
+            elif child.type == "$":
+                value.append("$")
+            elif SPLITS_IN_QUOTES.search(self.text(node)):
+                return Word(None, vanishes=True)  # "$@", "${a[@]}": no word, or several
             else:  # an expansion: one word of any value
                 return Word(None)
         return Word("".join(value))

@@ -68,7 +68,7 @@ _FOREIGN: Final[dict[str, Spec]] = {
     "read": Spec("Read", "read", _PATH),
     "read_file": Spec("Read", "read", _PATH),
     "readFile": Spec("Read", "read", _PATH),
-    "read_many_files": Spec("Read", "read", ("paths",)),
+    "read_many_files": Spec("Read", "read", ("paths", "include", "file_paths")),
     # writing files
     "create": Spec("Write", "edit", _PATH),
     "write": Spec("Write", "edit", _PATH),
@@ -137,6 +137,19 @@ def argument(tool_input: Mapping[str, object], names: tuple[str, ...]) -> object
         if name in tool_input:
             return tool_input[name]
     return None
+
+
+def arguments(tool_input: Mapping[str, object], names: tuple[str, ...], *,
+              flatten: bool = True) -> list[object]:
+    """Every one of ``names`` present in ``tool_input`` (lists flattened, unless an argument
+    vector is one value): a runtime reads the name it knows, and the gate does not guess which
+    one that is, so each is judged."""
+    found: list[object] = []
+    for name in names:
+        if name in tool_input:
+            value = tool_input[name]
+            found.extend(value if flatten and isinstance(value, list) else [value])
+    return found
 
 
 def command_text(value: object) -> str | None:

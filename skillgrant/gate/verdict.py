@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple, TypedDict, cast
 
@@ -155,8 +156,12 @@ def substitute(entry: str, values: Mapping[str, str], shell_tools: Mapping[str, 
 
 
 def _plain_directory(directory: str) -> bool:
-    return (directory.startswith("/") and not any(c in directory for c in "\\()*")
-            and all(" " <= c != "\x7f" for c in directory))
+    """An absolute directory of plain characters: nothing a shell or the grant syntax reads
+    (no blank, quote, ``;``, ``$``, ``*``, parenthesis or backslash)."""
+    return _PLAIN_DIRECTORY.fullmatch(directory) is not None
+
+
+_PLAIN_DIRECTORY = re.compile(r"/[A-Za-z0-9._/+,@:=-]*")
 
 
 def _shell_tools(value: Mapping[str, object] | Sequence[str] | None) -> dict[str, ShellTool]:

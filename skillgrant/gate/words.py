@@ -150,6 +150,23 @@ def check_runnable(words: list[Word]) -> None:
                 name in _DECLARING and word.value.startswith(("-", "+"))):
             raise Doubt(f"{name!r} names a variable with {word.value or 'an expansion'!r}, "
                         "which bash may evaluate arithmetically (a subscript can run a command)")
+        if not word.value.startswith("-"):
+            check_variable(word.value.split("=", 1)[0], name)
+
+
+#: Variables with a lower-case name that bash still gives a meaning to.
+_SPECIAL_LOWER: Final = frozenset({"auto_resume", "histchars"})
+
+
+def check_variable(name: str, where: str) -> None:
+    """Raise Doubt unless ``name`` is a variable no later command depends on. Bash and the
+    programs it runs give meaning to upper-case names: ``PATH`` picks the program a later word
+    runs, ``IFS`` splits words, an assignment to ``OPTIND`` or ``RANDOM`` is evaluated
+    arithmetically (``for OPTIND in 'a[$(id)]'`` runs id), ``GIT_SSH_COMMAND`` is run by git.
+    So a name the command assigns for later commands must hold a lower-case letter."""
+    if not any("a" <= c <= "z" for c in name) or name in _SPECIAL_LOWER:
+        raise Doubt(f"{where!r} assigns {name!r}, a variable bash or a later program may give "
+                    "a meaning to (PATH, IFS, OPTIND, …)")
 
 
 def bare(text: str) -> Word:

@@ -250,3 +250,78 @@ def test_placeholders_are_the_directories_the_runtime_substitutes() -> None:
     odd = {"CLAUDE_SKILL_DIR": "/s/pro*be"}
     assert check_call("Bash", {"command": "/s/proXbe/scripts/run.sh"}, plan,
                       placeholders=odd).status == "not_covered"
+
+
+#: Calls an adversarial review found `covered` although they do more than the plan allows
+#: (each was confirmed against bash or the runtime's source); none may pass again.
+HOLES: list[tuple[str, dict[str, Any], list[str]]] = [
+    ("Bash", {"command": "cat ${x:-`touch PWNED`}"}, ["Bash(cat *)"]),
+    ("Bash", {"command": "echo \"${x:-`touch X`}\""}, ["Bash(echo *)"]),
+    ("Bash", {"command": "cat ${x:-<(touch PWNED)}"}, ["Bash(cat *)"]),
+    ("Bash", {"command": "cat <<EOF\n`touch X1`\nEOF"}, ["Bash(cat *)"]),
+    ("Bash", {"command": "cat <<-EOF\n\t$(touch X2)\n\tEOF"}, ["Bash(cat *)"]),
+    ("Bash", {"command": "cat <<EOF\n${!x}\nEOF"}, ["Bash(cat *)"]),
+    ("Bash", {"command": "git status \r#; touch PWNED"}, ["Bash(git status)"]),
+    ("Bash", {"command": "git status \\\t#; touch PWNED"}, ["Bash(git status)"]),
+    ("Bash", {"command": "git status \\ #; touch PWNED"}, ["Bash(git status)"]),
+    ("Bash", {"command": "git status \\\r\nrm -rf x"}, ["Bash(git *)"]),
+    ("Bash", {"command": "for OPTIND in 'a[b]'; do git status; done"}, ["Bash(git status)"]),
+    ("Bash", {"command": "for PATH in tools:/usr/bin; do git status; done"},
+     ["Bash(git status)"]),
+    ("Bash", {"command": "printf -v OPTIND %s x"}, ["Bash(printf *)"]),
+    ("Bash", {"command": "read OPTIND <<< x"}, ["Bash(read *)"]),
+    ("Bash", {"command": "export GIT_SSH_COMMAND=x; git fetch"}, ["Bash(export *)", "Bash(git *)"]),
+    ("Bash", {"command": "IFS=/; git status"}, ["Bash(IFS=*)", "Bash(git status)"]),
+    ("Bash", {"command": "cat < /dev/tcp/127.0.0.1/47123"}, ["Bash(cat)"]),
+    ("Bash", {"command": "cat < /etc/shadow"}, ["Bash(cat)"]),
+    ("Bash", {"command": "for i in 1 2; do echo x > passwd; cd /etc; done"},
+     ["Bash(echo *)", "Bash(cd *)", "Edit(//repo/**)"]),
+    ("Bash", {"command": "git \"$@\" status"}, ["Bash(git * status)"]),
+    ("Bash", {"command": "printf x $ y"}, ["Bash(printf x y)"]),
+    ("apply_patch", {"command": "*** Begin Patch\n*** Add File: ok.txt\n+hi\n"
+                                " *** Add File: /home/u/.bashrc\n+x\n*** End Patch\n"},
+     ["Edit(//repo/**)"]),
+    ("apply_patch", {"command": "*** Begin Patch\n\t*** Delete File: /etc/important\n"
+                                "*** End Patch\n"}, ["Edit(//repo/**)"]),
+    ("web_fetch", {"url": "https://example.com/", "prompt": "summarize https://evil.example/"},
+     ["WebFetch(domain:example.com)"]),
+    ("web_fetch", {"prompt": "see https://example.com'@evil.com/x"},
+     ["WebFetch(domain:example.com)"]),
+    ("read", {"file_path": "/repo/docs/a", "path": "/etc/shadow"}, ["Read(//repo/**)"]),
+    ("run_shell_command", {"command": "echo hi", "directory": "/repo", "dir_path": "/etc"},
+     ["Bash(echo *)", "Read(//repo/**)"]),
+    ("read_many_files", {"paths": ["docs/a.md"], "include": ["**/.env"]},
+     ["Read(//repo/docs/**)"]),
+    ("read_many_files", {"paths": ["docs/{a,../.env}"]}, ["Read(//repo/docs/**)"]),
+    ("Glob", {"pattern": "{..,x}/.env"}, ["Glob", "Read(//repo/**)"]),
+]
+
+
+@pytest.mark.parametrize(("tool", "tool_input", "plan"), HOLES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(HOLES)])
+def test_the_holes_found_in_review_stay_closed(tool: str, tool_input: dict[str, Any],
+                                               plan: list[str]) -> None:
+    assert not check_call(tool, tool_input, plan, cwd="/repo").covered
+
+
+def test_a_placeholder_directory_with_shell_syntax_is_not_substituted() -> None:
+    plan = ["Bash(${CLAUDE_SKILL_DIR}/run.sh)", "Bash(${CLAUDE_SKILL_DIR}/run.sh *)"]
+    for directory, command in (("/tmp/sk;touch X;", "/tmp/sk;touch X;/run.sh"),
+                               ("/tmp/my skills", "/tmp/my skills/run.sh --x")):
+        verdict = check_call("Bash", {"command": command}, plan,
+                             placeholders={"CLAUDE_SKILL_DIR": directory})
+        assert not verdict.covered, directory
+
+
+def test_a_symbolic_link_out_of_the_plan_is_judged_where_it_leads(tmp_path: Any) -> None:
+    project, outside = tmp_path / "proj", tmp_path / "outside"
+    (outside / "inner").mkdir(parents=True)
+    project.mkdir()
+    (project / "link").symlink_to(outside / "inner")
+    plan = ["Bash(echo *)", f"Edit(/{project}/**)"]
+    for command in ("echo pwned > link/PWN2", "echo pwned > link/../PWN1"):
+        verdict = check_call("Bash", {"command": command}, plan, cwd=str(project))
+        assert verdict.status == "not_covered", command
+    assert check_call("Write", {"file_path": f"{project}/link/x"}, plan,
+                      cwd=str(project)).status == "not_covered"
+    assert check_call("Bash", {"command": "echo ok > fine.txt"}, plan, cwd=str(project)).covered

@@ -218,7 +218,7 @@ CALLS = [  # (dialect, tool, input with {root}, inside, fragment of the reason)
     ("gemini-cli", "replace", {"file_path": "README", "old_string": "a"}, False, "Edit"),
     ("gemini-cli", "glob", {"pattern": "**/*.py", "dir_path": "{root}/project"}, True, ""),
     ("gemini-cli", "glob", {"pattern": "*", "dir_path": "/etc"}, False, "/etc"),
-    ("gemini-cli", "glob", {"pattern": "../../**"}, False, "reaches outside"),
+    ("gemini-cli", "glob", {"pattern": "../../**"}, False, "reach outside"),
     ("gemini-cli", "web_fetch", {"prompt": "Summarise https://example.com/x please"}, True, ""),
     ("gemini-cli", "web_fetch", {"prompt": "See https://example.com/ and https://evil.test/"},
      False, "'evil.test'"),
