@@ -5,7 +5,7 @@ command and judges what ran). Commands are generated from a grammar of operators
 expansions, substitutions, redirections, builtins, runners and wrappers, with plans drawn so
 that a good share is covered; a fixed table of tricky commands pins the verdicts themselves.
 
-The full run (``SKILLGRANT_EXAMPLES=full``) generates 6,000 commands from fixed seeds and 1,000
+The full run (``SKILLGRANT_EXAMPLES=full``) generates 7,500 commands from fixed seeds and 1,000
 more through hypothesis; each covered one runs twice, with every program exiting 0 and then 1.
 """
 
@@ -358,7 +358,7 @@ def test_table_against_bash(sandbox: Sandbox) -> None:
 
 # -- generated commands ---------------------------------------------------------------------------
 
-CORPUS = examples(6000)
+CORPUS = examples(7500)
 
 
 def test_generated_corpus() -> None:
