@@ -215,7 +215,7 @@ def _gate_command(invocation: Invocation) -> str:
     if invocation.plan == "-":
         raise PlanError("--enforce needs the plan as a file: the hook reads it on every call",
                         source="<stdin>")
-    return command("claude-code", os.path.abspath(invocation.plan), invocation.plan_kind.value)
+    return command("claude-code", invocation.plan, invocation.plan_kind.value)
 
 
 def _write_report(run: Run, fmt: Format, colour: Colour, root: Path) -> None:

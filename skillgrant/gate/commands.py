@@ -35,7 +35,7 @@ from .judge import (
     outside,
     path_part,
 )
-from .shell import Simple, Write, analyse
+from .shell import Redirect, Simple, analyse
 from .tools import Spec, arguments, command_text
 from .verdict import CallPlan
 from .words import Word
@@ -66,60 +66,63 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
         if isinstance(found, Judged):
             return found
         parts.append(found)
-    whole = _whole_string(spec.tool, command, plan, cwd)
+    grants = _command_grants(spec.tool, plan, cwd)
+    whole = _whole_string(spec.tool, command, grants)
     if whole is not None:
         return all_covered([*parts, Part(command, whole)], "part")
-    if not _command_grants(spec.tool, plan, cwd):
+    if not grants:
         return outside("not_covered", f"the plan approves no {spec.tool} command", command)
     if spec.tool == "PowerShell":
         return outside("unknown", "a PowerShell command is covered only by a tool-wide grant or "
                         "an approved entry naming it exactly", command)
-    return _analysed(spec.tool, command, parts, workdir, plan, cwd)
+    return _analysed(spec.tool, command, parts, workdir, plan, cwd, _languages(grants))
 
 
 def _analysed(tool: str, command: str, parts: list[Part], workdir: str | None, plan: CallPlan,
-              cwd: str | None) -> Judged:
-    """Every simple command ``command`` may run, and every file it writes, covered."""
+              cwd: str | None, languages: Languages) -> Judged:
+    """Every simple command ``command`` may run, and every file it writes or reads, covered."""
     analysis = analyse(command)
     if analysis.doubt is not None:
         return outside("unknown", f"{analysis.doubt}; only a tool-wide grant or an approved "
                         "entry naming the whole command exactly covers it", command)
     for simple in analysis.commands:
-        judged = _simple(tool, simple, plan, cwd)
+        judged = _simple(tool, simple, languages)
         if isinstance(judged, Judged):
             return judged
         parts.append(judged)
-    for write in analysis.writes:
-        written = _write(write, workdir, plan, cwd)
-        if isinstance(written, Judged):
-            return written
-        parts.append(written)
+    for redirect in analysis.redirects:
+        found = _redirect(redirect, workdir, plan, cwd)
+        if isinstance(found, Judged):
+            return found
+        parts.append(found)
     return all_covered(parts, "part")
 
 
-def _write(write: Write, workdir: str | None, plan: CallPlan, cwd: str | None) -> Part | Judged:
+def _redirect(redirect: Redirect, workdir: str | None, plan: CallPlan,
+              cwd: str | None) -> Part | Judged:
     """A file a redirection writes, judged as an Edit of it (one it reads, as a Read)."""
-    target = write.target.value
-    if target is None or (write.after_cd and not target.startswith("/")):
-        return outside("unknown", f"the redirection {write.text!r} writes a file the gate "
-                        "cannot name", write.text)
+    target = redirect.target.value
+    if target is None or (redirect.after_cd and not target.startswith("/")):
+        return outside("unknown", f"the redirection {redirect.text!r} names a file the gate "
+                        "cannot name", redirect.text)
     path = absolute_path(target, workdir)
     if path is None:
-        return outside("unknown", f"the redirection {write.text!r} writes a relative path "
-                        "and the working directory is not known", write.text)
-    return path_part("Read" if write.reads else "Edit", path, plan, cwd,
-                     f"the redirection {write.text!r}", given=joined(target, workdir))
+        return outside("unknown", f"the redirection {redirect.text!r} names a relative path "
+                        "and the working directory is not known", redirect.text)
+    return path_part("Read" if redirect.reads else "Edit", path, plan, cwd,
+                     f"the redirection {redirect.text!r}", given=joined(target, workdir))
 
 
-def _whole_string(tool: str, command: str, plan: CallPlan, cwd: str | None) -> str | None:
+def _whole_string(tool: str, command: str, grants: Grants) -> str | None:
     """The approved entry that allows the whole command string at once, as the runtime does: a
-    tool-wide grant, or an EXACT (or PREFIX) literal equal to it."""
+    tool-wide grant, or an EXACT (or PREFIX) literal equal to it. (So nothing judged after it
+    meets a tool-wide grant.)"""
     fold = case_fold(tool)
     same = (lambda a, b: a == b) if fold is None else (lambda a, b: fold(a) == fold(b))
     # A placeholder (`${CLAUDE_SKILL_DIR}`) stands for a directory the gate does not know: a
     # literal holding one equals no concrete command, and no command may spell its symbol.
     literal_ok = RESERVED.isdisjoint(command)
-    for entry, content in _command_grants(tool, plan, cwd):
+    for entry, content in grants:
         if content is None:
             return entry
         if identity_reason(content) is not None:
@@ -133,7 +136,13 @@ def _whole_string(tool: str, command: str, plan: CallPlan, cwd: str | None) -> s
     return None
 
 
-def _command_grants(tool: str, plan: CallPlan, cwd: str | None) -> list[tuple[str, str | None]]:
+#: The approved entries of a command tool's group, each with its content (None: tool-wide).
+Grants = list[tuple[str, str | None]]
+#: The approved command patterns a concrete command is judged against, each with its globs.
+Languages = list[tuple[str, tuple[Glob, ...]]]
+
+
+def _command_grants(tool: str, plan: CallPlan, cwd: str | None) -> Grants:
     prepared = plan.prepared(cwd)
     return [(a.entry, a.grant.content) for a in prepared.candidates(parse_grant(tool))]
 
@@ -149,28 +158,25 @@ def _workdir(workdir: str | None, given: str, plan: CallPlan, cwd: str | None) -
     return path_part("Read", workdir, plan, cwd, "the working directory", tree=True)
 
 
-def _simple(tool: str, simple: Simple, plan: CallPlan, cwd: str | None) -> Part | Judged:
+def _simple(tool: str, simple: Simple, languages: Languages) -> Part | Judged:
     words = simple.words
     if all(w.literal for w in words):
         command = shlex.join(w.value or "" for w in words)
-        entry = _member(tool, command, plan, cwd)
+        entry = _member(tool, command, languages)
         if entry is not None:
             return Part(command, entry)
         return outside("not_covered", f"no approved entry allows the command {command!r}",
                         command)
     shown = " ".join(shlex.quote(w.value) if w.value is not None else "…" for w in words)
-    languages = _languages(tool, plan, cwd)
-    if languages is None:  # a tool-wide grant
-        return Part(shown, _tool_wide(tool, plan, cwd))
     fold = case_fold(tool)
     budget = Budget(limit=MAX_WORK_PER_DECISION)
+    indexed = [(i, globs) for i, (_, globs) in enumerate(languages)]
     try:
-        filler = approved_filler([(i, g) for i, (_, g) in enumerate(languages)], budget, fold)
+        filler = approved_filler(indexed, budget, fold)
         globs = _patterns(words)
         if any(not RESERVED.isdisjoint(s) for g in globs for s in g.segments):
             raise NoFreeFiller("the command holds reserved noncharacters")
-        covering, witness = union_cover(globs, [(i, g) for i, (_, g) in enumerate(languages)],
-                                        budget, fold, filler)
+        covering, witness = union_cover(globs, indexed, budget, fold, filler)
     except (OverBudget, NoFreeFiller) as e:
         return outside("unknown", f"the command {shown!r} holds an expansion, and its values "
                         f"were not decided: {e}", shown)
@@ -180,32 +186,18 @@ def _simple(tool: str, simple: Simple, plan: CallPlan, cwd: str | None) -> Part 
     return Part(shown, languages[covering[0]][0])
 
 
-def _languages(tool: str, plan: CallPlan,
-               cwd: str | None) -> list[tuple[str, tuple[Glob, ...]]] | None:
-    """Each approved command pattern of the tool's group with its globs (the prover's
-    compilation), or None when one of them is tool-wide. Patterns decided by identity only
-    (backslashes, runs of spaces) are left out: they cover no concrete command here."""
-    languages = []
-    for entry, content in _command_grants(tool, plan, cwd):
-        if content is None:
-            return None
-        if identity_reason(content) is None:
-            languages.append((entry, compile_pattern(content).globs))
-    return languages
+def _languages(grants: Grants) -> Languages:
+    """Each approved command pattern with its globs (the prover's compilation). Patterns decided
+    by identity only (backslashes, runs of spaces) are left out: they cover no concrete command
+    here. No grant is tool-wide by now (``_whole_string`` took it)."""
+    return [(entry, compile_pattern(content).globs) for entry, content in grants
+            if content is not None and identity_reason(content) is None]
 
 
-def _tool_wide(tool: str, plan: CallPlan, cwd: str | None) -> str:
-    return next(entry for entry, content in _command_grants(tool, plan, cwd) if content is None)
-
-
-def _member(tool: str, command: str, plan: CallPlan, cwd: str | None) -> str | None:
-    """The first approved entry whose language holds the literal ``command``. Patterns decided
-    by identity only (backslashes, runs of spaces) cover nothing here."""
+def _member(tool: str, command: str, languages: Languages) -> str | None:
+    """The first approved entry whose language holds the literal ``command``."""
     if not RESERVED.isdisjoint(command):
         return None  # the noncharacters that stand for placeholders inside patterns
-    languages = _languages(tool, plan, cwd)
-    if languages is None:
-        return _tool_wide(tool, plan, cwd)
     fold = case_fold(tool)
     budget = Budget(limit=MAX_WORK_PER_DECISION)
     return next((entry for entry, globs in languages

@@ -53,15 +53,22 @@ def command(dialect: str, plan: str | None, kind: str = "auto",
     return shlex.join(words)
 
 
+def claude_hooks(run: str) -> dict[str, object]:
+    """Claude Code's ``hooks`` mapping that runs the command ``run`` on every PreToolUse, with
+    ``onFailure: block`` (a settings file's, and the one ``apply --enforce`` writes into a
+    skill)."""
+    return {"PreToolUse": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": run, "timeout": TIMEOUT_SECONDS,
+         "onFailure": "block"}]}]}
+
+
 def snippet(dialect: str, options: Mapping[str, str]) -> tuple[str, str]:
     """The settings JSON for ``dialect`` running the hook with ``options`` (the hook's own,
     ``--plan`` among them), and what standard error should say about it."""
     run = command(dialect, options.get("--plan"), options=options)
     body: dict[str, object]
     if dialect == "claude-code":
-        body = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
-            {"type": "command", "command": run, "timeout": TIMEOUT_SECONDS,
-             "onFailure": "block"}]}]}}
+        body = {"hooks": claude_hooks(run)}
     elif dialect == "copilot-cli":
         body = {"version": 1, "hooks": {"preToolUse": [
             {"type": "command", "bash": run, "timeoutSec": TIMEOUT_SECONDS}]}}

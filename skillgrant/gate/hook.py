@@ -17,11 +17,12 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..limits import MAX_HOOK_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH
 from .dialects import (
     DIALECTS,
+    Call,
     Decision,
     PayloadError,
     depth_over,
@@ -31,6 +32,9 @@ from .dialects import (
     render,
     supports,
 )
+
+if TYPE_CHECKING:
+    from .verdict import CallVerdict
 
 USAGE = """\
 Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
@@ -157,14 +161,12 @@ def decide(options: Options, raw: bytes | None) -> Answer:
     return _judge(options, call)
 
 
-def _judge(options: Options, call: object) -> Answer:
+def _judge(options: Options, call: Call) -> Answer:
     from ..errors import SkillgrantError
     from .audit import append, record
     from .call import check_call
-    from .dialects import Call
     from .planfile import digest, load
 
-    assert isinstance(call, Call)
     plan_path = options.get("--plan") or ""
     try:
         plan, plan_text = load(plan_path, options.get("--plan-kind") or "auto")
@@ -214,10 +216,7 @@ def _placeholders(options: Options) -> dict[str, str]:
     return found
 
 
-def _denial(verdict: object, allowed: Sequence[str]) -> str:
-    from .verdict import CallVerdict
-
-    assert isinstance(verdict, CallVerdict)
+def _denial(verdict: CallVerdict, allowed: Sequence[str]) -> str:
     shown = ", ".join(allowed[:_MAX_SHOWN_ENTRIES]) or "no tools"
     if len(allowed) > _MAX_SHOWN_ENTRIES:
         shown += f", … ({len(allowed)} entries)"
@@ -229,17 +228,15 @@ def _denial(verdict: object, allowed: Sequence[str]) -> str:
 
 
 def _failure(dialect: str, problem: str, *, audit: str | None = None,
-             call: object = None) -> Answer:
+             call: Call | None = None) -> Answer:
     """A denial for a failure: the dialect's JSON, the reason on standard error, exit 2."""
     reason = f"skillgrant hook failed closed, so the call is denied: {problem}"
     if audit is not None:
         from .audit import append, record
-        from .dialects import Call
 
-        known = call if isinstance(call, Call) else None
         with contextlib.suppress(OSError):  # the call is denied either way
-            append(audit, record(session=known and known.session,
-                                 runtime_tool=known and known.tool, tool=None, decision="deny",
+            append(audit, record(session=call and call.session,
+                                 runtime_tool=call and call.tool, tool=None, decision="deny",
                                  status="error", reason=problem, dialect=dialect))
     shown = dialect if dialect in DIALECTS else "claude-code"
     return Answer(render(shown, "deny", reason), printable(reason) + "\n", 2)

@@ -95,22 +95,18 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
     if absolute in HARMLESS_TARGETS and tool == "Edit":
         return Part(absolute, "a device that stores nothing")
     kind = "Edit" if tool in ("Edit", "Write", "NotebookEdit") else "Read"
-    if _PATTERN_CHARS.search(absolute):
-        return outside("unknown", f"{what} holds characters that path rules read as pattern "
-                        "syntax, so the gate cannot name it", absolute)
-    if _PATTERN_CHARS.search(given or ""):
+    if _PATTERN_CHARS.search(absolute) or _PATTERN_CHARS.search(given or ""):
         return outside("unknown", f"{what} holds characters that path rules read as pattern "
                         "syntax, so the gate cannot name it", absolute)
     real = os.path.realpath(given or absolute)
-    if real != absolute and not _PATTERN_CHARS.search(real):
-        # a symbolic link on the way: the file the tool opens must be covered too
+    if real != absolute:  # a symbolic link on the way: the file opened must be covered too
+        if _PATTERN_CHARS.search(real):
+            return outside("unknown", f"{what} leads through a symbolic link to a path the "
+                            "gate cannot name", real)
         through = path_part(tool, real, plan, cwd, f"{what}, through a symbolic link, "
                             f"{real!r}", tree=tree, given=real)
         if isinstance(through, Judged):
             return through
-    elif real != absolute:
-        return outside("unknown", f"{what} leads through a symbolic link to a path the gate "
-                        "cannot name", real)
     target = absolute.rstrip("/") + "/**" if tree else absolute
     entry = f"{kind}(/{target})"
     verdict = plan.prove(entry, cwd)
@@ -167,7 +163,7 @@ def web(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str |
     # CLI fetches those, whatever `url` says).
     urls = [u for u in arguments(tool_input, ("url", "urls")) if u is not None]
     prompt = tool_input.get("prompt")
-    if spec.subject != ("url",) and isinstance(prompt, str):
+    if "prompt" in spec.subject and isinstance(prompt, str):
         urls.extend(_URL_IN_TEXT.findall(prompt))
     if not urls or not all(isinstance(u, str) for u in urls):
         return outside("invalid", "the call has no URL", None)

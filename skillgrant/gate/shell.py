@@ -2,7 +2,8 @@
 use themselves).
 
 ``analyse(command)`` answers with the simple commands the command line may run, each as the
-words the matcher compares (``Simple``), and the files its redirections write (``Write``) — or
+words the matcher compares (``Simple``), and the files its redirections write or read
+(``Redirect``) — or
 with a doubt: the reason the analysis does not understand the command. A doubt is the gate's
 ``unknown``. The analysis understands lists, pipelines, subshells, groups, ``if``/``while``/
 ``until``/``for``/``case``, negation, comments, assignments, declarations, here-documents and
@@ -48,7 +49,7 @@ class Simple(NamedTuple):
     stripped: tuple[str, ...] = ()
 
 
-class Write(NamedTuple):
+class Redirect(NamedTuple):
     """A file a redirection writes (or, with ``reads``, reads: ``< file`` passes a file the
     command's words do not name): the target word, relative to the working directory at that
     point; ``after_cd`` when a ``cd``, ``pushd`` or ``popd`` may have moved it."""
@@ -61,7 +62,7 @@ class Write(NamedTuple):
 
 class Analysis(NamedTuple):
     commands: tuple[Simple, ...] = ()
-    writes: tuple[Write, ...] = ()
+    redirects: tuple[Redirect, ...] = ()
     doubt: str | None = None
 
 
@@ -84,7 +85,8 @@ _EXPANSIONS: Final = frozenset({"simple_expansion", "expansion", "arithmetic_exp
 _NEVER: Final = frozenset({"command_substitution", "process_substitution", "ERROR",
                            "function_definition", "arithmetic_expansion"})
 def analyse(command: str) -> Analysis:
-    """The simple commands ``command`` may run and the files it writes, or a doubt."""
+    """The simple commands ``command`` may run and the files it redirects to or from, or a
+    doubt."""
     if len(command) > MAX_SHELL_COMMAND_CHARS:
         return Analysis(doubt=f"the command is {len(command)} characters long, over the limit "
                         f"of {MAX_SHELL_COMMAND_CHARS} (MAX_SHELL_COMMAND_CHARS)")
@@ -101,17 +103,17 @@ def analyse(command: str) -> Analysis:
         return Analysis(doubt=str(e))
     except RecursionError:
         return Analysis(doubt="the command is too deeply nested")
-    writes = reader.writes
+    redirects = reader.redirects
     if reader.moved:  # a loop runs its body again, after a cd later in it: no order holds
-        writes = [w._replace(after_cd=True) for w in writes]
-    return Analysis(tuple(reader.commands), tuple(writes))
+        redirects = [r._replace(after_cd=True) for r in redirects]
+    return Analysis(tuple(reader.commands), tuple(redirects))
 
 
 class _Reader:
     def __init__(self, source: bytes) -> None:
         self.source = source
         self.commands: list[Simple] = []
-        self.writes: list[Write] = []
+        self.redirects: list[Redirect] = []
         self.moved = False  # a cd or pushd ran before this point
 
     def text(self, node: Node) -> str:
@@ -224,7 +226,7 @@ class _Reader:
         reads = operator in ("<", "<&")
         if word.value in (HARMLESS_SOURCES if reads else HARMLESS_TARGETS):
             return
-        self.writes.append(Write(word, self.text(node), self.moved, reads))
+        self.redirects.append(Redirect(word, self.text(node), self.moved, reads))
 
     def heredoc(self, node: Node) -> None:
         """A here-document is input; anything the grammar hangs on it (a pipeline or a list

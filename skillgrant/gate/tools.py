@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Final, Literal, NamedTuple
 
 from .. import vocabulary
+from ..parser import parse_accepted
 
 Domain = Literal["shell", "read", "edit", "search", "web", "agent", "skill", "patch", "tool"]
 
@@ -97,8 +98,8 @@ _FOREIGN: Final[dict[str, Spec]] = {
     "grep_search": Spec("Grep", "search", _DIR),
     # the web
     "web_fetch": Spec("WebFetch", "web", ("url", "urls", "prompt")),
-    "fetch_webpage": Spec("WebFetch", "web", ("urls", "url")),
-    "fetch": Spec("WebFetch", "web", ("url", "urls")),
+    "fetch_webpage": Spec("WebFetch", "web", ("urls", "url", "prompt")),
+    "fetch": Spec("WebFetch", "web", ("url", "urls", "prompt")),
 }
 
 SHELL_TOOLS: Final = frozenset(n for n, s in {**_CANONICAL, **_FOREIGN}.items()
@@ -129,6 +130,13 @@ def translate(name: str, shell_tools: Mapping[str, ShellTool]) -> Spec | None:
     if vocabulary.canonical_name(canonical) == canonical:
         return _CANONICAL.get(canonical) or Spec(canonical, "tool")
     return None
+
+
+def entry_tool(entry: str) -> str | None:
+    """The tool name of one approved entry as the plan spells it, or None when the entry is
+    not one the grammar accepts."""
+    parsed = parse_accepted(entry)
+    return None if parsed is None else parsed.name
 
 
 def argument(tool_input: Mapping[str, object], names: tuple[str, ...]) -> object:

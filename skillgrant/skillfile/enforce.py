@@ -18,18 +18,11 @@ import os
 import shlex
 
 from ..errors import SkillFileError
+from ..gate.config import TIMEOUT_SECONDS
+from ..gate.config import claude_hooks as hooks_value
 from .spans import read_skill, same
 
 KEY = "hooks"
-#: Seconds Claude Code waits for the gate before it gives up (and, with onFailure, denies).
-TIMEOUT_SECONDS = 30
-
-
-def hooks_value(command: str) -> dict[str, object]:
-    """The ``hooks`` mapping ``--enforce`` writes, as data."""
-    return {"PreToolUse": [{"matcher": "*", "hooks": [
-        {"type": "command", "command": command, "timeout": TIMEOUT_SECONDS,
-         "onFailure": "block"}]}]}
 
 
 def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
@@ -37,7 +30,7 @@ def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
     Raises SkillFileError when the file has other hooks or the result does not read back."""
     doc = read_skill(text, path)
     if path is not None:  # the hook knows the skill's folder for ${CLAUDE_SKILL_DIR}
-        command += " --skill-dir " + shlex.quote(os.path.dirname(os.path.abspath(path)))
+        command += " " + shlex.join(["--skill-dir", os.path.dirname(os.path.abspath(path))])
     wanted = hooks_value(command)
     if KEY in doc.metadata:
         if same(doc.metadata[KEY], wanted):
