@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .. import vocabulary
 from . import commands, judge
 from .judge import Judged, Part
-from .tools import Spec, argument, translate
+from .tools import Spec, argument, entry_tool, translate
 from .verdict import CallPlan, CallVerdict, Finding, call_plan
 
 if TYPE_CHECKING:
@@ -106,12 +106,7 @@ def _untranslated(tool: str, plan: CallPlan, cwd: str | None) -> CallVerdict:
 def _named_exactly(tool: str, plan: CallPlan) -> bool:
     """Whether a covering entry spells the tool as the runtime does (MCP names are verbatim,
     and other names the runtime compares exactly)."""
-    return vocabulary.is_mcp(tool) or any(
-        _tool_of(entry) == tool for entry in plan.entries)
-
-
-def _tool_of(entry: str) -> str:
-    return entry.split("(", 1)[0].strip()
+    return vocabulary.is_mcp(tool) or any(entry_tool(entry) == tool for entry in plan.entries)
 
 
 def _case_findings(tool: str, plan: CallPlan) -> tuple[Finding, ...]:
@@ -119,7 +114,7 @@ def _case_findings(tool: str, plan: CallPlan) -> tuple[Finding, ...]:
         return ()
     folded = tool.lower()
     for entry in plan.entries:
-        name = _tool_of(entry)
+        name = entry_tool(entry) or ""
         if name == tool or name.lower() != folded:
             continue
         if vocabulary.canonical_name(name) == name or name in plan.shell_tools:

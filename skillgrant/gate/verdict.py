@@ -7,11 +7,12 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple, TypedDict, cast
 
 from .. import vocabulary
-from ..errors import PlanError
+from ..errors import AllowedToolsError, PlanError
+from ..grants import split_allowed_tools
 from ..prepared import PreparedPlan, plan_for
 from ..prover import prove_prepared
 from ..verdicts import Verdict
-from .tools import ShellTool
+from .tools import ShellTool, entry_tool
 
 if TYPE_CHECKING:
     from ..plan.light import ApprovedPlan
@@ -124,6 +125,10 @@ def call_plan(plan: Plan | ApprovedPlan | str | Sequence[str] | CallPlan, *,
         dirs = getattr(plan, "base_dirs", None)
         if base_dirs is None and dirs is not None:
             base_dirs = dirs.model_dump()
+    try:  # one entry each, as the prover splits them (SPEC §2)
+        entries = tuple(split_allowed_tools(list(entries)))
+    except AllowedToolsError as e:
+        raise PlanError(f"approved allowed-tools: {e}") from e
     tools = _shell_tools(shell_tools)
     written: dict[str, str] = {}
     if placeholders:
@@ -137,7 +142,8 @@ def call_plan(plan: Plan | ApprovedPlan | str | Sequence[str] | CallPlan, *,
 #: The placeholders the runtime substitutes in command grants (SPEC §4.1).
 PLACEHOLDERS = ("CLAUDE_SKILL_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT",
                 "CLAUDE_PLUGIN_DATA")
-_COMMAND_TOOLS = frozenset({"Bash", "Monitor", "PowerShell"})
+#: The tools whose grants hold placeholders (``Skill(name)`` names a skill, not a path).
+_COMMAND_TOOLS = vocabulary.COMMAND_TOOLS - {"Skill"}
 
 
 def substitute(entry: str, values: Mapping[str, str], shell_tools: Mapping[str, object]) -> str:
@@ -145,9 +151,9 @@ def substitute(entry: str, values: Mapping[str, str], shell_tools: Mapping[str, 
     replaces it. Only absolute directories written without grant syntax (no ``\\ ( ) *``, no
     control characters) are put in; any other placeholder stays, and covers no concrete
     command. Grants of other tools are left as they are."""
-    name = entry.split("(", 1)[0].strip()
-    if "(" not in entry or (vocabulary.canonical_name(name) not in _COMMAND_TOOLS
-                            and name not in shell_tools):
+    name = entry_tool(entry)
+    if name is None or "(" not in entry or (vocabulary.canonical_name(name) not in _COMMAND_TOOLS
+                                            and name not in shell_tools):
         return entry
     for key, directory in values.items():
         if key in PLACEHOLDERS and _plain_directory(directory):

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import skillgrant
-from skillgrant import PlanError, check_call
+from skillgrant import PlanError, check_call, prove
 from skillgrant.plan.model import Plan
 
 PLAN = [
@@ -325,3 +325,14 @@ def test_a_symbolic_link_out_of_the_plan_is_judged_where_it_leads(tmp_path: Any)
     assert check_call("Write", {"file_path": f"{project}/link/x"}, plan,
                       cwd=str(project)).status == "not_covered"
     assert check_call("Bash", {"command": "echo ok > fine.txt"}, plan, cwd=str(project)).covered
+
+
+def test_plan_entries_are_split_as_the_prover_splits_them() -> None:
+    # One list item may hold several entries (SPEC §2): each is judged as an entry of its own.
+    assert check_call("Frob", {}, ["Bash(x), Frob"]).covered
+    assert prove("Frob", ["Bash(x), Frob"]).covered
+    verdict = check_call("Bash", {"command": "/d/x"}, ["Read, Bash(${CLAUDE_SKILL_DIR}/x)"],
+                         placeholders={"CLAUDE_SKILL_DIR": "/d"})
+    assert verdict.covered and verdict.covered_by == ("Bash(${CLAUDE_SKILL_DIR}/x)",)
+    with pytest.raises(PlanError, match="not a string"):
+        check_call("Bash", {"command": "x"}, [5])  # type: ignore[list-item]
