@@ -244,16 +244,8 @@ def _failure(dialect: str, problem: str, *, audit: str | None = None,
 
 def _read_stdin() -> bytes | None:
     """Standard input, or None when it is over MAX_HOOK_PAYLOAD_BYTES (read no further)."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        chunk = os.read(0, 1 << 16)
-        if not chunk:
-            return b"".join(chunks)
-        size += len(chunk)
-        if size > MAX_HOOK_PAYLOAD_BYTES:
-            return None
-        chunks.append(chunk)
+    data = sys.stdin.buffer.read(MAX_HOOK_PAYLOAD_BYTES + 1)
+    return None if len(data) > MAX_HOOK_PAYLOAD_BYTES else data
 
 
 def _emit(answer: Answer) -> int:
