@@ -10,9 +10,10 @@ import pytest
 import yaml
 
 from skillgrant import SkillFileError
+from skillgrant.gate.config import claude_hooks as hooks_value
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text
-from skillgrant.skillfile.enforce import enforce_text, hooks_value
+from skillgrant.skillfile.enforce import enforce_text
 
 PLAN = Plan.from_entries(["Bash(gh *)"])
 HOOK = "skillgrant hook --plan /plans/p.yaml"
