@@ -34,7 +34,7 @@ from .dialects import (
 )
 
 if TYPE_CHECKING:
-    from .verdict import CallVerdict
+    from .verdict import CallPlan, CallVerdict
 
 USAGE = """\
 Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
@@ -72,6 +72,26 @@ class Answer(NamedTuple):
     stdout: str
     stderr: str
     status: int
+
+
+class LoadedPlan(NamedTuple):
+    """A plan ready to judge calls against: the gate's plan (placeholders substituted), the
+    entries as the plan lists them (a denial names them) and the plan's text (the audit log
+    names its digest). ``skillgrant serve`` keeps one per plan across calls."""
+
+    plan: CallPlan
+    allowed_tools: tuple[str, ...]
+    text: str
+
+
+def load_plan(path: str, kind: str, placeholders: dict[str, str]) -> LoadedPlan:
+    """The plan file at ``path`` read as the hook reads it. Raises PlanError."""
+    from .planfile import load
+    from .verdict import call_plan
+
+    plan, text = load(path, kind)
+    return LoadedPlan(call_plan(plan, placeholders=placeholders), tuple(plan.allowed_tools),
+                      text)
 
 
 def read_options(args: Sequence[str]) -> Options:
@@ -117,9 +137,9 @@ def main(args: Sequence[str]) -> int:
             raise UsageError("--plan is required")
         answer = decide(options, _read_stdin())
     except UsageError as e:
-        answer = _failure(dialect, f"bad command line: {e}\n\n{USAGE}")
+        answer = failure(dialect, f"bad command line: {e}\n\n{USAGE}")
     except BaseException as e:  # fail closed: a crash denies the call
-        answer = _failure(dialect, f"internal error ({type(e).__name__}: {e})")
+        answer = failure(dialect, f"internal error ({type(e).__name__}: {e})")
     return _emit(answer)
 
 
@@ -134,54 +154,56 @@ def _named_dialect(args: Sequence[str]) -> str:
     return "auto"
 
 
-def decide(options: Options, raw: bytes | None) -> Answer:
-    """The answer to one payload (``raw`` None: over the size limit)."""
+def decide(options: Options, raw: bytes | None, plan: LoadedPlan | None = None) -> Answer:
+    """The answer to one payload (``raw`` None: over the size limit), judged against ``plan``
+    or, when it is None, the plan file ``--plan`` names."""
     import json
 
     wanted = options.get("--dialect") or "auto"
     audit = options.get("--audit-log")
     if raw is None:
-        return _failure(wanted, f"the payload is over {MAX_HOOK_PAYLOAD_BYTES} bytes "
-                        "(MAX_HOOK_PAYLOAD_BYTES)", audit=audit)
+        return failure(wanted, f"the payload is over {MAX_HOOK_PAYLOAD_BYTES} bytes "
+                       "(MAX_HOOK_PAYLOAD_BYTES)", audit=audit)
     try:
         payload = json.loads(raw.decode("utf-8"))
     except RecursionError:
-        return _failure(wanted, "the payload is nested too deeply", audit=audit)
+        return failure(wanted, "the payload is nested too deeply", audit=audit)
     except ValueError as e:
-        return _failure(wanted, f"the payload is not JSON: {e}", audit=audit)
+        return failure(wanted, f"the payload is not JSON: {e}", audit=audit)
     if wanted == "auto" and isinstance(payload, dict):
         wanted = detect(payload)  # a payload it cannot read is answered in its own dialect
     if depth_over(payload, MAX_PAYLOAD_DEPTH):
-        return _failure(wanted, f"the payload nests deeper than {MAX_PAYLOAD_DEPTH} "
+        return failure(wanted, f"the payload nests deeper than {MAX_PAYLOAD_DEPTH} "
                         "(MAX_PAYLOAD_DEPTH)", audit=audit)
     try:
         call = read_call(payload, wanted)
     except PayloadError as e:
-        return _failure(wanted, str(e), audit=audit)
-    return _judge(options, call)
+        return failure(wanted, str(e), audit=audit)
+    return _judge(options, call, plan)
 
 
-def _judge(options: Options, call: Call) -> Answer:
+def _judge(options: Options, call: Call, loaded: LoadedPlan | None) -> Answer:
     from ..errors import SkillgrantError
     from .audit import append, record
     from .call import check_call
-    from .planfile import digest, load
+    from .planfile import digest
 
     plan_path = options.get("--plan") or ""
     try:
-        plan, plan_text = load(plan_path, options.get("--plan-kind") or "auto")
-        verdict = check_call(call.tool, call.tool_input, plan, cwd=call.cwd,
-                             placeholders=_placeholders(options))
+        if loaded is None:
+            loaded = load_plan(plan_path, options.get("--plan-kind") or "auto",
+                               _placeholders(options))
+        verdict = check_call(call.tool, call.tool_input, loaded.plan, cwd=call.cwd)
     except SkillgrantError as e:
-        return _failure(call.dialect, f"the plan {plan_path!r} is not usable: {e}",
-                        audit=options.get("--audit-log"), call=call)
+        return failure(call.dialect, f"the plan {plan_path!r} is not usable: {e}",
+                       audit=options.get("--audit-log"), call=call)
     decision: Decision | None
     if verdict.covered:
         decision = "allow" if options.get("--inside") == "allow" else None
         reason = f"skillgrant: inside the approved plan ({verdict.reason})"
     else:
         decision = "ask" if options.get("--outside") == "ask" else "deny"
-        reason = _denial(verdict, plan.allowed_tools)
+        reason = _denial(verdict, loaded.allowed_tools)
         if not supports(call.dialect, decision):
             decision = "deny"
     if decision == "allow" and not supports(call.dialect, "allow"):
@@ -191,11 +213,11 @@ def _judge(options: Options, call: Call) -> Answer:
         line = record(session=call.session, runtime_tool=call.tool, tool=verdict.tool,
                       decision=decision or "none", status=verdict.status, reason=verdict.reason,
                       covered_by=verdict.covered_by, witness=verdict.witness,
-                      plan_digest=digest(plan_text), dialect=call.dialect)
+                      plan_digest=digest(loaded.text), dialect=call.dialect)
         try:
             append(log, line)
         except OSError as e:
-            return _failure(call.dialect, f"the audit log {log!r} cannot be written: {e}")
+            return failure(call.dialect, f"the audit log {log!r} cannot be written: {e}")
     if decision is None:
         return Answer("", "", 0)
     if decision == "deny":
@@ -227,8 +249,8 @@ def _denial(verdict: CallVerdict, allowed: Sequence[str]) -> str:
             "person to approve a wider plan.")
 
 
-def _failure(dialect: str, problem: str, *, audit: str | None = None,
-             call: Call | None = None) -> Answer:
+def failure(dialect: str, problem: str, *, audit: str | None = None,
+            call: Call | None = None) -> Answer:
     """A denial for a failure: the dialect's JSON, the reason on standard error, exit 2."""
     reason = f"skillgrant hook failed closed, so the call is denied: {problem}"
     if audit is not None:

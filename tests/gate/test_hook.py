@@ -289,7 +289,7 @@ def test_one_record_per_decision_naming_the_plan(root: Path) -> None:
 @pytest.mark.parametrize(("payload", "plan"), [
     (b'{"session_id": "s-1", "tool_name": "Bash", "tool_input": {}}', "absent.json"),
     # BUG: a payload that is not JSON (or not a call) is denied but leaves no record: decide()
-    # calls _failure without the audit log, though audit.py promises every decision a record
+    # calls failure without the audit log, though audit.py promises every decision a record
     (b'{"session_id": "s-1", "tool_name": "Bash", ', "plan.json"),
 ], ids=["plan-missing", "payload-not-json"])
 def test_a_failure_is_recorded_as_an_error(root: Path, payload: bytes, plan: str) -> None:
