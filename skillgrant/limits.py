@@ -62,3 +62,7 @@ MAX_HOOK_PAYLOAD_BYTES: Final = 4_000_000
 
 #: Nesting depth of a hook payload's JSON. Past it the call is denied.
 MAX_PAYLOAD_DEPTH: Final = 64
+
+#: Bytes of one request body ``skillgrant serve`` reads (``--max-body-bytes`` changes it). Past
+#: it the request is refused unread; a hook request is denied.
+MAX_REQUEST_BODY_BYTES: Final = 1_000_000

@@ -38,6 +38,7 @@ from .options import (
 )
 from .review import register_review_commands
 from .run import Invocation, load_plan, run_check
+from .serve import register_serve_command
 
 app = typer.Typer(
     name="skillgrant",
@@ -196,6 +197,7 @@ def schema(ctx: typer.Context, debug: DebugOpt = False) -> None:
 
 
 register_review_commands(app)
+register_serve_command(app)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,

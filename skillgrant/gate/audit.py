@@ -21,10 +21,8 @@ def record(*, session: str | None, runtime_tool: str | None, tool: str | None, d
            status: str, reason: str, covered_by: Sequence[str] = (), witness: str | None = None,
            plan_digest: str | None = None, dialect: str | None = None) -> bytes:
     """One record as a line of JSON (ASCII, newline-terminated)."""
-    now = time.time()
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
     body = {
-        "time": stamp,
+        "time": stamp(),
         "session_id": _cut(session),
         "runtime_tool": _cut(runtime_tool),
         "tool": _cut(tool),
@@ -37,6 +35,12 @@ def record(*, session: str | None, runtime_tool: str | None, tool: str | None, d
         "dialect": dialect,
     }
     return (json.dumps(body, ensure_ascii=True) + "\n").encode("ascii")
+
+
+def stamp() -> str:
+    """The time now in UTC, to the millisecond, as every record and service event gives it."""
+    now = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
 
 
 def append(path: str, line: bytes) -> None:

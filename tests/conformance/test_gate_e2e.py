@@ -14,124 +14,24 @@ import json
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cc_probe import TALLY, Judge
 from cc_runtime import run_session
-
-WIDE = ["--allowedTools", "Bash", "Read", "Edit", "Write"]
-
-
-@dataclass(frozen=True)
-class Call:
-    """A scripted call, the file its effect would leave (relative to the session folder), and
-    whether P covers it."""
-
-    tool: str
-    arg: str
-    inside: bool
-    leaves: str | None = None
-
-    def tool_input(self, work: Path) -> dict[str, Any]:
-        arg = self.arg.replace("{work}", str(work))
-        if self.tool == "Bash":
-            return {"command": arg, "description": "probe", "timeout": 5000}
-        if self.tool == "Read":
-            return {"file_path": arg}
-        if self.tool == "Write":
-            return {"file_path": arg, "content": "gated\n"}
-        return {"cmd": arg}
+from gate_sessions import CALLS, PLAN, WIDE, Session, denied_by_gate, session
 
 
-PLAN = """\
-allowed-tools:
-  - Bash(touch *)
-  - Bash(echo *)
-  - Bash(mkdir -p out)
-  - Read(//{work}/outside/ok/**)
-  - Edit(//{work}/project/out/**)
-"""
-
-CALLS = (
-    Call("Bash", "touch in1", True, "project/in1"),
-    Call("Bash", "touch in2 && touch in3", True, "project/in3"),
-    Call("Bash", "mkdir -p out", True, "project/out"),
-    Call("Bash", "echo gated > out/log.txt", True, "project/out/log.txt"),
-    Call("Bash", "touch in4 2>/dev/null; touch in5", True, "project/in5"),
-    Call("Read", "{work}/outside/ok/notes.txt", True),
-    Call("Bash", "rm -f victim", False),
-    Call("Bash", "touch out1 && rm -f victim", False, "project/out1"),
-    Call("Bash", "touch $(echo out2)", False, "project/out2"),
-    Call("Bash", "touch `echo out3`", False, "project/out3"),
-    Call("Bash", "echo pwned > {work}/outside/pwned.txt", False, "outside/pwned.txt"),
-    Call("Bash", "echo pwned > ../outside/pwned2.txt", False, "outside/pwned2.txt"),
-    Call("Bash", "timeout 5 rm -f victim", False),
-    Call("Bash", "bash -c 'touch out4'", False, "project/out4"),
-    Call("Bash", "FOO=1 touch out5", False, "project/out5"),
-    Call("Bash", "touch out6 | rm -f victim", False),
-    Call("Read", "{work}/outside/secret.txt", False),
-    # (a Write: the runtime refuses an Edit of a file not read first, before any hook runs)
-    Call("Write", "{work}/outside/new.txt", False, "outside/new.txt"),
-    Call("exec_command", "rm -f victim", False),
-)
-
-
-@dataclass
-class Session:
-    results: dict[Call, tuple[bool, str]]
-    files: set[str]
-    victim: bool
-
-
-def _session(judge: Judge, calls: Sequence[Call], *, hook: bool, plan_text: str) -> Session:
-    work = Path(tempfile.mkdtemp(prefix="sg-gate-", dir="/var/tmp"))
-    try:
-        (work / "outside" / "ok").mkdir(parents=True)
-        (work / "outside" / "ok" / "notes.txt").write_text("notes\n")
-        (work / "outside" / "secret.txt").write_text("probe-old\n")
-        (work / "project").mkdir()
-        (work / "project" / "victim").write_text("keep me\n")
-        plan = work / "plan.yaml"
-        plan.write_text(plan_text.replace("{work}", str(work).lstrip("/")))
-        settings = None
-        if hook:
-            command = (f"{sys.executable} -m skillgrant hook --plan {plan} "
-                       f"--audit-log {work}/audit.jsonl")
-            settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
-                {"type": "command", "command": command, "timeout": 30,
-                 "onFailure": "block"}]}]}}
-        url, script = judge.standin.session([(c.tool, c.tool_input(work)) for c in calls])
-        done, _ = run_session(judge.binary, url, work, None, extra_args=WIDE, settings=settings)
-        results = {}
-        for i, call in enumerate(calls):
-            got = script.results.get(script.call_id(i))
-            assert got is not None, f"no result for {call} (exit {done.returncode}): " \
-                                    f"{done.stderr[-400:]!r}"
-            results[call] = got
-        files = {str(p.relative_to(work)) for p in work.rglob("*")
-                 if ".git" not in p.parts and ".claude" not in p.parts}
-        victim = (work / "project" / "victim").exists()
-        if hook:
-            audit = (work / "audit.jsonl").read_text().splitlines()
-            for line in audit:
-                json.loads(line)  # every record whole
-            TALLY["gate audit records"] = TALLY.get("gate audit records", 0) + len(audit)
-        return Session(results, files, victim)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-
-
-def _denied_by_gate(result: tuple[bool, str]) -> bool:
-    return result[0] and "skillgrant" in result[1]
+def command_hook(work: Path, plan: Path) -> dict[str, Any]:
+    """The ``skillgrant hook`` command as the PreToolUse hook, with onFailure: block."""
+    command = f"{sys.executable} -m skillgrant hook --plan {plan} --audit-log {work}/audit.jsonl"
+    return {"type": "command", "command": command, "timeout": 30, "onFailure": "block"}
 
 
 @pytest.fixture(scope="module")
 def gated(judge: Judge) -> Session:
-    return _session(judge, CALLS, hook=True, plan_text=PLAN)
+    return session(judge, CALLS, hook=command_hook, plan_text=PLAN)
 
 
 def test_calls_inside_the_plan_run_and_calls_outside_it_are_denied(gated: Session) -> None:
@@ -139,7 +39,7 @@ def test_calls_inside_the_plan_run_and_calls_outside_it_are_denied(gated: Sessio
     for call, result in gated.results.items():
         if call.inside and result[0]:
             wrong.append(f"inside the plan but refused: {call} -> {result[1][:200]}")
-        if not call.inside and call.tool != "exec_command" and not _denied_by_gate(result):
+        if not call.inside and call.tool != "exec_command" and not denied_by_gate(result):
             wrong.append(f"outside the plan but not denied by the gate: {call} -> "
                          f"{result[1][:200]}")
         if call.leaves is not None and (call.leaves in gated.files) != call.inside:
@@ -147,14 +47,14 @@ def test_calls_inside_the_plan_run_and_calls_outside_it_are_denied(gated: Sessio
     assert gated.victim, "a call outside the plan removed the victim file"
     TALLY["gate calls"] = TALLY.get("gate calls", 0) + len(gated.results)
     TALLY["gate denials"] = TALLY.get("gate denials", 0) + sum(
-        _denied_by_gate(r) for r in gated.results.values())
+        denied_by_gate(r) for r in gated.results.values())
     assert not wrong, "\n".join(wrong)
 
 
 def test_without_the_gate_the_runtime_runs_the_calls_outside_the_plan(judge: Judge) -> None:
     """The control: the same script, no hook. The runtime's tool-wide pre-approval lets the
     calls outside the plan through, so the gate is what denied them."""
-    control = _session(judge, CALLS, hook=False, plan_text=PLAN)
+    control = session(judge, CALLS, hook=None, plan_text=PLAN)
     outside = [c for c in CALLS if not c.inside and c.tool != "exec_command"]
     ran = [c for c in outside if not control.results[c][0]]
     TALLY["gate control calls run"] = TALLY.get("gate control calls run", 0) + len(ran)
@@ -178,8 +78,8 @@ def test_a_hook_that_fails_denies_every_call(judge: Judge) -> None:
     """A corrupt plan: the hook cannot load it, answers with a denial and exit 2, and the call
     inside the plan is denied too."""
     calls = [c for c in CALLS if c.inside][:3]
-    broken = _session(judge, calls, hook=True, plan_text="allowed-tools: [Bash(touch *\n")
-    assert all(_denied_by_gate(r) and "failed closed" in r[1] for r in broken.results.values()), \
+    broken = session(judge, calls, hook=command_hook, plan_text="allowed-tools: [Bash(touch *\n")
+    assert all(denied_by_gate(r) and "failed closed" in r[1] for r in broken.results.values()), \
         broken.results
     assert not any(c.leaves in broken.files for c in calls if c.leaves)
     TALLY["gate failure denials"] = TALLY.get("gate failure denials", 0) + len(calls)
@@ -216,7 +116,7 @@ def test_apply_enforce_makes_the_plan_a_ceiling_for_the_skill(judge: Judge) -> N
         assert all(r is not None for r in results), results
         loaded, inside, touched, removed = (r for r in results if r is not None)
         assert not loaded[0] and not inside[0], results
-        assert _denied_by_gate(touched) and _denied_by_gate(removed), results
+        assert denied_by_gate(touched) and denied_by_gate(removed), results
         assert (work / "project" / "in1").exists() and not (work / "project" / "out1").exists()
         assert (work / "project" / "victim").exists()
         TALLY["gate enforce calls"] = TALLY.get("gate enforce calls", 0) + len(script)
@@ -258,7 +158,7 @@ def test_enforce_knows_the_skill_folder_for_claude_skill_dir(judge: Judge) -> No
         assert all(r is not None for r in results), results
         loaded, approved, other = (r for r in results if r is not None)
         assert not loaded[0] and not approved[0], results
-        assert _denied_by_gate(other), results
+        assert denied_by_gate(other), results
         assert (work / "project" / "ran-approved.sh").exists()
         assert not (work / "project" / "ran-other.sh").exists()
         TALLY["gate enforce calls"] = TALLY.get("gate enforce calls", 0) + len(results)

@@ -1,8 +1,9 @@
 """Hostile hook payloads: ``skillgrant hook`` denies every one, and says so in its contract.
 
 ``tests/badinput/payloads.toml`` holds the cases as data (its header names the keys); the payloads
-past MAX_HOOK_PAYLOAD_BYTES or one level past MAX_PAYLOAD_DEPTH are built here, with the limit,
-as are a few failures repeated under every ``--dialect``. Each case is a real hook process: exit
+past MAX_HOOK_PAYLOAD_BYTES or one level past MAX_PAYLOAD_DEPTH are built in
+tests/payload_corpus.py, with the limit, as are a few failures repeated under every
+``--dialect``. Each case is a real hook process: exit
 status 2, exactly one JSON deny document on standard output in the expected dialect, the same
 reason on standard error, no traceback, no "internal error" (a crash mapped to a denial still
 denies, but is a bug), within TIMEOUT seconds. The processes run in a thread pool, once.
@@ -11,7 +12,6 @@ denies, but is a bug), within TIMEOUT seconds. The processes run in a thread poo
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import time
@@ -19,34 +19,28 @@ import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
+from payload_corpus import (
+    CASES,
+    CORPUS,
+    CORPUS_CASES,
+    DIALECTS,
+    INPUTS,
+    KEYS,
+    PLAN,
+    TABLES,
+    Case,
+    denial_reason,
+    nested,
+    padded,
+)
 
 from skillgrant import check_call
 from skillgrant.limits import MAX_HOOK_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH
 
-CORPUS = Path(__file__).resolve().parents[1] / "badinput" / "payloads.toml"
 HOOK = [sys.executable, "-m", "skillgrant", "hook"]
 TIMEOUT = 20
-DIALECTS = ("claude-code", "copilot-cli", "codex", "vscode", "gemini-cli")
-PLAN = ["Bash(git status)", "Bash(echo *)", "Read(//srv/project/**)",
-        "WebFetch(domain:example.com)"]
-INSIDE = {"session_id": "s", "cwd": "/srv/project", "hook_event_name": "PreToolUse",
-          "tool_name": "Bash", "tool_input": {"command": "git status"}}
-_INPUTS = ("input", "count")
-_KEYS = {"id", "why", "fragment", "input", "hex_escapes", "prefix", "unit", "middle", "close",
-         "count", "suffix", "args", "plan", "shape"}
-
-
-@dataclass(frozen=True)
-class Case:
-    id: str
-    data: bytes
-    fragment: str
-    shape: str = "claude-code"
-    args: tuple[str, ...] = ()
-    plan: str = "plan"
 
 
 @dataclass(frozen=True)
@@ -55,66 +49,6 @@ class Outcome:
     stdout: bytes
     stderr: str
     seconds: float
-
-
-def _payload_bytes(table: dict[str, Any]) -> bytes:
-    if "count" in table:
-        n = table["count"]
-        text: str = (table.get("prefix", "") + table["unit"] * n + table.get("middle", "")
-                + table.get("close", "") * n + table.get("suffix", ""))
-        return text.encode("utf-8")
-    data: bytes = table["input"].encode("utf-8")
-    if table.get("hex_escapes"):
-        data = re.sub(rb"\\x([0-9a-fA-F]{2})", lambda m: bytes([int(m[1], 16)]), data)
-    return data
-
-
-def _corpus() -> tuple[list[dict[str, Any]], list[Case]]:
-    tables: list[dict[str, Any]] = tomllib.loads(CORPUS.read_text(encoding="utf-8"))["payload"]
-    cases = [Case(t["id"], _payload_bytes(t), t["fragment"], t.get("shape", "claude-code"),
-                  tuple(t.get("args", ())), t.get("plan", "plan")) for t in tables]
-    return tables, cases
-
-
-def _nested(depth: int) -> bytes:
-    """A call inside the plan whose tool_input holds lists nested to ``depth`` in all (the
-    payload object is level 1, tool_input 2)."""
-    lists = depth - 2
-    body = json.dumps(INSIDE)[:-2] + ', "x": ' + "[" * lists + "]" * lists + "}}"
-    return body.encode()
-
-
-def _padded(size: int) -> bytes:
-    """A call inside the plan, padded with spaces to ``size`` bytes."""
-    data = json.dumps(INSIDE).encode()
-    return data + b" " * (size - len(data))
-
-
-def _generated() -> list[Case]:
-    over = MAX_HOOK_PAYLOAD_BYTES + 1
-    call = json.dumps(INSIDE)[:-2]
-    cases = [
-        Case("over-limit-by-one-byte", _padded(over), "MAX_HOOK_PAYLOAD_BYTES"),
-        Case("over-limit-in-a-string", (call + ', "pad": "' + "a" * over + '"}}').encode(),
-             "MAX_HOOK_PAYLOAD_BYTES"),
-        Case("over-limit-whitespace-first", b" " * over + json.dumps(INSIDE).encode(),
-             "MAX_HOOK_PAYLOAD_BYTES"),
-        Case("over-limit-brackets", b"[" * (2 * MAX_HOOK_PAYLOAD_BYTES), "MAX_HOOK_PAYLOAD_BYTES"),
-        Case("one-level-past-max-depth", _nested(MAX_PAYLOAD_DEPTH + 1), "MAX_PAYLOAD_DEPTH"),
-    ]
-    failures = {"empty": b"", "not-json": b"{", "array": b"[]", "tool-name-number":
-                b'{"tool_name": 5}', "invalid-utf8": b'{"tool_name": "\xff"}'}
-    for dialect in DIALECTS:
-        for name, data in failures.items():
-            cases.append(Case(f"{dialect}:{name}", data, "failed closed", dialect,
-                              ("--dialect", dialect)))
-        cases.append(Case(f"{dialect}:plan-absent", json.dumps(INSIDE).encode(), "is not usable",
-                          dialect, ("--dialect", dialect), "absent"))
-    return cases
-
-
-TABLES, CORPUS_CASES = _corpus()
-CASES = CORPUS_CASES + _generated()
 
 
 def _run(case: Case, plan: Path) -> Outcome:
@@ -147,20 +81,6 @@ def outcomes(request: pytest.FixtureRequest,
         return {case.id: outcome for case, outcome in zip(cases, done, strict=True)}
 
 
-def _reason(shape: str, document: dict[str, Any]) -> str:
-    """The deny reason of a document exactly in ``shape``."""
-    said, why = ("decision", "reason") if shape == "gemini-cli" else (
-        "permissionDecision", "permissionDecisionReason")
-    if shape not in ("gemini-cli", "copilot-cli"):
-        assert set(document) == {"hookSpecificOutput"}, document
-        document = document["hookSpecificOutput"]
-        assert document.pop("hookEventName", None) == "PreToolUse", document
-    assert set(document) == {said, why}, document
-    assert document[said] == "deny", document
-    reason: str = document[why]
-    return reason
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_a_hostile_payload_is_denied(case: Case, outcomes: dict[str, Outcome]) -> None:
     outcome = outcomes[case.id]
@@ -169,7 +89,7 @@ def test_a_hostile_payload_is_denied(case: Case, outcomes: dict[str, Outcome]) -
     assert "Traceback" not in outcome.stderr, outcome.stderr
     stdout = outcome.stdout.decode("ascii")  # the document is ASCII, one line
     assert stdout.endswith("\n") and stdout.count("\n") == 1, stdout[:500]
-    reason = _reason(case.shape, json.loads(stdout))
+    reason = denial_reason(case.shape, json.loads(stdout))
     # the same text on standard error, a lone surrogate written as its escape there
     shown = reason.encode("utf-8", "backslashreplace").decode("utf-8")
     assert reason and outcome.stderr == shown + "\n", (reason[:300], outcome.stderr[:300])
@@ -186,9 +106,9 @@ def test_the_corpus_is_well_formed() -> None:
     ids = [c.id for c in CASES]
     assert len(set(ids)) == len(ids), "case ids repeat"
     for table in TABLES:
-        assert set(table) <= _KEYS, table["id"]
+        assert set(table) <= KEYS, table["id"]
         assert table.get("why") and table.get("fragment"), table["id"]
-        assert sum(key in table for key in _INPUTS) == 1, table["id"]
+        assert sum(key in table for key in INPUTS) == 1, table["id"]
         assert table.get("shape", "claude-code") in DIALECTS, table["id"]
         assert table.get("plan", "plan") in ("plan", "absent", "none"), table["id"]
     sizes = {c.id: len(c.data) for c in CASES}
@@ -198,8 +118,8 @@ def test_the_corpus_is_well_formed() -> None:
 
 
 @pytest.mark.parametrize(("data", "what"), [
-    (_padded(MAX_HOOK_PAYLOAD_BYTES), "a payload of exactly MAX_HOOK_PAYLOAD_BYTES"),
-    (_nested(MAX_PAYLOAD_DEPTH), "a payload nested exactly MAX_PAYLOAD_DEPTH deep"),
+    (padded(MAX_HOOK_PAYLOAD_BYTES), "a payload of exactly MAX_HOOK_PAYLOAD_BYTES"),
+    (nested(MAX_PAYLOAD_DEPTH), "a payload nested exactly MAX_PAYLOAD_DEPTH deep"),
 ], ids=["size", "depth"])
 def test_the_limits_are_exact(tmp_path: Path, data: bytes, what: str) -> None:
     """The cases one past a limit are denied for the limit alone: at the limit, the same call is

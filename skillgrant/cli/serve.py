@@ -1,0 +1,89 @@
+"""``skillgrant serve`` (issue 15), registered on the app of cli/app.py by
+``register_serve_command``. The service itself is skillgrant/service/; it needs the ``serve``
+extra, loaded only when the command runs.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ..limits import MAX_REQUEST_BODY_BYTES
+from .options import DebugOpt, PlanKind, guard
+
+_EXTRA = "skillgrant serve needs its extra: pip install 'skillgrant[serve]'"
+
+
+def serve(
+    ctx: typer.Context,
+    plan: Annotated[list[str], typer.Option(
+        "--plan", "-p", metavar="[NAME=]PLAN", show_default=False,
+        help="A plan to serve, by NAME (default: the file's stem, or a SKILL.md's folder). "
+             "Repeat for more.")],
+    plan_kind: Annotated[PlanKind, typer.Option(
+        "--plan-kind", help="How to read each --plan.")] = PlanKind.auto,
+    host: Annotated[str, typer.Option(
+        help="The IP address to listen on. Anything but loopback needs --token-env.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="0 takes a free port.")] = 8750,
+    token_env: Annotated[str | None, typer.Option(
+        "--token-env", metavar="VAR", help="The environment variable holding the bearer "
+        "token every request must send (at least 16 characters).")] = None,
+    allow_host: Annotated[list[str] | None, typer.Option(
+        "--allow-host", metavar="NAME", help="Another name the Host header may give.")
+    ] = None,
+    audit_log: Annotated[str | None, typer.Option(
+        "--audit-log", metavar="FILE", help="JSON Lines of every hook decision, as "
+        "skillgrant hook writes them.")] = None,
+    max_body_bytes: Annotated[int, typer.Option(
+        "--max-body-bytes", min=1, help="The largest request body read.")
+    ] = MAX_REQUEST_BODY_BYTES,
+    read_timeout: Annotated[float, typer.Option(
+        "--read-timeout", min=0.1, help="Seconds a request's headers, and then its body, may "
+        "take to arrive.")] = 10.0,
+    handler_timeout: Annotated[float, typer.Option(
+        "--handler-timeout", min=0.1, help="Seconds a request's work may take; past it a hook "
+        "request is denied.")] = 10.0,
+    poll: Annotated[float, typer.Option(
+        min=0, help="Seconds between checks of the plan files for changes (0: only on "
+        "SIGHUP).")] = 1.0,
+    print_config: Annotated[bool, typer.Option(
+        "--print-config", help="Print Claude Code's http hook settings for the first plan and "
+        "exit.")] = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Serve the grant service: hook decisions (POST /v1/hook/NAME) and the library's calls
+    over HTTP, against the plans given. SIGHUP reloads the plans; SIGTERM stops it gracefully.
+    """
+    with guard(ctx, debug):
+        from ..service.plans import parse_spec
+        from ..service.server import ServeOptions, StartError
+
+        try:
+            specs = [parse_spec(p, plan_kind.value) for p in plan]
+        except ValueError as e:
+            raise StartError(str(e)) from None
+        options = ServeOptions(specs, host, port, token_env, tuple(allow_host or ()),
+                               audit_log, max_body_bytes, read_timeout, handler_timeout, poll)
+        if print_config:
+            from ..service.config import snippet
+            from ..service.server import token
+
+            token(options)  # the same refusals as serving: the snippet must work
+            text, note = snippet(host, port, [s.name for s in specs], token_env)
+            typer.echo(text, nl=False)
+            typer.echo(note, nl=False, err=True)
+            return
+        try:
+            import fastapi  # noqa: F401
+            import uvicorn  # noqa: F401
+
+            from ..service.server import run
+        except ImportError:
+            raise StartError(_EXTRA) from None
+        raise typer.Exit(run(options))
+
+
+def register_serve_command(app: typer.Typer) -> None:
+    app.command()(serve)

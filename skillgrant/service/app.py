@@ -1,0 +1,198 @@
+"""The service's application (FastAPI): its endpoints, and the hook answer they share with
+``skillgrant hook``.
+
+``POST /v1/hook/{plan}`` takes a runtime's hook payload and answers exactly as the hook command
+would (``gate.hook.decide``, the same audit records), in the body of a 200: a denial in the
+runtime's JSON, or an empty body for a call the runtime's own permissions decide. Every
+failure, from an unknown plan to a decision that takes too long, is a denial, because a
+runtime treats a non-2xx answer as an error it may let the call through on. The other
+endpoints are the library's calls (operations.py); their errors are HTTP errors with a JSON
+body (``ErrorResponse``).
+
+Work runs in a pool of threads, each request bounded by the handler timeout; the event loop
+only reads requests and writes answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Callable
+from typing import Any, TypeVar
+from urllib.parse import parse_qs
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+
+from .. import __version__
+from ..errors import SkillgrantError
+from ..gate.hook import Answer, Options, decide, failure
+from ..limits import MAX_HOOK_PAYLOAD_BYTES
+from . import models as m
+from . import operations as ops
+from .guard import Scope, Settings
+from .operations import NotServed
+from .plans import Plans
+
+T = TypeVar("T")
+
+#: The hook options a request's query may set, with their values (``skillgrant hook``'s).
+HOOK_QUERY = {"dialect": ("auto", "claude-code", "copilot-cli", "codex", "vscode",
+                          "gemini-cli"),
+              "outside": ("deny", "ask"), "inside": ("none", "allow")}
+_HOOK_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
+    "application/json": {"schema": {"type": "object", "description": "The runtime's "
+                                    "PreToolUse hook payload, as it sends it."}}}}}
+
+
+class Service:
+    """The plans, the settings and the worker threads the endpoints share."""
+
+    def __init__(self, plans: Plans, settings: Settings, workers: int = 8) -> None:
+        self.plans = plans
+        self.settings = settings
+        self.pool = concurrent.futures.ThreadPoolExecutor(workers,
+                                                          thread_name_prefix="skillgrant")
+
+    async def bounded(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a worker thread; TimeoutError past the handler timeout (the
+        thread runs on, its answer unused: every decision is bounded by the limits)."""
+        loop = asyncio.get_running_loop()
+        async with asyncio.timeout(self.settings.handler_timeout):
+            return await loop.run_in_executor(self.pool, work, *args)
+
+    async def hook(self, name: str, query: str, body: bytes) -> Answer:
+        """The hook answer for a payload sent for the plan ``name``; never raises."""
+        values = parse_qs(query, keep_blank_values=True)
+        dialect = _one(values, "dialect") or "auto"
+        dialect = dialect if dialect in HOOK_QUERY["dialect"] else "auto"
+        audit = self.settings.audit_log
+        try:
+            options = hook_options(values, audit)
+            served = self.plans.get(name)
+            if served is None:
+                return failure(dialect, f"no plan named {name!r} is served", audit=audit)
+            options.values["--plan"] = served.spec.path
+            raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
+            return await self.bounded(decide, options, raw, served.loaded)
+        except TimeoutError:
+            return failure(dialect, f"the decision took longer than "
+                           f"{self.settings.handler_timeout:g} s", audit=audit)
+        except Exception as e:  # fail closed: a crash denies the call
+            return failure(dialect, f"{e}" if isinstance(e, ValueError)
+                           else f"internal error ({type(e).__name__}: {e})", audit=audit)
+
+    def refusal(self, scope: Scope, message: str) -> str:
+        """The hook answer for a hook request the guard refused."""
+        values = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
+        dialect = _one(values, "dialect") or "auto"
+        dialect = dialect if dialect in HOOK_QUERY["dialect"] else "auto"
+        return failure(dialect, f"the request was refused: {message}",
+                       audit=self.settings.audit_log).stdout
+
+
+def hook_options(values: dict[str, list[str]], audit: str | None) -> Options:
+    """The hook's options from a request's query. Raises ValueError for an unknown name, a
+    name given twice or a value not among its choices."""
+    options = Options()
+    for name, given in values.items():
+        if name not in HOOK_QUERY:
+            raise ValueError(f"unknown query parameter {name!r}")
+        if len(given) != 1:
+            raise ValueError(f"the query parameter {name!r} is given {len(given)} times")
+        if given[0] not in HOOK_QUERY[name]:
+            raise ValueError(f"{name} must be one of {', '.join(HOOK_QUERY[name])}, not "
+                             f"{given[0]!r}")
+        options.values[f"--{name}"] = given[0]
+    if audit is not None:
+        options.values["--audit-log"] = audit
+    return options
+
+
+def _one(values: dict[str, list[str]], name: str) -> str | None:
+    given = values.get(name, [])
+    return given[0] if len(given) == 1 else None
+
+
+def create_app(service: Service) -> FastAPI:
+    """The application, its endpoints bound to ``service``."""
+    api = FastAPI(title="skillgrant", version=__version__, docs_url=None, redoc_url=None,
+                  description="The grant service: hook decisions and the library's calls "
+                              "over HTTP, against the approved plans it serves.")
+    _hook_route(api, service)
+    _library_routes(api, service)
+
+    @api.get("/v1/health")
+    async def health() -> m.HealthResponse:
+        """The served plans (names, digests) and the version."""
+        return ops.health(service.plans, __version__)
+
+    @api.exception_handler(SkillgrantError)
+    async def library_error(request: Request, e: SkillgrantError) -> JSONResponse:
+        status, code = (404, "not-served") if isinstance(e, NotServed) else (422, "invalid")
+        return _error(status, code, str(e))
+
+    @api.exception_handler(TimeoutError)
+    async def timed_out(request: Request, e: TimeoutError) -> JSONResponse:
+        return _error(503, "handler-timeout", "the request took longer than "
+                      f"{service.settings.handler_timeout:g} s")
+
+    @api.exception_handler(Exception)
+    async def crashed(request: Request, e: Exception) -> JSONResponse:
+        return _error(500, "internal", f"internal error ({type(e).__name__})")
+
+    return api
+
+
+def _hook_route(api: FastAPI, service: Service) -> None:
+    @api.post("/v1/hook/{plan:path}", response_class=Response, openapi_extra=_HOOK_BODY,
+              responses={200: {"description": "The runtime's hook JSON: a denial, or empty "
+                               "(the runtime's own permissions decide).",
+                               "content": {"application/json": {}}}})
+    async def hook(plan: str, request: Request) -> Response:
+        """A runtime's hook payload in, that runtime's hook JSON out (skillgrant hook's
+        answer). Query: dialect, outside, inside, as the hook's options."""
+        answer = await service.hook(plan, request.url.query, await request.body())
+        return Response(answer.stdout, media_type="application/json")
+
+
+def _library_routes(api: FastAPI, service: Service) -> None:
+    errors: dict[int | str, dict[str, Any]] = {
+        404: {"model": m.ErrorResponse, "description": "No such served plan."},
+        422: {"model": m.ErrorResponse, "description": "An invalid plan or input."},
+        503: {"model": m.ErrorResponse, "description": "The handler timeout passed."}}
+
+    @api.post("/v1/check-call", responses=errors)
+    async def check_call(body: m.CheckCallRequest) -> m.CallVerdictModel:
+        """One concrete tool call against the plan (``check_call``)."""
+        return await service.bounded(ops.check_call, service.plans, body)
+
+    @api.post("/v1/prove", responses=errors)
+    async def prove(body: m.ProveRequest) -> m.VerdictModel:
+        """Whether one submitted entry is inside the plan (``prove``)."""
+        return await service.bounded(ops.prove, service.plans, body)
+
+    @api.post("/v1/constrain", responses=errors)
+    async def constrain(body: m.ConstrainRequest) -> m.DecisionModel:
+        """A submitted allowed-tools value constrained to the plan (``constrain``)."""
+        return await service.bounded(ops.constrain, service.plans, body)
+
+    @api.post("/v1/apply", responses=errors)
+    async def apply(body: m.ApplyRequest) -> m.ApplyResponse:
+        """A SKILL.md's text with its allowed-tools constrained to the plan, and the
+        decision. The service never writes a file."""
+        return await service.bounded(ops.apply, service.plans, body)
+
+    @api.post("/v1/lint", responses=errors)
+    async def lint(body: m.LintRequest) -> m.LintResponse:
+        """Review a plan's grants (``lint``)."""
+        return await service.bounded(ops.lint, service.plans, body)
+
+    @api.post("/v1/diff", responses=errors)
+    async def diff(body: m.DiffRequest) -> m.DiffResponse:
+        """How a grant list changed, and whether it escalates (``diff``)."""
+        return await service.bounded(ops.diff, service.plans, body)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)

@@ -1,0 +1,47 @@
+"""``skillgrant serve --print-config``: Claude Code's settings for an ``http`` hook that sends
+each PreToolUse payload to the service.
+
+The hook has ``onFailure: "block"``: Claude Code treats a connection error, a timeout or a
+non-2xx answer of an http hook as an error it lets the call through on, unless the hook says to
+block (measured: docs/runtime-conformance.md). With it, a service that is down blocks every
+tool call until it is back; standard error says so.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..gate.config import TIMEOUT_SECONDS
+
+
+def base_url(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def http_hook(url: str, token_env: str | None) -> dict[str, object]:
+    """One http hook entry posting to ``url``, with the bearer token from ``token_env``."""
+    entry: dict[str, object] = {"type": "http", "url": url, "timeout": TIMEOUT_SECONDS,
+                                "onFailure": "block"}
+    if token_env is not None:
+        entry["headers"] = {"Authorization": f"Bearer ${{{token_env}}}"}
+        entry["allowedEnvVars"] = [token_env]
+    return entry
+
+
+def snippet(host: str, port: int, plans: list[str], token_env: str | None) -> tuple[str, str]:
+    """The settings JSON for the first of ``plans``, and what standard error should say."""
+    url = f"{base_url(host, port)}/v1/hook/{plans[0]}"
+    body = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [http_hook(url, token_env)]}]}}
+    note = ("Merge into .claude/settings.json (or ~/.claude/settings.json).\n"
+            f"The hook sends every PreToolUse payload to {url}. With onFailure: block, Claude "
+            "Code blocks the call when the service is down, does not answer within "
+            f"{TIMEOUT_SECONDS} s or answers with an error: every tool call is denied until "
+            "the service is back. Without onFailure: block it would let those calls through.")
+    if token_env is not None:
+        note += (f"\nClaude Code fills the token from the environment variable {token_env}: "
+                 "set it where Claude Code runs.")
+    if len(plans) > 1:
+        others = ", ".join(plans[1:])
+        note += f"\nFor another served plan ({others}), put its name at the end of the url."
+    return json.dumps(body, indent=2) + "\n", note + "\n"

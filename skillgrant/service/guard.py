@@ -1,0 +1,272 @@
+"""The service's front door: an ASGI middleware every request passes before the application.
+
+In order, a request is refused when
+- its ``Host`` header is not one the service answers to (``HostRule``): a web page that made a
+  name resolve to 127.0.0.1 (DNS rebinding) sends its own name, and is refused;
+- it carries an ``Origin`` header: runtimes and pipelines send none, browsers do;
+- the service has a token and the request's ``Authorization: Bearer`` is not it (compared in
+  constant time);
+- a POST's ``Content-Type`` is not ``application/json``: a cross-site form can send
+  ``text/plain`` without asking, never JSON;
+- its body is over the limit (told by ``Content-Length``, or counted as it arrives), or does
+  not arrive whole within the read timeout.
+
+A refused hook request (``/v1/hook/...``) is answered like any hook failure: 200 with a denial
+in the runtime's JSON, and an audit record. Any other is an HTTP error with a JSON body. There
+are no CORS headers. Each request gives one access-log record: method, path, status, sizes and
+time, never the body.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import ipaddress
+import json
+import time
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any, NamedTuple
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: The path prefix of the hook endpoint, whose every answer is a hook answer.
+HOOK_PREFIX = "/v1/hook/"
+_MAX_LOGGED_PATH = 200
+
+
+class Refusal(Exception):
+    """A request the guard does not let through: HTTP status, stable code, one sentence."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class HostRule:
+    """The ``Host`` values the service answers to, for the address and port it listens on.
+
+    A loopback address answers to itself and ``localhost``; another address to itself; a
+    wildcard address (``0.0.0.0``, ``::``) to any IP literal (a literal cannot be rebound to
+    another machine). Names given with ``--allow-host`` are added. The port must match.
+    """
+
+    def __init__(self, host: str, port: int, names: Iterable[str] = ()) -> None:
+        self.port = port
+        address = ipaddress.ip_address(host)
+        self.any_literal = address.is_unspecified
+        self.hosts = {_host_key(host)} | {n.lower() for n in names}
+        if address.is_loopback:
+            self.hosts.add("localhost")
+
+    def allows(self, value: str) -> bool:
+        host, port = _split_host(value)
+        if host is None or port != self.port:
+            return False
+        if host in self.hosts:
+            return True
+        if self.any_literal:
+            try:
+                ipaddress.ip_address(host.strip("[]"))
+            except ValueError:
+                return False
+            return True
+        return False
+
+
+def _host_key(host: str) -> str:
+    return f"[{host}]" if ":" in host else host.lower()
+
+
+def _split_host(value: str) -> tuple[str | None, int | None]:
+    """``host:port`` (``[v6]:port``) split, the host lower-cased; the port 80 when absent."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return None, None
+        host, rest = value[:end + 1], value[end + 1:]
+    else:
+        host, sep, port_text = value.partition(":")
+        rest = sep + port_text
+    if not rest:
+        return host, 80
+    if not rest.startswith(":") or not rest[1:].isdigit() or len(rest) > 6:
+        return None, None
+    return host or None, int(rest[1:])
+
+
+class Guard:
+    """The middleware. ``hook_refusal(scope, message)`` gives the hook answer (JSON text, or
+    empty) for a refused hook request; ``log`` receives an event name and its fields."""
+
+    def __init__(self, app: ASGIApp, *, hosts: HostRule, token: str | None, max_body: int,
+                 read_timeout: float, hook_refusal: Callable[[Scope, str], str],
+                 log: Callable[..., None]) -> None:
+        self.app = app
+        self.hosts = hosts
+        self.token = token.encode() if token is not None else None
+        self.max_body = max_body
+        self.read_timeout = read_timeout
+        self.hook_refusal = hook_refusal
+        self.log = log
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)  # lifespan
+            return
+        started = time.perf_counter()
+        sent = _Counted(send)
+        size = 0
+        try:
+            headers = _headers(scope)
+            self._check(scope, headers)
+            body = await self._read(receive, headers)
+            size = len(body)
+            await self.app(scope, _replay(body, receive), sent)
+        except Refusal as refusal:
+            await self._refuse(scope, sent, refusal)
+        except _Disconnected:
+            pass  # the client went away: no one to answer
+        finally:
+            self.log("request", method=scope.get("method"),
+                     path=str(scope.get("path", ""))[:_MAX_LOGGED_PATH], status=sent.status,
+                     request_bytes=size, response_bytes=sent.size, refused=sent.refused,
+                     ms=round((time.perf_counter() - started) * 1000, 3),
+                     client=_client(scope))
+
+    def _check(self, scope: Scope, headers: dict[bytes, list[bytes]]) -> None:
+        hosts = headers.get(b"host", [])
+        if len(hosts) != 1 or not self.hosts.allows(hosts[0].decode("latin-1")):
+            raise Refusal(403, "host", "the Host header is not an address this service "
+                          "answers to")
+        if str(scope.get("path", "")).startswith(HOOK_PREFIX) and scope.get("method") != "POST":
+            raise Refusal(405, "method", "the hook endpoint takes POST")
+        if b"origin" in headers:
+            raise Refusal(403, "origin", "requests from web pages (with an Origin header) "
+                          "are refused")
+        if self.token is not None:
+            given = headers.get(b"authorization", [])
+            scheme, _, credential = (given[0] if len(given) == 1 else b"").partition(b" ")
+            if scheme.lower() != b"bearer" or not hmac.compare_digest(credential.strip(),
+                                                                      self.token):
+                raise Refusal(401, "token", "a valid 'Authorization: Bearer' token is "
+                              "required")
+        if scope.get("method") == "POST":
+            kinds = headers.get(b"content-type", [])
+            kind = kinds[0].split(b";")[0].strip().lower() if len(kinds) == 1 else b""
+            if kind != b"application/json":
+                raise Refusal(415, "content-type", "the body must be sent as "
+                              "'Content-Type: application/json'")
+        lengths = headers.get(b"content-length", [])
+        if any(not v.strip().isdigit() or int(v) > self.max_body for v in lengths):
+            raise Refusal(413, "body-size", f"the body is over {self.max_body} bytes "
+                          "(--max-body-bytes)")
+
+    async def _read(self, receive: Receive, headers: dict[bytes, list[bytes]]) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            async with asyncio.timeout(self.read_timeout):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        raise _Disconnected
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > self.max_body:
+                        raise Refusal(413, "body-size", f"the body is over {self.max_body} "
+                                      "bytes (--max-body-bytes)")
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        return b"".join(chunks)
+        except TimeoutError:
+            raise Refusal(408, "read-timeout", f"the body did not arrive within "
+                          f"{self.read_timeout:g} s") from None
+
+    async def _refuse(self, scope: Scope, send: _Counted, refusal: Refusal) -> None:
+        if send.status is not None:
+            return  # the answer has started: nothing more can be said
+        send.refused = refusal.code
+        if str(scope.get("path", "")).startswith(HOOK_PREFIX):
+            text = self.hook_refusal(scope, refusal.message)
+            status, extra = (200, []) if scope.get("method") == "POST" else (
+                405, [(b"allow", b"POST")])
+            await _respond(send, status, text.encode("utf-8"), extra)
+            return
+        body = json.dumps({"error": {"code": refusal.code, "message": refusal.message}})
+        extra = [(b"www-authenticate", b"Bearer")] if refusal.status == 401 else []
+        await _respond(send, refusal.status, body.encode("utf-8"), extra)
+
+
+class _Disconnected(Exception):
+    pass
+
+
+class _Counted:
+    """``send``, noting the status and the body's size."""
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self.status: int | None = None
+        self.size = 0
+        self.refused: str | None = None
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.status = int(message["status"])
+        elif message["type"] == "http.response.body":
+            self.size += len(message.get("body", b""))
+        await self._send(message)
+
+
+def _headers(scope: Scope) -> dict[bytes, list[bytes]]:
+    found: dict[bytes, list[bytes]] = {}
+    for name, value in scope.get("headers", ()):
+        found.setdefault(bytes(name).lower(), []).append(bytes(value))
+    return found
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives the body read already, then what the client sends next (its
+    disconnection)."""
+    given = False
+
+    async def replayed() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
+
+
+async def _respond(send: Send, status: int, body: bytes,
+                   extra: list[tuple[bytes, bytes]]) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+        *extra]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _client(scope: Scope) -> str | None:
+    client = scope.get("client")
+    return f"{client[0]}:{client[1]}" if client else None
+
+
+class Settings(NamedTuple):
+    """What ``serve`` was started with that the guard and the application read."""
+
+    host: str
+    port: int
+    token: str | None
+    max_body: int
+    read_timeout: float
+    handler_timeout: float
+    audit_log: str | None

@@ -1,0 +1,233 @@
+"""``skillgrant serve``: the service under uvicorn, its signals and its plan watcher.
+
+- It listens on loopback unless ``--host`` names another address, and then it refuses to start
+  without a token (``--token-env VAR``). The socket is bound before uvicorn starts, so a port
+  of 0 takes a free one, and the line on standard output names the address really served.
+- SIGHUP reloads every plan; a poll every ``--poll`` seconds reloads a plan whose file changed.
+- SIGTERM and SIGINT stop it gracefully: no new connection is taken, requests in flight finish.
+- A client that does not send its request's headers within the read timeout is disconnected
+  (``_HeaderDeadline``); the body's timeout is the guard's.
+- Events (requests, reloads) are JSON Lines on standard error, one ``write`` each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import os
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Sequence
+from typing import IO, Any, NamedTuple
+
+from ..errors import SkillgrantError
+from ..limits import MAX_REQUEST_BODY_BYTES
+from .plans import PlanSpec
+
+#: The port ``serve`` listens on by default.
+DEFAULT_PORT = 8750
+
+
+class ServeOptions(NamedTuple):
+    plans: Sequence[PlanSpec]
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    token_env: str | None = None
+    allow_hosts: Sequence[str] = ()
+    audit_log: str | None = None
+    max_body: int = MAX_REQUEST_BODY_BYTES
+    read_timeout: float = 10.0
+    handler_timeout: float = 10.0
+    poll: float = 1.0
+    workers: int = 8
+
+
+class StartError(SkillgrantError, ValueError):
+    """The service cannot start as asked (a bad address, a missing token)."""
+
+
+class EventLog:
+    """JSON Lines events on a stream, one write each, safe across threads."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+        self._lock = threading.Lock()
+
+    def __call__(self, event: str, **fields: Any) -> None:
+        from ..gate.audit import stamp
+
+        line = json.dumps({"time": stamp(), "event": event, **fields}, ensure_ascii=True) + "\n"
+        with self._lock, contextlib.suppress(OSError, ValueError):
+            self._stream.write(line)
+            self._stream.flush()
+
+
+def token(options: ServeOptions) -> str | None:
+    """The bearer token, from the environment variable ``--token-env`` names. Raises
+    StartError when a non-loopback address has none, or the variable is empty or short."""
+    try:
+        address = ipaddress.ip_address(options.host)
+    except ValueError:
+        raise StartError(f"--host must be an IP address, not {options.host!r} (a name could "
+                         "resolve anywhere)") from None
+    if options.token_env is None:
+        if not address.is_loopback:
+            raise StartError(f"--host {options.host} is not a loopback address: give "
+                             "--token-env VAR, the environment variable holding the token "
+                             "clients must send")
+        return None
+    value = os.environ.get(options.token_env, "")
+    if len(value) < 16:
+        raise StartError(f"the environment variable {options.token_env} must hold a token of "
+                         "at least 16 characters")
+    return value
+
+
+def bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        raise StartError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    sock.listen(512)
+    sock.set_inheritable(True)
+    return sock
+
+
+def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
+    """Serve until stopped; the exit status. Raises StartError, PlanError."""
+    import uvicorn
+
+    from .app import Service, create_app
+    from .config import base_url
+    from .guard import Guard, HostRule, Settings
+    from .plans import Plans
+
+    secret = token(options)
+    log = EventLog(sys.stderr)
+    plans = Plans(options.plans, log)
+    sock = bind(options.host, options.port)
+    port = sock.getsockname()[1]
+    settings = Settings(options.host, port, secret, options.max_body, options.read_timeout,
+                        options.handler_timeout, options.audit_log)
+    service = Service(plans, settings, options.workers)
+    guarded = Guard(create_app(service), hosts=HostRule(options.host, port, options.allow_hosts),
+                    token=secret, max_body=options.max_body, read_timeout=options.read_timeout,
+                    hook_refusal=service.refusal, log=log)
+    config = uvicorn.Config(
+        guarded, http=_header_deadline(options.read_timeout), lifespan="off",
+        access_log=False, log_config=None, log_level="warning", server_header=False,
+        date_header=False, timeout_keep_alive=5,
+        timeout_graceful_shutdown=int(options.handler_timeout + options.read_timeout) + 1)
+    server = _server_class()(config)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGHUP, lambda: loop.run_in_executor(
+            service.pool, lambda: plans.reload(force=True)))
+        watcher = asyncio.create_task(_watch(server, service, options.poll))
+        announce = asyncio.create_task(_announce(server, out, base_url(options.host, port),
+                                                 [p.spec.name for p in plans.served()]))
+        try:
+            await server.serve(sockets=[sock])
+        finally:
+            watcher.cancel()
+            announce.cancel()
+            service.pool.shutdown(wait=False, cancel_futures=True)
+            log("stopped")
+
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        runner.run(main())
+    return 0
+
+
+def _server_class() -> Any:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, without raising the stopping signal again once it has stopped:
+        a graceful stop exits 0."""
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Any:
+            previous = {sig: signal.signal(sig, self.handle_exit)
+                        for sig in (signal.SIGINT, signal.SIGTERM)}
+            try:
+                yield
+            finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+
+    return Server
+
+
+async def _announce(server: Any, out: IO[str], url: str, names: list[str]) -> None:
+    while not server.started:
+        await asyncio.sleep(0.01)
+    out.write(f"skillgrant serve: listening on {url} (plans: {', '.join(names)})\n")
+    out.flush()
+
+
+async def _watch(server: Any, service: Any, every: float) -> None:
+    """Reload a plan whose file changed, every ``every`` seconds (0: never)."""
+    if every <= 0:
+        return
+    loop = asyncio.get_running_loop()
+    while not server.should_exit:
+        await asyncio.sleep(every)
+        await loop.run_in_executor(service.pool, service.plans.reload)
+
+
+def _loop_factory() -> Any:
+    try:
+        import uvloop
+    except ImportError:  # the asyncio loop serves too, more slowly
+        return None
+    return uvloop.new_event_loop
+
+
+def _header_deadline(seconds: float) -> type[asyncio.Protocol]:
+    """uvicorn's httptools protocol, closing a connection whose request's headers have not all
+    arrived ``seconds`` after its first byte (or after the connection opened)."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class _HeaderDeadline(HttpToolsProtocol):
+        _deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)  # type: ignore[arg-type]
+            self._arm()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._arm()
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            super().on_headers_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(seconds, self._expire)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _expire(self) -> None:
+            self._deadline = None
+            self.transport.close()
+
+    return _HeaderDeadline

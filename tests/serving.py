@@ -1,0 +1,113 @@
+"""A real ``skillgrant serve`` process for tests: started on a free loopback port, asked over
+real sockets (``http.client``), stopped by a signal. Nothing is mocked."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
+
+#: Seconds a service may take to start (it imports FastAPI and uvicorn).
+START_SECONDS = 30
+
+
+class Reply(NamedTuple):
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class Served:
+    """A running service: its process, address and the file its standard error goes to."""
+
+    def __init__(self, process: subprocess.Popen[str], url: str, errors: Path) -> None:
+        self.process = process
+        self.url = url
+        parts = urlsplit(url)
+        self.host = parts.hostname or "127.0.0.1"
+        self.port = parts.port or 80
+        self.errors = errors
+
+    def request(self, method: str, path: str, body: bytes | object | None = None,
+                headers: Mapping[str, str] | None = None, timeout: float = 30) -> Reply:
+        data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+        sent = {"Content-Type": "application/json"} if data is not None else {}
+        sent.update(headers or {})
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        try:
+            connection.request(method, path, body=data, headers=sent)
+            response = connection.getresponse()
+            return Reply(response.status, {k.lower(): v for k, v in response.getheaders()},
+                         response.read())
+        finally:
+            connection.close()
+
+    def post(self, path: str, body: bytes | object, **kwargs: Any) -> Reply:
+        return self.request("POST", path, body, **kwargs)
+
+    def events(self) -> list[dict[str, Any]]:
+        """The JSON Lines events written to standard error so far."""
+        found = []
+        for line in self.errors.read_text().splitlines():
+            if line.startswith("{"):
+                found.append(json.loads(line))
+        return found
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 30) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        try:
+            return self.process.wait(timeout)
+        finally:
+            if self.process.stdout is not None:
+                self.process.stdout.close()
+
+    def __enter__(self) -> Served:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.stop()
+
+
+def start(plans: Sequence[str], *options: str, env: Mapping[str, str] | None = None,
+          cwd: str | Path | None = None) -> Served:
+    """``skillgrant serve --plan P ... --port 0 OPTIONS``, once it says it is listening."""
+    errors = Path(tempfile.mkstemp(prefix="sg-serve-", suffix=".log")[1])
+    argv = [sys.executable, "-m", "skillgrant", "serve", "--port", "0"]
+    for plan in plans:
+        argv += ["--plan", plan]
+    with errors.open("w") as err:
+        process = subprocess.Popen([*argv, *options], stdout=subprocess.PIPE, stderr=err,
+                                   text=True, cwd=cwd, env={**os.environ, **(env or {})})
+    assert process.stdout is not None
+    selector = selectors.DefaultSelector()
+    selector.register(process.stdout, selectors.EVENT_READ)
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if selector.select(timeout=0.2):
+            line = process.stdout.readline()
+            if "listening on " in line:
+                url = line.split("listening on ", 1)[1].split()[0]
+                return Served(process, url, errors)
+            if not line:
+                break
+        if process.poll() is not None:
+            break
+    process.kill()
+    process.wait()
+    raise RuntimeError(f"the service did not start: {errors.read_text()[-2000:]}")
