@@ -8,8 +8,8 @@ In order, a request is refused when
   constant time);
 - a POST's ``Content-Type`` is not ``application/json``: a cross-site form can send
   ``text/plain`` without asking, never JSON;
-- its body is over the limit (told by ``Content-Length``, or counted as it arrives), or does
-  not arrive whole within the read timeout.
+- its body is over the limit (counted as it arrives), or does not arrive whole within the
+  read timeout.
 
 A refused hook request (``/v1/hook/...``) is answered like any hook failure: 200 with a denial
 in the runtime's JSON, and an audit record. Any other is an HTTP error with a JSON body. There
@@ -35,6 +35,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 #: The path prefix of the hook endpoint, whose every answer is a hook answer.
 HOOK_PREFIX = "/v1/hook/"
+#: Bytes of an oversized body read and dropped before its refusal is sent; past them (or
+#: declared past them) the refusal is sent at once, and the connection closed.
+DRAIN_BYTES = 64_000_000
 _MAX_LOGGED_PATH = 200
 
 
@@ -164,11 +167,13 @@ class Guard:
                 raise Refusal(415, "content-type", "the body must be sent as "
                               "'Content-Type: application/json'")
         lengths = headers.get(b"content-length", [])
-        if any(not v.strip().isdigit() or int(v) > self.max_body for v in lengths):
+        if any(not v.strip().isdigit() or int(v) > DRAIN_BYTES for v in lengths):
             raise Refusal(413, "body-size", f"the body is over {self.max_body} bytes "
                           "(--max-body-bytes)")
 
     async def _read(self, receive: Receive, headers: dict[bytes, list[bytes]]) -> bytes:
+        """The body, whole. A body over the limit is read on and dropped, up to DRAIN_BYTES,
+        so the client, still sending, reads the refusal rather than a reset connection."""
         chunks: list[bytes] = []
         size = 0
         try:
@@ -179,11 +184,13 @@ class Guard:
                         raise _Disconnected
                     chunk = message.get("body", b"")
                     size += len(chunk)
-                    if size > self.max_body:
+                    if size <= self.max_body:
+                        chunks.append(chunk)
+                    more = message.get("more_body", False)
+                    if size > self.max_body and (not more or size > DRAIN_BYTES):
                         raise Refusal(413, "body-size", f"the body is over {self.max_body} "
                                       "bytes (--max-body-bytes)")
-                    chunks.append(chunk)
-                    if not message.get("more_body", False):
+                    if not more:
                         return b"".join(chunks)
         except TimeoutError:
             raise Refusal(408, "read-timeout", f"the body did not arrive within "
@@ -249,9 +256,10 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 async def _respond(send: Send, status: int, body: bytes,
                    extra: list[tuple[bytes, bytes]]) -> None:
+    # A refused request's body may be partly unread: the connection is not used again.
     await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-        *extra]})
+        (b"connection", b"close"), *extra]})
     await send({"type": "http.response.body", "body": body})
 
 
