@@ -10,7 +10,8 @@ patterns against the same port, capped), ``startup`` (a cold ``skillgrant check`
 10,000 / 100,000 generated skills: files per second and peak memory, with ``--jobs``), ``json``
 (each JSON writer of ``reports.escape.JSON_WRITERS`` on the file objects of a generated batch),
 ``gate`` (``check_call`` per call, and the ``skillgrant hook`` process against ``python -c
-pass``).
+pass``), ``serve`` (10,000 hook requests to ``skillgrant serve`` at 1, 8 and 64 clients, beside
+the ``skillgrant hook`` process on the same payloads).
 
 Timings are medians of repeated runs on this machine; only the ratios travel between machines.
 Nothing here is asserted: tests never time anything. Child processes run without
@@ -434,6 +435,13 @@ def section_gate() -> None:
           f"{times['skillgrant hook, JSON plan'] / base:.2f}x (JSON plan)")
 
 
+def section_serve() -> None:
+    """Hook requests against ``skillgrant serve`` at 1, 8 and 64 clients (benchmarks/load.py)."""
+    from load import section_serve as serve
+
+    serve(_skillgrant_command(), GATE_CALLS, GATE_PLAN, _child_env())
+
+
 SECTIONS = {
     "prover": section_prover,
     "adversarial": section_adversarial,
@@ -441,6 +449,7 @@ SECTIONS = {
     "batch": section_batch,
     "json": section_json,
     "gate": section_gate,
+    "serve": section_serve,
 }
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import doctest
 import re
+from pathlib import Path
 
+import pytest
 from conftest import REPO
 
 
@@ -48,7 +50,6 @@ def test_the_run_time_section_runs_as_written() -> None:
     import json
     import subprocess
     import sys
-    from pathlib import Path
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```sh\n(.*?)```", _section(readme, "Enforce the plan at run time"),
@@ -70,3 +71,35 @@ def test_the_run_time_section_runs_as_written() -> None:
     denial, allowed = outputs[2].split("exit 2\n")
     assert json.loads(denial)["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert allowed == "exit 0\n"
+
+
+def test_the_service_section_runs_as_written(tmp_path: Path) -> None:
+    """The shell snippets of "Run the grant service", with ``.venv/bin/`` standing for the
+    environment the tests run in (the second starts the service on port 8750, and stops it)."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("curl") is None:
+        pytest.skip("curl is not installed")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", _section(readme, "Run the grant service"), re.DOTALL)
+    assert len(blocks) == 2
+    here = Path(sys.executable).parent
+    script = here / "skillgrant"
+    run = str(script) if script.exists() else f"{sys.executable} -m skillgrant"
+    outputs = []
+    for block in blocks:
+        command = block.replace(".venv/bin/skillgrant", run).replace(
+            "samples/", f"{REPO}/samples/")
+        done = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    (hook,) = json.loads(outputs[0])["hooks"]["PreToolUse"][0]["hooks"]
+    assert hook["type"] == "http" and hook["onFailure"] == "block"
+    assert hook["url"] == "http://127.0.0.1:8750/v1/hook/gh-triage"
+    denial, allowed = outputs[1].split("\n", 1)
+    assert json.loads(denial)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert allowed == "[0]\n"

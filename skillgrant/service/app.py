@@ -1,5 +1,4 @@
-"""The service's application (FastAPI): its endpoints, and the hook answer they share with
-``skillgrant hook``.
+"""The service's application: the hook endpoint, and the library's endpoints (FastAPI).
 
 ``POST /v1/hook/{plan}`` takes a runtime's hook payload and answers exactly as the hook command
 would (``gate.hook.decide``, the same audit records), in the body of a 200: a denial in the
@@ -22,7 +21,7 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
 
 from .. import __version__
 from ..errors import SkillgrantError
@@ -30,7 +29,7 @@ from ..gate.hook import Answer, Options, decide, failure
 from ..limits import MAX_HOOK_PAYLOAD_BYTES
 from . import models as m
 from . import operations as ops
-from .guard import Scope, Settings
+from .guard import HOOK_PREFIX, ASGIApp, Receive, Scope, Send, Settings
 from .operations import NotServed
 from .plans import Plans
 
@@ -40,9 +39,22 @@ T = TypeVar("T")
 HOOK_QUERY = {"dialect": ("auto", "claude-code", "copilot-cli", "codex", "vscode",
                           "gemini-cli"),
               "outside": ("deny", "ask"), "inside": ("none", "allow")}
-_HOOK_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
-    "application/json": {"schema": {"type": "object", "description": "The runtime's "
-                                    "PreToolUse hook payload, as it sends it."}}}}}
+_HOOK_OPENAPI: dict[str, Any] = {
+    "summary": "Hook",
+    "description": "A runtime's hook payload in, that runtime's hook JSON out, exactly as "
+                   "skillgrant hook answers. Always 200: a denial, or an empty body when the "
+                   "runtime's own permissions decide. Every failure is a denial.",
+    "operationId": "hook",
+    "parameters": [
+        {"name": "plan", "in": "path", "required": True, "schema": {"type": "string"}},
+        *({"name": name, "in": "query", "required": False,
+           "schema": {"type": "string", "enum": list(values), "default": values[0]}}
+          for name, values in HOOK_QUERY.items())],
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "description": "The runtime's PreToolUse hook payload."}}}},
+    "responses": {"200": {"description": "The runtime's hook JSON, or empty.",
+                          "content": {"application/json": {"schema": {"type": "object"}}}}},
+}
 
 
 class Service:
@@ -119,7 +131,6 @@ def create_app(service: Service) -> FastAPI:
     api = FastAPI(title="skillgrant", version=__version__, docs_url=None, redoc_url=None,
                   description="The grant service: hook decisions and the library's calls "
                               "over HTTP, against the approved plans it serves.")
-    _hook_route(api, service)
     _library_routes(api, service)
 
     @api.get("/v1/health")
@@ -144,16 +155,39 @@ def create_app(service: Service) -> FastAPI:
     return api
 
 
-def _hook_route(api: FastAPI, service: Service) -> None:
-    @api.post("/v1/hook/{plan:path}", response_class=Response, openapi_extra=_HOOK_BODY,
-              responses={200: {"description": "The runtime's hook JSON: a denial, or empty "
-                               "(the runtime's own permissions decide).",
-                               "content": {"application/json": {}}}})
-    async def hook(plan: str, request: Request) -> Response:
-        """A runtime's hook payload in, that runtime's hook JSON out (skillgrant hook's
-        answer). Query: dialect, outside, inside, as the hook's options."""
-        answer = await service.hook(plan, request.url.query, await request.body())
-        return Response(answer.stdout, media_type="application/json")
+def front(service: Service, api: FastAPI) -> ASGIApp:
+    """The application: hook requests straight to ``service.hook``, everything else to
+    ``api``. A hook call is the hot path (one per tool call): it skips FastAPI's routing and
+    validation, which a payload must never fail anyway."""
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not str(scope["path"]).startswith(HOOK_PREFIX):
+            await api(scope, receive, send)
+            return
+        message = await receive()  # the guard has read the body whole
+        answer = await service.hook(str(scope["path"])[len(HOOK_PREFIX):],
+                                    bytes(scope.get("query_string", b"")).decode("latin-1"),
+                                    bytes(message.get("body", b"")))
+        body = answer.stdout.encode("utf-8")
+        await send({"type": "http.response.start", "status": 200, "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    _document_hook(api)
+    return app
+
+
+def _document_hook(api: FastAPI) -> None:
+    """Add the hook endpoint, which FastAPI does not route, to ``/openapi.json``."""
+    made = api.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = made()
+        schema["paths"].setdefault("/v1/hook/{plan}", {"post": _HOOK_OPENAPI})
+        return schema
+
+    api.openapi = openapi  # type: ignore[method-assign]
 
 
 def _library_routes(api: FastAPI, service: Service) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import ipaddress
 import json
 import os
@@ -105,7 +106,7 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     """Serve until stopped; the exit status. Raises StartError, PlanError."""
     import uvicorn
 
-    from .app import Service, create_app
+    from .app import Service, create_app, front
     from .config import base_url
     from .guard import Guard, HostRule, Settings
     from .plans import Plans
@@ -118,7 +119,8 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     settings = Settings(options.host, port, secret, options.max_body, options.read_timeout,
                         options.handler_timeout, options.audit_log)
     service = Service(plans, settings, options.workers)
-    guarded = Guard(create_app(service), hosts=HostRule(options.host, port, options.allow_hosts),
+    application = front(service, create_app(service))
+    guarded = Guard(application, hosts=HostRule(options.host, port, options.allow_hosts),
                     token=secret, max_body=options.max_body, read_timeout=options.read_timeout,
                     hook_refusal=service.refusal, log=log)
     config = uvicorn.Config(
@@ -127,6 +129,10 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
         date_header=False, timeout_keep_alive=5,
         timeout_graceful_shutdown=int(options.handler_timeout + options.read_timeout) + 1)
     server = _server_class()(config)
+    # What start-up built (FastAPI, pydantic, the plans) lives as long as the process: out of
+    # the collector's reach, a full collection no longer walks it in the middle of a request.
+    gc.collect()
+    gc.freeze()
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

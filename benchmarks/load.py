@@ -1,0 +1,160 @@
+"""The ``serve`` section of benchmarks/run.py: hook requests against a real ``skillgrant serve``
+at 1, 8 and 64 concurrent clients, beside the ``skillgrant hook`` process on the same payloads.
+
+The clients are asyncio connections of this process (keep-alive, one request in flight each),
+the service its own process, as a runtime and the service would be. Every answer is checked
+against the hook process's answer to the same payload: a wrong answer counts as an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REQUESTS = 10_000
+CLIENTS = (1, 8, 64)
+HOOK_RUNS = {1: 150, 8: 400}
+
+
+class Load:
+    """What one load run measured: latencies (seconds), errors and the wall time."""
+
+    def __init__(self, latencies: list[float], errors: int, wall: float) -> None:
+        self.latencies = sorted(latencies)
+        self.errors = errors
+        self.wall = wall
+
+    def quantile(self, q: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        return self.latencies[min(len(self.latencies) - 1, int(q * len(self.latencies)))]
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.wall
+
+
+def _requests(port: int, payloads: Sequence[bytes]) -> list[bytes]:
+    head = (f"POST /v1/hook/bench HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n")
+    return [head.format(len(p)).encode() + p for p in payloads]
+
+
+async def _client(port: int, todo: list[tuple[bytes, bytes]], latencies: list[float],
+                  errors: list[int]) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        for request, expected in todo:
+            started = time.perf_counter()
+            writer.write(request)
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":", 1)[1])
+            body = await reader.readexactly(length)
+            latencies.append(time.perf_counter() - started)
+            if not head.startswith(b"HTTP/1.1 200") or body != expected:
+                errors.append(1)
+    finally:
+        writer.close()
+
+
+async def _load(port: int, work: list[tuple[bytes, bytes]], clients: int) -> Load:
+    latencies: list[float] = []
+    errors: list[int] = []
+    shares = [work[i::clients] for i in range(clients)]
+    started = time.perf_counter()
+    await asyncio.gather(*(_client(port, share, latencies, errors) for share in shares))
+    return Load(latencies, len(errors), time.perf_counter() - started)
+
+
+def _hook_process(argv: list[str], payloads: Sequence[bytes], runs: int,
+                  clients: int, env: dict[str, str]) -> tuple[Load, list[bytes]]:
+    def one(i: int) -> tuple[float, bytes]:
+        started = time.perf_counter()
+        done = subprocess.run(argv, input=payloads[i % len(payloads)], capture_output=True,
+                              env=env, check=False)
+        return time.perf_counter() - started, done.stdout
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(clients) as pool:
+        results = list(pool.map(one, range(runs)))
+    wall = time.perf_counter() - started
+    return Load([t for t, _ in results], 0, wall), [out for _, out in results]
+
+
+def _start(argv: list[str], env: dict[str, str], log: Path) -> tuple[subprocess.Popen[str], int]:
+    with log.open("w") as err:
+        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, text=True,
+                                   env=env)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    if "listening on " not in line:
+        process.kill()
+        raise RuntimeError(f"the service did not start: {log.read_text()[-1000:]}")
+    return process, int(line.split("listening on ", 1)[1].split()[0].rsplit(":", 1)[1])
+
+
+def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, object]]],
+                  plan: Sequence[str], env: dict[str, str]) -> None:
+    print("\n## 7. the grant service\n")
+    payloads = [json.dumps({"session_id": "s", "cwd": "/repo", "hook_event_name": "PreToolUse",
+                            "tool_name": tool, "tool_input": tool_input}).encode()
+                for tool, tool_input in calls]
+    with tempfile.TemporaryDirectory() as tmp:
+        plan_file = Path(tmp) / "bench.json"
+        plan_file.write_text(json.dumps({"allowed-tools": list(plan)}))
+        hook = [*command, "hook", "--plan", str(plan_file)]
+        expected = [subprocess.run(hook, input=p, capture_output=True, env=env,
+                                   check=False).stdout for p in payloads]
+        denials = sum(b'"deny"' in e for e in expected)
+        print(f"{REQUESTS:,} hook requests per row, cycling over {len(payloads)} realistic "
+              f"payloads ({denials} denied), each answer compared with the `skillgrant hook` "
+              "process's answer to the same payload; keep-alive connections, one request in "
+              "flight each.\n")
+        process, port = _start([*command, "serve", "--port", "0", "--plan",
+                                f"bench={plan_file}"], env, Path(tmp) / "serve.log")
+        try:
+            requests = _requests(port, payloads)
+            work = [(requests[i % len(requests)], expected[i % len(expected)])
+                    for i in range(REQUESTS)]
+            asyncio.run(_load(port, work[:500], 8))  # warm-up
+            loads = {n: asyncio.run(_load(port, work, n)) for n in CLIENTS}
+        finally:
+            process.terminate()
+            process.wait(30)
+        processes = {n: _hook_process(hook, payloads, runs, n, env)
+                     for n, runs in HOOK_RUNS.items()}
+    wrong = sum(out != expected[i % len(expected)]
+                for _, outs in processes.values() for i, out in enumerate(outs))
+    print("| clients | answered by | requests | errors | p50 | p99 | max | requests/s |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    for n, load in loads.items():
+        print(f"| {n} | `skillgrant serve` | {len(load.latencies):,} | {load.errors} | "
+              f"{load.quantile(0.5) * 1000:.2f} ms | {load.quantile(0.99) * 1000:.2f} ms | "
+              f"{load.latencies[-1] * 1000:.2f} ms | {load.rate:,.0f} |")
+    for n, (load, _) in processes.items():
+        print(f"| {n} | `skillgrant hook` process | {len(load.latencies):,} | "
+              f"{wrong if n == 1 else 0} | {load.quantile(0.5) * 1000:.1f} ms | "
+              f"{load.quantile(0.99) * 1000:.1f} ms | {load.latencies[-1] * 1000:.1f} ms | "
+              f"{load.rate:,.0f} |")
+    print()
+    for n in HOOK_RUNS:
+        hook_load = processes[n][0]
+        print(f"at {n} client(s): the service answers {hook_load.quantile(0.5) / loads[n].quantile(0.5):.0f}x "
+              f"faster at p50 and {loads[n].rate / hook_load.rate:.0f}x more requests/s than a "
+              "hook process per call")
+    print(f"\ntarget: p99 ≤ 5 ms at 8 clients; measured {loads[8].quantile(0.99) * 1000:.2f} ms; "
+          f"errors {sum(load.errors for load in loads.values())}; cores {os.cpu_count()}, "
+          f"Python {sys.version.split()[0]}; median p50 over rows "
+          f"{statistics.median(load.quantile(0.5) for load in loads.values()) * 1000:.2f} ms")
