@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Request
@@ -29,7 +29,7 @@ from ..gate.hook import Answer, Options, decide, failure
 from ..limits import MAX_HOOK_PAYLOAD_BYTES
 from . import models as m
 from . import operations as ops
-from .guard import HOOK_PREFIX, ASGIApp, Receive, Scope, Send, Settings
+from .guard import HOOK_PREFIX, ASGIApp, Receive, Scope, Send
 from .operations import NotServed
 from .plans import Plans
 
@@ -55,6 +55,18 @@ _HOOK_OPENAPI: dict[str, Any] = {
     "responses": {"200": {"description": "The runtime's hook JSON, or empty.",
                           "content": {"application/json": {"schema": {"type": "object"}}}}},
 }
+
+
+class Settings(NamedTuple):
+    """What ``serve`` was started with that the guard and the application read."""
+
+    host: str
+    port: int
+    token: str | None
+    max_body: int
+    read_timeout: float
+    handler_timeout: float
+    audit_log: str | None
 
 
 class Service:

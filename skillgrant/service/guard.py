@@ -25,7 +25,7 @@ import ipaddress
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
-from typing import Any, NamedTuple
+from typing import Any
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -267,14 +267,3 @@ def _client(scope: Scope) -> str | None:
     client = scope.get("client")
     return f"{client[0]}:{client[1]}" if client else None
 
-
-class Settings(NamedTuple):
-    """What ``serve`` was started with that the guard and the application read."""
-
-    host: str
-    port: int
-    token: str | None
-    max_body: int
-    read_timeout: float
-    handler_timeout: float
-    audit_log: str | None

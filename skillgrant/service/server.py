@@ -106,9 +106,9 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     """Serve until stopped; the exit status. Raises StartError, PlanError."""
     import uvicorn
 
-    from .app import Service, create_app, front
+    from .app import Service, Settings, create_app, front
     from .config import base_url
-    from .guard import Guard, HostRule, Settings
+    from .guard import Guard, HostRule
     from .plans import Plans
 
     secret = token(options)

@@ -144,6 +144,15 @@ def test_an_oversized_body_is_refused(served: Served) -> None:
     assert b"--max-body-bytes" in got and time.monotonic() - started < READ_TIMEOUT
 
 
+def test_the_body_limit_is_exact(served: Served) -> None:
+    """A call inside the plan padded to exactly MAX_REQUEST_BODY_BYTES is judged (no
+    decision); one byte more is denied for the limit alone."""
+    at = INSIDE + b" " * (MAX_REQUEST_BODY_BYTES - len(INSIDE))
+    reply = served.post("/v1/hook/plan", at)
+    assert (reply.status, reply.body) == (200, b"")
+    assert "--max-body-bytes" in _denial(served, "/v1/hook/plan", at + b" ")
+
+
 def test_a_chunked_body_is_counted_as_it_arrives(served: Served) -> None:
     head = (f"POST /v1/hook/plan HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
             "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n").encode()
