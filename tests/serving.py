@@ -95,19 +95,20 @@ def start(plans: Sequence[str], *options: str, env: Mapping[str, str] | None = N
         process = subprocess.Popen([*argv, *options], stdout=subprocess.PIPE, stderr=err,
                                    text=True, cwd=cwd, env={**os.environ, **(env or {})})
     assert process.stdout is not None
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ)
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        if selector.select(timeout=0.2):
-            line = process.stdout.readline()
-            if "listening on " in line:
-                url = line.split("listening on ", 1)[1].split()[0]
-                return Served(process, url, errors)
-            if not line:
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            if selector.select(timeout=0.2):
+                line = process.stdout.readline()
+                if "listening on " in line:
+                    url = line.split("listening on ", 1)[1].split()[0]
+                    return Served(process, url, errors)
+                if not line:
+                    break
+            if process.poll() is not None:
                 break
-        if process.poll() is not None:
-            break
     process.kill()
     process.wait()
+    process.stdout.close()
     raise RuntimeError(f"the service did not start: {errors.read_text()[-2000:]}")

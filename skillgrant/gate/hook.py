@@ -47,7 +47,8 @@ plan (a plan file, an approved SKILL.md or a settings.json). A call outside the 
 with the reason on standard error and exit status 2; a call inside gets no decision. Any failure
 denies the call.
 """
-_VALUES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside": ("deny", "ask"),
+#: Each option with the values it takes (None: any value).
+OPTION_CHOICES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside": ("deny", "ask"),
            "--inside": ("none", "allow"), "--audit-log": None, "--print-config": DIALECTS,
            "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None}
 _MAX_SHOWN_ENTRIES = 20
@@ -102,7 +103,7 @@ def read_options(args: Sequence[str]) -> Options:
             options.help = True
             continue
         name, eq, value = token.partition("=")
-        if name not in _VALUES:
+        if name not in OPTION_CHOICES:
             raise UsageError(f"unknown option {token!r}")
         if name in options.values:
             raise UsageError(f"{name} is given twice")
@@ -111,7 +112,7 @@ def read_options(args: Sequence[str]) -> Options:
             if following is None:
                 raise UsageError(f"{name} needs a value")
             value = following
-        choices = _VALUES[name]
+        choices = OPTION_CHOICES[name]
         if choices is not None and value not in choices:
             raise UsageError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
         options.values[name] = value

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Request
@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse
 
 from .. import __version__
 from ..errors import SkillgrantError
-from ..gate.hook import Answer, Options, decide, failure
+from ..gate.hook import OPTION_CHOICES, Answer, Options, decide, failure
 from ..limits import MAX_HOOK_PAYLOAD_BYTES
 from . import models as m
 from . import operations as ops
@@ -36,9 +36,9 @@ from .plans import Plans
 T = TypeVar("T")
 
 #: The hook options a request's query may set, with their values (``skillgrant hook``'s).
-HOOK_QUERY = {"dialect": ("auto", "claude-code", "copilot-cli", "codex", "vscode",
-                          "gemini-cli"),
-              "outside": ("deny", "ask"), "inside": ("none", "allow")}
+HOOK_QUERY: dict[str, tuple[str, ...]] = {
+    name: choices for name in ("dialect", "outside", "inside")
+    if (choices := OPTION_CHOICES[f"--{name}"]) is not None}
 _HOOK_OPENAPI: dict[str, Any] = {
     "summary": "Hook",
     "description": "A runtime's hook payload in, that runtime's hook JSON out, exactly as "
@@ -57,24 +57,19 @@ _HOOK_OPENAPI: dict[str, Any] = {
 }
 
 
-class Settings(NamedTuple):
-    """What ``serve`` was started with that the guard and the application read."""
-
-    host: str
-    port: int
-    token: str | None
-    max_body: int
-    read_timeout: float
-    handler_timeout: float
-    audit_log: str | None
+class QueryError(ValueError):
+    """A hook request's query names an unknown option, one twice, or a value not allowed."""
 
 
 class Service:
-    """The plans, the settings and the worker threads the endpoints share."""
+    """The plans, the audit log, the handler timeout and the worker threads the endpoints
+    share."""
 
-    def __init__(self, plans: Plans, settings: Settings, workers: int = 8) -> None:
+    def __init__(self, plans: Plans, *, audit_log: str | None, handler_timeout: float,
+                 workers: int = 8) -> None:
         self.plans = plans
-        self.settings = settings
+        self.audit_log = audit_log
+        self.handler_timeout = handler_timeout
         self.pool = concurrent.futures.ThreadPoolExecutor(workers,
                                                           thread_name_prefix="skillgrant")
 
@@ -82,15 +77,13 @@ class Service:
         """``work(*args)`` in a worker thread; TimeoutError past the handler timeout (the
         thread runs on, its answer unused: every decision is bounded by the limits)."""
         loop = asyncio.get_running_loop()
-        async with asyncio.timeout(self.settings.handler_timeout):
+        async with asyncio.timeout(self.handler_timeout):
             return await loop.run_in_executor(self.pool, work, *args)
 
     async def hook(self, name: str, query: str, body: bytes) -> Answer:
         """The hook answer for a payload sent for the plan ``name``; never raises."""
         values = parse_qs(query, keep_blank_values=True)
-        dialect = _one(values, "dialect") or "auto"
-        dialect = dialect if dialect in HOOK_QUERY["dialect"] else "auto"
-        audit = self.settings.audit_log
+        dialect, audit = _dialect(values), self.audit_log
         try:
             options = hook_options(values, audit)
             served = self.plans.get(name)
@@ -99,33 +92,31 @@ class Service:
             options.values["--plan"] = served.spec.path
             raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
             return await self.bounded(decide, options, raw, served.loaded)
+        except QueryError as e:
+            return failure(dialect, str(e), audit=audit)
         except TimeoutError:
-            return failure(dialect, f"the decision took longer than "
-                           f"{self.settings.handler_timeout:g} s", audit=audit)
+            return failure(dialect, f"the decision took longer than {self.handler_timeout:g} s",
+                           audit=audit)
         except Exception as e:  # fail closed: a crash denies the call
-            return failure(dialect, f"{e}" if isinstance(e, ValueError)
-                           else f"internal error ({type(e).__name__}: {e})", audit=audit)
+            return failure(dialect, f"internal error ({type(e).__name__}: {e})", audit=audit)
 
     def refusal(self, scope: Scope, message: str) -> str:
         """The hook answer for a hook request the guard refused."""
         values = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
-        dialect = _one(values, "dialect") or "auto"
-        dialect = dialect if dialect in HOOK_QUERY["dialect"] else "auto"
-        return failure(dialect, f"the request was refused: {message}",
-                       audit=self.settings.audit_log).stdout
+        return failure(_dialect(values), f"the request was refused: {message}",
+                       audit=self.audit_log).stdout
 
 
 def hook_options(values: dict[str, list[str]], audit: str | None) -> Options:
-    """The hook's options from a request's query. Raises ValueError for an unknown name, a
-    name given twice or a value not among its choices."""
+    """The hook's options from a request's query. Raises QueryError."""
     options = Options()
     for name, given in values.items():
         if name not in HOOK_QUERY:
-            raise ValueError(f"unknown query parameter {name!r}")
+            raise QueryError(f"unknown query parameter {name!r}")
         if len(given) != 1:
-            raise ValueError(f"the query parameter {name!r} is given {len(given)} times")
+            raise QueryError(f"the query parameter {name!r} is given {len(given)} times")
         if given[0] not in HOOK_QUERY[name]:
-            raise ValueError(f"{name} must be one of {', '.join(HOOK_QUERY[name])}, not "
+            raise QueryError(f"{name} must be one of {', '.join(HOOK_QUERY[name])}, not "
                              f"{given[0]!r}")
         options.values[f"--{name}"] = given[0]
     if audit is not None:
@@ -133,9 +124,10 @@ def hook_options(values: dict[str, list[str]], audit: str | None) -> Options:
     return options
 
 
-def _one(values: dict[str, list[str]], name: str) -> str | None:
-    given = values.get(name, [])
-    return given[0] if len(given) == 1 else None
+def _dialect(values: dict[str, list[str]]) -> str:
+    """The dialect a query names, to answer even a bad request in (``auto`` when unclear)."""
+    given = values.get("dialect", [])
+    return given[0] if len(given) == 1 and given[0] in HOOK_QUERY["dialect"] else "auto"
 
 
 def create_app(service: Service) -> FastAPI:
@@ -158,7 +150,7 @@ def create_app(service: Service) -> FastAPI:
     @api.exception_handler(TimeoutError)
     async def timed_out(request: Request, e: TimeoutError) -> JSONResponse:
         return _error(503, "handler-timeout", "the request took longer than "
-                      f"{service.settings.handler_timeout:g} s")
+                      f"{service.handler_timeout:g} s")
 
     @api.exception_handler(Exception)
     async def crashed(request: Request, e: Exception) -> JSONResponse:

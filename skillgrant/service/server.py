@@ -106,7 +106,7 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     """Serve until stopped; the exit status. Raises StartError, PlanError."""
     import uvicorn
 
-    from .app import Service, Settings, create_app, front
+    from .app import Service, create_app, front
     from .config import base_url
     from .guard import Guard, HostRule
     from .plans import Plans
@@ -116,9 +116,8 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     plans = Plans(options.plans, log)
     sock = bind(options.host, options.port)
     port = sock.getsockname()[1]
-    settings = Settings(options.host, port, secret, options.max_body, options.read_timeout,
-                        options.handler_timeout, options.audit_log)
-    service = Service(plans, settings, options.workers)
+    service = Service(plans, audit_log=options.audit_log,
+                      handler_timeout=options.handler_timeout, workers=options.workers)
     application = front(service, create_app(service))
     guarded = Guard(application, hosts=HostRule(options.host, port, options.allow_hosts),
                     token=secret, max_body=options.max_body, read_timeout=options.read_timeout,
