@@ -173,7 +173,9 @@ def decide(options: Options, raw: bytes | None, plan: LoadedPlan | None = None) 
         return failure(wanted, f"the payload is not JSON: {e}", audit=audit)
     if wanted == "auto" and isinstance(payload, dict):
         wanted = detect(payload)  # a payload it cannot read is answered in its own dialect
-    if depth_over(payload, MAX_PAYLOAD_DEPTH):
+    # JSON nests no deeper than its count of opening brackets: most payloads need no walk.
+    brackets = raw.count(b"{") + raw.count(b"[")
+    if brackets > MAX_PAYLOAD_DEPTH and depth_over(payload, MAX_PAYLOAD_DEPTH):
         return failure(wanted, f"the payload nests deeper than {MAX_PAYLOAD_DEPTH} "
                         "(MAX_PAYLOAD_DEPTH)", audit=audit)
     try:
