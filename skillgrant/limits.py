@@ -66,3 +66,7 @@ MAX_PAYLOAD_DEPTH: Final = 64
 #: Bytes of one request body ``skillgrant serve`` reads (``--max-body-bytes`` changes it). Past
 #: it the request is refused unread; a hook request is denied.
 MAX_REQUEST_BODY_BYTES: Final = 1_000_000
+
+#: Bytes of one request's line and headers ``skillgrant serve`` reads. Past it the connection
+#: is closed unanswered: a runtime's request has a few hundred.
+MAX_REQUEST_HEADER_BYTES: Final = 65_536

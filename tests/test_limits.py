@@ -44,7 +44,8 @@ def test_every_limit_is_a_documented_positive_constant() -> None:
                      "MAX_WORK_PER_DECISION", "MAX_WORK_PER_VALUE", "MAX_FILE_BYTES",
                      "MAX_FRONTMATTER_CHARS", "MAX_PLAN_CHARS", "MAX_YAML_ALIASES",
                      "MAX_NESTING_DEPTH", "MAX_SHELL_COMMAND_CHARS", "MAX_SHELL_NODES",
-                     "MAX_HOOK_PAYLOAD_BYTES", "MAX_PAYLOAD_DEPTH", "MAX_REQUEST_BODY_BYTES"]
+                     "MAX_HOOK_PAYLOAD_BYTES", "MAX_PAYLOAD_DEPTH", "MAX_REQUEST_BODY_BYTES",
+                     "MAX_REQUEST_HEADER_BYTES"]
     lines = LIMITS_SOURCE.splitlines()
     for name in names:
         value = getattr(limits, name)
@@ -350,7 +351,7 @@ def test_only_a_regular_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 # --- the call gate: MAX_SHELL_COMMAND_CHARS, MAX_SHELL_NODES ----------------------------------
 # (MAX_HOOK_PAYLOAD_BYTES and MAX_PAYLOAD_DEPTH: tests/gate/test_hook_payloads.py;
-# MAX_REQUEST_BODY_BYTES: tests/service/test_fail_closed.py)
+# MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADER_BYTES: tests/service/test_fail_closed.py)
 
 def test_a_command_at_the_length_limit_is_analysed_and_one_past_it_is_unknown() -> None:
     from skillgrant import check_call

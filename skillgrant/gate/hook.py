@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..limits import MAX_HOOK_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH
@@ -67,6 +67,10 @@ class Options:
 
     def get(self, name: str) -> str | None:
         return self.values.get(name)
+
+
+#: Where a decision's audit record goes: one line of JSON, written whole or OSError.
+Sink = Callable[[bytes], None]
 
 
 class Answer(NamedTuple):
@@ -155,13 +159,15 @@ def _named_dialect(args: Sequence[str]) -> str:
     return "auto"
 
 
-def decide(options: Options, raw: bytes | None, plan: LoadedPlan | None = None) -> Answer:
+def decide(options: Options, raw: bytes | None, plan: LoadedPlan | None = None,
+           sink: Sink | None = None) -> Answer:
     """The answer to one payload (``raw`` None: over the size limit), judged against ``plan``
-    or, when it is None, the plan file ``--plan`` names."""
+    or, when it is None, the plan file ``--plan`` names. Its audit record goes to ``sink``, or
+    else to the file ``--audit-log`` names; a record that cannot be written denies the call."""
     import json
 
     wanted = options.get("--dialect") or "auto"
-    audit = options.get("--audit-log")
+    audit = sink if sink is not None else file_sink(options.get("--audit-log"))
     if raw is None:
         return failure(wanted, f"the payload is over {MAX_HOOK_PAYLOAD_BYTES} bytes "
                        "(MAX_HOOK_PAYLOAD_BYTES)", audit=audit)
@@ -182,12 +188,22 @@ def decide(options: Options, raw: bytes | None, plan: LoadedPlan | None = None) 
         call = read_call(payload, wanted)
     except PayloadError as e:
         return failure(wanted, str(e), audit=audit)
-    return _judge(options, call, plan)
+    return _judge(options, call, plan, audit)
 
 
-def _judge(options: Options, call: Call, loaded: LoadedPlan | None) -> Answer:
+def file_sink(path: str | None) -> Sink | None:
+    """A sink appending each record to the audit log at ``path`` (None: no audit log)."""
+    if path is None:
+        return None
+    from .audit import append
+
+    return lambda line: append(path, line)
+
+
+def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
+           audit: Sink | None) -> Answer:
     from ..errors import SkillgrantError
-    from .audit import append, record
+    from .audit import record
     from .call import check_call
     from .planfile import digest
 
@@ -199,7 +215,7 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None) -> Answer:
         verdict = check_call(call.tool, call.tool_input, loaded.plan, cwd=call.cwd)
     except SkillgrantError as e:
         return failure(call.dialect, f"the plan {plan_path!r} is not usable: {e}",
-                       audit=options.get("--audit-log"), call=call)
+                       audit=audit, call=call)
     decision: Decision | None
     if verdict.covered:
         decision = "allow" if options.get("--inside") == "allow" else None
@@ -211,16 +227,15 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None) -> Answer:
             decision = "deny"
     if decision == "allow" and not supports(call.dialect, "allow"):
         decision = None  # Codex reads no plain allow: nothing is sent, and nothing is logged
-    log = options.get("--audit-log")
-    if log is not None:
+    if audit is not None:
         line = record(session=call.session, runtime_tool=call.tool, tool=verdict.tool,
                       decision=decision or "none", status=verdict.status, reason=verdict.reason,
                       covered_by=verdict.covered_by, witness=verdict.witness,
                       plan_digest=digest(loaded.text), dialect=call.dialect)
         try:
-            append(log, line)
+            audit(line)
         except OSError as e:
-            return failure(call.dialect, f"the audit log {log!r} cannot be written: {e}")
+            return failure(call.dialect, f"the audit log cannot be written: {e}")
     if decision is None:
         return Answer("", "", 0)
     if decision == "deny":
@@ -252,17 +267,18 @@ def _denial(verdict: CallVerdict, allowed: Sequence[str]) -> str:
             "person to approve a wider plan.")
 
 
-def failure(dialect: str, problem: str, *, audit: str | None = None,
+def failure(dialect: str, problem: str, *, audit: Sink | None = None,
             call: Call | None = None) -> Answer:
-    """A denial for a failure: the dialect's JSON, the reason on standard error, exit 2."""
+    """A denial for a failure: the dialect's JSON, the reason on standard error, exit 2; its
+    record to ``audit``, when there is one."""
     reason = f"skillgrant hook failed closed, so the call is denied: {problem}"
     if audit is not None:
-        from .audit import append, record
+        from .audit import record
 
         with contextlib.suppress(OSError):  # the call is denied either way
-            append(audit, record(session=call and call.session,
-                                 runtime_tool=call and call.tool, tool=None, decision="deny",
-                                 status="error", reason=problem, dialect=dialect))
+            audit(record(session=call and call.session, runtime_tool=call and call.tool,
+                         tool=None, decision="deny", status="error", reason=problem,
+                         dialect=dialect))
     shown = dialect if dialect in DIALECTS else "claude-code"
     return Answer(render(shown, "deny", reason), printable(reason) + "\n", 2)
 

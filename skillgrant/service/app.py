@@ -21,15 +21,18 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..errors import SkillgrantError
-from ..gate.hook import OPTION_CHOICES, Answer, Options, decide, failure
+from ..gate.hook import OPTION_CHOICES, Answer, Options, Sink, decide, failure
 from ..limits import MAX_HOOK_PAYLOAD_BYTES
 from . import models as m
 from . import operations as ops
-from .guard import HOOK_PREFIX, ASGIApp, Receive, Scope, Send
+from .auditlog import AuditLog
+from .guard import HOOK_PREFIX, ASGIApp, Receive, Scope, Send, is_hook
 from .operations import NotServed
 from .plans import Plans
 
@@ -63,35 +66,42 @@ class QueryError(ValueError):
 
 class Service:
     """The plans, the audit log, the handler timeout and the worker threads the endpoints
-    share."""
+    share. Hook decisions have their own threads: a flood of slow library requests (a diff of
+    two 512-entry lists takes seconds) cannot hold a hook call up."""
 
-    def __init__(self, plans: Plans, *, audit_log: str | None, handler_timeout: float,
-                 workers: int = 8) -> None:
+    def __init__(self, plans: Plans, *, audit: AuditLog | None, handler_timeout: float,
+                 workers: int = 8, library_workers: int = 2) -> None:
         self.plans = plans
-        self.audit_log = audit_log
+        self.audit = audit
         self.handler_timeout = handler_timeout
-        self.pool = concurrent.futures.ThreadPoolExecutor(workers,
-                                                          thread_name_prefix="skillgrant")
+        self.hooks = concurrent.futures.ThreadPoolExecutor(workers, "skillgrant-hook")
+        self.library = concurrent.futures.ThreadPoolExecutor(library_workers,
+                                                             "skillgrant-library")
+        self.pools = (self.hooks, self.library)
 
-    async def bounded(self, work: Callable[..., T], *args: Any) -> T:
-        """``work(*args)`` in a worker thread; TimeoutError past the handler timeout (the
+    async def bounded(self, pool: concurrent.futures.Executor, work: Callable[..., T],
+                      *args: Any) -> T:
+        """``work(*args)`` in a thread of ``pool``; TimeoutError past the handler timeout (the
         thread runs on, its answer unused: every decision is bounded by the limits)."""
         loop = asyncio.get_running_loop()
         async with asyncio.timeout(self.handler_timeout):
-            return await loop.run_in_executor(self.pool, work, *args)
+            return await loop.run_in_executor(pool, work, *args)
 
     async def hook(self, name: str, query: str, body: bytes) -> Answer:
-        """The hook answer for a payload sent for the plan ``name``; never raises."""
+        """The hook answer for a payload sent for the plan ``name``; never raises. The
+        decision's record is written here, once it is known the decision is the answer."""
         values = parse_qs(query, keep_blank_values=True)
-        dialect, audit = _dialect(values), self.audit_log
+        dialect, audit = _dialect(values), self._sink()
         try:
-            options = hook_options(values, audit)
+            options = hook_options(values)
             served = self.plans.get(name)
             if served is None:
                 return failure(dialect, f"no plan named {name!r} is served", audit=audit)
             options.values["--plan"] = served.spec.path
             raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
-            return await self.bounded(decide, options, raw, served.loaded)
+            records: list[bytes] = []
+            answer = await self.bounded(self.hooks, decide, options, raw, served.loaded,
+                                        records.append if audit is not None else None)
         except QueryError as e:
             return failure(dialect, str(e), audit=audit)
         except TimeoutError:
@@ -99,15 +109,25 @@ class Service:
                            audit=audit)
         except Exception as e:  # fail closed: a crash denies the call
             return failure(dialect, f"internal error ({type(e).__name__}: {e})", audit=audit)
+        if audit is not None:
+            try:
+                for line in records:
+                    audit(line)
+            except OSError as e:
+                return failure(dialect, f"the audit log cannot be written: {e}")
+        return answer
 
     def refusal(self, scope: Scope, message: str) -> str:
         """The hook answer for a hook request the guard refused."""
         values = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
         return failure(_dialect(values), f"the request was refused: {message}",
-                       audit=self.audit_log).stdout
+                       audit=self._sink()).stdout
+
+    def _sink(self) -> Sink | None:
+        return self.audit.write if self.audit is not None else None
 
 
-def hook_options(values: dict[str, list[str]], audit: str | None) -> Options:
+def hook_options(values: dict[str, list[str]]) -> Options:
     """The hook's options from a request's query. Raises QueryError."""
     options = Options()
     for name, given in values.items():
@@ -119,8 +139,6 @@ def hook_options(values: dict[str, list[str]], audit: str | None) -> Options:
             raise QueryError(f"{name} must be one of {', '.join(HOOK_QUERY[name])}, not "
                              f"{given[0]!r}")
         options.values[f"--{name}"] = given[0]
-    if audit is not None:
-        options.values["--audit-log"] = audit
     return options
 
 
@@ -141,6 +159,18 @@ def create_app(service: Service) -> FastAPI:
     async def health() -> m.HealthResponse:
         """The served plans (names, digests) and the version."""
         return ops.health(service.plans, __version__)
+
+    @api.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, e: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer echoes the input, and a NaN in it cannot be written as JSON.
+        problems = ["/".join(str(p) for p in error.get("loc", ())) + f": {error.get('msg')}"
+                    for error in e.errors()[:20]]
+        return _error(422, "invalid-request", "; ".join(problems) or "an invalid request")
+
+    @api.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
+        code = {400: "bad-request", 404: "not-found", 405: "method"}.get(e.status_code, "http")
+        return _error(e.status_code, code, str(e.detail))
 
     @api.exception_handler(SkillgrantError)
     async def library_error(request: Request, e: SkillgrantError) -> JSONResponse:
@@ -165,11 +195,13 @@ def front(service: Service, api: FastAPI) -> ASGIApp:
     validation, which a payload must never fail anyway."""
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not str(scope["path"]).startswith(HOOK_PREFIX):
+        if scope["type"] != "http" or not is_hook(scope):
             await api(scope, receive, send)
             return
         message = await receive()  # the guard has read the body whole
-        answer = await service.hook(str(scope["path"])[len(HOOK_PREFIX):],
+        path = str(scope["path"])
+        name = path[len(HOOK_PREFIX):] if path.startswith(HOOK_PREFIX) else ""
+        answer = await service.hook(name,
                                     bytes(scope.get("query_string", b"")).decode("latin-1"),
                                     bytes(message.get("body", b"")))
         body = answer.stdout.encode("utf-8")
@@ -203,33 +235,33 @@ def _library_routes(api: FastAPI, service: Service) -> None:
     @api.post("/v1/check-call", responses=errors)
     async def check_call(body: m.CheckCallRequest) -> m.CallVerdictModel:
         """One concrete tool call against the plan (``check_call``)."""
-        return await service.bounded(ops.check_call, service.plans, body)
+        return await service.bounded(service.library, ops.check_call, service.plans, body)
 
     @api.post("/v1/prove", responses=errors)
     async def prove(body: m.ProveRequest) -> m.VerdictModel:
         """Whether one submitted entry is inside the plan (``prove``)."""
-        return await service.bounded(ops.prove, service.plans, body)
+        return await service.bounded(service.library, ops.prove, service.plans, body)
 
     @api.post("/v1/constrain", responses=errors)
     async def constrain(body: m.ConstrainRequest) -> m.DecisionModel:
         """A submitted allowed-tools value constrained to the plan (``constrain``)."""
-        return await service.bounded(ops.constrain, service.plans, body)
+        return await service.bounded(service.library, ops.constrain, service.plans, body)
 
     @api.post("/v1/apply", responses=errors)
     async def apply(body: m.ApplyRequest) -> m.ApplyResponse:
         """A SKILL.md's text with its allowed-tools constrained to the plan, and the
         decision. The service never writes a file."""
-        return await service.bounded(ops.apply, service.plans, body)
+        return await service.bounded(service.library, ops.apply, service.plans, body)
 
     @api.post("/v1/lint", responses=errors)
     async def lint(body: m.LintRequest) -> m.LintResponse:
         """Review a plan's grants (``lint``)."""
-        return await service.bounded(ops.lint, service.plans, body)
+        return await service.bounded(service.library, ops.lint, service.plans, body)
 
     @api.post("/v1/diff", responses=errors)
     async def diff(body: m.DiffRequest) -> m.DiffResponse:
         """How a grant list changed, and whether it escalates (``diff``)."""
-        return await service.bounded(ops.diff, service.plans, body)
+        return await service.bounded(service.library, ops.diff, service.plans, body)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:

@@ -23,6 +23,7 @@ import asyncio
 import hmac
 import ipaddress
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
@@ -39,6 +40,16 @@ HOOK_PREFIX = "/v1/hook/"
 #: declared past them) the refusal is sent at once, and the connection closed.
 DRAIN_BYTES = 64_000_000
 _MAX_LOGGED_PATH = 200
+_SLASHES = re.compile("/+")
+
+
+def is_hook(scope: Scope) -> bool:
+    """Whether a request is for the hook endpoint, however its path is spelled (``/v1/hook``,
+    ``//V1/hook/x``): every such request gets a hook answer, a denial when it is not exact."""
+    path = str(scope.get("path", ""))
+    if path.startswith(HOOK_PREFIX):
+        return True
+    return _SLASHES.sub("/", path).lower().startswith(HOOK_PREFIX.rstrip("/"))
 
 
 class Refusal(Exception):
@@ -99,9 +110,12 @@ def _split_host(value: str) -> tuple[str | None, int | None]:
         rest = sep + port_text
     if not rest:
         return host, 80
-    if not rest.startswith(":") or not rest[1:].isdigit() or len(rest) > 6:
+    digits = rest[1:]
+    # ASCII digits, written as the port is (no leading zero): "²" is a digit to isdigit().
+    if not rest.startswith(":") or not digits.isascii() or not digits.isdigit() \
+            or len(digits) > 5 or str(int(digits)) != digits:
         return None, None
-    return host or None, int(rest[1:])
+    return host or None, int(digits)
 
 
 class Guard:
@@ -120,6 +134,9 @@ class Guard:
         self.log = log
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":  # never served: closed before anything is read
+            await send({"type": "websocket.close", "code": 1008})
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)  # lifespan
             return
@@ -136,6 +153,9 @@ class Guard:
             await self._refuse(scope, sent, refusal)
         except _Disconnected:
             pass  # the client went away: no one to answer
+        except Exception as e:  # fail closed: a crash is a refusal (a denial on the hook path)
+            self.log("error", where="guard", error=f"{type(e).__name__}: {e}"[:500])
+            await self._refuse(scope, sent, Refusal(500, "internal", "internal error"))
         finally:
             self.log("request", method=scope.get("method"),
                      path=str(scope.get("path", ""))[:_MAX_LOGGED_PATH], status=sent.status,
@@ -148,7 +168,7 @@ class Guard:
         if len(hosts) != 1 or not self.hosts.allows(hosts[0].decode("latin-1")):
             raise Refusal(403, "host", "the Host header is not an address this service "
                           "answers to")
-        if str(scope.get("path", "")).startswith(HOOK_PREFIX) and scope.get("method") != "POST":
+        if is_hook(scope) and scope.get("method") != "POST":
             raise Refusal(405, "method", "the hook endpoint takes POST")
         if b"origin" in headers:
             raise Refusal(403, "origin", "requests from web pages (with an Origin header) "
@@ -200,7 +220,7 @@ class Guard:
         if send.status is not None:
             return  # the answer has started: nothing more can be said
         send.refused = refusal.code
-        if str(scope.get("path", "")).startswith(HOOK_PREFIX):
+        if is_hook(scope):
             text = self.hook_refusal(scope, refusal.message)
             status, extra = (200, []) if scope.get("method") == "POST" else (
                 405, [(b"allow", b"POST")])

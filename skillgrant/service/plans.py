@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 #: A served plan's name: what the hook's URL and the requests name it by.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
-#: What a plan's file looked like when it was read: device, inode, size, modification time.
-Stamp = tuple[int, int, int, int]
+#: What a plan's file looked like when it was read: device, inode, size, modification and
+#: change times (the change time is the kernel's: no one can set it back).
+Stamp = tuple[int, int, int, int, int]
 
 
 class PlanSpec(NamedTuple):
@@ -120,9 +121,13 @@ class Plans:
             for spec in self._specs:
                 old = self._served[spec.name]
                 now = _stamp(spec.path)
-                seen = (old.stamp, *((self._failed[spec.name],) if spec.name in self._failed
-                                     else ()))
-                if not force and now in seen:
+                if not force and now == old.stamp:
+                    # The file is the one being served again (a link swapped back): the last
+                    # failure no longer holds.
+                    self.errors.pop(spec.name, None)
+                    self._failed.pop(spec.name, None)
+                    continue
+                if not force and spec.name in self._failed and now == self._failed[spec.name]:
                     continue
                 try:
                     new = load_served(spec)
@@ -147,4 +152,4 @@ def _stamp(path: str) -> Stamp | None:
         st = os.stat(path)
     except OSError:
         return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import gc
 import ipaddress
@@ -26,8 +27,8 @@ from collections.abc import Sequence
 from typing import IO, Any, NamedTuple
 
 from ..errors import SkillgrantError
-from ..limits import MAX_REQUEST_BODY_BYTES
-from .plans import PlanSpec
+from ..limits import MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADER_BYTES
+from .plans import Plans, PlanSpec
 
 #: The port ``serve`` listens on by default.
 DEFAULT_PORT = 8750
@@ -107,37 +108,53 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     import uvicorn
 
     from .app import Service, create_app, front
+    from .auditlog import AuditLog
     from .config import base_url
     from .guard import Guard, HostRule
-    from .plans import Plans
+    from .transport import Server, events_of_uvicorn, header_deadline
 
     secret = token(options)
     log = EventLog(sys.stderr)
     plans = Plans(options.plans, log)
+    try:
+        audit = AuditLog(options.audit_log) if options.audit_log is not None else None
+    except OSError as e:
+        raise StartError(f"cannot open the audit log: {e}") from None
     sock = bind(options.host, options.port)
     port = sock.getsockname()[1]
-    service = Service(plans, audit_log=options.audit_log,
-                      handler_timeout=options.handler_timeout, workers=options.workers)
+    service = Service(plans, audit=audit, handler_timeout=options.handler_timeout,
+                      workers=options.workers)
     application = front(service, create_app(service))
     guarded = Guard(application, hosts=HostRule(options.host, port, options.allow_hosts),
                     token=secret, max_body=options.max_body, read_timeout=options.read_timeout,
                     hook_refusal=service.refusal, log=log)
+    events_of_uvicorn(log)
     config = uvicorn.Config(
-        guarded, http=_header_deadline(options.read_timeout), lifespan="off",
-        access_log=False, log_config=None, log_level="warning", server_header=False,
-        date_header=False, timeout_keep_alive=5,
+        guarded, http=header_deadline(options.read_timeout, MAX_REQUEST_HEADER_BYTES),
+        ws="none", lifespan="off", proxy_headers=False, access_log=False, log_config=None,
+        log_level="warning", server_header=False, date_header=False, timeout_keep_alive=5,
         timeout_graceful_shutdown=int(options.handler_timeout + options.read_timeout) + 1)
-    server = _server_class()(config)
+    server = Server(config)
     # What start-up built (FastAPI, pydantic, the plans) lives as long as the process: out of
     # the collector's reach, a full collection no longer walks it in the middle of a request.
     gc.collect()
     gc.freeze()
 
+    reloads = concurrent.futures.ThreadPoolExecutor(1, "skillgrant-reload")
+
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        loop.add_signal_handler(signal.SIGHUP, lambda: loop.run_in_executor(
-            service.pool, lambda: plans.reload(force=True)))
-        watcher = asyncio.create_task(_watch(server, service, options.poll))
+
+        def hangup() -> None:
+            if audit is not None:
+                try:
+                    audit.reopen()
+                except OSError as e:
+                    log("reopen-failed", path=audit.path, error=str(e))
+            loop.run_in_executor(reloads, lambda: plans.reload(force=True))
+
+        loop.add_signal_handler(signal.SIGHUP, hangup)
+        watcher = asyncio.create_task(_watch(server, plans, reloads, options.poll))
         announce = asyncio.create_task(_announce(server, out, base_url(options.host, port),
                                                  [p.spec.name for p in plans.served()]))
         try:
@@ -145,32 +162,15 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
         finally:
             watcher.cancel()
             announce.cancel()
-            service.pool.shutdown(wait=False, cancel_futures=True)
+            for pool in (*service.pools, reloads):
+                pool.shutdown(wait=False, cancel_futures=True)
+            if audit is not None:
+                audit.close()
             log("stopped")
 
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
         runner.run(main())
     return 0
-
-
-def _server_class() -> Any:
-    import uvicorn
-
-    class Server(uvicorn.Server):
-        """uvicorn's server, without raising the stopping signal again once it has stopped:
-        a graceful stop exits 0."""
-
-        @contextlib.contextmanager
-        def capture_signals(self) -> Any:
-            previous = {sig: signal.signal(sig, self.handle_exit)
-                        for sig in (signal.SIGINT, signal.SIGTERM)}
-            try:
-                yield
-            finally:
-                for sig, handler in previous.items():
-                    signal.signal(sig, handler)
-
-    return Server
 
 
 async def _announce(server: Any, out: IO[str], url: str, names: list[str]) -> None:
@@ -180,14 +180,15 @@ async def _announce(server: Any, out: IO[str], url: str, names: list[str]) -> No
     out.flush()
 
 
-async def _watch(server: Any, service: Any, every: float) -> None:
+async def _watch(server: Any, plans: Plans, pool: concurrent.futures.Executor,
+                 every: float) -> None:
     """Reload a plan whose file changed, every ``every`` seconds (0: never)."""
     if every <= 0:
         return
     loop = asyncio.get_running_loop()
     while not server.should_exit:
         await asyncio.sleep(every)
-        await loop.run_in_executor(service.pool, service.plans.reload)
+        await loop.run_in_executor(pool, plans.reload)
 
 
 def _loop_factory() -> Any:
@@ -196,43 +197,3 @@ def _loop_factory() -> Any:
     except ImportError:  # the asyncio loop serves too, more slowly
         return None
     return uvloop.new_event_loop
-
-
-def _header_deadline(seconds: float) -> type[asyncio.Protocol]:
-    """uvicorn's httptools protocol, closing a connection whose request's headers have not all
-    arrived ``seconds`` after its first byte (or after the connection opened)."""
-    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-
-    class _HeaderDeadline(HttpToolsProtocol):
-        _deadline: asyncio.TimerHandle | None = None
-
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            super().connection_made(transport)  # type: ignore[arg-type]
-            self._arm()
-
-        def on_message_begin(self) -> None:
-            super().on_message_begin()
-            self._arm()
-
-        def on_headers_complete(self) -> None:
-            self._disarm()
-            super().on_headers_complete()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-
-        def _arm(self) -> None:
-            self._disarm()
-            self._deadline = self.loop.call_later(seconds, self._expire)
-
-        def _disarm(self) -> None:
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
-
-        def _expire(self) -> None:
-            self._deadline = None
-            self.transport.close()
-
-    return _HeaderDeadline

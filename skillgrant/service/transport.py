@@ -1,0 +1,128 @@
+"""What the service asks of uvicorn beyond its options: a protocol that bounds a request's
+head in time and size, a server that exits 0 after a graceful stop, and uvicorn's own log
+records as the service's JSON events."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Callable, Iterator
+
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+
+def events_of_uvicorn(log: Callable[..., None]) -> None:
+    """Send uvicorn's log records (a bad request line, an error in the application) to
+    ``log`` as ``uvicorn`` events, so standard error stays JSON Lines."""
+
+    class Events(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            text = record.getMessage()
+            if record.exc_info and record.exc_info[1] is not None:
+                error = record.exc_info[1]
+                text += f" ({type(error).__name__}: {error})"
+            log("uvicorn", level=record.levelname.lower(), message=text[:2000])
+
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.asgi"):
+        logger = logging.getLogger(name)
+        logger.handlers = [Events()]
+        logger.propagate = False
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, without raising the stopping signal again once it has stopped: a
+    graceful stop exits 0."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        previous = {sig: signal.signal(sig, self.handle_exit)
+                    for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
+class HeadLimited(HttpToolsProtocol):
+    """uvicorn's httptools protocol, closing a connection whose request's line and headers
+    have not all arrived ``seconds`` after its first byte (or after the connection opened), are
+    over ``limit`` bytes, or whose target is not a path (``POST http://elsewhere/...``).
+    httptools alone bounds neither time nor size, and parsing a header that keeps growing
+    costs more than linear time. ``header_deadline`` sets the two numbers."""
+
+    seconds = 10.0
+    limit = 65_536
+    _deadline: asyncio.TimerHandle | None = None
+    _received: int | None = 0  # bytes received in the unfinished head; None: in a body
+    _pieces = 0  # bytes of the head's line and headers, as the parser hands them over
+    _url_begun = False
+    _cut = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self._cut:
+            return
+        super().data_received(data)
+        # Still inside a head after this chunk: count it. (A chunk that also ends a
+        # pipelined request counts whole: the count is over by less than one chunk.)
+        if self._received is not None:
+            self._received += len(data)
+            self._check()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._received, self._pieces, self._url_begun = 0, 0, False
+        self._arm()
+
+    def on_url(self, url: bytes) -> None:
+        if not self._url_begun and not url.startswith(b"/"):
+            self._expire()
+        self._url_begun = True
+        self._pieces += len(url)
+        self._check()
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._pieces += len(name) + len(value) + 4
+        self._check()
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        self._received = None
+        if not self._cut:  # a request cut off is never handed to the application
+            super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _check(self) -> None:
+        if max(self._received or 0, self._pieces) > self.limit:
+            self._expire()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.seconds, self._expire)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _expire(self) -> None:
+        self._disarm()
+        self._cut = True
+        self.transport.close()
+
+
+def header_deadline(seconds: float, limit: int) -> type[HeadLimited]:
+    """``HeadLimited`` with its deadline and its size limit."""
+    return type("HeadLimited", (HeadLimited,), {"seconds": seconds, "limit": limit})
