@@ -150,10 +150,10 @@ def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, objec
               f"{load.rate:,.0f} |")
     print()
     for n in HOOK_RUNS:
-        hook_load = processes[n][0]
-        print(f"at {n} client(s): the service answers {hook_load.quantile(0.5) / loads[n].quantile(0.5):.0f}x "
-              f"faster at p50 and {loads[n].rate / hook_load.rate:.0f}x more requests/s than a "
-              "hook process per call")
+        hook_load, load = processes[n][0], loads[n]
+        faster = hook_load.quantile(0.5) / load.quantile(0.5)
+        print(f"at {n} client(s): the service answers {faster:.0f}x faster at p50 and "
+              f"{load.rate / hook_load.rate:.0f}x more requests/s than a hook process per call")
     print(f"\ntarget: p99 ≤ 5 ms at 8 clients; measured {loads[8].quantile(0.99) * 1000:.2f} ms; "
           f"errors {sum(load.errors for load in loads.values())}; cores {os.cpu_count()}, "
           f"Python {sys.version.split()[0]}; median p50 over rows "
