@@ -143,7 +143,8 @@ def test_check_directory_without_skills_is_an_error(repo: Path) -> None:
 
 
 def test_check_usage_errors_exit_2(repo: Path) -> None:
-    assert run("check", "skills").exit_code == 2  # no --plan
+    # (without --plan, each file's plan is found: tests/test_discovery.py)
+    assert run("check", "skills", "-p", "plan.yaml", "-p", "plan.yaml").exit_code == 2
     assert run("check", "--plan", "plan.yaml").exit_code == 2  # no path
     assert run("check", "skills", "--plan", "plan.yaml", "--format", "xml").exit_code == 2
     assert run("frobnicate").exit_code == 2

@@ -75,6 +75,7 @@ READERS = {"fast": lambda argv: read_fast(argv, {}), "typer": _read_by_typer}
 @pytest.mark.parametrize("reader", sorted(READERS))
 @pytest.mark.parametrize(("argv", "expected"), [
     (["check", "skills", "--plan", "plan.yaml"], Invocation("check", ["skills"], "plan.yaml")),
+    (["check", "skills"], Invocation("check", ["skills"], None)),  # each file's plan is found
     (["check", "-p", "-", "a", "b", "-f", "json", "--color", "never", "-j", "0", "--debug",
       "--plan-kind", "skill"],
      Invocation("check", ["a", "b"], "-", PlanKind.skill, Format.json, Colour.never, 0, True)),
@@ -89,7 +90,7 @@ def test_plain_command_lines_are_read(reader: str, argv: list[str], expected: In
 
 @pytest.mark.parametrize("argv", [
     [], ["--version"], ["--debug", "check", "s", "-p", "p"], ["explain", "Read"],
-    ["lint", "s"], ["check", "-p", "p"], ["check", "s"], ["check", "s", "-p"],
+    ["lint", "s"], ["check", "-p", "p"], ["check", "s", "-p"],
     ["check", "s", "-p", "p", "-p", "q"], ["check", "s", "-p", "p", "--help"],
     ["check", "s", "-p", "p", "-h"], ["check", "--", "s", "-p", "p"],
     ["check", "s", "-pp"], ["check", "s", "-p=p"], ["check", "s", "-p", "p", "-fjson"],

@@ -51,13 +51,15 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-PlanOpt = Annotated[str, typer.Option(
-    "--plan", "-p", metavar="PLAN",
+FoundPlanOpt = Annotated[list[str] | None, typer.Option(
+    "--plan", "-p", metavar="PLAN", show_default=False,
     help="The approved plan: a plan file (YAML or JSON), an approved SKILL.md, or a Claude "
-         "Code settings.json; '-' reads it from stdin.")]
+         "Code settings.json; '-' reads it from stdin. Without it, each file's plan is the "
+         "configuration's ([tool.skillgrant] plans) or the nearest plan.yaml beside or above "
+         "it.")]
 PlanKindOpt = Annotated[PlanKind, typer.Option(
     "--plan-kind", help="How to read --plan; auto tells by the name (.md) and content.")]
-FormatOpt = Annotated[Format, format_option(
+FormatOpt = Annotated[Format | None, format_option(
     CHECK_FORMATS, help="text for people; json for pipelines; github for workflow "
                         "annotations; sarif for code scanning.")]
 JobsOpt = Annotated[int, typer.Option(
@@ -90,9 +92,9 @@ def _root(
 def check(
     ctx: typer.Context,
     paths: PathsArg,
-    plan: PlanOpt,
+    plan: FoundPlanOpt = None,
     plan_kind: PlanKindOpt = PlanKind.auto,
-    fmt: FormatOpt = Format.text,
+    fmt: FormatOpt = None,
     colour: ColourOpt = Colour.auto,
     jobs: JobsOpt = 1,
     debug: DebugOpt = False,
@@ -103,7 +105,8 @@ def check(
     spelling); 2: an error.
     """
     with guard(ctx, debug):
-        code = run_check(Invocation("check", paths, plan, plan_kind, fmt, colour, jobs, debug))
+        code = run_check(Invocation("check", paths, _one_plan(plan), plan_kind, fmt, colour,
+                                    jobs, debug))
     raise typer.Exit(code)
 
 
@@ -111,7 +114,7 @@ def check(
 def apply(
     ctx: typer.Context,
     paths: PathsArg,
-    plan: PlanOpt,
+    plan: FoundPlanOpt = None,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", help="Write nothing; print a unified diff of each change.")] = False,
     enforce: Annotated[bool, typer.Option(
@@ -119,7 +122,7 @@ def apply(
         "with this plan, so the plan is a ceiling at run time (the one change outside "
         "allowed-tools).")] = False,
     plan_kind: PlanKindOpt = PlanKind.auto,
-    fmt: FormatOpt = Format.text,
+    fmt: FormatOpt = None,
     colour: ColourOpt = Colour.auto,
     jobs: JobsOpt = 1,
     debug: DebugOpt = False,
@@ -130,9 +133,18 @@ def apply(
     with an error is left untouched; the others are still applied).
     """
     with guard(ctx, debug):
-        code = run_check(Invocation("apply", paths, plan, plan_kind, fmt, colour, jobs, debug,
-                                    dry_run, enforce))
+        code = run_check(Invocation("apply", paths, _one_plan(plan), plan_kind, fmt, colour,
+                                    jobs, debug, dry_run, enforce))
     raise typer.Exit(code)
+
+
+def _one_plan(given: list[str] | None) -> str | None:
+    """``--plan`` at most once: given twice, it is an error, not "the last wins"."""
+    if given and len(given) > 1:
+        from .console import fail
+
+        fail(f"--plan is given {len(given)} times ({', '.join(map(repr, given))}); give it once")
+    return given[0] if given else None
 
 
 @app.command()

@@ -69,10 +69,15 @@ def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
 def unreadable_directory(path: Path, reason: str, root: Path) -> FileOutcome:
     """The outcome for a directory the walk could not enter or list (``reason``, the OS's
     words): an input error for that path, as an unreadable file is."""
+    return path_error(path, f"cannot read the directory: {reason}", root)
+
+
+def path_error(path: Path, message: str, root: Path) -> FileOutcome:
+    """The outcome for a path that is an error before anything is read from it."""
     from ..errors import SkillFileError
     from ..reports.check import FileError, FileResult
 
-    error = SkillFileError(f"cannot read the directory: {reason}", path=str(path))
+    error = SkillFileError(message, path=str(path))
     return (FileResult(str(path), artifact_path(path, root), error=FileError(error.message)),
             f"skillgrant: error: {error}")
 

@@ -77,15 +77,16 @@ def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> In
             paths.append(token)
         elif not _read_option(command, token, rest, values, flags):
             return None
-    if not paths or "--plan" not in values:
+    if not paths:
         return None
     from .console import Colour, Format, PlanKind
     from .run import Invocation
 
+    given = values.get("--format")
     return Invocation(
-        command=command, paths=paths, plan=values["--plan"],
+        command=command, paths=paths, plan=values.get("--plan"),
         plan_kind=PlanKind(values.get("--plan-kind", "auto")),
-        format=Format(values.get("--format", "text")),
+        format=None if given is None else Format(given),
         color=Colour(values.get("--color", "auto")), jobs=int(values.get("--jobs", "1")),
         debug="--debug" in flags, dry_run="--dry-run" in flags, enforce="--enforce" in flags)
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..plan.model import Plan
     from ..reports.check import Run
     from .batch import FileDone, PlanLike
+    from .discovery import Config
 
 
 class Invocation(NamedTuple):
@@ -30,9 +31,9 @@ class Invocation(NamedTuple):
 
     command: str
     paths: list[str]
-    plan: str
+    plan: str | None  # None: each file's plan is found (cli/discovery.py)
     plan_kind: PlanKind = PlanKind.auto
-    format: Format = Format.text
+    format: Format | None = None  # None: the configuration's, else text
     color: Colour = Colour.auto
     jobs: int = 1
     debug: bool = False
@@ -137,22 +138,24 @@ def run_check(invocation: Invocation) -> int:
     (0, 1 or 2)."""
     from ..reports.check import JsonDocument, Run
     from .batch import file_done, unreadable_directory
+    from .discovery import find_config
 
-    command, fmt, dry_run = invocation.command, invocation.format, invocation.dry_run
-    plan = load_plan(invocation.plan, invocation.plan_kind)
-    enforce = _gate_command(invocation) if invocation.enforce else None
+    config = find_config()
+    command, dry_run = invocation.command, invocation.dry_run
+    fmt = invocation.format or Format(config.format or "text")
+    plans = Plans(invocation, config)
     found = collect(invocation.paths)
     files = [item for item in found if isinstance(item, Path)]
     root = repo_root()
-    run = Run(command, plan.source or invocation.plan, dry_run=dry_run)
+    run = Run(command, plans.source(files), dry_run=dry_run)
     # JSON is rendered a file at a time (a registry-scale batch keeps text, not decisions);
     # the other formats render the whole run at the end.
     document = JsonDocument(run, version=__version__) if fmt is Format.json else None
     error = change = False
     json_dry_run = dry_run if document is not None else None
-    done_files = run_files(files, plan, root, write=command == "apply" and not dry_run,
+    done_files = plans.run(files, root, write=command == "apply" and not dry_run,
                            dry_run=dry_run, json=document is not None,
-                           jobs=invocation.jobs or default_jobs(), enforce=enforce)
+                           jobs=invocation.jobs or default_jobs())
     for item in found:
         # A directory that could not be read is an error in its place among the files.
         done = (next(done_files) if isinstance(item, Path) else
@@ -178,6 +181,63 @@ def run_check(invocation: Invocation) -> int:
     if command == "check" and change:
         return 1
     return 0
+
+
+class Plans:
+    """The plan of each file: ``--plan``'s for all, or each file's own (cli/discovery.py),
+    each plan loaded once."""
+
+    def __init__(self, invocation: Invocation, config: Config) -> None:
+        self.invocation = invocation
+        self.config = config
+        self._loaded: dict[str, PlanLike] = {}
+
+    def name(self, path: Path) -> str | None:
+        """The plan ``path`` is checked against (``-``: standard input), or None."""
+        if self.invocation.plan is not None:
+            return self.invocation.plan
+        from .discovery import nearest_plan
+
+        found = self.config.plan_for(path) or nearest_plan(path)
+        return None if found is None else str(found)
+
+    def source(self, files: Sequence[Path]) -> str | None:
+        """What the report names as the plan: the one plan of every file, else None."""
+        names = {self.name(path) for path in files} if self.invocation.plan is None else {
+            self.invocation.plan}
+        name = names.pop() if len(names) == 1 else None
+        if name is None:
+            return None
+        return getattr(self.load(name), "source", None) or name
+
+    def load(self, name: str) -> PlanLike:
+        if name not in self._loaded:
+            self._loaded[name] = load_plan(name, self.invocation.plan_kind)
+        return self._loaded[name]
+
+    def run(self, files: Sequence[Path], root: Path, *, write: bool, dry_run: bool, json: bool,
+            jobs: int) -> Iterator[FileDone]:
+        """Each file done, in order: the files of one plan together (a run of neighbours
+        sharing a plan shares the workers), a file with no plan an error in its place."""
+        from itertools import groupby
+
+        from .batch import file_done, path_error
+
+        json_dry_run = dry_run if json else None
+        for name, group in groupby(files, key=self.name):
+            members = list(group)
+            if name is None:
+                for path in members:
+                    yield file_done(path_error(path, NO_PLAN, root), json_dry_run=json_dry_run)
+                continue
+            enforce = _gate_command(name, self.invocation) if self.invocation.enforce else None
+            yield from run_files(members, self.load(name), root, write=write, dry_run=dry_run,
+                                 json=json, jobs=jobs, enforce=enforce)
+
+
+#: What a file with no plan is told.
+NO_PLAN = ("no plan found: give --plan, put a plan.yaml (or skillgrant-plan.yaml) beside it or "
+           "in a folder above it, or map it in the configuration's plans table")
 
 
 def default_jobs() -> int:
@@ -206,16 +266,16 @@ def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool,
         yield file_done(outcome, json_dry_run=json_dry_run)
 
 
-def _gate_command(invocation: Invocation) -> str:
+def _gate_command(plan: str, invocation: Invocation) -> str:
     """The ``skillgrant hook`` command ``apply --enforce`` writes: the plan file by its
     absolute path, so the hook finds it from any working directory."""
     from ..errors import PlanError
     from ..gate.config import command
 
-    if invocation.plan == "-":
+    if plan == "-":
         raise PlanError("--enforce needs the plan as a file: the hook reads it on every call",
                         source="<stdin>")
-    return command("claude-code", invocation.plan, invocation.plan_kind.value)
+    return command("claude-code", plan, invocation.plan_kind.value)
 
 
 def _write_report(run: Run, fmt: Format, colour: Colour, root: Path) -> None:

@@ -1,0 +1,127 @@
+"""Each file's plan when ``--plan`` is not given (cli/discovery.py): the configuration's
+``plans`` table, else the nearest plan file beside the SKILL.md or above it, up to the
+repository's root; a file with no plan is an error naming it. Run through the console script
+(its own reader of ``check``/``apply``) and through typer."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from skillgrant.cli.app import app
+from skillgrant.cli.discovery import ConfigError, _glob, find_config, nearest_plan
+
+WIDE = "---\nname: t\ndescription: d\nallowed-tools: Bash(gh pr list), Bash(rm -rf /)\n---\n"
+GH = "allowed-tools:\n  - Bash(gh *)\n"
+RM = "allowed-tools:\n  - Bash(rm *)\n"
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    (root / ".git").mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def _console(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "skillgrant", *args], cwd=root,
+                          capture_output=True, text=True, timeout=60)
+
+
+def _kept(result: subprocess.CompletedProcess[str]) -> dict[str, list[str] | None]:
+    return {f["path"]: f["allowed"] for f in json.loads(result.stdout)["files"]}
+
+
+def test_the_nearest_plan_beside_or_above_each_skill(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"plan.yaml": GH, "a/SKILL.md": WIDE, "b/plan.yaml": RM,
+                            "b/SKILL.md": WIDE, "b/c/d/SKILL.md": WIDE})
+    done = _console(root, "check", "a", "b", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    assert _kept(done) == {"a/SKILL.md": ["Bash(gh pr list)"], "b/SKILL.md": ["Bash(rm -rf /)"],
+                           "b/c/d/SKILL.md": ["Bash(rm -rf /)"]}
+    assert json.loads(done.stdout)["plan"] is None  # more than one plan in the run
+
+
+def test_skillgrant_plan_yaml_is_taken_before_plan_yaml(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"s/plan.yaml": GH, "s/skillgrant-plan.yaml": RM, "s/SKILL.md": WIDE})
+    assert nearest_plan(root / "s" / "SKILL.md") == root / "s" / "skillgrant-plan.yaml"
+
+
+def test_no_plan_above_the_repository_root_is_taken(tmp_path: Path) -> None:
+    (tmp_path / "plan.yaml").write_text(GH)
+    root = _tree(tmp_path / "repo", {"s/SKILL.md": WIDE, "other/SKILL.md": WIDE,
+                                     "other/plan.yaml": GH})
+    assert nearest_plan(root / "s" / "SKILL.md") is None
+    done = _console(root, "check", "s", "other", "--format", "json")
+    assert done.returncode == 2
+    assert "s/SKILL.md: no plan found" in done.stderr
+    files = {f["path"]: f for f in json.loads(done.stdout)["files"]}
+    assert files["s/SKILL.md"]["error"]["message"].startswith("no plan found")
+    assert files["other/SKILL.md"]["allowed"] == ["Bash(gh pr list)"]  # still checked
+
+
+def test_the_configuration_maps_globs_to_plans(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {
+        ".skillgrant.toml": 'format = "json"\n[plans]\n"skills/gh-*/**" = "plans/gh.yaml"\n'
+                            '"skills/**" = "plans/rm.yaml"\n',
+        "plans/gh.yaml": GH, "plans/rm.yaml": RM, "skills/gh-x/SKILL.md": WIDE,
+        "skills/y/SKILL.md": WIDE, "skills/y/plan.yaml": GH})
+    done = _console(root, "check", "skills")  # format from the configuration
+    assert _kept(done) == {"skills/gh-x/SKILL.md": ["Bash(gh pr list)"],
+                           "skills/y/SKILL.md": ["Bash(rm -rf /)"]}  # the table comes first
+    text = _console(root, "check", "skills", "--format", "text")  # the command line wins
+    assert text.stdout.startswith("skills/")
+
+
+def test_pyproject_holds_the_configuration_too(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"pyproject.toml": '[project]\nname = "x"\n[tool.skillgrant]\n'
+                                              'plans = { "**" = "approved.yaml" }\n',
+                            "approved.yaml": RM, "deep/er/SKILL.md": WIDE})
+    done = _console(root / "deep", "apply", "er", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert "Bash(rm -rf /)" in (root / "deep/er/SKILL.md").read_text()
+    assert "gh pr list" not in (root / "deep/er/SKILL.md").read_text()
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("plan = {}\n", "unknown key plan; did you mean plans?"),
+    ("[lint]\nselct = ['SGL1']\n", "unknown key lint.selct; did you mean lint.select?"),
+    ("format = 'xml'\n", "format must be one of"),
+    ("plans = ['a']\n", "plans must map globs to plan files"),
+    ("plans = {\n", "not TOML"),
+])
+def test_a_bad_configuration_is_an_error_naming_it(tmp_path: Path, text: str,
+                                                   said: str) -> None:
+    root = _tree(tmp_path, {".skillgrant.toml": text, "s/SKILL.md": WIDE, "s/plan.yaml": GH})
+    with pytest.raises(ConfigError, match=f"^{root}/.skillgrant.toml: .*{said[:20]}"):
+        find_config(root)
+    done = _console(root, "check", "s")
+    assert done.returncode == 2 and ".skillgrant.toml" in done.stderr and said in done.stderr
+
+
+def test_plan_given_twice_is_an_error(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"s/SKILL.md": WIDE, "gh.yaml": GH, "rm.yaml": RM})
+    done = _console(root, "check", "s", "-p", "gh.yaml", "--plan", "rm.yaml")
+    assert done.returncode == 2 and "--plan is given 2 times" in done.stderr
+    result = CliRunner().invoke(app, ["apply", "s", "-p", "gh.yaml", "-p", "gh.yaml"])
+    assert result.exit_code == 2
+
+
+@pytest.mark.parametrize(("pattern", "path", "matches"), [
+    ("skills/**", "skills/a/b/SKILL.md", True),
+    ("skills/*", "skills/a/SKILL.md", False),
+    ("skills/*/SKILL.md", "skills/a/SKILL.md", True),
+    ("**/SKILL.md", "SKILL.md", True),
+    ("**/SKILL.md", "x/y/SKILL.md", True),
+    ("s?/SKILL.md", "sa/SKILL.md", True),
+    ("s?/SKILL.md", "s/SKILL.md", False),
+    ("a.b/**", "aXb/SKILL.md", False),
+])
+def test_globs(pattern: str, path: str, matches: bool) -> None:
+    assert bool(_glob(pattern).fullmatch(path)) is matches
