@@ -104,9 +104,11 @@ def test_lint_exit_1_with_findings_each_located_with_a_fix(repo: Path) -> None:
     assert result.stderr == ""
 
 
-def test_lint_an_info_finding_alone_exits_1(repo: Path) -> None:
+def test_lint_an_info_finding_alone_passes_unless_fail_on_info(repo: Path) -> None:
     Path("alias.yaml").write_text("allowed-tools: [Task(reviewer)]\n", encoding="utf-8")
-    assert run("lint", "alias.yaml").exit_code == 1
+    result = run("lint", "alias.yaml")
+    assert result.exit_code == 0 and "SGL" in result.stdout  # reported, not failed on
+    assert run("lint", "alias.yaml", "--fail-on", "info").exit_code == 1
 
 
 @pytest.mark.parametrize(("name", "text", "expected"), [

@@ -8,6 +8,7 @@ model, YAML, git and the renderers load inside the commands.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -42,6 +43,12 @@ SOURCE_HELP = ("A plan file (YAML or JSON), an approved SKILL.md or a Claude Cod
                "settings.json")
 
 
+class Severity(StrEnum):
+    info = "info"
+    warning = "warning"
+    error = "error"
+
+
 def lint(
     ctx: typer.Context,
     plan: Annotated[str, typer.Argument(
@@ -49,30 +56,50 @@ def lint(
         help=SOURCE_HELP + "; or REV:path, read from git; '-' reads standard input.")],
     kind: KindOpt = PlanKind.auto,
     fmt: FormatOpt = Format.text,
+    select: Annotated[list[str] | None, typer.Option(
+        "--select", metavar="RULES", help="Only these rules (IDs or prefixes such as SGL1, "
+        "comma-separated or repeated). Default: every rule, or the configuration's "
+        "lint.select.")] = None,
+    ignore: Annotated[list[str] | None, typer.Option(
+        "--ignore", metavar="RULES", help="Not these rules (IDs or prefixes). Default: the "
+        "configuration's lint.ignore.")] = None,
+    fail_on: Annotated[Severity, typer.Option(
+        "--fail-on", help="Exit 1 for a finding at least this severe.")] = Severity.warning,
+    exit_zero: Annotated[bool, typer.Option(
+        "--exit-zero", help="Exit 0 whatever the findings (2 still means an error).")] = False,
     colour: ColourOpt = Colour.auto,
     debug: DebugOpt = False,
 ) -> None:
     """Review the grants of a plan: invalid, over-broad, inert and non-canonical entries.
 
-    Each finding has a stable rule ID (SGL001…), a severity, a message and a fix.
-    Exit 0: no findings; 1: findings (any severity); 2: an error.
+    Each finding has a stable rule ID (SGL001…), a severity, a message and a fix. A comment
+    `# skillgrant: ignore[SGL103]` on an entry's line suppresses that rule there.
+    Exit 0: no finding at --fail-on or above; 1: one; 2: an error.
     """
     with guard(ctx, debug):
         from ..reports.review import LintReport, render_lint
-        from ..review.lint import lint_entries
+        from ..review.lint import BY_ID, lint_entries
+        from ..review.selection import counted, fails, selection
         from ..review.sources import read_source
+        from .discovery import find_config
 
+        config = find_config()
+        chosen = selection(select if select is not None else config.select,
+                           ignore if ignore is not None else config.ignore, BY_ID)
         root = repo_root()
         source = read_source(plan, kind.value, root)
-        found = lint_entries(list(source.entries), shell_tools=source.shell_tools)
-        if source.refusal is not None and not any(f.severity == "error" for f in found):
+        every = lint_entries(list(source.entries), shell_tools=source.shell_tools)
+        if source.refusal is not None and not any(f.severity == "error" for f in every):
             # The loader refused an entry that lint passes: never call such a plan clean.
             raise source.refusal
+        found, suppressed = counted(every, source, chosen)
         report = LintReport(source, tuple(found))
         on = colour_enabled(colour) and fmt is Format.text
         typer.echo(render_lint(report, fmt.value, version=__version__,
                                root_uri=root_uri(root), colour=on), nl=False, color=on)
-    raise typer.Exit(1 if found else 0)
+        if suppressed:
+            typer.echo(f"skillgrant: {suppressed} finding(s) suppressed by comments", err=True)
+    raise typer.Exit(1 if fails(found, fail_on.value) and not exit_zero else 0)
 
 
 def diff(

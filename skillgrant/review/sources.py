@@ -60,6 +60,8 @@ class Source:
     plan: Plan | None
     refusal: PlanError | None
     shell_tools: tuple[str, ...] = ()
+    #: The text read: its lines hold the comments that suppress lint rules.
+    text: str = ""
 
     def at(self, index: int | None) -> Location | None:
         """The location of entry ``index``; the value's for a finding about the whole list."""
@@ -151,7 +153,7 @@ def _source(text: str, name: str, where: str, kind: str) -> Source:
         raise
     shell = _check_rest(parsed, data, key) if plan is None else tuple(plan.shell_tools)
     locations, value = _locate(parsed.where, len(entries))
-    return Source(name, where, entries, locations, value, plan, refusal, shell)
+    return Source(name, where, entries, locations, value, plan, refusal, shell, text)
 
 
 def _about_entries(refusal: PlanError) -> bool:
