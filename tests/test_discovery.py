@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from skillgrant.cli.app import app
-from skillgrant.cli.discovery import ConfigError, _glob, find_config, nearest_plan
+from skillgrant.cli.discovery import ConfigError, find_config, glob_pattern, nearest_plan
 
 WIDE = "---\nname: t\ndescription: d\nallowed-tools: Bash(gh pr list), Bash(rm -rf /)\n---\n"
 GH = "allowed-tools:\n  - Bash(gh *)\n"
@@ -124,4 +124,4 @@ def test_plan_given_twice_is_an_error(tmp_path: Path) -> None:
     ("a.b/**", "aXb/SKILL.md", False),
 ])
 def test_globs(pattern: str, path: str, matches: bool) -> None:
-    assert bool(_glob(pattern).fullmatch(path)) is matches
+    assert bool(glob_pattern(pattern).fullmatch(path)) is matches

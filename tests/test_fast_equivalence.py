@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skillgrant.cli.run import collect as _collect
+from skillgrant.cli.files import collect as _collect
 from skillgrant.errors import SkillFileError
 from skillgrant.limits import MAX_FILE_BYTES
 from skillgrant.reports import escape

@@ -62,12 +62,19 @@ PlanKindOpt = Annotated[PlanKind, typer.Option(
 FormatOpt = Annotated[Format | None, format_option(
     CHECK_FORMATS, help="text for people; json for pipelines; github for workflow "
                         "annotations; sarif for code scanning.")]
+IncludeOpt = Annotated[list[str] | None, typer.Option(
+    "--include", metavar="GLOB", help="Read only the files a directory holds that match a "
+    "GLOB (repeatable; ** spans folders).")]
+ExcludeOpt = Annotated[list[str] | None, typer.Option(
+    "--exclude", metavar="GLOB", help="Leave out the files a directory holds that match a "
+    "GLOB (repeatable).")]
 JobsOpt = Annotated[int, typer.Option(
     "--jobs", "-j", min=0, metavar="N",
     help="Spread the files over N worker processes (0: one per CPU). The output is the same "
          "as with --jobs 1, in the same order.")]
 PathsArg = Annotated[list[str], typer.Argument(
-    metavar="PATH", help="SKILL.md files, or directories searched for SKILL.md.",
+    metavar="PATH", help="SKILL.md (or command) files, or directories searched for SKILL.md "
+    "and for the command and agent files of .claude/ and plugins.",
     show_default=False)]
 
 
@@ -97,6 +104,8 @@ def check(
     fmt: FormatOpt = None,
     colour: ColourOpt = Colour.auto,
     jobs: JobsOpt = 1,
+    include: IncludeOpt = None,
+    exclude: ExcludeOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Report what `apply` would change, decision by decision.
@@ -106,7 +115,8 @@ def check(
     """
     with guard(ctx, debug):
         code = run_check(Invocation("check", paths, _one_plan(plan), plan_kind, fmt, colour,
-                                    jobs, debug))
+                                    jobs, debug, include=tuple(include or ()),
+                                    exclude=tuple(exclude or ())))
     raise typer.Exit(code)
 
 
@@ -125,6 +135,8 @@ def apply(
     fmt: FormatOpt = None,
     colour: ColourOpt = Colour.auto,
     jobs: JobsOpt = 1,
+    include: IncludeOpt = None,
+    exclude: ExcludeOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Rewrite each SKILL.md's allowed-tools to what the plan covers (the builder stage).
@@ -134,7 +146,8 @@ def apply(
     """
     with guard(ctx, debug):
         code = run_check(Invocation("apply", paths, _one_plan(plan), plan_kind, fmt, colour,
-                                    jobs, debug, dry_run, enforce))
+                                    jobs, debug, dry_run, enforce, tuple(include or ()),
+                                    tuple(exclude or ())))
     raise typer.Exit(code)
 
 

@@ -58,7 +58,7 @@ class Config(NamedTuple):
         except ValueError:
             return None  # outside the configured project
         for pattern, plan in self.plans:
-            if _glob(pattern).fullmatch(relative.as_posix()):
+            if glob_pattern(pattern).fullmatch(relative.as_posix()):
                 return plan
         return None
 
@@ -146,7 +146,7 @@ def _rules(path: Path, table: Mapping[str, object], key: str,
 
 
 @cache
-def _glob(pattern: str) -> re.Pattern[str]:
+def glob_pattern(pattern: str) -> re.Pattern[str]:
     """A path glob as a regular expression: ``**/`` any folders (none too), ``**`` anything,
     ``*`` and ``?`` within one name."""
     out, i = [], 0

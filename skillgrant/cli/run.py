@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from .. import __version__
-from .console import Colour, Format, PlanKind, colour_enabled, echo, fail, repo_root, root_uri
+from .console import Colour, Format, PlanKind, colour_enabled, echo, repo_root, root_uri
+from .files import Filters, collect
 
 if TYPE_CHECKING:
     from ..plan.light import ApprovedPlan
@@ -39,11 +40,8 @@ class Invocation(NamedTuple):
     debug: bool = False
     dry_run: bool = False
     enforce: bool = False
-
-
-#: Directory names never searched for SKILL.md (version-control internals, dependencies).
-SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules"})
-SKILL_FILE = "SKILL.md"
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
 
 
 def load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
@@ -62,77 +60,6 @@ def load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
     return plan_from_text(read_plan_file(source, kind.value), source=source, kind=kind.value)
 
 
-class Unreadable(NamedTuple):
-    """A directory the walk could not enter or list, and why (the OS's words): an error for
-    that path in the run, never a directory silently skipped."""
-
-    path: Path
-    reason: str
-
-
-def collect(paths: list[str]) -> list[Path | Unreadable]:
-    """The SKILL.md files named or found under directories, each once, in a stable order, with
-    each directory under them that could not be read in its place in that order."""
-    found: list[tuple[Path | Unreadable, str]] = []
-    for given in paths:
-        path = Path(given)
-        if path.is_dir():
-            inside = sorted(walk(path), key=_walk_order)
-            if not inside:
-                fail(f"{given}: no {SKILL_FILE} found in this directory")
-            found.extend(inside)
-        elif path.exists():
-            found.append((path, os.path.realpath(path)))
-        else:
-            fail(f"{given}: no such file or directory")
-    seen: set[str] = set()
-    unique: list[Path | Unreadable] = []
-    for item, key in found:
-        if key not in seen:
-            seen.add(key)
-            unique.append(item)
-    return unique
-
-
-def _walk_order(found: tuple[Path | Unreadable, str]) -> Path:
-    item = found[0]
-    return item.path if isinstance(item, Unreadable) else item
-
-
-def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
-    """Each SKILL.md under ``directory`` with its real path (what ``os.path.realpath`` gives),
-    and each directory that could not be entered or listed as an Unreadable (keyed apart from
-    files: ``dir:`` and its real path).
-
-    The walk selects by name: whatever is called SKILL.md and is not a directory (a FIFO, a
-    device) is yielded, and the reader refuses what is not a regular file.
-    """
-    top = os.fspath(directory)
-    real_top = os.path.realpath(top)
-    prefix = top if top.endswith(os.sep) else top + os.sep
-    unreadable: list[OSError] = []
-    for root, dirs, files in os.walk(top, onerror=unreadable.append):
-        yield from _unreadable(unreadable)
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
-        if SKILL_FILE in files:
-            name = os.path.join(root, SKILL_FILE)
-            # os.walk never enters a symlinked directory, so below the top only the file
-            # itself can be a link: its real path is the top's plus the rest, unless it is one.
-            if os.path.islink(name) or not name.startswith(prefix):
-                yield Path(name), os.path.realpath(name)
-            else:
-                yield Path(name), os.path.join(real_top, name[len(prefix):])
-    yield from _unreadable(unreadable)
-
-
-def _unreadable(errors: list[OSError]) -> Iterator[tuple[Unreadable, str]]:
-    for error in errors:
-        name = os.fspath(error.filename) if error.filename is not None else "?"
-        yield (Unreadable(Path(name), str(error.strerror or error)),
-               "dir:" + os.path.realpath(name))
-    errors.clear()
-
-
 def run_check(invocation: Invocation) -> int:
     """Run ``check`` or ``apply`` as ``invocation`` says and write its report; the exit status
     (0, 1 or 2)."""
@@ -144,7 +71,7 @@ def run_check(invocation: Invocation) -> int:
     command, dry_run = invocation.command, invocation.dry_run
     fmt = invocation.format or Format(config.format or "text")
     plans = Plans(invocation, config)
-    found = collect(invocation.paths)
+    found = collect(invocation.paths, Filters(invocation.include, invocation.exclude))
     files = [item for item in found if isinstance(item, Path)]
     root = repo_root()
     run = Run(command, plans.source(files), dry_run=dry_run)

@@ -1,0 +1,150 @@
+"""The files ``check`` and ``apply`` read: the paths named, and what a directory holds.
+
+A directory is searched for files named ``SKILL.md``, and for the command and agent files that
+carry the same ``allowed-tools`` field: the Markdown files under a ``commands`` folder (at any
+depth) and directly in an ``agents`` folder, where that folder is in ``.claude/`` or in a
+plugin's root (the folder holding ``.claude-plugin/``). A command or agent file that does not
+begin with a frontmatter fence (plain Markdown, as many commands are) grants nothing and is
+left out. ``--include`` and ``--exclude`` globs (cli/discovery.py's) narrow what a directory
+gives, matched against the path as given from the working directory; a file named on the
+command line is always read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from .console import fail
+
+
+class Filters(NamedTuple):
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+    def keep(self, path: Path) -> bool:
+        from .discovery import glob_pattern
+
+        text = path.as_posix().removeprefix("./")
+        if self.include and not any(glob_pattern(g).fullmatch(text) for g in self.include):
+            return False
+        return not any(glob_pattern(g).fullmatch(text) for g in self.exclude)
+
+
+#: Directory names never searched for SKILL.md (version-control internals, dependencies).
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules"})
+SKILL_FILE = "SKILL.md"
+
+
+class Unreadable(NamedTuple):
+    """A directory the walk could not enter or list, and why (the OS's words): an error for
+    that path in the run, never a directory silently skipped."""
+
+    path: Path
+    reason: str
+
+
+def collect(paths: list[str], filters: Filters | None = None) -> list[Path | Unreadable]:
+    """The files named or found under directories, each once, in a stable order, with each
+    directory under them that could not be read in its place in that order."""
+    filters = filters or Filters()
+    found: list[tuple[Path | Unreadable, str]] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            inside = sorted((item for item in walk(path)
+                             if isinstance(item[0], Unreadable) or filters.keep(item[0])),
+                            key=_walk_order)
+            if not inside:
+                fail(f"{given}: no {SKILL_FILE}, command or agent file found in this "
+                     "directory")
+            found.extend(inside)
+        elif path.exists():
+            found.append((path, os.path.realpath(path)))
+        else:
+            fail(f"{given}: no such file or directory")
+    seen: set[str] = set()
+    unique: list[Path | Unreadable] = []
+    for item, key in found:
+        if key not in seen:
+            seen.add(key)
+            unique.append(item)
+    return unique
+
+
+def _walk_order(found: tuple[Path | Unreadable, str]) -> Path:
+    item = found[0]
+    return item.path if isinstance(item, Unreadable) else item
+
+
+def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
+    """Each SKILL.md, command and agent file under ``directory`` with its real path (what
+    ``os.path.realpath`` gives), and each directory that could not be entered or listed as an
+    Unreadable (keyed apart from files: ``dir:`` and its real path).
+
+    The walk selects by name: whatever is called SKILL.md and is not a directory (a FIFO, a
+    device) is yielded, and the reader refuses what is not a regular file.
+    """
+    top = os.fspath(directory)
+    real_top = os.path.realpath(top)
+    prefix = top if top.endswith(os.sep) else top + os.sep
+    unreadable: list[OSError] = []
+    for root, dirs, files in os.walk(top, onerror=unreadable.append):
+        yield from _unreadable(unreadable)
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        for name in _chosen(root, files):
+            # os.walk never enters a symlinked directory, so below the top only the file
+            # itself can be a link: its real path is the top's plus the rest, unless it is one.
+            if os.path.islink(name) or not name.startswith(prefix):
+                yield Path(name), os.path.realpath(name)
+            else:
+                yield Path(name), os.path.join(real_top, name[len(prefix):])
+    yield from _unreadable(unreadable)
+
+
+def _chosen(root: str, files: list[str]) -> Iterator[str]:
+    """The files of the folder ``root`` the walk reads."""
+    if SKILL_FILE in files:
+        yield os.path.join(root, SKILL_FILE)
+    kind = _command_folder(root)
+    if kind is None:
+        return
+    for name in sorted(files):
+        path = os.path.join(root, name)
+        if name.endswith(".md") and name != SKILL_FILE and _has_frontmatter(path):
+            yield path
+
+
+def _command_folder(root: str) -> str | None:
+    """``commands`` when ``root`` is in a commands folder (at any depth), ``agents`` when it is
+    an agents folder, of ``.claude/`` or of a plugin; else None."""
+    parts = Path(root).parts
+    for depth in range(len(parts) - 1, -1, -1):
+        name = parts[depth]
+        if name not in ("commands", "agents") or (name == "agents" and depth != len(parts) - 1):
+            continue
+        owner = Path(*parts[:depth]) if depth else Path(".")
+        if owner.name == ".claude" or (owner / ".claude-plugin").is_dir():
+            return name
+    return None
+
+
+def _has_frontmatter(path: str) -> bool:
+    try:
+        with open(path, "rb") as stream:
+            start = stream.read(8)
+    except OSError:
+        return True  # the reader reports why it cannot be read
+    return start.removeprefix(b"\xef\xbb\xbf").startswith(b"---")
+
+
+def _unreadable(errors: list[OSError]) -> Iterator[tuple[Unreadable, str]]:
+    for error in errors:
+        name = os.fspath(error.filename) if error.filename is not None else "?"
+        yield (Unreadable(Path(name), str(error.strerror or error)),
+               "dir:" + os.path.realpath(name))
+    errors.clear()
+
+
