@@ -29,6 +29,7 @@ from .options import (
     ColourOpt,
     DebugOpt,
     Format,
+    OutputOpt,
     PlanKind,
     RootOptions,
     colour_enabled,
@@ -88,7 +89,7 @@ def _print_version(value: bool) -> None:
 def _root(
     ctx: typer.Context,
     version: Annotated[bool, typer.Option(
-        "--version", callback=_print_version, is_eager=True,
+        "--version", "-V", callback=_print_version, is_eager=True,
         help="Print the version and exit.")] = False,
     debug: DebugOpt = False,
 ) -> None:
@@ -106,6 +107,7 @@ def check(
     jobs: JobsOpt = 1,
     include: IncludeOpt = None,
     exclude: ExcludeOpt = None,
+    output: OutputOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Report what `apply` would change, decision by decision.
@@ -116,7 +118,7 @@ def check(
     with guard(ctx, debug):
         code = run_check(Invocation("check", paths, _one_plan(plan), plan_kind, fmt, colour,
                                     jobs, debug, include=tuple(include or ()),
-                                    exclude=tuple(exclude or ())))
+                                    exclude=tuple(exclude or ()), output=output))
     raise typer.Exit(code)
 
 
@@ -137,6 +139,7 @@ def apply(
     jobs: JobsOpt = 1,
     include: IncludeOpt = None,
     exclude: ExcludeOpt = None,
+    output: OutputOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Rewrite each SKILL.md's allowed-tools to what the plan covers (the builder stage).
@@ -147,7 +150,7 @@ def apply(
     with guard(ctx, debug):
         code = run_check(Invocation("apply", paths, _one_plan(plan), plan_kind, fmt, colour,
                                     jobs, debug, dry_run, enforce, tuple(include or ()),
-                                    tuple(exclude or ())))
+                                    tuple(exclude or ()), output))
     raise typer.Exit(code)
 
 

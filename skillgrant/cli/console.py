@@ -12,6 +12,7 @@ it for an exception raised inside a command, ``cli.app.main`` for one that escap
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -122,6 +123,36 @@ def _strip_ansi(stream: object, color: bool | None) -> bool:
     except (AttributeError, ValueError):
         tty = False
     return not tty and not type(stream).__module__.startswith("ipykernel.")
+
+
+@contextmanager
+def report_to(path: str | None) -> Iterator[None]:
+    """Standard output goes to the file ``path`` (``-o/--output-file``) while the report is
+    written: a temporary file beside it, renamed over it once the report is whole, so an
+    error leaves the file as it was. None: standard output itself."""
+    if path is None:
+        yield
+        return
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=".skillgrant-", dir=folder)
+    except OSError as e:
+        raise SkillgrantError(f"{path}: cannot write the report: {e.strerror or e}") from None
+    saved = sys.stdout
+    try:
+        with open(fd, "w", encoding="utf-8", newline="") as stream:
+            sys.stdout = stream
+            try:
+                yield
+            finally:
+                sys.stdout = saved
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 # --- errors -------------------------------------------------------------------------------

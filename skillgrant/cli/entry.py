@@ -45,6 +45,7 @@ def _valued() -> dict[str, tuple[str | None, frozenset[str] | None]]:
         "--format": ("-f", _values(CHECK_FORMATS)),
         "--color": (None, _values(Colour)),
         "--jobs": ("-j", None),
+        "--output-file": ("-o", None),
     }
 
 
@@ -88,7 +89,8 @@ def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> In
         plan_kind=PlanKind(values.get("--plan-kind", "auto")),
         format=None if given is None else Format(given),
         color=Colour(values.get("--color", "auto")), jobs=int(values.get("--jobs", "1")),
-        debug="--debug" in flags, dry_run="--dry-run" in flags, enforce="--enforce" in flags)
+        debug="--debug" in flags, dry_run="--dry-run" in flags, enforce="--enforce" in flags,
+        output=values.get("--output-file"))
 
 
 def _read_option(command: str, token: str, rest: Iterator[str], values: dict[str, str],

@@ -33,7 +33,7 @@ from .console import (
 from .console import guard as console_guard
 
 __all__ = [
-    "Colour", "ColourOpt", "DebugOpt", "Format", "PlanKind", "RootOptions",
+    "Colour", "ColourOpt", "DebugOpt", "Format", "OutputOpt", "PlanKind", "RootOptions",
     "colour_enabled", "env_debug", "fail", "format_option", "guard", "internal_message",
     "print_traceback", "repo_root", "root_uri",
 ]
@@ -48,6 +48,9 @@ class RootOptions:
 
 ColourOpt = Annotated[Colour, typer.Option(
     "--color", help="Colour text output: auto (a terminal, unless NO_COLOR is set).")]
+OutputOpt = Annotated[str | None, typer.Option(
+    "--output-file", "-o", metavar="FILE", help="Write the report to FILE (replaced whole "
+    "once it is written) instead of standard output.")]
 DebugOpt = Annotated[bool, typer.Option(
     "--debug", envvar="SKILLGRANT_DEBUG",
     help="Show tracebacks and the library's log records on stderr.")]

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .. import __version__
-from .console import REVIEW_FORMATS
+from .console import REVIEW_FORMATS, report_to
 from .options import (
     Colour,
     ColourOpt,
     DebugOpt,
     Format,
+    OutputOpt,
     PlanKind,
     colour_enabled,
     fail,
@@ -67,6 +68,7 @@ def lint(
         "--fail-on", help="Exit 1 for a finding at least this severe.")] = Severity.warning,
     exit_zero: Annotated[bool, typer.Option(
         "--exit-zero", help="Exit 0 whatever the findings (2 still means an error).")] = False,
+    output: OutputOpt = None,
     colour: ColourOpt = Colour.auto,
     debug: DebugOpt = False,
 ) -> None:
@@ -94,9 +96,10 @@ def lint(
             raise source.refusal
         found, suppressed = counted(every, source, chosen)
         report = LintReport(source, tuple(found))
-        on = colour_enabled(colour) and fmt is Format.text
-        typer.echo(render_lint(report, fmt.value, version=__version__,
-                               root_uri=root_uri(root), colour=on), nl=False, color=on)
+        on = colour_enabled(colour) and fmt is Format.text and output is None
+        with report_to(output):
+            typer.echo(render_lint(report, fmt.value, version=__version__,
+                                   root_uri=root_uri(root), colour=on), nl=False, color=on)
         if suppressed:
             typer.echo(f"skillgrant: {suppressed} finding(s) suppressed by comments", err=True)
     raise typer.Exit(1 if fails(found, fail_on.value) and not exit_zero else 0)
@@ -112,6 +115,7 @@ def diff(
         metavar="NEW", show_default=False, help="The changed version, in any form OLD takes.")],
     kind: KindOpt = PlanKind.auto,
     fmt: FormatOpt = Format.text,
+    output: OutputOpt = None,
     colour: ColourOpt = Colour.auto,
     debug: DebugOpt = False,
 ) -> None:
@@ -134,10 +138,11 @@ def diff(
         baseline = before.approved().constrain_kwargs()
         _warn_if_settings_differ(before, after)
         result = diff_entries(list(before.entries), list(after.entries), **baseline)
-        on = colour_enabled(colour) and fmt is Format.text
-        typer.echo(render_diff(DiffReport(before, after, result), fmt.value,
-                               version=__version__, root_uri=root_uri(root), colour=on),
-                   nl=False, color=on)
+        on = colour_enabled(colour) and fmt is Format.text and output is None
+        with report_to(output):
+            typer.echo(render_diff(DiffReport(before, after, result), fmt.value,
+                                   version=__version__, root_uri=root_uri(root), colour=on),
+                       nl=False, color=on)
     raise typer.Exit(1 if result.escalates else 0)
 
 

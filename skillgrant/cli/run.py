@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from .. import __version__
-from .console import Colour, Format, PlanKind, colour_enabled, echo, repo_root, root_uri
+from .console import (
+    Colour,
+    Format,
+    PlanKind,
+    colour_enabled,
+    echo,
+    repo_root,
+    report_to,
+    root_uri,
+)
 from .files import Filters, collect
 
 if TYPE_CHECKING:
@@ -42,6 +51,7 @@ class Invocation(NamedTuple):
     enforce: bool = False
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    output: str | None = None
 
 
 def load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
@@ -98,11 +108,12 @@ def run_check(invocation: Invocation) -> int:
         elif done.result is not None:
             run.files.append(done.result)
     next(done_files, None)  # every file is done: let the generator (and its pool) finish
-    if document is not None:
-        for chunk in document.chunks():
-            echo(chunk, nl=False)
-    else:
-        _write_report(run, fmt, invocation.color, root)
+    with report_to(invocation.output):
+        if document is not None:
+            for chunk in document.chunks():
+                echo(chunk, nl=False)
+        else:
+            _write_report(run, fmt, invocation.color, root)
     if error:
         return 2
     if command == "check" and change:

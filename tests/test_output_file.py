@@ -1,0 +1,59 @@
+"""``-o/--output-file`` (the report to a file, replaced whole once written; an error leaves the
+file as it was) and ``-V`` (the version)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import skillgrant
+
+WIDE = "---\nname: t\ndescription: d\nallowed-tools: Bash(gh pr list), Bash(rm -rf /)\n---\n"
+
+
+def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "skillgrant", *args], cwd=root,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "SKILL.md").write_text(WIDE)
+    (tmp_path / "plan.yaml").write_text("allowed-tools:\n  - Bash(gh *)\n  - Bash(sudo *)\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "s", "-p", "plan.yaml", "--format", "json"],          # the console's own reader
+    ["check", "s", "--plan", "plan.yaml", "-f", "json", "-j", "1", "--exclude", "x"],  # typer
+    ["lint", "plan.yaml", "--format", "json"],
+    ["diff", "plan.yaml", "plan.yaml", "--format", "json"],
+])
+def test_the_report_goes_to_the_file(root: Path, args: list[str]) -> None:
+    done = _run(root, *args, "-o", "report.json")
+    assert done.stdout == "" and done.returncode in (0, 1), done.stderr
+    document = json.loads((root / "report.json").read_text())
+    assert document["command"] == args[0]
+    assert not [p for p in root.iterdir() if p.name.startswith(".skillgrant-")]
+
+
+def test_an_error_leaves_the_file_as_it_was(root: Path) -> None:
+    (root / "report.json").write_text("before\n")
+    done = _run(root, "check", "s", "-p", "missing.yaml", "-o", "report.json")
+    assert done.returncode == 2
+    assert (root / "report.json").read_text() == "before\n"
+
+
+def test_an_unwritable_place_is_an_error(root: Path) -> None:
+    done = _run(root, "check", "s", "-p", "plan.yaml", "-o", "no/such/folder/report.txt")
+    assert done.returncode == 2 and "cannot write the report" in done.stderr
+
+
+def test_short_version(root: Path) -> None:
+    assert _run(root, "-V").stdout == f"skillgrant {skillgrant.__version__}\n"
