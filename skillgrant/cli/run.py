@@ -61,9 +61,14 @@ def load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
     from ..plan.source import read_plan_file
 
     if source == "-":
-        from ..review.sources import read_stdin_plan
+        from ..errors import PlanError
+        from ..review.sources import read_stdin_plan, skill_hint
 
-        return plan_from_text(read_stdin_plan(kind.value), source="<stdin>", kind=kind.value)
+        text = read_stdin_plan(kind.value)
+        try:
+            return plan_from_text(text, source="<stdin>", kind=kind.value)
+        except PlanError as e:
+            raise skill_hint(e, text, kind.value, "--plan-kind") from e
     if kind is PlanKind.auto:
         return load_light(source)
     # Bounded by MAX_FILE_BYTES: a huge file or a device is refused before it is read whole.

@@ -106,6 +106,10 @@ def read_source(spec: str, kind: str, root: Path) -> Source:
     elif spec == STDIN:
         name = where = "<stdin>"
         text = plan_text(_read_stdin(), name, kind)
+        try:
+            return _source(text, name, where, kind)
+        except PlanError as e:
+            raise skill_hint(e, text, kind, "--kind") from e
     else:
         name, where = spec, artifact_path(Path(spec), root)
         text = plan_text(_read_file(spec), name, kind, what="the plan file")
@@ -117,6 +121,17 @@ def _read_file(path: str) -> bytes:
         return read_bounded(path)
     except OSError as e:
         raise PlanError(f"cannot read the plan: {e.strerror or e}", source=path) from e
+
+
+def skill_hint(error: PlanError, text: str, kind: str, option: str) -> PlanError:
+    """``error`` with a hint when the plan on standard input was read as a plan file but looks
+    like a SKILL.md (it opens with a frontmatter fence): ``option`` says how to read it so."""
+    if kind != "auto" or not text.removeprefix("\ufeff").startswith("---"):
+        return error
+    return PlanError(f"{error.message} (standard input opens with '---', as a SKILL.md does: "
+                     f"to read it as an approved SKILL.md, give {option} skill)",
+                     source=error.source, line=error.line, column=error.column,
+                     entry=error.entry)
 
 
 def read_stdin_plan(kind: str) -> str:
