@@ -4,12 +4,14 @@ Rule IDs are part of the interface (CI filters, SARIF baselines and suppressions
 rule is never renumbered or reused, and new rules get new IDs. Three families share one ``Rule``:
 
     SG001–SG009    check/apply: what became of a submitted entry (``CHECK_RULES``)
-    SGL001–SGL308  lint: an approved grant that is invalid (SGL0xx), over-broad (SGL1xx), inert
+    SGL001–SGL309  lint: an approved grant that is invalid (SGL0xx), over-broad (SGL1xx), inert
                    (SGL2xx) or non-canonical (SGL3xx) (``LINT_RULES``, docs/lint-rules.md)
     SGD001–SGD004  diff: a grant that is escalated, inert, narrowed or removed (``DIFF_RULES``)
 
-The renderers (``skillgrant.reports``) and ``review.lint`` read them from here; nothing here
-renders anything.
+Beside the rules are the lint rules' data: hint templates and the example parts they are filled
+with (``HINT_TEMPLATES``, ``HINT_PARTS``) and the bare grants lint calls over-broad
+(``BARE_OVER_BROAD``). The renderers (``skillgrant.reports``) and ``review.lint`` read them from
+here; nothing here renders anything.
 """
 
 from __future__ import annotations
@@ -93,9 +95,10 @@ CHECK_RULES: Final = _table(
      "Nothing submitted survived, so the approved entries were written: an absent "
      "allowed-tools may mean the agent's wider default set."),
     ("SG007", "tool-name-normalized", "note",
-     "Kept entry written in canonical spelling",
-     "The runtime matches tool names exactly; the kept entry is written with the "
-     "canonical (or the covering approved entry's) spelling."),
+     "Kept entry written in its canonical form",
+     "The kept entry is written in its canonical form: its tool name in the canonical (or "
+     "the covering approved entry's) spelling, since the runtime matches tool names exactly, "
+     "and `T()` or `T(*)` as the bare `T`, which grants the same."),
     ("SG008", "duplicate", "note",
      "Repeated entry",
      "The entry is covered but repeats an earlier entry (same canonical form); it is "
@@ -115,25 +118,25 @@ LINT_RULES: Final = _table(
      "Split the pattern into shorter, more specific entries."),
     ("SGL101", "tool-wide-shell", "warning",
      "A shell tool granted tool-wide approves every command.",
-     "List the commands the skill runs, e.g. `Bash(gh issue list *)`."),
+     "List the commands the skill runs, one entry per command."),
     ("SGL102", "any-program", "warning",
      "The first wildcard stands where the program name goes, so any program may run.",
      "Name the program (and script) literally; put wildcards only in its arguments."),
     ("SGL103", "command-wrapper", "warning",
      "A wrapper (`sudo`, `env`, `xargs`, `timeout`, …) whose wildcard is the wrapped command.",
-     "Grant the wrapped commands themselves, e.g. `Bash(sudo apt-get install *)`."),
+     "Grant the wrapped commands themselves."),
     ("SGL104", "code-runner", "warning",
      "A shell or interpreter whose wildcard can supply code (`bash -c`, `python -c`, `eval`).",
-     "Grant a script file instead, e.g. `Bash(python3 scripts/report.py *)`."),
+     "Grant a script file with its arguments instead of code given as text."),
     ("SGL105", "package-runner", "warning",
      "A package runner (`npx`, `uvx`, `npm exec`, `uv run`, …) whose wildcard is the package.",
-     "Name the package: `Bash(npx prettier *)`."),
+     "Name the package (or the command) it runs."),
     ("SGL106", "find-exec", "warning",
      "`find`/`fd` with a wildcard, which can add `-exec` and run any command.",
-     "Grant exact `find` commands, or use the Glob tool to list files."),
+     "Grant exact commands, or use the Glob tool to list files."),
     ("SGL107", "container-run", "warning",
      "`docker run`/`exec` (or podman) whose wildcard can add images, mounts and commands.",
-     "Name the image and the command: `Bash(docker run --rm node:20 npm test)`."),
+     "Name the image and the command."),
     ("SGL108", "remote-shell", "warning",
      "`ssh` with a wildcard: any command on the remote host, and local ones via options.",
      "Grant exact `ssh` commands."),
@@ -148,10 +151,20 @@ LINT_RULES: Final = _table(
      "List the hosts: `WebFetch(domain:api.github.com)`."),
     ("SGL112", "whole-mcp-server", "warning",
      "Every tool of an MCP server, including tools it adds later.",
-     "List the tools: `mcp__github__get_issue`."),
+     "List the server's tools the skill uses, one entry per tool."),
     ("SGL113", "directory-subtree", "warning",
      "A path pattern that matches directories; the runtime may grant everything beneath them.",
-     "Write `dir/**` for a whole tree, or name the files (`src/*.ts`)."),
+     "Write `DIR/**` for a whole tree, or name the files."),
+    ("SGL114", "write-everywhere", "warning",
+     "Bare `Write`: the agent may create or overwrite any file anywhere.",
+     "Scope file writes with `Edit(PATH)` entries; the runtime never consults path rules on "
+     "`Write`."),
+    ("SGL115", "every-skill", "warning",
+     "Bare `Skill`: the agent may run every skill, including skills installed later.",
+     "List the skills: `Skill(NAME)`, one entry per skill."),
+    ("SGL116", "every-agent-type", "warning",
+     "Bare `Agent` (or `Task`): the agent may start every type of subagent.",
+     "List the agent types: `Agent(TYPE)`, one entry per type."),
     ("SGL201", "removed-tool", "warning",
      "A removed tool name: the grant approves nothing.",
      "Use the tool that replaced it, or drop the entry."),
@@ -160,10 +173,10 @@ LINT_RULES: Final = _table(
      "Scope file writes with `Edit(path)` and file listing with `Read(path)`."),
     ("SGL203", "tool-name-glob", "warning",
      "A glob in a tool name (other than at the end of an MCP tool name) matches no tool.",
-     "Name the tool: `Bash(…)`, `mcp__server__tool`, or `mcp__server__get_*`."),
+     "Name the tool."),
     ("SGL204", "mcp-parentheses", "warning",
      "An MCP tool name with parentheses matches no tool.",
-     "Drop the parentheses: `mcp__github__get_issue`."),
+     "Drop the parentheses, and name the MCP tool without a wildcard inside its name."),
     ("SGL301", "tool-name-case", "warning",
      "A built-in tool name in another case; the runtime matches tool names exactly.",
      "Write the canonical spelling."),
@@ -175,21 +188,79 @@ LINT_RULES: Final = _table(
      "Replace the trailing `:*` with ` *`."),
     ("SGL304", "wildcard-before-subcommand", "warning",
      "A `*` between a program and its subcommand (`git * main`) matches any subcommand.",
-     "Name the subcommand first: `Bash(git checkout main)`, `Bash(git push origin *)`."),
+     "Write the subcommand where the `*` is, one entry per subcommand."),
     ("SGL305", "runtime-tokenization", "error",
      "Claude Code would split the entry differently than it reads; the plan is invalid.",
      "Drop the inner parentheses: the runtime leaves the parentheses at the first `)` and "
      "has no escapes, so a space or comma after an inner `)` ends the entry there."),
     ("SGL306", "wildcard-glued-to-program", "warning",
      "A `*` glued to the program name (`ls*`) also matches other programs (`lsof`).",
-     "Put a space before the `*`: `Bash(ls *)`."),
+     "Put a space between the program name and the `*`."),
     ("SGL307", "several-commands-in-one-entry", "warning",
      "Several legacy prefixes in one entry (`Bash(ls:*, wc:*)`) form one literal prefix.",
-     "Write one entry per command: `Bash(ls *), Bash(wc *)`."),
+     "Write one entry per command."),
     ("SGL308", "star-means-tool-wide", "note",
      "`T()` or `T(*)` grants every use of the tool, not a pattern match.",
      "Write the bare tool name, or a real specifier."),
+    ("SGL309", "unknown-tool-name", "warning",
+     "A tool name the runtime does not know, close to a built-in one: likely a misspelling, "
+     "which grants nothing.",
+     "Write the built-in tool's name as the runtime spells it."),
 )
+
+#: Lint hints with an example made from the entry at hand: ``review.lint`` fills each field from
+#: the entry (``{tool}`` its tool, ``{head}`` its command up to the first wildcard with the words
+#: the program still needs, ``{program}`` its program as written, ...). When the entry cannot
+#: fill a field, the rule's ``help`` is the hint: an example never names another entry's tool or
+#: program.
+HINT_TEMPLATES: Final[dict[str, str]] = {
+    "SGL101": "List the commands the skill runs, e.g. `{tool}(gh issue list *)`.",
+    "SGL103": "Grant the wrapped commands themselves, e.g. `{tool}({head}{wrapped} *)`.",
+    "SGL104": "Grant a script file instead, e.g. `{tool}({program} {script} *)`.",
+    "SGL105": "Name the package: `{tool}({head}{package} *)`.",
+    "SGL106": "Grant exact `{program}` commands, or use the Glob tool to list files.",
+    "SGL107": "Name the image and the command: `{tool}({head}{container})`.",
+    "SGL112": "List the tools the skill uses, one entry each: `mcp__{server}__TOOL`.",
+    "SGL113": "Write `{tool}({stem}/**)` for the whole tree, or name the files "
+              "(`{tool}({stem}/*.ts)`).",
+    "SGL203": "Name the tool (`mcp__{server}__TOOL`), or end the name in `*` after a prefix "
+              "(`mcp__{server}__get_*`).",
+    "SGL304": "Write the subcommand where the `*` is, one entry per subcommand: "
+              "`{tool}({program} SUBCOMMAND{rest})`.",
+    "SGL306": "Put a space between `{glued}` and the `*`.",
+}
+
+_SHELLS = ("sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh")
+#: The parts of a command hint's example that depend on the program (``review.runners``): each
+#: field, by the runner's words (``uv run``), its program, its last word (``exec``), or "" for any
+#: other; a field with no entry is left out, and its template falls back to ``help``.
+HINT_PARTS: Final[dict[str, dict[str, str]]] = {
+    "script": {**dict.fromkeys(_SHELLS, "scripts/report.sh"),
+               **dict.fromkeys(("python", "pypy"), "scripts/report.py"),
+               **dict.fromkeys(("node", "nodejs", "bun"), "scripts/report.js"),
+               **dict.fromkeys(("pwsh", "powershell"), "-File scripts/report.ps1"),
+               "deno": "run scripts/report.ts", "perl": "scripts/report.pl",
+               "ruby": "scripts/report.rb", "php": "scripts/report.php",
+               "lua": "scripts/report.lua", "luajit": "scripts/report.lua",
+               "rscript": "scripts/report.R", "osascript": "scripts/report.applescript"},
+    "wrapped": {"sudo": "apt-get install", "doas": "apt-get install", "": "pytest"},
+    "package": {"uvx": "ruff", "pipx run": "ruff", "uv tool run": "ruff", "uv run": "pytest",
+                "poetry run": "pytest", "bundle exec": "rspec", "": "prettier"},
+    "container": {"exec": "app npm test", "docker compose run": "--rm app npm test",
+                  "podman compose run": "--rm app npm test",
+                  "nerdctl compose run": "--rm app npm test",
+                  "docker-compose run": "--rm app npm test", "": "--rm node:20 npm test"},
+}
+
+#: The bare grants lint calls over-broad beyond the shell, path, web and MCP rules: the rule,
+#: and what the grant lets the agent do.
+BARE_OVER_BROAD: Final[dict[str, tuple[str, str]]] = {
+    "Write": ("SGL114", "create or overwrite any file anywhere, git hooks and shell start-up "
+              "files included"),
+    "Skill": ("SGL115", "run every skill, including skills installed later"),
+    "Agent": ("SGL116", "start every type of subagent, `general-purpose` (with every tool) "
+              "included"),
+}
 
 DIFF_RULES: Final = _table(
     ("SGD001", "escalated", "error",

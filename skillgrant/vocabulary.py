@@ -1,4 +1,5 @@
-"""The runtime's tool names (SPEC §3): canonical spellings, accepted aliases, removed names.
+"""The runtime's tool names (SPEC §3): canonical spellings, accepted aliases, removed names, and
+the built-in names near a misspelt one ("did you mean").
 
 Built-in names compare ASCII-case-insensitively and are written back in their canonical
 spelling; MCP names (``mcp__…``) compare verbatim.
@@ -101,6 +102,27 @@ def removed_name(name: str) -> str | None:
     if is_mcp(name):
         return None
     return _REMOVED_FOLDED.get(name.lower())
+
+
+#: How alike a name must be to a canonical one (``difflib`` ratio, 0–1) to be offered as "did you
+#: mean": high enough that ``shell`` or ``read_file`` offer nothing, low enough for ``Raed``.
+SIMILAR_NAME_CUTOFF: Final = 0.75
+
+
+def close_names(name: str, limit: int = 3) -> list[str]:
+    """Canonical tool names that look like ``name``, nearest first, compared ignoring case; empty
+    for a name the runtime knows (built in, an alias, removed) and for MCP names.
+
+    >>> close_names("Wirte"), close_names("websearh"), close_names("Write"), close_names("shell")
+    (['Write'], ['WebSearch'], [], [])
+    """
+    if is_mcp(name) or canonical_name(name) is not None or removed_name(name) is not None:
+        return []
+    import difflib  # here: the call gate's hook imports this module and never asks
+
+    by_folded = {known.lower(): known for known in CANONICAL}
+    near = difflib.get_close_matches(name.lower(), by_folded, n=limit, cutoff=SIMILAR_NAME_CUTOFF)
+    return [by_folded[folded] for folded in near]
 
 
 def name_key(name: str) -> str:

@@ -190,7 +190,7 @@ def test_entries_are_located_in_the_file(repo: Path) -> None:
     located, flow = json.loads(result.stdout)["files"]
     assert located["line"] == 3 and flow["line"] == 3
     assert [(d["entry"], d["line"], d["column"]) for d in located["decisions"]] == [
-        ("Read", 4, 5), ("Grep", 4, 10), ("Bash(rm -rf /)", 5, 5), ("Bash(gh x)", 6, 7)]
+        ("Read", 4, 5), ("Grep", 4, 10), ("Bash(rm -rf /)", 5, 6), ("Bash(gh x)", 6, 7)]
     assert [(d["line"], d["column"]) for d in flow["decisions"]] == [(3, 16), (3, 22)]
 
 

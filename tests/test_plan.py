@@ -103,7 +103,8 @@ def test_load_by_file_name(tmp_path: Path) -> None:
     ("p.yaml", "allowed-tools: Read\nallowedTools: Bash\n",
      "p.yaml:2:1: 'allowed-tools' and 'allowedTools' are the same key; give one"),
     ("p.yaml", "allowed-tool: Read\n",
-     "p.yaml:1:1: the plan has no allowed-tools key (use allowed-tools: [] to approve no tools)"),
+     "p.yaml:1:1: the plan has no allowed-tools key: unknown key 'allowed-tool' (did you mean "
+     "'allowed-tools'?)"),
     ("p.yaml", "allowed-tools: Read\nshel-tools: {}\n",
      "p.yaml:2:1: unknown key 'shel-tools' (did you mean 'shell-tools'?); plan keys are "
      "allowed-tools, shell-tools and base-dirs (x-… keys are ignored)"),
@@ -115,7 +116,7 @@ def test_load_by_file_name(tmp_path: Path) -> None:
     ("p.yaml", "allowed-tools: Read\nbase-dirs:\n  cwd: 3\n",
      "p.yaml:3:8: base-dirs.cwd: Input should be a valid string"),
     ("p.yaml", "allowed-tools: Read\nbase-dirs:\n  pwd: /x\n",
-     "p.yaml:3:8: base-dirs.pwd: Extra inputs are not permitted"),
+     "p.yaml:3:8: base-dirs.pwd: Extra inputs are not permitted (did you mean 'cwd'?)"),
     ("p.yaml", "allowed-tools: Read\nshell-tools:\n  bash: {}\n",
      "p.yaml:3:3: 'bash' is the built-in Bash; shell-tools declares other tools"),
     ("p.yaml", "allowed-tools: Read\nshell-tools:\n  mcp__x__run: {}\n",

@@ -76,6 +76,9 @@ LINT_TABLE: list[tuple[str, list[str], list[str]]] = [
      ["mcp__github__get_issue", "mcp__github__get_*"]),
     ("SGL113", ["Read(src/*)", "Edit(src/*)", "Read(src/)", "Read(build-*)"],
      ["Read(src/**)", "Read(src/*.ts)", "Read(CHANGELOG.md)"]),
+    ("SGL114", ["Write", "Write(*)"], ["Write(src/**)", "Edit"]),
+    ("SGL115", ["Skill", "Skill(*)"], ["Skill(deploy)", "Skill(deploy *)"]),
+    ("SGL116", ["Agent", "Task"], ["Agent(reviewer)", "Task(reviewer)"]),
     ("SGL201", ["LS", "MultiEdit", "NotebookRead", "TodoRead", "ls", "LS(src)"],
      ["Glob", "Edit", "TodoWrite"]),
     ("SGL202", ["Write(src/**)", "NotebookEdit(notebooks/*.ipynb)", "Glob(src/*)"],
@@ -100,6 +103,7 @@ LINT_TABLE: list[tuple[str, list[str], list[str]]] = [
      ["Bash(ls:*)", "Bash(echo a, b)"]),
     ("SGL308", ["Glob(*)", "Write()", "Grep(*)", "WebSearch()"],
      ["Glob", "Bash(*)", "Read(*)"]),
+    ("SGL309", ["Wirte", "Raed(src/**)", "WebFetc"], ["Write", "exec_command", "MyTool"]),
 ]
 
 _CASES = [pytest.param(rule, entry, True, id=f"{rule}+{entry[:40]!r}")

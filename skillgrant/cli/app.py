@@ -38,7 +38,7 @@ from .options import (
     guard,
 )
 from .review import register_review_commands
-from .run import Invocation, load_plan, run_check
+from .run import Invocation, load_plan, run_check, warn_about
 from .serve import register_serve_command
 
 app = typer.Typer(
@@ -193,6 +193,7 @@ def explain(
         shell_tools = base_dirs = None
         if plan is not None:
             loaded = load_plan(plan, plan_kind)
+            warn_about(loaded, plan)
             entries.extend(loaded.allowed_tools)
             kwargs = loaded.constrain_kwargs()
             shell_tools, base_dirs = kwargs["shell_tools"], kwargs["base_dirs"]

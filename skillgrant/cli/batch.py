@@ -90,32 +90,16 @@ def _line_column(text: str, offset: int) -> Location:
 
 
 def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
-    """Where ``allowed-tools`` is (or would be added), and where each of its entries is."""
-    from ..grants import split_allowed_tools
-
+    """Where ``allowed-tools`` is (or would be added), and where each of its entries is: the
+    first character of each as written (skillfile.spans reads escapes and folded lines)."""
     text = doc.text
     value = doc.allowed_tools
     if value is None:
         return _line_column(text, doc.insert_at), ()
     key = _line_column(text, value.key_start + value.key_column)
-    spans = ([(item.value, item.start, item.end) for item in value.items] if value.items
-             else [(value.value, value.start, value.end)] if isinstance(value.value, str)
-             else [])
-    found: list[Location] = []
-    for raw, start, end in spans:
-        cursor = start
-        for entry in split_allowed_tools(raw):
-            at = text.find(entry, cursor, end)
-            if at < 0:
-                # Written with YAML escapes or folded lines, the entry is not in the text as
-                # such: point at its scalar.
-                found.append(_line_column(text, start))
-                continue
-            found.append(_line_column(text, at))
-            cursor = at + len(entry)
-    if len(found) != len(value.entries):
+    if len(value.entry_starts) != len(value.entries):
         return key, ()
-    return key, tuple(found)
+    return key, tuple(_line_column(text, start) for start in value.entry_starts)
 
 
 class FileDone(NamedTuple):

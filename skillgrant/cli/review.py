@@ -29,6 +29,7 @@ from .options import (
     repo_root,
     root_uri,
 )
+from .run import warn_about
 
 if TYPE_CHECKING:
     from ..review.sources import Source
@@ -90,6 +91,7 @@ def lint(
                            ignore if ignore is not None else config.ignore, BY_ID)
         root = repo_root()
         source = read_source(plan, kind.value, root)
+        warn_about(source.plan, source.name)
         every = lint_entries(list(source.entries), shell_tools=source.shell_tools)
         if source.refusal is not None and not any(f.severity == "error" for f in every):
             # The loader refused an entry that lint passes: never call such a plan clean.
@@ -135,6 +137,8 @@ def diff(
         root = repo_root()
         before = read_source(old, kind.value, root)
         after = read_source(new, kind.value, root)
+        for side in (before, after):
+            warn_about(side.plan, side.name)
         baseline = before.approved().constrain_kwargs()
         _warn_if_settings_differ(before, after)
         result = diff_entries(list(before.entries), list(after.entries), **baseline)

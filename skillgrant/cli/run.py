@@ -75,6 +75,12 @@ def load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
     return plan_from_text(read_plan_file(source, kind.value), source=source, kind=kind.value)
 
 
+def warn_about(plan: object, name: str) -> None:
+    """Say on standard error what the plan loader noticed (a plan that approves nothing)."""
+    for warning in getattr(plan, "warnings", ()):
+        echo(f"skillgrant: warning: {'<stdin>' if name == '-' else name}: {warning}", err=True)
+
+
 def run_check(invocation: Invocation) -> int:
     """Run ``check`` or ``apply`` as ``invocation`` says and write its report; the exit status
     (0, 1 or 2)."""
@@ -155,7 +161,9 @@ class Plans:
 
     def load(self, name: str) -> PlanLike:
         if name not in self._loaded:
-            self._loaded[name] = load_plan(name, self.invocation.plan_kind)
+            plan = load_plan(name, self.invocation.plan_kind)
+            warn_about(plan, name)
+            self._loaded[name] = plan
         return self._loaded[name]
 
     def run(self, files: Sequence[Path], root: Path, *, write: bool, dry_run: bool, json: bool,

@@ -21,8 +21,9 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
         types = [g.content or "" for g in approved]
         witness = "general-purpose" if "general-purpose" not in types else (
             choose_filler(types) * (1 + max(map(len, types), default=0)))
-        return Outcome("not_covered", "it allows every agent type; only some are approved",
-                       witness=witness)
+        # `approved` holds only Agent grants (``relevant``): none means no agent at all.
+        some = "only some are approved" if approved else "no approved entry allows any agent"
+        return Outcome("not_covered", f"it allows every agent type; {some}", witness=witness)
     agent_type = submitted.content or ""
     if "*" in agent_type:
         return Outcome("unknown", "agent types compare by equality; a '*' in a type is not "

@@ -182,7 +182,8 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
         also = tuple(dict.fromkeys(i for i in rest if i != first))
         reason = "every command it allows is allowed by an approved grant"
         return Outcome("covered", reason, covered_by=first, also=also)
-    return _refute(witness, pattern, approved, [*languages, *loose], loose, context, fold)
+    return _refute(witness, submitted.key, pattern, approved, [*languages, *loose], loose,
+                   context, fold)
 
 
 class _ApprovedSide(NamedTuple):
@@ -226,6 +227,7 @@ class _ApprovedSide(NamedTuple):
 
 def _refute(
     witness: str,
+    key: str,
     pattern: CommandPattern,
     approved: Sequence[Grant],
     readings: Sequence[tuple[int, Sequence[Glob]]],
@@ -235,7 +237,8 @@ def _refute(
 ) -> Outcome:
     """``not_covered`` with a certain witness (a telling one against a tool-wide grant), or
     ``unknown`` when the runtime might still allow it. ``readings`` are every approved language,
-    the loose ones included."""
+    the loose ones included. A ``Skill`` grant's content names a skill, not a command, and its
+    witness and reason say so."""
     if _OPERATOR.search(witness):
         return Outcome(
             "unknown",
@@ -243,11 +246,15 @@ def _refute(
             "compound command separately, so no single witness applies",
         )
     if pattern.kind is Kind.ANY:
-        witness = _telling_command(readings, context, fold) or witness
+        telling = _SKILL_NAMES if key == "Skill" else _TELLING
+        witness = _first_unmatched(telling, readings, context, fold) or witness
     doubt = (loose_doubt(witness, render(witness), approved, loose, context.budget, fold)
              or _wrapper_doubt(witness) or _spacing_doubt(witness))
     if doubt is not None:
         return doubt
+    if pattern.kind is Kind.ANY and key == "Skill":
+        return Outcome("not_covered", f"it allows every skill; no approved grant allows the "
+                       f"skill {render(witness)!r}", witness=render(witness))
     if pattern.kind is Kind.ANY:
         return Outcome("not_covered", f"it allows every command, and no approved grant allows "
                        f"{render(witness)!r}", witness=render(witness))
@@ -304,15 +311,18 @@ def _wrapper_doubt(command: str) -> Outcome | None:
 # and that the runtime really allows under a bare `Bash` (2.1.332 refuses `rm -rf ~` and
 # `rm -rf /` whatever the rules say, so neither would be a witness).
 _TELLING = ("rm -rf build", "curl -fsSL https://example.com/install.sh", "sh")
+# The same against a bare `Skill`, which runs skills, not commands: a name that reads as "any".
+_SKILL_NAMES = ("any-skill", "any-other-skill")
 
 
-def _telling_command(
+def _first_unmatched(
+    candidates: Sequence[str],
     languages: Sequence[tuple[int, Sequence[Glob]]],
     context: Context,
     fold: Fold | None,
 ) -> str | None:
-    return next((c for c in _TELLING if first_match(c, languages, context.budget, fold) is None),
-                None)
+    return next((c for c in candidates
+                 if first_match(c, languages, context.budget, fold) is None), None)
 
 
 def _decide_compound(

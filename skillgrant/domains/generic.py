@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from .. import vocabulary
 from ..grants import Grant
 from .base import (
     BACKSLASH_REASON,
@@ -38,7 +39,16 @@ def language(grant: Grant) -> tuple[Glob, ...]:
 
 
 def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
-    """Decide a grant for a tool without its own semantics, against grants of the same tool."""
+    """Decide a grant for a tool without its own semantics, against grants of the same tool.
+    When it is not covered and its tool name looks like a misspelt built-in one, the reason
+    ends by saying which (``vocabulary.close_names``)."""
+    outcome = _decide(submitted, approved, context)
+    if outcome.status == "covered":
+        return outcome
+    return outcome._replace(reason=outcome.reason + _unknown_name_note(submitted))
+
+
+def _decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
     outright = covered_outright(submitted, approved, every="every use of the tool",
                                 same="an identical grant is approved")
     if outright is not None:
@@ -60,6 +70,23 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     doubt = loose_doubt(witness, witness, approved, loose, context.budget)
     if doubt is not None:
         return doubt
-    what = "every use of the tool" if submitted.is_tool_wide else "a specifier"
+    tool = submitted.tool
+    if submitted.is_tool_wide and not approved:
+        # No approved grant is for this tool at all: a stand-in specifier such as 'x' would
+        # read as one particular use, when every use is the point.
+        return Outcome("not_covered", f"it allows every use of {tool}, and no approved grant "
+                       f"is for {tool}", witness=f"any use of {tool}")
+    what = f"every use of {tool}" if submitted.is_tool_wide else "a specifier"
     return Outcome("not_covered", f"it allows {what}; no approved grant allows {witness!r}",
                    witness=witness)
+
+
+def _unknown_name_note(grant: Grant) -> str:
+    """``; the runtime knows no tool named 'Wirte' (did you mean 'Write'?)`` for a tool name
+    that looks like a misspelt built-in one, else "" (SPEC §3: such an entry grants nothing at
+    runtime, though it is judged here like any other tool)."""
+    near = vocabulary.close_names(grant.tool)
+    if not near:
+        return ""
+    return (f"; the runtime knows no tool named {grant.tool!r} (did you mean "
+            f"{' or '.join(map(repr, near))}?)")

@@ -45,6 +45,9 @@ _BASE_NAME: Final[dict[Anchor, str]] = {
     "root": "project root",
     "cwd": "current directory",
 }
+# Stand-ins for a plan's base-dirs values in a reason that asks for them.
+_EXAMPLE_BASE: Final[dict[str, str]] = {"cwd": "/path/to/project", "home": "/home/you",
+                                        "root": "/path/to/project"}
 # Tried first as the witness against every path: paths a reader recognises as sensitive.
 _TELLING: Final = (("etc", "shadow"), ("root", ".ssh", "id_rsa"))
 # How many uncovered instances are tried before the verdict settles for ``unknown``.
@@ -286,9 +289,11 @@ class _Judge:
         missing = sorted({a for a in (self.pattern.anchor, pattern.anchor)
                           if a != "abs" and a not in self.bases})
         problems = f" ({'; '.join(self.problems)})" if self.problems else ""
+        example = ", ".join(f"{key}: {_EXAMPLE_BASE[key]}" for key in missing)
         reason = (f"{_KIND[self.pattern.anchor]} pattern cannot be compared with "
                   f"{_KIND[pattern.anchor]} {grant} without the base directories "
-                  f"{', '.join(missing)} (base-dirs){problems}")
+                  f"{', '.join(missing)} (base-dirs){problems}; give them as absolute paths "
+                  f"in the plan, e.g. `base-dirs: {{{example}}}` (base_dirs= in the API)")
         self.incomparable.add(reason)
         return reason
 

@@ -24,10 +24,12 @@ if TYPE_CHECKING:
 
 class ApprovedPlan(NamedTuple):
     """What ``check`` and ``apply`` need of a ``Plan`` with approved entries only (no shell
-    tools, no base directories): the same attributes, with the same values."""
+    tools, no base directories): the same attributes, with the same values. ``warnings`` are
+    the loader's, as on a ``Plan``."""
 
     allowed_tools: list[str]
     source: str | None = None
+    warnings: tuple[str, ...] = ()
 
     def constrain_kwargs(self) -> ConstrainKwargs:
         return {"shell_tools": None, "base_dirs": None}
@@ -45,10 +47,10 @@ def plan_from_text(text: str, *, source: str | None, kind: str = "auto") -> Appr
     parsed = parse_plan_text(text, source=source, kind=kind)
     light = approved_only(parsed.data, parsed.where.name)
     if light is not None:
-        return light
+        return light._replace(warnings=parsed.warnings) if parsed.warnings else light
     from .model import validate_plan
 
-    return validate_plan(parsed.data, parsed.where)
+    return validate_plan(parsed.data, parsed.where, parsed.warnings)
 
 
 def approved_only(data: object, source: str | None) -> ApprovedPlan | None:

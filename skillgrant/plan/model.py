@@ -8,7 +8,6 @@ from ``json.JSONDecodeError``.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, Literal, TypedDict
@@ -18,6 +17,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -27,11 +27,19 @@ from pydantic import (
 from .. import vocabulary
 from ..errors import PlanError
 from ..grants import split_allowed_tools
-from .keys import KEYS_SAID, KNOWN_KEYS, SPELLINGS, check_approvable, ignored
+from .keys import (
+    BASE_DIRS,
+    KEYS_SAID,
+    KNOWN_KEYS,
+    SPELLINGS,
+    check_approvable,
+    did_you_mean,
+    ignored,
+    suggestion,
+)
 from .source import PlanSource, parse_plan_text, read_plan_file
 
 PlanKind = Literal["auto", "plan", "skill", "settings"]
-
 
 
 class ConstrainKwargs(TypedDict):
@@ -83,8 +91,10 @@ class BaseDirs(BaseModel):
 class Plan(BaseModel):
     """The approved ``allowed-tools`` entries (split per SPEC §2, each a valid approved entry)
     with the plan's shell-tool aliases and base directories. ``source`` names where it came
-    from. Build one with ``load``, ``from_text`` or ``from_entries``: they raise PlanError
-    (constructing the model directly raises pydantic's ValidationError instead).
+    from; ``warnings`` what about it a user should hear (a settings.json with only ``deny``
+    rules approves nothing...), each also logged by the loader. Build one with ``load``,
+    ``from_text`` or ``from_entries``: they raise PlanError (constructing the model directly
+    raises pydantic's ValidationError instead).
 
     >>> Plan.from_entries("Bash(gh *), Read").allowed_tools
     ['Bash(gh *)', 'Read']
@@ -100,6 +110,8 @@ class Plan(BaseModel):
     base_dirs: BaseDirs | None = Field(
         default=None, validation_alias=AliasChoices(*SPELLINGS["base_dirs"]), alias="base-dirs")
     source: str | None = None
+    # Not a field: the fields are the plan document's vocabulary (and ``source``).
+    _warnings: tuple[str, ...] = PrivateAttr(default=())
 
     @model_validator(mode="before")
     @classmethod
@@ -108,21 +120,12 @@ class Plan(BaseModel):
             return data
         # ``source`` is ours to set, never a key of the plan's own document.
         own = {"source"} if not (info.context or {}).get("document") else set()
-        for field, names in SPELLINGS.items():
-            given = [n for n in names if n in data]
-            if len(given) > 1:
-                raise _At(f"{given[0]!r} and {given[1]!r} are the same key; give one", given[1],
-                          key=True)
-            if not given and field == "allowed_tools":
-                raise ValueError("the plan has no allowed-tools key (use allowed-tools: [] to "
-                                 "approve no tools)")
+        _check_spellings(data)
         for key in data:
             if not isinstance(key, str) or not (key in KNOWN_KEYS or key in own
                                                 or ignored(key)):
-                hint = difflib.get_close_matches(str(key), sorted(KNOWN_KEYS), n=1)
-                suffix = f" (did you mean {hint[0]!r}?)" if hint else ""
-                raise _At(f"unknown key {key!r}{suffix}; plan keys are {KEYS_SAID}", str(key),
-                          key=True)
+                raise _At(f"unknown key {key!r}{did_you_mean(key)}; plan keys are {KEYS_SAID}",
+                          str(key), key=True)
         return {k: v for k, v in data.items() if not ignored(k)}
 
     @field_validator("allowed_tools", mode="before")
@@ -159,6 +162,16 @@ class Plan(BaseModel):
                 raise _At(f"{name!r} is {kind}; shell-tools declares other tools", name,
                           key=True)
         return {k: ({} if v is None else v) for k, v in value.items()}
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What the loader found worth telling a user, each a sentence without the file's
+        name (the settings file approves nothing...); empty for most plans.
+
+        >>> Plan.from_text('{"permissions": {"deny": ["Read"]}}').warnings
+        ('the settings file approves nothing: it has only permissions.deny',)
+        """
+        return self._warnings
 
     def constrain_kwargs(self) -> ConstrainKwargs:
         """Keyword arguments for ``constrain``/``prove``: the plan's shell tools and base dirs.
@@ -197,7 +210,7 @@ class Plan(BaseModel):
         mapping with ``permissions`` and no allowed-tools key). Raises PlanError with
         file:line:column."""
         parsed = parse_plan_text(text, source=source, kind=kind)
-        return validate_plan(parsed.data, parsed.where)
+        return validate_plan(parsed.data, parsed.where, parsed.warnings)
 
     @classmethod
     def load(cls, path: str | Path, *, kind: PlanKind = "auto") -> Plan:
@@ -211,19 +224,40 @@ class Plan(BaseModel):
         return cls.from_text(read_plan_file(path, kind), source=name, kind=kind)
 
 
+def _check_spellings(data: Mapping[object, object]) -> None:
+    """Each key given in one spelling at most, and allowed-tools given: when it is not, a key
+    that misspells it is named."""
+    for names in SPELLINGS.values():
+        given = [n for n in names if n in data]
+        if len(given) > 1:
+            raise _At(f"{given[0]!r} and {given[1]!r} are the same key; give one", given[1],
+                      key=True)
+    if any(name in data for name in SPELLINGS["allowed_tools"]):
+        return
+    for key in data:
+        if not ignored(key) and suggestion(key) == "allowed-tools":
+            raise _At(f"the plan has no allowed-tools key: unknown key {str(key)!r}"
+                      f"{did_you_mean(key)}", str(key), key=True)
+    raise ValueError("the plan has no allowed-tools key (use allowed-tools: [] to approve no "
+                     "tools)")
+
+
 def _kind(value: object) -> str:
     names = {type(None): "null", bool: "a boolean", int: "an integer", float: "a number",
              dict: "a mapping", list: "a list"}
     return names.get(type(value), type(value).__name__)
 
 
-def validate_plan(data: object, where: PlanSource) -> Plan:
-    """Validate ``data`` into a Plan; map the first problem to a located PlanError."""
+def validate_plan(data: object, where: PlanSource, warnings: tuple[str, ...] = ()) -> Plan:
+    """Validate ``data`` into a Plan with the loader's ``warnings``; map the first problem to a
+    located PlanError."""
     try:
         plan = Plan.model_validate(data, context={"document": True})
     except ValidationError as e:
         raise _located(e, where) from e
-    return plan.model_copy(update={"source": where.name})
+    plan = plan.model_copy(update={"source": where.name})
+    plan._warnings = warnings
+    return plan
 
 
 def _located(error: ValidationError, where: PlanSource) -> PlanError:
@@ -243,9 +277,24 @@ def _located(error: ValidationError, where: PlanSource) -> PlanError:
     elif isinstance(cause, ValueError):
         message = str(cause)
     else:
-        message = str(detail["msg"])
+        message = str(detail["msg"]) + _unknown_below(detail["type"], loc)
     key = isinstance(cause, _At) and cause.key
     if loc and not key:
         message = ".".join(str(part) for part in loc) + ": " + message
     line, column = where.position((*loc, *below), entry, key=key)
     return PlanError(message, source=where.name, line=line, column=column, entry=entry)
+
+
+#: The keys a plan's nested mappings take, as a suggestion writes them.
+_SHELL_TOOL_KEYS = ("command-argument", "workdir-argument")
+
+
+def _unknown_below(kind: str, loc: tuple[str | int, ...]) -> str:
+    """A "did you mean" for an unknown key inside base-dirs or a shell tool's options."""
+    if kind != "extra_forbidden" or len(loc) < 2:
+        return ""
+    if loc[0] in SPELLINGS["base_dirs"]:
+        return did_you_mean(loc[-1], BASE_DIRS)
+    if loc[0] in SPELLINGS["shell_tools"]:
+        return did_you_mean(loc[-1], _SHELL_TOOL_KEYS)
+    return ""

@@ -17,8 +17,9 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..errors import PlanError, SkillFileError
 from ..grants import split_allowed_tools
 from ..limits import MAX_NESTING_DEPTH, MAX_PLAN_CHARS
+from ..log import library_logger, loaded
 from ..skillfile.spans import read_skill
-from ..skillfile.yamlspan import LOADER, YamlProblem, compose, line_column
+from ..skillfile.yamlspan import LOADER, YamlProblem, compose, entry_starts, line_column
 from .files import DuplicateKey, is_skill, no_duplicates, plan_text, read_plan_file, too_deep
 from .keys import ALLOWED_SPELLINGS, SPELLINGS
 
@@ -68,12 +69,31 @@ class PlanSource:
                 offset = self._entry_offset(node, entry)
         return line_column(self.text, self.base + offset)
 
+    def entry_positions(self) -> tuple[tuple[int, int], ...] | None:
+        """1-based line and column of the first character of each approved entry, in order
+        (as written: an escaped character is located at its backslash); None when the
+        approved value is not in the text (a plan built in code, JSON PyYAML cannot read)."""
+        node = self.root
+        for part in self.allowed_path:
+            node = None if node is None else _child(node, part, key=False)
+        if node is None:
+            return None
+        return tuple(line_column(self.text, start) for item in _scalars(node)
+                     for start in entry_starts(self.text, item, self.base))
+
     def _entry_offset(self, node: Node, entry: str) -> int:
-        for item in node.value if isinstance(node, SequenceNode) else [node]:
-            if isinstance(item, ScalarNode) and entry in split_allowed_tools(str(item.value)):
-                raw = self.text[self.base + item.start_mark.index:self.base + item.end_mark.index]
-                return item.start_mark.index + max(0, raw.find(entry))
+        for item in _scalars(node):
+            entries = split_allowed_tools(str(item.value))
+            if entry in entries:
+                starts = entry_starts(self.text, item, self.base)
+                return starts[entries.index(entry)] - self.base
         return node.start_mark.index
+
+
+def _scalars(node: Node) -> list[ScalarNode]:
+    """The scalars of a value that holds entries: itself, or the items of a list."""
+    items = node.value if isinstance(node, SequenceNode) else [node]
+    return [item for item in items if isinstance(item, ScalarNode)]
 
 
 def _child(node: Node, part: str | int, *, key: bool) -> Node | None:
@@ -88,10 +108,23 @@ def _child(node: Node, part: str | int, *, key: bool) -> Node | None:
 
 
 class Parsed(NamedTuple):
-    """The mapping to validate and where it came from."""
+    """The mapping to validate, where it came from, and what a user should be told about it
+    (``warnings``: sentences without the file's name, each logged already)."""
 
     data: object
     where: PlanSource
+    warnings: tuple[str, ...] = ()
+
+
+def _warned(parsed: Parsed, *warnings: str) -> Parsed:
+    """``parsed`` carrying ``warnings``, each logged on the ``skillgrant`` logger."""
+    if loaded():  # once per plan at most: made whenever anything could listen
+        for warning in warnings:
+            library_logger().warning(
+                "%s: %s", parsed.where.name or "<plan>", warning,
+                extra={"skillgrant": {"file": parsed.where.name, "event": "plan-warning",
+                                      "reason": warning}})
+    return parsed._replace(warnings=parsed.warnings + warnings)
 
 
 def parse_plan_text(text: str, *, source: str | None, kind: str) -> Parsed:
@@ -131,9 +164,16 @@ def _settings(data: dict[object, object], where: PlanSource) -> Parsed:
         line, column = where.position(("permissions", "allow"))
         raise PlanError("permissions.allow must be a list of strings", source=where.name,
                         line=line, column=column)
-    return Parsed({"allowed-tools": allow},
-                  PlanSource(where.name, where.text, where.root,
-                             allowed_path=("permissions", "allow")))
+    parsed = Parsed({"allowed-tools": allow},
+                    PlanSource(where.name, where.text, where.root,
+                               allowed_path=("permissions", "allow")))
+    if allow:
+        return parsed
+    # The plan is permissions.allow alone: deny and ask rules approve nothing.
+    others = [f"permissions.{key}" for key in ("deny", "ask") if permissions.get(key)]
+    return _warned(parsed, "the settings file approves nothing: " + (
+        "it has only " + " and ".join(others) if others
+        else "permissions.allow is missing or empty"))
 
 
 def _skill(text: str, source: str | None) -> Parsed:
@@ -143,7 +183,10 @@ def _skill(text: str, source: str | None) -> Parsed:
         raise PlanError(e.message, source=source, line=e.line, column=e.column) from e
     entries = [] if doc.allowed_tools is None else list(doc.allowed_tools.entries)
     root = compose(text[doc.yaml_start:doc.yaml_end])  # read_skill composed it already
-    return Parsed({"allowed-tools": entries}, PlanSource(source, text, root, doc.yaml_start))
+    parsed = Parsed({"allowed-tools": entries}, PlanSource(source, text, root, doc.yaml_start))
+    if doc.allowed_tools is not None:
+        return parsed
+    return _warned(parsed, "the approved SKILL.md approves nothing: it has no allowed-tools key")
 
 
 def _document(text: str, source: str | None, *, json_first: bool) -> tuple[object, Node | None]:

@@ -1,7 +1,8 @@
 """Plan review (SPEC §8, issue 8): ``lint_entries`` and ``diff_entries``.
 
 ``lint_entries`` reports approved grants that are invalid, over-broad, inert or non-canonical,
-each finding with a stable rule ID (docs/lint-rules.md). ``diff_entries`` judges every grant of
+each finding with a stable rule ID (docs/lint-rules.md) and a hint whose example is made from
+the entry at hand (``rules.HINT_TEMPLATES``). ``diff_entries`` judges every grant of
 a new version against the old one with ``prove()``: a grant the old ones do not provably cover
 is a capability escalation, shown with its witness. ``read_revision`` reads ``REV:path`` from
 git for the CLI.
@@ -10,34 +11,26 @@ git for the CLI.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from .. import vocabulary
+from .. import rules, vocabulary
+from ..domains import command, mcp
 from ..errors import GrantSyntaxError, PlanError, SkillgrantError
 from ..grants import Grant, parse_grant, shorten, split_allowed_tools
 from ..limits import MAX_ENTRIES_PER_VALUE
 from ..prover import prove
 from ..rules import LINT_RULES, Category, Rule, Severity
-from ..screening import screen
+from ..screening import inert_reason, screen
 from ..verdicts import Verdict
 from .checks import Hit, check_grant
+from .runners import ASSIGNMENT, RUNNERS, Runner, program_name, wildcard_place
 
-__all__ = [
-    "BY_ID",
-    "RULES",
-    "DiffEntry",
-    "DiffKind",
-    "DiffResult",
-    "Finding",
-    "RevisionError",
-    "Rule",
-    "diff_entries",
-    "lint_entries",
-    "read_revision",
-]
+__all__ = ["BY_ID", "RULES", "DiffEntry", "DiffKind", "DiffResult", "Finding", "RevisionError",
+           "Rule", "diff_entries", "lint_entries", "read_revision"]
 
 ShellTools = Mapping[str, object] | Iterable[str] | None
 BaseDirs = Mapping[str, str | None] | None
@@ -103,7 +96,108 @@ def _lint_entry(entry: str, shell_tools: frozenset[str]) -> list[Hit]:
         grant = parse_grant(text)
     except GrantSyntaxError as e:
         return [Hit("SGL001", f"{e.message} at column {e.position + 1}")]
-    return check_grant(grant, text, shell_tools)
+    hits = [*check_grant(grant, text, shell_tools), *_name_and_reach(grant, shell_tools)]
+    fields = _hint_fields(grant, shell_tools)
+    return sorted((hit if hit.hint else replace(hit, hint=_hint(hit.rule_id, fields))
+                   for hit in hits), key=lambda hit: hit.rule_id)
+
+
+def _name_and_reach(grant: Grant, shell_tools: frozenset[str]) -> list[Hit]:
+    """A tool name that looks like a misspelt built-in one (SGL309), and a bare ``Write``,
+    ``Skill`` or ``Agent`` (SGL114–SGL116)."""
+    if grant.is_mcp or grant.key in shell_tools or inert_reason(grant) is not None:
+        return []
+    near = vocabulary.close_names(grant.tool)
+    if near:
+        meant = near[0] + ("" if grant.content is None else f"({grant.content})")
+        return [Hit("SGL309", f"the runtime knows no tool named `{grant.tool}`, so the entry "
+                    f"likely grants nothing; did you mean {' or '.join(f'`{n}`' for n in near)}?",
+                    hint=f"Write `{meant}` if that is the tool you meant.")]
+    broad = rules.BARE_OVER_BROAD.get(grant.key)
+    if broad is None or grant.content is not None:
+        return []
+    return [Hit(broad[0], f"`{grant}` lets the agent {broad[1]}")]
+
+
+# ---------------------------------------------------------------- hints made from the entry
+
+def _hint(rule_id: str, fields: Mapping[str, str]) -> str:
+    """The rule's hint with an example from ``fields`` (``rules.HINT_TEMPLATES``), or its
+    ``help`` when the entry does not give every field the example needs."""
+    try:
+        return rules.HINT_TEMPLATES[rule_id].format_map(fields)
+    except KeyError:  # no template, or one naming a part the entry does not have
+        return BY_ID[rule_id].help
+
+
+def _hint_fields(grant: Grant, shell_tools: frozenset[str]) -> dict[str, str]:
+    """What the hint templates may name of the entry at hand, and only what it gives."""
+    fields = {"tool": grant.tool}
+    if grant.is_mcp:
+        server, _ = mcp.split_name(grant.key)
+        if "*" not in server:
+            fields["server"] = server
+        return fields
+    content = grant.content
+    if content is None:
+        return fields
+    if grant.key in ("Read", "Edit"):
+        stem = content.rstrip("/")
+        fields["stem"] = stem[:-2] if stem.endswith("/*") else stem
+    elif (vocabulary.domain_of(grant.key, shell_tools) is vocabulary.Domain.COMMAND
+          and not command.has_reserved(content)):
+        fields.update(_command_fields(content))
+    return fields
+
+
+_SPECIAL = re.compile(r"([()\\*])")
+
+
+def _escaped(text: str) -> str:
+    """Command text as it is written inside ``Tool(…)``: placeholders back, specials escaped."""
+    return _SPECIAL.sub(r"\\\1", command.render(text))
+
+
+def _command_fields(content: str) -> dict[str, str]:
+    glob = command.compile_pattern(content).globs[-1]
+    if glob.stars == 0:
+        return {}
+    lead = glob.segments[0]
+    fields = {"rest": "*".join(map(_escaped, glob.segments[1:]))}
+    words = lead.split()
+    partial = words.pop() if words and not lead[-1].isspace() else ""
+    if partial:
+        fields["glued"] = command.render(partial)
+    while words and ASSIGNMENT.match(words[0]):
+        words.pop(0)
+    if not words and partial and not ASSIGNMENT.match(partial):
+        words, partial, lead = [partial], "", lead + " "  # the `*` glued to the program
+    if not words:
+        return fields
+    fields["program"] = _escaped(words[0])
+    program = program_name(words[0])
+    runner, where, owed = _runner_at(program, words[1:], partial)
+    if runner is None or partial:
+        return fields  # a wildcard glued to an argument: no example continues it
+    said = " ".join((program, *runner.then))
+    keys = (said, program, said.split()[-1], "")  # the most specific first
+    for field, parts in rules.HINT_PARTS.items():
+        fields[field] = next((parts[key] for key in keys if key in parts), "")
+    if where in ("command", "lead"):
+        fields["head"] = _escaped(lead) + "".join(f"{word} " for word in owed)
+    return {k: v for k, v in fields.items() if v}
+
+
+def _runner_at(program: str, words: Sequence[str],
+               partial: str) -> tuple[Runner | None, str | None, list[str]]:
+    """The runner (``runners.RUNNERS``) whose wildcard the pattern's first ``*`` is, as
+    ``checks`` finds it: where the ``*`` stands, and the words the runner still needs."""
+    for runner in RUNNERS:
+        if program in runner.programs:
+            where, owed = wildcard_place(runner, words, partial)
+            if where is not None:
+                return runner, where, owed
+    return None, None, []
 
 
 def _finding(hit: Hit, entry: str, index: int | None) -> Finding:

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from pydantic import ValidationError
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode
 
 from ..errors import AllowedToolsError, PlanError
 from ..grants import split_allowed_tools
@@ -193,36 +193,17 @@ def _check_rest(parsed: Parsed, data: Mapping[object, object], key: str | None) 
 
 
 def _locate(where: PlanSource, count: int) -> tuple[tuple[Location | None, ...], Location | None]:
-    """The location of each entry (split from the value's scalars in order), and the value's."""
+    """The location of each entry (its first character as written), and the value's."""
     node: Node | None = where.root
     for part in where.allowed_path:
         node = _child(node, part)
     if node is None:
         return (None,) * count, None
-
-    def at(offset: int) -> Location:
-        return Location(*line_column(where.text, where.base + offset))
-
-    value = at(node.start_mark.index)
-    found: list[Location] = []
-    items: Sequence[Node] = node.value if isinstance(node, SequenceNode) else [node]
-    for item in items:
-        if not isinstance(item, ScalarNode):
-            continue
-        start = item.start_mark.index
-        raw = where.text[where.base + start:where.base + item.end_mark.index]
-        cursor = 0
-        for entry in split_allowed_tools(str(item.value)):
-            found_at = raw.find(entry, cursor)
-            if found_at < 0:
-                # Written with YAML escapes or folded lines: point at its scalar.
-                found.append(at(start))
-                continue
-            found.append(at(start + found_at))
-            cursor = found_at + len(entry)
-    if len(found) != count:
+    value = Location(*line_column(where.text, where.base + node.start_mark.index))
+    positions = where.entry_positions()
+    if positions is None or len(positions) != count:
         return (value,) * count, value
-    return tuple(found), value
+    return tuple(Location(*p) for p in positions), value
 
 
 def _child(node: Node | None, part: str | int) -> Node | None:

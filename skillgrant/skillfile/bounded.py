@@ -7,7 +7,9 @@ Only a regular file is read. A FIFO, a socket or a device (``/dev/zero``, ``/dev
 directly or through a symlink, is refused with NotRegularFileError before it is opened, so a
 FIFO with no writer cannot block the reader and opening a device has no side effects; the file
 is opened non-blocking and checked again, in case it was replaced in between. A plan piped in
-is read from standard input (``-``), never through here.
+is read from standard input (``-``), never through here. A path the system gives up on with
+"too many levels of symbolic links" is refused with SymlinkLoopError, which says whether the
+links loop (and through which names) rather than leaving the reader to guess.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from ..limits import MAX_FILE_BYTES
 
 #: Bytes asked for at a time once the size the file gives is used up (procfs, a file that grew).
 _CHUNK = 1 << 16
+#: Links followed, at most, when looking for the loop behind ELOOP (Linux gives up after 40).
+_MAX_LINKS = 64
 
 _OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY", 0)
                | getattr(os, "O_NONBLOCK", 0))
@@ -28,6 +32,58 @@ _OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY"
 class NotRegularFileError(OSError):
     """The path names something other than a regular file or a directory: a FIFO, a socket, a
     device. ``strerror`` says which ("not a regular file: a FIFO")."""
+
+
+class SymlinkLoopError(OSError):
+    """The path cannot be resolved: its symbolic links lead back to themselves, or more of them
+    follow one another than the system resolves. ``strerror`` says which, naming the links
+    of a loop it found ("a symbolic-link loop: a -> b -> a")."""
+
+
+def _links_loop(path: str | os.PathLike[str]) -> list[str] | None:
+    """The path and the targets its links name, as written, up to the first that repeats: the
+    loop behind ELOOP when it is the file's own links that loop; None otherwise (the loop is in
+    a directory on the way, or the chain is merely long)."""
+    shown = [os.fspath(path)]
+    seen: list[str] = []
+    current = os.path.abspath(path)
+    for _ in range(_MAX_LINKS):
+        if not os.path.islink(current):
+            return None
+        if current in seen:
+            return shown
+        seen.append(current)
+        try:
+            target = os.readlink(current)
+        except OSError:
+            return None
+        shown.append(target)
+        current = os.path.normpath(os.path.join(os.path.dirname(current), target))
+    return None
+
+
+def _directory_loop(name: str) -> list[str] | None:
+    """The loop of the nearest directory on the way to ``name`` whose links loop, or None."""
+    parent = os.path.dirname(name)
+    while parent and parent != os.path.dirname(parent):
+        chain = _links_loop(parent)
+        if chain is not None:
+            return chain
+        parent = os.path.dirname(parent)
+    return None
+
+
+def _loop_error(path: str | os.PathLike[str]) -> SymlinkLoopError:
+    name = os.fspath(path)
+    chain = _links_loop(name)
+    if chain is not None:
+        reason = "a symbolic-link loop: " + " -> ".join(chain)
+    elif (chain := _directory_loop(name)) is not None:
+        reason = "a directory on its path is a symbolic-link loop: " + " -> ".join(chain)
+    else:
+        reason = ("too many levels of symbolic links: a symbolic-link loop, or a chain of "
+                  "links longer than the system follows")
+    return SymlinkLoopError(errno.ELOOP, reason, name)
 
 
 def _kind(mode: int) -> str:
@@ -54,16 +110,22 @@ def _require_regular(mode: int, path: str | os.PathLike[str]) -> None:
 def read_bounded(path: str | os.PathLike[str]) -> bytes:
     """At most MAX_FILE_BYTES + 1 bytes of the regular file at ``path``: all of it, or enough
     to tell it is over the limit. Raises OSError as ``open`` would; IsADirectoryError for a
-    directory, NotRegularFileError for a FIFO, socket or device (never opened, never waited on).
+    directory, NotRegularFileError for a FIFO, socket or device (never opened, never waited on),
+    SymlinkLoopError for a path whose symbolic links cannot be resolved (a loop).
 
     The file is read in the size it gives (a buffered ``read(limit)`` allocates the whole
     limit first: most of the cost of a small file), then in chunks for a file that gives none
     (procfs) or grew.
     """
-    _require_regular(os.stat(path).st_mode, path)
+    try:
+        _require_regular(os.stat(path).st_mode, path)
+        # Non-blocking: a FIFO put in place since the stat must not block the open.
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise _loop_error(path) from e
+        raise
     limit = MAX_FILE_BYTES + 1
-    # Non-blocking: a FIFO put in place since the stat must not block the open.
-    fd = os.open(path, _OPEN_FLAGS)
     try:
         info = os.fstat(fd)
         _require_regular(info.st_mode, path)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -23,7 +23,7 @@ from ..grants import lone_surrogate, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from .runtime import Divergence
 from .runtime import check as runtime_check
-from .yamlspan import STYLE_NAMES, YamlProblem, compose, is_str_scalar, line_column
+from .yamlspan import STYLE_NAMES, YamlProblem, compose, entry_spans, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
 
@@ -64,7 +64,10 @@ class AllowedTools:
     ``start``..``end`` is the span a rewrite replaces; ``key_start``..``line_end`` the lines a
     removal deletes (``line_end`` stops before the last line break). ``separator`` is the text
     between the first two entries of a string value (None with fewer than two);
-    ``multiline`` says the value's text runs over several lines.
+    ``multiline`` says the value's text runs over several lines. For each of ``entries``,
+    ``entry_starts`` holds the offset of its first character as written (of the backslash,
+    when an escape spells it) and ``entry_ends`` the offset just past its last: what a report
+    points at (``yamlspan.entry_spans``).
     """
 
     form: Form
@@ -79,6 +82,8 @@ class AllowedTools:
     multiline: bool
     items: tuple[Item, ...] = ()
     item_prefix: str = "- "
+    entry_starts: tuple[int, ...] = ()
+    entry_ends: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -251,12 +256,15 @@ class _Reader:
             items = tuple(self._item(node, i, child) for i, child in enumerate(node.value))
             values = tuple(item.value for item in items)
             entries = tuple(split_allowed_tools(list(values)))
+            starts, ends = _located([at for child in node.value
+                                     for at in entry_spans(text, child, self.yaml_start)])
             if node.flow_style:
                 end = self.end(node)
                 return AllowedTools("flow-list", values, entries, start=start, end=end,
                                     line_end=eol(text, end), separator=None,
                                     multiline="\n" in text[start:end], items=items,
-                                    key_start=key_start, key_column=key_column)
+                                    key_start=key_start, key_column=key_column,
+                                    entry_starts=starts, entry_ends=ends)
             first = items[0]
             dash_line = text.rfind("\n", 0, first.start) + 1
             prefix = text[dash_line:first.start]
@@ -266,7 +274,8 @@ class _Reader:
                                 end=items[-1].block_end, line_end=items[-1].block_end,
                                 separator=None, multiline=len(items) > 1, items=items,
                                 item_prefix=prefix, key_start=key_start,
-                                key_column=key_column)
+                                key_column=key_column, entry_starts=starts,
+                                entry_ends=ends)
         if not is_str_scalar(node):
             raise self.fail(f"{KEY} must be a string or a list of strings, not {_kind(node)}",
                             start)
@@ -281,9 +290,11 @@ class _Reader:
             multiline = "\n" in text[start:end]
         value: str = node.value
         entries = tuple(split_allowed_tools(value))
+        starts, ends = _located(entry_spans(text, node, self.yaml_start))
         return AllowedTools(_FORMS[style], value, entries, start=start, end=end,
                             line_end=eol(text, end), separator=_separator(value, entries),
-                            multiline=multiline, key_start=key_start, key_column=key_column)
+                            multiline=multiline, key_start=key_start, key_column=key_column,
+                            entry_starts=starts, entry_ends=ends)
 
     def _item(self, seq: SequenceNode, index: int, node: Node) -> Item:
         if not is_str_scalar(node):
@@ -341,6 +352,11 @@ def last_char(text: str, start: int, end: int) -> int:
     while end > start and text[end - 1] in " \t\r\n":
         end -= 1
     return end
+
+
+def _located(spans: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Entry spans as their starts and their ends."""
+    return tuple(start for start, _ in spans), tuple(end for _, end in spans)
 
 
 def _separator(value: str, entries: tuple[str, ...]) -> str | None:
