@@ -82,9 +82,9 @@ def test_check_exit_0_when_apply_would_change_nothing(repo: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         "skills/narrow/SKILL.md:4: unchanged (2 kept, 0 dropped)",
-        "  keep  Bash(gh pr list)  covered by Bash(gh *)",
-        "  keep  Read              covered by Read",
-        "  => allowed-tools: Bash(gh pr list), Read",
+        "skills/narrow/SKILL.md:4:16: keep  Bash(gh pr list)  covered by Bash(gh *)",
+        "skills/narrow/SKILL.md:4:34: keep  Read              covered by Read",
+        "skills/narrow/SKILL.md:4:1:  => allowed-tools: Bash(gh pr list), Read",
         "1 file checked: 0 would change.",
     ]
     assert result.stderr == ""
@@ -108,9 +108,9 @@ def test_check_exit_1_when_apply_would_change_the_file(repo: Path, skill: str,
 def test_check_reports_the_witness(repo: Path) -> None:
     result = run("check", "skills/wide/SKILL.md", "--plan", "plan.yaml")
     lines = result.stdout.splitlines()
-    drop = lines.index("  drop  Bash(rm -rf /)    [SG001 not-covered]")
-    assert lines[drop + 1] == "        witness: rm -rf /"
-    assert lines[drop + 2].startswith("        reason:  ")
+    drop = lines.index("skills/wide/SKILL.md:7:5: drop  Bash(rm -rf /)    [SG001 not-covered]")
+    assert lines[drop + 1] == "    witness: rm -rf /"
+    assert lines[drop + 2].startswith("    reason:  ")
 
 
 @pytest.mark.parametrize("args", [
@@ -257,7 +257,8 @@ def test_apply_with_every_plan_source(repo: Path, plan: str) -> None:
 @pytest.mark.parametrize(("fmt", "marker"), [
     ("text", "skills/wide/SKILL.md:5: rewritten (1 kept, 1 dropped)\n"),
     ("json", '"applied": true'),
-    ("github", "::error file=skills/wide/SKILL.md,line=7,col=5,title=SG001 not-covered::"),
+    ("github", "::error file=skills/wide/SKILL.md,line=7,col=5,endLine=7,endColumn=18,"
+               "title=SG001 not-covered::"),
     ("sarif", '"ruleId": "SG001"'),
 ])
 def test_apply_in_every_format(repo: Path, fmt: str, marker: str) -> None:
@@ -342,10 +343,11 @@ def test_github_format(repo: Path) -> None:
     assert result.stdout.splitlines() == [
         "::warning file=skills/nokey/SKILL.md,line=4,col=1,title=SG006 restored::nothing "
         "submitted survived; the approved entries were restored: Bash(gh *), Read",
-        "::notice file=skills/spelling/SKILL.md,line=4,col=16,title=SG007 "
+        "::notice file=skills/spelling/SKILL.md,line=4,col=16,endLine=4,endColumn=31,title=SG007 "
         "tool-name-normalized::bash(gh pr list) is kept as Bash(gh pr list) (covered by "
         "Bash(gh *)); the runtime matches tool names exactly",
-        "::error file=skills/wide/SKILL.md,line=7,col=5,title=SG001 not-covered::Bash(rm -rf /)"
+        "::error file=skills/wide/SKILL.md,line=7,col=5,endLine=7,endColumn=18,title=SG001 "
+        "not-covered::Bash(rm -rf /)"
         " is not covered by the plan: no approved grant allows 'rm -rf /' (witness: rm -rf /)",
     ]
 

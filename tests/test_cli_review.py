@@ -191,7 +191,8 @@ def test_lint_reads_a_revision_from_git(repo: Path) -> None:
     result = run("lint", "HEAD:linted.yaml", "-f", "github")
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0].startswith(
-        "::warning file=linted.yaml,line=4,col=5,title=SGL103 command-wrapper::")
+        "::warning file=linted.yaml,line=4,col=5,endLine=4,endColumn=16,title=SGL103 "
+        "command-wrapper::")
 
 
 def test_lint_honours_the_plans_shell_tools(repo: Path) -> None:
@@ -247,9 +248,10 @@ def test_lint_github_annotations(repo: Path) -> None:
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert [line.split("::")[1] for line in lines] == [
-        "warning file=linted.yaml,line=4,col=5,title=SGL103 command-wrapper",
-        "error file=linted.yaml,line=5,col=5,title=SGL001 invalid-entry",
-        "notice file=linted.yaml,line=6,col=5,title=SGL302 legacy-alias"]
+        "warning file=linted.yaml,line=4,col=5,endLine=4,endColumn=16,title=SGL103 "
+        "command-wrapper",
+        "error file=linted.yaml,line=5,col=5,endLine=5,endColumn=9,title=SGL001 invalid-entry",
+        "notice file=linted.yaml,line=6,col=5,endLine=6,endColumn=18,title=SGL302 legacy-alias"]
     assert lines[1].endswith("::Bash(: an entry with '(' must end with an unescaped ')' at "
                              "column 6. Fix: Write `Tool` or `Tool(specifier)`, escaping "
                              "literal parentheses as `\\(` and `\\)`.")
@@ -272,7 +274,7 @@ def test_lint_sarif_is_valid_with_every_sgl_rule(repo: Path) -> None:
     first = sarif_run["results"][0]
     assert first["locations"][0]["physicalLocation"] == {
         "artifactLocation": {"uri": "linted.yaml", "uriBaseId": "%SRCROOT%"},
-        "region": {"startLine": 4, "startColumn": 5}}
+        "region": {"startLine": 4, "startColumn": 5, "endLine": 4, "endColumn": 17}}
     assert first["properties"]["example"] == "sudo rm -rf ~"
     assert sarif_run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == repo.resolve().as_uri() + "/"
 
@@ -442,12 +444,15 @@ def test_diff_json_shape(repo: Path) -> None:
 def test_diff_github_annotations(repo: Path) -> None:
     lines = run("diff", "HEAD:plan.yaml", "plan.yaml", "-f", "github").stdout.splitlines()
     assert lines == [
-        "::notice file=plan.yaml,line=2,col=5,title=SGD003 narrowed::Bash(gh pr list): from "
+        "::notice file=plan.yaml,line=2,col=5,endLine=2,endColumn=20,title=SGD003 narrowed::"
+        "Bash(gh pr list): from "
         "Bash(gh *)",
-        "::error file=plan.yaml,line=3,col=5,title=SGD001 escalated::Bash(rm -rf /tmp/cache) is "
+        "::error file=plan.yaml,line=3,col=5,endLine=3,endColumn=27,title=SGD001 escalated::"
+        "Bash(rm -rf /tmp/cache) is "
         "not covered by HEAD:plan.yaml: no approved grant allows 'rm -rf /tmp/cache' (witness: "
         "rm -rf /tmp/cache)",
-        "::warning file=plan.yaml,line=5,col=5,title=SGD002 inert-added::LS: LS is a removed "
+        "::warning file=plan.yaml,line=5,col=5,endLine=5,endColumn=6,title=SGD002 inert-added::"
+        "LS: LS is a removed "
         "tool name; it grants nothing",
         # A removed grant is in OLD (here a revision): the annotation is on NEW, no line.
         "::notice file=plan.yaml,title=SGD004 removed::WebFetch(domain:api.github.com) (in "

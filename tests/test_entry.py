@@ -94,7 +94,7 @@ def test_plain_command_lines_are_read(reader: str, argv: list[str], expected: In
     ["check", "s", "-p", "p", "-p", "q"], ["check", "s", "-p", "p", "--help"],
     ["check", "s", "-p", "p", "-h"], ["check", "--", "s", "-p", "p"],
     ["check", "s", "-pp"], ["check", "s", "-p=p"], ["check", "s", "-p", "p", "-fjson"],
-    ["check", "s", "-p", "p", "--format", "markdown"], ["check", "s", "-p", "p", "--jobs", "+2"],
+    ["check", "s", "-p", "p", "--format", "xml"], ["check", "s", "-p", "p", "--jobs", "+2"],
     ["check", "s", "-p", "p", "--jobs", "-1"], ["check", "s", "-p", "p", "--jobs", "٣"],
     ["check", "s", "-p", "p", "--dry-run"], ["check", "s", "-p", "p", "--debug", "--debug"],
     ["check", "s", "--plan", "--format"], ["check", "s", "--plan="], ["check", "-", "-p", "p"],

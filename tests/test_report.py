@@ -33,6 +33,14 @@ from skillgrant.reports.check import (
     shown,
     unified_diff,
 )
+from skillgrant.reports.ci import (
+    DOCS_BASE,
+    FINGERPRINT_KEY,
+    entry_end,
+    fingerprint,
+    help_uri,
+    security_severity,
+)
 from skillgrant.rules import (
     CHECK_RULES,
     DIFF_RULES,
@@ -177,16 +185,60 @@ def test_text_reports_every_decision(mixed: Decision) -> None:
     out = render_text(Run("check", "plan.yaml", [result(mixed)]))
     lines = out.splitlines()
     assert lines[0] == "skills/x/SKILL.md:4: would change (2 kept, 5 dropped)"
-    assert lines[1].split() == ["keep", "Bash(gh", "pr", "list)", "covered", "by",
-                                "Bash(gh", "*)"]
+    assert lines[1].split() == ["skills/x/SKILL.md:4:5:", "keep", "Bash(gh", "pr", "list)",
+                                "covered", "by", "Bash(gh", "*)"]
     assert "  [SG007 tool-name-normalized]" in lines[2]
-    assert lines[3].strip() == "written as Bash(gh issue list)"
+    assert lines[3] == "    written as Bash(gh issue list)"
     assert "[SG001 not-covered]" in lines[4]
-    assert lines[5].strip() == "witness: rm -rf /"
-    assert sum(line.lstrip().startswith(("keep", "drop", "dup")) for line in lines) == 8
-    assert lines[-2] == "  => allowed-tools: Bash(gh pr list), Bash(gh issue list)"
+    assert lines[5] == "    witness: rm -rf /"
+    assert sum(line.split()[1] in ("keep", "drop", "dup") for line in lines[1:-1]
+               if not line.startswith(" ")) == 8
+    assert lines[-2] == ("skills/x/SKILL.md:4:1:  => allowed-tools: Bash(gh pr list), "
+                         "Bash(gh issue list)")
     assert lines[-1] == "1 file checked: 1 would change."
     assert "\x1b" not in out
+
+
+def test_text_gives_every_entry_its_file_line_and_column(mixed: Decision) -> None:
+    lines = render_text(Run("check", "plan.yaml", [result(mixed)])).splitlines()
+    entry_lines = [line for line in lines[1:-2] if not line.startswith(" ")]
+    # One line per entry, each at the entry's own location (line 4 + i, column 5), padded so
+    # that the labels line up.
+    assert [line.split()[0] for line in entry_lines] == [
+        f"skills/x/SKILL.md:{4 + i}:5:" for i in range(len(MIXED))]
+    assert len({line.index(line.split()[1]) for line in entry_lines}) == 1
+
+
+def test_the_documented_text_is_what_the_sample_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    from skillgrant.cli.batch import check_file
+    from skillgrant.plan.model import Plan
+
+    repo = Path(__file__).resolve().parents[1]
+    docs = (repo / "docs/cli.md").read_text(encoding="utf-8")
+    formats = docs[docs.index("\n## Formats\n"):]
+    command = "$ skillgrant check samples/gh-triage --plan samples/gh-triage/plan.yaml\n"
+    shown = formats[formats.index(command) + len(command):]
+    shown = shown[:shown.index("```")]
+    monkeypatch.chdir(repo)
+    checked, _ = check_file(Path("samples/gh-triage/SKILL.md"),
+                            Plan.load(repo / "samples/gh-triage/plan.yaml"), repo, write=False,
+                            dry_run=False)
+    assert render_text(Run("check", "samples/gh-triage/plan.yaml", [checked])) == shown
+
+
+def test_text_locates_a_restore_and_a_runtime_note_at_the_key() -> None:
+    decision = constrain(["Bash(rm -rf /)"], APPROVED)
+    bare = FileResult("s/SKILL.md", "s/SKILL.md", decision, True, False, Location(7, 1),
+                      (Location(7, 16),), runtime_note="the runtime never reads it")
+    lines = render_text(Run("check", None, [bare])).splitlines()
+    assert lines[1].startswith("s/SKILL.md:7:16: drop  Bash(rm -rf /)")
+    assert lines[4] == "s/SKILL.md:7:1:  restored  nothing submitted survived [SG006 restored]"
+    assert lines[5] == ("s/SKILL.md:7:1:  note  the runtime never reads it "
+                        "[SG009 runtime-ignores-allowed-tools]")
+    unlocated = FileResult("t/SKILL.md", "t/SKILL.md", decision, True)
+    assert render_text(Run("check", None, [unlocated])).splitlines()[:2] == [
+        "t/SKILL.md: would change (0 kept, 1 dropped, approved entries restored)",
+        "t/SKILL.md: drop  Bash(rm -rf /)  [SG001 not-covered]"]
 
 
 def test_text_keeps_the_caret_block_of_a_syntax_error(mixed: Decision) -> None:
@@ -221,7 +273,8 @@ def test_text_apply_states() -> None:
         FileResult("b", "b", changed, True, True, Location(3)),
     ])
     out = render_text(run).splitlines()
-    assert out[0] == "a:3: unchanged (1 kept, 0 dropped)"
+    assert out[:3] == ["a:3: unchanged (1 kept, 0 dropped)", "a:3:1: keep  Read  covered by Read",
+                       "a:3:1: => allowed-tools: Read"]
     assert "b:3: rewritten (1 kept, 1 dropped)" in out
     assert out[-1] == "2 files checked: 1 rewritten."
 
@@ -233,7 +286,7 @@ def test_text_counts_errors_and_shows_no_key() -> None:
         FileResult("b", "b", error=FileError("no frontmatter", 1, 1)),
     ])
     out = render_text(run)
-    assert "  => allowed-tools: (no allowed-tools key)" in out
+    assert "a:3:1: => allowed-tools: (no allowed-tools key)" in out
     assert out.endswith("2 files checked: 1 would change, 1 with errors.\n")
     assert "no frontmatter" not in out  # errors go to stderr, from the CLI
 
@@ -318,14 +371,16 @@ def test_explain_json() -> None:
 def test_github_annotations(mixed: Decision) -> None:
     out = render_github(Run("check", None, [result(mixed, path="dir,x/a:b/SKILL.md")]))
     lines = out.splitlines()
-    # Kept entries written as given make no annotation; everything else makes one each.
+    # Kept entries written as given make no annotation; everything else makes one each,
+    # spanning the entry: endColumn is the column of its last character.
     assert [line[:line.index(",title=")] for line in lines] == [
-        f"::{level} file=dir%2Cx/a%3Ab/SKILL.md,line={line},col=5" for level, line in [
-            ("notice", 5), ("error", 6), ("warning", 7), ("error", 8), ("error", 9),
-            ("notice", 10), ("warning", 11)]]
-    assert lines[1] == ("::error file=dir%2Cx/a%3Ab/SKILL.md,line=6,col=5,title=SG001 "
-                        "not-covered::Bash(rm -rf /) is not covered by the plan: no approved "
-                        "grant allows 'rm -rf /' (witness: rm -rf /)")
+        f"::{level} file=dir%2Cx/a%3Ab/SKILL.md,line={line},col=5,endLine={line},"
+        f"endColumn={end}" for level, line, end in [
+            ("notice", 5, 23), ("error", 6, 18), ("warning", 7, 6), ("error", 8, 9),
+            ("error", 9, 20), ("notice", 10, 20), ("warning", 11, 9010)]]
+    assert lines[1] == ("::error file=dir%2Cx/a%3Ab/SKILL.md,line=6,col=5,endLine=6,"
+                        "endColumn=18,title=SG001 not-covered::Bash(rm -rf /) is not covered "
+                        "by the plan: no approved grant allows 'rm -rf /' (witness: rm -rf /)")
     assert [line.split(",title=")[1].split("::")[0] for line in lines] == [
         "SG007 tool-name-normalized", "SG001 not-covered", "SG004 inert", "SG003 invalid",
         "SG005 ambiguous", "SG008 duplicate", "SG002 unknown"]
@@ -333,6 +388,27 @@ def test_github_annotations(mixed: Decision) -> None:
     assert lines[3].endswith("in entry 'Bash(' at column 6")
     # A 9000-character entry is cut in messages.
     assert len(lines[6]) < 600 and "chars)" in lines[6]
+
+
+@pytest.mark.parametrize(("entry", "start", "end"), [
+    ("Read", Location(4, 16), Location(4, 19)),
+    ("R", Location(2, 1), Location(2, 1)),
+    ("Bash(é ✓)", Location(1, 3), Location(1, 11)),  # columns count code points
+    ("Bash(a\nbc)", Location(5, 9), Location(6, 3)),
+    ("Bash(a\nb\n)", Location(5, 9), Location(7, 1)),
+])
+def test_entry_end(entry: str, start: Location, end: Location) -> None:
+    assert entry_end(start, entry) == end
+
+
+def test_github_spans_lines_without_columns() -> None:
+    decision = constrain(["Bash(rm\n-rf /)"], APPROVED)
+    out = render_github(Run("check", None, [result(decision, locations=(Location(4, 20),))]))
+    first, restore = out.splitlines()
+    # The runner refuses columns on an annotation over several lines.
+    assert first.startswith("::warning file=skills/x/SKILL.md,line=4,endLine=5,title=SG002 ")
+    # A finding about no entry (the restore) has its start only.
+    assert restore.startswith("::warning file=skills/x/SKILL.md,line=4,col=1,title=SG006 ")
 
 
 def test_github_escapes_data_and_properties() -> None:
@@ -373,15 +449,91 @@ def test_sarif_is_valid_and_stable(mixed: Decision) -> None:
     assert [r["ruleId"] for r in sarif_run["results"]] == [
         "SG007", "SG001", "SG004", "SG003", "SG005", "SG008", "SG002", "SG001", "SG006"]
     location = sarif_run["results"][1]["locations"][0]["physicalLocation"]
+    # SARIF's endColumn is the column after the region (Bash(rm -rf /) is 14 characters).
     assert location == {"artifactLocation": {"uri": "skills/x/SKILL.md",
                                              "uriBaseId": "%SRCROOT%"},
-                        "region": {"startLine": 6, "startColumn": 5}}
+                        "region": {"startLine": 6, "startColumn": 5, "endLine": 6,
+                                   "endColumn": 19}}
+    restore = sarif_run["results"][-1]["locations"][0]["physicalLocation"]
+    assert restore["region"] == {"startLine": 4, "startColumn": 1}
     spaced = sarif_run["results"][-1]["locations"][0]["physicalLocation"]
     assert spaced["artifactLocation"]["uri"] == "my%20skills/SKILL.md"
     assert sarif_run["originalUriBaseIds"] == {"%SRCROOT%": {"uri": "file:///repo/"}}
     assert sarif_run["invocations"] == [{"executionSuccessful": True,
                                          "toolExecutionNotifications": []}]
     assert sarif_run["results"][1]["properties"]["witness"] == "rm -rf /"
+
+
+@pytest.mark.parametrize(("rule_id", "uri", "severity"), [
+    ("SG001", "docs/cli.md#rules", "9.5"),
+    ("SG002", "docs/cli.md#rules", "5.0"),
+    ("SG003", "docs/cli.md#rules", "8.0"),
+    ("SG006", "docs/cli.md#rules", "5.0"),
+    ("SG007", "docs/cli.md#rules", "2.0"),
+    ("SGL001", "docs/lint-rules.md#sgl001", "8.0"),
+    ("SGL103", "docs/lint-rules.md#sgl103", "5.0"),
+    ("SGL302", "docs/lint-rules.md#sgl302", "2.0"),
+    ("SGD001", "docs/cli.md#rules", "9.5"),
+    ("SGD002", "docs/cli.md#rules", "5.0"),
+    ("SGD004", "docs/cli.md#rules", "2.0"),
+])
+def test_sarif_rules_link_their_documentation_and_rank(rule_id: str, uri: str,
+                                                        severity: str) -> None:
+    rule = RULE_BY_ID[rule_id]
+    document = json.loads(sarif_log([], rules=[rule], version="0", root_uri=None))
+    sarif_validator().validate(document)
+    (descriptor,) = document["runs"][0]["tool"]["driver"]["rules"]
+    assert descriptor["helpUri"] == "https://github.com/skillgrant/skillgrant/blob/main/" + uri
+    assert descriptor["properties"] == {"tags": ["security"], "security-severity": severity}
+    assert (help_uri(rule), security_severity(rule)) == (descriptor["helpUri"], severity)
+
+
+def test_every_rule_has_an_absolute_help_uri_and_a_score_code_scanning_reads() -> None:
+    from urllib.parse import urlsplit
+
+    assert urlsplit(DOCS_BASE).scheme == "https" and DOCS_BASE.endswith("/")
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    lint_rules = (docs / "lint-rules.md").read_text(encoding="utf-8")
+    cli = (docs / "cli.md").read_text(encoding="utf-8")
+    assert "\n## Rules\n" in cli
+    for rule in RULES:
+        parts = urlsplit(help_uri(rule))
+        assert parts.scheme == "https" and parts.netloc and parts.fragment, rule.id
+        # The page it links to documents the rule.
+        page = lint_rules if parts.path.endswith("lint-rules.md") else cli
+        assert (f"### {rule.id} " in page) if rule.id.startswith("SGL") else (
+            f"| {rule.id} | `{rule.name}` |" in page), rule.id
+        score = security_severity(rule)
+        assert re.fullmatch(r"\d{1,2}\.\d", score) and 0.0 <= float(score) <= 10.0, rule.id
+
+
+def test_sarif_fingerprints_ignore_lines_and_tell_findings_apart() -> None:
+    decision = constrain(["Bash(rm -rf /)", "Read", "Bash(rm -rf /)"], APPROVED)
+
+    def results(locations: tuple[Location, ...], path: str = "skills/x/SKILL.md",
+                ) -> list[dict[str, object]]:
+        run = Run("check", None, [result(decision, path=path, locations=locations)])
+        document = json.loads(render_sarif(run, version="0", root_uri=None))
+        sarif_validator().validate(document)
+        found: list[dict[str, object]] = document["runs"][0]["results"]
+        return found
+
+    here = results((Location(4, 16), Location(4, 32), Location(4, 38)))
+    moved = results((Location(9, 5), Location(10, 5), Location(11, 5)))
+    prints = [r["partialFingerprints"] for r in here]
+    assert [r["partialFingerprints"] for r in moved] == prints
+    assert here[0]["locations"] != moved[0]["locations"]
+    assert FINGERPRINT_KEY == "skillgrantEntryHash/v1"
+    # The hash of the rule, the file, the entry and its occurrence, with no line in it.
+    import hashlib
+
+    expected = hashlib.sha256(b"SG001\0skills/x/SKILL.md\0Bash(rm -rf /)\0" + b"0").hexdigest()
+    assert prints[0] == {FINGERPRINT_KEY: expected}
+    assert fingerprint("SG001", "skills/x/SKILL.md", "Bash(rm -rf /)") == expected
+    # A repeated entry is a result of its own; so is the same entry in another file.
+    assert prints[0] != prints[1]
+    elsewhere = results((Location(4, 16), Location(4, 32), Location(4, 38)), path="y/SKILL.md")
+    assert elsewhere[0]["partialFingerprints"] != prints[0]
 
 
 def test_sarif_errors_are_notifications() -> None:

@@ -216,13 +216,30 @@ def explain(
 
 
 @app.command()
-def schema(ctx: typer.Context, debug: DebugOpt = False) -> None:
-    """Print the JSON Schema of a plan file (for editors: yaml-language-server, VS Code)."""
+def schema(
+    ctx: typer.Context,
+    report: Annotated[str | None, typer.Option(
+        "--report", metavar="NAME", help="The schema of a JSON document the command line "
+        "writes instead: check, apply, explain, lint, diff, or hook-RUNTIME (hook-claude-code, "
+        "hook-copilot-cli, hook-codex, hook-vscode, hook-gemini-cli).")] = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Print the JSON Schema of a plan file (for editors: yaml-language-server, VS Code), or
+    with --report of a JSON document skillgrant writes."""
     with guard(ctx, debug):
-        from ..plan.schema import plan_schema
         from ..reports.check import dumps
 
-        typer.echo(dumps(plan_schema()), nl=False)
+        if report is None:
+            from ..plan.schema import plan_schema
+
+            typer.echo(dumps(plan_schema()), nl=False)
+            return
+        from ..reports.schemas import REPORT_SCHEMAS, report_schema
+        from .console import fail
+
+        if report not in REPORT_SCHEMAS:
+            fail(f"--report must be one of {', '.join(REPORT_SCHEMAS)}, not {report!r}")
+        typer.echo(dumps(report_schema(report)), nl=False)
 
 
 register_review_commands(app)

@@ -50,7 +50,8 @@ class Format(StrEnum):
 
 
 #: The formats each command accepts for ``--format``, in the order its help lists them.
-CHECK_FORMATS = (Format.text, Format.json, Format.github, Format.sarif)  # check, apply
+CHECK_FORMATS = (Format.text, Format.json, Format.github, Format.sarif,  # check, apply
+                 Format.markdown)
 EXPLAIN_FORMATS = (Format.text, Format.json)
 REVIEW_FORMATS = tuple(Format)  # lint, diff
 

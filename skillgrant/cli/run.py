@@ -236,6 +236,8 @@ def _write_report(run: Run, fmt: Format, colour: Colour, root: Path) -> None:
         out = report.render_github(run)
     elif fmt is Format.sarif:
         out = report.render_sarif(run, version=__version__, root_uri=root_uri(root))
+    elif fmt is Format.markdown:
+        out = report.render_check_markdown(run)
     elif run.dry_run:
         out = "".join(f.diff for f in run.files if f.diff)
     else:

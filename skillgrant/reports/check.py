@@ -1,13 +1,14 @@
 """Renderers for ``check``, ``apply`` and ``explain`` (SPEC §8): text, JSON, GitHub workflow
-annotations and SARIF 2.1.0. No decisions are made here: a renderer turns the verdicts the
-prover gave into text, and names each non-kept verdict by its stable rule ID (the SG rules of
-``rules.CHECK_RULES``; which one a verdict hits is ``rules.rule_for``).
+annotations, SARIF 2.1.0 and (``check``/``apply``) Markdown. No decisions are made here: a
+renderer turns the verdicts the prover gave into text, and names each non-kept verdict by its
+stable rule ID (the SG rules of ``rules.CHECK_RULES``; which one a verdict hits is
+``rules.rule_for``).
 
 Text from the skill file (entries, witnesses) is untrusted: every renderer escapes control
 characters (``reports.escape.printable``), so a crafted entry cannot move the cursor, recolour a
 terminal or break a line of a workflow command. The GitHub and SARIF writers shared with
-``lint``/``diff`` live in ``reports.ci``, the JSON document in ``reports.jsondoc``; their names
-are re-exported here.
+``lint``/``diff`` live in ``reports.ci``, the JSON document in ``reports.jsondoc`` and the
+Markdown in ``reports.check_markdown``; their names are re-exported here.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from .jsondoc import JSON_VERSION, JsonDocument, render_explain_json, render_jso
 from .results import FileResult, Run
 
 if TYPE_CHECKING:
-    from ..verdicts import Verdict
+    from ..verdicts import Decision, Verdict
 
 __all__ = [
     "ENTRY_SHOWN",
@@ -49,6 +50,7 @@ __all__ = [
     "findings",
     "github_annotations",
     "printable",
+    "render_check_markdown",
     "render_explain_json",
     "render_explain_text",
     "render_github",
@@ -71,13 +73,21 @@ def _finding_message(rule: Rule, verdict: Verdict) -> str:
             text += f" (witness: {shown(verdict.witness)})"
         return text
     if rule.id == "SG007":
-        return (f"{entry} is kept as {brief(verdict.written or '')} (covered by "
-                f"{brief(verdict.covered_by or '')}); the runtime matches tool names "
-                "exactly")
+        written = verdict.written or ""
+        # `read(x)` → `Read(x)`: the name; `Read(*)` → `Read`: only the form
+        why = ("the runtime matches tool names exactly"
+               if _tool_of(verdict.entry) != _tool_of(written)
+               else "the same grant, in its canonical form")
+        return (f"{entry} is kept as {brief(written)} (covered by "
+                f"{brief(verdict.covered_by or '')}); {why}")
     if rule.id == "SG008":
         return f"{entry} repeats an earlier entry; it is written once"
     first_line = verdict.reason.split("\n", 1)[0]
     return f"{entry} is dropped ({rule.name}): {printable(first_line)}"
+
+
+def _tool_of(entry: str) -> str:
+    return entry.split("(", 1)[0].strip()
 
 
 def findings(result: FileResult) -> list[Finding]:
@@ -109,7 +119,15 @@ _STATUS_COLOUR: Final = {"covered": "green", "unknown": "yellow", "inert": "yell
 _ENTRY_COLUMN: Final = 40
 
 
+def _where(path: str, location: Location | None) -> str:
+    """``path:line:column:``, the form editors and ``grep`` read."""
+    if location is None:
+        return f"{path}:"
+    return f"{path}:{location.line}:{location.column}:"
+
+
 def _verdict_lines(verdict: Verdict, paint: _Paint, width: int) -> list[str]:
+    """An entry's line (after its location) and its evidence lines."""
     rule = rule_for(verdict)
     tag = "" if rule is None else f"  [{rule.id} {rule.name}]"
     entry = brief(verdict.entry).ljust(width)
@@ -117,17 +135,17 @@ def _verdict_lines(verdict: Verdict, paint: _Paint, width: int) -> list[str]:
         duplicate = rule is not None and rule.id == "SG008"
         label = paint("dup " if duplicate else "keep", "green")
         cover = f"  covered by {brief(verdict.covered_by or '')}"
-        lines = [f"  {label}  {entry}{paint(cover, 'dim')}{tag}"]
+        lines = [f"{label}  {entry}{paint(cover, 'dim')}{tag}"]
         if not duplicate and verdict.written and verdict.written != verdict.entry.strip():
-            lines.append(f"        written as {brief(verdict.written)}")
+            lines.append(f"    written as {brief(verdict.written)}")
         return [line.rstrip() for line in lines]
     colour = _STATUS_COLOUR.get(verdict.status, "red")
-    lines = [f"  {paint('drop', colour)}  {entry}{paint(tag, colour)}".rstrip()]
+    lines = [f"{paint('drop', colour)}  {entry}{paint(tag, colour)}".rstrip()]
     if verdict.witness is not None:
-        lines.append(f"        witness: {paint(shown(verdict.witness), 'bold')}")
+        lines.append(f"    witness: {paint(shown(verdict.witness), 'bold')}")
     reason = printable(verdict.reason, keep_newlines=True).split("\n")
-    lines.append(f"        reason:  {reason[0]}")
-    lines.extend(f"        {line}" for line in reason[1:])
+    lines.append(f"    reason:  {reason[0]}")
+    lines.extend(f"    {line}" for line in reason[1:])
     return lines
 
 
@@ -137,38 +155,47 @@ def _file_state(run: Run, result: FileResult) -> str:
     return "rewritten" if result.applied else "unchanged"
 
 
+def _file_lines(run: Run, result: FileResult, decision: Decision, paint: _Paint) -> list[str]:
+    """One file's block: its header, then a line per entry, per file-level rule and for the
+    value it becomes, each starting with ``file:line:column:`` (the key's for the last two)."""
+    path = printable(result.path)
+    header = path if result.location is None else f"{path}:{result.location.line}"
+    summary = f"{len(decision.kept)} kept, {len(decision.dropped)} dropped"
+    if decision.restored:
+        summary += ", approved entries restored"
+    state_colour = "yellow" if result.changed else "green"
+    out = [f"{paint(header, 'bold')}: {paint(_file_state(run, result), state_colour)} "
+           f"({summary})"]
+    wheres = [_where(path, result.where(i)) for i in range(len(decision.verdicts))]
+    key = _where(path, result.location)
+    pad = max(map(len, [*wheres, key]))
+    width = min(_ENTRY_COLUMN, max((len(brief(v.entry)) for v in decision.verdicts),
+                                   default=0))
+    for where, verdict in zip(wheres, decision.verdicts, strict=True):
+        first, *evidence = _verdict_lines(verdict, paint, width)
+        out.append(f"{paint(where.ljust(pad), 'bold')} {first}")
+        out.extend(evidence)
+    if decision.restored:
+        rule = RULE_BY_ID["SG006"]
+        out.append(f"{paint(key.ljust(pad), 'bold')} {paint('restored', 'yellow')}  nothing "
+                   f"submitted survived [{rule.id} {rule.name}]")
+    if result.runtime_note is not None:
+        rule = RULE_BY_ID["SG009"]
+        out.append(f"{paint(key.ljust(pad), 'bold')} {paint('note', 'yellow')}  "
+                   f"{printable(result.runtime_note)} [{rule.id} {rule.name}]")
+    value = ", ".join(brief(e) for e in decision.allowed) or "(no allowed-tools key)"
+    out.append(f"{paint(key.ljust(pad), 'bold')} => allowed-tools: {value}")
+    return out
+
+
 def render_text(run: Run, *, colour: bool = False) -> str:
-    """The report for people: each file, every decision, the value it becomes."""
+    """The report for people: each file, every decision at its ``file:line:column``, the value
+    it becomes."""
     paint = _Paint(colour)
     out: list[str] = []
     for result in run.files:
-        if result.error is not None or result.decision is None:
-            continue
-        decision = result.decision
-        where = printable(result.path)
-        if result.location is not None:
-            where += f":{result.location.line}"
-        state = _file_state(run, result)
-        kept = len(decision.kept)
-        summary = f"{kept} kept, {len(decision.dropped)} dropped"
-        if decision.restored:
-            summary += ", approved entries restored"
-        state_colour = "yellow" if result.changed else "green"
-        out.append(f"{paint(where, 'bold')}: {paint(state, state_colour)} ({summary})")
-        width = min(_ENTRY_COLUMN, max((len(brief(v.entry)) for v in decision.verdicts),
-                                       default=0))
-        for verdict in decision.verdicts:
-            out.extend(_verdict_lines(verdict, paint, width))
-        if decision.restored:
-            rule = RULE_BY_ID["SG006"]
-            out.append(f"  {paint('restored', 'yellow')}  nothing submitted survived "
-                       f"[{rule.id} {rule.name}]")
-        if result.runtime_note is not None:
-            rule = RULE_BY_ID["SG009"]
-            out.append(f"  {paint('note', 'yellow')}  {printable(result.runtime_note)} "
-                       f"[{rule.id} {rule.name}]")
-        value = ", ".join(brief(e) for e in decision.allowed) or "(no allowed-tools key)"
-        out.append(f"  => allowed-tools: {value}")
+        if result.error is None and result.decision is not None:
+            out.extend(_file_lines(run, result, result.decision, paint))
     errors = sum(1 for r in run.files if r.error is not None)
     would = run.command == "check" or run.dry_run
     changed = sum(1 for r in run.files if (r.changed if would else r.applied))
@@ -222,6 +249,14 @@ def render_github(run: Run) -> str:
 def render_sarif(run: Run, *, version: str, root_uri: str | None) -> str:
     """A SARIF 2.1.0 log of a check/apply run (see ``reports.ci.sarif_log``)."""
     return sarif_log(_file_findings(run), rules=CHECK_RULES, version=version, root_uri=root_uri)
+
+
+def render_check_markdown(run: Run) -> str:
+    """``check``/``apply`` ``--format markdown``, a CI step summary (see
+    ``reports.check_markdown``)."""
+    from . import check_markdown  # loaded only for this format: check starts on every commit
+
+    return check_markdown.render_check_markdown(run)
 
 
 # --- diff ---------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Markdown for pull-request comments (``lint``/``diff`` ``--format markdown``): untrusted text as
-code spans and escaped text, and tables of them.
+"""Markdown for pull-request comments and CI step summaries (``--format markdown`` of ``lint``,
+``diff``, ``check`` and ``apply``): untrusted text as code spans and escaped text, and tables of
+them.
 
 Every entry and message is untrusted: whatever an entry holds, it is shown either as literal
 code or as escaped text, never as markup GitHub would act on (a link, an image, a cell border).
@@ -8,7 +9,7 @@ code or as escaped text, never as markup GitHub would act on (a link, an image, 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from .escape import brief, one_line
 
@@ -47,9 +48,12 @@ def md_text(text: str) -> str:
                    for i, piece in enumerate(pieces))
 
 
-def md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A GitHub table of cells already written as Markdown; a ``line`` column is right-aligned."""
+def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], *,
+             right: Collection[str] = ()) -> str:
+    """A GitHub table of cells already written as Markdown; a ``line`` column, and the columns
+    named in ``right``, are right-aligned."""
+    aligned = {"line", *right}
     lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join("---:" if name == "line" else "---" for name in header) + "|"]
+             "|" + "|".join("---:" if name in aligned else "---" for name in header) + "|"]
     lines.extend("| " + " | ".join(row) + " |" for row in rows)
     return "\n".join(lines) + "\n"
