@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ..plan.model import ConstrainKwargs, Plan
     from ..reports.check import FileResult, Location
     from ..skillfile.builder import SkillDoc
+    from ..verdicts import Decision
 
 FileOutcome = tuple["FileResult", "str | None"]
 
@@ -56,14 +57,44 @@ def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
     doc = getattr(result, "doc", None)
     if doc is None:
         doc = skillfile.read_skill(result.old_text, str(path))
+    return _result(str(path), artifact, doc, result.old_text, result.new_text,
+                   result.decision, written=result.written, dry_run=dry_run), None
+
+
+def check_text(data: bytes, name: str, plan: PlanLike, *, dry_run: bool,
+               enforce: str | None = None) -> FileOutcome:
+    """``check_file`` for a SKILL.md's bytes (standard input): nothing is written, and the
+    result carries the new text."""
+    from ..errors import SkillFileError
+    from ..reports.check import FileError, FileResult
+    from ..skillfile.builder import apply_to_text, decode_skill, read_skill
+
+    try:
+        text = decode_skill(data, name)
+        new_text, decision = apply_to_text(text, cast("Plan", plan), path=name,
+                                           enforce=enforce)
+        doc = read_skill(text, name)
+    except SkillFileError as e:
+        return (FileResult(name, name, error=FileError(e.message, e.line, e.column)),
+                f"skillgrant: error: {e}")
+    from dataclasses import replace
+
+    result = _result(name, name, doc, text, new_text, decision, written=False, dry_run=dry_run)
+    return replace(result, text=new_text), None
+
+
+def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: str,
+            decision: Decision, *, written: bool, dry_run: bool) -> FileResult:
+    from ..reports.check import FileResult
+
     location, entries = locate(doc)
     diff = None
-    if dry_run and result.changed:
+    if dry_run and old_text != new_text:
         from ..reports.check import unified_diff
 
-        diff = unified_diff(result.old_text, result.new_text, artifact)
-    return (FileResult(str(path), artifact, result.decision, result.changed, result.written,
-                       location, entries, diff, runtime_note=doc.runtime_note), None)
+        diff = unified_diff(old_text, new_text, artifact)
+    return FileResult(path, artifact, decision, old_text != new_text, written, location,
+                      entries, diff, runtime_note=doc.runtime_note)
 
 
 def unreadable_directory(path: Path, reason: str, root: Path) -> FileOutcome:

@@ -52,6 +52,8 @@ def collect(paths: list[str], filters: Filters | None = None) -> list[Path | Unr
     filters = filters or Filters()
     found: list[tuple[Path | Unreadable, str]] = []
     for given in paths:
+        if given == "-":
+            fail("'-' (a SKILL.md on standard input) must be the only path")
         path = Path(given)
         if path.is_dir():
             inside = sorted((item for item in walk(path)

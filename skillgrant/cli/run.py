@@ -21,6 +21,7 @@ from .console import (
     PlanKind,
     colour_enabled,
     echo,
+    fail,
     repo_root,
     report_to,
     root_uri,
@@ -92,6 +93,8 @@ def run_check(invocation: Invocation) -> int:
     command, dry_run = invocation.command, invocation.dry_run
     fmt = invocation.format or Format(config.format or "text")
     plans = Plans(invocation, config)
+    if invocation.paths == [STDIN]:
+        return _run_stdin(invocation, plans, fmt)
     found = collect(invocation.paths, Filters(invocation.include, invocation.exclude))
     files = [item for item in found if isinstance(item, Path)]
     root = repo_root()
@@ -130,6 +133,54 @@ def run_check(invocation: Invocation) -> int:
     if command == "check" and change:
         return 1
     return 0
+
+
+#: The path that stands for a SKILL.md read from standard input.
+STDIN = "-"
+
+
+def _run_stdin(invocation: Invocation, plans: Plans, fmt: Format) -> int:
+    """``check -`` / ``apply -``: one SKILL.md from standard input, nothing written. ``apply``
+    prints the new text (with ``--format json``, the document carries it as ``text``)."""
+    import sys
+
+    from ..limits import MAX_FILE_BYTES
+    from ..reports.check import JsonDocument, Run
+    from .batch import check_text, file_done
+
+    if invocation.plan is None or invocation.plan == STDIN:
+        fail("a SKILL.md on standard input ('-') needs --plan, given as a file")
+    name = invocation.plan
+    plan = plans.load(name)
+    enforce = _gate_command(name, invocation) if invocation.enforce else None
+    data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1) if sys.stdin is not None else b""
+    if len(data) > MAX_FILE_BYTES:
+        fail(f"<stdin>: the SKILL.md is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES)")
+    outcome = check_text(data, "<stdin>", plan, dry_run=invocation.dry_run, enforce=enforce)
+    result, message = outcome
+    if message is not None:
+        echo(message, err=True)
+    run = Run(invocation.command, getattr(plan, "source", None) or name,
+              dry_run=invocation.dry_run)
+    with report_to(invocation.output):
+        if fmt is Format.json:
+            document = JsonDocument(run, version=__version__)
+            done = file_done(outcome, json_dry_run=invocation.dry_run)
+            assert done.fragment is not None
+            document.add_fragment(done.fragment, changed=done.changed, applied=False,
+                                  error=done.error)
+            for chunk in document.chunks():
+                echo(chunk, nl=False)
+        elif invocation.command == "apply" and not invocation.dry_run:
+            if result.text is not None:
+                echo(result.text, nl=False)
+        else:
+            run.files.append(result)
+            _write_report(run, fmt, invocation.color, repo_root())
+    if result.error is not None:
+        return 2
+    done_change = file_done(outcome, json_dry_run=None).would_change
+    return 1 if invocation.command == "check" and done_change else 0
 
 
 class Plans:

@@ -81,6 +81,8 @@ def file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
     }
     if dry_run:
         item["diff"] = result.diff or ""
+    if result.text is not None:
+        item["text"] = result.text
     return item
 
 

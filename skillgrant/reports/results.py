@@ -32,6 +32,8 @@ class FileResult:
     error: FileError | None = None
     #: Why Claude Code will not read this file's allowed-tools (SG009), if it will not.
     runtime_note: str | None = None
+    #: The file's new text, for a SKILL.md read from standard input (``check -``, ``apply -``).
+    text: str | None = None
 
     def where(self, index: int) -> Location | None:
         if index < len(self.entry_locations):

@@ -118,13 +118,15 @@ def _file(command: str) -> Schema:
               "allowed": _nullable(_STRINGS),
               "decisions": {"type": "array", "items": {"$ref": "#/$defs/decision"}},
               "error": _nullable(error), "runtime_note": _nullable(_STRING)}
+    # ``text``: the file's new text, for a SKILL.md read from standard input (``check -``).
+    fields["text"] = _STRING
     if command == "apply":
         fields["diff"] = _STRING
     # A file with an input error was left untouched and has no decisions.
     failed = {"properties": {"changed": {"const": False}, "applied": {"const": False},
                              "restored": {"const": False}, "line": _NULL, "allowed": _NULL,
                              "decisions": {"maxItems": 0}, "runtime_note": _NULL}}
-    return {**_closed(fields, optional=("diff",)),
+    return {**_closed(fields, optional=("diff", "text")),
             "if": {"properties": {"error": _NULL}},
             "then": {"properties": {"allowed": _STRINGS}},
             "else": failed}
