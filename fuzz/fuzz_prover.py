@@ -1,5 +1,5 @@
 """Coverage-guided fuzzing of the entry pipeline: ``split_allowed_tools``, ``parse_grant``,
-``prove`` and ``constrain`` (SPEC §1, §2, §5). Run it as fuzz/README.md says.
+``prove`` and ``constrain`` (semantics §1, §2, §5). Run it as fuzz/README.md says.
 
 The input's first byte picks a target; the rest, decoded as UTF-8 (invalid bytes become lone
 surrogates, which are hostile too), is the text. A finding is any exception other than a

@@ -1,4 +1,4 @@
-"""Coverage-guided fuzzing of the builder stage and the plan loaders (SPEC §6, §7). Run it as
+"""Coverage-guided fuzzing of the builder stage and the plan loaders (semantics §6, §7). Run it as
 fuzz/README.md says.
 
 Each input is the bytes of a file. As a SKILL.md it is decoded, read and rewritten against the

@@ -1,6 +1,6 @@
 """skillgrant: prove that a skill's ``allowed-tools`` is no wider than the approved plan.
 
-The public surface (SPEC §10)::
+The public surface (semantics §10)::
 
     import skillgrant
     skillgrant.prove("Bash(gh pr list)", ["Bash(gh *)"]).status   # 'covered'
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-# A library logs; the application decides where records go (SPEC §5 audit records). The
+# A library logs; the application decides where records go (semantics §5 audit records). The
 # logger and its NullHandler are set up when logging is in use (log.py).
 if log_loaded():
     library_logger()

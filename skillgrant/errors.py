@@ -20,7 +20,7 @@ def _caret_block(text: str, position: int, width: int = 72) -> str:
 
 
 class GrantSyntaxError(SkillgrantError, ValueError):
-    """An ``allowed-tools`` entry that does not follow the entry grammar (SPEC §2).
+    """An ``allowed-tools`` entry that does not follow the entry grammar (semantics §2).
 
     ``entry`` is the text as given, ``position`` the 0-based offset of the offending character.
     """
@@ -35,7 +35,8 @@ class GrantSyntaxError(SkillgrantError, ValueError):
 
 
 class PlanError(SkillgrantError, ValueError):
-    """The approved plan is invalid: unreadable, malformed, or with an invalid entry (SPEC §5, §7).
+    """The approved plan is invalid: unreadable, malformed, or with an invalid entry (semantics §5,
+    §7).
 
     ``source`` names the file (or ``None`` for in-memory plans); ``line`` and ``column`` are
     1-based when known; ``entry`` is the offending approved entry when there is one.
@@ -59,7 +60,8 @@ class PlanError(SkillgrantError, ValueError):
 
 
 class SkillFileError(SkillgrantError, ValueError):
-    """A SKILL.md that cannot be read or rewritten safely (SPEC §6). The file is left untouched."""
+    """A SKILL.md that cannot be read or rewritten safely (semantics §6). The file is left
+    untouched."""
 
     def __init__(
         self,
@@ -86,4 +88,4 @@ def _located(message: str, source: str | None, line: int | None, column: int | N
 
 
 class AllowedToolsError(SkillgrantError, TypeError):
-    """An ``allowed-tools`` value that is neither a string nor a list of strings (SPEC §2)."""
+    """An ``allowed-tools`` value that is neither a string nor a list of strings (semantics §2)."""

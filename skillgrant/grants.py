@@ -1,4 +1,4 @@
-"""Entries and grants: splitting a value (SPEC §2) and the immutable ``Grant`` value.
+"""Entries and grants: splitting a value (semantics §2) and the immutable ``Grant`` value.
 
 Data flows one way: an ``allowed-tools`` value is split into entry strings, each entry is parsed
 into a ``Grant``, and the prover decides grants. ``str(grant)`` is canonical and round-trips
@@ -32,7 +32,7 @@ _RUNTIME = re.compile(r"[(),]|[" + _WS_CLASS + "]")
 
 
 def split_allowed_tools(value: str | Sequence[str]) -> list[str]:
-    """Split an ``allowed-tools`` value into entries (SPEC §2).
+    """Split an ``allowed-tools`` value into entries (semantics §2).
 
     Cuts on commas and whitespace outside parentheses, counting depth and honouring ``\\(``.
     Blank entries are dropped. Raises AllowedToolsError for anything but a string or a list of
@@ -168,7 +168,7 @@ class Grant(NamedTuple):
 
 
 def parse_grant(entry: str) -> Grant:
-    """Parse one entry into a Grant (SPEC §2).
+    """Parse one entry into a Grant (semantics §2).
 
     Raises GrantSyntaxError, naming the entry with a caret under the offending character, for
     anything outside the entry grammar: several entries, control characters, non-ASCII names.

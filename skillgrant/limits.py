@@ -1,4 +1,4 @@
-"""Named limits (SPEC §1.5, §9). Past one, a submitted entry is ``unknown`` and an approved one
+"""Named limits (semantics §1.5, §9). Past one, a submitted entry is ``unknown`` and an approved one
 makes the plan invalid; a file or text past one is refused with a SkillFileError or PlanError
 naming the limit. Never a crash, never a hang.
 

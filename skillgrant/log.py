@@ -1,4 +1,4 @@
-"""The library's ``skillgrant`` logger (SPEC §5 audit records), loaded when a record could be
+"""The library's ``skillgrant`` logger (semantics §5 audit records), loaded when a record could be
 seen.
 
 Importing ``logging`` is a noticeable share of a cold ``check``. A record can only be seen by a

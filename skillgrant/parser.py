@@ -76,7 +76,7 @@ def parse_entry(entry: str) -> ParsedEntry:
     """Parse one entry (already split and trimmed) into its name and content.
 
     Raises GrantSyntaxError naming the entry with a caret under the offending character: a
-    control character anywhere (SPEC §2), or what the grammar does not accept.
+    control character anywhere (semantics §2), or what the grammar does not accept.
     """
     bad = forbidden_control(entry)
     if bad is not None:
@@ -92,7 +92,7 @@ def forbidden_control(entry: str) -> int | None:
     return None if match is None else match.start()
 
 
-# Control characters other than tab and newline (SPEC §2): NUL, CR, DEL, C1 controls.
+# Control characters other than tab and newline (semantics §2): NUL, CR, DEL, C1 controls.
 _FORBIDDEN_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 

@@ -147,13 +147,13 @@ def clear_caches() -> None:
     web.compile_host.cache_clear()
 
 
-#: The base directories a plan may name (SPEC §4.2); plan.keys.BASE_DIRS is the same tuple
+#: The base directories a plan may name (semantics §4.2); plan.keys.BASE_DIRS is the same tuple
 #: (tests/test_plan.py checks it), kept here since the core never imports a stage.
 BASE_DIR_KEYS = ("cwd", "home", "root")
 
 
 def _shell_tool_names(shell_tools: object) -> list[str]:
-    """The declared shell-tool names (SPEC §3), or PlanError for anything but a mapping or a
+    """The declared shell-tool names (semantics §3), or PlanError for anything but a mapping or a
     list of names."""
     if shell_tools is None:
         return []
@@ -173,7 +173,7 @@ def _shell_tool_names(shell_tools: object) -> list[str]:
 
 
 def _base_dirs(base_dirs: object) -> dict[str, str]:
-    """The plan's base directories (SPEC §4.2), or PlanError for a malformed value."""
+    """The plan's base directories (semantics §4.2), or PlanError for a malformed value."""
     if base_dirs is None:
         return {}
     if hasattr(base_dirs, "model_dump"):  # a pydantic BaseDirs from a Plan
@@ -196,7 +196,7 @@ def _base_dirs(base_dirs: object) -> dict[str, str]:
 
 
 def _relevant(submitted: Grant, other: Grant, plan: PreparedPlan) -> bool:
-    """Whether an approved grant can cover the submitted one at all (SPEC §3, §4): the
+    """Whether an approved grant can cover the submitted one at all (semantics §3, §4): the
     submitted grant's domain says."""
     rules = rules_for(submitted.key, plan.shell_tools)
     return rules.relevant(submitted, other, plan.shell_tools)

@@ -1,4 +1,4 @@
-"""``prove()`` and ``constrain()`` (SPEC §1, §5, §10): entries in, verdicts with evidence out.
+"""``prove()`` and ``constrain()`` (semantics §1, §5, §10): entries in, verdicts with evidence out.
 
 The order of checks for a submitted entry is the order of the statuses' strength: an entry that
 is not text we can read is ``invalid``, one the runtime would cut differently is ``ambiguous``,
@@ -72,7 +72,7 @@ def _decide_once(entry: str, plan: PreparedPlan, value_budget: Budget) -> tuple[
                        "built; not kept"), True
     except RecursionError:
         return Verdict(entry, "unknown", "the decision was stopped: too deeply nested"), False
-    except Exception as e:  # fail closed (SPEC §1.1): a crash never keeps a grant
+    except Exception as e:  # fail closed (semantics §1.1): a crash never keeps a grant
         if log_loaded():  # rare: made whenever anything could listen
             library_logger().error("prover failure on %r", entry, exc_info=True)
         return Verdict(entry, "unknown",
@@ -95,7 +95,7 @@ def _dispatch(grant: Grant, approved: list[Grant], context: Context) -> Outcome:
 
 
 def _spelled(grant: Grant, cover: Grant, plan: PreparedPlan) -> Grant:
-    """The spelling a kept grant is written with (SPEC §3): canonical for built-ins, the plan's
+    """The spelling a kept grant is written with (semantics §3): canonical for built-ins, the plan's
     for shell aliases, the covering entry's for other tools of the same name, else as given."""
     if grant.is_mcp or vocabulary.canonical_name(grant.key) is not None:
         return grant
@@ -113,7 +113,7 @@ def prove(
     shell_tools: Mapping[str, object] | Iterable[str] | None = None,
     base_dirs: Mapping[str, str | None] | None = None,
 ) -> Verdict:
-    """Decide whether one submitted entry is covered by the approved entries (SPEC §1, §10).
+    """Decide whether one submitted entry is covered by the approved entries (semantics §1, §10).
 
     Raises PlanError when an approved entry is invalid; a submitted entry that is invalid,
     ambiguous, inert, over a limit or not covered is a Verdict, never an exception.
@@ -140,7 +140,8 @@ def constrain(
     base_dirs: Mapping[str, str | None] | None = None,
     source: str | None = None,
 ) -> Decision:
-    """Keep the submitted entries the approved ones cover; drop the rest with evidence (SPEC §5).
+    """Keep the submitted entries the approved ones cover; drop the rest with evidence (semantics
+    §5).
 
     Kept entries keep their order and take their canonical spelling; duplicates collapse. When
     nothing survives, the approved entries are restored; when nothing is approved, nothing is

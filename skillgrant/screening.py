@@ -1,6 +1,6 @@
-"""What stops an entry before any domain decides it (SPEC §2, §3, §9): control characters,
+"""What stops an entry before any domain decides it (semantics §2, §3, §9): control characters,
 the runtime's tokenizer, the entry and wildcard limits, and grants that grant nothing. An
-approved entry stopped here makes the plan invalid (SPEC §5).
+approved entry stopped here makes the plan invalid (semantics §5).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .verdicts import VerdictStatus
 
 
 def check_approved_entry(entry: str) -> None:
-    """Raise PlanError when ``entry`` cannot be an approved entry (SPEC §5): it does not parse,
+    """Raise PlanError when ``entry`` cannot be an approved entry (semantics §5): it does not parse,
     the runtime would tokenize it differently, or it is over a limit."""
     approved_grant(entry)
 

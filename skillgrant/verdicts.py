@@ -1,4 +1,5 @@
-"""The answers: a ``Verdict`` on one submitted entry, a ``Decision`` on a whole value (SPEC §10).
+"""The answers: a ``Verdict`` on one submitted entry, a ``Decision`` on a whole value (semantics
+§10).
 
 A failed proof is a value, never an exception: every verdict carries its evidence, the approved
 entry that covers it or a witness the entry allows and no approved entry does, or the reason it

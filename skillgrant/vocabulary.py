@@ -1,5 +1,5 @@
-"""The runtime's tool names (SPEC §3): canonical spellings, accepted aliases, removed names, and
-the built-in names near a misspelt one ("did you mean").
+"""The runtime's tool names (semantics §3): canonical spellings, accepted aliases, removed names,
+and the built-in names near a misspelt one ("did you mean").
 
 Built-in names compare ASCII-case-insensitively and are written back in their canonical
 spelling; MCP names (``mcp__…``) compare verbatim.
@@ -13,7 +13,7 @@ from typing import Final
 
 
 class Domain(Enum):
-    """Which semantics (SPEC §4) judges a tool's specifier."""
+    """Which semantics (semantics §4) judges a tool's specifier."""
 
     COMMAND = "command"  # §4.1: Bash, Monitor, PowerShell, Skill, declared shell aliases
     PATH = "path"  # §4.2: Read, Edit
@@ -155,7 +155,7 @@ def domain_of(key: str, shell_tools: frozenset[str] = frozenset()) -> Domain:
     return Domain.GENERIC
 
 
-#: A tool name a plan may declare as a shell tool (SPEC §3); the JSON Schema says the same.
+#: A tool name a plan may declare as a shell tool (semantics §3); the JSON Schema says the same.
 TOOL_NAME_PATTERN: Final = "[A-Za-z][A-Za-z0-9_-]*"
 _TOOL_NAME: Final = re.compile(TOOL_NAME_PATTERN)
 

@@ -2,7 +2,7 @@
 (``tests/property/test_fuzz.py``) and the coverage-guided harnesses (``fuzz/``).
 
 The plan is ``NARROW = ["Bash(gh pr list)", "Read(src/**)"]``. Nothing here imports skillgrant:
-the judge reads the *written* form of a kept entry the way the runtime would (SPEC §2: a flag,
+the judge reads the *written* form of a kept entry the way the runtime would (semantics §2: a flag,
 not a depth, on commas and JavaScript whitespace) and accepts it only when it is obviously no
 wider than an approved entry:
 
@@ -33,7 +33,7 @@ JS_SPACE = frozenset(
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
     "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # SPEC §2: tab, newline allowed
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # semantics §2: tab, newline allowed
 _READ = re.compile(r"Read\((.*)\)", re.DOTALL)
 
 

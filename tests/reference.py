@@ -1,9 +1,9 @@
-"""Independent reference models of SPEC §4: membership only, one model per domain.
+"""Independent reference models of semantics §4: membership only, one model per domain.
 
 Each answers one question, "does this rule allow this concrete invocation?", over concrete
 strings: commands (§4.1, and the §4.6 star-only globs) by a regular expression built from the
 rule, paths (§4.2) by ``pathspec``'s gitignore matcher, hosts (§4.3) by a regular expression
-written from the SPEC's sentences. None decides inclusion between patterns, and none touches
+written from the contract's sentences. None decides inclusion between patterns, and none touches
 skillgrant: the tables and property tests use them to check what the prover claims about whole
 languages on concrete members of those languages.
 
@@ -33,12 +33,12 @@ Paths
 ``path_allows`` anchors the pattern at its base directory (``bases`` maps ``cwd``, ``home`` and
 ``root`` to absolute paths; a pattern with no ``/`` is at any depth) and asks pathspec about an
 absolute path, extending every matched ancestor directory to its subtree (what the runtime may
-do, SPEC §4.2). ``path_witness`` reads a witness in its pattern's notation back as an absolute
+do, semantics §4.2). ``path_witness`` reads a witness in its pattern's notation back as an absolute
 path.
 
 Hosts
 -----
-``host_allows`` matches a host against ``domain:HOST`` read as the SPEC says: a leading ``*.``
+``host_allows`` matches a host against ``domain:HOST`` read as the contract says: a leading ``*.``
 is one label or more, any other ``*`` stays inside a label, case and a trailing dot do not
 matter; the bare grant and ``domain:*`` allow every host.
 """
@@ -150,7 +150,7 @@ def ref_allows_any(rules: Iterable[str], command: str, mode: Mode = "command") -
 
 
 # --------------------------------------------------------------------------------------------
-# Paths (SPEC §4.2)
+# Paths (semantics §4.2)
 # --------------------------------------------------------------------------------------------
 
 
@@ -220,14 +220,14 @@ def path_witness(witness: str, bases: Mapping[str, str]) -> tuple[str, bool]:
 
 
 # --------------------------------------------------------------------------------------------
-# Hosts (SPEC §4.3)
+# Hosts (semantics §4.3)
 # --------------------------------------------------------------------------------------------
 
 _EVERY_HOST = re.compile(r"[^.]+(?:\.[^.]+)*")
 
 
 def host_regex(content: str | None) -> re.Pattern[str] | None:
-    """SPEC §4.3 as a regular expression over lower-case hosts without a trailing dot; None
+    """semantics §4.3 as a regular expression over lower-case hosts without a trailing dot; None
     for the specifiers it does not define (anything but ``domain:HOST``)."""
     if content is None:
         return _EVERY_HOST

@@ -68,7 +68,7 @@ DOTS_THEN_DASHES = (
 
 
 def test_python_frontmatter_cannot_read_the_dots_then_dashes_file() -> None:
-    # The premise of the finding below: the SPEC's own metadata reader fails on the raw file
+    # The premise of the finding below: the contract's own metadata reader fails on the raw file
     # (skillgrant hides this by showing it the "..." as "---").
     with pytest.raises(yaml.YAMLError):
         frontmatter.parse(DOTS_THEN_DASHES)

@@ -164,7 +164,8 @@ def test_hostile_submitted_entry(case: Case) -> None:
     assert not verdict.covered and verdict.covered_by is None and verdict.written is None
     if verdict.status == "not_covered":
         assert verdict.witness
-    # As a value, the entry may split into pieces (SPEC §2) and a piece may truly narrow the plan.
+    # As a value, the entry may split into pieces (semantics §2) and a piece may truly narrow the
+    # plan.
     decision = constrain([entry], approved)
     if "approved" in case.data:
         assert decision.kept == [] and decision.restored

@@ -1,5 +1,5 @@
-"""The command line (SPEC §8): every command × exit code, every format, every plan source, through
-typer's CliRunner, and a few real runs of the installed console script and ``python -m``."""
+"""The command line (semantics §8): every command × exit code, every format, every plan source,
+through typer's CliRunner, and a few real runs of the installed console script and ``python -m``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``skillgrant lint`` and ``skillgrant diff`` (SPEC §8, issue 8): every command × exit code,
+"""``skillgrant lint`` and ``skillgrant diff`` (semantics §8, issue 8): every command × exit code,
 every format of both, every plan source, ``REV:path`` from a real git repository, SARIF
 validated against the OASIS schema, Markdown escaping checked by rendering it; through typer's
 CliRunner and in real ``python -m skillgrant`` processes."""

@@ -1,8 +1,8 @@
-"""SPEC §4.1 (command domain), §4.4 (MCP), §4.5 (Agent) and §4.6 (everything else) as tables.
+"""semantics §4.1 (command domain), §4.4 (MCP), §4.5 (Agent) and §4.6 (everything else) as tables.
 
 Each row is (entry, approved, expected status[, covered_by][, witness]) with an id naming the
-SPEC rule it pins. Expectations are read off the SPEC's words, not off the prover. Where the
-SPEC says only "not covered" without choosing between ``not_covered`` and ``unknown`` (the
+rule of the contract it pins. Expectations are read off the contract's words, not off the prover.
+Where the SPEC says only "not covered" without choosing between ``not_covered`` and ``unknown`` (the
 "covered only by…" rules), the row accepts either: both are fail-closed.
 
 For ``not_covered`` rows without a pinned witness, the witness is checked against the
@@ -125,7 +125,7 @@ PREFIX_ROWS = [
     row("prefix-literal-star-under-glob", "Bash(echo *:*)", ["Bash(echo *)"], "covered"),
     row("glob-not-under-literal-star-prefix", "Bash(echo *)", ["Bash(echo *:*)"],
         "not_covered"),
-    # A backslash is decided by identity only (SPEC §2: the runtime unescapes it twice).
+    # A backslash is decided by identity only (semantics §2: the runtime unescapes it twice).
     row("prefix-escaped-star-in-P-identity-only", r"Bash(echo \*:*)", ["Bash(echo *:*)"],
         "unknown"),
     row("escaped-final-star-identity-only", r"Bash(a:\*)", ["Bash(a:*)"], "unknown"),
@@ -203,7 +203,7 @@ EXACT_ROWS = [
     row("exact-nbsp-is-not-a-space", "Bash(echo\u00a0hi)", ["Bash(echo hi)", "Bash(echo *)"],
         "not_covered", witness="echo\u00a0hi"),
     row("exact-under-empty-parens", "Bash(ls)", ["Bash()"], "covered"),
-    # Escapes: the runtime unescapes a backslash twice (SPEC §2, measured on 2.1.332), so a
+    # Escapes: the runtime unescapes a backslash twice (semantics §2, measured on 2.1.332), so a
     # pattern with one is decided by identity only (see BACKSLASH_ROWS below).
     row("escape-literal-star-not-under-glob", r"Bash(echo \*)", ["Bash(echo *)"], "unknown"),
     row("escape-glob-not-under-literal-star", "Bash(echo *)", [r"Bash(echo \*)"],
@@ -287,9 +287,9 @@ COMPOUND_ROWS += [
         "unknown", ref=False),
     row("compound-approved-exact-is-whole-string", "Bash(git add .)",
         ["Bash(git add . && git push)"], "not_covered", witness="git add .", ref=False),
-    # SPEC ambiguity, resolved for soundness (§1.1 before §1.2): the extension w of a PREFIX
-    # may itself hold operators (`git add . && git commit ; rm -rf /`), so "every part covered"
-    # cannot be read off P's parts alone.
+    # An ambiguity of the contract, resolved for soundness (§1.1 before §1.2): the extension w of a
+    # PREFIX may itself hold operators (`git add . && git commit ; rm -rf /`), so "every part
+    # covered" cannot be read off P's parts alone.
     row("compound-prefix-extension-may-hold-operators", "Bash(git add . && git commit:*)",
         ["Bash(git *)"], NOT_COVERED, ref=False),
     row("compound-prefix-part-not-covered", "Bash(git add . && git commit:*)",
@@ -725,7 +725,7 @@ def test_every_domain_has_its_rules_in_one_table() -> None:
 
 
 @pytest.mark.parametrize(("submitted", "other", "relevant"), [
-    ("Bash", "exec_command", True),  # a declared shell alias joins Bash (SPEC §3)
+    ("Bash", "exec_command", True),  # a declared shell alias joins Bash (semantics §3)
     ("exec_command", "Bash", True),
     ("Bash", "Bash", True),
     ("PowerShell", "Bash", False),  # every other command tool is its own group

@@ -1,5 +1,5 @@
-"""SPEC §5 (decisions over lists) and §9 (limits): order, duplicates, restore, empty lists, plan
-errors, the over-limit value, the structured log records, and every named limit."""
+"""semantics §5 (decisions over lists) and §9 (limits): order, duplicates, restore, empty lists,
+plan errors, the over-limit value, the structured log records, and every named limit."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The path domain (SPEC §4.2) as tables, through the public ``prove()``.
+"""The path domain (semantics §4.2) as tables, through the public ``prove()``.
 
-Each row's status comes from the SPEC's words (or, where the SPEC is silent, from
+Each row's status comes from the contract's words (or, where the contract is silent, from
 docs/domains-path-web.md), never from running the prover. Every ``not_covered`` row also checks
 its witness against the path model of tests/reference.py (a gitignore matcher,
 ``pathspec``, that knows nothing of skillgrant): the witness must be allowed by the submitted
@@ -70,7 +70,7 @@ ONE_SEGMENT_STAR: list[Row] = [
     ("Read(src/x.ts)", ["Read(src/*.ts)"], None, "covered"),
     ("Read(src/a*.ts)", ["Read(src/*.ts)"], None, "covered"),
     ("Read(src/*.ts)", ["Read(src/*)"], None, "covered"),
-    # The SPEC's own example: a path `*` is not "any text".
+    # The contract's own example: a path `*` is not "any text".
     ("Read(src/lib/x.ts)", ["Read(src/*.ts)"], None, "not_covered"),
     ("Read(src/*/x.ts)", ["Read(src/*.ts)"], None, "not_covered"),
     ("Read(src/*.tsx)", ["Read(src/*.ts)"], None, "not_covered"),
@@ -329,7 +329,7 @@ def test_covered_wherever_the_base_is_says_so() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Bounds (SPEC §1.5, §9)
+# Bounds (semantics §1.5, §9)
 # --------------------------------------------------------------------------------------------
 
 

@@ -1,7 +1,7 @@
-"""``WebFetch`` (SPEC §4.3) as tables, through the public ``prove()``.
+"""``WebFetch`` (semantics §4.3) as tables, through the public ``prove()``.
 
-Statuses come from the SPEC's words. Every ``not_covered`` row checks its witness with the host
-model of tests/reference.py (a regular expression per pattern, written from the SPEC),
+Statuses come from the contract's words. Every ``not_covered`` row checks its witness with the host
+model of tests/reference.py (a regular expression per pattern, written from the contract),
 which shares no code with the prover: the witness host must be allowed by the submitted grant
 and by no approved one.
 """

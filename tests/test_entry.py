@@ -2,7 +2,7 @@
 table of command lines is read by both readers, every command line it accepts is read as typer
 reads it, runs to the same output, stderr, exit status and files, and everything else is left to
 typer. Start-up without typer is issue 7's; the
-behaviour must be the CLI's (SPEC §8)."""
+behaviour must be the CLI's (semantics §8)."""
 
 from __future__ import annotations
 

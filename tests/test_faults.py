@@ -1,4 +1,4 @@
-"""SPEC §1.4, §6 and issue 6: nothing lost when things go wrong.
+"""semantics §1.4, §6 and issue 6: nothing lost when things go wrong.
 
 A failed write (disk full, simulated with RLIMIT_FSIZE in a child process; an fsync or rename
 that fails; an interrupt) leaves the original byte-identical and no temporary file behind.

@@ -1,7 +1,7 @@
-"""SPEC §2, the ``allowed-tools`` value: splitting, the runtime-tokenizer check, control
+"""semantics §2, the ``allowed-tools`` value: splitting, the runtime-tokenizer check, control
 characters, the entry grammar, syntax errors, and the ``Grant`` value (str/eq/hash).
 
-Every expectation below is read off the SPEC's words; the row ids name the rule.
+Every expectation below is read off the contract's words; the row ids name the rule.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def test_ambiguous_entry_is_never_written() -> None:
 NOT_AMBIGUOUS_ROWS = [
     # Nested parentheses not followed by a separator: the runtime's flag yields the same entry.
     pytest.param("Bash(echo (hi))", ["Bash(echo *)"], id="nested-at-end"),
-    # (with a backslash, decided by identity only: SPEC §2, the runtime unescapes it twice)
+    # (with a backslash, decided by identity only: semantics §2, the runtime unescapes it twice)
     pytest.param(r"Bash(echo \( x)", [r"Bash(echo \( x)"], id="escaped-open-paren"),
     pytest.param(r"Bash(echo \))", ["Bash", "Bash(echo *)"], id="escaped-close-paren-at-end"),
     pytest.param("Bash(echo\u00a0hi)", ["Bash(echo*)"], id="nbsp-inside-parens"),

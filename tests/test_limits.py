@@ -1,4 +1,4 @@
-"""SPEC §1.5, §9 and issue 6: every named limit in skillgrant/limits.py, at and just past its
+"""semantics §1.5, §9 and issue 6: every named limit in skillgrant/limits.py, at and just past its
 boundary. Past a limit a submitted entry is ``unknown`` (fail closed, the approved entries are
 restored if nothing else survives), an approved entry or a plan is a PlanError, a file is a
 SkillFileError or PlanError naming the file and the limit; never a crash, never a hang.
@@ -137,7 +137,7 @@ def test_pattern_past_the_wildcard_limit_is_unknown() -> None:
 def test_escaped_stars_are_not_wildcards() -> None:
     entry = "Bash(" + "\\*" * (MAX_WILDCARDS_PER_PATTERN + 10) + ")"
     assert prove(entry, [entry]).status == "covered"
-    # Not refused by the limit: decided, by identity only (a backslash, SPEC §2).
+    # Not refused by the limit: decided, by identity only (a backslash, semantics §2).
     verdict = prove(entry, ["Bash(gh *)"])
     assert verdict.status == "unknown"
     assert "backslash" in verdict.reason and "MAX_WILDCARDS" not in verdict.reason

@@ -225,7 +225,7 @@ CORPUS = [
     "Skill", "Agent", "Task", "Wirte", "Raed(src/**)", "Skil", "Agnet",
 ]
 
-# Tools a hint may name besides the entry's own: the tool that replaces it (SPEC §3: path
+# Tools a hint may name besides the entry's own: the tool that replaces it (semantics §3: path
 # rules for Write, Glob and NotebookEdit live on Edit and Read; removed names' successors) and
 # the tool named in a did-you-mean.
 OTHER_TOOLS = {"Write": {"Edit"}, "NotebookEdit": {"Edit"}, "Glob": {"Read"}, "LS": {"Bash"},

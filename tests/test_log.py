@@ -1,5 +1,5 @@
-"""The library's audit records (SPEC §5: every drop and restore is logged) reach every listener,
-while a process that never loads ``logging`` never pays for it (skillgrant/log.py)."""
+"""The library's audit records (semantics §5: every drop and restore is logged) reach every
+listener, while a process that never loads ``logging`` never pays for it (skillgrant/log.py)."""
 
 from __future__ import annotations
 

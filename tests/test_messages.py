@@ -146,7 +146,7 @@ def test_bare_skill_witness_escapes_an_approved_skill_of_that_name() -> None:
 
 
 def test_skill_semantics_are_unchanged() -> None:
-    # SPEC §4.1: Skill(name) is exact, Skill(name *) a prefix; a bare Skill covers both.
+    # semantics §4.1: Skill(name) is exact, Skill(name *) a prefix; a bare Skill covers both.
     assert prove("Skill(commit)", ["Skill"]).covered
     assert prove("Skill(commit fix)", ["Skill(commit *)"]).covered
     assert prove("Skill(commitx)", ["Skill(commit *)"]).status == "not_covered"

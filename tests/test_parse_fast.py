@@ -1,6 +1,6 @@
 """The Lark-free reading of an entry (``parser.parse_accepted``) against Lark, the parser of
 record: the same terminals as the grammar, the same structure, and the same answer on every
-short string over the characters that matter and on generated longer ones (SPEC §2)."""
+short string over the characters that matter and on generated longer ones (semantics §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The approved plan (SPEC §7): loaders, validation, and errors located at file:line:column."""
+"""The approved plan (semantics §7): loaders, validation, and errors located at file:line:column."""
 
 from __future__ import annotations
 

@@ -27,6 +27,27 @@ def test_quick_start_names_the_shipped_samples() -> None:
     assert re.search(r'skillgrant check "\$d"SKILL\.md --plan "\$d"plan\.yaml', readme)
 
 
+def test_the_quick_start_checks_run_as_written() -> None:
+    """The quick start after its install: the loop of checks over the samples, each exiting 1
+    (each sample would change), run with the environment the tests run in."""
+    import subprocess
+    import sys
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"pip install \. && (for d in samples.*?done)", readme)
+    assert command is not None
+    here = Path(sys.executable).parent
+    script = here / "skillgrant"
+    run = str(script) if script.exists() else f"{sys.executable} -m skillgrant"
+    loop = command.group(1).replace(".venv/bin/skillgrant", run).replace(
+        "; done", "; echo \"exit $?\"; done")
+    done = subprocess.run(["bash", "-c", loop], cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+    statuses = [line for line in done.stdout.splitlines() if line.startswith("exit ")]
+    samples = list((REPO / "samples").glob("*/SKILL.md"))
+    assert statuses == ["exit 1"] * len(samples), done.stdout[-2000:]
+
+
 def test_conformance_command_matches_ci() -> None:
     # The README's conformance command and .ci/run install and run the same suite.
     readme = (REPO / "README.md").read_text(encoding="utf-8")

@@ -1,5 +1,5 @@
-"""Plan review (SPEC §8, issue 8): one table row per lint rule ID with entries that must and must
-not fire it; the diff kinds (escalation with its witness, narrowing, identity, reordering,
+"""Plan review (semantics §8, issue 8): one table row per lint rule ID with entries that must and
+must not fire it; the diff kinds (escalation with its witness, narrowing, identity, reordering,
 case-only changes); reading ``REV:path`` from git; the docs page listing every rule."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from skillgrant.review.lint import (
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "lint-rules.md"
 
 # rule ID, entries that fire it, entries that do not. Expectations come from the issue text and
-# SPEC §3, §4.1–§4.4 and §8, not from running the linter.
+# semantics §3, §4.1–§4.4 and §8, not from running the linter.
 LINT_TABLE: list[tuple[str, list[str], list[str]]] = [
     ("SGL001", ["Bash(", "Bаsh(ls)", "Bash(ls)x", "Read\x00", "(ls)"],
      ["Bash(ls)", "Bash(echo \\))"]),
@@ -146,7 +146,7 @@ def test_findings_carry_their_rule() -> None:
 
 
 def test_plan_invalidating_findings_are_errors() -> None:
-    # SPEC §5: these make the approved plan invalid, so lint ranks them above everything else.
+    # semantics §5: these make the approved plan invalid, so lint ranks them above everything else.
     for entry in ("Bash(", "Foo(x (y) Bash )", "Bash(" + "a" * MAX_ENTRY_LENGTH + ")"):
         assert [f.severity for f in lint_entries([entry])] == ["error"]
 
@@ -164,7 +164,7 @@ def test_a_clean_plan_has_no_findings() -> None:
 
 
 def test_entries_are_split_like_a_plan_value() -> None:
-    # SPEC §2: a string value and a list item holding two entries are both split.
+    # semantics §2: a string value and a list item holding two entries are both split.
     findings = lint_entries("Bash(gh *), LS Bash(sudo *)")
     assert [(f.index, f.entry, f.rule_id) for f in findings] == [
         (1, "LS", "SGL201"), (2, "Bash(sudo *)", "SGL103")]
@@ -181,7 +181,7 @@ def test_too_many_entries_is_one_finding_about_the_list() -> None:
 
 
 def test_declared_shell_aliases_are_linted_like_bash() -> None:
-    # SPEC §3: a declared shell alias carries shell semantics, so it is as broad as Bash.
+    # semantics §3: a declared shell alias carries shell semantics, so it is as broad as Bash.
     aliases = {"exec_command": {"command-argument": "cmd"}}
     assert _ids("exec_command") == []
     assert [f.rule_id for f in lint_entries(["exec_command"], shell_tools=aliases)] == ["SGL101"]
@@ -192,7 +192,7 @@ def test_declared_shell_aliases_are_linted_like_bash() -> None:
 @pytest.mark.parametrize("entry", [e for rule, pos, _ in LINT_TABLE if rule.startswith("SGL2")
                                    for e in pos])
 def test_inert_rules_agree_with_the_prover(entry: str) -> None:
-    # SPEC §3: lint reports the approved entries that prove() calls inert when submitted.
+    # semantics §3: lint reports the approved entries that prove() calls inert when submitted.
     assert prove(entry, ["Bash"]).status == "inert"
 
 
@@ -218,7 +218,7 @@ def test_every_example_command_is_approved_by_its_entry(entry: str) -> None:
             finding.example, entry)
         if _escape(finding.example) == finding.example:
             # Without escapes the example is an EXACT entry the prover can judge (an entry
-            # with a backslash is decided by identity only, SPEC §2).
+            # with a backslash is decided by identity only, semantics §2).
             exact = f"{grant.tool}({finding.example})"
             assert prove(exact, [entry]).covered, (finding.example, entry)
 
@@ -260,7 +260,7 @@ def test_replacements_mean_the_same(entry: str, replacement: str) -> None:
     # A leading space is part of a PREFIX literal but trimmed from a glob: not the same grant.
     "Bash( git add:*)",
     # A star inside the prefix needs an escape in the glob form, and an entry with a backslash
-    # is decided by identity only (SPEC §2): the prover cannot show the two mean the same.
+    # is decided by identity only (semantics §2): the prover cannot show the two mean the same.
     "Bash(echo a*:*)",
     "Bash(echo a\\*:*)",
 ])
@@ -337,7 +337,7 @@ def test_diff_reordering() -> None:
 
 
 def test_diff_case_and_spelling_only_changes() -> None:
-    # SPEC §3: built-in tool names compare case-insensitively, and T(*) is T.
+    # semantics §3: built-in tool names compare case-insensitively, and T(*) is T.
     result = diff_entries(["Bash(gh *)", "Read", "WebSearch", "Task(x)", "Edit(*)"],
                           ["bash(gh *)", "READ", "websearch", "Agent(x)", "Edit"])
     assert not result.escalates
@@ -347,14 +347,14 @@ def test_diff_case_and_spelling_only_changes() -> None:
 
 
 def test_diff_mcp_case_change_escalates() -> None:
-    # SPEC §3: MCP names compare verbatim.
+    # semantics §3: MCP names compare verbatim.
     result = diff_entries(["mcp__gh__get_issue"], ["mcp__GH__get_issue"])
     assert result.escalates
     assert result.escalated[0].witness == "mcp__GH__get_issue"
 
 
 def test_diff_unknown_counts_as_escalation() -> None:
-    # SPEC §4.2: differently anchored paths without base directories are unknown; §8: counts.
+    # semantics §4.2: differently anchored paths without base directories are unknown; §8: counts.
     result = diff_entries(["Read(//home/u/proj/**)"], ["Read(~/proj/notes.md)"])
     [escalated] = result.escalated
     assert escalated.verdict.status == "unknown"
@@ -408,7 +408,7 @@ def test_diff_added_entry_covered_by_a_kept_one() -> None:
 
 
 def test_diff_respelling_is_equivalent() -> None:
-    # SPEC §4.1: `P:*` and `P *` both denote {P} ∪ {P␠w}.
+    # semantics §4.1: `P:*` and `P *` both denote {P} ∪ {P␠w}.
     result = diff_entries(["Bash(git add:*)"], ["Bash(git add *)"])
     assert _kinds(result) == [("equivalent", "Bash(git add *)")]
     assert not result.escalates
@@ -427,7 +427,7 @@ def test_diff_empty_lists() -> None:
 
 @pytest.mark.parametrize("bad", ["Bash(", "Foo(x (y) Bash )", "Read\x00"])
 def test_diff_invalid_old_entries_are_a_plan_error(bad: str) -> None:
-    # SPEC §5: the baseline is an approved list; an invalid one is never silently ignored.
+    # semantics §5: the baseline is an approved list; an invalid one is never silently ignored.
     with pytest.raises(PlanError, match="old entry"):
         diff_entries(["Read", bad], ["Read"])
 
@@ -438,7 +438,7 @@ def test_diff_old_list_over_the_limit_is_a_plan_error() -> None:
 
 
 def test_diff_new_list_over_the_limit_is_rejected_whole() -> None:
-    # SPEC §5: a value over the entry limit is rejected whole: every entry unknown.
+    # semantics §5: a value over the entry limit is rejected whole: every entry unknown.
     result = diff_entries(["Read"], ["Read"] * (MAX_ENTRIES_PER_VALUE + 1))
     assert {(e.kind, e.verdict.status) for e in result.entries} == {("escalated", "unknown")}
 

@@ -1,4 +1,4 @@
-"""The builder stage (SPEC §6): golden files, tables, the atomic write and the real corpus."""
+"""The builder stage (semantics §6): golden files, tables, the atomic write and the real corpus."""
 
 from __future__ import annotations
 
@@ -372,7 +372,7 @@ def test_real_skill(name: str, broken: bool) -> None:
     assert apply_to_text(new_text, plan, path=name)[0] == new_text
 
 
-# --- the read-back (SPEC §6: re-parse the result to verify it) -------------------------------
+# --- the read-back (semantics §6: re-parse the result to verify it) -------------------------------
 
 def _broken_splice(doc: object, entries: list[str]) -> str:
     """A splicer with a bug: it loses the entries it was asked to write."""

@@ -1,4 +1,4 @@
-"""The SPEC §10 example, end to end through the public surface."""
+"""The semantics §10 example, end to end through the public surface."""
 
 import skillgrant
 

@@ -1,5 +1,5 @@
-"""SPEC §3, tool names: the vocabulary, aliases, removed names, case, inert grants, and
-shell-tool aliases. Expectations come from the SPEC's words; row ids name the rule."""
+"""semantics §3, tool names: the vocabulary, aliases, removed names, case, inert grants, and
+shell-tool aliases. Expectations come from the contract's words; row ids name the rule."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``skillgrant`` command line (SPEC §8).
+"""The ``skillgrant`` command line (semantics §8).
 
     entry      the console script: reads a check/apply command line without typer, or hands it on
     console    exit statuses (``exit_status``), the exception guard, output, colour, paths

@@ -1,4 +1,4 @@
-"""The ``skillgrant`` command line (SPEC §8): ``check``, ``apply``, ``explain`` and ``schema``
+"""The ``skillgrant`` command line (semantics §8): ``check``, ``apply``, ``explain`` and ``schema``
 here; ``lint`` and ``diff`` in cli/review.py, registered on the same app.
 
 Exceptions become exit codes only in the CLI layer, in ``cli.console.exit_status``: each

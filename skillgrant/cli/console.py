@@ -5,7 +5,7 @@ guard, writing to the terminal, colour, and repository-relative paths.
 click: start-up is most of a pre-commit run); every other command, and every command line
 ``cli.entry`` does not read exactly, goes through typer (cli/app.py), whose guard wraps this one.
 
-``exit_status`` is the one place an exception becomes an exit status (SPEC §8): ``guard`` calls
+``exit_status`` is the one place an exception becomes an exit status (semantics §8): ``guard`` calls
 it for an exception raised inside a command, ``cli.app.main`` for one that escaped typer. Never
 1, which always means "findings". Only the standard library loads here.
 """

@@ -1,4 +1,4 @@
-"""``skillgrant lint`` and ``skillgrant diff`` (SPEC §8, issue 8), registered on the app of
+"""``skillgrant lint`` and ``skillgrant diff`` (semantics §8, issue 8), registered on the app of
 cli/app.py by ``register_review_commands``.
 
 Exceptions become exit statuses through ``cli.options.guard`` (and so

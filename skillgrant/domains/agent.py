@@ -1,4 +1,5 @@
-"""``Agent(type)`` (alias ``Task``, SPEC §4.5): type equality; every ``Agent(t)`` ⊑ ``Agent``."""
+"""``Agent(type)`` (alias ``Task``, semantics §4.5): type equality; every ``Agent(t)`` ⊑
+``Agent``."""
 
 from __future__ import annotations
 

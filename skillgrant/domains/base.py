@@ -24,7 +24,7 @@ from ..grants import JS_WHITESPACE, Grant
 from ..limits import MAX_WORK_PER_DECISION
 
 Status = Literal["covered", "not_covered", "unknown"]
-#: A case folding applied to both sides before comparing (PowerShell's ASCII one, SPEC §4.1).
+#: A case folding applied to both sides before comparing (PowerShell's ASCII one, semantics §4.1).
 Fold = Callable[[str], str]
 T = TypeVar("T")
 
@@ -150,7 +150,7 @@ _ESCAPE = re.compile(r"\\([()\\*])")
 
 
 def unescape(text: str) -> str:
-    """Resolve the grant syntax's escapes ``\\( \\) \\\\ \\*`` (SPEC §2) to the characters."""
+    """Resolve the grant syntax's escapes ``\\( \\) \\\\ \\*`` (semantics §2) to the characters."""
     return _ESCAPE.sub(r"\1", text)
 
 
@@ -317,7 +317,7 @@ def union_cover(
     return covering, None
 
 
-# SPEC §4.1, §4.6: why a command or generic pattern with a backslash is decided by identity.
+# semantics §4.1, §4.6: why a command or generic pattern with a backslash is decided by identity.
 BACKSLASH_REASON = (
     "its content holds a backslash, and the runtime unescapes backslashes twice (once when it "
     "reads the rule, again when it matches it), so such a pattern is covered only by an "

@@ -1,5 +1,5 @@
-"""The command domain (SPEC §4.1): ``Bash``, ``Monitor``, ``PowerShell``, ``Skill`` and declared
-shell aliases.
+"""The command domain (semantics §4.1): ``Bash``, ``Monitor``, ``PowerShell``, ``Skill`` and
+declared shell aliases.
 
 Every command pattern denotes a union of at most two star-only globs:
 
@@ -14,8 +14,8 @@ EXACT      ``npm test``      the one command
 =========  ================  ==========================================
 
 A submitted EXACT or PREFIX whose literal holds a shell control operator is special: the runtime
-approves such a compound string at once (SPEC §4.1), so it is covered only by a tool-wide grant,
-an approved EXACT/PREFIX with the same literal, or an unambiguous split whose every part is
+approves such a compound string at once (semantics §4.1), so it is covered only by a tool-wide
+grant, an approved EXACT/PREFIX with the same literal, or an unambiguous split whose every part is
 covered.
 """
 
@@ -104,7 +104,7 @@ def render(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def compile_pattern(content: str | None) -> CommandPattern:
-    """Classify and compile a specifier (SPEC §4.1); None (the bare grant) is ``ANY_COMMAND``.
+    """Classify and compile a specifier (semantics §4.1); None (the bare grant) is ``ANY_COMMAND``.
     Content with reserved characters is refused by the caller before this runs."""
     if content is None:
         return ANY_COMMAND
@@ -136,13 +136,13 @@ def has_reserved(content: str | None) -> bool:
 
 
 def case_fold(key: str) -> Fold | None:
-    """How a tool's content compares: ``PowerShell`` ASCII-case-insensitively (SPEC §4.1), every
-    other command tool exactly."""
+    """How a tool's content compares: ``PowerShell`` ASCII-case-insensitively (semantics §4.1),
+    every other command tool exactly."""
     return ascii_fold if key == "PowerShell" else None
 
 
 def group(key: str, shell_tools: frozenset[str]) -> str:
-    """The tool group a command tool is judged in: declared shell aliases join ``Bash`` (SPEC
+    """The tool group a command tool is judged in: declared shell aliases join ``Bash`` (semantics
     §3); ``Monitor``, ``PowerShell`` and ``Skill`` are each their own."""
     return "Bash" if key == "Bash" or key in shell_tools else key
 

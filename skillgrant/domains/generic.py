@@ -1,4 +1,4 @@
-"""Everything else (SPEC §4.6): a bare name covers every use of its tool; specifiers compare as
+"""Everything else (semantics §4.6): a bare name covers every use of its tool; specifiers compare as
 star-only globs (as §4.1 GLOB, without the trailing-space rule); identical entries always cover
 each other. A specifier with a backslash is decided by identity only (``base.BACKSLASH_REASON``)."""
 
@@ -83,7 +83,7 @@ def _decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Ou
 
 def _unknown_name_note(grant: Grant) -> str:
     """``; the runtime knows no tool named 'Wirte' (did you mean 'Write'?)`` for a tool name
-    that looks like a misspelt built-in one, else "" (SPEC §3: such an entry grants nothing at
+    that looks like a misspelt built-in one, else "" (semantics §3: such an entry grants nothing at
     runtime, though it is judged here like any other tool)."""
     near = vocabulary.close_names(grant.tool)
     if not near:

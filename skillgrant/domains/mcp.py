@@ -1,4 +1,5 @@
-"""MCP tools (SPEC §4.4): ``mcp__s`` ≡ ``mcp__s__*`` ⊒ ``mcp__s__get_*`` ⊒ ``mcp__s__get_issue``.
+"""MCP tools (semantics §4.4): ``mcp__s`` ≡ ``mcp__s__*`` ⊒ ``mcp__s__get_*`` ⊒
+``mcp__s__get_issue``.
 
 Names compare verbatim. Each grant is a star-only glob over full tool names, so ``mcp__gh``
 becomes ``mcp__gh__*`` and can never cover ``mcp__ghx__…``.

@@ -1,10 +1,10 @@
-"""Paths for ``Read`` and ``Edit`` (SPEC §4.2).
+"""Paths for ``Read`` and ``Edit`` (semantics §4.2).
 
 Patterns are compiled in ``pathpattern`` (anchors, members, the top ``EVERY_PATH``); this
 module decides inclusion and finds witnesses.
 
 Inclusion is decided without the runtime's extension of a matched directory to its subtree
-(SPEC §4.2: the extension is monotone, so this is sound). Two patterns are compared in the
+(semantics §4.2: the extension is monotone, so this is sound). Two patterns are compared in the
 frame of their common anchor, or as absolute patterns when the plan's base directories resolve
 both. A submitted pattern whose base is unknown is still covered when it is covered wherever
 its base directory is (``~/.zshrc`` under ``//**``). A witness is reported only when it is

@@ -1,5 +1,5 @@
-"""Languages of part sequences: the machinery under paths (parts split on ``/``, SPEC §4.2) and
-hosts (labels split on ``.``, SPEC §4.3).
+"""Languages of part sequences: the machinery under paths (parts split on ``/``, semantics §4.2) and
+hosts (labels split on ``.``, semantics §4.3).
 
 A pattern is a tuple of *items*. An item is either a ``Glob`` (a star-only glob that matches
 exactly one non-empty part; its stars never cross a separator) or ``ANY_PARTS`` (gitignore's

@@ -1,4 +1,4 @@
-"""Path patterns for ``Read`` and ``Edit`` (SPEC §4.2): from specifier text to a compiled
+"""Path patterns for ``Read`` and ``Edit`` (semantics §4.2): from specifier text to a compiled
 ``PathPattern``, and the union of members it denotes.
 
 A path pattern has an *anchor* and a sequence of parts (see ``pathlang``):
@@ -56,7 +56,7 @@ NO_PATHS: Final[tuple[PathPattern, ...]] = ()
 
 @lru_cache(maxsize=4096)
 def compile_pattern(content: str | None, *, loose: bool = False) -> PathPattern | Undecided:
-    """Compile a ``Read``/``Edit`` specifier (SPEC §4.2); None (the bare grant) is
+    """Compile a ``Read``/``Edit`` specifier (semantics §4.2); None (the bare grant) is
     ``EVERY_PATH``.
 
     ``loose`` reads the gitignore constructs the prover does not decide (``?``, ``[…]``,
@@ -128,7 +128,7 @@ def _outside_fragment(content: str) -> str | None:
 
 def members(pattern: PathPattern) -> tuple[PathPattern, ...]:
     """The union a pattern denotes. A trailing ``**`` that takes no part matches the directory
-    itself (SPEC §4.2), not a file of that name, so ``P/**`` is ``P/*/**`` ∪ ``P/``. No member
+    itself (semantics §4.2), not a file of that name, so ``P/**`` is ``P/*/**`` ∪ ``P/``. No member
     matches the pattern's base directory itself: the runtime asks only about paths below it.
 
     >>> [str(len(m.items)) + ("/" if m.dir_only else "") for m in members(compile_pattern("a/**"))]

@@ -1,5 +1,5 @@
-"""Which domain judges a grant (SPEC §4): one table from ``vocabulary.Domain`` to the module that
-knows the domain, each with the same two functions.
+"""Which domain judges a grant (semantics §4): one table from ``vocabulary.Domain`` to the module
+that knows the domain, each with the same two functions.
 
 ``relevant(submitted, other, shell_tools)`` says whether an approved grant can cover the
 submitted one at all (the same tool, or the tools its domain joins: Read with Edit, Bash with

@@ -1,4 +1,4 @@
-"""``WebFetch`` (SPEC §4.3): hosts, as label sequences.
+"""``WebFetch`` (semantics §4.3): hosts, as label sequences.
 
 ``WebFetch(domain:HOST)`` allows fetching from one host pattern. Hosts compare ASCII
 case-insensitively with one trailing ``.`` stripped. A pattern is a sequence of labels (see

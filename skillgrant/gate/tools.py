@@ -107,7 +107,7 @@ SHELL_TOOLS: Final = frozenset(n for n, s in {**_CANONICAL, **_FOREIGN}.items()
 
 
 class ShellTool(NamedTuple):
-    """A plan's declared shell tool (SPEC §3): the argument names of its command and its
+    """A plan's declared shell tool (semantics §3): the argument names of its command and its
     working directory."""
 
     command: str = "command"

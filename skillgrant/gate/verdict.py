@@ -106,7 +106,7 @@ def call_plan(plan: Plan | ApprovedPlan | str | Sequence[str] | CallPlan, *,
     """``plan`` as a CallPlan: a ``Plan`` (its shell tools and base directories), the light
     plan ``check`` reads, or approved entries with the keyword arguments ``prove`` takes.
     ``placeholders`` gives the directories the runtime substitutes for ``${CLAUDE_SKILL_DIR}``
-    and its kind (SPEC §4.1) in command grants. Raises PlanError for a malformed shell-tool or
+    and its kind (semantics §4.1) in command grants. Raises PlanError for a malformed shell-tool or
     base-directory argument."""
     if isinstance(plan, CallPlan):
         return plan
@@ -125,7 +125,7 @@ def call_plan(plan: Plan | ApprovedPlan | str | Sequence[str] | CallPlan, *,
         dirs = getattr(plan, "base_dirs", None)
         if base_dirs is None and dirs is not None:
             base_dirs = dirs.model_dump()
-    try:  # one entry each, as the prover splits them (SPEC §2)
+    try:  # one entry each, as the prover splits them (semantics §2)
         entries = tuple(split_allowed_tools(list(entries)))
     except AllowedToolsError as e:
         raise PlanError(f"approved allowed-tools: {e}") from e
@@ -139,7 +139,7 @@ def call_plan(plan: Plan | ApprovedPlan | str | Sequence[str] | CallPlan, *,
         k: v for k, v in (base_dirs or {}).items() if isinstance(v, str)}, written)
 
 
-#: The placeholders the runtime substitutes in command grants (SPEC §4.1).
+#: The placeholders the runtime substitutes in command grants (semantics §4.1).
 PLACEHOLDERS = ("CLAUDE_SKILL_DIR", "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT",
                 "CLAUDE_PLUGIN_DATA")
 #: The tools whose grants hold placeholders (``Skill(name)`` names a skill, not a path).

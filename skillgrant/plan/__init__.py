@@ -1,4 +1,4 @@
-"""The approved plan (SPEC §7).
+"""The approved plan (semantics §7).
 
     source     plan text (YAML, JSON, an approved SKILL.md, settings.json) → data plus nodes
     model      the pydantic ``Plan`` and its loaders: what the library and ``lint`` use

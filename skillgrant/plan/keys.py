@@ -1,4 +1,4 @@
-"""The plan's vocabulary (SPEC §7), written once: its keys and their spellings, the keys a plan
+"""The plan's vocabulary (semantics §7), written once: its keys and their spellings, the keys a plan
 may carry that mean nothing, and the checks every approved entry passes.
 
 The pydantic model (``model``), the light reader (``light``), the locator of a plan's values
@@ -21,7 +21,7 @@ SPELLINGS: Final[dict[str, tuple[str, ...]]] = {
     "base_dirs": ("base-dirs", "baseDirs", "base_dirs"),
 }
 ALLOWED_SPELLINGS: Final = SPELLINGS["allowed_tools"]
-#: The base directories a plan may name (SPEC §4.2), each optional.
+#: The base directories a plan may name (semantics §4.2), each optional.
 BASE_DIRS: Final = ("cwd", "home", "root")
 KNOWN_KEYS: Final = frozenset(name for names in SPELLINGS.values() for name in names)
 #: What the plan's keys are called in a message.
@@ -84,7 +84,7 @@ def _edits(a: str, b: str) -> int:
 def check_approvable(entries: list[str]) -> None:
     """Raise ValueError (PlanError for an entry, naming it) unless every entry can be
     approved: within the entry-count limit, real characters only, and each a valid approved
-    entry (SPEC §5)."""
+    entry (semantics §5)."""
     if len(entries) > MAX_ENTRIES_PER_VALUE:
         raise ValueError(f"{len(entries)} entries; the limit is {MAX_ENTRIES_PER_VALUE} "
                          "(MAX_ENTRIES_PER_VALUE)")

@@ -1,4 +1,4 @@
-"""The approved plan (SPEC §7): a pydantic model and its loaders.
+"""The approved plan (semantics §7): a pydantic model and its loaders.
 
 A plan comes from a plan file (YAML or JSON), an approved SKILL.md (its ``allowed-tools``) or a
 Claude Code ``settings.json`` (``permissions.allow``). Every error is a PlanError naming
@@ -60,7 +60,7 @@ class _At(ValueError):
 
 
 class ShellTool(BaseModel):
-    """A tool with shell semantics under another name (SPEC §3): ``command-argument`` names the
+    """A tool with shell semantics under another name (semantics §3): ``command-argument`` names the
     argument that holds the command, ``workdir-argument`` the one (if any) that holds the
     directory it runs in (the call gate reads it as a leading ``cd``)."""
 
@@ -71,7 +71,7 @@ class ShellTool(BaseModel):
 
 
 class BaseDirs(BaseModel):
-    """Absolute directories that anchor path rules (SPEC §4.2); each is optional."""
+    """Absolute directories that anchor path rules (semantics §4.2); each is optional."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
@@ -89,7 +89,7 @@ class BaseDirs(BaseModel):
 
 
 class Plan(BaseModel):
-    """The approved ``allowed-tools`` entries (split per SPEC §2, each a valid approved entry)
+    """The approved ``allowed-tools`` entries (split per semantics §2, each a valid approved entry)
     with the plan's shell-tool aliases and base directories. ``source`` names where it came
     from; ``warnings`` what about it a user should hear (a settings.json with only ``deny``
     rules approves nothing...), each also logged by the loader. Build one with ``load``,

@@ -1,4 +1,5 @@
-"""The JSON Schema (draft 2020-12) of a YAML or JSON plan file (SPEC §7), ``skillgrant schema``.
+"""The JSON Schema (draft 2020-12) of a YAML or JSON plan file (semantics §7), ``skillgrant
+schema``.
 
 Written out rather than generated from the pydantic model, which cannot say that each key has
 several spellings, that ``allowed-tools`` is a string or a list, and that ``x-`` keys are

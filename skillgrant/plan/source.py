@@ -1,4 +1,4 @@
-"""Plan text → plain data plus the YAML nodes that locate every value in it (SPEC §7).
+"""Plan text → plain data plus the YAML nodes that locate every value in it (semantics §7).
 
 A plan file is YAML or JSON, an approved SKILL.md or a Claude Code settings.json. This module
 parses each into the mapping the Plan model validates, and keeps the composed nodes so that a

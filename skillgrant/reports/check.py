@@ -1,4 +1,4 @@
-"""Renderers for ``check``, ``apply`` and ``explain`` (SPEC §8): text, JSON, GitHub workflow
+"""Renderers for ``check``, ``apply`` and ``explain`` (semantics §8): text, JSON, GitHub workflow
 annotations, SARIF 2.1.0 and (``check``/``apply``) Markdown. No decisions are made here: a
 renderer turns the verdicts the prover gave into text, and names each non-kept verdict by its
 stable rule ID (the SG rules of ``rules.CHECK_RULES``; which one a verdict hits is

@@ -1,5 +1,5 @@
-"""Renderers for ``diff`` (SPEC §8, issue 8): text, JSON, Markdown, and the located findings the
-GitHub and SARIF writers (``reports.ci``) take. No decisions are made here: the kinds come from
+"""Renderers for ``diff`` (semantics §8, issue 8): text, JSON, Markdown, and the located findings
+the GitHub and SARIF writers (``reports.ci``) take. No decisions are made here: the kinds come from
 ``review.diff_entries``; a kind that is a finding has its ``SGD`` rule (``rules.DIFF_RULES``):
 escalated SGD001, inert SGD002, narrowed SGD003, removed SGD004.
 

@@ -1,5 +1,5 @@
-"""Renderers for ``lint`` (SPEC §8, issue 8): text, JSON, Markdown, and the located findings the
-GitHub and SARIF writers (``reports.ci``) take. No decisions are made here: the findings come
+"""Renderers for ``lint`` (semantics §8, issue 8): text, JSON, Markdown, and the located findings
+the GitHub and SARIF writers (``reports.ci``) take. No decisions are made here: the findings come
 from ``review.lint_entries``, each with its ``SGL`` rule (``rules.LINT_RULES``,
 docs/lint-rules.md).
 

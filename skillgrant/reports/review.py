@@ -1,4 +1,4 @@
-"""``lint`` and ``diff`` in every format (SPEC §8, issue 8): text (the default), JSON, GitHub
+"""``lint`` and ``diff`` in every format (semantics §8, issue 8): text (the default), JSON, GitHub
 workflow annotations, SARIF 2.1.0 and Markdown (a pull-request comment).
 
 Each command's own renderers are in ``reports.lint`` and ``reports.diff``; GitHub and SARIF are

@@ -1,4 +1,4 @@
-"""Plan review (SPEC §8): ``lint_entries`` and ``diff_entries``.
+"""Plan review (semantics §8): ``lint_entries`` and ``diff_entries``.
 
     checks     how each lint rule decides one grant
     lint       lint_entries and diff_entries: findings and judged entries, no rendering

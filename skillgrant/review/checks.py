@@ -1,4 +1,4 @@
-"""How each lint rule decides (SPEC §3, §4, §8; issue 8). The rules themselves (IDs, names,
+"""How each lint rule decides (semantics §3, §4, §8; issue 8). The rules themselves (IDs, names,
 severities, default hints) are ``review.RULES``; docs/lint-rules.md explains each one.
 
 ``review.lint_entries`` screens an entry (syntax, limits, runtime tokenization) and parses it;

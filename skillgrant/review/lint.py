@@ -1,4 +1,4 @@
-"""Plan review (SPEC §8, issue 8): ``lint_entries`` and ``diff_entries``.
+"""Plan review (semantics §8, issue 8): ``lint_entries`` and ``diff_entries``.
 
 ``lint_entries`` reports approved grants that are invalid, over-broad, inert or non-canonical,
 each finding with a stable rule ID (docs/lint-rules.md) and a hint whose example is made from
@@ -67,9 +67,9 @@ _SCREENED: Final[dict[str, str]] = {"invalid": "SGL001", "unknown": "SGL002",
 
 
 def lint_entries(entries: str | Sequence[str], *, shell_tools: ShellTools = None) -> list[Finding]:
-    """Review approved entries (SPEC §8 ``lint``): every rule that fires, in entry order.
+    """Review approved entries (semantics §8 ``lint``): every rule that fires, in entry order.
 
-    ``entries`` is a plan's ``allowed-tools`` value, split as SPEC §2; ``shell_tools`` are the
+    ``entries`` is a plan's ``allowed-tools`` value, split as semantics §2; ``shell_tools`` are the
     plan's declared shell aliases, linted like ``Bash``. An entry that does not parse is a
     finding (SGL001), never an exception; a value that is neither a string nor a list of strings
     raises AllowedToolsError.
@@ -273,13 +273,13 @@ def diff_entries(
     shell_tools: ShellTools = None,
     base_dirs: BaseDirs = None,
 ) -> DiffResult:
-    """Compare two versions of a grant list (SPEC §8 ``diff``).
+    """Compare two versions of a grant list (semantics §8 ``diff``).
 
     Each NEW entry is judged with ``prove(entry, OLD)``. Not covered, unknown, invalid and
     ambiguous entries are escalations (``unknown`` counts: what is not proven is not granted);
     inert ones grant nothing. Identity is by canonical form, so reordering and tool-name case
     changes are ``unchanged``. OLD is judged as an approved plan: an invalid, ambiguous or
-    over-limit OLD entry raises PlanError (SPEC §5), so a broken baseline is never ignored.
+    over-limit OLD entry raises PlanError (semantics §5), so a broken baseline is never ignored.
 
     >>> [(e.kind, e.witness) for e in diff_entries(["Bash(gh *)"], ["Bash(rm -rf /)"]).entries]
     [('escalated', 'rm -rf /'), ('removed', 'gh')]
@@ -350,7 +350,7 @@ def _baseline(entries: list[str]) -> list[Grant]:
 
 
 def _valid_grant(entry: str) -> Grant | None:
-    """The entry's Grant when it could be an approved entry (SPEC §5), else None."""
+    """The entry's Grant when it could be an approved entry (semantics §5), else None."""
     text, problem = screen(entry)
     if problem is not None:
         return None

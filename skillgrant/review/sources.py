@@ -1,8 +1,8 @@
-"""What ``lint`` and ``diff`` read: a plan in any SPEC §7 form (plan YAML/JSON, an approved
+"""What ``lint`` and ``diff`` read: a plan in any semantics §7 form (plan YAML/JSON, an approved
 SKILL.md, a settings.json), from a file, standard input (``-``) or git (``REV:path``), as raw
 entries with the file line and column of each.
 
-Why not ``Plan.load``: the loader refuses a plan with an invalid entry (SPEC §5), but lint must
+Why not ``Plan.load``: the loader refuses a plan with an invalid entry (semantics §5), but lint must
 report such an entry as a finding (SGL001) and diff as an escalation. So the text goes through
 the loader's own parser (``plan.source.parse_plan_text``: the same kinds, structure checks and
 node positions, no entry checks) for the raw entries, *and* through the loader itself
@@ -46,7 +46,7 @@ class Source:
     """One plan as lint or diff read it.
 
     ``name`` is shown to people (the path, ``REV:path`` or ``<stdin>``); ``artifact`` is the
-    repository-relative POSIX path for github and sarif. ``entries`` are split as SPEC §2,
+    repository-relative POSIX path for github and sarif. ``entries`` are split as semantics §2,
     whether valid or not, with one location each (``None`` when unknown); ``value`` is where
     the allowed-tools value is. ``plan`` is the loader's Plan, or None when it refused the
     entries (``refusal``); ``shell_tools`` are the declared shell-tool names either way.
@@ -70,7 +70,7 @@ class Source:
         return self.locations[index] or self.value
 
     def approved(self) -> Plan:
-        """The loader's Plan; raises its PlanError when it refused the plan (SPEC §5)."""
+        """The loader's Plan; raises its PlanError when it refused the plan (semantics §5)."""
         if self.plan is None:
             raise self.refusal or PlanError("the plan is invalid", source=self.name)
         return self.plan

@@ -1,5 +1,5 @@
-"""The SKILL.md stage (SPEC §6): read a file into spans, decide its ``allowed-tools``, splice the
-new value in and write it back, changing nothing else.
+"""The SKILL.md stage (semantics §6): read a file into spans, decide its ``allowed-tools``, splice
+the new value in and write it back, changing nothing else.
 
 The pipeline, one module a step::
 

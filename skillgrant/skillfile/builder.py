@@ -1,5 +1,5 @@
-"""The builder stage (SPEC §6): constrain a SKILL.md's ``allowed-tools`` to the approved plan and
-rewrite the file, changing nothing but that value.
+"""The builder stage (semantics §6): constrain a SKILL.md's ``allowed-tools`` to the approved plan
+and rewrite the file, changing nothing but that value.
 
 Data flows one way: bytes → text (strict UTF-8, BOM and CRLF kept) → ``read_skill`` (spans,
 python-frontmatter's metadata cross-checked against our own YAML nodes) → ``constrain`` → a

@@ -1,5 +1,5 @@
 """How Claude Code reads a SKILL.md's frontmatter, so a file it would read differently from
-skillgrant is refused (SPEC §6; docs/runtime-conformance.md has the measurements).
+skillgrant is refused (semantics §6; docs/runtime-conformance.md has the measurements).
 
 The runtime (2.1.332) strips one BOM, then takes the frontmatter with the JavaScript regex
 ``^---\\s*\\n([\\s\\S]*?)---\\s*\\n?``: it ends at the first ``---`` *anywhere*, even inside a

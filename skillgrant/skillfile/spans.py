@@ -1,5 +1,5 @@
 """A SKILL.md read into spans: where the frontmatter is, where ``allowed-tools``' value is, and
-in which form it is written (SPEC §6). Nothing here writes; ``skillfile`` splices.
+in which form it is written (semantics §6). Nothing here writes; ``skillfile`` splices.
 
 The file must start with a ``---`` line (after an optional BOM) and the frontmatter ends at the
 next ``---`` or ``...`` line. The YAML between is composed here, so its node marks give exact

@@ -1,6 +1,6 @@
 """Render a new ``allowed-tools`` value in the form the file already uses, and splice it in.
 
-Only the value's span changes (SPEC §6). A block list keeps its dash prefix and quote style and
+Only the value's span changes (semantics §6). A block list keeps its dash prefix and quote style and
 reuses the exact lines (comments included) of items that survive unchanged; a flow list keeps
 its brackets' spacing; a string keeps its quoting and separator; a literal or folded block keeps
 its header and indentation. Any entry the file's style cannot hold is double-quoted.

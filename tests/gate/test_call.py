@@ -1,5 +1,5 @@
 """``check_call``: one concrete tool call against the approved plan, each expectation worked
-out by hand from SPEC §4 and docs/call-gate.md."""
+out by hand from semantics §4 and docs/call-gate.md."""
 
 from __future__ import annotations
 
@@ -328,7 +328,7 @@ def test_a_symbolic_link_out_of_the_plan_is_judged_where_it_leads(tmp_path: Any)
 
 
 def test_plan_entries_are_split_as_the_prover_splits_them() -> None:
-    # One list item may hold several entries (SPEC §2): each is judged as an entry of its own.
+    # One list item may hold several entries (semantics §2): each is judged as an entry of its own.
     assert check_call("Frob", {}, ["Bash(x), Frob"]).covered
     assert prove("Frob", ["Bash(x), Frob"]).covered
     verdict = check_call("Bash", {"command": "/d/x"}, ["Read, Bash(${CLAUDE_SKILL_DIR}/x)"],

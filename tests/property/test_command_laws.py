@@ -5,10 +5,10 @@ pairs are often related, and positive pairs are also built deliberately (narrowi
 approved pattern). Control operators are left out: compound commands have their own table
 (tests/test_command_domain.py). Every law runs at least 500 examples.
 
-A content with a backslash is decided by identity only (SPEC §2: the runtime unescapes it twice),
-so the laws that say "every question is decided" and "every narrowing is kept" hold for contents
-without one, and ``test_backslash_contents_are_decided_by_identity`` states what holds for the
-rest. Soundness and witness validity are checked for all, against the runtime's reading of
+A content with a backslash is decided by identity only (semantics §2: the runtime unescapes it
+twice), so the laws that say "every question is decided" and "every narrowing is kept" hold for
+contents without one, and ``test_backslash_contents_are_decided_by_identity`` states what holds for
+the rest. Soundness and witness validity are checked for all, against the runtime's reading of
 backslashes (tests/reference.py).
 """
 
@@ -65,7 +65,7 @@ def _well_formed(content: str) -> bool:
     return content != "" and content == content.strip()
 
 
-# A body from the alphabet, often ending in the forms the SPEC gives meaning to (`␠*`, `:*`).
+# A body from the alphabet, often ending in the forms the contract gives meaning to (`␠*`, `:*`).
 contents = st.builds(
     lambda body, tail: body + tail,
     st.lists(st.sampled_from(PATTERN_ATOMS), min_size=1, max_size=5).map("".join),
@@ -106,7 +106,7 @@ def _flip_ascii_case(draw: st.DrawFn, text: str) -> str:
 
 @st.composite
 def instances(draw: st.DrawFn, pattern: Pattern) -> str:
-    """A concrete command drawn from the pattern's language, per the SPEC's words."""
+    """A concrete command drawn from the pattern's language, per the contract's words."""
     toks = tokens(pattern.content)
     fill = st.text(FILL_ALPHABET, max_size=4)
     if _is_prefix(toks, pattern.mode):
@@ -217,7 +217,7 @@ def test_soundness(problem: tuple[Pattern, list[Pattern]], data: st.DataObject) 
     assert named, verdict
     for _ in range(10):
         command = data.draw(instances(submitted), label="command")
-        assert submitted.allows(command), (submitted, command)  # the sampler follows the SPEC
+        assert submitted.allows(command), (submitted, command)  # the sampler follows the contract
         assert any(a.allows(command) for a in approved), (submitted, approved, command)
         assert any(a.allows(command) for a in named), (verdict, command)
 
@@ -381,7 +381,7 @@ def test_parse_str_round_trip(name: str, content: str | None) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# The reference model itself, on the SPEC's own examples (so a wrong oracle cannot hide)
+# The reference model itself, on the contract's own examples (so a wrong oracle cannot hide)
 # --------------------------------------------------------------------------------------------
 
 _REFERENCE_ROWS = [

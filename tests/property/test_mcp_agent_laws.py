@@ -1,5 +1,5 @@
-"""Laws for the MCP (SPEC §4.4) and Agent (§4.5) domains against a reference written from the
-SPEC's words: a plain membership test over concrete tool names / agent types.
+"""Laws for the MCP (semantics §4.4) and Agent (§4.5) domains against a reference written from the
+the contract's words: a plain membership test over concrete tool names / agent types.
 
 Reference semantics (allow position):
 - ``mcp__s`` and ``mcp__s__*`` allow every tool ``mcp__s__<t>`` (t non-empty);
@@ -58,7 +58,7 @@ def mcp_rules(draw: st.DrawFn) -> str:
 
 @st.composite
 def members(draw: st.DrawFn, rule: str) -> str:
-    """A concrete tool name the rule allows, built from the SPEC's words."""
+    """A concrete tool name the rule allows, built from the contract's words."""
     server, _, tool = rule[len("mcp__"):].partition("__")
     if tool in ("", "*"):
         return f"mcp__{server}__{draw(TOOLS)}"

@@ -1,9 +1,9 @@
-"""Laws of the path domain (SPEC §4.2), checked against an independent runtime model.
+"""Laws of the path domain (semantics §4.2), checked against an independent runtime model.
 
 The model (``reference.path_allows``) is ``pathspec``'s gitignore matcher, turned into the
 runtime's question "does this rule allow this path?" by anchoring the pattern at its base
 directory and extending every matched ancestor directory to its subtree (what the runtime may
-do, SPEC §4.2). It never decides inclusion; the laws check the prover's claims about whole
+do, semantics §4.2). It never decides inclusion; the laws check the prover's claims about whole
 languages on concrete paths:
 
 * soundness: every sampled path a kept grant allows, some approved grant allows;

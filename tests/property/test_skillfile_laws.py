@@ -1,4 +1,4 @@
-"""Laws of the builder stage (SPEC §6), over generated SKILL.md files and plans.
+"""Laws of the builder stage (semantics §6), over generated SKILL.md files and plans.
 
 The generator writes files its own way (JSON strings for quoted YAML, hand-built block lists),
 independently of the splicer's renderer: only the allowed-tools lines may change, applying twice
@@ -27,7 +27,7 @@ SUBMITTED = [
 ]
 APPROVED = ["Bash(gh *)", "Read", "Grep", "Edit", "mcp__gh", "WebFetch(domain:*.example.com)",
             "Bash(git commit *)", "Bash(echo *)"]
-#: What covers each submitted entry, worked out by hand from SPEC §4 (not by the prover): the
+#: What covers each submitted entry, worked out by hand from semantics §4 (not by the prover): the
 #: kept spelling, and each set of approved entries that covers it together. ``Edit(p)`` needs
 #: its read side too, and a bare ``Edit`` grants no ``Read``. Entries not listed are covered by
 #: nothing in APPROVED: ``Write`` is not ``Edit``, ``*.example.com`` leaves out the apex,
@@ -46,7 +46,7 @@ COVERED_BY: dict[str, list[frozenset[str]]] = {
     "Read(src/**)": [frozenset({"Read"})],
     "Edit(docs/*.md)": [frozenset({"Edit", "Read"})],
 }
-#: The kept spelling of a submitted entry written in another case (SPEC §3).
+#: The kept spelling of a submitted entry written in another case (semantics §3).
 KEPT_AS = {"read": "Read", "GREP": "Grep", "bash(gh pr view *)": "Bash(gh pr view *)"}
 
 

@@ -1,7 +1,7 @@
-"""Laws of the ``WebFetch`` domain (SPEC §4.3), checked against a reference host matcher.
+"""Laws of the ``WebFetch`` domain (semantics §4.3), checked against a reference host matcher.
 
 The reference (``reference.host_allows``) turns a ``domain:`` pattern into a regular expression
-straight from the SPEC's sentences (a leading ``*.`` is one label or more, any other ``*`` stays
+straight from the contract's sentences (a leading ``*.`` is one label or more, any other ``*`` stays
 inside a label, case and a trailing dot do not matter) and matches concrete hosts with it. It
 shares no code with the prover. Laws: soundness on sampled hosts, witness validity, constructed
 narrowings (and narrowings of narrowings, whatever else is approved) are kept, spelling does not
