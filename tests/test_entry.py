@@ -76,6 +76,8 @@ READERS = {"fast": lambda argv: read_fast(argv, {}), "typer": _read_by_typer}
 @pytest.mark.parametrize(("argv", "expected"), [
     (["check", "skills", "--plan", "plan.yaml"], Invocation("check", ["skills"], "plan.yaml")),
     (["check", "skills"], Invocation("check", ["skills"], None)),  # each file's plan is found
+    (["apply", "s", "-q", "-o", "r.txt", "-p", "p"],
+     Invocation("apply", ["s"], "p", output="r.txt", quiet=True)),
     (["check", "-p", "-", "a", "b", "-f", "json", "--color", "never", "-j", "0", "--debug",
       "--plan-kind", "skill"],
      Invocation("check", ["a", "b"], "-", PlanKind.skill, Format.json, Colour.never, 0, True)),

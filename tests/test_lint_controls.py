@@ -102,3 +102,28 @@ def test_suppression_comments(line: str, expected: set[str]) -> None:
 def test_the_exit_status_follows_fail_on(here: Path, plan: str, args: list[str],
                                          status: int) -> None:
     assert _lint(plan, *args)[0].exit_code == status
+
+
+def test_several_plans_are_reviewed_one_after_another(here: Path) -> None:
+    import jsonschema
+
+    from skillgrant.reports.schemas import report_schema
+
+    Path("a.yaml").write_text("allowed-tools: [Read(./src/**)]\n")
+    Path("b.yaml").write_text("allowed-tools: [Bash(sudo *)]\n")
+    text = CliRunner().invoke(app, ["lint", "a.yaml", "b.yaml"])
+    assert text.exit_code == 1
+    assert "a.yaml: no findings in 1 entry." in text.stdout
+    assert "b.yaml: 1 finding in 1 entry (1 warning)." in text.stdout
+    document = json.loads(CliRunner().invoke(app, ["lint", "a.yaml", "b.yaml", "-f", "json"])
+                          .stdout)
+    jsonschema.validate(document, report_schema("lint"))
+    assert [d["source"] for d in document] == ["a.yaml", "b.yaml"]
+    sarif = json.loads(CliRunner().invoke(app, ["lint", "a.yaml", "b.yaml", "-f", "sarif"])
+                       .stdout)
+    (run,) = sarif["runs"]
+    assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in run["results"]] == ["b.yaml"]
+    assert CliRunner().invoke(app, ["lint", "a.yaml"]).exit_code == 0
+    twice = CliRunner().invoke(app, ["lint", "-", "-"], input="allowed-tools: [Read]\n")
+    assert twice.exit_code == 2 and "can be read once" in twice.stderr

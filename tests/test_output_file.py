@@ -57,3 +57,21 @@ def test_an_unwritable_place_is_an_error(root: Path) -> None:
 
 def test_short_version(root: Path) -> None:
     assert _run(root, "-V").stdout == f"skillgrant {skillgrant.__version__}\n"
+
+
+NARROW = "---\nname: n\ndescription: d\nallowed-tools: Bash(gh pr list)\n---\n"
+
+
+@pytest.mark.parametrize("quiet", ["-q", "--quiet"])
+def test_quiet_shows_only_the_drops(root: Path, quiet: str) -> None:
+    (root / "n").mkdir()
+    (root / "n" / "SKILL.md").write_text(NARROW)
+    loud = _run(root, "check", "s", "n", "-p", "plan.yaml").stdout
+    done = _run(root, "check", "s", "n", "-p", "plan.yaml", quiet)
+    assert done.returncode == 1
+    assert "keep" in loud and "n/SKILL.md" in loud
+    lines = done.stdout.splitlines()
+    assert lines[0] == "s/SKILL.md:4: would change (1 kept, 1 dropped)"
+    assert not any(" keep " in line for line in lines) and "n/SKILL.md" not in done.stdout
+    assert any("drop  Bash(rm -rf /)" in line for line in lines)
+    assert lines[-1] == "2 files checked: 1 would change."

@@ -69,6 +69,9 @@ IncludeOpt = Annotated[list[str] | None, typer.Option(
 ExcludeOpt = Annotated[list[str] | None, typer.Option(
     "--exclude", metavar="GLOB", help="Leave out the files a directory holds that match a "
     "GLOB (repeatable).")]
+QuietOpt = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="Text output: only the files with a drop, a restore or a note, and "
+    "only their dropped entries.")]
 JobsOpt = Annotated[int, typer.Option(
     "--jobs", "-j", min=0, metavar="N",
     help="Spread the files over N worker processes (0: one per CPU). The output is the same "
@@ -108,6 +111,7 @@ def check(
     include: IncludeOpt = None,
     exclude: ExcludeOpt = None,
     output: OutputOpt = None,
+    quiet: QuietOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Report what `apply` would change, decision by decision.
@@ -118,7 +122,8 @@ def check(
     with guard(ctx, debug):
         code = run_check(Invocation("check", paths, _one_plan(plan), plan_kind, fmt, colour,
                                     jobs, debug, include=tuple(include or ()),
-                                    exclude=tuple(exclude or ()), output=output))
+                                    exclude=tuple(exclude or ()), output=output,
+                                    quiet=quiet))
     raise typer.Exit(code)
 
 
@@ -140,6 +145,7 @@ def apply(
     include: IncludeOpt = None,
     exclude: ExcludeOpt = None,
     output: OutputOpt = None,
+    quiet: QuietOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Rewrite each SKILL.md's allowed-tools to what the plan covers (the builder stage).
@@ -150,7 +156,7 @@ def apply(
     with guard(ctx, debug):
         code = run_check(Invocation("apply", paths, _one_plan(plan), plan_kind, fmt, colour,
                                     jobs, debug, dry_run, enforce, tuple(include or ()),
-                                    tuple(exclude or ()), output))
+                                    tuple(exclude or ()), output, quiet))
     raise typer.Exit(code)
 
 

@@ -54,12 +54,13 @@ _FLAGS: dict[str, frozenset[str]] = {
     "--debug": frozenset({"check", "apply"}),
     "--dry-run": frozenset({"apply"}),
     "--enforce": frozenset({"apply"}),
+    "--quiet": frozenset({"check", "apply"}),
 }
 
 
 @cache
 def _short() -> dict[str, str]:
-    return {short: long for long, (short, _) in _valued().items() if short}
+    return {"-q": "--quiet", **{short: long for long, (short, _) in _valued().items() if short}}
 
 
 def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> Invocation | None:
@@ -90,7 +91,7 @@ def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> In
         format=None if given is None else Format(given),
         color=Colour(values.get("--color", "auto")), jobs=int(values.get("--jobs", "1")),
         debug="--debug" in flags, dry_run="--dry-run" in flags, enforce="--enforce" in flags,
-        output=values.get("--output-file"))
+        output=values.get("--output-file"), quiet="--quiet" in flags)
 
 
 def _read_option(command: str, token: str, rest: Iterator[str], values: dict[str, str],

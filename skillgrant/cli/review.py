@@ -53,9 +53,10 @@ class Severity(StrEnum):
 
 def lint(
     ctx: typer.Context,
-    plan: Annotated[str, typer.Argument(
-        metavar="PLAN-or-SKILL.md", show_default=False,
-        help=SOURCE_HELP + "; or REV:path, read from git; '-' reads standard input.")],
+    plans: Annotated[list[str], typer.Argument(
+        metavar="PLAN-or-SKILL.md...", show_default=False,
+        help=SOURCE_HELP + "; or REV:path, read from git; '-' reads standard input. Several "
+        "are reviewed one after another.")],
     kind: KindOpt = PlanKind.auto,
     fmt: FormatOpt = Format.text,
     select: Annotated[list[str] | None, typer.Option(
@@ -73,37 +74,43 @@ def lint(
     colour: ColourOpt = Colour.auto,
     debug: DebugOpt = False,
 ) -> None:
-    """Review the grants of a plan: invalid, over-broad, inert and non-canonical entries.
+    """Review the grants of plans: invalid, over-broad, inert and non-canonical entries.
 
     Each finding has a stable rule ID (SGL001…), a severity, a message and a fix. A comment
     `# skillgrant: ignore[SGL103]` on an entry's line suppresses that rule there.
     Exit 0: no finding at --fail-on or above; 1: one; 2: an error.
     """
     with guard(ctx, debug):
-        from ..reports.review import LintReport, render_lint
+        from ..reports.review import LintReport, render_lints
         from ..review.lint import BY_ID, lint_entries
         from ..review.selection import counted, fails, selection
-        from ..review.sources import read_source
+        from ..review.sources import STDIN, read_source
         from .discovery import find_config
 
+        if plans.count(STDIN) > 1:
+            fail("standard input ('-') can be read once")
         config = find_config()
         chosen = selection(select if select is not None else config.select,
                            ignore if ignore is not None else config.ignore, BY_ID)
         root = repo_root()
-        source = read_source(plan, kind.value, root)
-        warn_about(source.plan, source.name)
-        every = lint_entries(list(source.entries), shell_tools=source.shell_tools)
-        if source.refusal is not None and not any(f.severity == "error" for f in every):
-            # The loader refused an entry that lint passes: never call such a plan clean.
-            raise source.refusal
-        found, suppressed = counted(every, source, chosen)
-        report = LintReport(source, tuple(found))
+        reports, suppressed = [], 0
+        for plan in plans:
+            source = read_source(plan, kind.value, root)
+            warn_about(source.plan, source.name)
+            every = lint_entries(list(source.entries), shell_tools=source.shell_tools)
+            if source.refusal is not None and not any(f.severity == "error" for f in every):
+                # The loader refused an entry that lint passes: never call such a plan clean.
+                raise source.refusal
+            found, hidden = counted(every, source, chosen)
+            reports.append(LintReport(source, tuple(found)))
+            suppressed += hidden
         on = colour_enabled(colour) and fmt is Format.text and output is None
         with report_to(output):
-            typer.echo(render_lint(report, fmt.value, version=__version__,
-                                   root_uri=root_uri(root), colour=on), nl=False, color=on)
+            typer.echo(render_lints(reports, fmt.value, version=__version__,
+                                    root_uri=root_uri(root), colour=on), nl=False, color=on)
         if suppressed:
             typer.echo(f"skillgrant: {suppressed} finding(s) suppressed by comments", err=True)
+    found = [f for report in reports for f in report.findings]
     raise typer.Exit(1 if fails(found, fail_on.value) and not exit_zero else 0)
 
 

@@ -53,6 +53,7 @@ class Invocation(NamedTuple):
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     output: str | None = None
+    quiet: bool = False
 
 
 def load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
@@ -127,7 +128,7 @@ def run_check(invocation: Invocation) -> int:
             for chunk in document.chunks():
                 echo(chunk, nl=False)
         else:
-            _write_report(run, fmt, invocation.color, root)
+            _write_report(run, fmt, invocation.color, root, invocation.quiet)
     if error:
         return 2
     if command == "check" and change:
@@ -176,7 +177,7 @@ def _run_stdin(invocation: Invocation, plans: Plans, fmt: Format) -> int:
                 echo(result.text, nl=False)
         else:
             run.files.append(result)
-            _write_report(run, fmt, invocation.color, repo_root())
+            _write_report(run, fmt, invocation.color, repo_root(), invocation.quiet)
     if result.error is not None:
         return 2
     done_change = file_done(outcome, json_dry_run=None).would_change
@@ -280,7 +281,8 @@ def _gate_command(plan: str, invocation: Invocation) -> str:
     return command("claude-code", plan, invocation.plan_kind.value)
 
 
-def _write_report(run: Run, fmt: Format, colour: Colour, root: Path) -> None:
+def _write_report(run: Run, fmt: Format, colour: Colour, root: Path,
+                  quiet: bool = False) -> None:
     from ..reports import check as report
 
     if fmt is Format.github:
@@ -293,6 +295,6 @@ def _write_report(run: Run, fmt: Format, colour: Colour, root: Path) -> None:
         out = "".join(f.diff for f in run.files if f.diff)
     else:
         on = colour_enabled(colour)
-        echo(report.render_text(run, colour=on), nl=False, color=on)
+        echo(report.render_text(run, colour=on, quiet=quiet), nl=False, color=on)
         return
     echo(out, nl=False)

@@ -155,9 +155,11 @@ def _file_state(run: Run, result: FileResult) -> str:
     return "rewritten" if result.applied else "unchanged"
 
 
-def _file_lines(run: Run, result: FileResult, decision: Decision, paint: _Paint) -> list[str]:
-    """One file's block: its header, then a line per entry, per file-level rule and for the
-    value it becomes, each starting with ``file:line:column:`` (the key's for the last two)."""
+def _file_lines(run: Run, result: FileResult, decision: Decision, paint: _Paint,
+                quiet: bool = False) -> list[str]:
+    """One file's block: its header, then a line per entry (per dropped entry, ``quiet``), per
+    file-level rule and for the value it becomes, each starting with ``file:line:column:``
+    (the key's for the last two)."""
     path = printable(result.path)
     header = path if result.location is None else f"{path}:{result.location.line}"
     summary = f"{len(decision.kept)} kept, {len(decision.dropped)} dropped"
@@ -172,6 +174,8 @@ def _file_lines(run: Run, result: FileResult, decision: Decision, paint: _Paint)
     width = min(_ENTRY_COLUMN, max((len(brief(v.entry)) for v in decision.verdicts),
                                    default=0))
     for where, verdict in zip(wheres, decision.verdicts, strict=True):
+        if quiet and verdict.covered:
+            continue
         first, *evidence = _verdict_lines(verdict, paint, width)
         out.append(f"{paint(where.ljust(pad), 'bold')} {first}")
         out.extend(evidence)
@@ -188,14 +192,19 @@ def _file_lines(run: Run, result: FileResult, decision: Decision, paint: _Paint)
     return out
 
 
-def render_text(run: Run, *, colour: bool = False) -> str:
+def render_text(run: Run, *, colour: bool = False, quiet: bool = False) -> str:
     """The report for people: each file, every decision at its ``file:line:column``, the value
-    it becomes."""
+    it becomes. ``quiet``: only the files with a drop, a restore or a note, and in them only
+    the dropped entries (errors are on standard error either way)."""
     paint = _Paint(colour)
     out: list[str] = []
     for result in run.files:
-        if result.error is None and result.decision is not None:
-            out.extend(_file_lines(run, result, result.decision, paint))
+        decision = result.decision
+        if result.error is not None or decision is None:
+            continue
+        if quiet and not (decision.dropped or decision.restored or result.runtime_note):
+            continue
+        out.extend(_file_lines(run, result, decision, paint, quiet))
     errors = sum(1 for r in run.files if r.error is not None)
     would = run.command == "check" or run.dry_run
     changed = sum(1 for r in run.files if (r.changed if would else r.applied))

@@ -21,6 +21,7 @@ from .diff import (
     render_diff_markdown,
     render_diff_text,
 )
+from .escape import dumps
 from .lint import (
     LintReport,
     lint_findings,
@@ -68,6 +69,26 @@ class Formats(Generic[ReportT]):
                              root_uri=root_uri)
         return self.text(report, colour)
 
+    def render_many(self, reports: Sequence[ReportT], fmt: str, *, version: str,
+                    root_uri: str | None, colour: bool = False) -> str:
+        """Several reports (``lint A B``) as ``fmt``: one SARIF log or one array of JSON
+        documents; the other formats one report after another."""
+        if len(reports) == 1:
+            return self.render(reports[0], fmt, version=version, root_uri=root_uri,
+                               colour=colour)
+        if fmt == "json":
+            import json
+
+            return dumps([json.loads(self.json(r, version)) for r in reports])
+        if fmt == "github":
+            return github_annotations([self.findings(r) for r in reports])
+        if fmt == "sarif":
+            return sarif_log([self.findings(r) for r in reports], rules=self.rules,
+                             version=version, root_uri=root_uri)
+        joiner = "\n" if fmt == "markdown" else ""
+        return joiner.join(self.render(r, fmt, version=version, root_uri=root_uri,
+                                       colour=colour) for r in reports)
+
 
 LINT_FORMATS: Final = Formats(render_lint_text, render_lint_json, render_lint_markdown,
                               lint_findings, LINT_RULES)
@@ -75,4 +96,5 @@ DIFF_FORMATS: Final = Formats(render_diff_text, render_diff_json, render_diff_ma
                               diff_findings, DIFF_RULES)
 
 render_lint: Final = LINT_FORMATS.render
+render_lints: Final = LINT_FORMATS.render_many
 render_diff: Final = DIFF_FORMATS.render

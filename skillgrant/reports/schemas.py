@@ -192,9 +192,14 @@ def _lint() -> Schema:
         "summary": _closed({"entries": _COUNT, "findings": _COUNT, "error": _COUNT,
                             "warning": _COUNT, "info": _COUNT}),
     })
+    # Several plans (``lint A B``): an array of the documents, one per plan, in order.
     return _document("skillgrant lint --format json",
-                     "A plan's entries and every finding about them (docs/lint-rules.md).",
-                     body, {"finding": _lint_finding()})
+                     "A plan's entries and every finding about them (docs/lint-rules.md); "
+                     "for several plans, an array of these documents.",
+                     {"oneOf": [{"$ref": "#/$defs/plan"},
+                                {"type": "array", "minItems": 2,
+                                 "items": {"$ref": "#/$defs/plan"}}]},
+                     {"finding": _lint_finding(), "plan": body})
 
 
 def _grant() -> Schema:
