@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -81,18 +80,26 @@ def find_config(start: Path | None = None) -> Config:
 
 def nearest_plan(skill: Path) -> Path | None:
     """The nearest plan file beside ``skill`` or above it, up to the repository's root."""
-    folder = Path(os.path.abspath(skill)).parent
-    for candidate in (folder, *folder.parents):
-        for name in PLAN_NAMES:
-            plan = candidate / name
-            if plan.is_file():
-                return plan
-        if (candidate / ".git").exists():
-            return None
-    return None
+    return _nearest(os.path.dirname(os.path.abspath(skill)))
+
+
+@cache
+def _nearest(folder: str) -> Path | None:
+    """The nearest plan file in ``folder`` or above it (once per folder: a batch of thousands
+    of skills shares its folders)."""
+    for name in PLAN_NAMES:
+        plan = os.path.join(folder, name)
+        if os.path.isfile(plan):
+            return Path(plan)
+    parent = os.path.dirname(folder)
+    if os.path.exists(os.path.join(folder, ".git")) or parent == folder:
+        return None
+    return _nearest(parent)
 
 
 def _toml(path: Path) -> dict[str, Any]:
+    import tomllib  # only when there is a file to read: check starts on every commit
+
     try:
         with path.open("rb") as stream:
             return tomllib.load(stream)

@@ -192,15 +192,18 @@ class Plans:
         self.invocation = invocation
         self.config = config
         self._loaded: dict[str, PlanLike] = {}
+        self._names: dict[Path, str | None] = {}
 
     def name(self, path: Path) -> str | None:
         """The plan ``path`` is checked against (``-``: standard input), or None."""
         if self.invocation.plan is not None:
             return self.invocation.plan
-        from .discovery import nearest_plan
+        if path not in self._names:
+            from .discovery import nearest_plan
 
-        found = self.config.plan_for(path) or nearest_plan(path)
-        return None if found is None else str(found)
+            found = self.config.plan_for(path) or nearest_plan(path)
+            self._names[path] = None if found is None else str(found)
+        return self._names[path]
 
     def source(self, files: Sequence[Path]) -> str | None:
         """What the report names as the plan: the one plan of every file, else None."""
