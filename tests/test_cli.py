@@ -139,8 +139,8 @@ def test_check_directory_without_skills_is_an_error(repo: Path) -> None:
     (repo / "empty").mkdir()
     result = run("check", "empty", "--plan", "plan.yaml")
     assert result.exit_code == 2
-    assert result.stderr == ("skillgrant: error: empty: no SKILL.md, command or agent file "
-                             "found in this directory\n")
+    assert result.stderr == ("skillgrant: error: empty: no SKILL.md or command file found in "
+                             "this directory\n")
 
 
 def test_check_usage_errors_exit_2(repo: Path) -> None:

@@ -148,3 +148,29 @@ def test_check_reports_the_columns(tmp_path: Path) -> None:
                                       str(tmp_path / "plan.yaml"), "--format", "json"])
     decisions = json.loads(result.stdout)["files"][0]["decisions"]
     assert [(d["line"], d["column"]) for d in decisions] == [(3, 17), (3, 29), (3, 39)]
+
+
+def test_annotations_end_where_the_entry_is_written_to_end(tmp_path: Path) -> None:
+    """An entry spelled with an escape, or folded over two lines, ends at its last character
+    as written (not at its start plus its decoded length)."""
+    import os
+
+    from typer.testing import CliRunner
+
+    from skillgrant.cli.app import app
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "S.md").write_text('---\nname: x\nallowed-tools: "\\x52ead, Bash(npm\n'
+                                   '  run *)"\n---\n')
+    (tmp_path / "p.yaml").write_text("allowed-tools: [Grep]\n")
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        result = CliRunner().invoke(app, ["check", "S.md", "--plan", "p.yaml", "-f", "github"])
+    finally:
+        os.chdir(here)
+    lines = [line for line in result.stdout.splitlines() if "SG001" in line]
+    # line 3 is `allowed-tools: "\x52ead, Bash(npm`: \x52ead is columns 17-23, Bash( starts at 26
+    assert "line=3,col=17,endLine=3,endColumn=23," in lines[0]
+    # GitHub drops columns across lines, so a folded entry gives its lines only
+    assert "line=3,endLine=4," in lines[1]

@@ -125,3 +125,26 @@ def test_plan_given_twice_is_an_error(tmp_path: Path) -> None:
 ])
 def test_globs(pattern: str, path: str, matches: bool) -> None:
     assert bool(glob_pattern(pattern).fullmatch(path)) is matches
+
+
+def test_nothing_above_the_repository_is_read(tmp_path: Path) -> None:
+    """A configuration or a plan above the repository is not the project's (a shared /tmp, a
+    home folder): it is never read, and never beats the repository's own plan."""
+    (tmp_path / ".skillgrant.toml").write_text('plans = { "**" = "evil.yaml" }\n')
+    (tmp_path / "evil.yaml").write_text("allowed-tools: [Bash]\n")
+    root = _tree(tmp_path / "repo", {"plan.yaml": GH, "skills/a/SKILL.md": WIDE})
+    done = _console(root, "check", "skills", "--format", "json")
+    assert _kept(done) == {"skills/a/SKILL.md": ["Bash(gh pr list)"]}
+    assert json.loads(done.stdout)["plan"] == str(root / "plan.yaml")
+
+
+def test_outside_a_repository_only_the_folders_themselves_are_read(tmp_path: Path) -> None:
+    (tmp_path / "plan.yaml").write_text(GH)
+    (tmp_path / ".skillgrant.toml").write_text('plans = { "**" = "plan.yaml" }\n')
+    skill = tmp_path / "proj" / "skills" / "a" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(WIDE)
+    assert nearest_plan(skill) is None
+    assert find_config(tmp_path / "proj").path is None
+    done = _console(tmp_path / "proj", "check", "skills")
+    assert done.returncode == 2 and "no plan found" in done.stderr

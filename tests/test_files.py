@@ -1,6 +1,7 @@
-"""What a directory gives ``check`` and ``apply`` (cli/files.py): SKILL.md files, the command
-and agent files of ``.claude/`` and of plugins (those with frontmatter), narrowed by
-``--include`` and ``--exclude``; a file named on the command line is always read."""
+"""What a directory gives ``check`` and ``apply`` (cli/files.py): SKILL.md files and the command
+files of ``.claude/`` and of plugins (those with frontmatter), never agent files (their grants
+are ``tools:``), narrowed by ``--include`` and ``--exclude``; a file named on the command line
+is always read."""
 
 from __future__ import annotations
 
@@ -19,11 +20,10 @@ TREE = {
     ".claude/commands/commit.md": FRONT,
     ".claude/commands/git/push.md": FRONT,
     ".claude/commands/plain.md": "Just Markdown, no frontmatter.\n",
-    ".claude/agents/reviewer.md": FRONT,
-    ".claude/agents/nested/deep.md": FRONT,  # agents are not searched below their folder
+    ".claude/agents/reviewer.md": FRONT,  # a subagent's grants are its tools: field, not read
     "plugins/p/.claude-plugin/plugin.json": "{}",
     "plugins/p/commands/build.md": FRONT,
-    "plugins/p/agents/helper.md": FRONT,
+    "plugins/p/agents/helper.md": FRONT,  # (nor a plugin's)
     "plugins/p/skills/s/SKILL.md": FRONT,
     "notes/commands/not-a-plugin.md": FRONT,  # a commands folder of neither
     "docs/readme.md": FRONT,
@@ -45,19 +45,17 @@ def _found(*paths: str, filters: Filters | None = None) -> list[str]:
     return [p.as_posix() for p in collect(list(paths), filters) if isinstance(p, Path)]
 
 
-def test_a_directory_gives_skills_commands_and_agents(tree: Path) -> None:
+def test_a_directory_gives_skills_and_commands(tree: Path) -> None:
     assert _found(".") == [
-        ".claude/agents/reviewer.md", ".claude/commands/commit.md",
-        ".claude/commands/git/push.md", "plugins/p/agents/helper.md",
+        ".claude/commands/commit.md", ".claude/commands/git/push.md",
         "plugins/p/commands/build.md", "plugins/p/skills/s/SKILL.md", "skills/a/SKILL.md"]
 
 
 def test_include_and_exclude_narrow_what_a_directory_gives(tree: Path) -> None:
     assert _found(".", filters=Filters(include=(".claude/**",))) == [
-        ".claude/agents/reviewer.md", ".claude/commands/commit.md",
-        ".claude/commands/git/push.md"]
+        ".claude/commands/commit.md", ".claude/commands/git/push.md"]
     assert _found(".", filters=Filters(exclude=("**/commands/**", "plugins/**"))) == [
-        ".claude/agents/reviewer.md", "skills/a/SKILL.md"]
+        "skills/a/SKILL.md"]
 
 
 def test_a_file_named_is_read_whatever_the_filters(tree: Path) -> None:
@@ -66,8 +64,7 @@ def test_a_file_named_is_read_whatever_the_filters(tree: Path) -> None:
 
 def test_check_reads_command_files(tree: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "skillgrant", "check", ".claude", "--format",
-                           "json", "--exclude", "**/agents/**"], capture_output=True, text=True,
-                          timeout=60)
+                           "json"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1, done.stderr
     assert {f["path"]: f["allowed"] for f in json.loads(done.stdout)["files"]} == {
         ".claude/commands/commit.md": ["Bash(gh pr list)"],

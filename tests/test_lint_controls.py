@@ -127,3 +127,19 @@ def test_several_plans_are_reviewed_one_after_another(here: Path) -> None:
     assert CliRunner().invoke(app, ["lint", "a.yaml"]).exit_code == 0
     twice = CliRunner().invoke(app, ["lint", "-", "-"], input="allowed-tools: [Read]\n")
     assert twice.exit_code == 2 and "can be read once" in twice.stderr
+
+
+def test_a_line_separator_does_not_move_a_suppression(here: Path) -> None:
+    """Locations count "\\n" alone; a U+2028 or U+0085 in an earlier value is no line break."""
+    for separator in ("\u2028", "\x85"):
+        plan = (f'x-note: "a{separator}b"\nallowed-tools:\n'
+                "  - Read(./src/**)   # skillgrant: ignore[SGL101]\n  - Bash\n")
+        Path("plan.yaml").write_text(plan, encoding="utf-8", newline="")
+        result = CliRunner().invoke(app, ["lint", "plan.yaml", "--format", "json"])
+        assert [f["rule"] for f in json.loads(result.stdout)["findings"]] == ["SGL101"]
+
+
+@pytest.mark.parametrize("args", [["--select", ""], ["--select", ","]])
+def test_an_empty_selection_is_an_error(here: Path, args: list[str]) -> None:
+    result, _ = _lint(PLAN, *args)
+    assert result.exit_code == 2 and "names no rule" in result.stderr

@@ -75,3 +75,34 @@ def test_quiet_shows_only_the_drops(root: Path, quiet: str) -> None:
     assert not any(" keep " in line for line in lines) and "n/SKILL.md" not in done.stdout
     assert any("drop  Bash(rm -rf /)" in line for line in lines)
     assert lines[-1] == "2 files checked: 1 would change."
+
+
+def test_a_device_is_written_to_not_replaced(root: Path) -> None:
+    done = _run(root, "check", "s", "-p", "plan.yaml", "-o", "/dev/stdout")
+    assert done.returncode == 1 and "would change" in done.stdout
+    assert Path("/dev/null").is_char_device() and not Path("/dev/null").is_file()
+    assert _run(root, "check", "s", "-p", "plan.yaml", "-o", "/dev/null").stdout == ""
+    assert Path("/dev/null").is_char_device()
+
+
+def test_a_file_keeps_its_mode_and_a_link_stays_a_link(root: Path) -> None:
+    import os
+
+    report = root / "report.txt"
+    report.write_text("before\n")
+    report.chmod(0o644)
+    link = root / "link.txt"
+    link.symlink_to(report)
+    assert _run(root, "check", "s", "-p", "plan.yaml", "-o", "link.txt").returncode == 1
+    assert link.is_symlink() and "would change" in report.read_text()
+    assert report.stat().st_mode & 0o777 == 0o644
+    fresh = _run(root, "check", "s", "-p", "plan.yaml", "-o", "new.txt")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert fresh.returncode == 1 and (root / "new.txt").stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_a_directory_is_an_error_not_a_crash(root: Path) -> None:
+    done = _run(root, "check", "s", "-p", "plan.yaml", "-o", "s")
+    assert done.returncode == 2 and "it is a directory" in done.stderr
+    assert "internal error" not in done.stderr

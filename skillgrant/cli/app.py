@@ -78,7 +78,7 @@ JobsOpt = Annotated[int, typer.Option(
          "as with --jobs 1, in the same order.")]
 PathsArg = Annotated[list[str], typer.Argument(
     metavar="PATH", help="SKILL.md (or command) files, or directories searched for SKILL.md "
-    "and for the command and agent files of .claude/ and plugins.",
+    "and for the command files of .claude/ and plugins.",
     show_default=False)]
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
-from ..reports.ci import artifact_path
+from ..reports.ci import Location, artifact_path
 
 if TYPE_CHECKING:
     from ..plan.model import ConstrainKwargs, Plan
-    from ..reports.check import FileResult, Location
+    from ..reports.check import FileResult
     from ..skillfile.builder import SkillDoc
     from ..verdicts import Decision
 
@@ -114,7 +114,6 @@ def path_error(path: Path, message: str, root: Path) -> FileOutcome:
 
 
 def _line_column(text: str, offset: int) -> Location:
-    from ..reports.check import Location
 
     line_start = text.rfind("\n", 0, offset) + 1
     return Location(text.count("\n", 0, offset) + 1, offset - line_start + 1)
@@ -130,7 +129,15 @@ def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
     key = _line_column(text, value.key_start + value.key_column)
     if len(value.entry_starts) != len(value.entries):
         return key, ()
-    return key, tuple(_line_column(text, start) for start in value.entry_starts)
+    ends = value.entry_ends if len(value.entry_ends) == len(value.entries) else None
+    found = []
+    for i, start in enumerate(value.entry_starts):
+        at = _line_column(text, start)
+        if ends is not None and ends[i] > start:
+            last = _line_column(text, ends[i] - 1)
+            at = Location(at.line, at.column, (last.line, last.column))
+        found.append(at)
+    return key, tuple(found)
 
 
 class FileDone(NamedTuple):

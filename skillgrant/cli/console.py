@@ -129,31 +129,67 @@ def _strip_ansi(stream: object, color: bool | None) -> bool:
 @contextmanager
 def report_to(path: str | None) -> Iterator[None]:
     """Standard output goes to the file ``path`` (``-o/--output-file``) while the report is
-    written: a temporary file beside it, renamed over it once the report is whole, so an
-    error leaves the file as it was. None: standard output itself."""
+    written. A regular file (or a new one) is written whole: a temporary file beside it,
+    renamed over it once the report is complete, with the mode the file had (a new one gets
+    the umask's), so an error leaves it as it was; a link is followed, and stays a link.
+    Anything else (``/dev/stdout``, a FIFO) is written to as it is. None: standard output."""
     if path is None:
         yield
         return
-    import tempfile
+    import stat
 
-    folder = os.path.dirname(os.path.abspath(path))
     try:
-        fd, temporary = tempfile.mkstemp(prefix=".skillgrant-", dir=folder)
+        mode: int | None = os.stat(path).st_mode  # through a link
+    except FileNotFoundError:
+        mode = None
     except OSError as e:
         raise SkillgrantError(f"{path}: cannot write the report: {e.strerror or e}") from None
-    saved = sys.stdout
+    if mode is not None and stat.S_ISDIR(mode):
+        raise SkillgrantError(f"{path}: cannot write the report: it is a directory")
+    if mode is not None and not stat.S_ISREG(mode):
+        try:
+            stream = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+        except OSError as e:
+            raise SkillgrantError(f"{path}: cannot write the report: {e.strerror or e}") from None
+        with _redirected(stream):
+            yield
+        return
+    yield from _replace_whole(path, os.path.realpath(path), mode)
+
+
+def _replace_whole(path: str, target: str, mode: int | None) -> Iterator[None]:
+    import stat
+    import tempfile
+
     try:
-        with open(fd, "w", encoding="utf-8", newline="") as stream:
-            sys.stdout = stream
-            try:
-                yield
-            finally:
-                sys.stdout = saved
-        os.replace(temporary, path)
+        fd, temporary = tempfile.mkstemp(prefix=".skillgrant-", dir=os.path.dirname(target))
+    except OSError as e:
+        raise SkillgrantError(f"{path}: cannot write the report: {e.strerror or e}") from None
+    try:
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(fd, 0o666 & ~umask)
+        else:
+            os.fchmod(fd, stat.S_IMODE(mode))
+        with _redirected(open(fd, "w", encoding="utf-8", newline="")):
+            yield
+        os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+@contextmanager
+def _redirected(stream: TextIO) -> Iterator[None]:
+    saved = sys.stdout
+    with stream:
+        sys.stdout = stream
+        try:
+            yield
+        finally:
+            sys.stdout = saved
 
 
 # --- errors -------------------------------------------------------------------------------

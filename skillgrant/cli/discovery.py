@@ -2,7 +2,8 @@
 configuration.
 
 The configuration is the first of these found from the working directory up to the
-filesystem root: a ``.skillgrant.toml`` (its top level is the table), or a ``pyproject.toml``
+repository's root (the folder holding ``.git``; outside a repository, in the working directory
+itself): a ``.skillgrant.toml`` (its top level is the table), or a ``pyproject.toml``
 with a ``[tool.skillgrant]`` table. It may hold:
 
     plans = { "skills/**" = "plans/skills.yaml", ".claude/**" = "approved.yaml" }
@@ -14,7 +15,8 @@ with a ``[tool.skillgrant]`` table. It may hold:
 A file's plan is then, in order: the plan of the first ``plans`` glob its path matches
 (relative to the configuration's folder; ``**`` spans folders, ``*`` and ``?`` do not); else
 the nearest ``skillgrant-plan.yaml`` or ``plan.yaml`` beside it or in a folder above it, up to
-the repository's root (the folder holding ``.git``); else none, and the file is an error.
+the repository's root (outside a repository, only beside it); else none, and the file is an
+error. Nothing above the repository's root is read: it is not the project's.
 Relative plan paths in the configuration are read from its folder.
 """
 
@@ -63,10 +65,12 @@ class Config(NamedTuple):
 
 
 def find_config(start: Path | None = None) -> Config:
-    """The configuration found from ``start`` (the working directory) upward. Raises
-    ConfigError for one that cannot be read."""
+    """The configuration found from ``start`` (the working directory) upward, up to the
+    repository's root (outside a repository: ``start`` alone). A configuration above the
+    repository is never read: it is not the project's. Raises ConfigError for one that cannot
+    be read."""
     folder = Path(os.path.abspath(start or os.getcwd()))
-    for candidate in (folder, *folder.parents):
+    for candidate in _up_to_root(folder):
         own = candidate / ".skillgrant.toml"
         if own.is_file():
             return _config(own, _toml(own))
@@ -79,7 +83,8 @@ def find_config(start: Path | None = None) -> Config:
 
 
 def nearest_plan(skill: Path) -> Path | None:
-    """The nearest plan file beside ``skill`` or above it, up to the repository's root."""
+    """The nearest plan file beside ``skill`` or above it, up to the repository's root
+    (outside a repository: only beside it)."""
     return _nearest(os.path.dirname(os.path.abspath(skill)))
 
 
@@ -87,14 +92,23 @@ def nearest_plan(skill: Path) -> Path | None:
 def _nearest(folder: str) -> Path | None:
     """The nearest plan file in ``folder`` or above it (once per folder: a batch of thousands
     of skills shares its folders)."""
-    for name in PLAN_NAMES:
-        plan = os.path.join(folder, name)
-        if os.path.isfile(plan):
-            return Path(plan)
-    parent = os.path.dirname(folder)
-    if os.path.exists(os.path.join(folder, ".git")) or parent == folder:
-        return None
-    return _nearest(parent)
+    for candidate in _up_to_root(Path(folder)):
+        for name in PLAN_NAMES:
+            plan = candidate / name
+            if plan.is_file():
+                return plan
+    return None
+
+
+def _up_to_root(folder: Path) -> list[Path]:
+    """``folder`` and the folders above it, up to the repository's root (the nearest folder
+    holding ``.git``); only ``folder`` when it is in no repository."""
+    chain = []
+    for candidate in (folder, *folder.parents):
+        chain.append(candidate)
+        if (candidate / ".git").exists():
+            return chain
+    return [folder]
 
 
 def _toml(path: Path) -> dict[str, Any]:

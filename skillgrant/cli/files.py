@@ -1,11 +1,14 @@
 """The files ``check`` and ``apply`` read: the paths named, and what a directory holds.
 
-A directory is searched for files named ``SKILL.md``, and for the command and agent files that
-carry the same ``allowed-tools`` field: the Markdown files under a ``commands`` folder (at any
-depth) and directly in an ``agents`` folder, where that folder is in ``.claude/`` or in a
-plugin's root (the folder holding ``.claude-plugin/``). A command or agent file that does not
-begin with a frontmatter fence (plain Markdown, as many commands are) grants nothing and is
-left out. ``--include`` and ``--exclude`` globs (cli/discovery.py's) narrow what a directory
+A directory is searched for files named ``SKILL.md``, and for the command files that carry
+the same ``allowed-tools`` field: the Markdown files under a ``commands`` folder (at any
+depth) of ``.claude/`` or of a plugin's root (the folder holding ``.claude-plugin/``). A command
+file that does not begin with a frontmatter fence (plain Markdown, as many commands are)
+grants nothing and is left out. Agent files are not read: a subagent's tools are its
+``tools:`` field, which the runtime reads instead of ``allowed-tools``, and skillgrant does not
+judge it (a rewritten ``allowed-tools`` there would change nothing the agent may do).
+
+``--include`` and ``--exclude`` globs (cli/discovery.py's) narrow what a directory
 gives, matched against the path as given from the working directory; a file named on the
 command line is always read.
 """
@@ -60,8 +63,7 @@ def collect(paths: list[str], filters: Filters | None = None) -> list[Path | Unr
                              if isinstance(item[0], Unreadable) or filters.keep(item[0])),
                             key=_walk_order)
             if not inside:
-                fail(f"{given}: no {SKILL_FILE}, command or agent file found in this "
-                     "directory")
+                fail(f"{given}: no {SKILL_FILE} or command file found in this directory")
             found.extend(inside)
         elif path.exists():
             found.append((path, os.path.realpath(path)))
@@ -82,7 +84,7 @@ def _walk_order(found: tuple[Path | Unreadable, str]) -> Path:
 
 
 def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
-    """Each SKILL.md, command and agent file under ``directory`` with its real path (what
+    """Each SKILL.md and command file under ``directory`` with its real path (what
     ``os.path.realpath`` gives), and each directory that could not be entered or listed as an
     Unreadable (keyed apart from files: ``dir:`` and its real path).
 
@@ -110,8 +112,7 @@ def _chosen(root: str, files: list[str]) -> Iterator[str]:
     """The files of the folder ``root`` the walk reads."""
     if SKILL_FILE in files:
         yield os.path.join(root, SKILL_FILE)
-    kind = _command_folder(root)
-    if kind is None:
+    if not _in_commands(root):
         return
     for name in sorted(files):
         path = os.path.join(root, name)
@@ -119,18 +120,17 @@ def _chosen(root: str, files: list[str]) -> Iterator[str]:
             yield path
 
 
-def _command_folder(root: str) -> str | None:
-    """``commands`` when ``root`` is in a commands folder (at any depth), ``agents`` when it is
-    an agents folder, of ``.claude/`` or of a plugin; else None."""
+def _in_commands(root: str) -> bool:
+    """Whether ``root`` is in a ``commands`` folder (at any depth) of ``.claude/`` or of a
+    plugin."""
     parts = Path(root).parts
     for depth in range(len(parts) - 1, -1, -1):
-        name = parts[depth]
-        if name not in ("commands", "agents") or (name == "agents" and depth != len(parts) - 1):
+        if parts[depth] != "commands":
             continue
         owner = Path(*parts[:depth]) if depth else Path(".")
         if owner.name == ".claude" or (owner / ".claude-plugin").is_dir():
-            return name
-    return None
+            return True
+    return False
 
 
 def _has_frontmatter(path: str) -> bool:

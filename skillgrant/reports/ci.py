@@ -47,10 +47,12 @@ def artifact_path(path: Path, root: Path) -> str:
 
 @dataclass(frozen=True)
 class Location:
-    """1-based line and column in a file."""
+    """1-based line and column in a file; for an entry, ``end`` is the line and column of its
+    last character as written (None: worked out from the entry's text)."""
 
     line: int
     column: int = 1
+    end: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,8 @@ def _span(found: Finding) -> tuple[Location, Location] | None:
         return None
     if not found.entry:
         return found.location, found.location
+    if found.location.end is not None:
+        return found.location, Location(*found.location.end)
     return found.location, entry_end(found.location, found.entry)
 
 

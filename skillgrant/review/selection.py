@@ -46,6 +46,9 @@ def selection(select: Sequence[str] | None, ignore: Sequence[str],
     SelectionError for a value that is the prefix of no rule in ``known``."""
     ids = sorted(known)
     chosen = [_split(select) if select is not None else None, _split(ignore)]
+    if chosen[0] is not None and not chosen[0]:
+        raise SelectionError("--select (or lint.select) names no rule: give rule IDs or "
+                             "prefixes, or leave it out for every rule")
     for values in chosen:
         for value in values or ():
             if not any(rule.startswith(value) for rule in ids):
@@ -57,7 +60,7 @@ def suppressions(text: str, line: int | None) -> frozenset[str]:
     """The rules a comment on ``line`` (1-based) of ``text`` suppresses."""
     if line is None or line < 1:
         return frozenset()
-    lines = text.splitlines()
+    lines = text.split("\n")  # the locations count "\n" alone (not U+2028, FF or CR)
     if line > len(lines):
         return frozenset()
     found: set[str] = set()
