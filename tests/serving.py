@@ -8,6 +8,7 @@ import json
 import os
 import selectors
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -54,6 +55,19 @@ class Served:
                          response.read())
         finally:
             connection.close()
+
+    def raw(self, data: bytes, wait: float = 10) -> bytes:
+        """Send ``data`` on a fresh connection as it is, and read until the service closes it
+        (or resets it) or ``wait`` seconds pass."""
+        with socket.create_connection((self.host, self.port), timeout=wait) as sock:
+            sock.sendall(data)
+            got = b""
+            try:
+                while chunk := sock.recv(65536):
+                    got += chunk
+            except (TimeoutError, ConnectionResetError):
+                pass
+            return got
 
     def post(self, path: str, body: bytes | object, **kwargs: Any) -> Reply:
         return self.request("POST", path, body, **kwargs)

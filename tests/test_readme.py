@@ -11,6 +11,14 @@ import pytest
 from conftest import REPO
 
 
+def _skillgrant() -> str:
+    """The ``skillgrant`` the tests run with (what ``.venv/bin/skillgrant`` stands for)."""
+    import sys
+
+    script = Path(sys.executable).parent / "skillgrant"
+    return str(script) if script.exists() else f"{sys.executable} -m skillgrant"
+
+
 def test_readme_examples_run() -> None:
     result = doctest.testfile(str(REPO / "README.md"), module_relative=False)
     assert result.attempted >= 3
@@ -31,14 +39,11 @@ def test_the_quick_start_checks_run_as_written() -> None:
     """The quick start after its install: the loop of checks over the samples, each exiting 1
     (each sample would change), run with the environment the tests run in."""
     import subprocess
-    import sys
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     command = re.search(r"pip install \. && (for d in samples.*?done)", readme)
     assert command is not None
-    here = Path(sys.executable).parent
-    script = here / "skillgrant"
-    run = str(script) if script.exists() else f"{sys.executable} -m skillgrant"
+    run = _skillgrant()
     loop = command.group(1).replace(".venv/bin/skillgrant", run).replace(
         "; done", "; echo \"exit $?\"; done")
     done = subprocess.run(["bash", "-c", loop], cwd=REPO, capture_output=True, text=True,
@@ -70,15 +75,12 @@ def test_the_run_time_section_runs_as_written() -> None:
     the environment the tests run in: the snippets print what the section says."""
     import json
     import subprocess
-    import sys
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```sh\n(.*?)```", _section(readme, "Enforce the plan at run time"),
                         re.DOTALL)
     assert len(blocks) == 3
-    here = Path(sys.executable).parent
-    script = here / "skillgrant"
-    run = str(script) if script.exists() else f"{sys.executable} -m skillgrant"
+    run = _skillgrant()
     outputs = []
     for block in blocks:
         command = block.replace(".venv/bin/skillgrant", run)
@@ -100,16 +102,13 @@ def test_the_service_section_runs_as_written(tmp_path: Path) -> None:
     import json
     import shutil
     import subprocess
-    import sys
 
     if shutil.which("curl") is None:
         pytest.skip("curl is not installed")
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```sh\n(.*?)```", _section(readme, "Run the grant service"), re.DOTALL)
     assert len(blocks) == 2
-    here = Path(sys.executable).parent
-    script = here / "skillgrant"
-    run = str(script) if script.exists() else f"{sys.executable} -m skillgrant"
+    run = _skillgrant()
     outputs = []
     for block in blocks:
         command = block.replace(".venv/bin/skillgrant", run).replace(

@@ -127,3 +127,18 @@ def denied_by_gate(result: tuple[bool, str]) -> bool:
     return result[0] and "skillgrant" in result[1]
 
 
+def wrong_decisions(gated: Session, by: str) -> list[str]:
+    """What went against the script's expectations: a call inside the plan refused, one
+    outside not denied by ``by`` (the gate or the service), a file there or missing. The
+    victim file must have survived."""
+    wrong = []
+    for call, result in gated.results.items():
+        if call.inside and result[0]:
+            wrong.append(f"inside the plan but refused: {call} -> {result[1][:200]}")
+        if not call.inside and call.tool != "exec_command" and not denied_by_gate(result):
+            wrong.append(f"outside the plan but not denied by the {by}: {call} -> "
+                         f"{result[1][:200]}")
+        if call.leaves is not None and (call.leaves in gated.files) != call.inside:
+            wrong.append(f"{call}: {call.leaves} {'missing' if call.inside else 'written'}")
+    assert gated.victim, "a call outside the plan removed the victim file"
+    return wrong

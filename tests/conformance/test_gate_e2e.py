@@ -20,7 +20,15 @@ from typing import Any
 import pytest
 from cc_probe import TALLY, Judge
 from cc_runtime import run_session
-from gate_sessions import CALLS, PLAN, WIDE, Session, denied_by_gate, session
+from gate_sessions import (
+    CALLS,
+    PLAN,
+    WIDE,
+    Session,
+    denied_by_gate,
+    session,
+    wrong_decisions,
+)
 
 
 def command_hook(work: Path, plan: Path) -> dict[str, Any]:
@@ -35,16 +43,7 @@ def gated(judge: Judge) -> Session:
 
 
 def test_calls_inside_the_plan_run_and_calls_outside_it_are_denied(gated: Session) -> None:
-    wrong = []
-    for call, result in gated.results.items():
-        if call.inside and result[0]:
-            wrong.append(f"inside the plan but refused: {call} -> {result[1][:200]}")
-        if not call.inside and call.tool != "exec_command" and not denied_by_gate(result):
-            wrong.append(f"outside the plan but not denied by the gate: {call} -> "
-                         f"{result[1][:200]}")
-        if call.leaves is not None and (call.leaves in gated.files) != call.inside:
-            wrong.append(f"{call}: {call.leaves} {'missing' if call.inside else 'written'}")
-    assert gated.victim, "a call outside the plan removed the victim file"
+    wrong = wrong_decisions(gated, "gate")
     TALLY["gate calls"] = TALLY.get("gate calls", 0) + len(gated.results)
     TALLY["gate denials"] = TALLY.get("gate denials", 0) + sum(
         denied_by_gate(r) for r in gated.results.values())

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from cc_probe import TALLY, Judge
-from gate_sessions import CALLS, PLAN, Session, denied_by_gate, session
+from gate_sessions import CALLS, PLAN, denied_by_gate, session, wrong_decisions
 from serving import Served, start
 
 from skillgrant.service.config import http_hook
@@ -54,20 +54,6 @@ def _closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _check_decisions(gated: Session) -> None:
-    wrong = []
-    for call, result in gated.results.items():
-        if call.inside and result[0]:
-            wrong.append(f"inside the plan but refused: {call} -> {result[1][:200]}")
-        if not call.inside and call.tool != "exec_command" and not denied_by_gate(result):
-            wrong.append(f"outside the plan but not denied by the service: {call} -> "
-                         f"{result[1][:200]}")
-        if call.leaves is not None and (call.leaves in gated.files) != call.inside:
-            wrong.append(f"{call}: {call.leaves} {'missing' if call.inside else 'written'}")
-    assert gated.victim, "a call outside the plan removed the victim file"
-    assert not wrong, "\n".join(wrong)
-
-
 @pytest.mark.parametrize("token", [False, True], ids=["loopback", "token"])
 def test_the_http_hook_gives_the_command_hooks_decisions(judge: Judge, token: bool) -> None:
     hook = ServiceHook(token=token)
@@ -76,7 +62,8 @@ def test_the_http_hook_gives_the_command_hooks_decisions(judge: Judge, token: bo
                         env={TOKEN_ENV: TOKEN} if token else None)
     finally:
         events = hook.stop() if hook.served is not None else []
-    _check_decisions(gated)
+    wrong = wrong_decisions(gated, "service")
+    assert not wrong, "\n".join(wrong)
     hooks = [e for e in events if e.get("event") == "request"
              and str(e.get("path", "")).startswith("/v1/hook/")]
     # Every call reached the service (the Skill call aside, none is scripted) and none was

@@ -108,20 +108,6 @@ def test_a_request_from_a_web_page_is_refused(served: Served) -> None:
     assert served.request("GET", "/v1/health", headers=origin).status == 403
 
 
-def _raw(served: Served, data: bytes, wait: float = 10) -> bytes:
-    """Send ``data`` on a fresh connection and read until the server closes it or ``wait``
-    seconds pass."""
-    with socket.create_connection((served.host, served.port), timeout=wait) as sock:
-        sock.sendall(data)
-        got = b""
-        try:
-            while chunk := sock.recv(65536):
-                got += chunk
-        except TimeoutError:
-            pass
-        return got
-
-
 def _head(served: Served, path: str, length: int, **more: str) -> bytes:
     lines = [f"POST {path} HTTP/1.1", f"Host: 127.0.0.1:{served.port}",
              "Content-Type: application/json", f"Content-Length: {length}",
@@ -135,12 +121,12 @@ def test_an_oversized_body_is_refused(served: Served) -> None:
     from skillgrant.service.guard import DRAIN_BYTES
 
     over = MAX_REQUEST_BODY_BYTES + 1
-    got = _raw(served, _head(served, "/v1/hook/plan", over) + b" " * over)
+    got = served.raw(_head(served, "/v1/hook/plan", over) + b" " * over)
     assert got.startswith(b"HTTP/1.1 200") and b'"deny"' in got and b"--max-body-bytes" in got
-    got = _raw(served, _head(served, "/v1/prove", over) + b" " * over)
+    got = served.raw(_head(served, "/v1/prove", over) + b" " * over)
     assert got.startswith(b"HTTP/1.1 413")
     started = time.monotonic()
-    got = _raw(served, _head(served, "/v1/hook/plan", DRAIN_BYTES + 1) + b"{")
+    got = served.raw(_head(served, "/v1/hook/plan", DRAIN_BYTES + 1) + b"{")
     assert b"--max-body-bytes" in got and time.monotonic() - started < READ_TIMEOUT
 
 
@@ -159,16 +145,16 @@ def test_a_chunked_body_is_counted_as_it_arrives(served: Served) -> None:
     chunk = b"a" * 65536
     body = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk)
                     for _ in range(MAX_REQUEST_BODY_BYTES // len(chunk) + 2))
-    got = _raw(served, head + body + b"0\r\n\r\n")
+    got = served.raw(head + body + b"0\r\n\r\n")
     assert got.startswith(b"HTTP/1.1 200") and b"--max-body-bytes" in got
 
 
 def test_a_body_that_stalls_is_denied_after_the_read_timeout(served: Served) -> None:
     started = time.monotonic()
-    got = _raw(served, _head(served, "/v1/hook/plan", len(INSIDE)) + INSIDE[:10])
+    got = served.raw(_head(served, "/v1/hook/plan", len(INSIDE)) + INSIDE[:10])
     assert got.startswith(b"HTTP/1.1 200") and b"did not arrive within" in got
     assert READ_TIMEOUT <= time.monotonic() - started < READ_TIMEOUT + 5
-    got = _raw(served, _head(served, "/v1/prove", 50) + b"{")
+    got = served.raw(_head(served, "/v1/prove", 50) + b"{")
     assert got.startswith(b"HTTP/1.1 408")
 
 
@@ -187,7 +173,7 @@ def test_a_client_that_never_finishes_its_headers_is_disconnected(served: Served
                 break
         assert sock.recv(100) == b""
     assert time.monotonic() - started < READ_TIMEOUT + 5
-    silent = _raw(served, b"", wait=READ_TIMEOUT + 5)  # a connection that sends nothing
+    silent = served.raw(b"", wait=READ_TIMEOUT + 5)  # a connection that sends nothing
     assert silent == b""
 
 

@@ -40,22 +40,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield service
 
 
-def _raw(served: Served, data: bytes, wait: float = 10) -> bytes:
-    with socket.create_connection((served.host, served.port), timeout=wait) as sock:
-        sock.sendall(data)
-        got = b""
-        try:
-            while chunk := sock.recv(65536):
-                got += chunk
-        except (TimeoutError, ConnectionResetError):
-            pass
-        return got
-
-
 def _post(served: Served, path: str, host: bytes, body: bytes = INSIDE,
           target: bytes | None = None) -> bytes:
     line = target if target is not None else path.encode()
-    return _raw(served, b"POST " + line + b" HTTP/1.1\r\nHost: " + host +
+    return served.raw(b"POST " + line + b" HTTP/1.1\r\nHost: " + host +
                 b"\r\nContent-Type: application/json\r\nContent-Length: " +
                 str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
 
@@ -89,9 +77,9 @@ def test_a_head_over_the_limit_is_cut_off(served: Served) -> None:
 
     big = b"X-Pad: " + b"a" * (MAX_REQUEST_HEADER_BYTES + 10) + b"\r\n"
     head = (f"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n").encode()
-    assert _raw(served, head + big + b"\r\n") == b""
+    assert served.raw(head + big + b"\r\n") == b""
     fits = b"X-Pad: " + b"a" * (MAX_REQUEST_HEADER_BYTES // 2) + b"\r\nConnection: close\r\n"
-    assert _raw(served, head + fits + b"\r\n").startswith(b"HTTP/1.1 200")
+    assert served.raw(head + fits + b"\r\n").startswith(b"HTTP/1.1 200")
 
 
 def test_a_flood_of_header_bytes_does_not_hold_up_hook_calls(served: Served) -> None:
@@ -147,8 +135,8 @@ def test_forwarded_headers_are_not_believed(served: Served) -> None:
 
 
 def test_standard_error_stays_json_lines(served: Served) -> None:
-    _raw(served, b"GARBAGE / HTTP/1.1\r\nHost: x\r\n\r\n")
-    _raw(served, (f"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nUpgrade: "
+    served.raw(b"GARBAGE / HTTP/1.1\r\nHost: x\r\n\r\n")
+    served.raw((f"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nUpgrade: "
                   "websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode(), wait=2)
     time.sleep(0.2)
