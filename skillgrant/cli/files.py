@@ -28,6 +28,8 @@ class Filters(NamedTuple):
     exclude: tuple[str, ...] = ()
 
     def keep(self, path: Path) -> bool:
+        if not self.include and not self.exclude:
+            return True
         from .discovery import glob_pattern
 
         text = path.as_posix().removeprefix("./")
@@ -123,6 +125,8 @@ def _chosen(root: str, files: list[str]) -> Iterator[str]:
 def _in_commands(root: str) -> bool:
     """Whether ``root`` is in a ``commands`` folder (at any depth) of ``.claude/`` or of a
     plugin."""
+    if "commands" not in root:  # most folders of a walk: no Path built for them
+        return False
     parts = Path(root).parts
     for depth in range(len(parts) - 1, -1, -1):
         if parts[depth] != "commands":

@@ -159,6 +159,7 @@ def _run_stdin(invocation: Invocation, plans: Plans, fmt: Format) -> int:
         fail(f"<stdin>: the SKILL.md is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES)")
     outcome = check_text(data, "<stdin>", plan, dry_run=invocation.dry_run, enforce=enforce)
     result, message = outcome
+    done = file_done(outcome, json_dry_run=invocation.dry_run if fmt is Format.json else None)
     if message is not None:
         echo(message, err=True)
     run = Run(invocation.command, getattr(plan, "source", None) or name,
@@ -166,7 +167,6 @@ def _run_stdin(invocation: Invocation, plans: Plans, fmt: Format) -> int:
     with report_to(invocation.output):
         if fmt is Format.json:
             document = JsonDocument(run, version=__version__)
-            done = file_done(outcome, json_dry_run=invocation.dry_run)
             assert done.fragment is not None
             document.add_fragment(done.fragment, changed=done.changed, applied=False,
                                   error=done.error)
@@ -180,8 +180,7 @@ def _run_stdin(invocation: Invocation, plans: Plans, fmt: Format) -> int:
             _write_report(run, fmt, invocation.color, repo_root(), invocation.quiet)
     if result.error is not None:
         return 2
-    done_change = file_done(outcome, json_dry_run=None).would_change
-    return 1 if invocation.command == "check" and done_change else 0
+    return 1 if invocation.command == "check" and done.would_change else 0
 
 
 class Plans:
