@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from . import grants, screening, vocabulary
 from .domains import command, path, web
-from .domains.base import Budget, Context, loose_globs
+from .domains.base import Budget, Context
+from .domains.loose import loose_globs
 from .domains.registry import rules_for
 from .errors import AllowedToolsError, PlanError
 from .grants import Grant, shorten, split_allowed_tools

@@ -29,7 +29,6 @@ from typing import Final, NamedTuple
 
 from ..grants import JS_WHITESPACE, Grant
 from .base import (
-    BACKSLASH_REASON,
     EVERY_TEXT,
     RESERVED,
     Context,
@@ -38,13 +37,11 @@ from .base import (
     Outcome,
     approved_filler,
     first_match,
-    has_backslash,
-    loose_doubt,
-    loose_globs,
     parse_star_glob,
     unescape,
     union_cover,
 )
+from .loose import BACKSLASH_REASON, has_backslash, loose_doubt, loose_globs
 
 PLACEHOLDERS = (
     "${CLAUDE_SKILL_DIR}",
