@@ -54,18 +54,30 @@ class PreparedPlan:
         self.shell_tools = frozenset(self.shell_spelling)
         self.base_dirs = _base_dirs(base_dirs)
         self._live = [a for a in self.entries if inert_reason(a.grant) is None]
-        self._candidates: dict[str, list[_Approved]] = {}
+        self._candidates: dict[str, tuple[list[_Approved], list[Grant]]] = {}
         self._verdicts: dict[str, tuple[Verdict, int]] = {}
+        self._compiled: dict[int, tuple[object, object]] = {}
 
     def context(self, value_budget: Budget | None = None) -> Context:
-        return Context(self.shell_tools, self.base_dirs, Budget(parent=value_budget))
+        """A decision's context: a fresh budget, and what the domains compiled of this plan's
+        approved side so far (kept with the plan)."""
+        return Context(self.shell_tools, self.base_dirs, Budget(parent=value_budget),
+                       self._compiled)
 
     def candidates(self, grant: Grant) -> list[_Approved]:
         """The approved entries that can cover ``grant`` at all: not inert, and relevant."""
+        return self._relevant(grant)[0]
+
+    def grants(self, grant: Grant) -> list[Grant]:
+        """The grants of ``candidates(grant)``: one list per tool, so what a domain compiles
+        of it is kept (``Context.approved_side``)."""
+        return self._relevant(grant)[1]
+
+    def _relevant(self, grant: Grant) -> tuple[list[_Approved], list[Grant]]:
         found = self._candidates.get(grant.key)
         if found is None:
-            found = [a for a in self._live if _relevant(grant, a.grant, self)]
-            self._candidates[grant.key] = found
+            entries = [a for a in self._live if _relevant(grant, a.grant, self)]
+            found = self._candidates[grant.key] = (entries, [a.grant for a in entries])
         return found
 
     def recall(self, entry: str) -> tuple[Verdict, int] | None:

@@ -63,7 +63,7 @@ def _decide_once(entry: str, plan: PreparedPlan, value_budget: Budget) -> tuple[
     candidates = plan.candidates(grant)
     context = plan.context(value_budget)
     try:
-        outcome = _dispatch(grant, [a.grant for a in candidates], context)
+        outcome = _dispatch(grant, plan.grants(grant), context)
     except OverBudget as e:
         own = context.budget.spent > context.budget.limit  # not the value's limit
         return Verdict(entry, "unknown", f"the decision was stopped: {e}"), own

@@ -5,7 +5,9 @@ approved entry stopped here makes the plan invalid (semantics §5).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+from typing import Final
 
 from . import vocabulary
 from .domains import mcp
@@ -63,6 +65,9 @@ def _screen_cached(entry: str) -> tuple[str, Problem | None]:
 
 
 def _screen_once(entry: str) -> tuple[str, Problem | None]:
+    if _PLAIN_ENTRY.fullmatch(entry) and len(entry) <= MAX_ENTRY_LENGTH:
+        # One entry for both splitters, with no control character: only the wildcards count.
+        return entry, _too_many_wildcards(entry)
     bad = forbidden_control(entry)
     if bad is not None:
         return entry, ("invalid", f"control character U+{ord(entry[bad]):04X} at column {bad + 1}")
@@ -84,10 +89,21 @@ def _screen_once(entry: str) -> tuple[str, Problem | None]:
     if theirs != [text]:
         said = " + ".join(map(repr, theirs)) if theirs else "nothing"
         return text, ("ambiguous", f"Claude Code would read it as {shorten(said)}")
+    return text, _too_many_wildcards(text)
+
+
+#: An entry both splitters leave whole, with no control character that makes it invalid: a
+#: name of printable ASCII other than ``( ) , \\`` and a blank, then optionally a content without
+#: parentheses, backslashes or such a control character, in parentheses.
+_PLAIN_ENTRY: Final = re.compile(
+    r"[\x21-\x27\x2a\x2b\x2d-\x5b\x5d-\x7e]+(?:\([^()\\\x00-\x08\x0b-\x1f\x7f-\x9f]*\))?")
+
+
+def _too_many_wildcards(text: str) -> Problem | None:
     if text.count("*") > MAX_WILDCARDS_PER_PATTERN < count_wildcards(text):
-        return text, ("unknown", f"more than {MAX_WILDCARDS_PER_PATTERN} wildcards "
-                      "(MAX_WILDCARDS_PER_PATTERN)")
-    return text, None
+        return ("unknown", f"more than {MAX_WILDCARDS_PER_PATTERN} wildcards "
+                "(MAX_WILDCARDS_PER_PATTERN)")
+    return None
 
 
 def inert_reason(grant: Grant) -> str | None:

@@ -158,14 +158,14 @@ def test_last_resort_filler_checked_against_approved(entry: str, approved: list[
 
 
 def test_no_free_filler_fails_closed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from skillgrant.domains import base
+    from skillgrant.domains import base, cover
     from skillgrant.prepared import clear_caches
 
-    monkeypatch.setattr(base, "_LAST_RESORT_FILLERS", range(0xE000, 0xE002))
+    monkeypatch.setattr(cover, "_LAST_RESORT_FILLERS", range(0xE000, 0xE002))
     clear_caches()
     try:
         with pytest.raises(base.NoFreeFiller):
-            base.choose_filler([_EVERY_READABLE_FILLER, "\ue000\ue001"])
+            cover.choose_filler([_EVERY_READABLE_FILLER, "\ue000\ue001"])
         for entry, approved in [
             ("Read(src/*)", ["Read(src/*\ue000*)", f"Read(o/{_EVERY_READABLE_FILLER}\ue001)"]),
             ("MyTool(a*)", ["MyTool(a*\ue000*)", f"MyTool({_EVERY_READABLE_FILLER}\ue001)"]),

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..grants import Grant
-from .base import Context, Outcome, choose_filler, covered_outright, same_tool
+from .base import Context, Outcome, covered_outright, same_tool
+from .cover import choose_filler
 
 # Only Agent grants cover Agent grants.
 relevant = same_tool

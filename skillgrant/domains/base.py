@@ -4,19 +4,15 @@ the star-only glob that most languages reduce to.
 A star-only glob is a tuple of literal segments with a ``*`` between each pair: ``gh * list``
 is ``("gh ", " list")``. Membership is a greedy left-to-right scan (first segment anchored at
 the start, last at the end, each middle one at its leftmost occurrence), which is exact for
-star-only globs and linear in practice: no regex is ever built from an untrusted pattern.
+star-only globs and linear in practice.
 
-Inclusion of one glob in another is decided with a *generic instance*: replace each star of the
-narrower glob by a character that occurs in no literal of the wider one. Every such character
-must then be absorbed by a star of the wider glob, and so would any text put in its place;
-hence ``G ⊆ A`` iff ``A`` matches the generic instance of ``G``, and ``G ⊆ A1 ∪ … ∪ An`` iff
-one ``Ai`` does. The same instance, when no glob matches it, is the witness.
+The inclusion test built on it is domains/cover.py.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final, Literal, NamedTuple, TypeVar
 
 from ..grants import Grant
@@ -27,12 +23,6 @@ Status = Literal["covered", "not_covered", "unknown"]
 Fold = Callable[[str], str]
 T = TypeVar("T")
 
-# Readable characters tried, in order, as the stand-in for a star in a witness.
-_FILLERS = "xyzqwkjvbgfmp0123456789_"
-# Tried next, when the approved literals use every readable filler: private-use characters,
-# which no case folding changes and which are no separator, blank, wildcard or placeholder
-# symbol in any domain. Each is checked against the literals like the readable ones.
-_LAST_RESORT_FILLERS = range(0xE000, 0xF900)
 # Unassigned noncharacters: the opaque placeholder symbols (never a filler).
 RESERVED = frozenset(chr(c) for c in range(0xFDD0, 0xFDF0))
 
@@ -69,19 +59,47 @@ class Budget:
         if self.parent is not None:
             self.parent.charge(units)
 
+    def charge_at_once(self, units: int) -> bool:
+        """Charge ``units`` in one step when no budget up the chain would run out, and say
+        whether it did. A caller that gets False does the work step by step instead, so a
+        budget that runs out stops the work where it always did, with the same message."""
+        budget: Budget | None = self
+        while budget is not None:
+            if budget.spent + units > budget.limit:
+                return False
+            budget = budget.parent
+        budget = self
+        while budget is not None:
+            budget.spent += units
+            budget = budget.parent
+        return True
+
 
 class Context:
-    """What a decision needs beyond the two grants: plan settings and the budget (a fresh one
-    unless given)."""
+    """What a decision needs beyond the two grants: plan settings, the budget (a fresh one
+    unless given), and ``compiled``: what a domain compiled of the approved grants, kept by the
+    plan between its decisions (``approved_side``)."""
 
-    __slots__ = ("base_dirs", "budget", "shell_tools")
+    __slots__ = ("base_dirs", "budget", "compiled", "shell_tools")
 
     def __init__(self, shell_tools: frozenset[str] = frozenset(),
                  base_dirs: Mapping[str, str] | None = None,
-                 budget: Budget | None = None) -> None:
+                 budget: Budget | None = None,
+                 compiled: dict[int, tuple[object, object]] | None = None) -> None:
         self.shell_tools = shell_tools
         self.base_dirs: Mapping[str, str] = {} if base_dirs is None else base_dirs
         self.budget = Budget() if budget is None else budget
+        self.compiled = {} if compiled is None else compiled
+
+    def approved_side(self, approved: Sequence[Grant], build: Callable[[], T]) -> T:
+        """``build()``, compiled once per approved sequence for as long as the plan keeps its
+        context (a prepared plan's candidates for a tool are one list, kept with it)."""
+        found = self.compiled.get(id(approved))
+        if found is not None and found[0] is approved:
+            return found[1]  # type: ignore[return-value]
+        side = build()
+        self.compiled[id(approved)] = (approved, side)
+        return side
 
 
 class Outcome(NamedTuple):
@@ -150,7 +168,7 @@ _ESCAPE = re.compile(r"\\([()\\*])")
 
 def unescape(text: str) -> str:
     """Resolve the grant syntax's escapes ``\\( \\) \\\\ \\*`` (semantics §2) to the characters."""
-    return _ESCAPE.sub(r"\1", text)
+    return _ESCAPE.sub(r"\1", text) if "\\" in text else text
 
 
 class Undecided(NamedTuple):
@@ -209,6 +227,8 @@ def same_tool(submitted: Grant, other: Grant, shell_tools: frozenset[str]) -> bo
 def parse_star_glob(text: str, read: Callable[[str], str] = unescape) -> Glob:
     """Split raw content on unescaped ``*``; each segment is then read with ``read``
     (``unescape`` unless a domain reads more, as placeholders in commands)."""
+    if "\\" not in text:  # no escape: every star is one
+        return Glob(tuple(map(read, text.split("*"))))
     segments: list[str] = []
     current: list[str] = []
     index = 0
@@ -240,77 +260,3 @@ def count_wildcards(text: str) -> int:
         count += char == "*"
         index += 1
     return count
-
-
-def choose_filler(
-    literals: Iterable[str],
-    fold: Fold | None = None,
-    budget: Budget | None = None,
-) -> str:
-    """A character absent from every literal given (so it can stand for any text): a readable
-    one when possible. Raises NoFreeFiller when every candidate occurs in the literals; a filler
-    is never returned unchecked."""
-    used: set[str] = set()
-    for literal in literals:
-        if budget is not None:
-            budget.charge(len(literal) + 1)
-        used.update(fold(literal) if fold else literal)
-    for char in _filler_candidates():
-        if used.isdisjoint(fold(char) if fold else char):
-            return char
-    raise NoFreeFiller("the approved patterns use every character that could stand for a "
-                       "wildcard")
-
-
-def _filler_candidates() -> Iterator[str]:
-    yield from _FILLERS
-    yield from map(chr, _LAST_RESORT_FILLERS)
-
-
-def first_match(
-    text: str,
-    approved: Sequence[tuple[int, Sequence[Glob]]],
-    budget: Budget,
-    fold: Fold | None = None,
-) -> int | None:
-    """The index of the first approved pattern (a union of globs) whose language holds ``text``."""
-    for index, globs in approved:
-        if any(glob.matches(text, budget, fold) for glob in globs):
-            return index
-    return None
-
-
-def approved_filler(
-    approved: Sequence[tuple[int, Sequence[Glob]]],
-    budget: Budget,
-    fold: Fold | None = None,
-) -> str:
-    """The filler for generic instances tested against ``approved``: in none of its literals."""
-    return choose_filler((s for _, globs in approved for g in globs for s in g.segments),
-                         fold, budget)
-
-
-def union_cover(
-    language: Sequence[Glob],
-    approved: Sequence[tuple[int, Sequence[Glob]]],
-    budget: Budget,
-    fold: Fold | None = None,
-    filler: str | None = None,
-) -> tuple[list[int], str | None]:
-    """Decide ``union(language) ⊆ union(approved)``.
-
-    Returns the covering approved indexes (one per glob of ``language``, in order) and None, or
-    the indexes found so far and the generic instance of the first glob nobody covers (the
-    witness). Pass ``filler`` (from ``approved_filler``) when deciding many languages against
-    the same approved set, so the approved literals are scanned once.
-    """
-    if filler is None:
-        filler = approved_filler(approved, budget, fold)
-    covering: list[int] = []
-    for glob in language:
-        instance = glob.instance(filler)
-        index = first_match(instance, approved, budget, fold)
-        if index is None:
-            return covering, instance
-        covering.append(index)
-    return covering, None

@@ -21,121 +21,26 @@ covered.
 
 from __future__ import annotations
 
-import re
+import sys
 from collections.abc import Sequence
-from enum import Enum
-from functools import lru_cache
 from typing import Final, NamedTuple
 
-from ..grants import JS_WHITESPACE, Grant
-from .base import (
-    EVERY_TEXT,
-    RESERVED,
-    Context,
-    Fold,
-    Glob,
-    Outcome,
-    approved_filler,
-    first_match,
-    parse_star_glob,
-    unescape,
-    union_cover,
-)
-from .loose import BACKSLASH_REASON, has_backslash, loose_doubt, loose_globs
-
-PLACEHOLDERS = (
-    "${CLAUDE_SKILL_DIR}",
-    "${CLAUDE_PROJECT_DIR}",
-    "${CLAUDE_PLUGIN_ROOT}",
-    "${CLAUDE_PLUGIN_DATA}",
-)
-# Each placeholder becomes one reserved character: a star may absorb it, a literal may not match
-# inside it.
-_SYMBOL = {text: chr(0xFDD0 + i) for i, text in enumerate(PLACEHOLDERS)}
-_TEXT = {symbol: text for text, symbol in _SYMBOL.items()}
-
-_OPERATOR = re.compile(r"&&|\|\||\|&|[;|&\n\r`]|\$\(|<\(|>\(")
-_SPLIT = re.compile(r"&&|\|\||\|&|[;|&\n\r]")
-_UNSPLITTABLE = re.compile(r"['\"\\()$`]")
-
-
-class Kind(Enum):
-    ANY = "any"
-    PREFIX = "prefix"
-    GLOB = "glob"
-    EXACT = "exact"
-
-
-class CommandPattern(NamedTuple):
-    """A compiled command-domain specifier: its kind, its literal (EXACT/PREFIX) and its globs."""
-
-    kind: Kind
-    literal: str
-    globs: tuple[Glob, ...]
-
-    @property
-    def compound(self) -> bool:
-        """An EXACT/PREFIX literal holding a control operator: approved whole by the runtime."""
-        return self.kind in (Kind.EXACT, Kind.PREFIX) and _OPERATOR.search(self.literal) is not None
-
-
-#: The top: every command (a tool-wide grant, ``Bash(**)``).
-ANY_COMMAND: Final = CommandPattern(Kind.ANY, "", (EVERY_TEXT,))
-
-
-def read_literal(text: str) -> str:
-    """Pattern text as the matcher compares it: escapes resolved (``base.unescape``) and each
-    placeholder encoded as its opaque symbol."""
-    text = unescape(text)
-    for placeholder, symbol in _SYMBOL.items():
-        text = text.replace(placeholder, symbol)
-    return text
-
-
-def render(text: str) -> str:
-    """The printable form of a command built from pattern pieces (placeholders written back)."""
-    for symbol, placeholder in _TEXT.items():
-        text = text.replace(symbol, placeholder)
-    return text
-
-
-@lru_cache(maxsize=4096)
-def compile_pattern(content: str | None) -> CommandPattern:
-    """Classify and compile a specifier (semantics §4.1); None (the bare grant) is ``ANY_COMMAND``.
-    Content with reserved characters is refused by the caller before this runs."""
-    if content is None:
-        return ANY_COMMAND
-    if content.endswith(":*"):
-        prefix = read_literal(content[:-2])  # a star inside P is a literal star
-        return CommandPattern(Kind.PREFIX, prefix, (Glob((prefix,)), Glob((prefix + " ", ""))))
-    glob = parse_star_glob(content.strip(JS_WHITESPACE), read_literal)
-    if glob.stars == 0:
-        literal = read_literal(content)
-        return CommandPattern(Kind.EXACT, literal, (Glob((literal,)),))
-    if glob.is_everything:
-        return ANY_COMMAND
-    if glob.stars == 1 and glob.segments[1] == "" and glob.segments[0].endswith(" "):
-        bare = glob.segments[0][:-1]
-        return CommandPattern(Kind.GLOB, "", (Glob((bare,)), glob))
-    return CommandPattern(Kind.GLOB, "", (glob,))
-
-
-def ascii_fold(text: str) -> str:
-    """ASCII-only lower-casing: never Unicode folding, where ``ß``→``ss`` would widen."""
-    return text.translate(_ASCII_LOWER)
-
-
-_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-
-
-def has_reserved(content: str | None) -> bool:
-    return content is not None and not RESERVED.isdisjoint(content)
-
-
-def case_fold(key: str) -> Fold | None:
-    """How a tool's content compares: ``PowerShell`` ASCII-case-insensitively (semantics §4.1),
-    every other command tool exactly."""
-    return ascii_fold if key == "PowerShell" else None
+from ..grants import Grant
+from .base import Budget, Context, Fold, Glob, NoFreeFiller, Outcome
+from .commandpattern import ANY_COMMAND as ANY_COMMAND
+from .commandpattern import OPERATOR, PLACEHOLDERS, SPACE_RUN, SPLIT, UNSPLITTABLE
+from .commandpattern import SPACING_REASON as SPACING_REASON
+from .commandpattern import CommandPattern as CommandPattern
+from .commandpattern import Kind as Kind
+from .commandpattern import ascii_fold as ascii_fold
+from .commandpattern import case_fold as case_fold
+from .commandpattern import compile_pattern as compile_pattern
+from .commandpattern import has_reserved as has_reserved
+from .commandpattern import identity_reason as identity_reason
+from .commandpattern import read_literal as read_literal
+from .commandpattern import render as render
+from .cover import FILLERS_USED_UP, Languages, approved_filler, first_match, union_cover
+from .loose import loose_doubt, loose_globs
 
 
 def group(key: str, shell_tools: frozenset[str]) -> str:
@@ -156,56 +61,66 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     (``identity_reason``): the runtime unescapes backslashes twice and collapses spacing, so its
     language is not the one it is written with. Such an approved grant covers only the
     identical entry; it is still consulted, read loosely, before a witness is reported.
+    The approved side is compiled once per plan (``_ApprovedSide``).
     """
     if has_reserved(submitted.content):
         return Outcome("unknown", "the entry holds reserved Unicode noncharacters")
-    side = _ApprovedSide.of(approved)
+    fold = case_fold(submitted.key)
+    side = context.approved_side(approved, lambda: _ApprovedSide.of(approved, fold))
     outright = side.covers_outright(submitted)
     if outright is not None:
         return outright
-    # Approved patterns decided by identity still shape the witness: it must escape every
-    # reading the runtime may give them (spacing collapsed, escapes read either way).
-    loose = side.loose()
     pattern = compile_pattern(submitted.content)
-    fold = case_fold(submitted.key)
     if pattern.compound:
         return _decide_compound(pattern, side.compiled, context, fold)
-    languages = [(i, p.globs) for i, p in side.compiled]
     # The filler avoids the loose readings' literals too, so a witness can escape them.
-    filler = approved_filler([*languages, *loose], context.budget, fold)
-    covering, witness = union_cover(pattern.globs, languages, context.budget, fold, filler)
+    filler = side.filler(context.budget)
+    covering, witness = union_cover(pattern.globs, side.languages, context.budget, fold, filler)
     if witness is None:
         first, *rest = covering
         also = tuple(dict.fromkeys(i for i in rest if i != first))
         reason = "every command it allows is allowed by an approved grant"
         return Outcome("covered", reason, covered_by=first, also=also)
-    return _refute(witness, submitted.key, pattern, approved, [*languages, *loose], loose,
-                   context, fold)
+    # Approved patterns decided by identity still shape the witness: it must escape every
+    # reading the runtime may give them (spacing collapsed, escapes read either way).
+    return _refute(witness, submitted.key, pattern, approved, [*side.languages, *side.loose],
+                   side.loose, context, fold)
 
 
 class _ApprovedSide(NamedTuple):
-    """The approved grants as a decision reads them: ``usable`` (no reserved characters), of
-    which ``compiled`` are decided by their language and the rest (``by_identity``) only by
-    identity."""
+    """The approved grants as a decision reads them, compiled once: ``usable`` (no reserved
+    characters), of which ``compiled`` are decided by their language (``languages``, one
+    regular expression) and the rest (``by_identity``) only by identity, read ``loose``ly
+    before a witness is reported; ``tool_wide``, the first grant allowing every command."""
 
     usable: list[tuple[int, Grant]]
     by_identity: frozenset[int]
     compiled: list[tuple[int, CommandPattern]]
+    tool_wide: int | None
+    languages: Languages
+    loose: list[tuple[int, tuple[Glob, ...]]]
+    fold: Fold | None
+    chosen: tuple[int, str | None]
 
     @classmethod
-    def of(cls, approved: Sequence[Grant]) -> _ApprovedSide:
+    def of(cls, approved: Sequence[Grant], fold: Fold | None) -> _ApprovedSide:
         usable = [(i, a) for i, a in enumerate(approved) if not has_reserved(a.content)]
         by_identity = frozenset(i for i, a in usable if identity_reason(a.content) is not None)
         compiled = [(i, compile_pattern(a.content)) for i, a in usable if i not in by_identity]
-        return cls(usable, by_identity, compiled)
+        tool_wide = next((i for i, p in compiled if p.kind is Kind.ANY), None)
+        languages = Languages(((i, p.globs) for i, p in compiled), fold)
+        loose = [(i, loose_globs(text, PLACEHOLDERS)) for i, a in usable if i in by_identity
+                 for text in dict.fromkeys((a.content or "",
+                                            SPACE_RUN.sub(" ", a.content or "")))]
+        chosen = _chosen_filler([*languages, *loose], fold)
+        return cls(usable, by_identity, compiled, tool_wide, languages, loose, fold, chosen)
 
     def covers_outright(self, submitted: Grant) -> Outcome | None:
         """``covered`` by a tool-wide approved grant, or, for a submitted pattern decided by
         identity, by an identical one (else ``unknown``); None when its language decides."""
-        tool_wide = next((i for i, p in self.compiled if p.kind is Kind.ANY), None)
-        if tool_wide is not None:
+        if self.tool_wide is not None:
             return Outcome("covered", "covered by a tool-wide approved grant",
-                           covered_by=tool_wide)
+                           covered_by=self.tool_wide)
         reason = identity_reason(submitted.content)
         if reason is None:
             return None
@@ -214,12 +129,27 @@ class _ApprovedSide(NamedTuple):
             return Outcome("covered", "an identical grant is approved", covered_by=same)
         return Outcome("unknown", f"not decided: {reason}")
 
-    def loose(self) -> list[tuple[int, tuple[Glob, ...]]]:
-        """Every reading of the grants decided by identity (spacing collapsed or not)."""
-        return [(i, loose_globs(text, PLACEHOLDERS)) for i, a in self.usable
-                if i in self.by_identity
-                for text in dict.fromkeys((a.content or "",
-                                           _SPACE_RUN.sub(" ", a.content or "")))]
+    def filler(self, budget: Budget) -> str:
+        """``approved_filler`` of the languages and the loose readings, chosen once; the work
+        of reading their literals is charged each time, as choosing it would charge."""
+        units, chosen = self.chosen
+        if not budget.charge_at_once(units):
+            return approved_filler([*self.languages, *self.loose], budget, self.fold)
+        if chosen is None:
+            raise NoFreeFiller(FILLERS_USED_UP)
+        return chosen
+
+
+def _chosen_filler(readings: Sequence[tuple[int, Sequence[Glob]]],
+                   fold: Fold | None) -> tuple[int, str | None]:
+    """The units choosing a filler for ``readings`` charges, and the filler (None: none is
+    free)."""
+    budget = Budget(limit=sys.maxsize)
+    try:
+        filler: str | None = approved_filler(readings, budget, fold)
+    except NoFreeFiller:
+        filler = None
+    return budget.spent, filler
 
 
 def _refute(
@@ -236,7 +166,7 @@ def _refute(
     ``unknown`` when the runtime might still allow it. ``readings`` are every approved language,
     the loose ones included. A ``Skill`` grant's content names a skill, not a command, and its
     witness and reason say so."""
-    if _OPERATOR.search(witness):
+    if OPERATOR.search(witness):
         return Outcome(
             "unknown",
             "the pattern holds a shell control operator; the runtime checks each part of a "
@@ -266,28 +196,9 @@ RUNTIME_WRAPPERS: Final = frozenset({"time", "nohup", "timeout", "nice", "stdbuf
                                      "command", "builtin", "noglob", "sudo", "doas", "xargs"})
 
 
-#: What the runtime's wildcard matcher collapses to one space, in the rule and in the command
-#: (seen in 2.1.332: ``Bash(touch  *)`` with two spaces allows ``touch zz``).
-_SPACE_RUN: Final = re.compile(r"[ \t]{2,}|\t")
-SPACING_REASON: Final = (
-    "its content holds a run of spaces or a tab, which the runtime's matcher collapses to one "
-    "space in the rule and in the command, so such a pattern is covered only by an identical "
-    "approved entry or a tool-wide grant")
-
-
-def identity_reason(content: str | None) -> str | None:
-    """Why a command pattern is decided by identity only, or None when it is decided by its
-    language: a backslash (read twice by the runtime) or a run of spaces (collapsed by it)."""
-    if has_backslash(content):
-        return BACKSLASH_REASON
-    if content is not None and _SPACE_RUN.search(content):
-        return SPACING_REASON
-    return None
-
-
 def _spacing_doubt(command: str) -> Outcome | None:
     """``unknown`` when the runtime would collapse spacing in ``command`` before matching."""
-    if _SPACE_RUN.search(command.strip(" \t")) is None:
+    if SPACE_RUN.search(command.strip(" \t")) is None:
         return None
     return Outcome("unknown", f"not covered as written, but no certain witness: the runtime "
                    f"collapses the spacing of {render(command)!r} before it matches")
@@ -295,7 +206,7 @@ def _spacing_doubt(command: str) -> Outcome | None:
 
 def _wrapper_doubt(command: str) -> Outcome | None:
     """``unknown`` when ``command`` (or a part of it) starts with a wrapper the runtime strips."""
-    for part in _SPLIT.split(command):
+    for part in SPLIT.split(command):
         words = part.split()
         if words and words[0] in RUNTIME_WRAPPERS:
             return Outcome("unknown", f"not covered as written, but no certain witness: the "
@@ -341,8 +252,8 @@ def _decide_compound(
             "a prefix rule whose prefix is a compound command is covered only by the same "
             "prefix rule or a tool-wide grant",
         )
-    parts = [part.strip(" \t") for part in _SPLIT.split(pattern.literal)]
-    if "$(" in pattern.literal or any(not p or _UNSPLITTABLE.search(p) for p in parts):
+    parts = [part.strip(" \t") for part in SPLIT.split(pattern.literal)]
+    if "$(" in pattern.literal or any(not p or UNSPLITTABLE.search(p) for p in parts):
         return Outcome(
             "unknown",
             "a compound command that cannot be split unambiguously (quotes, substitutions, "

@@ -1,6 +1,7 @@
 """Everything else (semantics §4.6): a bare name covers every use of its tool; specifiers compare as
 star-only globs (as §4.1 GLOB, without the trailing-space rule); identical entries always cover
-each other. A specifier with a backslash is decided by identity only (``loose.BACKSLASH_REASON``)."""
+each other. A specifier with a backslash is decided by identity only
+(``loose.BACKSLASH_REASON``)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,8 @@ from typing import Final
 
 from .. import vocabulary
 from ..grants import Grant
-from .base import (
-    EVERY_TEXT,
-    Context,
-    Glob,
-    Outcome,
-    approved_filler,
-    covered_outright,
-    parse_star_glob,
-    same_tool,
-    union_cover,
-)
+from .base import EVERY_TEXT, Context, Glob, Outcome, covered_outright, parse_star_glob, same_tool
+from .cover import approved_filler, union_cover
 from .loose import BACKSLASH_REASON, has_backslash, loose_doubt, loose_globs
 
 #: The language of a tool-wide grant: every use of the tool (top).

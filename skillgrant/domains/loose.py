@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..grants import JS_WHITESPACE, Grant
-from .base import Budget, Fold, Glob, Outcome, first_match
+from .base import Budget, Fold, Glob, Outcome
+from .cover import first_match
 
 # semantics §4.1, §4.6: why a command or generic pattern with a backslash is decided by identity.
 BACKSLASH_REASON = (

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 from ..grants import Grant
 from ..vocabulary import MCP_PREFIX
-from .base import Context, Glob, Outcome, union_cover
+from .base import Context, Glob, Outcome
+from .cover import union_cover
 
 
 def split_name(name: str) -> tuple[str, str | None]:

@@ -32,7 +32,8 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
-from .base import EVERY_TEXT, Budget, Fold, Glob, choose_filler
+from .base import EVERY_TEXT, Budget, Fold, Glob
+from .cover import choose_filler
 
 
 class AnyParts:

@@ -13,16 +13,9 @@ import shlex
 from collections.abc import Mapping
 from itertools import product
 
-from ..domains.base import (
-    RESERVED,
-    Budget,
-    Glob,
-    NoFreeFiller,
-    OverBudget,
-    approved_filler,
-    union_cover,
-)
+from ..domains.base import RESERVED, Budget, Glob, NoFreeFiller, OverBudget
 from ..domains.command import Kind, case_fold, compile_pattern, identity_reason
+from ..domains.cover import approved_filler, union_cover
 from ..grants import parse_grant
 from ..limits import MAX_WORK_PER_DECISION
 from .judge import (

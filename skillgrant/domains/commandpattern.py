@@ -1,0 +1,133 @@
+"""The language of a command pattern (semantics §4.1): how a specifier of ``Bash``, ``Monitor``,
+``PowerShell``, ``Skill`` or a declared shell alias is read (``compile_pattern``), how its
+content compares (``case_fold``), and which patterns are decided by identity only
+(``identity_reason``). domains/command.py decides with it.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from functools import lru_cache
+from typing import Final, NamedTuple
+
+from ..grants import JS_WHITESPACE
+from .base import EVERY_TEXT, RESERVED, Fold, Glob, parse_star_glob, unescape
+from .loose import BACKSLASH_REASON, has_backslash
+
+PLACEHOLDERS = (
+    "${CLAUDE_SKILL_DIR}",
+    "${CLAUDE_PROJECT_DIR}",
+    "${CLAUDE_PLUGIN_ROOT}",
+    "${CLAUDE_PLUGIN_DATA}",
+)
+# Each placeholder becomes one reserved character: a star may absorb it, a literal may not match
+# inside it.
+_SYMBOL = {text: chr(0xFDD0 + i) for i, text in enumerate(PLACEHOLDERS)}
+_TEXT = {symbol: text for text, symbol in _SYMBOL.items()}
+
+OPERATOR = re.compile(r"&&|\|\||\|&|[;|&\n\r`]|\$\(|<\(|>\(")
+SPLIT = re.compile(r"&&|\|\||\|&|[;|&\n\r]")
+UNSPLITTABLE = re.compile(r"['\"\\()$`]")
+
+
+class Kind(Enum):
+    ANY = "any"
+    PREFIX = "prefix"
+    GLOB = "glob"
+    EXACT = "exact"
+
+
+class CommandPattern(NamedTuple):
+    """A compiled command-domain specifier: its kind, its literal (EXACT/PREFIX) and its globs."""
+
+    kind: Kind
+    literal: str
+    globs: tuple[Glob, ...]
+
+    @property
+    def compound(self) -> bool:
+        """An EXACT/PREFIX literal holding a control operator: approved whole by the runtime."""
+        return self.kind in (Kind.EXACT, Kind.PREFIX) and OPERATOR.search(self.literal) is not None
+
+
+#: The top: every command (a tool-wide grant, ``Bash(**)``).
+ANY_COMMAND: Final = CommandPattern(Kind.ANY, "", (EVERY_TEXT,))
+
+
+def read_literal(text: str) -> str:
+    """Pattern text as the matcher compares it: escapes resolved (``base.unescape``) and each
+    placeholder encoded as its opaque symbol."""
+    text = unescape(text)
+    if "${" not in text:
+        return text
+    for placeholder, symbol in _SYMBOL.items():
+        text = text.replace(placeholder, symbol)
+    return text
+
+
+def render(text: str) -> str:
+    """The printable form of a command built from pattern pieces (placeholders written back)."""
+    for symbol, placeholder in _TEXT.items():
+        text = text.replace(symbol, placeholder)
+    return text
+
+
+@lru_cache(maxsize=4096)
+def compile_pattern(content: str | None) -> CommandPattern:
+    """Classify and compile a specifier (semantics §4.1); None (the bare grant) is ``ANY_COMMAND``.
+    Content with reserved characters is refused by the caller before this runs."""
+    if content is None:
+        return ANY_COMMAND
+    if content.endswith(":*"):
+        prefix = read_literal(content[:-2])  # a star inside P is a literal star
+        return CommandPattern(Kind.PREFIX, prefix, (Glob((prefix,)), Glob((prefix + " ", ""))))
+    glob = parse_star_glob(content.strip(JS_WHITESPACE), read_literal)
+    if glob.stars == 0:
+        literal = read_literal(content)
+        return CommandPattern(Kind.EXACT, literal, (Glob((literal,)),))
+    if glob.is_everything:
+        return ANY_COMMAND
+    if glob.stars == 1 and glob.segments[1] == "" and glob.segments[0].endswith(" "):
+        bare = glob.segments[0][:-1]
+        return CommandPattern(Kind.GLOB, "", (Glob((bare,)), glob))
+    return CommandPattern(Kind.GLOB, "", (glob,))
+
+
+def ascii_fold(text: str) -> str:
+    """ASCII-only lower-casing: never Unicode folding, where ``ß``→``ss`` would widen."""
+    return text.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+def has_reserved(content: str | None) -> bool:
+    return content is not None and not RESERVED.isdisjoint(content)
+
+
+def case_fold(key: str) -> Fold | None:
+    """How a tool's content compares: ``PowerShell`` ASCII-case-insensitively (semantics §4.1),
+    every other command tool exactly."""
+    return ascii_fold if key == "PowerShell" else None
+
+
+#: What the runtime's wildcard matcher collapses to one space, in the rule and in the command
+#: (seen in 2.1.332: ``Bash(touch  *)`` with two spaces allows ``touch zz``).
+SPACE_RUN: Final = re.compile(r"[ \t]{2,}|\t")
+SPACING_REASON: Final = (
+    "its content holds a run of spaces or a tab, which the runtime's matcher collapses to one "
+    "space in the rule and in the command, so such a pattern is covered only by an identical "
+    "approved entry or a tool-wide grant")
+
+
+def identity_reason(content: str | None) -> str | None:
+    """Why a command pattern is decided by identity only, or None when it is decided by its
+    language: a backslash (read twice by the runtime) or a run of spaces (collapsed by it)."""
+    if has_backslash(content):
+        return BACKSLASH_REASON
+    if content is not None and SPACE_RUN.search(content):
+        return SPACING_REASON
+    return None
+
+

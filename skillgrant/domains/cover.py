@@ -1,0 +1,188 @@
+"""The inclusion test of star-only globs (``union_cover``), and the approved languages compiled
+once into one regular expression (``Languages``).
+
+Inclusion of one glob in another is decided with a *generic instance*: replace each star of the
+narrower glob by a character that occurs in no literal of the wider one (a filler,
+``choose_filler``). Every such character must then be absorbed by a star of the wider glob, and
+so would any text put in its place; hence ``G ⊆ A`` iff ``A`` matches the generic instance of
+``G``, and ``G ⊆ A1 ∪ … ∪ An`` iff one ``Ai`` does. The same instance, when no glob matches it,
+is the witness.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Final
+
+from .base import Budget, Fold, Glob, NoFreeFiller
+
+# Readable characters tried, in order, as the stand-in for a star in a witness.
+_FILLERS = "xyzqwkjvbgfmp0123456789_"
+# Tried next, when the approved literals use every readable filler: private-use characters,
+# which no case folding changes and which are no separator, blank, wildcard or placeholder
+# symbol in any domain. Each is checked against the literals like the readable ones.
+_LAST_RESORT_FILLERS = range(0xE000, 0xF900)
+
+def choose_filler(
+    literals: Iterable[str],
+    fold: Fold | None = None,
+    budget: Budget | None = None,
+) -> str:
+    """A character absent from every literal given (so it can stand for any text): a readable
+    one when possible. Raises NoFreeFiller when every candidate occurs in the literals; a filler
+    is never returned unchecked."""
+    used: set[str] = set()
+    for literal in literals:
+        if budget is not None:
+            budget.charge(len(literal) + 1)
+        used.update(fold(literal) if fold else literal)
+    for char in _filler_candidates():
+        if used.isdisjoint(fold(char) if fold else char):
+            return char
+    raise NoFreeFiller(FILLERS_USED_UP)
+
+
+FILLERS_USED_UP: Final = "the approved patterns use every character that could stand for a wildcard"
+
+
+def _filler_candidates() -> Iterator[str]:
+    yield from _FILLERS
+    yield from map(chr, _LAST_RESORT_FILLERS)
+
+
+def first_match(
+    text: str,
+    approved: Sequence[tuple[int, Sequence[Glob]]],
+    budget: Budget,
+    fold: Fold | None = None,
+) -> int | None:
+    """The index of the first approved pattern (a union of globs) whose language holds ``text``
+    (``Languages.first`` when they were compiled)."""
+    if isinstance(approved, Languages):
+        return approved.first(text, budget, fold)
+    return first_by_steps(text, approved, budget, fold)
+
+
+def first_by_steps(
+    text: str,
+    approved: Sequence[tuple[int, Sequence[Glob]]],
+    budget: Budget,
+    fold: Fold | None = None,
+) -> int | None:
+    """``first_match`` one glob at a time, each charged as it is tried."""
+    for index, globs in approved:
+        if any(glob.matches(text, budget, fold) for glob in globs):
+            return index
+    return None
+
+
+def approved_filler(
+    approved: Sequence[tuple[int, Sequence[Glob]]],
+    budget: Budget,
+    fold: Fold | None = None,
+) -> str:
+    """The filler for generic instances tested against ``approved``: in none of its literals."""
+    return choose_filler((s for _, globs in approved for g in globs for s in g.segments),
+                         fold, budget)
+
+
+def union_cover(
+    language: Sequence[Glob],
+    approved: Sequence[tuple[int, Sequence[Glob]]],
+    budget: Budget,
+    fold: Fold | None = None,
+    filler: str | None = None,
+) -> tuple[list[int], str | None]:
+    """Decide ``union(language) ⊆ union(approved)``.
+
+    Returns the covering approved indexes (one per glob of ``language``, in order) and None, or
+    the indexes found so far and the generic instance of the first glob nobody covers (the
+    witness). Pass ``filler`` (from ``approved_filler``) when deciding many languages against
+    the same approved set, so the approved literals are scanned once.
+    """
+    if filler is None:
+        filler = approved_filler(approved, budget, fold)
+    covering: list[int] = []
+    for glob in language:
+        instance = glob.instance(filler)
+        index = first_match(instance, approved, budget, fold)
+        if index is None:
+            return covering, instance
+        covering.append(index)
+    return covering, None
+
+
+class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
+    """Approved languages (each an approved index and its globs) compiled once into one regular
+    expression, an alternation of their globs in order, so ``first_match`` is one C-level
+    ``fullmatch``: the branch that matched names the approved pattern, as the scan one glob at
+    a time would have (the first glob, in order, whose language holds the text).
+
+    A star is ``(?>.*?segment)``, an atomic group that takes the segment's leftmost occurrence
+    and never gives it back, as ``fnmatch`` has matched ``*`` since Python 3.11: exact for
+    star-only globs, and no backtracking but the last segment's, at the end. The work charged
+    is what the scan would charge, computed from the branch (``Budget.charge_at_once``); near
+    a limit, over ``MATCHED_CHARS``, or when ``fold`` is not the one compiled with, the scan
+    runs instead. tests/property/test_compiled_languages.py compares the two.
+    """
+
+    _compiled: tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...]] | None
+
+    def __new__(cls, items: Iterable[tuple[int, Sequence[Glob]]],
+                fold: Fold | None = None) -> Languages:
+        languages = super().__new__(cls, ((i, tuple(globs)) for i, globs in items))
+        languages._fold = fold
+        languages._compiled = _alternation(languages, fold)
+        return languages
+
+    _fold: Fold | None
+
+    def first(self, text: str, budget: Budget, fold: Fold | None = None) -> int | None:
+        compiled = self._compiled
+        if compiled is None or fold is not self._fold or len(text) > MATCHED_CHARS:
+            return first_by_steps(text, self, budget, fold)
+        regex, owners, spent = compiled
+        match = regex.fullmatch(fold(text) if fold is not None else text)
+        tried = len(owners) if match is None else match.lastindex or 0
+        if not budget.charge_at_once(tried * (len(text) + 1) + spent[tried]):
+            return first_by_steps(text, self, budget, fold)
+        return None if match is None else owners[tried - 1]
+
+
+#: Texts longer than this are matched one glob at a time (real commands are far shorter).
+MATCHED_CHARS: Final = 4096
+#: A plan is compiled only while the scanning its regex may do stays small: every branch's
+#: longest unanchored segment, summed, at most this (real plans sum to a few hundred).
+_COMPILED_SCAN: Final = 16_384
+
+
+def _alternation(languages: Sequence[tuple[int, tuple[Glob, ...]]], fold: Fold | None,
+                 ) -> tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...]] | None:
+    """The compiled alternation, the approved index of each branch, and the units the scan
+    charges for the segments of the first ``n`` branches (``spent[n]``); None when the
+    languages are too large to compile (see ``_COMPILED_SCAN``)."""
+    branches: list[str] = []
+    owners: list[int] = []
+    spent = [0]
+    scan = 0
+    for index, globs in languages:
+        for glob in globs:
+            segments = [fold(s) for s in glob.segments] if fold is not None else glob.segments
+            scan += max(map(len, segments[1:]), default=0) + 1
+            if scan > _COMPILED_SCAN:
+                return None
+            branches.append(f"({_glob_regex(segments)})")
+            owners.append(index)
+            spent.append(spent[-1] + sum(map(len, glob.segments)))
+    if not branches:
+        return None
+    return re.compile("|".join(branches), re.DOTALL), tuple(owners), tuple(spent)
+
+
+def _glob_regex(segments: Sequence[str]) -> str:
+    first, *rest = map(re.escape, segments)
+    if not rest:
+        return first
+    *middle, last = rest
+    return first + "".join(f"(?>.*?{m})" for m in middle) + ".*" + last
