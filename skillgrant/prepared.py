@@ -9,15 +9,15 @@ where it would have without the memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Final, NamedTuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
 from . import grants, screening, vocabulary
-from .domains import command, path, web
-from .domains.base import Budget, Context
+from .domains import command, generic, path, web
+from .domains.base import Budget, Context, Outcome
 from .domains.loose import loose_globs
 from .domains.registry import rules_for
-from .errors import AllowedToolsError, PlanError
+from .errors import AllowedToolsError, GrantSyntaxError, PlanError
 from .grants import Grant, shorten, split_allowed_tools
 from .limits import MAX_ENTRIES_PER_VALUE
 from .screening import approved_grant, inert_reason
@@ -29,6 +29,36 @@ if TYPE_CHECKING:
 class _Approved(NamedTuple):
     entry: str
     grant: Grant
+
+
+class _PlainDomain(Protocol):
+    """A domain that decides plain entries in a few steps (``PlainTool``)."""
+
+    def compiled_side(self, approved: Sequence[Grant], context: Context, key: str) -> object:
+        ...
+
+    def decide_plain(self, content: str, side: object, room: int
+                     ) -> tuple[Outcome, int] | None:
+        ...
+
+
+_PLAIN_DOMAINS: Final[dict[vocabulary.Domain, _PlainDomain]] = {
+    vocabulary.Domain.COMMAND: command, vocabulary.Domain.GENERIC: generic}
+
+
+class PlainTool(NamedTuple):
+    """A command tool compared exactly (not PowerShell), as the plan decides its plain entries
+    (``decide_plain`` of its domain): its spelling and key, the approved entries that can
+    cover it, how its domain decides them against the approved side compiled of them, and how
+    a kept entry is spelled."""
+
+    tool: str
+    key: str
+    candidates: list[_Approved]
+    decide: Callable[[str, object, int], tuple[Outcome, int] | None]
+    side: object
+    #: The tool name a kept entry is written with, by the candidate covering it.
+    written: tuple[str, ...]
 
 
 class PreparedPlan:
@@ -57,6 +87,7 @@ class PreparedPlan:
         self._candidates: dict[str, tuple[list[_Approved], list[Grant]]] = {}
         self._verdicts: dict[str, tuple[Verdict, int]] = {}
         self._compiled: dict[int, tuple[object, object]] = {}
+        self._plain: dict[str, PlainTool | bool | None] = {}
 
     def context(self, value_budget: Budget | None = None) -> Context:
         """A decision's context: a fresh budget, and what the domains compiled of this plan's
@@ -79,6 +110,38 @@ class PreparedPlan:
             entries = [a for a in self._live if _relevant(grant, a.grant, self)]
             found = self._candidates[grant.key] = (entries, [a.grant for a in entries])
         return found
+
+    def plain_tool(self, name: str) -> PlainTool | None:
+        """How entries ``name(content)`` with a plain content are decided (``PlainTool``), or
+        None when this plan decides them by the general path only."""
+        if name not in self._plain:
+            self._plain[name] = self._plain_tool(name)
+        return self._plain[name]  # type: ignore[return-value]
+
+    def _plain_tool(self, name: str) -> PlainTool | None:
+        try:
+            grant = grants.parse_grant(f"{name}(x)")
+        except GrantSyntaxError:
+            return None
+        domain = _PLAIN_DOMAINS.get(vocabulary.domain_of(grant.key, self.shell_tools))
+        if domain is None or command.case_fold(grant.key) is not None or inert_reason(grant):
+            return None
+        side = domain.compiled_side(self.grants(grant), self.context(), grant.key)
+        candidates = self.candidates(grant)
+        written = tuple(self.spelled(grant, a.grant).tool for a in candidates)
+        return PlainTool(grant.tool, grant.key, candidates, domain.decide_plain, side, written)
+
+    def spelled(self, grant: Grant, cover: Grant) -> Grant:
+        """The spelling a kept grant is written with (semantics §3): canonical for built-ins,
+        the plan's for shell aliases, the covering entry's for other tools of the same name,
+        else as given."""
+        if grant.is_mcp or vocabulary.canonical_name(grant.key) is not None:
+            return grant
+        if grant.key in self.shell_spelling:
+            return grant.with_tool(self.shell_spelling[grant.key])
+        if cover.key == grant.key:
+            return grant.with_tool(cover.tool)
+        return grant
 
     def recall(self, entry: str) -> tuple[Verdict, int] | None:
         """The verdict reached for ``entry`` before, and the work it cost."""
@@ -109,6 +172,13 @@ def plan_for(
 ) -> PreparedPlan:
     """The ``PreparedPlan`` for these arguments: the one built before for equal arguments, else
     a new one (kept when the arguments can be a key; errors as ``PreparedPlan`` raises them)."""
+    if type(approved) is list and shell_tools is None and base_dirs is None:
+        try:  # the usual call, found without checking its items: only strings are kept
+            plan = _PLANS.get((("list", *approved), None, None, path.MAX_WITNESS_CANDIDATES))
+        except TypeError:  # an unhashable item
+            plan = None
+        if plan is not None:
+            return plan
     key = _plan_key(approved, shell_tools, base_dirs)
     plan = None if key is None else _PLANS.get(key)
     if plan is None:

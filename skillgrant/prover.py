@@ -8,15 +8,24 @@ decide. Anything that goes wrong inside a domain is ``unknown``: fail closed.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
 
 from . import vocabulary
 from .domains.base import Budget, Context, NoFreeFiller, Outcome, OverBudget
+from .domains.commandpattern import PLAIN_CONTENT
 from .domains.registry import rules_for
 from .errors import AllowedToolsError, GrantSyntaxError
 from .grants import Grant, parse_grant, split_allowed_tools
-from .limits import MAX_ENTRIES_PER_VALUE, MAX_WORK_PER_VALUE
+from .limits import (
+    MAX_ENTRIES_PER_VALUE,
+    MAX_ENTRY_LENGTH,
+    MAX_WILDCARDS_PER_PATTERN,
+    MAX_WORK_PER_DECISION,
+    MAX_WORK_PER_VALUE,
+)
 from .log import heard, library_logger
 from .log import loaded as log_loaded
 from .prepared import PreparedPlan, plan_for
@@ -38,6 +47,10 @@ def _decide(entry: str, plan: PreparedPlan, value_budget: Budget | None = None) 
             except OverBudget as e:
                 return Verdict(entry, "unknown", f"the decision was stopped: {e}")
         return verdict
+    plain = _decide_plain(entry, plan, value_budget)
+    if plain is not None:
+        plan.remember(entry, *plain)
+        return plain[0]
     # The work passed on to the value's budget is counted apart, so that a decision stopped by
     # its own limit (not the value's) is remembered with the work it charged the value.
     passed_on = Budget(limit=sys.maxsize, parent=value_budget, name="")
@@ -45,6 +58,41 @@ def _decide(entry: str, plan: PreparedPlan, value_budget: Budget | None = None) 
     if final:
         plan.remember(entry, verdict, passed_on.spent)
     return verdict
+
+
+#: An entry of a tool name and a plain content (``commandpattern.PLAIN_CONTENT``).
+_PLAIN_ENTRY: Final = re.compile(rf"({vocabulary.TOOL_NAME_PATTERN})\(({PLAIN_CONTENT})\)")
+
+
+def _decide_plain(entry: str, plan: PreparedPlan,
+                  value_budget: Budget | None) -> tuple[Verdict, int] | None:
+    """The verdict on a grant with a plain content, and the work it charged, in a few C-level
+    steps (``decide_plain`` of the command and generic domains): what ``_decide_once`` would
+    answer, or None when it must answer. Such an entry is screened whole, parses as written
+    and is not inert; tests/test_compiled_plan.py compares the two paths."""
+    matched = _PLAIN_ENTRY.fullmatch(entry)
+    if (matched is None or len(entry) > MAX_ENTRY_LENGTH or matched[2] == "*"
+            or entry.count("*") > MAX_WILDCARDS_PER_PATTERN):
+        return None
+    tool = plan.plain_tool(matched[1])
+    if tool is None:
+        return None
+    room = MAX_WORK_PER_DECISION if value_budget is None else min(MAX_WORK_PER_DECISION,
+                                                                  value_budget.room())
+    try:
+        decided = tool.decide(matched[2], tool.side, room)
+    except Exception:  # the general path decides, and fails closed
+        return None
+    if decided is None:
+        return None
+    status, reason, covered_by, witness, also = decided[0]
+    if decided[1] and value_budget is not None:
+        value_budget.charge(decided[1])  # within its room
+    if covered_by is None:
+        return Verdict(entry, status, reason, None, witness), decided[1]
+    written = f"{tool.written[covered_by]}({matched[2]})"
+    return Verdict(entry, "covered", reason, tool.candidates[covered_by].entry, None, written,
+                   tuple(tool.candidates[i].entry for i in also) if also else ()), decided[1]
 
 
 def _decide_once(entry: str, plan: PreparedPlan, value_budget: Budget) -> tuple[Verdict, bool]:
@@ -85,25 +133,13 @@ def _decide_once(entry: str, plan: PreparedPlan, value_budget: Budget) -> tuple[
         "covered",
         outcome.reason,
         covered_by=cover.entry,
-        written=str(_spelled(grant, cover.grant, plan)),
+        written=str(plan.spelled(grant, cover.grant)),
         also_covered_by=tuple(candidates[i].entry for i in outcome.also),
     ), True
 
 
 def _dispatch(grant: Grant, approved: list[Grant], context: Context) -> Outcome:
     return rules_for(grant.key, context.shell_tools).decide(grant, approved, context)
-
-
-def _spelled(grant: Grant, cover: Grant, plan: PreparedPlan) -> Grant:
-    """The spelling a kept grant is written with (semantics §3): canonical for built-ins, the plan's
-    for shell aliases, the covering entry's for other tools of the same name, else as given."""
-    if grant.is_mcp or vocabulary.canonical_name(grant.key) is not None:
-        return grant
-    if grant.key in plan.shell_spelling:
-        return grant.with_tool(plan.shell_spelling[grant.key])
-    if cover.key == grant.key:
-        return grant.with_tool(cover.tool)
-    return grant
 
 
 def prove(

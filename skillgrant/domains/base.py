@@ -59,16 +59,22 @@ class Budget:
         if self.parent is not None:
             self.parent.charge(units)
 
+    def room(self) -> int:
+        """The units that can still be charged before any budget up the chain runs out."""
+        room = self.limit - self.spent
+        budget = self.parent
+        while budget is not None:
+            room = min(room, budget.limit - budget.spent)
+            budget = budget.parent
+        return room
+
     def charge_at_once(self, units: int) -> bool:
         """Charge ``units`` in one step when no budget up the chain would run out, and say
         whether it did. A caller that gets False does the work step by step instead, so a
         budget that runs out stops the work where it always did, with the same message."""
+        if units > self.room():
+            return False
         budget: Budget | None = self
-        while budget is not None:
-            if budget.spent + units > budget.limit:
-                return False
-            budget = budget.parent
-        budget = self
         while budget is not None:
             budget.spent += units
             budget = budget.parent

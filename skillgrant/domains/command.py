@@ -79,12 +79,80 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     if witness is None:
         first, *rest = covering
         also = tuple(dict.fromkeys(i for i in rest if i != first))
-        reason = "every command it allows is allowed by an approved grant"
-        return Outcome("covered", reason, covered_by=first, also=also)
+        return Outcome("covered", _COVERED, covered_by=first, also=also)
     # Approved patterns decided by identity still shape the witness: it must escape every
     # reading the runtime may give them (spacing collapsed, escapes read either way).
     return _refute(witness, submitted.key, pattern, approved, [*side.languages, *side.loose],
                    side.loose, context, fold)
+
+
+#: The reason of a covered decision by the patterns' languages.
+_COVERED = "every command it allows is allowed by an approved grant"
+_TOOL_WIDE = "covered by a tool-wide approved grant"
+
+
+def compiled_side(approved: Sequence[Grant], context: Context, key: str) -> object:
+    """The approved side ``decide`` compiles for ``approved`` (submitted grants of tool
+    ``key``), as ``decide_plain`` takes it."""
+    fold = case_fold(key)
+    return context.approved_side(approved, lambda: _ApprovedSide.of(approved, fold))
+
+
+def decide_plain(content: str, side: object, room: int) -> tuple[Outcome, int] | None:
+    """``decide`` for a grant of a tool compared exactly whose content is plain
+    (``commandpattern.PLAIN_CONTENT``: no backslash, placeholder, control operator,
+    parenthesis, run of spaces or edge blank), its work counted, not charged: the outcome and
+    the units ``decide`` would charge, or None when those pass ``room`` or the general path
+    must decide (no compiled languages, a loose reading in the way of a witness, a content of
+    stars only). tests/test_compiled_plan.py compares the two."""
+    assert isinstance(side, _ApprovedSide)
+    if side.tool_wide is not None:
+        return side.covered(side.tool_wide, _TOOL_WIDE), 0
+    units, filler = side.chosen
+    if filler is None or not content.strip("*"):
+        return None
+    if content.endswith(":*") or (content.endswith(" *") and content.count("*") == 1):
+        return _decide_two(content, side, room, units, filler)
+    instance = content.replace("*", filler)  # the one glob's generic instance
+    counted = side.languages.counted(instance)
+    if counted is None or units + counted[1] > room:
+        return None
+    if counted[0] is None:
+        return _plain_refuted(instance, side, units + counted[1])
+    return side.covered(counted[0], _COVERED), units + counted[1]
+
+
+def _decide_two(content: str, side: _ApprovedSide, room: int, units: int,
+                filler: str) -> tuple[Outcome, int] | None:
+    """``decide_plain`` for a prefix rule (``P:*``: ``P`` and ``P␠*``) or a lone trailing
+    ``␠*`` (the command bare, and with words): two globs, each covered."""
+    prefix = content[:-2]  # a star inside a prefix rule's prefix is a literal star
+    covering: list[int] = []
+    for instance in (prefix, f"{prefix} {filler}"):
+        counted = side.languages.counted(instance)
+        if counted is None:
+            return None
+        units += counted[1]
+        if units > room:
+            return None
+        if counted[0] is None:
+            return _plain_refuted(instance, side, units)
+        covering.append(counted[0])
+    first, second = covering
+    also = (second,) if second != first else ()
+    return Outcome("covered", _COVERED, first, None, also), units
+
+
+def _plain_refuted(witness: str, side: _ApprovedSide, units: int) -> tuple[Outcome, int] | None:
+    """``_refute`` for a plain content's witness: no control operator, no placeholder symbol,
+    and no loose reading to consult (else None: the general path reports it)."""
+    if side.loose:
+        return None
+    doubt = _wrapper_doubt(witness) or _spacing_doubt(witness)
+    if doubt is not None:
+        return doubt, units
+    return Outcome("not_covered", f"no approved grant allows {witness!r}",
+                   witness=witness), units
 
 
 class _ApprovedSide(NamedTuple):
@@ -101,6 +169,7 @@ class _ApprovedSide(NamedTuple):
     loose: list[tuple[int, tuple[Glob, ...]]]
     fold: Fold | None
     chosen: tuple[int, str | None]
+    outcomes: dict[tuple[int, str], Outcome]
 
     @classmethod
     def of(cls, approved: Sequence[Grant], fold: Fold | None) -> _ApprovedSide:
@@ -113,14 +182,20 @@ class _ApprovedSide(NamedTuple):
                  for text in dict.fromkeys((a.content or "",
                                             SPACE_RUN.sub(" ", a.content or "")))]
         chosen = _chosen_filler([*languages, *loose], fold)
-        return cls(usable, by_identity, compiled, tool_wide, languages, loose, fold, chosen)
+        return cls(usable, by_identity, compiled, tool_wide, languages, loose, fold, chosen, {})
+
+    def covered(self, index: int, reason: str) -> Outcome:
+        """The outcome ``covered`` by the approved grant ``index`` for ``reason``, made once."""
+        found = self.outcomes.get((index, reason))
+        if found is None:
+            found = self.outcomes[index, reason] = Outcome("covered", reason, index)
+        return found
 
     def covers_outright(self, submitted: Grant) -> Outcome | None:
         """``covered`` by a tool-wide approved grant, or, for a submitted pattern decided by
         identity, by an identical one (else ``unknown``); None when its language decides."""
         if self.tool_wide is not None:
-            return Outcome("covered", "covered by a tool-wide approved grant",
-                           covered_by=self.tool_wide)
+            return Outcome("covered", _TOOL_WIDE, covered_by=self.tool_wide)
         reason = identity_reason(submitted.content)
         if reason is None:
             return None

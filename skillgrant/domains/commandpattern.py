@@ -31,6 +31,13 @@ SPLIT = re.compile(r"&&|\|\||\|&|[;|&\n\r]")
 UNSPLITTABLE = re.compile(r"['\"\\()$`]")
 
 
+#: A plain content, as a regular expression: printable ASCII words (no backslash, parenthesis,
+#: brace, ``$``, backquote, ``&``, ``;`` or ``|``: no escape, placeholder or control operator)
+#: separated by single spaces. Its patterns are read as written (``read_literal`` changes
+#: nothing) and decided by their language; ``command.decide_plain`` decides them.
+PLAIN_CONTENT: Final = r"[!-#%'*-:<-\[\]-_a-z~]+(?: [!-#%'*-:<-\[\]-_a-z~]+)*"
+
+
 class Kind(Enum):
     ANY = "any"
     PREFIX = "prefix"

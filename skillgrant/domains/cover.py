@@ -127,27 +127,39 @@ class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
     runs instead. tests/property/test_compiled_languages.py compares the two.
     """
 
-    _compiled: tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...]] | None
-
     def __new__(cls, items: Iterable[tuple[int, Sequence[Glob]]],
                 fold: Fold | None = None) -> Languages:
         languages = super().__new__(cls, ((i, tuple(globs)) for i, globs in items))
         languages._fold = fold
-        languages._compiled = _alternation(languages, fold)
+        compiled = _alternation(languages, fold)
+        languages._regex, languages._owners, languages._spent = compiled or (None, (), (0,))
+        # The work of a text no glob holds, but for its length: every glob tried.
+        languages._none_spent = len(languages._owners) + languages._spent[-1]
         return languages
 
     _fold: Fold | None
+    _regex: re.Pattern[str] | None
+    _owners: tuple[int, ...]
+    _spent: tuple[int, ...]
+    _none_spent: int
 
     def first(self, text: str, budget: Budget, fold: Fold | None = None) -> int | None:
-        compiled = self._compiled
-        if compiled is None or fold is not self._fold or len(text) > MATCHED_CHARS:
+        counted = self.counted(text) if fold is self._fold else None
+        if counted is None or not budget.charge_at_once(counted[1]):
             return first_by_steps(text, self, budget, fold)
-        regex, owners, spent = compiled
-        match = regex.fullmatch(fold(text) if fold is not None else text)
-        tried = len(owners) if match is None else match.lastindex or 0
-        if not budget.charge_at_once(tried * (len(text) + 1) + spent[tried]):
-            return first_by_steps(text, self, budget, fold)
-        return None if match is None else owners[tried - 1]
+        return counted[0]
+
+    def counted(self, text: str) -> tuple[int | None, int] | None:
+        """``first`` in the fold compiled with, and the work the scan would charge for it,
+        charging nothing; None when the scan must run (not compiled, or a long text)."""
+        regex = self._regex
+        if regex is None or len(text) > MATCHED_CHARS:
+            return None
+        match = regex.fullmatch(text if self._fold is None else self._fold(text))
+        if match is None:
+            return None, self._none_spent + len(self._owners) * len(text)
+        tried = match.lastindex or 0
+        return self._owners[tried - 1], tried * (len(text) + 1) + self._spent[tried]
 
 
 #: Texts longer than this are matched one glob at a time (real commands are far shorter).

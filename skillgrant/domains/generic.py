@@ -6,7 +6,7 @@ each other. A specifier with a backslash is decided by identity only
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 from .. import vocabulary
 from ..grants import Grant
@@ -68,6 +68,42 @@ def _decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Ou
     what = f"every use of {tool}" if submitted.is_tool_wide else "a specifier"
     return Outcome("not_covered", f"it allows {what}; no approved grant allows {witness!r}",
                    witness=witness)
+
+
+class OutrightSide(NamedTuple):
+    """What ``covered_outright`` reads of the approved grants, compiled once: the first
+    tool-wide grant, and the first grant with each specifier."""
+
+    tool_wide: int | None
+    first_with: dict[str | None, int]
+
+
+def compiled_side(approved: Sequence[Grant], context: Context, key: str) -> object:
+    """The approved side ``decide_plain`` takes, compiled once per plan."""
+    del key  # the same for every tool of this domain
+
+    def build() -> OutrightSide:
+        first_with: dict[str | None, int] = {}
+        for i, grant in enumerate(approved):
+            first_with.setdefault(grant.content, i)
+        return OutrightSide(first_with.get(None), first_with)
+
+    return context.approved_side(approved, build)
+
+
+def decide_plain(content: str, side: object, room: int) -> tuple[Outcome, int] | None:
+    """``decide`` for a plain specifier (no backslash) that an approved grant covers
+    outright, tool-wide or identical: the first such, as ``covered_outright`` finds it, with no
+    work charged; None when none does (the general path decides)."""
+    del room  # nothing is charged
+    assert isinstance(side, OutrightSide)
+    same = side.first_with.get(content)
+    wide = side.tool_wide
+    if wide is not None and (same is None or wide < same):
+        return Outcome("covered", "the approved grant allows every use of the tool", wide), 0
+    if same is not None:
+        return Outcome("covered", "an identical grant is approved", same), 0
+    return None
 
 
 def _unknown_name_note(grant: Grant) -> str:

@@ -1,0 +1,133 @@
+"""The compiled plan's plain path against the general path it stands in for.
+
+``prover._decide_plain`` answers entries of a plain content (command tools compared exactly, and
+the generic tools a grant covers outright) in a few C-level steps; every other entry, and every
+plain one it does not settle, goes through screening, parsing and the domain's ``decide``. The
+general path is the reference here: the same verdict, field for field, for every entry and plan
+drawn, and the same decision for whole values whose work budgets run out part-way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from examples import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skillgrant import constrain, prove, prover
+from skillgrant.domains.base import Budget
+from skillgrant.prepared import clear_caches, plan_for
+
+TOOLS = ["Bash", "bash", "Monitor", "Skill", "PowerShell", "WebSearch", "MyTool", "Sh", "Read",
+         "mcp__x__y"]
+#: Words a content is made of: plain ones, and near-misses of every kind the plain path
+#: refuses (escapes, operators, placeholders, blanks, parentheses, non-ASCII).
+WORDS = ["gh", "pr", "list", "git", "a", "A", "*", "**", "-x", "a*", "*b", "x:*", ":*", "rm",
+         "timeout", "sudo", "'q w'", '"d"', "#c", "~", "!", "a=b", "x", "y", "0", "_", "\\*",
+         "&&", "|", ";", "$(id)", "${CLAUDE_SKILL_DIR}", "a\tb", "(p)", "é", "\u00a0", "`t`"]
+contents = st.lists(st.sampled_from(WORDS), min_size=0, max_size=5).flatmap(
+    lambda words: st.sampled_from([" ".join(words), "".join(words), "  ".join(words),
+                                   " ".join(words) + " "]))
+entries = st.builds(lambda tool, content, bare: tool if bare else f"{tool}({content})",
+                    st.sampled_from(TOOLS), contents, st.booleans())
+plans = st.lists(entries, min_size=0, max_size=6)
+SHELL_TOOLS = ["Sh"]
+
+
+@contextmanager
+def general_path() -> Iterator[None]:
+    """Every entry decided by the general path, from cold caches."""
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(prover, "_decide_plain", lambda *args: None)
+        clear_caches()
+        yield
+    clear_caches()
+
+
+def _both(decide: object) -> tuple[object, object]:
+    clear_caches()
+    try:
+        ours = decide()  # type: ignore[operator]
+    except Exception as e:  # a bad plan: the same error both ways
+        ours = repr(e)
+    with general_path():
+        try:
+            theirs = decide()  # type: ignore[operator]
+        except Exception as e:
+            theirs = repr(e)
+    return ours, theirs
+
+
+@settings(max_examples=examples(4000), deadline=None)
+@given(entry=entries, approved=plans, aliases=st.booleans())
+def test_the_plain_path_gives_the_general_verdict(entry: str, approved: list[str],
+                                                  aliases: bool) -> None:
+    shell = SHELL_TOOLS if aliases else None
+
+    def decide() -> tuple[object, int]:
+        """The verdict, and the work charged to the value's budget for it."""
+        value = Budget(limit=10**9, name="VALUE")
+        plan = plan_for(approved, shell, None)
+        return prover._decide(entry, plan, value), value.spent
+
+    ours, theirs = _both(decide)
+    assert ours == theirs
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(submitted=st.lists(entries, max_size=12), approved=plans,
+       per_decision=st.integers(1, 400), per_value=st.integers(1, 1500))
+def test_budgets_run_out_where_they_ran_out(submitted: list[str], approved: list[str],
+                                            per_decision: int, per_value: int) -> None:
+    """Small budgets, so that decisions and whole values stop part-way: the plain path charges
+    at once what the general path charges step by step, and stops where it stops."""
+    from skillgrant.domains import base
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(prover, "MAX_WORK_PER_DECISION", per_decision)
+        patched.setattr(prover, "MAX_WORK_PER_VALUE", per_value)
+        patched.setattr(base.Budget.__init__, "__defaults__",
+                        (per_decision, 0, None, "MAX_WORK_PER_DECISION"))
+        ours, theirs = _both(lambda: constrain(submitted, approved))
+    assert ours == theirs
+
+
+def test_the_plain_path_decides_the_usual_entries() -> None:
+    """It is taken: the usual entries never reach the general path."""
+    clear_caches()
+    approved = ["Bash(gh *)", "Bash(git commit:*)", "WebSearch", "Bash(npm run *)"]
+    for entry in ["Bash(gh pr list)", "Bash(git commit -m x)", "WebSearch(q)", "Bash(rm -rf /)",
+                  "Bash(npm run test:*)", "Bash(git commit:*)"]:
+        assert prover._decide_plain(entry, plan_for(approved, None, None),
+                                    None) is not None, entry
+
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real-skills"
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real-skills corpus is not beside the project")
+def test_real_entries_against_real_plans() -> None:
+    """Every allowed-tools entry of the real skills, against each real skill's list as the
+    plan (and a few usual plans)."""
+    import frontmatter
+
+    from skillgrant import split_allowed_tools
+
+    values = []
+    for path in sorted(REAL.rglob("*.md")):
+        try:
+            value = frontmatter.loads(path.read_text(encoding="utf-8")).get("allowed-tools")
+            entries = split_allowed_tools(value) if isinstance(value, (str, list)) else []
+        except Exception:
+            continue
+        if entries:
+            values.append(entries)
+    assert values
+    every = sorted({e for value in values for e in value})
+    for approved in [*values, ["Bash(git *)", "Bash(gh *)", "Read"], ["Bash"], []]:
+        ours, theirs = _both(lambda a=approved: [prove(e, a) for e in every])
+        assert ours == theirs, approved
