@@ -163,6 +163,10 @@ _REMEMBERED_ENTRY_CHARS: Final = 1024
 #: Plans kept with their remembered verdicts (a batch uses one; tests and libraries, a few).
 _MAX_PLANS: Final = 8
 _PLANS: dict[object, PreparedPlan] = {}
+#: The list of approved entries of the last call found in _PLANS, a copy of it, the witness
+#: limit and its plan (forgotten with any plan): a caller deciding many entries against one
+#: list finds it again at once.
+_LAST_LIST: list[object] = []
 
 
 def plan_for(
@@ -173,11 +177,16 @@ def plan_for(
     """The ``PreparedPlan`` for these arguments: the one built before for equal arguments, else
     a new one (kept when the arguments can be a key; errors as ``PreparedPlan`` raises them)."""
     if type(approved) is list and shell_tools is None and base_dirs is None:
+        last = _LAST_LIST
+        if (last and last[0] is approved and approved == last[1]
+                and last[2] == path.MAX_WITNESS_CANDIDATES):
+            return last[3]  # type: ignore[return-value]  # the list of the call before
         try:  # the usual call, found without checking its items: only strings are kept
             plan = _PLANS.get((("list", *approved), None, None, path.MAX_WITNESS_CANDIDATES))
         except TypeError:  # an unhashable item
             plan = None
         if plan is not None:
+            _LAST_LIST[:] = (approved, list(approved), path.MAX_WITNESS_CANDIDATES, plan)
             return plan
     key = _plan_key(approved, shell_tools, base_dirs)
     plan = None if key is None else _PLANS.get(key)
@@ -186,6 +195,7 @@ def plan_for(
         if key is not None:
             if len(_PLANS) >= _MAX_PLANS:
                 del _PLANS[next(iter(_PLANS))]
+                _LAST_LIST.clear()
             _PLANS[key] = plan
     return plan
 
@@ -222,6 +232,7 @@ def clear_caches() -> None:
     decision starts cold (for benchmarks and tests of the caches). The built Lark parser is
     kept: it depends on the grammar only."""
     _PLANS.clear()
+    _LAST_LIST.clear()
     screening.clear_cache()
     grants.clear_caches()
     command.compile_pattern.cache_clear()

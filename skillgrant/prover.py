@@ -90,9 +90,14 @@ def _decide_plain(entry: str, plan: PreparedPlan,
         value_budget.charge(decided[1])  # within its room
     if covered_by is None:
         return Verdict(entry, status, reason, None, witness), decided[1]
-    written = f"{tool.written[covered_by]}({matched[2]})"
-    return Verdict(entry, "covered", reason, tool.candidates[covered_by].entry, None, written,
-                   tuple(tool.candidates[i].entry for i in also) if also else ()), decided[1]
+    also_by = tuple(tool.candidates[i].entry for i in also) if also else ()
+    # Made as a tuple, without the named tuple's Python-level constructor: this is the hot path.
+    return _new_verdict(Verdict, (entry, "covered", reason, tool.candidates[covered_by].entry,
+                                  None, f"{tool.written[covered_by]}({matched[2]})", also_by,
+                                  False)), decided[1]
+
+
+_new_verdict: Final = tuple.__new__
 
 
 def _decide_once(entry: str, plan: PreparedPlan, value_budget: Budget) -> tuple[Verdict, bool]:

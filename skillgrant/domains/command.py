@@ -107,7 +107,7 @@ def decide_plain(content: str, side: object, room: int) -> tuple[Outcome, int] |
     stars only). tests/test_compiled_plan.py compares the two."""
     assert isinstance(side, _ApprovedSide)
     if side.tool_wide is not None:
-        return side.covered(side.tool_wide, _TOOL_WIDE), 0
+        return Outcome("covered", _TOOL_WIDE, side.tool_wide), 0
     units, filler = side.chosen
     if filler is None or not content.strip("*"):
         return None
@@ -119,7 +119,7 @@ def decide_plain(content: str, side: object, room: int) -> tuple[Outcome, int] |
         return None
     if counted[0] is None:
         return _plain_refuted(instance, side, units + counted[1])
-    return side.covered(counted[0], _COVERED), units + counted[1]
+    return side.covered[counted[0]], units + counted[1]
 
 
 def _decide_two(content: str, side: _ApprovedSide, room: int, units: int,
@@ -169,7 +169,8 @@ class _ApprovedSide(NamedTuple):
     loose: list[tuple[int, tuple[Glob, ...]]]
     fold: Fold | None
     chosen: tuple[int, str | None]
-    outcomes: dict[tuple[int, str], Outcome]
+    #: ``covered`` by each approved grant, by its language, made once.
+    covered: tuple[Outcome, ...]
 
     @classmethod
     def of(cls, approved: Sequence[Grant], fold: Fold | None) -> _ApprovedSide:
@@ -182,14 +183,9 @@ class _ApprovedSide(NamedTuple):
                  for text in dict.fromkeys((a.content or "",
                                             SPACE_RUN.sub(" ", a.content or "")))]
         chosen = _chosen_filler([*languages, *loose], fold)
-        return cls(usable, by_identity, compiled, tool_wide, languages, loose, fold, chosen, {})
-
-    def covered(self, index: int, reason: str) -> Outcome:
-        """The outcome ``covered`` by the approved grant ``index`` for ``reason``, made once."""
-        found = self.outcomes.get((index, reason))
-        if found is None:
-            found = self.outcomes[index, reason] = Outcome("covered", reason, index)
-        return found
+        covered = tuple(Outcome("covered", _COVERED, i) for i in range(len(approved)))
+        return cls(usable, by_identity, compiled, tool_wide, languages, loose, fold, chosen,
+                   covered)
 
     def covers_outright(self, submitted: Grant) -> Outcome | None:
         """``covered`` by a tool-wide approved grant, or, for a submitted pattern decided by
