@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from ..grants import Grant
-from .base import Budget, Context, Fold, Glob, NoFreeFiller, Outcome
+from .base import RESERVED, Budget, Context, Fold, Glob, NoFreeFiller, Outcome
 from .commandpattern import ANY_COMMAND as ANY_COMMAND
 from .commandpattern import OPERATOR, PLACEHOLDERS, SPACE_RUN, SPLIT, UNSPLITTABLE
 from .commandpattern import SPACING_REASON as SPACING_REASON
@@ -143,6 +143,28 @@ def _decide_two(content: str, side: _ApprovedSide, room: int, units: int,
     return Outcome("covered", _COVERED, first, None, also), units
 
 
+def whole_command(side: object, command: str) -> int | None:
+    """The approved grant that allows the concrete ``command`` string at once, as the runtime
+    does (the call gate's first question): the first, in order, that is tool-wide or an EXACT
+    or PREFIX literal equal to it. A placeholder stands for a directory not known here, so a
+    literal holding one (or a command holding its symbol) equals nothing."""
+    assert isinstance(side, _ApprovedSide)
+    same = None if not RESERVED.isdisjoint(command) else side.literals.get(
+        side.fold(command) if side.fold is not None else command)
+    if side.tool_wide is None or (same is not None and same < side.tool_wide):
+        return same
+    return side.tool_wide
+
+
+def member(side: object, command: str) -> int | None:
+    """The first approved grant whose language holds the concrete ``command``, decided by its
+    language (those decided by identity hold no concrete command here)."""
+    assert isinstance(side, _ApprovedSide)
+    if not RESERVED.isdisjoint(command):
+        return None  # the noncharacters that stand for placeholders inside patterns
+    return first_match(command, side.languages, Budget(), side.fold)
+
+
 def _plain_refuted(witness: str, side: _ApprovedSide, units: int) -> tuple[Outcome, int] | None:
     """``_refute`` for a plain content's witness: no control operator, no placeholder symbol,
     and no loose reading to consult (else None: the general path reports it)."""
@@ -171,6 +193,8 @@ class _ApprovedSide(NamedTuple):
     chosen: tuple[int, str | None]
     #: ``covered`` by each approved grant, by its language, made once.
     covered: tuple[Outcome, ...]
+    #: The first EXACT or PREFIX grant with each literal (folded), for ``whole_command``.
+    literals: dict[str, int]
 
     @classmethod
     def of(cls, approved: Sequence[Grant], fold: Fold | None) -> _ApprovedSide:
@@ -184,8 +208,12 @@ class _ApprovedSide(NamedTuple):
                                             SPACE_RUN.sub(" ", a.content or "")))]
         chosen = _chosen_filler([*languages, *loose], fold)
         covered = tuple(Outcome("covered", _COVERED, i) for i in range(len(approved)))
+        literals: dict[str, int] = {}
+        for i, pattern in compiled:
+            if pattern.kind in (Kind.EXACT, Kind.PREFIX) and RESERVED.isdisjoint(pattern.literal):
+                literals.setdefault(fold(pattern.literal) if fold else pattern.literal, i)
         return cls(usable, by_identity, compiled, tool_wide, languages, loose, fold, chosen,
-                   covered)
+                   covered, literals)
 
     def covers_outright(self, submitted: Grant) -> Outcome | None:
         """``covered`` by a tool-wide approved grant, or, for a submitted pattern decided by

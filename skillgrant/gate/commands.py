@@ -9,12 +9,15 @@ inclusion test (``union_cover``): covered only when every value it stands for is
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Mapping
 from itertools import product
+from typing import NamedTuple
 
+from ..domains import command as command_domain
 from ..domains.base import RESERVED, Budget, Glob, NoFreeFiller, OverBudget
-from ..domains.command import Kind, case_fold, compile_pattern, identity_reason
+from ..domains.command import case_fold, compile_pattern, identity_reason
 from ..domains.cover import approved_filler, union_cover
 from ..grants import parse_grant
 from ..limits import MAX_WORK_PER_DECISION
@@ -59,27 +62,54 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
         if isinstance(found, Judged):
             return found
         parts.append(found)
-    grants = _command_grants(spec.tool, plan, cwd)
-    whole = _whole_string(spec.tool, command, grants)
+    grants = _CommandGrants.of(spec.tool, plan, cwd)
+    whole = command_domain.whole_command(grants.side, command)
     if whole is not None:
-        return all_covered([*parts, Part(command, whole)], "part")
-    if not grants:
+        return all_covered([*parts, Part(command, grants.entries[whole][0])], "part")
+    if not grants.entries:
         return outside("not_covered", f"the plan approves no {spec.tool} command", command)
     if spec.tool == "PowerShell":
         return outside("unknown", "a PowerShell command is covered only by a tool-wide grant or "
                         "an approved entry naming it exactly", command)
-    return _analysed(spec.tool, command, parts, workdir, plan, cwd, _languages(grants))
+    return _analysed(spec.tool, command, parts, workdir, plan, cwd, grants)
+
+
+class _CommandGrants(NamedTuple):
+    """The approved entries of a command tool's group, each with its content (None:
+    tool-wide), and the command domain's compiled side of them (the plan keeps it)."""
+
+    entries: list[tuple[str, str | None]]
+    side: object
+
+    @classmethod
+    def of(cls, tool: str, plan: CallPlan, cwd: str | None) -> _CommandGrants:
+        return plan.kept(("commands", tool, cwd), lambda: cls._made(tool, plan, cwd))
+
+    @classmethod
+    def _made(cls, tool: str, plan: CallPlan, cwd: str | None) -> _CommandGrants:
+        prepared = plan.prepared(cwd)
+        grant = parse_grant(tool)
+        side = command_domain.compiled_side(prepared.grants(grant), prepared.context(),
+                                            grant.key)
+        return cls([(a.entry, a.grant.content) for a in prepared.candidates(grant)], side)
+
+    def languages(self) -> Languages:
+        """Each approved command pattern with its globs (the prover's compilation). Patterns
+        decided by identity only (backslashes, runs of spaces) are left out: they cover no
+        concrete command here. No grant is tool-wide by now (``whole_command`` took it)."""
+        return [(entry, compile_pattern(content).globs) for entry, content in self.entries
+                if content is not None and identity_reason(content) is None]
 
 
 def _analysed(tool: str, command: str, parts: list[Part], workdir: str | None, plan: CallPlan,
-              cwd: str | None, languages: Languages) -> Judged:
+              cwd: str | None, grants: _CommandGrants) -> Judged:
     """Every simple command ``command`` may run, and every file it writes or reads, covered."""
     analysis = analyse(command)
     if analysis.doubt is not None:
         return outside("unknown", f"{analysis.doubt}; only a tool-wide grant or an approved "
                         "entry naming the whole command exactly covers it", command)
     for simple in analysis.commands:
-        judged = _simple(tool, simple, languages)
+        judged = _simple(tool, simple, grants)
         if isinstance(judged, Judged):
             return judged
         parts.append(judged)
@@ -106,38 +136,8 @@ def _redirect(redirect: Redirect, workdir: str | None, plan: CallPlan,
                      f"the redirection {redirect.text!r}", given=joined(target, workdir))
 
 
-def _whole_string(tool: str, command: str, grants: Grants) -> str | None:
-    """The approved entry that allows the whole command string at once, as the runtime does: a
-    tool-wide grant, or an EXACT (or PREFIX) literal equal to it. (So nothing judged after it
-    meets a tool-wide grant.)"""
-    fold = case_fold(tool)
-    same = (lambda a, b: a == b) if fold is None else (lambda a, b: fold(a) == fold(b))
-    # A placeholder (`${CLAUDE_SKILL_DIR}`) stands for a directory the gate does not know: a
-    # literal holding one equals no concrete command, and no command may spell its symbol.
-    literal_ok = RESERVED.isdisjoint(command)
-    for entry, content in grants:
-        if content is None:
-            return entry
-        if identity_reason(content) is not None:
-            continue
-        pattern = compile_pattern(content)
-        if pattern.kind is Kind.ANY:
-            return entry
-        if (literal_ok and pattern.kind in (Kind.EXACT, Kind.PREFIX)
-                and RESERVED.isdisjoint(pattern.literal) and same(pattern.literal, command)):
-            return entry
-    return None
-
-
-#: The approved entries of a command tool's group, each with its content (None: tool-wide).
-Grants = list[tuple[str, str | None]]
 #: The approved command patterns a concrete command is judged against, each with its globs.
 Languages = list[tuple[str, tuple[Glob, ...]]]
-
-
-def _command_grants(tool: str, plan: CallPlan, cwd: str | None) -> Grants:
-    prepared = plan.prepared(cwd)
-    return [(a.entry, a.grant.content) for a in prepared.candidates(parse_grant(tool))]
 
 
 def _workdir(workdir: str | None, given: str, plan: CallPlan, cwd: str | None) -> Part | Judged:
@@ -151,15 +151,17 @@ def _workdir(workdir: str | None, given: str, plan: CallPlan, cwd: str | None) -
     return path_part("Read", workdir, plan, cwd, "the working directory", tree=True)
 
 
-def _simple(tool: str, simple: Simple, languages: Languages) -> Part | Judged:
+def _simple(tool: str, simple: Simple, grants: _CommandGrants) -> Part | Judged:
     words = simple.words
-    if all(w.literal for w in words):
-        command = shlex.join(w.value or "" for w in words)
-        entry = _member(tool, command, languages)
-        if entry is not None:
-            return Part(command, entry)
+    values = [w.value for w in words]
+    if None not in values:
+        command = _joined(values)  # type: ignore[arg-type]
+        index = command_domain.member(grants.side, command)
+        if index is not None:
+            return Part(command, grants.entries[index][0])
         return outside("not_covered", f"no approved entry allows the command {command!r}",
                         command)
+    languages = grants.languages()
     shown = " ".join(shlex.quote(w.value) if w.value is not None else "…" for w in words)
     fold = case_fold(tool)
     budget = Budget(limit=MAX_WORK_PER_DECISION)
@@ -179,22 +181,17 @@ def _simple(tool: str, simple: Simple, languages: Languages) -> Part | Judged:
     return Part(shown, languages[covering[0]][0])
 
 
-def _languages(grants: Grants) -> Languages:
-    """Each approved command pattern with its globs (the prover's compilation). Patterns decided
-    by identity only (backslashes, runs of spaces) are left out: they cover no concrete command
-    here. No grant is tool-wide by now (``_whole_string`` took it)."""
-    return [(entry, compile_pattern(content).globs) for entry, content in grants
-            if content is not None and identity_reason(content) is None]
+def _joined(values: list[str]) -> str:
+    """``shlex.join(values)``, at once when no word needs quoting (none is empty, holds a blank
+    or anything but the characters ``shlex.quote`` leaves as they are)."""
+    joined = " ".join(values)
+    if "" in values or joined.count(" ") != len(values) - 1 or _NEEDS_QUOTES.search(joined):
+        return shlex.join(values)
+    return joined
 
 
-def _member(tool: str, command: str, languages: Languages) -> str | None:
-    """The first approved entry whose language holds the literal ``command``."""
-    if not RESERVED.isdisjoint(command):
-        return None  # the noncharacters that stand for placeholders inside patterns
-    fold = case_fold(tool)
-    budget = Budget(limit=MAX_WORK_PER_DECISION)
-    return next((entry for entry, globs in languages
-                 if any(glob.matches(command, budget, fold) for glob in globs)), None)
+#: What ``shlex.quote`` quotes (its own test), a blank aside.
+_NEEDS_QUOTES = re.compile(r"[^\w@%+=:,./ -]", re.ASCII)
 
 
 def _patterns(words: tuple[Word, ...]) -> list[Glob]:

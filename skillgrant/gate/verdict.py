@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Literal, NamedTuple, TypedDict, cast
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypedDict, TypeVar, cast
 
 from .. import vocabulary
 from ..errors import AllowedToolsError, PlanError
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..plan.light import ApprovedPlan
     from ..plan.model import Plan
 
+T = TypeVar("T")
 CallStatus = Literal["covered", "not_covered", "unknown", "invalid"]
 
 
@@ -56,7 +57,7 @@ class CallPlan:
     directories, as ``check_call`` reads any of its plan arguments; the prover's prepared plan
     for each working directory it has judged a call in."""
 
-    __slots__ = ("_prepared", "_written", "base_dirs", "entries", "shell_tools")
+    __slots__ = ("_kept", "_prepared", "_written", "base_dirs", "entries", "shell_tools")
 
     def __init__(self, entries: tuple[str, ...], shell_tools: Mapping[str, ShellTool],
                  base_dirs: Mapping[str, str], written: Mapping[str, str] | None = None) -> None:
@@ -65,6 +66,7 @@ class CallPlan:
         self.base_dirs = base_dirs
         self._written: Mapping[str, str] = written or {}
         self._prepared: dict[str | None, PreparedPlan] = {}
+        self._kept: dict[object, object] = {}
 
     def as_written(self, entry: str) -> str:
         """An approved entry as the plan writes it (before its placeholders were substituted)."""
@@ -74,6 +76,16 @@ class CallPlan:
         """``prove(entry)`` against this plan, with the call's working directory as the base
         directory ``cwd`` when it is known."""
         return prove_prepared(entry, self.prepared(cwd))
+
+    def kept(self, key: object, build: Callable[[], T]) -> T:
+        """``build()``, made once per ``key`` for this plan (what the gate compiles of it for
+        one tool and one working directory); kept for a few working directories only."""
+        found = self._kept.get(key, self)
+        if found is self:
+            if len(self._kept) >= 64:
+                self._kept.clear()
+            found = self._kept[key] = build()
+        return found  # type: ignore[return-value]
 
     def prepared(self, cwd: str | None = None) -> PreparedPlan:
         """The prover's prepared plan for these entries (what ``prove`` would use). Raises
