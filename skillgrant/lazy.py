@@ -6,6 +6,7 @@ builder and the review stage load only when something asks for one of their name
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import Any
@@ -13,12 +14,15 @@ from typing import Any
 
 def exports(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
     """A module ``__getattr__`` for ``package`` that finds each name of ``homes`` in the
-    submodule it maps to (``{"Plan": "plan.model"}``), and raises AttributeError otherwise."""
+    submodule it maps to (``{"Plan": "plan.model"}``), and raises AttributeError otherwise. A
+    name found is set on the package, so the next lookup does not come here."""
 
     def attribute(name: str) -> Any:
         home = homes.get(name)
         if home is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(import_module(f"{package}.{home}"), name)
+        value = getattr(import_module(f"{package}.{home}"), name)
+        setattr(sys.modules[package], name, value)  # found directly from now on
+        return value
 
     return attribute

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from ..grants import Grant
+from ..limits import MAX_WORK_PER_DECISION
 from .base import RESERVED, Budget, Context, Fold, Glob, NoFreeFiller, Outcome
 from .commandpattern import ANY_COMMAND as ANY_COMMAND
 from .commandpattern import OPERATOR, PLACEHOLDERS, SPACE_RUN, SPLIT, UNSPLITTABLE
@@ -160,9 +161,15 @@ def member(side: object, command: str) -> int | None:
     """The first approved grant whose language holds the concrete ``command``, decided by its
     language (those decided by identity hold no concrete command here)."""
     assert isinstance(side, _ApprovedSide)
-    if not RESERVED.isdisjoint(command):
+    if command and max(command) >= _FIRST_RESERVED and not RESERVED.isdisjoint(command):
         return None  # the noncharacters that stand for placeholders inside patterns
-    return first_match(command, side.languages, Budget(), side.fold)
+    counted = side.languages.counted(command)
+    if counted is None or counted[1] > MAX_WORK_PER_DECISION:
+        return first_match(command, side.languages, Budget(), side.fold)
+    return counted[0]
+
+
+_FIRST_RESERVED: Final = min(RESERVED)
 
 
 def _plain_refuted(witness: str, side: _ApprovedSide, units: int) -> tuple[Outcome, int] | None:

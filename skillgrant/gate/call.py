@@ -55,7 +55,7 @@ def check_call(
                            repr(tool))
     if cwd is not None and not posixpath.isabs(cwd):
         cwd = None  # a relative working directory anchors nothing
-    if not isinstance(tool_input, Mapping):
+    if type(tool_input) is not dict and not isinstance(tool_input, Mapping):
         return CallVerdict("invalid", f"the tool input is a {type(tool_input).__name__}, not "
                            "an object", tool)
     spec = translate(tool, approved.shell_tools)
@@ -84,8 +84,8 @@ def _verdict(runtime_tool: str, tool: str, judged: Judged, plan: CallPlan) -> Ca
     if judged.status != "covered":
         return CallVerdict(judged.status, judged.reason, runtime_tool, tool,
                            witness=judged.witness)
-    covering = tuple(plan.as_written(p.covered_by) for p in judged.parts
-                     if p.covered_by is not None)
+    covering = tuple([plan.as_written(p.covered_by) for p in judged.parts
+                      if p.covered_by is not None])
     return CallVerdict("covered", judged.reason, runtime_tool, tool, covering)
 
 

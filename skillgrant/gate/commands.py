@@ -185,13 +185,15 @@ def _joined(values: list[str]) -> str:
     """``shlex.join(values)``, at once when no word needs quoting (none is empty, holds a blank
     or anything but the characters ``shlex.quote`` leaves as they are)."""
     joined = " ".join(values)
-    if "" in values or joined.count(" ") != len(values) - 1 or _NEEDS_QUOTES.search(joined):
-        return shlex.join(values)
+    if "" in values or joined.count(" ") != len(values) - 1 or _NEEDS_QUOTES(joined):
+        unsafe = _QUOTED
+        return " ".join([v if v and not unsafe(v) else shlex.quote(v) for v in values])
     return joined
 
 
-#: What ``shlex.quote`` quotes (its own test), a blank aside.
-_NEEDS_QUOTES = re.compile(r"[^\w@%+=:,./ -]", re.ASCII)
+#: What ``shlex.quote`` quotes (its own test), and the same with a blank allowed.
+_QUOTED = re.compile(r"[^\w@%+=:,./-]", re.ASCII).search
+_NEEDS_QUOTES = re.compile(r"[^\w@%+=:,./ -]", re.ASCII).search
 
 
 def _patterns(words: tuple[Word, ...]) -> list[Glob]:
