@@ -9,6 +9,7 @@ where it would have without the memory.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
@@ -63,7 +64,7 @@ class PlainTool(NamedTuple):
 
 class PreparedPlan:
     """Approved entries parsed once, with the context their decisions share, and the verdicts
-    already reached against them (``remember``/``recall``)."""
+    already reached against them (``remember``/``remembered``)."""
 
     def __init__(
         self,
@@ -85,9 +86,10 @@ class PreparedPlan:
         self.base_dirs = _base_dirs(base_dirs)
         self._live = [a for a in self.entries if inert_reason(a.grant) is None]
         self._candidates: dict[str, tuple[list[_Approved], list[Grant]]] = {}
-        self._verdicts: dict[str, tuple[Verdict, int]] = {}
+        #: The verdicts reached before, by entry, each with the work it cost (``remember``).
+        self.remembered: OrderedDict[str, tuple[Verdict, int]] = OrderedDict()
         self._compiled: dict[int, tuple[object, object]] = {}
-        self._plain: dict[str, PlainTool | bool | None] = {}
+        self.plain_tools: dict[str, PlainTool | None] = {}
 
     def context(self, value_budget: Budget | None = None) -> Context:
         """A decision's context: a fresh budget, and what the domains compiled of this plan's
@@ -113,10 +115,11 @@ class PreparedPlan:
 
     def plain_tool(self, name: str) -> PlainTool | None:
         """How entries ``name(content)`` with a plain content are decided (``PlainTool``), or
-        None when this plan decides them by the general path only."""
-        if name not in self._plain:
-            self._plain[name] = self._plain_tool(name)
-        return self._plain[name]  # type: ignore[return-value]
+        None when this plan decides them by the general path only (``plain_tools`` holds the
+        answers so far)."""
+        if name not in self.plain_tools:
+            self.plain_tools[name] = self._plain_tool(name)
+        return self.plain_tools[name]
 
     def _plain_tool(self, name: str) -> PlainTool | None:
         try:
@@ -143,16 +146,13 @@ class PreparedPlan:
             return grant.with_tool(cover.tool)
         return grant
 
-    def recall(self, entry: str) -> tuple[Verdict, int] | None:
-        """The verdict reached for ``entry`` before, and the work it cost."""
-        return self._verdicts.get(entry)
-
     def remember(self, entry: str, verdict: Verdict, units: int) -> None:
+        """Keep the verdict reached for ``entry`` and the work it cost (``remembered``)."""
         if len(entry) > _REMEMBERED_ENTRY_CHARS:
             return
-        if len(self._verdicts) >= MAX_REMEMBERED_VERDICTS:
-            del self._verdicts[next(iter(self._verdicts))]  # the oldest first
-        self._verdicts[entry] = (verdict, units)
+        if len(self.remembered) >= MAX_REMEMBERED_VERDICTS:
+            self.remembered.popitem(last=False)  # the oldest first
+        self.remembered[entry] = (verdict, units)
 
 
 #: Verdicts remembered per plan: a registry-scale batch repeats a few grants in every file, and

@@ -35,7 +35,7 @@ from .verdicts import Decision, Verdict
 
 
 def _decide(entry: str, plan: PreparedPlan, value_budget: Budget | None = None) -> Verdict:
-    remembered = plan.recall(entry)
+    remembered = plan.remembered.get(entry)
     if remembered is not None:
         # The same entry against the same plan: the same verdict, and the same work charged to
         # the value's budget. Charging it all at once stops exactly where the decision would
@@ -49,7 +49,7 @@ def _decide(entry: str, plan: PreparedPlan, value_budget: Budget | None = None) 
         return verdict
     plain = _decide_plain(entry, plan, value_budget)
     if plain is not None:
-        plan.remember(entry, *plain)
+        plan.remember(entry, plain[0], plain[1])
         return plain[0]
     # The work passed on to the value's budget is counted apart, so that a decision stopped by
     # its own limit (not the value's) is remembered with the work it charged the value.
@@ -74,7 +74,7 @@ def _decide_plain(entry: str, plan: PreparedPlan,
     if (matched is None or len(entry) > MAX_ENTRY_LENGTH or matched[2] == "*"
             or entry.count("*") > MAX_WILDCARDS_PER_PATTERN):
         return None
-    tool = plan.plain_tool(matched[1])
+    tool = plan.plain_tools.get(matched[1]) or plan.plain_tool(matched[1])
     if tool is None:
         return None
     room = MAX_WORK_PER_DECISION if value_budget is None else min(MAX_WORK_PER_DECISION,

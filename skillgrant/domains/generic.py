@@ -39,7 +39,7 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
 
 def _decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
     outright = covered_outright(submitted, approved, every="every use of the tool",
-                                same="an identical grant is approved")
+                                same=_IDENTICAL)
     if outright is not None:
         return outright
     if has_backslash(submitted.content):
@@ -71,11 +71,16 @@ def _decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Ou
 
 
 class OutrightSide(NamedTuple):
-    """What ``covered_outright`` reads of the approved grants, compiled once: the first
-    tool-wide grant, and the first grant with each specifier."""
+    """What ``covered_outright`` finds among the approved grants, compiled once: the outcome
+    for each specifier an approved grant has before any tool-wide one (the first identical
+    grant's), and ``otherwise`` (the first tool-wide grant's, or None)."""
 
-    tool_wide: int | None
-    first_with: dict[str | None, int]
+    otherwise: Outcome | None
+    by_specifier: dict[str | None, Outcome]
+
+
+_EVERY_USE = "the approved grant allows every use of the tool"
+_IDENTICAL = "an identical grant is approved"
 
 
 def compiled_side(approved: Sequence[Grant], context: Context, key: str) -> object:
@@ -86,7 +91,11 @@ def compiled_side(approved: Sequence[Grant], context: Context, key: str) -> obje
         first_with: dict[str | None, int] = {}
         for i, grant in enumerate(approved):
             first_with.setdefault(grant.content, i)
-        return OutrightSide(first_with.get(None), first_with)
+        wide = first_with.get(None)
+        otherwise = None if wide is None else Outcome("covered", _EVERY_USE, wide)
+        return OutrightSide(otherwise, {
+            content: Outcome("covered", _IDENTICAL, i) for content, i in first_with.items()
+            if content is not None and (wide is None or i < wide)})
 
     return context.approved_side(approved, build)
 
@@ -97,13 +106,8 @@ def decide_plain(content: str, side: object, room: int) -> tuple[Outcome, int] |
     work charged; None when none does (the general path decides)."""
     del room  # nothing is charged
     assert isinstance(side, OutrightSide)
-    same = side.first_with.get(content)
-    wide = side.tool_wide
-    if wide is not None and (same is None or wide < same):
-        return Outcome("covered", "the approved grant allows every use of the tool", wide), 0
-    if same is not None:
-        return Outcome("covered", "an identical grant is approved", same), 0
-    return None
+    outcome = side.by_specifier.get(content, side.otherwise)
+    return None if outcome is None else (outcome, 0)
 
 
 def _unknown_name_note(grant: Grant) -> str:
