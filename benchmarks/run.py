@@ -296,40 +296,48 @@ def _batch_run(argv: list[str]) -> tuple[float, int, int]:
 
 
 def section_batch(sizes: Sequence[int] = (1_000, 10_000, 100_000)) -> None:
-    print("\n## 4. batch `check --format json` over generated skills\n")
-    cores = os.cpu_count() or 1
-    jobs_list = sorted({1, 2, cores})
-    print("| files | --jobs | wall | files/s | µs/file | speed-up | peak RSS |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
-    per_file: dict[int, float] = {}
+    print("\n## 4. batch `check` over generated skills, text and JSON, `--jobs 1` and `2`\n")
+    jobs_list = sorted({1, 2})
+    formats = ("text", "json")
+    print("| files | format | --jobs | wall | files/s | µs/file | speed-up | peak RSS |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    per_file: dict[tuple[str, int], float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         plan = Path(tmp) / "plan.yaml"
         plan.write_text("allowed-tools:\n  - Bash(gh *)\n  - Read\n", encoding="utf-8")
         subprocess.run([*_skillgrant_command(), "--version"], capture_output=True,
-                       env=_child_env(), check=False)  # warm-up: bytecode, parser cache
+                       env=_child_env(), check=False)  # warm-up: bytecode
         for count in sizes:
             root = Path(tmp) / f"n{count}"
             _generate(root, count)
-            single = None
-            for jobs in jobs_list:
-                argv = [*_skillgrant_command(), "check", str(root), "--plan", str(plan),
-                        "--format", "json", "--jobs", str(jobs)]
-                # The median of three runs (one at 100,000 files, which takes a minute).
-                runs = sorted(_batch_run(argv) for _ in range(3 if count <= 10_000 else 1))
-                elapsed, peak, code = runs[len(runs) // 2]
-                assert code == 1, f"check exited {code}"  # every generated skill changes
-                single = single or elapsed
-                if jobs == 1:
-                    per_file[count] = elapsed / count
-                print(f"| {count:,} | {jobs} | {elapsed:.2f} s | {count / elapsed:,.0f} | "
-                      f"{elapsed / count * 1e6:.0f} | {single / elapsed:.2f}x | "
-                      f"{peak / 1024:.0f} MiB |")
+            for fmt in formats:
+                single = None
+                for jobs in jobs_list:
+                    argv = [*_skillgrant_command(), "check", str(root), "--plan", str(plan),
+                            "--format", fmt, "--jobs", str(jobs)]
+                    elapsed, peak = _batch_median(argv, 3 if count <= 10_000 else 1)
+                    single = single or elapsed
+                    per_file[fmt, count] = per_file.get((fmt, count)) or elapsed / count
+                    print(f"| {count:,} | {fmt} | {jobs} | {elapsed:.2f} s | "
+                          f"{count / elapsed:,.0f} | {elapsed / count * 1e6:.0f} | "
+                          f"{single / elapsed:.2f}x | {peak / 1024:.0f} MiB |")
             shutil.rmtree(root)
-    if len(per_file) > 1:
-        first, last = min(per_file), max(per_file)
-        print(f"\ngrowth: time per file at {last:,} files is "
-              f"{per_file[last] / per_file[first]:.2f}x that at {first:,} "
-              "(1.00x = linear; start-up is spread over more files as the batch grows)")
+    for fmt in formats:
+        counts = sorted(c for f, c in per_file if f == fmt)
+        if len(counts) > 1:
+            first, last = counts[0], counts[-1]
+            print(f"\ngrowth ({fmt}, --jobs 1): time per file at {last:,} files is "
+                  f"{per_file[fmt, last] / per_file[fmt, first]:.2f}x that at {first:,} "
+                  "(1.00x = linear; start-up is spread over more files as the batch grows)")
+
+
+def _batch_median(argv: list[str], runs: int) -> tuple[float, int]:
+    """The median wall time of ``runs`` runs (one at 100,000 files, which takes a minute)
+    and its peak RSS in KiB."""
+    results = sorted(_batch_run(argv) for _ in range(runs))
+    elapsed, peak, code = results[len(results) // 2]
+    assert code == 1, f"check exited {code}"  # every generated skill changes
+    return elapsed, peak
 
 
 def section_json(count: int = 1_000, rounds: int = 40) -> None:

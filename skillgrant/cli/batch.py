@@ -15,7 +15,7 @@ from ..reports.ci import Location, artifact_path
 
 if TYPE_CHECKING:
     from ..plan.model import ConstrainKwargs, Plan
-    from ..reports.check import FileResult
+    from ..reports.check import FileResult, TextStyle
     from ..skillfile.builder import SkillDoc
     from ..verdicts import Decision
 
@@ -153,9 +153,20 @@ class FileDone(NamedTuple):
     would_change: bool
 
 
-def file_done(outcome: FileOutcome, *, json_dry_run: bool | None) -> FileDone:
-    """``outcome`` as a FileDone; rendered to JSON text in place when ``json_dry_run`` is given
-    (the value of ``--dry-run``), so a batch keeps text rather than decisions."""
+class Rendering(NamedTuple):
+    """How each file of a batch is rendered where it is done: as JSON text (``json_dry_run``,
+    the value of ``--dry-run``), as its block of the text report (``text``), or not at all (the
+    result is kept, for the formats rendered at the end)."""
+
+    json_dry_run: bool | None = None
+    text: TextStyle | None = None
+
+
+def file_done(outcome: FileOutcome, *, json_dry_run: bool | None = None,
+              text: TextStyle | None = None) -> FileDone:
+    """``outcome`` as a FileDone; rendered in place when ``json_dry_run`` (the value of
+    ``--dry-run``: JSON text) or ``text`` (the text report: the file's block, or for a dry run
+    its diff) is given, so a batch keeps text rather than decisions."""
     result, message = outcome
     decision = result.decision
     would_change = result.changed or (decision is not None and (bool(decision.dropped)
@@ -165,5 +176,9 @@ def file_done(outcome: FileOutcome, *, json_dry_run: bool | None) -> FileDone:
         from ..reports.jsondoc import file_fragment
 
         fragment = file_fragment(result, dry_run=json_dry_run)
+    elif text is not None:
+        from ..reports.check import text_block
+
+        fragment = (result.diff or "") if text.dry_run else text_block(result, text)
     return FileDone(None if fragment is not None else result, fragment, message, result.changed,
                     result.applied, result.error is not None, would_change)

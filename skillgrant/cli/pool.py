@@ -17,22 +17,22 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..log import NAME, heard, library_logger
-from .batch import FileDone, PlanLike, check_file, file_done
+from .batch import FileDone, PlanLike, Rendering, check_file, file_done
 
-#: Files handed to a worker at once: large enough to amortise the hand-over, small enough that
-#: the last chunks still spread over every worker.
-MAX_CHUNK = 64
+#: Files handed to a worker at once: large enough to amortise the hand-over (a chunk is one
+#: message each way), small enough that the last chunks still spread over every worker.
+MAX_CHUNK = 256
 
 
 class WorkerSetup(NamedTuple):
-    """What every worker is started with: ``check_file``'s arguments but the path, and the
-    ``json_dry_run`` of ``file_done``."""
+    """What every worker is started with: ``check_file``'s arguments but the path, and how
+    ``file_done`` renders each file."""
 
     plan: PlanLike
     root: Path
     write: bool
     dry_run: bool
-    json_dry_run: bool | None
+    rendering: Rendering
     enforce: str | None = None
 
 
@@ -51,7 +51,7 @@ def run_pool(files: Sequence[Path], setup: WorkerSetup, workers: int) -> Iterato
     import multiprocessing
 
     logger = library_logger()
-    chunk = max(1, min(MAX_CHUNK, len(files) // (workers * 8)))
+    chunk = max(1, min(MAX_CHUNK, len(files) // (workers * 4)))
     # Forked workers start at once with everything imported; elsewhere (macOS, Windows) the
     # platform's own start method is the safe one.
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
@@ -123,7 +123,9 @@ def _do_file(path: str) -> tuple[FileDone | None, list[logging.LogRecord], Worke
     try:
         outcome = check_file(Path(path), setup.plan, setup.root, write=setup.write,
                              dry_run=setup.dry_run, enforce=setup.enforce)
-        return file_done(outcome, json_dry_run=setup.json_dry_run), collector.records, None
+        done = file_done(outcome, json_dry_run=setup.rendering.json_dry_run,
+                         text=setup.rendering.text)
+        return done, collector.records, None
     except Exception as e:
         # Sent back as text: an exception whose constructor takes other arguments than it
         # stores does not survive pickling, and would stall the pool.

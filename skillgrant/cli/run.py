@@ -31,8 +31,8 @@ from .files import Filters, collect
 if TYPE_CHECKING:
     from ..plan.light import ApprovedPlan
     from ..plan.model import Plan
-    from ..reports.check import Run
-    from .batch import FileDone, PlanLike
+    from ..reports.check import JsonDocument, Run, TextDocument
+    from .batch import FileDone, PlanLike, Rendering
     from .discovery import Config
 
 
@@ -86,7 +86,7 @@ def warn_about(plan: object, name: str) -> None:
 def run_check(invocation: Invocation) -> int:
     """Run ``check`` or ``apply`` as ``invocation`` says and write its report; the exit status
     (0, 1 or 2)."""
-    from ..reports.check import JsonDocument, Run
+    from ..reports.check import Run
     from .batch import file_done, unreadable_directory
     from .discovery import find_config
 
@@ -100,19 +100,18 @@ def run_check(invocation: Invocation) -> int:
     files = [item for item in found if isinstance(item, Path)]
     root = repo_root()
     run = Run(command, plans.source(files), dry_run=dry_run)
-    # JSON is rendered a file at a time (a registry-scale batch keeps text, not decisions);
-    # the other formats render the whole run at the end.
-    document = JsonDocument(run, version=__version__) if fmt is Format.json else None
+    # JSON and text are rendered a file at a time (a registry-scale batch keeps text, not
+    # decisions); the other formats render the whole run at the end.
+    rendering, document = _rendering(run, fmt, invocation)
     error = change = False
-    json_dry_run = dry_run if document is not None else None
     done_files = plans.run(files, root, write=command == "apply" and not dry_run,
-                           dry_run=dry_run, json=document is not None,
+                           dry_run=dry_run, rendering=rendering,
                            jobs=invocation.jobs or default_jobs())
     for item in found:
         # A directory that could not be read is an error in its place among the files.
         done = (next(done_files) if isinstance(item, Path) else
                 file_done(unreadable_directory(item.path, item.reason, root),
-                          json_dry_run=json_dry_run))
+                          json_dry_run=rendering.json_dry_run, text=rendering.text))
         if done.message is not None:
             echo(done.message, err=True)
         error = error or done.error
@@ -125,8 +124,10 @@ def run_check(invocation: Invocation) -> int:
     next(done_files, None)  # every file is done: let the generator (and its pool) finish
     with report_to(invocation.output):
         if document is not None:
+            # Colour is kept only in the text report (as typer.echo keeps it when asked).
+            colour = None if rendering.text is None or dry_run else rendering.text.colour
             for chunk in document.chunks():
-                echo(chunk, nl=False)
+                echo(chunk, nl=False, color=colour)
         else:
             _write_report(run, fmt, invocation.color, root, invocation.quiet)
     if error:
@@ -134,6 +135,22 @@ def run_check(invocation: Invocation) -> int:
     if command == "check" and change:
         return 1
     return 0
+
+
+def _rendering(run: Run, fmt: Format,
+               invocation: Invocation) -> tuple[Rendering, JsonDocument | TextDocument | None]:
+    """How each file is rendered where it is done, and the document that gathers it (None: the
+    results are kept for a renderer of the whole run)."""
+    from ..reports.check import JsonDocument, TextDocument, TextStyle
+    from .batch import Rendering
+
+    if fmt is Format.json:
+        return Rendering(json_dry_run=run.dry_run), JsonDocument(run, version=__version__)
+    if fmt is Format.text:
+        style = TextStyle(run.command, run.dry_run, colour_enabled(invocation.color),
+                          invocation.quiet)
+        return Rendering(text=style), TextDocument(style)
+    return Rendering(), None
 
 
 #: The path that stands for a SKILL.md read from standard input.
@@ -220,24 +237,24 @@ class Plans:
             self._loaded[name] = plan
         return self._loaded[name]
 
-    def run(self, files: Sequence[Path], root: Path, *, write: bool, dry_run: bool, json: bool,
-            jobs: int) -> Iterator[FileDone]:
+    def run(self, files: Sequence[Path], root: Path, *, write: bool, dry_run: bool,
+            rendering: Rendering, jobs: int) -> Iterator[FileDone]:
         """Each file done, in order: the files of one plan together (a run of neighbours
         sharing a plan shares the workers), a file with no plan an error in its place."""
         from itertools import groupby
 
         from .batch import file_done, path_error
 
-        json_dry_run = dry_run if json else None
         for name, group in groupby(files, key=self.name):
             members = list(group)
             if name is None:
                 for path in members:
-                    yield file_done(path_error(path, NO_PLAN, root), json_dry_run=json_dry_run)
+                    yield file_done(path_error(path, NO_PLAN, root),
+                                    json_dry_run=rendering.json_dry_run, text=rendering.text)
                 continue
             enforce = _gate_command(name, self.invocation) if self.invocation.enforce else None
             yield from run_files(members, self.load(name), root, write=write, dry_run=dry_run,
-                                 json=json, jobs=jobs, enforce=enforce)
+                                 rendering=rendering, jobs=jobs, enforce=enforce)
 
 
 #: What a file with no plan is told.
@@ -253,22 +270,22 @@ def default_jobs() -> int:
 
 
 def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool, dry_run: bool,
-              json: bool, jobs: int, enforce: str | None = None) -> Iterator[FileDone]:
-    """Each file done, in the order given; over ``jobs`` worker processes (cli/pool.py) when
-    there is more than one file to share. With ``json``, each is rendered where it is done."""
+              rendering: Rendering, jobs: int, enforce: str | None = None) -> Iterator[FileDone]:
+    """Each file done, in the order given, and rendered as ``rendering`` says; over ``jobs``
+    worker processes (cli/pool.py) when there is more than one file to share."""
     from .batch import check_file, file_done
 
-    json_dry_run = dry_run if json else None
     workers = min(jobs, len(files))
     if workers > 1:
         from .pool import WorkerSetup, run_pool
 
-        setup = WorkerSetup(plan, root, write, dry_run, json_dry_run, enforce)
+        setup = WorkerSetup(plan, root, write, dry_run, rendering, enforce)
         yield from run_pool(files, setup, workers)
         return
+    json_dry_run, text = rendering
     for path in files:
         outcome = check_file(path, plan, root, write=write, dry_run=dry_run, enforce=enforce)
-        yield file_done(outcome, json_dry_run=json_dry_run)
+        yield file_done(outcome, json_dry_run=json_dry_run, text=text)
 
 
 def _gate_command(plan: str, invocation: Invocation) -> str:

@@ -13,8 +13,8 @@ Markdown in ``reports.check_markdown``; their names are re-exported here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from ..rules import CHECK_RULES, RULE_BY_ID, Rule, rule_for, status_rule
 from .ci import (
@@ -30,6 +30,7 @@ from .escape import ENTRY_SHOWN, brief, dumps, printable, shown
 from .escape import Paint as _Paint
 from .jsondoc import JSON_VERSION, JsonDocument, render_explain_json, render_json, verdict_json
 from .results import FileResult, Run
+from .spool import Spool
 
 if TYPE_CHECKING:
     from ..verdicts import Decision, Verdict
@@ -45,6 +46,8 @@ __all__ = [
     "JsonDocument",
     "Location",
     "Run",
+    "TextDocument",
+    "TextStyle",
     "brief",
     "dumps",
     "findings",
@@ -59,6 +62,8 @@ __all__ = [
     "render_text",
     "sarif_log",
     "shown",
+    "text_block",
+    "text_tail",
     "unified_diff",
     "verdict_json",
 ]
@@ -149,13 +154,13 @@ def _verdict_lines(verdict: Verdict, paint: _Paint, width: int) -> list[str]:
     return lines
 
 
-def _file_state(run: Run, result: FileResult) -> str:
+def _file_state(run: Run | TextStyle, result: FileResult) -> str:
     if run.command == "check" or run.dry_run:
         return "would change" if result.changed else "unchanged"
     return "rewritten" if result.applied else "unchanged"
 
 
-def _file_lines(run: Run, result: FileResult, decision: Decision, paint: _Paint,
+def _file_lines(run: Run | TextStyle, result: FileResult, decision: Decision, paint: _Paint,
                 quiet: bool = False) -> list[str]:
     """One file's block: its header, then a line per entry (per dropped entry, ``quiet``), per
     file-level rule and for the value it becomes, each starting with ``file:line:column:``
@@ -196,26 +201,72 @@ def render_text(run: Run, *, colour: bool = False, quiet: bool = False) -> str:
     """The report for people: each file, every decision at its ``file:line:column``, the value
     it becomes. ``quiet``: only the files with a drop, a restore or a note, and in them only
     the dropped entries (errors are on standard error either way)."""
+    style = TextStyle(run.command, run.dry_run, colour, quiet)
     paint = _Paint(colour)
-    out: list[str] = []
-    for result in run.files:
-        decision = result.decision
-        if result.error is not None or decision is None:
-            continue
-        if quiet and not (decision.dropped or decision.restored or result.runtime_note):
-            continue
-        out.extend(_file_lines(run, result, decision, paint, quiet))
+    blocks = [text_block(result, style, paint) for result in run.files]
     errors = sum(1 for r in run.files if r.error is not None)
     would = run.command == "check" or run.dry_run
     changed = sum(1 for r in run.files if (r.changed if would else r.applied))
-    total = len(run.files)
+    return "".join(blocks) + text_tail(style, len(run.files), changed, errors)
+
+
+class TextStyle(NamedTuple):
+    """What the text report of a run looks like, the same for every file: the command, whether
+    it is a dry run, colour, and ``quiet``."""
+
+    command: str
+    dry_run: bool
+    colour: bool
+    quiet: bool
+
+
+def text_block(result: FileResult, style: TextStyle, paint: _Paint | None = None) -> str:
+    """One file's part of ``render_text``: its lines, each ending in a line break ("" for a
+    file the report leaves out). ``paint``: the style's, made once for a run."""
+    decision = result.decision
+    if result.error is not None or decision is None:
+        return ""
+    if style.quiet and not (decision.dropped or decision.restored or result.runtime_note):
+        return ""
+    lines = _file_lines(style, result, decision, paint or _Paint(style.colour), style.quiet)
+    return "\n".join(lines) + "\n"
+
+
+def text_tail(style: TextStyle, total: int, changed: int, errors: int) -> str:
+    """The last line of ``render_text``: how many files were checked, changed (for ``check`` and
+    dry runs, would change; else rewritten) and had errors."""
+    would = style.command == "check" or style.dry_run
     noun = "file" if total == 1 else "files"
     verb = "would change" if would else "rewritten"
     tail = f"{total} {noun} checked: {changed} {verb}"
     if errors:
         tail += f", {errors} with errors"
-    out.append(tail + ".")
-    return "\n".join(out) + "\n"
+    return tail + ".\n"
+
+
+class TextDocument:
+    """``render_text``'s text (or, for a dry run, the files' diffs), built a file at a time
+    from each file's ``text_block`` (made where the file was done, also in a ``--jobs``
+    worker) and kept in a ``Spool``: a batch holds text, not results."""
+
+    def __init__(self, style: TextStyle) -> None:
+        self.style = style
+        self._blocks = Spool()
+        self._counts = [0, 0, 0]  # files, changed (or rewritten), errors
+
+    def add_fragment(self, fragment: str, *, changed: bool, applied: bool, error: bool) -> None:
+        """A file's block and what the last line counts."""
+        self._blocks.add(fragment)
+        would = self.style.command == "check" or self.style.dry_run
+        self._counts[0] += 1
+        self._counts[1] += changed if would else applied
+        self._counts[2] += error
+
+    def chunks(self) -> Iterator[str]:
+        """The report's text in pieces."""
+        yield from self._blocks.chunks()
+        if not self.style.dry_run:
+            yield text_tail(self.style, *self._counts)
 
 
 def render_explain_text(verdict: Verdict, approved: Sequence[str], *,

@@ -37,7 +37,20 @@ DOCS_BASE: Final = "https://github.com/skillgrant/skillgrant/blob/main/"
 
 def artifact_path(path: Path, root: Path) -> str:
     """How a report names a file: ``path`` relative to the repository ``root`` in POSIX form
-    (SARIF's artifact location under ``%SRCROOT%``), or absolute when it is outside ``root``."""
+    (SARIF's artifact location under ``%SRCROOT%``), or absolute when it is outside ``root``.
+
+    On POSIX the names are compared as strings (a batch names every file: pathlib costs ten
+    times as much): ``abspath`` and a ``Path``'s text are both normalised, so ``root``'s text
+    plus ``/`` begins exactly the paths inside it. A path that starts with ``//`` (its own
+    anchor in pathlib) goes the pathlib way."""
+    if os.name == "posix":
+        named = os.path.abspath(path)
+        base = os.fspath(root)
+        if not named.startswith("//") and not base.startswith("//"):
+            if named == base:
+                return "."
+            inside = base if base.endswith("/") else base + "/"
+            return named[len(inside):] if named.startswith(inside) else named
     absolute = Path(os.path.abspath(path))
     try:
         return absolute.relative_to(root).as_posix()

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
-from itertools import repeat
+from collections.abc import Callable
 from json.encoder import encode_basestring as _string
 from typing import Any, Final
 
@@ -116,57 +115,74 @@ def _fast_text(value: object, level: int = 0) -> str:
 
 
 def _write(value: object, out: list[str], level: int) -> None:
-    scalar = _SCALARS.get(type(value))
-    if scalar is not None:
-        out.append(scalar(value))
-    elif isinstance(value, str):  # a subclass (a StrEnum): json writes its text
-        out.append(_string(value))
-    elif isinstance(value, int):  # bool is in _SCALARS; this is an int subclass
-        out.append(int.__repr__(value))
+    text = _scalar(value)
+    if text is not None:
+        out.append(text)
     elif isinstance(value, dict):
         if value:
-            _members(zip(map(_string, value), value.values(), strict=True), ": ", "{}", out,
-                     level)
+            _object(value, out, level)
         else:
             out.append("{}")
     elif isinstance(value, (list, tuple)):
         if value:
-            _members(zip(repeat(""), value), "", "[]", out, level)
+            _array(value, out, level)
         else:
             out.append("[]")
     else:
         raise _Unsupported
 
 
-def _members(members: Iterable[tuple[str, object]], colon: str, brackets: str, out: list[str],
-             level: int) -> None:
-    """An object's members (a written key, ``colon``, a value) or a list's (no key, no colon)."""
+def _scalar(value: object) -> str | None:
+    """A string, integer, boolean or null as JSON text (a subclass, such as a StrEnum, as its
+    base: as json writes it); None for anything else."""
+    if isinstance(value, str):
+        return _string(value)
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int):
+        return int.__repr__(value)
+    return None
+
+
+def _object(value: dict[Any, Any], out: list[str], level: int) -> None:
+    """An object's members, each ``"key": value`` on its own line."""
     if level >= _MAX_FAST_DEPTH:
         raise _Unsupported
-    inner = "\n" + "  " * (level + 1)
-    separator = brackets[0] + inner
-    for key, item in members:
-        scalar = _SCALARS.get(type(item))
-        if scalar is not None:
-            out.append(separator + key + colon + scalar(item))
+    separator = "{" + _INDENTS[level + 1]
+    for key, item in value.items():
+        text = _scalar(item)
+        if text is not None:
+            out.append(separator + _string(key) + ": " + text)
         else:
-            out.append(separator + key + colon)
+            out.append(separator + _string(key) + ": ")
             _write(item, out, level + 1)
-        separator = "," + inner
-    out.append("\n" + "  " * level + brackets[1])
+        separator = _COMMAS[level + 1]
+    out.append(_INDENTS[level] + "}")
 
 
-def _constant(text: str) -> Callable[[object], str]:
-    return lambda _: text
+def _array(value: list[Any] | tuple[Any, ...], out: list[str], level: int) -> None:
+    """A list's items, each on its own line."""
+    if level >= _MAX_FAST_DEPTH:
+        raise _Unsupported
+    separator = "[" + _INDENTS[level + 1]
+    for item in value:
+        text = _scalar(item)
+        if text is not None:
+            out.append(separator + text)
+        else:
+            out.append(separator)
+            _write(item, out, level + 1)
+        separator = _COMMAS[level + 1]
+    out.append(_INDENTS[level] + "]")
 
 
-# Exact types only: subclasses (a StrEnum, an IntEnum) take the isinstance branches, as in json.
-_SCALARS: Final[dict[type, Callable[[Any], str]]] = {
-    str: _string,
-    int: int.__repr__,
-    bool: lambda value: "true" if value else "false",
-    type(None): _constant("null"),
-}
+# A line break and the indentation of each level, and the same after a comma: made once.
+_INDENTS: Final = tuple("\n" + "  " * level for level in range(_MAX_FAST_DEPTH + 1))
+_COMMAS: Final = tuple("," + indent for indent in _INDENTS)
 
 #: The JSON writers, by name. Each writes the text ``json.dumps(value, ensure_ascii=False,
 #: indent=2)`` writes (tests/test_fast_equivalence.py runs the renderers with each): ``stdlib``

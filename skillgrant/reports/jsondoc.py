@@ -10,10 +10,11 @@ same as ``json.dumps`` of the whole document would give.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..rules import rule_for, status_rule
 from .escape import dumps, encode, safe_json
+from .spool import MAX_SPOOLED_CHARS, Spool
 
 if TYPE_CHECKING:
     from ..review.sources import Source
@@ -103,17 +104,15 @@ def render_json(run: Run, *, version: str) -> str:
 class JsonDocument:
     """``render_json``'s text, built a file at a time (``run.files`` is not read).
 
-    The files' text is kept in memory up to MAX_SPOOLED_CHARS, then moved to an anonymous
-    temporary file, so a registry-scale batch holds neither its decisions nor its whole output
-    in memory. Nothing is written out before ``chunks`` is read, as before.
+    The files' text is kept in a ``Spool`` (in memory up to MAX_SPOOLED_CHARS, then in an
+    anonymous temporary file), so a registry-scale batch holds neither its decisions nor its
+    whole output in memory. Nothing is written out before ``chunks`` is read, as before.
     """
 
     def __init__(self, run: Run, *, version: str) -> None:
         self.run = run
         self.version = version
-        self._pieces: list[str] = []
-        self._held = 0
-        self._spool: IO[str] | None = None
+        self._files = Spool(safe_json, MAX_SPOOLED_CHARS)
         self.summary = {"files": 0, "changed": 0, "applied": 0, "errors": 0}
 
     def add(self, result: FileResult) -> None:
@@ -123,26 +122,11 @@ class JsonDocument:
 
     def add_fragment(self, fragment: str, *, changed: bool, applied: bool, error: bool) -> None:
         """A file's ``file_fragment`` (made here or in a worker) and what the summary counts."""
-        self._pieces.append(("," if self.summary["files"] else "[") + "\n    " + fragment)
-        self._held += len(fragment) + 6
-        if self._held > MAX_SPOOLED_CHARS:
-            self._spill()
+        self._files.add(("," if self.summary["files"] else "[") + "\n    " + fragment)
         self.summary["files"] += 1
         self.summary["changed"] += changed
         self.summary["applied"] += applied
         self.summary["errors"] += error
-
-    def _spill(self) -> None:
-        if self._spool is None:
-            import tempfile
-
-            # Closed when the text has been read (chunks).
-            self._spool = tempfile.TemporaryFile(  # noqa: SIM115
-                mode="w+", encoding="utf-8", newline="")
-        for start in range(0, len(self._pieces), _PIECES_AT_ONCE):
-            self._spool.write(safe_json("".join(self._pieces[start:start + _PIECES_AT_ONCE])))
-        self._pieces.clear()
-        self._held = 0
 
     def chunks(self) -> Iterable[str]:
         """The document's text in pieces (the same as ``dumps`` of the whole document)."""
@@ -154,24 +138,12 @@ class JsonDocument:
         if not self.summary["files"]:
             yield "[]"
         else:
-            if self._spool is not None:
-                self._spool.seek(0)
-                while piece := self._spool.read(1 << 20):
-                    yield piece
-                self._spool.close()
-            for start in range(0, len(self._pieces), _PIECES_AT_ONCE):
-                yield safe_json("".join(self._pieces[start:start + _PIECES_AT_ONCE]))
+            yield from self._files.chunks()
             yield "\n  ]"
         yield safe_json(f',\n  "summary": {encode(self.summary, 1)}\n}}') + "\n"
 
     def text(self) -> str:
         return "".join(self.chunks())
-
-
-#: Characters of file objects ``JsonDocument`` keeps in memory before it spools them to disk.
-MAX_SPOOLED_CHARS: Final = 16 << 20
-# File objects joined into one string at a time when they are written out.
-_PIECES_AT_ONCE: Final = 500
 
 
 def render_explain_json(verdict: Verdict, approved: Sequence[str], *, version: str) -> str:

@@ -15,12 +15,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-import frontmatter
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..errors import SkillFileError
 from ..grants import lone_surrogate, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
+from . import fmread
 from .runtime import Divergence
 from .runtime import check as runtime_check
 from .yamlspan import STYLE_NAMES, YamlProblem, compose, entry_spans, is_str_scalar, line_column
@@ -160,7 +160,7 @@ class _Reader:
             where = None if e.index is None else self.yaml_start + e.index
             raise self.fail(f"{e.message} in the frontmatter", where) from e
         pairs = self._top_level(root)
-        metadata = self._frontmatter_metadata(yaml_end, closing)
+        metadata = self._frontmatter_metadata(yaml_end, closing, root)
         found = self._find_key(pairs)
         allowed = None if found is None else self._allowed(*found)
         value = None if allowed is None else (
@@ -214,7 +214,8 @@ class _Reader:
                             f"not {kind}", self.offset(root))
         return list(root.value)
 
-    def _frontmatter_metadata(self, yaml_end: int, closing: str) -> dict[str, object]:
+    def _frontmatter_metadata(self, yaml_end: int, closing: str,
+                              root: Node | None) -> dict[str, object]:
         # python-frontmatter is blind to a BOM and to '...' fences: hand it the text without
         # either, so its reading can be compared with ours.
         text = self.text[1:] if self.text.startswith("\ufeff") else self.text
@@ -222,10 +223,9 @@ class _Reader:
             cut = yaml_end - (len(self.text) - len(text))
             text = text[:cut] + "---" + text[cut + 3:]
         try:
-            metadata, _ = frontmatter.parse(text)
+            return fmread.metadata(text, self.text[self.yaml_start:yaml_end], root)
         except Exception as e:  # a value PyYAML composes but cannot construct (a bad date...)
             raise self.fail(f"the frontmatter does not load: {e}".split("\n")[0], 0) from e
-        return metadata
 
     def _find_key(self, pairs: list[tuple[Node, Node]]) -> tuple[Node, Node] | None:
         found: tuple[Node, Node] | None = None

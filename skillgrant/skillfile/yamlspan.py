@@ -17,6 +17,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import lone_surrogate, split_allowed_tools
 from ..limits import MAX_NESTING_DEPTH, MAX_YAML_ALIASES
+from .flatyaml import compose_flat
 
 # libyaml when it is there; its marks count characters exactly like the pure-Python loader's.
 LOADER: Final[type[yaml.SafeLoader]] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -83,12 +84,16 @@ def compose(text: str) -> Node | None:
     (MAX_YAML_ALIASES is 0): a node reached twice has one text span but two meanings, and alias
     chains are the classic expansion bomb. Merge keys would let a key appear in the data with no
     node of its own. The events are streamed first, so nothing is composed (recursively) before
-    both limits have been checked.
+    both limits have been checked. Flat ``key: value`` lines, which can hold none of these, are
+    composed without the parser (``flatyaml``).
     """
     surrogate = lone_surrogate(text)
     if surrogate is not None:
         raise YamlProblem(f"invalid text: lone surrogate U+{ord(text[surrogate]):04X} is not "
                           "a character", surrogate)
+    flat = compose_flat(text)
+    if flat is not None:
+        return flat
     if sum(map(text.count, _COLLECTION_INDICATORS)) <= MAX_NESTING_DEPTH:
         sure, node = _compose_shallow(text)
         if sure:
@@ -280,9 +285,12 @@ def entry_spans(text: str, node: ScalarNode, base: int = 0) -> tuple[tuple[int, 
     >>> entry_spans(text, compose(text).value[0][1])
     ((16, 23), (25, 29))
     """
-    chars = char_spans(text, node, base)
     value: str = node.value
     scalar = (base + node.start_mark.index, base + node.end_mark.index)
+    verbatim = _verbatim(text, node, base)
+    if verbatim is not None:
+        return _verbatim_spans(value, verbatim, scalar)
+    chars = char_spans(text, node, base)
     found: list[tuple[int, int]] = []
     cursor = 0
     for entry in split_allowed_tools(value):
@@ -291,6 +299,33 @@ def entry_spans(text: str, node: ScalarNode, base: int = 0) -> tuple[tuple[int, 
         first = None if chars is None else chars[index]
         last = None if chars is None else chars[cursor - 1]
         found.append(scalar if first is None or last is None else (first[0], last[1]))
+    return tuple(found)
+
+
+def _verbatim(text: str, node: ScalarNode, base: int) -> int | None:
+    """Where the scalar's value is written character for character (a plain scalar on one
+    line, a quoted one without escapes or doubled quotes), or None."""
+    start, end = base + node.start_mark.index, base + node.end_mark.index
+    if node.style in ("'", '"'):
+        start, end = start + 1, end - 1
+    elif node.style not in (None, ""):
+        return None
+    value: str = node.value
+    return start if end - start == len(value) and text.startswith(value, start) else None
+
+
+def _verbatim_spans(value: str, at: int, scalar: Span) -> tuple[Span, ...]:
+    """``entry_spans`` for a value written verbatim from ``at``: what ``char_spans`` gives
+    then is each character's own offset (None for a space or break, which span the scalar)."""
+    found: list[Span] = []
+    cursor = 0
+    for entry in split_allowed_tools(value):
+        index = value.find(entry, cursor)
+        cursor = index + len(entry)
+        if value[index] in _FOLDING or value[cursor - 1] in _FOLDING:
+            found.append(scalar)
+        else:
+            found.append((at + index, at + cursor))
     return tuple(found)
 
 

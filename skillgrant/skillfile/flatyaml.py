@@ -1,0 +1,127 @@
+"""The YAML most frontmatter is, composed without the YAML parser: a block mapping of
+``key: value`` lines, each value a plain or a simply double-quoted scalar on its own line.
+
+``compose_flat`` gives exactly the nodes ``yaml.compose(text, Loader=LOADER)`` gives for such
+a text (tags, values, styles, marks), or None for any other text, which the caller composes
+with the parser as before. A batch reads several such texts a file (the frontmatter, the
+runtime's re-quoted reading of it); libyaml spends most of its time on them calling back into
+Python (the resolver, the node classes), so this path is a few times faster.
+
+Why the nodes are the same: every line is ``KEY: VALUE\\n`` with the key a plain scalar at
+column 0 and the value on the key's line, so the mapping's indentation is 0 and no value can
+continue onto the next line (a continuation needs a line indented past 0, and every line
+starts with a key's letter). A plain value is taken only when its text cannot mean anything
+but itself (``plain_ok``'s rules: no indicator first, no ``": "``, no ``" #"``, no ``":"`` at
+the end, no blank space at either end, printable characters only, no tab); a double-quoted one
+only with ``\\\\`` and ``\\"`` as its escapes. Tags come from PyYAML's own resolver. No blank
+lines, comments, directives, ``---``/``...`` lines, anchors, tags or aliases can occur, so
+neither aliases nor merge keys (``<<`` is no key here) nor nesting need checking.
+tests/test_flatyaml.py compares this with the parser on tables and generated texts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, Final
+
+import yaml
+from yaml.nodes import MappingNode, ScalarNode
+
+# The parser's, when it is libyaml; both count characters the same way.
+LOADER: Final[type[yaml.SafeLoader]] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_LIBYAML: Final = LOADER is not yaml.SafeLoader
+_MARK: Final[Callable[..., Any]] = (
+    yaml._yaml.Mark if _LIBYAML else yaml.error.Mark)
+#: libyaml writes a plain scalar's style as "", the pure-Python composer as None.
+_PLAIN_STYLE: Final = "" if _LIBYAML else None
+_NAME: Final = "<unicode string>"
+_STR: Final = "tag:yaml.org,2002:str"
+_MAP: Final = "tag:yaml.org,2002:map"
+
+# One line: the key, the blank space after its colon, the value (checked further below).
+_LINE: Final = re.compile(r"([A-Za-z][A-Za-z0-9_-]*): +([^\n]*)\n")
+# The printable characters a plain or double-quoted scalar may hold as they are (no tab, no
+# line break of YAML 1.1, no BOM, no surrogate): yamlspan's _SAFE_CHARS.
+_SAFE: Final = re.compile(r"[^\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]*")
+_PLAIN_FIRST: Final = frozenset("-?:,[]{}#&*!|>'\"%@` ")
+_DOUBLE: Final = re.compile(r'"((?:[^"\\]|\\[\\"])*)"')
+_UNESCAPE: Final = re.compile(r"\\([\\\"])")
+_RESOLVER: Final = yaml.resolver.Resolver()
+# A plain scalar can resolve to something other than a string only from these first
+# characters (PyYAML's implicit resolvers are keyed by them).
+_RESOLVED_FIRST: Final = frozenset(
+    ch for ch in _RESOLVER.yaml_implicit_resolvers if ch is not None)
+_tags: dict[str, str] = {}
+
+
+def compose_flat(text: str) -> MappingNode | None:
+    """``yaml.compose(text, Loader=LOADER)`` for a text of flat ``key: value`` lines (each
+    ending in ``\\n``); None for any other text.
+
+    >>> node = compose_flat("name: x\\nallowed-tools: Read, Grep\\n")
+    >>> [(k.value, v.value) for k, v in node.value]
+    [('name', 'x'), ('allowed-tools', 'Read, Grep')]
+    """
+    if not text.endswith("\n"):
+        return None
+    pairs = []
+    mark = _MARK
+    pos = line = 0
+    end = len(text)
+    match = _LINE.match
+    while pos < end:
+        found = match(text, pos)
+        if found is None:
+            return None
+        key, raw = found.group(1, 2)
+        value_at = found.start(2)
+        value = _value(raw)
+        if value is None:
+            return None
+        key_tag = _tags.get(key) or _key_tag(key)
+        key_end = pos + len(key)
+        value_end = value_at + len(raw)
+        pairs.append((
+            ScalarNode(key_tag, key, mark(_NAME, pos, line, 0, None, None),
+                       mark(_NAME, key_end, line, key_end - pos, None, None), _PLAIN_STYLE),
+            ScalarNode(value[0], value[1], mark(_NAME, value_at, line, value_at - pos, None, None),
+                       mark(_NAME, value_end, line, value_end - pos, None, None), value[2])))
+        pos = found.end()
+        line += 1
+    return MappingNode(_MAP, pairs, mark(_NAME, 0, 0, 0, None, None),
+                       mark(_NAME, end, line, 0, None, None), False)
+
+
+def _value(raw: str) -> tuple[str, str, str | None] | None:
+    """A value's tag, string and style, or None when it is not one this path reads."""
+    if not raw or _SAFE.fullmatch(raw) is None:
+        return None
+    first = raw[0]
+    if first == '"':
+        quoted = _DOUBLE.fullmatch(raw)
+        if quoted is None:
+            return None
+        inner = quoted.group(1)
+        return _STR, _UNESCAPE.sub(r"\1", inner) if "\\" in inner else inner, '"'
+    if (first in _PLAIN_FIRST or raw[-1] in " :" or ": " in raw or " #" in raw):
+        return None
+    return (_tag(raw) if first in _RESOLVED_FIRST else _STR), raw, _PLAIN_STYLE
+
+
+def _tag(plain: str) -> str:
+    """The tag PyYAML's resolver gives a plain scalar."""
+    tag: str = _RESOLVER.resolve(ScalarNode, plain, (True, False))  # type: ignore[no-untyped-call]
+    return tag
+
+
+def _key_tag(key: str) -> str:
+    """``_tag`` of a key, remembered: a batch meets the same few keys in every file."""
+    tag = _tag(key)
+    if len(_tags) < _MAX_TAGS:
+        _tags[key] = tag
+    return tag
+
+
+#: Key tags remembered at most.
+_MAX_TAGS: Final = 1024

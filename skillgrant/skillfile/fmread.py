@@ -1,0 +1,69 @@
+"""python-frontmatter's reading of a SKILL.md, which ``spans`` cross-checks against its own.
+
+``frontmatter.parse`` finds the frontmatter text with its own fences, then loads it with PyYAML
+(composing it again, then constructing Python values). ``metadata`` takes the same steps with
+python-frontmatter's own functions, up to the load; and when the text it would load is the
+text skillgrant composed with one line break before it (a leading blank line changes no YAML
+value) and the loader is the one skillgrant composes with, the load is done from skillgrant's
+nodes: for a mapping of string scalars (and lists of them), ``SafeConstructor`` gives each
+key's string, a later duplicate winning, and that is what is built here. Anything else is
+loaded by python-frontmatter as before. tests/test_flatyaml.py compares this with
+``frontmatter.parse`` on tables and generated texts.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import frontmatter
+from frontmatter import default_handlers
+from frontmatter.util import u
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .yamlspan import LOADER, STR_TAG
+
+_OWN_LOAD: Final = default_handlers.YAMLHandler.load
+_MAP_TAG: Final = "tag:yaml.org,2002:map"
+_SEQ_TAG: Final = "tag:yaml.org,2002:seq"
+
+
+def metadata(text: str, yaml_text: str, root: Node | None) -> dict[str, object]:
+    """``frontmatter.parse(text)[0]``, from ``root`` (``yaml_text`` composed with ``LOADER``)
+    when that is certainly the same. Raises what ``frontmatter.parse`` raises."""
+    stripped = u(text).strip()
+    handler = frontmatter.detect_format(stripped, frontmatter.handlers)
+    if (type(handler) is not default_handlers.YAMLHandler
+            or type(handler).load is not _OWN_LOAD or default_handlers.SafeLoader is not LOADER):
+        return _parsed(text)
+    try:
+        loaded, _ = handler.split(stripped)
+    except ValueError:
+        return {}  # no closing fence for python-frontmatter: it reads no metadata
+    built = _built(root) if loaded == "\n" + yaml_text else None
+    return _parsed(text) if built is None else built
+
+
+def _parsed(text: str) -> dict[str, object]:
+    found, _ = frontmatter.parse(text)
+    return found
+
+
+def _built(root: Node | None) -> dict[str, object] | None:
+    """What SafeConstructor makes of a mapping of string scalars and lists of them (of an
+    empty document, nothing); None for any other node."""
+    if root is None:
+        return {}
+    if type(root) is not MappingNode or root.tag != _MAP_TAG:
+        return None
+    out: dict[str, object] = {}
+    for key, value in root.value:
+        if type(key) is not ScalarNode or key.tag != STR_TAG:
+            return None
+        if type(value) is ScalarNode and value.tag == STR_TAG:
+            out[key.value] = value.value
+        elif type(value) is SequenceNode and value.tag == _SEQ_TAG and all(
+                type(item) is ScalarNode and item.tag == STR_TAG for item in value.value):
+            out[key.value] = [item.value for item in value.value]
+        else:
+            return None
+    return out
