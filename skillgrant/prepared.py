@@ -9,7 +9,6 @@ where it would have without the memory.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
@@ -55,7 +54,8 @@ class PlainTool(NamedTuple):
 
     tool: str
     key: str
-    candidates: list[_Approved]
+    #: The approved entries that can cover it (``PreparedPlan.candidates``).
+    entries: tuple[str, ...]
     decide: Callable[[str, object, int], tuple[Outcome, int] | None]
     side: object
     #: The tool name a kept entry is written with, by the candidate covering it.
@@ -87,7 +87,7 @@ class PreparedPlan:
         self._live = [a for a in self.entries if inert_reason(a.grant) is None]
         self._candidates: dict[str, tuple[list[_Approved], list[Grant]]] = {}
         #: The verdicts reached before, by entry, each with the work it cost (``remember``).
-        self.remembered: OrderedDict[str, tuple[Verdict, int]] = OrderedDict()
+        self.remembered: dict[str, tuple[Verdict, int]] = {}
         self._compiled: dict[int, tuple[object, object]] = {}
         self.plain_tools: dict[str, PlainTool | None] = {}
 
@@ -132,7 +132,8 @@ class PreparedPlan:
         side = domain.compiled_side(self.grants(grant), self.context(), grant.key)
         candidates = self.candidates(grant)
         written = tuple(self.spelled(grant, a.grant).tool for a in candidates)
-        return PlainTool(grant.tool, grant.key, candidates, domain.decide_plain, side, written)
+        return PlainTool(grant.tool, grant.key, tuple(a.entry for a in candidates),
+                         domain.decide_plain, side, written)
 
     def spelled(self, grant: Grant, cover: Grant) -> Grant:
         """The spelling a kept grant is written with (semantics §3): canonical for built-ins,
@@ -151,7 +152,7 @@ class PreparedPlan:
         if len(entry) > _REMEMBERED_ENTRY_CHARS:
             return
         if len(self.remembered) >= MAX_REMEMBERED_VERDICTS:
-            self.remembered.popitem(last=False)  # the oldest first
+            self.remembered.clear()  # bounded; a batch's few repeated grants come back at once
         self.remembered[entry] = (verdict, units)
 
 

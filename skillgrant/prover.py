@@ -71,30 +71,32 @@ def _decide_plain(entry: str, plan: PreparedPlan,
     answer, or None when it must answer. Such an entry is screened whole, parses as written
     and is not inert; tests/test_compiled_plan.py compares the two paths."""
     matched = _PLAIN_ENTRY.fullmatch(entry)
-    if (matched is None or len(entry) > MAX_ENTRY_LENGTH or matched[2] == "*"
-            or entry.count("*") > MAX_WILDCARDS_PER_PATTERN):
+    if matched is None:
         return None
-    tool = plan.plain_tools.get(matched[1]) or plan.plain_tool(matched[1])
-    if tool is None:
+    name, content = matched.groups()
+    tool = plan.plain_tools.get(name) or plan.plain_tool(name)
+    if (tool is None or content == "*" or len(entry) > MAX_ENTRY_LENGTH
+            or content.count("*") > MAX_WILDCARDS_PER_PATTERN):
         return None
     room = MAX_WORK_PER_DECISION if value_budget is None else min(MAX_WORK_PER_DECISION,
                                                                   value_budget.room())
     try:
-        decided = tool.decide(matched[2], tool.side, room)
+        decided = tool.decide(content, tool.side, room)
     except Exception:  # the general path decides, and fails closed
         return None
     if decided is None:
         return None
-    status, reason, covered_by, witness, also = decided[0]
-    if decided[1] and value_budget is not None:
-        value_budget.charge(decided[1])  # within its room
+    (status, reason, covered_by, witness, also), units = decided
+    if units and value_budget is not None:
+        value_budget.charge(units)  # within its room
     if covered_by is None:
-        return Verdict(entry, status, reason, None, witness), decided[1]
-    also_by = tuple(tool.candidates[i].entry for i in also) if also else ()
+        return Verdict(entry, status, reason, None, witness), units
+    entries = tool.entries
     # Made as a tuple, without the named tuple's Python-level constructor: this is the hot path.
-    return _new_verdict(Verdict, (entry, "covered", reason, tool.candidates[covered_by].entry,
-                                  None, f"{tool.written[covered_by]}({matched[2]})", also_by,
-                                  False)), decided[1]
+    return _new_verdict(Verdict, (
+        entry, "covered", reason, entries[covered_by], None,
+        f"{tool.written[covered_by]}({content})",
+        tuple([entries[i] for i in also]) if also else (), False)), units
 
 
 _new_verdict: Final = tuple.__new__

@@ -110,7 +110,7 @@ def decide_plain(content: str, side: object, room: int) -> tuple[Outcome, int] |
     if side.tool_wide is not None:
         return Outcome("covered", _TOOL_WIDE, side.tool_wide), 0
     units, filler = side.chosen
-    if filler is None or not content.strip("*"):
+    if filler is None or (content[0] == "*" and not content.strip("*")):
         return None
     if content.endswith(":*") or (content.endswith(" *") and content.count("*") == 1):
         return _decide_two(content, side, room, units, filler)
