@@ -114,15 +114,16 @@ def section_prover() -> None:
 
     t_ours = _median_time(lambda: run(repeated, skillgrant.prove)) / len(repeated)
     t_naive = _median_time(lambda: run(repeated, _naive_covered)) / len(repeated)
-    _rate_row(f"8 pairs × {rounds}, repeated", t_ours, t_naive, "≥ 1.00x")
+    _rate_row(f"8 pairs × {rounds}, repeated", t_ours, t_naive, "≥ 3.00x")
     distinct = _distinct(4000)
     t_ours = _median_time(lambda: run(distinct, skillgrant.prove), setup=clear_caches)
     t_naive = _median_time(lambda: run(distinct, _naive_covered))
     _rate_row(f"{len(distinct):,} distinct, cold caches", t_ours / len(distinct),
-              t_naive / len(distinct), "(reported)")
+              t_naive / len(distinct), "≥ 1.00x")
     print("\nRepeated pairs are answered from the plan's remembered verdicts (replaying their "
-          "work units); distinct ones are parsed (by the grammar's terminals, without Lark) and "
-          "decided from scratch.")
+          "work units). Distinct ones are decided from scratch against the plan compiled once "
+          "(each run starts with every cache cleared, so the compiling is timed too): a plain "
+          "entry by one match against its tool's alternation, the rest by the general path.")
 
 
 def _naive_in_child(entry: str, approved: list[str], conn: object) -> None:
@@ -386,6 +387,13 @@ GATE_CALLS = [
 GATE_PLAN = ["Bash(git *)", "Bash(npm *)", "Bash(npx prettier *)", "Bash(gh pr view *)",
              "Bash(tail *)", "Read(//repo/**)", "Edit(//repo/out/**)",
              "WebFetch(domain:*.github.com)", "mcp__github"]
+#: A 20-entry plan for the compound command row (its git grant comes after eleven others).
+COMPOUND_PLAN = ["Bash(npm *)", "Bash(npx prettier *)", "Bash(gh pr view *)", "Bash(tail *)",
+                 "Bash(make *)", "Bash(cargo build *)", "Bash(cargo test *)", "Bash(pytest *)",
+                 "Bash(ls *)", "Bash(cat *)", "Bash(grep *)", "Bash(git *)",
+                 "Bash(docker compose *)", "Bash(python -m pytest *)", "Bash(echo *)",
+                 "Read(//repo/**)", "Edit(//repo/out/**)", "WebFetch(domain:*.github.com)",
+                 "mcp__github", "Glob"]
 
 
 def section_gate() -> None:
@@ -394,29 +402,52 @@ def section_gate() -> None:
     import shlex
 
     from skillgrant.gate.bashparser import parser
+    from skillgrant.gate.verdict import call_plan
 
     print("\n## 6. the call gate\n")
     print(f"{len(GATE_CALLS)} realistic calls (6 shell commands, a read, an edit, a fetch, an MCP "
-          f"tool) against a {len(GATE_PLAN)}-entry plan.\n")
+          f"tool) against a {len(GATE_PLAN)}-entry plan. A plan compiled once is "
+          "`call_plan(entries)`, as the hook and the service keep it.\n")
     rounds = 200
     calls = GATE_CALLS * rounds
     commands = [c[1]["command"].encode() for c in GATE_CALLS if c[0] == "Bash"] * rounds
     bash = parser()
+    compiled = call_plan(GATE_PLAN)
 
-    def gate() -> None:
+    def gate(plan: object) -> None:
         for tool, tool_input in calls:
-            skillgrant.check_call(tool, tool_input, GATE_PLAN, cwd="/repo")
+            skillgrant.check_call(tool, tool_input, plan, cwd="/repo")  # type: ignore[arg-type]
 
-    t_gate = _median_time(gate) / len(calls)
+    # A three-part compound, different in every call, against a 20-entry plan compiled once.
+    compound = call_plan(COMPOUND_PLAN)
+    compounds = [{"command": f'git add -A && git commit -m "fix {i}" && git push origin b{i}'}
+                 for i in range(2000)]
+
+    def gate_compound() -> None:
+        for tool_input in compounds:
+            skillgrant.check_call("Bash", tool_input, compound, cwd="/repo")
+
+    t_gate = _median_time(lambda: gate(GATE_PLAN)) / len(calls)
+    t_compiled = _median_time(lambda: gate(compiled)) / len(calls)
+    t_compound = _median_time(gate_compound) / len(compounds)
+    source = [f["command"].encode() for f in compounds]
+    t_compound_parse = _median_time(lambda: [bash.parse(c) for c in source]) / len(source)
     t_parse = _median_time(lambda: [bash.parse(c) for c in commands]) / len(commands)
     t_split = _median_time(lambda: [shlex.split(c.decode()) for c in commands]) / len(commands)
-    print("| in process | per call | calls/s |")
-    print("|---|---:|---:|")
-    print(f"| `check_call`, realistic calls | {t_gate * 1e6:.1f} µs | {1 / t_gate:,.0f} |")
-    print(f"| tree-sitter parse of the shell commands alone | {t_parse * 1e6:.1f} µs | "
-          f"{1 / t_parse:,.0f} |")
+    print("| in process | per call | calls/s | target |")
+    print("|---|---:|---:|---|")
+    print(f"| `check_call`, a 3-part compound (distinct) vs a {len(COMPOUND_PLAN)}-entry plan "
+          f"compiled once | {t_compound * 1e6:.1f} µs | {1 / t_compound:,.0f} | ≤ 20 µs |")
+    print(f"| tree-sitter parse of those compounds alone | {t_compound_parse * 1e6:.1f} µs | "
+          f"{1 / t_compound_parse:,.0f} | |")
+    print(f"| `check_call`, realistic calls, the plan compiled once | {t_compiled * 1e6:.1f} µs "
+          f"| {1 / t_compiled:,.0f} | |")
+    print(f"| `check_call`, realistic calls, the plan given as a list | {t_gate * 1e6:.1f} µs | "
+          f"{1 / t_gate:,.0f} | |")
+    print(f"| tree-sitter parse of the realistic shell commands alone | {t_parse * 1e6:.1f} µs "
+          f"| {1 / t_parse:,.0f} | |")
     print(f"| `shlex.split` of the same commands (no analysis) | {t_split * 1e6:.1f} µs | "
-          f"{1 / t_split:,.0f} |")
+          f"{1 / t_split:,.0f} | |")
     payload = json.dumps({"session_id": "s", "cwd": "/repo", "hook_event_name": "PreToolUse",
                           "tool_name": "Bash", "tool_input": GATE_CALLS[1][1]}).encode()
     with tempfile.TemporaryDirectory() as tmp:

@@ -9,6 +9,7 @@ where it would have without the memory.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
@@ -41,6 +42,10 @@ class _PlainDomain(Protocol):
                      ) -> tuple[Outcome, int] | None:
         ...
 
+    def literal_matcher(self, side: object
+                        ) -> tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...], int] | None:
+        ...
+
 
 _PLAIN_DOMAINS: Final[dict[vocabulary.Domain, _PlainDomain]] = {
     vocabulary.Domain.COMMAND: command, vocabulary.Domain.GENERIC: generic}
@@ -60,6 +65,8 @@ class PlainTool(NamedTuple):
     side: object
     #: The tool name a kept entry is written with, by the candidate covering it.
     written: tuple[str, ...]
+    #: What a content without a star is matched with (``command.literal_matcher``), or None.
+    literal: tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...], int] | None
 
 
 class PreparedPlan:
@@ -133,7 +140,7 @@ class PreparedPlan:
         candidates = self.candidates(grant)
         written = tuple(self.spelled(grant, a.grant).tool for a in candidates)
         return PlainTool(grant.tool, grant.key, tuple(a.entry for a in candidates),
-                         domain.decide_plain, side, written)
+                         domain.decide_plain, side, written, domain.literal_matcher(side))
 
     def spelled(self, grant: Grant, cover: Grant) -> Grant:
         """The spelling a kept grant is written with (semantics §3): canonical for built-ins,

@@ -15,7 +15,9 @@ from typing import Final
 
 from . import vocabulary
 from .domains.base import Budget, Context, NoFreeFiller, Outcome, OverBudget
+from .domains.command import COVERED
 from .domains.commandpattern import PLAIN_CONTENT
+from .domains.cover import MATCHED_CHARS
 from .domains.registry import rules_for
 from .errors import AllowedToolsError, GrantSyntaxError
 from .grants import Grant, parse_grant, split_allowed_tools
@@ -28,7 +30,7 @@ from .limits import (
 )
 from .log import heard, library_logger
 from .log import loaded as log_loaded
-from .prepared import PreparedPlan, plan_for
+from .prepared import PlainTool, PreparedPlan, plan_for
 from .screening import check_approved_entry as check_approved_entry
 from .screening import inert_reason, screen
 from .verdicts import Decision, Verdict
@@ -80,6 +82,16 @@ def _decide_plain(entry: str, plan: PreparedPlan,
         return None
     room = MAX_WORK_PER_DECISION if value_budget is None else min(MAX_WORK_PER_DECISION,
                                                                   value_budget.room())
+    literal = tool.literal
+    if literal is not None and "*" not in content and len(content) <= MATCHED_CHARS:
+        # The usual command: one fullmatch (``command.literal_matcher``).
+        match = literal[0].fullmatch(content)
+        if match is not None:
+            branch = match.lastindex or 0
+            units = literal[3] + branch * (len(content) + 1) + literal[2][branch]
+            if units <= room:
+                return _covered(entry, content, tool, literal[1][branch - 1], units,
+                                value_budget)
     try:
         decided = tool.decide(content, tool.side, room)
     except Exception:  # the general path decides, and fails closed
@@ -87,10 +99,19 @@ def _decide_plain(entry: str, plan: PreparedPlan,
     if decided is None:
         return None
     (status, reason, covered_by, witness, also), units = decided
-    if units and value_budget is not None:
-        value_budget.charge(units)  # within its room
     if covered_by is None:
+        if units and value_budget is not None:
+            value_budget.charge(units)  # within its room
         return Verdict(entry, status, reason, None, witness), units
+    return _covered(entry, content, tool, covered_by, units, value_budget, reason, also)
+
+
+def _covered(entry: str, content: str, tool: PlainTool, covered_by: int, units: int,
+             value_budget: Budget | None, reason: str = COVERED,
+             also: tuple[int, ...] = ()) -> tuple[Verdict, int]:
+    """The plain path's ``covered`` verdict, its work charged to the value (within its room)."""
+    if units and value_budget is not None:
+        value_budget.charge(units)
     entries = tool.entries
     # Made as a tuple, without the named tuple's Python-level constructor: this is the hot path.
     return _new_verdict(Verdict, (

@@ -21,6 +21,7 @@ covered.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from typing import Final, NamedTuple
@@ -88,7 +89,8 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
 
 
 #: The reason of a covered decision by the patterns' languages.
-_COVERED = "every command it allows is allowed by an approved grant"
+COVERED: Final = "every command it allows is allowed by an approved grant"
+_COVERED = COVERED
 _TOOL_WIDE = "covered by a tool-wide approved grant"
 
 
@@ -142,6 +144,20 @@ def _decide_two(content: str, side: _ApprovedSide, room: int, units: int,
     first, second = covering
     also = (second,) if second != first else ()
     return Outcome("covered", _COVERED, first, None, also), units
+
+
+def literal_matcher(side: object) -> tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...],
+                                          int] | None:
+    """What ``decide_plain`` reads for a content without a star, when the answer is the
+    compiled languages' alone (no tool-wide grant, a filler, no folding): the alternation, its
+    branches' approved indexes and units (``Languages.alternation``), and the units choosing
+    the filler charges. A content it matches is ``COVERED`` by that branch's grant."""
+    assert isinstance(side, _ApprovedSide)
+    compiled = side.languages.alternation()
+    units, filler = side.chosen
+    if compiled is None or side.tool_wide is not None or filler is None or side.fold:
+        return None
+    return (*compiled, units)
 
 
 def whole_command(side: object, command: str) -> int | None:

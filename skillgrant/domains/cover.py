@@ -149,6 +149,14 @@ class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
             return first_by_steps(text, self, budget, fold)
         return counted[0]
 
+    def alternation(self) -> tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...]] | None:
+        """The compiled alternation, the approved index of each branch, and the units the scan
+        charges for the segments of the first ``n`` branches; None when not compiled. A text
+        matched at branch ``b`` (``lastindex``) costs ``b * (len(text) + 1) + spent[b]``."""
+        if self._regex is None:
+            return None
+        return self._regex, self._owners, self._spent
+
     def counted(self, text: str) -> tuple[int | None, int] | None:
         """``first`` in the fold compiled with, and the work the scan would charge for it,
         charging nothing; None when the scan must run (not compiled, or a long text)."""

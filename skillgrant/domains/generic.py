@@ -100,6 +100,11 @@ def compiled_side(approved: Sequence[Grant], context: Context, key: str) -> obje
     return context.approved_side(approved, build)
 
 
+def literal_matcher(side: object) -> None:
+    """None: this domain's plain decisions are one lookup already (``decide_plain``)."""
+    del side
+
+
 def decide_plain(content: str, side: object, room: int) -> tuple[Outcome, int] | None:
     """``decide`` for a plain specifier (no backslash) that an approved grant covers
     outright, tool-wide or identical: the first such, as ``covered_outright`` finds it, with no
