@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from ..limits import MAX_SHELL_COMMAND_CHARS, MAX_SHELL_NODES
 from .bashparser import parser
 from .lexical import PLAIN_EXPANSION, SPLITS_IN_QUOTES, lexical_doubt
+from .plainshell import plain_commands
 from .words import (
     Doubt,
     Word,
@@ -86,7 +87,17 @@ _NEVER: Final = frozenset({"command_substitution", "process_substitution", "ERRO
                            "function_definition", "arithmetic_expansion"})
 def analyse(command: str) -> Analysis:
     """The simple commands ``command`` may run and the files it redirects to or from, or a
-    doubt."""
+    doubt. A plain list of simple commands is read without the grammar (``plainshell``), with
+    the same answer."""
+    plain = plain_commands(command)
+    if plain is not None:
+        return Analysis(tuple(map(Simple._make, plain)))
+    return analyse_parsed(command)
+
+
+def analyse_parsed(command: str) -> Analysis:
+    """``analyse`` read with the grammar alone: the reference the fast path is tested
+    against."""
     if len(command) > MAX_SHELL_COMMAND_CHARS:
         return Analysis(doubt=f"the command is {len(command)} characters long, over the limit "
                         f"of {MAX_SHELL_COMMAND_CHARS} (MAX_SHELL_COMMAND_CHARS)")
@@ -322,20 +333,32 @@ class _Reader:
         raise Doubt(f"a word holds a {kind.replace('_', ' ')}, which the gate does not analyse")
 
     def quoted(self, node: Node) -> Word:
-        """A double-quoted string: its value when it holds no expansion."""
+        """A double-quoted string: its value when it holds no expansion. The grammar hangs
+        the blanks before a closing quote or a lone ``$`` on that token (``" "`` is two quote
+        tokens, ``" $"`` a quote and `` $``): they are part of the value."""
         value: list[str] = []
-        for child in node.children:
+        for index, child in enumerate(node.children):
             if child.type == '"':
+                if index:
+                    value.append(_blanks(self.text(child)[:-1]))
                 continue
             if child.type == "string_content":
                 value.append(unescape_double(self.text(child)))
             elif child.type == "$":
-                value.append("$")
+                text = self.text(child)
+                value.append(_blanks(text[:-1]) + "$")
             elif SPLITS_IN_QUOTES.search(self.text(node)):
                 return Word(None, vanishes=True)  # "$@", "${a[@]}": no word, or several
             else:  # an expansion: one word of any value
                 return Word(None)
         return Word("".join(value))
+
+
+def _blanks(text: str) -> str:
+    """Blanks a token holds before its own text, or Doubt for anything else there."""
+    if text.strip(" \t"):
+        raise Doubt(f"a quoted string holds {text!r} where the parser reads blanks")
+    return text
 
 
 def _never_reason(kind: str) -> str:

@@ -53,6 +53,9 @@ _DECLARING: Final = frozenset({"declare", "typeset", "local", "readonly", "expor
 _NAMING: Final = _DECLARING | {"read", "getopts", "wait"}
 #: Arguments of ``find`` that run a command.
 _FIND_RUNS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+#: The command names ``check_runnable`` looks at further, as the whole name or as the last part
+#: of a path: a command led by any other literal name is runnable.
+EXAMINED: Final = RUNNERS | _NAMING | {"find", "printf"}
 _DURATION = re.compile(r"[0-9]+(\.[0-9]+)?[smhd]?")
 _PLAIN = re.compile(r"[^\\*?\[\]{}~]*")
 
