@@ -43,13 +43,13 @@ _MAX_VANISHING = 4
 
 def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str | None) -> Judged:
     given = [command_text(v) for v in arguments(tool_input, spec.subject, flatten=False)]
-    if not given or any(c is None for c in given):
+    if not given or None in given:
         return outside("invalid", f"the call has no command ({' or '.join(spec.subject)} "
                         "holding a string)", None)
-    directories = arguments(tool_input, spec.directory)
-    if any(not isinstance(d, str) for d in directories):
+    directories = arguments(tool_input, spec.directory) if spec.directory else []
+    if directories and not all(isinstance(d, str) for d in directories):
         return outside("invalid", "the working directory is not a string", None)
-    if len(set(given)) > 1 or len(set(directories)) > 1:
+    if (len(given) > 1 and len(set(given)) > 1) or len(set(directories)) > 1:
         return outside("unknown", "the call names its command or its directory twice, "
                         "differently; which one runs is the runtime's to say", None)
     command = given[0] or ""
