@@ -9,13 +9,13 @@ where it would have without the memory.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
 from . import grants, screening, vocabulary
 from .domains import command, generic, path, web
 from .domains.base import Budget, Context, Outcome
+from .domains.cover import Alternation
 from .domains.loose import loose_globs
 from .domains.registry import rules_for
 from .errors import AllowedToolsError, GrantSyntaxError, PlanError
@@ -42,8 +42,7 @@ class _PlainDomain(Protocol):
                      ) -> tuple[Outcome, int] | None:
         ...
 
-    def literal_matcher(self, side: object
-                        ) -> tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...], int] | None:
+    def literal_matcher(self, side: object) -> tuple[Alternation, int] | None:
         ...
 
 
@@ -66,7 +65,7 @@ class PlainTool(NamedTuple):
     #: The tool name a kept entry is written with, by the candidate covering it.
     written: tuple[str, ...]
     #: What a content without a star is matched with (``command.literal_matcher``), or None.
-    literal: tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...], int] | None
+    literal: tuple[Alternation, int] | None
 
 
 class PreparedPlan:

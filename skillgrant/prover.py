@@ -85,12 +85,12 @@ def _decide_plain(entry: str, plan: PreparedPlan,
     literal = tool.literal
     if literal is not None and "*" not in content and len(content) <= MATCHED_CHARS:
         # The usual command: one fullmatch (``command.literal_matcher``).
-        match = literal[0].fullmatch(content)
-        if match is not None:
-            branch = match.lastindex or 0
-            units = literal[3] + branch * (len(content) + 1) + literal[2][branch]
+        compiled, units = literal
+        branch = compiled.branch(content)
+        if branch is not None:
+            units += branch * (len(content) + 1) + compiled.spent[branch]
             if units <= room:
-                return _covered(entry, content, tool, literal[1][branch - 1], units,
+                return _covered(entry, content, tool, compiled.owners[branch - 1], units,
                                 value_budget)
     try:
         decided = tool.decide(content, tool.side, room)

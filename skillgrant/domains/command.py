@@ -21,7 +21,6 @@ covered.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Sequence
 from typing import Final, NamedTuple
@@ -41,7 +40,14 @@ from .commandpattern import has_reserved as has_reserved
 from .commandpattern import identity_reason as identity_reason
 from .commandpattern import read_literal as read_literal
 from .commandpattern import render as render
-from .cover import FILLERS_USED_UP, Languages, approved_filler, first_match, union_cover
+from .cover import (
+    FILLERS_USED_UP,
+    Alternation,
+    Languages,
+    approved_filler,
+    first_match,
+    union_cover,
+)
 from .loose import loose_globs
 from .witness import RUNTIME_WRAPPERS as RUNTIME_WRAPPERS
 from .witness import refute, spacing_doubt, wrapper_doubt
@@ -148,18 +154,17 @@ def _decide_two(content: str, side: _ApprovedSide, room: int, units: int,
     return Outcome("covered", _COVERED, first, None, also), units
 
 
-def literal_matcher(side: object) -> tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...],
-                                          int] | None:
+def literal_matcher(side: object) -> tuple[Alternation, int] | None:
     """What ``decide_plain`` reads for a content without a star, when the answer is the
-    compiled languages' alone (no tool-wide grant, a filler, no folding): the alternation, its
-    branches' approved indexes and units (``Languages.alternation``), and the units choosing
-    the filler charges. A content it matches is ``COVERED`` by that branch's grant."""
+    compiled languages' alone (no tool-wide grant, a filler, no folding): the compiled
+    alternations (``Languages.alternation``), and the units choosing the filler charges. A
+    content one of them holds is ``COVERED`` by that branch's grant."""
     assert isinstance(side, _ApprovedSide)
     compiled = side.languages.alternation()
     units, filler = side.chosen
     if compiled is None or side.tool_wide is not None or filler is None or side.fold:
         return None
-    return (*compiled, units)
+    return compiled, units
 
 
 def whole_command(side: object, command: str) -> int | None:

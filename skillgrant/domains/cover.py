@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 from .base import Budget, Fold, Glob, NoFreeFiller
 
@@ -114,10 +114,12 @@ def union_cover(
 
 
 class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
-    """Approved languages (each an approved index and its globs) compiled once into one regular
-    expression, an alternation of their globs in order, so ``first_match`` is one C-level
+    """Approved languages (each an approved index and its globs) compiled once into regular
+    expressions, alternations of their globs in order, so ``first_match`` is one C-level
     ``fullmatch``: the branch that matched names the approved pattern, as the scan one glob at
-    a time would have (the first glob, in order, whose language holds the text).
+    a time would have (the first glob, in order, whose language holds the text). A text is
+    matched against the branches that can start with its first character: those whose first
+    segment starts with it, and those with an empty one (``Alternation``).
 
     A star is ``(?>.*?segment)``, an atomic group that takes the segment's leftmost occurrence
     and never gives it back, as ``fnmatch`` has matched ``*`` since Python 3.11: exact for
@@ -131,17 +133,11 @@ class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
                 fold: Fold | None = None) -> Languages:
         languages = super().__new__(cls, ((i, tuple(globs)) for i, globs in items))
         languages._fold = fold
-        compiled = _alternation(languages, fold)
-        languages._regex, languages._owners, languages._spent = compiled or (None, (), (0,))
-        # The work of a text no glob holds, but for its length: every glob tried.
-        languages._none_spent = len(languages._owners) + languages._spent[-1]
+        languages._compiled = _alternation(languages, fold)
         return languages
 
     _fold: Fold | None
-    _regex: re.Pattern[str] | None
-    _owners: tuple[int, ...]
-    _spent: tuple[int, ...]
-    _none_spent: int
+    _compiled: Alternation | None
 
     def first(self, text: str, budget: Budget, fold: Fold | None = None) -> int | None:
         counted = self.counted(text) if fold is self._fold else None
@@ -149,55 +145,92 @@ class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
             return first_by_steps(text, self, budget, fold)
         return counted[0]
 
-    def alternation(self) -> tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...]] | None:
-        """The compiled alternation, the approved index of each branch, and the units the scan
-        charges for the segments of the first ``n`` branches; None when not compiled. A text
-        matched at branch ``b`` (``lastindex``) costs ``b * (len(text) + 1) + spent[b]``."""
-        if self._regex is None:
-            return None
-        return self._regex, self._owners, self._spent
+    def alternation(self) -> Alternation | None:
+        """The compiled alternations (None when the languages are not compiled)."""
+        return self._compiled
 
     def counted(self, text: str) -> tuple[int | None, int] | None:
         """``first`` in the fold compiled with, and the work the scan would charge for it,
         charging nothing; None when the scan must run (not compiled, or a long text)."""
-        regex = self._regex
-        if regex is None or len(text) > MATCHED_CHARS:
+        compiled = self._compiled
+        if compiled is None or len(text) > MATCHED_CHARS:
             return None
-        match = regex.fullmatch(text if self._fold is None else self._fold(text))
-        if match is None:
-            return None, self._none_spent + len(self._owners) * len(text)
-        tried = match.lastindex or 0
-        return self._owners[tried - 1], tried * (len(text) + 1) + self._spent[tried]
+        key = text if self._fold is None else self._fold(text)
+        branch = compiled.branch(key)
+        if branch is None:
+            return None, compiled.none_spent + len(compiled.owners) * len(text)
+        return compiled.owners[branch - 1], branch * (len(text) + 1) + compiled.spent[branch]
+
+
+class Alternation(NamedTuple):
+    """Compiled languages: for each first character, the alternation of the branches that can
+    start with it (the position of each in the whole sequence of globs, from 1); the one for
+    any other text (the branches with an empty first segment, or None); the approved index of
+    every branch; and the units the scan charges for the segments of the first ``n``
+    branches (``spent[n]``). A text matched at branch ``b`` cost the scan
+    ``b * (len(text) + 1) + spent[b]``; one no branch holds, ``none_spent`` plus the number
+    of branches times its length."""
+
+    by_first: dict[str, tuple[re.Pattern[str], tuple[int, ...]]]
+    otherwise: tuple[re.Pattern[str], tuple[int, ...]] | None
+    owners: tuple[int, ...]
+    spent: tuple[int, ...]
+    none_spent: int
+
+    def branch(self, text: str) -> int | None:
+        """The first branch (from 1) whose glob holds ``text``, or None."""
+        found = self.by_first.get(text[:1], self.otherwise)
+        if found is None:
+            return None
+        match = found[0].fullmatch(text)
+        return None if match is None else found[1][(match.lastindex or 0) - 1]
 
 
 #: Texts longer than this are matched one glob at a time (real commands are far shorter).
-MATCHED_CHARS: Final = 4096
-#: A plan is compiled only while the scanning its regex may do stays small: every branch's
-#: longest unanchored segment, summed, at most this (real plans sum to a few hundred).
-_COMPILED_SCAN: Final = 16_384
+MATCHED_CHARS: Final = 2048
+#: Languages are compiled only while the scanning a match may do stays small (every branch's
+#: longest unanchored segment, summed: real plans sum to a few hundred), and while compiling
+#: them stays cheap (their stars and literal characters, counted).
+_COMPILED_SCAN: Final = 2048
+_COMPILED_STARS: Final = 1024
+_COMPILED_CHARS: Final = 65_536
 
 
-def _alternation(languages: Sequence[tuple[int, tuple[Glob, ...]]], fold: Fold | None,
-                 ) -> tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...]] | None:
-    """The compiled alternation, the approved index of each branch, and the units the scan
-    charges for the segments of the first ``n`` branches (``spent[n]``); None when the
-    languages are too large to compile (see ``_COMPILED_SCAN``)."""
-    branches: list[str] = []
+def _alternation(languages: Sequence[tuple[int, tuple[Glob, ...]]],
+                 fold: Fold | None) -> Alternation | None:
+    """The languages compiled (``Alternation``), or None when they are too large to compile
+    or there is nothing to compile."""
+    branches: list[tuple[str, str]] = []  # (first character or "", the branch's regex)
     owners: list[int] = []
     spent = [0]
-    scan = 0
+    scan = stars = chars = 0
     for index, globs in languages:
         for glob in globs:
             segments = [fold(s) for s in glob.segments] if fold is not None else glob.segments
             scan += max(map(len, segments[1:]), default=0) + 1
-            if scan > _COMPILED_SCAN:
+            stars += len(segments) - 1
+            chars += sum(map(len, segments))
+            if scan > _COMPILED_SCAN or stars > _COMPILED_STARS or chars > _COMPILED_CHARS:
                 return None
-            branches.append(f"({_glob_regex(segments)})")
+            branches.append((segments[0][:1], _glob_regex(segments)))
             owners.append(index)
             spent.append(spent[-1] + sum(map(len, glob.segments)))
     if not branches:
         return None
-    return re.compile("|".join(branches), re.DOTALL), tuple(owners), tuple(spent)
+    by_first = {char: _compiled(branches, char) for char in {c for c, _ in branches if c}}
+    anywhere = any(not c for c, _ in branches)
+    return Alternation(by_first, _compiled(branches, "") if anywhere else None, tuple(owners),
+                       tuple(spent), len(owners) + spent[-1])
+
+
+def _compiled(branches: list[tuple[str, str]],
+              char: str) -> tuple[re.Pattern[str], tuple[int, ...]]:
+    """The alternation of the branches a text starting with ``char`` can match (``""``: those
+    with an empty first segment), and the position of each."""
+    chosen = [(n, regex) for n, (first, regex) in enumerate(branches, start=1)
+              if first in ("", char)]
+    return (re.compile("|".join(f"({regex})" for _, regex in chosen), re.DOTALL),
+            tuple(n for n, _ in chosen))
 
 
 def _glob_regex(segments: Sequence[str]) -> str:

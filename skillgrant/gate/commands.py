@@ -156,7 +156,10 @@ def _simple(tool: str, simple: Simple, grants: _CommandGrants) -> Part | Judged:
     values = [w.value for w in words]
     if None not in values:
         command = _joined(values)  # type: ignore[arg-type]
-        index = command_domain.member(grants.side, command)
+        try:
+            index = command_domain.member(grants.side, command)
+        except OverBudget as e:
+            return outside("unknown", f"the command {command!r} was not decided: {e}", command)
         if index is not None:
             return Part(command, grants.entries[index][0])
         return outside("not_covered", f"no approved entry allows the command {command!r}",

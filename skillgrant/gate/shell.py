@@ -333,32 +333,22 @@ class _Reader:
         raise Doubt(f"a word holds a {kind.replace('_', ' ')}, which the gate does not analyse")
 
     def quoted(self, node: Node) -> Word:
-        """A double-quoted string: its value when it holds no expansion. The grammar hangs
-        the blanks before a closing quote or a lone ``$`` on that token (``" "`` is two quote
-        tokens, ``" $"`` a quote and `` $``): they are part of the value."""
-        value: list[str] = []
-        for index, child in enumerate(node.children):
-            if child.type == '"':
-                if index:
-                    value.append(_blanks(self.text(child)[:-1]))
-                continue
-            if child.type == "string_content":
-                value.append(unescape_double(self.text(child)))
-            elif child.type == "$":
-                text = self.text(child)
-                value.append(_blanks(text[:-1]) + "$")
-            elif SPLITS_IN_QUOTES.search(self.text(node)):
+        """A double-quoted string: its value when it holds no expansion, read from the text
+        between its quotes (the grammar's tokens leave some of it out: the blanks before a
+        closing quote or a lone ``$``, a line break between two pieces of content)."""
+        children = node.children
+        if any(c.type not in _QUOTED_TEXT for c in children):
+            if SPLITS_IN_QUOTES.search(self.text(node)):
                 return Word(None, vanishes=True)  # "$@", "${a[@]}": no word, or several
-            else:  # an expansion: one word of any value
-                return Word(None)
-        return Word("".join(value))
+            return Word(None)  # an expansion: one word of any value
+        if len(children) < 2 or children[0].type != '"' or children[-1].type != '"':
+            raise Doubt(f"the quoted string {self.text(node)!r} is not read here")
+        inner = self.source[children[0].end_byte:children[-1].end_byte - 1]
+        return Word(unescape_double(inner.decode("utf-8")))
 
 
-def _blanks(text: str) -> str:
-    """Blanks a token holds before its own text, or Doubt for anything else there."""
-    if text.strip(" \t"):
-        raise Doubt(f"a quoted string holds {text!r} where the parser reads blanks")
-    return text
+#: What a double-quoted string without an expansion is made of in the grammar.
+_QUOTED_TEXT: Final = frozenset({'"', "string_content", "$"})
 
 
 def _never_reason(kind: str) -> str:

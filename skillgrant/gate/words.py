@@ -146,6 +146,7 @@ def check_runnable(words: list[Word]) -> None:
     if program == "find" and any(w.value is None or w.value in _FIND_RUNS for w in words[1:]):
         raise Doubt("'find' may run a command (-exec, -execdir, -ok), which the gate does not "
                     "analyse")
+    _check_attached(name, words)
     names = words[1:] if name in _NAMING else words[2:3] if words[1:2] == [Word("-v")] and \
         name == "printf" else []
     for word in names:
@@ -155,6 +156,29 @@ def check_runnable(words: list[Word]) -> None:
                         "which bash may evaluate arithmetically (a subscript can run a command)")
         if not word.value.startswith("-"):
             check_variable(word.value.split("=", 1)[0], name)
+
+
+#: The options of the builtins that name variables which take no value: any other option
+#: written with more after it (``printf -vPATH``, ``read -raIFS``, ``wait -pPATH``) has its
+#: value, a variable's name, attached.
+_FLAGS_ONLY: Final = {"read": frozenset("ers"), "wait": frozenset("fn"),
+                      "printf": frozenset(), "getopts": frozenset()}
+
+
+def _check_attached(name: str, words: list[Word]) -> None:
+    """Raise Doubt when a builtin that names variables has an option with its value attached
+    (the variable it names would escape ``check_variable``)."""
+    flags = _FLAGS_ONLY.get(name)
+    if flags is None:
+        return
+    for word in words[1:]:
+        value = word.value
+        if value == "--":
+            return
+        if value is not None and value.startswith("-") and len(value) > 2 and not (
+                flags.issuperset(value[1:])):
+            raise Doubt(f"{name!r} has the option {value!r}, whose attached value may name a "
+                        "variable bash or a later program gives a meaning to")
 
 
 #: Variables with a lower-case name that bash still gives a meaning to.

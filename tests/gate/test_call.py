@@ -294,6 +294,14 @@ HOLES: list[tuple[str, dict[str, Any], list[str]]] = [
      ["Read(//repo/docs/**)"]),
     ("read_many_files", {"paths": ["docs/{a,../.env}"]}, ["Read(//repo/docs/**)"]),
     ("Glob", {"pattern": "{..,x}/.env"}, ["Glob", "Read(//repo/**)"]),
+    # Issue 17's review: tree-sitter leaves a line break (and blanks) out of a quoted string's
+    # tokens, and an option's value attached to it names a variable too.
+    ("Bash", {"command": 'ssh prod "echo \nrm -rf /srv"'}, ["Bash(ssh prod 'echo rm -rf /srv')"]),
+    ("Bash", {"command": 'touch "a\nb"'}, ["Bash(touch ab)"]),
+    ("Bash", {"command": 'echo " "'}, ["Bash(echo '')"]),
+    ("Bash", {"command": "printf -vPATH /tmp/evil && ls"}, ["Bash(printf *)", "Bash(ls)"]),
+    ("Bash", {"command": "read -raIFS <<< x"}, ["Bash(read *)"]),
+    ("Bash", {"command": "wait -pPATH"}, ["Bash(wait *)"]),
 ]
 
 
@@ -336,3 +344,12 @@ def test_plan_entries_are_split_as_the_prover_splits_them() -> None:
     assert verdict.covered and verdict.covered_by == ("Bash(${CLAUDE_SKILL_DIR}/x)",)
     with pytest.raises(PlanError, match="not a string"):
         check_call("Bash", {"command": "x"}, [5])  # type: ignore[list-item]
+
+
+def test_a_call_past_the_work_limit_is_unknown_never_an_exception() -> None:
+    """A long command against many patterns runs the scan out of its budget (found in
+    review): the call is ``unknown``."""
+    plan = [f"Bash(x{i} *)" for i in range(512)]
+    verdict = check_call("Bash", {"command": "a" * 60_000}, plan)
+    assert verdict.status == "unknown"
+    assert "MAX_WORK_PER_DECISION" in verdict.reason

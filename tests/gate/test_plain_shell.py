@@ -236,9 +236,12 @@ def test_bash_runs_the_words_read(sandbox: Sandbox, command: str) -> None:
 
 
 #: Double-quoted strings whose blanks tree-sitter hangs on the closing quote or on a lone ``$``
-#: (found by this file's differential): the grammar path must read them as bash does.
+#: (found by this file's differential), or leaves out between two pieces of content (a line
+#: break, found in review): the grammar path must read them as bash does.
 QUOTED_BLANKS = ['echo " "', 'echo "\t"', 'echo " $"', 'echo a" "b', 'echo " a"b" "',
-                 'echo "a $"', 'echo "$ "', 'echo "  "', 'git commit -m " " x', 'echo "" " "']
+                 'echo "a $"', 'echo "$ "', 'echo "  "', 'git commit -m " " x', 'echo "" " "',
+                 'echo "a\nb"', 'echo " \nab"', 'echo "x \n\n y"', 'echo "\\$x"',
+                 'echo "a\\"b"']
 
 
 @pytest.mark.skipif(not Path(BASH).exists(), reason=f"{BASH} is not installed")
