@@ -89,7 +89,7 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     if witness is None:
         first, *rest = covering
         also = tuple(dict.fromkeys(i for i in rest if i != first))
-        return Outcome("covered", _COVERED, covered_by=first, also=also)
+        return Outcome("covered", COVERED, covered_by=first, also=also)
     # Approved patterns decided by identity still shape the witness: it must escape every
     # reading the runtime may give them (spacing collapsed, escapes read either way).
     return refute(witness, submitted.key, pattern, approved, [*side.languages, *side.loose],
@@ -98,7 +98,6 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
 
 #: The reason of a covered decision by the patterns' languages.
 COVERED: Final = "every command it allows is allowed by an approved grant"
-_COVERED = COVERED
 _TOOL_WIDE = "covered by a tool-wide approved grant"
 
 
@@ -151,7 +150,7 @@ def _decide_two(content: str, side: _ApprovedSide, room: int, units: int,
         covering.append(counted[0])
     first, second = covering
     also = (second,) if second != first else ()
-    return Outcome("covered", _COVERED, first, None, also), units
+    return Outcome("covered", COVERED, first, None, also), units
 
 
 def literal_matcher(side: object) -> tuple[Alternation, int] | None:
@@ -237,7 +236,7 @@ class _ApprovedSide(NamedTuple):
                  for text in dict.fromkeys((a.content or "",
                                             SPACE_RUN.sub(" ", a.content or "")))]
         chosen = _chosen_filler([*languages, *loose], fold)
-        covered = tuple(Outcome("covered", _COVERED, i) for i in range(len(approved)))
+        covered = tuple(Outcome("covered", COVERED, i) for i in range(len(approved)))
         literals: dict[str, int] = {}
         for i, pattern in compiled:
             if pattern.kind in (Kind.EXACT, Kind.PREFIX) and RESERVED.isdisjoint(pattern.literal):
