@@ -338,3 +338,57 @@ def test_every_golden_case_is_the_json_dumps_text(tmp_path: Path) -> None:
         text = render_json(run, version="9")
         assert text == _document_text(_run_document(run, results, summary))
     assert '"line": 1,\n        "column": 2.5' in text
+
+
+# --- a file's object written around its remembered decisions (issue 17) ----------------------
+
+def _decided_results() -> list[Any]:
+    """Results whose decisions repeat across files, at the same and at other places, with and
+    without locations, an empty value, and every kind of verdict."""
+    from skillgrant import constrain
+    from skillgrant.reports.check import FileResult, Location
+
+    approved = ["Bash(gh *)", "Read"]
+    values = [["Bash(gh pr list)", "Bash(rm -rf /)", "read", "Read", "Read"], [],
+              ["Bash(gh \u2028x)", "Bash(", "mcp__s(x)", 'Bash(say "hi")'], ["Read"]]
+    made = []
+    for i in range(60):
+        decision = constrain(values[i % len(values)], approved)
+        count = len(decision.verdicts)
+        places = (tuple(Location(3, 1 + c + i % 3) for c in range(count)) if i % 5
+                  else ())
+        made.append(FileResult(f"s{i}/SKILL.md", f"s{i}/SKILL.md", decision, bool(i % 2),
+                               False, None if i % 7 == 0 else Location(3, 1), places,
+                               "diff" if i % 4 == 0 else None, runtime_note=None))
+    return made
+
+
+@pytest.mark.usefixtures("writer")
+@pytest.mark.parametrize("bound", [4096, 1])
+def test_a_file_object_around_remembered_decisions_is_the_encoders_text(
+        bound: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from skillgrant.reports import jsondoc
+
+    monkeypatch.setattr(jsondoc, "MAX_DECISION_TEXTS", bound)
+    monkeypatch.setattr(jsondoc, "_decision_texts", {})
+    results = _decided_results()
+    for _ in range(2):  # the second time, from remembered texts
+        for result in results:
+            for dry_run in (False, True):
+                expected = escape.encode(jsondoc.file_json(result, dry_run), 2)
+                assert jsondoc.file_fragment(result, dry_run=dry_run) == expected
+                assert expected == _text(jsondoc.file_json(result, dry_run)).replace(
+                    "\n", "\n    ")
+    assert len(jsondoc._decision_texts) <= bound
+
+
+def test_a_remembered_decision_is_kept_apart_by_its_place() -> None:
+    from skillgrant import constrain
+    from skillgrant.reports import jsondoc
+    from skillgrant.reports.check import Location
+
+    verdict = constrain(["Read"], ["Read"]).verdicts[0]
+    texts = {jsondoc._decision_text(verdict, where)
+             for where in (Location(1, 1), Location(1, 2), Location(2, 1), None)}
+    assert len(texts) == 4
+    assert jsondoc._decision_text(verdict, Location(1, 2)) in texts

@@ -171,3 +171,19 @@ def test_the_text_report_a_file_at_a_time_is_render_texts(
                               applied=result.applied, error=result.error is not None)
     whole = render_text(Run("check", "plan.yaml", results), colour=colour, quiet=quiet)
     assert "".join(document.chunks()) == whole
+
+
+@pytest.mark.parametrize("line", [*(t.rstrip("\n") for t in FLAT if t.count("\n") == 1),
+                                  "a: b", "allowed-tools: Read, Grep", 'k: "x \\\\ y"',
+                                  "a: b\nc: d", "a: b # c", "a:", "a: ", "1a: b", "yes: no",
+                                  "a: 1", "a: \tb"])
+def test_a_line_is_read_as_compose_flat_reads_it(line: str) -> None:
+    from skillgrant.skillfile.flatyaml import read_line
+
+    node = compose_flat(line + "\n")
+    one = node is not None and len(node.value) == 1
+    read = read_line(line)
+    assert (read is not None) == one
+    if read is not None and node is not None:
+        key, value = node.value[0]
+        assert read == (key.tag, key.value, value.tag, value.value)

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -286,3 +287,48 @@ def test_drop_records_still_reach_a_configured_handler(caplog: pytest.LogCapture
     audit = [getattr(r, "skillgrant", {}) for r in caplog.records]
     files = [a["file"] for a in audit if a.get("event") == "dropped"]
     assert files == ["x/SKILL.md", "y/SKILL.md"]
+
+
+# --- issue 17: entries located from the line of the one before ----------------------------
+
+def _locate_reference(doc: Any) -> tuple[Any, tuple[Any, ...]]:
+    """``cli.batch.locate`` as it was: every offset counted from the start of the text."""
+    from skillgrant.reports.ci import Location
+
+    def at(offset: int) -> Location:
+        line_start = doc.text.rfind("\n", 0, offset) + 1
+        return Location(doc.text.count("\n", 0, offset) + 1, offset - line_start + 1)
+
+    value = doc.allowed_tools
+    if value is None:
+        return at(doc.insert_at), ()
+    key = at(value.key_start + value.key_column)
+    if len(value.entry_starts) != len(value.entries):
+        return key, ()
+    ends = value.entry_ends if len(value.entry_ends) == len(value.entries) else None
+    found = []
+    for i, start in enumerate(value.entry_starts):
+        first = at(start)
+        if ends is not None and ends[i] > start:
+            last = at(ends[i] - 1)
+            first = Location(first.line, first.column, (last.line, last.column))
+        found.append(first)
+    return key, tuple(found)
+
+
+@pytest.mark.parametrize("value", [
+    "Read, Grep", "[Read, Grep]", "\n  - Read\n  - Bash(gh *)\n  - Grep", '"Read,\n  Grep"',
+    "|\n  Read\n  Grep, Bash(x *)", ">-\n  Read\n\n  Grep", "'a, b'", '"\\x52ead, G"',
+    "[\n  Read,\n  Grep, Bash(a)\n]", "Read\n  Grep Bash(x)\n  Edit",
+])
+def test_locate_is_the_reference_on_every_form(value: str) -> None:
+    from skillgrant.cli.batch import locate
+    from skillgrant.skillfile.spans import read_skill
+
+    for text in (f"---\nname: x\nallowed-tools: {value}\n---\nbody\n",
+                 f"\ufeff---\r\nallowed-tools: {value}\r\n---\r\n".replace("\n", "\r\n")
+                 .replace("\r\r\n", "\r\n")):
+        doc = read_skill(text)
+        assert locate(doc) == _locate_reference(doc)
+    doc = read_skill("---\nname: x\ndescription: d\n---\n")
+    assert locate(doc) == _locate_reference(doc)

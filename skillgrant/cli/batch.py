@@ -119,6 +119,26 @@ def _line_column(text: str, offset: int) -> Location:
     return Location(text.count("\n", 0, offset) + 1, offset - line_start + 1)
 
 
+class _Lines:
+    """``_line_column`` for offsets of one text, as line and column: an offset on the line of
+    the one before it (the entries of a value mostly share one) is counted from that line's
+    start, which is the same answer."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.start, self.end = 0, -1  # no line yet
+        self.line = 0
+
+    def at(self, offset: int) -> tuple[int, int]:
+        if not self.start <= offset <= self.end:
+            text = self.text
+            self.start = text.rfind("\n", 0, offset) + 1
+            newline = text.find("\n", self.start)
+            self.end = len(text) if newline < 0 else newline
+            self.line = text.count("\n", 0, self.start) + 1
+        return self.line, offset - self.start + 1
+
+
 def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
     """Where ``allowed-tools`` is (or would be added), and where each of its entries is: the
     first character of each as written (skillfile.spans reads escapes and folded lines)."""
@@ -130,13 +150,14 @@ def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
     if len(value.entry_starts) != len(value.entries):
         return key, ()
     ends = value.entry_ends if len(value.entry_ends) == len(value.entries) else None
+    lines = _Lines(text)
     found = []
     for i, start in enumerate(value.entry_starts):
-        at = _line_column(text, start)
+        line, column = lines.at(start)
         if ends is not None and ends[i] > start:
-            last = _line_column(text, ends[i] - 1)
-            at = Location(at.line, at.column, (last.line, last.column))
-        found.append(at)
+            found.append(Location(line, column, lines.at(ends[i] - 1)))
+        else:
+            found.append(Location(line, column))
     return key, tuple(found)
 
 

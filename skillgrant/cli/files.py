@@ -98,8 +98,10 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
     prefix = top if top.endswith(os.sep) else top + os.sep
     unreadable: list[OSError] = []
     for root, dirs, files in os.walk(top, onerror=unreadable.append):
-        yield from _unreadable(unreadable)
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        if unreadable:
+            yield from _unreadable(unreadable)
+        if dirs:  # most folders of a batch hold none: nothing to sort
+            dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
         for name in _chosen(root, files):
             # os.walk never enters a symlinked directory, so below the top only the file
             # itself can be a link: its real path is the top's plus the rest, unless it is one.
@@ -110,16 +112,16 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
     yield from _unreadable(unreadable)
 
 
-def _chosen(root: str, files: list[str]) -> Iterator[str]:
+def _chosen(root: str, files: list[str]) -> list[str]:
     """The files of the folder ``root`` the walk reads."""
-    if SKILL_FILE in files:
-        yield os.path.join(root, SKILL_FILE)
+    found = [os.path.join(root, SKILL_FILE)] if SKILL_FILE in files else []
     if not _in_commands(root):
-        return
+        return found
     for name in sorted(files):
         path = os.path.join(root, name)
         if name.endswith(".md") and name != SKILL_FILE and _has_frontmatter(path):
-            yield path
+            found.append(path)
+    return found
 
 
 def _in_commands(root: str) -> bool:

@@ -154,6 +154,23 @@ def _verdict_lines(verdict: Verdict, paint: _Paint, width: int) -> list[str]:
     return lines
 
 
+def _remembered_lines(verdict: Verdict, paint: _Paint, width: int) -> tuple[str, ...]:
+    """``_verdict_lines``, remembered: a batch shows the same verdict, as wide, in many files."""
+    key = (verdict, paint.enabled, width)
+    found = _lines_memo.get(key)
+    if found is None:
+        found = tuple(_verdict_lines(verdict, paint, width))
+        if len(_lines_memo) >= MAX_VERDICT_LINES:
+            _lines_memo.clear()
+        _lines_memo[key] = found
+    return found
+
+
+#: Verdicts whose lines are remembered at most (all are forgotten when it is full).
+MAX_VERDICT_LINES: Final = 4096
+_lines_memo: dict[tuple[Verdict, bool, int], tuple[str, ...]] = {}
+
+
 def _file_state(run: Run | TextStyle, result: FileResult) -> str:
     if run.command == "check" or run.dry_run:
         return "would change" if result.changed else "unchanged"
@@ -181,7 +198,7 @@ def _file_lines(run: Run | TextStyle, result: FileResult, decision: Decision, pa
     for where, verdict in zip(wheres, decision.verdicts, strict=True):
         if quiet and verdict.covered:
             continue
-        first, *evidence = _verdict_lines(verdict, paint, width)
+        first, *evidence = _remembered_lines(verdict, paint, width)
         out.append(f"{paint(where.ljust(pad), 'bold')} {first}")
         out.extend(evidence)
     if decision.restored:

@@ -39,8 +39,24 @@ def printable(text: str, *, keep_newlines: bool = False) -> str:
 
 
 def brief(text: str) -> str:
-    """An entry for a message: printable, and cut when it is very long (JSON keeps it whole)."""
-    return printable(shorten(text, ENTRY_SHOWN))
+    """An entry for a message: printable, and cut when it is very long (JSON keeps it whole).
+
+    Remembered for short texts (a report shows each entry several times, and the plan's in
+    every file): the same string gives the same text."""
+    found = _briefs.get(text)
+    if found is None:
+        found = printable(shorten(text, ENTRY_SHOWN))
+        if len(text) <= _BRIEF_KEPT_CHARS and type(text) is str:
+            if len(_briefs) >= MAX_BRIEFS:
+                _briefs.clear()
+            _briefs[text] = found
+    return found
+
+
+#: Texts ``brief`` remembers at most, and the longest it remembers.
+MAX_BRIEFS: Final = 4096
+_BRIEF_KEPT_CHARS: Final = 1024
+_briefs: dict[str, str] = {}
 
 
 def shown(text: str) -> str:
@@ -154,7 +170,11 @@ def _object(value: dict[Any, Any], out: list[str], level: int) -> None:
         raise _Unsupported
     separator = "{" + _INDENTS[level + 1]
     for key, item in value.items():
-        text = _scalar(item)
+        # ``_scalar`` without a call for the members a report is mostly made of.
+        kind = type(item)
+        text = (_string(item) if kind is str else "null" if item is None
+                else "true" if item is True else "false" if item is False
+                else int.__repr__(item) if kind is int else _scalar(item))
         if text is not None:
             out.append(separator + _string(key) + ": " + text)
         else:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from ..rules import rule_for, status_rule
+from . import escape
 from .escape import dumps, encode, safe_json
 from .spool import MAX_SPOOLED_CHARS, Spool
 
@@ -61,8 +62,9 @@ def _decision_json(verdict: Verdict, location: Location | None) -> dict[str, Any
     }
 
 
-def file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
-    """One file's object of a run's document."""
+def file_json(result: FileResult, dry_run: bool, *, decisions: bool = True) -> dict[str, Any]:
+    """One file's object of a run's document (``decisions``: False leaves that list empty,
+    for a caller that writes it)."""
     decision = result.decision
     item: dict[str, Any] = {
         "path": result.path,
@@ -72,7 +74,7 @@ def file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
         "restored": decision.restored if decision is not None else False,
         "line": None if result.location is None else result.location.line,
         "allowed": list(decision.allowed) if decision is not None else None,
-        "decisions": [] if decision is None else [
+        "decisions": [] if decision is None or not decisions else [
             _decision_json(v, result.where(i))
             for i, v in enumerate(decision.verdicts)],
         "error": None if result.error is None else {
@@ -89,8 +91,50 @@ def file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
 
 def file_fragment(result: FileResult, *, dry_run: bool) -> str:
     """One file's object of the run's document, as text indented to stand in its place (a
-    batch writes one per file)."""
-    return encode(file_json(result, dry_run), 2)
+    batch writes one per file): ``encode(file_json(result, dry_run), 2)``.
+
+    A batch meets the same decision at the same place in many files, so each decision's text
+    is remembered (``_decision_text``) and the object is written around it: ``encode`` of the
+    members before ``decisions`` and of those after it, glued where ``encode`` puts a member
+    of an object at this level (tests/test_fast_equivalence.py compares the two)."""
+    item = file_json(result, dry_run, decisions=False)
+    keys = list(item)
+    at = keys.index("decisions")
+    head = encode({k: item[k] for k in keys[:at]}, _FILE_LEVEL)
+    tail = encode({k: item[k] for k in keys[at + 1:]}, _FILE_LEVEL)
+    decision = result.decision
+    texts = [] if decision is None else [_decision_text(v, result.where(i))
+                                         for i, v in enumerate(decision.verdicts)]
+    listed = ("[" + "".join(_ITEM_AT + text + "," for text in texts)[:-1] + _LIST_END
+              if texts else "[]")
+    return (head[:-len(_OBJECT_END)] + _MEMBER_AT + '"decisions": ' + listed + ","
+            + tail[1:])
+
+
+# Where a file's object stands in the run's document, and so its members, the decisions
+# list's items and the ends of both (json.dumps' indent=2 layout).
+_FILE_LEVEL: Final = 2
+_MEMBER_AT: Final = ",\n" + "  " * (_FILE_LEVEL + 1)
+_ITEM_AT: Final = "\n" + "  " * (_FILE_LEVEL + 2)
+_LIST_END: Final = "\n" + "  " * (_FILE_LEVEL + 1) + "]"
+_OBJECT_END: Final = "\n" + "  " * _FILE_LEVEL + "}"
+
+#: Decision texts remembered (by writer, verdict and place); all are forgotten when it is full.
+MAX_DECISION_TEXTS: Final = 4096
+_decision_texts: dict[tuple[object, ...], str] = {}
+
+
+def _decision_text(verdict: Verdict, location: Location | None) -> str:
+    """``encode(_decision_json(verdict, location))`` for a decisions list's item."""
+    line, column = (None, None) if location is None else (location.line, location.column)
+    key = (escape.JSON_WRITER, verdict, type(line), line, type(column), column)
+    text = _decision_texts.get(key)
+    if text is None:
+        text = encode(_decision_json(verdict, location), _FILE_LEVEL + 2)
+        if len(_decision_texts) >= MAX_DECISION_TEXTS:
+            _decision_texts.clear()
+        _decision_texts[key] = text
+    return text
 
 
 def render_json(run: Run, *, version: str) -> str:

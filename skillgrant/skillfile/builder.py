@@ -4,7 +4,8 @@ and rewrite the file, changing nothing but that value.
 Data flows one way: bytes → text (strict UTF-8, BOM and CRLF kept) → ``read_skill`` (spans,
 python-frontmatter's metadata cross-checked against our own YAML nodes) → ``constrain`` → a
 splice of the value's span only → a re-read that must give exactly the decided entries and
-every other key unchanged → an atomic write. Any failure leaves the file as it was.
+every other key unchanged (from the value's one line when that decides it, skillfile.readback)
+→ an atomic write. Any failure leaves the file as it was.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..limits import MAX_FILE_BYTES
 from ..prover import constrain
 from ..verdicts import Decision
 from .bounded import read_bounded
+from .readback import line_reads_back
 from .spans import KEY, AllowedTools, Item, SkillDoc, read_skill, same
 from .splice import splice
 
@@ -118,7 +120,8 @@ def _rewrite(doc: SkillDoc, entries: list[str]) -> str:
     if (list(current.entries) if current is not None else None) == (entries or None):
         return doc.text
     new_text = splice(doc, entries)
-    _verify(doc, new_text, entries)
+    if not line_reads_back(doc, new_text, entries):  # else read back from its one line
+        _verify(doc, new_text, entries)
     return new_text
 
 
@@ -167,7 +170,7 @@ def apply_to_file(path: str | os.PathLike[str], plan: Plan, *,
     Raises SkillFileError (unreadable, over MAX_FILE_BYTES, not UTF-8, unsafe to rewrite, or
     the write failed) or PlanError.
     """
-    target = Path(path)
+    target = path if isinstance(path, Path) else Path(path)
     data = read_limited(target)
     old_text = decode_skill(data, str(target))
     doc, new_text, decision = _apply(old_text, plan, str(target), enforce)

@@ -20,7 +20,7 @@ import shlex
 from ..errors import SkillFileError
 from ..gate.config import TIMEOUT_SECONDS
 from ..gate.config import claude_hooks as hooks_value
-from .spans import read_skill, same
+from .spans import SkillDoc, read_skill, same
 
 KEY = "hooks"
 
@@ -46,12 +46,13 @@ def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
     at = doc.yaml_end
     lead = "" if at == 0 or text[at - 1] == "\n" else nl
     new_text = text[:at] + lead + block + text[at:]
-    _verify(text, new_text, wanted, path)
+    _verify(doc, new_text, wanted, path)
     return new_text
 
 
-def _verify(old: str, new: str, wanted: dict[str, object], path: str | None) -> None:
-    before = read_skill(old, path)
+def _verify(before: SkillDoc, new: str, wanted: dict[str, object], path: str | None) -> None:
+    """Read the text with the hook back (``before``: the text without it, as read)."""
+    old = before.text
     try:
         after = read_skill(new, path)
     except SkillFileError as e:

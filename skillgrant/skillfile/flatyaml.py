@@ -93,6 +93,19 @@ def compose_flat(text: str) -> MappingNode | None:
                        mark(_NAME, end, line, 0, None, None), False)
 
 
+def read_line(line: str) -> tuple[str, str, str, str] | None:
+    """One flat line (without its line break) as ``compose_flat`` reads it: the key's tag and
+    string, the value's tag and string; None when ``compose_flat(line + "\\n")`` is None."""
+    found = _LINE.fullmatch(line + "\n")
+    if found is None:
+        return None
+    key, raw = found.group(1, 2)
+    value = _value(raw)
+    if value is None:
+        return None
+    return _tags.get(key) or _key_tag(key), key, value[0], value[1]
+
+
 def _value(raw: str) -> tuple[str, str, str | None] | None:
     """A value's tag, string and style, or None when it is not one this path reads."""
     if not raw or _SAFE.fullmatch(raw) is None:

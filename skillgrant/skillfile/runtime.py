@@ -122,13 +122,25 @@ def could_hold_key(yaml_text: str) -> bool:
     return KEY in yaml_text or "\\" in yaml_text
 
 
-def check(text: str, yaml_start: int, yaml_end: int,
-          entries: tuple[str, ...] | None) -> str | None:
+def check(text: str, yaml_start: int, yaml_end: int, entries: tuple[str, ...] | None,
+          flat: bool = False) -> str | None:
     """Compare the runtime's possible readings with skillgrant's (``entries``, None when the
     key is absent) for the frontmatter at ``yaml_start``..``yaml_end`` of ``text``.
 
     Returns None when they agree, or a sentence when the runtime never sees the key (it
     grants nothing then). Raises Divergence when they could differ.
+
+    ``flat``: the frontmatter is flat ``key: value`` lines (``flatyaml`` composed it). When
+    the key is there (a string) and the runtime's frontmatter is the same text, the readings
+    agree without composing the re-quoted text: ``requoted`` rewrites line by line and leaves
+    a flat text flat (a re-quoted value is a double-quoted scalar with only ``\\\\`` and
+    ``\\"`` as escapes), so every key stays where it was and each line reads alone. The
+    ``allowed-tools`` line either stays as it is, or its value is plain and becomes exactly
+    that value less the blank space JavaScript strips at its start (a double-quoted one
+    begins and ends with a quote, so it is left alone), and that space is a separator
+    skillgrant's split drops at the start of a value: the same entries. Nothing in a flat
+    text is a YAML 1.1-only line break either. tests/test_flat_readback.py compares this with
+    the re-quoted reading on generated texts.
     """
     span = runtime_frontmatter(text)
     odd = _BREAKS_11_ONLY.search(text, yaml_start, max(yaml_end, span.end if span else 0))
@@ -147,6 +159,8 @@ def check(text: str, yaml_start: int, yaml_end: int,
             return None
         return (f"Claude Code ends the frontmatter at the first '---' (line "
                 f"{line_column(text, span.end)[0]}), before {KEY}, so it never reads it")
+    if flat and entries is not None and span == (yaml_start, yaml_end):
+        return None  # every reading is skillgrant's: see the docstring
     readings = _readings(text, span, entries, moved=moved)
     for how, got in readings:
         if got is not None and got != entries:

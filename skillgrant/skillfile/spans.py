@@ -21,6 +21,7 @@ from ..errors import SkillFileError
 from ..grants import lone_surrogate, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from . import fmread
+from .flatyaml import compose_flat
 from .runtime import Divergence
 from .runtime import check as runtime_check
 from .yamlspan import STYLE_NAMES, YamlProblem, compose, entry_spans, is_str_scalar, line_column
@@ -106,6 +107,8 @@ class SkillDoc:
     insert_column: int
     #: Set when Claude Code will not see ``allowed-tools`` at all (it grants nothing then).
     runtime_note: str | None = None
+    #: The frontmatter is flat ``key: value`` lines (``flatyaml`` composed it).
+    flat: bool = False
 
 
 def read_skill(text: str, path: str | None = None) -> SkillDoc:
@@ -154,11 +157,15 @@ class _Reader:
         if yaml_end - self.yaml_start > MAX_FRONTMATTER_CHARS:
             raise self.fail(f"the frontmatter is over {MAX_FRONTMATTER_CHARS} characters "
                             "(MAX_FRONTMATTER_CHARS)", 0)
-        try:
-            root = compose(text[self.yaml_start:yaml_end])
-        except YamlProblem as e:
-            where = None if e.index is None else self.yaml_start + e.index
-            raise self.fail(f"{e.message} in the frontmatter", where) from e
+        # compose() tries flatyaml first too, after the lone-surrogate test made above.
+        root: Node | None = compose_flat(text[self.yaml_start:yaml_end])
+        flat = root is not None
+        if not flat:
+            try:
+                root = compose(text[self.yaml_start:yaml_end])
+            except YamlProblem as e:
+                where = None if e.index is None else self.yaml_start + e.index
+                raise self.fail(f"{e.message} in the frontmatter", where) from e
         pairs = self._top_level(root)
         metadata = self._frontmatter_metadata(yaml_end, closing, root)
         found = self._find_key(pairs)
@@ -170,12 +177,12 @@ class _Reader:
                             "frontmatter's YAML; refusing to guess", 0)
         try:
             note = runtime_check(text, self.yaml_start, yaml_end,
-                                 None if allowed is None else allowed.entries)
+                                 None if allowed is None else allowed.entries, flat)
         except Divergence as e:
             raise self.fail(e.message, e.offset) from e
         insert_at, insert_column = self._insertion_point(pairs, yaml_end)
         return SkillDoc(self.path, text, opening.group(1), bom, self.yaml_start, yaml_end,
-                        body_start, metadata, allowed, insert_at, insert_column, note)
+                        body_start, metadata, allowed, insert_at, insert_column, note, flat)
 
     def _closing_fence(self) -> tuple[int, int, str]:
         text = self.text
