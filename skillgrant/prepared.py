@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 from . import grants, screening, vocabulary
 from .domains import command, generic, path, web
 from .domains.base import Budget, Context, Outcome
-from .domains.cover import Alternation
+from .domains.cover import Languages
 from .domains.loose import loose_globs
 from .domains.registry import rules_for
 from .errors import AllowedToolsError, GrantSyntaxError, PlanError
@@ -42,7 +42,7 @@ class _PlainDomain(Protocol):
                      ) -> tuple[Outcome, int] | None:
         ...
 
-    def literal_matcher(self, side: object) -> tuple[Alternation, int] | None:
+    def literal_matcher(self, side: object) -> tuple[Languages, int] | None:
         ...
 
 
@@ -65,7 +65,7 @@ class PlainTool(NamedTuple):
     #: The tool name a kept entry is written with, by the candidate covering it.
     written: tuple[str, ...]
     #: What a content without a star is matched with (``command.literal_matcher``), or None.
-    literal: tuple[Alternation, int] | None
+    literal: tuple[Languages, int] | None
 
 
 class PreparedPlan:

@@ -79,15 +79,18 @@ def _decide_plain(entry: str, plan: PreparedPlan,
     tool = plan.plain_tools.get(name) or plan.plain_tool(name)
     if tool is None:
         return None
-    if tool.literal is not None and "*" not in content and len(entry) <= MATCHED_CHARS:
-        covered = _literal(entry, content, tool, value_budget)
-        if covered is not None:
-            return covered
+    room = MAX_WORK_PER_DECISION if value_budget is None else min(MAX_WORK_PER_DECISION,
+                                                                  value_budget.room())
+    literal = tool.literal
+    if literal is not None and "*" not in content and len(entry) <= MATCHED_CHARS:
+        # The usual command: one fullmatch of the tool's languages (``literal_matcher``).
+        languages, units = literal
+        counted = languages.counted(content)
+        if counted is not None and counted[0] is not None and units + counted[1] <= room:
+            return _covered(entry, content, tool, counted[0], units + counted[1], value_budget)
     if (content == "*" or len(entry) > MAX_ENTRY_LENGTH
             or content.count("*") > MAX_WILDCARDS_PER_PATTERN):
         return None
-    room = MAX_WORK_PER_DECISION if value_budget is None else min(MAX_WORK_PER_DECISION,
-                                                                  value_budget.room())
     try:
         decided = tool.decide(content, tool.side, room)
     except Exception:  # the general path decides, and fails closed
@@ -102,25 +105,6 @@ def _decide_plain(entry: str, plan: PreparedPlan,
     return _covered(entry, content, tool, covered_by, units, value_budget, reason, also)
 
 
-def _literal(entry: str, content: str, tool: PlainTool,
-             value_budget: Budget | None) -> tuple[Verdict, int] | None:
-    """The usual command, a content without a star: ``covered`` when one fullmatch of the
-    tool's alternation holds it (``command.literal_matcher``) and its work fits, else None."""
-    assert tool.literal is not None
-    compiled, units = tool.literal
-    branch = compiled.branch(content)
-    if branch is None:
-        return None
-    units += branch * (len(content) + 1) + compiled.spent[branch]
-    if units > MAX_WORK_PER_DECISION or (value_budget is not None
-                                         and not value_budget.charge_at_once(units)):
-        return None
-    by = compiled.owners[branch - 1]
-    # Made as a tuple, without the named tuple's Python-level constructor: the hot path.
-    return _new_verdict(Verdict, (entry, "covered", COVERED, tool.entries[by], None,
-                                  f"{tool.written[by]}({content})", (), False)), units
-
-
 def _covered(entry: str, content: str, tool: PlainTool, covered_by: int, units: int,
              value_budget: Budget | None, reason: str = COVERED,
              also: tuple[int, ...] = ()) -> tuple[Verdict, int]:
@@ -128,6 +112,7 @@ def _covered(entry: str, content: str, tool: PlainTool, covered_by: int, units: 
     if units and value_budget is not None:
         value_budget.charge(units)
     entries = tool.entries
+    # Made as a tuple, without the named tuple's Python-level constructor: the hot path.
     return _new_verdict(Verdict, (
         entry, "covered", reason, entries[covered_by], None,
         f"{tool.written[covered_by]}({content})",

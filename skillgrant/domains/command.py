@@ -42,7 +42,6 @@ from .commandpattern import read_literal as read_literal
 from .commandpattern import render as render
 from .cover import (
     FILLERS_USED_UP,
-    Alternation,
     Languages,
     approved_filler,
     first_match,
@@ -50,7 +49,7 @@ from .cover import (
 )
 from .loose import loose_globs
 from .witness import RUNTIME_WRAPPERS as RUNTIME_WRAPPERS
-from .witness import refute, spacing_doubt, wrapper_doubt
+from .witness import certain, refute
 
 
 def group(key: str, shell_tools: frozenset[str]) -> str:
@@ -153,17 +152,17 @@ def _decide_two(content: str, side: _ApprovedSide, room: int, units: int,
     return Outcome("covered", COVERED, first, None, also), units
 
 
-def literal_matcher(side: object) -> tuple[Alternation, int] | None:
+def literal_matcher(side: object) -> tuple[Languages, int] | None:
     """What ``decide_plain`` reads for a content without a star, when the answer is the
-    compiled languages' alone (no tool-wide grant, a filler, no folding): the compiled
-    alternations (``Languages.alternation``), and the units choosing the filler charges. A
-    content one of them holds is ``COVERED`` by that branch's grant."""
+    compiled languages' alone (no tool-wide grant, a filler, no folding): the languages
+    (``Languages.counted``), and the units choosing the filler charges. A content they hold is
+    ``COVERED`` by the grant they name."""
     assert isinstance(side, _ApprovedSide)
-    compiled = side.languages.alternation()
     units, filler = side.chosen
-    if compiled is None or side.tool_wide is not None or filler is None or side.fold:
+    if (side.languages.alternation() is None or side.tool_wide is not None or filler is None
+            or side.fold):
         return None
-    return compiled, units
+    return side.languages, units
 
 
 def whole_command(side: object, command: str) -> int | None:
@@ -195,15 +194,12 @@ _FIRST_RESERVED: Final = min(RESERVED)
 
 
 def _plain_refuted(witness: str, side: _ApprovedSide, units: int) -> tuple[Outcome, int] | None:
-    """``_refute`` for a plain content's witness: no control operator, no placeholder symbol,
-    and no loose reading to consult (else None: the general path reports it)."""
+    """``refute`` for a plain content's witness: no control operator, no placeholder symbol,
+    a pattern narrower than every command, and no loose reading to consult (else None: the
+    general path reports it)."""
     if side.loose:
         return None
-    doubt = wrapper_doubt(witness) or spacing_doubt(witness)
-    if doubt is not None:
-        return doubt, units
-    return Outcome("not_covered", f"no approved grant allows {witness!r}",
-                   witness=witness), units
+    return certain(witness), units
 
 
 class _ApprovedSide(NamedTuple):

@@ -39,18 +39,27 @@ def refute(
     if pattern.kind is Kind.ANY:
         telling = _SKILL_NAMES if key == "Skill" else _TELLING
         witness = _first_unmatched(telling, readings, context, fold) or witness
-    doubt = (loose_doubt(witness, render(witness), approved, loose, context.budget, fold)
-             or wrapper_doubt(witness) or spacing_doubt(witness))
+    doubt = loose_doubt(witness, render(witness), approved, loose, context.budget, fold)
     if doubt is not None:
         return doubt
-    if pattern.kind is Kind.ANY and key == "Skill":
+    if pattern.kind is not Kind.ANY:
+        return certain(witness)
+    doubt = wrapper_doubt(witness) or spacing_doubt(witness)
+    if doubt is not None:
+        return doubt
+    if key == "Skill":
         return Outcome("not_covered", f"it allows every skill; no approved grant allows the "
                        f"skill {render(witness)!r}", witness=render(witness))
-    if pattern.kind is Kind.ANY:
-        return Outcome("not_covered", f"it allows every command, and no approved grant allows "
-                       f"{render(witness)!r}", witness=render(witness))
-    return Outcome("not_covered", f"no approved grant allows {render(witness)!r}",
-                   witness=render(witness))
+    return Outcome("not_covered", f"it allows every command, and no approved grant allows "
+                   f"{render(witness)!r}", witness=render(witness))
+
+
+def certain(witness: str) -> Outcome:
+    """The outcome for a witness of a pattern narrower than every command, once no loose
+    reading can allow it: ``unknown`` when the runtime would strip a wrapper from it or
+    collapse its spacing, else ``not_covered`` with it."""
+    return wrapper_doubt(witness) or spacing_doubt(witness) or Outcome(
+        "not_covered", f"no approved grant allows {render(witness)!r}", witness=render(witness))
 
 
 #: Commands the runtime strips from the front of a command before it matches the rules (seen in
