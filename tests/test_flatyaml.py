@@ -100,7 +100,24 @@ def _skill(yaml_text: str, body: str = "# Body\n") -> str:
 
 
 METADATA = [*FLAT, "a:\n  - x\n  - y\nb: z\n", "a: {b: c}\n", "\na: b\n", "a: [x, 1]\n",
-            "!!set\na: b\n", "a: !!binary aGk=\n", "a: !!str 3\n", "a: b\n---\nc: d\n"]
+            "!!set\na: b\n", "a: !!binary aGk=\n", "a: !!str 3\n", "a: b\n---\nc: d\n",
+            # A BOM opens the stream skillgrant composes, but not python-frontmatter's, which
+            # has a line break before it: there libyaml refuses it.
+            "\ufeffa: b\n", "\ufeff\na: b\n", "\ufeffa: b\nc: d\n"]
+
+
+def _frontmatter_reads(text: str) -> dict[str, object] | type[Exception]:
+    try:
+        return frontmatter.parse(text)[0]
+    except Exception as error:  # which error it is, is what is compared
+        return type(error)
+
+
+def _fmread_reads(text: str, yaml_text: str, root: yaml.Node | None) -> object:
+    try:
+        return fmread.metadata(text, yaml_text, root)
+    except Exception as error:
+        return type(error)
 
 
 @pytest.mark.parametrize("yaml_text", METADATA)
@@ -111,8 +128,7 @@ def test_the_metadata_is_python_frontmatters(yaml_text: str, body: str) -> None:
         root = yamlspan.compose(yaml_text)
     except yamlspan.YamlProblem:
         return
-    expected, _ = frontmatter.parse(text)
-    assert fmread.metadata(text, yaml_text, root) == expected
+    assert _fmread_reads(text, yaml_text, root) == _frontmatter_reads(text)
 
 
 @given(_LINES)
@@ -121,10 +137,10 @@ def test_the_metadata_is_python_frontmatters_on_generated_text(
     yaml_text = _text(lines)
     try:
         root = yamlspan.compose(yaml_text)
-        expected, _ = frontmatter.parse(_skill(yaml_text))
-    except Exception:  # a text PyYAML refuses: read_skill refuses it too
+    except yamlspan.YamlProblem:  # a text PyYAML refuses: read_skill refuses it too
         return
-    assert fmread.metadata(_skill(yaml_text), yaml_text, root) == expected
+    text = _skill(yaml_text)
+    assert _fmread_reads(text, yaml_text, root) == _frontmatter_reads(text)
 
 
 SPANS = ["allowed-tools: Bash(gh *), Read  Grep\n", "allowed-tools: 'Read, Grep'\n",

@@ -4,11 +4,11 @@
 (composing it again, then constructing Python values). ``metadata`` takes the same steps with
 python-frontmatter's own functions, up to the load; and when the text it would load is the
 text skillgrant composed with one line break before it (a leading blank line changes no YAML
-value) and the loader is the one skillgrant composes with, the load is done from skillgrant's
-nodes: for a mapping of string scalars (and lists of them), ``SafeConstructor`` gives each
-key's string, a later duplicate winning, and that is what is built here. Anything else is
-loaded by python-frontmatter as before. tests/test_flatyaml.py compares this with
-``frontmatter.parse`` on tables and generated texts.
+value, unless the text opens with a BOM) and the loader is the one skillgrant composes with,
+the load is done from skillgrant's nodes: for a mapping of string scalars (and lists of
+them), ``SafeConstructor`` gives each key's string, a later duplicate winning, and that is what
+is built here. Anything else is loaded by python-frontmatter as before. tests/test_flatyaml.py
+compares this with ``frontmatter.parse`` on tables and generated texts.
 """
 
 from __future__ import annotations
@@ -39,7 +39,9 @@ def metadata(text: str, yaml_text: str, root: Node | None) -> dict[str, object]:
         loaded, _ = handler.split(stripped)
     except ValueError:
         return {}  # no closing fence for python-frontmatter: it reads no metadata
-    built = _built(root) if loaded == "\n" + yaml_text else None
+    # A BOM opening yaml_text is dropped there, but after the line break it is not.
+    same_text = loaded == "\n" + yaml_text and not yaml_text.startswith("\ufeff")
+    built = _built(root) if same_text else None
     return _parsed(text) if built is None else built
 
 

@@ -157,6 +157,10 @@ class _Reader:
         if yaml_end - self.yaml_start > MAX_FRONTMATTER_CHARS:
             raise self.fail(f"the frontmatter is over {MAX_FRONTMATTER_CHARS} characters "
                             "(MAX_FRONTMATTER_CHARS)", 0)
+        bom_inside = text.find("\ufeff", self.yaml_start, yaml_end)
+        if bom_inside >= 0:  # first in our text, after a line break in python-frontmatter's
+            raise self.fail("a byte order mark (U+FEFF) inside the frontmatter: YAML readers "
+                            "disagree on what it means", bom_inside)
         # compose() tries flatyaml first too, after the lone-surrogate test made above.
         root: Node | None = compose_flat(text[self.yaml_start:yaml_end])
         flat = root is not None
