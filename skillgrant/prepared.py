@@ -42,7 +42,7 @@ class _PlainDomain(Protocol):
                      ) -> tuple[Outcome, int] | None:
         ...
 
-    def literal_matcher(self, side: object) -> tuple[Languages, int] | None:
+    def literal_matcher(self, side: object) -> tuple[Languages, int, bool] | None:
         ...
 
 
@@ -65,7 +65,7 @@ class PlainTool(NamedTuple):
     #: The tool name a kept entry is written with, by the candidate covering it.
     written: tuple[str, ...]
     #: What a content without a star is matched with (``command.literal_matcher``), or None.
-    literal: tuple[Languages, int] | None
+    literal: tuple[Languages, int, bool] | None
 
 
 class PreparedPlan:

@@ -17,8 +17,9 @@ from . import vocabulary
 from .domains.base import Budget, Context, NoFreeFiller, Outcome, OverBudget
 from .domains.command import COVERED
 from .domains.commandpattern import PLAIN_CONTENT
-from .domains.cover import MATCHED_CHARS
+from .domains.cover import MATCHED_CHARS, Languages
 from .domains.registry import rules_for
+from .domains.witness import plain_certain
 from .errors import AllowedToolsError, GrantSyntaxError
 from .grants import Grant, parse_grant, split_allowed_tools
 from .limits import (
@@ -83,11 +84,9 @@ def _decide_plain(entry: str, plan: PreparedPlan,
                                                                   value_budget.room())
     literal = tool.literal
     if literal is not None and "*" not in content and len(entry) <= MATCHED_CHARS:
-        # The usual command: one fullmatch of the tool's languages (``literal_matcher``).
-        languages, units = literal
-        counted = languages.counted(content)
-        if counted is not None and counted[0] is not None and units + counted[1] <= room:
-            return _covered(entry, content, tool, counted[0], units + counted[1], value_budget)
+        found = _literal(entry, content, tool, literal, room, value_budget)
+        if found is not None:
+            return found
     if (content == "*" or len(entry) > MAX_ENTRY_LENGTH
             or content.count("*") > MAX_WILDCARDS_PER_PATTERN):
         return None
@@ -97,12 +96,35 @@ def _decide_plain(entry: str, plan: PreparedPlan,
         return None
     if decided is None:
         return None
-    (status, reason, covered_by, witness, also), units = decided
-    if covered_by is None:
-        if units and value_budget is not None:
-            value_budget.charge(units)  # within its room
-        return Verdict(entry, status, reason, None, witness), units
-    return _covered(entry, content, tool, covered_by, units, value_budget, reason, also)
+    outcome, units = decided
+    if outcome.covered_by is None:
+        return _outside(entry, outcome, units, value_budget)
+    return _covered(entry, content, tool, outcome.covered_by, units, value_budget,
+                    outcome.reason, outcome.also)
+
+
+def _literal(entry: str, content: str, tool: PlainTool, literal: tuple[Languages, int, bool],
+             room: int, value_budget: Budget | None) -> tuple[Verdict, int] | None:
+    """The usual command: one fullmatch of the tool's languages (``literal_matcher``)."""
+    languages, units, refutable = literal
+    counted = languages.counted(content)
+    if counted is None or units + counted[1] > room:
+        return None
+    if counted[0] is not None:
+        return _covered(entry, content, tool, counted[0], units + counted[1], value_budget)
+    if refutable:
+        return _outside(entry, plain_certain(content), units + counted[1], value_budget)
+    return None
+
+
+def _outside(entry: str, outcome: Outcome, units: int,
+             value_budget: Budget | None) -> tuple[Verdict, int]:
+    """The plain path's verdict on an entry no approved grant covers, its work charged to the
+    value (within its room)."""
+    if units and value_budget is not None:
+        value_budget.charge(units)
+    return _new_verdict(Verdict, (entry, outcome.status, outcome.reason, None, outcome.witness,
+                                  None, (), False)), units
 
 
 def _covered(entry: str, content: str, tool: PlainTool, covered_by: int, units: int,

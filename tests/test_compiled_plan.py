@@ -96,6 +96,18 @@ def test_budgets_run_out_where_they_ran_out(submitted: list[str], approved: list
     assert ours == theirs
 
 
+@pytest.mark.parametrize("approved", [["Bash(gh *)"], ["Bash(gh *)", "Bash(a  b)"],
+                                      ["Bash(git commit:*)", "Read"], ["Bash(timeout *)"]])
+@pytest.mark.parametrize("entry", [
+    "Bash(timeout 5 rm x)", "Bash(sudo rm)", "Bash(nohup)", "Bash(env X=1 rm)", "Bash(rm -rf /)",
+    "Bash(xtimeout 5)", "Bash(rm timeout)", "Bash(gh pr list)", "Bash(a b)", "Bash(git commit)"])
+def test_literal_entries_are_refuted_as_the_general_path_refutes_them(
+        entry: str, approved: list[str]) -> None:
+    """A wrapper in front, a loose reading in the plan: the literal refutation's doubts."""
+    ours, theirs = _both(lambda: prover._decide(entry, plan_for(approved, None, None)))
+    assert ours == theirs
+
+
 def test_the_plain_path_decides_the_usual_entries() -> None:
     """It is taken: the usual entries never reach the general path."""
     clear_caches()

@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from ..grants import Grant
-from ..limits import MAX_WORK_PER_DECISION
 from .base import RESERVED, Budget, Context, Fold, Glob, NoFreeFiller, Outcome
 from .commandpattern import ANY_COMMAND as ANY_COMMAND
 from .commandpattern import PLACEHOLDERS, SPACE_RUN, SPLIT, UNSPLITTABLE
@@ -44,7 +43,6 @@ from .cover import (
     FILLERS_USED_UP,
     Languages,
     approved_filler,
-    first_match,
     union_cover,
 )
 from .loose import loose_globs
@@ -152,17 +150,18 @@ def _decide_two(content: str, side: _ApprovedSide, room: int, units: int,
     return Outcome("covered", COVERED, first, None, also), units
 
 
-def literal_matcher(side: object) -> tuple[Languages, int] | None:
+def literal_matcher(side: object) -> tuple[Languages, int, bool] | None:
     """What ``decide_plain`` reads for a content without a star, when the answer is the
     compiled languages' alone (no tool-wide grant, a filler, no folding): the languages
-    (``Languages.counted``), and the units choosing the filler charges. A content they hold is
-    ``COVERED`` by the grant they name."""
+    (``Languages.counted``), the units choosing the filler charges, and whether a content
+    they do not hold is refuted at once (no loose reading to consult: ``witness.certain``). A
+    content they hold is ``COVERED`` by the grant they name."""
     assert isinstance(side, _ApprovedSide)
     units, filler = side.chosen
     if (side.languages.alternation() is None or side.tool_wide is not None or filler is None
             or side.fold):
         return None
-    return side.languages, units
+    return side.languages, units, not side.loose
 
 
 def whole_command(side: object, command: str) -> int | None:
@@ -184,10 +183,7 @@ def member(side: object, command: str) -> int | None:
     assert isinstance(side, _ApprovedSide)
     if command and max(command) >= _FIRST_RESERVED and not RESERVED.isdisjoint(command):
         return None  # the noncharacters that stand for placeholders inside patterns
-    counted = side.languages.counted(command)
-    if counted is None or counted[1] > MAX_WORK_PER_DECISION:
-        return first_match(command, side.languages, Budget(), side.fold)
-    return counted[0]
+    return side.languages.holder(command)
 
 
 _FIRST_RESERVED: Final = min(RESERVED)

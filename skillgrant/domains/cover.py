@@ -145,6 +145,20 @@ class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
             return first_by_steps(text, self, budget, fold)
         return counted[0]
 
+    def holder(self, text: str) -> int | None:
+        """``first`` for one concrete text under a budget of its own. A compiled match is never
+        charged: it costs the scan at most ``_COMPILED_SCAN`` branches of ``MATCHED_CHARS + 1``
+        units plus ``_COMPILED_CHARS``, far under that budget (``MAX_WORK_PER_DECISION``)."""
+        compiled = self._compiled
+        if compiled is None or len(text) > MATCHED_CHARS:
+            return first_by_steps(text, self, Budget(), self._fold)
+        key = text if self._fold is None else self._fold(text)
+        found = compiled.by_first.get(key[:1], compiled.otherwise)  # Alternation.branch
+        if found is None:
+            return None
+        match = found[0].fullmatch(key)
+        return None if match is None else compiled.owners[found[1][(match.lastindex or 0) - 1] - 1]
+
     def alternation(self) -> Alternation | None:
         """The compiled alternations (None when the languages are not compiled)."""
         return self._compiled

@@ -62,6 +62,15 @@ def certain(witness: str) -> Outcome:
         "not_covered", f"no approved grant allows {render(witness)!r}", witness=render(witness))
 
 
+def plain_certain(content: str) -> Outcome:
+    """``certain`` for a plain content (``commandpattern.PLAIN_CONTENT``): one part (no control
+    operator), single-spaced, printable ASCII (``render`` leaves it as it is), so only a
+    wrapper in front can make it doubtful."""
+    if content.partition(" ")[0] in RUNTIME_WRAPPERS:
+        return certain(content)
+    return Outcome("not_covered", f"no approved grant allows {content!r}", witness=content)
+
+
 #: Commands the runtime strips from the front of a command before it matches the rules (seen in
 #: 2.1.332: under ``Bash(touch *)``, ``timeout 5 touch zz`` is allowed). A would-be witness that
 #: starts with one may be allowed through the command it wraps, so it is not certain.

@@ -84,8 +84,8 @@ def _verdict(runtime_tool: str, tool: str, judged: Judged, plan: CallPlan) -> Ca
     if judged.status != "covered":
         return CallVerdict(judged.status, judged.reason, runtime_tool, tool,
                            witness=judged.witness)
-    covering = tuple([plan.as_written(p.covered_by) for p in judged.parts
-                      if p.covered_by is not None])
+    written = plan.as_written
+    covering = tuple([written(p.covered_by) for p in judged.parts if p.covered_by is not None])
     return CallVerdict("covered", judged.reason, runtime_tool, tool, covering)
 
 

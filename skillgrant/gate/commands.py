@@ -9,7 +9,6 @@ inclusion test (``union_cover``): covered only when every value it stands for is
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Mapping
 from itertools import product
@@ -31,6 +30,7 @@ from .judge import (
     outside,
     path_part,
 )
+from .plainshell import joined_words, plain_texts
 from .shell import Redirect, Simple, analyse
 from .tools import Spec, arguments, command_text
 from .verdict import CallPlan
@@ -49,7 +49,8 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
     directories = arguments(tool_input, spec.directory) if spec.directory else []
     if directories and not all(isinstance(d, str) for d in directories):
         return outside("invalid", "the working directory is not a string", None)
-    if (len(given) > 1 and len(set(given)) > 1) or len(set(directories)) > 1:
+    if (len(given) > 1 and len(set(given)) > 1) or (
+            len(directories) > 1 and len(set(directories)) > 1):
         return outside("unknown", "the call names its command or its directory twice, "
                         "differently; which one runs is the runtime's to say", None)
     command = given[0] or ""
@@ -71,7 +72,41 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
     if spec.tool == "PowerShell":
         return outside("unknown", "a PowerShell command is covered only by a tool-wide grant or "
                         "an approved entry naming it exactly", command)
+    texts = plain_texts(command)
+    if texts is not None:  # simple commands only, each its own text: no analysis to do
+        return _members(texts, parts, grants)
     return _analysed(spec.tool, command, parts, workdir, plan, cwd, grants)
+
+
+def _members(texts: list[str], parts: list[Part], grants: _CommandGrants) -> Judged:
+    """Each literal simple command, as ``shlex.join`` writes it, a member of an approved
+    command grant."""
+    side, entries = grants.side, grants.entries
+    for text in texts:
+        try:
+            index = command_domain.member(side, text)
+        except OverBudget as e:
+            return _undecided(text, e)
+        if index is None:
+            return _no_member(text)
+        parts.append(Part(text, entries[index][0]))
+    return all_covered(parts, "part")
+
+
+def _member(command: str, grants: _CommandGrants) -> Part | Judged:
+    try:
+        index = command_domain.member(grants.side, command)
+    except OverBudget as e:
+        return _undecided(command, e)
+    return _no_member(command) if index is None else Part(command, grants.entries[index][0])
+
+
+def _undecided(command: str, error: OverBudget) -> Judged:
+    return outside("unknown", f"the command {command!r} was not decided: {error}", command)
+
+
+def _no_member(command: str) -> Judged:
+    return outside("not_covered", f"no approved entry allows the command {command!r}", command)
 
 
 class _CommandGrants(NamedTuple):
@@ -155,15 +190,7 @@ def _simple(tool: str, simple: Simple, grants: _CommandGrants) -> Part | Judged:
     words = simple.words
     values = [w.value for w in words]
     if None not in values:
-        command = _joined(values)  # type: ignore[arg-type]
-        try:
-            index = command_domain.member(grants.side, command)
-        except OverBudget as e:
-            return outside("unknown", f"the command {command!r} was not decided: {e}", command)
-        if index is not None:
-            return Part(command, grants.entries[index][0])
-        return outside("not_covered", f"no approved entry allows the command {command!r}",
-                        command)
+        return _member(joined_words(values), grants)  # type: ignore[arg-type]
     languages = grants.languages()
     shown = " ".join(shlex.quote(w.value) if w.value is not None else "…" for w in words)
     fold = case_fold(tool)
@@ -182,21 +209,6 @@ def _simple(tool: str, simple: Simple, grants: _CommandGrants) -> Part | Judged:
         return outside("not_covered", f"the command {shown!r} holds an expansion that may "
                         f"take a value no approved entry allows, e.g. {witness!r}", witness)
     return Part(shown, languages[covering[0]][0])
-
-
-def _joined(values: list[str]) -> str:
-    """``shlex.join(values)``, at once when no word needs quoting (none is empty, holds a blank
-    or anything but the characters ``shlex.quote`` leaves as they are)."""
-    joined = " ".join(values)
-    if "" in values or joined.count(" ") != len(values) - 1 or _NEEDS_QUOTES(joined):
-        unsafe = _QUOTED
-        return " ".join([v if v and not unsafe(v) else shlex.quote(v) for v in values])
-    return joined
-
-
-#: What ``shlex.quote`` quotes (its own test), and the same with a blank allowed.
-_QUOTED = re.compile(r"[^\w@%+=:,./-]", re.ASCII).search
-_NEEDS_QUOTES = re.compile(r"[^\w@%+=:,./ -]", re.ASCII).search
 
 
 def _patterns(words: tuple[Word, ...]) -> list[Glob]:

@@ -24,6 +24,7 @@ checks both, against tree-sitter and under bash.
 from __future__ import annotations
 
 import re
+from shlex import quote
 from typing import Final
 
 from ..limits import MAX_SHELL_NODES
@@ -74,6 +75,8 @@ PLAIN: Final = re.compile(rf"{_NAME}(?: {_ARGUMENT}|(?: && | \|\| | \| |; ){_NAM
 #: command: its words, single-spaced.
 _WORD = re.compile(r"[^ ;&|'\"]+|'[^']*'|\"[^\"]*\"")
 _COMMAND = re.compile(rf"(?:{_WORD.pattern})(?: (?:{_WORD.pattern}))*")
+#: The operators between a plain command's simple commands, where it holds no quotes.
+_OPERATOR = re.compile(r" && | \|\| | \| |; ")
 
 
 def plain_commands(command: str) -> list[PlainCommand] | None:
@@ -94,6 +97,53 @@ def plain_commands(command: str) -> list[PlainCommand] | None:
             return None
         commands.append((words, text, ()))
     return commands
+
+
+def plain_texts(command: str) -> list[str] | None:
+    """The call gate's shortcut: for a plain ``command`` whose tokens hold no keyword and no
+    name ``check_runnable`` examines, each simple command's words as ``shlex.join`` writes
+    them (the text the gate matches); None for any other command, which ``plain_commands``
+    or the grammar reads. An unquoted simple command is its own text: its tokens are
+    characters ``shlex.quote`` leaves as they are, single-spaced.
+
+    >>> plain_texts('git add -A && git commit -m "fix 12"')
+    ['git add -A', "git commit -m 'fix 12'"]
+    """
+    if len(command) > MAX_PLAIN_CHARS or not PLAIN.fullmatch(command):
+        return None
+    if "'" in command or '"' in command:
+        parts = _COMMAND.findall(command)
+    elif "|" in command or ";" in command:
+        parts = _OPERATOR.split(command)
+    else:  # "&" is in no unquoted word: every "&&" joins two commands
+        parts = command.split(" && ")
+    texts: list[str] = []
+    for text in parts:
+        if "'" in text or '"' in text:
+            tokens = _WORD.findall(text)
+            # An unquoted token is a word shlex.quote leaves as it is.
+            text = " ".join([quote(t[1:-1]) if t[0] in "'\"" else t for t in tokens])
+        else:
+            tokens = text.split(" ")
+        if not _LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0]:
+            return None
+        texts.append(text)
+    return texts
+
+
+def joined_words(values: list[str]) -> str:
+    """``shlex.join(values)``, at once when no word needs quoting (none is empty, holds a blank
+    or anything but the characters ``shlex.quote`` leaves as they are)."""
+    joined = " ".join(values)
+    if "" in values or joined.count(" ") != len(values) - 1 or _NEEDS_QUOTES(joined):
+        unsafe = _SHLEX_UNSAFE
+        return " ".join([v if v and not unsafe(v) else quote(v) for v in values])
+    return joined
+
+
+#: What ``shlex.quote`` quotes (its own test), and the same with a blank allowed.
+_SHLEX_UNSAFE: Final = re.compile(r"[^\w@%+=:,./-]", re.ASCII).search
+_NEEDS_QUOTES: Final = re.compile(r"[^\w@%+=:,./ -]", re.ASCII).search
 
 
 def _understood(tokens: list[str], words: tuple[Word, ...]) -> bool:

@@ -15,7 +15,7 @@ from skillgrant import check_call
 from skillgrant.domains import command as command_domain
 from skillgrant.domains.base import RESERVED, Budget
 from skillgrant.domains.command import Kind, compile_pattern, identity_reason
-from skillgrant.gate import commands
+from skillgrant.gate import commands, plainshell
 from skillgrant.gate.verdict import call_plan
 
 WORDS = ["git", "status", "gh", "pr", "*", "a*", "-m", "x", ":*", "'q'", "${CLAUDE_SKILL_DIR}",
@@ -73,7 +73,7 @@ def test_whole_string_and_membership_as_a_loop_finds_them(plan: list[str], comma
 @settings(max_examples=examples(1000), deadline=None)
 @given(st.lists(st.text(alphabet="ab '\"$-=:,./@%+_\\é\t", max_size=5), min_size=1, max_size=4))
 def test_joined_words_are_shlex_join(values: list[str]) -> None:
-    assert commands._joined(values) == shlex.join(values)
+    assert plainshell.joined_words(values) == shlex.join(values)
 
 
 @settings(max_examples=examples(500), deadline=None)

@@ -14,6 +14,7 @@ fixed seeds, and runs 300 plain commands under bash.
 from __future__ import annotations
 
 import random
+import shlex
 import string
 from collections import Counter
 from collections.abc import Iterator
@@ -28,7 +29,7 @@ from test_bash_differential import generate
 
 from skillgrant.gate import plainshell
 from skillgrant.gate.lexical import lexical_doubt
-from skillgrant.gate.plainshell import KEYWORDS, MAX_PLAIN_CHARS, plain_commands
+from skillgrant.gate.plainshell import KEYWORDS, MAX_PLAIN_CHARS, plain_commands, plain_texts
 from skillgrant.gate.shell import analyse, analyse_parsed
 from skillgrant.gate.words import EXAMINED, Word
 
@@ -101,12 +102,16 @@ def near_misses(draw: st.DrawFn) -> str:
 def agrees(command: str) -> bool:
     """Whether the fast path, where it reads ``command``, reads it as the grammar does; and
     whether ``analyse`` answers with that reading."""
-    fast = plain_commands(command)
+    fast, texts = plain_commands(command), plain_texts(command)
     if fast is None:
-        return True
+        return texts is None
     reference = analyse_parsed(command)
+    joined = [shlex.join([w.value or "" for w in s.words]) for s in reference.commands]
+    # The gate's texts are shlex.join's, and only a name looked at further goes without them.
+    looked_at = not (KEYWORDS | EXAMINED).isdisjoint(command.split(" ")) or "/" in command
     return lexical_doubt(command) is None and analyse(command) == reference and \
-        list(reference.commands) == fast
+        list(reference.commands) == fast and texts in (None, joined) and \
+        (texts is not None or looked_at)
 
 
 # -- the differentials ----------------------------------------------------------------------------

@@ -16,8 +16,10 @@ from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skillgrant.domains import cover
 from skillgrant.domains.base import Budget, Glob, OverBudget
 from skillgrant.domains.command import ascii_fold
+from skillgrant.limits import MAX_WORK_PER_DECISION
 from skillgrant.domains.cover import MATCHED_CHARS, Languages, first_by_steps, first_match
 
 ALPHABET = "abAB *\n."
@@ -55,6 +57,23 @@ def test_compiled_languages_answer_and_charge_as_the_scan(data: st.DataObject,
         assert compiled.first(text, ours, fold) == first_by_steps(  # type: ignore[arg-type]
             text, indexed, theirs, fold)  # type: ignore[arg-type]
         assert ours.spent == theirs.spent
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(st.data(), languages, folds)
+def test_the_holder_of_a_text_is_the_scans_first(data: st.DataObject, drawn: list[list[Glob]],
+                                                 fold: object) -> None:
+    indexed = _indexed(drawn)
+    compiled = Languages(indexed, fold)  # type: ignore[arg-type]
+    text = data.draw(_texts(drawn))
+    assert compiled.holder(text) == first_by_steps(text, indexed, Budget(),
+                                                   fold)  # type: ignore[arg-type]
+
+
+def test_a_compiled_match_costs_less_than_a_whole_budget() -> None:
+    """Why ``Languages.holder`` charges nothing: the most a compiled match can cost the scan."""
+    most = cover._COMPILED_SCAN * (MATCHED_CHARS + 1) + cover._COMPILED_CHARS
+    assert most < MAX_WORK_PER_DECISION
 
 
 @settings(max_examples=examples(1000), deadline=None)
