@@ -94,6 +94,7 @@ class PreparedPlan:
         self._candidates: dict[str, tuple[list[_Approved], list[Grant]]] = {}
         #: The verdicts reached before, by entry, each with the work it cost (``remember``).
         self.remembered: dict[str, tuple[Verdict, int]] = {}
+        self._decided_once: set[str] = set()
         self._compiled: dict[int, tuple[object, object]] = {}
         self.plain_tools: dict[str, PlainTool | None] = {}
 
@@ -153,6 +154,18 @@ class PreparedPlan:
             return grant.with_tool(cover.tool)
         return grant
 
+    def remember_cheap(self, entry: str, verdict: Verdict, units: int) -> None:
+        """``remember`` a verdict that was cheap to reach (the plain path), from the second
+        time ``entry`` is decided on: keeping every distinct verdict alive costs more than
+        deciding it again, and an entry that comes again is kept from then on."""
+        once = self._decided_once
+        if entry in once:
+            self.remember(entry, verdict, units)
+            return
+        if len(once) >= MAX_REMEMBERED_VERDICTS:
+            once.clear()
+        once.add(entry)
+
     def remember(self, entry: str, verdict: Verdict, units: int) -> None:
         """Keep the verdict reached for ``entry`` and the work it cost (``remembered``)."""
         if len(entry) > _REMEMBERED_ENTRY_CHARS:
@@ -170,10 +183,11 @@ _REMEMBERED_ENTRY_CHARS: Final = 1024
 #: Plans kept with their remembered verdicts (a batch uses one; tests and libraries, a few).
 _MAX_PLANS: Final = 8
 _PLANS: dict[object, PreparedPlan] = {}
-#: The list of approved entries of the last call found in _PLANS, a copy of it, the witness
-#: limit and its plan (forgotten with any plan): a caller deciding many entries against one
-#: list finds it again at once.
-_LAST_LIST: list[object] = []
+#: The lists of approved entries of recent calls found in _PLANS, by identity: each list, a
+#: copy of it, the witness limit and its plan (all forgotten with any plan). A caller deciding
+#: many entries against a few lists finds each again at once; the list is held, so its id is
+#: not reused while it is here, and the copy tells when it changed.
+_LISTS: dict[int, tuple[list[object], list[object], int, PreparedPlan]] = {}
 
 
 def plan_for(
@@ -184,16 +198,18 @@ def plan_for(
     """The ``PreparedPlan`` for these arguments: the one built before for equal arguments, else
     a new one (kept when the arguments can be a key; errors as ``PreparedPlan`` raises them)."""
     if type(approved) is list and shell_tools is None and base_dirs is None:
-        last = _LAST_LIST
-        if (last and last[0] is approved and approved == last[1]
-                and last[2] == path.MAX_WITNESS_CANDIDATES):
-            return last[3]  # type: ignore[return-value]  # the list of the call before
+        seen = _LISTS.get(id(approved))
+        if (seen is not None and seen[0] is approved and approved == seen[1]
+                and seen[2] == path.MAX_WITNESS_CANDIDATES):
+            return seen[3]  # a list of a call before, unchanged
         try:  # the usual call, found without checking its items: only strings are kept
             plan = _PLANS.get((("list", *approved), None, None, path.MAX_WITNESS_CANDIDATES))
         except TypeError:  # an unhashable item
             plan = None
         if plan is not None:
-            _LAST_LIST[:] = (approved, list(approved), path.MAX_WITNESS_CANDIDATES, plan)
+            if len(_LISTS) >= _MAX_PLANS:
+                _LISTS.clear()
+            _LISTS[id(approved)] = (approved, list(approved), path.MAX_WITNESS_CANDIDATES, plan)
             return plan
     key = _plan_key(approved, shell_tools, base_dirs)
     plan = None if key is None else _PLANS.get(key)
@@ -202,7 +218,7 @@ def plan_for(
         if key is not None:
             if len(_PLANS) >= _MAX_PLANS:
                 del _PLANS[next(iter(_PLANS))]
-                _LAST_LIST.clear()
+                _LISTS.clear()
             _PLANS[key] = plan
     return plan
 
@@ -239,7 +255,7 @@ def clear_caches() -> None:
     decision starts cold (for benchmarks and tests of the caches). The built Lark parser is
     kept: it depends on the grammar only."""
     _PLANS.clear()
-    _LAST_LIST.clear()
+    _LISTS.clear()
     screening.clear_cache()
     grants.clear_caches()
     command.compile_pattern.cache_clear()

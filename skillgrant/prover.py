@@ -52,7 +52,7 @@ def _decide(entry: str, plan: PreparedPlan, value_budget: Budget | None = None) 
         return verdict
     plain = _decide_plain(entry, plan, value_budget)
     if plain is not None:
-        plan.remember(entry, plain[0], plain[1])
+        plan.remember_cheap(entry, *plain)
         return plain[0]
     # The work passed on to the value's budget is counted apart, so that a decision stopped by
     # its own limit (not the value's) is remembered with the work it charged the value.

@@ -62,6 +62,10 @@ def run_pool(files: Sequence[Path], setup: WorkerSetup, workers: int) -> Iterato
             if error is not None or done is None:
                 raise _rebuilt(error or WorkerError(False, "RuntimeError", "no result", ""))
             yield done
+        # Every file is done: the workers end of themselves (leaving the block terminates
+        # them, which is for a run cut short).
+        pool.close()
+        pool.join()
 
 
 def _listened(logger: logging.Logger) -> int | None:

@@ -170,9 +170,10 @@ class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
         if compiled is None or len(text) > MATCHED_CHARS:
             return None
         key = text if self._fold is None else self._fold(text)
-        branch = compiled.branch(key)
-        if branch is None:
+        found = compiled.by_first.get(key[:1], compiled.otherwise)  # Alternation.branch
+        if found is None or (match := found[0].fullmatch(key)) is None:
             return None, compiled.none_spent + len(compiled.owners) * len(text)
+        branch = found[1][(match.lastindex or 0) - 1]
         return compiled.owners[branch - 1], branch * (len(text) + 1) + compiled.spent[branch]
 
 

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from skillgrant.domains import cover
 from skillgrant.domains.base import Budget, Glob, OverBudget
 from skillgrant.domains.command import ascii_fold
-from skillgrant.limits import MAX_WORK_PER_DECISION
 from skillgrant.domains.cover import MATCHED_CHARS, Languages, first_by_steps, first_match
+from skillgrant.limits import MAX_WORK_PER_DECISION
 
 ALPHABET = "abAB *\n."
 segments = st.text(ALPHABET, max_size=4)
