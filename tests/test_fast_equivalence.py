@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from examples import examples
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skillgrant import grants
 from skillgrant.cli.files import collect as _collect
 from skillgrant.errors import SkillFileError
 from skillgrant.limits import MAX_FILE_BYTES
@@ -392,3 +394,20 @@ def test_a_remembered_decision_is_kept_apart_by_its_place() -> None:
              for where in (Location(1, 1), Location(1, 2), Location(2, 1), None)}
     assert len(texts) == 4
     assert jsondoc._decision_text(verdict, Location(1, 2)) in texts
+
+
+@settings(max_examples=examples(3000), deadline=None)
+@given(st.text(alphabet="ab(),\\ \t\n\u00a0\u3000", max_size=30))
+def test_a_plain_value_is_cut_as_the_token_loop_cuts_it(text: str) -> None:
+    """The fast path of both splitters (``_PLAIN_VALUE``) against their token-by-token loop."""
+    for tokens, nested in ((grants._OURS, True), (grants._RUNTIME, False)):
+        assert grants._cut(text, tokens, nested=nested) == grants._cut_by_tokens(
+            text, tokens, nested=nested)
+
+
+def test_the_usual_values_take_the_fast_path() -> None:
+    for value in ["Bash(gh pr view 1), Bash(gh issue list --label l4 *), Read", "Read Grep",
+                  "Read, ", "", "Bash(a\tb)  WebFetch(domain:x.com)"]:
+        assert grants._PLAIN_VALUE.fullmatch(value), value
+    for value in ["a((b))", "a)b", "Foo(x (y) Bash )", "Bash(a\\ b)", "Bash(x"]:
+        assert not grants._PLAIN_VALUE.fullmatch(value), value
