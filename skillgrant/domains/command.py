@@ -181,7 +181,8 @@ def member(side: object, command: str) -> int | None:
     """The first approved grant whose language holds the concrete ``command``, decided by its
     language (those decided by identity hold no concrete command here)."""
     assert isinstance(side, _ApprovedSide)
-    if command and max(command) >= _FIRST_RESERVED and not RESERVED.isdisjoint(command):
+    if not command.isascii() and max(command) >= _FIRST_RESERVED and \
+            not RESERVED.isdisjoint(command):
         return None  # the noncharacters that stand for placeholders inside patterns
     return side.languages.holder(command)
 

@@ -53,7 +53,7 @@ def check_call(
     if not isinstance(tool, str):
         return CallVerdict("invalid", f"the tool name is a {type(tool).__name__}, not a string",
                            repr(tool))
-    if cwd is not None and not posixpath.isabs(cwd):
+    if cwd is not None and not (cwd.startswith("/") if type(cwd) is str else posixpath.isabs(cwd)):
         cwd = None  # a relative working directory anchors nothing
     if type(tool_input) is not dict and not isinstance(tool_input, Mapping):
         return CallVerdict("invalid", f"the tool input is a {type(tool_input).__name__}, not "
@@ -84,8 +84,8 @@ def _verdict(runtime_tool: str, tool: str, judged: Judged, plan: CallPlan) -> Ca
     if judged.status != "covered":
         return CallVerdict(judged.status, judged.reason, runtime_tool, tool,
                            witness=judged.witness)
-    written = plan.as_written
-    covering = tuple([written(p.covered_by) for p in judged.parts if p.covered_by is not None])
+    covering = plan.all_as_written([p.covered_by for p in judged.parts
+                                    if p.covered_by is not None])
     return CallVerdict("covered", judged.reason, runtime_tool, tool, covering)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping
 from itertools import product
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..domains import command as command_domain
 from ..domains.base import RESERVED, Budget, Glob, NoFreeFiller, OverBudget
@@ -89,8 +89,12 @@ def _members(texts: list[str], parts: list[Part], grants: _CommandGrants) -> Jud
             return _undecided(text, e)
         if index is None:
             return _no_member(text)
-        parts.append(Part(text, entries[index][0]))
+        parts.append(_new_part(Part, (text, entries[index][0])))
     return all_covered(parts, "part")
+
+
+#: ``Part(text, entry)`` without the named tuple's Python-level constructor: the hot path.
+_new_part: Final = tuple.__new__
 
 
 def _member(command: str, grants: _CommandGrants) -> Part | Judged:

@@ -72,6 +72,11 @@ class CallPlan:
         """An approved entry as the plan writes it (before its placeholders were substituted)."""
         return self._written.get(entry, entry)
 
+    def all_as_written(self, entries: list[str]) -> tuple[str, ...]:
+        """``as_written`` of each of ``entries``."""
+        written = self._written
+        return tuple([written.get(e, e) for e in entries]) if written else tuple(entries)
+
     def prove(self, entry: str, cwd: str | None = None) -> Verdict:
         """``prove(entry)`` against this plan, with the call's working directory as the base
         directory ``cwd`` when it is known."""
