@@ -108,7 +108,8 @@ def agrees(command: str) -> bool:
     reference = analyse_parsed(command)
     joined = [shlex.join([w.value or "" for w in s.words]) for s in reference.commands]
     # The gate's texts are shlex.join's, and only a name looked at further goes without them.
-    looked_at = not (KEYWORDS | EXAMINED).isdisjoint(command.split(" ")) or "/" in command
+    tokens = command.replace(";", " ").split(" ")
+    looked_at = not (KEYWORDS | EXAMINED).isdisjoint(tokens) or "/" in command
     return lexical_doubt(command) is None and analyse(command) == reference and \
         list(reference.commands) == fast and texts in (None, joined) and \
         (texts is not None or looked_at)
