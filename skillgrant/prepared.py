@@ -125,6 +125,8 @@ class PreparedPlan:
         None when this plan decides them by the general path only (``plain_tools`` holds the
         answers so far)."""
         if name not in self.plain_tools:
+            if len(self.plain_tools) >= MAX_REMEMBERED_VERDICTS:
+                self.plain_tools.clear()  # bounded, however many tool names a batch meets
             self.plain_tools[name] = self._plain_tool(name)
         return self.plain_tools[name]
 

@@ -249,6 +249,17 @@ def test_a_list_of_approved_entries_is_found_again_only_while_it_is_unchanged() 
             f"Bash(x{i} *)" for i in range(20)]
 
 
+def test_the_plain_tools_a_plan_meets_are_bounded() -> None:
+    from skillgrant.prepared import MAX_REMEMBERED_VERDICTS, plan_for
+
+    clear_caches()
+    approved = ["Bash(gh *)"]
+    for i in range(MAX_REMEMBERED_VERDICTS + 10):
+        assert prove(f"Tool{i}(x)", approved).status == "not_covered"
+    assert len(plan_for(approved, None, None).plain_tools) <= MAX_REMEMBERED_VERDICTS
+    assert prove("Bash(gh pr list)", approved).covered_by == "Bash(gh *)"
+
+
 PAIRS = [
     ("Bash(gh pr list)", ["Bash(gh *)", "Read"]),
     ("Bash(rm -rf /)", ["Bash(gh *)"]),
