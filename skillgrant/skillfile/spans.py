@@ -127,6 +127,10 @@ def read_skill(text: str, path: str | None = None) -> SkillDoc:
     return reader.read()
 
 
+#: A BOM first on a line (the opening fence's line break included).
+_BOM_FIRST: Final = re.compile("[\n\r\x85\u2028\u2029]\ufeff")
+
+
 class _Reader:
     def __init__(self, text: str, path: str | None) -> None:
         self.text = text
@@ -157,10 +161,10 @@ class _Reader:
         if yaml_end - self.yaml_start > MAX_FRONTMATTER_CHARS:
             raise self.fail(f"the frontmatter is over {MAX_FRONTMATTER_CHARS} characters "
                             "(MAX_FRONTMATTER_CHARS)", 0)
-        bom_inside = text.find("\ufeff", self.yaml_start, yaml_end)
-        if bom_inside >= 0:  # first in our text, after a line break in python-frontmatter's
-            raise self.fail("a byte order mark (U+FEFF) inside the frontmatter: YAML readers "
-                            "disagree on what it means", bom_inside)
+        bom_first = _BOM_FIRST.search(text, self.yaml_start - 1, yaml_end)
+        if bom_first is not None:  # YAML readers drop it, keep it, or refuse what follows
+            raise self.fail("a byte order mark (U+FEFF) first on a line of the frontmatter: "
+                            "YAML readers disagree on what it means", bom_first.end() - 1)
         # compose() tries flatyaml first too, after the lone-surrogate test made above.
         root: Node | None = compose_flat(text[self.yaml_start:yaml_end])
         flat = root is not None
