@@ -152,12 +152,8 @@ class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
         compiled = self._compiled
         if compiled is None or len(text) > MATCHED_CHARS:
             return first_by_steps(text, self, Budget(), self._fold)
-        key = text if self._fold is None else self._fold(text)
-        found = compiled.by_first.get(key[:1], compiled.otherwise)  # Alternation.branch
-        if found is None:
-            return None
-        match = found[0].fullmatch(key)
-        return None if match is None else compiled.owners[found[1][(match.lastindex or 0) - 1] - 1]
+        branch = compiled.branch(text if self._fold is None else self._fold(text))
+        return None if branch is None else compiled.owners[branch - 1]
 
     def alternation(self) -> Alternation | None:
         """The compiled alternations (None when the languages are not compiled)."""
@@ -169,11 +165,9 @@ class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
         compiled = self._compiled
         if compiled is None or len(text) > MATCHED_CHARS:
             return None
-        key = text if self._fold is None else self._fold(text)
-        found = compiled.by_first.get(key[:1], compiled.otherwise)  # Alternation.branch
-        if found is None or (match := found[0].fullmatch(key)) is None:
+        branch = compiled.branch(text if self._fold is None else self._fold(text))
+        if branch is None:
             return None, compiled.none_spent + len(compiled.owners) * len(text)
-        branch = found[1][(match.lastindex or 0) - 1]
         return compiled.owners[branch - 1], branch * (len(text) + 1) + compiled.spent[branch]
 
 

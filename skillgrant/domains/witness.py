@@ -58,8 +58,7 @@ def certain(witness: str) -> Outcome:
     """The outcome for a witness of a pattern narrower than every command, once no loose
     reading can allow it: ``unknown`` when the runtime would strip a wrapper from it or
     collapse its spacing, else ``not_covered`` with it."""
-    return wrapper_doubt(witness) or spacing_doubt(witness) or Outcome(
-        "not_covered", f"no approved grant allows {render(witness)!r}", witness=render(witness))
+    return wrapper_doubt(witness) or spacing_doubt(witness) or _not_allowed(render(witness))
 
 
 def plain_certain(content: str) -> Outcome:
@@ -68,7 +67,11 @@ def plain_certain(content: str) -> Outcome:
     wrapper in front can make it doubtful."""
     if content.partition(" ")[0] in RUNTIME_WRAPPERS:
         return certain(content)
-    return Outcome("not_covered", f"no approved grant allows {content!r}", witness=content)
+    return _not_allowed(content)
+
+
+def _not_allowed(witness: str) -> Outcome:
+    return Outcome("not_covered", f"no approved grant allows {witness!r}", witness=witness)
 
 
 #: Commands the runtime strips from the front of a command before it matches the rules (seen in

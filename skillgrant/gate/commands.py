@@ -81,36 +81,28 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
 def _members(texts: list[str], parts: list[Part], grants: _CommandGrants) -> Judged:
     """Each literal simple command, as ``shlex.join`` writes it, a member of an approved
     command grant."""
-    side, entries = grants.side, grants.entries
     for text in texts:
-        try:
-            index = command_domain.member(side, text)
-        except OverBudget as e:
-            return _undecided(text, e)
-        if index is None:
-            return _no_member(text)
-        parts.append(_new_part(Part, (text, entries[index][0])))
+        found = _member(text, grants)
+        if isinstance(found, Judged):
+            return found
+        parts.append(found)
     return all_covered(parts, "part")
+
+
+def _member(command: str, grants: _CommandGrants) -> Part | Judged:
+    """A literal simple command, covered by the first approved grant whose language holds it."""
+    try:
+        index = command_domain.member(grants.side, command)
+    except OverBudget as e:
+        return outside("unknown", f"the command {command!r} was not decided: {e}", command)
+    if index is None:
+        return outside("not_covered", f"no approved entry allows the command {command!r}",
+                       command)
+    return _new_part(Part, (command, grants.entries[index][0]))
 
 
 #: ``Part(text, entry)`` without the named tuple's Python-level constructor: the hot path.
 _new_part: Final = tuple.__new__
-
-
-def _member(command: str, grants: _CommandGrants) -> Part | Judged:
-    try:
-        index = command_domain.member(grants.side, command)
-    except OverBudget as e:
-        return _undecided(command, e)
-    return _no_member(command) if index is None else Part(command, grants.entries[index][0])
-
-
-def _undecided(command: str, error: OverBudget) -> Judged:
-    return outside("unknown", f"the command {command!r} was not decided: {error}", command)
-
-
-def _no_member(command: str) -> Judged:
-    return outside("not_covered", f"no approved entry allows the command {command!r}", command)
 
 
 class _CommandGrants(NamedTuple):

@@ -86,11 +86,12 @@ def plain_commands(command: str) -> list[PlainCommand] | None:
     >>> plain_commands("git add -A && git commit -m 'fix 12'")[1][1]
     "git commit -m 'fix 12'"
     """
-    if len(command) > MAX_PLAIN_CHARS or not PLAIN.fullmatch(command):
+    parts = _parts(command)
+    if parts is None:
         return None
     commands: list[PlainCommand] = []
-    for text in _COMMAND.findall(command):
-        tokens = _WORD.findall(text) if "'" in text or '"' in text else text.split(" ")
+    for text in parts:
+        tokens = _tokens(text)
         words = tuple(map(_WORDS.__getitem__, tokens))
         if not (_LOOKED_AT.isdisjoint(tokens) and "/" not in tokens[0]) and \
                 not _understood(tokens, words):
@@ -109,26 +110,35 @@ def plain_texts(command: str) -> list[str] | None:
     >>> plain_texts('git add -A && git commit -m "fix 12"')
     ['git add -A', "git commit -m 'fix 12'"]
     """
+    parts = _parts(command)
+    if parts is None:
+        return None
+    texts: list[str] = []
+    for text in parts:
+        tokens = _tokens(text)
+        if not _LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0]:
+            return None
+        if "'" in text or '"' in text:
+            # An unquoted token is a word shlex.quote leaves as it is.
+            text = " ".join([quote(t[1:-1]) if t[0] in "'\"" else t for t in tokens])
+        texts.append(text)
+    return texts
+
+
+def _parts(command: str) -> list[str] | None:
+    """The simple commands of a plain ``command``, each its text; None when it is not plain."""
     if len(command) > MAX_PLAIN_CHARS or not PLAIN.fullmatch(command):
         return None
     if "'" in command or '"' in command:
-        parts = _COMMAND.findall(command)
-    elif "|" in command or ";" in command:
-        parts = _OPERATOR.split(command)
-    else:  # "&" is in no unquoted word: every "&&" joins two commands
-        parts = command.split(" && ")
-    texts: list[str] = []
-    for text in parts:
-        if "'" in text or '"' in text:
-            tokens = _WORD.findall(text)
-            # An unquoted token is a word shlex.quote leaves as it is.
-            text = " ".join([quote(t[1:-1]) if t[0] in "'\"" else t for t in tokens])
-        else:
-            tokens = text.split(" ")
-        if not _LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0]:
-            return None
-        texts.append(text)
-    return texts
+        return _COMMAND.findall(command)
+    if "|" in command or ";" in command:
+        return _OPERATOR.split(command)
+    return command.split(" && ")  # "&" is in no unquoted word: every "&&" joins two commands
+
+
+def _tokens(text: str) -> list[str]:
+    """The tokens of one simple command's text: its words, quotes kept."""
+    return _WORD.findall(text) if "'" in text or '"' in text else text.split(" ")
 
 
 def joined_words(values: list[str]) -> str:
