@@ -8,7 +8,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from examples import examples
@@ -24,6 +24,7 @@ from skillgrant.reports.ci import artifact_path
 from skillgrant.skillfile import yamlspan as _yamlspan
 from skillgrant.skillfile.builder import read_limited
 from skillgrant.skillfile.yamlspan import YamlProblem, compose
+from skillgrant.verdicts import Verdict, VerdictStatus
 
 # --- JSON ------------------------------------------------------------------------------------
 # Every JSON writer (reports.escape.JSON_WRITERS) writes the text json.dumps writes with the
@@ -72,13 +73,19 @@ def test_a_fragment_is_the_text_it_stands_for(name: str, document: Any, level: i
 @pytest.mark.usefixtures("writer")
 @pytest.mark.parametrize("document", [
     {"a": {1: "non-string key"}}, {"x": float("nan")}, [[[[]]]], {"": {}},
-    {"s": "\x7f\u2028 \"q\" \\ \n\t\x00 é 😀"}, list(range(3)),
+    {"s": "\x7f\u2028 \"q\" \\ \n\t\x00 é 😀"}, list(range(3)), {"ascii, with DEL": "a\x7fb"},
 ])
 def test_dumps_is_json_dumps_then_escaped(document: Any) -> None:
     expected = _text(document)
     for char in "\x7f\u2028":
         expected = expected.replace(char, f"\\u{ord(char):04x}")
     assert escape.dumps(document) == expected + "\n"
+
+
+@given(st.text())
+def test_safe_json_escapes_what_the_pattern_finds(text: str) -> None:
+    reference = re.sub("[\x7f-\x9f\u2028\u2029]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    assert escape.safe_json(text) == reference
 
 
 @pytest.mark.usefixtures("writer")
@@ -342,7 +349,7 @@ def test_every_golden_case_is_the_json_dumps_text(tmp_path: Path) -> None:
     assert '"line": 1,\n        "column": 2.5' in text
 
 
-# --- a file's object written around its remembered decisions (issue 17) ----------------------
+# --- a file's object laid out at once (issue 17) ----------------------------------------------
 
 def _decided_results() -> list[Any]:
     """Results whose decisions repeat across files, at the same and at other places, with and
@@ -361,39 +368,51 @@ def _decided_results() -> list[Any]:
                   else ())
         made.append(FileResult(f"s{i}/SKILL.md", f"s{i}/SKILL.md", decision, bool(i % 2),
                                False, None if i % 7 == 0 else Location(3, 1), places,
-                               "diff" if i % 4 == 0 else None, runtime_note=None))
+                               "diff" if i % 4 == 0 else None, runtime_note=None,
+                               text="new\n" if i % 6 == 0 else None))
     return made
 
 
+def _fragment_is_json_dumps_text(result: Any) -> None:
+    from skillgrant.reports import jsondoc
+
+    for dry_run in (False, True):
+        expected = _text(jsondoc.file_json(result, dry_run)).replace("\n", "\n    ")
+        assert jsondoc.file_fragment(result, dry_run=dry_run) == expected
+
+
 @pytest.mark.usefixtures("writer")
-@pytest.mark.parametrize("bound", [4096, 1])
-def test_a_file_object_around_remembered_decisions_is_the_encoders_text(
-        bound: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from skillgrant.reports import jsondoc
-
-    monkeypatch.setattr(jsondoc, "MAX_DECISION_TEXTS", bound)
-    monkeypatch.setattr(jsondoc, "_decision_texts", {})
-    results = _decided_results()
-    for _ in range(2):  # the second time, from remembered texts
-        for result in results:
-            for dry_run in (False, True):
-                expected = escape.encode(jsondoc.file_json(result, dry_run), 2)
-                assert jsondoc.file_fragment(result, dry_run=dry_run) == expected
-                assert expected == _text(jsondoc.file_json(result, dry_run)).replace(
-                    "\n", "\n    ")
-    assert len(jsondoc._decision_texts) <= bound
+def test_a_file_object_laid_out_at_once_is_the_json_dumps_text() -> None:
+    for result in _decided_results():
+        _fragment_is_json_dumps_text(result)
 
 
-def test_a_remembered_decision_is_kept_apart_by_its_place() -> None:
-    from skillgrant import constrain
-    from skillgrant.reports import jsondoc
-    from skillgrant.reports.check import Location
+_texts = st.text(max_size=12)
+_maybe = st.none() | _texts
+_verdicts = st.builds(Verdict, _texts, st.sampled_from(get_args(VerdictStatus)), _texts, _maybe,
+                      _maybe, _maybe, st.lists(_texts, max_size=3).map(tuple), st.booleans())
 
-    verdict = constrain(["Read"], ["Read"]).verdicts[0]
-    texts = {jsondoc._decision_text(verdict, where)
-             for where in (Location(1, 1), Location(1, 2), Location(2, 1), None)}
-    assert len(texts) == 4
-    assert jsondoc._decision_text(verdict, Location(1, 2)) in texts
+
+@settings(max_examples=examples(300), deadline=None)
+@given(verdicts=st.lists(_verdicts, max_size=4), allowed=st.lists(_texts, max_size=3),
+       path=_texts, note=_maybe, diff=_maybe, text=_maybe, flags=st.lists(st.booleans(),
+                                                                          min_size=3,
+                                                                          max_size=3),
+       places=st.lists(st.tuples(st.integers(), st.integers()), max_size=5),
+       line=st.none() | st.integers())
+def test_any_decided_file_object_is_the_json_dumps_text(
+        verdicts: list[Any], allowed: list[str], path: str, note: str | None,
+        diff: str | None, text: str | None, flags: list[bool],
+        places: list[tuple[int, int]], line: int | None) -> None:
+    from skillgrant.reports.check import FileResult, Location
+    from skillgrant.verdicts import Decision
+
+    decision = Decision(allowed, [], [], flags[0], verdicts)
+    result = FileResult(path, path[::-1], decision, flags[1], flags[2],
+                        None if line is None else Location(line, 1),
+                        tuple(Location(a, b) for a, b in places), diff,
+                        runtime_note=note, text=text)
+    _fragment_is_json_dumps_text(result)
 
 
 @settings(max_examples=examples(3000), deadline=None)
@@ -411,3 +430,39 @@ def test_the_usual_values_take_the_fast_path() -> None:
         assert grants._PLAIN_VALUE.fullmatch(value), value
     for value in ["a((b))", "a)b", "Foo(x (y) Bash )", "Bash(a\\ b)", "Bash(x"]:
         assert not grants._PLAIN_VALUE.fullmatch(value), value
+
+
+# --- the closing fence found by one search (issue 17) ----------------------------------------
+
+def _fence_by_lines(text: str, start: int) -> tuple[int, int, str] | str:
+    """The line loop the search replaced: the closing fence's line start, the body's start and
+    the fence's first three characters, or which refusal it makes."""
+    closing = re.compile(r"(?:---|\.\.\.)[ \t]*\r?")
+    foreign = re.compile(r"-{3,}\s*")
+    pos = start
+    while pos < len(text):
+        newline = text.find("\n", pos)
+        end = len(text) if newline < 0 else newline
+        line = text[pos:end]
+        if closing.fullmatch(line):
+            return pos, (end if newline < 0 else newline + 1), line[:3]
+        if foreign.fullmatch(line):
+            return "dashes"
+        pos = end + 1
+    return "not closed"
+
+
+@settings(max_examples=examples(3000))
+@given(st.text(alphabet="-.\n \t\r\x0c\x85\u2028a", max_size=40))
+def test_the_closing_fence_is_the_first_line_the_loop_finds(rest: str) -> None:
+    from skillgrant.skillfile.spans import _Reader
+
+    text = "---\n" + rest
+    reader = _Reader(text, "x")
+    reader.yaml_start = 4
+    reader._refuse_dashes_after_dots = lambda start: None  # type: ignore[method-assign]
+    try:
+        got: tuple[int, int, str] | str = reader._closing_fence()
+    except SkillFileError as e:
+        got = "dashes" if "line of dashes" in e.message else "not closed"
+    assert got == _fence_by_lines(text, 4)

@@ -11,11 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
+from ..errors import SkillFileError
+from ..reports.check import FileError, FileResult, text_block
 from ..reports.ci import Location, artifact_path
+from ..reports.jsondoc import file_fragment
+
+# Its functions are looked up at call time: tests replace apply_to_file.
+from ..skillfile import builder as skillfile
 
 if TYPE_CHECKING:
     from ..plan.model import ConstrainKwargs, Plan
-    from ..reports.check import FileResult, TextStyle
+    from ..reports.check import TextStyle
     from ..skillfile.builder import SkillDoc
     from ..verdicts import Decision
 
@@ -40,12 +46,6 @@ def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
     A SkillFileError becomes the file's error and the message for stderr; any other exception
     propagates (the CLI turns it into exit 2).
     """
-    from ..errors import SkillFileError
-    from ..reports.check import FileError, FileResult
-    from ..skillfile import (
-        builder as skillfile,  # looked up at call time: tests replace apply_to_file
-    )
-
     artifact = artifact_path(path, root)
     try:
         # Typed for a Plan, apply_to_file reads no more of it than PlanLike offers.
@@ -65,8 +65,6 @@ def check_text(data: bytes, name: str, plan: PlanLike, *, dry_run: bool,
                enforce: str | None = None) -> FileOutcome:
     """``check_file`` for a SKILL.md's bytes (standard input): nothing is written, and the
     result carries the new text."""
-    from ..errors import SkillFileError
-    from ..reports.check import FileError, FileResult
     from ..skillfile.builder import apply_to_text, decode_skill, read_skill
 
     try:
@@ -85,8 +83,6 @@ def check_text(data: bytes, name: str, plan: PlanLike, *, dry_run: bool,
 
 def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: str,
             decision: Decision, *, written: bool, dry_run: bool) -> FileResult:
-    from ..reports.check import FileResult
-
     location, entries = locate(doc)
     diff = None
     if dry_run and old_text != new_text:
@@ -105,9 +101,6 @@ def unreadable_directory(path: Path, reason: str, root: Path) -> FileOutcome:
 
 def path_error(path: Path, message: str, root: Path) -> FileOutcome:
     """The outcome for a path that is an error before anything is read from it."""
-    from ..errors import SkillFileError
-    from ..reports.check import FileError, FileResult
-
     error = SkillFileError(message, path=str(path))
     return (FileResult(str(path), artifact_path(path, root), error=FileError(error.message)),
             f"skillgrant: error: {error}")
@@ -194,12 +187,8 @@ def file_done(outcome: FileOutcome, *, json_dry_run: bool | None = None,
                                                                 or decision.restored))
     fragment = None
     if json_dry_run is not None:
-        from ..reports.jsondoc import file_fragment
-
         fragment = file_fragment(result, dry_run=json_dry_run)
     elif text is not None:
-        from ..reports.check import text_block
-
         fragment = (result.diff or "") if text.dry_run else text_block(result, text)
     return FileDone(None if fragment is not None else result, fragment, message, result.changed,
                     result.applied, result.error is not None, would_change)

@@ -94,6 +94,8 @@ def dumps(document: object) -> str:
 
 def safe_json(text: str) -> str:
     """JSON text with DEL, C1 controls and line separators written as ``\\u`` escapes."""
+    if text.isascii() and "\x7f" not in text:  # of those, only DEL is ASCII
+        return text
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
@@ -198,6 +200,40 @@ def _array(value: list[Any] | tuple[Any, ...], out: list[str], level: int) -> No
             _write(item, out, level + 1)
         separator = _COMMAS[level + 1]
     out.append(_INDENTS[level] + "]")
+
+
+class NotLaidOut(Exception):
+    """A value a renderer's own layout (``scalar``, ``strings``) does not write: the renderer
+    leaves the whole object to ``encode``."""
+
+
+def scalar(value: object) -> str:
+    """A string, integer, boolean or null as ``encode`` writes it; NotLaidOut for anything
+    else."""
+    if type(value) is str:  # most of a report
+        return _string(value)
+    text = _scalar(value)
+    if text is None:
+        raise NotLaidOut
+    return text
+
+
+def strings(values: list[str] | tuple[str, ...], level: int) -> str:
+    """A list of strings as ``encode`` writes it standing ``level`` levels deep; NotLaidOut
+    when an item is not a string."""
+    if not values:
+        return "[]"
+    if not all(type(value) is str for value in values):
+        raise NotLaidOut
+    return ("[" + _INDENTS[level + 1] + _COMMAS[level + 1].join(map(_string, values))
+            + _INDENTS[level] + "]")
+
+
+def member_keys(keys: tuple[str, ...], level: int, *, first: bool = True) -> tuple[str, ...]:
+    """The text before each member's value in an object standing ``level`` levels deep, as
+    ``encode`` writes it (``first``: the object's opening brace before the first)."""
+    return tuple(("{" + _INDENTS[level + 1] if first and i == 0 else _COMMAS[level + 1])
+                 + _string(key) + ": " for i, key in enumerate(keys))
 
 
 # A line break and the indentation of each level, and the same after a comma: made once.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..rules import rule_for, status_rule
 from . import escape
-from .escape import dumps, encode, safe_json
+from .escape import dumps, encode, safe_json, scalar, strings
 from .spool import MAX_SPOOLED_CHARS, Spool
 
 if TYPE_CHECKING:
@@ -93,48 +93,72 @@ def file_fragment(result: FileResult, *, dry_run: bool) -> str:
     """One file's object of the run's document, as text indented to stand in its place (a
     batch writes one per file): ``encode(file_json(result, dry_run), 2)``.
 
-    A batch meets the same decision at the same place in many files, so each decision's text
-    is remembered (``_decision_text``) and the object is written around it: ``encode`` of the
-    members before ``decisions`` and of those after it, glued where ``encode`` puts a member
-    of an object at this level (tests/test_fast_equivalence.py compares the two)."""
-    item = file_json(result, dry_run, decisions=False)
-    keys = list(item)
-    at = keys.index("decisions")
-    head = encode({k: item[k] for k in keys[:at]}, _FILE_LEVEL)
-    tail = encode({k: item[k] for k in keys[at + 1:]}, _FILE_LEVEL)
+    A decided file's object, whose members are all strings, booleans, integers and null but
+    its lists of strings and its decisions, is laid out here at once (``_laid_out``): each
+    member's text after its key's, which is made once. Anything else (an error, a value of
+    another type) is left to ``encode``. tests/test_fast_equivalence.py compares the two with
+    ``json.dumps`` on every golden case and on generated results."""
+    try:
+        return _laid_out(result, dry_run)
+    except escape.NotLaidOut:
+        return encode(file_json(result, dry_run), _FILE_LEVEL)
+
+
+def _laid_out(result: FileResult, dry_run: bool) -> str:
     decision = result.decision
-    texts = [] if decision is None else [_decision_text(v, result.where(i))
-                                         for i, v in enumerate(decision.verdicts)]
-    listed = ("[" + "".join(_ITEM_AT + text + "," for text in texts)[:-1] + _LIST_END
-              if texts else "[]")
-    return (head[:-len(_OBJECT_END)] + _MEMBER_AT + '"decisions": ' + listed + ","
-            + tail[1:])
+    if decision is None or result.error is not None:
+        raise escape.NotLaidOut
+    location = result.location
+    where = result.where
+    values = [scalar(result.path), scalar(result.artifact), scalar(result.changed),
+              scalar(result.applied), scalar(decision.restored),
+              "null" if location is None else scalar(location.line),
+              strings(decision.allowed, _FILE_LEVEL + 1),
+              ("[" + ",".join(_ITEM_AT + _decision_text(verdict, where(i))
+                              for i, verdict in enumerate(decision.verdicts)) + _LIST_END
+               if decision.verdicts else "[]"),
+              "null", scalar(result.runtime_note)]
+    keys = _FILE_KEYS
+    if dry_run:
+        values.append(scalar(result.diff or ""))
+        keys = _DRY_RUN_KEYS
+    if result.text is not None:
+        values.append(scalar(result.text))
+        keys = _TEXT_KEYS[dry_run]
+    return "".join(map(str.__add__, keys, values)) + _OBJECT_END
+
+
+def _decision_text(verdict: Verdict, location: Location | None) -> str:
+    """``encode(_decision_json(verdict, location), 4)``: a decisions list's item."""
+    rule = rule_for(verdict)
+    covered = verdict.covered
+    values = (scalar(verdict.entry), scalar(verdict.status), scalar(covered),
+              scalar(verdict.covered_by), strings(verdict.also_covered_by, _FILE_LEVEL + 3),
+              scalar(verdict.witness), scalar(verdict.reason), scalar(verdict.written),
+              scalar(covered and not verdict.duplicate),
+              "null" if rule is None else scalar(rule.id),
+              "null" if location is None else scalar(location.line),
+              "null" if location is None else scalar(location.column))
+    return "".join(map(str.__add__, _DECISION_KEYS, values)) + _DECISION_END
 
 
 # Where a file's object stands in the run's document, and so its members, the decisions
 # list's items and the ends of both (json.dumps' indent=2 layout).
 _FILE_LEVEL: Final = 2
-_MEMBER_AT: Final = ",\n" + "  " * (_FILE_LEVEL + 1)
 _ITEM_AT: Final = "\n" + "  " * (_FILE_LEVEL + 2)
 _LIST_END: Final = "\n" + "  " * (_FILE_LEVEL + 1) + "]"
 _OBJECT_END: Final = "\n" + "  " * _FILE_LEVEL + "}"
-
-#: Decision texts remembered (by writer, verdict and place); all are forgotten when it is full.
-MAX_DECISION_TEXTS: Final = 4096
-_decision_texts: dict[tuple[object, ...], str] = {}
-
-
-def _decision_text(verdict: Verdict, location: Location | None) -> str:
-    """``encode(_decision_json(verdict, location))`` for a decisions list's item."""
-    line, column = (None, None) if location is None else (location.line, location.column)
-    key = (escape.JSON_WRITER, verdict, type(line), line, type(column), column)
-    text = _decision_texts.get(key)
-    if text is None:
-        text = encode(_decision_json(verdict, location), _FILE_LEVEL + 2)
-        if len(_decision_texts) >= MAX_DECISION_TEXTS:
-            _decision_texts.clear()
-        _decision_texts[key] = text
-    return text
+_DECISION_END: Final = "\n" + "  " * (_FILE_LEVEL + 2) + "}"
+# Each member's text before its value: file_json's keys and _decision_json's, in their order.
+_FILE_KEYS: Final = escape.member_keys(
+    ("path", "artifact", "changed", "applied", "restored", "line", "allowed", "decisions",
+     "error", "runtime_note"), _FILE_LEVEL)
+_DRY_RUN_KEYS: Final = _FILE_KEYS + escape.member_keys(("diff",), _FILE_LEVEL, first=False)
+_TEXT_KEYS: Final = (_FILE_KEYS + escape.member_keys(("text",), _FILE_LEVEL, first=False),
+                     _DRY_RUN_KEYS + escape.member_keys(("text",), _FILE_LEVEL, first=False))
+_DECISION_KEYS: Final = escape.member_keys(
+    ("entry", "status", "covered", "covered_by", "also_covered_by", "witness", "reason",
+     "written", "kept", "rule", "line", "column"), _FILE_LEVEL + 2)
 
 
 def render_json(run: Run, *, version: str) -> str:

@@ -39,6 +39,9 @@ _CLOSING = re.compile(r"(?:---|\.\.\.)[ \t]*\r?")
 # python-frontmatter's own boundary: any such line inside our frontmatter would cut it elsewhere.
 _FOREIGN_BOUNDARY = re.compile(r"-{3,}\s*")
 _LINE = re.compile(r"^(.*)$", re.MULTILINE)
+# The first line (of those split at "\n") that is a closing fence (group 1: its first three
+# characters) or else a foreign boundary: _CLOSING's or _FOREIGN_BOUNDARY's full match.
+_FENCE_LINE = re.compile(r"^(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.MULTILINE)
 _TAG_NAMES: Final[dict[str, str]] = {"null": "empty (null)", "bool": "a boolean",
                                      "int": "an integer", "float": "a number",
                                      "timestamp": "a date", "binary": "binary data"}
@@ -194,21 +197,17 @@ class _Reader:
 
     def _closing_fence(self) -> tuple[int, int, str]:
         text = self.text
-        pos = self.yaml_start
-        while pos < len(text):
-            newline = text.find("\n", pos)
-            end = len(text) if newline < 0 else newline
-            line = text[pos:end]
-            if _CLOSING.fullmatch(line):
-                if line.startswith("..."):
-                    self._refuse_dashes_after_dots(end)
-                return pos, (end if newline < 0 else newline + 1), line[:3]
-            if _FOREIGN_BOUNDARY.fullmatch(line):
-                raise self.fail("a line of dashes inside the frontmatter: frontmatter readers "
-                                "disagree on where the frontmatter ends", pos)
-            pos = end + 1
-        raise self.fail("the frontmatter is not closed: no '---' or '...' line after the "
-                        "opening '---'", 0)
+        found = _FENCE_LINE.search(text, self.yaml_start)
+        if found is None:
+            raise self.fail("the frontmatter is not closed: no '---' or '...' line after the "
+                            "opening '---'", 0)
+        pos, end = found.span()
+        if found.group(1) is None:
+            raise self.fail("a line of dashes inside the frontmatter: frontmatter readers "
+                            "disagree on where the frontmatter ends", pos)
+        if found.group(1) == "...":
+            self._refuse_dashes_after_dots(end)
+        return pos, min(end + 1, len(text)), found.group(1)
 
     def _refuse_dashes_after_dots(self, start: int) -> None:
         """A ``...`` close with a ``---`` line later in the file reads two ways: readers that
