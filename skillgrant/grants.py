@@ -134,6 +134,8 @@ def shorten(text: str, limit: int = 80) -> str:
 def lone_surrogate(text: str) -> int | None:
     """The index of the first lone surrogate in ``text`` (not a character: it cannot be written
     as UTF-8), or None."""
+    if text.isascii():  # most texts, told at once
+        return None
     match = _SURROGATE.search(text)
     return None if match is None else match.start()
 

@@ -466,3 +466,71 @@ def test_the_closing_fence_is_the_first_line_the_loop_finds(rest: str) -> None:
     except SkillFileError as e:
         got = "dashes" if "line of dashes" in e.message else "not closed"
     assert got == _fence_by_lines(text, 4)
+
+
+# --- the frozen dataclasses a batch makes for every file (issue 17) ----------------------------
+
+def _quick_classes() -> list[type]:
+    from skillgrant.reports.ci import FileError, Location
+    from skillgrant.reports.results import FileResult
+    from skillgrant.skillfile.builder import ApplyResult
+    from skillgrant.skillfile.spans import AllowedTools, Item, SkillDoc
+
+    return [AllowedTools, ApplyResult, FileError, FileResult, Item, Location, SkillDoc]
+
+
+@pytest.mark.parametrize("cls", _quick_classes(), ids=lambda cls: cls.__name__)
+@settings(max_examples=examples(100))
+@given(data=st.data())
+def test_a_quick_init_makes_what_the_dataclass_init_makes(cls: type, data: st.DataObject) -> None:
+    import dataclasses
+
+    from skillgrant.frozen import ORIGINAL_INIT
+
+    fields = dataclasses.fields(cls)
+    values = [data.draw(st.none() | st.integers() | st.text(max_size=3)
+                        | st.tuples(st.integers())) for _ in fields]
+    given_count = data.draw(st.integers(min_value=sum(
+        f.default is dataclasses.MISSING for f in fields), max_value=len(fields)))
+    by_keyword = data.draw(st.booleans())
+    args: list[Any] = values[:given_count] if not by_keyword else []
+    kwargs = ({f.name: v for f, v in zip(fields[:given_count], values, strict=False)}
+              if by_keyword else {})
+    reference: Any = object.__new__(cls)
+    getattr(cls, ORIGINAL_INIT)(reference, *args, **kwargs)
+    quick = cls(*args, **kwargs)
+    assert vars(quick) == vars(reference)
+    assert list(vars(quick)) == list(vars(reference))
+    assert quick == reference and repr(quick) == repr(reference)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        quick.__setattr__(fields[0].name, None)
+    with pytest.raises(TypeError):
+        cls(*values, None)  # one argument too many, as before
+
+
+def test_quick_init_refuses_what_it_cannot_set() -> None:
+    import dataclasses
+
+    from skillgrant.frozen import quick_init
+
+    @dataclasses.dataclass
+    class Open:
+        a: int
+
+    @dataclasses.dataclass(frozen=True)
+    class Checked:
+        a: int
+
+        def __post_init__(self) -> None: ...
+
+    @dataclasses.dataclass(frozen=True)
+    class Factory:
+        a: list[int] = dataclasses.field(default_factory=list)
+
+    @dataclasses.dataclass(frozen=True, kw_only=True)
+    class KeywordOnly:
+        a: int
+
+    for cls in (Open, Checked, Factory, KeywordOnly, int):
+        with pytest.raises(TypeError):
+            quick_init(cls)

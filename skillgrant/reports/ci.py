@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from ..frozen import quick_init
 from .escape import dumps, printable
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ def artifact_path(path: Path, root: Path) -> str:
         return absolute.as_posix()
 
 
+@quick_init
 @dataclass(frozen=True)
 class Location:
     """1-based line and column in a file; for an entry, ``end`` is the line and column of its
@@ -68,6 +70,7 @@ class Location:
     end: tuple[int, int] | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class FileError:
     """An input error for one file (the file was left untouched)."""

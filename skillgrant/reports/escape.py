@@ -212,6 +212,14 @@ def scalar(value: object) -> str:
     else."""
     if type(value) is str:  # most of a report
         return _string(value)
+    if type(value) is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
     text = _scalar(value)
     if text is None:
         raise NotLaidOut
@@ -229,11 +237,13 @@ def strings(values: list[str] | tuple[str, ...], level: int) -> str:
             + _INDENTS[level] + "]")
 
 
-def member_keys(keys: tuple[str, ...], level: int, *, first: bool = True) -> tuple[str, ...]:
-    """The text before each member's value in an object standing ``level`` levels deep, as
-    ``encode`` writes it (``first``: the object's opening brace before the first)."""
-    return tuple(("{" + _INDENTS[level + 1] if first and i == 0 else _COMMAS[level + 1])
-                 + _string(key) + ": " for i, key in enumerate(keys))
+def object_template(keys: tuple[str, ...], level: int, *, first: bool = True) -> str:
+    """The text of an object standing ``level`` levels deep, as ``encode`` writes it, with a
+    ``%s`` for each member's value (``template % values``); ``first`` False: the members only,
+    each after a comma, to follow another template's members."""
+    opening = "{" + _INDENTS[level + 1] if first else _COMMAS[level + 1]
+    return opening + _COMMAS[level + 1].join(
+        _string(key).replace("%", "%%") + ": %s" for key in keys)
 
 
 # A line break and the indentation of each level, and the same after a comma: made once.

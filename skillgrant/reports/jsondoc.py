@@ -118,28 +118,25 @@ def _laid_out(result: FileResult, dry_run: bool) -> str:
                               for i, verdict in enumerate(decision.verdicts)) + _LIST_END
                if decision.verdicts else "[]"),
               "null", scalar(result.runtime_note)]
-    keys = _FILE_KEYS
     if dry_run:
         values.append(scalar(result.diff or ""))
-        keys = _DRY_RUN_KEYS
     if result.text is not None:
         values.append(scalar(result.text))
-        keys = _TEXT_KEYS[dry_run]
-    return "".join(map(str.__add__, keys, values)) + _OBJECT_END
+    return _FILE_TEMPLATES[dry_run, result.text is not None] % tuple(values)
 
 
 def _decision_text(verdict: Verdict, location: Location | None) -> str:
     """``encode(_decision_json(verdict, location), 4)``: a decisions list's item."""
     rule = rule_for(verdict)
-    covered = verdict.covered
-    values = (scalar(verdict.entry), scalar(verdict.status), scalar(covered),
+    covered = verdict.covered  # a bool, and so is kept below
+    values = (scalar(verdict.entry), scalar(verdict.status), "true" if covered else "false",
               scalar(verdict.covered_by), strings(verdict.also_covered_by, _FILE_LEVEL + 3),
               scalar(verdict.witness), scalar(verdict.reason), scalar(verdict.written),
-              scalar(covered and not verdict.duplicate),
+              "true" if covered and not verdict.duplicate else "false",
               "null" if rule is None else scalar(rule.id),
               "null" if location is None else scalar(location.line),
               "null" if location is None else scalar(location.column))
-    return "".join(map(str.__add__, _DECISION_KEYS, values)) + _DECISION_END
+    return _DECISION_TEMPLATE % values
 
 
 # Where a file's object stands in the run's document, and so its members, the decisions
@@ -149,16 +146,17 @@ _ITEM_AT: Final = "\n" + "  " * (_FILE_LEVEL + 2)
 _LIST_END: Final = "\n" + "  " * (_FILE_LEVEL + 1) + "]"
 _OBJECT_END: Final = "\n" + "  " * _FILE_LEVEL + "}"
 _DECISION_END: Final = "\n" + "  " * (_FILE_LEVEL + 2) + "}"
-# Each member's text before its value: file_json's keys and _decision_json's, in their order.
-_FILE_KEYS: Final = escape.member_keys(
-    ("path", "artifact", "changed", "applied", "restored", "line", "allowed", "decisions",
-     "error", "runtime_note"), _FILE_LEVEL)
-_DRY_RUN_KEYS: Final = _FILE_KEYS + escape.member_keys(("diff",), _FILE_LEVEL, first=False)
-_TEXT_KEYS: Final = (_FILE_KEYS + escape.member_keys(("text",), _FILE_LEVEL, first=False),
-                     _DRY_RUN_KEYS + escape.member_keys(("text",), _FILE_LEVEL, first=False))
-_DECISION_KEYS: Final = escape.member_keys(
+# Each object's text with a %s for each member's value: file_json's keys and _decision_json's,
+# in their order (a file's object with and without ``diff`` and ``text``).
+_FILE_KEYS: Final = ("path", "artifact", "changed", "applied", "restored", "line", "allowed",
+                     "decisions", "error", "runtime_note")
+_FILE_TEMPLATES: Final = {
+    (dry_run, text): escape.object_template(
+        _FILE_KEYS + ("diff",) * dry_run + ("text",) * text, _FILE_LEVEL) + _OBJECT_END
+    for dry_run in (False, True) for text in (False, True)}
+_DECISION_TEMPLATE: Final = escape.object_template(
     ("entry", "status", "covered", "covered_by", "also_covered_by", "witness", "reason",
-     "written", "kept", "rule", "line", "column"), _FILE_LEVEL + 2)
+     "written", "kept", "rule", "line", "column"), _FILE_LEVEL + 2) + _DECISION_END
 
 
 def render_json(run: Run, *, version: str) -> str:

@@ -6,11 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..frozen import quick_init
+
 if TYPE_CHECKING:
     from ..verdicts import Decision
     from .ci import FileError, Location
 
 
+@quick_init
 @dataclass(frozen=True)
 class FileResult:
     """What happened to one SKILL.md, as the CLI saw it.

@@ -19,12 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import PlanError, SkillFileError
+from ..frozen import quick_init
 from ..limits import MAX_FILE_BYTES
 from ..prover import constrain
 from ..verdicts import Decision
 from .bounded import read_bounded
+from .fmread import same
 from .readback import line_reads_back
-from .spans import KEY, AllowedTools, Item, SkillDoc, read_skill, same
+from .spans import KEY, AllowedTools, Item, SkillDoc, read_skill
 from .splice import splice
 
 if TYPE_CHECKING:
@@ -45,6 +47,7 @@ __all__ = [
 ]
 
 
+@quick_init
 @dataclass(frozen=True)
 class ApplyResult:
     """What ``apply_to_file`` did: the text before and after, and the decision behind it."""

@@ -20,7 +20,8 @@ import shlex
 from ..errors import SkillFileError
 from ..gate.config import TIMEOUT_SECONDS
 from ..gate.config import claude_hooks as hooks_value
-from .spans import SkillDoc, read_skill, same
+from .fmread import same
+from .spans import SkillDoc, read_skill
 
 KEY = "hooks"
 

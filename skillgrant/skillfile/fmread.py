@@ -13,6 +13,7 @@ compares this with ``frontmatter.parse`` on tables and generated texts.
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 import frontmatter
@@ -69,3 +70,14 @@ def _built(root: Node | None) -> dict[str, object] | None:
         else:
             return None
     return out
+
+
+def same(a: object, b: object) -> bool:
+    """Equality that also holds for NaN values, recursively through lists and mappings."""
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    return a == b

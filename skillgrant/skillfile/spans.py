@@ -9,7 +9,6 @@ and Claude Code's own reading (``skillfile.runtime``) must agree with both, or t
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,10 +17,12 @@ from typing import Final, Literal
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..errors import SkillFileError
+from ..frozen import quick_init
 from ..grants import lone_surrogate, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from . import fmread
 from .flatyaml import compose_flat
+from .fmread import same
 from .runtime import Divergence
 from .runtime import check as runtime_check
 from .yamlspan import STYLE_NAMES, YamlProblem, compose, entry_spans, is_str_scalar, line_column
@@ -47,6 +48,7 @@ _TAG_NAMES: Final[dict[str, str]] = {"null": "empty (null)", "bool": "a boolean"
                                      "timestamp": "a date", "binary": "binary data"}
 
 
+@quick_init
 @dataclass(frozen=True)
 class Item:
     """One list item: its string, its scalar style, the scalar's span (``start``..``end``) and,
@@ -61,6 +63,7 @@ class Item:
     block_end: int
 
 
+@quick_init
 @dataclass(frozen=True)
 class AllowedTools:
     """Where and how ``allowed-tools`` is written. Offsets index the whole file text.
@@ -90,6 +93,7 @@ class AllowedTools:
     entry_ends: tuple[int, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True)
 class SkillDoc:
     """A SKILL.md as read: its metadata (python-frontmatter's reading, cross-checked against
@@ -386,14 +390,3 @@ def _kind(node: Node) -> str:
     if isinstance(node, SequenceNode):
         return "a list"
     return _TAG_NAMES.get(node.tag.rsplit(":", 1)[-1], f"a {node.tag.rsplit(':', 1)[-1]}")
-
-
-def same(a: object, b: object) -> bool:
-    """Equality that also holds for NaN values, recursively through lists and mappings."""
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    return a == b
