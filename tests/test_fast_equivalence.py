@@ -534,3 +534,36 @@ def test_quick_init_refuses_what_it_cannot_set() -> None:
     for cls in (Open, Checked, Factory, KeywordOnly, int):
         with pytest.raises(TypeError):
             quick_init(cls)
+
+
+# --- the runtime's frontmatter found without its lazy scan (issue 17) ------------------------
+
+_RUNTIME_FENCES = ["", "---", "---\n", "---\n---", "---\n\n---", "---\n \n---x", "--- \t\n\n\t---",
+                   "----\n---", "---\u2028\n---", "\ufeff---\n---\n", "---x\n---", "---\n--",
+                   "---\n\r\n---\r\n", "---\n\u00a0\n---", "\n---\n---"]
+
+
+@pytest.mark.parametrize("text", _RUNTIME_FENCES)
+def test_the_runtimes_frontmatter_is_what_its_regex_finds_on_a_table(text: str) -> None:
+    _runtime_frontmatter_is_the_regexs(text)
+
+
+@settings(max_examples=examples(3000))
+@given(st.lists(st.sampled_from(["---", "-", "\n", " ", "\t", "\r", "\u2028", "\u00a0", "\ufeff",
+                                 "\x85", "a"]), max_size=12).map("".join))
+def test_the_runtimes_frontmatter_is_what_its_regex_finds(text: str) -> None:
+    _runtime_frontmatter_is_the_regexs(text)
+
+
+def _runtime_frontmatter_is_the_regexs(text: str) -> None:
+    from skillgrant.grants import JS_WHITESPACE
+    from skillgrant.skillfile.runtime import runtime_frontmatter
+
+    space = re.escape(JS_WHITESPACE)
+    regex = re.compile(f"---[{space}]*\n(.*?)---[{space}]*\n?", re.DOTALL)
+    for candidate in (text, "---" + text, "\ufeff---" + text):
+        offset = 1 if candidate.startswith("\ufeff") else 0
+        match = regex.match(candidate, offset)
+        expected = None if match is None else (match.start(1), match.end(1))
+        found = runtime_frontmatter(candidate)
+        assert (None if found is None else tuple(found)) == expected
