@@ -189,6 +189,14 @@ def test_the_safe_character_class_is_the_printable_set() -> None:
         c for c in every if _yamlspan.one_line(c))
 
 
+def test_of_ascii_the_flat_reader_takes_the_printable_characters_as_it_did() -> None:
+    from skillgrant.skillfile import flatyaml
+
+    for code in range(128):
+        char = chr(code)
+        assert char.isprintable() == (flatyaml._SAFE.fullmatch(char) is not None), code
+
+
 def test_the_c_loader_is_used_where_there_is_one() -> None:
     import yaml
 

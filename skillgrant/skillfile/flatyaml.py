@@ -108,7 +108,8 @@ def read_line(line: str) -> tuple[str, str, str, str] | None:
 
 def _value(raw: str) -> tuple[str, str, str | None] | None:
     """A value's tag, string and style, or None when it is not one this path reads."""
-    if not raw or _SAFE.fullmatch(raw) is None:
+    # Of ASCII, the printable characters are exactly the ones _SAFE takes (space to '~').
+    if not raw or not ((raw.isascii() and raw.isprintable()) or _SAFE.fullmatch(raw)):
         return None
     first = raw[0]
     if first == '"':

@@ -168,7 +168,8 @@ class _Reader:
         if yaml_end - self.yaml_start > MAX_FRONTMATTER_CHARS:
             raise self.fail(f"the frontmatter is over {MAX_FRONTMATTER_CHARS} characters "
                             "(MAX_FRONTMATTER_CHARS)", 0)
-        bom_first = _BOM_FIRST.search(text, self.yaml_start - 1, yaml_end)
+        bom_first = None if text.isascii() else _BOM_FIRST.search(text, self.yaml_start - 1,
+                                                                  yaml_end)
         if bom_first is not None:  # YAML readers drop it, keep it, or refuse what follows
             raise self.fail("a byte order mark (U+FEFF) first on a line of the frontmatter: "
                             "YAML readers disagree on what it means", bom_first.end() - 1)
