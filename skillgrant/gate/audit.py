@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from collections.abc import Sequence
 
@@ -49,11 +50,36 @@ def append(path: str, line: bytes) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
                  0o600)
     try:
+        on_a_new_line(fd, path)
         written = os.write(fd, line)
         if written != len(line):
             raise OSError(f"the audit log took {written} of {len(line)} bytes")
     finally:
         os.close(fd)
+
+
+def on_a_new_line(fd: int, path: str) -> None:
+    """End a record cut short in the regular file open at ``fd`` (the log at ``path``), so that
+    the next one starts on its own line.
+
+    A writer killed by SIGKILL can leave its record cut short: Linux stops a write between
+    pages when a fatal signal is pending, and keeps what it has written. That record's call was
+    never answered, since its answer is sent only after the record is written. Without this,
+    the next record would be glued onto it, and a reader of lines would lose both. The last
+    byte is read through a descriptor of its own, so the log is opened to append as before."""
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or not info.st_size:
+        return
+    try:
+        reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:  # a log its writer may not read: appended to all the same
+        return
+    try:
+        last = os.pread(reader, 1, info.st_size - 1)
+    finally:
+        os.close(reader)
+    if last != b"\n":
+        os.write(fd, b"\n")
 
 
 def _cut(text: str | None) -> str | None:

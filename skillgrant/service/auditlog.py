@@ -6,13 +6,17 @@ on open or on write), with ``O_APPEND``, created 0600. Each record is one ``writ
 event loop after the decision and before its answer is sent, so a record is on disk for every
 answer a client has read, a kill -9 of the service included, and a decision abandoned at the
 handler timeout leaves no record but its denial's. SIGHUP opens the file again (after a
-rotation); when that fails, the old file stays in use.
+rotation); when that fails, the old file stays in use. A kill -9 in the middle of a write can
+cut its record short (that call was never answered); the next record, of this service or a
+hook, starts on a line of its own (``gate.audit.on_a_new_line``).
 """
 
 from __future__ import annotations
 
 import os
 import stat
+
+from ..gate.audit import on_a_new_line
 
 
 class AuditLog:
@@ -40,7 +44,11 @@ class AuditLog:
 def _open(path: str) -> int:
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK
     fd = os.open(path, flags, 0o600)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"the audit log {path!r} is not a regular file")
+        on_a_new_line(fd, path)  # after a service or a hook killed mid-record
+    except OSError:
         os.close(fd)
-        raise OSError(f"the audit log {path!r} is not a regular file")
+        raise
     return fd

@@ -228,3 +228,29 @@ def test_a_reload_error_clears_when_the_served_file_is_back(tmp_path: Path) -> N
         while error() is not None and time.monotonic() < deadline:
             time.sleep(0.1)
         assert error() is None
+
+
+@pytest.mark.parametrize("before", [b"", b'{"time": "x"}\n', b'{"time": "2026-12-02T00:0', b"\n"])
+def test_a_record_cut_short_by_a_kill_leaves_the_next_one_whole(tmp_path: Path,
+                                                                before: bytes) -> None:
+    """After a writer killed mid-record (its call never answered), the service's and the
+    hook's next records each start on their own line, and nothing written before is changed."""
+    from skillgrant.gate.audit import append, record
+    from skillgrant.service.auditlog import AuditLog
+
+    log = tmp_path / "audit.jsonl"
+    log.write_bytes(before)
+    line = record(session="s1", runtime_tool="Bash", tool="Bash", decision="deny",
+                  status="not_covered", reason="r")
+    served = AuditLog(str(log))
+    served.write(line)
+    served.close()
+    log.write_bytes(log.read_bytes() + b'{"time": "cut')  # a hook killed mid-record
+    append(str(log), line)
+    text = log.read_bytes()
+    assert text.startswith(before)
+    lines = text[len(before):].split(b"\n")
+    if before and not before.endswith(b"\n"):
+        assert lines[0] == b""  # the fragment before ended where it was
+        lines = lines[1:]
+    assert lines == [line.rstrip(b"\n"), b'{"time": "cut', line.rstrip(b"\n"), b""]
