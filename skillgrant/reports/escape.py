@@ -153,6 +153,10 @@ def _write(value: object, out: list[str], level: int) -> None:
 def _scalar(value: object) -> str | None:
     """A string, integer, boolean or null as JSON text (a subclass, such as a StrEnum, as its
     base: as json writes it); None for anything else."""
+    if type(value) is str:  # most of a report, told without isinstance
+        return _string(value)
+    if type(value) is int:
+        return int.__repr__(value)
     if isinstance(value, str):
         return _string(value)
     if value is True:
@@ -210,16 +214,6 @@ class NotLaidOut(Exception):
 def scalar(value: object) -> str:
     """A string, integer, boolean or null as ``encode`` writes it; NotLaidOut for anything
     else."""
-    if type(value) is str:  # most of a report
-        return _string(value)
-    if type(value) is int:
-        return int.__repr__(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
     text = _scalar(value)
     if text is None:
         raise NotLaidOut
@@ -237,12 +231,11 @@ def strings(values: list[str] | tuple[str, ...], level: int) -> str:
             + _INDENTS[level] + "]")
 
 
-def object_template(keys: tuple[str, ...], level: int, *, first: bool = True) -> str:
-    """The text of an object standing ``level`` levels deep, as ``encode`` writes it, with a
-    ``%s`` for each member's value (``template % values``); ``first`` False: the members only,
-    each after a comma, to follow another template's members."""
-    opening = "{" + _INDENTS[level + 1] if first else _COMMAS[level + 1]
-    return opening + _COMMAS[level + 1].join(
+def object_template(keys: tuple[str, ...], level: int) -> str:
+    """The text of an object's members standing ``level`` levels deep, as ``encode`` writes
+    them after the opening brace, with a ``%s`` for each member's value (``template %
+    values``); the closing line is the caller's."""
+    return "{" + _INDENTS[level + 1] + _COMMAS[level + 1].join(
         _string(key).replace("%", "%%") + ": %s" for key in keys)
 
 

@@ -62,9 +62,8 @@ def _decision_json(verdict: Verdict, location: Location | None) -> dict[str, Any
     }
 
 
-def file_json(result: FileResult, dry_run: bool, *, decisions: bool = True) -> dict[str, Any]:
-    """One file's object of a run's document (``decisions``: False leaves that list empty,
-    for a caller that writes it)."""
+def file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
+    """One file's object of a run's document."""
     decision = result.decision
     item: dict[str, Any] = {
         "path": result.path,
@@ -74,7 +73,7 @@ def file_json(result: FileResult, dry_run: bool, *, decisions: bool = True) -> d
         "restored": decision.restored if decision is not None else False,
         "line": None if result.location is None else result.location.line,
         "allowed": list(decision.allowed) if decision is not None else None,
-        "decisions": [] if decision is None or not decisions else [
+        "decisions": [] if decision is None else [
             _decision_json(v, result.where(i))
             for i, v in enumerate(decision.verdicts)],
         "error": None if result.error is None else {

@@ -36,12 +36,12 @@ _FORMS: Final[dict[str, Form]] = {"plain": "plain", "single": "single-quoted",
                                   "folded": "folded"}
 
 _OPENING = re.compile(r"---[ \t]*(\r?\n)")
-_CLOSING = re.compile(r"(?:---|\.\.\.)[ \t]*\r?")
 # python-frontmatter's own boundary: any such line inside our frontmatter would cut it elsewhere.
 _FOREIGN_BOUNDARY = re.compile(r"-{3,}\s*")
 _LINE = re.compile(r"^(.*)$", re.MULTILINE)
-# The first line (of those split at "\n") that is a closing fence (group 1: its first three
-# characters) or else a foreign boundary: _CLOSING's or _FOREIGN_BOUNDARY's full match.
+# The first line (of those split at "\n") that is a closing fence, '---' or '...' with blanks
+# and a CR after it (group 1: those three characters), or else a foreign boundary (what
+# _FOREIGN_BOUNDARY fully matches).
 _FENCE_LINE = re.compile(r"^(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.MULTILINE)
 _TAG_NAMES: Final[dict[str, str]] = {"null": "empty (null)", "bool": "a boolean",
                                      "int": "an integer", "float": "a number",
