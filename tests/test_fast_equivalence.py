@@ -482,7 +482,7 @@ def _quick_classes() -> list[type]:
     from skillgrant.reports.ci import FileError, Location
     from skillgrant.reports.results import FileResult
     from skillgrant.skillfile.builder import ApplyResult
-    from skillgrant.skillfile.spans import AllowedTools, Item, SkillDoc
+    from skillgrant.skillfile.doc import AllowedTools, Item, SkillDoc
 
     return [AllowedTools, ApplyResult, FileError, FileResult, Item, Location, SkillDoc]
 

@@ -16,8 +16,9 @@ from skillgrant.grants import split_allowed_tools
 from skillgrant.plan import Plan
 from skillgrant.skillfile import builder, readback, runtime
 from skillgrant.skillfile.builder import apply_to_text
+from skillgrant.skillfile.doc import SkillDoc
 from skillgrant.skillfile.flatyaml import compose_flat, read_line
-from skillgrant.skillfile.spans import KEY, SkillDoc, read_skill
+from skillgrant.skillfile.spans import KEY, read_skill
 from skillgrant.skillfile.splice import splice
 from skillgrant.skillfile.yamlspan import STR_TAG
 

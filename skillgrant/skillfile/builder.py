@@ -24,9 +24,10 @@ from ..limits import MAX_FILE_BYTES
 from ..prover import constrain
 from ..verdicts import Decision
 from .bounded import read_bounded
+from .doc import AllowedTools, Item, SkillDoc
 from .fmread import same
 from .readback import line_reads_back
-from .spans import KEY, AllowedTools, Item, SkillDoc, read_skill
+from .spans import KEY, read_skill
 from .splice import splice
 
 if TYPE_CHECKING:

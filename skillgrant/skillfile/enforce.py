@@ -20,8 +20,9 @@ import shlex
 from ..errors import SkillFileError
 from ..gate.config import TIMEOUT_SECONDS
 from ..gate.config import claude_hooks as hooks_value
+from .doc import SkillDoc
 from .fmread import same
-from .spans import SkillDoc, read_skill
+from .spans import read_skill
 
 KEY = "hooks"
 

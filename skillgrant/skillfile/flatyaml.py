@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import yaml
 from yaml.nodes import MappingNode, ScalarNode
@@ -55,6 +55,44 @@ _RESOLVED_FIRST: Final = frozenset(
 _tags: dict[str, str] = {}
 
 
+class FlatLine(NamedTuple):
+    """One ``key: value`` line of a flat text as ``compose_flat`` reads it: where it starts,
+    its key and the key's tag, where the value starts and how it is written (``raw``), and the
+    value's tag, string and scalar style."""
+
+    start: int
+    key: str
+    key_tag: str
+    value_at: int
+    raw: str
+    tag: str
+    value: str
+    style: str | None
+
+
+def flat_lines(text: str) -> list[FlatLine] | None:
+    """The lines of a flat text (each ending in ``\\n``), or None for any other text: what
+    ``compose_flat`` builds its nodes from, and what ``flatread`` reads a SKILL.md from."""
+    if not text.endswith("\n"):
+        return None
+    lines = []
+    pos = 0
+    end = len(text)
+    match = _LINE.match
+    while pos < end:
+        found = match(text, pos)
+        if found is None:
+            return None
+        key, raw = found.group(1, 2)
+        value = _value(raw)
+        if value is None:
+            return None
+        lines.append(FlatLine(pos, key, _tags.get(key) or _key_tag(key), found.start(2), raw,
+                              *value))
+        pos = found.end()
+    return lines
+
+
 def compose_flat(text: str) -> MappingNode | None:
     """``yaml.compose(text, Loader=LOADER)`` for a text of flat ``key: value`` lines (each
     ending in ``\\n``); None for any other text.
@@ -63,34 +101,21 @@ def compose_flat(text: str) -> MappingNode | None:
     >>> [(k.value, v.value) for k, v in node.value]
     [('name', 'x'), ('allowed-tools', 'Read, Grep')]
     """
-    if not text.endswith("\n"):
+    lines = flat_lines(text)
+    if lines is None:
         return None
     pairs = []
     mark = _MARK
-    pos = line = 0
-    end = len(text)
-    match = _LINE.match
-    while pos < end:
-        found = match(text, pos)
-        if found is None:
-            return None
-        key, raw = found.group(1, 2)
-        value_at = found.start(2)
-        value = _value(raw)
-        if value is None:
-            return None
-        key_tag = _tags.get(key) or _key_tag(key)
+    for line, (pos, key, key_tag, value_at, raw, tag, value, style) in enumerate(lines):
         key_end = pos + len(key)
         value_end = value_at + len(raw)
         pairs.append((
             ScalarNode(key_tag, key, mark(_NAME, pos, line, 0, None, None),
                        mark(_NAME, key_end, line, key_end - pos, None, None), _PLAIN_STYLE),
-            ScalarNode(value[0], value[1], mark(_NAME, value_at, line, value_at - pos, None, None),
-                       mark(_NAME, value_end, line, value_end - pos, None, None), value[2])))
-        pos = found.end()
-        line += 1
+            ScalarNode(tag, value, mark(_NAME, value_at, line, value_at - pos, None, None),
+                       mark(_NAME, value_end, line, value_end - pos, None, None), style)))
     return MappingNode(_MAP, pairs, mark(_NAME, 0, 0, 0, None, None),
-                       mark(_NAME, end, line, 0, None, None), False)
+                       mark(_NAME, len(text), len(lines), 0, None, None), False)
 
 
 def read_line(line: str) -> tuple[str, str, str, str] | None:

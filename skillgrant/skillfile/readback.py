@@ -28,10 +28,11 @@ from collections.abc import Sequence
 
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
+from .doc import SkillDoc
 from .flatyaml import read_line
 from .runtime import Divergence
 from .runtime import check as runtime_check
-from .spans import KEY, SkillDoc
+from .spans import KEY
 from .yamlspan import STR_TAG
 
 

@@ -10,17 +10,16 @@ and Claude Code's own reading (``skillfile.runtime``) must agree with both, or t
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Final, Literal
+from collections.abc import Sequence
+from typing import Final
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..errors import SkillFileError
-from ..frozen import quick_init
 from ..grants import lone_surrogate, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from . import fmread
+from .doc import FORMS, AllowedTools, Item, SkillDoc, separator
 from .flatyaml import compose_flat
 from .fmread import same
 from .runtime import Divergence
@@ -28,12 +27,6 @@ from .runtime import check as runtime_check
 from .yamlspan import STYLE_NAMES, YamlProblem, compose, entry_spans, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
-
-Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quoted", "literal",
-               "folded"]
-_FORMS: Final[dict[str, Form]] = {"plain": "plain", "single": "single-quoted",
-                                  "double": "double-quoted", "literal": "literal",
-                                  "folded": "folded"}
 
 _OPENING = re.compile(r"---[ \t]*(\r?\n)")
 # python-frontmatter's own boundary: any such line inside our frontmatter would cut it elsewhere.
@@ -46,76 +39,6 @@ _FENCE_LINE = re.compile(r"^(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.MULTIL
 _TAG_NAMES: Final[dict[str, str]] = {"null": "empty (null)", "bool": "a boolean",
                                      "int": "an integer", "float": "a number",
                                      "timestamp": "a date", "binary": "binary data"}
-
-
-@quick_init
-@dataclass(frozen=True)
-class Item:
-    """One list item: its string, its scalar style, the scalar's span (``start``..``end``) and,
-    for a block list, the item's whole lines ``block_start``..``block_end`` (leading comment
-    lines, the dash, a trailing comment; no final line break)."""
-
-    value: str
-    style: str
-    start: int
-    end: int
-    block_start: int
-    block_end: int
-
-
-@quick_init
-@dataclass(frozen=True)
-class AllowedTools:
-    """Where and how ``allowed-tools`` is written. Offsets index the whole file text.
-
-    ``start``..``end`` is the span a rewrite replaces; ``key_start``..``line_end`` the lines a
-    removal deletes (``line_end`` stops before the last line break). ``separator`` is the text
-    between the first two entries of a string value (None with fewer than two);
-    ``multiline`` says the value's text runs over several lines. For each of ``entries``,
-    ``entry_starts`` holds the offset of its first character as written (of the backslash,
-    when an escape spells it) and ``entry_ends`` the offset just past its last: what a report
-    points at (``yamlspan.entry_spans``).
-    """
-
-    form: Form
-    value: str | tuple[str, ...]
-    entries: tuple[str, ...]
-    key_start: int
-    key_column: int
-    start: int
-    end: int
-    line_end: int
-    separator: str | None
-    multiline: bool
-    items: tuple[Item, ...] = ()
-    item_prefix: str = "- "
-    entry_starts: tuple[int, ...] = ()
-    entry_ends: tuple[int, ...] = ()
-
-
-@quick_init
-@dataclass(frozen=True)
-class SkillDoc:
-    """A SKILL.md as read: its metadata (python-frontmatter's reading, cross-checked against
-    our own nodes) and the spans a rewrite needs. ``insert_at`` is where an absent
-    ``allowed-tools`` key is added (after ``description``, else at the end of the
-    frontmatter), at column ``insert_column``."""
-
-    path: str | None
-    text: str
-    newline: str
-    has_bom: bool
-    yaml_start: int
-    yaml_end: int
-    body_start: int
-    metadata: Mapping[str, object]
-    allowed_tools: AllowedTools | None
-    insert_at: int
-    insert_column: int
-    #: Set when Claude Code will not see ``allowed-tools`` at all (it grants nothing then).
-    runtime_note: str | None = None
-    #: The frontmatter is flat ``key: value`` lines (``flatyaml`` composed it).
-    flat: bool = False
 
 
 def read_skill(text: str, path: str | None = None) -> SkillDoc:
@@ -310,8 +233,8 @@ class _Reader:
         value: str = node.value
         entries = tuple(split_allowed_tools(value))
         starts, ends = _located(entry_spans(text, node, self.yaml_start))
-        return AllowedTools(_FORMS[style], value, entries, start=start, end=end,
-                            line_end=eol(text, end), separator=_separator(value, entries),
+        return AllowedTools(FORMS[style], value, entries, start=start, end=end,
+                            line_end=eol(text, end), separator=separator(value, entries),
                             multiline=multiline, key_start=key_start, key_column=key_column,
                             entry_starts=starts, entry_ends=ends)
 
@@ -376,13 +299,6 @@ def last_char(text: str, start: int, end: int) -> int:
 def _located(spans: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Entry spans as their starts and their ends."""
     return tuple(start for start, _ in spans), tuple(end for _, end in spans)
-
-
-def _separator(value: str, entries: tuple[str, ...]) -> str | None:
-    if len(entries) < 2:
-        return None
-    after_first = value.find(entries[0]) + len(entries[0])
-    return value[after_first:value.find(entries[1], after_first)]
 
 
 def _kind(node: Node) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .spans import KEY, AllowedTools, Item, SkillDoc
+from .doc import AllowedTools, Item, SkillDoc
+from .spans import KEY
 from .yamlspan import double_quote, one_line, render_scalar
 
 # Below this many columns a wrapped multi-line string would be mostly line breaks.

@@ -1,0 +1,98 @@
+"""A SKILL.md as read (``SkillDoc``), and how its ``allowed-tools`` is written
+(``AllowedTools``, ``Item``): what ``spans`` and ``flatread`` read a text into, and what
+``splice`` and ``builder`` rewrite it from."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from ..frozen import quick_init
+
+Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quoted", "literal",
+               "folded"]
+#: The form of a scalar value, by its style's name (yamlspan.STYLE_NAMES).
+FORMS: Final[dict[str, Form]] = {"plain": "plain", "single": "single-quoted",
+                                 "double": "double-quoted", "literal": "literal",
+                                 "folded": "folded"}
+
+
+@quick_init
+@dataclass(frozen=True)
+class Item:
+    """One list item: its string, its scalar style, the scalar's span (``start``..``end``) and,
+    for a block list, the item's whole lines ``block_start``..``block_end`` (leading comment
+    lines, the dash, a trailing comment; no final line break)."""
+
+    value: str
+    style: str
+    start: int
+    end: int
+    block_start: int
+    block_end: int
+
+
+@quick_init
+@dataclass(frozen=True)
+class AllowedTools:
+    """Where and how ``allowed-tools`` is written. Offsets index the whole file text.
+
+    ``start``..``end`` is the span a rewrite replaces; ``key_start``..``line_end`` the lines a
+    removal deletes (``line_end`` stops before the last line break). ``separator`` is the text
+    between the first two entries of a string value (None with fewer than two);
+    ``multiline`` says the value's text runs over several lines. For each of ``entries``,
+    ``entry_starts`` holds the offset of its first character as written (of the backslash,
+    when an escape spells it) and ``entry_ends`` the offset just past its last: what a report
+    points at (``yamlspan.entry_spans``).
+    """
+
+    form: Form
+    value: str | tuple[str, ...]
+    entries: tuple[str, ...]
+    key_start: int
+    key_column: int
+    start: int
+    end: int
+    line_end: int
+    separator: str | None
+    multiline: bool
+    items: tuple[Item, ...] = ()
+    item_prefix: str = "- "
+    entry_starts: tuple[int, ...] = ()
+    entry_ends: tuple[int, ...] = ()
+
+
+@quick_init
+@dataclass(frozen=True)
+class SkillDoc:
+    """A SKILL.md as read: its metadata (python-frontmatter's reading, cross-checked against
+    our own nodes) and the spans a rewrite needs. ``insert_at`` is where an absent
+    ``allowed-tools`` key is added (after ``description``, else at the end of the
+    frontmatter), at column ``insert_column``."""
+
+    path: str | None
+    text: str
+    newline: str
+    has_bom: bool
+    yaml_start: int
+    yaml_end: int
+    body_start: int
+    metadata: Mapping[str, object]
+    allowed_tools: AllowedTools | None
+    insert_at: int
+    insert_column: int
+    #: Set when Claude Code will not see ``allowed-tools`` at all (it grants nothing then).
+    runtime_note: str | None = None
+    #: The frontmatter is flat ``key: value`` lines (``flatyaml`` composed it).
+    flat: bool = False
+
+
+
+def separator(value: str, entries: tuple[str, ...]) -> str | None:
+    """The text between the first two of ``entries`` in the string ``value`` (None with fewer
+    than two): what a rewrite of a string value puts between its entries."""
+    if len(entries) < 2:
+        return None
+    after_first = value.find(entries[0]) + len(entries[0])
+    return value[after_first:value.find(entries[1], after_first)]
