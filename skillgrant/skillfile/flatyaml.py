@@ -79,6 +79,7 @@ def flat_lines(text: str) -> list[FlatLine] | None:
     pos = 0
     end = len(text)
     match = _LINE.match
+    make = FlatLine._make
     while pos < end:
         found = match(text, pos)
         if found is None:
@@ -87,8 +88,9 @@ def flat_lines(text: str) -> list[FlatLine] | None:
         value = _value(raw)
         if value is None:
             return None
-        lines.append(FlatLine(pos, key, _tags.get(key) or _key_tag(key), found.start(2), raw,
-                              *value))
+        # _make is tuple.__new__ itself: no Python frame a line, as FlatLine(...) has.
+        lines.append(make((pos, key, _tags.get(key) or _key_tag(key), found.start(2), raw,
+                           *value)))
         pos = found.end()
     return lines
 

@@ -31,19 +31,29 @@ _SEQ_TAG: Final = "tag:yaml.org,2002:seq"
 def metadata(text: str, yaml_text: str, root: Node | None) -> dict[str, object]:
     """``frontmatter.parse(text)[0]``, from ``root`` (``yaml_text`` composed with ``LOADER``)
     when that is certainly the same. Raises what ``frontmatter.parse`` raises."""
+    loads = loads_composed(text, yaml_text)
+    if loads is None:
+        return {}  # no closing fence for python-frontmatter: it reads no metadata
+    built = _built(root) if loads else None
+    return _parsed(text) if built is None else built
+
+
+def loads_composed(text: str, yaml_text: str) -> bool | None:
+    """True when ``frontmatter.parse(text)`` loads ``yaml_text`` (with one line break before
+    it) with ``LOADER``, through its own YAML handler: its metadata is then what
+    SafeConstructor makes of skillgrant's nodes. None when it finds no closing fence (it reads
+    no metadata); False for anything else (it must be asked)."""
     stripped = u(text).strip()
     handler = frontmatter.detect_format(stripped, frontmatter.handlers)
     if (type(handler) is not default_handlers.YAMLHandler
             or type(handler).load is not _OWN_LOAD or default_handlers.SafeLoader is not LOADER):
-        return _parsed(text)
+        return False
     try:
         loaded, _ = handler.split(stripped)
     except ValueError:
-        return {}  # no closing fence for python-frontmatter: it reads no metadata
+        return None
     # A BOM opening yaml_text is dropped there, but after the line break it is not.
-    same_text = loaded == "\n" + yaml_text and not yaml_text.startswith("\ufeff")
-    built = _built(root) if same_text else None
-    return _parsed(text) if built is None else built
+    return loaded == "\n" + yaml_text and not yaml_text.startswith("\ufeff")
 
 
 def _parsed(text: str) -> dict[str, object]:

@@ -20,6 +20,7 @@ from ..grants import lone_surrogate, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from . import fmread
 from .doc import FORMS, AllowedTools, Item, SkillDoc, separator
+from .flatread import FENCE_LINE, read_flat
 from .flatyaml import compose_flat
 from .fmread import same
 from .runtime import Divergence
@@ -32,10 +33,6 @@ _OPENING = re.compile(r"---[ \t]*(\r?\n)")
 # python-frontmatter's own boundary: any such line inside our frontmatter would cut it elsewhere.
 _FOREIGN_BOUNDARY = re.compile(r"-{3,}\s*")
 _LINE = re.compile(r"^(.*)$", re.MULTILINE)
-# The first line (of those split at "\n") that is a closing fence, '---' or '...' with blanks
-# and a CR after it (group 1: those three characters), or else a foreign boundary (what
-# _FOREIGN_BOUNDARY fully matches).
-_FENCE_LINE = re.compile(r"^(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.MULTILINE)
 _TAG_NAMES: Final[dict[str, str]] = {"null": "empty (null)", "bool": "a boolean",
                                      "int": "an integer", "float": "a number",
                                      "timestamp": "a date", "binary": "binary data"}
@@ -53,8 +50,8 @@ def read_skill(text: str, path: str | None = None) -> SkillDoc:
     >>> doc.allowed_tools.entries, doc.allowed_tools.form
     (('Read', 'Grep'), 'plain')
     """
-    reader = _Reader(text, path)
-    return reader.read()
+    doc = read_flat(text, path)
+    return doc if doc is not None else _Reader(text, path).read()
 
 
 #: A BOM first on a line (the opening fence's line break included).
@@ -125,7 +122,7 @@ class _Reader:
 
     def _closing_fence(self) -> tuple[int, int, str]:
         text = self.text
-        found = _FENCE_LINE.search(text, self.yaml_start)
+        found = FENCE_LINE.search(text, self.yaml_start)
         if found is None:
             raise self.fail("the frontmatter is not closed: no '---' or '...' line after the "
                             "opening '---'", 0)

@@ -9,7 +9,7 @@ or single-quoted scalar might mean something else, the string is double-quoted w
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Final, Literal
 
 import yaml
@@ -289,7 +289,7 @@ def entry_spans(text: str, node: ScalarNode, base: int = 0) -> tuple[tuple[int, 
     scalar = (base + node.start_mark.index, base + node.end_mark.index)
     verbatim = _verbatim(text, node, base)
     if verbatim is not None:
-        return _verbatim_spans(value, verbatim, scalar)
+        return verbatim_spans(value, verbatim, scalar)
     chars = char_spans(text, node, base)
     found: list[tuple[int, int]] = []
     cursor = 0
@@ -314,12 +314,14 @@ def _verbatim(text: str, node: ScalarNode, base: int) -> int | None:
     return start if end - start == len(value) and text.startswith(value, start) else None
 
 
-def _verbatim_spans(value: str, at: int, scalar: Span) -> tuple[Span, ...]:
+def verbatim_spans(value: str, at: int, scalar: Span,
+                   entries: Sequence[str] | None = None) -> tuple[Span, ...]:
     """``entry_spans`` for a value written verbatim from ``at``: what ``char_spans`` gives
-    then is each character's own offset (None for a space or break, which span the scalar)."""
+    then is each character's own offset (None for a space or break, which span the scalar).
+    ``entries``: the value's, when the caller has split it already."""
     found: list[Span] = []
     cursor = 0
-    for entry in split_allowed_tools(value):
+    for entry in split_allowed_tools(value) if entries is None else entries:
         index = value.find(entry, cursor)
         cursor = index + len(entry)
         if value[index] in _FOLDING or value[cursor - 1] in _FOLDING:
