@@ -197,6 +197,27 @@ def test_of_ascii_the_flat_reader_takes_the_printable_characters_as_it_did() -> 
         assert char.isprintable() == (flatyaml._SAFE.fullmatch(char) is not None), code
 
 
+def test_of_ascii_the_text_report_escapes_only_what_is_not_printable() -> None:
+    """``printable`` (and so ``brief``) hands back a printable ASCII text as it is: of ASCII,
+    the characters its expression escapes are exactly the ones that are not printable."""
+    for code in range(128):
+        char = chr(code)
+        assert char.isprintable() == (escape._UNSAFE.search(char) is None), code
+
+
+@settings(max_examples=examples(2000), deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x2070), max_size=200)
+       | st.text(alphabet="ab \x1b\t\n\x7f\x85\u202e", max_size=200)
+       | st.text(alphabet="ab (),*", min_size=150, max_size=200))
+def test_printable_and_brief_are_what_they_were(text: str) -> None:
+    def escaped(match: re.Match[str]) -> str:
+        return escape._NAMED.get(match.group()) or f"\\u{ord(match.group()):04x}"
+
+    assert escape.printable(text) == escape._UNSAFE.sub(escaped, text)
+    assert escape.brief(text) == escape._UNSAFE.sub(escaped, grants.shorten(text,
+                                                                           escape.ENTRY_SHOWN))
+
+
 def test_the_c_loader_is_used_where_there_is_one() -> None:
     import yaml
 

@@ -30,6 +30,9 @@ def printable(text: str, *, keep_newlines: bool = False) -> str:
     >>> printable("rm -rf /\\x1b[2J")
     'rm -rf /\\\\e[2J'
     """
+    if text.isascii() and text.isprintable():  # of ASCII, _UNSAFE holds only what is not
+        return text
+
     def escape(match: re.Match[str]) -> str:
         ch = match.group()
         if keep_newlines and ch == "\n":
@@ -43,6 +46,8 @@ def brief(text: str) -> str:
 
     Remembered for short texts (a report shows each entry several times, and the plan's in
     every file): the same string gives the same text."""
+    if len(text) <= ENTRY_SHOWN and text.isascii() and text.isprintable():
+        return text  # nothing to cut or show as an escape (printable's own first case)
     found = _briefs.get(text)
     if found is None:
         found = printable(shorten(text, ENTRY_SHOWN))

@@ -10,6 +10,7 @@ same as ``json.dumps`` of the whole document would give.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from json.encoder import encode_basestring as _string
 from typing import TYPE_CHECKING, Any, Final
 
 from ..rules import rule_for, status_rule
@@ -99,7 +100,7 @@ def file_fragment(result: FileResult, *, dry_run: bool) -> str:
     ``json.dumps`` on every golden case and on generated results."""
     try:
         return _laid_out(result, dry_run)
-    except escape.NotLaidOut:
+    except (escape.NotLaidOut, TypeError):
         return encode(file_json(result, dry_run), _FILE_LEVEL)
 
 
@@ -109,14 +110,17 @@ def _laid_out(result: FileResult, dry_run: bool) -> str:
         raise escape.NotLaidOut
     location = result.location
     where = result.where
-    values = [scalar(result.path), scalar(result.artifact), scalar(result.changed),
-              scalar(result.applied), scalar(decision.restored),
+    changed, applied, restored = result.changed, result.applied, decision.restored
+    values = [_string(result.path), _string(result.artifact),
+              "true" if changed is True else "false" if changed is False else scalar(changed),
+              "true" if applied is True else "false" if applied is False else scalar(applied),
+              "true" if restored is True else "false" if restored is False else scalar(restored),
               "null" if location is None else scalar(location.line),
               strings(decision.allowed, _FILE_LEVEL + 1),
               ("[" + ",".join(_ITEM_AT + _decision_text(verdict, where(i))
                               for i, verdict in enumerate(decision.verdicts)) + _LIST_END
                if decision.verdicts else "[]"),
-              "null", scalar(result.runtime_note)]
+              "null", "null" if result.runtime_note is None else _string(result.runtime_note)]
     if dry_run:
         values.append(scalar(result.diff or ""))
     if result.text is not None:
@@ -125,16 +129,25 @@ def _laid_out(result: FileResult, dry_run: bool) -> str:
 
 
 def _decision_text(verdict: Verdict, location: Location | None) -> str:
-    """``encode(_decision_json(verdict, location), 4)``: a decisions list's item."""
+    """``encode(_decision_json(verdict, location), 4)``: a decisions list's item.
+
+    The strings go straight to the C string encoder (a str subclass is written as its text,
+    as ``encode`` writes it; anything but a string raises TypeError, and the caller then
+    leaves the file to ``encode``): a batch writes four or so of these a file, and a call of
+    ``scalar`` for each member cost more than the rest of the item."""
+    entry, status, reason, covered_by, witness, written, also, duplicate = verdict
     rule = rule_for(verdict)
-    covered = verdict.covered  # a bool, and so is kept below
-    values = (scalar(verdict.entry), scalar(verdict.status), "true" if covered else "false",
-              scalar(verdict.covered_by), strings(verdict.also_covered_by, _FILE_LEVEL + 3),
-              scalar(verdict.witness), scalar(verdict.reason), scalar(verdict.written),
-              "true" if covered and not verdict.duplicate else "false",
-              "null" if rule is None else scalar(rule.id),
-              "null" if location is None else scalar(location.line),
-              "null" if location is None else scalar(location.column))
+    covered = status == "covered"
+    line, column = (None, None) if location is None else (location.line, location.column)
+    values = (_string(entry), _string(status), "true" if covered else "false",
+              "null" if covered_by is None else _string(covered_by),
+              strings(also, _FILE_LEVEL + 3) if also else "[]",
+              "null" if witness is None else _string(witness), _string(reason),
+              "null" if written is None else _string(written),
+              "true" if covered and not duplicate else "false",
+              "null" if rule is None else _string(rule.id),
+              int.__repr__(line) if type(line) is int else scalar(line),
+              int.__repr__(column) if type(column) is int else scalar(column))
     return _DECISION_TEMPLATE % values
 
 
