@@ -128,9 +128,9 @@ def read_bounded(path: str | os.PathLike[str]) -> bytes:
     limit = MAX_FILE_BYTES + 1
     try:
         info = os.fstat(fd)
+        # A regular file, so O_NONBLOCK changes nothing about reading it (open(2)): it is
+        # left set rather than cleared with one more system call a file.
         _require_regular(info.st_mode, path)
-        if _OPEN_FLAGS & getattr(os, "O_NONBLOCK", 0):
-            os.set_blocking(fd, True)
         want = min(info.st_size + 1, limit)
         chunks: list[bytes] = []
         total = 0
