@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillgrant.errors import SkillFileError
-from skillgrant.skillfile.flatread import read_flat
+from skillgrant.skillfile import flatread
+from skillgrant.skillfile.flatread import FENCE_LINE, read_flat
 from skillgrant.skillfile.spans import _Reader, read_skill
 
 HERE = Path(__file__).parent
@@ -143,3 +144,13 @@ def test_the_sample_skills_read_the_same() -> None:
 def test_the_real_skills_read_the_same() -> None:
     for path in _files(CORPUS):
         _agree(path.read_text(encoding="utf-8", errors="surrogateescape"))
+
+
+@settings(max_examples=examples(3000), deadline=None)
+@given(rest=st.text(alphabet="-.\n\r \t\x0bax", max_size=40))
+def test_the_fence_after_a_line_break_is_the_fence_line(rest: str) -> None:
+    text = "---\n" + rest
+    line = FENCE_LINE.search(text, 4)
+    after = flatread._FENCE_AFTER_BREAK.search(text, 3)
+    assert (None if line is None else (line.span(), line.group(1))) == (
+        None if after is None else ((after.start() + 1, after.end()), after.group(1)))

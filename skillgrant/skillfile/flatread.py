@@ -42,6 +42,10 @@ from .yamlspan import STR_TAG, STYLE_NAMES, verbatim_spans
 # and a CR after it (group 1: those three characters), or else a foreign boundary (a line
 # python-frontmatter's own boundary, -{3,}\s*, fully matches).
 FENCE_LINE: Final = re.compile(r"^(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.MULTILINE)
+# FENCE_LINE after the line break that begins its line: the same lines (after the opening
+# line, every line begins after one), found by a search that looks for the break first rather
+# than trying the whole expression at every character.
+_FENCE_AFTER_BREAK: Final = re.compile(r"\n(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.MULTILINE)
 _OPENING: Final = "---\n"
 _START: Final = len(_OPENING)
 
@@ -76,10 +80,10 @@ def _frontmatter(text: str) -> tuple[int, int, list[FlatLine]] | None:
     text is not one this module reads."""
     if type(text) is not str or not text.isascii() or not text.startswith(_OPENING):
         return None
-    fence = FENCE_LINE.search(text, _START)
+    fence = _FENCE_AFTER_BREAK.search(text, _START - 1)
     if fence is None or fence.group(1) != "---":
         return None
-    yaml_end, fence_end = fence.span()
+    yaml_end, fence_end = fence.start() + 1, fence.end()
     if yaml_end - _START > MAX_FRONTMATTER_CHARS or text.find("---", _START) != yaml_end:
         return None
     yaml_text = text[_START:yaml_end]
