@@ -6,6 +6,7 @@ turn), the repository's sample skills and the real skills of the shared corpus."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,8 +14,10 @@ from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skillgrant.cli.batch import locate
 from skillgrant.errors import SkillFileError
 from skillgrant.skillfile import flatread
+from skillgrant.skillfile.doc import SkillDoc
 from skillgrant.skillfile.flatread import FENCE_LINE, read_flat
 from skillgrant.skillfile.spans import _Reader, read_skill
 
@@ -154,3 +157,14 @@ def test_the_fence_after_a_line_break_is_the_fence_line(rest: str) -> None:
     after = flatread._FENCE_AFTER_BREAK.search(text, 3)
     assert (None if line is None else (line.span(), line.group(1))) == (
         None if after is None else ((after.start() + 1, after.end()), after.group(1)))
+
+
+@settings(max_examples=examples(2000), deadline=None)
+@given(text=skill_texts())
+def test_a_flat_value_is_located_as_any_value_is(text: str) -> None:
+    """``locate``'s count from the key's line (a flat frontmatter) against its general count,
+    on the same SkillDoc told it is not flat."""
+    doc = _general(text)
+    if not isinstance(doc, SkillDoc) or not doc.flat or doc.allowed_tools is None:
+        return
+    assert locate(doc) == locate(replace(doc, flat=False)), text

@@ -22,7 +22,7 @@ from ..skillfile import builder as skillfile
 if TYPE_CHECKING:
     from ..plan.model import ConstrainKwargs, Plan
     from ..reports.check import TextStyle
-    from ..skillfile.builder import SkillDoc
+    from ..skillfile.doc import AllowedTools, SkillDoc
     from ..verdicts import Decision
 
 FileOutcome = tuple["FileResult", "str | None"]
@@ -139,10 +139,13 @@ def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
     value = doc.allowed_tools
     if value is None:
         return _line_column(text, doc.insert_at), ()
+    count = len(value.entries)
+    if doc.flat and len(value.entry_starts) == count == len(value.entry_ends):
+        return _on_its_line(text, value)
     key = _line_column(text, value.key_start + value.key_column)
-    if len(value.entry_starts) != len(value.entries):
+    if len(value.entry_starts) != count:
         return key, ()
-    ends = value.entry_ends if len(value.entry_ends) == len(value.entries) else None
+    ends = value.entry_ends if len(value.entry_ends) == count else None
     lines = _Lines(text)
     found = []
     for i, start in enumerate(value.entry_starts):
@@ -152,6 +155,17 @@ def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
         else:
             found.append(Location(line, column))
     return key, tuple(found)
+
+
+def _on_its_line(text: str, value: AllowedTools) -> tuple[Location, tuple[Location, ...]]:
+    """``locate`` for a flat frontmatter, whose value and so every entry is on the key's line
+    (``key_start`` begins it): each column counted from there."""
+    line = text.count("\n", 0, value.key_start) + 1
+    before = value.key_start - 1  # a column is its offset less this
+    return Location(line, value.key_column + 1), tuple(
+        Location(line, start - before, (line, end - 1 - before)) if end > start
+        else Location(line, start - before)
+        for start, end in zip(value.entry_starts, value.entry_ends, strict=True))
 
 
 class FileDone(NamedTuple):
