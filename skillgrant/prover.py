@@ -256,14 +256,16 @@ def constrain(
     kept: list[Verdict] = []
     dropped: list[Verdict] = []
     for i, verdict in enumerate(verdicts):
-        if not verdict.covered:
+        if verdict.status != "covered":
             dropped.append(verdict)
-            _log_drop(verdict, source)
         elif (verdict.written or verdict.entry) in allowed:
             verdicts[i] = verdict._replace(duplicate=True)
         else:
             allowed.append(verdict.written or verdict.entry)
             kept.append(verdict)
+    if dropped and heard():  # asked once a value, not once a drop
+        for verdict in dropped:
+            _log_drop(verdict, source)
     restored = False
     if not allowed and plan.entries:
         allowed = list(dict.fromkeys(str(a.grant) for a in plan.entries))
@@ -292,8 +294,6 @@ def _log_restore(source: str | None, reason: str, allowed: list[str]) -> None:
 
 
 def _log_drop(verdict: Verdict, source: str | None) -> None:
-    if not heard():
-        return
     library_logger().warning(
         "dropped %s: %s",
         verdict.entry,

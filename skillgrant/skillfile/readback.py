@@ -13,7 +13,13 @@ read-back is decided by that line:
   would stop at), and so are the body and every other key;
 * the new line's node gives the entries, as ``spans`` would (a plain or double-quoted string,
   with neither tag nor anchor);
-* the runtime's reading is ``runtime.check`` on the new text (its flat case);
+* the runtime's reading is ``runtime.check`` on the new text (its flat case). That check has
+  one answer when the runtime's frontmatter is the new frontmatter itself, which one ``find``
+  tells: a flat frontmatter starts with a key's letter, so the runtime's opening line (the
+  text before the old line, unchanged, and which the runtime read) ends where ours does, and
+  its frontmatter ends at the first ``---`` after it; no flat line holds a YAML 1.1-only line
+  break; the new line holds the key; so the readings agree (``check``'s docstring) and there
+  is nothing to note. Any other frontmatter is checked by ``runtime.check``;
 * the frontmatter stays within MAX_FRONTMATTER_CHARS.
 
 ``line_reads_back`` says True only when all of that holds; anything else (another form, a key
@@ -62,6 +68,8 @@ def line_reads_back(doc: SkillDoc, new_text: str, entries: Sequence[str]) -> boo
     got = tuple(split_allowed_tools(written))
     if list(got) != list(entries):
         return False
+    if new_text.find("---", doc.yaml_start) == yaml_end:
+        return True  # the runtime reads this frontmatter: see the module docstring
     try:
         note = runtime_check(new_text, doc.yaml_start, yaml_end, got, flat=True)
     except Divergence:
