@@ -34,7 +34,7 @@ PIECES = ["Read", "Grep", "Bash(gh *)", "Bash(gh pr view 1)", " ", ", ", ",", ":
 
 # Pieces a flat value is often made of, and the rest: what makes either reader turn aside.
 PLAIN = ["Read", "Grep", "Bash(gh *)", "Bash(gh pr view 1)", "Bash(rm -rf /tmp/1)", "x", "a b",
-         "1", ", ", "x.y", "(a)", "mcp__s__t"]
+         "1", ", ", "x.y", "(a)", "mcp__s__t", "é", "—", "x\xa0y"]
 FLAT_KEYS = ["name", "description", "version", "license", "x-a"]
 
 
@@ -64,7 +64,8 @@ def skill_texts(draw: st.DrawFn) -> str:
     openings = ["---\n", "--- \n", "---\r\n", "\ufeff---\n", ""] if odd else ["---\n"]
     closings = (["---\n", "---", "--- \n", "...\n", "----\n", "---\r\n", ""] if odd
                 else ["---\n", "---", "--- \n"])
-    body = draw(st.sampled_from(["", "# Body\n", "---\nx\n", "text --- more\n", "é\n"]))
+    body = draw(st.sampled_from(["", "# Body\n", "---\nx\n", "text --- more\n", "é\n",
+                                 "🚀 \u2028\n", "\ud800\n", "\ufeff\n"]))
     return draw(st.sampled_from(openings)) + "".join(lines) + draw(st.sampled_from(closings)) + body
 
 
@@ -98,6 +99,8 @@ def test_the_usual_skill_is_read_flat() -> None:
         "---\nname: s\ndescription: d\n---\nbody\n",
         "---\nallowed-tools: Read\nversion: 1.0.0\n---",
         "---\nname: s\nallowed-tools: Bash(gh pr view 1), Bash(rm -rf /tmp/1)\n---\n---\n",
+        "---\nname: é\ndescription: Does a thing — well.\nallowed-tools: Read\n---\n# 🚀\n",
+        "---\nallowed-tools: Bash(\xa0x), Read\xa0Grep\n---\n",  # NBSP: a separator for both
     ]
     for text in texts:
         assert _agree(text), text
@@ -112,7 +115,8 @@ def test_the_usual_skill_is_read_flat() -> None:
     "---\nversion: 1.5\nallowed-tools: Read\n---\n",  # a float: python-frontmatter's own value
     "---\nyes: x\nallowed-tools: Read\n---\n",  # a boolean key
     "---\ndescription: mentions allowed-tools\n---\n",  # the key's name, not the key
-    "---\nname: é\nallowed-tools: Read\n---\n",  # not ASCII
+    "---\nname: s\nallowed-tools: Read\n---\nbody \ud800\n",  # a lone surrogate, in the body
+    "---\nname: \u2028\nallowed-tools: Read\n---\n",  # a YAML 1.1-only line break
     "---\nallowed-tools: Read\n",  # not closed
     "---\n---\n",  # empty
 ])

@@ -97,7 +97,7 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
     cannot be listed to the end giving nothing) with one ``os.scandir`` a folder and what each
     entry's type says, where ``os.walk`` and a plain loop over its names ask the system again
     (``islink``) for every folder entered and every file found: a registry-scale batch is one
-    folder a skill. tests/test_fast_equivalence.py compares the two walks on generated trees.
+    folder a skill. tests/test_walk.py compares the two walks on generated trees.
     """
     top = os.fspath(directory)
     real_top = os.path.realpath(top)

@@ -1,13 +1,17 @@
 """The SkillDoc of the SKILL.md most files are, read without YAML nodes: ``spans.read_skill``
 tries this first.
 
-``read_flat`` answers only for an ASCII text that opens with ``---\\n``, closes with a ``---``
-line, and whose frontmatter is flat ``key: value`` lines (``flatyaml.flat_lines``) of string
-keys and string values. For any other text it says None and the general reader reads it,
-which also gives every refusal its message. Where it answers, the answer is the general
-reader's, field for field, because each of that reader's steps has one outcome on such a text:
+``read_flat`` answers only for a text without a lone surrogate that opens with ``---\\n``,
+closes with a ``---`` line, and whose frontmatter is flat ``key: value`` lines
+(``flatyaml.flat_lines``) of string keys and string values. For any other text it says None
+and the general reader reads it, which also gives every refusal its message. Where it
+answers, the answer is the general reader's, field for field, because each of that reader's
+steps has one outcome on such a text:
 
-* no lone surrogate, no BOM and no YAML 1.1-only line break can occur (the text is ASCII);
+* no lone surrogate is in the text (asked, as the general reader asks), and it opens with
+  ``---``, so with no BOM; a flat line holds printable characters only and begins with a
+  key's letter, so no YAML 1.1-only line break is in the frontmatter and no BOM is first on
+  one of its lines (what the body holds matters to neither reader's frontmatter);
 * the frontmatter is ``flatyaml``'s lines, which ``compose_flat`` turns into a block mapping
   of the same keys, values, styles and offsets; a value with an escape (whose entries are found
   character by character) is left to the general reader;
@@ -30,7 +34,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from ..grants import split_allowed_tools
+from ..grants import lone_surrogate, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from .doc import FORMS, AllowedTools, SkillDoc, separator
 from .flatyaml import FlatLine, flat_lines
@@ -78,7 +82,7 @@ def read_flat(text: str, path: str | None) -> SkillDoc | None:
 def _frontmatter(text: str) -> tuple[int, int, list[FlatLine]] | None:
     """Where a flat frontmatter ends, where the body starts, and its lines; None when the
     text is not one this module reads."""
-    if type(text) is not str or not text.isascii() or not text.startswith(_OPENING):
+    if type(text) is not str or not text.startswith(_OPENING) or lone_surrogate(text) is not None:
         return None
     fence = _FENCE_AFTER_BREAK.search(text, _START - 1)
     if fence is None or fence.group(1) != "---":
