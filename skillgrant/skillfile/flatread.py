@@ -42,14 +42,16 @@ from .fmread import loads_composed
 from .runtime import KEY, could_hold_key
 from .yamlspan import STR_TAG, STYLE_NAMES, verbatim_spans
 
-# The first line (of those split at "\n") that is a closing fence, '---' or '...' with blanks
-# and a CR after it (group 1: those three characters), or else a foreign boundary (a line
-# python-frontmatter's own boundary, -{3,}\s*, fully matches).
-FENCE_LINE: Final = re.compile(r"^(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.MULTILINE)
-# FENCE_LINE after the line break that begins its line: the same lines (after the opening
-# line, every line begins after one), found by a search that looks for the break first rather
-# than trying the whole expression at every character.
-_FENCE_AFTER_BREAK: Final = re.compile(r"\n(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.MULTILINE)
+# A line that is a closing fence, '---' or '...' with blanks and a CR after it (group 1: those
+# three characters), or else a foreign boundary (a line python-frontmatter's own boundary,
+# -{3,}\s*, fully matches).
+_FENCE: Final = r"(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$"
+#: The first such line (of those split at "\n").
+FENCE_LINE: Final = re.compile("^" + _FENCE, re.MULTILINE)
+# The same, after the line break that begins its line: the same lines (after the opening line,
+# every line begins after one), found by a search that looks for the break first rather than
+# trying the whole expression at every character.
+_FENCE_AFTER_BREAK: Final = re.compile("\n" + _FENCE, re.MULTILINE)
 _OPENING: Final = "---\n"
 _START: Final = len(_OPENING)
 

@@ -123,14 +123,11 @@ def compose_flat(text: str) -> MappingNode | None:
 def read_line(line: str) -> tuple[str, str, str, str] | None:
     """One flat line (without its line break) as ``compose_flat`` reads it: the key's tag and
     string, the value's tag and string; None when ``compose_flat(line + "\\n")`` is None."""
-    found = _LINE.fullmatch(line + "\n")
-    if found is None:
+    lines = flat_lines(line + "\n")
+    if lines is None or len(lines) != 1:
         return None
-    key, raw = found.group(1, 2)
-    value = _value(raw)
-    if value is None:
-        return None
-    return _tags.get(key) or _key_tag(key), key, value[0], value[1]
+    _, key, key_tag, _, _, tag, value, _ = lines[0]
+    return key_tag, key, tag, value
 
 
 def _value(raw: str) -> tuple[str, str, str | None] | None:
