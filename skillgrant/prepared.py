@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 from . import grants, screening, vocabulary
 from .domains import command, generic, path, web
 from .domains.base import Budget, Context, Outcome
-from .domains.cover import Languages
+from .domains.cover import Alternation
 from .domains.loose import loose_globs
 from .domains.registry import rules_for
 from .errors import AllowedToolsError, GrantSyntaxError, PlanError
@@ -42,7 +42,7 @@ class _PlainDomain(Protocol):
                      ) -> tuple[Outcome, int] | None:
         ...
 
-    def literal_matcher(self, side: object) -> tuple[Languages, int, bool] | None:
+    def literal_matcher(self, side: object) -> tuple[Alternation, int, bool] | None:
         ...
 
 
@@ -65,7 +65,7 @@ class PlainTool(NamedTuple):
     #: The tool name a kept entry is written with, by the candidate covering it.
     written: tuple[str, ...]
     #: What a content without a star is matched with (``command.literal_matcher``), or None.
-    literal: tuple[Languages, int, bool] | None
+    literal: tuple[Alternation, int, bool] | None
 
 
 class PreparedPlan:
@@ -156,13 +156,13 @@ class PreparedPlan:
             return grant.with_tool(cover.tool)
         return grant
 
-    def remember_cheap(self, entry: str, verdict: Verdict, units: int) -> None:
-        """``remember`` a verdict that was cheap to reach (the plain path), from the second
-        time ``entry`` is decided on: keeping every distinct verdict alive costs more than
-        deciding it again, and an entry that comes again is kept from then on."""
+    def remember_cheap(self, entry: str, decided: tuple[Verdict, int]) -> None:
+        """``remember`` a verdict and its work that were cheap to reach (the plain path), from
+        the second time ``entry`` is decided on: keeping every distinct verdict alive costs
+        more than deciding it again, and an entry that comes again is kept from then on."""
         once = self._decided_once
         if entry in once:
-            self.remember(entry, verdict, units)
+            self._keep(entry, decided)
             return
         if len(once) >= MAX_REMEMBERED_VERDICTS:
             once.clear()
@@ -170,11 +170,14 @@ class PreparedPlan:
 
     def remember(self, entry: str, verdict: Verdict, units: int) -> None:
         """Keep the verdict reached for ``entry`` and the work it cost (``remembered``)."""
+        self._keep(entry, (verdict, units))
+
+    def _keep(self, entry: str, decided: tuple[Verdict, int]) -> None:
         if len(entry) > _REMEMBERED_ENTRY_CHARS:
             return
         if len(self.remembered) >= MAX_REMEMBERED_VERDICTS:
             self.remembered.clear()  # bounded; a batch's few repeated grants come back at once
-        self.remembered[entry] = (verdict, units)
+        self.remembered[entry] = decided
 
 
 #: Verdicts remembered per plan: a registry-scale batch repeats a few grants in every file, and

@@ -17,7 +17,7 @@ from . import vocabulary
 from .domains.base import Budget, Context, NoFreeFiller, Outcome, OverBudget
 from .domains.command import COVERED
 from .domains.commandpattern import PLAIN_CONTENT
-from .domains.cover import MATCHED_CHARS, Languages
+from .domains.cover import MATCHED_CHARS, Alternation
 from .domains.registry import rules_for
 from .domains.witness import plain_certain
 from .errors import AllowedToolsError, GrantSyntaxError
@@ -52,7 +52,7 @@ def _decide(entry: str, plan: PreparedPlan, value_budget: Budget | None = None) 
         return verdict
     plain = _decide_plain(entry, plan, value_budget)
     if plain is not None:
-        plan.remember_cheap(entry, *plain)
+        plan.remember_cheap(entry, plain)
         return plain[0]
     # The work passed on to the value's budget is counted apart, so that a decision stopped by
     # its own limit (not the value's) is remembered with the work it charged the value.
@@ -103,17 +103,22 @@ def _decide_plain(entry: str, plan: PreparedPlan,
                     outcome.reason, outcome.also)
 
 
-def _literal(entry: str, content: str, tool: PlainTool, literal: tuple[Languages, int, bool],
+def _literal(entry: str, content: str, tool: PlainTool, literal: tuple[Alternation, int, bool],
              room: int, value_budget: Budget | None) -> tuple[Verdict, int] | None:
-    """The usual command: one fullmatch of the tool's languages (``literal_matcher``)."""
-    languages, units, refutable = literal
-    counted = languages.counted(content)
-    if counted is None or units + counted[1] > room:
+    """The usual command: one fullmatch of the tool's languages (``literal_matcher``); the
+    content is at most ``MATCHED_CHARS`` long, as ``Alternation.counted`` needs."""
+    alternation, units, refutable = literal
+    covered_by, scanned = alternation.counted(content)
+    units += scanned
+    if units > room:
         return None
-    if counted[0] is not None:
-        return _covered(entry, content, tool, counted[0], units + counted[1], value_budget)
+    if covered_by is not None:  # _covered's verdict, made here: the most common decision
+        if units and value_budget is not None:
+            value_budget.charge(units)
+        return _new_verdict(Verdict, (entry, "covered", COVERED, tool.entries[covered_by], None,
+                                      f"{tool.written[covered_by]}({content})", (), False)), units
     if refutable:
-        return _outside(entry, plain_certain(content), units + counted[1], value_budget)
+        return _outside(entry, plain_certain(content), units, value_budget)
     return None
 
 

@@ -41,6 +41,7 @@ from .commandpattern import read_literal as read_literal
 from .commandpattern import render as render
 from .cover import (
     FILLERS_USED_UP,
+    Alternation,
     Languages,
     approved_filler,
     union_cover,
@@ -150,18 +151,18 @@ def _decide_two(content: str, side: _ApprovedSide, room: int, units: int,
     return Outcome("covered", COVERED, first, None, also), units
 
 
-def literal_matcher(side: object) -> tuple[Languages, int, bool] | None:
+def literal_matcher(side: object) -> tuple[Alternation, int, bool] | None:
     """What ``decide_plain`` reads for a content without a star, when the answer is the
     compiled languages' alone (no tool-wide grant, a filler, no folding): the languages
-    (``Languages.counted``), the units choosing the filler charges, and whether a content
+    compiled (``Alternation.counted``), the units choosing the filler charges, and whether a content
     they do not hold is refuted at once (no loose reading to consult: ``witness.certain``). A
     content they hold is ``COVERED`` by the grant they name."""
     assert isinstance(side, _ApprovedSide)
     units, filler = side.chosen
-    if (side.languages.alternation() is None or side.tool_wide is not None or filler is None
-            or side.fold):
+    alternation = side.languages.alternation()
+    if alternation is None or side.tool_wide is not None or filler is None or side.fold:
         return None
-    return side.languages, units, not side.loose
+    return alternation, units, not side.loose
 
 
 def whole_command(side: object, command: str) -> int | None:

@@ -34,8 +34,9 @@ UNSPLITTABLE = re.compile(r"['\"\\()$`]")
 #: A plain content, as a regular expression: printable ASCII words (no backslash, parenthesis,
 #: brace, ``$``, backquote, ``&``, ``;`` or ``|``: no escape, placeholder or control operator)
 #: separated by single spaces. Its patterns are read as written (``read_literal`` changes
-#: nothing) and decided by their language; ``command.decide_plain`` decides them.
-PLAIN_CONTENT: Final = r"[!-#%'*-:<-\[\]-_a-z~]+(?: [!-#%'*-:<-\[\]-_a-z~]+)*"
+#: nothing) and decided by their language; ``command.decide_plain`` decides them. Its runs are
+#: possessive: a word ends at a space, and the content at a character outside the class.
+PLAIN_CONTENT: Final = r"[!-#%'*-:<-\[\]-_a-z~]++(?: [!-#%'*-:<-\[\]-_a-z~]++)*+"
 
 
 class Kind(Enum):

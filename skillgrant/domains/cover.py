@@ -165,10 +165,7 @@ class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
         compiled = self._compiled
         if compiled is None or len(text) > MATCHED_CHARS:
             return None
-        branch = compiled.branch(text if self._fold is None else self._fold(text))
-        if branch is None:
-            return None, compiled.none_spent + len(compiled.owners) * len(text)
-        return compiled.owners[branch - 1], branch * (len(text) + 1) + compiled.spent[branch]
+        return compiled.counted(text if self._fold is None else self._fold(text))
 
 
 class Alternation(NamedTuple):
@@ -185,6 +182,18 @@ class Alternation(NamedTuple):
     owners: tuple[int, ...]
     spent: tuple[int, ...]
     none_spent: int
+
+    def counted(self, text: str) -> tuple[int | None, int]:
+        """The approved index of the first branch whose glob holds ``text`` (None when none
+        does), and the units the scan one glob at a time would charge to find it
+        (``Languages.counted``, for a text of at most ``MATCHED_CHARS``, already folded)."""
+        found = self.by_first.get(text[:1], self.otherwise)
+        if found is not None:
+            match = found[0].fullmatch(text)
+            if match is not None:
+                branch = found[1][(match.lastindex or 0) - 1]
+                return self.owners[branch - 1], branch * (len(text) + 1) + self.spent[branch]
+        return None, self.none_spent + len(self.owners) * len(text)
 
     def branch(self, text: str) -> int | None:
         """The first branch (from 1) whose glob holds ``text``, or None."""

@@ -71,7 +71,13 @@ def plain_certain(content: str) -> Outcome:
 
 
 def _not_allowed(witness: str) -> Outcome:
-    return Outcome("not_covered", f"no approved grant allows {witness!r}", witness=witness)
+    # Made as a tuple, without the named tuple's Python-level constructor (the plain path's
+    # refutations): status, reason, covered_by, witness, also.
+    return _new_outcome(Outcome, ("not_covered", f"no approved grant allows {witness!r}", None,
+                                  witness, ()))
+
+
+_new_outcome: Final = tuple.__new__
 
 
 #: Commands the runtime strips from the front of a command before it matches the rules (seen in
