@@ -9,6 +9,7 @@ drawn, and the same decision for whole values whose work budgets run out part-wa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -143,3 +144,18 @@ def test_real_entries_against_real_plans() -> None:
     for approved in [*values, ["Bash(git *)", "Bash(gh *)", "Read"], ["Bash"], []]:
         ours, theirs = _both(lambda a=approved: [prove(e, a) for e in every])
         assert ours == theirs, approved
+
+
+#: The plain entry's expression as first written, with runs that can give characters back: the
+#: reference for its possessive form (``commandpattern.PLAIN_CONTENT``).
+_BACKTRACKING_ENTRY = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)\(([!-#%'*-:<-\[\]-_a-z~]+"
+                                 r"(?: [!-#%'*-:<-\[\]-_a-z~]+)*)\)")
+
+
+@settings(max_examples=examples(3000), deadline=None)
+@given(st.text(alphabet="Bash(gh *-x:) \t$|'é", max_size=24)
+       | st.builds("{}({})".format, st.sampled_from(TOOLS), contents))
+def test_possessive_runs_match_what_the_backtracking_ones_match(text: str) -> None:
+    ours = prover._PLAIN_ENTRY.fullmatch(text)
+    reference = _BACKTRACKING_ENTRY.fullmatch(text)
+    assert (ours and ours.groups()) == (reference and reference.groups())
