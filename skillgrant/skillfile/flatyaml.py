@@ -126,8 +126,8 @@ def read_line(line: str) -> tuple[str, str, str, str] | None:
     lines = flat_lines(line + "\n")
     if lines is None or len(lines) != 1:
         return None
-    _, key, key_tag, _, _, tag, value, _ = lines[0]
-    return key_tag, key, tag, value
+    read = lines[0]
+    return read.key_tag, read.key, read.tag, read.value
 
 
 def _value(raw: str) -> tuple[str, str, str | None] | None:
