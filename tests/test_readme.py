@@ -56,7 +56,7 @@ def test_the_quick_start_checks_run_as_written() -> None:
 def test_conformance_command_matches_ci() -> None:
     # The README's conformance command and .ci/run install and run the same suite.
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    ci = (REPO / ".ci" / "steps" / "50-claude-code.sh").read_text(encoding="utf-8")
     for text in (readme, ci):
         assert "tests/conformance/cc_runtime.py install" in text
         assert "pytest -q" in text and "tests/conformance --conformance" in text
