@@ -76,3 +76,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
         counts = ", ".join(f"{value} {name}" for name, value in tally.items())
         terminalreporter.write_line(f"conformance against Claude Code {PINNED_VERSION}: {counts}")
+
+
+# --- a fresh installation of the checkout (tests/installed.py) --------------------------------
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A new virtual environment with this checkout installed (not editable), never activated,
+    and the serve extra added by the command ``skillgrant serve`` printed for it."""
+    from installed import install
+
+    return install(tmp_path_factory.mktemp("installed"))

@@ -74,9 +74,38 @@ def test_the_cli_flag_writes_the_plan_by_its_absolute_path(tmp_path: Path) -> No
                               cwd=tmp_path, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         hooks = _frontmatter(skill.read_text())["hooks"]
-        expected = (f"skillgrant hook --plan {tmp_path / 'plan.yaml'} "
+        # This installation by absolute path (here the interpreter, as the test ran it).
+        expected = (f"{sys.executable} -m skillgrant hook --plan {tmp_path / 'plan.yaml'} "
                     f"--skill-dir {skill.parent}")  # the skill's folder: ${CLAUDE_SKILL_DIR}
         assert hooks == hooks_value(expected)
+
+
+@pytest.mark.parametrize("extra", [[], ["--jobs", "2"], ["--dry-run"]])
+def test_apply_enforce_says_it_added_a_hooks_key(tmp_path: Path, extra: list[str]) -> None:
+    """The one change outside allowed-tools is never silent: standard error names the file,
+    the key and the command; a second run, which leaves the hook as it is, says nothing."""
+    skills = [tmp_path / name / "SKILL.md" for name in ("a", "b")]
+    for skill in skills:
+        skill.parent.mkdir()
+        skill.write_text(SKILL)
+    (tmp_path / "plan.yaml").write_text("allowed-tools: [Bash(gh *)]\n")
+
+    def apply() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "skillgrant", "apply", "a", "b", "--plan",
+                               "plan.yaml", "--enforce", *extra], cwd=tmp_path,
+                              capture_output=True, text=True, check=False)
+
+    done = apply()
+    assert done.returncode == 0, done.stderr
+    said = "would add" if extra == ["--dry-run"] else "added"
+    notes = [line for line in done.stderr.splitlines() if line.startswith("skillgrant: note:")]
+    assert notes == [f"skillgrant: note: {name}/SKILL.md: {said} a hooks: key to the frontmatter: "
+                     "a PreToolUse hook that runs the gate on every tool call once the skill "
+                     f"loads: {sys.executable} -m skillgrant hook --plan {tmp_path / 'plan.yaml'} "
+                     f"--skill-dir {tmp_path / name}" for name in ("a", "b")]
+    again = apply()
+    assert again.returncode == 0
+    assert ("note:" in again.stderr) == (extra == ["--dry-run"]), again.stderr
 
 
 def test_enforce_needs_a_plan_file(tmp_path: Path) -> None:

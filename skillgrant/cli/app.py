@@ -32,6 +32,7 @@ from .options import (
     OutputOpt,
     PlanKind,
     RootOptions,
+    SkillgrantGroup,
     colour_enabled,
     env_debug,
     format_option,
@@ -43,6 +44,7 @@ from .serve import register_serve_command
 
 app = typer.Typer(
     name="skillgrant",
+    cls=SkillgrantGroup,
     help="Prove that a SKILL.md's allowed-tools is no wider than the approved plan, and "
          "rewrite it.",
     no_args_is_help=True,
@@ -187,7 +189,7 @@ def explain(
 ) -> None:
     """One decision with its evidence: the covering entry, a witness, or why it is unknown.
 
-    Exit 0: covered; 1: anything else; 2: a bad plan.
+    Exit 0: covered; 1: anything else; 2: a bad plan, or neither --approved nor --plan.
     """
     with guard(ctx, debug):
         from ..errors import PlanError
@@ -195,6 +197,11 @@ def explain(
         from ..prover import check_approved_entry, prove
         from ..reports import check as report
 
+        if approved is None and plan is None:
+            from .console import fail
+
+            fail("explain needs what the grant is judged against: --approved ENTRY (repeatable) "
+                 "or --plan PLAN")
         entries: list[str] = []
         shell_tools = base_dirs = None
         if plan is not None:

@@ -58,7 +58,22 @@ def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
     if doc is None:
         doc = skillfile.read_skill(result.old_text, str(path))
     return _result(str(path), artifact, doc, result.old_text, result.new_text,
-                   result.decision, written=result.written, dry_run=dry_run), None
+                   result.decision, written=result.written, dry_run=dry_run), \
+        hook_note(str(path), doc, enforce, written=result.written)
+
+
+def hook_note(path: str, doc: SkillDoc, enforce: str | None, *, written: bool) -> str | None:
+    """What standard error says when ``apply --enforce`` adds (or, not writing, would add) the
+    ``hooks:`` key to the file read as ``doc``: the one change outside allowed-tools is never
+    made silently. None when there is no such change."""
+    from ..skillfile.enforce import adds_hook, skill_command
+
+    if enforce is None or not adds_hook(doc):
+        return None
+    done = "added" if written else "would add"
+    return (f"skillgrant: note: {path}: {done} a hooks: key to the frontmatter: a PreToolUse "
+            f"hook that runs the gate on every tool call once the skill loads: "
+            f"{skill_command(enforce, path)}")
 
 
 def check_text(data: bytes, name: str, plan: PlanLike, *, dry_run: bool,
@@ -78,7 +93,7 @@ def check_text(data: bytes, name: str, plan: PlanLike, *, dry_run: bool,
     from dataclasses import replace
 
     result = _result(name, name, doc, text, new_text, decision, written=False, dry_run=dry_run)
-    return replace(result, text=new_text), None
+    return replace(result, text=new_text), hook_note(name, doc, enforce, written=False)
 
 
 def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: str,

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
+import typer.core
 import typer.main
 import typer.models
 
@@ -34,8 +35,8 @@ from .console import guard as console_guard
 
 __all__ = [
     "Colour", "ColourOpt", "DebugOpt", "Format", "OutputOpt", "PlanKind", "RootOptions",
-    "colour_enabled", "env_debug", "fail", "format_option", "guard", "internal_message",
-    "print_traceback", "repo_root", "root_uri",
+    "SkillgrantGroup", "colour_enabled", "env_debug", "fail", "format_option", "guard",
+    "internal_message", "print_traceback", "repo_root", "root_uri",
 ]
 
 
@@ -77,3 +78,44 @@ def guard(ctx: typer.Context, debug: bool) -> Iterator[None]:
             yield
     except Exit as e:
         raise typer.Exit(e.code) from None
+
+
+class SkillgrantGroup(typer.core.TyperGroup):
+    """The app's click group: click's own usage errors (an unknown option or command, a value
+    not among the choices) keep click's usage and hint lines, and their message gets the
+    ``skillgrant: error:`` prefix every other error has (docs/cli.md), in place of click's
+    ``Error:``. Everything else runs as click runs it."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        extra["windows_expand_args"] = windows_expand_args
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        import sys
+
+        # The click typer runs on (its own copy, in recent typer), found through typer.
+        errors = sys.modules[typer.BadParameter.__module__]
+        try:
+            status = super().main(args, prog_name, complete_var, False, **extra)
+        except getattr(errors, "NoArgsIsHelpError", ()) as e:  # no command: the help
+            e.show()
+            sys.exit(e.exit_code)
+        except errors.ClickException as e:
+            show_error(e)
+            sys.exit(e.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+def show_error(error: Any) -> None:
+    """Write click's error as click does, with ``skillgrant: error:`` for ``Error:``."""
+    ctx = getattr(error, "ctx", None)
+    if ctx is not None:
+        hint = ""
+        if ctx.command.get_help_option(ctx) is not None:
+            hint = f"Try '{ctx.command_path} {ctx.help_option_names[0]}' for help.\n"
+        typer.echo(f"{ctx.get_usage()}\n{hint}", err=True, color=ctx.color)
+    typer.echo(f"skillgrant: error: {error.format_message()}", err=True)

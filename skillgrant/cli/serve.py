@@ -12,8 +12,6 @@ import typer
 from ..limits import MAX_REQUEST_BODY_BYTES
 from .options import DebugOpt, PlanKind, guard
 
-_EXTRA = "skillgrant serve needs its extra: pip install 'skillgrant[serve]'"
-
 
 def serve(
     ctx: typer.Context,
@@ -81,7 +79,10 @@ def serve(
 
             from ..service.server import run
         except ImportError:
-            raise StartError(_EXTRA) from None
+            from .extras import install_hint
+
+            raise StartError("skillgrant serve needs the serve extra (FastAPI and uvicorn); "
+                             f"install it with: {install_hint('serve')}") from None
         raise typer.Exit(run(options))
 
 

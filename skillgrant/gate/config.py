@@ -1,7 +1,17 @@
 """``skillgrant hook --print-config RUNTIME``: the settings that run the gate in each runtime.
 
 The snippet goes to standard output (JSON, ready to merge into the file named on standard
-error); where the runtime lets a call through when its hook fails, a warning says so.
+error); where the runtime lets a call through when its hook fails, a warning says so. It is for
+a person configuring the hook, so what is wrong with the request (no plan, a plan that does not
+load, a runtime the gate does not know) is a usage error: exit 2, ``skillgrant: error: …`` on
+standard error, nothing on standard output. The fail-closed denial is for hook payloads.
+
+Every command printed or written (here, and by ``apply --enforce``) names this installation of
+skillgrant by absolute path: the console script that is running, else this interpreter with
+``-m skillgrant``. A runtime runs a hook with its own ``PATH`` from its own directory, where a
+bare ``skillgrant`` is a virtual environment that was never activated: "not found", and every
+call blocked. The words are quoted for a POSIX shell (``/bin/sh``, bash), which is what each
+runtime runs a hook's command with on Linux and macOS.
 """
 
 from __future__ import annotations
@@ -9,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import sys
 from collections.abc import Mapping
 
 #: Seconds a hook may run before the runtime gives up on it.
@@ -37,11 +48,25 @@ _FAILS_OPEN = {
 _CARRIED = ("--plan-kind", "--outside", "--inside", "--audit-log", "--skill-dir")
 
 
-def command(dialect: str, plan: str | None, kind: str = "auto",
+def executable() -> list[str]:
+    """The words that start this installation of skillgrant from any shell, directory and
+    ``PATH``: the console script running now (``sys.argv[0]``, when it is one), else this
+    interpreter with ``-m skillgrant``; absolute either way. Neither is resolved through a
+    symbolic link: a virtual environment's ``python`` is one, and only through it does the
+    interpreter find the environment's packages."""
+    script = sys.argv[0] if sys.argv else ""
+    if (os.path.basename(script) == "skillgrant" and os.path.isfile(script)
+            and os.access(script, os.X_OK)):
+        return [os.path.abspath(script)]
+    return [os.path.abspath(sys.executable), "-m", "skillgrant"]
+
+
+def command(dialect: str, plan: str, kind: str = "auto",
             options: Mapping[str, str] | None = None) -> str:
     """The hook's command line for ``dialect`` and the plan file ``plan`` (made absolute: a
-    hook runs from whatever directory the runtime is in), with ``options`` carried over."""
-    words = ["skillgrant", "hook", "--plan", os.path.abspath(plan) if plan else "PLAN"]
+    hook runs from whatever directory the runtime is in), with ``options`` carried over; the
+    program is ``executable()``, and every word is quoted for a POSIX shell."""
+    words = [*executable(), "hook", "--plan", os.path.abspath(plan)]
     given = {"--plan-kind": kind, **(options or {})}
     for name in _CARRIED:
         value = given.get(name)
@@ -62,10 +87,38 @@ def claude_hooks(run: str) -> dict[str, object]:
          "onFailure": "block"}]}]}
 
 
+class ConfigError(ValueError):
+    """What is wrong with a ``--print-config`` request (a usage error)."""
+
+
+def print_config(dialect: str, options: Mapping[str, str]) -> tuple[str, str]:
+    """``snippet`` for a request read from the command line, checked first: the plan is given
+    and loads as the hook will load it, and ``--dialect``, when given, names the same runtime.
+    Raises ConfigError saying what is wrong."""
+    from ..errors import SkillgrantError
+    from .planfile import load
+
+    named = options.get("--dialect")
+    if named is not None and named != dialect:
+        raise ConfigError(f"--print-config {dialect} prints the hook for {dialect}; leave out "
+                          f"--dialect {named}")
+    plan = options.get("--plan")
+    if plan is None:
+        raise ConfigError(f"--print-config needs --plan PLAN: the hook it prints judges every "
+                          f"call against that plan (skillgrant hook --print-config {dialect} "
+                          "--plan plan.yaml)")
+    try:
+        load(plan, options.get("--plan-kind") or "auto")
+    except SkillgrantError as e:
+        raise ConfigError(f"the plan does not load, so the hook would deny every call: {e}"
+                          ) from e
+    return snippet(dialect, options)
+
+
 def snippet(dialect: str, options: Mapping[str, str]) -> tuple[str, str]:
     """The settings JSON for ``dialect`` running the hook with ``options`` (the hook's own,
     ``--plan`` among them), and what standard error should say about it."""
-    run = command(dialect, options.get("--plan"), options=options)
+    run = command(dialect, options["--plan"], options=options)
     body: dict[str, object]
     if dialect == "claude-code":
         body = {"hooks": claude_hooks(run)}

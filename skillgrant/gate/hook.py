@@ -126,6 +126,8 @@ def read_options(args: Sequence[str]) -> Options:
 def main(args: Sequence[str]) -> int:
     """Run the hook; its exit status. Nothing escapes: every failure is a denial."""
     dialect = _named_dialect(args)
+    # A person printing a configuration gets usage errors, not a payload's denial (gate/config.py).
+    printing = any(token.partition("=")[0] == "--print-config" for token in args)
     try:
         options = read_options(args)
         if options.help and os.isatty(0):  # a person asking; in a hook, a bad command line
@@ -134,14 +136,18 @@ def main(args: Sequence[str]) -> int:
             raise UsageError("--help in a hook's command")
         target = options.get("--print-config")
         if target is not None:
-            from .config import snippet
+            from .config import ConfigError, print_config
 
-            text, warning = snippet(target, options.values)
-            return _emit(Answer(text, warning, 0))
+            try:
+                return _emit(Answer(*print_config(target, options.values), 0))
+            except ConfigError as e:
+                raise UsageError(str(e)) from e
         if options.get("--plan") is None:
             raise UsageError("--plan is required")
         answer = decide(options, _read_stdin())
     except UsageError as e:
+        if printing:
+            return _emit(Answer("", f"skillgrant: error: {e}\n\n{USAGE}", 2))
         answer = failure(dialect, f"bad command line: {e}\n\n{USAGE}")
     except BaseException as e:  # fail closed: a crash denies the call
         answer = failure(dialect, f"internal error ({type(e).__name__}: {e})")

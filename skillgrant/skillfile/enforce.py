@@ -4,7 +4,10 @@ The one exception to "rewrite only allowed-tools" (issue 14), and opt-in: a ``ho
 added at the end of the frontmatter, holding one PreToolUse hook that runs ``skillgrant hook``
 with the plan the file was constrained to. Claude Code 2.1.332 installs a skill's hooks when the
 skill loads and runs them on every later tool call (measured: tests/conformance/
-test_gate_e2e.py), so the plan becomes a ceiling for the skill, not only a pre-approval.
+test_gate_e2e.py), so the plan becomes a ceiling for the skill, not only a pre-approval. The
+command names the installed skillgrant by absolute path (``gate.config.executable``): Claude
+Code runs it with ``/bin/sh`` and its own ``PATH``, where a bare ``skillgrant`` from a virtual
+environment is not found.
 
 A file that already has a ``hooks`` key keeps it: the same hook is left as it is (applying twice
 equals applying once); any other hooks are refused, never merged, since a splice cannot edit a
@@ -27,18 +30,34 @@ from .spans import read_skill
 KEY = "hooks"
 
 
+def adds_hook(doc: SkillDoc) -> bool:
+    """Whether ``enforce_text`` adds the ``hooks:`` key to the file read as ``doc`` (it has none
+    yet); otherwise it leaves the file's own alone, or refuses it."""
+    return KEY not in doc.metadata
+
+
+def skill_command(command: str, path: str | None) -> str:
+    """The command as written into the SKILL.md at ``path``: with ``--skill-dir``, so the hook
+    knows the skill's folder for ``${CLAUDE_SKILL_DIR}``."""
+    if path is None:
+        return command
+    return command + " " + shlex.join(["--skill-dir", os.path.dirname(os.path.abspath(path))])
+
+
 def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
     """``text`` with the gate's hook in its frontmatter (unchanged when it is there already).
     Raises SkillFileError when the file has other hooks or the result does not read back."""
     doc = read_skill(text, path)
-    if path is not None:  # the hook knows the skill's folder for ${CLAUDE_SKILL_DIR}
-        command += " " + shlex.join(["--skill-dir", os.path.dirname(os.path.abspath(path))])
+    command = skill_command(command, path)
     wanted = hooks_value(command)
     if KEY in doc.metadata:
         if same(doc.metadata[KEY], wanted):
             return text
         raise SkillFileError(f"the frontmatter already has a {KEY!r} key; --enforce adds its own "
-                             "PreToolUse hook and never merges into other hooks", path=path)
+                             "PreToolUse hook and never merges into other hooks (a hook an "
+                             "earlier --enforce wrote with another plan, or from another "
+                             "installation of skillgrant, is another hook: remove the key to "
+                             f"write this one: {command})", path=path)
     nl = doc.newline or "\n"
     quoted = json.dumps(command)  # a JSON string is a YAML double-quoted scalar
     block = nl.join([

@@ -369,7 +369,8 @@ def test_print_config_prints_the_settings_with_the_plan_quoted(odd_plan: Path,
     command, spec, stderr = printed(dialect, odd_plan)
     assert shlex.quote(str(odd_plan)) in command
     named = [] if dialect == "claude-code" else ["--dialect", dialect]
-    assert shlex.split(command) == ["skillgrant", "hook", "--plan", str(odd_plan), *named]
+    # The hook's program by absolute path (here ``python -m skillgrant``, as HOOK runs it).
+    assert shlex.split(command) == [*HOOK, "--plan", str(odd_plan), *named]
     assert spec["type"] == "command"
     if dialect == "claude-code":
         assert spec["onFailure"] == "block" and spec["timeout"] == 30
@@ -383,12 +384,10 @@ def test_print_config_prints_the_settings_with_the_plan_quoted(odd_plan: Path,
 
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_the_printed_command_runs_the_gate(root: Path, odd_plan: Path, dialect: str) -> None:
-    """The snippet's command through a shell, the console script found on PATH."""
+    """The snippet's command through a shell as written, with no Python on PATH (the fresh
+    installation's case: tests/test_installed.py)."""
     command, _, _ = printed(dialect, odd_plan)
-    scripts = Path(sys.executable).parent
-    if not (scripts / "skillgrant").exists():
-        command = shlex.join([sys.executable, "-m", "skillgrant"]) + command[len("skillgrant"):]
-    env = {**os.environ, "PATH": f"{scripts}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}
 
     def shell(command_text: str) -> Run:
         payload = call(dialect, SHELL[dialect], {"command": command_text}, root / "project")
