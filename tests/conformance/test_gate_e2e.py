@@ -100,8 +100,7 @@ def test_apply_enforce_makes_the_plan_a_ceiling_for_the_skill(judge: Judge) -> N
         plan_file.write_text(json.dumps({"allowed-tools": ["Bash(touch in*)"]}))
         submitted = ("---\nname: probe\ndescription: probe\n"
                      "allowed-tools: Bash(touch *), Bash(rm *)\n---\nprobe\n")
-        run = hook_command("claude-code", str(plan_file)).replace(
-            "skillgrant", f"{sys.executable} -m skillgrant", 1)
+        run = hook_command("claude-code", str(plan_file))  # this interpreter, -m
         text, _ = apply_to_text(submitted, Plan.load(plan_file), enforce=run)
         (work / "project").mkdir()
         (work / "project" / "victim").write_text("keep me\n")
@@ -145,8 +144,7 @@ def test_enforce_knows_the_skill_folder_for_claude_skill_dir(judge: Judge) -> No
         plan_file = work / "plan.json"
         plan_file.write_text(json.dumps({"allowed-tools": [rule]}))
         submitted = f"---\nname: probe\ndescription: probe\nallowed-tools: {rule}\n---\nprobe\n"
-        run = hook_command("claude-code", str(plan_file)).replace(
-            "skillgrant", f"{sys.executable} -m skillgrant", 1)
+        run = hook_command("claude-code", str(plan_file))  # this interpreter, -m
         text, _ = apply_to_text(submitted, Plan.load(plan_file), enforce=run,
                                 path=str(folder / "SKILL.md"))
         script_calls = [("Bash", {"command": str(folder / name), "description": "probe"})

@@ -1,0 +1,140 @@
+"""A newcomer's wiring end to end: a fresh installation that was never activated
+(tests/installed.py), the configuration it prints taken verbatim, and the pinned Claude Code
+started with a ``PATH`` that holds no virtual environment.
+
+- ``hook --print-config claude-code``: the printed PreToolUse entry as the project's settings.
+- ``apply --enforce``: the skill the installed ``skillgrant`` rewrote, hook and all.
+- ``serve --print-config``: the printed http hook, the service started from the installation.
+
+In each, the calls inside the plan run and the calls outside it are denied by the gate, with
+the gate's reason, as in test_gate_e2e.py (which runs the gate with the test interpreter).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from cc_probe import TALLY, Judge
+from cc_runtime import SKILL_NAME, run_session
+from gate_sessions import CALLS, PLAN, WIDE, denied_by_gate, session, wrong_decisions
+from installed import OUTSIDE_PATH, Installed, outside_env
+
+#: The runtime's environment: no virtual environment on its PATH.
+RUNTIME_ENV = {"PATH": OUTSIDE_PATH}
+
+
+def _printed(argv: list[str]) -> dict[str, Any]:
+    done = subprocess.run(argv, env=outside_env(), capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    document: dict[str, Any] = json.loads(done.stdout)
+    return document
+
+
+def _entry(document: dict[str, Any]) -> dict[str, Any]:
+    (group,) = document["hooks"]["PreToolUse"]
+    assert group["matcher"] == "*"
+    (entry,) = group["hooks"]
+    assert entry["onFailure"] == "block"
+    return dict(entry)
+
+
+def test_the_printed_settings_hook_gates_claude_code_without_the_venv(
+        judge: Judge, installed: Installed) -> None:
+    def printed_hook(work: Path, plan: Path) -> dict[str, Any]:
+        return _entry(_printed([str(installed.skillgrant), "hook", "--print-config",
+                                "claude-code", "--plan", str(plan)]))
+
+    gated = session(judge, CALLS, hook=printed_hook, plan_text=PLAN, env=RUNTIME_ENV)
+    wrong = wrong_decisions(gated, "gate")
+    assert not wrong, "\n".join(wrong)
+    assert any(not c.inside and denied_by_gate(r) for c, r in gated.results.items())
+    TALLY["installed gate calls"] = TALLY.get("installed gate calls", 0) + len(gated.results)
+
+
+def test_the_hook_apply_enforce_wrote_gates_claude_code_without_the_venv(
+        judge: Judge, installed: Installed) -> None:
+    work = Path(tempfile.mkdtemp(prefix="sg-installed-", dir="/var/tmp"))
+    try:
+        plan = work / "plan.yaml"
+        plan.write_text("allowed-tools: [Bash(touch in*)]\n")
+        skill = work / "draft" / "SKILL.md"
+        skill.parent.mkdir()
+        skill.write_text("---\nname: probe\ndescription: probe\n"
+                         "allowed-tools: Bash(touch *), Bash(rm *)\n---\nprobe\n")
+        done = subprocess.run([str(installed.skillgrant), "apply", "--enforce", str(skill),
+                               "--plan", str(plan)], env=outside_env(), capture_output=True,
+                              text=True, timeout=120, check=False)
+        assert done.returncode == 0 and "added a hooks: key" in done.stderr, done.stderr
+        assert str(installed.skillgrant) in skill.read_text()
+        (work / "project").mkdir()
+        (work / "project" / "victim").write_text("keep me\n")
+        script = [("Skill", {"skill": SKILL_NAME}),
+                  ("Bash", {"command": "touch in1", "description": "probe"}),
+                  ("Bash", {"command": "touch out1", "description": "probe"}),
+                  ("Bash", {"command": "rm -f victim", "description": "probe"})]
+        url, probe = judge.standin.session(script)
+        run_session(judge.binary, url, work, skill.read_text(), extra_args=WIDE,
+                    env=RUNTIME_ENV)
+        results = [probe.results.get(probe.call_id(i)) for i in range(len(script))]
+        assert all(r is not None for r in results), results
+        loaded, inside, touched, removed = (r for r in results if r is not None)
+        assert not loaded[0] and not inside[0], results
+        assert denied_by_gate(touched) and denied_by_gate(removed), results
+        assert (work / "project" / "in1").exists() and not (work / "project" / "out1").exists()
+        assert (work / "project" / "victim").exists()
+        TALLY["installed enforce calls"] = TALLY.get("installed enforce calls", 0) + len(script)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_for(port: int, server: subprocess.Popen[bytes]) -> None:
+    for _ in range(300):
+        assert server.poll() is None, "the service stopped"
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError("the service never listened")
+
+
+def test_the_printed_http_hook_gates_claude_code_through_the_installed_service(
+        judge: Judge, installed: Installed) -> None:
+    servers: list[subprocess.Popen[bytes]] = []
+
+    def printed_http_hook(work: Path, plan: Path) -> dict[str, Any]:
+        port = str(_free_port())
+        spec = f"gate={plan}"
+        entry = _entry(_printed([str(installed.skillgrant), "serve", "--plan", spec, "--port",
+                                 port, "--print-config"]))
+        server = subprocess.Popen([str(installed.skillgrant), "serve", "--plan", spec,
+                                   "--port", port], env=outside_env(),
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        servers.append(server)
+        _wait_for(int(port), server)
+        return entry
+
+    try:
+        gated = session(judge, CALLS, hook=printed_http_hook, plan_text=PLAN, env=RUNTIME_ENV)
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=60)
+    wrong = wrong_decisions(gated, "service")
+    assert not wrong, "\n".join(wrong)
+    TALLY["installed service calls"] = TALLY.get("installed service calls", 0) + len(
+        gated.results)
