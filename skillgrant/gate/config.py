@@ -96,7 +96,7 @@ def print_config(dialect: str, options: Mapping[str, str]) -> tuple[str, str]:
     and loads as the hook will load it, and ``--dialect``, when given, names the same runtime.
     Raises ConfigError saying what is wrong."""
     from ..errors import SkillgrantError
-    from .planfile import load
+    from ..plan.light import load_plan  # what the hook accepts (gate/planfile.py), warnings too
 
     named = options.get("--dialect")
     if named is not None and named != dialect:
@@ -108,11 +108,14 @@ def print_config(dialect: str, options: Mapping[str, str]) -> tuple[str, str]:
                           f"call against that plan (skillgrant hook --print-config {dialect} "
                           "--plan plan.yaml)")
     try:
-        load(plan, options.get("--plan-kind") or "auto")
+        loaded = load_plan(plan, options.get("--plan-kind") or "auto")
     except SkillgrantError as e:
         raise ConfigError(f"the plan does not load, so the hook would deny every call: {e}"
                           ) from e
-    return snippet(dialect, options)
+    text, note = snippet(dialect, options)
+    warned = "".join(f"skillgrant: warning: {plan}: {warning}\n"
+                     for warning in getattr(loaded, "warnings", ()))
+    return text, warned + note
 
 
 def snippet(dialect: str, options: Mapping[str, str]) -> tuple[str, str]:

@@ -272,6 +272,8 @@ def _located(error: ValidationError, where: PlanSource) -> PlanError:
     below: tuple[str | int, ...] = ()
     if isinstance(cause, PlanError):
         message, entry = cause.message, cause.entry
+        continued = None if entry is None else where.continued_item(entry)
+        message = continued or message
     elif isinstance(cause, _At):
         message, below = cause.message, cause.path
     elif isinstance(cause, ValueError):

@@ -27,6 +27,9 @@ __all__ = ["MAX_PLAN_CHARS", "Parsed", "PlanSource", "is_skill", "parse_plan_tex
            "read_plan_file"]
 
 Path_ = tuple[str | int, ...]
+#: The spelling a plan is warned about: the runtime reads no such key in a SKILL.md, and a user
+#: who copies it from a plan into a skill learns the wrong one (docs/decisions.md, issue 31).
+SNAKE_ALLOWED = "allowed_tools"
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,28 @@ class PlanSource:
             return None
         return tuple(line_column(self.text, start) for item in _scalars(node)
                      for start in entry_starts(self.text, item, self.base))
+
+    def continued_item(self, entry: str) -> str | None:
+        """Why ``entry`` is there, when it is the ``-`` of a list item indented past the ones
+        above it: YAML reads that line as more of the item above (``- Read`` under
+        ``  - Bash(gh *)`` makes the one item ``Bash(gh *) - Read``). None otherwise."""
+        node = self.root
+        for part in self.allowed_path:
+            node = None if node is None else _child(node, part, key=False)
+        if not isinstance(node, SequenceNode):
+            return None
+        for item in _scalars(node):
+            if item.style or entry not in split_allowed_tools(str(item.value)):
+                continue
+            start, end = self.base + item.start_mark.index, self.base + item.end_mark.index
+            first, _ = line_column(self.text, start)
+            for number, line in enumerate(self.text[start:end].split("\n")[1:], first + 1):
+                if line.lstrip().startswith("-"):
+                    return (f"line {number} is read as more of the list item on line {first} "
+                            f"(one item, {item.value!r}), not as an item of its own: its '-' is "
+                            "indented more than the '-' above it; indent every '- ' of the "
+                            "list alike")
+        return None
 
     def _entry_offset(self, node: Node, entry: str) -> int:
         for item in _scalars(node):
@@ -150,7 +175,14 @@ def parse_plan_text(text: str, *, source: str | None, kind: str) -> Parsed:
                               and not any(k in data for k in ALLOWED_SPELLINGS)):
         return _settings(data, where)
     spelled = next((k for k in ALLOWED_SPELLINGS if k in data), "allowed-tools")
-    return Parsed(data, PlanSource(source, text, root, allowed_path=(spelled,)))
+    parsed = Parsed(data, PlanSource(source, text, root, allowed_path=(spelled,)))
+    if spelled == SNAKE_ALLOWED:
+        line, _ = parsed.where.position((spelled,), key=True)
+        return _warned(parsed, f"{'' if line is None else f'line {line}: '}the key "
+                       f"{SNAKE_ALLOWED} is read as allowed-tools, but write allowed-tools: a "
+                       f"SKILL.md spelled {SNAKE_ALLOWED} grants nothing (the runtime reads "
+                       "only allowed-tools)")
+    return parsed
 
 
 def _settings(data: dict[object, object], where: PlanSource) -> Parsed:
