@@ -5,8 +5,10 @@ line runs in bash, and what it prints (standard output and error, in order) must
 shown after it, exactly; ``$ echo $?`` prints the status of the command before it.
 
 A snippet runs in a fresh folder holding a copy of ``samples/`` (and a ``.git``, as a
-repository would), with ``.venv/bin/`` and a bare ``skillgrant`` standing for the environment
-the tests run in, and ``/path/to/skillgrant`` for this checkout. A comment on the line before
+repository would) and a ``.venv``: the fresh installation of tests/installed.py (not editable,
+never activated: a ``.venv/bin/skillgrant`` snippet runs it as written, and what it prints names
+it). A bare ``skillgrant`` is that installation's console script on ``PATH``, as an installed
+tool would be, and ``/path/to/skillgrant`` stands for this checkout. A comment on the line before
 the fence changes that:
 
 - ``<!-- snippet: in docs/examples/NAME -->`` runs it in a copy of that folder instead (its
@@ -30,6 +32,7 @@ from typing import NamedTuple
 
 import pytest
 from conftest import REPO
+from installed import Installed
 
 DOCUMENTS = ["README.md", *sorted(p.relative_to(REPO).as_posix()
                                   for p in (REPO / "docs").glob("*.md")), "fuzz/README.md"]
@@ -71,7 +74,7 @@ SNIPPETS = _snippets()
 RUN = [s for s in SNIPPETS if s.skip is None]
 
 
-def _sandbox(tmp_path: Path, snippet: Snippet) -> Path:
+def _sandbox(tmp_path: Path, snippet: Snippet, installed: Installed) -> Path:
     work = tmp_path / "work"
     if snippet.cwd is None:
         work.mkdir()
@@ -82,19 +85,20 @@ def _sandbox(tmp_path: Path, snippet: Snippet) -> Path:
         setup = REPO / snippet.cwd / "setup.sh"
         if setup.exists():
             subprocess.run(["bash", str(setup)], cwd=work, check=True, capture_output=True,
-                           timeout=TIMEOUT, env=_env(tmp_path))
+                           timeout=TIMEOUT, env=_env(tmp_path, installed))
+    if not (work / ".venv").exists():
+        (work / ".venv").symlink_to(installed.venv, target_is_directory=True)
     return work
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
-    """The tests' environment first on PATH, as ``.venv/bin`` and ``skillgrant``."""
+def _env(tmp_path: Path, installed: Installed) -> dict[str, str]:
+    """The fresh installation's ``skillgrant`` first on PATH (not its environment's folder:
+    it is never activated); then the tests' environment, for tools such as pre-commit."""
     shim = tmp_path / "bin"
     if not shim.exists():
         shim.mkdir()
-        here = Path(sys.executable).parent
-        for name in ("skillgrant", "python"):
-            target = here / name
-            (shim / name).symlink_to(target if target.exists() else sys.executable)
+        (shim / "skillgrant").symlink_to(installed.skillgrant)
+        (shim / "python").symlink_to(sys.executable)
     path = f"{shim}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLGRANT_")}
     env.update(PATH=path, NO_COLOR="1", COLUMNS="100", GIT_AUTHOR_NAME="docs",
@@ -104,7 +108,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 
 def _bash(command: str, work: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    command = command.replace(".venv/bin/", "").replace("/path/to/skillgrant", str(REPO))
+    command = command.replace("/path/to/skillgrant", str(REPO))
     return subprocess.run(["bash", "-c", command], cwd=work, env=env, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
 
@@ -123,9 +127,10 @@ def _session(text: str) -> list[tuple[str, list[str]]]:
 
 
 @pytest.mark.parametrize("snippet", RUN, ids=[s.id for s in RUN])
-def test_the_snippet_runs_as_written(snippet: Snippet, tmp_path: Path) -> None:
-    env = _env(tmp_path)
-    work = _sandbox(tmp_path, snippet)
+def test_the_snippet_runs_as_written(snippet: Snippet, tmp_path: Path,
+                                    installed: Installed) -> None:
+    env = _env(tmp_path, installed)
+    work = _sandbox(tmp_path, snippet, installed)
     if snippet.kind == "sh":
         done = _bash(snippet.text, work, env)
         assert done.returncode == 0, f"{snippet.id}: exit {done.returncode}\n{done.stdout}"

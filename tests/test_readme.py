@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
+from installed import Installed, hook_commands, outside_env, run_hook
 
 
 def _skillgrant() -> str:
@@ -70,56 +71,121 @@ def _section(readme: str, title: str) -> str:
     return readme[start:end]
 
 
-def test_the_run_time_section_runs_as_written() -> None:
-    """Each shell snippet of "Enforce the plan at run time", with ``.venv/bin/`` standing for
-    the environment the tests run in: the snippets print what the section says."""
-    import json
+def _checkout(tmp_path: Path, installed: Installed) -> Path:
+    """A folder standing for a fresh clone after the quick start: the samples and ``.venv``, the
+    fresh installation (never activated)."""
+    import shutil
+
+    work = tmp_path / "clone"
+    work.mkdir()
+    shutil.copytree(REPO / "samples", work / "samples")
+    (work / ".venv").symlink_to(installed.venv, target_is_directory=True)
+    return work
+
+
+def _listing(folder: Path) -> set[str]:
+    return {str(p.relative_to(folder)) for p in folder.rglob("*")
+            if ".venv" not in p.relative_to(folder).parts}
+
+
+def _bash(block: str, work: Path) -> str:
     import subprocess
+
+    done = subprocess.run(["bash", "-c", block], cwd=work, env=outside_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_run_time_section_runs_as_written(tmp_path: Path, installed: Installed) -> None:
+    """Each shell snippet of "Enforce the plan at run time", as written, from a clone whose
+    ``.venv`` is a fresh installation that is not activated (no environment on PATH); then the
+    command of each printed configuration, and the one ``apply --enforce`` wrote, run as a
+    runtime runs them: by ``sh``, from another folder, still with no environment on PATH."""
+    import json
+
+    import yaml
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```sh\n(.*?)```", _section(readme, "Enforce the plan at run time"),
                         re.DOTALL)
-    assert len(blocks) == 3
-    run = _skillgrant()
-    outputs = []
-    for block in blocks:
-        command = block.replace(".venv/bin/skillgrant", run)
-        done = subprocess.run(["bash", "-c", command], cwd=REPO, capture_output=True, text=True,
-                              timeout=60)
-        assert done.returncode == 0, done.stderr
-        outputs.append(done.stdout)
-    claude, copilot = json.loads(outputs[0]), json.loads(outputs[1])
+    assert len(blocks) == 4
+    work = _checkout(tmp_path, installed)
+    claude_text, copilot_text, judged, enforced = (_bash(block, work) for block in blocks)
+    claude, copilot = json.loads(claude_text), json.loads(copilot_text)
     assert claude["hooks"]["PreToolUse"][0]["hooks"][0]["onFailure"] == "block"
     assert copilot["version"] == 1 and "preToolUse" in copilot["hooks"]
-    denial, allowed = outputs[2].split("exit 2\n")
+    denial, allowed = judged.split("exit 2\n")
     assert json.loads(denial)["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert allowed == "exit 0\n"
+    key = enforced[enforced.index("\nhooks:\n") + 1:]  # after apply's report, sed's lines
+    written = yaml.safe_load(key[:key.index("\n---")])["hooks"]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for document, is_copilot in ((claude, False), (copilot, True), (written, False)):
+        (command,) = hook_commands(document)
+        assert command.startswith(str(work / ".venv" / "bin" / "skillgrant") + " hook ")
+        outside = run_hook(command, _payload(is_copilot, "gh issue list && rm -rf /tmp/x",
+                                             elsewhere), elsewhere)
+        assert outside.returncode == 2 and "rm -rf /tmp/x" in outside.stderr, outside.stderr
+        inside = run_hook(command, _payload(is_copilot, "gh issue list --label bug", elsewhere),
+                          elsewhere)
+        assert (inside.returncode, inside.stdout, inside.stderr) == (0, "", "")
 
 
-def test_the_service_section_runs_as_written(tmp_path: Path) -> None:
-    """The shell snippets of "Run the grant service", with ``.venv/bin/`` standing for the
-    environment the tests run in (the second starts the service on port 8750, and stops it)."""
+def _payload(copilot: bool, command: str, cwd: Path) -> dict[str, object]:
+    import json
+
+    if copilot:
+        return {"sessionId": "s", "timestamp": 0, "cwd": str(cwd), "toolName": "bash",
+                "toolArgs": json.dumps({"command": command})}
+    return {"session_id": "s", "cwd": str(cwd), "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command}}
+
+
+def test_the_service_section_runs_as_written(tmp_path: Path, installed: Installed) -> None:
+    """The shell snippets of "Run the grant service", as written, from a clone whose ``.venv``
+    is a fresh installation that is not activated (the second starts the service on port
+    8750, and stops it)."""
     import json
     import shutil
-    import subprocess
 
     if shutil.which("curl") is None:
         pytest.skip("curl is not installed")
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```sh\n(.*?)```", _section(readme, "Run the grant service"), re.DOTALL)
     assert len(blocks) == 2
-    run = _skillgrant()
-    outputs = []
-    for block in blocks:
-        command = block.replace(".venv/bin/skillgrant", run).replace(
-            "samples/", f"{REPO}/samples/")
-        done = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True,
-                              text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
-        outputs.append(done.stdout)
-    (hook,) = json.loads(outputs[0])["hooks"]["PreToolUse"][0]["hooks"]
+    work = _checkout(tmp_path, installed)
+    printed, served = (_bash(block, work) for block in blocks)
+    (hook,) = json.loads(printed)["hooks"]["PreToolUse"][0]["hooks"]
     assert hook["type"] == "http" and hook["onFailure"] == "block"
     assert hook["url"] == "http://127.0.0.1:8750/v1/hook/gh-triage"
-    denial, allowed = outputs[1].split("\n", 1)
+    denial, allowed = served.split("\n", 1)
     assert json.loads(denial)["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert allowed == "[0]\n"
+
+
+def test_the_service_snippet_leaves_no_file_in_the_checkout(tmp_path: Path,
+                                                            installed: Installed) -> None:
+    """Its log goes to a temporary file, removed when the service stops: the clone holds what
+    it held before (issue 31: it used to leave ``serve.log``)."""
+    import shutil
+
+    if shutil.which("curl") is None:
+        pytest.skip("curl is not installed")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", _section(readme, "Run the grant service"), re.DOTALL)
+    work = _checkout(tmp_path, installed)
+    before = _listing(work)
+    _bash(blocks[1], work)
+    assert _listing(work) == before
+
+
+def test_the_readme_gives_the_test_command_time_it_was_measured_at() -> None:
+    """The quick start's test command says how many tests and how long, as measured (issue
+    31: it said five to fifteen minutes for a run measured at about four)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"Install and run the tests \(about ([\d,]+) tests, (.+?) on two cores",
+                      readme)
+    assert found is not None
+    assert "five to fifteen minutes" not in found.group(2)
