@@ -138,3 +138,20 @@ def test_the_printed_http_hook_gates_claude_code_through_the_installed_service(
     assert not wrong, "\n".join(wrong)
     TALLY["installed service calls"] = TALLY.get("installed service calls", 0) + len(
         gated.results)
+
+
+def test_a_bare_skillgrant_command_is_not_found_and_every_call_is_blocked(
+        judge: Judge, installed: Installed) -> None:
+    """Why the printed command names the installation: the runtime runs a hook's command with
+    ``/bin/sh`` and its own ``PATH``, where the console script of an environment that is not
+    activated is not found; with ``onFailure: "block"`` every call is then blocked, the calls
+    inside the plan too (issue 31, measured)."""
+    calls = [c for c in CALLS if c.inside][:2]
+
+    def bare_hook(work: Path, plan: Path) -> dict[str, Any]:
+        return {"type": "command", "command": f"skillgrant hook --plan {plan}", "timeout": 30,
+                "onFailure": "block"}
+
+    bare = session(judge, calls, hook=bare_hook, plan_text=PLAN, env=RUNTIME_ENV)
+    assert all(r[0] and "not found" in r[1] for r in bare.results.values()), bare.results
+    assert not any(c.leaves in bare.files for c in calls if c.leaves), bare.files
