@@ -40,7 +40,7 @@ USAGE = """\
 Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
                        [--outside deny|ask] [--inside none|allow] [--audit-log FILE]
                        [--skill-dir DIR] [--plan-kind auto|plan|skill|settings]
-       skillgrant hook --print-config claude-code|copilot-cli|codex|vscode|gemini-cli [--plan PLAN]
+       skillgrant hook --print-config claude-code|copilot-cli|codex|vscode|gemini-cli --plan PLAN
 
 Read one PreToolUse hook payload on standard input and decide the tool call against the approved
 plan (a plan file, an approved SKILL.md or a settings.json). A call outside the plan is denied
