@@ -212,3 +212,17 @@ def test_an_invalid_entry_that_is_no_continuation_keeps_its_own_message(tmp_path
     (tmp_path / "plan.yaml").write_text("allowed-tools:\n  - Bash(gh *)\n  - -Read\n")
     done = run("explain", "Read", "--plan", "plan.yaml", cwd=tmp_path)
     assert done.returncode == 2 and "a tool name must start with an ASCII letter" in done.stderr
+
+
+@pytest.mark.parametrize(("plan_text", "said"), [
+    (None, "cannot read the plan"),
+    ("allowed-tools: [Bash(gh *]\n", "plan.yaml:1:17: allowed-tools: approved entry is invalid"),
+])
+def test_serve_print_config_answers_a_plan_that_does_not_load_with_an_error(
+        tmp_path: Path, plan_text: str | None, said: str) -> None:
+    if plan_text is not None:
+        (tmp_path / "plan.yaml").write_text(plan_text)
+    done = run("serve", "--plan", "gate=plan.yaml", "--print-config", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"skillgrant: error: {tmp_path}/plan.yaml"), done.stderr
+    assert said in done.stderr

@@ -66,9 +66,17 @@ def serve(
                                audit_log, max_body_bytes, read_timeout, handler_timeout, poll)
         if print_config:
             from ..service.config import snippet
+            from ..service.plans import load_served
             from ..service.server import token
 
             token(options)  # the same refusals as serving: the snippet must work
+            from .run import warn_about
+
+            for spec in specs:  # each plan loads as serving loads it, or nothing is printed
+                try:
+                    warn_about(load_served(spec).plan, spec.path)
+                except OSError as e:
+                    raise StartError(f"{spec.path}: cannot read the plan: {e}") from None
             text, note = snippet(host, port, [s.name for s in specs], token_env)
             typer.echo(text, nl=False)
             typer.echo(note, nl=False, err=True)
