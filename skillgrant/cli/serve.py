@@ -68,10 +68,9 @@ def serve(
             from ..service.config import snippet
             from ..service.plans import load_served
             from ..service.server import token
-
-            token(options)  # the same refusals as serving: the snippet must work
             from .run import warn_about
 
+            token(options)  # the same refusals as serving: the snippet must work
             for spec in specs:  # each plan loads as serving loads it, or nothing is printed
                 try:
                     warn_about(load_served(spec).plan, spec.path)

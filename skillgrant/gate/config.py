@@ -8,9 +8,9 @@ standard error, nothing on standard output. The fail-closed denial is for hook p
 
 Every command printed or written (here, and by ``apply --enforce``) names this installation of
 skillgrant by absolute path: the console script that is running, else this interpreter with
-``-m skillgrant``. A runtime runs a hook with its own ``PATH`` from its own directory, where a
-bare ``skillgrant`` is a virtual environment that was never activated: "not found", and every
-call blocked. The words are quoted for a POSIX shell (``/bin/sh``, bash), which is what each
+``-m skillgrant``. A runtime runs a hook with its own ``PATH`` from its own directory, where
+the ``skillgrant`` of a virtual environment that was never activated is not found, and every
+call is blocked. The words are quoted for a POSIX shell (``/bin/sh``, bash), which is what each
 runtime runs a hook's command with on Linux and macOS.
 """
 
