@@ -140,7 +140,8 @@ def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
     if value is None:
         return _line_column(text, doc.insert_at), ()
     count = len(value.entries)
-    if doc.flat and len(value.entry_starts) == count == len(value.entry_ends):
+    if (len(value.entry_starts) == count == len(value.entry_ends)
+            and text.find("\n", value.key_start, value.line_end) < 0):
         return _on_its_line(text, value)
     key = _line_column(text, value.key_start + value.key_column)
     if len(value.entry_starts) != count:
@@ -158,8 +159,8 @@ def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
 
 
 def _on_its_line(text: str, value: AllowedTools) -> tuple[Location, tuple[Location, ...]]:
-    """``locate`` for a flat frontmatter, whose value and so every entry is on the key's line
-    (``key_start`` begins it): each column counted from there."""
+    """``locate`` for a value written on the key's line (``key_start`` begins it), and so
+    every entry: each column counted from there."""
     line = text.count("\n", 0, value.key_start) + 1
     before = value.key_start - 1  # a column is its offset less this
     return Location(line, value.key_column + 1), tuple(

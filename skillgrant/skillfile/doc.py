@@ -1,5 +1,5 @@
 """A SKILL.md as read (``SkillDoc``), and how its ``allowed-tools`` is written
-(``AllowedTools``, ``Item``): what ``spans`` and ``flatread`` read a text into, and what
+(``AllowedTools``, ``Item``): what ``spans`` reads a text into, and what
 ``splice`` and ``builder`` rewrite it from."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from ..frozen import quick_init
+from ..grants import runtime_entries
 
 Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quoted", "literal",
                "folded"]
@@ -84,8 +85,19 @@ class SkillDoc:
     insert_column: int
     #: Set when Claude Code will not see ``allowed-tools`` at all (it grants nothing then).
     runtime_note: str | None = None
-    #: The frontmatter is flat ``key: value`` lines (``flatyaml`` composed it).
-    flat: bool = False
+    #: Set when Claude Code's YAML parser rejects the frontmatter as written and it is read
+    #: through the runtime's re-quote retry, as the runtime reads it (why Bun rejected it).
+    retried: str | None = None
+
+    @property
+    def runtime_entries(self) -> tuple[str, ...]:
+        """The ``allowed-tools`` entries Claude Code reads from this file (what it grants):
+        none when it never sees the key, else its own split of the value
+        (``grants.runtime_entries``). tests/oracle compares this with Bun running the
+        runtime's own steps."""
+        if self.allowed_tools is None or self.runtime_note is not None:
+            return ()
+        return tuple(runtime_entries(self.allowed_tools.value))
 
 
 

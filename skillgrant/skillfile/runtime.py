@@ -1,5 +1,5 @@
-"""How Claude Code reads a SKILL.md's frontmatter, so a file it would read differently from
-skillgrant is refused (semantics §6; docs/runtime-conformance.md has the measurements).
+"""How Claude Code reads a SKILL.md's frontmatter, so skillgrant reads what it reads, or refuses
+(semantics §6; docs/runtime-conformance.md has the measurements and the binary's own steps).
 
 The runtime (2.1.332) strips one BOM, then takes the frontmatter with the JavaScript regex
 ``^---\\s*\\n([\\s\\S]*?)---\\s*\\n?``: it ends at the first ``---`` *anywhere*, even inside a
@@ -9,21 +9,28 @@ every line ``key: value`` whose value is unquoted and holds one of ``{}[]*&#!|>%
 backtick, or ``": "``, as ``key: "value"``, turns leading tabs into spaces, and parses again;
 when that throws too, the frontmatter is empty.
 
-skillgrant cannot run Bun's parser, so it refuses whenever the outcome could depend on it:
-every reading the runtime may take (the text as written, the re-quoted text, nothing) must give
-the same ``allowed-tools`` entries as skillgrant's reading, or none at all. A reading that gives
-none grants nothing, which is never wider than the plan.
+skillgrant cannot run Bun, so it predicts Bun's outcome from PyYAML's nodes (``predict``):
+
+* Bun accepts a text PyYAML composes unless a line inside a multi-line flow scalar or flow
+  collection starts at or left of the column of the block it belongs to, or with a tab
+  (``bun_rejects``): YAML 1.2 asks those lines to be indented, PyYAML does not;
+* a text PyYAML does not compose, Bun rejects too.
+
+Each rule is pinned by tests/oracle (Bun running the runtime's own steps on generated
+frontmatters). When Bun rejects, the runtime's reading is the re-quoted text's, read the same
+way. Where the outcome cannot be computed (PyYAML rejects the re-quoted text, or the first
+text with nothing to re-quote) the file is refused: a reading skillgrant cannot compute is
+never taken to grant nothing.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
-from typing import Final, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..grants import JS_WHITESPACE, split_allowed_tools
+from ..grants import JS_WHITESPACE
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
@@ -34,15 +41,20 @@ _JS_LINE_END: Final = "\n\r\u2028\u2029"  # what JavaScript's '.' does not match
 # The opening line of the runtime's frontmatter regex (the module docstring's).
 _OPENING: Final = re.compile(f"---[{_JS_SPACE}]*\n")
 # Line breaks in YAML 1.1 (PyYAML) that are ordinary characters in YAML 1.2 (Bun).
-_BREAKS_11_ONLY: Final = re.compile("[\x85\u2028\u2029]")
+BREAKS_11_ONLY: Final = re.compile("[\x85\u2028\u2029]")
 _SIMPLE_LINE: Final = re.compile(
     f"([a-zA-Z_-]+):[{_JS_SPACE}]+([^{_JS_SPACE}][^{_JS_LINE_END}]*)\\Z")
 _NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 _LEADING_TABS: Final = re.compile(f"(?:\\A|(?<=[{_JS_LINE_END}]))\t+")
+_BREAK: Final = re.compile(r"\r\n?|\n")
+# PyYAML errors (or skillgrant's own limits) on texts Bun may well accept.
+_BUN_MAY_ACCEPT: Final = re.compile("anchor|alias|merge key|nested more than", re.IGNORECASE)
+# What may follow a closing quote on its line, for Bun (PyYAML also takes other text).
+_AFTER_QUOTE: Final = frozenset(" \t\r\n:,]}")
 
 
 class Divergence(Exception):
-    """The runtime may read ``allowed-tools`` differently; ``offset`` indexes the whole text."""
+    """The runtime's reading cannot be computed; ``offset`` indexes the text it was asked of."""
 
     def __init__(self, message: str, offset: int) -> None:
         super().__init__(message)
@@ -61,10 +73,9 @@ def runtime_frontmatter(text: str) -> RuntimeFrontmatter | None:
     """The span the runtime parses as frontmatter, or None when it sees none."""
     offset = 1 if text.startswith("\ufeff") else 0
     # The runtime's regex, with its lazy scan (a step a character) done by str.find: its
-    # closing '---' may be followed by anything, so the first one after the opening ends the
-    # frontmatter (tests/test_fast_equivalence.py compares the two).
+    # closing '---' may be followed by anything, so the first one after the opening ends it.
     opening = _OPENING.match(text, offset)
-    if opening is None:
+    if opening is None or text.find("---", offset + 3) < 0:
         return None
     end = text.find("---", opening.end())
     return None if end < 0 else RuntimeFrontmatter(opening.end(), end)
@@ -86,6 +97,8 @@ def requoted(yaml_text: str) -> str:
 
 
 def _is_flow_list(value: str) -> bool:
+    """Whether Bun parses ``value`` (a line's value) as a list. Bun accepts what PyYAML
+    composes on one line (no line to misplace), and rejects what PyYAML does not."""
     if not (value.startswith("[") and value.endswith("]")):
         return False
     try:
@@ -95,115 +108,123 @@ def _is_flow_list(value: str) -> bool:
     return isinstance(node, SequenceNode)
 
 
-def _entries_in(yaml_text: str) -> tuple[str, ...] | None:
-    """The ``allowed-tools`` entries of one reading (None: no such key), as the runtime keeps
-    them: strings only. Raises YamlProblem when the text does not parse."""
-    root = compose(yaml_text)
-    if not isinstance(root, MappingNode):
+How = Literal["direct", "retry", "nothing"]
+
+
+class Prediction(NamedTuple):
+    """What the runtime makes of a frontmatter text: parsed as written ("direct", ``root``
+    is PyYAML's nodes of it), re-quoted ("retry": ``text`` is the re-quoted text, ``root`` its
+    nodes), or nothing (both parses throw); ``why`` says why Bun rejected the first text."""
+
+    how: How
+    root: Node | None
+    text: str
+    why: str | None
+
+
+def predict(yaml_text: str, root: Node | None = None,
+            problem: YamlProblem | None = None) -> Prediction:
+    """Bun's outcome on ``yaml_text``, of which ``root`` is PyYAML's nodes (or ``problem``
+    PyYAML's error; neither: composed here). Raises Divergence (``offset`` into
+    ``yaml_text``) when it cannot be computed."""
+    if root is None and problem is None:
+        try:
+            root = compose(yaml_text)
+        except YamlProblem as e:
+            problem = e
+    if problem is None:
+        rejected = bun_rejects(yaml_text, root)
+        if rejected is None:
+            return Prediction("direct", root, yaml_text, None)
+        why, where = rejected
+    else:
+        why, where = problem.message, problem.index or 0
+        if _BUN_MAY_ACCEPT.search(why):
+            raise Divergence(f"{why}: Claude Code's YAML parser accepts what skillgrant's "
+                             "refuses here, so what it grants cannot be computed; write the "
+                             "frontmatter without anchors, aliases, merge keys or deep "
+                             "nesting", where)
+    retry = requoted(yaml_text)
+    line = line_column(yaml_text, where)[0]
+    if retry == yaml_text:
+        raise Divergence(f"{why}; Claude Code's YAML parser may read this frontmatter "
+                         "otherwise than skillgrant's, so what it grants cannot be computed "
+                         f"(line {line})", where)
+    try:
+        again = compose(retry)
+    except YamlProblem as e:
+        raise Divergence(f"Claude Code's YAML parser rejects this frontmatter ({why}, line "
+                         f"{line}), so it re-quotes its 'key: value' lines and parses it "
+                         f"again; what it reads then cannot be computed ({e.message})",
+                         where) from e
+    if bun_rejects(retry, again) is not None:
+        return Prediction("nothing", None, retry, why)
+    return Prediction("retry", again, retry, why)
+
+
+def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
+    """Why and where Bun rejects a text PyYAML composed into ``root`` (module docstring), or
+    None when it accepts it."""
+    if root is None:
         return None
-    values = [value for key, value in root.value
-              if isinstance(key, ScalarNode) and is_str_scalar(key) and key.value == KEY]
-    if not values:
-        return None
-    if len(values) > 1:  # which one Bun keeps is not known: a reading that never matches ours
-        return ("<duplicate allowed-tools keys>",)
-    return tuple(split_allowed_tools(_strings(values[0])))
-
-
-def _strings(node: Node) -> list[str]:
-    if isinstance(node, SequenceNode):
-        return [item.value for item in node.value
-                if isinstance(item, ScalarNode) and is_str_scalar(item)]
-    if isinstance(node, ScalarNode) and is_str_scalar(node):
-        return [node.value]
-    return []
-
-
-def could_hold_key(yaml_text: str) -> bool:
-    """Whether some YAML reading of the text could have an ``allowed-tools`` key: it must be
-    written out, or spelled with escapes."""
-    return KEY in yaml_text or "\\" in yaml_text
-
-
-def check(text: str, yaml_start: int, yaml_end: int, entries: tuple[str, ...] | None,
-          flat: bool = False) -> str | None:
-    """Compare the runtime's possible readings with skillgrant's (``entries``, None when the
-    key is absent) for the frontmatter at ``yaml_start``..``yaml_end`` of ``text``.
-
-    Returns None when they agree, or a sentence when the runtime never sees the key (it
-    grants nothing then). Raises Divergence when they could differ.
-
-    ``flat``: the frontmatter is flat ``key: value`` lines (``flatyaml`` composed it). When
-    the key is there (a string) and the runtime's frontmatter is the same text, the readings
-    agree without composing the re-quoted text: ``requoted`` rewrites line by line and leaves
-    a flat text flat (a re-quoted value is a double-quoted scalar with only ``\\\\`` and
-    ``\\"`` as escapes), so every key stays where it was and each line reads alone. The
-    ``allowed-tools`` line either stays as it is, or its value is plain and becomes exactly
-    that value less the blank space JavaScript strips at its start (a double-quoted one
-    begins and ends with a quote, so it is left alone), and that space is a separator
-    skillgrant's split drops at the start of a value: the same entries. Nothing in a flat
-    text is a YAML 1.1-only line break either. tests/test_flat_readback.py compares this with
-    the re-quoted reading on generated texts.
-    """
-    span = runtime_frontmatter(text)
-    odd = None if text.isascii() else _BREAKS_11_ONLY.search(
-        text, yaml_start, max(yaml_end, span.end if span else 0))
-    if odd is not None:
-        raise Divergence(f"U+{ord(odd.group()):04X} in the frontmatter: PyYAML reads it as a "
-                         "line break and Claude Code's YAML 1.2 parser as an ordinary "
-                         "character, so the two read different values", odd.start())
-    if span is None:
-        return None if entries is None else (
-            f"Claude Code finds no frontmatter in this file, so it never reads {KEY}")
-    theirs = text[span.start:span.end]
-    # The runtime's text ends elsewhere: at a '---' inside a value, or past a '...' fence.
-    moved = span.end != yaml_end
-    if not could_hold_key(theirs):
-        if entries is None:
-            return None
-        return (f"Claude Code ends the frontmatter at the first '---' (line "
-                f"{line_column(text, span.end)[0]}), before {KEY}, so it never reads it")
-    if flat and entries is not None and span == (yaml_start, yaml_end):
-        return None  # every reading is skillgrant's: see the docstring
-    readings = _readings(text, span, entries, moved=moved)
-    for how, got in readings:
-        if got is not None and got != entries:
-            where = _key_line(text, span.start, span.end)
-            ours = "no " + KEY if entries is None else repr(list(entries))
-            raise Divergence(f"Claude Code may read {KEY} as {list(got)!r} {how}, where "
-                             f"skillgrant reads {ours}; write the frontmatter so both read "
-                             "it the same (quote the value, drop inline comments and "
-                             "unbalanced brackets)", where)
-    if entries is not None and all(got is None for _, got in readings):
-        return f"Claude Code reads no {KEY} in this frontmatter, so it grants nothing from it"
+    stack: list[tuple[Node, int]] = [(root, -1)]
+    while stack:
+        node, parent = stack.pop()
+        if isinstance(node, MappingNode) and not node.flow_style:
+            column = node.start_mark.column
+            stack.extend((value, column) for _, value in node.value)
+        elif isinstance(node, SequenceNode) and not node.flow_style:
+            column = node.start_mark.column
+            stack.extend((item, column) for item in node.value)
+        elif not (isinstance(node, ScalarNode) and node.style in ("|", ">")):
+            found = _misplaced_line(text, node, parent)
+            if found is not None:
+                return found
+            if isinstance(node, (MappingNode, SequenceNode)):
+                stack.extend((child, parent) for pair in node.value
+                             for child in (pair if isinstance(pair, tuple) else (pair,)))
+            elif node.style in ("'", '"') and text[node.end_mark.index:][:1] not in (
+                    _AFTER_QUOTE | {""}):
+                return "text right after a closing quote", node.end_mark.index
     return None
 
 
-def _readings(text: str, span: RuntimeFrontmatter, entries: tuple[str, ...] | None, *,
-              moved: bool) -> list[tuple[str, tuple[str, ...] | None]]:
-    """Each way the runtime may read its frontmatter: how (said in a message) and the entries
-    it then finds. Raises Divergence when a reading cannot be predicted."""
-    theirs = text[span.start:span.end]
-    readings: list[tuple[str, tuple[str, ...] | None]] = []
-    if moved:
-        try:
-            readings.append(("(it ends the frontmatter at the first '---')",
-                             _entries_in(theirs)))
-        except YamlProblem as e:
-            raise Divergence(f"Claude Code ends the frontmatter at the first '---' (line "
-                             f"{line_column(text, span.end)[0]}), and what it reads then "
-                             f"cannot be predicted ({e.message})", span.end) from e
-    else:
-        readings.append(("", entries))
-    retry = requoted(theirs)
-    # When the second attempt fails too, the runtime reads no frontmatter at all.
-    if retry != theirs:
-        with contextlib.suppress(YamlProblem):
-            readings.append(("(it re-quotes simple 'key: value' lines when its YAML parser "
-                             "rejects the frontmatter)", _entries_in(retry)))
-    return readings
+def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | None:
+    """A continuation line of a flow node that YAML 1.2 needs indented past ``parent``."""
+    start, end = node.start_mark.index, node.end_mark.index
+    collection = isinstance(node, (MappingNode, SequenceNode))
+    for found in _BREAK.finditer(text, start, end):
+        at = found.end()
+        first = at
+        while first < len(text) and text[first] == " ":
+            first += 1
+        char = text[first:first + 1]
+        if char in ("", "\n", "\r") or first >= end and not char.strip():
+            continue
+        if char == "\t":
+            if not text[first:end].split("\n", 1)[0].strip(" \t\r"):
+                continue
+            return "a tab before the text of a continuation line", first
+        if first - at > parent or (collection and parent < 0) or (
+                collection and parent == 0 and char in "]}#"):
+            continue
+        return (f"a continuation line at column {first - at + 1}, not indented past its "
+                "block", first)
+    return None
 
 
-def _key_line(text: str, start: int, end: int) -> int:
-    found = text.find(KEY, start, end)
-    return text.rfind("\n", 0, found) + 1 if found >= 0 else start
+def runtime_value(root: Node | None) -> str | list[str] | None:
+    """The ``allowed-tools`` value the runtime takes from a frontmatter's nodes: the last such
+    key's (Bun keeps the last of duplicates), its string, or a list's strings; None when
+    there is no such key."""
+    if not isinstance(root, MappingNode):
+        return None
+    found = [value for key, value in root.value
+             if isinstance(key, ScalarNode) and is_str_scalar(key) and key.value == KEY]
+    if not found:
+        return None
+    node = found[-1]
+    if isinstance(node, SequenceNode):
+        return [item.value for item in node.value
+                if isinstance(item, ScalarNode) and is_str_scalar(item)]
+    return node.value if isinstance(node, ScalarNode) and is_str_scalar(node) else ""
