@@ -51,6 +51,7 @@ _BREAK: Final = re.compile(r"\r\n?|\n")
 _BUN_MAY_ACCEPT: Final = re.compile("anchor|alias|merge key|nested more than", re.IGNORECASE)
 # What may follow a closing quote on its line, for Bun (PyYAML also takes other text).
 _AFTER_QUOTE: Final = frozenset(" \t\r\n:,]}")
+_GLUED: Final = re.compile(r"[\[{,]#")
 
 
 class Divergence(Exception):
@@ -159,7 +160,53 @@ def predict(yaml_text: str, root: Node | None = None,
                          where) from e
     if bun_rejects(retry, again) is not None:
         return Prediction("nothing", None, retry, why)
+    if problem is not None:
+        swallowing = _may_swallow(yaml_text, retry, again)
+        if swallowing is not None:
+            raise Divergence(f"{why}; Claude Code's YAML parser may accept this frontmatter "
+                             "as written, and read it otherwise than its re-quoted form: "
+                             f"line {swallowing + 1} opens a quote or a bracket it does not "
+                             "close; quote the value",
+                             len("\n".join(yaml_text.split("\n")[:swallowing])))
     return Prediction("retry", again, retry, why)
+
+
+def _may_swallow(yaml_text: str, retry: str, root: Node | None) -> int | None:
+    """The first re-quoted line whose value, read as written, could run on over the lines
+    after it (an open quote or bracket), or that is not a key of the re-quoted mapping's own:
+    Bun's reading of the text as written may then differ from the re-quoted one (should it
+    accept it). None when every re-quoted line reads alone."""
+    keys = {key.start_mark.line for key, _ in root.value} if isinstance(root, MappingNode) \
+        else set()
+    for number, (before, after) in enumerate(zip(yaml_text.split("\n"), retry.split("\n"),
+                                                 strict=True)):
+        match = _SIMPLE_LINE.match(before)
+        if before == after or match is None or after.startswith(" "):
+            continue
+        value = match.group(2)
+        depth = sum(value.count(c) for c in "[{") - sum(value.count(c) for c in "]}")
+        if number not in keys or value[0] in "\"'" or depth > 0 or (
+                match.group(1) == KEY and not _string_either_way(value)):
+            return number
+    return None
+
+
+def _string_either_way(value: str) -> bool:
+    """Whether an ``allowed-tools`` value the retry re-quotes gives the same string to Bun
+    read as written, or else makes Bun reject the line (so the re-quoted string is what the
+    runtime reads). A comment (`` #``) or an anchor, tag, alias or block indicator first
+    would read otherwise; a flow collection is rejected when text follows its closing bracket
+    or a ``${`` is inside it (pinned by tests/oracle)."""
+    if " #" in value or "\t#" in value:
+        return False
+    if value[0] in "[{":
+        depth = 0
+        for index, char in enumerate(value):
+            depth += (char in "[{") - (char in "]}")
+            if depth == 0:
+                return bool(value[index + 1:].strip()) or "${" in value
+        return False
+    return value[0] not in "&*!|>%?-:#,"
 
 
 def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
@@ -172,7 +219,14 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
         node, parent = stack.pop()
         if isinstance(node, MappingNode) and not node.flow_style:
             column = node.start_mark.column
-            stack.extend((value, column) for _, value in node.value)
+            for key, value in node.value:
+                if (value.start_mark.line > key.start_mark.line
+                        and value.start_mark.column <= column and value.end_mark.index
+                        > value.start_mark.index and not (isinstance(value, SequenceNode)
+                                                          and not value.flow_style)):
+                    return "a value on the line after its key, not indented past it", \
+                        value.start_mark.index
+                stack.append((value, column))
         elif isinstance(node, SequenceNode) and not node.flow_style:
             column = node.start_mark.column
             stack.extend((item, column) for item in node.value)
@@ -181,11 +235,31 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
             if found is not None:
                 return found
             if isinstance(node, (MappingNode, SequenceNode)):
-                stack.extend((child, parent) for pair in node.value
-                             for child in (pair if isinstance(pair, tuple) else (pair,)))
-            elif node.style in ("'", '"') and text[node.end_mark.index:][:1] not in (
-                    _AFTER_QUOTE | {""}):
-                return "text right after a closing quote", node.end_mark.index
+                children = [child for pair in node.value
+                            for child in (pair if isinstance(pair, tuple) else (pair,))]
+                stack.extend((child, parent) for child in children)
+                found = _glued_comment(text, node, children)
+                if found is not None:
+                    return found
+            if (isinstance(node, (MappingNode, SequenceNode)) or node.style in ("'", '"')) \
+                    and text[node.end_mark.index:][:1] not in _AFTER_QUOTE | {""}:
+                return "text right after a closing quote or bracket", node.end_mark.index
+        else:
+            header = text[node.start_mark.index:].split("\n", 1)[0]
+            if "#" in header and " #" not in header and "\t#" not in header:
+                return "a comment right after a block scalar's indicator", \
+                    node.start_mark.index
+    return None
+
+
+def _glued_comment(text: str, node: Node, children: list[Node]) -> tuple[str, int] | None:
+    """A ``#`` right after a flow indicator (``[#``, ``,#``), which PyYAML takes for a
+    comment and Bun rejects; quoted items are skipped."""
+    quoted = [(c.start_mark.index, c.end_mark.index) for c in children
+              if isinstance(c, ScalarNode) and c.style in ("'", '"')]
+    for found in _GLUED.finditer(text, node.start_mark.index, node.end_mark.index):
+        if not any(start <= found.start() < end for start, end in quoted):
+            return "a '#' right after a flow indicator", found.start() + 1
     return None
 
 
