@@ -209,6 +209,12 @@ def _string_either_way(value: str) -> bool:
     return value[0] not in "&*!|>%?-:#,"
 
 
+def could_hold_key(yaml_text: str) -> bool:
+    """Whether some YAML reading of the text could have an ``allowed-tools`` key: it must be
+    written out, or spelled with escapes."""
+    return KEY in yaml_text or "\\" in yaml_text
+
+
 def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
     """Why and where Bun rejects a text PyYAML composed into ``root`` (module docstring), or
     None when it accepts it."""

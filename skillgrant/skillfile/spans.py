@@ -25,6 +25,7 @@ from .retry import read_retried
 from .runtime import (
     BREAKS_11_ONLY,
     Divergence,
+    could_hold_key,
     Prediction,
     RuntimeFrontmatter,
     predict,
@@ -121,13 +122,16 @@ class _Reader:
                                   else self.yaml_start + e.index)
         same = span is not None and span == (self.yaml_start, yaml_end)
         theirs = None
-        if span is not None:
+        if span is not None and (same or could_hold_key(text[span.start:span.end])):
             try:
                 theirs = predict(text[span.start:span.end], root if same else None,
                                  YamlProblem(problem.message, (problem.index or span.start)
                                              - span.start) if same and problem else None)
             except Divergence as e:
-                raise self.fail(e.message, span.start + e.offset) from e
+                moved = "" if same else (
+                    "Claude Code ends the frontmatter at the first '---' (line "
+                    f"{line_column(text, span.end)[0]}), and there: ")
+                raise self.fail(moved + e.message, span.start + e.offset) from e
             if same and theirs.how == "retry":
                 retried = text[:span.start] + theirs.text + text[span.end:]
                 return read_retried(text, span, theirs, _Reader(retried, self.path).read())
@@ -157,9 +161,13 @@ class _Reader:
             ours: tuple[str, ...] | None = None
         else:
             ours = tuple(runtime_entries(value))
-        if span is None or theirs is None:
+        if span is None:
             return None if ours is None else (
                 f"Claude Code finds no frontmatter in this file, so it never reads {KEY}")
+        if theirs is None:  # its text cannot hold the key, however it is parsed
+            return None if ours is None else (
+                f"Claude Code ends the frontmatter at the first '---' (line "
+                f"{line_column(self.text, span.end)[0]}), before {KEY}, so it never reads it")
         if theirs.how == "nothing":
             return None if ours is None else (
                 f"Claude Code's YAML parser rejects this frontmatter ({theirs.why}) and its "
