@@ -45,6 +45,10 @@ def test_files_the_runtime_may_read_differently_are_refused(
     # Row 3: a flow mapping that spills over the allowed-tools line.
     (skill("allowed-tools: Bash, }", before="metadata: {owner: me,\n"), ("Bash", "}"),
      "a continuation line at column 1, not indented past its block"),
+    # A tab indenting a key: Bun rejects it, the retry turns it into spaces.
+    ("---\n\tallowed-tools: Bash\n---\n", ("Bash",),
+     "invalid YAML: found character that cannot start any token (while scanning for the "
+     "next token)"),
     # A comment after the value, in a document Bun accepts: only the value.
     (skill("allowed-tools: Read  # Bash"), ("Read",), None),
 ])
