@@ -4,7 +4,8 @@ and rewrite the file, changing nothing but that value.
 Data flows one way: bytes → text (strict UTF-8, BOM and CRLF kept) → ``read_skill`` (spans,
 python-frontmatter's metadata cross-checked against our own YAML nodes) → ``constrain`` → a
 splice of the value's span only → a re-read that must give exactly the decided entries and
-every other key unchanged, read by the same reader → an atomic write. Any failure leaves the file as it was.
+every other key unchanged, read by the same reader → an atomic write. Any failure leaves
+the file as it was.
 """
 
 from __future__ import annotations

@@ -247,7 +247,8 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
                 found = _glued_comment(text, node, children)
                 if found is not None:
                     return found
-            if (isinstance(node, (MappingNode, SequenceNode)) or node.style in ("'", '"')) \
+            if (isinstance(node, (MappingNode, SequenceNode))
+                    or getattr(node, "style", None) in ("'", '"')) \
                     and text[node.end_mark.index:][:1] not in _AFTER_QUOTE | {""}:
                 return "text right after a closing quote or bracket", node.end_mark.index
         else:
@@ -279,7 +280,7 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
         while first < len(text) and text[first] == " ":
             first += 1
         char = text[first:first + 1]
-        if char in ("", "\n", "\r") or first >= end and not char.strip():
+        if char in ("", "\n", "\r") or (first >= end and not char.strip()):
             continue
         if char == "\t":
             if not text[first:end].split("\n", 1)[0].strip(" \t\r"):

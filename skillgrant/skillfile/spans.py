@@ -25,9 +25,9 @@ from .retry import read_retried
 from .runtime import (
     BREAKS_11_ONLY,
     Divergence,
-    could_hold_key,
     Prediction,
     RuntimeFrontmatter,
+    could_hold_key,
     predict,
     runtime_frontmatter,
     runtime_value,

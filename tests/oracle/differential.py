@@ -18,12 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bun_runtime  # noqa: E402
-import frontmatter_gen  # noqa: E402
+import bun_runtime
+import frontmatter_gen
 
-from skillgrant.errors import PlanError, SkillFileError  # noqa: E402
-from skillgrant.plan import Plan  # noqa: E402
-from skillgrant.skillfile import apply_to_text, read_skill  # noqa: E402
+from skillgrant.errors import PlanError, SkillFileError
+from skillgrant.plan import Plan
+from skillgrant.skillfile import apply_to_text, read_skill
 
 BATCH = 10_000
 

@@ -11,8 +11,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bun_runtime  # noqa: E402
-import differential  # noqa: E402
+import bun_runtime
+import differential
 
 REAL_SKILLS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "real-skills"
 
