@@ -100,6 +100,7 @@ def test_rule_ids_are_stable() -> None:
         ("SG007", "tool-name-normalized", "note"),
         ("SG008", "duplicate", "note"),
         ("SG009", "runtime-ignores-allowed-tools", "warning"),
+        ("SG010", "runtime-merges-entries", "warning"),
     ]
 
 

@@ -89,8 +89,10 @@ def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: st
         from ..reports.check import unified_diff
 
         diff = unified_diff(old_text, new_text, artifact)
+    merged = doc.merged_note
     return FileResult(path, artifact, decision, old_text != new_text, written, location,
-                      entries, diff, runtime_note=doc.runtime_note)
+                      entries, diff, runtime_note=doc.runtime_note or merged,
+                      runtime_rule="SG010" if doc.runtime_note is None and merged else "SG009")
 
 
 def unreadable_directory(path: Path, reason: str, root: Path) -> FileOutcome:
