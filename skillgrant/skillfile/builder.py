@@ -26,6 +26,7 @@ from ..verdicts import Decision
 from .bounded import read_bounded
 from .doc import AllowedTools, Item, SkillDoc
 from .fmread import same
+from .keys import judge_keys
 from .spans import KEY, read_skill
 from .splice import splice
 
@@ -94,6 +95,7 @@ def _apply(text: str, plan: Plan, path: str | None,
     if not callable(getattr(plan, "constrain_kwargs", None)):
         raise PlanError(f"the plan must be a skillgrant.Plan, not {type(plan).__name__}")
     doc = read_skill(text, path)
+    judge_keys(doc)
     value = doc.allowed_tools
     submitted: str | list[str] = []
     if value is not None:
