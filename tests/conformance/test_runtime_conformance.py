@@ -54,6 +54,8 @@ def rows(judge: Judge) -> dict[str, dict[Probe, bool]]:
         "backslash": skill("allowed-tools: Bash(touch \\\\*)"),
         "dashes-touch": skill("allowed-tools: Bash(touch *)", before="description: a --- b\n"),
         "plan": plan_skill(ROW_PLAN),
+        "block-scalar-applied": apply_to_text(ROWS["block-scalar"].text, Plan.from_entries(
+            list(ROWS["block-scalar"].plan)))[0],
     }
     texts = {name: case.text for name, case in ROWS.items()} | extra
     probes = [TOUCH, READ_OUTSIDE, Probe("Bash", "touch \\zz")]
@@ -70,20 +72,38 @@ def test_nel_ls_ps_are_not_line_breaks_for_the_runtime_so_such_files_are_refused
         apply_to_text(ROWS[row].text, Plan.from_entries(ROW_PLAN))
 
 
-def test_frontmatter_the_runtime_rejects_is_reread_requoted_so_such_files_are_refused(
-        rows: dict[str, dict[Probe, bool]]) -> None:
-    assert rows["requote-comment"][TOUCH], "the comment became Bash(touch *)"
-    case = ROWS["requote-comment"]
-    with pytest.raises(SkillFileError, match="re-quotes simple 'key: value' lines"):
-        apply_to_text(case.text, Plan.from_entries(case.plan))
+@pytest.mark.parametrize(("row", "entry"), [("requote-comment", "Bash(touch *)"),
+                                            ("flow-mapping-spill", "Bash"),
+                                            ("retry-read", "Bash"),
+                                            ("argument-hint", "Bash(touch *)")])
+def test_frontmatter_the_runtime_rejects_is_read_requoted_as_the_runtime_reads_it(
+        rows: dict[str, dict[Probe, bool]], row: str, entry: str) -> None:
+    assert rows[row][TOUCH], f"the runtime reads {entry} through its retry"
+    case = ROWS[row]
+    doc = read_skill(case.text)
+    assert doc.retried is not None and entry in doc.runtime_entries
+    _, decision = apply_to_text(case.text, Plan.from_entries(case.plan))
+    assert entry not in decision.allowed
 
 
-def test_flow_mapping_spilling_into_allowed_tools_is_refused(
+def test_a_retry_reading_that_cannot_be_computed_is_refused(
         rows: dict[str, dict[Probe, bool]]) -> None:
-    assert rows["flow-mapping-spill"][TOUCH], "the runtime reads a top-level bare Bash"
-    case = ROWS["flow-mapping-spill"]
-    with pytest.raises(SkillFileError, match=r"as \['Bash', '\}'\]"):
-        apply_to_text(case.text, Plan.from_entries(case.plan))
+    assert rows["retry-trap"][TOUCH], "the runtime reads a bare Bash from the re-quoted text"
+    with pytest.raises(SkillFileError, match="cannot be computed"):
+        apply_to_text(ROWS["retry-trap"].text, Plan.from_entries(ROW_PLAN))
+
+
+def test_a_block_scalar_one_entry_a_line_grants_nothing_until_apply_rewrites_it(
+        rows: dict[str, dict[Probe, bool]]) -> None:
+    assert not rows["block-scalar"][TOUCH], "one entry holding a line break grants nothing"
+    assert read_skill(ROWS["block-scalar"].text).merged_note is not None
+    assert rows["block-scalar-applied"][TOUCH], "the rewrite is read as the kept entries"
+
+
+def test_a_skills_own_allow_hook_is_refused(rows: dict[str, dict[Probe, bool]]) -> None:
+    assert rows["hooks-allow"][TOUCH], "the skill's PreToolUse hook pre-approves touch"
+    with pytest.raises(SkillFileError, match="'hooks' lets the skill go beyond its plan"):
+        apply_to_text(ROWS["hooks-allow"].text, Plan.from_entries(ROW_PLAN))
 
 
 def test_bare_edit_does_not_grant_read(rows: dict[str, dict[Probe, bool]]) -> None:
