@@ -82,7 +82,11 @@ def test_frontmatter_the_runtime_rejects_is_read_requoted_as_the_runtime_reads_i
     case = ROWS[row]
     doc = read_skill(case.text)
     assert doc.retried is not None and entry in doc.runtime_entries
-    _, decision = apply_to_text(case.text, Plan.from_entries(case.plan))
+    try:
+        _, decision = apply_to_text(case.text, Plan.from_entries(case.plan))
+    except SkillFileError as e:  # the flow mapping left open once the key is removed
+        assert row == "flow-mapping-spill" and "does not read back" in e.message
+        return
     assert entry not in decision.allowed
 
 
