@@ -22,6 +22,7 @@ has. Set AGENTSKILLS=/path/to/agentskills when the validator (PyPI ``skills-ref`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
@@ -544,11 +545,9 @@ def section_real(copies: int = 50) -> None:
                     refused += 1
 
         def theirs() -> None:
-            for path in paths:
-                try:
+            for path in paths:  # a file it cannot load still took its time
+                with contextlib.suppress(Exception):
                     frontmatter.load(path)
-                except Exception:  # noqa: BLE001 - a file it cannot load still took its time
-                    pass
 
         mine, base = _paired_medians(ours, theirs, repeat=5)
     count = len(paths)

@@ -139,12 +139,7 @@ def predict(yaml_text: str, root: Node | None = None,
             return Prediction("direct", root, yaml_text, None)
         why, where = rejected
     else:
-        why, where = problem.message, problem.index or 0
-        if _BUN_MAY_ACCEPT.search(why):
-            raise Divergence(f"{why}: Claude Code's YAML parser accepts what skillgrant's "
-                             "refuses here, so what it grants cannot be computed; write the "
-                             "frontmatter without anchors, aliases, merge keys or deep "
-                             "nesting", where)
+        why, where = _rejected(problem)
     retry = requoted(yaml_text)
     line = line_column(yaml_text, where)[0]
     if retry == yaml_text:
@@ -215,48 +210,68 @@ def could_hold_key(yaml_text: str) -> bool:
     return KEY in yaml_text or "\\" in yaml_text
 
 
+def _rejected(problem: YamlProblem) -> tuple[str, int]:
+    """Why and where PyYAML rejected a text (Bun rejects it too, unless the problem is one Bun
+    accepts: then Divergence)."""
+    why, where = problem.message, problem.index or 0
+    if _BUN_MAY_ACCEPT.search(why):
+        raise Divergence(f"{why}: Claude Code's YAML parser accepts what skillgrant's refuses "
+                         "here, so what it grants cannot be computed; write the frontmatter "
+                         "without anchors, aliases, merge keys or deep nesting", where)
+    return why, where
+
+
 def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
     """Why and where Bun rejects a text PyYAML composed into ``root`` (module docstring), or
     None when it accepts it."""
-    if root is None:
-        return None
-    stack: list[tuple[Node, int]] = [(root, -1)]
+    stack: list[tuple[Node, int]] = [] if root is None else [(root, -1)]
     while stack:
         node, parent = stack.pop()
         if isinstance(node, MappingNode) and not node.flow_style:
-            column = node.start_mark.column
-            for key, value in node.value:
-                if (value.start_mark.line > key.start_mark.line
-                        and value.start_mark.column <= column and value.end_mark.index
-                        > value.start_mark.index and not (isinstance(value, SequenceNode)
-                                                          and not value.flow_style)):
-                    return "a value on the line after its key, not indented past it", \
-                        value.start_mark.index
-                stack.append((value, column))
+            found = _value_under_its_key(node)
+            stack.extend((value, node.start_mark.column) for _, value in node.value)
         elif isinstance(node, SequenceNode) and not node.flow_style:
-            column = node.start_mark.column
-            stack.extend((item, column) for item in node.value)
-        elif not (isinstance(node, ScalarNode) and node.style in ("|", ">")):
-            found = _misplaced_line(text, node, parent)
-            if found is not None:
-                return found
-            if isinstance(node, (MappingNode, SequenceNode)):
-                children = [child for pair in node.value
-                            for child in (pair if isinstance(pair, tuple) else (pair,))]
-                stack.extend((child, parent) for child in children)
-                found = _glued_comment(text, node, children)
-                if found is not None:
-                    return found
-            if (isinstance(node, (MappingNode, SequenceNode))
-                    or getattr(node, "style", None) in ("'", '"')) \
-                    and text[node.end_mark.index:][:1] not in _AFTER_QUOTE | {""}:
-                return "text right after a closing quote or bracket", node.end_mark.index
-        else:
+            found = None
+            stack.extend((item, node.start_mark.column) for item in node.value)
+        elif isinstance(node, ScalarNode) and node.style in ("|", ">"):
             header = text[node.start_mark.index:].split("\n", 1)[0]
-            if "#" in header and " #" not in header and "\t#" not in header:
-                return "a comment right after a block scalar's indicator", \
-                    node.start_mark.index
+            found = None if "#" not in header or " #" in header or "\t#" in header else (
+                "a comment right after a block scalar's indicator", node.start_mark.index)
+        else:
+            found = _flow_node(text, node, parent, stack)
+        if found is not None:
+            return found
     return None
+
+
+def _value_under_its_key(node: MappingNode) -> tuple[str, int] | None:
+    """A value of a block mapping on the line after its key and not indented past the
+    mapping (a block list excepted): YAML 1.2 reads no such value."""
+    column = node.start_mark.column
+    for key, value in node.value:
+        if (value.start_mark.line > key.start_mark.line and value.start_mark.column <= column
+                and value.end_mark.index > value.start_mark.index
+                and not (isinstance(value, SequenceNode) and not value.flow_style)):
+            return "a value on the line after its key, not indented past it", \
+                value.start_mark.index
+    return None
+
+
+def _flow_node(text: str, node: Node, parent: int,
+               stack: list[tuple[Node, int]]) -> tuple[str, int] | None:
+    """Bun's rejections of a flow node (a flow collection, whose children go on ``stack``,
+    or a quoted or plain scalar) inside a block at column ``parent``."""
+    found = _misplaced_line(text, node, parent)
+    collection = isinstance(node, (MappingNode, SequenceNode))
+    if found is None and collection:
+        children = [child for pair in node.value
+                    for child in (pair if isinstance(pair, tuple) else (pair,))]
+        stack.extend((child, parent) for child in children)
+        found = _glued_comment(text, node, children)
+    if found is None and (collection or getattr(node, "style", None) in ("'", '"')) \
+            and text[node.end_mark.index:][:1] not in _AFTER_QUOTE | {""}:
+        found = "text right after a closing quote or bracket", node.end_mark.index
+    return found
 
 
 def _glued_comment(text: str, node: Node, children: list[Node]) -> tuple[str, int] | None:

@@ -97,22 +97,13 @@ class _Reader:
         if opening is None:
             raise self.fail("no frontmatter: the file must begin with a '---' line", 0)
         self.yaml_start = opening.end()
-        yaml_end, body_start, closing = self._closing_fence()
+        yaml_end, body_start = self._closing_fence()
         if yaml_end - self.yaml_start > MAX_FRONTMATTER_CHARS:
             raise self.fail(f"the frontmatter is over {MAX_FRONTMATTER_CHARS} characters "
                             "(MAX_FRONTMATTER_CHARS)", 0)
-        bom_first = None if text.isascii() else _BOM_FIRST.search(text, self.yaml_start - 1,
-                                                                  yaml_end)
-        if bom_first is not None:  # YAML readers drop it, keep it, or refuse what follows
-            raise self.fail("a byte order mark (U+FEFF) first on a line of the frontmatter: "
-                            "YAML readers disagree on what it means", bom_first.end() - 1)
         span = runtime_frontmatter(text)
-        odd = None if text.isascii() else BREAKS_11_ONLY.search(
-            text, self.yaml_start, max(yaml_end, span.end if span else 0))
-        if odd is not None:
-            raise self.fail(f"U+{ord(odd.group()):04X} in the frontmatter: PyYAML reads it as "
-                            "a line break and Claude Code's YAML 1.2 parser as an ordinary "
-                            "character, so the two read different values", odd.start())
+        if not text.isascii():
+            self._refuse_odd_characters(yaml_end, span)
         root: Node | None = None
         problem: YamlProblem | None = None
         try:
@@ -121,36 +112,58 @@ class _Reader:
             problem = YamlProblem(e.message, None if e.index is None
                                   else self.yaml_start + e.index)
         same = span is not None and span == (self.yaml_start, yaml_end)
-        theirs = None
-        if span is not None and (same or could_hold_key(text[span.start:span.end])):
-            try:
-                theirs = predict(text[span.start:span.end], root if same else None,
-                                 YamlProblem(problem.message, (problem.index or span.start)
-                                             - span.start) if same and problem else None)
-            except Divergence as e:
-                moved = "" if same else (
-                    "Claude Code ends the frontmatter at the first '---' (line "
-                    f"{line_column(text, span.end)[0]}), and there: ")
-                raise self.fail(moved + e.message, span.start + e.offset) from e
-            if same and theirs.how == "retry":
-                retried = text[:span.start] + theirs.text + text[span.end:]
-                return read_retried(text, span, theirs, _Reader(retried, self.path).read())
+        theirs = self._predict(span, same, root, problem)
+        if span is not None and theirs is not None and same and theirs.how == "retry":
+            retried = text[:span.start] + theirs.text + text[span.end:]
+            return read_retried(text, span, theirs, _Reader(retried, self.path).read())
         if problem is not None:
             raise self.fail(f"{problem.message} in the frontmatter", problem.index)
         pairs = self._top_level(root)
-        metadata = self._frontmatter_metadata(yaml_end, closing, root)
+        metadata = self._frontmatter_metadata(root)
         found = self._find_key(pairs)
         allowed = None if found is None else self._allowed(*found)
         value = None if allowed is None else (
             allowed.value if isinstance(allowed.value, str) else list(allowed.value))
         if (KEY in metadata) != (allowed is not None) or not same_value(metadata.get(KEY),
                                                                           value):
-            raise self.fail("python-frontmatter reads allowed-tools differently from the "
-                            "frontmatter's YAML; refusing to guess", 0)
+            raise self.fail("the frontmatter's values read allowed-tools differently from its "
+                            "nodes; refusing to guess", 0)
         note = self._runtime_note(span, theirs, value, yaml_end)
         insert_at, insert_column = self._insertion_point(pairs, yaml_end)
         return SkillDoc(self.path, text, opening.group(1), bom, self.yaml_start, yaml_end,
                         body_start, metadata, allowed, insert_at, insert_column, note)
+
+    def _refuse_odd_characters(self, yaml_end: int, span: RuntimeFrontmatter | None) -> None:
+        """A BOM first on a line, or a YAML 1.1-only line break, in either frontmatter."""
+        text = self.text
+        bom_first = _BOM_FIRST.search(text, self.yaml_start - 1, yaml_end)
+        if bom_first is not None:  # YAML readers drop it, keep it, or refuse what follows
+            raise self.fail("a byte order mark (U+FEFF) first on a line of the frontmatter: "
+                            "YAML readers disagree on what it means", bom_first.end() - 1)
+        odd = BREAKS_11_ONLY.search(text, self.yaml_start, max(yaml_end, span.end if span
+                                                               else 0))
+        if odd is not None:
+            raise self.fail(f"U+{ord(odd.group()):04X} in the frontmatter: PyYAML reads it as "
+                            "a line break and Claude Code's YAML 1.2 parser as an ordinary "
+                            "character, so the two read different values", odd.start())
+
+    def _predict(self, span: RuntimeFrontmatter | None, same: bool, root: Node | None,
+                 problem: YamlProblem | None) -> Prediction | None:
+        """What Bun makes of the runtime's frontmatter (None: it sees none, or its text cannot
+        hold the key however it is parsed). Raises SkillFileError when that cannot be
+        computed."""
+        text = self.text
+        if span is None or not (same or could_hold_key(text[span.start:span.end])):
+            return None
+        try:
+            return predict(text[span.start:span.end], root if same else None,
+                           YamlProblem(problem.message, (problem.index or span.start)
+                                       - span.start) if same and problem else None)
+        except Divergence as e:
+            moved = "" if same else (
+                "Claude Code ends the frontmatter at the first '---' (line "
+                f"{line_column(text, span.end)[0]}), and there: ")
+            raise self.fail(moved + e.message, span.start + e.offset) from e
 
     def _runtime_note(self, span: RuntimeFrontmatter | None, theirs: Prediction | None,
                       value: str | list[str] | None, yaml_end: int) -> str | None:
@@ -187,7 +200,7 @@ class _Reader:
                         f"{'no ' + KEY if ours is None else repr(list(ours))}; write the "
                         "frontmatter without '---' inside it", span.end)
 
-    def _closing_fence(self) -> tuple[int, int, str]:
+    def _closing_fence(self) -> tuple[int, int]:
         text = self.text
         found = FENCE_LINE.search(text, self.yaml_start)
         if found is None:
@@ -199,7 +212,7 @@ class _Reader:
                             "disagree on where the frontmatter ends", pos)
         if found.group(1) == "...":
             self._refuse_dashes_after_dots(end)
-        return pos, min(end + 1, len(text)), found.group(1)
+        return pos, min(end + 1, len(text))
 
     def _refuse_dashes_after_dots(self, start: int) -> None:
         """A ``...`` close with a ``---`` line later in the file reads two ways: readers that
@@ -220,16 +233,9 @@ class _Reader:
                             f"not {kind}", self.offset(root))
         return list(root.value)
 
-    def _frontmatter_metadata(self, yaml_end: int, closing: str,
-                              root: Node | None) -> dict[str, object]:
-        # python-frontmatter is blind to a BOM and to '...' fences: hand it the text without
-        # either, so its reading can be compared with ours.
-        text = self.text[1:] if self.text.startswith("\ufeff") else self.text
-        if closing == "...":
-            cut = yaml_end - (len(self.text) - len(text))
-            text = text[:cut] + "---" + text[cut + 3:]
+    def _frontmatter_metadata(self, root: Node | None) -> dict[str, object]:
         try:
-            return fmread.metadata(text, self.text[self.yaml_start:yaml_end], root)
+            return fmread.metadata(root)
         except Exception as e:  # a value PyYAML composes but cannot construct (a bad date...)
             raise self.fail(f"the frontmatter does not load: {e}".split("\n")[0], 0) from e
 

@@ -50,6 +50,11 @@ def _allowed(rng: random.Random, key: str = "allowed-tools") -> list[str]:
         ind = rng.choice(["|", ">", "|-", ">-", "|+", "|2"])
         col = " " * rng.randint(1, 3)
         return [f"{key}: {ind}"] + [f"{col}{e}" for e in entries]
+    return _odd_forms(rng, key, entries, sep, form)
+
+
+def _odd_forms(rng: random.Random, key: str, entries: list[str], sep: str,
+               form: int) -> list[str]:
     if form == 8:  # a quoted value over lines, continuation at every column
         lines = [f"{key}: \"{entries[0]}"]
         lines += [" " * rng.randint(0, 3) + e for e in entries[1:]]
