@@ -48,7 +48,8 @@ _NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 _LEADING_TABS: Final = re.compile(f"(?:\\A|(?<=[{_JS_LINE_END}]))\t+")
 _BREAK: Final = re.compile(r"\r\n?|\n")
 # PyYAML errors (or skillgrant's own limits) on texts Bun may well accept.
-_BUN_MAY_ACCEPT: Final = re.compile("anchor|alias|merge key|nested more than", re.IGNORECASE)
+_BUN_MAY_ACCEPT: Final = re.compile("anchor|alias|merge key|nested more than|nesting depth",
+                                    re.IGNORECASE)
 # What may follow a closing quote on its line, for Bun (PyYAML also takes other text).
 _AFTER_QUOTE: Final = frozenset(" \t\r\n:,]}")
 _GLUED: Final = re.compile(r"[\[{,]#")
