@@ -9,6 +9,7 @@ runtime's side (the hole, with skillgrant bypassed) and skillgrant's (the fix).
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,9 @@ from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text, read_skill
 
 #: The shared corpus beside the checkout (absent: the corpus cases are left out).
-REAL_SKILLS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real-skills"
+REAL_SKILLS = Path(os.environ.get(
+    "SKILLGRANT_REAL_SKILLS",
+    Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real-skills"))
 
 TOUCH = Probe("Bash", "touch zz")
 READ_OUTSIDE = Probe("Read", f"{OUTSIDE}/zz.txt")
@@ -164,6 +167,26 @@ def all_cases() -> list[Case]:
 def test_applied_skills_never_allow_more_than_the_plan(judge: Judge) -> None:
     cases = all_cases()
     assert len(cases) >= 300 + len(ROWS)
+    assert _escalations(judge, cases) == []
+
+
+#: Issue 27's rows, and the real files the runtime reads through its retry.
+ISSUE_27 = ("retry-trap", "retry-read", "argument-hint", "block-scalar", "hooks-allow",
+            "requote-comment", "flow-mapping-spill")
+RETRY_READ_FILES = ("09-", "15-", "34-", "39-")
+
+
+def test_issue_27_cases_never_allow_more_than_the_plan(judge: Judge) -> None:
+    corpus = corpus_cases(REAL_SKILLS) if REAL_SKILLS.is_dir() else []
+    cases = [ROWS[name] for name in ISSUE_27] + [
+        case for case in corpus if case.name.removeprefix("corpus:").startswith(RETRY_READ_FILES)]
+    assert len(cases) == len(ISSUE_27) + (4 if corpus else 0)
+    assert _escalations(judge, cases) == []
+
+
+def _escalations(judge: Judge, cases: list[Case]) -> list[tuple[str, str]]:
+    """Each case applied (A) against its plan (P) under the runtime: the probes A allows and
+    P does not."""
     judged = [_judged(case) for case in cases]
     written = [j for j in judged if j.applied is not None]
     # A: one session per distinct applied text, with every probe of the cases that wrote it
@@ -198,7 +221,7 @@ def test_applied_skills_never_allow_more_than_the_plan(judge: Judge) -> None:
     TALLY["A sessions"] = len(jobs)
     TALLY["escalations"] = len(escalations)
     TALLY["A sessions whose skill did not load (nothing it grants applies)"] = judge.not_loaded
-    assert escalations == [], "\n".join(map(repr, escalations))
+    return escalations
 
 
 def test_every_row_and_real_file_is_judged() -> None:
