@@ -150,10 +150,11 @@ def predict(yaml_text: str, root: Node | None = None,
     try:
         again = compose(retry)
     except YamlProblem as e:
-        raise Divergence(f"Claude Code's YAML parser rejects this frontmatter ({why}, line "
-                         f"{line}), so it re-quotes its 'key: value' lines and parses it "
-                         f"again; what it reads then cannot be computed ({e.message})",
-                         where) from e
+        said = ("Claude Code's YAML parser rejects this frontmatter" if problem is None else
+                "skillgrant's YAML parser rejects this frontmatter, and Claude Code's may too")
+        raise Divergence(f"{said} ({why}, line {line}); then it re-quotes its 'key: value' "
+                         f"lines and parses them again, and what it reads so cannot be "
+                         f"computed ({e.message})", where) from e
     if bun_rejects(retry, again) is not None:
         return Prediction("nothing", None, retry, why)
     if problem is not None:
@@ -209,6 +210,47 @@ def could_hold_key(yaml_text: str) -> bool:
     """Whether some YAML reading of the text could have an ``allowed-tools`` key: it must be
     written out, or spelled with escapes."""
     return KEY in yaml_text or "\\" in yaml_text
+
+
+# A block list item whose dash a tab follows, before a plain value: Bun reads it as after a
+# space; PyYAML rejects the tab.
+_DASH_TAB: Final = re.compile(r"^( *-)\t(?=[^\s\-?\[{'\"#&*!|>%@`][^\n]*$)", re.MULTILINE)
+
+
+def compose_dash_tabs(yaml_text: str) -> Node | None:
+    """``compose``, where PyYAML's only complaint may be a tab after a list item's dash: the
+    text is then composed with a space in its place (the same offsets), as Bun reads it
+    (pinned by tests/oracle). Raises YamlProblem as ``compose`` does."""
+    try:
+        return compose(yaml_text)
+    except YamlProblem:
+        spaced = _DASH_TAB.sub(r"\1 ", yaml_text)
+        if spaced == yaml_text or ": " in "".join(
+                line for line in yaml_text.split("\n") if _DASH_TAB.match(line)):
+            raise
+        try:
+            root = compose(spaced)
+        except YamlProblem:
+            root = None
+        tabs = {m.end() for m in _DASH_TAB.finditer(yaml_text)}  # each item's first character
+        if root is None or not tabs <= _block_item_starts(root):
+            raise
+        return root
+
+
+def _block_item_starts(root: Node) -> set[int]:
+    """Where each item of every block list of ``root`` starts."""
+    starts: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, MappingNode):
+            stack.extend(child for pair in node.value for child in pair)
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+            if not node.flow_style:
+                starts.update(item.start_mark.index for item in node.value)
+    return starts
 
 
 def _rejected(problem: YamlProblem) -> tuple[str, int]:

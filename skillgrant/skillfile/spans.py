@@ -28,6 +28,7 @@ from .runtime import (
     Prediction,
     RuntimeFrontmatter,
     could_hold_key,
+    compose_dash_tabs,
     predict,
     runtime_frontmatter,
     runtime_value,
@@ -107,7 +108,7 @@ class _Reader:
         root: Node | None = None
         problem: YamlProblem | None = None
         try:
-            root = compose(text[self.yaml_start:yaml_end])
+            root = compose_dash_tabs(text[self.yaml_start:yaml_end])
         except YamlProblem as e:
             problem = YamlProblem(e.message, None if e.index is None
                                   else self.yaml_start + e.index)
