@@ -27,13 +27,13 @@ from .runtime import (
     Divergence,
     Prediction,
     RuntimeFrontmatter,
-    could_hold_key,
     compose_dash_tabs,
+    could_hold_key,
     predict,
     runtime_frontmatter,
     runtime_value,
 )
-from .yamlspan import STYLE_NAMES, YamlProblem, compose, entry_spans, is_str_scalar, line_column
+from .yamlspan import STYLE_NAMES, YamlProblem, entry_spans, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
 
