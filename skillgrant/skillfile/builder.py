@@ -95,7 +95,7 @@ def _apply(text: str, plan: Plan, path: str | None,
     if not callable(getattr(plan, "constrain_kwargs", None)):
         raise PlanError(f"the plan must be a skillgrant.Plan, not {type(plan).__name__}")
     doc = read_skill(text, path)
-    judge_keys(doc)
+    judge_keys(doc, getattr(plan, "source", None), enforce)
     value = doc.allowed_tools
     submitted: str | list[str] = []
     if value is not None:

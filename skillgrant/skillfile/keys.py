@@ -6,20 +6,23 @@
 * ``agent``: the sub-agent type that runs the skill (with ``context: fork``); an agent's own
   definition carries its tools and permission mode.
 
-Such a key is refused with a located error unless skillgrant wrote it: the ``hooks`` that
-``apply --enforce`` writes (``skillfile.enforce``), one ``PreToolUse`` hook running
-``skillgrant hook`` with quoted arguments and nothing else. ``disallowed-tools`` only removes
+Such a key is refused with a located error unless skillgrant wrote it: the very ``hooks`` that
+``apply --enforce`` writes for this file and the plan it is judged against
+(``skillfile.enforce``): one ``PreToolUse`` hook running ``skillgrant hook --plan PLAN``
+(with ``--plan-kind`` and the file's ``--skill-dir``, nothing else), so that the hook can allow
+nothing the plan does not. ``disallowed-tools`` only removes
 tools and is kept. A top-level ``PreToolUse`` or ``PermissionRequest`` key makes the runtime
 load the skill with no hooks and no ``allowed-tools``: it grants less, and is left alone.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
-from typing import Final
+from typing import Final, get_args
 
 from ..errors import SkillFileError
-from ..gate.config import claude_hooks
+from ..gate.config import claude_hooks, command
 from .doc import SkillDoc
 from .fmread import same
 from .yamlspan import line_column
@@ -33,11 +36,15 @@ JUDGED: Final[dict[str, str]] = {
 }
 
 
-def judge_keys(doc: SkillDoc) -> None:
-    """Refuse ``doc`` when it has a key of ``JUDGED`` that skillgrant did not write. Raises
-    SkillFileError located at the key."""
+def judge_keys(doc: SkillDoc, plan_source: str | None, enforce: str | None = None) -> None:
+    """Refuse ``doc`` when it has a key of ``JUDGED`` that skillgrant did not write for the
+    plan file ``plan_source`` (or that ``apply --enforce`` running ``enforce`` would not
+    write). Raises SkillFileError located at the key."""
     for key, can in JUDGED.items():
-        if key not in doc.metadata or (key == "hooks" and ours(doc.metadata[key])):
+        if key not in doc.metadata or (key == "hooks" and (
+                ours(doc.metadata[key], plan_source, doc.path)
+                or (enforce is not None and same(doc.metadata[key], claude_hooks(
+                    enforce + _folder(doc.path)))))):
             continue
         line, column = _where(doc, key)
         raise SkillFileError(f"the frontmatter's {key!r} lets the skill go beyond its plan "
@@ -46,16 +53,20 @@ def judge_keys(doc: SkillDoc) -> None:
                              line=line, column=column)
 
 
-def ours(value: object) -> bool:
-    """Whether ``value`` is the ``hooks`` mapping ``apply --enforce`` writes: one PreToolUse
-    hook running ``skillgrant hook`` with every argument quoted (so nothing else runs)."""
-    try:
-        command = value["PreToolUse"][0]["hooks"][0]["command"]  # type: ignore[index]
-        words = shlex.split(command)
-    except (TypeError, KeyError, IndexError, ValueError):
+def ours(value: object, plan_source: str | None, path: str | None) -> bool:
+    """Whether ``value`` is the ``hooks`` mapping ``apply --enforce`` writes into the file at
+    ``path`` for the plan file ``plan_source``, with any plan kind."""
+    if plan_source is None:
         return False
-    return (isinstance(command, str) and same(value, claude_hooks(command))
-            and shlex.join(words) == command and words[:2] == ["skillgrant", "hook"])
+    from ..plan.model import PlanKind  # here: pydantic is not loaded to check a file
+    return any(same(value, claude_hooks(command("claude-code", plan_source, kind)
+                                        + _folder(path))) for kind in get_args(PlanKind))
+
+
+def _folder(path: str | None) -> str:
+    """The ``--skill-dir`` option ``apply --enforce`` adds for the file at ``path``."""
+    return "" if path is None else " " + shlex.join(
+        ["--skill-dir", os.path.dirname(os.path.abspath(path))])
 
 
 def _where(doc: SkillDoc, key: str) -> tuple[int, int]:

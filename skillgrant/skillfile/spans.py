@@ -112,8 +112,10 @@ class _Reader:
         except YamlProblem as e:
             problem = YamlProblem(e.message, None if e.index is None
                                   else self.yaml_start + e.index)
-        same = span is not None and span == (self.yaml_start, yaml_end)
-        theirs = self._predict(span, same, root, problem)
+        # The runtime's text is ours, but for blank lines its opening regex takes before it.
+        same = (span is not None and span.end == yaml_end
+                and not text[self.yaml_start:span.start].strip())
+        theirs = self._predict(span, same, root, problem, yaml_end)
         if span is not None and theirs is not None and same and theirs.how == "retry":
             retried = text[:span.start] + theirs.text + text[span.end:]
             return read_retried(text, span, theirs, _Reader(retried, self.path).read())
@@ -149,17 +151,18 @@ class _Reader:
                             "character, so the two read different values", odd.start())
 
     def _predict(self, span: RuntimeFrontmatter | None, same: bool, root: Node | None,
-                 problem: YamlProblem | None) -> Prediction | None:
+                 problem: YamlProblem | None, yaml_end: int) -> Prediction | None:
         """What Bun makes of the runtime's frontmatter (None: it sees none, or its text cannot
         hold the key however it is parsed). Raises SkillFileError when that cannot be
         computed."""
         text = self.text
         if span is None or not (same or could_hold_key(text[span.start:span.end])):
             return None
+        exact = span == (self.yaml_start, yaml_end)  # our nodes are of the very same text
         try:
-            return predict(text[span.start:span.end], root if same else None,
+            return predict(text[span.start:span.end], root if exact else None,
                            YamlProblem(problem.message, (problem.index or span.start)
-                                       - span.start) if same and problem else None)
+                                       - span.start) if exact and problem else None)
         except Divergence as e:
             moved = "" if same else (
                 "Claude Code ends the frontmatter at the first '---' (line "
@@ -187,7 +190,7 @@ class _Reader:
                 f"Claude Code's YAML parser rejects this frontmatter ({theirs.why}) and its "
                 f"re-quoted form too, so it reads no {KEY}: the value grants nothing")
         got = runtime_value(theirs.root)
-        if span.end == yaml_end or (got is None and ours is None):
+        if (span.end == yaml_end and theirs.how == "direct") or (got is None and ours is None):
             return None
         if got is None:
             return (f"Claude Code ends the frontmatter at the first '---' (line "
