@@ -49,6 +49,11 @@ def test_files_the_runtime_may_read_differently_are_refused(
     ("---\n\tallowed-tools: Bash\n---\n", ("Bash",),
      "invalid YAML: found character that cannot start any token (while scanning for the "
      "next token)"),
+    # Blank lines first (the runtime's opening regex takes them), then a text Bun rejects.
+    ("---\n\nname: probe\nallowed-tools: Read # Bash\na: |2#\n---\nRun the probe.\n",
+     ("Read", "#", "Bash"), "a comment right after a block scalar's indicator"),
+    ("---\n\nname: probe\nallowed-tools: Read # Bash\nd: 'x'#\n---\nRun the probe.\n",
+     ("Read", "#", "Bash"), "text right after a closing quote or bracket"),
     # A comment after the value, in a document Bun accepts: only the value.
     (skill("allowed-tools: Read  # Bash"), ("Read",), None),
 ])

@@ -338,14 +338,14 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
         while first < len(text) and text[first] == " ":
             first += 1
         char = text[first:first + 1]
-        if char in ("", "\n", "\r") or (first >= end and not char.strip()):
+        if char in ("", "\n", "\r") or (first >= end and not char.strip()) or (
+                first - at > parent):  # indented past its block (a tab may follow)
             continue
-        if char == "\t":
+        if char == "\t":  # a tab where the indentation is
             if not text[first:end].split("\n", 1)[0].strip(" \t\r"):
                 continue
             return "a tab before the text of a continuation line", first
-        if first - at > parent or (collection and parent < 0) or (
-                collection and parent == 0 and char in "]}#"):
+        if (collection and parent < 0) or (collection and parent == 0 and char in "]},#"):
             continue
         return (f"a continuation line at column {first - at + 1}, not indented past its "
                 "block", first)

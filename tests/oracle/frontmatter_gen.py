@@ -107,7 +107,8 @@ def frontmatter(rng: random.Random) -> str:
     body = "\n".join(lines)
     if rng.random() < 0.5:
         body = _mutate(rng, body)
-    text = "---\n" + body + ("\n" if body else "") + rng.choice(["---\n", "---\nBody\n",
+    lead = "\n" * rng.choice([0, 0, 0, 0, 1, 2])  # blank lines the runtime's regex skips
+    text = "---\n" + lead + body + ("\n" if body else "") + rng.choice(["---\n", "---\nBody\n",
                                                                   "---", "...\n---\n"])
     if rng.random() < 0.08:
         text = "\ufeff" + text
