@@ -18,7 +18,8 @@ settings.register_profile("dev", deadline=None, suppress_health_check=_QUIET)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 REPO = Path(__file__).resolve().parents[1]
-REAL_SKILLS = REPO.parent / "shared" / "corpus" / "real-skills"
+REAL_SKILLS = Path(os.environ.get("SKILLGRANT_REAL_SKILLS",
+                                  REPO.parent / "shared" / "corpus" / "real-skills"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
