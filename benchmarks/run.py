@@ -22,6 +22,7 @@ has. Set AGENTSKILLS=/path/to/agentskills when the validator (PyPI ``skills-ref`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
@@ -503,6 +504,60 @@ def section_serve() -> None:
     serve(_skillgrant_command(), GATE_CALLS, GATE_PLAN, _child_env())
 
 
+#: The shared corpus of 40 real skills beside the checkout (``../shared``), or the one the
+#: environment names.
+REAL_SKILLS = Path(os.environ.get("SKILLGRANT_REAL_SKILLS",
+                                  ROOT.parent / "shared" / "corpus" / "real-skills"))
+
+
+def section_real(copies: int = 50) -> None:
+    """Batch ``check`` over 2,000 files built from the 40 real skills, in this process: files/s
+    against python-frontmatter's ``frontmatter.load`` of the same files (issue 27: >= 0.5)."""
+    import frontmatter
+
+    from skillgrant.errors import SkillgrantError
+    from skillgrant.plan import Plan
+    from skillgrant.skillfile import apply_to_file
+
+    print("\n## 8. `check` of real skills in one process, against `frontmatter.load`\n")
+    sources = sorted(REAL_SKILLS.glob("*.md"))
+    if not sources:
+        print(f"the shared corpus is not at {REAL_SKILLS}: section left out")
+        return
+    plan = Plan.from_entries(["Read", "Grep", "Glob", "Bash(git *)", "Bash(gh *)"])
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i in range(copies):
+            for source in sources:
+                folder = Path(tmp) / f"c{i}" / source.stem
+                folder.mkdir(parents=True)
+                paths.append(folder / "SKILL.md")
+                shutil.copy(source, paths[-1])
+        refused = 0
+
+        def ours() -> None:
+            nonlocal refused
+            refused = 0
+            for path in paths:
+                try:
+                    apply_to_file(path, plan, dry_run=True)
+                except SkillgrantError:
+                    refused += 1
+
+        def theirs() -> None:
+            for path in paths:  # a file it cannot load still took its time
+                with contextlib.suppress(Exception):
+                    frontmatter.load(path)
+
+        mine, base = _paired_medians(ours, theirs, repeat=5)
+    count = len(paths)
+    print("| files | skillgrant check (in process) | frontmatter.load | ratio | target |")
+    print("|---:|---:|---:|---:|---|")
+    print(f"| {count:,} | {count / mine:,.0f} files/s | {count / base:,.0f} files/s | "
+          f"{base / mine:.2f} | >= 0.5 |")
+    print(f"\n{refused:,} of {count:,} refused ({refused // copies} of the 40 sources)")
+
+
 SECTIONS = {
     "prover": section_prover,
     "adversarial": section_adversarial,
@@ -511,6 +566,7 @@ SECTIONS = {
     "json": section_json,
     "gate": section_gate,
     "serve": section_serve,
+    "real": section_real,
 }
 
 

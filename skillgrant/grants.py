@@ -96,6 +96,48 @@ def runtime_split(text: str) -> list[str]:
     return _cut(text, _RUNTIME, nested=False)
 
 
+def runtime_entries(value: str | Sequence[object]) -> list[str]:
+    """The entries Claude Code 2.1.332 keeps from an ``allowed-tools`` value, ported line for
+    line from its JavaScript (``bgn`` and ``Qf``; tests/oracle/bun_reader.js runs the original):
+    strings only (a list's other items dropped); a parentheses flag, not a depth, and no
+    escapes; only ``' '`` and ``','`` cut outside parentheses, so a tab or a line break stays
+    inside an entry; each entry trimmed of JavaScript's white space; and any entry ``*`` makes
+    the reading ``['*']``. ``split_allowed_tools`` is skillgrant's own reading, which cuts on
+    every white space; where the two differ the reader says so (rule SG-L012).
+
+    >>> runtime_entries("Read\nBash(touch *)")
+    ['Read\nBash(touch *)']
+    """
+    strings = [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)]
+    entries: list[str] = []
+    for text in strings:
+        if _PLAIN_VALUE.fullmatch(text) and not _OTHER_SPACE.search(text):
+            # Groups one level deep, no backslash, no white space but ' ': cut alike.
+            entries.extend(_PLAIN_ENTRIES.findall(text))
+            continue
+        current: list[str] = []
+        inside = False
+        for char in text:
+            if char in "()":
+                inside = char == "("
+                current.append(char)
+            elif char in ", " and not inside:
+                entry = "".join(current).strip(JS_WHITESPACE)
+                if entry:
+                    entries.append(entry)
+                current = []
+            elif current or char not in JS_WHITESPACE:
+                current.append(char)
+        entry = "".join(current).strip(JS_WHITESPACE)
+        if entry:
+            entries.append(entry)
+    return ["*"] if "*" in entries else entries
+
+
+# JavaScript's white space but ' ', which the runtime's split never cuts at.
+_OTHER_SPACE: Final = re.compile("[" + re.escape(JS_WHITESPACE.replace(" ", "")) + "]")
+
+
 def _cut(text: str, tokens: re.Pattern[str], *, nested: bool) -> list[str]:
     """Cut ``text`` at the separators ``tokens`` finds outside parentheses: counting their
     depth (``nested``), or as one inside/outside flag as the runtime does. A two-character

@@ -107,6 +107,12 @@ CHECK_RULES: Final = _table(
      "allowed-tools that Claude Code never reads",
      "Claude Code reads the frontmatter differently (it ends it at the first '---', even "
      "inside a value), so this allowed-tools grants nothing at run time."),
+    ("SG010", "runtime-merges-entries", "warning",
+     "allowed-tools entries that Claude Code reads as one",
+     "Claude Code cuts an allowed-tools string only at ',' and ' ' (not at a line break or a "
+     "tab), so entries written one a line in a `|` block, or apart by tabs, are read as one "
+     "entry that grants nothing. End each line with a comma, or write a list; apply "
+     "rewrites the value so."),
 )
 
 LINT_RULES: Final = _table(

@@ -18,7 +18,8 @@ settings.register_profile("dev", deadline=None, suppress_health_check=_QUIET)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 REPO = Path(__file__).resolve().parents[1]
-REAL_SKILLS = REPO.parent / "shared" / "corpus" / "real-skills"
+REAL_SKILLS = Path(os.environ.get("SKILLGRANT_REAL_SKILLS",
+                                  REPO.parent / "shared" / "corpus" / "real-skills"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -27,23 +28,31 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="run the runtime conformance suite against the pinned Claude Code")
     parser.addoption("--conformance-workers", type=int, default=3,
                      help="Claude Code sessions run at once (conformance suite)")
+    parser.addoption("--bun", action="store_true",
+                     help="run the Bun differential of the SKILL.md reader (tests/oracle)")
+    parser.addoption("--bun-cases", type=int, default=50_000,
+                     help="generated frontmatters the Bun differential reads")
 
 
 # --- the runtime conformance suite (tests/conformance) ---------------------------------------
 # Its hooks and fixture live here: a second conftest.py would shadow this one's module name.
 
 CONFORMANCE = Path(__file__).resolve().parent / "conformance"
+ORACLE = Path(__file__).resolve().parent / "oracle"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Without ``--conformance`` the suite is skipped, saying so (it takes minutes and needs
-    the pinned runtime); with it, a missing runtime or jail fails, never passes silently."""
-    if config.getoption("--conformance"):
-        return
+    the pinned runtime); with it, a missing runtime or jail fails, never passes silently.
+    The Bun differential (tests/oracle) likewise runs only with ``--bun``."""
     skip = pytest.mark.skip(reason="the runtime conformance suite runs with --conformance")
+    skip_bun = pytest.mark.skip(reason="the Bun differential runs with --bun")
     for item in items:
-        if CONFORMANCE in Path(str(item.path)).parents:
+        parents = Path(str(item.path)).parents
+        if CONFORMANCE in parents and not config.getoption("--conformance"):
             item.add_marker(skip)
+        if ORACLE in parents and not config.getoption("--bun"):
+            item.add_marker(skip_bun)
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -11,8 +12,9 @@ import yaml
 
 from skillgrant import SkillFileError
 from skillgrant.gate.config import claude_hooks as hooks_value
+from skillgrant.gate.config import command
 from skillgrant.plan.model import Plan
-from skillgrant.skillfile.builder import apply_to_text
+from skillgrant.skillfile.builder import apply_to_file, apply_to_text
 from skillgrant.skillfile.enforce import enforce_text
 
 PLAN = Plan.from_entries(["Bash(gh *)"])
@@ -116,3 +118,44 @@ def test_enforce_needs_a_plan_file(tmp_path: Path) -> None:
                           capture_output=True, text=True)
     assert done.returncode == 2 and "--enforce needs the plan as a file" in done.stderr
     assert skill.read_text() == SKILL
+
+
+# --- issue 27: a skill's own hooks (skillfile/keys.py) ---------------------------------------
+
+def test_a_hook_with_other_arguments_is_refused(tmp_path: Path) -> None:
+    """The hook runs ``skillgrant hook`` but with a plan and options of the skill's choosing
+    (``--inside allow`` pre-approves what that plan covers): not the one --enforce writes."""
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text('{"allowed-tools": ["Read"]}', encoding="utf-8")
+    plan = Plan.load(plan_file)
+    skill = tmp_path / "SKILL.md"
+    for run in ("skillgrant hook --plan wide.yaml --inside allow",
+                    f"skillgrant hook --plan {plan_file} --inside allow",
+                    f"skillgrant hook --plan {plan_file} --audit-log /tmp/x"):
+        text = ("---\nname: x\nallowed-tools: Read\nhooks:\n  PreToolUse:\n    - matcher: '*'\n"
+                "      hooks:\n        - type: command\n          command: "
+                f"{json.dumps(run)}\n          timeout: 30\n          onFailure: block\n"
+                "---\nBody\n")
+        skill.write_text(text, encoding="utf-8")
+        with pytest.raises(SkillFileError, match="'hooks' lets the skill go beyond its plan"):
+            apply_to_file(skill, plan)
+        assert skill.read_text(encoding="utf-8") == text
+
+
+def test_the_hook_enforce_wrote_for_this_plan_passes(tmp_path: Path) -> None:
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text('{"allowed-tools": ["Read"]}', encoding="utf-8")
+    skill = tmp_path / "SKILL.md"
+    skill.write_text("---\nname: x\nallowed-tools: Read\n---\nBody\n", encoding="utf-8")
+    apply_to_file(skill, Plan.load(plan_file), enforce=command("claude-code", str(plan_file)))
+    assert "hooks:" in skill.read_text(encoding="utf-8")
+    assert not apply_to_file(skill, Plan.load(plan_file)).changed  # checked as ours
+    other = tmp_path / "other.json"
+    other.write_text('{"allowed-tools": ["Read"]}', encoding="utf-8")
+    with pytest.raises(SkillFileError, match="'hooks'"):  # not written for that plan
+        apply_to_file(skill, Plan.load(other))
+
+
+def test_an_agent_key_is_refused() -> None:
+    with pytest.raises(SkillFileError, match="'agent' lets the skill go beyond its plan"):
+        apply_to_text("---\nname: x\nagent: general-purpose\ncontext: fork\n---\n", PLAN)

@@ -463,9 +463,9 @@ def test_the_usual_values_take_the_fast_path() -> None:
 
 # --- the closing fence found by one search (issue 17) ----------------------------------------
 
-def _fence_by_lines(text: str, start: int) -> tuple[int, int, str] | str:
-    """The line loop the search replaced: the closing fence's line start, the body's start and
-    the fence's first three characters, or which refusal it makes."""
+def _fence_by_lines(text: str, start: int) -> tuple[int, int] | str:
+    """The line loop the search replaced: the closing fence's line start and the body's
+    start, or which refusal it makes."""
     closing = re.compile(r"(?:---|\.\.\.)[ \t]*\r?")
     foreign = re.compile(r"-{3,}\s*")
     pos = start
@@ -474,7 +474,7 @@ def _fence_by_lines(text: str, start: int) -> tuple[int, int, str] | str:
         end = len(text) if newline < 0 else newline
         line = text[pos:end]
         if closing.fullmatch(line):
-            return pos, (end if newline < 0 else newline + 1), line[:3]
+            return pos, (end if newline < 0 else newline + 1)
         if foreign.fullmatch(line):
             return "dashes"
         pos = end + 1
@@ -491,7 +491,7 @@ def test_the_closing_fence_is_the_first_line_the_loop_finds(rest: str) -> None:
     reader.yaml_start = 4
     reader._refuse_dashes_after_dots = lambda start: None  # type: ignore[method-assign]
     try:
-        got: tuple[int, int, str] | str = reader._closing_fence()
+        got: tuple[int, int] | str = reader._closing_fence()
     except SkillFileError as e:
         got = "dashes" if "line of dashes" in e.message else "not closed"
     assert got == _fence_by_lines(text, 4)

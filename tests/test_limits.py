@@ -246,8 +246,10 @@ def test_billion_laughs_in_a_plan_is_refused_at_once() -> None:
 def test_a_single_alias_is_refused() -> None:
     with pytest.raises(SkillFileError) as raised:
         apply_to_text("---\nx: &a Read\nallowed-tools: *a\n---\n", PLAN)
-    assert str(raised.value) == ("<input>:3:16: YAML aliases (*name) are not accepted here in "
-                                 "the frontmatter")
+    assert str(raised.value) == (
+        "<input>:3:16: YAML aliases (*name) are not accepted here: Claude Code's YAML parser "
+        "accepts what skillgrant's refuses here, so what it grants cannot be computed; write "
+        "the frontmatter without anchors, aliases, merge keys or deep nesting")
 
 
 # --- MAX_NESTING_DEPTH ---------------------------------------------------------------------

@@ -356,6 +356,8 @@ def test_locate_is_the_reference_on_every_form(value: str) -> None:
     for text in (f"---\nname: x\nallowed-tools: {value}\n---\nbody\n",
                  f"\ufeff---\r\nallowed-tools: {value}\r\n---\r\n".replace("\n", "\r\n")
                  .replace("\r\r\n", "\r\n")):
+        if value.startswith('"') and "\r\n" in text:
+            continue  # refused: Bun keeps a CRLF inside quotes (test_runtimeread.py)
         doc = read_skill(text)
         assert locate(doc) == _locate_reference(doc)
     doc = read_skill("---\nname: x\ndescription: d\n---\n")

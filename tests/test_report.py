@@ -100,6 +100,7 @@ def test_rule_ids_are_stable() -> None:
         ("SG007", "tool-name-normalized", "note"),
         ("SG008", "duplicate", "note"),
         ("SG009", "runtime-ignores-allowed-tools", "warning"),
+        ("SG010", "runtime-merges-entries", "warning"),
     ]
 
 
@@ -108,7 +109,7 @@ def test_one_catalogue_holds_every_stable_rule() -> None:
     assert len(set(ids)) == len(ids) == len(RULE_BY_ID)
     assert all(re.fullmatch(r"[a-z]+(-[a-z]+)*", r.name) for r in RULES)
     assert [r.id for r in RULES] == [r.id for r in (*CHECK_RULES, *LINT_RULES, *DIFF_RULES)]
-    assert all(re.fullmatch(r"SG00\d", r.id) for r in CHECK_RULES)
+    assert all(re.fullmatch(r"SG0\d\d", r.id) for r in CHECK_RULES)
     assert all(re.fullmatch(r"SGL[0-3]\d\d", r.id) for r in LINT_RULES)
     assert all(re.fullmatch(r"SGD00\d", r.id) for r in DIFF_RULES)
     assert {r.category for r in (*CHECK_RULES, *DIFF_RULES)} == {None}

@@ -22,18 +22,9 @@ def skill(lines: str, before: str = "description: d\n") -> str:
     (skill("allowed-tools: Bash(echo hi)\u2029# Bash"), "U+2029 in the frontmatter", (4, 29)),
     (skill("allowed-tools: Bash(echo hi)\x85# Bash"), "U+0085 in the frontmatter", (4, 29)),
     (skill("allowed-tools: Read", before="description: 'a\u2028b'\n"), "U+2028", (3, 16)),
-    # Row 2: a document Bun rejects, re-read with the simple lines quoted.
-    (skill("allowed-tools: Read # Bash(touch *), Edit", before='description: "D"#v2\n'),
-     "as ['Read', '#', 'Bash(touch *)', 'Edit'] (it re-quotes", (4, 1)),
-    # Row 3: a flow mapping that spills over the allowed-tools line.
-    (skill("allowed-tools: Bash, }", before="metadata: {owner: me,\n"),
-     "as ['Bash', '}'] (it re-quotes simple 'key: value' lines when its YAML parser rejects "
-     "the frontmatter), where skillgrant reads no allowed-tools", (4, 1)),
-    # A comment after the value: harmless when Bun accepts the document, grants when not.
-    (skill("allowed-tools: Read  # Bash"), "as ['Read', '#', 'Bash']", (4, 1)),
     # '...' closes ours, the runtime reads on to a '---' in the body.
     ("---\nallowed-tools: Read\n...\nBody a---b\n", "ends the frontmatter at the first '---'",
-     (4, 7)),
+     (4, 1)),
 ])
 def test_files_the_runtime_may_read_differently_are_refused(
         text: str, message: str, where: tuple[int, int]) -> None:
@@ -43,6 +34,43 @@ def test_files_the_runtime_may_read_differently_are_refused(
     assert (raised.value.line, raised.value.column) == where
     with pytest.raises(SkillFileError):
         apply_to_text(text, Plan.from_entries(["Read"]))
+
+
+# What Bun running the runtime's own steps reads from each (tests/oracle/bun_reader.js): the
+# first two it rejects as written and reads re-quoted; the third it reads as written.
+@pytest.mark.parametrize(("text", "entries", "retried"), [
+    # Row 2: a document Bun rejects, read with the simple lines quoted.
+    (skill("allowed-tools: Read # Bash(touch *), Edit", before='description: "D"#v2\n'),
+     ("Read", "#", "Bash(touch *)", "Edit"), "text right after a closing quote or bracket"),
+    # Row 3: a flow mapping that spills over the allowed-tools line.
+    (skill("allowed-tools: Bash, }", before="metadata: {owner: me,\n"), ("Bash", "}"),
+     "a continuation line at column 1, not indented past its block"),
+    # A tab indenting a key: Bun rejects it, the retry turns it into spaces.
+    ("---\n\tallowed-tools: Bash\n---\n", ("Bash",),
+     "invalid YAML: found character that cannot start any token (while scanning for the "
+     "next token)"),
+    # Blank lines first (the runtime's opening regex takes them), then a text Bun rejects.
+    ("---\n\nname: probe\nallowed-tools: Read # Bash\na: |2#\n---\nRun the probe.\n",
+     ("Read", "#", "Bash"), "a comment right after a block scalar's indicator"),
+    ("---\n\nname: probe\nallowed-tools: Read # Bash\nd: 'x'#\n---\nRun the probe.\n",
+     ("Read", "#", "Bash"), "text right after a closing quote or bracket"),
+    # A comment after the value, in a document Bun accepts: only the value.
+    (skill("allowed-tools: Read  # Bash"), ("Read",), None),
+])
+def test_files_are_read_as_the_runtime_reads_them(text: str, entries: tuple[str, ...],
+                                                  retried: str | None) -> None:
+    doc = read_skill(text)
+    assert (doc.runtime_entries, doc.retried) == (entries, retried)
+    if "Read" in entries:  # the rewrite keeps Read, and the runtime reads just that
+        new_text, _ = apply_to_text(text, Plan.from_entries(["Read"]))
+        assert read_skill(new_text).runtime_entries == ("Read",)
+    else:  # the key goes; the frontmatter left may be one whose reading cannot be computed
+        try:
+            new_text, decision = apply_to_text(text, Plan.from_entries(["Read"]))
+        except SkillFileError as e:
+            assert "does not read back" in e.message
+        else:  # nothing survived: the approved Read is restored, and read so
+            assert read_skill(new_text).runtime_entries == tuple(decision.allowed)
 
 
 @pytest.mark.parametrize("text", [

@@ -25,7 +25,9 @@ from skillgrant.skillfile.yamlspan import double_quote, plain_ok, render_scalar
 
 GOLDEN = Path(__file__).resolve().parent / "skillfiles"
 CASES = sorted(p for p in GOLDEN.iterdir() if p.is_dir())
-REAL_SKILLS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "real-skills"
+REAL_SKILLS = Path(os.environ.get(
+    "SKILLGRANT_REAL_SKILLS",
+    Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "real-skills"))
 
 
 def _plan_file(case: Path) -> Path:
@@ -357,12 +359,9 @@ def test_real_skill(name: str, broken: bool) -> None:
         pytest.skip(f"the shared corpus is not at {REAL_SKILLS}")
     text = decode_skill((REAL_SKILLS / name).read_bytes(), name)
     plan = Plan.from_entries(["Read"])
-    if broken:
-        with pytest.raises(SkillFileError) as info:
-            apply_to_text(text, plan, path=name)
-        assert info.value.line is not None and info.value.column is not None
-        assert "invalid YAML" in info.value.message
-        return
+    # The files the index calls invalid YAML: PyYAML, and Bun, reject them as written; Claude
+    # Code reads them through its re-quote retry, and so does skillgrant (issue 27).
+    assert (read_skill(text, name).retried is not None) == broken
     new_text, decision = apply_to_text(text, plan, path=name)
     assert_only_allowed_lines_changed(text, new_text)
     assert decision.allowed

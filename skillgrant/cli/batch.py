@@ -104,8 +104,10 @@ def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: st
         from ..reports.check import unified_diff
 
         diff = unified_diff(old_text, new_text, artifact)
+    merged = doc.merged_note
     return FileResult(path, artifact, decision, old_text != new_text, written, location,
-                      entries, diff, runtime_note=doc.runtime_note)
+                      entries, diff, runtime_note=doc.runtime_note or merged,
+                      runtime_rule="SG010" if doc.runtime_note is None and merged else "SG009")
 
 
 def unreadable_directory(path: Path, reason: str, root: Path) -> FileOutcome:
@@ -155,7 +157,8 @@ def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
     if value is None:
         return _line_column(text, doc.insert_at), ()
     count = len(value.entries)
-    if doc.flat and len(value.entry_starts) == count == len(value.entry_ends):
+    if (len(value.entry_starts) == count == len(value.entry_ends)
+            and text.find("\n", value.key_start, value.line_end) < 0):
         return _on_its_line(text, value)
     key = _line_column(text, value.key_start + value.key_column)
     if len(value.entry_starts) != count:
@@ -173,8 +176,8 @@ def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
 
 
 def _on_its_line(text: str, value: AllowedTools) -> tuple[Location, tuple[Location, ...]]:
-    """``locate`` for a flat frontmatter, whose value and so every entry is on the key's line
-    (``key_start`` begins it): each column counted from there."""
+    """``locate`` for a value written on the key's line (``key_start`` begins it), and so
+    every entry: each column counted from there."""
     line = text.count("\n", 0, value.key_start) + 1
     before = value.key_start - 1  # a column is its offset less this
     return Location(line, value.key_column + 1), tuple(

@@ -214,10 +214,13 @@ def _skill(text: str, source: str | None) -> Parsed:
     except SkillFileError as e:
         raise PlanError(e.message, source=source, line=e.line, column=e.column) from e
     entries = [] if doc.allowed_tools is None else list(doc.allowed_tools.entries)
-    root = compose(text[doc.yaml_start:doc.yaml_end])  # read_skill composed it already
+    # read_skill composed it already; a file the runtime reads re-quoted has no nodes as
+    # written (its entries are then located by line only).
+    root = None if doc.retried else compose(text[doc.yaml_start:doc.yaml_end])
     parsed = Parsed({"allowed-tools": entries}, PlanSource(source, text, root, doc.yaml_start))
     if doc.allowed_tools is not None:
-        return parsed
+        merged = doc.merged_note
+        return parsed if merged is None else _warned(parsed, f"{merged} [SG010]")
     return _warned(parsed, "the approved SKILL.md approves nothing: it has no allowed-tools key")
 
 

@@ -111,7 +111,8 @@ def findings(result: FileResult) -> list[Finding]:
         found.append(Finding(RULE_BY_ID["SG006"], "nothing submitted survived; the approved "
                              f"entries were restored: {restored}", result.location))
     if result.runtime_note is not None:
-        found.append(Finding(RULE_BY_ID["SG009"], result.runtime_note, result.location))
+        found.append(Finding(RULE_BY_ID[result.runtime_rule], result.runtime_note,
+                             result.location))
     return found
 
 
@@ -206,7 +207,7 @@ def _file_lines(run: Run | TextStyle, result: FileResult, decision: Decision, pa
         out.append(f"{paint(key.ljust(pad), 'bold')} {paint('restored', 'yellow')}  nothing "
                    f"submitted survived [{rule.id} {rule.name}]")
     if result.runtime_note is not None:
-        rule = RULE_BY_ID["SG009"]
+        rule = RULE_BY_ID[result.runtime_rule]
         out.append(f"{paint(key.ljust(pad), 'bold')} {paint('note', 'yellow')}  "
                    f"{printable(result.runtime_note)} [{rule.id} {rule.name}]")
     value = ", ".join(brief(e) for e in decision.allowed) or "(no allowed-tools key)"

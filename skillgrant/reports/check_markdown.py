@@ -98,7 +98,7 @@ def _decision_rows(result: FileResult, decision: Decision) -> list[list[str]]:
                      _entries(decision.allowed),
                      "nothing submitted survived, so the approved entries are written"])
     if result.runtime_note is not None:
-        rows.append([path, key, f"note ({_rule(RULE_BY_ID['SG009'])})", "",
+        rows.append([path, key, f"note ({_rule(RULE_BY_ID[result.runtime_rule])})", "",
                      md_text(result.runtime_note)])
     return rows
 

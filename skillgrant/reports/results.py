@@ -33,8 +33,10 @@ class FileResult:
     entry_locations: tuple[Location, ...] = ()
     diff: str | None = None
     error: FileError | None = None
-    #: Why Claude Code will not read this file's allowed-tools (SG009), if it will not.
+    #: Why Claude Code will not read this file's allowed-tools (SG009), or reads it as other
+    #: entries (SG010), if so; ``runtime_rule`` names which.
     runtime_note: str | None = None
+    runtime_rule: str = "SG009"
     #: The file's new text, for a SKILL.md read from standard input (``check -``, ``apply -``).
     text: str | None = None
 

@@ -4,8 +4,8 @@ and rewrite the file, changing nothing but that value.
 Data flows one way: bytes → text (strict UTF-8, BOM and CRLF kept) → ``read_skill`` (spans,
 python-frontmatter's metadata cross-checked against our own YAML nodes) → ``constrain`` → a
 splice of the value's span only → a re-read that must give exactly the decided entries and
-every other key unchanged (from the value's one line when that decides it, skillfile.readback)
-→ an atomic write. Any failure leaves the file as it was.
+every other key unchanged, read by the same reader → an atomic write. Any failure leaves
+the file as it was.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ..verdicts import Decision
 from .bounded import read_bounded
 from .doc import AllowedTools, Item, SkillDoc
 from .fmread import same
-from .readback import line_reads_back
+from .keys import judge_keys
 from .spans import KEY, read_skill
 from .splice import splice
 
@@ -95,6 +95,7 @@ def _apply(text: str, plan: Plan, path: str | None,
     if not callable(getattr(plan, "constrain_kwargs", None)):
         raise PlanError(f"the plan must be a skillgrant.Plan, not {type(plan).__name__}")
     doc = read_skill(text, path)
+    judge_keys(doc, getattr(plan, "source", None), enforce)
     value = doc.allowed_tools
     submitted: str | list[str] = []
     if value is not None:
@@ -121,11 +122,11 @@ def splice_allowed_tools(text: str, entries: Sequence[str], *, path: str | None 
 
 def _rewrite(doc: SkillDoc, entries: list[str]) -> str:
     current = doc.allowed_tools
-    if (list(current.entries) if current is not None else None) == (entries or None):
+    if (list(current.entries) if current is not None else None) == (entries or None) and (
+            doc.runtime_note is not None or doc.runtime_entries == _as_read(entries)):
         return doc.text
     new_text = splice(doc, entries)
-    if not line_reads_back(doc, new_text, entries):  # else read back from its one line
-        _verify(doc, new_text, entries)
+    _verify(doc, new_text, entries)
     return new_text
 
 
@@ -140,6 +141,9 @@ def _verify(doc: SkillDoc, new_text: str, entries: list[str]) -> None:
     got = None if new.allowed_tools is None else list(new.allowed_tools.entries)
     if got != (entries or None):
         problems.append(f"{KEY} would read back as {got!r}, not {entries!r}")
+    elif new.runtime_note is None and new.runtime_entries != _as_read(entries):
+        problems.append(f"Claude Code would read {KEY} as {list(new.runtime_entries)!r}, not "
+                        f"{entries!r}")
     others_before = {k: v for k, v in doc.metadata.items() if k != KEY}
     others_after = {k: v for k, v in new.metadata.items() if k != KEY}
     if not same(others_before, others_after):
@@ -149,6 +153,11 @@ def _verify(doc: SkillDoc, new_text: str, entries: list[str]) -> None:
     if problems:
         raise SkillFileError("cannot rewrite allowed-tools safely: " + "; ".join(problems) +
                              "; nothing was written", path=doc.path)
+
+
+def _as_read(entries: Sequence[str]) -> tuple[str, ...]:
+    """``entries`` as Claude Code keeps them once written apart: any ``*`` is every tool."""
+    return ("*",) if "*" in entries else tuple(entries)
 
 
 def decode_skill(data: bytes, path: str | None = None) -> str:

@@ -1,5 +1,5 @@
 """A SKILL.md as read (``SkillDoc``), and how its ``allowed-tools`` is written
-(``AllowedTools``, ``Item``): what ``spans`` and ``flatread`` read a text into, and what
+(``AllowedTools``, ``Item``): what ``spans`` reads a text into, and what
 ``splice`` and ``builder`` rewrite it from."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from ..frozen import quick_init
+from ..grants import JS_WHITESPACE, runtime_entries
 
 Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quoted", "literal",
                "folded"]
@@ -84,8 +85,37 @@ class SkillDoc:
     insert_column: int
     #: Set when Claude Code will not see ``allowed-tools`` at all (it grants nothing then).
     runtime_note: str | None = None
-    #: The frontmatter is flat ``key: value`` lines (``flatyaml`` composed it).
-    flat: bool = False
+    #: Set when Claude Code's YAML parser rejects the frontmatter as written and it is read
+    #: through the runtime's re-quote retry, as the runtime reads it (why Bun rejected it).
+    retried: str | None = None
+
+    @property
+    def runtime_entries(self) -> tuple[str, ...]:
+        """The ``allowed-tools`` entries Claude Code reads from this file (what it grants):
+        none when it never sees the key, else its own split of the value
+        (``grants.runtime_entries``). tests/oracle compares this with Bun running the
+        runtime's own steps."""
+        if self.allowed_tools is None or self.runtime_note is not None:
+            return ()
+        return tuple(runtime_entries(self.allowed_tools.value))
+
+    @property
+    def merged_note(self) -> str | None:
+        """A sentence when Claude Code reads ``allowed-tools`` as other entries than written
+        (rule SG010): it cuts only at ',' and ' ', so lines of a block scalar, or entries
+        apart by tabs, run together into entries that grant nothing. None otherwise."""
+        value = self.allowed_tools
+        if value is None or self.runtime_note is not None:
+            return None
+        theirs = self.runtime_entries
+        if theirs == (("*",) if "*" in value.entries else value.entries) or not any(
+                char in JS_WHITESPACE and char != " " for entry in theirs for char in entry):
+            return None  # (parentheses read otherwise: each such entry is SG005)
+        shown = ", ".join(repr(e) for e in theirs[:3]) + (", ..." if len(theirs) > 3 else "")
+        return (f"Claude Code cuts allowed-tools only at ',' and ' ', so it reads the "
+                f"{len(value.entries)} entries written as {len(theirs)} ({shown}); an entry "
+                "holding a line break or a tab grants nothing. End each line with a comma or "
+                "write a list (apply rewrites the value so)")
 
 
 

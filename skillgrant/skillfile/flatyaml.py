@@ -72,7 +72,7 @@ class FlatLine(NamedTuple):
 
 def flat_lines(text: str) -> list[FlatLine] | None:
     """The lines of a flat text (each ending in ``\\n``), or None for any other text: what
-    ``compose_flat`` builds its nodes from, and what ``flatread`` reads a SKILL.md from."""
+    ``compose_flat`` builds its nodes from."""
     if not text.endswith("\n"):
         return None
     lines = []

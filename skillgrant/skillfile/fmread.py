@@ -1,14 +1,10 @@
-"""python-frontmatter's reading of a SKILL.md, which ``spans`` cross-checks against its own.
+"""A frontmatter's metadata: the Python values of the nodes ``spans`` composed (what
+``yaml.safe_load`` makes of the same text), used to compare every key but ``allowed-tools``
+before and after a rewrite, and to read keys such as ``hooks`` (``skillfile.keys``).
 
-``frontmatter.parse`` finds the frontmatter text with its own fences, then loads it with PyYAML
-(composing it again, then constructing Python values). ``metadata`` takes the same steps with
-python-frontmatter's own functions, up to the load; and when the text it would load is the
-text skillgrant composed with one line break before it (a leading blank line changes no YAML
-value, unless the text opens with a BOM) and the loader is the one skillgrant composes with,
-the load is done from skillgrant's nodes: for a mapping of string scalars (and lists of
-them), ``SafeConstructor`` gives each key's string, a later duplicate winning, and that is what
-is built here. Anything else is loaded by python-frontmatter as before. tests/test_flatyaml.py
-compares this with ``frontmatter.parse`` on tables and generated texts.
+For a mapping of string scalars (and lists of them), ``SafeConstructor`` gives each key's
+string, a later duplicate winning, and that is built here directly; any other document is
+constructed by ``SafeConstructor`` from the same nodes (never parsed again).
 """
 
 from __future__ import annotations
@@ -16,49 +12,23 @@ from __future__ import annotations
 import math
 from typing import Final
 
-import frontmatter
-from frontmatter import default_handlers
-from frontmatter.util import u
+from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .yamlspan import LOADER, STR_TAG
+from .yamlspan import STR_TAG
 
-_OWN_LOAD: Final = default_handlers.YAMLHandler.load
 _MAP_TAG: Final = "tag:yaml.org,2002:map"
 _SEQ_TAG: Final = "tag:yaml.org,2002:seq"
 
 
-def metadata(text: str, yaml_text: str, root: Node | None) -> dict[str, object]:
-    """``frontmatter.parse(text)[0]``, from ``root`` (``yaml_text`` composed with ``LOADER``)
-    when that is certainly the same. Raises what ``frontmatter.parse`` raises."""
-    loads = loads_composed(text, yaml_text)
-    if loads is None:
-        return {}  # no closing fence for python-frontmatter: it reads no metadata
-    built = _built(root) if loads else None
-    return _parsed(text) if built is None else built
-
-
-def loads_composed(text: str, yaml_text: str) -> bool | None:
-    """True when ``frontmatter.parse(text)`` loads ``yaml_text`` (with one line break before
-    it) with ``LOADER``, through its own YAML handler: its metadata is then what
-    SafeConstructor makes of skillgrant's nodes. None when it finds no closing fence (it reads
-    no metadata); False for anything else (it must be asked)."""
-    stripped = u(text).strip()
-    handler = frontmatter.detect_format(stripped, frontmatter.handlers)
-    if (type(handler) is not default_handlers.YAMLHandler
-            or type(handler).load is not _OWN_LOAD or default_handlers.SafeLoader is not LOADER):
-        return False
-    try:
-        loaded, _ = handler.split(stripped)
-    except ValueError:
-        return None
-    # A BOM opening yaml_text is dropped there, but after the line break it is not.
-    return loaded == "\n" + yaml_text and not yaml_text.startswith("\ufeff")
-
-
-def _parsed(text: str) -> dict[str, object]:
-    found, _ = frontmatter.parse(text)
-    return found
+def metadata(root: Node | None) -> dict[str, object]:
+    """The values of a frontmatter's nodes (``{}`` for an empty document). Raises what
+    ``SafeConstructor`` raises for a value it cannot construct (a bad date...)."""
+    built = _built(root)
+    if built is not None:
+        return built
+    value = SafeConstructor().construct_document(root)
+    return value if isinstance(value, dict) else {}
 
 
 def _built(root: Node | None) -> dict[str, object] | None:

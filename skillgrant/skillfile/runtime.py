@@ -1,5 +1,5 @@
-"""How Claude Code reads a SKILL.md's frontmatter, so a file it would read differently from
-skillgrant is refused (semantics §6; docs/runtime-conformance.md has the measurements).
+"""How Claude Code reads a SKILL.md's frontmatter, so skillgrant reads what it reads, or refuses
+(semantics §6; docs/runtime-conformance.md has the measurements and the binary's own steps).
 
 The runtime (2.1.332) strips one BOM, then takes the frontmatter with the JavaScript regex
 ``^---\\s*\\n([\\s\\S]*?)---\\s*\\n?``: it ends at the first ``---`` *anywhere*, even inside a
@@ -9,21 +9,28 @@ every line ``key: value`` whose value is unquoted and holds one of ``{}[]*&#!|>%
 backtick, or ``": "``, as ``key: "value"``, turns leading tabs into spaces, and parses again;
 when that throws too, the frontmatter is empty.
 
-skillgrant cannot run Bun's parser, so it refuses whenever the outcome could depend on it:
-every reading the runtime may take (the text as written, the re-quoted text, nothing) must give
-the same ``allowed-tools`` entries as skillgrant's reading, or none at all. A reading that gives
-none grants nothing, which is never wider than the plan.
+skillgrant cannot run Bun, so it predicts Bun's outcome from PyYAML's nodes (``predict``):
+
+* Bun accepts a text PyYAML composes unless a line inside a multi-line flow scalar or flow
+  collection starts at or left of the column of the block it belongs to, or with a tab
+  (``bun_rejects``): YAML 1.2 asks those lines to be indented, PyYAML does not;
+* a text PyYAML does not compose, Bun rejects too.
+
+Each rule is pinned by tests/oracle (Bun running the runtime's own steps on generated
+frontmatters). When Bun rejects, the runtime's reading is the re-quoted text's, read the same
+way. Where the outcome cannot be computed (PyYAML rejects the re-quoted text, or the first
+text with nothing to re-quote) the file is refused: a reading skillgrant cannot compute is
+never taken to grant nothing.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
-from typing import Final, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..grants import JS_WHITESPACE, split_allowed_tools
+from ..grants import JS_WHITESPACE
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
@@ -34,15 +41,22 @@ _JS_LINE_END: Final = "\n\r\u2028\u2029"  # what JavaScript's '.' does not match
 # The opening line of the runtime's frontmatter regex (the module docstring's).
 _OPENING: Final = re.compile(f"---[{_JS_SPACE}]*\n")
 # Line breaks in YAML 1.1 (PyYAML) that are ordinary characters in YAML 1.2 (Bun).
-_BREAKS_11_ONLY: Final = re.compile("[\x85\u2028\u2029]")
+BREAKS_11_ONLY: Final = re.compile("[\x85\u2028\u2029]")
 _SIMPLE_LINE: Final = re.compile(
     f"([a-zA-Z_-]+):[{_JS_SPACE}]+([^{_JS_SPACE}][^{_JS_LINE_END}]*)\\Z")
 _NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 _LEADING_TABS: Final = re.compile(f"(?:\\A|(?<=[{_JS_LINE_END}]))\t+")
+_BREAK: Final = re.compile(r"\r\n?|\n")
+# PyYAML errors (or skillgrant's own limits) on texts Bun may well accept.
+_BUN_MAY_ACCEPT: Final = re.compile("anchor|alias|merge key|nested more than|nesting depth",
+                                    re.IGNORECASE)
+# What may follow a closing quote on its line, for Bun (PyYAML also takes other text).
+_AFTER_QUOTE: Final = frozenset(" \t\r\n:,]}")
+_GLUED: Final = re.compile(r"[\[{,]#")
 
 
 class Divergence(Exception):
-    """The runtime may read ``allowed-tools`` differently; ``offset`` indexes the whole text."""
+    """The runtime's reading cannot be computed; ``offset`` indexes the text it was asked of."""
 
     def __init__(self, message: str, offset: int) -> None:
         super().__init__(message)
@@ -61,10 +75,9 @@ def runtime_frontmatter(text: str) -> RuntimeFrontmatter | None:
     """The span the runtime parses as frontmatter, or None when it sees none."""
     offset = 1 if text.startswith("\ufeff") else 0
     # The runtime's regex, with its lazy scan (a step a character) done by str.find: its
-    # closing '---' may be followed by anything, so the first one after the opening ends the
-    # frontmatter (tests/test_fast_equivalence.py compares the two).
+    # closing '---' may be followed by anything, so the first one after the opening ends it.
     opening = _OPENING.match(text, offset)
-    if opening is None:
+    if opening is None or text.find("---", offset + 3) < 0:
         return None
     end = text.find("---", opening.end())
     return None if end < 0 else RuntimeFrontmatter(opening.end(), end)
@@ -86,6 +99,8 @@ def requoted(yaml_text: str) -> str:
 
 
 def _is_flow_list(value: str) -> bool:
+    """Whether Bun parses ``value`` (a line's value) as a list. Bun accepts what PyYAML
+    composes on one line (no line to misplace), and rejects what PyYAML does not."""
     if not (value.startswith("[") and value.endswith("]")):
         return False
     try:
@@ -95,28 +110,100 @@ def _is_flow_list(value: str) -> bool:
     return isinstance(node, SequenceNode)
 
 
-def _entries_in(yaml_text: str) -> tuple[str, ...] | None:
-    """The ``allowed-tools`` entries of one reading (None: no such key), as the runtime keeps
-    them: strings only. Raises YamlProblem when the text does not parse."""
-    root = compose(yaml_text)
-    if not isinstance(root, MappingNode):
-        return None
-    values = [value for key, value in root.value
-              if isinstance(key, ScalarNode) and is_str_scalar(key) and key.value == KEY]
-    if not values:
-        return None
-    if len(values) > 1:  # which one Bun keeps is not known: a reading that never matches ours
-        return ("<duplicate allowed-tools keys>",)
-    return tuple(split_allowed_tools(_strings(values[0])))
+How = Literal["direct", "retry", "nothing"]
 
 
-def _strings(node: Node) -> list[str]:
-    if isinstance(node, SequenceNode):
-        return [item.value for item in node.value
-                if isinstance(item, ScalarNode) and is_str_scalar(item)]
-    if isinstance(node, ScalarNode) and is_str_scalar(node):
-        return [node.value]
-    return []
+class Prediction(NamedTuple):
+    """What the runtime makes of a frontmatter text: parsed as written ("direct", ``root``
+    is PyYAML's nodes of it), re-quoted ("retry": ``text`` is the re-quoted text, ``root`` its
+    nodes), or nothing (both parses throw); ``why`` says why Bun rejected the first text."""
+
+    how: How
+    root: Node | None
+    text: str
+    why: str | None
+
+
+def predict(yaml_text: str, root: Node | None = None,
+            problem: YamlProblem | None = None) -> Prediction:
+    """Bun's outcome on ``yaml_text``, of which ``root`` is PyYAML's nodes (or ``problem``
+    PyYAML's error; neither: composed here). Raises Divergence (``offset`` into
+    ``yaml_text``) when it cannot be computed."""
+    if root is None and problem is None:
+        try:
+            root = compose(yaml_text)
+        except YamlProblem as e:
+            problem = e
+    if problem is None:
+        rejected = bun_rejects(yaml_text, root)
+        if rejected is None:
+            return Prediction("direct", root, yaml_text, None)
+        why, where = rejected
+    else:
+        why, where = _rejected(problem)
+    retry = requoted(yaml_text)
+    line = line_column(yaml_text, where)[0]
+    if retry == yaml_text:
+        raise Divergence(f"{why}; Claude Code's YAML parser may read this frontmatter "
+                         "otherwise than skillgrant's, so what it grants cannot be computed "
+                         f"(line {line})", where)
+    try:
+        again = compose(retry)
+    except YamlProblem as e:
+        said = ("Claude Code's YAML parser rejects this frontmatter" if problem is None else
+                "skillgrant's YAML parser rejects this frontmatter, and Claude Code's may too")
+        raise Divergence(f"{said} ({why}, line {line}); then it re-quotes its 'key: value' "
+                         f"lines and parses them again, and what it reads so cannot be "
+                         f"computed ({e.message})", where) from e
+    if bun_rejects(retry, again) is not None:
+        return Prediction("nothing", None, retry, why)
+    if problem is not None:
+        swallowing = _may_swallow(yaml_text, retry, again)
+        if swallowing is not None:
+            raise Divergence(f"{why}; Claude Code's YAML parser may accept this frontmatter "
+                             "as written, and read it otherwise than its re-quoted form: "
+                             f"line {swallowing + 1} opens a quote or a bracket it does not "
+                             "close; quote the value",
+                             len("\n".join(yaml_text.split("\n")[:swallowing])))
+    return Prediction("retry", again, retry, why)
+
+
+def _may_swallow(yaml_text: str, retry: str, root: Node | None) -> int | None:
+    """The first re-quoted line whose value, read as written, could run on over the lines
+    after it (an open quote or bracket), or that is not a key of the re-quoted mapping's own:
+    Bun's reading of the text as written may then differ from the re-quoted one (should it
+    accept it). None when every re-quoted line reads alone."""
+    keys = {key.start_mark.line for key, _ in root.value} if isinstance(root, MappingNode) \
+        else set()
+    for number, (before, after) in enumerate(zip(yaml_text.split("\n"), retry.split("\n"),
+                                                 strict=True)):
+        match = _SIMPLE_LINE.match(before)
+        if before == after or match is None or after.startswith(" "):
+            continue
+        value = match.group(2)
+        depth = sum(value.count(c) for c in "[{") - sum(value.count(c) for c in "]}")
+        if number not in keys or value[0] in "\"'" or depth > 0 or (
+                match.group(1) == KEY and not _string_either_way(value)):
+            return number
+    return None
+
+
+def _string_either_way(value: str) -> bool:
+    """Whether an ``allowed-tools`` value the retry re-quotes gives the same string to Bun
+    read as written, or else makes Bun reject the line (so the re-quoted string is what the
+    runtime reads). A comment (`` #``) or an anchor, tag, alias or block indicator first
+    would read otherwise; a flow collection is rejected when text follows its closing bracket
+    or a ``${`` is inside it (pinned by tests/oracle)."""
+    if " #" in value or "\t#" in value:
+        return False
+    if value[0] in "[{":
+        depth = 0
+        for index, char in enumerate(value):
+            depth += (char in "[{") - (char in "]}")
+            if depth == 0:
+                return bool(value[index + 1:].strip()) or "${" in value
+        return False
+    return value[0] not in "&*!|>%?-:#,"
 
 
 def could_hold_key(yaml_text: str) -> bool:
@@ -125,85 +212,158 @@ def could_hold_key(yaml_text: str) -> bool:
     return KEY in yaml_text or "\\" in yaml_text
 
 
-def check(text: str, yaml_start: int, yaml_end: int, entries: tuple[str, ...] | None,
-          flat: bool = False) -> str | None:
-    """Compare the runtime's possible readings with skillgrant's (``entries``, None when the
-    key is absent) for the frontmatter at ``yaml_start``..``yaml_end`` of ``text``.
+# A block list item whose dash a tab follows, before a plain value: Bun reads it as after a
+# space; PyYAML rejects the tab.
+_DASH_TAB: Final = re.compile(r"^( *-)\t(?=[^\s\-?\[{'\"#&*!|>%@`][^\n]*$)", re.MULTILINE)
 
-    Returns None when they agree, or a sentence when the runtime never sees the key (it
-    grants nothing then). Raises Divergence when they could differ.
 
-    ``flat``: the frontmatter is flat ``key: value`` lines (``flatyaml`` composed it). When
-    the key is there (a string) and the runtime's frontmatter is the same text, the readings
-    agree without composing the re-quoted text: ``requoted`` rewrites line by line and leaves
-    a flat text flat (a re-quoted value is a double-quoted scalar with only ``\\\\`` and
-    ``\\"`` as escapes), so every key stays where it was and each line reads alone. The
-    ``allowed-tools`` line either stays as it is, or its value is plain and becomes exactly
-    that value less the blank space JavaScript strips at its start (a double-quoted one
-    begins and ends with a quote, so it is left alone), and that space is a separator
-    skillgrant's split drops at the start of a value: the same entries. Nothing in a flat
-    text is a YAML 1.1-only line break either. tests/test_flat_readback.py compares this with
-    the re-quoted reading on generated texts.
-    """
-    span = runtime_frontmatter(text)
-    odd = None if text.isascii() else _BREAKS_11_ONLY.search(
-        text, yaml_start, max(yaml_end, span.end if span else 0))
-    if odd is not None:
-        raise Divergence(f"U+{ord(odd.group()):04X} in the frontmatter: PyYAML reads it as a "
-                         "line break and Claude Code's YAML 1.2 parser as an ordinary "
-                         "character, so the two read different values", odd.start())
-    if span is None:
-        return None if entries is None else (
-            f"Claude Code finds no frontmatter in this file, so it never reads {KEY}")
-    theirs = text[span.start:span.end]
-    # The runtime's text ends elsewhere: at a '---' inside a value, or past a '...' fence.
-    moved = span.end != yaml_end
-    if not could_hold_key(theirs):
-        if entries is None:
-            return None
-        return (f"Claude Code ends the frontmatter at the first '---' (line "
-                f"{line_column(text, span.end)[0]}), before {KEY}, so it never reads it")
-    if flat and entries is not None and span == (yaml_start, yaml_end):
-        return None  # every reading is skillgrant's: see the docstring
-    readings = _readings(text, span, entries, moved=moved)
-    for how, got in readings:
-        if got is not None and got != entries:
-            where = _key_line(text, span.start, span.end)
-            ours = "no " + KEY if entries is None else repr(list(entries))
-            raise Divergence(f"Claude Code may read {KEY} as {list(got)!r} {how}, where "
-                             f"skillgrant reads {ours}; write the frontmatter so both read "
-                             "it the same (quote the value, drop inline comments and "
-                             "unbalanced brackets)", where)
-    if entries is not None and all(got is None for _, got in readings):
-        return f"Claude Code reads no {KEY} in this frontmatter, so it grants nothing from it"
+def compose_dash_tabs(yaml_text: str) -> Node | None:
+    """``compose``, where PyYAML's only complaint may be a tab after a list item's dash: the
+    text is then composed with a space in its place (the same offsets), as Bun reads it
+    (pinned by tests/oracle). Raises YamlProblem as ``compose`` does."""
+    try:
+        return compose(yaml_text)
+    except YamlProblem:
+        spaced = _DASH_TAB.sub(r"\1 ", yaml_text)
+        if spaced == yaml_text or ": " in "".join(
+                line for line in yaml_text.split("\n") if _DASH_TAB.match(line)):
+            raise
+        try:
+            root = compose(spaced)
+        except YamlProblem:
+            root = None
+        tabs = {m.end() for m in _DASH_TAB.finditer(yaml_text)}  # each item's first character
+        if root is None or not tabs <= _block_item_starts(root):
+            raise
+        return root
+
+
+def _block_item_starts(root: Node) -> set[int]:
+    """Where each item of every block list of ``root`` starts."""
+    starts: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, MappingNode):
+            stack.extend(child for pair in node.value for child in pair)
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+            if not node.flow_style:
+                starts.update(item.start_mark.index for item in node.value)
+    return starts
+
+
+def _rejected(problem: YamlProblem) -> tuple[str, int]:
+    """Why and where PyYAML rejected a text (Bun rejects it too, unless the problem is one Bun
+    accepts: then Divergence)."""
+    why, where = problem.message, problem.index or 0
+    if _BUN_MAY_ACCEPT.search(why):
+        raise Divergence(f"{why}: Claude Code's YAML parser accepts what skillgrant's refuses "
+                         "here, so what it grants cannot be computed; write the frontmatter "
+                         "without anchors, aliases, merge keys or deep nesting", where)
+    return why, where
+
+
+def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
+    """Why and where Bun rejects a text PyYAML composed into ``root`` (module docstring), or
+    None when it accepts it."""
+    stack: list[tuple[Node, int]] = [] if root is None else [(root, -1)]
+    while stack:
+        node, parent = stack.pop()
+        if isinstance(node, MappingNode) and not node.flow_style:
+            found = _value_under_its_key(node)
+            stack.extend((value, node.start_mark.column) for _, value in node.value)
+        elif isinstance(node, SequenceNode) and not node.flow_style:
+            found = None
+            stack.extend((item, node.start_mark.column) for item in node.value)
+        elif isinstance(node, ScalarNode) and node.style in ("|", ">"):
+            header = text[node.start_mark.index:].split("\n", 1)[0]
+            found = None if "#" not in header or " #" in header or "\t#" in header else (
+                "a comment right after a block scalar's indicator", node.start_mark.index)
+        else:
+            found = _flow_node(text, node, parent, stack)
+        if found is not None:
+            return found
     return None
 
 
-def _readings(text: str, span: RuntimeFrontmatter, entries: tuple[str, ...] | None, *,
-              moved: bool) -> list[tuple[str, tuple[str, ...] | None]]:
-    """Each way the runtime may read its frontmatter: how (said in a message) and the entries
-    it then finds. Raises Divergence when a reading cannot be predicted."""
-    theirs = text[span.start:span.end]
-    readings: list[tuple[str, tuple[str, ...] | None]] = []
-    if moved:
-        try:
-            readings.append(("(it ends the frontmatter at the first '---')",
-                             _entries_in(theirs)))
-        except YamlProblem as e:
-            raise Divergence(f"Claude Code ends the frontmatter at the first '---' (line "
-                             f"{line_column(text, span.end)[0]}), and what it reads then "
-                             f"cannot be predicted ({e.message})", span.end) from e
-    else:
-        readings.append(("", entries))
-    retry = requoted(theirs)
-    # When the second attempt fails too, the runtime reads no frontmatter at all.
-    if retry != theirs:
-        with contextlib.suppress(YamlProblem):
-            readings.append(("(it re-quotes simple 'key: value' lines when its YAML parser "
-                             "rejects the frontmatter)", _entries_in(retry)))
-    return readings
+def _value_under_its_key(node: MappingNode) -> tuple[str, int] | None:
+    """A value of a block mapping on the line after its key and not indented past the
+    mapping (a block list excepted): YAML 1.2 reads no such value."""
+    column = node.start_mark.column
+    for key, value in node.value:
+        if (value.start_mark.line > key.start_mark.line and value.start_mark.column <= column
+                and value.end_mark.index > value.start_mark.index
+                and not (isinstance(value, SequenceNode) and not value.flow_style)):
+            return "a value on the line after its key, not indented past it", \
+                value.start_mark.index
+    return None
 
 
-def _key_line(text: str, start: int, end: int) -> int:
-    found = text.find(KEY, start, end)
-    return text.rfind("\n", 0, found) + 1 if found >= 0 else start
+def _flow_node(text: str, node: Node, parent: int,
+               stack: list[tuple[Node, int]]) -> tuple[str, int] | None:
+    """Bun's rejections of a flow node (a flow collection, whose children go on ``stack``,
+    or a quoted or plain scalar) inside a block at column ``parent``."""
+    found = _misplaced_line(text, node, parent)
+    collection = isinstance(node, (MappingNode, SequenceNode))
+    if found is None and collection:
+        children = [child for pair in node.value
+                    for child in (pair if isinstance(pair, tuple) else (pair,))]
+        stack.extend((child, parent) for child in children)
+        found = _glued_comment(text, node, children)
+    if found is None and (collection or getattr(node, "style", None) in ("'", '"')) \
+            and text[node.end_mark.index:][:1] not in _AFTER_QUOTE | {""}:
+        found = "text right after a closing quote or bracket", node.end_mark.index
+    return found
+
+
+def _glued_comment(text: str, node: Node, children: list[Node]) -> tuple[str, int] | None:
+    """A ``#`` right after a flow indicator (``[#``, ``,#``), which PyYAML takes for a
+    comment and Bun rejects; quoted items are skipped."""
+    quoted = [(c.start_mark.index, c.end_mark.index) for c in children
+              if isinstance(c, ScalarNode) and c.style in ("'", '"')]
+    for found in _GLUED.finditer(text, node.start_mark.index, node.end_mark.index):
+        if not any(start <= found.start() < end for start, end in quoted):
+            return "a '#' right after a flow indicator", found.start() + 1
+    return None
+
+
+def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | None:
+    """A continuation line of a flow node that YAML 1.2 needs indented past ``parent``."""
+    start, end = node.start_mark.index, node.end_mark.index
+    collection = isinstance(node, (MappingNode, SequenceNode))
+    for found in _BREAK.finditer(text, start, end):
+        at = found.end()
+        first = at
+        while first < len(text) and text[first] == " ":
+            first += 1
+        char = text[first:first + 1]
+        if char in ("", "\n", "\r") or (first >= end and not char.strip()) or (
+                first - at > parent):  # indented past its block (a tab may follow)
+            continue
+        if char == "\t":  # a tab where the indentation is
+            if not text[first:end].split("\n", 1)[0].strip(" \t\r"):
+                continue
+            return "a tab before the text of a continuation line", first
+        if (collection and parent < 0) or (collection and parent == 0 and char in "]},#"):
+            continue
+        return (f"a continuation line at column {first - at + 1}, not indented past its "
+                "block", first)
+    return None
+
+
+def runtime_value(root: Node | None) -> str | list[str] | None:
+    """The ``allowed-tools`` value the runtime takes from a frontmatter's nodes: the last such
+    key's (Bun keeps the last of duplicates), its string, or a list's strings; None when
+    there is no such key."""
+    if not isinstance(root, MappingNode):
+        return None
+    found = [value for key, value in root.value
+             if isinstance(key, ScalarNode) and is_str_scalar(key) and key.value == KEY]
+    if not found:
+        return None
+    node = found[-1]
+    if isinstance(node, SequenceNode):
+        return [item.value for item in node.value
+                if isinstance(item, ScalarNode) and is_str_scalar(item)]
+    return node.value if isinstance(node, ScalarNode) and is_str_scalar(node) else ""

@@ -16,16 +16,24 @@ from typing import Final
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..errors import SkillFileError
-from ..grants import lone_surrogate, split_allowed_tools
+from ..grants import lone_surrogate, runtime_entries, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from . import fmread
 from .doc import FORMS, AllowedTools, Item, SkillDoc, separator
-from .flatread import FENCE_LINE, read_flat
-from .flatyaml import compose_flat
-from .fmread import same
-from .runtime import Divergence
-from .runtime import check as runtime_check
-from .yamlspan import STYLE_NAMES, YamlProblem, compose, entry_spans, is_str_scalar, line_column
+from .fmread import same as same_value
+from .retry import read_retried
+from .runtime import (
+    BREAKS_11_ONLY,
+    Divergence,
+    Prediction,
+    RuntimeFrontmatter,
+    compose_dash_tabs,
+    could_hold_key,
+    predict,
+    runtime_frontmatter,
+    runtime_value,
+)
+from .yamlspan import STYLE_NAMES, YamlProblem, entry_spans, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
 
@@ -39,23 +47,29 @@ _TAG_NAMES: Final[dict[str, str]] = {"null": "empty (null)", "bool": "a boolean"
 
 
 def read_skill(text: str, path: str | None = None) -> SkillDoc:
-    """Read a SKILL.md text into a SkillDoc.
+    """Read a SKILL.md text into a SkillDoc: the one reader of check, apply, the read-back of a
+    rewrite, lint, diff, the gate's plan loading and the service.
 
     Raises SkillFileError (with path, line and column) for: no frontmatter, an unclosed one, a
     dash line frontmatter readers disagree on, invalid YAML, aliases or merge keys, frontmatter
-    that is not a block mapping, duplicate ``allowed-tools`` keys, and an ``allowed-tools``
-    value that is not a string or a list of strings.
+    that is not a block mapping, duplicate ``allowed-tools`` keys, an ``allowed-tools``
+    value that is not a string or a list of strings, and any text on which Claude Code's
+    reading cannot be computed (``runtime.predict``). Where Claude Code reads the frontmatter
+    through its re-quote retry, the file is read that way (``retry``).
 
     >>> doc = read_skill("---\\nname: x\\nallowed-tools: Read, Grep\\n---\\nBody\\n")
     >>> doc.allowed_tools.entries, doc.allowed_tools.form
     (('Read', 'Grep'), 'plain')
     """
-    doc = read_flat(text, path)
-    return doc if doc is not None else _Reader(text, path).read()
+    return _Reader(text, path).read()
 
 
 #: A BOM first on a line (the opening fence's line break included).
 _BOM_FIRST: Final = re.compile("[\n\r\x85\u2028\u2029]\ufeff")
+# A line that is a closing fence, '---' or '...' with blanks and a CR after it (group 1: those
+# three characters), or else a foreign boundary (a line python-frontmatter's own boundary,
+# -{3,}\s*, fully matches).
+FENCE_LINE: Final = re.compile(r"^(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.MULTILINE)
 
 
 class _Reader:
@@ -84,43 +98,113 @@ class _Reader:
         if opening is None:
             raise self.fail("no frontmatter: the file must begin with a '---' line", 0)
         self.yaml_start = opening.end()
-        yaml_end, body_start, closing = self._closing_fence()
+        yaml_end, body_start = self._closing_fence()
         if yaml_end - self.yaml_start > MAX_FRONTMATTER_CHARS:
             raise self.fail(f"the frontmatter is over {MAX_FRONTMATTER_CHARS} characters "
                             "(MAX_FRONTMATTER_CHARS)", 0)
-        bom_first = None if text.isascii() else _BOM_FIRST.search(text, self.yaml_start - 1,
-                                                                  yaml_end)
-        if bom_first is not None:  # YAML readers drop it, keep it, or refuse what follows
-            raise self.fail("a byte order mark (U+FEFF) first on a line of the frontmatter: "
-                            "YAML readers disagree on what it means", bom_first.end() - 1)
-        # compose() tries flatyaml first too, after the lone-surrogate test made above.
-        root: Node | None = compose_flat(text[self.yaml_start:yaml_end])
-        flat = root is not None
-        if not flat:
-            try:
-                root = compose(text[self.yaml_start:yaml_end])
-            except YamlProblem as e:
-                where = None if e.index is None else self.yaml_start + e.index
-                raise self.fail(f"{e.message} in the frontmatter", where) from e
+        span = runtime_frontmatter(text)
+        if not text.isascii():
+            self._refuse_odd_characters(yaml_end, span)
+        root: Node | None = None
+        problem: YamlProblem | None = None
+        try:
+            root = compose_dash_tabs(text[self.yaml_start:yaml_end])
+        except YamlProblem as e:
+            problem = YamlProblem(e.message, None if e.index is None
+                                  else self.yaml_start + e.index)
+        # The runtime's text is ours, but for blank lines its opening regex takes before it.
+        same = (span is not None and span.end == yaml_end
+                and not text[self.yaml_start:span.start].strip())
+        theirs = self._predict(span, same, root, problem, yaml_end)
+        if span is not None and theirs is not None and same and theirs.how == "retry":
+            retried = text[:span.start] + theirs.text + text[span.end:]
+            return read_retried(text, span, theirs, _Reader(retried, self.path).read())
+        if problem is not None:
+            raise self.fail(f"{problem.message} in the frontmatter", problem.index)
         pairs = self._top_level(root)
-        metadata = self._frontmatter_metadata(yaml_end, closing, root)
+        metadata = self._frontmatter_metadata(root)
         found = self._find_key(pairs)
         allowed = None if found is None else self._allowed(*found)
         value = None if allowed is None else (
             allowed.value if isinstance(allowed.value, str) else list(allowed.value))
-        if (KEY in metadata) != (allowed is not None) or not same(metadata.get(KEY), value):
-            raise self.fail("python-frontmatter reads allowed-tools differently from the "
-                            "frontmatter's YAML; refusing to guess", 0)
-        try:
-            note = runtime_check(text, self.yaml_start, yaml_end,
-                                 None if allowed is None else allowed.entries, flat)
-        except Divergence as e:
-            raise self.fail(e.message, e.offset) from e
+        if (KEY in metadata) != (allowed is not None) or not same_value(metadata.get(KEY),
+                                                                          value):
+            raise self.fail("the frontmatter's values read allowed-tools differently from its "
+                            "nodes; refusing to guess", 0)
+        note = self._runtime_note(span, theirs, value, yaml_end)
         insert_at, insert_column = self._insertion_point(pairs, yaml_end)
         return SkillDoc(self.path, text, opening.group(1), bom, self.yaml_start, yaml_end,
-                        body_start, metadata, allowed, insert_at, insert_column, note, flat)
+                        body_start, metadata, allowed, insert_at, insert_column, note)
 
-    def _closing_fence(self) -> tuple[int, int, str]:
+    def _refuse_odd_characters(self, yaml_end: int, span: RuntimeFrontmatter | None) -> None:
+        """A BOM first on a line, or a YAML 1.1-only line break, in either frontmatter."""
+        text = self.text
+        bom_first = _BOM_FIRST.search(text, self.yaml_start - 1, yaml_end)
+        if bom_first is not None:  # YAML readers drop it, keep it, or refuse what follows
+            raise self.fail("a byte order mark (U+FEFF) first on a line of the frontmatter: "
+                            "YAML readers disagree on what it means", bom_first.end() - 1)
+        odd = BREAKS_11_ONLY.search(text, self.yaml_start, max(yaml_end, span.end if span
+                                                               else 0))
+        if odd is not None:
+            raise self.fail(f"U+{ord(odd.group()):04X} in the frontmatter: PyYAML reads it as "
+                            "a line break and Claude Code's YAML 1.2 parser as an ordinary "
+                            "character, so the two read different values", odd.start())
+
+    def _predict(self, span: RuntimeFrontmatter | None, same: bool, root: Node | None,
+                 problem: YamlProblem | None, yaml_end: int) -> Prediction | None:
+        """What Bun makes of the runtime's frontmatter (None: it sees none, or its text cannot
+        hold the key however it is parsed). Raises SkillFileError when that cannot be
+        computed."""
+        text = self.text
+        if span is None or not (same or could_hold_key(text[span.start:span.end])):
+            return None
+        exact = span == (self.yaml_start, yaml_end)  # our nodes are of the very same text
+        try:
+            return predict(text[span.start:span.end], root if exact else None,
+                           YamlProblem(problem.message, (problem.index or span.start)
+                                       - span.start) if exact and problem else None)
+        except Divergence as e:
+            moved = "" if same else (
+                "Claude Code ends the frontmatter at the first '---' (line "
+                f"{line_column(text, span.end)[0]}), and there: ")
+            raise self.fail(moved + e.message, span.start + e.offset) from e
+
+    def _runtime_note(self, span: RuntimeFrontmatter | None, theirs: Prediction | None,
+                      value: str | list[str] | None, yaml_end: int) -> str | None:
+        """None when Claude Code reads ``allowed-tools`` as skillgrant does; a sentence when
+        it never sees the key (it grants nothing then). Raises SkillFileError when it reads
+        other entries."""
+        if value is None:
+            ours: tuple[str, ...] | None = None
+        else:
+            ours = tuple(runtime_entries(value))
+        if span is None:
+            return None if ours is None else (
+                f"Claude Code finds no frontmatter in this file, so it never reads {KEY}")
+        if theirs is None:  # its text cannot hold the key, however it is parsed
+            return None if ours is None else (
+                f"Claude Code ends the frontmatter at the first '---' (line "
+                f"{line_column(self.text, span.end)[0]}), before {KEY}, so it never reads it")
+        if theirs.how == "nothing":
+            return None if ours is None else (
+                f"Claude Code's YAML parser rejects this frontmatter ({theirs.why}) and its "
+                f"re-quoted form too, so it reads no {KEY}: the value grants nothing")
+        got = runtime_value(theirs.root)
+        if (span.end == yaml_end and theirs.how == "direct") or (got is None and ours is None):
+            return None
+        if got is None:
+            return (f"Claude Code ends the frontmatter at the first '---' (line "
+                    f"{line_column(self.text, span.end)[0]}), before {KEY}, so it never "
+                    "reads it")
+        if ours is not None and tuple(runtime_entries(got)) == ours:
+            return None
+        raise self.fail(f"Claude Code ends the frontmatter at the first '---' (line "
+                        f"{line_column(self.text, span.end)[0]}) and reads {KEY} there as "
+                        f"{runtime_entries(got)!r}, where skillgrant reads "
+                        f"{'no ' + KEY if ours is None else repr(list(ours))}; write the "
+                        "frontmatter without '---' inside it", span.end)
+
+    def _closing_fence(self) -> tuple[int, int]:
         text = self.text
         found = FENCE_LINE.search(text, self.yaml_start)
         if found is None:
@@ -132,7 +216,7 @@ class _Reader:
                             "disagree on where the frontmatter ends", pos)
         if found.group(1) == "...":
             self._refuse_dashes_after_dots(end)
-        return pos, min(end + 1, len(text)), found.group(1)
+        return pos, min(end + 1, len(text))
 
     def _refuse_dashes_after_dots(self, start: int) -> None:
         """A ``...`` close with a ``---`` line later in the file reads two ways: readers that
@@ -153,16 +237,9 @@ class _Reader:
                             f"not {kind}", self.offset(root))
         return list(root.value)
 
-    def _frontmatter_metadata(self, yaml_end: int, closing: str,
-                              root: Node | None) -> dict[str, object]:
-        # python-frontmatter is blind to a BOM and to '...' fences: hand it the text without
-        # either, so its reading can be compared with ours.
-        text = self.text[1:] if self.text.startswith("\ufeff") else self.text
-        if closing == "...":
-            cut = yaml_end - (len(self.text) - len(text))
-            text = text[:cut] + "---" + text[cut + 3:]
+    def _frontmatter_metadata(self, root: Node | None) -> dict[str, object]:
         try:
-            return fmread.metadata(text, self.text[self.yaml_start:yaml_end], root)
+            return fmread.metadata(root)
         except Exception as e:  # a value PyYAML composes but cannot construct (a bad date...)
             raise self.fail(f"the frontmatter does not load: {e}".split("\n")[0], 0) from e
 
@@ -221,6 +298,7 @@ class _Reader:
         assert isinstance(node, ScalarNode)
         style = STYLE_NAMES.get(node.style, "plain")
         end = self.end(node)
+        self._refuse_quoted_crlf(node)
         if style in ("literal", "folded"):
             end = eol(text, last_char(text, start, end))
             content = text[eol(text, start):end]
@@ -235,6 +313,16 @@ class _Reader:
                             multiline=multiline, key_start=key_start, key_column=key_column,
                             entry_starts=starts, entry_ends=ends)
 
+    def _refuse_quoted_crlf(self, node: ScalarNode) -> None:
+        """Bun keeps a CRLF inside a quoted scalar as a line break where YAML (and PyYAML)
+        folds it into a space: the runtime would read other entries."""
+        start, end = self.offset(node), self.end(node)
+        if node.style in ("'", '"') and self.text.find("\r", start, end) >= 0:
+            raise self.fail(f"{KEY} is quoted over several lines with CRLF line breaks, which "
+                            "Claude Code's YAML parser keeps as line breaks inside the value "
+                            "(so its entries run together); write the value on one line",
+                            start)
+
     def _item(self, seq: SequenceNode, index: int, node: Node) -> Item:
         if not is_str_scalar(node):
             raise self.fail(f"{KEY} item {index + 1} must be a string, not {_kind(node)}",
@@ -244,6 +332,7 @@ class _Reader:
         if self.text[start:start + 1] in ("&", "!"):
             raise self.fail(f"{KEY} item {index + 1} carries a YAML tag or anchor", start)
         style = STYLE_NAMES.get(node.style, "plain")
+        self._refuse_quoted_crlf(node)
         if seq.flow_style:
             return Item(node.value, style, start, end, start, end)
         if style in ("literal", "folded"):

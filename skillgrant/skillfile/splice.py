@@ -115,7 +115,8 @@ def _string(doc: SkillDoc, value: AllowedTools, entries: Sequence[str]) -> str:
     style = {"plain": "plain", "single-quoted": "single"}.get(value.form, "double")
     rendered = render_scalar(joined, style, flow=False)
     quote = rendered[0] if rendered[0] in "'\"" else ""
-    if not value.multiline or sep not in (", ", " ") or rendered != quote + joined + quote:
+    if (not value.multiline or sep not in (", ", " ") or rendered != quote + joined + quote
+            or (quote and doc.newline != "\n")):  # Bun keeps a CRLF in quotes as a break
         return rendered
     return _wrap(doc, value, entries, sep, quote)
 
@@ -147,7 +148,8 @@ def _wrap(doc: SkillDoc, value: AllowedTools, entries: Sequence[str], sep: str, 
 
 def _block_scalar(doc: SkillDoc, value: AllowedTools, entries: Sequence[str]) -> str:
     text = doc.text
-    comma = "," in (value.separator or ",")
+    # Claude Code cuts a value at ',' and ' ' only: one entry a line needs its comma.
+    comma = True
     if not all(one_line(e) for e in entries):
         # A line break or an unprintable character cannot stand in a block scalar.
         return double_quote(_value_separator(value).join(entries))

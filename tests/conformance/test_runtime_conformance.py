@@ -9,6 +9,7 @@ runtime's side (the hole, with skillgrant bypassed) and skillgrant's (the fix).
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,9 @@ from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text, read_skill
 
 #: The shared corpus beside the checkout (absent: the corpus cases are left out).
-REAL_SKILLS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real-skills"
+REAL_SKILLS = Path(os.environ.get(
+    "SKILLGRANT_REAL_SKILLS",
+    Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real-skills"))
 
 TOUCH = Probe("Bash", "touch zz")
 READ_OUTSIDE = Probe("Read", f"{OUTSIDE}/zz.txt")
@@ -54,6 +57,8 @@ def rows(judge: Judge) -> dict[str, dict[Probe, bool]]:
         "backslash": skill("allowed-tools: Bash(touch \\\\*)"),
         "dashes-touch": skill("allowed-tools: Bash(touch *)", before="description: a --- b\n"),
         "plan": plan_skill(ROW_PLAN),
+        "block-scalar-applied": apply_to_text(ROWS["block-scalar"].text, Plan.from_entries(
+            list(ROWS["block-scalar"].plan)))[0],
     }
     texts = {name: case.text for name, case in ROWS.items()} | extra
     probes = [TOUCH, READ_OUTSIDE, Probe("Bash", "touch \\zz")]
@@ -70,20 +75,42 @@ def test_nel_ls_ps_are_not_line_breaks_for_the_runtime_so_such_files_are_refused
         apply_to_text(ROWS[row].text, Plan.from_entries(ROW_PLAN))
 
 
-def test_frontmatter_the_runtime_rejects_is_reread_requoted_so_such_files_are_refused(
-        rows: dict[str, dict[Probe, bool]]) -> None:
-    assert rows["requote-comment"][TOUCH], "the comment became Bash(touch *)"
-    case = ROWS["requote-comment"]
-    with pytest.raises(SkillFileError, match="re-quotes simple 'key: value' lines"):
-        apply_to_text(case.text, Plan.from_entries(case.plan))
+@pytest.mark.parametrize(("row", "entry"), [("requote-comment", "Bash(touch *)"),
+                                            ("flow-mapping-spill", "Bash"),
+                                            ("retry-read", "Bash"),
+                                            ("argument-hint", "Bash(touch *)")])
+def test_frontmatter_the_runtime_rejects_is_read_requoted_as_the_runtime_reads_it(
+        rows: dict[str, dict[Probe, bool]], row: str, entry: str) -> None:
+    assert rows[row][TOUCH], f"the runtime reads {entry} through its retry"
+    case = ROWS[row]
+    doc = read_skill(case.text)
+    assert doc.retried is not None and entry in doc.runtime_entries
+    try:
+        _, decision = apply_to_text(case.text, Plan.from_entries(case.plan))
+    except SkillFileError as e:  # the flow mapping left open once the key is removed
+        assert row == "flow-mapping-spill" and "does not read back" in e.message
+        return
+    assert entry not in decision.allowed
 
 
-def test_flow_mapping_spilling_into_allowed_tools_is_refused(
+def test_a_retry_reading_that_cannot_be_computed_is_refused(
         rows: dict[str, dict[Probe, bool]]) -> None:
-    assert rows["flow-mapping-spill"][TOUCH], "the runtime reads a top-level bare Bash"
-    case = ROWS["flow-mapping-spill"]
-    with pytest.raises(SkillFileError, match=r"as \['Bash', '\}'\]"):
-        apply_to_text(case.text, Plan.from_entries(case.plan))
+    assert rows["retry-trap"][TOUCH], "the runtime reads a bare Bash from the re-quoted text"
+    with pytest.raises(SkillFileError, match="cannot be computed"):
+        apply_to_text(ROWS["retry-trap"].text, Plan.from_entries(ROW_PLAN))
+
+
+def test_a_block_scalar_one_entry_a_line_grants_nothing_until_apply_rewrites_it(
+        rows: dict[str, dict[Probe, bool]]) -> None:
+    assert not rows["block-scalar"][TOUCH], "one entry holding a line break grants nothing"
+    assert read_skill(ROWS["block-scalar"].text).merged_note is not None
+    assert rows["block-scalar-applied"][TOUCH], "the rewrite is read as the kept entries"
+
+
+def test_a_skills_own_allow_hook_is_refused(rows: dict[str, dict[Probe, bool]]) -> None:
+    assert rows["hooks-allow"][TOUCH], "the skill's PreToolUse hook pre-approves touch"
+    with pytest.raises(SkillFileError, match="'hooks' lets the skill go beyond its plan"):
+        apply_to_text(ROWS["hooks-allow"].text, Plan.from_entries(ROW_PLAN))
 
 
 def test_bare_edit_does_not_grant_read(rows: dict[str, dict[Probe, bool]]) -> None:
@@ -140,6 +167,26 @@ def all_cases() -> list[Case]:
 def test_applied_skills_never_allow_more_than_the_plan(judge: Judge) -> None:
     cases = all_cases()
     assert len(cases) >= 300 + len(ROWS)
+    assert _escalations(judge, cases) == []
+
+
+#: Issue 27's rows, and the real files the runtime reads through its retry.
+ISSUE_27 = ("retry-trap", "retry-read", "argument-hint", "block-scalar", "hooks-allow",
+            "requote-comment", "flow-mapping-spill")
+RETRY_READ_FILES = ("09-", "15-", "34-", "39-")
+
+
+def test_issue_27_cases_never_allow_more_than_the_plan(judge: Judge) -> None:
+    corpus = corpus_cases(REAL_SKILLS) if REAL_SKILLS.is_dir() else []
+    cases = [ROWS[name] for name in ISSUE_27] + [
+        case for case in corpus if case.name.removeprefix("corpus:").startswith(RETRY_READ_FILES)]
+    assert len(cases) == len(ISSUE_27) + (4 if corpus else 0)
+    assert _escalations(judge, cases) == []
+
+
+def _escalations(judge: Judge, cases: list[Case]) -> list[tuple[str, str]]:
+    """Each case applied (A) against its plan (P) under the runtime: the probes A allows and
+    P does not."""
     judged = [_judged(case) for case in cases]
     written = [j for j in judged if j.applied is not None]
     # A: one session per distinct applied text, with every probe of the cases that wrote it
@@ -174,7 +221,7 @@ def test_applied_skills_never_allow_more_than_the_plan(judge: Judge) -> None:
     TALLY["A sessions"] = len(jobs)
     TALLY["escalations"] = len(escalations)
     TALLY["A sessions whose skill did not load (nothing it grants applies)"] = judge.not_loaded
-    assert escalations == [], "\n".join(map(repr, escalations))
+    return escalations
 
 
 def test_every_row_and_real_file_is_judged() -> None:

@@ -289,6 +289,8 @@ def _assert_rewrite_is_sound(text: str, new_text: str, decision: object) -> None
     assert new_text[new_doc.body_start:] == text[old_doc.body_start:]
     assert new_text[:new_doc.yaml_start] == text[:old_doc.yaml_start]
     assert apply_to_text(new_text, NARROW_PLAN)[0] == new_text
+    if new_doc.retried:  # PyYAML cannot read what Claude Code reads re-quoted: tests/oracle
+        return           # reads such rewrites with Bun, the runtime's own parser
     # Read back by another reader: what the runtime would be handed.
     fm_text = new_text.lstrip("\ufeff")
     if new_text[new_doc.yaml_end:new_doc.yaml_end + 3] == "...":

@@ -1,0 +1,75 @@
+"""Frontmatter keys other than ``allowed-tools`` that let a skill run or pre-approve anything
+(issue 27; docs/runtime-conformance.md has the table of every key Claude Code 2.1.332 honours).
+
+* ``hooks``: the skill's own hooks run shell commands on the events they name, and a
+  ``PreToolUse`` hook that answers ``allow`` pre-approves a call ``allowed-tools`` does not.
+* ``agent``: the sub-agent type that runs the skill (with ``context: fork``); an agent's own
+  definition carries its tools and permission mode.
+
+Such a key is refused with a located error unless skillgrant wrote it: the very ``hooks`` that
+``apply --enforce`` writes for this file and the plan it is judged against
+(``skillfile.enforce``): one ``PreToolUse`` hook running ``skillgrant hook --plan PLAN``
+(with ``--plan-kind`` and the file's ``--skill-dir``, nothing else), so that the hook can allow
+nothing the plan does not. ``disallowed-tools`` only removes
+tools and is kept. A top-level ``PreToolUse`` or ``PermissionRequest`` key makes the runtime
+load the skill with no hooks and no ``allowed-tools``: it grants less, and is left alone.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from typing import Final, get_args
+
+from ..errors import SkillFileError
+from ..gate.config import claude_hooks, command
+from .doc import SkillDoc
+from .fmread import same
+from .yamlspan import line_column
+
+#: Each judged key, and what it can do (said in the refusal).
+JUDGED: Final[dict[str, str]] = {
+    "hooks": "its hooks run shell commands, and a PreToolUse hook answering 'allow' "
+             "pre-approves calls outside allowed-tools",
+    "agent": "the agent type it names runs the skill with that agent's own tools and "
+             "permission mode, outside allowed-tools",
+}
+
+
+def judge_keys(doc: SkillDoc, plan_source: str | None, enforce: str | None = None) -> None:
+    """Refuse ``doc`` when it has a key of ``JUDGED`` that skillgrant did not write for the
+    plan file ``plan_source`` (or that ``apply --enforce`` running ``enforce`` would not
+    write). Raises SkillFileError located at the key."""
+    for key, can in JUDGED.items():
+        if key not in doc.metadata or (key == "hooks" and (
+                ours(doc.metadata[key], plan_source, doc.path)
+                or (enforce is not None and same(doc.metadata[key], claude_hooks(
+                    enforce + _folder(doc.path)))))):
+            continue
+        line, column = _where(doc, key)
+        raise SkillFileError(f"the frontmatter's {key!r} lets the skill go beyond its plan "
+                             f"({can}); skillgrant refuses a skill with {key!r} it did not "
+                             "write (apply --enforce writes its own hooks)", path=doc.path,
+                             line=line, column=column)
+
+
+def ours(value: object, plan_source: str | None, path: str | None) -> bool:
+    """Whether ``value`` is the ``hooks`` mapping ``apply --enforce`` writes into the file at
+    ``path`` for the plan file ``plan_source``, with any plan kind."""
+    if plan_source is None:
+        return False
+    from ..plan.model import PlanKind  # here: pydantic is not loaded to check a file
+    return any(same(value, claude_hooks(command("claude-code", plan_source, kind)
+                                        + _folder(path))) for kind in get_args(PlanKind))
+
+
+def _folder(path: str | None) -> str:
+    """The ``--skill-dir`` option ``apply --enforce`` adds for the file at ``path``."""
+    return "" if path is None else " " + shlex.join(
+        ["--skill-dir", os.path.dirname(os.path.abspath(path))])
+
+
+def _where(doc: SkillDoc, key: str) -> tuple[int, int]:
+    text = doc.text
+    at = text.find(f"\n{key}:", doc.yaml_start - 1, doc.yaml_end)
+    return line_column(text, at + 1 if at >= 0 else doc.yaml_start)

@@ -1,0 +1,126 @@
+"""Generated SKILL.md frontmatters aimed at where PyYAML (skillgrant's YAML reader), Bun's YAML
+parser and the runtime's re-quote retry part ways (issue 27's list): quoted and multi-line
+scalars with continuation lines at every column, flow and block collections over several
+lines, tabs in list items, comments, ``: `` and ``#`` inside values, keys that look like
+``allowed-tools`` inside other values, BOMs and U+0085/2028/2029, document markers, anchors,
+tags, CR and CRLF, and the retry's quoting rules. Seeded: the same seed gives the same texts."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+ENTRIES = ["Read", "Grep", "Bash(git status)", "Bash(git *)", "Bash(touch *)", "Write",
+           "Bash(npm run *)", "Edit(src/**)", "*", "Bash(rm -rf /)", "WebFetch(domain:x.com)",
+           "Bash(echo a, b)", "Bash(${CLAUDE_PLUGIN_ROOT}/x.sh *)", "mcp__s__t"]
+SEPARATORS = [", ", " ", ",", ",\t", "\t", " ,  "]
+ODD = ["\ufeff", "\x85", "\u2028", "\u2029", "\t", "\r", "#", ": ", "[", "]", "{", "}", "'",
+       '"', "&a ", "*a", "!", "|", ">", "%", "@", "`", "- ", "---", "...", "\\", "\n", " "]
+VALUES = ["plain words", "[file.typ] [output.pdf]", "use it: now", "a # comment", "`code`",
+          "{x}", "*star", "&anchor v", "!tag v", "|pipe", ">gt", "%pct", "@at", "'q'",
+          '"d"', "[a, b]", "[a, b", "x: y: z", "allowed-tools: Bash", "- item", "50%",
+          "yes", "~", "null", "2024-01-01", "1.5", ""]
+KEYS = ["name", "description", "argument-hint", "model", "x-y", "when_to_use", "version"]
+
+
+def _entries(rng: random.Random) -> list[str]:
+    return rng.sample(ENTRIES, rng.randint(1, 4))
+
+
+def _allowed(rng: random.Random, key: str = "allowed-tools") -> list[str]:
+    entries = _entries(rng)
+    form = rng.randrange(12)
+    sep = rng.choice(SEPARATORS)
+    if form == 0:
+        return [f"{key}: {sep.join(entries)}"]
+    if form == 1:
+        return [f"{key}: \"{sep.join(entries)}\""]
+    if form == 2:
+        return [f"{key}: '{sep.join(entries)}'"]
+    if form == 3:
+        return [f"{key}: [{', '.join(entries)}]"]
+    if form == 4:  # a flow list over lines, its lines at some column
+        col = " " * rng.randint(0, 3)
+        return [f"{key}: [{entries[0]},"] + [f"{col}{e}," for e in entries[1:]] + [f"{col}]"]
+    if form == 5:
+        dash = rng.choice(["- ", "-\t", "-  ", "- \t"])
+        col = " " * rng.randint(0, 3)
+        return [f"{key}:"] + [f"{col}{dash}{e}" for e in entries]
+    if form in (6, 7):
+        ind = rng.choice(["|", ">", "|-", ">-", "|+", "|2"])
+        col = " " * rng.randint(1, 3)
+        return [f"{key}: {ind}"] + [f"{col}{e}" for e in entries]
+    return _odd_forms(rng, key, entries, sep, form)
+
+
+def _odd_forms(rng: random.Random, key: str, entries: list[str], sep: str,
+               form: int) -> list[str]:
+    if form == 8:  # a quoted value over lines, continuation at every column
+        lines = [f"{key}: \"{entries[0]}"]
+        lines += [" " * rng.randint(0, 3) + e for e in entries[1:]]
+        lines[-1] += '"'
+        return lines
+    if form == 9:
+        return [f"{key}: {sep.join(entries)} # {rng.choice(ENTRIES)}"]
+    if form == 10:
+        return [f"{key}: &a {sep.join(entries)}"] if rng.random() < 0.5 else [
+            f"{key}: !!str {sep.join(entries)}"]
+    return [f"{key}:   {sep.join(entries)}  "]
+
+
+def _other(rng: random.Random) -> list[str]:
+    key = rng.choice(KEYS)
+    kind = rng.randrange(9)
+    value = rng.choice(VALUES)
+    if kind == 0:  # a double-quoted value whose continuation lines hold a key
+        col = " " * rng.randint(0, 2)
+        inner = _allowed(rng)[0] if rng.random() < 0.7 else "x: y"
+        return [f'{key}: "start', f"{col}{inner}", f'{col}end"']
+    if kind == 1:
+        col = " " * rng.randint(0, 2)
+        return [f"{key}: 'start", f"{col}{_allowed(rng)[0]}", f"{col}end'"]
+    if kind == 2:  # a block scalar holding a key-like line
+        return [f"{key}: |", "  text", f"  {_allowed(rng)[0]}"]
+    if kind == 3:
+        return [f"{key}: [a,", f"{' ' * rng.randint(0, 2)}b]"]
+    if kind == 4:
+        return [rng.choice([": y", "- x", "# comment", "", "---", "...", "  indented", "\t- t",
+                            "key with space: v", "?: q", "x:", "&a y: z"])]
+    if kind == 5:
+        return [f"{key}:", f"  - {value}", f"  -\t{value}"]
+    return [f"{key}: {value}"]
+
+
+def _mutate(rng: random.Random, text: str) -> str:
+    for _ in range(rng.choice([0, 0, 1, 1, 2])):
+        at = rng.randint(0, len(text))
+        text = text[:at] + rng.choice(ODD) + text[at:]
+    return text
+
+
+def frontmatter(rng: random.Random) -> str:
+    """One SKILL.md text."""
+    parts: list[list[str]] = [_other(rng) for _ in range(rng.randint(0, 3))]
+    for _ in range(rng.choice([1, 1, 1, 1, 2, 0])):
+        parts.insert(rng.randint(0, len(parts)), _allowed(rng))
+    lines = [line for part in parts for line in part]
+    body = "\n".join(lines)
+    if rng.random() < 0.5:
+        body = _mutate(rng, body)
+    lead = "\n" * rng.choice([0, 0, 0, 0, 1, 2])  # blank lines the runtime's regex skips
+    text = "---\n" + lead + body + ("\n" if body else "") + rng.choice(["---\n", "---\nBody\n",
+                                                                  "---", "...\n---\n"])
+    if rng.random() < 0.08:
+        text = "\ufeff" + text
+    newline = rng.random()
+    if newline < 0.1:
+        text = text.replace("\n", "\r\n")
+    elif newline < 0.13:
+        text = text.replace("\n", "\r")
+    return text
+
+
+def texts(seed: int, count: int) -> Iterator[str]:
+    rng = random.Random(seed)
+    for _ in range(count):
+        yield frontmatter(rng)
