@@ -37,6 +37,7 @@ from .options import (
     format_option,
     guard,
 )
+from .evidence import register_evidence_commands
 from .review import register_review_commands
 from .run import Invocation, load_plan, run_check, warn_about
 from .serve import register_serve_command
@@ -250,6 +251,7 @@ def schema(
 
 register_review_commands(app)
 register_serve_command(app)
+register_evidence_commands(app)  # suggest, replay, audit (issue 32)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
