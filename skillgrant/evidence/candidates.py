@@ -57,6 +57,7 @@ _SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
 _SCRIPT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
 #: What an EXACT entry may not hold: grant syntax (stars, parentheses, escapes, ``:*``), and
 #: controls, which make an entry invalid or a runtime reading doubtful.
+_PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _HOST = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?")
 #: A patch's file headers, as Codex reads them.
 _PATCH_PATH = re.compile(r"^\s*\*\*\*\s*(?:Add File|Update File|Delete File|Move to)\s*:"
@@ -80,9 +81,12 @@ def candidates(call: Observed, level: Level) -> tuple[str, ...]:
         raise Unsuggestible("the call's input is not an object")
     spec = translate(call.tool, {})
     if spec is None:
-        if vocabulary.is_mcp(call.tool) or vocabulary.is_tool_name(call.tool):
+        # A name judged verbatim: only a plain one, never a glob (`mcp__s__get*` would be an
+        # entry for every tool of that prefix).
+        if _PLAIN_NAME.fullmatch(call.tool) and (vocabulary.is_mcp(call.tool)
+                                                 or vocabulary.is_tool_name(call.tool)):
             return (call.tool,)
-        raise Unsuggestible(f"{call.tool!r} is not a tool name a plan can hold")
+        raise Unsuggestible(f"{call.tool!r} is not a plain tool name a plan can hold")
     if level == "tool" and spec.domain != "patch":
         if spec.domain == "shell":  # a command the gate does not understand: still none
             _shell(spec, call.tool_input, call.cwd, "exact")
@@ -231,8 +235,10 @@ def _path(tool: str, path: str, level: Level, *, tree: bool = False) -> str:
     kind = "Edit" if tool in ("Edit", "Write", "NotebookEdit") else "Read"
     if level == "tool":
         return tool
-    if level == "directory" and not tree and path != "/":
-        path, tree = path.rsplit("/", 1)[0] or "/", True
+    # A file's directory, but never the root's: `Edit(//**)` would be every file.
+    directory = path.rsplit("/", 1)[0]
+    if level == "directory" and not tree and directory:
+        path, tree = directory, True
     target = path.rstrip("/") + "/**" if tree else path
     return f"{kind}(/{target})"
 
