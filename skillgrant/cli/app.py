@@ -24,6 +24,7 @@ import typer
 
 from .. import __version__
 from .console import CHECK_FORMATS, EXPLAIN_FORMATS, exit_status
+from .evidence import register_evidence_commands
 from .options import (
     Colour,
     ColourOpt,
@@ -37,7 +38,6 @@ from .options import (
     format_option,
     guard,
 )
-from .evidence import register_evidence_commands
 from .review import register_review_commands
 from .run import Invocation, load_plan, run_check, warn_about
 from .serve import register_serve_command

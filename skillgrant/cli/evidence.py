@@ -71,5 +71,44 @@ def suggest(
                 typer.echo(text, nl=False)
 
 
+
+
+audit_app = typer.Typer(help="The audit log of skillgrant hook and skillgrant serve.",
+                        no_args_is_help=True)
+
+
+@audit_app.command("verify")
+def verify(
+    ctx: typer.Context,
+    logs: Annotated[list[str], typer.Argument(metavar="LOG...", show_default=False,
+                                              help="Audit logs to check.")],
+    anchor: Annotated[str | None, typer.Option(
+        "--anchor", metavar="LINK", help="The link (sha256:…) of a record kept elsewhere, e.g. "
+        "the head a previous run printed: the log must still hold that record.")] = None,
+    fmt: Annotated[Format, format_option((Format.text, Format.json))] = Format.text,
+    output: OutputOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Check the hash chain of audit logs: each record names the SHA-256 of the record before
+    it. Names the first record where an edit, a deletion, an insertion or a reordering breaks
+    the chain. A cut at the end shows only against an --anchor kept elsewhere.
+    Exit 0: every chain holds; 1: one breaks; 2: an error.
+    """
+    with guard(ctx, debug):
+        from ..evidence.chain import verify as run_verify
+        from ..reports.chain import render_json, render_text
+        from ..reports.escape import dumps
+
+        reports = [run_verify(log, anchor) for log in logs]
+        with report_to(output):
+            if fmt is Format.json:
+                typer.echo(dumps(render_json(reports)), nl=False)
+            else:
+                typer.echo(render_text(reports), nl=False)
+        if not all(r.valid for r in reports):
+            raise typer.Exit(1)
+
+
 def register_evidence_commands(app: typer.Typer) -> None:
     app.command()(suggest)
+    app.add_typer(audit_app, name="audit")

@@ -48,6 +48,9 @@ def serve(
     poll: Annotated[float, typer.Option(
         min=0, help="Seconds between checks of the plan files for changes (0: only on "
         "SIGHUP).")] = 1.0,
+    observe: Annotated[bool, typer.Option(
+        "--observe", help="Decide and log every hook call (\"observed\": true) and deny "
+        "none: to gather evidence for skillgrant suggest. Not enforcement.")] = False,
     print_config: Annotated[bool, typer.Option(
         "--print-config", help="Print Claude Code's http hook settings for the first plan and "
         "exit.")] = False,
@@ -65,13 +68,18 @@ def serve(
         except ValueError as e:
             raise StartError(str(e)) from None
         options = ServeOptions(specs, host, port, token_env, tuple(allow_host or ()),
-                               audit_log, max_body_bytes, read_timeout, handler_timeout, poll)
+                               audit_log, max_body_bytes, read_timeout, handler_timeout, poll,
+                               observe=observe)
         if print_config:
             from ..service.config import snippet
             from ..service.server import token
 
             token(options)  # the same refusals as serving: the snippet must work
             text, note = snippet(host, port, [s.name for s in specs], token_env)
+            if observe:
+                from ..gate.observe import CONFIG_NOTE
+
+                note = f"{CONFIG_NOTE}\n{note}"
             typer.echo(text, nl=False)
             typer.echo(note, nl=False, err=True)
             return
