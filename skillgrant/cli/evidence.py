@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from .console import report_to
-from .options import DebugOpt, Format, OutputOpt, format_option, guard
+from .options import DebugOpt, Format, OutputOpt, PlanKind, format_option, guard
 
 EVIDENCE_HELP = ("Evidence: skillgrant audit logs, Claude Code session transcripts "
                  "(~/.claude/projects/…/*.jsonl) or Copilot CLI events.jsonl files.")
@@ -52,6 +52,7 @@ def suggest(
     bytes. Exit 0: a plan was suggested; 2: an error.
     """
     with guard(ctx, debug):
+        from .. import __version__
         from ..evidence.read import read_evidence
         from ..evidence.suggest import suggest as run_suggest
         from ..reports.escape import dumps
@@ -64,13 +65,53 @@ def suggest(
                 typer.echo(text, nl=False)
         with report_to(output):
             if fmt is Format.json:
-                typer.echo(dumps(json_document(found, evidence)), nl=False)
+                typer.echo(dumps(json_document(found, evidence, __version__)), nl=False)
             elif plan_out is not None:
                 typer.echo(summary(found, plan_out), nl=False)
             else:
                 typer.echo(text, nl=False)
 
 
+
+
+def replay(
+    ctx: typer.Context,
+    logs: Annotated[list[str], typer.Argument(
+        metavar="LOG...", show_default=False, help=EVIDENCE_HELP + " Without --against, only "
+        "audit logs (their logged decisions are the old ones).")],
+    plan: Annotated[str, typer.Option(
+        "--plan", "-p", metavar="NEW", show_default=False,
+        help="The new plan: a plan file, an approved SKILL.md or a settings.json.")],
+    against: Annotated[str | None, typer.Option(
+        "--against", metavar="OLD", help="The old plan to compare with (default: the "
+        "decisions the audit log recorded).")] = None,
+    plan_kind: Annotated[PlanKind, typer.Option(
+        "--plan-kind", help="How to read the plans.")] = PlanKind.auto,
+    fmt: Annotated[Format, format_option(
+        (Format.text, Format.json, Format.markdown, Format.sarif),
+        help="text for people; json for pipelines; markdown for a pull-request comment; "
+             "sarif for code scanning.")] = Format.text,
+    output: OutputOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Decide every logged call again under the plan NEW (and under OLD with --against) and
+    report what would now be denied and what would now be allowed, with counts.
+    Exit 0: nothing changed; 1: something did; 2: an error.
+    """
+    with guard(ctx, debug):
+        from .. import __version__
+        from ..evidence.read import read_evidence
+        from ..evidence.replay import replay as run_replay
+        from ..reports.replay import render
+        from .console import repo_root, root_uri
+
+        found = run_replay(read_evidence(logs), plan, against, plan_kind=plan_kind.value)
+        root = repo_root()
+        with report_to(output):
+            typer.echo(render(found, fmt.value, version=__version__, root=root,
+                              root_uri=root_uri(root)), nl=False)
+        if found.changed:
+            raise typer.Exit(1)
 
 
 audit_app = typer.Typer(help="The audit log of skillgrant hook and skillgrant serve.",
@@ -95,6 +136,7 @@ def verify(
     Exit 0: every chain holds; 1: one breaks; 2: an error.
     """
     with guard(ctx, debug):
+        from .. import __version__
         from ..evidence.chain import verify as run_verify
         from ..reports.chain import render_json, render_text
         from ..reports.escape import dumps
@@ -102,7 +144,7 @@ def verify(
         reports = [run_verify(log, anchor) for log in logs]
         with report_to(output):
             if fmt is Format.json:
-                typer.echo(dumps(render_json(reports)), nl=False)
+                typer.echo(dumps(render_json(reports, __version__)), nl=False)
             else:
                 typer.echo(render_text(reports), nl=False)
         if not all(r.valid for r in reports):
@@ -111,4 +153,5 @@ def verify(
 
 def register_evidence_commands(app: typer.Typer) -> None:
     app.command()(suggest)
+    app.command()(replay)
     app.add_typer(audit_app, name="audit")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..evidence.chain import ChainReport
+from .jsondoc import JSON_VERSION, tool_json
 
 
 def render_text(reports: list[ChainReport]) -> str:
@@ -25,9 +26,10 @@ def render_text(reports: list[ChainReport]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_json(reports: list[ChainReport]) -> dict[str, object]:
+def render_json(reports: list[ChainReport], version: str) -> dict[str, object]:
     """The ``audit verify --format json`` document."""
-    return {"version": 1, "logs": [{
+    return {"version": JSON_VERSION, "tool": tool_json(version), "command": "audit verify",
+            "logs": [{
         "path": r.path, "valid": r.valid, "records": r.records, "cut_lines": r.cut,
         "head": r.head,
         "break": None if r.broken is None else {"line": r.broken.line,

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..evidence.suggest import Distinct, Suggestion
 from .escape import plural
+from .jsondoc import JSON_VERSION, tool_json
 
 #: Distinct calls listed under an entry in the plan file (the JSON document lists all).
 SHOWN_PER_ENTRY = 20
@@ -52,10 +53,10 @@ def plan_text(found: Suggestion, sources: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def json_document(found: Suggestion, sources: Sequence[str]) -> dict[str, Any]:
+def json_document(found: Suggestion, sources: Sequence[str], version: str) -> dict[str, Any]:
     """The suggestion as the JSON document ``suggest --format json`` prints."""
     return {
-        "version": 1,
+        "version": JSON_VERSION, "tool": tool_json(version), "command": "suggest",
         "generalize": found.level,
         "sources": list(sources),
         "calls": found.calls,
