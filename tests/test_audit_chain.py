@@ -183,3 +183,24 @@ def test_hook_processes_at_once_keep_one_chain(tmp_path: Path) -> None:
     records = [json.loads(line) for line in log.read_bytes().splitlines()]
     assert {r["session_id"] for r in records if r["observed"]} == {
         f"h{i}" for i in range(40) if i % 3 == 0}
+
+
+@pytest.mark.parametrize("tail", [b"garbage\n", b'{"time": "cut\n{"ti', b"x\ny\n"])
+def test_lines_after_the_last_record_beyond_one_cut_record_break_the_chain(
+        tmp_path: Path, tail: bytes) -> None:
+    """Records at the end replaced by lines that are not records (or a file that holds none)
+    are not what a kill leaves: one line, cut short, with no newline."""
+    log, _ = _log(tmp_path, 3)
+    with log.open("ab") as stream:
+        stream.write(tail)
+    assert _broken_at(log) == 4
+    log.write_bytes(tail)
+    assert _broken_at(log) == 1
+
+
+def test_one_record_cut_short_at_the_end_is_what_a_kill_leaves(tmp_path: Path) -> None:
+    log, _ = _log(tmp_path, 3)
+    with log.open("ab") as stream:
+        stream.write(b'{"time": "2026-12-0')
+    report = verify(str(log))
+    assert report.valid and report.cut == [4]

@@ -120,8 +120,10 @@ def test_observe_logs_failures_too_and_denies_nothing(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout) == (0, "") and "not enforced" in done.stderr
     ((record),) = _records(log)
     assert (record["decision"], record["status"], record["observed"]) == ("deny", "error", True)
+    # A command line that cannot be read is denied, --observe or not: which options hold is
+    # not known.
     bad = _run("hook", "--observe", "--outside", "never", stdin="{}")
-    assert (bad.returncode, bad.stdout) == (0, "")
+    assert bad.returncode == 2 and '"deny"' in bad.stdout
 
 
 def test_print_config_says_observe_in_a_comment_line(tmp_path: Path) -> None:

@@ -77,7 +77,9 @@ def verify(path: str, anchor: str | None = None) -> ChainReport:
 def _walk(stream: Iterable[bytes], report: ChainReport) -> None:
     previous: tuple[int, str] | None = None  # the last record's line and link
     cut: list[tuple[int, str]] = []  # lines since it that are not records
+    ended = True  # whether the last line read ends with a newline
     for number, line in enumerate(stream, start=1):
+        ended = line.endswith(b"\n")
         if not is_record(line):
             report.cut.append(number)
             cut.append((number, link(line)))
@@ -91,6 +93,12 @@ def _walk(stream: Iterable[bytes], report: ChainReport) -> None:
         if report.anchor is not None and previous[1] == report.anchor:
             report.anchor_line = number
     report.head = previous[1] if previous is not None else None
+    # A writer killed mid-record leaves one line without its newline at the end; the next
+    # writer would name it. More lines after the last record, or a whole one, are not that.
+    if len(cut) > 1 or (cut and ended):
+        report.broken = Break(cut[0][0], f"{len(cut)} line(s) after the last record are not "
+                              "records: a writer killed mid-record leaves at most one, cut "
+                              "short; records at the end were replaced, or lines added")
 
 
 def _link_problem(record: dict[str, object], previous: tuple[int, str] | None,

@@ -113,10 +113,12 @@ def chained(line: bytes, prev: str | None, torn: Sequence[str] = ()) -> bytes:
 def append(path: str, line: bytes) -> None:
     """Append ``line`` to the log at ``path``, chained, in one write (created 0600 if absent).
     Raises OSError when it cannot be chained or written whole."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
+    # Read and write through one descriptor: the record is chained to the file it is written
+    # to, even if the log is renamed (rotated) in between.
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
                  0o600)
     try:
-        append_locked(fd, path, line)
+        append_locked(fd, line)
     finally:
         os.close(fd)
 
@@ -125,10 +127,10 @@ def append(path: str, line: bytes) -> None:
 Memo = tuple[int, int, int, str]
 
 
-def append_locked(fd: int, path: str, line: bytes, memo: Memo | None = None) -> Memo:
-    """Append ``line``, chained, to the log open at ``fd`` (``O_APPEND``) under its lock; what
-    to remember for the next append. When ``memo`` says this writer made the last append (same
-    file, same size), the log is not read back. Raises OSError."""
+def append_locked(fd: int, line: bytes, memo: Memo | None = None) -> Memo:
+    """Append ``line``, chained, to the log open at ``fd`` (read and write, ``O_APPEND``) under
+    its lock; what to remember for the next append. When ``memo`` says this writer made the
+    last append (same file, same size), the log is not read back. Raises OSError."""
     import fcntl
 
     _lock(fd)
@@ -139,7 +141,7 @@ def append_locked(fd: int, path: str, line: bytes, memo: Memo | None = None) -> 
         if memo is not None and memo[:3] == (info.st_dev, info.st_ino, info.st_size):
             prev = memo[3]
         else:
-            prev, torn = _last_links(fd, path, info)
+            prev, torn = _last_links(fd, info)
         whole = chained(line, prev, torn)
         written = os.write(fd, whole)
         if written != len(whole):
@@ -169,24 +171,19 @@ def _lock(fd: int) -> None:
         pause = min(pause * 2, 0.01)
 
 
-def _last_links(fd: int, path: str, info: os.stat_result) -> tuple[str | None, list[str]]:
+def _last_links(fd: int, info: os.stat_result) -> tuple[str | None, list[str]]:
     """The link to the last record of the log, and to each line after it that is not one."""
     if not stat.S_ISREG(info.st_mode) or not info.st_size:
         return None, []
+    size = info.st_size
     try:
-        reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        last = os.pread(fd, 1, size - 1)
     except OSError as e:
         raise OSError(f"the audit log cannot be read back to chain the record: {e}") from None
-    try:
-        if os.fstat(reader).st_ino != info.st_ino:
-            raise OSError("the audit log was replaced while it was written")
-        size = info.st_size
-        if os.pread(reader, 1, size - 1) != b"\n":  # a record cut short by a kill: end it
-            os.write(fd, b"\n")
-            size += 1
-        return _tail(reader, size)
-    finally:
-        os.close(reader)
+    if last != b"\n":  # a record cut short by a kill: end its line
+        os.write(fd, b"\n")
+        size += 1
+    return _tail(fd, size)
 
 
 def _tail(reader: int, size: int) -> tuple[str | None, list[str]]:

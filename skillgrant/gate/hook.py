@@ -134,8 +134,10 @@ def read_options(args: Sequence[str]) -> Options:
 def main(args: Sequence[str]) -> int:
     """Run the hook; its exit status. Nothing escapes: every failure is a denial."""
     dialect = _named_dialect(args)
+    observing = False  # a command line that cannot be read is denied, --observe or not
     try:
         options = read_options(args)
+        observing = options.get("--observe") is not None
         if options.help and os.isatty(0):  # a person asking; in a hook, a bad command line
             return _emit(Answer(USAGE, "", 0))
         if options.help:
@@ -153,7 +155,7 @@ def main(args: Sequence[str]) -> int:
         answer = failure(dialect, f"bad command line: {e}\n\n{USAGE}")
     except BaseException as e:  # fail closed: a crash denies the call
         answer = failure(dialect, f"internal error ({type(e).__name__}: {e})")
-    if "--observe" in args:  # observing never denies, whatever failed
+    if observing:  # observing never denies, whatever failed after its command line was read
         from .observe import observed_answer
 
         answer = observed_answer(answer)

@@ -44,7 +44,6 @@ def observed_answer(answer: A) -> A:
     stdout, stderr, status = answer
     if status == 0 and not stdout:
         return answer  # nothing enforced (or already observed)
-    said = stderr.rstrip("\n") or "skillgrant: the gate would have answered this call"
-    changed: Any = answer
-    return changed._replace(  # type: ignore[no-any-return]
-        stdout="", stderr=f"skillgrant (observe, not enforced): {said}\n", status=0)
+    said = f"skillgrant (observe, not enforced): {stderr.rstrip()}\n" if status else ""
+    changed: Any = answer  # an allow or an ask is dropped silently, a denial said
+    return changed._replace(stdout="", stderr=said, status=0)  # type: ignore[no-any-return]
