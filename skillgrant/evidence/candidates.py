@@ -50,6 +50,46 @@ SUBCOMMANDS: Final = frozenset({
     "vercel", "netlify", "wrangler", "firebase", "fly", "flyctl", "git-lfs", "jj", "hg", "svn",
 })
 TWO_LEVEL: Final = frozenset({"gh", "glab", "aws", "gcloud", "az"})
+#: Programs that run code or another command given in their arguments (``awk`` ``system()``,
+#: ``sed`` ``e``, ``tar --to-command``, ``rsync -e``, ``make --eval``, a pager's ``!``, an
+#: interpreter's script): a group over one (``Bash(awk *)``) would allow any command, as a
+#: tool-wide ``Bash`` does. ``suggest`` never groups them; each command stays exact. (``lint``
+#: flags some of these; this list is the suggestion's own, wider, caution.)
+EXECUTING: Final = frozenset({
+    "awk", "gawk", "mawk", "nawk", "sed", "gsed", "perl", "ruby", "node", "nodejs", "deno",
+    "php", "lua", "luajit", "tclsh", "wish", "R", "Rscript", "julia", "java", "jshell",
+    "groovy", "scala", "kotlin", "osascript", "tar", "gtar", "bsdtar", "rsync", "scp", "sftp",
+    "ssh", "ftp", "telnet", "nc", "ncat", "socat", "vim", "vi", "nvim", "ex", "view", "emacs",
+    "less", "more", "most", "man", "info", "gdb", "lldb", "strace", "ltrace", "valgrind",
+    "tmux", "screen", "zip", "make", "gmake", "just", "ed", "dc", "bc", "m4", "cpio",
+})
+#: Subcommands that run code or another command given in their arguments, or install and run
+#: packages (``git rebase -x``, ``git fetch --upload-pack``, ``npm exec``, ``pip install``,
+#: ``go run``): never grouped either.
+EXECUTING_SUBCOMMANDS: Final = {
+    "git": frozenset({"rebase", "bisect", "submodule", "filter-branch", "difftool", "mergetool",
+                      "config", "daemon", "fetch", "pull", "push", "clone", "ls-remote",
+                      "archive", "send-email", "grep", "remote", "help", "instaweb", "p4",
+                      "svn", "cvsimport", "upload-pack", "receive-pack", "shell"}),
+    **{manager: frozenset({"exec", "x", "dlx", "create", "init", "install", "i", "add", "ci",
+                           "update", "upgrade", "rebuild", "publish", "link", "pack",
+                           "explore", "edit", "config", "set"})
+       for manager in ("npm", "pnpm", "yarn", "bun", "deno")},
+    **{manager: frozenset({"install", "add", "run", "exec", "shell", "sync", "download",
+                           "wheel", "tool", "create", "env", "update", "lock"})
+       for manager in ("pip", "pip3", "uv", "poetry", "pipenv", "pdm", "conda", "hatch",
+                       "rye")},
+    "cargo": frozenset({"install", "run", "build", "test", "bench", "check", "clippy", "doc",
+                        "fix", "rustc", "script"}),
+    "go": frozenset({"run", "install", "generate", "get", "test", "build", "tool", "vet"}),
+    "gem": frozenset({"install", "update", "exec"}),
+    "bundle": frozenset({"exec", "install", "update"}),
+    "brew": frozenset({"install", "reinstall", "upgrade", "tap", "sh", "ruby", "irb"}),
+    "gh": frozenset({"alias", "extension", "ext", "codespace", "repo"}),
+    "kubectl": frozenset({"exec", "run", "debug", "attach", "cp", "apply", "create", "plugin"}),
+    "docker": frozenset({"run", "exec", "build", "compose", "buildx", "create", "start"}),
+    "podman": frozenset({"run", "exec", "build", "compose", "create", "start"}),
+}
 RUN_SCRIPT: Final = frozenset({"run", "run-script"})
 _PROGRAM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*(/[A-Za-z0-9_][A-Za-z0-9_.+-]*)*|"
                       r"\./[A-Za-z0-9_][A-Za-z0-9_.+/-]*")
@@ -195,6 +235,8 @@ def _grouped(tool: str, values: list[str | None]) -> str | None:
     if program is None or not _PROGRAM.fullmatch(program) or "=" in program:
         return None
     name = program.rsplit("/", 1)[-1]
+    if name in EXECUTING:
+        return None
     key = [program]
     if name in SUBCOMMANDS:
         depth = 2 if name in TWO_LEVEL else 1
@@ -202,8 +244,8 @@ def _grouped(tool: str, values: list[str | None]) -> str | None:
             if value is None or not _SUBCOMMAND.fullmatch(value):
                 break
             key.append(value)
-        if len(key) == 1:
-            return None  # `git -C dir log`: no subcommand to group by
+        if len(key) == 1 or key[1] in EXECUTING_SUBCOMMANDS.get(name, ()):
+            return None  # `git -C dir log`: no subcommand to group by; `git fetch`: runs code
         if key[-1] in RUN_SCRIPT and len(values) > len(key):
             script = values[len(key)]
             if script is None or not _SCRIPT.fullmatch(script):
