@@ -95,13 +95,13 @@ _PROGRAM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*(/[A-Za-z0-9_][A-Za-z0-9_.+-
                       r"\./[A-Za-z0-9_][A-Za-z0-9_.+/-]*")
 _SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
 _SCRIPT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
-#: What an EXACT entry may not hold: grant syntax (stars, parentheses, escapes, ``:*``), and
-#: controls, which make an entry invalid or a runtime reading doubtful.
 _PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _HOST = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?")
 #: A patch's file headers, as Codex reads them.
 _PATCH_PATH = re.compile(r"^\s*\*\*\*\s*(?:Add File|Update File|Delete File|Move to)\s*:"
                          r"(.*)$", re.MULTILINE | re.IGNORECASE)
+#: What an EXACT entry may not hold: grant syntax (stars, parentheses, escapes, ``:*``), and
+#: controls, which make an entry invalid or a runtime reading doubtful.
 _NOT_EXACT = re.compile(r"[*()\\\x00-\x1f\x7f\x85\u2028\u2029]|:\*$|^\s|\s$|\s\s")
 
 
@@ -179,11 +179,11 @@ def _shell(spec: Spec, tool_input: Mapping[str, object], cwd: str | None,
     command = str(given[0])
     found: list[str] = []
     workdir = _workdir(spec, tool_input, cwd, found)
+    if spec.tool == "PowerShell":  # not bash: only a tool-wide grant or the whole text covers
+        return [*found, _exact_entry(spec.tool, command)]
     analysis = analyse(command)
     if analysis.doubt is not None:
         raise Unsuggestible(analysis.doubt)
-    if spec.tool == "PowerShell":  # covered only by a tool-wide grant or the whole text
-        return [*found, _exact_entry(spec.tool, command)]
     for simple in analysis.commands:
         found.append(_simple(spec.tool, simple.words, level))
     for redirect in analysis.redirects:
