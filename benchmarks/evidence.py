@@ -37,6 +37,31 @@ def _median(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
+def _measure(size: int, tmp: Path) -> tuple[str, float, float]:
+    """One size: its table row, and suggest's and replay's time per call."""
+    calls = make_calls(size, 0)
+    log = tmp / f"audit-{size}.jsonl"
+    log.write_text(audit_lines(calls))
+    repeat = 3 if size <= 10_000 else 1
+    t_read = _median(lambda: [json.loads(x) for x in log.read_bytes().splitlines()], repeat)
+    found = suggest(read_evidence([str(log)]), "command")
+    t_suggest = _median(lambda: suggest(read_evidence([str(log)]), "command"), repeat)
+    plan = tmp / f"plan-{size}.yaml"
+    plan.write_text(plan_text(found, [str(log)]))
+    t_replay = _median(lambda: replay(read_evidence([str(log)]), str(plan)), repeat)
+    compiled = call_plan(found.entries)
+
+    def every_call() -> None:
+        for tool, tool_input in calls:
+            check_call(tool, tool_input, compiled, cwd="/w/project")
+
+    t_check = _median(every_call, repeat)
+    row = (f"| {size:,} | {found.distinct:,} | {len(found.entries)} | {t_read:.2f} s | "
+           f"{t_suggest:.2f} s | {size / t_suggest:,.0f} | {t_replay:.2f} s | "
+           f"{size / t_replay:,.0f} | {t_check:.2f} s |")
+    return row, t_suggest / size, t_replay / size
+
+
 def section_evidence(sizes: Sequence[int] = (10_000, 100_000)) -> None:
     print("\n## 8. plans from evidence (suggest, replay)\n")
     print("Generated audit logs (tests/evidence_calls.py, seed 0): shell commands with "
@@ -50,29 +75,10 @@ def section_evidence(sizes: Sequence[int] = (10_000, 100_000)) -> None:
     per_call: dict[str, list[float]] = {"suggest": [], "replay": []}
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
-            calls = make_calls(size, 0)
-            log = Path(tmp) / f"audit-{size}.jsonl"
-            log.write_text(audit_lines(calls))
-            repeat = 3 if size <= 10_000 else 1
-            t_read = _median(lambda: [json.loads(x) for x in log.read_bytes().splitlines()],
-                             repeat)
-            found = suggest(read_evidence([str(log)]), "command")
-            t_suggest = _median(lambda: suggest(read_evidence([str(log)]), "command"), repeat)
-            plan = Path(tmp) / f"plan-{size}.yaml"
-            plan.write_text(plan_text(found, [str(log)]))
-            t_replay = _median(lambda: replay(read_evidence([str(log)]), str(plan)), repeat)
-            compiled = call_plan(found.entries)
-
-            def every_call() -> None:
-                for tool, tool_input in calls:
-                    check_call(tool, tool_input, compiled, cwd="/w/project")
-
-            t_check = _median(every_call, repeat)
-            per_call["suggest"].append(t_suggest / size)
-            per_call["replay"].append(t_replay / size)
-            print(f"| {size:,} | {found.distinct:,} | {len(found.entries)} | {t_read:.2f} s | "
-                  f"{t_suggest:.2f} s | {size / t_suggest:,.0f} | {t_replay:.2f} s | "
-                  f"{size / t_replay:,.0f} | {t_check:.2f} s |")
+            row, t_suggest, t_replay = _measure(size, Path(tmp))
+            per_call["suggest"].append(t_suggest)
+            per_call["replay"].append(t_replay)
+            print(row)
     if len(sizes) >= 2:
         print(f"\nper-call time at {sizes[-1]:,} calls over {sizes[0]:,} (1.0 is linear; "
               f"target ≤ 1.5): suggest {per_call['suggest'][-1] / per_call['suggest'][0]:.2f}, "

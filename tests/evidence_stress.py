@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from evidence_calls import CWD, make_calls  # noqa: E402
+from evidence_calls import CWD, make_calls
 
 
 def main(decisions: int = 1000, processes: int = 8) -> int:
