@@ -204,3 +204,25 @@ def test_one_record_cut_short_at_the_end_is_what_a_kill_leaves(tmp_path: Path) -
         stream.write(b'{"time": "2026-12-0')
     report = verify(str(log))
     assert report.valid and report.cut == [4]
+
+
+def test_a_large_input_keeps_the_arguments_the_gate_reads(tmp_path: Path) -> None:
+    """MAX_INPUT_CHARS: a Write's long content is left out (and named), its path kept, so the
+    call can still be suggested and replayed; a command cut is skipped, with the reason."""
+    from skillgrant.evidence.read import read_evidence
+    from skillgrant.gate.audit import MAX_INPUT_CHARS
+
+    log = tmp_path / "audit.jsonl"
+    big = "x" * (MAX_INPUT_CHARS + 1)
+    for tool, tool_input in (("Write", {"file_path": "/w/a.txt", "content": big}),
+                             ("Bash", {"command": "echo " + big, "description": "d"}),
+                             ("Write", {"file_path": "/w/b.txt", "content": "small"})):
+        append(str(log), record(session="s", runtime_tool=tool, tool=tool, decision="none",
+                                status="covered", reason="r", tool_input=tool_input, cwd="/w"))
+    first, second, third = (json.loads(x) for x in log.read_bytes().splitlines())
+    assert first["input"] == {"file_path": "/w/a.txt"} and first["input_cut"] == ["content"]
+    assert second["input"] == {"description": "d"} and second["input_cut"] == ["command"]
+    assert "input_cut" not in third
+    evidence = read_evidence([str(log)])
+    assert [c.tool_input for c in evidence.calls] == [first["input"], third["input"]]
+    assert [s.line for s in evidence.skipped] == [2] and "cut" in evidence.skipped[0].reason

@@ -158,12 +158,27 @@ def _audit_call(path: str, number: int, record: Mapping[str, object]) -> Observe
         return Skipped(path, number, "the record holds no call (a failure before the call was "
                        "read, or a record written before records carried their input)")
     cut = record.get("input_cut")
-    if cut:
+    if cut and _judged_on(tool, cut):
         return Skipped(path, number, f"the record's input was cut ({_names(cut)} over the "
                        "size kept), so the call cannot be judged as it was made")
     status = record.get("status")
     return Observed(path, number, tool, tool_input, cwd if isinstance(cwd, str) else None,
                     status if isinstance(status, str) else None)
+
+
+def _judged_on(tool: str, cut: object) -> bool:
+    """Whether the gate reads any of the arguments ``cut`` names for a call of ``tool`` (a
+    Write's ``content`` it does not read: the call is judged the same without it)."""
+    from ..gate.tools import translate
+
+    spec = translate(tool, {})
+    if spec is None or spec.domain == "tool":
+        return False  # judged by its name alone
+    if not isinstance(cut, list):
+        return True
+    read = {*spec.subject, *spec.directory, "pattern", "glob", "include", "include_pattern",
+            "url", "urls", "prompt"}
+    return bool(read & {str(c) for c in cut})
 
 
 def _names(value: object) -> str:
