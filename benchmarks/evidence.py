@@ -37,8 +37,8 @@ def _median(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def _measure(size: int, tmp: Path) -> tuple[str, float, float]:
-    """One size: its table row, and suggest's and replay's time per call."""
+def _measure(size: int, tmp: Path) -> tuple[str, float, float, float]:
+    """One size: its table row, and suggest's, replay's and the baseline's time per call."""
     calls = make_calls(size, 0)
     log = tmp / f"audit-{size}.jsonl"
     log.write_text(audit_lines(calls))
@@ -58,8 +58,9 @@ def _measure(size: int, tmp: Path) -> tuple[str, float, float]:
     t_check = _median(every_call, repeat)
     row = (f"| {size:,} | {found.distinct:,} | {len(found.entries)} | {t_read:.2f} s | "
            f"{t_suggest:.2f} s | {size / t_suggest:,.0f} | {t_replay:.2f} s | "
-           f"{size / t_replay:,.0f} | {t_check:.2f} s |")
-    return row, t_suggest / size, t_replay / size
+           f"{size / t_replay:,.0f} | {t_check:.2f} s | {t_suggest / t_check:.2f}x | "
+           f"{t_replay / t_check:.2f}x |")
+    return row, t_suggest / size, t_replay / size, t_check / size
 
 
 def section_evidence(sizes: Sequence[int] = (10_000, 100_000)) -> None:
@@ -70,16 +71,21 @@ def section_evidence(sizes: Sequence[int] = (10_000, 100_000)) -> None:
           "log and suggests; `replay` reads it and decides every call under the suggested plan "
           "against the logged decisions.\n")
     print("| calls | distinct | entries | read (JSON lines) | suggest | calls/s | replay | "
-          "calls/s | `check_call` each, plan compiled once |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    per_call: dict[str, list[float]] = {"suggest": [], "replay": []}
+          "calls/s | baseline: `check_call` each, plan compiled once | suggest / baseline | "
+          "replay / baseline |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    per_call: dict[str, list[float]] = {"suggest": [], "replay": [], "baseline": []}
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
-            row, t_suggest, t_replay = _measure(size, Path(tmp))
+            row, t_suggest, t_replay, t_check = _measure(size, Path(tmp))
             per_call["suggest"].append(t_suggest)
             per_call["replay"].append(t_replay)
+            per_call["baseline"].append(t_check)
             print(row)
     if len(sizes) >= 2:
+        def growth(name: str) -> float:
+            return per_call[name][-1] / per_call[name][0]
+
         print(f"\nper-call time at {sizes[-1]:,} calls over {sizes[0]:,} (1.0 is linear; "
-              f"target ≤ 1.5): suggest {per_call['suggest'][-1] / per_call['suggest'][0]:.2f}, "
-              f"replay {per_call['replay'][-1] / per_call['replay'][0]:.2f}")
+              f"target ≤ 1.5): suggest {growth('suggest'):.2f}, replay {growth('replay'):.2f}, "
+              f"the baseline {growth('baseline'):.2f}")
