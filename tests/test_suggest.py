@@ -218,10 +218,11 @@ def test_exact_within_command_within_directory_by_the_prover(seed: int, count: i
 
 def test_no_entry_is_wider_than_its_call_where_a_name_is_a_glob_or_a_file_is_at_the_root() -> None:
     calls = [("mcp__gh__get*", {}), ("B*", {}), ("Write", {"file_path": "/top.txt"}),
-             ("mcp__gh__get_issue", {})]
+             ("mcp__gh__get_issue", {}), ("mcp__gh", {}), ("mcp__gh__", {})]
     found = suggest(observed(calls), "directory")
     assert found.entries == ["Edit(//top.txt)", "mcp__gh__get_issue"]
-    assert sorted(d.call.tool for d in found.not_suggestible) == ["B*", "mcp__gh__get*"]
+    assert sorted(d.call.tool for d in found.not_suggestible) == [
+        "B*", "mcp__gh", "mcp__gh__", "mcp__gh__get*"]
 
 
 @pytest.mark.parametrize("command", [

@@ -96,6 +96,7 @@ _PROGRAM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*(/[A-Za-z0-9_][A-Za-z0-9_.+-
 _SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
 _SCRIPT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
 _PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_MCP_TOOL = re.compile(r"mcp__[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*__[A-Za-z0-9_-]*[A-Za-z0-9-]")
 _HOST = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?")
 #: A patch's file headers, as Codex reads them.
 _PATCH_PATH = re.compile(r"^\s*\*\*\*\s*(?:Add File|Update File|Delete File|Move to)\s*:"
@@ -123,8 +124,13 @@ def candidates(call: Observed, level: Level) -> tuple[str, ...]:
     if spec is None:
         # A name judged verbatim: only a plain one, never a glob (`mcp__s__get*` would be an
         # entry for every tool of that prefix).
-        if _PLAIN_NAME.fullmatch(call.tool) and (vocabulary.is_mcp(call.tool)
-                                                 or vocabulary.is_tool_name(call.tool)):
+        # An MCP name must name a tool: `mcp__s` alone would be every tool of the server.
+        if vocabulary.is_mcp(call.tool):
+            plain = _MCP_TOOL.fullmatch(call.tool) is not None
+        else:
+            plain = _PLAIN_NAME.fullmatch(call.tool) is not None and vocabulary.is_tool_name(
+                call.tool)
+        if plain:
             return (call.tool,)
         raise Unsuggestible(f"{call.tool!r} is not a plain tool name a plan can hold")
     if level == "tool" and spec.domain != "patch":
