@@ -128,11 +128,18 @@ def test_observe_logs_failures_too_and_denies_nothing(tmp_path: Path) -> None:
 
 def test_print_config_says_observe_in_a_comment_line(tmp_path: Path) -> None:
     plan = _plan(tmp_path / "p.json", ["Bash(git *)"])
-    done = _run("hook", "--print-config", "claude-code", "--plan", str(plan), "--observe")
+    done = _run("hook", "--print-config", "claude-code", "--plan", str(plan), "--observe",
+                "--audit-log", str(tmp_path / "a.jsonl"))
     command = json.loads(done.stdout)["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    assert command.endswith(" --observe")
+    assert command.endswith(" --observe") and "--audit-log" in command
     assert done.stderr.startswith("# Observe mode (--observe): ")
     plain = _run("hook", "--print-config", "claude-code", "--plan", str(plan))
     assert "--observe" not in plain.stdout and "Observe" not in plain.stderr
-    served = _run("serve", "--plan", str(plan), "--print-config", "--observe")
+    served = _run("serve", "--plan", str(plan), "--print-config", "--observe", "--audit-log",
+                  str(tmp_path / "a.jsonl"))
     assert served.returncode == 0 and served.stderr.startswith("# Observe mode")
+    # Observing without a log would watch nothing: refused (the hook: denied, as a bad
+    # command line is).
+    assert _run("serve", "--plan", str(plan), "--observe", "--print-config").returncode == 2
+    alone = _run("hook", "--plan", str(plan), "--observe", stdin="{}")
+    assert alone.returncode == 2 and "--observe needs --audit-log" in alone.stderr

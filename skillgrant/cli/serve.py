@@ -67,6 +67,8 @@ def serve(
             specs = [parse_spec(p, plan_kind.value) for p in plan]
         except ValueError as e:
             raise StartError(str(e)) from None
+        if observe and audit_log is None:
+            raise StartError("--observe needs --audit-log: observing logs, and denies nothing")
         options = ServeOptions(specs, host, port, token_env, tuple(allow_host or ()),
                                audit_log, max_body_bytes, read_timeout, handler_timeout, poll,
                                observe=observe)

@@ -137,11 +137,12 @@ def main(args: Sequence[str]) -> int:
     observing = False  # a command line that cannot be read is denied, --observe or not
     try:
         options = read_options(args)
-        observing = options.get("--observe") is not None
         if options.help and os.isatty(0):  # a person asking; in a hook, a bad command line
             return _emit(Answer(USAGE, "", 0))
         if options.help:
             raise UsageError("--help in a hook's command")
+        if options.get("--observe") is not None and options.get("--audit-log") is None:
+            raise UsageError("--observe needs --audit-log: observing logs, and denies nothing")
         target = options.get("--print-config")
         if target is not None:
             from .config import snippet
@@ -150,6 +151,7 @@ def main(args: Sequence[str]) -> int:
             return _emit(Answer(text, warning, 0))
         if options.get("--plan") is None:
             raise UsageError("--plan is required")
+        observing = options.get("--observe") is not None
         answer = decide(options, _read_stdin())
     except UsageError as e:
         answer = failure(dialect, f"bad command line: {e}\n\n{USAGE}")
