@@ -11,6 +11,7 @@ import itertools
 import json
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,7 @@ from skillgrant.reports.suggest import plan_text
 from skillgrant.review.lint import lint_entries
 
 
-def observed(calls: list[tuple[str, dict[str, object]]], cwd: str = CWD) -> Evidence:
+def observed(calls: Sequence[tuple[str, Mapping[str, object]]], cwd: str = CWD) -> Evidence:
     return Evidence([Observed("log", i + 1, tool, tool_input, cwd)
                      for i, (tool, tool_input) in enumerate(calls)])
 
