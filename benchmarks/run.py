@@ -11,7 +11,8 @@ patterns against the same port, capped), ``startup`` (a cold ``skillgrant check`
 (each JSON writer of ``reports.escape.JSON_WRITERS`` on the file objects of a generated batch),
 ``gate`` (``check_call`` per call, and the ``skillgrant hook`` process against ``python -c
 pass``), ``serve`` (10,000 hook requests to ``skillgrant serve`` at 1, 8 and 64 clients, beside
-the ``skillgrant hook`` process on the same payloads).
+the ``skillgrant hook`` process on the same payloads), ``evidence`` (``suggest`` and ``replay``
+over generated audit logs of 10,000 and 100,000 calls: time, calls per second, linearity).
 
 Timings are medians of repeated runs on this machine; only the ratios travel between machines.
 Nothing here is asserted: tests never time anything. Child processes run without
@@ -558,6 +559,14 @@ def section_real(copies: int = 50) -> None:
     print(f"\n{refused:,} of {count:,} refused ({refused // copies} of the 40 sources)")
 
 
+def section_evidence() -> None:
+    """``suggest`` and ``replay`` over generated audit logs of two sizes (benchmarks/
+    evidence.py)."""
+    from evidence import section_evidence as evidence
+
+    evidence()
+
+
 SECTIONS = {
     "prover": section_prover,
     "adversarial": section_adversarial,
@@ -567,6 +576,7 @@ SECTIONS = {
     "gate": section_gate,
     "serve": section_serve,
     "real": section_real,
+    "evidence": section_evidence,
 }
 
 

@@ -63,7 +63,8 @@ def written(name: str, *args: str, cwd: Path = REPO, status: int | None = None,
 def test_the_names() -> None:
     assert REPORT_SCHEMAS == ("check", "apply", "explain", "lint", "diff", "hook-claude-code",
                               "hook-copilot-cli", "hook-codex", "hook-vscode",
-                              "hook-gemini-cli")
+                              "hook-gemini-cli",
+                              "suggest", "replay", "audit-verify", "audit-record")  # issue 32
     assert {n for n in REPORT_SCHEMAS if n.startswith("hook-")} == {f"hook-{d}"
                                                                   for d in DIALECTS}
 

@@ -24,6 +24,7 @@ import typer
 
 from .. import __version__
 from .console import CHECK_FORMATS, EXPLAIN_FORMATS, exit_status
+from .evidence import register_evidence_commands
 from .options import (
     Colour,
     ColourOpt,
@@ -257,6 +258,7 @@ def schema(
 
 register_review_commands(app)
 register_serve_command(app)
+register_evidence_commands(app)  # suggest, replay, audit (issue 32)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,

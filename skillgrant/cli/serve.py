@@ -46,6 +46,9 @@ def serve(
     poll: Annotated[float, typer.Option(
         min=0, help="Seconds between checks of the plan files for changes (0: only on "
         "SIGHUP).")] = 1.0,
+    observe: Annotated[bool, typer.Option(
+        "--observe", help="Decide and log every hook call (\"observed\": true) and deny "
+        "none: to gather evidence for skillgrant suggest. Not enforcement.")] = False,
     print_config: Annotated[bool, typer.Option(
         "--print-config", help="Print Claude Code's http hook settings for the first plan and "
         "exit.")] = False,
@@ -62,8 +65,11 @@ def serve(
             specs = [parse_spec(p, plan_kind.value) for p in plan]
         except ValueError as e:
             raise StartError(str(e)) from None
+        if observe and audit_log is None:
+            raise StartError("--observe needs --audit-log: observing logs, and denies nothing")
         options = ServeOptions(specs, host, port, token_env, tuple(allow_host or ()),
-                               audit_log, max_body_bytes, read_timeout, handler_timeout, poll)
+                               audit_log, max_body_bytes, read_timeout, handler_timeout, poll,
+                               observe=observe)
         if print_config:
             from ..service.config import snippet
             from ..service.plans import load_served
@@ -77,6 +83,10 @@ def serve(
                 except OSError as e:
                     raise StartError(f"{spec.path}: cannot read the plan: {e}") from None
             text, note = snippet(host, port, [s.name for s in specs], token_env)
+            if observe:
+                from ..gate.observe import CONFIG_NOTE
+
+                note = f"{CONFIG_NOTE}\n{note}"
             typer.echo(text, nl=False)
             typer.echo(note, nl=False, err=True)
             return

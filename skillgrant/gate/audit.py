@@ -1,9 +1,26 @@
-"""The call gate's audit log: JSON Lines, one record per decision.
+"""The call gate's audit log: JSON Lines, one record per decision, each chained to the one
+before it.
 
-Each record is written with one ``write`` to a file opened with ``O_APPEND``, so hooks running at
-the same time never interleave or lose a line: the kernel moves the offset to the end and writes
-the whole buffer under the file's lock. A record that cannot be written makes the hook deny the
-call (no decision goes unrecorded).
+**The chain.** Every record ends with ``"prev"``: ``sha256:`` and the SHA-256 of the bytes of the
+record before it (its whole line, newline included), or null for the first record of a file. A
+line between them that is not a record (one cut short by a kill) is named in ``"torn"``, the
+SHA-256 of each such line in order, so it cannot be removed or added quietly either.
+``skillgrant audit verify`` (``evidence/chain.py``) names the first record where an edit, a
+deletion, an insertion or a reordering breaks the chain.
+
+**One chain for many writers.** The hooks (many processes at once) and the service append to the
+same file. Each append holds an exclusive ``flock`` on the file while it reads the last record,
+computes the link and writes, so two writers never chain to the same record. The lock is
+waited for at most ``LOCK_SECONDS``; a record that cannot be written whole, or chained (the
+log cannot be read back, or ends in more than ``MAX_TORN`` lines that are not records), makes
+the hook deny the call: no decision goes unrecorded.
+
+Each record is still one ``write`` to a file opened with ``O_APPEND``. A writer killed by
+SIGKILL can leave its record cut short: Linux stops a write between pages when a fatal signal
+is pending, and keeps what it has written. That record's call was never answered, since its
+answer is sent only after the record is written. The next writer, under the lock, ends the cut
+line with a newline (so its own record starts on a line of its own and a reader of lines loses
+nothing else) and names the cut line in ``"torn"``.
 """
 
 from __future__ import annotations
@@ -12,17 +29,29 @@ import json
 import os
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 #: Characters kept of each text field of a record (a reason, a witness, a tool name).
 MAX_FIELD_CHARS = 2_000
+#: Characters of a call's input (as JSON) kept whole; past it the largest arguments are left
+#: out and named in ``input_cut`` (a Write's content, say), so the call can still be read.
+MAX_INPUT_CHARS = 64_000
+#: Seconds an append waits for the log's lock before it fails (and the hook denies).
+LOCK_SECONDS = 10.0
+#: Lines at the end of the log that are not records, named in one record's ``torn``.
+MAX_TORN = 16
+#: Bytes read back from the end of the log to find the last record.
+MAX_TAIL_BYTES = 8 * 1024 * 1024
 
 
 def record(*, session: str | None, runtime_tool: str | None, tool: str | None, decision: str,
            status: str, reason: str, covered_by: Sequence[str] = (), witness: str | None = None,
-           plan_digest: str | None = None, dialect: str | None = None) -> bytes:
-    """One record as a line of JSON (ASCII, newline-terminated)."""
-    body = {
+           plan_digest: str | None = None, dialect: str | None = None, observed: bool = False,
+           tool_input: Mapping[str, object] | None = None, cwd: str | None = None) -> bytes:
+    """One record as a line of JSON (ASCII, newline-terminated), without its link (``append``
+    adds it). ``observed`` marks a decision made under ``--observe`` (logged, never enforced);
+    ``tool_input`` and ``cwd`` are the call, for ``suggest`` and ``replay``."""
+    body: dict[str, object] = {
         "time": stamp(),
         "session_id": _cut(session),
         "runtime_tool": _cut(runtime_tool),
@@ -34,8 +63,30 @@ def record(*, session: str | None, runtime_tool: str | None, tool: str | None, d
         "witness": _cut(witness),
         "plan_digest": plan_digest,
         "dialect": dialect,
+        "observed": observed,
+        "input": None,
+        "cwd": cwd if cwd is None or len(cwd) <= MAX_FIELD_CHARS else None,
     }
+    if tool_input is not None:
+        body["input"], cut = _kept_input(tool_input)
+        if cut:
+            body["input_cut"] = cut
     return (json.dumps(body, ensure_ascii=True) + "\n").encode("ascii")
+
+
+def _kept_input(tool_input: Mapping[str, object]) -> tuple[dict[str, object], list[str]]:
+    try:
+        kept = {str(k): v for k, v in tool_input.items()}
+        sizes = {k: len(json.dumps(v, ensure_ascii=True)) for k, v in kept.items()}
+    except (TypeError, ValueError, RecursionError):
+        return {}, sorted(str(k) for k in tool_input)
+    cut: list[str] = []
+    for key in sorted(sizes, key=lambda k: (-sizes[k], k)):
+        if sum(sizes[k] for k in kept) <= MAX_INPUT_CHARS:
+            break
+        del kept[key]
+        cut.append(key)
+    return kept, sorted(cut)
 
 
 def stamp() -> str:
@@ -44,42 +95,129 @@ def stamp() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
 
 
+def link(line: bytes) -> str:
+    """How the next record names ``line`` (a whole line, newline included) in its chain."""
+    import hashlib  # only when a log is written: a hook without one never loads it
+
+    return "sha256:" + hashlib.sha256(line).hexdigest()
+
+
+def chained(line: bytes, prev: str | None, torn: Sequence[str] = ()) -> bytes:
+    """``line`` (a record from ``record``) with its link to the record before it."""
+    tail = b', "prev": ' + json.dumps(prev).encode("ascii")
+    if torn:
+        tail += b', "torn": ' + json.dumps(list(torn)).encode("ascii")
+    return line[:-2] + tail + b"}\n"
+
+
 def append(path: str, line: bytes) -> None:
-    """Append ``line`` to the log at ``path`` in one write (created 0600 if absent). Raises
-    OSError when it cannot be written whole."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
+    """Append ``line`` to the log at ``path``, chained, in one write (created 0600 if absent).
+    Raises OSError when it cannot be chained or written whole."""
+    # Read and write through one descriptor: the record is chained to the file it is written
+    # to, even if the log is renamed (rotated) in between.
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
                  0o600)
     try:
-        on_a_new_line(fd, path)
-        written = os.write(fd, line)
-        if written != len(line):
-            raise OSError(f"the audit log took {written} of {len(line)} bytes")
+        append_locked(fd, line)
     finally:
         os.close(fd)
 
 
-def on_a_new_line(fd: int, path: str) -> None:
-    """End a record cut short in the regular file open at ``fd`` (the log at ``path``), so that
-    the next one starts on its own line.
+#: What a long-lived writer remembers of its last append: (device, inode, size, link).
+Memo = tuple[int, int, int, str]
 
-    A writer killed by SIGKILL can leave its record cut short: Linux stops a write between
-    pages when a fatal signal is pending, and keeps what it has written. That record's call was
-    never answered, since its answer is sent only after the record is written. Without this,
-    the next record would be glued onto it, and a reader of lines would lose both. The last
-    byte is read through a descriptor of its own, so the log is opened to append as before."""
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode) or not info.st_size:
-        return
+
+def append_locked(fd: int, line: bytes, memo: Memo | None = None) -> Memo:
+    """Append ``line``, chained, to the log open at ``fd`` (read and write, ``O_APPEND``) under
+    its lock; what to remember for the next append. When ``memo`` says this writer made the
+    last append (same file, same size), the log is not read back. Raises OSError."""
+    import fcntl
+
+    _lock(fd)
     try:
-        reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError:  # a log its writer may not read: appended to all the same
-        return
-    try:
-        last = os.pread(reader, 1, info.st_size - 1)
+        info = os.fstat(fd)
+        prev: str | None
+        torn: list[str] = []
+        if memo is not None and memo[:3] == (info.st_dev, info.st_ino, info.st_size):
+            prev = memo[3]
+        else:
+            prev, torn = _last_links(fd, info)
+        whole = chained(line, prev, torn)
+        written = os.write(fd, whole)
+        if written != len(whole):
+            raise OSError(f"the audit log took {written} of {len(whole)} bytes")
+        after = os.fstat(fd)
+        return (after.st_dev, after.st_ino, after.st_size, link(whole))
     finally:
-        os.close(reader)
-    if last != b"\n":
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def _lock(fd: int) -> None:
+    import errno
+    import fcntl
+
+    deadline = time.monotonic() + LOCK_SECONDS
+    pause = 0.0005
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except OSError as e:
+            if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EINTR):
+                raise
+        if time.monotonic() > deadline:
+            raise OSError(f"the audit log stayed locked for {LOCK_SECONDS:g} s")
+        time.sleep(pause)
+        pause = min(pause * 2, 0.01)
+
+
+def _last_links(fd: int, info: os.stat_result) -> tuple[str | None, list[str]]:
+    """The link to the last record of the log, and to each line after it that is not one."""
+    if not stat.S_ISREG(info.st_mode) or not info.st_size:
+        return None, []
+    size = info.st_size
+    try:
+        last = os.pread(fd, 1, size - 1)
+    except OSError as e:
+        raise OSError(f"the audit log cannot be read back to chain the record: {e}") from None
+    if last != b"\n":  # a record cut short by a kill: end its line
         os.write(fd, b"\n")
+        size += 1
+    return _tail(fd, size)
+
+
+def _tail(reader: int, size: int) -> tuple[str | None, list[str]]:
+    torn: list[str] = []
+    buffer, start, end = b"", size, size  # buffer holds [start, size); a line ends at `end`
+    while end > 0:
+        cut = buffer.rfind(b"\n", 0, end - 1 - start)
+        while cut < 0 and start > 0:
+            grow = min(max(65536, size - start), start)
+            if size - start + grow > MAX_TAIL_BYTES:
+                raise OSError(f"no record in the last {MAX_TAIL_BYTES} bytes of the audit log")
+            buffer = os.pread(reader, grow, start - grow) + buffer
+            start -= grow
+            cut = buffer.rfind(b"\n", 0, end - 1 - start)
+        begin = start + cut + 1 if cut >= 0 else 0
+        line = buffer[begin - start:end - start]
+        if is_record(line):
+            return link(line), torn[::-1]
+        torn.append(link(line))
+        if len(torn) > MAX_TORN:
+            raise OSError(f"the audit log ends in more than {MAX_TORN} lines that are not "
+                          "records")
+        end = begin
+    return None, torn[::-1]
+
+
+def is_record(line: bytes) -> bool:
+    """Whether a whole line of the log is a record (a JSON object), not a line cut short."""
+    if not line.endswith(b"}\n"):
+        return False
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 def _cut(text: str | None) -> str | None:

@@ -73,6 +73,8 @@ def command(dialect: str, plan: str, kind: str = "auto",
         if value is not None and value not in ("auto", "deny", "none"):
             absolute = name in ("--audit-log", "--skill-dir")
             words += [name, os.path.abspath(value) if absolute else value]
+    if given.get("--observe") is not None:  # issue 32: logged, never denied
+        words.append("--observe")
     if dialect != "claude-code":
         words += ["--dialect", dialect]
     return shlex.join(words)
@@ -139,6 +141,10 @@ def snippet(dialect: str, options: Mapping[str, str]) -> tuple[str, str]:
             {"name": "skillgrant", "type": "command", "command": run,
              "timeout": TIMEOUT_SECONDS * 1000}]}]}}
     note = f"Merge into {_WHERE[dialect]}."
+    if options.get("--observe") is not None:
+        from .observe import CONFIG_NOTE
+
+        note = f"{CONFIG_NOTE}\n{note}"
     warning = _FAILS_OPEN.get(dialect)
     if warning is not None:
         note += f"\nWarning: {warning}"

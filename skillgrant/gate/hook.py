@@ -39,19 +39,22 @@ if TYPE_CHECKING:
 USAGE = """\
 Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
                        [--outside deny|ask] [--inside none|allow] [--audit-log FILE]
-                       [--skill-dir DIR] [--plan-kind auto|plan|skill|settings]
+                       [--skill-dir DIR] [--plan-kind auto|plan|skill|settings] [--observe]
        skillgrant hook --print-config claude-code|copilot-cli|codex|vscode|gemini-cli --plan PLAN
 
 Read one PreToolUse hook payload on standard input and decide the tool call against the approved
 plan (a plan file, an approved SKILL.md or a settings.json). A call outside the plan is denied
 with the reason on standard error and exit status 2; a call inside gets no decision. Any failure
-denies the call.
+denies the call. With --observe, every call is decided and logged ("observed": true) and none
+is denied.
 """
 #: Each option with the values it takes (None: any value).
 OPTION_CHOICES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside": ("deny", "ask"),
            "--inside": ("none", "allow"), "--audit-log": None, "--print-config": DIALECTS,
            "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None}
 _MAX_SHOWN_ENTRIES = 20
+#: Options that take no value (issue 32: ``--observe``, gate/observe.py).
+FLAGS = ("--observe",)
 
 
 class UsageError(ValueError):
@@ -106,6 +109,11 @@ def read_options(args: Sequence[str]) -> Options:
         if token in ("-h", "--help"):
             options.help = True
             continue
+        if token in FLAGS:
+            if token in options.values:
+                raise UsageError(f"{token} is given twice")
+            options.values[token] = "on"
+            continue
         name, eq, value = token.partition("=")
         if name not in OPTION_CHOICES:
             raise UsageError(f"unknown option {token!r}")
@@ -128,12 +136,15 @@ def main(args: Sequence[str]) -> int:
     dialect = _named_dialect(args)
     # A person printing a configuration gets usage errors, not a payload's denial (gate/config.py).
     printing = any(token.partition("=")[0] == "--print-config" for token in args)
+    observing = False  # a command line that cannot be read is denied, --observe or not
     try:
         options = read_options(args)
         if options.help and os.isatty(0):  # a person asking; in a hook, a bad command line
             return _emit(Answer(USAGE, "", 0))
         if options.help:
             raise UsageError("--help in a hook's command")
+        if options.get("--observe") is not None and options.get("--audit-log") is None:
+            raise UsageError("--observe needs --audit-log: observing logs, and denies nothing")
         target = options.get("--print-config")
         if target is not None:
             from .config import ConfigError, print_config
@@ -144,6 +155,7 @@ def main(args: Sequence[str]) -> int:
                 raise UsageError(str(e)) from e
         if options.get("--plan") is None:
             raise UsageError("--plan is required")
+        observing = options.get("--observe") is not None
         answer = decide(options, _read_stdin())
     except UsageError as e:
         if printing:
@@ -151,6 +163,10 @@ def main(args: Sequence[str]) -> int:
         answer = failure(dialect, f"bad command line: {e}\n\n{USAGE}")
     except BaseException as e:  # fail closed: a crash denies the call
         answer = failure(dialect, f"internal error ({type(e).__name__}: {e})")
+    if observing:  # observing never denies, whatever failed after its command line was read
+        from .observe import observed_answer
+
+        answer = observed_answer(answer)
     return _emit(answer)
 
 
@@ -169,7 +185,20 @@ def decide(options: Options, raw: bytes | None, plan: LoadedPlan | None = None,
            sink: Sink | None = None) -> Answer:
     """The answer to one payload (``raw`` None: over the size limit), judged against ``plan``
     or, when it is None, the plan file ``--plan`` names. Its audit record goes to ``sink``, or
-    else to the file ``--audit-log`` names; a record that cannot be written denies the call."""
+    else to the file ``--audit-log`` names; a record that cannot be written denies the call.
+    With ``--observe`` the call is decided and logged exactly so, the record marked
+    ``"observed": true``, and the answer is empty (gate/observe.py)."""
+    if options.get("--observe") is None:
+        return _enforced(options, raw, plan, sink)
+    from .observe import observed_answer, observing
+
+    audit = sink if sink is not None else file_sink(options.get("--audit-log"))
+    return observed_answer(_enforced(options, raw, plan,
+                                     observing(audit) if audit is not None else None))
+
+
+def _enforced(options: Options, raw: bytes | None, plan: LoadedPlan | None,
+              sink: Sink | None) -> Answer:
     import json
 
     wanted = options.get("--dialect") or "auto"
@@ -237,7 +266,8 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
         line = record(session=call.session, runtime_tool=call.tool, tool=verdict.tool,
                       decision=decision or "none", status=verdict.status, reason=verdict.reason,
                       covered_by=verdict.covered_by, witness=verdict.witness,
-                      plan_digest=digest(loaded.text), dialect=call.dialect)
+                      plan_digest=digest(loaded.text), dialect=call.dialect,
+                      tool_input=call.tool_input, cwd=call.cwd)  # the call, for replay
         try:
             audit(line)
         except OSError as e:

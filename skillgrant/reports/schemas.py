@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..rules import DIFF_RULES, LINT_RULES
+from .evidence_schemas import EVIDENCE_SCHEMAS
 from .jsondoc import JSON_VERSION
 
 Schema = dict[str, Any]
@@ -265,6 +266,7 @@ _BUILDERS: Final[dict[str, Callable[[], Schema]]] = {
     "diff": _diff,
     **{f"hook-{dialect}": _hook_builder(dialect)
        for dialect in ("claude-code", "copilot-cli", "codex", "vscode", "gemini-cli")},
+    **EVIDENCE_SCHEMAS,  # suggest, replay, audit verify, an audit record (issue 32)
 }
 
 #: The name of every document's schema, as ``report_schema`` takes it.

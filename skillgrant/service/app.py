@@ -70,7 +70,8 @@ class Service:
     two 512-entry lists takes seconds) cannot hold a hook call up."""
 
     def __init__(self, plans: Plans, *, audit: AuditLog | None, handler_timeout: float,
-                 workers: int = 8, library_workers: int = 2) -> None:
+                 workers: int = 8, library_workers: int = 2, observe: bool = False) -> None:
+        self.observe = observe  # issue 32: decide and log every call, deny none
         self.plans = plans
         self.audit = audit
         self.handler_timeout = handler_timeout
@@ -89,7 +90,16 @@ class Service:
 
     async def hook(self, name: str, query: str, body: bytes) -> Answer:
         """The hook answer for a payload sent for the plan ``name``; never raises. The
-        decision's record is written here, once it is known the decision is the answer."""
+        decision's record is written here, once it is known the decision is the answer.
+        Observing (``serve --observe``), the answer is empty whatever the decision."""
+        answer = await self._decided(name, query, body)
+        if self.observe:
+            from ..gate.observe import observed_answer
+
+            answer = observed_answer(answer)
+        return answer
+
+    async def _decided(self, name: str, query: str, body: bytes) -> Answer:
         values = parse_qs(query, keep_blank_values=True)
         dialect, audit = _dialect(values), self._sink()
         try:
@@ -120,11 +130,18 @@ class Service:
     def refusal(self, scope: Scope, message: str) -> str:
         """The hook answer for a hook request the guard refused."""
         values = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
-        return failure(_dialect(values), f"the request was refused: {message}",
-                       audit=self._sink()).stdout
+        answer = failure(_dialect(values), f"the request was refused: {message}",
+                         audit=self._sink())
+        return "" if self.observe else answer.stdout
 
     def _sink(self) -> Sink | None:
-        return self.audit.write if self.audit is not None else None
+        if self.audit is None:
+            return None
+        if self.observe:
+            from ..gate.observe import observing
+
+            return observing(self.audit.write)
+        return self.audit.write
 
 
 def hook_options(values: dict[str, list[str]]) -> Options:

@@ -46,6 +46,7 @@ class ServeOptions(NamedTuple):
     handler_timeout: float = 10.0
     poll: float = 1.0
     workers: int = 8
+    observe: bool = False
 
 
 class StartError(SkillgrantError, ValueError):
@@ -123,7 +124,7 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     sock = bind(options.host, options.port)
     port = sock.getsockname()[1]
     service = Service(plans, audit=audit, handler_timeout=options.handler_timeout,
-                      workers=options.workers)
+                      workers=options.workers, observe=options.observe)
     application = front(service, create_app(service))
     guarded = Guard(application, hosts=HostRule(options.host, port, options.allow_hosts),
                     token=secret, max_body=options.max_body, read_timeout=options.read_timeout,

@@ -25,7 +25,9 @@ DIALECTS = ("claude-code", "copilot-cli", "codex", "vscode", "gemini-cli")
 SHELL = {"claude-code": "Bash", "copilot-cli": "bash", "codex": "Bash",
          "vscode": "run_in_terminal", "gemini-cli": "run_shell_command"}
 FIELDS = {"time", "session_id", "runtime_tool", "tool", "decision", "status", "reason",
-          "covered_by", "witness", "plan_digest", "dialect"}
+          "covered_by", "witness", "plan_digest", "dialect",
+          "observed", "input", "cwd", "prev"}  # issue 32: the call, and the hash chain
+CALL_FIELDS = ("observed", "input", "cwd", "prev")
 ENTRIES = ["Bash(git status)", "Bash(echo *)", "Read(/{root}/**)", "Edit(/{root}/project/src/**)",
            "WebFetch(domain:example.com)"]
 SHELL_PLAN = """\
@@ -269,6 +271,9 @@ def test_one_record_per_decision_naming_the_plan(root: Path) -> None:
          "--audit-log", str(log), "--inside", "allow")
     digest = "sha256:" + hashlib.sha256((root / "plan.json").read_bytes()).hexdigest()
     denied, allowed = records(log)
+    assert (denied["observed"], denied["input"]) == (False, {"command": "rm -rf /"})
+    denied, allowed = ({k: v for k, v in r.items() if k not in CALL_FIELDS}
+                       for r in (denied, allowed))
     assert denied | {"time": ""} == {
         "time": "", "session_id": "s-1", "runtime_tool": "Bash", "tool": "Bash",
         "decision": "deny", "status": "not_covered",

@@ -235,7 +235,8 @@ def test_a_record_cut_short_by_a_kill_leaves_the_next_one_whole(tmp_path: Path,
                                                                 before: bytes) -> None:
     """After a writer killed mid-record (its call never answered), the service's and the
     hook's next records each start on their own line, and nothing written before is changed."""
-    from skillgrant.gate.audit import append, record
+    from skillgrant.evidence.chain import verify
+    from skillgrant.gate.audit import append, link, record
     from skillgrant.service.auditlog import AuditLog
 
     log = tmp_path / "audit.jsonl"
@@ -253,4 +254,12 @@ def test_a_record_cut_short_by_a_kill_leaves_the_next_one_whole(tmp_path: Path,
     if before and not before.endswith(b"\n"):
         assert lines[0] == b""  # the fragment before ended where it was
         lines = lines[1:]
-    assert lines == [line.rstrip(b"\n"), b'{"time": "cut', line.rstrip(b"\n"), b""]
+    # Each record as written, with its link to the chain (issue 32); the cut line is named in
+    # the next record's "torn", and the chain holds.
+    assert [x[:len(line) - 2] for x in lines] == [line[:-2], b'{"time": "cut', line[:-2], b""]
+    assert lines[2].endswith(b', "torn": ["' + link(b'{"time": "cut\n').encode() + b'"]}')
+    checked = verify(str(log))
+    if before == b'{"time": "x"}\n':  # a record written before the chain: named as such
+        assert checked.broken is not None and checked.broken.line == 1
+    else:
+        assert checked.valid and checked.cut[-1:] == [text.count(b"\n") - 1]
