@@ -20,6 +20,7 @@ from ..domains.command import case_fold, compile_pattern, identity_reason
 from ..domains.cover import approved_filler, union_cover
 from ..grants import parse_grant
 from ..limits import MAX_WORK_PER_DECISION
+from .crosscheck import disagreement
 from .judge import (
     Judged,
     Part,
@@ -149,6 +150,11 @@ def _analysed(tool: str, command: str, parts: list[Part], workdir: str | None, p
         if isinstance(found, Judged):
             return found
         parts.append(found)
+    if analysis.reprinted is not None:  # the last step: it starts bash
+        disagrees = disagreement(command, analysis.reprinted)
+        if disagrees is not None:
+            return outside("unknown", f"{disagrees}; only a tool-wide grant or an approved "
+                            "entry naming the whole command exactly covers it", command)
     return all_covered(parts, "part")
 
 

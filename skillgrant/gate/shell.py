@@ -1,35 +1,40 @@
-"""What a shell command would run, read with tree-sitter's bash grammar (the parser the runtimes
-use themselves).
+"""What a shell command would run, read with tree-sitter's bash grammar.
 
-``analyse(command)`` answers with the simple commands the command line may run, each as the
-words the matcher compares (``Simple``), and the files its redirections write or read
-(``Redirect``) — or
-with a doubt: the reason the analysis does not understand the command. A doubt is the gate's
-``unknown``. The analysis understands lists, pipelines, subshells, groups, ``if``/``while``/
-``until``/``for``/``case``, negation, comments, assignments, declarations, here-documents and
-redirections; anything else is a doubt: a parse error or partial parse, command or process
-substitution, a function definition, a ``[[ … ]]`` or ``(( … ))`` test, a runner (``eval``,
-``bash -c``, ``xargs``, ``find -exec``, ``sudo``, ``env`` …, see ``RUNNERS``), an expansion in
-command position, and every node type not named here.
-
-A word is either a literal, known once quotes and escapes are removed, or a pattern: a word
-holding an expansion, a glob or a brace may take any value. Expansions outside quotes may also
-vanish or split into several words; ``Word.vanishes`` says so. docs/call-gate.md states the
-model; tests/gate/test_bash_differential.py checks it against GNU bash.
+``analyse(command)`` answers with the simple commands it may run (``Simple``, a command
+substitution's included), the files its redirections write or read (``Redirect``), and the
+reading written back as bash text for the cross-check with bash (``crosscheck``); or with a
+doubt, the gate's ``unknown``: a parse error, a process substitution, a function definition,
+``[[ … ]]``, ``(( … ))``, a runner, an expansion in command position, any node type not read
+here. A word is a literal, or a pattern (an expansion, a glob, a brace) that may take any
+value. docs/call-gate.md states the model; tests/gate/test_bash_differential.py checks it
+against GNU bash.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Final, NamedTuple
+import re
+from typing import TYPE_CHECKING, Final
 
 from ..limits import MAX_SHELL_COMMAND_CHARS, MAX_SHELL_NODES
 from .bashparser import parser
 from .lexical import PLAIN_EXPANSION, SPLITS_IN_QUOTES, lexical_doubt
 from .plainshell import plain_commands
+from .reading import Analysis, Redirect, Simple, carried_past
+from .reprint import check_blanks, heredoc_body, heredoc_delimiter, reprint
+from .shellnodes import (
+    CONTAINERS,
+    EXPANSIONS,
+    HARMLESS_SOURCES,
+    HARMLESS_TARGETS,
+    NEVER,
+    never_reason,
+    substitutions,
+    walk,
+)
 from .words import (
     Doubt,
     Word,
+    assigned_names,
     bare,
     check_runnable,
     check_variable,
@@ -41,57 +46,18 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 
-class Simple(NamedTuple):
-    """A simple command that would run: its words (assignments first, wrappers removed) and its
-    source text."""
-
-    words: tuple[Word, ...]
-    text: str
-    stripped: tuple[str, ...] = ()
+__all__ = ["HARMLESS_SOURCES", "HARMLESS_TARGETS", "Analysis", "Redirect", "Simple", "analyse"]
+#: ``$(`` not starting an arithmetic expansion.
+_SUBSTITUTION: Final = re.compile(rb"\$\((?!\()")
 
 
-class Redirect(NamedTuple):
-    """A file a redirection writes (or, with ``reads``, reads: ``< file`` passes a file the
-    command's words do not name): the target word, relative to the working directory at that
-    point; ``after_cd`` when a ``cd``, ``pushd`` or ``popd`` may have moved it."""
-
-    target: Word
-    text: str
-    after_cd: bool = False
-    reads: bool = False
-
-
-class Analysis(NamedTuple):
-    commands: tuple[Simple, ...] = ()
-    redirects: tuple[Redirect, ...] = ()
-    doubt: str | None = None
-
-
-#: Redirection targets that are not files (writing them changes nothing on disk).
-HARMLESS_TARGETS: Final = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
-#: Redirection sources that are not files (reading them reads nothing of the disk).
-HARMLESS_SOURCES: Final = frozenset({"/dev/null", "/dev/stdin", "/dev/zero", "/dev/urandom",
-                                     "/dev/random"})
-
-#: Node types that hold statements (each child is a statement, a keyword or punctuation).
-_CONTAINERS: Final = frozenset({
-    "program", "list", "pipeline", "subshell", "compound_statement", "negated_command",
-    "do_group", "if_statement", "elif_clause", "else_clause", "while_statement",
-})
-#: Statement node types that run nothing themselves.
-_INERT: Final = frozenset({"comment"})
-#: Word-like node types outside quotes that may vanish or split.
-_EXPANSIONS: Final = frozenset({"simple_expansion", "expansion", "arithmetic_expansion",
-                                "brace_expression"})
-_NEVER: Final = frozenset({"command_substitution", "process_substitution", "ERROR",
-                           "function_definition", "arithmetic_expansion"})
 def analyse(command: str) -> Analysis:
     """The simple commands ``command`` may run and the files it redirects to or from, or a
     doubt. A plain list of simple commands is read without the grammar (``plainshell``), with
     the same answer."""
     plain = plain_commands(command)
     if plain is not None:
-        return Analysis(tuple(map(Simple._make, plain)))
+        return Analysis(tuple(Simple(w, t, s, False, w[0].value) for w, t, s in plain))
     return analyse_parsed(command)
 
 
@@ -110,6 +76,9 @@ def analyse_parsed(command: str) -> Analysis:
         reader = _Reader(source)
         reader.scan(tree.root_node)
         reader.statement(tree.root_node)
+        if reader.judged != reader.found:
+            raise Doubt("a command substitution stands where the gate does not judge it")
+        reprinted = reprint(source, tree.root_node)
     except Doubt as e:
         return Analysis(doubt=str(e))
     except RecursionError:
@@ -117,7 +86,8 @@ def analyse_parsed(command: str) -> Analysis:
     redirects = reader.redirects
     if reader.moved:  # a loop runs its body again, after a cd later in it: no order holds
         redirects = [r._replace(after_cd=True) for r in redirects]
-    return Analysis(tuple(reader.commands), tuple(redirects))
+    return Analysis(carried_past(reader.commands, reader.carried), tuple(redirects),
+                    reprinted=reprinted)
 
 
 class _Reader:
@@ -126,6 +96,9 @@ class _Reader:
         self.commands: list[Simple] = []
         self.redirects: list[Redirect] = []
         self.moved = False  # a cd or pushd ran before this point
+        self.carried: list[Word] = []  # what the command assigns for later commands
+        self.found: set[int] = set()  # where each command substitution starts
+        self.judged: set[int] = set()  # those whose commands were read
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte:node.end_byte].decode("utf-8")
@@ -135,12 +108,17 @@ class _Reader:
         substitutions, function definitions; and trees over the node limit."""
         if root.has_error:
             raise Doubt("the command does not parse as bash (a syntax error or a partial parse)")
-        for count, node in enumerate(_walk(root), start=1):
+        bodies: list[tuple[int, int]] = []
+        for count, node in enumerate(walk(root), start=1):
             if count > MAX_SHELL_NODES:
                 raise Doubt(f"the command has over {MAX_SHELL_NODES} syntax nodes "
                             "(MAX_SHELL_NODES)")
-            if node.is_missing or node.type in _NEVER:
-                raise Doubt(_never_reason(node.type))
+            if node.is_missing or node.type in NEVER:
+                raise Doubt(never_reason(node.type))
+            if node.type == "command_substitution":
+                self.substitution(node)
+            elif node.type == "heredoc_body":
+                bodies.append((node.start_byte, node.end_byte))
             if node.type == "expansion" and not PLAIN_EXPANSION.fullmatch(self.text(node)):
                 raise Doubt(f"the expansion {self.text(node)!r} is evaluated arithmetically or "
                             "indirectly, where a variable's value can run a command")
@@ -148,13 +126,28 @@ class _Reader:
                     node.children[0].type == "((":
                 raise Doubt("the command holds an arithmetic command (( … )), where a "
                             "variable's value can run a command")
+        if any(start <= at < end for at in self.found for start, end in bodies):
+            raise Doubt("a here-document's body holds a command substitution, which bash "
+                        "reads only when it reads the body")
+        if {m.start() for m in _SUBSTITUTION.finditer(self.source)} != self.found:
+            raise Doubt("the command holds '$(' where the grammar finds no command "
+                        "substitution (in quotes, a comment or an expansion)")
+
+    def substitution(self, node: Node) -> None:
+        """A command substitution is judged as the commands it runs; every ``$(`` in the text
+        must be one the grammar found (``scan``)."""
+        if not self.source.startswith(b"$(", node.start_byte):
+            raise Doubt("the command holds a command substitution in backquotes")
+        self.found.add(node.start_byte)
 
     def statement(self, node: Node) -> None:
         kind = node.type
-        if kind in _CONTAINERS:
+        if kind in CONTAINERS:
+            if kind == "command_substitution":
+                self.judged.add(node.start_byte)
             for child in node.named_children:
                 self.statement(child)
-        elif kind in _INERT:
+        elif kind == "comment":
             return
         elif kind == "command":
             self.simple(node, [])
@@ -177,13 +170,16 @@ class _Reader:
         if node.type in ("declaration_command", "unset_command"):
             words = self.words(node)
             check_runnable(words)
+            self.carried += assigned_names(words)
         else:
             single = node.type == "variable_assignment"
             for assigned in [node] if single else node.named_children:
                 name = assigned.child_by_field_name("name")
                 check_variable(self.text(name) if name is not None else "", "an assignment")
             words = self.words(node)
-        self.commands.append(Simple(tuple(words), self.text(node)))
+            self.carried += words
+        self.commands.append(Simple(tuple(words), self.text(node), assigns=True,
+                                    program=words[0].value))
 
     def redirected(self, node: Node) -> None:
         for i, child in enumerate(node.children):
@@ -199,6 +195,7 @@ class _Reader:
                 self.statement(child)
             elif child.type == "variable_name":
                 check_variable(self.text(child), "for")  # the loop assigns it
+                self.carried.append(Word(None))
             else:
                 self.word(child)  # the loop's values: read, never run
 
@@ -210,7 +207,8 @@ class _Reader:
             for part in child.named_children:
                 if part.type in ("word", "concatenation", "string", "raw_string",
                                  "simple_expansion", "expansion", "extglob_pattern"):
-                    continue  # a pattern the value is compared with: never run
+                    self.word(part)  # a pattern the value is compared with: never run
+                    continue
                 self.statement(part)
 
     def redirect(self, node: Node) -> None:
@@ -218,10 +216,15 @@ class _Reader:
             self.heredoc(node)
             return
         if node.type == "herestring_redirect":
-            return  # input only; a substitution in it was refused by scan()
+            words = [self.word(c) for c in node.named_children]  # input only
+            if len(words) != 1 or len(node.children) != 2:
+                raise Doubt("a here-string is not one word")
+            return
         if node.type != "file_redirect":
             raise Doubt(f"the command holds a {node.type.replace('_', ' ')}")
         operator = next((c.type for c in node.children if not c.is_named), "")
+        if operator in (">&-", "<&-"):
+            return  # a descriptor closed
         targets = [c for i, c in enumerate(node.children)
                    if node.field_name_for_child(i) == "destination"]
         if len(targets) != 1:
@@ -229,8 +232,8 @@ class _Reader:
             raise Doubt("a redirection is followed by more words, which the gate does not "
                         "analyse")
         target = targets[0]
-        if operator in (">&", "<&") and (target.type == "number" or self.text(target) == "-"):
-            return  # a copy (or a close) of a file descriptor, no file
+        if operator in (">&", "<&") and _DESCRIPTOR.fullmatch(self.text(target)):
+            return  # a copy, a move (`2>&1-`) or a close of a file descriptor, no file
         word = self.word(target)
         if word.value is not None and word.value.startswith(("/dev/tcp/", "/dev/udp/")):
             raise Doubt(f"the redirection {self.text(node)!r} opens a network connection")
@@ -242,13 +245,22 @@ class _Reader:
     def heredoc(self, node: Node) -> None:
         """A here-document is input; anything the grammar hangs on it (a pipeline or a list
         after its opening line) runs, and is not analysed here."""
+        start = end = None
         for child in node.named_children:
-            if child.type == "file_redirect":
+            if child.type == "heredoc_start":
+                start = child
+            elif child.type == "heredoc_end":
+                end = child
+            elif child.type == "file_redirect":
                 self.redirect(child)
-            elif child.type not in ("heredoc_start", "heredoc_body", "heredoc_end",
-                                    "heredoc_content"):
+            elif child.type != "heredoc_body":
                 raise Doubt("a command follows a here-document's opening line, which the gate "
                             "does not analyse")
+        if start is None or end is None:
+            raise Doubt("a here-document is not whole")
+        delimiter, _ = heredoc_delimiter(self.text(start))
+        heredoc_body(self.source, start, end, delimiter,
+                     any(c.type == "<<-" for c in node.children))
 
     def simple(self, node: Node, prefix: list[Word]) -> None:
         words = list(prefix)
@@ -274,7 +286,10 @@ class _Reader:
         check_runnable(body)
         if body[0].value in ("cd", "pushd", "popd"):
             self.moved = True
-        self.commands.append(Simple(tuple(head + body), self.text(node), stripped))
+        assigned = assigned_names(body)
+        self.carried += assigned
+        self.commands.append(Simple(tuple(head + body), self.text(node), stripped,
+                                    bool(assigned), body[0].value))
 
     def word_list(self, nodes: list[Node]) -> list[Word]:
         return [self.word(n) for n in nodes]
@@ -282,9 +297,14 @@ class _Reader:
     @staticmethod
     def dollar(node: Node) -> Word:
         """An anonymous node inside a word: the grammar leaves a lone ``$`` unnamed; anything
-        else is not read here."""
+        else is not read here. A ``$`` joined to what follows (``$"…"``: bash's locale
+        quoting) is not a lone ``$``."""
         if node.type != "$":
             raise Doubt(f"a word holds {node.type!r}, which the gate does not analyse")
+        following = node.next_sibling
+        if following is not None and following.start_byte == node.end_byte:
+            raise Doubt("a '$' is joined to the word after it ($\"…\" or $'…'), which the "
+                        "parser reads apart")
         return Word("$")
 
     def words(self, node: Node) -> list[Word]:
@@ -314,19 +334,32 @@ class _Reader:
         return Word(self.text(name) + "=" + word.value)
 
     def word(self, node: Node) -> Word:
+        """A word's value; the commands of each command substitution in it are read (they run
+        first, and their output is a value the gate does not know)."""
+        if node.type == "command_substitution":
+            self.statement(node)
+            return Word(None, vanishes=True)
+        for inner in substitutions(node):
+            self.statement(inner)
+        return self.value(node)
+
+    def value(self, node: Node) -> Word:
         kind = node.type
+        if kind in ("word", "number", "variable_name", "concatenation"):
+            check_blanks(self.text(node) if kind != "concatenation" else
+                         _outside(self.source, node))
         if kind in ("word", "number", "variable_name"):
             return bare(self.text(node))
         if kind == "raw_string":
             return Word(self.text(node)[1:-1])
         if kind == "string":
             return self.quoted(node)
-        if kind in _EXPANSIONS:
+        if kind in EXPANSIONS or kind == "extglob_pattern":  # substitutions: read by word()
             return Word(None, vanishes=True)
         if kind in ("ansi_c_string", "translated_string"):
             return Word(None)
         if kind == "concatenation":
-            parts = [self.word(c) if c.is_named else self.dollar(c) for c in node.children]
+            parts = [self.value(c) if c.is_named else self.dollar(c) for c in node.children]
             if all(p.value is not None for p in parts):
                 return Word("".join(p.value or "" for p in parts))
             return Word(None, vanishes=all(p.vanishes for p in parts))
@@ -349,31 +382,15 @@ class _Reader:
 
 #: What a double-quoted string without an expansion is made of in the grammar.
 _QUOTED_TEXT: Final = frozenset({'"', "string_content", "$"})
+#: A descriptor a ``>&``/``<&`` copies or moves, or ``-`` (closes).
+_DESCRIPTOR: Final = re.compile(r"[0-9]+-?|-")
 
 
-def _never_reason(kind: str) -> str:
-    return {
-        "command_substitution": "the command holds a command substitution ($(…) or `…`), "
-                                "whose command the gate does not analyse",
-        "process_substitution": "the command holds a process substitution (<(…) or >(…)), "
-                                "whose command the gate does not analyse",
-        "function_definition": "the command defines a function, which may stand for any "
-                               "program",
-        "arithmetic_expansion": "the command holds an arithmetic expansion ($(( … )) or "
-                                "$[ … ]), where a variable's value can run a command",
-    }.get(kind, "the command does not parse as bash (a syntax error or a partial parse)")
-
-
-def _walk(root: Node) -> Iterator[Node]:
-    cursor = root.walk()
-    while True:
-        node = cursor.node
-        if node is not None:
-            yield node
-        if cursor.goto_first_child() or cursor.goto_next_sibling():
-            continue
-        while True:
-            if not cursor.goto_parent():
-                return
-            if cursor.goto_next_sibling():
-                break
+def _outside(source: bytes, node: Node) -> str:
+    """A word's text with each command substitution in it written as one letter."""
+    out, at = [], node.start_byte
+    for inner in substitutions(node):
+        out.append(source[at:inner.start_byte].decode("utf-8") + "X")
+        at = inner.end_byte
+    out.append(source[at:node.end_byte].decode("utf-8"))
+    return "".join(out)

@@ -181,6 +181,30 @@ def _check_attached(name: str, words: list[Word]) -> None:
                         "variable bash or a later program gives a meaning to")
 
 
+#: Builtins that run no program and read no variable a command may set for later ones (a
+#: lower-case name, ``check_variable``): a variable the command sets is not part of their
+#: text. Every other command is judged with those variables before it (``carried_past``).
+CARRY_FREE: Final = frozenset({
+    "echo", "printf", ":", "true", "false", "test", "[", "read", "cd", "pwd", "exit", "return",
+    "break", "continue", "shift", "export", "declare", "typeset", "local", "readonly", "unset",
+    "wait", "getopts"})
+
+
+def assigned_names(words: list[Word]) -> list[Word]:
+    """The variables a command sets for the commands after it, each as an assignment word
+    (``x=1``) or a pattern (any name, any value): a declaration's names, and the targets of
+    ``read``, ``getopts``, ``wait`` and ``printf -v``."""
+    name = words[0].value if words else None
+    if name in _DECLARING:
+        found = [Word(w.value) if w.value is not None and "=" in w.value else Word(None)
+                 for w in words[1:] if w.value is None or not w.value.startswith(("-", "+"))]
+        return found
+    if name in ("read", "getopts", "wait") or (name == "printf" and "-v" in [
+            w.value for w in words[1:2]]):
+        return [Word(None)] if len(words) > 1 else ([Word(None)] if name == "read" else [])
+    return []
+
+
 #: Variables with a lower-case name that bash still gives a meaning to.
 _SPECIAL_LOWER: Final = frozenset({"auto_resume", "histchars"})
 

@@ -30,7 +30,8 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("Bash", {"command": "make"}, "covered", None),
     ("Bash", {"command": "make install"}, "covered", None),
     ("Bash", {"command": "makeover"}, "not_covered", "makeover"),
-    ("Bash", {"command": "echo $(id)"}, "unknown", "echo $(id)"),
+    ("Bash", {"command": "echo $(id)"}, "not_covered", "id"),  # the substitution is judged
+    ("Bash", {"command": "echo $(git status)"}, "covered", None),
     ("Bash", {"command": "echo `id`"}, "unknown", "echo `id`"),
     ("Bash", {"command": "git diff <(ls)"}, "unknown", "git diff <(ls)"),
     ("Bash", {"command": "$GIT status"}, "unknown", "$GIT status"),
@@ -55,7 +56,9 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("Bash", {"command": "echo hi > $F"}, "unknown", None),
     ("Bash", {"command": "echo a > out/f b"}, "unknown", None),
     ("Bash", {"command": "cat <<EOF | sh\nrm -rf /\nEOF"}, "unknown", None),
-    ("Bash", {"command": "for f in a b; do git add $f; done"}, "covered", None),
+    # the loop sets f for git too: a variable a program is given must be in the plan
+    ("Bash", {"command": "for f in a b; do git add $f; done"}, "not_covered", None),
+    ("Bash", {"command": "for f in a b; do echo $f; done"}, "covered", None),
     ("Bash", {"command": "if git diff --quiet; then echo same; fi"}, "covered", None),
     ("Bash", {"command": "(git status)"}, "covered", None),
     ("Bash", {"command": "[[ -f x ]] && git status"}, "unknown", None),
