@@ -40,7 +40,9 @@ USAGE = """\
 Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
                        [--outside deny|ask] [--inside none|allow] [--audit-log FILE]
                        [--skill-dir DIR] [--plan-kind auto|plan|skill|settings]
+                       [--skill NAME | --for-skill NAME]
        skillgrant hook --print-config claude-code|copilot-cli|codex|vscode|gemini-cli [--plan PLAN]
+                       [--for-skill NAME]
 
 Read one PreToolUse hook payload on standard input and decide the tool call against the approved
 plan (a plan file, an approved SKILL.md or a settings.json). A call outside the plan is denied
@@ -50,7 +52,8 @@ denies the call.
 #: Each option with the values it takes (None: any value).
 OPTION_CHOICES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside": ("deny", "ask"),
            "--inside": ("none", "allow"), "--audit-log": None, "--print-config": DIALECTS,
-           "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None}
+           "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None,
+           "--skill": None, "--for-skill": None}
 _MAX_SHOWN_ENTRIES = 20
 
 
@@ -140,6 +143,8 @@ def main(args: Sequence[str]) -> int:
             return _emit(Answer(text, warning, 0))
         if options.get("--plan") is None:
             raise UsageError("--plan is required")
+        if options.get("--skill") is not None and options.get("--for-skill") is not None:
+            raise UsageError("--skill and --for-skill are not given together")
         answer = decide(options, _read_stdin())
     except UsageError as e:
         answer = failure(dialect, f"bad command line: {e}\n\n{USAGE}")
@@ -188,6 +193,11 @@ def decide(options: Options, raw: bytes | None, plan: LoadedPlan | None = None,
         call = read_call(payload, wanted)
     except PayloadError as e:
         return failure(wanted, str(e), audit=audit)
+    try:
+        if not _follows(options, call):
+            return Answer("", "", 0)  # a session where the skill is not active: not ours
+    except OSError as e:
+        return failure(call.dialect, str(e), audit=audit, call=call)
     return _judge(options, call, plan, audit)
 
 
@@ -241,6 +251,27 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
     if decision == "deny":
         return Answer(render(call.dialect, "deny", reason), printable(reason) + "\n", 2)
     return Answer(render(call.dialect, decision, reason), "", 0)
+
+
+def _follows(options: Options, call: Call) -> bool:
+    """Whether this call is judged (``gate.subagents``): ``--skill NAME`` records NAME active
+    in the call's session and judges every call; ``--for-skill NAME`` judges the calls of a
+    session where NAME is active (the ``Skill`` call that loads it makes it so, and gets no
+    decision). A call without a session is judged. Raises OSError (ActivityError)."""
+    skill, follow = options.get("--skill"), options.get("--for-skill")
+    if skill is None and follow is None:
+        return True
+    from .subagents import is_active, loads_skill, mark_active
+
+    session = call.session
+    if skill is not None and session:
+        mark_active(session, skill)
+    if follow is None or not session:
+        return True
+    if loads_skill(call.tool, call.tool_input, follow):
+        mark_active(session, follow)
+        return False
+    return is_active(session, follow)
 
 
 def _placeholders(options: Options) -> dict[str, str]:

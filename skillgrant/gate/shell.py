@@ -45,7 +45,6 @@ from .words import (
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-
 __all__ = ["HARMLESS_SOURCES", "HARMLESS_TARGETS", "Analysis", "Redirect", "Simple", "analyse"]
 #: ``$(`` not starting an arithmetic expansion.
 _SUBSTITUTION: Final = re.compile(rb"\$\((?!\()")
@@ -126,6 +125,11 @@ class _Reader:
                     node.children[0].type == "((":
                 raise Doubt("the command holds an arithmetic command (( … )), where a "
                             "variable's value can run a command")
+        self.check_substitutions(bodies)
+
+    def check_substitutions(self, bodies: list[tuple[int, int]]) -> None:
+        """Every ``$(`` in the text one the grammar found, and none in a here-document body
+        (bash reads those only when it reads the body)."""
         if any(start <= at < end for at in self.found for start, end in bodies):
             raise Doubt("a here-document's body holds a command substitution, which bash "
                         "reads only when it reads the body")
