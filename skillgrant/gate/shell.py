@@ -17,29 +17,26 @@ from typing import TYPE_CHECKING, Final
 
 from ..limits import MAX_SHELL_COMMAND_CHARS, MAX_SHELL_NODES
 from .bashparser import parser
-from .lexical import PLAIN_EXPANSION, SPLITS_IN_QUOTES, lexical_doubt
+from .lexical import PLAIN_EXPANSION, lexical_doubt
 from .plainshell import plain_commands
 from .reading import Analysis, Redirect, Simple, carried_past
-from .reprint import check_blanks, heredoc_body, heredoc_delimiter, reprint
+from .reprint import heredoc_body, heredoc_delimiter, reprint
 from .shellnodes import (
     CONTAINERS,
-    EXPANSIONS,
     HARMLESS_SOURCES,
     HARMLESS_TARGETS,
     NEVER,
     never_reason,
-    substitutions,
     walk,
 )
+from .shellwords import WordReader
 from .words import (
     Doubt,
     Word,
     assigned_names,
-    bare,
     check_runnable,
     check_variable,
     strip_wrappers,
-    unescape_double,
 )
 
 if TYPE_CHECKING:
@@ -89,18 +86,15 @@ def analyse_parsed(command: str) -> Analysis:
                     reprinted=reprinted)
 
 
-class _Reader:
+class _Reader(WordReader):
     def __init__(self, source: bytes) -> None:
-        self.source = source
+        super().__init__(source)
         self.commands: list[Simple] = []
         self.redirects: list[Redirect] = []
         self.moved = False  # a cd or pushd ran before this point
         self.carried: list[Word] = []  # what the command assigns for later commands
         self.found: set[int] = set()  # where each command substitution starts
         self.judged: set[int] = set()  # those whose commands were read
-
-    def text(self, node: Node) -> str:
-        return self.source[node.start_byte:node.end_byte].decode("utf-8")
 
     def scan(self, root: Node) -> None:
         """Refuse what no context makes safe, wherever it stands: errors, missing nodes,
@@ -298,19 +292,6 @@ class _Reader:
     def word_list(self, nodes: list[Node]) -> list[Word]:
         return [self.word(n) for n in nodes]
 
-    @staticmethod
-    def dollar(node: Node) -> Word:
-        """An anonymous node inside a word: the grammar leaves a lone ``$`` unnamed; anything
-        else is not read here. A ``$`` joined to what follows (``$"…"``: bash's locale
-        quoting) is not a lone ``$``."""
-        if node.type != "$":
-            raise Doubt(f"a word holds {node.type!r}, which the gate does not analyse")
-        following = node.next_sibling
-        if following is not None and following.start_byte == node.end_byte:
-            raise Doubt("a '$' is joined to the word after it ($\"…\" or $'…'), which the "
-                        "parser reads apart")
-        return Word("$")
-
     def words(self, node: Node) -> list[Word]:
         """The words of an assignment or declaration statement, as its command would show."""
         if node.type == "variable_assignment":
@@ -337,64 +318,5 @@ class _Reader:
             return Word(None)
         return Word(self.text(name) + "=" + word.value)
 
-    def word(self, node: Node) -> Word:
-        """A word's value; the commands of each command substitution in it are read (they run
-        first, and their output is a value the gate does not know)."""
-        if node.type == "command_substitution":
-            self.statement(node)
-            return Word(None, vanishes=True)
-        for inner in substitutions(node):
-            self.statement(inner)
-        return self.value(node)
-
-    def value(self, node: Node) -> Word:
-        kind = node.type
-        if kind in ("word", "number", "variable_name", "concatenation"):
-            check_blanks(self.text(node) if kind != "concatenation" else
-                         _outside(self.source, node))
-        if kind in ("word", "number", "variable_name"):
-            return bare(self.text(node))
-        if kind == "raw_string":
-            return Word(self.text(node)[1:-1])
-        if kind == "string":
-            return self.quoted(node)
-        if kind in EXPANSIONS or kind == "extglob_pattern":  # substitutions: read by word()
-            return Word(None, vanishes=True)
-        if kind in ("ansi_c_string", "translated_string"):
-            return Word(None)
-        if kind == "concatenation":
-            parts = [self.value(c) if c.is_named else self.dollar(c) for c in node.children]
-            if all(p.value is not None for p in parts):
-                return Word("".join(p.value or "" for p in parts))
-            return Word(None, vanishes=all(p.vanishes for p in parts))
-        raise Doubt(f"a word holds a {kind.replace('_', ' ')}, which the gate does not analyse")
-
-    def quoted(self, node: Node) -> Word:
-        """A double-quoted string: its value when it holds no expansion, read from the text
-        between its quotes (the grammar's tokens leave some of it out: the blanks before a
-        closing quote or a lone ``$``, a line break between two pieces of content)."""
-        children = node.children
-        if any(c.type not in _QUOTED_TEXT for c in children):
-            if SPLITS_IN_QUOTES.search(self.text(node)):
-                return Word(None, vanishes=True)  # "$@", "${a[@]}": no word, or several
-            return Word(None)  # an expansion: one word of any value
-        if len(children) < 2 or children[0].type != '"' or children[-1].type != '"':
-            raise Doubt(f"the quoted string {self.text(node)!r} is not read here")
-        inner = self.source[children[0].end_byte:children[-1].end_byte - 1]
-        return Word(unescape_double(inner.decode("utf-8")))
-
-
-#: What a double-quoted string without an expansion is made of in the grammar.
-_QUOTED_TEXT: Final = frozenset({'"', "string_content", "$"})
 #: A descriptor a ``>&``/``<&`` copies or moves, or ``-`` (closes).
 _DESCRIPTOR: Final = re.compile(r"[0-9]+-?|-")
-
-
-def _outside(source: bytes, node: Node) -> str:
-    """A word's text with each command substitution in it written as one letter."""
-    out, at = [], node.start_byte
-    for inner in substitutions(node):
-        out.append(source[at:inner.start_byte].decode("utf-8") + "X")
-        at = inner.end_byte
-    out.append(source[at:node.end_byte].decode("utf-8"))
-    return "".join(out)

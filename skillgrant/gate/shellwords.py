@@ -1,0 +1,103 @@
+"""Shell words as the shell analysis reads them from tree-sitter's nodes: a literal value once
+quotes and escapes are removed, or a pattern (``words.Word``). ``WordReader`` is the part of the
+reader (``shell``) that reads words; the reader reads the statements, the commands of each
+command substitution in a word among them (``statement``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from .lexical import SPLITS_IN_QUOTES
+from .reprint import check_blanks
+from .shellnodes import EXPANSIONS, substitutions
+from .words import Doubt, Word, bare, unescape_double
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+
+class WordReader:
+    """Reads the words of one command's source; ``statement`` reads a command substitution's
+    commands (the statement reader overrides it)."""
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+
+    def text(self, node: Node) -> str:
+        return self.source[node.start_byte:node.end_byte].decode("utf-8")
+
+    def statement(self, node: Node) -> None:
+        raise Doubt("a command substitution is not read here")
+
+    @staticmethod
+    def dollar(node: Node) -> Word:
+        """An anonymous node inside a word: the grammar leaves a lone ``$`` unnamed; anything
+        else is not read here. A ``$`` joined to what follows (``$"…"``: bash's locale
+        quoting) is not a lone ``$``."""
+        if node.type != "$":
+            raise Doubt(f"a word holds {node.type!r}, which the gate does not analyse")
+        following = node.next_sibling
+        if following is not None and following.start_byte == node.end_byte:
+            raise Doubt("a '$' is joined to the word after it ($\"…\" or $'…'), which the "
+                        "parser reads apart")
+        return Word("$")
+
+    def word(self, node: Node) -> Word:
+        """A word's value; the commands of each command substitution in it are read (they run
+        first, and their output is a value the gate does not know)."""
+        if node.type == "command_substitution":
+            self.statement(node)
+            return Word(None, vanishes=True)
+        for inner in substitutions(node):
+            self.statement(inner)
+        return self.value(node)
+
+    def value(self, node: Node) -> Word:
+        kind = node.type
+        if kind in ("word", "number", "variable_name", "concatenation"):
+            check_blanks(self.text(node) if kind != "concatenation" else
+                         _outside(self.source, node))
+        if kind in ("word", "number", "variable_name"):
+            return bare(self.text(node))
+        if kind == "raw_string":
+            return Word(self.text(node)[1:-1])
+        if kind == "string":
+            return self.quoted(node)
+        if kind in EXPANSIONS or kind == "extglob_pattern":  # substitutions: read by word()
+            return Word(None, vanishes=True)
+        if kind in ("ansi_c_string", "translated_string"):
+            return Word(None)
+        if kind == "concatenation":
+            parts = [self.value(c) if c.is_named else self.dollar(c) for c in node.children]
+            if all(p.value is not None for p in parts):
+                return Word("".join(p.value or "" for p in parts))
+            return Word(None, vanishes=all(p.vanishes for p in parts))
+        raise Doubt(f"a word holds a {kind.replace('_', ' ')}, which the gate does not analyse")
+
+    def quoted(self, node: Node) -> Word:
+        """A double-quoted string: its value when it holds no expansion, read from the text
+        between its quotes (the grammar's tokens leave some of it out: the blanks before a
+        closing quote or a lone ``$``, a line break between two pieces of content)."""
+        children = node.children
+        if any(c.type not in _QUOTED_TEXT for c in children):
+            if SPLITS_IN_QUOTES.search(self.text(node)):
+                return Word(None, vanishes=True)  # "$@", "${a[@]}": no word, or several
+            return Word(None)  # an expansion: one word of any value
+        if len(children) < 2 or children[0].type != '"' or children[-1].type != '"':
+            raise Doubt(f"the quoted string {self.text(node)!r} is not read here")
+        inner = self.source[children[0].end_byte:children[-1].end_byte - 1]
+        return Word(unescape_double(inner.decode("utf-8")))
+
+
+#: What a double-quoted string without an expansion is made of in the grammar.
+_QUOTED_TEXT: Final = frozenset({'"', "string_content", "$"})
+
+
+def _outside(source: bytes, node: Node) -> str:
+    """A word's text with each command substitution in it written as one letter."""
+    out, at = [], node.start_byte
+    for inner in substitutions(node):
+        out.append(source[at:inner.start_byte].decode("utf-8") + "X")
+        at = inner.end_byte
+    out.append(source[at:node.end_byte].decode("utf-8"))
+    return "".join(out)
