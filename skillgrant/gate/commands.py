@@ -32,6 +32,7 @@ from .judge import (
     path_part,
 )
 from .plainshell import joined_words, plain_texts
+from .plainshell import rendered as render
 from .shell import Redirect, Simple, analyse
 from .tools import Spec, arguments, command_text
 from .verdict import CallPlan
@@ -194,7 +195,7 @@ def _simple(tool: str, simple: Simple, grants: _CommandGrants) -> Part | Judged:
     if None not in values:
         return _member(joined_words(values), grants)  # type: ignore[arg-type]
     languages = grants.languages()
-    shown = " ".join(shlex.quote(w.value) if w.value is not None else "…" for w in words)
+    shown = " ".join(render(w.value) if w.value is not None else "…" for w in words)
     fold = case_fold(tool)
     budget = Budget(limit=MAX_WORK_PER_DECISION)
     indexed = [(i, globs) for i, (_, globs) in enumerate(languages)]
@@ -217,7 +218,7 @@ def _patterns(words: tuple[Word, ...]) -> list[Glob]:
     """Star-only globs that together hold every command ``words`` may become: literal words as
     ``shlex.quote`` writes them, each pattern word a star; each unquoted expansion present, or
     vanished with its space."""
-    rendered = [shlex.quote(w.value) if w.value is not None else None for w in words]
+    rendered = [render(w.value) if w.value is not None else None for w in words]
     vanishing = [i for i, w in enumerate(words) if w.vanishes and i > 0]
     if len(vanishing) > _MAX_VANISHING:  # each joined to the word before it: a wider glob
         pieces = [rendered[0]]

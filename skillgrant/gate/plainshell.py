@@ -148,9 +148,16 @@ def joined_words(values: list[str]) -> str:
     or anything but the characters ``shlex.quote`` leaves as they are)."""
     joined = " ".join(values)
     if "" in values or joined.count(" ") != len(values) - 1 or _NEEDS_QUOTES(joined):
-        unsafe = _SHLEX_UNSAFE
-        return " ".join([v if v and not unsafe(v) else quote(v) for v in values])
+        return " ".join(map(rendered, values))
     return joined
+
+
+def rendered(value: str) -> str:
+    """One literal word as the gate matches it: as ``shlex.quote`` writes it, but ``[`` and
+    ``]`` (``test``'s brackets) bare, as a plan writes them (``Bash([ -f *)``)."""
+    if value in ("[", "]") or (value and not _SHLEX_UNSAFE(value)):
+        return value
+    return quote(value)
 
 
 #: What ``shlex.quote`` quotes (its own test), and the same with a blank allowed.

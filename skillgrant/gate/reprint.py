@@ -96,8 +96,9 @@ def heredoc_body(source: bytes, start: Node, end: Node, delimiter: str, tabs: bo
 
 
 class _Writer:
-    def __init__(self, source: bytes) -> None:
+    def __init__(self, source: bytes, readwrite: set[int]) -> None:
         self.source = source
+        self.readwrite = readwrite
         self.pending: list[str] = []  # here-document bodies, written after the line
 
     def text(self, node: Node) -> str:
@@ -110,6 +111,8 @@ class _Writer:
             kind = child.type
             if kind == "comment" or (kind in ("$(", ")") and node.type == "command_substitution"):
                 continue
+            if kind == "ERROR" and child.end_byte in self.readwrite:
+                continue  # `<>`: written with its `>`
             if not child.is_named:
                 if kind in _SEPARATORS:
                     pieces.append(kind)
@@ -177,7 +180,7 @@ class _Writer:
             elif child.is_named:
                 head += self.word(child)
             else:
-                head += child.type
+                head += "<>" if node.start_byte in self.readwrite else child.type
         return " ".join([head, *target])
 
     def heredoc(self, node: Node) -> str:
@@ -246,7 +249,8 @@ def check_blanks(text: str) -> None:
         i += 1
 
 
-def reprint(source: bytes, root: Node) -> str:
-    """The statements and words under ``root`` written as a bash script (module docstring)."""
-    writer = _Writer(source)
+def reprint(source: bytes, root: Node, readwrite: set[int] | None = None) -> str:
+    """The statements and words under ``root`` written as a bash script (module docstring);
+    ``readwrite``: where each ``<>`` redirection the grammar reads apart has its ``>``."""
+    writer = _Writer(source, readwrite or set())
     return writer.statements(root) + writer.newline()

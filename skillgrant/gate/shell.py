@@ -27,6 +27,7 @@ from .shellnodes import (
     HARMLESS_TARGETS,
     NEVER,
     never_reason,
+    read_write,
     walk,
 )
 from .shellwords import WordReader
@@ -74,7 +75,7 @@ def analyse_parsed(command: str) -> Analysis:
         reader.statement(tree.root_node)
         if reader.judged != reader.found:
             raise Doubt("a command substitution stands where the gate does not judge it")
-        reprinted = reprint(source, tree.root_node)
+        reprinted = reprint(source, tree.root_node, reader.readwrite)
     except Doubt as e:
         return Analysis(doubt=str(e))
     except RecursionError:
@@ -95,17 +96,19 @@ class _Reader(WordReader):
         self.carried: list[Word] = []  # what the command assigns for later commands
         self.found: set[int] = set()  # where each command substitution starts
         self.judged: set[int] = set()  # those whose commands were read
+        self.readwrite: set[int] = set()  # where a `<>` redirection's `>` starts
 
     def scan(self, root: Node) -> None:
         """Refuse what no context makes safe, wherever it stands: errors, missing nodes,
         substitutions, function definitions; and trees over the node limit."""
-        if root.has_error:
-            raise Doubt("the command does not parse as bash (a syntax error or a partial parse)")
         bodies: list[tuple[int, int]] = []
         for count, node in enumerate(walk(root), start=1):
             if count > MAX_SHELL_NODES:
                 raise Doubt(f"the command has over {MAX_SHELL_NODES} syntax nodes "
                             "(MAX_SHELL_NODES)")
+            if node.type == "ERROR" and read_write(self.source, node):
+                self.readwrite.add(node.end_byte)
+                continue
             if node.is_missing or node.type in NEVER:
                 raise Doubt(never_reason(node.type))
             if node.type == "command_substitution":
@@ -119,6 +122,8 @@ class _Reader(WordReader):
                     node.children[0].type == "((":
                 raise Doubt("the command holds an arithmetic command (( … )), where a "
                             "variable's value can run a command")
+        if root.has_error and not self.readwrite:
+            raise Doubt("the command does not parse as bash (a syntax error or a partial parse)")
         self.check_substitutions(bodies)
 
     def check_substitutions(self, bodies: list[tuple[int, int]]) -> None:
@@ -145,20 +150,11 @@ class _Reader(WordReader):
                 self.judged.add(node.start_byte)
             for child in node.named_children:
                 self.statement(child)
-        elif kind == "comment":
-            return
         elif kind == "command":
             self.simple(node, [])
-        elif kind == "redirected_statement":
-            self.redirected(node)
-        elif kind in ("variable_assignment", "variable_assignments", "declaration_command",
-                      "unset_command"):
-            self.assigning(node)
-        elif kind == "for_statement":
-            self.for_loop(node)
-        elif kind == "case_statement":
-            self.case(node)
-        else:
+        elif kind in _READERS:
+            getattr(self, _READERS[kind])(node)
+        elif kind != "comment":
             raise Doubt(f"the command holds a {kind.replace('_', ' ')}, which the gate does "
                         "not analyse")
 
@@ -179,12 +175,33 @@ class _Reader(WordReader):
         self.commands.append(Simple(tuple(words), self.text(node), assigns=True,
                                     program=words[0].value))
 
+    def test(self, node: Node) -> None:
+        """``[ … ]`` (the grammar's test command) as the ``[`` builtin and its words; ``[[ … ]]``
+        is a doubt (its operands may be evaluated arithmetically)."""
+        if not node.children or node.children[0].type != "[" or node.children[-1].type != "]":
+            raise Doubt("the command holds a [[ … ]] test, where a variable's value can run a "
+                        "command")
+        words = [Word("["), *self.operands(node.children[1:-1]), Word("]")]
+        check_runnable(words)
+        self.commands.append(Simple(tuple(words), self.text(node), program="["))
+
+    def operands(self, nodes: list[Node]) -> list[Word]:
+        words: list[Word] = []
+        for child in nodes:
+            if child.type in ("unary_expression", "binary_expression"):
+                words += self.operands(child.children)
+            elif child.type == "test_operator" or not child.is_named:
+                words.append(Word(self.text(child)))
+            else:
+                words.append(self.word(child))
+        return words
+
     def redirected(self, node: Node) -> None:
         for i, child in enumerate(node.children):
             field = node.field_name_for_child(i)
             if field == "body":
                 self.statement(child)
-            elif child.is_named:
+            elif child.is_named and child.type != "ERROR":  # scan() let only `<>`'s `<` by
                 self.redirect(child)
 
     def for_loop(self, node: Node) -> None:
@@ -214,9 +231,7 @@ class _Reader(WordReader):
             self.heredoc(node)
             return
         if node.type == "herestring_redirect":
-            words = [self.word(c) for c in node.named_children]  # input only
-            if len(words) != 1 or len(node.children) != 2:
-                raise Doubt("a here-string is not one word")
+            self.herestring(node)
             return
         if node.type != "file_redirect":
             raise Doubt(f"the command holds a {node.type.replace('_', ' ')}")
@@ -235,10 +250,18 @@ class _Reader(WordReader):
         word = self.word(target)
         if word.value is not None and word.value.startswith(("/dev/tcp/", "/dev/udp/")):
             raise Doubt(f"the redirection {self.text(node)!r} opens a network connection")
+        if node.start_byte in self.readwrite:
+            operator = "<>"  # the grammar reads `<` apart: a read and write, judged as a write
         reads = operator in ("<", "<&")
         if word.value in (HARMLESS_SOURCES if reads else HARMLESS_TARGETS):
             return
         self.redirects.append(Redirect(word, self.text(node), self.moved, reads))
+
+    def herestring(self, node: Node) -> None:
+        """A here-string is input: one word, whose command substitutions run."""
+        words = [self.word(c) for c in node.named_children]
+        if len(words) != 1 or len(node.children) != 2:
+            raise Doubt("a here-string is not one word")
 
     def heredoc(self, node: Node) -> None:
         """A here-document is input; anything the grammar hangs on it (a pipeline or a list
@@ -318,5 +341,11 @@ class _Reader(WordReader):
             return Word(None)
         return Word(self.text(name) + "=" + word.value)
 
+#: The reader's method for each statement node type that is not a container or a command.
+_READERS: Final = {
+    "redirected_statement": "redirected", "variable_assignment": "assigning",
+    "variable_assignments": "assigning", "declaration_command": "assigning",
+    "unset_command": "assigning", "for_statement": "for_loop", "test_command": "test",
+    "case_statement": "case"}
 #: A descriptor a ``>&``/``<&`` copies or moves, or ``-`` (closes).
 _DESCRIPTOR: Final = re.compile(r"[0-9]+-?|-")

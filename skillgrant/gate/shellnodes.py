@@ -67,3 +67,16 @@ def substitutions(node: Node) -> list[Node]:
         else:
             stack.extend(reversed(child.children))
     return found
+
+
+def read_write(source: bytes, node: Node) -> bool:
+    """Whether an ERROR node is the ``<`` of a ``<>`` redirection (read and write, on standard
+    input) that tree-sitter's grammar does not know: a lone ``<`` right before a ``>``
+    redirection with no descriptor, in a redirected statement."""
+    following = node.next_sibling
+    return (node.child_count == 1 and node.children[0].type == "<"
+            and node.parent is not None and node.parent.type == "redirected_statement"
+            and following is not None and following.type == "file_redirect"
+            and following.start_byte == node.end_byte and following.child_count == 2
+            and following.children[0].type == ">" and source[node.start_byte - 1:
+                                                           node.start_byte] in b" \t")

@@ -140,6 +140,8 @@ def check_runnable(words: list[Word]) -> None:
     if name is None:
         raise Doubt("an expansion stands in command position: it may run any program")
     program = name.rsplit("/", 1)[-1]
+    if name in ("test", "[") and plain_test(words):
+        return
     if name in RUNNERS or program in RUNNERS:
         raise Doubt(f"{name!r} runs a command given in its words, which the gate does not "
                     "analyse")
@@ -179,6 +181,36 @@ def _check_attached(name: str, words: list[Word]) -> None:
                 flags.issuperset(value[1:])):
             raise Doubt(f"{name!r} has the option {value!r}, whose attached value may name a "
                         "variable bash or a later program gives a meaning to")
+
+
+#: ``test`` operators that compare or test strings and files, and never evaluate a word
+#: arithmetically or as a variable's name (``-eq``, ``-v``, ``-R`` do).
+_UNARY: Final = frozenset(f"-{c}" for c in "abcdefghkprstuwxzGLNOSn")
+_BINARY: Final = frozenset({"=", "==", "!=", "<", ">", "-nt", "-ot", "-ef"})
+
+
+def plain_test(words: list[Word]) -> bool:
+    """Whether ``test …`` or ``[ … ]`` is read the same whatever its operands hold: one to
+    three operands, none of which may vanish or split (so their count fixes how test reads
+    them, POSIX's rule), each operator literal and one of ``_UNARY`` (after an optional
+    ``!``) or ``_BINARY``; nothing is then evaluated arithmetically or as a variable name."""
+    args = words[1:]
+    if words[0].value == "[":
+        if not args or args[-1] != Word("]"):
+            return False
+        args = args[:-1]
+    if any(w.vanishes for w in args):
+        return False
+    shape = [w.value for w in args]
+    if len(shape) == 2 and shape[0] == "!":
+        return True
+    if len(shape) == 3 and shape[0] == "!":
+        shape = shape[1:]
+    if len(shape) == 1:
+        return True
+    if len(shape) == 2:
+        return shape[0] in _UNARY
+    return len(shape) == 3 and shape[1] in _BINARY
 
 
 #: Builtins that run no program and read no variable a command may set for later ones (a
