@@ -164,7 +164,7 @@ LEFT = [
     "timeout 5 git fetch", "nohup git log", "sudo git status", "env git status", ". x",
     "sh -c x", "/usr/bin/sudo x", "export a=b", "declare a", "local a", "unset a",
     "read X", "find . -exec rm {} ;", "printf -v X y", "'git' status", "\"git\" status",
-    "%1", "-x a", "git=1 x", "a+=1 b", "coproc x", "[ -f a ]", "test -f a", "echo 'a\nb'",
+    "%1", "-x a", "git=1 x", "a+=1 b", "coproc x", "[ -f a ]", "echo 'a\nb'",
     "echo 'a\tb'", "echo \"a\rb\"", "read x", "printf -v x %s",
     "git status" + " a" * (MAX_PLAIN_CHARS // 2),
 ]
@@ -174,7 +174,7 @@ READ = [
     "git status", "git log --oneline -n 5 | head -n 3", "ls -la; pwd", "make || make clean",
     "echo 'a b' \"c d\" '' \"\"", "echo '!x' \"it's\" '\"'", "git commit -m 'a -> b; c && d'",
     "git commit -m \"x <y> #z *\"", "echo ' '", "cd dir && ls", "find . -name x",
-    "git config user.name=x --add a,b@c:d+e%f", "echo \"  a\"",
+    "git config user.name=x --add a,b@c:d+e%f", "echo \"  a\"", "test -f a",
     "git status" + " a" * ((MAX_PLAIN_CHARS - 10) // 2),
 ]
 
