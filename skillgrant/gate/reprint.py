@@ -106,35 +106,43 @@ class _Writer:
 
     def statements(self, node: Node) -> str:
         pieces: list[str] = []
-        ran = False
+        ran = False  # the last piece was a statement, with no separator after it yet
         for child in _flat(node):
-            kind = child.type
-            if kind == "comment" or (kind in ("$(", ")") and node.type == "command_substitution"):
+            if self.skipped(node, child):
                 continue
-            if kind == "ERROR" and child.end_byte in self.readwrite:
-                continue  # `<>`: written with its `>`
             if not child.is_named:
-                if kind in _SEPARATORS:
-                    pieces.append(kind)
-                    if kind == ";" and b"\n" in self.gap_after(child):
-                        pieces.append(self.newline())  # `a;<newline>b`: bash prints a line
-                    ran = False
-                    continue
-                if ran or kind in _CLOSERS or (kind == ")" and node.type == "subshell"):
-                    pieces.append(self.newline())
-                pieces.append(kind)
-                ran = False
-            elif kind in _RUNS:
+                ran = self.token(node, child, ran, pieces)
+            elif child.type in _RUNS:
                 if ran:
                     pieces.append(self.newline())
                 pieces.append(self.node(child))
                 ran = True
             else:
-                if kind in ("do_group", "elif_clause", "else_clause", "case_item"):
+                if child.type in ("do_group", "elif_clause", "else_clause", "case_item"):
                     pieces.append(self.newline())
                 pieces.append(self.node(child))
                 ran = False
         return " ".join(pieces)
+
+    def skipped(self, node: Node, child: Node) -> bool:
+        """A comment, a command substitution's own brackets, and `<>`'s `<` (written with its
+        `>`) are not written as pieces."""
+        kind = child.type
+        return kind == "comment" or (kind in ("$(", ")") and node.type == "command_substitution"
+                                     ) or (kind == "ERROR" and child.end_byte in self.readwrite)
+
+    def token(self, node: Node, child: Node, ran: bool, pieces: list[str]) -> bool:
+        """Write a separator or a keyword; whether a statement is still open after it."""
+        kind = child.type
+        if kind in _SEPARATORS:
+            pieces.append(kind)
+            if kind == ";" and b"\n" in self.gap_after(child):
+                pieces.append(self.newline())  # `a;<newline>b`: bash prints a line break
+            return False
+        if ran or kind in _CLOSERS or (kind == ")" and node.type == "subshell"):
+            pieces.append(self.newline())
+        pieces.append(kind)
+        return False
 
     def gap_after(self, node: Node) -> bytes:
         following = node.next_sibling
