@@ -23,7 +23,7 @@ cannot be written or read denies the call (``ActivityError``).
 ``apply --enforce`` refuses a plan that grants ``Agent`` or ``Task`` unless a settings file
 that applies to the skill's project (``.claude/settings.json``, ``.claude/settings.local.json``
 in the skill's folder or any folder above it, or ``~/.claude/settings.json``) runs ``skillgrant
-hook`` with ``--for-skill NAME`` (``enforce_command``).
+hook`` with ``--for-skill NAME`` and the same ``--plan`` (``enforce_command``).
 """
 
 from __future__ import annotations
@@ -106,15 +106,15 @@ def _settings_files(skill_path: str) -> Iterator[Path]:
     yield Path(os.path.expanduser("~")) / ".claude" / "settings.json"
 
 
-def settings_hook_for(skill: str, skill_path: str) -> Path | None:
-    """The settings file that runs ``skillgrant hook … --for-skill skill`` on every
-    PreToolUse, or None."""
+def settings_hook_for(skill: str, skill_path: str, plan: str | None = None) -> Path | None:
+    """The settings file that runs ``skillgrant hook … --for-skill skill`` (with ``--plan
+    plan``, when given) on every PreToolUse, or None."""
     for path in _settings_files(skill_path):
         try:
             settings = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if any(_follows(command, skill) for command in _pre_tool_commands(settings)):
+        if any(_follows(command, skill, plan) for command in _pre_tool_commands(settings)):
             return path
     return None
 
@@ -130,14 +130,22 @@ def _pre_tool_commands(settings: object) -> Iterator[str]:
                 yield hook["command"]
 
 
-def _follows(command: str, skill: str) -> bool:
+def _option(words: list[str], name: str) -> str | None:
+    for i, word in enumerate(words):
+        if word.startswith(name + "="):
+            return word.partition("=")[2]
+        if word == name and i + 1 < len(words):
+            return words[i + 1]
+    return None
+
+
+def _follows(command: str, skill: str, plan: str | None) -> bool:
     try:
         words = shlex.split(command)
     except ValueError:
         return False
-    return "hook" in words and any(
-        w == f"--for-skill={skill}" or (w == "--for-skill" and words[i + 1:i + 2] == [skill])
-        for i, w in enumerate(words))
+    return "hook" in words and _option(words, "--for-skill") == skill and (
+        plan is None or _option(words, "--plan") == plan)
 
 
 def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[str],
@@ -149,12 +157,16 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
     agents = grants_agent(entries)
     if not agents:
         return command
-    if skill_path is None or settings_hook_for(skill, skill_path) is None:
+    try:
+        plan = _option(shlex.split(command), "--plan")
+    except ValueError:
+        plan = None
+    if skill_path is None or settings_hook_for(skill, skill_path, plan) is None:
         raise ValueError(
             f"the plan grants {agents[0]!r}, and a skill's own hook does not see its subagents' "
             "calls (Claude Code 2.1.332), while its allowed-tools reach them: a subagent would "
             "run outside the plan. Install the hook that follows the skill into its subagents "
             "first: merge the output of `skillgrant hook --print-config claude-code --plan "
-            f"PLAN --for-skill {skill}` into the project's .claude/settings.json, then apply "
-            "again (or remove the Agent entries from the plan)")
+            f"{plan or 'PLAN'} --for-skill {skill}` into the project's .claude/settings.json, "
+            "then apply again (or remove the Agent entries from the plan)")
     return command + " " + shlex.join(["--skill", skill])

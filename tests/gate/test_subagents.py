@@ -125,9 +125,11 @@ def test_enforce_follows_the_skill_once_the_settings_hook_is_installed(tmp_path:
     printed, _ = snippet("claude-code", {"--plan": str(plan), "--for-skill": "probe"})
     assert "--for-skill probe" in printed
     (project / ".claude" / "settings.json").write_text(printed)
-    text, _ = apply_to_text(SKILL, Plan.load(plan), enforce="skillgrant hook --plan P",
-                            path=str(path))
-    assert "skillgrant hook --plan P --skill probe --skill-dir" in text
+    with pytest.raises(SkillFileError, match="--for-skill probe"):  # another plan's hook
+        apply_to_text(SKILL, Plan.load(plan), enforce="skillgrant hook --plan P", path=str(path))
+    run = f"skillgrant hook --plan {plan}"
+    text, _ = apply_to_text(SKILL, Plan.load(plan), enforce=run, path=str(path))
+    assert f"{run} --skill probe --skill-dir" in text
     # a plan without Agent: the hook as before
     assert enforce_command("c", "probe", ["Bash(echo *)"], None) == "c"
 
