@@ -40,7 +40,7 @@ USAGE = """\
 Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
                        [--outside deny|ask] [--inside none|allow] [--audit-log FILE]
                        [--skill-dir DIR] [--plan-kind auto|plan|skill|settings]
-                       [--skill NAME | --for-skill NAME]
+                       [--for-skill NAME]
        skillgrant hook --print-config claude-code|copilot-cli|codex|vscode|gemini-cli [--plan PLAN]
                        [--for-skill NAME]
 
@@ -53,7 +53,7 @@ denies the call.
 OPTION_CHOICES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside": ("deny", "ask"),
            "--inside": ("none", "allow"), "--audit-log": None, "--print-config": DIALECTS,
            "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None,
-           "--skill": None, "--for-skill": None}
+           "--for-skill": None}
 _MAX_SHOWN_ENTRIES = 20
 
 
@@ -143,8 +143,6 @@ def main(args: Sequence[str]) -> int:
             return _emit(Answer(text, warning, 0))
         if options.get("--plan") is None:
             raise UsageError("--plan is required")
-        if options.get("--skill") is not None and options.get("--for-skill") is not None:
-            raise UsageError("--skill and --for-skill are not given together")
         answer = decide(options, _read_stdin())
     except UsageError as e:
         answer = failure(dialect, f"bad command line: {e}\n\n{USAGE}")
@@ -193,11 +191,8 @@ def decide(options: Options, raw: bytes | None, plan: LoadedPlan | None = None,
         call = read_call(payload, wanted)
     except PayloadError as e:
         return failure(wanted, str(e), audit=audit)
-    try:
-        if not _follows(options, call):
-            return Answer("", "", 0)  # a session where the skill is not active: not ours
-    except OSError as e:
-        return failure(call.dialect, str(e), audit=audit, call=call)
+    if not _follows(options, call):
+        return Answer("", "", 0)  # the main agent's call: the skill's own hook judges it
     return _judge(options, call, plan, audit)
 
 
@@ -254,24 +249,10 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
 
 
 def _follows(options: Options, call: Call) -> bool:
-    """Whether this call is judged (``gate.subagents``): ``--skill NAME`` records NAME active
-    in the call's session and judges every call; ``--for-skill NAME`` judges the calls of a
-    session where NAME is active (the ``Skill`` call that loads it makes it so, and gets no
-    decision). A call without a session is judged. Raises OSError (ActivityError)."""
-    skill, follow = options.get("--skill"), options.get("--for-skill")
-    if skill is None and follow is None:
-        return True
-    from .subagents import is_active, loads_skill, mark_active
-
-    session = call.session
-    if skill is not None and session:
-        mark_active(session, skill)
-    if follow is None or not session:
-        return True
-    if loads_skill(call.tool, call.tool_input, follow):
-        mark_active(session, follow)
-        return False
-    return is_active(session, follow)
+    """Whether this call is judged: with ``--for-skill NAME`` (the settings-level hook that
+    follows a skill into its subagents, ``gate.subagents``), only a subagent's calls; else
+    every call."""
+    return options.get("--for-skill") is None or call.agent is not None
 
 
 def _placeholders(options: Options) -> dict[str, str]:

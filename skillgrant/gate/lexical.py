@@ -12,13 +12,14 @@ import re
 from ..grants import lone_surrogate
 
 #: The ``${…}`` forms read here: a plain name (or positional, special, ``name[@]``…) with a
-#: default, an alternative, a length, a pattern removal or replacement, or a case change. Bash
+#: default, an alternative, a length, a pattern removal or replacement, or a case change. Not
+#: ``${x:=word}`` and ``${x=word}``: they assign the variable (``${CDPATH:=/evil}``). Bash
 #: evaluates the others arithmetically or indirectly (``${x:$i}``, ``${a[$i]}``, ``${!x}``,
 #: ``${x@P}``), and a variable's value can then run a command (``x='a[$(id)]'``).
 _EXPANSION_START = re.compile(r"\$\{")
 PLAIN_EXPANSION = re.compile(
     r"\$\{#?(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[@*0-9]\])?|[0-9]+|[@*#?$!-])"
-    r"(?:\}|(?::?[-=?+]|##?|%%?|//?|\^\^?|,,?)[^}]*\})", re.DOTALL)
+    r"(?:\}|(?::?[-?+]|##?|%%?|//?|\^\^?|,,?)[^}]*\})", re.DOTALL)
 
 #: A line continuation (backslash, newline) not after a space or a tab: bash removes it before
 #: it reads words, so it can join two words (`rm -f\<nl>r`) or hide a substitution inside

@@ -190,6 +190,9 @@ class _Reader(WordReader):
         for child in nodes:
             if child.type in ("unary_expression", "binary_expression"):
                 words += self.operands(child.children)
+            elif child.type in ("<", ">"):  # bash: a redirection of `[`, not an operator
+                raise Doubt(f"'[' is given an unquoted {child.type!r}, which bash reads as a "
+                            "redirection")
             elif child.type == "test_operator" or not child.is_named:
                 words.append(Word(self.text(child)))
             else:
@@ -235,17 +238,24 @@ class _Reader(WordReader):
             return
         if node.type != "file_redirect":
             raise Doubt(f"the command holds a {node.type.replace('_', ' ')}")
+        self.file_redirect(node)
+
+    def file_redirect(self, node: Node) -> None:
         operator = next((c.type for c in node.children if not c.is_named), "")
-        if operator in (">&-", "<&-"):
-            return  # a descriptor closed
         targets = [c for i, c in enumerate(node.children)
                    if node.field_name_for_child(i) == "destination"]
+        _check_descriptor(node)
+        if operator in (">&-", "<&-"):
+            if targets:  # `<&- --force`: bash passes the word to the command
+                raise Doubt("a redirection is followed by more words, which the gate does not "
+                            "analyse")
+            return  # a descriptor closed
         if len(targets) != 1:
             # `echo a > f b`: bash passes `b` to the command; the grammar hangs it here
             raise Doubt("a redirection is followed by more words, which the gate does not "
                         "analyse")
         target = targets[0]
-        if operator in (">&", "<&") and _DESCRIPTOR.fullmatch(self.text(target)):
+        if operator in (">&", "<&") and _is_descriptor(self.text(target)):
             return  # a copy, a move (`2>&1-`) or a close of a file descriptor, no file
         word = self.word(target)
         if word.value is not None and word.value.startswith(("/dev/tcp/", "/dev/udp/")):
@@ -349,3 +359,20 @@ _READERS: Final = {
     "case_statement": "case"}
 #: A descriptor a ``>&``/``<&`` copies or moves, or ``-`` (closes).
 _DESCRIPTOR: Final = re.compile(r"[0-9]+-?|-")
+#: The largest descriptor bash reads as one (an int); a longer number is a word.
+_MAX_DESCRIPTOR: Final = 2**31 - 1
+
+
+def _is_descriptor(text: str) -> bool:
+    """Whether a ``>&``/``<&`` target is a descriptor (or ``-``), not a file bash writes."""
+    return bool(_DESCRIPTOR.fullmatch(text)) and (
+        text == "-" or int(text.rstrip("-")) <= _MAX_DESCRIPTOR)
+
+
+def _check_descriptor(node: Node) -> None:
+    """Raise Doubt for a redirection's descriptor number bash reads as a word (over an int)."""
+    for child in node.children:
+        if child.type == "file_descriptor" and (
+                not child.text or not child.text.isdigit() or int(child.text) > _MAX_DESCRIPTOR):
+            raise Doubt("a redirection's descriptor number is over bash's limit, so bash reads "
+                        "it as a word of the command")

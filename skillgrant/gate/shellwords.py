@@ -29,17 +29,17 @@ class WordReader:
     def statement(self, node: Node) -> None:
         raise Doubt("a command substitution is not read here")
 
-    @staticmethod
-    def dollar(node: Node) -> Word:
+    def dollar(self, node: Node) -> Word:
         """An anonymous node inside a word: the grammar leaves a lone ``$`` unnamed; anything
-        else is not read here. A ``$`` joined to what follows (``$"…"``: bash's locale
-        quoting) is not a lone ``$``."""
-        if node.type != "$":
-            raise Doubt(f"a word holds {node.type!r}, which the gate does not analyse")
-        following = node.next_sibling
-        if following is not None and following.start_byte == node.end_byte:
-            raise Doubt("a '$' is joined to the word after it ($\"…\" or $'…'), which the "
-                        "parser reads apart")
+        else is not read here. A ``$`` that bash expands with what follows it (``$"…"``, its
+        locale quoting; ``$$``, the shell's process id; a name, a digit, ``{``, ``(``) is not
+        a lone ``$``."""
+        if node.type != "$" or node.end_byte - node.start_byte != 1:
+            raise Doubt(f"a word holds {self.text(node)!r}, which the gate does not analyse")
+        after = self.source[node.end_byte:node.end_byte + 1].decode("latin-1")
+        if after and (after.isalnum() or after in _EXPANDS_AFTER_DOLLAR):
+            raise Doubt(f"a '$' is joined to {after!r} after it, which bash expands with it "
+                        "($\"…\", $$, …) and the parser reads apart")
         return Word("$")
 
     def word(self, node: Node) -> Word:
@@ -71,7 +71,9 @@ class WordReader:
             parts = [self.value(c) if c.is_named else self.dollar(c) for c in node.children]
             if all(p.value is not None for p in parts):
                 return Word("".join(p.value or "" for p in parts))
-            return Word(None, vanishes=all(p.vanishes for p in parts))
+            # one part that may split (a brace, a glob, an unquoted expansion) splits the word:
+            # `""{-v,x}` is two words
+            return Word(None, vanishes=any(p.vanishes for p in parts))
         raise Doubt(f"a word holds a {kind.replace('_', ' ')}, which the gate does not analyse")
 
     def quoted(self, node: Node) -> Word:
@@ -89,6 +91,8 @@ class WordReader:
         return Word(unescape_double(inner.decode("utf-8")))
 
 
+#: The characters that make bash expand a ``$`` before them (with letters and digits).
+_EXPANDS_AFTER_DOLLAR: Final = frozenset("$!#?-*@_{('\"[")
 #: What a double-quoted string without an expansion is made of in the grammar.
 _QUOTED_TEXT: Final = frozenset({'"', "string_content", "$"})
 

@@ -1,95 +1,38 @@
-"""The ceiling reaches subagents: which skill is active in a session, and where the gate's hook
-must be installed for a plan that grants ``Agent``.
+"""The ceiling reaches subagents: the settings-level hook that follows a skill into its
+subagents, and where it must be installed for a plan that grants ``Agent``.
 
 Measured on Claude Code 2.1.332 (tests/conformance/test_subagents_e2e.py): a skill-scoped hook
 (what ``apply --enforce`` writes) sees the main agent's calls and never a subagent's, while the
 skill's ``allowed-tools`` pre-approvals do reach its subagents; a hook in a settings file sees
 every call, a subagent's payload carrying the parent's ``session_id`` with ``agent_id`` and
 ``agent_type``. So a plan that grants ``Agent``/``Task`` is a ceiling only with a settings-level
-hook that follows the skill:
+hook that judges the subagents' calls:
 
-* ``skillgrant hook --plan P --skill NAME`` (the skill-scoped hook ``apply --enforce`` writes for
-  such a plan) records, on every call it judges, that NAME is active in the call's session;
-* ``skillgrant hook --plan P --for-skill NAME`` (a settings-level hook, printed by ``hook
-  --print-config claude-code --plan P --for-skill NAME``) records the same when it sees the
-  ``Skill`` call that loads NAME, and judges every call of a session where NAME is active, a
-  subagent's (and its subagents') included; in any other session it gives no decision.
-
-A session stays active once the skill loads: Claude Code runs a skill's hooks on every later
-call of the session. The records are empty files named by a digest of the session and the
-skill, in ``$XDG_STATE_HOME/skillgrant/active`` (default ``~/.local/state``); a record that
-cannot be written or read denies the call (``ActivityError``).
+* ``skillgrant hook --plan P --for-skill NAME`` (printed by ``hook --print-config claude-code
+  --plan P --for-skill NAME``) judges every call a subagent makes (its payload names the agent)
+  against P, and gives no decision on the main agent's calls, which the skill's own hook judges
+  while the skill is active. It keeps no state: a record of which skill is active in which
+  session could be deleted by a command the plan allows (``rm``), and the subagents would run
+  unjudged. So the project's subagents are held to P in every session, the skill's or not: the
+  price of a ceiling nothing in the session can switch off.
 
 ``apply --enforce`` refuses a plan that grants ``Agent`` or ``Task`` unless a settings file
-that applies to the skill's project (``.claude/settings.json``, ``.claude/settings.local.json``
-in the skill's folder or any folder above it, or ``~/.claude/settings.json``) runs ``skillgrant
-hook`` with ``--for-skill NAME`` and the same ``--plan`` (``enforce_command``).
+Claude Code reads for the skill (its project's ``.claude/settings.json`` or
+``.claude/settings.local.json``, for a skill at ``<project>/.claude/skills/NAME/SKILL.md``, or
+``~/.claude/settings.json``) runs ``skillgrant hook --plan <the same plan> --for-skill NAME``,
+denying what is outside it (``enforce_command``).
 """
 
 from __future__ import annotations
 
-import errno
-import hashlib
 import json
 import os
 import shlex
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 
 #: Tools that start a subagent (Claude Code's, and its former name).
 AGENT_TOOLS = frozenset({"Agent", "Task"})
-
-
-class ActivityError(OSError):
-    """A skill's activity record could not be written or read."""
-
-
-def state_dir() -> str:
-    """The folder of activity records."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                             "state")
-    return os.path.join(base, "skillgrant", "active")
-
-
-def _record(session: str, skill: str) -> str:
-    digest = hashlib.sha256(f"{session}\0{skill}".encode("utf-8", "surrogatepass"))
-    return os.path.join(state_dir(), digest.hexdigest()[:40])
-
-
-def mark_active(session: str, skill: str) -> None:
-    """Record that ``skill`` is active in ``session``. Raises ActivityError."""
-    path = _record(session, skill)
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
-    except OSError as e:
-        raise ActivityError(e.errno, f"the skill's activity cannot be recorded: {e}") from e
-
-
-def is_active(session: str, skill: str) -> bool:
-    """Whether ``skill`` was recorded active in ``session``. Raises ActivityError when the
-    record cannot be read (any failure but its absence)."""
-    try:
-        os.stat(_record(session, skill))
-    except FileNotFoundError:
-        return False
-    except OSError as e:
-        if e.errno == errno.ENOTDIR:
-            return False
-        raise ActivityError(e.errno, f"the skill's activity cannot be read: {e}") from e
-    return True
-
-
-def loads_skill(tool: str, tool_input: Mapping[str, object], skill: str) -> bool:
-    """Whether the call is the ``Skill`` call that loads ``skill`` (its input's ``skill``, with
-    or without a plugin's ``name:`` prefix and a leading ``/``)."""
-    if tool != "Skill":
-        return False
-    named = tool_input.get("skill")
-    if not isinstance(named, str):
-        return False
-    named = named.strip().lstrip("/")
-    return named == skill or named.rsplit(":", 1)[-1] == skill
 
 
 def grants_agent(entries: tuple[str, ...] | list[str]) -> list[str]:
@@ -99,10 +42,14 @@ def grants_agent(entries: tuple[str, ...] | list[str]) -> list[str]:
 
 
 def _settings_files(skill_path: str) -> Iterator[Path]:
-    folder = Path(os.path.abspath(skill_path)).parent
-    for above in (folder, *folder.parents):
-        for name in ("settings.json", "settings.local.json"):
-            yield above / ".claude" / name
+    """The settings files Claude Code reads for a skill at ``skill_path``: its project's
+    (``<project>/.claude/skills/NAME/SKILL.md``: ``<project>/.claude/settings.json`` and
+    ``settings.local.json``) and the user's ``~/.claude/settings.json``."""
+    path = Path(os.path.abspath(skill_path))
+    if len(path.parts) >= 5 and path.parts[-4:-2] == (".claude", "skills"):
+        project = path.parents[3]
+        yield project / ".claude" / "settings.json"
+        yield project / ".claude" / "settings.local.json"
     yield Path(os.path.expanduser("~")) / ".claude" / "settings.json"
 
 
@@ -140,20 +87,41 @@ def _option(words: list[str], name: str) -> str | None:
 
 
 def _follows(command: str, skill: str, plan: str | None) -> bool:
+    """Whether ``command`` runs ``skillgrant hook`` (or ``python -m skillgrant hook``) as the
+    hook that follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
+    denial for a call outside it, in Claude Code's dialect, and nothing else that changes
+    what it judges."""
+    from .hook import UsageError, read_options
+
     try:
         words = shlex.split(command)
     except ValueError:
         return False
-    return "hook" in words and _option(words, "--for-skill") == skill and (
-        plan is None or _option(words, "--plan") == plan)
+    if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook":
+        rest = words[2:]
+    elif len(words) > 3 and os.path.basename(words[0]).startswith("python") and \
+            words[1:4] == ["-m", "skillgrant", "hook"]:
+        rest = words[4:]
+    else:
+        return False
+    try:
+        options = read_options(rest)
+    except UsageError:
+        return False
+    given = options.get
+    return (not options.help and given("--for-skill") == skill
+            and given("--print-config") is None and given("--outside") in (None, "deny")
+            and given("--dialect") in (None, "auto", "claude-code")
+            and given("--plan") is not None
+            and (plan is None or os.path.abspath(given("--plan") or "") == os.path.abspath(plan)))
 
 
 def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[str],
                     skill_path: str | None) -> str:
-    """The command ``apply --enforce`` writes for a skill whose allowed-tools are ``entries``:
-    unchanged when none starts a subagent; else with ``--skill NAME``, once a settings file
-    runs the hook that follows the skill into its subagents. Raises ValueError, naming the
-    entry and what to install, when none does."""
+    """The command ``apply --enforce`` writes for a skill whose allowed-tools are ``entries``
+    (unchanged), once a settings file runs the hook that follows the skill into its subagents
+    when one of them starts a subagent. Raises ValueError, naming the entry and what to
+    install, when none does."""
     agents = grants_agent(entries)
     if not agents:
         return command
@@ -169,4 +137,4 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
             "first: merge the output of `skillgrant hook --print-config claude-code --plan "
             f"{plan or 'PLAN'} --for-skill {skill}` into the project's .claude/settings.json, "
             "then apply again (or remove the Agent entries from the plan)")
-    return command + " " + shlex.join(["--skill", skill])
+    return command

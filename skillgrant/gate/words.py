@@ -149,6 +149,9 @@ def check_runnable(words: list[Word]) -> None:
         raise Doubt("'find' may run a command (-exec, -execdir, -ok), which the gate does not "
                     "analyse")
     _check_attached(name, words)
+    if program == "printf" and len(words) > 1 and words[1].value is None:
+        raise Doubt("'printf' is given a pattern first, which may expand to -v and name a "
+                    "variable")
     names = words[1:] if name in _NAMING else words[2:3] if words[1:2] == [Word("-v")] and \
         name == "printf" else []
     for word in names:

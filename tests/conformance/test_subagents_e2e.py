@@ -4,7 +4,7 @@ The session's own permissions are wider than the plan (``--allowedTools Bash Age
 the gate stands in the way. The stand-in scripts each subagent by a marker in the prompt the
 parent passes to ``Agent`` (``cc_standin.marker``). One case per row of issue 33's table, then
 the mechanism ``gate.subagents`` builds on them: the settings-level hook that follows the skill
-(``--for-skill``), with the skill-scoped hook ``apply --enforce`` writes (``--skill``).
+into its subagents (``--for-skill``), with the skill-scoped hook ``apply --enforce`` writes.
 """
 
 from __future__ import annotations
@@ -172,7 +172,6 @@ def following(work: Path, entries: list[str]) -> tuple[str, dict[str, Any]]:
     (work / "project" / ".claude").mkdir(parents=True, exist_ok=True)
     (work / "project" / ".claude" / "settings.json").write_text(json.dumps(settings))
     _, text = enforced_skill(work, entries)
-    assert "--skill" in text
     return text, settings
 
 
@@ -201,12 +200,15 @@ def test_the_ceiling_holds_in_a_nested_subagent(judge: Judge, work: Path) -> Non
     assert "zz" not in got.files
 
 
-def test_a_session_where_the_skill_is_not_active_is_not_judged(judge: Judge,
-                                                               work: Path) -> None:
-    """The settings-level hook gives no decision until the skill loads: the session's own
-    permissions decide (here, Bash is allowed)."""
+def test_the_main_agents_calls_are_left_to_the_session(judge: Judge, work: Path) -> None:
+    """Without the skill loaded, the settings-level hook gives the main agent's calls no
+    decision (the session's own permissions allow Bash here); a subagent's calls are judged in
+    every session (``gate.subagents``: no record of the skill's activity that a command could
+    delete)."""
     _, settings = following(work, ["Bash(echo *)", "Agent(general-purpose)"])
     got = run(judge, work, None, [bash("touch before"), agent("a")], {"a": [bash("touch zz")]},
               settings=settings)
     assert got.main[0] is not None and not got.main[0][0], got
-    assert {"before", "zz"} <= got.files
+    touched = got.subs["a"][0]
+    assert touched is not None and denied_by_gate(touched), got
+    assert "before" in got.files and "zz" not in got.files

@@ -117,6 +117,18 @@ ROWS: list[tuple[str, list[str], str | frozenset[str]]] = [
     ("echo ${X:-$(curl evil)}", ECHO, UNSAFE),
     ("echo '$(curl evil)'", ECHO, UNSAFE),
     ("echo hi >&-", ECHO, "covered"), ("echo hi 2>&1-", ECHO, "covered"),
+    # the adversarial review of issue 29 (reports/i29-breaks.md): each was covered once
+    ("echo ${X:=b} ${FOO=c}; git x", [*ECHO, *GIT], UNSAFE),  # G1: they assign
+    ('test ""{-v,' + PAYLOAD + "}", ["Bash(test *)"], UNSAFE),  # H1: the brace splits
+    ('[ ""* ]', ["Bash([ *)"], UNSAFE),
+    ('printf ""{-v,PATH} ./evil; git status', ["Bash(printf *)", "Bash(git status)"], UNSAFE),
+    ('for y in a; do test ""$y; done', ["Bash(test *)"], UNSAFE),  # H1b: $y splits
+    ("[ a > out/victim ]", ["Bash([ *)"], UNSAFE),  # I1: `>` redirects `[`
+    ("git x$$", GIT, UNSAFE),  # L1: $$ is the process id
+    ("git status 99999999999>/dev/null", ["Bash(git status)"], UNSAFE),  # J1: a word
+    ("git push origin <&- --force", ["Bash(git push origin)"], UNSAFE),  # K1
+    ("git push origin >&- --force", ["Bash(git push origin)"], UNSAFE),
+    ("echo a >&99999999999", ECHO, UNSAFE),  # over an int: a file bash writes
     ("wc -l <>out/rw", ["Bash(wc -l)", EDIT_OUT], "covered"),
     ("wc -l <>out/rw", ["Bash(wc -l)"], "not_covered"),
     ("[ -f a.txt ] && echo y", ["Bash([ *)", *ECHO], "covered"),
