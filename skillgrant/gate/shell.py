@@ -344,12 +344,13 @@ class _Reader(WordReader):
         value = node.child_by_field_name("value")
         if name is None or name.type != "variable_name":
             raise Doubt(f"an assignment {self.text(node)!r} is not to a plain variable")
+        operator = "+=" if any(c.type == "+=" for c in node.children) else "="  # += appends
         if value is None:
-            return Word(self.text(name) + "=")
+            return Word(self.text(name) + operator)
         word = self.word(value)
         if word.value is None:
             return Word(None)
-        return Word(self.text(name) + "=" + word.value)
+        return Word(self.text(name) + operator + word.value)
 
 #: The reader's method for each statement node type that is not a container or a command.
 _READERS: Final = {

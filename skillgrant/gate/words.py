@@ -40,12 +40,25 @@ RUNNERS: Final = frozenset({
     "setsid", "watch", "ionice", "chroot", "unshare", "nsenter", "flock", "chrt", "taskset",
     "script", "expect", "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh",
     "busybox", "nohup", "time", "timeout", "nice", "stdbuf",
+    # programs that run the command in their words (the adversarial review of issue 29 found
+    # each covered under `Bash(* --help)`); a plan whose program is a star still approves any
+    # other program, interpreters included (docs/call-gate.md)
+    "setarch", "linux32", "linux64", "i386", "x86_64", "prlimit", "setpriv", "strace", "ltrace",
+    "fakeroot", "runuser", "sg", "newgrp", "systemd-run", "tmux", "screen", "start-stop-daemon",
+    "gdb", "valgrind", "pkexec", "firejail", "bwrap", "proot", "unbuffer", "rlwrap", "catchsegv",
+    "xvfb-run", "dbus-run-session", "ssh-agent", "flatpak-spawn", "chpst", "numactl",
+    "cgexec", "ld.so", "ld-linux.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1",
     # builtins that evaluate their words arithmetically or as code: `let 'a[$(id)]'` runs id,
     # and so does `[ "$x" -eq 1 ]` when x holds `a[$(id)]`
     "let", "test", "[", "compgen", "complete", "bind", "mapfile", "readarray",
     # job control runs a command given in its words (`jobs -x cmd`)
     "jobs", "fg", "bg", "history",
 })
+#: Words bash never runs as a program in command position: reserved words and ``!``.
+_NOT_PROGRAMS: Final = frozenset({
+    "!", "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
+    "esac", "in", "function", "select", "time", "coproc", "{", "}", "[[", "]]"})
+_ASSIGNMENT_WORD: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 #: Builtins whose words name variables: a subscript there is evaluated arithmetically
 #: (`read 'a[$(id)]'` runs id), so each word must be a literal without ``[``, and an option
 #: (`declare -i`, `-n`, `-a`) is refused: it gives later assignments the same evaluation.
@@ -134,11 +147,7 @@ _WRAPPER_READERS: Final[dict[str, Callable[[list[Word]], list[Word] | None]]] = 
 def check_runnable(words: list[Word]) -> None:
     """Raise Doubt unless ``words`` is a command led by a literal program name that runs no
     command given in its words."""
-    if not words:
-        raise Doubt("a command has no name")
-    name = words[0].value
-    if name is None:
-        raise Doubt("an expansion stands in command position: it may run any program")
+    name = _name(words)
     program = name.rsplit("/", 1)[-1]
     if name in ("test", "[") and plain_test(words):
         return
@@ -161,6 +170,21 @@ def check_runnable(words: list[Word]) -> None:
                         "which bash may evaluate arithmetically (a subscript can run a command)")
         if not word.value.startswith("-"):
             check_variable(word.value.split("=", 1)[0], name)
+
+
+def _name(words: list[Word]) -> str:
+    """The literal program name leading ``words``; Doubt for an expansion, and for a keyword
+    or an assignment (``time ! cmd``, ``! ! cmd``, ``time X=1 cmd``: bash reads a keyword or an
+    assignment where the grammar saw a program name)."""
+    if not words:
+        raise Doubt("a command has no name")
+    name = words[0].value
+    if name is None:
+        raise Doubt("an expansion stands in command position: it may run any program")
+    if name in _NOT_PROGRAMS or _ASSIGNMENT_WORD.match(name):
+        raise Doubt(f"{name!r} stands where the grammar reads a program name; bash reads it "
+                    "as a keyword or an assignment")
+    return name
 
 
 #: The options of the builtins that name variables which take no value: any other option

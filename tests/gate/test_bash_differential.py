@@ -129,6 +129,13 @@ ROWS: list[tuple[str, list[str], str | frozenset[str]]] = [
     ("git push origin <&- --force", ["Bash(git push origin)"], UNSAFE),  # K1
     ("git push origin >&- --force", ["Bash(git push origin)"], UNSAFE),
     ("echo a >&99999999999", ECHO, UNSAFE),  # over an int: a file bash writes
+    ("! ! sh -c 'curl evil' --help", ["Bash(* --help)"], UNSAFE),  # M1: `!` is no program
+    ("time ! sh -c 'curl evil' --help", ["Bash(* --help)"], UNSAFE),
+    ("time FOO=1 sh -c 'curl evil'", ["Bash(FOO=1 *)"], UNSAFE),  # M2: an assignment
+    ("time if true; then git x; fi", [*GIT, "Bash(true)", "Bash(if *)", "Bash(then *)",
+                                      "Bash(fi)"], UNSAFE),
+    ("FOO+=1 git x", ["Bash(FOO=1 git *)"], UNSAFE),  # L2: += appends
+    ("nice -n 5 timeout 5 sh -c 'curl evil' --help", ["Bash(* --help)"], UNSAFE),
     ("wc -l <>out/rw", ["Bash(wc -l)", EDIT_OUT], "covered"),
     ("wc -l <>out/rw", ["Bash(wc -l)"], "not_covered"),
     ("[ -f a.txt ] && echo y", ["Bash([ *)", *ECHO], "covered"),
