@@ -62,6 +62,21 @@ def heredoc_delimiter(text: str) -> tuple[str, bool]:
     return bare or single or double, bool(single or double or escaped)
 
 
+_REDIRECTS: Final = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+#: The writer's method for each other node type it writes.
+_WRITERS: Final = {
+    "declaration_command": "joined", "unset_command": "joined", "variable_assignments": "joined",
+    "test_command": "joined", "unary_expression": "joined", "binary_expression": "joined",
+    "command_substitution": "substitution", "file_redirect": "file_redirect",
+    "herestring_redirect": "herestring", "heredoc_redirect": "heredoc"}
+
+
+def _simple(node: Node) -> bool:
+    """Whether a redirected statement's body is a simple command."""
+    body = node.child_by_field_name("body")
+    return body is not None and body.type == "command"
+
+
 def _flat(node: Node) -> list[Node]:
     """A node's children, each nested ``list`` (``a && b && c`` nests to the left) replaced by
     its own children: a long chain is written without recursion."""
@@ -144,6 +159,25 @@ class _Writer:
         pieces.append(kind)
         return False
 
+    def simple(self, node: Node) -> str:
+        """A simple command with its redirections written first (``> f git x``, which bash
+        reads as ``git x > f``): a word the grammar hangs on a redirection, or a redirection
+        it takes for a word, then stands elsewhere in bash's reading of the text written, and
+        bash prints it differently from the command."""
+        redirects: list[str] = []
+        rest: list[str] = []
+        for child in node.children:
+            if child.type == "comment" or (child.type == "ERROR" and
+                                           child.end_byte in self.readwrite):
+                continue
+            if child.type in _REDIRECTS:
+                redirects.append(self.node(child))
+            elif child.type == "command":
+                rest.append(self.simple(child))
+            else:
+                rest.append(self.node(child) if child.is_named else child.type)
+        return " ".join(redirects + rest)
+
     def gap_after(self, node: Node) -> bytes:
         following = node.next_sibling
         end = following.start_byte if following is not None else len(self.source)
@@ -155,29 +189,28 @@ class _Writer:
 
     def node(self, node: Node) -> str:
         kind = node.type
+        if kind == "command" or (kind == "redirected_statement" and _simple(node)):
+            return self.simple(node)
         if kind in _STATEMENTS:
             return self.statements(node)
-        if kind in ("command", "declaration_command", "unset_command", "variable_assignments",
-                    "test_command"):
-            return " ".join(self.node(c) if c.is_named else c.type for c in node.children
-                            if c.type != "comment")
-        if kind in ("unary_expression", "binary_expression"):
-            return " ".join(self.node(c) if c.is_named else c.type for c in node.children)
         if kind in _WORDS:
             return self.word(node)
-        if kind == "command_substitution":
-            return self.substitution(node)
-        if kind == "file_redirect":
-            return self.file_redirect(node)
-        if kind == "herestring_redirect":
-            words = [self.node(c) for c in node.named_children]
-            if len(words) != 1:
-                raise Doubt("a here-string is not one word")
-            return "<<< " + words[0]
-        if kind == "heredoc_redirect":
-            return self.heredoc(node)
-        raise Doubt(f"the command holds a {kind.replace('_', ' ')}, which is not compared "
-                    "with bash's reading")
+        writer = _WRITERS.get(kind)
+        if writer is None:
+            raise Doubt(f"the command holds a {kind.replace('_', ' ')}, which is not compared "
+                        "with bash's reading")
+        return str(getattr(self, writer)(node))
+
+    def joined(self, node: Node) -> str:
+        """A declaration, a test and its expressions: each child, one space apart."""
+        return " ".join(self.node(c) if c.is_named else c.type for c in node.children
+                        if c.type != "comment")
+
+    def herestring(self, node: Node) -> str:
+        words = [self.node(c) for c in node.named_children]
+        if len(words) != 1:
+            raise Doubt("a here-string is not one word")
+        return "<<< " + words[0]
 
     def file_redirect(self, node: Node) -> str:
         head = ""

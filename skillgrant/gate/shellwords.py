@@ -87,8 +87,24 @@ class WordReader:
             return Word(None)  # an expansion: one word of any value
         if len(children) < 2 or children[0].type != '"' or children[-1].type != '"':
             raise Doubt(f"the quoted string {self.text(node)!r} is not read here")
-        inner = self.source[children[0].end_byte:children[-1].end_byte - 1]
-        return Word(unescape_double(inner.decode("utf-8")))
+        inner = self.source[children[0].end_byte:children[-1].end_byte - 1].decode("utf-8")
+        if _expands_in_quotes(inner):
+            return Word(None)  # a `$` bash expands that the grammar left as text
+        return Word(unescape_double(inner))
+
+
+def _expands_in_quotes(inner: str) -> bool:
+    """Whether the text between double quotes holds a ``$`` bash expands (not escaped, before a
+    name, a digit or a special parameter)."""
+    i = 0
+    while i < len(inner) - 1:
+        if inner[i] == "\\":
+            i += 2
+            continue
+        if inner[i] == "$" and (inner[i + 1].isalnum() or inner[i + 1] in _EXPANDS_AFTER_DOLLAR):
+            return True
+        i += 1
+    return False
 
 
 #: The characters that make bash expand a ``$`` before them (with letters and digits).

@@ -49,6 +49,10 @@ def test_ordinary_commands_agree(command: str) -> None:
     ("git push origin <<< $ --force", "git push origin <<< '$ --force'"),
     ("echo hi {PATH}>/dev/null", "echo hi {PATH} > /dev/null"),
     ('time $"bash" -c x', 'time $ "bash" -c x'),
+    # the grammar hangs a word on a redirection, or takes a word for a descriptor: written with
+    # its redirections first, the gate's reading moves the word, and bash prints it elsewhere
+    ("git push origin <&- --force", "<&- --force git push origin"),
+    ("git status 99999999999>/dev/null", "99999999999> /dev/null git status"),
 ])
 def test_a_different_reading_is_caught_by_bash(command: str, ours: str) -> None:
     """Each of issue 29's first classes, read as the grammar read it: bash prints the two
