@@ -20,7 +20,6 @@ from ..domains.command import case_fold, compile_pattern, identity_reason
 from ..domains.cover import approved_filler, union_cover
 from ..grants import parse_grant
 from ..limits import MAX_WORK_PER_DECISION
-from .crosscheck import disagreement
 from .judge import (
     Judged,
     Part,
@@ -152,6 +151,8 @@ def _analysed(tool: str, command: str, parts: list[Part], workdir: str | None, p
             return found
         parts.append(found)
     if analysis.reprinted is not None:  # the last step: it starts bash
+        from .crosscheck import disagreement  # subprocess: imported only when bash is asked
+
         disagrees = disagreement(command, analysis.reprinted)
         if disagrees is not None:
             return outside("unknown", f"{disagrees}; only a tool-wide grant or an approved "
