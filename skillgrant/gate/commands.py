@@ -164,6 +164,10 @@ def _redirect(redirect: Redirect, workdir: str | None, plan: CallPlan,
               cwd: str | None) -> Part | Judged:
     """A file a redirection writes, judged as an Edit of it (one it reads, as a Read)."""
     target = redirect.target.value
+    if redirect.raced:
+        return outside("unknown", f"the redirection {redirect.text!r} opens its file after a "
+                        "program of the same command may have run, and put a symbolic link "
+                        "there", redirect.text)
     if target is None or (redirect.after_cd and not target.startswith("/")):
         return outside("unknown", f"the redirection {redirect.text!r} names a file the gate "
                         "cannot name", redirect.text)

@@ -23,12 +23,15 @@ class Simple(NamedTuple):
 class Redirect(NamedTuple):
     """A file a redirection writes (or, with ``reads``, reads: ``< file`` passes a file the
     command's words do not name): the target word, relative to the working directory at that
-    point; ``after_cd`` when a ``cd``, ``pushd`` or ``popd`` may have moved it."""
+    point; ``after_cd`` when a ``cd``, ``pushd`` or ``popd`` may have moved it; ``raced`` when
+    a program of the same command may run before it opens the file (earlier, at the same time,
+    or in an earlier turn of a loop), and put a symbolic link there."""
 
     target: Word
     text: str
     after_cd: bool = False
     reads: bool = False
+    raced: bool = False
 
 
 class Analysis(NamedTuple):

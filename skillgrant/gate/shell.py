@@ -26,12 +26,15 @@ from .shellnodes import (
     HARMLESS_SOURCES,
     HARMLESS_TARGETS,
     NEVER,
+    check_descriptor,
+    is_descriptor,
     never_reason,
     read_write,
     walk,
 )
 from .shellwords import WordReader
 from .words import (
+    CARRY_FREE,
     Doubt,
     Word,
     assigned_names,
@@ -80,7 +83,7 @@ def analyse_parsed(command: str) -> Analysis:
         return Analysis(doubt=str(e))
     except RecursionError:
         return Analysis(doubt="the command is too deeply nested")
-    redirects = reader.redirects
+    redirects = reader.raced()
     if reader.moved:  # a loop runs its body again, after a cd later in it: no order holds
         redirects = [r._replace(after_cd=True) for r in redirects]
     return Analysis(carried_past(reader.commands, reader.carried), tuple(redirects),
@@ -97,6 +100,20 @@ class _Reader(WordReader):
         self.found: set[int] = set()  # where each command substitution starts
         self.judged: set[int] = set()  # those whose commands were read
         self.readwrite: set[int] = set()  # where a `<>` redirection's `>` starts
+        self.programs = 0  # programs (not CARRY_FREE builtins) read so far, in run order
+        self.looping = 0  # inside a loop's body
+        self.concurrent = 0  # inside a pipeline of several commands, or a background job
+        self.own = False  # the redirections being read are those of a program
+        self.races: list[tuple[bool, bool, bool, bool]] = []  # for each redirection
+
+    def raced(self) -> list[Redirect]:
+        """The redirections, each ``raced`` when a program may run before it opens its file:
+        one read before it, any program when it is in a loop, another program when it runs at
+        the same time as others."""
+        total = self.programs
+        return [r._replace(raced=before or (loop and total > 0) or (together and total > own))
+                for r, (before, loop, together, own) in zip(self.redirects, self.races,
+                                                              strict=True)]
 
     def scan(self, root: Node) -> None:
         """Refuse what no context makes safe, wherever it stands: errors, missing nodes,
@@ -148,8 +165,16 @@ class _Reader(WordReader):
         if kind in CONTAINERS:
             if kind == "command_substitution":
                 self.judged.add(node.start_byte)
+            loop = kind == "while_statement"
+            together = kind == "pipeline" and len(node.named_children) > 1
             for child in node.named_children:
+                following = child.next_sibling
+                background = following is not None and following.type == "&"
+                self.looping += loop
+                self.concurrent += together or background
                 self.statement(child)
+                self.looping -= loop
+                self.concurrent -= together or background
         elif kind == "command":
             self.simple(node, [])
         elif kind in _READERS:
@@ -185,32 +210,32 @@ class _Reader(WordReader):
         check_runnable(words)
         self.commands.append(Simple(tuple(words), self.text(node), program="["))
 
-    def operands(self, nodes: list[Node]) -> list[Word]:
-        words: list[Word] = []
-        for child in nodes:
-            if child.type in ("unary_expression", "binary_expression"):
-                words += self.operands(child.children)
-            elif child.type in ("<", ">"):  # bash: a redirection of `[`, not an operator
-                raise Doubt(f"'[' is given an unquoted {child.type!r}, which bash reads as a "
-                            "redirection")
-            elif child.type == "test_operator" or not child.is_named:
-                words.append(Word(self.text(child)))
-            else:
-                words.append(self.word(child))
-        return words
-
     def redirected(self, node: Node) -> None:
-        for i, child in enumerate(node.children):
-            field = node.field_name_for_child(i)
-            if field == "body":
-                self.statement(child)
-            elif child.is_named and child.type != "ERROR":  # scan() let only `<>`'s `<` by
-                self.redirect(child)
+        """A statement with redirections: a simple command's open after its words expand
+        (``simple``), a compound's before it runs."""
+        body = node.child_by_field_name("body")
+        redirects = [c for c in node.named_children
+                     if c != body and c.type != "ERROR"]  # scan() let only `<>`'s `<` by
+        if body is not None and body.type == "command":
+            self.simple(body, [], redirects)
+            return
+        if body is not None and body.type in ("list", "pipeline"):
+            # the grammar hangs `a && b > f` on the whole list; bash, on `b`: judged as opening
+            # after every command of the list ran
+            self.statement(body)
+            body = None
+        self.own = False
+        for child in redirects:
+            self.redirect(child)
+        if body is not None:
+            self.statement(body)
 
     def for_loop(self, node: Node) -> None:
         for child in node.named_children:
             if child.type == "do_group":
+                self.looping += 1
                 self.statement(child)
+                self.looping -= 1
             elif child.type == "variable_name":
                 check_variable(self.text(child), "for")  # the loop assigns it
                 self.carried.append(Word(None))
@@ -244,7 +269,7 @@ class _Reader(WordReader):
         operator = next((c.type for c in node.children if not c.is_named), "")
         targets = [c for i, c in enumerate(node.children)
                    if node.field_name_for_child(i) == "destination"]
-        _check_descriptor(node)
+        check_descriptor(node)
         if operator in (">&-", "<&-"):
             if targets:  # `<&- --force`: bash passes the word to the command
                 raise Doubt("a redirection is followed by more words, which the gate does not "
@@ -255,7 +280,7 @@ class _Reader(WordReader):
             raise Doubt("a redirection is followed by more words, which the gate does not "
                         "analyse")
         target = targets[0]
-        if operator in (">&", "<&") and _is_descriptor(self.text(target)):
+        if operator in (">&", "<&") and is_descriptor(self.text(target)):
             return  # a copy, a move (`2>&1-`) or a close of a file descriptor, no file
         word = self.word(target)
         if word.value is not None and word.value.startswith(("/dev/tcp/", "/dev/udp/")):
@@ -266,6 +291,7 @@ class _Reader(WordReader):
         if word.value in (HARMLESS_SOURCES if reads else HARMLESS_TARGETS):
             return
         self.redirects.append(Redirect(word, self.text(node), self.moved, reads))
+        self.races.append((self.programs > 0, self.looping > 0, self.concurrent > 0, self.own))
 
     def herestring(self, node: Node) -> None:
         """A here-string is input: one word, whose command substitutions run."""
@@ -293,14 +319,18 @@ class _Reader(WordReader):
         heredoc_body(self.source, start, end, delimiter,
                      any(c.type == "<<-" for c in node.children))
 
-    def simple(self, node: Node, prefix: list[Word]) -> None:
+    def simple(self, node: Node, prefix: list[Word], redirects: list[Node] | None = None
+               ) -> None:
+        """A simple command: its words expand first (their command substitutions run), then
+        its redirections open, then it runs."""
         words = list(prefix)
         name_seen = False
+        redirects = list(redirects or [])
         for child in node.children:
             if not child.is_named:
                 words.append(self.dollar(child))  # a lone `$` is a word of its own
             elif child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
-                self.redirect(child)
+                redirects.append(child)
             elif child.type == "variable_assignment":
                 words.append(self.assignment(child))
             elif child.type == "command_name":
@@ -315,6 +345,10 @@ class _Reader(WordReader):
         head, body = words[:assignments], words[assignments:]
         body, stripped = strip_wrappers(body)
         check_runnable(body)
+        self.own = body[0].value not in CARRY_FREE
+        for child in redirects:
+            self.redirect(child)
+        self.programs += self.own
         if body[0].value in ("cd", "pushd", "popd"):
             self.moved = True
         assigned = assigned_names(body)
@@ -358,22 +392,3 @@ _READERS: Final = {
     "variable_assignments": "assigning", "declaration_command": "assigning",
     "unset_command": "assigning", "for_statement": "for_loop", "test_command": "test",
     "case_statement": "case"}
-#: A descriptor a ``>&``/``<&`` copies or moves, or ``-`` (closes).
-_DESCRIPTOR: Final = re.compile(r"[0-9]+-?|-")
-#: The largest descriptor bash reads as one (an int); a longer number is a word.
-_MAX_DESCRIPTOR: Final = 2**31 - 1
-
-
-def _is_descriptor(text: str) -> bool:
-    """Whether a ``>&``/``<&`` target is a descriptor (or ``-``), not a file bash writes."""
-    return bool(_DESCRIPTOR.fullmatch(text)) and (
-        text == "-" or int(text.rstrip("-")) <= _MAX_DESCRIPTOR)
-
-
-def _check_descriptor(node: Node) -> None:
-    """Raise Doubt for a redirection's descriptor number bash reads as a word (over an int)."""
-    for child in node.children:
-        if child.type == "file_descriptor" and (
-                not child.text or not child.text.isdigit() or int(child.text) > _MAX_DESCRIPTOR):
-            raise Doubt("a redirection's descriptor number is over bash's limit, so bash reads "
-                        "it as a word of the command")

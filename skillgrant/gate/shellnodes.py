@@ -3,8 +3,11 @@ walk over a tree."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
+
+from .words import Doubt
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -80,3 +83,24 @@ def read_write(source: bytes, node: Node) -> bool:
             and following.start_byte == node.end_byte and following.child_count == 2
             and following.children[0].type == ">" and source[node.start_byte - 1:
                                                            node.start_byte] in b" \t")
+
+
+#: A descriptor a ``>&``/``<&`` copies or moves, or ``-`` (closes).
+_DESCRIPTOR: Final = re.compile(r"[0-9]+-?|-")
+#: The largest descriptor bash reads as one (an int); a longer number is a word.
+_MAX_DESCRIPTOR: Final = 2**31 - 1
+
+
+def is_descriptor(text: str) -> bool:
+    """Whether a ``>&``/``<&`` target is a descriptor (or ``-``), not a file bash writes."""
+    return bool(_DESCRIPTOR.fullmatch(text)) and (
+        text == "-" or int(text.rstrip("-")) <= _MAX_DESCRIPTOR)
+
+
+def check_descriptor(node: Node) -> None:
+    """Raise Doubt for a redirection's descriptor number bash reads as a word (over an int)."""
+    for child in node.children:
+        if child.type == "file_descriptor" and (
+                not child.text or not child.text.isdigit() or int(child.text) > _MAX_DESCRIPTOR):
+            raise Doubt("a redirection's descriptor number is over bash's limit, so bash reads "
+                        "it as a word of the command")

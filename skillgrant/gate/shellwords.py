@@ -42,6 +42,21 @@ class WordReader:
                         "($\"…\", $$, …) and the parser reads apart")
         return Word("$")
 
+    def operands(self, nodes: list[Node]) -> list[Word]:
+        """The words of ``[ … ]`` as the grammar's test expressions hold them."""
+        words: list[Word] = []
+        for child in nodes:
+            if child.type in ("unary_expression", "binary_expression"):
+                words += self.operands(child.children)
+            elif child.type in ("<", ">"):  # bash: a redirection of `[`, not an operator
+                raise Doubt(f"'[' is given an unquoted {child.type!r}, which bash reads as a "
+                            "redirection")
+            elif child.type == "test_operator" or not child.is_named:
+                words.append(Word(self.text(child)))
+            else:
+                words.append(self.word(child))
+        return words
+
     def word(self, node: Node) -> Word:
         """A word's value; the commands of each command substitution in it are read (they run
         first, and their output is a value the gate does not know)."""

@@ -135,6 +135,12 @@ ROWS: list[tuple[str, list[str], str | frozenset[str]]] = [
     ("time if true; then git x; fi", [*GIT, "Bash(true)", "Bash(if *)", "Bash(then *)",
                                       "Bash(fi)"], UNSAFE),
     ("FOO+=1 git x", ["Bash(FOO=1 git *)"], UNSAFE),  # L2: += appends
+    # Q1: a program that runs first may put a link where a redirection then writes
+    ("git x && echo a > out/f", OUT, "unknown"), ("git x | echo a > out/f", OUT, "unknown"),
+    ("echo $(git x) > out/f", OUT, "unknown"), ("git x; { echo a; } > out/f", OUT, "unknown"),
+    ("for i in 1 2; do git x > out/f; done", [*OUT, "Bash(* git x)"], "unknown"),
+    ("git x > out/f && git y", OUT, "covered"), ("{ git x; } > out/f", OUT, "covered"),
+    ("git x > out/f &", OUT, "covered"), ("echo a > out/f; echo b >> out/f", OUT, "covered"),
     ("nice -n 5 timeout 5 sh -c 'curl evil' --help", ["Bash(* --help)"], UNSAFE),
     ("wc -l <>out/rw", ["Bash(wc -l)", EDIT_OUT], "covered"),
     ("wc -l <>out/rw", ["Bash(wc -l)"], "not_covered"),

@@ -159,8 +159,8 @@ def test_each_call_is_judged(tool: str, tool_input: dict[str, Any], status: str,
 
 
 def test_the_covering_entries_follow_the_parts_in_order() -> None:
-    verdict = check_call("Bash", {"command": "npm test && git push > out/log"}, PLAN, cwd=CWD)
-    assert verdict.covered_by == ("Bash(npm test)", "Bash(git *)", "Edit(//repo/out/**)")
+    verdict = check_call("Bash", {"command": "git push > out/log && npm test"}, PLAN, cwd=CWD)
+    assert verdict.covered_by == ("Bash(git *)", "Bash(npm test)", "Edit(//repo/out/**)")
 
 
 def test_the_judged_tool_and_the_runtime_name_are_both_kept() -> None:

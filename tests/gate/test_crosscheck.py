@@ -88,3 +88,15 @@ def test_a_bash_older_than_5_2_means_the_fallback(tmp_path: Path) -> None:
     assert check_call("Bash", {"command": "git a\ngit b"}, plan,
                       cwd="/tmp").status == "unknown"
     assert bash_path() is None
+
+
+def test_a_command_bash_refuses_never_switches_the_check_off() -> None:
+    """bash repeats the offending line in its error: a command holding `pretty-print` or
+    `invalid option` must not make the gate think bash is older than 5.2 (review P1)."""
+    plan = ["Bash(git status)", "Bash(git push origin 0)"]
+    poison = "if git status; then fi # pretty-print invalid option"
+    assert "does not parse" in (disagreement(poison, poison) or "")
+    assert check_call("Bash", {"command": poison}, plan, cwd="/tmp").status == "unknown"
+    assert bash_path() == BASH
+    assert check_call("Bash", {"command": "git push origin 0<&- --force"}, plan,
+                      cwd="/tmp").status == "unknown"
