@@ -38,14 +38,18 @@ _BLANK_LINES: Final = re.compile(r"\n[ \t]*(?=\n)")
 
 
 def bash_path() -> str | None:
-    """The bash asked for its reading: ``SKILLGRANT_BASH``, else ``bash`` on ``PATH``; None
-    for the fallback."""
+    """The bash asked for its reading: ``SKILLGRANT_BASH`` when it is an absolute path (any
+    other value: the fallback), else ``bash`` in the absolute folders of ``PATH``; None for the
+    fallback. A relative ``PATH`` entry (``node_modules/.bin``) would run the project's own
+    ``bash`` in the hook, and take its word for bash's reading."""
     if not _BASH:
         named = os.environ.get("SKILLGRANT_BASH")
         if named is not None:
-            _BASH.append(None if named in ("", "none") else named)
-        else:
-            _BASH.append(shutil.which("bash"))
+            _BASH.append(named if os.path.isabs(named) else None)
+        else:  # only absolute folders: a relative PATH entry is the project's (`./bin`)
+            folders = [f for f in os.environ.get("PATH", os.defpath).split(os.pathsep)
+                       if os.path.isabs(f)]
+            _BASH.append(shutil.which("bash", path=os.pathsep.join(folders)))
     return _BASH[0]
 
 
@@ -53,6 +57,12 @@ def use_bash(path: str | None) -> None:
     """Ask the bash at ``path`` from now on (None: the fallback); the answers kept are
     dropped."""
     _BASH[:] = [path]
+    _ANSWERS.clear()
+
+
+def rediscover() -> None:
+    """Look for bash again at the next question (``SKILLGRANT_BASH``, ``PATH``)."""
+    _BASH.clear()
     _ANSWERS.clear()
 
 
@@ -86,7 +96,8 @@ def _disagreement(command: str, reprinted: str) -> str | None:
             _BASH[0] = None
             return _fallback(command, "bash is older than 5.2")
         return "bash does not parse the command: " + errors.decode("utf-8", "replace").strip()
-    if runs[1].returncode != 0 or _canonical(original) != _canonical(ours):
+    if runs[1].returncode != 0 or _canonical(original) != _canonical(ours) or (
+            not _canonical(original) and reprinted.strip()):
         return ("bash reads the command differently from the gate (the statements or words "
                 "bash prints are not those the gate judged)")
     return None

@@ -31,6 +31,9 @@ import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
+#: The least timeout (seconds) a settings hook that follows a skill may have: one that times out
+#: lets the call go on.
+MIN_TIMEOUT = 10
 #: Tools that start a subagent (Claude Code's, and its former name).
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 
@@ -56,14 +59,18 @@ def _settings_files(skill_path: str) -> Iterator[Path]:
 def settings_hook_for(skill: str, skill_path: str, plan: str | None = None) -> Path | None:
     """The settings file that runs ``skillgrant hook … --for-skill skill`` (with ``--plan
     plan``, when given) on every PreToolUse, or None."""
+    found = None
     for path in _settings_files(skill_path):
         try:
             settings = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if any(_follows(command, skill, plan) for command in _pre_tool_commands(settings)):
-            return path
-    return None
+        if isinstance(settings, dict) and settings.get("disableAllHooks"):
+            return None  # Claude Code then runs no hook at all
+        if found is None and any(_follows(command, skill, plan, skill_path)
+                                 for command in _pre_tool_commands(settings)):
+            found = path
+    return found
 
 
 def _pre_tool_commands(settings: object) -> Iterator[str]:
@@ -73,8 +80,12 @@ def _pre_tool_commands(settings: object) -> Iterator[str]:
         if not isinstance(group, dict) or group.get("matcher", "*") not in ("*", "", None):
             continue
         for hook in group.get("hooks") or []:
-            if isinstance(hook, dict) and isinstance(hook.get("command"), str):
-                yield hook["command"]
+            if not isinstance(hook, dict) or hook.get("type") != "command" or \
+                    not isinstance(hook.get("command"), str):
+                continue
+            timeout = hook.get("timeout", MIN_TIMEOUT)
+            if isinstance(timeout, (int, float)) and timeout >= MIN_TIMEOUT:
+                yield hook["command"]  # a hook that times out lets the call go on
 
 
 def _option(words: list[str], name: str) -> str | None:
@@ -86,7 +97,7 @@ def _option(words: list[str], name: str) -> str | None:
     return None
 
 
-def _follows(command: str, skill: str, plan: str | None) -> bool:
+def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> bool:
     """Whether ``command`` runs ``skillgrant hook`` (or ``python -m skillgrant hook``) as the
     hook that follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
     denial for a call outside it, in Claude Code's dialect, and nothing else that changes
@@ -113,7 +124,8 @@ def _follows(command: str, skill: str, plan: str | None) -> bool:
             and given("--print-config") is None and given("--outside") in (None, "deny")
             and given("--dialect") in (None, "auto", "claude-code")
             and given("--plan") is not None
-            and (plan is None or os.path.abspath(given("--plan") or "") == os.path.abspath(plan)))
+            and (plan is None or os.path.abspath(given("--plan") or "") == os.path.abspath(plan))
+            and given("--skill-dir") in (None, os.path.dirname(os.path.abspath(skill_path))))
 
 
 def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[str],

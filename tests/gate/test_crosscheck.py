@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from skillgrant import check_call
-from skillgrant.gate.crosscheck import bash_path, disagreement, use_bash
+from skillgrant.gate.crosscheck import bash_path, disagreement, rediscover, use_bash
 from skillgrant.gate.shell import analyse
 
 BASH = "/usr/bin/bash"
@@ -100,3 +100,20 @@ def test_a_command_bash_refuses_never_switches_the_check_off() -> None:
     assert bash_path() == BASH
     assert check_call("Bash", {"command": "git push origin 0<&- --force"}, plan,
                       cwd="/tmp").status == "unknown"
+
+
+def test_only_an_absolute_bash_is_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A relative PATH entry is the project's: its `bash` is never run (review R1)."""
+    fake = tmp_path / "bin" / "bash"
+    fake.parent.mkdir()
+    fake.write_text(f"#!/bin/sh\ntouch {tmp_path}/ran\n")
+    fake.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "bin:" + str(Path(BASH).parent))
+    monkeypatch.delenv("SKILLGRANT_BASH", raising=False)
+    rediscover()
+    assert bash_path() == BASH
+    monkeypatch.setenv("SKILLGRANT_BASH", "bin/bash")
+    rediscover()
+    assert bash_path() is None
+    assert not (tmp_path / "ran").exists()

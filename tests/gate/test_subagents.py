@@ -142,3 +142,23 @@ def test_only_the_hook_that_follows_the_skill_counts(tmp_path: Path, command: st
     (project / ".claude" / "settings.json").write_text(json.dumps(settings))
     with pytest.raises(ValueError):
         enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+
+
+@pytest.mark.parametrize("change", [
+    {"type": "prompt"}, {"timeout": 0.001}, {"command": "skillgrant hook --plan /p.json "
+                                                        "--for-skill probe --skill-dir /"}])
+def test_a_hook_that_would_not_hold_does_not_count(tmp_path: Path, change: dict[str, Any]) -> None:
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    hook = {"type": "command", "command": "skillgrant hook --plan /p.json --for-skill probe"}
+    settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [hook | change]}]}}
+    (project / ".claude" / "settings.json").write_text(json.dumps(settings))
+    with pytest.raises(ValueError):
+        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    settings["hooks"]["PreToolUse"][0]["hooks"] = [hook]  # type: ignore[index]
+    (project / ".claude" / "settings.json").write_text(json.dumps(settings))
+    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    (project / ".claude" / "settings.local.json").write_text('{"disableAllHooks": true}')
+    with pytest.raises(ValueError):
+        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
