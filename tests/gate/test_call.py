@@ -32,6 +32,10 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("Bash", {"command": "makeover"}, "not_covered", "makeover"),
     ("Bash", {"command": "echo $(id)"}, "not_covered", "id"),  # the substitution is judged
     ("Bash", {"command": "echo $(git status)"}, "covered", None),
+    # an argument vector: bash's script is judged; another shell's is not read as bash's
+    ("exec_command", {"cmd": ["bash", "-lc", "git status"]}, "covered", None),
+    ("exec_command", {"cmd": ["zsh", "-c", "=git status --help"]}, "unknown", None),
+    ("exec_command", {"cmd": ["sh", "-c", "git status"]}, "unknown", None),
     ("Bash", {"command": "echo `id`"}, "unknown", "echo `id`"),
     ("Bash", {"command": "git diff <(ls)"}, "unknown", "git diff <(ls)"),
     ("Bash", {"command": "$GIT status"}, "unknown", "$GIT status"),
