@@ -160,6 +160,11 @@ def arguments(tool_input: Mapping[str, object], names: tuple[str, ...], *,
     return found
 
 
+#: The bash an argument vector may name to be read as a script: the system's (a relative or
+#: other path is a program of its own, which the runtime would run).
+_SYSTEM_BASH = frozenset({"bash", "/bin/bash", "/usr/bin/bash"})
+
+
 def command_text(value: object) -> str | None:
     """A shell tool's command as one string: a string as given; an argument vector as the
     script of ``bash -c``/``-lc`` when it is one, else its words quoted and joined (so
@@ -170,7 +175,6 @@ def command_text(value: object) -> str | None:
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
         return None
     words: list[str] = value
-    if (len(words) == 3 and words[0].rsplit("/", 1)[-1] == "bash"
-            and words[1] in ("-c", "-lc")):
+    if len(words) == 3 and words[0] in _SYSTEM_BASH and words[1] in ("-c", "-lc"):
         return words[2]
     return shlex.join(words)

@@ -184,6 +184,9 @@ def _name(words: list[Word]) -> str:
     if name in _NOT_PROGRAMS or _ASSIGNMENT_WORD.match(name):
         raise Doubt(f"{name!r} stands where the grammar reads a program name; bash reads it "
                     "as a keyword or an assignment")
+    if ".." in name.split("/")[:-1]:
+        raise Doubt(f"the program path {name!r} climbs with '..', out of the folder a grant "
+                    "may name")
     return name
 
 

@@ -36,6 +36,7 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("exec_command", {"cmd": ["bash", "-lc", "git status"]}, "covered", None),
     ("exec_command", {"cmd": ["zsh", "-c", "=git status --help"]}, "unknown", None),
     ("exec_command", {"cmd": ["sh", "-c", "git status"]}, "unknown", None),
+    ("exec_command", {"cmd": ["./bash", "-c", "git status"]}, "unknown", None),
     ("Bash", {"command": "echo `id`"}, "unknown", "echo `id`"),
     ("Bash", {"command": "git diff <(ls)"}, "unknown", "git diff <(ls)"),
     ("Bash", {"command": "$GIT status"}, "unknown", "$GIT status"),
@@ -360,3 +361,13 @@ def test_a_call_past_the_work_limit_is_unknown_never_an_exception() -> None:
     verdict = check_call("Bash", {"command": "a" * 60_000}, plan)
     assert verdict.status == "unknown"
     assert "MAX_WORK_PER_DECISION" in verdict.reason
+
+
+def test_a_program_path_that_climbs_out_of_a_granted_folder_is_unknown() -> None:
+    """``Bash(/repo/scripts/*)`` names the skill's scripts; ``..`` would reach any program
+    (the review of issue 29, T1)."""
+    plan = ["Bash(/repo/scripts/*)"]
+    assert check_call("Bash", {"command": "/repo/scripts/run.sh x"}, plan, cwd=CWD).covered
+    verdict = check_call("Bash", {"command": "/repo/scripts/../../usr/bin/rm -rf x"}, plan,
+                         cwd=CWD)
+    assert verdict.status == "unknown" and "climbs" in verdict.reason
