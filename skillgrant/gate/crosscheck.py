@@ -29,11 +29,11 @@ _ANSWERS: dict[tuple[str, str], str | None] = {}
 _BASH: list[str | None] = []
 #: Without bash 5.2: text a command must not hold outside the fast path. A line break, a
 #: backslash, a here-document or here-string, ANSI-C or locale quoting, a brace (``{VAR}>``),
-#: a command substitution, a Unicode space: where tree-sitter's reading is known to part from
-#: bash's.
+#: a command substitution, a Unicode space, a lone ``$`` (tree-sitter drops the ``-`` of
+#: ``- $``): where tree-sitter's reading is known to part from bash's.
 FALLBACK_REFUSED: Final = re.compile(
     "[\n\\\\{\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]"
-    "|<<|\\$'|\\$\"|\\$\\(")
+    "|<<|\\$'|\\$\"|\\$\\(|\\$(?=[ \t]|$)")
 _BLANK_LINES: Final = re.compile(r"\n[ \t]*(?=\n)")
 
 

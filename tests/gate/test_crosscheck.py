@@ -73,6 +73,9 @@ def test_the_fallback_is_stricter() -> None:
                       cwd="/tmp").status == "covered"
     assert check_call("Bash", {"command": "git status\ngit log"}, plan,
                       cwd="/tmp").status == "unknown"
+    # tree-sitter drops the `-` of `- $` (the review, F1): a lone `$` needs bash
+    assert check_call("Bash", {"command": "git push - $ x 2>&1"}, plan,
+                      cwd="/tmp").status == "unknown"
     use_bash("/nonexistent/bash")
     assert check_call("Bash", {"command": "git status 2>&1 | cat"}, plan,
                       cwd="/tmp").status == "unknown"  # a bash that cannot run: a doubt
