@@ -78,6 +78,33 @@ async def _load(port: int, work: list[tuple[bytes, bytes]], clients: int) -> Loa
     return Load(latencies, len(errors), time.perf_counter() - started)
 
 
+def _bare(payloads: Sequence[bytes], expected: Sequence[bytes],
+          work: list[tuple[bytes, bytes]], env: dict[str, str], tmp: Path) -> Load | None:
+    """The same load at 8 clients against benchmarks/bare_app.py; None when it cannot start."""
+    import socket
+
+    table = tmp / "answers.json"
+    table.write_text(json.dumps({p.decode(): e.decode() for p, e in zip(payloads, expected,
+                                                                          strict=True)}))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = Path(__file__).with_name("bare_app.py")
+    try:
+        process, port = _start([sys.executable, str(app), str(port)],
+                               {**env, "BARE_ANSWERS": str(table)}, tmp / "bare.log")
+    except RuntimeError as e:
+        print(f"the bare FastAPI endpoint did not start: {e}")
+        return None
+    try:
+        time.sleep(1.0)  # uvicorn binds after the line above
+        asyncio.run(_load(port, work[:500], 8))  # warm-up
+        return asyncio.run(_load(port, work, 8))
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
 def _hook_process(argv: list[str], payloads: Sequence[bytes], runs: int,
                   clients: int, env: dict[str, str]) -> tuple[Load, list[bytes]]:
     def one(i: int) -> tuple[float, bytes]:
@@ -133,6 +160,7 @@ def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, objec
         finally:
             process.terminate()
             process.wait(30)
+        bare = _bare(payloads, expected, work, env, Path(tmp))
         processes = {n: _hook_process(hook, payloads, runs, n, env)
                      for n, runs in HOOK_RUNS.items()}
     wrong = sum(out != expected[i % len(expected)]
@@ -154,6 +182,13 @@ def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, objec
         faster = hook_load.quantile(0.5) / load.quantile(0.5)
         print(f"at {n} client(s): the service answers {faster:.0f}x faster at p50 and "
               f"{load.rate / hook_load.rate:.0f}x more requests/s than a hook process per call")
+    if bare is not None:
+        served = loads[8]
+        print(f"\nat 8 clients, a bare FastAPI/uvicorn endpoint returning the same bytes "
+              f"(benchmarks/bare_app.py): p50 {bare.quantile(0.5) * 1000:.2f} ms, p99 "
+              f"{bare.quantile(0.99) * 1000:.2f} ms, errors {bare.errors}; `skillgrant serve` "
+              f"to it: {served.quantile(0.5) / bare.quantile(0.5):.2f}x at p50, "
+              f"{served.quantile(0.99) / bare.quantile(0.99):.2f}x at p99 (target ≤ 1.5x)")
     print(f"\ntarget: p99 ≤ 5 ms at 8 clients; measured {loads[8].quantile(0.99) * 1000:.2f} ms; "
           f"errors {sum(load.errors for load in loads.values())}; cores {os.cpu_count()}, "
           f"Python {sys.version.split()[0]}; median p50 over rows "

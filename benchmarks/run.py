@@ -498,6 +498,58 @@ def section_gate() -> None:
           f"{times['skillgrant hook, JSON plan'] / base:.2f}x (JSON plan)")
 
 
+#: Calls whose commands the plain fast path does not read, so the gate asks bash (issue 29).
+BASH_CALLS = [
+    ("Bash", {"command": "npm test 2>&1 | tail -n 40"}),
+    ("Bash", {"command": "gh pr view 12 --json title,body > /repo/out/pr.json"}),
+    ("Bash", {"command": "git commit -m \"$(cat <<'EOF'\nfix: the parser\n\nbody\nEOF\n)\""}),
+    ("Bash", {"command": "git status\ngit log --oneline -n 5 | tail -n 2"}),
+]
+BASH_PLAN = [*GATE_PLAN, "Bash(cat *)"]
+
+
+def section_gate_bash() -> None:
+    """The call gate with and without its cross-check with bash (issue 29): ``check_call`` on
+    a plain three-part command (read by the fast path: bash is never asked), on the realistic
+    calls, and on compound commands bash is asked about, each a first decision."""
+    from skillgrant.gate.crosscheck import bash_path, use_bash
+    from skillgrant.gate.verdict import call_plan
+
+    print("\n## 6b. the call gate and bash (issue 29)\n")
+    found = bash_path()
+    if found is None:
+        print("no bash 5.2 found: the cross-check's cost is not measured\n")
+        return
+    compiled, with_cat = call_plan(COMPOUND_PLAN), call_plan(BASH_PLAN)
+    plain = [{"command": f'git add -A && git commit -m "fix {i}" && git push origin b{i}'}
+             for i in range(2000)]
+
+    def each(calls: Sequence[tuple[str, dict[str, str]]], plan: object, fresh: bool) -> None:
+        for tool, tool_input in calls:
+            if fresh:
+                use_bash(found)  # drops the answers kept: each call is a first decision
+            skillgrant.check_call(tool, tool_input, plan, cwd="/repo")  # type: ignore[arg-type]
+
+    rows: list[tuple[str, float, float]] = []
+    for label, calls, plan in (
+            ("a plain 3-part compound (distinct)", [("Bash", p) for p in plain], compiled),
+            ("the realistic calls", GATE_CALLS * 50, with_cat),
+            ("compound commands bash is asked about", BASH_CALLS * 10, with_cat)):
+        use_bash(found)
+        t_with = _median_time(lambda c=calls, p=plan: each(c, p, True), repeat=3) / len(calls)
+        use_bash(None)
+        t_without = _median_time(lambda c=calls, p=plan: each(c, p, False), repeat=3) / len(calls)
+        rows.append((label, t_with, t_without))
+    use_bash(found)
+    print("| `check_call`, plan compiled once | with the cross-check | without (fallback) |")
+    print("|---|---:|---:|")
+    for label, t_with, t_without in rows:
+        print(f"| {label} | {t_with * 1e6:.1f} µs | {t_without * 1e6:.1f} µs |")
+    print(f"\ntargets: a plain 3-part command ≤ 20 µs ({rows[0][1] * 1e6:.1f} µs), a realistic "
+          f"call ≤ 50 µs ({rows[1][1] * 1e6:.1f} µs with the cross-check, "
+          f"{rows[1][2] * 1e6:.1f} µs without)")
+
+
 def section_serve() -> None:
     """Hook requests against ``skillgrant serve`` at 1, 8 and 64 clients (benchmarks/load.py)."""
     from load import section_serve as serve
@@ -574,6 +626,7 @@ SECTIONS = {
     "batch": section_batch,
     "json": section_json,
     "gate": section_gate,
+    "gate-bash": section_gate_bash,
     "serve": section_serve,
     "real": section_real,
     "evidence": section_evidence,

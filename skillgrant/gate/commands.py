@@ -31,6 +31,7 @@ from .judge import (
     path_part,
 )
 from .plainshell import joined_words, plain_texts
+from .plainshell import rendered as render
 from .shell import Redirect, Simple, analyse
 from .tools import Spec, arguments, command_text
 from .verdict import CallPlan
@@ -149,6 +150,13 @@ def _analysed(tool: str, command: str, parts: list[Part], workdir: str | None, p
         if isinstance(found, Judged):
             return found
         parts.append(found)
+    if analysis.reprinted is not None:  # the last step: it starts bash
+        from .crosscheck import disagreement  # subprocess: imported only when bash is asked
+
+        disagrees = disagreement(command, analysis.reprinted)
+        if disagrees is not None:
+            return outside("unknown", f"{disagrees}; only a tool-wide grant or an approved "
+                            "entry naming the whole command exactly covers it", command)
     return all_covered(parts, "part")
 
 
@@ -156,6 +164,10 @@ def _redirect(redirect: Redirect, workdir: str | None, plan: CallPlan,
               cwd: str | None) -> Part | Judged:
     """A file a redirection writes, judged as an Edit of it (one it reads, as a Read)."""
     target = redirect.target.value
+    if redirect.raced:
+        return outside("unknown", f"the redirection {redirect.text!r} opens its file after a "
+                        "program of the same command may have run, and put a symbolic link "
+                        "there", redirect.text)
     if target is None or (redirect.after_cd and not target.startswith("/")):
         return outside("unknown", f"the redirection {redirect.text!r} names a file the gate "
                         "cannot name", redirect.text)
@@ -188,7 +200,7 @@ def _simple(tool: str, simple: Simple, grants: _CommandGrants) -> Part | Judged:
     if None not in values:
         return _member(joined_words(values), grants)  # type: ignore[arg-type]
     languages = grants.languages()
-    shown = " ".join(shlex.quote(w.value) if w.value is not None else "…" for w in words)
+    shown = " ".join(render(w.value) if w.value is not None else "…" for w in words)
     fold = case_fold(tool)
     budget = Budget(limit=MAX_WORK_PER_DECISION)
     indexed = [(i, globs) for i, (_, globs) in enumerate(languages)]
@@ -211,7 +223,7 @@ def _patterns(words: tuple[Word, ...]) -> list[Glob]:
     """Star-only globs that together hold every command ``words`` may become: literal words as
     ``shlex.quote`` writes them, each pattern word a star; each unquoted expansion present, or
     vanished with its space."""
-    rendered = [shlex.quote(w.value) if w.value is not None else None for w in words]
+    rendered = [render(w.value) if w.value is not None else None for w in words]
     vanishing = [i for i, w in enumerate(words) if w.vanishes and i > 0]
     if len(vanishing) > _MAX_VANISHING:  # each joined to the word before it: a wider glob
         pieces = [rendered[0]]

@@ -45,7 +45,8 @@ _FAILS_OPEN = {
 
 
 #: The hook options ``--print-config`` carries into the command it prints (the plan apart).
-_CARRIED = ("--plan-kind", "--outside", "--inside", "--audit-log", "--skill-dir")
+_CARRIED = ("--plan-kind", "--outside", "--inside", "--audit-log", "--skill-dir",
+            "--for-skill")  # issue 33: a settings-level hook that follows a skill
 
 
 def executable() -> list[str]:

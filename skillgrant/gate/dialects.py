@@ -48,6 +48,9 @@ class Call(NamedTuple):
     tool_input: Mapping[str, object]
     cwd: str | None
     session: str | None
+    #: the subagent making the call (Claude Code's ``agent_id``, else its ``agent_type``);
+    #: None for the main agent's
+    agent: str | None = None
 
 
 def detect(payload: Mapping[str, object]) -> str:
@@ -93,8 +96,10 @@ def read_call(payload: object, dialect: str) -> Call:
                            "an object")
     cwd = payload.get("cwd")
     session = payload.get("sessionId" if camel else "session_id")
+    agent = payload.get("agent_id") or payload.get("agent_type")
     return Call(dialect, tool, tool_input, cwd if isinstance(cwd, str) else None,
-                session if isinstance(session, str) else None)
+                session if isinstance(session, str) else None,
+                str(agent) if agent is not None and agent != "" else None)
 
 
 def render(dialect: str, decision: Decision, reason: str) -> str:

@@ -40,7 +40,9 @@ USAGE = """\
 Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
                        [--outside deny|ask] [--inside none|allow] [--audit-log FILE]
                        [--skill-dir DIR] [--plan-kind auto|plan|skill|settings] [--observe]
+                       [--for-skill NAME]
        skillgrant hook --print-config claude-code|copilot-cli|codex|vscode|gemini-cli --plan PLAN
+                       [--for-skill NAME]
 
 Read one PreToolUse hook payload on standard input and decide the tool call against the approved
 plan (a plan file, an approved SKILL.md or a settings.json). A call outside the plan is denied
@@ -51,7 +53,8 @@ is denied.
 #: Each option with the values it takes (None: any value).
 OPTION_CHOICES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside": ("deny", "ask"),
            "--inside": ("none", "allow"), "--audit-log": None, "--print-config": DIALECTS,
-           "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None}
+           "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None,
+           "--for-skill": None}
 _MAX_SHOWN_ENTRIES = 20
 #: Options that take no value (issue 32: ``--observe``, gate/observe.py).
 FLAGS = ("--observe",)
@@ -223,6 +226,8 @@ def _enforced(options: Options, raw: bytes | None, plan: LoadedPlan | None,
         call = read_call(payload, wanted)
     except PayloadError as e:
         return failure(wanted, str(e), audit=audit)
+    if not _follows(options, call):
+        return Answer("", "", 0)  # the main agent's call: the skill's own hook judges it
     return _judge(options, call, plan, audit)
 
 
@@ -277,6 +282,13 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
     if decision == "deny":
         return Answer(render(call.dialect, "deny", reason), printable(reason) + "\n", 2)
     return Answer(render(call.dialect, decision, reason), "", 0)
+
+
+def _follows(options: Options, call: Call) -> bool:
+    """Whether this call is judged: with ``--for-skill NAME`` (the settings-level hook that
+    follows a skill into its subagents, ``gate.subagents``), only a subagent's calls; else
+    every call."""
+    return options.get("--for-skill") is None or call.agent is not None
 
 
 def _placeholders(options: Options) -> dict[str, str]:

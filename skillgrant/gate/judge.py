@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from .shell import HARMLESS_TARGETS
+from .shellnodes import HARMLESS_TARGETS
 from .tools import Spec, argument, arguments
 from .verdict import CallPlan, CallStatus
 

@@ -12,13 +12,14 @@ import re
 from ..grants import lone_surrogate
 
 #: The ``${…}`` forms read here: a plain name (or positional, special, ``name[@]``…) with a
-#: default, an alternative, a length, a pattern removal or replacement, or a case change. Bash
+#: default, an alternative, a length, a pattern removal or replacement, or a case change. Not
+#: ``${x:=word}`` and ``${x=word}``: they assign the variable (``${CDPATH:=/evil}``). Bash
 #: evaluates the others arithmetically or indirectly (``${x:$i}``, ``${a[$i]}``, ``${!x}``,
 #: ``${x@P}``), and a variable's value can then run a command (``x='a[$(id)]'``).
 _EXPANSION_START = re.compile(r"\$\{")
 PLAIN_EXPANSION = re.compile(
     r"\$\{#?(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[@*0-9]\])?|[0-9]+|[@*#?$!-])"
-    r"(?:\}|(?::?[-=?+]|##?|%%?|//?|\^\^?|,,?)[^}]*\})", re.DOTALL)
+    r"(?:\}|(?::?[-?+]|##?|%%?|//?|\^\^?|,,?)[^}]*\})", re.DOTALL)
 
 #: A line continuation (backslash, newline) not after a space or a tab: bash removes it before
 #: it reads words, so it can join two words (`rm -f\<nl>r`) or hide a substitution inside
@@ -27,11 +28,13 @@ _JOINING_CONTINUATION = re.compile(r"(?<![ \t])\\\n")
 #: Text bash runs or evaluates where tree-sitter may see plain text: arithmetic, command and
 #: process substitution (inside ``${…}`` words and here-document bodies the grammar leaves
 #: them unparsed).
-_HIDDEN_CODE = ("$[", "$((", "$(", "`", "<(", ">(")
+_HIDDEN_CODE = ("$[", "$((", "`", "<(", ">(")
 #: Characters tree-sitter reads as blanks where bash does not: a carriage return, a form feed,
 #: a vertical tab, and a backslash before a space or a tab (an escaped blank, inside a word).
 #: A ``#`` after one starts a comment for tree-sitter and not for bash.
 _FALSE_BLANK = re.compile(r"[\r\f\v]|\\[ \t]")
+#: ``{name}>`` and the like: bash opens a descriptor and assigns its number to the variable.
+_FD_VARIABLE = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\}[<>]")
 #: ``"$@"`` and ``"${name[@]}"``: a quoted expansion that may give no word or several.
 SPLITS_IN_QUOTES = re.compile(r"\$@|\$\{[^}]*\[@\][^}]*\}|\$\{@")
 
@@ -48,6 +51,9 @@ def lexical_doubt(command: str) -> str | None:
     if _FALSE_BLANK.search(command):
         return ("the command holds a carriage return, a form feed, a vertical tab or an escaped "
                 "blank, which bash and the parser read differently")
+    if _FD_VARIABLE.search(command):
+        return ("the command holds a redirection to a descriptor variable ({name}>), which "
+                "assigns the variable")
     marker = next((m for m in _HIDDEN_CODE if m in command), None)
     if marker is not None:
         return (f"the command holds {marker!r}: a substitution or arithmetic, whose code the "

@@ -50,6 +50,8 @@ _LOOKED_AT: Final = KEYWORDS | EXAMINED
 PlainCommand = tuple[tuple[Word, ...], str, tuple[str, ...]]
 
 _SAFE = r"[A-Za-z0-9_./:=@%+,-]"
+#: Builtins that set variables for later commands: the grammar's reading carries them.
+_ASSIGNING: Final = frozenset({"read", "getopts", "wait", "printf", "mapfile", "readarray"})
 
 
 def _quoted(quote: str, barred: str) -> str:
@@ -93,9 +95,9 @@ def plain_commands(command: str) -> list[PlainCommand] | None:
     for text in parts:
         tokens = _tokens(text)
         words = tuple(map(_WORDS.__getitem__, tokens))
-        if not (_LOOKED_AT.isdisjoint(tokens) and "/" not in tokens[0]) and \
-                not _understood(tokens, words):
-            return None
+        if (not (_LOOKED_AT.isdisjoint(tokens) and "/" not in tokens[0]) and \
+                not _understood(tokens, words)) or tokens[0] in _ASSIGNING:
+            return None  # the grammar says why, or what the command assigns
         commands.append((words, text, ()))
     return commands
 
@@ -146,9 +148,16 @@ def joined_words(values: list[str]) -> str:
     or anything but the characters ``shlex.quote`` leaves as they are)."""
     joined = " ".join(values)
     if "" in values or joined.count(" ") != len(values) - 1 or _NEEDS_QUOTES(joined):
-        unsafe = _SHLEX_UNSAFE
-        return " ".join([v if v and not unsafe(v) else quote(v) for v in values])
+        return " ".join(map(rendered, values))
     return joined
+
+
+def rendered(value: str) -> str:
+    """One literal word as the gate matches it: as ``shlex.quote`` writes it, but ``[`` and
+    ``]`` (``test``'s brackets) bare, as a plan writes them (``Bash([ -f *)``)."""
+    if value in ("[", "]") or (value and not _SHLEX_UNSAFE(value)):
+        return value
+    return quote(value)
 
 
 #: What ``shlex.quote`` quotes (its own test), and the same with a blank allowed.

@@ -160,15 +160,21 @@ def arguments(tool_input: Mapping[str, object], names: tuple[str, ...], *,
     return found
 
 
+#: The bash an argument vector may name to be read as a script: the system's (a relative or
+#: other path is a program of its own, which the runtime would run).
+_SYSTEM_BASH = frozenset({"bash", "/bin/bash", "/usr/bin/bash"})
+
+
 def command_text(value: object) -> str | None:
     """A shell tool's command as one string: a string as given; an argument vector as the
-    script of ``bash -c``/``-lc`` when it is one, else its words quoted and joined."""
+    script of ``bash -c``/``-lc`` when it is one, else its words quoted and joined (so
+    ``zsh -c S`` or ``sh -c S`` is the command ``zsh -c S``, whose runner the gate refuses:
+    another shell reads ``S`` otherwise than bash, ``=prog``, ``noglob``)."""
     if isinstance(value, str):
         return value
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
         return None
     words: list[str] = value
-    if (len(words) == 3 and words[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh")
-            and words[1] in ("-c", "-lc")):
+    if len(words) == 3 and words[0] in _SYSTEM_BASH and words[1] in ("-c", "-lc"):
         return words[2]
     return shlex.join(words)

@@ -40,12 +40,25 @@ RUNNERS: Final = frozenset({
     "setsid", "watch", "ionice", "chroot", "unshare", "nsenter", "flock", "chrt", "taskset",
     "script", "expect", "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh",
     "busybox", "nohup", "time", "timeout", "nice", "stdbuf",
+    # programs that run the command in their words (the adversarial review of issue 29 found
+    # each covered under `Bash(* --help)`); a plan whose program is a star still approves any
+    # other program, interpreters included (docs/call-gate.md)
+    "setarch", "linux32", "linux64", "i386", "x86_64", "prlimit", "setpriv", "strace", "ltrace",
+    "fakeroot", "runuser", "sg", "newgrp", "systemd-run", "tmux", "screen", "start-stop-daemon",
+    "gdb", "valgrind", "pkexec", "firejail", "bwrap", "proot", "unbuffer", "rlwrap", "catchsegv",
+    "xvfb-run", "dbus-run-session", "ssh-agent", "flatpak-spawn", "chpst", "numactl",
+    "cgexec", "ld.so", "ld-linux.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1",
     # builtins that evaluate their words arithmetically or as code: `let 'a[$(id)]'` runs id,
     # and so does `[ "$x" -eq 1 ]` when x holds `a[$(id)]`
     "let", "test", "[", "compgen", "complete", "bind", "mapfile", "readarray",
     # job control runs a command given in its words (`jobs -x cmd`)
     "jobs", "fg", "bg", "history",
 })
+#: Words bash never runs as a program in command position: reserved words and ``!``.
+_NOT_PROGRAMS: Final = frozenset({
+    "!", "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
+    "esac", "in", "function", "select", "time", "coproc", "{", "}", "[[", "]]"})
+_ASSIGNMENT_WORD: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 #: Builtins whose words name variables: a subscript there is evaluated arithmetically
 #: (`read 'a[$(id)]'` runs id), so each word must be a literal without ``[``, and an option
 #: (`declare -i`, `-n`, `-a`) is refused: it gives later assignments the same evaluation.
@@ -134,12 +147,10 @@ _WRAPPER_READERS: Final[dict[str, Callable[[list[Word]], list[Word] | None]]] = 
 def check_runnable(words: list[Word]) -> None:
     """Raise Doubt unless ``words`` is a command led by a literal program name that runs no
     command given in its words."""
-    if not words:
-        raise Doubt("a command has no name")
-    name = words[0].value
-    if name is None:
-        raise Doubt("an expansion stands in command position: it may run any program")
+    name = _name(words)
     program = name.rsplit("/", 1)[-1]
+    if name in ("test", "[") and plain_test(words):
+        return
     if name in RUNNERS or program in RUNNERS:
         raise Doubt(f"{name!r} runs a command given in its words, which the gate does not "
                     "analyse")
@@ -147,6 +158,9 @@ def check_runnable(words: list[Word]) -> None:
         raise Doubt("'find' may run a command (-exec, -execdir, -ok), which the gate does not "
                     "analyse")
     _check_attached(name, words)
+    if program == "printf" and len(words) > 1 and words[1].value is None:
+        raise Doubt("'printf' is given a pattern first, which may expand to -v and name a "
+                    "variable")
     names = words[1:] if name in _NAMING else words[2:3] if words[1:2] == [Word("-v")] and \
         name == "printf" else []
     for word in names:
@@ -156,6 +170,24 @@ def check_runnable(words: list[Word]) -> None:
                         "which bash may evaluate arithmetically (a subscript can run a command)")
         if not word.value.startswith("-"):
             check_variable(word.value.split("=", 1)[0], name)
+
+
+def _name(words: list[Word]) -> str:
+    """The literal program name leading ``words``; Doubt for an expansion, and for a keyword
+    or an assignment (``time ! cmd``, ``! ! cmd``, ``time X=1 cmd``: bash reads a keyword or an
+    assignment where the grammar saw a program name)."""
+    if not words:
+        raise Doubt("a command has no name")
+    name = words[0].value
+    if name is None:
+        raise Doubt("an expansion stands in command position: it may run any program")
+    if name in _NOT_PROGRAMS or _ASSIGNMENT_WORD.match(name):
+        raise Doubt(f"{name!r} stands where the grammar reads a program name; bash reads it "
+                    "as a keyword or an assignment")
+    if ".." in name.split("/")[:-1]:
+        raise Doubt(f"the program path {name!r} climbs with '..', out of the folder a grant "
+                    "may name")
+    return name
 
 
 #: The options of the builtins that name variables which take no value: any other option
@@ -179,6 +211,60 @@ def _check_attached(name: str, words: list[Word]) -> None:
                 flags.issuperset(value[1:])):
             raise Doubt(f"{name!r} has the option {value!r}, whose attached value may name a "
                         "variable bash or a later program gives a meaning to")
+
+
+#: ``test`` operators that compare or test strings and files, and never evaluate a word
+#: arithmetically or as a variable's name (``-eq``, ``-v``, ``-R`` do).
+_UNARY: Final = frozenset(f"-{c}" for c in "abcdefghkprstuwxzGLNOSn")
+_BINARY: Final = frozenset({"=", "==", "!=", "<", ">", "-nt", "-ot", "-ef"})
+
+
+def plain_test(words: list[Word]) -> bool:
+    """Whether ``test …`` or ``[ … ]`` is read the same whatever its operands hold: one to
+    three operands, none of which may vanish or split (so their count fixes how test reads
+    them, POSIX's rule), each operator literal and one of ``_UNARY`` (after an optional
+    ``!``) or ``_BINARY``; nothing is then evaluated arithmetically or as a variable name."""
+    args = words[1:]
+    if words[0].value == "[":
+        if not args or args[-1] != Word("]"):
+            return False
+        args = args[:-1]
+    if any(w.vanishes for w in args):
+        return False
+    shape = [w.value for w in args]
+    if len(shape) == 2 and shape[0] == "!":
+        return True
+    if len(shape) == 3 and shape[0] == "!":
+        shape = shape[1:]
+    if len(shape) == 1:
+        return True
+    if len(shape) == 2:
+        return shape[0] in _UNARY
+    return len(shape) == 3 and shape[1] in _BINARY
+
+
+#: Builtins that run no program and read no variable a command may set for later ones (a
+#: lower-case name, ``check_variable``): a variable the command sets is not part of their
+#: text. Every other command is judged with those variables before it (``carried_past``).
+CARRY_FREE: Final = frozenset({
+    "echo", "printf", ":", "true", "false", "test", "[", "read", "cd", "pwd", "exit", "return",
+    "break", "continue", "shift", "export", "declare", "typeset", "local", "readonly", "unset",
+    "wait", "getopts"})
+
+
+def assigned_names(words: list[Word]) -> list[Word]:
+    """The variables a command sets for the commands after it, each as an assignment word
+    (``x=1``) or a pattern (any name, any value): a declaration's names, and the targets of
+    ``read``, ``getopts``, ``wait`` and ``printf -v``."""
+    name = words[0].value if words else None
+    if name in _DECLARING:
+        found = [Word(w.value) if w.value is not None and "=" in w.value else Word(None)
+                 for w in words[1:] if w.value is None or not w.value.startswith(("-", "+"))]
+        return found
+    if name in ("read", "getopts", "wait") or (name == "printf" and "-v" in [
+            w.value for w in words[1:2]]):
+        return [Word(None)] if len(words) > 1 else ([Word(None)] if name == "read" else [])
+    return []
 
 
 #: Variables with a lower-case name that bash still gives a meaning to.

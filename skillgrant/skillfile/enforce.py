@@ -48,7 +48,7 @@ def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
     """``text`` with the gate's hook in its frontmatter (unchanged when it is there already).
     Raises SkillFileError when the file has other hooks or the result does not read back."""
     doc = read_skill(text, path)
-    command = skill_command(command, path)
+    command = skill_command(_follow_subagents(doc, command, path), path)
     wanted = hooks_value(command)
     if KEY in doc.metadata:
         if same(doc.metadata[KEY], wanted):
@@ -69,6 +69,27 @@ def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
     new_text = text[:at] + lead + block + text[at:]
     _verify(doc, new_text, wanted, path)
     return new_text
+
+
+def _follow_subagents(doc: SkillDoc, command: str, path: str | None) -> str:
+    """Issue 33: a plan granting ``Agent`` needs the settings-level hook that follows the skill
+    into its subagents (``gate.subagents.enforce_command``); refused, at the entry, without."""
+    from ..gate.subagents import enforce_command, grants_agent
+
+    allowed = doc.allowed_tools
+    entries = allowed.entries if allowed is not None else ()
+    name = doc.metadata.get("name")
+    if not isinstance(name, str) or not name:
+        name = os.path.basename(os.path.dirname(os.path.abspath(path))) if path else ""
+    try:
+        return enforce_command(command, name, entries, path)
+    except ValueError as e:
+        line = column = None
+        if allowed is not None and allowed.entry_starts:
+            at = allowed.entry_starts[entries.index(grants_agent(entries)[0])]
+            line = doc.text.count("\n", 0, at) + 1
+            column = at - doc.text.rfind("\n", 0, at)
+        raise SkillFileError(str(e), path=path, line=line, column=column) from e
 
 
 def _verify(before: SkillDoc, new: str, wanted: dict[str, object], path: str | None) -> None:

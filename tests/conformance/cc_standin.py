@@ -10,15 +10,21 @@ probe's outcome can be read from the runtime's own words as well as from its
 
 The server keeps no state but the scripts and the results; which call comes next is the number
 of ``tool_use`` blocks already in the conversation the runtime sends (it resends it whole).
+
+**Subagents.** A session may script subagents too (``Session.subagents``): the parent passes a
+prompt holding ``marker(name)`` to ``Agent``, and every request whose conversation holds that
+marker is the subagent's, answered from its own script; its results are recorded under
+``Session.sub_id(name, i)``.
 """
 
 from __future__ import annotations
 
+import functools
 import http.server
 import itertools
 import json
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,9 +40,19 @@ class Session:
     #: tool_use id -> (is_error, the result's text)
     results: dict[str, tuple[bool, str]] = field(default_factory=dict)
     requests: int = 0
+    #: a subagent's name -> its script (module docstring)
+    subagents: Mapping[str, Sequence[Call]] = field(default_factory=dict)
 
     def call_id(self, index: int) -> str:
         return f"toolu_probe_{index:04d}"
+
+    def sub_id(self, name: str, index: int) -> str:
+        return f"toolu_sub_{name}_{index:04d}"
+
+
+def marker(name: str) -> str:
+    """The text a parent's ``Agent`` prompt holds to start the scripted subagent ``name``."""
+    return f"[standin-subagent:{name}]"
 
 
 class StandIn:
@@ -62,11 +78,13 @@ class StandIn:
     def port(self) -> int:
         return int(self._server.server_address[1])
 
-    def session(self, script: Sequence[Call]) -> tuple[str, Session]:
-        """Register a script; returns the base URL the runtime must use, and the session."""
+    def session(self, script: Sequence[Call], subagents: Mapping[str, Sequence[Call]] | None = None
+                ) -> tuple[str, Session]:
+        """Register a script (and the subagents' scripts); returns the base URL the runtime
+        must use, and the session."""
         with self._lock:
             sid = f"{next(self._ids):06d}"
-            session = Session(list(script))
+            session = Session(list(script), subagents=dict(subagents or {}))
             self._sessions[sid] = session
         return f"http://127.0.0.1:{self.port}/s/{sid}", session
 
@@ -86,11 +104,29 @@ def _text_of(content: object) -> str:
     return ""
 
 
+def _whose(session: Session, messages: Sequence[Mapping[str, Any]]
+           ) -> tuple[Sequence[Call], Callable[[int], str], int]:
+    """The script a conversation follows (the main one, or the subagent whose marker a user
+    message holds), the ids of its calls, and where its own messages start (a fork's
+    conversation holds its parent's first)."""
+    script, call_id, start = session.script, session.call_id, 0
+    for at, message in enumerate(messages):
+        if message.get("role") != "user":
+            continue
+        said = _text_of(message.get("content"))
+        for name, sub_script in session.subagents.items():
+            if marker(name) in said:
+                script, start = sub_script, at
+                call_id = functools.partial(session.sub_id, name)
+    return script, call_id, start
+
+
 def answer(session: Session, body: Mapping[str, Any]) -> bytes:
     """The event stream for one request of ``session``."""
     messages = body.get("messages") or []
+    script, call_id, start = _whose(session, messages)
     used = 0
-    for message in messages:
+    for message in messages[start:]:
         content = message.get("content")
         if not isinstance(content, list):
             continue
@@ -113,10 +149,10 @@ def answer(session: Session, body: Mapping[str, Any]) -> bytes:
         "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}})
     # Only the main conversation carries the tools; any other request (a title, a summary)
     # gets a short text answer.
-    if body.get("tools") and used < len(session.script):
-        name, tool_input = session.script[used]
+    if body.get("tools") and used < len(script):
+        name, tool_input = script[used]
         event("content_block_start", {"index": 0, "content_block": {
-            "type": "tool_use", "id": session.call_id(used), "name": name, "input": {}}})
+            "type": "tool_use", "id": call_id(used), "name": name, "input": {}}})
         event("content_block_delta", {"index": 0, "delta": {
             "type": "input_json_delta", "partial_json": json.dumps(tool_input)}})
         stop = "tool_use"

@@ -61,7 +61,7 @@ CALLS = (
     Call("Read", "{work}/outside/ok/notes.txt", True),
     Call("Bash", "rm -f victim", False),
     Call("Bash", "touch out1 && rm -f victim", False, "project/out1"),
-    Call("Bash", "touch $(echo out2)", False, "project/out2"),
+    Call("Bash", "touch out2 $(rm -f victim)", False, "project/out2"),
     Call("Bash", "touch `echo out3`", False, "project/out3"),
     Call("Bash", "echo pwned > {work}/outside/pwned.txt", False, "outside/pwned.txt"),
     Call("Bash", "echo pwned > ../outside/pwned2.txt", False, "outside/pwned2.txt"),

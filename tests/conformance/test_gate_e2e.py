@@ -161,3 +161,36 @@ def test_enforce_knows_the_skill_folder_for_claude_skill_dir(judge: Judge) -> No
         TALLY["gate enforce calls"] = TALLY.get("gate enforce calls", 0) + len(results)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+DENY_JSON = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                               "permissionDecision": "deny",
+                                               "permissionDecisionReason": "the reason"}})
+
+
+@pytest.mark.parametrize(("answer", "shown"), [
+    (f"echo '{DENY_JSON}'; exit 0", "PreToolUse:Bash hook error: the reason"),
+    (f"echo '{DENY_JSON}'; echo other >&2; exit 2", "PreToolUse:Bash hook error: the reason"),
+    ("echo the reason >&2; exit 2", "PreToolUse:Bash hook error: [")])
+def test_how_the_runtime_shows_a_denial(judge: Judge, answer: str, shown: str) -> None:
+    """Measured for issue 29: Claude Code 2.1.332 shows the model a JSON deny on exit 0 and on
+    exit 2 the same way (its reason after ``PreToolUse:Bash hook error:``), and a bare exit 2
+    with the hook's command line before the reason; each blocks the call and is a permission
+    denial. The gate answers with the JSON and exit 2: shown as a JSON deny is, and still a
+    denial if the JSON were not read (docs/call-gate.md, "The hook")."""
+    work = Path(tempfile.mkdtemp(prefix="sg-shown-", dir="/var/tmp"))
+    try:
+        hook = {"type": "command", "command": f"cat > /dev/null; {answer}", "timeout": 30,
+                "onFailure": "block"}
+        settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [hook]}]}}
+        url, script = judge.standin.session([("Bash", {"command": "touch zz",
+                                                       "description": "probe"})])
+        _, report = run_session(judge.binary, url, work, None, extra_args=WIDE,
+                                settings=settings)
+        refused, text = script.results[script.call_id(0)]
+        assert refused and text.startswith(shown), text
+        assert [d["tool_use_id"] for d in report.get("permission_denials", [])] == [
+            script.call_id(0)]
+        assert not (work / "project" / "zz").exists()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

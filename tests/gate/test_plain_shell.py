@@ -110,8 +110,9 @@ def agrees(command: str) -> bool:
     # The gate's texts are shlex.join's, and only a name looked at further goes without them.
     tokens = command.replace(";", " ").split(" ")
     looked_at = not (KEYWORDS | EXAMINED).isdisjoint(tokens) or "/" in command
+    reference = reference._replace(reprinted=None)  # the fast path needs no cross-check
     return lexical_doubt(command) is None and analyse(command) == reference and \
-        list(reference.commands) == fast and texts in (None, joined) and \
+        [tuple(s[:3]) for s in reference.commands] == fast and texts in (None, joined) and \
         (texts is not None or looked_at)
 
 
@@ -163,16 +164,17 @@ LEFT = [
     "timeout 5 git fetch", "nohup git log", "sudo git status", "env git status", ". x",
     "sh -c x", "/usr/bin/sudo x", "export a=b", "declare a", "local a", "unset a",
     "read X", "find . -exec rm {} ;", "printf -v X y", "'git' status", "\"git\" status",
-    "%1", "-x a", "git=1 x", "a+=1 b", "coproc x", "[ -f a ]", "test -f a", "echo 'a\nb'",
-    "echo 'a\tb'", "echo \"a\rb\"", "git status" + " a" * (MAX_PLAIN_CHARS // 2),
+    "%1", "-x a", "git=1 x", "a+=1 b", "coproc x", "[ -f a ]", "echo 'a\nb'",
+    "echo 'a\tb'", "echo \"a\rb\"", "read x", "printf -v x %s",
+    "git status" + " a" * (MAX_PLAIN_CHARS // 2),
 ]
 READ = [
     'git add -A && git commit -m "fix 12" && git push origin b12',
     "git add -A && git commit -m \"fix: the parser\" && git push", "rm -rf build && npm run build",
     "git status", "git log --oneline -n 5 | head -n 3", "ls -la; pwd", "make || make clean",
     "echo 'a b' \"c d\" '' \"\"", "echo '!x' \"it's\" '\"'", "git commit -m 'a -> b; c && d'",
-    "git commit -m \"x <y> #z *\"", "echo ' '", "cd dir && ls", "read x", "find . -name x",
-    "printf -v x %s", "git config user.name=x --add a,b@c:d+e%f", "echo \"  a\"",
+    "git commit -m \"x <y> #z *\"", "echo ' '", "cd dir && ls", "find . -name x",
+    "git config user.name=x --add a,b@c:d+e%f", "echo \"  a\"", "test -f a",
     "git status" + " a" * ((MAX_PLAIN_CHARS - 10) // 2),
 ]
 
@@ -207,7 +209,8 @@ def test_check_runnable_is_asked_about_the_names_it_examines() -> None:
     ``check_runnable`` only about those."""
     assert {"find", "printf", "read", "export", "sudo", "timeout"} <= EXAMINED
     assert plain_commands("sudo -n git") is None and plain_commands("/bin/sudo git") is None
-    assert plain_commands("read x") is not None and plain_commands("read X") is None
+    # `read x` sets a variable for later commands: the grammar's reading carries it
+    assert plain_commands("read x") is None and plain_commands("read X") is None
 
 
 def test_the_word_cache_stays_bounded() -> None:

@@ -1,0 +1,132 @@
+"""The cross-check with bash: the gate's reading of a command must be bash's own.
+
+bash 5.2 prints its parse of a script without running it (``bash --pretty-print FILE``). The
+gate writes its reading back as bash text (``reprint``); bash parses that text and the
+original command, and prints each. The two prints must be equal (blank lines aside): when they
+are, bash reads the command into the very statements and words the gate judged; when they are
+not, or bash refuses either, the command is ``unknown``. A command the plain fast path reads
+(``plainshell``) is read the same by bash by construction and is not sent.
+
+Where bash 5.2 is absent (no ``bash`` on ``PATH``, or one without ``--pretty-print``), the
+fallback is stricter: a command that is not plain is covered only when it holds none of the
+text where bash and tree-sitter are known to part (``FALLBACK_REFUSED``). ``SKILLGRANT_BASH``
+names the bash to ask (``none``: the fallback).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from typing import Final
+
+#: Seconds bash may take to print a command's parse.
+BASH_TIMEOUT: Final = 5.0
+#: Answers kept, by command text (the hook decides one call; the service many).
+_KEPT: Final = 256
+_ANSWERS: dict[tuple[str, str], str | None] = {}
+_BASH: list[str | None] = []
+#: Without bash 5.2: text a command must not hold outside the fast path. A line break, a
+#: backslash, a here-document or here-string, ANSI-C or locale quoting, a brace (``{VAR}>``),
+#: a command substitution, a Unicode space, a lone ``$`` (tree-sitter drops the ``-`` of
+#: ``- $``): where tree-sitter's reading is known to part from bash's.
+FALLBACK_REFUSED: Final = re.compile(
+    "[\n\\\\{\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]"
+    "|<<|\\$'|\\$\"|\\$\\(|\\$(?=[ \t]|$)")
+_BLANK_LINES: Final = re.compile(r"\n[ \t]*(?=\n)")
+
+
+def bash_path() -> str | None:
+    """The bash asked for its reading: ``SKILLGRANT_BASH`` when it is an absolute path (any
+    other value: the fallback), else ``bash`` in the absolute folders of ``PATH``; None for the
+    fallback. A relative ``PATH`` entry (``node_modules/.bin``) would run the project's own
+    ``bash`` in the hook, and take its word for bash's reading."""
+    if not _BASH:
+        named = os.environ.get("SKILLGRANT_BASH")
+        if named is not None:
+            _BASH.append(named if os.path.isabs(named) else None)
+        else:  # only absolute folders: a relative PATH entry is the project's (`./bin`)
+            folders = [f for f in os.environ.get("PATH", os.defpath).split(os.pathsep)
+                       if os.path.isabs(f)]
+            _BASH.append(shutil.which("bash", path=os.pathsep.join(folders)))
+    return _BASH[0]
+
+
+def use_bash(path: str | None) -> None:
+    """Ask the bash at ``path`` from now on (None: the fallback); the answers kept are
+    dropped."""
+    _BASH[:] = [path]
+    _ANSWERS.clear()
+
+
+def rediscover() -> None:
+    """Look for bash again at the next question (``SKILLGRANT_BASH``, ``PATH``)."""
+    _BASH.clear()
+    _ANSWERS.clear()
+
+
+def disagreement(command: str, reprinted: str) -> str | None:
+    """Why bash's reading of ``command`` is not shown to be the gate's (``reprinted``), or
+    None when bash prints both the same."""
+    key = (command, reprinted)
+    if key in _ANSWERS:
+        return _ANSWERS[key]
+    answer = _disagreement(command, reprinted)
+    if len(_ANSWERS) >= _KEPT:
+        _ANSWERS.clear()
+    _ANSWERS[key] = answer
+    return answer
+
+
+def _disagreement(command: str, reprinted: str) -> str | None:
+    bash = bash_path()
+    if bash is None:
+        return _fallback(command, "no bash was found")
+    try:
+        texts = (command, reprinted)
+        runs = [_start(bash) for _ in texts]  # both start at once; each then reads its text
+        outputs = [run.communicate(text.encode("utf-8"), timeout=BASH_TIMEOUT)
+                   for run, text in zip(runs, texts, strict=True)]
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"bash did not print its reading of the command ({e})"
+    (original, errors), (ours, _) = outputs
+    if runs[0].returncode != 0:
+        if not _prints(bash):  # asked on a fixed text: a command's own error never decides
+            _BASH[0] = None
+            return _fallback(command, "bash is older than 5.2")
+        return "bash does not parse the command: " + errors.decode("utf-8", "replace").strip()
+    if runs[1].returncode != 0 or _canonical(original) != _canonical(ours) or (
+            not _canonical(original) and reprinted.strip()):
+        return ("bash reads the command differently from the gate (the statements or words "
+                "bash prints are not those the gate judged)")
+    return None
+
+
+def _prints(bash: str) -> bool:
+    """Whether ``bash`` prints a parse (``--pretty-print``, bash 5.2), asked on a fixed text."""
+    try:
+        run = _start(bash)
+        printed, _ = run.communicate(b"true\n", timeout=BASH_TIMEOUT)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return run.returncode == 0 and printed.strip() == b"true"
+
+
+def _start(bash: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([bash, "--norc", "--noprofile", "--pretty-print", "/dev/stdin"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={"PATH": os.defpath, "LC_ALL": "C"})
+
+
+def _canonical(printed: bytes) -> bytes:
+    text = printed.decode("utf-8", "surrogateescape").strip("\n")
+    return _BLANK_LINES.sub("", text).encode("utf-8", "surrogateescape")
+
+
+def _fallback(command: str, why: str) -> str | None:
+    found = FALLBACK_REFUSED.search(command)
+    if found is None:
+        return None
+    return (f"{why}, so the gate cannot ask bash how it reads the command, and without bash "
+            f"it does not read {found.group()!r}")

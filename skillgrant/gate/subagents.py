@@ -1,0 +1,152 @@
+"""The ceiling reaches subagents: the settings-level hook that follows a skill into its
+subagents, and where it must be installed for a plan that grants ``Agent``.
+
+Measured on Claude Code 2.1.332 (tests/conformance/test_subagents_e2e.py): a skill-scoped hook
+(what ``apply --enforce`` writes) sees the main agent's calls and never a subagent's, while the
+skill's ``allowed-tools`` pre-approvals do reach its subagents; a hook in a settings file sees
+every call, a subagent's payload carrying the parent's ``session_id`` with ``agent_id`` and
+``agent_type``. So a plan that grants ``Agent``/``Task`` is a ceiling only with a settings-level
+hook that judges the subagents' calls:
+
+* ``skillgrant hook --plan P --for-skill NAME`` (printed by ``hook --print-config claude-code
+  --plan P --for-skill NAME``) judges every call a subagent makes (its payload names the agent)
+  against P, and gives no decision on the main agent's calls, which the skill's own hook judges
+  while the skill is active. It keeps no state: a record of which skill is active in which
+  session could be deleted by a command the plan allows (``rm``), and the subagents would run
+  unjudged. So the project's subagents are held to P in every session, the skill's or not: the
+  price of a ceiling nothing in the session can switch off.
+
+``apply --enforce`` refuses a plan that grants ``Agent`` or ``Task`` unless a settings file
+Claude Code reads for the skill (its project's ``.claude/settings.json`` or
+``.claude/settings.local.json``, for a skill at ``<project>/.claude/skills/NAME/SKILL.md``, or
+``~/.claude/settings.json``) runs ``skillgrant hook --plan <the same plan> --for-skill NAME``,
+denying what is outside it (``enforce_command``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+
+#: The least timeout (seconds) a settings hook that follows a skill may have: one that times out
+#: lets the call go on.
+MIN_TIMEOUT = 10
+#: Tools that start a subagent (Claude Code's, and its former name).
+AGENT_TOOLS = frozenset({"Agent", "Task"})
+
+
+def grants_agent(entries: tuple[str, ...] | list[str]) -> list[str]:
+    """The entries of an allowed-tools list that start a subagent (``Agent``, ``Agent(x)``,
+    ``Task(…)``)."""
+    return [e for e in entries if e.split("(", 1)[0].strip() in AGENT_TOOLS]
+
+
+def _settings_files(skill_path: str) -> Iterator[Path]:
+    """The settings files Claude Code reads for a skill at ``skill_path``: its project's
+    (``<project>/.claude/skills/NAME/SKILL.md``: ``<project>/.claude/settings.json`` and
+    ``settings.local.json``) and the user's ``~/.claude/settings.json``."""
+    path = Path(os.path.abspath(skill_path))
+    if len(path.parts) >= 5 and path.parts[-4:-2] == (".claude", "skills"):
+        project = path.parents[3]
+        yield project / ".claude" / "settings.json"
+        yield project / ".claude" / "settings.local.json"
+    yield Path(os.path.expanduser("~")) / ".claude" / "settings.json"
+
+
+def settings_hook_for(skill: str, skill_path: str, plan: str | None = None) -> Path | None:
+    """The settings file that runs ``skillgrant hook … --for-skill skill`` (with ``--plan
+    plan``, when given) on every PreToolUse, or None."""
+    found = None
+    for path in _settings_files(skill_path):
+        try:
+            settings = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(settings, dict) and settings.get("disableAllHooks"):
+            return None  # Claude Code then runs no hook at all
+        if found is None and any(_follows(command, skill, plan, skill_path)
+                                 for command in _pre_tool_commands(settings)):
+            found = path
+    return found
+
+
+def _pre_tool_commands(settings: object) -> Iterator[str]:
+    hooks = settings.get("hooks") if isinstance(settings, dict) else None
+    groups = hooks.get("PreToolUse") if isinstance(hooks, dict) else None
+    for group in groups if isinstance(groups, list) else []:
+        if not isinstance(group, dict) or group.get("matcher", "*") not in ("*", "", None):
+            continue
+        for hook in group.get("hooks") or []:
+            if not isinstance(hook, dict) or hook.get("type") != "command" or \
+                    not isinstance(hook.get("command"), str):
+                continue
+            timeout = hook.get("timeout", MIN_TIMEOUT)
+            if isinstance(timeout, (int, float)) and timeout >= MIN_TIMEOUT:
+                yield hook["command"]  # a hook that times out lets the call go on
+
+
+def _option(words: list[str], name: str) -> str | None:
+    for i, word in enumerate(words):
+        if word.startswith(name + "="):
+            return word.partition("=")[2]
+        if word == name and i + 1 < len(words):
+            return words[i + 1]
+    return None
+
+
+def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> bool:
+    """Whether ``command`` runs ``skillgrant hook`` (or ``python -m skillgrant hook``) as the
+    hook that follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
+    denial for a call outside it, in Claude Code's dialect, and nothing else that changes
+    what it judges."""
+    from .hook import UsageError, read_options
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook":
+        rest = words[2:]
+    elif len(words) > 3 and os.path.basename(words[0]).startswith("python") and \
+            words[1:4] == ["-m", "skillgrant", "hook"]:
+        rest = words[4:]
+    else:
+        return False
+    try:
+        options = read_options(rest)
+    except UsageError:
+        return False
+    given = options.get
+    return (not options.help and given("--for-skill") == skill
+            and given("--print-config") is None and given("--outside") in (None, "deny")
+            and given("--dialect") in (None, "auto", "claude-code")
+            and given("--plan") is not None
+            and (plan is None or os.path.abspath(given("--plan") or "") == os.path.abspath(plan))
+            and given("--skill-dir") in (None, os.path.dirname(os.path.abspath(skill_path))))
+
+
+def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[str],
+                    skill_path: str | None) -> str:
+    """The command ``apply --enforce`` writes for a skill whose allowed-tools are ``entries``
+    (unchanged), once a settings file runs the hook that follows the skill into its subagents
+    when one of them starts a subagent. Raises ValueError, naming the entry and what to
+    install, when none does."""
+    agents = grants_agent(entries)
+    if not agents:
+        return command
+    try:
+        plan = _option(shlex.split(command), "--plan")
+    except ValueError:
+        plan = None
+    if skill_path is None or settings_hook_for(skill, skill_path, plan) is None:
+        raise ValueError(
+            f"the plan grants {agents[0]!r}, and a skill's own hook does not see its subagents' "
+            "calls (Claude Code 2.1.332), while its allowed-tools reach them: a subagent would "
+            "run outside the plan. Install the hook that follows the skill into its subagents "
+            "first: merge the output of `skillgrant hook --print-config claude-code --plan "
+            f"{plan or 'PLAN'} --for-skill {skill}` into the project's .claude/settings.json, "
+            "then apply again (or remove the Agent entries from the plan)")
+    return command

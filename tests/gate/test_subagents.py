@@ -1,0 +1,164 @@
+"""The ceiling reaches subagents (issue 33, ``gate.subagents``): the hook that follows a skill
+(``--for-skill``) judges every subagent's call and leaves the main agent's to the skill's own
+hook, and ``apply --enforce`` refuses a plan granting ``Agent`` without it. End to end through
+Claude Code: tests/conformance/test_subagents_e2e.py."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillgrant.errors import SkillFileError
+from skillgrant.gate.config import snippet
+from skillgrant.gate.hook import Options, decide
+from skillgrant.gate.subagents import enforce_command, grants_agent
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_text
+
+
+def plan_file(tmp_path: Path, entries: list[str]) -> Path:
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": entries}))
+    return plan
+
+
+def payload(tool: str, tool_input: dict[str, Any], session: str = "s1",
+            agent: str | None = None) -> bytes:
+    body: dict[str, Any] = {"session_id": session, "hook_event_name": "PreToolUse",
+                            "tool_name": tool, "tool_input": tool_input, "cwd": "/tmp"}
+    if agent is not None:
+        body |= {"agent_id": agent, "agent_type": "general-purpose"}
+    return json.dumps(body).encode()
+
+
+def touch(name: str = "zz") -> tuple[str, dict[str, Any]]:
+    return "Bash", {"command": f"touch {name}"}
+
+
+def test_the_following_hook_judges_every_subagent_call_and_leaves_the_main_agents(
+        tmp_path: Path) -> None:
+    options = Options({"--plan": str(plan_file(tmp_path, ["Bash(echo *)"])),
+                       "--for-skill": "probe"})
+    assert decide(options, payload(*touch())) == ("", "", 0)  # the main agent's
+    denied = decide(options, payload(*touch(), agent="a1"))
+    assert denied.status == 2 and "touch zz" in denied.stderr
+    assert decide(options, payload("Bash", {"command": "echo hi"}, agent="a1")).status == 0
+    # in any session: no record of which skill is active could be deleted to switch it off
+    assert decide(options, payload(*touch(), session="s2", agent="a2")).status == 2
+    typed = json.loads(payload(*touch()))
+    typed["agent_type"] = "fork"
+    assert decide(options, json.dumps(typed).encode()).status == 2
+
+
+def test_without_for_skill_every_call_is_judged(tmp_path: Path) -> None:
+    options = Options({"--plan": str(plan_file(tmp_path, ["Bash(echo *)"]))})
+    assert decide(options, payload(*touch())).status == 2
+    assert decide(options, payload(*touch(), agent="a1")).status == 2
+
+
+def test_agent_entries() -> None:
+    assert grants_agent(["Bash(x)", "Agent(general-purpose)", "Task", "Agent"]) == [
+        "Agent(general-purpose)", "Task", "Agent"]
+
+
+SKILL = "---\nname: probe\ndescription: d\nallowed-tools: Bash(echo *), Agent(fork)\n---\nbody\n"
+
+
+def test_enforce_refuses_an_agent_grant_without_the_following_hook(tmp_path: Path) -> None:
+    plan = plan_file(tmp_path, ["Bash(echo *)", "Agent(fork)"])
+    path = tmp_path / "project" / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    with pytest.raises(SkillFileError) as caught:
+        apply_to_text(SKILL, Plan.load(plan), enforce="skillgrant hook --plan P",
+                      path=str(path))
+    error = caught.value
+    assert (error.line, error.column) == (4, 30)  # the Agent entry
+    assert "--for-skill probe" in error.message and "'Agent(fork)'" in error.message
+
+
+def test_enforce_follows_the_skill_once_the_settings_hook_is_installed(tmp_path: Path) -> None:
+    plan = plan_file(tmp_path, ["Bash(echo *)", "Agent(fork)"])
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    printed, _ = snippet("claude-code", {"--plan": str(plan), "--for-skill": "probe"})
+    assert "--for-skill probe" in printed
+    (project / ".claude" / "settings.json").write_text(printed)
+    with pytest.raises(SkillFileError, match="--for-skill probe"):  # another plan's hook
+        apply_to_text(SKILL, Plan.load(plan), enforce="skillgrant hook --plan P", path=str(path))
+    run = f"skillgrant hook --plan {plan}"
+    text, _ = apply_to_text(SKILL, Plan.load(plan), enforce=run, path=str(path))
+    assert f"{run} --skill-dir" in text
+    # a plan without Agent: the hook as before
+    assert enforce_command("c", "probe", ["Bash(echo *)"], None) == "c"
+
+
+def test_a_settings_hook_for_another_skill_does_not_count(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    printed, _ = snippet("claude-code", {"--plan": "p.json", "--for-skill": "other"})
+    (project / ".claude" / "settings.json").write_text(printed)
+    with pytest.raises(ValueError, match="--for-skill probe"):
+        enforce_command("c", "probe", ["Agent"], str(path))
+    assert os.path.exists(project / ".claude" / "settings.json")
+
+
+@pytest.mark.parametrize("where", [".claude/skills/probe/.claude/settings.json",
+                                   ".claude/skills/.claude/settings.json"])
+def test_a_settings_file_claude_code_does_not_read_does_not_count(tmp_path: Path,
+                                                                  where: str) -> None:
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe"})
+    (project / where).parent.mkdir(parents=True, exist_ok=True)
+    (project / where).write_text(printed)
+    with pytest.raises(ValueError):
+        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    (project / ".claude" / "settings.local.json").write_text(printed)
+    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"],
+                           str(path)) == "skillgrant hook --plan /p.json"
+
+
+@pytest.mark.parametrize("command", [
+    "true hook --for-skill probe --plan /p.json",
+    "skillgrant hook --plan /wide.json --for-skill probe",
+    "skillgrant hook --print-config claude-code --plan /p.json --for-skill probe",
+    "skillgrant hook --plan /p.json --for-skill probe --outside ask",
+    "skillgrant hook --plan /p.json --for-skill probe --dialect codex",
+    "skillgrant hook --plan /p.json --for-skill probe --bogus x",
+    "skillgrant hook --plan /p.json --for-skill other"])
+def test_only_the_hook_that_follows_the_skill_counts(tmp_path: Path, command: str) -> None:
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": command}]}]}}
+    (project / ".claude" / "settings.json").write_text(json.dumps(settings))
+    with pytest.raises(ValueError):
+        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+
+
+@pytest.mark.parametrize("change", [
+    {"type": "prompt"}, {"timeout": 0.001}, {"command": "skillgrant hook --plan /p.json "
+                                                        "--for-skill probe --skill-dir /"}])
+def test_a_hook_that_would_not_hold_does_not_count(tmp_path: Path, change: dict[str, Any]) -> None:
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    hook = {"type": "command", "command": "skillgrant hook --plan /p.json --for-skill probe"}
+    settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [hook | change]}]}}
+    (project / ".claude" / "settings.json").write_text(json.dumps(settings))
+    with pytest.raises(ValueError):
+        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    settings["hooks"]["PreToolUse"][0]["hooks"] = [hook]  # type: ignore[index]
+    (project / ".claude" / "settings.json").write_text(json.dumps(settings))
+    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    (project / ".claude" / "settings.local.json").write_text('{"disableAllHooks": true}')
+    with pytest.raises(ValueError):
+        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
