@@ -148,14 +148,8 @@ def main(args: Sequence[str]) -> int:
             raise UsageError("--help in a hook's command")
         if options.get("--observe") is not None and options.get("--audit-log") is None:
             raise UsageError("--observe needs --audit-log: observing logs, and denies nothing")
-        target = options.get("--print-config")
-        if target is not None:
-            from .config import ConfigError, print_config
-
-            try:
-                return _emit(Answer(*print_config(target, options.values), 0))
-            except ConfigError as e:
-                raise UsageError(str(e)) from e
+        if options.get("--print-config") is not None:
+            return _print_config(options)
         if options.get("--plan") is None:
             raise UsageError("--plan is required")
         observing = options.get("--observe") is not None
@@ -171,6 +165,17 @@ def main(args: Sequence[str]) -> int:
 
         answer = observed_answer(answer)
     return _emit(answer)
+
+
+def _print_config(options: Options) -> int:
+    """Print the configuration ``--print-config`` asks for; a request that cannot be met is a
+    UsageError, answered to the person as one (gate/config.py)."""
+    from .config import ConfigError, print_config
+
+    try:
+        return _emit(Answer(*print_config(options.values["--print-config"], options.values), 0))
+    except ConfigError as e:
+        raise UsageError(str(e)) from e
 
 
 def _named_dialect(args: Sequence[str]) -> str:
