@@ -99,7 +99,7 @@ class PreparedPlan:
         self.shell_tools = frozenset(self.shell_spelling)
         self.base_dirs = _base_dirs(base_dirs)
         self._live = [a for a in self.entries if inert_reason(a.grant) is None
-                      and runtime_inert_reason(a.entry, a.grant, profile) is None]
+                      and runtime_inert_reason(a.entry, a.grant, profile, approved=True) is None]
         # Under a runtime where a tool's content rules also approve another tool's calls
         # (Claude Code: `Bash(…)` approves Monitor calls, a bare `Bash` does not), a bare grant
         # of the first covers a content rule only when the second is approved bare too.
@@ -140,17 +140,30 @@ class PreparedPlan:
             found = self._candidates[key] = (entries, [a.grant for a in entries])
         return found
 
-    def bare_alone_note(self, grant: Grant, reason: str) -> str:
+    def restored(self) -> list[str]:
+        """The approved entries as a restore writes them, duplicates collapsed: canonically
+        spelled, except an entry whose spelling this runtime does not match, which is written
+        as the plan writes it (a canonical spelling would grant what the plan's does not:
+        `read(//etc/**)` grants nothing in Claude Code, `Read(//etc/**)` reads /etc)."""
+        written = (a.entry if self.profile is not None and self.profile.misspelt_reason(
+                       a.entry.split("(", 1)[0], a.grant.key) is not None
+                   else str(a.grant) for a in self.entries)
+        return list(dict.fromkeys(written))
+
+    def bare_alone_note(self, grant: Grant, reason: str, witness: str | None = None) -> str:
         """``reason`` for a content rule of ``grant``'s tool left uncovered, saying why a bare
-        grant of its tool in the plan does not cover it (``content_also_grants``): its witness
-        is then a call of the other tool."""
+        grant of its tool in the plan does not cover it (``content_also_grants``): its
+        ``witness`` is then a call of the other tool."""
         if self.profile is None or grant.content is None or grant.key not in self._bare_alone \
                 or not any(a.grant.key == grant.key and a.grant.is_tool_wide for a in self._live):
             return reason
         other = self.profile.content_also_grants[grant.key]
-        return (f"under {self.profile.title}, a {grant.key}(…) rule also approves {other} calls "
-                f"of its commands, which the plan's bare {grant.key} does not, and the plan "
-                f"approves no {other} call of this one ({other}): {reason}")
+        said = (f"under {self.profile.title}, a {grant.key}(…) rule also approves {other} "
+                f"calls of its commands, and the plan's bare {grant.key} approves none")
+        if witness is None:
+            return f"{said}: {reason}"
+        return f"{said}: the {other} call {witness!r} is allowed by this entry and by no " \
+               "approved one"
 
     def plain_tool(self, name: str) -> PlainTool | None:
         """How entries ``name(content)`` with a plain content are decided (``PlainTool``), or

@@ -79,7 +79,7 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     if outright is not None:
         return outright
     pattern = compile_pattern(submitted.content)
-    if pattern.whole:
+    if pattern.whole and getattr(context.profile, "whole_exact_rules", False):
         return _decide_whole(pattern, side.compiled, fold)
     if pattern.compound:
         return _decide_compound(pattern, side.compiled, context, fold)

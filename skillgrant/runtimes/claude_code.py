@@ -33,4 +33,7 @@ PROFILE: Final = Profile(
     skill_rules=SKILL_EXACT_OR_RAW_PREFIX,
     # `mcp__a` matches the tools of server `a`, never those of server `a__b`.
     mcp_names=MCP_BY_SERVER,
+    # `Bash(touch a && touch /dev/shm/b)`, `Bash(touch ${HOME}/x)`: approved whole, skipping the
+    # path, protected-folder and static-analysis checks `Bash(touch *)` puts each part through.
+    whole_exact_rules=True,
 )
