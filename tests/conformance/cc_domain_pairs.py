@@ -95,6 +95,7 @@ _READ_FILES = ("~/docs/a.txt", "~/docs/b.md", "~/docs/sub/c.txt", "~/src/x.txt",
                "~/docsx/a.txt")
 _EDIT_POOL = ("Edit(src/**)", "Edit(src/*.txt)", "Edit(src/a.txt)", "Edit", "Edit(docs/**)",
               "edit(src/**)", "Edit(*.txt)", "Edit(src/sub/**)", "Write", "Write(src/**)",
+              "Edit(/src/**)", "Edit(/docs/*.txt)",
               "NotebookEdit", "NotebookEdit(src/*.ipynb)")
 
 
@@ -140,7 +141,8 @@ _SKILL_POOL = ("Skill(deploy)", "Skill(deploy *)", "Skill(deploy:*)", "Skill(dep
                "Skill(/deploy)")
 _AGENT_POOL = ("Agent", "Agent(Explore)", "Agent(general-purpose)", "Task(Explore)", "Task",
                "agent(Explore)", "Bash(touch *)", "Bash(touch sub1)")
-_GLOB_POOL = ("Glob", "Grep", "Glob(src/*)", "Grep(*)", "Read", "Read(~/g/**)")
+_GLOB_POOL = ("Glob", "Grep", "Glob(src/*)", "Grep(*)", "Read", "Read(~/g/**)", "PowerShell",
+              "LS", "MultiEdit", "PowerShell(New-Item *)")
 
 
 def _pool_narrowings(pool: Sequence[str]) -> Callable[[str, random.Random], list[str]]:
@@ -181,7 +183,8 @@ def _agent_calls(entry: str) -> list[Call]:
 def _glob_calls(entry: str) -> list[Call]:
     del entry
     return [Call("Glob", "~/g"), Call("Grep", "~/g"), Call("Glob", "src"),
-            Call("Read", "~/g/probe.txt")]
+            Call("Read", "~/g/probe.txt"), Call("PowerShell", "New-Item zz"), Call("LS", "~/g"),
+            Call("MultiEdit", "src/m.txt")]
 
 
 def _universe(domain: str) -> tuple[str, ...]:
@@ -204,9 +207,10 @@ def _universe(domain: str) -> tuple[str, ...]:
         hosts = ("example.com", "*.example.com", "api.example.com", "example.*", "*.org",
                  "evil.com", "*", "a.b.example.com")
         return (*(f"WebFetch(domain:{h})" for h in hosts), "WebFetch", "webfetch")
-    if domain == "Glob/Grep":
+    if domain == "Glob, Grep and absent tools":
         return ("Glob", "Grep", "Glob(src/*)", "Grep(*)", "Glob(*)", "Read(~/g/**)", "Read",
-                "read(~/g/**)", "Grep(probe)", "glob")
+                "read(~/g/**)", "Grep(probe)", "glob", "PowerShell", "PowerShell(New-Item zz)",
+                "LS", "MultiEdit", "NotebookRead", "TodoRead", "powershell")
     if domain in ("Bash", "Monitor"):
         commands = ("touch zz", "touch ab", "rm -f zz", "touch /dev/shm/zz", "mkdir -p zz")
         return tuple(f"{tool}({c})" for tool in ("Bash", "Monitor") for c in commands) + tuple(
@@ -241,7 +245,7 @@ DOMAINS: dict[str, Domain] = {
     "MCP": Domain(_MCP_POOL, _pool_narrowings(_MCP_POOL), _mcp_calls),
     "Skill": Domain(_SKILL_POOL, _pool_narrowings(_SKILL_POOL), _skill_calls),
     "Agent": Domain(_AGENT_POOL, _pool_narrowings(_AGENT_POOL), _agent_calls),
-    "Glob/Grep": Domain(_GLOB_POOL, _pool_narrowings(_GLOB_POOL), _glob_calls),
+    "Glob, Grep and absent tools": Domain(_GLOB_POOL, _pool_narrowings(_GLOB_POOL), _glob_calls),
 }
 
 #: Submitted entries per plan: the pairs of one plan share its two sessions.

@@ -15,6 +15,7 @@ the suite never reads a broken call as an answer.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -46,6 +47,8 @@ _NOTEBOOK = json.dumps({"cells": [{"cell_type": "code", "id": "c1", "metadata": 
                                    "source": ["x = 1"], "outputs": [], "execution_count": None}],
                         "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
 _PERMISSION_TEXT = "Claude requested permissions to "
+#: A skill name a probe may create (a witness names one the project does not hold yet).
+_SKILL_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,40}")
 _NO_SUCH_TOOL = "No such tool available"
 
 
@@ -74,12 +77,13 @@ class Call:
     def prepare(self, work: Path) -> None:
         """The files the call needs: a file to read or edit (inside the session's folder),
         a notebook, a folder to list; a file to write must not exist yet."""
-        if self.tool not in ("Read", "Edit", "Write", "NotebookEdit", "Glob", "Grep"):
+        if self.tool not in ("Read", "Edit", "Write", "NotebookEdit", "Glob", "Grep", "LS",
+                             "MultiEdit"):
             return
         target = self.path(work)
         if work not in target.resolve().parents:
             return
-        if self.tool in ("Glob", "Grep"):
+        if self.tool in ("Glob", "Grep", "LS"):
             target.mkdir(parents=True, exist_ok=True)
             (target / "probe.txt").write_text("probe\n")
             return
@@ -120,6 +124,10 @@ _SCRIPTS: dict[str, Any] = {
     "Agent:Bash": lambda arg, _: _agent_bash(arg),
     "Glob": lambda _, path: [("Glob", {"pattern": "*", "path": path})],
     "Grep": lambda _, path: [("Grep", {"pattern": "probe", "path": path})],
+    # Tools the runtime does not have (legacy names, PowerShell on Linux): refused as such.
+    "PowerShell": lambda arg, _: [("PowerShell", {"command": arg, "description": "probe"})],
+    "LS": lambda _, path: [("LS", {"path": path})],
+    "MultiEdit": lambda _, path: [("MultiEdit", {"file_path": path, "edits": []})],
 }
 
 
@@ -207,7 +215,8 @@ def _prepare(work: Path, calls: Sequence[Call]) -> list[str]:
     for call in calls:
         call.prepare(work)
     if any(c.tool == "Skill" for c in calls):
-        for name in SKILLS:
+        named = {c.arg for c in calls if c.tool == "Skill" and _SKILL_NAME.fullmatch(c.arg)}
+        for name in sorted({*SKILLS, *named}):
             folder = work / "project" / ".claude" / "skills" / name
             folder.mkdir(parents=True, exist_ok=True)
             (folder / "SKILL.md").write_text(

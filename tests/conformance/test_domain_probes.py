@@ -9,7 +9,9 @@ Two kinds of test:
   submitted entry is applied (A) and the runtime judges A's entries against the plan alone (P)
   on calls of that domain. The applied files of one plan are judged together: allow rules only
   add, so the union of their entries allowing nothing P does not means no one of them does.
-  ``SKILLGRANT_DOMAIN_PAIRS`` sets the pairs per domain (the CI's default: 200).
+  ``SKILLGRANT_DOMAIN_PAIRS`` sets the pairs per domain: the CI runs the seeded first 120 of
+  each domain; ``SKILLGRANT_DOMAIN_PAIRS=200`` runs the full counts (docs/runtime-conformance.md
+  gives the last such run).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from skillgrant import SkillFileError, prove
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text, read_skill
 
-PAIRS = int(os.environ.get("SKILLGRANT_DOMAIN_PAIRS", "200"))
+PAIRS = int(os.environ.get("SKILLGRANT_DOMAIN_PAIRS", "120"))
 
 
 @pytest.fixture(scope="module")
@@ -175,5 +177,52 @@ def test_applied_files_never_allow_more_than_the_plan_in_each_domain(
     TALLY[f"{domain} kept"] = kept
     TALLY[f"{domain} calls allowed under A"] = allowed_a
     TALLY[f"{domain} escalations"] = len(escalations)
-    assert pairs >= min(PAIRS, 200) and refused == 0
+    assert pairs >= PAIRS and refused == 0
     assert escalations == [], "\n".join(map(repr, escalations))
+
+
+# --- witnesses, per domain ------------------------------------------------------------------
+
+def _witness_call(domain: str, entry: str, reason: str, witness: str) -> Call | None:
+    """The call a witness stands for, when this suite can make it."""
+    tool = entry.split("(", 1)[0].lower()
+    if tool == "bash" and "\n" not in witness:
+        return Call("Monitor" if "Monitor call" in reason else "Bash", witness)
+    if tool == "skill" and domain == "Skill":
+        return Call("Skill", witness)
+    if tool == "webfetch" and "*" not in witness:
+        return Call("WebFetch", f"https://{witness}/x")
+    if tool == "read" and witness.startswith("~/"):
+        return Call("Read", witness)
+    return None
+
+
+def test_witnesses_are_allowed_by_the_entry_and_by_no_approved_one(
+        domain_judge: DomainJudge) -> None:
+    """For not_covered verdicts of the generated pairs (Bash, Monitor, Skill, WebFetch, Read),
+    the witness call is allowed under a skill holding only the submitted entry, and denied
+    under P. Read-only commands, which need no grant, cannot show it and are left out."""
+    sample: dict[Call, tuple[str, tuple[str, ...]]] = {}
+    for domain in ("Bash", "Monitor", "Skill", "WebFetch", "Read"):
+        taken = 0
+        for group in groups(domain, PAIRS):
+            for entry in group.submitted:
+                verdict = prove(entry, list(group.plan))
+                if verdict.status != "not_covered" or verdict.witness is None or taken >= 12:
+                    continue
+                call = _witness_call(domain, entry, verdict.reason, verdict.witness)
+                if call is not None and call not in sample:
+                    sample[call] = (entry, group.plan)
+                    taken += 1
+    calls = list(sample)
+    (baseline,) = domain_judge.allowed_many([(skill(block_list([])), calls)])
+    judged = [c for c in calls if not baseline[c]]
+    under_entry = domain_judge.allowed_many(
+        (skill(block_list([sample[c][0]])), [c]) for c in judged)
+    under_plan = domain_judge.allowed_many((plan_skill(sample[c][1]), [c]) for c in judged)
+    wrong = [(sample[c], str(c), a[c], p[c])
+             for c, a, p in zip(judged, under_entry, under_plan, strict=True)
+             if not a[c] or p[c]]
+    TALLY["domain witnesses judged"] = len(judged)
+    assert len(judged) >= 30
+    assert wrong == [], "\n".join(map(repr, wrong))
