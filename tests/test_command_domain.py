@@ -463,6 +463,15 @@ TOOL_ROWS = [
     row("monitor-bare-under-monitor", "Monitor", ["Monitor"], "covered"),
     row("monitor-bare-under-monitor-star", "Monitor", ["Monitor(*)"], "covered"),
     row("monitor-bare-not-under-bash", "Monitor", ["Bash"], "not_covered"),
+    # A content of stars only is a glob rule, not tool-wide (review F28-1): it covers narrower
+    # rules by its language, never a bare Bash nor a rule the runtime approves whole.
+    row("stars-only-is-no-tool-wide", "Bash", ["Bash(**)"], "unknown"),
+    row("stars-only-spaced-is-no-tool-wide", "Bash", ["Bash( * )", "Monitor"], "unknown"),
+    row("stars-only-covers-a-narrower-rule", "Bash(touch zz)", ["Bash(***)"], "covered"),
+    row("stars-only-not-a-whole-exact", "Bash(touch ${HOME}/zz)", ["Bash(**)"], "unknown",
+        ref=False),
+    row("stars-only-not-a-whole-compound", "Bash(touch zz && touch /dev/shm/zz)",
+        ["Bash(* )", "Monitor"], "unknown", ref=False),
     row("bash-rule-not-under-bare-bash-alone", "Bash(touch zz)", ["Bash"], "not_covered",
         witness="touch zz", ref=False),
     row("bash-rule-not-under-bash-star-alone", "Bash(touch zz)", ["Bash(*)"], "not_covered",
@@ -812,8 +821,12 @@ def test_only_powershell_folds_case_and_only_ascii() -> None:
 
 
 def test_every_command_is_the_named_top() -> None:
-    for content in (None, "**", " * "):
-        assert command.compile_pattern(content) is command.ANY_COMMAND
+    assert command.compile_pattern(None) is command.ANY_COMMAND
+    # Only `Bash`, `Bash()` and `Bash(*)` are tool-wide at runtime: a content of stars only
+    # is a glob rule, with every command as its language (issue 28, review F28-1).
+    for content in ("**", " * ", "* ", " *", "***"):
+        pattern = command.compile_pattern(content)
+        assert pattern.kind is command.Kind.GLOB and pattern.globs == (EVERY_TEXT,)
     assert command.compile_pattern("ls *") is not command.ANY_COMMAND
     assert command.ANY_COMMAND.globs == (EVERY_TEXT,)
     assert all(EVERY_TEXT.matches(text, Budget()) for text in ("", "rm -rf /", "a\nb"))

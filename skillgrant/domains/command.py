@@ -86,6 +86,8 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     # The filler avoids the loose readings' literals too, so a witness can escape them.
     filler = side.filler(context.budget)
     covering, witness = union_cover(pattern.globs, side.languages, context.budget, fold, filler)
+    if witness is None and pattern.kind is Kind.ANY:
+        return Outcome("unknown", _STARS_ONLY_REASON)
     if witness is None:
         first, *rest = covering
         also = tuple(dict.fromkeys(i for i in rest if i != first))
@@ -99,6 +101,10 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
 #: The reason of a covered decision by the patterns' languages.
 COVERED: Final = "every command it allows is allowed by an approved grant"
 _TOOL_WIDE = "covered by a tool-wide approved grant"
+_STARS_ONLY_REASON = (
+    "not decided: it allows every command, and the approved grant whose stars match every "
+    "command is a glob rule, which the runtime still checks (subshells, ${VAR}, paths outside "
+    "the project are refused under it); only a tool-wide grant (`Bash`, `Bash(*)`) covers it")
 
 
 def compiled_side(approved: Sequence[Grant], context: Context, key: str) -> object:

@@ -74,8 +74,10 @@ class CommandPattern(NamedTuple):
         return self.kind in (Kind.EXACT, Kind.PREFIX) and WHOLE.search(self.literal) is not None
 
 
-#: The top: every command (a tool-wide grant, ``Bash(**)``).
+#: The top: every command (a tool-wide grant: ``Bash``, ``Bash()``, ``Bash(*)``).
 ANY_COMMAND: Final = CommandPattern(Kind.ANY, "", (EVERY_TEXT,))
+#: A glob rule of stars only (``Bash(**)``): every command by its language, yet a glob rule.
+EVERY_COMMAND_GLOB: Final = CommandPattern(Kind.GLOB, "", (EVERY_TEXT,))
 
 
 def read_literal(text: str) -> str:
@@ -110,7 +112,11 @@ def compile_pattern(content: str | None) -> CommandPattern:
         literal = read_literal(content)
         return CommandPattern(Kind.EXACT, literal, (Glob((literal,)),))
     if glob.is_everything:
-        return ANY_COMMAND
+        # `Bash(**)`, `Bash( * )`: a glob rule whose stars match every command. The runtime
+        # reads only `Bash`, `Bash()` and `Bash(*)` as tool-wide; this one is still a glob rule
+        # (its static checks refuse subshells, `${VAR}`, paths outside the project, and it
+        # approves no exact compound whole), so it is no tool-wide grant.
+        return EVERY_COMMAND_GLOB
     if glob.stars == 1 and glob.segments[1] == "" and glob.segments[0].endswith(" "):
         bare = glob.segments[0][:-1]
         return CommandPattern(Kind.GLOB, "", (Glob((bare,)), glob))

@@ -18,7 +18,7 @@ from typing import Final
 
 from .. import vocabulary
 from ..domains import command, mcp, skill
-from ..domains.base import Budget, Glob
+from ..domains.base import EVERY_TEXT, Budget, Glob
 from ..grants import Grant
 from ..prover import prove
 from ..vocabulary import Domain
@@ -131,7 +131,7 @@ def _command(grant: Grant, shell: bool, shell_tools: frozenset[str]) -> tuple[li
     if command.has_reserved(grant.content):
         return [], []
     pattern = command.compile_pattern(grant.content)
-    if pattern.kind is command.Kind.ANY:
+    if pattern.kind is command.Kind.ANY or pattern.globs == (EVERY_TEXT,):
         if not shell:
             return [], []
         return [Hit("SGL101", f"`{grant}` approves every command, e.g. `{RM}`",

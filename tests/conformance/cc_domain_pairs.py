@@ -50,7 +50,7 @@ def _content(entry: str) -> tuple[str, str | None]:
 _COMMAND_POOL = ("Bash(touch *)", "Bash(touch a*)", "Bash(rm -f *)", "Bash(touch:*)",
                  "Bash(touch zz)", "Bash(rm -f zz)", "Bash", "Monitor", "Monitor(*)",
                  "Bash(touch zz && rm -f yy)", "bash(touch *)", "Bash(mkdir -p *)",
-                 "Monitor(touch *)", "Bash(touch ${HOME}/zz)")
+                 "Monitor(touch *)", "Bash(touch ${HOME}/zz)", "Bash(**)", "Bash( * )")
 #: The runtime's whole-string forms (issue 28, classes 1 and 2), each a write outside the
 #: project or refused by a glob rule's static analysis.
 _WHOLE = ("touch zz && touch /dev/shm/zz", "touch zz; touch /dev/shm/zz",

@@ -59,6 +59,7 @@ _SIDES: dict[str, list[str]] = {
     "mcp-a-b": ["mcp__a__b__*"],
     "monitor-rule": ["Monitor(touch *)"],
     "monitor": ["Monitor"],
+    "stars-only": ["Bash( * )"],
 }
 _CALLS = [Call("Bash", "touch zz && touch /dev/shm/zz"), Call("Bash", "touch ${HOME}/zz"),
           Call("Bash", "touch {a,b}"), Call("Bash", "touch zz"), Call("Read", "~/docs/a.txt"),
@@ -139,6 +140,21 @@ def test_monitor_calls_follow_bash_rules_and_monitor_rules_grant_nothing(
     assert prove("Bash(touch zz)", ["Bash"]).status == "not_covered"
     assert prove("Bash(touch zz)", ["Bash", "Monitor"]).covered
     assert prove("Monitor", ["Monitor"]).covered
+
+
+def test_a_content_of_stars_only_is_a_glob_rule_not_a_tool_wide_grant(
+        sides: dict[str, dict[Call, bool]]) -> None:
+    # Review F28-1: only `Bash`, `Bash()` and `Bash(*)` are tool-wide. `Bash( * )` refuses what
+    # a glob rule's checks refuse, approves no exact compound whole, and approves Monitor calls.
+    for command in ("touch ${HOME}/zz", "touch zz && touch /dev/shm/zz"):
+        assert sides["bash"][Call("Bash", command)]
+        assert not sides["stars-only"][Call("Bash", command)]
+    assert sides["stars-only"][Call("Bash", "touch zz")]
+    assert sides["stars-only"][Call("Monitor", "touch zz")]
+    assert prove("Bash", ["Bash( * )"]).status == "unknown"
+    assert prove("Bash(touch zz && touch /dev/shm/zz)", ["Bash(**)", "Monitor"]).status == \
+        "unknown"
+    assert prove("Bash(touch zz)", ["Bash(**)"]).covered
 
 
 # --- generated pairs, per domain ------------------------------------------------------------
