@@ -100,13 +100,14 @@ class PreparedPlan:
         self.base_dirs = _base_dirs(base_dirs)
         self._live = [a for a in self.entries if inert_reason(a.grant) is None
                       and runtime_inert_reason(a.entry, a.grant, profile, approved=True) is None]
-        # Under a runtime where a tool's content rules also approve another tool's calls
-        # (Claude Code: `Bash(…)` approves Monitor calls, a bare `Bash` does not), a bare grant
-        # of the first covers a content rule only when the second is approved bare too.
+        # Under a runtime where a tool's content rules also approve other tools' calls (Claude
+        # Code: `Bash(…)` approves Monitor calls, `Edit(…)` Write and NotebookEdit calls; the
+        # bare grants do not), a bare grant of the first covers a content rule only when the
+        # others are approved bare too.
         also = {} if profile is None else profile.content_also_grants
-        self._bare_alone = frozenset(
-            tool for tool, other in also.items()
-            if not any(a.grant.key == other and a.grant.is_tool_wide for a in self._live))
+        bare = {a.grant.key for a in self._live if a.grant.is_tool_wide}
+        self._bare_alone = frozenset(tool for tool, others in also.items()
+                                     if not bare.issuperset(others))
         self._candidates: dict[object, tuple[list[_Approved], list[Grant]]] = {}
         #: The verdicts reached before, by entry, each with the work it cost (``remember``).
         self.remembered: dict[str, tuple[Verdict, int]] = {}
@@ -157,13 +158,13 @@ class PreparedPlan:
         if self.profile is None or grant.content is None or grant.key not in self._bare_alone \
                 or not any(a.grant.key == grant.key and a.grant.is_tool_wide for a in self._live):
             return reason
-        other = self.profile.content_also_grants[grant.key]
-        said = (f"under {self.profile.title}, a {grant.key}(…) rule also approves {other} "
-                f"calls of its commands, and the plan's bare {grant.key} approves none")
+        others = self.profile.content_also_grants[grant.key]
+        said = (f"under {self.profile.title}, a rule {grant.key}(…) also approves "
+                f"{' and '.join(others)} calls, and the plan's bare {grant.key} approves none")
         if witness is None:
             return f"{said}: {reason}"
-        return f"{said}: the {other} call {witness!r} is allowed by this entry and by no " \
-               "approved one"
+        return (f"{said}: a {' or '.join(others)} call with {witness!r} is allowed by this "
+                "entry and by no approved one")
 
     def plain_tool(self, name: str) -> PlainTool | None:
         """How entries ``name(content)`` with a plain content are decided (``PlainTool``), or

@@ -25,7 +25,7 @@ SKILL_EXACT_OR_RAW_PREFIX: Final = "exact-or-raw-prefix"
 MCP_BY_SERVER: Final = "by-server"
 
 
-_NONE: Final[Mapping[str, str]] = MappingProxyType({})
+_NO_TOOLS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
 
 class Profile(NamedTuple):
@@ -40,7 +40,7 @@ class Profile(NamedTuple):
     that the runtime has (empty: none joins ``Bash``; None: every declared one does).
     ``domains`` overrides ``vocabulary.domain_of`` for some tool keys. ``content_grants_nothing``
     names tools whose rules with a content grant nothing there (bare rules still grant);
-    ``content_also_grants`` maps a tool to another whose calls its content rules also approve
+    ``content_also_grants`` maps a tool to others whose calls its content rules also approve
     (its bare rule does not). ``skill_rules`` and ``mcp_names`` name the reading of those forms;
     ``whole_exact_rules`` says exact command rules are approved whole there.
     """
@@ -52,7 +52,7 @@ class Profile(NamedTuple):
     shell_tools: frozenset[str] | None = frozenset()
     domains: Mapping[str, Domain] = MappingProxyType({})
     content_grants_nothing: frozenset[str] = frozenset()
-    content_also_grants: Mapping[str, str] = _NONE
+    content_also_grants: Mapping[str, tuple[str, ...]] = _NO_TOOLS
     skill_rules: str | None = None
     mcp_names: str | None = None
     #: An exact rule holding `&&`, `||`, `;`, a line break or shell expansion is approved as

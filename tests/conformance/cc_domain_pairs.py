@@ -95,7 +95,7 @@ _READ_FILES = ("~/docs/a.txt", "~/docs/b.md", "~/docs/sub/c.txt", "~/src/x.txt",
                "~/docsx/a.txt")
 _EDIT_POOL = ("Edit(src/**)", "Edit(src/*.txt)", "Edit(src/a.txt)", "Edit", "Edit(docs/**)",
               "edit(src/**)", "Edit(*.txt)", "Edit(src/sub/**)", "Write", "Write(src/**)",
-              "Edit(/src/**)", "Edit(/docs/*.txt)",
+              "Edit(/src/**)", "Edit(/docs/*.txt)", "Read", "Read(src/**)",
               "NotebookEdit", "NotebookEdit(src/*.ipynb)")
 
 
