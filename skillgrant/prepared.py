@@ -67,6 +67,9 @@ class PlainTool(NamedTuple):
     written: tuple[str, ...]
     #: What a content without a star is matched with (``command.literal_matcher``), or None.
     literal: tuple[Alternation, int, bool] | None
+    #: Whether a plain content is a rule the runtime approves whole (then the general path
+    #: decides), or None when no such rule exists for this tool under this runtime.
+    whole: Callable[[str], bool] | None = None
 
 
 class PreparedPlan:
@@ -189,8 +192,10 @@ class PreparedPlan:
         side = domain.compiled_side(self.grants(grant), self.context(), grant.key)
         candidates = self.candidates(grant)
         written = tuple(self.spelled(grant, a.grant).tool for a in candidates)
+        whole = (command.whole_shape if domain is command
+                 and getattr(self.profile, "whole_exact_rules", False) else None)
         return PlainTool(grant.tool, grant.key, tuple(a.entry for a in candidates),
-                         domain.decide_plain, side, written, domain.literal_matcher(side))
+                         domain.decide_plain, side, written, domain.literal_matcher(side), whole)
 
     def spelled(self, grant: Grant, cover: Grant) -> Grant:
         """The spelling a kept grant is written with (semantics §3): canonical for built-ins,

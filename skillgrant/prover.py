@@ -79,7 +79,7 @@ def _decide_plain(entry: str, plan: PreparedPlan,
         return None
     name, content = matched.groups()
     tool = plan.plain_tools.get(name) or plan.plain_tool(name)
-    if tool is None:
+    if tool is None or (tool.whole is not None and tool.whole(content)):
         return None
     room = MAX_WORK_PER_DECISION if value_budget is None else min(MAX_WORK_PER_DECISION,
                                                                   value_budget.room())

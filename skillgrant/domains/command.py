@@ -39,6 +39,7 @@ from .commandpattern import has_reserved as has_reserved
 from .commandpattern import identity_reason as identity_reason
 from .commandpattern import read_literal as read_literal
 from .commandpattern import render as render
+from .commandpattern import whole_shape as whole_shape
 from .cover import (
     FILLERS_USED_UP,
     Alternation,

@@ -50,14 +50,17 @@ def _content(entry: str) -> tuple[str, str | None]:
 _COMMAND_POOL = ("Bash(touch *)", "Bash(touch a*)", "Bash(rm -f *)", "Bash(touch:*)",
                  "Bash(touch zz)", "Bash(rm -f zz)", "Bash", "Monitor", "Monitor(*)",
                  "Bash(touch zz && rm -f yy)", "bash(touch *)", "Bash(mkdir -p *)",
-                 "Monitor(touch *)", "Bash(touch ${HOME}/zz)", "Bash(**)", "Bash( * )")
+                 "Monitor(touch *)", "Bash(touch ${HOME}/zz)", "Bash(**)", "Bash( * )",
+                 "Bash(eval *)", "Bash(exec:*)", "Bash(setsid *)", "Bash(env *)")
 #: The runtime's whole-string forms (issue 28, classes 1 and 2), each a write outside the
 #: project or refused by a glob rule's static analysis.
 _WHOLE = ("touch zz && touch /dev/shm/zz", "touch zz; touch /dev/shm/zz",
           "touch zz || touch /dev/shm/zz", "touch zz\ntouch /dev/shm/zz",
           "touch zz | touch /dev/shm/zz", "touch zz & touch /dev/shm/zz",
           "touch ${HOME}/zz", "touch $HOME/zz", "touch {a,b}", "touch $'zz'",
-          "echo hi > $HOME/zz", "touch $PWD/zz")
+          "echo hi > $HOME/zz", "touch $PWD/zz", "eval touch /dev/shm/zz",
+          "exec touch /dev/shm/zz", "setsid touch /dev/shm/zz", "env -S touch /dev/shm/zz",
+          "touch zz > /dev/shm/zz", "FOO=1 touch /dev/shm/zz")
 
 
 def _command_narrowings(entry: str, rng: random.Random) -> list[str]:

@@ -25,7 +25,7 @@ from cc_domain_pairs import DOMAINS, calls_for, groups
 from cc_domains import Call, DomainJudge
 from cc_probe import TALLY, Judge
 
-from skillgrant import SkillFileError, prove
+from skillgrant import SkillFileError, parse_grant, prove
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text, read_skill
 
@@ -60,11 +60,14 @@ _SIDES: dict[str, list[str]] = {
     "monitor-rule": ["Monitor(touch *)"],
     "monitor": ["Monitor"],
     "stars-only": ["Bash( * )"],
+    "wrapper-exact": ["Bash(eval touch /dev/shm/zz)", "Bash(exec touch /dev/shm/zz)"],
+    "wrapper-glob": ["Bash(eval *)", "Bash(exec *)"],
 }
 _CALLS = [Call("Bash", "touch zz && touch /dev/shm/zz"), Call("Bash", "touch ${HOME}/zz"),
           Call("Bash", "touch {a,b}"), Call("Bash", "touch zz"), Call("Read", "~/docs/a.txt"),
           Call("Skill", "deploy-staging"), Call("Skill", "other"), Call("Skill", "oth-x"),
-          Call("mcp__a__b__t", ""), Call("mcp__a__t", ""), Call("Monitor", "touch zz")]
+          Call("mcp__a__b__t", ""), Call("mcp__a__t", ""), Call("Monitor", "touch zz"),
+          Call("Bash", "eval touch /dev/shm/zz"), Call("Bash", "exec touch /dev/shm/zz")]
 
 
 @pytest.fixture(scope="module")
@@ -142,6 +145,16 @@ def test_monitor_calls_follow_bash_rules_and_monitor_rules_grant_nothing(
     assert prove("Monitor", ["Monitor"]).covered
 
 
+def test_exact_rules_run_through_a_wrapper_are_approved_whole(
+        sides: dict[str, dict[Call, bool]]) -> None:
+    # Review F28-2: `eval`, `exec` (and the other builtins and wrappers of
+    # commandpattern.WHOLE_PROGRAMS): the exact rule approves the string, the glob does not.
+    for command in ("eval touch /dev/shm/zz", "exec touch /dev/shm/zz"):
+        assert sides["wrapper-exact"][Call("Bash", command)]
+        assert not sides["wrapper-glob"][Call("Bash", command)]
+        assert prove(f"Bash({command})", [f"Bash({command.split()[0]} *)"]).status == "unknown"
+
+
 def test_a_content_of_stars_only_is_a_glob_rule_not_a_tool_wide_grant(
         sides: dict[str, dict[Call, bool]]) -> None:
     # Review F28-1: only `Bash`, `Bash()` and `Bash(*)` are tool-wide. `Bash( * )` refuses what
@@ -199,6 +212,11 @@ def test_applied_files_never_allow_more_than_the_plan_in_each_domain(
 
 # --- witnesses, per domain ------------------------------------------------------------------
 
+def _outside_project(call: Call) -> bool:
+    return call.tool in ("Bash", "Monitor") and any(
+        word.startswith(("/", "~")) or ".." in word for word in call.arg.split()[1:])
+
+
 def _witness_call(domain: str, entry: str, reason: str, witness: str) -> Call | None:
     """The call a witness stands for, when this suite can make it."""
     tool = entry.split("(", 1)[0].lower()
@@ -216,8 +234,10 @@ def _witness_call(domain: str, entry: str, reason: str, witness: str) -> Call | 
 def test_witnesses_are_allowed_by_the_entry_and_by_no_approved_one(
         domain_judge: DomainJudge) -> None:
     """For not_covered verdicts of the generated pairs (Bash, Monitor, Skill, WebFetch, Read),
-    the witness call is allowed under a skill holding only the submitted entry, and denied
-    under P. Read-only commands, which need no grant, cannot show it and are left out."""
+    the witness call is allowed under a skill holding only the submitted entry (as skillgrant
+    reads it: in the runtime's spelling), and denied under P. Read-only commands, which need
+    no grant, cannot show it and are left out; so are commands naming a path outside the
+    project, which the runtime path-checks under every rule but a tool-wide one."""
     sample: dict[Call, tuple[str, tuple[str, ...]]] = {}
     for domain in ("Bash", "Monitor", "Skill", "WebFetch", "Read"):
         taken = 0
@@ -227,9 +247,10 @@ def test_witnesses_are_allowed_by_the_entry_and_by_no_approved_one(
                 if verdict.status != "not_covered" or verdict.witness is None or taken >= 12:
                     continue
                 call = _witness_call(domain, entry, verdict.reason, verdict.witness)
-                if call is not None and call not in sample:
-                    sample[call] = (entry, group.plan)
-                    taken += 1
+                if call is None or call in sample or _outside_project(call):
+                    continue
+                sample[call] = (str(parse_grant(entry)), group.plan)
+                taken += 1
     calls = list(sample)
     (baseline,) = domain_judge.allowed_many([(skill(block_list([])), calls)])
     judged = [c for c in calls if not baseline[c]]
