@@ -132,6 +132,9 @@ class _Reading(Protocol):
     @property
     def skill_rules(self) -> str | None: ...
 
+    def removed_reason(self, name: str) -> str | None:
+        ...
+
     def misspelt_reason(self, name: str, key: str) -> str | None:
         ...
 
@@ -147,6 +150,9 @@ def runtime_inert_reason(text: str, grant: Grant, profile: _Reading | None, *,
     plan's own vocabulary)."""
     if profile is None:
         return None
+    removed = profile.removed_reason(text.split("(", 1)[0])
+    if removed is not None:
+        return removed
     if approved:
         reason = profile.misspelt_reason(text.split("(", 1)[0], grant.key)
         if reason is not None:

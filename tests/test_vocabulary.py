@@ -72,6 +72,14 @@ MISSPELT_APPROVED = [
 ]
 
 
+@pytest.mark.parametrize("entry", ["AgentOutputTool", "BashOutputTool", "bashoutputtool"])
+def test_names_claude_code_removed_grant_nothing_there(entry: str) -> None:
+    # The runtime lists AgentOutputTool and BashOutputTool as removed tools (review of issue
+    # 28): no longer TaskOutput there, so they grant nothing, approved or submitted.
+    assert prove(entry, ["TaskOutput"]).status == "inert"
+    assert prove("TaskOutput", [entry]).status == "not_covered"
+
+
 @pytest.mark.parametrize(("entry", "approved"), MISSPELT_APPROVED)
 def test_an_approved_entry_spelt_otherwise_covers_nothing(entry: str,
                                                            approved: list[str]) -> None:
@@ -91,9 +99,6 @@ CASE_ROWS = [
     pytest.param("Agent(Explore)", ["Task"], "Agent(Explore)", id="alias-task-approved"),
     pytest.param("KillShell", ["TaskStop"], "TaskStop", id="alias-killshell-submitted"),
     pytest.param("TaskStop", ["KillShell"], "TaskStop", id="alias-killshell-approved"),
-    pytest.param("AgentOutputTool", ["TaskOutput"], "TaskOutput", id="alias-agentoutputtool"),
-    pytest.param("BashOutputTool", ["TaskOutput"], "TaskOutput", id="alias-bashoutputtool"),
-    pytest.param("TaskOutput", ["BashOutputTool"], "TaskOutput", id="alias-approved-side"),
     # Not built in, not MCP: case-insensitive, written as the covering approved entry spells it.
     pytest.param("mytool(x)", ["MyTool"], "MyTool(x)", id="other-tool-approved-spelling"),
     pytest.param("MYTOOL", ["MyTool"], "MyTool", id="other-tool-bare"),

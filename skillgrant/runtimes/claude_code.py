@@ -10,14 +10,20 @@ from .. import vocabulary
 from ..vocabulary import Domain
 from .profile import MCP_BY_SERVER, SKILL_EXACT_OR_RAW_PREFIX, Profile
 
+#: Old names the runtime lists as removed tools (found in the binary by the review of issue 28):
+#: `TaskOutput` is no longer reached through them.
+_REMOVED: Final = frozenset({"AgentOutputTool", "BashOutputTool"})
+
 PROFILE: Final = Profile(
     name="claude-code",
     title="Claude Code 2.1.332",
     # Tool names are case-sensitive in rules: `read(…)`, `bash(…)` grant nothing.
     tool_names=MappingProxyType({
         **{name: name for name in vocabulary.CANONICAL},
-        **vocabulary.ALIASES,
+        **{alias: tool for alias, tool in vocabulary.ALIASES.items()
+           if alias not in _REMOVED},
     }),
+    removed_names=_REMOVED,
     names_case_sensitive=True,
     # No tool of Claude Code but Bash runs shell commands: a plan's shell-tools alias
     # (`exec_command`) names a tool it does not have, which grants nothing there.

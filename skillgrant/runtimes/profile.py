@@ -55,6 +55,9 @@ class Profile(NamedTuple):
     content_also_grants: Mapping[str, tuple[str, ...]] = _NO_TOOLS
     skill_rules: str | None = None
     mcp_names: str | None = None
+    #: Names this runtime no longer has (compared ignoring case): an entry naming one grants
+    #: nothing there, whatever other runtimes or the plain vocabulary make of it.
+    removed_names: frozenset[str] = frozenset()
     #: An exact rule holding `&&`, `||`, `;`, a line break or shell expansion is approved as
     #: one whole string, skipping the checks a glob rule's parts get (commandpattern.WHOLE).
     whole_exact_rules: bool = False
@@ -74,6 +77,13 @@ class Profile(NamedTuple):
         if key not in self.tool_names.values():
             return True  # not a tool this runtime knows: the domains judge it as written
         return not self.names_case_sensitive
+
+    def removed_reason(self, name: str) -> str | None:
+        """Why an entry naming ``name`` grants nothing here because the runtime removed that
+        tool, or None."""
+        if name.lower() in {n.lower() for n in self.removed_names}:
+            return f"{name!r} is a tool {self.title} no longer has; it grants nothing there"
+        return None
 
     def misspelt_reason(self, name: str, key: str) -> str | None:
         """Why an approved entry naming ``name`` (tool ``key``) grants nothing here by its

@@ -244,7 +244,7 @@ def test_witnesses_are_allowed_by_the_entry_and_by_no_approved_one(
         for group in groups(domain, PAIRS):
             for entry in group.submitted:
                 verdict = prove(entry, list(group.plan))
-                if verdict.status != "not_covered" or verdict.witness is None or taken >= 12:
+                if verdict.status != "not_covered" or verdict.witness is None or taken >= 8:
                     continue
                 call = _witness_call(domain, entry, verdict.reason, verdict.witness)
                 if call is None or call in sample or _outside_project(call):
@@ -256,10 +256,16 @@ def test_witnesses_are_allowed_by_the_entry_and_by_no_approved_one(
     judged = [c for c in calls if not baseline[c]]
     under_entry = domain_judge.allowed_many(
         (skill(block_list([sample[c][0]])), [c]) for c in judged)
-    under_plan = domain_judge.allowed_many((plan_skill(sample[c][1]), [c]) for c in judged)
-    wrong = [(sample[c], str(c), a[c], p[c])
-             for c, a, p in zip(judged, under_entry, under_plan, strict=True)
-             if not a[c] or p[c]]
+    # P: one session per plan, with every witness of that plan.
+    by_plan: dict[tuple[str, ...], list[Call]] = {}
+    for c in judged:
+        by_plan.setdefault(sample[c][1], []).append(c)
+    under_plan: dict[Call, bool] = {}
+    for result in domain_judge.allowed_many((plan_skill(plan), cs)
+                                            for plan, cs in by_plan.items()):
+        under_plan.update(result)
+    wrong = [(sample[c], str(c), a[c], under_plan[c])
+             for c, a in zip(judged, under_entry, strict=True) if not a[c] or under_plan[c]]
     TALLY["domain witnesses judged"] = len(judged)
-    assert len(judged) >= 30
+    assert len(judged) >= 20
     assert wrong == [], "\n".join(map(repr, wrong))
