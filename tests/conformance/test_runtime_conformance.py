@@ -91,7 +91,8 @@ def test_bare_edit_does_not_grant_read(rows: dict[str, dict[Probe, bool]]) -> No
     assert rows["read-bare"][READ_OUTSIDE]
     assert not prove("Read", ["Edit"]).covered
     assert not prove("Read(//etc/**)", ["Edit"]).covered
-    assert prove("Read(//usr/share/**)", ["Edit(//usr/**)"]).covered
+    # (An Edit rule's Read does not reach protected files, so it covers no Read entry.)
+    assert prove("Read(//usr/share/**)", ["Edit(//usr/**)"]).status == "unknown"
 
 
 def test_backslashes_in_a_rule_are_unescaped_twice_by_the_runtime(
