@@ -99,7 +99,10 @@ def _read(submitted: Grant, approved: Sequence[Grant], reads: Sequence[int],
     rule implies does not reach the files the runtime protects (shell start-up files,
     ``.gitconfig``, ``~/.claude/``…: measured on 2.1.332, review of issue 28), which a
     ``Read`` rule opens; so an Edit rule covers no Read entry. A witness must escape the Edit
-    rules' reading too, or it is no certain witness."""
+    rules' reading too, or it is no certain witness. (A profile whose Edit rules' Read reaches
+    what Read does, and the plan's own vocabulary (the call gate), let them cover.)"""
+    if getattr(context.profile, "edit_read_covers_read", True):
+        return _on(reads, submitted, approved, context)
     own = [i for i in reads if approved[i].key == "Read"]
     outcome = _on(own, submitted, approved, context)
     if outcome.status == "covered" or len(own) == len(reads):

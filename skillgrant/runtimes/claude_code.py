@@ -44,4 +44,7 @@ PROFILE: Final = Profile(
     # `Bash(touch a && touch /dev/shm/b)`, `Bash(touch ${HOME}/x)`: approved whole, skipping the
     # path, protected-folder and static-analysis checks `Bash(touch *)` puts each part through.
     whole_exact_rules=True,
+    # The Read an `Edit(path)` rule implies does not reach protected files (`~/.bashrc`,
+    # `.gitconfig`, `~/.claude/…`), which `Read(path)` opens.
+    edit_read_covers_read=False,
 )

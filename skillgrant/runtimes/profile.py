@@ -55,6 +55,9 @@ class Profile(NamedTuple):
     content_also_grants: Mapping[str, tuple[str, ...]] = _NO_TOOLS
     skill_rules: str | None = None
     mcp_names: str | None = None
+    #: Whether the Read an `Edit(path)` rule implies reaches every file a `Read(path)` rule
+    #: opens (in Claude Code it does not: protected files are left out).
+    edit_read_covers_read: bool = True
     #: Names this runtime no longer has (compared ignoring case): an entry naming one grants
     #: nothing there, whatever other runtimes or the plain vocabulary make of it.
     removed_names: frozenset[str] = frozenset()
