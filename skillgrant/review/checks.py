@@ -21,6 +21,7 @@ from ..domains import command, mcp, skill
 from ..domains.base import EVERY_TEXT, Budget, Glob
 from ..grants import Grant
 from ..prover import prove
+from ..runtimes import claude_code
 from ..vocabulary import Domain
 from .runners import ASSIGNMENT, RM, RUNNERS, Runner, program_name, wildcard_place
 
@@ -49,6 +50,10 @@ _REMOVED_HINT: Final[dict[str, str]] = {
 
 def check_grant(grant: Grant, text: str, shell_tools: frozenset[str]) -> list[Hit]:
     """Every rule that fires on one valid approved entry (``text`` is the entry as written)."""
+    removed = claude_code.PROFILE.removed_reason(_written_name(text))
+    if removed is not None:  # an old alias the runtime now lists as removed (issue 28)
+        return [Hit("SGL201", f"`{_written_name(text)}` is a removed tool name in Claude Code; "
+                    "the entry grants nothing", hint="Grant `TaskOutput`, or drop the entry.")]
     hits = _naming(grant, text)
     inert = _inert(grant)
     if inert is not None:
