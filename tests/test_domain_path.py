@@ -161,10 +161,12 @@ ANCHORS: list[Row] = [
 ]
 
 EDIT_GRANTS_READ: list[Row] = [
-    ("Read(src/x.ts)", ["Edit(src/*)"], None, "covered"),
-    ("Read(src/x.ts)", ["Edit(src/x.ts)"], None, "covered"),
-    ("Read(//etc/hostname)", ["Edit(//etc/**)"], None, "covered"),
-    ("Read", ["Edit(//**)"], None, "covered"),
+    # The Read an Edit(p) rule implies does not reach the files the runtime protects, which
+    # a Read rule opens (review of issue 28, F28-3): an Edit rule covers no Read entry.
+    ("Read(src/x.ts)", ["Edit(src/*)"], None, "unknown"),
+    ("Read(src/x.ts)", ["Edit(src/x.ts)"], None, "unknown"),
+    ("Read(//etc/hostname)", ["Edit(//etc/**)"], None, "unknown"),
+    ("Read", ["Edit(//**)"], None, "unknown"),
     # A tool-wide Edit never lets Read open a file outside the working directory (2.1.332).
     ("Read", ["Edit"], None, "not_covered"),
     ("Read(/x)", ["Edit"], None, "not_covered"),
@@ -181,7 +183,7 @@ OUTSIDE_FRAGMENT: list[Row] = [
     ("Read(src/?.ts)", ["Read(src/**)"], None, "unknown"),
     ("Read(src/[ab].ts)", ["Read(src/**)"], None, "unknown"),
     ("Read(src/?.ts)", ["Read(src/?.ts)"], None, "covered"),
-    ("Read(src/[ab].ts)", ["Edit(src/[ab].ts)"], None, "covered"),
+    ("Read(src/[ab].ts)", ["Edit(src/[ab].ts)"], None, "unknown"),
     ("Read(src/a.ts)", ["Read(src/?.ts)"], None, "unknown"),  # `?` may allow it
     ("Read(//etc/passwd)", ["Read(src/?.ts)"], None, "not_covered"),  # it cannot
     # gitignore constructs whose reading is not settled: decided only when identical.
@@ -267,7 +269,7 @@ def test_bare_edit_does_not_grant_read(entry: str, edit: str) -> None:
     assert_valid_witness(entry, [edit], verdict.witness, None)
     # Alongside a Read grant, the tool-wide Edit still adds nothing to what Read may open.
     assert prove(entry, [edit, "Read(src/**)"]).covered is (entry == "Read(src/x.ts)")
-    assert prove("Read(//etc/hostname)", ["Edit(//etc/**)", edit]).covered_by == "Edit(//etc/**)"
+    assert prove("Read(//etc/hostname)", ["Edit(//etc/**)", edit]).status == "unknown"
     # ... and a submitted Edit(p) grants Read of p, which the tool-wide Edit does not.
     assert not prove("Edit(//etc/hostname)", [edit]).covered
 
@@ -277,13 +279,15 @@ def test_bare_edit_does_not_grant_read(entry: str, edit: str) -> None:
     # Edit(//etc/**) let the runtime Read /etc/hostname, which the plan never allowed.
     ("Edit(//etc/**)", ["Edit"], "not_covered"),
     ("Edit(//etc/hostname)", ["Edit", "Read(//usr/**)"], "not_covered"),
-    ("Edit(//etc/**)", ["Edit", "Read"], "covered"),
-    ("Edit(//etc/**)", ["Edit", "Read(//etc/**)"], "covered"),
+    # (Write and NotebookEdit bare beside the bare Edit: an Edit(…) rule also approves Write
+    # and NotebookEdit calls on its paths, which a bare Edit does not; see below.)
+    ("Edit(//etc/**)", ["Edit", "Write", "NotebookEdit", "Read"], "covered"),
+    ("Edit(//etc/**)", ["Edit", "Write", "NotebookEdit", "Read(//etc/**)"], "covered"),
     ("Edit(//etc/x)", ["Edit(//etc/**)"], "covered"),
     ("Edit(//etc/x)", ["Read(//etc/**)"], "not_covered"),  # the edit side
     # A path that may lie inside the working directory is readable without any grant there:
     # no certain witness.
-    ("Edit(src/**)", ["Edit"], "unknown"),
+    ("Edit(src/**)", ["Edit", "Write", "NotebookEdit"], "unknown"),
     ("Edit", ["Edit"], "covered"),  # a tool-wide Edit grants no Read: nothing more to cover
 ])
 def test_edit_with_a_path_needs_its_read_side_covered(entry: str, approved: list[str],
@@ -292,6 +296,26 @@ def test_edit_with_a_path_needs_its_read_side_covered(entry: str, approved: list
     assert verdict.status == status, verdict
     if status == "not_covered":
         assert verdict.witness is not None and verdict.witness.startswith("//")
+
+
+@pytest.mark.parametrize(("entry", "approved", "status"), [
+    # Claude Code 2.1.332: an Edit(…) rule also approves Write and NotebookEdit calls on its
+    # paths; a bare Edit approves neither (issue 28, measured by the Edit, Write and
+    # NotebookEdit domain pairs). So a bare Edit covers an Edit(…) rule only beside bare
+    # Write and NotebookEdit grants.
+    ("Edit(src/**)", ["Edit", "Read"], "not_covered"),
+    ("Edit(src/**)", ["Edit", "Write", "Read"], "not_covered"),
+    ("Edit(src/**)", ["Edit", "Write", "NotebookEdit", "Read"], "covered"),
+    ("Edit(src/a.txt)", ["Edit(src/**)"], "covered"),
+    ("Write", ["Edit"], "not_covered"),
+    ("NotebookEdit", ["Edit(**)"], "not_covered"),
+])
+def test_an_edit_rule_also_grants_write_and_notebook_edit(entry: str, approved: list[str],
+                                                          status: str) -> None:
+    verdict = prove(entry, approved)
+    assert verdict.status == status, verdict
+    if status == "not_covered" and entry.startswith("Edit("):
+        assert "Write or NotebookEdit call" in verdict.reason
 
 
 def test_bare_edit_against_every_path_gives_a_telling_witness() -> None:

@@ -44,6 +44,12 @@ def _decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Ou
         return outright
     if has_backslash(submitted.content):
         return Outcome("unknown", f"not decided: {BACKSLASH_REASON}")
+    if submitted.is_tool_wide and any(a.content is not None and not a.content.strip("*")
+                                      for a in approved):
+        # Only `T`, `T()` and `T(*)` are the bare grant at runtime; `T(**)` is a rule with a
+        # content, read by the tool itself (issue 28): it covers no bare grant.
+        return Outcome("unknown", "not decided: it allows every use of the tool, and a rule "
+                       "of stars only is a rule with a content, not the bare grant")
     # An approved specifier with a backslash covers only the identical entry (above); read
     # loosely, it still stops a witness it might allow.
     languages = [(i, language(a)) for i, a in enumerate(approved)

@@ -75,7 +75,7 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     reads = [i for i, grant in enumerate(approved)
              if grant.key == "Read" or (grant.key == "Edit" and not grant.is_tool_wide)]
     if submitted.key == "Read":
-        return _on(reads, submitted, approved, context)
+        return _read(submitted, approved, reads, context)
     edit_side = _on(edits, submitted, approved, context)
     if edit_side.status != "covered" or submitted.is_tool_wide:
         return edit_side
@@ -91,6 +91,28 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     # there is no certain witness.
     return Outcome("unknown", "it also lets Read open the paths it names, and the plan's "
                    f"grants do not cover that ({read_side.reason})")
+
+
+def _read(submitted: Grant, approved: Sequence[Grant], reads: Sequence[int],
+          context: Context) -> Outcome:
+    """A submitted ``Read``: covered by approved ``Read`` grants only. The Read an ``Edit(p)``
+    rule implies does not reach the files the runtime protects (shell start-up files,
+    ``.gitconfig``, ``~/.claude/``…: measured on 2.1.332, review of issue 28), which a
+    ``Read`` rule opens; so an Edit rule covers no Read entry. A witness must escape the Edit
+    rules' reading too, or it is no certain witness. (A profile whose Edit rules' Read reaches
+    what Read does, and the plan's own vocabulary (the call gate), let them cover.)"""
+    if getattr(context.profile, "edit_read_covers_read", True):
+        return _on(reads, submitted, approved, context)
+    own = [i for i in reads if approved[i].key == "Read"]
+    outcome = _on(own, submitted, approved, context)
+    if outcome.status == "covered" or len(own) == len(reads):
+        return outcome
+    wider = _on(reads, submitted, approved, context)
+    if wider.status != "covered":
+        return wider
+    return Outcome("unknown", "not decided: only an approved Edit(…) rule reaches these paths, "
+                   "and the Read it implies does not reach the files the runtime protects "
+                   "(shell start-up files, .gitconfig, ~/.claude/…), which a Read rule opens")
 
 
 def _on(indexes: Sequence[int], submitted: Grant, approved: Sequence[Grant],

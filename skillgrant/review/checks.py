@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from .. import vocabulary
-from ..domains import command, mcp
-from ..domains.base import Budget, Glob
+from ..domains import command, mcp, skill
+from ..domains.base import EVERY_TEXT, Budget, Glob
 from ..grants import Grant
 from ..prover import prove
+from ..runtimes import claude_code
 from ..vocabulary import Domain
 from .runners import ASSIGNMENT, RM, RUNNERS, Runner, program_name, wildcard_place
 
@@ -49,6 +50,10 @@ _REMOVED_HINT: Final[dict[str, str]] = {
 
 def check_grant(grant: Grant, text: str, shell_tools: frozenset[str]) -> list[Hit]:
     """Every rule that fires on one valid approved entry (``text`` is the entry as written)."""
+    removed = claude_code.PROFILE.removed_reason(_written_name(text))
+    if removed is not None:  # an old alias the runtime now lists as removed (issue 28)
+        return [Hit("SGL201", f"`{_written_name(text)}` is a removed tool name in Claude Code; "
+                    "the entry grants nothing", hint="Grant `TaskOutput`, or drop the entry.")]
     hits = _naming(grant, text)
     inert = _inert(grant)
     if inert is not None:
@@ -107,6 +112,14 @@ def _inert(grant: Grant) -> Hit | None:
     if "*" in grant.key:
         return Hit("SGL203", f"`{grant.tool}` is a tool-name glob; only MCP tool names may end "
                    "in `*`, so it matches no tool")
+    if grant.key == "Monitor" and grant.content is not None:
+        # Claude Code 2.1.332 (runtimes.claude_code): `Monitor(…)` grants nothing.
+        return Hit("SGL205", f"`{grant}` grants nothing in Claude Code: only a bare `Monitor` "
+                   "approves Monitor calls, and a `Bash(…)` rule approves those of its commands",
+                   hint=f"Write `Bash({grant.content})`, or grant `Monitor` bare.")
+    if grant.key == "Skill" and skill.inert_reason(grant) is not None:
+        return Hit("SGL206", f"`{grant}` grants nothing in Claude Code: a Skill rule is a "
+                   "name, or a prefix ending in ` *` or `:*`")
     if grant.key in vocabulary.PATH_RULES_IGNORED and grant.content is not None:
         hint = ("Scope listing with `Read(path)`, or grant `Glob`." if grant.key == "Glob" else
                 f"Scope writes with `Edit({grant.content})`, or grant `{grant.tool}`.")
@@ -123,7 +136,7 @@ def _command(grant: Grant, shell: bool, shell_tools: frozenset[str]) -> tuple[li
     if command.has_reserved(grant.content):
         return [], []
     pattern = command.compile_pattern(grant.content)
-    if pattern.kind is command.Kind.ANY:
+    if pattern.kind is command.Kind.ANY or pattern.globs == (EVERY_TEXT,):
         if not shell:
             return [], []
         return [Hit("SGL101", f"`{grant}` approves every command, e.g. `{RM}`",

@@ -118,7 +118,8 @@ def test_bare_edit_does_not_grant_read(rows: dict[str, dict[Probe, bool]]) -> No
     assert rows["read-bare"][READ_OUTSIDE]
     assert not prove("Read", ["Edit"]).covered
     assert not prove("Read(//etc/**)", ["Edit"]).covered
-    assert prove("Read(//usr/share/**)", ["Edit(//usr/**)"]).covered
+    # (An Edit rule's Read does not reach protected files, so it covers no Read entry.)
+    assert prove("Read(//usr/share/**)", ["Edit(//usr/**)"]).status == "unknown"
 
 
 def test_backslashes_in_a_rule_are_unescaped_twice_by_the_runtime(
@@ -242,7 +243,9 @@ def _witness_sample(limit: int = 24) -> list[tuple[str, tuple[str, ...], Probe]]
             if verdict.status != "not_covered" or verdict.witness is None:
                 continue
             probe = witness_probe(parse_grant(entry).tool, verdict.witness)
-            if probe is not None and probe.tool == "Bash":
+            # A witness that is a Monitor call (a Bash(…) rule under a bare Bash) is judged by
+            # test_domain_probes.py, which makes Monitor calls.
+            if probe is not None and probe.tool == "Bash" and "Monitor call" not in verdict.reason:
                 seen.setdefault(probe, (entry, case.plan, probe))
     return list(seen.values())[:limit]
 
