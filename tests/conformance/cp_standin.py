@@ -43,7 +43,7 @@ class StandIn:
         self._sessions: dict[str, CopilotSession] = {}
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._server = _Server(("127.0.0.1", 0), _handler(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -73,6 +73,11 @@ class StandIn:
             return None
         with self._lock:
             return self._sessions.get(parts[2])
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # a session killed mid-request resets its connection: nothing to report
 
 
 def _text_of(content: object) -> str:

@@ -1,0 +1,1 @@
+"""Runtime profiles: under each runtime, what an entry means there."""
