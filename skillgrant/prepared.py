@@ -17,13 +17,14 @@ from .domains import command, generic, path, web
 from .domains.base import Budget, Context, Outcome
 from .domains.cover import Alternation
 from .domains.loose import loose_globs
-from .domains.registry import rules_for
+from .domains.registry import domain_for, rules_for
 from .errors import AllowedToolsError, GrantSyntaxError, PlanError
 from .grants import Grant, shorten, split_allowed_tools
 from .limits import MAX_ENTRIES_PER_VALUE
-from .screening import approved_grant, inert_reason
+from .screening import approved_grant, inert_reason, runtime_inert_reason
 
 if TYPE_CHECKING:
+    from .runtimes import Profile
     from .verdicts import Verdict
 
 
@@ -77,7 +78,11 @@ class PreparedPlan:
         approved: str | Sequence[str],
         shell_tools: Mapping[str, object] | Iterable[str] | None,
         base_dirs: Mapping[str, str | None] | None,
+        profile: Profile | None = None,
     ) -> None:
+        #: The runtime the plan is read for (``runtimes.Profile``); None: the plan's own
+        #: vocabulary, shell aliases joining ``Bash`` as declared (the call gate).
+        self.profile = profile
         try:
             entries = split_allowed_tools(approved)
         except AllowedToolsError as e:
@@ -87,11 +92,22 @@ class PreparedPlan:
                             f"{MAX_ENTRIES_PER_VALUE} (MAX_ENTRIES_PER_VALUE)")
         self.entries = [_Approved(e, approved_grant(e)) for e in entries]
         names = _shell_tool_names(shell_tools)
+        if profile is not None and profile.shell_tools is not None:
+            # A declared alias applies only where the runtime has a tool of that name.
+            names = [n for n in names if vocabulary.name_key(n) in profile.shell_tools]
         self.shell_spelling = {vocabulary.name_key(n): n for n in names}
         self.shell_tools = frozenset(self.shell_spelling)
         self.base_dirs = _base_dirs(base_dirs)
-        self._live = [a for a in self.entries if inert_reason(a.grant) is None]
-        self._candidates: dict[str, tuple[list[_Approved], list[Grant]]] = {}
+        self._live = [a for a in self.entries if inert_reason(a.grant) is None
+                      and runtime_inert_reason(a.entry, a.grant, profile) is None]
+        # Under a runtime where a tool's content rules also approve another tool's calls
+        # (Claude Code: `Bash(…)` approves Monitor calls, a bare `Bash` does not), a bare grant
+        # of the first covers a content rule only when the second is approved bare too.
+        also = {} if profile is None else profile.content_also_grants
+        self._bare_alone = frozenset(
+            tool for tool, other in also.items()
+            if not any(a.grant.key == other and a.grant.is_tool_wide for a in self._live))
+        self._candidates: dict[object, tuple[list[_Approved], list[Grant]]] = {}
         #: The verdicts reached before, by entry, each with the work it cost (``remember``).
         self.remembered: dict[str, tuple[Verdict, int]] = {}
         self._decided_once: set[str] = set()
@@ -102,7 +118,7 @@ class PreparedPlan:
         """A decision's context: a fresh budget, and what the domains compiled of this plan's
         approved side so far (kept with the plan)."""
         return Context(self.shell_tools, self.base_dirs, Budget(parent=value_budget),
-                       self._compiled)
+                       self._compiled, self.profile)
 
     def candidates(self, grant: Grant) -> list[_Approved]:
         """The approved entries that can cover ``grant`` at all: not inert, and relevant."""
@@ -114,11 +130,27 @@ class PreparedPlan:
         return self._relevant(grant)[1]
 
     def _relevant(self, grant: Grant) -> tuple[list[_Approved], list[Grant]]:
-        found = self._candidates.get(grant.key)
+        bare_alone = grant.key in self._bare_alone and grant.content is not None
+        key: object = (grant.key, "content") if bare_alone else grant.key
+        found = self._candidates.get(key)
         if found is None:
-            entries = [a for a in self._live if _relevant(grant, a.grant, self)]
-            found = self._candidates[grant.key] = (entries, [a.grant for a in entries])
+            entries = [a for a in self._live if _relevant(grant, a.grant, self)
+                       and not (bare_alone and a.grant.key == grant.key
+                                and a.grant.is_tool_wide)]
+            found = self._candidates[key] = (entries, [a.grant for a in entries])
         return found
+
+    def bare_alone_note(self, grant: Grant, reason: str) -> str:
+        """``reason`` for a content rule of ``grant``'s tool left uncovered, saying why a bare
+        grant of its tool in the plan does not cover it (``content_also_grants``): its witness
+        is then a call of the other tool."""
+        if self.profile is None or grant.content is None or grant.key not in self._bare_alone \
+                or not any(a.grant.key == grant.key and a.grant.is_tool_wide for a in self._live):
+            return reason
+        other = self.profile.content_also_grants[grant.key]
+        return (f"under {self.profile.title}, a {grant.key}(…) rule also approves {other} calls "
+                f"of its commands, which the plan's bare {grant.key} does not, and the plan "
+                f"approves no {other} call of this one ({other}): {reason}")
 
     def plain_tool(self, name: str) -> PlainTool | None:
         """How entries ``name(content)`` with a plain content are decided (``PlainTool``), or
@@ -135,9 +167,11 @@ class PreparedPlan:
             grant = grants.parse_grant(f"{name}(x)")
         except GrantSyntaxError:
             return None
-        domain = _PLAIN_DOMAINS.get(vocabulary.domain_of(grant.key, self.shell_tools))
-        if domain is None or command.case_fold(grant.key) is not None or inert_reason(grant):
-            return None
+        domain = _PLAIN_DOMAINS.get(domain_for(grant.key, self.shell_tools, self.profile))
+        if domain is None or command.case_fold(grant.key) is not None or inert_reason(grant) \
+                or runtime_inert_reason(f"{name}(x)", grant, self.profile) \
+                or self.bare_alone_note(grant, "") != "":
+            return None  # the general path decides, and says why a bare grant is not enough
         side = domain.compiled_side(self.grants(grant), self.context(), grant.key)
         candidates = self.candidates(grant)
         written = tuple(self.spelled(grant, a.grant).tool for a in candidates)
@@ -192,34 +226,38 @@ _PLANS: dict[object, PreparedPlan] = {}
 #: copy of it, the witness limit and its plan (all forgotten with any plan). A caller deciding
 #: many entries against a few lists finds each again at once; the list is held, so its id is
 #: not reused while it is here, and the copy tells when it changed.
-_LISTS: dict[int, tuple[list[object], list[object], int, PreparedPlan]] = {}
+_LISTS: dict[int, tuple[list[object], list[object], tuple[int, str | None], PreparedPlan]] = {}
 
 
 def plan_for(
     approved: str | Sequence[str],
     shell_tools: Mapping[str, object] | Iterable[str] | None,
     base_dirs: Mapping[str, str | None] | None,
+    profile: Profile | None = None,
 ) -> PreparedPlan:
     """The ``PreparedPlan`` for these arguments: the one built before for equal arguments, else
     a new one (kept when the arguments can be a key; errors as ``PreparedPlan`` raises them)."""
+    reading = None if profile is None else profile.name
     if type(approved) is list and shell_tools is None and base_dirs is None:
         seen = _LISTS.get(id(approved))
         if (seen is not None and seen[0] is approved and approved == seen[1]
-                and seen[2] == path.MAX_WITNESS_CANDIDATES):
+                and seen[2] == (path.MAX_WITNESS_CANDIDATES, reading)):
             return seen[3]  # a list of a call before, unchanged
         try:  # the usual call, found without checking its items: only strings are kept
-            plan = _PLANS.get((("list", *approved), None, None, path.MAX_WITNESS_CANDIDATES))
+            plan = _PLANS.get((("list", *approved), None, None, path.MAX_WITNESS_CANDIDATES,
+                               reading))
         except TypeError:  # an unhashable item
             plan = None
         if plan is not None:
             if len(_LISTS) >= _MAX_PLANS:
                 _LISTS.clear()
-            _LISTS[id(approved)] = (approved, list(approved), path.MAX_WITNESS_CANDIDATES, plan)
+            _LISTS[id(approved)] = (approved, list(approved),
+                                    (path.MAX_WITNESS_CANDIDATES, reading), plan)
             return plan
-    key = _plan_key(approved, shell_tools, base_dirs)
+    key = _plan_key(approved, shell_tools, base_dirs, reading)
     plan = None if key is None else _PLANS.get(key)
     if plan is None:
-        plan = PreparedPlan(approved, shell_tools, base_dirs)
+        plan = PreparedPlan(approved, shell_tools, base_dirs, profile)
         if key is not None:
             if len(_PLANS) >= _MAX_PLANS:
                 del _PLANS[next(iter(_PLANS))]
@@ -228,7 +266,8 @@ def plan_for(
     return plan
 
 
-def _plan_key(approved: object, shell_tools: object, base_dirs: object) -> object:
+def _plan_key(approved: object, shell_tools: object, base_dirs: object,
+              reading: str | None) -> object:
     """A hashable key that equal arguments share, or None (then nothing is kept). It holds the
     limits a decision reads when it runs, so a remembered verdict never outlives them: a new
     limit that a domain reads at decision time belongs here too."""
@@ -252,7 +291,7 @@ def _plan_key(approved: object, shell_tools: object, base_dirs: object) -> objec
         dirs = tuple(base_dirs.items())
     else:
         return None
-    return entries, shell, dirs, path.MAX_WITNESS_CANDIDATES
+    return entries, shell, dirs, path.MAX_WITNESS_CANDIDATES, reading
 
 
 def clear_caches() -> None:
@@ -320,5 +359,5 @@ def _base_dirs(base_dirs: object) -> dict[str, str]:
 def _relevant(submitted: Grant, other: Grant, plan: PreparedPlan) -> bool:
     """Whether an approved grant can cover the submitted one at all (semantics §3, §4): the
     submitted grant's domain says."""
-    rules = rules_for(submitted.key, plan.shell_tools)
+    rules = rules_for(submitted.key, plan.shell_tools, plan.profile)
     return rules.relevant(submitted, other, plan.shell_tools)

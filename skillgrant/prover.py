@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
 
 from . import vocabulary
@@ -33,7 +33,8 @@ from .log import heard, library_logger
 from .log import loaded as log_loaded
 from .prepared import PlainTool, PreparedPlan, plan_for
 from .screening import check_approved_entry as check_approved_entry
-from .screening import inert_reason, screen
+from .runtimes import Profile, profiles
+from .screening import inert_reason, runtime_inert_reason, screen
 from .verdicts import Decision, Verdict
 
 
@@ -159,7 +160,7 @@ def _decide_once(entry: str, plan: PreparedPlan, value_budget: Budget) -> tuple[
         grant = parse_grant(text)
     except GrantSyntaxError as e:
         return Verdict(entry, "invalid", str(e)), True
-    inert = inert_reason(grant)
+    inert = inert_reason(grant) or runtime_inert_reason(text, grant, plan.profile)
     if inert is not None:
         return Verdict(entry, "inert", inert), True
     candidates = plan.candidates(grant)
@@ -180,7 +181,8 @@ def _decide_once(entry: str, plan: PreparedPlan, value_budget: Budget) -> tuple[
         return Verdict(entry, "unknown",
                        f"the prover failed ({type(e).__name__}); not kept"), False
     if outcome.status != "covered" or outcome.covered_by is None:
-        return Verdict(entry, outcome.status, outcome.reason, witness=outcome.witness), True
+        return Verdict(entry, outcome.status, plan.bare_alone_note(grant, outcome.reason),
+                       witness=outcome.witness), True
     cover = candidates[outcome.covered_by]
     return Verdict(
         entry,
@@ -193,7 +195,38 @@ def _decide_once(entry: str, plan: PreparedPlan, value_budget: Budget) -> tuple[
 
 
 def _dispatch(grant: Grant, approved: list[Grant], context: Context) -> Outcome:
-    return rules_for(grant.key, context.shell_tools).decide(grant, approved, context)
+    profile = context.profile
+    assert profile is None or isinstance(profile, Profile)
+    return rules_for(grant.key, context.shell_tools, profile).decide(grant, approved, context)
+
+
+#: A runtime selection: a profile name, comma-separated names, a sequence of names, or None
+#: (``runtimes.DEFAULT_RUNTIMES``: every runtime that reads ``allowed-tools``).
+Runtimes = str | Sequence[str] | None
+
+
+def _combined(verdicts: Sequence[Verdict], readings: Sequence[Profile],
+              again: Callable[[str], Sequence[Verdict]] | None) -> Verdict:
+    """One verdict from each runtime's (semantics §1 under several runtimes): an entry is kept
+    only when, under each runtime, it grants nothing or is covered, and is covered under one.
+    A drop is the first runtime's that refuses it, named when there are several. ``again``
+    decides another entry under every runtime: the spelling a kept entry is written with is
+    checked the same way when it is not the entry itself."""
+    if len(verdicts) == 1:
+        return verdicts[0]
+    for verdict, profile in zip(verdicts, readings, strict=True):
+        if verdict.status not in ("covered", "inert"):
+            return verdict._replace(reason=f"under {profile.title}: {verdict.reason}")
+    covered = next((v for v in verdicts if v.status == "covered"), None)
+    if covered is None:
+        return verdicts[0]
+    written = covered.written or covered.entry
+    if written != covered.entry and again is not None:
+        checked = _combined(again(written), readings, None)
+        if checked.status not in ("covered", "inert"):
+            return Verdict(covered.entry, "unknown", f"it is covered, but written as "
+                           f"{written!r}: {checked.reason}")
+    return covered
 
 
 def prove(
@@ -202,18 +235,28 @@ def prove(
     *,
     shell_tools: Mapping[str, object] | Iterable[str] | None = None,
     base_dirs: Mapping[str, str | None] | None = None,
+    runtime: Runtimes = None,
 ) -> Verdict:
-    """Decide whether one submitted entry is covered by the approved entries (semantics §1, §10).
+    """Decide whether one submitted entry is covered by the approved entries (semantics §1, §10),
+    under each runtime ``runtime`` names (``runtimes.profiles``; default: every runtime that
+    reads ``allowed-tools``).
 
-    Raises PlanError when an approved entry is invalid; a submitted entry that is invalid,
-    ambiguous, inert, over a limit or not covered is a Verdict, never an exception.
+    Raises PlanError when an approved entry is invalid or a runtime is unknown; a submitted
+    entry that is invalid, ambiguous, inert, over a limit or not covered is a Verdict, never an
+    exception.
 
     >>> prove("Bash(gh pr list)", ["Bash(gh *)"]).covered_by
     'Bash(gh *)'
     """
     if not isinstance(entry, str):
         raise AllowedToolsError(f"an entry must be a string, not {type(entry).__name__}")
-    return _decide(entry, plan_for(approved, shell_tools, base_dirs))
+    readings = profiles(runtime)
+    plans = [plan_for(approved, shell_tools, base_dirs, p) for p in readings]
+
+    def each(text: str) -> list[Verdict]:
+        return [_decide(text, plan) for plan in plans]
+
+    return _combined(each(entry), readings, each)
 
 
 def prove_prepared(entry: str, plan: PreparedPlan) -> Verdict:
@@ -229,33 +272,42 @@ def constrain(
     shell_tools: Mapping[str, object] | Iterable[str] | None = None,
     base_dirs: Mapping[str, str | None] | None = None,
     source: str | None = None,
+    runtime: Runtimes = None,
 ) -> Decision:
     """Keep the submitted entries the approved ones cover; drop the rest with evidence (semantics
     §5).
 
-    Kept entries keep their order and take their canonical spelling; duplicates collapse. When
-    nothing survives, the approved entries are restored; when nothing is approved, nothing is
-    kept. Every drop and restore is logged on the ``skillgrant`` logger, tagged with ``source``.
-    Raises PlanError when an approved entry is invalid.
+    Each entry is judged under each runtime ``runtime`` names (as ``prove``). Kept entries keep
+    their order and take their canonical spelling; duplicates collapse. When nothing survives,
+    the approved entries are restored as the plan writes them; when nothing is approved, nothing
+    is kept. Every drop and restore is logged on the ``skillgrant`` logger, tagged with
+    ``source``. Raises PlanError when an approved entry is invalid or a runtime is unknown.
 
     >>> constrain(["Bash(gh pr list)", "Bash(rm -rf /)"], ["Bash(gh *)"]).allowed
     ['Bash(gh pr list)']
     """
-    plan = plan_for(approved, shell_tools, base_dirs)
+    readings = profiles(runtime)
+    plans = [plan_for(approved, shell_tools, base_dirs, p) for p in readings]
+    plan = plans[0]
     entries = split_allowed_tools(submitted)
     if len(entries) > MAX_ENTRIES_PER_VALUE:
         reason = (f"the value has {len(entries)} entries, over the limit of "
                   f"{MAX_ENTRIES_PER_VALUE} (MAX_ENTRIES_PER_VALUE); rejected whole")
         verdicts = [Verdict(e, "unknown", reason) for e in entries]
     else:
-        # One budget for the whole value (MAX_WORK_PER_VALUE), and each distinct entry decided
-        # once: a value of many copies of one hostile entry costs one decision.
-        value_budget = Budget(limit=MAX_WORK_PER_VALUE, name="MAX_WORK_PER_VALUE")
+        # One budget for the whole value (MAX_WORK_PER_VALUE) under each runtime, and each
+        # distinct entry decided once: a value of many copies of one hostile entry costs one
+        # decision.
+        budgets = [Budget(limit=MAX_WORK_PER_VALUE, name="MAX_WORK_PER_VALUE") for _ in plans]
+
+        def each(text: str) -> list[Verdict]:
+            return [_decide(text, p, b) for p, b in zip(plans, budgets, strict=True)]
+
         decided: dict[str, Verdict] = {}
         verdicts = []
         for e in entries:
             if e not in decided:  # a copy is decided once; each position has its verdict
-                decided[e] = _decide(e, plan, value_budget)
+                decided[e] = _combined(each(e), readings, each)
             verdicts.append(decided[e])
     allowed: list[str] = []
     kept: list[Verdict] = []
@@ -273,7 +325,9 @@ def constrain(
             _log_drop(verdict, source)
     restored = False
     if not allowed and plan.entries:
-        allowed = list(dict.fromkeys(str(a.grant) for a in plan.entries))
+        # Written as the plan writes them: a canonical spelling could grant what the plan's
+        # does not (`read(//etc/**)` grants nothing in Claude Code, `Read(//etc/**)` does).
+        allowed = list(dict.fromkeys(a.entry for a in plan.entries))
         restored = True
         reason = ("nothing submitted was covered" if entries
                   else "the submitted allowed-tools was empty")

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Final
+from typing import Final, Protocol
 
 from . import vocabulary
-from .domains import mcp
+from .domains import mcp, skill
 from .domains.base import count_wildcards
 from .errors import GrantSyntaxError, PlanError
 from .grants import (
@@ -120,4 +120,31 @@ def inert_reason(grant: Grant) -> str | None:
         return "a tool-name glob matches no tool: only MCP tool names may end in '*'"
     if grant.key in vocabulary.PATH_RULES_IGNORED and grant.content is not None:
         return f"the runtime never consults path rules for {grant.tool}; this grants nothing"
+    return None
+
+
+class _Reading(Protocol):
+    """What screening asks of a runtime profile (``runtimes.Profile``)."""
+
+    title: str
+    skill_rules: str | None
+
+    def inert_reason(self, name: str, key: str, has_content: bool) -> str | None:
+        ...
+
+
+def runtime_inert_reason(text: str, grant: Grant, profile: _Reading | None) -> str | None:
+    """Why the entry ``text`` (parsed as ``grant``) grants nothing under the runtime
+    ``profile``, beyond ``inert_reason``: its tool name is not spelled as that runtime matches
+    it, or its form grants nothing there. None under no profile (the plan's own vocabulary)."""
+    if profile is None:
+        return None
+    name = text.split("(", 1)[0]
+    reason = profile.inert_reason(name, grant.key, grant.content is not None)
+    if reason is not None:
+        return reason
+    if profile.skill_rules is not None and grant.key == "Skill":
+        found = skill.inert_reason(grant)
+        if found is not None:
+            return f"under {profile.title}, {found}"
     return None

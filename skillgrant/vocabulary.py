@@ -16,6 +16,7 @@ class Domain(Enum):
     """Which semantics (semantics §4) judges a tool's specifier."""
 
     COMMAND = "command"  # §4.1: Bash, Monitor, PowerShell, Skill, declared shell aliases
+    SKILL = "skill"  # Skill under a runtime profile that reads its rules as measured
     PATH = "path"  # §4.2: Read, Edit
     WEB = "web"  # §4.3: WebFetch
     MCP = "mcp"  # §4.4

@@ -82,17 +82,21 @@ class Budget:
 
 
 class Context:
-    """What a decision needs beyond the two grants: plan settings, the budget (a fresh one
-    unless given), and ``compiled``: what a domain compiled of the approved grants, kept by the
+    """What a decision needs beyond the two grants: plan settings, the runtime profile, the
+    budget (a fresh one unless given), and ``compiled``: what a domain compiled of the approved grants, kept by the
     plan between its decisions (``approved_side``)."""
 
-    __slots__ = ("base_dirs", "budget", "compiled", "shell_tools")
+    __slots__ = ("base_dirs", "budget", "compiled", "profile", "shell_tools")
 
     def __init__(self, shell_tools: frozenset[str] = frozenset(),
                  base_dirs: Mapping[str, str] | None = None,
                  budget: Budget | None = None,
-                 compiled: dict[int, tuple[object, object]] | None = None) -> None:
+                 compiled: dict[int, tuple[object, object]] | None = None,
+                 profile: object = None) -> None:
         self.shell_tools = shell_tools
+        #: The runtime profile the decision is for (``runtimes.Profile``), or None: the plan's
+        #: own vocabulary (the call gate, which translates each runtime's tools itself).
+        self.profile = profile
         self.base_dirs: Mapping[str, str] = {} if base_dirs is None else base_dirs
         self.budget = Budget() if budget is None else budget
         self.compiled = {} if compiled is None else compiled

@@ -28,7 +28,7 @@ from typing import Final, NamedTuple
 from ..grants import Grant
 from .base import RESERVED, Budget, Context, Fold, Glob, NoFreeFiller, Outcome
 from .commandpattern import ANY_COMMAND as ANY_COMMAND
-from .commandpattern import PLACEHOLDERS, SPACE_RUN, SPLIT, UNSPLITTABLE
+from .commandpattern import PLACEHOLDERS, SPACE_RUN, SPLIT, UNSPLITTABLE, WHOLE_REASON
 from .commandpattern import SPACING_REASON as SPACING_REASON
 from .commandpattern import CommandPattern as CommandPattern
 from .commandpattern import Kind as Kind
@@ -79,6 +79,8 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     if outright is not None:
         return outright
     pattern = compile_pattern(submitted.content)
+    if pattern.whole:
+        return _decide_whole(pattern, side.compiled, fold)
     if pattern.compound:
         return _decide_compound(pattern, side.compiled, context, fold)
     # The filler avoids the loose readings' literals too, so a witness can escape them.
@@ -272,6 +274,16 @@ def _chosen_filler(readings: Sequence[tuple[int, Sequence[Glob]]],
     except NoFreeFiller:
         filler = None
     return budget.spent, filler
+
+
+def _decide_whole(pattern: CommandPattern, compiled: Sequence[tuple[int, CommandPattern]],
+                  fold: Fold | None) -> Outcome:
+    """An EXACT/PREFIX rule the runtime approves whole (``CommandPattern.whole``): covered by an
+    approved rule of the same kind and literal only (a tool-wide one was found before)."""
+    same = _same_literal(pattern.literal, compiled, (pattern.kind,), fold)
+    if same is not None:
+        return Outcome("covered", "an approved grant is the same rule", covered_by=same)
+    return Outcome("unknown", f"not decided: {WHOLE_REASON}")
 
 
 def _decide_compound(

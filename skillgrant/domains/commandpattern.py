@@ -29,6 +29,16 @@ _TEXT = {symbol: text for text, symbol in _SYMBOL.items()}
 OPERATOR = re.compile(r"&&|\|\||\|&|[;|&\n\r`]|\$\(|<\(|>\(")
 SPLIT = re.compile(r"&&|\|\||\|&|[;|&\n\r]")
 UNSPLITTABLE = re.compile(r"['\"\\()$`]")
+#: What makes Claude Code approve an exact (or prefix) rule's command whole, skipping the
+#: checks a glob rule's approval of each part gets (measured on 2.1.332): an operator that
+#: chains commands (``&&``, ``||``, ``;``, a line break), or shell expansion its static analysis
+#: refuses under a glob rule (``$VAR``, ``${VAR}``, ``$'…'``, braces). A glob character
+#: (``touch a?``) is still checked under an exact rule, so it is no such thing.
+WHOLE = re.compile(r"&&|\|\||[;\n\r$`{}]")
+WHOLE_REASON: Final = (
+    "the runtime approves an exact rule holding '&&', '||', ';', a line break, '$', a brace "
+    "or a backquote as one whole string, skipping the checks it applies to "
+    "each part under a glob rule, so only an identical rule or a tool-wide grant covers it")
 
 
 #: A plain content, as a regular expression: printable ASCII words (no backslash, parenthesis,
@@ -57,6 +67,11 @@ class CommandPattern(NamedTuple):
     def compound(self) -> bool:
         """An EXACT/PREFIX literal holding a control operator: approved whole by the runtime."""
         return self.kind in (Kind.EXACT, Kind.PREFIX) and OPERATOR.search(self.literal) is not None
+
+    @property
+    def whole(self) -> bool:
+        """An EXACT/PREFIX literal the runtime approves as one whole string (``WHOLE``)."""
+        return self.kind in (Kind.EXACT, Kind.PREFIX) and WHOLE.search(self.literal) is not None
 
 
 #: The top: every command (a tool-wide grant, ``Bash(**)``).

@@ -35,13 +35,18 @@ def is_inert(name: str) -> bool:
 def ambiguous_boundary(name: str) -> bool:
     """Whether the server/tool boundary of ``name`` could be read two ways.
 
-    ``mcp__a___b`` is server ``a`` with tool ``_b`` when split on the first ``__``, but also the
-    full name of tool ``b`` on a server ``a_`` (the runtime rewrites other characters to ``_``).
-    Such names, and server names ending in ``_``, are decided only by identity.
+    The runtime matches a rule against the tool's own server (measured on Claude Code 2.1.332:
+    ``mcp__a`` does not allow the tools of a server named ``a__b``, ``mcp__a__b__t``), and a
+    server name may hold ``__``. So a name with a second ``__`` after its server (``mcp__a__b__t``:
+    server ``a`` and tool ``b__t``, or server ``a__b`` and tool ``t``) is read two ways. So is
+    ``mcp__a___b``: server ``a`` with tool ``_b``, or tool ``b`` on a server ``a_`` (the runtime
+    rewrites other characters to ``_``). Such names, and server names ending in ``_``, are
+    decided only by identity.
     """
     rest = name[len(MCP_PREFIX):]
     server, tool = split_name(name)
-    return "___" in rest or server.endswith("_") or (tool is not None and tool.startswith("_"))
+    return ("___" in rest or server.endswith("_")
+            or (tool is not None and (tool.startswith("_") or "__" in tool)))
 
 
 def language(name: str) -> Glob:
@@ -72,4 +77,10 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     covering, witness = union_cover((language(submitted.key),), languages, context.budget)
     if witness is None:
         return Outcome("covered", "every MCP tool it names is approved", covered_by=covering[0])
+    if len(languages) < len(approved):
+        # An approved name read two ways may allow the witness (a tool of a server whose name
+        # holds '__'): it is not certain.
+        return Outcome("unknown", f"MCP tool {witness!r} is allowed by no approved name read "
+                       "one way, but an approved name's server/tool boundary can be read two "
+                       "ways, so it is no certain witness")
     return Outcome("not_covered", f"MCP tool {witness!r} is not approved", witness=witness)

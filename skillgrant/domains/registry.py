@@ -16,7 +16,7 @@ from typing import Final, Protocol
 
 from ..grants import Grant
 from ..vocabulary import Domain, domain_of
-from . import agent, command, generic, mcp, path, web
+from . import agent, command, generic, mcp, path, skill, web
 from .base import Context, Outcome
 
 
@@ -39,9 +39,28 @@ DOMAINS: Final[Mapping[Domain, Rules]] = MappingProxyType({
     Domain.MCP: mcp,
     Domain.AGENT: agent,
     Domain.GENERIC: generic,
+    Domain.SKILL: skill,
 })
 
 
-def rules_for(key: str, shell_tools: frozenset[str]) -> Rules:
-    """The domain that judges grants of the tool ``key``, given the plan's shell aliases."""
-    return DOMAINS[domain_of(key, shell_tools)]
+class Reading(Protocol):
+    """What the registry asks of a runtime profile (``runtimes.Profile``)."""
+
+    def domain_of(self, key: str, shell_tools: frozenset[str]) -> Domain | None:
+        ...
+
+
+def domain_for(key: str, shell_tools: frozenset[str], profile: Reading | None = None) -> Domain:
+    """The domain of the tool ``key`` under ``profile`` (its own reading first), given the shell
+    aliases that apply there."""
+    if profile is not None:
+        found = profile.domain_of(key, shell_tools)
+        if found is not None:
+            return found
+    return domain_of(key, shell_tools)
+
+
+def rules_for(key: str, shell_tools: frozenset[str], profile: Reading | None = None) -> Rules:
+    """The domain that judges grants of the tool ``key``, given the shell aliases that apply and
+    the runtime profile."""
+    return DOMAINS[domain_for(key, shell_tools, profile)]

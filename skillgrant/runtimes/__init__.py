@@ -1,1 +1,49 @@
-"""Runtime profiles: under each runtime, what an entry means there."""
+"""Runtime profiles (``Profile``): under each runtime, what an entry means there.
+
+``PROFILES`` is the registry, by name; ``DEFAULT_RUNTIMES`` the runtimes judged when none is
+named: every runtime here that reads ``allowed-tools``. ``profiles(names)`` reads a
+``--runtime`` value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Final
+
+from ..errors import PlanError
+from . import claude_code
+from .profile import Profile
+
+PROFILES: Final[Mapping[str, Profile]] = MappingProxyType({
+    claude_code.PROFILE.name: claude_code.PROFILE,
+})
+
+#: The runtimes judged when none is named: every one that reads `allowed-tools`.
+DEFAULT_RUNTIMES: Final[tuple[str, ...]] = tuple(PROFILES)
+
+
+def profiles(names: str | Iterable[str] | None) -> tuple[Profile, ...]:
+    """The profiles ``names`` names (a comma-separated string or names), in order, without
+    repeats; ``DEFAULT_RUNTIMES`` for None or nothing. Raises PlanError for an unknown name.
+
+    >>> [p.name for p in profiles("claude-code")]
+    ['claude-code']
+    """
+    if names is None:
+        wanted: list[str] = list(DEFAULT_RUNTIMES)
+    else:
+        items = names.split(",") if isinstance(names, str) else list(names)
+        wanted = [n.strip() for n in items if isinstance(n, str) and n.strip()]
+        if len(wanted) != len([n for n in items if not isinstance(n, str) or n.strip()]):
+            raise PlanError("a runtime must be named by a string")
+        if not wanted:
+            wanted = list(DEFAULT_RUNTIMES)
+    unknown = [n for n in wanted if n not in PROFILES]
+    if unknown:
+        raise PlanError(f"unknown runtime {unknown[0]!r}; known runtimes: "
+                        f"{', '.join(PROFILES)}")
+    return tuple(PROFILES[n] for n in dict.fromkeys(wanted))
+
+
+__all__ = ["DEFAULT_RUNTIMES", "PROFILES", "Profile", "profiles"]

@@ -1,0 +1,83 @@
+"""A runtime profile: what one agent runtime makes of an ``allowed-tools`` entry, as data.
+
+A profile says, for one runtime, which tool names grant anything there (and whether their case
+matters), which of a plan's declared ``shell-tools`` the runtime really has, which semantic
+domain reads each tool's content there, and the measured exceptions of each pattern form. It is
+the one place that says "under this runtime, this entry means this language": the prover asks
+the profile, and the domains read the flags it carries (``domains.base.Context.profile``).
+
+A profile holds no code of its own beyond ``inert_reason``, which reads only its tables; adding
+a runtime is one module that builds a ``Profile`` and one line in ``runtimes.PROFILES``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Final
+
+from ..vocabulary import Domain
+
+#: How a ``Skill(…)`` rule's content is read (``Profile.skill_rules``).
+SKILL_EXACT_OR_RAW_PREFIX: Final = "exact-or-raw-prefix"
+#: How MCP rule names are matched (``Profile.mcp_names``): against the tool's own server, so a
+#: name whose server/tool boundary the text does not fix is decided by identity only.
+MCP_BY_SERVER: Final = "by-server"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One runtime's reading of entries (see the module docstring).
+
+    ``tool_names`` maps each tool name the runtime matches, spelled exactly as it matches it,
+    to the tool key the prover judges it as (aliases included: ``Task`` → ``Agent``). With
+    ``names_case_sensitive``, a built-in name spelled otherwise (``bash``, ``read``) grants
+    nothing there. ``shell_tools`` is the set of names a plan's ``shell-tools`` may declare
+    that the runtime has (empty: none joins ``Bash``; None: every declared one does).
+    ``domains`` overrides ``vocabulary.domain_of`` for some tool keys. ``content_grants_nothing``
+    names tools whose rules with a content grant nothing there (bare rules still grant);
+    ``content_also_grants`` maps a tool to another whose calls its content rules also approve
+    (its bare rule does not). ``skill_rules`` and ``mcp_names`` name the reading of those forms.
+    """
+
+    name: str
+    title: str
+    tool_names: Mapping[str, str]
+    names_case_sensitive: bool = True
+    shell_tools: frozenset[str] | None = frozenset()
+    domains: Mapping[str, Domain] = field(default_factory=lambda: MappingProxyType({}))
+    content_grants_nothing: frozenset[str] = frozenset()
+    content_also_grants: Mapping[str, str] = field(
+        default_factory=lambda: MappingProxyType({}))
+    skill_rules: str | None = None
+    mcp_names: str | None = None
+
+    def __str__(self) -> str:
+        return self.name
+
+    def spelled_as_matched(self, name: str, key: str) -> bool:
+        """Whether an entry naming ``name`` (judged as tool ``key``) grants anything here by its
+        name: MCP names and names the runtime does not know are left to the domains; a known
+        tool's name must be one of its spellings here, exactly when names are case-sensitive."""
+        if name in self.tool_names or name.startswith("mcp__"):
+            return True
+        if key not in self.tool_names.values():
+            return True  # not a tool this runtime knows: the domains judge it as written
+        return not self.names_case_sensitive
+
+    def inert_reason(self, name: str, key: str, has_content: bool) -> str | None:
+        """Why an entry naming ``name`` (tool ``key``) grants nothing under this runtime, or
+        None."""
+        if not self.spelled_as_matched(name, key):
+            return (f"{self.title} matches tool names exactly, and {name!r} is not how it spells "
+                    f"{key!r}; it grants nothing there")
+        if has_content and key in self.content_grants_nothing:
+            return f"under {self.title}, a {key}(…) rule with a content grants nothing"
+        return None
+
+    def domain_of(self, key: str, shell_tools: frozenset[str]) -> Domain | None:
+        """This runtime's domain for ``key`` when it differs from the plain vocabulary's, else
+        None."""
+        del shell_tools
+        return self.domains.get(key)
