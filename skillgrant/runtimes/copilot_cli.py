@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
+
+from ..verdicts import Verdict
+from .profile import COPILOT_KEYS, Profile
 
 #: The runtime, as profiles and reports name it.
 NAME: Final = "copilot-cli"
@@ -62,12 +64,22 @@ _WORD = r"[A-Za-z0-9_./@+=%^,-]+"
 _PLAIN: Final = re.compile(rf"{_WORD}(?: {_WORD})*")
 _ENTRY: Final = re.compile(r"(?s)([^()]*)(?:\((.*)\))?")
 
+#: The copilot-cli profile: its entries are read whole, by ``verdict`` (no domain has its
+#: language of command keys).
+PROFILE: Final = Profile(
+    name=NAME,
+    title=TITLE,
+    tool_names={},
+    names_case_sensitive=False,
+    shell_tools=frozenset(),
+    entry_reading=COPILOT_KEYS,
+)
+
 Kind = Literal["nothing", "shell-all", "exact", "prefix", "write-all", "write", "mcp", "unread"]
 Tool = Literal["shell", "write", "mcp", ""]
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """The rule one entry gives under Copilot CLI.
 
     ``kind``: ``nothing`` (the entry grants nothing there), ``shell-all`` (every command),
@@ -83,8 +95,7 @@ class Rule:
     tool: Tool = ""
 
 
-@dataclass(frozen=True)
-class Judgement:
+class Judgement(NamedTuple):
     """Whether an entry is no wider than a plan under Copilot CLI.
 
     ``status`` is ``covered`` (``covered_by`` names the plan entry), ``inert`` (the entry
@@ -222,15 +233,15 @@ def judge(entry: str, approved: Sequence[str]) -> Judgement:
         return Judgement("inert", s.why)
     cover = covers(approved, entry)
     if cover is not None:
-        return Judgement("covered", f"under {TITLE}, {cover!r} approves every command it does",
+        return Judgement("covered", f"{cover!r} approves everything it does there",
                          covered_by=cover)
     rules = [rule(a) for a in approved]
     witness = _witness(s, rules)
     if witness is None:
-        return Judgement("unknown", f"under {TITLE} it is not known to be within the plan"
+        return Judgement("unknown", "it is not known to be within the plan there"
                          + (f" ({s.why})" if s.why else ""))
     what = "writes the file" if s.kind in ("write", "write-all") else "runs"
-    return Judgement("not_covered", f"under {TITLE} it {_describe(s)}, so the agent {what} "
+    return Judgement("not_covered", f"it {_describe(s)} there, so the agent {what} "
                      f"{witness!r} without asking, which the plan does not allow",
                      witness=witness)
 
@@ -270,3 +281,9 @@ def _witness(s: Rule, plan: Sequence[Rule]) -> str | None:
                 matches(a, k) for a in plan for k in keys):
             return command
     return None
+
+
+def verdict(entry: str, approved: Sequence[str]) -> Verdict:
+    """``judge`` as the prover's verdict on ``entry`` (the profile's ``entry_reading``)."""
+    got = judge(entry, approved)
+    return Verdict(entry, got.status, got.reason, covered_by=got.covered_by, witness=got.witness)
