@@ -34,7 +34,7 @@ import tarfile
 import tempfile
 import termios
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -172,6 +172,20 @@ def write_project(work: Path, skill_text: str | None, *, hooks: Mapping[str, Any
         (home / ".copilot" / "hooks").mkdir(parents=True, exist_ok=True)
         (home / ".copilot" / "hooks" / "skillgrant.json").write_text(json.dumps(user_hooks))
     return home, project
+
+
+def run_prompt(binary: Path, base_url: str, work: Path, extra_args: Sequence[str] = (),
+               prompt: str = "Run the probe.", timeout: float = 240,
+               env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``copilot -p PROMPT --output-format json`` in ``work`` (prepared with
+    ``write_project``), jailed, with ``extra_args`` (``--trust-folder``, ``--allow-tool``…).
+    Prompt mode ignores ``allowed-tools``; the gate's tests use it for its hooks."""
+    home, project = work / "home", work / "project"
+    full_env = base_env(home) | {"COPILOT_PROVIDER_BASE_URL": base_url,
+                                 "TMPDIR": str(work / "tmp")} | dict(env or {})
+    argv = jail_argv(work, [str(binary), "-p", prompt, "--output-format", "json", *extra_args])
+    return subprocess.run(argv, cwd=project, env=full_env, capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
 
 
 def run_interactive(binary: Path, base_url: str, session: CopilotSession, work: Path,
