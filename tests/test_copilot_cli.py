@@ -41,7 +41,8 @@ RULES = [
     ("Write(src/**)", "write", "src/**"),
     ("MyTool(touch)", "mcp", "MyTool(touch)"),
     ("Bash( touch:*)", "unread", " touch:*"),
-    ("Bash(touch a && rm -f b)", "unread", "touch a && rm -f b"),
+    ("Bash(touch a && rm -f b)", "nothing", ""),  # measured: it approves no command
+    ("Bash(touch \"a b\")", "unread", "touch \"a b\""),
 ]
 
 

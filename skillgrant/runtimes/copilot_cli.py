@@ -153,15 +153,18 @@ def _shell_rule(content: str | None) -> Rule:
     key = content[:-2] if prefix else content
     if key == "*" or content == "*":
         return Rule("nothing", why="shell(*) grants nothing: Copilot CLI has no globs")
-    if not _PLAIN.fullmatch(key.replace("*", "x")) or ":*" in key:
-        return Rule("unread", content, "its content is not plain words one space apart",
-                    tool="shell")
     words = key.split(" ")
-    if (len(words) > 1 and words[0] in PLAIN_TOOLS) or (
-            len(words) > 2 and words[0] in SUBCOMMAND_TOOLS):
+    # A measured tool's keys have a known number of words, so a longer content (of words one
+    # space apart, whatever their characters) matches no key, exactly or as a prefix.
+    if re.fullmatch(r"[^\s\\\"']+(?: [^\s\\\"']+)*", key) and (
+            (len(words) > 1 and words[0] in PLAIN_TOOLS)
+            or (len(words) > 2 and words[0] in SUBCOMMAND_TOOLS)):
         return Rule("nothing", why=f"no command's key is {key!r} there ({words[0]}'s key is "
                     f"{'its name' if words[0] in PLAIN_TOOLS else 'two words'}): it grants "
                     "nothing")
+    if not _PLAIN.fullmatch(key.replace("*", "x")) or ":*" in key:
+        return Rule("unread", content, "its content is not plain words one space apart",
+                    tool="shell")
     if prefix and ((len(words) == 1 and words[0] in PLAIN_TOOLS) or (
             len(words) == 2 and words[0] in SUBCOMMAND_TOOLS)):
         prefix = False  # no key is longer: the prefix rule approves what the exact one does
