@@ -19,9 +19,10 @@ RULES = [
     ("bash(touch)", "exact", "touch"),
     ("BASH(touch)", "exact", "touch"),
     ("SHELL(touch)", "exact", "touch"),
+    ("bAsH(touch)", "mcp", "bAsH(touch)"),  # an unmeasured spelling: decided by identity
     ("shell(gh pr)", "exact", "gh pr"),
     ("Bash(touch:*)", "exact", "touch"),  # touch's key is its name: the prefix adds nothing
-    ("Bash(git commit:*)", "exact", "git commit"),  # git's key is two words
+    ("Bash(git commit:*)", "prefix", "git commit"),  # git: longer keys not ruled out
     ("Bash(git:*)", "prefix", "git"),
     ("Bash(foo:*)", "prefix", "foo"),  # not measured: both key lengths stay possible
     ("Bash", "shell-all", ""),
@@ -61,7 +62,8 @@ JUDGEMENTS = [
     ("Bash(gh pr:*)", ["Bash(gh:*)"], "covered", None),
     ("Bash(gh pr)", ["Bash(gh:*)"], "covered", None),
     ("Bash(git commit)", ["Bash(git:*)"], "covered", None),
-    ("Bash(git commit:*)", ["Bash(git commit)"], "covered", None),
+    ("Bash(git commit:*)", ["Bash(git commit)"], "unknown", None),
+    ("Bash(gh pr:*)", ["Bash(gh pr)"], "covered", None),  # gh: two words, no more
     ("Bash(git:*)", ["Bash(git commit:*)"], "not_covered", "git zz"),
     ("Bash(touch:*)", ["Bash(touch *)"], "not_covered", "touch zz"),
     ("Bash(touch)", ["Bash(touch:*)"], "covered", None),

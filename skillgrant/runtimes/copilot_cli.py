@@ -34,22 +34,26 @@ from .profile import COPILOT_KEYS, Profile
 NAME: Final = "copilot-cli"
 TITLE: Final = "Copilot CLI 1.0.102"
 
-#: Tool names read as the shell tool (compared case-folded: `BASH`, `Shell` measured).
-SHELL_NAMES: Final = frozenset({"bash", "shell"})
-#: Tool names read as the write tool.
-WRITE_NAMES: Final = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit", "create", "write",
-                                "edit"})
-#: Tools that make no rule: Copilot CLI's read-only tools and their Claude Code names.
-READ_ONLY_NAMES: Final = frozenset({"Read", "view", "Grep", "grep", "Glob", "glob", "WebFetch",
-                                    "WebSearch", "LS", "ls", "fetch", "web_fetch"})
-#: Commands whose key is "command subcommand", measured: `git commit:*` allows `git commit -m
-#: x`, `gh pr:*` allows `gh pr create` (and `shell(gh pr)` allows it, `shell(gh pr create)`
-#: does not: two words, no more), `npm run:*`, `cargo build:*`, `yarn add:*`.
+#: Tool names read as the shell tool: the spellings measured, and no others (a plan's name
+#: read wider than the runtime reads it could cover what it does not).
+SHELL_NAMES: Final = frozenset({"Bash", "bash", "BASH", "Shell", "SHELL", "shell"})
+#: Tool names read as the write tool (the shared reference's; `Edit` measured).
+WRITE_NAMES: Final = frozenset({"Write", "Edit", "create", "write", "edit"})
+#: Tools that make no rule (the shared reference's; `Read` measured). Any other name is an MCP
+#: server's rule, decided by identity.
+READ_ONLY_NAMES: Final = frozenset({"Read", "view", "Grep", "Glob", "WebFetch"})
+#: Commands whose key holds their subcommand, measured: `git commit:*` allows `git commit -m
+#: x` and `git commit`, `gh pr:*` allows `gh pr create`, `npm run:*`, `cargo build:*`,
+#: `yarn add:*` likewise. So the key of "command subcommand" alone is those two words.
 SUBCOMMAND_TOOLS: Final = frozenset({"git", "gh", "npm", "cargo", "yarn"})
-#: Commands whose key is the name alone, measured: `shell(touch zz)`, `rm -f:*`, `docker rm:*`,
-#: `kubectl delete:*` approve nothing; the wrappers are keys themselves.
-PLAIN_TOOLS: Final = frozenset({"touch", "rm", "docker", "kubectl", "python", "env", "timeout",
-                                "xargs", "find", "sudo", "bash", "mkdir"})
+#: Of those, the ones whose keys are measured to be two words and no more: `shell(gh pr)`
+#: allows `gh pr create`, `shell(gh pr create)` does not; `npm run test:*` allows nothing.
+TWO_WORD_TOOLS: Final = frozenset({"gh", "npm"})
+#: Commands whose key is measured to be the name alone: `shell(touch zz)`, `rm -f:*`,
+#: `docker rm:*` and `kubectl delete:*` approve none of their commands. (The wrappers `env`,
+#: `timeout`, `xargs`, `find`, `sudo`, `bash` are keys themselves, but how many words their
+#: keys hold was not measured: both are kept possible.)
+PLAIN_TOOLS: Final = frozenset({"touch", "rm", "docker", "kubectl"})
 #: Words that make a command read-only there whatever follows (no rule needed), and commands
 #: read-only as written (measured: bare `gh`, `gh pr list`, `git status`): never a witness.
 READ_ONLY_WORDS: Final = frozenset({"ls", "cat", "echo", "pwd", "head", "tail", "wc", "grep",
@@ -127,14 +131,14 @@ def rule(entry: str) -> Rule:
     if not re.fullmatch(r"[A-Za-z0-9_*.-]+", name):
         return Rule("unread", text, "its tool name is not a plain name")
     if "\\" in text or any(ord(c) < 0x20 or c == "\x7f" for c in text):
-        tool: Tool = "shell" if name.casefold() in SHELL_NAMES else ""
+        tool: Tool = "shell" if name in SHELL_NAMES else ""
         return Rule("unread", text, "it holds characters whose reading was not measured",
                     tool=tool)
     if name == "*":
         return Rule("nothing", why="'*' grants nothing under Copilot CLI")
     if name in READ_ONLY_NAMES:
         return Rule("nothing", why=f"{name} is read-only there: it makes no rule")
-    if name.casefold() in SHELL_NAMES:
+    if name in SHELL_NAMES:
         return _shell_rule(content)
     if name in WRITE_NAMES:
         if content is None:
@@ -158,7 +162,7 @@ def _shell_rule(content: str | None) -> Rule:
     # space apart, whatever their characters) matches no key, exactly or as a prefix.
     if re.fullmatch(r"[^\s\\\"']+(?: [^\s\\\"']+)*", key) and (
             (len(words) > 1 and words[0] in PLAIN_TOOLS)
-            or (len(words) > 2 and words[0] in SUBCOMMAND_TOOLS)):
+            or (len(words) > 2 and words[0] in TWO_WORD_TOOLS)):
         return Rule("nothing", why=f"no command's key is {key!r} there ({words[0]}'s key is "
                     f"{'its name' if words[0] in PLAIN_TOOLS else 'two words'}): it grants "
                     "nothing")
@@ -166,7 +170,7 @@ def _shell_rule(content: str | None) -> Rule:
         return Rule("unread", content, "its content is not plain words one space apart",
                     tool="shell")
     if prefix and ((len(words) == 1 and words[0] in PLAIN_TOOLS) or (
-            len(words) == 2 and words[0] in SUBCOMMAND_TOOLS)):
+            len(words) == 2 and words[0] in TWO_WORD_TOOLS)):
         prefix = False  # no key is longer: the prefix rule approves what the exact one does
     return Rule("prefix" if prefix else "exact", key, tool="shell")
 
@@ -183,17 +187,18 @@ def matches(r: Rule, key: str) -> bool:
 
 
 def keys_of(command: str) -> tuple[str, ...]:
-    """The keys a simple command (no options, no operators) may have: its name, or its name
-    and first argument; both when the runtime's list of subcommand tools was not measured for
-    the name (a witness must then hold for both)."""
+    """The keys a simple command (no options, no operators) may have: its name, or more of its
+    words; a measured tool's one key, else every one its words allow (a witness must then
+    hold for each)."""
     words = command.split()
     if not words:
         return ()
     if words[0] in PLAIN_TOOLS or len(words) == 1:
         return (words[0],)
-    if words[0] in SUBCOMMAND_TOOLS:
+    if words[0] in SUBCOMMAND_TOOLS and (len(words) == 2 or words[0] in TWO_WORD_TOOLS):
         return (" ".join(words[:2]),)
-    return (words[0], " ".join(words[:2]))
+    start = 2 if words[0] in SUBCOMMAND_TOOLS else 1
+    return tuple(" ".join(words[:n]) for n in range(start, len(words) + 1))
 
 
 def covered_by(a: Rule, s: Rule) -> bool:
