@@ -93,8 +93,9 @@ def copilot_pair_cases(count: int = 160, seed: int = 30) -> list[Case]:
 # --- probes ---------------------------------------------------------------------------------
 
 def entry_probes(entry: str) -> list[Probe]:
-    """Shell calls derived from one entry: its command, with an argument, with a subcommand,
-    and a compound with a part it does not name."""
+    """Shell calls derived from one entry: its command, and with an argument (a compound is
+    approved part by part, so its parts' probes stand for it; the profile's rules test runs
+    compounds)."""
     try:
         grant = parse_grant(entry)
     except GrantSyntaxError:
@@ -106,9 +107,7 @@ def entry_probes(entry: str) -> list[Probe]:
     base = grant.content.removesuffix(":*").replace("*", "zz").strip()
     if not base or "\n" in base:
         return []
-    first = base.split(" ")[0]
-    return [Probe("Bash", c) for c in (base, f"{base} zz", f"{first} pr zz",
-                                        f"{base} && rm -f sgp")]
+    return [Probe("Bash", c) for c in (base, f"{base} zz")]
 
 
 def probes_for(submitted: list[str], kept: list[str], witnesses: list[str]) -> list[Probe]:
