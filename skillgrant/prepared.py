@@ -67,6 +67,9 @@ class PlainTool(NamedTuple):
     written: tuple[str, ...]
     #: What a content without a star is matched with (``command.literal_matcher``), or None.
     literal: tuple[Alternation, int, bool] | None
+    #: Whether a plain content is a rule the runtime approves whole (then the general path
+    #: decides), or None when no such rule exists for this tool under this runtime.
+    whole: Callable[[str], bool] | None = None
 
 
 class PreparedPlan:
@@ -99,14 +102,15 @@ class PreparedPlan:
         self.shell_tools = frozenset(self.shell_spelling)
         self.base_dirs = _base_dirs(base_dirs)
         self._live = [a for a in self.entries if inert_reason(a.grant) is None
-                      and runtime_inert_reason(a.entry, a.grant, profile) is None]
-        # Under a runtime where a tool's content rules also approve another tool's calls
-        # (Claude Code: `Bash(…)` approves Monitor calls, a bare `Bash` does not), a bare grant
-        # of the first covers a content rule only when the second is approved bare too.
+                      and runtime_inert_reason(a.entry, a.grant, profile, approved=True) is None]
+        # Under a runtime where a tool's content rules also approve other tools' calls (Claude
+        # Code: `Bash(…)` approves Monitor calls, `Edit(…)` Write and NotebookEdit calls; the
+        # bare grants do not), a bare grant of the first covers a content rule only when the
+        # others are approved bare too.
         also = {} if profile is None else profile.content_also_grants
-        self._bare_alone = frozenset(
-            tool for tool, other in also.items()
-            if not any(a.grant.key == other and a.grant.is_tool_wide for a in self._live))
+        bare = {a.grant.key for a in self._live if a.grant.is_tool_wide}
+        self._bare_alone = frozenset(tool for tool, others in also.items()
+                                     if not bare.issuperset(others))
         self._candidates: dict[object, tuple[list[_Approved], list[Grant]]] = {}
         #: The verdicts reached before, by entry, each with the work it cost (``remember``).
         self.remembered: dict[str, tuple[Verdict, int]] = {}
@@ -140,17 +144,30 @@ class PreparedPlan:
             found = self._candidates[key] = (entries, [a.grant for a in entries])
         return found
 
-    def bare_alone_note(self, grant: Grant, reason: str) -> str:
+    def restored(self) -> list[str]:
+        """The approved entries as a restore writes them, duplicates collapsed: canonically
+        spelled, except an entry whose spelling this runtime does not match, which is written
+        as the plan writes it (a canonical spelling would grant what the plan's does not:
+        `read(//etc/**)` grants nothing in Claude Code, `Read(//etc/**)` reads /etc)."""
+        written = (a.entry if self.profile is not None and self.profile.misspelt_reason(
+                       a.entry.split("(", 1)[0], a.grant.key) is not None
+                   else str(a.grant) for a in self.entries)
+        return list(dict.fromkeys(written))
+
+    def bare_alone_note(self, grant: Grant, reason: str, witness: str | None = None) -> str:
         """``reason`` for a content rule of ``grant``'s tool left uncovered, saying why a bare
-        grant of its tool in the plan does not cover it (``content_also_grants``): its witness
-        is then a call of the other tool."""
+        grant of its tool in the plan does not cover it (``content_also_grants``): its
+        ``witness`` is then a call of the other tool."""
         if self.profile is None or grant.content is None or grant.key not in self._bare_alone \
                 or not any(a.grant.key == grant.key and a.grant.is_tool_wide for a in self._live):
             return reason
-        other = self.profile.content_also_grants[grant.key]
-        return (f"under {self.profile.title}, a {grant.key}(…) rule also approves {other} calls "
-                f"of its commands, which the plan's bare {grant.key} does not, and the plan "
-                f"approves no {other} call of this one ({other}): {reason}")
+        others = self.profile.content_also_grants[grant.key]
+        said = (f"under {self.profile.title}, a rule {grant.key}(…) also approves "
+                f"{' and '.join(others)} calls, and the plan's bare {grant.key} approves none")
+        if witness is None:
+            return f"{said}: {reason}"
+        return (f"{said}: a {' or '.join(others)} call with {witness!r} is allowed by this "
+                "entry and by no approved one")
 
     def plain_tool(self, name: str) -> PlainTool | None:
         """How entries ``name(content)`` with a plain content are decided (``PlainTool``), or
@@ -175,8 +192,10 @@ class PreparedPlan:
         side = domain.compiled_side(self.grants(grant), self.context(), grant.key)
         candidates = self.candidates(grant)
         written = tuple(self.spelled(grant, a.grant).tool for a in candidates)
+        whole = (command.whole_shape if domain is command
+                 and getattr(self.profile, "whole_exact_rules", False) else None)
         return PlainTool(grant.tool, grant.key, tuple(a.entry for a in candidates),
-                         domain.decide_plain, side, written, domain.literal_matcher(side))
+                         domain.decide_plain, side, written, domain.literal_matcher(side), whole)
 
     def spelled(self, grant: Grant, cover: Grant) -> Grant:
         """The spelling a kept grant is written with (semantics §3): canonical for built-ins,

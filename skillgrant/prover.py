@@ -32,8 +32,8 @@ from .limits import (
 from .log import heard, library_logger
 from .log import loaded as log_loaded
 from .prepared import PlainTool, PreparedPlan, plan_for
-from .screening import check_approved_entry as check_approved_entry
 from .runtimes import Profile, entry_verdict, profiles
+from .screening import check_approved_entry as check_approved_entry
 from .screening import inert_reason, runtime_inert_reason, screen
 from .verdicts import Decision, Verdict
 
@@ -85,7 +85,7 @@ def _decide_plain(entry: str, plan: PreparedPlan,
         return None
     name, content = matched.groups()
     tool = plan.plain_tools.get(name) or plan.plain_tool(name)
-    if tool is None:
+    if tool is None or (tool.whole is not None and tool.whole(content)):
         return None
     room = MAX_WORK_PER_DECISION if value_budget is None else min(MAX_WORK_PER_DECISION,
                                                                   value_budget.room())
@@ -187,7 +187,8 @@ def _decide_once(entry: str, plan: PreparedPlan, value_budget: Budget) -> tuple[
         return Verdict(entry, "unknown",
                        f"the prover failed ({type(e).__name__}); not kept"), False
     if outcome.status != "covered" or outcome.covered_by is None:
-        return Verdict(entry, outcome.status, plan.bare_alone_note(grant, outcome.reason),
+        return Verdict(entry, outcome.status,
+                       plan.bare_alone_note(grant, outcome.reason, outcome.witness),
                        witness=outcome.witness), True
     cover = candidates[outcome.covered_by]
     return Verdict(
@@ -301,20 +302,7 @@ def constrain(
                   f"{MAX_ENTRIES_PER_VALUE} (MAX_ENTRIES_PER_VALUE); rejected whole")
         verdicts = [Verdict(e, "unknown", reason) for e in entries]
     else:
-        # One budget for the whole value (MAX_WORK_PER_VALUE) under each runtime, and each
-        # distinct entry decided once: a value of many copies of one hostile entry costs one
-        # decision.
-        budgets = [Budget(limit=MAX_WORK_PER_VALUE, name="MAX_WORK_PER_VALUE") for _ in plans]
-
-        def each(text: str) -> list[Verdict]:
-            return [_decide(text, p, b) for p, b in zip(plans, budgets, strict=True)]
-
-        decided: dict[str, Verdict] = {}
-        verdicts = []
-        for e in entries:
-            if e not in decided:  # a copy is decided once; each position has its verdict
-                decided[e] = _combined(each(e), readings, each)
-            verdicts.append(decided[e])
+        verdicts = _decide_value(entries, plans, readings)
     allowed: list[str] = []
     kept: list[Verdict] = []
     dropped: list[Verdict] = []
@@ -331,14 +319,42 @@ def constrain(
             _log_drop(verdict, source)
     restored = False
     if not allowed and plan.entries:
-        # Written as the plan writes them: a canonical spelling could grant what the plan's
-        # does not (`read(//etc/**)` grants nothing in Claude Code, `Read(//etc/**)` does).
-        allowed = list(dict.fromkeys(a.entry for a in plan.entries))
+        allowed = _restored(plans)
         restored = True
         reason = ("nothing submitted was covered" if entries
                   else "the submitted allowed-tools was empty")
         _log_restore(source, reason, allowed)
     return Decision(allowed, kept, dropped, restored, verdicts)
+
+
+def _decide_value(entries: list[str], plans: Sequence[PreparedPlan],
+                  readings: Sequence[Profile]) -> list[Verdict]:
+    """Each entry's verdict under every runtime, combined (``_combined``)."""
+    # One budget for the whole value (MAX_WORK_PER_VALUE) under each runtime, and each
+    # distinct entry decided once: a value of many copies of one hostile entry costs one
+    # decision.
+    budgets = [Budget(limit=MAX_WORK_PER_VALUE, name="MAX_WORK_PER_VALUE") for _ in plans]
+
+    def each(text: str) -> list[Verdict]:
+        return [_decide(text, p, b) for p, b in zip(plans, budgets, strict=True)]
+
+    decided: dict[str, Verdict] = {}
+    verdicts = []
+    for e in entries:
+        if e not in decided:  # a copy is decided once; each position has its verdict
+            decided[e] = _combined(each(e), readings, each)
+        verdicts.append(decided[e])
+    return verdicts
+
+
+def _restored(plans: Sequence[PreparedPlan]) -> list[str]:
+    """The approved entries a restore writes: canonical where every runtime reads the plan's
+    spelling so, else as the plan writes them (``PreparedPlan.restored``)."""
+    readings = [plan.restored() for plan in plans]
+    first = readings[0]
+    if all(r == first for r in readings):
+        return first
+    return list(dict.fromkeys(a.entry for a in plans[0].entries))
 
 
 def _log_restore(source: str | None, reason: str, allowed: list[str]) -> None:

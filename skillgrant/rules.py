@@ -177,6 +177,14 @@ LINT_RULES: Final = _table(
     ("SGL204", "mcp-parentheses", "warning",
      "An MCP tool name with parentheses matches no tool.",
      "Drop the parentheses, and name the MCP tool without a wildcard inside its name."),
+    ("SGL205", "monitor-rule", "warning",
+     "A `Monitor(…)` rule grants nothing in Claude Code; a `Bash(…)` rule approves the Monitor "
+     "calls of its commands.",
+     "Grant the commands with `Bash(…)`, or grant `Monitor` bare."),
+    ("SGL206", "skill-glob", "warning",
+     "A `Skill(…)` rule with a `*` other than a trailing ` *` or `:*` grants nothing in Claude "
+     "Code.",
+     "Name the skill, `Skill(NAME)`, or every skill that starts with a prefix, `Skill(PREFIX *)`."),
     ("SGL301", "tool-name-case", "warning",
      "A built-in tool name in another case; the runtime matches tool names exactly.",
      "Write the canonical spelling."),

@@ -126,21 +126,32 @@ def inert_reason(grant: Grant) -> str | None:
 class _Reading(Protocol):
     """What screening asks of a runtime profile (``runtimes.Profile``)."""
 
-    title: str
-    skill_rules: str | None
+    @property
+    def title(self) -> str: ...
 
-    def inert_reason(self, name: str, key: str, has_content: bool) -> str | None:
+    @property
+    def skill_rules(self) -> str | None: ...
+
+    def misspelt_reason(self, name: str, key: str) -> str | None:
+        ...
+
+    def inert_reason(self, key: str, has_content: bool) -> str | None:
         ...
 
 
-def runtime_inert_reason(text: str, grant: Grant, profile: _Reading | None) -> str | None:
+def runtime_inert_reason(text: str, grant: Grant, profile: _Reading | None, *,
+                         approved: bool = False) -> str | None:
     """Why the entry ``text`` (parsed as ``grant``) grants nothing under the runtime
-    ``profile``, beyond ``inert_reason``: its tool name is not spelled as that runtime matches
-    it, or its form grants nothing there. None under no profile (the plan's own vocabulary)."""
+    ``profile``, beyond ``inert_reason``: its form grants nothing there, or (an ``approved``
+    entry) its tool name is not spelled as that runtime matches it. None under no profile (the
+    plan's own vocabulary)."""
     if profile is None:
         return None
-    name = text.split("(", 1)[0]
-    reason = profile.inert_reason(name, grant.key, grant.content is not None)
+    if approved:
+        reason = profile.misspelt_reason(text.split("(", 1)[0], grant.key)
+        if reason is not None:
+            return reason
+    reason = profile.inert_reason(grant.key, grant.content is not None)
     if reason is not None:
         return reason
     if profile.skill_rules is not None and grant.key == "Skill":

@@ -17,6 +17,9 @@ A *rule* here is the content between the parentheses of an entry (``gh *`` for `
   trailing ``␠*`` rule, EXACT; case-sensitive.
 * ``"powershell"``: as ``"command"``, comparing ASCII letters case-insensitively (only A-Z/a-z).
 * ``"generic"`` (§4.6): a star-only glob, no ``:*`` form, no trailing-space rule.
+* ``"skill"`` (``Skill`` under Claude Code 2.1.332, as measured): the name itself (a leading
+  ``/`` dropped); ``x *`` and ``x:*`` every name that starts with ``x``; any other star
+  nothing.
 
 Backslashes follow the runtime as measured on Claude Code 2.1.332, not skillgrant's one level
 of grant-syntax escapes: the runtime unescapes ``\\\\`` when it reads the rule, and its wildcard
@@ -52,7 +55,7 @@ from typing import Any, Literal
 
 from pathspec import PathSpec
 
-Mode = Literal["command", "powershell", "generic"]
+Mode = Literal["command", "powershell", "generic", "skill"]
 
 STAR = object()
 
@@ -97,6 +100,8 @@ def ref_allows(rule: str, command: str, mode: Mode = "command") -> bool:
     """True when ``rule`` (entry content) allows the concrete ``command``."""
     if mode == "powershell":
         return ref_allows(rule.translate(_ASCII_LOWER), command.translate(_ASCII_LOWER))
+    if mode == "skill":
+        return _skill_allows(rule, command)
     toks = tokens(rule)
     if mode == "command" and len(toks) >= 2 and toks[-1] is STAR and toks[-2] == ":":
         prefix = _text(toks[:-2])
@@ -124,6 +129,18 @@ def ref_allows(rule: str, command: str, mode: Mode = "command") -> bool:
 
 
 _SPACE_RUN = re.compile(r"[ \t]{2,}|\t")
+
+
+def _skill_allows(rule: str, name: str) -> bool:
+    """A Skill rule as measured: read character by character, never as a regular expression."""
+    if rule[-2:] in (" *", ":*"):
+        head = rule[:-2]
+        if head.startswith("/"):
+            head = head[1:]
+        return "*" not in head and name[:len(head)] == head
+    if "*" in rule:
+        return False
+    return name == (rule[1:] if rule.startswith("/") else rule)
 
 
 def _respaced(toks: list[object]) -> list[object]:

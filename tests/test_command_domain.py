@@ -17,9 +17,11 @@ from collections.abc import Sequence
 import pytest
 from reference import Mode, ref_allows, ref_allows_any
 
-from skillgrant import parse_grant, prove
+from skillgrant import Verdict, parse_grant, prove
 from skillgrant.domains import command, registry
 from skillgrant.domains.base import EVERY_TEXT, Budget
+from skillgrant.prepared import plan_for
+from skillgrant.prover import prove_prepared
 from skillgrant.vocabulary import Domain
 
 NOT_COVERED = frozenset({"not_covered", "unknown"})
@@ -28,7 +30,7 @@ Expected = str | frozenset[str]
 _MODES: dict[str, Mode] = {
     "bash": "command",
     "monitor": "command",
-    "skill": "command",
+    "skill": "skill",
     "powershell": "powershell",
 }
 
@@ -166,8 +168,9 @@ GLOB_ROWS = [
     row("glob-fewer-stars-not-under-more", "Bash(a*c)", ["Bash(a*b*c)"], "not_covered"),
     row("glob-star-is-tool-wide", "Bash(*)", ["Bash(gh *)"], "not_covered"),
     row("bare-not-under-glob", "Bash", ["Bash(gh *)"], "not_covered"),
-    row("glob-under-bare", "Bash(gh *)", ["Bash"], "covered", covered_by="Bash"),
-    row("glob-under-star", "Bash(* --help)", ["Bash(*)"], "covered", covered_by="Bash(*)"),
+    row("glob-under-bare", "Bash(gh *)", ["Bash", "Monitor"], "covered", covered_by="Bash"),
+    row("glob-under-star", "Bash(* --help)", ["Bash(*)", "Monitor"], "covered",
+        covered_by="Bash(*)"),
     row("glob-content-trimmed-approved", "Bash(ls)", ["Bash( ls * )"], "covered"),
     row("glob-content-trimmed-submitted", "Bash( gh * )", ["Bash(gh *)"], "covered"),
     row("glob-no-question-mark", "Bash(ls abc)", ["Bash(ls a?c *)"], "not_covered",
@@ -199,17 +202,17 @@ EXACT_ROWS = [
     row("exact-regex-metachar-literal", "Bash(echo axb)", ["Bash(echo a.b)"], "not_covered",
         witness="echo axb"),
     row("bare-not-under-exact", "Bash", ["Bash(ls)"], "not_covered"),
-    row("exact-under-bare", "Bash(ls)", ["Bash"], "covered"),
+    row("exact-under-bare", "Bash(ls)", ["Bash", "Monitor"], "covered"),
     row("exact-nbsp-is-not-a-space", "Bash(echo\u00a0hi)", ["Bash(echo hi)", "Bash(echo *)"],
         "not_covered", witness="echo\u00a0hi"),
-    row("exact-under-empty-parens", "Bash(ls)", ["Bash()"], "covered"),
+    row("exact-under-empty-parens", "Bash(ls)", ["Bash()", "Monitor"], "covered"),
     # Escapes: the runtime unescapes a backslash twice (semantics §2, measured on 2.1.332), so a
     # pattern with one is decided by identity only (see BACKSLASH_ROWS below).
     row("escape-literal-star-not-under-glob", r"Bash(echo \*)", ["Bash(echo *)"], "unknown"),
     row("escape-glob-not-under-literal-star", "Bash(echo *)", [r"Bash(echo \*)"],
         NOT_COVERED),
     row("escape-literal-star-self", r"Bash(echo \*)", [r"Bash(echo \*)"], "covered"),
-    row("escape-literal-star-under-bare", r"Bash(echo \*)", ["Bash"], "covered"),
+    row("escape-literal-star-under-bare", r"Bash(echo \*)", ["Bash", "Monitor"], "covered"),
     row("escape-approved-covers-nothing-else", "Bash(echo a)", [r"Bash(echo \*)"],
         NOT_COVERED),
     row("escape-parens-identity-only", r"Bash(echo \(hi\))", ["Bash(echo *)"], "unknown"),
@@ -237,19 +240,26 @@ SPLITTING_OPERATORS = [
     ("\n", "newline"),
 ]
 
+#: Operators whose exact compound the runtime checks part by part (not approved whole).
+PART_BY_PART = frozenset({"pipe", "pipe-amp", "background"})
+
 COMPOUND_ROWS: list[object] = []
 for _op, _name in SPLITTING_OPERATORS:
     _ok, _bad = f"echo a{_op}echo b", f"echo a{_op}rm -rf x"
     COMPOUND_ROWS += [
+        # An exact rule holding `&&`, `||`, `;` or a line break is approved whole by the
+        # runtime, skipping the checks each part gets under a glob (issue 28, class 1).
         row(f"compound-{_name}-every-part-covered", f"Bash({_ok})", ["Bash(echo *)"],
-            "covered", ref=False),
+            "covered" if _name in PART_BY_PART else "unknown", ref=False),
         # 2.1.332 approves some exact compound rules whole and checks others part by part,
         # so the compound string is no certain witness (tests/conformance, the witness test).
         row(f"compound-{_name}-a-part-not-covered", f"Bash({_bad})", ["Bash(echo *)"],
             "unknown", ref=False),
-        row(f"compound-{_name}-tool-wide", f"Bash({_bad})", ["Bash"], "covered", ref=False),
-        row(f"compound-{_name}-tool-wide-star", f"Bash({_bad})", ["Bash(*)"], "covered",
+        # A bare Bash approves no Monitor call; a Bash(…) rule does (hence Monitor beside it).
+        row(f"compound-{_name}-tool-wide", f"Bash({_bad})", ["Bash", "Monitor"], "covered",
             ref=False),
+        row(f"compound-{_name}-tool-wide-star", f"Bash({_bad})", ["Bash(*)", "Monitor"],
+            "covered", ref=False),
         row(f"compound-{_name}-identical", f"Bash({_bad})", [f"Bash({_bad})"], "covered",
             ref=False),
     ]
@@ -268,7 +278,8 @@ for _bad, _benign, _name in SUBSTITUTIONS:
             NOT_COVERED, ref=False),
         row(f"compound-{_name}-benign-still-not-under-glob", f"Bash({_benign})",
             [f"Bash({_first} *)"], NOT_COVERED, ref=False),
-        row(f"compound-{_name}-tool-wide", f"Bash({_bad})", ["Bash"], "covered", ref=False),
+        row(f"compound-{_name}-tool-wide", f"Bash({_bad})", ["Bash", "Monitor"], "covered",
+            ref=False),
         row(f"compound-{_name}-identical", f"Bash({_bad})", [f"Bash({_bad})"], "covered",
             ref=False),
     ]
@@ -315,9 +326,40 @@ COMPOUND_ROWS += [
         ref=False),
     row("compound-quotes-identical", "Bash(echo 'a;b')", ["Bash(echo 'a;b')"], "covered",
         ref=False),
-    row("compound-quotes-tool-wide", "Bash(echo 'a;b')", ["Bash"], "covered", ref=False),
-    row("compound-parts-under-trailing-space-rule", "Bash(ls && ls -la)", ["Bash(ls *)"],
+    row("compound-quotes-tool-wide", "Bash(echo 'a;b')", ["Bash", "Monitor"], "covered", ref=False),
+    row("compound-parts-under-trailing-space-rule", "Bash(ls | ls -la)", ["Bash(ls *)"],
         "covered", ref=False),
+    row("compound-whole-and-not-by-parts", "Bash(ls && ls -la)", ["Bash(ls *)"],
+        "unknown", ref=False),
+    # Issue 28, class 2: shell expansion in an exact rule is approved whole, where a glob
+    # rule's static analysis refuses it.
+    row("expansion-dollar-brace", "Bash(touch ${HOME}/zz)", ["Bash(touch *)"], "unknown",
+        ref=False),
+    row("expansion-dollar", "Bash(touch $PWD/zz)", ["Bash(touch *)"], "unknown", ref=False),
+    row("expansion-brace", "Bash(touch {a,b})", ["Bash(touch *)"], "unknown", ref=False),
+    row("expansion-ansi-c-quote", "Bash(touch $'zz')", ["Bash(touch *)"], "unknown", ref=False),
+    row("expansion-in-redirection", "Bash(echo hi > $F)", ["Bash(echo *)"], "unknown",
+        ref=False),
+    row("expansion-prefix", "Bash(touch ${HOME}:*)", ["Bash(touch *)"], "unknown", ref=False),
+    row("expansion-identical", "Bash(touch ${HOME}/zz)", ["Bash(touch ${HOME}/zz)"], "covered",
+        ref=False),
+    # Review F28-2: an exact rule run through a builtin or a wrapper, or holding a
+    # redirection or an assignment, is approved whole too.
+    row("whole-eval", "Bash(eval touch zz)", ["Bash(eval *)"], "unknown", ref=False),
+    row("whole-exec-prefix-plan", "Bash(exec touch /dev/shm/zz)", ["Bash(exec:*)"], "unknown",
+        ref=False),
+    row("whole-printf-v", "Bash(printf -v A x)", ["Bash(printf *)"], "unknown", ref=False),
+    row("whole-env", "Bash(env -S touch zz)", ["Bash(env *)"], "unknown", ref=False),
+    row("whole-assignment", "Bash(FOO=1 touch zz)", ["Bash(FOO=1 *)"], "unknown", ref=False),
+    row("whole-redirection", "Bash(touch zz > /dev/shm/x)", ["Bash(touch *)"], "unknown",
+        ref=False),
+    row("whole-identical", "Bash(eval touch zz)", ["Bash(eval touch zz)"], "covered",
+        ref=False),
+    row("not-whole-plain-program", "Bash(gh pr list)", ["Bash(gh *)"], "covered"),
+    row("expansion-exact-not-under-same-prefix", "Bash(touch ${HOME})",
+        ["Bash(touch ${HOME}:*)"], "unknown", ref=False),
+    row("expansion-tool-wide", "Bash(touch ${HOME}/zz)", ["Bash", "Monitor"], "covered",
+        ref=False),
     # The compound rule is about EXACT/PREFIX grants; a GLOB is judged by its language.
     row("compound-glob-by-language", "Bash(git add * && git commit *)", ["Bash(git *)"],
         "covered", ref=False),
@@ -359,12 +401,14 @@ PLACEHOLDER_ROWS += [
         ["Bash(${CLAUDE_SKILL_DIR}/run.sh)"], NOT_COVERED, ref=False),
     row("placeholder-glob-under-glob", "Bash(${CLAUDE_SKILL_DIR}/*)", ["Bash(*/*)"], "covered",
         ref=False),
-    row("placeholder-glob-under-tool-wide", "Bash(${CLAUDE_SKILL_DIR}/*)", ["Bash"], "covered",
+    row("placeholder-glob-under-tool-wide", "Bash(${CLAUDE_SKILL_DIR}/*)", ["Bash", "Monitor"],
+        "covered",
         ref=False),
     row("placeholder-in-prefix", "Bash(${CLAUDE_SKILL_DIR}/x.sh:*)",
         ["Bash(${CLAUDE_SKILL_DIR}/*)"], "covered", ref=False),
-    row("placeholder-other-dollar-brace-is-literal", "Bash(${HOME}/x)", ["Bash(${HOME}/*)"],
-        "covered", ref=False),
+    # `${HOME}` in an exact rule is approved whole; under a glob the runtime refuses it.
+    row("placeholder-other-dollar-brace-is-expansion", "Bash(${HOME}/x)", ["Bash(${HOME}/*)"],
+        "unknown", ref=False),
 ]
 
 
@@ -408,15 +452,48 @@ TOOL_ROWS = [
         witness="commit-all"),
     row("skill-prefix-bare", "Skill(commit)", ["Skill(commit *)"], "covered"),
     row("skill-prefix-args", "Skill(commit fix typo)", ["Skill(commit *)"], "covered"),
-    row("skill-prefix-word-boundary", "Skill(commitx)", ["Skill(commit *)"], "not_covered",
-        witness="commitx"),
+    # `Skill(x *)` is a raw string prefix (measured): it allows `xy` and `x:sub` too.
+    row("skill-prefix-is-a-raw-string-prefix", "Skill(commitx)", ["Skill(commit *)"],
+        "covered"),
+    row("skill-other-under-o-prefix", "Skill(other)", ["Skill(o *)"], "covered"),
+    row("skill-colon-prefix", "Skill(o:sub)", ["Skill(o:*)"], "covered"),
+    row("skill-prefix-under-shorter-prefix", "Skill(oth *)", ["Skill(o *)"], "covered"),
+    row("skill-prefix-not-under-longer", "Skill(o *)", ["Skill(oth *)"], "not_covered"),
+    row("skill-prefix-not-under-exact", "Skill(o *)", ["Skill(o)"], "not_covered"),
+    row("skill-slash-is-dropped", "Skill(/other)", ["Skill(other)"], "covered"),
+    row("skill-glob-grants-nothing", "Skill(deploy-staging)", ["Skill(deploy-*)"],
+        "not_covered", witness="deploy-staging"),
+    row("skill-glob-submitted-is-inert", "Skill(deploy-*)", ["Skill"], "inert"),
+    row("skill-inner-star-is-inert", "Skill(o*r)", ["Skill(o *)"], "inert"),
     row("skill-case-sensitive", "Skill(Commit)", ["Skill(commit)"], "not_covered",
         witness="Commit"),
     row("skill-bare-not-under-name", "Skill", ["Skill(commit)"], "not_covered"),
     row("skill-name-under-bare", "Skill(commit)", ["Skill"], "covered"),
-    row("monitor-glob", "Monitor(tail -f log)", ["Monitor(tail *)"], "covered"),
-    row("monitor-not-under-bash", "Monitor(tail -f log)", ["Bash(tail *)", "Bash"],
-        "not_covered"),
+    # Monitor(…) rules grant nothing; Bash(…) rules approve Monitor calls, a bare Bash does not.
+    row("monitor-content-is-inert", "Monitor(tail -f log)", ["Monitor(tail *)"], "inert"),
+    row("monitor-content-under-bash-is-inert", "Monitor(tail -f log)",
+        ["Bash(tail *)", "Bash"], "inert"),
+    row("monitor-bare-under-monitor", "Monitor", ["Monitor"], "covered"),
+    row("monitor-bare-under-monitor-star", "Monitor", ["Monitor(*)"], "covered"),
+    row("monitor-bare-not-under-bash", "Monitor", ["Bash"], "not_covered"),
+    # A content of stars only is a glob rule, not tool-wide (review F28-1): it covers narrower
+    # rules by its language, never a bare Bash nor a rule the runtime approves whole.
+    row("stars-only-is-no-tool-wide", "Bash", ["Bash(**)"], "unknown"),
+    row("stars-only-spaced-is-no-tool-wide", "Bash", ["Bash( * )", "Monitor"], "unknown"),
+    row("stars-only-covers-a-narrower-rule", "Bash(touch zz)", ["Bash(***)"], "covered"),
+    row("stars-only-not-a-whole-exact", "Bash(touch ${HOME}/zz)", ["Bash(**)"], "unknown",
+        ref=False),
+    row("stars-only-not-a-whole-compound", "Bash(touch zz && touch /dev/shm/zz)",
+        ["Bash(* )", "Monitor"], "unknown", ref=False),
+    row("bash-rule-not-under-bare-bash-alone", "Bash(touch zz)", ["Bash"], "not_covered",
+        witness="touch zz", ref=False),
+    row("bash-rule-not-under-bash-star-alone", "Bash(touch zz)", ["Bash(*)"], "not_covered",
+        ref=False),
+    row("bash-rule-under-bare-bash-and-monitor", "Bash(touch zz)", ["Bash", "Monitor"],
+        "covered", covered_by="Bash"),
+    row("bash-rule-under-bash-rule-with-bare-bash", "Bash(touch zz)", ["Bash", "Bash(touch *)"],
+        "covered", covered_by="Bash(touch *)"),
+    row("bare-bash-under-bare-bash", "Bash", ["Bash"], "covered"),
     row("bash-not-under-monitor", "Bash(tail log)", ["Monitor(tail *)", "Monitor"],
         "not_covered"),
     row("bash-not-under-powershell", "Bash(ls)", ["PowerShell"], "not_covered"),
@@ -601,9 +678,11 @@ BACKSLASH_ROWS = [
         covered_by="Bash(touch \\zz)"),
     row("backslash-submitted-identical-two", _TWO_BACKSLASHES_STAR, [_TWO_BACKSLASHES_STAR],
         "covered"),
-    row("backslash-submitted-under-bare", "Bash(touch \\zz)", ["Bash(gh *)", "Bash"], "covered",
+    row("backslash-submitted-under-bare", "Bash(touch \\zz)", ["Bash(gh *)", "Bash", "Monitor"],
+        "covered",
         covered_by="Bash"),
-    row("backslash-submitted-under-star", "Bash(touch \\zz)", ["Bash(*)"], "covered"),
+    row("backslash-submitted-under-star", "Bash(touch \\zz)", ["Bash(*)", "Monitor"],
+        "covered"),
     row("backslash-submitted-not-under-other-escape", "Bash(touch \\*)", ["Bash(touch \\\\*)"],
         "unknown"),
     row("backslash-submitted-prefix", "Bash(touch \\zz:*)", ["Bash(touch *)"], "unknown"),
@@ -625,7 +704,7 @@ BACKSLASH_ROWS = [
     row("backslash-powershell", "PowerShell(echo \\zz)", ["PowerShell(echo \\\\*)"], "unknown"),
     row("backslash-powershell-identical", "PowerShell(echo \\zz)", ["PowerShell(echo \\zz)"],
         "covered"),
-    row("backslash-monitor", "Monitor(tail \\zz)", ["Monitor(tail \\\\*)"], "unknown"),
+    row("backslash-monitor", "Monitor(tail \\zz)", ["Monitor(tail \\\\*)"], "inert"),
     row("backslash-skill", "Skill(x \\zz)", ["Skill(x \\\\*)"], "unknown"),
     row("backslash-skill-identical", "Skill(x \\zz)", ["Skill(x \\zz)"], "covered"),
     row("backslash-generic", "WebSearch(a \\zz)", ["WebSearch(a \\\\*)"], "unknown"),
@@ -646,7 +725,8 @@ def test_backslash_content_decided_by_identity_only(
     run_row(entry, approved, status, covered_by, witness, ref)
     verdict = prove(entry, approved)
     # (A compound command is never given a witness at all: that reason says so instead.)
-    if verdict.status == "unknown" and "compound string" not in verdict.reason:
+    if verdict.status == "unknown" and "compound string" not in verdict.reason \
+            and "one whole string" not in verdict.reason:
         assert "backslash" in verdict.reason and "twice" in verdict.reason, verdict.reason
 
 
@@ -661,15 +741,24 @@ def test_backslash_runtime_reading_of_the_measured_pair() -> None:
     assert not ref_allows("touch \\\\*", "touch \\zz")
 
 
+def _as_declared(entry: str, approved: list[str], shell_tools: object) -> Verdict:
+    """``prove`` in the plan's own vocabulary (no runtime profile: the call gate's reading),
+    where declared shell aliases join Bash."""
+    return prove_prepared(entry, plan_for(approved, shell_tools, None))  # type: ignore[arg-type]
+
+
 def test_backslash_shell_alias_decided_by_identity_only() -> None:
     aliases = {"exec_command": {"command-argument": "cmd"}}
-    assert not prove("exec_command(touch \\zz)", ["Bash(touch \\\\*)"],
-                     shell_tools=aliases).covered
-    assert prove("exec_command(touch \\zz)", ["exec_command(touch \\zz)"],
-                 shell_tools=aliases).covered
-    assert prove("exec_command(touch \\zz)", ["Bash"], shell_tools=aliases).covered
-    assert not prove("exec_command(touch a)", ["exec_command(touch \\\\*)"],
-                     shell_tools=aliases).covered
+    assert not _as_declared("exec_command(touch \\zz)", ["Bash(touch \\\\*)"],
+                            aliases).covered
+    assert _as_declared("exec_command(touch \\zz)", ["exec_command(touch \\zz)"],
+                        aliases).covered
+    assert _as_declared("exec_command(touch \\zz)", ["Bash"], aliases).covered
+    assert not _as_declared("exec_command(touch a)", ["exec_command(touch \\\\*)"],
+                            aliases).covered
+    # Claude Code has no exec_command: there the alias grants nothing and joins nothing.
+    assert not prove("exec_command(touch zz)", ["Bash"], shell_tools=aliases).covered
+    assert not prove("Bash", ["exec_command"], shell_tools=aliases).covered
 
 
 @pytest.mark.parametrize(("entry", "approved"), [
@@ -683,7 +772,8 @@ def test_a_witness_the_runtime_would_unwrap_is_not_certain(entry: str,
     # Bash(touch *) it allows `timeout 5 touch zz` (tests/conformance, the witness test).
     verdict = prove(entry, approved)
     assert verdict.status == "unknown" and verdict.witness is None
-    assert "strips the wrapper" in verdict.reason
+    # (an exact rule run through a wrapper is also approved whole: review F28-2)
+    assert "strips the wrapper" in verdict.reason or "wrapper" in verdict.reason
 
 
 def test_a_wrapper_word_later_in_the_command_keeps_its_witness() -> None:
@@ -699,7 +789,7 @@ def test_a_wrapper_word_later_in_the_command_keeps_its_witness() -> None:
     ("Bash(gh  pr  view:*)", ["Bash(gh pr view:*)"], "unknown"),
     ("Bash(touch\ta*)", ["Bash(touch *)"], "unknown"),
     ("Bash(touch  a*)", ["Bash(touch  a*)"], "covered"),  # identical
-    ("Bash(touch  a*)", ["Bash"], "covered"),  # tool-wide
+    ("Bash(touch  a*)", ["Bash", "Monitor"], "covered"),  # tool-wide
     # An approved run of spaces covers only its twin, and leaves no certain witness nearby.
     ("Bash(touch a*)", ["Bash(touch  a*)"], "unknown"),
     ("Bash(touch a b)", ["Bash(touch *)"], "covered"),  # single spaces: decided as written
@@ -745,8 +835,12 @@ def test_only_powershell_folds_case_and_only_ascii() -> None:
 
 
 def test_every_command_is_the_named_top() -> None:
-    for content in (None, "**", " * "):
-        assert command.compile_pattern(content) is command.ANY_COMMAND
+    assert command.compile_pattern(None) is command.ANY_COMMAND
+    # Only `Bash`, `Bash()` and `Bash(*)` are tool-wide at runtime: a content of stars only
+    # is a glob rule, with every command as its language (issue 28, review F28-1).
+    for content in ("**", " * ", "* ", " *", "***"):
+        pattern = command.compile_pattern(content)
+        assert pattern.kind is command.Kind.GLOB and pattern.globs == (EVERY_TEXT,)
     assert command.compile_pattern("ls *") is not command.ANY_COMMAND
     assert command.ANY_COMMAND.globs == (EVERY_TEXT,)
     assert all(EVERY_TEXT.matches(text, Budget()) for text in ("", "rm -rf /", "a\nb"))

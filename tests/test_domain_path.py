@@ -277,13 +277,15 @@ def test_bare_edit_does_not_grant_read(entry: str, edit: str) -> None:
     # Edit(//etc/**) let the runtime Read /etc/hostname, which the plan never allowed.
     ("Edit(//etc/**)", ["Edit"], "not_covered"),
     ("Edit(//etc/hostname)", ["Edit", "Read(//usr/**)"], "not_covered"),
-    ("Edit(//etc/**)", ["Edit", "Read"], "covered"),
-    ("Edit(//etc/**)", ["Edit", "Read(//etc/**)"], "covered"),
+    # (Write and NotebookEdit bare beside the bare Edit: an Edit(…) rule also approves Write
+    # and NotebookEdit calls on its paths, which a bare Edit does not; see below.)
+    ("Edit(//etc/**)", ["Edit", "Write", "NotebookEdit", "Read"], "covered"),
+    ("Edit(//etc/**)", ["Edit", "Write", "NotebookEdit", "Read(//etc/**)"], "covered"),
     ("Edit(//etc/x)", ["Edit(//etc/**)"], "covered"),
     ("Edit(//etc/x)", ["Read(//etc/**)"], "not_covered"),  # the edit side
     # A path that may lie inside the working directory is readable without any grant there:
     # no certain witness.
-    ("Edit(src/**)", ["Edit"], "unknown"),
+    ("Edit(src/**)", ["Edit", "Write", "NotebookEdit"], "unknown"),
     ("Edit", ["Edit"], "covered"),  # a tool-wide Edit grants no Read: nothing more to cover
 ])
 def test_edit_with_a_path_needs_its_read_side_covered(entry: str, approved: list[str],
@@ -292,6 +294,26 @@ def test_edit_with_a_path_needs_its_read_side_covered(entry: str, approved: list
     assert verdict.status == status, verdict
     if status == "not_covered":
         assert verdict.witness is not None and verdict.witness.startswith("//")
+
+
+@pytest.mark.parametrize(("entry", "approved", "status"), [
+    # Claude Code 2.1.332: an Edit(…) rule also approves Write and NotebookEdit calls on its
+    # paths; a bare Edit approves neither (issue 28, measured by the Edit, Write and
+    # NotebookEdit domain pairs). So a bare Edit covers an Edit(…) rule only beside bare
+    # Write and NotebookEdit grants.
+    ("Edit(src/**)", ["Edit", "Read"], "not_covered"),
+    ("Edit(src/**)", ["Edit", "Write", "Read"], "not_covered"),
+    ("Edit(src/**)", ["Edit", "Write", "NotebookEdit", "Read"], "covered"),
+    ("Edit(src/a.txt)", ["Edit(src/**)"], "covered"),
+    ("Write", ["Edit"], "not_covered"),
+    ("NotebookEdit", ["Edit(**)"], "not_covered"),
+])
+def test_an_edit_rule_also_grants_write_and_notebook_edit(entry: str, approved: list[str],
+                                                          status: str) -> None:
+    verdict = prove(entry, approved)
+    assert verdict.status == status, verdict
+    if status == "not_covered" and entry.startswith("Edit("):
+        assert "Write or NotebookEdit call" in verdict.reason
 
 
 def test_bare_edit_against_every_path_gives_a_telling_witness() -> None:

@@ -147,9 +147,11 @@ def test_bare_skill_witness_escapes_an_approved_skill_of_that_name() -> None:
 
 def test_skill_semantics_are_unchanged() -> None:
     # semantics §4.1: Skill(name) is exact, Skill(name *) a prefix; a bare Skill covers both.
+    # Claude Code 2.1.332 reads the prefix as a raw string prefix (issue 28): `commitx` too.
     assert prove("Skill(commit)", ["Skill"]).covered
     assert prove("Skill(commit fix)", ["Skill(commit *)"]).covered
-    assert prove("Skill(commitx)", ["Skill(commit *)"]).status == "not_covered"
+    assert prove("Skill(commitx)", ["Skill(commit *)"]).covered
+    assert prove("Skill(commitx)", ["Skill(commit)"]).status == "not_covered"
     assert prove("Skill(commit)", ["Bash"]).status == "not_covered"
     # A bare Bash is still described as every command, with a command as its witness.
     bash = prove("Bash", ["Read"])

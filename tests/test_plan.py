@@ -61,10 +61,13 @@ def test_shell_tools_and_base_dirs() -> None:
         "shell_tools": {"exec_command": {"command-argument": "cmd"},
                         "run": {"command-argument": "command"}},
         "base_dirs": {"cwd": "/work/app", "home": "/home/ana", "root": None},
+        "runtime": None,
     }
     decision = constrain(["exec_command(npm install)"], plan.allowed_tools,
                          **plan.constrain_kwargs())
-    assert decision.allowed == ["exec_command(npm install)"]
+    # Claude Code has no exec_command: the alias joins nothing there (issue 28), so the plan
+    # is restored.
+    assert decision.restored and decision.allowed == ["Bash(npm *)"]
 
 
 def test_shell_tools_as_a_list_of_names() -> None:
@@ -107,10 +110,10 @@ def test_load_by_file_name(tmp_path: Path) -> None:
      "'allowed-tools'?)"),
     ("p.yaml", "allowed-tools: Read\nshel-tools: {}\n",
      "p.yaml:2:1: unknown key 'shel-tools' (did you mean 'shell-tools'?); plan keys are "
-     "allowed-tools, shell-tools and base-dirs (x-… keys are ignored)"),
+     "allowed-tools, shell-tools, base-dirs and runtime (x-… keys are ignored)"),
     ("p.yaml", "allowed-tools: Read\nsource: me\n",
-     "p.yaml:2:1: unknown key 'source'; plan keys are allowed-tools, shell-tools and base-dirs "
-     "(x-… keys are ignored)"),
+     "p.yaml:2:1: unknown key 'source'; plan keys are allowed-tools, shell-tools, base-dirs "
+     "and runtime (x-… keys are ignored)"),
     ("p.yaml", "allowed-tools: Read\nbase-dirs:\n  cwd: relative/dir\n",
      "p.yaml:3:8: base-dirs.cwd: must be an absolute path, not 'relative/dir'"),
     ("p.yaml", "allowed-tools: Read\nbase-dirs:\n  cwd: 3\n",
@@ -221,3 +224,14 @@ def test_the_plan_vocabulary_is_the_one_every_reader_uses() -> None:
     assert tuple(BaseDirs.model_fields) == BASE_DIRS == prepared.BASE_DIR_KEYS
     assert {name: field.alias for name, field in Plan.model_fields.items() if name != "source"} == {
         field: names[0] for field, names in SPELLINGS.items()}
+
+
+def test_the_runtime_key_names_the_runtimes_a_plan_is_judged_for() -> None:
+    # Issue 28: a name, names separated by commas, or a list; an unknown name is an error.
+    assert Plan.from_text("allowed-tools: Read\nruntime: claude-code\n").constrain_kwargs()[
+        "runtime"] == ["claude-code"]
+    assert Plan.from_text("allowed-tools: Read\nruntimes: [claude-code]\n").runtime == [
+        "claude-code"]
+    assert Plan.from_entries(["Read"]).constrain_kwargs()["runtime"] is None
+    with pytest.raises(PlanError, match=r"p.yaml:2:10: runtime: unknown runtime 'nope'"):
+        Plan.from_text("allowed-tools: Read\nruntime: nope\n", source="p.yaml")

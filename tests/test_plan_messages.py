@@ -197,7 +197,7 @@ def test_warnings_is_no_key_of_a_plan_document(text: str) -> None:
 
 # --- item 4: a misspelt key gets "did you mean" ---------------------------------------------
 
-KEYS = ("plan keys are allowed-tools, shell-tools and base-dirs (x-… keys are ignored)")
+KEYS = ("plan keys are allowed-tools, shell-tools, base-dirs and runtime (x-… keys are ignored)")
 
 
 @pytest.mark.parametrize(("source", "text", "message"), [

@@ -13,6 +13,8 @@ from reference import Mode, ref_allows
 
 from skillgrant import PlanError, SkillgrantError, parse_grant, prove
 from skillgrant.limits import MAX_ENTRIES_PER_VALUE, MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
+from skillgrant.prepared import plan_for
+from skillgrant.prover import prove_prepared
 from skillgrant.review.lint import (
     BY_ID,
     RULES,
@@ -42,7 +44,7 @@ LINT_TABLE: list[tuple[str, list[str], list[str]]] = [
       "Bash(gh *)"]),
     ("SGL103", ["Bash(sudo *)", "Bash(sudo -u deploy *)", "Bash(sudo:*)", "Bash(sudo*)",
                 "Bash(env *)", "Bash(env FOO=1 *)", "Bash(xargs *)", "Bash(xargs -n 1 *)",
-                "Bash(timeout *)", "Bash(timeout 10 *)", "Bash(nohup *)", "Monitor(nice -n 5 *)"],
+                "Bash(timeout *)", "Bash(timeout 10 *)", "Bash(nohup *)"],
      ["Bash(sudo apt-get install *)", "Bash(xargs -0 rm *)", "Bash(timeout 10 pytest *)",
       "Bash(sudo systemctl restart nginx)", "Bash(envsubst *)"]),
     ("SGL104", ["Bash(bash -c *)", "Bash(sh -c *)", "Bash(bash -lc *)", "Bash(bash *)",
@@ -87,6 +89,10 @@ LINT_TABLE: list[tuple[str, list[str], list[str]]] = [
      ["mcp__gh__get_*", "Bash(*)"]),
     ("SGL204", ["mcp__gh__get_issue(x)", "mcp__gh()", "mcp__gh(*)"],
      ["mcp__gh__get_issue"]),
+    ("SGL205", ["Monitor(nice -n 5 *)", "Monitor(tail -f log)"],
+     ["Monitor", "Monitor(*)", "Bash(tail *)"]),
+    ("SGL206", ["Skill(deploy-*)", "Skill(*-staging)", "Skill(o*r *)"],
+     ["Skill(deploy *)", "Skill(deploy:*)", "Skill(deploy)", "Skill(*)"]),
     ("SGL301", ["bash(gh *)", "READ", "webfetch", "task"],
      ["Bash(gh *)", "Task", "mcp__GH__x", "my_tool"]),
     ("SGL302", ["Task", "KillShell", "BashOutputTool", "AgentOutputTool", "Task(reviewer)"],
@@ -202,6 +208,14 @@ def test_broad_and_non_canonical_entries_are_not_inert(entry: str) -> None:
     assert prove(entry, []).status != "inert"
 
 
+def _within(entry: str, approved: list[str]) -> bool:
+    """Whether ``entry``'s commands are in ``approved``'s language: the prover in the plan's own
+    vocabulary (no runtime profile), where a bare Bash is every command and an exact rule is
+    its one command (under Claude Code a `Bash(…)` rule also approves Monitor calls, and an
+    exact rule holding braces is approved whole: not the language question asked here)."""
+    return prove_prepared(entry, plan_for(approved, None, None)).covered
+
+
 def _escape(command: str) -> str:
     return re.sub(r"([()\\*])", r"\\\1", command)
 
@@ -220,7 +234,7 @@ def test_every_example_command_is_approved_by_its_entry(entry: str) -> None:
             # Without escapes the example is an EXACT entry the prover can judge (an entry
             # with a backslash is decided by identity only, semantics §2).
             exact = f"{grant.tool}({finding.example})"
-            assert prove(exact, [entry]).covered, (finding.example, entry)
+            assert _within(exact, [entry]), (finding.example, entry)
 
 
 @pytest.mark.parametrize(("entry", "example"), [
@@ -252,8 +266,10 @@ def test_replacements_mean_the_same(entry: str, replacement: str) -> None:
     [finding] = [f for f in lint_entries([entry]) if f.replacement is not None]
     assert finding.replacement == replacement
     if finding.category != "inert":
-        assert prove(replacement, [entry]).covered
-        assert prove(entry, [replacement]).covered
+        # Under Claude Code a misspelt approved name grants nothing, so only the language is
+        # compared (issue 28): the replacement means what the entry was meant to.
+        assert _within(replacement, [entry])
+        assert _within(entry, [replacement])
 
 
 @pytest.mark.parametrize("entry", [
@@ -312,7 +328,9 @@ def test_diff_widening_a_grant_escalates_with_a_witness_old_denied() -> None:
     [escalated] = result.escalated
     assert escalated.witness is not None
     assert not prove(f"Bash({_escape(escalated.witness)})", ["Bash(gh *)"]).covered
-    assert result.of_kind("removed") == []  # still granted by the wider NEW entry
+    # Under Claude Code the bare Bash approves no Monitor call, which `Bash(gh *)` did: the
+    # old entry counts as removed (issue 28).
+    assert [e.entry for e in result.of_kind("removed")] == ["Bash(gh *)"]
 
 
 def test_diff_narrowing_is_not_an_escalation() -> None:
@@ -370,8 +388,10 @@ def test_diff_passes_base_dirs_to_the_prover() -> None:
 def test_diff_passes_shell_tools_to_the_prover() -> None:
     aliases = {"exec_command": {"command-argument": "cmd"}}
     assert diff_entries(["Bash(npm *)"], ["exec_command(npm install)"]).escalates
+    # Claude Code has no exec_command: the alias grants nothing there (issue 28, class 5), so
+    # the new entry is still unprovable, and `Bash(npm *)` removed.
     result = diff_entries(["Bash(npm *)"], ["exec_command(npm install)"], shell_tools=aliases)
-    assert _kinds(result) == [("narrowed", "exec_command(npm install)")]
+    assert result.escalates
 
 
 @pytest.mark.parametrize(("entry", "status"), [

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from skillgrant import constrain, parse_grant, prove
+from skillgrant.prepared import plan_for
+from skillgrant.prover import prove_prepared
 from skillgrant.vocabulary import ALIASES, CANONICAL, REMOVED
 
 SPEC_CANONICAL = [
@@ -59,16 +61,36 @@ def test_aliases_are_written_as_their_target(alias: str, target: str) -> None:
     assert str(parse_grant(alias.lower())) == target
 
 
+#: Claude Code matches tool names exactly: an approved entry spelled otherwise grants nothing,
+#: so it covers nothing (issue 28, class 3; a submitted one is written canonically instead).
+MISSPELT_APPROVED = [
+    pytest.param("Bash(ls)", ["BASH(ls)"], id="approved-uppercase"),
+    pytest.param("READ", ["read"], id="both-wrong"),
+    pytest.param("Read(//etc/**)", ["read(//etc/**)"], id="read-lowercase"),
+    pytest.param("Bash(touch zz)", ["bash(touch *)"], id="bash-lowercase"),
+    pytest.param("TaskStop", ["killshell"], id="alias-lowercase"),
+]
+
+
+@pytest.mark.parametrize(("entry", "approved"), MISSPELT_APPROVED)
+def test_an_approved_entry_spelt_otherwise_covers_nothing(entry: str,
+                                                           approved: list[str]) -> None:
+    verdict = prove(entry, approved)
+    assert verdict.status == "not_covered", verdict
+    decision = constrain([entry], approved)
+    # Nothing kept, so the plan is restored as the plan writes it: never a wider spelling.
+    assert decision.restored and decision.allowed == approved
+
+
 CASE_ROWS = [
     # (submitted, approved, written)
     pytest.param("bash(ls)", ["Bash(ls)"], "Bash(ls)", id="submitted-lowercase"),
-    pytest.param("Bash(ls)", ["BASH(ls)"], "Bash(ls)", id="approved-uppercase"),
-    pytest.param("READ", ["read"], "Read", id="both-wrong"),
+    pytest.param("READ", ["Read"], "Read", id="submitted-upper"),
     pytest.param("webSearch", ["WebSearch"], "WebSearch", id="camel-slip"),
     pytest.param("Task(Explore)", ["Agent"], "Agent(Explore)", id="alias-task-submitted"),
     pytest.param("Agent(Explore)", ["Task"], "Agent(Explore)", id="alias-task-approved"),
     pytest.param("KillShell", ["TaskStop"], "TaskStop", id="alias-killshell-submitted"),
-    pytest.param("TaskStop", ["killshell"], "TaskStop", id="alias-killshell-approved"),
+    pytest.param("TaskStop", ["KillShell"], "TaskStop", id="alias-killshell-approved"),
     pytest.param("AgentOutputTool", ["TaskOutput"], "TaskOutput", id="alias-agentoutputtool"),
     pytest.param("BashOutputTool", ["TaskOutput"], "TaskOutput", id="alias-bashoutputtool"),
     pytest.param("TaskOutput", ["BashOutputTool"], "TaskOutput", id="alias-approved-side"),
@@ -211,17 +233,33 @@ SHELL_ALIAS_ROWS = [
 def test_shell_tool_aliases_share_the_command_domain(
     entry: str, approved: list[str], status: str, shell_tools: object
 ) -> None:
-    verdict = prove(entry, approved, shell_tools=shell_tools)  # type: ignore[arg-type]
+    # In the plan's own vocabulary (no runtime profile: the call gate, which translates each
+    # runtime's tools itself), a declared alias joins Bash.
+    verdict = prove_prepared(entry, plan_for(approved, shell_tools, None))  # type: ignore[arg-type]
     assert verdict.status == status
     if status == "not_covered":
         assert verdict.witness is not None
 
 
+@pytest.mark.parametrize(("entry", "approved", "status"), SHELL_ALIAS_ROWS)
+def test_shell_tool_aliases_join_nothing_under_claude_code(entry: str, approved: list[str],
+                                                           status: str) -> None:
+    # Claude Code has no exec_command (issue 28, class 5): there the alias is a tool it does not
+    # have, which grants nothing, so it neither covers Bash nor is covered by it. An identical
+    # entry still covers itself (a tool-wide alias under an identical one: no wider).
+    verdict = prove(entry, approved, shell_tools=SHELL_TOOLS, runtime="claude-code")
+    assert verdict.status == "not_covered", verdict
+
+
 def test_shell_alias_kept_entry_is_written_for_its_own_tool() -> None:
     # The covering approved entry belongs to another tool (Bash); writing the kept entry as
     # `Bash(...)` would change which tool it grants.
+    verdict = prove_prepared("exec_command(npm install)",
+                             plan_for(["Bash(npm *)"], SHELL_TOOLS, None))
+    assert verdict.written == "exec_command(npm install)"
+    # Under Claude Code the alias is no shell tool: dropped, and the plan restored.
     decision = constrain(["exec_command(npm install)"], ["Bash(npm *)"], shell_tools=SHELL_TOOLS)
-    assert decision.allowed == ["exec_command(npm install)"]
+    assert decision.restored and decision.allowed == ["Bash(npm *)"]
 
 
 NO_ALIAS_ROWS = [

@@ -32,6 +32,7 @@ from .options import (
     OutputOpt,
     PlanKind,
     RootOptions,
+    RuntimeOpt,
     colour_enabled,
     env_debug,
     format_option,
@@ -112,6 +113,7 @@ def check(
     exclude: ExcludeOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
+    runtime: RuntimeOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Report what `apply` would change, decision by decision.
@@ -123,7 +125,7 @@ def check(
         code = run_check(Invocation("check", paths, _one_plan(plan), plan_kind, fmt, colour,
                                     jobs, debug, include=tuple(include or ()),
                                     exclude=tuple(exclude or ()), output=output,
-                                    quiet=quiet))
+                                    quiet=quiet, runtime=runtime))
     raise typer.Exit(code)
 
 
@@ -146,6 +148,7 @@ def apply(
     exclude: ExcludeOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
+    runtime: RuntimeOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Rewrite each SKILL.md's allowed-tools to what the plan covers (the builder stage).
@@ -156,7 +159,7 @@ def apply(
     with guard(ctx, debug):
         code = run_check(Invocation("apply", paths, _one_plan(plan), plan_kind, fmt, colour,
                                     jobs, debug, dry_run, enforce, tuple(include or ()),
-                                    tuple(exclude or ()), output, quiet))
+                                    tuple(exclude or ()), output, quiet, runtime))
     raise typer.Exit(code)
 
 
@@ -181,6 +184,7 @@ def explain(
         help="Also approve the entries of this plan, with its shell-tools and base-dirs.")
     ] = None,
     plan_kind: PlanKindOpt = PlanKind.auto,
+    runtime: RuntimeOpt = None,
     fmt: Annotated[Format, format_option(EXPLAIN_FORMATS)] = Format.text,
     colour: ColourOpt = Colour.auto,
     debug: DebugOpt = False,
@@ -197,12 +201,15 @@ def explain(
 
         entries: list[str] = []
         shell_tools = base_dirs = None
+        runtimes: str | list[str] | None = runtime
         if plan is not None:
             loaded = load_plan(plan, plan_kind)
             warn_about(loaded, plan)
             entries.extend(loaded.allowed_tools)
             kwargs = loaded.constrain_kwargs()
             shell_tools, base_dirs = kwargs["shell_tools"], kwargs["base_dirs"]
+            if runtimes is None:
+                runtimes = kwargs["runtime"]
         given = split_allowed_tools(list(approved or []))
         for entry in given:
             try:
@@ -210,14 +217,21 @@ def explain(
             except PlanError as e:
                 raise PlanError(e.message, source="--approved", entry=e.entry) from e
         entries.extend(given)
-        verdict = prove(grant, entries, shell_tools=shell_tools, base_dirs=base_dirs)
+        from ..runtimes import profiles
+
+        readings = profiles(runtimes)
+        verdict = prove(grant, entries, shell_tools=shell_tools, base_dirs=base_dirs,
+                        runtime=[p.name for p in readings])
         if fmt is Format.json:
-            typer.echo(report.render_explain_json(verdict, entries, version=__version__),
+            typer.echo(report.render_explain_json(verdict, entries, version=__version__,
+                                                  runtimes=[p.name for p in readings]),
                        nl=False)
         else:
             on = colour_enabled(colour)
             typer.echo(report.render_explain_text(verdict, entries, colour=on), nl=False,
                        color=on)
+            # The runtimes the verdict is for: what each entry means depends on them.
+            typer.echo(f"  runtime:    {', '.join(f'{p.name} ({p.title})' for p in readings)}")
     raise typer.Exit(0 if verdict.covered else 1)
 
 

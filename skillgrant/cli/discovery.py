@@ -8,6 +8,7 @@ with a ``[tool.skillgrant]`` table. It may hold:
 
     plans = { "skills/**" = "plans/skills.yaml", ".claude/**" = "approved.yaml" }
     format = "json"                      # check/apply's default --format
+    runtime = "claude-code"              # check/apply's default --runtime (names, or a list)
     [lint]                               # ([tool.skillgrant.lint] in pyproject.toml)
     select = ["SGL1"]                    # rule IDs or prefixes
     ignore = ["SGL203"]
@@ -33,7 +34,7 @@ from ..errors import SkillgrantError
 
 #: Plan files looked for beside a SKILL.md and in the folders above it, in this order.
 PLAN_NAMES = ("skillgrant-plan.yaml", "plan.yaml")
-_KEYS = {"plans", "format", "lint"}
+_KEYS = {"plans", "format", "lint", "runtime"}
 _LINT_KEYS = {"select", "ignore"}
 
 
@@ -49,6 +50,8 @@ class Config(NamedTuple):
     format: str | None = None
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
+    #: The runtimes files are judged for when neither ``--runtime`` nor the plan says.
+    runtime: str | None = None
 
     def plan_for(self, skill: Path) -> Path | None:
         """The plan the ``plans`` table maps ``skill`` to, or None."""
@@ -140,9 +143,15 @@ def _config(path: Path, table: object, prefix: str = "") -> Config:
         raise ConfigError(f"{path}: {prefix}lint must be a table")
     _known(path, lint, _LINT_KEYS, prefix + "lint.")
     select, ignore = (_rules(path, lint, key, prefix + "lint.") for key in ("select", "ignore"))
+    runtime = table.get("runtime")
+    if isinstance(runtime, list) and runtime and all(isinstance(v, str) for v in runtime):
+        runtime = ",".join(runtime)
+    if runtime is not None and not (isinstance(runtime, str) and runtime.strip()):
+        raise ConfigError(f"{path}: {prefix}runtime must be a runtime's name or a list of "
+                          "names")
     base = path.parent
     return Config(path, tuple((glob, base / plan) for glob, plan in plans.items()), fmt,
-                  select, ignore or ())
+                  select, ignore or (), runtime)
 
 
 def _known(path: Path, table: Mapping[str, object], keys: set[str], prefix: str) -> None:

@@ -46,6 +46,7 @@ def _valued() -> dict[str, tuple[str | None, frozenset[str] | None]]:
         "--color": (None, _values(Colour)),
         "--jobs": ("-j", None),
         "--output-file": ("-o", None),
+        "--runtime": (None, None),
     }
 
 
@@ -91,7 +92,8 @@ def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> In
         format=None if given is None else Format(given),
         color=Colour(values.get("--color", "auto")), jobs=int(values.get("--jobs", "1")),
         debug="--debug" in flags, dry_run="--dry-run" in flags, enforce="--enforce" in flags,
-        output=values.get("--output-file"), quiet="--quiet" in flags)
+        output=values.get("--output-file"), quiet="--quiet" in flags,
+        runtime=values.get("--runtime"))
 
 
 def _read_option(command: str, token: str, rest: Iterator[str], values: dict[str, str],

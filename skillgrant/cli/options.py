@@ -34,6 +34,7 @@ from .console import guard as console_guard
 
 __all__ = [
     "Colour", "ColourOpt", "DebugOpt", "Format", "OutputOpt", "PlanKind", "RootOptions",
+    "RuntimeOpt",
     "colour_enabled", "env_debug", "fail", "format_option", "guard", "internal_message",
     "print_traceback", "repo_root", "root_uri",
 ]
@@ -51,6 +52,10 @@ ColourOpt = Annotated[Colour, typer.Option(
 OutputOpt = Annotated[str | None, typer.Option(
     "--output-file", "-o", metavar="FILE", help="Write the report to FILE (replaced whole "
     "once it is written) instead of standard output.")]
+RuntimeOpt = Annotated[str | None, typer.Option(
+    "--runtime", metavar="NAMES", help="The runtimes the entries are judged for, separated by "
+    "commas (default: the plan's runtime key, else every runtime that reads allowed-tools: "
+    "claude-code).")]
 DebugOpt = Annotated[bool, typer.Option(
     "--debug", envvar="SKILLGRANT_DEBUG",
     help="Show tracebacks and the library's log records on stderr.")]

@@ -30,7 +30,7 @@ from .files import Filters, collect
 
 if TYPE_CHECKING:
     from ..plan.light import ApprovedPlan
-    from ..plan.model import Plan
+    from ..plan.model import ConstrainKwargs, Plan
     from ..reports.check import JsonDocument, Run, TextDocument
     from .batch import FileDone, PlanLike, Rendering
     from .discovery import Config
@@ -54,6 +54,9 @@ class Invocation(NamedTuple):
     exclude: tuple[str, ...] = ()
     output: str | None = None
     quiet: bool = False
+    #: ``--runtime``: the runtimes every file is judged for (None: the plan's runtime key,
+    #: else the configuration's, else every runtime that reads allowed-tools).
+    runtime: str | None = None
 
 
 def load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
@@ -200,6 +203,33 @@ def _run_stdin(invocation: Invocation, plans: Plans, fmt: Format) -> int:
     return 1 if invocation.command == "check" and done.would_change else 0
 
 
+class RuntimePlan(NamedTuple):
+    """A loaded plan judged for the runtimes ``--runtime`` (or the configuration) names: the
+    plan's attributes, its ``constrain_kwargs`` with ``runtime`` replaced. Checked when made:
+    an unknown runtime is a PlanError."""
+
+    plan: PlanLike
+    runtime: str
+
+    @property
+    def allowed_tools(self) -> list[str]:
+        return list(self.plan.allowed_tools)
+
+    @property
+    def source(self) -> str | None:
+        return getattr(self.plan, "source", None)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return tuple(getattr(self.plan, "warnings", ()))
+
+    def constrain_kwargs(self) -> ConstrainKwargs:
+        from ..runtimes import profiles
+
+        names = [p.name for p in profiles(self.runtime)]
+        return {**self.plan.constrain_kwargs(), "runtime": names}
+
+
 class Plans:
     """The plan of each file: ``--plan``'s for all, or each file's own (cli/discovery.py),
     each plan loaded once."""
@@ -234,7 +264,17 @@ class Plans:
         if name not in self._loaded:
             plan = load_plan(name, self.invocation.plan_kind)
             warn_about(plan, name)
-            self._loaded[name] = plan
+            chosen = self.invocation.runtime or (
+                None if plan.constrain_kwargs()["runtime"] is not None else self.config.runtime)
+            if chosen is not None:
+                from ..runtimes import profiles
+
+                # An unknown runtime: a PlanError before any file is read.
+                profiles(chosen, source="--runtime" if self.invocation.runtime else
+                         str(self.config.path))
+                self._loaded[name] = RuntimePlan(plan, chosen)
+            else:
+                self._loaded[name] = plan
         return self._loaded[name]
 
     def run(self, files: Sequence[Path], root: Path, *, write: bool, dry_run: bool,

@@ -83,8 +83,8 @@ class Budget:
 
 class Context:
     """What a decision needs beyond the two grants: plan settings, the runtime profile, the
-    budget (a fresh one unless given), and ``compiled``: what a domain compiled of the approved grants, kept by the
-    plan between its decisions (``approved_side``)."""
+    budget (a fresh one unless given), and ``compiled``: what a domain compiled of the
+    approved grants, kept by the plan between its decisions (``approved_side``)."""
 
     __slots__ = ("base_dirs", "budget", "compiled", "profile", "shell_tools")
 

@@ -39,6 +39,7 @@ from .commandpattern import has_reserved as has_reserved
 from .commandpattern import identity_reason as identity_reason
 from .commandpattern import read_literal as read_literal
 from .commandpattern import render as render
+from .commandpattern import whole_shape as whole_shape
 from .cover import (
     FILLERS_USED_UP,
     Alternation,
@@ -79,13 +80,15 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     if outright is not None:
         return outright
     pattern = compile_pattern(submitted.content)
-    if pattern.whole:
+    if pattern.whole and getattr(context.profile, "whole_exact_rules", False):
         return _decide_whole(pattern, side.compiled, fold)
     if pattern.compound:
         return _decide_compound(pattern, side.compiled, context, fold)
     # The filler avoids the loose readings' literals too, so a witness can escape them.
     filler = side.filler(context.budget)
     covering, witness = union_cover(pattern.globs, side.languages, context.budget, fold, filler)
+    if witness is None and pattern.kind is Kind.ANY:
+        return Outcome("unknown", _STARS_ONLY_REASON)
     if witness is None:
         first, *rest = covering
         also = tuple(dict.fromkeys(i for i in rest if i != first))
@@ -99,6 +102,10 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
 #: The reason of a covered decision by the patterns' languages.
 COVERED: Final = "every command it allows is allowed by an approved grant"
 _TOOL_WIDE = "covered by a tool-wide approved grant"
+_STARS_ONLY_REASON = (
+    "not decided: it allows every command, and the approved grant whose stars match every "
+    "command is a glob rule, which the runtime still checks (subshells, ${VAR}, paths outside "
+    "the project are refused under it); only a tool-wide grant (`Bash`, `Bash(*)`) covers it")
 
 
 def compiled_side(approved: Sequence[Grant], context: Context, key: str) -> object:

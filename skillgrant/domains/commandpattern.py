@@ -35,9 +35,44 @@ UNSPLITTABLE = re.compile(r"['\"\\()$`]")
 #: refuses under a glob rule (``$VAR``, ``${VAR}``, ``$'…'``, braces). A glob character
 #: (``touch a?``) is still checked under an exact rule, so it is no such thing.
 WHOLE = re.compile(r"&&|\|\||[;\n\r$`{}]")
+#: The first words of an exact rule the runtime approves whole too (review F28-2, measured on
+#: 2.1.332: `eval`, `exec`, `source`, `builtin`, `coproc`, `trap`, `setsid`, `watch`, `flock`,
+#: `env -S`, `alias`, `declare`, `unset`, `shopt`, `enable`, `let`, `read`, `mapfile`, `hash`,
+#: `function`, `select`, `readonly`, `typeset`, `local`, `getopts`, `complete`, `bind`,
+#: `printf -v` escalate): a glob rule refuses what runs through them, or what they change in
+#: the shell, and an exact rule approves the string. Every other bash builtin and keyword, and
+#: every program that runs another command, is read the same way, to be safe: the list the
+#: runtime applies is not known, only measured in part. The output-only builtins stay out.
+WHOLE_PROGRAMS: Final = frozenset({
+    ".", ":", "[[", "]]", "alias", "bg", "bind", "break", "builtin", "case", "cd", "command",
+    "complete", "compopt", "continue", "coproc", "declare", "disown", "do", "done", "elif",
+    "else", "enable", "esac", "eval", "exec", "exit", "export", "fc", "fg", "fi", "for",
+    "function", "getopts", "hash", "history", "if", "in", "kill", "let", "local", "logout",
+    "mapfile", "popd", "printf", "pushd", "read", "readarray", "readonly", "return", "select",
+    "set", "shift", "shopt", "source", "suspend", "then", "time", "trap", "ulimit", "umask",
+    "unalias", "unset", "until", "wait", "while", "{", "}", "!",
+    "env", "sudo", "su", "doas", "runuser", "pkexec", "nohup", "setsid", "watch", "flock",
+    "timeout", "nice", "ionice", "stdbuf", "xargs", "parallel", "chroot", "unshare", "nsenter",
+    "strace", "ltrace", "script", "expect", "busybox", "chrt", "taskset", "numactl",
+    "systemd-run", "entr", "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh",
+})
+#: What else makes an exact rule approved whole: a redirection, an assignment before the
+#: command (`FOO=1 cmd`).
+_WHOLE_SHAPE = re.compile(r"[<>]|^\s*[A-Za-z_][A-Za-z0-9_]*=")
+def whole_shape(content: str) -> bool:
+    """Whether a plain content (no ``$``, brace, operator: ``PLAIN_CONTENT``) is an exact or
+    prefix rule the runtime approves whole (``CommandPattern.whole``)."""
+    if "*" in content and not content.endswith(":*"):
+        return False
+    words = content.split(None, 1)
+    return _WHOLE_SHAPE.search(content) is not None or (
+        bool(words) and words[0].removesuffix(":*") in WHOLE_PROGRAMS)
+
+
 WHOLE_REASON: Final = (
-    "the runtime approves an exact rule holding '&&', '||', ';', a line break, '$', a brace "
-    "or a backquote as one whole string, skipping the checks it applies to "
+    "the runtime approves an exact rule holding '&&', '||', ';', a line break, '$', a brace, "
+    "a backquote or a redirection, or one run through a shell builtin or a wrapper (eval, "
+    "exec, env, sudo, ...), as one whole string, skipping the checks it applies to "
     "each part under a glob rule, so only an identical rule or a tool-wide grant covers it")
 
 
@@ -71,11 +106,17 @@ class CommandPattern(NamedTuple):
     @property
     def whole(self) -> bool:
         """An EXACT/PREFIX literal the runtime approves as one whole string (``WHOLE``)."""
-        return self.kind in (Kind.EXACT, Kind.PREFIX) and WHOLE.search(self.literal) is not None
+        if self.kind not in (Kind.EXACT, Kind.PREFIX):
+            return False
+        words = self.literal.split()
+        return (WHOLE.search(self.literal) is not None or _WHOLE_SHAPE.search(self.literal)
+                is not None or (bool(words) and words[0] in WHOLE_PROGRAMS))
 
 
-#: The top: every command (a tool-wide grant, ``Bash(**)``).
+#: The top: every command (a tool-wide grant: ``Bash``, ``Bash()``, ``Bash(*)``).
 ANY_COMMAND: Final = CommandPattern(Kind.ANY, "", (EVERY_TEXT,))
+#: A glob rule of stars only (``Bash(**)``): every command by its language, yet a glob rule.
+EVERY_COMMAND_GLOB: Final = CommandPattern(Kind.GLOB, "", (EVERY_TEXT,))
 
 
 def read_literal(text: str) -> str:
@@ -110,7 +151,11 @@ def compile_pattern(content: str | None) -> CommandPattern:
         literal = read_literal(content)
         return CommandPattern(Kind.EXACT, literal, (Glob((literal,)),))
     if glob.is_everything:
-        return ANY_COMMAND
+        # `Bash(**)`, `Bash( * )`: a glob rule whose stars match every command. The runtime
+        # reads only `Bash`, `Bash()` and `Bash(*)` as tool-wide; this one is still a glob rule
+        # (its static checks refuse subshells, `${VAR}`, paths outside the project, and it
+        # approves no exact compound whole), so it is no tool-wide grant.
+        return EVERY_COMMAND_GLOB
     if glob.stars == 1 and glob.segments[1] == "" and glob.segments[0].endswith(" "):
         bare = glob.segments[0][:-1]
         return CommandPattern(Kind.GLOB, "", (Glob((bare,)), glob))

@@ -77,8 +77,17 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
         # An approved rule decided by identity may allow the witness: it is not certain.
         return Outcome("unknown", "not decided: an approved Skill rule holds a backslash, "
                        f"so no witness is certain ({BACKSLASH_REASON})")
+    if submitted.is_tool_wide:
+        # A name that reads as "any", when no approved rule allows it.
+        named = next((n for n in _ANY_NAMES
+                      if not any(g.matches(n, context.budget) for _, (g,) in languages)), witness)
+        return Outcome("not_covered", f"it allows every skill; no approved grant allows the "
+                       f"skill {named!r}", witness=named)
     return Outcome("not_covered", f"it allows the skill {witness!r}, which no approved grant "
                    "allows", witness=witness)
+
+
+_ANY_NAMES: Final = ("any-skill", "any-other-skill")
 
 
 _COVERED: Final = "every skill it allows is allowed by an approved grant"

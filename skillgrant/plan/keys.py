@@ -19,13 +19,15 @@ SPELLINGS: Final[dict[str, tuple[str, ...]]] = {
     "allowed_tools": ("allowed-tools", "allowedTools", "allowed_tools"),
     "shell_tools": ("shell-tools", "shellTools", "shell_tools"),
     "base_dirs": ("base-dirs", "baseDirs", "base_dirs"),
+    "runtime": ("runtime", "runtimes"),
 }
 ALLOWED_SPELLINGS: Final = SPELLINGS["allowed_tools"]
 #: The base directories a plan may name (semantics §4.2), each optional.
 BASE_DIRS: Final = ("cwd", "home", "root")
 KNOWN_KEYS: Final = frozenset(name for names in SPELLINGS.values() for name in names)
 #: What the plan's keys are called in a message.
-KEYS_SAID: Final = "allowed-tools, shell-tools and base-dirs (x-… keys are ignored)"
+KEYS_SAID: Final = ("allowed-tools, shell-tools, base-dirs and runtime (x-… keys are "
+                    "ignored)")
 #: The plan's keys as a suggestion writes them.
 WRITTEN_KEYS: Final = tuple(names[0] for names in SPELLINGS.values())
 

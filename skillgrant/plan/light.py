@@ -32,7 +32,7 @@ class ApprovedPlan(NamedTuple):
     warnings: tuple[str, ...] = ()
 
     def constrain_kwargs(self) -> ConstrainKwargs:
-        return {"shell_tools": None, "base_dirs": None}
+        return {"shell_tools": None, "base_dirs": None, "runtime": None}
 
 
 def load_plan(path: str, kind: str = "auto") -> ApprovedPlan | Plan:

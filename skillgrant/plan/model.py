@@ -47,6 +47,7 @@ class ConstrainKwargs(TypedDict):
 
     shell_tools: Mapping[str, object] | None
     base_dirs: Mapping[str, str | None] | None
+    runtime: list[str] | None
 
 
 class _At(ValueError):
@@ -109,6 +110,10 @@ class Plan(BaseModel):
         alias="shell-tools")
     base_dirs: BaseDirs | None = Field(
         default=None, validation_alias=AliasChoices(*SPELLINGS["base_dirs"]), alias="base-dirs")
+    #: The runtimes the plan is judged for (``runtimes.profiles``); None: every runtime that
+    #: reads allowed-tools.
+    runtime: list[str] | None = Field(
+        default=None, validation_alias=AliasChoices(*SPELLINGS["runtime"]), alias="runtime")
     source: str | None = None
     # Not a field: the fields are the plan document's vocabulary (and ``source``).
     _warnings: tuple[str, ...] = PrivateAttr(default=())
@@ -163,6 +168,22 @@ class Plan(BaseModel):
                           key=True)
         return {k: ({} if v is None else v) for k, v in value.items()}
 
+    @field_validator("runtime", mode="before")
+    @classmethod
+    def _runtime(cls, value: Any) -> Any:
+        from ..runtimes import profiles
+
+        if value is None:
+            return None
+        if isinstance(value, str):
+            value = value.split(",")
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ValueError(f"must be a runtime's name or a list of names, not {_kind(value)}")
+        try:
+            return [p.name for p in profiles(value, source=None)]
+        except PlanError as e:
+            raise ValueError(e.message) from None
+
     @property
     def warnings(self) -> tuple[str, ...]:
         """What the loader found worth telling a user, each a sentence without the file's
@@ -174,23 +195,26 @@ class Plan(BaseModel):
         return self._warnings
 
     def constrain_kwargs(self) -> ConstrainKwargs:
-        """Keyword arguments for ``constrain``/``prove``: the plan's shell tools and base dirs.
+        """Keyword arguments for ``constrain``/``prove``: the plan's shell tools, base dirs and
+        runtimes.
 
         >>> Plan.from_entries(["Read"]).constrain_kwargs()
-        {'shell_tools': None, 'base_dirs': None}
+        {'shell_tools': None, 'base_dirs': None, 'runtime': None}
         """
         shell = {name: {"command-argument": tool.command_argument}
                  | ({} if tool.workdir_argument is None
                     else {"workdir-argument": tool.workdir_argument})
                  for name, tool in self.shell_tools.items()}
         return {"shell_tools": shell or None,
-                "base_dirs": None if self.base_dirs is None else self.base_dirs.model_dump()}
+                "base_dirs": None if self.base_dirs is None else self.base_dirs.model_dump(),
+                "runtime": None if self.runtime is None else list(self.runtime)}
 
     @classmethod
     def from_entries(cls, entries: str | Sequence[str], *,
                      shell_tools: Mapping[str, object] | Sequence[str] | None = None,
                      base_dirs: Mapping[str, str | None] | None = None,
-                     source: str | None = None) -> Plan:
+                     source: str | None = None,
+                     runtime: str | Sequence[str] | None = None) -> Plan:
         """A plan from approved entries given in code. Raises PlanError."""
         given: object = entries
         if isinstance(entries, Sequence) and not isinstance(entries, str):
@@ -201,6 +225,8 @@ class Plan(BaseModel):
                                    else list(shell_tools))
         if base_dirs is not None:
             data["base-dirs"] = dict(base_dirs)
+        if runtime is not None:
+            data["runtime"] = runtime if isinstance(runtime, str) else list(runtime)
         return validate_plan(data, PlanSource(source, "", None))
 
     @classmethod

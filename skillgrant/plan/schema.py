@@ -35,6 +35,12 @@ def plan_schema() -> dict[str, object]:
             "anyOf": [{"type": "object", "additionalProperties": False,
                        "properties": dict.fromkeys(BASE_DIRS, _DIRECTORY)},
                       {"type": "null"}]},
+        "runtime": {
+            "description": "The runtimes the plan is judged for (every runtime that reads "
+                           "allowed-tools when absent): a name, names separated by commas, or "
+                           "a list of names.",
+            "anyOf": [{"type": "string"},
+                      {"type": "array", "items": {"type": "string"}, "minItems": 1}]},
     }
     properties: dict[str, object] = {"$schema": {"type": "string"}}
     for field, names in SPELLINGS.items():

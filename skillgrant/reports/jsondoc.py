@@ -224,10 +224,12 @@ class JsonDocument:
         return "".join(self.chunks())
 
 
-def render_explain_json(verdict: Verdict, approved: Sequence[str], *, version: str) -> str:
-    """``explain --format json``: the decision object plus the approved entries."""
+def render_explain_json(verdict: Verdict, approved: Sequence[str], *, version: str,
+                        runtimes: Sequence[str] = ("claude-code",)) -> str:
+    """``explain --format json``: the decision object plus the approved entries and the
+    runtimes it was judged for."""
     rule = status_rule(verdict.status)
     document = {"version": JSON_VERSION, "tool": tool_json(version),
                 **verdict_json(verdict), "rule": None if rule is None else rule.id,
-                "approved": list(approved)}
+                "approved": list(approved), "runtime": list(runtimes)}
     return dumps(document)

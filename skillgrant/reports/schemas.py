@@ -156,10 +156,12 @@ def _run(command: str) -> Schema:
 
 def _explain() -> Schema:
     fields = {**_head(None), **_verdict_fields(),
-              "rule": {"enum": [None, *_STATUS_RULE.values()]}, "approved": _STRINGS}
+              "rule": {"enum": [None, *_STATUS_RULE.values()]}, "approved": _STRINGS,
+              "runtime": _STRINGS}
     return _document("skillgrant explain --format json",
-                     "One decision with its evidence, and the approved entries it was judged "
-                     "against.", {**_closed(fields), "allOf": _verdict_rules((None,))})
+                     "One decision with its evidence, the approved entries it was judged "
+                     "against, and the runtimes it was judged for (runtime profiles).",
+                     {**_closed(fields), "allOf": _verdict_rules((None,))})
 
 
 def _source() -> Schema:

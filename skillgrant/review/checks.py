@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from .. import vocabulary
-from ..domains import command, mcp
-from ..domains.base import Budget, Glob
+from ..domains import command, mcp, skill
+from ..domains.base import EVERY_TEXT, Budget, Glob
 from ..grants import Grant
 from ..prover import prove
 from ..vocabulary import Domain
@@ -107,6 +107,14 @@ def _inert(grant: Grant) -> Hit | None:
     if "*" in grant.key:
         return Hit("SGL203", f"`{grant.tool}` is a tool-name glob; only MCP tool names may end "
                    "in `*`, so it matches no tool")
+    if grant.key == "Monitor" and grant.content is not None:
+        # Claude Code 2.1.332 (runtimes.claude_code): `Monitor(…)` grants nothing.
+        return Hit("SGL205", f"`{grant}` grants nothing in Claude Code: only a bare `Monitor` "
+                   "approves Monitor calls, and a `Bash(…)` rule approves those of its commands",
+                   hint=f"Write `Bash({grant.content})`, or grant `Monitor` bare.")
+    if grant.key == "Skill" and skill.inert_reason(grant) is not None:
+        return Hit("SGL206", f"`{grant}` grants nothing in Claude Code: a Skill rule is a "
+                   "name, or a prefix ending in ` *` or `:*`")
     if grant.key in vocabulary.PATH_RULES_IGNORED and grant.content is not None:
         hint = ("Scope listing with `Read(path)`, or grant `Glob`." if grant.key == "Glob" else
                 f"Scope writes with `Edit({grant.content})`, or grant `{grant.tool}`.")
@@ -123,7 +131,7 @@ def _command(grant: Grant, shell: bool, shell_tools: frozenset[str]) -> tuple[li
     if command.has_reserved(grant.content):
         return [], []
     pattern = command.compile_pattern(grant.content)
-    if pattern.kind is command.Kind.ANY:
+    if pattern.kind is command.Kind.ANY or pattern.globs == (EVERY_TEXT,):
         if not shell:
             return [], []
         return [Hit("SGL101", f"`{grant}` approves every command, e.g. `{RM}`",

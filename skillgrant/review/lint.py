@@ -271,9 +271,9 @@ def diff_entries(
     new: str | Sequence[str],
     *,
     shell_tools: ShellTools = None,
-    base_dirs: BaseDirs = None,
+    base_dirs: BaseDirs = None, runtime: str | Sequence[str] | None = None,
 ) -> DiffResult:
-    """Compare two versions of a grant list (semantics §8 ``diff``).
+    """Compare two versions of a grant list (semantics §8 ``diff``) under ``runtime`` (prove's).
 
     Each NEW entry is judged with ``prove(entry, OLD)``. Not covered, unknown, invalid and
     ambiguous entries are escalations (``unknown`` counts: what is not proven is not granted);
@@ -299,7 +299,8 @@ def diff_entries(
             judged.append(DiffEntry("escalated", entry, Verdict(entry, "unknown", reason),
                                     index=index))
             continue
-        verdict = prove(entry, old_items, shell_tools=shell_tools, base_dirs=base_dirs)
+        verdict = prove(entry, old_items, shell_tools=shell_tools, base_dirs=base_dirs,
+                        runtime=runtime)
         if grant is not None and grant in first_old:
             judged.append(DiffEntry("unchanged", entry, verdict, first_old[grant], index))
         elif verdict.status == "inert":

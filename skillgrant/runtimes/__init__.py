@@ -25,9 +25,11 @@ PROFILES: Final[Mapping[str, Profile]] = MappingProxyType({
 DEFAULT_RUNTIMES: Final[tuple[str, ...]] = tuple(PROFILES)
 
 
-def profiles(names: str | Iterable[str] | None) -> tuple[Profile, ...]:
+def profiles(names: str | Iterable[str] | None, *,
+             source: str | None = "--runtime") -> tuple[Profile, ...]:
     """The profiles ``names`` names (a comma-separated string or names), in order, without
-    repeats; ``DEFAULT_RUNTIMES`` for None or nothing. Raises PlanError for an unknown name.
+    repeats; ``DEFAULT_RUNTIMES`` for None or nothing. Raises PlanError, naming ``source``, for
+    an unknown name.
 
     >>> [p.name for p in profiles("claude-code")]
     ['claude-code']
@@ -38,13 +40,13 @@ def profiles(names: str | Iterable[str] | None) -> tuple[Profile, ...]:
         items = names.split(",") if isinstance(names, str) else list(names)
         wanted = [n.strip() for n in items if isinstance(n, str) and n.strip()]
         if len(wanted) != len([n for n in items if not isinstance(n, str) or n.strip()]):
-            raise PlanError("a runtime must be named by a string")
+            raise PlanError("a runtime must be named by a string", source=source)
         if not wanted:
             wanted = list(DEFAULT_RUNTIMES)
     unknown = [n for n in wanted if n not in PROFILES]
     if unknown:
         raise PlanError(f"unknown runtime {unknown[0]!r}; known runtimes: "
-                        f"{', '.join(PROFILES)}")
+                        f"{', '.join(PROFILES)}", source=source)
     return tuple(PROFILES[n] for n in dict.fromkeys(wanted))
 
 

@@ -25,12 +25,17 @@ PROFILE: Final = Profile(
     domains=MappingProxyType({"Skill": Domain.SKILL}),
     # `Monitor(…)` rules grant nothing; a bare `Monitor` approves every Monitor call.
     content_grants_nothing=frozenset({"Monitor"}),
-    # A `Bash(…)` rule with a content also approves Monitor calls of its commands; a bare
-    # `Bash` (or `Bash(*)`) does not.
-    content_also_grants=MappingProxyType({"Bash": "Monitor"}),
+    # A `Bash(…)` rule with a content also approves Monitor calls of its commands, and an
+    # `Edit(…)` rule Write and NotebookEdit calls on its paths; a bare `Bash` (or `Bash(*)`)
+    # approves no Monitor call, a bare `Edit` no Write or NotebookEdit call.
+    content_also_grants=MappingProxyType({"Bash": ("Monitor",),
+                                          "Edit": ("Write", "NotebookEdit")}),
     # `Skill(x)` exact (a leading `/` dropped), `Skill(x *)` and `Skill(x:*)` a raw string
     # prefix, any other star nothing.
     skill_rules=SKILL_EXACT_OR_RAW_PREFIX,
     # `mcp__a` matches the tools of server `a`, never those of server `a__b`.
     mcp_names=MCP_BY_SERVER,
+    # `Bash(touch a && touch /dev/shm/b)`, `Bash(touch ${HOME}/x)`: approved whole, skipping the
+    # path, protected-folder and static-analysis checks `Bash(touch *)` puts each part through.
+    whole_exact_rules=True,
 )

@@ -13,9 +13,8 @@ a runtime is one module that builds a ``Profile`` and one line in ``runtimes.PRO
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..vocabulary import Domain
 
@@ -29,9 +28,13 @@ COPILOT_KEYS: Final = "copilot-keys"
 MCP_BY_SERVER: Final = "by-server"
 
 
-@dataclass(frozen=True)
-class Profile:
-    """One runtime's reading of entries (see the module docstring).
+_NO_TOOLS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
+
+
+class Profile(NamedTuple):
+    """One runtime's reading of entries (see the module docstring). (A NamedTuple, built by
+    keyword: the call gate's hook imports the prover on every tool call, and importing
+    dataclasses costs it as much as Python's own start-up.)
 
     ``tool_names`` maps each tool name the runtime matches, spelled exactly as it matches it,
     to the tool key the prover judges it as (aliases included: ``Task`` → ``Agent``). With
@@ -40,8 +43,9 @@ class Profile:
     that the runtime has (empty: none joins ``Bash``; None: every declared one does).
     ``domains`` overrides ``vocabulary.domain_of`` for some tool keys. ``content_grants_nothing``
     names tools whose rules with a content grant nothing there (bare rules still grant);
-    ``content_also_grants`` maps a tool to another whose calls its content rules also approve
-    (its bare rule does not). ``skill_rules`` and ``mcp_names`` name the reading of those forms.
+    ``content_also_grants`` maps a tool to others whose calls its content rules also approve
+    (its bare rule does not). ``skill_rules`` and ``mcp_names`` name the reading of those forms;
+    ``whole_exact_rules`` says exact command rules are approved whole there.
     """
 
     name: str
@@ -49,12 +53,14 @@ class Profile:
     tool_names: Mapping[str, str]
     names_case_sensitive: bool = True
     shell_tools: frozenset[str] | None = frozenset()
-    domains: Mapping[str, Domain] = field(default_factory=lambda: MappingProxyType({}))
+    domains: Mapping[str, Domain] = MappingProxyType({})
     content_grants_nothing: frozenset[str] = frozenset()
-    content_also_grants: Mapping[str, str] = field(
-        default_factory=lambda: MappingProxyType({}))
+    content_also_grants: Mapping[str, tuple[str, ...]] = _NO_TOOLS
     skill_rules: str | None = None
     mcp_names: str | None = None
+    #: An exact rule holding `&&`, `||`, `;`, a line break or shell expansion is approved as
+    #: one whole string, skipping the checks a glob rule's parts get (commandpattern.WHOLE).
+    whole_exact_rules: bool = False
     #: A whole-entry reading (``COPILOT_KEYS``) that replaces the domains under this runtime:
     #: each submitted entry is judged against the plan's entries as written
     #: (``runtimes.entry_verdict``). None: the domains decide.
@@ -62,6 +68,9 @@ class Profile:
 
     def __str__(self) -> str:
         return self.name
+
+    def __repr__(self) -> str:
+        return f"Profile(name={self.name!r})"
 
     def spelled_as_matched(self, name: str, key: str) -> bool:
         """Whether an entry naming ``name`` (judged as tool ``key``) grants anything here by its
@@ -73,12 +82,18 @@ class Profile:
             return True  # not a tool this runtime knows: the domains judge it as written
         return not self.names_case_sensitive
 
-    def inert_reason(self, name: str, key: str, has_content: bool) -> str | None:
-        """Why an entry naming ``name`` (tool ``key``) grants nothing under this runtime, or
-        None."""
-        if not self.spelled_as_matched(name, key):
-            return (f"{self.title} matches tool names exactly, and {name!r} is not how it spells "
-                    f"{key!r}; it grants nothing there")
+    def misspelt_reason(self, name: str, key: str) -> str | None:
+        """Why an approved entry naming ``name`` (tool ``key``) grants nothing here by its
+        spelling, or None. (A submitted entry so spelt is judged as its tool: it is written
+        back in the runtime's spelling.)"""
+        if self.spelled_as_matched(name, key):
+            return None
+        return (f"{self.title} matches tool names exactly, and {name!r} is not how it spells "
+                f"{key!r}; it grants nothing there")
+
+    def inert_reason(self, key: str, has_content: bool) -> str | None:
+        """Why an entry of tool ``key`` (with a content or bare) grants nothing under this
+        runtime by its form, or None."""
         if has_content and key in self.content_grants_nothing:
             return f"under {self.title}, a {key}(…) rule with a content grants nothing"
         return None

@@ -86,6 +86,32 @@ def _text_of(content: object) -> str:
     return ""
 
 
+#: In an Agent probe's prompt: the sub-agent's own conversation (it shares the session's base
+#: URL, and must not replay the main script). After the mark, ``CALL:`` and a JSON ``[name,
+#: input]`` is the one tool call the sub-agent makes (its id ``SUBAGENT_CALL_ID``) before it
+#: answers with text.
+SUBAGENT_MARK = "SKILLGRANT-SUBAGENT-PROBE"
+SUBAGENT_CALL_ID = "toolu_subagent_0000"
+
+
+def _subagent(messages: Sequence[Any]) -> bool:
+    first = messages[0] if messages and isinstance(messages[0], dict) else {}
+    return SUBAGENT_MARK in _text_of(first.get("content"))
+
+
+def _subagent_call(messages: Sequence[Any], used: int) -> Call | None:
+    """The sub-agent's one scripted call, while it has not made it."""
+    text = _text_of(messages[0].get("content"))
+    _, found, rest = text.partition("CALL:")
+    if not found or used:
+        return None
+    try:
+        name, tool_input = json.loads(rest.strip().splitlines()[0])
+    except (ValueError, IndexError):
+        return None
+    return str(name), dict(tool_input)
+
+
 def answer(session: Session, body: Mapping[str, Any]) -> bytes:
     """The event stream for one request of ``session``."""
     messages = body.get("messages") or []
@@ -113,10 +139,13 @@ def answer(session: Session, body: Mapping[str, Any]) -> bytes:
         "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}})
     # Only the main conversation carries the tools; any other request (a title, a summary)
     # gets a short text answer.
-    if body.get("tools") and used < len(session.script):
-        name, tool_input = session.script[used]
+    sub = _subagent(messages)
+    scripted = _subagent_call(messages, used) if sub and body.get("tools") else None
+    if scripted is not None or (body.get("tools") and used < len(session.script) and not sub):
+        name, tool_input = scripted or session.script[used]
+        call_id = SUBAGENT_CALL_ID if scripted else session.call_id(used)
         event("content_block_start", {"index": 0, "content_block": {
-            "type": "tool_use", "id": session.call_id(used), "name": name, "input": {}}})
+            "type": "tool_use", "id": call_id, "name": name, "input": {}}})
         event("content_block_delta", {"index": 0, "delta": {
             "type": "input_json_delta", "partial_json": json.dumps(tool_input)}})
         stop = "tool_use"

@@ -196,7 +196,11 @@ def problems(draw: st.DrawFn) -> tuple[Pattern, list[Pattern]]:
 
 
 def _decide(submitted: Pattern, approved: list[Pattern]) -> Verdict:
-    return prove(submitted.entry, [a.entry for a in approved])
+    # A bare Monitor beside the plan: under Claude Code a `Bash(…)` rule also approves Monitor
+    # calls, which a bare Bash does not (issue 28), and these laws are about the language of
+    # Bash calls. tests/test_command_domain.py pins the Monitor rule itself.
+    monitor = ["Monitor"] if submitted.mode == "command" else []
+    return prove(submitted.entry, [a.entry for a in approved] + monitor)
 
 
 def _escaped(pattern: Pattern) -> bool:
@@ -257,7 +261,8 @@ def test_constructed_narrowings_are_kept(data: st.DataObject, mode: Mode) -> Non
     # A narrowing with a run of spaces is decided by identity only (the runtime collapses
     # spacing): that completeness is given up, by design.
     narrow = data.draw(narrowings(wide).filter(lambda p: not _escaped(p)), label="submitted")
-    verdict = prove(narrow.entry, [wide.entry])
+    monitor = ["Monitor"] if mode == "command" else []  # see _decide
+    verdict = prove(narrow.entry, [wide.entry, *monitor])
     assert verdict.status == "covered", (narrow, wide, verdict)
     assert verdict.covered_by == wide.entry
 
@@ -275,12 +280,26 @@ _MCP = st.builds(
     st.text("abc_", max_size=3).filter(lambda t: not t.startswith("_")),
     st.sampled_from(["", "*"]),
 )
+
+
+def _grants_in_claude_code(entry: str) -> bool:
+    """Not one of the forms Claude Code 2.1.332 reads as granting nothing (issue 28): a
+    `Monitor(…)` rule, or a `Skill(…)` rule with a star other than a trailing ` *` or `:*`."""
+    name, _, rest = entry.partition("(")
+    content = rest[:-1]
+    if name == "Monitor" and content not in ("", "*"):
+        return False
+    if name == "Skill" and "*" in content and content != "*":
+        return content[-2:] in (" *", ":*") and "*" not in content[:-2]
+    return True
+
+
 live_entries = st.one_of(
     _NAMES,
     st.builds(lambda n, c: f"{n}({c})", _NAMES, _SPEC_CONTENTS),
     _MCP,
     st.builds(lambda p: p.entry, patterns()),
-)
+).filter(_grants_in_claude_code)
 
 
 @settings(max_examples=EXAMPLES)

@@ -4,7 +4,10 @@ the contract's words: a plain membership test over concrete tool names / agent t
 Reference semantics (allow position):
 - ``mcp__s`` and ``mcp__s__*`` allow every tool ``mcp__s__<t>`` (t non-empty);
   ``mcp__s__p*`` allows ``mcp__s__<p…>``; ``mcp__s__t`` allows exactly that tool. Verbatim.
-- ``Agent`` (or ``Task``) allows every type; ``Agent(t)`` allows exactly type ``t``.
+  A name with a second ``__`` after its server is read two ways (a server name may hold
+  ``__``, and rules match the tool's own server: measured on Claude Code 2.1.332).
+- ``Agent`` (or ``Task``) allows every type; ``Agent(t)`` allows exactly type ``t``. The name
+  is matched exactly: ``agent`` grants nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ def ambiguous(name: str) -> bool:
     outside the decided fragment, covered only by an identical entry."""
     rest = name[len("mcp__"):]
     server, _, tool = rest.partition("__")
-    return "___" in rest or server.endswith("_") or tool.startswith("_")
+    return "___" in rest or server.endswith("_") or tool.startswith("_") or "__" in tool
 
 
 def mcp_allows(rule: str, tool_name: str) -> bool:
@@ -87,12 +90,14 @@ def test_mcp_soundness_and_witness(sub: str, approved: list[str], data: st.DataO
             name = data.draw(members(sub))
             assert mcp_allows(sub, name)
             assert any(mcp_allows(a, name) for a in approved), (sub, approved, name)
+    elif any(map(ambiguous, approved)):
+        # An approved name read two ways may allow any witness: none is certain.
+        assert verdict.status in ("not_covered", "unknown"), verdict
     else:
         assert verdict.status == "not_covered", verdict  # the fragment is fully decided
         assert verdict.witness is not None
         assert mcp_allows(sub, verdict.witness), verdict
-        usable = [a for a in approved if not ambiguous(a)]
-        assert not any(mcp_allows(a, verdict.witness) for a in usable), verdict
+        assert not any(mcp_allows(a, verdict.witness) for a in approved), verdict
 
 
 @settings(max_examples=EXAMPLES)
@@ -129,7 +134,9 @@ AGENT_RULES = st.one_of(
 
 def agent_allows(rule: str, agent_type: str) -> bool:
     """Reference: does an Agent/Task rule allow spawning ``agent_type``?"""
-    _, _, rest = rule.partition("(")
+    name, _, rest = rule.partition("(")
+    if name not in ("Agent", "Task"):
+        return False  # names are matched exactly (issue 28): `agent` grants nothing
     content = rest[:-1] if rest else ""
     return content in ("", "*") or content == agent_type
 
@@ -146,7 +153,9 @@ def test_agent_soundness_and_witness(sub: str, approved: list[str]) -> None:
     else:
         assert verdict.status == "not_covered", verdict
         assert verdict.witness is not None
-        assert agent_allows(sub, verdict.witness)
+        # A submitted name spelt otherwise is judged (and written) as the built-in tool.
+        written = sub.replace("agent", "Agent", 1) if sub.startswith("agent") else sub
+        assert agent_allows(written, verdict.witness)
         assert not any(agent_allows(a, verdict.witness) for a in approved), verdict
 
 

@@ -278,7 +278,9 @@ def test_kept_edit_has_its_read_side_covered(
     ``Edit(p)`` must have every path of p readable by one of those Read patterns (pathspec)."""
     spelled = render(*submitted)
     read_entries = [entry(*r) for r in reads]
-    verdict = prove(f"Edit({spelled})", ["Edit", *read_entries], base_dirs=BASES)
+    # Write and NotebookEdit bare too: an Edit(…) rule also approves those calls (issue 28).
+    verdict = prove(f"Edit({spelled})", ["Edit", "Write", "NotebookEdit", *read_entries],
+                    base_dirs=BASES)
     if parse_grant(f"Edit({spelled})").content is None:  # `Edit(*)`: tool-wide, reads nothing
         assert verdict.status == "covered"
         return

@@ -1,0 +1,265 @@
+"""Every tool domain against the pinned Claude Code (issue 28).
+
+Two kinds of test:
+
+- **The measured classes**, one test each, named after the behaviour. Each shows the runtime's
+  side (the files as the runtime reads them, skillgrant bypassed) and skillgrant's (the prover's
+  verdict, or the applied file).
+- **Generated pairs, end to end, per domain** (``cc_domain_pairs``): for each plan, every
+  submitted entry is applied (A) and the runtime judges A's entries against the plan alone (P)
+  on calls of that domain. The applied files of one plan are judged together: allow rules only
+  add, so the union of their entries allowing nothing P does not means no one of them does.
+  ``SKILLGRANT_DOMAIN_PAIRS`` sets the pairs per domain: the CI runs the seeded first 120 of
+  each domain; ``SKILLGRANT_DOMAIN_PAIRS=200`` runs the full counts (docs/runtime-conformance.md
+  gives the last such run).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from cc_cases import block_list, plan_skill, skill
+from cc_domain_pairs import DOMAINS, calls_for, groups
+from cc_domains import Call, DomainJudge
+from cc_probe import TALLY, Judge
+
+from skillgrant import SkillFileError, parse_grant, prove
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_text, read_skill
+
+PAIRS = int(os.environ.get("SKILLGRANT_DOMAIN_PAIRS", "120"))
+
+
+@pytest.fixture(scope="module")
+def domain_judge(judge: Judge) -> Iterator[DomainJudge]:
+    found = DomainJudge(judge.binary, judge.standin, judge.workers)
+    yield found
+    TALLY["domain sessions"] = TALLY.get("domain sessions", 0) + found.sessions
+    TALLY["domain probe calls"] = TALLY.get("domain probe calls", 0) + found.calls
+
+
+# --- the measured classes -------------------------------------------------------------------
+
+#: (the skill's allowed-tools, as the runtime reads it with skillgrant bypassed) -> calls.
+_SIDES: dict[str, list[str]] = {
+    "compound-exact": ["Bash(touch zz && touch /dev/shm/zz)"],
+    "expansion-exact": ["Bash(touch ${HOME}/zz)", "Bash(touch {a,b})"],
+    "touch-glob": ["Bash(touch *)"],
+    "read-lower": ["read(~/docs/**)"],
+    "read-upper": ["Read(~/docs/**)"],
+    "bash-lower": ["bash(touch *)"],
+    "skill-glob": ["Skill(deploy-*)"],
+    "skill-exact": ["Skill(deploy-staging)"],
+    "skill-prefix": ["Skill(o *)"],
+    "exec-command": ["exec_command"],
+    "bash": ["Bash"],
+    "mcp-a": ["mcp__a"],
+    "mcp-a-b": ["mcp__a__b__*"],
+    "monitor-rule": ["Monitor(touch *)"],
+    "monitor": ["Monitor"],
+    "stars-only": ["Bash( * )"],
+    "wrapper-exact": ["Bash(eval touch /dev/shm/zz)", "Bash(exec touch /dev/shm/zz)"],
+    "wrapper-glob": ["Bash(eval *)", "Bash(exec *)"],
+}
+_CALLS = [Call("Bash", "touch zz && touch /dev/shm/zz"), Call("Bash", "touch ${HOME}/zz"),
+          Call("Bash", "touch {a,b}"), Call("Bash", "touch zz"), Call("Read", "~/docs/a.txt"),
+          Call("Skill", "deploy-staging"), Call("Skill", "other"), Call("Skill", "oth-x"),
+          Call("mcp__a__b__t", ""), Call("mcp__a__t", ""), Call("Monitor", "touch zz"),
+          Call("Bash", "eval touch /dev/shm/zz"), Call("Bash", "exec touch /dev/shm/zz")]
+
+
+@pytest.fixture(scope="module")
+def sides(domain_judge: DomainJudge) -> dict[str, dict[Call, bool]]:
+    texts = {name: skill(block_list(entries)) for name, entries in _SIDES.items()}
+    results = domain_judge.allowed_many((text, _CALLS) for text in texts.values())
+    return dict(zip(texts, results, strict=True))
+
+
+def test_exact_compound_rules_are_approved_whole(sides: dict[str, dict[Call, bool]]) -> None:
+    call = Call("Bash", "touch zz && touch /dev/shm/zz")
+    assert sides["compound-exact"][call] and not sides["touch-glob"][call]
+    assert prove("Bash(touch zz && touch /dev/shm/zz)", ["Bash(touch *)"]).status == "unknown"
+
+
+def test_exact_rules_holding_shell_expansion_are_approved_whole(
+        sides: dict[str, dict[Call, bool]]) -> None:
+    for command in ("touch ${HOME}/zz", "touch {a,b}"):
+        assert sides["expansion-exact"][Call("Bash", command)]
+        assert not sides["touch-glob"][Call("Bash", command)]
+        assert prove(f"Bash({command})", ["Bash(touch *)"]).status == "unknown"
+
+
+def test_tool_names_are_case_sensitive_so_a_misspelt_plan_is_never_respelt(
+        sides: dict[str, dict[Call, bool]]) -> None:
+    read = Call("Read", "~/docs/a.txt")
+    assert sides["read-upper"][read] and not sides["read-lower"][read]
+    assert sides["touch-glob"][Call("Bash", "touch zz")]
+    assert not sides["bash-lower"][Call("Bash", "touch zz")]
+    for submitted, plan in (("Read(~/docs/a.txt)", "read(~/docs/**)"),
+                            ("Bash(touch zz)", "bash(touch *)")):
+        new_text, decision = apply_to_text(skill(block_list([submitted])),
+                                           Plan.from_entries([plan]))
+        assert decision.restored
+        assert list(read_skill(new_text).allowed_tools.entries) == [plan]  # type: ignore[union-attr]
+
+
+def test_skill_rules_read_as_measured(sides: dict[str, dict[Call, bool]]) -> None:
+    assert not sides["skill-glob"][Call("Skill", "deploy-staging")]
+    assert sides["skill-exact"][Call("Skill", "deploy-staging")]
+    assert prove("Skill(deploy-staging)", ["Skill(deploy-*)"]).status == "not_covered"
+    # `Skill(o *)` is a raw prefix: it allows `other` and `oth-x`, so `Skill(other)` is kept.
+    assert sides["skill-prefix"][Call("Skill", "other")]
+    assert sides["skill-prefix"][Call("Skill", "oth-x")]
+    assert prove("Skill(other)", ["Skill(o *)"]).covered
+
+
+def test_a_shell_tool_alias_grants_nothing_in_claude_code(
+        sides: dict[str, dict[Call, bool]]) -> None:
+    touch = Call("Bash", "touch zz")
+    assert not sides["exec-command"][touch] and sides["bash"][touch]
+    verdict = prove("Bash", ["exec_command"], shell_tools=["exec_command"])
+    assert verdict.status == "not_covered"
+
+
+def test_mcp_rules_match_the_tools_own_server(sides: dict[str, dict[Call, bool]]) -> None:
+    deep = Call("mcp__a__b__t", "")
+    assert sides["mcp-a"][Call("mcp__a__t", "")] and not sides["mcp-a"][deep]
+    assert sides["mcp-a-b"][deep]
+    assert not prove("mcp__a__b__*", ["mcp__a"]).covered
+    assert not prove("mcp__a__b__t", ["mcp__a"]).covered
+    assert prove("mcp__a__t", ["mcp__a"]).covered
+
+
+def test_monitor_calls_follow_bash_rules_and_monitor_rules_grant_nothing(
+        sides: dict[str, dict[Call, bool]]) -> None:
+    monitor = Call("Monitor", "touch zz")
+    assert sides["touch-glob"][monitor]
+    assert not sides["bash"][monitor]
+    assert not sides["monitor-rule"][monitor]
+    assert sides["monitor"][monitor]
+    assert prove("Monitor(touch zz)", ["Monitor(touch *)"]).status == "inert"
+    assert prove("Bash(touch zz)", ["Bash"]).status == "not_covered"
+    assert prove("Bash(touch zz)", ["Bash", "Monitor"]).covered
+    assert prove("Monitor", ["Monitor"]).covered
+
+
+def test_exact_rules_run_through_a_wrapper_are_approved_whole(
+        sides: dict[str, dict[Call, bool]]) -> None:
+    # Review F28-2: `eval`, `exec` (and the other builtins and wrappers of
+    # commandpattern.WHOLE_PROGRAMS): the exact rule approves the string, the glob does not.
+    for command in ("eval touch /dev/shm/zz", "exec touch /dev/shm/zz"):
+        assert sides["wrapper-exact"][Call("Bash", command)]
+        assert not sides["wrapper-glob"][Call("Bash", command)]
+        assert prove(f"Bash({command})", [f"Bash({command.split()[0]} *)"]).status == "unknown"
+
+
+def test_a_content_of_stars_only_is_a_glob_rule_not_a_tool_wide_grant(
+        sides: dict[str, dict[Call, bool]]) -> None:
+    # Review F28-1: only `Bash`, `Bash()` and `Bash(*)` are tool-wide. `Bash( * )` refuses what
+    # a glob rule's checks refuse, approves no exact compound whole, and approves Monitor calls.
+    for command in ("touch ${HOME}/zz", "touch zz && touch /dev/shm/zz"):
+        assert sides["bash"][Call("Bash", command)]
+        assert not sides["stars-only"][Call("Bash", command)]
+    assert sides["stars-only"][Call("Bash", "touch zz")]
+    assert sides["stars-only"][Call("Monitor", "touch zz")]
+    assert prove("Bash", ["Bash( * )"]).status == "unknown"
+    assert prove("Bash(touch zz && touch /dev/shm/zz)", ["Bash(**)", "Monitor"]).status == \
+        "unknown"
+    assert prove("Bash(touch zz)", ["Bash(**)"]).covered
+
+
+# --- generated pairs, per domain ------------------------------------------------------------
+
+@pytest.mark.parametrize("domain", list(DOMAINS))
+def test_applied_files_never_allow_more_than_the_plan_in_each_domain(
+        domain_judge: DomainJudge, domain: str) -> None:
+    jobs: list[tuple[str, list[Call]]] = []
+    plans: list[tuple[str, ...]] = []
+    pairs = kept = refused = 0
+    for group in groups(domain, PAIRS):
+        plan = Plan.from_entries(list(group.plan))
+        applied: dict[str, None] = {}
+        for entry in group.submitted:
+            pairs += 1
+            try:
+                new_text, decision = apply_to_text(skill(block_list([entry])), plan)
+            except SkillFileError:
+                refused += 1
+                continue
+            kept += bool(decision.kept)
+            doc = read_skill(new_text)
+            applied.update(dict.fromkeys(doc.allowed_tools.entries if doc.allowed_tools
+                                         else []))
+        calls = calls_for(domain, [*group.plan, *group.submitted, *applied])
+        if applied:
+            jobs += [(skill(block_list(list(applied))), calls), (plan_skill(group.plan), calls)]
+            plans.append(group.plan)
+    results = domain_judge.allowed_many(jobs)
+    escalations = []
+    allowed_a = 0
+    for plan, a, p in zip(plans, results[0::2], results[1::2], strict=True):
+        allowed_a += sum(a.values())
+        escalations += [(plan, str(call)) for call, ok in a.items() if ok and not p[call]]
+    TALLY[f"{domain} pairs"] = pairs
+    TALLY[f"{domain} kept"] = kept
+    TALLY[f"{domain} calls allowed under A"] = allowed_a
+    TALLY[f"{domain} escalations"] = len(escalations)
+    assert pairs >= PAIRS and refused == 0
+    assert escalations == [], "\n".join(map(repr, escalations))
+
+
+# --- witnesses, per domain ------------------------------------------------------------------
+
+def _outside_project(call: Call) -> bool:
+    return call.tool in ("Bash", "Monitor") and any(
+        word.startswith(("/", "~")) or ".." in word for word in call.arg.split()[1:])
+
+
+def _witness_call(domain: str, entry: str, reason: str, witness: str) -> Call | None:
+    """The call a witness stands for, when this suite can make it."""
+    tool = entry.split("(", 1)[0].lower()
+    if tool == "bash" and "\n" not in witness:
+        return Call("Monitor" if "Monitor call" in reason else "Bash", witness)
+    if tool == "skill" and domain == "Skill":
+        return Call("Skill", witness)
+    if tool == "webfetch" and "*" not in witness:
+        return Call("WebFetch", f"https://{witness}/x")
+    if tool == "read" and witness.startswith("~/"):
+        return Call("Read", witness)
+    return None
+
+
+def test_witnesses_are_allowed_by_the_entry_and_by_no_approved_one(
+        domain_judge: DomainJudge) -> None:
+    """For not_covered verdicts of the generated pairs (Bash, Monitor, Skill, WebFetch, Read),
+    the witness call is allowed under a skill holding only the submitted entry (as skillgrant
+    reads it: in the runtime's spelling), and denied under P. Read-only commands, which need
+    no grant, cannot show it and are left out; so are commands naming a path outside the
+    project, which the runtime path-checks under every rule but a tool-wide one."""
+    sample: dict[Call, tuple[str, tuple[str, ...]]] = {}
+    for domain in ("Bash", "Monitor", "Skill", "WebFetch", "Read"):
+        taken = 0
+        for group in groups(domain, PAIRS):
+            for entry in group.submitted:
+                verdict = prove(entry, list(group.plan))
+                if verdict.status != "not_covered" or verdict.witness is None or taken >= 12:
+                    continue
+                call = _witness_call(domain, entry, verdict.reason, verdict.witness)
+                if call is None or call in sample or _outside_project(call):
+                    continue
+                sample[call] = (str(parse_grant(entry)), group.plan)
+                taken += 1
+    calls = list(sample)
+    (baseline,) = domain_judge.allowed_many([(skill(block_list([])), calls)])
+    judged = [c for c in calls if not baseline[c]]
+    under_entry = domain_judge.allowed_many(
+        (skill(block_list([sample[c][0]])), [c]) for c in judged)
+    under_plan = domain_judge.allowed_many((plan_skill(sample[c][1]), [c]) for c in judged)
+    wrong = [(sample[c], str(c), a[c], p[c])
+             for c, a, p in zip(judged, under_entry, under_plan, strict=True)
+             if not a[c] or p[c]]
+    TALLY["domain witnesses judged"] = len(judged)
+    assert len(judged) >= 30
+    assert wrong == [], "\n".join(map(repr, wrong))
