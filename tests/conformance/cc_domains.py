@@ -72,7 +72,9 @@ class Call:
         """The calls the stand-in makes for this probe; the last one is judged."""
         if self.tool.startswith("mcp__"):
             return [(self.tool, {})]
-        return _SCRIPTS[self.tool](self.arg, str(self.path(work)))
+        calls: list[tuple[str, dict[str, Any]]] = _SCRIPTS[self.tool](self.arg,
+                                                                       str(self.path(work)))
+        return calls
 
     def prepare(self, work: Path) -> None:
         """The files the call needs: a file to read or edit (inside the session's folder),
@@ -217,9 +219,9 @@ def _prepare(work: Path, calls: Sequence[Call]) -> list[str]:
     if any(c.tool == "Skill" for c in calls):
         named = {c.arg for c in calls if c.tool == "Skill" and _SKILL_NAME.fullmatch(c.arg)}
         for name in sorted({*SKILLS, *named}):
-            folder = work / "project" / ".claude" / "skills" / name
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / "SKILL.md").write_text(
+            skill_dir = work / "project" / ".claude" / "skills" / name
+            skill_dir.mkdir(parents=True, exist_ok=True)
+            (skill_dir / "SKILL.md").write_text(
                 f"---\nname: {name}\ndescription: a probe target\nallowed-tools: Read\n"
                 "---\nSay done.\n")
     if not any(c.tool.startswith("mcp__") for c in calls):

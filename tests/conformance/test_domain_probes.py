@@ -204,9 +204,9 @@ def test_applied_files_never_allow_more_than_the_plan_in_each_domain(
     results = domain_judge.allowed_many(jobs)
     escalations = []
     allowed_a = 0
-    for plan, a, p in zip(plans, results[0::2], results[1::2], strict=True):
+    for entries, a, p in zip(plans, results[0::2], results[1::2], strict=True):
         allowed_a += sum(a.values())
-        escalations += [(plan, str(call)) for call, ok in a.items() if ok and not p[call]]
+        escalations += [(entries, str(call)) for call, ok in a.items() if ok and not p[call]]
     TALLY[f"{domain} pairs"] = pairs
     TALLY[f"{domain} kept"] = kept
     TALLY[f"{domain} calls allowed under A"] = allowed_a

@@ -21,11 +21,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bash_corpus import generate
 from bash_oracle import BASH, Sandbox
 from examples import examples
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from test_bash_differential import generate
 
 from skillgrant.gate import plainshell
 from skillgrant.gate.lexical import lexical_doubt

@@ -156,7 +156,7 @@ def test_a_hook_that_would_not_hold_does_not_count(tmp_path: Path, change: dict[
     (project / ".claude" / "settings.json").write_text(json.dumps(settings))
     with pytest.raises(ValueError):
         enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
-    settings["hooks"]["PreToolUse"][0]["hooks"] = [hook]  # type: ignore[index]
+    settings["hooks"]["PreToolUse"][0]["hooks"] = [hook]
     (project / ".claude" / "settings.json").write_text(json.dumps(settings))
     assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
     (project / ".claude" / "settings.local.json").write_text('{"disableAllHooks": true}')
