@@ -5,7 +5,7 @@
 # one plain line and keep the rest's result.
 if installed=$("$venv/bin/python" tests/conformance/cp_runtime.py install 2>&1); then
   echo "$installed"
-  SKILLGRANT_COPILOT_CASES="${SKILLGRANT_COPILOT_CASES:-20}" "$venv/bin/python" -m pytest -q \
+  SKILLGRANT_COPILOT_CASES="${SKILLGRANT_COPILOT_CASES:-10}" "$venv/bin/python" -m pytest -q \
     -p no:cacheprovider tests/conformance/test_copilot_conformance.py \
     tests/conformance/test_copilot_gate_e2e.py --conformance --copilot \
     --conformance-workers 2 || status=1
