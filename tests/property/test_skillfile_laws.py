@@ -136,7 +136,9 @@ def skill_files(draw: st.DrawFn) -> str:
     return text
 
 
-plans = st.lists(st.sampled_from(APPROVED), max_size=4, unique=True).map(Plan.from_entries)
+# COVERED_BY is Claude Code's reading: the plans are judged under it alone.
+plans = st.lists(st.sampled_from(APPROVED), max_size=4, unique=True).map(
+    lambda entries: Plan.from_entries(entries, runtime="claude-code"))
 
 
 def _allowed_lines(text: str) -> tuple[int, int]:
