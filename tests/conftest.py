@@ -35,6 +35,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="run the Bun differential of the SKILL.md reader (tests/oracle)")
     parser.addoption("--bun-cases", type=int, default=50_000,
                      help="generated frontmatters the Bun differential reads")
+    parser.addoption("--slow", action="store_true",
+                     help="also run the tests marked slow: each installs the package into a "
+                          "new environment (.ci/steps/30-slow.sh runs them)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "slow: an end-to-end installation into a new environment; runs with --slow "
+                   "(.ci/steps/30-slow.sh), skipped without it, saying so")
 
 
 # --- the runtime conformance suite (tests/conformance) ---------------------------------------
@@ -47,8 +56,10 @@ ORACLE = Path(__file__).resolve().parent / "oracle"
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Without ``--conformance`` the suite is skipped, saying so (it takes minutes and needs
     the pinned runtime); with it, a missing runtime or jail fails, never passes silently.
-    The Bun differential (tests/oracle) likewise runs only with ``--bun``, and the Copilot CLI
-    suite (tests/conformance/test_copilot_*.py) only with ``--conformance --copilot``."""
+    The Bun differential (tests/oracle) likewise runs only with ``--bun``, the Copilot CLI
+    suite (tests/conformance/test_copilot_*.py) only with ``--conformance --copilot``, and a
+    test marked ``slow`` (a fresh installation: tens of seconds of CPU each) only with
+    ``--slow``."""
     if config.getoption("--conformance") and not config.getoption("--copilot"):
         later = pytest.mark.skip(reason="the Copilot CLI suite runs with --copilot")
         for item in items:
@@ -56,7 +67,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(later)
     skip = pytest.mark.skip(reason="the runtime conformance suite runs with --conformance")
     skip_bun = pytest.mark.skip(reason="the Bun differential runs with --bun")
+    skip_slow = pytest.mark.skip(reason="a fresh installation: runs with --slow "
+                                        "(.ci/steps/30-slow.sh)")
     for item in items:
+        if item.get_closest_marker("slow") is not None and not config.getoption("--slow"):
+            item.add_marker(skip_slow)
         parents = Path(str(item.path)).parents
         if CONFORMANCE in parents and not config.getoption("--conformance"):
             item.add_marker(skip)

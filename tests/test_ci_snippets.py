@@ -1,7 +1,8 @@
 """The README's "In other repositories" snippets, as written: the local pre-commit hook run by
 pre-commit itself, and the GitHub Actions workflow's ``run:`` steps in a copy of a repository
 (with this checkout where the workflow checks skillgrant out, and a fresh virtual environment
-for its ``pip install``)."""
+for its ``pip install``). The workflow's install is marked ``slow``: it runs with ``--slow``
+(.ci/steps/30-slow.sh), not in the README's test command."""
 
 from __future__ import annotations
 
@@ -63,6 +64,7 @@ def test_the_local_pre_commit_hook_runs_as_written(tmp_path: Path) -> None:
     assert passed.returncode == 0, passed.stdout + passed.stderr
 
 
+@pytest.mark.slow  # a fresh environment and a pip install of a copy: .ci/steps/30-slow.sh
 def test_the_workflow_steps_run_as_written(tmp_path: Path) -> None:
     (workflow,) = (b for b in _blocks("yaml") if "actions/checkout" in b)
     steps = yaml.safe_load(workflow)

@@ -14,7 +14,10 @@ the fence changes that:
 - ``<!-- snippet: in docs/examples/NAME -->`` runs it in a copy of that folder instead (its
   files are the ones the snippet reads), after the folder's ``setup.sh`` when there is one;
 - ``<!-- snippet: not run: REASON -->`` leaves it out, and says why (a snippet that installs
-  a fresh environment, or runs for minutes, is run elsewhere: the reason names where).
+  a fresh environment, or runs for minutes, is run elsewhere: the reason names where);
+- ``<!-- snippet: slow, in docs/examples/NAME -->`` runs it as above, but
+  only with ``--slow`` (.ci/steps/30-slow.sh): a snippet that builds an environment of its own
+  (``pre-commit try-repo`` installs the package into one) costs tens of seconds of CPU.
 
 ``SKILLGRANT_SNIPPETS=update`` writes what each console session printed into its document
 instead of comparing (then read the diff before committing it).
@@ -37,7 +40,8 @@ from installed import Installed
 DOCUMENTS = ["README.md", *sorted(p.relative_to(REPO).as_posix()
                                   for p in (REPO / "docs").glob("*.md")), "fuzz/README.md"]
 _FENCE = re.compile(r"^```(sh|console)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
-_MARKER = re.compile(r"<!-- snippet: (in (?P<cwd>\S+)|not run: (?P<reason>.+?)) -->\n*\Z")
+_MARKER = re.compile(r"<!-- snippet: (?P<slow>slow, )?(in (?P<cwd>\S+)|not run: (?P<reason>.+?))"
+                     r" -->\n*\Z")
 TIMEOUT = 300
 
 
@@ -48,6 +52,7 @@ class Snippet(NamedTuple):
     text: str
     cwd: str | None
     skip: str | None
+    slow: bool = False
 
     @property
     def id(self) -> str:
@@ -66,12 +71,14 @@ def _snippets() -> list[Snippet]:
             marker = _MARKER.search(before[-400:])
             found.append(Snippet(document, before.count("\n") + 1, match.group(1),
                                  match.group(2), marker and marker.group("cwd"),
-                                 marker and marker.group("reason")))
+                                 marker and marker.group("reason"),
+                                 bool(marker and marker.group("slow"))))
     return found
 
 
 SNIPPETS = _snippets()
-RUN = [s for s in SNIPPETS if s.skip is None]
+RUN = [pytest.param(s, id=s.id, marks=[pytest.mark.slow] if s.slow else [])
+       for s in SNIPPETS if s.skip is None]
 
 
 def _sandbox(tmp_path: Path, snippet: Snippet, installed: Installed) -> Path:
@@ -126,7 +133,7 @@ def _session(text: str) -> list[tuple[str, list[str]]]:
     return steps
 
 
-@pytest.mark.parametrize("snippet", RUN, ids=[s.id for s in RUN])
+@pytest.mark.parametrize("snippet", RUN)
 def test_the_snippet_runs_as_written(snippet: Snippet, tmp_path: Path,
                                     installed: Installed) -> None:
     env = _env(tmp_path, installed)
