@@ -55,7 +55,22 @@ WHOLE_PROGRAMS: Final = frozenset({
     "timeout", "nice", "ionice", "stdbuf", "xargs", "parallel", "chroot", "unshare", "nsenter",
     "strace", "ltrace", "script", "expect", "busybox", "chrt", "taskset", "numactl",
     "systemd-run", "entr", "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh",
+    # Review F28-2b (measured on 2.1.332): `typeset`, `nocorrect`, and `find`, whose actions
+    # (-delete, -fprint, -fls, -exec … +) an exact rule approves without the path checks.
+    "typeset", "nocorrect", "find",
 })
+#: A first word the runtime reads as a program name the way skillgrant does: anything else
+#: (a quoted or partly quoted word, `'exec'`, `ex''ec`; a path, `/usr/bin/ionice`; an array
+#: assignment, `A[0]=1`) may name a builtin or a wrapper, so the rule is read as approved whole
+#: (review F28-2b).
+_PLAIN_PROGRAM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
+
+
+def _whole_program(word: str) -> bool:
+    """Whether an exact rule whose first word is ``word`` is approved whole by the runtime."""
+    word = word.removesuffix(":*")
+    return word in WHOLE_PROGRAMS or _PLAIN_PROGRAM.fullmatch(word) is None
+
 #: What else makes an exact rule approved whole: a redirection, an assignment before the
 #: command (`FOO=1 cmd`).
 _WHOLE_SHAPE = re.compile(r"[<>]|^\s*[A-Za-z_][A-Za-z0-9_]*=")
@@ -66,7 +81,7 @@ def whole_shape(content: str) -> bool:
         return False
     words = content.split(None, 1)
     return _WHOLE_SHAPE.search(content) is not None or (
-        bool(words) and words[0].removesuffix(":*") in WHOLE_PROGRAMS)
+        bool(words) and _whole_program(words[0]))
 
 
 WHOLE_REASON: Final = (
@@ -110,7 +125,7 @@ class CommandPattern(NamedTuple):
             return False
         words = self.literal.split()
         return (WHOLE.search(self.literal) is not None or _WHOLE_SHAPE.search(self.literal)
-                is not None or (bool(words) and words[0] in WHOLE_PROGRAMS))
+                is not None or (bool(words) and _whole_program(words[0])))
 
 
 #: The top: every command (a tool-wide grant: ``Bash``, ``Bash()``, ``Bash(*)``).
