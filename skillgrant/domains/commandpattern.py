@@ -59,17 +59,17 @@ WHOLE_PROGRAMS: Final = frozenset({
     # (-delete, -fprint, -fls, -exec … +) an exact rule approves without the path checks.
     "typeset", "nocorrect", "find",
 })
-#: A first word the runtime reads as a program name the way skillgrant does: anything else
-#: (a quoted or partly quoted word, `'exec'`, `ex''ec`; a path, `/usr/bin/ionice`; an array
-#: assignment, `A[0]=1`) may name a builtin or a wrapper, so the rule is read as approved whole
-#: (review F28-2b).
-_PLAIN_PROGRAM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
+#: What in a first word may hide a builtin or a wrapper from a look-up by name (review F28-2b,
+#: measured on 2.1.332): quoting (`'exec'`, `ex''ec`, `"eval"`) and an array assignment
+#: (`A[0]=1`, `A+=1`). A path is looked up by its last part (`/usr/bin/ionice`).
+_HIDDEN_PROGRAM = re.compile(r"['\"\\\[=]")
 
 
 def _whole_program(word: str) -> bool:
     """Whether an exact rule whose first word is ``word`` is approved whole by the runtime."""
     word = word.removesuffix(":*")
-    return word in WHOLE_PROGRAMS or _PLAIN_PROGRAM.fullmatch(word) is None
+    return (word.rsplit("/", 1)[-1] in WHOLE_PROGRAMS
+            or _HIDDEN_PROGRAM.search(word) is not None)
 
 #: What else makes an exact rule approved whole: a redirection, an assignment before the
 #: command (`FOO=1 cmd`).
