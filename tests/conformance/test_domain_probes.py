@@ -16,6 +16,7 @@ Two kinds of test:
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 
@@ -25,9 +26,13 @@ from cc_domain_pairs import DOMAINS, calls_for, groups
 from cc_domains import Call, DomainJudge
 from cc_probe import TALLY, Judge
 
-from skillgrant import SkillFileError, parse_grant, prove
+from skillgrant import SkillFileError, parse_grant
+from skillgrant import prove as prove_any
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text, read_skill
+
+# This suite judges Claude Code's reading; Copilot CLI's has its own (test_copilot_*.py).
+prove = functools.partial(prove_any, runtime="claude-code")
 
 PAIRS = int(os.environ.get("SKILLGRANT_DOMAIN_PAIRS", "120"))
 #: Calls per session.
@@ -102,7 +107,7 @@ def test_tool_names_are_case_sensitive_so_a_misspelt_plan_is_never_respelt(
     for submitted, plan in (("Read(~/docs/a.txt)", "read(~/docs/**)"),
                             ("Bash(touch zz)", "bash(touch *)")):
         new_text, decision = apply_to_text(skill(block_list([submitted])),
-                                           Plan.from_entries([plan]))
+                                           Plan.from_entries([plan], runtime="claude-code"))
         assert decision.restored
         assert list(read_skill(new_text).allowed_tools.entries) == [plan]  # type: ignore[union-attr]
 
@@ -181,7 +186,7 @@ def test_applied_files_never_allow_more_than_the_plan_in_each_domain(
     plans: list[tuple[str, ...]] = []
     pairs = kept = refused = 0
     for group in groups(domain, PAIRS):
-        plan = Plan.from_entries(list(group.plan))
+        plan = Plan.from_entries(list(group.plan), runtime="claude-code")
         applied: dict[str, None] = {}
         for entry in group.submitted:
             pairs += 1
