@@ -167,8 +167,7 @@ def following(work: Path, entries: list[str]) -> tuple[str, dict[str, Any]]:
     plan = work / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": entries}))
     printed, _ = snippet("claude-code", {"--plan": str(plan), "--for-skill": SKILL_NAME})
-    settings = json.loads(printed.replace("skillgrant hook", f"{sys.executable} -m skillgrant "
-                                          "hook", 1))
+    settings = json.loads(printed)  # it names this installation by absolute path (issue 31)
     (work / "project" / ".claude").mkdir(parents=True, exist_ok=True)
     (work / "project" / ".claude" / "settings.json").write_text(json.dumps(settings))
     _, text = enforced_skill(work, entries)

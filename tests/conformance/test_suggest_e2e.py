@@ -5,8 +5,8 @@
    writes its transcript under the session's ``~/.claude/projects/…/<session>.jsonl`` and the
    hook writes the audit log, every record ``"observed": true``.
 2. ``suggest`` reads the real transcript (and the audit log): every call is covered by
-   ``check_call`` under the suggested plan, or listed as not suggestible (``eval``, a command
-   substitution); at ``command`` there are fewer entries than distinct calls; ``lint`` finds no
+   ``check_call`` under the suggested plan, or listed as not suggestible (``eval``, ``bash -c``:
+   a substitution is judged now, issue 29); at ``command`` there are fewer entries than distinct calls; ``lint`` finds no
    error; transcript and log give the same plan.
 3. A second session in the same folder enforces the suggested plan (``skillgrant hook``):
    every suggested call runs, the ones not suggestible are denied by the gate.
@@ -48,9 +48,9 @@ SCRIPT: list[tuple[str, dict[str, Any]]] = [
     ("Write", {"file_path": "{project}/out/new.txt", "content": "written\n"}),
     ("Glob", {"pattern": "**/*.txt"}),
     ("Bash", {"command": "eval 'touch out/evaled'"}),
-    ("Bash", {"command": "touch $(echo out/substituted)"}),
+    ("Bash", {"command": "bash -c 'touch out/substituted'"}),
 ]
-NOT_SUGGESTIBLE = {"eval 'touch out/evaled'", "touch $(echo out/substituted)"}
+NOT_SUGGESTIBLE = {"eval 'touch out/evaled'", "bash -c 'touch out/substituted'"}
 
 
 def _hook(work: Path, plan: Path, *extra: str) -> dict[str, Any]:
