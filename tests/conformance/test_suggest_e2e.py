@@ -5,9 +5,9 @@
    writes its transcript under the session's ``~/.claude/projects/…/<session>.jsonl`` and the
    hook writes the audit log, every record ``"observed": true``.
 2. ``suggest`` reads the real transcript (and the audit log): every call is covered by
-   ``check_call`` under the suggested plan, or listed as not suggestible (``eval``, ``bash -c``:
-   a substitution is judged now, issue 29); at ``command`` there are fewer entries than distinct calls; ``lint`` finds no
-   error; transcript and log give the same plan.
+   ``check_call`` under the suggested plan, or listed as not suggestible (``eval``,
+   ``bash -c``: a substitution is judged now, issue 29); at ``command`` there are fewer entries
+   than distinct calls; ``lint`` finds no error; transcript and log give the same plan.
 3. A second session in the same folder enforces the suggested plan (``skillgrant hook``):
    every suggested call runs, the ones not suggestible are denied by the gate.
 4. ``replay`` of the observed log under the suggested plan changes only those calls.
