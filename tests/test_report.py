@@ -359,7 +359,7 @@ def test_explain_json() -> None:
     document = json.loads(render_explain_json(verdict, APPROVED, version="1.2"))
     assert list(document) == ["version", "tool", "entry", "status", "covered", "covered_by",
                               "also_covered_by", "witness", "reason", "written", "rule",
-                              "approved"]
+                              "approved", "runtime"]  # the runtime it was judged under (#28)
     assert document["approved"] == APPROVED
     assert document["status"] == "not_covered" and document["witness"] == "rm -rf /"
     assert document["rule"] == "SG001" and document["covered"] is False
