@@ -850,3 +850,24 @@ def test_every_command_is_the_named_top() -> None:
     assert command.compile_pattern("ls *") is not command.ANY_COMMAND
     assert command.ANY_COMMAND.globs == (EVERY_TEXT,)
     assert all(EVERY_TEXT.matches(text, Budget()) for text in ("", "rm -rf /", "a\nb"))
+
+
+@pytest.mark.parametrize(("entry", "approved"), [
+    ("Bash(find . -fprint /dev/shm/zz)", "Bash(find *)"),
+    ("Bash(/usr/bin/ionice touch /dev/shm/zz)", "Bash(/usr/bin/ionice *)"),
+    ("Bash('exec' rm -rf .claude)", "Bash('exec' *)"),
+    ("Bash(A[0]=1 eval x)", "Bash(A[0]=1 *)"),
+    ("Bash(typeset x)", "Bash(typeset *)"),
+])
+def test_exact_rules_whose_program_may_hide_a_wrapper_are_approved_whole(
+        entry: str, approved: str) -> None:
+    # Review F28-2b: the runtime approves these exact rules whole, skipping a glob rule's checks.
+    assert prove(entry, [approved]).status == "unknown"
+
+
+@pytest.mark.parametrize(("entry", "approved"), [
+    ("Bash(gh pr list)", "Bash(gh *)"),
+    ("Bash(${CLAUDE_SKILL_DIR}/run.sh)", "Bash(${CLAUDE_SKILL_DIR}/*)"),
+])
+def test_exact_rules_of_a_plain_program_stay_covered_by_a_glob(entry: str, approved: str) -> None:
+    assert prove(entry, [approved]).covered
