@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from bash_corpus import EDIT_OUT, PAYLOAD, SB, generate
 from bash_oracle import BASH, Ran, Sandbox, by_definition, differential, misses
-from examples import PERCENT, examples
+from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -302,7 +302,8 @@ def test_generated_corpus() -> None:
           ", ".join(f"{name} {n}" for name, n in held.items()))
     assert not found, f"{summary}; a command for each:\n" + "\n".join(dict.fromkeys(found.values()))
     assert tally["covered"] >= tally["generated"] * 0.2, summary
-    assert PERCENT < 100 or tally["executed"] >= 1500, summary
+    # the generator must keep reaching bash: an eighth of what it generates runs (16 % measured)
+    assert tally["executed"] >= tally["generated"] // 8, summary
 
 
 @settings(max_examples=examples(1000), deadline=None, database=None)
