@@ -27,6 +27,7 @@ from .bounded import read_bounded
 from .doc import AllowedTools, Item, SkillDoc
 from .fmread import same
 from .keys import judge_keys
+from .plugin import judge_plugin
 from .spans import KEY, read_skill
 from .splice import splice
 
@@ -180,12 +181,14 @@ def apply_to_file(path: str | os.PathLike[str], plan: Plan, *,
     """Apply ``plan`` to the SKILL.md at ``path`` and write the result atomically when it
     changed (never with ``dry_run``). The file is left byte-identical on any error.
 
-    Raises SkillFileError (unreadable, over MAX_FILE_BYTES, not UTF-8, unsafe to rewrite, or
-    the write failed) or PlanError.
+    Raises SkillFileError (unreadable, over MAX_FILE_BYTES, not UTF-8, unsafe to rewrite, in a
+    plugin whose manifest or hooks grant beside it (``skillfile.plugin``), or the write
+    failed) or PlanError.
     """
     target = path if isinstance(path, Path) else Path(path)
     data = read_limited(target)
     old_text = decode_skill(data, str(target))
+    judge_plugin(str(target))
     doc, new_text, decision = _apply(old_text, plan, str(target), enforce)
     write = new_text != old_text and not dry_run
     if write:

@@ -1,0 +1,199 @@
+"""The plugin files that grant beside a plugin's command and skill files (review F27-3, F27-4).
+
+Claude Code 2.1.332 loads a plugin from a folder (``--plugin-dir``, or its install): the
+command files under ``commands/``, the skills under ``skills/``, and what the plugin's
+manifest ``.claude-plugin/plugin.json`` names. Two things there widen what a file's
+``allowed-tools`` grants, and skillgrant does not judge or rewrite them:
+
+* a command's metadata in the manifest, ``commands.<name>.allowedTools``, replaces the
+  command file's own ``allowed-tools`` (the runtime's ``t_t``: ``{...frontmatter,
+  "allowed-tools": allowedTools.join(",")}``), and ``commands.<name>.content`` is a whole
+  command whose frontmatter lives in the manifest;
+* the plugin's hooks (``hooks/hooks.json``, loaded whether or not there is a manifest, and
+  the manifest's ``hooks``) run commands on the events they name, and a ``PreToolUse`` hook
+  answering ``allow`` pre-approves calls outside ``allowed-tools``.
+
+A marketplace's ``.claude-plugin/marketplace.json`` may add both to the plugins it lists.
+
+``judge_plugin`` refuses a file read from such a plugin, naming the manifest's file, line and
+column: the manifest is read as the runtime reads it (JSON, a leading BOM dropped), and a
+manifest that is not JSON is refused too, rather than guessed at. A plugin's root is any
+folder above the file holding ``.claude-plugin/plugin.json``, or the folder above the file's
+``commands/`` or ``skills/<name>/`` folder (a plugin needs no manifest), or the file's own
+folder for a ``SKILL.md`` at a plugin's root.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]
+from typing import Final
+
+from ..errors import SkillFileError
+from ..limits import MAX_FILE_BYTES
+from .bounded import read_bounded
+from .yamlspan import line_column
+
+MANIFEST: Final = os.path.join(".claude-plugin", "plugin.json")
+MARKETPLACE: Final = os.path.join(".claude-plugin", "marketplace.json")
+HOOKS_FILE: Final = os.path.join("hooks", "hooks.json")
+
+_HOOKS_SAY = ("its hooks run commands on the events they name, and a PreToolUse hook "
+              "answering 'allow' pre-approves calls outside allowed-tools")
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def judge_plugin(path: str) -> None:
+    """Refuse the command or skill file at ``path`` when a plugin it belongs to grants beside
+    it (see the module's contract). Raises SkillFileError for ``path`` whose message names the
+    plugin file's line and column; returns None when no plugin folder above it grants."""
+    absolute = os.path.abspath(path)
+    folder = os.path.dirname(absolute)
+    seen: set[str] = set()
+    for root in _roots(absolute):
+        for name in (MANIFEST, MARKETPLACE, HOOKS_FILE):
+            where = os.path.join(root, name)
+            if where in seen or not os.path.lexists(where):
+                continue
+            seen.add(where)
+            if name == HOOKS_FILE and not _structural(absolute, root, folder):
+                continue  # a hooks file the runtime reads only when the folder is a plugin
+            try:
+                found = _grants(where, name)
+            except SkillFileError as e:
+                raise SkillFileError(e.message, path=path) from e
+            if found is not None:
+                shown = os.path.relpath(where) if not os.path.isabs(path) else where
+                raise SkillFileError(f"{shown}:{found}", path=path)
+
+
+def _roots(absolute: str) -> list[str]:
+    """Each folder above the file, nearest first."""
+    roots = []
+    current = os.path.dirname(absolute)
+    while True:
+        roots.append(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            return roots
+        current = parent
+
+
+def _structural(absolute: str, root: str, folder: str) -> bool:
+    """Whether ``root`` is a folder the runtime would load the file from as a plugin without
+    a manifest naming it: the file under ``root/commands/``, at ``root/skills/<name>/``, or a
+    ``SKILL.md`` at ``root`` itself; or ``root`` holds a manifest (which may name any path)."""
+    inside = os.path.relpath(absolute, root).split(os.sep)
+    return ((folder == root and inside[0] == "SKILL.md") or inside[0] == "commands"
+            or (inside[0] == "skills" and len(inside) == 3)
+            or os.path.lexists(os.path.join(root, MANIFEST)))
+
+
+def _grants(where: str, name: str) -> str | None:
+    """``LINE:COLUMN: why`` for the plugin file at ``where`` (a ``name``) when it grants beside
+    a command or skill file, else None."""
+    text, value = _load(where)
+    if name == HOOKS_FILE:
+        at = _member(text, ("hooks",)) if isinstance(value, dict) else None
+        return _said(text, at or 0, f"the plugin's hooks file: {_HOOKS_SAY}")
+    if not isinstance(value, dict):
+        return None  # the runtime's schema refuses it: the plugin does not load
+    entries = [((), value)] if name == MANIFEST else [
+        (("plugins", index), entry) for index, entry in enumerate(value.get("plugins") or [])
+        if isinstance(entry, dict)] if isinstance(value.get("plugins"), list) else []
+    for prefix, entry in entries:
+        if entry.get("hooks") is not None:
+            return _said(text, _member(text, (*prefix, "hooks")),
+                         f"the plugin's {_dotted((*prefix, 'hooks'))!r}: {_HOOKS_SAY}")
+        commands = entry.get("commands")
+        if not isinstance(commands, dict):
+            continue
+        for command, metadata in commands.items():
+            if not isinstance(metadata, dict):
+                continue
+            for key, why in (("allowedTools", "replaces the allowed-tools of the command file "
+                              "it names (move them into that file's own allowed-tools)"),
+                             ("content", "is a whole command whose frontmatter is in the "
+                              "manifest")):
+                if key in metadata:
+                    keys = (*prefix, "commands", command, key)
+                    return _said(text, _member(text, keys),
+                                 f"the plugin's {_dotted(keys)!r} {why}")
+    return None
+
+
+def _dotted(keys: tuple[str | int, ...]) -> str:
+    return ".".join(str(key) for key in keys)
+
+
+def _said(text: str, offset: int | None, why: str) -> str:
+    line, column = line_column(text, offset or 0)
+    return (f"{line}:{column}: {why}; skillgrant does not judge a plugin's manifest or hooks, "
+            "so it refuses the plugin's command and skill files")
+
+
+def _load(where: str) -> tuple[str, object]:
+    """The plugin file's text (a leading BOM dropped, as the runtime drops it) and its JSON
+    value. Raises SkillFileError located in that file when it cannot be read or is not
+    JSON."""
+    try:
+        data = read_bounded(where)
+    except OSError as e:
+        raise SkillFileError(f"cannot read the plugin file {where}: {e.strerror or e}; "
+                             "skillgrant refuses what it cannot read of a plugin") from e
+    if len(data) > MAX_FILE_BYTES:
+        raise SkillFileError(f"the plugin file {where} is over {MAX_FILE_BYTES} bytes; "
+                             "skillgrant refuses what it cannot read of a plugin")
+    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    try:
+        return text, json.loads(text, parse_constant=_no_constant)
+    except ValueError as e:
+        line, column = line_column(text, getattr(e, "pos", 0))
+        raise SkillFileError(f"the plugin file {where}:{line}:{column} is not JSON "
+                             f"({getattr(e, 'msg', e)}); skillgrant refuses a plugin whose "
+                             "files it cannot read as the runtime does") from e
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _member(text: str, keys: tuple[str | int, ...]) -> int | None:
+    """The offset in the JSON document ``text`` of the member named
+    by ``keys`` (object keys and list indices): where its key (or list item) starts, of the
+    last of equal keys, as JSON.parse keeps that one. None when there is no such member."""
+    decoder = json.JSONDecoder()
+    at = _skip(text, 0)
+    for depth, key in enumerate(keys):
+        last = depth == len(keys) - 1
+        found = None
+        if isinstance(key, int):
+            if not text.startswith("[", at):
+                return None
+            at = _skip(text, at + 1)
+            for _ in range(key):
+                at = _skip(text, _skip(text, decoder.raw_decode(text, at)[1]) + 1)
+            found = at
+        elif text.startswith("{", at):
+            at = _skip(text, at + 1)
+            while text.startswith('"', at):
+                name, end = _scanstring(text, at + 1)
+                value_at = _skip(text, _skip(text, end) + 1)
+                if name == key:
+                    found = at if last else value_at
+                at = _skip(text, decoder.raw_decode(text, value_at)[1])
+                if not text.startswith(",", at):
+                    break
+                at = _skip(text, at + 1)
+        if found is None:
+            return None
+        at = found
+    return at
+
+
+def _skip(text: str, at: int) -> int:
+    """The offset of the first character at or after ``at`` that is not JSON whitespace."""
+    match = _SPACE.match(text, at)
+    return at if match is None else match.end()

@@ -1,0 +1,123 @@
+"""A plugin's manifest and hooks beside its command and skill files (skillfile.plugin; review
+F27-3, F27-4): refused, located in the plugin file, the command file untouched; a plugin that
+grants nothing beside its files is applied as before. tests/conformance/test_plugin_e2e.py shows
+through the pinned Claude Code that each refused class grants beside the file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from skillgrant import SkillFileError
+from skillgrant.cli.app import app
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_file
+
+COMMAND = "---\ndescription: a command\nallowed-tools: Bash(touch *), Read\n---\nRun it.\n"
+HOOKS = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}
+
+
+def layout(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+
+
+def manifest(**fields: object) -> str:
+    return json.dumps({"name": "plug", **fields})
+
+
+#: (files beside commands/pc.md, the refusal's words: file:line:column and what).
+REFUSED = {
+    "allowedTools": ({".claude-plugin/plugin.json": manifest(commands={"pc": {
+        "source": "./commands/pc.md", "allowedTools": ["Bash"]}})},
+        "plugin.json:1:68: the plugin's 'commands.pc.allowedTools' replaces"),
+    "inline content": ({".claude-plugin/plugin.json": manifest(commands={"x": {
+        "content": "---\nallowed-tools: Bash\n---\n"}})},
+        "plugin.json:1:37: the plugin's 'commands.x.content' is a whole command"),
+    "manifest hooks": ({".claude-plugin/plugin.json": manifest(hooks=HOOKS)},
+                       "plugin.json:1:18: the plugin's 'hooks'"),
+    "manifest hooks path": ({".claude-plugin/plugin.json": manifest(hooks="./h.json")},
+                            "plugin.json:1:18: the plugin's 'hooks'"),
+    "hooks file": ({"hooks/hooks.json": json.dumps({"description": "x", "hooks": HOOKS})},
+                   "hooks.json:1:22: the plugin's hooks file"),
+    "hooks file not JSON": ({"hooks/hooks.json": "{\n  'hooks': 1}"},
+                            "hooks.json:2:3 is not JSON"),
+    "manifest not JSON": ({".claude-plugin/plugin.json": '{"name": "plug",}'},
+                          "plugin.json:1:17 is not JSON"),
+    "NaN is not JSON": ({".claude-plugin/plugin.json": '{"name": NaN}'}, "is not JSON"),
+    "BOM dropped, as the runtime drops it": (
+        {".claude-plugin/plugin.json": "\ufeff" + manifest(hooks=HOOKS)},
+        "plugin.json:1:18: the plugin's 'hooks'"),
+    "the last of equal keys": (
+        {".claude-plugin/plugin.json": '{"hooks": null, "name": "p", "hooks": {}}'},
+        "plugin.json:1:30: the plugin's 'hooks'"),
+    "a marketplace's entry": ({"../.claude-plugin/marketplace.json": json.dumps(
+        {"name": "m", "plugins": [{"name": "a"}, {"name": "plug", "source": "./plug",
+                                                  "hooks": HOOKS}]})},
+        "marketplace.json:1:"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_a_plugin_file_that_grants_beside_the_command_refuses_it_located(
+        tmp_path: Path, name: str) -> None:
+    files, said = REFUSED[name]
+    root = tmp_path / "market" / "plug"
+    layout(root, {"commands/pc.md": COMMAND, **files})
+    target = root / "commands" / "pc.md"
+    with pytest.raises(SkillFileError) as refused:
+        apply_to_file(target, Plan.from_entries(["Read"]))
+    assert said in refused.value.message
+    assert refused.value.path == str(target)
+    assert target.read_text() == COMMAND
+
+
+def test_a_marketplace_entry_is_located_at_its_hooks(tmp_path: Path) -> None:
+    text = ('{"name": "m", "plugins": [\n  {"name": "a"},\n  {"name": "plug", "source": '
+            '"./plug", "hooks": {}}\n]}')
+    layout(tmp_path, {".claude-plugin/marketplace.json": text, "plug/commands/pc.md": COMMAND})
+    with pytest.raises(SkillFileError, match=r"marketplace.json:3:40: the plugin's "
+                                             r"'plugins.1.hooks'"):
+        apply_to_file(tmp_path / "plug" / "commands" / "pc.md", Plan.from_entries(["Read"]))
+
+
+@pytest.mark.parametrize("files", [
+    {},
+    {".claude-plugin/plugin.json": manifest(commands=["./commands/pc.md"], description="d")},
+    {".claude-plugin/plugin.json": manifest(commands={"pc": {
+        "source": "./commands/pc.md", "description": "d", "model": "sonnet"}})},
+    {".claude-plugin/plugin.json": manifest(hooks=None)},
+    # A hooks file of a folder the runtime does not load the file from as a plugin.
+    {"commands/hooks/hooks.json": json.dumps({"hooks": HOOKS})},
+], ids=["no manifest", "paths", "metadata without grants", "hooks null", "not a plugin's"])
+def test_a_plugin_that_grants_nothing_beside_its_files_is_applied(
+        tmp_path: Path, files: dict[str, str]) -> None:
+    layout(tmp_path, {"commands/pc.md": COMMAND, **files})
+    result = apply_to_file(tmp_path / "commands" / "pc.md", Plan.from_entries(["Read"]))
+    assert result.written
+    assert "allowed-tools: Read\n" in result.new_text
+
+
+def test_a_skill_of_a_plugin_with_hooks_is_refused_too(tmp_path: Path) -> None:
+    skill = "---\nname: s\ndescription: d\nallowed-tools: Bash\n---\n"
+    layout(tmp_path, {"skills/s/SKILL.md": skill, "hooks/hooks.json": json.dumps({"hooks": {}})})
+    with pytest.raises(SkillFileError, match=r"hooks\.json:1:2: the plugin's hooks file"):
+        apply_to_file(tmp_path / "skills" / "s" / "SKILL.md", Plan.from_entries(["Read"]))
+
+
+def test_check_of_a_plugin_folder_names_the_manifest_and_exits_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    layout(tmp_path, {"plug/commands/pc.md": COMMAND,
+                      "plug/.claude-plugin/plugin.json": manifest(hooks=HOOKS),
+                      "plan.json": json.dumps({"allowed-tools": ["Read"]})})
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["apply", "-p", "plan.json", "--runtime", "claude-code",
+                                      "plug"])
+    assert result.exit_code == 2
+    assert ("plug/commands/pc.md: plug/.claude-plugin/plugin.json:1:18: the plugin's 'hooks'"
+            in result.stderr)
+    assert (tmp_path / "plug" / "commands" / "pc.md").read_text() == COMMAND
