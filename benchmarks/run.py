@@ -568,9 +568,8 @@ def section_real(copies: int = 50) -> None:
     against python-frontmatter's ``frontmatter.load`` of the same files (issue 27: >= 0.5)."""
     import frontmatter
 
-    from skillgrant.errors import SkillgrantError
+    from skillgrant.cli.batch import check_file
     from skillgrant.plan import Plan
-    from skillgrant.skillfile import apply_to_file
 
     print("\n## 8. `check` of real skills in one process, against `frontmatter.load`\n")
     sources = sorted(REAL_SKILLS.glob("*.md"))
@@ -589,13 +588,15 @@ def section_real(copies: int = 50) -> None:
         refused = 0
 
         def ours() -> None:
+            # What `check` does for each file (cli/batch.py), short of rendering the report.
             nonlocal refused
             refused = 0
+            root = Path(tmp)
+            plugins: dict[str, object] = {}  # as cli/run.py keeps it over one batch
             for path in paths:
-                try:
-                    apply_to_file(path, plan, dry_run=True)
-                except SkillgrantError:
-                    refused += 1
+                result, _ = check_file(path, plan, root, write=False, dry_run=False,
+                                       plugins=plugins)
+                refused += result.error is not None
 
         def theirs() -> None:
             for path in paths:  # a file it cannot load still took its time

@@ -180,11 +180,13 @@ def lone_surrogate(text: str) -> int | None:
     as UTF-8), or None."""
     if text.isascii():  # most texts, told at once
         return None
-    match = _SURROGATE.search(text)
-    return None if match is None else match.start()
+    try:
+        text.encode("utf-8")  # what the question is, asked of the codec at C speed
+    except UnicodeEncodeError as e:
+        return e.start
+    return None
 
 
-_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 
 
 class Grant(NamedTuple):

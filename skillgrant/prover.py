@@ -352,7 +352,7 @@ def _restored(plans: Sequence[PreparedPlan]) -> list[str]:
 
 
 def _log_restore(source: str | None, reason: str, allowed: list[str]) -> None:
-    if log_loaded():  # one per file at most: made whenever anything could listen
+    if heard():  # one per file at most: made whenever anything could listen
         library_logger().warning(
             "restored the approved allowed-tools: %s",
             reason,

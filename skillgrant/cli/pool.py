@@ -118,6 +118,11 @@ def _start_worker(setup: WorkerSetup, level: int | None) -> None:
         logger.addHandler(collector)
         logger.setLevel(level)
     _worker = _Worker(setup, collector)
+    _PLUGINS.clear()
+
+
+#: The plugin folders this worker looked at (``skillfile.plugin.judge_plugin``), over its batch.
+_PLUGINS: dict[str, object] = {}
 
 
 def _do_file(path: str) -> tuple[FileDone | None, list[logging.LogRecord], WorkerError | None]:
@@ -126,7 +131,8 @@ def _do_file(path: str) -> tuple[FileDone | None, list[logging.LogRecord], Worke
     collector.records = []
     try:
         outcome = check_file(Path(path), setup.plan, setup.root, write=setup.write,
-                             dry_run=setup.dry_run, enforce=setup.enforce)
+                             dry_run=setup.dry_run, enforce=setup.enforce,
+                             plugins=_PLUGINS)
         done = file_done(outcome, json_dry_run=setup.rendering.json_dry_run,
                          text=setup.rendering.text)
         return done, collector.records, None

@@ -323,8 +323,10 @@ def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool,
         yield from run_pool(files, setup, workers)
         return
     json_dry_run, text = rendering
+    plugins: dict[str, object] = {}  # the plugin folders looked at, over this batch
     for path in files:
-        outcome = check_file(path, plan, root, write=write, dry_run=dry_run, enforce=enforce)
+        outcome = check_file(path, plan, root, write=write, dry_run=dry_run, enforce=enforce,
+                             plugins=plugins)
         yield file_done(outcome, json_dry_run=json_dry_run, text=text)
 
 

@@ -61,11 +61,14 @@ class ApplyResult:
     written: bool
     #: The file as read (its spans), so a caller need not read it again.
     doc: SkillDoc | None = field(default=None, repr=False, compare=False)
+    #: The file would change, but its new text was not made (``rewrite=False``): then
+    #: ``new_text`` is the old text.
+    pending: bool = False
 
     @property
     def changed(self) -> bool:
         """True when the rewrite differs from the file (whether or not it was written)."""
-        return self.old_text != self.new_text
+        return self.pending or self.old_text != self.new_text
 
 
 def apply_to_text(text: str, plan: Plan, *, path: str | None = None,
@@ -88,11 +91,14 @@ def apply_to_text(text: str, plan: Plan, *, path: str | None = None,
     '---\\nname: x\\nallowed-tools: Bash(gh pr list)\\n---\\n'
     """
     _, new_text, decision = _apply(text, plan, path, enforce)
+    assert new_text is not None  # made: rewrite is true
     return new_text, decision
 
 
-def _apply(text: str, plan: Plan, path: str | None,
-           enforce: str | None = None) -> tuple[SkillDoc, str, Decision]:
+def _apply(text: str, plan: Plan, path: str | None, enforce: str | None = None,
+           rewrite: bool = True) -> tuple[SkillDoc, str | None, Decision]:
+    """The file read, its new text (None when ``rewrite`` is false and it would change: the
+    text is not made) and the decision."""
     if not callable(getattr(plan, "constrain_kwargs", None)):
         raise PlanError(f"the plan must be a skillgrant.Plan, not {type(plan).__name__}")
     doc = read_skill(text, path)
@@ -102,6 +108,8 @@ def _apply(text: str, plan: Plan, path: str | None,
     if value is not None:
         submitted = value.value if isinstance(value.value, str) else list(value.value)
     decision = constrain(submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs())
+    if not rewrite and enforce is None:
+        return doc, doc.text if _unchanged(doc, decision.allowed) else None, decision
     new_text = _rewrite(doc, decision.allowed)
     if enforce is not None:
         from .enforce import enforce_text
@@ -121,10 +129,16 @@ def splice_allowed_tools(text: str, entries: Sequence[str], *, path: str | None 
     return _rewrite(read_skill(text, path), list(entries))
 
 
-def _rewrite(doc: SkillDoc, entries: list[str]) -> str:
+def _unchanged(doc: SkillDoc, entries: list[str]) -> bool:
+    """Whether the file read as ``doc`` already holds exactly ``entries``, read so by the
+    runtime too: its rewrite is the file itself."""
     current = doc.allowed_tools
-    if (list(current.entries) if current is not None else None) == (entries or None) and (
-            doc.runtime_note is not None or doc.runtime_entries == _as_read(entries)):
+    return (list(current.entries) if current is not None else None) == (entries or None) and (
+        doc.runtime_note is not None or doc.runtime_entries == _as_read(entries))
+
+
+def _rewrite(doc: SkillDoc, entries: list[str]) -> str:
+    if _unchanged(doc, entries):
         return doc.text
     new_text = splice(doc, entries)
     _verify(doc, new_text, entries)
@@ -176,10 +190,18 @@ def decode_skill(data: bytes, path: str | None = None) -> str:
                              column=column) from e
 
 
-def apply_to_file(path: str | os.PathLike[str], plan: Plan, *,
-                  dry_run: bool = False, enforce: str | None = None) -> ApplyResult:
+def apply_to_file(path: str | os.PathLike[str], plan: Plan, *, dry_run: bool = False,
+                  enforce: str | None = None, rewrite: bool = True,
+                  plugins: dict[str, object] | None = None) -> ApplyResult:
     """Apply ``plan`` to the SKILL.md at ``path`` and write the result atomically when it
     changed (never with ``dry_run``). The file is left byte-identical on any error.
+
+    With ``rewrite`` false (``check`` without a diff: nothing written, no new text shown),
+    the new text is not made nor read back: the result says whether the file would change
+    (``pending``) and carries the old text as ``new_text``. The decision is the same; only
+    ``apply`` (and ``check --dry-run``) find out whether the rewrite can be made safely.
+    ``plugins``, one dict kept over a batch, remembers the plugin folders looked at
+    (``skillfile.plugin.judge_plugin``).
 
     Raises SkillFileError (unreadable, over MAX_FILE_BYTES, not UTF-8, unsafe to rewrite, in a
     plugin whose manifest or hooks grant beside it (``skillfile.plugin``), or the write
@@ -188,8 +210,11 @@ def apply_to_file(path: str | os.PathLike[str], plan: Plan, *,
     target = path if isinstance(path, Path) else Path(path)
     data = read_limited(target)
     old_text = decode_skill(data, str(target))
-    judge_plugin(str(target))
-    doc, new_text, decision = _apply(old_text, plan, str(target), enforce)
+    judge_plugin(str(target), plugins)
+    doc, new_text, decision = _apply(old_text, plan, str(target), enforce,
+                                     rewrite or not dry_run)
+    if new_text is None:
+        return ApplyResult(target, old_text, old_text, decision, False, doc, pending=True)
     write = new_text != old_text and not dry_run
     if write:
         write_atomic(target, new_text.encode("utf-8"), expected=data)

@@ -45,50 +45,49 @@ _HOOKS_SAY = ("its hooks run commands on the events they name, and a PreToolUse 
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
-def judge_plugin(path: str) -> None:
+def judge_plugin(path: str, seen: dict[str, object] | None = None) -> None:
     """Refuse the command or skill file at ``path`` when a plugin it belongs to grants beside
     it (see the module's contract). Raises SkillFileError for ``path`` whose message names the
-    plugin file's line and column; returns None when no plugin folder above it grants."""
-    absolute = os.path.abspath(path)
-    folder = os.path.dirname(absolute)
-    seen: set[str] = set()
-    for root in _roots(absolute):
-        for name in (MANIFEST, MARKETPLACE, HOOKS_FILE):
+    plugin file's line and column; returns None when no plugin folder above it grants.
+
+    One ``lstat`` a folder above the file (its ``.claude-plugin``), and one for the hooks
+    file of each folder the runtime could load the file from as a plugin. ``seen``, kept by
+    a caller over one batch of files (whose plugin files do not change meanwhile), remembers
+    what was found, so that files of one folder ask the system once."""
+    memo: dict[str, object] = {} if seen is None else seen
+    parts = os.path.abspath(path).split(os.sep)
+    for depth in range(len(parts) - 1, 0, -1):
+        root = os.sep.join(parts[:depth]) or os.sep
+        names = []
+        if _there(os.path.join(root, ".claude-plugin"), memo):
+            names = [name for name in (MANIFEST, MARKETPLACE)
+                     if _there(os.path.join(root, name), memo)]
+        if (MANIFEST in names or parts[depth] == "commands" or (
+                parts[-1] == "SKILL.md" and (depth == len(parts) - 1 or (
+                    depth == len(parts) - 3 and parts[depth] == "skills")))) and \
+                _there(os.path.join(root, HOOKS_FILE), memo):
+            names.append(HOOKS_FILE)
+        for name in names:
             where = os.path.join(root, name)
-            if where in seen or not os.path.lexists(where):
-                continue
-            seen.add(where)
-            if name == HOOKS_FILE and not _structural(absolute, root, folder):
-                continue  # a hooks file the runtime reads only when the folder is a plugin
-            try:
-                found = _grants(where, name)
-            except SkillFileError as e:
-                raise SkillFileError(e.message, path=path) from e
+            found = memo.get("\0" + where, memo)
+            if found is memo:
+                try:
+                    found = memo["\0" + where] = _grants(where, name)
+                except SkillFileError as e:
+                    found = memo["\0" + where] = e
+            if isinstance(found, SkillFileError):
+                raise SkillFileError(found.message, path=path) from found
             if found is not None:
                 shown = os.path.relpath(where) if not os.path.isabs(path) else where
                 raise SkillFileError(f"{shown}:{found}", path=path)
 
 
-def _roots(absolute: str) -> list[str]:
-    """Each folder above the file, nearest first."""
-    roots = []
-    current = os.path.dirname(absolute)
-    while True:
-        roots.append(current)
-        parent = os.path.dirname(current)
-        if parent == current:
-            return roots
-        current = parent
-
-
-def _structural(absolute: str, root: str, folder: str) -> bool:
-    """Whether ``root`` is a folder the runtime would load the file from as a plugin without
-    a manifest naming it: the file under ``root/commands/``, at ``root/skills/<name>/``, or a
-    ``SKILL.md`` at ``root`` itself; or ``root`` holds a manifest (which may name any path)."""
-    inside = os.path.relpath(absolute, root).split(os.sep)
-    return ((folder == root and inside[0] == "SKILL.md") or inside[0] == "commands"
-            or (inside[0] == "skills" and len(inside) == 3)
-            or os.path.lexists(os.path.join(root, MANIFEST)))
+def _there(where: str, memo: dict[str, object]) -> bool:
+    """``os.path.lexists``, remembered in ``memo``."""
+    found = memo.get(where)
+    if found is None:
+        found = memo[where] = os.path.lexists(where)
+    return bool(found)
 
 
 def _grants(where: str, name: str) -> str | None:
