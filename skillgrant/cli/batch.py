@@ -52,8 +52,7 @@ def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
     try:
         # Typed for a Plan, apply_to_file reads no more of it than PlanLike offers.
         result = skillfile.apply_to_file(path, cast("Plan", plan), dry_run=not write,
-                                         enforce=enforce, rewrite=write or dry_run,
-                                         plugins=plugins)
+                                         enforce=enforce, plugins=plugins)
     except SkillFileError as e:
         return (FileResult(str(path), artifact, error=FileError(e.message, e.line, e.column)),
                 f"skillgrant: error: {e}")
@@ -61,8 +60,7 @@ def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
     if doc is None:
         doc = skillfile.read_skill(result.old_text, str(path))
     return _result(str(path), artifact, doc, result.old_text, result.new_text,
-                   result.decision, written=result.written, dry_run=dry_run,
-                   pending=getattr(result, "pending", False)), \
+                   result.decision, written=result.written, dry_run=dry_run), \
         hook_note(str(path), doc, enforce, written=result.written)
 
 
@@ -101,8 +99,7 @@ def check_text(data: bytes, name: str, plan: PlanLike, *, dry_run: bool,
 
 
 def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: str,
-            decision: Decision, *, written: bool, dry_run: bool,
-            pending: bool = False) -> FileResult:
+            decision: Decision, *, written: bool, dry_run: bool) -> FileResult:
     location, entries = locate(doc)
     diff = None
     if dry_run and old_text != new_text:
@@ -110,7 +107,7 @@ def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: st
 
         diff = unified_diff(old_text, new_text, artifact)
     merged = doc.merged_note
-    return FileResult(path, artifact, decision, pending or old_text != new_text, written,
+    return FileResult(path, artifact, decision, old_text != new_text, written,
                       location, entries, diff, runtime_note=doc.runtime_note or merged,
                       runtime_rule="SG010" if doc.runtime_note is None and merged else "SG009")
 

@@ -61,14 +61,11 @@ class ApplyResult:
     written: bool
     #: The file as read (its spans), so a caller need not read it again.
     doc: SkillDoc | None = field(default=None, repr=False, compare=False)
-    #: The file would change, but its new text was not made (``rewrite=False``): then
-    #: ``new_text`` is the old text.
-    pending: bool = False
 
     @property
     def changed(self) -> bool:
         """True when the rewrite differs from the file (whether or not it was written)."""
-        return self.pending or self.old_text != self.new_text
+        return self.old_text != self.new_text
 
 
 def apply_to_text(text: str, plan: Plan, *, path: str | None = None,
@@ -91,14 +88,11 @@ def apply_to_text(text: str, plan: Plan, *, path: str | None = None,
     '---\\nname: x\\nallowed-tools: Bash(gh pr list)\\n---\\n'
     """
     _, new_text, decision = _apply(text, plan, path, enforce)
-    assert new_text is not None  # made: rewrite is true
     return new_text, decision
 
 
-def _apply(text: str, plan: Plan, path: str | None, enforce: str | None = None,
-           rewrite: bool = True) -> tuple[SkillDoc, str | None, Decision]:
-    """The file read, its new text (None when ``rewrite`` is false and it would change: the
-    text is not made) and the decision."""
+def _apply(text: str, plan: Plan, path: str | None,
+           enforce: str | None = None) -> tuple[SkillDoc, str, Decision]:
     if not callable(getattr(plan, "constrain_kwargs", None)):
         raise PlanError(f"the plan must be a skillgrant.Plan, not {type(plan).__name__}")
     doc = read_skill(text, path)
@@ -108,8 +102,6 @@ def _apply(text: str, plan: Plan, path: str | None, enforce: str | None = None,
     if value is not None:
         submitted = value.value if isinstance(value.value, str) else list(value.value)
     decision = constrain(submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs())
-    if not rewrite and enforce is None:
-        return doc, doc.text if _unchanged(doc, decision.allowed) else None, decision
     new_text = _rewrite(doc, decision.allowed)
     if enforce is not None:
         from .enforce import enforce_text
@@ -191,15 +183,11 @@ def decode_skill(data: bytes, path: str | None = None) -> str:
 
 
 def apply_to_file(path: str | os.PathLike[str], plan: Plan, *, dry_run: bool = False,
-                  enforce: str | None = None, rewrite: bool = True,
+                  enforce: str | None = None,
                   plugins: dict[str, object] | None = None) -> ApplyResult:
     """Apply ``plan`` to the SKILL.md at ``path`` and write the result atomically when it
     changed (never with ``dry_run``). The file is left byte-identical on any error.
 
-    With ``rewrite`` false (``check`` without a diff: nothing written, no new text shown),
-    the new text is not made nor read back: the result says whether the file would change
-    (``pending``) and carries the old text as ``new_text``. The decision is the same; only
-    ``apply`` (and ``check --dry-run``) find out whether the rewrite can be made safely.
     ``plugins``, one dict kept over a batch, remembers the plugin folders looked at
     (``skillfile.plugin.judge_plugin``).
 
@@ -211,10 +199,7 @@ def apply_to_file(path: str | os.PathLike[str], plan: Plan, *, dry_run: bool = F
     data = read_limited(target)
     old_text = decode_skill(data, str(target))
     judge_plugin(str(target), plugins)
-    doc, new_text, decision = _apply(old_text, plan, str(target), enforce,
-                                     rewrite or not dry_run)
-    if new_text is None:
-        return ApplyResult(target, old_text, old_text, decision, False, doc, pending=True)
+    doc, new_text, decision = _apply(old_text, plan, str(target), enforce)
     write = new_text != old_text and not dry_run
     if write:
         write_atomic(target, new_text.encode("utf-8"), expected=data)
