@@ -121,3 +121,21 @@ def test_check_of_a_plugin_folder_names_the_manifest_and_exits_2(
     assert ("plug/commands/pc.md: plug/.claude-plugin/plugin.json:1:18: the plugin's 'hooks'"
             in result.stderr)
     assert (tmp_path / "plug" / "commands" / "pc.md").read_text() == COMMAND
+
+
+def test_the_command_files_a_manifest_names_elsewhere_are_judged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    layout(tmp_path, {
+        "plug/.claude-plugin/plugin.json": manifest(commands=[
+            "./extra/x.md", "./more", "../outside.md", "./commands/pc.md"]),
+        "plug/commands/pc.md": COMMAND, "plug/extra/x.md": COMMAND,
+        "plug/more/deep/y.md": COMMAND, "plug/more/plain.md": "no frontmatter\n",
+        "outside.md": COMMAND, "plan.json": json.dumps({"allowed-tools": ["Read"]})})
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["apply", "-p", "plan.json", "--runtime", "claude-code",
+                                      "plug"])
+    assert result.exit_code == 0, result.stderr
+    assert "3 files checked: 3 rewritten" in result.stdout + result.stderr
+    for name in ("commands/pc.md", "extra/x.md", "more/deep/y.md"):
+        assert "allowed-tools: Read\n" in (tmp_path / "plug" / name).read_text()
+    assert (tmp_path / "outside.md").read_text() == COMMAND

@@ -2,7 +2,8 @@
 
 A directory is searched for files named ``SKILL.md``, and for the command files that carry
 the same ``allowed-tools`` field: the Markdown files under a ``commands`` folder (at any
-depth) of ``.claude/`` or of a plugin's root (the folder holding ``.claude-plugin/``). A command
+depth) of ``.claude/`` or of a plugin's root (the folder holding ``.claude-plugin/``), and
+those its manifest's ``commands`` names elsewhere in the plugin. A command
 file that does not begin with a frontmatter fence (plain Markdown, as many commands are)
 grants nothing and is left out. Agent files are not read: a subagent's tools are its
 ``tools:`` field, which the runtime reads instead of ``allowed-tools``, and skillgrant does not
@@ -112,7 +113,10 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
         inside, skill, names = listed
         # Entered in name order (pushed last to first), as os.walk's sorted dirs would be.
         folders.extend(reversed(inside))
-        for name, link in _chosen(root, skill, names):
+        chosen = _chosen(root, skill, names)
+        if os.path.join(root, ".claude-plugin") in inside:
+            chosen += _manifest_commands(root)
+        for name, link in chosen:
             # Only a folder entered (never a symlinked one) is listed, so below the top only
             # the file itself can be a link: its real path is the top's plus the rest, unless
             # it is one.
@@ -198,6 +202,38 @@ def _in_commands(root: str) -> bool:
         if owner.name == ".claude" or (owner / ".claude-plugin").is_dir():
             return True
     return False
+
+
+def _manifest_commands(root: str) -> list[tuple[str, bool]]:
+    """The command files a plugin's manifest names outside its ``commands`` folder (its
+    ``commands`` key: a path, a list of paths, or command metadata with a ``source``; a
+    folder named stands for the Markdown files under it), each with whether it is a link:
+    the runtime loads them, so they are judged too. A manifest that cannot be read names
+    none here (``skillfile.plugin`` refuses the plugin's files then)."""
+    import json
+
+    try:
+        with open(os.path.join(root, ".claude-plugin", "plugin.json"), "rb") as stream:
+            manifest = json.loads(stream.read().decode("utf-8", "replace").removeprefix("\ufeff"))
+        named = manifest.get("commands")
+    except (OSError, ValueError, AttributeError):
+        return []
+    if isinstance(named, dict):
+        named = [entry.get("source") for entry in named.values() if isinstance(entry, dict)]
+    elif not isinstance(named, list):
+        named = [named]
+    found: list[tuple[str, bool]] = []
+    top = os.path.realpath(root) + os.sep
+    for given in named:
+        path = os.path.normpath(os.path.join(root, given)) if isinstance(given, str) else ""
+        if not path or not os.path.realpath(path).startswith(top):
+            continue  # the runtime loads no path outside the plugin
+        files = ([path] if not os.path.isdir(path) else sorted(
+            os.path.join(folder, name) for folder, _, names in os.walk(path)
+            for name in names))
+        found.extend((file, os.path.islink(file)) for file in files
+                     if file.endswith(".md") and os.path.isfile(file) and _has_frontmatter(file))
+    return found
 
 
 def _has_frontmatter(path: str) -> bool:

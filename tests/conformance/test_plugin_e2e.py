@@ -15,7 +15,6 @@ The plugin is loaded with ``--plugin-dir`` and its command run as a person runs 
 from __future__ import annotations
 
 import json
-import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -63,11 +62,9 @@ CLASSES: dict[str, tuple[dict[str, str], str]] = {
 
 @pytest.fixture
 def work() -> Iterator[Path]:
-    folder = Path(tempfile.mkdtemp(prefix="sg-plug-", dir="/var/tmp"))
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix="sg-plug-", dir="/var/tmp",
+                                     ignore_cleanup_errors=True) as folder:
+        yield Path(folder)
 
 
 def plugin(work: Path, files: Mapping[str, str]) -> Path:
