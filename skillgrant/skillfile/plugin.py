@@ -42,6 +42,9 @@ HOOKS_FILE: Final = os.path.join("hooks", "hooks.json")
 
 _HOOKS_SAY = ("its hooks run commands on the events they name, and a PreToolUse hook "
               "answering 'allow' pre-approves calls outside allowed-tools")
+#: How many answers ``judge_plugin`` keeps in a caller's ``seen`` (a batch of 100,000 skills,
+#: each in its own folder, would otherwise keep two a skill).
+_MEMO_MAX: Final = 4096
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
@@ -53,8 +56,11 @@ def judge_plugin(path: str, seen: dict[str, object] | None = None) -> None:
     One ``lstat`` a folder above the file (its ``.claude-plugin``), and one for the hooks
     file of each folder the runtime could load the file from as a plugin. ``seen``, kept by
     a caller over one batch of files (whose plugin files do not change meanwhile), remembers
-    what was found, so that files of one folder ask the system once."""
+    what was found (at most ``_MEMO_MAX`` answers), so that files of one folder ask the
+    system once."""
     memo: dict[str, object] = {} if seen is None else seen
+    if len(memo) > _MEMO_MAX:  # a batch walks folder by folder: the recent ones are asked
+        memo.clear()
     parts = os.path.abspath(path).split(os.sep)
     for depth in range(len(parts) - 1, 0, -1):
         root = os.sep.join(parts[:depth]) or os.sep
