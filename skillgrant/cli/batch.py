@@ -68,9 +68,11 @@ def hook_note(path: str, doc: SkillDoc, enforce: str | None, *, written: bool) -
     """What standard error says when ``apply --enforce`` adds (or, not writing, would add) the
     ``hooks:`` key to the file read as ``doc``: the one change outside allowed-tools is never
     made silently. None when there is no such change."""
+    if enforce is None:
+        return None
     from ..skillfile.enforce import adds_hook, skill_command
 
-    if enforce is None or not adds_hook(doc):
+    if not adds_hook(doc):
         return None
     done = "added" if written else "would add"
     return (f"skillgrant: note: {path}: {done} a hooks: key to the frontmatter: a PreToolUse "

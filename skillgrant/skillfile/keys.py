@@ -22,7 +22,6 @@ import shlex
 from typing import Final, get_args
 
 from ..errors import SkillFileError
-from ..gate.config import claude_hooks, command
 from .doc import SkillDoc
 from .fmread import same
 from .yamlspan import line_column
@@ -41,7 +40,11 @@ def judge_keys(doc: SkillDoc, plan_source: str | None, enforce: str | None = Non
     plan file ``plan_source`` (or that ``apply --enforce`` running ``enforce`` would not
     write). Raises SkillFileError located at the key."""
     for key, can in JUDGED.items():
-        if key not in doc.metadata or (key == "hooks" and (
+        if key not in doc.metadata:
+            continue
+        from ..gate.config import claude_hooks  # here: most files have no such key
+
+        if (key == "hooks" and (
                 ours(doc.metadata[key], plan_source, doc.path)
                 or (enforce is not None and same(doc.metadata[key], claude_hooks(
                     enforce + _folder(doc.path)))))):
@@ -58,6 +61,7 @@ def ours(value: object, plan_source: str | None, path: str | None) -> bool:
     ``path`` for the plan file ``plan_source``, with any plan kind."""
     if plan_source is None:
         return False
+    from ..gate.config import claude_hooks, command
     from ..plan.model import PlanKind  # here: pydantic is not loaded to check a file
     return any(same(value, claude_hooks(command("claude-code", plan_source, kind)
                                         + _folder(path))) for kind in get_args(PlanKind))
