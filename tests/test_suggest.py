@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillgrant import Plan, prove
-from skillgrant.evidence.candidates import LEVELS, Level
+from skillgrant.evidence.levels import LEVELS, Level
 from skillgrant.evidence.read import Evidence, EvidenceError, Observed, read_evidence
 from skillgrant.evidence.suggest import Suggestion, suggest
 from skillgrant.gate.call import check_call

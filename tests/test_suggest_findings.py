@@ -8,14 +8,17 @@ not be covered.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 from evidence_calls import copilot_lines
+from evidence_hostile import check
 
 from skillgrant import prove
-from skillgrant.evidence.candidates import Level
+from skillgrant.evidence.groups import GROUPS
+from skillgrant.evidence.levels import Level
 from skillgrant.evidence.read import Evidence, Observed, read_evidence
 from skillgrant.evidence.suggest import suggest
 from skillgrant.gate.call import check_call
@@ -164,3 +167,32 @@ def test_f7_a_deep_path_covered_at_exact_stays_covered_at_directory() -> None:
         covered.append({c.key() for c in evidence.calls
                         if _covered(found.entries, c.tool, dict(c.tool_input))})
     assert covered[0] and covered[0] <= covered[1] <= covered[2]
+
+
+# --- the table, and hostile evidence ---------------------------------------------------------
+
+def test_the_table_is_plain_words_no_key_a_prefix_of_another_and_lint_finds_none_broad() -> None:
+    """A shorter key would reach a longer one's siblings (``gh pr *`` over ``gh pr merge``)."""
+    from skillgrant.review.lint import lint_entries
+
+    for key, why in GROUPS.items():
+        assert why and all(re.fullmatch(r"[a-z][a-z0-9-]*", word) for word in key), key
+        assert not any(other != key and other[:len(key)] == key for other in GROUPS), key
+        entry = f"Bash({' '.join(key)} *)"
+        assert not [f for f in lint_entries([entry])
+                    if f.category == "over-broad" or f.severity == "error"], entry
+
+
+def test_the_docs_list_the_table() -> None:
+    page = (Path(__file__).parents[1] / "docs" / "plans-from-evidence.md").read_text()
+    table = page.split("| key | why no argument after it can name code to run |", 1)[1]
+    table = table.split("\n\n", 1)[0]
+    listed = set(re.findall(r"^\| `([a-z][a-z0-9 -]*)` \|", table, re.MULTILINE))
+    assert listed == {" ".join(key) for key in GROUPS}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hostile_evidence_no_group_covers_what_the_table_does_not_vouch_for(seed: int) -> None:
+    counts, violations = check(4, seed)
+    assert not violations, violations[:5]
+    assert counts["grouped entries"] and counts["probes covered"]  # the probes reach groups

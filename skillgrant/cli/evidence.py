@@ -7,11 +7,12 @@ on any error, never 1). The evidence readers and the renderers load inside the c
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, cast
 
+import click
 import typer
 
+from ..evidence.levels import LEVELS, Level
 from .console import report_to
 from .options import DebugOpt, Format, OutputOpt, PlanKind, format_option, guard
 
@@ -19,22 +20,17 @@ EVIDENCE_HELP = ("Evidence: skillgrant audit logs, Claude Code session transcrip
                  "(~/.claude/projects/…/*.jsonl) or Copilot CLI events.jsonl files.")
 
 
-class Generalize(StrEnum):
-    exact = "exact"
-    command = "command"
-    directory = "directory"
-    tool = "tool"
-
-
 def suggest(
     ctx: typer.Context,
     evidence: Annotated[list[str], typer.Argument(
         metavar="EVIDENCE...", show_default=False, help=EVIDENCE_HELP)],
-    generalize: Annotated[Generalize, typer.Option(
-        "--generalize", "-g", help="exact: one entry per distinct command, file and host; "
-        "command: per program and subcommand (Bash(git log *)); directory: as command, with "
-        "paths by their directory (Read(//src/**)); tool: tool-wide entries (Bash, Read).")
-    ] = Generalize.command,
+    generalize: Annotated[str, typer.Option(
+        "--generalize", "-g", click_type=click.Choice(LEVELS),
+        metavar="[" + "|".join(LEVELS) + "]", help="exact: one entry per "
+        "distinct command, file and host; command: by program and subcommand where a reviewed "
+        "table says its arguments run no code (Bash(ls *), Bash(gh pr list *)), else exact; "
+        "directory: as command, with paths by their directory (Read(//src/**)); tool: "
+        "tool-wide entries (Bash, Read).")] = "command",
     fmt: Annotated[Format, format_option(
         (Format.text, Format.json), help="text: the plan file (YAML, each entry with the calls "
         "it covers in a comment); json: the plan with every covered and not suggestible "
@@ -58,7 +54,7 @@ def suggest(
         from ..reports.escape import dumps
         from ..reports.suggest import json_document, plan_text, summary
 
-        found = run_suggest(read_evidence(evidence), generalize.value)
+        found = run_suggest(read_evidence(evidence), cast(Level, generalize))
         text = plan_text(found, evidence)
         if plan_out is not None:
             with report_to(plan_out):

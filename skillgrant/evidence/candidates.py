@@ -31,7 +31,7 @@ import os
 import posixpath
 import re
 from collections.abc import Callable, Mapping
-from typing import Final, Literal
+from typing import Final
 
 from .. import vocabulary
 from ..gate import judge
@@ -43,10 +43,8 @@ from ..gate.tools import Spec, argument, arguments, command_text, translate
 from ..gate.verdict import CallPlan
 from ..verdicts import Verdict
 from .groups import grouped
+from .levels import Level
 from .read import Observed
-
-Level = Literal["exact", "command", "directory", "tool"]
-LEVELS: Final[tuple[Level, ...]] = ("exact", "command", "directory", "tool")
 
 _PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _MCP_TOOL = re.compile(r"mcp__[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*__[A-Za-z0-9_-]*[A-Za-z0-9-]")

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 from ..errors import PlanError, SkillgrantError
 from ..limits import MAX_ENTRIES_PER_VALUE
-from .candidates import LEVELS, Level, Unsuggestible, candidates
+from .candidates import Unsuggestible, candidates
+from .levels import LEVELS, Level
 from .read import Evidence, Observed
 
 
