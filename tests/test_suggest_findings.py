@@ -8,13 +8,17 @@ not be covered.
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 from evidence_calls import copilot_lines
-from evidence_hostile import check
+from evidence_hostile import check, hostile_calls
+from examples import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skillgrant import prove
 from skillgrant.evidence.groups import GROUPS
@@ -196,3 +200,22 @@ def test_hostile_evidence_no_group_covers_what_the_table_does_not_vouch_for(seed
     counts, violations = check(4, seed)
     assert not violations, violations[:5]
     assert counts["grouped entries"] and counts["probes covered"]  # the probes reach groups
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 25), st.integers(1, 25))
+def test_on_hostile_evidence_the_levels_nest_and_more_calls_cover_more(seed: int, first: int,
+                                                                       more: int) -> None:
+    """exact ⊆ command ⊆ directory by the prover (Claude Code's reading), and adding calls
+    never removes a covered call (check_call), on the generator's hostile evidence."""
+    calls = hostile_calls(first + more, random.Random(seed))
+    small, large = _evidence(*calls[:first]), _evidence(*calls)
+    plans = [suggest(large, level).entries for level in NARROW_TO_WIDE]
+    for narrow, wide in itertools.pairwise(plans):
+        for entry in narrow:
+            assert prove(entry, wide, runtime="claude-code").covered, (entry, wide)
+    for level in NARROW_TO_WIDE:
+        before, after = suggest(small, level).entries, suggest(large, level).entries
+        for call in small.calls:
+            if _covered(before, call.tool, dict(call.tool_input)):
+                assert _covered(after, call.tool, dict(call.tool_input)), (level, call)
