@@ -7,9 +7,9 @@ on any error, never 1). The evidence readers and the renderers load inside the c
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, cast
 
-import click
 import typer
 
 from ..evidence.levels import LEVELS, Level
@@ -19,14 +19,18 @@ from .options import DebugOpt, Format, OutputOpt, PlanKind, format_option, guard
 EVIDENCE_HELP = ("Evidence: skillgrant audit logs, Claude Code session transcripts "
                  "(~/.claude/projects/…/*.jsonl) or Copilot CLI events.jsonl files.")
 
+#: ``--generalize``'s choice: the levels of evidence.levels, as typer offers an enum's values.
+_LEVEL_CHOICE = typer.main.get_click_type(
+    annotation=StrEnum("Generalize", {level: level for level in LEVELS}),
+    parameter_info=typer.models.OptionInfo())
+
 
 def suggest(
     ctx: typer.Context,
     evidence: Annotated[list[str], typer.Argument(
         metavar="EVIDENCE...", show_default=False, help=EVIDENCE_HELP)],
     generalize: Annotated[str, typer.Option(
-        "--generalize", "-g", click_type=click.Choice(LEVELS),
-        metavar="[" + "|".join(LEVELS) + "]", help="exact: one entry per "
+        "--generalize", "-g", click_type=_LEVEL_CHOICE, help="exact: one entry per "
         "distinct command, file and host; command: by program and subcommand where a reviewed "
         "table says its arguments run no code (Bash(ls *), Bash(gh pr list *)), else exact; "
         "directory: as command, with paths by their directory (Read(//src/**)); tool: "
