@@ -7,8 +7,9 @@ never observed, judged by the gate (``check_call``), not by suggest's code:
 - a probe command (an observed command's first words, then arguments that run code or write
   a chosen file) is covered only when its first words, written plainly, are a key of the
   reviewed table (``groups.GROUPS``), or it was observed itself;
-- no probe of a file in a home, under ``/root`` or at the top of the machine, and no host
-  beyond the observed ones (a subdomain, a longer name), is covered.
+- no probe of a file in a home (in any spelling), under ``/root``, ``/proc`` or ``/dev`` or
+  at the top of the machine is covered, nor an Edit of ``.git``, ``.claude`` or a Makefile
+  in the project, nor a host beyond the observed ones (a subdomain, a longer name).
 
 ``python tests/evidence_hostile.py [DRAWS] [SEED]`` prints its counts and exits 1 on any
 violation (the CI step .ci/steps/61-suggest-hostile.sh); tests/test_suggest_findings.py runs a
@@ -46,12 +47,21 @@ _TAILS = ["-c id", "-e 'system(1)'", "--exec=sh", "run /tmp/e", "--output=/home/
           "--pre /tmp/x", "-p plugin", "exec sh", "--script-shell=/tmp/e", "!id"]
 _PATHS = ["/", "/etc/", "/home/u", "/home/u/.bashrc", "/root/.profile", "/Users/x/notes",
           "~/.bashrc", "~", "/tmp/x.txt", "/w/proj/src/a.py", "/w/proj/sub/", "/w/proj/.",
-          "/w/proj/a/..", "/top.txt", "/var/home/u/x", "src/b.py", "../../etc/x"]
+          "/w/proj/a/..", "/top.txt", "/var/home/u/x", "src/b.py", "../../etc/x",
+          "/users/u/.zshrc", "/mnt/c/Users/u/x", "/proc/self/cwd/a", "/dev/fd/3", "/dev/sda",
+          "/w/proj/.git/config", "/w/proj/sub/.git/x", "/w/proj/.claude/settings.json",
+          "/w/proj/README.md", "/proc/1/cwd/x"]
 _HOSTS = ["http://com/", "https://Docs.Python.org/3/", "http://127.0.0.1:8080/x",
           "https://user@example.com/", "http://[::1]/", "https://example.com./",
           "https://a.b.example.org/p", "ftp://example.com/", "https://exa\\mple.com/"]
 _SENSITIVE = ["/home/u/.ssh/authorized_keys", "/root/.ssh/authorized_keys", "/home/.x",
-              "/Users/x/.zshrc", "/var/home/u/.bashrc", "/.profile"]
+              "/Users/x/.zshrc", "/var/home/u/.bashrc", "/.profile", "/users/u/.ssh/x",
+              "/mnt/c/Users/u/.ssh/x", "/dev/sdb", "/proc/self/environ"]
+#: Files of the project no observed call names, which run code when written: no Edit of one
+#: is covered (a search of the project may read them).
+_PROJECT_SENSITIVE = ["/w/proj/.git/hooks/pre-commit", "/w/proj/.git/info/x",
+                      "/w/proj/sub/.git/hooks/x", "/w/proj/.claude/hooks.json",
+                      "/w/proj/Makefile"]
 
 
 def hostile_calls(count: int, rng: random.Random) -> list[tuple[str, dict[str, Any]]]:
@@ -127,7 +137,10 @@ def _probe(entries: list[str], calls: list[tuple[str, dict[str, Any]]],
            listed: list[Any], counts: Counter[str]) -> list[str]:
     def covered(tool: str, tool_input: dict[str, Any]) -> bool:
         counts["probes judged"] += 1
-        return check_call(tool, tool_input, entries, cwd=CWD).covered
+        try:
+            return check_call(tool, tool_input, entries, cwd=CWD).covered
+        except OSError:  # /proc/1/cwd: the gate raises, the hook denies
+            return False
 
     shown = str([e for e in entries if e.startswith("Bash(")])[:300]
     bad = []
@@ -144,6 +157,8 @@ def _probe(entries: list[str], calls: list[tuple[str, dict[str, Any]]],
                 bad.append(f"{probe!r} covered (observed {command!r}) by {shown}")
     bad += [f"{tool} {path} covered by {str(entries)[:300]}" for path in _SENSITIVE
             for tool in ("Read", "Edit") if covered(tool, {"file_path": path})]
+    bad += [f"Edit {path} covered by {str(entries)[:300]}" for path in _PROJECT_SENSITIVE
+            if covered("Edit", {"file_path": path})]
     urls = {i["url"] for t, i in calls if t == "WebFetch"}
     probes = ["https://evil.example/", *(f"https://{p}/" for h in map(_host, urls) if h
                                          for p in (f"sub.{h}", f"{h}.evil", f"x{h}"))]

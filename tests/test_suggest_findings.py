@@ -41,7 +41,12 @@ def _bash(*commands: str) -> Evidence:
 
 
 def _covered(entries: list[str], tool: str, tool_input: dict[str, object]) -> bool:
-    return check_call(tool, tool_input, entries, cwd=CWD).covered
+    """``check_call``'s answer; it raises on a link it cannot read (``/proc/1/cwd``, the
+    gate's to mend), which the hook answers with a deny: not covered."""
+    try:
+        return check_call(tool, tool_input, entries, cwd=CWD).covered
+    except OSError:
+        return False
 
 
 def _assert_observed_covered_or_listed(found: object, evidence: Evidence) -> None:
@@ -219,3 +224,43 @@ def test_on_hostile_evidence_the_levels_nest_and_more_calls_cover_more(seed: int
         for call in small.calls:
             if _covered(before, call.tool, dict(call.tool_input)):
                 assert _covered(after, call.tool, dict(call.tool_input)), (level, call)
+
+
+# --- this session's review (reports/i32-breaks.md, B1-B4) -------------------------------------
+
+def test_b1_a_path_the_gate_cannot_resolve_is_not_suggestible_and_the_rest_is() -> None:
+    evidence = _evidence(("Read", {"file_path": "/proc/1/cwd/x"}), ("Bash", {"command": "ls"}))
+    found = suggest(evidence, "command")
+    assert found.entries == ["Bash(ls *)"]
+    assert [d.call.tool_input for d in found.not_suggestible] == [{"file_path": "/proc/1/cwd/x"}]
+
+
+@pytest.mark.parametrize("path", ["/dev/fd/3/x", "/dev/stdin", "/proc/self/cwd/a.py",
+                                  "/proc/self/root/home/u/.bashrc", "/dev/sda"])
+@pytest.mark.parametrize("level", NARROW_TO_WIDE)
+def test_b2_no_entry_depends_on_the_process_that_suggests(path: str, level: Level) -> None:
+    found = suggest(_evidence(("Read", {"file_path": path})), level)
+    assert found.entries == [] and len(found.not_suggestible) == 1
+
+
+@pytest.mark.parametrize("path", [
+    "/users/u/.zshrc", "/USERS/u/.zshrc", "/System/Volumes/Data/Users/u/.zshrc",
+    "/var/root/.profile", "/private/var/root/.profile", "/usr/home/u/.profile",
+    "/export/home/u/.profile", "/mnt/c/Users/u/.bashrc", "/var/lib/jenkins/.bashrc",
+    "/data/data/com.termux/files/home/.bashrc", "/tmp/x/y.txt", "/w/proj/README.md",
+    "/w/proj/sub/.git/COMMIT_EDITMSG", "/w/proj/.claude/settings.json",
+    "/w/proj/users/u/x.txt"])
+def test_b3_b4_directory_groups_only_inside_the_project_never_a_home_or_git(path: str) -> None:
+    found = suggest(_evidence(("Write", {"file_path": path})), "directory")
+    assert found.entries == [f"Edit(/{path})"], found.entries
+
+
+def test_b4_an_edit_in_the_project_root_and_git_status_do_not_reach_git_config() -> None:
+    evidence = _evidence(("Edit", {"file_path": "/w/proj/README.md", "old_string": "a",
+                                   "new_string": "b"}),
+                         ("Bash", {"command": "git status"}),
+                         ("Write", {"file_path": "/w/proj/src/a.py", "content": ""}))
+    found = suggest(evidence, "directory")
+    assert "Edit(//w/proj/src/**)" in found.entries
+    for tool, path in [("Edit", "/w/proj/.git/config"), ("Write", "/w/proj/.git/hooks/x")]:
+        assert not _covered(found.entries, tool, {"file_path": path, "content": ""}), path

@@ -48,10 +48,23 @@ from .read import Observed
 
 _PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _MCP_TOOL = re.compile(r"mcp__[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*__[A-Za-z0-9_-]*[A-Za-z0-9-]")
-#: Directories no path entry may name, nor group by: the root, and where homes live (an entry
-#: for one would be every file of the machine, or of a user).
-_HOME_PARENTS: Final = frozenset({"/home", "/Users", "/var/home"})
-_TOPS: Final = frozenset({"/", "/root", *_HOME_PARENTS})
+#: Directories no path entry may name (compared case-folded): the root, and homes (an entry for
+#: one would be every file of the machine, or of a user). At ``directory`` no directory whose
+#: last two parts hold ``home`` or ``users`` is grouped either.
+_TOPS: Final = frozenset({"/", "/root", "/var/root", "/private/var/root"})
+#: Where homes live: a path that is one of these, or one part below it, is a home (``*``: any
+#: one part).
+_HOME_PREFIXES: Final = (("home",), ("users",), ("var", "home"), ("usr", "home"),
+                         ("export", "home"), ("mnt", "*", "users"),
+                         ("system", "volumes", "data", "users"),
+                         ("data", "data", "com.termux", "files"))
+_HOME_PARTS: Final = frozenset({"home", "users"})
+#: Trees no directory entry reaches into: what they hold names programs that run (git's
+#: config and hooks, the runtime's settings and hooks).
+_CONFIG_PARTS: Final = frozenset({".git", ".claude", ".husky", ".githooks"})
+#: Paths a process reads as itself (its PID, descriptors, working directory): an entry for one
+#: would depend on the process that suggests, not on the evidence.
+_PROCESS_TREES: Final = ("/proc", "/dev")
 #: What an EXACT entry may not hold: grant syntax (stars, parentheses, escapes, ``:*``), and
 #: controls, which make an entry invalid or a runtime reading doubtful.
 _NOT_EXACT = re.compile(r"[*()\\\x00-\x1f\x7f\x85\u2028\u2029]|:\*$|^\s|\s$|\s\s")
@@ -102,7 +115,7 @@ def _by_domain(spec: Spec, call: Observed, level: Level) -> list[str]:
         if spec.domain != "search":
             _no_directory(arguments(tool_input, spec.subject))
         reader = judge.patch if spec.domain == "patch" else judge.path
-        return [_at_level(e, level) for e in
+        return [_at_level(e, level, call.cwd) for e in
                 _gate_asks(lambda plan: reader(spec, tool_input, plan, call.cwd))]
     if spec.domain == "web":
         return _gate_asks(lambda plan: judge.web(spec, tool_input, plan, call.cwd))
@@ -134,7 +147,10 @@ def _gate_asks(read: Callable[[CallPlan], judge.Judged | judge.Part]) -> list[st
     """The entries ``read`` (one of the gate's judges) asks a plan for; Unsuggestible with
     the gate's reason when it refuses the call whatever the plan grants."""
     plan = _Asked()
-    judged = read(plan)
+    try:
+        judged = read(plan)
+    except OSError as e:  # a link the gate cannot read (/proc/1/cwd): it cannot judge either
+        raise Unsuggestible(f"a path of the call cannot be resolved: {e}") from None
     if isinstance(judged, judge.Judged) and judged.status != "covered":
         raise Unsuggestible(judged.reason)
     return plan.asked
@@ -150,10 +166,14 @@ def _no_directory(values: list[object]) -> None:
                                 "may reach every file beneath it")
 
 
-def _at_level(entry: str, level: Level) -> str:
-    """A path entry the gate asked for (``Kind(/abs)``, ``Kind(/abs/**)``) at ``level``: its
-    directory at ``directory`` unless that is the root or a home; never the root or a home
-    itself, nor a directory of this machine as if it were a file, at any level."""
+def _at_level(entry: str, level: Level, cwd: str | None) -> str:
+    """A path entry the gate asked for (``Kind(/abs)``, ``Kind(/abs/**)``) at ``level``.
+
+    Never the root or a home, nor a path under ``/proc`` or ``/dev``, nor a directory of this
+    machine as if it were a file, at any level. At ``directory``, a file's directory only
+    when that is strictly inside the session's directory and neither is nor holds a
+    directory whose files name programs (``.git``: ``core.fsmonitor`` runs on ``git
+    status``); every other file keeps its own entry."""
     kind, _, rest = entry.partition("(")
     path = rest[1:-1]
     tree = path.endswith("/**")
@@ -164,18 +184,39 @@ def _at_level(entry: str, level: Level) -> str:
         raise Unsuggestible(f"the call names {target!r}: an entry for it would reach every "
                             "file of the machine or of a user (only --generalize tool is "
                             "that wide)")
+    if any(target == t or target.startswith(t + "/") for t in _PROCESS_TREES):
+        raise Unsuggestible(f"the path {target!r} is under /proc or /dev: what it names "
+                            "depends on the process that reads it")
     if not tree and os.path.isdir(target):
         raise Unsuggestible(f"the call names the directory {target!r}: an entry for it may "
                             "reach every file beneath it")
     directory = posixpath.dirname(target)
-    if level == "directory" and not tree and not _top(directory):
+    if level == "directory" and not tree and _groupable(directory, cwd):
         return f"{kind}(/{directory}/**)"
     return entry
 
 
 def _top(path: str) -> bool:
-    return (path in _TOPS or posixpath.dirname(path) in _HOME_PARENTS
-            or path == posixpath.expanduser("~"))
+    """The root, or a home or where homes live, as a path spells it on the systems a skill
+    runs on (case-folded: macOS reads ``/users/u`` as ``/Users/u``)."""
+    lower = path.lower().rstrip("/") or "/"
+    parts = tuple(lower.split("/")[1:])
+    for prefix in _HOME_PREFIXES:
+        if len(prefix) <= len(parts) <= len(prefix) + 1 and all(
+                p in ("*", w) for p, w in zip(prefix, parts, strict=False)):
+            return True
+    return lower in _TOPS or path == posixpath.expanduser("~")
+
+
+def _home_like(directory: str) -> bool:
+    return _HOME_PARTS.intersection(directory.lower().split("/")[-2:]) != set()
+
+
+def _groupable(directory: str, cwd: str | None) -> bool:
+    return (cwd is not None and directory != posixpath.normpath(cwd) and inside(directory, cwd)
+            and not _top(directory) and not _home_like(directory)
+            and not _CONFIG_PARTS.intersection(directory.split("/"))
+            and not os.path.lexists(posixpath.join(directory, ".git")))
 
 
 # -- shell -----------------------------------------------------------------------------------
@@ -205,7 +246,7 @@ def _shell(spec: Spec, tool_input: Mapping[str, object], cwd: str | None,
         if path in (HARMLESS_SOURCES if redirect.reads else HARMLESS_TARGETS):
             continue
         kind = "Read" if redirect.reads else "Edit"
-        found.extend(_at_level(e, level) for e in _path_asks(
+        found.extend(_at_level(e, level, cwd) for e in _path_asks(
             kind, path, cwd, f"the redirection {redirect.text!r}",
             given=judge.joined(target, workdir)))
     return found
@@ -229,7 +270,7 @@ def _workdir(spec: Spec, tool_input: Mapping[str, object], cwd: str | None,
         raise Unsuggestible("the call names its working directory twice, differently")
     workdir = _absolute(directories[0], cwd)
     if cwd is None or not inside(workdir, cwd):
-        found.extend(_at_level(e, "exact") for e in _path_asks(
+        found.extend(_at_level(e, "exact", cwd) for e in _path_asks(
             "Read", workdir, cwd, "the working directory", tree=True))
     return workdir
 

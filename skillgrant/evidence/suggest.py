@@ -174,6 +174,8 @@ def _judge(item: Distinct, plan: object) -> _Verdict:
                              cwd=call.cwd)
     except PlanError as e:
         return _Verdict("unknown", f"the candidate entries are not a valid plan: {e}", ())
+    except OSError as e:  # a link the gate cannot read (/proc/1/cwd): not judged, not covered
+        return _Verdict("unknown", f"a path of the call cannot be resolved: {e}", ())
     return _Verdict(verdict.status, verdict.reason, verdict.covered_by)
 
 
