@@ -73,7 +73,9 @@ GROUPS: Final[Mapping[tuple[str, ...], str]] = {
     ("mkdir",): "makes empty directories; no option runs a program or writes content",
     ("touch",): "makes empty files or sets their times; writes no content, runs nothing",
     ("git", "status"): "prints the work tree's state; no option after the subcommand runs a "
-                       "program or writes a chosen file (git -c before it is not this key)",
+                       "program or writes a chosen file (git -c before it is not this key); "
+                       "the repository's config it loads may name one (core.fsmonitor), so "
+                       "no directory entry suggest writes reaches into .git",
     ("git", "rev-parse"): "prints names and paths git resolves; runs nothing",
     ("git", "ls-files"): "lists files git tracks; --exclude-from reads a file; runs nothing",
     ("gh", "pr", "list"): _GH,
