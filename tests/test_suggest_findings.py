@@ -264,3 +264,50 @@ def test_b4_an_edit_in_the_project_root_and_git_status_do_not_reach_git_config()
     assert "Edit(//w/proj/src/**)" in found.entries
     for tool, path in [("Edit", "/w/proj/.git/config"), ("Write", "/w/proj/.git/hooks/x")]:
         assert not _covered(found.entries, tool, {"file_path": path, "content": ""}), path
+
+
+def test_b5_a_lone_surrogate_is_skipped_and_the_rest_suggested(tmp_path: Path) -> None:
+    log = tmp_path / "s.jsonl"
+    line = ('{"type":"assistant","cwd":"/w/proj","message":{"role":"assistant","content":'
+            '[{"type":"tool_use","id":"t%d","name":"%s","input":%s}]}}\n')
+    log.write_text(line % (1, "Read", '{"file_path": "/w/proj/\\udc80x"}')
+                   + line % (2, "Skill", '{"skill": "a\\ud800"}')
+                   + line % (3, "Bash", '{"command": "ls"}'))
+    evidence = read_evidence([str(log)])
+    assert [s.line for s in evidence.skipped] == [1, 2]
+    assert suggest(evidence).entries == ["Bash(ls *)"]
+
+
+@pytest.mark.parametrize("tool", ["write_bash", "write_powershell", "str_replace_editor",
+                                  "write_stdin", "read_bash", "EnterWorktree", "task"])
+@pytest.mark.parametrize("level", NARROW_TO_WIDE)
+def test_b6_a_tool_judged_by_name_alone_is_bare_only_when_reviewed(tool: str,
+                                                                   level: Level) -> None:
+    evidence = _evidence((tool, {"shellId": "s1", "input": "y\n"}), ("TodoWrite", {}))
+    found = suggest(evidence, level)
+    assert found.entries == ["TodoWrite"]
+    assert not _covered(found.entries, tool, {"shellId": "1", "input": "rm -rf ~\n"})
+
+
+def test_b7_a_plan_over_the_file_limit_is_an_error_not_a_plan() -> None:
+    from skillgrant.evidence.suggest import SuggestError
+
+    evidence = _bash(*[f"printf %s {i:03d}{'x' * 7000}" for i in range(160)])
+    with pytest.raises(SuggestError, match="MAX_FILE_BYTES"):
+        suggest(evidence, "exact")
+
+
+@pytest.mark.parametrize("command", ["ls > /dev/tty", "ls > /dev/fd/2",
+                                     "echo x > /dev/shm/x", "head -c 8 < /dev/urandom",
+                                     "cat /sys/x > /sys/class/x"])
+def test_b8_no_device_or_process_file_is_named_or_grouped(command: str) -> None:
+    found = suggest(_bash(command), "directory")
+    assert not [e for e in found.entries if "//dev" in e or "//sys" in e or "//proc" in e]
+    for probe in ("echo x > /dev/sda", "cat a.py > /dev/nvme0n1"):
+        assert not _covered(found.entries, "Bash", {"command": probe})
+
+
+@pytest.mark.parametrize("path", ["/w/proj", "/w", "/w/proj/."])
+def test_the_session_directory_or_above_is_never_a_file_entry(path: str) -> None:
+    found = suggest(_evidence(("Read", {"file_path": path})), "exact")
+    assert found.entries == []

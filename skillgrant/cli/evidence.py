@@ -54,12 +54,19 @@ def suggest(
     with guard(ctx, debug):
         from .. import __version__
         from ..evidence.read import read_evidence
+        from ..evidence.suggest import SuggestError
         from ..evidence.suggest import suggest as run_suggest
+        from ..limits import MAX_FILE_BYTES
         from ..reports.escape import dumps
         from ..reports.suggest import json_document, plan_text, summary
 
         found = run_suggest(read_evidence(evidence), cast(Level, generalize))
         text = plan_text(found, evidence)
+        if len(text.encode("utf-8")) > MAX_FILE_BYTES:  # what the plan reader refuses
+            raise SuggestError(f"the plan file would take {len(text.encode('utf-8')):,} "
+                               f"bytes, over the {MAX_FILE_BYTES:,} a plan file may hold "
+                               "(MAX_FILE_BYTES): use a wider --generalize level, or less "
+                               "evidence at a time")
         if plan_out is not None:
             with report_to(plan_out):
                 typer.echo(text, nl=False)

@@ -42,7 +42,7 @@ from ..gate.shell import HARMLESS_SOURCES, HARMLESS_TARGETS, analyse
 from ..gate.tools import Spec, argument, arguments, command_text, translate
 from ..gate.verdict import CallPlan
 from ..verdicts import Verdict
-from .groups import grouped
+from .groups import NAMED_ALONE, grouped
 from .levels import Level
 from .read import Observed
 
@@ -64,7 +64,7 @@ _HOME_PARTS: Final = frozenset({"home", "users"})
 _CONFIG_PARTS: Final = frozenset({".git", ".claude", ".husky", ".githooks"})
 #: Paths a process reads as itself (its PID, descriptors, working directory): an entry for one
 #: would depend on the process that suggests, not on the evidence.
-_PROCESS_TREES: Final = ("/proc", "/dev")
+_PROCESS_TREES: Final = ("/proc", "/dev", "/sys")
 #: What an EXACT entry may not hold: grant syntax (stars, parentheses, escapes, ``:*``), and
 #: controls, which make an entry invalid or a runtime reading doubtful.
 _NOT_EXACT = re.compile(r"[*()\\\x00-\x1f\x7f\x85\u2028\u2029]|:\*$|^\s|\s$|\s\s")
@@ -92,13 +92,10 @@ def candidates(call: Observed, level: Level) -> tuple[str, ...]:
         # entry for every tool of that prefix).
         # An MCP name must name a tool: `mcp__s` alone would be every tool of the server.
         if vocabulary.is_mcp(call.tool):
-            plain = _MCP_TOOL.fullmatch(call.tool) is not None
-        else:
-            plain = _PLAIN_NAME.fullmatch(call.tool) is not None and vocabulary.is_tool_name(
-                call.tool)
-        if plain:
-            return (call.tool,)
-        raise Unsuggestible(f"{call.tool!r} is not a plain tool name a plan can hold")
+            if _MCP_TOOL.fullmatch(call.tool) is not None:
+                return (call.tool,)
+            raise Unsuggestible(f"{call.tool!r} is not a plain tool name a plan can hold")
+        return (_named_alone(call.tool, level),)
     if level == "tool" and spec.domain != "patch":
         if spec.domain == "shell":  # a command the gate does not understand: still none
             _shell(spec, call.tool_input, call.cwd, "exact")
@@ -124,7 +121,18 @@ def _by_domain(spec: Spec, call: Observed, level: Level) -> list[str]:
         if not isinstance(name, str) or not name:
             raise Unsuggestible(f"the call names no {spec.domain}")
         return [_exact_entry(spec.tool, name)]
-    return [spec.tool]
+    return [_named_alone(spec.tool, level)]
+
+
+def _named_alone(tool: str, level: Level) -> str:
+    """A tool judged by its name: bare only when ``groups.NAMED_ALONE`` lists it, or at
+    ``tool``; any other bare name would be a tool-wide grant."""
+    if tool in NAMED_ALONE or (level == "tool" and _PLAIN_NAME.fullmatch(tool)
+                               and vocabulary.is_tool_name(tool)):
+        return tool
+    raise Unsuggestible(f"{tool!r} is judged by its name alone: an entry for it would allow "
+                        "every call of the tool, which only --generalize tool writes (and "
+                        "only for a plain name)")
 
 
 class _Asked(CallPlan):
@@ -185,8 +193,11 @@ def _at_level(entry: str, level: Level, cwd: str | None) -> str:
                             "file of the machine or of a user (only --generalize tool is "
                             "that wide)")
     if any(target == t or target.startswith(t + "/") for t in _PROCESS_TREES):
-        raise Unsuggestible(f"the path {target!r} is under /proc or /dev: what it names "
+        raise Unsuggestible(f"the path {target!r} is under /proc, /dev or /sys: what it names "
                             "depends on the process that reads it")
+    if not tree and cwd is not None and inside(posixpath.normpath(cwd), target):
+        raise Unsuggestible(f"the call names {target!r}, the session's directory or one above "
+                            "it: an entry for it may reach every file beneath it")
     if not tree and os.path.isdir(target):
         raise Unsuggestible(f"the call names the directory {target!r}: an entry for it may "
                             "reach every file beneath it")

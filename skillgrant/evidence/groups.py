@@ -89,6 +89,18 @@ GROUPS: Final[Mapping[tuple[str, ...], str]] = {
 }
 _LONGEST: Final = max(len(key) for key in GROUPS)
 
+#: Tools judged by their name alone that ``suggest`` writes bare below ``--generalize tool``:
+#: they take no command, path or host, run no code and write no file (plan mode, the task
+#: list, questions to the user, tool search, MCP resources, web search). Any other such name
+#: (``write_bash``, which types into a running shell; ``str_replace_editor``; ``EnterWorktree``,
+#: which runs git) would be a tool-wide grant, so it is not suggestible below ``tool``. MCP
+#: tools are named one by one (``mcp__server__tool``), as the issue asks.
+NAMED_ALONE: Final = frozenset({
+    "AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "TodoWrite", "ToolSearch",
+    "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TaskOutput", "TaskStop",
+    "ListMcpResourcesTool", "ReadMcpResourceTool", "WebSearch", "update_plan", "report_intent",
+})
+
 
 def grouped(tool: str, simple: Simple) -> str | None:
     """``Tool(key *)`` for a simple command whose first words are a key of ``GROUPS``, written

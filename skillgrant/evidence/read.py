@@ -118,10 +118,23 @@ def _read_file(path: str, stream: Iterator[bytes], evidence: Evidence) -> Kind:
             if kind is None:
                 raise EvidenceError(f"{path}:{number}: not an audit log, a Claude Code "
                                     "transcript or a Copilot CLI events.jsonl")
+        if (b"\\ud" in raw or b"\\uD" in raw) and not _text(value):
+            evidence.skipped.append(Skipped(path, number, "the line holds a lone surrogate "
+                                            "(\\udXXX), which no plan or report can hold"))
+            continue
         _take(kind, path, number, value, cwd, evidence)
     if kind is None:
         raise EvidenceError(f"{path}: holds no JSON object (an empty file is no evidence)")
     return kind
+
+
+def _text(value: object) -> bool:
+    """Whether ``value`` is text UTF-8 can hold (JSON escapes may spell lone surrogates)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _take(kind: Kind, path: str, number: int, value: Mapping[str, object],

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..errors import PlanError, SkillgrantError
-from ..limits import MAX_ENTRIES_PER_VALUE
+from ..limits import MAX_ENTRIES_PER_VALUE, MAX_FILE_BYTES
 from .candidates import Unsuggestible, candidates
 from .levels import LEVELS, Level
 from .read import Evidence, Observed
@@ -80,6 +80,11 @@ def suggest(evidence: Evidence, level: Level = "command") -> Suggestion:
         raise SuggestError(f"the suggestion has {len(accepted)} entries, over the "
                            f"{MAX_ENTRIES_PER_VALUE} a plan may hold (MAX_ENTRIES_PER_VALUE): "
                            "use a wider --generalize level, or less evidence at a time")
+    size = sum(len(entry.encode("utf-8")) + 8 for entry in accepted)
+    if size > MAX_FILE_BYTES:
+        raise SuggestError(f"the suggestion's entries take {size:,} bytes, over the "
+                           f"{MAX_FILE_BYTES:,} a plan file may hold (MAX_FILE_BYTES): use a "
+                           "wider --generalize level, or less evidence at a time")
     ordered = sorted(accepted, key=_order)
     covers: dict[str, list[Distinct]] = {entry: [] for entry in ordered}
     outside: list[Distinct] = []

@@ -21,6 +21,8 @@ from .jsondoc import JSON_VERSION, tool_json
 SHOWN_PER_ENTRY = 20
 #: Characters of one call shown in a comment.
 CALL_CHARS = 160
+#: Characters of a reason shown in a comment (a reason may quote a whole path).
+REASON_CHARS = 400
 
 
 def plan_text(found: Suggestion, sources: Sequence[str]) -> str:
@@ -49,7 +51,9 @@ def plan_text(found: Suggestion, sources: Sequence[str]) -> str:
         lines.append("# Not suggestible: the gate does not allow these calls under this plan.")
     for item in found.not_suggestible:
         lines.append(f"#   {_comment(_call(item))}")
-        lines.append(f"#     {item.status}: {_comment(item.reason)}")
+        reason = item.reason if len(item.reason) <= REASON_CHARS else (
+            item.reason[:REASON_CHARS] + f"... ({len(item.reason)} characters)")
+        lines.append(f"#     {item.status}: {_comment(reason)}")
     return "\n".join(lines) + "\n"
 
 
