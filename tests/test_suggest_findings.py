@@ -311,3 +311,13 @@ def test_b8_no_device_or_process_file_is_named_or_grouped(command: str) -> None:
 def test_the_session_directory_or_above_is_never_a_file_entry(path: str) -> None:
     found = suggest(_evidence(("Read", {"file_path": path})), "exact")
     assert found.entries == []
+
+
+def test_the_docs_list_the_tools_named_alone() -> None:
+    from skillgrant.evidence.groups import NAMED_ALONE
+
+    page = (Path(__file__).parents[1] / "docs" / "plans-from-evidence.md").read_text()
+    paragraph = page.split("**A tool judged by its name alone is bare only when reviewed.**")[1]
+    paragraph = paragraph.split("- **", 1)[0]
+    listed = paragraph.split("no file written):")[1].split("Any other")[0]
+    assert set(re.findall(r"`(\w+)`", listed)) == set(NAMED_ALONE)
