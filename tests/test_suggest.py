@@ -152,10 +152,12 @@ def test_exact_level_is_one_entry_per_distinct_command_and_path() -> None:
 
 
 def test_directory_level_and_tool_level() -> None:
-    calls = [("Read", {"file_path": f"{CWD}/src/a.py"}), ("Write", {"file_path": "out/x"}),
+    calls = [("Read", {"file_path": f"{CWD}/src/a.py"}), ("Write", {"file_path": "out/x.txt"}),
              ("WebFetch", {"url": "https://Docs.Python.org/3/", "prompt": "p"})]
+    # Writes stay exact at directory: a write grant by directory would let the agent plant
+    # what an observed command runs (a .git's core.fsmonitor, a program on PATH).
     assert suggest(observed(calls), "directory").entries == [
-        f"Edit(/{CWD}/out/**)", f"Read(/{CWD}/src/**)", "WebFetch(domain:docs.python.org)"]
+        f"Edit(/{CWD}/out/x.txt)", f"Read(/{CWD}/src/**)", "WebFetch(domain:docs.python.org)"]
     assert suggest(observed(calls), "tool").entries == ["Read", "WebFetch", "Write"]
 
 

@@ -139,9 +139,9 @@ def test_f4_no_entry_names_the_root_a_home_or_a_directory(tool: str, tool_input:
 
 def test_f4_a_home_or_the_root_is_never_a_directory_group() -> None:
     evidence = _evidence(("Write", {"file_path": "/home/u/.bashrc"}),
-                         ("Read", {"file_path": "/etc.txt"}), ("Read", {"file_path": "/root/x"}))
+                         ("Read", {"file_path": "/etc.txt"}), ("Read", {"file_path": "/root/x.c"}))
     found = suggest(evidence, "directory")
-    assert found.entries == ["Edit(//home/u/.bashrc)", "Read(//etc.txt)", "Read(//root/x)"]
+    assert found.entries == ["Edit(//home/u/.bashrc)", "Read(//etc.txt)", "Read(//root/x.c)"]
     assert not _covered(found.entries, "Edit", {"file_path": "/home/u/.ssh/authorized_keys"})
 
 
@@ -248,20 +248,35 @@ def test_b2_no_entry_depends_on_the_process_that_suggests(path: str, level: Leve
     "/var/root/.profile", "/private/var/root/.profile", "/usr/home/u/.profile",
     "/export/home/u/.profile", "/mnt/c/Users/u/.bashrc", "/var/lib/jenkins/.bashrc",
     "/data/data/com.termux/files/home/.bashrc", "/tmp/x/y.txt", "/w/proj/README.md",
-    "/w/proj/sub/.git/COMMIT_EDITMSG", "/w/proj/.claude/settings.json",
+    "/w/proj/sub/.git/description.txt", "/w/proj/.claude/settings.json", "/w/proj/src/a.py",
     "/w/proj/users/u/x.txt"])
 def test_b3_b4_directory_groups_only_inside_the_project_never_a_home_or_git(path: str) -> None:
     found = suggest(_evidence(("Write", {"file_path": path})), "directory")
-    assert found.entries == [f"Edit(/{path})"], found.entries
+    assert found.entries == [f"Edit(/{path})"], found.entries  # a write stays exact (B4b, B13)
+    found = suggest(_evidence(("Read", {"file_path": path})), "directory")
+    assert found.entries == [f"Read(/{path})"] or path == "/w/proj/src/a.py", found.entries
+
+
+@pytest.mark.parametrize(("cwd", "path"), [("/w/proj", "/w/proj/src/a.py"),
+                                           ("/", "/usr/local/bin/x.sh"),
+                                           ("/home/u", "/home/u/.local/bin/x.sh")])
+def test_b4b_b13_writes_are_never_grouped_and_a_session_at_the_root_or_home_groups_nothing(
+        cwd: str, path: str) -> None:
+    for tool in ("Write", "Read"):
+        found = suggest(Evidence([Observed("e", 1, tool, {"file_path": path}, cwd)]),
+                        "directory")
+        grouped = found.entries[0].endswith("/**)")
+        assert grouped == (tool == "Read" and cwd == "/w/proj"), found.entries
 
 
 def test_b4_an_edit_in_the_project_root_and_git_status_do_not_reach_git_config() -> None:
     evidence = _evidence(("Edit", {"file_path": "/w/proj/README.md", "old_string": "a",
                                    "new_string": "b"}),
                          ("Bash", {"command": "git status"}),
-                         ("Write", {"file_path": "/w/proj/src/a.py", "content": ""}))
+                         ("Write", {"file_path": "/w/proj/src/a.py", "content": ""}),
+                         ("Read", {"file_path": "/w/proj/src/b.py"}))
     found = suggest(evidence, "directory")
-    assert "Edit(//w/proj/src/**)" in found.entries
+    assert "Read(//w/proj/src/**)" in found.entries and "Edit(//w/proj/src/a.py)" in found.entries
     for tool, path in [("Edit", "/w/proj/.git/config"), ("Write", "/w/proj/.git/hooks/x")]:
         assert not _covered(found.entries, tool, {"file_path": path, "content": ""}), path
 

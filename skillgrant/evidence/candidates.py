@@ -62,6 +62,15 @@ _HOME_PARTS: Final = frozenset({"home", "users"})
 #: Trees no directory entry reaches into: what they hold names programs that run (git's
 #: config and hooks, the runtime's settings and hooks).
 _CONFIG_PARTS: Final = frozenset({".git", ".claude", ".husky", ".githooks"})
+#: File names without an extension that name files (any other such name may be a directory).
+_PLAIN_FILES: Final = frozenset({
+    "Makefile", "makefile", "GNUmakefile", "Dockerfile", "Containerfile", "LICENSE", "LICENCE",
+    "COPYING", "NOTICE", "README", "CHANGELOG", "AUTHORS", "CODEOWNERS", "Gemfile", "Rakefile",
+    "Procfile", "Justfile", "justfile", "Vagrantfile", "Jenkinsfile", "Brewfile", "Pipfile",
+    "go.mod", "go.sum", ".gitignore", ".gitattributes", ".gitmodules", ".dockerignore",
+    ".editorconfig", ".env", ".npmrc", ".nvmrc", ".bashrc", ".zshrc", ".profile",
+    ".bash_profile", ".prettierrc", ".eslintrc", ".python-version", ".tool-versions",
+})
 #: Paths a process reads as itself (its PID, descriptors, working directory): an entry for one
 #: would depend on the process that suggests, not on the evidence.
 _PROCESS_TREES: Final = ("/proc", "/dev", "/sys")
@@ -188,7 +197,7 @@ def _at_level(entry: str, level: Level, cwd: str | None) -> str:
     target = (path[:-3] or "/") if tree else path
     if level == "tool":
         return kind
-    if _top(target):
+    if _top(target) or (tree and _home_like(target)):
         raise Unsuggestible(f"the call names {target!r}: an entry for it would reach every "
                             "file of the machine or of a user (only --generalize tool is "
                             "that wide)")
@@ -201,10 +210,21 @@ def _at_level(entry: str, level: Level, cwd: str | None) -> str:
     if not tree and os.path.isdir(target):
         raise Unsuggestible(f"the call names the directory {target!r}: an entry for it may "
                             "reach every file beneath it")
+    if not tree and _maybe_directory(target):
+        raise Unsuggestible(f"the path {target!r} may be a directory (its name has no "
+                            "extension), and the runtime reads an entry for a directory as "
+                            "every file beneath it")
     directory = posixpath.dirname(target)
-    if level == "directory" and not tree and _groupable(directory, cwd):
+    if level == "directory" and kind == "Read" and not tree and _groupable(directory, cwd):
         return f"{kind}(/{directory}/**)"
     return entry
+
+
+def _maybe_directory(path: str) -> bool:
+    """Whether ``path`` may name a directory: its last part has no extension and is not a
+    file name known without one (``Makefile``, ``.bashrc``)."""
+    name = path.rsplit("/", 1)[-1]
+    return "." not in name.lstrip(".") and name not in _PLAIN_FILES
 
 
 def _top(path: str) -> bool:
@@ -225,6 +245,7 @@ def _home_like(directory: str) -> bool:
 
 def _groupable(directory: str, cwd: str | None) -> bool:
     return (cwd is not None and directory != posixpath.normpath(cwd) and inside(directory, cwd)
+            and not _top(cwd) and not _home_like(cwd)
             and not _top(directory) and not _home_like(directory)
             and not _CONFIG_PARTS.intersection(directory.split("/"))
             and not os.path.lexists(posixpath.join(directory, ".git")))
