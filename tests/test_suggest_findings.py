@@ -8,6 +8,7 @@ not be covered.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import re
 from collections.abc import Mapping
@@ -336,3 +337,41 @@ def test_the_docs_list_the_tools_named_alone() -> None:
     paragraph = paragraph.split("- **", 1)[0]
     listed = paragraph.split("no file written):")[1].split("Any other")[0]
     assert set(re.findall(r"`(\w+)`", listed)) == set(NAMED_ALONE)
+
+
+def test_b15_a_character_beyond_the_bmp_reads_back_from_the_plan_file(tmp_path: Path) -> None:
+    from skillgrant import Plan
+    from skillgrant.reports.suggest import plan_text
+
+    evidence = _evidence(("Bash", {"command": "git commit -m 'feat: launch \U0001f680'"}),
+                         ("Read", {"file_path": "/w/proj/a\U0001f600b.py"}),
+                         ("Bash", {"command": "ls"}))
+    found = suggest(evidence, "exact")
+    assert len(found.entries) == 3
+    assert list(Plan.from_text(plan_text(found, ["e"])).allowed_tools) == found.entries
+
+
+def test_b5b_raw_surrogate_bytes_are_skipped(tmp_path: Path) -> None:
+    log = tmp_path / "raw.jsonl"
+    line = ('{"type":"assistant","cwd":"/w/proj","message":{"role":"assistant","content":'
+            '[{"type":"tool_use","id":"t","name":"Read","input":{"file_path":"/w/proj/a')
+    log.write_bytes(line.encode() + b"\xed\xa0\x80" + b'b.py"}}]}}\n'
+                    + transcript_line("Bash", {"command": "ls"}).encode())
+    evidence = read_evidence([str(log)])
+    assert [s.line for s in evidence.skipped] == [1] and len(evidence.calls) == 1
+
+
+@pytest.mark.parametrize("first", [
+    {"type": "file-history-snapshot", "messageId": "init", "snapshot": {}},
+    {"type": "last-prompt", "leafUuid": "y"}])
+def test_b16_an_interactive_transcript_may_lead_with_metadata(tmp_path: Path,
+                                                              first: dict[str, object]) -> None:
+    log = tmp_path / "t.jsonl"
+    log.write_text(json.dumps(first) + "\n" + transcript_line("Bash", {"command": "ls"}))
+    assert suggest(read_evidence([str(log)])).entries == ["Bash(ls *)"]
+
+
+def transcript_line(tool: str, tool_input: dict[str, object]) -> str:
+    block = {"type": "tool_use", "id": "t1", "name": tool, "input": tool_input}
+    return json.dumps({"type": "assistant", "cwd": CWD,
+                       "message": {"role": "assistant", "content": [block]}}) + "\n"

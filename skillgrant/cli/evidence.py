@@ -57,6 +57,7 @@ def suggest(
         from ..evidence.suggest import SuggestError
         from ..evidence.suggest import suggest as run_suggest
         from ..limits import MAX_FILE_BYTES
+        from ..plan.model import Plan
         from ..reports.escape import dumps
         from ..reports.suggest import json_document, plan_text, summary
 
@@ -67,6 +68,8 @@ def suggest(
                                f"bytes, over the {MAX_FILE_BYTES:,} a plan file may hold "
                                "(MAX_FILE_BYTES): use a wider --generalize level, or less "
                                "evidence at a time")
+        if list(Plan.from_text(text).allowed_tools) != found.entries:  # read back as written
+            raise SuggestError("the plan file does not read back as the suggested entries")
         if plan_out is not None:
             with report_to(plan_out):
                 typer.echo(text, nl=False)

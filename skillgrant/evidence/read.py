@@ -104,8 +104,8 @@ def _read_file(path: str, stream: Iterator[bytes], evidence: Evidence) -> Kind:
     for number, raw in enumerate(stream, start=1):
         if not raw.strip():
             continue
-        try:
-            value = json.loads(raw)
+        try:  # strict UTF-8 first: json.loads would pass raw surrogates (ED A0 80) through
+            value = json.loads(raw.decode("utf-8"))
         except (ValueError, RecursionError):
             evidence.skipped.append(Skipped(path, number, "the line is not JSON (a record cut "
                                             "short, or a line being written)"))
@@ -115,6 +115,8 @@ def _read_file(path: str, stream: Iterator[bytes], evidence: Evidence) -> Kind:
             continue
         if kind is None:
             kind = _kind(value)
+            if kind is None and value.get("type") in _CLAUDE_METADATA:
+                continue  # an interactive transcript may lead with these; no call in them
             if kind is None:
                 raise EvidenceError(f"{path}:{number}: not an audit log, a Claude Code "
                                     "transcript or a Copilot CLI events.jsonl")
@@ -150,6 +152,12 @@ def _take(kind: Kind, path: str, number: int, value: Mapping[str, object],
         evidence.calls.extend(_claude_calls(path, number, value))
     else:
         evidence.calls.extend(_copilot_calls(path, number, value, cwd))
+
+
+#: Records an interactive Claude Code transcript may start with, before any that names the
+#: session: they hold no call.
+_CLAUDE_METADATA = frozenset({"file-history-snapshot", "last-prompt", "permission-mode",
+                              "queue-operation", "summary", "system"})
 
 
 def _kind(value: Mapping[str, object]) -> Kind | None:
