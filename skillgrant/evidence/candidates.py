@@ -55,8 +55,10 @@ _TOPS: Final = frozenset({"/", "/root", "/var/root", "/private/var/root"})
 #: Where homes live: a path that is one of these, or one part below it, is a home (``*``: any
 #: one part).
 _HOME_PREFIXES: Final = (("home",), ("users",), ("var", "home"), ("usr", "home"),
-                         ("export", "home"), ("mnt", "*", "users"),
-                         ("system", "volumes", "data", "users"),
+                         ("export", "home"), ("mnt", "*", "users"), ("*", "users"),
+                         ("cygdrive", "*", "users"), ("volumes", "*", "users"),
+                         ("system", "volumes", "data", "users"), ("var", "lib"),
+                         ("system", "volumes", "data", "private", "var", "root"),
                          ("data", "data", "com.termux", "files"))
 _HOME_PARTS: Final = frozenset({"home", "users"})
 #: Trees no directory entry reaches into: what they hold names programs that run (git's

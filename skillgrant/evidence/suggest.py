@@ -95,9 +95,10 @@ def suggest(evidence: Evidence, level: Level = "command") -> Suggestion:
         item.covered_by = tuple(dict.fromkeys(verdict.covered_by))
         if verdict.status != "covered" or item.why is not None:
             # At --generalize tool a bare entry other calls asked for may cover a call the
-            # gate does not understand: still listed, as no entry was made for it.
-            if verdict.status == "covered":
-                item.reason = str(item.why)
+            # gate does not understand: still listed, as no entry was made for it. Where no
+            # entry was made on purpose, the listing says why, not what the plan lacks.
+            if item.why is not None:
+                item.reason = item.why
             outside.append(item)
             continue
         # Listed under its own candidates when they cover it (an Edit grant the gate names
