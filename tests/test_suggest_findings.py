@@ -375,3 +375,12 @@ def transcript_line(tool: str, tool_input: dict[str, object]) -> str:
     block = {"type": "tool_use", "id": "t1", "name": tool, "input": tool_input}
     return json.dumps({"type": "assistant", "cwd": CWD,
                        "message": {"role": "assistant", "content": [block]}}) + "\n"
+
+
+@pytest.mark.parametrize(("url", "entry"), [
+    ("http://127.1/", None), ("http://0x7f.1/", None), ("http://2130706433/", None),
+    ("http://127.0.0.1:8080/x", "WebFetch(domain:127.0.0.1)"),
+    ("https://Docs.Python.org/3/", "WebFetch(domain:docs.python.org)")])
+def test_b11_an_address_in_shorthand_is_not_suggested(url: str, entry: str | None) -> None:
+    found = suggest(_evidence(("WebFetch", {"url": url, "prompt": "p"})), "command")
+    assert found.entries == ([entry] if entry else [])

@@ -126,13 +126,28 @@ def _by_domain(spec: Spec, call: Observed, level: Level) -> list[str]:
         return [_at_level(e, level, call.cwd) for e in
                 _gate_asks(lambda plan: reader(spec, tool_input, plan, call.cwd))]
     if spec.domain == "web":
-        return _gate_asks(lambda plan: judge.web(spec, tool_input, plan, call.cwd))
+        return [_plain_host(e) for e in
+                _gate_asks(lambda plan: judge.web(spec, tool_input, plan, call.cwd))]
     if spec.domain in ("agent", "skill"):
         name = argument(tool_input, spec.subject)
         if not isinstance(name, str) or not name:
             raise Unsuggestible(f"the call names no {spec.domain}")
         return [_exact_entry(spec.tool, name)]
     return [_named_alone(spec.tool, level)]
+
+
+def _plain_host(entry: str) -> str:
+    """A ``WebFetch(domain:…)`` entry, unless its host is an address in a shorthand (``127.1``,
+    ``0x7f.1``, ``2130706433``): the runtime's URL parser rewrites those to ``127.0.0.1``, so
+    the entry would match nothing (review B11)."""
+    labels = entry[len("WebFetch(domain:"):-1].split(".")
+    numeric = all(re.fullmatch(r"0x[0-9a-f]*|[0-9]+", label) for label in labels)
+    if numeric and not (len(labels) == 4 and all(
+            label.isdigit() and str(int(label)) == label and int(label) < 256
+            for label in labels)):
+        raise Unsuggestible(f"{entry!r} names an address in a shorthand the runtime rewrites "
+                            "(write it as four decimal numbers)")
+    return entry
 
 
 def _named_alone(tool: str, level: Level) -> str:
