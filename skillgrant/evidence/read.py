@@ -101,6 +101,7 @@ def read_evidence(paths: Sequence[str]) -> Evidence:
 def _read_file(path: str, stream: Iterator[bytes], evidence: Evidence) -> Kind:
     kind: Kind | None = None
     cwd: list[str | None] = [None]  # Copilot CLI's working directory, from its session events
+    unknown = 0  # the first line, before the kind is known, that does not say it
     for number, raw in enumerate(stream, start=1):
         if not raw.strip():
             continue
@@ -115,16 +116,17 @@ def _read_file(path: str, stream: Iterator[bytes], evidence: Evidence) -> Kind:
             continue
         if kind is None:
             kind = _kind(value)
-            if kind is None and value.get("type") in _CLAUDE_METADATA:
-                continue  # an interactive transcript may lead with these; no call in them
-            if kind is None:
-                raise EvidenceError(f"{path}:{number}: not an audit log, a Claude Code "
-                                    "transcript or a Copilot CLI events.jsonl")
+            if kind is None:  # a transcript may lead with metadata records: look further
+                unknown = unknown or number
+                continue
         if (b"\\ud" in raw or b"\\uD" in raw) and not _text(value):
             evidence.skipped.append(Skipped(path, number, "the line holds a lone surrogate "
                                             "(\\udXXX), which no plan or report can hold"))
             continue
         _take(kind, path, number, value, cwd, evidence)
+    if kind is None and unknown:
+        raise EvidenceError(f"{path}:{unknown}: not an audit log, a Claude Code transcript or "
+                            "a Copilot CLI events.jsonl (no line says which)")
     if kind is None:
         raise EvidenceError(f"{path}: holds no JSON object (an empty file is no evidence)")
     return kind
@@ -152,12 +154,6 @@ def _take(kind: Kind, path: str, number: int, value: Mapping[str, object],
         evidence.calls.extend(_claude_calls(path, number, value))
     else:
         evidence.calls.extend(_copilot_calls(path, number, value, cwd))
-
-
-#: Records an interactive Claude Code transcript may start with, before any that names the
-#: session: they hold no call.
-_CLAUDE_METADATA = frozenset({"file-history-snapshot", "last-prompt", "permission-mode",
-                              "queue-operation", "summary", "system"})
 
 
 def _kind(value: Mapping[str, object]) -> Kind | None:
