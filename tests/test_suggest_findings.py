@@ -384,3 +384,10 @@ def transcript_line(tool: str, tool_input: dict[str, object]) -> str:
 def test_b11_an_address_in_shorthand_is_not_suggested(url: str, entry: str | None) -> None:
     found = suggest(_evidence(("WebFetch", {"url": url, "prompt": "p"})), "command")
     assert found.entries == ([entry] if entry else [])
+
+
+@pytest.mark.parametrize(("command", "entry"), [
+    ("touch 'zz'", "Bash(touch 'zz')"), ('git commit -m "a b"', 'Bash(git commit -m "a b")'),
+    ("git log -1", "Bash(git log -1)"), ("FOO=1 git log", "Bash(FOO=1 git log)")])
+def test_b12_an_exact_entry_is_the_command_as_written(command: str, entry: str) -> None:
+    assert suggest(_bash(command), "exact").entries == [entry]

@@ -333,8 +333,22 @@ def _simple(tool: str, simple: Simple, level: Level) -> str:
     if None in values:
         raise Unsuggestible("a word of the command holds an expansion or a glob, which no "
                             "entry suggest writes can name")
-    text = joined_words([str(v) for v in values])
-    return _exact_entry(tool, text)
+    return _exact_entry(tool, _as_written(simple, [str(v) for v in values]))
+
+
+def _as_written(simple: Simple, values: list[str]) -> str:
+    """The simple command as the call wrote it, when that text reads back as its words alone:
+    the runtime compares an exact entry with the text (it denies ``touch 'zz'`` under
+    ``Bash(touch zz)``, review B12). Else (a wrapper, a variable carried from before) the
+    words as the gate renders them."""
+    text = joined_words(values)
+    if simple.stripped or simple.text == text:
+        return text
+    again = analyse(simple.text)
+    if (again.doubt is None and not again.redirects and len(again.commands) == 1
+            and [w.value for w in again.commands[0].words] == values):
+        return simple.text
+    return text
 
 
 # -- paths, names ------------------------------------------------------------------------------
