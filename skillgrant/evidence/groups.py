@@ -34,7 +34,8 @@ from ..gate.reading import Simple
 _READS = "reads the files it names and prints them; no option runs a program or writes a file"
 _PRINTS = "prints what it is asked; no option runs a program or writes a file"
 _GH = ("reads from the GitHub API and prints; --jq and --template are filters that run no "
-       "program, --web opens the browser the environment names, not one in the arguments")
+       "program, --web opens the browser the environment names, not one in the arguments; "
+       "-R and a URL may name another GitHub host (network reach, no code)")
 
 #: Key words (program, then subcommands) → why no argument after them can name code to run.
 GROUPS: Final[Mapping[tuple[str, ...], str]] = {
@@ -87,6 +88,8 @@ GROUPS: Final[Mapping[tuple[str, ...], str]] = {
     ("gh", "issue", "status"): _GH,
     ("gh", "run", "list"): _GH,
 }
+# Every git key: --help shows the manual, through the pager or browser the environment and
+# the config name (never one in the arguments).
 _LONGEST: Final = max(len(key) for key in GROUPS)
 
 #: Tools judged by their name alone that ``suggest`` writes bare below ``--generalize tool``:
