@@ -391,3 +391,12 @@ def test_b11_an_address_in_shorthand_is_not_suggested(url: str, entry: str | Non
     ("git log -1", "Bash(git log -1)"), ("FOO=1 git log", "Bash(FOO=1 git log)")])
 def test_b12_an_exact_entry_is_the_command_as_written(command: str, entry: str) -> None:
     assert suggest(_bash(command), "exact").entries == [entry]
+
+
+def test_b9_b18_an_extensionless_read_may_be_a_directory_a_write_was_a_file() -> None:
+    evidence = _evidence(("Read", {"file_path": "/w/proj/src"}),
+                         ("Write", {"file_path": "/w/proj/bin/setup", "content": ""}),
+                         ("Read", {"file_path": "/etc/hosts"}))
+    found = suggest(evidence, "exact")
+    assert found.entries == ["Edit(//w/proj/bin/setup)", "Read(//etc/hosts)"]
+    assert [d.call.tool_input for d in found.not_suggestible] == [{"file_path": "/w/proj/src"}]

@@ -72,6 +72,7 @@ _PLAIN_FILES: Final = frozenset({
     "go.mod", "go.sum", ".gitignore", ".gitattributes", ".gitmodules", ".dockerignore",
     ".editorconfig", ".env", ".npmrc", ".nvmrc", ".bashrc", ".zshrc", ".profile",
     ".bash_profile", ".prettierrc", ".eslintrc", ".python-version", ".tool-versions",
+    "VERSION", "CNAME", "OWNERS", "MAINTAINERS", "hosts",
 })
 #: Paths a process reads as itself (its PID, descriptors, working directory): an entry for one
 #: would depend on the process that suggests, not on the evidence.
@@ -227,7 +228,7 @@ def _at_level(entry: str, level: Level, cwd: str | None) -> str:
     if not tree and os.path.isdir(target):
         raise Unsuggestible(f"the call names the directory {target!r}: an entry for it may "
                             "reach every file beneath it")
-    if not tree and _maybe_directory(target):
+    if not tree and kind == "Read" and _maybe_directory(target):
         raise Unsuggestible(f"the path {target!r} may be a directory (its name has no "
                             "extension), and the runtime reads an entry for a directory as "
                             "every file beneath it")
@@ -239,7 +240,8 @@ def _at_level(entry: str, level: Level, cwd: str | None) -> str:
 
 def _maybe_directory(path: str) -> bool:
     """Whether ``path`` may name a directory: its last part has no extension and is not a
-    file name known without one (``Makefile``, ``.bashrc``)."""
+    file name known without one (``Makefile``, ``.bashrc``). Asked of reads only: a write
+    (a Write, an Edit, a redirection) succeeds only on a file, so its path was one."""
     name = path.rsplit("/", 1)[-1]
     return "." not in name.lstrip(".") and name not in _PLAIN_FILES
 
