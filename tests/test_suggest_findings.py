@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from evidence_calls import copilot_lines
+from evidence_calls import copilot_lines, transcript_lines
 from evidence_hostile import check, hostile_calls
 from examples import examples
 from hypothesis import given, settings
@@ -356,7 +356,7 @@ def test_b5b_raw_surrogate_bytes_are_skipped(tmp_path: Path) -> None:
     line = ('{"type":"assistant","cwd":"/w/proj","message":{"role":"assistant","content":'
             '[{"type":"tool_use","id":"t","name":"Read","input":{"file_path":"/w/proj/a')
     log.write_bytes(line.encode() + b"\xed\xa0\x80" + b'b.py"}}]}}\n'
-                    + transcript_line("Bash", {"command": "ls"}).encode())
+                    + transcript_lines([("Bash", {"command": "ls"})], cwd=CWD).encode())
     evidence = read_evidence([str(log)])
     assert [s.line for s in evidence.skipped] == [1] and len(evidence.calls) == 1
 
@@ -367,14 +367,10 @@ def test_b5b_raw_surrogate_bytes_are_skipped(tmp_path: Path) -> None:
 def test_b16_an_interactive_transcript_may_lead_with_metadata(tmp_path: Path,
                                                               first: dict[str, object]) -> None:
     log = tmp_path / "t.jsonl"
-    log.write_text(json.dumps(first) + "\n" + transcript_line("Bash", {"command": "ls"}))
+    ls = transcript_lines([("Bash", {"command": "ls"})], cwd=CWD)
+    log.write_text(json.dumps(first) + "\n" + ls)
     assert suggest(read_evidence([str(log)])).entries == ["Bash(ls *)"]
 
-
-def transcript_line(tool: str, tool_input: dict[str, object]) -> str:
-    block = {"type": "tool_use", "id": "t1", "name": tool, "input": tool_input}
-    return json.dumps({"type": "assistant", "cwd": CWD,
-                       "message": {"role": "assistant", "content": [block]}}) + "\n"
 
 
 @pytest.mark.parametrize(("url", "entry"), [
