@@ -19,6 +19,8 @@ _PROGRAMS = [
     ("npm", ["run test", "run build", "install", "ci"], ["--", "-u", "--silent"]),
     ("gh", ["pr list", "pr view", "issue list"], ["--json number", "-L 5", "12"]),
     ("ls", [""], ["-la", "src", "docs", "-1"]),
+    ("git", ["status", "rev-parse"], ["--short", "HEAD", "-s"]),
+    ("grep", [""], ["-n", "-r TODO", "src", "-i"]),
     ("cat", [""], ["README.md", "src/a.py", "docs/x.md"]),
     ("pytest", [""], ["-q", "tests", "-x"]),
     ("make", ["build", "test", "lint"], ["-j2", "V=1"]),
@@ -61,7 +63,11 @@ def make_calls(count: int, seed: int = 0, *, odd: bool = True) -> list[tuple[str
 
 def _command(rng: random.Random) -> str:
     program, subs, args = rng.choice(_PROGRAMS)
-    words = [program, rng.choice(subs), *rng.sample(args, rng.randrange(len(args) + 1))]
+    # An agent writes a command's options in one order (sorted here): the distinct commands
+    # stay a few hundred, as a plan of exact entries for what the table does not group can
+    # hold (MAX_ENTRIES_PER_VALUE).
+    words = [program, rng.choice(subs),
+             *sorted(rng.sample(args, rng.randrange(len(args) + 1)))]
     command = " ".join(w for w in words if w)
     if rng.random() < 0.1:
         command += f" > out/log{rng.randrange(3)}.txt"

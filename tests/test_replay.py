@@ -104,8 +104,9 @@ def test_records_and_documents_match_their_schemas(tmp_path: Path,
     jsonschema.Draft202012Validator(report_schema("audit-verify")).validate(verified)
     suggested = json.loads(_run("suggest", str(log), "-f", "json").stdout)
     jsonschema.Draft202012Validator(report_schema("suggest")).validate(suggested)
-    assert suggested["allowed_tools"] == ["Bash(cat *)", "Bash(git log *)",
-                                          "Bash(git status *)", "Bash(ls *)", "Bash(rm *)"]
+    assert suggested["allowed_tools"] == ["Bash(cat *)", "Bash(git log -5)",
+                                          "Bash(git status *)", "Bash(ls *)",
+                                          "Bash(rm -rf build)"]
 
 
 def _records(log: Path) -> list[dict[str, Any]]:

@@ -8,33 +8,33 @@ on any error, never 1). The evidence readers and the renderers load inside the c
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, cast
 
 import typer
 
+from ..evidence.levels import LEVELS, Level
 from .console import report_to
 from .options import DebugOpt, Format, OutputOpt, PlanKind, format_option, guard
 
 EVIDENCE_HELP = ("Evidence: skillgrant audit logs, Claude Code session transcripts "
                  "(~/.claude/projects/…/*.jsonl) or Copilot CLI events.jsonl files.")
 
-
-class Generalize(StrEnum):
-    exact = "exact"
-    command = "command"
-    directory = "directory"
-    tool = "tool"
+#: ``--generalize``'s choice: the levels of evidence.levels, as typer offers an enum's values.
+_LEVEL_CHOICE = typer.main.get_click_type(
+    annotation=StrEnum("Generalize", {level: level for level in LEVELS}),
+    parameter_info=typer.models.OptionInfo())
 
 
 def suggest(
     ctx: typer.Context,
     evidence: Annotated[list[str], typer.Argument(
         metavar="EVIDENCE...", show_default=False, help=EVIDENCE_HELP)],
-    generalize: Annotated[Generalize, typer.Option(
-        "--generalize", "-g", help="exact: one entry per distinct command, file and host; "
-        "command: per program and subcommand (Bash(git log *)); directory: as command, with "
-        "paths by their directory (Read(//src/**)); tool: tool-wide entries (Bash, Read).")
-    ] = Generalize.command,
+    generalize: Annotated[str, typer.Option(
+        "--generalize", "-g", click_type=_LEVEL_CHOICE, help="exact: one entry per "
+        "distinct command, file and host; command: by program and subcommand where a reviewed "
+        "table says its arguments run no code (Bash(ls *), Bash(gh pr list *)), else exact; "
+        "directory: as command, with paths by their directory (Read(//src/**)); tool: "
+        "tool-wide entries (Bash, Read).")] = "command",
     fmt: Annotated[Format, format_option(
         (Format.text, Format.json), help="text: the plan file (YAML, each entry with the calls "
         "it covers in a comment); json: the plan with every covered and not suggestible "
@@ -54,12 +54,22 @@ def suggest(
     with guard(ctx, debug):
         from .. import __version__
         from ..evidence.read import read_evidence
+        from ..evidence.suggest import SuggestError
         from ..evidence.suggest import suggest as run_suggest
+        from ..limits import MAX_FILE_BYTES
+        from ..plan.model import Plan
         from ..reports.escape import dumps
         from ..reports.suggest import json_document, plan_text, summary
 
-        found = run_suggest(read_evidence(evidence), generalize.value)
+        found = run_suggest(read_evidence(evidence), cast(Level, generalize))
         text = plan_text(found, evidence)
+        if len(text.encode("utf-8")) > MAX_FILE_BYTES:  # what the plan reader refuses
+            raise SuggestError(f"the plan file would take {len(text.encode('utf-8')):,} "
+                               f"bytes, over the {MAX_FILE_BYTES:,} a plan file may hold "
+                               "(MAX_FILE_BYTES): use a wider --generalize level, or less "
+                               "evidence at a time")
+        if list(Plan.from_text(text).allowed_tools) != found.entries:  # read back as written
+            raise SuggestError("the plan file does not read back as the suggested entries")
         if plan_out is not None:
             with report_to(plan_out):
                 typer.echo(text, nl=False)

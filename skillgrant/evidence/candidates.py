@@ -1,106 +1,82 @@
 """The entries one observed call asks for, at one level of generalization.
 
-The call is read as the gate reads it (``gate.tools.translate``, ``gate.shell.analyse``,
-``gate.judge.absolute_path``), and each part it would be judged on gets the narrowest entry of
-its level:
+The call is read as the gate reads it: its shell command by ``gate.shell.analyse``, and its
+paths, hosts and patch files by the gate's own judges (``gate.judge.path``, ``web``, ``patch``,
+``path_part``) run against a plan that grants whatever they ask and keeps what that was. Each
+part then gets the narrowest entry of its level:
 
 ==============  ===========================================================================
 ``exact``       each simple command as one EXACT entry, written as the gate reads it
                 (``Bash(git log -5)``); each path as itself (``Read(//abs/file)``); a
                 search's directory as ``Read(//dir/**)``
-``command``     each simple command by its program and subcommand (``Bash(git log *)``,
-                ``Bash(npm run test *)``), or by its program alone for a program without
-                subcommands (``Bash(ls *)``); exact for what cannot be grouped so; paths exact
-``directory``   commands as ``command``; each path by its directory (``Edit(//abs/src/**)``)
+``command``     a simple command whose first words are a key of the reviewed table
+                (``groups.GROUPS``: programs and subcommands whose arguments cannot name code
+                to run) by that key: ``Bash(ls *)``, ``Bash(gh pr list *)``; every other
+                command exact; paths exact
+``directory``   commands as ``command``; each file by its directory (``Edit(//abs/src/**)``),
+                but a file directly in the root or a home keeps its own entry
 ``tool``        the plan tool bare (``Bash``, ``Read``): the only level that is tool-wide
 ==============  ===========================================================================
 
 Hosts are their exact domain and MCP tools, agents and skills their name at every level but
-``tool``. A candidate is never wider than its level: a program group that ``lint`` finds
-over-broad (a runner, an interpreter, a package runner) falls back to the exact command, and a
-part that cannot be written at its level gives no candidate. Whether the candidates really
+``tool``. A candidate is never wider than its level, and no level below ``tool`` names the
+root or a home (``Edit(//)``, ``Read(//**)``, ``Read(//home/u/**)``) or a path written as a
+directory (``ls > /etc/``): such a call is not suggestible. Whether the candidates really
 cover the call is the gate's to say (``suggest`` checks every call with ``check_call``).
 """
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
-from collections.abc import Mapping
-from functools import lru_cache
-from typing import Final, Literal
+from collections.abc import Callable, Mapping
+from typing import Final
 
 from .. import vocabulary
+from ..gate import judge
 from ..gate.judge import absolute_path, inside
 from ..gate.plainshell import joined_words
+from ..gate.reading import Simple
 from ..gate.shell import HARMLESS_SOURCES, HARMLESS_TARGETS, analyse
 from ..gate.tools import Spec, argument, arguments, command_text, translate
+from ..gate.verdict import CallPlan
+from ..verdicts import Verdict
+from .groups import NAMED_ALONE, grouped
+from .levels import Level
 from .read import Observed
 
-Level = Literal["exact", "command", "directory", "tool"]
-LEVELS: Final[tuple[Level, ...]] = ("exact", "command", "directory", "tool")
-
-#: Programs whose first argument is a subcommand (``git log``), and those whose subcommand
-#: has a subcommand of its own (``gh pr list``), or a script name after ``run``.
-SUBCOMMANDS: Final = frozenset({
-    "git", "npm", "pnpm", "yarn", "bun", "deno", "cargo", "go", "rustup", "gh", "glab", "docker",
-    "podman", "kubectl", "helm", "pip", "pip3", "uv", "poetry", "pipenv", "conda", "brew", "apt",
-    "apt-get", "dnf", "yum", "dotnet", "terraform", "tofu", "aws", "gcloud", "az", "make",
-    "just", "mvn", "gradle", "systemctl", "hatch", "tox", "nox", "pdm", "rye", "mix", "gem",
-    "bundle", "composer", "swift", "flutter", "dart", "nx", "turbo", "lerna", "ng", "heroku",
-    "vercel", "netlify", "wrangler", "firebase", "fly", "flyctl", "git-lfs", "jj", "hg", "svn",
-})
-TWO_LEVEL: Final = frozenset({"gh", "glab", "aws", "gcloud", "az"})
-#: Programs that run code or another command given in their arguments (``awk`` ``system()``,
-#: ``sed`` ``e``, ``tar --to-command``, ``rsync -e``, ``make --eval``, a pager's ``!``, an
-#: interpreter's script): a group over one (``Bash(awk *)``) would allow any command, as a
-#: tool-wide ``Bash`` does. ``suggest`` never groups them; each command stays exact. (``lint``
-#: flags some of these; this list is the suggestion's own, wider, caution.)
-EXECUTING: Final = frozenset({
-    "awk", "gawk", "mawk", "nawk", "sed", "gsed", "perl", "ruby", "node", "nodejs", "deno",
-    "php", "lua", "luajit", "tclsh", "wish", "R", "Rscript", "julia", "java", "jshell",
-    "groovy", "scala", "kotlin", "osascript", "tar", "gtar", "bsdtar", "rsync", "scp", "sftp",
-    "ssh", "ftp", "telnet", "nc", "ncat", "socat", "vim", "vi", "nvim", "ex", "view", "emacs",
-    "less", "more", "most", "man", "info", "gdb", "lldb", "strace", "ltrace", "valgrind",
-    "tmux", "screen", "zip", "make", "gmake", "just", "ed", "dc", "bc", "m4", "cpio",
-})
-#: Subcommands that run code or another command given in their arguments, or install and run
-#: packages (``git rebase -x``, ``git fetch --upload-pack``, ``npm exec``, ``pip install``,
-#: ``go run``): never grouped either.
-EXECUTING_SUBCOMMANDS: Final = {
-    "git": frozenset({"rebase", "bisect", "submodule", "filter-branch", "difftool", "mergetool",
-                      "config", "daemon", "fetch", "pull", "push", "clone", "ls-remote",
-                      "archive", "send-email", "grep", "remote", "help", "instaweb", "p4",
-                      "svn", "cvsimport", "upload-pack", "receive-pack", "shell"}),
-    **{manager: frozenset({"exec", "x", "dlx", "create", "init", "install", "i", "add", "ci",
-                           "update", "upgrade", "rebuild", "publish", "link", "pack",
-                           "explore", "edit", "config", "set"})
-       for manager in ("npm", "pnpm", "yarn", "bun", "deno")},
-    **{manager: frozenset({"install", "add", "run", "exec", "shell", "sync", "download",
-                           "wheel", "tool", "create", "env", "update", "lock"})
-       for manager in ("pip", "pip3", "uv", "poetry", "pipenv", "pdm", "conda", "hatch",
-                       "rye")},
-    "cargo": frozenset({"install", "run", "build", "test", "bench", "check", "clippy", "doc",
-                        "fix", "rustc", "script"}),
-    "go": frozenset({"run", "install", "generate", "get", "test", "build", "tool", "vet"}),
-    "gem": frozenset({"install", "update", "exec"}),
-    "bundle": frozenset({"exec", "install", "update"}),
-    "brew": frozenset({"install", "reinstall", "upgrade", "tap", "sh", "ruby", "irb"}),
-    "gh": frozenset({"alias", "extension", "ext", "codespace", "repo"}),
-    "kubectl": frozenset({"exec", "run", "debug", "attach", "cp", "apply", "create", "plugin"}),
-    "docker": frozenset({"run", "exec", "build", "compose", "buildx", "create", "start"}),
-    "podman": frozenset({"run", "exec", "build", "compose", "create", "start"}),
-}
-RUN_SCRIPT: Final = frozenset({"run", "run-script"})
-_PROGRAM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*(/[A-Za-z0-9_][A-Za-z0-9_.+-]*)*|"
-                      r"\./[A-Za-z0-9_][A-Za-z0-9_.+/-]*")
-_SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
-_SCRIPT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
 _PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _MCP_TOOL = re.compile(r"mcp__[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*__[A-Za-z0-9_-]*[A-Za-z0-9-]")
-_HOST = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?")
-#: A patch's file headers, as Codex reads them.
-_PATCH_PATH = re.compile(r"^\s*\*\*\*\s*(?:Add File|Update File|Delete File|Move to)\s*:"
-                         r"(.*)$", re.MULTILINE | re.IGNORECASE)
+#: Directories no path entry may name (compared case-folded): the root, and homes (an entry for
+#: one would be every file of the machine, or of a user). At ``directory`` no directory whose
+#: last two parts hold ``home`` or ``users`` is grouped either.
+_TOPS: Final = frozenset({"/", "/root", "/var/root", "/private/var/root"})
+#: Where homes live: a path that is one of these, or one part below it, is a home (``*``: any
+#: one part).
+_HOME_PREFIXES: Final = (("home",), ("users",), ("var", "home"), ("usr", "home"),
+                         ("export", "home"), ("mnt", "*", "users"), ("*", "users"),
+                         ("cygdrive", "*", "users"), ("volumes", "*", "users"),
+                         ("system", "volumes", "data", "users"), ("var", "lib"),
+                         ("system", "volumes", "data", "private", "var", "root"),
+                         ("data", "data", "com.termux", "files"))
+_HOME_PARTS: Final = frozenset({"home", "users"})
+#: Trees no directory entry reaches into: what they hold names programs that run (git's
+#: config and hooks, the runtime's settings and hooks).
+_CONFIG_PARTS: Final = frozenset({".git", ".claude", ".husky", ".githooks"})
+#: File names without an extension that name files (any other such name may be a directory).
+_PLAIN_FILES: Final = frozenset({
+    "Makefile", "makefile", "GNUmakefile", "Dockerfile", "Containerfile", "LICENSE", "LICENCE",
+    "COPYING", "NOTICE", "README", "CHANGELOG", "AUTHORS", "CODEOWNERS", "Gemfile", "Rakefile",
+    "Procfile", "Justfile", "justfile", "Vagrantfile", "Jenkinsfile", "Brewfile", "Pipfile",
+    "go.mod", "go.sum", ".gitignore", ".gitattributes", ".gitmodules", ".dockerignore",
+    ".editorconfig", ".env", ".npmrc", ".nvmrc", ".bashrc", ".zshrc", ".profile",
+    ".bash_profile", ".prettierrc", ".eslintrc", ".python-version", ".tool-versions",
+    "VERSION", "CNAME", "OWNERS", "MAINTAINERS", "hosts",
+})
+#: Paths a process reads as itself (its PID, descriptors, working directory): an entry for one
+#: would depend on the process that suggests, not on the evidence.
+_PROCESS_TREES: Final = ("/proc", "/dev", "/sys")
 #: What an EXACT entry may not hold: grant syntax (stars, parentheses, escapes, ``:*``), and
 #: controls, which make an entry invalid or a runtime reading doubtful.
 _NOT_EXACT = re.compile(r"[*()\\\x00-\x1f\x7f\x85\u2028\u2029]|:\*$|^\s|\s$|\s\s")
@@ -115,8 +91,10 @@ def candidates(call: Observed, level: Level) -> tuple[str, ...]:
     Unsuggestible.
 
     >>> from skillgrant.evidence.read import Observed
-    >>> candidates(Observed("t", 1, "Bash", {"command": "git log -5"}, "/w"), "command")
-    ('Bash(git log *)',)
+    >>> candidates(Observed("t", 1, "Bash", {"command": "gh pr list -L 5"}, "/w"), "command")
+    ('Bash(gh pr list *)',)
+    >>> candidates(Observed("t", 1, "Bash", {"command": "vim.tiny x"}, "/w"), "command")
+    ('Bash(vim.tiny x)',)
     """
     if not isinstance(call.tool_input, Mapping):
         raise Unsuggestible("the call's input is not an object")
@@ -126,13 +104,10 @@ def candidates(call: Observed, level: Level) -> tuple[str, ...]:
         # entry for every tool of that prefix).
         # An MCP name must name a tool: `mcp__s` alone would be every tool of the server.
         if vocabulary.is_mcp(call.tool):
-            plain = _MCP_TOOL.fullmatch(call.tool) is not None
-        else:
-            plain = _PLAIN_NAME.fullmatch(call.tool) is not None and vocabulary.is_tool_name(
-                call.tool)
-        if plain:
-            return (call.tool,)
-        raise Unsuggestible(f"{call.tool!r} is not a plain tool name a plan can hold")
+            if _MCP_TOOL.fullmatch(call.tool) is not None:
+                return (call.tool,)
+            raise Unsuggestible(f"{call.tool!r} is not a plain tool name a plan can hold")
+        return (_named_alone(call.tool, level),)
     if level == "tool" and spec.domain != "patch":
         if spec.domain == "shell":  # a command the gate does not understand: still none
             _shell(spec, call.tool_input, call.cwd, "exact")
@@ -145,34 +120,154 @@ def _by_domain(spec: Spec, call: Observed, level: Level) -> list[str]:
     tool_input = call.tool_input
     if spec.domain == "shell":
         return _shell(spec, tool_input, call.cwd, level)
-    if spec.domain in ("read", "edit", "search"):
-        return _paths(spec, call, level)
-    if spec.domain == "patch":
-        body = argument(tool_input, spec.subject)
-        if isinstance(body, list) and body and isinstance(body[-1], str):
-            body = body[-1]
-        paths = [p.strip() for p in _PATCH_PATH.findall(body if isinstance(body, str) else "")]
-        if not paths or not all(paths):
-            raise Unsuggestible("the patch names no file")
-        return [_path("Edit", _absolute(p, call.cwd), level) for p in paths]
+    if spec.domain in ("read", "edit", "search", "patch"):
+        if spec.domain != "search":
+            _no_directory(arguments(tool_input, spec.subject))
+        reader = judge.patch if spec.domain == "patch" else judge.path
+        return [_at_level(e, level, call.cwd) for e in
+                _gate_asks(lambda plan: reader(spec, tool_input, plan, call.cwd))]
     if spec.domain == "web":
-        return [f"WebFetch(domain:{host})" for host in _hosts(spec, tool_input)]
+        return [_plain_host(e) for e in
+                _gate_asks(lambda plan: judge.web(spec, tool_input, plan, call.cwd))]
     if spec.domain in ("agent", "skill"):
         name = argument(tool_input, spec.subject)
         if not isinstance(name, str) or not name:
             raise Unsuggestible(f"the call names no {spec.domain}")
         return [_exact_entry(spec.tool, name)]
-    return [spec.tool]
+    return [_named_alone(spec.tool, level)]
 
 
-def _paths(spec: Spec, call: Observed, level: Level) -> list[str]:
-    values = arguments(call.tool_input, spec.subject)
-    if spec.domain == "search" and not values and call.cwd is not None:
-        values = [call.cwd]
-    if not values or not all(isinstance(v, str) and v for v in values):
-        raise Unsuggestible("the call names no path")
-    return [_path(spec.tool, _absolute(str(v), call.cwd), level,
-                  tree=spec.domain == "search") for v in values]
+def _plain_host(entry: str) -> str:
+    """A ``WebFetch(domain:…)`` entry, unless its host is an address in a shorthand (``127.1``,
+    ``0x7f.1``, ``2130706433``): the runtime's URL parser rewrites those to ``127.0.0.1``, so
+    the entry would match nothing (review B11)."""
+    labels = entry[len("WebFetch(domain:"):-1].split(".")
+    numeric = all(re.fullmatch(r"0x[0-9a-f]*|[0-9]+", label) for label in labels)
+    if numeric and not (len(labels) == 4 and all(
+            label.isdigit() and str(int(label)) == label and int(label) < 256
+            for label in labels)):
+        raise Unsuggestible(f"{entry!r} names an address in a shorthand the runtime rewrites "
+                            "(write it as four decimal numbers)")
+    return entry
+
+
+def _named_alone(tool: str, level: Level) -> str:
+    """A tool judged by its name: bare only when ``groups.NAMED_ALONE`` lists it, or at
+    ``tool``; any other bare name would be a tool-wide grant."""
+    if tool in NAMED_ALONE or (level == "tool" and _PLAIN_NAME.fullmatch(tool)
+                               and vocabulary.is_tool_name(tool)):
+        return tool
+    raise Unsuggestible(f"{tool!r} is judged by its name alone: an entry for it would allow "
+                        "every call of the tool, which only --generalize tool writes (and "
+                        "only for a plain name)")
+
+
+class _Asked(CallPlan):
+    """A plan that grants whatever the gate asks of it, and keeps what that was: the entries
+    the gate's own reading of a call needs (its paths, through symbolic links too; its
+    hosts), so that ``suggest`` reads them with the gate's code, not a copy of it."""
+
+    __slots__ = ("asked",)
+
+    def __init__(self) -> None:
+        super().__init__((), {}, {})
+        self.asked: list[str] = []
+
+    def prove(self, entry: str, cwd: str | None = None) -> Verdict:
+        self.asked.append(entry)
+        return Verdict(entry, "covered", "asked by the gate", covered_by=entry)
+
+
+def _gate_asks(read: Callable[[CallPlan], judge.Judged | judge.Part]) -> list[str]:
+    """The entries ``read`` (one of the gate's judges) asks a plan for; Unsuggestible with
+    the gate's reason when it refuses the call whatever the plan grants."""
+    plan = _Asked()
+    try:
+        judged = read(plan)
+    except OSError as e:  # a link the gate cannot read (/proc/1/cwd): it cannot judge either
+        raise Unsuggestible(f"a path of the call cannot be resolved: {e}") from None
+    if isinstance(judged, judge.Judged) and judged.status != "covered":
+        raise Unsuggestible(judged.reason)
+    return plan.asked
+
+
+def _no_directory(values: list[object]) -> None:
+    """A file tool's path written as a directory (``/etc/``, ``.``): an entry naming it may
+    reach every file beneath it, so none is written."""
+    for value in values:
+        if isinstance(value, str) and (value.endswith("/") or value.rsplit("/", 1)[-1] in (
+                ".", "..")):
+            raise Unsuggestible(f"the path {value!r} names a directory, and an entry for it "
+                                "may reach every file beneath it")
+
+
+def _at_level(entry: str, level: Level, cwd: str | None) -> str:
+    """A path entry the gate asked for (``Kind(/abs)``, ``Kind(/abs/**)``) at ``level``.
+
+    Never the root or a home, nor a path under ``/proc`` or ``/dev``, nor a directory of this
+    machine as if it were a file, at any level. At ``directory``, a file's directory only
+    when that is strictly inside the session's directory and neither is nor holds a
+    directory whose files name programs (``.git``: ``core.fsmonitor`` runs on ``git
+    status``); every other file keeps its own entry."""
+    kind, _, rest = entry.partition("(")
+    path = rest[1:-1]
+    tree = path.endswith("/**")
+    target = (path[:-3] or "/") if tree else path
+    if level == "tool":
+        return kind
+    if _top(target) or (tree and _home_like(target)):
+        raise Unsuggestible(f"the call names {target!r}: an entry for it would reach every "
+                            "file of the machine or of a user (only --generalize tool is "
+                            "that wide)")
+    if any(target == t or target.startswith(t + "/") for t in _PROCESS_TREES):
+        raise Unsuggestible(f"the path {target!r} is under /proc, /dev or /sys: what it names "
+                            "depends on the process that reads it")
+    if not tree and cwd is not None and inside(posixpath.normpath(cwd), target):
+        raise Unsuggestible(f"the call names {target!r}, the session's directory or one above "
+                            "it: an entry for it may reach every file beneath it")
+    if not tree and os.path.isdir(target):
+        raise Unsuggestible(f"the call names the directory {target!r}: an entry for it may "
+                            "reach every file beneath it")
+    if not tree and kind == "Read" and _maybe_directory(target):
+        raise Unsuggestible(f"the path {target!r} may be a directory (its name has no "
+                            "extension), and the runtime reads an entry for a directory as "
+                            "every file beneath it")
+    directory = posixpath.dirname(target)
+    if level == "directory" and kind == "Read" and not tree and _groupable(directory, cwd):
+        return f"{kind}(/{directory}/**)"
+    return entry
+
+
+def _maybe_directory(path: str) -> bool:
+    """Whether ``path`` may name a directory: its last part has no extension and is not a
+    file name known without one (``Makefile``, ``.bashrc``). Asked of reads only: a write
+    (a Write, an Edit, a redirection) succeeds only on a file, so its path was one."""
+    name = path.rsplit("/", 1)[-1]
+    return "." not in name.lstrip(".") and name not in _PLAIN_FILES
+
+
+def _top(path: str) -> bool:
+    """The root, or a home or where homes live, as a path spells it on the systems a skill
+    runs on (case-folded: macOS reads ``/users/u`` as ``/Users/u``)."""
+    lower = path.lower().rstrip("/") or "/"
+    parts = tuple(lower.split("/")[1:])
+    for prefix in _HOME_PREFIXES:
+        if len(prefix) <= len(parts) <= len(prefix) + 1 and all(
+                p in ("*", w) for p, w in zip(prefix, parts, strict=False)):
+            return True
+    return lower in _TOPS or path == posixpath.expanduser("~")
+
+
+def _home_like(directory: str) -> bool:
+    return _HOME_PARTS.intersection(directory.lower().split("/")[-2:]) != set()
+
+
+def _groupable(directory: str, cwd: str | None) -> bool:
+    return (cwd is not None and directory != posixpath.normpath(cwd) and inside(directory, cwd)
+            and not _top(cwd) and not _home_like(cwd)
+            and not _top(directory) and not _home_like(directory)
+            and not _CONFIG_PARTS.intersection(directory.split("/"))
+            and not os.path.lexists(posixpath.join(directory, ".git")))
 
 
 # -- shell -----------------------------------------------------------------------------------
@@ -191,17 +286,28 @@ def _shell(spec: Spec, tool_input: Mapping[str, object], cwd: str | None,
     if analysis.doubt is not None:
         raise Unsuggestible(analysis.doubt)
     for simple in analysis.commands:
-        found.append(_simple(spec.tool, simple.words, level))
+        found.append(_simple(spec.tool, simple, level))
     for redirect in analysis.redirects:
         target = redirect.target.value
         if target is None or (redirect.after_cd and not target.startswith("/")):
             raise Unsuggestible(f"the redirection {redirect.text!r} names a file the gate "
                                 "cannot name")
+        _no_directory([target])
         path = _absolute(target, workdir)
         if path in (HARMLESS_SOURCES if redirect.reads else HARMLESS_TARGETS):
             continue
-        found.append(_path("Read" if redirect.reads else "Edit", path, level))
+        kind = "Read" if redirect.reads else "Edit"
+        found.extend(_at_level(e, level, cwd) for e in _path_asks(
+            kind, path, cwd, f"the redirection {redirect.text!r}",
+            given=judge.joined(target, workdir)))
     return found
+
+
+def _path_asks(kind: str, path: str, cwd: str | None, what: str, *, tree: bool = False,
+               given: str | None = None) -> list[str]:
+    """The entries the gate asks for one path (``gate.judge.path_part``)."""
+    return _gate_asks(lambda plan: judge.path_part(kind, path, plan, cwd, what, tree=tree,
+                                                   given=given))
 
 
 def _workdir(spec: Spec, tool_input: Mapping[str, object], cwd: str | None,
@@ -215,101 +321,46 @@ def _workdir(spec: Spec, tool_input: Mapping[str, object], cwd: str | None,
         raise Unsuggestible("the call names its working directory twice, differently")
     workdir = _absolute(directories[0], cwd)
     if cwd is None or not inside(workdir, cwd):
-        found.append(_path("Read", workdir, "exact", tree=True))
+        found.extend(_at_level(e, "exact", cwd) for e in _path_asks(
+            "Read", workdir, cwd, "the working directory", tree=True))
     return workdir
 
 
-def _simple(tool: str, words: tuple[object, ...], level: Level) -> str:
-    values = [getattr(w, "value", None) for w in words]
+def _simple(tool: str, simple: Simple, level: Level) -> str:
     if level != "exact":
-        grouped = _grouped(tool, values)
-        if grouped is not None:
-            return grouped
+        group = grouped(tool, simple)
+        if group is not None:
+            return group
+    values = [w.value for w in simple.words]
     if None in values:
-        raise Unsuggestible("a word of the command holds an expansion or a glob, which an "
-                            "exact entry cannot name (a wider --generalize level can)")
-    text = joined_words([str(v) for v in values])
-    if not _writable(text):
-        raise Unsuggestible(f"the command {text!r} cannot be written as an exact entry")
-    return _exact_entry(tool, text)
+        raise Unsuggestible("a word of the command holds an expansion or a glob, which no "
+                            "entry suggest writes can name")
+    return _exact_entry(tool, _as_written(simple, [str(v) for v in values]))
 
 
-def _grouped(tool: str, values: list[str | None]) -> str | None:
-    """``Tool(program [subcommand …] *)``, or None when the command does not group so (or its
-    group is one ``lint`` finds over-broad)."""
-    program = values[0]
-    if program is None or not _PROGRAM.fullmatch(program) or "=" in program:
-        return None
-    name = program.rsplit("/", 1)[-1]
-    if name in EXECUTING:
-        return None
-    key = [program]
-    if name in SUBCOMMANDS:
-        depth = 2 if name in TWO_LEVEL else 1
-        for value in values[1:1 + depth]:
-            if value is None or not _SUBCOMMAND.fullmatch(value):
-                break
-            key.append(value)
-        if len(key) == 1 or key[1] in EXECUTING_SUBCOMMANDS.get(name, ()):
-            return None  # `git -C dir log`: no subcommand to group by; `git fetch`: runs code
-        if key[-1] in RUN_SCRIPT and len(values) > len(key):
-            script = values[len(key)]
-            if script is None or not _SCRIPT.fullmatch(script):
-                return None
-            key.append(script)
-    entry = f"{tool}({' '.join(key)} *)"
-    return None if _over_broad(entry) else entry
+def _as_written(simple: Simple, values: list[str]) -> str:
+    """The simple command as the call wrote it, when that text reads back as its words alone:
+    the runtime compares an exact entry with the text (it denies ``touch 'zz'`` under
+    ``Bash(touch zz)``, review B12). Else (a wrapper, a variable carried from before) the
+    words as the gate renders them."""
+    text = joined_words(values)
+    if simple.stripped or simple.text == text:
+        return text
+    again = analyse(simple.text)
+    if (again.doubt is None and not again.redirects and len(again.commands) == 1
+            and [w.value for w in again.commands[0].words] == values):
+        return simple.text
+    return text
 
 
-@lru_cache(maxsize=4096)
-def _over_broad(entry: str) -> bool:
-    from ..review.lint import lint_entries
-
-    return any(f.category == "over-broad" or f.severity == "error"
-               for f in lint_entries([entry]))
-
-
-# -- paths, hosts, names ---------------------------------------------------------------------
+# -- paths, names ------------------------------------------------------------------------------
 
 def _absolute(value: str, cwd: str | None) -> str:
     found = absolute_path(value, cwd)
     if found is None:
         raise Unsuggestible(f"the path {value!r} is not absolute and the session's directory "
-                            "is not known (or it starts with ~)")
+                            "is not known, or it starts with ~")
     return found
-
-
-def _path(tool: str, path: str, level: Level, *, tree: bool = False) -> str:
-    kind = "Edit" if tool in ("Edit", "Write", "NotebookEdit") else "Read"
-    if level == "tool":
-        return tool
-    # A file's directory, but never the root's: `Edit(//**)` would be every file.
-    directory = path.rsplit("/", 1)[0]
-    if level == "directory" and not tree and directory:
-        path, tree = directory, True
-    target = path.rstrip("/") + "/**" if tree else path
-    return f"{kind}(/{target})"
-
-
-def _hosts(spec: Spec, tool_input: Mapping[str, object]) -> list[str]:
-    """The host of each URL the call fetches: its ``url``/``urls``, and URL-like words of a
-    ``prompt`` where the tool reads them. Only a plain host name is written; anything else
-    gives no candidate (the gate refuses such URLs too)."""
-    urls = [u for u in arguments(tool_input, ("url", "urls")) if u is not None]
-    prompt = tool_input.get("prompt")
-    if "prompt" in spec.subject and isinstance(prompt, str):
-        urls.extend(re.findall(r"\S*://\S*", prompt))
-    if not urls or not all(isinstance(u, str) for u in urls):
-        raise Unsuggestible("the call has no URL")
-    hosts = []
-    for url in urls:
-        scheme, _, rest = str(url).partition("://")
-        authority = re.split(r"[/?#]", rest, maxsplit=1)[0].lower()
-        host = authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
-        if scheme.lower() not in ("http", "https") or not _HOST.fullmatch(host):
-            raise Unsuggestible(f"the URL {url!r} has no plain http(s) host name")
-        hosts.append(host.rstrip("."))
-    return hosts
 
 
 def _writable(text: str) -> bool:

@@ -101,11 +101,12 @@ def read_evidence(paths: Sequence[str]) -> Evidence:
 def _read_file(path: str, stream: Iterator[bytes], evidence: Evidence) -> Kind:
     kind: Kind | None = None
     cwd: list[str | None] = [None]  # Copilot CLI's working directory, from its session events
+    unknown = 0  # the first line, before the kind is known, that does not say it
     for number, raw in enumerate(stream, start=1):
         if not raw.strip():
             continue
-        try:
-            value = json.loads(raw)
+        try:  # strict UTF-8 first: json.loads would pass raw surrogates (ED A0 80) through
+            value = json.loads(raw.decode("utf-8"))
         except (ValueError, RecursionError):
             evidence.skipped.append(Skipped(path, number, "the line is not JSON (a record cut "
                                             "short, or a line being written)"))
@@ -115,13 +116,29 @@ def _read_file(path: str, stream: Iterator[bytes], evidence: Evidence) -> Kind:
             continue
         if kind is None:
             kind = _kind(value)
-            if kind is None:
-                raise EvidenceError(f"{path}:{number}: not an audit log, a Claude Code "
-                                    "transcript or a Copilot CLI events.jsonl")
+            if kind is None:  # a transcript may lead with metadata records: look further
+                unknown = unknown or number
+                continue
+        if (b"\\ud" in raw or b"\\uD" in raw) and not _text(value):
+            evidence.skipped.append(Skipped(path, number, "the line holds a lone surrogate "
+                                            "(\\udXXX), which no plan or report can hold"))
+            continue
         _take(kind, path, number, value, cwd, evidence)
+    if kind is None and unknown:
+        raise EvidenceError(f"{path}:{unknown}: not an audit log, a Claude Code transcript or "
+                            "a Copilot CLI events.jsonl (no line says which)")
     if kind is None:
         raise EvidenceError(f"{path}: holds no JSON object (an empty file is no evidence)")
     return kind
+
+
+def _text(value: object) -> bool:
+    """Whether ``value`` is text UTF-8 can hold (JSON escapes may spell lone surrogates)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _take(kind: Kind, path: str, number: int, value: Mapping[str, object],

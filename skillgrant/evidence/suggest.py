@@ -7,7 +7,8 @@ call the gate understands.
    whose part cannot be named at its level has none.
 3. Calls asking for the same candidates are checked together: the candidates are made a plan
    and each call is judged against it with ``check_call``. Candidates that cover at least one
-   of their calls go into the suggestion; the others are dropped.
+   of their calls go into the suggestion; the others are dropped. A call its own candidates
+   do not cover asks again at the next narrower level, down to ``exact``.
 4. Every distinct call is judged against the whole suggestion. Each covered call is listed
    under its own candidates (or, when they did not cover it alone, under the verdict's
    ``covered_by``); a call not covered is *not suggestible*, with the gate's status and reason.
@@ -24,8 +25,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..errors import PlanError, SkillgrantError
-from ..limits import MAX_ENTRIES_PER_VALUE
-from .candidates import Level, Unsuggestible, candidates
+from ..limits import MAX_ENTRIES_PER_VALUE, MAX_FILE_BYTES
+from .candidates import Unsuggestible, candidates
+from .levels import LEVELS, Level
 from .read import Evidence, Observed
 
 
@@ -67,10 +69,10 @@ def suggest(evidence: Evidence, level: Level = "command") -> Suggestion:
 
     >>> from skillgrant.evidence.read import Evidence, Observed
     >>> calls = [Observed("log", i, "Bash", {"command": c}, "/w")
-    ...          for i, c in enumerate(["git log -5", "git log --oneline", "eval x"])]
+    ...          for i, c in enumerate(["git status -s", "git status", "eval x"])]
     >>> found = suggest(Evidence(calls))
     >>> found.entries, [d.call.line for d in found.not_suggestible]
-    (['Bash(git log *)'], [2])
+    (['Bash(git status *)'], [2])
     """
     distinct = _distinct(evidence.calls)
     accepted = _accepted(distinct, level)
@@ -78,6 +80,11 @@ def suggest(evidence: Evidence, level: Level = "command") -> Suggestion:
         raise SuggestError(f"the suggestion has {len(accepted)} entries, over the "
                            f"{MAX_ENTRIES_PER_VALUE} a plan may hold (MAX_ENTRIES_PER_VALUE): "
                            "use a wider --generalize level, or less evidence at a time")
+    size = sum(len(entry.encode("utf-8")) + 8 for entry in accepted)
+    if size > MAX_FILE_BYTES:
+        raise SuggestError(f"the suggestion's entries take {size:,} bytes, over the "
+                           f"{MAX_FILE_BYTES:,} a plan file may hold (MAX_FILE_BYTES): use a "
+                           "wider --generalize level, or less evidence at a time")
     ordered = sorted(accepted, key=_order)
     covers: dict[str, list[Distinct]] = {entry: [] for entry in ordered}
     outside: list[Distinct] = []
@@ -88,9 +95,10 @@ def suggest(evidence: Evidence, level: Level = "command") -> Suggestion:
         item.covered_by = tuple(dict.fromkeys(verdict.covered_by))
         if verdict.status != "covered" or item.why is not None:
             # At --generalize tool a bare entry other calls asked for may cover a call the
-            # gate does not understand: still listed, as no entry was made for it.
-            if verdict.status == "covered":
-                item.reason = str(item.why)
+            # gate does not understand: still listed, as no entry was made for it. Where no
+            # entry was made on purpose, the listing says why, not what the plan lacks.
+            if item.why is not None:
+                item.reason = item.why
             outside.append(item)
             continue
         # Listed under its own candidates when they cover it (an Edit grant the gate names
@@ -102,27 +110,46 @@ def suggest(evidence: Evidence, level: Level = "command") -> Suggestion:
 
 
 def _accepted(distinct: list[Distinct], level: Level) -> set[str]:
-    """The candidates that cover at least one of the calls asking for them (steps 2 and 3)."""
-    groups: dict[tuple[str, ...], list[Distinct]] = {}
-    for item in distinct:
-        try:
-            found = candidates(item.call, level)
-        except Unsuggestible as e:
-            item.why = str(e)
-            continue
-        groups.setdefault(found, []).append(item)
+    """The candidates that cover at least one of the calls asking for them (steps 2 and 3). A
+    call its level's candidates do not cover (a directory entry the gate cannot bound, a group
+    the runtime reads otherwise) asks again at each narrower level, down to ``exact``: a call
+    a narrower level covers, a wider one covers too."""
     accepted: set[str] = set()
-    for entries, members in groups.items():
-        try:
-            own = _plan(list(entries))
-        except PlanError:
-            continue
-        covered = [m for m in members if _judge(m, own).status == "covered"]
-        for member in covered:
-            member.asked = entries
-        if covered:
-            accepted.update(entries)
+    pending = distinct
+    for step in _steps(level):
+        groups: dict[tuple[str, ...], list[Distinct]] = {}
+        again: list[Distinct] = []
+        for item in pending:
+            try:
+                found = candidates(item.call, step)
+            except Unsuggestible as e:
+                item.why = str(e)
+                again.append(item)
+                continue
+            item.why = None
+            groups.setdefault(found, []).append(item)
+        for entries, members in groups.items():
+            try:
+                own = _plan(list(entries))
+            except PlanError:
+                again.extend(members)
+                continue
+            covered = [m for m in members if _judge(m, own).status == "covered"]
+            for member in covered:
+                member.asked = entries
+            again.extend(m for m in members if not m.asked)
+            if covered:
+                accepted.update(entries)
+        pending = again
     return accepted
+
+
+def _steps(level: Level) -> tuple[Level, ...]:
+    """``level``, then the narrower ones a call falls back to (``tool`` has none: a bare tool
+    that does not cover a call is a call the gate does not understand)."""
+    if level == "tool":
+        return ("tool",)
+    return LEVELS[LEVELS.index(level)::-1]
 
 
 def _distinct(calls: Iterable[Observed]) -> list[Distinct]:
@@ -153,6 +180,8 @@ def _judge(item: Distinct, plan: object) -> _Verdict:
                              cwd=call.cwd)
     except PlanError as e:
         return _Verdict("unknown", f"the candidate entries are not a valid plan: {e}", ())
+    except OSError as e:  # a link the gate cannot read (/proc/1/cwd): not judged, not covered
+        return _Verdict("unknown", f"a path of the call cannot be resolved: {e}", ())
     return _Verdict(verdict.status, verdict.reason, verdict.covered_by)
 
 

@@ -10,6 +10,7 @@ suggestion gives the same bytes.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,6 +22,8 @@ from .jsondoc import JSON_VERSION, tool_json
 SHOWN_PER_ENTRY = 20
 #: Characters of one call shown in a comment.
 CALL_CHARS = 160
+#: Characters of a reason shown in a comment (a reason may quote a whole path).
+REASON_CHARS = 400
 
 
 def plan_text(found: Suggestion, sources: Sequence[str]) -> str:
@@ -44,12 +47,14 @@ def plan_text(found: Suggestion, sources: Sequence[str]) -> str:
         lines.extend(f"  #   {_comment(_call(d))}" for d in covered[:SHOWN_PER_ENTRY])
         if len(covered) > SHOWN_PER_ENTRY:
             lines.append(f"  #   ... and {len(covered) - SHOWN_PER_ENTRY} more distinct calls")
-        lines.append(f"  - {json.dumps(entry, ensure_ascii=True)}")
+        lines.append(f"  - {yaml_quoted(entry)}")
     if found.not_suggestible:
         lines.append("# Not suggestible: the gate does not allow these calls under this plan.")
     for item in found.not_suggestible:
         lines.append(f"#   {_comment(_call(item))}")
-        lines.append(f"#     {item.status}: {_comment(item.reason)}")
+        reason = item.reason if len(item.reason) <= REASON_CHARS else (
+            item.reason[:REASON_CHARS] + f"... ({len(item.reason)} characters)")
+        lines.append(f"#     {item.status}: {_comment(reason)}")
     return "\n".join(lines) + "\n"
 
 
@@ -106,6 +111,20 @@ def _subject(tool_input: Any) -> str:
         if isinstance(value, str):
             return value
     return json.dumps(tool_input, sort_keys=True, ensure_ascii=True)
+
+
+def yaml_quoted(text: str) -> str:
+    """``text`` as a YAML double-quoted scalar in printable ASCII: JSON's escapes, but a
+    character beyond U+FFFF as ``\\U`` and eight hex digits (YAML reads no UTF-16 surrogate
+    pair)."""
+    def wide(pair: re.Match[str]) -> str:
+        high, low = int(pair[1], 16) - 0xD800, int(pair[2], 16) - 0xDC00
+        return f"\\U{0x10000 + (high << 10) + low:08x}"
+
+    return _PAIR.sub(wide, json.dumps(text, ensure_ascii=True))
+
+
+_PAIR = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})")
 
 
 def _comment(text: str) -> str:
