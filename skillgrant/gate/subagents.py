@@ -20,7 +20,9 @@ hook that judges the subagents' calls:
 Claude Code reads for the skill (its project's ``.claude/settings.json`` or
 ``.claude/settings.local.json``, for a skill at ``<project>/.claude/skills/NAME/SKILL.md``, or
 ``~/.claude/settings.json``) runs ``skillgrant hook --plan <the same plan> --for-skill NAME``,
-denying what is outside it (``enforce_command``).
+denying what is outside it (``enforce_command``): a ``command`` hook on every tool, with
+``"onFailure": "block"`` and a timeout of at least ``MIN_TIMEOUT``, whose program is named by
+an absolute path to an executable file, as ``--print-config`` prints it.
 """
 
 from __future__ import annotations
@@ -84,8 +86,11 @@ def _pre_tool_commands(settings: object) -> Iterator[str]:
                     not isinstance(hook.get("command"), str):
                 continue
             timeout = hook.get("timeout", MIN_TIMEOUT)
-            if isinstance(timeout, (int, float)) and timeout >= MIN_TIMEOUT:
-                yield hook["command"]  # a hook that times out lets the call go on
+            # A hook that times out, or fails (a missing interpreter: exit 127), lets the call
+            # go on unless it is marked `"onFailure": "block"` (Claude Code 2.1.332).
+            if isinstance(timeout, (int, float)) and timeout >= MIN_TIMEOUT and \
+                    hook.get("onFailure") == "block":
+                yield hook["command"]
 
 
 def _option(words: list[str], name: str) -> str | None:
@@ -97,9 +102,18 @@ def _option(words: list[str], name: str) -> str | None:
     return None
 
 
+def _program(word: str) -> bool:
+    """Whether ``word`` names, by absolute path, an executable file that exists: the runtime
+    looks a bare name up on its own ``PATH``, where a project's ``node_modules/.bin`` or an
+    activated ``.venv/bin`` can hold a ``skillgrant`` of its own, and a hook whose program is
+    missing fails (exit 127), which lets the call go on unless the hook blocks on failure."""
+    return os.path.isabs(word) and os.path.isfile(word) and os.access(word, os.X_OK)
+
+
 def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> bool:
-    """Whether ``command`` runs ``skillgrant hook`` (or ``python -m skillgrant hook``) as the
-    hook that follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
+    """Whether ``command`` runs ``skillgrant hook`` (or ``python -m skillgrant hook``), the
+    program named by an absolute path to an executable file (``_program``), as the hook that
+    follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
     denial for a call outside it, in Claude Code's dialect, and nothing else that changes
     what it judges."""
     from .hook import UsageError, read_options
@@ -107,6 +121,8 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> boo
     try:
         words = shlex.split(command)
     except ValueError:
+        return False
+    if not words or not _program(words[0]):
         return False
     if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook":
         rest = words[2:]

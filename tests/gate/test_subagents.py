@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,10 @@ def payload(tool: str, tool_input: dict[str, Any], session: str = "s1",
     if agent is not None:
         body |= {"agent_id": agent, "agent_type": "general-purpose"}
     return json.dumps(body).encode()
+
+
+#: This installation's hook program, as ``--print-config`` names it (an absolute path).
+HOOK = f"{sys.executable} -m skillgrant hook"
 
 
 def touch(name: str = "zz") -> tuple[str, dict[str, Any]]:
@@ -127,32 +132,41 @@ def test_a_settings_file_claude_code_does_not_read_does_not_count(tmp_path: Path
 
 @pytest.mark.parametrize("command", [
     "true hook --for-skill probe --plan /p.json",
-    "skillgrant hook --plan /wide.json --for-skill probe",
-    "skillgrant hook --print-config claude-code --plan /p.json --for-skill probe",
-    "skillgrant hook --plan /p.json --for-skill probe --outside ask",
-    "skillgrant hook --plan /p.json --for-skill probe --dialect codex",
-    "skillgrant hook --plan /p.json --for-skill probe --bogus x",
-    "skillgrant hook --plan /p.json --for-skill other"])
+    f"{HOOK} --plan /wide.json --for-skill probe",
+    f"{HOOK} --print-config claude-code --plan /p.json --for-skill probe",
+    f"{HOOK} --plan /p.json --for-skill probe --outside ask",
+    f"{HOOK} --plan /p.json --for-skill probe --dialect codex",
+    f"{HOOK} --plan /p.json --for-skill probe --bogus x",
+    f"{HOOK} --plan /p.json --for-skill other",
+    # S1/R2: found through the runtime's PATH (a project's own `skillgrant`), or missing
+    "skillgrant hook --plan /p.json --for-skill probe",
+    "node_modules/.bin/skillgrant hook --plan /p.json --for-skill probe",
+    "/nonexistent/python3 -m skillgrant hook --plan /p.json --for-skill probe",
+    "/nonexistent/skillgrant hook --plan /p.json --for-skill probe"])
 def test_only_the_hook_that_follows_the_skill_counts(tmp_path: Path, command: str) -> None:
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
     path.parent.mkdir(parents=True)
     settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
-        {"type": "command", "command": command}]}]}}
+        {"type": "command", "command": command, "onFailure": "block"}]}]}}
     (project / ".claude" / "settings.json").write_text(json.dumps(settings))
     with pytest.raises(ValueError):
         enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
 
 
 @pytest.mark.parametrize("change", [
-    {"type": "prompt"}, {"timeout": 0.001}, {"command": "skillgrant hook --plan /p.json "
-                                                        "--for-skill probe --skill-dir /"}])
+    {"type": "prompt"}, {"timeout": 0.001}, {"command": f"{HOOK} --plan /p.json "
+                                                        "--for-skill probe --skill-dir /"},
+    # S1: without `onFailure: block` a hook that fails or times out lets the call go on
+    {"onFailure": None}, {"onFailure": "continue"}])
 def test_a_hook_that_would_not_hold_does_not_count(tmp_path: Path, change: dict[str, Any]) -> None:
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
     path.parent.mkdir(parents=True)
-    hook = {"type": "command", "command": "skillgrant hook --plan /p.json --for-skill probe"}
-    settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [hook | change]}]}}
+    hook = {"type": "command", "command": f"{HOOK} --plan /p.json --for-skill probe",
+            "onFailure": "block"}
+    changed = {k: v for k, v in (hook | change).items() if v is not None}
+    settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [changed]}]}}
     (project / ".claude" / "settings.json").write_text(json.dumps(settings))
     with pytest.raises(ValueError):
         enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
