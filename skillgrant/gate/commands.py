@@ -31,6 +31,7 @@ from .judge import (
     path_part,
 )
 from .plainshell import joined_words, plain_texts
+from .programs import climbs, inert, program_open
 from .plainshell import rendered as render
 from .shell import Redirect, Simple, analyse
 from .tools import Spec, arguments, command_text
@@ -83,22 +84,34 @@ def _members(texts: list[str], parts: list[Part], grants: _CommandGrants) -> Jud
     """Each literal simple command, as ``shlex.join`` writes it, a member of an approved
     command grant."""
     for text in texts:
-        found = _member(text, grants)
+        found = _member(text, grants, text.split(" ", 1)[0])  # a plain text's program
         if isinstance(found, Judged):
             return found
         parts.append(found)
     return all_covered(parts, "part")
 
 
-def _member(command: str, grants: _CommandGrants) -> Part | Judged:
-    """A literal simple command, covered by the first approved grant whose language holds it."""
+def _member(command: str, grants: _CommandGrants, program: str | None) -> Part | Judged:
+    """A literal simple command led by ``program``, covered by the first approved grant whose
+    language holds it; by a grant with an open program only when ``program`` is inert, and by
+    a grant with a star only when no word climbs out of a folder (``programs``)."""
     try:
         index = command_domain.member(grants.side, command)
+        if index is not None and index in grants.open and not inert(program):
+            index = grants.named_member(command)
+            if index is None:
+                return outside("unknown", f"the program {program!r} is approved only by a "
+                               "grant whose program is a star, which covers only programs "
+                               "known to run no command given in their words; name it in a "
+                               "grant", command)
     except OverBudget as e:
         return outside("unknown", f"the command {command!r} was not decided: {e}", command)
     if index is None:
         return outside("not_covered", f"no approved entry allows the command {command!r}",
                        command)
+    if index in grants.starred and "/.." in command and climbs(command):
+        return outside("unknown", f"a word of {command!r} climbs with '..' out of a folder it "
+                       "names, where a grant's star would reach", command)
     return _new_part(Part, (command, grants.entries[index][0]))
 
 
@@ -108,10 +121,15 @@ _new_part: Final = tuple.__new__
 
 class _CommandGrants(NamedTuple):
     """The approved entries of a command tool's group, each with its content (None:
-    tool-wide), and the command domain's compiled side of them (the plan keeps it)."""
+    tool-wide), and the command domain's compiled side of them (the plan keeps it); the
+    indexes of those whose program is open (``programs.program_open``) and of those with a
+    star, and the compiled side of the grants naming their program, with their indexes."""
 
     entries: list[tuple[str, str | None]]
     side: object
+    open: frozenset[int]
+    starred: frozenset[int]
+    named: tuple[object, tuple[int, ...]] | None
 
     @classmethod
     def of(cls, tool: str, plan: CallPlan, cwd: str | None) -> _CommandGrants:
@@ -121,16 +139,36 @@ class _CommandGrants(NamedTuple):
     def _made(cls, tool: str, plan: CallPlan, cwd: str | None) -> _CommandGrants:
         prepared = plan.prepared(cwd)
         grant = parse_grant(tool)
-        side = command_domain.compiled_side(prepared.grants(grant), prepared.context(),
-                                            grant.key)
-        return cls([(a.entry, a.grant.content) for a in prepared.candidates(grant)], side)
+        approved = prepared.grants(grant)
+        side = command_domain.compiled_side(approved, prepared.context(), grant.key)
+        entries = [(a.entry, a.grant.content) for a in prepared.candidates(grant)]
+        globs = [compile_pattern(c).globs if c is not None and identity_reason(c) is None
+                 else () for _, c in entries]
+        opened = frozenset(i for i, g in enumerate(globs) if program_open(g))
+        starred = frozenset(i for i, g in enumerate(globs) if any(x.stars for x in g))
+        named = None
+        if opened:
+            kept = tuple(i for i in range(len(entries)) if i not in opened)
+            chosen = [approved[i] for i in kept]
+            named = (command_domain.compiled_side(chosen, prepared.context(), grant.key), kept)
+        return cls(entries, side, opened, starred, named)
 
-    def languages(self) -> Languages:
-        """Each approved command pattern with its globs (the prover's compilation). Patterns
-        decided by identity only (backslashes, runs of spaces) are left out: they cover no
-        concrete command here. No grant is tool-wide by now (``whole_command`` took it)."""
-        return [(entry, compile_pattern(content).globs) for entry, content in self.entries
-                if content is not None and identity_reason(content) is None]
+    def named_member(self, command: str) -> int | None:
+        """The first grant naming its program whose language holds ``command``."""
+        if self.named is None or not self.named[1]:
+            return None
+        found = command_domain.member(self.named[0], command)
+        return None if found is None else self.named[1][found]
+
+    def languages(self, program: str | None) -> Languages:
+        """Each approved command pattern with its globs (the prover's compilation), those with
+        an open program only when ``program`` is inert. Patterns decided by identity only
+        (backslashes, runs of spaces) are left out: they cover no concrete command here. No
+        grant is tool-wide by now (``whole_command`` took it)."""
+        return [(entry, compile_pattern(content).globs)
+                for i, (entry, content) in enumerate(self.entries)
+                if content is not None and identity_reason(content) is None
+                and (i not in self.open or inert(program))]
 
 
 def _analysed(tool: str, command: str, parts: list[Part], workdir: str | None, plan: CallPlan,
@@ -198,9 +236,12 @@ def _simple(tool: str, simple: Simple, grants: _CommandGrants) -> Part | Judged:
     words = simple.words
     values = [w.value for w in words]
     if None not in values:
-        return _member(joined_words(values), grants)  # type: ignore[arg-type]
-    languages = grants.languages()
+        return _member(joined_words(values), grants, simple.program)  # type: ignore[arg-type]
+    languages = grants.languages(simple.program)
     shown = " ".join(render(w.value) if w.value is not None else "…" for w in words)
+    if "/.." in shown and climbs(shown):
+        return outside("unknown", f"a word of {shown!r} climbs with '..' out of a folder it "
+                       "names, where a grant's star would reach", shown)
     fold = case_fold(tool)
     budget = Budget(limit=MAX_WORK_PER_DECISION)
     indexed = [(i, globs) for i, (_, globs) in enumerate(languages)]
