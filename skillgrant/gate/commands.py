@@ -31,8 +31,8 @@ from .judge import (
     path_part,
 )
 from .plainshell import joined_words, plain_texts
-from .programs import climbs, inert, program_open
 from .plainshell import rendered as render
+from .programs import climbs, inert, program_open
 from .shell import Redirect, Simple, analyse
 from .tools import Spec, arguments, command_text
 from .verdict import CallPlan

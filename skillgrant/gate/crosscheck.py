@@ -9,8 +9,8 @@ not, or bash refuses either, the command is ``unknown``. A command the plain fas
 
 Where bash 5.2 is absent (no bash in the system's folders, ``SYSTEM_BASHES``, or one without
 ``--pretty-print``), the fallback is stricter: a command that is not plain is covered only when
-it holds none of the text where bash and tree-sitter are known to part (``FALLBACK_REFUSED``). ``SKILLGRANT_BASH``
-names the bash to ask (``none``: the fallback).
+it holds none of the text where bash and tree-sitter are known to part (``FALLBACK_REFUSED``).
+``SKILLGRANT_BASH`` names the bash to ask (``none``: the fallback).
 """
 
 from __future__ import annotations

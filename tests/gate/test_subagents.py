@@ -176,3 +176,26 @@ def test_a_hook_that_would_not_hold_does_not_count(tmp_path: Path, change: dict[
     (project / ".claude" / "settings.local.json").write_text('{"disableAllHooks": true}')
     with pytest.raises(ValueError):
         enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+
+
+def test_check_says_when_an_agent_grant_lets_pre_approvals_reach_subagents(
+        tmp_path: Path) -> None:
+    """Issue 33 item 2: `check` names SGL117 with its fix when the kept entries grant Agent
+    beside other pre-approvals, and says nothing when the Agent grant stands alone."""
+    from typer.testing import CliRunner
+
+    from skillgrant.cli.app import app
+
+    skill = tmp_path / "SKILL.md"
+    plan = plan_file(tmp_path, ["Bash(echo *)", "Agent(general-purpose)"])
+    skill.write_text("---\nname: t\ndescription: d\nallowed-tools: Bash(echo *), "
+                     "Agent(general-purpose)\n---\nbody\n")
+    result = CliRunner().invoke(app, ["check", str(skill), "--plan", str(plan)])
+    assert result.exit_code == 0, result.output
+    assert "[SGL117 agent-reach]" in result.stdout and "--for-skill NAME" in result.stdout
+    sarif = CliRunner().invoke(app, ["check", str(skill), "--plan", str(plan), "-f", "sarif"])
+    assert [r["ruleId"] for r in json.loads(sarif.stdout)["runs"][0]["results"]] == ["SGL117"]
+    skill.write_text("---\nname: t\ndescription: d\nallowed-tools: Agent(general-purpose)\n"
+                     "---\nbody\n")
+    alone = CliRunner().invoke(app, ["check", str(skill), "--plan", str(plan)])
+    assert "SGL117" not in alone.stdout
