@@ -33,7 +33,7 @@ from .judge import (
 from .plainshell import joined_words, plain_texts
 from .plainshell import rendered as render
 from .programs import climbs, inert, program_open
-from .shell import Redirect, Simple, analyse
+from .reading import Analysis, Redirect, Simple
 from .tools import Spec, arguments, command_text
 from .verdict import CallPlan
 from .words import Word
@@ -171,10 +171,23 @@ class _CommandGrants(NamedTuple):
                 and (i not in self.open or inert(program))]
 
 
+#: The analyses kept, by command text (an agent runs the same commands again and again; the
+#: service decides many calls): what the files and the plan say is judged afresh each time.
+_KEPT_ANALYSES: Final = 256
+_ANALYSED: dict[str, Analysis] = {}
+
+
 def _analysed(tool: str, command: str, parts: list[Part], workdir: str | None, plan: CallPlan,
               cwd: str | None, grants: _CommandGrants) -> Judged:
     """Every simple command ``command`` may run, and every file it writes or reads, covered."""
-    analysis = analyse(command)
+    analysis = _ANALYSED.get(command)
+    if analysis is None:
+        from .shell import analyse  # the parse: a plain command (the fast path) never needs it
+
+        analysis = analyse(command)  # a function of the text alone, so kept by it
+        if len(_ANALYSED) >= _KEPT_ANALYSES:
+            _ANALYSED.clear()
+        _ANALYSED[command] = analysis
     if analysis.doubt is not None:
         return outside("unknown", f"{analysis.doubt}; only a tool-wide grant or an approved "
                         "entry naming the whole command exactly covers it", command)

@@ -248,9 +248,7 @@ def file_sink(path: str | None) -> Sink | None:
 def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
            audit: Sink | None) -> Answer:
     from ..errors import SkillgrantError
-    from .audit import record
     from .call import check_call
-    from .planfile import digest
 
     plan_path = options.get("--plan") or ""
     try:
@@ -273,6 +271,9 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
     if decision == "allow" and not supports(call.dialect, "allow"):
         decision = None  # Codex reads no plain allow: nothing is sent, and nothing is logged
     if audit is not None:
+        from .audit import record  # imported only when a record is written
+        from .planfile import digest
+
         line = record(session=call.session, runtime_tool=call.tool, tool=verdict.tool,
                       decision=decision or "none", status=verdict.status, reason=verdict.reason,
                       covered_by=verdict.covered_by, witness=verdict.witness,

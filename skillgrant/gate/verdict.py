@@ -10,7 +10,6 @@ from .. import vocabulary
 from ..errors import AllowedToolsError, PlanError
 from ..grants import split_allowed_tools
 from ..prepared import PreparedPlan, plan_for
-from ..prover import prove_prepared
 from ..verdicts import Verdict
 from .tools import ShellTool, entry_tool
 
@@ -80,6 +79,8 @@ class CallPlan:
     def prove(self, entry: str, cwd: str | None = None) -> Verdict:
         """``prove(entry)`` against this plan, with the call's working directory as the base
         directory ``cwd`` when it is known."""
+        from ..prover import prove_prepared  # a shell call never needs it: the hook starts lighter
+
         return prove_prepared(entry, self.prepared(cwd))
 
     def kept(self, key: object, build: Callable[[], T]) -> T:
