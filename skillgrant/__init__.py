@@ -18,10 +18,10 @@ from .verdicts import Decision, Verdict
 
 if TYPE_CHECKING:
     from .gate.call import check_call
-    from .grants import Grant, parse_grant, split_allowed_tools
-    from .prover import constrain, prove
     from .gate.verdict import CallVerdict
+    from .grants import Grant, parse_grant, split_allowed_tools
     from .plan.model import Plan
+    from .prover import constrain, prove
     from .skillfile.builder import apply_to_text
 
 __version__ = "0.1.0"
