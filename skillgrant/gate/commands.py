@@ -177,6 +177,11 @@ _KEPT_ANALYSES: Final = 256
 _ANALYSED: dict[str, Analysis] = {}
 
 
+def forget_analyses() -> None:
+    """Drop the analyses kept (benchmarks of first decisions, tests)."""
+    _ANALYSED.clear()
+
+
 def _analysed(tool: str, command: str, parts: list[Part], workdir: str | None, plan: CallPlan,
               cwd: str | None, grants: _CommandGrants) -> Judged:
     """Every simple command ``command`` may run, and every file it writes or reads, covered."""
