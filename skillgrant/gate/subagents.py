@@ -111,7 +111,7 @@ def _program(word: str) -> bool:
 
 
 def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> bool:
-    """Whether ``command`` runs ``skillgrant hook`` (or ``python -m skillgrant hook``), the
+    """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -m skillgrant hook``), the
     program named by an absolute path to an executable file (``_program``), as the hook that
     follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
     denial for a call outside it, in Claude Code's dialect, and nothing else that changes
@@ -126,9 +126,9 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> boo
         return False
     if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook":
         rest = words[2:]
-    elif len(words) > 3 and os.path.basename(words[0]).startswith("python") and \
-            words[1:4] == ["-m", "skillgrant", "hook"]:
-        rest = words[4:]
+    elif len(words) > 4 and os.path.basename(words[0]).startswith("python") and \
+            words[1] in ("-I", "-P") and words[2:5] == ["-m", "skillgrant", "hook"]:
+        rest = words[5:]  # -I/-P: the project's folder is not on sys.path (review R3)
     else:
         return False
     try:

@@ -375,7 +375,8 @@ def test_print_config_prints_the_settings_with_the_plan_quoted(odd_plan: Path,
     assert shlex.quote(str(odd_plan)) in command
     named = [] if dialect == "claude-code" else ["--dialect", dialect]
     # The hook's program by absolute path (here ``python -m skillgrant``, as HOOK runs it).
-    assert shlex.split(command) == [*HOOK, "--plan", str(odd_plan), *named]
+    assert shlex.split(command) == [sys.executable, "-I", *HOOK[1:], "--plan", str(odd_plan),
+                                    *named]  # isolated: the project is not on sys.path
     assert spec["type"] == "command"
     if dialect == "claude-code":
         assert spec["onFailure"] == "block" and spec["timeout"] == 30
@@ -402,3 +403,27 @@ def test_the_printed_command_runs_the_gate(root: Path, odd_plan: Path, dialect: 
 
     assert_denied(shell("rm -rf /"), dialect, "'rm -rf /'")
     assert_silent(shell("git status"))
+
+
+def test_the_printed_hook_never_imports_the_projects_own_skillgrant(tmp_path: Path) -> None:
+    """Review R3: a runtime runs the hook in the project's folder, and `python -m` puts that
+    folder first on sys.path; a `skillgrant` package of the project's would replace the gate.
+    The printed command is isolated (`-I`), so the gate decides and the project's code never
+    runs."""
+    from skillgrant.gate.config import command
+
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(echo *)"]}))
+    project = tmp_path / "project"
+    (project / "skillgrant").mkdir(parents=True)
+    (project / "skillgrant" / "__init__.py").write_text("")
+    (project / "skillgrant" / "__main__.py").write_text(
+        f"open({str(tmp_path / 'RAN')!r}, 'w').write('x')\nraise SystemExit(0)\n")
+    run = command("claude-code", str(plan))
+    payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
+                          "tool_name": "Bash", "tool_input": {"command": "touch zz"},
+                          "cwd": str(project)})
+    done = subprocess.run(["/bin/sh", "-c", run], input=payload, capture_output=True,
+                          text=True, cwd=project, env={**os.environ, "PYTHONPATH": str(project)})
+    assert not (tmp_path / "RAN").exists()
+    assert done.returncode == 2 and '"deny"' in done.stdout, (done.stdout, done.stderr)

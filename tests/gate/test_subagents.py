@@ -37,7 +37,7 @@ def payload(tool: str, tool_input: dict[str, Any], session: str = "s1",
 
 
 #: This installation's hook program, as ``--print-config`` names it (an absolute path).
-HOOK = f"{sys.executable} -m skillgrant hook"
+HOOK = f"{sys.executable} -I -m skillgrant hook"
 
 
 def touch(name: str = "zz") -> tuple[str, dict[str, Any]]:
@@ -141,7 +141,10 @@ def test_a_settings_file_claude_code_does_not_read_does_not_count(tmp_path: Path
     # S1/R2: found through the runtime's PATH (a project's own `skillgrant`), or missing
     "skillgrant hook --plan /p.json --for-skill probe",
     "node_modules/.bin/skillgrant hook --plan /p.json --for-skill probe",
-    "/nonexistent/python3 -m skillgrant hook --plan /p.json --for-skill probe",
+    "/nonexistent/python3 -I -m skillgrant hook --plan /p.json --for-skill probe",
+    # R3: without -I (or -P) the project's folder comes first on sys.path, and its own
+    # `skillgrant` package replaces the gate
+    f"{sys.executable} -m skillgrant hook --plan /p.json --for-skill probe",
     "/nonexistent/skillgrant hook --plan /p.json --for-skill probe"])
 def test_only_the_hook_that_follows_the_skill_counts(tmp_path: Path, command: str) -> None:
     project = tmp_path / "project"
