@@ -115,6 +115,11 @@ def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: st
         reach = agent_reach(list(decision.allowed))
         if reach:
             note, rule = f"{reach[0][1].message}. {RULE_BY_ID['SGL117'].help}", "SGL117"
+        elif doc.metadata.get("context") == "fork" and decision.allowed:  # review S3
+            fix = RULE_BY_ID["SGL117"].help.replace("drop the Agent entry",
+                                                    "remove `context: fork`")
+            note, rule = ("the skill runs in a forked subagent (`context: fork`), which its "
+                          f"allowed-tools reach and its own hook does not. {fix}", "SGL117")
     return FileResult(path, artifact, decision, old_text != new_text, written, location,
                       entries, diff, runtime_note=note, runtime_rule=rule)
 

@@ -33,6 +33,8 @@ import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..errors import SkillgrantError
+
 #: The least timeout (seconds) a settings hook that follows a skill may have: one that times out
 #: lets the call go on.
 MIN_TIMEOUT = 10
@@ -144,19 +146,50 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> boo
             and given("--skill-dir") in (None, os.path.dirname(os.path.abspath(skill_path))))
 
 
+class ForkedSkillError(SkillgrantError):
+    """``apply --enforce`` on a skill that runs in a forked subagent (``context: fork``)
+    without the settings hook that follows it there (review S3)."""
+
+
+def forks(skill_path: str | None) -> bool:
+    """Whether the SKILL.md at ``skill_path`` runs its body in a forked subagent: its
+    frontmatter's ``context`` is ``fork``, as Claude Code 2.1.332 reads it (a file that is not
+    there, or not read, does not fork here)."""
+    if skill_path is None:
+        return False
+    from ..skillfile.spans import read_skill
+
+    try:
+        with open(skill_path, encoding="utf-8") as handle:
+            doc = read_skill(handle.read(), skill_path)
+    except (OSError, ValueError):
+        return False
+    return doc.metadata.get("context") == "fork"
+
+
 def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[str],
                     skill_path: str | None) -> str:
     """The command ``apply --enforce`` writes for a skill whose allowed-tools are ``entries``
     (unchanged), once a settings file runs the hook that follows the skill into its subagents
-    when one of them starts a subagent. Raises ValueError, naming the entry and what to
-    install, when none does."""
+    when one of them starts a subagent, or the skill runs forked (``forks``). Raises
+    ValueError, naming the entry and what to install, when none does (ForkedSkillError for a
+    forked skill without an Agent entry)."""
     agents = grants_agent(entries)
-    if not agents:
+    forked = forks(skill_path)
+    if not agents and not forked:
         return command
     try:
         plan = _option(shlex.split(command), "--plan")
     except ValueError:
         plan = None
+    if not agents and (skill_path is None or settings_hook_for(skill, skill_path, plan) is None):
+        raise ForkedSkillError(
+            f"{skill_path}: the skill runs in a forked subagent (`context: fork`), whose calls "
+            "a skill's own hook never sees (Claude Code 2.1.332), while its allowed-tools "
+            "reach them. Install the hook that follows the skill into its subagents first: "
+            "merge the output of `skillgrant hook --print-config claude-code --plan "
+            f"{plan or 'PLAN'} --for-skill {skill}` into the project's .claude/settings.json, "
+            "then apply again (or remove `context: fork`)")
     if skill_path is None or settings_hook_for(skill, skill_path, plan) is None:
         raise ValueError(
             f"the plan grants {agents[0]!r}, and a skill's own hook does not see its subagents' "

@@ -202,3 +202,31 @@ def test_check_says_when_an_agent_grant_lets_pre_approvals_reach_subagents(
                      "---\nbody\n")
     alone = CliRunner().invoke(app, ["check", str(skill), "--plan", str(plan)])
     assert "SGL117" not in alone.stdout
+
+
+FORKED = "---\nname: probe\ndescription: d\ncontext: fork\nallowed-tools: Bash(echo *)\n---\nbody\n"
+
+
+def test_a_forked_skill_needs_the_hook_that_follows_it(tmp_path: Path) -> None:
+    """Review S3: `context: fork` runs the skill's body in a subagent, which its own hook never
+    sees and its allowed-tools reach: `apply --enforce` refuses it until the settings hook that
+    follows the skill is installed, and `check` says so (SGL117)."""
+    from typer.testing import CliRunner
+
+    from skillgrant.cli.app import app
+    from skillgrant.gate.subagents import ForkedSkillError
+
+    plan = plan_file(tmp_path, ["Bash(echo *)"])
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(FORKED)
+    run = f"{HOOK} --plan {plan}"
+    with pytest.raises(ForkedSkillError, match="context: fork"):
+        apply_to_text(FORKED, Plan.load(plan), enforce=run, path=str(path))
+    checked = CliRunner().invoke(app, ["check", str(path), "--plan", str(plan)])
+    assert "[SGL117 agent-reach]" in checked.stdout and "context: fork" in checked.stdout
+    printed, _ = snippet("claude-code", {"--plan": str(plan), "--for-skill": "probe"})
+    (project / ".claude" / "settings.json").write_text(printed)
+    text, _ = apply_to_text(FORKED, Plan.load(plan), enforce=run, path=str(path))
+    assert f"{run} --skill-dir" in text
