@@ -177,6 +177,31 @@ _KEPT_ANALYSES: Final = 256
 _ANALYSED: dict[str, Analysis] = {}
 
 
+#: Builtins that change the directory a relative program path is found from.
+_MOVES: Final = frozenset({"cd", "pushd", "popd"})
+
+
+def _analysis(command: str) -> Analysis:
+    """``shell.analyse(command)``, kept by the command's text (a function of it alone)."""
+    analysis = _ANALYSED.get(command)
+    if analysis is None:
+        from .shell import analyse  # the parse: a plain command (the fast path) never needs it
+
+        analysis = analyse(command)
+        if len(_ANALYSED) >= _KEPT_ANALYSES:
+            _ANALYSED.clear()
+        _ANALYSED[command] = analysis
+    return analysis
+
+
+def _moved_relative(analysis: Analysis) -> bool:
+    """Whether a command that changes directory also runs a program by a relative path (review
+    T1b: `cd ../evil && ./bin/build` runs another `./bin/build` than `Bash(./bin/*)` names)."""
+    programs = [s.program or "" for s in analysis.commands]
+    return not _MOVES.isdisjoint(programs) and any(
+        "/" in p and not p.startswith("/") for p in programs)
+
+
 def forget_analyses() -> None:
     """Drop the analyses kept (benchmarks of first decisions, tests)."""
     _ANALYSED.clear()
@@ -185,17 +210,14 @@ def forget_analyses() -> None:
 def _analysed(tool: str, command: str, parts: list[Part], workdir: str | None, plan: CallPlan,
               cwd: str | None, grants: _CommandGrants) -> Judged:
     """Every simple command ``command`` may run, and every file it writes or reads, covered."""
-    analysis = _ANALYSED.get(command)
-    if analysis is None:
-        from .shell import analyse  # the parse: a plain command (the fast path) never needs it
-
-        analysis = analyse(command)  # a function of the text alone, so kept by it
-        if len(_ANALYSED) >= _KEPT_ANALYSES:
-            _ANALYSED.clear()
-        _ANALYSED[command] = analysis
+    analysis = _analysis(command)
     if analysis.doubt is not None:
         return outside("unknown", f"{analysis.doubt}; only a tool-wide grant or an approved "
                         "entry naming the whole command exactly covers it", command)
+    if _moved_relative(analysis):
+        return outside("unknown", "the command changes directory and runs a program by a "
+                       "relative path, which then names another file than the grant's folder "
+                       "holds", command)
     for simple in analysis.commands:
         judged = _simple(tool, simple, grants)
         if isinstance(judged, Judged):

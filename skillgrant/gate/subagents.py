@@ -40,6 +40,10 @@ from ..errors import SkillgrantError
 MIN_TIMEOUT = 10
 #: Tools that start a subagent (Claude Code's, and its former name).
 AGENT_TOOLS = frozenset({"Agent", "Task"})
+#: The keys a settings hook that follows a skill may have (what ``--print-config`` prints, and
+#: a status message): any other key of Claude Code 2.1.332's hook schema can keep it from
+#: running or blocking (``async``, ``asyncRewake``, ``if``, ``once``, ``shell``; review S2).
+_HOOK_KEYS = frozenset({"type", "command", "timeout", "onFailure", "statusMessage"})
 
 
 def grants_agent(entries: tuple[str, ...] | list[str]) -> list[str]:
@@ -87,6 +91,8 @@ def _pre_tool_commands(settings: object) -> Iterator[str]:
             if not isinstance(hook, dict) or hook.get("type") != "command" or \
                     not isinstance(hook.get("command"), str):
                 continue
+            if not _HOOK_KEYS.issuperset(hook):
+                continue  # `async`, `if`, `once`, `shell`, …: it may not run, or not block
             timeout = hook.get("timeout", MIN_TIMEOUT)
             # A hook that times out, or fails (a missing interpreter: exit 127), lets the call
             # go on unless it is marked `"onFailure": "block"` (Claude Code 2.1.332).
@@ -139,6 +145,7 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> boo
         return False
     given = options.get
     return (not options.help and given("--for-skill") == skill
+            and given("--observe") is None  # observing denies nothing (review S2)
             and given("--print-config") is None and given("--outside") in (None, "deny")
             and given("--dialect") in (None, "auto", "claude-code")
             and given("--plan") is not None

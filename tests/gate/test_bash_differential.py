@@ -154,6 +154,11 @@ ROWS: list[tuple[str, list[str], str | frozenset[str]]] = [
     ("cat a.txt --help && wc -l a.txt --help", ["Bash(* --help)"], "covered"),
     ("git x --help", [*GIT, "Bash(* --help)"], "covered"),
     ("cat \"$X\" --help", ["Bash(* --help)"], "covered"),
+    # T1b: a cd moves the folder a relative program path is found in
+    ("cd dir && ./bin/x a", ["Bash(cd *)", "Bash(./bin/*)"], "unknown"),
+    ("pushd dir; ./bin/x a", ["Bash(pushd *)", "Bash(./bin/*)"], "unknown"),
+    ("./bin/x a && cd dir", ["Bash(cd *)", "Bash(./bin/*)"], "unknown"),
+    ("cd dir && git x", ["Bash(cd *)", *GIT], "covered"),
     # T2: a word climbing out of the folder a grant's star follows
     ("rm -rf ./dir/../../x", ["Bash(rm -rf ./dir/*)"], "unknown"),
     ("cat dir/../../etc/passwd", ["Bash(cat dir/*)"], "unknown"),

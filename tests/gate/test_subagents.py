@@ -161,7 +161,11 @@ def test_only_the_hook_that_follows_the_skill_counts(tmp_path: Path, command: st
     {"type": "prompt"}, {"timeout": 0.001}, {"command": f"{HOOK} --plan /p.json "
                                                         "--for-skill probe --skill-dir /"},
     # S1: without `onFailure: block` a hook that fails or times out lets the call go on
-    {"onFailure": None}, {"onFailure": "continue"}])
+    {"onFailure": None}, {"onFailure": "continue"},
+    # S2: keys that keep it from running, or from blocking
+    {"async": True}, {"asyncRewake": True}, {"once": True}, {"if": "Bash(nothing *)"},
+    {"shell": "powershell"},
+    {"command": f"{HOOK} --plan /p.json --for-skill probe --observe --audit-log /tmp/x.log"}])
 def test_a_hook_that_would_not_hold_does_not_count(tmp_path: Path, change: dict[str, Any]) -> None:
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
