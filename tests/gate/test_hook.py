@@ -427,3 +427,23 @@ def test_the_printed_hook_never_imports_the_projects_own_skillgrant(tmp_path: Pa
                           text=True, cwd=project, env={**os.environ, "PYTHONPATH": str(project)})
     assert not (tmp_path / "RAN").exists()
     assert done.returncode == 2 and '"deny"' in done.stdout, (done.stdout, done.stderr)
+
+
+def test_the_audit_log_is_never_written_through_a_link(tmp_path: Path) -> None:
+    """Review A1: a record holds the model's input verbatim; a log turned into a symbolic link
+    (to `~/.bashrc`) must not receive it. The call is denied (the record cannot be written) and
+    the link's target is untouched."""
+    from skillgrant.gate.hook import Options, decide
+
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(echo *)"]}))
+    victim = tmp_path / "victimrc"
+    victim.write_text("# rc\n")
+    (tmp_path / "audit.log").symlink_to(victim)
+    payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
+                          "tool_name": "Bash", "cwd": str(tmp_path),
+                          "tool_input": {"command": 'echo "$(touch PWNED)"'}}).encode()
+    answer = decide(Options({"--plan": str(plan), "--audit-log": str(tmp_path / "audit.log")}),
+                    payload)
+    assert answer.status == 2 and "audit log" in answer.stderr
+    assert victim.read_text() == "# rc\n"
