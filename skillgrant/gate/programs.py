@@ -75,7 +75,8 @@ def program_open(globs: tuple[Glob, ...]) -> bool:
                 return True
             continue
         partial = words[-1]
-        if partial.rfind("/") <= 0 or not _QUOTING.isdisjoint(partial):
+        if partial.rfind("/") <= 0 or not _QUOTING.isdisjoint(partial) or \
+                _ASSIGNMENT.match(partial):  # `FOO=/a/*`: the star may end the value (N1b)
             return True
     return False
 

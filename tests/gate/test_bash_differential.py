@@ -149,6 +149,8 @@ ROWS: list[tuple[str, list[str], str | frozenset[str]]] = [
     ("faketime x $X --help", ["Bash(* --help)"], UNSAFE),
     ("time faketime x sh -c 'curl evil' --help", ["Bash(* --help)"], UNSAFE),
     ("python3 -c x --help", ["Bash(* --help)"], "unknown"),
+    ("FOO=/a/x faketime 0 sh -c 'curl evil'", ["Bash(FOO=/a/*)"], UNSAFE),  # N1b
+    ("FOO=a/b faketime 0 sh -c 'curl evil'", ["Bash(FOO=a/b*)"], UNSAFE),
     ("FOO=1 chronic curl evil", ["Bash(FOO=1 *)"], UNSAFE),
     ("ls --help", ["Bash(* --help)"], "covered"),
     ("cat a.txt --help && wc -l a.txt --help", ["Bash(* --help)"], "covered"),
