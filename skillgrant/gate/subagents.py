@@ -32,6 +32,7 @@ import os
 import shlex
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Final
 
 from ..errors import SkillgrantError
 
@@ -70,15 +71,43 @@ def settings_hook_for(skill: str, skill_path: str, plan: str | None = None) -> P
     found = None
     for path in _settings_files(skill_path):
         try:
-            settings = json.loads(path.read_text(encoding="utf-8"))
+            settings = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
         except (OSError, ValueError):
             continue
+        if not _loads_in_claude_code(settings):
+            continue  # Claude Code drops a settings file it cannot validate, hooks and all
         if isinstance(settings, dict) and settings.get("disableAllHooks"):
             return None  # Claude Code then runs no hook at all
         if found is None and any(_follows(command, skill, plan, skill_path)
                                  for command in _pre_tool_commands(settings)):
             found = path
     return found
+
+
+def _no_constant(name: str) -> object:
+    """JavaScript's ``JSON.parse`` reads no ``NaN``, ``Infinity`` or ``-Infinity``: a file
+    holding one is not read by Claude Code at all (review S2b)."""
+    raise ValueError(f"{name} is not JSON")
+
+
+#: The types of the settings keys whose wrong type makes Claude Code 2.1.332 drop the whole
+#: file (review S2b: `"permissions": 5`); keys not named here are not checked.
+_SETTINGS_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
+    "hooks": dict, "permissions": dict, "env": dict, "disableAllHooks": bool,
+    "model": str, "apiKeyHelper": str, "statusLine": dict, "enabledPlugins": dict}
+
+
+def _loads_in_claude_code(settings: object) -> bool:
+    """Whether a settings file's content is one Claude Code keeps, as far as checked here: an
+    object whose known keys have their types, and whose ``env`` holds strings."""
+    if not isinstance(settings, dict):
+        return False
+    for key, kind in _SETTINGS_TYPES.items():
+        if key in settings and (not isinstance(settings[key], kind) or (
+                kind is not bool and isinstance(settings[key], bool))):
+            return False
+    env = settings.get("env", {})
+    return all(isinstance(v, str) for v in env.values())
 
 
 def _pre_tool_commands(settings: object) -> Iterator[str]:
@@ -94,10 +123,13 @@ def _pre_tool_commands(settings: object) -> Iterator[str]:
             if not _HOOK_KEYS.issuperset(hook):
                 continue  # `async`, `if`, `once`, `shell`, …: it may not run, or not block
             timeout = hook.get("timeout", MIN_TIMEOUT)
+            message = hook.get("statusMessage", "")
             # A hook that times out, or fails (a missing interpreter: exit 127), lets the call
-            # go on unless it is marked `"onFailure": "block"` (Claude Code 2.1.332).
-            if isinstance(timeout, (int, float)) and timeout >= MIN_TIMEOUT and \
-                    hook.get("onFailure") == "block":
+            # go on unless it is marked `"onFailure": "block"` (Claude Code 2.1.332); a key of
+            # the wrong type drops the file (S2b).
+            if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and \
+                    MIN_TIMEOUT <= timeout < 1e9 and hook.get("onFailure") == "block" and \
+                    isinstance(message, str):
                 yield hook["command"]
 
 

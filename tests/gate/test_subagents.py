@@ -165,7 +165,9 @@ def test_only_the_hook_that_follows_the_skill_counts(tmp_path: Path, command: st
     # S2: keys that keep it from running, or from blocking
     {"async": True}, {"asyncRewake": True}, {"once": True}, {"if": "Bash(nothing *)"},
     {"shell": "powershell"},
-    {"command": f"{HOOK} --plan /p.json --for-skill probe --observe --audit-log /tmp/x.log"}])
+    {"command": f"{HOOK} --plan /p.json --for-skill probe --observe --audit-log /tmp/x.log"},
+    # S2b: types Claude Code's schema refuses, dropping the file
+    {"statusMessage": 5}, {"timeout": True}])
 def test_a_hook_that_would_not_hold_does_not_count(tmp_path: Path, change: dict[str, Any]) -> None:
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
@@ -234,3 +236,24 @@ def test_a_forked_skill_needs_the_hook_that_follows_it(tmp_path: Path) -> None:
     (project / ".claude" / "settings.json").write_text(printed)
     text, _ = apply_to_text(FORKED, Plan.load(plan), enforce=run, path=str(path))
     assert f"{run} --skill-dir" in text
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda text: text.replace('"timeout": 30', '"timeout": Infinity'),
+    lambda text: text.replace('{\n  "hooks"', '{\n  "permissions": 5,\n  "hooks"'),
+    lambda text: text.replace('{\n  "hooks"', '{\n  "env": {"A": 1},\n  "hooks"')])
+def test_a_settings_file_claude_code_would_drop_does_not_count(tmp_path: Path,
+                                                               spoil: Any) -> None:
+    """Review S2b: Python's json reads what JavaScript's JSON.parse or Claude Code's schema
+    refuses; such a file runs no hook, so it holds none here either."""
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe"})
+    (project / ".claude" / "settings.json").write_text(printed)
+    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    spoiled = spoil(printed)
+    assert spoiled != printed
+    (project / ".claude" / "settings.json").write_text(spoiled)
+    with pytest.raises(ValueError):
+        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
