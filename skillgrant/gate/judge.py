@@ -13,6 +13,7 @@ import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
+from contextvars import ContextVar
 from typing import NamedTuple
 
 from .shellnodes import HARMLESS_TARGETS
@@ -28,6 +29,20 @@ _PATCH_PATH = re.compile(r"^\s*\*\*\*\s*(?:Add File|Update File|Delete File|Move
                          r"(.*)$", re.MULTILINE | re.IGNORECASE)
 #: A glob that reaches outside the directory it searches.
 _GLOB_OUTSIDE = re.compile(r"\.\.|^[/~]|[{,][/~]")
+
+
+#: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
+#: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
+#: installation — as real paths; a call that writes one is ``unknown`` (review W1, W2: the model
+#: would rewrite its own ceiling). The hook sets them for each call (``guarding``).
+GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", default=())
+
+
+def _guarded(path: str) -> str | None:
+    for item, tree in GUARDED.get():
+        if path == item or (tree and path.startswith(item.rstrip("/") + "/")):
+            return item
+    return None
 
 
 class Part(NamedTuple):
@@ -99,6 +114,10 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
         return outside("unknown", f"{what} holds characters that path rules read as pattern "
                         "syntax, so the gate cannot name it", absolute)
     real = os.path.realpath(given or absolute)
+    guarded = _guarded(absolute) or _guarded(real) if kind == "Edit" else None
+    if guarded is not None:
+        return outside("unknown", f"{what} writes {guarded!r}, which the gate itself reads or "
+                       "runs (its plan, its hooks, its audit log or its installation)", absolute)
     if real != absolute:  # a symbolic link on the way: the file opened must be covered too
         if _PATTERN_CHARS.search(real):
             return outside("unknown", f"{what} leads through a symbolic link to a path the "

@@ -447,3 +447,34 @@ def test_the_audit_log_is_never_written_through_a_link(tmp_path: Path) -> None:
                     payload)
     assert answer.status == 2 and "audit log" in answer.stderr
     assert victim.read_text() == "# rc\n"
+
+
+def test_a_call_never_writes_what_the_gate_reads(tmp_path: Path) -> None:
+    """Review W1/W2: the hook reloads its plan at every call; a plan-allowed write to the plan,
+    the settings holding the hooks, the audit log or the gate's own installation would let the
+    model rewrite its ceiling. Each such write is denied; other writes the plan allows are not."""
+    import skillgrant
+    from skillgrant.gate.hook import Options, decide
+
+    project = tmp_path / "proj"
+    (project / "src").mkdir(parents=True)
+    plan = project / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(echo *)", "Edit(./**)", "Edit(//**)"]}))
+    options = Options({"--plan": str(plan), "--audit-log": str(project / "audit.jsonl")})
+
+    def status(tool: str, tool_input: dict[str, Any]) -> int:
+        payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
+                              "tool_name": tool, "tool_input": tool_input,
+                              "cwd": str(project)}).encode()
+        return decide(options, payload).status
+
+    package = Path(skillgrant.__file__).parent
+    for target in (plan, project / ".claude" / "settings.local.json", project / "audit.jsonl",
+                   project / ".claude" / "skills" / "probe" / "SKILL.md",
+                   package / "__init__.py", Path(sys.prefix) / "bin" / "skillgrant.py"):
+        assert status("Write", {"file_path": str(target), "content": "x"}) == 2, target
+    assert status("Bash", {"command": "echo x >> plan.json"}) == 2
+    assert status("Bash", {"command": "echo {} > .claude/settings.local.json"}) == 2
+    assert status("Write", {"file_path": str(project / "src" / "a.txt"), "content": "x"}) == 0
+    assert status("Bash", {"command": "echo x > src/b.txt"}) == 0
+    assert json.loads(plan.read_text())["allowed-tools"][0] == "Bash(echo *)"
