@@ -129,9 +129,11 @@ def open_log(path: str) -> int:
     ``~/.bashrc`` would append it there as shell code (review A1). Raises OSError."""
     flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise OSError(f"the audit log {path!r} is not a regular file")
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or info.st_uid != os.geteuid():
+        os.close(fd)  # a hard link (to ~/.bashrc) is a regular file too (review A1b)
+        raise OSError(f"the audit log {path!r} is not a regular file of this user with one "
+                      "name")
     return fd
 
 

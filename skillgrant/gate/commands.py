@@ -275,9 +275,12 @@ def _workdir(workdir: str | None, given: str, plan: CallPlan, cwd: str | None) -
 def _simple(tool: str, simple: Simple, grants: _CommandGrants) -> Part | Judged:
     words = simple.words
     values = [w.value for w in words]
+    # A prefix assignment (`PATH=./evil ls`, `LD_PRELOAD=…`, `CDPATH=… cd`) changes what the
+    # program runs or where: no allow-listed program stays inert under it (review N1c).
+    program = simple.program if not words or values[0] == simple.program else None
     if None not in values:
-        return _member(joined_words(values), grants, simple.program)  # type: ignore[arg-type]
-    languages = grants.languages(simple.program)
+        return _member(joined_words(values), grants, program)  # type: ignore[arg-type]
+    languages = grants.languages(program)
     shown = " ".join(render(w.value) if w.value is not None else "…" for w in words)
     if "/.." in shown and climbs(shown):
         return outside("unknown", f"a word of {shown!r} climbs with '..' out of a folder it "

@@ -58,16 +58,19 @@ def _settings_files(skill_path: str) -> Iterator[Path]:
     (``<project>/.claude/skills/NAME/SKILL.md``: ``<project>/.claude/settings.json`` and
     ``settings.local.json``) and the user's ``~/.claude/settings.json``."""
     path = Path(os.path.abspath(skill_path))
-    if len(path.parts) >= 5 and path.parts[-4:-2] == (".claude", "skills"):
+    home = Path(os.path.expanduser("~"))
+    if len(path.parts) >= 5 and path.parts[-4:-2] == (".claude", "skills") and \
+            path.parents[3] != home:  # a user skill has no project: ~/.claude alone (S2c)
         project = path.parents[3]
         yield project / ".claude" / "settings.json"
         yield project / ".claude" / "settings.local.json"
-    yield Path(os.path.expanduser("~")) / ".claude" / "settings.json"
+    yield home / ".claude" / "settings.json"
 
 
-def settings_hook_for(skill: str, skill_path: str, plan: str | None = None) -> Path | None:
+def settings_hook_for(skill: str, skill_path: str, plan: str | None = None,
+                      kind: str = "auto") -> Path | None:
     """The settings file that runs ``skillgrant hook … --for-skill skill`` (with ``--plan
-    plan``, when given) on every PreToolUse, or None."""
+    plan``, when given, read as ``kind``) on every PreToolUse, or None."""
     found = None
     for path in _settings_files(skill_path):
         try:
@@ -78,7 +81,7 @@ def settings_hook_for(skill: str, skill_path: str, plan: str | None = None) -> P
             continue  # Claude Code drops a settings file it cannot validate, hooks and all
         if isinstance(settings, dict) and settings.get("disableAllHooks"):
             return None  # Claude Code then runs no hook at all
-        if found is None and any(_follows(command, skill, plan, skill_path)
+        if found is None and any(_follows(command, skill, plan, skill_path, kind)
                                  for command in _pre_tool_commands(settings)):
             found = path
     return found
@@ -150,7 +153,8 @@ def _program(word: str) -> bool:
     return os.path.isabs(word) and os.path.isfile(word) and os.access(word, os.X_OK)
 
 
-def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> bool:
+def _follows(command: str, skill: str, plan: str | None, skill_path: str,
+             kind: str = "auto") -> bool:
     """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -m skillgrant hook``), the
     program named by an absolute path to an executable file (``_program``), as the hook that
     follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
@@ -178,6 +182,7 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> boo
     given = options.get
     return (not options.help and given("--for-skill") == skill
             and given("--observe") is None  # observing denies nothing (review S2)
+            and (given("--plan-kind") or "auto") == kind  # one file, two plans (S2f)
             and given("--print-config") is None and given("--outside") in (None, "deny")
             and given("--dialect") in (None, "auto", "claude-code")
             and given("--plan") is not None
@@ -218,10 +223,13 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
     if not agents and not forked:
         return command
     try:
-        plan = _option(shlex.split(command), "--plan")
+        words = shlex.split(command)
     except ValueError:
-        plan = None
-    if not agents and (skill_path is None or settings_hook_for(skill, skill_path, plan) is None):
+        words = []
+    plan, kind = _option(words, "--plan"), _option(words, "--plan-kind") or "auto"
+    followed = skill_path is not None and settings_hook_for(skill, skill_path, plan,
+                                                             kind) is not None
+    if not agents and not followed:
         raise ForkedSkillError(
             f"{skill_path}: the skill runs in a forked subagent (`context: fork`), whose calls "
             "a skill's own hook never sees (Claude Code 2.1.332), while its allowed-tools "
@@ -229,7 +237,7 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
             "merge the output of `skillgrant hook --print-config claude-code --plan "
             f"{plan or 'PLAN'} --for-skill {skill}` into the project's .claude/settings.json, "
             "then apply again (or remove `context: fork`)")
-    if skill_path is None or settings_hook_for(skill, skill_path, plan) is None:
+    if not followed:
         raise ValueError(
             f"the plan grants {agents[0]!r}, and a skill's own hook does not see its subagents' "
             "calls (Claude Code 2.1.332), while its allowed-tools reach them: a subagent would "

@@ -150,6 +150,10 @@ ROWS: list[tuple[str, list[str], str | frozenset[str]]] = [
     ("time faketime x sh -c 'curl evil' --help", ["Bash(* --help)"], UNSAFE),
     ("python3 -c x --help", ["Bash(* --help)"], "unknown"),
     ("FOO=/a/x faketime 0 sh -c 'curl evil'", ["Bash(FOO=/a/*)"], UNSAFE),  # N1b
+    ("PATH=./dir ls --help", ["Bash(* --help)"], UNSAFE),  # N1c: a prefix picks the program
+    ("LD_PRELOAD=./e.so cat a.txt --help", ["Bash(* --help)"], UNSAFE),
+    ("FOO=1 PATH=./dir ls", ["Bash(FOO=1 *)"], UNSAFE),
+    ("FOO=1 CDPATH=/tmp cd dir && git x", ["Bash(FOO=1 *)", *GIT], UNSAFE),
     ("FOO=a/b faketime 0 sh -c 'curl evil'", ["Bash(FOO=a/b*)"], UNSAFE),
     ("FOO=1 chronic curl evil", ["Bash(FOO=1 *)"], UNSAFE),
     ("ls --help", ["Bash(* --help)"], "covered"),

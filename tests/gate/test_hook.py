@@ -478,3 +478,15 @@ def test_a_call_never_writes_what_the_gate_reads(tmp_path: Path) -> None:
     assert status("Write", {"file_path": str(project / "src" / "a.txt"), "content": "x"}) == 0
     assert status("Bash", {"command": "echo x > src/b.txt"}) == 0
     assert json.loads(plan.read_text())["allowed-tools"][0] == "Bash(echo *)"
+
+
+def test_the_audit_log_is_never_a_hard_link(tmp_path: Path) -> None:
+    """Review A1b: a hard link to `~/.bashrc` is a regular file too."""
+    from skillgrant.gate.audit import append
+
+    victim = tmp_path / "victimrc"
+    victim.write_text("# rc\n")
+    os.link(victim, tmp_path / "audit.log")
+    with pytest.raises(OSError):
+        append(str(tmp_path / "audit.log"), b'{"a": 1}\n')
+    assert victim.read_text() == "# rc\n"

@@ -257,3 +257,33 @@ def test_a_settings_file_claude_code_would_drop_does_not_count(tmp_path: Path,
     (project / ".claude" / "settings.json").write_text(spoiled)
     with pytest.raises(ValueError):
         enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+
+
+def test_the_hook_must_read_the_plan_as_the_skill_hook_does(tmp_path: Path) -> None:
+    """Review S2f: one file is two plans as `--plan-kind plan` and as `settings`; the settings
+    hook must read it as the skill's hook does."""
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe",
+                                         "--plan-kind": "settings"})
+    (project / ".claude" / "settings.json").write_text(printed)
+    with pytest.raises(ValueError):
+        enforce_command("skillgrant hook --plan /p.json --plan-kind plan", "probe", ["Agent"],
+                        str(path))
+    assert enforce_command("skillgrant hook --plan /p.json --plan-kind settings", "probe",
+                           ["Agent"], str(path))
+
+
+def test_a_user_skill_counts_only_the_users_settings(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review S2c: ~/.claude/settings.local.json is no project's local settings."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    path = tmp_path / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe"})
+    (tmp_path / ".claude" / "settings.local.json").write_text(printed)
+    with pytest.raises(ValueError):
+        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    (tmp_path / ".claude" / "settings.json").write_text(printed)
+    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
