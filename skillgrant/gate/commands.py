@@ -25,6 +25,7 @@ from .judge import (
     Part,
     absolute_path,
     all_covered,
+    guarded_word,
     inside,
     joined,
     outside,
@@ -66,9 +67,9 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
             return found
         parts.append(found)
     grants = _CommandGrants.of(spec.tool, plan, cwd)
-    whole = command_domain.whole_command(grants.side, command)
+    whole = _whole_or_guarded(command, workdir, grants)
     if whole is not None:
-        return all_covered([*parts, Part(command, grants.entries[whole][0])], "part")
+        return whole if isinstance(whole, Judged) else all_covered([*parts, whole], "part")
     if not grants.entries:
         return outside("not_covered", f"the plan approves no {spec.tool} command", command)
     if spec.tool == "PowerShell":
@@ -78,6 +79,20 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
     if texts is not None:  # simple commands only, each its own text: no analysis to do
         return _members(texts, parts, grants)
     return _analysed(spec.tool, command, parts, workdir, plan, cwd, grants)
+
+
+def _whole_or_guarded(command: str, workdir: str | None,
+                      grants: _CommandGrants) -> Part | Judged | None:
+    """``unknown`` for a command naming a file the gate guards (``judge.guarded_word``: any
+    program may write what its words name, review W1b); else the part an approved grant
+    allowing the whole command string covers, or None."""
+    guarded = guarded_word(command, workdir)
+    if guarded is not None:
+        return outside("unknown", f"the command names {guarded!r}, a file the gate itself reads "
+                       "or runs (its plan, its hooks, its audit log or its installation), which "
+                       "a program may write", command)
+    whole = command_domain.whole_command(grants.side, command)
+    return None if whole is None else Part(command, grants.entries[whole][0])
 
 
 def _members(texts: list[str], parts: list[Part], grants: _CommandGrants) -> Judged:

@@ -39,9 +39,45 @@ GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", defaul
 
 
 def _guarded(path: str) -> str | None:
-    for item, tree in GUARDED.get():
+    guards = GUARDED.get()
+    for item, tree in guards:
         if path == item or (tree and path.startswith(item.rstrip("/") + "/")):
             return item
+    if guards and os.path.isfile(path):  # a hard link to a guarded file (review W1b)
+        try:
+            found = os.stat(path)
+            for item, tree in guards:
+                if not tree and os.path.isfile(item) and os.path.samestat(found, os.stat(item)):
+                    return item
+        except OSError:
+            return path
+    return None
+
+
+#: The words of a command's text, as far as they may name a file (quotes and operators split).
+_TOKEN = re.compile(r"[^\s;&|<>()'\"`=]+")
+
+
+def guarded_word(text: str, directory: str | None) -> str | None:
+    """A word of a shell command's ``text`` that names a file the gate guards (``GUARDED``),
+    resolved from ``directory``, or that holds the name of one (``.claude``, the plan file's
+    name): any program the plan allows may write what its words name (``cp``, ``tee``,
+    ``sed -i``, ``git checkout``; review W1b). None when nothing is guarded."""
+    guards = GUARDED.get()
+    if not guards:
+        return None
+    names = {os.path.basename(item) for item, tree in guards if not tree} | {".claude"}
+    for match in _TOKEN.finditer(text):
+        word = match.group()
+        if any(name and name in word for name in names):
+            return word
+        if "$" in word or "*" in word or word.startswith("~"):
+            continue
+        full = word if word.startswith("/") or directory is None else \
+            posixpath.join(directory, word)
+        if full.startswith("/") and (_guarded(posixpath.normpath(full))
+                                     or _guarded(os.path.realpath(full))):
+            return word
     return None
 
 

@@ -39,8 +39,9 @@ from ..errors import SkillgrantError
 #: The least timeout (seconds) a settings hook that follows a skill may have: one that times out
 #: lets the call go on.
 MIN_TIMEOUT = 10
-#: Tools that start a subagent (Claude Code's, and its former name).
-AGENT_TOOLS = frozenset({"Agent", "Task"})
+#: Tools that start a subagent (Claude Code's, and its former name), and ``Skill``: a skill it
+#: names may run forked (``context: fork``), now or after an edit (review S3b).
+AGENT_TOOLS = frozenset({"Agent", "Task", "Skill"})
 #: The keys a settings hook that follows a skill may have (what ``--print-config`` prints, and
 #: a status message): any other key of Claude Code 2.1.332's hook schema can keep it from
 #: running or blocking (``async``, ``asyncRewake``, ``if``, ``once``, ``shell``; review S2).
@@ -49,7 +50,7 @@ _HOOK_KEYS = frozenset({"type", "command", "timeout", "onFailure", "statusMessag
 
 def grants_agent(entries: tuple[str, ...] | list[str]) -> list[str]:
     """The entries of an allowed-tools list that start a subagent (``Agent``, ``Agent(x)``,
-    ``Task(…)``)."""
+    ``Task(…)``, ``Skill(…)``: a skill may run forked)."""
     return [e for e in entries if e.split("(", 1)[0].strip() in AGENT_TOOLS]
 
 

@@ -490,3 +490,33 @@ def test_the_audit_log_is_never_a_hard_link(tmp_path: Path) -> None:
     with pytest.raises(OSError):
         append(str(tmp_path / "audit.log"), b'{"a": 1}\n')
     assert victim.read_text() == "# rc\n"
+
+
+def test_no_program_writes_what_the_gate_reads_either(tmp_path: Path) -> None:
+    """Review W1b: `cp`, `tee`, `sed -i`, `mv`, `ln` and `git checkout` write what their words
+    name; a command naming a guarded file (or a hard link to one) is denied, whatever runs."""
+    from skillgrant.gate.hook import Options, decide
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    plan = project / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [
+        "Bash(echo *)", "Bash(cp *)", "Bash(tee *)", "Bash(sed *)", "Bash(mv *)", "Bash(ln *)",
+        "Bash(git *)", "Edit(./**)"]}))
+    os.link(plan, project / "alias.json")
+    options = Options({"--plan": str(plan)})
+
+    def status(tool: str, tool_input: dict[str, Any]) -> int:
+        payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
+                              "tool_name": tool, "tool_input": tool_input,
+                              "cwd": str(project)}).encode()
+        return decide(options, payload).status
+
+    for command in ("cp evil.json plan.json", "echo '{}' | tee plan.json",
+                    "sed -i s/echo/touch/ plan.json", "mv evil.json ./plan.json",
+                    "ln -f evil.json plan.json", "git checkout plan.json",
+                    "cp x .claude/settings.local.json", f"cp x {plan}"):
+        assert status("Bash", {"command": command}) == 2, command
+    assert status("Write", {"file_path": str(project / "alias.json"), "content": "x"}) == 2
+    assert status("Bash", {"command": "cp a.json b.json"}) == 0
+    assert status("Bash", {"command": "git status"}) == 0
