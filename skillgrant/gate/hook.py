@@ -306,9 +306,10 @@ def guards(options: Options, cwd: str | None) -> tuple[tuple[str, bool], ...]:
     skill_dir = options.get("--skill-dir")
     if skill_dir:
         items.append((os.path.join(skill_dir, "SKILL.md"), False))
-    if cwd:
-        items.append((os.path.join(cwd, ".claude"), True))
-    items.append((os.path.join(os.path.expanduser("~"), ".claude"), True))
+    for folder in ([cwd] if cwd else []) + [os.path.expanduser("~")]:
+        items.append((os.path.join(folder, ".claude"), True))
+        items += [(os.path.join(folder, ".claude", name), False)
+                  for name in ("settings.json", "settings.local.json")]
     items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
     script = sys.argv[0] if sys.argv else ""
     if os.path.basename(script) == "skillgrant":

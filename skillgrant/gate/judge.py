@@ -59,26 +59,31 @@ _TOKEN = re.compile(r"[^\s;&|<>()'\"`=]+")
 
 
 def guarded_word(text: str, directory: str | None) -> str | None:
-    """A word of a shell command's ``text`` that names a file the gate guards (``GUARDED``),
-    resolved from ``directory``, or that holds the name of one (``.claude``, the plan file's
-    name): any program the plan allows may write what its words name (``cp``, ``tee``,
-    ``sed -i``, ``git checkout``; review W1b). None when nothing is guarded."""
-    guards = GUARDED.get()
-    if not guards:
+    """A word of a shell command's ``text`` that names a file the gate guards (``GUARDED``,
+    its files, not its folders), resolved from ``directory``, or that holds the name of one
+    (the plan file's, ``settings.json``, ``SKILL.md``): any program the plan allows may write
+    what its words name (``cp``, ``tee``, ``sed -i``, ``git checkout``; review W1b). None
+    when nothing is guarded."""
+    files = tuple(item for item, tree in GUARDED.get() if not tree)
+    if not files:
         return None
-    names = {os.path.basename(item) for item, tree in guards if not tree} | {".claude"}
-    for match in _TOKEN.finditer(text):
-        word = match.group()
-        if any(name and name in word for name in names):
-            return word
-        if "$" in word or "*" in word or word.startswith("~"):
-            continue
-        full = word if word.startswith("/") or directory is None else \
-            posixpath.join(directory, word)
-        if full.startswith("/") and (_guarded(posixpath.normpath(full))
-                                     or _guarded(os.path.realpath(full))):
-            return word
-    return None
+    names = {os.path.basename(item) for item in files} - {""}
+    token = GUARDED.set(tuple((item, False) for item in files))  # folders: a program's words
+    try:  # name the skill's own scripts and the project's venv, which a command may run
+        for match in _TOKEN.finditer(text):
+            word = match.group()
+            if any(name in word for name in names):
+                return word
+            if "$" in word or "*" in word or word.startswith("~"):
+                continue
+            full = word if word.startswith("/") or directory is None else \
+                posixpath.join(directory, word)
+            if full.startswith("/") and (_guarded(posixpath.normpath(full))
+                                         or _guarded(os.path.realpath(full))):
+                return word
+        return None
+    finally:
+        GUARDED.reset(token)
 
 
 class Part(NamedTuple):

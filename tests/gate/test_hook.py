@@ -520,3 +520,19 @@ def test_no_program_writes_what_the_gate_reads_either(tmp_path: Path) -> None:
     assert status("Write", {"file_path": str(project / "alias.json"), "content": "x"}) == 2
     assert status("Bash", {"command": "cp a.json b.json"}) == 0
     assert status("Bash", {"command": "git status"}) == 0
+
+
+def test_a_skills_own_script_under_claude_still_runs(tmp_path: Path) -> None:
+    """The guard names the gate's files, not the `.claude` folder: a skill's own script
+    (`${CLAUDE_SKILL_DIR}/approved.sh`, under `.claude/skills/NAME/`) is judged by the plan."""
+    from skillgrant.gate.hook import Options, decide
+
+    folder = tmp_path / "proj" / ".claude" / "skills" / "probe"
+    folder.mkdir(parents=True)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(${CLAUDE_SKILL_DIR}/approved.sh)"]}))
+    options = Options({"--plan": str(plan), "--skill-dir": str(folder)})
+    payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
+                          "tool_name": "Bash", "cwd": str(tmp_path / "proj"),
+                          "tool_input": {"command": str(folder / "approved.sh")}}).encode()
+    assert decide(options, payload).status == 0
