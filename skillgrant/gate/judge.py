@@ -9,6 +9,7 @@ it stands for is approved.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import posixpath
 import re
@@ -54,6 +55,13 @@ def _guarded(path: str) -> str | None:
     return None
 
 
+_GLOB = re.compile(r"[*?\[]")
+
+
+def _last(word: str) -> str:
+    return word.rstrip("/").rsplit("/", 1)[-1]
+
+
 #: The words of a command's text, as far as they may name a file (quotes and operators split).
 _TOKEN = re.compile(r"[^\s;&|<>()'\"`=]+")
 
@@ -69,11 +77,14 @@ def guarded_word(text: str, directory: str | None) -> str | None:
         return None
     names = {os.path.basename(item) for item in files} - {""}
     token = GUARDED.set(tuple((item, False) for item in files))  # folders: a program's words
+    bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
     try:  # name the skill's own scripts and the project's venv, which a command may run
-        for match in _TOKEN.finditer(text):
+        for match in _TOKEN.finditer(bare):
             word = match.group()
-            if any(name in word for name in names):
-                return word
+            if any(name in word for name in names) or (
+                    _GLOB.search(word) and any(fnmatch.fnmatchcase(name, _last(word))
+                                               for name in names)):
+                return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
             if "$" in word or "*" in word or word.startswith("~"):
                 continue
             full = word if word.startswith("/") or directory is None else \

@@ -515,7 +515,11 @@ def test_no_program_writes_what_the_gate_reads_either(tmp_path: Path) -> None:
     for command in ("cp evil.json plan.json", "echo '{}' | tee plan.json",
                     "sed -i s/echo/touch/ plan.json", "mv evil.json ./plan.json",
                     "ln -f evil.json plan.json", "git checkout plan.json",
-                    "cp x .claude/settings.local.json", f"cp x {plan}"):
+                    "cp x .claude/settings.local.json", f"cp x {plan}",
+                    # W1c: bash joins quotes, removes escapes and expands globs
+                    "cp evil.json pla''n.json", "cp evil.json pla\\n.json",
+                    "cp evil.json pl?n.json", "sed -i s/echo/touch/ *.json",
+                    "mv evil.json p*n.json", 'ln -f evil.json pla""n.json'):
         assert status("Bash", {"command": command}) == 2, command
     assert status("Write", {"file_path": str(project / "alias.json"), "content": "x"}) == 2
     assert status("Bash", {"command": "cp a.json b.json"}) == 0
