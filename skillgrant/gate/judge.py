@@ -85,13 +85,16 @@ def guarded_word(text: str, directory: str | None) -> str | None:
                     _GLOB.search(word) and any(fnmatch.fnmatchcase(name, _last(word))
                                                for name in names)):
                 return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
-            if "$" in word or "*" in word or word.startswith("~"):
-                continue
+            if "$" in word or "*" in word or word.startswith("~") or "\x00" in word:
+                continue  # a NUL names no file (the command is judged as it is)
             full = word if word.startswith("/") or directory is None else \
                 posixpath.join(directory, word)
-            if full.startswith("/") and (_guarded(posixpath.normpath(full))
-                                         or _guarded(os.path.realpath(full))):
-                return word
+            try:
+                if full.startswith("/") and (_guarded(posixpath.normpath(full))
+                                             or _guarded(os.path.realpath(full))):
+                    return word
+            except (ValueError, OSError):  # a surrogate or a NUL: no file's name
+                continue
         return None
     finally:
         GUARDED.reset(token)
