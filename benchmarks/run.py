@@ -37,6 +37,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import skillgrant
 from skillgrant.limits import MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
@@ -511,7 +512,12 @@ BASH_PLAN = [*GATE_PLAN, "Bash(cat *)"]
 def section_gate_bash() -> None:
     """The call gate with and without its cross-check with bash (issue 29): ``check_call`` on
     a plain three-part command (read by the fast path: bash is never asked), on the realistic
-    calls, and on compound commands bash is asked about, each a first decision."""
+    calls, and on compound commands bash is asked about. Each a first decision (the answers and
+    analyses kept by command text dropped before every call), and again as a service meets the
+    same command twice (kept). The targets (≤ 20 µs, ≤ 50 µs) are for the decision made in
+    process, without the cross-check: asking bash is a process start (about a millisecond),
+    which no in-process target can hold; it is the column beside them."""
+    from skillgrant.gate import commands
     from skillgrant.gate.crosscheck import bash_path, use_bash
     from skillgrant.gate.verdict import call_plan
 
@@ -524,30 +530,40 @@ def section_gate_bash() -> None:
     plain = [{"command": f'git add -A && git commit -m "fix {i}" && git push origin b{i}'}
              for i in range(2000)]
 
-    def each(calls: Sequence[tuple[str, dict[str, str]]], plan: object, fresh: bool) -> None:
+    def each(calls: Sequence[tuple[str, Any]], plan: object, bash: str | None,
+             fresh: bool) -> None:
         for tool, tool_input in calls:
             if fresh:
-                use_bash(found)  # drops the answers kept: each call is a first decision
+                use_bash(bash)  # drops the answers kept: each call is a first decision
+                commands.forget_analyses()  # and the analyses kept, likewise
             skillgrant.check_call(tool, tool_input, plan, cwd="/repo")  # type: ignore[arg-type]
 
-    rows: list[tuple[str, float, float]] = []
+    rows: list[tuple[str, float, float, float]] = []
     for label, calls, plan in (
             ("a plain 3-part compound (distinct)", [("Bash", p) for p in plain], compiled),
             ("the realistic calls", GATE_CALLS * 50, with_cat),
             ("compound commands bash is asked about", BASH_CALLS * 10, with_cat)):
-        use_bash(found)
-        t_with = _median_time(lambda c=calls, p=plan: each(c, p, True), repeat=3) / len(calls)
-        use_bash(None)
-        t_without = _median_time(lambda c=calls, p=plan: each(c, p, False), repeat=3) / len(calls)
-        rows.append((label, t_with, t_without))
+        times: list[float] = []
+        for bash, fresh in ((found, True), (None, True), (found, False)):
+            use_bash(bash)
+
+            def timed(c: Sequence[tuple[str, Any]] = calls, p: object = plan,
+                      b: str | None = bash, f: bool = fresh) -> None:
+                each(c, p, b, f)
+
+            times.append(_median_time(timed, repeat=3) / len(calls))
+        rows.append((label, times[0], times[1], times[2]))
     use_bash(found)
-    print("| `check_call`, plan compiled once | with the cross-check | without (fallback) |")
-    print("|---|---:|---:|")
-    for label, t_with, t_without in rows:
-        print(f"| {label} | {t_with * 1e6:.1f} µs | {t_without * 1e6:.1f} µs |")
-    print(f"\ntargets: a plain 3-part command ≤ 20 µs ({rows[0][1] * 1e6:.1f} µs), a realistic "
-          f"call ≤ 50 µs ({rows[1][1] * 1e6:.1f} µs with the cross-check, "
-          f"{rows[1][2] * 1e6:.1f} µs without)")
+    print("| `check_call`, plan compiled once | first decision, with the cross-check | first "
+          "decision, without (in process) | the same command again (kept) |")
+    print("|---|---:|---:|---:|")
+    for label, t_with, t_without, t_kept in rows:
+        print(f"| {label} | {t_with * 1e6:.1f} µs | {t_without * 1e6:.1f} µs | "
+              f"{t_kept * 1e6:.1f} µs |")
+    print(f"\ntargets (in process, without the cross-check): a plain 3-part command ≤ 20 µs "
+          f"({rows[0][2] * 1e6:.1f} µs), a realistic call ≤ 50 µs ({rows[1][2] * 1e6:.1f} µs "
+          f"first, {rows[1][3] * 1e6:.1f} µs kept); with the cross-check "
+          f"{rows[1][1] * 1e6:.1f} µs first")
 
 
 def section_serve() -> None:

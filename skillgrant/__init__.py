@@ -11,17 +11,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import AllowedToolsError, GrantSyntaxError, PlanError, SkillFileError, SkillgrantError
-from .grants import Grant, parse_grant, split_allowed_tools
 from .lazy import exports
 from .log import library_logger
 from .log import loaded as log_loaded
-from .prover import constrain, prove
 from .verdicts import Decision, Verdict
 
 if TYPE_CHECKING:
     from .gate.call import check_call
     from .gate.verdict import CallVerdict
+    from .grants import Grant, parse_grant, split_allowed_tools
     from .plan.model import Plan
+    from .prover import constrain, prove
     from .skillfile.builder import apply_to_text
 
 __version__ = "0.1.0"
@@ -52,7 +52,11 @@ __all__ = [
 ]
 
 
-# Plan (pydantic) and the SKILL.md rewriter load on first use, keeping `import skillgrant` and
-# the CLI's start-up light.
+# Plan (pydantic), the SKILL.md rewriter, the prover and the grammar load on first use, keeping
+# `import skillgrant`, the CLI's start-up and `skillgrant hook` light (the hook loads only what
+# deciding its call needs).
 __getattr__ = exports(__name__, {"Plan": "plan.model", "apply_to_text": "skillfile.builder",
-                                 "check_call": "gate.call", "CallVerdict": "gate.verdict"})
+                                 "check_call": "gate.call", "CallVerdict": "gate.verdict",
+                                 "Grant": "grants", "parse_grant": "grants",
+                                 "split_allowed_tools": "grants", "constrain": "prover",
+                                 "prove": "prover"})

@@ -171,6 +171,12 @@ LINT_RULES: Final = _table(
     ("SGL116", "every-agent-type", "warning",
      "Bare `Agent` (or `Task`): the agent may start every type of subagent.",
      "List the agent types: `Agent(TYPE)`, one entry per type."),
+    ("SGL117", "agent-reach", "warning",
+     "An `Agent` (or `Task`) grant beside other pre-approvals: they reach the subagents it "
+     "starts, where the skill's own hook does not (Claude Code 2.1.332).",
+     "Install the hook that follows the skill into its subagents (`skillgrant hook "
+     "--print-config claude-code --plan PLAN --for-skill NAME`, merged into "
+     ".claude/settings.json), or drop the Agent entry."),
     ("SGL201", "removed-tool", "warning",
      "A removed tool name: the grant approves nothing.",
      "Use the tool that replaced it, or drop the entry."),

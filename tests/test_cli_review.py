@@ -25,6 +25,12 @@ SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
 
 LINTED = ("# reviewed on the plan screen\nallowed-tools:\n  - Bash(gh *)\n  - Bash(sudo *)\n"
           "  - Bash(\n  - Task(reviewer)\n")
+#: SGL117 on LINTED's Task entry (issue 33): the other entries' pre-approvals reach its subagents.
+AGENT_REACH = ("`Task(reviewer)` starts subagents, which the plan's other pre-approvals "
+               "(`Bash(gh *)`, `Bash(sudo *)`) reach and the skill's own hook does not")
+AGENT_REACH_FIX = ("Install the hook that follows the skill into its subagents (`skillgrant hook "
+                   "--print-config claude-code --plan PLAN --for-skill NAME`, merged into "
+                   ".claude/settings.json), or drop the Agent entry.")
 CLEAN = "allowed-tools: Bash(gh pr list), Read(src/**)\n"
 OLD = "allowed-tools:\n  - Bash(gh *)\n  - Read(src/**)\n  - WebFetch(domain:api.github.com)\n"
 NARROWER = "allowed-tools:\n  - Bash(gh pr list)\n  - read(src/**)\n"
@@ -95,11 +101,14 @@ def test_lint_exit_1_with_findings_each_located_with_a_fix(repo: Path) -> None:
         "    an entry with '(' must end with an unescaped ')' at column 6",
         "    fix: Write `Tool` or `Tool(specifier)`, escaping literal parentheses as `\\(` and "
         "`\\)`.",
+        "linted.yaml:6:5: warning SGL117 agent-reach: Task(reviewer)",
+        f"    {AGENT_REACH}",
+        f"    fix: {AGENT_REACH_FIX}",
         "linted.yaml:6:5: info SGL302 legacy-alias: Task(reviewer)",
         "    `Task` is an old name of `Agent`; the runtime still accepts it",
         "    fix: Write the current name.",
         "    write: Agent(reviewer)",
-        "linted.yaml: 3 findings in 4 entries (1 error, 1 warning, 1 info).",
+        "linted.yaml: 4 findings in 4 entries (1 error, 2 warnings, 1 info).",
     ]
     assert result.stderr == ""
 
@@ -233,13 +242,14 @@ def test_lint_json_shape(repo: Path) -> None:
                               "findings", "summary"]
     assert (document["version"], document["command"]) == (1, "lint")
     assert document["entries"] == ["Bash(gh *)", "Bash(sudo *)", "Bash(", "Task(reviewer)"]
-    assert document["findings"][2] == {
+    assert document["findings"][2]["rule"] == "SGL117"
+    assert document["findings"][3] == {
         "rule": "SGL302", "name": "legacy-alias", "severity": "info",
         "category": "non-canonical", "entry": "Task(reviewer)", "index": 3,
         "message": "`Task` is an old name of `Agent`; the runtime still accepts it",
         "hint": "Write the current name.", "example": None, "replacement": "Agent(reviewer)",
         "line": 6, "column": 5}
-    assert document["summary"] == {"entries": 4, "findings": 3, "error": 1, "warning": 1,
+    assert document["summary"] == {"entries": 4, "findings": 4, "error": 1, "warning": 2,
                                    "info": 1}
 
 
@@ -251,11 +261,12 @@ def test_lint_github_annotations(repo: Path) -> None:
         "warning file=linted.yaml,line=4,col=5,endLine=4,endColumn=16,title=SGL103 "
         "command-wrapper",
         "error file=linted.yaml,line=5,col=5,endLine=5,endColumn=9,title=SGL001 invalid-entry",
+        "warning file=linted.yaml,line=6,col=5,endLine=6,endColumn=18,title=SGL117 agent-reach",
         "notice file=linted.yaml,line=6,col=5,endLine=6,endColumn=18,title=SGL302 legacy-alias"]
     assert lines[1].endswith("::Bash(: an entry with '(' must end with an unescaped ')' at "
                              "column 6. Fix: Write `Tool` or `Tool(specifier)`, escaping "
                              "literal parentheses as `\\(` and `\\)`.")
-    assert lines[2].endswith("Fix: Write the current name. Write Agent(reviewer).")
+    assert lines[3].endswith("Fix: Write the current name. Write Agent(reviewer).")
     assert run("lint", "clean.yaml", "-f", "github").stdout == ""
 
 
@@ -268,7 +279,7 @@ def test_lint_sarif_is_valid_with_every_sgl_rule(repo: Path) -> None:
     rules = sarif_run["tool"]["driver"]["rules"]
     assert [(r["id"], r["name"]) for r in rules] == [(r.rule_id, r.name) for r in RULES]
     assert [(r["ruleId"], r["level"]) for r in sarif_run["results"]] == [
-        ("SGL103", "warning"), ("SGL001", "error"), ("SGL302", "note")]
+        ("SGL103", "warning"), ("SGL001", "error"), ("SGL117", "warning"), ("SGL302", "note")]
     for item in sarif_run["results"]:
         assert rules[item["ruleIndex"]]["id"] == item["ruleId"]
     first = sarif_run["results"][0]
@@ -289,12 +300,13 @@ def test_lint_markdown_is_a_summary_and_a_table(repo: Path) -> None:
     result = run("lint", "linted.yaml", "-f", "markdown")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[0] == ("**skillgrant lint** `linted.yaml`: 3 findings in 4 entries (1 error, "
-                        "1 warning, 1 info)")
+    assert lines[0] == ("**skillgrant lint** `linted.yaml`: 4 findings in 4 entries (1 error, "
+                        "2 warnings, 1 info)")
     assert lines[2] == "| severity | rule | entry | line | finding | fix |"
-    assert len(lines) == 4 + 3
-    assert lines[6].startswith("| info | SGL302 `legacy-alias` | `Task(reviewer)` | 6 | ")
-    assert lines[6].endswith(" Write `Agent(reviewer)`. |")
+    assert len(lines) == 4 + 4
+    assert lines[6].startswith("| warning | SGL117 `agent-reach` | `Task(reviewer)` | 6 | ")
+    assert lines[7].startswith("| info | SGL302 `legacy-alias` | `Task(reviewer)` | 6 | ")
+    assert lines[7].endswith(" Write `Agent(reviewer)`. |")
     clean = run("lint", "clean.yaml", "-f", "markdown")
     assert clean.stdout == "**skillgrant lint** `clean.yaml`: no findings in 2 entries.\n"
 

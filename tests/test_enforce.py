@@ -77,7 +77,7 @@ def test_the_cli_flag_writes_the_plan_by_its_absolute_path(tmp_path: Path) -> No
         assert done.returncode == 0, done.stderr
         hooks = _frontmatter(skill.read_text())["hooks"]
         # This installation by absolute path (here the interpreter, as the test ran it).
-        expected = (f"{sys.executable} -m skillgrant hook --plan {tmp_path / 'plan.yaml'} "
+        expected = (f"{sys.executable} -I -m skillgrant hook --plan {tmp_path / 'plan.yaml'} "
                     f"--skill-dir {skill.parent}")  # the skill's folder: ${CLAUDE_SKILL_DIR}
         assert hooks == hooks_value(expected)
 
@@ -103,7 +103,8 @@ def test_apply_enforce_says_it_added_a_hooks_key(tmp_path: Path, extra: list[str
     notes = [line for line in done.stderr.splitlines() if line.startswith("skillgrant: note:")]
     assert notes == [f"skillgrant: note: {name}/SKILL.md: {said} a hooks: key to the frontmatter: "
                      "a PreToolUse hook that runs the gate on every tool call once the skill "
-                     f"loads: {sys.executable} -m skillgrant hook --plan {tmp_path / 'plan.yaml'} "
+                     f"loads: {sys.executable} -I -m skillgrant hook --plan "
+                     f"{tmp_path / 'plan.yaml'} "
                      f"--skill-dir {tmp_path / name}" for name in ("a", "b")]
     again = apply()
     assert again.returncode == 0

@@ -96,6 +96,8 @@ def test_every_printed_hook_configuration_runs_as_written_outside_the_venv(
                else [str(installed.python), "-m", "skillgrant"])
     document, _ = printed([*program, "hook", "--print-config", dialect, "--plan",
                            str(odd_plan)], elsewhere)
+    if way == "python -m":  # printed isolated: the project's folder is not on sys.path
+        program = [str(installed.python), "-I", "-m", "skillgrant"]
     (command,) = hook_commands(document)
     words = shlex.split(command)
     assert words[:len(program)] == program  # the installation, by absolute path

@@ -38,6 +38,8 @@ def test_new_rules_have_new_ids_in_their_families() -> None:
         "SGL115": ("every-skill", "warning", "over-broad"),
         "SGL116": ("every-agent-type", "warning", "over-broad"),
         "SGL309": ("unknown-tool-name", "warning", "non-canonical"),
+        # Issue 33: a skill's pre-approvals reach the subagents an Agent grant starts.
+        "SGL117": ("agent-reach", "warning", "over-broad"),
         # Issue 28: forms Claude Code 2.1.332 reads as granting nothing.
         "SGL205": ("monitor-rule", "warning", "inert"),
         "SGL206": ("skill-glob", "warning", "inert"),
@@ -52,7 +54,7 @@ def test_new_rules_have_new_ids_in_their_families() -> None:
         "star-means-tool-wide")
 
 
-@pytest.mark.parametrize("rule_id", ["SGL114", "SGL115", "SGL116", "SGL309"])
+@pytest.mark.parametrize("rule_id", ["SGL114", "SGL115", "SGL116", "SGL117", "SGL309"])
 def test_new_rules_are_documented_like_the_others(rule_id: str) -> None:
     text = DOCS.read_text(encoding="utf-8")
     rule = BY_ID[rule_id]
@@ -87,7 +89,8 @@ def test_rule_table(rule_id: str, entry: str, fires: bool) -> None:
 
 
 def test_new_over_broad_messages() -> None:
-    assert [(f.rule_id, f.message, f.hint) for f in lint_entries(["Write", "Skill", "Agent"])] == [
+    found = [f for entry in ("Write", "Skill", "Agent") for f in lint_entries([entry])]
+    assert [(f.rule_id, f.message, f.hint) for f in found] == [
         ("SGL114", "`Write` lets the agent create or overwrite any file anywhere, git hooks and "
          "shell start-up files included",
          "Scope file writes with `Edit(PATH)` entries; the runtime never consults path rules on "
@@ -98,6 +101,25 @@ def test_new_over_broad_messages() -> None:
          "every tool) included",
          "List the agent types: `Agent(TYPE)`, one entry per type."),
     ]
+
+
+@pytest.mark.parametrize(("entries", "flagged"), [
+    (["Bash(touch *)", "Agent(general-purpose)"], [1]),
+    (["Agent(fork)", "Read(src/**)", "Task(reviewer)"], [0, 2]),
+    (["Agent", "Bash(echo *)"], [0]),
+    (["Agent(general-purpose)"], []),  # nothing else is pre-approved
+    (["Agent(reviewer)", "Task(x)"], []),
+    (["Agent(fork)", "LS", "Monitor(x)"], []),  # the others grant nothing
+    (["agent(fork)", "Bash(ls)"], []),  # `agent` grants nothing: the runtime matches exactly
+    (["Bash(ls)", "Read"], []),
+])
+def test_an_agent_grant_beside_pre_approvals_is_flagged(entries: list[str],
+                                                         flagged: list[int]) -> None:
+    found = [f for f in lint_entries(entries) if f.rule_id == "SGL117"]
+    assert [f.index for f in found] == flagged
+    for finding in found:
+        assert "pre-approvals" in finding.message and "--for-skill" in finding.hint
+        assert finding.entry == entries[finding.index or 0]
 
 
 def test_bare_forms_keep_their_other_findings() -> None:

@@ -76,7 +76,9 @@ def test_print_config_prints_the_configuration_for_a_good_request(plan: Path) ->
     assert done.returncode == 0, done.stderr
     (group,) = json.loads(done.stdout)["hooks"]["PreToolUse"]
     command = group["hooks"][0]["command"]
-    assert shlex.split(command) == [*SKILLGRANT, "hook", "--plan", str(plan)]
+    # isolated (-I): the project's folder is not on sys.path (review R3 of issue 29)
+    assert shlex.split(command) == [sys.executable, "-I", "-m", "skillgrant", "hook", "--plan",
+                                    str(plan)]
     assert done.stderr.startswith("Merge into .claude/settings.json")
 
 

@@ -108,6 +108,9 @@ LINT_TABLE: list[tuple[str, list[str], list[str]]] = [
      ["Bash(ls *)", "Bash(npm run migrate*)"]),
     ("SGL307", ["Bash(test:*, mkdir:*, ls:*)", "Bash(ls:*,wc:*)"],
      ["Bash(ls:*)", "Bash(echo a, b)"]),
+    # a list: a plan value holding several entries (semantics §2), its Agent entry flagged
+    ("SGL117", ["Agent(fork), Bash(ls)", "Task(x) Read"], ["Agent(fork)", "Agent(x), Task(y)",
+                                                           "Agent(fork), LS"]),
     ("SGL308", ["Glob(*)", "Write()", "Grep(*)", "WebSearch()"],
      ["Glob", "Bash(*)", "Read(*)"]),
     ("SGL309", ["Wirte", "Raed(src/**)", "WebFetc"], ["Write", "exec_command", "MyTool"]),
@@ -167,7 +170,10 @@ def test_unparseable_entries_are_findings_not_exceptions() -> None:
 def test_a_clean_plan_has_no_findings() -> None:
     assert lint_entries(["Bash(gh issue list *)", "Bash(git add *)", "Read(src/**)",
                          "Edit(CHANGELOG.md)", "WebFetch(domain:api.github.com)",
-                         "mcp__github__get_issue", "Agent(reviewer)", "WebSearch"]) == []
+                         "mcp__github__get_issue", "WebSearch"]) == []
+    # an Agent grant beside them is SGL117: their pre-approvals reach its subagents
+    assert [f.rule_id for f in lint_entries(["Bash(git add *)", "Agent(reviewer)"])] == [
+        "SGL117"]
 
 
 def test_entries_are_split_like_a_plan_value() -> None:
@@ -225,8 +231,10 @@ def _escape(command: str) -> str:
                                    for e in pos])
 def test_every_example_command_is_approved_by_its_entry(entry: str) -> None:
     for finding in lint_entries([entry]):
-        grant = parse_grant(entry)
-        if finding.example is None or grant.key not in ("Bash", "Monitor", "PowerShell"):
+        if finding.example is None:
+            continue
+        grant = parse_grant(finding.entry)  # a row may be a list (SGL117)
+        if grant.key not in ("Bash", "Monitor", "PowerShell"):
             continue
         mode: Mode = "powershell" if grant.key == "PowerShell" else "command"
         assert grant.content is None or ref_allows(grant.content, finding.example, mode), (

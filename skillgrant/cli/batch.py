@@ -109,9 +109,23 @@ def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: st
 
         diff = unified_diff(old_text, new_text, artifact)
     merged = doc.merged_note
-    return FileResult(path, artifact, decision, old_text != new_text, written,
-                      location, entries, diff, runtime_note=doc.runtime_note or merged,
-                      runtime_rule="SG010" if doc.runtime_note is None and merged else "SG009")
+    note, rule = doc.runtime_note, "SG009"
+    if note is None and merged:
+        note, rule = merged, "SG010"
+    elif note is None:  # issue 33: what the kept entries pre-approve reaches the subagents
+        from ..review.checks import agent_reach
+        from ..rules import RULE_BY_ID
+
+        reach = agent_reach(list(decision.allowed))
+        if reach:
+            note, rule = f"{reach[0][1].message}. {RULE_BY_ID['SGL117'].help}", "SGL117"
+        elif doc.metadata.get("context") == "fork" and decision.allowed:  # review S3
+            fix = RULE_BY_ID["SGL117"].help.replace("drop the Agent entry",
+                                                    "remove `context: fork`")
+            note, rule = ("the skill runs in a forked subagent (`context: fork`), which its "
+                          f"allowed-tools reach and its own hook does not. {fix}", "SGL117")
+    return FileResult(path, artifact, decision, old_text != new_text, written, location,
+                      entries, diff, runtime_note=note, runtime_rule=rule)
 
 
 def unreadable_directory(path: Path, reason: str, root: Path) -> FileOutcome:

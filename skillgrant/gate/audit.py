@@ -115,12 +115,26 @@ def append(path: str, line: bytes) -> None:
     Raises OSError when it cannot be chained or written whole."""
     # Read and write through one descriptor: the record is chained to the file it is written
     # to, even if the log is renamed (rotated) in between.
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
-                 0o600)
+    fd = open_log(path)
     try:
         append_locked(fd, line)
     finally:
         os.close(fd)
+
+
+def open_log(path: str) -> int:
+    """The audit log at ``path`` opened to read and append (created 0600 if absent), never
+    through a symbolic link at its last component (``O_NOFOLLOW``), and only a regular file:
+    a record holds the model's input verbatim, and a log a call turned into a link to
+    ``~/.bashrc`` would append it there as shell code (review A1). Raises OSError."""
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or info.st_uid != os.geteuid():
+        os.close(fd)  # a hard link (to ~/.bashrc) is a regular file too (review A1b)
+        raise OSError(f"the audit log {path!r} is not a regular file of this user with one "
+                      "name")
+    return fd
 
 
 #: What a long-lived writer remembers of its last append: (device, inode, size, link).

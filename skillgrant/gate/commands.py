@@ -25,6 +25,7 @@ from .judge import (
     Part,
     absolute_path,
     all_covered,
+    guarded_word,
     inside,
     joined,
     outside,
@@ -32,7 +33,8 @@ from .judge import (
 )
 from .plainshell import joined_words, plain_texts
 from .plainshell import rendered as render
-from .shell import Redirect, Simple, analyse
+from .programs import climbs, inert, program_open
+from .reading import Analysis, Redirect, Simple
 from .tools import Spec, arguments, command_text
 from .verdict import CallPlan
 from .words import Word
@@ -65,9 +67,9 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
             return found
         parts.append(found)
     grants = _CommandGrants.of(spec.tool, plan, cwd)
-    whole = command_domain.whole_command(grants.side, command)
+    whole = _whole_or_guarded(command, workdir, grants)
     if whole is not None:
-        return all_covered([*parts, Part(command, grants.entries[whole][0])], "part")
+        return whole if isinstance(whole, Judged) else all_covered([*parts, whole], "part")
     if not grants.entries:
         return outside("not_covered", f"the plan approves no {spec.tool} command", command)
     if spec.tool == "PowerShell":
@@ -79,26 +81,52 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
     return _analysed(spec.tool, command, parts, workdir, plan, cwd, grants)
 
 
+def _whole_or_guarded(command: str, workdir: str | None,
+                      grants: _CommandGrants) -> Part | Judged | None:
+    """``unknown`` for a command naming a file the gate guards (``judge.guarded_word``: any
+    program may write what its words name, review W1b); else the part an approved grant
+    allowing the whole command string covers, or None."""
+    guarded = guarded_word(command, workdir)
+    if guarded is not None:
+        return outside("unknown", f"the command names {guarded!r}, a file the gate itself reads "
+                       "or runs (its plan, its hooks, its audit log or its installation), which "
+                       "a program may write", command)
+    whole = command_domain.whole_command(grants.side, command)
+    return None if whole is None else Part(command, grants.entries[whole][0])
+
+
 def _members(texts: list[str], parts: list[Part], grants: _CommandGrants) -> Judged:
     """Each literal simple command, as ``shlex.join`` writes it, a member of an approved
     command grant."""
     for text in texts:
-        found = _member(text, grants)
+        found = _member(text, grants, text.split(" ", 1)[0])  # a plain text's program
         if isinstance(found, Judged):
             return found
         parts.append(found)
     return all_covered(parts, "part")
 
 
-def _member(command: str, grants: _CommandGrants) -> Part | Judged:
-    """A literal simple command, covered by the first approved grant whose language holds it."""
+def _member(command: str, grants: _CommandGrants, program: str | None) -> Part | Judged:
+    """A literal simple command led by ``program``, covered by the first approved grant whose
+    language holds it; by a grant with an open program only when ``program`` is inert, and by
+    a grant with a star only when no word climbs out of a folder (``programs``)."""
     try:
         index = command_domain.member(grants.side, command)
+        if index is not None and index in grants.open and not inert(program):
+            index = grants.named_member(command)
+            if index is None:
+                return outside("unknown", f"the program {program!r} is approved only by a "
+                               "grant whose program is a star, which covers only programs "
+                               "known to run no command given in their words; name it in a "
+                               "grant", command)
     except OverBudget as e:
         return outside("unknown", f"the command {command!r} was not decided: {e}", command)
     if index is None:
         return outside("not_covered", f"no approved entry allows the command {command!r}",
                        command)
+    if index in grants.starred and "/.." in command and climbs(command):
+        return outside("unknown", f"a word of {command!r} climbs with '..' out of a folder it "
+                       "names, where a grant's star would reach", command)
     return _new_part(Part, (command, grants.entries[index][0]))
 
 
@@ -108,10 +136,15 @@ _new_part: Final = tuple.__new__
 
 class _CommandGrants(NamedTuple):
     """The approved entries of a command tool's group, each with its content (None:
-    tool-wide), and the command domain's compiled side of them (the plan keeps it)."""
+    tool-wide), and the command domain's compiled side of them (the plan keeps it); the
+    indexes of those whose program is open (``programs.program_open``) and of those with a
+    star, and the compiled side of the grants naming their program, with their indexes."""
 
     entries: list[tuple[str, str | None]]
     side: object
+    open: frozenset[int]
+    starred: frozenset[int]
+    named: tuple[object, tuple[int, ...]] | None
 
     @classmethod
     def of(cls, tool: str, plan: CallPlan, cwd: str | None) -> _CommandGrants:
@@ -121,25 +154,85 @@ class _CommandGrants(NamedTuple):
     def _made(cls, tool: str, plan: CallPlan, cwd: str | None) -> _CommandGrants:
         prepared = plan.prepared(cwd)
         grant = parse_grant(tool)
-        side = command_domain.compiled_side(prepared.grants(grant), prepared.context(),
-                                            grant.key)
-        return cls([(a.entry, a.grant.content) for a in prepared.candidates(grant)], side)
+        approved = prepared.grants(grant)
+        side = command_domain.compiled_side(approved, prepared.context(), grant.key)
+        entries = [(a.entry, a.grant.content) for a in prepared.candidates(grant)]
+        globs = [compile_pattern(c).globs if c is not None and identity_reason(c) is None
+                 else () for _, c in entries]
+        opened = frozenset(i for i, g in enumerate(globs) if program_open(g))
+        starred = frozenset(i for i, g in enumerate(globs) if any(x.stars for x in g))
+        named = None
+        if opened:
+            kept = tuple(i for i in range(len(entries)) if i not in opened)
+            chosen = [approved[i] for i in kept]
+            named = (command_domain.compiled_side(chosen, prepared.context(), grant.key), kept)
+        return cls(entries, side, opened, starred, named)
 
-    def languages(self) -> Languages:
-        """Each approved command pattern with its globs (the prover's compilation). Patterns
-        decided by identity only (backslashes, runs of spaces) are left out: they cover no
-        concrete command here. No grant is tool-wide by now (``whole_command`` took it)."""
-        return [(entry, compile_pattern(content).globs) for entry, content in self.entries
-                if content is not None and identity_reason(content) is None]
+    def named_member(self, command: str) -> int | None:
+        """The first grant naming its program whose language holds ``command``."""
+        if self.named is None or not self.named[1]:
+            return None
+        found = command_domain.member(self.named[0], command)
+        return None if found is None else self.named[1][found]
+
+    def languages(self, program: str | None) -> Languages:
+        """Each approved command pattern with its globs (the prover's compilation), those with
+        an open program only when ``program`` is inert. Patterns decided by identity only
+        (backslashes, runs of spaces) are left out: they cover no concrete command here. No
+        grant is tool-wide by now (``whole_command`` took it)."""
+        return [(entry, compile_pattern(content).globs)
+                for i, (entry, content) in enumerate(self.entries)
+                if content is not None and identity_reason(content) is None
+                and (i not in self.open or inert(program))]
+
+
+#: The analyses kept, by command text (an agent runs the same commands again and again; the
+#: service decides many calls): what the files and the plan say is judged afresh each time.
+_KEPT_ANALYSES: Final = 256
+_ANALYSED: dict[str, Analysis] = {}
+
+
+#: Builtins that change the directory a relative program path is found from.
+_MOVES: Final = frozenset({"cd", "pushd", "popd"})
+
+
+def _analysis(command: str) -> Analysis:
+    """``shell.analyse(command)``, kept by the command's text (a function of it alone)."""
+    analysis = _ANALYSED.get(command)
+    if analysis is None:
+        from .shell import analyse  # the parse: a plain command (the fast path) never needs it
+
+        analysis = analyse(command)
+        if len(_ANALYSED) >= _KEPT_ANALYSES:
+            _ANALYSED.clear()
+        _ANALYSED[command] = analysis
+    return analysis
+
+
+def _moved_relative(analysis: Analysis) -> bool:
+    """Whether a command that changes directory also runs a program by a relative path (review
+    T1b: `cd ../evil && ./bin/build` runs another `./bin/build` than `Bash(./bin/*)` names)."""
+    programs = [s.program or "" for s in analysis.commands]
+    return not _MOVES.isdisjoint(programs) and any(
+        "/" in p and not p.startswith("/") for p in programs)
+
+
+def forget_analyses() -> None:
+    """Drop the analyses kept (benchmarks of first decisions, tests)."""
+    _ANALYSED.clear()
 
 
 def _analysed(tool: str, command: str, parts: list[Part], workdir: str | None, plan: CallPlan,
               cwd: str | None, grants: _CommandGrants) -> Judged:
     """Every simple command ``command`` may run, and every file it writes or reads, covered."""
-    analysis = analyse(command)
+    analysis = _analysis(command)
     if analysis.doubt is not None:
         return outside("unknown", f"{analysis.doubt}; only a tool-wide grant or an approved "
                         "entry naming the whole command exactly covers it", command)
+    if _moved_relative(analysis):
+        return outside("unknown", "the command changes directory and runs a program by a "
+                       "relative path, which then names another file than the grant's folder "
+                       "holds", command)
     for simple in analysis.commands:
         judged = _simple(tool, simple, grants)
         if isinstance(judged, Judged):
@@ -197,10 +290,16 @@ def _workdir(workdir: str | None, given: str, plan: CallPlan, cwd: str | None) -
 def _simple(tool: str, simple: Simple, grants: _CommandGrants) -> Part | Judged:
     words = simple.words
     values = [w.value for w in words]
+    # A prefix assignment (`PATH=./evil ls`, `LD_PRELOAD=…`, `CDPATH=… cd`) changes what the
+    # program runs or where: no allow-listed program stays inert under it (review N1c).
+    program = simple.program if not words or values[0] == simple.program else None
     if None not in values:
-        return _member(joined_words(values), grants)  # type: ignore[arg-type]
-    languages = grants.languages()
+        return _member(joined_words(values), grants, program)  # type: ignore[arg-type]
+    languages = grants.languages(program)
     shown = " ".join(render(w.value) if w.value is not None else "…" for w in words)
+    if "/.." in shown and climbs(shown):
+        return outside("unknown", f"a word of {shown!r} climbs with '..' out of a folder it "
+                       "names, where a grant's star would reach", shown)
     fold = case_fold(tool)
     budget = Budget(limit=MAX_WORK_PER_DECISION)
     indexed = [(i, globs) for i, (_, globs) in enumerate(languages)]

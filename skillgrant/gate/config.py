@@ -52,14 +52,17 @@ _CARRIED = ("--plan-kind", "--outside", "--inside", "--audit-log", "--skill-dir"
 def executable() -> list[str]:
     """The words that start this installation of skillgrant from any shell, directory and
     ``PATH``: the console script running now (``sys.argv[0]``, when it is one), else this
-    interpreter with ``-m skillgrant``; absolute either way. Neither is resolved through a
+    interpreter with ``-I -m skillgrant``; absolute either way. Neither is resolved through a
     symbolic link: a virtual environment's ``python`` is one, and only through it does the
-    interpreter find the environment's packages."""
+    interpreter find the environment's packages. ``-I`` (isolated) keeps the runtime's
+    working directory, the project, off ``sys.path``: plain ``python -m skillgrant`` there
+    would import a ``skillgrant`` package of the project's instead of the gate (review R3),
+    and ``PYTHONPATH`` could name one too."""
     script = sys.argv[0] if sys.argv else ""
     if (os.path.basename(script) == "skillgrant" and os.path.isfile(script)
             and os.access(script, os.X_OK)):
         return [os.path.abspath(script)]
-    return [os.path.abspath(sys.executable), "-m", "skillgrant"]
+    return [os.path.abspath(sys.executable), "-I", "-m", "skillgrant"]
 
 
 def command(dialect: str, plan: str, kind: str = "auto",

@@ -7,17 +7,16 @@ are, bash reads the command into the very statements and words the gate judged; 
 not, or bash refuses either, the command is ``unknown``. A command the plain fast path reads
 (``plainshell``) is read the same by bash by construction and is not sent.
 
-Where bash 5.2 is absent (no ``bash`` on ``PATH``, or one without ``--pretty-print``), the
-fallback is stricter: a command that is not plain is covered only when it holds none of the
-text where bash and tree-sitter are known to part (``FALLBACK_REFUSED``). ``SKILLGRANT_BASH``
-names the bash to ask (``none``: the fallback).
+Where bash 5.2 is absent (no bash in the system's folders, ``SYSTEM_BASHES``, or one without
+``--pretty-print``), the fallback is stricter: a command that is not plain is covered only when
+it holds none of the text where bash and tree-sitter are known to part (``FALLBACK_REFUSED``).
+``SKILLGRANT_BASH`` names the bash to ask (``none``: the fallback).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from typing import Final
 
@@ -37,19 +36,27 @@ FALLBACK_REFUSED: Final = re.compile(
 _BLANK_LINES: Final = re.compile(r"\n[ \t]*(?=\n)")
 
 
+#: Where the gate looks for the bash to ask, in order: the system's own folders, never the
+#: hook's ``PATH`` (review R1: an absolute ``PATH`` entry into the project, ``$PWD/node_modules/
+#: .bin``, an activated ``.venv/bin``, direnv's ``PATH_add``, would run the project's ``bash``
+#: in the hook and take its word for bash's reading).
+SYSTEM_BASHES: Final = ("/usr/bin/bash", "/bin/bash", "/usr/local/bin/bash",
+                        "/opt/homebrew/bin/bash")
+
+
 def bash_path() -> str | None:
     """The bash asked for its reading: ``SKILLGRANT_BASH`` when it is an absolute path (any
-    other value: the fallback), else ``bash`` in the absolute folders of ``PATH``; None for the
-    fallback. A relative ``PATH`` entry (``node_modules/.bin``) would run the project's own
-    ``bash`` in the hook, and take its word for bash's reading."""
+    other value: the fallback), else the first of ``SYSTEM_BASHES`` that is an executable
+    file; None for the fallback. ``PATH`` is never searched: an entry of it may be the
+    project's (``node_modules/.bin``, relative or absolute), whose ``bash`` would run in the
+    hook and speak for bash."""
     if not _BASH:
         named = os.environ.get("SKILLGRANT_BASH")
         if named is not None:
             _BASH.append(named if os.path.isabs(named) else None)
-        else:  # only absolute folders: a relative PATH entry is the project's (`./bin`)
-            folders = [f for f in os.environ.get("PATH", os.defpath).split(os.pathsep)
-                       if os.path.isabs(f)]
-            _BASH.append(shutil.which("bash", path=os.pathsep.join(folders)))
+        else:
+            _BASH.append(next((b for b in SYSTEM_BASHES
+                               if os.path.isfile(b) and os.access(b, os.X_OK)), None))
     return _BASH[0]
 
 

@@ -248,16 +248,19 @@ def file_sink(path: str | None) -> Sink | None:
 def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
            audit: Sink | None) -> Answer:
     from ..errors import SkillgrantError
-    from .audit import record
     from .call import check_call
-    from .planfile import digest
+    from .judge import GUARDED
 
     plan_path = options.get("--plan") or ""
     try:
         if loaded is None:
             loaded = load_plan(plan_path, options.get("--plan-kind") or "auto",
                                _placeholders(options))
-        verdict = check_call(call.tool, call.tool_input, loaded.plan, cwd=call.cwd)
+        token = GUARDED.set(guards(options, call.cwd))
+        try:
+            verdict = check_call(call.tool, call.tool_input, loaded.plan, cwd=call.cwd)
+        finally:
+            GUARDED.reset(token)
     except SkillgrantError as e:
         return failure(call.dialect, f"the plan {plan_path!r} is not usable: {e}",
                        audit=audit, call=call)
@@ -273,6 +276,9 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
     if decision == "allow" and not supports(call.dialect, "allow"):
         decision = None  # Codex reads no plain allow: nothing is sent, and nothing is logged
     if audit is not None:
+        from .audit import record  # imported only when a record is written
+        from .planfile import digest
+
         line = record(session=call.session, runtime_tool=call.tool, tool=verdict.tool,
                       decision=decision or "none", status=verdict.status, reason=verdict.reason,
                       covered_by=verdict.covered_by, witness=verdict.witness,
@@ -287,6 +293,30 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
     if decision == "deny":
         return Answer(render(call.dialect, "deny", reason), printable(reason) + "\n", 2)
     return Answer(render(call.dialect, decision, reason), "", 0)
+
+
+def guards(options: Options, cwd: str | None) -> tuple[tuple[str, bool], ...]:
+    """What a call must not write (``judge.GUARDED``), as real paths: the plan file, the audit
+    log, the SKILL.md of ``--skill-dir``, the project's and the user's ``.claude`` folders
+    (settings and skills holding the hooks), and this installation (the package's folder, the
+    console script's folder, a virtual environment's prefix: Python puts a script's folder
+    first on ``sys.path``)."""
+    real = os.path.realpath
+    items = [(options.get("--plan"), False), (options.get("--audit-log"), False)]
+    skill_dir = options.get("--skill-dir")
+    if skill_dir:
+        items.append((os.path.join(skill_dir, "SKILL.md"), False))
+    for folder in ([cwd] if cwd else []) + [os.path.expanduser("~")]:
+        items.append((os.path.join(folder, ".claude"), True))
+        items += [(os.path.join(folder, ".claude", name), False)
+                  for name in ("settings.json", "settings.local.json")]
+    items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
+    script = sys.argv[0] if sys.argv else ""
+    if os.path.basename(script) == "skillgrant":
+        items.append((os.path.dirname(os.path.abspath(script)), True))
+    if sys.prefix != sys.base_prefix:
+        items.append((sys.prefix, True))
+    return tuple((real(path), tree) for path, tree in items if path)
 
 
 def _follows(options: Options, call: Call) -> bool:

@@ -20,7 +20,9 @@ hook that judges the subagents' calls:
 Claude Code reads for the skill (its project's ``.claude/settings.json`` or
 ``.claude/settings.local.json``, for a skill at ``<project>/.claude/skills/NAME/SKILL.md``, or
 ``~/.claude/settings.json``) runs ``skillgrant hook --plan <the same plan> --for-skill NAME``,
-denying what is outside it (``enforce_command``).
+denying what is outside it (``enforce_command``): a ``command`` hook on every tool, with
+``"onFailure": "block"`` and a timeout of at least ``MIN_TIMEOUT``, whose program is named by
+an absolute path to an executable file, as ``--print-config`` prints it.
 """
 
 from __future__ import annotations
@@ -30,17 +32,25 @@ import os
 import shlex
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Final
+
+from ..errors import SkillgrantError
 
 #: The least timeout (seconds) a settings hook that follows a skill may have: one that times out
 #: lets the call go on.
 MIN_TIMEOUT = 10
-#: Tools that start a subagent (Claude Code's, and its former name).
-AGENT_TOOLS = frozenset({"Agent", "Task"})
+#: Tools that start a subagent (Claude Code's, and its former name), and ``Skill``: a skill it
+#: names may run forked (``context: fork``), now or after an edit (review S3b).
+AGENT_TOOLS = frozenset({"Agent", "Task", "Skill"})
+#: The keys a settings hook that follows a skill may have (what ``--print-config`` prints, and
+#: a status message): any other key of Claude Code 2.1.332's hook schema can keep it from
+#: running or blocking (``async``, ``asyncRewake``, ``if``, ``once``, ``shell``; review S2).
+_HOOK_KEYS = frozenset({"type", "command", "timeout", "onFailure", "statusMessage"})
 
 
 def grants_agent(entries: tuple[str, ...] | list[str]) -> list[str]:
     """The entries of an allowed-tools list that start a subagent (``Agent``, ``Agent(x)``,
-    ``Task(…)``)."""
+    ``Task(…)``, ``Skill(…)``: a skill may run forked)."""
     return [e for e in entries if e.split("(", 1)[0].strip() in AGENT_TOOLS]
 
 
@@ -49,28 +59,59 @@ def _settings_files(skill_path: str) -> Iterator[Path]:
     (``<project>/.claude/skills/NAME/SKILL.md``: ``<project>/.claude/settings.json`` and
     ``settings.local.json``) and the user's ``~/.claude/settings.json``."""
     path = Path(os.path.abspath(skill_path))
-    if len(path.parts) >= 5 and path.parts[-4:-2] == (".claude", "skills"):
+    home = Path(os.path.expanduser("~"))
+    if len(path.parts) >= 5 and path.parts[-4:-2] == (".claude", "skills") and \
+            path.parents[3] != home:  # a user skill has no project: ~/.claude alone (S2c)
         project = path.parents[3]
         yield project / ".claude" / "settings.json"
         yield project / ".claude" / "settings.local.json"
-    yield Path(os.path.expanduser("~")) / ".claude" / "settings.json"
+    yield home / ".claude" / "settings.json"
 
 
-def settings_hook_for(skill: str, skill_path: str, plan: str | None = None) -> Path | None:
+def settings_hook_for(skill: str, skill_path: str, plan: str | None = None,
+                      kind: str = "auto") -> Path | None:
     """The settings file that runs ``skillgrant hook … --for-skill skill`` (with ``--plan
-    plan``, when given) on every PreToolUse, or None."""
+    plan``, when given, read as ``kind``) on every PreToolUse, or None."""
     found = None
     for path in _settings_files(skill_path):
         try:
-            settings = json.loads(path.read_text(encoding="utf-8"))
+            settings = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
         except (OSError, ValueError):
             continue
+        if not _loads_in_claude_code(settings):
+            continue  # Claude Code drops a settings file it cannot validate, hooks and all
         if isinstance(settings, dict) and settings.get("disableAllHooks"):
             return None  # Claude Code then runs no hook at all
-        if found is None and any(_follows(command, skill, plan, skill_path)
+        if found is None and any(_follows(command, skill, plan, skill_path, kind)
                                  for command in _pre_tool_commands(settings)):
             found = path
     return found
+
+
+def _no_constant(name: str) -> object:
+    """JavaScript's ``JSON.parse`` reads no ``NaN``, ``Infinity`` or ``-Infinity``: a file
+    holding one is not read by Claude Code at all (review S2b)."""
+    raise ValueError(f"{name} is not JSON")
+
+
+#: The types of the settings keys whose wrong type makes Claude Code 2.1.332 drop the whole
+#: file (review S2b: `"permissions": 5`); keys not named here are not checked.
+_SETTINGS_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
+    "hooks": dict, "permissions": dict, "env": dict, "disableAllHooks": bool,
+    "model": str, "apiKeyHelper": str, "statusLine": dict, "enabledPlugins": dict}
+
+
+def _loads_in_claude_code(settings: object) -> bool:
+    """Whether a settings file's content is one Claude Code keeps, as far as checked here: an
+    object whose known keys have their types, and whose ``env`` holds strings."""
+    if not isinstance(settings, dict):
+        return False
+    for key, kind in _SETTINGS_TYPES.items():
+        if key in settings and (not isinstance(settings[key], kind) or (
+                kind is not bool and isinstance(settings[key], bool))):
+            return False
+    env = settings.get("env", {})
+    return all(isinstance(v, str) for v in env.values())
 
 
 def _pre_tool_commands(settings: object) -> Iterator[str]:
@@ -83,9 +124,17 @@ def _pre_tool_commands(settings: object) -> Iterator[str]:
             if not isinstance(hook, dict) or hook.get("type") != "command" or \
                     not isinstance(hook.get("command"), str):
                 continue
+            if not _HOOK_KEYS.issuperset(hook):
+                continue  # `async`, `if`, `once`, `shell`, …: it may not run, or not block
             timeout = hook.get("timeout", MIN_TIMEOUT)
-            if isinstance(timeout, (int, float)) and timeout >= MIN_TIMEOUT:
-                yield hook["command"]  # a hook that times out lets the call go on
+            message = hook.get("statusMessage", "")
+            # A hook that times out, or fails (a missing interpreter: exit 127), lets the call
+            # go on unless it is marked `"onFailure": "block"` (Claude Code 2.1.332); a key of
+            # the wrong type drops the file (S2b).
+            if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and \
+                    MIN_TIMEOUT <= timeout < 1e9 and hook.get("onFailure") == "block" and \
+                    isinstance(message, str):
+                yield hook["command"]
 
 
 def _option(words: list[str], name: str) -> str | None:
@@ -97,9 +146,19 @@ def _option(words: list[str], name: str) -> str | None:
     return None
 
 
-def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> bool:
-    """Whether ``command`` runs ``skillgrant hook`` (or ``python -m skillgrant hook``) as the
-    hook that follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
+def _program(word: str) -> bool:
+    """Whether ``word`` names, by absolute path, an executable file that exists: the runtime
+    looks a bare name up on its own ``PATH``, where a project's ``node_modules/.bin`` or an
+    activated ``.venv/bin`` can hold a ``skillgrant`` of its own, and a hook whose program is
+    missing fails (exit 127), which lets the call go on unless the hook blocks on failure."""
+    return os.path.isabs(word) and os.path.isfile(word) and os.access(word, os.X_OK)
+
+
+def _follows(command: str, skill: str, plan: str | None, skill_path: str,
+             kind: str = "auto") -> bool:
+    """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -m skillgrant hook``), the
+    program named by an absolute path to an executable file (``_program``), as the hook that
+    follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
     denial for a call outside it, in Claude Code's dialect, and nothing else that changes
     what it judges."""
     from .hook import UsageError, read_options
@@ -108,11 +167,13 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> boo
         words = shlex.split(command)
     except ValueError:
         return False
+    if not words or not _program(words[0]):
+        return False
     if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook":
         rest = words[2:]
-    elif len(words) > 3 and os.path.basename(words[0]).startswith("python") and \
-            words[1:4] == ["-m", "skillgrant", "hook"]:
-        rest = words[4:]
+    elif len(words) > 4 and os.path.basename(words[0]).startswith("python") and \
+            words[1] in ("-I", "-P") and words[2:5] == ["-m", "skillgrant", "hook"]:
+        rest = words[5:]  # -I/-P: the project's folder is not on sys.path (review R3)
     else:
         return False
     try:
@@ -121,6 +182,8 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> boo
         return False
     given = options.get
     return (not options.help and given("--for-skill") == skill
+            and given("--observe") is None  # observing denies nothing (review S2)
+            and (given("--plan-kind") or "auto") == kind  # one file, two plans (S2f)
             and given("--print-config") is None and given("--outside") in (None, "deny")
             and given("--dialect") in (None, "auto", "claude-code")
             and given("--plan") is not None
@@ -128,20 +191,54 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str) -> boo
             and given("--skill-dir") in (None, os.path.dirname(os.path.abspath(skill_path))))
 
 
+class ForkedSkillError(SkillgrantError):
+    """``apply --enforce`` on a skill that runs in a forked subagent (``context: fork``)
+    without the settings hook that follows it there (review S3)."""
+
+
+def forks(skill_path: str | None) -> bool:
+    """Whether the SKILL.md at ``skill_path`` runs its body in a forked subagent: its
+    frontmatter's ``context`` is ``fork``, as Claude Code 2.1.332 reads it (a file that is not
+    there, or not read, does not fork here)."""
+    if skill_path is None:
+        return False
+    from ..skillfile.spans import read_skill
+
+    try:
+        with open(skill_path, encoding="utf-8") as handle:
+            doc = read_skill(handle.read(), skill_path)
+    except (OSError, ValueError):
+        return False
+    return doc.metadata.get("context") == "fork"
+
+
 def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[str],
                     skill_path: str | None) -> str:
     """The command ``apply --enforce`` writes for a skill whose allowed-tools are ``entries``
     (unchanged), once a settings file runs the hook that follows the skill into its subagents
-    when one of them starts a subagent. Raises ValueError, naming the entry and what to
-    install, when none does."""
+    when one of them starts a subagent, or the skill runs forked (``forks``). Raises
+    ValueError, naming the entry and what to install, when none does (ForkedSkillError for a
+    forked skill without an Agent entry)."""
     agents = grants_agent(entries)
-    if not agents:
+    forked = forks(skill_path)
+    if not agents and not forked:
         return command
     try:
-        plan = _option(shlex.split(command), "--plan")
+        words = shlex.split(command)
     except ValueError:
-        plan = None
-    if skill_path is None or settings_hook_for(skill, skill_path, plan) is None:
+        words = []
+    plan, kind = _option(words, "--plan"), _option(words, "--plan-kind") or "auto"
+    followed = skill_path is not None and settings_hook_for(skill, skill_path, plan,
+                                                             kind) is not None
+    if not agents and not followed:
+        raise ForkedSkillError(
+            f"{skill_path}: the skill runs in a forked subagent (`context: fork`), whose calls "
+            "a skill's own hook never sees (Claude Code 2.1.332), while its allowed-tools "
+            "reach them. Install the hook that follows the skill into its subagents first: "
+            "merge the output of `skillgrant hook --print-config claude-code --plan "
+            f"{plan or 'PLAN'} --for-skill {skill}` into the project's .claude/settings.json, "
+            "then apply again (or remove `context: fork`)")
+    if not followed:
         raise ValueError(
             f"the plan grants {agents[0]!r}, and a skill's own hook does not see its subagents' "
             "calls (Claude Code 2.1.332), while its allowed-tools reach them: a subagent would "

@@ -10,7 +10,6 @@ from .. import vocabulary
 from ..errors import AllowedToolsError, PlanError
 from ..grants import split_allowed_tools
 from ..prepared import PreparedPlan, plan_for
-from ..prover import prove_prepared
 from ..verdicts import Verdict
 from .tools import ShellTool, entry_tool
 
@@ -52,6 +51,10 @@ class CallVerdict(NamedTuple):
         return self.status == "covered"
 
 
+#: ``prover.prove_prepared``, once a call has needed it.
+_PROVER: list[Callable[[str, PreparedPlan], Verdict]] = []
+
+
 class CallPlan:
     """The approved entries with their shell tools (argument names included) and base
     directories, as ``check_call`` reads any of its plan arguments; the prover's prepared plan
@@ -80,7 +83,11 @@ class CallPlan:
     def prove(self, entry: str, cwd: str | None = None) -> Verdict:
         """``prove(entry)`` against this plan, with the call's working directory as the base
         directory ``cwd`` when it is known."""
-        return prove_prepared(entry, self.prepared(cwd))
+        if not _PROVER:  # imported on first use: a shell call never needs it (the hook)
+            from ..prover import prove_prepared
+
+            _PROVER.append(prove_prepared)
+        return _PROVER[0](entry, self.prepared(cwd))
 
     def kept(self, key: object, build: Callable[[], T]) -> T:
         """``build()``, made once per ``key`` for this plan (what the gate compiles of it for

@@ -326,7 +326,8 @@ def render_github(run: Run) -> str:
 
 def render_sarif(run: Run, *, version: str, root_uri: str | None) -> str:
     """A SARIF 2.1.0 log of a check/apply run (see ``reports.ci.sarif_log``)."""
-    return sarif_log(_file_findings(run), rules=CHECK_RULES, version=version, root_uri=root_uri)
+    rules = (*CHECK_RULES, RULE_BY_ID["SGL117"])  # issue 33: a file's Agent grant (a note)
+    return sarif_log(_file_findings(run), rules=rules, version=version, root_uri=root_uri)
 
 
 def render_check_markdown(run: Run) -> str:

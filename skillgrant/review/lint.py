@@ -26,7 +26,7 @@ from ..prover import prove
 from ..rules import LINT_RULES, Category, Rule, Severity
 from ..screening import inert_reason, screen
 from ..verdicts import Verdict
-from .checks import Hit, check_grant
+from .checks import Hit, agent_reach, check_grant
 from .runners import ASSIGNMENT, RUNNERS, Runner, program_name, wildcard_place
 
 __all__ = ["BY_ID", "RULES", "DiffEntry", "DiffKind", "DiffResult", "Finding", "RevisionError",
@@ -46,8 +46,7 @@ class Finding:
 
     ``entry`` is the entry as the plan lists it (empty for a finding about the whole list) and
     ``index`` its position among the plan's entries. ``example`` is an invocation the grant
-    approves that shows the problem; ``replacement`` is what to write instead, when that is
-    certain (a canonical spelling, an equivalent form).
+    approves that shows the problem; ``replacement`` is what to write instead when certain.
     """
 
     rule_id: str
@@ -62,8 +61,7 @@ class Finding:
     replacement: str | None = None
 
 
-_SCREENED: Final[dict[str, str]] = {"invalid": "SGL001", "unknown": "SGL002",
-                                    "ambiguous": "SGL305"}
+_SCREENED: Final = {"invalid": "SGL001", "unknown": "SGL002", "ambiguous": "SGL305"}
 
 
 def lint_entries(entries: str | Sequence[str], *, shell_tools: ShellTools = None) -> list[Finding]:
@@ -83,8 +81,11 @@ def lint_entries(entries: str | Sequence[str], *, shell_tools: ShellTools = None
     if len(items) > MAX_ENTRIES_PER_VALUE:
         findings.append(_finding(Hit("SGL002", f"the list has {len(items)} entries; the limit is "
                                      f"{MAX_ENTRIES_PER_VALUE} (MAX_ENTRIES_PER_VALUE)"), "", None))
+    reach = dict(agent_reach(items))  # SGL117: a finding on a list, shown on its Agent entry
     for index, entry in enumerate(items):
-        findings.extend(_finding(hit, entry, index) for hit in _lint_entry(entry, shell))
+        hits = sorted([*_lint_entry(entry, shell), *filter(None, [reach.get(index)])],
+                      key=lambda hit: hit.rule_id)
+        findings.extend(_finding(hit, entry, index) for hit in hits)
     return findings
 
 
@@ -98,8 +99,7 @@ def _lint_entry(entry: str, shell_tools: frozenset[str]) -> list[Hit]:
         return [Hit("SGL001", f"{e.message} at column {e.position + 1}")]
     hits = [*check_grant(grant, text, shell_tools), *_name_and_reach(grant, shell_tools)]
     fields = _hint_fields(grant, shell_tools)
-    return sorted((hit if hit.hint else replace(hit, hint=_hint(hit.rule_id, fields))
-                   for hit in hits), key=lambda hit: hit.rule_id)
+    return [hit if hit.hint else replace(hit, hint=_hint(hit.rule_id, fields)) for hit in hits]
 
 
 def _name_and_reach(grant: Grant, shell_tools: frozenset[str]) -> list[Hit]:
@@ -201,14 +201,14 @@ def _runner_at(program: str, words: Sequence[str],
 
 
 def _finding(hit: Hit, entry: str, index: int | None) -> Finding:
-    rule = BY_ID[hit.rule_id]
-    assert rule.category is not None  # every lint rule has one
+    rule = BY_ID[hit.rule_id]  # every lint rule has a category
+    assert rule.category is not None
     return Finding(rule.id, rule.name, rule.severity, rule.category, entry, hit.message,
                    hit.hint or rule.help, index, hit.example, hit.replacement)
 
 
 def _shell_keys(shell_tools: ShellTools) -> frozenset[str]:
-    names = shell_tools.keys() if isinstance(shell_tools, Mapping) else (shell_tools or ())
+    names = shell_tools.keys() if isinstance(shell_tools, Mapping) else shell_tools or ()
     return frozenset(vocabulary.name_key(str(name)) for name in names)
 
 

@@ -243,42 +243,46 @@ def _document_hook(api: FastAPI) -> None:
     api.openapi = openapi  # type: ignore[method-assign]
 
 
+#: The library's endpoints (operations.py): each path's operation, its request and response
+#: models, and what it does (the OpenAPI description).
+_LIBRARY: tuple[tuple[str, Callable[..., Any], type, type, str], ...] = (
+    ("check-call", ops.check_call, m.CheckCallRequest, m.CallVerdictModel,
+     "One concrete tool call against the plan (``check_call``)."),
+    ("prove", ops.prove, m.ProveRequest, m.VerdictModel,
+     "Whether one submitted entry is inside the plan (``prove``)."),
+    ("constrain", ops.constrain, m.ConstrainRequest, m.DecisionModel,
+     "A submitted allowed-tools value constrained to the plan (``constrain``)."),
+    ("apply", ops.apply, m.ApplyRequest, m.ApplyResponse,
+     "A SKILL.md's text with its allowed-tools constrained to the plan, and the\n"
+     "decision. The service never writes a file."),
+    ("lint", ops.lint, m.LintRequest, m.LintResponse, "Review a plan's grants (``lint``)."),
+    ("diff", ops.diff, m.DiffRequest, m.DiffResponse,
+     "How a grant list changed, and whether it escalates (``diff``)."),
+)
+
+
 def _library_routes(api: FastAPI, service: Service) -> None:
     errors: dict[int | str, dict[str, Any]] = {
         404: {"model": m.ErrorResponse, "description": "No such served plan."},
         422: {"model": m.ErrorResponse, "description": "An invalid plan or input."},
         503: {"model": m.ErrorResponse, "description": "The handler timeout passed."}}
+    for path, operation, request, response, doc in _LIBRARY:
+        api.add_api_route(f"/v1/{path}", _endpoint(service, operation, request, response, doc),
+                          methods=["POST"], responses=errors)
 
-    @api.post("/v1/check-call", responses=errors)
-    async def check_call(body: m.CheckCallRequest) -> m.CallVerdictModel:
-        """One concrete tool call against the plan (``check_call``)."""
-        return await service.bounded(service.library, ops.check_call, service.plans, body)
 
-    @api.post("/v1/prove", responses=errors)
-    async def prove(body: m.ProveRequest) -> m.VerdictModel:
-        """Whether one submitted entry is inside the plan (``prove``)."""
-        return await service.bounded(service.library, ops.prove, service.plans, body)
+def _endpoint(service: Service, operation: Callable[..., Any], request: type, response: type,
+              doc: str) -> Callable[..., Any]:
+    """The handler of one library endpoint: the request's body (a ``request``) to
+    ``operation`` in the library's pool, bounded by the handler timeout; named, typed and
+    documented for FastAPI as a hand-written handler would be."""
+    async def endpoint(body: Any) -> Any:
+        return await service.bounded(service.library, operation, service.plans, body)
 
-    @api.post("/v1/constrain", responses=errors)
-    async def constrain(body: m.ConstrainRequest) -> m.DecisionModel:
-        """A submitted allowed-tools value constrained to the plan (``constrain``)."""
-        return await service.bounded(service.library, ops.constrain, service.plans, body)
-
-    @api.post("/v1/apply", responses=errors)
-    async def apply(body: m.ApplyRequest) -> m.ApplyResponse:
-        """A SKILL.md's text with its allowed-tools constrained to the plan, and the
-        decision. The service never writes a file."""
-        return await service.bounded(service.library, ops.apply, service.plans, body)
-
-    @api.post("/v1/lint", responses=errors)
-    async def lint(body: m.LintRequest) -> m.LintResponse:
-        """Review a plan's grants (``lint``)."""
-        return await service.bounded(service.library, ops.lint, service.plans, body)
-
-    @api.post("/v1/diff", responses=errors)
-    async def diff(body: m.DiffRequest) -> m.DiffResponse:
-        """How a grant list changed, and whether it escalates (``diff``)."""
-        return await service.bounded(service.library, ops.diff, service.plans, body)
+    endpoint.__name__ = endpoint.__qualname__ = operation.__name__
+    endpoint.__doc__ = doc
+    endpoint.__annotations__ = {"body": request, "return": response}
+    return endpoint
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:

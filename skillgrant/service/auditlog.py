@@ -44,7 +44,8 @@ class AuditLog:
 
 def _open(path: str) -> int:
     # Read as well as written: each record is chained to the last one in the file.
-    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK
+    # Never through a link at its last component (review A1, as gate/audit.py's open_log).
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOFOLLOW
     fd = os.open(path, flags, 0o600)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):

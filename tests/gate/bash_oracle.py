@@ -55,6 +55,9 @@ PROGRAMS = (
 WRAPPERS = ("timeout", "nice", "nohup", "stdbuf", "time")
 #: Runners exec'd for real after logging (the inner command then logs itself).
 REAL_RUNNERS = {"env": "/usr/bin/env", "xargs": "/usr/bin/xargs", "sh": BASH, "bash": BASH}
+#: Programs that run the command in their words after a few words of their own (review N1):
+#: logged, then the command is exec'd (it logs itself).
+SPAWNERS = {"faketime": 1, "chronic": 0, "i686": 0}
 #: Builtins no function can stand in for without changing what they do; the DEBUG trap logs
 #: them as text.
 UNWRAPPED = frozenset({"builtin", "command", "break", "continue", "return", "shift", "getopts",
@@ -137,6 +140,8 @@ def _shims() -> dict[str, str]:
         shims[name] = _shim(name, f'exec /usr/bin/{name} "$@"\n', "w")
     for name, real in REAL_RUNNERS.items():
         shims[name] = _shim(name, f'exec {real} "$@"\n')
+    for name, skipped in SPAWNERS.items():
+        shims[name] = _shim(name, f'shift {skipped}; exec "$@"\n')
     shims["sudo"] = _shim("sudo", _SUDO)
     shims["find"] = _shim("find", _FIND, shell="/usr/bin/bash -p")
     return shims

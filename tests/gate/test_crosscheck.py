@@ -120,3 +120,25 @@ def test_only_an_absolute_bash_is_asked(tmp_path: Path, monkeypatch: pytest.Monk
     rediscover()
     assert bash_path() is None
     assert not (tmp_path / "ran").exists()
+
+
+def test_no_bash_on_path_is_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An absolute PATH entry into the project (`$PWD/node_modules/.bin`, an activated
+    `.venv/bin`) holds the project's `bash`: it never runs in the hook, and bash's reading is
+    the system's (review R1's residue)."""
+    fake = tmp_path / "node_modules" / ".bin" / "bash"
+    fake.parent.mkdir(parents=True)
+    fake.write_text(f"#!/bin/sh\ntouch {tmp_path}/ran\nexit 0\n")
+    fake.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", f"{fake.parent}:{fake.parent}:/usr/bin:/bin")
+    monkeypatch.delenv("SKILLGRANT_BASH", raising=False)
+    rediscover()
+    assert bash_path() in ("/usr/bin/bash", "/bin/bash")
+    # a command the cross-check reads (not plain): the system's bash says how it reads
+    verdict = check_call("Bash", {"command": 'echo "$HOME"'}, ["Bash(echo *)"],
+                         cwd=str(tmp_path))
+    assert verdict.covered
+    assert check_call("Bash", {"command": "git push origin 0<&- --force"},
+                      ["Bash(git push origin 0)"], cwd=str(tmp_path)).status == "unknown"
+    assert not (tmp_path / "ran").exists()

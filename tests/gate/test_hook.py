@@ -375,7 +375,8 @@ def test_print_config_prints_the_settings_with_the_plan_quoted(odd_plan: Path,
     assert shlex.quote(str(odd_plan)) in command
     named = [] if dialect == "claude-code" else ["--dialect", dialect]
     # The hook's program by absolute path (here ``python -m skillgrant``, as HOOK runs it).
-    assert shlex.split(command) == [*HOOK, "--plan", str(odd_plan), *named]
+    assert shlex.split(command) == [sys.executable, "-I", *HOOK[1:], "--plan", str(odd_plan),
+                                    *named]  # isolated: the project is not on sys.path
     assert spec["type"] == "command"
     if dialect == "claude-code":
         assert spec["onFailure"] == "block" and spec["timeout"] == 30
@@ -402,3 +403,140 @@ def test_the_printed_command_runs_the_gate(root: Path, odd_plan: Path, dialect: 
 
     assert_denied(shell("rm -rf /"), dialect, "'rm -rf /'")
     assert_silent(shell("git status"))
+
+
+def test_the_printed_hook_never_imports_the_projects_own_skillgrant(tmp_path: Path) -> None:
+    """Review R3: a runtime runs the hook in the project's folder, and `python -m` puts that
+    folder first on sys.path; a `skillgrant` package of the project's would replace the gate.
+    The printed command is isolated (`-I`), so the gate decides and the project's code never
+    runs."""
+    from skillgrant.gate.config import command
+
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(echo *)"]}))
+    project = tmp_path / "project"
+    (project / "skillgrant").mkdir(parents=True)
+    (project / "skillgrant" / "__init__.py").write_text("")
+    (project / "skillgrant" / "__main__.py").write_text(
+        f"open({str(tmp_path / 'RAN')!r}, 'w').write('x')\nraise SystemExit(0)\n")
+    run = command("claude-code", str(plan))
+    payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
+                          "tool_name": "Bash", "tool_input": {"command": "touch zz"},
+                          "cwd": str(project)})
+    done = subprocess.run(["/bin/sh", "-c", run], input=payload, capture_output=True,
+                          text=True, cwd=project, env={**os.environ, "PYTHONPATH": str(project)})
+    assert not (tmp_path / "RAN").exists()
+    assert done.returncode == 2 and '"deny"' in done.stdout, (done.stdout, done.stderr)
+
+
+def test_the_audit_log_is_never_written_through_a_link(tmp_path: Path) -> None:
+    """Review A1: a record holds the model's input verbatim; a log turned into a symbolic link
+    (to `~/.bashrc`) must not receive it. The call is denied (the record cannot be written) and
+    the link's target is untouched."""
+    from skillgrant.gate.hook import Options, decide
+
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(echo *)"]}))
+    victim = tmp_path / "victimrc"
+    victim.write_text("# rc\n")
+    (tmp_path / "audit.log").symlink_to(victim)
+    payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
+                          "tool_name": "Bash", "cwd": str(tmp_path),
+                          "tool_input": {"command": 'echo "$(touch PWNED)"'}}).encode()
+    answer = decide(Options({"--plan": str(plan), "--audit-log": str(tmp_path / "audit.log")}),
+                    payload)
+    assert answer.status == 2 and "audit log" in answer.stderr
+    assert victim.read_text() == "# rc\n"
+
+
+def test_a_call_never_writes_what_the_gate_reads(tmp_path: Path) -> None:
+    """Review W1/W2: the hook reloads its plan at every call; a plan-allowed write to the plan,
+    the settings holding the hooks, the audit log or the gate's own installation would let the
+    model rewrite its ceiling. Each such write is denied; other writes the plan allows are not."""
+    import skillgrant
+    from skillgrant.gate.hook import Options, decide
+
+    project = tmp_path / "proj"
+    (project / "src").mkdir(parents=True)
+    plan = project / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(echo *)", "Edit(./**)", "Edit(//**)"]}))
+    options = Options({"--plan": str(plan), "--audit-log": str(project / "audit.jsonl")})
+
+    def status(tool: str, tool_input: dict[str, Any]) -> int:
+        payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
+                              "tool_name": tool, "tool_input": tool_input,
+                              "cwd": str(project)}).encode()
+        return decide(options, payload).status
+
+    package = Path(skillgrant.__file__).parent
+    for target in (plan, project / ".claude" / "settings.local.json", project / "audit.jsonl",
+                   project / ".claude" / "skills" / "probe" / "SKILL.md",
+                   package / "__init__.py", Path(sys.prefix) / "bin" / "skillgrant.py"):
+        assert status("Write", {"file_path": str(target), "content": "x"}) == 2, target
+    assert status("Bash", {"command": "echo x >> plan.json"}) == 2
+    assert status("Bash", {"command": "echo {} > .claude/settings.local.json"}) == 2
+    assert status("Write", {"file_path": str(project / "src" / "a.txt"), "content": "x"}) == 0
+    assert status("Bash", {"command": "echo x > src/b.txt"}) == 0
+    assert json.loads(plan.read_text())["allowed-tools"][0] == "Bash(echo *)"
+
+
+def test_the_audit_log_is_never_a_hard_link(tmp_path: Path) -> None:
+    """Review A1b: a hard link to `~/.bashrc` is a regular file too."""
+    from skillgrant.gate.audit import append
+
+    victim = tmp_path / "victimrc"
+    victim.write_text("# rc\n")
+    os.link(victim, tmp_path / "audit.log")
+    with pytest.raises(OSError):
+        append(str(tmp_path / "audit.log"), b'{"a": 1}\n')
+    assert victim.read_text() == "# rc\n"
+
+
+def test_no_program_writes_what_the_gate_reads_either(tmp_path: Path) -> None:
+    """Review W1b: `cp`, `tee`, `sed -i`, `mv`, `ln` and `git checkout` write what their words
+    name; a command naming a guarded file (or a hard link to one) is denied, whatever runs."""
+    from skillgrant.gate.hook import Options, decide
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    plan = project / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [
+        "Bash(echo *)", "Bash(cp *)", "Bash(tee *)", "Bash(sed *)", "Bash(mv *)", "Bash(ln *)",
+        "Bash(git *)", "Edit(./**)"]}))
+    os.link(plan, project / "alias.json")
+    options = Options({"--plan": str(plan)})
+
+    def status(tool: str, tool_input: dict[str, Any]) -> int:
+        payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
+                              "tool_name": tool, "tool_input": tool_input,
+                              "cwd": str(project)}).encode()
+        return decide(options, payload).status
+
+    for command in ("cp evil.json plan.json", "echo '{}' | tee plan.json",
+                    "sed -i s/echo/touch/ plan.json", "mv evil.json ./plan.json",
+                    "ln -f evil.json plan.json", "git checkout plan.json",
+                    "cp x .claude/settings.local.json", f"cp x {plan}",
+                    # W1c: bash joins quotes, removes escapes and expands globs
+                    "cp evil.json pla''n.json", "cp evil.json pla\\n.json",
+                    "cp evil.json pl?n.json", "sed -i s/echo/touch/ *.json",
+                    "mv evil.json p*n.json", 'ln -f evil.json pla""n.json'):
+        assert status("Bash", {"command": command}) == 2, command
+    assert status("Write", {"file_path": str(project / "alias.json"), "content": "x"}) == 2
+    assert status("Bash", {"command": "cp a.json b.json"}) == 0
+    assert status("Bash", {"command": "git status"}) == 0
+
+
+def test_a_skills_own_script_under_claude_still_runs(tmp_path: Path) -> None:
+    """The guard names the gate's files, not the `.claude` folder: a skill's own script
+    (`${CLAUDE_SKILL_DIR}/approved.sh`, under `.claude/skills/NAME/`) is judged by the plan."""
+    from skillgrant.gate.hook import Options, decide
+
+    folder = tmp_path / "proj" / ".claude" / "skills" / "probe"
+    folder.mkdir(parents=True)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(${CLAUDE_SKILL_DIR}/approved.sh)"]}))
+    options = Options({"--plan": str(plan), "--skill-dir": str(folder)})
+    payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
+                          "tool_name": "Bash", "cwd": str(tmp_path / "proj"),
+                          "tool_input": {"command": str(folder / "approved.sh")}}).encode()
+    assert decide(options, payload).status == 0

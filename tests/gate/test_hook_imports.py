@@ -46,3 +46,22 @@ def test_a_path_call_imports_nothing_heavy_either(tmp_path: Path) -> None:
     plan.write_text(json.dumps({"allowed-tools": ["Read(//etc/**)"]}))
     payload = {"tool_name": "Read", "tool_input": {"file_path": "/etc/hosts"}, "cwd": "/repo"}
     assert _probe(plan, payload) == {"status": 0, "heavy": []}
+
+
+#: What deciding a plain shell call needs none of: the prover (a path, host or name call asks
+#: it), the parse and its tree-sitter grammar (a command the fast path does not read), the audit
+#: writer (an --audit-log), the cross-check's subprocess.
+NOT_FOR_A_PLAIN_CALL = ("skillgrant.prover", "skillgrant.gate.shell", "tree_sitter",
+                        "skillgrant.gate.audit", "skillgrant.gate.crosscheck", "subprocess")
+
+
+def test_a_plain_shell_call_loads_only_what_deciding_it_needs(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(git *)", "Read(//repo/**)"]}))
+    for command, status in (("git add -A && git commit -m 'fix' && git push", 0),
+                            ("git status && rm -rf /", 2)):
+        payload = {"tool_name": "Bash", "tool_input": {"command": command}, "cwd": "/repo"}
+        done = subprocess.run([sys.executable, "-c", PROBE, str(plan), json.dumps(payload),
+                               json.dumps(NOT_FOR_A_PLAIN_CALL)], capture_output=True,
+                              text=True, check=True)
+        assert json.loads(done.stdout) == {"status": status, "heavy": []}, command

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,10 @@ def payload(tool: str, tool_input: dict[str, Any], session: str = "s1",
     if agent is not None:
         body |= {"agent_id": agent, "agent_type": "general-purpose"}
     return json.dumps(body).encode()
+
+
+#: This installation's hook program, as ``--print-config`` names it (an absolute path).
+HOOK = f"{sys.executable} -I -m skillgrant hook"
 
 
 def touch(name: str = "zz") -> tuple[str, dict[str, Any]]:
@@ -127,32 +132,50 @@ def test_a_settings_file_claude_code_does_not_read_does_not_count(tmp_path: Path
 
 @pytest.mark.parametrize("command", [
     "true hook --for-skill probe --plan /p.json",
-    "skillgrant hook --plan /wide.json --for-skill probe",
-    "skillgrant hook --print-config claude-code --plan /p.json --for-skill probe",
-    "skillgrant hook --plan /p.json --for-skill probe --outside ask",
-    "skillgrant hook --plan /p.json --for-skill probe --dialect codex",
-    "skillgrant hook --plan /p.json --for-skill probe --bogus x",
-    "skillgrant hook --plan /p.json --for-skill other"])
+    f"{HOOK} --plan /wide.json --for-skill probe",
+    f"{HOOK} --print-config claude-code --plan /p.json --for-skill probe",
+    f"{HOOK} --plan /p.json --for-skill probe --outside ask",
+    f"{HOOK} --plan /p.json --for-skill probe --dialect codex",
+    f"{HOOK} --plan /p.json --for-skill probe --bogus x",
+    f"{HOOK} --plan /p.json --for-skill other",
+    # S1/R2: found through the runtime's PATH (a project's own `skillgrant`), or missing
+    "skillgrant hook --plan /p.json --for-skill probe",
+    "node_modules/.bin/skillgrant hook --plan /p.json --for-skill probe",
+    "/nonexistent/python3 -I -m skillgrant hook --plan /p.json --for-skill probe",
+    # R3: without -I (or -P) the project's folder comes first on sys.path, and its own
+    # `skillgrant` package replaces the gate
+    f"{sys.executable} -m skillgrant hook --plan /p.json --for-skill probe",
+    "/nonexistent/skillgrant hook --plan /p.json --for-skill probe"])
 def test_only_the_hook_that_follows_the_skill_counts(tmp_path: Path, command: str) -> None:
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
     path.parent.mkdir(parents=True)
     settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
-        {"type": "command", "command": command}]}]}}
+        {"type": "command", "command": command, "onFailure": "block"}]}]}}
     (project / ".claude" / "settings.json").write_text(json.dumps(settings))
     with pytest.raises(ValueError):
         enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
 
 
 @pytest.mark.parametrize("change", [
-    {"type": "prompt"}, {"timeout": 0.001}, {"command": "skillgrant hook --plan /p.json "
-                                                        "--for-skill probe --skill-dir /"}])
+    {"type": "prompt"}, {"timeout": 0.001}, {"command": f"{HOOK} --plan /p.json "
+                                                        "--for-skill probe --skill-dir /"},
+    # S1: without `onFailure: block` a hook that fails or times out lets the call go on
+    {"onFailure": None}, {"onFailure": "continue"},
+    # S2: keys that keep it from running, or from blocking
+    {"async": True}, {"asyncRewake": True}, {"once": True}, {"if": "Bash(nothing *)"},
+    {"shell": "powershell"},
+    {"command": f"{HOOK} --plan /p.json --for-skill probe --observe --audit-log /tmp/x.log"},
+    # S2b: types Claude Code's schema refuses, dropping the file
+    {"statusMessage": 5}, {"timeout": True}])
 def test_a_hook_that_would_not_hold_does_not_count(tmp_path: Path, change: dict[str, Any]) -> None:
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
     path.parent.mkdir(parents=True)
-    hook = {"type": "command", "command": "skillgrant hook --plan /p.json --for-skill probe"}
-    settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [hook | change]}]}}
+    hook = {"type": "command", "command": f"{HOOK} --plan /p.json --for-skill probe",
+            "onFailure": "block"}
+    changed = {k: v for k, v in (hook | change).items() if v is not None}
+    settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [changed]}]}}
     (project / ".claude" / "settings.json").write_text(json.dumps(settings))
     with pytest.raises(ValueError):
         enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
@@ -162,3 +185,105 @@ def test_a_hook_that_would_not_hold_does_not_count(tmp_path: Path, change: dict[
     (project / ".claude" / "settings.local.json").write_text('{"disableAllHooks": true}')
     with pytest.raises(ValueError):
         enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+
+
+def test_check_says_when_an_agent_grant_lets_pre_approvals_reach_subagents(
+        tmp_path: Path) -> None:
+    """Issue 33 item 2: `check` names SGL117 with its fix when the kept entries grant Agent
+    beside other pre-approvals, and says nothing when the Agent grant stands alone."""
+    from typer.testing import CliRunner
+
+    from skillgrant.cli.app import app
+
+    skill = tmp_path / "SKILL.md"
+    plan = plan_file(tmp_path, ["Bash(echo *)", "Agent(general-purpose)"])
+    skill.write_text("---\nname: t\ndescription: d\nallowed-tools: Bash(echo *), "
+                     "Agent(general-purpose)\n---\nbody\n")
+    result = CliRunner().invoke(app, ["check", str(skill), "--plan", str(plan)])
+    assert result.exit_code == 0, result.output
+    assert "[SGL117 agent-reach]" in result.stdout and "--for-skill NAME" in result.stdout
+    sarif = CliRunner().invoke(app, ["check", str(skill), "--plan", str(plan), "-f", "sarif"])
+    assert [r["ruleId"] for r in json.loads(sarif.stdout)["runs"][0]["results"]] == ["SGL117"]
+    skill.write_text("---\nname: t\ndescription: d\nallowed-tools: Agent(general-purpose)\n"
+                     "---\nbody\n")
+    alone = CliRunner().invoke(app, ["check", str(skill), "--plan", str(plan)])
+    assert "SGL117" not in alone.stdout
+
+
+FORKED = "---\nname: probe\ndescription: d\ncontext: fork\nallowed-tools: Bash(echo *)\n---\nbody\n"
+
+
+def test_a_forked_skill_needs_the_hook_that_follows_it(tmp_path: Path) -> None:
+    """Review S3: `context: fork` runs the skill's body in a subagent, which its own hook never
+    sees and its allowed-tools reach: `apply --enforce` refuses it until the settings hook that
+    follows the skill is installed, and `check` says so (SGL117)."""
+    from typer.testing import CliRunner
+
+    from skillgrant.cli.app import app
+    from skillgrant.gate.subagents import ForkedSkillError
+
+    plan = plan_file(tmp_path, ["Bash(echo *)"])
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(FORKED)
+    run = f"{HOOK} --plan {plan}"
+    with pytest.raises(ForkedSkillError, match="context: fork"):
+        apply_to_text(FORKED, Plan.load(plan), enforce=run, path=str(path))
+    checked = CliRunner().invoke(app, ["check", str(path), "--plan", str(plan)])
+    assert "[SGL117 agent-reach]" in checked.stdout and "context: fork" in checked.stdout
+    printed, _ = snippet("claude-code", {"--plan": str(plan), "--for-skill": "probe"})
+    (project / ".claude" / "settings.json").write_text(printed)
+    text, _ = apply_to_text(FORKED, Plan.load(plan), enforce=run, path=str(path))
+    assert f"{run} --skill-dir" in text
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda text: text.replace('"timeout": 30', '"timeout": Infinity'),
+    lambda text: text.replace('{\n  "hooks"', '{\n  "permissions": 5,\n  "hooks"'),
+    lambda text: text.replace('{\n  "hooks"', '{\n  "env": {"A": 1},\n  "hooks"')])
+def test_a_settings_file_claude_code_would_drop_does_not_count(tmp_path: Path,
+                                                               spoil: Any) -> None:
+    """Review S2b: Python's json reads what JavaScript's JSON.parse or Claude Code's schema
+    refuses; such a file runs no hook, so it holds none here either."""
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe"})
+    (project / ".claude" / "settings.json").write_text(printed)
+    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    spoiled = spoil(printed)
+    assert spoiled != printed
+    (project / ".claude" / "settings.json").write_text(spoiled)
+    with pytest.raises(ValueError):
+        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+
+
+def test_the_hook_must_read_the_plan_as_the_skill_hook_does(tmp_path: Path) -> None:
+    """Review S2f: one file is two plans as `--plan-kind plan` and as `settings`; the settings
+    hook must read it as the skill's hook does."""
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe",
+                                         "--plan-kind": "settings"})
+    (project / ".claude" / "settings.json").write_text(printed)
+    with pytest.raises(ValueError):
+        enforce_command("skillgrant hook --plan /p.json --plan-kind plan", "probe", ["Agent"],
+                        str(path))
+    assert enforce_command("skillgrant hook --plan /p.json --plan-kind settings", "probe",
+                           ["Agent"], str(path))
+
+
+def test_a_user_skill_counts_only_the_users_settings(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review S2c: ~/.claude/settings.local.json is no project's local settings."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    path = tmp_path / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe"})
+    (tmp_path / ".claude" / "settings.local.json").write_text(printed)
+    with pytest.raises(ValueError):
+        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    (tmp_path / ".claude" / "settings.json").write_text(printed)
+    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
