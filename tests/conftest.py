@@ -72,6 +72,21 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
             config.option.dist = "loadgroup"
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item,
+                              call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    """A report's captured output with a lone surrogate (a test logging a hostile entry) in
+    its escape: pytest-xdist sends reports between processes as UTF-8, and a surrogate there
+    is an internal error of the whole run."""
+    report: pytest.TestReport = yield
+    report.sections = [(title, _encodable(text)) for title, text in report.sections]
+    return report
+
+
+def _encodable(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 # --- the runtime conformance suite (tests/conformance) ---------------------------------------
 # Its hooks and fixture live here: a second conftest.py would shadow this one's module name.
 
