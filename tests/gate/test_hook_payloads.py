@@ -9,8 +9,8 @@ reason on standard error, no traceback, no "internal error" (a crash mapped to a
 denies, but is a bug), within TIMEOUT seconds. The cases in REAL (one of each kind of input:
 the corpus, over a limit, a failure in a named dialect, no plan) run as new processes of
 ``python -m skillgrant hook``, their payload on a pipe; every other case runs in a process
-forked from one interpreter that has imported the entry point (tests/gate/hook_batch.py):
-the same entry point and the same streams, without an interpreter's start each.
+forked from one interpreter that has imported the entry point (tests/forkrun.py): the same
+entry point and streams of its own, without an interpreter's start each.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import forkrun
 import pytest
 from payload_corpus import (
     CASES,
@@ -45,7 +46,6 @@ from skillgrant.limits import MAX_HOOK_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH
 
 HOOK = [sys.executable, "-m", "skillgrant", "hook"]
 TIMEOUT = 20
-BATCH = Path(__file__).resolve().with_name("hook_batch.py")
 #: The cases run as processes of their own (the rest are forked: see the module's doc).
 REAL = ("truncated-in-a-string", "over-limit-by-one-byte", "one-level-past-max-depth",
         "gemini-cli:invalid-utf8", "copilot-cli:plan-absent", "codex:not-json")
@@ -78,24 +78,20 @@ def _arguments(case: Case, plan: Path) -> list[str]:
               "none": []}[case.plan], *case.args]
 
 
-def _batch(cases: list[Case], plan: Path) -> dict[str, Outcome]:
-    """``cases`` through tests/gate/hook_batch.py: one interpreter, a forked child each."""
-    given, taken = plan.parent / "cases.json", plan.parent / "results.json"
-    given.write_text(json.dumps([{"id": c.id, "args": _arguments(c, plan), "data": c.data.hex()}
-                                 for c in cases]))
-    subprocess.run([sys.executable, str(BATCH), str(given), str(taken)], check=True,
-                   stdin=subprocess.DEVNULL, cwd=plan.parent, timeout=TIMEOUT * len(cases))
-    results = json.loads(taken.read_text())
-    return {r["id"]: Outcome(r["status"], bytes.fromhex(r["stdout"]),
-                             bytes.fromhex(r["stderr"]).decode("utf-8", "replace"), r["seconds"])
-            for r in results}
+def _forked(case: Case, plan: Path) -> Outcome:
+    """``case`` forked from the server of tests/forkrun.py."""
+    start = time.monotonic()
+    done = forkrun.run(["hook", *_arguments(case, plan)], input=case.data, cwd=plan.parent,
+                       timeout=TIMEOUT)
+    return Outcome(done.returncode, done.stdout, done.stderr.decode("utf-8", "replace"),
+                   time.monotonic() - start)
 
 
 @pytest.fixture(scope="module")
 def outcomes(request: pytest.FixtureRequest,
              tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
     """The hook of every selected case, run once: REAL's cases as processes of their own,
-    several at a time, the others forked by one batch process."""
+    several at a time, the others forked one by one (tests/forkrun.py)."""
     here, chosen = Path(__file__).resolve(), set()
     for item in request.session.items:
         spec = getattr(item, "callspec", None)
@@ -107,7 +103,7 @@ def outcomes(request: pytest.FixtureRequest,
     real = [case for case in cases if case.id in REAL]
     with ThreadPoolExecutor(max_workers=len(REAL)) as pool:
         running = pool.map(lambda case: _run(case, plan), real)
-        forked = _batch([case for case in cases if case.id not in REAL], plan)
+        forked = {case.id: _forked(case, plan) for case in cases if case.id not in REAL}
         return {**forked, **{case.id: outcome for case, outcome in zip(real, running,
                                                                           strict=True)}}
 
