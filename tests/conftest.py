@@ -41,6 +41,50 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: an end-to-end installation into a new environment; runs with --slow "
                    "(.ci/steps/30-slow.sh), skipped without it, saying so")
+    config.addinivalue_line(
+        "markers", "installation: uses the fixture ``installed`` (set on collection): the "
+                   "running environment, or with --slow a fresh one (.ci/steps/30-slow.sh)")
+    # pytest-xdist's own marker (tests run in one worker), known here also without xdist.
+    config.addinivalue_line("markers", "xdist_group(name): pytest-xdist runs the tests of a "
+                                       "group in one worker")
+
+
+#: The tests that start ``skillgrant serve`` on the README's fixed port: one worker runs them.
+FIXED_PORT = pytest.mark.xdist_group("port-8750")
+_EXCLUSIVE = ("--conformance", "--bun", "--slow")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """The README's test command runs on every core: with pytest-xdist installed (the test
+    extra) and no ``-n`` given, ``-n auto --dist loadgroup``. ``-n 0`` (or ``-p no:xdist``)
+    runs in one process. The oracle suites and ``--slow`` run in one process whatever is
+    given: their sessions, tallies and fresh installation are made once, and they size their
+    own concurrency (``--conformance-workers``). Runs before xdist's own hook (a conftest's
+    ``tryfirst`` hook is called before an installed plugin's)."""
+    if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
+        return
+    if any(config.getoption(flag) for flag in _EXCLUSIVE):
+        config.option.numprocesses = 0
+    elif config.option.numprocesses is None:
+        config.option.numprocesses = "auto"
+        if config.option.dist == "no":
+            config.option.dist = "loadgroup"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item,
+                              call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    """A report's captured output with a lone surrogate (a test logging a hostile entry) in
+    its escape: pytest-xdist sends reports between processes as UTF-8, and a surrogate there
+    is an internal error of the whole run."""
+    report: pytest.TestReport = yield
+    report.sections = [(title, _encodable(text)) for title, text in report.sections]
+    return report
+
+
+def _encodable(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 # --- the runtime conformance suite (tests/conformance) ---------------------------------------
@@ -62,6 +106,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("slow") is not None and not config.getoption("--slow"):
             item.add_marker(skip_slow)
+        if "installed" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.installation)
         parents = Path(str(item.path)).parents
         if CONFORMANCE in parents and not config.getoption("--conformance"):
             item.add_marker(skip)
@@ -101,12 +147,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(f"conformance against Claude Code {PINNED_VERSION}: {counts}")
 
 
-# --- a fresh installation of the checkout (tests/installed.py) --------------------------------
+# --- an installation of the checkout (tests/installed.py) -------------------------------------
 
 @pytest.fixture(scope="session")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """A new virtual environment with this checkout installed (not editable), never activated,
-    and the serve extra added by the command ``skillgrant serve`` printed for it."""
-    from installed import install
+def installed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """With ``--slow``: a new virtual environment with this checkout installed (not editable),
+    never activated, and the serve extra added by the command ``skillgrant serve`` printed for
+    it. Without: the environment running the tests (``running``): making one costs about 13 s
+    of CPU. Every test using this fixture is marked ``installation``, and
+    .ci/steps/30-slow.sh runs them all again against the fresh installation."""
+    from installed import install, running
 
-    return install(tmp_path_factory.mktemp("installed"))
+    if request.config.getoption("--slow"):
+        return install(tmp_path_factory.mktemp("installed"))
+    return running()

@@ -1,9 +1,11 @@
 """A fresh installation of this checkout, as a newcomer makes one: a new virtual environment,
 ``pip install <checkout>`` (not editable), never activated.
 
-The session fixture ``installed`` (tests/conftest.py) makes it once per run. What skillgrant
-prints or writes for a runtime is then run with ``OUTSIDE``'s ``PATH``, which holds no virtual
-environment, from a folder that is not the checkout: as a runtime runs a hook.
+The session fixture ``installed`` (tests/conftest.py) makes it once per run with ``--slow``
+(.ci/steps/30-slow.sh); the README's test command uses the environment running the tests
+instead (``running``: in .ci/run, itself a fresh non-editable installation of the checkout).
+What skillgrant prints or writes for a runtime is then run with ``OUTSIDE``'s ``PATH``, which
+holds no virtual environment, from a folder that is not the checkout: as a runtime runs a hook.
 """
 
 from __future__ import annotations
@@ -47,6 +49,12 @@ class Installed:
     @property
     def python(self) -> Path:
         return self.venv / "bin" / "python"
+
+
+def running() -> Installed:
+    """The environment running the tests, as an ``Installed`` (its ``serve_hint`` is empty:
+    the serve extra is there already; the tests of the hint run with ``--slow`` only)."""
+    return Installed(Path(sys.prefix), "")
 
 
 def install(where: Path) -> Installed:

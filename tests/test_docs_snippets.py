@@ -12,7 +12,8 @@ tool would be, and ``/path/to/skillgrant`` stands for this checkout. A comment o
 the fence changes that:
 
 - ``<!-- snippet: in docs/examples/NAME -->`` runs it in a copy of that folder instead (its
-  files are the ones the snippet reads), after the folder's ``setup.sh`` when there is one;
+  files are the ones the snippet reads), after the folder's ``setup.sh`` when there is one
+  (run once a session, in a copy each snippet then copies);
 - ``<!-- snippet: not run: REASON -->`` leaves it out, and says why (a snippet that installs
   a fresh environment, or runs for minutes, is run elsewhere: the reason names where);
 - ``<!-- snippet: slow, in docs/examples/NAME -->`` runs it as above, but
@@ -30,11 +31,12 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from conftest import REPO
+from conftest import FIXED_PORT, REPO
 from installed import Installed
 
 DOCUMENTS = ["README.md", *sorted(p.relative_to(REPO).as_posix()
@@ -77,22 +79,42 @@ def _snippets() -> list[Snippet]:
 
 
 SNIPPETS = _snippets()
-RUN = [pytest.param(s, id=s.id, marks=[pytest.mark.slow] if s.slow else [])
+RUN = [pytest.param(s, id=s.id, marks=[*([pytest.mark.slow] if s.slow else []),
+                                        *([FIXED_PORT] if "127.0.0.1:8750" in s.text else [])])
        for s in SNIPPETS if s.skip is None]
 
 
-def _sandbox(tmp_path: Path, snippet: Snippet, installed: Installed) -> Path:
+@pytest.fixture(scope="session")
+def prepared(tmp_path_factory: pytest.TempPathFactory,
+             installed: Installed) -> Callable[[str], Path]:
+    """``docs/examples/NAME`` copied and its ``setup.sh`` run, once a session for each NAME (a
+    setup runs a dozen hook processes, or git): each snippet gets a copy of that folder."""
+    made: dict[str, Path] = {}
+
+    def folder(name: str) -> Path:
+        if name not in made:
+            where = tmp_path_factory.mktemp("example")
+            work = where / "work"
+            shutil.copytree(REPO / name, work, ignore=shutil.ignore_patterns("setup.sh"))
+            setup = REPO / name / "setup.sh"
+            if setup.exists():
+                subprocess.run(["bash", str(setup)], cwd=work, check=True, capture_output=True,
+                               timeout=TIMEOUT, env=_env(where, installed))
+            made[name] = work
+        return made[name]
+
+    return folder
+
+
+def _sandbox(tmp_path: Path, snippet: Snippet, installed: Installed,
+             prepared: Callable[[str], Path]) -> Path:
     work = tmp_path / "work"
     if snippet.cwd is None:
         work.mkdir()
         shutil.copytree(REPO / "samples", work / "samples")
         (work / ".git").mkdir()
     else:
-        shutil.copytree(REPO / snippet.cwd, work, ignore=shutil.ignore_patterns("setup.sh"))
-        setup = REPO / snippet.cwd / "setup.sh"
-        if setup.exists():
-            subprocess.run(["bash", str(setup)], cwd=work, check=True, capture_output=True,
-                           timeout=TIMEOUT, env=_env(tmp_path, installed))
+        shutil.copytree(prepared(snippet.cwd), work, symlinks=True)
     if not (work / ".venv").exists():
         (work / ".venv").symlink_to(installed.venv, target_is_directory=True)
     return work
@@ -134,10 +156,10 @@ def _session(text: str) -> list[tuple[str, list[str]]]:
 
 
 @pytest.mark.parametrize("snippet", RUN)
-def test_the_snippet_runs_as_written(snippet: Snippet, tmp_path: Path,
-                                    installed: Installed) -> None:
+def test_the_snippet_runs_as_written(snippet: Snippet, tmp_path: Path, installed: Installed,
+                                    prepared: Callable[[str], Path]) -> None:
     env = _env(tmp_path, installed)
-    work = _sandbox(tmp_path, snippet, installed)
+    work = _sandbox(tmp_path, snippet, installed, prepared)
     if snippet.kind == "sh":
         done = _bash(snippet.text, work, env)
         assert done.returncode == 0, f"{snippet.id}: exit {done.returncode}\n{done.stdout}"

@@ -4,6 +4,9 @@ console script and by ``python -m skillgrant``), the hook ``apply --enforce`` wr
 ``serve --print-config``'s http hook. Each command is run by ``/bin/sh -c`` verbatim, from a
 folder that is not the checkout, with a ``PATH`` that holds no virtual environment — as a
 runtime runs it. The serve extra's install hint is run as printed (by the fixture).
+
+Every test here is about the fresh installation itself, so the module is marked ``slow``: it
+runs with ``--slow`` (.ci/steps/30-slow.sh), where ``installed`` is one.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import pytest
 from installed import REPO, Installed, hook_commands, outside_env, run_hook
 
 DIALECTS = ("claude-code", "copilot-cli", "codex", "vscode", "gemini-cli")
+pytestmark = pytest.mark.slow
 SHELL_TOOL = {"claude-code": "Bash", "copilot-cli": "bash", "codex": "Bash",
               "vscode": "run_in_terminal", "gemini-cli": "run_shell_command"}
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import FIXED_PORT, REPO
 from installed import Installed, hook_commands, outside_env, run_hook
 
 
@@ -143,6 +143,7 @@ def _payload(copilot: bool, command: str, cwd: Path) -> dict[str, object]:
             "tool_name": "Bash", "tool_input": {"command": command}}
 
 
+@FIXED_PORT
 def test_the_service_section_runs_as_written(tmp_path: Path, installed: Installed) -> None:
     """The shell snippets of "Run the grant service", as written, from a clone whose ``.venv``
     is a fresh installation that is not activated (the second starts the service on port
@@ -165,6 +166,7 @@ def test_the_service_section_runs_as_written(tmp_path: Path, installed: Installe
     assert allowed == "[0]\n"
 
 
+@FIXED_PORT
 def test_the_service_snippet_leaves_no_file_in_the_checkout(tmp_path: Path,
                                                             installed: Installed) -> None:
     """Its log goes to a temporary file, removed when the service stops: the clone holds what

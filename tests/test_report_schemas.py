@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, get_args
 
+import forkrun
 import jsonschema
 import pytest
 
@@ -29,12 +30,13 @@ Document = dict[str, Any]
 
 
 def skillgrant(*args: str, cwd: Path = REPO, stdin: str | None = None) -> tuple[int, str]:
-    """Exit status and stdout of the real command line."""
-    done = subprocess.run([sys.executable, "-m", "skillgrant", *args], cwd=cwd, input=stdin,
-                          capture_output=True, text=True, timeout=120, check=False,
-                          env={**os.environ, "NO_COLOR": "1"})
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode, done.stdout
+    """Exit status and stdout of the command line, in a process forked from the server of
+    tests/forkrun.py (``schema --report`` below runs new ``python -m skillgrant`` processes)."""
+    done = forkrun.run(list(args), cwd=cwd, input=stdin, timeout=120,
+                       env={**os.environ, "NO_COLOR": "1"})
+    stderr = done.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in stderr, stderr
+    return done.returncode, done.stdout.decode("utf-8")
 
 
 def validator(name: str) -> jsonschema.Draft202012Validator:

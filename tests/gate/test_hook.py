@@ -1,7 +1,9 @@
-"""``skillgrant hook`` as a runtime runs it, a real process: each dialect's payloads, detected
-or named, and its deny/ask/allow documents; declared shell tools, VS Code, Gemini CLI and Codex
-tools; the audit log (32 hooks at once); ``--print-config`` and the command it prints, run by a
-shell. Hostile payloads: test_hook_payloads.py."""
+"""``skillgrant hook`` as a runtime runs it: each dialect's payloads, detected or named, and its
+deny/ask/allow documents; declared shell tools, VS Code, Gemini CLI and Codex tools; the audit
+log (32 hooks at once); ``--print-config`` and the command it prints, run by a shell. Each hook
+is a process of its own, forked from one interpreter (tests/forkrun.py); the 32 at once and the
+printed command are new ``python -m skillgrant`` processes. Hostile payloads:
+test_hook_payloads.py."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import forkrun
 import pytest
 
 from skillgrant.gate.dialects import detect
@@ -51,10 +54,15 @@ class Run:
         return document
 
 
-def hook(payload: dict[str, Any] | bytes, *args: str) -> Run:
+def hook(payload: dict[str, Any] | bytes, *args: str, real: bool = False) -> Run:
+    """The hook's answer to ``payload``: forked from tests/forkrun.py's server, or with
+    ``real`` a new ``python -m skillgrant hook`` process."""
     data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-    done = subprocess.run([*HOOK, *args], input=data, capture_output=True, timeout=60,
-                          check=False)
+    if real:
+        done = subprocess.run([*HOOK, *args], input=data, capture_output=True, timeout=60,
+                              check=False)
+    else:
+        done = forkrun.run(["hook", *args], input=data, timeout=60)
     stderr = done.stderr.decode("utf-8", "replace")
     assert "Traceback" not in stderr, stderr
     return Run(done.returncode, done.stdout.decode("utf-8", "replace"), stderr)
@@ -120,8 +128,9 @@ def root(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def gate(root: Path, payload: dict[str, Any] | bytes, *args: str, plan: str = "plan.json") -> Run:
-    return hook(payload, "--plan", str(root / plan), *args)
+def gate(root: Path, payload: dict[str, Any] | bytes, *args: str, plan: str = "plan.json",
+         real: bool = False) -> Run:
+    return hook(payload, "--plan", str(root / plan), *args, real=real)
 
 
 # --- each dialect: deny, nothing, allow, ask ---------------------------------------------------
@@ -321,7 +330,7 @@ def test_concurrent_hooks_each_append_one_whole_line(root: Path) -> None:
         command = f"rm -rf /{i:03d}/" + "x" * 6000
         payload = call("claude-code", "Bash", {"command": command}, root / "project",
                        session=f"{i:03d}-" + "s" * 1900)
-        return gate(root, payload, "--audit-log", str(log))
+        return gate(root, payload, "--audit-log", str(log), real=True)
 
     with ThreadPoolExecutor(max_workers=count) as pool:
         runs = list(pool.map(one, range(count)))

@@ -6,7 +6,11 @@ tests/payload_corpus.py, with the limit, as are a few failures repeated under ev
 ``--dialect``. Each case is a real hook process: exit
 status 2, exactly one JSON deny document on standard output in the expected dialect, the same
 reason on standard error, no traceback, no "internal error" (a crash mapped to a denial still
-denies, but is a bug), within TIMEOUT seconds. The processes run in a thread pool, once.
+denies, but is a bug), within TIMEOUT seconds. The cases in REAL (one of each kind of input:
+the corpus, over a limit, a failure in a named dialect, no plan) run as new processes of
+``python -m skillgrant hook``, their payload on a pipe; every other case runs in a process
+forked from one interpreter that has imported the entry point (tests/forkrun.py): the same
+entry point and streams of its own, without an interpreter's start each.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import forkrun
 import pytest
 from payload_corpus import (
     CASES,
@@ -41,6 +46,12 @@ from skillgrant.limits import MAX_HOOK_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH
 
 HOOK = [sys.executable, "-m", "skillgrant", "hook"]
 TIMEOUT = 20
+#: The cases run as processes of their own (the rest are forked: see the module's doc).
+REAL = ("truncated-in-a-string", "over-limit-by-one-byte", "one-level-past-max-depth",
+        "gemini-cli:invalid-utf8", "copilot-cli:plan-absent", "codex:not-json")
+# The module's cases are run at once by the fixture ``outcomes``: pytest-xdist keeps them in
+# one worker, which runs the fixture once.
+pytestmark = pytest.mark.xdist_group("hook-payloads")
 
 
 @dataclass(frozen=True)
@@ -52,14 +63,26 @@ class Outcome:
 
 
 def _run(case: Case, plan: Path) -> Outcome:
-    args = {"plan": ["--plan", str(plan)], "absent": ["--plan", str(plan.parent / "absent.json")],
-            "none": []}[case.plan]
     start = time.monotonic()
     try:
-        done = subprocess.run([*HOOK, *args, *case.args], input=case.data, capture_output=True,
-                              timeout=TIMEOUT, check=False, cwd=plan.parent)
+        done = subprocess.run([*HOOK, *_arguments(case, plan)], input=case.data,
+                              capture_output=True, timeout=TIMEOUT, check=False, cwd=plan.parent)
     except subprocess.TimeoutExpired:
         return Outcome(-1, b"", f"no answer within {TIMEOUT} s", time.monotonic() - start)
+    return Outcome(done.returncode, done.stdout, done.stderr.decode("utf-8", "replace"),
+                   time.monotonic() - start)
+
+
+def _arguments(case: Case, plan: Path) -> list[str]:
+    return [*{"plan": ["--plan", str(plan)], "absent": ["--plan", str(plan.parent / "absent.json")],
+              "none": []}[case.plan], *case.args]
+
+
+def _forked(case: Case, plan: Path) -> Outcome:
+    """``case`` forked from the server of tests/forkrun.py."""
+    start = time.monotonic()
+    done = forkrun.run(["hook", *_arguments(case, plan)], input=case.data, cwd=plan.parent,
+                       timeout=TIMEOUT)
     return Outcome(done.returncode, done.stdout, done.stderr.decode("utf-8", "replace"),
                    time.monotonic() - start)
 
@@ -67,7 +90,8 @@ def _run(case: Case, plan: Path) -> Outcome:
 @pytest.fixture(scope="module")
 def outcomes(request: pytest.FixtureRequest,
              tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
-    """The hook process of every selected case, run once, several at a time."""
+    """The hook of every selected case, run once: REAL's cases as processes of their own,
+    several at a time, the others forked one by one (tests/forkrun.py)."""
     here, chosen = Path(__file__).resolve(), set()
     for item in request.session.items:
         spec = getattr(item, "callspec", None)
@@ -76,9 +100,12 @@ def outcomes(request: pytest.FixtureRequest,
     cases = [case for case in CASES if case.id in chosen]
     plan = tmp_path_factory.mktemp("payloads") / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": PLAN}))
-    with ThreadPoolExecutor(max_workers=6) as pool:
-        done = pool.map(lambda case: _run(case, plan), cases)
-        return {case.id: outcome for case, outcome in zip(cases, done, strict=True)}
+    real = [case for case in cases if case.id in REAL]
+    with ThreadPoolExecutor(max_workers=len(REAL)) as pool:
+        running = pool.map(lambda case: _run(case, plan), real)
+        forked = {case.id: _forked(case, plan) for case in cases if case.id not in REAL}
+        return {**forked, **{case.id: outcome for case, outcome in zip(real, running,
+                                                                          strict=True)}}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -105,6 +132,7 @@ def test_the_corpus_is_well_formed() -> None:
     assert tomllib.loads(CORPUS.read_text(encoding="utf-8"))["case"] == []
     ids = [c.id for c in CASES]
     assert len(set(ids)) == len(ids), "case ids repeat"
+    assert set(REAL) <= set(ids), set(REAL) - set(ids)
     for table in TABLES:
         assert set(table) <= KEYS, table["id"]
         assert table.get("why") and table.get("fragment"), table["id"]

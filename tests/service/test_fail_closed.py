@@ -25,13 +25,25 @@ INSIDE = json.dumps({"session_id": "s", "cwd": "/srv/project", "hook_event_name"
                      "tool_name": "Bash", "tool_input": {"command": "git status"}}).encode()
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def _serve(tmp_path_factory: pytest.TempPathFactory, handler_timeout: str) -> Iterator[Served]:
     plan = tmp_path_factory.mktemp("plans") / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": PLAN}))
     with start([f"plan={plan}"], "--read-timeout", str(READ_TIMEOUT),
-               "--handler-timeout", "0.3") as service:
+               "--handler-timeout", handler_timeout) as service:
         yield service
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The service, with a handler timeout the hostile payloads' decisions stay within on a
+    machine busy with other tests (pytest-xdist runs two at once)."""
+    yield from _serve(tmp_path_factory, "10")
+
+
+@pytest.fixture
+def hasty(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The service with a handler timeout of 0.3 s."""
+    yield from _serve(tmp_path_factory, "0.3")
 
 
 def _query(case: Case) -> str:
@@ -177,14 +189,14 @@ def test_a_client_that_never_finishes_its_headers_is_disconnected(served: Served
     assert silent == b""
 
 
-def test_a_decision_past_the_handler_timeout_is_denied(served: Served) -> None:
+def test_a_decision_past_the_handler_timeout_is_denied(hasty: Served) -> None:
     """A command of ten thousand pattern words takes about a second to judge; past the
     handler timeout (0.3 s here) the call is denied and the service goes on."""
     slow = json.dumps({"session_id": "s", "cwd": "/srv/project", "tool_name": "Bash",
                        "hook_event_name": "PreToolUse",
                        "tool_input": {"command": "echo " + "a*b?c " * 10000}}).encode()
-    assert "took longer than 0.3 s" in _denial(served, "/v1/hook/plan", slow)
-    assert served.request("GET", "/v1/health").status == 200
+    assert "took longer than 0.3 s" in _denial(hasty, "/v1/hook/plan", slow)
+    assert hasty.request("GET", "/v1/health").status == 200
 
 
 @pytest.fixture(scope="module")
