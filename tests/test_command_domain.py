@@ -921,6 +921,10 @@ def test_exact_rules_that_are_not_plain_commands(entry: str, approved: str) -> N
     ("Bash(gh pr list | gh pr view 1)", "Bash(gh *)"),  # a pipe of plain parts
     ("Bash(/opt/bin/tinymist compile a.typ)", "Bash(/opt/bin/tinymist *)"),
     ("Bash(chmod 755 /dev/shm/zz)", "Bash(chmod *)"),  # path-checked under both
+    # A prefix rule is judged as the glob of the same language, whatever its program:
+    ("Bash(git tag:*)", "Bash(git tag *)"),
+    ("Bash(find:*)", "Bash(find *)"),
+    ("Bash(eval:*)", "Bash(eval *)"),
 ])
 def test_exact_rules_of_plain_commands_stay_covered_by_a_glob(entry: str, approved: str) -> None:
     assert prove(entry, [approved]).covered

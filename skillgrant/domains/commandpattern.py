@@ -50,20 +50,24 @@ SHELL_WORDS: Final = frozenset("""
 """.split())  # noqa: SIM905
 
 
-def plain_command(literal: str) -> bool:
-    """Whether an exact (or prefix) rule's command is one Claude Code's analysis of a glob
-    rule's command treats as any plain command: its words are plain (``_PLAIN_WORD``), single
-    spaces apart, none a word of the shell (``SHELL_WORDS``), and its program is named nowhere
-    in the runtime's Bash analysis (``plainnames.ANALYZED``, read from the pinned binary).
-    Only then is the exact rule no wider than a glob rule matching the same string: any other
-    one the runtime may approve whole, skipping the checks the glob's command gets (issue 28,
-    review F28-2/F28-2b). A pipe or ``&`` is allowed between plain parts (each part is checked
-    on its own); ``&&``, ``||``, ``;`` and line breaks are not."""
+def plain_command(literal: str, *, by_name: bool = True) -> bool:
+    """Whether an exact rule's command is one Claude Code's analysis of a glob rule's command
+    treats as any plain command: its words are plain (``_PLAIN_WORD``), single spaces apart,
+    none a word of the shell (``SHELL_WORDS``), and its program is named nowhere in the
+    runtime's Bash analysis (``plainnames.ANALYZED``, read from the pinned binary). Only then
+    is the exact rule no wider than a glob rule matching the same string: the runtime approves
+    an exact rule whose string is the command before that analysis runs, so any other one may
+    be approved whole, skipping the checks the glob's command gets (issue 28, review
+    F28-2/F28-2b). A pipe or ``&`` may join plain parts (each part is checked on its own);
+    ``&&``, ``||``, ``;`` and line breaks may not. ``by_name=False`` checks the shape alone
+    (a prefix rule's: ``whole_shape``)."""
     for part in re.split(r" ?(?<![|&])[|&](?![|&]) ?", literal):
         words = part.split(" ")
         first = _PLAIN_PROGRAM.fullmatch(words[0])
         if first is None or not all(_PLAIN_WORD.fullmatch(w) for w in words[1:]):
             return False
+        if not by_name:
+            continue
         name = first.group(1).lower().removesuffix(".exe")
         if {name, name.rstrip("0123456789.")} & (ANALYZED | SHELL_WORDS):
             return False
@@ -75,9 +79,9 @@ def plain_command(literal: str) -> bool:
 def whole_shape(content: str) -> bool:
     """Whether a plain content (``PLAIN_CONTENT``) is an exact or prefix rule the runtime may
     approve whole (``CommandPattern.whole``)."""
-    if "*" in content and not content.endswith(":*"):
-        return False
-    return not plain_command(content.removesuffix(":*"))
+    if content.endswith(":*"):
+        return not plain_command(content[:-2], by_name=False)
+    return "*" not in content and not plain_command(content)
 
 
 WHOLE_REASON: Final = (
@@ -117,9 +121,15 @@ class CommandPattern(NamedTuple):
 
     @property
     def whole(self) -> bool:
-        """An EXACT/PREFIX literal the runtime may approve as one whole string: one that is not
-        a plain command (``plain_command``)."""
-        return self.kind in (Kind.EXACT, Kind.PREFIX) and not plain_command(self.literal)
+        """An EXACT/PREFIX literal the runtime may approve as one whole string: an exact rule
+        that is not a plain command (``plain_command``), or a prefix rule whose prefix is not
+        of a plain command's shape. A prefix rule is never its command's own string (the
+        runtime's whole approval needs the rule to be the command), so the program it names
+        does not matter: measured, `Bash(eval:*)`, `Bash(find:*)`, `Bash(exec:*)`,
+        `Bash(typeset:*)` allow what the same glob allows."""
+        if self.kind is Kind.EXACT:
+            return not plain_command(self.literal)
+        return self.kind is Kind.PREFIX and not plain_command(self.literal, by_name=False)
 
 
 #: The top: every command (a tool-wide grant: ``Bash``, ``Bash()``, ``Bash(*)``).

@@ -196,17 +196,21 @@ F28_2B: tuple[tuple[str, str], ...] = (
     ("nocorrect *", "nocorrect touch zz"), ("A[0]=1 *", "A[0]=1 touch /dev/shm/zz"),
     ("A+=1 *", "A+=1 eval touch zz"),
 )
-#: Exact and prefix rules of plain commands (``commandpattern.plain_command``), each under the
-#: glob of its program: kept, and the runtime allows nothing more under them (writes outside
+#: Exact rules of plain commands (``commandpattern.plain_command``) and prefix rules, each under
+#: the glob of its program: kept, and the runtime allows nothing more under them (writes outside
 #: the project, into .claude and .git/hooks included, are path-checked under both).
 PLAIN_KEPT: tuple[tuple[str, str], ...] = (
     *((f"{c.split()[0].removesuffix(':*')} *", c) for c in (
         "chmod 777 /dev/shm/zz", "chown root /dev/shm/zz", "ln -s x /dev/shm/zz", "mkdir -p ../zz",
         "touch .claude/zz", "touch .git/hooks/pre-commit", "truncate -s0 /dev/shm/zz",
-        "shred /dev/shm/zz", "unlink ../zz", "gh pr view 1 --output /dev/shm/zz",
+        "shred /dev/shm/zz", "truncate -s0 ../zz", "gh pr view 1 --output /dev/shm/zz",
         "pnpm --dir /dev/shm/zz install", "gh label list", "cargo build --release",
         "xdg-open http://x", "tinymist compile a.typ", "gh pr view:*", "gh issue list:*",
-        "pnpm install:*", "chmod:*", "mkdir -p:*")),
+        "pnpm install:*", "chmod:*", "mkdir -p:*",
+        # A prefix rule is never approved whole (the runtime's whole approval needs the rule
+        # to be the command's own string), whatever program it names.
+        "git tag:*", "find:*", "eval:*", "exec:*", "typeset:*", "sh:*", "command -v gh:*",
+        "npm run migrate:status:*")),
     ("gh * list", "gh label list"), ("gh pr *", "gh pr checkout 12"),
 )
 
