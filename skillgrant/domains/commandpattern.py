@@ -68,8 +68,12 @@ def plain_command(literal: str, *, by_name: bool = True) -> bool:
             return False
         if not by_name:
             continue
-        name = first.group(1).lower().removesuffix(".exe")
-        if {name, name.rstrip("0123456789.")} & (ANALYZED | SHELL_WORDS):
+        # The name and each stem before a digit or a `-` (`python3.11-dbg`, `git-lfs`):
+        # the runtime may compare a name loosely (a version stripped, a prefix matched).
+        name = first.group(1).lower()
+        stems = {name[:i] for i, c in enumerate(name) if i and c in "-0123456789"}
+        bare = name.removesuffix(".exe")
+        if ({name, bare, bare.rstrip("0123456789.")} | stems) & (ANALYZED | SHELL_WORDS):
             return False
         if SHELL_WORDS.intersection(words):
             return False
