@@ -21,6 +21,7 @@ covered.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from typing import Final, NamedTuple
@@ -87,9 +88,11 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
         if same is not None:
             return Outcome("covered", "an approved grant is the same rule", covered_by=same)
     outcome = _decide_language(submitted, pattern, side, approved, context, fold)
-    if whole and outcome.status == "covered":
+    if whole and (outcome.status == "covered" or (outcome.status == "unknown"
+                  and _CHAINED.search(pattern.literal) is not None)):
         # The runtime may approve this rule's command whole, skipping what the approved
-        # rule's analysis checks (commandpattern.plain_command): not decided.
+        # rule's analysis checks (commandpattern.plain_command): not decided, unless no
+        # approved language holds it (then its witness stands).
         return Outcome("unknown", f"not decided: {WHOLE_REASON}")
     return outcome
 
@@ -114,6 +117,9 @@ def _decide_language(submitted: Grant, pattern: CommandPattern, side: _ApprovedS
                   side.loose, context, fold)
 
 
+#: What chains commands or expands in a literal (a pipe or `&` does not: the runtime checks
+#: such parts one by one, and the compound reading says why one is not covered).
+_CHAINED: Final = re.compile(r"&&|\|\||[;\n\r$`{}]|[<>]\(")
 #: The reason of a covered decision by the patterns' languages.
 COVERED: Final = "every command it allows is allowed by an approved grant"
 _TOOL_WIDE = "covered by a tool-wide approved grant"

@@ -89,10 +89,10 @@ def whole_shape(content: str) -> bool:
 
 
 WHOLE_REASON: Final = (
-    "the runtime approves an exact rule whose string is the command as it stands, before the "
-    "analysis a glob rule's command gets, and this command is not plain to that analysis (a "
-    "program it checks by name, a shell word, quoting, expansion, a redirection, an "
-    "assignment, '&&', ';' …), so only an identical rule or a tool-wide grant covers it")
+    "the runtime approves an exact rule whose string is the command as one whole string, "
+    "before the analysis a glob rule's command gets, and this command is not plain to that "
+    "analysis (a program it checks by name, a shell word, quoting, expansion, a redirection, "
+    "an assignment, '&&', ';' …), so only an identical rule or a tool-wide grant covers it")
 
 
 #: A plain content, as a regular expression: printable ASCII words (no backslash, parenthesis,
