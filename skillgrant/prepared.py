@@ -192,7 +192,7 @@ class PreparedPlan:
         side = domain.compiled_side(self.grants(grant), self.context(), grant.key)
         candidates = self.candidates(grant)
         written = tuple(self.spelled(grant, a.grant).tool for a in candidates)
-        whole = (command.whole_shape if domain is command
+        whole = (command.whole_shape if domain is command and grant.key == "Bash"
                  and getattr(self.profile, "whole_exact_rules", False) else None)
         return PlainTool(grant.tool, grant.key, tuple(a.entry for a in candidates),
                          domain.decide_plain, side, written, domain.literal_matcher(side), whole)

@@ -346,6 +346,21 @@ def test_diff_exit_1_on_an_escalation_with_its_witness(repo: Path) -> None:
     assert lines[-1] == "1 escalation (1 inert, 1 narrowed, 1 unchanged, 1 removed)."
 
 
+def test_diff_judges_for_the_runtime_it_is_given(repo: Path) -> None:
+    # Issue 28: like check, apply and explain, diff takes --runtime (it wins over OLD's key).
+    Path("old.yaml").write_text("runtime: claude-code\nallowed-tools: ['Bash(find *)']\n",
+                                encoding="utf-8")
+    Path("new.yaml").write_text("allowed-tools: ['Bash(find . -delete)', 'Bash(find .)']\n",
+                                encoding="utf-8")
+    result = run("diff", "old.yaml", "new.yaml", "--runtime", "claude-code", "-f", "json")
+    grants = {g["entry"]: g for g in json.loads(result.stdout)["grants"] if g["side"] == "new"}
+    # Claude Code approves an exact `find` rule whole, without the checks `find *` gets.
+    assert (result.exit_code, grants["Bash(find . -delete)"]["status"]) == (1, "unknown")
+    assert grants["Bash(find .)"]["status"] == "unknown"
+    line = one_error_line(run("diff", "old.yaml", "new.yaml", "--runtime", "nope"))
+    assert line.startswith("skillgrant: error: --runtime: unknown runtime 'nope'; known ")
+
+
 def test_diff_unknown_counts_as_an_escalation(repo: Path) -> None:
     Path("gh.yaml").write_text("allowed-tools: ['Bash(gh pr list)', 'Bash(gh pr view *)']\n",
                                encoding="utf-8")

@@ -42,19 +42,19 @@ def test_kept_entries_keep_submitted_order() -> None:
 
 
 def test_kept_entries_take_canonical_spelling() -> None:
-    decision = constrain(["bash(ls)", "READ", "task(Explore)"],
+    decision = constrain(["bash(gh)", "READ", "task(Explore)"],
                          ["Bash", "Monitor", "Read", "Agent"])
-    assert decision.allowed == ["Bash(ls)", "Read", "Agent(Explore)"]
-    assert [v.entry for v in decision.kept] == ["bash(ls)", "READ", "task(Explore)"]
+    assert decision.allowed == ["Bash(gh)", "Read", "Agent(Explore)"]
+    assert [v.entry for v in decision.kept] == ["bash(gh)", "READ", "task(Explore)"]
 
 
 def test_only_covered_entries_are_kept_and_order_survives_drops() -> None:
     decision = constrain(
-        ["Bash(rm -rf /)", "Bash(ls)", "LS", "B\u0430sh", "Foo(x (y) Bash )", "Bash(ls -la)",
+        ["Bash(rm -rf /)", "Bash(gh)", "LS", "B\u0430sh", "Foo(x (y) Bash )", "Bash(gh -la)",
          "Bash(cat x)"],
-        ["Bash(ls *)", "Foo"],
+        ["Bash(gh *)", "Foo"],
     )
-    assert decision.allowed == ["Bash(ls)", "Bash(ls -la)"]
+    assert decision.allowed == ["Bash(gh)", "Bash(gh -la)"]
     assert [(v.entry, v.status) for v in decision.dropped] == [
         ("Bash(rm -rf /)", "not_covered"),
         ("LS", "inert"),
@@ -69,8 +69,8 @@ def test_only_covered_entries_are_kept_and_order_survives_drops() -> None:
 @pytest.mark.parametrize(
     ("submitted", "allowed", "first"),
     [
-        pytest.param(["Bash(ls)", "Bash(ls)"], ["Bash(ls)"], "Bash(ls)", id="identical"),
-        pytest.param(["bash(ls)", "Bash(ls)", "BASH(ls)"], ["Bash(ls)"], "bash(ls)",
+        pytest.param(["Bash(gh)", "Bash(gh)"], ["Bash(gh)"], "Bash(gh)", id="identical"),
+        pytest.param(["bash(gh)", "Bash(gh)", "BASH(gh)"], ["Bash(gh)"], "bash(gh)",
                      id="same-canonical-form-first-wins"),
         pytest.param(["Bash", "Bash()", "Bash(*)"], ["Bash"], "Bash", id="tool-wide-forms"),
         pytest.param(["Task(x)", "Agent(x)"], ["Agent(x)"], "Task(x)", id="alias"),
@@ -93,7 +93,7 @@ def test_duplicates_collapse_first_wins(
 
 def test_duplicates_are_not_logged_as_dropped(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.DEBUG, logger="skillgrant"):
-        constrain(["Bash(ls)", "bash(ls)"], ["Bash", "Monitor"], source="SKILL.md")
+        constrain(["Bash(gh)", "bash(gh)"], ["Bash", "Monitor"], source="SKILL.md")
     assert _records(caplog) == []
 
 
@@ -133,7 +133,7 @@ def test_empty_submitted_restores(submitted: list[str] | str) -> None:
 )
 @pytest.mark.parametrize(
     "submitted",
-    [pytest.param(["WebSearch", "Bash(ls)"], id="some"), pytest.param([], id="none")],
+    [pytest.param(["WebSearch", "Bash(gh)"], id="some"), pytest.param([], id="none")],
 )
 def test_approved_empty_keeps_nothing(approved: list[str] | str, submitted: list[str]) -> None:
     decision = constrain(submitted, approved)
@@ -158,7 +158,7 @@ def test_restore_happens_even_when_only_non_covered_statuses() -> None:
 BAD_APPROVED = [
     pytest.param("B\u0430sh", id="cyrillic"),
     pytest.param("Bash(ls", id="unclosed"),
-    pytest.param("Bash(ls\x00)", id="control-character"),
+    pytest.param("Bash(gh\x00)", id="control-character"),
     pytest.param("Foo(x (y) Bash )", id="ambiguous"),
     pytest.param(r"Bash(echo \) x)", id="ambiguous-escape"),
     pytest.param("1Bash", id="leading-digit"),
@@ -187,7 +187,7 @@ def test_plan_error_even_when_nothing_is_submitted() -> None:
 
 @pytest.mark.parametrize("approved", [["LS"], ["Write(src/**)"], ["*"], ["mcp__gh(x)"]])
 def test_inert_approved_entries_are_not_plan_errors(approved: list[str]) -> None:
-    decision = constrain(["Bash(ls)"], approved)
+    decision = constrain(["Bash(gh)"], approved)
     assert decision.restored
     assert [v.status for v in decision.dropped] == ["not_covered"]
 
@@ -223,7 +223,7 @@ def _restores(caplog: pytest.LogCaptureFixture) -> list[dict[str, object]]:
 
 def test_every_drop_is_logged_with_evidence(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.DEBUG, logger="skillgrant"):
-        constrain(["Bash(rm -rf /)", "Bash(ls)", "LS", "B\u0430sh"], ["Bash(ls *)"],
+        constrain(["Bash(rm -rf /)", "Bash(gh)", "LS", "B\u0430sh"], ["Bash(gh *)"],
                   source="skills/x/SKILL.md")
     drops = _drops(caplog)
     assert [(r["entry"], r["status"]) for r in drops] == [
@@ -261,7 +261,7 @@ def test_restore_of_empty_submitted_is_logged(caplog: pytest.LogCaptureFixture) 
 
 def test_nothing_logged_when_everything_is_kept(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.DEBUG, logger="skillgrant"):
-        constrain(["Bash(ls)", "Read"], ["Bash", "Monitor", "Read"])
+        constrain(["Bash(gh)", "Read"], ["Bash", "Monitor", "Read"])
     assert _records(caplog) == []
 
 
@@ -271,11 +271,11 @@ def test_nothing_logged_when_everything_is_kept(caplog: pytest.LogCaptureFixture
 
 
 def _distinct(n: int) -> list[str]:
-    return [f"Bash(echo {i})" for i in range(n)]
+    return [f"Bash(gh {i})" for i in range(n)]
 
 
 def test_value_at_the_entry_limit_is_decided() -> None:
-    decision = constrain(_distinct(MAX_ENTRIES_PER_VALUE), ["Bash(echo *)"])
+    decision = constrain(_distinct(MAX_ENTRIES_PER_VALUE), ["Bash(gh *)"])
     assert len(decision.allowed) == MAX_ENTRIES_PER_VALUE
     assert not decision.restored
 
@@ -283,32 +283,32 @@ def test_value_at_the_entry_limit_is_decided() -> None:
 def test_value_over_the_entry_limit_is_rejected_whole(caplog: pytest.LogCaptureFixture) -> None:
     submitted = _distinct(MAX_ENTRIES_PER_VALUE + 1)
     with caplog.at_level(logging.DEBUG, logger="skillgrant"):
-        decision = constrain(submitted, ["Read", "Bash(echo *)"], source="SKILL.md")
+        decision = constrain(submitted, ["Read", "Bash(gh *)"], source="SKILL.md")
     assert decision.kept == []
     assert [v.entry for v in decision.dropped] == submitted
     assert {v.status for v in decision.dropped} == {"unknown"}
     assert all(v.reason for v in decision.dropped)
     assert decision.restored
-    assert decision.allowed == ["Read", "Bash(echo *)"]
+    assert decision.allowed == ["Read", "Bash(gh *)"]
     assert [r["entry"] for r in _drops(caplog)] == submitted
     assert len(_restores(caplog)) == 1
 
 
 def test_value_over_the_entry_limit_counts_entries_after_splitting() -> None:
     value = ", ".join(_distinct(MAX_ENTRIES_PER_VALUE + 1))
-    decision = constrain(value, ["Bash(echo *)"])
+    decision = constrain(value, ["Bash(gh *)"])
     assert {v.status for v in decision.dropped} == {"unknown"}
     assert decision.restored
 
 
 def test_approved_over_the_entry_limit_is_a_plan_error() -> None:
     with pytest.raises(PlanError):
-        constrain(["Bash(echo 1)"], _distinct(MAX_ENTRIES_PER_VALUE + 1))
+        constrain(["Bash(gh 1)"], _distinct(MAX_ENTRIES_PER_VALUE + 1))
 
 
 def test_approved_at_the_entry_limit_is_valid() -> None:
-    assert constrain(["Bash(echo 1)"], _distinct(MAX_ENTRIES_PER_VALUE)).allowed == [
-        "Bash(echo 1)"
+    assert constrain(["Bash(gh 1)"], _distinct(MAX_ENTRIES_PER_VALUE)).allowed == [
+        "Bash(gh 1)"
     ]
 
 
@@ -331,9 +331,9 @@ def test_entry_length_limit_submitted() -> None:
 
 
 def test_entry_length_limit_approved() -> None:
-    assert prove("Bash(ls)", ["Bash(ls)", _of_length(MAX_ENTRY_LENGTH)]).covered
+    assert prove("Bash(gh)", ["Bash(gh)", _of_length(MAX_ENTRY_LENGTH)]).covered
     with pytest.raises(PlanError):
-        prove("Bash(ls)", ["Bash(ls)", _of_length(MAX_ENTRY_LENGTH + 1)])
+        prove("Bash(gh)", ["Bash(gh)", _of_length(MAX_ENTRY_LENGTH + 1)])
 
 
 def _stars(n: int) -> str:
@@ -348,15 +348,15 @@ def test_wildcard_limit_submitted() -> None:
 
 
 def test_wildcard_limit_approved() -> None:
-    assert prove("Bash(ls)", ["Bash(ls)", _stars(MAX_WILDCARDS_PER_PATTERN)]).covered
+    assert prove("Bash(gh)", ["Bash(gh)", _stars(MAX_WILDCARDS_PER_PATTERN)]).covered
     with pytest.raises(PlanError):
-        prove("Bash(ls)", ["Bash(ls)", _stars(MAX_WILDCARDS_PER_PATTERN + 1)])
+        prove("Bash(gh)", ["Bash(gh)", _stars(MAX_WILDCARDS_PER_PATTERN + 1)])
 
 
 def test_escaped_stars_are_not_wildcards() -> None:
     entry = "Bash(" + "\\*" * (MAX_WILDCARDS_PER_PATTERN + 1) + ")"
     assert prove(entry, ["Bash", "Monitor"]).status == "covered"
-    assert prove("Bash(ls)", ["Bash(ls)", entry]).covered
+    assert prove("Bash(gh)", ["Bash(gh)", entry]).covered
 
 
 def test_long_starry_patterns_are_decided_within_the_limits() -> None:

@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 from skillgrant.cli.app import app
 from skillgrant.cli.discovery import ConfigError, find_config, glob_pattern, nearest_plan
 
-WIDE = "---\nname: t\ndescription: d\nallowed-tools: Bash(gh pr list), Bash(rm -rf /)\n---\n"
+WIDE = "---\nname: t\ndescription: d\nallowed-tools: Bash(gh pr list), Bash(chmod -R 777 /)\n---\n"
 GH = "allowed-tools:\n  - Bash(gh *)\n"
-RM = "allowed-tools:\n  - Bash(rm *)\n"
+RM = "allowed-tools:\n  - Bash(chmod *)\n"
 
 
 def _tree(root: Path, files: dict[str, str]) -> Path:
@@ -43,8 +43,9 @@ def test_the_nearest_plan_beside_or_above_each_skill(tmp_path: Path) -> None:
                             "b/SKILL.md": WIDE, "b/c/d/SKILL.md": WIDE})
     done = _console(root, "check", "a", "b", "--format", "json")
     assert done.returncode == 1, done.stderr
-    assert _kept(done) == {"a/SKILL.md": ["Bash(gh pr list)"], "b/SKILL.md": ["Bash(rm -rf /)"],
-                           "b/c/d/SKILL.md": ["Bash(rm -rf /)"]}
+    assert _kept(done) == {"a/SKILL.md": ["Bash(gh pr list)"],
+                           "b/SKILL.md": ["Bash(chmod -R 777 /)"],
+                           "b/c/d/SKILL.md": ["Bash(chmod -R 777 /)"]}
     assert json.loads(done.stdout)["plan"] is None  # more than one plan in the run
 
 
@@ -74,7 +75,7 @@ def test_the_configuration_maps_globs_to_plans(tmp_path: Path) -> None:
         "skills/y/SKILL.md": WIDE, "skills/y/plan.yaml": GH})
     done = _console(root, "check", "skills")  # format from the configuration
     assert _kept(done) == {"skills/gh-x/SKILL.md": ["Bash(gh pr list)"],
-                           "skills/y/SKILL.md": ["Bash(rm -rf /)"]}  # the table comes first
+                           "skills/y/SKILL.md": ["Bash(chmod -R 777 /)"]}  # the table comes first
     text = _console(root, "check", "skills", "--format", "text")  # the command line wins
     assert text.stdout.startswith("skills/")
 
@@ -85,7 +86,7 @@ def test_pyproject_holds_the_configuration_too(tmp_path: Path) -> None:
                             "approved.yaml": RM, "deep/er/SKILL.md": WIDE})
     done = _console(root / "deep", "apply", "er", "--format", "json")
     assert done.returncode == 0, done.stderr
-    assert "Bash(rm -rf /)" in (root / "deep/er/SKILL.md").read_text()
+    assert "Bash(chmod -R 777 /)" in (root / "deep/er/SKILL.md").read_text()
     assert "gh pr list" not in (root / "deep/er/SKILL.md").read_text()
 
 

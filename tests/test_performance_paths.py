@@ -234,19 +234,19 @@ def test_split_hands_out_a_fresh_list() -> None:
 
 def test_a_list_of_approved_entries_is_found_again_only_while_it_is_unchanged() -> None:
     clear_caches()
-    first, second = ["Bash(gh *)"], ["Bash(git *)"]
+    first, second = ["Bash(gh *)"], ["Bash(pnpm *)"]
     for _ in range(3):  # alternating lists, each found again
         assert prove("Bash(gh pr list)", first).covered_by == "Bash(gh *)"
         assert prove("Bash(gh pr list)", second).status == "not_covered"
-    first[0] = "Bash(git *)"  # changed in place: its plan is the new one
+    first[0] = "Bash(pnpm *)"  # changed in place: its plan is the new one
     assert prove("Bash(gh pr list)", first).status == "not_covered"
-    assert prove("Bash(git log)", first).covered_by == "Bash(git *)"
+    assert prove("Bash(pnpm i)", first).covered_by == "Bash(pnpm *)"
     first.append("Bash(gh *)")
     assert prove("Bash(gh pr list)", first).covered_by == "Bash(gh *)"
-    lists = [[f"Bash(x{i} *)"] for i in range(20)]  # more lists than are kept
+    lists = [[f"Bash(qz{i} *)"] for i in range(20)]  # more lists than are kept
     for _ in range(2):
-        assert [prove(f"Bash(x{i} y)", lists[i]).covered_by for i in range(20)] == [
-            f"Bash(x{i} *)" for i in range(20)]
+        assert [prove(f"Bash(qz{i} y)", lists[i]).covered_by for i in range(20)] == [
+            f"Bash(qz{i} *)" for i in range(20)]
 
 
 def test_the_plain_tools_a_plan_meets_are_bounded() -> None:

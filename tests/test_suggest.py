@@ -27,11 +27,13 @@ from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillgrant import Plan, prove
+from skillgrant import Plan
 from skillgrant.evidence.levels import LEVELS, Level
 from skillgrant.evidence.read import Evidence, EvidenceError, Observed, read_evidence
 from skillgrant.evidence.suggest import Suggestion, suggest
 from skillgrant.gate.call import check_call
+from skillgrant.prepared import plan_for
+from skillgrant.prover import prove_prepared
 from skillgrant.reports.suggest import plan_text
 from skillgrant.review.lint import lint_entries
 
@@ -223,7 +225,8 @@ def test_exact_within_command_within_directory_by_the_prover(seed: int, count: i
     plans = [suggest(evidence, level).entries for level in ("exact", "command", "directory")]
     for narrow, wide in itertools.pairwise(plans):
         for entry in narrow:
-            verdict = prove(entry, wide, runtime="claude-code")  # the gate's reading
+            # The gate's reading (the plan's own vocabulary: no runtime approves a rule whole).
+            verdict = prove_prepared(entry, plan_for(list(wide), None, None))
             assert verdict.covered, (entry, wide, verdict.reason)
 
 

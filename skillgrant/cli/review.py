@@ -22,6 +22,7 @@ from .options import (
     Format,
     OutputOpt,
     PlanKind,
+    RuntimeOpt,
     colour_enabled,
     fail,
     format_option,
@@ -126,11 +127,14 @@ def diff(
     fmt: FormatOpt = Format.text,
     output: OutputOpt = None,
     colour: ColourOpt = Colour.auto,
+    runtime: RuntimeOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Grants in NEW that OLD does not provably grant: a capability escalation, with its witness.
 
-    Also lists narrowed and removed grants. Judged with OLD's shell-tools and base-dirs.
+    Also lists narrowed and removed grants. Judged with OLD's shell-tools and base-dirs, for the
+    runtimes --runtime names (else OLD's runtime key, else every runtime that reads
+    allowed-tools).
     Exit 0: no escalation; 1: an escalation (unknown counts); 2: an error (also an invalid
     OLD entry).
     """
@@ -147,6 +151,10 @@ def diff(
         for side in (before, after):
             warn_about(side.plan, side.name)
         baseline = before.approved().constrain_kwargs()
+        if runtime is not None:
+            from ..runtimes import profiles
+
+            baseline["runtime"] = [p.name for p in profiles(runtime)]
         _warn_if_settings_differ(before, after)
         result = diff_entries(list(before.entries), list(after.entries), **baseline)
         on = colour_enabled(colour) and fmt is Format.text and output is None

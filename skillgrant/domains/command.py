@@ -21,6 +21,7 @@ covered.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from typing import Final, NamedTuple
@@ -80,8 +81,25 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     if outright is not None:
         return outright
     pattern = compile_pattern(submitted.content)
-    if pattern.whole and getattr(context.profile, "whole_exact_rules", False):
-        return _decide_whole(pattern, side.compiled, fold)
+    whole = submitted.key == "Bash" and pattern.whole and getattr(context.profile,
+                                                                  "whole_exact_rules", False)
+    if whole:
+        same = _same_literal(pattern.literal, side.compiled, (pattern.kind,), fold)
+        if same is not None:
+            return Outcome("covered", "an approved grant is the same rule", covered_by=same)
+    outcome = _decide_language(submitted, pattern, side, approved, context, fold)
+    if whole and (outcome.status == "covered" or (outcome.status == "unknown"
+                  and _CHAINED.search(pattern.literal) is not None)):
+        # The runtime may approve this rule's command whole, skipping what the approved
+        # rule's analysis checks (commandpattern.plain_command): not decided, unless no
+        # approved language holds it (then its witness stands).
+        return Outcome("unknown", f"not decided: {WHOLE_REASON}")
+    return outcome
+
+
+def _decide_language(submitted: Grant, pattern: CommandPattern, side: _ApprovedSide,
+                     approved: Sequence[Grant], context: Context, fold: Fold | None) -> Outcome:
+    """``decide`` by the patterns' languages (and the compound reading)."""
     if pattern.compound:
         return _decide_compound(pattern, side.compiled, context, fold)
     # The filler avoids the loose readings' literals too, so a witness can escape them.
@@ -96,9 +114,12 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
     # Approved patterns decided by identity still shape the witness: it must escape every
     # reading the runtime may give them (spacing collapsed, escapes read either way).
     return refute(witness, submitted.key, pattern, approved, [*side.languages, *side.loose],
-                   side.loose, context, fold)
+                  side.loose, context, fold)
 
 
+#: What chains commands or expands in a literal (a pipe or `&` does not: the runtime checks
+#: such parts one by one, and the compound reading says why one is not covered).
+_CHAINED: Final = re.compile(r"&&|\|\||[;\n\r$`{}]|[<>]\(")
 #: The reason of a covered decision by the patterns' languages.
 COVERED: Final = "every command it allows is allowed by an approved grant"
 _TOOL_WIDE = "covered by a tool-wide approved grant"
@@ -281,16 +302,6 @@ def _chosen_filler(readings: Sequence[tuple[int, Sequence[Glob]]],
     except NoFreeFiller:
         filler = None
     return budget.spent, filler
-
-
-def _decide_whole(pattern: CommandPattern, compiled: Sequence[tuple[int, CommandPattern]],
-                  fold: Fold | None) -> Outcome:
-    """An EXACT/PREFIX rule the runtime approves whole (``CommandPattern.whole``): covered by an
-    approved rule of the same kind and literal only (a tool-wide one was found before)."""
-    same = _same_literal(pattern.literal, compiled, (pattern.kind,), fold)
-    if same is not None:
-        return Outcome("covered", "an approved grant is the same rule", covered_by=same)
-    return Outcome("unknown", f"not decided: {WHOLE_REASON}")
 
 
 def _decide_compound(

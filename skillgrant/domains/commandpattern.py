@@ -14,6 +14,7 @@ from typing import Final, NamedTuple
 from ..grants import JS_WHITESPACE
 from .base import EVERY_TEXT, RESERVED, Fold, Glob, parse_star_glob, unescape
 from .loose import BACKSLASH_REASON, has_backslash
+from .plainnames import ANALYZED
 
 PLACEHOLDERS = (
     "${CLAUDE_SKILL_DIR}",
@@ -29,66 +30,69 @@ _TEXT = {symbol: text for text, symbol in _SYMBOL.items()}
 OPERATOR = re.compile(r"&&|\|\||\|&|[;|&\n\r`]|\$\(|<\(|>\(")
 SPLIT = re.compile(r"&&|\|\||\|&|[;|&\n\r]")
 UNSPLITTABLE = re.compile(r"['\"\\()$`]")
-#: What makes Claude Code approve an exact (or prefix) rule's command whole, skipping the
-#: checks a glob rule's approval of each part gets (measured on 2.1.332): an operator that
-#: chains commands (``&&``, ``||``, ``;``, a line break), or shell expansion its static analysis
-#: refuses under a glob rule (``$VAR``, ``${VAR}``, ``$'…'``, braces). A glob character
-#: (``touch a?``) is still checked under an exact rule, so it is no such thing.
-WHOLE = re.compile(r"&&|\|\||[;\n\r$`{}]")
-#: The first words of an exact rule the runtime approves whole too (review F28-2, measured on
-#: 2.1.332: `eval`, `exec`, `source`, `builtin`, `coproc`, `trap`, `setsid`, `watch`, `flock`,
-#: `env -S`, `alias`, `declare`, `unset`, `shopt`, `enable`, `let`, `read`, `mapfile`, `hash`,
-#: `function`, `select`, `readonly`, `typeset`, `local`, `getopts`, `complete`, `bind`,
-#: `printf -v` escalate): a glob rule refuses what runs through them, or what they change in
-#: the shell, and an exact rule approves the string. Every other bash builtin and keyword, and
-#: every program that runs another command, is read the same way, to be safe: the list the
-#: runtime applies is not known, only measured in part. The output-only builtins stay out.
-WHOLE_PROGRAMS: Final = frozenset({
-    ".", ":", "[[", "]]", "alias", "bg", "bind", "break", "builtin", "case", "cd", "command",
-    "complete", "compopt", "continue", "coproc", "declare", "disown", "do", "done", "elif",
-    "else", "enable", "esac", "eval", "exec", "exit", "export", "fc", "fg", "fi", "for",
-    "function", "getopts", "hash", "history", "if", "in", "kill", "let", "local", "logout",
-    "mapfile", "popd", "printf", "pushd", "read", "readarray", "readonly", "return", "select",
-    "set", "shift", "shopt", "source", "suspend", "then", "time", "trap", "ulimit", "umask",
-    "unalias", "unset", "until", "wait", "while", "{", "}", "!",
-    "env", "sudo", "su", "doas", "runuser", "pkexec", "nohup", "setsid", "watch", "flock",
-    "timeout", "nice", "ionice", "stdbuf", "xargs", "parallel", "chroot", "unshare", "nsenter",
-    "strace", "ltrace", "script", "expect", "busybox", "chrt", "taskset", "numactl",
-    "systemd-run", "entr", "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh",
-    # Review F28-2b (measured on 2.1.332): `typeset`, `nocorrect`, and `find`, whose actions
-    # (-delete, -fprint, -fls, -exec … +) an exact rule approves without the path checks.
-    "typeset", "nocorrect", "find",
-})
-#: What in a first word may hide a builtin or a wrapper from a look-up by name (review F28-2b,
-#: measured on 2.1.332): quoting (`'exec'`, `ex''ec`, `"eval"`) and an array assignment
-#: (`A[0]=1`, `A+=1`). A path is looked up by its last part (`/usr/bin/ionice`).
-_HIDDEN_PROGRAM = re.compile(r"['\"\\\[=]")
+#: A word of a plain command: ASCII letters, digits and ``_ . , : / = + -`` (no quoting,
+#: escape, expansion, glob, brace, tilde, comment, redirection or operator).
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_.,:/=+-]+")
+#: A plain command's first word: a name, or a path (it may start with a placeholder's symbol)
+#: whose last part is a name; the runtime looks a path up by its last part.
+_PLAIN_PROGRAM = re.compile(
+    r"(?:[\uFDD0-\uFDD3]?[A-Za-z0-9_.+/-]*/)?([A-Za-z0-9_][A-Za-z0-9_.+-]*)")
+#: The shell's own words (GNU bash 5.2's builtins and keywords, zsh's precommand modifiers):
+#: never a plain command's program nor one of its words (the runtime's text checks look for
+#: `eval`, `trap`, `source`, `.`, `printf -v`, `read`, `declare` … anywhere in a command).
+SHELL_WORDS: Final = frozenset("""
+    ! . : [ [[ ]] alias bg bind break builtin caller case cd command compgen complete compopt
+    continue coproc declare dirs disown do done echo elif else enable esac eval exec exit export
+    false fc fg fi for function getopts hash help history if in jobs kill let local logout
+    mapfile popd printf pushd pwd read readarray readonly return select set shift shopt source
+    suspend test then time times trap true type typeset ulimit umask unalias unset until wait
+    while { } noglob nocorrect chdir
+""".split())  # noqa: SIM905
 
 
-def _whole_program(word: str) -> bool:
-    """Whether an exact rule whose first word is ``word`` is approved whole by the runtime."""
-    word = word.removesuffix(":*")
-    return (word.rsplit("/", 1)[-1] in WHOLE_PROGRAMS
-            or _HIDDEN_PROGRAM.search(word) is not None)
+def plain_command(literal: str, *, by_name: bool = True) -> bool:
+    """Whether an exact rule's command is one Claude Code's analysis of a glob rule's command
+    treats as any plain command: its words are plain (``_PLAIN_WORD``), single spaces apart,
+    none a word of the shell (``SHELL_WORDS``), and its program is named nowhere in the
+    runtime's Bash analysis (``plainnames.ANALYZED``, read from the pinned binary). Only then
+    is the exact rule no wider than a glob rule matching the same string: the runtime approves
+    an exact rule whose string is the command before that analysis runs, so any other one may
+    be approved whole, skipping the checks the glob's command gets (issue 28, review
+    F28-2/F28-2b). A pipe or ``&`` may join plain parts (each part is checked on its own);
+    ``&&``, ``||``, ``;`` and line breaks may not. ``by_name=False`` checks the shape alone
+    (a prefix rule's: ``whole_shape``)."""
+    for part in re.split(r" ?(?<![|&])[|&](?![|&]) ?", literal):
+        words = part.split(" ")
+        first = _PLAIN_PROGRAM.fullmatch(words[0])
+        if first is None or not all(_PLAIN_WORD.fullmatch(w) for w in words[1:]):
+            return False
+        if not by_name:
+            continue
+        # The name and each stem before a digit or a `-` (`python3.11-dbg`, `git-lfs`):
+        # the runtime may compare a name loosely (a version stripped, a prefix matched).
+        name = first.group(1).lower()
+        stems = {name[:i] for i, c in enumerate(name) if i and c in "-0123456789"}
+        bare = name.removesuffix(".exe")
+        if ({name, bare, bare.rstrip("0123456789.")} | stems) & (ANALYZED | SHELL_WORDS):
+            return False
+        if SHELL_WORDS.intersection(words):
+            return False
+    return True
 
-#: What else makes an exact rule approved whole: a redirection, an assignment before the
-#: command (`FOO=1 cmd`).
-_WHOLE_SHAPE = re.compile(r"[<>]|^\s*[A-Za-z_][A-Za-z0-9_]*=")
+
 def whole_shape(content: str) -> bool:
-    """Whether a plain content (no ``$``, brace, operator: ``PLAIN_CONTENT``) is an exact or
-    prefix rule the runtime approves whole (``CommandPattern.whole``)."""
-    if "*" in content and not content.endswith(":*"):
-        return False
-    words = content.split(None, 1)
-    return _WHOLE_SHAPE.search(content) is not None or (
-        bool(words) and _whole_program(words[0]))
+    """Whether a plain content (``PLAIN_CONTENT``) is an exact or prefix rule the runtime may
+    approve whole (``CommandPattern.whole``)."""
+    if content.endswith(":*"):
+        return not plain_command(content[:-2], by_name=False)
+    return "*" not in content and not plain_command(content)
 
 
 WHOLE_REASON: Final = (
-    "the runtime approves an exact rule holding '&&', '||', ';', a line break, '$', a brace, "
-    "a backquote or a redirection, or one run through a shell builtin or a wrapper (eval, "
-    "exec, env, sudo, ...), as one whole string, skipping the checks it applies to "
-    "each part under a glob rule, so only an identical rule or a tool-wide grant covers it")
+    "the runtime approves an exact rule whose string is the command as one whole string, "
+    "before the analysis a glob rule's command gets, and this command is not plain to that "
+    "analysis (a program it checks by name, a shell word, quoting, expansion, a redirection, "
+    "an assignment, '&&', ';' …), so only an identical rule or a tool-wide grant covers it")
 
 
 #: A plain content, as a regular expression: printable ASCII words (no backslash, parenthesis,
@@ -120,12 +124,15 @@ class CommandPattern(NamedTuple):
 
     @property
     def whole(self) -> bool:
-        """An EXACT/PREFIX literal the runtime approves as one whole string (``WHOLE``)."""
-        if self.kind not in (Kind.EXACT, Kind.PREFIX):
-            return False
-        words = self.literal.split()
-        return (WHOLE.search(self.literal) is not None or _WHOLE_SHAPE.search(self.literal)
-                is not None or (bool(words) and _whole_program(words[0])))
+        """An EXACT/PREFIX literal the runtime may approve as one whole string: an exact rule
+        that is not a plain command (``plain_command``), or a prefix rule whose prefix is not
+        of a plain command's shape. A prefix rule is never its command's own string (the
+        runtime's whole approval needs the rule to be the command), so the program it names
+        does not matter: measured, `Bash(eval:*)`, `Bash(find:*)`, `Bash(exec:*)`,
+        `Bash(typeset:*)` allow what the same glob allows."""
+        if self.kind is Kind.EXACT:
+            return not plain_command(self.literal)
+        return self.kind is Kind.PREFIX and not plain_command(self.literal, by_name=False)
 
 
 #: The top: every command (a tool-wide grant: ``Bash``, ``Bash()``, ``Bash(*)``).

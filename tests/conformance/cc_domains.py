@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -50,6 +51,9 @@ _PERMISSION_TEXT = "Claude requested permissions to "
 #: A skill name a probe may create (a witness names one the project does not hold yet).
 _SKILL_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,40}")
 _NO_SUCH_TOOL = "No such tool available"
+#: Seconds a domain session may take (a session of 24 calls takes well under a minute on a
+#: quiet machine; a loaded one of 2 shared cores needs more).
+SESSION_TIMEOUT = 420
 
 
 @dataclass(frozen=True, order=True)
@@ -151,11 +155,18 @@ class DomainJudge:
     def allowed(self, skill_text: str, calls: Sequence[Call]) -> dict[Call, bool]:
         """Which of ``calls`` the runtime pre-approves once the skill ``skill_text`` is loaded.
         A ``{home}`` in the skill text is the session's HOME."""
-        work = Path(tempfile.mkdtemp(prefix="sg-cd-", dir="/var/tmp"))
-        try:
-            return self._run(work, skill_text, list(dict.fromkeys(calls)))
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
+        for attempt in range(2):
+            work = Path(tempfile.mkdtemp(prefix="sg-cd-", dir="/var/tmp"))
+            try:
+                return self._run(work, skill_text, list(dict.fromkeys(calls)))
+            except subprocess.TimeoutExpired:
+                # A session that outlasts its limit on a loaded machine says nothing about
+                # the calls: run it once more, in a fresh folder, with a fresh script.
+                if attempt:
+                    raise
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+        raise AssertionError("unreachable")
 
     def allowed_many(self, jobs: Iterable[tuple[str, Sequence[Call]]]) -> list[dict[Call, bool]]:
         with ThreadPoolExecutor(self.workers) as pool:
@@ -173,7 +184,7 @@ class DomainJudge:
         text = skill_text.replace("{home}", str(work / "home"))
         # Streamed: a Monitor call ends in a notification that starts another turn, and the
         # one JSON object of `--output-format json` then holds only the last turn's denials.
-        done, _ = run_session(self.binary, url, work, text,
+        done, _ = run_session(self.binary, url, work, text, timeout=SESSION_TIMEOUT,
                               extra_args=[*extra, "--output-format", "stream-json", "--verbose"])
         denied = _denied(done.stdout)
         skill_id = session.call_id(0)

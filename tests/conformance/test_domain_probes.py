@@ -21,7 +21,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from cc_cases import block_list, plan_skill, skill
+from cc_cases import block_list, entry_probes, plan_skill, skill
 from cc_domain_pairs import DOMAINS, calls_for, groups
 from cc_domains import Call, DomainJudge
 from cc_probe import TALLY, Judge
@@ -177,6 +177,93 @@ def test_a_content_of_stars_only_is_a_glob_rule_not_a_tool_wide_grant(
     assert prove("Bash(touch zz)", ["Bash(**)"]).covered
 
 
+#: Review F28-2b (23 exact rules, each under the plan that kept it before the fix): a glob
+#: rule's analysis refuses each command, the exact rule approves it whole.
+F28_2B: tuple[tuple[str, str], ...] = (
+    *(("find *", f"find {rest}") for rest in (
+        ". -fprint /dev/shm/zz", ". -fls /dev/shm/zz", ". -delete", ". -execdir touch zz +",
+        ". -fprintf /dev/shm/zz x", ". -fprint0 /dev/shm/zz", ". -newer zz -delete", "-delete",
+        ". -exec touch zz +")),
+    ("/usr/bin/find *", "/usr/bin/find . -delete"),
+    ("/usr/bin/ionice *", "/usr/bin/ionice touch /dev/shm/zz"),
+    ("/usr/bin/setsid *", "/usr/bin/setsid touch /dev/shm/zz"),
+    ("/usr/bin/flock *", "/usr/bin/flock /dev/shm/l touch /dev/shm/zz"),
+    ("/usr/bin/env *", "/usr/bin/env -S touch"),
+    ("/usr/bin/watch *", "/usr/bin/watch -n1 touch zz"),
+    ("'exec' *", "'exec' touch /dev/shm/zz"), ("ex''ec *", "ex''ec touch /dev/shm/zz"),
+    ('"eval" *', '"eval" touch zz'), ("e'v'al *", "e'v'al touch zz"),
+    ("typeset *", "typeset A=1"),
+    ("nocorrect *", "nocorrect touch zz"), ("A[0]=1 *", "A[0]=1 touch /dev/shm/zz"),
+    ("A+=1 *", "A+=1 eval touch zz"),
+)
+#: Exact rules of plain commands (``commandpattern.plain_command``) and prefix rules, each under
+#: the glob of its program: kept, and the runtime allows nothing more under them (writes outside
+#: the project, into .claude and .git/hooks included, are path-checked under both).
+PLAIN_KEPT: tuple[tuple[str, str], ...] = (
+    *((f"{c.split()[0].removesuffix(':*')} *", c) for c in (
+        "chmod 777 /dev/shm/zz", "chown root /dev/shm/zz", "ln -s x /dev/shm/zz", "mkdir -p ../zz",
+        "touch .claude/zz", "touch .git/hooks/pre-commit", "truncate -s0 /dev/shm/zz",
+        "shred /dev/shm/zz", "truncate -s0 ../zz", "gh pr view 1 --output /dev/shm/zz",
+        "pnpm --dir /dev/shm/zz install", "gh label list", "cargo build --release",
+        "xdg-open http://x", "tinymist compile a.typ", "gh pr view:*", "gh issue list:*",
+        "pnpm install:*", "chmod:*", "mkdir -p:*",
+        # A prefix rule is never approved whole (the runtime's whole approval needs the rule
+        # to be the command's own string), whatever program it names.
+        "git tag:*", "find:*", "eval:*", "exec:*", "typeset:*", "sh:*", "command -v gh:*",
+        "npm run migrate:status:*")),
+    ("gh * list", "gh label list"), ("gh pr *", "gh pr checkout 12"),
+)
+
+
+def _escalations(domain_judge: DomainJudge,
+                 cases: tuple[tuple[str, str], ...]) -> tuple[list[str], int, dict[str, bool]]:
+    """Each case's rule applied under its plan (A, per plan) against the plan (P), on the rule's
+    own command and the calls derived from it; and the rules' own side (each alone)."""
+    by_plan: dict[str, list[str]] = {}
+    for plan, command in cases:
+        by_plan.setdefault(plan, []).append(command)
+    jobs: list[tuple[str, list[Call]]] = []
+    kept = 0
+    for plan, commands in by_plan.items():
+        applied: list[str] = []
+        for command in commands:
+            new_text, decision = apply_to_text(skill(block_list([f"Bash({command})"])),
+                                               Plan.from_entries([f"Bash({plan})"],
+                                                                 runtime="claude-code"))
+            kept += len(decision.kept)
+            doc = read_skill(new_text)
+            applied += list(doc.allowed_tools.entries) if doc.allowed_tools else []
+        calls = list(dict.fromkeys(
+            Call("Bash", p.arg) for c in commands
+            for p in [*entry_probes(f"Bash({c})"), *entry_probes(f"Bash({plan})")]))
+        jobs += [(skill(block_list(applied)), calls), (plan_skill([f"Bash({plan})"]), calls)]
+    own = [Call("Bash", c.removesuffix(":*")) for _, c in cases]
+    jobs.append((skill(block_list([f"Bash({c})" for _, c in cases])), own))
+    results = domain_judge.allowed_many(jobs)
+    escalations = [f"{plan}: {call}" for plan, a, p in
+                   zip(by_plan, results[0:-1:2], results[1:-1:2], strict=True)
+                   for call, ok in a.items() if ok and not p[call]]
+    return escalations, kept, {str(c): v for c, v in results[-1].items()}
+
+
+def test_exact_rules_the_runtime_approves_whole_are_dropped_review_f28_2b(
+        domain_judge: DomainJudge) -> None:
+    escalations, kept, alone = _escalations(domain_judge, F28_2B)
+    TALLY["F28-2b cases"] = len(F28_2B)
+    assert escalations == []
+    assert kept == 0
+    # The cases are live: under its exact rule alone the runtime allows each command.
+    assert all(alone.values()), [c for c, ok in alone.items() if not ok]
+
+
+def test_exact_rules_of_plain_commands_stay_kept_under_a_glob(
+        domain_judge: DomainJudge) -> None:
+    escalations, kept, _ = _escalations(domain_judge, PLAIN_KEPT)
+    TALLY["plain exact rules kept"] = kept
+    assert escalations == []
+    assert kept == len(PLAIN_KEPT)
+
+
 # --- generated pairs, per domain ------------------------------------------------------------
 
 @pytest.mark.parametrize("domain", list(DOMAINS))
@@ -279,3 +366,16 @@ def test_witnesses_are_allowed_by_the_entry_and_by_no_approved_one(
     TALLY["domain witnesses judged"] = len(judged)
     assert len(judged) >= 20
     assert wrong == [], "\n".join(map(repr, wrong))
+
+
+def test_the_plain_command_names_cover_the_runtimes_analysis() -> None:
+    """Every name the pinned binary's Bash analysis names is one ``plain_command`` refuses as a
+    program (tests/conformance/cc_names.py reads them from the binary)."""
+    from cc_names import extract
+    from cc_runtime import binary_path
+
+    from skillgrant.domains.plainnames import ANALYZED
+
+    extracted = extract(binary_path())
+    assert {"eval", "find", "typeset", "nocorrect", "ionice", "git"} <= extracted
+    assert extracted <= ANALYZED, sorted(extracted - ANALYZED)[:20]

@@ -239,7 +239,9 @@ def test_witness_validity_and_decidedness(problem: tuple[Pattern, list[Pattern]]
     submitted, approved = problem
     verdict = _decide(submitted, approved)
     event(verdict.status)
-    if not _escaped(submitted) and not any(map(_escaped, approved)):
+    # A tool-wide entry under a glob of stars only is not decided (issue 28, review F28-1).
+    stars_only = submitted.content == "*" and any(set(a.content) == {"*"} for a in approved)
+    if not _escaped(submitted) and not any(map(_escaped, approved)) and not stars_only:
         assert verdict.status in {"covered", "not_covered"}, verdict
     if verdict.status == "not_covered":
         witness = verdict.witness
@@ -334,10 +336,15 @@ def test_backslash_contents_are_decided_by_identity(mode: Mode, data: st.DataObj
             assert verdict.covered, verdict
             assert verdict.covered_by in {submitted.entry, *tool_wide}, verdict
         else:
-            assert verdict.status == "unknown", verdict
             said = ("backslash" if "\\" in submitted.content else "run of spaces"
                     if re.search(r"[ \t]{2,}|\t", submitted.content) else "whole string")
-            assert said in verdict.reason, verdict
+            # An exact rule the runtime approves whole that no approved grant's language
+            # covers either has its witness (checked by test_witness_validity_…).
+            if said == "whole string":
+                assert verdict.status in {"unknown", "not_covered"}, verdict
+            else:
+                assert verdict.status == "unknown", verdict
+                assert said in verdict.reason, verdict
     plain = [a.entry for a in approved if not _escaped(a)] + (
         ["Monitor"] if mode == "command" else [])
     if verdict.covered and verdict.covered_by != submitted.entry:
