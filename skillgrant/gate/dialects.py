@@ -138,8 +138,20 @@ def depth_over(value: object, limit: int) -> bool:
 
 def supports(dialect: str, decision: Decision) -> bool:
     """Whether the runtime honours ``decision`` written as JSON: Codex reads neither a plain
-    ``allow`` nor ``ask`` (it fails open on both)."""
+    ``allow`` nor ``ask`` (it fails open on both). Copilot CLI is never answered ``allow``: it
+    runs such a call without any approval, over even ``--deny-tool shell`` (measured on
+    1.0.102), so inside the plan the gate defers instead."""
+    if dialect == "copilot-cli":
+        return decision != "allow"
     return not (dialect == "codex" and decision in ("allow", "ask"))
+
+
+def no_decision(dialect: str) -> str:
+    """What the hook prints when it defers to the runtime's own permissions: nothing, or for
+    Copilot CLI one JSON object without a decision (it reads ``{}`` as no decision: the call
+    runs when its rules pre-approve it, and is put to the person or refused otherwise,
+    measured on 1.0.102), so that every answer is one JSON object."""
+    return "{}\n" if dialect == "copilot-cli" else ""
 
 
 def _json_type(value: object) -> str:

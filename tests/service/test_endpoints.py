@@ -117,7 +117,8 @@ def test_prove(served: Served, grant: str) -> None:
 
 
 def test_constrain(served: Served) -> None:
-    submitted = "Bash(echo hi), Bash(rm -rf /), Bash(echo hi)"
+    # Bash(touch zz): covered under Claude Code, granting nothing under Copilot CLI (kept).
+    submitted = "Bash(touch zz), Bash(rm -rf /), Bash(touch zz)"
     got = served.post("/v1/constrain", {"plan": "main", "submitted": submitted}).json()
     want = skillgrant.constrain(submitted, ENTRIES)
     assert got["allowed"] == want.allowed and got["restored"] == want.restored

@@ -1,0 +1,167 @@
+"""A stand-in for the OpenAI chat completions API on 127.0.0.1, scripted per session, for
+Copilot CLI run with a custom model provider (``COPILOT_PROVIDER_BASE_URL``).
+
+Copilot CLI POSTs ``<base>/chat/completions`` (``stream: true``). Each session gets its own base
+URL, ``http://127.0.0.1:PORT/s/<id>/v1``, and a script: the tool calls the "model" makes, one per
+turn, in order. An answer is a stream of ``chat.completion.chunk`` events: one ``tool_calls``
+delta while the script lasts, then a text that ends the turn. The tool results the runtime sends
+back (``role: tool`` messages) are recorded by call id.
+
+Which call comes next is the number of assistant ``tool_calls`` already in the conversation the
+runtime sends (it resends it whole). The session object is ``cc_standin.Session``: the two
+stand-ins keep the same record, only the wire format differs.
+"""
+
+from __future__ import annotations
+
+import http.server
+import itertools
+import json
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cc_standin import Call, Session
+
+__all__ = ["Call", "CopilotSession", "Session", "StandIn", "answer"]
+
+
+@dataclass
+class CopilotSession(Session):
+    """A session that also knows which call it handed out last (-1: none yet) and whether it
+    has given its closing answer (the script is played)."""
+
+    issued: int = -1
+    closed: bool = False
+
+
+class StandIn:
+    """The server; ``with StandIn() as s: url, session = s.session(script)``."""
+
+    def __init__(self) -> None:
+        self._sessions: dict[str, CopilotSession] = {}
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._server = _Server(("127.0.0.1", 0), _handler(self))
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def __enter__(self) -> StandIn:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_address[1])
+
+    def session(self, script: Sequence[Call]) -> tuple[str, CopilotSession]:
+        """Register a script; returns the base URL the runtime must use, and the session."""
+        with self._lock:
+            sid = f"{next(self._ids):06d}"
+            session = CopilotSession(list(script))
+            self._sessions[sid] = session
+        return f"http://127.0.0.1:{self.port}/s/{sid}/v1", session
+
+    def lookup(self, path: str) -> CopilotSession | None:
+        parts = path.split("/")
+        if len(parts) < 3 or parts[1] != "s":
+            return None
+        with self._lock:
+            return self._sessions.get(parts[2])
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # a session killed mid-request resets its connection: nothing to report
+
+
+def _text_of(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return ""
+
+
+def answer(session: CopilotSession, body: Mapping[str, Any]) -> bytes:
+    """The event stream for one request of ``session``."""
+    used = 0
+    for message in body.get("messages") or []:
+        if not isinstance(message, dict):
+            continue
+        if message.get("role") == "assistant":
+            used += len(message.get("tool_calls") or [])
+        elif message.get("role") == "tool":
+            text = _text_of(message.get("content"))
+            session.results[str(message.get("tool_call_id"))] = (False, text)
+    model = str(body.get("model", "stand-in"))
+    chunks: list[dict[str, Any]] = []
+
+    def chunk(delta: Mapping[str, Any], finish: str | None = None) -> None:
+        chunks.append({"id": f"chatcmpl-{session.requests:04d}", "object": "chat.completion.chunk",
+                       "created": 1_700_000_000, "model": model,
+                       "choices": [{"index": 0, "delta": dict(delta), "finish_reason": finish}]})
+
+    # Only the main conversation carries the tools; any other request (a title, a summary)
+    # gets a short text answer.
+    if body.get("tools") and used < len(session.script):
+        name, tool_input = session.script[used]
+        chunk({"role": "assistant", "content": None, "tool_calls": [{
+            "index": 0, "id": session.call_id(used), "type": "function",
+            "function": {"name": name, "arguments": ""}}]})
+        chunk({"tool_calls": [{"index": 0, "function": {"arguments": json.dumps(tool_input)}}]})
+        chunk({}, "tool_calls")
+        session.issued = used
+    else:
+        session.closed = session.closed or bool(body.get("tools"))
+        chunk({"role": "assistant", "content": "done"})
+        chunk({}, "stop")
+    session.requests += 1
+    events = [f"data: {json.dumps(c)}\n\n" for c in chunks]
+    events.append("data: [DONE]\n\n")
+    return "".join(events).encode()
+
+
+def _handler(owner: StandIn) -> type[http.server.BaseHTTPRequestHandler]:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            raw = self.rfile.read(length)
+            session = owner.lookup(self.path)
+            if session is None or not self.path.endswith("/chat/completions"):
+                self._send(404, b'{"error":{"message":"no such session"}}', "application/json")
+                return
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                self._send(400, b'{"error":{"message":"not JSON"}}', "application/json")
+                return
+            self._send(200, answer(session, body), "text/event-stream")
+
+        def do_GET(self) -> None:
+            if self.path.endswith("/models"):
+                data = {"object": "list", "data": [{"id": "gpt-4.1", "object": "model",
+                                                    "created": 1_700_000_000,
+                                                    "owned_by": "stand-in"}]}
+                self._send(200, json.dumps(data).encode(), "application/json")
+                return
+            self._send(404, b"{}", "application/json")
+
+        def _send(self, status: int, data: bytes, kind: str) -> None:
+            self.send_response(status)
+            self.send_header("content-type", kind)
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
