@@ -82,7 +82,8 @@ def test_logging_configured_after_the_import_still_hears_the_records() -> None:
                 "logging.basicConfig(format='%(levelname)s %(message)s')\n"
                 "skillgrant.constrain(['Bash(rm -rf /)'], ['Read'])")
     assert done.stderr.splitlines() == [
-        "WARNING dropped Bash(rm -rf /): no approved grant allows 'rm -rf /'",
+        "WARNING dropped Bash(rm -rf /): under Claude Code 2.1.332: no approved grant allows "
+        "'rm -rf /'",
         "WARNING restored the approved allowed-tools: nothing submitted was covered"]
 
 
