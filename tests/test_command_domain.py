@@ -12,23 +12,18 @@ no approved entry of the same tool.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import pytest
+from pinned import prove
 from reference import Mode, ref_allows, ref_allows_any
 
 from skillgrant import Verdict, parse_grant
-from skillgrant import prove as prove_any
 from skillgrant.domains import command, registry
 from skillgrant.domains.base import EVERY_TEXT, Budget
 from skillgrant.prepared import plan_for
 from skillgrant.prover import prove_prepared
 from skillgrant.vocabulary import Domain
-
-# These tables are Claude Code's command language (tests/reference.py models it), judged under
-# it alone; Copilot CLI's reading has its own tables (tests/test_copilot_cli.py).
-prove = functools.partial(prove_any, runtime="claude-code")
 
 NOT_COVERED = frozenset({"not_covered", "unknown"})
 Expected = str | frozenset[str]

@@ -3,20 +3,18 @@ listener, while a process that never loads ``logging`` never pays for it (skillg
 
 from __future__ import annotations
 
-import functools
 import logging
 import subprocess
 import sys
 from collections.abc import Iterator
 
 import pytest
+from pinned import constrain
 
-from skillgrant import constrain as constrain_any
 from skillgrant.log import heard, library_logger
 from skillgrant.prepared import clear_caches
 
 # One runtime's reading: its drop records carry no runtime's name.
-constrain = functools.partial(constrain_any, runtime="claude-code")
 
 
 @pytest.fixture

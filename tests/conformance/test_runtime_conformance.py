@@ -9,7 +9,6 @@ runtime's side (the hole, with skillgrant bypassed) and skillgrant's (the fix).
 
 from __future__ import annotations
 
-import functools
 import os
 from collections import defaultdict
 from dataclasses import dataclass
@@ -31,14 +30,11 @@ from cc_cases import (
     witness_probe,
 )
 from cc_probe import OUTSIDE, TALLY, Judge, Probe
+from pinned import prove
 
 from skillgrant import SkillFileError, parse_grant
-from skillgrant import prove as prove_any
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text, read_skill
-
-# This suite judges Claude Code's reading; Copilot CLI's has its own (test_copilot_*.py).
-prove = functools.partial(prove_any, runtime="claude-code")
 
 #: The shared corpus beside the checkout (absent: the corpus cases are left out).
 REAL_SKILLS = Path(os.environ.get(

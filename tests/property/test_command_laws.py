@@ -14,7 +14,6 @@ backslashes (tests/reference.py).
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
@@ -22,18 +21,12 @@ import pytest
 from examples import examples
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
+from pinned import constrain, prove
 from reference import STAR, Mode, ref_allows, ref_allows_any, tokens
 
 from skillgrant import Verdict, parse_grant
-from skillgrant import constrain as constrain_any
-from skillgrant import prove as prove_any
 from skillgrant.domains.commandpattern import compile_pattern
 from skillgrant.vocabulary import ALIASES, CANONICAL
-
-# These laws are Claude Code's language (tests/reference.py models it), so they are judged
-# under it alone; Copilot CLI's reading has its own tables (tests/test_copilot_cli.py).
-constrain = functools.partial(constrain_any, runtime="claude-code")
-prove = functools.partial(prove_any, runtime="claude-code")
 
 # 500 examples per law in CI (tests/examples.py).
 EXAMPLES = examples(500)

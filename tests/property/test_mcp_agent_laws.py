@@ -12,19 +12,10 @@ Reference semantics (allow position):
 
 from __future__ import annotations
 
-import functools
-
 from examples import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-
-from skillgrant import constrain as constrain_any
-from skillgrant import prove as prove_any
-
-# These laws are Claude Code's language (tests/reference.py models it), so they are judged
-# under it alone; Copilot CLI's reading has its own tables (tests/test_copilot_cli.py).
-constrain = functools.partial(constrain_any, runtime="claude-code")
-prove = functools.partial(prove_any, runtime="claude-code")
+from pinned import constrain, prove
 
 EXAMPLES = examples(500)
 
