@@ -96,15 +96,17 @@ class StandIn:
             return self._sessions.get(parts[2])
 
 
-def _text_of(content: object) -> str:
+def text_of(content: object) -> str:
+    """A message's text: the string, or its blocks' texts joined (both APIs' forms)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(block.get("text", "") for block in content if isinstance(block, dict))
+        return "".join(str(block.get("text", "")) for block in content
+                       if isinstance(block, dict))
     return ""
 
 
-def _whose(session: Session, messages: Sequence[Mapping[str, Any]]
+def whose(session: Session, messages: Sequence[Mapping[str, Any]]
            ) -> tuple[Sequence[Call], Callable[[int], str], int]:
     """The script a conversation follows (the main one, or the subagent whose marker a user
     message holds), the ids of its calls, and where its own messages start (a fork's
@@ -113,7 +115,7 @@ def _whose(session: Session, messages: Sequence[Mapping[str, Any]]
     for at, message in enumerate(messages):
         if message.get("role") != "user":
             continue
-        said = _text_of(message.get("content"))
+        said = text_of(message.get("content"))
         for name, sub_script in session.subagents.items():
             if marker(name) in said:
                 script, start = sub_script, at
@@ -131,12 +133,12 @@ SUBAGENT_CALL_ID = "toolu_subagent_0000"
 
 def _subagent(messages: Sequence[Any]) -> bool:
     first = messages[0] if messages and isinstance(messages[0], dict) else {}
-    return SUBAGENT_MARK in _text_of(first.get("content"))
+    return SUBAGENT_MARK in text_of(first.get("content"))
 
 
 def _subagent_call(messages: Sequence[Any], used: int) -> Call | None:
     """The sub-agent's one scripted call, while it has not made it."""
-    text = _text_of(messages[0].get("content"))
+    text = text_of(messages[0].get("content"))
     _, found, rest = text.partition("CALL:")
     if not found or used:
         return None
@@ -150,7 +152,7 @@ def _subagent_call(messages: Sequence[Any], used: int) -> Call | None:
 def answer(session: Session, body: Mapping[str, Any]) -> bytes:
     """The event stream for one request of ``session``."""
     messages = body.get("messages") or []
-    script, call_id, start = _whose(session, messages)
+    script, call_id, start = whose(session, messages)
     used = 0
     for message in messages[start:]:
         content = message.get("content")
@@ -163,7 +165,7 @@ def answer(session: Session, body: Mapping[str, Any]) -> bytes:
                 used += 1
             elif block.get("type") == "tool_result":
                 session.results[str(block.get("tool_use_id"))] = (
-                    bool(block.get("is_error")), _text_of(block.get("content")))
+                    bool(block.get("is_error")), text_of(block.get("content")))
     events: list[str] = []
 
     def event(name: str, data: Mapping[str, Any]) -> None:

@@ -22,9 +22,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cc_standin import Call, Session
+from cc_standin import Call, Session, marker, text_of, whose
 
-__all__ = ["Call", "CopilotSession", "Session", "StandIn", "answer"]
+__all__ = ["Call", "CopilotSession", "Session", "StandIn", "answer", "marker"]
 
 
 @dataclass
@@ -59,11 +59,14 @@ class StandIn:
     def port(self) -> int:
         return int(self._server.server_address[1])
 
-    def session(self, script: Sequence[Call]) -> tuple[str, CopilotSession]:
-        """Register a script; returns the base URL the runtime must use, and the session."""
+    def session(self, script: Sequence[Call],
+                subagents: Mapping[str, Sequence[Call]] | None = None
+                ) -> tuple[str, CopilotSession]:
+        """Register a script (and the subagents' scripts, ``cc_standin.Session.subagents``);
+        returns the base URL the runtime must use, and the session."""
         with self._lock:
             sid = f"{next(self._ids):06d}"
-            session = CopilotSession(list(script))
+            session = CopilotSession(list(script), subagents=dict(subagents or {}))
             self._sessions[sid] = session
         return f"http://127.0.0.1:{self.port}/s/{sid}/v1", session
 
@@ -80,24 +83,19 @@ class _Server(http.server.ThreadingHTTPServer):
         pass  # a session killed mid-request resets its connection: nothing to report
 
 
-def _text_of(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
-    return ""
-
-
 def answer(session: CopilotSession, body: Mapping[str, Any]) -> bytes:
-    """The event stream for one request of ``session``."""
+    """The event stream for one request of ``session``: the main conversation's, or a
+    subagent's (a user message holds its ``marker``; it follows its own script, and its calls'
+    ids are ``session.sub_id``)."""
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    script, call_id, start = whose(session, messages)
+    main = script is session.script
     used = 0
-    for message in body.get("messages") or []:
-        if not isinstance(message, dict):
-            continue
-        if message.get("role") == "assistant":
+    for at, message in enumerate(messages):
+        if message.get("role") == "assistant" and at >= start:
             used += len(message.get("tool_calls") or [])
         elif message.get("role") == "tool":
-            text = _text_of(message.get("content"))
+            text = text_of(message.get("content"))
             session.results[str(message.get("tool_call_id"))] = (False, text)
     model = str(body.get("model", "stand-in"))
     chunks: list[dict[str, Any]] = []
@@ -109,16 +107,18 @@ def answer(session: CopilotSession, body: Mapping[str, Any]) -> bytes:
 
     # Only the main conversation carries the tools; any other request (a title, a summary)
     # gets a short text answer.
-    if body.get("tools") and used < len(session.script):
-        name, tool_input = session.script[used]
+    if body.get("tools") and used < len(script):
+        name, tool_input = script[used]
         chunk({"role": "assistant", "content": None, "tool_calls": [{
-            "index": 0, "id": session.call_id(used), "type": "function",
+            "index": 0, "id": call_id(used), "type": "function",
             "function": {"name": name, "arguments": ""}}]})
         chunk({"tool_calls": [{"index": 0, "function": {"arguments": json.dumps(tool_input)}}]})
         chunk({}, "tool_calls")
-        session.issued = used
+        if main:
+            session.issued = used
     else:
-        session.closed = session.closed or bool(body.get("tools"))
+        if main:  # a subagent's closing answer does not end the session
+            session.closed = session.closed or bool(body.get("tools"))
         chunk({"role": "assistant", "content": "done"})
         chunk({}, "stop")
     session.requests += 1

@@ -8,6 +8,13 @@ every call; with it, the calls inside the plan run and the calls outside are den
 the gate's reason and no effect on disk. A corrupt plan denies every call. Every answer the hook
 gave is one JSON object, and none is ``allow``; the hook's time per call is measured against its
 ``timeoutSec`` (Copilot CLI runs the call when the hook times out).
+
+Subagents (issue 33, Copilot CLI's ``task`` tool; the stand-in scripts a subagent by the marker
+in the prompt its parent passes, ``cc_standin.marker``): the project's hook sees a subagent's
+calls (its payload names ``agentId``, ``agentType`` and ``parentAgentId``) in the foreground
+and the background, so the printed gate holds a subagent to the plan; a skill's
+``allowed-tools`` reach its subagents (interactive); a skill's own ``hooks:`` (what ``apply
+--enforce`` writes for Claude Code) are not run by Copilot CLI.
 """
 
 from __future__ import annotations
@@ -16,10 +23,9 @@ import json
 import shlex
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +33,8 @@ from typing import Any
 import pytest
 from cp_fixture import copilot
 from cp_probe import TALLY, CopilotJudge
-from cp_runtime import run_prompt, write_project
+from cp_runtime import SKILL_NAME, run_interactive, run_prompt, write_project
+from cp_standin import marker
 
 from skillgrant.gate.config import TIMEOUT_SECONDS, snippet
 
@@ -54,6 +61,12 @@ class Call:
 
     def tool_input(self, work: Path) -> dict[str, Any]:
         arg = self.arg.replace("{work}", str(work))
+        if self.tool == "task":  # arg: "name mode agent_type"
+            name, mode, kind = arg.split(" ")
+            return {"description": "probe", "name": name, "agent_type": kind, "mode": mode,
+                    "prompt": f"do it {marker(name)}"}
+        if self.tool == "skill":
+            return {"skill": arg}
         if self.tool == "bash":
             return {"command": arg, "description": "probe", "initial_wait": 5}
         if self.tool == "view":
@@ -85,25 +98,45 @@ class Gated:
     files: set[str]
     victim: bool
     answers: list[str]
+    #: the payloads the hook was given, in order
+    payloads: list[dict[str, Any]]
 
 
 def _hook_file(work: Path, plan: Path) -> str:
-    """The printed configuration, its command run by this interpreter (the console script may
-    not be on the jail's PATH), and a log of each answer the hook gave."""
+    """The printed configuration (its command runs this interpreter by its absolute path,
+    ``gate.config.executable``), with a log of each payload it was given and each answer."""
     text, warning = snippet("copilot-cli", {"--plan": str(plan),
                                             "--audit-log": str(work / "audit.jsonl")})
     assert "times out" in warning and "serve" in warning
     body = json.loads(text)
     (spec,) = body["hooks"]["preToolUse"]
     assert spec["timeoutSec"] == TIMEOUT_SECONDS
-    command = spec["bash"].replace("skillgrant", shlex.join([sys.executable, "-m",
-                                                              "skillgrant"]), 1)
-    spec["bash"] = f"{command} | tee -a {shlex.quote(str(work / 'answers.log'))}"
+    command = spec["bash"]  # this interpreter, -m skillgrant (gate.config.executable)
+    spec["bash"] = (f"set -o pipefail; tee -a {shlex.quote(str(work / 'payloads.log'))} "
+                    f"| {command} "
+                    f"| tee -a {shlex.quote(str(work / 'answers.log'))}")
     return json.dumps(body)
 
 
+def _payloads(log: Path) -> list[dict[str, Any]]:
+    """The JSON objects the hook read, one after another (a payload ends with no newline)."""
+    text = log.read_text() if log.exists() else ""
+    found: list[dict[str, Any]] = []
+    at, decoder = 0, json.JSONDecoder()
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at == len(text):
+            return found
+        value, at = decoder.raw_decode(text, at)
+        found.append(value)
+
+
 def session(copilot: CopilotJudge, calls: Sequence[Call], *, plan_text: str,
-            gated: bool = True) -> Gated:
+            gated: bool = True, subagents: Mapping[str, Sequence[Call]] | None = None,
+            skill_text: str | None = None) -> Gated:
+    """One prompt-mode session of ``calls`` (and the ``subagents``' calls, by name) with every
+    tool pre-approved, gated by the printed hook with ``plan_text`` unless not ``gated``."""
     work = Path(tempfile.mkdtemp(prefix="sg-cpgate-", dir="/var/tmp"))
     try:
         (work / "outside" / "ok").mkdir(parents=True)
@@ -111,13 +144,19 @@ def session(copilot: CopilotJudge, calls: Sequence[Call], *, plan_text: str,
         (work / "outside" / "secret.txt").write_text("secret\n")
         plan = work / "plan.yaml"
         plan.write_text(plan_text.replace("{work}", str(work).lstrip("/")))
-        write_project(work, None, hook_file_text=_hook_file(work, plan) if gated else None)
+        write_project(work, skill_text,
+                      hook_file_text=_hook_file(work, plan) if gated else None)
         (work / "project" / "victim").write_text("keep me\n")
-        url, script = copilot.standin.session([(c.tool, c.tool_input(work)) for c in calls])
+        subs = dict(subagents or {})
+        url, script = copilot.standin.session(
+            [(c.tool, c.tool_input(work)) for c in calls],
+            {name: [(c.tool, c.tool_input(work)) for c in sub] for name, sub in subs.items()})
         done = run_prompt(copilot.binary, url, work, ["--trust-folder", "--allow-all-tools"])
+        ids = [(script.call_id(i), c) for i, c in enumerate(calls)] + [
+            (script.sub_id(name, i), c) for name, sub in subs.items() for i, c in enumerate(sub)]
         results = {}
-        for i, call in enumerate(calls):
-            got = script.results.get(script.call_id(i))
+        for call_id, call in ids:
+            got = script.results.get(call_id)
             assert got is not None, f"no result for {call} (exit {done.returncode}): " \
                                     f"{done.stderr[-400:]!r}"
             results[call] = got[1]
@@ -125,7 +164,8 @@ def session(copilot: CopilotJudge, calls: Sequence[Call], *, plan_text: str,
                  if ".git" not in p.parts and ".github" not in p.parts}
         log = work / "answers.log"
         answers = log.read_text().splitlines() if log.exists() else []
-        return Gated(results, files, (work / "project" / "victim").exists(), answers)
+        return Gated(results, files, (work / "project" / "victim").exists(), answers,
+                     _payloads(work / "payloads.log"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -186,8 +226,7 @@ def test_the_hook_answers_well_inside_its_timeout(tmp_path: Path) -> None:
     plan.write_text(PLAN.replace("{work}", str(tmp_path).lstrip("/")))
     text, _ = snippet("copilot-cli", {"--plan": str(plan)})
     (spec,) = json.loads(text)["hooks"]["preToolUse"]
-    command = spec["bash"].replace("skillgrant", shlex.join([sys.executable, "-m",
-                                                              "skillgrant"]), 1)
+    command = spec["bash"]
     slowest = 0.0
     for call in CALLS:
         payload = {"sessionId": "s", "timestamp": 1767225600000, "cwd": str(tmp_path),
@@ -199,3 +238,120 @@ def test_the_hook_answers_well_inside_its_timeout(tmp_path: Path) -> None:
         json.loads(done.stdout)  # one JSON object on every path
     TALLY["hook's slowest call (ms)"] = round(slowest * 1000)
     TALLY["timeoutSec margin (x)"] = int(spec["timeoutSec"] / max(slowest, 1e-3))
+
+
+# --- subagents (issue 33): Copilot CLI's `task` tool --------------------------------------------
+
+SUB_PLAN = """\
+allowed-tools:
+  - Bash(echo *)
+  - Bash(sleep *)
+  - Agent(general-purpose)
+"""
+#: Each subagent's script: a call inside the plan (its output shows it ran), one outside it.
+SUBAGENTS = {name: (Call("bash", f"echo ran-{name}", True),
+                    Call("bash", f"touch sub-{name}", False, f"project/sub-{name}"))
+             for name in ("fg", "bg")}
+SUB_CALLS = (Call("task", "fg sync general-purpose", True),
+             Call("task", "bg background general-purpose", True),
+             Call("task", "ex sync explore", False),
+             Call("bash", "sleep 8", True))  # the background subagent's time to finish
+
+
+def _sub_session(copilot: CopilotJudge, gated: bool) -> Gated:
+    return session(copilot, SUB_CALLS, plan_text=SUB_PLAN, gated=gated,
+                   subagents={"ex": [], **{n: list(calls) for n, calls in SUBAGENTS.items()}})
+
+
+def test_the_gate_holds_a_subagent_to_the_plan(copilot: CopilotJudge) -> None:
+    """The project's hook sees each subagent's calls, foreground and background (the payload
+    names the subagent and its parent); the gate lets a ``task`` the plan grants start, runs
+    the subagent's call inside the plan and denies the one outside it; without the gate the
+    runtime runs it."""
+    gated = _sub_session(copilot, gated=True)
+    control = _sub_session(copilot, gated=False)
+    wrong = []
+    for call in [*SUB_CALLS, *(c for calls in SUBAGENTS.values() for c in calls)]:
+        text = gated.results[call]
+        denied = text.startswith(DENIED) and "skillgrant" in text
+        if denied == call.inside:
+            wrong.append(f"{call}: {text[:200]}")
+        if call.leaves is not None and call.leaves in gated.files:
+            wrong.append(f"{call}: {call.leaves} written")
+    for name, (echo, _) in SUBAGENTS.items():
+        if f"ran-{name}" not in gated.results[echo]:
+            wrong.append(f"{echo} did not run: {gated.results[echo][:200]}")
+    seen = {p["toolArgs"].get("command"): p for p in gated.payloads
+            if p.get("toolName") == "bash" and isinstance(p.get("toolArgs"), dict)}
+    for calls in SUBAGENTS.values():
+        for call in calls:
+            payload = seen.get(call.arg, {})
+            if not (payload.get("agentId") and payload.get("parentAgentId")
+                    and payload.get("agentType") == "general-purpose"):
+                wrong.append(f"the hook's payload for {call} names no subagent: {payload}")
+    ran = [c for calls in SUBAGENTS.values() for c in calls
+           if c.leaves is not None and c.leaves in control.files]
+    TALLY["subagent gate calls"] = TALLY.get("subagent gate calls", 0) + len(gated.results)
+    assert wrong == [], "\n".join(wrong)
+    assert len(ran) == len(SUBAGENTS), (control.files, control.results)
+
+
+def _interactive(copilot: CopilotJudge, skill_text: str,
+                 script: Sequence[Call], subagents: Mapping[str, Sequence[Call]]
+                 ) -> tuple[frozenset[int], set[str]]:
+    work = Path(tempfile.mkdtemp(prefix="sg-cpsub-", dir="/var/tmp"))
+    try:
+        write_project(work, skill_text)
+        url, played = copilot.standin.session(
+            [(c.tool, c.tool_input(work)) for c in script],
+            {name: [(c.tool, c.tool_input(work)) for c in sub] for name, sub in subagents.items()})
+        shown = run_interactive(copilot.binary, url, played, work)
+        loaded = played.results.get(played.call_id(0), (True, ""))[1]
+        assert loaded.startswith(f'Skill "{SKILL_NAME}" loaded'), (loaded, shown.screen[-600:])
+        return shown.asked, {p.name for p in (work / "project").iterdir()
+                             if not p.name.startswith(".")}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_a_skills_allowed_tools_reach_its_subagents(copilot: CopilotJudge) -> None:
+    """Interactive (where Copilot CLI honours ``allowed-tools``): the skill pre-approves
+    ``Bash(touch:*)``, the session nothing; the subagent's ``touch`` runs without a question.
+    With ``Bash(echo:*)`` instead, the same call is put to the person (the harness says no)."""
+    script = [Call("skill", SKILL_NAME, True), Call("task", "sub sync general-purpose", True)]
+    subs = {"sub": [Call("bash", "touch by-sub", True, "project/by-sub")]}
+    results = {}
+    for grant in ("Bash(touch:*)", "Bash(echo:*)"):
+        text = f"---\nname: {SKILL_NAME}\ndescription: probe\nallowed-tools: {grant}\n---\nprobe\n"
+        results[grant] = _interactive(copilot, text, script, subs)
+    TALLY["subagent interactive sessions"] = len(results)
+    assert results["Bash(touch:*)"] == (frozenset(), {"by-sub"}), results
+    asked, files = results["Bash(echo:*)"]
+    assert asked == {1} and "by-sub" not in files, results
+
+
+def test_a_skills_own_hooks_do_not_run_under_copilot(copilot: CopilotJudge) -> None:
+    """What ``apply --enforce`` writes (a ``hooks:`` key in the skill, Claude Code's form) is
+    not run by Copilot CLI: with every tool pre-approved, the loaded skill's hook would deny
+    ``touch out1`` (outside the plan), and it runs. Under Copilot CLI the gate is the printed
+    project hook (above)."""
+    from skillgrant.gate.config import command as hook_command
+    from skillgrant.plan.model import Plan
+    from skillgrant.skillfile.builder import apply_to_text
+
+    folder = Path(tempfile.mkdtemp(prefix="sg-cpenf-", dir="/var/tmp"))
+    try:
+        plan = folder / "plan.json"
+        plan.write_text(json.dumps({"allowed-tools": ["Bash(touch in*)"]}))
+        submitted = (f"---\nname: {SKILL_NAME}\ndescription: probe\n"
+                     "allowed-tools: Bash(touch *)\n---\nprobe\n")
+        text, _ = apply_to_text(submitted, Plan.load(plan),
+                                enforce=hook_command("claude-code", str(plan)))
+        assert "hooks:" in text
+        calls = (Call("skill", SKILL_NAME, True), Call("bash", "touch out1", False, "project/out1"))
+        got = session(copilot, calls, plan_text="allowed-tools: []\n", gated=False,
+                      skill_text=text)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert got.results[calls[0]].startswith(f'Skill "{SKILL_NAME}" loaded'), got.results
+    assert "project/out1" in got.files, got.results
