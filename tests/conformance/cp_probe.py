@@ -15,6 +15,7 @@ session as an answer.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import tempfile
@@ -34,6 +35,8 @@ __all__ = ["TALLY", "CopilotJudge", "Probe", "SessionBroken", "copilot_call", "p
 TALLY: dict[str, int] = {}
 #: The skill tool's answer when the skill loaded.
 LOADED = f'Skill "{SKILL_NAME}" loaded'
+#: A file to which each session appends a line of the counts so far (a long run's progress).
+PROGRESS = os.environ.get("SKILLGRANT_COPILOT_PROGRESS")
 #: Tools a probe can become under Copilot CLI.
 TOOLS = ("Bash", "Read", "Write", "Edit")
 
@@ -112,6 +115,10 @@ class CopilotJudge:
             self.probes += len(probes)
             self.asked += len(shown.asked)
             self.not_loaded += not loaded
+            if PROGRESS:  # a long run's progress, a line a session
+                with open(PROGRESS, "a", encoding="utf-8") as log:
+                    log.write(f"{self.sessions} sessions, {self.probes} probes, "
+                              f"{self.asked} asked\n")
         if not loaded and must_load:
             raise SessionBroken(f"the skill did not load: {skill_result[:300]!r}; "
                                 f"screen {shown.screen[-400:]!r}")

@@ -4,11 +4,13 @@ Soundness, end to end, under Copilot CLI alone: for each case let A be the submi
 after ``apply`` (judged under every runtime, the default) and P a SKILL.md whose
 ``allowed-tools`` is the plan; every probe call Copilot CLI pre-approves in an interactive
 session under A (after the skill is invoked) must be pre-approved under P. The cases are the
-Claude Code suite's (issue 12's rows, the real corpus, the frontmatter fuzz, the grant pairs)
-and grant pairs of Copilot CLI's own forms (``:*`` rules, command keys, wrappers, tool names).
+Claude Code suite's (issue 12's rows, the real corpus, the frontmatter fuzz, the grant pairs),
+the repository's samples, and grant pairs of Copilot CLI's own forms (``:*`` rules, command
+keys, wrappers, tool names).
 
-``SKILLGRANT_COPILOT_CASES`` sets how many generated cases run (a seeded sample; CI's step sets
-it to fit its time); ``full`` runs them all. The rows and the corpus always run.
+``SKILLGRANT_COPILOT_CASES`` sets how many generated cases run and ``SKILLGRANT_COPILOT_CORPUS``
+how many real files (seeded samples; CI's step sets both to fit its time); ``full`` (the
+default) runs them all. The rows and the samples always run.
 
 Then each rule of the profile (skillgrant/runtimes/copilot_cli.py) is run through the binary:
 the rule tables of tests/test_copilot_cli.py, and the witnesses of its ``not_covered`` verdicts.
@@ -48,6 +50,7 @@ __all__ = ["copilot"]
 REAL_SKILLS = Path(os.environ.get(
     "SKILLGRANT_REAL_SKILLS",
     Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real-skills"))
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 CHUNK = 30
 TOUCH = Probe("Bash", "touch zz")
 #: A file written in the project with Copilot CLI's create tool.
@@ -139,13 +142,23 @@ def _judged(case: Case) -> Judged:
     return Judged(case, new_text, probes_for(submitted, list(decision.allowed), witnesses))
 
 
+def sample_cases() -> list[Case]:
+    """The repository's samples, each against its own plan."""
+    return [Case(f"sample:{folder.name}", (folder / "SKILL.md").read_text(encoding="utf-8"),
+                 tuple(Plan.load(folder / "plan.yaml").allowed_tools))
+            for folder in sorted(SAMPLES.iterdir()) if (folder / "plan.yaml").is_file()]
+
+
 def all_cases() -> list[Case]:
     generated = [*fuzz_cases(), *pair_cases(), *copilot_pair_cases()]
     wanted = os.environ.get("SKILLGRANT_COPILOT_CASES", "full")
     if wanted != "full":
         generated = random.Random(30).sample(generated, min(int(wanted), len(generated)))
     corpus = corpus_cases(REAL_SKILLS) if REAL_SKILLS.is_dir() else []
-    return [*ROWS.values(), *corpus, *generated]
+    files = os.environ.get("SKILLGRANT_COPILOT_CORPUS", "full")
+    if files != "full":
+        corpus = random.Random(30).sample(corpus, min(int(files), len(corpus)))
+    return [*ROWS.values(), *sample_cases(), *corpus, *generated]
 
 
 def _chunks(probes: list[Probe]) -> list[list[Probe]]:
@@ -178,6 +191,8 @@ def test_applied_skills_never_allow_more_than_the_plan_under_copilot(
                    for probe in sorted((allowed_a[j.applied or ""] & set(j.probes))
                                        - allowed_p[j.case.plan])]
     TALLY["cases"] = len(cases)
+    for kind in ("sample", "corpus"):
+        TALLY[f"{kind} cases"] = len([c for c in cases if c.name.startswith(f"{kind}:")])
     TALLY["generated cases"] = len([c for c in cases if c.name.split(":")[0] in
                                     ("fuzz", "pair", "cp-pair")])
     TALLY["refused by apply"] = len(judged) - len(written)
