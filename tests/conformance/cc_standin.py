@@ -26,7 +26,7 @@ import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 #: A tool call the stand-in makes: the tool's name and its input object.
 Call = tuple[str, Mapping[str, Any]]
@@ -56,17 +56,23 @@ def marker(name: str) -> str:
 
 
 class StandIn:
-    """The server; ``with StandIn() as s: url = s.session(script)`` ... ``s.result(url)``."""
+    """The server; ``with StandIn() as s: url = s.session(script)`` ... ``s.result(url)``.
+
+    A stand-in for another API (``cp_standin``) is a subclass: its ``handler`` answers the
+    requests, ``session_type`` is its sessions' class and ``suffix`` ends its base URLs."""
+
+    session_type: type[Session] = Session
+    suffix = ""
 
     def __init__(self) -> None:
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._server = _Server(("127.0.0.1", 0), self.handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
-    def __enter__(self) -> StandIn:
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 
@@ -78,15 +84,19 @@ class StandIn:
     def port(self) -> int:
         return int(self._server.server_address[1])
 
+    def handler(self) -> type[http.server.BaseHTTPRequestHandler]:
+        """The request handler of this API."""
+        return _handler(self)
+
     def session(self, script: Sequence[Call], subagents: Mapping[str, Sequence[Call]] | None = None
                 ) -> tuple[str, Session]:
         """Register a script (and the subagents' scripts); returns the base URL the runtime
         must use, and the session."""
         with self._lock:
             sid = f"{next(self._ids):06d}"
-            session = Session(list(script), subagents=dict(subagents or {}))
+            session = self.session_type(list(script), subagents=dict(subagents or {}))
             self._sessions[sid] = session
-        return f"http://127.0.0.1:{self.port}/s/{sid}", session
+        return f"http://127.0.0.1:{self.port}/s/{sid}{self.suffix}", session
 
     def lookup(self, path: str) -> Session | None:
         parts = path.split("/")
@@ -94,6 +104,11 @@ class StandIn:
             return None
         with self._lock:
             return self._sessions.get(parts[2])
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # a session killed mid-request resets its connection: nothing to report
 
 
 def text_of(content: object) -> str:

@@ -15,13 +15,12 @@ stand-ins keep the same record, only the wire format differs.
 from __future__ import annotations
 
 import http.server
-import itertools
 import json
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import cc_standin
 from cc_standin import Call, Session, marker, text_of, whose
 
 __all__ = ["Call", "CopilotSession", "Session", "StandIn", "answer", "marker"]
@@ -36,51 +35,26 @@ class CopilotSession(Session):
     closed: bool = False
 
 
-class StandIn:
-    """The server; ``with StandIn() as s: url, session = s.session(script)``."""
+class StandIn(cc_standin.StandIn):
+    """The server (``cc_standin.StandIn``'s, speaking this API); ``with StandIn() as s: url,
+    session = s.session(script)``."""
 
-    def __init__(self) -> None:
-        self._sessions: dict[str, CopilotSession] = {}
-        self._lock = threading.Lock()
-        self._ids = itertools.count(1)
-        self._server = _Server(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+    session_type = CopilotSession
+    suffix = "/v1"
 
-    def __enter__(self) -> StandIn:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    @property
-    def port(self) -> int:
-        return int(self._server.server_address[1])
+    def handler(self) -> type[http.server.BaseHTTPRequestHandler]:
+        return _handler(self)
 
     def session(self, script: Sequence[Call],
                 subagents: Mapping[str, Sequence[Call]] | None = None
                 ) -> tuple[str, CopilotSession]:
-        """Register a script (and the subagents' scripts, ``cc_standin.Session.subagents``);
-        returns the base URL the runtime must use, and the session."""
-        with self._lock:
-            sid = f"{next(self._ids):06d}"
-            session = CopilotSession(list(script), subagents=dict(subagents or {}))
-            self._sessions[sid] = session
-        return f"http://127.0.0.1:{self.port}/s/{sid}/v1", session
+        url, session = super().session(script, subagents)
+        assert isinstance(session, CopilotSession)
+        return url, session
 
     def lookup(self, path: str) -> CopilotSession | None:
-        parts = path.split("/")
-        if len(parts) < 3 or parts[1] != "s":
-            return None
-        with self._lock:
-            return self._sessions.get(parts[2])
-
-
-class _Server(http.server.ThreadingHTTPServer):
-    def handle_error(self, request: object, client_address: object) -> None:
-        pass  # a session killed mid-request resets its connection: nothing to report
+        found = super().lookup(path)
+        return found if isinstance(found, CopilotSession) else None
 
 
 def answer(session: CopilotSession, body: Mapping[str, Any]) -> bytes:
