@@ -8,6 +8,9 @@ the binary.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from skillgrant.runtimes.copilot_cli import judge, keys_of, matches, rule
@@ -104,3 +107,32 @@ def test_keys_of_a_witness_hold_whatever_the_tool_list() -> None:
     assert keys_of("foo") == ("foo",)
     assert matches(rule("Bash(foo:*)"), "foo zz") and matches(rule("Bash(foo:*)"), "foo")
     assert not matches(rule("Bash(touch:*)"), "toucha")
+
+
+# --- the gate reads Copilot CLI's subagents (issue 33; measured in test_copilot_gate_e2e.py) ---
+
+def _copilot_call(tool: str, args: dict[str, object], agent: str | None = None) -> bytes:
+    body: dict[str, object] = {"sessionId": "s", "timestamp": 1767225600000, "cwd": "/tmp",
+                               "toolName": tool, "toolArgs": args}
+    if agent is not None:  # as Copilot CLI 1.0.102 sends a subagent's call
+        body |= {"agentId": agent, "agentType": "general-purpose", "parentAgentId": "s"}
+    return json.dumps(body).encode()
+
+
+def test_the_gate_reads_copilot_subagents_and_their_task_calls(tmp_path: Path) -> None:
+    from skillgrant.gate.hook import Options, decide
+
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(echo *)", "Agent(general-purpose)"]}))
+    judged = Options({"--plan": str(plan), "--dialect": "copilot-cli"})
+    task = {"description": "d", "name": "n", "prompt": "p", "mode": "sync"}
+    assert decide(judged, _copilot_call("task", {**task, "agent_type": "general-purpose"})
+                  ).stdout == "{}\n"
+    assert decide(judged, _copilot_call("task", {**task, "agent_type": "explore"})).status == 2
+    touch = {"command": "touch zz"}
+    assert decide(judged, _copilot_call("bash", touch, agent="a1")).status == 2
+    # The hook that follows a skill judges a Copilot subagent's call, named by `agentId`.
+    following = Options({"--plan": str(plan), "--dialect": "copilot-cli",
+                         "--for-skill": "probe"})
+    assert decide(following, _copilot_call("bash", touch, agent="a1")).status == 2
+    assert decide(following, _copilot_call("bash", touch)).status == 0

@@ -48,7 +48,8 @@ class Call(NamedTuple):
     tool_input: Mapping[str, object]
     cwd: str | None
     session: str | None
-    #: the subagent making the call (Claude Code's ``agent_id``, else its ``agent_type``);
+    #: the subagent making the call (Claude Code's ``agent_id``, else its ``agent_type``;
+    #: Copilot CLI's ``agentId``, else its ``agentType``);
     #: None for the main agent's
     agent: str | None = None
 
@@ -96,7 +97,9 @@ def read_call(payload: object, dialect: str) -> Call:
                            "an object")
     cwd = payload.get("cwd")
     session = payload.get("sessionId" if camel else "session_id")
-    agent = payload.get("agent_id") or payload.get("agent_type")
+    # Copilot CLI names a subagent's call `agentId`/`agentType` (measured, issue 33).
+    agent = (payload.get("agentId") or payload.get("agentType")) if camel else (
+        payload.get("agent_id") or payload.get("agent_type"))
     return Call(dialect, tool, tool_input, cwd if isinstance(cwd, str) else None,
                 session if isinstance(session, str) else None,
                 str(agent) if agent is not None and agent != "" else None)
