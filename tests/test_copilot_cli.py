@@ -9,6 +9,7 @@ the binary.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -111,7 +112,7 @@ def test_keys_of_a_witness_hold_whatever_the_tool_list() -> None:
 
 # --- the gate reads Copilot CLI's subagents (issue 33; measured in test_copilot_gate_e2e.py) ---
 
-def _copilot_call(tool: str, args: dict[str, object], agent: str | None = None) -> bytes:
+def _copilot_call(tool: str, args: Mapping[str, object], agent: str | None = None) -> bytes:
     body: dict[str, object] = {"sessionId": "s", "timestamp": 1767225600000, "cwd": "/tmp",
                                "toolName": tool, "toolArgs": args}
     if agent is not None:  # as Copilot CLI 1.0.102 sends a subagent's call
