@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import random
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
 from cc_cases import (
@@ -30,6 +29,7 @@ from cc_cases import (
     block_list,
     corpus_cases,
     fuzz_cases,
+    judge_case,
     pair_cases,
     plan_skill,
     skill,
@@ -38,11 +38,10 @@ from cc_probe import OUTSIDE, Probe
 from cp_fixture import copilot
 from cp_probe import TALLY, CopilotJudge
 
-from skillgrant import SkillFileError, parse_grant
+from skillgrant import Decision, parse_grant
 from skillgrant.errors import GrantSyntaxError
 from skillgrant.plan.model import Plan
 from skillgrant.runtimes.copilot_cli import judge as copilot_judge
-from skillgrant.skillfile.builder import apply_to_text, read_skill
 
 __all__ = ["copilot"]
 
@@ -123,23 +122,11 @@ def probes_for(submitted: list[str], kept: list[str], witnesses: list[str]) -> l
 
 # --- end-to-end soundness -------------------------------------------------------------------
 
-@dataclass
-class Judged:
-    case: Case
-    applied: str | None
-    probes: list[Probe]
-
-
-def _judged(case: Case) -> Judged:
-    plan = Plan.from_entries(list(case.plan))
-    try:
-        new_text, decision = apply_to_text(case.text, plan)
-    except SkillFileError:
-        return Judged(case, None, [])
-    doc = read_skill(case.text)
-    submitted = list(doc.allowed_tools.entries) if doc.allowed_tools else []
+def copilot_probes(decision: Decision, submitted: list[str]) -> list[Probe]:
+    """A case's probes under Copilot CLI: the base, each entry's (submitted and kept), and the
+    witnesses of the drops."""
     witnesses = [v.witness for v in decision.dropped if v.witness]
-    return Judged(case, new_text, probes_for(submitted, list(decision.allowed), witnesses))
+    return probes_for(submitted, list(decision.allowed), witnesses)
 
 
 def sample_cases() -> list[Case]:
@@ -168,7 +155,7 @@ def _chunks(probes: list[Probe]) -> list[list[Probe]]:
 def test_applied_skills_never_allow_more_than_the_plan_under_copilot(
         copilot: CopilotJudge) -> None:
     cases = all_cases()
-    judged = [_judged(case) for case in cases]
+    judged = [judge_case(case, copilot_probes) for case in cases]
     written = [j for j in judged if j.applied is not None]
     by_text: dict[str, dict[Probe, None]] = defaultdict(dict)
     for j in written:
