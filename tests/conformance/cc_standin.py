@@ -58,11 +58,15 @@ def marker(name: str) -> str:
 class StandIn:
     """The server; ``with StandIn() as s: url = s.session(script)`` ... ``s.result(url)``.
 
-    A stand-in for another API (``cp_standin``) is a subclass: its ``handler`` answers the
-    requests, ``session_type`` is its sessions' class and ``suffix`` ends its base URLs."""
+    A stand-in for another API (``cp_standin``) is a subclass: ``serves``, ``reply`` and
+    ``get`` speak it, ``session_type`` is its sessions' class and ``suffix`` ends its base
+    URLs."""
 
     session_type: type[Session] = Session
     suffix = ""
+    #: The bodies of a 404 (no such session) and a 400 (not JSON) in this API.
+    not_found = b'{"type":"error","error":{"type":"not_found_error","message":"no such session"}}'
+    not_json = b'{"type":"error"}'
 
     def __init__(self) -> None:
         self._sessions: dict[str, Session] = {}
@@ -85,8 +89,20 @@ class StandIn:
         return int(self._server.server_address[1])
 
     def handler(self) -> type[http.server.BaseHTTPRequestHandler]:
-        """The request handler of this API."""
+        """The request handler: it asks ``serves``, ``reply`` and ``get``."""
         return _handler(self)
+
+    def serves(self, path: str) -> bool:
+        """Whether a POST to ``path`` is a request of this API."""
+        return "/v1/messages" in path
+
+    def reply(self, session: Session, body: Mapping[str, Any]) -> bytes:
+        """The event stream answering one request of ``session``."""
+        return answer(session, body)
+
+    def get(self, path: str) -> bytes | None:
+        """The answer to a GET of ``path``, or None (404)."""
+        return None
 
     def session(self, script: Sequence[Call], subagents: Mapping[str, Sequence[Call]] | None = None
                 ) -> tuple[str, Session]:
@@ -228,19 +244,20 @@ def _handler(owner: StandIn) -> type[http.server.BaseHTTPRequestHandler]:
             length = int(self.headers.get("content-length") or 0)
             raw = self.rfile.read(length)
             session = owner.lookup(self.path)
-            if session is None or "/v1/messages" not in self.path:
-                self._send(404, b'{"type":"error","error":{"type":"not_found_error",'
-                                b'"message":"no such session"}}', "application/json")
+            if session is None or not owner.serves(self.path):
+                self._send(404, owner.not_found, "application/json")
                 return
             try:
                 body = json.loads(raw)
             except ValueError:
-                self._send(400, b'{"type":"error"}', "application/json")
+                self._send(400, owner.not_json, "application/json")
                 return
-            self._send(200, answer(session, body), "text/event-stream")
+            self._send(200, owner.reply(session, body), "text/event-stream")
 
         def do_GET(self) -> None:
-            self._send(404, b"{}", "application/json")
+            found = owner.get(self.path)
+            self._send(404 if found is None else 200, b"{}" if found is None else found,
+                       "application/json")
 
         def _send(self, status: int, data: bytes, kind: str) -> None:
             self.send_response(status)

@@ -14,7 +14,6 @@ stand-ins keep the same record, only the wire format differs.
 
 from __future__ import annotations
 
-import http.server
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -41,9 +40,22 @@ class StandIn(cc_standin.StandIn):
 
     session_type = CopilotSession
     suffix = "/v1"
+    not_found = b'{"error":{"message":"no such session"}}'
+    not_json = b'{"error":{"message":"not JSON"}}'
 
-    def handler(self) -> type[http.server.BaseHTTPRequestHandler]:
-        return _handler(self)
+    def serves(self, path: str) -> bool:
+        return path.endswith("/chat/completions")
+
+    def reply(self, session: Session, body: Mapping[str, Any]) -> bytes:
+        assert isinstance(session, CopilotSession)
+        return answer(session, body)
+
+    def get(self, path: str) -> bytes | None:
+        if not path.endswith("/models"):
+            return None
+        return json.dumps({"object": "list", "data": [{
+            "id": "gpt-4.1", "object": "model", "created": 1_700_000_000,
+            "owned_by": "stand-in"}]}).encode()
 
     def session(self, script: Sequence[Call],
                 subagents: Mapping[str, Sequence[Call]] | None = None
@@ -99,43 +111,3 @@ def answer(session: CopilotSession, body: Mapping[str, Any]) -> bytes:
     events = [f"data: {json.dumps(c)}\n\n" for c in chunks]
     events.append("data: [DONE]\n\n")
     return "".join(events).encode()
-
-
-def _handler(owner: StandIn) -> type[http.server.BaseHTTPRequestHandler]:
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-        def do_POST(self) -> None:
-            length = int(self.headers.get("content-length") or 0)
-            raw = self.rfile.read(length)
-            session = owner.lookup(self.path)
-            if session is None or not self.path.endswith("/chat/completions"):
-                self._send(404, b'{"error":{"message":"no such session"}}', "application/json")
-                return
-            try:
-                body = json.loads(raw)
-            except ValueError:
-                self._send(400, b'{"error":{"message":"not JSON"}}', "application/json")
-                return
-            self._send(200, answer(session, body), "text/event-stream")
-
-        def do_GET(self) -> None:
-            if self.path.endswith("/models"):
-                data = {"object": "list", "data": [{"id": "gpt-4.1", "object": "model",
-                                                    "created": 1_700_000_000,
-                                                    "owned_by": "stand-in"}]}
-                self._send(200, json.dumps(data).encode(), "application/json")
-                return
-            self._send(404, b"{}", "application/json")
-
-        def _send(self, status: int, data: bytes, kind: str) -> None:
-            self.send_response(status)
-            self.send_header("content-type", kind)
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    return Handler
