@@ -32,13 +32,19 @@ from .limits import (
 from .log import heard, library_logger
 from .log import loaded as log_loaded
 from .prepared import PlainTool, PreparedPlan, plan_for
-from .runtimes import Profile, profiles
+from .runtimes import Profile, entry_verdict, profiles
 from .screening import check_approved_entry as check_approved_entry
 from .screening import inert_reason, runtime_inert_reason, screen
 from .verdicts import Decision, Verdict
 
 
 def _decide(entry: str, plan: PreparedPlan, value_budget: Budget | None = None) -> Verdict:
+    if plan.profile is not None and plan.profile.entry_reading is not None:
+        # A runtime whose language no domain has reads the entry whole, against the plan's
+        # entries as written (a canonical spelling may read otherwise there).
+        whole = entry_verdict(plan.profile, entry, [a.entry for a in plan.entries])
+        if whole is not None:
+            return whole
     remembered = plan.remembered.get(entry)
     if remembered is not None:
         # The same entry against the same plan: the same verdict, and the same work charged to

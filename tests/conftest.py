@@ -26,6 +26,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     # Here, not in tests/conformance/conftest.py: options must be known before collection.
     parser.addoption("--conformance", action="store_true",
                      help="run the runtime conformance suite against the pinned Claude Code")
+    parser.addoption("--copilot", action="store_true",
+                     help="with --conformance: also run the Copilot CLI suite "
+                          "(tests/conformance/test_copilot_*.py), against the pinned Copilot CLI")
     parser.addoption("--conformance-workers", type=int, default=3,
                      help="Claude Code sessions run at once (conformance suite)")
     parser.addoption("--bun", action="store_true",
@@ -97,8 +100,15 @@ ORACLE = Path(__file__).resolve().parent / "oracle"
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Without ``--conformance`` the suite is skipped, saying so (it takes minutes and needs
     the pinned runtime); with it, a missing runtime or jail fails, never passes silently.
-    The Bun differential (tests/oracle) likewise runs only with ``--bun``, and a test marked
-    ``slow`` (a fresh installation: tens of seconds of CPU each) only with ``--slow``."""
+    The Bun differential (tests/oracle) likewise runs only with ``--bun``, the Copilot CLI
+    suite (tests/conformance/test_copilot_*.py) only with ``--conformance --copilot``, and a
+    test marked ``slow`` (a fresh installation: tens of seconds of CPU each) only with
+    ``--slow``."""
+    if config.getoption("--conformance") and not config.getoption("--copilot"):
+        later = pytest.mark.skip(reason="the Copilot CLI suite runs with --copilot")
+        for item in items:
+            if Path(str(item.path)).name.startswith("test_copilot_"):
+                item.add_marker(later)
     skip = pytest.mark.skip(reason="the runtime conformance suite runs with --conformance")
     skip_bun = pytest.mark.skip(reason="the Bun differential runs with --bun")
     skip_slow = pytest.mark.skip(reason="a fresh installation: runs with --slow "
@@ -145,6 +155,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
         counts = ", ".join(f"{value} {name}" for name, value in tally.items())
         terminalreporter.write_line(f"conformance against Claude Code {PINNED_VERSION}: {counts}")
+    copilot = getattr(sys.modules.get("cp_probe"), "TALLY", None)
+    if copilot:
+        from cp_runtime import PINNED_VERSION as COPILOT_VERSION
+
+        counts = ", ".join(f"{value} {name}" for name, value in copilot.items())
+        terminalreporter.write_line(f"conformance against Copilot CLI {COPILOT_VERSION}: {counts}")
 
 
 # --- an installation of the checkout (tests/installed.py) -------------------------------------

@@ -36,18 +36,19 @@ def test_mcp_server_ending_in_underscore_does_not_cover_triple_underscore_names(
 
 
 def test_mcp_ambiguous_boundaries_are_decided_by_identity_only() -> None:
+    # (Claude Code's reading: under Copilot CLI an MCP entry is covered only by itself.)
     # `mcp__gh___x` splits to server `gh` (tool `_x`) on the first "__", but a runtime that
     # knows a server `gh_` reads it as that server's tool `x`: fail closed, unless identical.
-    assert prove("mcp__gh___x", ["mcp__gh"]).status == "unknown"
-    assert prove("mcp__gh___x", ["mcp__gh___x"]).covered
-    assert prove("mcp__a_", ["mcp__a_"]).covered
+    assert prove("mcp__gh___x", ["mcp__gh"], runtime="claude-code").status == "unknown"
+    assert prove("mcp__gh___x", ["mcp__gh___x"], runtime="claude-code").covered
+    assert prove("mcp__a_", ["mcp__a_"], runtime="claude-code").covered
     # (not covered; no certain witness, as the approved name itself can be read two ways)
-    assert not prove("mcp__a__x", ["mcp__a_"]).covered
+    assert not prove("mcp__a__x", ["mcp__a_"], runtime="claude-code").covered
     # Issue 28, class 6: a server name may hold "__", and rules match the tool's own server.
-    assert prove("mcp__a__b__*", ["mcp__a"]).status == "unknown"
-    assert prove("mcp__a__b__t", ["mcp__a"]).status == "unknown"
-    assert prove("mcp__a__b__t", ["mcp__a__b__t"]).covered
-    assert prove("mcp__a__t", ["mcp__a"]).covered
+    assert prove("mcp__a__b__*", ["mcp__a"], runtime="claude-code").status == "unknown"
+    assert prove("mcp__a__b__t", ["mcp__a"], runtime="claude-code").status == "unknown"
+    assert prove("mcp__a__b__t", ["mcp__a__b__t"], runtime="claude-code").covered
+    assert prove("mcp__a__t", ["mcp__a"], runtime="claude-code").covered
 
 
 # --------------------------------------------------------------------------------------------

@@ -159,14 +159,15 @@ def test_corpus_has_at_least_100_well_formed_cases() -> None:
 def test_hostile_submitted_entry(case: Case) -> None:
     entry = case.value()
     approved = case.data.get("approved", list(NARROW))
-    verdict = prove(entry, approved)
+    # The table's statuses are Claude Code's reading; Copilot CLI's is tests/test_copilot_cli.py.
+    verdict = prove(entry, approved, runtime="claude-code")
     assert (verdict.status, case.fragment in verdict.reason) == (case.expect, True), verdict
     assert not verdict.covered and verdict.covered_by is None and verdict.written is None
     if verdict.status == "not_covered":
         assert verdict.witness
     # As a value, the entry may split into pieces (semantics §2) and a piece may truly narrow the
     # plan.
-    decision = constrain([entry], approved)
+    decision = constrain([entry], approved, runtime="claude-code")
     if "approved" in case.data:
         assert decision.kept == [] and decision.restored
     elif decision.restored:

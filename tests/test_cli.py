@@ -348,7 +348,8 @@ def test_github_format(repo: Path) -> None:
         "Bash(gh *)); the runtime matches tool names exactly",
         "::error file=skills/wide/SKILL.md,line=7,col=5,endLine=7,endColumn=18,title=SG001 "
         "not-covered::Bash(rm -rf /)"
-        " is not covered by the plan: no approved grant allows 'rm -rf /' (witness: rm -rf /)",
+        " is not covered by the plan: under Claude Code 2.1.332: no approved grant allows "
+        "'rm -rf /' (witness: rm -rf /)",
     ]
 
 
@@ -460,7 +461,8 @@ def test_explain_covered_exit_0() -> None:
                                             "(MAX_ENTRY_LENGTH)"),
 ])
 def test_explain_anything_else_exit_1(grant: str, status: str, evidence: str) -> None:
-    result = run("explain", grant, "--approved", "Bash(gh *), Read")
+    # Claude Code's reading alone (the default also judges under Copilot CLI, which names it).
+    result = run("explain", grant, "--approved", "Bash(gh *), Read", "--runtime", "claude-code")
     assert result.exit_code == 1, result.output
     assert result.stdout.splitlines()[0].split(": ", 1)[1].startswith(status)
     assert evidence in result.stdout.splitlines()

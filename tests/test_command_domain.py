@@ -12,14 +12,13 @@ no approved entry of the same tool.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import pytest
+from pinned import prove
 from reference import Mode, ref_allows, ref_allows_any
 
 from skillgrant import Verdict, parse_grant
-from skillgrant import prove as prove_any
 from skillgrant.domains import command, registry
 from skillgrant.domains.base import EVERY_TEXT, Budget
 from skillgrant.prepared import plan_for
@@ -29,7 +28,6 @@ from skillgrant.vocabulary import Domain
 
 # These tables are Claude Code's command language (tests/reference.py models it), judged under
 # it alone; Copilot CLI's reading has its own tables (tests/test_copilot_cli.py).
-prove = functools.partial(prove_any, runtime="claude-code")
 #: The tables pin the language of §4.1. Claude Code also approves an exact (or prefix) rule whole
 #: unless its command is plain (``commandpattern.plain_command``), so under its profile a
 #: covered row whose entry is not plain is `unknown`: the tables below judge the language alone

@@ -3,14 +3,12 @@ plan errors, the over-limit value, the structured log records, and every named l
 
 from __future__ import annotations
 
-import functools
 import logging
 
 import pytest
+from pinned import constrain, prove
 
 from skillgrant import AllowedToolsError, PlanError, SkillgrantError
-from skillgrant import constrain as constrain_any
-from skillgrant import prove as prove_any
 from skillgrant.limits import (
     MAX_ENTRIES_PER_VALUE,
     MAX_ENTRY_LENGTH,
@@ -19,11 +17,6 @@ from skillgrant.limits import (
 )
 from skillgrant.prepared import plan_for
 from skillgrant.prover import prove_prepared
-
-# These tables are Claude Code's reading (tests/reference.py models it), judged under it
-# alone; Copilot CLI's reading has its own tables (tests/test_copilot_cli.py).
-constrain = functools.partial(constrain_any, runtime="claude-code")
-prove = functools.partial(prove_any, runtime="claude-code")
 
 # --------------------------------------------------------------------------------------------
 # Kept entries: order, canonical spelling, duplicates

@@ -10,20 +10,15 @@ its subtree and ignoring letter case.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 
 import pytest
+from pinned import prove
 from reference import path_allows, path_witness
 
-from skillgrant import prove as prove_any
 from skillgrant.domains import path, pathpattern
 from skillgrant.domains.base import Budget, Context, OverBudget
 from skillgrant.grants import parse_grant
-
-# These tables are Claude Code's reading (tests/reference.py models it), judged under it
-# alone; Copilot CLI's reading has its own tables (tests/test_copilot_cli.py).
-prove = functools.partial(prove_any, runtime="claude-code")
 
 Bases = Mapping[str, str] | None
 Row = tuple[str, list[str], Bases, str]

@@ -7,18 +7,13 @@ Every expectation below is read off the contract's words; the row ids name the r
 from __future__ import annotations
 
 import dataclasses
-import functools
 
 import pytest
+from pinned import prove
 
 import skillgrant
 from skillgrant import AllowedToolsError, GrantSyntaxError, parse_grant, split_allowed_tools
-from skillgrant import prove as prove_any
 from skillgrant.grants import runtime_split
-
-# These tables are Claude Code's reading (tests/reference.py models it), judged under it
-# alone; Copilot CLI's reading has its own tables (tests/test_copilot_cli.py).
-prove = functools.partial(prove_any, runtime="claude-code")
 
 # --------------------------------------------------------------------------------------------
 # Splitting a value into entries

@@ -7,14 +7,12 @@ SkillFileError or PlanError naming the file and the limit; never a crash, never 
 from __future__ import annotations
 
 import ast
-import functools
 from pathlib import Path
 
 import pytest
+from pinned import constrain, prove
 
 from skillgrant import PlanError, SkillFileError, limits
-from skillgrant import constrain as constrain_any
-from skillgrant import prove as prove_any
 from skillgrant.limits import (
     MAX_ENTRIES_PER_VALUE,
     MAX_ENTRY_LENGTH,
@@ -28,10 +26,6 @@ from skillgrant.limits import (
 )
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_file, apply_to_text
-
-# The limits are decided in Claude Code's reading (Copilot CLI's has its own tables).
-constrain = functools.partial(constrain_any, runtime="claude-code")
-prove = functools.partial(prove_any, runtime="claude-code")
 
 LIMITS_SOURCE = Path(limits.__file__).read_text(encoding="utf-8")
 PLAN = Plan.from_entries(["Bash(gh pr list)", "Read(src/**)"])

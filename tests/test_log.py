@@ -3,20 +3,18 @@ listener, while a process that never loads ``logging`` never pays for it (skillg
 
 from __future__ import annotations
 
-import functools
 import logging
 import subprocess
 import sys
 from collections.abc import Iterator
 
 import pytest
+from pinned import constrain
 
-from skillgrant import constrain as constrain_any
 from skillgrant.log import heard, library_logger
 from skillgrant.prepared import clear_caches
 
 # One runtime's reading: its drop records carry no runtime's name.
-constrain = functools.partial(constrain_any, runtime="claude-code")
 
 
 @pytest.fixture
@@ -82,7 +80,8 @@ def test_logging_configured_after_the_import_still_hears_the_records() -> None:
                 "logging.basicConfig(format='%(levelname)s %(message)s')\n"
                 "skillgrant.constrain(['Bash(rm -rf /)'], ['Read'])")
     assert done.stderr.splitlines() == [
-        "WARNING dropped Bash(rm -rf /): no approved grant allows 'rm -rf /'",
+        "WARNING dropped Bash(rm -rf /): under Claude Code 2.1.332: no approved grant allows "
+        "'rm -rf /'",
         "WARNING restored the approved allowed-tools: nothing submitted was covered"]
 
 

@@ -14,21 +14,17 @@ Statuses are pinned too: only the words change.
 
 from __future__ import annotations
 
-import functools
 import re
 
 import pytest
+from pinned import constrain, prove
 from typer.testing import CliRunner
 
 from skillgrant import Plan
-from skillgrant import constrain as constrain_any
-from skillgrant import prove as prove_any
 from skillgrant.review.lint import diff_entries
 from skillgrant.rules import RULE_BY_ID, rule_for
 
 # The messages of one runtime's reading (several runtimes name theirs: tests/test_copilot_cli.py).
-constrain = functools.partial(constrain_any, runtime="claude-code")
-prove = functools.partial(prove_any, runtime="claude-code")
 
 # --- 1. a bare tool without specifiers ------------------------------------------------------
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pinned
 import pytest
 from typer.testing import CliRunner, Result
 
@@ -233,6 +234,7 @@ def test_split_hands_out_a_fresh_list() -> None:
 
 
 def test_a_list_of_approved_entries_is_found_again_only_while_it_is_unchanged() -> None:
+    prove = pinned.prove  # the verdicts below are Claude Code's reading; the cache is the point
     clear_caches()
     first, second = ["Bash(gh *)"], ["Bash(pnpm *)"]
     for _ in range(3):  # alternating lists, each found again

@@ -130,7 +130,9 @@ def test_the_run_time_section_runs_as_written(tmp_path: Path, installed: Install
         assert outside.returncode == 2 and "rm -rf /tmp/x" in outside.stderr, outside.stderr
         inside = run_hook(command, _payload(is_copilot, "gh issue list --label bug", elsewhere),
                           elsewhere)
-        assert (inside.returncode, inside.stdout, inside.stderr) == (0, "", "")
+        # Copilot CLI needs one JSON object on stdout: an empty one is no decision (issue 30).
+        no_decision = "{}\n" if is_copilot else ""
+        assert (inside.returncode, inside.stdout, inside.stderr) == (0, no_decision, "")
 
 
 def _payload(copilot: bool, command: str, cwd: Path) -> dict[str, object]:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from pinned import constrain, prove
 
-from skillgrant import constrain, prove
 from skillgrant.reports import escape
 from skillgrant.reports.check import (
     FileError,

@@ -63,6 +63,7 @@ def test_a_sample_as_a_step_summary(monkeypatch: pytest.MonkeyPatch) -> None:
     run = Run("check", "samples/gh-triage/plan.yaml",
               checked(REPO, ["samples/gh-triage/SKILL.md"], plan))
     path = "`samples/gh-triage/SKILL.md`"
+    # Judged under every runtime by default, a drop names the one it holds under (issue 30).
     assert render_check_markdown(run) == (
         "**skillgrant check** against `samples/gh-triage/plan.yaml`: 1 file checked: "
         "1 would change.\n"
@@ -78,11 +79,12 @@ def test_a_sample_as_a_step_summary(monkeypatch: pytest.MonkeyPatch) -> None:
         f"| {path} | 5 | kept | `Bash(gh issue view *)` | covered by `Bash(gh *)` |\n"
         f"| {path} | 5 | kept | `Bash(gh label list)` | covered by `Bash(gh *)` |\n"
         f"| {path} | 5 | **dropped** (SG001 `not-covered`) | `Bash(rm -rf /tmp/triage-cache)` "
-        "| witness `rm -rf /tmp/triage-cache`: no approved grant allows "
-        "'rm -rf /tmp/triage-cache' |\n"
+        "| witness `rm -rf /tmp/triage-cache`: under Claude Code 2\\.1\\.332\\: no approved "
+        "grant allows 'rm -rf /tmp/triage-cache' |\n"
         f"| {path} | 5 | kept | `Read` | covered by `Read` |\n"
         f"| {path} | 5 | **dropped** (SG001 `not-covered`) | `WebFetch` | witness "
-        "`evil.example.com`: it allows every host, and no approved grant allows "
+        "`evil.example.com`: under Claude Code 2\\.1\\.332\\: it allows every host, and no "
+        "approved grant allows "
         "'evil\\.example\\.com' |\n")
 
 
@@ -119,7 +121,9 @@ def test_restores_errors_repeats_and_spellings(tmp_path: Path) -> None:
     ]
     # The file with an input error has no decision rows; each row has its entry's line.
     assert [row[1] for row in decisions] == ["4", "4", "4", "4", "4", "4", "4"]
-    assert decisions[0][4] == "witness `rm -rf /`: no approved grant allows 'rm -rf /'"
+    # Judged under every runtime by default, a drop names the one it holds under (issue 30).
+    assert decisions[0][4] == ("witness `rm -rf /`: under Claude Code 2\\.1\\.332\\: no approved "
+                               "grant allows 'rm -rf /'")
     assert decisions[2][4] == "covered by `Bash(gh *)`; written as `Bash(gh pr list)`"
     assert decisions[4][4] == "repeats an earlier entry; written once"
     assert "never reads it" in decisions[6][4]

@@ -8,6 +8,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import pinned
 import pytest
 from reference import Mode, ref_allows
 
@@ -205,8 +206,9 @@ def test_declared_shell_aliases_are_linted_like_bash() -> None:
 @pytest.mark.parametrize("entry", [e for rule, pos, _ in LINT_TABLE if rule.startswith("SGL2")
                                    for e in pos])
 def test_inert_rules_agree_with_the_prover(entry: str) -> None:
-    # semantics §3: lint reports the approved entries that prove() calls inert when submitted.
-    assert prove(entry, ["Bash"]).status == "inert"
+    # semantics §3: lint reports the approved entries that prove() calls inert when submitted
+    # under Claude Code (its rules name Claude Code's tools and forms).
+    assert pinned.prove(entry, ["Bash"]).status == "inert"
 
 
 @pytest.mark.parametrize("entry", [e for rule, pos, _ in LINT_TABLE if rule[3] in "13"
@@ -267,7 +269,6 @@ def test_no_example_when_the_wildcard_is_inside_quotes() -> None:
 @pytest.mark.parametrize(("entry", "replacement"), [
     ("bash(gh *)", "Bash(gh *)"),
     ("Task(reviewer)", "Agent(reviewer)"),
-    ("Bash(git add:*)", "Bash(git add *)"),
     ("mcp__gh__get_issue(x)", "mcp__gh__get_issue"),
     ("Glob(*)", "Glob"),
 ])
@@ -288,6 +289,9 @@ def test_replacements_mean_the_same(entry: str, replacement: str) -> None:
     # is decided by identity only (semantics §2): the prover cannot show the two mean the same.
     "Bash(echo a*:*)",
     "Bash(echo a\\*:*)",
+    # Under Copilot CLI, judged by default, `git add:*` approves the command key `git add` and
+    # `git add *` no key at all (it has no globs): not the same grant there (issue 30).
+    "Bash(git add:*)",
 ])
 def test_legacy_prefix_without_a_safe_rewrite_has_no_replacement(entry: str) -> None:
     [finding] = lint_entries([entry])
@@ -298,8 +302,8 @@ def test_legacy_prefix_without_a_safe_rewrite_has_no_replacement(entry: str) -> 
 def test_glued_wildcard_suggests_the_narrower_form() -> None:
     [finding] = lint_entries(["Bash(ls*)"])
     assert finding.replacement == "Bash(ls *)"
-    assert prove("Bash(ls *)", ["Bash(ls*)"]).covered
-    assert not prove("Bash(lsof)", ["Bash(ls *)"]).covered
+    assert pinned.prove("Bash(ls *)", ["Bash(ls*)"]).covered
+    assert not pinned.prove("Bash(lsof)", ["Bash(ls *)"]).covered
 
 
 def test_several_commands_in_one_entry_are_split_into_entries() -> None:
@@ -414,9 +418,19 @@ def test_diff_unprovable_new_entries_escalate(entry: str, status: str) -> None:
 
 
 def test_diff_inert_new_entries_grant_nothing() -> None:
-    result = diff_entries(["Read"], ["Read", "Write(src/**)", "LS"])
+    result = pinned.diff_entries(["Read"], ["Read", "Write(src/**)", "LS"])
     assert not result.escalates
     assert _kinds(result)[1:] == [("inert", "Write(src/**)"), ("inert", "LS")]
+
+
+def test_diff_under_every_runtime_escalates_what_copilot_reads_as_a_grant() -> None:
+    # Copilot CLI reads `Write(src/**)` as a rule for writing files, whose paths are not
+    # modelled (issue 30); `LS` is no name it is measured to read: neither is shown to grant
+    # nothing there, so both are escalations, named under Copilot CLI.
+    result = diff_entries(["Read"], ["Read", "Write(src/**)", "LS"])
+    assert [(e.entry, e.verdict.status) for e in result.escalated] == [
+        ("Write(src/**)", "unknown"), ("LS", "unknown")]
+    assert all("Copilot CLI" in e.verdict.reason for e in result.escalated)
 
 
 def test_diff_removed_entries() -> None:
@@ -437,10 +451,13 @@ def test_diff_added_entry_covered_by_a_kept_one() -> None:
 
 
 def test_diff_respelling_is_equivalent() -> None:
-    # semantics §4.1: `P:*` and `P *` both denote {P} ∪ {P␠w}.
-    result = diff_entries(["Bash(git add:*)"], ["Bash(git add *)"])
+    # semantics §4.1: `P:*` and `P *` both denote {P} ∪ {P␠w} under Claude Code.
+    result = pinned.diff_entries(["Bash(git add:*)"], ["Bash(git add *)"])
     assert _kinds(result) == [("equivalent", "Bash(git add *)")]
     assert not result.escalates
+    # Under Copilot CLI as well (the default), `git add *` grants nothing: a narrowing.
+    both = diff_entries(["Bash(git add:*)"], ["Bash(git add *)"])
+    assert _kinds(both) == [("narrowed", "Bash(git add *)")] and not both.escalates
 
 
 def test_diff_accepts_plan_values() -> None:

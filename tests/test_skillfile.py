@@ -9,6 +9,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from pinned import claude_plan
 
 from skillgrant import SkillFileError
 from skillgrant.plan.model import Plan
@@ -63,7 +64,8 @@ def test_the_golden_corpus_is_large_enough() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_golden(case: Path) -> None:
-    plan = Plan.load(_plan_file(case))
+    # The goldens are Claude Code's reading; Copilot CLI's drops are the next test's.
+    plan = claude_plan(Plan.load(_plan_file(case)))
     text = decode_skill((case / "input.md").read_bytes())
     if (case / "error.txt").exists():
         with pytest.raises(SkillFileError) as info:
@@ -75,6 +77,19 @@ def test_golden(case: Path) -> None:
     assert new_text.encode("utf-8") == expected
     assert apply_to_text(new_text, plan, path="input.md")[0] == new_text
     assert_only_allowed_lines_changed(text, new_text)
+
+
+def test_a_golden_under_every_runtime_drops_what_copilot_reads_wider() -> None:
+    # Judged by default under Copilot CLI too (issue 30): the plan's `Bash(npm test *)` is the
+    # command key `npm test *` there, which no command has, while `Bash(npm test)` approves the
+    # key `npm test`: `npm test zz` runs. So the entry the Claude Code golden keeps is dropped.
+    case = GOLDEN / "29-settings-json-plan"
+    text = decode_skill((case / "input.md").read_bytes())
+    _, decision = apply_to_text(text, Plan.load(_plan_file(case)), path="input.md")
+    (npm,) = [v for v in decision.dropped if v.entry == "Bash(npm test)"]
+    assert npm.witness == "npm test zz" and "Copilot CLI" in npm.reason
+    _, claude = apply_to_text(text, claude_plan(Plan.load(_plan_file(case))), path="input.md")
+    assert "Bash(npm test)" in claude.allowed
 
 
 def test_golden_restore_is_reported() -> None:

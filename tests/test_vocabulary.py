@@ -4,8 +4,9 @@ shell-tool aliases. Expectations come from the contract's words; row ids name th
 from __future__ import annotations
 
 import pytest
+from pinned import constrain, prove
 
-from skillgrant import constrain, parse_grant, prove
+from skillgrant import parse_grant
 from skillgrant.prepared import plan_for
 from skillgrant.prover import prove_prepared
 from skillgrant.vocabulary import ALIASES, CANONICAL, REMOVED

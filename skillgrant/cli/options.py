@@ -55,7 +55,7 @@ OutputOpt = Annotated[str | None, typer.Option(
 RuntimeOpt = Annotated[str | None, typer.Option(
     "--runtime", metavar="NAMES", help="The runtimes the entries are judged for, separated by "
     "commas (default: the plan's runtime key, else every runtime that reads allowed-tools: "
-    "claude-code).")]
+    "claude-code and copilot-cli).")]
 DebugOpt = Annotated[bool, typer.Option(
     "--debug", envvar="SKILLGRANT_DEBUG",
     help="Show tracebacks and the library's log records on stderr.")]

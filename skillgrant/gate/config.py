@@ -33,8 +33,12 @@ _WHERE = {
     "gemini-cli": ".gemini/settings.json (or ~/.gemini/settings.json)",
 }
 _FAILS_OPEN = {
-    "copilot-cli": "Copilot CLI denies the call when the hook fails, but lets it through when "
-                   "the hook times out.",
+    "copilot-cli": "Copilot CLI (1.0.102, measured) denies the call when the hook exits non-zero "
+                   "or crashes, but lets it run when the hook times out (timeoutSec), prints "
+                   "anything but one JSON object on stdout, or when this config file is not "
+                   "valid JSON (the file is skipped). Keep the file valid and the hook fast: "
+                   "run `skillgrant serve` and point the hook at it, so no call waits for a "
+                   "cold start.",
     "codex": "Codex lets the call through when the hook fails, times out or prints invalid "
              "output, and runs a project hook only once it is trusted: the gate is a ceiling "
              "only while it runs.",

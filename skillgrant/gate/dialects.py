@@ -48,7 +48,8 @@ class Call(NamedTuple):
     tool_input: Mapping[str, object]
     cwd: str | None
     session: str | None
-    #: the subagent making the call (Claude Code's ``agent_id``, else its ``agent_type``);
+    #: the subagent making the call (Claude Code's ``agent_id``, else its ``agent_type``;
+    #: Copilot CLI's ``agentId``, else its ``agentType``);
     #: None for the main agent's
     agent: str | None = None
 
@@ -96,7 +97,9 @@ def read_call(payload: object, dialect: str) -> Call:
                            "an object")
     cwd = payload.get("cwd")
     session = payload.get("sessionId" if camel else "session_id")
-    agent = payload.get("agent_id") or payload.get("agent_type")
+    # Copilot CLI names a subagent's call `agentId`/`agentType` (measured, issue 33).
+    agent = (payload.get("agentId") or payload.get("agentType")) if camel else (
+        payload.get("agent_id") or payload.get("agent_type"))
     return Call(dialect, tool, tool_input, cwd if isinstance(cwd, str) else None,
                 session if isinstance(session, str) else None,
                 str(agent) if agent is not None and agent != "" else None)
@@ -138,8 +141,20 @@ def depth_over(value: object, limit: int) -> bool:
 
 def supports(dialect: str, decision: Decision) -> bool:
     """Whether the runtime honours ``decision`` written as JSON: Codex reads neither a plain
-    ``allow`` nor ``ask`` (it fails open on both)."""
+    ``allow`` nor ``ask`` (it fails open on both). Copilot CLI is never answered ``allow``: it
+    runs such a call without any approval, over even ``--deny-tool shell`` (measured on
+    1.0.102), so inside the plan the gate defers instead."""
+    if dialect == "copilot-cli":
+        return decision != "allow"
     return not (dialect == "codex" and decision in ("allow", "ask"))
+
+
+def no_decision(dialect: str) -> str:
+    """What the hook prints when it defers to the runtime's own permissions: nothing, or for
+    Copilot CLI one JSON object without a decision (it reads ``{}`` as no decision: the call
+    runs when its rules pre-approve it, and is put to the person or refused otherwise,
+    measured on 1.0.102), so that every answer is one JSON object."""
+    return "{}\n" if dialect == "copilot-cli" else ""
 
 
 def _json_type(value: object) -> str:

@@ -27,6 +27,7 @@ from .dialects import (
     PayloadError,
     depth_over,
     detect,
+    no_decision,
     printable,
     read_call,
     render,
@@ -274,7 +275,7 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
         if not supports(call.dialect, decision):
             decision = "deny"
     if decision == "allow" and not supports(call.dialect, "allow"):
-        decision = None  # Codex reads no plain allow: nothing is sent, and nothing is logged
+        decision = None  # Codex reads no plain allow, Copilot CLI is never sent one: it defers
     if audit is not None:
         from .audit import record  # imported only when a record is written
         from .planfile import digest
@@ -289,7 +290,7 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
         except OSError as e:
             return failure(call.dialect, f"the audit log cannot be written: {e}")
     if decision is None:
-        return Answer("", "", 0)
+        return Answer(no_decision(call.dialect), "", 0)
     if decision == "deny":
         return Answer(render(call.dialect, "deny", reason), printable(reason) + "\n", 2)
     return Answer(render(call.dialect, decision, reason), "", 0)

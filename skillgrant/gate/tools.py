@@ -100,6 +100,9 @@ _FOREIGN: Final[dict[str, Spec]] = {
     "web_fetch": Spec("WebFetch", "web", ("url", "urls", "prompt")),
     "fetch_webpage": Spec("WebFetch", "web", ("urls", "url", "prompt")),
     "fetch": Spec("WebFetch", "web", ("url", "urls", "prompt")),
+    # subagents: Copilot CLI's `task` starts one of `agent_type` (its calls reach the same
+    # hooks, measured: docs/call-gate.md, "Subagents")
+    "task": Spec("Agent", "agent", ("agent_type",)),
 }
 
 SHELL_TOOLS: Final = frozenset(n for n, s in {**_CANONICAL, **_FOREIGN}.items()

@@ -308,7 +308,7 @@ def diff_entries(
         elif not verdict.covered or verdict.covered_by is None:
             judged.append(DiffEntry("escalated", entry, verdict, index=index))
         else:
-            kind = _covered_kind(entry, verdict, present, shell_tools, base_dirs)
+            kind = _covered_kind(entry, verdict, present, shell_tools, base_dirs, runtime)
             judged.append(DiffEntry(kind, entry, verdict, verdict.covered_by, index))
     narrowed = {name for e in judged if e.kind in ("narrowed", "equivalent")
                 for name in (e.verdict.covered_by, *e.verdict.also_covered_by)}
@@ -318,19 +318,19 @@ def diff_entries(
         if old_grant in present or old_grant in seen or entry in narrowed:
             continue
         seen.add(old_grant)
-        verdict = _still_granted(entry, approved_new, shell_tools, base_dirs)
+        verdict = _still_granted(entry, approved_new, shell_tools, base_dirs, runtime)
         if not verdict.covered:
             judged.append(DiffEntry("removed", entry, verdict, index=index))
     return DiffResult(tuple(judged))
 
 
 def _covered_kind(entry: str, verdict: Verdict, present: set[Grant], shell_tools: ShellTools,
-                  base_dirs: BaseDirs) -> DiffKind:
+                  base_dirs: BaseDirs, runtime: str | Sequence[str] | None) -> DiffKind:
     covers = [verdict.covered_by or "", *verdict.also_covered_by]
     if all(_valid_grant(cover) in present for cover in covers):
         return "added-covered"  # whatever covers it is still granted: it adds nothing
-    if all(prove(cover, [entry], shell_tools=shell_tools, base_dirs=base_dirs).covered
-           for cover in covers):
+    if all(prove(cover, [entry], shell_tools=shell_tools, base_dirs=base_dirs,
+                 runtime=runtime).covered for cover in covers):
         return "equivalent"  # it covers what covers it: the same grant, respelled
     return "narrowed"
 
@@ -362,10 +362,10 @@ def _valid_grant(entry: str) -> Grant | None:
 
 
 def _still_granted(entry: str, approved_new: list[str], shell_tools: ShellTools,
-                   base_dirs: BaseDirs) -> Verdict:
+                   base_dirs: BaseDirs, runtime: str | Sequence[str] | None) -> Verdict:
     if len(approved_new) > MAX_ENTRIES_PER_VALUE:
         return Verdict(entry, "unknown", "the new list is over MAX_ENTRIES_PER_VALUE")
-    return prove(entry, approved_new, shell_tools=shell_tools, base_dirs=base_dirs)
+    return prove(entry, approved_new, shell_tools=shell_tools, base_dirs=base_dirs, runtime=runtime)
 
 
 # ------------------------------------------------------------------------------------ git

@@ -7,16 +7,18 @@ named: every runtime here that reads ``allowed-tools``. ``profiles(names)`` read
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
 
 from ..errors import PlanError
-from . import claude_code
-from .profile import Profile
+from ..verdicts import Verdict
+from . import claude_code, copilot_cli
+from .profile import COPILOT_KEYS, Profile
 
 PROFILES: Final[Mapping[str, Profile]] = MappingProxyType({
     claude_code.PROFILE.name: claude_code.PROFILE,
+    copilot_cli.PROFILE.name: copilot_cli.PROFILE,
 })
 
 #: The runtimes judged when none is named: every one that reads `allowed-tools`.
@@ -48,4 +50,13 @@ def profiles(names: str | Iterable[str] | None, *,
     return tuple(PROFILES[n] for n in dict.fromkeys(wanted))
 
 
-__all__ = ["DEFAULT_RUNTIMES", "PROFILES", "Profile", "profiles"]
+def entry_verdict(profile: Profile, entry: str, approved: Sequence[str]) -> Verdict | None:
+    """The verdict on ``entry`` against the plan's entries ``approved`` (as written) under a
+    runtime that reads entries whole (``Profile.entry_reading``), or None when the domains
+    decide there."""
+    if profile.entry_reading == COPILOT_KEYS:
+        return copilot_cli.verdict(entry, approved)
+    return None
+
+
+__all__ = ["DEFAULT_RUNTIMES", "PROFILES", "Profile", "entry_verdict", "profiles"]

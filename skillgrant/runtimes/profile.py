@@ -20,6 +20,9 @@ from ..vocabulary import Domain
 
 #: How a ``Skill(…)`` rule's content is read (``Profile.skill_rules``).
 SKILL_EXACT_OR_RAW_PREFIX: Final = "exact-or-raw-prefix"
+#: A runtime whose grant language no domain has reads each entry whole
+#: (``Profile.entry_reading``): Copilot CLI's command keys (``runtimes.copilot_cli``).
+COPILOT_KEYS: Final = "copilot-keys"
 #: How MCP rule names are matched (``Profile.mcp_names``): against the tool's own server, so a
 #: name whose server/tool boundary the text does not fix is decided by identity only.
 MCP_BY_SERVER: Final = "by-server"
@@ -64,6 +67,10 @@ class Profile(NamedTuple):
     #: An exact rule holding `&&`, `||`, `;`, a line break or shell expansion is approved as
     #: one whole string, skipping the checks a glob rule's parts get (commandpattern.WHOLE).
     whole_exact_rules: bool = False
+    #: A whole-entry reading (``COPILOT_KEYS``) that replaces the domains under this runtime:
+    #: each submitted entry is judged against the plan's entries as written
+    #: (``runtimes.entry_verdict``). None: the domains decide.
+    entry_reading: str | None = None
 
     def __str__(self) -> str:
         return self.name

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,6 +117,31 @@ def witness_probe(tool: str, witness: str) -> Probe | None:
     if tool == "webfetch":
         return Probe("WebFetch", f"https://{witness}/x")
     return None
+
+
+@dataclass
+class Judged:
+    """A case as ``apply`` wrote it and the probe calls it is checked with."""
+
+    case: Case
+    applied: str | None  # None: apply refused the file
+    probes: list[Probe]
+
+
+def judge_case(case: Case, probes: Callable[[Decision, list[str]], list[Probe]]) -> Judged:
+    """``apply`` of the case's file against its plan, judged under every runtime (the
+    default), with ``probes(decision, the entries submitted)``."""
+    from skillgrant import SkillFileError
+    from skillgrant.plan.model import Plan
+    from skillgrant.skillfile.builder import apply_to_text, read_skill
+
+    try:
+        new_text, decision = apply_to_text(case.text, Plan.from_entries(list(case.plan)))
+    except SkillFileError:
+        return Judged(case, None, [])
+    doc = read_skill(case.text)
+    submitted = list(doc.allowed_tools.entries) if doc.allowed_tools else []
+    return Judged(case, new_text, probes(decision, submitted))
 
 
 def probes_for(decision: Decision | None, submitted: Sequence[str]) -> list[Probe]:

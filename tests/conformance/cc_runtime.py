@@ -110,6 +110,12 @@ def jail_available() -> str | None:
     return None
 
 
+def jail_argv(work: Path, argv: Sequence[str]) -> list[str]:
+    """The command line that runs ``argv`` in the jail, with ``work`` its one writable folder
+    (the Copilot CLI harness, ``cp_runtime``, runs its sessions in the same jail)."""
+    return _jail_argv(work, argv)
+
+
 def _jail_argv(work: Path, argv: Sequence[str]) -> list[str]:
     return ["unshare", "--mount", "--propagation", "private", "--pid", "--fork",
             "--mount-proc", "--", "sh", "-c", _JAIL, "jail", str(work), *argv]

@@ -26,7 +26,7 @@ import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 #: A tool call the stand-in makes: the tool's name and its input object.
 Call = tuple[str, Mapping[str, Any]]
@@ -56,17 +56,27 @@ def marker(name: str) -> str:
 
 
 class StandIn:
-    """The server; ``with StandIn() as s: url = s.session(script)`` ... ``s.result(url)``."""
+    """The server; ``with StandIn() as s: url = s.session(script)`` ... ``s.result(url)``.
+
+    A stand-in for another API (``cp_standin``) is a subclass: ``serves``, ``reply`` and
+    ``get`` speak it, ``session_type`` is its sessions' class and ``suffix`` ends its base
+    URLs."""
+
+    session_type: type[Session] = Session
+    suffix = ""
+    #: The bodies of a 404 (no such session) and a 400 (not JSON) in this API.
+    not_found = b'{"type":"error","error":{"type":"not_found_error","message":"no such session"}}'
+    not_json = b'{"type":"error"}'
 
     def __init__(self) -> None:
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._server = _Server(("127.0.0.1", 0), self.handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
-    def __enter__(self) -> StandIn:
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 
@@ -78,15 +88,31 @@ class StandIn:
     def port(self) -> int:
         return int(self._server.server_address[1])
 
+    def handler(self) -> type[http.server.BaseHTTPRequestHandler]:
+        """The request handler: it asks ``serves``, ``reply`` and ``get``."""
+        return _handler(self)
+
+    def serves(self, path: str) -> bool:
+        """Whether a POST to ``path`` is a request of this API."""
+        return "/v1/messages" in path
+
+    def reply(self, session: Session, body: Mapping[str, Any]) -> bytes:
+        """The event stream answering one request of ``session``."""
+        return answer(session, body)
+
+    def get(self, path: str) -> bytes | None:
+        """The answer to a GET of ``path``, or None (404)."""
+        return None
+
     def session(self, script: Sequence[Call], subagents: Mapping[str, Sequence[Call]] | None = None
                 ) -> tuple[str, Session]:
         """Register a script (and the subagents' scripts); returns the base URL the runtime
         must use, and the session."""
         with self._lock:
             sid = f"{next(self._ids):06d}"
-            session = Session(list(script), subagents=dict(subagents or {}))
+            session = self.session_type(list(script), subagents=dict(subagents or {}))
             self._sessions[sid] = session
-        return f"http://127.0.0.1:{self.port}/s/{sid}", session
+        return f"http://127.0.0.1:{self.port}/s/{sid}{self.suffix}", session
 
     def lookup(self, path: str) -> Session | None:
         parts = path.split("/")
@@ -96,15 +122,22 @@ class StandIn:
             return self._sessions.get(parts[2])
 
 
-def _text_of(content: object) -> str:
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # a session killed mid-request resets its connection: nothing to report
+
+
+def text_of(content: object) -> str:
+    """A message's text: the string, or its blocks' texts joined (both APIs' forms)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(block.get("text", "") for block in content if isinstance(block, dict))
+        return "".join(str(block.get("text", "")) for block in content
+                       if isinstance(block, dict))
     return ""
 
 
-def _whose(session: Session, messages: Sequence[Mapping[str, Any]]
+def whose(session: Session, messages: Sequence[Mapping[str, Any]]
            ) -> tuple[Sequence[Call], Callable[[int], str], int]:
     """The script a conversation follows (the main one, or the subagent whose marker a user
     message holds), the ids of its calls, and where its own messages start (a fork's
@@ -113,7 +146,7 @@ def _whose(session: Session, messages: Sequence[Mapping[str, Any]]
     for at, message in enumerate(messages):
         if message.get("role") != "user":
             continue
-        said = _text_of(message.get("content"))
+        said = text_of(message.get("content"))
         for name, sub_script in session.subagents.items():
             if marker(name) in said:
                 script, start = sub_script, at
@@ -131,12 +164,12 @@ SUBAGENT_CALL_ID = "toolu_subagent_0000"
 
 def _subagent(messages: Sequence[Any]) -> bool:
     first = messages[0] if messages and isinstance(messages[0], dict) else {}
-    return SUBAGENT_MARK in _text_of(first.get("content"))
+    return SUBAGENT_MARK in text_of(first.get("content"))
 
 
 def _subagent_call(messages: Sequence[Any], used: int) -> Call | None:
     """The sub-agent's one scripted call, while it has not made it."""
-    text = _text_of(messages[0].get("content"))
+    text = text_of(messages[0].get("content"))
     _, found, rest = text.partition("CALL:")
     if not found or used:
         return None
@@ -150,7 +183,7 @@ def _subagent_call(messages: Sequence[Any], used: int) -> Call | None:
 def answer(session: Session, body: Mapping[str, Any]) -> bytes:
     """The event stream for one request of ``session``."""
     messages = body.get("messages") or []
-    script, call_id, start = _whose(session, messages)
+    script, call_id, start = whose(session, messages)
     used = 0
     for message in messages[start:]:
         content = message.get("content")
@@ -163,7 +196,7 @@ def answer(session: Session, body: Mapping[str, Any]) -> bytes:
                 used += 1
             elif block.get("type") == "tool_result":
                 session.results[str(block.get("tool_use_id"))] = (
-                    bool(block.get("is_error")), _text_of(block.get("content")))
+                    bool(block.get("is_error")), text_of(block.get("content")))
     events: list[str] = []
 
     def event(name: str, data: Mapping[str, Any]) -> None:
@@ -211,19 +244,20 @@ def _handler(owner: StandIn) -> type[http.server.BaseHTTPRequestHandler]:
             length = int(self.headers.get("content-length") or 0)
             raw = self.rfile.read(length)
             session = owner.lookup(self.path)
-            if session is None or "/v1/messages" not in self.path:
-                self._send(404, b'{"type":"error","error":{"type":"not_found_error",'
-                                b'"message":"no such session"}}', "application/json")
+            if session is None or not owner.serves(self.path):
+                self._send(404, owner.not_found, "application/json")
                 return
             try:
                 body = json.loads(raw)
             except ValueError:
-                self._send(400, b'{"type":"error"}', "application/json")
+                self._send(400, owner.not_json, "application/json")
                 return
-            self._send(200, answer(session, body), "text/event-stream")
+            self._send(200, owner.reply(session, body), "text/event-stream")
 
         def do_GET(self) -> None:
-            self._send(404, b"{}", "application/json")
+            found = owner.get(self.path)
+            self._send(404 if found is None else 200, b"{}" if found is None else found,
+                       "application/json")
 
         def _send(self, status: int, data: bytes, kind: str) -> None:
             self.send_response(status)

@@ -16,7 +16,6 @@ Two kinds of test:
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Iterator
 
@@ -25,14 +24,11 @@ from cc_cases import block_list, entry_probes, plan_skill, skill
 from cc_domain_pairs import DOMAINS, calls_for, groups
 from cc_domains import Call, DomainJudge
 from cc_probe import TALLY, Judge
+from pinned import prove
 
 from skillgrant import SkillFileError, parse_grant
-from skillgrant import prove as prove_any
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text, read_skill
-
-# This suite judges Claude Code's reading; Copilot CLI's has its own (test_copilot_*.py).
-prove = functools.partial(prove_any, runtime="claude-code")
 
 PAIRS = int(os.environ.get("SKILLGRANT_DOMAIN_PAIRS", "120"))
 #: Calls per session.

@@ -9,10 +9,8 @@ runtime's side (the hole, with skillgrant bypassed) and skillgrant's (the fix).
 
 from __future__ import annotations
 
-import functools
 import os
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -24,6 +22,7 @@ from cc_cases import (
     block_list,
     corpus_cases,
     fuzz_cases,
+    judge_case,
     pair_cases,
     plan_skill,
     probes_for,
@@ -31,14 +30,11 @@ from cc_cases import (
     witness_probe,
 )
 from cc_probe import OUTSIDE, TALLY, Judge, Probe
+from pinned import prove
 
 from skillgrant import SkillFileError, parse_grant
-from skillgrant import prove as prove_any
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text, read_skill
-
-# This suite judges Claude Code's reading; Copilot CLI's has its own (test_copilot_*.py).
-prove = functools.partial(prove_any, runtime="claude-code")
 
 #: The shared corpus beside the checkout (absent: the corpus cases are left out).
 REAL_SKILLS = Path(os.environ.get(
@@ -143,22 +139,6 @@ def test_dashes_inside_a_value_end_the_runtime_frontmatter(
 
 # --- end-to-end soundness -------------------------------------------------------------------
 
-@dataclass
-class Judged:
-    case: Case
-    applied: str | None  # None: apply refused the file
-    probes: list[Probe]
-
-
-def _judged(case: Case) -> Judged:
-    plan = Plan.from_entries(list(case.plan))
-    try:
-        new_text, decision = apply_to_text(case.text, plan)
-    except SkillFileError:
-        return Judged(case, None, [])
-    doc = read_skill(case.text)
-    submitted = list(doc.allowed_tools.entries) if doc.allowed_tools else []
-    return Judged(case, new_text, probes_for(decision, submitted))
 
 
 def _chunks(probes: list[Probe]) -> list[list[Probe]]:
@@ -193,7 +173,7 @@ def test_issue_27_cases_never_allow_more_than_the_plan(judge: Judge) -> None:
 def _escalations(judge: Judge, cases: list[Case]) -> list[tuple[str, str]]:
     """Each case applied (A) against its plan (P) under the runtime: the probes A allows and
     P does not."""
-    judged = [_judged(case) for case in cases]
+    judged = [judge_case(case, probes_for) for case in cases]
     written = [j for j in judged if j.applied is not None]
     # A: one session per distinct applied text, with every probe of the cases that wrote it
     # (split into chunks); the runtime's answer depends on the file, not on the case.

@@ -21,9 +21,10 @@ import pytest
 from examples import examples
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
+from pinned import constrain, prove
 from reference import STAR, Mode, ref_allows, ref_allows_any, tokens
 
-from skillgrant import Verdict, constrain, parse_grant, prove
+from skillgrant import Verdict, parse_grant
 from skillgrant.domains.commandpattern import compile_pattern
 from skillgrant.vocabulary import ALIASES, CANONICAL
 

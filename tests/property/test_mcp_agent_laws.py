@@ -15,8 +15,7 @@ from __future__ import annotations
 from examples import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-
-from skillgrant import constrain, prove
+from pinned import constrain, prove
 
 EXAMPLES = examples(500)
 
