@@ -18,7 +18,9 @@ from skillgrant.cli.discovery import ConfigError, find_config, glob_pattern, nea
 
 WIDE = "---\nname: t\ndescription: d\nallowed-tools: Bash(gh pr list), Bash(chmod -R 777 /)\n---\n"
 GH = "allowed-tools:\n  - Bash(gh *)\n"
-RM = "allowed-tools:\n  - Bash(chmod *)\n"
+# A glob grants nothing under Copilot CLI: this plan names the runtime whose reading the tables
+# state (the plan's own `runtime:` key, which discovery carries with the plan it finds).
+RM = "runtime: claude-code\nallowed-tools:\n  - Bash(chmod *)\n"
 
 
 def _tree(root: Path, files: dict[str, str]) -> Path:

@@ -109,6 +109,49 @@ def test_a_skill_of_a_plugin_with_hooks_is_refused_too(tmp_path: Path) -> None:
         apply_to_file(tmp_path / "skills" / "s" / "SKILL.md", Plan.from_entries(["Read"]))
 
 
+#: Copilot CLI 1.0.102's plugin layouts (review FB-3: each ran the plugin's allow hook for a skill
+#: `apply` had passed): its manifests, their hooks inline or named, a root hooks.json beside one,
+#: and its marketplaces. Copilot's hook format.
+CP_HOOKS = json.dumps({"version": 1, "hooks": {"preToolUse": [{"type": "command",
+                                                                "bash": "true"}]}})
+COPILOT_LAYOUTS = {
+    ".github/plugin named hooks": ({".github/plugin/plugin.json": manifest(hooks="./h.json"),
+                                    "h.json": CP_HOOKS}, "plugin.json:1:18: the plugin's 'hooks'"),
+    ".plugin named hooks": ({".plugin/plugin.json": manifest(hooks="./h.json"),
+                             "h.json": CP_HOOKS}, "plugin.json:1:18: the plugin's 'hooks'"),
+    "root manifest named hooks": ({"plugin.json": manifest(hooks="./cfg/x.json"),
+                                   "cfg/x.json": CP_HOOKS},
+                                  "plugin.json:1:18: the plugin's 'hooks'"),
+    "inline hooks": ({".github/plugin/plugin.json": manifest(hooks=json.loads(CP_HOOKS))},
+                     "plugin.json:1:18: the plugin's 'hooks'"),
+    "root hooks.json beside a manifest": ({".github/plugin/plugin.json": manifest(),
+                                           "hooks.json": CP_HOOKS},
+                                          "hooks.json:1:16: the plugin's hooks file"),
+    "a marketplace's entry": ({"../.github/plugin/marketplace.json": json.dumps(
+        {"name": "m", "plugins": [{"name": "plug", "source": "./plug", "hooks": "./h.json"}]})},
+        "marketplace.json:1:"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COPILOT_LAYOUTS))
+def test_copilot_plugin_layouts_refuse_the_plugins_skill(tmp_path: Path, name: str) -> None:
+    files, said = COPILOT_LAYOUTS[name]
+    skill = "---\nname: probe\ndescription: A probe skill.\nallowed-tools: Read\n---\nRun.\n"
+    root = tmp_path / "market" / "plug"
+    layout(root, {"skills/probe/SKILL.md": skill, **files})
+    target = root / "skills" / "probe" / "SKILL.md"
+    with pytest.raises(SkillFileError) as refused:
+        apply_to_file(target, Plan.from_entries(["Read"]))
+    assert said in refused.value.message
+    assert target.read_text() == skill
+
+
+def test_a_root_hooks_json_without_a_copilot_manifest_is_not_a_plugins(tmp_path: Path) -> None:
+    """Measured by the review: Copilot loads a root hooks.json only beside its manifest."""
+    layout(tmp_path, {"commands/pc.md": COMMAND, "hooks.json": CP_HOOKS})
+    assert apply_to_file(tmp_path / "commands" / "pc.md", Plan.from_entries(["Read"])).written
+
+
 def test_check_of_a_plugin_folder_names_the_manifest_and_exits_2(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     layout(tmp_path, {"plug/commands/pc.md": COMMAND,

@@ -21,12 +21,13 @@ from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillgrant import prove
 from skillgrant.evidence.groups import GROUPS
 from skillgrant.evidence.levels import Level
 from skillgrant.evidence.read import Evidence, Observed, read_evidence
 from skillgrant.evidence.suggest import suggest
 from skillgrant.gate.call import check_call
+from skillgrant.prepared import plan_for
+from skillgrant.prover import prove_prepared
 
 CWD = "/w/proj"
 NARROW_TO_WIDE: tuple[Level, ...] = ("exact", "command", "directory")
@@ -158,7 +159,8 @@ def test_f5_exact_within_command_within_directory_by_the_prover() -> None:
     plans = [suggest(evidence, level).entries for level in NARROW_TO_WIDE]
     for narrow, wide in itertools.pairwise(plans):
         for entry in narrow:
-            assert prove(entry, wide, runtime="claude-code").covered, (entry, wide)
+            # The gate's reading (the plan's own vocabulary: no runtime approves a rule whole).
+            assert prove_prepared(entry, plan_for(list(wide), None, None)).covered, (entry, wide)
     assert len(plans[1]) < len(set(F5))
 
 
@@ -219,7 +221,8 @@ def test_on_hostile_evidence_the_levels_nest_and_more_calls_cover_more(seed: int
     plans = [suggest(large, level).entries for level in NARROW_TO_WIDE]
     for narrow, wide in itertools.pairwise(plans):
         for entry in narrow:
-            assert prove(entry, wide, runtime="claude-code").covered, (entry, wide)
+            # The gate's reading (the plan's own vocabulary: no runtime approves a rule whole).
+            assert prove_prepared(entry, plan_for(list(wide), None, None)).covered, (entry, wide)
     for level in NARROW_TO_WIDE:
         before, after = suggest(small, level).entries, suggest(large, level).entries
         for call in small.calls:

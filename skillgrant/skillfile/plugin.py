@@ -15,6 +15,13 @@ manifest ``.claude-plugin/plugin.json`` names. Two things there widen what a fil
 
 A marketplace's ``.claude-plugin/marketplace.json`` may add both to the plugins it lists.
 
+Copilot CLI 1.0.102 loads plugins too, from more places (review FB-3, read from its binary and
+measured): a manifest at ``.github/plugin/plugin.json``, ``.plugin/plugin.json`` or the
+plugin's root ``plugin.json``, whose ``hooks`` (inline, or a file it names anywhere in the
+plugin) run; a root ``hooks.json`` beside such a manifest; marketplaces at
+``.plugin/marketplace.json`` and ``.github/plugin/marketplace.json``. Each is judged as
+Claude Code's are.
+
 ``judge_plugin`` refuses a file read from such a plugin, naming the manifest's file, line and
 column: the manifest is read as the runtime reads it (JSON, a leading BOM dropped), and a
 manifest that is not JSON is refused too, rather than guessed at. A plugin's root is any
@@ -39,6 +46,14 @@ from .yamlspan import line_column
 MANIFEST: Final = os.path.join(".claude-plugin", "plugin.json")
 MARKETPLACE: Final = os.path.join(".claude-plugin", "marketplace.json")
 HOOKS_FILE: Final = os.path.join("hooks", "hooks.json")
+#: Copilot CLI's manifests, marketplaces and root hooks file (review FB-3).
+COPILOT_MANIFESTS: Final = (os.path.join(".github", "plugin", "plugin.json"),
+                            os.path.join(".plugin", "plugin.json"), "plugin.json")
+COPILOT_MARKETPLACES: Final = (os.path.join(".github", "plugin", "marketplace.json"),
+                               os.path.join(".plugin", "marketplace.json"))
+ROOT_HOOKS_FILE: Final = "hooks.json"
+_MANIFESTS: Final = frozenset({MANIFEST, *COPILOT_MANIFESTS})
+_HOOKS_FILES: Final = frozenset({HOOKS_FILE, ROOT_HOOKS_FILE})
 
 _HOOKS_SAY = ("its hooks run commands on the events they name, and a PreToolUse hook "
               "answering 'allow' pre-approves calls outside allowed-tools")
@@ -53,8 +68,9 @@ def judge_plugin(path: str, seen: dict[str, object] | None = None) -> None:
     it (see the module's contract). Raises SkillFileError for ``path`` whose message names the
     plugin file's line and column; returns None when no plugin folder above it grants.
 
-    One ``lstat`` a folder above the file (its ``.claude-plugin``), and one for the hooks
-    file of each folder the runtime could load the file from as a plugin. ``seen``, kept by
+    Six ``lstat`` calls a folder above the file (its ``.claude-plugin`` and Copilot CLI's five
+    manifest and marketplace names), and one for each hooks file of each folder a runtime
+    could load the file from as a plugin. ``seen``, kept by
     a caller over one batch of files (whose plugin files do not change meanwhile), remembers
     what was found (at most ``_MEMO_MAX`` answers), so that files of one folder ask the
     system once."""
@@ -64,15 +80,7 @@ def judge_plugin(path: str, seen: dict[str, object] | None = None) -> None:
     parts = os.path.abspath(path).split(os.sep)
     for depth in range(len(parts) - 1, 0, -1):
         root = os.sep.join(parts[:depth]) or os.sep
-        names = []
-        if _there(os.path.join(root, ".claude-plugin"), memo):
-            names = [name for name in (MANIFEST, MARKETPLACE)
-                     if _there(os.path.join(root, name), memo)]
-        if (MANIFEST in names or parts[depth] == "commands" or (
-                parts[-1] == "SKILL.md" and (depth == len(parts) - 1 or (
-                    depth == len(parts) - 3 and parts[depth] == "skills")))) and \
-                _there(os.path.join(root, HOOKS_FILE), memo):
-            names.append(HOOKS_FILE)
+        names = _plugin_files(root, parts, depth, memo)
         for name in names:
             where = os.path.join(root, name)
             found = memo.get("\0" + where, memo)
@@ -88,6 +96,28 @@ def judge_plugin(path: str, seen: dict[str, object] | None = None) -> None:
                 raise SkillFileError(f"{shown}:{found}", path=path)
 
 
+def _plugin_files(root: str, parts: list[str], depth: int, memo: dict[str, object]) -> list[str]:
+    """The names of the plugin files at ``root`` (``parts[:depth]`` of the judged file's path)
+    that the runtimes load beside the file: manifests and marketplaces, and the hooks files of
+    a folder they load the file from as a plugin."""
+    names = []
+    if _there(os.path.join(root, ".claude-plugin"), memo):
+        names = [name for name in (MANIFEST, MARKETPLACE)
+                 if _there(os.path.join(root, name), memo)]
+    copilot = [name for name in (*COPILOT_MANIFESTS, *COPILOT_MARKETPLACES)
+               if _there(os.path.join(root, name), memo)]
+    names += copilot
+    copilot_plugin = any(name in _MANIFESTS for name in copilot)
+    if (MANIFEST in names or copilot_plugin or parts[depth] == "commands" or (
+            parts[-1] == "SKILL.md" and (depth == len(parts) - 1 or (
+                depth == len(parts) - 3 and parts[depth] == "skills")))) and \
+            _there(os.path.join(root, HOOKS_FILE), memo):
+        names.append(HOOKS_FILE)
+    if copilot_plugin and _there(os.path.join(root, ROOT_HOOKS_FILE), memo):
+        names.append(ROOT_HOOKS_FILE)
+    return names
+
+
 def _there(where: str, memo: dict[str, object]) -> bool:
     """``os.path.lexists``, remembered in ``memo``."""
     found = memo.get(where)
@@ -100,12 +130,12 @@ def _grants(where: str, name: str) -> str | None:
     """``LINE:COLUMN: why`` for the plugin file at ``where`` (a ``name``) when it grants beside
     a command or skill file, else None."""
     text, value = _load(where)
-    if name == HOOKS_FILE:
+    if name in _HOOKS_FILES:
         at = _member(text, ("hooks",)) if isinstance(value, dict) else None
         return _said(text, at or 0, f"the plugin's hooks file: {_HOOKS_SAY}")
     if not isinstance(value, dict):
         return None  # the runtime's schema refuses it: the plugin does not load
-    entries = [((), value)] if name == MANIFEST else [
+    entries = [((), value)] if name in _MANIFESTS else [
         (("plugins", index), entry) for index, entry in enumerate(value.get("plugins") or [])
         if isinstance(entry, dict)] if isinstance(value.get("plugins"), list) else []
     for prefix, entry in entries:

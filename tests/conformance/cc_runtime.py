@@ -126,6 +126,9 @@ def _base_env(home: Path) -> dict[str, str]:
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(home),
         "LANG": "C.UTF-8",
+        # The runtime picks zsh before bash unless SHELL names bash (read from the binary); the
+        # threat model's shell is bash 5.2 (review O1).
+        "SHELL": "/bin/bash",
         "ANTHROPIC_API_KEY": "stand-in",
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
         "DISABLE_AUTOUPDATER": "1",
