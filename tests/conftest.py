@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +77,8 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item,
-                              call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+                              call: pytest.CallInfo[None]
+                              ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """A report's captured output with a lone surrogate (a test logging a hostile entry) in
     its escape: pytest-xdist sends reports between processes as UTF-8, and a surrogate there
     is an internal error of the whole run."""
