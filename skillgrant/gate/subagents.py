@@ -22,7 +22,8 @@ Claude Code reads for the skill (its project's ``.claude/settings.json`` or
 ``~/.claude/settings.json``) runs ``skillgrant hook --plan <the same plan> --for-skill NAME``,
 denying what is outside it (``enforce_command``): a ``command`` hook on every tool, with
 ``"onFailure": "block"`` and a timeout of at least ``MIN_TIMEOUT``, whose program is named by
-an absolute path to an executable file, as ``--print-config`` prints it.
+an absolute path to an executable file, as ``--print-config`` prints it, in a file that holds
+nothing but hooks (``_only_hooks``: Claude Code drops a file with a key of a wrong type).
 """
 
 from __future__ import annotations
@@ -71,17 +72,19 @@ def _settings_files(skill_path: str) -> Iterator[Path]:
 def settings_hook_for(skill: str, skill_path: str, plan: str | None = None,
                       kind: str = "auto") -> Path | None:
     """The settings file that runs ``skillgrant hook … --for-skill skill`` (with ``--plan
-    plan``, when given, read as ``kind``) on every PreToolUse, or None."""
+    plan``, when given, read as ``kind``) on every PreToolUse, or None. The file must hold
+    nothing but hooks of the shape checked here (``_only_hooks``)."""
     found = None
     for path in _settings_files(skill_path):
         try:
             settings = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
         except (OSError, ValueError):
             continue
-        if not _loads_in_claude_code(settings):
+        if isinstance(settings, dict) and settings.get("disableAllHooks") is not False and \
+                "disableAllHooks" in settings:
+            return None  # Claude Code may then run no hook at all
+        if not _only_hooks(settings):
             continue  # Claude Code drops a settings file it cannot validate, hooks and all
-        if isinstance(settings, dict) and settings.get("disableAllHooks"):
-            return None  # Claude Code then runs no hook at all
         if found is None and any(_follows(command, skill, plan, skill_path, kind)
                                  for command in _pre_tool_commands(settings)):
             found = path
@@ -94,31 +97,45 @@ def _no_constant(name: str) -> object:
     raise ValueError(f"{name} is not JSON")
 
 
-#: The types of the settings keys whose wrong type makes Claude Code 2.1.332 drop the whole
-#: file (review S2b: `"permissions": 5`); keys not named here are not checked.
-_SETTINGS_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
-    "hooks": dict, "permissions": dict, "env": dict, "disableAllHooks": bool,
-    "model": str, "apiKeyHelper": str, "statusLine": dict, "enabledPlugins": dict}
+#: The types of a hook's keys as Claude Code 2.1.332 validates them.
+_HOOK_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
+    "type": str, "command": str, "timeout": (int, float), "onFailure": str,
+    "statusMessage": str}
 
 
-def _loads_in_claude_code(settings: object) -> bool:
-    """Whether a settings file's content is one Claude Code keeps, as far as checked here: an
-    object whose known keys have their types, and whose ``env`` holds strings."""
-    if not isinstance(settings, dict):
+def _only_hooks(settings: object) -> bool:
+    """Whether a settings file holds nothing but ``hooks`` (and a ``$schema`` string), each
+    event a list of groups ``{matcher, hooks}`` whose hooks have only the keys and types of
+    ``_HOOK_TYPES``. Claude Code validates the whole file against its schema and drops it, its
+    hooks with it, on any error; a list of the other keys' types would always trail that
+    schema (review S2d: `"cleanupPeriodDays": "x"`, `"permissions": {"allow": "Bash"}`, a
+    second group `5`), so a file that holds anything else does not count as running the hook
+    that follows a skill."""
+    if not isinstance(settings, dict) or not {"hooks", "$schema"}.issuperset(settings) or \
+            not isinstance(settings.get("$schema", ""), str):
         return False
-    for key, kind in _SETTINGS_TYPES.items():
-        if key in settings and (not isinstance(settings[key], kind) or (
-                kind is not bool and isinstance(settings[key], bool))):
-            return False
-    env = settings.get("env", {})
-    return all(isinstance(v, str) for v in env.values())
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return False
+    groups = [group for event in hooks.values() for group in
+              (event if isinstance(event, list) else [None])]
+    return all(isinstance(group, dict) and {"matcher", "hooks"}.issuperset(group)
+               and isinstance(group.get("matcher", ""), str)
+               and isinstance(group.get("hooks"), list)
+               and all(_typed_hook(hook) for hook in group["hooks"]) for group in groups)
+
+
+def _typed_hook(hook: object) -> bool:
+    return isinstance(hook, dict) and _HOOK_KEYS.issuperset(hook) and all(
+        isinstance(value, _HOOK_TYPES[key]) and not isinstance(value, bool)
+        for key, value in hook.items())
 
 
 def _pre_tool_commands(settings: object) -> Iterator[str]:
     hooks = settings.get("hooks") if isinstance(settings, dict) else None
     groups = hooks.get("PreToolUse") if isinstance(hooks, dict) else None
     for group in groups if isinstance(groups, list) else []:
-        if not isinstance(group, dict) or group.get("matcher", "*") not in ("*", "", None):
+        if not isinstance(group, dict) or group.get("matcher", "*") not in ("*", ""):
             continue
         for hook in group.get("hooks") or []:
             if not isinstance(hook, dict) or hook.get("type") != "command" or \
@@ -236,7 +253,10 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
             "a skill's own hook never sees (Claude Code 2.1.332), while its allowed-tools "
             "reach them. Install the hook that follows the skill into its subagents first: "
             "merge the output of `skillgrant hook --print-config claude-code --plan "
-            f"{plan or 'PLAN'} --for-skill {skill}` into the project's .claude/settings.json, "
+            f"{plan or 'PLAN'} --for-skill {skill}` into a settings file that holds only hooks "
+            "(the project's .claude/settings.json or .claude/settings.local.json; a file with "
+            "other keys does not count, as skillgrant cannot check them and a file Claude Code "
+            "drops runs no hook), "
             "then apply again (or remove `context: fork`)")
     if not followed:
         raise ValueError(
@@ -244,6 +264,9 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
             "calls (Claude Code 2.1.332), while its allowed-tools reach them: a subagent would "
             "run outside the plan. Install the hook that follows the skill into its subagents "
             "first: merge the output of `skillgrant hook --print-config claude-code --plan "
-            f"{plan or 'PLAN'} --for-skill {skill}` into the project's .claude/settings.json, "
+            f"{plan or 'PLAN'} --for-skill {skill}` into a settings file that holds only hooks "
+            "(the project's .claude/settings.json or .claude/settings.local.json; a file with "
+            "other keys does not count, as skillgrant cannot check them and a file Claude Code "
+            "drops runs no hook), "
             "then apply again (or remove the Agent entries from the plan)")
     return command

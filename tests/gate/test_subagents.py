@@ -241,7 +241,18 @@ def test_a_forked_skill_needs_the_hook_that_follows_it(tmp_path: Path) -> None:
 @pytest.mark.parametrize("spoil", [
     lambda text: text.replace('"timeout": 30', '"timeout": Infinity'),
     lambda text: text.replace('{\n  "hooks"', '{\n  "permissions": 5,\n  "hooks"'),
-    lambda text: text.replace('{\n  "hooks"', '{\n  "env": {"A": 1},\n  "hooks"')])
+    lambda text: text.replace('{\n  "hooks"', '{\n  "env": {"A": 1},\n  "hooks"'),
+    # S2d: types no list of keys keeps up with (each dropped the file through Claude Code), so
+    # a file holding anything but hooks does not count
+    lambda text: text.replace('{\n  "hooks"', '{\n  "permissions": {"allow": "Bash"},\n  "hooks"'),
+    lambda text: text.replace('{\n  "hooks"', '{\n  "cleanupPeriodDays": "x",\n  "hooks"'),
+    lambda text: text.replace('{\n  "hooks"', '{\n  "includeCoAuthoredBy": "x",\n  "hooks"'),
+    lambda text: text.replace('{\n  "hooks"', '{\n  "model": "sonnet",\n  "hooks"'),
+    lambda text: text.replace('"PreToolUse": [', '"PreToolUse": [5, '),
+    lambda text: text.replace('"PreToolUse": [', '"PreToolUse": [{"matcher": 5, "hooks": []}, '),
+    lambda text: text.replace('"PreToolUse": [', '"PostToolUse": 5, "PreToolUse": ['),
+    lambda text: text.replace('"PreToolUse": [', '"PreToolUse": [{"hooks": [{"type": "command", '
+                              '"command": "true", "timeout": "x"}]}, ')])
 def test_a_settings_file_claude_code_would_drop_does_not_count(tmp_path: Path,
                                                                spoil: Any) -> None:
     """Review S2b: Python's json reads what JavaScript's JSON.parse or Claude Code's schema
@@ -286,4 +297,20 @@ def test_a_user_skill_counts_only_the_users_settings(tmp_path: Path,
     with pytest.raises(ValueError):
         enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
     (tmp_path / ".claude" / "settings.json").write_text(printed)
+    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+
+
+def test_a_local_settings_file_holding_only_the_hook_counts_beside_a_busy_one(
+        tmp_path: Path) -> None:
+    """Review S2d's way out: the project's settings.json keeps its other keys, and the hook
+    that follows the skill lives in .claude/settings.local.json, which holds only hooks."""
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe"})
+    (project / ".claude" / "settings.json").write_text(
+        printed.replace('{\n  "hooks"', '{\n  "model": "sonnet",\n  "hooks"'))
+    with pytest.raises(ValueError, match="holds only hooks"):
+        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    (project / ".claude" / "settings.local.json").write_text(printed)
     assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
