@@ -230,14 +230,16 @@ def forks(skill_path: str | None) -> bool:
 
 
 def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[str],
-                    skill_path: str | None) -> str:
+                    skill_path: str | None, forked: bool | None = None) -> str:
     """The command ``apply --enforce`` writes for a skill whose allowed-tools are ``entries``
     (unchanged), once a settings file runs the hook that follows the skill into its subagents
     when one of them starts a subagent, or the skill runs forked (``forks``). Raises
     ValueError, naming the entry and what to install, when none does (ForkedSkillError for a
-    forked skill without an Agent entry)."""
+    forked skill without an Agent entry). ``forked``, when given, says whether the text being
+    written forks (review S3r: the file on disk may not be what is applied); else the file at
+    ``skill_path`` is read."""
     agents = grants_agent(entries)
-    forked = forks(skill_path)
+    forked = forks(skill_path) if forked is None else forked
     if not agents and not forked:
         return command
     try:

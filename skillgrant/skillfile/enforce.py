@@ -82,7 +82,8 @@ def _follow_subagents(doc: SkillDoc, command: str, path: str | None) -> str:
     if not isinstance(name, str) or not name:
         name = os.path.basename(os.path.dirname(os.path.abspath(path))) if path else ""
     try:
-        return enforce_command(command, name, entries, path)
+        return enforce_command(command, name, entries, path,
+                               forked=doc.metadata.get("context") == "fork")
     except ValueError as e:
         line = column = None
         if allowed is not None and allowed.entry_starts:

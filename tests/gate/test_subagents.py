@@ -314,3 +314,18 @@ def test_a_local_settings_file_holding_only_the_hook_counts_beside_a_busy_one(
         enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
     (project / ".claude" / "settings.local.json").write_text(printed)
     assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+
+
+def test_the_text_being_applied_decides_whether_the_skill_forks(tmp_path: Path) -> None:
+    """Review S3r: the text `apply_to_text` is given is what will be written, whatever the
+    file on disk says (here a file without `context: fork`, or none at all)."""
+    from skillgrant.gate.subagents import ForkedSkillError
+
+    plan = plan_file(tmp_path, ["Bash(echo *)"])
+    path = tmp_path / "project" / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    with pytest.raises(ForkedSkillError, match="context: fork"):
+        apply_to_text(FORKED, Plan.load(plan), enforce=f"{HOOK} --plan {plan}", path=str(path))
+    path.write_text(FORKED.replace("context: fork\n", ""))
+    with pytest.raises(ForkedSkillError, match="context: fork"):
+        apply_to_text(FORKED, Plan.load(plan), enforce=f"{HOOK} --plan {plan}", path=str(path))
