@@ -64,6 +64,14 @@ def relevant(submitted: Grant, other: Grant, shell_tools: frozenset[str]) -> boo
     return group(submitted.key, shell_tools) == group(other.key, shell_tools)
 
 
+#: Words of the shell that run, or change how the shell runs, other commands (or define what
+#: later ones mean): Claude Code 2.1.332's analysis of a rule's command refuses them on its own
+#: (conformance: `Bash(exec:*)`'s witness `exec` was denied under the entry alone), so a witness
+#: starting with one is not certain, and a rule's verdict with such a witness is ``unknown``.
+SHELL_RUNNERS: Final = frozenset(
+    ["exec", "eval", "source", ".", "builtin", "command", "enable", "trap", "coproc", "time", "nocorrect", "noglob", "typeset", "declare", "local", "readonly", "export", "alias", "unalias", "hash", "set", "shopt", "unset", "read", "mapfile", "readarray", "let", "fc", "bind", "complete", "compgen", "disown", "kill", "wait", "ulimit", "umask", "exit", "return", "shift", "getopts", "break", "continue"])
+
+
 def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
     """Decide a command-domain grant against approved grants of the same tool group.
 
@@ -94,6 +102,16 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
         # rule's analysis checks (commandpattern.plain_command): not decided, unless no
         # approved language holds it (then its witness stands).
         return Outcome("unknown", f"not decided: {WHOLE_REASON}")
+    if outcome.witness is not None and submitted.key == "Bash" and getattr(
+            context.profile, "whole_exact_rules", False) and \
+            outcome.witness.split(" ", 1)[0] in SHELL_RUNNERS:
+        # A witness whose program is a word of the shell (`exec`, `eval`): the runtime's
+        # analysis refuses it under a rule of this shape, so it would not show the entry
+        # wider (conformance: `Bash(exec:*)`'s witness `exec` was denied under the entry).
+        return Outcome("unknown", f"not decided: its witness {outcome.witness!r} starts with "
+                       f"the shell's word {outcome.witness.split(' ', 1)[0]!r}, which the "
+                       "runtime's analysis checks on its own, so whether the entry allows it "
+                       "there is not known")
     return outcome
 
 

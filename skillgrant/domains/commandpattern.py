@@ -82,7 +82,11 @@ def plain_command(literal: str, *, by_name: bool = True) -> bool:
 
 def whole_shape(content: str) -> bool:
     """Whether a plain content (``PLAIN_CONTENT``) is an exact or prefix rule the runtime may
-    approve whole (``CommandPattern.whole``)."""
+    approve whole (``CommandPattern.whole``), or one whose program is a word of the shell
+    (whose witness ``command.decide`` weighs): the general path decides either."""
+    if content.split(" ", 1)[0].removesuffix(":*") in SHELL_WORDS - {"echo", "printf", "test",
+                                                                      "[", "true", "false"}:
+        return True
     if content.endswith(":*"):
         return not plain_command(content[:-2], by_name=False)
     return "*" not in content and not plain_command(content)

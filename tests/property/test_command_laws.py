@@ -203,8 +203,8 @@ def _escaped(pattern: Pattern) -> bool:
     whole."""
     if "\\" in pattern.content:
         return True
-    if pattern.mode != "generic" and compile_pattern(pattern.content).whole:
-        return True  # an exact rule the runtime approves whole (issue 28)
+    if pattern.mode == "command" and compile_pattern(pattern.content).whole:
+        return True  # an exact Bash rule the runtime approves whole (issue 28; not PowerShell)
     return pattern.mode != "generic" and re.search(r"[ \t]{2,}|\t", pattern.content) is not None
 
 
