@@ -68,8 +68,12 @@ def relevant(submitted: Grant, other: Grant, shell_tools: frozenset[str]) -> boo
 #: later ones mean): Claude Code 2.1.332's analysis of a rule's command refuses them on its own
 #: (conformance: `Bash(exec:*)`'s witness `exec` was denied under the entry alone), so a witness
 #: starting with one is not certain, and a rule's verdict with such a witness is ``unknown``.
-SHELL_RUNNERS: Final = frozenset(
-    ["exec", "eval", "source", ".", "builtin", "command", "enable", "trap", "coproc", "time", "nocorrect", "noglob", "typeset", "declare", "local", "readonly", "export", "alias", "unalias", "hash", "set", "shopt", "unset", "read", "mapfile", "readarray", "let", "fc", "bind", "complete", "compgen", "disown", "kill", "wait", "ulimit", "umask", "exit", "return", "shift", "getopts", "break", "continue"])
+SHELL_RUNNERS: Final = frozenset({
+    "exec", "eval", "source", ".", "builtin", "command", "enable", "trap", "coproc", "time",
+    "nocorrect", "noglob", "typeset", "declare", "local", "readonly", "export", "alias",
+    "unalias", "hash", "set", "shopt", "unset", "read", "mapfile", "readarray", "let", "fc",
+    "bind", "complete", "compgen", "disown", "kill", "wait", "ulimit", "umask", "exit", "return",
+    "shift", "getopts", "break", "continue"})
 
 
 def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
