@@ -151,3 +151,19 @@ def test_outside_a_repository_only_the_folders_themselves_are_read(tmp_path: Pat
     assert find_config(tmp_path / "proj").path is None
     done = _console(tmp_path / "proj", "check", "skills")
     assert done.returncode == 2 and "no plan found" in done.stderr
+
+
+def test_the_configurations_runtime_does_not_narrow_a_plan_named_on_the_command_line(
+        tmp_path: Path) -> None:
+    """Review FB-2: a configuration in the judged repository naming only Claude Code kept
+    `Bash(gh:*)` under an explicit `--plan` of `Bash(gh *)`, which Copilot CLI reads wider
+    (`gh zz` runs). Its runtimes go with the plans it maps, not with one named on the command
+    line."""
+    skill = "---\nname: t\ndescription: d\nallowed-tools: Bash(gh:*)\n---\n"
+    root = _tree(tmp_path, {".skillgrant.toml": 'runtime = "claude-code"\n'
+                                                '[plans]\n"**" = "gh.yaml"\n',
+                            "gh.yaml": GH, "s/SKILL.md": skill})
+    named = _console(root, "check", "s", "--plan", "gh.yaml", "--format", "json")
+    assert _kept(named) == {"s/SKILL.md": ["Bash(gh *)"]}, named.stderr  # dropped, restored
+    mapped = _console(root, "check", "s", "--format", "json")
+    assert _kept(mapped) == {"s/SKILL.md": ["Bash(gh:*)"]}, mapped.stderr

@@ -8,7 +8,7 @@ with a ``[tool.skillgrant]`` table. It may hold:
 
     plans = { "skills/**" = "plans/skills.yaml", ".claude/**" = "approved.yaml" }
     format = "json"                      # check/apply's default --format
-    runtime = "claude-code"              # check/apply's default --runtime (names, or a list)
+    runtime = "claude-code"              # the runtimes for plans found here (not --plan)
     [lint]                               # ([tool.skillgrant.lint] in pyproject.toml)
     select = ["SGL1"]                    # rule IDs or prefixes
     ignore = ["SGL203"]

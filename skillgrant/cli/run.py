@@ -264,8 +264,12 @@ class Plans:
         if name not in self._loaded:
             plan = load_plan(name, self.invocation.plan_kind)
             warn_about(plan, name)
+            # The configuration's runtimes go with the plans it maps: a plan named on the
+            # command line is judged under the command line's and its own (review FB-2: a
+            # configuration in the judged repository must not narrow an explicit plan's).
+            configured = self.config.runtime if self.invocation.plan is None else None
             chosen = self.invocation.runtime or (
-                None if plan.constrain_kwargs()["runtime"] is not None else self.config.runtime)
+                None if plan.constrain_kwargs()["runtime"] is not None else configured)
             if chosen is not None:
                 from ..runtimes import profiles
 
