@@ -306,8 +306,11 @@ def test_applied_files_never_allow_more_than_the_plan_in_each_domain(
 # --- witnesses, per domain ------------------------------------------------------------------
 
 def _outside_project(call: Call) -> bool:
+    """A path the runtime checks may lie outside the project: absolute, home, `..`, or an
+    expansion (`$HOME/zz`: measured, denied by the path check under its own exact rule)."""
     return call.tool in ("Bash", "Monitor") and any(
-        word.startswith(("/", "~")) or ".." in word for word in call.arg.split()[1:])
+        word.startswith(("/", "~")) or ".." in word or "$" in word
+        for word in call.arg.split()[1:])
 
 
 def _witness_call(domain: str, entry: str, reason: str, witness: str) -> Call | None:
