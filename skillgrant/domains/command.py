@@ -29,7 +29,14 @@ from typing import Final, NamedTuple
 from ..grants import Grant
 from .base import RESERVED, Budget, Context, Fold, Glob, NoFreeFiller, Outcome
 from .commandpattern import ANY_COMMAND as ANY_COMMAND
-from .commandpattern import PLACEHOLDERS, SPACE_RUN, SPLIT, UNSPLITTABLE, WHOLE_REASON
+from .commandpattern import (
+    PLACEHOLDERS,
+    SHELL_RUNNERS,
+    SPACE_RUN,
+    SPLIT,
+    UNSPLITTABLE,
+    WHOLE_REASON,
+)
 from .commandpattern import SPACING_REASON as SPACING_REASON
 from .commandpattern import CommandPattern as CommandPattern
 from .commandpattern import Kind as Kind
@@ -62,18 +69,6 @@ def group(key: str, shell_tools: frozenset[str]) -> str:
 def relevant(submitted: Grant, other: Grant, shell_tools: frozenset[str]) -> bool:
     """Whether ``other`` can cover ``submitted`` at all: a grant of the same tool group."""
     return group(submitted.key, shell_tools) == group(other.key, shell_tools)
-
-
-#: Words of the shell that run, or change how the shell runs, other commands (or define what
-#: later ones mean): Claude Code 2.1.332's analysis of a rule's command refuses them on its own
-#: (conformance: `Bash(exec:*)`'s witness `exec` was denied under the entry alone), so a witness
-#: starting with one is not certain, and a rule's verdict with such a witness is ``unknown``.
-SHELL_RUNNERS: Final = frozenset({
-    "exec", "eval", "source", ".", "builtin", "command", "enable", "trap", "coproc", "time",
-    "nocorrect", "noglob", "typeset", "declare", "local", "readonly", "export", "alias",
-    "unalias", "hash", "set", "shopt", "unset", "read", "mapfile", "readarray", "let", "fc",
-    "bind", "complete", "compgen", "disown", "kill", "wait", "ulimit", "umask", "exit", "return",
-    "shift", "getopts", "break", "continue"})
 
 
 def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:

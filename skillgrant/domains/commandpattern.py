@@ -50,6 +50,19 @@ SHELL_WORDS: Final = frozenset("""
 """.split())  # noqa: SIM905
 
 
+#: Words of the shell that run, or change how the shell runs, other commands (or define what
+#: later ones mean): Claude Code 2.1.332's analysis of a rule's command refuses them on its own
+#: (conformance: `Bash(exec:*)`'s witness `exec` was denied under the entry alone), so a witness
+#: starting with one is not certain, and a rule's verdict with such a witness is ``unknown``
+#: (``command.decide``); the compiled fast path leaves such rules to it (``whole_shape``).
+SHELL_RUNNERS: Final = frozenset({
+    "exec", "eval", "source", ".", "builtin", "command", "enable", "trap", "coproc", "time",
+    "nocorrect", "noglob", "typeset", "declare", "local", "readonly", "export", "alias",
+    "unalias", "hash", "set", "shopt", "unset", "read", "mapfile", "readarray", "let", "fc",
+    "bind", "complete", "compgen", "disown", "kill", "wait", "ulimit", "umask", "exit", "return",
+    "shift", "getopts", "break", "continue"})
+
+
 def plain_command(literal: str, *, by_name: bool = True) -> bool:
     """Whether an exact rule's command is one Claude Code's analysis of a glob rule's command
     treats as any plain command: its words are plain (``_PLAIN_WORD``), single spaces apart,
@@ -84,8 +97,7 @@ def whole_shape(content: str) -> bool:
     """Whether a plain content (``PLAIN_CONTENT``) is an exact or prefix rule the runtime may
     approve whole (``CommandPattern.whole``), or one whose program is a word of the shell
     (whose witness ``command.decide`` weighs): the general path decides either."""
-    if content.split(" ", 1)[0].removesuffix(":*") in SHELL_WORDS - {"echo", "printf", "test",
-                                                                      "[", "true", "false"}:
+    if content.split(" ", 1)[0].removesuffix(":*") in SHELL_RUNNERS:
         return True
     if content.endswith(":*"):
         return not plain_command(content[:-2], by_name=False)

@@ -80,8 +80,7 @@ def settings_hook_for(skill: str, skill_path: str, plan: str | None = None,
             settings = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
         except (OSError, ValueError):
             continue
-        if isinstance(settings, dict) and settings.get("disableAllHooks") is not False and \
-                "disableAllHooks" in settings:
+        if isinstance(settings, dict) and settings.get("disableAllHooks", False) is not False:
             return None  # Claude Code may then run no hook at all
         if not _only_hooks(settings):
             continue  # Claude Code drops a settings file it cannot validate, hooks and all
