@@ -20,12 +20,12 @@ from ..domains.command import case_fold, compile_pattern, identity_reason
 from ..domains.cover import approved_filler, union_cover
 from ..grants import parse_grant
 from ..limits import MAX_WORK_PER_DECISION
+from .guards import guarded_word
 from .judge import (
     Judged,
     Part,
     absolute_path,
     all_covered,
-    guarded_word,
     inside,
     joined,
     outside,
@@ -83,7 +83,7 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
 
 def _whole_or_guarded(command: str, workdir: str | None,
                       grants: _CommandGrants) -> Part | Judged | None:
-    """``unknown`` for a command naming a file the gate guards (``judge.guarded_word``: any
+    """``unknown`` for a command naming a file the gate guards (``guards.guarded_word``: any
     program may write what its words name, review W1b); else the part an approved grant
     allowing the whole command string covers, or None."""
     guarded = guarded_word(command, workdir)

@@ -250,7 +250,7 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
            audit: Sink | None) -> Answer:
     from ..errors import SkillgrantError
     from .call import check_call
-    from .judge import GUARDED
+    from .guards import GUARDED
 
     plan_path = options.get("--plan") or ""
     try:
@@ -297,7 +297,7 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
 
 
 def guards(options: Options, cwd: str | None) -> tuple[tuple[str, bool], ...]:
-    """What a call must not write (``judge.GUARDED``), as real paths: the plan file, the audit
+    """What a call must not write (``guards.GUARDED``), as real paths: the plan file, the audit
     log, the SKILL.md of ``--skill-dir``, the project's and the user's ``.claude`` folders
     (settings and skills holding the hooks), and this installation (the package's folder, the
     console script's folder, a virtual environment's prefix: Python puts a script's folder

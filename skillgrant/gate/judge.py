@@ -9,14 +9,13 @@ it stands for is approved.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
-from contextvars import ContextVar
 from typing import NamedTuple
 
+from .guards import guarded_path
 from .shellnodes import HARMLESS_TARGETS
 from .tools import Spec, argument, arguments
 from .verdict import CallPlan, CallStatus
@@ -30,74 +29,6 @@ _PATCH_PATH = re.compile(r"^\s*\*\*\*\s*(?:Add File|Update File|Delete File|Move
                          r"(.*)$", re.MULTILINE | re.IGNORECASE)
 #: A glob that reaches outside the directory it searches.
 _GLOB_OUTSIDE = re.compile(r"\.\.|^[/~]|[{,][/~]")
-
-
-#: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
-#: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
-#: installation — as real paths; a call that writes one is ``unknown`` (review W1, W2: the model
-#: would rewrite its own ceiling). The hook sets them for each call (``guarding``).
-GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", default=())
-
-
-def _guarded(path: str) -> str | None:
-    guards = GUARDED.get()
-    for item, tree in guards:
-        if path == item or (tree and path.startswith(item.rstrip("/") + "/")):
-            return item
-    if guards and os.path.isfile(path):  # a hard link to a guarded file (review W1b)
-        try:
-            found = os.stat(path)
-            for item, tree in guards:
-                if not tree and os.path.isfile(item) and os.path.samestat(found, os.stat(item)):
-                    return item
-        except OSError:
-            return path
-    return None
-
-
-_GLOB = re.compile(r"[*?\[]")
-
-
-def _last(word: str) -> str:
-    return word.rstrip("/").rsplit("/", 1)[-1]
-
-
-#: The words of a command's text, as far as they may name a file (quotes and operators split).
-_TOKEN = re.compile(r"[^\s;&|<>()'\"`=]+")
-
-
-def guarded_word(text: str, directory: str | None) -> str | None:
-    """A word of a shell command's ``text`` that names a file the gate guards (``GUARDED``,
-    its files, not its folders), resolved from ``directory``, or that holds the name of one
-    (the plan file's, ``settings.json``, ``SKILL.md``): any program the plan allows may write
-    what its words name (``cp``, ``tee``, ``sed -i``, ``git checkout``; review W1b). None
-    when nothing is guarded."""
-    files = tuple(item for item, tree in GUARDED.get() if not tree)
-    if not files:
-        return None
-    names = {os.path.basename(item) for item in files} - {""}
-    token = GUARDED.set(tuple((item, False) for item in files))  # folders: a program's words
-    bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
-    try:  # name the skill's own scripts and the project's venv, which a command may run
-        for match in _TOKEN.finditer(bare):
-            word = match.group()
-            if any(name in word for name in names) or (
-                    _GLOB.search(word) and any(fnmatch.fnmatchcase(name, _last(word))
-                                               for name in names)):
-                return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
-            if "$" in word or "*" in word or word.startswith("~") or "\x00" in word:
-                continue  # a NUL names no file (the command is judged as it is)
-            full = word if word.startswith("/") or directory is None else \
-                posixpath.join(directory, word)
-            try:
-                if full.startswith("/") and (_guarded(posixpath.normpath(full))
-                                             or _guarded(os.path.realpath(full))):
-                    return word
-            except (ValueError, OSError):  # a surrogate or a NUL: no file's name
-                continue
-        return None
-    finally:
-        GUARDED.reset(token)
 
 
 class Part(NamedTuple):
@@ -169,7 +100,7 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
         return outside("unknown", f"{what} holds characters that path rules read as pattern "
                         "syntax, so the gate cannot name it", absolute)
     real = os.path.realpath(given or absolute)
-    guarded = _guarded(absolute) or _guarded(real) if kind == "Edit" else None
+    guarded = guarded_path(absolute) or guarded_path(real) if kind == "Edit" else None
     if guarded is not None:
         return outside("unknown", f"{what} writes {guarded!r}, which the gate itself reads or "
                        "runs (its plan, its hooks, its audit log or its installation)", absolute)
