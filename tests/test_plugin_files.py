@@ -127,6 +127,12 @@ COPILOT_LAYOUTS = {
     "root hooks.json beside a manifest": ({".github/plugin/plugin.json": manifest(),
                                            "hooks.json": CP_HOOKS},
                                           "hooks.json:1:16: the plugin's hooks file"),
+    "root hooks.json beside Claude Code's manifest (review R-7)": (
+        {".claude-plugin/plugin.json": manifest(), "hooks.json": CP_HOOKS},
+        "hooks.json:1:16: the plugin's hooks file"),
+    "root hooks.json beside a root SKILL.md, no manifest (review R-8)": (
+        {"SKILL.md": "---\nname: plug\ndescription: d\n---\n", "hooks.json": CP_HOOKS},
+        "hooks.json:1:16: the plugin's hooks file"),
     "a marketplace's entry": ({"../.github/plugin/marketplace.json": json.dumps(
         {"name": "m", "plugins": [{"name": "plug", "source": "./plug", "hooks": "./h.json"}]})},
         "marketplace.json:1:"),
@@ -146,8 +152,19 @@ def test_copilot_plugin_layouts_refuse_the_plugins_skill(tmp_path: Path, name: s
     assert target.read_text() == skill
 
 
+def test_a_root_skill_md_with_a_root_hooks_json_is_refused(tmp_path: Path) -> None:
+    """Review R-8, measured through Copilot CLI 1.0.102: a folder holding a root-level SKILL.md
+    is a plugin to it (``--plugin-dir``), and its root hooks.json runs."""
+    skill = "---\nname: plug\ndescription: d\nallowed-tools: Read\n---\n"
+    layout(tmp_path, {"SKILL.md": skill, "hooks.json": CP_HOOKS})
+    with pytest.raises(SkillFileError, match=r"hooks\.json:1:16: the plugin's hooks file"):
+        apply_to_file(tmp_path / "SKILL.md", Plan.from_entries(["Read"]))
+    assert (tmp_path / "SKILL.md").read_text() == skill
+
+
 def test_a_root_hooks_json_without_a_copilot_manifest_is_not_a_plugins(tmp_path: Path) -> None:
-    """Measured by the review: Copilot loads a root hooks.json only beside its manifest."""
+    """Measured by the review: Copilot loads a root hooks.json only beside a manifest or a
+    root-level SKILL.md, not beside a command folder alone."""
     layout(tmp_path, {"commands/pc.md": COMMAND, "hooks.json": CP_HOOKS})
     assert apply_to_file(tmp_path / "commands" / "pc.md", Plan.from_entries(["Read"])).written
 

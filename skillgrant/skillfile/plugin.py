@@ -18,7 +18,9 @@ A marketplace's ``.claude-plugin/marketplace.json`` may add both to the plugins 
 Copilot CLI 1.0.102 loads plugins too, from more places (review FB-3, read from its binary and
 measured): a manifest at ``.github/plugin/plugin.json``, ``.plugin/plugin.json`` or the
 plugin's root ``plugin.json``, whose ``hooks`` (inline, or a file it names anywhere in the
-plugin) run; a root ``hooks.json`` beside such a manifest; marketplaces at
+plugin) run; a root ``hooks.json`` beside any manifest, Claude Code's included, or beside a
+root-level ``SKILL.md`` (a folder Copilot loads as a plugin without a manifest; reviews R-7,
+R-8); marketplaces at
 ``.plugin/marketplace.json`` and ``.github/plugin/marketplace.json``. Each is judged as
 Claude Code's are.
 
@@ -68,8 +70,8 @@ def judge_plugin(path: str, seen: dict[str, object] | None = None) -> None:
     it (see the module's contract). Raises SkillFileError for ``path`` whose message names the
     plugin file's line and column; returns None when no plugin folder above it grants.
 
-    Six ``lstat`` calls a folder above the file (its ``.claude-plugin`` and Copilot CLI's five
-    manifest and marketplace names), and one for each hooks file of each folder a runtime
+    Seven ``lstat`` calls a folder above the file (its ``.claude-plugin``, Copilot CLI's five
+    manifest and marketplace names, a root ``SKILL.md``), and one for each hooks file of each folder a runtime
     could load the file from as a plugin. ``seen``, kept by
     a caller over one batch of files (whose plugin files do not change meanwhile), remembers
     what was found (at most ``_MEMO_MAX`` answers), so that files of one folder ask the
@@ -107,7 +109,10 @@ def _plugin_files(root: str, parts: list[str], depth: int, memo: dict[str, objec
     copilot = [name for name in (*COPILOT_MANIFESTS, *COPILOT_MARKETPLACES)
                if _there(os.path.join(root, name), memo)]
     names += copilot
-    copilot_plugin = any(name in _MANIFESTS for name in copilot)
+    # Copilot CLI loads a folder as a plugin when it holds any manifest it knows (Claude Code's
+    # among them, review R-7) or a root-level SKILL.md (review R-8), and then its root hooks.json.
+    copilot_plugin = MANIFEST in names or any(name in _MANIFESTS for name in copilot) or \
+        _there(os.path.join(root, "SKILL.md"), memo)
     if (MANIFEST in names or copilot_plugin or parts[depth] == "commands" or (
             parts[-1] == "SKILL.md" and (depth == len(parts) - 1 or (
                 depth == len(parts) - 3 and parts[depth] == "skills")))) and \
