@@ -167,3 +167,20 @@ def test_the_configurations_runtime_does_not_narrow_a_plan_named_on_the_command_
     assert _kept(named) == {"s/SKILL.md": ["Bash(gh *)"]}, named.stderr  # dropped, restored
     mapped = _console(root, "check", "s", "--format", "json")
     assert _kept(mapped) == {"s/SKILL.md": ["Bash(gh:*)"]}, mapped.stderr
+
+
+def test_a_plan_judged_under_fewer_runtimes_than_every_one_says_so(tmp_path: Path) -> None:
+    """Review R-6: a configuration (or a plan's own runtime key) narrowing the runtimes kept
+    `Bash(gh:*)` under `Bash(gh *)`, which Copilot CLI reads wider, and no report said the
+    verdict was Claude Code's alone. Standard error names the runtimes and where they came
+    from; `--runtime` given on the command line is the user's own choice and is not repeated."""
+    skill = "---\nname: t\ndescription: d\nallowed-tools: Bash(gh:*)\n---\n"
+    root = _tree(tmp_path, {".skillgrant.toml": 'runtime = "claude-code"\n',
+                            "plan.yaml": GH, "own.yaml": GH + "runtime: claude-code\n",
+                            "s/SKILL.md": skill})
+    said = "judged under Claude Code 2.1.332 only (.skillgrant.toml)"
+    assert said in _console(root, "check", "s").stderr
+    assert "judged under Claude Code 2.1.332 only (the plan's runtime key)" in _console(
+        root, "check", "s", "--plan", "own.yaml").stderr
+    assert "judged under" not in _console(root, "check", "s", "--runtime", "claude-code").stderr
+    assert "judged under" not in _console(root, "check", "s", "--plan", "plan.yaml").stderr

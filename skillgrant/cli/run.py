@@ -268,8 +268,8 @@ class Plans:
             # command line is judged under the command line's and its own (review FB-2: a
             # configuration in the judged repository must not narrow an explicit plan's).
             configured = self.config.runtime if self.invocation.plan is None else None
-            chosen = self.invocation.runtime or (
-                None if plan.constrain_kwargs()["runtime"] is not None else configured)
+            own = plan.constrain_kwargs()["runtime"]
+            chosen = self.invocation.runtime or (None if own is not None else configured)
             if chosen is not None:
                 from ..runtimes import profiles
 
@@ -279,6 +279,10 @@ class Plans:
                 self._loaded[name] = RuntimePlan(plan, chosen)
             else:
                 self._loaded[name] = plan
+            if not self.invocation.runtime:
+                _say_narrowed(name, chosen or own,
+                              "the plan's runtime key" if chosen is None else
+                              os.path.relpath(str(self.config.path)))
         return self._loaded[name]
 
     def run(self, files: Sequence[Path], root: Path, *, write: bool, dry_run: bool,
@@ -363,3 +367,20 @@ def _write_report(run: Run, fmt: Format, colour: Colour, root: Path,
         echo(report.render_text(run, colour=on, quiet=quiet), nl=False, color=on)
         return
     echo(out, nl=False)
+
+
+def _say_narrowed(name: str, runtimes: object, source: str) -> None:
+    """Warn on standard error when a plan is judged under fewer runtimes than every one that
+    reads ``allowed-tools`` and the command line did not ask for it (review R-6: a
+    configuration or a plan key narrowing the runtimes is otherwise seen nowhere in a report,
+    and an entry kept under one runtime may be wider under another)."""
+    if runtimes is None:
+        return
+    from ..runtimes import DEFAULT_RUNTIMES, profiles
+
+    chosen = profiles(runtimes, source=source)  # type: ignore[arg-type]
+    if {p.name for p in chosen} >= set(DEFAULT_RUNTIMES):
+        return
+    echo(f"skillgrant: warning: {'<stdin>' if name == '-' else name}: judged under "
+         f"{', '.join(p.title for p in chosen)} only ({source}); an entry kept here may be "
+         "wider under another runtime that reads allowed-tools", err=True)
