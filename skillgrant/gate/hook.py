@@ -33,48 +33,13 @@ from .dialects import (
     render,
     supports,
 )
+from .options import OPTION_CHOICES, USAGE, Options, UsageError, read_options
 
 if TYPE_CHECKING:
     from .verdict import CallPlan, CallVerdict
 
-USAGE = """\
-Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
-                       [--outside deny|ask] [--inside none|allow] [--audit-log FILE]
-                       [--skill-dir DIR] [--plan-kind auto|plan|skill|settings] [--observe]
-                       [--for-skill NAME]
-       skillgrant hook --print-config claude-code|copilot-cli|codex|vscode|gemini-cli --plan PLAN
-                       [--for-skill NAME]
-
-Read one PreToolUse hook payload on standard input and decide the tool call against the approved
-plan (a plan file, an approved SKILL.md or a settings.json). A call outside the plan is denied
-with the reason on standard error and exit status 2; a call inside gets no decision. Any failure
-denies the call. With --observe, every call is decided and logged ("observed": true) and none
-is denied.
-"""
-#: Each option with the values it takes (None: any value).
-OPTION_CHOICES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside": ("deny", "ask"),
-           "--inside": ("none", "allow"), "--audit-log": None, "--print-config": DIALECTS,
-           "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None,
-           "--for-skill": None}
+__all__ = ["OPTION_CHOICES", "USAGE", "Options", "UsageError", "read_options"]
 _MAX_SHOWN_ENTRIES = 20
-#: Options that take no value (issue 32: ``--observe``, gate/observe.py).
-FLAGS = ("--observe",)
-
-
-class UsageError(ValueError):
-    pass
-
-
-class Options:
-    """The hook's options, by long name."""
-
-    def __init__(self, values: dict[str, str] | None = None) -> None:
-        self.values: dict[str, str] = dict(values or {})
-        self.help = False
-
-    def get(self, name: str) -> str | None:
-        return self.values.get(name)
-
 
 #: Where a decision's audit record goes: one line of JSON, written whole or OSError.
 Sink = Callable[[bytes], None]
@@ -104,35 +69,6 @@ def load_plan(path: str, kind: str, placeholders: dict[str, str]) -> LoadedPlan:
     plan, text = load(path, kind)
     return LoadedPlan(call_plan(plan, placeholders=placeholders), tuple(plan.allowed_tools),
                       text)
-
-
-def read_options(args: Sequence[str]) -> Options:
-    options = Options()
-    rest = iter(args)
-    for token in rest:
-        if token in ("-h", "--help"):
-            options.help = True
-            continue
-        if token in FLAGS:
-            if token in options.values:
-                raise UsageError(f"{token} is given twice")
-            options.values[token] = "on"
-            continue
-        name, eq, value = token.partition("=")
-        if name not in OPTION_CHOICES:
-            raise UsageError(f"unknown option {token!r}")
-        if name in options.values:
-            raise UsageError(f"{name} is given twice")
-        if not eq:
-            following = next(rest, None)
-            if following is None:
-                raise UsageError(f"{name} needs a value")
-            value = following
-        choices = OPTION_CHOICES[name]
-        if choices is not None and value not in choices:
-            raise UsageError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
-        options.values[name] = value
-    return options
 
 
 def main(args: Sequence[str]) -> int:
@@ -250,6 +186,7 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
            audit: Sink | None) -> Answer:
     from ..errors import SkillgrantError
     from .call import check_call
+    from .following import followed
     from .guards import GUARDED
 
     plan_path = options.get("--plan") or ""
@@ -259,7 +196,8 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
                                _placeholders(options))
         token = GUARDED.set(guards(options, call.cwd))
         try:
-            verdict = check_call(call.tool, call.tool_input, loaded.plan, cwd=call.cwd)
+            verdict = followed(check_call(call.tool, call.tool_input, loaded.plan,
+                                          cwd=call.cwd), call, options.get)  # R-4, R-5
         finally:
             GUARDED.reset(token)
     except SkillgrantError as e:

@@ -31,18 +31,16 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Final
 
 from ..errors import SkillgrantError
+from .options import AGENT_TOOLS
 
 #: The least timeout (seconds) a settings hook that follows a skill may have: one that times out
 #: lets the call go on.
 MIN_TIMEOUT = 10
-#: Tools that start a subagent (Claude Code's, and its former name), and ``Skill``: a skill it
-#: names may run forked (``context: fork``), now or after an edit (review S3b).
-AGENT_TOOLS = frozenset({"Agent", "Task", "Skill"})
 #: The keys a settings hook that follows a skill may have (what ``--print-config`` prints, and
 #: a status message): any other key of Claude Code 2.1.332's hook schema can keep it from
 #: running or blocking (``async``, ``asyncRewake``, ``if``, ``once``, ``shell``; review S2).
@@ -58,36 +56,104 @@ def grants_agent(entries: tuple[str, ...] | list[str]) -> list[str]:
 def _settings_files(skill_path: str) -> Iterator[Path]:
     """The settings files Claude Code reads for a skill at ``skill_path``: its project's
     (``<project>/.claude/skills/NAME/SKILL.md``: ``<project>/.claude/settings.json`` and
-    ``settings.local.json``) and the user's ``~/.claude/settings.json``."""
+    ``settings.local.json``), the user's and the managed ones (``session_files``)."""
     path = Path(os.path.abspath(skill_path))
-    home = Path(os.path.expanduser("~"))
     if len(path.parts) >= 5 and path.parts[-4:-2] == (".claude", "skills") and \
-            path.parents[3] != home:  # a user skill has no project: ~/.claude alone (S2c)
-        project = path.parents[3]
-        yield project / ".claude" / "settings.json"
-        yield project / ".claude" / "settings.local.json"
-    yield home / ".claude" / "settings.json"
+            path.parents[3] != Path(os.path.expanduser("~")):  # a user skill: no project (S2c)
+        yield from session_files(str(path.parents[3]))
+    else:
+        yield from session_files(None)
+
+
+def session_files(folder: str | None) -> Iterator[Path]:
+    """The settings files Claude Code 2.1.332 reads in a session started in ``folder``: its
+    ``.claude/settings.json`` and ``.claude/settings.local.json`` (of that folder alone, not of
+    its parents: review R-4), the user's (``$CLAUDE_CONFIG_DIR`` or ``~/.claude``)
+    ``settings.json``, and the managed ``/etc/claude-code/managed-settings.json`` with the
+    files of its ``managed-settings.d`` (read from the binary)."""
+    if folder is not None:
+        yield Path(folder) / ".claude" / "settings.json"
+        yield Path(folder) / ".claude" / "settings.local.json"
+    user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+    yield Path(user) / "settings.json"
+    yield MANAGED / "managed-settings.json"
+    try:
+        dropped = sorted(os.listdir(MANAGED / "managed-settings.d"))
+    except (FileNotFoundError, NotADirectoryError):
+        dropped = []
+    except OSError:
+        dropped = ["(unreadable)"]  # read below, and refused as unreadable
+    yield from (MANAGED / "managed-settings.d" / name for name in dropped)
+
+
+#: Where Claude Code 2.1.332 reads managed settings on Linux.
+MANAGED = Path("/etc/claude-code")
 
 
 def settings_hook_for(skill: str, skill_path: str, plan: str | None = None,
                       kind: str = "auto") -> Path | None:
     """The settings file that runs ``skillgrant hook … --for-skill skill`` (with ``--plan
-    plan``, when given, read as ``kind``) on every PreToolUse, or None. The file must hold
-    nothing but hooks of the shape checked here (``_only_hooks``)."""
+    plan``, when given, read as ``kind``) on every PreToolUse, or None (``follow_hook``)."""
+    return follow_hook(skill, skill_path, plan, kind, _settings_files(skill_path))[0]
+
+
+def follow_hook(skill: str, skill_path: str, plan: str | None, kind: str,
+                files: Iterable[Path]) -> tuple[Path | None, str | None]:
+    """The file of ``files`` that runs the hook that follows ``skill`` (``_follows``), and
+    None; or None and why none does (a file naming itself and where it failed). The file must
+    hold nothing but hooks of the shape checked here (``_only_hooks``). Any file that switches
+    hooks off, or that exists and is not read exactly as Claude Code reads it
+    (``read_settings``), makes it None (review R-1..R-3): its ``disableAllHooks`` may count."""
     found = None
-    for path in _settings_files(skill_path):
-        try:
-            settings = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
-        except (OSError, ValueError):
-            continue
-        if isinstance(settings, dict) and settings.get("disableAllHooks", False) is not False:
-            return None  # Claude Code may then run no hook at all
+    for path in files:
+        settings, problem = read_settings(path)
+        if problem is not None:
+            return None, problem
+        if isinstance(settings, dict) and any(
+                settings.get(key, False) is not False for key in _SWITCHES):
+            return None, f"{path}: it sets {next(k for k in _SWITCHES if k in settings)!r}, " \
+                "so Claude Code may run no hook from the other settings files"
         if not _only_hooks(settings):
             continue  # Claude Code drops a settings file it cannot validate, hooks and all
         if found is None and any(_follows(command, skill, plan, skill_path, kind)
                                  for command in _pre_tool_commands(settings)):
             found = path
-    return found
+    return found, None if found else "no settings file Claude Code reads runs it"
+
+
+#: The settings keys that keep a settings file's hooks from running (``allowManagedHooksOnly``:
+#: only the managed settings' hooks run; ``disableAllHooks`` is read as it in managed settings).
+_SWITCHES = ("disableAllHooks", "allowManagedHooksOnly")
+_ABSENT: Final = object()
+
+
+def read_settings(path: Path) -> tuple[object, str | None]:
+    """The JSON value of the settings file at ``path`` as Claude Code 2.1.332 reads it (one
+    leading byte-order mark stripped, then ``JSON.parse``), and None; ``_ABSENT`` when there
+    is no such file; or None and a located problem when the file exists and cannot be read
+    exactly so: unreadable, not UTF-8 (the runtime decodes with replacement characters: review
+    R-2), not JSON (``JSON.parse``'s grammar, no ``NaN``/``Infinity``), nested too deeply for
+    Python's parser (R-3)."""
+    try:
+        data = path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return _ABSENT, None
+    except OSError as e:
+        return None, f"{path}: the settings file cannot be read ({e.strerror or e})"
+    bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # stripped, as Claude Code does (R-1)
+    try:
+        text = data[bom:].decode("utf-8")
+    except UnicodeDecodeError as e:
+        return None, f"{path}: byte {e.start + 1 + bom}: " \
+            "the settings file is not UTF-8 (Claude Code reads it with replacement characters)"
+    try:
+        return json.loads(text, parse_constant=_no_constant), None
+    except RecursionError:
+        return None, f"{path}: the settings file nests too deeply to read"
+    except json.JSONDecodeError as e:
+        return None, f"{path}:{e.lineno}:{e.colno}: the settings file is not JSON ({e.msg})"
+    except ValueError as e:
+        return None, f"{path}: the settings file is not read as Claude Code reads it ({e})"
 
 
 def _no_constant(name: str) -> object:
@@ -177,7 +243,7 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str,
     follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
     denial for a call outside it, in Claude Code's dialect, and nothing else that changes
     what it judges."""
-    from .hook import UsageError, read_options
+    from .options import UsageError, read_options
 
     try:
         words = shlex.split(command)
@@ -246,8 +312,9 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
     except ValueError:
         words = []
     plan, kind = _option(words, "--plan"), _option(words, "--plan-kind") or "auto"
-    followed = skill_path is not None and settings_hook_for(skill, skill_path, plan,
-                                                             kind) is not None
+    found, why = follow_hook(skill, skill_path, plan, kind, _settings_files(skill_path)) \
+        if skill_path is not None else (None, "the skill's file is not known")
+    followed = found is not None
     if not agents and not followed:
         raise ForkedSkillError(
             f"{skill_path}: the skill runs in a forked subagent (`context: fork`), whose calls "
@@ -258,7 +325,7 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
             "(the project's .claude/settings.json or .claude/settings.local.json; a file with "
             "other keys does not count, as skillgrant cannot check them and a file Claude Code "
             "drops runs no hook), "
-            "then apply again (or remove `context: fork`)")
+            f"then apply again (or remove `context: fork`). Found: {why}")
     if not followed:
         raise ValueError(
             f"the plan grants {agents[0]!r}, and a skill's own hook does not see its subagents' "
@@ -269,5 +336,5 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
             "(the project's .claude/settings.json or .claude/settings.local.json; a file with "
             "other keys does not count, as skillgrant cannot check them and a file Claude Code "
             "drops runs no hook), "
-            "then apply again (or remove the Agent entries from the plan)")
+            f"then apply again (or remove the Agent entries from the plan). Found: {why}")
     return command

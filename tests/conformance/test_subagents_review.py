@@ -1,0 +1,195 @@
+"""Issue 33's residue (review R-1..R-5), end to end through the pinned Claude Code.
+
+The shape of every session is test_subagents_e2e.py's: the plan ``Bash(echo *)``,
+``Agent(general-purpose)``, the session's own permissions wider (``--allowedTools Bash Agent``),
+the main agent loads the skill and starts subagent ``a``, which runs ``echo sub`` (inside the
+plan) and ``touch zz`` (outside). Each case holds a settings file the reviewer found Claude Code
+reads where skillgrant did not (R-1: a byte-order mark, R-2: invalid UTF-8, R-3: deep nesting),
+or a session started where Claude Code does not read the settings ``apply --enforce`` found
+(R-4: a subfolder, R-5: a nested skill). Each asserts what Claude Code does with the layout (the
+control: the hooks are off) and that skillgrant now refuses it at ``apply --enforce`` or denies
+the ``Agent`` call at run time (``gate.following``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cc_probe import TALLY, Judge
+from cc_runtime import SKILL_NAME, run_session
+from gate_sessions import denied_by_gate
+from test_subagents_e2e import WIDE, Call, agent, bash, load
+
+from skillgrant.errors import SkillgrantError
+
+ENTRIES = ["Bash(echo *)", "Agent(general-purpose)"]
+SUB = {"a": [bash("echo sub"), bash("touch zz")]}
+Layout = Callable[[Path, dict[str, Any]], None]
+
+
+@pytest.fixture
+def work(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The session's folder; ``apply --enforce`` reads the session's home as the user's."""
+    folder = Path(tempfile.mkdtemp(prefix="sg-r33-", dir="/var/tmp"))
+    monkeypatch.setenv("HOME", str(folder / "home"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    try:
+        (folder / "project" / ".claude").mkdir(parents=True)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def printed(work: Path) -> tuple[Path, dict[str, Any]]:
+    """The plan and ``hook --print-config claude-code --plan P --for-skill probe``'s file."""
+    from skillgrant.gate.config import snippet
+
+    plan = work / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ENTRIES}))
+    text, _ = snippet("claude-code", {"--plan": str(plan), "--for-skill": SKILL_NAME})
+    return plan, json.loads(text)
+
+
+def apply(plan: Path, skill: Path) -> str:
+    """What ``apply --enforce`` writes for the skill at ``skill`` (SkillgrantError: refused)."""
+    from skillgrant.plan.model import Plan
+    from skillgrant.skillfile.builder import apply_to_text
+
+    skill.parent.mkdir(parents=True, exist_ok=True)
+    submitted = (f"---\nname: {SKILL_NAME}\ndescription: probe\nallowed-tools: "
+                 f"{', '.join(ENTRIES)}\n---\nprobe\n")
+    text, _ = apply_to_text(submitted, Plan.load(plan), enforce=hook_of(plan),
+                            path=str(skill))
+    skill.write_text(text)
+    return text
+
+
+def hook_of(plan: Path) -> str:
+    return f"{sys.executable} -m skillgrant hook --plan {plan}"
+
+
+def session(judge: Judge, work: Path, main: Sequence[Call], *, cwd: Path | None = None,
+            skill_text: str | None = None) -> tuple[list[Any], list[Any], bool]:
+    """The main agent's results, subagent ``a``'s, and whether ``zz`` was made anywhere."""
+    url, script = judge.standin.session(list(main), SUB)
+    done, _ = run_session(judge.binary, url, work, skill_text, extra_args=WIDE, cwd=cwd)
+    TALLY["subagent sessions"] = TALLY.get("subagent sessions", 0) + 1
+    got = [script.results.get(script.call_id(i)) for i in range(len(main))]
+    assert got[0] is not None, done.stderr[-600:]
+    subs = [script.results.get(script.sub_id("a", i)) for i in range(2)]
+    return got, subs, any(work.rglob("zz"))
+
+
+def write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def hooks_in(path: str) -> Layout:
+    def layout(work: Path, hooks: dict[str, Any]) -> None:
+        write(work / path, json.dumps(hooks).encode())
+    return layout
+
+
+# -- R-1, R-2, R-3: a settings file Claude Code reads, and skillgrant did not ------------------
+
+DISABLE = b'{"disableAllHooks": true}'
+#: (the file holding the follow hook, the other file, its bytes); paths under the work folder.
+UNREAD = {
+    "R-1 BOM, local": ("project/.claude/settings.json", "project/.claude/settings.local.json",
+                       b"\xef\xbb\xbf" + DISABLE),
+    "R-1 BOM, user": ("project/.claude/settings.json", "home/.claude/settings.json",
+                      b"\xef\xbb\xbf" + DISABLE),
+    "R-1 BOM, project": ("project/.claude/settings.local.json", "project/.claude/settings.json",
+                         b'\xef\xbb\xbf{"disableAllHooks": true, "permissions": {"allow": []}}'),
+    "R-2 invalid UTF-8": ("project/.claude/settings.json", "project/.claude/settings.local.json",
+                          b'{"disableAllHooks": true, "x": "\xff"}'),
+    "R-3 deep nesting": ("project/.claude/settings.json", "project/.claude/settings.local.json",
+                         b'{"disableAllHooks": true, "x": ' + b"[" * 5000 + b"]" * 5000 + b"}"),
+}
+
+
+@pytest.mark.parametrize("case", list(UNREAD))
+def test_a_settings_file_read_as_claude_code_reads_it(judge: Judge, work: Path,
+                                                      case: str) -> None:
+    hooked, other, data = UNREAD[case]
+    plan, hooks = printed(work)
+    skill = work / "project" / ".claude" / "skills" / SKILL_NAME / "SKILL.md"
+    hooks_in(hooked)(work, hooks)
+    write(work / other, data)
+    # apply --enforce refuses, naming the file (R-3: not an internal error)
+    with pytest.raises(SkillgrantError, match="settings") as refused:
+        apply(plan, skill)
+    assert str(work / other) in str(refused.value), refused.value
+    # The control: Claude Code reads the file. Applied before the file was written, the
+    # skill is run with it: its disableAllHooks switches every hook off, the skill's own with
+    # the one that follows it (so the main agent's `touch` outside the plan runs too: a
+    # settings file that switches hooks off voids `apply --enforce`, which only refuses it).
+    (work / other).unlink()
+    apply(plan, skill)
+    write(work / other, data)
+    main, subs, made = session(judge, work, [load(), bash("touch main"), agent("a")])
+    assert main[1] is not None and not main[1][0], main
+    assert (work / "project" / "main").exists(), main
+    assert subs[1] is not None and not subs[1][0] and made, subs
+
+
+# -- R-4, R-5: a session started where Claude Code does not read the settings found -----------
+
+def test_r4_a_session_started_in_a_subfolder_does_not_start_the_subagent(
+        judge: Judge, work: Path) -> None:
+    plan, hooks = printed(work)
+    hooks_in("project/.claude/settings.json")(work, hooks)
+    text = apply(plan, work / "project" / ".claude" / "skills" / SKILL_NAME / "SKILL.md")
+    main, subs, made = session(judge, work, [load(), agent("a")], skill_text=text,
+                               cwd=work / "project" / "sub")
+    assert main[0] is not None and not main[0][0], main  # the skill loads from the parent
+    assert main[1] is not None and denied_by_gate(main[1]), (main, subs)
+    assert "follows the skill" in main[1][1], main
+    assert not made
+
+
+def test_r4_a_subfolder_with_settings_of_its_own_does_not_either(judge: Judge,
+                                                                 work: Path) -> None:
+    plan, hooks = printed(work)
+    hooks_in("project/.claude/settings.json")(work, hooks)
+    write(work / "project" / "sub" / ".claude" / "settings.json", b'{"permissions": {}}')
+    text = apply(plan, work / "project" / ".claude" / "skills" / SKILL_NAME / "SKILL.md")
+    main, _, made = session(judge, work, [load(), agent("a")], skill_text=text,
+                            cwd=work / "project" / "sub")
+    assert main[1] is not None and denied_by_gate(main[1]), main
+    assert not made
+
+
+def test_r4_the_users_settings_follow_the_skill_from_any_folder(judge: Judge,
+                                                                work: Path) -> None:
+    """The reviewer's measurement: the same hook in ``~/.claude/settings.json`` runs for the
+    subagent of a session started in a subfolder, so the Agent call goes on there."""
+    plan, hooks = printed(work)
+    hooks_in("home/.claude/settings.json")(work, hooks)
+    text = apply(plan, work / "project" / ".claude" / "skills" / SKILL_NAME / "SKILL.md")
+    main, subs, made = session(judge, work, [load(), agent("a")], skill_text=text,
+                               cwd=work / "project" / "sub")
+    assert main[1] is not None and not main[1][0], main
+    assert subs[0] is not None and not subs[0][0], subs
+    assert subs[1] is not None and denied_by_gate(subs[1]), subs
+    assert not made
+
+
+def test_r5_a_nested_skill_does_not_start_the_subagent(judge: Judge, work: Path) -> None:
+    plan, hooks = printed(work)
+    hooks_in("project/pkg/.claude/settings.json")(work, hooks)
+    write(work / "project" / "pkg" / "README.md", b"hello\n")
+    apply(plan, work / "project" / "pkg" / ".claude" / "skills" / SKILL_NAME / "SKILL.md")
+    read = ("Read", {"file_path": str(work / "project" / "pkg" / "README.md")})
+    main, subs, made = session(judge, work, [read, load(), agent("a")])
+    assert main[1] is not None and not main[1][0], main  # Claude Code found the nested skill
+    assert main[2] is not None and denied_by_gate(main[2]), (main, subs)
+    assert not made
