@@ -1,0 +1,175 @@
+"""Issue 33's residue (review R-1..R-5): settings files read as Claude Code reads them
+(``subagents.read_settings``), and the skill's own hook that lets the main agent start a
+subagent only in a session that runs the hook that follows the skill (``gate.following``).
+End to end through Claude Code: tests/conformance/test_subagents_review.py."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillgrant.errors import SkillFileError
+from skillgrant.gate.config import snippet
+from skillgrant.gate.hook import Options, decide
+from skillgrant.gate.subagents import read_settings, settings_hook_for
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_text
+
+ENTRIES = ["Bash(echo *)", "Agent(general-purpose)"]
+SKILL = ("---\nname: probe\ndescription: d\nallowed-tools: Bash(echo *), Agent(general-purpose)"
+         "\n---\nbody\n")
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    return folder
+
+
+@pytest.mark.parametrize(("data", "problem"), [
+    (b"\xef\xbb\xbf{}", None),  # one BOM stripped, as Claude Code does (R-1)
+    (b"\xef\xbb\xbf\xef\xbb\xbf{}", "1:1: the settings file is not JSON"),  # not a second
+    (b'{"x": "\xff"}', "byte 8: the settings file is not UTF-8"),  # R-2
+    (b'\xef\xbb\xbf{"x": "\xff"}', "byte 11: "),
+    (b"[" * 5000 + b"]" * 5000, "nests too deeply"),  # R-3
+    (b'{"x": NaN}', "not read as Claude Code reads it"),
+    (b'{"x": 1' + b"0" * 5000 + b"}", "not read as Claude Code reads it"),  # Python's limit
+    (b"// c\n{}", "1:1: the settings file is not JSON"),
+    (b'{"a": 1,}', "1:9: the settings file is not JSON"),
+])
+def test_a_settings_file_is_read_exactly_or_refused(tmp_path: Path, data: bytes,
+                                                    problem: str | None) -> None:
+    path = tmp_path / "settings.json"
+    path.write_bytes(data)
+    value, found = read_settings(path)
+    if problem is None:
+        assert (value, found) == ({}, None)
+    else:
+        assert found is not None and found.startswith(f"{path}") and problem in found, found
+
+
+def test_a_missing_file_is_no_problem_and_a_folder_is(tmp_path: Path) -> None:
+    assert read_settings(tmp_path / "none.json")[1] is None
+    assert read_settings(tmp_path / "f" / "x.json")[1] is None
+    (tmp_path / "f").write_text("")
+    assert read_settings(tmp_path / "f" / "x.json")[1] is None  # ENOTDIR
+    (tmp_path / "d.json").mkdir()
+    assert "cannot be read" in str(read_settings(tmp_path / "d.json")[1])
+
+
+def printed(plan: Path) -> str:
+    return snippet("claude-code", {"--plan": str(plan), "--for-skill": "probe"})[0]
+
+
+def layout(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """The plan, the project, and its skill's path, the printed hook in the project's
+    settings."""
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ENTRIES}))
+    project = tmp_path / "project"
+    skill = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    (project / ".claude" / "settings.json").write_text(printed(plan))
+    return plan, project, skill
+
+
+def test_a_bom_before_the_hook_file_is_read_as_claude_code_reads_it(tmp_path: Path,
+                                                                    home: Path) -> None:
+    plan, project, skill = layout(tmp_path)
+    hooks = project / ".claude" / "settings.json"
+    hooks.write_bytes(b"\xef\xbb\xbf" + hooks.read_bytes())
+    assert settings_hook_for("probe", str(skill), str(plan)) == hooks
+
+
+@pytest.mark.parametrize("where", ["project/.claude/settings.local.json",
+                                   "home/.claude/settings.json"])
+def test_apply_refuses_with_an_unreadable_settings_file_named(tmp_path: Path, home: Path,
+                                                              where: str) -> None:
+    plan, _, skill = layout(tmp_path)
+    other = tmp_path / where
+    other.parent.mkdir(parents=True, exist_ok=True)
+    other.write_bytes(b'{"permissions": {}\n  "x": 1}')
+    with pytest.raises(SkillFileError) as caught:
+        apply_to_text(SKILL, Plan.load(plan), enforce=f"skillgrant hook --plan {plan}",
+                      path=str(skill))
+    assert f"{other}:2:3: the settings file is not JSON" in caught.value.message
+
+
+def skill_hook(plan: Path, skill: Path) -> Options:
+    """The options of the hook ``apply --enforce`` writes into the skill."""
+    return Options({"--plan": str(plan), "--skill-dir": str(skill.parent)})
+
+
+def call(tool: str, tool_input: dict[str, Any], cwd: Path, agent: str | None = None) -> bytes:
+    body: dict[str, Any] = {"session_id": "s", "hook_event_name": "PreToolUse",
+                            "tool_name": tool, "tool_input": tool_input, "cwd": str(cwd)}
+    if agent is not None:
+        body |= {"agent_id": agent, "agent_type": "general-purpose"}
+    return json.dumps(body).encode()
+
+
+START = ("Agent", {"description": "d", "prompt": "p", "subagent_type": "general-purpose"})
+
+
+def test_the_skill_hook_starts_a_subagent_only_where_the_following_hook_runs(
+        tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    plan, project, skill = layout(tmp_path)
+    skill.write_text(SKILL)
+    options = skill_hook(plan, skill)
+    assert decide(options, call(*START, project)).status == 0
+    sub = project / "sub"  # R-4: Claude Code reads no settings of the parent
+    denied = decide(options, call(*START, sub))
+    assert denied.status == 2 and f"in a session started in {sub}: no settings file" in \
+        denied.stderr
+    assert decide(options, call("Skill", {"skill": "other"}, sub)).status == 2
+    assert decide(options, call("Bash", {"command": "echo hi"}, sub)).status == 0
+    assert decide(options, call(*START, sub, agent="a1")).status == 0  # the follower's
+    # each folder the session may have been started in must run it
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(sub))
+    assert decide(options, call(*START, project)).status == 2
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    assert decide(options, call(*START, project)).status == 0
+    # the user's settings are read in every folder
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text(printed(plan))
+    assert decide(options, call(*START, sub)).status == 0
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "config"))
+    assert decide(options, call(*START, sub)).status == 2
+    os.rename(home / ".claude", tmp_path / "config")
+    assert decide(options, call(*START, sub)).status == 0
+
+
+@pytest.mark.parametrize("data", [b"\xef\xbb\xbf{\"disableAllHooks\": true}", b"{\xff}",
+                                  b"[" * 3000 + b"]" * 3000])
+def test_the_skill_hook_reads_the_sessions_settings_as_claude_code_does(
+        tmp_path: Path, home: Path, data: bytes) -> None:
+    plan, project, skill = layout(tmp_path)
+    skill.write_text(SKILL)
+    (project / ".claude" / "settings.local.json").write_bytes(data)
+    denied = decide(skill_hook(plan, skill), call(*START, project))
+    assert denied.status == 2 and "settings.local.json" in denied.stderr
+
+
+def test_the_skill_hook_denies_when_it_cannot_read_its_skill(tmp_path: Path,
+                                                             home: Path) -> None:
+    plan, project, skill = layout(tmp_path)
+    assert decide(skill_hook(plan, skill), call(*START, project)).status == 2  # no SKILL.md
+    skill.write_text(SKILL.replace("name: probe", "name: other"))  # another skill's name
+    assert decide(skill_hook(plan, skill), call(*START, project)).status == 2
+    skill.write_text(SKILL.replace("name: probe\n", ""))  # the folder's name
+    assert decide(skill_hook(plan, skill), call(*START, project)).status == 0
+
+
+def test_a_settings_hook_without_skill_dir_is_left_as_it_was(tmp_path: Path,
+                                                             home: Path) -> None:
+    plan, project, _ = layout(tmp_path)
+    options = Options({"--plan": str(plan)})
+    assert decide(options, call(*START, project / "sub")).status == 0
