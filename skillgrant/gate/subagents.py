@@ -312,8 +312,18 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
     except ValueError:
         words = []
     plan, kind = _option(words, "--plan"), _option(words, "--plan-kind") or "auto"
-    found, why = follow_hook(skill, skill_path, plan, kind, _settings_files(skill_path)) \
+    # A forked skill's hook, if it is not in the user's settings, may never run: Claude Code
+    # reads a project's settings only in a session started in its folder, and no hook
+    # of the skill's own sees the Skill call that forks it (gate.following cannot either).
+    files = session_files(None) if forked else _settings_files(skill_path or "")
+    found, why = follow_hook(skill, skill_path, plan, kind, files) \
         if skill_path is not None else (None, "the skill's file is not known")
+    where = ("the user's ~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json: Claude "
+             "Code reads a project's settings only in a session started in its folder, and "
+             "nothing sees the call that forks the skill" if forked else
+             "the project's .claude/settings.json or .claude/settings.local.json, or the "
+             "user's ~/.claude/settings.json; the skill's own hook lets a subagent start only "
+             "in a session that reads it")
     followed = found is not None
     if not agents and not followed:
         raise ForkedSkillError(
@@ -322,9 +332,8 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
             "reach them. Install the hook that follows the skill into its subagents first: "
             "merge the output of `skillgrant hook --print-config claude-code --plan "
             f"{plan or 'PLAN'} --for-skill {skill}` into a settings file that holds only hooks "
-            "(the project's .claude/settings.json or .claude/settings.local.json; a file with "
-            "other keys does not count, as skillgrant cannot check them and a file Claude Code "
-            "drops runs no hook), "
+            f"({where}; a file with other keys does not count, as skillgrant cannot check "
+            "them and a file Claude Code drops runs no hook), "
             f"then apply again (or remove `context: fork`). Found: {why}")
     if not followed:
         raise ValueError(
@@ -333,8 +342,7 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
             "run outside the plan. Install the hook that follows the skill into its subagents "
             "first: merge the output of `skillgrant hook --print-config claude-code --plan "
             f"{plan or 'PLAN'} --for-skill {skill}` into a settings file that holds only hooks "
-            "(the project's .claude/settings.json or .claude/settings.local.json; a file with "
-            "other keys does not count, as skillgrant cannot check them and a file Claude Code "
-            "drops runs no hook), "
+            f"({where}; a file with other keys does not count, as skillgrant cannot check "
+            "them and a file Claude Code drops runs no hook), "
             f"then apply again (or remove the Agent entries from the plan). Found: {why}")
     return command

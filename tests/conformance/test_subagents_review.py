@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from cc_probe import TALLY, Judge
 from cc_runtime import SKILL_NAME, run_session
+from cc_standin import marker
 from gate_sessions import denied_by_gate
 from test_subagents_e2e import WIDE, Call, agent, bash, load
 
@@ -193,3 +194,34 @@ def test_r5_a_nested_skill_does_not_start_the_subagent(judge: Judge, work: Path)
     assert main[1] is not None and not main[1][0], main  # Claude Code found the nested skill
     assert main[2] is not None and denied_by_gate(main[2]), (main, subs)
     assert not made
+
+
+def test_r4_a_forked_skill_needs_the_hook_in_the_users_settings(judge: Judge,
+                                                                work: Path) -> None:
+    """``context: fork``: no hook of the skill's own sees the ``Skill`` call that forks it, so
+    nothing at run time can check the session's folder. Measured: the project's hook does not
+    follow the fork of a session started in a subfolder (the control), the user's does; so
+    ``apply --enforce`` takes the user's settings alone for a forked skill."""
+    from skillgrant.gate.subagents import ForkedSkillError
+    from skillgrant.plan.model import Plan
+    from skillgrant.skillfile.builder import apply_to_text
+
+    plan, hooks = printed(work)
+    skill = work / "project" / ".claude" / "skills" / SKILL_NAME / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    forked = (f"---\nname: {SKILL_NAME}\ndescription: probe\ncontext: fork\nallowed-tools: "
+              f"Bash(echo *)\n---\ndo it {marker('a')}\n")
+    hooks_in("project/.claude/settings.json")(work, hooks)
+    with pytest.raises(ForkedSkillError, match="the user's"):
+        apply_to_text(forked, Plan.load(plan), enforce=hook_of(plan), path=str(skill))
+    hooks_in("home/.claude/settings.json")(work, hooks)
+    text, _ = apply_to_text(forked, Plan.load(plan), enforce=hook_of(plan), path=str(skill))
+    main, subs, made = session(judge, work, [load()], cwd=work / "project" / "sub",
+                               skill_text=text)
+    assert main[0] is not None and "forked" in main[0][1], main
+    assert subs[0] is not None and not subs[0][0], subs
+    assert subs[1] is not None and denied_by_gate(subs[1]) and not made, subs
+    (work / "home" / ".claude" / "settings.json").unlink()  # the control: the project's alone
+    main, subs, made = session(judge, work, [load()], cwd=work / "project" / "sub",
+                               skill_text=text)
+    assert subs[1] is not None and not subs[1][0] and made, subs

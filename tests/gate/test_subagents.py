@@ -213,10 +213,12 @@ def test_check_says_when_an_agent_grant_lets_pre_approvals_reach_subagents(
 FORKED = "---\nname: probe\ndescription: d\ncontext: fork\nallowed-tools: Bash(echo *)\n---\nbody\n"
 
 
-def test_a_forked_skill_needs_the_hook_that_follows_it(tmp_path: Path) -> None:
+def test_a_forked_skill_needs_the_hook_that_follows_it(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Review S3: `context: fork` runs the skill's body in a subagent, which its own hook never
     sees and its allowed-tools reach: `apply --enforce` refuses it until the settings hook that
-    follows the skill is installed, and `check` says so (SGL117)."""
+    follows the skill is installed in the user's settings (review R-4: a project's are not read
+    in a session started in a subfolder), and `check` says so (SGL117)."""
     from typer.testing import CliRunner
 
     from skillgrant.cli.app import app
@@ -234,6 +236,12 @@ def test_a_forked_skill_needs_the_hook_that_follows_it(tmp_path: Path) -> None:
     assert "[SGL117 agent-reach]" in checked.stdout and "context: fork" in checked.stdout
     printed, _ = snippet("claude-code", {"--plan": str(plan), "--for-skill": "probe"})
     (project / ".claude" / "settings.json").write_text(printed)
+    with pytest.raises(ForkedSkillError, match="the user's ~/.claude/settings.json"):
+        apply_to_text(FORKED, Plan.load(plan), enforce=run, path=str(path))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    (tmp_path / "home" / ".claude").mkdir(parents=True)
+    (tmp_path / "home" / ".claude" / "settings.json").write_text(printed)
     text, _ = apply_to_text(FORKED, Plan.load(plan), enforce=run, path=str(path))
     assert f"{run} --skill-dir" in text
 
