@@ -236,7 +236,7 @@ def test_a_forked_skill_needs_the_hook_that_follows_it(tmp_path: Path,
     assert "[SGL117 agent-reach]" in checked.stdout and "context: fork" in checked.stdout
     printed, _ = snippet("claude-code", {"--plan": str(plan), "--for-skill": "probe"})
     (project / ".claude" / "settings.json").write_text(printed)
-    with pytest.raises(ForkedSkillError, match="the user's ~/.claude/settings.json"):
+    with pytest.raises(ForkedSkillError, match=r"the user's ~/\.claude/settings\.json"):
         apply_to_text(FORKED, Plan.load(plan), enforce=run, path=str(path))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
