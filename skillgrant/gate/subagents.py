@@ -24,6 +24,9 @@ denying what is outside it (``enforce_command``): a ``command`` hook on every to
 ``"onFailure": "block"`` and a timeout of at least ``MIN_TIMEOUT``, whose program is named by
 an absolute path to an executable file, as ``--print-config`` prints it, in a file that holds
 nothing but hooks (``_only_hooks``: Claude Code drops a file with a key of a wrong type).
+Each file is read as Claude Code reads it, or refuses the plan (``read_settings``: review
+R-1..R-3). A forked skill needs the user's settings (review R-4); for any other, the skill's own
+hook checks the settings of the session's folder at run time (``gate.following``: R-4, R-5).
 """
 
 from __future__ import annotations
