@@ -31,11 +31,12 @@ if TYPE_CHECKING:
 def followed(verdict: CallVerdict, call: Call,
              option: Callable[[str], str | None]) -> CallVerdict:
     """``verdict`` for ``call`` as judged by the hook whose options ``option`` reads, or, for a
-    covered ``Agent``/``Task``/``Skill`` call the main agent makes under a skill's own hook
-    (``--skill-dir``, no ``--for-skill``) in Claude Code, ``unknown`` when the session does not
-    run the hook that follows the skill into its subagents."""
+    covered ``Agent``/``Task``/``Skill`` call under a skill's own hook (``--skill-dir``, no
+    ``--for-skill``) in Claude Code, ``unknown`` when the session does not run the hook that
+    follows the skill into its subagents. A subagent's call is checked too (a subagent may
+    load the skill)."""
     skill_dir = option("--skill-dir")
-    if not verdict.covered or call.agent is not None or call.tool not in AGENT_TOOLS or \
+    if not verdict.covered or call.tool not in AGENT_TOOLS or \
             skill_dir is None or option("--for-skill") is not None or \
             call.dialect != "claude-code":
         return verdict

@@ -131,7 +131,9 @@ def test_the_skill_hook_starts_a_subagent_only_where_the_following_hook_runs(
         denied.stderr
     assert decide(options, call("Skill", {"skill": "other"}, sub)).status == 2
     assert decide(options, call("Bash", {"command": "echo hi"}, sub)).status == 0
-    assert decide(options, call(*START, sub, agent="a1")).status == 0  # the follower's
+    assert decide(options, call(*START, sub, agent="a1")).status == 2  # a subagent's too
+    follower = Options({"--plan": str(plan), "--for-skill": "probe"})  # judged against P alone
+    assert decide(follower, call(*START, sub, agent="a1")).status == 0
     # each folder the session may have been started in must run it
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(sub))
     assert decide(options, call(*START, project)).status == 2
