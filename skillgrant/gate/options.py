@@ -27,10 +27,15 @@ OPTION_CHOICES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside":
            "--inside": ("none", "allow"), "--audit-log": None, "--print-config": DIALECTS,
            "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None,
            "--for-skill": None}
-#: Tools that start a subagent (Claude Code's, and its former name), and ``Skill``: a skill it
-#: names may run forked (``context: fork``), now or after an edit (review S3b). Here, with the
-#: options, so the hook reads it without importing ``gate.subagents`` on every call.
-AGENT_TOOLS = frozenset({"Agent", "Task", "Skill"})
+#: Tools that start or continue a subagent, as Claude Code 2.1.332 names them: ``Agent`` (and its
+#: former name ``Task``), ``Workflow`` (and its alias ``RunWorkflow``: a script's ``agent()``
+#: starts subagents; review R-10), ``SendMessage`` (continues one; read from the binary). The
+#: one list, for ``check``/``lint``'s SGL117 too.
+SUBAGENT_TOOLS = frozenset({"Agent", "Task", "Workflow", "RunWorkflow", "SendMessage"})
+#: Those and ``Skill``: a skill it names may run forked (``context: fork``), now or after an
+#: edit (review S3b). Here, with the options, so the hook reads it without importing
+#: ``gate.subagents`` on every call.
+AGENT_TOOLS = SUBAGENT_TOOLS | {"Skill"}
 #: Options that take no value (issue 32: ``--observe``, gate/observe.py).
 FLAGS = ("--observe",)
 

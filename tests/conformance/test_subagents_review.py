@@ -26,7 +26,7 @@ from cc_probe import TALLY, Judge
 from cc_runtime import SKILL_NAME, run_session
 from cc_standin import marker
 from gate_sessions import denied_by_gate
-from test_subagents_e2e import WIDE, Call, agent, bash, load
+from test_subagents_e2e import WIDE, Call, agent, bash, load, skill_hooks
 
 from skillgrant.errors import SkillgrantError
 
@@ -48,24 +48,24 @@ def work(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def printed(work: Path) -> tuple[Path, dict[str, Any]]:
+def printed(work: Path, entries: Sequence[str] = ENTRIES) -> tuple[Path, dict[str, Any]]:
     """The plan and ``hook --print-config claude-code --plan P --for-skill probe``'s file."""
     from skillgrant.gate.config import snippet
 
     plan = work / "plan.json"
-    plan.write_text(json.dumps({"allowed-tools": ENTRIES}))
+    plan.write_text(json.dumps({"allowed-tools": list(entries)}))
     text, _ = snippet("claude-code", {"--plan": str(plan), "--for-skill": SKILL_NAME})
     return plan, json.loads(text)
 
 
-def apply(plan: Path, skill: Path) -> str:
+def apply(plan: Path, skill: Path, entries: Sequence[str] = ENTRIES) -> str:
     """What ``apply --enforce`` writes for the skill at ``skill`` (SkillgrantError: refused)."""
     from skillgrant.plan.model import Plan
     from skillgrant.skillfile.builder import apply_to_text
 
     skill.parent.mkdir(parents=True, exist_ok=True)
     submitted = (f"---\nname: {SKILL_NAME}\ndescription: probe\nallowed-tools: "
-                 f"{', '.join(ENTRIES)}\n---\nprobe\n")
+                 f"{', '.join(entries)}\n---\nprobe\n")
     text, _ = apply_to_text(submitted, Plan.load(plan), enforce=hook_of(plan),
                             path=str(skill))
     skill.write_text(text)
@@ -77,10 +77,11 @@ def hook_of(plan: Path) -> str:
 
 
 def session(judge: Judge, work: Path, main: Sequence[Call], *, cwd: Path | None = None,
-            skill_text: str | None = None) -> tuple[list[Any], list[Any], bool]:
+            skill_text: str | None = None, extra: Sequence[str] = WIDE,
+            ) -> tuple[list[Any], list[Any], bool]:
     """The main agent's results, subagent ``a``'s, and whether ``zz`` was made anywhere."""
     url, script = judge.standin.session(list(main), SUB)
-    done, _ = run_session(judge.binary, url, work, skill_text, extra_args=WIDE, cwd=cwd)
+    done, _ = run_session(judge.binary, url, work, skill_text, extra_args=extra, cwd=cwd)
     TALLY["subagent sessions"] = TALLY.get("subagent sessions", 0) + 1
     got = [script.results.get(script.call_id(i)) for i in range(len(main))]
     assert got[0] is not None, done.stderr[-600:]
@@ -224,4 +225,37 @@ def test_r4_a_forked_skill_needs_the_hook_in_the_users_settings(judge: Judge,
     (work / "home" / ".claude" / "settings.json").unlink()  # the control: the project's alone
     main, subs, made = session(judge, work, [load()], cwd=work / "project" / "sub",
                                skill_text=text)
+    assert subs[1] is not None and not subs[1][0] and made, subs
+
+
+def test_r10_a_workflow_needs_the_hook_that_follows_the_skill(judge: Judge, work: Path) -> None:
+    """``Workflow`` (alias ``RunWorkflow``) starts subagents from a script's ``agent()``: a plan
+    granting it is refused without the hook that follows the skill, and with it the workflow's
+    subagent is held to the plan. The control: a skill hook alone lets its ``touch`` run."""
+    entries = ["Bash(echo *)", "Workflow"]
+    plan, hooks = printed(work, entries)
+    skill = work / "project" / ".claude" / "skills" / SKILL_NAME / "SKILL.md"
+    with pytest.raises(SkillgrantError, match="Workflow"):
+        apply(plan, skill, entries)
+    script = ('export const meta = { name: "w", description: "d" }\n'
+              f'const r = await agent("do it {marker("a")}")\nreturn String(r)\n')
+    main = [load(), ("Workflow", {"script": script})]
+    wide = ["--allowedTools", "Bash", "Workflow"]
+    hooks_in("project/.claude/settings.json")(work, hooks)
+    text = apply(plan, skill, entries)
+    got, subs, made = session(judge, work, main, skill_text=text, extra=wide)
+    assert got[1] is not None and not got[1][0], got
+    assert subs[0] is not None and not subs[0][0], subs
+    assert subs[1] is not None and denied_by_gate(subs[1]) and not made, subs
+    # Without it, the skill's own hook denies the Workflow call (gate.following) ...
+    (work / "project" / ".claude" / "settings.json").unlink()
+    got, subs, made = session(judge, work, main, skill_text=text, extra=wide)
+    assert got[1] is not None and denied_by_gate(got[1]) and not made, (got, subs)
+    # ... and the control: a skill hook that lets it go (no --skill-dir) never sees the
+    # workflow's subagent, whose `touch` runs.
+    control = (f"---\nname: {SKILL_NAME}\ndescription: probe\nallowed-tools: "
+               f"{', '.join(entries)}\nhooks: {json.dumps(skill_hooks(hook_of(plan)))}\n"
+               "---\nprobe\n")
+    got, subs, made = session(judge, work, main, skill_text=control, extra=wide)
+    assert got[1] is not None and not got[1][0], got
     assert subs[1] is not None and not subs[1][0] and made, subs

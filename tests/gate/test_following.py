@@ -175,3 +175,13 @@ def test_a_settings_hook_without_skill_dir_is_left_as_it_was(tmp_path: Path,
     plan, project, _ = layout(tmp_path)
     options = Options({"--plan": str(plan)})
     assert decide(options, call(*START, project / "sub")).status == 0
+
+
+def test_workflow_starts_subagents_for_apply_and_lint() -> None:
+    """Review R-10: ``Workflow`` (alias ``RunWorkflow``) starts subagents from a script."""
+    from skillgrant.gate.subagents import grants_agent
+    from skillgrant.review.checks import agent_reach
+
+    entries = ["Bash(touch *)", "Workflow", "RunWorkflow", "SendMessage", "Read"]
+    assert grants_agent(entries) == ["Workflow", "RunWorkflow", "SendMessage"]
+    assert [i for i, hit in agent_reach(entries) if hit.rule_id == "SGL117"] == [1, 2, 3]
