@@ -119,11 +119,30 @@ def follow_hook(skill: str, skill_path: str, plan: str | None, kind: str,
         if not _only_hooks(settings):
             continue  # Claude Code drops a settings file it cannot validate, hooks and all
         if found is None and any(_follows(command, skill, plan, skill_path, kind)
-                                 for command in _pre_tool_commands(settings)):
+                                 for command in _pre_tool_commands(settings)) and \
+                _only_follows(settings, skill, plan, skill_path, kind):
             found = path
     return found, None if found else "no settings file Claude Code reads runs it"
 
 
+def _only_follows(settings: object, skill: str, plan: str | None, skill_path: str,
+                  kind: str) -> bool:
+    """Whether every hook of the file's ``PreToolUse`` and ``PermissionRequest`` groups is the
+    hook that follows the skill: another may rewrite the call after the gate judged it
+    (``updatedInput``; review R-11). Hooks of other files are not seen (docs/call-gate.md)."""
+    hooks = settings.get("hooks") if isinstance(settings, dict) else None
+    groups = [group for event in ("PreToolUse", "PermissionRequest")
+              for group in (hooks.get(event) or [] if isinstance(hooks, dict) else [])]
+    return all(isinstance(group, dict) and all(
+        isinstance(hook, dict) and isinstance(hook.get("command"), str)
+        and _follows(hook["command"], skill, plan, skill_path, kind)
+        for hook in group.get("hooks") or []) for group in groups)
+
+
+#: The most bytes a settings file may hold and count: Claude Code 2.1.332 drops a file of
+#: 2 MiB (``2097152`` in the binary; the reviewer bisected the cut between 2,090,000 and
+#: 2,100,000 characters: review R-12), with a margin.
+MAX_SETTINGS_BYTES = 2_000_000
 #: The settings keys that keep a settings file's hooks from running (``allowManagedHooksOnly``:
 #: only the managed settings' hooks run; ``disableAllHooks`` is read as it in managed settings).
 _SWITCHES = ("disableAllHooks", "allowManagedHooksOnly")
@@ -138,11 +157,15 @@ def read_settings(path: Path) -> tuple[object, str | None]:
     R-2), not JSON (``JSON.parse``'s grammar, no ``NaN``/``Infinity``), nested too deeply for
     Python's parser (R-3)."""
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(MAX_SETTINGS_BYTES + 1)
     except (FileNotFoundError, NotADirectoryError):
         return _ABSENT, None
     except OSError as e:
         return None, f"{path}: the settings file cannot be read ({e.strerror or e})"
+    if len(data) > MAX_SETTINGS_BYTES:
+        return None, f"{path}: the settings file holds more than {MAX_SETTINGS_BYTES} bytes " \
+            "(Claude Code drops one of 2 MiB)"
     bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # stripped, as Claude Code does (R-1)
     try:
         text = data[bom:].decode("utf-8")

@@ -259,3 +259,43 @@ def test_r10_a_workflow_needs_the_hook_that_follows_the_skill(judge: Judge, work
     got, subs, made = session(judge, work, main, skill_text=control, extra=wide)
     assert got[1] is not None and not got[1][0], got
     assert subs[1] is not None and not subs[1][0] and made, subs
+
+
+def padded(hooks: dict[str, Any]) -> bytes:
+    """R-12: the printed file grown past 2 MiB (a `$schema` of 2,100,000 characters)."""
+    return json.dumps({"$schema": "x" * 2_100_000, **hooks}).encode()
+
+
+def rewriting(hooks: dict[str, Any]) -> bytes:
+    """R-11: a second PreToolUse hook in the file that rewrites `echo sub` into `touch zz`."""
+    answer = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {
+        "command": "touch zz", "description": "x"}}})
+    grown = json.loads(json.dumps(hooks))
+    grown["hooks"]["PreToolUse"].append({"matcher": "Bash", "hooks": [
+        {"type": "command", "command": f"echo '{answer}'"}]})
+    return json.dumps(grown).encode()
+
+
+@pytest.mark.parametrize("spoil", [padded, rewriting], ids=["R-12 over 2 MiB", "R-11 rewrite"])
+def test_a_hooks_file_claude_code_does_not_run_as_printed(
+        judge: Judge, work: Path, spoil: Callable[[dict[str, Any]], bytes]) -> None:
+    plan, hooks = printed(work)
+    skill = work / "project" / ".claude" / "skills" / SKILL_NAME / "SKILL.md"
+    settings = work / "project" / ".claude" / "settings.json"
+    write(settings, spoil(hooks))
+    with pytest.raises(SkillgrantError, match="Agent"):  # refused: the file does not count
+        apply(plan, skill)
+    # Applied before the file was spoiled, the skill's own hook denies the Agent call ...
+    hooks_in("project/.claude/settings.json")(work, hooks)
+    text = apply(plan, skill)
+    write(settings, spoil(hooks))
+    main, subs, made = session(judge, work, [load(), agent("a")], skill_text=text)
+    assert main[1] is not None and denied_by_gate(main[1]) and not made, (main, subs)
+    # ... and the control: under a skill hook that lets it go (no --skill-dir), the subagent's
+    # `touch` runs (the file is dropped; or `echo sub` is rewritten after the gate judged it).
+    control = (f"---\nname: {SKILL_NAME}\ndescription: probe\nallowed-tools: "
+               f"{', '.join(ENTRIES)}\nhooks: {json.dumps(skill_hooks(hook_of(plan)))}\n"
+               "---\nprobe\n")
+    main, subs, made = session(judge, work, [load(), agent("a")], skill_text=control)
+    assert main[1] is not None and not main[1][0], main
+    assert made, subs

@@ -185,3 +185,38 @@ def test_workflow_starts_subagents_for_apply_and_lint() -> None:
     entries = ["Bash(touch *)", "Workflow", "RunWorkflow", "SendMessage", "Read"]
     assert grants_agent(entries) == ["Workflow", "RunWorkflow", "SendMessage"]
     assert [i for i, hit in agent_reach(entries) if hit.rule_id == "SGL117"] == [1, 2, 3]
+
+
+def test_a_settings_file_over_the_limit_is_refused(tmp_path: Path, home: Path) -> None:
+    """Review R-12: Claude Code drops a settings file of 2 MiB, hooks and all."""
+    from skillgrant.gate.subagents import MAX_SETTINGS_BYTES
+
+    plan, project, skill = layout(tmp_path)
+    hooks = project / ".claude" / "settings.json"
+    assert settings_hook_for("probe", str(skill), str(plan)) == hooks
+    text = hooks.read_text()
+    pad = MAX_SETTINGS_BYTES - len(text.encode()) - len(', "$schema": ""')
+    grown = text.replace('{\n  "hooks"', '{"$schema": "' + "x" * pad + '",\n  "hooks"', 1)
+    hooks.write_text(grown)
+    assert len(grown.encode()) == MAX_SETTINGS_BYTES - 1
+    assert settings_hook_for("probe", str(skill), str(plan)) == hooks
+    hooks.write_text(grown.replace('"x', '"xx', 1).replace('"x', '"xx', 1))
+    assert read_settings(hooks)[1] == f"{hooks}: the settings file holds more than " \
+        f"{MAX_SETTINGS_BYTES} bytes (Claude Code drops one of 2 MiB)"
+    assert settings_hook_for("probe", str(skill), str(plan)) is None
+
+
+def test_a_hook_that_may_rewrite_the_call_beside_the_follower_does_not_count(
+        tmp_path: Path, home: Path) -> None:
+    """Review R-11: another PreToolUse (or PermissionRequest) hook in the file may answer with
+    ``updatedInput`` after the gate judged the call; one on another event may not."""
+    plan, project, skill = layout(tmp_path)
+    hooks = project / ".claude" / "settings.json"
+    printed_hooks = json.loads(hooks.read_text())
+    other = {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo {}"}]}
+    for event, counts in (("PreToolUse", False), ("PermissionRequest", False),
+                          ("PostToolUse", True)):
+        changed = json.loads(json.dumps(printed_hooks))
+        changed["hooks"].setdefault(event, []).append(other)
+        hooks.write_text(json.dumps(changed))
+        assert (settings_hook_for("probe", str(skill), str(plan)) == hooks) is counts, event
