@@ -66,10 +66,24 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
         if isinstance(found, Judged):
             return found
         parts.append(found)
+    judged = _command(spec, command, parts, workdir, plan, cwd)
+    if judged.status != "covered":
+        return judged
+    guarded = guarded_word(command, workdir)  # only a covered command is narrowed by it
+    if guarded is not None:
+        return outside("unknown", f"the command names {guarded!r}: a file the gate itself reads "
+                       "or runs (its plan, its hooks, its audit log or its installation), or a "
+                       "folder holding one, may be written by it", command)
+    return judged
+
+
+def _command(spec: Spec, command: str, parts: list[Part], workdir: str | None,
+             plan: CallPlan, cwd: str | None) -> Judged:
+    """The command against the plan's command grants, before the guard (``guards``)."""
     grants = _CommandGrants.of(spec.tool, plan, cwd)
-    whole = _whole_or_guarded(command, workdir, grants)
+    whole = command_domain.whole_command(grants.side, command)
     if whole is not None:
-        return whole if isinstance(whole, Judged) else all_covered([*parts, whole], "part")
+        return all_covered([*parts, Part(command, grants.entries[whole][0])], "part")
     if not grants.entries:
         return outside("not_covered", f"the plan approves no {spec.tool} command", command)
     if spec.tool == "PowerShell":
@@ -79,20 +93,6 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
     if texts is not None:  # simple commands only, each its own text: no analysis to do
         return _members(texts, parts, grants)
     return _analysed(spec.tool, command, parts, workdir, plan, cwd, grants)
-
-
-def _whole_or_guarded(command: str, workdir: str | None,
-                      grants: _CommandGrants) -> Part | Judged | None:
-    """``unknown`` for a command naming a file the gate guards (``guards.guarded_word``: any
-    program may write what its words name, review W1b); else the part an approved grant
-    allowing the whole command string covers, or None."""
-    guarded = guarded_word(command, workdir)
-    if guarded is not None:
-        return outside("unknown", f"the command names {guarded!r}, a file the gate itself reads "
-                       "or runs (its plan, its hooks, its audit log or its installation), which "
-                       "a program may write", command)
-    whole = command_domain.whole_command(grants.side, command)
-    return None if whole is None else Part(command, grants.entries[whole][0])
 
 
 def _members(texts: list[str], parts: list[Part], grants: _CommandGrants) -> Judged:

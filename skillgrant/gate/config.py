@@ -73,14 +73,24 @@ def command(dialect: str, plan: str, kind: str = "auto",
             options: Mapping[str, str] | None = None) -> str:
     """The hook's command line for ``dialect`` and the plan file ``plan`` (made absolute: a
     hook runs from whatever directory the runtime is in), with ``options`` carried over; the
-    program is ``executable()``, and every word is quoted for a POSIX shell."""
-    words = [*executable(), "hook", "--plan", os.path.abspath(plan)]
+    program is ``executable()``, and every word is quoted for a POSIX shell. The plan's
+    digest is pinned (``--plan-sha256``): the hook denies every call once the file holds
+    another plan, so a plan replaced in the session stops it instead of widening it (issue
+    29, reviews W1c, W2). Raises PlanError when the plan file cannot be read."""
+    from .planfile import pinned_digest
+
     given = {"--plan-kind": kind, **(options or {})}
+    words = [*executable(), "hook", "--plan", os.path.abspath(plan), "--plan-sha256",
+             pinned_digest(plan, given.get("--plan-kind") or "auto")]
     for name in _CARRIED:
         value = given.get(name)
         if value is not None and value not in ("auto", "deny", "none"):
-            absolute = name in ("--audit-log", "--skill-dir")
-            words += [name, os.path.abspath(value) if absolute else value]
+            if name == "--audit-log":  # its folder as the real path: the hook follows no
+                folder, file = os.path.split(os.path.abspath(value))  # link on the way (A1b)
+                value = os.path.join(os.path.realpath(folder), file)
+            elif name == "--skill-dir":
+                value = os.path.abspath(value)
+            words += [name, value]
     if given.get("--observe") is not None:  # issue 32: logged, never denied
         words.append("--observe")
     if dialect != "claude-code":

@@ -41,6 +41,29 @@ def digest(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def pinned_digest(path: str, kind: str = "auto") -> str:
+    """The hex SHA-256 of the plan file at ``path`` as the hook reads it (``--plan-kind
+    kind``): what ``--plan-sha256`` pins into the hook's command. Raises PlanError."""
+    return digest(read_plan_file(path, kind)).removeprefix("sha256:")
+
+
+def pin_changed(pinned: str | None, text: str) -> str | None:
+    """Why the plan read (``text``) is not the one ``--plan-sha256`` pinned, or None (nothing
+    pinned, or the same plan). A plan rewritten in the session, by any program, stops it
+    instead of widening it (issue 29, reviews W1c, W2)."""
+    if pinned is None:
+        return None
+    if len(pinned) != 64 or not all(c in "0123456789abcdef" for c in pinned):
+        return f"bad command line: --plan-sha256 must be 64 lower-case hex digits, not {pinned!r}"
+    found = digest(text).removeprefix("sha256:")
+    if found == pinned:
+        return None
+    return (f"the plan file holds another plan (sha256 {found}) than the one this hook was "
+            f"configured with (sha256 {pinned}): it was changed after it was approved, perhaps "
+            "by a call of this session. Every call is denied until the person approves the "
+            "plan again (skillgrant apply --enforce, or hook --print-config)")
+
+
 def _json_plan(text: str, path: str, kind: str) -> ApprovedPlan | None:
     """The plan when ``text`` is plainly a JSON plan the light reader accepts, else None."""
     if kind not in ("auto", "plan") or is_skill(path, kind) or not text.lstrip().startswith("{"):

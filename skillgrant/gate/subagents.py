@@ -70,10 +70,11 @@ def _settings_files(skill_path: str) -> Iterator[Path]:
 
 
 def settings_hook_for(skill: str, skill_path: str, plan: str | None = None,
-                      kind: str = "auto") -> Path | None:
+                      kind: str = "auto", pin: str | None = None) -> Path | None:
     """The settings file that runs ``skillgrant hook … --for-skill skill`` (with ``--plan
-    plan``, when given, read as ``kind``) on every PreToolUse, or None. The file must hold
-    nothing but hooks of the shape checked here (``_only_hooks``)."""
+    plan``, when given, read as ``kind``, pinned to the digest ``pin`` as the skill's own hook
+    is) on every PreToolUse, or None. The file must hold nothing but hooks of the shape
+    checked here (``_only_hooks``)."""
     found = None
     for path in _settings_files(skill_path):
         try:
@@ -84,7 +85,7 @@ def settings_hook_for(skill: str, skill_path: str, plan: str | None = None,
             return None  # Claude Code may then run no hook at all
         if not _only_hooks(settings):
             continue  # Claude Code drops a settings file it cannot validate, hooks and all
-        if found is None and any(_follows(command, skill, plan, skill_path, kind)
+        if found is None and any(_follows(command, skill, plan, skill_path, kind, pin)
                                  for command in _pre_tool_commands(settings)):
             found = path
     return found
@@ -171,12 +172,13 @@ def _program(word: str) -> bool:
 
 
 def _follows(command: str, skill: str, plan: str | None, skill_path: str,
-             kind: str = "auto") -> bool:
+             kind: str = "auto", pin: str | None = None) -> bool:
     """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -m skillgrant hook``), the
     program named by an absolute path to an executable file (``_program``), as the hook that
     follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
     denial for a call outside it, in Claude Code's dialect, and nothing else that changes
-    what it judges."""
+    what it judges; pinned to the plan's digest ``pin`` when the skill's hook is (a hook that
+    reads whatever the file holds would follow a replaced plan; issue 29, W1c)."""
     from .hook import UsageError, read_options
 
     try:
@@ -200,6 +202,7 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str,
     return (not options.help and given("--for-skill") == skill
             and given("--observe") is None  # observing denies nothing (review S2)
             and (given("--plan-kind") or "auto") == kind  # one file, two plans (S2f)
+            and pin in (None, given("--plan-sha256"))
             and given("--print-config") is None and given("--outside") in (None, "deny")
             and given("--dialect") in (None, "auto", "claude-code")
             and given("--plan") is not None
@@ -246,8 +249,8 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
     except ValueError:
         words = []
     plan, kind = _option(words, "--plan"), _option(words, "--plan-kind") or "auto"
-    followed = skill_path is not None and settings_hook_for(skill, skill_path, plan,
-                                                             kind) is not None
+    followed = skill_path is not None and settings_hook_for(
+        skill, skill_path, plan, kind, _option(words, "--plan-sha256")) is not None
     if not agents and not followed:
         raise ForkedSkillError(
             f"{skill_path}: the skill runs in a forked subagent (`context: fork`), whose calls "
