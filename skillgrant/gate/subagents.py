@@ -171,10 +171,32 @@ def _program(word: str) -> bool:
     return os.path.isabs(word) and os.path.isfile(word) and os.access(word, os.X_OK)
 
 
+def _this_installation(word: str, python: bool) -> bool:
+    """Whether ``word`` is this installation's program: its interpreter (``python``: the path
+    ``sys.executable`` has, not resolved, as ``config.executable`` prints it), or else its
+    console script (beside the interpreter, or the one running). A stub that is merely named
+    ``skillgrant`` or ``python3`` and exits 0 decides nothing (review S2e)."""
+    import sys
+
+    if python:
+        return word == os.path.abspath(sys.executable)
+    scripts = [os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "skillgrant")]
+    if sys.argv and os.path.basename(sys.argv[0]) == "skillgrant":
+        scripts.append(os.path.abspath(sys.argv[0]))
+    for script in scripts:
+        try:
+            if os.path.samefile(word, script):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def _follows(command: str, skill: str, plan: str | None, skill_path: str,
              kind: str = "auto", pin: str | None = None) -> bool:
-    """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -m skillgrant hook``), the
-    program named by an absolute path to an executable file (``_program``), as the hook that
+    """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -m skillgrant hook``) of
+    this installation (``_this_installation``), named by an absolute path to an executable
+    file (``_program``), as the hook that
     follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
     denial for a call outside it, in Claude Code's dialect, and nothing else that changes
     what it judges; pinned to the plan's digest ``pin`` when the skill's hook is (a hook that
@@ -187,10 +209,11 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str,
         return False
     if not words or not _program(words[0]):
         return False
-    if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook":
+    if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook" \
+            and _this_installation(words[0], python=False):
         rest = words[2:]
-    elif len(words) > 4 and os.path.basename(words[0]).startswith("python") and \
-            words[1] in ("-I", "-P") and words[2:5] == ["-m", "skillgrant", "hook"]:
+    elif len(words) > 4 and words[1] in ("-I", "-P") and \
+            words[2:5] == ["-m", "skillgrant", "hook"] and _this_installation(words[0], True):
         rest = words[5:]  # -I/-P: the project's folder is not on sys.path (review R3)
     else:
         return False

@@ -232,3 +232,34 @@ def test_a_file_in_the_installation_is_not_written_by_a_program(tmp_path: Path) 
         assert got.status == "covered", got
     finally:
         GUARDED.reset(token)
+
+
+@pytest.mark.parametrize("name", ["skillgrant", "python3"])
+def test_a_stub_named_like_the_hooks_program_does_not_follow_the_skill(
+        tmp_path: Path, name: str) -> None:
+    """Review S2e: the settings hook that follows a skill into its subagents must run this
+    installation, not any executable of the same name (a stub exiting 0 decides nothing)."""
+    from skillgrant.gate.subagents import enforce_command
+
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(echo *)", "Agent"]}))
+    stub = tmp_path / "stub" / name
+    stub.parent.mkdir()
+    stub.write_text("#!/bin/sh\nexit 0\n")
+    stub.chmod(0o755)
+    project = tmp_path / "project"
+    skill = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    printed = json.loads(snippet("claude-code", {"--plan": str(plan),
+                                                 "--for-skill": "probe"})[0])
+    settings = project / ".claude" / "settings.json"
+    settings.write_text(json.dumps(printed))
+    own = f"skillgrant hook --plan {plan}"
+    assert enforce_command(own, "probe", ["Agent"], str(skill)) == own  # the real one counts
+    words = shlex.split(printed["hooks"]["PreToolUse"][0]["hooks"][0]["command"])
+    start = words.index("hook") if name == "skillgrant" else 1
+    printed["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = shlex.join(
+        [str(stub), *words[start:]])
+    settings.write_text(json.dumps(printed))
+    with pytest.raises(ValueError, match="--for-skill probe"):
+        enforce_command(own, "probe", ["Agent"], str(skill))
