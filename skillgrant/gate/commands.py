@@ -33,7 +33,7 @@ from .judge import (
 )
 from .plainshell import joined_words, plain_texts
 from .plainshell import rendered as render
-from .programs import climbs, inert, program_open
+from .programs import climbs, folder_star, inert, leaves, program_open
 from .reading import Analysis, Redirect, Simple
 from .tools import Spec, arguments, command_text
 from .verdict import CallPlan
@@ -127,6 +127,10 @@ def _member(command: str, grants: _CommandGrants, program: str | None) -> Part |
     if index in grants.starred and "/.." in command and climbs(command):
         return outside("unknown", f"a word of {command!r} climbs with '..' out of a folder it "
                        "names, where a grant's star would reach", command)
+    reach = grants.confined.get(index)
+    if reach is not None and leaves(command, *reach):
+        return outside("unknown", f"a word of {command!r} lies outside {reach[1]!r}, the folder "
+                       "the grant's star follows (a star spans words)", command)
     return _new_part(Part, (command, grants.entries[index][0]))
 
 
@@ -145,6 +149,7 @@ class _CommandGrants(NamedTuple):
     open: frozenset[int]
     starred: frozenset[int]
     named: tuple[object, tuple[int, ...]] | None
+    confined: dict[int, tuple[int, str]]
 
     @classmethod
     def of(cls, tool: str, plan: CallPlan, cwd: str | None) -> _CommandGrants:
@@ -166,7 +171,8 @@ class _CommandGrants(NamedTuple):
             kept = tuple(i for i in range(len(entries)) if i not in opened)
             chosen = [approved[i] for i in kept]
             named = (command_domain.compiled_side(chosen, prepared.context(), grant.key), kept)
-        return cls(entries, side, opened, starred, named)
+        confined = {i: found for i, g in enumerate(globs) if (found := folder_star(g))}
+        return cls(entries, side, opened, starred, named, confined)
 
     def named_member(self, command: str) -> int | None:
         """The first grant naming its program whose language holds ``command``."""
@@ -315,7 +321,12 @@ def _simple(tool: str, simple: Simple, grants: _CommandGrants) -> Part | Judged:
     if witness is not None:
         return outside("not_covered", f"the command {shown!r} holds an expansion that may "
                         f"take a value no approved entry allows, e.g. {witness!r}", witness)
-    return Part(shown, languages[covering[0]][0])
+    entry = languages[covering[0]][0]
+    for index, reach in grants.confined.items():  # review T2b, as ``_member``
+        if grants.entries[index][0] == entry and leaves(shown, *reach):
+            return outside("unknown", f"a word of {shown!r} lies outside {reach[1]!r}, the "
+                           "folder the grant's star follows (a star spans words)", shown)
+    return Part(shown, entry)
 
 
 def _patterns(words: tuple[Word, ...]) -> list[Glob]:

@@ -10,6 +10,7 @@ End to end through Claude Code: tests/conformance/test_gate_files_e2e.py.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -263,3 +264,39 @@ def test_a_stub_named_like_the_hooks_program_does_not_follow_the_skill(
     settings.write_text(json.dumps(printed))
     with pytest.raises(ValueError, match="--for-skill probe"):
         enforce_command(own, "probe", ["Agent"], str(skill))
+
+
+# --- T2b: a star after a folder spans words ---------------------------------------------------
+
+T2B = ["rm -rf ./build/x ../victim", "rm -rf ./build/x {root}/victim", "rm -rf ./build/x victim",
+       "tee ./out/x ../victim", "tee ./out/x {root}/victim", "tee ./out/x ~/victim",
+       "tee ./out/x --output-error=warn {root}/victim"]
+
+
+@pytest.mark.parametrize("command", T2B)
+def test_a_word_after_the_folder_a_writers_star_follows_is_unknown(tmp_path: Path,
+                                                                   command: str) -> None:
+    """Review T2b: under ``Bash(rm -rf ./build/*)`` and ``Bash(tee ./out/*)`` a second word
+    lies outside the folder; bash (with ``HOME`` in the test's folder) writes or removes
+    the victim there."""
+    from skillgrant.gate.call import check_call
+    from skillgrant.gate.hook import load_plan
+
+    root, project = tmp_path, tmp_path / "project"
+    (project / "build" / "x").mkdir(parents=True)
+    (project / "out").mkdir()
+    (project / "victim").write_text("keep\n")
+    (root / "victim").write_text("keep\n")
+    (root / "plan.json").write_text(json.dumps(
+        {"allowed-tools": ["Bash(rm -rf ./build/*)", "Bash(tee ./out/*)"]}))
+    plan = load_plan(str(root / "plan.json"), "auto", {}).plan
+    text = command.format(root=root)
+    assert check_call("Bash", {"command": text}, plan, cwd=str(project)).status == "unknown"
+    for kept in ("rm -rf ./build/x", "rm -rf ./build/x ./build/y", "tee ./out/x ./out/y",
+                 "tee ./out/x -a"):
+        assert check_call("Bash", {"command": kept}, plan, cwd=str(project)).covered, kept
+    before = {p: p.read_text() for p in (root / "victim", project / "victim")}
+    subprocess.run(["bash", "-c", text], cwd=project, input=b"pwned\n", capture_output=True,
+                   env={**os.environ, "HOME": str(root)}, timeout=60)
+    after = {p: p.read_text() if p.exists() else None for p in before}
+    assert after != before, "bash left the victims alone: the case proves nothing"
