@@ -4,6 +4,7 @@ log that loses no line under concurrent requests or a kill -9 of the server."""
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
 import os
@@ -168,7 +169,8 @@ def test_print_config_prints_the_http_hook_with_on_failure_block(tmp_path: Path)
                           timeout=60)
     assert done.returncode == 0, done.stderr
     (hook,) = json.loads(done.stdout)["hooks"]["PreToolUse"][0]["hooks"]
-    assert hook == {"type": "http", "url": "http://127.0.0.1:9123/v1/hook/gate",
+    pin = hashlib.sha256(plan.read_bytes()).hexdigest()  # issue 29: the plan's digest
+    assert hook == {"type": "http", "url": f"http://127.0.0.1:9123/v1/hook/gate?plan-sha256={pin}",
                     "timeout": 30, "onFailure": "block"}
     assert "service is down" in done.stderr and "every tool call is denied" in done.stderr
     token = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--plan", str(plan),
