@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from files_fixture import gated_project
 
 from skillgrant.gate.config import snippet
 
@@ -145,38 +146,16 @@ KEPT = ["git status", "git add .", "git commit -qm x", "git log --oneline",
         "echo hi", "git checkout -- notes.txt", "find . -name notes.txt"]
 
 
-def _git(project: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", *args], cwd=project,
-                   check=True, capture_output=True, timeout=60)
-
-
 @pytest.fixture
 def claude_project(tmp_path: Path) -> Path:
-    """A project whose .claude/settings.json holds the gate's hook, a git repository with a
-    branch ``rev`` whose settings hold none, a stash doing the same, and ``evil/``,
-    ``evil.tar``, ``evil.zip`` holding such settings."""
-    folder = tmp_path / "project"
-    (folder / ".claude").mkdir(parents=True)
-    (folder / "plan.json").write_text(json.dumps({"allowed-tools": WRITERS}))
-    hook = printed_command(folder / "plan.json")
-    settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
-        {"type": "command", "command": hook, "timeout": 30, "onFailure": "block"}]}]}}
-    (folder / ".claude" / "settings.json").write_text(json.dumps(settings))
-    (folder / "notes.txt").write_text("notes\n")
-    _git(folder, "init", "-q")
-    _git(folder, "add", ".")
-    _git(folder, "commit", "-qm", "gated")
-    _git(folder, "checkout", "-qb", "rev")
-    (folder / ".claude" / "settings.json").write_text("{}")
-    _git(folder, "commit", "-qam", "no hook")
-    _git(folder, "checkout", "-q", "-")
-    (folder / ".claude" / "settings.json").write_text("{}")
-    _git(folder, "stash", "-q")
-    (folder / "evil" / ".claude").mkdir(parents=True)
-    (folder / "evil" / ".claude" / "settings.json").write_text("{}")
-    subprocess.run(["tar", "-cf", "evil.tar", "-C", "evil", ".claude"], cwd=folder, check=True)
-    subprocess.run(["zip", "-qr", "../evil.zip", ".claude"], cwd=folder / "evil", check=True)
-    return folder
+    """A project whose .claude/settings.json holds the gate's hook (``files_fixture``)."""
+    gated_project(tmp_path / "project", WRITERS)
+    return tmp_path / "project"
+
+
+def _settings_hook(project: Path) -> str:
+    hook = json.loads((project / ".claude" / "settings.json").read_text())
+    return str(hook["hooks"]["PreToolUse"][0]["hooks"][0]["command"])
 
 
 def test_each_rewrite_is_real_under_bash(claude_project: Path, tmp_path: Path) -> None:
@@ -192,9 +171,7 @@ def test_each_rewrite_is_real_under_bash(claude_project: Path, tmp_path: Path) -
 @pytest.mark.parametrize("command", REWRITES)
 def test_a_program_writing_a_folder_that_holds_the_settings_is_denied(
         claude_project: Path, command: str) -> None:
-    hook = json.loads((claude_project / ".claude" / "settings.json").read_text())
-    run = hook["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    done = run_hook(run, command, claude_project)
+    done = run_hook(_settings_hook(claude_project), command, claude_project)
     assert done.returncode == 2, (command, done)
     assert b"may be written by it" in done.stderr, done.stderr
 
@@ -202,9 +179,7 @@ def test_a_program_writing_a_folder_that_holds_the_settings_is_denied(
 @pytest.mark.parametrize("command", KEPT)
 def test_a_program_writing_none_of_the_gates_files_is_covered(
         claude_project: Path, command: str) -> None:
-    hook = json.loads((claude_project / ".claude" / "settings.json").read_text())
-    run = hook["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    done = run_hook(run, command, claude_project)
+    done = run_hook(_settings_hook(claude_project), command, claude_project)
     assert done.returncode == 0, (command, done)
 
 

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from files_fixture import gated_project
 
 from skillgrant.gate.call import check_call
-from skillgrant.gate.config import snippet
 from skillgrant.gate.guards import GUARDED, guarded_items
 from skillgrant.gate.hook import load_plan
 
@@ -59,11 +59,6 @@ TARGETS = [".", "./", "..", ".claude", ".claude/", ".claude/settings.json", "pla
 WRAPPERS = ["", "env ", "command ", "nice ", "time ", "timeout 5 ", "nohup "]
 
 
-def _git(project: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", *args], cwd=project,
-                   check=True, capture_output=True, timeout=60)
-
-
 def _entries() -> list[str]:
     return [f"Bash({w}{p} *)" for p in [*PROGRAMS, "git"] for w in WRAPPERS] + \
         ["Bash(echo *)", "Bash(cat *)"]
@@ -71,34 +66,8 @@ def _entries() -> list[str]:
 
 @pytest.fixture(scope="module")
 def fixture_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    root = tmp_path_factory.mktemp("files")
-    project = root / "project"
-    (project / ".claude").mkdir(parents=True)
-    (project / "out").mkdir()
-    plan = project / "plan.json"
-    plan.write_text(json.dumps({"allowed-tools": _entries()}))
-    printed = json.loads(snippet("claude-code", {"--plan": str(plan)})[0])
-    hook: str = printed["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    (project / ".claude" / "settings.json").write_text(json.dumps(printed))
-    (project / "notes.txt").write_text("notes\n")
-    _git(project, "init", "-q")
-    _git(project, "add", ".")
-    _git(project, "commit", "-qm", "gated")
-    _git(project, "checkout", "-qb", "rev")
-    (project / ".claude" / "settings.json").write_text("{}")
-    plan.write_text(json.dumps({"allowed-tools": ["Bash"]}))
-    _git(project, "commit", "-qam", "no hook")
-    _git(project, "checkout", "-q", "-")
-    (project / ".claude" / "settings.json").write_text("{}")
-    _git(project, "stash", "-q")
-    evil = project / "evil"
-    (evil / ".claude").mkdir(parents=True)
-    (evil / ".claude" / "settings.json").write_text("{}")
-    (evil / "plan.json").write_text(json.dumps({"allowed-tools": ["Bash"]}))
-    subprocess.run(["tar", "-cf", "evil.tar", "-C", "evil", ".claude", "plan.json"],
-                   cwd=project, check=True)
-    subprocess.run(["zip", "-qr", "../evil.zip", ".claude", "plan.json"], cwd=evil, check=True)
-    return project, hook
+    project = tmp_path_factory.mktemp("files") / "project"
+    return project, gated_project(project, _entries())
 
 
 def _draw(rng: random.Random) -> str:
