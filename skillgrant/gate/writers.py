@@ -31,12 +31,12 @@ FOLDER_WRITERS: Final = frozenset({
     "cp", "mv", "rm", "rmdir", "ln", "install", "rsync", "ditto", "scp", "rclone", "chmod",
     "chown", "chgrp", "setfacl", "shred", "unlink", "mkdir", "touch", "truncate", "tee", "dd",
     "rename", "prename", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
-    "lz4", "split", "csplit", "curl", "wget", "zip",
+    "lz4", "split", "csplit", "curl", "zip", "gh",
 })
 #: Programs that write the working directory's tree when no folder is named (and the named
 #: folder when one is): unpackers and patchers.
 WORKTREE: Final = frozenset({
-    "unzip", "7z", "7za", "7zr", "unrar", "cpio", "pax", "ar", "patch", "bsdtar",
+    "unzip", "7z", "7za", "7zr", "unrar", "cpio", "pax", "ar", "patch", "bsdtar", "wget",
 })
 #: ``git`` subcommands that write no file of the working tree (``.git`` apart).
 GIT_KEEPS: Final = frozenset({
@@ -50,7 +50,8 @@ GIT_KEEPS: Final = frozenset({
 GIT_NAMED: Final = frozenset({"clone", "restore", "mv", "rm", "archive", "format-patch"})
 _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
                                 "--exec-path", "--config-env"})
-_GLOB: Final = re.compile(r"[*?\[]")
+#: Pattern and brace characters: a word holding one may become several, or any, paths.
+_GLOB: Final = re.compile(r"[*?\[{]")
 #: The programs ``writes`` looks at.
 _LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"sed", "perl", "find", "tar", "gtar", "git"}
 #: Words after a program looked at for its options and subcommand (past them, a command's
@@ -73,25 +74,27 @@ def writes(words: Sequence[str]) -> tuple[bool, str | None]:
         name = _name(word)
         if name not in _LOOKED_AT:
             continue
-        rest = list(words[i + 1:i + 1 + _MAX_OPTIONS])
-        if name in FOLDER_WRITERS:
-            folder = True
-        elif name in WORKTREE:
-            folder, worktree = True, worktree or name
-        elif name in ("sed", "perl", "find"):
-            folder = folder or _edits(name, rest)
-        elif name in ("tar", "gtar") and any(_cluster(w, "x") or w in ("--extract", "--get")
-                                             for w in rest[:1] + [w for w in rest
-                                                                  if w.startswith("-")]):
-            folder, worktree = True, worktree or name
-        elif name == "git":
-            sub = _git_subcommand(rest)
-            if sub in GIT_KEEPS:
-                continue
-            folder = True
-            if sub not in GIT_NAMED and not (sub == "checkout" and "--" in rest):
-                worktree = worktree or "git"
+        writing, tree = _one(name, list(words[i + 1:i + 1 + _MAX_OPTIONS]))
+        folder, worktree = folder or writing, worktree or tree
     return folder, worktree
+
+
+def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
+    """``writes`` for one program ``name`` followed by the words ``rest``."""
+    if name in FOLDER_WRITERS:  # gh release/run download: into the working folder
+        return True, name if name == "gh" and "download" in rest else None
+    if name in WORKTREE:
+        return True, name
+    if name in ("sed", "perl", "find"):
+        return _edits(name, rest), None
+    if name in ("tar", "gtar"):
+        extracts = any(_cluster(w, "x") or w in ("--extract", "--get")
+                       for w in rest[:1] + [w for w in rest if w.startswith("-")])
+        return extracts, name if extracts else None
+    sub = _git_subcommand(rest)  # git
+    if sub in GIT_KEEPS:
+        return False, None
+    return True, None if sub in GIT_NAMED or (sub == "checkout" and "--" in rest) else "git"
 
 
 def _edits(name: str, rest: list[str]) -> bool:
@@ -99,7 +102,7 @@ def _edits(name: str, rest: list[str]) -> bool:
     if name == "find":
         return any(w in ("-delete", "-exec", "-execdir", "-ok", "-okdir")
                    or w.startswith("-fprint") for w in rest)
-    return any(_cluster(w, "i") or w.startswith("--in-place") for w in rest)
+    return any(_cluster(w, "i") or w.startswith(("-i", "--in-place")) for w in rest)
 
 
 def _cluster(word: str, letter: str) -> bool:
@@ -165,9 +168,9 @@ def _names_guarded(word: str, directory: str | None, home: str,
                    touches: Callable[[str], bool]) -> bool:
     """Whether ``word`` names a path that ``touches`` a guarded file or folder, or a value the
     gate cannot name. Raises ValueError or OSError for a word that names no path."""
-    if "$" in word or "`" in word or (word.startswith("~") and not (
+    if "$" in word or "`" in word or word.startswith(":") or (word.startswith("~") and not (
             word == "~" or word.startswith("~/"))):
-        return True
+        return True  # an expansion, git's pathspec magic (`:/` is the top folder), `~+`
     path = home + word[1:] if word.startswith("~") else word
     glob = _GLOB.search(path)
     if glob is not None:  # what it expands to lies in the folder before the pattern

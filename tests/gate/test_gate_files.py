@@ -132,14 +132,16 @@ def test_the_printed_audit_log_names_its_folders_real_path(project: Path,
 # --- programs that write a folder: the settings holding the hook, the installation ---------
 
 WRITERS = ["Bash(cp *)", "Bash(mv *)", "Bash(rm *)", "Bash(tar *)", "Bash(unzip *)",
-           "Bash(git *)", "Bash(echo *)", "Bash(cat *)", "Bash(find *)", "Bash(sed *)"]
+           "Bash(git *)", "Bash(echo *)", "Bash(cat *)", "Bash(find *)", "Bash(sed *)",
+           "Bash(perl *)"]
 #: Each writes the project's .claude/settings.json (Claude Code reads it again in the session:
 #: tests/conformance/test_gate_files_e2e.py) without naming it.
 REWRITES = ["cp -r evil/. .", "cp -rT evil .", "cp -a evil/.claude .", "tar -xf evil.tar",
             "unzip -o evil.zip", "git checkout rev -- .", "git checkout -f rev",
             "git stash pop", "git restore --source rev .", "git reset --hard rev",
             "git merge -q -X theirs rev", "rm -rf .claude", "find . -name settings.json -delete",
-            "sed -i s/PreToolUse/Nothing/ .claude/*", "mv .claude old"]
+            "sed -i s/PreToolUse/Nothing/ .claude/*", "mv .claude old", "cp -r evil/. {x,.}",
+            "git restore --source rev -- :/", "perl -pi.bak -e s/PreToolUse/X/ .claude/*"]
 #: Inside the same plan and bash's reading, and nothing of the gate's is written.
 KEPT = ["git status", "git add .", "git commit -qm x", "git log --oneline",
         "git diff HEAD", "cp notes.txt copy.txt", "tar -czf out.tgz notes.txt",

@@ -50,12 +50,13 @@ GIT = ["checkout rev -- .", "checkout -f rev", "checkout rev", "stash pop", "sta
        "reset --hard rev", "merge -q -X theirs rev", "restore --source rev .",
        "restore --source=rev .claude", "checkout rev -- .claude", "clean -fdx",
        "rm -rf .claude", "mv .claude x", "read-tree -u --reset rev", "cherry-pick rev",
-       "pull -q . rev"]
+       "pull -q . rev", "restore --source rev -- :/", "checkout rev -- ':(top)'"]
 #: Words that may name the gate's files or a folder holding them.
 TARGETS = [".", "./", "..", ".claude", ".claude/", ".claude/settings.json", "plan.json", "*",
            ".*", "./*", "evil/.", "evil/*", "evil/.claude", "evil/plan.json", "evil.tar",
            "evil.zip", "$PWD", "\"$PWD\"", "~/..", "$(pwd)", "`pwd`", "x", "out/", "notes.txt",
-           "../project", "./.claude/../.claude", ".cl*", ".claude/*"]
+           "../project", "./.claude/../.claude", ".cl*", ".claude/*", "{x,.}", "~+", ":/",
+           ".{claude,x}"]
 WRAPPERS = ["", "env ", "command ", "nice ", "time ", "timeout 5 ", "nohup "]
 
 
