@@ -277,3 +277,16 @@ def test_a_word_after_the_folder_a_writers_star_follows_is_unknown(tmp_path: Pat
                    env={**os.environ, "HOME": str(root)}, timeout=60)
     after = {p: p.read_text() if p.exists() else None for p in before}
     assert after != before, "bash left the victims alone: the case proves nothing"
+
+
+def test_a_plan_that_cannot_be_read_pins_what_no_plan_holds(tmp_path: Path) -> None:
+    """``command`` for a plan file not there (a library caller; the CLI loads it first): the
+    hook it makes denies every call, even once a file appears there."""
+    from skillgrant.gate.config import UNREADABLE_PIN, command
+
+    plan = tmp_path / "later.json"
+    made = command("claude-code", str(plan))
+    assert shlex.split(made)[-1] == UNREADABLE_PIN
+    plan.write_text(json.dumps({"allowed-tools": ["Bash"]}))
+    done = run_hook(made, "echo hi", tmp_path)
+    assert done.returncode == 2 and b"holds another plan" in done.stderr, done
