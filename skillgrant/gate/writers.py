@@ -31,8 +31,11 @@ FOLDER_WRITERS: Final = frozenset({
     "cp", "mv", "rm", "rmdir", "ln", "install", "rsync", "ditto", "scp", "rclone", "chmod",
     "chown", "chgrp", "setfacl", "shred", "unlink", "mkdir", "touch", "truncate", "tee", "dd",
     "rename", "prename", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
-    "lz4", "split", "csplit", "curl", "zip", "gh",
+    "lz4", "split", "csplit", "curl", "zip",
 })
+#: ``gh`` writes files only with these words (``release download``, ``run download``,
+#: ``repo clone``, ``--output``/``--dir``).
+_GH_WRITES: Final = frozenset({"download", "clone", "-O", "--output", "-D", "--dir"})
 #: Programs that write the working directory's tree when no folder is named (and the named
 #: folder when one is): unpackers and patchers.
 WORKTREE: Final = frozenset({
@@ -53,7 +56,8 @@ _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--names
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = re.compile(r"[*?\[{]")
 #: The programs ``writes`` looks at.
-_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"sed", "perl", "find", "tar", "gtar", "git"}
+_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"sed", "perl", "find", "tar", "gtar", "git",
+                                                  "gh"}
 #: Words after a program looked at for its options and subcommand (past them, a command's
 #: other words are someone else's).
 _MAX_OPTIONS: Final = 64
@@ -81,8 +85,11 @@ def writes(words: Sequence[str]) -> tuple[bool, str | None]:
 
 def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
     """``writes`` for one program ``name`` followed by the words ``rest``."""
-    if name in FOLDER_WRITERS:  # gh release/run download: into the working folder
-        return True, name if name == "gh" and "download" in rest else None
+    if name in FOLDER_WRITERS:
+        return True, None
+    if name == "gh":  # release/run download: into the working folder
+        writing = not _GH_WRITES.isdisjoint(rest)
+        return writing, name if writing and "download" in rest else None
     if name in WORKTREE:
         return True, name
     if name in ("sed", "perl", "find"):
