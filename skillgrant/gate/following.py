@@ -50,7 +50,8 @@ def followed(verdict: CallVerdict, call: Call,
         problem, folders = f"{skill_path} cannot be read", []
     for folder in folders if problem is None else ():
         found, why = follow_hook(name or "", skill_path, option("--plan"),
-                                 option("--plan-kind") or "auto", session_files(folder))
+                                 option("--plan-kind") or "auto", session_files(folder),
+                                 option("--plan-sha256"))
         if found is None:
             problem = f"in a session started in {folder}: {why}"
             break

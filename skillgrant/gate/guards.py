@@ -11,13 +11,40 @@ import fnmatch
 import os
 import posixpath
 import re
+import sys
 from contextvars import ContextVar
+
+from .writers import tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
 #: installation — as real paths; a call that writes one is ``unknown`` (review W1, W2: the model
 #: would rewrite its own ceiling). The hook sets them for each call (``guarding``).
 GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", default=())
+
+
+def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
+                  cwd: str | None) -> tuple[tuple[str, bool], ...]:
+    """What a call must not write (``GUARDED``), as real paths: the plan file, the audit log,
+    the SKILL.md of ``skill_dir``, the project's and the user's ``.claude`` folders (settings
+    and skills holding the hooks), and this installation (the package's folder, the console
+    script's folder, a virtual environment's prefix: Python puts a script's folder first on
+    ``sys.path``)."""
+    real = os.path.realpath
+    items = [(plan, False), (audit_log, False)]
+    if skill_dir:
+        items.append((os.path.join(skill_dir, "SKILL.md"), False))
+    for folder in ([cwd] if cwd else []) + [os.path.expanduser("~")]:
+        items.append((os.path.join(folder, ".claude"), True))
+        items += [(os.path.join(folder, ".claude", name), False)
+                  for name in ("settings.json", "settings.local.json")]
+    items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
+    script = sys.argv[0] if sys.argv else ""
+    if os.path.basename(script) == "skillgrant":
+        items.append((os.path.dirname(os.path.abspath(script)), True))
+    if sys.prefix != sys.base_prefix:
+        items.append((sys.prefix, True))
+    return tuple((real(path), tree) for path, tree in items if path)
 
 
 def guarded_path(path: str) -> str | None:
@@ -50,20 +77,38 @@ _TOKEN = re.compile(r"[^\s;&|<>()'\"`=]+")
 
 
 def guarded_word(text: str, directory: str | None) -> str | None:
-    """A word of a shell command's ``text`` that names a file the gate guards (``GUARDED``,
-    its files, not its folders), resolved from ``directory``, or that holds the name of one
-    (the plan file's, ``settings.json``, ``SKILL.md``): any program the plan allows may write
-    what its words name (``cp``, ``tee``, ``sed -i``, ``git checkout``; review W1b). None
-    when nothing is guarded."""
+    """A word of a shell command's ``text`` that names a file the gate guards (``GUARDED``),
+    resolved from ``directory``, or that holds the name of one (the plan file's,
+    ``settings.json``, ``SKILL.md``): any program the plan allows may write what its words
+    name (``cp``, ``tee``, ``sed -i``, ``git checkout``; review W1b). For a program that
+    writes folders (``writers.tree_word``), also a word naming a folder that holds a guarded
+    file, or a path in a guarded folder, or the program writing a working tree that holds
+    one (``cp -r evil/. .``, ``tar -x``, ``git stash pop``; reviews W1c, W2). None when
+    nothing is guarded."""
+    if not GUARDED.get():
+        return None
+    bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
+    words = _TOKEN.findall(bare)
+    return _named_file(words, directory) or tree_word(words, directory, _touches)
+
+
+def _touches(path: str) -> bool:
+    """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder."""
+    above = path.rstrip("/") + "/"
+    return any(path == item or item.startswith(above) or (tree and path.startswith(item + "/"))
+               for item, tree in GUARDED.get())
+
+
+def _named_file(words: list[str], directory: str | None) -> str | None:
+    """A word naming a guarded file (its files: a program's words may name the skill's own
+    scripts and the project's venv, which a command may run)."""
     files = tuple(item for item, tree in GUARDED.get() if not tree)
     if not files:
         return None
     names = {os.path.basename(item) for item in files} - {""}
-    token = GUARDED.set(tuple((item, False) for item in files))  # folders: a program's words
-    bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
-    try:  # name the skill's own scripts and the project's venv, which a command may run
-        for match in _TOKEN.finditer(bare):
-            word = match.group()
+    token = GUARDED.set(tuple((item, False) for item in files))
+    try:
+        for word in words:
             if any(name in word for name in names) or (
                     _GLOB.search(word) and any(fnmatch.fnmatchcase(name, _last(word))
                                                for name in names)):

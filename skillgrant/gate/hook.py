@@ -187,14 +187,14 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
     from ..errors import SkillgrantError
     from .call import check_call
     from .following import followed
-    from .guards import GUARDED
+    from .guards import GUARDED, guarded_items
 
     plan_path = options.get("--plan") or ""
     try:
         if loaded is None:
-            loaded = load_plan(plan_path, options.get("--plan-kind") or "auto",
-                               _placeholders(options))
-        token = GUARDED.set(guards(options, call.cwd))
+            loaded = _pinned_plan(options, plan_path)
+        token = GUARDED.set(guarded_items(plan_path, options.get("--audit-log"),
+                                          options.get("--skill-dir"), call.cwd))
         try:
             verdict = followed(check_call(call.tool, call.tool_input, loaded.plan,
                                           cwd=call.cwd), call, options.get)  # R-4, R-5
@@ -234,28 +234,17 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
     return Answer(render(call.dialect, decision, reason), "", 0)
 
 
-def guards(options: Options, cwd: str | None) -> tuple[tuple[str, bool], ...]:
-    """What a call must not write (``guards.GUARDED``), as real paths: the plan file, the audit
-    log, the SKILL.md of ``--skill-dir``, the project's and the user's ``.claude`` folders
-    (settings and skills holding the hooks), and this installation (the package's folder, the
-    console script's folder, a virtual environment's prefix: Python puts a script's folder
-    first on ``sys.path``)."""
-    real = os.path.realpath
-    items = [(options.get("--plan"), False), (options.get("--audit-log"), False)]
-    skill_dir = options.get("--skill-dir")
-    if skill_dir:
-        items.append((os.path.join(skill_dir, "SKILL.md"), False))
-    for folder in ([cwd] if cwd else []) + [os.path.expanduser("~")]:
-        items.append((os.path.join(folder, ".claude"), True))
-        items += [(os.path.join(folder, ".claude", name), False)
-                  for name in ("settings.json", "settings.local.json")]
-    items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
-    script = sys.argv[0] if sys.argv else ""
-    if os.path.basename(script) == "skillgrant":
-        items.append((os.path.dirname(os.path.abspath(script)), True))
-    if sys.prefix != sys.base_prefix:
-        items.append((sys.prefix, True))
-    return tuple((real(path), tree) for path, tree in items if path)
+def _pinned_plan(options: Options, path: str) -> LoadedPlan:
+    """The plan ``--plan`` names, loaded, and the one ``--plan-sha256`` pinned (when it is
+    given). Raises PlanError."""
+    from ..errors import PlanError
+    from .planfile import pin_changed
+
+    loaded = load_plan(path, options.get("--plan-kind") or "auto", _placeholders(options))
+    changed = pin_changed(options.get("--plan-sha256"), loaded.text)
+    if changed is not None:
+        raise PlanError(changed, source=path)
+    return loaded
 
 
 def _follows(options: Options, call: Call) -> bool:

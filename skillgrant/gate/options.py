@@ -12,7 +12,7 @@ USAGE = """\
 Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
                        [--outside deny|ask] [--inside none|allow] [--audit-log FILE]
                        [--skill-dir DIR] [--plan-kind auto|plan|skill|settings] [--observe]
-                       [--for-skill NAME]
+                       [--for-skill NAME] [--plan-sha256 HEX]
        skillgrant hook --print-config claude-code|copilot-cli|codex|vscode|gemini-cli --plan PLAN
                        [--for-skill NAME]
 
@@ -20,13 +20,14 @@ Read one PreToolUse hook payload on standard input and decide the tool call agai
 plan (a plan file, an approved SKILL.md or a settings.json). A call outside the plan is denied
 with the reason on standard error and exit status 2; a call inside gets no decision. Any failure
 denies the call. With --observe, every call is decided and logged ("observed": true) and none
-is denied.
+is denied. With --plan-sha256 (as --print-config and apply --enforce write it), every call is
+denied once the plan file holds another plan than the one of that digest.
 """
 #: Each option with the values it takes (None: any value).
 OPTION_CHOICES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside": ("deny", "ask"),
            "--inside": ("none", "allow"), "--audit-log": None, "--print-config": DIALECTS,
            "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None,
-           "--for-skill": None}
+           "--for-skill": None, "--plan-sha256": None}
 #: Tools that start or continue a subagent, as Claude Code 2.1.332 names them: ``Agent`` (and its
 #: former name ``Task``), ``Workflow`` (and its alias ``RunWorkflow``: a script's ``agent()``
 #: starts subagents; review R-10), ``SendMessage`` (continues one; read from the binary). The

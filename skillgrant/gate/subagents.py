@@ -57,15 +57,12 @@ def grants_agent(entries: tuple[str, ...] | list[str]) -> list[str]:
 
 
 def _settings_files(skill_path: str) -> Iterator[Path]:
-    """The settings files Claude Code reads for a skill at ``skill_path``: its project's
-    (``<project>/.claude/skills/NAME/SKILL.md``: ``<project>/.claude/settings.json`` and
-    ``settings.local.json``), the user's and the managed ones (``session_files``)."""
+    """The settings files Claude Code reads for a skill at ``skill_path``: those of a session
+    started in its project's folder, for ``<project>/.claude/skills/NAME/SKILL.md``."""
     path = Path(os.path.abspath(skill_path))
-    if len(path.parts) >= 5 and path.parts[-4:-2] == (".claude", "skills") and \
-            path.parents[3] != Path(os.path.expanduser("~")):  # a user skill: no project (S2c)
-        yield from session_files(str(path.parents[3]))
-    else:
-        yield from session_files(None)
+    yield from session_files(str(path.parents[3]) if len(path.parts) >= 5 and path.parts[-4:-2]
+                             == (".claude", "skills") and path.parents[3] != Path(
+                                 os.path.expanduser("~")) else None)  # a user skill (S2c)
 
 
 def session_files(folder: str | None) -> Iterator[Path]:
@@ -82,10 +79,8 @@ def session_files(folder: str | None) -> Iterator[Path]:
     yield MANAGED / "managed-settings.json"
     try:
         dropped = sorted(os.listdir(MANAGED / "managed-settings.d"))
-    except (FileNotFoundError, NotADirectoryError):
-        dropped = []
-    except OSError:
-        dropped = ["(unreadable)"]  # read below, and refused as unreadable
+    except OSError as e:  # a folder that is there and cannot be listed: refused below
+        dropped = [] if isinstance(e, (FileNotFoundError, NotADirectoryError)) else ["?"]
     yield from (MANAGED / "managed-settings.d" / name for name in dropped)
 
 
@@ -94,19 +89,21 @@ MANAGED = Path("/etc/claude-code")
 
 
 def settings_hook_for(skill: str, skill_path: str, plan: str | None = None,
-                      kind: str = "auto") -> Path | None:
+                      kind: str = "auto", pin: str | None = None) -> Path | None:
     """The settings file that runs ``skillgrant hook … --for-skill skill`` (with ``--plan
-    plan``, when given, read as ``kind``) on every PreToolUse, or None (``follow_hook``)."""
-    return follow_hook(skill, skill_path, plan, kind, _settings_files(skill_path))[0]
+    plan``, when given, read as ``kind``, pinned to the digest ``pin`` as the skill's own hook
+    is) on every PreToolUse, or None (``follow_hook``)."""
+    return follow_hook(skill, skill_path, plan, kind, _settings_files(skill_path), pin)[0]
 
 
 def follow_hook(skill: str, skill_path: str, plan: str | None, kind: str,
-                files: Iterable[Path]) -> tuple[Path | None, str | None]:
-    """The file of ``files`` that runs the hook that follows ``skill`` (``_follows``), and
-    None; or None and why none does (a file naming itself and where it failed). The file must
-    hold nothing but hooks of the shape checked here (``_only_hooks``). Any file that switches
-    hooks off, or that exists and is not read exactly as Claude Code reads it
-    (``read_settings``), makes it None (review R-1..R-3): its ``disableAllHooks`` may count."""
+                files: Iterable[Path], pin: str | None = None) -> tuple[Path | None, str | None]:
+    """The file of ``files`` that runs the hook that follows ``skill`` (``_follows``, pinned
+    to ``pin``), and None; or None and why none does (a file naming itself and where it
+    failed). The file must hold nothing but hooks of the shape checked here (``_only_hooks``).
+    Any file that switches hooks off, or that exists and is not read exactly as Claude Code
+    reads it (``read_settings``), makes it None (review R-1..R-3): its ``disableAllHooks``
+    may count."""
     found = None
     for path in files:
         settings, problem = read_settings(path)
@@ -118,15 +115,15 @@ def follow_hook(skill: str, skill_path: str, plan: str | None, kind: str,
                 "so Claude Code may run no hook from the other settings files"
         if not _only_hooks(settings):
             continue  # Claude Code drops a settings file it cannot validate, hooks and all
-        if found is None and any(_follows(command, skill, plan, skill_path, kind)
+        if found is None and any(_follows(command, skill, plan, skill_path, kind, pin)
                                  for command in _pre_tool_commands(settings)) and \
-                _only_follows(settings, skill, plan, skill_path, kind):
+                _only_follows(settings, skill, plan, skill_path, kind, pin):
             found = path
     return found, None if found else "no settings file Claude Code reads runs it"
 
 
 def _only_follows(settings: object, skill: str, plan: str | None, skill_path: str,
-                  kind: str) -> bool:
+                  kind: str, pin: str | None) -> bool:
     """Whether every hook of the file's ``PreToolUse`` and ``PermissionRequest`` groups is the
     hook that follows the skill: another may rewrite the call after the gate judged it
     (``updatedInput``; review R-11). Hooks of other files are not seen (docs/call-gate.md)."""
@@ -135,7 +132,7 @@ def _only_follows(settings: object, skill: str, plan: str | None, skill_path: st
               for group in (hooks.get(event) or [] if isinstance(hooks, dict) else [])]
     return all(isinstance(group, dict) and all(
         isinstance(hook, dict) and isinstance(hook.get("command"), str)
-        and _follows(hook["command"], skill, plan, skill_path, kind)
+        and _follows(hook["command"], skill, plan, skill_path, kind, pin)
         for hook in group.get("hooks") or []) for group in groups)
 
 
@@ -262,13 +259,36 @@ def _program(word: str) -> bool:
     return os.path.isabs(word) and os.path.isfile(word) and os.access(word, os.X_OK)
 
 
+def _this_installation(word: str, python: bool) -> bool:
+    """Whether ``word`` is this installation's program: its interpreter (``python``: the path
+    ``sys.executable`` has, not resolved, as ``config.executable`` prints it), or else its
+    console script (beside the interpreter, or the one running). A stub that is merely named
+    ``skillgrant`` or ``python3`` and exits 0 decides nothing (review S2e)."""
+    import sys
+
+    if python:
+        return word == os.path.abspath(sys.executable)
+    scripts = [os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "skillgrant")]
+    if sys.argv and os.path.basename(sys.argv[0]) == "skillgrant":
+        scripts.append(os.path.abspath(sys.argv[0]))
+    for script in scripts:
+        try:
+            if os.path.samefile(word, script):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def _follows(command: str, skill: str, plan: str | None, skill_path: str,
-             kind: str = "auto") -> bool:
-    """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -m skillgrant hook``), the
-    program named by an absolute path to an executable file (``_program``), as the hook that
+             kind: str = "auto", pin: str | None = None) -> bool:
+    """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -m skillgrant hook``) of
+    this installation (``_this_installation``), named by an absolute path to an executable
+    file (``_program``), as the hook that
     follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
     denial for a call outside it, in Claude Code's dialect, and nothing else that changes
-    what it judges."""
+    what it judges; pinned to the plan's digest ``pin`` when the skill's hook is (a hook that
+    reads whatever the file holds would follow a replaced plan; issue 29, W1c)."""
     from .options import UsageError, read_options
 
     try:
@@ -277,10 +297,11 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str,
         return False
     if not words or not _program(words[0]):
         return False
-    if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook":
+    if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook" \
+            and _this_installation(words[0], python=False):
         rest = words[2:]
-    elif len(words) > 4 and os.path.basename(words[0]).startswith("python") and \
-            words[1] in ("-I", "-P") and words[2:5] == ["-m", "skillgrant", "hook"]:
+    elif len(words) > 4 and words[1] in ("-I", "-P") and \
+            words[2:5] == ["-m", "skillgrant", "hook"] and _this_installation(words[0], True):
         rest = words[5:]  # -I/-P: the project's folder is not on sys.path (review R3)
     else:
         return False
@@ -292,6 +313,7 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str,
     return (not options.help and given("--for-skill") == skill
             and given("--observe") is None  # observing denies nothing (review S2)
             and (given("--plan-kind") or "auto") == kind  # one file, two plans (S2f)
+            and pin in (None, given("--plan-sha256"))
             and given("--print-config") is None and given("--outside") in (None, "deny")
             and given("--dialect") in (None, "auto", "claude-code")
             and given("--plan") is not None
@@ -342,7 +364,8 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
     # reads a project's settings only in a session started in its folder (R-4), and no hook
     # of the skill's own sees the Skill call that forks it (gate.following cannot either).
     files = session_files(None) if forked else _settings_files(skill_path or "")
-    found, why = follow_hook(skill, skill_path, plan, kind, files) \
+    found, why = follow_hook(skill, skill_path, plan, kind, files,
+                             _option(words, "--plan-sha256")) \
         if skill_path is not None else (None, "the skill's file is not known")
     where = ("the user's ~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json: Claude "
              "Code reads a project's settings only in a session started in its folder, and "
