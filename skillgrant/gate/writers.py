@@ -93,10 +93,10 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
     if name in WORKTREE:
         return True, name
     if name in ("sed", "perl", "find"):
-        return _edits(name, rest), None
+        edits = _edits(name, rest)  # find with no start folder searches `.` (review G-3)
+        return edits, name if edits and name == "find" and _no_start(rest) else None
     if name in ("tar", "gtar"):
-        extracts = any(_cluster(w, "x") or w in ("--extract", "--get")
-                       for w in rest[:1] + [w for w in rest if w.startswith("-")])
+        extracts = _tar_extracts(rest)
         return extracts, name if extracts else None
     sub = _git_subcommand(rest)  # git
     if sub in GIT_KEEPS:
@@ -110,6 +110,42 @@ def _edits(name: str, rest: list[str]) -> bool:
         return any(w in ("-delete", "-exec", "-execdir", "-ok", "-okdir")
                    or w.startswith("-fprint") for w in rest)
     return any(_cluster(w, "i") or w.startswith(("-i", "--in-place")) for w in rest)
+
+
+def _no_start(rest: list[str]) -> bool:
+    """Whether ``find``'s words name no start folder (GNU find then searches ``.``): the
+    first word after its leading ``-H -L -P -D X -OL`` options is an expression's."""
+    i = 0
+    while i < len(rest) and (rest[i] in ("-H", "-L", "-P") or rest[i].startswith("-O")
+                             or rest[i] == "-D"):
+        i += 2 if rest[i] == "-D" else 1
+    return i >= len(rest) or rest[i].startswith(("-", "!", "(", ","))
+
+
+#: tar's modes that extract nothing, as long options (GNU tar takes any unambiguous prefix).
+_TAR_OTHER_LONG: Final = ("create", "append", "list", "update", "catenate", "concatenate",
+                          "diff", "compare", "delete", "test-label")
+
+
+def _tar_extracts(rest: list[str]) -> bool:
+    """Whether ``tar`` (with the words ``rest``) may extract: unless a mode that extracts
+    nothing is named (``-c -r -t -u -A -d``, their long names or prefixes of them), and no
+    ``-x``, ``--extract`` or ``--get`` (any prefix of them), it is read as extracting (GNU tar
+    reads ``--extr`` as ``--extract``; review G-2)."""
+    other = False
+    for i, word in enumerate(rest):
+        if word.startswith("--"):
+            long = word[2:]
+            if long and ("extract".startswith(long) or "get".startswith(long)):
+                return True
+            other = other or (len(long) >= 3 and any(m.startswith(long)
+                                                     for m in _TAR_OTHER_LONG))
+        elif word.startswith("-") or i == 0:  # a cluster, or the old style's first word
+            letters = word.lstrip("-")
+            if "x" in letters and letters.isalpha():
+                return True
+            other = other or (letters.isalpha() and not set("crtuAd").isdisjoint(letters))
+    return not other
 
 
 def _cluster(word: str, letter: str) -> bool:
@@ -163,8 +199,10 @@ def tree_word(words: Sequence[str], directory: str | None,
         except (ValueError, OSError):
             return worktree
     for word in words:
-        try:
-            if _names_guarded(word, directory, home, touches):
+        try:  # `-t.claude`, `-rt.`: a short option's attached value is a path too (G-1)
+            tails = [word[k:] for k in range(2, len(word))] if word[:1] == "-" and \
+                word[1:2] != "-" and len(word) <= 256 else []
+            if any(_names_guarded(w, directory, home, touches) for w in [word, *tails]):
                 return word
         except (ValueError, OSError):  # a NUL or a lone surrogate: no path the gate can name
             return word

@@ -141,11 +141,15 @@ REWRITES = ["cp -r evil/. .", "cp -rT evil .", "cp -a evil/.claude .", "tar -xf 
             "git stash pop", "git restore --source rev .", "git reset --hard rev",
             "git merge -q -X theirs rev", "rm -rf .claude", "find . -name settings.json -delete",
             "sed -i s/PreToolUse/Nothing/ .claude/*", "mv .claude old", "cp -r evil/. {x,.}",
-            "git restore --source rev -- :/", "perl -pi.bak -e s/PreToolUse/X/ .claude/*"]
+            "git restore --source rev -- :/", "perl -pi.bak -e s/PreToolUse/X/ .claude/*",
+            # the review of this branch (G-1, G-2, G-3)
+            "cp -rt. evil/.", "cp -r -t.claude evil/.claude/.", "tar --extr -f evil.tar",
+            "tar --ge -f evil.tar", "find -type f -delete", "find -name x -o -delete"]
 #: Inside the same plan and bash's reading, and nothing of the gate's is written.
 KEPT = ["git status", "git add .", "git commit -qm x", "git log --oneline",
         "git diff HEAD", "cp notes.txt copy.txt", "tar -czf out.tgz notes.txt",
-        "echo hi", "git checkout -- notes.txt", "find . -name notes.txt"]
+        "echo hi", "git checkout -- notes.txt", "find . -name notes.txt",
+        "find out -name x -delete", "tar --create -f out.tar notes.txt", "tar -tf evil.tar"]
 
 
 @pytest.fixture

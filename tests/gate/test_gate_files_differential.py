@@ -31,12 +31,12 @@ from skillgrant.gate.guards import GUARDED, guarded_items
 from skillgrant.gate.hook import load_plan
 
 PROGRAMS = {
-    "cp": ["-r", "-a", "-rT", "-f", "-R", "--recursive", "-n"],
-    "mv": ["-f", "-T", "-n"],
+    "cp": ["-r", "-a", "-rT", "-f", "-R", "--recursive", "-n", "-rt.", "-r -t.claude", "-at"],
+    "mv": ["-f", "-T", "-n", "-t.", "-ft"],
     "rm": ["-rf", "-r", "-f"],
     "ln": ["-sf", "-f", "-s"],
     "install": ["-D", "-m644"],
-    "tar": ["-xf", "xf", "-x -f", "--extract -f", "-xvf"],
+    "tar": ["-xf", "xf", "-x -f", "--extract -f", "-xvf", "--extr -f", "--ge -f", "-f"],
     "unzip": ["-o", "-oq", "-d ."],
     "chmod": ["-R 000", "000", "-R a-r"],
     "find": ["-name settings.json -delete", "-type f -delete", "-exec rm {} +",
@@ -82,7 +82,8 @@ def _draw(rng: random.Random) -> str:
         if rng.random() < 0.4:
             words += ["-C" if program == "tar" else "-d", rng.choice(TARGETS)]
     elif program == "find":
-        words.insert(1, rng.choice(TARGETS))
+        if rng.random() < 0.7:  # else no start folder: GNU find searches `.`
+            words.insert(1, rng.choice(TARGETS))
     else:
         words += [rng.choice(TARGETS) for _ in range(rng.randint(1, 2))]
     command = wrapper + " ".join(w for w in words if w)
