@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Final
@@ -149,11 +150,13 @@ _ABSENT: Final = object()
 def read_settings(path: Path) -> tuple[object, str | None]:
     """The JSON value of the settings file at ``path`` as Claude Code 2.1.332 reads it (one
     leading byte-order mark stripped, then ``JSON.parse``), and None; ``_ABSENT`` when there
-    is no such file; or None and a located problem when the file exists and cannot be read
-    exactly so: unreadable, not UTF-8 (the runtime decodes with replacement characters: review
-    R-2), not JSON (``JSON.parse``'s grammar, no ``NaN``/``Infinity``), nested too deeply for
-    Python's parser (R-3)."""
+    is no such file; or None and a located problem when it exists and cannot be read exactly
+    so: unreadable, not a regular file, over ``MAX_SETTINGS_BYTES`` (R-12), not UTF-8 (the
+    runtime decodes with replacement characters: R-2), not JSON (``JSON.parse``'s grammar, no
+    ``NaN``/``Infinity``), nested too deeply for Python's parser (R-3)."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO would block the read
+            raise OSError("not a regular file")
         with path.open("rb") as handle:
             data = handle.read(MAX_SETTINGS_BYTES + 1)
     except (FileNotFoundError, NotADirectoryError):

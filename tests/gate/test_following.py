@@ -63,6 +63,8 @@ def test_a_missing_file_is_no_problem_and_a_folder_is(tmp_path: Path) -> None:
     assert read_settings(tmp_path / "f" / "x.json")[1] is None  # ENOTDIR
     (tmp_path / "d.json").mkdir()
     assert "cannot be read" in str(read_settings(tmp_path / "d.json")[1])
+    os.mkfifo(tmp_path / "fifo.json")  # refused without waiting for a writer
+    assert "not a regular file" in str(read_settings(tmp_path / "fifo.json")[1])
 
 
 def printed(plan: Path) -> str:
