@@ -377,24 +377,20 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
              "user's ~/.claude/settings.json; the skill's own hook lets a subagent start only "
              "in a session that reads it")
     followed = found is not None
+    install = ("Install the hook that follows the skill into its subagents first: merge the "
+               "output of `skillgrant hook --print-config claude-code --plan "
+               f"{plan or 'PLAN'} --for-skill {skill}` into a settings file that holds only "
+               f"hooks ({where}; a file with other keys does not count, as skillgrant cannot "
+               "check them and a file Claude Code drops runs no hook), then apply again")
     if not agents and not followed:
         raise ForkedSkillError(
             f"{skill_path}: the skill runs in a forked subagent (`context: fork`), whose calls "
             "a skill's own hook never sees (Claude Code 2.1.332), while its allowed-tools "
-            "reach them. Install the hook that follows the skill into its subagents first: "
-            "merge the output of `skillgrant hook --print-config claude-code --plan "
-            f"{plan or 'PLAN'} --for-skill {skill}` into a settings file that holds only hooks "
-            f"({where}; a file with other keys does not count, as skillgrant cannot check "
-            "them and a file Claude Code drops runs no hook), "
-            f"then apply again (or remove `context: fork`). Found: {why}")
+            f"reach them. {install} (or remove `context: fork`). Found: {why}")
     if not followed:
         raise ValueError(
             f"the plan grants {agents[0]!r}, and a skill's own hook does not see its subagents' "
             "calls (Claude Code 2.1.332), while its allowed-tools reach them: a subagent would "
-            "run outside the plan. Install the hook that follows the skill into its subagents "
-            "first: merge the output of `skillgrant hook --print-config claude-code --plan "
-            f"{plan or 'PLAN'} --for-skill {skill}` into a settings file that holds only hooks "
-            f"({where}; a file with other keys does not count, as skillgrant cannot check "
-            "them and a file Claude Code drops runs no hook), "
-            f"then apply again (or remove the Agent entries from the plan). Found: {why}")
+            f"run outside the plan. {install} (or remove the Agent entries from the plan). "
+            f"Found: {why}")
     return command
