@@ -40,6 +40,7 @@ _GH_WRITES: Final = frozenset({"download", "clone", "-O", "--output", "-D", "--d
 #: folder when one is): unpackers and patchers.
 WORKTREE: Final = frozenset({
     "unzip", "7z", "7za", "7zr", "unrar", "cpio", "pax", "ar", "patch", "bsdtar", "wget",
+    "bsdcpio", "uudecode", "jar", "unar", "aunpack", "atool", "dtrx", "unsquashfs", "dpkg-deb",
 })
 #: ``git`` subcommands that write no file of the working tree (``.git`` apart).
 GIT_KEEPS: Final = frozenset({
@@ -107,9 +108,10 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
 def _edits(name: str, rest: list[str]) -> bool:
     """Whether ``sed``/``perl`` edit in place (``-i``), or ``find`` acts on what it finds."""
     if name == "find":
-        return any(w in ("-delete", "-exec", "-execdir", "-ok", "-okdir")
+        return any(w in ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fls")
                    or w.startswith("-fprint") for w in rest)
-    return any(_cluster(w, "i") or w.startswith(("-i", "--in-place")) for w in rest)
+    return any(_cluster(w, "i") or w.startswith("-i") or (  # `--in`: a prefix of --in-place
+        w.startswith("--") and len(w) > 3 and "in-place".startswith(w[2:])) for w in rest)
 
 
 def _no_start(rest: list[str]) -> bool:
