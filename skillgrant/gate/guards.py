@@ -26,15 +26,22 @@ GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", defaul
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None) -> tuple[tuple[str, bool], ...]:
     """What a call must not write (``GUARDED``), as real paths: the plan file, the audit log,
-    the SKILL.md of ``skill_dir``, the project's and the user's ``.claude`` folders (settings
-    and skills holding the hooks), and this installation (the package's folder, the console
-    script's folder, a virtual environment's prefix: Python puts a script's folder first on
-    ``sys.path``)."""
+    the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
+    hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user,
+    and this installation (the package's folder, the console script's folder, a virtual
+    environment's prefix: Python puts a script's folder first on ``sys.path``)."""
     real = os.path.realpath
     items = [(plan, False), (audit_log, False)]
     if skill_dir:
         items.append((os.path.join(skill_dir, "SKILL.md"), False))
-    for folder in ([cwd] if cwd else []) + [os.path.expanduser("~")]:
+    # Every folder from the call's up to the root: Claude Code reads the project's settings
+    # in the folder it started in, an ancestor of the Bash tool's folder after a `cd` (G-6).
+    folders = [os.environ.get("CLAUDE_PROJECT_DIR", ""), os.path.expanduser("~")]
+    folder = os.path.abspath(cwd) if cwd else ""
+    while folder:
+        folders.append(folder)
+        folder = "" if os.path.dirname(folder) == folder else os.path.dirname(folder)
+    for folder in dict.fromkeys(f for f in folders if f):
         items.append((os.path.join(folder, ".claude"), True))
         items += [(os.path.join(folder, ".claude", name), False)
                   for name in ("settings.json", "settings.local.json")]
@@ -72,6 +79,8 @@ def _last(word: str) -> str:
     return word.rstrip("/").rsplit("/", 1)[-1]
 
 
+#: ANSI-C and locale quoting, which spell a name in escapes (``\x73``, ``\163``, ``\u0073``).
+_SPELLED = re.compile(r"\$['\"]")
 #: The words of a command's text, as far as they may name a file (quotes and operators split).
 _TOKEN = re.compile(r"[^\s;&|<>()'\"`=]+")
 
@@ -87,6 +96,9 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     nothing is guarded."""
     if not GUARDED.get():
         return None
+    quoted = _SPELLED.search(text)  # `$'.claude/\x73ettings.json'` spells any name (G-4)
+    if quoted is not None:
+        return quoted.group()
     bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
     words = _TOKEN.findall(bare)
     return _named_file(words, directory) or tree_word(words, directory, _touches)

@@ -32,6 +32,8 @@ FOLDER_WRITERS: Final = frozenset({
     "chown", "chgrp", "setfacl", "shred", "unlink", "mkdir", "touch", "truncate", "tee", "dd",
     "rename", "prename", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
     "lz4", "split", "csplit", "curl", "zip",
+    # a file named by an option or operand: sort -o, uniq IN OUT, sed's `w`, xxd -r IN OUT
+    "sort", "uniq", "sed", "xxd", "iconv",
 })
 #: ``gh`` writes files only with these words (``release download``, ``run download``,
 #: ``repo clone``, ``--output``/``--dir``).
@@ -40,6 +42,7 @@ _GH_WRITES: Final = frozenset({"download", "clone", "-O", "--output", "-D", "--d
 #: folder when one is): unpackers and patchers.
 WORKTREE: Final = frozenset({
     "unzip", "7z", "7za", "7zr", "unrar", "cpio", "pax", "ar", "patch", "bsdtar", "wget",
+    "bsdcpio", "uudecode", "jar", "unar", "aunpack", "atool", "dtrx", "unsquashfs", "dpkg-deb",
 })
 #: ``git`` subcommands that write no file of the working tree (``.git`` apart).
 GIT_KEEPS: Final = frozenset({
@@ -51,13 +54,14 @@ GIT_KEEPS: Final = frozenset({
 #: ``git`` subcommands that write only the paths their words name (``checkout`` too, with a
 #: ``--`` before its paths).
 GIT_NAMED: Final = frozenset({"clone", "restore", "mv", "rm", "archive", "format-patch"})
+#: git options writing a file or folder they name.
+_GIT_OUTPUT: Final = frozenset({"-o", "--output", "--output-directory"})
 _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
                                 "--exec-path", "--config-env"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = re.compile(r"[*?\[{]")
 #: The programs ``writes`` looks at.
-_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"sed", "perl", "find", "tar", "gtar", "git",
-                                                  "gh"}
+_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh"}
 #: Words after a program looked at for its options and subcommand (past them, a command's
 #: other words are someone else's).
 _MAX_OPTIONS: Final = 64
@@ -98,18 +102,19 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
     if name in ("tar", "gtar"):
         extracts = _tar_extracts(rest)
         return extracts, name if extracts else None
-    sub = _git_subcommand(rest)  # git
+    sub = _git_subcommand(rest)  # git; `log/diff/show --output FILE` write it (G-4)
     if sub in GIT_KEEPS:
-        return False, None
+        return not _GIT_OUTPUT.isdisjoint(rest), None
     return True, None if sub in GIT_NAMED or (sub == "checkout" and "--" in rest) else "git"
 
 
 def _edits(name: str, rest: list[str]) -> bool:
     """Whether ``sed``/``perl`` edit in place (``-i``), or ``find`` acts on what it finds."""
     if name == "find":
-        return any(w in ("-delete", "-exec", "-execdir", "-ok", "-okdir")
+        return any(w in ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fls")
                    or w.startswith("-fprint") for w in rest)
-    return any(_cluster(w, "i") or w.startswith(("-i", "--in-place")) for w in rest)
+    return any(_cluster(w, "i") or w.startswith("-i") or (  # `--in`: a prefix of --in-place
+        w.startswith("--") and len(w) > 3 and "in-place".startswith(w[2:])) for w in rest)
 
 
 def _no_start(rest: list[str]) -> bool:

@@ -166,3 +166,22 @@ def test_claude_code_keeps_a_skills_hook_when_its_file_is_rewritten(judge: Judge
     assert "hooks" not in skill.read_text(), "the copy did not replace it"
     assert touched is not None and touched[0], got.main
     assert "zz" not in got.files
+
+
+def test_the_gate_denies_a_copy_over_its_settings_after_a_cd(judge: Judge, work: Path) -> None:
+    """Review G-6: after ``cd out`` the hook's payload names ``project/out`` as its folder;
+    the copy over ``../.claude`` is denied still, and so is ``touch zz``."""
+    plan = work / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [*ENTRIES, "Bash(cd *)"]}))
+    _evil_settings(work, {"hooks": {}})
+    (work / "project" / "out").mkdir()
+    printed = _printed_hook(plan)
+    got = run(judge, work, None, [bash("cd out"), bash("cp -r ../evil/.claude/. ../.claude"),
+                                  bash("sleep 3"), bash("touch zz")], {}, settings=printed)
+    moved, copied, _, touched = got.main
+    assert moved is not None and not moved[0], got.main
+    assert copied is not None and denied_by_gate(copied), got.main
+    settings = work / "project" / ".claude" / "settings.json"
+    assert json.loads(settings.read_text()) == printed
+    assert touched is not None and denied_by_gate(touched), got.main
+    assert not (work / "project" / "out" / "zz").exists()

@@ -294,3 +294,53 @@ def test_a_plan_that_cannot_be_read_pins_what_no_plan_holds(tmp_path: Path) -> N
     plan.write_text(json.dumps({"allowed-tools": ["Bash"]}))
     done = run_hook(made, "echo hi", tmp_path)
     assert done.returncode == 2 and b"holds another plan" in done.stderr, done
+
+
+# --- the review of this branch: G-4 (a name spelled in escapes), G-6 (after a `cd`) ---------
+
+def _hook_gone(settings: Path) -> bool:
+    """Whether Claude Code would find no PreToolUse hook in ``settings`` (gone, not JSON)."""
+    try:
+        return "PreToolUse" not in json.loads(settings.read_text()).get("hooks", {})
+    except (OSError, ValueError, AttributeError):
+        return True
+
+
+G4 = ["git log -1 --pretty=tformat:{} --output=$'.claude/\\x73ettings.json'",
+      "git diff --output=$'.claude/\\x73ettings.json'",
+      "sed -n $'1s/.*/{}/w .claude/\\x73ettings.json' notes.txt",
+      "sort -o $'.claude/\\x73ettings.json' notes.txt",
+      "uniq notes.txt $'.claude/\\x73ettings.json'",
+      'sort -o "$(printf .claude/settings.json)" notes.txt']
+
+
+@pytest.mark.parametrize("command", G4)
+def test_a_name_spelled_in_escapes_or_made_by_a_program_is_unknown(
+        tmp_path: Path, command: str) -> None:
+    """Review G-4: ANSI-C quoting spells the settings' name without its letters; bash writes
+    the file; the gate says unknown (the plan names each program with a star)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git *)", "Bash(sed *)", "Bash(sort *)", "Bash(uniq *)",
+                            "Bash(printf *)"])
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60)
+    assert _hook_gone(scratch / ".claude" / "settings.json"), command
+    done = run_hook(_settings_hook(project), command, project)
+    assert done.returncode == 2, (command, done)
+
+
+def test_the_projects_settings_stay_guarded_after_a_cd(tmp_path: Path) -> None:
+    """Review G-6: the Bash tool's folder is a subfolder (the payload's cwd); the project's
+    settings above it are guarded still."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(echo *)"])
+    done = run_hook(_settings_hook(project), "cp -r ../evil/.claude/. ../.claude",
+                    project / "out")
+    assert done.returncode == 2, done
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", "cp -r ../evil/.claude/. ../.claude"], cwd=scratch / "out",
+                   check=True, timeout=60)
+    assert _hook_gone(scratch / ".claude" / "settings.json")
+    assert run_hook(_settings_hook(project), "echo hi", project / "out").returncode == 0
