@@ -41,10 +41,9 @@ from typing import Final
 
 from ..errors import SkillgrantError
 from .options import AGENT_TOOLS
+from .worktree import main_checkout
 
-#: The least timeout (seconds) a settings hook that follows a skill may have: one that times out
-#: lets the call go on.
-MIN_TIMEOUT = 10
+MIN_TIMEOUT = 10  #: the least timeout (s) of the following hook: one that times out lets go
 #: The keys a settings hook that follows a skill may have (what ``--print-config`` prints, and
 #: a status message): any other key of Claude Code 2.1.332's hook schema can keep it from
 #: running or blocking (``async``, ``asyncRewake``, ``if``, ``once``, ``shell``; review S2).
@@ -70,11 +69,14 @@ def session_files(folder: str | None) -> Iterator[Path]:
     """The settings files Claude Code 2.1.332 reads in a session started in ``folder``: its
     ``.claude/settings.json`` and ``.claude/settings.local.json`` (of that folder alone, not of
     its parents: review R-4), the user's (``$CLAUDE_CONFIG_DIR`` or ``~/.claude``)
-    ``settings.json``, and the managed ``/etc/claude-code/managed-settings.json`` with the
-    files of its ``managed-settings.d`` (read from the binary)."""
+    ``settings.json``, the managed ``/etc/claude-code/managed-settings.json`` with the files
+    of its ``managed-settings.d`` (read from the binary), and for a folder in a git linked
+    worktree the main checkout's ``.claude/settings.local.json`` (``worktree``)."""
     if folder is not None:
         yield Path(folder) / ".claude" / "settings.json"
         yield Path(folder) / ".claude" / "settings.local.json"
+        main = main_checkout(folder)  # a linked worktree's (S-1); ValueError: refused
+        yield from [main / ".claude" / "settings.local.json"] if main else []
     user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
     yield Path(user) / "settings.json"
     yield MANAGED / "managed-settings.json"
@@ -85,8 +87,7 @@ def session_files(folder: str | None) -> Iterator[Path]:
     yield from (MANAGED / "managed-settings.d" / name for name in dropped)
 
 
-#: Where Claude Code 2.1.332 reads managed settings on Linux.
-MANAGED = Path("/etc/claude-code")
+MANAGED = Path("/etc/claude-code")  #: where Claude Code 2.1.332 reads managed settings (Linux)
 
 
 def settings_hook_for(skill: str, skill_path: str, plan: str | None = None,
@@ -106,6 +107,10 @@ def follow_hook(skill: str, skill_path: str, plan: str | None, kind: str,
     reads it (``read_settings``), makes it None (review R-1..R-3): its ``disableAllHooks``
     may count."""
     found = None
+    try:
+        files = list(files)
+    except ValueError as e:  # a linked worktree whose main checkout is not found
+        return None, str(e)
     for path in files:
         settings, problem = read_settings(path)
         if problem is not None:
@@ -137,12 +142,10 @@ def _only_follows(settings: object, skill: str, plan: str | None, skill_path: st
         for hook in group.get("hooks") or []) for group in groups)
 
 
-#: The most bytes a settings file may hold and count: Claude Code 2.1.332 drops a file of
-#: 2 MiB (``2097152`` in the binary; the reviewer bisected the cut between 2,090,000 and
-#: 2,100,000 characters: review R-12), with a margin.
+#: The most bytes a settings file may hold: Claude Code 2.1.332 drops one of 2 MiB (``2097152``
+#: in the binary; bisected between 2,090,000 and 2,100,000 characters: review R-12), a margin.
 MAX_SETTINGS_BYTES = 2_000_000
-#: The settings keys that keep a settings file's hooks from running (``allowManagedHooksOnly``:
-#: only the managed settings' hooks run; ``disableAllHooks`` is read as it in managed settings).
+#: Settings that keep hooks from running (``allowManagedHooksOnly``: only managed hooks run).
 _SWITCHES = ("disableAllHooks", "allowManagedHooksOnly")
 _ABSENT: Final = object()
 

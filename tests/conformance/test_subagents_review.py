@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -299,3 +300,44 @@ def test_a_hooks_file_claude_code_does_not_run_as_printed(
     main, subs, made = session(judge, work, [load(), agent("a")], skill_text=control)
     assert main[1] is not None and not main[1][0], main
     assert made, subs
+
+
+def linked_worktree(project: Path, name: str = "wt") -> Path:
+    """``project/name``, a linked worktree of the repository at ``project`` (as ``git worktree
+    add`` makes one: a ``.git`` file naming ``.git/worktrees/NAME``, whose ``commondir`` names
+    the repository), with one commit checked out."""
+    run = ["git", "-C", str(project)]
+    subprocess.run([*run, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q",
+                    "--allow-empty", "-m", "x"], check=True, capture_output=True)
+    head = subprocess.run([*run, "rev-parse", "HEAD"], check=True, capture_output=True,
+                          text=True).stdout.strip()
+    tree, admin = project / name, project / ".git" / "worktrees" / name
+    tree.mkdir()
+    admin.mkdir(parents=True)
+    (tree / ".git").write_text(f"gitdir: {admin}\n")
+    (admin / "HEAD").write_text(f"{head}\n")
+    (admin / "commondir").write_text("../..\n")
+    (admin / "gitdir").write_text(f"{tree / '.git'}\n")
+    return tree
+
+
+def test_s1_a_linked_worktree_reads_the_main_checkouts_local_settings(
+        judge: Judge, work: Path) -> None:
+    """Review S-1: started in a linked worktree, Claude Code reads the main checkout's
+    ``.claude/settings.local.json`` too; its ``disableAllHooks`` switches every hook off."""
+    project = work / "project"
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    tree = linked_worktree(project)
+    plan, hooks = printed(work)
+    hooks_in("project/wt/.claude/settings.json")(work, hooks)
+    skill = tree / ".claude" / "skills" / SKILL_NAME / "SKILL.md"
+    local = project / ".claude" / "settings.local.json"
+    write(local, DISABLE)
+    with pytest.raises(SkillgrantError, match=r"settings\.local\.json"):
+        apply(plan, skill)
+    local.unlink()
+    apply(plan, skill)
+    write(local, DISABLE)  # the control: Claude Code reads it, and the hooks are off
+    main, subs, made = session(judge, work, [load(), bash("touch main"), agent("a")], cwd=tree)
+    assert main[0] is not None and not main[0][0], main
+    assert (tree / "main").exists() and made, (main, subs)

@@ -15,7 +15,7 @@ import pytest
 from skillgrant.errors import SkillFileError
 from skillgrant.gate.config import snippet
 from skillgrant.gate.hook import Options, decide
-from skillgrant.gate.subagents import read_settings, settings_hook_for
+from skillgrant.gate.subagents import follow_hook, read_settings, session_files, settings_hook_for
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text
 
@@ -222,3 +222,33 @@ def test_a_hook_that_may_rewrite_the_call_beside_the_follower_does_not_count(
         changed["hooks"].setdefault(event, []).append(other)
         hooks.write_text(json.dumps(changed))
         assert (settings_hook_for("probe", str(skill), str(plan)) == hooks) is counts, event
+
+
+def test_a_linked_worktrees_main_checkout(tmp_path: Path, home: Path) -> None:
+    """Review S-1: in a linked worktree the main checkout's local settings are read too; a
+    worktree whose repository cannot be read refuses."""
+    from skillgrant.gate.worktree import main_checkout
+
+    main = tmp_path / "main"
+    admin = main / ".git" / "worktrees" / "wt"
+    admin.mkdir(parents=True)
+    (admin / "commondir").write_text("../..\n")
+    tree = tmp_path / "wt"
+    (tree / "sub").mkdir(parents=True)
+    (tree / ".git").write_text(f"gitdir: {admin}\n")
+    assert main_checkout(str(tree / "sub")) == main
+    assert main_checkout(str(main)) is None  # the main checkout itself
+    assert main_checkout(str(tmp_path)) is None  # no repository
+    plan, project, skill = layout(tmp_path)
+    (project / ".git").write_text(f"gitdir: {admin}\n")  # the project is the worktree
+    (main / ".claude").mkdir()
+    (main / ".claude" / "settings.local.json").write_text('{"disableAllHooks": true}')
+    found, why = follow_hook("probe", str(skill), str(plan), "auto",
+                             session_files(str(project)))
+    assert found is None and why is not None and str(main / ".claude") in why
+    (admin / "commondir").write_text("../../../elsewhere\n")  # not a .git folder
+    assert "main checkout is not known" in str(follow_hook(
+        "probe", str(skill), str(plan), "auto", session_files(str(project)))[1])
+    (project / ".git").write_text("nonsense\n")
+    assert "cannot be read" in str(follow_hook(
+        "probe", str(skill), str(plan), "auto", session_files(str(project)))[1])
