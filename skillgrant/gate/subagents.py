@@ -67,18 +67,17 @@ def _settings_files(skill_path: str) -> Iterator[Path]:
 
 def session_files(folder: str | None) -> Iterator[Path]:
     """The settings files Claude Code 2.1.332 reads in a session started in ``folder``: its
-    ``.claude/settings.json`` and ``.claude/settings.local.json`` (of that folder alone, not of
-    its parents: review R-4), the user's (``$CLAUDE_CONFIG_DIR`` or ``~/.claude``)
-    ``settings.json``, the managed ``/etc/claude-code/managed-settings.json`` with the files
-    of its ``managed-settings.d`` (read from the binary), and for a folder in a git linked
-    worktree the main checkout's ``.claude/settings.local.json`` (``worktree``)."""
+    ``.claude/settings.json`` and ``settings.local.json`` (not its parents': review R-4), a
+    linked worktree's main checkout's ``settings.local.json`` (S-1), the user's, the managed
+    ``/etc/claude-code/managed-settings.json`` and ``managed-settings.d/*`` (the binary's)."""
     if folder is not None:
         yield Path(folder) / ".claude" / "settings.json"
         yield Path(folder) / ".claude" / "settings.local.json"
         main = main_checkout(folder)  # a linked worktree's (S-1); ValueError: refused
         yield from [main / ".claude" / "settings.local.json"] if main else []
     user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
-    yield Path(user) / "settings.json"
+    yield Path(user) / ("cowork_settings.json" if os.environ.get(  # as the binary's bs()
+        "CLAUDE_CODE_USE_COWORK_PLUGINS") else "settings.json")
     yield MANAGED / "managed-settings.json"
     try:
         dropped = sorted(os.listdir(MANAGED / "managed-settings.d"))

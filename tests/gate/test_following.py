@@ -31,6 +31,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HOME", str(folder))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_CODE_USE_COWORK_PLUGINS", raising=False)
     return folder
 
 
@@ -148,6 +149,10 @@ def test_the_skill_hook_starts_a_subagent_only_where_the_following_hook_runs(
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "config"))
     assert decide(options, call(*START, sub)).status == 2
     os.rename(home / ".claude", tmp_path / "config")
+    assert decide(options, call(*START, sub)).status == 0
+    monkeypatch.setenv("CLAUDE_CODE_USE_COWORK_PLUGINS", "0")  # any value: cowork_settings.json
+    assert decide(options, call(*START, sub)).status == 2
+    os.rename(tmp_path / "config" / "settings.json", tmp_path / "config" / "cowork_settings.json")
     assert decide(options, call(*START, sub)).status == 0
 
 
