@@ -73,6 +73,30 @@ def guarded_path(path: str) -> str | None:
 
 
 _GLOB = re.compile(r"[*?\[]")
+_BRACES = re.compile(r"\{([^{}]*)\}")
+#: Brace forms of one word looked at; past it the braces are read as a star.
+_MAX_FORMS = 64
+
+
+def _braced(word: str) -> list[str]:
+    """What bash's brace expansion may make of ``word`` (`{s,x}ettings.json`: both), a
+    brace it does not expand here (nested, or too many forms) read as a star."""
+    forms = [word]
+    while True:
+        found = _BRACES.search(forms[0])
+        if found is None or "," not in found.group(1):
+            return forms if "{" not in forms[0] else [f.replace("{", "*") for f in forms]
+        forms = [f[:m.start()] + part + f[m.end():] for f in forms
+                 if (m := _BRACES.search(f)) is not None for part in m.group(1).split(",")]
+        if len(forms) > _MAX_FORMS:
+            return [_BRACES.sub("*", word)]
+
+
+def _names(word: str, names: set[str]) -> bool:
+    """Whether ``word`` holds one of ``names``, or is a pattern its last part may match."""
+    return any(name in word for name in names) or (
+        _GLOB.search(word) is not None and any(fnmatch.fnmatchcase(name, _last(word))
+                                               for name in names))
 
 
 def _last(word: str) -> str:
@@ -121,9 +145,7 @@ def _named_file(words: list[str], directory: str | None) -> str | None:
     token = GUARDED.set(tuple((item, False) for item in files))
     try:
         for word in words:
-            if any(name in word for name in names) or (
-                    _GLOB.search(word) and any(fnmatch.fnmatchcase(name, _last(word))
-                                               for name in names)):
+            if any(_names(form, names) for form in _braced(word)):
                 return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
             if "$" in word or "*" in word or word.startswith("~") or "\x00" in word:
                 continue  # a NUL names no file (the command is judged as it is)

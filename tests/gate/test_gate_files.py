@@ -344,3 +344,17 @@ def test_the_projects_settings_stay_guarded_after_a_cd(tmp_path: Path) -> None:
                    check=True, timeout=60)
     assert _hook_gone(scratch / ".claude" / "settings.json")
     assert run_hook(_settings_hook(project), "echo hi", project / "out").returncode == 0
+
+
+@pytest.mark.parametrize(("command", "guarded"), [
+    ("openssl rand -out .claude/{s,x}ettings.json 8", True), ("cat {plan,x}.json", True),
+    ("cat pl{a,}n.json", True), ("echo {a,b}", False), ("cat notes{,.txt}", False)])
+def test_a_brace_may_spell_a_guarded_name(tmp_path: Path, command: str, guarded: bool) -> None:
+    """bash expands ``{s,x}ettings.json`` to ``settings.json``; the gate reads each form."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(openssl *)", "Bash(cat *)", "Bash(echo *)"])
+    forms = subprocess.run(["bash", "-c", "printf '%s\\n' " + command.split(" ", 1)[1]],
+                           capture_output=True, text=True, check=True).stdout
+    assert ("settings.json" in forms or "plan.json" in forms) == guarded, forms
+    done = run_hook(_settings_hook(project), command, project)
+    assert (done.returncode == 2) == guarded, (command, done)
