@@ -27,7 +27,8 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None) -> tuple[tuple[str, bool], ...]:
     """What a call must not write (``GUARDED``), as real paths: the plan file, the audit log,
     the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
-    hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user,
+    hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the
+    ``.git`` folders there and git's own configuration (git runs what they name: review G-7),
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``)."""
     real = os.path.realpath
@@ -43,8 +44,16 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         folder = "" if os.path.dirname(folder) == folder else os.path.dirname(folder)
     for folder in dict.fromkeys(f for f in folders if f):
         items.append((os.path.join(folder, ".claude"), True))
+        # git runs what its repository's config and hooks name (core.fsmonitor, hooks), under
+        # grants that run no code of their own (`git status`, `git commit`; review G-7)
+        items.append((os.path.join(folder, ".git"), True))
         items += [(os.path.join(folder, ".claude", name), False)
                   for name in ("settings.json", "settings.local.json")]
+    home = os.path.expanduser("~")
+    items += [(os.path.join(home, ".gitconfig"), False),
+              (os.path.join(home, ".config", "git"), True)]
+    items += [(os.environ[name], name == "GIT_DIR") for name in ("GIT_DIR", "GIT_CONFIG_GLOBAL")
+              if os.environ.get(name)]
     items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
     script = sys.argv[0] if sys.argv else ""
     if os.path.basename(script) == "skillgrant":

@@ -358,3 +358,30 @@ def test_a_brace_may_spell_a_guarded_name(tmp_path: Path, command: str, guarded:
     assert ("settings.json" in forms or "plan.json" in forms) == guarded, forms
     done = run_hook(_settings_hook(project), command, project)
     assert (done.returncode == 2) == guarded, (command, done)
+
+
+@pytest.mark.parametrize("write", ["cp evil/gitconfig .git/config", "cp -r evil/dotgit/. .git",
+                                   "cp evil/hook .git/hooks/pre-commit"])
+def test_git_config_and_hooks_are_not_written(tmp_path: Path, write: str) -> None:
+    """Review G-7: git runs what its repository's config (core.fsmonitor) and hooks name, under
+    `git status` and `git commit`; a plain writer there is unknown. Under bash the write, then
+    `git status` or `git commit`, runs a program outside the plan."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(git status)", "Bash(git commit *)"])
+    evil = project / "evil"
+    (evil / "hook").write_text("#!/bin/sh\ntouch zz\n")
+    (evil / "hook").chmod(0o755)
+    config = "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = ./evil/hook\n"
+    (evil / "gitconfig").write_text(config)
+    (evil / "dotgit").mkdir()
+    (evil / "dotgit" / "config").write_text(config)
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    then = "git status" if "config" in write or "dotgit" in write else \
+        "git -c user.email=a@b -c user.name=a commit --allow-empty -qm x"
+    subprocess.run(["bash", "-c", f"{write} && {then}"], cwd=scratch, capture_output=True,
+                   timeout=60)
+    assert (scratch / "zz").exists(), "bash ran no program: the case proves nothing"
+    done = run_hook(_settings_hook(project), write, project)
+    assert done.returncode == 2, (write, done)
+    assert run_hook(_settings_hook(project), "git status", project).returncode == 0
