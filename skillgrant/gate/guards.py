@@ -27,7 +27,8 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None) -> tuple[tuple[str, bool], ...]:
     """What a call must not write (``GUARDED``), as real paths: the plan file, the audit log,
     the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
-    hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user,
+    hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the
+    ``.git`` folders there and git's own configuration (git runs what they name: review G-7),
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``)."""
     real = os.path.realpath
@@ -43,8 +44,16 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         folder = "" if os.path.dirname(folder) == folder else os.path.dirname(folder)
     for folder in dict.fromkeys(f for f in folders if f):
         items.append((os.path.join(folder, ".claude"), True))
+        # git runs what its repository's config and hooks name (core.fsmonitor, hooks), under
+        # grants that run no code of their own (`git status`, `git commit`; review G-7)
+        items.append((os.path.join(folder, ".git"), True))
         items += [(os.path.join(folder, ".claude", name), False)
                   for name in ("settings.json", "settings.local.json")]
+    home = os.path.expanduser("~")
+    items += [(os.path.join(home, ".gitconfig"), False),
+              (os.path.join(home, ".config", "git"), True)]
+    items += [(os.environ[name], name == "GIT_DIR") for name in ("GIT_DIR", "GIT_CONFIG_GLOBAL")
+              if os.environ.get(name)]
     items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
     script = sys.argv[0] if sys.argv else ""
     if os.path.basename(script) == "skillgrant":
@@ -73,6 +82,30 @@ def guarded_path(path: str) -> str | None:
 
 
 _GLOB = re.compile(r"[*?\[]")
+_BRACES = re.compile(r"\{([^{}]*)\}")
+#: Brace forms of one word looked at; past it the braces are read as a star.
+_MAX_FORMS = 64
+
+
+def _braced(word: str) -> list[str]:
+    """What bash's brace expansion may make of ``word`` (`{s,x}ettings.json`: both), a
+    brace it does not expand here (nested, or too many forms) read as a star."""
+    forms = [word]
+    while True:
+        found = _BRACES.search(forms[0])
+        if found is None or "," not in found.group(1):
+            return forms if "{" not in forms[0] else [f.replace("{", "*") for f in forms]
+        forms = [f[:m.start()] + part + f[m.end():] for f in forms
+                 if (m := _BRACES.search(f)) is not None for part in m.group(1).split(",")]
+        if len(forms) > _MAX_FORMS:
+            return [_BRACES.sub("*", word)]
+
+
+def _names(word: str, names: set[str]) -> bool:
+    """Whether ``word`` holds one of ``names``, or is a pattern its last part may match."""
+    return any(name in word for name in names) or (
+        _GLOB.search(word) is not None and any(fnmatch.fnmatchcase(name, _last(word))
+                                               for name in names))
 
 
 def _last(word: str) -> str:
@@ -121,9 +154,7 @@ def _named_file(words: list[str], directory: str | None) -> str | None:
     token = GUARDED.set(tuple((item, False) for item in files))
     try:
         for word in words:
-            if any(name in word for name in names) or (
-                    _GLOB.search(word) and any(fnmatch.fnmatchcase(name, _last(word))
-                                               for name in names)):
+            if any(_names(form, names) for form in _braced(word)):
                 return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
             if "$" in word or "*" in word or word.startswith("~") or "\x00" in word:
                 continue  # a NUL names no file (the command is judged as it is)

@@ -33,7 +33,8 @@ FOLDER_WRITERS: Final = frozenset({
     "rename", "prename", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
     "lz4", "split", "csplit", "curl", "zip",
     # a file named by an option or operand: sort -o, uniq IN OUT, sed's `w`, xxd -r IN OUT
-    "sort", "uniq", "sed", "xxd", "iconv",
+    "sort", "uniq", "sed", "xxd", "iconv", "sponge", "openssl", "pandoc", "magick", "convert",
+    "ffmpeg", "ssh-keygen", "gpg",
 })
 #: ``gh`` writes files only with these words (``release download``, ``run download``,
 #: ``repo clone``, ``--output``/``--dir``).

@@ -344,3 +344,44 @@ def test_the_projects_settings_stay_guarded_after_a_cd(tmp_path: Path) -> None:
                    check=True, timeout=60)
     assert _hook_gone(scratch / ".claude" / "settings.json")
     assert run_hook(_settings_hook(project), "echo hi", project / "out").returncode == 0
+
+
+@pytest.mark.parametrize(("command", "guarded"), [
+    ("openssl rand -out .claude/{s,x}ettings.json 8", True), ("cat {plan,x}.json", True),
+    ("cat pl{a,}n.json", True), ("echo {a,b}", False), ("cat notes{,.txt}", False)])
+def test_a_brace_may_spell_a_guarded_name(tmp_path: Path, command: str, guarded: bool) -> None:
+    """bash expands ``{s,x}ettings.json`` to ``settings.json``; the gate reads each form."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(openssl *)", "Bash(cat *)", "Bash(echo *)"])
+    forms = subprocess.run(["bash", "-c", "printf '%s\\n' " + command.split(" ", 1)[1]],
+                           capture_output=True, text=True, check=True).stdout
+    assert ("settings.json" in forms or "plan.json" in forms) == guarded, forms
+    done = run_hook(_settings_hook(project), command, project)
+    assert (done.returncode == 2) == guarded, (command, done)
+
+
+@pytest.mark.parametrize("write", ["cp evil/gitconfig .git/config", "cp -r evil/dotgit/. .git",
+                                   "cp evil/hook .git/hooks/pre-commit"])
+def test_git_config_and_hooks_are_not_written(tmp_path: Path, write: str) -> None:
+    """Review G-7: git runs what its repository's config (core.fsmonitor) and hooks name, under
+    `git status` and `git commit`; a plain writer there is unknown. Under bash the write, then
+    `git status` or `git commit`, runs a program outside the plan."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(git status)", "Bash(git commit *)"])
+    evil = project / "evil"
+    (evil / "hook").write_text("#!/bin/sh\ntouch zz\n")
+    (evil / "hook").chmod(0o755)
+    config = "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = ./evil/hook\n"
+    (evil / "gitconfig").write_text(config)
+    (evil / "dotgit").mkdir()
+    (evil / "dotgit" / "config").write_text(config)
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    then = "git status" if "config" in write or "dotgit" in write else \
+        "git -c user.email=a@b -c user.name=a commit --allow-empty -qm x"
+    subprocess.run(["bash", "-c", f"{write} && {then}"], cwd=scratch, capture_output=True,
+                   timeout=60)
+    assert (scratch / "zz").exists(), "bash ran no program: the case proves nothing"
+    done = run_hook(_settings_hook(project), write, project)
+    assert done.returncode == 2, (write, done)
+    assert run_hook(_settings_hook(project), "git status", project).returncode == 0
