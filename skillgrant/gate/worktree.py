@@ -1,7 +1,7 @@
-"""The main checkout of a git linked worktree, whose ``.claude/settings.local.json`` Claude Code
-2.1.332 reads in a session started in the worktree (review S-1: its local settings are
-canonicalised to the repository's root; measured through the runtime by the reviewer, and its
-``disableAllHooks`` switched the hooks off)."""
+"""The canonical git root of a folder, whose ``.claude/settings.local.json`` Claude Code 2.1.332
+reads in a session started in the folder (review S-1, S-2: local settings are canonicalised to
+the repository's root, for a linked worktree its main checkout; measured through the runtime by
+the reviewer, and its ``disableAllHooks`` switched the hooks off)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,17 @@ from pathlib import Path
 
 
 def main_checkout(folder: str) -> Path | None:
-    """The main working tree of the linked worktree holding ``folder`` (its ``.git`` a file
-    naming a git folder that has a ``commondir``), or None when ``folder`` is not in one.
-    Raises ValueError when it is in one and the main working tree cannot be found."""
+    """The canonical git root of ``folder``, whose ``.claude/settings.local.json`` Claude Code
+    reads (review S-2: in a subfolder too): the main working tree of the linked worktree
+    holding it (its ``.git`` a file naming a git folder that has a ``commondir``), else the
+    top of its repository (or submodule); None outside one. Raises ValueError when it is in a
+    linked worktree and the main working tree cannot be found."""
     here = Path(os.path.abspath(folder))
     for top in (here, *here.parents):
         dot_git = top / ".git"
         if dot_git.is_dir() or not dot_git.exists():
             if dot_git.is_dir():
-                return None
+                return top  # a plain repository's root (S-2)
             continue
         try:
             text = dot_git.read_text(encoding="utf-8")
@@ -27,7 +29,7 @@ def main_checkout(folder: str) -> Path | None:
             git_dir = top / text[len("gitdir: "):].strip()
             common_file = git_dir / "commondir"
             if not common_file.exists():
-                return None  # a submodule's checkout: no other working tree
+                return top  # a submodule's own root (the superproject's is not read)
             common = (git_dir / common_file.read_text(encoding="utf-8").strip()).resolve()
         except (OSError, ValueError) as e:
             raise ValueError(f"{dot_git}: the linked worktree's repository cannot be read "

@@ -242,7 +242,8 @@ def test_a_linked_worktrees_main_checkout(tmp_path: Path, home: Path) -> None:
     (tree / "sub").mkdir(parents=True)
     (tree / ".git").write_text(f"gitdir: {admin}\n")
     assert main_checkout(str(tree / "sub")) == main
-    assert main_checkout(str(main)) is None  # the main checkout itself
+    assert main_checkout(str(main)) == main  # the main checkout itself
+    assert main_checkout(str(main / ".git" / "worktrees")) == main  # a plain repository (S-2)
     assert main_checkout(str(tmp_path)) is None  # no repository
     plan, project, skill = layout(tmp_path)
     (project / ".git").write_text(f"gitdir: {admin}\n")  # the project is the worktree
@@ -257,3 +258,17 @@ def test_a_linked_worktrees_main_checkout(tmp_path: Path, home: Path) -> None:
     (project / ".git").write_text("nonsense\n")
     assert "cannot be read" in str(follow_hook(
         "probe", str(skill), str(plan), "auto", session_files(str(project)))[1])
+
+
+def test_a_subfolder_reads_the_repositorys_local_settings(tmp_path: Path, home: Path) -> None:
+    """Review S-2: in a subfolder of a repository Claude Code reads the repository root's
+    ``.claude/settings.local.json`` too (its ``settings.json`` not: R-4)."""
+    plan, project, skill = layout(tmp_path)
+    (project / ".git").mkdir()
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text(printed(plan))
+    sub = str(project / "sub")
+    assert follow_hook("probe", str(skill), str(plan), "auto", session_files(sub))[0] is not None
+    (project / ".claude" / "settings.local.json").write_text('{"disableAllHooks": true}')
+    found, why = follow_hook("probe", str(skill), str(plan), "auto", session_files(sub))
+    assert found is None and "settings.local.json: it sets 'disableAllHooks'" in str(why)
