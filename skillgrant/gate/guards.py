@@ -33,8 +33,8 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     environment's prefix: Python puts a script's folder first on ``sys.path``)."""
     real = os.path.realpath
     items = [(plan, False), (audit_log, False)]
-    if skill_dir:
-        items.append((os.path.join(skill_dir, "SKILL.md"), False))
+    if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13)
+        items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True)]
     # Every folder from the call's up to the root: Claude Code reads the project's settings
     # in the folder it started in, an ancestor of the Bash tool's folder after a `cd` (G-6).
     folders = [os.environ.get("CLAUDE_PROJECT_DIR", ""), os.path.expanduser("~")]

@@ -33,7 +33,7 @@ FOLDER_WRITERS: Final = frozenset({
     "rename", "prename", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
     "lz4", "split", "csplit", "curl", "zip",
     # a file named by an option or operand: sort -o, uniq IN OUT, sed's `w`, xxd -r IN OUT
-    "sort", "uniq", "sed", "xxd", "iconv", "sponge", "openssl", "pandoc", "magick", "convert",
+    "sort", "uniq", "xxd", "iconv", "sponge", "openssl", "pandoc", "magick", "convert",
     "ffmpeg", "ssh-keygen", "gpg",
 })
 #: ``gh`` writes files only with these words (``release download``, ``run download``,
@@ -45,6 +45,11 @@ WORKTREE: Final = frozenset({
     "unzip", "7z", "7za", "7zr", "unrar", "cpio", "pax", "ar", "patch", "bsdtar", "wget",
     "bsdcpio", "uudecode", "jar", "unar", "aunpack", "atool", "dtrx", "unsquashfs", "dpkg-deb",
 })
+#: Options that make a listed program run a program of the model's choice (review G-16): the
+#: command is read as writing the working tree.
+_RUNS: Final = ("-I", "--use-compress", "--to-command", "--checkpoint-action", "--info-script",
+                "-F", "--new-volume", "--rsh-command", "-TT", "--unzip-command", "-e",
+                "--rsh", "--rsync-path", "--compress-program")
 #: ``git`` subcommands that write no file of the working tree (``.git`` apart).
 GIT_KEEPS: Final = frozenset({
     "status", "log", "diff", "show", "add", "commit", "push", "fetch", "branch", "tag",
@@ -62,7 +67,8 @@ _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--names
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = re.compile(r"[*?\[{]")
 #: The programs ``writes`` looks at.
-_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh"}
+_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh",
+                                                  "sed"}
 #: Words after a program looked at for its options and subcommand (past them, a command's
 #: other words are someone else's).
 _MAX_OPTIONS: Final = 64
@@ -90,6 +96,10 @@ def writes(words: Sequence[str]) -> tuple[bool, str | None]:
 
 def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
     """``writes`` for one program ``name`` followed by the words ``rest``."""
+    if name in ("tar", "gtar", "zip", "rsync", "sort") and any(w.startswith(_RUNS) for w in rest):
+        return True, name
+    if name == "sed":  # its `e` command and `s///e` run a program (G-16): read as one
+        return True, None if all(_plain_sed(w) for w in rest) else name
     if name in FOLDER_WRITERS:
         return True, None
     if name == "gh":  # release/run download: into the working folder
@@ -104,6 +114,10 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
         extracts = _tar_extracts(rest)
         return extracts, name if extracts else None
     sub = _git_subcommand(rest)  # git; `log/diff/show --output FILE` write it (G-4)
+    if any(w.startswith(("--pathspec-f", "--template", "--separate-git-dir")) for w in rest) \
+            or (sub == "config" and not any(w.startswith(("--get", "--list", "-l", "--show"))
+                                            for w in rest)):
+        return True, "git"  # paths read from a file (G-8); git's own config and hooks (G-9)
     if sub in GIT_KEEPS:
         return not _GIT_OUTPUT.isdisjoint(rest), None
     return True, None if sub in GIT_NAMED or (sub == "checkout" and "--" in rest) else "git"
@@ -116,6 +130,16 @@ def _edits(name: str, rest: list[str]) -> bool:
                    or w.startswith("-fprint") for w in rest)
     return any(_cluster(w, "i") or w.startswith("-i") or (  # `--in`: a prefix of --in-place
         w.startswith("--") and len(w) > 3 and "in-place".startswith(w[2:])) for w in rest)
+
+
+_SED_E: Final = re.compile(r"(^|[;{}\n0-9$/!,])\s*e(\s|$|;|})")
+_SED_S_E: Final = re.compile(r"s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[A-Za-z0-9]*e")
+
+
+def _plain_sed(word: str) -> bool:
+    """Whether a word of ``sed`` holds no ``e`` command (``e cmd``, ``1e cmd``) and no ``s``
+    command with the ``e`` flag (GNU sed runs a program for either)."""
+    return _SED_E.search(word) is None and _SED_S_E.search(word) is None
 
 
 def _no_start(rest: list[str]) -> bool:
@@ -232,4 +256,6 @@ def _names_guarded(word: str, directory: str | None, home: str,
         if directory is None:
             return True
         path = posixpath.join(directory, path)
+    if "/.git/" in path + "/":  # a repository's config and hooks at any depth (G-15)
+        return True
     return touches(posixpath.normpath(path)) or touches(os.path.realpath(path))

@@ -385,3 +385,25 @@ def test_git_config_and_hooks_are_not_written(tmp_path: Path, write: str) -> Non
     done = run_hook(_settings_hook(project), write, project)
     assert done.returncode == 2, (write, done)
     assert run_hook(_settings_hook(project), "git status", project).returncode == 0
+
+
+@pytest.mark.parametrize("command", [
+    "git restore --source=rev --pathspec-from-file=evil/list",  # G-8
+    "git rm -q --pathspec-from-file=evil/list",
+    "git config core.fsmonitor evil/hook",  # G-9
+    "git init -q --template=evil/tpl",
+    "cp -r evil/gd out/.git",  # G-15
+    "sed -n '1e evil/h2' notes.txt",  # G-16
+    "sed 's/.*/evil\\/h2/e' notes.txt",
+    "tar -I evil/h2 -cf out/x.tar notes.txt"])
+def test_the_second_review_round(tmp_path: Path, command: str) -> None:
+    """Reviews G-8, G-9, G-15, G-16 of this branch: each is unknown (the plan names each
+    program with a star)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git *)", "Bash(cp *)", "Bash(sed *)", "Bash(tar *)"])
+    (project / "evil" / "list").write_text(".claude/settings.json\n")
+    done = run_hook(_settings_hook(project), command, project)
+    assert done.returncode == 2, (command, done)
+    assert run_hook(_settings_hook(project), "sed -n p notes.txt", project).returncode == 0
+    assert run_hook(_settings_hook(project), "git config --get user.name", project
+                    ).returncode == 0
