@@ -488,6 +488,9 @@ def section_gate() -> None:
             "skillgrant hook, YAML plan": ([*hook, str(plan_yaml)], None),
             "skillgrant hook, JSON plan, audit log":
                 ([*hook, str(plan_json), "--audit-log", str(Path(tmp) / "audit.jsonl")], None),
+            # as --print-config and apply --enforce write it (issue 29: the plan's digest)
+            "skillgrant hook, JSON plan, pinned": ([*hook, str(plan_json), "--plan-sha256",
+                                                    _pin(plan_json)], None),
         }
         times = _walls(runs, stdin={label: payload for label in runs if "hook" in label})
     print("\n| process, one payload | median | ratio to `python -c pass` |")
@@ -497,6 +500,12 @@ def section_gate() -> None:
         print(f"| {label} | {elapsed * 1000:.1f} ms | {elapsed / base:.2f}x |")
     print(f"\ntarget: the hook ≤ 3.50x `python -c pass`; measured "
           f"{times['skillgrant hook, JSON plan'] / base:.2f}x (JSON plan)")
+
+
+def _pin(plan: Path) -> str:
+    from skillgrant.gate.planfile import pinned_digest
+
+    return pinned_digest(str(plan))
 
 
 #: Calls whose commands the plain fast path does not read, so the gate asks bash (issue 29).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -78,8 +79,14 @@ def test_the_cli_flag_writes_the_plan_by_its_absolute_path(tmp_path: Path) -> No
         hooks = _frontmatter(skill.read_text())["hooks"]
         # This installation by absolute path (here the interpreter, as the test ran it).
         expected = (f"{sys.executable} -I -m skillgrant hook --plan {tmp_path / 'plan.yaml'} "
+                    f"--plan-sha256 {_pin(tmp_path / 'plan.yaml')} "  # issue 29, W1c
                     f"--skill-dir {skill.parent}")  # the skill's folder: ${CLAUDE_SKILL_DIR}
         assert hooks == hooks_value(expected)
+
+
+def _pin(plan: Path) -> str:
+    """The plan's digest the hook pins: SHA-256 of its text."""
+    return hashlib.sha256(plan.read_text(encoding="utf-8-sig").encode()).hexdigest()
 
 
 @pytest.mark.parametrize("extra", [[], ["--jobs", "2"], ["--dry-run"]])
@@ -104,7 +111,7 @@ def test_apply_enforce_says_it_added_a_hooks_key(tmp_path: Path, extra: list[str
     assert notes == [f"skillgrant: note: {name}/SKILL.md: {said} a hooks: key to the frontmatter: "
                      "a PreToolUse hook that runs the gate on every tool call once the skill "
                      f"loads: {sys.executable} -I -m skillgrant hook --plan "
-                     f"{tmp_path / 'plan.yaml'} "
+                     f"{tmp_path / 'plan.yaml'} --plan-sha256 {_pin(tmp_path / 'plan.yaml')} "
                      f"--skill-dir {tmp_path / name}" for name in ("a", "b")]
     again = apply()
     assert again.returncode == 0

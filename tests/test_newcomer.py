@@ -10,6 +10,7 @@ over-indented list item is named as what YAML read it as.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shlex
 import subprocess
@@ -77,8 +78,9 @@ def test_print_config_prints_the_configuration_for_a_good_request(plan: Path) ->
     (group,) = json.loads(done.stdout)["hooks"]["PreToolUse"]
     command = group["hooks"][0]["command"]
     # isolated (-I): the project's folder is not on sys.path (review R3 of issue 29)
+    pin = hashlib.sha256(plan.read_text(encoding="utf-8-sig").encode()).hexdigest()
     assert shlex.split(command) == [sys.executable, "-I", "-m", "skillgrant", "hook", "--plan",
-                                    str(plan)]
+                                    str(plan), "--plan-sha256", pin]  # issue 29: the digest
     assert done.stderr.startswith("Merge into .claude/settings.json")
 
 

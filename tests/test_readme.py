@@ -162,7 +162,8 @@ def test_the_service_section_runs_as_written(tmp_path: Path, installed: Installe
     printed, served = (_bash(block, work) for block in blocks)
     (hook,) = json.loads(printed)["hooks"]["PreToolUse"][0]["hooks"]
     assert hook["type"] == "http" and hook["onFailure"] == "block"
-    assert hook["url"] == "http://127.0.0.1:8750/v1/hook/gh-triage"
+    url, _, pin = hook["url"].partition("?plan-sha256=")  # the plan's digest (issue 29)
+    assert url == "http://127.0.0.1:8750/v1/hook/gh-triage" and re.fullmatch("[0-9a-f]{64}", pin)
     denial, allowed = served.split("\n", 1)
     assert json.loads(denial)["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert allowed == "[0]\n"

@@ -77,12 +77,15 @@ def serve(
             from .run import warn_about
 
             token(options)  # the same refusals as serving: the snippet must work
+            pins = []
             for spec in specs:  # each plan loads as serving loads it, or nothing is printed
                 try:
-                    warn_about(load_served(spec).plan, spec.path)
+                    served = load_served(spec)
                 except OSError as e:
                     raise StartError(f"{spec.path}: cannot read the plan: {e}") from None
-            text, note = snippet(host, port, [s.name for s in specs], token_env)
+                warn_about(served.plan, spec.path)
+                pins.append(served.digest.removeprefix("sha256:"))
+            text, note = snippet(host, port, [s.name for s in specs], token_env, pins[0])
             if observe:
                 from ..gate.observe import CONFIG_NOTE
 

@@ -126,15 +126,53 @@ def open_log(path: str) -> int:
     """The audit log at ``path`` opened to read and append (created 0600 if absent), never
     through a symbolic link at its last component (``O_NOFOLLOW``), and only a regular file:
     a record holds the model's input verbatim, and a log a call turned into a link to
-    ``~/.bashrc`` would append it there as shell code (review A1). Raises OSError."""
-    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    ``~/.bashrc`` would append it there as shell code (review A1). Its folders are reached
+    the same way (``_folder``): a folder on the way replaced by a link to ``~/.bashrc.d``
+    would put a new log there (review A1b). Raises OSError."""
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | \
+        getattr(os, "O_NONBLOCK", 0)  # a FIFO or a device would block on open
+    folder, name = _folder(path)
+    try:
+        fd = os.open(name, flags | getattr(os, "O_NOFOLLOW", 0), 0o600, dir_fd=folder)
+    finally:
+        os.close(folder)
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or info.st_uid != os.geteuid():
         os.close(fd)  # a hard link (to ~/.bashrc) is a regular file too (review A1b)
         raise OSError(f"the audit log {path!r} is not a regular file of this user with one "
                       "name")
     return fd
+
+
+def _folder(path: str) -> tuple[int, str]:
+    """A descriptor of the folder holding ``path`` and the name in it, each folder on the way
+    opened from the one before it without following a symbolic link (``O_NOFOLLOW``), from
+    ``/`` for an absolute path and from the working directory for a relative one. Raises
+    OSError naming the folder that is a link, or missing. (``--print-config`` and ``apply
+    --enforce`` write the log's folder as its real path, so a link that was there then is
+    not one on the way now.)"""
+    head, name = os.path.split(path)
+    if not name or name in (".", ".."):
+        raise OSError(f"the audit log {path!r} names no file")
+    directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open("/" if os.path.isabs(path) else ".", directory)
+    walked = "/" if os.path.isabs(path) else ""
+    try:
+        for part in head.split("/"):
+            if part in ("", "."):
+                continue
+            walked = os.path.join(walked, part)
+            try:
+                inner = os.open(part, directory | getattr(os, "O_NOFOLLOW", 0), dir_fd=fd)
+            except OSError as e:
+                raise OSError(f"the audit log's folder {walked!r} is not a folder reached "
+                              f"without a symbolic link ({e.strerror or e})") from None
+            os.close(fd)
+            fd = inner
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, name
 
 
 #: What a long-lived writer remembers of its last append: (device, inode, size, link).

@@ -33,7 +33,7 @@ from .judge import (
 )
 from .plainshell import joined_words, plain_texts
 from .plainshell import rendered as render
-from .programs import climbs, inert, program_open
+from .programs import climbs, folder_star, inert, leaves, program_open
 from .reading import Analysis, Redirect, Simple
 from .tools import Spec, arguments, command_text
 from .verdict import CallPlan
@@ -66,10 +66,24 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
         if isinstance(found, Judged):
             return found
         parts.append(found)
+    judged = _command(spec, command, parts, workdir, plan, cwd)
+    if judged.status != "covered":
+        return judged
+    guarded = guarded_word(command, workdir)  # only a covered command is narrowed by it
+    if guarded is not None:
+        return outside("unknown", f"the command names {guarded!r}: a file the gate itself reads "
+                       "or runs (its plan, its hooks, its audit log or its installation), or a "
+                       "folder holding one, may be written by it", command)
+    return judged
+
+
+def _command(spec: Spec, command: str, parts: list[Part], workdir: str | None,
+             plan: CallPlan, cwd: str | None) -> Judged:
+    """The command against the plan's command grants, before the guard (``guards``)."""
     grants = _CommandGrants.of(spec.tool, plan, cwd)
-    whole = _whole_or_guarded(command, workdir, grants)
+    whole = command_domain.whole_command(grants.side, command)
     if whole is not None:
-        return whole if isinstance(whole, Judged) else all_covered([*parts, whole], "part")
+        return all_covered([*parts, Part(command, grants.entries[whole][0])], "part")
     if not grants.entries:
         return outside("not_covered", f"the plan approves no {spec.tool} command", command)
     if spec.tool == "PowerShell":
@@ -79,20 +93,6 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
     if texts is not None:  # simple commands only, each its own text: no analysis to do
         return _members(texts, parts, grants)
     return _analysed(spec.tool, command, parts, workdir, plan, cwd, grants)
-
-
-def _whole_or_guarded(command: str, workdir: str | None,
-                      grants: _CommandGrants) -> Part | Judged | None:
-    """``unknown`` for a command naming a file the gate guards (``guards.guarded_word``: any
-    program may write what its words name, review W1b); else the part an approved grant
-    allowing the whole command string covers, or None."""
-    guarded = guarded_word(command, workdir)
-    if guarded is not None:
-        return outside("unknown", f"the command names {guarded!r}, a file the gate itself reads "
-                       "or runs (its plan, its hooks, its audit log or its installation), which "
-                       "a program may write", command)
-    whole = command_domain.whole_command(grants.side, command)
-    return None if whole is None else Part(command, grants.entries[whole][0])
 
 
 def _members(texts: list[str], parts: list[Part], grants: _CommandGrants) -> Judged:
@@ -127,6 +127,10 @@ def _member(command: str, grants: _CommandGrants, program: str | None) -> Part |
     if index in grants.starred and "/.." in command and climbs(command):
         return outside("unknown", f"a word of {command!r} climbs with '..' out of a folder it "
                        "names, where a grant's star would reach", command)
+    reach = grants.confined.get(index)
+    if reach is not None and leaves(command, *reach):
+        return outside("unknown", f"a word of {command!r} lies outside {reach[1]!r}, the folder "
+                       "the grant's star follows (a star spans words)", command)
     return _new_part(Part, (command, grants.entries[index][0]))
 
 
@@ -145,6 +149,7 @@ class _CommandGrants(NamedTuple):
     open: frozenset[int]
     starred: frozenset[int]
     named: tuple[object, tuple[int, ...]] | None
+    confined: dict[int, tuple[int, str]]
 
     @classmethod
     def of(cls, tool: str, plan: CallPlan, cwd: str | None) -> _CommandGrants:
@@ -166,7 +171,8 @@ class _CommandGrants(NamedTuple):
             kept = tuple(i for i in range(len(entries)) if i not in opened)
             chosen = [approved[i] for i in kept]
             named = (command_domain.compiled_side(chosen, prepared.context(), grant.key), kept)
-        return cls(entries, side, opened, starred, named)
+        confined = {i: found for i, g in enumerate(globs) if (found := folder_star(g))}
+        return cls(entries, side, opened, starred, named, confined)
 
     def named_member(self, command: str) -> int | None:
         """The first grant naming its program whose language holds ``command``."""
@@ -315,7 +321,12 @@ def _simple(tool: str, simple: Simple, grants: _CommandGrants) -> Part | Judged:
     if witness is not None:
         return outside("not_covered", f"the command {shown!r} holds an expansion that may "
                         f"take a value no approved entry allows, e.g. {witness!r}", witness)
-    return Part(shown, languages[covering[0]][0])
+    entry = languages[covering[0]][0]
+    for index, reach in grants.confined.items():  # review T2b, as ``_member``
+        if grants.entries[index][0] == entry and leaves(shown, *reach):
+            return outside("unknown", f"a word of {shown!r} lies outside {reach[1]!r}, the "
+                           "folder the grant's star follows (a star spans words)", shown)
+    return Part(shown, entry)
 
 
 def _patterns(words: tuple[Word, ...]) -> list[Glob]:

@@ -53,6 +53,11 @@ _CARRIED = ("--plan-kind", "--outside", "--inside", "--audit-log", "--skill-dir"
             "--for-skill")  # issue 33: a settings-level hook that follows a skill
 
 
+#: The pin of a plan file that could not be read when the command was made (no SHA-256 of a
+#: text is all zeros, as far as anyone can find).
+UNREADABLE_PIN = "0" * 64
+
+
 def executable() -> list[str]:
     """The words that start this installation of skillgrant from any shell, directory and
     ``PATH``: the console script running now (``sys.argv[0]``, when it is one), else this
@@ -73,14 +78,29 @@ def command(dialect: str, plan: str, kind: str = "auto",
             options: Mapping[str, str] | None = None) -> str:
     """The hook's command line for ``dialect`` and the plan file ``plan`` (made absolute: a
     hook runs from whatever directory the runtime is in), with ``options`` carried over; the
-    program is ``executable()``, and every word is quoted for a POSIX shell."""
-    words = [*executable(), "hook", "--plan", os.path.abspath(plan)]
+    program is ``executable()``, and every word is quoted for a POSIX shell. The plan's
+    digest is pinned (``--plan-sha256``): the hook denies every call once the file holds
+    another plan, so a plan replaced in the session stops it instead of widening it (issue
+    29, reviews W1c, W2). A plan file that cannot be read now pins ``UNREADABLE_PIN``, which
+    no text has: that hook denies every call until it is printed again."""
+    from ..errors import PlanError
+    from .planfile import pinned_digest
+
     given = {"--plan-kind": kind, **(options or {})}
+    try:
+        pin = pinned_digest(plan, given.get("--plan-kind") or "auto")
+    except PlanError:
+        pin = UNREADABLE_PIN  # --print-config and apply --enforce load the plan first
+    words = [*executable(), "hook", "--plan", os.path.abspath(plan), "--plan-sha256", pin]
     for name in _CARRIED:
         value = given.get(name)
         if value is not None and value not in ("auto", "deny", "none"):
-            absolute = name in ("--audit-log", "--skill-dir")
-            words += [name, os.path.abspath(value) if absolute else value]
+            if name == "--audit-log":  # its folder as the real path: the hook follows no
+                folder, file = os.path.split(os.path.abspath(value))  # link on the way (A1b)
+                value = os.path.join(os.path.realpath(folder), file)
+            elif name == "--skill-dir":
+                value = os.path.abspath(value)
+            words += [name, value]
     if given.get("--observe") is not None:  # issue 32: logged, never denied
         words.append("--observe")
     if dialect != "claude-code":

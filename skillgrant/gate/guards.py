@@ -11,13 +11,56 @@ import fnmatch
 import os
 import posixpath
 import re
+import sys
 from contextvars import ContextVar
+
+from .writers import tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
 #: installation — as real paths; a call that writes one is ``unknown`` (review W1, W2: the model
 #: would rewrite its own ceiling). The hook sets them for each call (``guarding``).
 GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", default=())
+
+
+def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
+                  cwd: str | None) -> tuple[tuple[str, bool], ...]:
+    """What a call must not write (``GUARDED``), as real paths: the plan file, the audit log,
+    the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
+    hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the
+    ``.git`` folders there and git's own configuration (git runs what they name: review G-7),
+    and this installation (the package's folder, the console script's folder, a virtual
+    environment's prefix: Python puts a script's folder first on ``sys.path``)."""
+    real = os.path.realpath
+    items = [(plan, False), (audit_log, False)]
+    if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13)
+        items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True)]
+    # Every folder from the call's up to the root: Claude Code reads the project's settings
+    # in the folder it started in, an ancestor of the Bash tool's folder after a `cd` (G-6).
+    folders = [os.environ.get("CLAUDE_PROJECT_DIR", ""), os.path.expanduser("~")]
+    folder = os.path.abspath(cwd) if cwd else ""
+    while folder:
+        folders.append(folder)
+        folder = "" if os.path.dirname(folder) == folder else os.path.dirname(folder)
+    for folder in dict.fromkeys(f for f in folders if f):
+        items.append((os.path.join(folder, ".claude"), True))
+        # git runs what its repository's config and hooks name (core.fsmonitor, hooks), under
+        # grants that run no code of their own (`git status`, `git commit`; review G-7)
+        items.append((os.path.join(folder, ".git"), True))
+        items += [(os.path.join(folder, ".claude", name), False)
+                  for name in ("settings.json", "settings.local.json")]
+    home = os.path.expanduser("~")
+    items += [(os.path.join(home, ".gitconfig"), False),
+              (os.path.join(home, ".config", "git"), True)]
+    items += [(os.environ[name], name == "GIT_DIR") for name in ("GIT_DIR", "GIT_CONFIG_GLOBAL")
+              if os.environ.get(name)]
+    items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
+    script = sys.argv[0] if sys.argv else ""
+    if os.path.basename(script) == "skillgrant":
+        items.append((os.path.dirname(os.path.abspath(script)), True))
+    if sys.prefix != sys.base_prefix:
+        items.append((sys.prefix, True))
+    return tuple((real(path), tree) for path, tree in items if path)
 
 
 def guarded_path(path: str) -> str | None:
@@ -39,34 +82,79 @@ def guarded_path(path: str) -> str | None:
 
 
 _GLOB = re.compile(r"[*?\[]")
+_BRACES = re.compile(r"\{([^{}]*)\}")
+#: Brace forms of one word looked at; past it the braces are read as a star.
+_MAX_FORMS = 64
+
+
+def _braced(word: str) -> list[str]:
+    """What bash's brace expansion may make of ``word`` (`{s,x}ettings.json`: both), a
+    brace it does not expand here (nested, or too many forms) read as a star."""
+    forms = [word]
+    while True:
+        found = _BRACES.search(forms[0])
+        if found is None or "," not in found.group(1):
+            return forms if "{" not in forms[0] else [f.replace("{", "*") for f in forms]
+        forms = [f[:m.start()] + part + f[m.end():] for f in forms
+                 if (m := _BRACES.search(f)) is not None for part in m.group(1).split(",")]
+        if len(forms) > _MAX_FORMS:
+            return [_BRACES.sub("*", word)]
+
+
+def _names(word: str, names: set[str]) -> bool:
+    """Whether ``word`` holds one of ``names``, or is a pattern its last part may match."""
+    return any(name in word for name in names) or (
+        _GLOB.search(word) is not None and any(fnmatch.fnmatchcase(name, _last(word))
+                                               for name in names))
 
 
 def _last(word: str) -> str:
     return word.rstrip("/").rsplit("/", 1)[-1]
 
 
+#: ANSI-C and locale quoting, which spell a name in escapes (``\x73``, ``\163``, ``\u0073``).
+_SPELLED = re.compile(r"\$['\"]")
 #: The words of a command's text, as far as they may name a file (quotes and operators split).
 _TOKEN = re.compile(r"[^\s;&|<>()'\"`=]+")
 
 
 def guarded_word(text: str, directory: str | None) -> str | None:
-    """A word of a shell command's ``text`` that names a file the gate guards (``GUARDED``,
-    its files, not its folders), resolved from ``directory``, or that holds the name of one
-    (the plan file's, ``settings.json``, ``SKILL.md``): any program the plan allows may write
-    what its words name (``cp``, ``tee``, ``sed -i``, ``git checkout``; review W1b). None
-    when nothing is guarded."""
+    """A word of a shell command's ``text`` that names a file the gate guards (``GUARDED``),
+    resolved from ``directory``, or that holds the name of one (the plan file's,
+    ``settings.json``, ``SKILL.md``): any program the plan allows may write what its words
+    name (``cp``, ``tee``, ``sed -i``, ``git checkout``; review W1b). For a program that
+    writes folders (``writers.tree_word``), also a word naming a folder that holds a guarded
+    file, or a path in a guarded folder, or the program writing a working tree that holds
+    one (``cp -r evil/. .``, ``tar -x``, ``git stash pop``; reviews W1c, W2). None when
+    nothing is guarded."""
+    if not GUARDED.get():
+        return None
+    quoted = _SPELLED.search(text)  # `$'.claude/\x73ettings.json'` spells any name (G-4)
+    if quoted is not None:
+        return quoted.group()
+    bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
+    words = _TOKEN.findall(bare)
+    return _named_file(words, directory) or tree_word(words, directory, _touches)
+
+
+def _touches(path: str) -> bool:
+    """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder."""
+    above = path.rstrip("/") + "/"
+    return any(path == item or item.startswith(above) or (tree and path.startswith(item + "/"))
+               for item, tree in GUARDED.get())
+
+
+def _named_file(words: list[str], directory: str | None) -> str | None:
+    """A word naming a guarded file (its files: a program's words may name the skill's own
+    scripts and the project's venv, which a command may run)."""
     files = tuple(item for item, tree in GUARDED.get() if not tree)
     if not files:
         return None
     names = {os.path.basename(item) for item in files} - {""}
-    token = GUARDED.set(tuple((item, False) for item in files))  # folders: a program's words
-    bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
-    try:  # name the skill's own scripts and the project's venv, which a command may run
-        for match in _TOKEN.finditer(bare):
-            word = match.group()
-            if any(name in word for name in names) or (
-                    _GLOB.search(word) and any(fnmatch.fnmatchcase(name, _last(word))
-                                               for name in names)):
+    token = GUARDED.set(tuple((item, False) for item in files))
+    try:
+        for word in words:
+            if any(_names(form, names) for form in _braced(word)):
                 return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
             if "$" in word or "*" in word or word.startswith("~") or "\x00" in word:
                 continue  # a NUL names no file (the command is judged as it is)

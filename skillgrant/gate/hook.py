@@ -33,48 +33,13 @@ from .dialects import (
     render,
     supports,
 )
+from .options import OPTION_CHOICES, USAGE, Options, UsageError, read_options
 
 if TYPE_CHECKING:
     from .verdict import CallPlan, CallVerdict
 
-USAGE = """\
-Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
-                       [--outside deny|ask] [--inside none|allow] [--audit-log FILE]
-                       [--skill-dir DIR] [--plan-kind auto|plan|skill|settings] [--observe]
-                       [--for-skill NAME]
-       skillgrant hook --print-config claude-code|copilot-cli|codex|vscode|gemini-cli --plan PLAN
-                       [--for-skill NAME]
-
-Read one PreToolUse hook payload on standard input and decide the tool call against the approved
-plan (a plan file, an approved SKILL.md or a settings.json). A call outside the plan is denied
-with the reason on standard error and exit status 2; a call inside gets no decision. Any failure
-denies the call. With --observe, every call is decided and logged ("observed": true) and none
-is denied.
-"""
-#: Each option with the values it takes (None: any value).
-OPTION_CHOICES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside": ("deny", "ask"),
-           "--inside": ("none", "allow"), "--audit-log": None, "--print-config": DIALECTS,
-           "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None,
-           "--for-skill": None}
+__all__ = ["OPTION_CHOICES", "USAGE", "Options", "UsageError", "read_options"]
 _MAX_SHOWN_ENTRIES = 20
-#: Options that take no value (issue 32: ``--observe``, gate/observe.py).
-FLAGS = ("--observe",)
-
-
-class UsageError(ValueError):
-    pass
-
-
-class Options:
-    """The hook's options, by long name."""
-
-    def __init__(self, values: dict[str, str] | None = None) -> None:
-        self.values: dict[str, str] = dict(values or {})
-        self.help = False
-
-    def get(self, name: str) -> str | None:
-        return self.values.get(name)
-
 
 #: Where a decision's audit record goes: one line of JSON, written whole or OSError.
 Sink = Callable[[bytes], None]
@@ -104,35 +69,6 @@ def load_plan(path: str, kind: str, placeholders: dict[str, str]) -> LoadedPlan:
     plan, text = load(path, kind)
     return LoadedPlan(call_plan(plan, placeholders=placeholders), tuple(plan.allowed_tools),
                       text)
-
-
-def read_options(args: Sequence[str]) -> Options:
-    options = Options()
-    rest = iter(args)
-    for token in rest:
-        if token in ("-h", "--help"):
-            options.help = True
-            continue
-        if token in FLAGS:
-            if token in options.values:
-                raise UsageError(f"{token} is given twice")
-            options.values[token] = "on"
-            continue
-        name, eq, value = token.partition("=")
-        if name not in OPTION_CHOICES:
-            raise UsageError(f"unknown option {token!r}")
-        if name in options.values:
-            raise UsageError(f"{name} is given twice")
-        if not eq:
-            following = next(rest, None)
-            if following is None:
-                raise UsageError(f"{name} needs a value")
-            value = following
-        choices = OPTION_CHOICES[name]
-        if choices is not None and value not in choices:
-            raise UsageError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
-        options.values[name] = value
-    return options
 
 
 def main(args: Sequence[str]) -> int:
@@ -250,16 +186,18 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
            audit: Sink | None) -> Answer:
     from ..errors import SkillgrantError
     from .call import check_call
-    from .guards import GUARDED
+    from .following import followed
+    from .guards import GUARDED, guarded_items
 
     plan_path = options.get("--plan") or ""
     try:
         if loaded is None:
-            loaded = load_plan(plan_path, options.get("--plan-kind") or "auto",
-                               _placeholders(options))
-        token = GUARDED.set(guards(options, call.cwd))
+            loaded = _pinned_plan(options, plan_path)
+        token = GUARDED.set(guarded_items(plan_path, options.get("--audit-log"),
+                                          options.get("--skill-dir"), call.cwd))
         try:
-            verdict = check_call(call.tool, call.tool_input, loaded.plan, cwd=call.cwd)
+            verdict = followed(check_call(call.tool, call.tool_input, loaded.plan,
+                                          cwd=call.cwd), call, options.get)  # R-4, R-5
         finally:
             GUARDED.reset(token)
     except SkillgrantError as e:
@@ -296,28 +234,17 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
     return Answer(render(call.dialect, decision, reason), "", 0)
 
 
-def guards(options: Options, cwd: str | None) -> tuple[tuple[str, bool], ...]:
-    """What a call must not write (``guards.GUARDED``), as real paths: the plan file, the audit
-    log, the SKILL.md of ``--skill-dir``, the project's and the user's ``.claude`` folders
-    (settings and skills holding the hooks), and this installation (the package's folder, the
-    console script's folder, a virtual environment's prefix: Python puts a script's folder
-    first on ``sys.path``)."""
-    real = os.path.realpath
-    items = [(options.get("--plan"), False), (options.get("--audit-log"), False)]
-    skill_dir = options.get("--skill-dir")
-    if skill_dir:
-        items.append((os.path.join(skill_dir, "SKILL.md"), False))
-    for folder in ([cwd] if cwd else []) + [os.path.expanduser("~")]:
-        items.append((os.path.join(folder, ".claude"), True))
-        items += [(os.path.join(folder, ".claude", name), False)
-                  for name in ("settings.json", "settings.local.json")]
-    items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
-    script = sys.argv[0] if sys.argv else ""
-    if os.path.basename(script) == "skillgrant":
-        items.append((os.path.dirname(os.path.abspath(script)), True))
-    if sys.prefix != sys.base_prefix:
-        items.append((sys.prefix, True))
-    return tuple((real(path), tree) for path, tree in items if path)
+def _pinned_plan(options: Options, path: str) -> LoadedPlan:
+    """The plan ``--plan`` names, loaded, and the one ``--plan-sha256`` pinned (when it is
+    given). Raises PlanError."""
+    from ..errors import PlanError
+    from .planfile import pin_changed
+
+    loaded = load_plan(path, options.get("--plan-kind") or "auto", _placeholders(options))
+    changed = pin_changed(options.get("--plan-sha256"), loaded.text)
+    if changed is not None:
+        raise PlanError(changed, source=path)
+    return loaded
 
 
 def _follows(options: Options, call: Call) -> bool:

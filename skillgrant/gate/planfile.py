@@ -12,7 +12,8 @@ which reports its errors with file, line and column.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..plan.files import DuplicateKey, is_skill, no_duplicates, read_plan_file, too_deep
 from ..plan.light import approved_only
@@ -34,11 +35,48 @@ def load(path: str, kind: str = "auto") -> tuple[ApprovedPlan | Plan, str]:
 
 
 def digest(text: str) -> str:
-    """The plan text's SHA-256, as the audit log names it (hashlib loads OpenSSL: only a hook
-    with an audit log pays for it)."""
-    import hashlib
+    """The plan text's SHA-256, as the audit log names it and ``--plan-sha256`` pins it."""
+    found: str = _sha256()(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return "sha256:" + found
 
-    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+def _sha256() -> Callable[[bytes], Any]:
+    """CPython's own SHA-256 (``_sha2``, ``_sha256`` before 3.12): about 0.2 ms to import,
+    where ``hashlib`` loads OpenSSL (about 3 ms), on every hook call with a pinned plan."""
+    import importlib
+
+    for name in ("_sha2", "_sha256"):
+        try:
+            found: Callable[[bytes], Any] = importlib.import_module(name).sha256
+            return found
+        except (ImportError, AttributeError):
+            continue
+    from hashlib import sha256
+
+    return sha256
+
+
+def pinned_digest(path: str, kind: str = "auto") -> str:
+    """The hex SHA-256 of the plan file at ``path`` as the hook reads it (``--plan-kind
+    kind``): what ``--plan-sha256`` pins into the hook's command. Raises PlanError."""
+    return digest(read_plan_file(path, kind)).removeprefix("sha256:")
+
+
+def pin_changed(pinned: str | None, text: str) -> str | None:
+    """Why the plan read (``text``) is not the one ``--plan-sha256`` pinned, or None (nothing
+    pinned, or the same plan). A plan rewritten in the session, by any program, stops it
+    instead of widening it (issue 29, reviews W1c, W2)."""
+    if pinned is None:
+        return None
+    if len(pinned) != 64 or not all(c in "0123456789abcdef" for c in pinned):
+        return f"bad command line: --plan-sha256 must be 64 lower-case hex digits, not {pinned!r}"
+    found = digest(text).removeprefix("sha256:")
+    if found == pinned:
+        return None
+    return (f"the plan file holds another plan (sha256 {found}) than the one this hook was "
+            f"configured with (sha256 {pinned}): it was changed after it was approved, perhaps "
+            "by a call of this session. Every call is denied until the person approves the "
+            "plan again (skillgrant apply --enforce, or hook --print-config)")
 
 
 def _json_plan(text: str, path: str, kind: str) -> ApprovedPlan | None:

@@ -12,6 +12,12 @@ confines the program to that folder, not to a list: the folder's files are the p
 (``..`` out of it is refused, ``words._name``). A grant naming its program, and a tool-wide
 grant, are read as before.
 
+**A word after the folder a writing program's star confines** (``Bash(rm -rf ./build/*)``,
+``Bash(tee ./out/*)``): the star spans words, so ``rm -rf ./build/x /home/u`` fits the rule's
+letter; a later word that does not start with that folder is ``unknown`` (``folder_star``,
+``leaves``; review T2b). Only for the programs of ``writers.FOLDER_WRITERS``: a script's own
+arguments (``Bash(python3 ${CLAUDE_SKILL_DIR}/scripts/*)``) are the script's to read.
+
 **A word that climbs out of a folder it names** (``rm -rf ./build/../../home``) is ``unknown``
 under a grant with a star (``climbs``): the runtime path-checks a command a glob rule approves
 and refuses a path outside the working directories (docs/call-gate.md), and the gate cannot
@@ -25,6 +31,7 @@ import re
 from typing import Final
 
 from ..domains.base import Glob
+from .writers import FOLDER_WRITERS
 
 #: Programs and builtins that run no program named in their words or options, whatever those
 #: hold (checked against GNU coreutils, grep, and bash's builtins; ``printf -v``, ``test -v``,
@@ -95,4 +102,35 @@ def climbs(text: str) -> bool:
             if text[before:start] not in ("", ".."):
                 return True
         start = text.find("/..", start + 1)
+    return False
+
+
+def folder_star(globs: tuple[Glob, ...]) -> tuple[int, str] | None:
+    """Where a pattern's first star follows a folder in a path operand of a program that
+    writes what its words name (``writers.FOLDER_WRITERS``): the index of that word and the
+    folder (``rm -rf ./build/*``: ``(2, "./build/")``); None for any other pattern."""
+    for glob in globs:
+        if glob.stars == 0:
+            continue
+        words = glob.segments[0].split(" ")
+        i = 0
+        while i < len(words) - 1 and _ASSIGNMENT.match(words[i]):
+            i += 1
+        partial = words[-1]
+        if len(words) - 1 > i and words[i].rsplit("/", 1)[-1] in FOLDER_WRITERS and \
+                "/" in partial and not partial.startswith("-") and \
+                _ASSIGNMENT.match(partial) is None:
+            return len(words) - 1, partial[:partial.rfind("/") + 1]
+        return None
+    return None
+
+
+def leaves(text: str, at: int, folder: str) -> bool:
+    """Whether a word of a command's text after its ``at``-th (the words a star after
+    ``folder`` spans) names a path that does not start with ``folder``: an option's value
+    after ``=`` too, and any quoted word."""
+    for word in text.split(" ")[at + 1:]:
+        value = word.partition("=")[2] if word.startswith("-") else word
+        if value and not value.startswith(folder):
+            return True
     return False

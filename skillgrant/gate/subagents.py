@@ -24,6 +24,9 @@ denying what is outside it (``enforce_command``): a ``command`` hook on every to
 ``"onFailure": "block"`` and a timeout of at least ``MIN_TIMEOUT``, whose program is named by
 an absolute path to an executable file, as ``--print-config`` prints it, in a file that holds
 nothing but hooks (``_only_hooks``: Claude Code drops a file with a key of a wrong type).
+Each file is read as Claude Code reads it, or refuses the plan (``read_settings``: review
+R-1..R-3). A forked skill needs the user's settings (review R-4); for any other, the skill's own
+hook checks the settings of the session's folder at run time (``gate.following``: R-4, R-5).
 """
 
 from __future__ import annotations
@@ -31,18 +34,16 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Final
 
 from ..errors import SkillgrantError
+from .options import AGENT_TOOLS
+from .worktree import main_checkout
 
-#: The least timeout (seconds) a settings hook that follows a skill may have: one that times out
-#: lets the call go on.
-MIN_TIMEOUT = 10
-#: Tools that start a subagent (Claude Code's, and its former name), and ``Skill``: a skill it
-#: names may run forked (``context: fork``), now or after an edit (review S3b).
-AGENT_TOOLS = frozenset({"Agent", "Task", "Skill"})
+MIN_TIMEOUT = 10  #: the least timeout (s) of the following hook: one that times out lets go
 #: The keys a settings hook that follows a skill may have (what ``--print-config`` prints, and
 #: a status message): any other key of Claude Code 2.1.332's hook schema can keep it from
 #: running or blocking (``async``, ``asyncRewake``, ``if``, ``once``, ``shell``; review S2).
@@ -56,38 +57,131 @@ def grants_agent(entries: tuple[str, ...] | list[str]) -> list[str]:
 
 
 def _settings_files(skill_path: str) -> Iterator[Path]:
-    """The settings files Claude Code reads for a skill at ``skill_path``: its project's
-    (``<project>/.claude/skills/NAME/SKILL.md``: ``<project>/.claude/settings.json`` and
-    ``settings.local.json``) and the user's ``~/.claude/settings.json``."""
+    """The settings files Claude Code reads for a skill at ``skill_path``: those of a session
+    started in its project's folder, for ``<project>/.claude/skills/NAME/SKILL.md``."""
     path = Path(os.path.abspath(skill_path))
-    home = Path(os.path.expanduser("~"))
-    if len(path.parts) >= 5 and path.parts[-4:-2] == (".claude", "skills") and \
-            path.parents[3] != home:  # a user skill has no project: ~/.claude alone (S2c)
-        project = path.parents[3]
-        yield project / ".claude" / "settings.json"
-        yield project / ".claude" / "settings.local.json"
-    yield home / ".claude" / "settings.json"
+    yield from session_files(str(path.parents[3]) if len(path.parts) >= 5 and path.parts[-4:-2]
+                             == (".claude", "skills") and path.parents[3] != Path(
+                                 os.path.expanduser("~")) else None)  # a user skill (S2c)
+
+
+def session_files(folder: str | None) -> Iterator[Path]:
+    """The settings files Claude Code 2.1.332 reads in a session started in ``folder``: its
+    ``.claude/settings.json`` and ``settings.local.json`` (not its parents': review R-4), a
+    linked worktree's main checkout's ``settings.local.json`` (S-1), the user's, the managed
+    ``/etc/claude-code/managed-settings.json`` and ``managed-settings.d/*`` (the binary's)."""
+    if folder is not None:
+        yield Path(folder) / ".claude" / "settings.json"
+        yield Path(folder) / ".claude" / "settings.local.json"
+        main = main_checkout(folder)  # a linked worktree's (S-1); ValueError: refused
+        yield from [main / ".claude" / "settings.local.json"] if main else []
+    user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+    yield Path(user) / ("cowork_settings.json" if os.environ.get(  # as the binary's bs()
+        "CLAUDE_CODE_USE_COWORK_PLUGINS") else "settings.json")
+    yield MANAGED / "managed-settings.json"
+    try:
+        dropped = sorted(os.listdir(MANAGED / "managed-settings.d"))
+    except OSError as e:  # a folder that is there and cannot be listed: refused below
+        dropped = [] if isinstance(e, (FileNotFoundError, NotADirectoryError)) else ["?"]
+    yield from (MANAGED / "managed-settings.d" / name for name in dropped)
+
+
+MANAGED = Path("/etc/claude-code")  #: where Claude Code 2.1.332 reads managed settings (Linux)
 
 
 def settings_hook_for(skill: str, skill_path: str, plan: str | None = None,
-                      kind: str = "auto") -> Path | None:
+                      kind: str = "auto", pin: str | None = None) -> Path | None:
     """The settings file that runs ``skillgrant hook … --for-skill skill`` (with ``--plan
-    plan``, when given, read as ``kind``) on every PreToolUse, or None. The file must hold
-    nothing but hooks of the shape checked here (``_only_hooks``)."""
+    plan``, when given, read as ``kind``, pinned to the digest ``pin`` as the skill's own hook
+    is) on every PreToolUse, or None (``follow_hook``)."""
+    return follow_hook(skill, skill_path, plan, kind, _settings_files(skill_path), pin)[0]
+
+
+def follow_hook(skill: str, skill_path: str, plan: str | None, kind: str,
+                files: Iterable[Path], pin: str | None = None) -> tuple[Path | None, str | None]:
+    """The file of ``files`` that runs the hook that follows ``skill`` (``_follows``, pinned
+    to ``pin``), and None; or None and why none does (a file naming itself and where it
+    failed). The file must hold nothing but hooks of the shape checked here (``_only_hooks``).
+    Any file that switches hooks off, or that exists and is not read exactly as Claude Code
+    reads it (``read_settings``), makes it None (review R-1..R-3): its ``disableAllHooks``
+    may count."""
     found = None
-    for path in _settings_files(skill_path):
-        try:
-            settings = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
-        except (OSError, ValueError):
-            continue
-        if isinstance(settings, dict) and settings.get("disableAllHooks", False) is not False:
-            return None  # Claude Code may then run no hook at all
+    try:
+        files = list(files)
+    except ValueError as e:  # a linked worktree whose main checkout is not found
+        return None, str(e)
+    for path in files:
+        settings, problem = read_settings(path)
+        if problem is not None:
+            return None, problem
+        if isinstance(settings, dict) and any(
+                settings.get(key, False) is not False for key in _SWITCHES):
+            return None, f"{path}: it sets {next(k for k in _SWITCHES if k in settings)!r}, " \
+                "so Claude Code may run no hook from the other settings files"
         if not _only_hooks(settings):
             continue  # Claude Code drops a settings file it cannot validate, hooks and all
-        if found is None and any(_follows(command, skill, plan, skill_path, kind)
-                                 for command in _pre_tool_commands(settings)):
+        if found is None and any(_follows(command, skill, plan, skill_path, kind, pin)
+                                 for command in _pre_tool_commands(settings)) and \
+                _only_follows(settings, skill, plan, skill_path, kind, pin):
             found = path
-    return found
+    return found, None if found else "no settings file Claude Code reads runs it"
+
+
+def _only_follows(settings: object, skill: str, plan: str | None, skill_path: str,
+                  kind: str, pin: str | None) -> bool:
+    """Whether every hook of the file's ``PreToolUse`` and ``PermissionRequest`` groups is the
+    hook that follows the skill: another may rewrite the call after the gate judged it
+    (``updatedInput``; review R-11). Hooks of other files are not seen (docs/call-gate.md)."""
+    hooks = settings.get("hooks") if isinstance(settings, dict) else None
+    groups = [group for event in ("PreToolUse", "PermissionRequest")
+              for group in (hooks.get(event) or [] if isinstance(hooks, dict) else [])]
+    return all(isinstance(group, dict) and all(
+        isinstance(hook, dict) and isinstance(hook.get("command"), str)
+        and _follows(hook["command"], skill, plan, skill_path, kind, pin)
+        for hook in group.get("hooks") or []) for group in groups)
+
+
+#: The most bytes a settings file may hold: Claude Code 2.1.332 drops one of 2 MiB (``2097152``
+#: in the binary; bisected between 2,090,000 and 2,100,000 characters: review R-12), a margin.
+MAX_SETTINGS_BYTES = 2_000_000
+#: Settings that keep hooks from running (``allowManagedHooksOnly``: only managed hooks run).
+_SWITCHES = ("disableAllHooks", "allowManagedHooksOnly")
+_ABSENT: Final = object()
+
+
+def read_settings(path: Path) -> tuple[object, str | None]:
+    """The JSON value of the settings file at ``path`` as Claude Code 2.1.332 reads it (one
+    leading byte-order mark stripped, then ``JSON.parse``), and None; ``_ABSENT`` when there
+    is no such file; or None and a located problem when it exists and cannot be read exactly
+    so: unreadable, not a regular file, over ``MAX_SETTINGS_BYTES`` (R-12), not UTF-8 (the
+    runtime decodes with replacement characters: R-2), not JSON (``JSON.parse``'s grammar, no
+    ``NaN``/``Infinity``), nested too deeply for Python's parser (R-3)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO would block the read
+            raise OSError("not a regular file")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_SETTINGS_BYTES + 1)
+    except (FileNotFoundError, NotADirectoryError):
+        return _ABSENT, None
+    except OSError as e:
+        return None, f"{path}: the settings file cannot be read ({e.strerror or e})"
+    if len(data) > MAX_SETTINGS_BYTES:
+        return None, f"{path}: the settings file holds more than {MAX_SETTINGS_BYTES} bytes " \
+            "(Claude Code drops one of 2 MiB)"
+    bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # stripped, as Claude Code does (R-1)
+    try:
+        text = data[bom:].decode("utf-8")
+    except UnicodeDecodeError as e:
+        return None, f"{path}: byte {e.start + 1 + bom}: " \
+            "the settings file is not UTF-8 (Claude Code reads it with replacement characters)"
+    try:
+        return json.loads(text, parse_constant=_no_constant), None
+    except RecursionError:
+        return None, f"{path}: the settings file nests too deeply to read"
+    except json.JSONDecodeError as e:
+        return None, f"{path}:{e.lineno}:{e.colno}: the settings file is not JSON ({e.msg})"
+    except ValueError as e:
+        return None, f"{path}: the settings file is not read as Claude Code reads it ({e})"
 
 
 def _no_constant(name: str) -> object:
@@ -170,14 +264,37 @@ def _program(word: str) -> bool:
     return os.path.isabs(word) and os.path.isfile(word) and os.access(word, os.X_OK)
 
 
+def _this_installation(word: str, python: bool) -> bool:
+    """Whether ``word`` is this installation's program: its interpreter (``python``: the path
+    ``sys.executable`` has, not resolved, as ``config.executable`` prints it), or else its
+    console script (beside the interpreter, or the one running). A stub that is merely named
+    ``skillgrant`` or ``python3`` and exits 0 decides nothing (review S2e)."""
+    import sys
+
+    if python:
+        return word == os.path.abspath(sys.executable)
+    scripts = [os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "skillgrant")]
+    if sys.argv and os.path.basename(sys.argv[0]) == "skillgrant":
+        scripts.append(os.path.abspath(sys.argv[0]))
+    for script in scripts:
+        try:
+            if os.path.samefile(word, script):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def _follows(command: str, skill: str, plan: str | None, skill_path: str,
-             kind: str = "auto") -> bool:
-    """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -m skillgrant hook``), the
-    program named by an absolute path to an executable file (``_program``), as the hook that
+             kind: str = "auto", pin: str | None = None) -> bool:
+    """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -m skillgrant hook``) of
+    this installation (``_this_installation``), named by an absolute path to an executable
+    file (``_program``), as the hook that
     follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
     denial for a call outside it, in Claude Code's dialect, and nothing else that changes
-    what it judges."""
-    from .hook import UsageError, read_options
+    what it judges; pinned to the plan's digest ``pin`` when the skill's hook is (a hook that
+    reads whatever the file holds would follow a replaced plan; issue 29, W1c)."""
+    from .options import UsageError, read_options
 
     try:
         words = shlex.split(command)
@@ -185,10 +302,11 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str,
         return False
     if not words or not _program(words[0]):
         return False
-    if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook":
+    if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook" \
+            and _this_installation(words[0], python=False):
         rest = words[2:]
-    elif len(words) > 4 and os.path.basename(words[0]).startswith("python") and \
-            words[1] in ("-I", "-P") and words[2:5] == ["-m", "skillgrant", "hook"]:
+    elif len(words) > 4 and words[1] in ("-I", "-P") and \
+            words[2:5] == ["-m", "skillgrant", "hook"] and _this_installation(words[0], True):
         rest = words[5:]  # -I/-P: the project's folder is not on sys.path (review R3)
     else:
         return False
@@ -200,6 +318,7 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str,
     return (not options.help and given("--for-skill") == skill
             and given("--observe") is None  # observing denies nothing (review S2)
             and (given("--plan-kind") or "auto") == kind  # one file, two plans (S2f)
+            and pin in (None, given("--plan-sha256"))
             and given("--print-config") is None and given("--outside") in (None, "deny")
             and given("--dialect") in (None, "auto", "claude-code")
             and given("--plan") is not None
@@ -246,28 +365,34 @@ def enforce_command(command: str, skill: str, entries: tuple[str, ...] | list[st
     except ValueError:
         words = []
     plan, kind = _option(words, "--plan"), _option(words, "--plan-kind") or "auto"
-    followed = skill_path is not None and settings_hook_for(skill, skill_path, plan,
-                                                             kind) is not None
+    # A forked skill's hook, if it is not in the user's settings, may never run: Claude Code
+    # reads a project's settings only in a session started in its folder (R-4), and no hook
+    # of the skill's own sees the Skill call that forks it (gate.following cannot either).
+    files = session_files(None) if forked else _settings_files(skill_path or "")
+    found, why = follow_hook(skill, skill_path, plan, kind, files,
+                             _option(words, "--plan-sha256")) \
+        if skill_path is not None else (None, "the skill's file is not known")
+    where = ("the user's ~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json: Claude "
+             "Code reads a project's settings only in a session started in its folder, and "
+             "nothing sees the call that forks the skill" if forked else
+             "the project's .claude/settings.json or .claude/settings.local.json, or the "
+             "user's ~/.claude/settings.json; the skill's own hook lets a subagent start only "
+             "in a session that reads it")
+    followed = found is not None
+    install = ("Install the hook that follows the skill into its subagents first: merge the "
+               "output of `skillgrant hook --print-config claude-code --plan "
+               f"{plan or 'PLAN'} --for-skill {skill}` into a settings file that holds only "
+               f"hooks ({where}; a file with other keys does not count, as skillgrant cannot "
+               "check them and a file Claude Code drops runs no hook), then apply again")
     if not agents and not followed:
         raise ForkedSkillError(
             f"{skill_path}: the skill runs in a forked subagent (`context: fork`), whose calls "
             "a skill's own hook never sees (Claude Code 2.1.332), while its allowed-tools "
-            "reach them. Install the hook that follows the skill into its subagents first: "
-            "merge the output of `skillgrant hook --print-config claude-code --plan "
-            f"{plan or 'PLAN'} --for-skill {skill}` into a settings file that holds only hooks "
-            "(the project's .claude/settings.json or .claude/settings.local.json; a file with "
-            "other keys does not count, as skillgrant cannot check them and a file Claude Code "
-            "drops runs no hook), "
-            "then apply again (or remove `context: fork`)")
+            f"reach them. {install} (or remove `context: fork`). Found: {why}")
     if not followed:
         raise ValueError(
             f"the plan grants {agents[0]!r}, and a skill's own hook does not see its subagents' "
             "calls (Claude Code 2.1.332), while its allowed-tools reach them: a subagent would "
-            "run outside the plan. Install the hook that follows the skill into its subagents "
-            "first: merge the output of `skillgrant hook --print-config claude-code --plan "
-            f"{plan or 'PLAN'} --for-skill {skill}` into a settings file that holds only hooks "
-            "(the project's .claude/settings.json or .claude/settings.local.json; a file with "
-            "other keys does not count, as skillgrant cannot check them and a file Claude Code "
-            "drops runs no hook), "
-            "then apply again (or remove the Agent entries from the plan)")
+            f"run outside the plan. {install} (or remove the Agent entries from the plan). "
+            f"Found: {why}")
     return command

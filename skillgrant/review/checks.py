@@ -20,6 +20,7 @@ from .. import vocabulary
 from ..domains import command, mcp, skill
 from ..domains.base import EVERY_TEXT, Budget, Glob
 from ..errors import GrantSyntaxError
+from ..gate.options import SUBAGENT_TOOLS
 from ..grants import Grant, parse_grant
 from ..prover import prove
 from ..runtimes import claude_code
@@ -315,12 +316,11 @@ def _mcp(grant: Grant) -> list[Hit]:
                 "ones that write or delete and ones it adds later")]
 
 
-#: Tools that start a subagent (Claude Code's, and its former name), as the runtime spells them.
-AGENT_TOOLS: Final = frozenset({"Agent", "Task"})
 
 
 def agent_reach(entries: Sequence[str]) -> list[tuple[int, Hit]]:
-    """SGL117: each entry granting ``Agent`` or ``Task`` (spelled as the runtime matches it)
+    """SGL117: each entry granting a tool that starts subagents (``SUBAGENT_TOOLS``: ``Agent``,
+    ``Task``, ``Workflow``, …, spelled as the runtime matches it)
     in a list that pre-approves anything else. Measured on Claude Code 2.1.332
     (tests/conformance/test_subagents_e2e.py): a skill's ``allowed-tools`` pre-approvals reach
     the subagents it starts, its own hook does not, so a subagent runs what they pre-approve
@@ -336,10 +336,10 @@ def agent_reach(entries: Sequence[str]) -> list[tuple[int, Hit]]:
             text, grant, claude_code.PROFILE, approved=True) is not None
         grants.append(None if inert else grant)
     others = [entry.strip() for entry, g in zip(entries, grants, strict=True)
-              if g is not None and g.tool not in AGENT_TOOLS]
+              if g is not None and g.tool not in SUBAGENT_TOOLS]
     if not others:
         return []
     shown = ", ".join(f"`{o}`" for o in others[:3]) + (", …" if len(others) > 3 else "")
     return [(i, Hit("SGL117", f"`{entries[i].strip()}` starts subagents, which the plan's "
                     f"other pre-approvals ({shown}) reach and the skill's own hook does not"))
-            for i, g in enumerate(grants) if g is not None and g.tool in AGENT_TOOLS]
+            for i, g in enumerate(grants) if g is not None and g.tool in SUBAGENT_TOOLS]

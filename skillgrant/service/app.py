@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..errors import SkillgrantError
 from ..gate.hook import OPTION_CHOICES, Answer, Options, Sink, decide, failure
+from ..gate.planfile import pin_changed
 from ..limits import MAX_HOOK_PAYLOAD_BYTES
 from . import models as m
 from . import operations as ops
@@ -42,6 +43,9 @@ T = TypeVar("T")
 HOOK_QUERY: dict[str, tuple[str, ...]] = {
     name: choices for name in ("dialect", "outside", "inside")
     if (choices := OPTION_CHOICES[f"--{name}"]) is not None}
+#: The query parameter pinning the served plan's digest (``serve --print-config`` writes it):
+#: a plan file changed since then denies every call (issue 29, W1c).
+PIN = "plan-sha256"
 _HOOK_OPENAPI: dict[str, Any] = {
     "summary": "Hook",
     "description": "A runtime's hook payload in, that runtime's hook JSON out, exactly as "
@@ -108,6 +112,9 @@ class Service:
             if served is None:
                 return failure(dialect, f"no plan named {name!r} is served", audit=audit)
             options.values["--plan"] = served.spec.path
+            changed = pin_changed(options.get("--plan-sha256"), served.loaded.text)
+            if changed is not None:
+                return failure(dialect, changed, audit=audit)
             raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
             records: list[bytes] = []
             answer = await self.bounded(self.hooks, decide, options, raw, served.loaded,
@@ -148,10 +155,13 @@ def hook_options(values: dict[str, list[str]]) -> Options:
     """The hook's options from a request's query. Raises QueryError."""
     options = Options()
     for name, given in values.items():
-        if name not in HOOK_QUERY:
+        if name not in HOOK_QUERY and name != PIN:
             raise QueryError(f"unknown query parameter {name!r}")
         if len(given) != 1:
             raise QueryError(f"the query parameter {name!r} is given {len(given)} times")
+        if name == PIN:  # checked against the served plan (``planfile.pin_changed``)
+            options.values["--plan-sha256"] = given[0]
+            continue
         if given[0] not in HOOK_QUERY[name]:
             raise QueryError(f"{name} must be one of {', '.join(HOOK_QUERY[name])}, not "
                              f"{given[0]!r}")

@@ -16,9 +16,8 @@ this service or a hook, starts on a line of its own and names the cut line in it
 from __future__ import annotations
 
 import os
-import stat
 
-from ..gate.audit import Memo, append_locked
+from ..gate.audit import Memo, append_locked, open_log
 
 
 class AuditLog:
@@ -43,14 +42,7 @@ class AuditLog:
 
 
 def _open(path: str) -> int:
-    # Read as well as written: each record is chained to the last one in the file.
-    # Never through a link at its last component (review A1, as gate/audit.py's open_log).
-    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOFOLLOW
-    fd = os.open(path, flags, 0o600)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"the audit log {path!r} is not a regular file")
-    except OSError:
-        os.close(fd)
-        raise
-    return fd
+    # Read as well as written: each record is chained to the last one in the file. Never
+    # through a link, at its last component or on the way (reviews A1, A1b), nor a file with
+    # another name (a hard link), as the hook's own log.
+    return open_log(path)

@@ -29,9 +29,14 @@ def http_hook(url: str, token_env: str | None) -> dict[str, object]:
     return entry
 
 
-def snippet(host: str, port: int, plans: list[str], token_env: str | None) -> tuple[str, str]:
-    """The settings JSON for the first of ``plans``, and what standard error should say."""
+def snippet(host: str, port: int, plans: list[str], token_env: str | None,
+            pin: str | None = None) -> tuple[str, str]:
+    """The settings JSON for the first of ``plans``, and what standard error should say; with
+    ``pin`` (the hex SHA-256 of that plan's text) in the url, the service denies every call
+    once the file holds another plan (issue 29, W1c: the service reloads a changed file)."""
     url = f"{base_url(host, port)}/v1/hook/{plans[0]}"
+    if pin is not None:
+        url += f"?plan-sha256={pin}"
     body = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [http_hook(url, token_env)]}]}}
     note = ("Merge into .claude/settings.json (or ~/.claude/settings.json).\n"
             f"The hook sends every PreToolUse payload to {url}. With onFailure: block, Claude "

@@ -152,11 +152,11 @@ class Outcome:
 def run_session(binary: Path, base_url: str, work: Path, skill_text: str | None,
                 extra_args: Sequence[str] = (), settings: dict[str, Any] | None = None,
                 timeout: float = 180, prompt: str = "Run the probe skill.",
-                env: dict[str, str] | None = None,
+                env: dict[str, str] | None = None, cwd: Path | None = None,
                 ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
     """Run one ``claude -p`` session in ``work`` (made fresh by the caller), with ``skill_text``
-    as ``.claude/skills/probe/SKILL.md`` of the project and ``env`` added to its environment.
-    Returns the process and its JSON."""
+    as ``.claude/skills/probe/SKILL.md`` of the project and ``env`` added to its environment,
+    started in ``cwd`` (made here; the project when None). Returns the process and its JSON."""
     home, project, tmp = work / "home", work / "project", work / "tmp"
     for folder in (home, project, tmp, work / "outside"):
         folder.mkdir(parents=True, exist_ok=True)
@@ -172,7 +172,9 @@ def run_session(binary: Path, base_url: str, work: Path, skill_text: str | None,
     env = _base_env(home) | {"ANTHROPIC_BASE_URL": base_url, "TMPDIR": str(tmp)} | (env or {})
     argv = [str(binary), "-p", prompt, "--output-format", "json",
             "--allowedTools", f"Skill({SKILL_NAME})", *extra_args]
-    done = subprocess.run(_jail_argv(work, argv), cwd=project, env=env, capture_output=True,
+    if cwd is not None:
+        cwd.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(_jail_argv(work, argv), cwd=cwd or project, env=env, capture_output=True,
                           text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     try:
         report = json.loads(done.stdout)

@@ -395,8 +395,10 @@ def test_print_config_prints_the_settings_with_the_plan_quoted(odd_plan: Path,
     assert shlex.quote(str(odd_plan)) in command
     named = [] if dialect == "claude-code" else ["--dialect", dialect]
     # The hook's program by absolute path (here ``python -m skillgrant``, as HOOK runs it).
+    pin = hashlib.sha256(odd_plan.read_text(encoding="utf-8-sig").encode()).hexdigest()
     assert shlex.split(command) == [sys.executable, "-I", *HOOK[1:], "--plan", str(odd_plan),
-                                    *named]  # isolated: the project is not on sys.path
+                                    "--plan-sha256", pin, *named]  # isolated: the project is
+    # not on sys.path; the plan's digest pinned (issue 29, W1c)
     assert spec["type"] == "command"
     if dialect == "claude-code":
         assert spec["onFailure"] == "block" and spec["timeout"] == 30

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,22 @@ def payload(tool: str, tool_input: dict[str, Any], session: str = "s1",
 
 #: This installation's hook program, as ``--print-config`` names it (an absolute path).
 HOOK = f"{sys.executable} -I -m skillgrant hook"
+#: A plan file for the tests that only compare hook commands: ``--print-config`` pins the
+#: digest of a plan it can read (issue 29, W1c). One path for every xdist worker (it names
+#: parametrized cases), written whole by a rename.
+_PLANS = os.path.join(tempfile.gettempdir(), f"sg-subagents-{os.getuid()}")
+P = os.path.join(_PLANS, "p.json")
+
+
+def _write_plan() -> None:
+    os.makedirs(_PLANS, exist_ok=True)
+    fd, part = tempfile.mkstemp(dir=_PLANS)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(json.dumps({"allowed-tools": ["Bash(echo *)", "Agent"]}))
+    os.replace(part, P)
+
+
+_write_plan()
 
 
 def touch(name: str = "zz") -> tuple[str, dict[str, Any]]:
@@ -106,7 +123,7 @@ def test_a_settings_hook_for_another_skill_does_not_count(tmp_path: Path) -> Non
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
     path.parent.mkdir(parents=True)
-    printed, _ = snippet("claude-code", {"--plan": "p.json", "--for-skill": "other"})
+    printed, _ = snippet("claude-code", {"--plan": P, "--for-skill": "other"})
     (project / ".claude" / "settings.json").write_text(printed)
     with pytest.raises(ValueError, match="--for-skill probe"):
         enforce_command("c", "probe", ["Agent"], str(path))
@@ -120,32 +137,32 @@ def test_a_settings_file_claude_code_does_not_read_does_not_count(tmp_path: Path
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
     path.parent.mkdir(parents=True)
-    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe"})
+    printed, _ = snippet("claude-code", {"--plan": P, "--for-skill": "probe"})
     (project / where).parent.mkdir(parents=True, exist_ok=True)
     (project / where).write_text(printed)
     with pytest.raises(ValueError):
-        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+        enforce_command(f"skillgrant hook --plan {P}", "probe", ["Agent"], str(path))
     (project / ".claude" / "settings.local.json").write_text(printed)
-    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"],
-                           str(path)) == "skillgrant hook --plan /p.json"
+    assert enforce_command(f"skillgrant hook --plan {P}", "probe", ["Agent"],
+                           str(path)) == f"skillgrant hook --plan {P}"
 
 
 @pytest.mark.parametrize("command", [
-    "true hook --for-skill probe --plan /p.json",
+    f"true hook --for-skill probe --plan {P}",
     f"{HOOK} --plan /wide.json --for-skill probe",
-    f"{HOOK} --print-config claude-code --plan /p.json --for-skill probe",
-    f"{HOOK} --plan /p.json --for-skill probe --outside ask",
-    f"{HOOK} --plan /p.json --for-skill probe --dialect codex",
-    f"{HOOK} --plan /p.json --for-skill probe --bogus x",
-    f"{HOOK} --plan /p.json --for-skill other",
+    f"{HOOK} --print-config claude-code --plan {P} --for-skill probe",
+    f"{HOOK} --plan {P} --for-skill probe --outside ask",
+    f"{HOOK} --plan {P} --for-skill probe --dialect codex",
+    f"{HOOK} --plan {P} --for-skill probe --bogus x",
+    f"{HOOK} --plan {P} --for-skill other",
     # S1/R2: found through the runtime's PATH (a project's own `skillgrant`), or missing
-    "skillgrant hook --plan /p.json --for-skill probe",
-    "node_modules/.bin/skillgrant hook --plan /p.json --for-skill probe",
-    "/nonexistent/python3 -I -m skillgrant hook --plan /p.json --for-skill probe",
+    f"skillgrant hook --plan {P} --for-skill probe",
+    f"node_modules/.bin/skillgrant hook --plan {P} --for-skill probe",
+    f"/nonexistent/python3 -I -m skillgrant hook --plan {P} --for-skill probe",
     # R3: without -I (or -P) the project's folder comes first on sys.path, and its own
     # `skillgrant` package replaces the gate
-    f"{sys.executable} -m skillgrant hook --plan /p.json --for-skill probe",
-    "/nonexistent/skillgrant hook --plan /p.json --for-skill probe"])
+    f"{sys.executable} -m skillgrant hook --plan {P} --for-skill probe",
+    f"/nonexistent/skillgrant hook --plan {P} --for-skill probe"])
 def test_only_the_hook_that_follows_the_skill_counts(tmp_path: Path, command: str) -> None:
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
@@ -154,37 +171,37 @@ def test_only_the_hook_that_follows_the_skill_counts(tmp_path: Path, command: st
         {"type": "command", "command": command, "onFailure": "block"}]}]}}
     (project / ".claude" / "settings.json").write_text(json.dumps(settings))
     with pytest.raises(ValueError):
-        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+        enforce_command(f"skillgrant hook --plan {P}", "probe", ["Agent"], str(path))
 
 
 @pytest.mark.parametrize("change", [
-    {"type": "prompt"}, {"timeout": 0.001}, {"command": f"{HOOK} --plan /p.json "
+    {"type": "prompt"}, {"timeout": 0.001}, {"command": f"{HOOK} --plan {P} "
                                                         "--for-skill probe --skill-dir /"},
     # S1: without `onFailure: block` a hook that fails or times out lets the call go on
     {"onFailure": None}, {"onFailure": "continue"},
     # S2: keys that keep it from running, or from blocking
     {"async": True}, {"asyncRewake": True}, {"once": True}, {"if": "Bash(nothing *)"},
     {"shell": "powershell"},
-    {"command": f"{HOOK} --plan /p.json --for-skill probe --observe --audit-log /tmp/x.log"},
+    {"command": f"{HOOK} --plan {P} --for-skill probe --observe --audit-log /tmp/x.log"},
     # S2b: types Claude Code's schema refuses, dropping the file
     {"statusMessage": 5}, {"timeout": True}])
 def test_a_hook_that_would_not_hold_does_not_count(tmp_path: Path, change: dict[str, Any]) -> None:
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
     path.parent.mkdir(parents=True)
-    hook = {"type": "command", "command": f"{HOOK} --plan /p.json --for-skill probe",
+    hook = {"type": "command", "command": f"{HOOK} --plan {P} --for-skill probe",
             "onFailure": "block"}
     changed = {k: v for k, v in (hook | change).items() if v is not None}
     settings = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [changed]}]}}
     (project / ".claude" / "settings.json").write_text(json.dumps(settings))
     with pytest.raises(ValueError):
-        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+        enforce_command(f"skillgrant hook --plan {P}", "probe", ["Agent"], str(path))
     settings["hooks"]["PreToolUse"][0]["hooks"] = [hook]
     (project / ".claude" / "settings.json").write_text(json.dumps(settings))
-    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    assert enforce_command(f"skillgrant hook --plan {P}", "probe", ["Agent"], str(path))
     (project / ".claude" / "settings.local.json").write_text('{"disableAllHooks": true}')
     with pytest.raises(ValueError):
-        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+        enforce_command(f"skillgrant hook --plan {P}", "probe", ["Agent"], str(path))
 
 
 def test_check_says_when_an_agent_grant_lets_pre_approvals_reach_subagents(
@@ -213,10 +230,12 @@ def test_check_says_when_an_agent_grant_lets_pre_approvals_reach_subagents(
 FORKED = "---\nname: probe\ndescription: d\ncontext: fork\nallowed-tools: Bash(echo *)\n---\nbody\n"
 
 
-def test_a_forked_skill_needs_the_hook_that_follows_it(tmp_path: Path) -> None:
+def test_a_forked_skill_needs_the_hook_that_follows_it(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Review S3: `context: fork` runs the skill's body in a subagent, which its own hook never
     sees and its allowed-tools reach: `apply --enforce` refuses it until the settings hook that
-    follows the skill is installed, and `check` says so (SGL117)."""
+    follows the skill is installed in the user's settings (review R-4: a project's are not read
+    in a session started in a subfolder), and `check` says so (SGL117)."""
     from typer.testing import CliRunner
 
     from skillgrant.cli.app import app
@@ -234,6 +253,12 @@ def test_a_forked_skill_needs_the_hook_that_follows_it(tmp_path: Path) -> None:
     assert "[SGL117 agent-reach]" in checked.stdout and "context: fork" in checked.stdout
     printed, _ = snippet("claude-code", {"--plan": str(plan), "--for-skill": "probe"})
     (project / ".claude" / "settings.json").write_text(printed)
+    with pytest.raises(ForkedSkillError, match=r"the user's ~/\.claude/settings\.json"):
+        apply_to_text(FORKED, Plan.load(plan), enforce=run, path=str(path))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    (tmp_path / "home" / ".claude").mkdir(parents=True)
+    (tmp_path / "home" / ".claude" / "settings.json").write_text(printed)
     text, _ = apply_to_text(FORKED, Plan.load(plan), enforce=run, path=str(path))
     assert f"{run} --skill-dir" in text
 
@@ -260,14 +285,14 @@ def test_a_settings_file_claude_code_would_drop_does_not_count(tmp_path: Path,
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
     path.parent.mkdir(parents=True)
-    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe"})
+    printed, _ = snippet("claude-code", {"--plan": P, "--for-skill": "probe"})
     (project / ".claude" / "settings.json").write_text(printed)
-    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    assert enforce_command(f"skillgrant hook --plan {P}", "probe", ["Agent"], str(path))
     spoiled = spoil(printed)
     assert spoiled != printed
     (project / ".claude" / "settings.json").write_text(spoiled)
     with pytest.raises(ValueError):
-        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+        enforce_command(f"skillgrant hook --plan {P}", "probe", ["Agent"], str(path))
 
 
 def test_the_hook_must_read_the_plan_as_the_skill_hook_does(tmp_path: Path) -> None:
@@ -276,13 +301,13 @@ def test_the_hook_must_read_the_plan_as_the_skill_hook_does(tmp_path: Path) -> N
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
     path.parent.mkdir(parents=True)
-    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe",
+    printed, _ = snippet("claude-code", {"--plan": P, "--for-skill": "probe",
                                          "--plan-kind": "settings"})
     (project / ".claude" / "settings.json").write_text(printed)
     with pytest.raises(ValueError):
-        enforce_command("skillgrant hook --plan /p.json --plan-kind plan", "probe", ["Agent"],
+        enforce_command(f"skillgrant hook --plan {P} --plan-kind plan", "probe", ["Agent"],
                         str(path))
-    assert enforce_command("skillgrant hook --plan /p.json --plan-kind settings", "probe",
+    assert enforce_command(f"skillgrant hook --plan {P} --plan-kind settings", "probe",
                            ["Agent"], str(path))
 
 
@@ -292,12 +317,12 @@ def test_a_user_skill_counts_only_the_users_settings(tmp_path: Path,
     monkeypatch.setenv("HOME", str(tmp_path))
     path = tmp_path / ".claude" / "skills" / "probe" / "SKILL.md"
     path.parent.mkdir(parents=True)
-    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe"})
+    printed, _ = snippet("claude-code", {"--plan": P, "--for-skill": "probe"})
     (tmp_path / ".claude" / "settings.local.json").write_text(printed)
     with pytest.raises(ValueError):
-        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+        enforce_command(f"skillgrant hook --plan {P}", "probe", ["Agent"], str(path))
     (tmp_path / ".claude" / "settings.json").write_text(printed)
-    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    assert enforce_command(f"skillgrant hook --plan {P}", "probe", ["Agent"], str(path))
 
 
 def test_a_local_settings_file_holding_only_the_hook_counts_beside_a_busy_one(
@@ -307,13 +332,13 @@ def test_a_local_settings_file_holding_only_the_hook_counts_beside_a_busy_one(
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
     path.parent.mkdir(parents=True)
-    printed, _ = snippet("claude-code", {"--plan": "/p.json", "--for-skill": "probe"})
+    printed, _ = snippet("claude-code", {"--plan": P, "--for-skill": "probe"})
     (project / ".claude" / "settings.json").write_text(
         printed.replace('{\n  "hooks"', '{\n  "model": "sonnet",\n  "hooks"'))
     with pytest.raises(ValueError, match="holds only hooks"):
-        enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+        enforce_command(f"skillgrant hook --plan {P}", "probe", ["Agent"], str(path))
     (project / ".claude" / "settings.local.json").write_text(printed)
-    assert enforce_command("skillgrant hook --plan /p.json", "probe", ["Agent"], str(path))
+    assert enforce_command(f"skillgrant hook --plan {P}", "probe", ["Agent"], str(path))
 
 
 def test_the_text_being_applied_decides_whether_the_skill_forks(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ log that loses no line under concurrent requests or a kill -9 of the server."""
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
 import os
@@ -168,7 +169,8 @@ def test_print_config_prints_the_http_hook_with_on_failure_block(tmp_path: Path)
                           timeout=60)
     assert done.returncode == 0, done.stderr
     (hook,) = json.loads(done.stdout)["hooks"]["PreToolUse"][0]["hooks"]
-    assert hook == {"type": "http", "url": "http://127.0.0.1:9123/v1/hook/gate",
+    pin = hashlib.sha256(plan.read_bytes()).hexdigest()  # issue 29: the plan's digest
+    assert hook == {"type": "http", "url": f"http://127.0.0.1:9123/v1/hook/gate?plan-sha256={pin}",
                     "timeout": 30, "onFailure": "block"}
     assert "service is down" in done.stderr and "every tool call is denied" in done.stderr
     token = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--plan", str(plan),
@@ -179,3 +181,34 @@ def test_print_config_prints_the_http_hook_with_on_failure_block(tmp_path: Path)
     (hook,) = json.loads(token.stdout)["hooks"]["PreToolUse"][0]["hooks"]
     assert hook["headers"] == {"Authorization": "Bearer ${SG_TOKEN}"}
     assert hook["allowedEnvVars"] == ["SG_TOKEN"]
+
+
+def test_the_printed_hook_pins_the_plan_and_a_changed_plan_denies(tmp_path: Path) -> None:
+    """Issue 29, W1c: the service reloads a changed file, so a call that rewrites the plan
+    would widen it; ``serve --print-config`` pins the digest in the url, and the service then
+    denies every call under a changed plan, and serves the pinned plan again when it is back."""
+    plan = tmp_path / "p.json"
+    _write(plan, ["Bash(echo *)"])
+    printed = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--plan", str(plan),
+                              "--print-config"], capture_output=True, text=True, timeout=60)
+    assert printed.returncode == 0, printed.stderr
+    url = json.loads(printed.stdout)["hooks"]["PreToolUse"][0]["hooks"][0]["url"]
+    path = url[url.index("/v1/hook/"):]
+    assert "?plan-sha256=" in path
+
+    def allowed(command: str) -> bool:
+        reply = served.post(path, _payload(command))
+        assert reply.status == 200
+        return reply.body == b""
+
+    with start([str(plan)], "--poll", "0.1") as served:
+        assert allowed("echo hi") and not allowed("touch x")
+        _write(plan, ["Bash"])
+        assert _until(lambda: _allowed(served, "touch x")), served.errors.read_text()
+        assert not allowed("touch x") and not allowed("echo hi")  # pinned: every call denied
+        assert b"holds another plan" in served.post(path, _payload("echo hi")).body
+        _write(plan, ["Bash(echo *)"])
+        assert _until(lambda: allowed("echo hi"))
+        assert not allowed("touch x")
+        bad = served.post("/v1/hook/p?plan-sha256=" + "0" * 64, _payload("echo hi"))
+        assert bad.status == 200 and bad.body != b""

@@ -1,0 +1,261 @@
+"""Programs that write files their words do not name one by one: the whole tree of a folder
+they are given, or the working tree (issue 29, reviews W1c, W2).
+
+``guards.guarded_word`` stops a command naming a file the gate guards. A program that writes a
+folder names none of its files: ``cp -r evil/. .``, ``rsync -a x/ .``, ``mv dir/* .``,
+``rm -rf .claude``, ``tar -xf a.tar``, ``unzip a.zip``, ``git checkout REV``, ``git stash
+pop``. Claude Code 2.1.332 reads ``.claude/settings.json`` again in the session (measured:
+tests/conformance/test_gate_files_e2e.py), so such a copy can take the gate's hook away. So
+when a command holds one of these programs (``writes``), every word that names a folder holding
+a guarded file, or a path inside a guarded folder, or a value the gate cannot name (``$``), is
+``unknown``; and a program writing the working tree (``WORKTREE``, ``git`` but for the
+subcommands in ``GIT_NAMED``/``GIT_KEEPS``) counts as naming the working directory (for ``git``,
+its repository's top folder).
+
+The lists are of programs that write files without running code; a program that runs code
+(an interpreter, ``make``, a package manager's scripts) can write anything, and a plan granting
+it grants that (docs/call-gate.md, the threat model).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Callable, Sequence
+from typing import Final
+
+#: Programs that write, move, remove or change the files and folders their words name, a
+#: folder's whole tree among them.
+FOLDER_WRITERS: Final = frozenset({
+    "cp", "mv", "rm", "rmdir", "ln", "install", "rsync", "ditto", "scp", "rclone", "chmod",
+    "chown", "chgrp", "setfacl", "shred", "unlink", "mkdir", "touch", "truncate", "tee", "dd",
+    "rename", "prename", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
+    "lz4", "split", "csplit", "curl", "zip",
+    # a file named by an option or operand: sort -o, uniq IN OUT, sed's `w`, xxd -r IN OUT
+    "sort", "uniq", "xxd", "iconv", "sponge", "openssl", "pandoc", "magick", "convert",
+    "ffmpeg", "ssh-keygen", "gpg",
+})
+#: ``gh`` writes files only with these words (``release download``, ``run download``,
+#: ``repo clone``, ``--output``/``--dir``).
+_GH_WRITES: Final = frozenset({"download", "clone", "-O", "--output", "-D", "--dir"})
+#: Programs that write the working directory's tree when no folder is named (and the named
+#: folder when one is): unpackers and patchers.
+WORKTREE: Final = frozenset({
+    "unzip", "7z", "7za", "7zr", "unrar", "cpio", "pax", "ar", "patch", "bsdtar", "wget",
+    "bsdcpio", "uudecode", "jar", "unar", "aunpack", "atool", "dtrx", "unsquashfs", "dpkg-deb",
+})
+#: Options that make a listed program run a program of the model's choice (review G-16): the
+#: command is read as writing the working tree.
+_RUNS: Final = ("-I", "--use-compress", "--to-command", "--checkpoint-action", "--info-script",
+                "-F", "--new-volume", "--rsh-command", "-TT", "--unzip-command", "-e",
+                "--rsh", "--rsync-path", "--compress-program")
+#: ``git`` subcommands that write no file of the working tree (``.git`` apart).
+GIT_KEEPS: Final = frozenset({
+    "status", "log", "diff", "show", "add", "commit", "push", "fetch", "branch", "tag",
+    "remote", "rev-parse", "ls-files", "ls-tree", "blame", "grep", "describe", "shortlog",
+    "reflog", "cat-file", "rev-list", "config", "init", "help", "version", "show-ref",
+    "for-each-ref", "var", "whatchanged", "range-diff", "count-objects", "fsck", "gc",
+})
+#: ``git`` subcommands that write only the paths their words name (``checkout`` too, with a
+#: ``--`` before its paths).
+GIT_NAMED: Final = frozenset({"clone", "restore", "mv", "rm", "archive", "format-patch"})
+#: git options writing a file or folder they name.
+_GIT_OUTPUT: Final = frozenset({"-o", "--output", "--output-directory"})
+_GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+                                "--exec-path", "--config-env"})
+#: Pattern and brace characters: a word holding one may become several, or any, paths.
+_GLOB: Final = re.compile(r"[*?\[{]")
+#: The programs ``writes`` looks at.
+_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh",
+                                                  "sed"}
+#: Words after a program looked at for its options and subcommand (past them, a command's
+#: other words are someone else's).
+_MAX_OPTIONS: Final = 64
+
+
+def _name(word: str) -> str:
+    return word.rsplit("/", 1)[-1]
+
+
+def writes(words: Sequence[str]) -> tuple[bool, str | None]:
+    """Whether the command whose words (quotes removed, operators split) are ``words``
+    holds a program that writes folders (``FOLDER_WRITERS``, ``sed -i``, ``perl -i``, ``find``
+    with an action, ``tar`` extracting, ``git`` but for ``GIT_KEEPS``), and the one writing
+    the working tree, if any (``WORKTREE``, ``tar -x``, ``git`` but for ``GIT_KEEPS`` and
+    ``GIT_NAMED``)."""
+    folder, worktree = False, None
+    for i, word in enumerate(words):
+        name = _name(word)
+        if name not in _LOOKED_AT:
+            continue
+        writing, tree = _one(name, list(words[i + 1:i + 1 + _MAX_OPTIONS]))
+        folder, worktree = folder or writing, worktree or tree
+    return folder, worktree
+
+
+def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
+    """``writes`` for one program ``name`` followed by the words ``rest``."""
+    if name in ("tar", "gtar", "zip", "rsync", "sort") and any(w.startswith(_RUNS) for w in rest):
+        return True, name
+    if name == "sed":  # its `e` command and `s///e` run a program (G-16): read as one
+        return True, None if all(_plain_sed(w) for w in rest) else name
+    if name in FOLDER_WRITERS:
+        return True, None
+    if name == "gh":  # release/run download: into the working folder
+        writing = not _GH_WRITES.isdisjoint(rest)
+        return writing, name if writing and "download" in rest else None
+    if name in WORKTREE:
+        return True, name
+    if name in ("sed", "perl", "find"):
+        edits = _edits(name, rest)  # find with no start folder searches `.` (review G-3)
+        return edits, name if edits and name == "find" and _no_start(rest) else None
+    if name in ("tar", "gtar"):
+        extracts = _tar_extracts(rest)
+        return extracts, name if extracts else None
+    sub = _git_subcommand(rest)  # git; `log/diff/show --output FILE` write it (G-4)
+    if any(w.startswith(("--pathspec-f", "--template", "--separate-git-dir")) for w in rest) \
+            or (sub == "config" and not any(w.startswith(("--get", "--list", "-l", "--show"))
+                                            for w in rest)):
+        return True, "git"  # paths read from a file (G-8); git's own config and hooks (G-9)
+    if sub in GIT_KEEPS:
+        return not _GIT_OUTPUT.isdisjoint(rest), None
+    return True, None if sub in GIT_NAMED or (sub == "checkout" and "--" in rest) else "git"
+
+
+def _edits(name: str, rest: list[str]) -> bool:
+    """Whether ``sed``/``perl`` edit in place (``-i``), or ``find`` acts on what it finds."""
+    if name == "find":
+        return any(w in ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fls")
+                   or w.startswith("-fprint") for w in rest)
+    return any(_cluster(w, "i") or w.startswith("-i") or (  # `--in`: a prefix of --in-place
+        w.startswith("--") and len(w) > 3 and "in-place".startswith(w[2:])) for w in rest)
+
+
+_SED_E: Final = re.compile(r"(^|[;{}\n0-9$/!,])\s*e(\s|$|;|})")
+_SED_S_E: Final = re.compile(r"s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[A-Za-z0-9]*e")
+
+
+def _plain_sed(word: str) -> bool:
+    """Whether a word of ``sed`` holds no ``e`` command (``e cmd``, ``1e cmd``) and no ``s``
+    command with the ``e`` flag (GNU sed runs a program for either)."""
+    return _SED_E.search(word) is None and _SED_S_E.search(word) is None
+
+
+def _no_start(rest: list[str]) -> bool:
+    """Whether ``find``'s words name no start folder (GNU find then searches ``.``): the
+    first word after its leading ``-H -L -P -D X -OL`` options is an expression's."""
+    i = 0
+    while i < len(rest) and (rest[i] in ("-H", "-L", "-P") or rest[i].startswith("-O")
+                             or rest[i] == "-D"):
+        i += 2 if rest[i] == "-D" else 1
+    return i >= len(rest) or rest[i].startswith(("-", "!", "(", ","))
+
+
+#: tar's modes that extract nothing, as long options (GNU tar takes any unambiguous prefix).
+_TAR_OTHER_LONG: Final = ("create", "append", "list", "update", "catenate", "concatenate",
+                          "diff", "compare", "delete", "test-label")
+
+
+def _tar_extracts(rest: list[str]) -> bool:
+    """Whether ``tar`` (with the words ``rest``) may extract: unless a mode that extracts
+    nothing is named (``-c -r -t -u -A -d``, their long names or prefixes of them), and no
+    ``-x``, ``--extract`` or ``--get`` (any prefix of them), it is read as extracting (GNU tar
+    reads ``--extr`` as ``--extract``; review G-2)."""
+    other = False
+    for i, word in enumerate(rest):
+        if word.startswith("--"):
+            long = word[2:]
+            if long and ("extract".startswith(long) or "get".startswith(long)):
+                return True
+            other = other or (len(long) >= 3 and any(m.startswith(long)
+                                                     for m in _TAR_OTHER_LONG))
+        elif word.startswith("-") or i == 0:  # a cluster, or the old style's first word
+            letters = word.lstrip("-")
+            if "x" in letters and letters.isalpha():
+                return True
+            other = other or (letters.isalpha() and not set("crtuAd").isdisjoint(letters))
+    return not other
+
+
+def _cluster(word: str, letter: str) -> bool:
+    """Whether ``word`` is a cluster of short options (or tar's first word without a dash)
+    holding ``letter``."""
+    letters = word[1:] if word.startswith("-") and not word.startswith("--") else word
+    return letters.isalpha() and letter in letters and len(letters) <= 12
+
+
+def _git_subcommand(rest: Sequence[str]) -> str | None:
+    skip = False
+    for word in rest:
+        if skip:
+            skip = False
+        elif word in _GIT_VALUED:
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def top_folder(directory: str) -> str:
+    """The top folder of the git repository holding ``directory`` (the folder with ``.git``),
+    or ``directory`` itself."""
+    folder = directory
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return directory
+        folder = parent
+
+
+def tree_word(words: Sequence[str], directory: str | None,
+              touches: Callable[[str], bool]) -> str | None:
+    """The first word of a command that writes folders (``writes``) naming a path that
+    ``touches`` a guarded file or folder (holds one, or lies in one), or a value the gate
+    cannot name (an expansion, ``~user``, a relative path with no known directory); for a
+    program writing the working tree, that program when the working tree touches one. None
+    when the command writes no folder, or none that matters."""
+    folder, worktree = writes(words)
+    if not folder:
+        return None
+    home = os.path.expanduser("~")
+    if worktree is not None:
+        try:
+            if directory is None or touches(top_folder(directory) if worktree == "git"
+                                            else directory):
+                return worktree
+        except (ValueError, OSError):
+            return worktree
+    for word in words:
+        try:  # `-t.claude`, `-rt.`: a short option's attached value is a path too (G-1)
+            tails = [word[k:] for k in range(2, len(word))] if word[:1] == "-" and \
+                word[1:2] != "-" and len(word) <= 256 else []
+            if any(_names_guarded(w, directory, home, touches) for w in [word, *tails]):
+                return word
+        except (ValueError, OSError):  # a NUL or a lone surrogate: no path the gate can name
+            return word
+    return None
+
+
+def _names_guarded(word: str, directory: str | None, home: str,
+                   touches: Callable[[str], bool]) -> bool:
+    """Whether ``word`` names a path that ``touches`` a guarded file or folder, or a value the
+    gate cannot name. Raises ValueError or OSError for a word that names no path."""
+    if "$" in word or "`" in word or word.startswith(":") or (word.startswith("~") and not (
+            word == "~" or word.startswith("~/"))):
+        return True  # an expansion, git's pathspec magic (`:/` is the top folder), `~+`
+    path = home + word[1:] if word.startswith("~") else word
+    glob = _GLOB.search(path)
+    if glob is not None:  # what it expands to lies in the folder before the pattern
+        head = path[:glob.start()]
+        path = head.rsplit("/", 1)[0] if "/" in head else ""
+        path = path or ("/" if head.startswith("/") else ".")
+    if not path.startswith("/"):
+        if directory is None:
+            return True
+        path = posixpath.join(directory, path)
+    if "/.git/" in path + "/":  # a repository's config and hooks at any depth (G-15)
+        return True
+    return touches(posixpath.normpath(path)) or touches(os.path.realpath(path))
