@@ -1,0 +1,144 @@
+"""One lookup per concrete part of a call: the approved grants each domain's ``member`` reads,
+compiled once per plan (and working directory), and the values each decides.
+
+A concrete path, host, agent type, skill name or MCP tool name is judged by its domain's
+``member`` on the plan's candidates for it (``PreparedPlan.candidates``, the very grants the
+prover would decide against), without being written back into a grant and proved. Each
+answer names the approved entry the prover names for the singleton entry of that value
+(``Read(//a/b)``, ``WebFetch(domain:h)``, ``Agent(t)``, …), or None when the prover would not
+answer ``covered``; tests/test_gate_members.py compares the two over generated values.
+
+A value outside the fragment a ``member`` decides (``OUTSIDE``: a character or length the
+prover's screening reads otherwise, a path of pattern syntax) is not decided here: the caller
+proves its singleton entry, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Final, TypeVar
+
+from ..domains import agent, mcp, pathpattern, web
+from ..domains import command as command_domain
+from ..grants import Grant, parse_grant
+from ..limits import MAX_ENTRY_LENGTH
+from .verdict import CallPlan
+
+
+class Outside:
+    """The answer for a value no ``member`` decides: the caller proves the singleton entry."""
+
+    __slots__ = ()
+
+
+OUTSIDE: Final = Outside()
+#: A member's answer: the covering entry, None, or OUTSIDE.
+Found = str | Outside | None
+
+#: Characters that keep an entry from the screening's plain reading, or that a domain reads
+#: as pattern syntax: control characters (C0, DEL, C1), parentheses, backslashes, wildcards,
+#: brackets and braces.
+_NOT_PLAIN: Final = re.compile(r"[\x00-\x1f\x7f-\x9f()\\*?\[\]{}]")
+#: An agent type or MCP tool name as runtimes spell them.
+_PLAIN_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@+-]*")
+#: A skill name read as a command's single word: no blank, quote or shell syntax.
+_PLAIN_SKILL: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@+/-]*")
+T = TypeVar("T")
+_READ: Final = Grant("Read", "Read", "x")
+_EDIT: Final = Grant("Edit", "Edit", "x")
+
+
+def path(plan: CallPlan, kind: str, absolute: str, cwd: str | None) -> Found:
+    """The approved entry covering ``kind`` (``Read`` or ``Edit``) of the normalized absolute
+    path ``absolute``, as proving ``kind(/absolute)`` names it; None, or ``OUTSIDE``."""
+    content = "/" + absolute
+    if (len(content) + len(kind) + 2 > MAX_ENTRY_LENGTH or _NOT_PLAIN.search(content)
+            or content != content.strip() or not absolute.startswith("/")):
+        return OUTSIDE
+    entries, reads, edits = plan.kept(("paths", cwd), lambda: _path_sides(plan, cwd))
+    parts = tuple(absolute[1:].split("/")) if absolute != "/" else ()
+    if "" in parts or "." in parts or ".." in parts:
+        return OUTSIDE
+    found = pathpattern.member(reads, content, parts)
+    if kind == "Edit" and found is not None:  # an Edit grant must allow editing it as well
+        found = pathpattern.member(edits, content, parts)
+    return None if found is None else entries[found]
+
+
+def _path_sides(plan: CallPlan, cwd: str | None) -> tuple[
+        tuple[str, ...], pathpattern.MemberSide, pathpattern.MemberSide]:
+    """The path grants' entries, and their sides for reading (``Read`` grants and ``Edit``
+    grants with a path, as ``path.decide`` reads them) and for editing (``Edit`` grants)."""
+    prepared = plan.prepared(cwd)
+    approved = prepared.grants(_READ)
+    entries = tuple(a.entry for a in prepared.candidates(_READ))
+    reads = [i for i, g in enumerate(approved)
+             if g.key == "Read" or (g.key == "Edit" and not g.is_tool_wide)]
+    edits = [i for i, g in enumerate(approved) if g.key == "Edit"]
+    base_dirs = prepared.base_dirs
+    return (entries, pathpattern.member_side(approved, reads, base_dirs),
+            pathpattern.member_side(approved, edits, base_dirs))
+
+
+def host(plan: CallPlan, name: str) -> Found:
+    """The approved entry covering a fetch from ``name`` (as ``judge`` reads a URL's host:
+    lower case, no trailing dot), as proving ``WebFetch(domain:name)`` names it; None, or
+    ``OUTSIDE``."""
+    if len(name) + 24 > MAX_ENTRY_LENGTH:
+        return OUTSIDE
+    entries, side = plan.kept(("web",), lambda: _side(plan, "WebFetch", web.member_side))
+    found = web.member(side, name)
+    return None if found is None else entries[found]
+
+
+def agent_type(plan: CallPlan, value: str) -> Found:
+    """The approved entry covering the agent type ``value``, as proving ``Agent(value)`` names
+    it; None, or ``OUTSIDE``."""
+    if len(value) > 256 or not _PLAIN_NAME.fullmatch(value):
+        return OUTSIDE
+    entries, side = plan.kept(("agent",), lambda: _side(plan, "Agent", agent.member_side))
+    found = agent.member(side, value)
+    return None if found is None else entries[found]
+
+
+def mcp_tool(plan: CallPlan, name: str) -> Found:
+    """The approved entry covering the MCP tool ``name``, as proving the entry ``name`` names
+    it; None, or ``OUTSIDE`` (a name of other characters, a server's name without a tool,
+    which stands for all its tools, or one the runtime matches no grant of:
+    ``mcp.is_inert``)."""
+    if len(name) > 256 or not _PLAIN_NAME.fullmatch(name) or mcp.is_inert(name) \
+            or mcp.split_name(name)[1] is None:
+        return OUTSIDE
+    entries, side = plan.kept(("mcp",), lambda: _side(plan, "mcp__x", mcp.member_side))
+    found = mcp.member(side, name)
+    return None if found is None else entries[found]
+
+
+def skill(plan: CallPlan, name: str) -> Found:
+    """The approved entry covering the skill ``name``, as proving ``Skill(name)`` names it (the
+    plan's own vocabulary reads Skill grants as command patterns: the tool-wide grant, else
+    the first whose language holds it, ``command.member``); None, or ``OUTSIDE``."""
+    if len(name) > 256 or not _PLAIN_SKILL.fullmatch(name):
+        return OUTSIDE
+    entries, side = plan.kept(("skill",), lambda: _skill_side(plan))
+    found = command_domain.tool_wide(side)
+    if found is None:  # no name here is identical to a grant decided by identity only
+        found = command_domain.member(side, name)
+    return None if found is None else entries[found]
+
+
+def _skill_side(plan: CallPlan) -> tuple[tuple[str, ...], object]:
+    prepared = plan.prepared()
+    grant = parse_grant("Skill(x)")
+    side = command_domain.compiled_side(prepared.grants(grant), prepared.context(), grant.key)
+    return tuple(a.entry for a in prepared.candidates(grant)), side
+
+
+def _side(plan: CallPlan, entry: str, build: Callable[[Sequence[Grant]], T]
+          ) -> tuple[tuple[str, ...], T]:
+    """A domain's member side of the plan's candidates for ``entry``'s tool."""
+    prepared = plan.prepared()
+    grant = parse_grant(entry)
+    return (tuple(a.entry for a in prepared.candidates(grant)),
+            build(prepared.grants(grant)))

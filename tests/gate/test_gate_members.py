@@ -1,0 +1,153 @@
+"""The gate's one-lookup membership (``gate.members``) against the prover: for a generated
+plan and a generated concrete value, the entry a domain's ``member`` names is the entry that
+proving the singleton entry (``Read(//a/b)``, ``Edit(//a/b)``, ``WebFetch(domain:h)``,
+``Agent(t)``, ``Skill(n)``, an MCP name) names when it is ``covered``, and None when the prover
+answers anything else. A value outside the decided fragment (``OUTSIDE``) is left to the
+prover by the gate, so it is only counted here.
+
+Patterns and values come from a tiny alphabet so that random pairs are often related, with
+the runtime's readings mixed in (``//abs``, ``~/``, ``/rel-to-root``, ``./``, a bare segment
+matching at any depth, ``**``, trailing ``/``, pattern syntax the prover does not decide,
+``domain:*.x``, ``Skill(x *)``, server-wide MCP names, names read two ways).
+"""
+
+from __future__ import annotations
+
+from examples import examples
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from skillgrant.gate import members
+from skillgrant.gate.verdict import call_plan
+
+EXAMPLES = examples(1000)
+
+SEGMENTS = ["a", "b", "ab", "a.ts", "*", "a*", "*.ts", "**", "A", "x y", "é", "a?", "[ab]",
+            "a\\*", "${CLAUDE_SKILL_DIR}", ".", ".."]
+ANCHORS = ["//", "~/", "/", "./", ""]
+CONCRETE = ["a", "b", "ab", "a.ts", "x", "A", "é", "x y", "a ", "!a", "#a", "a,b", "a\u00a0",
+            "a\x85", "~", "$", "a:b"]
+DIRECTORIES = ["/a", "/b", "/a/b", "/", "/x"]
+
+path_pattern = st.builds(
+    lambda anchor, parts, slash: anchor + "/".join(parts) + slash,
+    st.sampled_from(ANCHORS), st.lists(st.sampled_from(SEGMENTS), min_size=0, max_size=3),
+    st.sampled_from(["", "", "/"]))
+path_entry = st.builds(lambda tool, pattern, bare: tool if bare else f"{tool}({pattern})",
+                       st.sampled_from(["Read", "Edit", "Write"]), path_pattern,
+                       st.sampled_from([False] * 9 + [True]))
+absolute = st.lists(st.sampled_from(CONCRETE), min_size=0, max_size=4).map(
+    lambda parts: "/" + "/".join(parts))
+base_dirs = st.fixed_dictionaries({}, optional={"home": st.sampled_from(DIRECTORIES),
+                                                "root": st.sampled_from(DIRECTORIES)})
+
+
+def _plan(entries: list[str], dirs: dict[str, str] | None = None) -> object:
+    try:
+        return call_plan(entries, base_dirs=dirs)
+    except Exception:  # an invalid generated plan: nothing to compare
+        return None
+
+
+def _prover(plan: object, entry: str, cwd: str | None = None) -> str | None:
+    verdict = plan.prove(entry, cwd)  # type: ignore[attr-defined]
+    return verdict.covered_by if verdict.covered else None
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.lists(path_entry, max_size=5), base_dirs, st.sampled_from([None, *DIRECTORIES]),
+       absolute, st.sampled_from(["Read", "Edit"]))
+def test_path_member_is_the_provers_answer(entries: list[str], dirs: dict[str, str],
+                                           cwd: str | None, path: str, kind: str) -> None:
+    plan = _plan(entries, dirs)
+    if plan is None or plan.prepared(cwd) is None:  # type: ignore[attr-defined]
+        return
+    found = members.path(plan, kind, path, cwd)  # type: ignore[arg-type]
+    if isinstance(found, members.Outside):
+        event("outside the fragment")
+        return
+    event("covered" if found else "not covered")
+    assert found == _prover(plan, f"{kind}(/{path})", cwd)
+
+
+HOST_LABELS = ["a", "b", "ab", "x-y", "0"]
+host_pattern = st.builds(
+    lambda lead, labels, dot: lead + ".".join(labels) + dot,
+    st.sampled_from(["", "*.", "A"]), st.lists(st.sampled_from([*HOST_LABELS, "*", "a*", "B"]),
+                                               min_size=1, max_size=3),
+    st.sampled_from(["", "."]))
+web_entry = st.one_of(st.just("WebFetch"), host_pattern.map(lambda h: f"WebFetch(domain:{h})"),
+                      st.sampled_from(["WebFetch(domain:*)", "WebFetch(https://a.b)",
+                                       "WebFetch(domain:a..b)", "WebFetch(domain:é.a)"]))
+host = st.lists(st.sampled_from(HOST_LABELS), min_size=1, max_size=4).map(".".join)
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.lists(web_entry, max_size=4), host)
+def test_host_member_is_the_provers_answer(entries: list[str], name: str) -> None:
+    plan = _plan(entries)
+    if plan is None:
+        return
+    found = members.host(plan, name)  # type: ignore[arg-type]
+    assert not isinstance(found, members.Outside)
+    event("covered" if found else "not covered")
+    assert found == _prover(plan, f"WebFetch(domain:{name})")
+
+
+NAMES = ["a", "b", "ab", "general-purpose", "a:b", "a b", "a/b", "/a", "A", "é", "a.b"]
+name_entry = st.builds(lambda tool, content, bare: tool if bare else f"{tool}({content})",
+                       st.sampled_from(["Agent", "Task", "Skill"]),
+                       st.sampled_from([*NAMES, "a *", "a:*", "a*", "*", "", "a\\b", "a  *"]),
+                       st.sampled_from([False] * 6 + [True]))
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.lists(name_entry, max_size=5), st.sampled_from(["Agent", "Skill"]),
+       st.sampled_from(NAMES))
+def test_name_member_is_the_provers_answer(entries: list[str], tool: str, name: str) -> None:
+    plan = _plan(entries)
+    if plan is None:
+        return
+    lookup = members.agent_type if tool == "Agent" else members.skill
+    found = lookup(plan, name)  # type: ignore[arg-type]
+    if isinstance(found, members.Outside):
+        event("outside the fragment")
+        return
+    event("covered" if found else "not covered")
+    assert found == _prover(plan, f"{tool}({name})")
+
+
+MCP_PARTS = ["a", "b", "a_b", "a__b", "a_", "_b", "*", "get_*", "get_issue", ""]
+mcp_name = st.builds(lambda server, tool: "mcp__" + server + ("" if tool is None else "__" + tool),
+                     st.sampled_from(["a", "b", "a_b", "a_", "gh", "a*"]),
+                     st.none() | st.sampled_from(MCP_PARTS))
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.lists(mcp_name, max_size=5), mcp_name)
+def test_mcp_member_is_the_provers_answer(entries: list[str], name: str) -> None:
+    plan = _plan(entries)
+    if plan is None:
+        return
+    found = members.mcp_tool(plan, name)  # type: ignore[arg-type]
+    if isinstance(found, members.Outside):
+        event("outside the fragment")
+        return
+    event("covered" if found else "not covered")
+    assert found == _prover(plan, name)
+
+
+def test_the_runtimes_path_readings() -> None:
+    """Hand cases of the runtime's reading (docs/runtime-conformance.md), each member's answer
+    the prover's too."""
+    plan = call_plan(["Read(//etc/**)", "Read(~/.zshrc)", "Read(/src/**)", "Read(./docs/*)",
+                      "Read(.env)", "Edit(//repo/out/)"],
+                     base_dirs={"home": "/home/u", "root": "/repo"})
+    cases = [("/etc/passwd", "Read(//etc/**)"), ("/home/u/.zshrc", "Read(~/.zshrc)"),
+             ("/repo/src/a/b.py", "Read(/src/**)"), ("/w/docs/a.md", "Read(./docs/*)"),
+             ("/w/x/y/.env", "Read(.env)"), ("/w/docs/a/b.md", None), ("/etc", None),
+             ("/repo/out", None), ("/home/v/.zshrc", None)]
+    for path, expected in cases:
+        assert members.path(plan, "Read", path, "/w") == expected, path
+        assert _prover(plan, f"Read(/{path})", "/w") == expected, path
+    assert members.path(plan, "Edit", "/etc/passwd", "/w") is None
