@@ -29,16 +29,16 @@ from functools import lru_cache
 from typing import Final, Literal, NamedTuple
 
 from ..grants import Grant
-from .base import Budget, OutrightSide, Undecided, outright_side
+from .base import OutrightSide, Undecided, outright_side
 from .pathlang import (
     ANY_PART,
     ANY_PARTS,
     AnyParts,
+    FirstMatch,
     Items,
     Parts,
     collapse,
     literal,
-    matches,
     part_glob,
 )
 
@@ -183,7 +183,7 @@ class MemberSide(NamedTuple):
     base directory is not known is left out: it covers no absolute path), in order."""
 
     outright: OutrightSide
-    rooted: tuple[tuple[int, Items], ...]
+    rooted: FirstMatch
 
 
 def member_side(approved: Sequence[Grant], indexes: Sequence[int],
@@ -199,7 +199,7 @@ def member_side(approved: Sequence[Grant], indexes: Sequence[int],
             base = () if each.anchor == "abs" else bases.get(each.anchor)
             if not each.dir_only and base is not None:
                 rooted.append((index, (*map(literal, base), *each.items)))
-    return MemberSide(outright_side(approved, indexes), tuple(rooted))
+    return MemberSide(outright_side(approved, indexes), FirstMatch(rooted, "/"))
 
 
 def member(side: MemberSide, content: str, parts: Parts) -> int | None:
@@ -211,8 +211,4 @@ def member(side: MemberSide, content: str, parts: Parts) -> int | None:
     found = side.outright.get(content)
     if found is not None or not parts:
         return found
-    budget = Budget()
-    for index, items in side.rooted:
-        if matches(items, parts, budget):
-            return index
-    return None
+    return side.rooted.first(parts)

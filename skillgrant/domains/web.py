@@ -40,6 +40,7 @@ from .base import (
 from .pathlang import (
     ANY_PART,
     ANY_PARTS,
+    FirstMatch,
     Items,
     Parts,
     cover,
@@ -154,14 +155,14 @@ class MemberSide(NamedTuple):
     """Approved ``WebFetch`` grants compiled for concrete hosts (``member``)."""
 
     outright: OutrightSide
-    usable: tuple[tuple[int, Items], ...]
+    usable: FirstMatch
 
 
 def member_side(approved: Sequence[Grant]) -> MemberSide:
     """The ``MemberSide`` of the approved grants, in order."""
     compiled = [(i, compile_host(a.content)) for i, a in enumerate(approved)]
-    return MemberSide(outright_side(approved),
-                      tuple((i, c) for i, c in compiled if not isinstance(c, Undecided)))
+    return MemberSide(outright_side(approved), FirstMatch(
+        ((i, c) for i, c in compiled if not isinstance(c, Undecided)), "."))
 
 
 def member(side: MemberSide, host: str) -> int | None:
@@ -171,6 +172,4 @@ def member(side: MemberSide, host: str) -> int | None:
     found = side.outright.get(PREFIX + host)
     if found is not None:
         return found
-    labels = host.split(".")
-    budget = Budget()
-    return next((i for i, items in side.usable if matches(items, labels, budget)), None)
+    return side.usable.first(tuple(host.split(".")))

@@ -151,3 +151,15 @@ def test_the_runtimes_path_readings() -> None:
         assert members.path(plan, "Read", path, "/w") == expected, path
         assert _prover(plan, f"Read(/{path})", "/w") == expected, path
     assert members.path(plan, "Edit", "/etc/passwd", "/w") is None
+
+
+def test_long_values_and_starry_patterns_match_by_the_automaton() -> None:
+    """A value past the regular expression's length and a pattern of many stars are matched
+    by ``pathlang.matches``; the first pattern in order still wins."""
+    plan = call_plan(["Read(//a/**/b/**/c/**)", "Read(//a/**)", "Read(//x/*a*a*a*)"])
+    long = "/a/" + "/".join(["p" * 20] * 20) + "/b/q/c/r"
+    short = "/a/b/q/c/r"
+    for path in (long, short, "/x/aaa", "/x/" + "a" * 300):
+        assert members.path(plan, "Read", path, None) == _prover(plan, f"Read(/{path})"), path
+    assert members.path(plan, "Read", long, None) == "Read(//a/**/b/**/c/**)"
+    assert members.path(plan, "Read", "/x/" + "ab" * 200, None) == "Read(//x/*a*a*a*)"
