@@ -17,8 +17,9 @@ from examples import examples
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from skillgrant.errors import PlanError
 from skillgrant.gate import members
-from skillgrant.gate.verdict import call_plan
+from skillgrant.gate.verdict import CallPlan, call_plan
 
 EXAMPLES = examples(1000)
 
@@ -42,16 +43,27 @@ base_dirs = st.fixed_dictionaries({}, optional={"home": st.sampled_from(DIRECTOR
                                                 "root": st.sampled_from(DIRECTORIES)})
 
 
-def _plan(entries: list[str], dirs: dict[str, str] | None = None) -> object:
+def _plan(entries: list[str], dirs: dict[str, str] | None = None) -> CallPlan | None:
     try:
-        return call_plan(entries, base_dirs=dirs)
-    except Exception:  # an invalid generated plan: nothing to compare
+        plan = call_plan(entries, base_dirs=dirs)
+        plan.prepared()
+    except PlanError:  # an invalid generated plan: nothing to compare
         return None
+    return plan
 
 
-def _prover(plan: object, entry: str, cwd: str | None = None) -> str | None:
-    verdict = plan.prove(entry, cwd)  # type: ignore[attr-defined]
+def _prover(plan: CallPlan, entry: str, cwd: str | None = None) -> str | None:
+    verdict = plan.prove(entry, cwd)
     return verdict.covered_by if verdict.covered else None
+
+
+def _agrees(found: members.Found, plan: CallPlan, entry: str, cwd: str | None = None) -> None:
+    """``found`` (a member's answer) is the prover's on ``entry``, or is left to it."""
+    if isinstance(found, members.Outside):
+        event("outside the fragment")
+        return
+    event("covered" if found else "not covered")
+    assert found == _prover(plan, entry, cwd)
 
 
 @settings(max_examples=EXAMPLES)
@@ -60,14 +72,8 @@ def _prover(plan: object, entry: str, cwd: str | None = None) -> str | None:
 def test_path_member_is_the_provers_answer(entries: list[str], dirs: dict[str, str],
                                            cwd: str | None, path: str, kind: str) -> None:
     plan = _plan(entries, dirs)
-    if plan is None or plan.prepared(cwd) is None:  # type: ignore[attr-defined]
-        return
-    found = members.path(plan, kind, path, cwd)  # type: ignore[arg-type]
-    if isinstance(found, members.Outside):
-        event("outside the fragment")
-        return
-    event("covered" if found else "not covered")
-    assert found == _prover(plan, f"{kind}(/{path})", cwd)
+    if plan is not None:
+        _agrees(members.path(plan, kind, path, cwd), plan, f"{kind}(/{path})", cwd)
 
 
 HOST_LABELS = ["a", "b", "ab", "x-y", "0"]
@@ -86,12 +92,10 @@ host = st.lists(st.sampled_from(HOST_LABELS), min_size=1, max_size=4).map(".".jo
 @given(st.lists(web_entry, max_size=4), host)
 def test_host_member_is_the_provers_answer(entries: list[str], name: str) -> None:
     plan = _plan(entries)
-    if plan is None:
-        return
-    found = members.host(plan, name)  # type: ignore[arg-type]
-    assert not isinstance(found, members.Outside)
-    event("covered" if found else "not covered")
-    assert found == _prover(plan, f"WebFetch(domain:{name})")
+    if plan is not None:
+        found = members.host(plan, name)
+        assert not isinstance(found, members.Outside)
+        _agrees(found, plan, f"WebFetch(domain:{name})")
 
 
 NAMES = ["a", "b", "ab", "general-purpose", "a:b", "a b", "a/b", "/a", "A", "é", "a.b"]
@@ -106,15 +110,9 @@ name_entry = st.builds(lambda tool, content, bare: tool if bare else f"{tool}({c
        st.sampled_from(NAMES))
 def test_name_member_is_the_provers_answer(entries: list[str], tool: str, name: str) -> None:
     plan = _plan(entries)
-    if plan is None:
-        return
-    lookup = members.agent_type if tool == "Agent" else members.skill
-    found = lookup(plan, name)  # type: ignore[arg-type]
-    if isinstance(found, members.Outside):
-        event("outside the fragment")
-        return
-    event("covered" if found else "not covered")
-    assert found == _prover(plan, f"{tool}({name})")
+    if plan is not None:
+        lookup = members.agent_type if tool == "Agent" else members.skill
+        _agrees(lookup(plan, name), plan, f"{tool}({name})")
 
 
 MCP_PARTS = ["a", "b", "a_b", "a__b", "a_", "_b", "*", "get_*", "get_issue", ""]
@@ -127,14 +125,8 @@ mcp_name = st.builds(lambda server, tool: "mcp__" + server + ("" if tool is None
 @given(st.lists(mcp_name, max_size=5), mcp_name)
 def test_mcp_member_is_the_provers_answer(entries: list[str], name: str) -> None:
     plan = _plan(entries)
-    if plan is None:
-        return
-    found = members.mcp_tool(plan, name)  # type: ignore[arg-type]
-    if isinstance(found, members.Outside):
-        event("outside the fragment")
-        return
-    event("covered" if found else "not covered")
-    assert found == _prover(plan, name)
+    if plan is not None:
+        _agrees(members.mcp_tool(plan, name), plan, name)
 
 
 def test_the_runtimes_path_readings() -> None:
