@@ -117,10 +117,9 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
     # proved as a submitted entry.
     from . import members  # the domains' members: a plain shell call needs none of them
 
-    found = members.OUTSIDE if tree else members.path(plan, kind, absolute, cwd)
     entry = f"{kind}(/{absolute.rstrip('/') + '/**' if tree else absolute})"
-    if isinstance(found, members.Outside):
-        found = plan.prove(entry, cwd).covered_by
+    found = plan.lookup(entry, None if tree else (
+        lambda: members.path(plan, kind, absolute, cwd)), cwd)
     if found is None and tool != kind:
         found = bare_tool(plan, tool, cwd)
     if found is not None:
@@ -199,10 +198,9 @@ def web(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str |
         host, problem = _host(url)
         if host is None:
             return outside("not_covered", problem, url)
-        found = members.host(plan, host)
         entry = f"WebFetch(domain:{host})"
-        if isinstance(found, members.Outside):
-            found = plan.prove(entry, cwd).covered_by
+        # lookup calls the member at once, in this iteration
+        found = plan.lookup(entry, lambda: members.host(plan, host), cwd)  # noqa: B023
         if found is None:
             return outside(denied(plan, entry, cwd, "unknown"), "no approved entry allows "
                            f"fetching from {host!r}", host)
@@ -237,9 +235,8 @@ def named(spec: Spec, value: object, plan: CallPlan) -> Judged:
 
     entry = f"{spec.tool}({value})"
     lookup = members.agent_type if spec.domain == "agent" else members.skill
-    found = lookup(plan, value) if spec.tool in ("Agent", "Skill") else members.OUTSIDE
-    if isinstance(found, members.Outside):
-        found = plan.prove(entry).covered_by
+    found = plan.lookup(entry, (lambda: lookup(plan, value))
+                        if spec.tool in ("Agent", "Skill") else None)
     if found is None:
         return outside("not_covered", f"no approved entry allows the {spec.domain} {value!r}",
                         value)
@@ -251,8 +248,9 @@ def whole(tool: str, plan: CallPlan) -> Judged:
     other tool covered by its bare grant."""
     from . import members
 
-    found = members.mcp_tool(plan, tool) if vocabulary.is_mcp(tool) else members.OUTSIDE
-    if isinstance(found, members.Outside):
+    if vocabulary.is_mcp(tool):
+        found = plan.lookup(tool, lambda: members.mcp_tool(plan, tool))
+    else:
         found = bare_tool(plan, tool)
     if found is None:
         return outside("not_covered", f"no approved entry allows the tool {tool!r}", tool)

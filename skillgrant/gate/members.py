@@ -23,18 +23,9 @@ from ..domains import agent, mcp, pathpattern, web
 from ..domains import command as command_domain
 from ..grants import Grant, parse_grant
 from ..limits import MAX_ENTRY_LENGTH
-from .verdict import CallPlan
+from .verdict import OUTSIDE, CallPlan, Found, Outside
 
-
-class Outside:
-    """The answer for a value no ``member`` decides: the caller proves the singleton entry."""
-
-    __slots__ = ()
-
-
-OUTSIDE: Final = Outside()
-#: A member's answer: the covering entry, None, or OUTSIDE.
-Found = str | Outside | None
+__all__ = ["OUTSIDE", "Found", "Outside", "agent_type", "host", "mcp_tool", "path", "skill"]
 
 #: Characters that keep an entry from the screening's plain reading, or that a domain reads
 #: as pattern syntax: control characters (C0, DEL, C1), parentheses, backslashes, wildcards,
