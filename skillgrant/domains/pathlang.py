@@ -292,11 +292,10 @@ class FirstMatch:
         self.indexes = indexes
         self.expression = re.compile("|".join(alternatives)) if alternatives else None
 
-    def first(self, parts: Parts) -> int | None:
-        """The index of the first pattern matching ``parts`` (non-empty parts without
-        ``sep``), or None."""
+    def first(self, value: str) -> int | None:
+        """The index of the first pattern matching the concrete ``value``: its parts, each
+        non-empty and written after ``sep`` (``/a/b``, ``.a.b``); or None."""
         found = None
-        value = self.sep + self.sep.join(parts)
         rest = self.rest
         if self.expression is not None and len(value) > _MAX_EXPRESSION_VALUE:
             rest = self.everything
@@ -304,12 +303,14 @@ class FirstMatch:
             hit = self.expression.fullmatch(value)
             if hit is not None:
                 found = self.indexes[int(hit.lastgroup[1:])]  # type: ignore[index]
-        budget = Budget()
-        for order, index, items in rest:
-            if found is not None and order > found[0]:
-                break
-            if matches(items, parts, budget):
-                return index
+        if rest:
+            parts = value[1:].split(self.sep)
+            budget = Budget()
+            for order, index, items in rest:
+                if found is not None and order > found[0]:
+                    break
+                if matches(items, parts, budget):
+                    return index
         return None if found is None else found[1]
 
 

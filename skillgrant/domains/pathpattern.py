@@ -202,13 +202,13 @@ def member_side(approved: Sequence[Grant], indexes: Sequence[int],
     return MemberSide(outright_side(approved, indexes), FirstMatch(rooted, "/"))
 
 
-def member(side: MemberSide, content: str, parts: Parts) -> int | None:
+def member(side: MemberSide, content: str) -> int | None:
     """The index of the approved grant that covers the absolute path ``content`` (written
-    ``//a/b``, split into ``parts``), as ``path.decide`` names it for the submitted grant with
-    that content: the first tool-wide or identical grant, else the first member matching it.
-    The caller keeps ``content`` inside the fragment ``compile_pattern`` decides as a literal
-    (``plain_path``); no parts (``//``) is covered outright only."""
+    ``//a/b``), as ``path.decide`` names it for the submitted grant with that content: the
+    first tool-wide or identical grant, else the first member matching it. The caller keeps
+    ``content`` inside the fragment ``compile_pattern`` decides as a literal (no empty, ``.``
+    or ``..`` part, no pattern syntax); ``//`` alone is covered outright only."""
     found = side.outright.get(content)
-    if found is not None or not parts:
+    if found is not None or content == "//":
         return found
-    return side.rooted.first(parts)
+    return side.rooted.first(content[1:])

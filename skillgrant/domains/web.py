@@ -172,4 +172,4 @@ def member(side: MemberSide, host: str) -> int | None:
     found = side.outright.get(PREFIX + host)
     if found is not None:
         return found
-    return side.usable.first(tuple(host.split(".")))
+    return side.usable.first("." + host)

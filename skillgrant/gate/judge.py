@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from .. import vocabulary
+from . import members
 from .guards import guarded_path
 from .shellnodes import HARMLESS_TARGETS
 from .tools import Spec, argument, arguments
@@ -115,8 +116,6 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
             return through
     # A concrete path is a member of the plan's path grants (one lookup); a tree is a pattern,
     # proved as a submitted entry.
-    from . import members  # the domains' members: a plain shell call needs none of them
-
     entry = f"{kind}(/{absolute.rstrip('/') + '/**' if tree else absolute})"
     found = plan.lookup(entry, None if tree else (
         lambda: members.path(plan, kind, absolute, cwd)), cwd)
@@ -190,8 +189,6 @@ def web(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str |
         urls.extend(_URL_IN_TEXT.findall(prompt))
     if not urls or not all(isinstance(u, str) for u in urls):
         return outside("invalid", "the call has no URL", None)
-    from . import members
-
     parts = []
     for url in urls:
         assert isinstance(url, str)
@@ -231,8 +228,6 @@ def named(spec: Spec, value: object, plan: CallPlan) -> Judged:
     if _PATTERN_CHARS.search(value) or "\n" in value:
         return outside("unknown", f"the {spec.domain} name {value!r} holds pattern syntax",
                         value)
-    from . import members
-
     entry = f"{spec.tool}({value})"
     lookup = members.agent_type if spec.domain == "agent" else members.skill
     found = plan.lookup(entry, (lambda: lookup(plan, value))
@@ -246,8 +241,6 @@ def named(spec: Spec, value: object, plan: CallPlan) -> Judged:
 def whole(tool: str, plan: CallPlan) -> Judged:
     """A tool judged by its name alone: an MCP tool a member of the approved MCP names, any
     other tool covered by its bare grant."""
-    from . import members
-
     if vocabulary.is_mcp(tool):
         found = plan.lookup(tool, lambda: members.mcp_tool(plan, tool))
     else:

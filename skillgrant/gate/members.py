@@ -31,6 +31,9 @@ __all__ = ["OUTSIDE", "Found", "Outside", "agent_type", "host", "mcp_tool", "pat
 #: as pattern syntax: control characters (C0, DEL, C1), parentheses, backslashes, wildcards,
 #: brackets and braces.
 _NOT_PLAIN: Final = re.compile(r"[\x00-\x1f\x7f-\x9f()\\*?\[\]{}]")
+#: A path the path domain does not read as a plain literal: ``_NOT_PLAIN``, an empty, ``.`` or
+#: ``..`` part, or a trailing blank (gitignore drops it; ``str.strip``'s blanks).
+_NOT_PLAIN_PATH: Final = re.compile(rf"{_NOT_PLAIN.pattern}|//|/\.\.?(?:/|\Z)|\s\Z|./\Z")
 #: An agent type or MCP tool name as runtimes spell them.
 _PLAIN_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@+-]*")
 #: A skill name read as a command's single word: no blank, quote or shell syntax.
@@ -43,17 +46,14 @@ _EDIT: Final = Grant("Edit", "Edit", "x")
 def path(plan: CallPlan, kind: str, absolute: str, cwd: str | None) -> Found:
     """The approved entry covering ``kind`` (``Read`` or ``Edit``) of the normalized absolute
     path ``absolute``, as proving ``kind(/absolute)`` names it; None, or ``OUTSIDE``."""
+    if (len(absolute) + len(kind) + 3 > MAX_ENTRY_LENGTH or not absolute.startswith("/")
+            or _NOT_PLAIN_PATH.search(absolute)):
+        return OUTSIDE
     content = "/" + absolute
-    if (len(content) + len(kind) + 2 > MAX_ENTRY_LENGTH or _NOT_PLAIN.search(content)
-            or content != content.strip() or not absolute.startswith("/")):
-        return OUTSIDE
     entries, reads, edits = plan.kept(("paths", cwd), lambda: _path_sides(plan, cwd))
-    parts = tuple(absolute[1:].split("/")) if absolute != "/" else ()
-    if "" in parts or "." in parts or ".." in parts:
-        return OUTSIDE
-    found = pathpattern.member(reads, content, parts)
+    found = pathpattern.member(reads, content)
     if kind == "Edit" and found is not None:  # an Edit grant must allow editing it as well
-        found = pathpattern.member(edits, content, parts)
+        found = pathpattern.member(edits, content)
     return None if found is None else entries[found]
 
 
