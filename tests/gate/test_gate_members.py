@@ -76,6 +76,39 @@ def test_path_member_is_the_provers_answer(entries: list[str], dirs: dict[str, s
         _agrees(members.path(plan, kind, path, cwd), plan, f"{kind}(/{path})", cwd)
 
 
+def _instance(pattern: str, fills: list[str], dirs: dict[str, str], cwd: str) -> str:
+    """A concrete absolute path the path ``pattern`` is written to allow (its base directory
+    put in front, each star and ``**`` filled from ``fills``): often covered, so the covering
+    entry the member names is compared, not only its absence."""
+    anchor = next((a for a in ("//", "~/", "/") if pattern.startswith(a)), "")
+    base = {"//": "", "~/": dirs.get("home", "/h"), "/": dirs.get("root", "/r")}.get(anchor, cwd)
+    parts = [p for p in pattern[len(anchor):].removeprefix("./").split("/") if p]
+    filled = [fills[i % len(fills)] if p == "**" else p.replace("*", fills[i % len(fills)])
+              for i, p in enumerate(parts)]
+    return (base.rstrip("/") + "/" + "/".join(f for f in filled if f)).replace("//", "/")
+
+
+plain_path_entry = st.builds(
+    lambda tool, anchor, parts, slash: f"{tool}({anchor}{'/'.join(parts)}{slash})",
+    st.sampled_from(["Read", "Edit"]), st.sampled_from(ANCHORS),
+    st.lists(st.sampled_from(["a", "b", "*", "a*", "*.ts", "**", "é"]), min_size=1, max_size=3),
+    st.sampled_from(["", "", "/"]))
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.lists(plain_path_entry, min_size=1, max_size=4), base_dirs,
+       st.sampled_from(DIRECTORIES), st.lists(st.sampled_from(["", "a", "x", "a/b", "é"]),
+                                              min_size=1, max_size=3),
+       st.sampled_from(["Read", "Edit"]))
+def test_path_member_on_paths_the_plan_names(entries: list[str], dirs: dict[str, str], cwd: str,
+                                             fills: list[str], kind: str) -> None:
+    plan = _plan(entries, dirs)
+    pattern = entries[0].partition("(")[2].removesuffix(")")
+    if plan is not None:
+        path = _instance(pattern, fills, dirs, cwd)
+        _agrees(members.path(plan, kind, path, cwd), plan, f"{kind}(/{path})", cwd)
+
+
 HOST_LABELS = ["a", "b", "ab", "x-y", "0"]
 host_pattern = st.builds(
     lambda lead, labels, dot: lead + ".".join(labels) + dot,
