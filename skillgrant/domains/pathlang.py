@@ -258,10 +258,11 @@ def cover(
     return first, tuple(dict.fromkeys(i for i in rest if i != first))
 
 
-#: Stars (``**`` items included) a ``FirstMatch`` expression holds for one pattern at most, and
-#: the longest value it reads: each star multiplies the backtracking a regular expression may
-#: do on a long value, so a pattern with more, or a longer value, is matched by ``matches``
-#: (linear in the value) instead.
+#: Stars (``**`` items included, one of them at most) a ``FirstMatch`` expression holds for one
+#: pattern at most, and the longest value it reads (and literal text a pattern in it holds):
+#: each star multiplies the backtracking a regular expression may do on a long value, and a
+#: long literal the time it takes to build, so a pattern with more, or a longer value, is
+#: matched by ``matches`` (linear in the value) instead.
 _MAX_EXPRESSION_STARS: Final = 2
 _MAX_EXPRESSION_VALUE: Final = 256
 
@@ -284,7 +285,9 @@ class FirstMatch:
         self.rest: list[tuple[int, int, Items]] = []  # (order, index, items) matched slowly
         for order, (index, items) in enumerate(patterns):
             stars = sum(1 if isinstance(i, AnyParts) else i.stars for i in items)
-            if stars > _MAX_EXPRESSION_STARS:
+            anys = sum(isinstance(i, AnyParts) for i in items)
+            chars = sum(len(s) for i in items if isinstance(i, Glob) for s in i.segments)
+            if stars > _MAX_EXPRESSION_STARS or anys > 1 or chars > _MAX_EXPRESSION_VALUE:
                 self.rest.append((order, index, items))
                 continue
             alternatives.append(f"(?P<p{len(indexes)}>{_expression(items, sep)})")

@@ -21,6 +21,7 @@ from typing import Final, TypeVar
 
 from ..domains import agent, mcp, pathpattern, web
 from ..domains import command as command_domain
+from ..domains.base import OverBudget
 from ..grants import Grant, parse_grant
 from ..limits import MAX_ENTRY_LENGTH
 from .verdict import OUTSIDE, CallPlan, Found, Outside
@@ -51,9 +52,12 @@ def path(plan: CallPlan, kind: str, absolute: str, cwd: str | None) -> Found:
         return OUTSIDE
     content = "/" + absolute
     entries, reads, edits = plan.kept(("paths", cwd), lambda: _path_sides(plan, cwd))
-    found = pathpattern.member(reads, content)
-    if kind == "Edit" and found is not None:  # an Edit grant must allow editing it as well
-        found = pathpattern.member(edits, content)
+    try:
+        found = pathpattern.member(reads, content)
+        if kind == "Edit" and found is not None:  # an Edit grant must allow editing it too
+            found = pathpattern.member(edits, content)
+    except OverBudget:  # the prover decides, within its own budget (review F1)
+        return OUTSIDE
     return None if found is None else entries[found]
 
 
@@ -79,7 +83,10 @@ def host(plan: CallPlan, name: str) -> Found:
     if len(name) + 24 > MAX_ENTRY_LENGTH:
         return OUTSIDE
     entries, side = plan.kept(("web",), lambda: _side(plan, "WebFetch", web.member_side))
-    found = web.member(side, name)
+    try:
+        found = web.member(side, name)
+    except OverBudget:
+        return OUTSIDE
     return None if found is None else entries[found]
 
 
@@ -102,7 +109,10 @@ def mcp_tool(plan: CallPlan, name: str) -> Found:
             or mcp.split_name(name)[1] is None:
         return OUTSIDE
     entries, side = plan.kept(("mcp",), lambda: _side(plan, "mcp__x", mcp.member_side))
-    found = mcp.member(side, name)
+    try:
+        found = mcp.member(side, name)
+    except OverBudget:
+        return OUTSIDE
     return None if found is None else entries[found]
 
 

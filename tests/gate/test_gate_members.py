@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from skillgrant.errors import PlanError
 from skillgrant.gate import members
+from skillgrant.gate.call import check_call
 from skillgrant.gate.verdict import CallPlan, call_plan
 
 EXAMPLES = examples(1000)
@@ -188,3 +189,12 @@ def test_long_values_and_starry_patterns_match_by_the_automaton() -> None:
         assert members.path(plan, "Read", path, None) == _prover(plan, f"Read(/{path})"), path
     assert members.path(plan, "Read", long, None) == "Read(//a/**/b/**/c/**)"
     assert members.path(plan, "Read", "/x/" + "ab" * 200, None) == "Read(//x/*a*a*a*)"
+
+
+def test_a_lookup_past_its_budget_is_left_to_the_prover() -> None:
+    """Review F1: sixty ``**`` patterns against an 8,000-character path run the automaton past
+    its budget; the member leaves the path to the prover, whose answer is a denial."""
+    plan = call_plan([f"Read(//**/dir{i}/**)" for i in range(60)])
+    path = "/" + "/".join(["a"] * 4000)
+    assert members.path(plan, "Read", path, "/w") is members.OUTSIDE
+    assert check_call("Read", {"file_path": path}, plan, cwd="/w").status == "unknown"
