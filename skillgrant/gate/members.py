@@ -21,6 +21,7 @@ from typing import Final, TypeVar
 
 from ..domains import agent, mcp, pathpattern, web
 from ..domains import command as command_domain
+from ..domains import skill as skill_domain
 from ..domains.base import OverBudget
 from ..grants import Grant, parse_grant
 from ..limits import MAX_ENTRY_LENGTH
@@ -117,11 +118,15 @@ def mcp_tool(plan: CallPlan, name: str) -> Found:
 
 
 def skill(plan: CallPlan, name: str) -> Found:
-    """The approved entry covering the skill ``name``, as proving ``Skill(name)`` names it (the
-    plan's own vocabulary reads Skill grants as command patterns: the tool-wide grant, else
-    the first whose language holds it, ``command.member``); None, or ``OUTSIDE``."""
+    """The approved entry covering the skill ``name``: the plan's own vocabulary reads
+    ``Skill(…)`` as a command pattern (the tool-wide grant, else the first pattern holding the
+    name, ``command.member``), as proving ``Skill(name)`` does; or None. Stricter than that
+    proof in two ways (review F2): a rule with a star other than a trailing `` *`` or ``:*``
+    covers nothing, as Claude Code reads it (``skill.inert_reason``: ``Skill(x*)`` would hold
+    ``xevil`` as a command pattern); and a name with other characters than letters, digits and
+    ``_.:@+/-`` (a blank, shell syntax), which no skill has, is never covered."""
     if len(name) > 256 or not _PLAIN_SKILL.fullmatch(name):
-        return OUTSIDE
+        return None
     entries, side = plan.kept(("skill",), lambda: _skill_side(plan))
     found = command_domain.tool_wide(side)
     if found is None:  # no name here is identical to a grant decided by identity only
@@ -130,10 +135,15 @@ def skill(plan: CallPlan, name: str) -> Found:
 
 
 def _skill_side(plan: CallPlan) -> tuple[tuple[str, ...], object]:
+    """The Skill rules that grant something under Claude Code's reading, compiled as command
+    patterns."""
     prepared = plan.prepared()
     grant = parse_grant("Skill(x)")
-    side = command_domain.compiled_side(prepared.grants(grant), prepared.context(), grant.key)
-    return tuple(a.entry for a in prepared.candidates(grant)), side
+    kept = [(a.entry, g) for a, g in zip(prepared.candidates(grant), prepared.grants(grant),
+                                         strict=True)
+            if skill_domain.inert_reason(g) is None]
+    side = command_domain.compiled_side([g for _, g in kept], prepared.context(), grant.key)
+    return tuple(e for e, _ in kept), side
 
 
 def _side(plan: CallPlan, entry: str, build: Callable[[Sequence[Grant]], T]

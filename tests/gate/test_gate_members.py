@@ -13,14 +13,18 @@ matching at any depth, ``**``, trailing ``/``, pattern syntax the prover does no
 
 from __future__ import annotations
 
+import re
+
 from examples import examples
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from skillgrant.domains import skill as skill_domain
 from skillgrant.errors import PlanError
 from skillgrant.gate import members
 from skillgrant.gate.call import check_call
 from skillgrant.gate.verdict import CallPlan, call_plan
+from skillgrant.grants import parse_grant
 
 EXAMPLES = examples(1000)
 
@@ -144,9 +148,32 @@ name_entry = st.builds(lambda tool, content, bare: tool if bare else f"{tool}({c
        st.sampled_from(NAMES))
 def test_name_member_is_the_provers_answer(entries: list[str], tool: str, name: str) -> None:
     plan = _plan(entries)
-    if plan is not None:
-        lookup = members.agent_type if tool == "Agent" else members.skill
-        _agrees(lookup(plan, name), plan, f"{tool}({name})")
+    if plan is None:
+        return
+    if tool == "Agent":
+        _agrees(members.agent_type(plan, name), plan, f"Agent({name})")
+        return
+    # Skill (review F2): the prover's answer on the plan without the rules Claude Code reads
+    # as granting nothing (a star other than a trailing ' *' or ':*'), and no name of
+    # characters no skill name holds.
+    granting = _plan([e for e in entries if not e.startswith("Skill(")
+                      or skill_domain.inert_reason(parse_grant(e)) is None])
+    found = members.skill(plan, name)
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.:@+/-]*", name) or granting is None:
+        assert found is None
+        return
+    _agrees(found, granting, f"Skill({name})")
+
+
+def test_a_skill_rule_claude_code_reads_as_nothing_covers_no_skill() -> None:
+    """Review F2: ``Skill(x*)`` grants nothing under Claude Code (docs/runtime-conformance.md),
+    though as a command pattern it would hold ``xevil``; the gate covers no skill by it."""
+    for rule, name in (("Skill(x*)", "xevil"), ("Skill(*x)", "evilx"), ("Skill(x/*)", "x/evil"),
+                       ("Skill(x**)", "x:evil")):
+        assert check_call("Skill", {"skill": name}, [rule]).status == "not_covered", rule
+    assert check_call("Skill", {"skill": "x y"}, ["Skill(x *)"]).status == "not_covered"
+    assert check_call("Skill", {"skill": "x"}, ["Skill(x *)", "Skill(x*)"]).covered_by == (
+        "Skill(x *)",)
 
 
 MCP_PARTS = ["a", "b", "a_b", "a__b", "a_", "_b", "*", "get_*", "get_issue", ""]
