@@ -83,12 +83,7 @@ def host(plan: CallPlan, name: str) -> Found:
     ``OUTSIDE``."""
     if len(name) + 24 > MAX_ENTRY_LENGTH:
         return OUTSIDE
-    entries, side = plan.kept(("web",), lambda: _side(plan, "WebFetch", web.member_side))
-    try:
-        found = web.member(side, name)
-    except OverBudget:
-        return OUTSIDE
-    return None if found is None else entries[found]
+    return _looked_up(plan, "WebFetch", web.member_side, web.member, name)
 
 
 def agent_type(plan: CallPlan, value: str) -> Found:
@@ -96,9 +91,7 @@ def agent_type(plan: CallPlan, value: str) -> Found:
     it; None, or ``OUTSIDE``."""
     if len(value) > 256 or not _PLAIN_NAME.fullmatch(value):
         return OUTSIDE
-    entries, side = plan.kept(("agent",), lambda: _side(plan, "Agent", agent.member_side))
-    found = agent.member(side, value)
-    return None if found is None else entries[found]
+    return _looked_up(plan, "Agent", agent.member_side, agent.member, value)
 
 
 def mcp_tool(plan: CallPlan, name: str) -> Found:
@@ -109,12 +102,7 @@ def mcp_tool(plan: CallPlan, name: str) -> Found:
     if len(name) > 256 or not _PLAIN_NAME.fullmatch(name) or mcp.is_inert(name) \
             or mcp.split_name(name)[1] is None:
         return OUTSIDE
-    entries, side = plan.kept(("mcp",), lambda: _side(plan, "mcp__x", mcp.member_side))
-    try:
-        found = mcp.member(side, name)
-    except OverBudget:
-        return OUTSIDE
-    return None if found is None else entries[found]
+    return _looked_up(plan, "mcp__x", mcp.member_side, mcp.member, name)
 
 
 def skill(plan: CallPlan, name: str) -> Found:
@@ -144,6 +132,19 @@ def _skill_side(plan: CallPlan) -> tuple[tuple[str, ...], object]:
             if skill_domain.inert_reason(g) is None]
     side = command_domain.compiled_side([g for _, g in kept], prepared.context(), grant.key)
     return tuple(e for e, _ in kept), side
+
+
+def _looked_up(plan: CallPlan, entry: str, build: Callable[[Sequence[Grant]], T],
+               member: Callable[[T, str], int | None], value: str) -> Found:
+    """``member`` of ``value`` on the side ``build`` makes of the plan's candidates for
+    ``entry``'s tool (kept with the plan): the approved entry it names, None, or ``OUTSIDE``
+    when the lookup runs past its budget (the prover decides, within its own)."""
+    entries, side = plan.kept((entry,), lambda: _side(plan, entry, build))
+    try:
+        found = member(side, value)
+    except OverBudget:
+        return OUTSIDE
+    return None if found is None else entries[found]
 
 
 def _side(plan: CallPlan, entry: str, build: Callable[[Sequence[Grant]], T]
