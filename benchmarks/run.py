@@ -666,6 +666,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--sizes", default="1000,10000,100000",
                         help="batch sizes, comma-separated (default: 1000,10000,100000)")
     args = parser.parse_args(argv)
+    args.sections = [name.replace("_", "-") for name in args.sections]  # gate_bash: gate-bash
     unknown = [name for name in args.sections if name not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")

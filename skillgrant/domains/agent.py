@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..grants import Grant
-from .base import Context, Outcome, covered_outright, same_tool
+from .base import Context, Outcome, OutrightSide, covered_outright, outright_side, same_tool
 from .cover import choose_filler
 
 # Only Agent grants cover Agent grants.
@@ -32,3 +32,14 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
                        "a wildcard the runtime documents")
     return Outcome("not_covered", f"agent type {agent_type!r} is not approved",
                    witness=agent_type)
+
+
+def member_side(approved: Sequence[Grant]) -> OutrightSide:
+    """The approved Agent grants compiled for concrete agent types (``member``)."""
+    return outright_side(approved)
+
+
+def member(side: OutrightSide, agent_type: str) -> int | None:
+    """The index of the approved grant covering the concrete ``agent_type`` (no ``*``), as
+    ``decide`` names it: the first tool-wide or identical grant."""
+    return side.get(agent_type)

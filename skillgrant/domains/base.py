@@ -207,6 +207,31 @@ def covered_outright(
     return None
 
 
+class OutrightSide(NamedTuple):
+    """``covered_outright`` compiled once for concrete values: the first index holding each
+    content that comes before the first tool-wide grant, and that tool-wide grant's index."""
+
+    same: Mapping[str, int]
+    tool_wide: int | None
+
+    def get(self, content: str) -> int | None:
+        """The index ``covered_outright`` names for a submitted grant with ``content``."""
+        found = self.same.get(content)
+        return self.tool_wide if found is None else found
+
+
+def outright_side(approved: Sequence[Grant], indexes: Sequence[int] | None = None
+                  ) -> OutrightSide:
+    """The ``OutrightSide`` of the approved grants at ``indexes`` (all, by default), in order."""
+    same: dict[str, int] = {}
+    for index in range(len(approved)) if indexes is None else indexes:
+        grant = approved[index]
+        if grant.content is None:
+            return OutrightSide(same, index)
+        same.setdefault(grant.content, index)
+    return OutrightSide(same, None)
+
+
 def covered_or_compiled(
     submitted: Grant,
     approved: Sequence[Grant],

@@ -225,6 +225,12 @@ def whole_command(side: object, command: str) -> int | None:
     return side.tool_wide
 
 
+def tool_wide(side: object) -> int | None:
+    """The first approved grant allowing every command, or None."""
+    assert isinstance(side, _ApprovedSide)
+    return side.tool_wide
+
+
 def member(side: object, command: str) -> int | None:
     """The first approved grant whose language holds the concrete ``command``, decided by its
     language (those decided by identity hold no concrete command here)."""

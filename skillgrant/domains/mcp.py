@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from ..grants import Grant
 from ..vocabulary import MCP_PREFIX
-from .base import Context, Glob, Outcome
+from .base import Budget, Context, Glob, Outcome
 from .cover import union_cover
 
 
@@ -84,3 +84,25 @@ def decide(submitted: Grant, approved: Sequence[Grant], context: Context) -> Out
                        "one way, but an approved name's server/tool boundary can be read two "
                        "ways, so it is no certain witness")
     return Outcome("not_covered", f"MCP tool {witness!r} is not approved", witness=witness)
+
+
+#: Approved MCP names compiled for concrete tool names (``member``): each, in order, with its
+#: language (None for a name whose server/tool boundary reads two ways).
+MemberSide = tuple[tuple[int, str, Glob | None], ...]
+
+
+def member_side(approved: Sequence[Grant]) -> MemberSide:
+    return tuple((i, a.key, None if ambiguous_boundary(a.key) else language(a.key))
+                 for i, a in enumerate(approved))
+
+
+def member(side: MemberSide, name: str) -> int | None:
+    """The index of the approved name covering the concrete MCP tool ``name`` (no ``*``, not
+    inert), as ``decide`` names it: the first identical name, else (when its boundary reads
+    one way) the first whose language holds it."""
+    same = next((i for i, key, _ in side if key == name), None)
+    if same is not None or ambiguous_boundary(name):
+        return same
+    budget = Budget()
+    return next((i for i, _, glob in side if glob is not None and glob.matches(name, budget)),
+                None)

@@ -256,3 +256,74 @@ def cover(
         covering.append(found)
     first, *rest = covering
     return first, tuple(dict.fromkeys(i for i in rest if i != first))
+
+
+#: Stars (``**`` items included, one of them at most) a ``FirstMatch`` expression holds for one
+#: pattern at most, and the longest value it reads (and literal text a pattern in it holds):
+#: each star multiplies the backtracking a regular expression may do on a long value, and a
+#: long literal the time it takes to build, so a pattern with more, or a longer value, is
+#: matched by ``matches`` (linear in the value) instead.
+_MAX_EXPRESSION_STARS: Final = 2
+_MAX_EXPRESSION_VALUE: Final = 256
+
+
+class FirstMatch:
+    """Which of several patterns (each with an index, in order) first matches a concrete
+    value: one regular expression over the value joined with ``sep`` (``/a/b``, ``.a.b``), an
+    alternative per pattern (the first that matches wins, as a loop over ``matches`` finds
+    it), and ``matches`` for the patterns with many stars."""
+
+    __slots__ = ("everything", "expression", "indexes", "rest", "sep")
+
+    def __init__(self, patterns: Iterable[tuple[int, Items]], sep: str) -> None:
+        self.sep = sep
+        patterns = list(patterns)
+        self.everything = [(order, index, items)
+                           for order, (index, items) in enumerate(patterns)]
+        alternatives: list[str] = []
+        indexes: list[tuple[int, int]] = []  # (order, index) of each alternative
+        self.rest: list[tuple[int, int, Items]] = []  # (order, index, items) matched slowly
+        for order, (index, items) in enumerate(patterns):
+            stars = sum(1 if isinstance(i, AnyParts) else i.stars for i in items)
+            anys = sum(isinstance(i, AnyParts) for i in items)
+            chars = sum(len(s) for i in items if isinstance(i, Glob) for s in i.segments)
+            if stars > _MAX_EXPRESSION_STARS or anys > 1 or chars > _MAX_EXPRESSION_VALUE:
+                self.rest.append((order, index, items))
+                continue
+            alternatives.append(f"(?P<p{len(indexes)}>{_expression(items, sep)})")
+            indexes.append((order, index))
+        self.indexes = indexes
+        self.expression = re.compile("|".join(alternatives)) if alternatives else None
+
+    def first(self, value: str) -> int | None:
+        """The index of the first pattern matching the concrete ``value``: its parts, each
+        non-empty and written after ``sep`` (``/a/b``, ``.a.b``); or None."""
+        found = None
+        rest = self.rest
+        if self.expression is not None and len(value) > _MAX_EXPRESSION_VALUE:
+            rest = self.everything
+        elif self.expression is not None:
+            hit = self.expression.fullmatch(value)
+            if hit is not None:
+                found = self.indexes[int(hit.lastgroup[1:])]  # type: ignore[index]
+        if rest:
+            parts = value[1:].split(self.sep)
+            budget = Budget()
+            for order, index, items in rest:
+                if found is not None and order > found[0]:
+                    break
+                if matches(items, parts, budget):
+                    return index
+        return None if found is None else found[1]
+
+
+def _expression(items: Items, sep: str) -> str:
+    """A regular expression for ``items`` over a value written ``sep`` before each part."""
+    separator, part = re.escape(sep), f"[^{re.escape(sep)}]"
+    written = []
+    for item in items:
+        if isinstance(item, AnyParts):
+            written.append(f"(?:{separator}{part}+)*")
+        else:
+            written.append(separator + f"{part}*".join(map(re.escape, item.segments)))
+    return "".join(written)

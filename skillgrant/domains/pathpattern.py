@@ -24,12 +24,23 @@ nothing by its language (``NO_PATHS``, the bottom), only an identical entry.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Final, Literal, NamedTuple
 
-from .base import Undecided
-from .pathlang import ANY_PART, ANY_PARTS, AnyParts, Items, Parts, collapse, part_glob
+from ..grants import Grant
+from .base import OutrightSide, Undecided, outright_side
+from .pathlang import (
+    ANY_PART,
+    ANY_PARTS,
+    AnyParts,
+    FirstMatch,
+    Items,
+    Parts,
+    collapse,
+    literal,
+    part_glob,
+)
 
 Anchor = Literal["abs", "home", "root", "cwd"]
 
@@ -164,3 +175,40 @@ def base_directories(raw: Mapping[str, str]) -> tuple[dict[str, Parts], list[str
                 parts.append(part)
         bases[key] = tuple(parts)
     return bases, problems
+
+
+class MemberSide(NamedTuple):
+    """Approved path grants compiled for concrete paths (``member``): what ``covered_outright``
+    finds, and each decided member that is not for directories only, rooted at ``/`` (one whose
+    base directory is not known is left out: it covers no absolute path), in order."""
+
+    outright: OutrightSide
+    rooted: FirstMatch
+
+
+def member_side(approved: Sequence[Grant], indexes: Sequence[int],
+                base_dirs: Mapping[str, str]) -> MemberSide:
+    """The ``MemberSide`` of the approved grants at ``indexes`` under ``base_dirs``."""
+    bases, _ = base_directories(base_dirs)
+    rooted: list[tuple[int, Items]] = []
+    for index in indexes:
+        compiled = compile_pattern(approved[index].content)
+        if not isinstance(compiled, PathPattern):
+            continue  # outside the fragment: it covers only an identical content (outright)
+        for each in members(compiled):
+            base = () if each.anchor == "abs" else bases.get(each.anchor)
+            if not each.dir_only and base is not None:
+                rooted.append((index, (*map(literal, base), *each.items)))
+    return MemberSide(outright_side(approved, indexes), FirstMatch(rooted, "/"))
+
+
+def member(side: MemberSide, content: str) -> int | None:
+    """The index of the approved grant that covers the absolute path ``content`` (written
+    ``//a/b``), as ``path.decide`` names it for the submitted grant with that content: the
+    first tool-wide or identical grant, else the first member matching it. The caller keeps
+    ``content`` inside the fragment ``compile_pattern`` decides as a literal (no empty, ``.``
+    or ``..`` part, no pattern syntax); ``//`` alone is covered outright only."""
+    found = side.outright.get(content)
+    if found is not None or content == "//":
+        return found
+    return side.rooted.first(content[1:])

@@ -24,13 +24,23 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..grants import Grant
-from .base import Budget, Context, Outcome, Undecided, covered_or_compiled, same_tool
+from .base import (
+    Budget,
+    Context,
+    Outcome,
+    OutrightSide,
+    Undecided,
+    covered_or_compiled,
+    outright_side,
+    same_tool,
+)
 from .pathlang import (
     ANY_PART,
     ANY_PARTS,
+    FirstMatch,
     Items,
     Parts,
     cover,
@@ -139,3 +149,27 @@ def _uncovered(pattern: Items, usable: Sequence[tuple[int, Items]], budget: Budg
         if len(uncovered) == _SHAPES or (uncovered and seen >= _LOOKAHEAD):
             break
     return uncovered
+
+
+class MemberSide(NamedTuple):
+    """Approved ``WebFetch`` grants compiled for concrete hosts (``member``)."""
+
+    outright: OutrightSide
+    usable: FirstMatch
+
+
+def member_side(approved: Sequence[Grant]) -> MemberSide:
+    """The ``MemberSide`` of the approved grants, in order."""
+    compiled = [(i, compile_host(a.content)) for i, a in enumerate(approved)]
+    return MemberSide(outright_side(approved), FirstMatch(
+        ((i, c) for i, c in compiled if not isinstance(c, Undecided)), "."))
+
+
+def member(side: MemberSide, host: str) -> int | None:
+    """The index of the approved grant that covers fetching from the concrete ``host`` (lower
+    case, no trailing dot, labels of letters, digits and inner ``-``), as ``decide`` names it
+    for ``domain:host``: the first tool-wide or identical grant, else the first matching."""
+    found = side.outright.get(PREFIX + host)
+    if found is not None:
+        return found
+    return side.usable.first("." + host)

@@ -177,6 +177,11 @@ class _Asked(CallPlan):
         self.asked.append(entry)
         return Verdict(entry, "covered", "asked by the gate", covered_by=entry)
 
+    def lookup(self, entry: str, member: object, cwd: str | None = None) -> str | None:
+        """Every concrete part the gate looks up is asked for by its singleton entry."""
+        del member
+        return self.prove(entry, cwd).covered_by
+
 
 def _gate_asks(read: Callable[[CallPlan], judge.Judged | judge.Part]) -> list[str]:
     """The entries ``read`` (one of the gate's judges) asks a plan for; Unsuggestible with

@@ -15,7 +15,7 @@ from itertools import product
 from typing import Final, NamedTuple
 
 from ..domains import command as command_domain
-from ..domains.base import RESERVED, Budget, Glob, NoFreeFiller, OverBudget
+from ..domains.base import RESERVED, Budget, Fold, Glob, NoFreeFiller, OverBudget
 from ..domains.command import case_fold, compile_pattern, identity_reason
 from ..domains.cover import approved_filler, union_cover
 from ..grants import parse_grant
@@ -149,6 +149,8 @@ class _CommandGrants(NamedTuple):
     open: frozenset[int]
     starred: frozenset[int]
     named: tuple[object, tuple[int, ...]] | None
+    #: ``filled``'s answers, by whether the program is inert.
+    fillers: dict[bool, tuple[Languages, list[tuple[int, tuple[Glob, ...]]], str]]
     confined: dict[int, tuple[int, str]]
 
     @classmethod
@@ -172,7 +174,7 @@ class _CommandGrants(NamedTuple):
             chosen = [approved[i] for i in kept]
             named = (command_domain.compiled_side(chosen, prepared.context(), grant.key), kept)
         confined = {i: found for i, g in enumerate(globs) if (found := folder_star(g))}
-        return cls(entries, side, opened, starred, named, confined)
+        return cls(entries, side, opened, starred, named, {}, confined)
 
     def named_member(self, command: str) -> int | None:
         """The first grant naming its program whose language holds ``command``."""
@@ -181,15 +183,24 @@ class _CommandGrants(NamedTuple):
         found = command_domain.member(self.named[0], command)
         return None if found is None else self.named[1][found]
 
-    def languages(self, program: str | None) -> Languages:
+    def filled(self, inert_program: bool, fold: Fold | None
+               ) -> tuple[Languages, list[tuple[int, tuple[Glob, ...]]], str]:
         """Each approved command pattern with its globs (the prover's compilation), those with
-        an open program only when ``program`` is inert. Patterns decided by identity only
+        an open program only for an inert program; indexed; and the filler of their generic
+        instances (``approved_filler``): made once per plan. Patterns decided by identity only
         (backslashes, runs of spaces) are left out: they cover no concrete command here. No
-        grant is tool-wide by now (``whole_command`` took it)."""
-        return [(entry, compile_pattern(content).globs)
-                for i, (entry, content) in enumerate(self.entries)
-                if content is not None and identity_reason(content) is None
-                and (i not in self.open or inert(program))]
+        grant is tool-wide by now (``whole_command`` took it). Raises NoFreeFiller as
+        ``approved_filler`` does (then nothing is kept)."""
+        found = self.fillers.get(inert_program)
+        if found is None:
+            languages = [(entry, compile_pattern(content).globs)
+                         for i, (entry, content) in enumerate(self.entries)
+                         if content is not None and identity_reason(content) is None
+                         and (i not in self.open or inert_program)]
+            indexed = [(i, globs) for i, (_, globs) in enumerate(languages)]
+            filler = approved_filler(indexed, Budget(limit=MAX_WORK_PER_DECISION), fold)
+            found = self.fillers[inert_program] = (languages, indexed, filler)
+        return found
 
 
 #: The analyses kept, by command text (an agent runs the same commands again and again; the
@@ -301,16 +312,14 @@ def _simple(tool: str, simple: Simple, grants: _CommandGrants) -> Part | Judged:
     program = simple.program if not words or values[0] == simple.program else None
     if None not in values:
         return _member(joined_words(values), grants, program)  # type: ignore[arg-type]
-    languages = grants.languages(program)
     shown = " ".join(render(w.value) if w.value is not None else "…" for w in words)
     if "/.." in shown and climbs(shown):
         return outside("unknown", f"a word of {shown!r} climbs with '..' out of a folder it "
                        "names, where a grant's star would reach", shown)
     fold = case_fold(tool)
     budget = Budget(limit=MAX_WORK_PER_DECISION)
-    indexed = [(i, globs) for i, (_, globs) in enumerate(languages)]
     try:
-        filler = approved_filler(indexed, budget, fold)
+        languages, indexed, filler = grants.filled(inert(program), fold)
         globs = _patterns(words)
         if any(not RESERVED.isdisjoint(s) for g in globs for s in g.segments):
             raise NoFreeFiller("the command holds reserved noncharacters")

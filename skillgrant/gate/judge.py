@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
+from .. import vocabulary
+from . import members
 from .guards import guarded_path
 from .shellnodes import HARMLESS_TARGETS
 from .tools import Spec, argument, arguments
@@ -112,17 +114,32 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
                             f"{real!r}", tree=tree, given=real)
         if isinstance(through, Judged):
             return through
-    target = absolute.rstrip("/") + "/**" if tree else absolute
-    entry = f"{kind}(/{target})"
-    verdict = plan.prove(entry, cwd)
-    if verdict.covered:
-        return Part(absolute, verdict.covered_by)
-    if tool != kind:
-        bare = plan.prove(tool, cwd)
-        if bare.covered:
-            return Part(absolute, bare.covered_by)
-    status: CallStatus = "unknown" if verdict.status == "unknown" else "not_covered"
-    return outside(status, f"no approved entry allows {what} ({kind} {absolute!r})", absolute)
+    # A concrete path is a member of the plan's path grants (one lookup); a tree is a pattern,
+    # proved as a submitted entry.
+    entry = f"{kind}(/{absolute.rstrip('/') + '/**' if tree else absolute})"
+    found = plan.lookup(entry, None if tree else (
+        lambda: members.path(plan, kind, absolute, cwd)), cwd)
+    if found is None and tool != kind:
+        found = bare_tool(plan, tool, cwd)
+    if found is not None:
+        return Part(absolute, found)
+    return outside(denied(plan, entry, cwd), f"no approved entry allows {what} ({kind} "
+                   f"{absolute!r})", absolute)
+
+
+def denied(plan: CallPlan, entry: str, cwd: str | None = None,
+           otherwise: CallStatus = "not_covered") -> CallStatus:
+    """How a part no approved entry covers is denied: as proving its singleton entry answers,
+    ``unknown`` or ``not_covered`` (``otherwise`` for any other status). The denial's wording
+    only: a part membership leaves uncovered is denied whatever the prover says."""
+    status = plan.prove(entry, cwd).status
+    return status if status in ("unknown", "not_covered") else otherwise
+
+
+def bare_tool(plan: CallPlan, tool: str, cwd: str | None = None) -> str | None:
+    """The approved entry covering every use of ``tool`` (its bare name proved once per plan
+    and working directory, then looked up), or None."""
+    return plan.kept(("bare", tool, cwd), lambda: plan.prove(tool, cwd).covered_by)
 
 
 def patch(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str | None) -> Judged:
@@ -178,11 +195,13 @@ def web(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str |
         host, problem = _host(url)
         if host is None:
             return outside("not_covered", problem, url)
-        verdict = plan.prove(f"WebFetch(domain:{host})", cwd)
-        if not verdict.covered:
-            return outside("not_covered" if verdict.status == "not_covered" else "unknown",
-                            f"no approved entry allows fetching from {host!r}", host)
-        parts.append(Part(url, verdict.covered_by))
+        entry = f"WebFetch(domain:{host})"
+        # lookup calls the member at once, in this iteration
+        found = plan.lookup(entry, lambda: members.host(plan, host), cwd)  # noqa: B023
+        if found is None:
+            return outside(denied(plan, entry, cwd, "unknown"), "no approved entry allows "
+                           f"fetching from {host!r}", host)
+        parts.append(Part(url, found))
     return all_covered(parts, "URL")
 
 
@@ -209,16 +228,23 @@ def named(spec: Spec, value: object, plan: CallPlan) -> Judged:
     if _PATTERN_CHARS.search(value) or "\n" in value:
         return outside("unknown", f"the {spec.domain} name {value!r} holds pattern syntax",
                         value)
-    verdict = plan.prove(f"{spec.tool}({value})")
-    if not verdict.covered:
+    entry = f"{spec.tool}({value})"
+    lookup = members.agent_type if spec.domain == "agent" else members.skill
+    found = plan.lookup(entry, (lambda: lookup(plan, value))
+                        if spec.tool in ("Agent", "Skill") else None)
+    if found is None:
         return outside("not_covered", f"no approved entry allows the {spec.domain} {value!r}",
                         value)
-    return all_covered([Part(value, verdict.covered_by)], "part")
+    return all_covered([Part(value, found)], "part")
 
 
 def whole(tool: str, plan: CallPlan) -> Judged:
-    """A tool judged by its name alone: covered by its bare grant."""
-    verdict = plan.prove(tool)
-    if not verdict.covered:
+    """A tool judged by its name alone: an MCP tool a member of the approved MCP names, any
+    other tool covered by its bare grant."""
+    if vocabulary.is_mcp(tool):
+        found = plan.lookup(tool, lambda: members.mcp_tool(plan, tool))
+    else:
+        found = bare_tool(plan, tool)
+    if found is None:
         return outside("not_covered", f"no approved entry allows the tool {tool!r}", tool)
-    return all_covered([Part(tool, verdict.covered_by)], "part")
+    return all_covered([Part(tool, found)], "part")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Literal, NamedTuple, TypedDict, TypeVar, cast
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple, TypedDict, TypeVar, cast
 
 from .. import vocabulary
 from ..errors import AllowedToolsError, PlanError
@@ -51,6 +51,18 @@ class CallVerdict(NamedTuple):
         return self.status == "covered"
 
 
+class Outside:
+    """A domain ``member``'s answer for a value it does not decide (``gate.members``): the
+    singleton entry is proved instead."""
+
+    __slots__ = ()
+
+
+OUTSIDE: Final = Outside()
+#: A member's answer: the covering approved entry, None, or OUTSIDE.
+Found = str | Outside | None
+
+
 #: ``prover.prove_prepared``, once a call has needed it.
 _PROVER: list[Callable[[str, PreparedPlan], Verdict]] = []
 
@@ -88,6 +100,16 @@ class CallPlan:
 
             _PROVER.append(prove_prepared)
         return _PROVER[0](entry, self.prepared(cwd))
+
+    def lookup(self, entry: str, member: Callable[[], Found] | None,
+               cwd: str | None = None) -> str | None:
+        """The approved entry covering the concrete part whose singleton entry is ``entry``:
+        ``member()``, its domain's one lookup, or, when there is none or it leaves the value
+        (``OUTSIDE``), the entry proving ``entry`` names; None when not covered."""
+        found = OUTSIDE if member is None else member()
+        if isinstance(found, Outside):
+            return self.prove(entry, cwd).covered_by
+        return found
 
     def kept(self, key: object, build: Callable[[], T]) -> T:
         """``build()``, made once per ``key`` for this plan (what the gate compiles of it for

@@ -65,3 +65,20 @@ def test_a_plain_shell_call_loads_only_what_deciding_it_needs(tmp_path: Path) ->
                                json.dumps(NOT_FOR_A_PLAIN_CALL)], capture_output=True,
                               text=True, check=True)
         assert json.loads(done.stdout) == {"status": status, "heavy": []}, command
+
+
+def test_an_allowed_path_call_never_loads_the_prover(tmp_path: Path) -> None:
+    """A concrete path is one lookup in its domain's member (issue 29 item 5); only a denial
+    proves its singleton entry, to word it."""
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Read(//repo/**)", "WebFetch(domain:*.x.org)",
+                                                  "mcp__gh"]}))
+    for tool, tool_input, status in (
+            ("Read", {"file_path": "/repo/src/a.ts"}, 0),
+            ("WebFetch", {"url": "https://a.x.org/p"}, 0),
+            ("mcp__gh__get_issue", {}, 0)):
+        payload = {"tool_name": tool, "tool_input": tool_input, "cwd": "/repo"}
+        done = subprocess.run([sys.executable, "-c", PROBE, str(plan), json.dumps(payload),
+                               json.dumps(["skillgrant.prover", "lark"])], capture_output=True,
+                              text=True, check=True)
+        assert json.loads(done.stdout) == {"status": status, "heavy": []}, tool
