@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final, Literal, NamedTuple
 
 from ..verdicts import Verdict
@@ -113,8 +114,10 @@ class Judgement(NamedTuple):
     witness: str | None = None
 
 
+@lru_cache(maxsize=4096)
 def rule(entry: str) -> Rule:
-    """The rule ``entry`` gives under Copilot CLI.
+    """The rule ``entry`` gives under Copilot CLI (a pure function of the text, remembered:
+    a batch asks it for the same plan entries once a file).
 
     >>> rule("Bash(gh:*)")
     Rule(kind='prefix', key='gh', why='', tool='shell')
