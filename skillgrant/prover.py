@@ -39,16 +39,13 @@ from .verdicts import Decision, Verdict
 
 
 def _decide(entry: str, plan: PreparedPlan, value_budget: Budget | None = None) -> Verdict:
-    remembered = plan.remembered.get(entry)
-    if remembered is None and plan.profile is not None and \
-            plan.profile.entry_reading is not None:
+    if plan.profile is not None and plan.profile.entry_reading is not None:
         # A runtime whose language no domain has reads the entry whole, against the plan's
-        # entries as written (a canonical spelling may read otherwise there): a pure function
-        # of the two, charged nothing, remembered as the plain path's verdicts are.
+        # entries as written (a canonical spelling may read otherwise there).
         whole = entry_verdict(plan.profile, entry, [a.entry for a in plan.entries])
         if whole is not None:
-            plan.remember_cheap(entry, (whole, 0))
             return whole
+    remembered = plan.remembered.get(entry)
     if remembered is not None:
         # The same entry against the same plan: the same verdict, and the same work charged to
         # the value's budget. Charging it all at once stops exactly where the decision would
