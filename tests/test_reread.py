@@ -75,6 +75,10 @@ _CONTEXTS = [
     "---\nallowed-tools: Read\n---\n",
     "---\nname: '---'\nallowed-tools: Read, Grep\n---\n",
     "---\nallowed-tools: Read, Grep\ndesc: >\n  folded\n---\n",
+    # Read through the runtime's re-quote retry (Bun rejects `[a]x`), and with a runtime note
+    # (Claude Code's frontmatter ends inside the description): the branch must decline both.
+    "---\nk: [a]x\nallowed-tools: Read, Grep\n---\n",
+    "---\ndescription: 'x --- y'\nallowed-tools: Read, Grep\n---\n",
 ]
 _PIECES = ["Read", "Grep", "Bash(git *)", "Bash(gh pr list:*)", "Bash(a---b)", "---", "true",
            "Yes", "null", "x: y", "x:", "a #b", "a#b", "#", "[x]", "{x}", "*", "&a", "!t", "'q'",
