@@ -34,7 +34,24 @@ class GrantSyntaxError(SkillgrantError, ValueError):
                          f"{_caret_block(entry, position)}")
 
 
-class PlanError(SkillgrantError, ValueError):
+class _LocatedError(SkillgrantError, ValueError):
+    """An error in an input file: ``message``, and ``line`` and ``column`` (1-based) when known;
+    its text is ``WHERE[:LINE[:COLUMN]]: message`` (WHERE is ``<input>`` for none)."""
+
+    def __init__(self, message: str, where: str | None, line: int | None,
+                 column: int | None) -> None:
+        self.message = message
+        self.line = line
+        self.column = column
+        shown = where or "<input>"
+        if line is not None:
+            shown += f":{line}"
+            if column is not None:
+                shown += f":{column}"
+        super().__init__(f"{shown}: {message}")
+
+
+class PlanError(_LocatedError):
     """The approved plan is invalid: unreadable, malformed, or with an invalid entry (semantics §5,
     §7).
 
@@ -42,49 +59,21 @@ class PlanError(SkillgrantError, ValueError):
     1-based when known; ``entry`` is the offending approved entry when there is one.
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        source: str | None = None,
-        line: int | None = None,
-        column: int | None = None,
-        entry: str | None = None,
-    ) -> None:
-        self.message = message
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
+                 column: int | None = None, entry: str | None = None) -> None:
         self.source = source
-        self.line = line
-        self.column = column
         self.entry = entry
-        super().__init__(_located(message, source, line, column))
+        super().__init__(message, source, line, column)
 
 
-class SkillFileError(SkillgrantError, ValueError):
+class SkillFileError(_LocatedError):
     """A SKILL.md that cannot be read or rewritten safely (semantics §6). The file is left
     untouched."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        path: str | None = None,
-        line: int | None = None,
-        column: int | None = None,
-    ) -> None:
-        self.message = message
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
+                 column: int | None = None) -> None:
         self.path = path
-        self.line = line
-        self.column = column
-        super().__init__(_located(message, path, line, column))
-
-
-def _located(message: str, source: str | None, line: int | None, column: int | None) -> str:
-    where = source or "<input>"
-    if line is not None:
-        where += f":{line}"
-        if column is not None:
-            where += f":{column}"
-    return f"{where}: {message}"
+        super().__init__(message, path, line, column)
 
 
 class AllowedToolsError(SkillgrantError, TypeError):

@@ -17,8 +17,10 @@ and ``apply`` is cli/run.py's, shared by both ways in.
 
 from __future__ import annotations
 
+import inspect
 import sys
-from typing import Annotated, NoReturn
+from collections.abc import Callable
+from typing import Annotated, Any, Final, NoReturn
 
 import typer
 
@@ -103,37 +105,7 @@ def _root(
     ctx.obj = RootOptions(debug=debug)
 
 
-@app.command()
-def check(
-    ctx: typer.Context,
-    paths: PathsArg,
-    plan: FoundPlanOpt = None,
-    plan_kind: PlanKindOpt = PlanKind.auto,
-    fmt: FormatOpt = None,
-    colour: ColourOpt = Colour.auto,
-    jobs: JobsOpt = 1,
-    include: IncludeOpt = None,
-    exclude: ExcludeOpt = None,
-    output: OutputOpt = None,
-    quiet: QuietOpt = False,
-    runtime: RuntimeOpt = None,
-    debug: DebugOpt = False,
-) -> None:
-    """Report what `apply` would change, decision by decision.
-
-    Exit 0: apply would change nothing; 1: it would change a file (a drop, a restore, a
-    spelling); 2: an error.
-    """
-    with guard(ctx, debug):
-        code = run_check(Invocation("check", paths, _one_plan(plan), plan_kind, fmt, colour,
-                                    jobs, debug, include=tuple(include or ()),
-                                    exclude=tuple(exclude or ()), output=output,
-                                    quiet=quiet, runtime=runtime))
-    raise typer.Exit(code)
-
-
-@app.command()
-def apply(
+def _batch_options(
     ctx: typer.Context,
     paths: PathsArg,
     plan: FoundPlanOpt = None,
@@ -144,8 +116,8 @@ def apply(
         "with this plan, so the plan is a ceiling at run time (the one change outside "
         "allowed-tools).")] = False,
     plan_kind: PlanKindOpt = PlanKind.auto,
-    fmt: FormatOpt = None,
-    colour: ColourOpt = Colour.auto,
+    format: FormatOpt = None,
+    color: ColourOpt = Colour.auto,
     jobs: JobsOpt = 1,
     include: IncludeOpt = None,
     exclude: ExcludeOpt = None,
@@ -154,16 +126,49 @@ def apply(
     runtime: RuntimeOpt = None,
     debug: DebugOpt = False,
 ) -> None:
-    """Rewrite each SKILL.md's allowed-tools to what the plan covers (the builder stage).
+    """The one parameter list of ``check`` and ``apply``, in their help's order: typer reads it
+    as each command's signature (``check`` has no ``--dry-run`` or ``--enforce``). Each name
+    but ``ctx`` is the ``Invocation`` field it fills."""
 
-    Only the allowed-tools value changes; writes are atomic. Exit 0: done; 2: an error (a file
-    with an error is left untouched; the others are still applied).
-    """
-    with guard(ctx, debug):
-        code = run_check(Invocation("apply", paths, _one_plan(plan), plan_kind, fmt, colour,
-                                    jobs, debug, dry_run, enforce, tuple(include or ()),
-                                    tuple(exclude or ()), output, quiet, runtime))
-    raise typer.Exit(code)
+
+#: Options only ``apply`` has: it is the command that writes.
+_WRITE_OPTIONS: Final = ("dry_run", "enforce")
+
+
+def _batch_command(name: str, doc: str) -> Callable[..., None]:
+    """The ``check`` or ``apply`` command: ``_batch_options`` as its signature, and a body
+    that hands the command line, as an ``Invocation``, to cli/run.py."""
+
+    def command(ctx: typer.Context, **options: Any) -> None:
+        with guard(ctx, options["debug"]):
+            code = run_check(Invocation(name, **{
+                **options, "plan": _one_plan(options["plan"]),
+                "include": tuple(options["include"] or ()),
+                "exclude": tuple(options["exclude"] or ())}))
+        raise typer.Exit(code)
+
+    signature = inspect.signature(_batch_options, eval_str=True)
+    if name != "apply":
+        signature = signature.replace(parameters=[
+            p for p in signature.parameters.values() if p.name not in _WRITE_OPTIONS])
+    command.__signature__ = signature  # type: ignore[attr-defined]
+    command.__name__ = command.__qualname__ = name
+    command.__doc__ = doc
+    return command
+
+
+check = app.command("check")(_batch_command("check", """\
+Report what `apply` would change, decision by decision.
+
+Exit 0: apply would change nothing; 1: it would change a file (a drop, a restore, a spelling); 2:
+an error.
+"""))
+apply = app.command("apply")(_batch_command("apply", """\
+Rewrite each SKILL.md's allowed-tools to what the plan covers (the builder stage).
+
+Only the allowed-tools value changes; writes are atomic. Exit 0: done; 2: an error (a file with
+an error is left untouched; the others are still applied).
+"""))
 
 
 def _one_plan(given: list[str] | None) -> str | None:

@@ -284,14 +284,5 @@ def parse_star_glob(text: str, read: Callable[[str], str] = unescape) -> Glob:
 
 
 def count_wildcards(text: str) -> int:
-    """Unescaped ``*`` characters in raw content."""
-    count = 0
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if char == "\\":
-            index += 2
-            continue
-        count += char == "*"
-        index += 1
-    return count
+    """Unescaped ``*`` characters in raw content: the stars ``parse_star_glob`` splits on."""
+    return parse_star_glob(text, str).stars

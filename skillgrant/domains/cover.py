@@ -56,21 +56,15 @@ def first_match(
     approved: Sequence[tuple[int, Sequence[Glob]]],
     budget: Budget,
     fold: Fold | None = None,
+    *,
+    steps: bool = False,
 ) -> int | None:
     """The index of the first approved pattern (a union of globs) whose language holds ``text``
-    (``Languages.first`` when they were compiled)."""
-    if isinstance(approved, Languages):
+    (``Languages.first`` when they were compiled). With ``steps``, or for languages not
+    compiled: the scan, one glob at a time, each charged as it is tried (what the compiled
+    match declines to, and what it is compared with)."""
+    if isinstance(approved, Languages) and not steps:
         return approved.first(text, budget, fold)
-    return first_by_steps(text, approved, budget, fold)
-
-
-def first_by_steps(
-    text: str,
-    approved: Sequence[tuple[int, Sequence[Glob]]],
-    budget: Budget,
-    fold: Fold | None = None,
-) -> int | None:
-    """``first_match`` one glob at a time, each charged as it is tried."""
     for index, globs in approved:
         if any(glob.matches(text, budget, fold) for glob in globs):
             return index
@@ -142,7 +136,7 @@ class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
     def first(self, text: str, budget: Budget, fold: Fold | None = None) -> int | None:
         counted = self.counted(text) if fold is self._fold else None
         if counted is None or not budget.charge_at_once(counted[1]):
-            return first_by_steps(text, self, budget, fold)
+            return first_match(text, self, budget, fold, steps=True)
         return counted[0]
 
     def holder(self, text: str) -> int | None:
@@ -151,7 +145,7 @@ class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
         units plus ``_COMPILED_CHARS``, far under that budget (``MAX_WORK_PER_DECISION``)."""
         compiled = self._compiled
         if compiled is None or len(text) > MATCHED_CHARS:
-            return first_by_steps(text, self, Budget(), self._fold)
+            return first_match(text, self, Budget(), self._fold, steps=True)
         branch = compiled.branch(text if self._fold is None else self._fold(text))
         return None if branch is None else compiled.owners[branch - 1]
 

@@ -37,56 +37,36 @@ _GH = ("reads from the GitHub API and prints; --jq and --template are filters th
        "program, --web opens the browser the environment names, not one in the arguments; "
        "-R and a URL may name another GitHub host (network reach, no code)")
 
+
+def _each(keys: str, why: str) -> dict[tuple[str, ...], str]:
+    """``why`` for each of ``keys`` (separated by commas, each its words: ``"gh pr list"``)."""
+    return {tuple(key.split()): why for key in keys.split(",")}
+
+
 #: Key words (program, then subcommands) → why no argument after them can name code to run.
 GROUPS: Final[Mapping[tuple[str, ...], str]] = {
-    ("ls",): "lists names and attributes; no option runs a program or writes a file",
-    ("cat",): _READS,
-    ("head",): _READS,
-    ("tail",): _READS + " (-f only keeps reading)",
-    ("wc",): _READS + " (--files0-from reads names)",
-    ("grep",): _READS + " (GNU grep: -f reads patterns; no preprocessor option)",
-    ("cut",): _READS,
-    ("nl",): _READS,
-    ("tac",): _READS,
-    ("comm",): _READS,
-    ("stat",): _READS,
-    ("du",): _READS,
-    ("df",): _PRINTS,
-    ("sha256sum",): _READS,
-    ("sha1sum",): _READS,
-    ("md5sum",): _READS,
-    ("jq",): _READS + " (a jq program has no system call; -f reads one)",
-    ("basename",): _PRINTS,
-    ("dirname",): _PRINTS,
-    ("realpath",): _PRINTS,
-    ("readlink",): _PRINTS,
-    ("pwd",): _PRINTS,
-    ("echo",): _PRINTS + " (a redirection is judged as a file of its own)",
-    ("date",): _PRINTS + " (setting the clock needs root and runs nothing)",
-    ("whoami",): _PRINTS,
-    ("id",): _PRINTS,
-    ("uname",): _PRINTS,
-    ("which",): _PRINTS,
-    ("seq",): _PRINTS,
-    ("sleep",): "waits; runs nothing",
-    ("true",): "runs nothing",
-    ("false",): "runs nothing",
-    ("mkdir",): "makes empty directories; no option runs a program or writes content",
-    ("touch",): "makes empty files or sets their times; writes no content, runs nothing",
-    ("git", "status"): "prints the work tree's state; no option after the subcommand runs a "
-                       "program or writes a chosen file (git -c before it is not this key); "
-                       "the repository's config it loads may name one (core.fsmonitor), so "
-                       "no directory entry suggest writes reaches into .git",
-    ("git", "rev-parse"): "prints names and paths git resolves; runs nothing",
-    ("git", "ls-files"): "lists files git tracks; --exclude-from reads a file; runs nothing",
-    ("gh", "pr", "list"): _GH,
-    ("gh", "pr", "view"): _GH,
-    ("gh", "pr", "status"): _GH,
-    ("gh", "pr", "checks"): _GH,
-    ("gh", "issue", "list"): _GH,
-    ("gh", "issue", "view"): _GH,
-    ("gh", "issue", "status"): _GH,
-    ("gh", "run", "list"): _GH,
+    **_each("ls", "lists names and attributes; no option runs a program or writes a file"),
+    **_each("cat, head, cut, nl, tac, comm, stat, du, sha256sum, sha1sum, md5sum", _READS),
+    **_each("tail", _READS + " (-f only keeps reading)"),
+    **_each("wc", _READS + " (--files0-from reads names)"),
+    **_each("grep", _READS + " (GNU grep: -f reads patterns; no preprocessor option)"),
+    **_each("jq", _READS + " (a jq program has no system call; -f reads one)"),
+    **_each("df, basename, dirname, realpath, readlink, pwd, whoami, id, uname, which, seq",
+            _PRINTS),
+    **_each("echo", _PRINTS + " (a redirection is judged as a file of its own)"),
+    **_each("date", _PRINTS + " (setting the clock needs root and runs nothing)"),
+    **_each("sleep", "waits; runs nothing"),
+    **_each("true, false", "runs nothing"),
+    **_each("mkdir", "makes empty directories; no option runs a program or writes content"),
+    **_each("touch", "makes empty files or sets their times; writes no content, runs nothing"),
+    **_each("git status", "prints the work tree's state; no option after the subcommand runs a "
+            "program or writes a chosen file (git -c before it is not this key); the "
+            "repository's config it loads may name one (core.fsmonitor), so no directory entry "
+            "suggest writes reaches into .git"),
+    **_each("git rev-parse", "prints names and paths git resolves; runs nothing"),
+    **_each("git ls-files", "lists files git tracks; --exclude-from reads a file; runs nothing"),
+    **_each("gh pr list, gh pr view, gh pr status, gh pr checks, gh issue list, gh issue view, "
+            "gh issue status, gh run list", _GH),
 }
 # Every git key: --help shows the manual, through the pager or browser the environment and
 # the config name (never one in the arguments).

@@ -92,8 +92,7 @@ def plain_commands(command: str) -> list[PlainCommand] | None:
     if parts is None:
         return None
     commands: list[PlainCommand] = []
-    for text in parts:
-        tokens = _tokens(text)
+    for text, tokens in parts:
         words = tuple(map(_WORDS.__getitem__, tokens))
         if (not (_LOOKED_AT.isdisjoint(tokens) and "/" not in tokens[0]) and \
                 not _understood(tokens, words)) or tokens[0] in _ASSIGNING:
@@ -116,8 +115,7 @@ def plain_texts(command: str) -> list[str] | None:
     if parts is None:
         return None
     texts: list[str] = []
-    for text in parts:
-        tokens = _tokens(text)
+    for text, tokens in parts:
         if not _LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0]:
             return None
         if "'" in text or '"' in text:
@@ -127,15 +125,18 @@ def plain_texts(command: str) -> list[str] | None:
     return texts
 
 
-def _parts(command: str) -> list[str] | None:
-    """The simple commands of a plain ``command``, each its text; None when it is not plain."""
+def _parts(command: str) -> list[tuple[str, list[str]]] | None:
+    """The simple commands of a plain ``command``, each its text and its tokens (``_tokens``);
+    None when it is not plain."""
     if len(command) > MAX_PLAIN_CHARS or not PLAIN.fullmatch(command):
         return None
     if "'" in command or '"' in command:
-        return _COMMAND.findall(command)
-    if "|" in command or ";" in command:
-        return _OPERATOR.split(command)
-    return command.split(" && ")  # "&" is in no unquoted word: every "&&" joins two commands
+        texts = _COMMAND.findall(command)
+    elif "|" in command or ";" in command:
+        texts = _OPERATOR.split(command)
+    else:  # "&" is in no unquoted word: every "&&" joins two commands
+        texts = command.split(" && ")
+    return [(text, _tokens(text)) for text in texts]
 
 
 def _tokens(text: str) -> list[str]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final, Literal, NamedTuple
 
 from ..verdicts import Verdict
@@ -113,8 +114,11 @@ class Judgement(NamedTuple):
     witness: str | None = None
 
 
+@lru_cache(maxsize=512)
 def rule(entry: str) -> Rule:
-    """The rule ``entry`` gives under Copilot CLI.
+    """The rule ``entry`` gives under Copilot CLI (a pure function of the text, remembered:
+    a batch asks it for the same plan entries once a file entry; a plan's few entries stay in
+    the cache while a batch's distinct file entries pass through it).
 
     >>> rule("Bash(gh:*)")
     Rule(kind='prefix', key='gh', why='', tool='shell')

@@ -28,6 +28,7 @@ from .doc import AllowedTools, Item, SkillDoc
 from .fmread import same
 from .keys import judge_keys
 from .plugin import judge_plugin
+from .reread import reread
 from .spans import KEY, read_skill
 from .splice import splice
 
@@ -138,9 +139,10 @@ def _rewrite(doc: SkillDoc, entries: list[str]) -> str:
 
 
 def _verify(doc: SkillDoc, new_text: str, entries: list[str]) -> None:
-    """Read the rewrite back; it must hold exactly ``entries`` and leave the rest alone."""
+    """Read the rewrite back (``reread``: the one reader, with its fast branch for a one-line
+    plain value); it must hold exactly ``entries`` and leave the rest alone."""
     try:
-        new = read_skill(new_text, doc.path)
+        new = reread(doc, new_text)
     except SkillFileError as e:
         raise SkillFileError(f"the rewritten frontmatter does not read back ({e.message}); "
                              "nothing was written", path=doc.path) from e

@@ -1,6 +1,6 @@
-"""Compiled languages (``base.Languages``) against the scan they replace (``first_by_steps``):
-the same approved index for every text, the same work charged, and the same stop when a budget
-runs out, whichever budget of the chain it is.
+"""Compiled languages (``base.Languages``) against the scan they replace (``first_match``
+with ``steps``): the same approved index for every text, the same work charged, and the same
+stop when a budget runs out, whichever budget of the chain it is.
 
 Globs and texts are drawn from a tiny alphabet, so that segments overlap, repeat and occur at
 the ends of texts (where a greedy or a backtracking matcher would go wrong); the fold is
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from skillgrant.domains import cover
 from skillgrant.domains.base import Budget, Glob, OverBudget
 from skillgrant.domains.command import ascii_fold
-from skillgrant.domains.cover import MATCHED_CHARS, Languages, first_by_steps, first_match
+from skillgrant.domains.cover import MATCHED_CHARS, Languages, first_match
 from skillgrant.limits import MAX_WORK_PER_DECISION
 
 ALPHABET = "abAB *\n."
@@ -54,8 +54,8 @@ def test_compiled_languages_answer_and_charge_as_the_scan(data: st.DataObject,
     for _ in range(4):
         text = data.draw(_texts(drawn))
         ours, theirs = Budget(), Budget()
-        assert compiled.first(text, ours, fold) == first_by_steps(  # type: ignore[arg-type]
-            text, indexed, theirs, fold)  # type: ignore[arg-type]
+        assert compiled.first(text, ours, fold) == first_match(  # type: ignore[arg-type]
+            text, indexed, theirs, fold, steps=True)  # type: ignore[arg-type]
         assert ours.spent == theirs.spent
 
 
@@ -66,8 +66,8 @@ def test_the_holder_of_a_text_is_the_scans_first(data: st.DataObject, drawn: lis
     indexed = _indexed(drawn)
     compiled = Languages(indexed, fold)  # type: ignore[arg-type]
     text = data.draw(_texts(drawn))
-    assert compiled.holder(text) == first_by_steps(text, indexed, Budget(),
-                                                   fold)  # type: ignore[arg-type]
+    assert compiled.holder(text) == first_match(
+        text, indexed, Budget(), fold, steps=True)  # type: ignore[arg-type]
 
 
 def test_a_compiled_match_costs_less_than_a_whole_budget() -> None:
@@ -93,7 +93,7 @@ def test_a_budget_runs_out_where_the_scan_runs_out(data: st.DataObject, drawn: l
             found = str(e)
         return found, budget.spent, value.spent
 
-    assert run(compiled.first) == run(lambda t, b: first_by_steps(t, indexed, b))
+    assert run(compiled.first) == run(lambda t, b: first_match(t, indexed, b, steps=True))
 
 
 def test_first_match_uses_the_compiled_languages() -> None:
@@ -139,4 +139,5 @@ def test_a_text_is_matched_against_the_branches_its_first_character_allows() -> 
     assert alternation is not None
     assert sorted(alternation.by_first) == ["g", "n"]
     for text in ["git a", "g", "a x", "git x", "npm", "", "zz x", "q"]:
-        assert compiled.first(text, Budget()) == first_by_steps(text, compiled, Budget()), text
+        assert compiled.first(text, Budget()) == first_match(text, compiled, Budget(),
+                                                          steps=True), text

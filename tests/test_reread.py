@@ -1,0 +1,161 @@
+"""The read-back's fast branch (``skillfile.reread``) against the whole reader it declines to:
+on every rewrite, the same document or the same error. The runtime's side of the rewrite is
+pinned by the Bun differential (tests/oracle, .ci/steps/40-bun-differential.sh)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import REAL_SKILLS
+from examples import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skillgrant.errors import SkillFileError
+from skillgrant.plan import Plan
+from skillgrant.skillfile import reread as reread_module
+from skillgrant.skillfile.builder import apply_to_text
+from skillgrant.skillfile.reread import reread
+from skillgrant.skillfile.spans import read_skill
+
+
+def _outcome(read: object, *args: object) -> object:
+    try:
+        return read(*args)  # type: ignore[operator]
+    except SkillFileError as e:
+        return ("error", str(e))
+
+
+def _same_as_whole(old_text: str, new_value: str) -> None:
+    old = read_skill(old_text, "SKILL.md")
+    value = old.allowed_tools
+    assert value is not None
+    new_text = old_text[:value.start] + new_value + old_text[value.end:]
+    assert _outcome(reread, old, new_text) == _outcome(read_skill, new_text, "SKILL.md")
+
+
+_LINES = st.sampled_from([
+    "name: x", "description: d", "description: a long one: with a colon", "# a comment",
+    "  # an indented comment", "other: [a, b]", "other:\n  - a\n  - b", "other: |\n  block\n",
+    "desc: '---'", "x: 1", "empty:", "  indented: value", "desc: >\n  folded\n  text",
+])
+#: Entries a rewrite may write, and pieces that change how a plain value reads.
+_TOKENS = st.sampled_from([
+    "Read", "Grep", "Bash(git *)", "Bash(gh pr list:*)", "Bash(a---b)", "---", "true", "Yes",
+    "null", "x: y", "x:", "a #b", "a#b", "#", "[x]", "{x}", "*", "&a", "!t", "'q'", '"q"', "é",
+    "\u2028", "\x85", "\ufeff", "\t", "\r", "\n", "\n  x", "\n---\n", "?", "-", "%", "@",
+    "`", "|", ">", "\\",
+])
+_VALUES = st.tuples(st.lists(_TOKENS, min_size=1, max_size=4),
+                    st.sampled_from([", ", " ", ",", ":", ""])).map(lambda t: t[1].join(t[0]))
+
+
+@settings(max_examples=examples(3000), deadline=None)
+@given(st.lists(_LINES, max_size=3), st.lists(_LINES, max_size=3),
+       st.sampled_from(["Read, Grep", "Bash(git *), Read", "Read", "Bash(gh pr list:*) Read",
+                        "Read # note", "Read,Grep   "]),
+       _VALUES, st.sampled_from(["\n", "\r\n"]), st.booleans(), st.booleans())
+def test_a_rewritten_value_reads_as_the_whole_reader_reads_it(
+        before: list[str], after: list[str], old_value: str, new_value: str, newline: str,
+        bom: bool, dots: bool) -> None:
+    lines = ["---", *before, f"allowed-tools: {old_value}", *after, "..." if dots else "---",
+             "Body ---", ""]
+    text = ("\ufeff" if bom else "") + newline.join(lines)
+    try:
+        read_skill(text, "SKILL.md")
+    except SkillFileError:
+        return  # nothing read, nothing rewritten
+    _same_as_whole(text, new_value)
+
+
+_CONTEXTS = [
+    "---\nname: x\nallowed-tools: Read, Grep\ndescription: d\n---\nBody\n",
+    "---\ndescription: d\nallowed-tools: Bash(git *) Read\n  # a comment\nx: [a]\n---\n",
+    "\ufeff---\r\nallowed-tools: Read,Grep\r\nother:\r\n  - a\r\n---\r\nBody ---\r\n",
+    "---\nallowed-tools: Read\n...\nBody\n",
+    "---\nallowed-tools: Read\n---\n",
+    "---\nname: '---'\nallowed-tools: Read, Grep\n---\n",
+    "---\nallowed-tools: Read, Grep\ndesc: >\n  folded\n---\n",
+    # Read through the runtime's re-quote retry (Bun rejects `[a]x`), and with a runtime note
+    # (Claude Code's frontmatter ends inside the description): the branch must decline both.
+    "---\nk: [a]x\nallowed-tools: Read, Grep\n---\n",
+    "---\ndescription: 'x --- y'\nallowed-tools: Read, Grep\n---\n",
+]
+_PIECES = ["Read", "Grep", "Bash(git *)", "Bash(gh pr list:*)", "Bash(a---b)", "---", "true",
+           "Yes", "null", "x: y", "x:", "a #b", "a#b", "#", "[x]", "{x}", "*", "&a", "!t", "'q'",
+           '"q"', "é", "\u2028", "\x85", "\ufeff", "\t", "\r", "\n", "\n  x", "\n---\n",
+           "?", "-", "%", "@", "`", "|", ">", "\\", " ", "~", "1", "0x1"]
+
+
+@pytest.mark.parametrize("old_text", _CONTEXTS)
+def test_every_value_of_a_grid_reads_as_the_whole_reader_reads_it(old_text: str) -> None:
+    """Each piece alone and after ``Read`` (the branch sees most of them and declines many),
+    in each context."""
+    for piece in _PIECES:
+        for value in (piece, f"Read, {piece}", f"Read {piece}", f"Read{piece}"):
+            _same_as_whole(old_text, value)
+
+
+def test_the_branch_reads_a_plain_one_line_value_without_the_whole_reader(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    old_text = "---\nname: x\nallowed-tools: Read, Bash(rm -rf /)\ndescription: d\n---\nBody\n"
+    old = read_skill(old_text, "SKILL.md")
+    new_text = old_text.replace("Read, Bash(rm -rf /)", "Read")
+    whole = read_skill(new_text, "SKILL.md")
+
+    def refused(*_: object) -> None:
+        raise AssertionError("the whole reader was asked")
+
+    monkeypatch.setattr(reread_module, "read_skill", refused)
+    assert reread(old, new_text) == whole
+
+
+@pytest.mark.parametrize("old_text, new_value", [
+    ("---\nallowed-tools: Read, Grep\n---\n", "Read: x"),  # a mapping now
+    ("---\nallowed-tools: Read, Grep\n---\n", "Read #x"),  # a comment now
+    ("---\nallowed-tools: Read, Grep\n---\n", "true"),  # a boolean now
+    ("---\nallowed-tools: Read, Grep\n---\n", "Bash(a---b)"),  # Claude Code's fence moves
+    ("---\nallowed-tools: Read, Grep # c\n---\n", "Read"),  # a comment after it
+    ("---\nallowed-tools: [Read, Grep]\n---\n", "[Read]"),  # not a plain value
+    ("---\nallowed-tools:\n  Read, Grep\n---\n", "Read"),  # not on its key's line
+])
+def test_the_branch_declines_what_it_is_not_sure_of(
+        monkeypatch: pytest.MonkeyPatch, old_text: str, new_value: str) -> None:
+    asked: list[str] = []
+
+    def whole(text: str, path: str | None = None) -> object:
+        asked.append(text)
+        return _outcome(read_skill, text, path)
+
+    old = read_skill(old_text, "SKILL.md")
+    value = old.allowed_tools
+    assert value is not None
+    new_text = old_text[:value.start] + new_value + old_text[value.end:]
+    monkeypatch.setattr(reread_module, "read_skill", whole)
+    got = reread(old, new_text)
+    assert asked == [new_text]
+    assert got == _outcome(read_skill, new_text, "SKILL.md")
+
+
+PLANS = [["Read"], ["Read", "Grep", "Glob", "Bash(git *)", "Bash(gh *)"], ["Bash(*)"],
+         ["Write", "Edit"]]
+
+
+@pytest.mark.skipif(not REAL_SKILLS.is_dir(), reason="the real-skills corpus is not beside "
+                    "the project")
+@pytest.mark.parametrize("plan", PLANS, ids=lambda p: ",".join(p))
+def test_every_rewrite_of_the_real_skills_reads_back_as_the_whole_reader_reads_it(
+        plan: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    pairs: list[tuple[object, str]] = []
+    real = reread_module.reread
+
+    def recording(old: object, text: str) -> object:
+        pairs.append((old, text))
+        return real(old, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("skillgrant.skillfile.builder.reread", recording)
+    for path in sorted(REAL_SKILLS.glob("*.md")):
+        apply_to_text(path.read_text(encoding="utf-8"), Plan.from_entries(plan), path=path.name)
+    assert pairs
+    for old, text in pairs:
+        assert _outcome(real, old, text) == _outcome(read_skill, text,
+                                                      old.path)  # type: ignore[attr-defined]
