@@ -71,9 +71,9 @@ def judge_plugin(path: str, seen: dict[str, object] | None = None) -> None:
     plugin file's line and column; returns None when no plugin folder above it grants.
 
     Seven ``lstat`` calls a folder above the file (its ``.claude-plugin``, Copilot CLI's five
-    manifest and marketplace names, a root ``SKILL.md``), and one for each hooks file of each folder a runtime
-    could load the file from as a plugin. ``seen``, kept by
-    a caller over one batch of files (whose plugin files do not change meanwhile), remembers
+    manifest and marketplace names, a root ``SKILL.md``), and one for each hooks file of each
+    folder a runtime could load the file from as a plugin. ``seen``, kept by a caller over one
+    batch of files (whose plugin files do not change meanwhile), remembers
     what was found (at most ``_MEMO_MAX`` answers), so that files of one folder ask the
     system once."""
     memo: dict[str, object] = {} if seen is None else seen
