@@ -18,19 +18,18 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from npm_pinned import CACHE, install_pinned
+
 #: The one place the runtime's version is pinned.
 PINNED_VERSION = "2.1.332"
 PACKAGE = "@anthropic-ai/claude-code-linux-x64"
 
-CACHE = Path(os.environ.get("SKILLGRANT_RUNTIME_CACHE",
-                            Path.home() / ".cache" / "skillgrant-runtime"))
 SKILL_NAME = "probe"
 
 # The jail: mount the session folder over itself (so it stays writable), then make every other
@@ -67,34 +66,8 @@ def install(version: str = PINNED_VERSION) -> Path:
 
     Raises RuntimeError with one plain sentence when it cannot be installed.
     """
-    binary = binary_path(version)
-    if binary.exists() and installed_version(binary) == version:
-        return binary
-    npm = shutil.which("npm")
-    if npm is None:
-        raise RuntimeError("npm is not installed, so the pinned Claude Code cannot be fetched")
-    target = CACHE / version
-    with tempfile.TemporaryDirectory(dir=CACHE.parent if CACHE.parent.exists() else None) as d:
-        packed = subprocess.run([npm, "pack", f"{PACKAGE}@{version}", "--loglevel=error"], cwd=d,
-                                capture_output=True, text=True, timeout=900)
-        tarballs = list(Path(d).glob("*.tgz"))
-        if packed.returncode != 0 or not tarballs:
-            lines = [line for line in packed.stderr.splitlines()
-                     if line.strip() and "complete log" not in line]
-            reason = lines[0] if lines else "npm made no tarball"
-            raise RuntimeError(f"npm could not fetch {PACKAGE}@{version}: {reason}")
-        unpacked = Path(d) / "unpacked"
-        with tarfile.open(tarballs[0]) as archive:
-            archive.extractall(unpacked, filter="data")
-        if target.exists():
-            shutil.rmtree(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.move(str(unpacked), str(target))
-    binary.chmod(0o755)
-    got = installed_version(binary)
-    if got != version:
-        raise RuntimeError(f"the installed runtime reports version {got!r}, not {version}")
-    return binary
+    return install_pinned(PACKAGE, version, CACHE / version, binary_path(version),
+                          "Claude Code", installed_version)
 
 
 def jail_available() -> str | None:

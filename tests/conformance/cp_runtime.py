@@ -25,12 +25,10 @@ import json
 import os
 import re
 import select
-import shutil
 import signal
 import struct
 import subprocess
 import sys
-import tarfile
 import tempfile
 import termios
 import time
@@ -40,8 +38,9 @@ from pathlib import Path
 from typing import Any
 
 import pyte
-from cc_runtime import CACHE, jail_argv
+from cc_runtime import jail_argv
 from cp_standin import CopilotSession
+from npm_pinned import CACHE, install_pinned
 
 #: The one place Copilot CLI's version is pinned.
 PINNED_VERSION = "1.0.102"
@@ -106,33 +105,8 @@ def install(version: str = PINNED_VERSION) -> Path:
 
     Raises RuntimeError with one plain sentence when it cannot be installed.
     """
-    binary = binary_path(version)
-    if binary.exists() and installed_version(binary) == version:
-        return binary
-    npm = shutil.which("npm")
-    if npm is None:
-        raise RuntimeError("npm is not installed, so the pinned Copilot CLI cannot be fetched")
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=CACHE) as d:
-        packed = subprocess.run([npm, "pack", f"{PACKAGE}@{version}", "--loglevel=error"], cwd=d,
-                                capture_output=True, text=True, timeout=900)
-        tarballs = list(Path(d).glob("*.tgz"))
-        if packed.returncode != 0 or not tarballs:
-            lines = [line for line in packed.stderr.splitlines()
-                     if line.strip() and "complete log" not in line]
-            reason = lines[0] if lines else "npm made no tarball"
-            raise RuntimeError(f"npm could not fetch {PACKAGE}@{version}: {reason}")
-        unpacked = Path(d) / "unpacked"
-        with tarfile.open(tarballs[0]) as archive:
-            archive.extractall(unpacked, filter="data")
-        if folder(version).exists():
-            shutil.rmtree(folder(version))
-        shutil.move(str(unpacked), str(folder(version)))
-    binary.chmod(0o755)
-    got = installed_version(binary)
-    if got != version:
-        raise RuntimeError(f"the installed Copilot CLI reports version {got!r}, not {version}")
-    return binary
+    return install_pinned(PACKAGE, version, folder(version), binary_path(version),
+                          "Copilot CLI", installed_version)
 
 
 @dataclass(frozen=True)

@@ -11,21 +11,19 @@ the nearest Bun on npm (docs/runtime-conformance.md, "The Bun oracle").
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
-import tarfile
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+# The shared fetch lives beside the other pinned oracles (tests/conformance/npm_pinned.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+from npm_pinned import CACHE, install_pinned
+
 #: The one place Bun's version is pinned.
 BUN_VERSION = "1.4.5"
 PACKAGE = "@oven/bun-linux-x64"
-CACHE = Path(os.environ.get("SKILLGRANT_RUNTIME_CACHE",
-                            Path.home() / ".cache" / "skillgrant-runtime"))
 READER = Path(__file__).resolve().parent / "bun_reader.js"
 
 
@@ -45,33 +43,8 @@ def installed_version(binary: Path) -> str | None:
 def install(version: str = BUN_VERSION) -> Path:
     """Install the pinned Bun into the cache (a no-op when it is there); returns the binary.
     Raises RuntimeError with one plain sentence when it cannot be installed."""
-    binary = bun_path(version)
-    if binary.exists() and installed_version(binary) == version:
-        return binary
-    npm = shutil.which("npm")
-    if npm is None:
-        raise RuntimeError("npm is not installed, so the pinned Bun cannot be fetched")
-    target = CACHE / f"bun-{version}"
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=CACHE) as d:
-        packed = subprocess.run([npm, "pack", f"{PACKAGE}@{version}", "--loglevel=error"],
-                                cwd=d, capture_output=True, text=True, timeout=900)
-        tarballs = list(Path(d).glob("*.tgz"))
-        if packed.returncode != 0 or not tarballs:
-            lines = [line for line in packed.stderr.splitlines() if line.strip()]
-            raise RuntimeError(f"npm could not fetch {PACKAGE}@{version}: "
-                               f"{lines[0] if lines else 'npm made no tarball'}")
-        unpacked = Path(d) / "unpacked"
-        with tarfile.open(tarballs[0]) as archive:
-            archive.extractall(unpacked, filter="data")
-        if target.exists():
-            shutil.rmtree(target)
-        shutil.move(str(unpacked), str(target))
-    binary.chmod(0o755)
-    got = installed_version(binary)
-    if got != version:
-        raise RuntimeError(f"the installed Bun reports version {got!r}, not {version}")
-    return binary
+    return install_pinned(PACKAGE, version, CACHE / f"bun-{version}", bun_path(version), "Bun",
+                          installed_version)
 
 
 @dataclass(frozen=True)
