@@ -28,7 +28,7 @@ from shlex import quote
 from typing import Final
 
 from ..limits import MAX_SHELL_NODES
-from .words import EXAMINED, Doubt, Word, check_runnable
+from .words import EXAMINED, OPTIONS_READ, Doubt, Word, check_runnable
 
 #: Words bash or tree-sitter's grammar gives a meaning of their own (reserved words; the
 #: grammar's declaration and ``unset`` keywords and its ``==``), refused unquoted anywhere.
@@ -45,6 +45,9 @@ MAX_PLAIN_CHARS: Final = MAX_SHELL_NODES // 10
 #: Tokens a simple command is looked at further for: a keyword anywhere, or a name
 #: ``check_runnable`` examines (it examines the last part of a path too).
 _LOOKED_AT: Final = KEYWORDS | EXAMINED
+#: Those ``plain_texts`` looks at anywhere; a program whose options are read (``OPTIONS_READ``)
+#: leads its command, and is looked at there.
+_TEXT_LOOKED_AT: Final = KEYWORDS | (EXAMINED - OPTIONS_READ)
 #: A simple command as ``shell.Simple`` holds it: its words, its text, the wrappers stripped
 #: (none: a wrapper is a name ``check_runnable`` refuses).
 PlainCommand = tuple[tuple[Word, ...], str, tuple[str, ...]]
@@ -116,8 +119,11 @@ def plain_texts(command: str) -> list[str] | None:
         return None
     texts: list[str] = []
     for text, tokens in parts:
-        if not _LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0]:
+        if not _TEXT_LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0]:
             return None
+        if tokens[0] in OPTIONS_READ and not _understood(
+                tokens, tuple(map(_WORDS.__getitem__, tokens))):
+            return None  # its options, as the program reads them (optables)
         if "'" in text or '"' in text:
             # An unquoted token is a word shlex.quote leaves as it is.
             text = " ".join([quote(t[1:-1]) if t[0] in "'\"" else t for t in tokens])
