@@ -14,6 +14,7 @@ import re
 import sys
 from contextvars import ContextVar
 
+from .worktree import hooks_folder, main_checkout
 from .writers import tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -29,6 +30,7 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
     hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the
     ``.git`` folders there and git's own configuration (git runs what they name: review G-7),
+    the main checkout's ``.claude`` and the configured hooks folder (``_repository_items``),
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``)."""
     real = os.path.realpath
@@ -49,6 +51,7 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         items.append((os.path.join(folder, ".git"), True))
         items += [(os.path.join(folder, ".claude", name), False)
                   for name in ("settings.json", "settings.local.json")]
+    items += _repository_items(cwd)
     home = os.path.expanduser("~")
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
@@ -61,6 +64,27 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
     return tuple((real(path), tree) for path, tree in items if path)
+
+
+def _repository_items(cwd: str | None) -> list[tuple[str, bool]]:
+    """The places of the call's repository that no folder walk finds: a linked worktree's
+    main checkout's ``.claude`` (Claude Code reads its ``settings.local.json``; review G-12)
+    and the hooks folder its configuration names (``core.hooksPath``; review G-10), with the
+    folder above it when that is husky's ``_`` (its hooks run the scripts beside it). Raises
+    ValueError when git's places cannot be read (the hook then denies)."""
+    if not cwd:
+        return []
+    items: list[tuple[str, bool]] = []
+    main = main_checkout(cwd)
+    if main is not None:
+        items += [(str(main / ".claude"), True), (str(main / ".claude" / "settings.json"), False),
+                  (str(main / ".claude" / "settings.local.json"), False)]
+    hooks = hooks_folder(cwd)
+    if hooks is not None:
+        items.append((hooks, True))
+        if os.path.basename(os.path.normpath(hooks)) == "_":
+            items.append((os.path.dirname(os.path.normpath(hooks)), True))
+    return items
 
 
 def guarded_path(path: str) -> str | None:

@@ -1,0 +1,191 @@
+"""Review holes of the gate's own files left open in session 36 (issue 29): G-5, G-10, G-12,
+G-16b, G-17, G-19, each judged with real bash first (the command, run in a copy of the
+project, replaces the gate's settings or runs a program outside the plan) and then through
+the printed hook (denied). The options of programs that write files or run others are read
+from an allow-list (gate/optables.py); sed's script command by command (gate/sedscript.py),
+checked against GNU sed itself; git's hooks folder and a linked worktree's main checkout are
+found where git and Claude Code look (gate/worktree.py). End to end through Claude Code:
+tests/conformance/test_gate_files_e2e.py (G-10, G-12).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from files_fixture import gated_project, git
+from test_gate_files import _hook_gone, _settings_hook, run_hook
+
+from skillgrant.gate.sedscript import sed_script_runs
+
+PROGRAMS = ["sed", "install", "split", "sort", "tar", "zip", "git", "sqlite3", "ed", "vim",
+            "ex", "cp", "echo"]
+#: Each runs evil/h2 (which copies evil/. over the project) under real bash.
+HOLES = [
+    "sed -n -f evil/s.sed notes.txt", "sed -n --file=evil/s.sed notes.txt",
+    "sed -n --fi=evil/s.sed notes.txt", "sed 's/.*/evil\\/h2/ge' notes.txt",
+    "install -s --strip-program=evil/h2 notes.txt out/b",
+    "install -s --strip-prog=evil/h2 notes.txt out/b",
+    "split --filter=evil/h2 notes.txt out/p", "split --filt=evil/h2 notes.txt out/p",
+    "tar --checkpoint=1 --checkpoint-act=exec=evil/h2 -cf out/x.tar notes.txt",
+    "zip -q -T --unzip-com evil/h2 out/x.zip notes.txt",
+    "git grep --open-files-in-pager=evil/h2 notes", "git grep -Oevil/h2 notes",
+    "git grep --open=evil/h2 notes", "git -c core.pager=evil/h2 grep -O notes",
+    "sqlite3 out/db '.shell evil/h2'", "sqlite3 out/db '.system evil/h2'",
+    "sqlite3 -cmd '.shell evil/h2' -safe out/db 'select 1'",
+    "ed -s notes.txt <<< '!evil/h2'", "vim -es -c '!evil/h2' -c q",
+    "ex -s -c '!evil/h2' -c q notes.txt", "git -c core.fsmonitor=evil/h2 status"]
+#: Denied without a run under bash: they run the program only on large inputs.
+REASONED = ["sort --compress-prog=evil/h2 notes.txt", "sort --compress-p=evil/h2 notes.txt",
+            "tar -cf out/x.tar --use-compress-prog=evil/h2 notes.txt"]
+#: Inside the plan still, and nothing of the gate's is written.
+KEPT = ["sed -n p notes.txt", "sed -e 's/a/b/g' -e p notes.txt", "sed -n '1~2p' notes.txt",
+        "install -m 644 notes.txt out/n", "split -l 1 notes.txt out/p", "sort -o out/s notes.txt",
+        "sort -k2,2n -t, notes.txt", "tar -czf out/x.tgz notes.txt", "tar tf evil.tar",
+        "git grep -n notes", "git grep --no-textconv -3 -e notes", "git -C . status",
+        "sqlite3 -safe out/db 'create table t(x)'", "cp -r out out2", "cp notes.txt out/",
+        "echo hi"]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("holes") / "project"
+    gated_project(folder, [f"Bash({p} *)" for p in PROGRAMS])
+    evil = folder / "evil"
+    (evil / "h2").write_text("#!/bin/sh\ncp -r evil/. .\ncat >/dev/null\n")
+    (evil / "h2").chmod(0o755)
+    (evil / "s.sed").write_text("1e evil/h2\n")
+    return folder
+
+
+def _escapes(project: Path, scratch: Path, command: str) -> bool:
+    """Whether bash, running ``command`` in a fresh copy of the project, takes the hook away."""
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   stdin=subprocess.DEVNULL, env={**os.environ, "HOME": str(scratch.parent),
+                                                  "PAGER": "cat", "TERM": "dumb"})
+    return _hook_gone(scratch / ".claude" / "settings.json")
+
+
+@pytest.mark.parametrize("command", HOLES)
+def test_a_program_run_through_an_option_is_denied(project: Path, tmp_path: Path,
+                                                    command: str) -> None:
+    """G-5, G-16b, G-17, G-19: bash runs evil/h2 (the settings lose the hook); the hook
+    denies the command."""
+    program = command.split()[0]
+    if shutil.which(program) is None:
+        pytest.skip(f"{program} is not installed")
+    assert _escapes(project, tmp_path / "scratch", command), "bash ran no program: no case"
+    done = run_hook(_settings_hook(project), command, project)
+    assert done.returncode == 2, (command, done)
+
+
+@pytest.mark.parametrize("command", REASONED)
+def test_a_program_named_by_an_abbreviated_option_is_denied(project: Path,
+                                                             command: str) -> None:
+    assert run_hook(_settings_hook(project), command, project).returncode == 2, command
+
+
+@pytest.mark.parametrize("command", KEPT)
+def test_a_program_with_options_the_gate_reads_is_covered(project: Path, tmp_path: Path,
+                                                           command: str) -> None:
+    assert not _escapes(project, tmp_path / "scratch", command), command
+    done = run_hook(_settings_hook(project), command, project)
+    assert done.returncode == 0, (command, done)
+
+
+# -- sed's script against GNU sed ---------------------------------------------------------------
+
+FRAGMENTS = ["p", "d", "n", "N", "$!N", "s/a/b/", "s/a/b/g", "s|x|y|2", "s/./E/", "y/ab/ba/",
+             "1", "$", "/a/", "\\%a%", "2,4", "1~2", "0,/a/", "!", "{", "}", ":l", "bl", "tl",
+             "a text e", "i\\\ne x", "c\\", "#e x", "w out/w", "l 5", "q", "=", "h;G",
+             "e touch M", "1e touch M", "s/.*/touch M/e", "s/.*/touch M/ge", "s/.*/touch M/pe",
+             "s/.*/touch M/2e", "s/.*/touch M/w out/v", "s/e/e/", "/e/e touch M", "v",
+             ";", "\n", " ", "\\\n", "s/a\\/b/e/", "s/x/touch M/;e", "z;s/^/touch M/e"]
+
+
+def test_seds_script_is_read_as_gnu_sed_runs_it(tmp_path: Path) -> None:
+    """Each generated script GNU sed runs a program for (a marker file appears) is one
+    ``sed_script_runs`` answers True for; the counts are printed."""
+    sed = shutil.which("sed")
+    if sed is None or b"GNU" not in subprocess.run([sed, "--version"],
+                                                    capture_output=True).stdout:
+        pytest.skip("GNU sed is not installed")
+    rng = random.Random(os.environ.get("SKILLGRANT_SED_SEED", "sed-scripts"))
+    (tmp_path / "out").mkdir()
+    (tmp_path / "in.txt").write_text("abc\nxyz\ne\n")
+    ran = missed = 0
+    count = int(os.environ.get("SKILLGRANT_SED_SCRIPTS", "400"))
+    for _ in range(count):
+        script = "".join(rng.choice(FRAGMENTS) for _ in range(rng.randint(1, 5)))
+        (tmp_path / "M").unlink(missing_ok=True)
+        subprocess.run([sed, "-n", script, "in.txt"], cwd=tmp_path, capture_output=True,
+                       timeout=30)
+        if (tmp_path / "M").exists():
+            ran += 1
+            missed += not sed_script_runs(script)
+            assert sed_script_runs(script), script
+    print(f"\nsed scripts: {count} generated, {ran} ran a program under GNU sed, "
+          f"{missed} read as running none")
+    assert ran >= count // 20  # the generator reaches the `e` command and flag
+
+
+# -- G-10 and G-12: where git and Claude Code look --------------------------------------------
+
+def test_the_hooks_folder_git_is_configured_with_is_guarded(tmp_path: Path) -> None:
+    """Review G-10: with ``core.hooksPath .husky`` (husky), ``cp`` into it then ``git commit``
+    runs a program under bash; the hook denies the copy (and leaves ``git commit`` alone)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(git commit *)"])
+    git(project, "config", "core.hooksPath", ".husky")
+    (project / ".husky").mkdir()
+    hook = project / "evil" / "pre-commit"
+    hook.write_text("#!/bin/sh\ntouch zz\n")
+    hook.chmod(0o755)
+    copy, commit = "cp evil/pre-commit .husky/", "git commit --allow-empty -qm x"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    git(scratch, "config", "user.email", "a@b")
+    git(scratch, "config", "user.name", "a")
+    subprocess.run(["bash", "-c", f"{copy} && {commit}"], cwd=scratch, capture_output=True,
+                   timeout=60)
+    assert (scratch / "zz").exists(), "bash ran no hook: the case proves nothing"
+    settings = _settings_hook(project)
+    for command in (copy, "cp -r evil/. .husky", "sort -o .husky/pre-commit evil/pre-commit"):
+        assert run_hook(settings, command, project).returncode == 2, command
+    git(project, "config", "core.hooksPath", ".husky/_")  # husky 9: `_` runs `.husky/*`
+    assert run_hook(settings, copy, project).returncode == 2
+    assert run_hook(settings, "cp evil/pre-commit out/", project).returncode == 0
+
+
+def test_a_linked_worktrees_main_checkout_settings_are_guarded(tmp_path: Path) -> None:
+    """Review G-12: the session runs in a linked worktree; Claude Code reads the main
+    checkout's ``.claude/settings.local.json``; a folder copy there is denied."""
+    main = tmp_path / "main"
+    main.mkdir()
+    git(main, "init", "-q")
+    git(main, "commit", "-q", "--allow-empty", "-m", "root")
+    git(main, "worktree", "add", "-q", str(tmp_path / "project"))
+    project = tmp_path / "project"
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(cp *)", "Bash(echo *)"]}))
+    from skillgrant.gate.config import snippet
+
+    printed = json.loads(snippet("claude-code", {"--plan": str(plan)})[0])
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps(printed))
+    (project / "evil" / "c").mkdir(parents=True)
+    (project / "evil" / "c" / "settings.local.json").write_text('{"disableAllHooks": true}')
+    settings = _settings_hook(project)
+    for command in ("cp -r evil/c/. ../main/.claude", f"cp -r evil/c {main}/.claude"):
+        assert run_hook(settings, command, project).returncode == 2, command
+    assert run_hook(settings, "cp -r evil/c ../main/other", project).returncode == 0
+    subprocess.run(["bash", "-c", "cp -r evil/c/. ../main/.claude"], cwd=project, check=True)
+    assert json.loads((main / ".claude" / "settings.local.json").read_text()) == {
+        "disableAllHooks": True}
