@@ -21,8 +21,6 @@ import pytest
 from files_fixture import gated_project, git
 from test_gate_files import _hook_gone, _settings_hook, run_hook
 
-from skillgrant.gate.sedscript import sed_script_runs
-
 PROGRAMS = ["sed", "install", "split", "sort", "tar", "zip", "git", "sqlite3", "ed", "vim",
             "ex", "cp", "echo"]
 #: Each runs evil/h2 (which copies evil/. over the project) under real bash.
@@ -113,6 +111,8 @@ FRAGMENTS = ["p", "d", "n", "N", "$!N", "s/a/b/", "s/a/b/g", "s|x|y|2", "s/./E/"
 def test_seds_script_is_read_as_gnu_sed_runs_it(tmp_path: Path) -> None:
     """Each generated script GNU sed runs a program for (a marker file appears) is one
     ``sed_script_runs`` answers True for; the counts are printed."""
+    from skillgrant.gate.sedscript import sed_script_runs
+
     sed = shutil.which("sed")
     if sed is None or b"GNU" not in subprocess.run([sed, "--version"],
                                                     capture_output=True).stdout:
