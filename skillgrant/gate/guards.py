@@ -14,7 +14,7 @@ import re
 import sys
 from contextvars import ContextVar
 
-from .worktree import hooks_folder, main_checkout
+from .worktree import hooks_folder, main_folder
 from .writers import tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -75,10 +75,11 @@ def _repository_items(cwd: str | None) -> list[tuple[str, bool]]:
     if not cwd:
         return []
     items: list[tuple[str, bool]] = []
-    main = main_checkout(cwd)
+    main = main_folder(cwd)
     if main is not None:
-        items += [(str(main / ".claude"), True), (str(main / ".claude" / "settings.json"), False),
-                  (str(main / ".claude" / "settings.local.json"), False)]
+        items += [(os.path.join(main, ".claude"), True),
+                  (os.path.join(main, ".claude", "settings.json"), False),
+                  (os.path.join(main, ".claude", "settings.local.json"), False)]
     hooks = hooks_folder(cwd)
     if hooks is not None:
         items.append((hooks, True))

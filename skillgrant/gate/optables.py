@@ -187,7 +187,7 @@ class Read(NamedTuple):
     """What ``read_options`` found: each option (canonical name, and its value: ``""`` for
     none, None for a pattern), in order, and the operands (None: a pattern after ``--``)."""
 
-    options: list[tuple[str, str | None]]
+    options: list[tuple[str, Value]]
     operands: list[Value]
 
 
@@ -208,7 +208,7 @@ def read_options(program: str, table: Table, words: Sequence[Value]) -> Read:
     """The options and operands of ``words`` (after the program's name) as ``program`` reads
     them with ``table``; Doubt for a word that is no option of the table, or a pattern where
     an option may stand (it may expand to one)."""
-    options: list[tuple[str, str | None]] = []
+    options: list[tuple[str, Value]] = []
     operands: list[Value] = []
     i = 0
     while i < len(words):
@@ -216,42 +216,50 @@ def read_options(program: str, table: Table, words: Sequence[Value]) -> Read:
         if value is None:
             raise Doubt(f"a word of {program!r} is an expansion or a pattern, which may "
                         "stand for an option the gate does not read")
-        if isinstance(value, Head):
-            operands.append(None)
-            continue
-        if value == "--":
+        if isinstance(value, Head) or value == "-" or not value.startswith("-"):
+            operands.append(None if isinstance(value, Head) else value)
+        elif value == "--":
             operands += words[i:]
             break
-        if value.startswith("--"):
-            name, eq, attached = value[2:].partition("=")
-            canonical = _long(program, table, name)
-            kind = table.arity[canonical]
-            if kind == "=" and not eq:
-                attached = words[i] if i < len(words) else ""
-                i += 1
-            elif not kind and eq:
-                raise Doubt(f"{program!r}'s option {value!r} takes no value")
-            options.append((canonical, attached if eq or kind == "=" else ""))
-        elif value.startswith("-") and len(value) > 1:
-            j = 1
-            while j < len(value):
-                canonical_short = table.shorts.get(value[j])
-                if canonical_short is None:
-                    raise Doubt(f"{program!r} is given the option '-{value[j]}' (in "
-                                f"{value!r}), which is none of the options the gate reads "
-                                "for it (an allow-list)")
-                kind, rest = table.arity[canonical_short], value[j + 1:]
-                if kind == "=" and not rest:
-                    rest = words[i] if i < len(words) else ""
-                    i += 1
-                if kind:
-                    options.append((canonical_short, rest))
-                    break
-                options.append((canonical_short, ""))
-                j += 1
         else:
-            operands.append(value)
+            reader = _long_option if value.startswith("--") else _short_options
+            i = reader(program, table, value, words, i, options)
     return Read(options, operands)
+
+
+def _long_option(program: str, table: Table, value: str, words: Sequence[Value], i: int,
+                 options: list[tuple[str, Value]]) -> int:
+    """Read the long option ``value`` into ``options``; the index of the word after it."""
+    name, eq, attached = value[2:].partition("=")
+    canonical = _long(program, table, name)
+    kind = table.arity[canonical]
+    found: Value = attached
+    if kind == "=" and not eq:
+        found, i = (words[i] if i < len(words) else ""), i + 1
+    elif not kind and eq:
+        raise Doubt(f"{program!r}'s option {value!r} takes no value")
+    options.append((canonical, found))
+    return i
+
+
+def _short_options(program: str, table: Table, value: str, words: Sequence[Value], i: int,
+                   options: list[tuple[str, Value]]) -> int:
+    """Read the cluster of short options ``value`` into ``options``; the index of the word
+    after it (and after the value of its last option, when that is the next word)."""
+    for j in range(1, len(value)):
+        canonical = table.shorts.get(value[j])
+        if canonical is None:
+            raise Doubt(f"{program!r} is given the option '-{value[j]}' (in {value!r}), which "
+                        "is none of the options the gate reads for it (an allow-list)")
+        kind = table.arity[canonical]
+        if kind:
+            found: Value = value[j + 1:]
+            if kind == "=" and not found:
+                found, i = (words[i] if i < len(words) else ""), i + 1
+            options.append((canonical, found))
+            return i
+        options.append((canonical, ""))
+    return i
 
 
 #: git's own options (before its subcommand), read exactly (git takes no abbreviation there):
@@ -316,26 +324,10 @@ def check_options(program: str, values: list[Value]) -> None:
             return  # git's other subcommands: writers.py and the judge read them
         program, args = "git grep", _git_negated(found)
     if program in UNTABLED:
-        for value in args:
-            if value == "--":
-                return
-            if value is None or (value.startswith("-") and value != "-"):
-                raise Doubt(f"{program!r} writes files, and the gate reads none of its "
-                            f"options (given {value or 'an expansion'!r})")
+        _no_options(program, args)
         return
     table = TABLES[program]
-    first = args[0] if args else None
-    if program in ("tar", "gtar") and isinstance(first, Head):
-        raise Doubt("tar's first word is a pattern, which tar may read as its options")
-    if program in ("tar", "gtar") and first and not first.startswith("-"):
-        args = ["-" + first, *args[1:]]  # the old style: `tar xf a.tar`
-    if program == "sqlite3":
-        if first not in ("-safe", "--safe"):
-            raise Doubt("'sqlite3' runs shell commands from its words or its input ('.shell', "
-                        "'.system') unless '-safe' is its first option")
-        args = ["-" + v if v and v.startswith("-") and not v.startswith("--") and len(v) > 2
-                else v for v in args]  # it reads `-opt` as `--opt`
-    read = read_options(program, table, args)
+    read = read_options(program, table, _as_read(program, args))
     for name, _ in read.options:
         if name in table.runs:
             raise Doubt(f"{program!r}'s option {name!r} runs a program the command names, or "
@@ -345,3 +337,30 @@ def check_options(program: str, values: list[Value]) -> None:
         if None in scripts or sed_script_runs("\n".join(s or "" for s in scripts)):
             raise Doubt("'sed' is given a script that runs a program (its 'e' command or "
                         "flag), or one the gate does not read")
+
+
+def _no_options(program: str, args: list[Value]) -> None:
+    for value in args:
+        if value == "--":
+            return
+        if value is None or (value.startswith("-") and value != "-"):
+            raise Doubt(f"{program!r} writes files, and the gate reads none of its options "
+                        f"(given {value or 'an expansion'!r})")
+
+
+def _as_read(program: str, args: list[Value]) -> list[Value]:
+    """``args`` as ``read_options`` reads them: tar's first word without a dash is a cluster
+    (``tar xf a.tar``); sqlite3 reads ``-opt`` as ``--opt``, after ``-safe`` first."""
+    first = args[0] if args else None
+    if program in ("tar", "gtar"):
+        if isinstance(first, Head):
+            raise Doubt("tar's first word is a pattern, which tar may read as its options")
+        if first and not first.startswith("-"):
+            return ["-" + first, *args[1:]]
+    if program == "sqlite3":
+        if first not in ("-safe", "--safe"):
+            raise Doubt("'sqlite3' runs shell commands from its words or its input ('.shell', "
+                        "'.system') unless '-safe' is its first option")
+        return ["-" + v if v and v.startswith("-") and not v.startswith("--") and len(v) > 2
+                else v for v in args]
+    return args

@@ -28,7 +28,8 @@ from shlex import quote
 from typing import Final
 
 from ..limits import MAX_SHELL_NODES
-from .words import EXAMINED, OPTIONS_READ, Doubt, Word, check_runnable
+from .optables import READ as OPTIONS_READ
+from .words import EXAMINED, Doubt, Word, check_runnable
 
 #: Words bash or tree-sitter's grammar gives a meaning of their own (reserved words; the
 #: grammar's declaration and ``unset`` keywords and its ``==``), refused unquoted anywhere.

@@ -92,7 +92,7 @@ class WordReader:
             # splits; a glob or a brace gives each word the text before it)
             fixed = next(i for i, p in enumerate(parts) if p.value is None)
             head = "" if any(p.vanishes and c.type != "word" for c, p in zip(
-                node.children, parts)) else "".join(
+                node.children, parts, strict=True)) else "".join(
                 p.value or "" for p in parts[:fixed]) + parts[fixed].head
             return Word(None, vanishes=any(p.vanishes for p in parts), head=head)
         raise Doubt(f"a word holds a {kind.replace('_', ' ')}, which the gate does not analyse")

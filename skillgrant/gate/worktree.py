@@ -9,9 +9,10 @@ folder git's configuration names (``core.hooksPath``, husky's ``.husky``; review
 from __future__ import annotations
 
 import os
-import subprocess
-from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: What makes a configuration file worth asking git about: a hooks folder, or an include
 #: (which may name one). Compared in lower case: git reads keys in any case.
@@ -23,34 +24,44 @@ _GIT_ENV: Final = ("GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG", "G
 _MAX_CONFIG: Final = 1 << 20
 
 
-def repository(folder: str) -> tuple[Path, Path, Path] | None:
+def repository(folder: str) -> tuple[str, str, str] | None:
     """The repository holding ``folder``: its top folder, its git folder and its common git
     folder (the same as the git folder but in a linked worktree); None outside one. Raises
-    ValueError when a ``.git`` file cannot be read."""
-    here = Path(os.path.abspath(folder))
-    for top in (here, *here.parents):
-        dot_git = top / ".git"
-        if dot_git.is_dir():
+    ValueError when a ``.git`` file cannot be read. (``os.path`` only: the hook runs it on
+    every call, and loads no more than deciding needs.)"""
+    top = os.path.abspath(folder)
+    while True:
+        dot_git = os.path.join(top, ".git")
+        if os.path.isdir(dot_git):
             return top, dot_git, dot_git
-        if not dot_git.exists():
-            continue
-        try:
-            text = dot_git.read_text(encoding="utf-8")
-            if not text.startswith("gitdir: "):
-                raise ValueError("no gitdir line")
-            git_dir = top / text[len("gitdir: "):].strip()
-            common_file = git_dir / "commondir"
-            if not common_file.exists():
-                return top, git_dir, git_dir  # a submodule's own repository
-            common = (git_dir / common_file.read_text(encoding="utf-8").strip()).resolve()
-        except (OSError, ValueError) as e:
-            raise ValueError(f"{dot_git}: the linked worktree's repository cannot be read "
-                             f"({e})") from e
-        return top, git_dir, common
-    return None
+        if os.path.lexists(dot_git):
+            return _linked(top, dot_git)
+        parent = os.path.dirname(top)
+        if parent == top:
+            return None
+        top = parent
 
 
-def main_checkout(folder: str) -> Path | None:
+def _linked(top: str, dot_git: str) -> tuple[str, str, str]:
+    """The repository of a ``.git`` file (a linked worktree's or a submodule's)."""
+    try:
+        with open(dot_git, encoding="utf-8") as f:
+            text = f.read()
+        if not text.startswith("gitdir: "):
+            raise ValueError("no gitdir line")
+        git_dir = os.path.join(top, text[len("gitdir: "):].strip())
+        common_file = os.path.join(git_dir, "commondir")
+        if not os.path.exists(common_file):
+            return top, git_dir, git_dir  # a submodule's own repository
+        with open(common_file, encoding="utf-8") as f:
+            common = os.path.realpath(os.path.join(git_dir, f.read().strip()))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{dot_git}: the linked worktree's repository cannot be read "
+                         f"({e})") from e
+    return top, git_dir, common
+
+
+def main_folder(folder: str) -> str | None:
     """The canonical git root of ``folder``, whose ``.claude/settings.local.json`` Claude Code
     reads (review S-2: in a subfolder too): the main working tree of the linked worktree
     holding it (its ``.git`` a file naming a git folder that has a ``commondir``), else the
@@ -62,10 +73,18 @@ def main_checkout(folder: str) -> Path | None:
     top, git_dir, common = found
     if common == git_dir:
         return top
-    if common.name != ".git":
-        raise ValueError(f"{top / '.git'}: the linked worktree's main checkout is not known "
-                         f"(its repository is {common})")
-    return common.parent
+    if os.path.basename(common) != ".git":
+        raise ValueError(f"{os.path.join(top, '.git')}: the linked worktree's main checkout "
+                         f"is not known (its repository is {common})")
+    return os.path.dirname(common)
+
+
+def main_checkout(folder: str) -> Path | None:
+    """``main_folder`` as a path."""
+    from pathlib import Path
+
+    found = main_folder(folder)
+    return None if found is None else Path(found)
 
 
 def hooks_folder(folder: str) -> str | None:
@@ -81,10 +100,13 @@ def hooks_folder(folder: str) -> str | None:
     _, git_dir, common = found
     home = os.path.expanduser("~")
     xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    files = [common / "config", git_dir / "config.worktree", Path(home, ".gitconfig"),
-             Path(xdg, "git", "config"), Path("/etc/gitconfig")]
+    files = [os.path.join(common, "config"), os.path.join(git_dir, "config.worktree"),
+             os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"),
+             "/etc/gitconfig"]
     if not any(os.environ.get(name) for name in _GIT_ENV) and not any(map(_mentions, files)):
         return None
+    import subprocess  # only for a repository configured so
+
     try:
         done = subprocess.run(["git", "rev-parse", "--git-path", "hooks"], cwd=folder,
                               capture_output=True, timeout=30, check=False)
@@ -99,9 +121,9 @@ def hooks_folder(folder: str) -> str | None:
     return os.path.join(folder, answer)
 
 
-def _mentions(path: Path) -> bool:
+def _mentions(path: str) -> bool:
     try:
-        with path.open("rb") as f:
+        with open(path, "rb") as f:
             text = f.read(_MAX_CONFIG + 1)
     except FileNotFoundError:
         return False

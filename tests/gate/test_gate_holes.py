@@ -189,3 +189,32 @@ def test_a_linked_worktrees_main_checkout_settings_are_guarded(tmp_path: Path) -
     subprocess.run(["bash", "-c", "cp -r evil/c/. ../main/.claude"], cwd=project, check=True)
     assert json.loads((main / ".claude" / "settings.local.json").read_text()) == {
         "disableAllHooks": True}
+
+
+# -- the tables against the programs' own --help -----------------------------------------------
+
+HELPED = {"cp": "cp", "mv": "mv", "rm": "rm", "ln": "ln", "install": "install", "mkdir": "mkdir",
+          "touch": "touch", "chmod": "chmod", "tee": "tee", "split": "split", "sort": "sort",
+          "uniq": "uniq", "sed": "sed", "tar": "tar", "gzip": "gzip", "shred": "shred",
+          "truncate": "truncate", "csplit": "csplit", "chown": "chown", "rmdir": "rmdir"}
+
+
+@pytest.mark.parametrize("program", sorted(HELPED))
+def test_each_long_option_the_program_lists_is_in_its_table(program: str) -> None:
+    """A table missing an option could read its exact name as the prefix of another one
+    (getopt_long takes an exact name first): every ``--name`` the installed program's
+    ``--help`` lists is in the table (read at its GNU version; skipped elsewhere)."""
+    import re
+
+    from skillgrant.gate.optables import TABLES
+
+    path = shutil.which(program)
+    if path is None:
+        pytest.skip(f"{program} is not installed")
+    version = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+    if "GNU" not in version and "Free Software" not in version:
+        pytest.skip(f"{program} is not GNU's")
+    listed = set(re.findall(r"(?<![\w-])--([a-z0-9][a-z0-9-]*)", subprocess.run(
+        [path, "--help"], capture_output=True, text=True).stdout))
+    missing = sorted(listed - set(TABLES[program].longs))
+    assert not missing, missing
