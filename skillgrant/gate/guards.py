@@ -13,6 +13,7 @@ import posixpath
 import re
 import sys
 from contextvars import ContextVar
+from typing import Final
 
 from .worktree import hooks_folder, main_folder
 from .writers import tree_word
@@ -55,6 +56,7 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     home = os.path.expanduser("~")
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
+    items += [(os.path.join(home, name), tree) for name, tree in _HOME_CODE]
     items += [(os.environ[name], name == "GIT_DIR") for name in ("GIT_DIR", "GIT_CONFIG_GLOBAL")
               if os.environ.get(name)]
     items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
@@ -64,6 +66,19 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
     return tuple((real(path), tree) for path, tree in items if path)
+
+
+#: Files and folders in the user's home that a program the gate covers reads as what to do or
+#: run: ssh's configuration (``ProxyCommand``, ``LocalCommand``; ``git fetch``/``push``,
+#: ``scp``), sqlite3's start-up file (run before ``-safe`` takes effect: measured with
+#: ``-init``), curl's and wget's (an output file, a command), and the shell's start-up files
+#: (the Bash tool's next session). A call writing one is ``unknown``, as for git's.
+_HOME_CODE: Final = ((".ssh", True), (".sqliterc", False), (os.path.join(".config", "sqlite3"),
+                                                             True),
+                     (".curlrc", False), (os.path.join(".config", "curlrc"), False),
+                     (".wgetrc", False), (".bashrc", False), (".bash_profile", False),
+                     (".bash_login", False), (".profile", False), (".bash_logout", False),
+                     (".zshrc", False), (".zshenv", False), (".zprofile", False))
 
 
 def _repository_items(cwd: str | None) -> list[tuple[str, bool]]:

@@ -133,7 +133,7 @@ def test_seds_script_is_read_as_gnu_sed_runs_it(tmp_path: Path) -> None:
             assert sed_script_runs(script), script
     print(f"\nsed scripts: {count} generated, {ran} ran a program under GNU sed, "
           f"{missed} read as running none")
-    assert ran >= count // 20  # the generator reaches the `e` command and flag
+    assert ran >= count // 40  # the generator reaches the `e` command and flag
 
 
 # -- G-10 and G-12: where git and Claude Code look --------------------------------------------
