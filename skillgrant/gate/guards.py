@@ -57,6 +57,8 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
     items += [(os.path.join(home, name), tree) for name, tree in _HOME_CODE]
+    # Claude Code's managed settings (a `disableAllHooks` there switches every hook off)
+    items += [("/etc/claude-code", True), ("/Library/Application Support/ClaudeCode", True)]
     items += [(os.environ[name], name == "GIT_DIR") for name in ("GIT_DIR", "GIT_CONFIG_GLOBAL")
               if os.environ.get(name)]
     items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))

@@ -172,13 +172,15 @@ def _table(spec: str) -> Table:
 
 TABLES: Final = {name: _table(spec) for name, spec in _SPECS.items()}
 TABLES.update({alias: TABLES[name] for alias, name in _SAME.items()})
-#: Programs in ``writers``' lists with no table here: any option word is unknown.
+#: Programs in ``writers``' lists with no table here, and ``ssh``: any option word is unknown.
 UNTABLED: Final = frozenset({
     "rsync", "ditto", "scp", "rclone", "setfacl", "dd", "rename", "prename", "bzip2",
     "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "curl", "zip", "xxd", "iconv", "sponge",
     "openssl", "pandoc", "magick", "convert", "ffmpeg", "ssh-keygen", "gpg", "unzip", "7z",
     "7za", "7zr", "unrar", "cpio", "pax", "ar", "patch", "bsdtar", "wget", "bsdcpio",
-    "uudecode", "jar", "unar", "aunpack", "atool", "dtrx", "unsquashfs", "dpkg-deb"})
+    "uudecode", "jar", "unar", "aunpack", "atool", "dtrx", "unsquashfs", "dpkg-deb",
+    # runs a program here through its options (`-o ProxyCommand=…`, `-o LocalCommand=…`)
+    "ssh", "sftp"})
 #: The program names ``check_options`` looks at.
 READ: Final = frozenset(TABLES) | UNTABLED | {"git"}
 
@@ -355,8 +357,14 @@ def _as_read(program: str, args: list[Value]) -> list[Value]:
     if program in ("tar", "gtar"):
         if isinstance(first, Head):
             raise Doubt("tar's first word is a pattern, which tar may read as its options")
-        if first and not first.startswith("-"):
-            return ["-" + first, *args[1:]]
+        if first and not first.startswith("-"):  # the old style, `tar cfI a.tar prog`:
+            rest, out = list(args[1:]), list[Value]()  # a letter's value is the next word
+            for letter in first:
+                canonical = TABLES["tar"].shorts.get(letter)
+                out.append("-" + letter)
+                if canonical is not None and TABLES["tar"].arity[canonical] == "=" and rest:
+                    out.append(rest.pop(0))
+            return out + rest
     if program == "sqlite3":
         if first not in ("-safe", "--safe"):
             raise Doubt("'sqlite3' runs shell commands from its words or its input ('.shell', "

@@ -39,7 +39,8 @@ PROGRAMS = {
     "tar": ["-xf", "xf", "-x -f", "--extract -f", "-xvf", "--extr -f", "--ge -f", "-f",
             # a program run through an option, under any abbreviation (G-16, G-19)
             "--checkpoint=1 --checkpoint-act=exec=evil/h2 -cf out/x.tar",
-            "-I evil/h2 -cf out/x.tar", "--use-compress-prog=evil/h2 -cf out/x.tar"],
+            "-I evil/h2 -cf out/x.tar", "--use-compress-prog=evil/h2 -cf out/x.tar",
+            "cfI out/x.tar evil/h2"],
     "split": ["--filter=evil/h2", "--filt=evil/h2", "-l 1", "-n 2 --filter=evil/h2"],
     "sqlite3": ["out/db '.shell evil/h2'", "-cmd '.system evil/h2' -safe out/db",
                 "-safe out/db", "out/db '.system evil/h2'"],

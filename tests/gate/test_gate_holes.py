@@ -31,6 +31,7 @@ HOLES = [
     "install -s --strip-prog=evil/h2 notes.txt out/b",
     "split --filter=evil/h2 notes.txt out/p", "split --filt=evil/h2 notes.txt out/p",
     "tar --checkpoint=1 --checkpoint-act=exec=evil/h2 -cf out/x.tar notes.txt",
+    "tar cfI out/x.tar evil/h2 notes.txt",  # the old style: I's value is the word after f's
     "zip -q -T --unzip-com evil/h2 out/x.zip notes.txt",
     "git grep --open-files-in-pager=evil/h2 notes", "git grep -Oevil/h2 notes",
     "git grep --open=evil/h2 notes", "git -c core.pager=evil/h2 grep -O notes",
