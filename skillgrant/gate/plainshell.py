@@ -122,7 +122,7 @@ def plain_texts(command: str) -> list[str] | None:
     for text, tokens in parts:
         if not _TEXT_LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0]:
             return None
-        if tokens[0] in OPTIONS_READ and not _understood(
+        if tokens[0] in OPTIONS_READ and _options_looked_at(tokens) and not _understood(
                 tokens, tuple(map(_WORDS.__getitem__, tokens))):
             return None  # its options, as the program reads them (optables)
         if "'" in text or '"' in text:
@@ -130,6 +130,16 @@ def plain_texts(command: str) -> list[str] | None:
             text = " ".join([quote(t[1:-1]) if t[0] in "'\"" else t for t in tokens])
         texts.append(text)
     return texts
+
+
+def _options_looked_at(tokens: list[str]) -> bool:
+    """Whether a plain command led by a program in ``OPTIONS_READ`` has options to read:
+    always, but for ``git`` with a plain subcommand other than ``grep`` first (``git add``:
+    only its own options and ``git grep``'s are read there)."""
+    if tokens[0] != "git":
+        return True
+    second = tokens[1] if len(tokens) > 1 else ""
+    return second[:1] in ("-", "'", '"') or second == "grep"
 
 
 def _parts(command: str) -> list[tuple[str, list[str]]] | None:
