@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
+from .optspecs import GIT_RUNNING, SAME, SPECS, UNTABLED
 from .sedscript import sed_script_runs
 
 
@@ -39,106 +40,6 @@ Value = str | None
 
 class Head(str):
     """The text every word a pattern may become starts with (not ``-``): an operand."""
-
-
-#: Per program: its options, each ``x`` (a short one), ``name`` (a long one) or ``x/name``
-#: (both), then ``=`` (takes a value), ``=?`` (an optional value, attached only) and ``!``
-#: (runs a program, or reads a script or options from a file: a doubt).
-_SPECS: Final = {
-    "cp": "a/archive attributes-only backup=? b copy-contents d f/force i/interactive H "
-          "l/link L/dereference n/no-clobber P/no-dereference p preserve=? no-preserve= "
-          "parents R/recursive r/recursive reflink=? remove-destination sparse= "
-          "strip-trailing-slashes s/symbolic-link S/suffix= t/target-directory= "
-          "T/no-target-directory u/update=? v/verbose x/one-file-system Z context=? help "
-          "version",
-    "mv": "backup=? b f/force i/interactive n/no-clobber strip-trailing-slashes S/suffix= "
-          "t/target-directory= T/no-target-directory u/update=? v/verbose Z/context help version",
-    "rm": "f/force i I interactive=? one-file-system no-preserve-root preserve-root=? "
-          "r/recursive R/recursive d/dir v/verbose help version",
-    "rmdir": "ignore-fail-on-non-empty p/parents v/verbose help version",
-    "ln": "backup=? b d/directory F/directory f/force i/interactive L/logical "
-          "n/no-dereference P/physical r/relative s/symbolic S/suffix= t/target-directory= "
-          "T/no-target-directory v/verbose help version",
-    "install": "backup=? b c C/compare d/directory D g/group= m/mode= o/owner= "
-               "p/preserve-timestamps s/strip strip-program=! S/suffix= t/target-directory= "
-               "T/no-target-directory v/verbose preserve-context Z context=? help version",
-    "chmod": "c/changes f/silent quiet v/verbose no-preserve-root preserve-root reference= "
-             "R/recursive help version",
-    "chown": "c/changes f/silent quiet v/verbose dereference h/no-dereference from= "
-             "no-preserve-root preserve-root reference= R/recursive H L P help version",
-    "shred": "f/force n/iterations= random-source= s/size= u remove=? v/verbose x/exact "
-             "z/zero help version",
-    "unlink": "help version",
-    "mkdir": "m/mode= p/parents v/verbose Z context=? help version",
-    "touch": "a c/no-create d/date= f h/no-dereference m r/reference= t= time= help version",
-    "truncate": "c/no-create o/io-blocks r/reference= s/size= help version",
-    "tee": "a/append i/ignore-interrupts p output-error=? help version",
-    "split": "a/suffix-length= additional-suffix= b/bytes= C/line-bytes= d "
-             "numeric-suffixes=? x hex-suffixes=? e/elide-empty-files filter=! l/lines= "
-             "n/number= t/separator= u/unbuffered verbose help version",
-    "csplit": "b/suffix-format= f/prefix= k/keep-files suppress-matched n/digits= s/quiet "
-              "silent z/elide-empty-files help version",
-    "sort": "b/ignore-leading-blanks d/dictionary-order f/ignore-case "
-            "g/general-numeric-sort i/ignore-nonprinting M/month-sort h/human-numeric-sort "
-            "n/numeric-sort R/random-sort random-source= r/reverse sort= V/version-sort "
-            "batch-size= c check=? C compress-program=! debug files0-from= k/key= m/merge "
-            "o/output= s/stable S/buffer-size= t/field-separator= T/temporary-directory= "
-            "parallel= u/unique z/zero-terminated help version",
-    "uniq": "c/count d/repeated D all-repeated=? f/skip-fields= group=? i/ignore-case "
-            "s/skip-chars= u/unique z/zero-terminated w/check-chars= help version",
-    "sed": "n/quiet silent debug e/expression= f/file=! follow-symlinks i/in-place=? "
-           "l/line-length= posix E/regexp-extended r s/separate sandbox u/unbuffered "
-           "z/null-data help version",
-    "tar": "A/catenate concatenate c/create delete d/diff compare r/append test-label t/list "
-           "u/update x/extract get check-device g/listed-incremental= G/incremental "
-           "hole-detection= ignore-failed-read level= no-check-device no-seek n/seek "
-           "occurrence=? sparse-version= S/sparse add-file= C/directory= exclude= "
-           "exclude-backups exclude-caches exclude-caches-all exclude-caches-under "
-           "exclude-ignore= exclude-ignore-recursive= exclude-tag= exclude-tag-all= "
-           "exclude-tag-under= exclude-vcs exclude-vcs-ignores no-null no-recursion "
-           "no-unquote no-verbatim-files-from null recursion T/files-from= unquote "
-           "verbatim-files-from X/exclude-from= anchored ignore-case no-anchored "
-           "no-ignore-case no-wildcards no-wildcards-match-slash wildcards "
-           "wildcards-match-slash keep-directory-symlink keep-newer-files k/keep-old-files "
-           "no-overwrite-dir one-top-level=? overwrite overwrite-dir recursive-unlink "
-           "remove-files skip-old-files U/unlink-first W/verify ignore-command-error "
-           "no-ignore-command-error O/to-stdout to-command=! atime-preserve=? clamp-mtime "
-           "delay-directory-restore group= group-map= mode= mtime= m/touch "
-           "no-delay-directory-restore no-same-owner no-same-permissions numeric-owner "
-           "owner= owner-map= p/preserve-permissions same-permissions same-owner sort= "
-           "s/preserve-order same-order acls no-acls no-selinux no-xattrs selinux xattrs "
-           "xattrs-exclude= xattrs-include= force-local f/file= F/info-script=! "
-           "new-volume-script=! L/tape-length= M/multi-volume rmt-command=! rsh-command=! "
-           "volno-file= b/blocking-factor= B/read-full-records i/ignore-zeros record-size= "
-           "H/format= old-archive portability pax-option= posix V/label= a/auto-compress "
-           "I/use-compress-program=! j/bzip2 J/xz lzip lzma lzop no-auto-compress zstd "
-           "z/gzip gunzip ungzip Z/compress uncompress backup=? hard-dereference "
-           "h/dereference K/starting-file= newer-mtime= N/newer= after-date= "
-           "one-file-system P/absolute-names suffix= strip-components= transform= xform= "
-           "checkpoint=? checkpoint-action=! full-time index-file= l/check-links "
-           "no-quote-chars= quote-chars= quoting-style= R/block-number show-defaults "
-           "show-omitted-dirs show-snapshot-field-ranges show-transformed-names "
-           "show-stored-names totals=? utc v/verbose warning= w/interactive confirmation o "
-           "help restrict usage version",
-    "gzip": "c/stdout d/decompress f/force h/help k/keep l/list L/license n/no-name N/name "
-            "q/quiet r/recursive rsyncable S/suffix= synchronous t/test v/verbose V/version "
-            "1/fast 2 3 4 5 6 7 8 9/best",
-    # `-O`/`--open-files-in-pager` runs a pager the command names (review G-5)
-    "git grep": "cached no-index untracked exclude-standard recurse-submodules v/invert-match "
-                "i/ignore-case w/word-regexp a/text I textconv r/recursive max-depth= "
-                "E/extended-regexp G/basic-regexp F/fixed-strings P/perl-regexp n/line-number "
-                "column h H full-name l/files-with-matches name-only L/files-without-match "
-                "z/null o/only-matching c/count color=? break heading C/context= "
-                "B/before-context= A/after-context= threads= p/show-function "
-                "W/function-context f= e= and or not q/quiet all-match "
-                "O/open-files-in-pager=?! ext-grep m/max-count= 0 1 2 3 4 5 6 7 8 9",
-    # read with `-safe` first (sqlite3 runs `-cmd` before a later `-safe`; review G-17)
-    "sqlite3": "ascii bail batch box column csv echo header noheader html json line list "
-               "markdown quote readonly safe table tabs nofollow separator= newline= "
-               "nullvalue= version help",
-}
-#: Programs read under another program's table.
-_SAME: Final = {"gunzip": "gzip", "chgrp": "chown", "gtar": "tar"}
 
 
 class Table(NamedTuple):
@@ -170,17 +71,8 @@ def _table(spec: str) -> Table:
     return Table(shorts, longs, arity, frozenset(runs))
 
 
-TABLES: Final = {name: _table(spec) for name, spec in _SPECS.items()}
-TABLES.update({alias: TABLES[name] for alias, name in _SAME.items()})
-#: Programs in ``writers``' lists with no table here, and ``ssh``: any option word is unknown.
-UNTABLED: Final = frozenset({
-    "rsync", "ditto", "scp", "rclone", "setfacl", "dd", "rename", "prename", "bzip2",
-    "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "curl", "zip", "xxd", "iconv", "sponge",
-    "openssl", "pandoc", "magick", "convert", "ffmpeg", "ssh-keygen", "gpg", "unzip", "7z",
-    "7za", "7zr", "unrar", "cpio", "pax", "ar", "patch", "bsdtar", "wget", "bsdcpio",
-    "uudecode", "jar", "unar", "aunpack", "atool", "dtrx", "unsquashfs", "dpkg-deb",
-    # runs a program here through its options (`-o ProxyCommand=…`, `-o LocalCommand=…`)
-    "ssh", "sftp"})
+TABLES: Final = {name: _table(spec) for name, spec in SPECS.items()}
+TABLES.update({alias: TABLES[name] for alias, name in SAME.items()})
 #: The program names ``check_options`` looks at.
 READ: Final = frozenset(TABLES) | UNTABLED | {"git"}
 
@@ -278,9 +170,9 @@ _GIT_OWN: Final = {"-C": True, "--namespace": True, "-p": False, "--paginate": F
                    "-v": False, "--version": False, "-h": False, "--help": False}
 
 
-def _git_grep(args: list[Value]) -> list[Value] | None:
-    """The words after ``grep`` when ``args`` (git's words) run ``git grep``; None for another
-    subcommand. Doubt for an option of git's own that is not in ``_GIT_OWN``."""
+def _git_subcommand(args: list[Value]) -> tuple[str, list[Value]] | None:
+    """git's subcommand in ``args`` (git's words) and the words after it; None when there is
+    none. Doubt for an option of git's own that is not in ``_GIT_OWN``."""
     i = 0
     while i < len(args):
         value = args[i]
@@ -288,7 +180,7 @@ def _git_grep(args: list[Value]) -> list[Value] | None:
             raise Doubt("a word of 'git' is an expansion or a pattern where its subcommand "
                         "or an option may stand (it may be 'grep -O')")
         if not value.startswith("-"):
-            return args[i + 1:] if value == "grep" else None
+            return value, args[i + 1:]
         name = value.split("=", 1)[0] if value.startswith("--namespace=") else value
         if name not in _GIT_OWN:
             raise Doubt(f"git is given {value!r} before its subcommand, which is none of the "
@@ -298,16 +190,39 @@ def _git_grep(args: list[Value]) -> list[Value] | None:
     return None
 
 
-def _git_negated(args: list[Value]) -> list[Value]:
-    """git's parse-options reads ``--no-NAME`` as NAME switched off (ran nothing), and
-    ``-NUM`` as ``-C NUM``: those words dropped, once read."""
-    table = TABLES["git grep"]
+#: git's subcommands that run the command after a word of theirs.
+_GIT_RUNS: Final = {"bisect": "run", "submodule": "foreach"}
+
+
+def _git_args(args: list[Value]) -> tuple[str, list[Value]] | None:
+    """The table to read git's command with (``git X``) and the words to read, or None when
+    git's subcommand runs no program the call names whatever its options (not in
+    ``GIT_RUNNING``)."""
+    found = _git_subcommand(args)
+    if found is None:
+        return None
+    sub, rest = found
+    name = "git " + sub
+    if name in TABLES:
+        return name, _git_negated(name, rest)
+    if sub in GIT_RUNNING:
+        raise Doubt(f"git's subcommand {sub!r} runs a program its words, its options or its "
+                    "helpers name")
+    if sub in _GIT_RUNS and _GIT_RUNS[sub] in rest:
+        raise Doubt(f"'git {sub} {_GIT_RUNS[sub]}' runs the command after it")
+    return None
+
+
+def _git_negated(name: str, args: list[Value]) -> list[Value]:
+    """git's parse-options reads ``--no-NAME`` as NAME switched off (ran nothing): those words
+    dropped, once read."""
+    table = TABLES[name]
     kept: list[Value] = []
     for i, value in enumerate(args):
         if value == "--":
             return kept + args[i:]
         if value and value.startswith("--no-") and value[2:] not in table.longs:
-            _long("git grep", table, value[5:].partition("=")[0])
+            _long(name, table, value[5:].partition("=")[0])
             continue
         kept.append(value)
     return kept
@@ -321,10 +236,10 @@ def check_options(program: str, values: list[Value]) -> None:
     ``sqlite3``, its safe mode."""
     args = values[1:]
     if program == "git":
-        found = _git_grep(args)
+        found = _git_args(args)
         if found is None:
             return  # git's other subcommands: writers.py and the judge read them
-        program, args = "git grep", _git_negated(found)
+        program, args = found
     if program in UNTABLED:
         _no_options(program, args)
         return

@@ -29,6 +29,7 @@ from typing import Final
 
 from ..limits import MAX_SHELL_NODES
 from .optables import READ as OPTIONS_READ
+from .optspecs import GIT_RUNNING, SPECS
 from .words import EXAMINED, Doubt, Word, check_runnable
 
 #: Words bash or tree-sitter's grammar gives a meaning of their own (reserved words; the
@@ -49,6 +50,9 @@ _LOOKED_AT: Final = KEYWORDS | EXAMINED
 #: Those ``plain_texts`` looks at anywhere; a program whose options are read (``OPTIONS_READ``)
 #: leads its command, and is looked at there.
 _TEXT_LOOKED_AT: Final = KEYWORDS | (EXAMINED - OPTIONS_READ)
+#: git's subcommands a plain command reads further (all others run no program they name).
+GIT_READ: Final = GIT_RUNNING | {"bisect", "submodule"} | {
+    name.split(" ", 1)[1] for name in SPECS if name.startswith("git ")}
 #: A simple command as ``shell.Simple`` holds it: its words, its text, the wrappers stripped
 #: (none: a wrapper is a name ``check_runnable`` refuses).
 PlainCommand = tuple[tuple[Word, ...], str, tuple[str, ...]]
@@ -134,12 +138,10 @@ def plain_texts(command: str) -> list[str] | None:
 
 def _options_looked_at(tokens: list[str]) -> bool:
     """Whether a plain command led by a program in ``OPTIONS_READ`` has options to read:
-    always, but for ``git`` with a plain subcommand other than ``grep`` first (``git add``:
-    only its own options and ``git grep``'s are read there)."""
-    if tokens[0] != "git":
-        return True
-    second = tokens[1] if len(tokens) > 1 else ""
-    return second[:1] in ("-", "'", '"') or second == "grep"
+    always, but for ``git`` with a plain subcommand first that has no table and runs nothing
+    its words name (``git add``)."""
+    return tokens[0] != "git" or len(tokens) < 2 or tokens[1] in GIT_READ or \
+        tokens[1][:1] in ("-", "'", '"')
 
 
 def _parts(command: str) -> list[tuple[str, list[str]]] | None:

@@ -38,12 +38,18 @@ HOLES = [
     "sqlite3 out/db '.shell evil/h2'", "sqlite3 out/db '.system evil/h2'",
     "sqlite3 -cmd '.shell evil/h2' -safe out/db 'select 1'",
     "ed -s notes.txt <<< '!evil/h2'", "vim -es -c '!evil/h2' -c q",
-    "ex -s -c '!evil/h2' -c q notes.txt", "git -c core.fsmonitor=evil/h2 status"]
+    "ex -s -c '!evil/h2' -c q notes.txt", "git -c core.fsmonitor=evil/h2 status",
+    # git's subcommands whose options run a program (the allow-list of git's subcommands)
+    "git fetch -q --upload-pack='cp -r evil/. .; git-upload-pack' .",
+    "git fetch -q --upl='cp -r evil/. .; git-upload-pack' .",
+    "git ls-remote --upload-pack='cp -r evil/. .; git-upload-pack' .",
+    "git rebase -q -x 'cp -r evil/. .' --root"]
 #: Denied without a run under bash: they run the program only on large inputs.
 REASONED = ["sort --compress-prog=evil/h2 notes.txt", "sort --compress-p=evil/h2 notes.txt",
             "tar -cf out/x.tar --use-compress-prog=evil/h2 notes.txt"]
 #: Inside the plan still, and nothing of the gate's is written.
-KEPT = ["sed -n p notes.txt", "sed -e 's/a/b/g' -e p notes.txt", "sed -n '1~2p' notes.txt",
+KEPT = ["git fetch -q . rev", "git fetch --no-tags -q . rev", "git log --oneline",
+        "sed -n p notes.txt", "sed -e 's/a/b/g' -e p notes.txt", "sed -n '1~2p' notes.txt",
         "install -m 644 notes.txt out/n", "split -l 1 notes.txt out/p", "sort -o out/s notes.txt",
         "sort -k2,2n -t, notes.txt", "tar -czf out/x.tgz notes.txt", "tar tf evil.tar",
         "git grep -n notes", "git grep --no-textconv -3 -e notes", "git -C . status",
@@ -59,6 +65,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (evil / "h2").write_text("#!/bin/sh\ncp -r evil/. .\ncat >/dev/null\n")
     (evil / "h2").chmod(0o755)
     (evil / "s.sed").write_text("1e evil/h2\n")
+    git(folder, "config", "user.email", "a@b")
+    git(folder, "config", "user.name", "a")
     return folder
 
 
@@ -198,6 +206,27 @@ HELPED = {"cp": "cp", "mv": "mv", "rm": "rm", "ln": "ln", "install": "install", 
           "touch": "touch", "chmod": "chmod", "tee": "tee", "split": "split", "sort": "sort",
           "uniq": "uniq", "sed": "sed", "tar": "tar", "gzip": "gzip", "shred": "shred",
           "truncate": "truncate", "csplit": "csplit", "chown": "chown", "rmdir": "rmdir"}
+
+
+GIT_HELPED = ["grep", "fetch", "pull", "push", "clone", "ls-remote", "archive", "rebase",
+              "difftool"]
+
+
+@pytest.mark.parametrize("sub", GIT_HELPED)
+def test_each_long_option_git_lists_for_a_subcommand_is_in_its_table(sub: str) -> None:
+    """The same for git's subcommands with a table (``git X -h``, git's parse-options)."""
+    import re
+
+    from skillgrant.gate.optables import TABLES
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    done = subprocess.run(["git", sub, "-h"], capture_output=True, text=True)
+    usage = done.stdout + done.stderr
+    listed = set(re.findall(r"^\s+(?:-\w, )?--(?:\[no-\])?([a-z0-9][a-z0-9-]*)", usage, re.M))
+    assert listed, usage
+    missing = sorted(listed - set(TABLES[f"git {sub}"].longs))
+    assert not missing, missing
 
 
 @pytest.mark.parametrize("program", sorted(HELPED))
