@@ -15,7 +15,7 @@ import sys
 from contextvars import ContextVar
 from typing import Final
 
-from .worktree import hooks_folder, main_folder
+from .worktree import hooks_folder, main_folder, repository
 from .writers import tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -50,6 +50,9 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         # git runs what its repository's config and hooks name (core.fsmonitor, hooks), under
         # grants that run no code of their own (`git status`, `git commit`; review G-7)
         items.append((os.path.join(folder, ".git"), True))
+        # the hook files the other runtimes load (Copilot CLI, VS Code, Codex; review H-18)
+        items += [(os.path.join(folder, ".github", "hooks"), True),
+                  (os.path.join(folder, ".codex"), True)]
         items += [(os.path.join(folder, ".claude", name), False)
                   for name in ("settings.json", "settings.local.json")]
     items += _repository_items(cwd)
@@ -57,6 +60,13 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
     items += [(os.path.join(home, name), tree) for name, tree in _HOME_CODE]
+    xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
+    items += [(os.path.join(xdg, "git"), True)] if xdg else []
+    items += [("/etc/gitconfig", False), ("/usr/local/etc/gitconfig", False),
+              (os.environ.get("GIT_CONFIG_SYSTEM", ""), False)]
+    # the folders a program's name is found in: a write there is a write to the program the
+    # gate judged by its name (review H-12)
+    items += [(os.path.abspath(p), True) for p in os.environ.get("PATH", "").split(":") if p]
     # Claude Code's managed settings (a `disableAllHooks` there switches every hook off)
     items += [("/etc/claude-code", True), ("/Library/Application Support/ClaudeCode", True)]
     items += [(os.environ[name], name == "GIT_DIR") for name in ("GIT_DIR", "GIT_CONFIG_GLOBAL")
@@ -75,8 +85,8 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
 #: ``scp``), sqlite3's start-up file (run before ``-safe`` takes effect: measured with
 #: ``-init``), curl's and wget's (an output file, a command), and the shell's start-up files
 #: (the Bash tool's next session). A call writing one is ``unknown``, as for git's.
-_HOME_CODE: Final = ((".ssh", True), (".sqliterc", False), (os.path.join(".config", "sqlite3"),
-                                                             True),
+_HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sqliterc", False),
+                     (os.path.join(".config", "sqlite3"), True),
                      (".curlrc", False), (os.path.join(".config", "curlrc"), False),
                      (".wgetrc", False), (".bashrc", False), (".bash_profile", False),
                      (".bash_login", False), (".profile", False), (".bash_logout", False),
@@ -84,24 +94,37 @@ _HOME_CODE: Final = ((".ssh", True), (".sqliterc", False), (os.path.join(".confi
 
 
 def _repository_items(cwd: str | None) -> list[tuple[str, bool]]:
-    """The places of the call's repository that no folder walk finds: a linked worktree's
-    main checkout's ``.claude`` (Claude Code reads its ``settings.local.json``; review G-12)
-    and the hooks folder its configuration names (``core.hooksPath``; review G-10), with the
-    folder above it when that is husky's ``_`` (its hooks run the scripts beside it). Raises
-    ValueError when git's places cannot be read (the hook then denies)."""
-    if not cwd:
-        return []
+    """The places of the repositories holding the call's folder and the session's
+    (``$CLAUDE_PROJECT_DIR``), and each superproject above them, that no folder walk finds:
+    the git folder and common git folder (a ``.git`` file may name any folder: review H-11), a
+    linked worktree's main checkout's ``.claude`` (Claude Code reads its
+    ``settings.local.json``; review G-12; a bare common folder has none, review R-2) and the
+    hooks folder the configuration names (``core.hooksPath``; review G-10), with the folder
+    above it when that is husky's ``_`` (its hooks run the scripts beside it). After a ``cd``
+    into a nested repository the session's stay guarded (review H-9). Raises ValueError when
+    git's places cannot be read (the hook then denies)."""
     items: list[tuple[str, bool]] = []
-    main = main_folder(cwd)
-    if main is not None:
-        items += [(os.path.join(main, ".claude"), True),
-                  (os.path.join(main, ".claude", "settings.json"), False),
-                  (os.path.join(main, ".claude", "settings.local.json"), False)]
-    hooks = hooks_folder(cwd)
-    if hooks is not None:
-        items.append((hooks, True))
-        if os.path.basename(os.path.normpath(hooks)) == "_":
-            items.append((os.path.dirname(os.path.normpath(hooks)), True))
+    for start in dict.fromkeys(f for f in (cwd, os.environ.get("CLAUDE_PROJECT_DIR")) if f):
+        folder: str | None = start
+        while folder:
+            found = repository(folder)
+            if found is None:
+                break
+            top, git_dir, common = found
+            items += [(git_dir, True), (common, True)]
+            main = main_folder(top) if os.path.basename(common) == ".git" or \
+                common == git_dir else None
+            if main is not None:
+                items += [(os.path.join(main, ".claude"), True),
+                          (os.path.join(main, ".claude", "settings.json"), False),
+                          (os.path.join(main, ".claude", "settings.local.json"), False)]
+            hooks = hooks_folder(top)
+            if hooks is not None:
+                items.append((hooks, True))
+                if os.path.basename(os.path.normpath(hooks)) == "_":
+                    items.append((os.path.dirname(os.path.normpath(hooks)), True))
+            parent = os.path.dirname(top)
+            folder = None if parent == top else parent
     return items
 
 

@@ -253,7 +253,7 @@ def check_options(program: str, values: list[Value]) -> None:
         scripts = [v for n, v in read.options if n == "expression"] or read.operands[:1]
         if None in scripts or sed_script_runs("\n".join(s or "" for s in scripts)):
             raise Doubt("'sed' is given a script that runs a program (its 'e' command or "
-                        "flag), or one the gate does not read")
+                        "flag), writes a file it names ('w'), or one the gate does not read")
 
 
 def _no_options(program: str, args: list[Value]) -> None:
@@ -263,6 +263,16 @@ def _no_options(program: str, args: list[Value]) -> None:
         if value is None or (value.startswith("-") and value != "-"):
             raise Doubt(f"{program!r} writes files, and the gate reads none of its options "
                         f"(given {value or 'an expansion'!r})")
+
+
+def _sqlite_operands(args: list[Value]) -> None:
+    """Doubt unless sqlite3's operands are a database and SQL: a dot-command (``.trace FILE``
+    writes any file in safe mode too: review H-13), or no SQL (the commands come from its
+    input, which the gate does not read), is not read."""
+    operands = [v for v in args if v is None or not v.startswith("-")]
+    if len(operands) < 2 or any(v is None or v.lstrip().startswith(".") for v in operands[1:]):
+        raise Doubt("'sqlite3' is given a dot-command, or reads its commands from its input "
+                    "(no SQL in its words): safe mode still writes a file '.trace' names")
 
 
 def _as_read(program: str, args: list[Value]) -> list[Value]:
@@ -284,6 +294,7 @@ def _as_read(program: str, args: list[Value]) -> list[Value]:
         if first not in ("-safe", "--safe"):
             raise Doubt("'sqlite3' runs shell commands from its words or its input ('.shell', "
                         "'.system') unless '-safe' is its first option")
+        _sqlite_operands(args)
         return ["-" + v if v and v.startswith("-") and not v.startswith("--") and len(v) > 2
                 else v for v in args]
     return args

@@ -1,5 +1,7 @@
 """Whether a GNU sed script runs a program: its ``e`` command, or an ``s`` command with the
-``e`` flag anywhere among its flags (``s/x/y/ge``; review G-16b). The script is read
+``e`` flag anywhere among its flags (``s/x/y/ge``; review G-16b); or writes a file its script
+names (``w``, ``W``, the ``w`` flag: the name needs no blank before it, ``w.git/config``,
+review H-8), which the gate's check of the command's words cannot see. The script is read
 command by command, as GNU sed 4.9 compiles it (addresses, ``!``, ``{``/``}``, text of
 ``a``/``i``/``c`` to the end of the line, labels, file names, ``s`` and ``y`` with any
 delimiter and backslash escapes); a script it cannot read that way is answered as running one.
@@ -27,7 +29,8 @@ class _Unread(Exception):
 
 def sed_script_runs(script: str) -> bool:
     """Whether GNU sed's script ``script`` may run a program (an ``e`` command, an ``s``
-    command with the ``e`` flag), or is not read here (then: True)."""
+    command with the ``e`` flag) or write a file it names (``w``), or is not read here (then:
+    True)."""
     try:
         return _Reader(script).runs()
     except _Unread:
@@ -136,8 +139,7 @@ class _Reader:
         flags = ""
         while self.peek() and (self.peek() in _S_FLAGS or self.peek() == "w"):
             if self.peek() == "w":
-                self.to_line_end(False)
-                return "e" in flags
+                raise _Unread("a file it writes, named in the script (review H-8)")
             flags += self.take()
         self.end()
         return "e" in flags
@@ -151,6 +153,8 @@ class _Reader:
             self.blanks()
             self.number()
             self.end()
+        elif command in "wW":  # GNU sed takes the name after optional blanks: `w.git/x`
+            raise _Unread("a file it writes, named in the script (review H-8)")
         elif command in _FILED or command in "aic":
             self.to_line_end(command in "aic")
         elif command in _LABELLED:

@@ -108,17 +108,30 @@ def hooks_folder(folder: str) -> str | None:
     import subprocess  # only for a repository configured so
 
     try:
-        done = subprocess.run(["git", "rev-parse", "--git-path", "hooks"], cwd=folder,
+        done = subprocess.run([_git(), "rev-parse", "--git-path", "hooks"], cwd=folder,
                               capture_output=True, timeout=30, check=False)
     except FileNotFoundError:
         return None  # no git: no hooks run
     except (OSError, subprocess.SubprocessError) as e:
         raise ValueError(f"git's hooks folder for {folder} is not known ({e})") from e
     answer = done.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
+    if done.returncode != 0 and b"dubious ownership" in done.stderr:
+        return None  # git refuses the repository: it runs no command there, nor a hook
     if done.returncode != 0 or not answer:
         raise ValueError(f"git's hooks folder for {folder} is not known (git rev-parse: "
                          f"{done.stderr.decode('utf-8', 'replace').strip()!r})")
     return os.path.join(folder, answer)
+
+
+def _git() -> str:
+    """git, from the system's folders first: not from a folder early on ``PATH`` the call may
+    have written (review H-12b)."""
+    import shutil
+
+    found = shutil.which("git", path="/usr/bin:/bin:/usr/local/bin:/opt/homebrew/bin")
+    if found is None:
+        raise FileNotFoundError("git")
+    return found
 
 
 def _mentions(path: str) -> bool:

@@ -37,6 +37,7 @@ FOLDER_WRITERS: Final = frozenset({
     # a file named by an option or operand: sort -o, uniq IN OUT, sed's `w`, xxd -r IN OUT
     "sort", "uniq", "xxd", "iconv", "sponge", "openssl", "pandoc", "magick", "convert",
     "ffmpeg", "ssh-keygen", "gpg",
+    "sqlite3",  # its database operand (review H-13)
 })
 #: ``gh`` writes files only with these words (``release download``, ``run download``,
 #: ``repo clone``, ``--output``/``--dir``).
@@ -105,9 +106,9 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
     if name in ("sed", "perl", "find"):
         edits = _edits(name, rest)  # find with no start folder searches `.` (review G-3)
         return edits, name if edits and name == "find" and _no_start(rest) else None
-    if name in ("tar", "gtar"):
-        extracts = _tar_extracts(rest)
-        return extracts, name if extracts else None
+    if name in ("tar", "gtar"):  # create mode writes named files too (`--index-file`, `-f`,
+        extracts = _tar_extracts(rest)  # `-g`) and `--remove-files` removes (H-16, H-17)
+        return True, name if extracts else None
     sub = _git_subcommand(rest)  # git; `log/diff/show --output FILE` write it (G-4)
     if any(w.startswith(("--pathspec-f", "--template", "--separate-git-dir")) for w in rest) \
             or (sub == "config" and not any(w.startswith(("--get", "--list", "-l", "--show"))
