@@ -248,3 +248,50 @@ def test_each_long_option_the_program_lists_is_in_its_table(program: str) -> Non
         [path, "--help"], capture_output=True, text=True).stdout))
     missing = sorted(listed - set(TABLES[program].longs))
     assert not missing, missing
+
+
+# -- the review of this branch (H-…) ----------------------------------------------------------
+
+@pytest.mark.parametrize(("command", "entries"), [
+    ("sed -n 'w.git/config' evil/s.sed", ["Bash(sed *)"]),  # H-8: no blank before the name
+    ("sed -n 's/^/x/w.claude/settings.json' notes.txt", ["Bash(sed *)"]),
+    ("tar -cf out/x.tar --remove-files .claude", ["Bash(tar *)"]),  # H-16
+    ("tar -cf out/x.tar --remove-f .claude", ["Bash(tar *)"]),
+    ("tar -cvf out/x.tar --index-file=.git/hooks/pre-commit notes.txt", ["Bash(tar *)"]),  # H-17
+    ("tar -cf .git/config notes.txt", ["Bash(tar *)"]),
+    ("sqlite3 -safe out/db '.trace .git/hooks/pre-commit' 'select 1'", ["Bash(sqlite3 *)"]),
+    ("sqlite3 -safe out/db", ["Bash(sqlite3 *)"]),  # H-13: its commands from its input
+    ("sqlite3 -safe .git/x.db 'select 1'", ["Bash(sqlite3 *)"])])
+def test_the_reviews_writes_are_denied(tmp_path: Path, command: str,
+                                       entries: list[str]) -> None:
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    before = {p: p.read_bytes() for p in (scratch / ".git").rglob("*") if p.is_file()}
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   stdin=subprocess.DEVNULL)
+    after = {p: p.read_bytes() for p in (scratch / ".git").rglob("*") if p.is_file()}
+    if command != "sqlite3 -safe out/db":  # bash writes a file of git's or the settings
+        assert before != after or _hook_gone(scratch / ".claude" / "settings.json"), command
+    assert run_hook(_settings_hook(project), command, project).returncode == 2, command
+
+
+def test_the_sessions_repository_stays_guarded_from_a_nested_one(tmp_path: Path) -> None:
+    """H-9, H-11: from a nested repository the session's hooks folder, and a git folder a
+    ``.git`` file names, stay guarded; R-2: a bare common folder denies nothing else."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(echo *)"])
+    git(project, "config", "core.hooksPath", ".husky")
+    (project / ".husky").mkdir()
+    git(project / "out", "init", "-q")
+    settings = _settings_hook(project)
+    assert run_hook(settings, "cp ../evil/s.sed ../.husky/pre-commit", project / "out"
+                    ).returncode == 2
+    separate = tmp_path / "sep"
+    git(tmp_path, "init", "-q", "--separate-git-dir", str(separate), str(tmp_path / "other"))
+    assert run_hook(settings, f"cp evil/s.sed {separate}/config", tmp_path / "other"
+                    ).returncode == 2
+    git(tmp_path, "clone", "-q", "--bare", str(project), str(tmp_path / "repo.git"))
+    git(tmp_path / "repo.git", "worktree", "add", "-q", str(tmp_path / "wt"))
+    assert run_hook(settings, "echo hi", tmp_path / "wt").returncode == 0
