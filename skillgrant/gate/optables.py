@@ -249,11 +249,31 @@ def check_options(program: str, values: list[Value]) -> None:
         if name in table.runs:
             raise Doubt(f"{program!r}'s option {name!r} runs a program the command names, or "
                         "reads what to do from a file the gate does not read")
+    if program in _GIT_REMOTE:
+        _git_remote(program, read.operands)
     if program == "sed":
         scripts = [v for n, v in read.options if n == "expression"] or read.operands[:1]
         if None in scripts or sed_script_runs("\n".join(s or "" for s in scripts)):
             raise Doubt("'sed' is given a script that runs a program (its 'e' command or "
                         "flag), writes a file it names ('w'), or one the gate does not read")
+
+
+#: git's subcommands whose first operand is a repository, which may be a local folder.
+_GIT_REMOTE: Final = frozenset({"git fetch", "git pull", "git push", "git ls-remote",
+                                "git clone"})
+
+
+def _git_remote(program: str, operands: list[Value]) -> None:
+    """Doubt when git's repository operand is a local folder spelled as one (``.``, ``..``,
+    a path with ``/`` but not a URL): git runs that repository's hooks (``pre-receive``) and
+    its configured programs (review H-1). A remote's name stays read as one."""
+    first = operands[0] if operands else None
+    if first is None and operands:
+        raise Doubt(f"{program!r} is given a pattern as its repository")
+    if first and (first in (".", "..") or first.startswith("file:") or (
+            "/" in first and "://" not in first and ":" not in first.split("/", 1)[0])):
+        raise Doubt(f"{program!r} is given the local repository {first!r}, whose hooks and "
+                    "configuration git runs")
 
 
 def _no_options(program: str, args: list[Value]) -> None:

@@ -28,8 +28,9 @@ SPECS: Final = {
     "install": "backup=? b c C/compare d/directory D g/group= m/mode= o/owner= "
                "p/preserve-timestamps s/strip strip-program=! S/suffix= t/target-directory= "
                "T/no-target-directory v/verbose preserve-context Z context=? help version",
+    # `-x`, `-rw` are modes, not options, for GNU chmod (review R-1)
     "chmod": "c/changes f/silent quiet v/verbose no-preserve-root preserve-root reference= "
-             "R/recursive help version",
+             "R/recursive help version r w x X s t u g o a 0 1 2 3 4 5 6 7",
     "chown": "c/changes f/silent quiet v/verbose dereference h/no-dereference from= "
              "no-preserve-root preserve-root reference= R/recursive H L P help version",
     "shred": "f/force n/iterations= random-source= s/size= u remove=? v/verbose x/exact "

@@ -62,6 +62,10 @@ GIT_NAMED: Final = frozenset({"clone", "restore", "mv", "rm", "archive", "format
 _GIT_OUTPUT: Final = frozenset({"-o", "--output", "--output-directory"})
 _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
                                 "--exec-path", "--config-env"})
+#: Words that move the folder later words are read from (``cd out && cp -r ../evil/. ../../w``)
+#: or make a link a later word goes through (``ln -s ../../w p && cp -r evil/. p/``): with a
+#: program writing folders, the command is not read (reviews H-20, H-22).
+_MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = re.compile(r"[*?\[{]")
 #: The programs ``writes`` looks at.
@@ -206,6 +210,9 @@ def tree_word(words: Sequence[str], directory: str | None,
     folder, worktree = writes(words)
     if not folder:
         return None
+    moved = next((w for w in words if w in _MOVES or w == "ln"), None)
+    if moved is not None:  # later words are read from another folder, or through a link
+        return moved  # made in the same command (reviews H-20, H-22)
     home = os.path.expanduser("~")
     if worktree is not None:
         try:

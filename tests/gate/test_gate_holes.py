@@ -48,7 +48,7 @@ HOLES = [
 REASONED = ["sort --compress-prog=evil/h2 notes.txt", "sort --compress-p=evil/h2 notes.txt",
             "tar -cf out/x.tar --use-compress-prog=evil/h2 notes.txt"]
 #: Inside the plan still, and nothing of the gate's is written.
-KEPT = ["git fetch -q . rev", "git fetch --no-tags -q . rev", "git log --oneline",
+KEPT = ["git fetch -q origin", "git fetch --no-tags -q origin", "git log --oneline",
         "sed -n p notes.txt", "sed -e 's/a/b/g' -e p notes.txt", "sed -n '1~2p' notes.txt",
         "install -m 644 notes.txt out/n", "split -l 1 notes.txt out/p", "sort -o out/s notes.txt",
         "sort -k2,2n -t, notes.txt", "tar -czf out/x.tgz notes.txt", "tar tf evil.tar",
@@ -261,12 +261,14 @@ def test_each_long_option_the_program_lists_is_in_its_table(program: str) -> Non
     ("tar -cf .git/config notes.txt", ["Bash(tar *)"]),
     ("sqlite3 -safe out/db '.trace .git/hooks/pre-commit' 'select 1'", ["Bash(sqlite3 *)"]),
     ("sqlite3 -safe out/db", ["Bash(sqlite3 *)"]),  # H-13: its commands from its input
-    ("sqlite3 -safe .git/x.db 'select 1'", ["Bash(sqlite3 *)"])])
+    ("sqlite3 -safe .git/x.db 'select 1'", ["Bash(sqlite3 *)"]),
+    ("cd out && cp -r ../evil/. ../../project", ["Bash(cp *)", "Bash(cd *)"]),  # H-20
+    ("ln -s ../../project out/p && cp -r evil/. out/p/", ["Bash(cp *)", "Bash(ln *)"])])
 def test_the_reviews_writes_are_denied(tmp_path: Path, command: str,
                                        entries: list[str]) -> None:
     project = tmp_path / "project"
     gated_project(project, entries)
-    scratch = tmp_path / "scratch"
+    scratch = tmp_path / "copy" / "project"  # the same name: `../../project` is itself
     shutil.copytree(project, scratch, symlinks=True)
     before = {p: p.read_bytes() for p in (scratch / ".git").rglob("*") if p.is_file()}
     subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
