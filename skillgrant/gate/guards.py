@@ -66,7 +66,10 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
               (os.environ.get("GIT_CONFIG_SYSTEM", ""), False)]
     # the folders a program's name is found in: a write there is a write to the program the
     # gate judged by its name (review H-12)
-    items += [(os.path.abspath(p), True) for p in os.environ.get("PATH", "").split(":") if p]
+    items += [(os.path.abspath(os.path.expanduser(p)), True)
+              for p in os.environ.get("PATH", "").split(":") if p]
+    # the interpreter's own library, which the hook imports at every start (review H-26)
+    items.append((os.path.dirname(os.__file__), True))
     # Claude Code's managed settings (a `disableAllHooks` there switches every hook off)
     items += [("/etc/claude-code", True), ("/Library/Application Support/ClaudeCode", True)]
     items += [(os.environ[name], name == "GIT_DIR") for name in ("GIT_DIR", "GIT_CONFIG_GLOBAL")

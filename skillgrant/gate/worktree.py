@@ -125,10 +125,13 @@ def hooks_folder(folder: str) -> str | None:
 
 def _git() -> str:
     """git, from the system's folders first: not from a folder early on ``PATH`` the call may
-    have written (review H-12b)."""
+    have written (review H-12b); then from ``PATH``'s absolute folders, which the gate guards
+    (review H-12d: Nix, conda, Linuxbrew)."""
     import shutil
 
-    found = shutil.which("git", path="/usr/bin:/bin:/usr/local/bin:/opt/homebrew/bin")
+    absolute = [p for p in os.environ.get("PATH", "").split(":") if p.startswith("/")]
+    found = shutil.which("git", path=":".join(["/usr/bin", "/bin", "/usr/local/bin",
+                                               "/opt/homebrew/bin", *absolute]))
     if found is None:
         raise FileNotFoundError("git")
     return found

@@ -64,7 +64,8 @@ _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--names
                                 "--exec-path", "--config-env"})
 #: Words that move the folder later words are read from (``cd out && cp -r ../evil/. ../../w``)
 #: or make a link a later word goes through (``ln -s ../../w p && cp -r evil/. p/``): with a
-#: program writing folders, the command is not read (reviews H-20, H-22).
+#: program writing folders, the command is not read (reviews H-20, H-22); so for an option that
+#: moves it (``tar -C DIR``, ``--directory``, ``git -C``).
 _MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = re.compile(r"[*?\[{]")
@@ -210,7 +211,8 @@ def tree_word(words: Sequence[str], directory: str | None,
     folder, worktree = writes(words)
     if not folder:
         return None
-    moved = next((w for w in words if w in _MOVES or w == "ln"), None)
+    moved = next((w for w in words if w in _MOVES or w == "ln" or w.startswith("--dir") or (
+        w[:1] == "-" and w[1:2] != "-" and "C" in w[1:8])), None)  # `tar -C`, `git -C`
     if moved is not None:  # later words are read from another folder, or through a link
         return moved  # made in the same command (reviews H-20, H-22)
     home = os.path.expanduser("~")

@@ -263,7 +263,8 @@ def test_each_long_option_the_program_lists_is_in_its_table(program: str) -> Non
     ("sqlite3 -safe out/db", ["Bash(sqlite3 *)"]),  # H-13: its commands from its input
     ("sqlite3 -safe .git/x.db 'select 1'", ["Bash(sqlite3 *)"]),
     ("cd out && cp -r ../evil/. ../../project", ["Bash(cp *)", "Bash(cd *)"]),  # H-20
-    ("ln -s ../../project out/p && cp -r evil/. out/p/", ["Bash(cp *)", "Bash(ln *)"])])
+    ("ln -s ../../project out/p && cp -r evil/. out/p/", ["Bash(cp *)", "Bash(ln *)"]),
+    ("tar -C out -cf x.tar --remove-files ../../project/.claude", ["Bash(tar *)"])])
 def test_the_reviews_writes_are_denied(tmp_path: Path, command: str,
                                        entries: list[str]) -> None:
     project = tmp_path / "project"
