@@ -15,7 +15,7 @@ import sys
 from contextvars import ContextVar
 from typing import Final
 
-from .worktree import hooks_folder, main_folder, repository
+from .worktree import hooks_folder, included_files, main_folder, repository
 from .writers import tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -121,6 +121,7 @@ def _repository_items(cwd: str | None) -> list[tuple[str, bool]]:
                 items += [(os.path.join(main, ".claude"), True),
                           (os.path.join(main, ".claude", "settings.json"), False),
                           (os.path.join(main, ".claude", "settings.local.json"), False)]
+            items += [(path, False) for path in included_files(top)]  # H-14
             hooks = hooks_folder(top)
             if hooks is not None:
                 items.append((hooks, True))

@@ -98,29 +98,65 @@ def hooks_folder(folder: str) -> str | None:
     if found is None:
         return None
     _, git_dir, common = found
+    if not any(os.environ.get(name) for name in _GIT_ENV) and not any(
+            _mentions(f, _MENTIONS) for f in _config_files(git_dir, common)):
+        return None
+    done = _run_git(folder, "rev-parse", "--git-path", "hooks")
+    if done is None:
+        return None
+    answer = done.decode("utf-8", "surrogateescape").rstrip("\n")
+    if not answer:
+        raise ValueError(f"git's hooks folder for {folder} is not known")
+    return os.path.join(folder, answer)
+
+
+def included_files(folder: str) -> list[str]:
+    """The configuration files git reads for a command in ``folder`` when one it reads
+    includes another (``include.path``, ``includeIf``): each, from git's own answer (``git
+    config --list --show-origin``), as a path from ``folder`` and from the repository's top
+    (review H-14: an included file in the working tree is git's configuration too). Raises
+    ValueError when git cannot answer."""
+    found = repository(folder)
+    if found is None:
+        return []
+    top, git_dir, common = found
+    if not any(_mentions(f, (b"include",)) for f in _config_files(git_dir, common)):
+        return []
+    done = _run_git(folder, "config", "--list", "--show-origin", "-z")
+    if done is None:
+        return []
+    fields = done.split(b"\0")
+    names = {f[len(b"file:"):].decode("utf-8", "surrogateescape")
+             for f in fields[0::2] if f.startswith(b"file:")}
+    return [os.path.join(base, name) for name in names for base in (folder, top)]
+
+
+def _config_files(git_dir: str, common: str) -> list[str]:
     home = os.path.expanduser("~")
     xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    files = [os.path.join(common, "config"), os.path.join(git_dir, "config.worktree"),
-             os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"),
-             "/etc/gitconfig"]
-    if not any(os.environ.get(name) for name in _GIT_ENV) and not any(map(_mentions, files)):
-        return None
+    return [os.path.join(common, "config"), os.path.join(git_dir, "config.worktree"),
+            os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"),
+            "/etc/gitconfig"]
+
+
+def _run_git(folder: str, *args: str) -> bytes | None:
+    """git's standard output for ``args`` run in ``folder``; None when there is no git, or git
+    refuses the repository (it then runs nothing there). Raises ValueError otherwise."""
     import subprocess  # only for a repository configured so
 
     try:
-        done = subprocess.run([_git(), "rev-parse", "--git-path", "hooks"], cwd=folder,
-                              capture_output=True, timeout=30, check=False)
+        done = subprocess.run([_git(), *args], cwd=folder, capture_output=True, timeout=30,
+                              check=False)
     except FileNotFoundError:
         return None  # no git: no hooks run
     except (OSError, subprocess.SubprocessError) as e:
-        raise ValueError(f"git's hooks folder for {folder} is not known ({e})") from e
-    answer = done.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
+        raise ValueError(f"git's configuration for {folder} is not known ({e})") from e
     if done.returncode != 0 and b"dubious ownership" in done.stderr:
         return None  # git refuses the repository: it runs no command there, nor a hook
-    if done.returncode != 0 or not answer:
-        raise ValueError(f"git's hooks folder for {folder} is not known (git rev-parse: "
+    if done.returncode != 0:
+        raise ValueError(f"git's configuration for {folder} is not known (git: "
                          f"{done.stderr.decode('utf-8', 'replace').strip()!r})")
-    return os.path.join(folder, answer)
+    return done.stdout
 
 
 def _git() -> str:
@@ -137,7 +173,7 @@ def _git() -> str:
     return found
 
 
-def _mentions(path: str) -> bool:
+def _mentions(path: str, words: tuple[bytes, ...]) -> bool:
     try:
         with open(path, "rb") as f:
             text = f.read(_MAX_CONFIG + 1)
@@ -146,4 +182,4 @@ def _mentions(path: str) -> bool:
     except OSError:
         return True
     lowered = text.lower()
-    return len(text) > _MAX_CONFIG or any(word in lowered for word in _MENTIONS)
+    return len(text) > _MAX_CONFIG or any(word in lowered for word in words)

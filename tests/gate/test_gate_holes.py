@@ -298,3 +298,22 @@ def test_the_sessions_repository_stays_guarded_from_a_nested_one(tmp_path: Path)
     git(tmp_path, "clone", "-q", "--bare", str(project), str(tmp_path / "repo.git"))
     git(tmp_path / "repo.git", "worktree", "add", "-q", str(tmp_path / "wt"))
     assert run_hook(settings, "echo hi", tmp_path / "wt").returncode == 0
+
+
+def test_a_configuration_file_git_includes_is_guarded(tmp_path: Path) -> None:
+    """H-14: the repository's configuration includes a file of the working tree; git reads
+    it as its configuration (under bash a `core.fsmonitor` there runs at `git status`)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(git status)"])
+    git(project, "config", "include.path", "../tools/p.cfg")
+    (project / "tools").mkdir()
+    (project / "tools" / "p.cfg").write_text("[user]\n\tname = a\n")
+    (project / "evil" / "cfg").write_text('[core]\n\tfsmonitor = "touch zzinc"\n')
+    scratch = tmp_path / "copy" / "project"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", "cp evil/cfg tools/p.cfg && git status"], cwd=scratch,
+                   capture_output=True, timeout=60)
+    assert (scratch / "zzinc").exists(), "bash ran no program: the case proves nothing"
+    settings = _settings_hook(project)
+    assert run_hook(settings, "cp evil/cfg tools/p.cfg", project).returncode == 2
+    assert run_hook(settings, "cp evil/cfg tools/other.cfg", project).returncode == 0
