@@ -70,6 +70,8 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
               for p in os.environ.get("PATH", "").split(":") if p]
     # the interpreter's own library, which the hook imports at every start (review H-26)
     items.append((os.path.dirname(os.__file__), True))
+    items += [(os.path.dirname(os.path.realpath(sys.executable)), True),
+              (os.path.join(sys.base_prefix, "lib"), True), ("/etc/ld.so.preload", False)]
     # Claude Code's managed settings (a `disableAllHooks` there switches every hook off)
     items += [("/etc/claude-code", True), ("/Library/Application Support/ClaudeCode", True)]
     items += [(os.environ[name], name == "GIT_DIR") for name in ("GIT_DIR", "GIT_CONFIG_GLOBAL")

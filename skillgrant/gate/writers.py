@@ -211,8 +211,12 @@ def tree_word(words: Sequence[str], directory: str | None,
     folder, worktree = writes(words)
     if not folder:
         return None
-    moved = next((w for w in words if w in _MOVES or w == "ln" or w.startswith("--dir") or (
+    moved = next((w for w in words if w in _MOVES or w.startswith("--dir") or (
         w[:1] == "-" and w[1:2] != "-" and "C" in w[1:8])), None)  # `tar -C`, `git -C`
+    moved = moved or next((w for i, w in enumerate(words[:-1]) if _name(w) in ("tar", "gtar")
+                           and words[i + 1][:1] != "-" and "C" in words[i + 1]), None)
+    if moved is None and "ln" in words and sum(_name(w) in _LOOKED_AT for w in words) > 1:
+        moved = "ln"  # a link, then another writer through it
     if moved is not None:  # later words are read from another folder, or through a link
         return moved  # made in the same command (reviews H-20, H-22)
     home = os.path.expanduser("~")

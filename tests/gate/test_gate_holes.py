@@ -317,3 +317,14 @@ def test_a_configuration_file_git_includes_is_guarded(tmp_path: Path) -> None:
     settings = _settings_hook(project)
     assert run_hook(settings, "cp evil/cfg tools/p.cfg", project).returncode == 2
     assert run_hook(settings, "cp evil/cfg tools/other.cfg", project).returncode == 0
+
+
+@pytest.mark.parametrize(("command", "denied"), [
+    ("ln -s notes.txt out/l", False), ("ln notes.txt out/h", False),  # ln alone
+    ("ln -s ../../project out/p && cp -r evil/. out/p/", True),
+    ("tar cCf out x.tar --remove-files ../../project/.claude", True)])  # the old style's C
+def test_a_link_alone_is_covered_and_a_moved_base_is_not(tmp_path: Path, command: str,
+                                                           denied: bool) -> None:
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(ln *)", "Bash(cp *)", "Bash(tar *)"])
+    assert (run_hook(_settings_hook(project), command, project).returncode == 2) == denied
