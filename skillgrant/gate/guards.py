@@ -34,7 +34,6 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     the main checkout's ``.claude`` and the configured hooks folder (``_repository_items``),
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``)."""
-    real = os.path.realpath
     items = [(plan, False), (audit_log, False)]
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True)]
@@ -82,7 +81,8 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         items.append((os.path.dirname(os.path.abspath(script)), True))
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
-    return tuple((real(path), tree) for path, tree in items if path)
+    kept: dict[str, str] = {}
+    return tuple(dict.fromkeys((_real(path, kept), tree) for path, tree in items if path))
 
 
 #: Files and folders in the user's home that a program the gate covers reads as what to do or
@@ -96,6 +96,17 @@ _HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sq
                      (".wgetrc", False), (".bashrc", False), (".bash_profile", False),
                      (".bash_login", False), (".profile", False), (".bash_logout", False),
                      (".zshrc", False), (".zshenv", False), (".zprofile", False))
+
+
+def _real(path: str, kept: dict[str, str]) -> str:
+    """``os.path.realpath(path)``, its folder's answer kept in ``kept`` (the items share a few
+    folders; the hook makes about a hundred of them at every call)."""
+    folder, name = os.path.split(os.path.abspath(path))
+    found = kept.get(folder)
+    if found is None:
+        found = kept[folder] = os.path.realpath(folder)
+    full = os.path.join(found, name)
+    return os.path.realpath(full) if os.path.islink(full) else full
 
 
 def _repository_items(cwd: str | None) -> list[tuple[str, bool]]:
