@@ -63,6 +63,10 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.path.join(xdg, "git"), True)] if xdg else []
     items += [("/etc/gitconfig", False), ("/usr/local/etc/gitconfig", False),
               (os.environ.get("GIT_CONFIG_SYSTEM", ""), False)]
+    # git's own templates (copied into every new repository, hooks too) and helpers (H-27)
+    items += [("/usr/share/git-core", True), ("/usr/lib/git-core", True),
+              ("/usr/libexec/git-core", True), (os.environ.get("GIT_TEMPLATE_DIR", ""), True),
+              (os.environ.get("GIT_EXEC_PATH", ""), True)]
     # the folders a program's name is found in: a write there is a write to the program the
     # gate judged by its name (review H-12)
     items += [(os.path.abspath(os.path.expanduser(p)), True)
@@ -196,6 +200,8 @@ def _last(word: str) -> str:
 
 #: ANSI-C and locale quoting, which spell a name in escapes (``\x73``, ``\163``, ``\u0073``).
 _SPELLED = re.compile(r"\$['\"]")
+#: A command that first moves to a literal folder, then (only if it could) runs the rest.
+_LEADING_CD = re.compile(r"\s*cd\s+([A-Za-z0-9_.][A-Za-z0-9_./-]*)\s*&&(.*)", re.DOTALL)
 #: The words of a command's text, as far as they may name a file (quotes and operators split).
 _TOKEN = re.compile(r"[^\s;&|<>()'\"`=]+")
 
@@ -214,6 +220,11 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     quoted = _SPELLED.search(text)  # `$'.claude/\x73ettings.json'` spells any name (G-4)
     if quoted is not None:
         return quoted.group()
+    moved = _LEADING_CD.fullmatch(text)
+    if moved is not None and directory is not None:  # `cd src && cp a b`: from src (R-6)
+        named = _named_file(_TOKEN.findall(re.sub(r"['\"\\]", "", text)), directory)
+        return named or guarded_word(moved.group(2), posixpath.normpath(
+            posixpath.join(directory, moved.group(1))))
     bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
     words = _TOKEN.findall(bare)
     return _named_file(words, directory) or tree_word(words, directory, _touches)

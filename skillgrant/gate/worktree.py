@@ -128,6 +128,16 @@ def included_files(folder: str) -> list[str]:
     fields = done.split(b"\0")
     names = {f[len(b"file:"):].decode("utf-8", "surrogateescape")
              for f in fields[0::2] if f.startswith(b"file:")}
+    # and every include the files name, whatever its condition (review H-14b: `onbranch:`,
+    # `hasconfig:` may become true in a later call)
+    named = _run_git(folder, "config", "--show-origin", "-z", "--get-regexp",
+                     r"^include(if\..*)?\.path$") or b""
+    pairs = named.split(b"\0")
+    for origin, entry in zip(pairs[0::2], pairs[1::2], strict=False):
+        if origin.startswith(b"file:") and b"\n" in entry:
+            base = os.path.dirname(origin[len(b"file:"):].decode("utf-8", "surrogateescape"))
+            value = entry.split(b"\n", 1)[1].decode("utf-8", "surrogateescape")
+            names.add(os.path.join(base, os.path.expanduser(value)))
     return [os.path.join(base, name) for name in names for base in (folder, top)]
 
 

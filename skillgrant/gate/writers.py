@@ -112,8 +112,11 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
         edits = _edits(name, rest)  # find with no start folder searches `.` (review G-3)
         return edits, name if edits and name == "find" and _no_start(rest) else None
     if name in ("tar", "gtar"):  # create mode writes named files too (`--index-file`, `-f`,
-        extracts = _tar_extracts(rest)  # `-g`) and `--remove-files` removes (H-16, H-17)
-        return True, name if extracts else None
+        extracts = _tar_extracts(rest)  # `-g`) and `--remove-files` removes (H-16, H-17);
+        listed = any(w.startswith("--files") or (  # names from a file, `-T` (H-29)
+            ((w[:1] != "-" and i == 0) or (w[:1] == "-" and w[1:2] != "-")) and "T" in w[:8])
+            for i, w in enumerate(rest))
+        return True, name if extracts or listed else None
     sub = _git_subcommand(rest)  # git; `log/diff/show --output FILE` write it (G-4)
     if any(w.startswith(("--pathspec-f", "--template", "--separate-git-dir")) for w in rest) \
             or (sub == "config" and not any(w.startswith(("--get", "--list", "-l", "--show"))
