@@ -15,7 +15,7 @@ import sys
 from contextvars import ContextVar
 from typing import Final
 
-from .worktree import hooks_folder, included_files, main_folder, repository
+from .worktree import hooks_folder, included_files, main_folder, pushes_locally, repository
 from .writers import tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -227,7 +227,20 @@ def guarded_word(text: str, directory: str | None) -> str | None:
             posixpath.join(directory, moved.group(1))))
     bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
     words = _TOKEN.findall(bare)
-    return _named_file(words, directory) or tree_word(words, directory, _touches)
+    return _named_file(words, directory) or tree_word(words, directory, _touches) or \
+        _local_push(words, directory)
+
+
+def _local_push(words: list[str], directory: str | None) -> str | None:
+    """``push`` when the command may run ``git push`` to a repository on this machine (its
+    hooks run: review H-1), or when the gate cannot tell (no folder)."""
+    for i, word in enumerate(words[:-1]):
+        if word.rsplit("/", 1)[-1] == "git" and "push" in words[i + 1:i + 8]:
+            at = words.index("push", i + 1)
+            operand = next((w for w in words[at + 1:] if not w.startswith("-")), None)
+            if directory is None or pushes_locally(directory, operand):
+                return "push"
+    return None
 
 
 def _touches(path: str) -> bool:

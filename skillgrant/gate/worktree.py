@@ -9,6 +9,7 @@ folder git's configuration names (``core.hooksPath``, husky's ``.husky``; review
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -139,6 +140,50 @@ def included_files(folder: str) -> list[str]:
             value = entry.split(b"\n", 1)[1].decode("utf-8", "surrogateescape")
             names.add(os.path.join(base, os.path.expanduser(value)))
     return [os.path.join(base, name) for name in names for base in (folder, top)]
+
+
+def pushes_locally(folder: str, operand: str | None) -> bool:
+    """Whether ``git push`` run in ``folder`` with the repository operand ``operand`` (None:
+    the default remote) may push to a repository on this machine, whose ``pre-receive`` and
+    ``update`` hooks git then runs (review H-1): a folder that exists, or any remote of the
+    repository's configuration whose URL is a local path (read from its text, every
+    ``url``/``pushurl`` line: a remote's name is not matched to its section, which only
+    widens the answer; with an include, git is asked)."""
+    if operand is not None and os.path.isdir(os.path.join(folder, operand)):
+        return True
+    found = repository(folder)
+    if found is None:
+        return False
+    _, git_dir, common = found
+    files = _config_files(git_dir, common)
+    if any(_mentions(f, (b"include",)) for f in files):
+        answer = _run_git(folder, "config", "-z", "--get-regexp", r"^remote\..*\.(push)?url$")
+        urls = [e.partition(b"\n")[2] for e in (answer or b"").split(b"\0")]
+    else:
+        urls = [m.group(1) for f in files[:2] for m in _URL.finditer(_text(f))]
+    return any(_local_url(u.decode("utf-8", "surrogateescape").strip().strip('"'))
+               for u in urls if u.strip())
+
+
+#: A ``url = …`` or ``pushurl = …`` line of a git configuration file.
+_URL: Final = re.compile(rb"(?im)^\s*(?:push)?url\s*=\s*(.*?)\s*$")
+
+
+def _text(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(_MAX_CONFIG)
+    except OSError:
+        return b""
+
+
+def _local_url(url: str) -> bool:
+    """Whether git reads ``url`` as a path on this machine (not ``x://``, not ``host:path``)."""
+    if url.startswith("file:"):
+        return True
+    if "://" in url:
+        return False
+    return ":" not in url.split("/", 1)[0]
 
 
 def _config_files(git_dir: str, common: str) -> list[str]:

@@ -341,3 +341,22 @@ def test_a_cd_first_is_followed_and_a_list_file_is_not_read(tmp_path: Path, comm
     gated_project(project, ["Bash(cd *)", "Bash(cp *)", "Bash(tar *)"])
     (project / "evil" / "list").write_text(".claude\nplan.json\n")
     assert (run_hook(_settings_hook(project), command, project).returncode == 2) == denied
+
+
+def test_a_push_to_a_repository_on_this_machine_is_denied(tmp_path: Path) -> None:
+    """H-1's residue: a remote's name bound to a local folder, a folder named without a `/`:
+    git runs that repository's pre-receive hook under bash; the hook denies the push."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git push *)", "Bash(git remote *)"])
+    git(project, "init", "-q", "--bare", "r.git")
+    hook = project / "r.git" / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\ntouch zzpr\ncat >/dev/null\n")
+    hook.chmod(0o755)
+    settings = _settings_hook(project)
+    assert run_hook(settings, "git push -q r.git HEAD:refs/heads/x", project).returncode == 2
+    assert run_hook(settings, "git push -q origin HEAD", project).returncode == 0
+    git(project, "remote", "add", "x", "r.git")
+    assert run_hook(settings, "git push -q x HEAD:refs/heads/x", project).returncode == 2
+    subprocess.run(["bash", "-c", "git push -q x HEAD:refs/heads/x"], cwd=project,
+                   capture_output=True, timeout=60)
+    assert (project / "r.git" / "zzpr").exists(), "bash ran no hook: the case proves nothing"
