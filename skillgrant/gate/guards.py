@@ -221,10 +221,15 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     if quoted is not None:
         return quoted.group()
     moved = _LEADING_CD.fullmatch(text)
-    if moved is not None and directory is not None:  # `cd src && cp a b`: from src (R-6)
+    if moved is not None and directory is not None and (not os.environ.get("CDPATH") or (
+            moved.group(1).startswith(("./", "../")))):
+        # `cd src && cp a b` (R-6): the rest read from src, and from here as well, where it
+        # runs when the `cd` fails or past a `;`, `||` or `&` (H-31); CDPATH may send a bare
+        # name elsewhere (H-30)
         named = _named_file(_TOKEN.findall(re.sub(r"['\"\\]", "", text)), directory)
         return named or guarded_word(moved.group(2), posixpath.normpath(
-            posixpath.join(directory, moved.group(1))))
+            posixpath.join(directory, moved.group(1)))) or guarded_word(
+            moved.group(2), directory)
     bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
     words = _TOKEN.findall(bare)
     return _named_file(words, directory) or tree_word(words, directory, _touches) or \

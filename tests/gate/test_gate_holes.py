@@ -333,12 +333,14 @@ def test_a_link_alone_is_covered_and_a_moved_base_is_not(tmp_path: Path, command
 @pytest.mark.parametrize(("command", "denied"), [
     ("cd out && cp ../notes.txt n.txt", False),  # read from the folder the cd names
     ("cd out && cp -r ../evil/. ..", True), ("cd out && cp -r ../evil/. ../../project", True),
+    ("cd nx && echo hi || cp -r evil/. .", True),  # H-31: the cd fails, the rest runs here
+    ("cd out && echo hi & cp -r evil/. .", True),
     ("tar -cf x.tar --remove-files -T evil/list", True),  # H-29: names from a file
     ("tar -czf out/x.tgz notes.txt", False)])
 def test_a_cd_first_is_followed_and_a_list_file_is_not_read(tmp_path: Path, command: str,
                                                              denied: bool) -> None:
     project = tmp_path / "project"
-    gated_project(project, ["Bash(cd *)", "Bash(cp *)", "Bash(tar *)"])
+    gated_project(project, ["Bash(cd *)", "Bash(cp *)", "Bash(tar *)", "Bash(echo *)"])
     (project / "evil" / "list").write_text(".claude\nplan.json\n")
     assert (run_hook(_settings_hook(project), command, project).returncode == 2) == denied
 
