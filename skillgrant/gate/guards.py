@@ -13,7 +13,9 @@ import posixpath
 import re
 import sys
 from contextvars import ContextVar
+from typing import Final
 
+from .worktree import hooks_folder, included_files, main_folder, pushes_locally, repository
 from .writers import tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -29,9 +31,9 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
     hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the
     ``.git`` folders there and git's own configuration (git runs what they name: review G-7),
+    the main checkout's ``.claude`` and the configured hooks folder (``_repository_items``),
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``)."""
-    real = os.path.realpath
     items = [(plan, False), (audit_log, False)]
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True)]
@@ -47,11 +49,34 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         # git runs what its repository's config and hooks name (core.fsmonitor, hooks), under
         # grants that run no code of their own (`git status`, `git commit`; review G-7)
         items.append((os.path.join(folder, ".git"), True))
+        # the hook files the other runtimes load (Copilot CLI, VS Code, Codex; review H-18)
+        items += [(os.path.join(folder, ".github", "hooks"), True),
+                  (os.path.join(folder, ".codex"), True)]
         items += [(os.path.join(folder, ".claude", name), False)
                   for name in ("settings.json", "settings.local.json")]
+    items += _repository_items(cwd)
     home = os.path.expanduser("~")
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
+    items += [(os.path.join(home, name), tree) for name, tree in _HOME_CODE]
+    xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
+    items += [(os.path.join(xdg, "git"), True)] if xdg else []
+    items += [("/etc/gitconfig", False), ("/usr/local/etc/gitconfig", False),
+              (os.environ.get("GIT_CONFIG_SYSTEM", ""), False)]
+    # git's own templates (copied into every new repository, hooks too) and helpers (H-27)
+    items += [("/usr/share/git-core", True), ("/usr/lib/git-core", True),
+              ("/usr/libexec/git-core", True), (os.environ.get("GIT_TEMPLATE_DIR", ""), True),
+              (os.environ.get("GIT_EXEC_PATH", ""), True)]
+    # the folders a program's name is found in: a write there is a write to the program the
+    # gate judged by its name (review H-12)
+    items += [(os.path.abspath(os.path.expanduser(p)), True)
+              for p in os.environ.get("PATH", "").split(":") if p]
+    # the interpreter's own library, which the hook imports at every start (review H-26)
+    items.append((os.path.dirname(os.__file__), True))
+    items += [(os.path.dirname(os.path.realpath(sys.executable)), True),
+              (os.path.join(sys.base_prefix, "lib"), True), ("/etc/ld.so.preload", False)]
+    # Claude Code's managed settings (a `disableAllHooks` there switches every hook off)
+    items += [("/etc/claude-code", True), ("/Library/Application Support/ClaudeCode", True)]
     items += [(os.environ[name], name == "GIT_DIR") for name in ("GIT_DIR", "GIT_CONFIG_GLOBAL")
               if os.environ.get(name)]
     items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
@@ -60,7 +85,68 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         items.append((os.path.dirname(os.path.abspath(script)), True))
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
-    return tuple((real(path), tree) for path, tree in items if path)
+    kept: dict[str, str] = {}
+    return tuple(dict.fromkeys((_real(path, kept), tree) for path, tree in items if path))
+
+
+#: Files and folders in the user's home that a program the gate covers reads as what to do or
+#: run: ssh's configuration (``ProxyCommand``, ``LocalCommand``; ``git fetch``/``push``,
+#: ``scp``), sqlite3's start-up file (run before ``-safe`` takes effect: measured with
+#: ``-init``), curl's and wget's (an output file, a command), and the shell's start-up files
+#: (the Bash tool's next session). A call writing one is ``unknown``, as for git's.
+_HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sqliterc", False),
+                     (os.path.join(".config", "sqlite3"), True),
+                     (".curlrc", False), (os.path.join(".config", "curlrc"), False),
+                     (".wgetrc", False), (".bashrc", False), (".bash_profile", False),
+                     (".bash_login", False), (".profile", False), (".bash_logout", False),
+                     (".zshrc", False), (".zshenv", False), (".zprofile", False))
+
+
+def _real(path: str, kept: dict[str, str]) -> str:
+    """``os.path.realpath(path)``, its folder's answer kept in ``kept`` (the items share a few
+    folders; the hook makes about a hundred of them at every call)."""
+    folder, name = os.path.split(os.path.abspath(path))
+    found = kept.get(folder)
+    if found is None:
+        found = kept[folder] = os.path.realpath(folder)
+    full = os.path.join(found, name)
+    return os.path.realpath(full) if os.path.islink(full) else full
+
+
+def _repository_items(cwd: str | None) -> list[tuple[str, bool]]:
+    """The places of the repositories holding the call's folder and the session's
+    (``$CLAUDE_PROJECT_DIR``), and each superproject above them, that no folder walk finds:
+    the git folder and common git folder (a ``.git`` file may name any folder: review H-11), a
+    linked worktree's main checkout's ``.claude`` (Claude Code reads its
+    ``settings.local.json``; review G-12; a bare common folder has none, review R-2) and the
+    hooks folder the configuration names (``core.hooksPath``; review G-10), with the folder
+    above it when that is husky's ``_`` (its hooks run the scripts beside it). After a ``cd``
+    into a nested repository the session's stay guarded (review H-9). Raises ValueError when
+    git's places cannot be read (the hook then denies)."""
+    items: list[tuple[str, bool]] = []
+    for start in dict.fromkeys(f for f in (cwd, os.environ.get("CLAUDE_PROJECT_DIR")) if f):
+        folder: str | None = start
+        while folder:
+            found = repository(folder)
+            if found is None:
+                break
+            top, git_dir, common = found
+            items += [(git_dir, True), (common, True)]
+            main = main_folder(top) if os.path.basename(common) == ".git" or \
+                common == git_dir else None
+            if main is not None:
+                items += [(os.path.join(main, ".claude"), True),
+                          (os.path.join(main, ".claude", "settings.json"), False),
+                          (os.path.join(main, ".claude", "settings.local.json"), False)]
+            items += [(path, False) for path in included_files(top)]  # H-14
+            hooks = hooks_folder(top)
+            if hooks is not None:
+                items.append((hooks, True))
+                if os.path.basename(os.path.normpath(hooks)) == "_":
+                    items.append((os.path.dirname(os.path.normpath(hooks)), True))
+            parent = os.path.dirname(top)
+            folder = None if parent == top else parent
+    return items
 
 
 def guarded_path(path: str) -> str | None:
@@ -114,6 +200,8 @@ def _last(word: str) -> str:
 
 #: ANSI-C and locale quoting, which spell a name in escapes (``\x73``, ``\163``, ``\u0073``).
 _SPELLED = re.compile(r"\$['\"]")
+#: A command that first moves to a literal folder, then (only if it could) runs the rest.
+_LEADING_CD = re.compile(r"\s*cd\s+([A-Za-z0-9_.][A-Za-z0-9_./-]*)\s*&&(.*)", re.DOTALL)
 #: The words of a command's text, as far as they may name a file (quotes and operators split).
 _TOKEN = re.compile(r"[^\s;&|<>()'\"`=]+")
 
@@ -132,9 +220,32 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     quoted = _SPELLED.search(text)  # `$'.claude/\x73ettings.json'` spells any name (G-4)
     if quoted is not None:
         return quoted.group()
+    moved = _LEADING_CD.fullmatch(text)
+    if moved is not None and directory is not None and (not os.environ.get("CDPATH") or (
+            moved.group(1).startswith(("./", "../")))):
+        # `cd src && cp a b` (R-6): the rest read from src, and from here as well, where it
+        # runs when the `cd` fails or past a `;`, `||` or `&` (H-31); CDPATH may send a bare
+        # name elsewhere (H-30)
+        named = _named_file(_TOKEN.findall(re.sub(r"['\"\\]", "", text)), directory)
+        return named or guarded_word(moved.group(2), posixpath.normpath(
+            posixpath.join(directory, moved.group(1)))) or guarded_word(
+            moved.group(2), directory)
     bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
     words = _TOKEN.findall(bare)
-    return _named_file(words, directory) or tree_word(words, directory, _touches)
+    return _named_file(words, directory) or tree_word(words, directory, _touches) or \
+        _local_push(words, directory)
+
+
+def _local_push(words: list[str], directory: str | None) -> str | None:
+    """``push`` when the command may run ``git push`` to a repository on this machine (its
+    hooks run: review H-1), or when the gate cannot tell (no folder)."""
+    for i, word in enumerate(words[:-1]):
+        if word.rsplit("/", 1)[-1] == "git" and "push" in words[i + 1:i + 8]:
+            at = words.index("push", i + 1)
+            operand = next((w for w in words[at + 1:] if not w.startswith("-")), None)
+            if directory is None or pushes_locally(directory, operand):
+                return "push"
+    return None
 
 
 def _touches(path: str) -> bool:

@@ -28,6 +28,8 @@ from shlex import quote
 from typing import Final
 
 from ..limits import MAX_SHELL_NODES
+from .optables import READ as OPTIONS_READ
+from .optspecs import GIT_RUNNING, SPECS
 from .words import EXAMINED, Doubt, Word, check_runnable
 
 #: Words bash or tree-sitter's grammar gives a meaning of their own (reserved words; the
@@ -45,6 +47,12 @@ MAX_PLAIN_CHARS: Final = MAX_SHELL_NODES // 10
 #: Tokens a simple command is looked at further for: a keyword anywhere, or a name
 #: ``check_runnable`` examines (it examines the last part of a path too).
 _LOOKED_AT: Final = KEYWORDS | EXAMINED
+#: Those ``plain_texts`` looks at anywhere; a program whose options are read (``OPTIONS_READ``)
+#: leads its command, and is looked at there.
+_TEXT_LOOKED_AT: Final = KEYWORDS | (EXAMINED - OPTIONS_READ)
+#: git's subcommands a plain command reads further (all others run no program they name).
+GIT_READ: Final = GIT_RUNNING | {"bisect", "submodule"} | {
+    name.split(" ", 1)[1] for name in SPECS if name.startswith("git ")}
 #: A simple command as ``shell.Simple`` holds it: its words, its text, the wrappers stripped
 #: (none: a wrapper is a name ``check_runnable`` refuses).
 PlainCommand = tuple[tuple[Word, ...], str, tuple[str, ...]]
@@ -116,13 +124,24 @@ def plain_texts(command: str) -> list[str] | None:
         return None
     texts: list[str] = []
     for text, tokens in parts:
-        if not _LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0]:
+        if not _TEXT_LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0]:
             return None
+        if tokens[0] in OPTIONS_READ and _options_looked_at(tokens) and not _understood(
+                tokens, tuple(map(_WORDS.__getitem__, tokens))):
+            return None  # its options, as the program reads them (optables)
         if "'" in text or '"' in text:
             # An unquoted token is a word shlex.quote leaves as it is.
             text = " ".join([quote(t[1:-1]) if t[0] in "'\"" else t for t in tokens])
         texts.append(text)
     return texts
+
+
+def _options_looked_at(tokens: list[str]) -> bool:
+    """Whether a plain command led by a program in ``OPTIONS_READ`` has options to read:
+    always, but for ``git`` with a plain subcommand first that has no table and runs nothing
+    its words name (``git add``)."""
+    return tokens[0] != "git" or len(tokens) < 2 or tokens[1] in GIT_READ or \
+        tokens[1][:1] in ("-", "'", '"')
 
 
 def _parts(command: str) -> list[tuple[str, list[str]]] | None:

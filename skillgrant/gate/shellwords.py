@@ -88,7 +88,13 @@ class WordReader:
                 return Word("".join(p.value or "" for p in parts))
             # one part that may split (a brace, a glob, an unquoted expansion) splits the word:
             # `""{-v,x}` is two words
-            return Word(None, vanishes=any(p.vanishes for p in parts))
+            # and all but its first word may then start with anything (an unquoted expansion
+            # splits; a glob or a brace gives each word the text before it)
+            fixed = next(i for i, p in enumerate(parts) if p.value is None)
+            head = "" if any(p.vanishes and c.type != "word" for c, p in zip(
+                node.children, parts, strict=True)) else "".join(
+                p.value or "" for p in parts[:fixed]) + parts[fixed].head
+            return Word(None, vanishes=any(p.vanishes for p in parts), head=head)
         raise Doubt(f"a word holds a {kind.replace('_', ' ')}, which the gate does not analyse")
 
     def quoted(self, node: Node) -> Word:

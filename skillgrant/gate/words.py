@@ -13,6 +13,9 @@ import re
 from collections.abc import Callable
 from typing import Final, NamedTuple
 
+from .optables import READ as OPTIONS_READ
+from .optables import Head, OptionDoubt, check_options
+
 
 class Doubt(Exception):
     """The analysis does not understand the command; the message says why."""
@@ -24,6 +27,9 @@ class Word(NamedTuple):
 
     value: str | None
     vanishes: bool = False
+    #: A pattern's literal text before its first expansion or glob: what every value starts
+    #: with (``src/`` of ``src/*.py``; ``""``: it may start with anything, ``-`` too).
+    head: str = ""
 
     @property
     def literal(self) -> bool:
@@ -56,6 +62,10 @@ RUNNERS: Final = frozenset({
     "let", "test", "[", "compgen", "complete", "bind", "mapfile", "readarray",
     # job control runs a command given in its words (`jobs -x cmd`)
     "jobs", "fg", "bg", "history",
+    # editors that run the commands of their words or input, a shell's among them (`ed`'s
+    # and `ex`'s `!cmd`, `vim -es -c '!cmd'`; review G-17)
+    "ed", "red", "ex", "vi", "vim", "nvim", "view", "vimdiff", "rvim", "rview", "gvim",
+    "emacs", "emacsclient",
 })
 #: Words bash never runs as a program in command position: reserved words and ``!``.
 _NOT_PROGRAMS: Final = frozenset({
@@ -71,7 +81,7 @@ _NAMING: Final = _DECLARING | {"read", "getopts", "wait"}
 _FIND_RUNS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 #: The command names ``check_runnable`` looks at further, as the whole name or as the last part
 #: of a path: a command led by any other literal name is runnable.
-EXAMINED: Final = RUNNERS | _NAMING | {"find", "printf"}
+EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"find", "printf"}
 _DURATION = re.compile(r"[0-9]+(\.[0-9]+)?[smhd]?")
 _PLAIN = re.compile(r"[^\\*?\[\]{}~]*")
 
@@ -161,6 +171,12 @@ def check_runnable(words: list[Word]) -> None:
         raise Doubt("'find' may run a command (-exec, -execdir, -ok), which the gate does not "
                     "analyse")
     _check_attached(name, words)
+    if program in OPTIONS_READ:  # an allow-list of the options of writers (optables)
+        try:
+            check_options(program, [w.value if w.value is not None or not w.head or
+                                    w.head.startswith("-") else Head(w.head) for w in words])
+        except OptionDoubt as e:
+            raise Doubt(str(e)) from None
     if program == "printf" and len(words) > 1 and words[1].value is None:
         raise Doubt("'printf' is given a pattern first, which may expand to -v and name a "
                     "variable")
@@ -300,7 +316,7 @@ def bare(text: str) -> Word:
             i += 2
             continue
         if char in "*?[]{}~":  # a glob, a brace, a tilde (after `=` or `:` too)
-            return Word(None, vanishes=True)
+            return Word(None, vanishes=True, head="".join(value))
         value.append(char)
         i += 1
     return Word("".join(value))

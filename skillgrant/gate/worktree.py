@@ -1,41 +1,240 @@
-"""The canonical git root of a folder, whose ``.claude/settings.local.json`` Claude Code 2.1.332
-reads in a session started in the folder (review S-1, S-2: local settings are canonicalised to
-the repository's root, for a linked worktree its main checkout; measured through the runtime by
-the reviewer, and its ``disableAllHooks`` switched the hooks off)."""
+"""Where git and Claude Code look for a folder's repository: its git folder and common folder
+(a linked worktree's ``.git`` file names them), the canonical git root whose
+``.claude/settings.local.json`` Claude Code 2.1.332 reads in a session started in the folder
+(review S-1, S-2: local settings are canonicalised to the repository's root, for a linked
+worktree its main checkout; measured through the runtime by the reviewer, and its
+``disableAllHooks`` switched the hooks off; review G-12: the gate guards it), and the hooks
+folder git's configuration names (``core.hooksPath``, husky's ``.husky``; review G-10)."""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+import re
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+#: What makes a configuration file worth asking git about: a hooks folder, or an include
+#: (which may name one). Compared in lower case: git reads keys in any case.
+_MENTIONS: Final = (b"hookspath", b"include")
+#: Environment variables through which git takes configuration or another repository.
+_GIT_ENV: Final = ("GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG", "GIT_DIR",
+                   "GIT_COMMON_DIR", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM")
+#: A configuration file read further than this is taken as mentioning a hooks folder.
+_MAX_CONFIG: Final = 1 << 20
 
 
-def main_checkout(folder: str) -> Path | None:
+def repository(folder: str) -> tuple[str, str, str] | None:
+    """The repository holding ``folder``: its top folder, its git folder and its common git
+    folder (the same as the git folder but in a linked worktree); None outside one. Raises
+    ValueError when a ``.git`` file cannot be read. (``os.path`` only: the hook runs it on
+    every call, and loads no more than deciding needs.)"""
+    top = os.path.abspath(folder)
+    while True:
+        dot_git = os.path.join(top, ".git")
+        if os.path.isdir(dot_git):
+            return top, dot_git, dot_git
+        if os.path.lexists(dot_git):
+            return _linked(top, dot_git)
+        parent = os.path.dirname(top)
+        if parent == top:
+            return None
+        top = parent
+
+
+def _linked(top: str, dot_git: str) -> tuple[str, str, str]:
+    """The repository of a ``.git`` file (a linked worktree's or a submodule's)."""
+    try:
+        with open(dot_git, encoding="utf-8") as f:
+            text = f.read()
+        if not text.startswith("gitdir: "):
+            raise ValueError("no gitdir line")
+        git_dir = os.path.join(top, text[len("gitdir: "):].strip())
+        common_file = os.path.join(git_dir, "commondir")
+        if not os.path.exists(common_file):
+            return top, git_dir, git_dir  # a submodule's own repository
+        with open(common_file, encoding="utf-8") as f:
+            common = os.path.realpath(os.path.join(git_dir, f.read().strip()))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{dot_git}: the linked worktree's repository cannot be read "
+                         f"({e})") from e
+    return top, git_dir, common
+
+
+def main_folder(folder: str) -> str | None:
     """The canonical git root of ``folder``, whose ``.claude/settings.local.json`` Claude Code
     reads (review S-2: in a subfolder too): the main working tree of the linked worktree
     holding it (its ``.git`` a file naming a git folder that has a ``commondir``), else the
     top of its repository (or submodule); None outside one. Raises ValueError when it is in a
     linked worktree and the main working tree cannot be found."""
-    here = Path(os.path.abspath(folder))
-    for top in (here, *here.parents):
-        dot_git = top / ".git"
-        if dot_git.is_dir() or not dot_git.exists():
-            if dot_git.is_dir():
-                return top  # a plain repository's root (S-2)
-            continue
-        try:
-            text = dot_git.read_text(encoding="utf-8")
-            if not text.startswith("gitdir: "):
-                raise ValueError("no gitdir line")
-            git_dir = top / text[len("gitdir: "):].strip()
-            common_file = git_dir / "commondir"
-            if not common_file.exists():
-                return top  # a submodule's own root (the superproject's is not read)
-            common = (git_dir / common_file.read_text(encoding="utf-8").strip()).resolve()
-        except (OSError, ValueError) as e:
-            raise ValueError(f"{dot_git}: the linked worktree's repository cannot be read "
-                             f"({e})") from e
-        if common.name != ".git":
-            raise ValueError(f"{dot_git}: the linked worktree's main checkout is not known "
-                             f"(its repository is {common})")
-        return common.parent
-    return None
+    found = repository(folder)
+    if found is None:
+        return None
+    top, git_dir, common = found
+    if common == git_dir:
+        return top
+    if os.path.basename(common) != ".git":
+        raise ValueError(f"{os.path.join(top, '.git')}: the linked worktree's main checkout "
+                         f"is not known (its repository is {common})")
+    return os.path.dirname(common)
+
+
+def main_checkout(folder: str) -> Path | None:
+    """``main_folder`` as a path."""
+    from pathlib import Path
+
+    found = main_folder(folder)
+    return None if found is None else Path(found)
+
+
+def hooks_folder(folder: str) -> str | None:
+    """The folder whose programs git runs as hooks for a command run in ``folder``, when its
+    configuration may name one (``core.hooksPath``): git's own answer (``git rev-parse
+    --git-path hooks``), asked only when a configuration file git reads mentions a hooks
+    folder or an include, or the environment gives git configuration; None otherwise (the
+    hooks are then in the git folder, guarded as such). Raises ValueError when git cannot
+    answer."""
+    found = repository(folder)
+    if found is None:
+        return None
+    _, git_dir, common = found
+    if not any(os.environ.get(name) for name in _GIT_ENV) and not any(
+            _mentions(f, _MENTIONS) for f in _config_files(git_dir, common)):
+        return None
+    done = _run_git(folder, "rev-parse", "--git-path", "hooks")
+    if done is None:
+        return None
+    answer = done.decode("utf-8", "surrogateescape").rstrip("\n")
+    if not answer:
+        raise ValueError(f"git's hooks folder for {folder} is not known")
+    return os.path.join(folder, answer)
+
+
+def included_files(folder: str) -> list[str]:
+    """The configuration files git reads for a command in ``folder`` when one it reads
+    includes another (``include.path``, ``includeIf``): each, from git's own answer (``git
+    config --list --show-origin``), as a path from ``folder`` and from the repository's top
+    (review H-14: an included file in the working tree is git's configuration too). Raises
+    ValueError when git cannot answer."""
+    found = repository(folder)
+    if found is None:
+        return []
+    top, git_dir, common = found
+    if not any(_mentions(f, (b"include",)) for f in _config_files(git_dir, common)):
+        return []
+    done = _run_git(folder, "config", "--list", "--show-origin", "-z")
+    if done is None:
+        return []
+    fields = done.split(b"\0")
+    names = {f[len(b"file:"):].decode("utf-8", "surrogateescape")
+             for f in fields[0::2] if f.startswith(b"file:")}
+    # and every include the files name, whatever its condition (review H-14b: `onbranch:`,
+    # `hasconfig:` may become true in a later call)
+    named = _run_git(folder, "config", "--show-origin", "-z", "--get-regexp",
+                     r"^include(if\..*)?\.path$") or b""
+    pairs = named.split(b"\0")
+    for origin, entry in zip(pairs[0::2], pairs[1::2], strict=False):
+        if origin.startswith(b"file:") and b"\n" in entry:
+            base = os.path.dirname(origin[len(b"file:"):].decode("utf-8", "surrogateescape"))
+            value = entry.split(b"\n", 1)[1].decode("utf-8", "surrogateescape")
+            names.add(os.path.join(base, os.path.expanduser(value)))
+    return [os.path.join(base, name) for name in names for base in (folder, top)]
+
+
+def pushes_locally(folder: str, operand: str | None) -> bool:
+    """Whether ``git push`` run in ``folder`` with the repository operand ``operand`` (None:
+    the default remote) may push to a repository on this machine, whose ``pre-receive`` and
+    ``update`` hooks git then runs (review H-1): a folder that exists, or any remote of the
+    repository's configuration whose URL is a local path (read from its text, every
+    ``url``/``pushurl`` line: a remote's name is not matched to its section, which only
+    widens the answer; with an include, git is asked)."""
+    if operand is not None and os.path.isdir(os.path.join(folder, operand)):
+        return True
+    found = repository(folder)
+    if found is None:
+        return False
+    _, git_dir, common = found
+    files = _config_files(git_dir, common)
+    if any(_mentions(f, (b"include",)) for f in files):
+        answer = _run_git(folder, "config", "-z", "--get-regexp", r"^remote\..*\.(push)?url$")
+        urls = [e.partition(b"\n")[2] for e in (answer or b"").split(b"\0")]
+    else:
+        urls = [m.group(1) for f in files[:2] for m in _URL.finditer(_text(f))]
+    return any(_local_url(u.decode("utf-8", "surrogateescape").strip().strip('"'))
+               for u in urls if u.strip())
+
+
+#: A ``url = …`` or ``pushurl = …`` line of a git configuration file.
+_URL: Final = re.compile(rb"(?im)^\s*(?:push)?url\s*=\s*(.*?)\s*$")
+
+
+def _text(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(_MAX_CONFIG)
+    except OSError:
+        return b""
+
+
+def _local_url(url: str) -> bool:
+    """Whether git reads ``url`` as a path on this machine (not ``x://``, not ``host:path``)."""
+    if url.startswith("file:"):
+        return True
+    if "://" in url:
+        return False
+    return ":" not in url.split("/", 1)[0]
+
+
+def _config_files(git_dir: str, common: str) -> list[str]:
+    home = os.path.expanduser("~")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    return [os.path.join(common, "config"), os.path.join(git_dir, "config.worktree"),
+            os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"),
+            "/etc/gitconfig"]
+
+
+def _run_git(folder: str, *args: str) -> bytes | None:
+    """git's standard output for ``args`` run in ``folder``; None when there is no git, or git
+    refuses the repository (it then runs nothing there). Raises ValueError otherwise."""
+    import subprocess  # only for a repository configured so
+
+    try:
+        done = subprocess.run([_git(), *args], cwd=folder, capture_output=True, timeout=30,
+                              check=False)
+    except FileNotFoundError:
+        return None  # no git: no hooks run
+    except (OSError, subprocess.SubprocessError) as e:
+        raise ValueError(f"git's configuration for {folder} is not known ({e})") from e
+    if done.returncode != 0 and b"dubious ownership" in done.stderr:
+        return None  # git refuses the repository: it runs no command there, nor a hook
+    if done.returncode != 0:
+        raise ValueError(f"git's configuration for {folder} is not known (git: "
+                         f"{done.stderr.decode('utf-8', 'replace').strip()!r})")
+    return done.stdout
+
+
+def _git() -> str:
+    """git, from the system's folders first: not from a folder early on ``PATH`` the call may
+    have written (review H-12b); then from ``PATH``'s absolute folders, which the gate guards
+    (review H-12d: Nix, conda, Linuxbrew)."""
+    import shutil
+
+    absolute = [p for p in os.environ.get("PATH", "").split(":") if p.startswith("/")]
+    found = shutil.which("git", path=":".join(["/usr/bin", "/bin", "/usr/local/bin",
+                                               "/opt/homebrew/bin", *absolute]))
+    if found is None:
+        raise FileNotFoundError("git")
+    return found
+
+
+def _mentions(path: str, words: tuple[bytes, ...]) -> bool:
+    try:
+        with open(path, "rb") as f:
+            text = f.read(_MAX_CONFIG + 1)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    lowered = text.lower()
+    return len(text) > _MAX_CONFIG or any(word in lowered for word in words)

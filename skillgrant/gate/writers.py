@@ -14,7 +14,9 @@ its repository's top folder).
 
 The lists are of programs that write files without running code; a program that runs code
 (an interpreter, ``make``, a package manager's scripts) can write anything, and a plan granting
-it grants that (docs/call-gate.md, the threat model).
+it grants that (docs/call-gate.md, the threat model). The options with which a listed program
+runs one (``tar -I``, ``sed``'s ``e``, ``split --filter``) are the judge's: it reads each
+listed program's options from an allow-list (``optables``) before this guard.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ FOLDER_WRITERS: Final = frozenset({
     # a file named by an option or operand: sort -o, uniq IN OUT, sed's `w`, xxd -r IN OUT
     "sort", "uniq", "xxd", "iconv", "sponge", "openssl", "pandoc", "magick", "convert",
     "ffmpeg", "ssh-keygen", "gpg",
+    "sqlite3",  # its database operand (review H-13)
 })
 #: ``gh`` writes files only with these words (``release download``, ``run download``,
 #: ``repo clone``, ``--output``/``--dir``).
@@ -45,11 +48,6 @@ WORKTREE: Final = frozenset({
     "unzip", "7z", "7za", "7zr", "unrar", "cpio", "pax", "ar", "patch", "bsdtar", "wget",
     "bsdcpio", "uudecode", "jar", "unar", "aunpack", "atool", "dtrx", "unsquashfs", "dpkg-deb",
 })
-#: Options that make a listed program run a program of the model's choice (review G-16): the
-#: command is read as writing the working tree.
-_RUNS: Final = ("-I", "--use-compress", "--to-command", "--checkpoint-action", "--info-script",
-                "-F", "--new-volume", "--rsh-command", "-TT", "--unzip-command", "-e",
-                "--rsh", "--rsync-path", "--compress-program")
 #: ``git`` subcommands that write no file of the working tree (``.git`` apart).
 GIT_KEEPS: Final = frozenset({
     "status", "log", "diff", "show", "add", "commit", "push", "fetch", "branch", "tag",
@@ -64,6 +62,11 @@ GIT_NAMED: Final = frozenset({"clone", "restore", "mv", "rm", "archive", "format
 _GIT_OUTPUT: Final = frozenset({"-o", "--output", "--output-directory"})
 _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
                                 "--exec-path", "--config-env"})
+#: Words that move the folder later words are read from (``cd out && cp -r ../evil/. ../../w``)
+#: or make a link a later word goes through (``ln -s ../../w p && cp -r evil/. p/``): with a
+#: program writing folders, the command is not read (reviews H-20, H-22); so for an option that
+#: moves it (``tar -C DIR``, ``--directory``, ``git -C``).
+_MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = re.compile(r"[*?\[{]")
 #: The programs ``writes`` looks at.
@@ -96,10 +99,8 @@ def writes(words: Sequence[str]) -> tuple[bool, str | None]:
 
 def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
     """``writes`` for one program ``name`` followed by the words ``rest``."""
-    if name in ("tar", "gtar", "zip", "rsync", "sort") and any(w.startswith(_RUNS) for w in rest):
-        return True, name
-    if name == "sed":  # its `e` command and `s///e` run a program (G-16): read as one
-        return True, None if all(_plain_sed(w) for w in rest) else name
+    if name == "sed":  # `w FILE` writes the file it names; `e` is the judge's (optables)
+        return True, None
     if name in FOLDER_WRITERS:
         return True, None
     if name == "gh":  # release/run download: into the working folder
@@ -110,9 +111,12 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
     if name in ("sed", "perl", "find"):
         edits = _edits(name, rest)  # find with no start folder searches `.` (review G-3)
         return edits, name if edits and name == "find" and _no_start(rest) else None
-    if name in ("tar", "gtar"):
-        extracts = _tar_extracts(rest)
-        return extracts, name if extracts else None
+    if name in ("tar", "gtar"):  # create mode writes named files too (`--index-file`, `-f`,
+        extracts = _tar_extracts(rest)  # `-g`) and `--remove-files` removes (H-16, H-17);
+        listed = any(w.startswith("--files") or (  # names from a file, `-T` (H-29)
+            ((w[:1] != "-" and i == 0) or (w[:1] == "-" and w[1:2] != "-")) and "T" in w[:8])
+            for i, w in enumerate(rest))
+        return True, name if extracts or listed else None
     sub = _git_subcommand(rest)  # git; `log/diff/show --output FILE` write it (G-4)
     if any(w.startswith(("--pathspec-f", "--template", "--separate-git-dir")) for w in rest) \
             or (sub == "config" and not any(w.startswith(("--get", "--list", "-l", "--show"))
@@ -130,16 +134,6 @@ def _edits(name: str, rest: list[str]) -> bool:
                    or w.startswith("-fprint") for w in rest)
     return any(_cluster(w, "i") or w.startswith("-i") or (  # `--in`: a prefix of --in-place
         w.startswith("--") and len(w) > 3 and "in-place".startswith(w[2:])) for w in rest)
-
-
-_SED_E: Final = re.compile(r"(^|[;{}\n0-9$/!,])\s*e(\s|$|;|})")
-_SED_S_E: Final = re.compile(r"s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[A-Za-z0-9]*e")
-
-
-def _plain_sed(word: str) -> bool:
-    """Whether a word of ``sed`` holds no ``e`` command (``e cmd``, ``1e cmd``) and no ``s``
-    command with the ``e`` flag (GNU sed runs a program for either)."""
-    return _SED_E.search(word) is None and _SED_S_E.search(word) is None
 
 
 def _no_start(rest: list[str]) -> bool:
@@ -220,6 +214,14 @@ def tree_word(words: Sequence[str], directory: str | None,
     folder, worktree = writes(words)
     if not folder:
         return None
+    moved = next((w for w in words if w in _MOVES or w.startswith("--dir") or (
+        w[:1] == "-" and w[1:2] != "-" and "C" in w[1:8])), None)  # `tar -C`, `git -C`
+    moved = moved or next((w for i, w in enumerate(words[:-1]) if _name(w) in ("tar", "gtar")
+                           and words[i + 1][:1] != "-" and "C" in words[i + 1]), None)
+    if moved is None and "ln" in words and sum(_name(w) in _LOOKED_AT for w in words) > 1:
+        moved = "ln"  # a link, then another writer through it
+    if moved is not None:  # later words are read from another folder, or through a link
+        return moved  # made in the same command (reviews H-20, H-22)
     home = os.path.expanduser("~")
     if worktree is not None:
         try:

@@ -185,3 +185,62 @@ def test_the_gate_denies_a_copy_over_its_settings_after_a_cd(judge: Judge, work:
     assert json.loads(settings.read_text()) == printed
     assert touched is not None and denied_by_gate(touched), got.main
     assert not (work / "project" / "out" / "zz").exists()
+
+
+def _git(folder: Path, *args: str) -> None:
+    import subprocess
+
+    subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", *args], cwd=folder,
+                   check=True, capture_output=True, timeout=60)
+
+
+def test_the_gate_denies_a_copy_into_the_hooks_folder_git_is_configured_with(
+        judge: Judge, work: Path) -> None:
+    """Review G-10: the project's git runs its hooks from ``.husky`` (``core.hooksPath``, as
+    husky sets it); a copy of a hook there is denied, and ``git commit`` after it runs none
+    (``zz`` is not made)."""
+    plan = work / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [*ENTRIES, "Bash(git commit *)"]}))
+    project = work / "project"
+    _git(project, "init", "-q")
+    for key, value in (("core.hooksPath", ".husky"), ("user.email", "a@b"), ("user.name", "a")):
+        _git(project, "config", key, value)
+    (project / ".husky").mkdir()
+    hook = project / "evil" / "pre-commit"
+    hook.write_text("#!/bin/sh\ntouch zz\n")
+    hook.chmod(0o755)
+    got = run(judge, work, None, [bash("cp evil/pre-commit .husky/"),
+                                  bash("git commit --allow-empty -qm x"), bash("echo after")],
+              {}, settings=_printed_hook(plan))
+    copied, committed, echoed = got.main
+    assert copied is not None and denied_by_gate(copied), got.main
+    assert committed is not None and not committed[0], got.main
+    assert echoed is not None and not echoed[0], got.main
+    assert not (project / ".husky" / "pre-commit").exists()
+    assert "zz" not in got.files
+
+
+def test_the_gate_denies_a_copy_over_a_linked_worktrees_main_settings(judge: Judge,
+                                                                      work: Path) -> None:
+    """Review G-12: the session runs in a linked worktree (``git worktree add``); Claude Code
+    reads the main checkout's ``.claude/settings.local.json``; the copy of a
+    ``disableAllHooks`` there is denied, and so is ``touch zz`` after it."""
+    plan = work / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ENTRIES}))
+    main, project = work / "main", work / "project"
+    shutil.rmtree(project)
+    main.mkdir()
+    _git(main, "init", "-q")
+    _git(main, "commit", "-q", "--allow-empty", "-m", "root")
+    _git(main, "worktree", "add", "-q", str(project))
+    (project / "evil" / "c").mkdir(parents=True)
+    (project / "evil" / "c" / "settings.local.json").write_text('{"disableAllHooks": true}')
+    got = run(judge, work, None, [bash("echo before"), bash("cp -r evil/c/. ../main/.claude"),
+                                  bash("sleep 3"), bash("touch zz")], {},
+              settings=_printed_hook(plan))
+    echoed, copied, _, touched = got.main
+    assert echoed is not None and not echoed[0], got.main
+    assert copied is not None and denied_by_gate(copied), got.main
+    assert not (main / ".claude" / "settings.local.json").exists()
+    assert touched is not None and denied_by_gate(touched), got.main
+    assert "zz" not in got.files

@@ -43,7 +43,8 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("Bash", {"command": "git commit -m \"$MSG\""}, "covered", None),
     ("Bash", {"command": "npm $X"}, "not_covered", None),
     ("Bash", {"command": "echo '%s\\n' \"$X\" $Y"}, "covered", None),
-    ("Bash", {"command": "git $X"}, "covered", None),  # `git` and `git …`: both in `git *`
+    # `git` and `git …`: both in `git *`, but the pattern may be `grep -O CMD` (review G-5)
+    ("Bash", {"command": "git $X"}, "unknown", None),
     ("Bash", {"command": "sudo git status"}, "unknown", "sudo git status"),
     ("Bash", {"command": "env git status"}, "unknown", "env git status"),
     ("Bash", {"command": "bash -c 'git status'"}, "unknown", "bash -c 'git status'"),

@@ -179,7 +179,8 @@ def test_a_program_writing_a_folder_that_holds_the_settings_is_denied(
         claude_project: Path, command: str) -> None:
     done = run_hook(_settings_hook(claude_project), command, claude_project)
     assert done.returncode == 2, (command, done)
-    assert b"may be written by it" in done.stderr, done.stderr
+    assert b"may be written by it" in done.stderr or b"options" in done.stderr or \
+        b"a pattern" in done.stderr, done.stderr  # the options' allow-list (optables) first
 
 
 @pytest.mark.parametrize("command", KEPT)
