@@ -7,9 +7,12 @@ builder and the review stage load only when something asks for one of their name
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
 from importlib import import_module
-from typing import Any
+
+TYPE_CHECKING = False  # neither typing nor collections is loaded for these annotations
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
 
 def exports(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:

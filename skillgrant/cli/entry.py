@@ -16,30 +16,33 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
-from functools import cache
-from typing import TYPE_CHECKING, NoReturn
 
+TYPE_CHECKING = False  # typing, collections and functools are not loaded for annotations
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from enum import StrEnum
+    from typing import NoReturn
 
     from .run import Invocation
 
 # The tables below need the console's enums, imported on first use: ``skillgrant hook`` starts
-# here on every tool call and needs none of it.
+# here on every tool call and needs none of it (nor typing: it turns the garbage collector off
+# first, below).
+_TABLES: dict[str, dict[str, tuple[str | None, frozenset[str] | None]]] = {}
 
 
 def _values(choices: type[StrEnum] | tuple[StrEnum, ...]) -> frozenset[str]:
     return frozenset(member.value for member in choices)
 
 
-@cache
 def _valued() -> dict[str, tuple[str | None, frozenset[str] | None]]:
     """The options ``check`` and ``apply`` both take a value for: long spelling → (short
-    spelling, the values typer's choice for it accepts, or None for any)."""
+    spelling, the values typer's choice for it accepts, or None for any). Made once."""
+    if "valued" in _TABLES:
+        return _TABLES["valued"]
     from .console import CHECK_FORMATS, Colour, PlanKind
 
-    return {
+    return _TABLES.setdefault("valued", {
         "--plan": ("-p", None),
         "--plan-kind": (None, _values(PlanKind)),
         "--format": ("-f", _values(CHECK_FORMATS)),
@@ -47,7 +50,7 @@ def _valued() -> dict[str, tuple[str | None, frozenset[str] | None]]:
         "--jobs": ("-j", None),
         "--output-file": ("-o", None),
         "--runtime": (None, None),
-    }
+    })
 
 
 #: Flags → the commands that take them.
@@ -59,9 +62,15 @@ _FLAGS: dict[str, frozenset[str]] = {
 }
 
 
-@cache
+_SHORT: dict[str, str] = {}
+
+
 def _short() -> dict[str, str]:
-    return {"-q": "--quiet", **{short: long for long, (short, _) in _valued().items() if short}}
+    """Short option spelling → long. Made once."""
+    if not _SHORT:
+        _SHORT.update({"-q": "--quiet", **{short: long for long, (short, _) in _valued().items()
+                                          if short}})
+    return _SHORT
 
 
 def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> Invocation | None:
@@ -143,13 +152,34 @@ def run(invocation: Invocation) -> int:
         return e.code
 
 
+def hook(args: list[str]) -> NoReturn:
+    """``skillgrant hook ARGS``: one decision, then the process ends at once.
+
+    A hook process decides one call and exits, and about a quarter of its time went to the
+    cyclic garbage collector walking the modules it imports and to tearing those modules down
+    at exit. So the collector is off (the work a decision may do is bounded, and reference
+    counting frees the rest), and the process leaves by ``os._exit`` with the hook's status:
+    its answer and audit record are written with ``os.write`` before that (gate/hook.py,
+    gate/audit.py), so nothing buffered is lost. Every failure is still the hook's denial."""
+    import gc
+
+    gc.disable()
+    from ..gate.hook import main as hook_main
+
+    status = hook_main(args)
+    import contextlib
+
+    for stream in (sys.stdout, sys.stderr):  # nothing of the hook's; a library's, perhaps
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(status)
+
+
 def main(argv: list[str] | None = None) -> NoReturn:
     """The console script: a plain ``check``/``apply`` here, everything else through typer."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["hook"]:  # a hook starts on every tool call: never through typer
-        from ..gate.hook import main as hook_main
-
-        sys.exit(hook_main(args[1:]))
+        hook(args[1:])
     invocation = read_fast(args, os.environ)
     if invocation is None:
         from .app import main as typer_main

@@ -60,17 +60,16 @@ UNREADABLE_PIN = "0" * 64
 
 def executable() -> list[str]:
     """The words that start this installation of skillgrant from any shell, directory and
-    ``PATH``: the console script running now (``sys.argv[0]``, when it is one), else this
-    interpreter with ``-I -m skillgrant``; absolute either way. Neither is resolved through a
-    symbolic link: a virtual environment's ``python`` is one, and only through it does the
-    interpreter find the environment's packages. ``-I`` (isolated) keeps the runtime's
-    working directory, the project, off ``sys.path``: plain ``python -m skillgrant`` there
-    would import a ``skillgrant`` package of the project's instead of the gate (review R3),
-    and ``PYTHONPATH`` could name one too."""
-    script = sys.argv[0] if sys.argv else ""
-    if (os.path.basename(script) == "skillgrant" and os.path.isfile(script)
-            and os.access(script, os.X_OK)):
-        return [os.path.abspath(script)]
+    ``PATH``: this interpreter with ``-I -m skillgrant``, by absolute path, not resolved
+    through a symbolic link (a virtual environment's ``python`` is one, and only through it
+    does the interpreter find the environment's packages). ``-I`` (isolated) keeps the
+    runtime's working directory, the project, off ``sys.path`` (plain ``python -m
+    skillgrant`` there would import a ``skillgrant`` package of the project's: review R3),
+    ignores ``PYTHONPATH`` and leaves out the user's site-packages, whose ``.pth`` files
+    Python runs at start: outside a virtual environment a console script starts with the user
+    site on, and a ``.pth`` a call drops in ``~/.local/lib/pythonX.Y/site-packages`` would run
+    inside the gate (review G-18). So the console script is never printed, even when it is
+    what runs now (docs/decisions.md, issue 29, G-18)."""
     return [os.path.abspath(sys.executable), "-I", "-m", "skillgrant"]
 
 
