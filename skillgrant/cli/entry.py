@@ -152,37 +152,49 @@ def run(invocation: Invocation) -> int:
         return e.code
 
 
-def hook(args: list[str]) -> NoReturn:
-    """``skillgrant hook ARGS``: one decision, then the process ends at once.
-
-    A hook process decides one call and exits, and about a quarter of its time went to the
-    cyclic garbage collector walking the modules it imports and to tearing those modules down
-    at exit. So the collector is off (the work a decision may do is bounded, and reference
-    counting frees the rest), and the process leaves by ``os._exit`` with the hook's status:
-    its answer and audit record are written with ``os.write`` before that (gate/hook.py,
-    gate/audit.py), so nothing buffered is lost. Every failure is still the hook's denial."""
-    import gc
-
-    gc.disable()
-    from ..gate.hook import main as hook_main
-
-    status = hook_main(args)
-    import contextlib
-
-    for stream in (sys.stdout, sys.stderr):  # nothing of the hook's; a library's, perhaps
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
+def _leave(status: int, own: bool) -> NoReturn:
+    """End the process with ``status``. In a process of its own (``own``: the console script,
+    ``python -m skillgrant``), without tearing down the modules it loaded (several
+    milliseconds of a one-file ``check``, a fifth of a hook's start) when nothing is left to
+    finish: its output flushed (a hook writes its answer and audit record with ``os.write``),
+    every file written closed (each in a ``with`` block), no thread but this one (the
+    ``--jobs`` pool has ended). Otherwise, and when called with arguments (a test, a
+    program's own process), as ``sys.exit``."""
+    threading = sys.modules.get("threading")
+    if not own or (threading is not None and threading.active_count() > 1):
+        sys.exit(status)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(status)  # as before: the interpreter reports what it could not write
     os._exit(status)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
-    """The console script: a plain ``check``/``apply`` here, everything else through typer."""
+    """The console script: a plain ``check``/``apply`` here, everything else through typer.
+
+    In a process of its own (``argv`` None), the cyclic garbage collector is off while the
+    modules load: it walked them over and over, a tenth of a hook's or a one-file check's
+    time. A hook decides one call (its work is bounded, and reference counting frees the
+    rest); a check turns it on again from its second file on and before it starts worker
+    processes (``run.run_files``), so a batch's memory stays bounded; typer's commands have it
+    on."""
+    own = argv is None
     args = sys.argv[1:] if argv is None else argv
+    if own:
+        import gc
+
+        gc.disable()
     if args[:1] == ["hook"]:  # a hook starts on every tool call: never through typer
-        hook(args[1:])
+        from ..gate.hook import main as hook_main
+
+        _leave(hook_main(args[1:]), own)
     invocation = read_fast(args, os.environ)
     if invocation is None:
+        if own:
+            gc.enable()
         from .app import main as typer_main
 
         typer_main(argv)
-    sys.exit(run(invocation))
+    _leave(run(invocation), own)

@@ -29,6 +29,8 @@ from .console import (
 from .files import Filters, collect
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from ..plan.light import ApprovedPlan
     from ..plan.model import ConstrainKwargs, Plan
     from ..reports.check import JsonDocument, Run, TextDocument
@@ -61,9 +63,9 @@ class Invocation(NamedTuple):
 
 def load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
     # pydantic's Plan only when the plan needs it (plan.light): the same plan, the same errors.
+    from ..plan.files import read_plan_file
     from ..plan.light import load_plan as load_light
     from ..plan.light import plan_from_text
-    from ..plan.source import read_plan_file
 
     if source == "-":
         from ..errors import PlanError
@@ -321,11 +323,15 @@ def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool,
               rendering: Rendering, jobs: int, enforce: str | None = None) -> Iterator[FileDone]:
     """Each file done, in the order given, and rendered as ``rendering`` says; over ``jobs``
     worker processes (cli/pool.py) when there is more than one file to share."""
+    import gc
+
     from .batch import check_file, file_done
 
     workers = min(jobs, len(files))
     if workers > 1:
         from .pool import WorkerSetup, run_pool
+
+        _collect(gc)  # off while the modules loaded (cli/entry.py); on in every worker
 
         setup = WorkerSetup(plan, root, write, dry_run, rendering, enforce)
         yield from run_pool(files, setup, workers)
@@ -336,6 +342,15 @@ def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool,
         outcome = check_file(path, plan, root, write=write, dry_run=dry_run, enforce=enforce,
                              plugins=plugins)
         yield file_done(outcome, json_dry_run=json_dry_run, text=text)
+        _collect(gc)  # the first file loaded what checking needs (cli/entry.py turned it off)
+
+
+def _collect(gc: ModuleType) -> None:
+    """The garbage collector on again, if cli/entry.py turned it off while the modules loaded:
+    what is there now is frozen first (the modules, mostly), so no collection walks it."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def _gate_command(plan: str, invocation: Invocation) -> str:
