@@ -357,12 +357,15 @@ def _gate_command(plan: str, invocation: Invocation) -> str:
     """The ``skillgrant hook`` command ``apply --enforce`` writes: the plan file by its
     absolute path, so the hook finds it from any working directory."""
     from ..errors import PlanError
-    from ..gate.config import command
+    from ..gate.config import ConfigError, command
 
     if plan == "-":
         raise PlanError("--enforce needs the plan as a file: the hook reads it on every call",
                         source="<stdin>")
-    return command("claude-code", plan, invocation.plan_kind.value)
+    try:
+        return command("claude-code", plan, invocation.plan_kind.value)
+    except ConfigError as e:  # this installation cannot be started as a hook (review ST-1)
+        raise PlanError(f"--enforce writes no hook: {e}", source=plan) from e
 
 
 def _write_report(run: Run, fmt: Format, colour: Colour, root: Path,
