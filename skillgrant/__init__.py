@@ -69,4 +69,6 @@ __getattr__ = exports(__name__, {"AllowedToolsError": "errors", "GrantSyntaxErro
                                  "check_call": "gate.call", "CallVerdict": "gate.verdict",
                                  "Grant": "grants", "parse_grant": "grants",
                                  "split_allowed_tools": "grants", "constrain": "prover",
-                                 "prove": "prover"})
+                                 "prove": "prover"},
+                      # submodules `import skillgrant` made attributes before they were lazy
+                      modules=("errors", "verdicts"))

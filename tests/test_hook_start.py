@@ -89,3 +89,16 @@ def test_no_hook_is_printed_that_could_never_start(tmp_path: Path,
                            "--plan", str(plan)], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and "could never start" in done.stderr, done.stderr
     assert "hooks" not in skill.read_text(encoding="utf-8")  # the skill is left as it was
+
+
+def test_import_skillgrant_is_light_and_reaches_what_it_did() -> None:
+    """``import skillgrant`` loads no typing (a hook turns the garbage collector off first), and
+    every public name and the submodules it made attributes (``errors``, ``verdicts``) are still
+    there on first use (review ST-2)."""
+    script = ("import sys, skillgrant\nlight = 'typing' not in sys.modules\n"
+              "same = skillgrant.errors.PlanError is skillgrant.PlanError\n"
+              "names = all(getattr(skillgrant, n) is not None for n in skillgrant.__all__)\n"
+              "print(light, same, skillgrant.verdicts.Verdict is skillgrant.Verdict, names)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["True"] * 4, done.stderr
