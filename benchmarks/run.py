@@ -29,6 +29,7 @@ import multiprocessing
 import os
 import platform
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -424,8 +425,6 @@ COMPOUND_PLAN = ["Bash(npm *)", "Bash(npx prettier *)", "Bash(gh pr view *)", "B
 def section_gate() -> None:
     """The call gate: ``check_call`` per call in-process, beside the shell parse it starts
     with; the ``skillgrant hook`` process on one payload against ``python -c pass``."""
-    import shlex
-
     from skillgrant.gate.bashparser import parser
     from skillgrant.gate.verdict import call_plan
 
@@ -481,14 +480,19 @@ def section_gate() -> None:
         plan_yaml = Path(tmp) / "plan.yaml"
         plan_yaml.write_text("allowed-tools:\n" + "".join(f"  - {e}\n" for e in GATE_PLAN))
         hook = [*_skillgrant_command(), "hook", "--plan"]
+        printed = _printed_hook(plan_yaml)
         runs: dict[str, tuple[list[str], dict[str, str] | None]] = {
             "python -c pass": ([sys.executable, "-c", "pass"], None),
             "python -c 'import skillgrant'": ([sys.executable, "-c", "import skillgrant"], None),
+            # what --print-config prints and apply --enforce writes: python -I -m skillgrant
+            # hook, the YAML plan pinned (issue 29; -I for review G-18)
+            "skillgrant hook as printed (-I -m, YAML plan, pinned)": (printed, None),
+            "skillgrant hook, the same by the console script (no -I)": (
+                [*_skillgrant_command(), *printed[printed.index("hook"):]], None),
             "skillgrant hook, JSON plan": ([*hook, str(plan_json)], None),
             "skillgrant hook, YAML plan": ([*hook, str(plan_yaml)], None),
             "skillgrant hook, JSON plan, audit log":
                 ([*hook, str(plan_json), "--audit-log", str(Path(tmp) / "audit.jsonl")], None),
-            # as --print-config and apply --enforce write it (issue 29: the plan's digest)
             "skillgrant hook, JSON plan, pinned": ([*hook, str(plan_json), "--plan-sha256",
                                                     _pin(plan_json)], None),
         }
@@ -498,8 +502,17 @@ def section_gate() -> None:
     base = times["python -c pass"]
     for label, elapsed in times.items():
         print(f"| {label} | {elapsed * 1000:.1f} ms | {elapsed / base:.2f}x |")
-    print(f"\ntarget: the hook ≤ 3.50x `python -c pass`; measured "
-          f"{times['skillgrant hook, JSON plan'] / base:.2f}x (JSON plan)")
+    headline = times["skillgrant hook as printed (-I -m, YAML plan, pinned)"]
+    print(f"\ntarget: the hook ≤ 3.50x `python -c pass`; measured {headline / base:.2f}x as "
+          f"printed (YAML plan, pinned), {times['skillgrant hook, JSON plan'] / base:.2f}x "
+          "(JSON plan)")
+
+
+def _printed_hook(plan: Path) -> list[str]:
+    """The hook's command as ``--print-config claude-code`` prints it for ``plan``."""
+    from skillgrant.gate.config import command
+
+    return shlex.split(command("claude-code", str(plan)))
 
 
 def _pin(plan: Path) -> str:
