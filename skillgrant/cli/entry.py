@@ -183,11 +183,13 @@ def _leave(status: int, own: bool) -> NoReturn:
     threading = sys.modules.get("threading")
     if not own or (threading is not None and threading.active_count() > 1):
         sys.exit(status)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        sys.exit(status)  # as before: the interpreter reports what it could not write
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # started with the descriptor closed: nothing was written there
+            continue
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            sys.exit(status)  # as before: the interpreter reports what it could not write
     os._exit(status)
 
 
