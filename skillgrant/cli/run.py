@@ -29,8 +29,6 @@ from .console import (
 from .files import Filters, collect
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     from ..plan.light import ApprovedPlan
     from ..plan.model import ConstrainKwargs, Plan
     from ..reports.check import JsonDocument, Run, TextDocument
@@ -323,16 +321,13 @@ def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool,
               rendering: Rendering, jobs: int, enforce: str | None = None) -> Iterator[FileDone]:
     """Each file done, in the order given, and rendered as ``rendering`` says; over ``jobs``
     worker processes (cli/pool.py) when there is more than one file to share."""
-    import gc
-
     from .batch import check_file, file_done
 
     workers = min(jobs, len(files))
     if workers > 1:
         from .pool import WorkerSetup, run_pool
 
-        _collect(gc)  # off while the modules loaded (cli/entry.py); on in every worker
-
+        _collect()  # off while the modules loaded (cli/entry.py); on in every worker
         setup = WorkerSetup(plan, root, write, dry_run, rendering, enforce)
         yield from run_pool(files, setup, workers)
         return
@@ -342,12 +337,13 @@ def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool,
         outcome = check_file(path, plan, root, write=write, dry_run=dry_run, enforce=enforce,
                              plugins=plugins)
         yield file_done(outcome, json_dry_run=json_dry_run, text=text)
-        _collect(gc)  # the first file loaded what checking needs (cli/entry.py turned it off)
+        _collect()  # the first file loaded what checking needs (cli/entry.py turned it off)
 
 
-def _collect(gc: ModuleType) -> None:
-    """The garbage collector on again, if cli/entry.py turned it off while the modules loaded:
-    what is there now is frozen first (the modules, mostly), so no collection walks it."""
+def _collect() -> None:
+    """The collector on again if cli/entry.py turned it off; what is loaded is frozen first."""
+    import gc
+
     if not gc.isenabled():
         gc.freeze()
         gc.enable()
