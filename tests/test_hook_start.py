@@ -52,20 +52,22 @@ def test_a_user_site_pth_runs_only_without_isolation(tmp_path: Path, isolated: b
     assert marker.exists() is not isolated  # without -I the .pth ran: the hole G-18 names
 
 
-def test_an_installation_only_pythonpath_finds_is_printed_with_p(tmp_path: Path) -> None:
+def test_an_installation_only_pythonpath_finds_is_refused(tmp_path: Path) -> None:
     """An interpreter that finds this skillgrant only through ``PYTHONPATH`` (as one the user
-    site alone holds, ``pip install --user``: review ST-1) cannot start it with ``-I``: the
-    hook is printed with ``-P``, which keeps the working directory off ``sys.path``."""
+    site alone holds, ``pip install --user``) cannot start it with ``-I`` (review ST-1), and
+    any other start reads what a call may write there (review ST-4): no hook is printed."""
     python = _base_python()
     if python == sys.executable:
         pytest.skip("no interpreter outside this environment")
     root = str(Path(__file__).resolve().parent.parent)
-    probe = "from skillgrant.gate.config import executable; print(executable())"
+    probe = ("from skillgrant.gate.config import ConfigError, executable\ntry:\n"
+             "    print(executable())\nexcept ConfigError as e:\n    print('refused', e)")
     done = subprocess.run([python, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": root}, check=False)
     if "ModuleNotFoundError" in done.stderr:
         pytest.skip(f"{python} cannot import the package's own modules: {done.stderr[-200:]}")
-    assert done.stdout.strip() == repr([python, "-P", "-m", "skillgrant"]), done.stderr
+    assert done.stdout.startswith("refused") and "virtual environment" in done.stdout, (
+        done.stdout + done.stderr)
 
 
 def test_no_hook_is_printed_that_could_never_start(tmp_path: Path,
@@ -74,20 +76,19 @@ def test_no_hook_is_printed_that_could_never_start(tmp_path: Path,
 
     plan = tmp_path / "plan.yaml"
     plan.write_text("allowed-tools:\n  - Read\n", encoding="utf-8")
-    monkeypatch.setattr(config, "_FOUND", {(os.path.abspath(sys.executable), "-I"): False,
-                                           (os.path.abspath(sys.executable), "-P"): False})
-    with pytest.raises(config.ConfigError, match="could never start"):
+    monkeypatch.setattr(config, "_FOUND", {(os.path.abspath(sys.executable), "-I"): False})
+    with pytest.raises(config.ConfigError, match="does not start this installation"):
         config.command("claude-code", str(plan))
     skill = tmp_path / "SKILL.md"
     skill.write_text("---\nname: s\ndescription: d\nallowed-tools: Read\n---\nbody\n",
                      encoding="utf-8")
     script = ("import os, sys\nfrom skillgrant.gate import config\n"
-              "for flag in ('-I', '-P'):\n"
-              "    config._FOUND[(os.path.abspath(sys.executable), flag)] = False\n"
+              "config._FOUND[(os.path.abspath(sys.executable), '-I')] = False\n"
               "from skillgrant.cli.entry import main\nmain(sys.argv[1:])")
     done = subprocess.run([sys.executable, "-c", script, "apply", "--enforce", str(skill),
                            "--plan", str(plan)], capture_output=True, text=True, check=False)
-    assert done.returncode == 2 and "could never start" in done.stderr, done.stderr
+    assert done.returncode == 2 and "does not start this installation" in done.stderr, (
+        done.stderr)
     assert "hooks" not in skill.read_text(encoding="utf-8")  # the skill is left as it was
 
 

@@ -62,27 +62,25 @@ def executable() -> list[str]:
     """The words that start this installation of skillgrant from any shell, directory and
     ``PATH``: this interpreter (by absolute path, not resolved through a symbolic link: a
     virtual environment's ``python`` is one, and only through it does the interpreter find the
-    environment's packages) on ``-m skillgrant``, isolated (``-I``) when that finds this
-    installation.
+    environment's packages) isolated, on ``-m skillgrant``.
 
     ``-I`` keeps the runtime's working directory, the project, off ``sys.path`` (plain
     ``python -m skillgrant`` there would import a ``skillgrant`` package of the project's:
     review R3), ignores ``PYTHONPATH`` and leaves out the user's site-packages, whose ``.pth``
     files Python runs at start: outside a virtual environment a console script starts with the
     user site on, and a ``.pth`` a call drops there would run inside the gate (review G-18).
-    An installation only the user site or ``PYTHONPATH`` holds (``pip install --user``) is
-    not found so (review ST-1): it is started with ``-P`` (the working directory off
-    ``sys.path``), the user site on, and when it lives in the user site the gate guards that
-    folder as its installation's (gate/guards.py). Each form is tried once (a child
-    interpreter asked where it finds ``skillgrant``); when neither finds this installation,
-    ConfigError: no hook is printed that could never start."""
+    An installation that only the user site or ``PYTHONPATH`` holds (``pip install --user``)
+    is not found so (review ST-1), and starting it any other way keeps that hole open (review
+    ST-4): ConfigError, no hook is printed, and the person is told to install skillgrant into a
+    virtual environment. Whether ``-I`` finds this installation is asked of a child
+    interpreter, once."""
     python = os.path.abspath(sys.executable)
-    for flag in ("-I", "-P"):
-        if _finds_this_installation(python, flag):
-            return [python, flag, "-m", "skillgrant"]
+    if _finds_this_installation(python, "-I"):
+        return [python, "-I", "-m", "skillgrant"]
     raise ConfigError(f"{python} -I -m skillgrant does not start this installation of "
-                      f"skillgrant ({os.path.dirname(_PACKAGE)}), nor does it with -P: a hook "
-                      "printed so could never start. Install skillgrant into a virtual "
+                      f"skillgrant ({os.path.dirname(_PACKAGE)}): it lives where only the user "
+                      "site-packages or PYTHONPATH lead, and a hook that reads those runs any "
+                      ".pth file a call drops there. Install skillgrant into a virtual "
                       "environment (or with pipx) and print the hook from there")
 
 
