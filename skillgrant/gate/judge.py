@@ -17,7 +17,6 @@ from typing import NamedTuple
 
 from .. import vocabulary
 from .guards import guarded_path
-from .shellnodes import HARMLESS_TARGETS
 from .tools import Spec, argument, arguments
 from .verdict import CallPlan, CallStatus
 
@@ -95,6 +94,7 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
     grants of the tool's kind: Edit grants for writing tools, Read (and Edit) grants for the
     others, or the tool's bare grant."""
     from . import members
+    from .shellnodes import HARMLESS_TARGETS
 
     if absolute in HARMLESS_TARGETS and tool == "Edit":
         return Part(absolute, "a device that stores nothing")
