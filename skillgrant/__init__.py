@@ -8,21 +8,26 @@ The public surface (semantics §10)::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from .errors import AllowedToolsError, GrantSyntaxError, PlanError, SkillFileError, SkillgrantError
 from .lazy import exports
 from .log import library_logger
 from .log import loaded as log_loaded
-from .verdicts import Decision, Verdict
 
+TYPE_CHECKING = False  # typing's import alone costs a hook more than its decision
 if TYPE_CHECKING:
+    from .errors import (
+        AllowedToolsError,
+        GrantSyntaxError,
+        PlanError,
+        SkillFileError,
+        SkillgrantError,
+    )
     from .gate.call import check_call
     from .gate.verdict import CallVerdict
     from .grants import Grant, parse_grant, split_allowed_tools
     from .plan.model import Plan
     from .prover import constrain, prove
     from .skillfile.builder import apply_to_text
+    from .verdicts import Decision, Verdict
 
 __version__ = "0.1.0"
 
@@ -52,11 +57,18 @@ __all__ = [
 ]
 
 
-# Plan (pydantic), the SKILL.md rewriter, the prover and the grammar load on first use, keeping
-# `import skillgrant`, the CLI's start-up and `skillgrant hook` light (the hook loads only what
-# deciding its call needs).
-__getattr__ = exports(__name__, {"Plan": "plan.model", "apply_to_text": "skillfile.builder",
+# Every name loads on first use (its module's import, once): Plan (pydantic), the SKILL.md
+# rewriter, the prover and the grammar, and even the exceptions and verdicts, keeping `import
+# skillgrant`, the CLI's start-up and `skillgrant hook` light (the hook loads only what deciding
+# its call needs, and turns the garbage collector off before it: cli/entry.py).
+__getattr__ = exports(__name__, {"AllowedToolsError": "errors", "GrantSyntaxError": "errors",
+                                 "PlanError": "errors", "SkillFileError": "errors",
+                                 "SkillgrantError": "errors", "Decision": "verdicts",
+                                 "Verdict": "verdicts",
+                                 "Plan": "plan.model", "apply_to_text": "skillfile.builder",
                                  "check_call": "gate.call", "CallVerdict": "gate.verdict",
                                  "Grant": "grants", "parse_grant": "grants",
                                  "split_allowed_tools": "grants", "constrain": "prover",
-                                 "prove": "prover"})
+                                 "prove": "prover"},
+                      # submodules `import skillgrant` made attributes before they were lazy
+                      modules=("errors", "verdicts"))

@@ -11,8 +11,8 @@ last resort) and ``heard`` decides as before.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing is not loaded for an annotation
 if TYPE_CHECKING:
     import logging
 

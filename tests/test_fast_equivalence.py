@@ -447,18 +447,33 @@ def test_any_decided_file_object_is_the_json_dumps_text(
 @settings(max_examples=examples(3000), deadline=None)
 @given(st.text(alphabet="ab(),\\ \t\n\u00a0\u3000", max_size=30))
 def test_a_plain_value_is_cut_as_the_token_loop_cuts_it(text: str) -> None:
-    """The fast path of both splitters (``_PLAIN_VALUE``) against their token-by-token loop."""
-    for tokens, nested in ((grants._OURS, True), (grants._RUNTIME, False)):
+    """The fast path of both splitters (the plain value's pattern) against their
+    token-by-token loop."""
+    for tokens, nested in (("ours", True), ("runtime", False)):
         assert grants._cut(text, tokens, nested=nested) == grants._cut_by_tokens(
-            text, tokens, nested=nested)
+            text, grants._wide(tokens), nested=nested)
+
+
+@settings(max_examples=examples(3000), deadline=None)
+@given(st.text(alphabet="ab(),\\ \t\n\r\v\f\x1c\x85", max_size=30))
+def test_on_ascii_text_the_ascii_plain_patterns_are_the_whole_ones(text: str) -> None:
+    """The plain value's patterns built from JavaScript's ASCII white space (compiled at import)
+    read ASCII text exactly as the ones built from all of it (compiled on first need)."""
+    value, entries = grants._plain(text)
+    if not text.isascii():
+        assert (value, entries) == (grants._wide("plain value"), grants._wide("plain entries"))
+        return
+    whole = grants._wide("plain value").fullmatch(text)
+    assert (value.fullmatch(text) is None) is (whole is None)
+    assert entries.findall(text) == grants._wide("plain entries").findall(text)
 
 
 def test_the_usual_values_take_the_fast_path() -> None:
     for value in ["Bash(gh pr view 1), Bash(gh issue list --label l4 *), Read", "Read Grep",
-                  "Read, ", "", "Bash(a\tb)  WebFetch(domain:x.com)"]:
-        assert grants._PLAIN_VALUE.fullmatch(value), value
+                  "Read, ", "", "Bash(a\tb)  WebFetch(domain:x.com)", "Read(é)\u3000Grep"]:
+        assert grants._plain(value)[0].fullmatch(value), value
     for value in ["a((b))", "a)b", "Foo(x (y) Bash )", "Bash(a\\ b)", "Bash(x"]:
-        assert not grants._PLAIN_VALUE.fullmatch(value), value
+        assert not grants._plain(value)[0].fullmatch(value), value
 
 
 # --- the closing fence found by one search (issue 17) ----------------------------------------

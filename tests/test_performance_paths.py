@@ -190,8 +190,10 @@ def test_the_light_plan_is_the_pydantic_plan(name: str, text: str) -> None:
 
 
 def test_check_with_a_plain_plan_never_imports_pydantic(tree: Path) -> None:
-    script = ("import runpy, sys\nsys.argv = ['skillgrant', 'check', 'skills/s02', '--plan', "
-              "'plan.yaml']\ntry:\n    runpy.run_module('skillgrant', run_name='__main__')\n"
+    # main given its arguments ends with SystemExit (its own process, the console script's,
+    # leaves by os._exit: cli/entry.py), so what was imported can be printed after it.
+    script = ("import sys\nfrom skillgrant.cli.entry import main\ntry:\n"
+              "    main(['check', 'skills/s02', '--plan', 'plan.yaml'])\n"
               "except SystemExit as e:\n    print(e.code, sorted(m for m in ('pydantic', 'rich')"
               " if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

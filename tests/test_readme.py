@@ -4,7 +4,9 @@ files that exist."""
 from __future__ import annotations
 
 import doctest
+import os
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -124,7 +126,8 @@ def test_the_run_time_section_runs_as_written(tmp_path: Path, installed: Install
     elsewhere.mkdir()
     for document, is_copilot in ((claude, False), (copilot, True), (written, False)):
         (command,) = hook_commands(document)
-        assert command.startswith(str(work / ".venv" / "bin" / "skillgrant") + " hook ")
+        words = shlex.split(command)  # this installation's interpreter, isolated (G-18)
+        assert os.path.isabs(words[0]) and words[1:5] == ["-I", "-m", "skillgrant", "hook"]
         outside = run_hook(command, _payload(is_copilot, "gh issue list && rm -rf /tmp/x",
                                              elsewhere), elsewhere)
         assert outside.returncode == 2 and "rm -rf /tmp/x" in outside.stderr, outside.stderr

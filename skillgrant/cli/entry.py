@@ -16,30 +16,33 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
-from functools import cache
-from typing import TYPE_CHECKING, NoReturn
 
+TYPE_CHECKING = False  # typing, collections and functools are not loaded for annotations
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from enum import StrEnum
+    from typing import NoReturn
 
     from .run import Invocation
 
 # The tables below need the console's enums, imported on first use: ``skillgrant hook`` starts
-# here on every tool call and needs none of it.
+# here on every tool call and needs none of it (nor typing: it turns the garbage collector off
+# first, below).
+_TABLES: dict[str, dict[str, tuple[str | None, frozenset[str] | None]]] = {}
 
 
 def _values(choices: type[StrEnum] | tuple[StrEnum, ...]) -> frozenset[str]:
     return frozenset(member.value for member in choices)
 
 
-@cache
 def _valued() -> dict[str, tuple[str | None, frozenset[str] | None]]:
     """The options ``check`` and ``apply`` both take a value for: long spelling → (short
-    spelling, the values typer's choice for it accepts, or None for any)."""
+    spelling, the values typer's choice for it accepts, or None for any). Made once."""
+    if "valued" in _TABLES:
+        return _TABLES["valued"]
     from .console import CHECK_FORMATS, Colour, PlanKind
 
-    return {
+    return _TABLES.setdefault("valued", {
         "--plan": ("-p", None),
         "--plan-kind": (None, _values(PlanKind)),
         "--format": ("-f", _values(CHECK_FORMATS)),
@@ -47,7 +50,7 @@ def _valued() -> dict[str, tuple[str | None, frozenset[str] | None]]:
         "--jobs": ("-j", None),
         "--output-file": ("-o", None),
         "--runtime": (None, None),
-    }
+    })
 
 
 #: Flags → the commands that take them.
@@ -59,9 +62,15 @@ _FLAGS: dict[str, frozenset[str]] = {
 }
 
 
-@cache
+_SHORT: dict[str, str] = {}
+
+
 def _short() -> dict[str, str]:
-    return {"-q": "--quiet", **{short: long for long, (short, _) in _valued().items() if short}}
+    """Short option spelling → long. Made once."""
+    if not _SHORT:
+        _SHORT.update({"-q": "--quiet", **{short: long for long, (short, _) in _valued().items()
+                                          if short}})
+    return _SHORT
 
 
 def read_fast(args: list[str], environ: dict[str, str] | os._Environ[str]) -> Invocation | None:
@@ -143,16 +152,73 @@ def run(invocation: Invocation) -> int:
         return e.code
 
 
+def _annotations_kept_as_written() -> None:
+    """In a hook's own process, the field annotations of the ``NamedTuple`` classes its
+    modules define stay the strings they are written as (``from __future__ import
+    annotations``), instead of each being compiled into a ``typing.ForwardRef`` (about 130 of
+    them, a tenth of a hook's start). Nothing in a hook reads them; ``typing.get_type_hints``
+    reads a string as it reads a ForwardRef. Any other argument is checked as before. Only
+    the console script's hook does this (``main`` without arguments): a library or a test
+    importing skillgrant gets typing as it is."""
+    import typing
+
+    check = getattr(typing, "_type_check", None)
+    if check is None:  # another Python's typing: nothing to spare
+        return
+
+    def kept(arg: object, msg: str, *args: object, **kwargs: object) -> object:
+        return arg if type(arg) is str else check(arg, msg, *args, **kwargs)
+
+    typing._type_check = kept  # type: ignore[attr-defined]
+
+
+def _leave(status: int, own: bool) -> NoReturn:
+    """End the process with ``status``. In a process of its own (``own``: the console script,
+    ``python -m skillgrant``), without tearing down the modules it loaded (several
+    milliseconds of a one-file ``check``, a fifth of a hook's start) when nothing is left to
+    finish: its output flushed (a hook writes its answer and audit record with ``os.write``),
+    every file written closed (each in a ``with`` block), no thread but this one (the
+    ``--jobs`` pool has ended). Otherwise, and when called with arguments (a test, a
+    program's own process), as ``sys.exit``."""
+    threading = sys.modules.get("threading")
+    if not own or (threading is not None and threading.active_count() > 1):
+        sys.exit(status)
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # started with the descriptor closed: nothing was written there
+            continue
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            sys.exit(status)  # as before: the interpreter reports what it could not write
+    os._exit(status)
+
+
 def main(argv: list[str] | None = None) -> NoReturn:
-    """The console script: a plain ``check``/``apply`` here, everything else through typer."""
+    """The console script: a plain ``check``/``apply`` here, everything else through typer.
+
+    In a process of its own (``argv`` None), the cyclic garbage collector is off while the
+    modules load: it walked them over and over, a tenth of a hook's or a one-file check's
+    time. A hook decides one call (its work is bounded, and reference counting frees the
+    rest); a check turns it on again from its second file on and before it starts worker
+    processes (``run.run_files``), so a batch's memory stays bounded; typer's commands have it
+    on."""
+    own = argv is None
     args = sys.argv[1:] if argv is None else argv
+    if own:
+        import gc
+
+        gc.disable()
     if args[:1] == ["hook"]:  # a hook starts on every tool call: never through typer
+        if own:
+            _annotations_kept_as_written()
         from ..gate.hook import main as hook_main
 
-        sys.exit(hook_main(args[1:]))
+        _leave(hook_main(args[1:]), own)
     invocation = read_fast(args, os.environ)
     if invocation is None:
+        if own:
+            gc.enable()
         from .app import main as typer_main
 
         typer_main(argv)
-    sys.exit(run(invocation))
+    _leave(run(invocation), own)

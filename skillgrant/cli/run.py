@@ -61,9 +61,9 @@ class Invocation(NamedTuple):
 
 def load_plan(source: str, kind: PlanKind) -> ApprovedPlan | Plan:
     # pydantic's Plan only when the plan needs it (plan.light): the same plan, the same errors.
+    from ..plan.files import read_plan_file
     from ..plan.light import load_plan as load_light
     from ..plan.light import plan_from_text
-    from ..plan.source import read_plan_file
 
     if source == "-":
         from ..errors import PlanError
@@ -327,6 +327,7 @@ def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool,
     if workers > 1:
         from .pool import WorkerSetup, run_pool
 
+        _collect()  # off while the modules loaded (cli/entry.py); on in every worker
         setup = WorkerSetup(plan, root, write, dry_run, rendering, enforce)
         yield from run_pool(files, setup, workers)
         return
@@ -336,18 +337,31 @@ def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool,
         outcome = check_file(path, plan, root, write=write, dry_run=dry_run, enforce=enforce,
                              plugins=plugins)
         yield file_done(outcome, json_dry_run=json_dry_run, text=text)
+        _collect()  # the first file loaded what checking needs (cli/entry.py turned it off)
+
+
+def _collect() -> None:
+    """The collector on again if cli/entry.py turned it off; what is loaded is frozen first."""
+    import gc
+
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def _gate_command(plan: str, invocation: Invocation) -> str:
     """The ``skillgrant hook`` command ``apply --enforce`` writes: the plan file by its
     absolute path, so the hook finds it from any working directory."""
     from ..errors import PlanError
-    from ..gate.config import command
+    from ..gate.config import ConfigError, command
 
     if plan == "-":
         raise PlanError("--enforce needs the plan as a file: the hook reads it on every call",
                         source="<stdin>")
-    return command("claude-code", plan, invocation.plan_kind.value)
+    try:
+        return command("claude-code", plan, invocation.plan_kind.value)
+    except ConfigError as e:  # this installation cannot be started as a hook (review ST-1)
+        raise PlanError(f"--enforce writes no hook: {e}", source=plan) from e
 
 
 def _write_report(run: Run, fmt: Format, colour: Colour, root: Path,

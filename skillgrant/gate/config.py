@@ -7,11 +7,11 @@ load, a runtime the gate does not know) is a usage error: exit 2, ``skillgrant: 
 standard error, nothing on standard output. The fail-closed denial is for hook payloads.
 
 Every command printed or written (here, and by ``apply --enforce``) names this installation of
-skillgrant by absolute path: the console script that is running, else this interpreter with
-``-m skillgrant``. A runtime runs a hook with its own ``PATH`` from its own directory, where
-the ``skillgrant`` of a virtual environment that was never activated is not found, and every
-call is blocked. The words are quoted for a POSIX shell (``/bin/sh``, bash), which is what each
-runtime runs a hook's command with on Linux and macOS.
+skillgrant by absolute path: this interpreter with ``-I -m skillgrant`` (``executable``). A
+runtime runs a hook with its own ``PATH`` from its own directory, where the ``skillgrant`` of a
+virtual environment that was never activated is not found, and every call is blocked. The
+words are quoted for a POSIX shell (``/bin/sh``, bash), which is what each runtime runs a
+hook's command with on Linux and macOS.
 """
 
 from __future__ import annotations
@@ -60,18 +60,51 @@ UNREADABLE_PIN = "0" * 64
 
 def executable() -> list[str]:
     """The words that start this installation of skillgrant from any shell, directory and
-    ``PATH``: the console script running now (``sys.argv[0]``, when it is one), else this
-    interpreter with ``-I -m skillgrant``; absolute either way. Neither is resolved through a
-    symbolic link: a virtual environment's ``python`` is one, and only through it does the
-    interpreter find the environment's packages. ``-I`` (isolated) keeps the runtime's
-    working directory, the project, off ``sys.path``: plain ``python -m skillgrant`` there
-    would import a ``skillgrant`` package of the project's instead of the gate (review R3),
-    and ``PYTHONPATH`` could name one too."""
-    script = sys.argv[0] if sys.argv else ""
-    if (os.path.basename(script) == "skillgrant" and os.path.isfile(script)
-            and os.access(script, os.X_OK)):
-        return [os.path.abspath(script)]
-    return [os.path.abspath(sys.executable), "-I", "-m", "skillgrant"]
+    ``PATH``: this interpreter (by absolute path, not resolved through a symbolic link: a
+    virtual environment's ``python`` is one, and only through it does the interpreter find the
+    environment's packages) isolated, on ``-m skillgrant``.
+
+    ``-I`` keeps the runtime's working directory, the project, off ``sys.path`` (plain
+    ``python -m skillgrant`` there would import a ``skillgrant`` package of the project's:
+    review R3), ignores ``PYTHONPATH`` and leaves out the user's site-packages, whose ``.pth``
+    files Python runs at start: outside a virtual environment a console script starts with the
+    user site on, and a ``.pth`` a call drops there would run inside the gate (review G-18).
+    An installation that only the user site or ``PYTHONPATH`` holds (``pip install --user``)
+    is not found so (review ST-1), and starting it any other way keeps that hole open (review
+    ST-4): ConfigError, no hook is printed, and the person is told to install skillgrant into a
+    virtual environment. Whether ``-I`` finds this installation is asked of a child
+    interpreter, once."""
+    python = os.path.abspath(sys.executable)
+    if _finds_this_installation(python, "-I"):
+        return [python, "-I", "-m", "skillgrant"]
+    raise ConfigError(f"{python} -I -m skillgrant does not start this installation of "
+                      f"skillgrant ({os.path.dirname(_PACKAGE)}): it lives where only the user "
+                      "site-packages or PYTHONPATH lead, and a hook that reads those runs any "
+                      ".pth file a call drops there. Install skillgrant into a virtual "
+                      "environment (or with pipx) and print the hook from there")
+
+
+#: This installation's package folder, as the interpreters asked find it.
+_PACKAGE = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_FOUND: dict[tuple[str, str], bool] = {}
+
+
+def _finds_this_installation(python: str, flag: str) -> bool:
+    """Whether ``python flag -c 'import skillgrant'``, run from the root folder (no project
+    on its path), imports this installation's package (asked once per process)."""
+    key = (python, flag)
+    if key not in _FOUND:
+        import subprocess
+
+        probe = ("import os, skillgrant\n"
+                 "print(os.path.realpath(os.path.dirname(skillgrant.__file__)))")
+        try:
+            done = subprocess.run([python, flag, "-c", probe], cwd="/", capture_output=True,
+                                  text=True, timeout=60, check=False)
+            _FOUND[key] = done.returncode == 0 and done.stdout.strip() == _PACKAGE
+        except (OSError, subprocess.SubprocessError):
+            _FOUND[key] = False
+    return _FOUND[key]
 
 
 def command(dialect: str, plan: str, kind: str = "auto",

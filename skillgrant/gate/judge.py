@@ -16,9 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from .. import vocabulary
-from . import members
 from .guards import guarded_path
-from .shellnodes import HARMLESS_TARGETS
 from .tools import Spec, argument, arguments
 from .verdict import CallPlan, CallStatus
 
@@ -95,6 +93,9 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
     """``absolute`` (a file, or with ``tree`` everything beneath a directory) against the path
     grants of the tool's kind: Edit grants for writing tools, Read (and Edit) grants for the
     others, or the tool's bare grant."""
+    from . import members
+    from .shellnodes import HARMLESS_TARGETS
+
     if absolute in HARMLESS_TARGETS and tool == "Edit":
         return Part(absolute, "a device that stores nothing")
     kind = "Edit" if tool in ("Edit", "Write", "NotebookEdit") else "Read"
@@ -181,6 +182,8 @@ def inside(path: str, directory: str) -> bool:
 # -- the web, names, bare tools ----------------------------------------------------------------
 
 def web(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str | None) -> Judged:
+    from . import members  # here: a call that names no path, host, agent or MCP tool needs none
+
     # Every URL the call carries: its url/urls, and each URL-like token of a prompt (Gemini
     # CLI fetches those, whatever `url` says).
     urls = [u for u in arguments(tool_input, ("url", "urls")) if u is not None]
@@ -223,6 +226,8 @@ def _host(url: str) -> tuple[str | None, str]:
 
 def named(spec: Spec, value: object, plan: CallPlan) -> Judged:
     """An agent by its type, a skill by its name."""
+    from . import members
+
     if not isinstance(value, str) or not value:
         return outside("invalid", f"the call names no {spec.domain}", None)
     if _PATTERN_CHARS.search(value) or "\n" in value:
@@ -241,6 +246,8 @@ def named(spec: Spec, value: object, plan: CallPlan) -> Judged:
 def whole(tool: str, plan: CallPlan) -> Judged:
     """A tool judged by its name alone: an MCP tool a member of the approved MCP names, any
     other tool covered by its bare grant."""
+    from . import members
+
     if vocabulary.is_mcp(tool):
         found = plan.lookup(tool, lambda: members.mcp_tool(plan, tool))
     else:

@@ -28,12 +28,18 @@ def plan_text(data: bytes, name: str, kind: str, *, what: str = "the plan") -> s
     PlanError naming ``what`` was too large, or the line of the first byte that is not UTF-8."""
     if len(data) > MAX_FILE_BYTES:
         raise PlanError(f"{what} is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES)", source=name)
+    # "utf-8-sig" for a plan, without loading its codec: a leading BOM is dropped
+    skip = 0 if is_skill(name, kind) or not data.startswith(_BOM) else len(_BOM)
     try:
-        return data.decode("utf-8" if is_skill(name, kind) else "utf-8-sig")
+        return data[skip:].decode("utf-8") if skip else data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise PlanError(f"the plan is not UTF-8: byte 0x{data[e.start]:02X} cannot be "
+        start = e.start + skip
+        line = data.count(b"\n", 0, start) + 1
+        raise PlanError(f"the plan is not UTF-8: byte 0x{data[start]:02X} cannot be "
                         "decoded", source=name, line=line) from e
+
+
+_BOM = b"\xef\xbb\xbf"
 
 
 def is_skill(name: str | None, kind: str) -> bool:

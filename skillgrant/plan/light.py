@@ -9,6 +9,12 @@ the same checks the model's validators run (``split_allowed_tools``, the entry l
 surrogates, ``check_approved_entry``). Any other document, and every plan that fails a check,
 is validated by the pydantic model itself, so every accepted plan and every error is exactly
 ``Plan``'s (tests/test_performance_paths.py compares the two on a table of plans).
+
+PyYAML's import alone costs a hook a third of its budget (issue 29), and the plans people write
+and ``apply --enforce`` points at are YAML of one plain shape. So ``plain_entries`` reads that
+shape line by line and declines (None) on anything else, which then takes PyYAML as before:
+only PyYAML's reading of such a text is ever used (tests/test_plain_plan.py checks the branch
+against PyYAML on generated texts).
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..grants import split_allowed_tools
-from .files import read_plan_file
+from ..limits import MAX_PLAN_CHARS
+from .files import is_skill, read_plan_file
 from .keys import ALLOWED_SPELLINGS, check_approvable, ignored
 
 if TYPE_CHECKING:
@@ -42,7 +49,12 @@ def load_plan(path: str, kind: str = "auto") -> ApprovedPlan | Plan:
 
 def plan_from_text(text: str, *, source: str | None, kind: str = "auto") -> ApprovedPlan | Plan:
     """``Plan.from_text``, without pydantic when the plan allows. Raises PlanError."""
-    from .source import parse_plan_text  # PyYAML: the call gate's JSON plans never need it
+    if kind in ("auto", "plan") and not is_skill(source, kind):
+        plain = plain_entries(text, source)
+        light = None if plain is None else approved_only({"allowed-tools": plain}, source)
+        if light is not None:
+            return light  # else PyYAML and the model say what is wrong, located
+    from .source import parse_plan_text  # PyYAML: a plain or JSON plan never needs it
 
     parsed = parse_plan_text(text, source=source, kind=kind)
     light = approved_only(parsed.data, parsed.where.name)
@@ -72,3 +84,41 @@ def approved_only(data: object, source: str | None) -> ApprovedPlan | None:
     except ValueError:  # PlanError too: the model says it, located
         return None
     return ApprovedPlan(entries, source)
+
+
+#: The characters a plain plan is written in: printable ASCII and line feeds (no tab, CR, BOM,
+#: NEL, U+2028/2029 nor anything else YAML may read as a break, a space or an indicator).
+_PLAIN_CHARS = frozenset(map(chr, range(0x20, 0x7F))) | {"\n"}
+#: Plain scalars YAML 1.1 (PyYAML's resolver) reads as a bool or null, in any case.
+_NOT_STRINGS = frozenset({"yes", "no", "true", "false", "on", "off", "null", "y", "n"})
+
+
+def plain_entries(text: object, source: str | None) -> list[str] | None:
+    """The items of ``text``'s one ``allowed-tools`` list, exactly as PyYAML reads them, when
+    ``text`` is a plan of the plainest shape; else None (PyYAML decides). That shape: lines of
+    printable ASCII, each empty, a comment starting at column 0, the line ``allowed-tools:``
+    once, or after it an item ``- ENTRY`` indented as every other item, ENTRY starting with a
+    letter and holding no ``: ``, `` #`` nor a final ``:``, and not a YAML bool or null. Each
+    item is then a plain scalar ending at its line (trailing spaces dropped), a string."""
+    if (type(text) is not str or len(text) > MAX_PLAN_CHARS or not _PLAIN_CHARS.issuperset(text)
+            or (source or "").lower().endswith(".json")):
+        return None
+    entries: list[str] = []
+    indent: int | None = None
+    header = False
+    for line in text.split("\n"):
+        if not line or line[0] == "#":
+            continue
+        if line == "allowed-tools:" and not header:
+            header = True
+            continue
+        item = line.lstrip(" ")
+        depth = len(line) - len(item)
+        entry = item[2:].rstrip(" ")
+        if (not header or not item.startswith("- ") or not entry[:1].isalpha()
+                or depth != (depth if indent is None else indent) or ": " in entry
+                or " #" in entry or entry.endswith(":") or entry.lower() in _NOT_STRINGS):
+            return None
+        indent = depth
+        entries.append(entry)
+    return entries or None
