@@ -14,6 +14,7 @@ import re
 import sys
 from contextvars import ContextVar
 
+from . import files as fs
 from .writers import tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -31,7 +32,7 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     ``.git`` folders there and git's own configuration (git runs what they name: review G-7),
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``)."""
-    real = os.path.realpath
+    real = fs.realpath
     items = [(plan, False), (audit_log, False)]
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True)]
@@ -70,14 +71,11 @@ def guarded_path(path: str) -> str | None:
     for item, tree in guards:
         if path == item or (tree and path.startswith(item.rstrip("/") + "/")):
             return item
-    if guards and os.path.isfile(path):  # a hard link to a guarded file (review W1b)
-        try:
-            found = os.stat(path)
-            for item, tree in guards:
-                if not tree and os.path.isfile(item) and os.path.samestat(found, os.stat(item)):
-                    return item
-        except OSError:
-            return path
+    found = fs.identity(path) if guards else None
+    if found is not None:  # a hard link to a guarded file (review W1b)
+        for item, tree in guards:
+            if not tree and fs.identity(item) == found:
+                return item
     return None
 
 
@@ -162,7 +160,7 @@ def _named_file(words: list[str], directory: str | None) -> str | None:
                 posixpath.join(directory, word)
             try:
                 if full.startswith("/") and (guarded_path(posixpath.normpath(full))
-                                             or guarded_path(os.path.realpath(full))):
+                                             or guarded_path(fs.realpath(full))):
                     return word
             except (ValueError, OSError):  # a surrogate or a NUL: no file's name
                 continue

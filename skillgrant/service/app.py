@@ -27,7 +27,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..errors import SkillgrantError
-from ..gate.hook import OPTION_CHOICES, Answer, Options, Sink, decide, failure
+from ..gate.crosscheck import MAY_WAIT, BashNeeded
+from ..gate.hook import OPTION_CHOICES, Answer, LoadedPlan, Options, Sink, decide, failure
 from ..gate.planfile import pin_changed
 from ..limits import MAX_HOOK_PAYLOAD_BYTES
 from . import models as m
@@ -36,6 +37,7 @@ from .auditlog import AuditLog
 from .guard import HOOK_PREFIX, ASGIApp, Receive, Scope, Send, is_hook
 from .operations import NotServed
 from .plans import Plans
+from .watched import Watched
 
 T = TypeVar("T")
 
@@ -43,6 +45,11 @@ T = TypeVar("T")
 HOOK_QUERY: dict[str, tuple[str, ...]] = {
     name: choices for name in ("dialect", "outside", "inside")
     if (choices := OPTION_CHOICES[f"--{name}"]) is not None}
+#: Bytes of a hook payload at most, for its decision to be made on the event loop (a larger
+#: one is decided in a thread, bounded by the handler timeout). The gate's work grows with
+#: the command's length: at this size the slowest payloads measured take milliseconds
+#: (docs/service.md, "Timeouts").
+INLINE_BYTES = 4096
 #: The query parameter pinning the served plan's digest (``serve --print-config`` writes it):
 #: a plan file changed since then denies every call (issue 29, W1c).
 PIN = "plan-sha256"
@@ -74,8 +81,10 @@ class Service:
     two 512-entry lists takes seconds) cannot hold a hook call up."""
 
     def __init__(self, plans: Plans, *, audit: AuditLog | None, handler_timeout: float,
-                 workers: int = 8, library_workers: int = 2, observe: bool = False) -> None:
+                 workers: int = 8, library_workers: int = 2, observe: bool = False,
+                 view: Watched | None = None) -> None:
         self.observe = observe  # issue 32: decide and log every call, deny none
+        self.view = view  # the gate's view of the filesystem (gate.files), when one is used
         self.plans = plans
         self.audit = audit
         self.handler_timeout = handler_timeout
@@ -117,8 +126,8 @@ class Service:
                 return failure(dialect, changed, audit=audit)
             raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
             records: list[bytes] = []
-            answer = await self.bounded(self.hooks, decide, options, raw, served.loaded,
-                                        records.append if audit is not None else None)
+            answer = await self._decision(options, raw, served.loaded,
+                                          records.append if audit is not None else None)
         except QueryError as e:
             return failure(dialect, str(e), audit=audit)
         except TimeoutError:
@@ -133,6 +142,26 @@ class Service:
             except OSError as e:
                 return failure(dialect, f"the audit log cannot be written: {e}")
         return answer
+
+    async def _decision(self, options: Options, raw: bytes | None, loaded: LoadedPlan,
+                        sink: Sink | None) -> Answer:
+        """``decide``: on the event loop for a payload of at most ``INLINE_BYTES`` that needs
+        no question to bash (``crosscheck.MAY_WAIT``), else in a hook thread, bounded by the
+        handler timeout. A decision is a few tens of microseconds of work; handing it to a
+        thread and back cost more than that, and eight threads contending for the GIL made
+        eight clients slower than one (issue 29). ``sink`` receives the record of the
+        decision that answers, only: a decision handed over has written none."""
+        if self.view is not None:
+            self.view.refresh()  # what changed since the last decision is forgotten
+        if raw is None or len(raw) <= INLINE_BYTES:
+            token = MAY_WAIT.set(False)
+            try:
+                return decide(options, raw, loaded, sink)
+            except BashNeeded:
+                pass  # bash is asked from a thread: a reading takes milliseconds
+            finally:
+                MAY_WAIT.reset(token)
+        return await self.bounded(self.hooks, decide, options, raw, loaded, sink)
 
     def refusal(self, scope: Scope, message: str) -> str:
         """The hook answer for a hook request the guard refused."""

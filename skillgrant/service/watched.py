@@ -1,0 +1,195 @@
+"""The gate's view of the filesystem in ``skillgrant serve`` (``gate.files``): the system's
+answers, kept for exactly as long as nothing on their paths changes.
+
+A hook decision asks for some twenty real paths (the files the gate guards, the words of a
+command) and file identities, and asking the system each time was most of a decision's cost
+(issue 29). An answer about a path is kept only when
+- the path is absolute and normalized, and no component of it is a symbolic link (so its real
+  path is itself, and the file at it is the one its folder's entry names), and
+- every folder on the path is watched with inotify for an entry created, deleted, moved or
+  changed in its attributes, and for the folder itself deleted or moved.
+
+A link, a file or a folder appears at a path, or leaves it, only through such an entry change
+in one of those folders, which the kernel queues before the changing call returns; a mount
+changes ``/proc/self/mountinfo``, which is polled. ``refresh()``, before each decision, reads
+both without waiting: any event at all (an overflow included) forgets every answer and every
+watch. Past ``MAX_WATCHES`` watches the view starts over with a new inotify descriptor. Any
+other question (a relative path, a path through a link, a folder that cannot be watched) is
+answered by the system each time. Linux only: elsewhere ``watched()`` gives None, and the
+gate asks the system.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import posixpath
+import select
+import stat
+import sys
+import threading
+from typing import TypeVar
+
+from ..gate.files import file_identity
+
+A = TypeVar("A")
+#: Watches at most (distinct folders); past them the view starts over.
+MAX_WATCHES = 4096
+#: Answers kept at most, of each kind; past them the kind is forgotten.
+MAX_KEPT = 65_536
+_IN_NONBLOCK = os.O_NONBLOCK
+_IN_CLOEXEC = os.O_CLOEXEC
+# IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF
+# | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
+_MASK = 0x4 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x01000000 | 0x02000000
+_MISSING = (2, 20)  # ENOENT, ENOTDIR: the folder is not there; its parent's watch sees it come
+
+
+class Watched:
+    """``gate.files.View`` with kept answers (the module's docstring). Thread-safe."""
+
+    def __init__(self, libc: ctypes.CDLL) -> None:
+        self._libc = libc
+        self._lock = threading.Lock()
+        self._generation = 0
+        self._watched: set[str] = set()
+        self._wds: set[int] = set()
+        self._real: dict[str, str] = {}
+        self._ids: dict[str, tuple[int, int] | None] = {}
+        self._fd = self._open()
+        self._mounts = open("/proc/self/mountinfo", "rb")  # noqa: SIM115 (kept open)
+        self._mounts.read()
+        self._poll = select.poll()
+        self._poll.register(self._mounts.fileno(), select.POLLPRI | select.POLLERR)
+
+    def _open(self) -> int:
+        fd = int(self._libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC))
+        if fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1")
+        return fd
+
+    def close(self) -> None:
+        os.close(self._fd)
+        self._mounts.close()
+
+    def refresh(self) -> None:
+        """Forget everything when anything watched changed since the last refresh."""
+        changed = False
+        with contextlib.suppress(BlockingIOError):
+            changed = bool(os.read(self._fd, 65_536))
+        if self._poll.poll(0):
+            changed = True
+            self._mounts.seek(0)
+            self._mounts.read()
+        if changed:
+            self._forget()
+
+    def _forget(self) -> None:
+        with self._lock:
+            while True:
+                try:
+                    if not os.read(self._fd, 65_536):
+                        break
+                except BlockingIOError:
+                    break
+            self._generation += 1
+            self._watched.clear()
+            self._real.clear()
+            self._ids.clear()
+
+    def realpath(self, path: str) -> str:
+        found = self._real.get(path)
+        if found is not None:
+            return found
+        generation = self._generation
+        watched = self._watch(path)
+        real = os.path.realpath(path)
+        if watched and real == path and self._linkless(path):
+            self._keep(self._real, path, real, generation)
+        return real
+
+    def identity(self, path: str) -> tuple[int, int] | None:
+        try:
+            return self._ids[path]
+        except KeyError:
+            pass
+        generation = self._generation
+        watched = self._watch(path)
+        found = file_identity(path)
+        if watched and _normal(path) and self._linkless(path):
+            self._keep(self._ids, path, found, generation)
+        return found
+
+    def _keep(self, table: dict[str, A], path: str, answer: A, generation: int) -> None:
+        with self._lock:
+            if self._generation != generation:
+                return  # a change was seen while it was asked: the answer may be older
+            if len(table) >= MAX_KEPT:
+                table.clear()
+            table[path] = answer
+
+    def _watch(self, path: str) -> bool:
+        """Whether every folder on ``path`` that exists is watched (watching those that are
+        not yet), so that any change of the path's components is reported."""
+        if not _normal(path):
+            return False
+        folder = "/"
+        for name in ["", *path.split("/")[1:-1]]:
+            folder = posixpath.join(folder, name) if name else folder
+            if folder in self._watched:
+                continue
+            if len(self._wds) >= MAX_WATCHES:
+                self._restart()
+                return False
+            try:
+                name_bytes = os.fsencode(folder)
+            except UnicodeError:
+                return False
+            wd = int(self._libc.inotify_add_watch(self._fd, name_bytes, _MASK))
+            if wd < 0:
+                return ctypes.get_errno() in _MISSING
+            with self._lock:
+                self._wds.add(wd)
+                self._watched.add(folder)
+        return True
+
+    def _restart(self) -> None:
+        fd = self._open()
+        with self._lock:
+            old, self._fd = self._fd, fd
+            self._wds.clear()
+        os.close(old)
+        self._forget()
+
+    def _linkless(self, path: str) -> bool:
+        """Whether no component of ``path`` is a symbolic link (a missing one ends the walk:
+        nothing lies beneath it)."""
+        prefix = ""
+        for name in path.split("/")[1:]:
+            prefix += "/" + name
+            try:
+                if stat.S_ISLNK(os.lstat(prefix).st_mode):
+                    return False
+            except (OSError, ValueError):
+                return True
+        return True
+
+
+def _normal(path: str) -> bool:
+    """Absolute, normalized, not ``//``: as ``os.path.realpath`` writes a path."""
+    return path.startswith("/") and not path.startswith("//") and \
+        posixpath.normpath(path) == path and "\x00" not in path
+
+
+def watched() -> Watched | None:
+    """A view for this process, or None where inotify is not to be had."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.inotify_init1.argtypes = [ctypes.c_int]
+        libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+        return Watched(libc)
+    except (OSError, AttributeError):
+        return None
