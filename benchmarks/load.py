@@ -23,6 +23,8 @@ from pathlib import Path
 REQUESTS = 10_000
 CLIENTS = (1, 8, 64)
 HOOK_RUNS = {1: 150, 8: 400}
+#: Rounds of the side-by-side comparison with the bare endpoint, each target in turn.
+COMPARE_ROUNDS = 10
 
 
 class Load:
@@ -78,9 +80,9 @@ async def _load(port: int, work: list[tuple[bytes, bytes]], clients: int) -> Loa
     return Load(latencies, len(errors), time.perf_counter() - started)
 
 
-def _bare(payloads: Sequence[bytes], expected: Sequence[bytes],
-          work: list[tuple[bytes, bytes]], env: dict[str, str], tmp: Path) -> Load | None:
-    """The same load at 8 clients against benchmarks/bare_app.py; None when it cannot start."""
+def _bare(payloads: Sequence[bytes], expected: Sequence[bytes], env: dict[str, str],
+          tmp: Path) -> tuple[subprocess.Popen[str], int] | None:
+    """benchmarks/bare_app.py started on the same answers; None when it cannot start."""
     import socket
 
     table = tmp / "answers.json"
@@ -96,13 +98,72 @@ def _bare(payloads: Sequence[bytes], expected: Sequence[bytes],
     except RuntimeError as e:
         print(f"the bare FastAPI endpoint did not start: {e}")
         return None
+    time.sleep(1.0)  # uvicorn binds after the line above
+    return process, port
+
+
+def _cpu(pid: int) -> float | None:
+    """The CPU seconds (user and system) the process ``pid`` has used; None off Linux."""
     try:
-        time.sleep(1.0)  # uvicorn binds after the line above
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _compare(targets: dict[str, tuple[int, int, list[tuple[bytes, bytes]]]]
+             ) -> dict[str, tuple[Load, float | None]]:
+    """8 clients against each target in turn, ``COMPARE_ROUNDS`` rounds of an equal share of
+    the requests each, so that what else the machine runs meanwhile falls on both alike: each
+    target's latencies pooled, and the CPU its process used per request."""
+    latencies: dict[str, list[float]] = {name: [] for name in targets}
+    errors = dict.fromkeys(targets, 0)
+    walls = dict.fromkeys(targets, 0.0)
+    cpu: dict[str, float | None] = dict.fromkeys(targets, 0.0)
+    for _, port, work in targets.values():
         asyncio.run(_load(port, work[:500], 8))  # warm-up
-        return asyncio.run(_load(port, work, 8))
-    finally:
-        process.terminate()
-        process.wait(30)
+    for round_ in range(COMPARE_ROUNDS):
+        for name, (pid, port, work) in targets.items():
+            share = work[round_::COMPARE_ROUNDS]
+            before = _cpu(pid)
+            load = asyncio.run(_load(port, share, 8))
+            after = _cpu(pid)
+            used = cpu[name]
+            cpu[name] = None if used is None or before is None or after is None else \
+                used + after - before
+            latencies[name] += load.latencies
+            errors[name] += load.errors
+            walls[name] += load.wall
+    return {name: (Load(latencies[name], errors[name], walls[name]),
+                   None if (used := cpu[name]) is None else used / len(latencies[name]))
+            for name in targets}
+
+
+def _work(port: int, payloads: Sequence[bytes], expected: Sequence[bytes]
+          ) -> list[tuple[bytes, bytes]]:
+    """``REQUESTS`` requests to ``port``, cycling over the payloads, with their answers."""
+    requests = _requests(port, payloads)
+    return [(requests[i % len(requests)], expected[i % len(expected)])
+            for i in range(REQUESTS)]
+
+
+def _print_comparison(compared: dict[str, tuple[Load, float | None]]) -> None:
+    (served, served_cpu), (bare, bare_cpu) = compared["serve"], compared["bare"]
+    print(f"\nside by side at 8 clients, {COMPARE_ROUNDS} rounds of {REQUESTS // COMPARE_ROUNDS:,}"
+          " requests to each in turn (the same client, payloads and keep-alive connections), "
+          "against a bare FastAPI/uvicorn endpoint returning the same bytes "
+          "(benchmarks/bare_app.py):\n")
+    print("| answered by | requests | errors | p50 | p99 | requests/s | server CPU per request |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for label, load, cpu in (("`skillgrant serve`", served, served_cpu),
+                             ("bare FastAPI/uvicorn", bare, bare_cpu)):
+        shown = "n/a" if cpu is None else f"{cpu * 1e6:.0f} µs"
+        print(f"| {label} | {len(load.latencies):,} | {load.errors} | "
+              f"{load.quantile(0.5) * 1000:.2f} ms | {load.quantile(0.99) * 1000:.2f} ms | "
+              f"{load.rate:,.0f} | {shown} |")
+    print(f"\n`skillgrant serve` to the bare endpoint: "
+          f"{served.quantile(0.5) / bare.quantile(0.5):.2f}x at p50, "
+          f"{served.quantile(0.99) / bare.quantile(0.99):.2f}x at p99 (target ≤ 1.5x at both)")
 
 
 def _hook_process(argv: list[str], payloads: Sequence[bytes], runs: int,
@@ -151,16 +212,21 @@ def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, objec
               "flight each.\n")
         process, port = _start([*command, "serve", "--port", "0", "--plan",
                                 f"bench={plan_file}"], env, Path(tmp) / "serve.log")
+        bare_app = _bare(payloads, expected, env, Path(tmp))
+        compared: dict[str, tuple[Load, float | None]] = {}
         try:
-            requests = _requests(port, payloads)
-            work = [(requests[i % len(requests)], expected[i % len(expected)])
-                    for i in range(REQUESTS)]
+            work = _work(port, payloads, expected)
             asyncio.run(_load(port, work[:500], 8))  # warm-up
             loads = {n: asyncio.run(_load(port, work, n)) for n in CLIENTS}
+            if bare_app is not None:
+                compared = _compare({
+                    "serve": (process.pid, port, work),
+                    "bare": (bare_app[0].pid, bare_app[1],
+                             _work(bare_app[1], payloads, expected))})
         finally:
-            process.terminate()
-            process.wait(30)
-        bare = _bare(payloads, expected, work, env, Path(tmp))
+            for started in (process, *(bare_app[:1] if bare_app else ())):
+                started.terminate()
+                started.wait(30)
         processes = {n: _hook_process(hook, payloads, runs, n, env)
                      for n, runs in HOOK_RUNS.items()}
     wrong = sum(out != expected[i % len(expected)]
@@ -182,13 +248,8 @@ def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, objec
         faster = hook_load.quantile(0.5) / load.quantile(0.5)
         print(f"at {n} client(s): the service answers {faster:.0f}x faster at p50 and "
               f"{load.rate / hook_load.rate:.0f}x more requests/s than a hook process per call")
-    if bare is not None:
-        served = loads[8]
-        print(f"\nat 8 clients, a bare FastAPI/uvicorn endpoint returning the same bytes "
-              f"(benchmarks/bare_app.py): p50 {bare.quantile(0.5) * 1000:.2f} ms, p99 "
-              f"{bare.quantile(0.99) * 1000:.2f} ms, errors {bare.errors}; `skillgrant serve` "
-              f"to it: {served.quantile(0.5) / bare.quantile(0.5):.2f}x at p50, "
-              f"{served.quantile(0.99) / bare.quantile(0.99):.2f}x at p99 (target ≤ 1.5x)")
+    if compared:
+        _print_comparison(compared)
     print(f"\ntarget: p99 ≤ 5 ms at 8 clients; measured {loads[8].quantile(0.99) * 1000:.2f} ms; "
           f"errors {sum(load.errors for load in loads.values())}; cores {os.cpu_count()}, "
           f"Python {sys.version.split()[0]}; median p50 over rows "

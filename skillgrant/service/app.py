@@ -45,11 +45,12 @@ T = TypeVar("T")
 HOOK_QUERY: dict[str, tuple[str, ...]] = {
     name: choices for name in ("dialect", "outside", "inside")
     if (choices := OPTION_CHOICES[f"--{name}"]) is not None}
-#: Bytes of a hook payload at most, for its decision to be made on the event loop (a larger
-#: one is decided in a thread, bounded by the handler timeout). The gate's work grows with
-#: the command's length: at this size the slowest payloads measured take milliseconds
-#: (docs/service.md, "Timeouts").
-INLINE_BYTES = 4096
+#: A hook payload's bytes times (its plan's entries + 16) at most, for its decision to be made
+#: on the event loop; past it, the decision is made in a thread, bounded by the handler
+#: timeout. The gate's work grows with the command's length and the plan's grants: at this
+#: bound the slowest payloads measured take tens of milliseconds (docs/service.md, "Timeouts").
+INLINE_WORK = 65_536
+_INLINE_WEIGHT = 16
 #: The query parameter pinning the served plan's digest (``serve --print-config`` writes it):
 #: a plan file changed since then denies every call (issue 29, W1c).
 PIN = "plan-sha256"
@@ -145,7 +146,7 @@ class Service:
 
     async def _decision(self, options: Options, raw: bytes | None, loaded: LoadedPlan,
                         sink: Sink | None) -> Answer:
-        """``decide``: on the event loop for a payload of at most ``INLINE_BYTES`` that needs
+        """``decide``: on the event loop for a payload within ``INLINE_WORK`` that needs
         no question to bash (``crosscheck.MAY_WAIT``), else in a hook thread, bounded by the
         handler timeout. A decision is a few tens of microseconds of work; handing it to a
         thread and back cost more than that, and eight threads contending for the GIL made
@@ -153,7 +154,7 @@ class Service:
         decision that answers, only: a decision handed over has written none."""
         if self.view is not None:
             self.view.refresh()  # what changed since the last decision is forgotten
-        if raw is None or len(raw) <= INLINE_BYTES:
+        if raw is None or len(raw) * (len(loaded.allowed_tools) + _INLINE_WEIGHT) <= INLINE_WORK:
             token = MAY_WAIT.set(False)
             try:
                 return decide(options, raw, loaded, sink)

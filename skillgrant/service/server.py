@@ -58,13 +58,15 @@ class EventLog:
     """JSON Lines events on a stream, one write each, safe across threads."""
 
     def __init__(self, stream: IO[str]) -> None:
-        self._stream = stream
-        self._lock = threading.Lock()
-
-    def __call__(self, event: str, **fields: Any) -> None:
         from ..gate.audit import stamp
 
-        line = json.dumps({"time": stamp(), "event": event, **fields}, ensure_ascii=True) + "\n"
+        self._stream = stream
+        self._lock = threading.Lock()
+        self._stamp = stamp
+        self._encode = json.JSONEncoder(ensure_ascii=True).encode
+
+    def __call__(self, event: str, **fields: Any) -> None:
+        line = self._encode({"time": self._stamp(), "event": event, **fields}) + "\n"
         with self._lock, contextlib.suppress(OSError, ValueError):
             self._stream.write(line)
             self._stream.flush()
