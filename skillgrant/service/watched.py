@@ -29,11 +29,13 @@ import select
 import stat
 import sys
 import threading
-from typing import TypeVar
+from collections.abc import Callable, Hashable
+from typing import TypeVar, cast
 
 from ..gate.files import file_identity
 
 A = TypeVar("A")
+K = TypeVar("K", bound=Hashable)
 #: Watches at most (distinct folders); past them the view starts over.
 MAX_WATCHES = 4096
 #: Answers kept at most, of each kind; past them the kind is forgotten.
@@ -57,6 +59,8 @@ class Watched:
         self._wds: set[int] = set()
         self._real: dict[str, str] = {}
         self._ids: dict[str, tuple[int, int] | None] = {}
+        self._memo: dict[Hashable, object] = {}
+        self._asked = threading.local()  # answers not kept, for ``kept``
         self._fd = self._open()
         self._mounts = open("/proc/self/mountinfo", "rb")  # noqa: SIM115 (kept open)
         self._mounts.read()
@@ -97,6 +101,7 @@ class Watched:
             self._watched.clear()
             self._real.clear()
             self._ids.clear()
+            self._memo.clear()
 
     def realpath(self, path: str) -> str:
         found = self._real.get(path)
@@ -107,6 +112,8 @@ class Watched:
         real = os.path.realpath(path)
         if watched and real == path and self._linkless(path):
             self._keep(self._real, path, real, generation)
+        else:
+            self._asked.unkept = True
         return real
 
     def identity(self, path: str) -> tuple[int, int] | None:
@@ -119,9 +126,23 @@ class Watched:
         found = file_identity(path)
         if watched and _normal(path) and self._linkless(path):
             self._keep(self._ids, path, found, generation)
+        else:
+            self._asked.unkept = True
         return found
 
-    def _keep(self, table: dict[str, A], path: str, answer: A, generation: int) -> None:
+    def kept(self, key: Hashable, compute: Callable[[], A]) -> A:
+        try:
+            return cast(A, self._memo[key])
+        except KeyError:
+            pass
+        generation = self._generation
+        self._asked.unkept = False
+        found = compute()
+        if not self._asked.unkept:  # every answer it used is kept: so is it, as long
+            self._keep(self._memo, key, found, generation)
+        return found
+
+    def _keep(self, table: dict[K, A], path: K, answer: A, generation: int) -> None:
         with self._lock:
             if self._generation != generation:
                 return  # a change was seen while it was asked: the answer may be older
