@@ -9,6 +9,7 @@ against the hook process's answer to the same payload: a wrong answer counts as 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -166,6 +167,58 @@ def _print_comparison(compared: dict[str, tuple[Load, float | None]]) -> None:
           f"{served.quantile(0.99) / bare.quantile(0.99):.2f}x at p99 (target ≤ 1.5x at both)")
 
 
+#: Hostile command shapes for the slowest decision made on the event loop: each repeated up to
+#: the service's ``INLINE_WORK`` bound for the plan.
+HOSTILE_UNITS = ("echo a*b?c ", "git a*b*c*d ", "git x; ", "tool1 a ; ", "npm run x && ",
+                 "git $(git x) ", "a'\"b\"'", "git aaaaaaaaaaaaaaaaaaaa ", "tool7 abcabcabc ",
+                 "git x | ", "git x > /repo/a/b$i ")
+
+
+def slowest_inline(entries: int) -> tuple[float, str, int]:
+    """The slowest decision the service would make on its event loop for a plan of
+    ``entries`` pattern grants plus four (the hostile shapes at the size bound), in this
+    process: seconds, the shape, the payload's bytes. A decision that must ask bash is timed
+    up to the point it hands over."""
+    from skillgrant.gate.crosscheck import MAY_WAIT, BashNeeded
+    from skillgrant.gate.hook import Options, decide
+    from skillgrant.service.app import INLINE_WORK
+    from skillgrant.service.plans import PlanSpec, load_served
+
+    grants = [f"Bash(tool{i} *a*b*c* --x *)" for i in range(entries)] + [
+        "Bash(git *)", "Bash(echo *)", "Bash(npm *)", "Edit(//repo/**)"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "plan.json"
+        path.write_text(json.dumps({"allowed-tools": grants}))
+        served = load_served(PlanSpec("p", str(path)))
+
+    def payload(command: str) -> bytes:
+        return json.dumps({"session_id": "s", "cwd": "/repo", "hook_event_name": "PreToolUse",
+                           "tool_name": "Bash", "tool_input": {"command": command}}).encode()
+
+    def timed(body: bytes) -> float:
+        options = Options()
+        options.values["--plan"] = served.spec.path
+        started = time.perf_counter()
+        with contextlib.suppress(BashNeeded):
+            decide(options, body, served.loaded, None)
+        return time.perf_counter() - started
+
+    token = MAY_WAIT.set(False)
+    try:
+        timed(payload("git status && npm test"))  # the first decision's imports, and the
+        timed(payload("for f in a; do git x && echo \"$f\"; done"))  # parser's
+        slowest = (0.0, "", 0)
+        for unit in HOSTILE_UNITS:
+            count = 1
+            while len(payload(unit * (count + 1))) * (len(grants) + 16) <= INLINE_WORK:
+                count += 1
+            body = payload(unit * count)
+            slowest = max(slowest, (timed(body), unit.strip(), len(body)))
+    finally:
+        MAY_WAIT.reset(token)
+    return slowest
+
+
 def _hook_process(argv: list[str], payloads: Sequence[bytes], runs: int,
                   clients: int, env: dict[str, str]) -> tuple[Load, list[bytes]]:
     def one(i: int) -> tuple[float, bytes]:
@@ -250,6 +303,10 @@ def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, objec
               f"{load.rate / hook_load.rate:.0f}x more requests/s than a hook process per call")
     if compared:
         _print_comparison(compared)
+    print("\nthe slowest hostile payload the service decides on its event loop (its size "
+          "bound, service/app.py INLINE_WORK), by plan size: " + "; ".join(
+              f"{n + 4} entries {t * 1000:.1f} ms (`{shape}`, {size:,} bytes)"
+              for n in (5, 28, 100, 508) for t, shape, size in [slowest_inline(n)]))
     print(f"\ntarget: p99 ≤ 5 ms at 8 clients; measured {loads[8].quantile(0.99) * 1000:.2f} ms; "
           f"errors {sum(load.errors for load in loads.values())}; cores {os.cpu_count()}, "
           f"Python {sys.version.split()[0]}; median p50 over rows "

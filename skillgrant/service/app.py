@@ -49,7 +49,7 @@ HOOK_QUERY: dict[str, tuple[str, ...]] = {
 #: on the event loop; past it, the decision is made in a thread, bounded by the handler
 #: timeout. The gate's work grows with the command's length and the plan's grants: at this
 #: bound the slowest payloads measured take tens of milliseconds (docs/service.md, "Timeouts").
-INLINE_WORK = 65_536
+INLINE_WORK = 32_768
 _INLINE_WEIGHT = 16
 #: The query parameter pinning the served plan's digest (``serve --print-config`` writes it):
 #: a plan file changed since then denies every call (issue 29, W1c).
@@ -122,7 +122,10 @@ class Service:
             if served is None:
                 return failure(dialect, f"no plan named {name!r} is served", audit=audit)
             options.values["--plan"] = served.spec.path
-            changed = pin_changed(options.get("--plan-sha256"), served.loaded.text)
+            pinned = options.get("--plan-sha256")
+            # The served plan's digest was taken when it was read: it is not taken again.
+            changed = None if pinned is None or "sha256:" + pinned == served.digest else \
+                pin_changed(pinned, served.loaded.text)
             if changed is not None:
                 return failure(dialect, changed, audit=audit)
             raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
