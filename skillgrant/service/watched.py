@@ -21,12 +21,12 @@ gate asks the system.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import os
 import posixpath
 import select
 import stat
+import struct
 import sys
 import threading
 from collections.abc import Callable, Hashable
@@ -45,7 +45,13 @@ _IN_CLOEXEC = os.O_CLOEXEC
 # IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF
 # | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
 _MASK = 0x4 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x01000000 | 0x02000000
-_MISSING = (2, 20)  # ENOENT, ENOTDIR: the folder is not there; its parent's watch sees it come
+_MISSING = (2, 20)
+_EVENT = struct.Struct("iIII")  # struct inotify_event: wd, mask, cookie, len; then the name
+_IN_EVERYTHING = 0x2000 | 0x4000  # IN_UNMOUNT, IN_Q_OVERFLOW
+_IN_ATTRIB = 0x4
+_IN_ISDIR = 0x40000000
+#: Paths changed in one refresh past which everything is forgotten (cheaper than looking).
+_MAX_CHANGED = 64  # ENOENT, ENOTDIR: the folder is not there; its parent's watch sees it come
 
 
 class Watched:
@@ -55,7 +61,8 @@ class Watched:
         self._libc = libc
         self._lock = threading.Lock()
         self._generation = 0
-        self._watched: set[str] = set()
+        self._watched: dict[str, int] = {}  # folder: its watch
+        self._folders: dict[int, set[str]] = {}  # watch: its folders (a bind mount: several)
         self._wds: set[int] = set()
         self._real: dict[str, str] = {}
         self._ids: dict[str, tuple[int, int] | None] = {}
@@ -78,30 +85,58 @@ class Watched:
         self._mounts.close()
 
     def refresh(self) -> None:
-        """Forget everything when anything watched changed since the last refresh."""
-        changed = False
-        with contextlib.suppress(BlockingIOError):
-            changed = bool(os.read(self._fd, 65_536))
-        if self._poll.poll(0):
-            changed = True
+        """Forget what changed since the last refresh: every answer about a path through an
+        entry of a watched folder that was created, deleted, moved or changed in its
+        attributes, or beneath a watched folder deleted or moved; everything at an overflow,
+        an event of a watch not known, or a change of the mounts."""
+        data = b""
+        while True:
+            try:
+                chunk = os.read(self._fd, 65_536)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            data += chunk
+        mounts = bool(self._poll.poll(0))
+        if mounts:
             self._mounts.seek(0)
             self._mounts.read()
-        if changed:
-            self._forget()
+        if data or mounts:
+            self._changed(data, everything=mounts)
 
-    def _forget(self) -> None:
+    def _changed(self, data: bytes, *, everything: bool) -> None:
+        changed: set[str] = set()  # paths whose answers, and those beneath, are forgotten
+        gone: set[str] = set()  # folders, and those beneath, whose watches no longer hold
+        offset = 0
         with self._lock:
-            while True:
-                try:
-                    if not os.read(self._fd, 65_536):
-                        break
-                except BlockingIOError:
+            while offset + _EVENT.size <= len(data):
+                wd, mask, _, size = _EVENT.unpack_from(data, offset)
+                name = data[offset + _EVENT.size:offset + _EVENT.size + size].rstrip(b"\0")
+                offset += _EVENT.size + size
+                folders = self._folders.get(wd)
+                if mask & _IN_EVERYTHING or not folders:
+                    everything = True
                     break
+                paths = {posixpath.join(f, os.fsdecode(name)) if name else f for f in folders}
+                changed |= paths
+                if mask & ~(_IN_ATTRIB | _IN_ISDIR):  # an entry or the folder replaced, or gone
+                    gone |= paths
             self._generation += 1
-            self._watched.clear()
-            self._real.clear()
-            self._ids.clear()
             self._memo.clear()
+            if everything or "/" in changed or len(changed) > _MAX_CHANGED:
+                self._real.clear()
+                self._ids.clear()
+                self._watched.clear()
+                self._folders.clear()
+                return
+            under = tuple(path + "/" for path in changed)
+            for table in (self._real, self._ids):
+                for path in [p for p in table if p in changed or p.startswith(under)]:
+                    del table[path]
+            beneath = tuple(path + "/" for path in gone)
+            for folder in [f for f in self._watched if f in gone or f.startswith(beneath)]:
+                self._folders.get(self._watched.pop(folder), set()).discard(folder)
 
     def realpath(self, path: str) -> str:
         found = self._real.get(path)
@@ -172,7 +207,8 @@ class Watched:
                 return ctypes.get_errno() in _MISSING
             with self._lock:
                 self._wds.add(wd)
-                self._watched.add(folder)
+                self._watched[folder] = wd
+                self._folders.setdefault(wd, set()).add(folder)
         return True
 
     def _restart(self) -> None:
@@ -181,7 +217,7 @@ class Watched:
             old, self._fd = self._fd, fd
             self._wds.clear()
         os.close(old)
-        self._forget()
+        self._changed(b"", everything=True)
 
     def _linkless(self, path: str) -> bool:
         """Whether no component of ``path`` is a symbolic link (a missing one ends the walk:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -58,7 +59,7 @@ def test_the_answers_are_the_systems(view: Watched, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("change", ["link-folder", "link-file", "hard-link", "move-folder",
-                                    "mkdir", "chmod"])
+                                    "mkdir", "chmod", "recreate", "rename-over", "beside"])
 def test_a_change_on_a_path_is_seen_at_the_next_refresh(view: Watched, tmp_path: Path,
                                                        change: str) -> None:
     """Each answer kept is asked for, the path changes (a component becomes a link, a file a
@@ -84,8 +85,25 @@ def test_a_change_on_a_path_is_seen_at_the_next_refresh(view: Watched, tmp_path:
     elif change == "mkdir":
         (tmp_path / "a" / "missing").mkdir()
         (tmp_path / "a" / "missing" / "deeper").symlink_to(elsewhere)
-    else:
+    elif change == "chmod":
         (tmp_path / "a").chmod(0o700)
+    elif change in ("recreate", "rename-over"):  # a watched folder replaced, then changed
+        if change == "recreate":
+            shutil.rmtree(tmp_path / "a")
+        else:  # a folder renamed over an empty one
+            (tmp_path / "a" / "f").unlink()
+        (tmp_path / "b").mkdir()
+        (tmp_path / "b" / "f").write_text("y")
+        os.rename(tmp_path / "b", tmp_path / "a")
+        view.refresh()
+        _same(view, tmp_path)  # the new folder is watched again
+        (tmp_path / "a" / "f").unlink()
+        (tmp_path / "a" / "f").symlink_to(elsewhere / "settings.json")
+    else:  # a change beside the paths asked about forgets none of them, and a later one counts
+        (tmp_path / "unrelated").write_text("z")
+        view.refresh()
+        _same(view, tmp_path)
+        (tmp_path / "a" / "missing").symlink_to(elsewhere)
     view.refresh()
     _same(view, tmp_path)
 
