@@ -25,7 +25,7 @@ REQUESTS = 10_000
 CLIENTS = (1, 8, 64)
 HOOK_RUNS = {1: 150, 8: 400}
 #: Rounds of the side-by-side comparison with the bare endpoint, each target in turn.
-COMPARE_ROUNDS = 10
+COMPARE_ROUNDS = 20
 
 
 class Load:
