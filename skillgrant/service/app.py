@@ -320,6 +320,8 @@ def _endpoint(service: Service, operation: Callable[..., Any], request: type, re
     ``operation`` in the library's pool, bounded by the handler timeout; named, typed and
     documented for FastAPI as a hand-written handler would be."""
     async def endpoint(body: Any) -> Any:
+        if service.view is not None:
+            service.view.refresh()  # as before a hook decision (``Service._decision``)
         return await service.bounded(service.library, operation, service.plans, body)
 
     endpoint.__name__ = endpoint.__qualname__ = operation.__name__

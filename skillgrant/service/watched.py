@@ -89,21 +89,25 @@ class Watched:
         entry of a watched folder that was created, deleted, moved or changed in its
         attributes, or beneath a watched folder deleted or moved; everything at an overflow,
         an event of a watch not known, or a change of the mounts."""
-        data = b""
-        while True:
-            try:
-                chunk = os.read(self._fd, 65_536)
-            except BlockingIOError:
-                break
-            if not chunk:
-                break
-            data += chunk
-        mounts = bool(self._poll.poll(0))
-        if mounts:
+        data, everything = b"", False
+        with self._lock:  # not while ``_restart`` replaces the descriptor
+            while True:
+                try:
+                    chunk = os.read(self._fd, 65_536)
+                except BlockingIOError:
+                    break
+                except OSError:
+                    everything = True
+                    break
+                if not chunk:
+                    break
+                data += chunk
+        if self._poll.poll(0):
+            everything = True
             self._mounts.seek(0)
             self._mounts.read()
-        if data or mounts:
-            self._changed(data, everything=mounts)
+        if data or everything:
+            self._changed(data, everything=everything)
 
     def _changed(self, data: bytes, *, everything: bool) -> None:
         changed: set[str] = set()  # paths whose answers, and those beneath, are forgotten
@@ -216,7 +220,7 @@ class Watched:
         with self._lock:
             old, self._fd = self._fd, fd
             self._wds.clear()
-        os.close(old)
+            os.close(old)
         self._changed(b"", everything=True)
 
     def _linkless(self, path: str) -> bool:

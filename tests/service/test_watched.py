@@ -167,3 +167,24 @@ def test_the_guarded_files_follow_a_change(view: Watched, tmp_path: Path) -> Non
         files.use(None)
     assert after == guarded_items_of(plan, None, None, str(project / "src")) != before
     assert (str(elsewhere), True) in after
+
+
+def test_a_library_check_call_sees_a_link_made_since_the_last_decision(tmp_path: Path) -> None:
+    """``/v1/check-call`` asks the same view: a file that becomes a link out of the plan
+    between two requests, with no hook call between them, is judged through the link."""
+    work, outside = tmp_path / "work", tmp_path / "outside"
+    work.mkdir()
+    outside.mkdir()
+    (outside / "secret").write_text("s")
+    target = work / "notes.txt"
+    target.write_text("x")
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [f"Read(/{work}/**)"]}))
+    call = {"plan": "p", "tool": "Read", "tool_input": {"file_path": str(target)},
+            "cwd": str(work)}
+    with start([f"p={plan}"]) as served:
+        for _ in range(3):
+            assert served.post("/v1/check-call", call).json()["status"] == "covered"
+        target.unlink()
+        target.symlink_to(outside / "secret")
+        assert served.post("/v1/check-call", call).json()["status"] == "not_covered"
