@@ -9,6 +9,9 @@ command) and file identities, and asking the system each time was most of a deci
 - every folder on the path is watched with inotify for an entry created, deleted, moved or
   changed in its attributes, and for the folder itself deleted or moved.
 
+- every folder on the path lies in a filesystem of this machine (``LOCAL_TYPES``: not NFS,
+  SMB, FUSE, 9p or virtiofs, where a change made elsewhere is reported to no one).
+
 A link, a file or a folder appears at a path, or leaves it, only through such an entry change
 in one of those folders, which the kernel queues before the changing call returns; a mount
 changes ``/proc/self/mountinfo``, which is polled. ``refresh()``, before each decision, reads
@@ -24,6 +27,7 @@ from __future__ import annotations
 import ctypes
 import os
 import posixpath
+import re
 import select
 import stat
 import struct
@@ -38,6 +42,10 @@ A = TypeVar("A")
 K = TypeVar("K", bound=Hashable)
 #: Watches at most (distinct folders); past them the view starts over.
 MAX_WATCHES = 4096
+#: The filesystems whose changes inotify reports whole (made on this machine): answers about
+#: paths elsewhere (NFS, SMB, FUSE, 9p, virtiofs) are never kept.
+LOCAL_TYPES = frozenset({"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "overlay", "zfs",
+                         "f2fs", "jfs", "reiserfs", "ramfs", "devtmpfs", "apfs", "hfsplus"})
 #: Answers kept at most, of each kind; past them the kind is forgotten.
 MAX_KEPT = 65_536
 _IN_NONBLOCK = os.O_NONBLOCK
@@ -70,7 +78,7 @@ class Watched:
         self._asked = threading.local()  # answers not kept, for ``kept``
         self._fd = self._open()
         self._mounts = open("/proc/self/mountinfo", "rb")  # noqa: SIM115 (kept open)
-        self._mounts.read()
+        self._types = mount_types(self._mounts.read())
         self._poll = select.poll()
         self._poll.register(self._mounts.fileno(), select.POLLPRI | select.POLLERR)
 
@@ -105,7 +113,7 @@ class Watched:
         if self._poll.poll(0):
             everything = True
             self._mounts.seek(0)
-            self._mounts.read()
+            self._types = mount_types(self._mounts.read())
         if data or everything:
             self._changed(data, everything=everything)
 
@@ -199,6 +207,8 @@ class Watched:
             folder = posixpath.join(folder, name) if name else folder
             if folder in self._watched:
                 continue
+            if not self._local(folder):
+                return False
             if len(self._wds) >= MAX_WATCHES:
                 self._restart()
                 return False
@@ -223,6 +233,15 @@ class Watched:
             os.close(old)
         self._changed(b"", everything=True)
 
+    def _local(self, folder: str) -> bool:
+        """Whether ``folder`` lies in a filesystem of this machine (``LOCAL_TYPES``), whose
+        every change inotify reports: a network or FUSE filesystem changed from elsewhere
+        reports nothing."""
+        for mount, kind in self._types:
+            if folder == mount or folder.startswith(mount.rstrip("/") + "/"):
+                return kind in LOCAL_TYPES
+        return False
+
     def _linkless(self, path: str) -> bool:
         """Whether no component of ``path`` is a symbolic link (a missing one ends the walk:
         nothing lies beneath it)."""
@@ -235,6 +254,19 @@ class Watched:
             except (OSError, ValueError):
                 return True
         return True
+
+
+def mount_types(mountinfo: bytes) -> list[tuple[str, str]]:
+    """The mount points and their filesystems' types, the deepest first."""
+    found = []
+    for line in mountinfo.decode("utf-8", "surrogateescape").splitlines():
+        fields = line.split(" ")
+        if "-" not in fields[6:] or len(fields) < 5:
+            continue
+        kind = fields[fields.index("-", 6) + 1]
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
+        found.append((point, kind))
+    return sorted(found, key=lambda pair: len(pair[0]), reverse=True)
 
 
 def _normal(path: str) -> bool:

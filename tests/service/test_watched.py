@@ -16,7 +16,7 @@ from serving import start
 from skillgrant.gate import crosscheck, files
 from skillgrant.gate.files import file_identity
 from skillgrant.gate.guards import guarded_items, guarded_items_of
-from skillgrant.service.watched import Watched, watched
+from skillgrant.service.watched import Watched, mount_types, watched
 
 
 @pytest.fixture
@@ -188,3 +188,20 @@ def test_a_library_check_call_sees_a_link_made_since_the_last_decision(tmp_path:
         target.unlink()
         target.symlink_to(outside / "secret")
         assert served.post("/v1/check-call", call).json()["status"] == "not_covered"
+
+
+def test_nothing_is_kept_about_a_path_in_a_network_filesystem(view: Watched,
+                                                               tmp_path: Path) -> None:
+    """A change made on another machine to an NFS (or FUSE, SMB...) folder is reported to no
+    one: answers about paths there are the system's each time."""
+    escaped = str(tmp_path).replace(" ", "\\040")
+    view._types = mount_types(  # as /proc/self/mountinfo names them, the deepest first
+        f"36 35 98:0 / / rw - ext4 /dev/root rw\n"
+        f"37 36 0:50 / {escaped}/share rw,relatime - nfs4 server:/export rw\n".encode())
+    (tmp_path / "share").mkdir()
+    (tmp_path / "local").mkdir()
+    inside, beside = str(tmp_path / "share" / "f"), str(tmp_path / "local" / "f")
+    for path in (inside, beside):
+        assert view.realpath(path) == path and view.identity(path) is None
+    assert inside not in view._real and inside not in view._ids
+    assert beside in view._real and beside in view._ids
