@@ -103,6 +103,18 @@ def _bare(payloads: Sequence[bytes], expected: Sequence[bytes], env: dict[str, s
     return process, port
 
 
+def _baseline(plan: Path, env: dict[str, str], tmp: Path
+              ) -> tuple[subprocess.Popen[str], int] | None:
+    """``skillgrant serve`` from the source tree ``SKILLGRANT_SERVE_BASELINE`` names (``git
+    archive main | tar -x -C DIR``), on the same plan, for the side-by-side rows; None when
+    the variable is not set."""
+    tree = os.environ.get("SKILLGRANT_SERVE_BASELINE")
+    if not tree:
+        return None
+    return _start([sys.executable, "-m", "skillgrant", "serve", "--port", "0", "--plan",
+                   f"bench={plan}"], {**env, "PYTHONPATH": tree}, tmp / "baseline.log")
+
+
 def _cpu(pid: int) -> float | None:
     """The CPU seconds (user and system) the process ``pid`` has used; None off Linux."""
     try:
@@ -149,19 +161,25 @@ def _work(port: int, payloads: Sequence[bytes], expected: Sequence[bytes]
 
 
 def _print_comparison(compared: dict[str, tuple[Load, float | None]]) -> None:
-    (served, served_cpu), (bare, bare_cpu) = compared["serve"], compared["bare"]
+    served, bare = compared["serve"][0], compared["bare"][0]
     print(f"\nside by side at 8 clients, {COMPARE_ROUNDS} rounds of {REQUESTS // COMPARE_ROUNDS:,}"
           " requests to each in turn (the same client, payloads and keep-alive connections), "
           "against a bare FastAPI/uvicorn endpoint returning the same bytes "
           "(benchmarks/bare_app.py):\n")
     print("| answered by | requests | errors | p50 | p99 | requests/s | server CPU per request |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for label, load, cpu in (("`skillgrant serve`", served, served_cpu),
-                             ("bare FastAPI/uvicorn", bare, bare_cpu)):
+    labels = {"serve": "`skillgrant serve`", "bare": "bare FastAPI/uvicorn",
+              "baseline": "`skillgrant serve` of $SKILLGRANT_SERVE_BASELINE"}
+    for name, (load, cpu) in compared.items():
+        label = labels[name]
         shown = "n/a" if cpu is None else f"{cpu * 1e6:.0f} µs"
         print(f"| {label} | {len(load.latencies):,} | {load.errors} | "
               f"{load.quantile(0.5) * 1000:.2f} ms | {load.quantile(0.99) * 1000:.2f} ms | "
               f"{load.rate:,.0f} | {shown} |")
+    if "baseline" in compared:
+        old = compared["baseline"][0]
+        print(f"\nthe baseline to the bare endpoint: {old.quantile(0.5) / bare.quantile(0.5):.2f}x"
+              f" at p50, {old.quantile(0.99) / bare.quantile(0.99):.2f}x at p99")
     print(f"\n`skillgrant serve` to the bare endpoint: "
           f"{served.quantile(0.5) / bare.quantile(0.5):.2f}x at p50, "
           f"{served.quantile(0.99) / bare.quantile(0.99):.2f}x at p99 (target ≤ 1.5x at both)")
@@ -219,6 +237,50 @@ def slowest_inline(entries: int) -> tuple[float, str, int]:
     return slowest
 
 
+def decision_cpu(calls: Sequence[tuple[str, dict[str, object]]], plan: Sequence[str],
+                 rounds: int = 15) -> tuple[float, float] | None:
+    """CPU seconds of one hook decision (``gate.hook.decide``, the plan loaded once) over
+    ``calls``, in this process: the filesystem asked each time (``gate.files.System``, as
+    the hook process does), then the service's kept answers (``service.watched``),
+    alternating ``rounds`` times, each the median; None without inotify."""
+    from skillgrant.gate import files
+    from skillgrant.gate.hook import Options, decide
+    from skillgrant.service.plans import PlanSpec, load_served
+    from skillgrant.service.watched import watched
+
+    view = watched()
+    if view is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.json"
+        path.write_text(json.dumps({"allowed-tools": list(plan)}))
+        served = load_served(PlanSpec("bench", str(path)))
+        payloads = [json.dumps({"session_id": "s", "cwd": "/repo", "tool_name": tool,
+                                "hook_event_name": "PreToolUse",
+                                "tool_input": tool_input}).encode()
+                    for tool, tool_input in calls]
+
+        def timed(kept: bool) -> float:
+            files.use(view if kept else None)
+            options = Options()
+            options.values["--plan"] = served.spec.path
+            started = time.process_time()
+            for _ in range(50):
+                for payload in payloads:
+                    if kept:
+                        view.refresh()
+                    decide(options, payload, served.loaded, None)
+            return (time.process_time() - started) / (50 * len(payloads))
+
+        try:
+            timed(False), timed(True)  # warm-up
+            samples = [(timed(False), timed(True)) for _ in range(rounds)]
+        finally:
+            files.use(None)
+            view.close()
+    return (statistics.median(a for a, _ in samples), statistics.median(b for _, b in samples))
+
+
 def _hook_process(argv: list[str], payloads: Sequence[bytes], runs: int,
                   clients: int, env: dict[str, str]) -> tuple[Load, list[bytes]]:
     def one(i: int) -> tuple[float, bytes]:
@@ -266,6 +328,7 @@ def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, objec
         process, port = _start([*command, "serve", "--port", "0", "--plan",
                                 f"bench={plan_file}"], env, Path(tmp) / "serve.log")
         bare_app = _bare(payloads, expected, env, Path(tmp))
+        baseline = _baseline(plan_file, env, Path(tmp))
         compared: dict[str, tuple[Load, float | None]] = {}
         try:
             work = _work(port, payloads, expected)
@@ -274,10 +337,14 @@ def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, objec
             if bare_app is not None:
                 compared = _compare({
                     "serve": (process.pid, port, work),
+                    **({"baseline": (baseline[0].pid, baseline[1],
+                                     _work(baseline[1], payloads, expected))}
+                       if baseline is not None else {}),
                     "bare": (bare_app[0].pid, bare_app[1],
                              _work(bare_app[1], payloads, expected))})
         finally:
-            for started in (process, *(bare_app[:1] if bare_app else ())):
+            for started in (process, *(bare_app[:1] if bare_app else ()),
+                            *(baseline[:1] if baseline else ())):
                 started.terminate()
                 started.wait(30)
         processes = {n: _hook_process(hook, payloads, runs, n, env)
@@ -303,6 +370,11 @@ def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, objec
               f"{load.rate / hook_load.rate:.0f}x more requests/s than a hook process per call")
     if compared:
         _print_comparison(compared)
+    cpu = decision_cpu(calls, plan)
+    if cpu is not None:
+        print(f"\none hook decision in this process, CPU time, the {len(calls)} payloads: "
+              f"asking the filesystem each time (as `skillgrant hook`) {cpu[0] * 1e6:.1f} µs, "
+              f"with the service's kept answers (service/watched.py) {cpu[1] * 1e6:.1f} µs")
     print("\nthe slowest hostile payload the service decides on its event loop (its size "
           "bound, service/app.py INLINE_WORK), by plan size: " + "; ".join(
               f"{n + 4} entries {t * 1000:.1f} ms (`{shape}`, {size:,} bytes)"
