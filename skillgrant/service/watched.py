@@ -5,21 +5,22 @@ A hook decision asks for some twenty real paths (the files the gate guards, the 
 command) and file identities, and asking the system each time was most of a decision's cost
 (issue 29). An answer about a path is kept only when
 - the path is absolute and normalized, and no component of it is a symbolic link (so its real
-  path is itself, and the file at it is the one its folder's entry names), and
+  path is itself, and the file at it is the one its folder's entry names);
 - every folder on the path is watched with inotify for an entry created, deleted, moved or
-  changed in its attributes, and for the folder itself deleted or moved.
-
+  changed in its attributes, and for the folder itself deleted or moved;
 - every folder on the path lies in a filesystem of this machine (``LOCAL_TYPES``: not NFS,
   SMB, FUSE, 9p or virtiofs, where a change made elsewhere is reported to no one).
 
 A link, a file or a folder appears at a path, or leaves it, only through such an entry change
 in one of those folders, which the kernel queues before the changing call returns; a mount
 changes ``/proc/self/mountinfo``, which is polled. ``refresh()``, before each decision, reads
-both without waiting: any event at all (an overflow included) forgets every answer and every
-watch. Past ``MAX_WATCHES`` watches the view starts over with a new inotify descriptor. Any
-other question (a relative path, a path through a link, a folder that cannot be watched) is
-answered by the system each time. Linux only: elsewhere ``watched()`` gives None, and the
-gate asks the system.
+both without waiting. An event forgets every answer about a path through the entry it names
+(or beneath the folder it is about), and the watches of a folder replaced or gone; an
+overflow, an event of a watch not known, a mount change or more than ``_MAX_CHANGED`` paths
+forget everything. Past ``MAX_WATCHES`` watches the view starts over with a new inotify
+descriptor. Any other question (a relative path, a path through a link, a folder that cannot
+be watched) is answered by the system each time, and the view raises nothing the system
+would not. Linux only: elsewhere ``watched()`` gives None, and the gate asks the system.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ _IN_CLOEXEC = os.O_CLOEXEC
 # IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF
 # | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
 _MASK = 0x4 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x01000000 | 0x02000000
-_MISSING = (2, 20)
+_MISSING = (2, 20)  # ENOENT, ENOTDIR: not there; its parent's watch sees it come
 _EVENT = struct.Struct("iIII")  # struct inotify_event: wd, mask, cookie, len; then the name
 _IN_EVERYTHING = 0x2000 | 0x4000  # IN_UNMOUNT, IN_Q_OVERFLOW
 _IN_ATTRIB = 0x4
