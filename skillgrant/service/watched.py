@@ -83,6 +83,7 @@ class Watched:
         self._types = mount_types(self._mounts.read())
         self._poll = select.poll()
         self._poll.register(self._mounts.fileno(), select.POLLPRI | select.POLLERR)
+        self._poll.register(self._fd, select.POLLIN)
 
     def _open(self) -> int:
         fd = int(self._libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC))
@@ -101,7 +102,10 @@ class Watched:
         an event of a watch not known, or a change of the mounts."""
         data, everything = b"", False
         with self._lock:  # not while ``_restart`` replaces the descriptor
-            while True:
+            ready = dict(self._poll.poll(0))  # one call, when nothing changed
+            if not ready:
+                return
+            while self._fd in ready:
                 try:
                     chunk = os.read(self._fd, 65_536)
                 except BlockingIOError:
@@ -112,7 +116,7 @@ class Watched:
                 if not chunk:
                     break
                 data += chunk
-        if self._poll.poll(0):
+        if self._mounts.fileno() in ready:
             everything = True
             self._mounts.seek(0)
             self._types = mount_types(self._mounts.read())
@@ -235,6 +239,8 @@ class Watched:
         with self._lock:
             old, self._fd = self._fd, fd
             self._wds.clear()
+            self._poll.unregister(old)
+            self._poll.register(fd, select.POLLIN)
             os.close(old)
         self._changed(b"", everything=True)
 

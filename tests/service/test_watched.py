@@ -205,3 +205,28 @@ def test_nothing_is_kept_about_a_path_in_a_network_filesystem(view: Watched,
         assert view.realpath(path) == path and view.identity(path) is None
     assert inside not in view._real and inside not in view._ids
     assert beside in view._real and beside in view._ids
+
+
+def test_past_its_watches_the_view_starts_over_and_still_sees_changes(
+        view: Watched, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from skillgrant.service import watched as module
+
+    monkeypatch.setattr(module, "MAX_WATCHES", len(tmp_path.parts))  # tmp_path/a is one more
+    restarts: list[int] = []
+    restart = view._restart
+
+    def counted() -> None:
+        restarts.append(1)
+        restart()
+
+    monkeypatch.setattr(view, "_restart", counted)
+    _world(tmp_path)
+    view.refresh()
+    for _ in range(3):  # asking past the watches starts over, more than once
+        _same(view, tmp_path)
+        view.refresh()
+    (tmp_path / "a" / "f").unlink()
+    (tmp_path / "a" / "f").symlink_to(tmp_path / "hard")
+    view.refresh()
+    _same(view, tmp_path)
+    assert restarts
