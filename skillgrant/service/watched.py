@@ -268,7 +268,8 @@ class Watched:
 
 
 def mount_types(mountinfo: bytes) -> list[tuple[str, str]]:
-    """The mount points and their filesystems' types, the deepest first."""
+    """The mount points and their filesystems' types, the deepest first; of mounts stacked on
+    one point, the last listed (the one mounted over the others, which it hides) first."""
     found = []
     for line in mountinfo.decode("utf-8", "surrogateescape").splitlines():
         fields = line.split(" ")
@@ -277,7 +278,7 @@ def mount_types(mountinfo: bytes) -> list[tuple[str, str]]:
         kind = fields[fields.index("-", 6) + 1]
         point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
         found.append((point, kind))
-    return sorted(found, key=lambda pair: len(pair[0]), reverse=True)
+    return sorted(reversed(found), key=lambda pair: len(pair[0]), reverse=True)
 
 
 def _normal(path: str) -> bool:

@@ -230,3 +230,11 @@ def test_past_its_watches_the_view_starts_over_and_still_sees_changes(
     view.refresh()
     _same(view, tmp_path)
     assert restarts
+
+
+def test_of_mounts_stacked_on_one_point_the_visible_one_counts() -> None:
+    """Review SV-2: a FUSE filesystem mounted over a tmpfs mount point hides it."""
+    found = mount_types(b"22 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
+                        b"40 22 0:35 / /run/user/1000 rw - tmpfs tmpfs rw\n"
+                        b"57 40 0:50 / /run/user/1000 rw - fuse.sshfs host: rw\n")
+    assert found[0] == ("/run/user/1000", "fuse.sshfs")
