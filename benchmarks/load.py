@@ -192,26 +192,28 @@ HOSTILE_UNITS = ("echo a*b?c ", "git a*b*c*d ", "git x; ", "tool1 a ; ", "npm ru
                  "git x | ", "git x > /repo/a/b$i ")
 
 
-def slowest_inline(entries: int) -> tuple[float, str, int]:
+def slowest_inline(grants: Sequence[str]) -> tuple[float, str, int] | None:
     """The slowest decision the service would make on its event loop for a plan of
-    ``entries`` pattern grants plus four (the hostile shapes at the size bound), in this
-    process: seconds, the shape, the payload's bytes. A decision that must ask bash is timed
-    up to the point it hands over."""
+    ``grants``: the hostile shapes (commands, and a deep path to Read) each at the size
+    bound (``service.app.INLINE_WORK``), in this process: seconds, the shape, the payload's
+    bytes; None when no payload of them is within the bound. A decision that must ask bash
+    is timed up to the point it hands over."""
     from skillgrant.gate.crosscheck import MAY_WAIT, BashNeeded
     from skillgrant.gate.hook import Options, decide
-    from skillgrant.service.app import INLINE_WORK
+    from skillgrant.service.app import INLINE_WORK, inline_weight
     from skillgrant.service.plans import PlanSpec, load_served
 
-    grants = [f"Bash(tool{i} *a*b*c* --x *)" for i in range(entries)] + [
-        "Bash(git *)", "Bash(echo *)", "Bash(npm *)", "Edit(//repo/**)"]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "plan.json"
-        path.write_text(json.dumps({"allowed-tools": grants}))
+        path.write_text(json.dumps({"allowed-tools": list(grants)}))
         served = load_served(PlanSpec("p", str(path)))
+    weight = inline_weight(served.loaded.allowed_tools)
 
-    def payload(command: str) -> bytes:
+    def payload(tool: str, unit: str, count: int) -> bytes:
+        tool_input = {"command": unit * count} if tool == "Bash" else {
+            "file_path": "/repo" + unit * count}
         return json.dumps({"session_id": "s", "cwd": "/repo", "hook_event_name": "PreToolUse",
-                           "tool_name": "Bash", "tool_input": {"command": command}}).encode()
+                           "tool_name": tool, "tool_input": tool_input}).encode()
 
     def timed(body: bytes) -> float:
         options = Options()
@@ -223,18 +225,30 @@ def slowest_inline(entries: int) -> tuple[float, str, int]:
 
     token = MAY_WAIT.set(False)
     try:
-        timed(payload("git status && npm test"))  # the first decision's imports, and the
-        timed(payload("for f in a; do git x && echo \"$f\"; done"))  # parser's
-        slowest = (0.0, "", 0)
-        for unit in HOSTILE_UNITS:
-            count = 1
-            while len(payload(unit * (count + 1))) * (len(grants) + 16) <= INLINE_WORK:
+        timed(payload("Bash", "git status && npm test", 1))  # the first decision's imports,
+        timed(payload("Bash", "for f in a; do git x && echo \"$f\"; done", 1))  # the parser
+        slowest: tuple[float, str, int] | None = None
+        for tool, unit in [("Bash", u) for u in HOSTILE_UNITS] + [("Read", "/a")]:
+            count = 0
+            while len(payload(tool, unit, count + 1)) * weight <= INLINE_WORK:
                 count += 1
-            body = payload(unit * count)
-            slowest = max(slowest, (timed(body), unit.strip(), len(body)))
+            if count:
+                body = payload(tool, unit, count)
+                found = (timed(body), f"{tool} {unit.strip()}", len(body))
+                slowest = found if slowest is None else max(slowest, found)
     finally:
         MAY_WAIT.reset(token)
     return slowest
+
+
+#: Plans for the slowest decision on the loop (beside the realistic one): wildcard grants by
+#: the dozen and by the hundred, and globstars (review SV-3).
+_COMMON = ["Bash(git *)", "Bash(echo *)", "Bash(npm *)", "Edit(//repo/**)"]
+HOSTILE_PLANS: dict[str, list[str]] = {
+    "24 entries, 5 wildcards each": [f"Bash(tool{i} *a*b*c* --x *)" for i in range(20)] + _COMMON,
+    "104 entries, 1 wildcard each": [f"Bash(tool{i} *)" for i in range(100)] + _COMMON,
+    "2 globstar entries": ["Edit(//repo/**/a/**/b/**)", "Read(//repo/**/*a*a*a*a*a*a*b)"],
+}
 
 
 def decision_cpu(calls: Sequence[tuple[str, dict[str, object]]], plan: Sequence[str],
@@ -375,10 +389,13 @@ def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, objec
         print(f"\none hook decision in this process, CPU time, the {len(calls)} payloads: "
               f"asking the filesystem each time (as `skillgrant hook`) {cpu[0] * 1e6:.1f} µs, "
               f"with the service's kept answers (service/watched.py) {cpu[1] * 1e6:.1f} µs")
-    print("\nthe slowest hostile payload the service decides on its event loop (its size "
-          "bound, service/app.py INLINE_WORK), by plan size: " + "; ".join(
-              f"{n + 4} entries {t * 1000:.1f} ms (`{shape}`, {size:,} bytes)"
-              for n in (5, 28, 100, 508) for t, shape, size in [slowest_inline(n)]))
+    shown = []
+    for label, grants in {"the realistic plan": list(plan), **HOSTILE_PLANS}.items():
+        found = slowest_inline(grants)
+        shown.append(f"{label}: none within the bound" if found is None else
+                     f"{label}: {found[0] * 1000:.1f} ms (`{found[1]}`, {found[2]:,} bytes)")
+    print("\nthe slowest hostile payload the service decides on its event loop (at its size "
+          "bound, service/app.py INLINE_WORK), by plan: " + "; ".join(shown))
     print(f"\ntarget: p99 ≤ 5 ms at 8 clients; measured {loads[8].quantile(0.99) * 1000:.2f} ms; "
           f"errors {sum(load.errors for load in loads.values())}; cores {os.cpu_count()}, "
           f"Python {sys.version.split()[0]}; median p50 over rows "

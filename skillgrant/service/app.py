@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
@@ -45,12 +45,18 @@ T = TypeVar("T")
 HOOK_QUERY: dict[str, tuple[str, ...]] = {
     name: choices for name in ("dialect", "outside", "inside")
     if (choices := OPTION_CHOICES[f"--{name}"]) is not None}
-#: A hook payload's bytes times (its plan's entries + 16) at most, for its decision to be made
-#: on the event loop; past it, the decision is made in a thread, bounded by the handler
-#: timeout. The gate's work grows with the command's length and the plan's grants: at this
-#: bound the slowest payloads measured take tens of milliseconds (docs/service.md, "Timeouts").
+#: A hook payload's bytes times its plan's weight (``inline_weight``) at most, for its decision
+#: to be made on the event loop; past it, the decision is made in a thread, bounded by the
+#: handler timeout. The gate's work grows with the command's or path's length, the plan's
+#: grants and their wildcards (review SV-3: a deep path against globstars): at this bound the
+#: slowest payloads measured take milliseconds (docs/service.md, "Where a hook decision runs").
 INLINE_WORK = 32_768
-_INLINE_WEIGHT = 16
+
+
+def inline_weight(allowed_tools: Sequence[str]) -> int:
+    """A plan's weight for ``INLINE_WORK``: its entries, plus 8 for each wildcard character
+    (``*``, ``?``) in them, plus 16."""
+    return len(allowed_tools) + 16 + 8 * sum(e.count("*") + e.count("?") for e in allowed_tools)
 #: The query parameter pinning the served plan's digest (``serve --print-config`` writes it):
 #: a plan file changed since then denies every call (issue 29, W1c).
 PIN = "plan-sha256"
@@ -157,7 +163,7 @@ class Service:
         decision that answers, only: a decision handed over has written none."""
         if self.view is not None:
             self.view.refresh()  # what changed since the last decision is forgotten
-        if raw is None or len(raw) * (len(loaded.allowed_tools) + _INLINE_WEIGHT) <= INLINE_WORK:
+        if raw is None or len(raw) * inline_weight(loaded.allowed_tools) <= INLINE_WORK:
             token = MAY_WAIT.set(False)
             try:
                 return decide(options, raw, loaded, sink)
