@@ -111,7 +111,9 @@ def _baseline(plan: Path, env: dict[str, str], tmp: Path
     tree = os.environ.get("SKILLGRANT_SERVE_BASELINE")
     if not tree:
         return None
-    return _start([sys.executable, "-m", "skillgrant", "serve", "--port", "0", "--plan",
+    # -P: not the working directory first on sys.path (a checkout's own package there would
+    # be served instead of the baseline's).
+    return _start([sys.executable, "-P", "-m", "skillgrant", "serve", "--port", "0", "--plan",
                    f"bench={plan}"], {**env, "PYTHONPATH": tree}, tmp / "baseline.log")
 
 
