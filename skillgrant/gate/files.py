@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Hashable
-from typing import Protocol, TypeVar
-
-T = TypeVar("T")
+from typing import Protocol
 
 
 class View(Protocol):
@@ -26,10 +23,6 @@ class View(Protocol):
         """The device and inode of the regular file at ``path`` (links followed), or None
         when it is not one or cannot be examined."""
 
-    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """``compute()``, a function of ``key`` and of this view's answers alone; answered
-        again for ``key`` for as long as each of the answers it used is."""
-
 
 class System:
     """Each question to the system."""
@@ -39,9 +32,6 @@ class System:
 
     def identity(self, path: str) -> tuple[int, int] | None:
         return file_identity(path)
-
-    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
-        return compute()
 
 
 def file_identity(path: str) -> tuple[int, int] | None:
@@ -69,8 +59,3 @@ def realpath(path: str) -> str:
 def identity(path: str) -> tuple[int, int] | None:
     """The identity of the regular file at ``path``, as the view in use answers."""
     return _VIEW[0].identity(path)
-
-
-def kept(key: Hashable, compute: Callable[[], T]) -> T:
-    """``compute()``, perhaps answered again by the view in use (``View.kept``)."""
-    return _VIEW[0].kept(key, compute)

@@ -24,23 +24,8 @@ from .writers import tree_word
 GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", default=())
 
 
-#: The environment ``guarded_items`` reads (``~`` is ``HOME``).
-_ENVIRONMENT = ("CLAUDE_PROJECT_DIR", "HOME", "GIT_DIR", "GIT_CONFIG_GLOBAL")
-
-
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None) -> tuple[tuple[str, bool], ...]:
-    """``guarded_items_of``, answered again from the view of the filesystem in use while its
-    answers about files are kept (``files.kept``) and the environment it reads is the same."""
-    environment = tuple(os.environ.get(name) for name in _ENVIRONMENT)
-    if environment[1] is None:  # `~` would be the password database's: not kept
-        return guarded_items_of(plan, audit_log, skill_dir, cwd)
-    return fs.kept(("guarded", plan, audit_log, skill_dir, cwd, *environment),
-                   lambda: guarded_items_of(plan, audit_log, skill_dir, cwd))
-
-
-def guarded_items_of(plan: str, audit_log: str | None, skill_dir: str | None,
-                     cwd: str | None) -> tuple[tuple[str, bool], ...]:
     """What a call must not write (``GUARDED``), as real paths: the plan file, the audit log,
     the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
     hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the

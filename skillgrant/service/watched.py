@@ -35,8 +35,8 @@ import stat
 import struct
 import sys
 import threading
-from collections.abc import Callable, Hashable
-from typing import TypeVar, cast
+from collections.abc import Hashable
+from typing import TypeVar
 
 from ..gate.files import file_identity
 
@@ -76,8 +76,6 @@ class Watched:
         self._wds: set[int] = set()
         self._real: dict[str, str] = {}
         self._ids: dict[str, tuple[int, int] | None] = {}
-        self._memo: dict[Hashable, object] = {}
-        self._asked = threading.local()  # answers not kept, for ``kept``
         self._fd = self._open()
         self._mounts = open("/proc/self/mountinfo", "rb")  # noqa: SIM115 (kept open)
         self._types = mount_types(self._mounts.read())
@@ -141,7 +139,6 @@ class Watched:
                 if mask & ~(_IN_ATTRIB | _IN_ISDIR):  # an entry or the folder replaced, or gone
                     gone |= paths
             self._generation += 1
-            self._memo.clear()
             if everything or "/" in changed or len(changed) > _MAX_CHANGED:
                 self._real.clear()
                 self._ids.clear()
@@ -165,8 +162,6 @@ class Watched:
         real = os.path.realpath(path)
         if watched and real == path and self._linkless(path):
             self._keep(self._real, path, real, generation)
-        else:
-            self._asked.unkept = True
         return real
 
     def identity(self, path: str) -> tuple[int, int] | None:
@@ -179,20 +174,6 @@ class Watched:
         found = file_identity(path)
         if watched and _normal(path) and self._linkless(path):
             self._keep(self._ids, path, found, generation)
-        else:
-            self._asked.unkept = True
-        return found
-
-    def kept(self, key: Hashable, compute: Callable[[], A]) -> A:
-        try:
-            return cast(A, self._memo[key])
-        except KeyError:
-            pass
-        generation = self._generation
-        self._asked.unkept = False
-        found = compute()
-        if not self._asked.unkept:  # every answer it used is kept: so is it, as long
-            self._keep(self._memo, key, found, generation)
         return found
 
     def _keep(self, table: dict[K, A], path: K, answer: A, generation: int) -> None:

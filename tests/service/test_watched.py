@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 from serving import start
 
-from skillgrant.gate import crosscheck, files
+from skillgrant.gate import crosscheck
 from skillgrant.gate.files import file_identity
-from skillgrant.gate.guards import guarded_items, guarded_items_of
 from skillgrant.service.watched import Watched, mount_types, watched
 
 
@@ -146,27 +145,6 @@ def test_a_question_to_bash_is_not_waited_for_where_that_is_refused() -> None:
         assert crosscheck.disagreement(command, command) == answer
     finally:
         crosscheck.MAY_WAIT.reset(token)
-
-
-def test_the_guarded_files_follow_a_change(view: Watched, tmp_path: Path) -> None:
-    """``guards.guarded_items`` is answered again from the view (``files.kept``) until a
-    folder on its paths changes: here the project's ``.claude`` becomes a link elsewhere, and
-    the guarded files are then those elsewhere, as the system says."""
-    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
-    (project / "src").mkdir(parents=True)
-    elsewhere.mkdir()
-    plan = str(tmp_path / "plan.json")
-    files.use(view)
-    try:
-        before = guarded_items(plan, None, None, str(project / "src"))
-        assert guarded_items(plan, None, None, str(project / "src")) is before  # kept
-        (project / ".claude").symlink_to(elsewhere)
-        view.refresh()
-        after = guarded_items(plan, None, None, str(project / "src"))
-    finally:
-        files.use(None)
-    assert after == guarded_items_of(plan, None, None, str(project / "src")) != before
-    assert (str(elsewhere), True) in after
 
 
 def test_a_library_check_call_sees_a_link_made_since_the_last_decision(tmp_path: Path) -> None:
