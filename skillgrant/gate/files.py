@@ -23,6 +23,9 @@ class View(Protocol):
         """The device and inode of the regular file at ``path`` (links followed), or None
         when it is not one or cannot be examined."""
 
+    def islink(self, path: str) -> bool:
+        """``os.path.islink(path)``."""
+
 
 class System:
     """Each question to the system."""
@@ -32,6 +35,9 @@ class System:
 
     def identity(self, path: str) -> tuple[int, int] | None:
         return file_identity(path)
+
+    def islink(self, path: str) -> bool:
+        return os.path.islink(path)
 
 
 def file_identity(path: str) -> tuple[int, int] | None:
@@ -59,3 +65,8 @@ def realpath(path: str) -> str:
 def identity(path: str) -> tuple[int, int] | None:
     """The identity of the regular file at ``path``, as the view in use answers."""
     return _VIEW[0].identity(path)
+
+
+def islink(path: str) -> bool:
+    """Whether ``path`` is a symbolic link, as the view in use answers."""
+    return _VIEW[0].islink(path)

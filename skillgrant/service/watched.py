@@ -76,6 +76,7 @@ class Watched:
         self._wds: set[int] = set()
         self._real: dict[str, str] = {}
         self._ids: dict[str, tuple[int, int] | None] = {}
+        self._links: dict[str, bool] = {}
         self._fd = self._open()
         self._mounts = open("/proc/self/mountinfo", "rb")  # noqa: SIM115 (kept open)
         self._types = mount_types(self._mounts.read())
@@ -142,11 +143,12 @@ class Watched:
             if everything or "/" in changed or len(changed) > _MAX_CHANGED:
                 self._real.clear()
                 self._ids.clear()
+                self._links.clear()
                 self._watched.clear()
                 self._folders.clear()
                 return
             under = tuple(path + "/" for path in changed)
-            for table in (self._real, self._ids):
+            for table in (self._real, self._ids, self._links):
                 for path in [p for p in table if p in changed or p.startswith(under)]:
                     del table[path]
             beneath = tuple(path + "/" for path in gone)
@@ -174,6 +176,19 @@ class Watched:
         found = file_identity(path)
         if watched and _normal(path) and self._linkless(path):
             self._keep(self._ids, path, found, generation)
+        return found
+
+    def islink(self, path: str) -> bool:
+        try:
+            return self._links[path]
+        except KeyError:
+            pass
+        generation = self._generation
+        watched = self._watch(path)
+        found = os.path.islink(path)
+        # The entry at ``path`` is its folder's to say, through folders that are no links.
+        if watched and _normal(path) and self._linkless(posixpath.dirname(path)):
+            self._keep(self._links, path, found, generation)
         return found
 
     def _keep(self, table: dict[K, A], path: K, answer: A, generation: int) -> None:

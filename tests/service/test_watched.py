@@ -49,6 +49,7 @@ def _same(view: Watched, root: Path) -> None:
         for _ in range(2):  # asked, then answered again from what the view kept
             assert view.realpath(path) == os.path.realpath(path), path
             assert view.identity(path) == file_identity(path), path
+            assert view.islink(path) == os.path.islink(path), path
 
 
 def test_the_answers_are_the_systems(view: Watched, tmp_path: Path) -> None:
