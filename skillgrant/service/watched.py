@@ -35,7 +35,7 @@ import stat
 import struct
 import sys
 import threading
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import TypeVar
 
 from ..gate.files import file_identity
@@ -156,39 +156,31 @@ class Watched:
                 self._folders.get(self._watched.pop(folder), set()).discard(folder)
 
     def realpath(self, path: str) -> str:
-        found = self._real.get(path)
-        if found is not None:
-            return found
-        generation = self._generation
-        watched = self._watch(path)
-        real = os.path.realpath(path)
-        if watched and real == path and self._linkless(path):
-            self._keep(self._real, path, real, generation)
-        return real
+        return self._answer(self._real, path, os.path.realpath,
+                            lambda real: real == path and self._linkless(path))
 
     def identity(self, path: str) -> tuple[int, int] | None:
-        try:
-            return self._ids[path]
-        except KeyError:
-            pass
-        generation = self._generation
-        watched = self._watch(path)
-        found = file_identity(path)
-        if watched and _normal(path) and self._linkless(path):
-            self._keep(self._ids, path, found, generation)
-        return found
+        return self._answer(self._ids, path, file_identity,
+                            lambda _: _normal(path) and self._linkless(path))
 
     def islink(self, path: str) -> bool:
+        # The entry at ``path`` is its folder's to say, through folders that are no links.
+        return self._answer(self._links, path, os.path.islink,
+                            lambda _: _normal(path) and self._linkless(posixpath.dirname(path)))
+
+    def _answer(self, table: dict[str, A], path: str, ask: Callable[[str], A],
+                keeps: Callable[[A], bool]) -> A:
+        """``ask(path)``, kept in ``table`` when every folder on the path is watched and
+        ``keeps`` says the answer depends on nothing else."""
         try:
-            return self._links[path]
+            return table[path]
         except KeyError:
             pass
         generation = self._generation
-        watched = self._watch(path)
-        found = os.path.islink(path)
-        # The entry at ``path`` is its folder's to say, through folders that are no links.
-        if watched and _normal(path) and self._linkless(posixpath.dirname(path)):
-            self._keep(self._links, path, found, generation)
+        watched = self._watch(path)  # first: a change from now on is reported
+        found = ask(path)
+        if watched and keeps(found):
+            self._keep(table, path, found, generation)
         return found
 
     def _keep(self, table: dict[K, A], path: K, answer: A, generation: int) -> None:
