@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from contextvars import ContextVar
 from typing import Final
 
 #: Seconds bash may take to print a command's parse.
@@ -34,6 +35,14 @@ FALLBACK_REFUSED: Final = re.compile(
     "[\n\\\\{\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]"
     "|<<|\\$'|\\$\"|\\$\\(|\\$(?=[ \t]|$)")
 _BLANK_LINES: Final = re.compile(r"\n[ \t]*(?=\n)")
+#: False where the caller must not wait for bash (``skillgrant serve``'s event loop, which
+#: decides on the loop and asks again in a thread): an answer not kept raises ``BashNeeded``.
+MAY_WAIT: ContextVar[bool] = ContextVar("may_wait_for_bash", default=True)
+
+
+class BashNeeded(Exception):
+    """The decision needs bash's reading, which is not kept, and the caller may not wait for
+    it (``MAY_WAIT``). Not a SkillgrantError: nothing on the way turns it into a verdict."""
 
 
 #: Where the gate looks for the bash to ask, in order: the system's own folders, never the
@@ -75,10 +84,15 @@ def rediscover() -> None:
 
 def disagreement(command: str, reprinted: str) -> str | None:
     """Why bash's reading of ``command`` is not shown to be the gate's (``reprinted``), or
-    None when bash prints both the same."""
+    None when bash prints both the same. Raises BashNeeded when bash must be asked and the
+    caller may not wait (``MAY_WAIT``)."""
     key = (command, reprinted)
-    if key in _ANSWERS:
+    try:  # one lookup: another thread may clear the answers between two
         return _ANSWERS[key]
+    except KeyError:
+        pass
+    if not MAY_WAIT.get() and bash_path() is not None:
+        raise BashNeeded(command)
     answer = _disagreement(command, reprinted)
     if len(_ANSWERS) >= _KEPT:
         _ANSWERS.clear()

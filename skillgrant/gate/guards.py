@@ -15,6 +15,7 @@ import sys
 from contextvars import ContextVar
 from typing import Final
 
+from . import files as fs
 from .worktree import hooks_folder, included_files, main_folder, pushes_locally, repository
 from .writers import tree_word
 
@@ -108,9 +109,9 @@ def _real(path: str, kept: dict[str, str]) -> str:
     folder, name = os.path.split(os.path.abspath(path))
     found = kept.get(folder)
     if found is None:
-        found = kept[folder] = os.path.realpath(folder)
+        found = kept[folder] = fs.realpath(folder)
     full = os.path.join(found, name)
-    return os.path.realpath(full) if os.path.islink(full) else full
+    return fs.realpath(full) if fs.islink(full) else full
 
 
 def _repository_items(cwd: str | None) -> list[tuple[str, bool]]:
@@ -156,14 +157,11 @@ def guarded_path(path: str) -> str | None:
     for item, tree in guards:
         if path == item or (tree and path.startswith(item.rstrip("/") + "/")):
             return item
-    if guards and os.path.isfile(path):  # a hard link to a guarded file (review W1b)
-        try:
-            found = os.stat(path)
-            for item, tree in guards:
-                if not tree and os.path.isfile(item) and os.path.samestat(found, os.stat(item)):
-                    return item
-        except OSError:
-            return path
+    found = fs.identity(path) if guards else None
+    if found is not None:  # a hard link to a guarded file (review W1b)
+        for item, tree in guards:
+            if not tree and fs.identity(item) == found:
+                return item
     return None
 
 
@@ -273,7 +271,7 @@ def _named_file(words: list[str], directory: str | None) -> str | None:
                 posixpath.join(directory, word)
             try:
                 if full.startswith("/") and (guarded_path(posixpath.normpath(full))
-                                             or guarded_path(os.path.realpath(full))):
+                                             or guarded_path(fs.realpath(full))):
                     return word
             except (ValueError, OSError):  # a surrogate or a NUL: no file's name
                 continue

@@ -9,13 +9,13 @@ it stands for is approved.
 
 from __future__ import annotations
 
-import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from .. import vocabulary
+from . import files
 from .guards import guarded_path
 from .tools import Spec, argument, arguments
 from .verdict import CallPlan, CallStatus
@@ -102,7 +102,7 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
     if _PATTERN_CHARS.search(absolute) or _PATTERN_CHARS.search(given or ""):
         return outside("unknown", f"{what} holds characters that path rules read as pattern "
                         "syntax, so the gate cannot name it", absolute)
-    real = os.path.realpath(given or absolute)
+    real = files.realpath(given or absolute)
     guarded = guarded_path(absolute) or guarded_path(real) if kind == "Edit" else None
     if guarded is not None:
         return outside("unknown", f"{what} writes {guarded!r}, which the gate itself reads or "

@@ -27,6 +27,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from . import files
+
 #: Programs that write, move, remove or change the files and folders their words name, a
 #: folder's whole tree among them.
 FOLDER_WRITERS: Final = frozenset({
@@ -260,4 +262,4 @@ def _names_guarded(word: str, directory: str | None, home: str,
         path = posixpath.join(directory, path)
     if "/.git/" in path + "/":  # a repository's config and hooks at any depth (G-15)
         return True
-    return touches(posixpath.normpath(path)) or touches(os.path.realpath(path))
+    return touches(posixpath.normpath(path)) or touches(files.realpath(path))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
@@ -27,7 +27,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..errors import SkillgrantError
-from ..gate.hook import OPTION_CHOICES, Answer, Options, Sink, decide, failure
+from ..gate.crosscheck import MAY_WAIT, BashNeeded
+from ..gate.hook import OPTION_CHOICES, Answer, LoadedPlan, Options, Sink, decide, failure
 from ..gate.planfile import pin_changed
 from ..limits import MAX_HOOK_PAYLOAD_BYTES
 from . import models as m
@@ -36,6 +37,7 @@ from .auditlog import AuditLog
 from .guard import HOOK_PREFIX, ASGIApp, Receive, Scope, Send, is_hook
 from .operations import NotServed
 from .plans import Plans
+from .watched import Watched
 
 T = TypeVar("T")
 
@@ -43,6 +45,18 @@ T = TypeVar("T")
 HOOK_QUERY: dict[str, tuple[str, ...]] = {
     name: choices for name in ("dialect", "outside", "inside")
     if (choices := OPTION_CHOICES[f"--{name}"]) is not None}
+#: A hook payload's bytes times its plan's weight (``inline_weight``) at most, for its decision
+#: to be made on the event loop; past it, the decision is made in a thread, bounded by the
+#: handler timeout. The gate's work grows with the command's or path's length, the plan's
+#: grants and their wildcards (review SV-3: a deep path against globstars): at this bound the
+#: slowest payloads measured take milliseconds (docs/service.md, "Where a hook decision runs").
+INLINE_WORK = 32_768
+
+
+def inline_weight(allowed_tools: Sequence[str]) -> int:
+    """A plan's weight for ``INLINE_WORK``: its entries, plus 8 for each wildcard character
+    (``*``, ``?``) in them, plus 16."""
+    return len(allowed_tools) + 16 + 8 * sum(e.count("*") + e.count("?") for e in allowed_tools)
 #: The query parameter pinning the served plan's digest (``serve --print-config`` writes it):
 #: a plan file changed since then denies every call (issue 29, W1c).
 PIN = "plan-sha256"
@@ -74,8 +88,10 @@ class Service:
     two 512-entry lists takes seconds) cannot hold a hook call up."""
 
     def __init__(self, plans: Plans, *, audit: AuditLog | None, handler_timeout: float,
-                 workers: int = 8, library_workers: int = 2, observe: bool = False) -> None:
+                 workers: int = 8, library_workers: int = 2, observe: bool = False,
+                 view: Watched | None = None) -> None:
         self.observe = observe  # issue 32: decide and log every call, deny none
+        self.view = view  # the gate's view of the filesystem (gate.files), when one is used
         self.plans = plans
         self.audit = audit
         self.handler_timeout = handler_timeout
@@ -112,13 +128,16 @@ class Service:
             if served is None:
                 return failure(dialect, f"no plan named {name!r} is served", audit=audit)
             options.values["--plan"] = served.spec.path
-            changed = pin_changed(options.get("--plan-sha256"), served.loaded.text)
+            pinned = options.get("--plan-sha256")
+            # The served plan's digest was taken when it was read: it is not taken again.
+            changed = None if pinned is None or "sha256:" + pinned == served.digest else \
+                pin_changed(pinned, served.loaded.text)
             if changed is not None:
                 return failure(dialect, changed, audit=audit)
             raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
             records: list[bytes] = []
-            answer = await self.bounded(self.hooks, decide, options, raw, served.loaded,
-                                        records.append if audit is not None else None)
+            answer = await self._decision(options, raw, served.loaded,
+                                          records.append if audit is not None else None)
         except QueryError as e:
             return failure(dialect, str(e), audit=audit)
         except TimeoutError:
@@ -133,6 +152,26 @@ class Service:
             except OSError as e:
                 return failure(dialect, f"the audit log cannot be written: {e}")
         return answer
+
+    async def _decision(self, options: Options, raw: bytes | None, loaded: LoadedPlan,
+                        sink: Sink | None) -> Answer:
+        """``decide``: on the event loop for a payload within ``INLINE_WORK`` that needs
+        no question to bash (``crosscheck.MAY_WAIT``), else in a hook thread, bounded by the
+        handler timeout. A decision is a few tens of microseconds of work; handing it to a
+        thread and back cost more than that, and eight threads contending for the GIL made
+        eight clients slower than one (issue 29). ``sink`` receives the record of the
+        decision that answers, only: a decision handed over has written none."""
+        if self.view is not None:
+            self.view.refresh()  # what changed since the last decision is forgotten
+        if raw is None or len(raw) * inline_weight(loaded.allowed_tools) <= INLINE_WORK:
+            token = MAY_WAIT.set(False)
+            try:
+                return decide(options, raw, loaded, sink)
+            except BashNeeded:
+                pass  # bash is asked from a thread: a reading takes milliseconds
+            finally:
+                MAY_WAIT.reset(token)
+        return await self.bounded(self.hooks, decide, options, raw, loaded, sink)
 
     def refusal(self, scope: Scope, message: str) -> str:
         """The hook answer for a hook request the guard refused."""
@@ -287,6 +326,8 @@ def _endpoint(service: Service, operation: Callable[..., Any], request: type, re
     ``operation`` in the library's pool, bounded by the handler timeout; named, typed and
     documented for FastAPI as a hand-written handler would be."""
     async def endpoint(body: Any) -> Any:
+        if service.view is not None:
+            service.view.refresh()  # as before a hook decision (``Service._decision``)
         return await service.bounded(service.library, operation, service.plans, body)
 
     endpoint.__name__ = endpoint.__qualname__ = operation.__name__

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import IO, Any, NamedTuple
 
 from ..errors import SkillgrantError
+from ..gate import files
 from ..limits import MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADER_BYTES
 from .plans import Plans, PlanSpec
 
@@ -57,13 +58,15 @@ class EventLog:
     """JSON Lines events on a stream, one write each, safe across threads."""
 
     def __init__(self, stream: IO[str]) -> None:
-        self._stream = stream
-        self._lock = threading.Lock()
-
-    def __call__(self, event: str, **fields: Any) -> None:
         from ..gate.audit import stamp
 
-        line = json.dumps({"time": stamp(), "event": event, **fields}, ensure_ascii=True) + "\n"
+        self._stream = stream
+        self._lock = threading.Lock()
+        self._stamp = stamp
+        self._encode = json.JSONEncoder(ensure_ascii=True).encode
+
+    def __call__(self, event: str, **fields: Any) -> None:
+        line = self._encode({"time": self._stamp(), "event": event, **fields}) + "\n"
         with self._lock, contextlib.suppress(OSError, ValueError):
             self._stream.write(line)
             self._stream.flush()
@@ -113,6 +116,7 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     from .config import base_url
     from .guard import Guard, HostRule
     from .transport import Server, events_of_uvicorn, header_deadline
+    from .watched import watched
 
     secret = token(options)
     log = EventLog(sys.stderr)
@@ -123,8 +127,10 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
         raise StartError(f"cannot open the audit log: {e}") from None
     sock = bind(options.host, options.port)
     port = sock.getsockname()[1]
+    view = watched()  # the gate's answers about files, kept while nothing on them changes
+    files.use(view)
     service = Service(plans, audit=audit, handler_timeout=options.handler_timeout,
-                      workers=options.workers, observe=options.observe)
+                      workers=options.workers, observe=options.observe, view=view)
     application = front(service, create_app(service))
     guarded = Guard(application, hosts=HostRule(options.host, port, options.allow_hosts),
                     token=secret, max_body=options.max_body, read_timeout=options.read_timeout,
@@ -167,6 +173,9 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
                 pool.shutdown(wait=False, cancel_futures=True)
             if audit is not None:
                 audit.close()
+            files.use(None)
+            if view is not None:
+                view.close()
             log("stopped")
 
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:

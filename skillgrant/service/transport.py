@@ -34,7 +34,9 @@ def events_of_uvicorn(log: Callable[..., None]) -> None:
 
 class Server(uvicorn.Server):
     """uvicorn's server, without raising the stopping signal again once it has stopped: a
-    graceful stop exits 0."""
+    graceful stop exits 0. Once a stop was asked for, a second SIGTERM or SIGINT while the
+    process winds down (its threads, the interpreter's exit: about 0.1 s) is ignored, where
+    the handler restored before would have killed it with the signal's status."""
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
@@ -44,7 +46,7 @@ class Server(uvicorn.Server):
             yield
         finally:
             for sig, handler in previous.items():
-                signal.signal(sig, handler)
+                signal.signal(sig, signal.SIG_IGN if self.should_exit else handler)
 
 
 class HeadLimited(HttpToolsProtocol):

@@ -1,0 +1,288 @@
+"""The gate's view of the filesystem in ``skillgrant serve`` (``gate.files``): the system's
+answers, kept for exactly as long as nothing on their paths changes.
+
+A hook decision asks for some twenty real paths (the files the gate guards, the words of a
+command) and file identities, and asking the system each time was most of a decision's cost
+(issue 29). An answer about a path is kept only when
+- the path is absolute and normalized, and no component of it is a symbolic link (so its real
+  path is itself, and the file at it is the one its folder's entry names);
+- every folder on the path is watched with inotify for an entry created, deleted, moved or
+  changed in its attributes, and for the folder itself deleted or moved;
+- every folder on the path lies in a filesystem of this machine (``LOCAL_TYPES``: not NFS,
+  SMB, FUSE, 9p or virtiofs, where a change made elsewhere is reported to no one).
+
+A link, a file or a folder appears at a path, or leaves it, only through such an entry change
+in one of those folders, which the kernel queues before the changing call returns; a mount
+changes ``/proc/self/mountinfo``, which is polled. ``refresh()``, before each decision, reads
+both without waiting. An event forgets every answer about a path through the entry it names
+(or beneath the folder it is about), and the watches of a folder replaced or gone; an
+overflow, an event of a watch not known, a mount change or more than ``_MAX_CHANGED`` paths
+forget everything. Past ``MAX_WATCHES`` watches the view starts over with a new inotify
+descriptor. Any other question (a relative path, a path through a link, a folder that cannot
+be watched) is answered by the system each time, and the view raises nothing the system
+would not. Linux only: elsewhere ``watched()`` gives None, and the gate asks the system.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import posixpath
+import re
+import select
+import stat
+import struct
+import sys
+import threading
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+from ..gate.files import file_identity
+
+A = TypeVar("A")
+K = TypeVar("K", bound=Hashable)
+#: Watches at most (distinct folders); past them the view starts over.
+MAX_WATCHES = 4096
+#: The filesystems whose changes inotify reports whole (made on this machine): answers about
+#: paths elsewhere (NFS, SMB, FUSE, 9p, virtiofs) are never kept.
+LOCAL_TYPES = frozenset({"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "overlay", "zfs",
+                         "f2fs", "jfs", "reiserfs", "ramfs", "devtmpfs", "apfs", "hfsplus"})
+#: Answers kept at most, of each kind; past them the kind is forgotten.
+MAX_KEPT = 65_536
+_IN_NONBLOCK = os.O_NONBLOCK
+_IN_CLOEXEC = os.O_CLOEXEC
+# IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF
+# | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
+_MASK = 0x4 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x01000000 | 0x02000000
+_MISSING = (2, 20)  # ENOENT, ENOTDIR: not there; its parent's watch sees it come
+_EVENT = struct.Struct("iIII")  # struct inotify_event: wd, mask, cookie, len; then the name
+_IN_EVERYTHING = 0x2000 | 0x4000  # IN_UNMOUNT, IN_Q_OVERFLOW
+_IN_ATTRIB = 0x4
+_IN_ISDIR = 0x40000000
+#: Paths changed in one refresh past which everything is forgotten (cheaper than looking).
+_MAX_CHANGED = 64  # ENOENT, ENOTDIR: the folder is not there; its parent's watch sees it come
+
+
+class Watched:
+    """``gate.files.View`` with kept answers (the module's docstring). Thread-safe."""
+
+    def __init__(self, libc: ctypes.CDLL) -> None:
+        self._libc = libc
+        self._lock = threading.Lock()
+        self._generation = 0
+        self._watched: dict[str, int] = {}  # folder: its watch
+        self._folders: dict[int, set[str]] = {}  # watch: its folders (a bind mount: several)
+        self._wds: set[int] = set()
+        self._real: dict[str, str] = {}
+        self._ids: dict[str, tuple[int, int] | None] = {}
+        self._links: dict[str, bool] = {}
+        self._fd = self._open()
+        self._mounts = open("/proc/self/mountinfo", "rb")  # noqa: SIM115 (kept open)
+        self._types = mount_types(self._mounts.read())
+        self._poll = select.poll()
+        self._poll.register(self._mounts.fileno(), select.POLLPRI | select.POLLERR)
+        self._poll.register(self._fd, select.POLLIN)
+
+    def _open(self) -> int:
+        fd = int(self._libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC))
+        if fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1")
+        return fd
+
+    def close(self) -> None:
+        os.close(self._fd)
+        self._mounts.close()
+
+    def refresh(self) -> None:
+        """Forget what changed since the last refresh: every answer about a path through an
+        entry of a watched folder that was created, deleted, moved or changed in its
+        attributes, or beneath a watched folder deleted or moved; everything at an overflow,
+        an event of a watch not known, or a change of the mounts."""
+        data, everything = b"", False
+        with self._lock:  # not while ``_restart`` replaces the descriptor
+            ready = dict(self._poll.poll(0))  # one call, when nothing changed
+            if not ready:
+                return
+            while self._fd in ready:
+                try:
+                    chunk = os.read(self._fd, 65_536)
+                except BlockingIOError:
+                    break
+                except OSError:
+                    everything = True
+                    break
+                if not chunk:
+                    break
+                data += chunk
+        if self._mounts.fileno() in ready:
+            everything = True
+            self._mounts.seek(0)
+            self._types = mount_types(self._mounts.read())
+        if data or everything:
+            self._changed(data, everything=everything)
+
+    def _changed(self, data: bytes, *, everything: bool) -> None:
+        changed: set[str] = set()  # paths whose answers, and those beneath, are forgotten
+        gone: set[str] = set()  # folders, and those beneath, whose watches no longer hold
+        offset = 0
+        with self._lock:
+            while offset + _EVENT.size <= len(data):
+                wd, mask, _, size = _EVENT.unpack_from(data, offset)
+                name = data[offset + _EVENT.size:offset + _EVENT.size + size].rstrip(b"\0")
+                offset += _EVENT.size + size
+                folders = self._folders.get(wd)
+                if mask & _IN_EVERYTHING or not folders:
+                    everything = True
+                    break
+                paths = {posixpath.join(f, os.fsdecode(name)) if name else f for f in folders}
+                changed |= paths
+                if mask & ~(_IN_ATTRIB | _IN_ISDIR):  # an entry or the folder replaced, or gone
+                    gone |= paths
+            self._generation += 1
+            if everything or "/" in changed or len(changed) > _MAX_CHANGED:
+                self._real.clear()
+                self._ids.clear()
+                self._links.clear()
+                self._watched.clear()
+                self._folders.clear()
+                return
+            under = tuple(path + "/" for path in changed)
+            for table in (self._real, self._ids, self._links):
+                for path in [p for p in table if p in changed or p.startswith(under)]:
+                    del table[path]
+            beneath = tuple(path + "/" for path in gone)
+            for folder in [f for f in self._watched if f in gone or f.startswith(beneath)]:
+                self._folders.get(self._watched.pop(folder), set()).discard(folder)
+
+    def realpath(self, path: str) -> str:
+        return self._answer(self._real, path, os.path.realpath,
+                            lambda real: real == path and self._linkless(path))
+
+    def identity(self, path: str) -> tuple[int, int] | None:
+        return self._answer(self._ids, path, file_identity,
+                            lambda _: _normal(path) and self._linkless(path))
+
+    def islink(self, path: str) -> bool:
+        # The entry at ``path`` is its folder's to say, through folders that are no links.
+        return self._answer(self._links, path, os.path.islink,
+                            lambda _: _normal(path) and self._linkless(posixpath.dirname(path)))
+
+    def _answer(self, table: dict[str, A], path: str, ask: Callable[[str], A],
+                keeps: Callable[[A], bool]) -> A:
+        """``ask(path)``, kept in ``table`` when every folder on the path is watched and
+        ``keeps`` says the answer depends on nothing else."""
+        try:
+            return table[path]
+        except KeyError:
+            pass
+        generation = self._generation
+        watched = self._watch(path)  # first: a change from now on is reported
+        found = ask(path)
+        if watched and keeps(found):
+            self._keep(table, path, found, generation)
+        return found
+
+    def _keep(self, table: dict[K, A], path: K, answer: A, generation: int) -> None:
+        with self._lock:
+            if self._generation != generation:
+                return  # a change was seen while it was asked: the answer may be older
+            if len(table) >= MAX_KEPT:
+                table.clear()
+            table[path] = answer
+
+    def _watch(self, path: str) -> bool:
+        """Whether every folder on ``path`` that exists is watched (watching those that are
+        not yet), so that any change of the path's components is reported."""
+        if not _normal(path):
+            return False
+        folder = "/"
+        for name in ["", *path.split("/")[1:-1]]:
+            folder = posixpath.join(folder, name) if name else folder
+            if folder in self._watched:
+                continue
+            if not self._local(folder):
+                return False
+            if len(self._wds) >= MAX_WATCHES:
+                # The view never raises where the system would answer: the gate reads an
+                # OSError from ``realpath`` as a word naming no file (guards._named_file).
+                with contextlib.suppress(OSError):
+                    self._restart()
+                return False
+            try:
+                name_bytes = os.fsencode(folder)
+            except UnicodeError:
+                return False
+            wd = int(self._libc.inotify_add_watch(self._fd, name_bytes, _MASK))
+            if wd < 0:
+                return ctypes.get_errno() in _MISSING
+            with self._lock:
+                self._wds.add(wd)
+                self._watched[folder] = wd
+                self._folders.setdefault(wd, set()).add(folder)
+        return True
+
+    def _restart(self) -> None:
+        fd = self._open()
+        with self._lock:
+            old, self._fd = self._fd, fd
+            self._wds.clear()
+            self._poll.unregister(old)
+            self._poll.register(fd, select.POLLIN)
+            os.close(old)
+        self._changed(b"", everything=True)
+
+    def _local(self, folder: str) -> bool:
+        """Whether ``folder`` lies in a filesystem of this machine (``LOCAL_TYPES``), whose
+        every change inotify reports: a network or FUSE filesystem changed from elsewhere
+        reports nothing."""
+        for mount, kind in self._types:
+            if folder == mount or folder.startswith(mount.rstrip("/") + "/"):
+                return kind in LOCAL_TYPES
+        return False
+
+    def _linkless(self, path: str) -> bool:
+        """Whether no component of ``path`` is a symbolic link (a missing one ends the walk:
+        nothing lies beneath it)."""
+        prefix = ""
+        for name in path.split("/")[1:]:
+            prefix += "/" + name
+            try:
+                if stat.S_ISLNK(os.lstat(prefix).st_mode):
+                    return False
+            except (OSError, ValueError):
+                return True
+        return True
+
+
+def mount_types(mountinfo: bytes) -> list[tuple[str, str]]:
+    """The mount points and their filesystems' types, the deepest first; of mounts stacked on
+    one point, the last listed (the one mounted over the others, which it hides) first."""
+    found = []
+    for line in mountinfo.decode("utf-8", "surrogateescape").splitlines():
+        fields = line.split(" ")
+        if "-" not in fields[6:] or len(fields) < 5:
+            continue
+        kind = fields[fields.index("-", 6) + 1]
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
+        found.append((point, kind))
+    return sorted(reversed(found), key=lambda pair: len(pair[0]), reverse=True)
+
+
+def _normal(path: str) -> bool:
+    """Absolute, normalized, not ``//``: as ``os.path.realpath`` writes a path."""
+    return path.startswith("/") and not path.startswith("//") and \
+        posixpath.normpath(path) == path and "\x00" not in path
+
+
+def watched() -> Watched | None:
+    """A view for this process, or None where inotify is not to be had."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.inotify_init1.argtypes = [ctypes.c_int]
+        libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+        return Watched(libc)
+    except (OSError, AttributeError):
+        return None
