@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Final
 
 #: Characters a spool keeps in memory before it moves them to disk.
-MAX_SPOOLED_CHARS: Final = 16 << 20
+MAX_SPOOLED_CHARS: Final = 4 << 20
 # Pieces joined into one string at a time when they are written out.
 _PIECES_AT_ONCE: Final = 500
 

@@ -25,10 +25,10 @@ from typing import Final
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from .doc import SkillDoc, separator
+from .entryspans import verbatim_spans
 from .flatyaml import read_line
 from .runtime import runtime_frontmatter
 from .spans import KEY, eol, read_skill
-from .yamlspan import verbatim_spans
 
 _STR: Final = "tag:yaml.org,2002:str"
 

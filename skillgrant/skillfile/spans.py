@@ -20,6 +20,7 @@ from ..grants import lone_surrogate, runtime_entries, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from . import fmread
 from .doc import FORMS, AllowedTools, Item, SkillDoc, separator
+from .entryspans import entry_spans
 from .fmread import same as same_value
 from .retry import read_retried
 from .runtime import (
@@ -33,7 +34,7 @@ from .runtime import (
     runtime_frontmatter,
     runtime_value,
 )
-from .yamlspan import STYLE_NAMES, YamlProblem, entry_spans, is_str_scalar, line_column
+from .yamlspan import STYLE_NAMES, YamlProblem, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
 
