@@ -148,8 +148,10 @@ def _compose_shallow(text: str) -> tuple[bool, Node | None]:
         node: Node | None = yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError:
         return False, None
-    if node is None:
-        return True, None
+    if node is None or ("&" not in text and "!" not in text and "<<" not in text):
+        # With no anchor, an alias would name none and not compose; a merge key is a plain
+        # ``<<`` or a tag.
+        return True, node
     # An alias composes to the very node its anchor names: a node reached twice. A merge key
     # found on the way is refused by _refuse_merge_keys, as the full path refuses it.
     seen: set[int] = set()
