@@ -94,6 +94,8 @@ def _value(node: Node) -> object:
 
 def same(a: object, b: object) -> bool:
     """Equality that also holds for NaN values, recursively through lists and mappings."""
+    if a is b:  # a value is its own equal here, NaN included
+        return True
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
         return True
     if isinstance(a, list) and isinstance(b, list):
