@@ -82,29 +82,53 @@ def judge_plugin(path: str, seen: dict[str, object] | None = None) -> None:
         memo.clear()
     parts = os.path.abspath(path).split(os.sep)
     skill = parts[-1] == "SKILL.md"
-    for depth in range(len(parts) - 1, 0, -1):
-        root = os.sep.join(parts[:depth]) or os.sep
-        # What _plugin_files reads of the judged file besides the folder: a folder's names
-        # are remembered for each such role.
-        role = "\1" + ("c" if parts[depth] == "commands" else "-") + (
-            "s" if skill and (depth == len(parts) - 1 or (
-                depth == len(parts) - 3 and parts[depth] == "skills")) else "-")
-        names = memo.get(role + root)
-        if not isinstance(names, tuple):
-            names = memo[role + root] = _plugin_files(root, parts, depth)
-        for name in names:
-            where = os.path.join(root, name)
-            found = memo.get("\0" + where, memo)
-            if found is memo:
-                try:
-                    found = memo["\0" + where] = _grants(where, name)
-                except SkillFileError as e:
-                    found = memo["\0" + where] = e
-            if isinstance(found, SkillFileError):
-                raise SkillFileError(found.message, path=path) from found
-            if found is not None:
-                shown = os.path.relpath(where) if not os.path.isabs(path) else where
-                raise SkillFileError(f"{shown}:{found}", path=path)
+    last = len(parts) - 1  # the file's own folder is parts[:last]
+    found = _in_folder(parts, last, skill, memo)
+    if found is None and last > 1:
+        # The folders above the file's own: what they hold for it depends on their path, the
+        # name of the file's folder, and whether the file is a SKILL.md (_in_folder's roles),
+        # so the answer is remembered for the folder above the file's.
+        key = ("\2" + ("c" if parts[last - 1] == "commands" else "-") + ("s" if skill else "-")
+               + os.sep.join(parts[:last - 1]))
+        above = memo.get(key, memo)
+        if above is memo:
+            above = memo[key] = next((at for depth in range(last - 1, 0, -1)
+                                      if (at := _in_folder(parts, depth, skill, memo))), None)
+        if isinstance(above, tuple):
+            found = above
+    if found is None:
+        return
+    where, why = found
+    if isinstance(why, SkillFileError):
+        raise SkillFileError(why.message, path=path) from why
+    shown = os.path.relpath(where) if not os.path.isabs(path) else where
+    raise SkillFileError(f"{shown}:{why}", path=path)
+
+
+def _in_folder(parts: list[str], depth: int, skill: bool,
+               memo: dict[str, object]) -> tuple[str, str | SkillFileError] | None:
+    """The first plugin file at ``parts[:depth]`` that grants beside the file ``parts`` names
+    (its path, and why: a located sentence or the error reading it), or None."""
+    root = os.sep.join(parts[:depth]) or os.sep
+    # What _plugin_files reads of the judged file besides the folder: a folder's names are
+    # remembered for each such role.
+    role = "\1" + ("c" if parts[depth] == "commands" else "-") + (
+        "s" if skill and (depth == len(parts) - 1 or (
+            depth == len(parts) - 3 and parts[depth] == "skills")) else "-")
+    names = memo.get(role + root)
+    if not isinstance(names, tuple):
+        names = memo[role + root] = _plugin_files(root, parts, depth)
+    for name in names:
+        where = os.path.join(root, name)
+        found = memo.get("\0" + where, memo)
+        if found is memo:
+            try:
+                found = memo["\0" + where] = _grants(where, name)
+            except SkillFileError as e:
+                found = memo["\0" + where] = e
+        if isinstance(found, (str, SkillFileError)):
+            return where, found
+    return None
 
 
 def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
