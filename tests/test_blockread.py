@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillgrant.errors import SkillFileError
-from skillgrant.skillfile import reread as reread_module
 from skillgrant.skillfile.blockread import block_items_replaced
 from skillgrant.skillfile.reread import reread
 from skillgrant.skillfile.spans import read_skill
@@ -66,21 +65,6 @@ def test_a_rewritten_block_list_reads_as_the_whole_reader_reads_it(
                      text[:value.start] + newline.join(prefix + e for e in entries)
                      + text[value.end:]):
         assert _outcome(reread, old, new_text) == _outcome(read_skill, new_text, "SKILL.md")
-
-
-def test_the_branch_reads_kept_items_without_the_whole_reader(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    old_text = ("---\nname: x\nallowed-tools:\n  - Read\n  - Bash(rm -rf /)\n  - Grep\n"
-                "description: d\n---\nBody\n")
-    old = read_skill(old_text, "SKILL.md")
-    new_text = old_text.replace("  - Bash(rm -rf /)\n", "")
-    whole = read_skill(new_text, "SKILL.md")
-
-    def refused(*_: object) -> None:
-        raise AssertionError("the whole reader was asked")
-
-    monkeypatch.setattr(reread_module, "read_skill", refused)
-    assert reread(old, new_text) == whole
 
 
 @pytest.mark.parametrize("old_text, new_value", [
