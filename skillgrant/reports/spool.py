@@ -35,8 +35,9 @@ class Spool:
             import tempfile
 
             # Closed when the text has been read (chunks).
+            # surrogatepass: a lone surrogate (a path's undecodable byte) comes back as given.
             self._file = tempfile.TemporaryFile(  # noqa: SIM115
-                mode="w+", encoding="utf-8", newline="")
+                mode="w+", encoding="utf-8", errors="surrogatepass", newline="")
         for text in self._joined():
             self._file.write(text)
         self._pieces.clear()
