@@ -88,3 +88,18 @@ def test_the_metadata_is_pyyamls_load_on_generated_documents(
     both = _both(text)
     if both is not None:
         assert both[0] == both[1], text
+
+
+@pytest.mark.parametrize("text", [
+    "a:\n  - !!int x\nb: !!float y\nallowed-tools: Read\n",
+    "allowed-tools: Read\nm:\n  k: !!int 0xZZ\n  j: !!bool maybe\nz: !!float nope\n",
+])
+def test_a_value_that_cannot_be_made_fails_as_safeconstructor_fails(text: str) -> None:
+    """Review B-2: the first value SafeConstructor fails on is the one named."""
+    root = compose(text)
+    with pytest.raises(Exception) as ours:
+        fmread.metadata(root)
+    with pytest.raises(Exception) as reference:
+        yaml.load(text, Loader=LOADER)
+    assert (type(ours.value), str(ours.value)) == (type(reference.value),
+                                                   str(reference.value))

@@ -27,7 +27,10 @@ _SEQ_TAG: Final = "tag:yaml.org,2002:seq"
 def metadata(root: Node | None) -> dict[str, object]:
     """The values of a frontmatter's nodes (``{}`` for an empty document). Raises what
     ``SafeConstructor`` raises for a value it cannot construct (a bad date...)."""
-    built = _built(root)
+    try:
+        built = _built(root)
+    except Exception:  # SafeConstructor (below) raises its own error, in its own order
+        built = None
     if built is not None:
         return built
     value = SafeConstructor().construct_document(root)
