@@ -618,10 +618,10 @@ def section_real(copies: int = 50) -> None:
     plan = Plan.from_entries(["Read", "Grep", "Glob", "Bash(git *)", "Bash(gh *)"])
     texts = [source.read_bytes() for source in sources]
     with tempfile.TemporaryDirectory() as tmp:
-        paths = []
+        paths: list[Path] = []
         for i in range(copies):
-            for text in texts:
-                folder = Path(tmp) / f"c{i}" / sources[len(paths) % len(sources)].stem
+            for source, text in zip(sources, texts, strict=True):
+                folder = Path(tmp) / f"c{i}" / source.stem
                 folder.mkdir(parents=True)
                 paths.append(folder / "SKILL.md")
                 paths[-1].write_bytes(_copy_of(text, i))
