@@ -5,6 +5,7 @@ of characters at a time) against the general path that reads the text a characte
 from __future__ import annotations
 
 import pytest
+from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from yaml.nodes import MappingNode, ScalarNode
@@ -60,7 +61,7 @@ _WORDS = st.sampled_from(["Read", "Grep", "Bash(git *)", "Bash(a b)", "x,", ",",
 _BREAKS = st.sampled_from([" ", ", ", "\n  ", "\n\n  ", "\n   ", "\r\n  ", " \t", "\n"])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(header=st.sampled_from(["", "|", ">", "|-", ">+", "| # c", ">2"]),
        words=st.lists(st.tuples(_WORDS, _BREAKS), min_size=1, max_size=6))
 def test_generated_unescaped_scalars_give_the_general_paths_spans(

@@ -8,6 +8,7 @@ import math
 
 import pytest
 import yaml
+from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,7 +81,7 @@ def _node(draw: st.DrawFn, depth: int = 0) -> str:
     return "{" + ", ".join(f"{k}: {v}" for k, v in zip(keys, items, strict=True)) + "}"
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(st.lists(st.tuples(_KEY, _node()), min_size=1, max_size=4))
 def test_the_metadata_is_pyyamls_load_on_generated_documents(
         pairs: list[tuple[str, str]]) -> None:
