@@ -621,6 +621,20 @@ REAL_SKILLS = Path(os.environ.get("SKILLGRANT_REAL_SKILLS",
                                   ROOT.parent / "shared" / "corpus" / "real-skills"))
 
 
+#: A ``name:`` line of one plain word, which a copy number can follow unchanged in meaning.
+_NAME_LINE = re.compile(rb"^(name: [A-Za-z0-9][A-Za-z0-9_.-]*)(\r?)$", re.MULTILINE)
+
+
+def _copy_of(text: bytes, copy: int) -> bytes:
+    """Copy ``copy`` of a real skill, no two texts alike (issue 27: no memo of a whole file or
+    text can help): the body ends with a line naming the copy, and a plain one-word ``name:``
+    in the frontmatter (21 of the 40) carries its number."""
+    fence = text.find(b"\n---", 3)  # the frontmatter's end (the 40 all have one)
+    if fence > 0:
+        text = _NAME_LINE.sub(rb"\1-c%d\2" % copy, text[:fence], count=1) + text[fence:]
+    return text + (b"" if text.endswith(b"\n") else b"\n") + b"<!-- copy %d -->\n" % copy
+
+
 def section_real(copies: int = 50) -> None:
     """Batch ``check`` over 2,000 files built from the 40 real skills, in this process: files/s
     against python-frontmatter's ``frontmatter.load`` of the same files (issue 27: >= 0.5)."""
@@ -635,14 +649,15 @@ def section_real(copies: int = 50) -> None:
         print(f"the shared corpus is not at {REAL_SKILLS}: section left out")
         return
     plan = Plan.from_entries(["Read", "Grep", "Glob", "Bash(git *)", "Bash(gh *)"])
+    texts = [source.read_bytes() for source in sources]
     with tempfile.TemporaryDirectory() as tmp:
-        paths = []
+        paths: list[Path] = []
         for i in range(copies):
-            for source in sources:
+            for source, text in zip(sources, texts, strict=True):
                 folder = Path(tmp) / f"c{i}" / source.stem
                 folder.mkdir(parents=True)
                 paths.append(folder / "SKILL.md")
-                shutil.copy(source, paths[-1])
+                paths[-1].write_bytes(_copy_of(text, i))
         refused = 0
 
         def ours() -> None:

@@ -139,28 +139,42 @@ def runtime_entries(value: str | Sequence[object]) -> list[str]:
     strings = [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)]
     entries: list[str] = []
     for text in strings:
-        whole, plain = _plain(text)
-        if whole.fullmatch(text) and not _wide("other space").search(text):
-            # Groups one level deep, no backslash, no white space but ' ': cut alike.
-            entries.extend(plain.findall(text))
-            continue
-        current: list[str] = []
-        inside = False
-        for char in text:
-            if char in "()":
-                inside = char == "("
-                current.append(char)
-            elif char in ", " and not inside:
-                entry = "".join(current).strip(JS_WHITESPACE)
-                if entry:
-                    entries.append(entry)
-                current = []
-            elif current or char not in JS_WHITESPACE:
-                current.append(char)
-        entry = "".join(current).strip(JS_WHITESPACE)
-        if entry:
-            entries.append(entry)
+        # The last few short texts are remembered, as _split's: a batch repeats its values.
+        entries.extend(_runtime_cut_cached(text) if len(text) <= _SPLIT_CACHED_CHARS
+                       else _runtime_cut(text))
     return ["*"] if "*" in entries else entries
+
+
+@lru_cache(maxsize=1024)
+def _runtime_cut_cached(text: str) -> tuple[str, ...]:
+    return _runtime_cut(text)
+
+
+def _runtime_cut(text: str) -> tuple[str, ...]:
+    """The entries the runtime cuts one string into (``runtime_entries``), before its ``*``
+    rule."""
+    whole, plain = _plain(text)
+    if whole.fullmatch(text) and not _wide("other space").search(text):
+        # Groups one level deep, no backslash, no white space but ' ': cut alike.
+        return tuple(plain.findall(text))
+    entries: list[str] = []
+    current: list[str] = []
+    inside = False
+    for char in text:
+        if char in "()":
+            inside = char == "("
+            current.append(char)
+        elif char in ", " and not inside:
+            entry = "".join(current).strip(JS_WHITESPACE)
+            if entry:
+                entries.append(entry)
+            current = []
+        elif current or char not in JS_WHITESPACE:
+            current.append(char)
+    entry = "".join(current).strip(JS_WHITESPACE)
+    if entry:
+        entries.append(entry)
+    return tuple(entries)
 
 
 def _cut(text: str, tokens: str, *, nested: bool) -> list[str]:
@@ -276,6 +290,7 @@ def parse_grant(entry: str) -> Grant:
 def clear_caches() -> None:
     """Forget every remembered split and parse (benchmarks and tests start cold)."""
     _split_cached.cache_clear()
+    _runtime_cut_cached.cache_clear()
     _parse_cached.cache_clear()
 
 

@@ -39,12 +39,6 @@ from .verdicts import Decision, Verdict
 
 
 def _decide(entry: str, plan: PreparedPlan, value_budget: Budget | None = None) -> Verdict:
-    if plan.profile is not None and plan.profile.entry_reading is not None:
-        # A runtime whose language no domain has reads the entry whole, against the plan's
-        # entries as written (a canonical spelling may read otherwise there).
-        whole = entry_verdict(plan.profile, entry, [a.entry for a in plan.entries])
-        if whole is not None:
-            return whole
     remembered = plan.remembered.get(entry)
     if remembered is not None:
         # The same entry against the same plan: the same verdict, and the same work charged to
@@ -57,6 +51,14 @@ def _decide(entry: str, plan: PreparedPlan, value_budget: Budget | None = None) 
             except OverBudget as e:
                 return Verdict(entry, "unknown", f"the decision was stopped: {e}")
         return verdict
+    if plan.profile is not None and plan.profile.entry_reading is not None:
+        # A runtime whose language no domain has reads the entry whole, against the plan's
+        # entries as written (a canonical spelling may read otherwise there): a function of
+        # the entry and the plan alone, which charges no work.
+        whole = entry_verdict(plan.profile, entry, [a.entry for a in plan.entries])
+        if whole is not None:
+            plan.remember_cheap(entry, (whole, 0))
+            return whole
     plain = _decide_plain(entry, plan, value_budget)
     if plain is not None:
         plan.remember_cheap(entry, plain)

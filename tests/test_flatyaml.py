@@ -23,7 +23,7 @@ from skillgrant.reports.check import (
     render_text,
     text_block,
 )
-from skillgrant.skillfile import fmread, yamlspan
+from skillgrant.skillfile import entryspans, fmread, yamlspan
 from skillgrant.skillfile.flatyaml import LOADER, compose_flat
 from skillgrant.skillfile.spans import read_skill
 
@@ -155,7 +155,8 @@ def test_a_verbatim_value_locates_its_entries_as_character_spans_do(
         yaml_text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     text = _skill(yaml_text)
     quick = read_skill(text).allowed_tools
-    monkeypatch.setattr(yamlspan, "_verbatim", lambda *_: None)
+    monkeypatch.setattr(entryspans, "_verbatim", lambda *_: None)
+    monkeypatch.setattr(entryspans, "_unescaped_spans", entryspans._char_entry_spans)
     slow = read_skill(text).allowed_tools
     assert quick is not None and slow is not None
     assert (quick.entry_starts, quick.entry_ends) == (slow.entry_starts, slow.entry_ends)

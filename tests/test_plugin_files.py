@@ -199,3 +199,42 @@ def test_the_command_files_a_manifest_names_elsewhere_are_judged(
     for name in ("commands/pc.md", "extra/x.md", "more/deep/y.md"):
         assert "allowed-tools: Read\n" in (tmp_path / "plug" / name).read_text()
     assert (tmp_path / "outside.md").read_text() == COMMAND
+
+
+def test_a_batchs_remembered_answers_are_each_files_own(tmp_path: Path) -> None:
+    """One ``seen`` over a batch (in either order) gives each file the answer it gets alone:
+    the folders above a file are remembered for the name of its folder and its kind."""
+    from skillgrant.skillfile.plugin import judge_plugin
+
+    skill = "---\nname: s\ndescription: d\nallowed-tools: Bash\n---\n"
+    layout(tmp_path, {
+        "plug/hooks/hooks.json": json.dumps({"hooks": HOOKS}),
+        "plug/skills/a/SKILL.md": skill, "plug/skills/b/SKILL.md": skill,
+        "plug/commands/pc.md": COMMAND, "plug/other/x/SKILL.md": skill,
+        "free/skills/c/SKILL.md": skill, "free/commands/c.md": COMMAND,
+        "cp/.github/plugin/plugin.json": manifest(hooks="./h.json"), "cp/h.json": CP_HOOKS,
+        "cp/skills/d/SKILL.md": skill, "lone/SKILL.md": skill, "lone/hooks.json": CP_HOOKS,
+        "lone/commands/l.md": COMMAND, "skills/e/SKILL.md": skill,
+        # Files whose folders share the folder above them, and differ in what it is to them.
+        "mix/hooks/hooks.json": CP_HOOKS, "mix/commands/c.md": COMMAND, "mix/other/o.md": skill,
+        "mix/skills/s/SKILL.md": skill, "mix/skills/t/notes.md": skill,
+    })
+    files = sorted(str(p) for p in tmp_path.rglob("*.md"))
+
+    def answer(path: str, seen: dict[str, object] | None) -> str | None:
+        try:
+            judge_plugin(path, seen)
+        except SkillFileError as e:
+            return str(e)
+        return None
+
+    alone = {path: answer(path, None) for path in files}
+    assert alone[str(tmp_path / "plug/skills/a/SKILL.md")] is not None
+    assert alone[str(tmp_path / "free/skills/c/SKILL.md")] is None
+    assert alone[str(tmp_path / "mix/commands/c.md")] is not None
+    assert alone[str(tmp_path / "mix/other/o.md")] is None
+    assert alone[str(tmp_path / "mix/skills/s/SKILL.md")] is not None
+    assert alone[str(tmp_path / "mix/skills/t/notes.md")] is None
+    for order in (files, files[::-1]):
+        seen: dict[str, object] = {}
+        assert {path: answer(path, seen) for path in order} == alone

@@ -95,11 +95,17 @@ def test_every_value_of_a_grid_reads_as_the_whole_reader_reads_it(old_text: str)
             _same_as_whole(old_text, value)
 
 
-def test_the_branch_reads_a_plain_one_line_value_without_the_whole_reader(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    old_text = "---\nname: x\nallowed-tools: Read, Bash(rm -rf /)\ndescription: d\n---\nBody\n"
+@pytest.mark.parametrize("old_text, new_text", [
+    ("---\nname: x\nallowed-tools: Read, Bash(rm -rf /)\ndescription: d\n---\nBody\n",
+     "---\nname: x\nallowed-tools: Read\ndescription: d\n---\nBody\n"),
+    # a block list's kept items (skillfile/blockread.py)
+    ("---\nname: x\nallowed-tools:\n  - Read\n  - Bash(rm -rf /)\n  - Grep\ndescription: d\n"
+     "---\nBody\n",
+     "---\nname: x\nallowed-tools:\n  - Read\n  - Grep\ndescription: d\n---\nBody\n"),
+])
+def test_the_branch_reads_a_rewrite_it_is_sure_of_without_the_whole_reader(
+        monkeypatch: pytest.MonkeyPatch, old_text: str, new_text: str) -> None:
     old = read_skill(old_text, "SKILL.md")
-    new_text = old_text.replace("Read, Bash(rm -rf /)", "Read")
     whole = read_skill(new_text, "SKILL.md")
 
     def refused(*_: object) -> None:

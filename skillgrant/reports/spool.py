@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Final
 
 #: Characters a spool keeps in memory before it moves them to disk.
-MAX_SPOOLED_CHARS: Final = 16 << 20
+MAX_SPOOLED_CHARS: Final = 4 << 20
 # Pieces joined into one string at a time when they are written out.
 _PIECES_AT_ONCE: Final = 500
 
@@ -35,8 +35,9 @@ class Spool:
             import tempfile
 
             # Closed when the text has been read (chunks).
+            # surrogatepass: a lone surrogate (a path's undecodable byte) comes back as given.
             self._file = tempfile.TemporaryFile(  # noqa: SIM115
-                mode="w+", encoding="utf-8", newline="")
+                mode="w+", encoding="utf-8", errors="surrogatepass", newline="")
         for text in self._joined():
             self._file.write(text)
         self._pieces.clear()

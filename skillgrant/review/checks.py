@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from .. import vocabulary
@@ -325,16 +326,7 @@ def agent_reach(entries: Sequence[str]) -> list[tuple[int, Hit]]:
     (tests/conformance/test_subagents_e2e.py): a skill's ``allowed-tools`` pre-approvals reach
     the subagents it starts, its own hook does not, so a subagent runs what they pre-approve
     unjudged unless a settings-level hook follows the skill (gate/subagents.py)."""
-    grants: list[Grant | None] = []
-    for entry in entries:
-        text, problem = screen(entry)
-        try:
-            grant = None if problem is not None else parse_grant(text)
-        except GrantSyntaxError:
-            grant = None
-        inert = grant is None or inert_reason(grant) is not None or runtime_inert_reason(
-            text, grant, claude_code.PROFILE, approved=True) is not None
-        grants.append(None if inert else grant)
+    grants = [_live_grant(entry) for entry in entries]
     others = [entry.strip() for entry, g in zip(entries, grants, strict=True)
               if g is not None and g.tool not in SUBAGENT_TOOLS]
     if not others:
@@ -343,3 +335,17 @@ def agent_reach(entries: Sequence[str]) -> list[tuple[int, Hit]]:
     return [(i, Hit("SGL117", f"`{entries[i].strip()}` starts subagents, which the plan's "
                     f"other pre-approvals ({shown}) reach and the skill's own hook does not"))
             for i, g in enumerate(grants) if g is not None and g.tool in SUBAGENT_TOOLS]
+
+
+@lru_cache(maxsize=4096)
+def _live_grant(entry: str) -> Grant | None:
+    """The grant ``entry`` is under Claude Code, or None when it grants nothing there (a
+    function of the entry alone, remembered: a batch's files repeat their entries)."""
+    text, problem = screen(entry)
+    try:
+        grant = None if problem is not None else parse_grant(text)
+    except GrantSyntaxError:
+        grant = None
+    inert = grant is None or inert_reason(grant) is not None or runtime_inert_reason(
+        text, grant, claude_code.PROFILE, approved=True) is not None
+    return None if inert else grant

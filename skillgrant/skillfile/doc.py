@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Final, Literal
 
 from ..frozen import quick_init
@@ -89,12 +90,13 @@ class SkillDoc:
     #: through the runtime's re-quote retry, as the runtime reads it (why Bun rejected it).
     retried: str | None = None
 
-    @property
+    @cached_property
     def runtime_entries(self) -> tuple[str, ...]:
         """The ``allowed-tools`` entries Claude Code reads from this file (what it grants):
         none when it never sees the key, else its own split of the value
         (``grants.runtime_entries``). tests/oracle compares this with Bun running the
-        runtime's own steps."""
+        runtime's own steps. Worked out once a document (it is asked while reading, deciding,
+        reading back and reporting)."""
         if self.allowed_tools is None or self.runtime_note is not None:
             return ()
         return tuple(runtime_entries(self.allowed_tools.value))

@@ -39,6 +39,9 @@ _NAME: Final = "<unicode string>"
 _STR: Final = "tag:yaml.org,2002:str"
 _MAP: Final = "tag:yaml.org,2002:map"
 
+# A line whose first character is not a letter: no key of _LINE starts it (nor, at the end of
+# the text, any line: the lookahead needs a character).
+_NOT_A_KEY_FIRST: Final = re.compile(r"(?:\A|\n)(?=[^A-Za-z])")
 # One line: the key, the blank space after its colon, the value (checked further below).
 _LINE: Final = re.compile(r"([A-Za-z][A-Za-z0-9_-]*): +([^\n]*)\n")
 # The printable characters a plain or double-quoted scalar may hold as they are (no tab, no
@@ -73,7 +76,7 @@ class FlatLine(NamedTuple):
 def flat_lines(text: str) -> list[FlatLine] | None:
     """The lines of a flat text (each ending in ``\\n``), or None for any other text: what
     ``compose_flat`` builds its nodes from."""
-    if not text.endswith("\n"):
+    if not text.endswith("\n") or _NOT_A_KEY_FIRST.search(text):
         return None
     lines = []
     pos = 0

@@ -2,14 +2,17 @@
 ``yaml.safe_load`` makes of the same text), used to compare every key but ``allowed-tools``
 before and after a rewrite, and to read keys such as ``hooks`` (``skillfile.keys``).
 
-For a mapping of string scalars (and lists of them), ``SafeConstructor`` gives each key's
-string, a later duplicate winning, and that is built here directly; any other document is
-constructed by ``SafeConstructor`` from the same nodes (never parsed again).
+For a mapping of string keys whose values are strings, booleans, nulls and numbers, and lists
+and such mappings of them, the values are built here directly (each scalar by
+``SafeConstructor``'s own method for its tag, a later duplicate key winning, as there); any
+other document is constructed by ``SafeConstructor`` from the same nodes (never parsed
+again).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Final
 
 from yaml.constructor import SafeConstructor
@@ -24,7 +27,10 @@ _SEQ_TAG: Final = "tag:yaml.org,2002:seq"
 def metadata(root: Node | None) -> dict[str, object]:
     """The values of a frontmatter's nodes (``{}`` for an empty document). Raises what
     ``SafeConstructor`` raises for a value it cannot construct (a bad date...)."""
-    built = _built(root)
+    try:
+        built = _built(root)
+    except Exception:  # SafeConstructor (below) raises its own error, in its own order
+        built = None
     if built is not None:
         return built
     value = SafeConstructor().construct_document(root)
@@ -32,28 +38,67 @@ def metadata(root: Node | None) -> dict[str, object]:
 
 
 def _built(root: Node | None) -> dict[str, object] | None:
-    """What SafeConstructor makes of a mapping of string scalars and lists of them (of an
-    empty document, nothing); None for any other node."""
+    """What SafeConstructor makes of a mapping whose keys are strings and whose values are
+    strings, booleans, nulls, integers and numbers, and lists and such mappings of them (of an
+    empty document, nothing), each scalar made by SafeConstructor's own method for its tag;
+    None for any other node."""
     if root is None:
         return {}
     if type(root) is not MappingNode or root.tag != _MAP_TAG:
         return None
-    out: dict[str, object] = {}
-    for key, value in root.value:
-        if type(key) is not ScalarNode or key.tag != STR_TAG:
-            return None
-        if type(value) is ScalarNode and value.tag == STR_TAG:
-            out[key.value] = value.value
-        elif type(value) is SequenceNode and value.tag == _SEQ_TAG and all(
-                type(item) is ScalarNode and item.tag == STR_TAG for item in value.value):
-            out[key.value] = [item.value for item in value.value]
-        else:
-            return None
-    return out
+    built = _value(root)
+    return built if isinstance(built, dict) else None
+
+
+class _Other:
+    """A node ``_value`` leaves to SafeConstructor."""
+
+
+_OTHER: Final = _Other()
+_CONSTRUCTOR: Final = SafeConstructor()
+#: The scalar tags ``_value`` makes, each by SafeConstructor's method (which reads nothing of
+#: the constructor's state: only the node's string).
+_SCALARS: Final[dict[str, Callable[[SafeConstructor, ScalarNode], object]]] = {
+    "tag:yaml.org,2002:bool": SafeConstructor.construct_yaml_bool,
+    "tag:yaml.org,2002:null": SafeConstructor.construct_yaml_null,
+    "tag:yaml.org,2002:int": SafeConstructor.construct_yaml_int,
+    "tag:yaml.org,2002:float": SafeConstructor.construct_yaml_float,
+}
+
+
+def _value(node: Node) -> object:
+    """The node's value as SafeConstructor makes it, or ``_OTHER``."""
+    kind = type(node)
+    if kind is ScalarNode:
+        if node.tag == STR_TAG:
+            return node.value
+        make = _SCALARS.get(node.tag)
+        return _OTHER if make is None else make(_CONSTRUCTOR, node)  # type: ignore[arg-type]
+    if kind is SequenceNode and node.tag == _SEQ_TAG:
+        items = []
+        for item in node.value:
+            value = _value(item)
+            if value is _OTHER:
+                return _OTHER
+            items.append(value)
+        return items
+    if kind is MappingNode and node.tag == _MAP_TAG:
+        out: dict[str, object] = {}
+        for key, item in node.value:  # a later duplicate wins, as in SafeConstructor
+            if type(key) is not ScalarNode or key.tag != STR_TAG:
+                return _OTHER
+            value = _value(item)
+            if value is _OTHER:
+                return _OTHER
+            out[key.value] = value
+        return out
+    return _OTHER
 
 
 def same(a: object, b: object) -> bool:
     """Equality that also holds for NaN values, recursively through lists and mappings."""
+    if a is b:  # a value is its own equal here, NaN included
+        return True
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
         return True
     if isinstance(a, list) and isinstance(b, list):

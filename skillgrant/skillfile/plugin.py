@@ -73,62 +73,90 @@ def judge_plugin(path: str, seen: dict[str, object] | None = None) -> None:
     Seven ``lstat`` calls a folder above the file (its ``.claude-plugin``, Copilot CLI's five
     manifest and marketplace names, a root ``SKILL.md``), and one for each hooks file of each
     folder a runtime could load the file from as a plugin. ``seen``, kept by a caller over one
-    batch of files (whose plugin files do not change meanwhile), remembers
-    what was found (at most ``_MEMO_MAX`` answers), so that files of one folder ask the
-    system once."""
+    batch of files (whose plugin files do not change meanwhile), remembers what was found
+    (at most ``_MEMO_MAX`` answers): each folder's plugin files for each role a file can have
+    there, and each such file's answer, so that files of one folder, and the folders above a
+    batch's files, ask the system once."""
     memo: dict[str, object] = {} if seen is None else seen
     if len(memo) > _MEMO_MAX:  # a batch walks folder by folder: the recent ones are asked
         memo.clear()
     parts = os.path.abspath(path).split(os.sep)
-    for depth in range(len(parts) - 1, 0, -1):
-        root = os.sep.join(parts[:depth]) or os.sep
-        names = _plugin_files(root, parts, depth, memo)
-        for name in names:
-            where = os.path.join(root, name)
-            found = memo.get("\0" + where, memo)
-            if found is memo:
-                try:
-                    found = memo["\0" + where] = _grants(where, name)
-                except SkillFileError as e:
-                    found = memo["\0" + where] = e
-            if isinstance(found, SkillFileError):
-                raise SkillFileError(found.message, path=path) from found
-            if found is not None:
-                shown = os.path.relpath(where) if not os.path.isabs(path) else where
-                raise SkillFileError(f"{shown}:{found}", path=path)
+    skill = parts[-1] == "SKILL.md"
+    last = len(parts) - 1  # the file's own folder is parts[:last]
+    found = _in_folder(parts, last, skill, memo)
+    if found is None and last > 1:
+        # The folders above the file's own: what they hold for it depends on their path, the
+        # name of the file's folder, and whether the file is a SKILL.md (_in_folder's roles),
+        # so the answer is remembered for the folder above the file's.
+        key = ("\2" + ("c" if parts[last - 1] == "commands" else "-") + ("s" if skill else "-")
+               + os.sep.join(parts[:last - 1]))
+        above = memo.get(key, memo)
+        if above is memo:
+            above = memo[key] = next((at for depth in range(last - 1, 0, -1)
+                                      if (at := _in_folder(parts, depth, skill, memo))), None)
+        if isinstance(above, tuple):
+            found = above
+    if found is None:
+        return
+    where, why = found
+    if isinstance(why, SkillFileError):
+        raise SkillFileError(why.message, path=path) from why
+    shown = os.path.relpath(where) if not os.path.isabs(path) else where
+    raise SkillFileError(f"{shown}:{why}", path=path)
 
 
-def _plugin_files(root: str, parts: list[str], depth: int, memo: dict[str, object]) -> list[str]:
+def _in_folder(parts: list[str], depth: int, skill: bool,
+               memo: dict[str, object]) -> tuple[str, str | SkillFileError] | None:
+    """The first plugin file at ``parts[:depth]`` that grants beside the file ``parts`` names
+    (its path, and why: a located sentence or the error reading it), or None."""
+    root = os.sep.join(parts[:depth]) or os.sep
+    # What _plugin_files reads of the judged file besides the folder: a folder's names are
+    # remembered for each such role.
+    role = "\1" + ("c" if parts[depth] == "commands" else "-") + (
+        "s" if skill and (depth == len(parts) - 1 or (
+            depth == len(parts) - 3 and parts[depth] == "skills")) else "-")
+    names = memo.get(role + root)
+    if not isinstance(names, tuple):
+        names = memo[role + root] = _plugin_files(root, parts, depth)
+    for name in names:
+        where = os.path.join(root, name)
+        found = memo.get("\0" + where, memo)
+        if found is memo:
+            try:
+                found = memo["\0" + where] = _grants(where, name)
+            except SkillFileError as e:
+                found = memo["\0" + where] = e
+        if isinstance(found, (str, SkillFileError)):
+            return where, found
+    return None
+
+
+def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
     """The names of the plugin files at ``root`` (``parts[:depth]`` of the judged file's path)
     that the runtimes load beside the file: manifests and marketplaces, and the hooks files of
     a folder they load the file from as a plugin."""
+    there = os.path.lexists
+    join = os.path.join
     names = []
-    if _there(os.path.join(root, ".claude-plugin"), memo):
-        names = [name for name in (MANIFEST, MARKETPLACE)
-                 if _there(os.path.join(root, name), memo)]
+    if there(join(root, ".claude-plugin")):
+        names = [name for name in (MANIFEST, MARKETPLACE) if there(join(root, name))]
+    # A name under a folder that is not there is not there either: each folder is asked first.
+    folders = {folder: there(join(root, folder)) for folder in (".github", ".plugin")}
     copilot = [name for name in (*COPILOT_MANIFESTS, *COPILOT_MARKETPLACES)
-               if _there(os.path.join(root, name), memo)]
+               if folders.get(name.split(os.sep, 1)[0], True) and there(join(root, name))]
     names += copilot
     # Copilot CLI loads a folder as a plugin when it holds any manifest it knows (Claude Code's
     # among them, review R-7) or a root-level SKILL.md (review R-8), and then its root hooks.json.
     copilot_plugin = MANIFEST in names or any(name in _MANIFESTS for name in copilot) or \
-        _there(os.path.join(root, "SKILL.md"), memo)
+        there(join(root, "SKILL.md"))
     if (MANIFEST in names or copilot_plugin or parts[depth] == "commands" or (
             parts[-1] == "SKILL.md" and (depth == len(parts) - 1 or (
                 depth == len(parts) - 3 and parts[depth] == "skills")))) and \
-            _there(os.path.join(root, HOOKS_FILE), memo):
+            there(join(root, HOOKS_FILE)):
         names.append(HOOKS_FILE)
-    if copilot_plugin and _there(os.path.join(root, ROOT_HOOKS_FILE), memo):
+    if copilot_plugin and there(join(root, ROOT_HOOKS_FILE)):
         names.append(ROOT_HOOKS_FILE)
-    return names
-
-
-def _there(where: str, memo: dict[str, object]) -> bool:
-    """``os.path.lexists``, remembered in ``memo``."""
-    found = memo.get(where)
-    if found is None:
-        found = memo[where] = os.path.lexists(where)
-    return bool(found)
+    return tuple(names)
 
 
 def _grants(where: str, name: str) -> str | None:

@@ -24,11 +24,11 @@ from typing import Final
 
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
+from .blockread import block_items_replaced, same_span
 from .doc import SkillDoc, separator
+from .entryspans import verbatim_spans
 from .flatyaml import read_line
-from .runtime import runtime_frontmatter
 from .spans import KEY, eol, read_skill
-from .yamlspan import verbatim_spans
 
 _STR: Final = "tag:yaml.org,2002:str"
 
@@ -36,7 +36,12 @@ _STR: Final = "tag:yaml.org,2002:str"
 def reread(old: SkillDoc, text: str) -> SkillDoc:
     """``read_skill(text, old.path)`` for ``text``, a rewrite of ``old.text`` that changed
     (at most) its ``allowed-tools`` value. Raises SkillFileError as ``read_skill`` does."""
-    fast = _plain_value_replaced(old, text)
+    value = old.allowed_tools
+    fast = None
+    if value is not None and value.form == "plain":
+        fast = _plain_value_replaced(old, text)
+    elif value is not None and value.form == "block-list":
+        fast = block_items_replaced(old, text)
     return fast if fast is not None else read_skill(text, old.path)
 
 
@@ -60,8 +65,8 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     shift = end - value.end
     yaml_end = old.yaml_end + shift
     if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
-            or not _same_span(old, old.text, old.yaml_end)
-            or not _same_span(old, text, yaml_end)):
+            or not same_span(old, old.text, old.yaml_end)
+            or not same_span(old, text, yaml_end)):
         return None
     entries = tuple(split_allowed_tools(written))
     spans = verbatim_spans(written, start, (start, end), entries)
@@ -73,11 +78,3 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
                    metadata={k: written if k == KEY else v for k, v in old.metadata.items()},
                    allowed_tools=new_value,
                    insert_at=old.insert_at + (shift if old.insert_at > start else 0))
-
-
-def _same_span(old: SkillDoc, text: str, yaml_end: int) -> bool:
-    """Whether Claude Code's frontmatter in ``text`` is ours (``spans``' ``same``): then, with
-    no note and no retry, it read ``old`` directly, and reads the rewrite so too."""
-    span = runtime_frontmatter(text)
-    return (span is not None and span.end == yaml_end
-            and not text[old.yaml_start:span.start].strip())

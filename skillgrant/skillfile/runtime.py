@@ -276,6 +276,9 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
         elif isinstance(node, SequenceNode) and not node.flow_style:
             found = None
             stack.extend((item, node.start_mark.column) for item in node.value)
+        elif (isinstance(node, ScalarNode) and node.style in (None, "")
+              and node.start_mark.line == node.end_mark.line):
+            continue  # a plain scalar on one line: no line of it to misplace, no quote
         elif isinstance(node, ScalarNode) and node.style in ("|", ">"):
             header = text[node.start_mark.index:].split("\n", 1)[0]
             found = None if "#" not in header or " #" in header or "\t#" in header else (

@@ -20,6 +20,7 @@ from ..grants import lone_surrogate, runtime_entries, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from . import fmread
 from .doc import FORMS, AllowedTools, Item, SkillDoc, separator
+from .entryspans import entry_spans
 from .fmread import same as same_value
 from .retry import read_retried
 from .runtime import (
@@ -33,7 +34,7 @@ from .runtime import (
     runtime_frontmatter,
     runtime_value,
 )
-from .yamlspan import STYLE_NAMES, YamlProblem, entry_spans, is_str_scalar, line_column
+from .yamlspan import STYLE_NAMES, YamlProblem, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
 
@@ -73,10 +74,12 @@ FENCE_LINE: Final = re.compile(r"^(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.
 
 
 class _Reader:
-    def __init__(self, text: str, path: str | None) -> None:
+    def __init__(self, text: str, path: str | None,
+                 composed: tuple[str, Node | None] | None = None) -> None:
         self.text = text
         self.path = path
         self.yaml_start = 0
+        self.composed = composed  # a frontmatter text composed already, with its nodes
 
     def fail(self, message: str, offset: int | None) -> SkillFileError:
         if offset is None:
@@ -108,7 +111,9 @@ class _Reader:
         root: Node | None = None
         problem: YamlProblem | None = None
         try:
-            root = compose_dash_tabs(text[self.yaml_start:yaml_end])
+            yaml_text = text[self.yaml_start:yaml_end]  # predict's retried text: composed
+            root = (self.composed[1] if self.composed and self.composed[0] == yaml_text
+                    else compose_dash_tabs(yaml_text))  # (which composes it first too)
         except YamlProblem as e:
             problem = YamlProblem(e.message, None if e.index is None
                                   else self.yaml_start + e.index)
@@ -118,7 +123,8 @@ class _Reader:
         theirs = self._predict(span, same, root, problem, yaml_end)
         if span is not None and theirs is not None and same and theirs.how == "retry":
             retried = text[:span.start] + theirs.text + text[span.end:]
-            return read_retried(text, span, theirs, _Reader(retried, self.path).read())
+            return read_retried(text, span, theirs,
+                                _Reader(retried, self.path, (theirs.text, theirs.root)).read())
         if problem is not None:
             raise self.fail(f"{problem.message} in the frontmatter", problem.index)
         pairs = self._top_level(root)
@@ -383,7 +389,6 @@ def last_char(text: str, start: int, end: int) -> int:
 
 
 def _located(spans: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Entry spans as their starts and their ends."""
     return tuple(start for start, _ in spans), tuple(end for _, end in spans)
 
 

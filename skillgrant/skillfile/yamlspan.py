@@ -9,14 +9,14 @@ or single-quoted scalar might mean something else, the string is double-quoted w
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
 from typing import Final, Literal
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..grants import lone_surrogate, split_allowed_tools
+from ..grants import lone_surrogate
 from ..limits import MAX_NESTING_DEPTH, MAX_YAML_ALIASES
+from .entryspans import entry_starts as entry_starts  # the plan loader's, from here
 from .flatyaml import compose_flat
 
 # libyaml when it is there; its marks count characters exactly like the pure-Python loader's.
@@ -53,18 +53,6 @@ _ESCAPES: Final[dict[str, str]] = {
     "\u2028": "\\L", "\u2029": "\\P",
 }
 
-#: What each escape of a double-quoted scalar stands for (YAML 1.1, as PyYAML reads it), and
-#: how many hex digits the numbered ones take.
-_UNESCAPED: Final[dict[str, str]] = {
-    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
-    "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85",
-    "_": "\xa0", "L": "\u2028", "P": "\u2029",
-}
-_HEX_DIGITS: Final = {"x": 2, "u": 4, "U": 8}
-# Spaces and line breaks: line folding adds, drops and merges them, so they are not matched
-# one to one between a scalar's text and its value.
-_FOLDING: Final = frozenset(" \t\r\n\x85\u2028\u2029")
-_LINE_BREAK = re.compile("[\r\n\x85\u2028\u2029]")
 
 
 class YamlProblem(Exception):
@@ -160,11 +148,15 @@ def _compose_shallow(text: str) -> tuple[bool, Node | None]:
         node: Node | None = yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError:
         return False, None
-    if node is None:
-        return True, None
-    # An alias composes to the very node its anchor names: a node reached twice.
+    if node is None or ("&" not in text and "!" not in text and "<<" not in text):
+        # With no anchor, an alias would name none and not compose; a merge key is a plain
+        # ``<<`` or a tag.
+        return True, node
+    # An alias composes to the very node its anchor names: a node reached twice. A merge key
+    # found on the way is refused by _refuse_merge_keys, as the full path refuses it.
     seen: set[int] = set()
     stack = [node]
+    merge = False
     while stack:
         current = stack.pop()
         if id(current) in seen:
@@ -172,10 +164,13 @@ def _compose_shallow(text: str) -> tuple[bool, Node | None]:
         seen.add(id(current))
         if isinstance(current, MappingNode):
             for key, value in current.value:
-                stack.extend((key, value))
+                merge = merge or key.tag == MERGE_TAG
+                stack.append(key)
+                stack.append(value)
         elif isinstance(current, SequenceNode):
             stack.extend(current.value)
-    _refuse_merge_keys(node)
+    if merge:
+        _refuse_merge_keys(node)
     return True, node
 
 
@@ -273,128 +268,3 @@ def render_scalar(value: str, style: str, *, flow: bool) -> str:
         if quoted is not None:
             return quoted
     return double_quote(value)
-
-
-def entry_spans(text: str, node: ScalarNode, base: int = 0) -> tuple[tuple[int, int], ...]:
-    """Where each entry of the scalar's value (``split_allowed_tools`` order) is written in
-    ``text``: the offset of its first character (of the backslash, when an escape spells it)
-    and the offset just past its last. ``node`` was composed from ``text[base:]``. An entry
-    that cannot be matched to the text character by character spans the whole scalar.
-
-    >>> text = 'allowed-tools: "\\\\x52ead, Grep"'
-    >>> entry_spans(text, compose(text).value[0][1])
-    ((16, 23), (25, 29))
-    """
-    value: str = node.value
-    scalar = (base + node.start_mark.index, base + node.end_mark.index)
-    verbatim = _verbatim(text, node, base)
-    if verbatim is not None:
-        return verbatim_spans(value, verbatim, scalar)
-    chars = char_spans(text, node, base)
-    found: list[tuple[int, int]] = []
-    cursor = 0
-    for entry in split_allowed_tools(value):
-        index = value.find(entry, cursor)
-        cursor = index + len(entry)
-        first = None if chars is None else chars[index]
-        last = None if chars is None else chars[cursor - 1]
-        found.append(scalar if first is None or last is None else (first[0], last[1]))
-    return tuple(found)
-
-
-def _verbatim(text: str, node: ScalarNode, base: int) -> int | None:
-    """Where the scalar's value is written character for character (a plain scalar on one
-    line, a quoted one without escapes or doubled quotes), or None."""
-    start, end = base + node.start_mark.index, base + node.end_mark.index
-    if node.style in ("'", '"'):
-        start, end = start + 1, end - 1
-    elif node.style not in (None, ""):
-        return None
-    value: str = node.value
-    return start if end - start == len(value) and text.startswith(value, start) else None
-
-
-def verbatim_spans(value: str, at: int, scalar: Span,
-                   entries: Sequence[str] | None = None) -> tuple[Span, ...]:
-    """``entry_spans`` for a value written verbatim from ``at``: what ``char_spans`` gives
-    then is each character's own offset (None for a space or break, which span the scalar).
-    ``entries``: the value's, when the caller has split it already."""
-    found: list[Span] = []
-    cursor = 0
-    for entry in split_allowed_tools(value) if entries is None else entries:
-        index = value.find(entry, cursor)
-        cursor = index + len(entry)
-        if value[index] in _FOLDING or value[cursor - 1] in _FOLDING:
-            found.append(scalar)
-        else:
-            found.append((at + index, at + cursor))
-    return tuple(found)
-
-
-def entry_starts(text: str, node: ScalarNode, base: int = 0) -> tuple[int, ...]:
-    """The first offset of each of ``entry_spans``: where a report points at an entry."""
-    return tuple(start for start, _ in entry_spans(text, node, base))
-
-
-Span = tuple[int, int]
-
-
-def char_spans(text: str, node: ScalarNode, base: int = 0) -> tuple[Span | None, ...] | None:
-    """For each character of the scalar's value, the span of ``text`` that writes it (an
-    escape, a doubled quote, or the character itself); None for a space or line break, which
-    line folding does not keep one to one. None when the text does not spell the value as
-    expected (a reader this does not know). ``node`` was composed from ``text[base:]``."""
-    written = (found for found in _written(text, node, base) if found[0] not in _FOLDING)
-    spans: list[Span | None] = []
-    try:
-        for char in node.value:
-            if char in _FOLDING:
-                spans.append(None)
-                continue
-            found = next(written, None)
-            if found is None or found[0] != char:
-                return None
-            spans.append((found[1], found[2]))
-    except ValueError:  # an escape that is no character (PyYAML would not have read it)
-        return None
-    return tuple(spans)
-
-
-def _written(text: str, node: ScalarNode, base: int) -> Iterator[tuple[str, int, int]]:
-    """The characters a scalar's text spells, each with the span that writes it, in order:
-    quotes and a block scalar's header left out, escapes read. Folding is not applied: its
-    spaces and breaks are skipped by the caller."""
-    start, end = base + node.start_mark.index, base + node.end_mark.index
-    if node.style == '"':
-        yield from _double_quoted(text, start + 1, end - 1)
-        return
-    if node.style == "'":
-        start, end = start + 1, end - 1
-    elif node.style in ("|", ">"):
-        header = _LINE_BREAK.search(text, start, end)  # "|-  # a comment" is not the value
-        start = end if header is None else header.end()
-    index = start
-    while index < end:
-        char = text[index]
-        # A doubled quote stands for one.
-        width = 2 if node.style == "'" and char == "'" else 1
-        yield char, index, index + width
-        index += width
-
-
-def _double_quoted(text: str, index: int, end: int) -> Iterator[tuple[str, int, int]]:
-    while index < end:
-        char = text[index]
-        if char != "\\":
-            yield char, index, index + 1
-            index += 1
-            continue
-        code = text[index + 1:index + 2]
-        digits = _HEX_DIGITS.get(code)
-        if digits is not None:
-            yield chr(int(text[index + 2:index + 2 + digits], 16)), index, index + 2 + digits
-            index += 2 + digits
-        else:
-            # An escaped line break joins the lines: its break is skipped like any other.
-            yield _UNESCAPED.get(code, code), index, index + 2
-            index += 2

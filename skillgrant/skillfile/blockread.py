@@ -1,0 +1,91 @@
+"""The read-back's branch for a block list (``reread``): a rewrite that kept some of the items
+of a block list of one-line plain items, each its own line, and wrote no other.
+
+The old document was read directly and alike by both readers (PyYAML's and Claude Code's,
+``spans``: no runtime note, no retry), its ``allowed-tools`` a top-level key at column 0 whose
+value is a block list; every old item is ``PREFIX VALUE`` on its own line with nothing else
+(no comment, no leading comment line, no blank line between), ``PREFIX`` being spaces, a dash
+and one space, the same for every item, and the file's lines end in ``\\n``. The rewrite
+replaced the list's lines with lines of the same shape, each value a string that a plain
+scalar writes as itself (``yamlspan.plain_ok``: no indicator first, no ``: `` or `` #``, no
+tab, no line break of either YAML, no BOM, a string to PyYAML's resolver). Then each new line
+is an item of the same list, as each old line was: what ends an item (the next line's dash at
+the list's column, or the line that followed the old list, which no item continued, since a
+plain scalar's continuation depends on the next line's indentation and first character, not
+on the item) is unchanged. So the new document is the old one with these items in the list's
+place and the offsets after it moved, and ``bun_rejects`` finds nothing in one-line plain
+items of a block list. Claude Code's frontmatter (its first ``---``) must still end where ours
+does. Anything else is read whole. tests/test_reread.py compares this with the whole reader;
+the Bun differential (``.ci/steps/40-bun-differential.sh``) reads every rewrite back through
+the runtime's own steps.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Final
+
+from ..grants import split_allowed_tools
+from ..limits import MAX_FRONTMATTER_CHARS
+from .doc import Item, SkillDoc
+from .entryspans import verbatim_spans
+from .runtime import runtime_frontmatter
+from .spans import KEY
+from .yamlspan import plain_ok
+
+_PREFIX: Final = re.compile(" *- ")
+
+
+def block_items_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
+    """The document ``text`` is when only the items of a block list changed (module
+    docstring); None when the rewrite is not one this branch is sure of."""
+    value = old.allowed_tools
+    if (value is None or value.form != "block-list" or value.key_column != 0
+            or old.runtime_note is not None or old.retried is not None or not value.items
+            or old.newline != "\n" or not _PREFIX.fullmatch(value.item_prefix)):
+        return None
+    prefix, was = value.item_prefix, old.text
+    for item in value.items:
+        dash = item.start - len(prefix)
+        if (item.style != "plain" or item.block_start != dash or item.block_end != item.end
+                or was[dash:item.start] != prefix or was[item.start:item.end] != item.value):
+            return None
+    start, tail = value.start, len(was) - value.end
+    end = len(text) - tail
+    if end <= start or not (text.startswith(was[:start]) and text.endswith(was[value.end:])):
+        return None
+    items: list[Item] = []
+    at = start
+    for line in text[start:end].split("\n"):
+        written = line[len(prefix):]
+        if not line.startswith(prefix) or not plain_ok(written, flow=False):
+            return None
+        items.append(Item(written, "plain", at + len(prefix), at + len(line), at,
+                          at + len(line)))
+        at += len(line) + 1
+    shift = end - value.end
+    yaml_end = old.yaml_end + shift
+    if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
+            or not same_span(old, was, old.yaml_end) or not same_span(old, text, yaml_end)):
+        return None
+    values = tuple(item.value for item in items)
+    spans = [span for item in items for span in verbatim_spans(
+        item.value, item.start, (item.start, item.end))]
+    new_value = replace(value, value=values, entries=tuple(split_allowed_tools(list(values))),
+                        end=end, line_end=end, multiline=len(items) > 1, items=tuple(items),
+                        entry_starts=tuple(s for s, _ in spans),
+                        entry_ends=tuple(e for _, e in spans))
+    return replace(old, text=text, yaml_end=yaml_end, body_start=old.body_start + shift,
+                   metadata={k: list(values) if k == KEY else v
+                             for k, v in old.metadata.items()},
+                   allowed_tools=new_value,
+                   insert_at=old.insert_at + (shift if old.insert_at > start else 0))
+
+
+def same_span(old: SkillDoc, text: str, yaml_end: int) -> bool:
+    """Whether Claude Code's frontmatter in ``text`` is ours (``spans``' ``same``): then, with
+    no note and no retry, it read ``old`` directly, and reads the rewrite so too."""
+    span = runtime_frontmatter(text)
+    return (span is not None and span.end == yaml_end
+            and not text[old.yaml_start:span.start].strip())
