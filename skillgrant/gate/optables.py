@@ -71,10 +71,21 @@ def _table(spec: str) -> Table:
     return Table(shorts, longs, arity, frozenset(runs))
 
 
-TABLES: Final = {name: _table(spec) for name, spec in SPECS.items()}
-TABLES.update({alias: TABLES[name] for alias, name in SAME.items()})
+class _Tables(dict[str, Table]):
+    """Each program's table (``SPECS``, its aliases ``SAME``), built the first time it is
+    asked for: the hook decides one call and needs one table or none."""
+
+    def __contains__(self, name: object) -> bool:
+        return name in SPECS or name in SAME
+
+    def __missing__(self, name: str) -> Table:
+        table = self[name] = _table(SPECS[SAME.get(name, name)])
+        return table
+
+
+TABLES: Final = _Tables()
 #: The program names ``check_options`` looks at.
-READ: Final = frozenset(TABLES) | UNTABLED | {"git"}
+READ: Final = frozenset(SPECS) | frozenset(SAME) | UNTABLED | {"git"}
 
 
 class Read(NamedTuple):
