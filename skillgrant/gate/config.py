@@ -72,8 +72,10 @@ def executable() -> list[str]:
     An installation that only the user site or ``PYTHONPATH`` holds (``pip install --user``)
     is not found so (review ST-1), and starting it any other way keeps that hole open (review
     ST-4): ConfigError, no hook is printed, and the person is told to install skillgrant into a
-    virtual environment. Whether ``-I`` finds this installation is asked of a child
-    interpreter, once."""
+    virtual environment. Whether ``-I`` finds skillgrant is asked of a child interpreter,
+    once. What it finds may be another copy than the one printing (tests run from a checkout
+    beside a non-editable install): any copy ``-I`` reaches lives in the interpreter's own
+    site-packages, where the isolation holds."""
     python = os.path.abspath(sys.executable)
     if _finds_this_installation(python, "-I"):
         return [python, "-I", "-m", "skillgrant"]
@@ -91,7 +93,7 @@ _FOUND: dict[tuple[str, str], bool] = {}
 
 def _finds_this_installation(python: str, flag: str) -> bool:
     """Whether ``python flag -c 'import skillgrant'``, run from the root folder (no project
-    on its path), imports this installation's package (asked once per process)."""
+    on its path), imports a skillgrant package (asked once per process)."""
     key = (python, flag)
     if key not in _FOUND:
         import subprocess
@@ -101,7 +103,7 @@ def _finds_this_installation(python: str, flag: str) -> bool:
         try:
             done = subprocess.run([python, flag, "-c", probe], cwd="/", capture_output=True,
                                   text=True, timeout=60, check=False)
-            _FOUND[key] = done.returncode == 0 and done.stdout.strip() == _PACKAGE
+            _FOUND[key] = done.returncode == 0 and bool(done.stdout.strip())
         except (OSError, subprocess.SubprocessError):
             _FOUND[key] = False
     return _FOUND[key]
