@@ -77,7 +77,7 @@ def executable() -> list[str]:
     beside a non-editable install): any copy ``-I`` reaches lives in the interpreter's own
     site-packages, where the isolation holds."""
     python = os.path.abspath(sys.executable)
-    if _finds_this_installation(python, "-I"):
+    if _finds_skillgrant(python, "-I"):
         return [python, "-I", "-m", "skillgrant"]
     raise ConfigError(f"{python} -I -m skillgrant does not start this installation of "
                       f"skillgrant ({os.path.dirname(_PACKAGE)}): it lives where only the user "
@@ -86,24 +86,22 @@ def executable() -> list[str]:
                       "environment (or with pipx) and print the hook from there")
 
 
-#: This installation's package folder, as the interpreters asked find it.
+#: This copy's package folder, named when ``-I`` finds no skillgrant.
 _PACKAGE = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _FOUND: dict[tuple[str, str], bool] = {}
 
 
-def _finds_this_installation(python: str, flag: str) -> bool:
+def _finds_skillgrant(python: str, flag: str) -> bool:
     """Whether ``python flag -c 'import skillgrant'``, run from the root folder (no project
     on its path), imports a skillgrant package (asked once per process)."""
     key = (python, flag)
     if key not in _FOUND:
         import subprocess
 
-        probe = ("import os, skillgrant\n"
-                 "print(os.path.realpath(os.path.dirname(skillgrant.__file__)))")
         try:
-            done = subprocess.run([python, flag, "-c", probe], cwd="/", capture_output=True,
-                                  text=True, timeout=60, check=False)
-            _FOUND[key] = done.returncode == 0 and bool(done.stdout.strip())
+            done = subprocess.run([python, flag, "-c", "import skillgrant"], cwd="/",
+                                  capture_output=True, timeout=60, check=False)
+            _FOUND[key] = done.returncode == 0
         except (OSError, subprocess.SubprocessError):
             _FOUND[key] = False
     return _FOUND[key]
