@@ -86,6 +86,16 @@ def _run(argv: list[str], cwd: Path) -> None:
                              f"\n{done.stderr[-2000:]}")
 
 
+def isolated_interpreter(installed: Installed, words: list[str]) -> bool:
+    """Whether the command ``words`` starts the installation's own interpreter (``python`` or
+    the ``python3`` a console script names), by absolute path, isolated, on ``-m skillgrant``:
+    printed so either way, neither the project's folder nor the user's site-packages is on
+    ``sys.path`` (reviews R3, G-18)."""
+    return (Path(words[0]).parent == installed.venv / "bin"
+            and Path(words[0]).name in ("python", "python3")
+            and words[1:4] == ["-I", "-m", "skillgrant"])
+
+
 def hook_commands(document: dict[str, Any]) -> list[str]:
     """Every command a printed hook configuration (any dialect's) runs."""
     found: list[str] = []

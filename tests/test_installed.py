@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from installed import REPO, Installed, hook_commands, outside_env, run_hook
+from installed import REPO, Installed, hook_commands, isolated_interpreter, outside_env, run_hook
 
 DIALECTS = ("claude-code", "copilot-cli", "codex", "vscode", "gemini-cli")
 pytestmark = pytest.mark.slow
@@ -93,16 +93,6 @@ def assert_gates(command: str, dialect: str, cwd: Path) -> None:
     # stdout, on every path (issue 30). The others take an empty answer.
     no_decision = "{}\n" if dialect == "copilot-cli" else ""
     assert (inside.returncode, inside.stdout, inside.stderr) == (0, no_decision, "")
-
-
-def isolated_interpreter(installed: Installed, words: list[str]) -> bool:
-    """Whether the command ``words`` starts the installation's own interpreter (``python`` or
-    the ``python3`` a console script names), by absolute path, isolated, on ``-m skillgrant``:
-    printed so either way, neither the project's folder nor the user's site-packages is on
-    ``sys.path`` (reviews R3, G-18)."""
-    return (Path(words[0]).parent == installed.venv / "bin"
-            and Path(words[0]).name in ("python", "python3")
-            and words[1:4] == ["-I", "-m", "skillgrant"])
 
 
 @pytest.mark.parametrize("way", ["console script", "python -m"])

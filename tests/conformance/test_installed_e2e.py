@@ -13,6 +13,7 @@ the gate's reason, as in test_gate_e2e.py (which runs the gate with the test int
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import socket
 import subprocess
@@ -21,10 +22,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+import yaml
 from cc_probe import TALLY, Judge
 from cc_runtime import SKILL_NAME, run_session
 from gate_sessions import CALLS, PLAN, WIDE, denied_by_gate, session, wrong_decisions
-from installed import OUTSIDE_PATH, Installed, outside_env
+from installed import OUTSIDE_PATH, Installed, hook_commands, isolated_interpreter, outside_env
 
 #: The runtime's environment: no virtual environment on its PATH.
 RUNTIME_ENV = {"PATH": OUTSIDE_PATH}
@@ -73,7 +75,9 @@ def test_the_hook_apply_enforce_wrote_gates_claude_code_without_the_venv(
                                "--plan", str(plan)], env=outside_env(), capture_output=True,
                               text=True, timeout=120, check=False)
         assert done.returncode == 0 and "added a hooks: key" in done.stderr, done.stderr
-        assert str(installed.skillgrant) in skill.read_text()
+        # The hook apply wrote starts the installation's own interpreter, isolated (-I).
+        (command,) = hook_commands(yaml.safe_load(skill.read_text().split("---\n")[1])["hooks"])
+        assert isolated_interpreter(installed, shlex.split(command)), command
         (work / "project").mkdir()
         (work / "project" / "victim").write_text("keep me\n")
         script = [("Skill", {"skill": SKILL_NAME}),
