@@ -88,6 +88,10 @@ def _other(rng: random.Random) -> list[str]:
                             "key with space: v", "?: q", "x:", "&a y: z"])]
     if kind == 5:
         return [f"{key}:", f"  - {value}", f"  -\t{value}"]
+    if kind == 6:  # a tab after a dash before a value that may be a key (review F-2)
+        col = " " * rng.randint(0, 2)
+        after = rng.choice(["", "\t", " ", "b", "\tb"])
+        return [f"{key}:", f"{col}-\t{rng.choice(['a', 'Bash'])}:{after}"]
     return [f"{key}: {value}"]
 
 
