@@ -134,3 +134,27 @@ def test_requoting_matches_the_runtime_rule(line: str, after: str) -> None:
 def test_runtime_frontmatter_span(text: str, span: tuple[int, int] | None) -> None:
     found = runtime_frontmatter(text)
     assert (None if found is None else tuple(found)) == span
+
+
+# A tab after a list item's dash (review F-2). Bun 1.4.5 reads it as a space before a scalar,
+# and rejects it ("Tab characters cannot be used as indentation") before a block mapping or
+# list: then the retry keeps the line, fails too, and the runtime reads no allowed-tools.
+@pytest.mark.parametrize("item", ["x:", "a:\tb", "a: b", "x: #", "'a': b", "&a x: y",
+                                  "- y", "? x", "a:b: c"])
+def test_a_tab_before_a_block_collection_item_is_refused(item: str) -> None:
+    text = f"---\nother:\n- z\n-\t{item}\nallowed-tools: Read\n---\n"
+    with pytest.raises(SkillFileError) as raised:
+        read_skill(text, "SKILL.md")
+    assert (raised.value.line, raised.value.column) == (4, 2)
+    with pytest.raises(SkillFileError):
+        apply_to_text(text, Plan.from_entries(["Read"]))
+
+
+@pytest.mark.parametrize(("lines", "entries"), [
+    ("allowed-tools:\n-\tRead\n-\tGrep #: y", ("Read", "Grep")),
+    ("allowed-tools:\n  -\tRead\n  -\tBash(git *)\n  - Edit", ("Read", "Bash(git *)", "Edit")),
+    ("allowed-tools:\n-\tRead\n  Grep", ("Read", "Grep")),  # one item "Read Grep", cut at ' '
+    ("other:\n-\tx:y\nallowed-tools: Read", ("Read",)),
+])
+def test_a_tab_before_a_scalar_item_reads_as_a_space(lines: str, entries: tuple[str, ...]) -> None:
+    assert read_skill(f"---\n{lines}\n---\n").runtime_entries == entries

@@ -213,33 +213,36 @@ def could_hold_key(yaml_text: str) -> bool:
 
 
 # A block list item whose dash a tab follows, before a plain value: Bun reads it as after a
-# space; PyYAML rejects the tab.
+# space when the item is a scalar; PyYAML rejects the tab.
 _DASH_TAB: Final = re.compile(r"^( *-)\t(?=[^\s\-?\[{'\"#&*!|>%@`][^\n]*$)", re.MULTILINE)
 
 
 def compose_dash_tabs(yaml_text: str) -> Node | None:
     """``compose``, where PyYAML's only complaint may be a tab after a list item's dash: the
-    text is then composed with a space in its place (the same offsets), as Bun reads it
-    (pinned by tests/oracle). Raises YamlProblem as ``compose`` does."""
+    text is then composed with a space in its place (the same offsets), as Bun reads it when
+    each such item is a scalar. Bun rejects a tab before an item that is a block collection
+    (``-\tx:``, ``-\ta:\tb``, ``-\t- y``, ``-\t? x``: "Tab characters cannot be used as
+    indentation"), so such a text raises PyYAML's problem as it stands (pinned by
+    tests/oracle). Raises YamlProblem as ``compose`` does."""
     try:
         return compose(yaml_text)
     except YamlProblem:
         spaced = _DASH_TAB.sub(r"\1 ", yaml_text)
-        if spaced == yaml_text or ": " in "".join(
-                line for line in yaml_text.split("\n") if _DASH_TAB.match(line)):
+        if spaced == yaml_text:
             raise
         try:
             root = compose(spaced)
         except YamlProblem:
             root = None
         tabs = {m.end() for m in _DASH_TAB.finditer(yaml_text)}  # each item's first character
-        if root is None or not tabs <= _block_item_starts(root):
+        if root is None or not tabs <= _scalar_item_starts(root):
             raise
         return root
 
 
-def _block_item_starts(root: Node) -> set[int]:
-    """Where each item of every block list of ``root`` starts."""
+def _scalar_item_starts(root: Node) -> set[int]:
+    """Where each item of every block list of ``root`` starts, when that item is a scalar
+    (a block mapping or list after ``-\t`` is what Bun rejects)."""
     starts: set[int] = set()
     stack = [root]
     while stack:
@@ -249,7 +252,8 @@ def _block_item_starts(root: Node) -> set[int]:
         elif isinstance(node, SequenceNode):
             stack.extend(node.value)
             if not node.flow_style:
-                starts.update(item.start_mark.index for item in node.value)
+                starts.update(item.start_mark.index for item in node.value
+                              if isinstance(item, ScalarNode))
     return starts
 
 

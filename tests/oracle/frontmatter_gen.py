@@ -20,6 +20,11 @@ VALUES = ["plain words", "[file.typ] [output.pdf]", "use it: now", "a # comment"
           "{x}", "*star", "&anchor v", "!tag v", "|pipe", ">gt", "%pct", "@at", "'q'",
           '"d"', "[a, b]", "[a, b", "x: y: z", "allowed-tools: Bash", "- item", "50%",
           "yes", "~", "null", "2024-01-01", "1.5", ""]
+# What may follow a list item's "-\t" (review F-2): Bun reads a scalar as after a space and
+# rejects a block mapping or list there.
+TAB_ITEMS = ["x:", "a:\tb", "a: b", "x: #", "x:\ty", "- y", "-\ty", "? x", "'a': b", "&a x: y",
+             "x #: y", "x #c", "x\t#c", "#c", "'q'", '"q"', "[a, b]", "{a: b}", "&a x", "!t x",
+             "|", "x:y", "x -", "a:b: c", "", "\tx", " x"]
 KEYS = ["name", "description", "argument-hint", "model", "x-y", "when_to_use", "version"]
 
 
@@ -62,15 +67,31 @@ def _odd_forms(rng: random.Random, key: str, entries: list[str], sep: str,
         return lines
     if form == 9:
         return [f"{key}: {sep.join(entries)} # {rng.choice(ENTRIES)}"]
+    if form == 10 and rng.random() < 0.3:
+        return _dash_tab(rng, key, entries)
     if form == 10:
         return [f"{key}: &a {sep.join(entries)}"] if rng.random() < 0.5 else [
             f"{key}: !!str {sep.join(entries)}"]
     return [f"{key}:   {sep.join(entries)}  "]
 
 
+def _dash_tab(rng: random.Random, key: str, entries: list[str]) -> list[str]:
+    """A block list whose items follow "-\t" or "- ", some of them TAB_ITEMS, some
+    continued on the next line at some column."""
+    col = " " * rng.randint(0, 2)
+    lines = [f"{key}:"]
+    for entry in entries:
+        item = rng.choice(TAB_ITEMS) if rng.random() < 0.4 else entry
+        dash = rng.choice(["-\t", "-\t", "- "])
+        lines.append(f"{col}{dash}{item}")
+        if rng.random() < 0.15:
+            lines.append(" " * rng.randint(0, 4) + rng.choice([*entries, "y: z", "- w"]))
+    return lines
+
+
 def _other(rng: random.Random) -> list[str]:
     key = rng.choice(KEYS)
-    kind = rng.randrange(9)
+    kind = rng.randrange(10)
     value = rng.choice(VALUES)
     if kind == 0:  # a double-quoted value whose continuation lines hold a key
         col = " " * rng.randint(0, 2)
@@ -88,6 +109,8 @@ def _other(rng: random.Random) -> list[str]:
                             "key with space: v", "?: q", "x:", "&a y: z"])]
     if kind == 5:
         return [f"{key}:", f"  - {value}", f"  -\t{value}"]
+    if kind == 6:
+        return _dash_tab(rng, key, rng.sample(VALUES, rng.randint(1, 3)))
     return [f"{key}: {value}"]
 
 
