@@ -9,7 +9,8 @@ import pytest
 from skillgrant import SkillFileError
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text, read_skill
-from skillgrant.skillfile.runtime import requoted, runtime_frontmatter
+from skillgrant.skillfile.runtime import bun_rejects, requoted, runtime_frontmatter
+from skillgrant.skillfile.yamlspan import compose
 
 
 def skill(lines: str, before: str = "description: d\n") -> str:
@@ -158,3 +159,36 @@ def test_a_tab_before_a_block_collection_item_is_refused(item: str) -> None:
 ])
 def test_a_tab_before_a_scalar_item_reads_as_a_space(lines: str, entries: tuple[str, ...]) -> None:
     assert read_skill(f"---\n{lines}\n---\n").runtime_entries == entries
+
+
+# A tagged or anchored block collection is indented where its first dash or key is, not
+# where its tag or anchor is; a flow collection's closing line may start at any column, at any
+# depth (review N-1, P-3). Bun 1.4.5 reads each of these directly (tests/oracle), so the
+# comment after Read is a comment, not two more entries read through the retry.
+@pytest.mark.parametrize("lines", [
+    "x: &a\n- a\n  b",
+    "x:\n  y: !!seq\n  - a\n    b",
+    "x:\n  y: &a !!seq\n  - [a,\n   b]",
+    "x:\n  - &a\n    - a\n      b",
+    "x: !!map\n  k: 'a\n   b'",
+    "x:\n  y: [a,\n    b\n  ]",
+    "x:\n  y: [a, [b,\n], c]",
+    "x:\n  y: {a: 1,\n# c\n }",
+])
+def test_a_block_is_indented_where_its_first_entry_is(lines: str) -> None:
+    text = f"---\n{lines}\nallowed-tools: Read # Bash\n---\n"
+    assert bun_rejects(text[4:-4], compose(text[4:-4])) is None
+    doc = read_skill(text)
+    assert (doc.runtime_entries, doc.retried) == (("Read",), None)
+
+
+@pytest.mark.parametrize(("lines", "where"), [
+    ("x:\n  y: !!seq\n  - [a,\n  b]", "  b]"),  # at the list's column: Bun rejects
+    ("x: &a\n  k: [a,\n  b]", "  b]"),
+    ("y: [a, \"b\nc\"]", 'c"]'),  # a quoted scalar's line, even at the top
+])
+def test_bun_rejects_a_line_at_its_blocks_column(lines: str, where: str) -> None:
+    yaml_text = lines + "\n"
+    rejected = bun_rejects(yaml_text, compose(yaml_text))
+    assert rejected is not None and rejected[1] == yaml_text.index(where) + len(where) - len(
+        where.lstrip())

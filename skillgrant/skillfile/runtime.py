@@ -31,6 +31,7 @@ from typing import Final, Literal, NamedTuple
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import JS_WHITESPACE
+from .blockcolumn import block_column
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
@@ -275,11 +276,13 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
     while stack:
         node, parent = stack.pop()
         if isinstance(node, MappingNode) and not node.flow_style:
-            found = _value_under_its_key(node)
-            stack.extend((value, node.start_mark.column) for _, value in node.value)
+            column = block_column(text, node)
+            found = _value_under_its_key(node, column)
+            stack.extend((value, column) for _, value in node.value)
         elif isinstance(node, SequenceNode) and not node.flow_style:
             found = None
-            stack.extend((item, node.start_mark.column) for item in node.value)
+            column = block_column(text, node)
+            stack.extend((item, column) for item in node.value)
         elif (isinstance(node, ScalarNode) and node.style in (None, "")
               and node.start_mark.line == node.end_mark.line):
             continue  # a plain scalar on one line: no line of it to misplace, no quote
@@ -294,10 +297,9 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
     return None
 
 
-def _value_under_its_key(node: MappingNode) -> tuple[str, int] | None:
-    """A value of a block mapping on the line after its key and not indented past the
-    mapping (a block list excepted): YAML 1.2 reads no such value."""
-    column = node.start_mark.column
+def _value_under_its_key(node: MappingNode, column: int) -> tuple[str, int] | None:
+    """A value of a block mapping (at ``column``) on the line after its key and not indented
+    past the mapping (a block list excepted): YAML 1.2 reads no such value."""
     for key, value in node.value:
         if (value.start_mark.line > key.start_mark.line and value.start_mark.column <= column
                 and value.end_mark.index > value.start_mark.index
@@ -352,8 +354,8 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
             if not text[first:end].split("\n", 1)[0].strip(" \t\r"):
                 continue
             return "a tab before the text of a continuation line", first
-        if (collection and parent < 0) or (collection and parent == 0 and char in "]},#"):
-            continue
+        if collection and (parent < 0 or char in "]}#"):
+            continue  # a closing bracket or a comment may start a line at any column
         return (f"a continuation line at column {first - at + 1}, not indented past its "
                 "block", first)
     return None
