@@ -37,6 +37,24 @@ def test_files_the_runtime_may_read_differently_are_refused(
         apply_to_text(text, Plan.from_entries(["Read"]))
 
 
+# A tab after a list item's dash, before a value holding a ':' that may end a key (review F-2):
+# Bun rejects the whole text, so the runtime reads no allowed-tools; read as after a space, it
+# would show entries. Refused where the tab is, not read.
+@pytest.mark.parametrize("text", [
+    "---\nx:\n-\ta:\nallowed-tools: Bash\n---\n",
+    "---\nallowed-tools: Read\nx:\n-\ta:\tb\n---\n",
+    "---\nallowed-tools: Read\nx:\n  -\tv: w\n---\n",
+    "---\r\nx:\r\n -\ta:\r\nallowed-tools: Bash\r\n---\r\n",
+])
+def test_a_tab_after_a_dash_before_a_key_is_refused(text: str) -> None:
+    with pytest.raises(SkillFileError) as raised:
+        read_skill(text, "SKILL.md")
+    assert "cannot be computed" in raised.value.message
+    tab = text.index("-\t") + 1
+    assert (raised.value.line, raised.value.column) == (text[:tab].count("\n") + 1,
+                                                        tab - text.rindex("\n", 0, tab))
+
+
 # What Bun running the runtime's own steps reads from each (tests/oracle/bun_reader.js): the
 # first two it rejects as written and reads re-quoted; the third it reads as written.
 @pytest.mark.parametrize(("text", "entries", "retried"), [
@@ -152,7 +170,7 @@ def test_a_tab_before_a_block_collection_item_is_refused(item: str) -> None:
 
 
 @pytest.mark.parametrize(("lines", "entries"), [
-    ("allowed-tools:\n-\tRead\n-\tGrep #: y", ("Read", "Grep")),
+    ("allowed-tools:\n-\tRead\n-\tGrep #c", ("Read", "Grep")),
     ("allowed-tools:\n  -\tRead\n  -\tBash(git *)\n  - Edit", ("Read", "Bash(git *)", "Edit")),
     ("allowed-tools:\n-\tRead\n  Grep", ("Read", "Grep")),  # one item "Read Grep", cut at ' '
     ("other:\n-\tx:y\nallowed-tools: Read", ("Read",)),
@@ -174,6 +192,8 @@ def test_a_tab_before_a_scalar_item_reads_as_a_space(lines: str, entries: tuple[
     "x:\n  y: [a,\n    b\n  ]",
     "x:\n  y: [a, [b,\n], c]",
     "x:\n  y: {a: 1,\n# c\n }",
+    "x: !!map\n  ? a\n  : [b,\n   c]",  # an explicit key: the block is at its '?'
+    "x: &m # c\n\n  # d\n  &k key: [a,\n   b]",  # a comment line, then an anchored key
 ])
 def test_a_block_is_indented_where_its_first_entry_is(lines: str) -> None:
     text = f"---\n{lines}\nallowed-tools: Read # Bash\n---\n"

@@ -95,14 +95,24 @@ def read_call(payload: object, dialect: str) -> Call:
     if not isinstance(tool_input, dict):
         raise PayloadError(f"the payload's tool input is a JSON {_json_type(tool_input)}, not "
                            "an object")
-    cwd = payload.get("cwd")
+    cwd = _folder(payload.get("cwd"))
     session = payload.get("sessionId" if camel else "session_id")
     # Copilot CLI names a subagent's call `agentId`/`agentType` (measured, issue 33).
     agent = (payload.get("agentId") or payload.get("agentType")) if camel else (
         payload.get("agent_id") or payload.get("agent_type"))
-    return Call(dialect, tool, tool_input, cwd if isinstance(cwd, str) else None,
+    return Call(dialect, tool, tool_input, cwd,
                 session if isinstance(session, str) else None,
                 str(agent) if agent is not None and agent != "" else None)
+
+
+def _folder(cwd: object) -> str | None:
+    """The payload's ``cwd`` when it is a string; PayloadError when no folder is named so."""
+    if not isinstance(cwd, str):
+        return None
+    if "\x00" in cwd or _SURROGATE.search(cwd):  # review K-0
+        raise PayloadError(f"the payload's cwd {printable(cwd)[:200]!r} holds a NUL or a lone "
+                           "surrogate, which no folder's name is")
+    return cwd
 
 
 def render(dialect: str, decision: Decision, reason: str) -> str:

@@ -26,6 +26,23 @@ from .writers import tree_word
 GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", default=())
 
 
+def path_doubt() -> str | None:
+    """Why no program's name can be judged under the session's ``PATH``, or None: an empty
+    entry (``::``, or ``:`` at either end) or a relative one is the folder bash is in when it
+    looks a name up, which a ``cd`` moves and a write may fill, so ``git`` may run ``./git``
+    (review M-6). ``~`` entries bash expands to the home folder, which is guarded."""
+    value = os.environ.get("PATH")
+    odd = next((e for e in (value or "").split(":") if not e.startswith(("/", "~"))), None)
+    if odd is None:
+        return None
+    shown = ("no PATH (bash's own then ends in '.')" if value is None
+             else "an empty PATH" if value == "" else "an empty entry in PATH" if odd == ""
+             else f"the relative entry {odd!r} in PATH")
+    return (f"the session has {shown}: bash then looks a program's name up in the folder it "
+            "is in, so the name may run a file written there; no command is covered until "
+            "PATH names only absolute folders")
+
+
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None) -> tuple[tuple[str, bool], ...]:
     """What a call must not write (``GUARDED``), as real paths: the plan file, the audit log,

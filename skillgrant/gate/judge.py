@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from .. import vocabulary
+from ..grants import lone_surrogate
 from . import files
 from .guards import guarded_path
 from .tools import Spec, argument, arguments
@@ -76,16 +77,27 @@ def path(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str 
     parts = []
     for value in values:
         assert isinstance(value, str)
-        absolute = absolute_path(value, cwd)
-        if absolute is None:
-            return outside("unknown", f"the path {value!r} is not absolute (and the session's "
-                            "directory is not known", value)
+        absolute = _named(value, cwd)
+        if isinstance(absolute, Judged):
+            return absolute
         found = path_part(spec.tool, absolute, plan, cwd, f"the path {value!r}",
                           tree=spec.domain == "search", given=joined(value, cwd))
         if isinstance(found, Judged):
             return found
         parts.append(found)
     return all_covered(parts, "path")
+
+
+def _named(value: str, cwd: str | None) -> str | Judged:
+    """The absolute path ``value`` names, or why it names none the gate can judge."""
+    if lone_surrogate(value) is not None:  # review K-0: not a file name, so none to judge
+        return outside("unknown", f"the path {value!r} holds a lone surrogate, which is not a "
+                       "file name the gate can name", value)
+    absolute = absolute_path(value, cwd)
+    if absolute is None:
+        return outside("unknown", f"the path {value!r} is not absolute (and the session's "
+                       "directory is not known", value)
+    return absolute
 
 
 def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: str, *,
