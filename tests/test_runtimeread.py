@@ -192,6 +192,7 @@ def test_a_tab_before_a_scalar_item_reads_as_a_space(lines: str, entries: tuple[
     "x:\n  y: [a,\n    b\n  ]",
     "x:\n  y: [a, [b,\n], c]",
     "x:\n  y: {a: 1,\n# c\n }",
+    "x:\n  y: [a\n, b]",  # a comma first
     "x: !!map\n  ? a\n  : [b,\n   c]",  # an explicit key: the block is at its '?'
     "x: &m # c\n\n  # d\n  &k key: [a,\n   b]",  # a comment line, then an anchored key
 ])

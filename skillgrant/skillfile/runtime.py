@@ -361,8 +361,8 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
             if not text[first:end].split("\n", 1)[0].strip(" \t\r"):
                 continue
             return "a tab before the text of a continuation line", first
-        if collection and (parent < 0 or char in "]}#"):
-            continue  # a closing bracket or a comment may start a line at any column
+        if collection and (parent < 0 or char in "]},#"):
+            continue  # a closing bracket, a comma or a comment may start a line anywhere
         return (f"a continuation line at column {first - at + 1}, not indented past its "
                 "block", first)
     return None
