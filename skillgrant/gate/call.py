@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from .. import vocabulary
 from . import commands, judge
+from .dialects import nameable
 from .judge import Judged, Part
 from .tools import Spec, argument, entry_tool, translate
 from .verdict import CallPlan, CallVerdict, Finding, call_plan
@@ -55,6 +56,8 @@ def check_call(
                            repr(tool))
     if cwd is not None and not (cwd.startswith("/") if type(cwd) is str else posixpath.isabs(cwd)):
         cwd = None  # a relative working directory anchors nothing
+    elif type(cwd) is str and not nameable(cwd):
+        cwd = None  # nor does one with a lone surrogate: it names no directory
     if type(tool_input) is not dict and not isinstance(tool_input, Mapping):
         return CallVerdict("invalid", f"the tool input is a {type(tool_input).__name__}, not "
                            "an object", tool)

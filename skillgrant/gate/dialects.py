@@ -21,7 +21,6 @@ a denial is the dialect's JSON, the reason on standard error, and exit status 2.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Final, Literal, NamedTuple
 
@@ -33,7 +32,6 @@ _EVENTS: Final = frozenset({"PreToolUse", "preToolUse", "BeforeTool"})
 _GEMINI_EVENTS: Final = frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent",
                                    "BeforeModel", "AfterModel", "BeforeToolSelection",
                                    "SessionStart", "SessionEnd", "PreCompress", "Notification"})
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class PayloadError(ValueError):
@@ -100,7 +98,9 @@ def read_call(payload: object, dialect: str) -> Call:
     # Copilot CLI names a subagent's call `agentId`/`agentType` (measured, issue 33).
     agent = (payload.get("agentId") or payload.get("agentType")) if camel else (
         payload.get("agent_id") or payload.get("agent_type"))
-    return Call(dialect, tool, tool_input, cwd if isinstance(cwd, str) else None,
+    # A directory named with a lone surrogate names none: the call is judged without one.
+    return Call(dialect, tool, tool_input,
+                cwd if isinstance(cwd, str) and nameable(cwd) else None,
                 session if isinstance(session, str) else None,
                 str(agent) if agent is not None and agent != "" else None)
 
@@ -121,8 +121,23 @@ def render(dialect: str, decision: Decision, reason: str) -> str:
 
 def printable(text: str) -> str:
     """``text`` with each lone surrogate (a payload may carry one) replaced by U+FFFD: strict
-    JSON readers, Codex's among them, refuse the escape of one."""
-    return _SURROGATE.sub("\ufffd", text)
+    JSON readers, Codex's among them, refuse the escape of one. Every failure's answer passes
+    through here, so it compiles nothing and cannot raise (review K-2)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+    return text
+
+
+def nameable(text: str) -> bool:
+    """Whether ``text`` can name a file: it holds no lone surrogate but those that stand for
+    the undecodable bytes of a file name (U+DC80 to U+DCFF, as ``os.fsencode`` reads them)."""
+    try:
+        text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def depth_over(value: object, limit: int) -> bool:
