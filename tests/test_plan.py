@@ -34,6 +34,9 @@ from skillgrant.skillfile.yamlspan import LOADER
     ("settings.json", '{"model": "x", "permissions": {"deny": ["Bash"]}}', []),
     ("SKILL.md", "---\nname: x\nallowed-tools: Read, Grep\n---\nbody\n", ["Read", "Grep"]),
     ("SKILL.md", "---\nname: x\n---\nbody\n", []),
+    # A tab after a list item's dash, as Bun reads it (the approved file read as a SKILL.md is).
+    ("SKILL.md", "---\nallowed-tools:\n-\tBash(git *)\n- Read\n---\nbody\n",
+     ["Bash(git *)", "Read"]),
 ])
 def test_loads(source: str, text: str, entries: list[str]) -> None:
     plan = Plan.from_text(text, source=source)

@@ -36,6 +36,24 @@ def test_files_the_runtime_may_read_differently_are_refused(
         apply_to_text(text, Plan.from_entries(["Read"]))
 
 
+# A tab after a list item's dash, before a value holding a ':' that may end a key (review F-2):
+# Bun rejects the whole text, so the runtime reads no allowed-tools; read as after a space, it
+# would show entries. Refused where the tab is, not read.
+@pytest.mark.parametrize("text", [
+    "---\nx:\n-\ta:\nallowed-tools: Bash\n---\n",
+    "---\nallowed-tools: Read\nx:\n-\ta:\tb\n---\n",
+    "---\nallowed-tools: Read\nx:\n  -\tv: w\n---\n",
+    "---\r\nx:\r\n -\ta:\r\nallowed-tools: Bash\r\n---\r\n",
+])
+def test_a_tab_after_a_dash_before_a_key_is_refused(text: str) -> None:
+    with pytest.raises(SkillFileError) as raised:
+        read_skill(text, "SKILL.md")
+    assert "cannot be computed" in raised.value.message
+    tab = text.index("-\t") + 1
+    assert (raised.value.line, raised.value.column) == (text[:tab].count("\n") + 1,
+                                                        tab - text.rindex("\n", 0, tab))
+
+
 # What Bun running the runtime's own steps reads from each (tests/oracle/bun_reader.js): the
 # first two it rejects as written and reads re-quoted; the third it reads as written.
 @pytest.mark.parametrize(("text", "entries", "retried"), [

@@ -148,7 +148,8 @@ def report_to(path: str | None) -> Iterator[None]:
         raise SkillgrantError(f"{path}: cannot write the report: it is a directory")
     if mode is not None and not stat.S_ISREG(mode):
         try:
-            stream = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+            stream = open(path, "w", encoding="utf-8",  # noqa: SIM115
+                          errors="backslashreplace", newline="")
         except OSError as e:
             raise SkillgrantError(f"{path}: cannot write the report: {e.strerror or e}") from None
         with _redirected(stream):
@@ -172,7 +173,8 @@ def _replace_whole(path: str, target: str, mode: int | None) -> Iterator[None]:
             os.fchmod(fd, 0o666 & ~umask)
         else:
             os.fchmod(fd, stat.S_IMODE(mode))
-        with _redirected(open(fd, "w", encoding="utf-8", newline="")):
+        with _redirected(open(fd, "w", encoding="utf-8", errors="backslashreplace",
+                              newline="")):
             yield
         os.replace(temporary, target)
     except BaseException:

@@ -214,6 +214,9 @@ def main(argv: list[str] | None = None) -> NoReturn:
         from ..gate.hook import main as hook_main
 
         _leave(hook_main(args[1:]), own)
+    for stream in (sys.stdout, sys.stderr):  # a file name's byte the encoding has no
+        if getattr(stream, "errors", None) == "strict":  # text for (review F-1): \udcff
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     invocation = read_fast(args, os.environ)
     if invocation is None:
         if own:

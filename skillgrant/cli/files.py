@@ -71,7 +71,9 @@ def collect(paths: list[str], filters: Filters | None = None) -> list[Path | Unr
         elif path.exists():
             found.append((path, os.path.realpath(path)))
         else:
-            fail(f"{given}: no such file or directory")
+            from ..skillfile.bounded import broken_link  # an error's words only
+
+            fail(f"{given}: {broken_link(given) or 'no such file or directory'}")
     seen: set[str] = set()
     unique: list[Path | Unreadable] = []
     for item, key in found:

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .. import vocabulary
+from ..grants import lone_surrogate
 from . import commands, judge
-from .dialects import nameable
 from .judge import Judged, Part
 from .tools import Spec, argument, entry_tool, translate
 from .verdict import CallPlan, CallVerdict, Finding, call_plan
@@ -56,8 +56,9 @@ def check_call(
                            repr(tool))
     if cwd is not None and not (cwd.startswith("/") if type(cwd) is str else posixpath.isabs(cwd)):
         cwd = None  # a relative working directory anchors nothing
-    elif type(cwd) is str and not nameable(cwd):
-        cwd = None  # nor does one with a lone surrogate: it names no directory
+    if cwd is not None and ("\x00" in cwd or lone_surrogate(cwd) is not None):  # review K-0
+        return CallVerdict("unknown", f"the working directory {cwd!r} holds a NUL or a lone "
+                           "surrogate, which no folder's name is", tool)
     if type(tool_input) is not dict and not isinstance(tool_input, Mapping):
         return CallVerdict("invalid", f"the tool input is a {type(tool_input).__name__}, not "
                            "an object", tool)

@@ -93,16 +93,24 @@ def read_call(payload: object, dialect: str) -> Call:
     if not isinstance(tool_input, dict):
         raise PayloadError(f"the payload's tool input is a JSON {_json_type(tool_input)}, not "
                            "an object")
-    cwd = payload.get("cwd")
+    cwd = _folder(payload.get("cwd"))
     session = payload.get("sessionId" if camel else "session_id")
     # Copilot CLI names a subagent's call `agentId`/`agentType` (measured, issue 33).
     agent = (payload.get("agentId") or payload.get("agentType")) if camel else (
         payload.get("agent_id") or payload.get("agent_type"))
-    # A directory named with a lone surrogate names none: the call is judged without one.
-    return Call(dialect, tool, tool_input,
-                cwd if isinstance(cwd, str) and nameable(cwd) else None,
+    return Call(dialect, tool, tool_input, cwd,
                 session if isinstance(session, str) else None,
                 str(agent) if agent is not None and agent != "" else None)
+
+
+def _folder(cwd: object) -> str | None:
+    """The payload's ``cwd`` when it is a string; PayloadError when no folder is named so."""
+    if not isinstance(cwd, str):
+        return None
+    if "\x00" in cwd or not _utf8(cwd):  # review K-0
+        raise PayloadError(f"the payload's cwd {printable(cwd)[:200]!r} holds a NUL or a lone "
+                           "surrogate, which no folder's name is")
+    return cwd
 
 
 def render(dialect: str, decision: Decision, reason: str) -> str:
@@ -123,18 +131,15 @@ def printable(text: str) -> str:
     """``text`` with each lone surrogate (a payload may carry one) replaced by U+FFFD: strict
     JSON readers, Codex's among them, refuse the escape of one. Every failure's answer passes
     through here, so it compiles nothing and cannot raise (review K-2)."""
+    if _utf8(text):
+        return text
+    return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+
+
+def _utf8(text: str) -> bool:
+    """Whether ``text`` holds no lone surrogate (it encodes as UTF-8)."""
     try:
         text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
-    return text
-
-
-def nameable(text: str) -> bool:
-    """Whether ``text`` can name a file: it holds no lone surrogate but those that stand for
-    the undecodable bytes of a file name (U+DC80 to U+DCFF, as ``os.fsencode`` reads them)."""
-    try:
-        text.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:
         return False
     return True

@@ -33,7 +33,7 @@ from .dialects import (
     render,
     supports,
 )
-from .options import OPTION_CHOICES, USAGE, Options, UsageError, read_options
+from .options import OPTION_CHOICES, USAGE, Options, UsageError, project_folder, read_options
 
 if TYPE_CHECKING:
     from .verdict import CallPlan, CallVerdict
@@ -222,7 +222,8 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
         if loaded is None:
             loaded = _pinned_plan(options, plan_path)
         token = GUARDED.set(guarded_items(plan_path, options.get("--audit-log"),
-                                          options.get("--skill-dir"), call.cwd))
+                                          options.get("--skill-dir"), call.cwd,
+                                          project_folder(options.get)))
         try:
             verdict = followed(check_call(call.tool, call.tool_input, loaded.plan,
                                           cwd=call.cwd), call, options.get)

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from .. import vocabulary
+from ..grants import lone_surrogate
 from ..lazy import compile_on_use
 from . import files
-from .dialects import nameable
 from .guards import guarded_path
 from .tools import Spec, argument, arguments
 from .verdict import CallPlan, CallStatus
@@ -78,16 +78,27 @@ def path(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str 
     parts = []
     for value in values:
         assert isinstance(value, str)
-        absolute = absolute_path(value, cwd)
-        if absolute is None:
-            return outside("unknown", f"the path {value!r} is not absolute (and the session's "
-                            "directory is not known", value)
+        absolute = _named(value, cwd)
+        if isinstance(absolute, Judged):
+            return absolute
         found = path_part(spec.tool, absolute, plan, cwd, f"the path {value!r}",
                           tree=spec.domain == "search", given=joined(value, cwd))
         if isinstance(found, Judged):
             return found
         parts.append(found)
     return all_covered(parts, "path")
+
+
+def _named(value: str, cwd: str | None) -> str | Judged:
+    """The absolute path ``value`` names, or why it names none the gate can judge."""
+    if lone_surrogate(value) is not None:  # review K-0: not a file name, so none to judge
+        return outside("unknown", f"the path {value!r} holds a lone surrogate, which is not a "
+                       "file name the gate can name", value)
+    absolute = absolute_path(value, cwd)
+    if absolute is None:
+        return outside("unknown", f"the path {value!r} is not absolute (and the session's "
+                       "directory is not known", value)
+    return absolute
 
 
 def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: str, *,
@@ -104,10 +115,6 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
     if _PATTERN_CHARS.search(absolute) or _PATTERN_CHARS.search(given or ""):
         return outside("unknown", f"{what} holds characters that path rules read as pattern "
                         "syntax, so the gate cannot name it", absolute)
-    if not (nameable(absolute) and nameable(given or "")):
-        return outside("unknown", f"{what} holds a lone surrogate, which no file name can be "
-                       "written with (the runtime would open some other name), so the gate "
-                       "cannot name it", absolute)
     real = files.realpath(given or absolute)
     guarded = guarded_path(absolute) or guarded_path(real) if kind == "Edit" else None
     if guarded is not None:

@@ -18,6 +18,7 @@ from ..errors import PlanError, SkillFileError
 from ..grants import split_allowed_tools
 from ..limits import MAX_NESTING_DEPTH, MAX_PLAN_CHARS
 from ..log import library_logger, loaded
+from ..skillfile.runtime import compose_dash_tabs
 from ..skillfile.spans import read_skill
 from ..skillfile.yamlspan import LOADER, YamlProblem, compose, entry_starts, line_column
 from .files import DuplicateKey, is_skill, no_duplicates, plan_text, read_plan_file, too_deep
@@ -214,9 +215,10 @@ def _skill(text: str, source: str | None) -> Parsed:
     except SkillFileError as e:
         raise PlanError(e.message, source=source, line=e.line, column=e.column) from e
     entries = [] if doc.allowed_tools is None else list(doc.allowed_tools.entries)
-    # read_skill composed it already; a file the runtime reads re-quoted has no nodes as
-    # written (its entries are then located by line only).
-    root = None if doc.retried else compose(text[doc.yaml_start:doc.yaml_end])
+    # read_skill composed it already (a tab after a list item's dash as Bun reads it); a file
+    # the runtime reads re-quoted has no nodes as written (its entries are then located by line
+    # only).
+    root = None if doc.retried else compose_dash_tabs(text[doc.yaml_start:doc.yaml_end])
     parsed = Parsed({"allowed-tools": entries}, PlanSource(source, text, root, doc.yaml_start))
     if doc.allowed_tools is not None:
         merged = doc.merged_note

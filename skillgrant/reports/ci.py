@@ -193,12 +193,14 @@ _DRIVE = re.compile(r"[A-Za-z]:/")
 def _artifact_location(artifact: str) -> dict[str, Any]:
     from urllib.parse import quote
 
+    # A file name's byte that is not UTF-8 (a lone surrogate here) is that byte, %-escaped.
+    name = artifact.encode("utf-8", "surrogateescape")
     if artifact.startswith("/"):
-        return {"uri": "file://" + quote(artifact)}
+        return {"uri": "file://" + quote(name)}
     if _DRIVE.match(artifact):
-        return {"uri": "file:///" + quote(artifact, safe="/:")}
+        return {"uri": "file:///" + quote(name, safe="/:")}
     # A ':' stays escaped: in a relative reference it would read as a URI scheme.
-    return {"uri": quote(artifact), "uriBaseId": "%SRCROOT%"}
+    return {"uri": quote(name), "uriBaseId": "%SRCROOT%"}
 
 
 def _region(location: Location | None) -> dict[str, Any]:

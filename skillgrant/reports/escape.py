@@ -88,17 +88,19 @@ def plural(count: int, noun: str) -> str:
 
 # --- JSON text ------------------------------------------------------------------------------
 
-_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029]")
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 
 def dumps(document: object) -> str:
-    """JSON text, UTF-8 readable, with DEL, C1 controls and line separators escaped: the text
-    of ``json.dumps(document, ensure_ascii=False, indent=2)``, then ``safe_json``."""
+    """JSON text, UTF-8 readable, with DEL, C1 controls, line separators and lone surrogates (a
+    file name's byte that is not UTF-8) escaped: the text of ``json.dumps(document,
+    ensure_ascii=False, indent=2)``, then ``safe_json``."""
     return safe_json(encode(document)) + "\n"
 
 
 def safe_json(text: str) -> str:
-    """JSON text with DEL, C1 controls and line separators written as ``\\u`` escapes."""
+    """JSON text with DEL, C1 controls, line separators and lone surrogates written as ``\\u``
+    escapes."""
     if text.isascii() and "\x7f" not in text:  # of those, only DEL is ASCII
         return text
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

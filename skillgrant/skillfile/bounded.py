@@ -86,6 +86,20 @@ def _loop_error(path: str | os.PathLike[str]) -> SymlinkLoopError:
     return SymlinkLoopError(errno.ELOOP, reason, name)
 
 
+def broken_link(path: str) -> str | None:
+    """Why ``path``, a name whose symbolic link ``exists`` does not follow to a file, cannot be
+    read (a loop, named, or a link to nothing); None when it is no symbolic link."""
+    if not os.path.islink(path):
+        return None
+    try:
+        os.stat(path)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return _loop_error(path).strerror
+        return f"a symbolic link to {os.readlink(path)!r}, which does not exist"
+    return None
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISFIFO(mode):
         return "a FIFO"

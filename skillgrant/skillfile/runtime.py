@@ -215,6 +215,10 @@ def could_hold_key(yaml_text: str) -> bool:
 # A block list item whose dash a tab follows, before a plain value: Bun reads it as after a
 # space; PyYAML rejects the tab.
 _DASH_TAB: Final = re.compile(r"^( *-)\t(?=[^\s\-?\[{'\"#&*!|>%@`][^\n]*$)", re.MULTILINE)
+# A ':' that may end a mapping key in such an item (before a space, a tab, a CR or the line's
+# end): Bun rejects the whole text there (review F-2), so such an item is not read as after a
+# space.
+_KEY_COLON: Final = re.compile(r":(?:[ \t\r]|$)")
 
 
 def compose_dash_tabs(yaml_text: str) -> Node | None:
@@ -225,8 +229,8 @@ def compose_dash_tabs(yaml_text: str) -> Node | None:
         return compose(yaml_text)
     except YamlProblem:
         spaced = _DASH_TAB.sub(r"\1 ", yaml_text)
-        if spaced == yaml_text or ": " in "".join(
-                line for line in yaml_text.split("\n") if _DASH_TAB.match(line)):
+        if spaced == yaml_text or any(
+                _KEY_COLON.search(line) for line in yaml_text.split("\n") if _DASH_TAB.match(line)):
             raise
         try:
             root = compose(spaced)

@@ -372,3 +372,38 @@ def test_a_program_path_that_climbs_out_of_a_granted_folder_is_unknown() -> None
     verdict = check_call("Bash", {"command": "/repo/scripts/../../usr/bin/rm -rf x"}, plan,
                          cwd=CWD)
     assert verdict.status == "unknown" and "climbs" in verdict.reason
+
+
+@pytest.mark.parametrize("path", ["/usr/bin:/bin:", ":/usr/bin:/bin", "/usr/bin::/bin",
+                                  "bin:/usr/bin:/bin", "", None])
+def test_a_path_bash_reads_from_its_folder_covers_no_command(
+        path: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review M-6: an empty or relative PATH entry (and no PATH: bash's default ends in '.')
+    is the folder bash is in when it looks a name up, so `npm test` may run ./npm."""
+    if path is None:
+        monkeypatch.delenv("PATH", raising=False)
+    else:
+        monkeypatch.setenv("PATH", path)
+    verdict = check_call("Bash", {"command": "npm test"}, PLAN, cwd=CWD)
+    assert verdict.status == "unknown"
+    assert "PATH" in verdict.reason
+
+
+def test_an_empty_path_entry_runs_the_folders_file_under_bash(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The oracle for the row above: bash, a PATH ending in ':' and no npm elsewhere on it,
+    runs ./npm."""
+    import shutil
+    import subprocess
+
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("bash is not installed")
+    (tmp_path / "npm").write_text("#!/bin/sh\necho planted\n")
+    (tmp_path / "npm").chmod(0o755)
+    done = subprocess.run([bash, "-c", "npm test"],
+                          cwd=tmp_path, capture_output=True, text=True, check=False,
+                          env={"PATH": "/nonexistent:"})
+    assert done.stdout == "planted\n"
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert check_call("Bash", {"command": "npm test"}, PLAN, cwd=CWD).covered

@@ -164,3 +164,16 @@ def test_check_call_answers_a_lone_surrogate_with_a_verdict() -> None:
     surrogate in a shell command raises UnicodeDecodeError from shell.analyse."""
     verdict = check_call("Bash", {"command": "git status \ud800"}, PLAN, cwd="/srv/project")
     assert not verdict.covered
+
+
+@pytest.mark.parametrize(("tool", "tool_input", "cwd"), [
+    ("Read", {"file_path": "/srv/project/a\ud800"}, "/srv/project"),
+    ("Bash", {"command": "git status"}, "/srv/\ud800"),
+    ("Bash", {"command": "git status"}, "/srv/a\x00b"),
+])
+def test_check_call_answers_a_lone_surrogate_in_a_path_or_folder_with_a_verdict(
+        tool: str, tool_input: dict[str, str], cwd: str) -> None:
+    """Review K-0: the real path of such a name was asked for, and raised."""
+    verdict = check_call(tool, tool_input, PLAN, cwd=cwd)
+    assert verdict.status == "unknown"
+    assert "lone surrogate" in verdict.reason

@@ -65,7 +65,26 @@ def _odd_forms(rng: random.Random, key: str, entries: list[str], sep: str,
     if form == 10:
         return [f"{key}: &a {sep.join(entries)}"] if rng.random() < 0.5 else [
             f"{key}: !!str {sep.join(entries)}"]
+    if form == 11 and rng.random() < 0.5:
+        return _tagged(rng, key, entries)
     return [f"{key}:   {sep.join(entries)}  "]
+
+
+def _tagged(rng: random.Random, key: str, entries: list[str]) -> list[str]:
+    """A tagged or anchored block collection whose items continue over more lines, at some
+    indent (review N-1)."""
+    prop = rng.choice(["!!seq", "&a", "!x", "&a !!seq", "!!seq &a", "!!str", "!!map", "!!set"])
+    col = " " * rng.randint(0, 3)
+    lines = [f"{key}: {prop}{rng.choice(['', ' ', ' # c'])}"]
+    for entry in entries:
+        if rng.random() < 0.7:
+            lines.append(col + rng.choice(["- ", "-  ", "-\t"]) + entry)
+        else:
+            lines.append(f"{col or ' '}{entry.split('(')[0]}: {entry}")
+        for _ in range(rng.choice([0, 0, 1, 2])):
+            lines.append(" " * rng.randint(0, 5) + rng.choice(
+                [*ENTRIES, "x", "# c", "- y", ": z", "b: c", "allowed-tools: Bash", "]"]))
+    return lines
 
 
 def _other(rng: random.Random) -> list[str]:
@@ -88,6 +107,12 @@ def _other(rng: random.Random) -> list[str]:
                             "key with space: v", "?: q", "x:", "&a y: z"])]
     if kind == 5:
         return [f"{key}:", f"  - {value}", f"  -\t{value}"]
+    if kind == 7:
+        return _tagged(rng, key, _entries(rng))
+    if kind == 6:  # a tab after a dash before a value that may be a key (review F-2)
+        col = " " * rng.randint(0, 2)
+        after = rng.choice(["", "\t", " ", "b", "\tb"])
+        return [f"{key}:", f"{col}-\t{rng.choice(['a', 'Bash'])}:{after}"]
     return [f"{key}: {value}"]
 
 
