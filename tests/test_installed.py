@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import urllib.request
@@ -21,6 +22,7 @@ from typing import Any
 
 import pytest
 from installed import REPO, Installed, hook_commands, isolated_interpreter, outside_env, run_hook
+from serving import transcript
 
 DIALECTS = ("claude-code", "copilot-cli", "codex", "vscode", "gemini-cli")
 pytestmark = pytest.mark.slow
@@ -147,7 +149,13 @@ def test_the_http_hook_serve_prints_reaches_the_service(installed: Installed, od
                                "--port", port], cwd=elsewhere, env=outside_env(),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        answers = [_post(hook["url"], payload("claude-code", command, elsewhere))
+        # As Claude Code sends it from a session in the service's environment, started in
+        # `elsewhere`: the printed headers filled, a transcript in its project folder (M-1).
+        session = {**outside_env(), "PWD": str(elsewhere)}
+        headers = {name: re.sub(r"\$\{(\w+)\}", lambda m: session.get(m.group(1), ""), value)
+                   for name, value in hook["headers"].items()}
+        answers = [_post(hook["url"], {"transcript_path": transcript(session, str(elsewhere)),
+                                       **payload("claude-code", command, elsewhere)}, headers)
                    for command in ("gh pr list && rm -rf /tmp/x", "gh pr list")]
     finally:
         server.terminate()
@@ -156,12 +164,12 @@ def test_the_http_hook_serve_prints_reaches_the_service(installed: Installed, od
     assert answers[1] == ""
 
 
-def _post(url: str, body: dict[str, Any]) -> str:
+def _post(url: str, body: dict[str, Any], headers: dict[str, str]) -> str:
     """POST ``body`` as Claude Code's http hook does, retrying while the service starts."""
     import time
 
     request = urllib.request.Request(url, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", **headers})
     for _ in range(300):
         try:
             with urllib.request.urlopen(request, timeout=30) as answer:

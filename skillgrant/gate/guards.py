@@ -30,17 +30,47 @@ def path_doubt() -> str | None:
     """Why no program's name can be judged under the session's ``PATH``, or None: an empty
     entry (``::``, or ``:`` at either end) or a relative one is the folder bash is in when it
     looks a name up, which a ``cd`` moves and a write may fill, so ``git`` may run ``./git``
-    (review M-6). ``~`` entries bash expands to the home folder, which is guarded."""
+    (review M-6). ``~`` and ``~/…`` entries bash expands to the home folder, which is
+    guarded. Then the session's other variables (``_relative_variable``)."""
     value = os.environ.get("PATH")
-    odd = next((e for e in (value or "").split(":") if not e.startswith(("/", "~"))), None)
+    # bash reads `~` and `~/…` as the home folder, but `~+` as the folder it is in, `~-` as the
+    # one before, and `~name` as a user's home or, with no such user, as relative (review F1)
+    odd = next((e for e in (value or "").split(":") if not e.startswith("/") and e != "~"
+                and not e.startswith("~/")), None)
     if odd is None:
-        return None
+        return _relative_variable()
     shown = ("no PATH (bash's own then ends in '.')" if value is None
              else "an empty PATH" if value == "" else "an empty entry in PATH" if odd == ""
              else f"the relative entry {odd!r} in PATH")
     return (f"the session has {shown}: bash then looks a program's name up in the folder it "
             "is in, so the name may run a file written there; no command is covered until "
             "PATH names only absolute folders")
+
+
+#: Variables naming a file or folder that git, bash or the runtime reads what to run from:
+#: a relative value is read from whatever folder the reader is in (git: the repository's top),
+#: which the gate cannot name (reviews F2, F2b).
+_PATH_VARIABLES: Final = ("HOME", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "GIT_DIR",
+                          "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_CONFIG_GLOBAL",
+                          "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH", "BASH_ENV",
+                          "ENV")
+
+
+def _relative_variable() -> str | None:
+    """Why a shell call is not covered because of the session's other variables, or None: a
+    relative path in one of ``_PATH_VARIABLES``, or numbered git settings
+    (``GIT_CONFIG_COUNT``: each ``GIT_CONFIG_KEY_n`` may name a hooks folder or a program)."""
+    relative = [name for name in _PATH_VARIABLES
+                if os.environ.get(name) and not os.environ[name].startswith("/")]
+    if relative:
+        return (f"the session's {', '.join(relative)} {'is' if len(relative) == 1 else 'are'} "
+                "relative, read from whatever folder the program is in, which the gate cannot "
+                "name; no command is covered until they are absolute")
+    if os.environ.get("GIT_CONFIG_COUNT"):
+        return ("the session sets GIT_CONFIG_COUNT: git takes settings from GIT_CONFIG_KEY_n "
+                "and GIT_CONFIG_VALUE_n, which may name a program or a hooks folder the gate "
+                "does not read; no command is covered while it is set")
+    return None
 
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -88,8 +118,12 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
               (os.environ.get("GIT_EXEC_PATH", ""), True)]
     # the folders a program's name is found in: a write there is a write to the program the
     # gate judged by its name (review H-12)
-    items += [(os.path.abspath(os.path.expanduser(p)), True)
+    # (each real path found before `..` is read: `link/../bin` is beside the link's target,
+    # not beside the link; review F12)
+    items += [(fs.realpath(os.path.expanduser(p)), True)
               for p in os.environ.get("PATH", "").split(":") if p]
+    # the file bash reads before every non-interactive command (review F6)
+    items += [(os.environ[name], False) for name in ("BASH_ENV", "ENV") if os.environ.get(name)]
     # the interpreter's own library, which the hook imports at every start (review H-26)
     items.append((os.path.dirname(os.__file__), True))
     items += [(os.path.dirname(os.path.realpath(sys.executable)), True),

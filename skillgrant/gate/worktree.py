@@ -201,8 +201,10 @@ def _run_git(folder: str, *args: str) -> bytes | None:
     import subprocess  # only for a repository configured so
 
     try:
-        done = subprocess.run([_git(), *args], cwd=folder, capture_output=True, timeout=30,
-                              check=False)
+        # safe.directory: the configuration is read whoever owns the repository (the service
+        # may run as another user than the session's, whose git reads it: review F9)
+        done = subprocess.run([_git(), "-c", "safe.directory=*", *args], cwd=folder,
+                              capture_output=True, timeout=30, check=False)
     except FileNotFoundError:
         return None  # no git: no hooks run
     except (OSError, subprocess.SubprocessError) as e:

@@ -136,7 +136,10 @@ class Service:
             served = self.plans.get(name)
             if served is None:
                 return failure(dialect, f"no plan named {name!r} is served", audit=audit)
-            options.values["--plan"] = served.spec.path
+            # What the hook process guards with its options, guarded here too (reviews F4, F8)
+            guarded = {"--plan": served.spec.path, "--skill-dir": served.skill_dir,
+                       "--audit-log": None if self.audit is None else self.audit.path}
+            options.values.update({k: v for k, v in guarded.items() if v is not None})
             problem = _refused(options, served.digest, served.loaded.text, session)
             if problem is not None:
                 return failure(dialect, problem, audit=audit)
@@ -299,7 +302,8 @@ def front(service: Service, api: FastAPI) -> ASGIApp:
         message = await receive()  # the guard has read the body whole
         path = str(scope["path"])
         name = path[len(HOOK_PREFIX):] if path.startswith(HOOK_PREFIX) else ""
-        session = {key.decode("latin-1").lower(): value.decode("utf-8", "surrogateescape")
+        # Claude Code writes a header's value in Latin-1 (measured: review F10)
+        session = {key.decode("latin-1").lower(): value.decode("latin-1")
                    for key, value in scope["headers"] if key[:len(_SESSION)].lower() == _SESSION}
         answer = await service.hook(name,
                                     bytes(scope.get("query_string", b"")).decode("latin-1"),

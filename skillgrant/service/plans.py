@@ -49,6 +49,9 @@ class ServedPlan(NamedTuple):
     digest: str
     stamp: Stamp | None
     loaded_at: float
+    #: A SKILL.md plan's folder: what the plan's own scripts are, guarded as ``skillgrant hook
+    #: --skill-dir`` guards them (review F8); None for a plan file.
+    skill_dir: str | None = None
 
 
 def parse_spec(text: str, kind: str = "auto") -> PlanSpec:
@@ -79,12 +82,12 @@ def load_served(spec: PlanSpec) -> ServedPlan:
     text = read_plan_file(spec.path, spec.kind)
     plan = plan_from_text(text, source=spec.path, kind=spec.kind)
     # A SKILL.md plan's ${CLAUDE_SKILL_DIR} is its own folder; a plan file's is not known.
-    placeholders = ({"CLAUDE_SKILL_DIR": os.path.dirname(spec.path)}
-                    if is_skill(spec.path, spec.kind) else {})
+    skill_dir = os.path.dirname(spec.path) if is_skill(spec.path, spec.kind) else None
+    placeholders = {"CLAUDE_SKILL_DIR": skill_dir} if skill_dir is not None else {}
     gate_plan = call_plan(plan, placeholders=placeholders)
     gate_plan.prepared()  # PlanError now, not on the first call
     loaded = LoadedPlan(gate_plan, tuple(plan.allowed_tools), text)
-    return ServedPlan(spec, plan, loaded, digest(text), stamp, time.time())
+    return ServedPlan(spec, plan, loaded, digest(text), stamp, time.time(), skill_dir)
 
 
 class Plans:

@@ -122,7 +122,9 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     log = EventLog(sys.stderr)
     plans = Plans(options.plans, log)
     try:
-        audit = AuditLog(options.audit_log) if options.audit_log is not None else None
+        # absolute: what a call must not write is this file wherever the call runs (M-16b)
+        audit = AuditLog(os.path.abspath(options.audit_log)) \
+            if options.audit_log is not None else None
     except OSError as e:
         raise StartError(f"cannot open the audit log: {e}") from None
     sock = bind(options.host, options.port)

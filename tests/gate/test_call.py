@@ -375,7 +375,10 @@ def test_a_program_path_that_climbs_out_of_a_granted_folder_is_unknown() -> None
 
 
 @pytest.mark.parametrize("path", ["/usr/bin:/bin:", ":/usr/bin:/bin", "/usr/bin::/bin",
-                                  "bin:/usr/bin:/bin", "", None])
+                                  "bin:/usr/bin:/bin", "", None,
+                                  # review F1: `~+` is bash's folder, `~-` the one before,
+                                  # `~nosuchuser` relative
+                                  "~+/bin:/usr/bin", "~-/bin:/usr/bin", "~nosuchuser/bin:/bin"])
 def test_a_path_bash_reads_from_its_folder_covers_no_command(
         path: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Review M-6: an empty or relative PATH entry (and no PATH: bash's default ends in '.')
@@ -407,3 +410,65 @@ def test_an_empty_path_entry_runs_the_folders_file_under_bash(
     assert done.stdout == "planted\n"
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     assert check_call("Bash", {"command": "npm test"}, PLAN, cwd=CWD).covered
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("GIT_CONFIG_GLOBAL", ".gitcfg"), ("XDG_CONFIG_HOME", "cfg"), ("BASH_ENV", "env.sh"),
+    ("GIT_DIR", ".git"), ("GIT_CONFIG_COUNT", "1"),
+])
+def test_a_relative_configuration_variable_covers_no_command(
+        name: str, value: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reviews F2, F2b, F3: git reads a relative GIT_CONFIG_GLOBAL from the repository's top,
+    bash a relative BASH_ENV from its folder; GIT_CONFIG_KEY_n may set core.hooksPath."""
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setenv(name, value)
+    verdict = check_call("Bash", {"command": "npm test"}, PLAN, cwd=CWD)
+    assert verdict.status == "unknown"
+    assert name in verdict.reason
+    monkeypatch.delenv(name)
+    assert check_call("Bash", {"command": "npm test"}, PLAN, cwd=CWD).covered
+
+
+def test_home_paths_in_path_are_judged(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "~/bin:~:/usr/bin:/bin")
+    assert check_call("Bash", {"command": "npm test"}, PLAN, cwd=CWD).covered
+
+
+def test_the_file_bash_reads_before_each_command_is_guarded(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review F6: Claude Code's Bash tool runs bash, which runs $BASH_ENV first."""
+    from skillgrant.gate.guards import GUARDED, guarded_items
+
+    monkeypatch.setenv("BASH_ENV", str(tmp_path / "env.sh"))
+    plan = [f"Edit(/{tmp_path}/**)"]
+    token = GUARDED.set(guarded_items(str(tmp_path / "plan.json"), None, None, str(tmp_path),
+                                      None))
+    try:
+        verdict = check_call("Write", {"file_path": str(tmp_path / "env.sh"), "content": "x"},
+                             plan, cwd=str(tmp_path))
+        other = check_call("Write", {"file_path": str(tmp_path / "a.txt"), "content": "x"},
+                           plan, cwd=str(tmp_path))
+    finally:
+        GUARDED.reset(token)
+    assert verdict.status == "unknown" and other.covered
+
+
+def test_a_path_folder_after_a_link_and_dot_dot_is_guarded_where_bash_finds_it(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review F12: `link/../bin` is `bin` beside the link's target, not beside the link."""
+    from skillgrant.gate.guards import GUARDED, guarded_items
+
+    (tmp_path / "real" / "inner").mkdir(parents=True)
+    (tmp_path / "real" / "bin").mkdir()
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real" / "inner")
+    monkeypatch.setenv("PATH", f"{tmp_path}/link/../bin:/usr/bin:/bin")
+    plan = [f"Edit(/{tmp_path}/**)"]
+    token = GUARDED.set(guarded_items(str(tmp_path / "plan.json"), None, None, str(tmp_path),
+                                      None))
+    try:
+        found = check_call("Write", {"file_path": str(tmp_path / "real" / "bin" / "npm"),
+                                     "content": "x"}, plan, cwd=str(tmp_path))
+    finally:
+        GUARDED.reset(token)
+    assert found.status == "unknown", found

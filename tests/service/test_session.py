@@ -104,3 +104,30 @@ def test_a_call_is_allowed_only_with_a_transcript_in_the_project_folder(
                         headers={"Content-Type": "application/json",
                                  **session_headers(served.env, str(project / "project"))})
     assert b"no approved entry allows the path" in reply.body  # denied anyway: its own reason
+
+
+def test_the_services_audit_log_and_a_skill_plans_scripts_are_guarded(
+        project: Path, tmp_path: Path) -> None:
+    """Reviews F4, F8, M-16b: what `skillgrant hook --audit-log --skill-dir` guards, the
+    service guards for its own log (named relative to the folder it started in) and for a
+    SKILL.md plan's folder, whose scripts the plan runs."""
+    skill = tmp_path / "skill"
+    skill.mkdir()
+    (skill / "run.sh").write_text("#!/bin/sh\n")
+    (skill / "SKILL.md").write_text("---\nname: s\ndescription: d\nallowed-tools: "
+                                    f"Bash(${{CLAUDE_SKILL_DIR}}/run.sh), Edit(/{tmp_path}/**)\n"
+                                    "---\nRun it.\n")
+    with start([f"s={skill / 'SKILL.md'}"], "--audit-log", "audit.jsonl",
+               cwd=tmp_path) as service:
+        folder = tmp_path / "work"
+        folder.mkdir()
+
+        def decided(target: Path) -> str | None:
+            reply = service.post("/v1/hook/s", _write(folder, target))
+            assert reply.status == 200
+            return json.loads(reply.body)["hookSpecificOutput"]["permissionDecision"] \
+                if reply.body else None
+
+        assert decided(folder / "a.txt") is None
+        assert decided(tmp_path / "audit.jsonl") == "deny"
+        assert decided(skill / "run.sh") == "deny"
