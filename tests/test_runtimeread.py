@@ -9,7 +9,8 @@ import pytest
 from skillgrant import SkillFileError
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text, read_skill
-from skillgrant.skillfile.runtime import requoted, runtime_frontmatter
+from skillgrant.skillfile.runtime import bun_rejects, requoted, runtime_frontmatter
+from skillgrant.skillfile.yamlspan import compose
 
 
 def skill(lines: str, before: str = "description: d\n") -> str:
@@ -152,3 +153,63 @@ def test_requoting_matches_the_runtime_rule(line: str, after: str) -> None:
 def test_runtime_frontmatter_span(text: str, span: tuple[int, int] | None) -> None:
     found = runtime_frontmatter(text)
     assert (None if found is None else tuple(found)) == span
+
+
+# A tab after a list item's dash (review F-2). Bun 1.4.5 reads it as a space before a scalar,
+# and rejects it ("Tab characters cannot be used as indentation") before a block mapping or
+# list: then the retry keeps the line, fails too, and the runtime reads no allowed-tools.
+@pytest.mark.parametrize("item", ["x:", "a:\tb", "a: b", "x: #", "'a': b", "&a x: y",
+                                  "- y", "? x", "a:b: c"])
+def test_a_tab_before_a_block_collection_item_is_refused(item: str) -> None:
+    text = f"---\nother:\n- z\n-\t{item}\nallowed-tools: Read\n---\n"
+    with pytest.raises(SkillFileError) as raised:
+        read_skill(text, "SKILL.md")
+    assert (raised.value.line, raised.value.column) == (4, 2)
+    with pytest.raises(SkillFileError):
+        apply_to_text(text, Plan.from_entries(["Read"]))
+
+
+@pytest.mark.parametrize(("lines", "entries"), [
+    ("allowed-tools:\n-\tRead\n-\tGrep #c", ("Read", "Grep")),
+    ("allowed-tools:\n  -\tRead\n  -\tBash(git *)\n  - Edit", ("Read", "Bash(git *)", "Edit")),
+    ("allowed-tools:\n-\tRead\n  Grep", ("Read", "Grep")),  # one item "Read Grep", cut at ' '
+    ("other:\n-\tx:y\nallowed-tools: Read", ("Read",)),
+])
+def test_a_tab_before_a_scalar_item_reads_as_a_space(lines: str, entries: tuple[str, ...]) -> None:
+    assert read_skill(f"---\n{lines}\n---\n").runtime_entries == entries
+
+
+# A tagged or anchored block collection is indented where its first dash or key is, not
+# where its tag or anchor is; a flow collection's closing line may start at any column, at any
+# depth (review N-1, P-3). Bun 1.4.5 reads each of these directly (tests/oracle), so the
+# comment after Read is a comment, not two more entries read through the retry.
+@pytest.mark.parametrize("lines", [
+    "x: &a\n- a\n  b",
+    "x:\n  y: !!seq\n  - a\n    b",
+    "x:\n  y: &a !!seq\n  - [a,\n   b]",
+    "x:\n  - &a\n    - a\n      b",
+    "x: !!map\n  k: 'a\n   b'",
+    "x:\n  y: [a,\n    b\n  ]",
+    "x:\n  y: [a, [b,\n], c]",
+    "x:\n  y: {a: 1,\n# c\n }",
+    "x:\n  y: [a\n, b]",  # a comma first
+    "x: !!map\n  ? a\n  : [b,\n   c]",  # an explicit key: the block is at its '?'
+    "x: &m # c\n\n  # d\n  &k key: [a,\n   b]",  # a comment line, then an anchored key
+])
+def test_a_block_is_indented_where_its_first_entry_is(lines: str) -> None:
+    text = f"---\n{lines}\nallowed-tools: Read # Bash\n---\n"
+    assert bun_rejects(text[4:-4], compose(text[4:-4])) is None
+    doc = read_skill(text)
+    assert (doc.runtime_entries, doc.retried) == (("Read",), None)
+
+
+@pytest.mark.parametrize(("lines", "where"), [
+    ("x:\n  y: !!seq\n  - [a,\n  b]", "  b]"),  # at the list's column: Bun rejects
+    ("x: &a\n  k: [a,\n  b]", "  b]"),
+    ("y: [a, \"b\nc\"]", 'c"]'),  # a quoted scalar's line, even at the top
+])
+def test_bun_rejects_a_line_at_its_blocks_column(lines: str, where: str) -> None:
+    yaml_text = lines + "\n"
+    rejected = bun_rejects(yaml_text, compose(yaml_text))
+    assert rejected is not None and rejected[1] == yaml_text.index(where) + len(where) - len(
+        where.lstrip())

@@ -31,6 +31,7 @@ from typing import Final, Literal, NamedTuple
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import JS_WHITESPACE
+from .blockcolumn import block_column
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
@@ -213,7 +214,7 @@ def could_hold_key(yaml_text: str) -> bool:
 
 
 # A block list item whose dash a tab follows, before a plain value: Bun reads it as after a
-# space; PyYAML rejects the tab.
+# space when the item is a scalar; PyYAML rejects the tab.
 _DASH_TAB: Final = re.compile(r"^( *-)\t(?=[^\s\-?\[{'\"#&*!|>%@`][^\n]*$)", re.MULTILINE)
 # A ':' that may end a mapping key in such an item (before a space, a tab, a CR or the line's
 # end): Bun rejects the whole text there (review F-2), so such an item is not read as after a
@@ -222,9 +223,14 @@ _KEY_COLON: Final = re.compile(r":(?:[ \t\r]|$)")
 
 
 def compose_dash_tabs(yaml_text: str) -> Node | None:
-    """``compose``, where PyYAML's only complaint may be a tab after a list item's dash: the
-    text is then composed with a space in its place (the same offsets), as Bun reads it
-    (pinned by tests/oracle). Raises YamlProblem as ``compose`` does."""
+    r"""``compose``, where PyYAML's only complaint may be a tab after a list item's dash: the
+    text is then composed with a space in its place (the same offsets), as Bun reads it when
+    each such item is a scalar. Bun rejects a tab before an item that is a block collection
+    (``-\tx:``, ``-\ta:\tb``, ``-\t- y``, ``-\t? x``, ``-\t'a': b``: "Tab characters cannot
+    be used as indentation"), so such a text raises PyYAML's problem as it stands: a line
+    with a ``:`` that may end a key is declined first, and any tabbed item the spaced text
+    composes into a block collection after (pinned by tests/oracle). Raises YamlProblem as
+    ``compose`` does."""
     try:
         return compose(yaml_text)
     except YamlProblem:
@@ -237,13 +243,14 @@ def compose_dash_tabs(yaml_text: str) -> Node | None:
         except YamlProblem:
             root = None
         tabs = {m.end() for m in _DASH_TAB.finditer(yaml_text)}  # each item's first character
-        if root is None or not tabs <= _block_item_starts(root):
+        if root is None or not tabs <= _scalar_item_starts(root):
             raise
         return root
 
 
-def _block_item_starts(root: Node) -> set[int]:
-    """Where each item of every block list of ``root`` starts."""
+def _scalar_item_starts(root: Node) -> set[int]:
+    r"""Where each item of every block list of ``root`` starts, when that item is a scalar
+    (a block mapping or list after ``-\t`` is what Bun rejects)."""
     starts: set[int] = set()
     stack = [root]
     while stack:
@@ -253,7 +260,8 @@ def _block_item_starts(root: Node) -> set[int]:
         elif isinstance(node, SequenceNode):
             stack.extend(node.value)
             if not node.flow_style:
-                starts.update(item.start_mark.index for item in node.value)
+                starts.update(item.start_mark.index for item in node.value
+                              if isinstance(item, ScalarNode))
     return starts
 
 
@@ -275,11 +283,13 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
     while stack:
         node, parent = stack.pop()
         if isinstance(node, MappingNode) and not node.flow_style:
-            found = _value_under_its_key(node)
-            stack.extend((value, node.start_mark.column) for _, value in node.value)
+            column = block_column(text, node)
+            found = _value_under_its_key(node, column)
+            stack.extend((value, column) for _, value in node.value)
         elif isinstance(node, SequenceNode) and not node.flow_style:
             found = None
-            stack.extend((item, node.start_mark.column) for item in node.value)
+            column = block_column(text, node)
+            stack.extend((item, column) for item in node.value)
         elif (isinstance(node, ScalarNode) and node.style in (None, "")
               and node.start_mark.line == node.end_mark.line):
             continue  # a plain scalar on one line: no line of it to misplace, no quote
@@ -294,10 +304,9 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
     return None
 
 
-def _value_under_its_key(node: MappingNode) -> tuple[str, int] | None:
-    """A value of a block mapping on the line after its key and not indented past the
-    mapping (a block list excepted): YAML 1.2 reads no such value."""
-    column = node.start_mark.column
+def _value_under_its_key(node: MappingNode, column: int) -> tuple[str, int] | None:
+    """A value of a block mapping (at ``column``) on the line after its key and not indented
+    past the mapping (a block list excepted): YAML 1.2 reads no such value."""
     for key, value in node.value:
         if (value.start_mark.line > key.start_mark.line and value.start_mark.column <= column
                 and value.end_mark.index > value.start_mark.index
@@ -352,8 +361,8 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
             if not text[first:end].split("\n", 1)[0].strip(" \t\r"):
                 continue
             return "a tab before the text of a continuation line", first
-        if (collection and parent < 0) or (collection and parent == 0 and char in "]},#"):
-            continue
+        if collection and (parent < 0 or char in "]},#"):
+            continue  # a closing bracket, a comma or a comment may start a line anywhere
         return (f"a continuation line at column {first - at + 1}, not indented past its "
                 "block", first)
     return None

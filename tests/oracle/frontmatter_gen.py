@@ -20,6 +20,15 @@ VALUES = ["plain words", "[file.typ] [output.pdf]", "use it: now", "a # comment"
           "{x}", "*star", "&anchor v", "!tag v", "|pipe", ">gt", "%pct", "@at", "'q'",
           '"d"', "[a, b]", "[a, b", "x: y: z", "allowed-tools: Bash", "- item", "50%",
           "yes", "~", "null", "2024-01-01", "1.5", ""]
+# What may follow a list item's "-\t" (review F-2): Bun reads a scalar as after a space and
+# rejects a block mapping or list there.
+TAB_ITEMS = ["x:", "a:\tb", "a: b", "x: #", "x:\ty", "- y", "-\ty", "? x", "'a': b", "&a x: y",
+             "x #: y", "x #c", "x\t#c", "#c", "'q'", '"q"', "[a, b]", "{a: b}", "&a x", "!t x",
+             "|", "x:y", "x -", "a:b: c", "", "\tx", " x"]
+# Properties before a block collection (review N-1, P-3): its column is its first dash's or
+# key's, not theirs.
+PROPERTIES = ["!!seq", "&a", "!x", "!!seq &a", "&a !!seq", "!!map", "!!str", "&a !x", "!!seq # c",
+              "&a # c"]
 KEYS = ["name", "description", "argument-hint", "model", "x-y", "when_to_use", "version"]
 
 
@@ -62,12 +71,56 @@ def _odd_forms(rng: random.Random, key: str, entries: list[str], sep: str,
         return lines
     if form == 9:
         return [f"{key}: {sep.join(entries)} # {rng.choice(ENTRIES)}"]
+    if form == 10 and rng.random() < 0.3:
+        return _dash_tab(rng, key, entries)
+    if form == 10 and rng.random() < 0.5:
+        return _nested_tagged(rng, key, entries)
     if form == 10:
         return [f"{key}: &a {sep.join(entries)}"] if rng.random() < 0.5 else [
             f"{key}: !!str {sep.join(entries)}"]
     if form == 11 and rng.random() < 0.5:
         return _tagged(rng, key, entries)
     return [f"{key}:   {sep.join(entries)}  "]
+
+
+def _dash_tab(rng: random.Random, key: str, entries: list[str]) -> list[str]:
+    """A block list whose items follow "-\t" or "- ", some of them TAB_ITEMS, some
+    continued on the next line at some column."""
+    col = " " * rng.randint(0, 2)
+    lines = [f"{key}:"]
+    for entry in entries:
+        item = rng.choice(TAB_ITEMS) if rng.random() < 0.4 else entry
+        dash = rng.choice(["-\t", "-\t", "- "])
+        lines.append(f"{col}{dash}{item}")
+        if rng.random() < 0.15:
+            lines.append(" " * rng.randint(0, 4) + rng.choice([*entries, "y: z", "- w"]))
+    return lines
+
+
+def _nested_tagged(rng: random.Random, key: str, entries: list[str]) -> list[str]:
+    """A tagged or anchored block list or mapping under ``key`` (itself at the top or
+    nested), its items' scalars and flow collections continued on lines at columns around
+    the block's."""
+    outer = rng.choice(["", "", "outer:\n  ", "- "])
+    base = len(outer.rsplit("\n", 1)[-1])
+    col = " " * (base + rng.choice([0, 0, 1, 2, 4]))
+    mapping = rng.random() < 0.25
+    lines = [f"{outer}{key}: {rng.choice(PROPERTIES)}"]
+    for number, entry in enumerate(entries):
+        head = f"{col}k{number}: " if mapping else f"{col}- "
+        if rng.random() < 0.15:
+            head += rng.choice(["&i ", "!t ", "!!str "])
+        form = rng.randrange(5)
+        if form == 0 and " " not in entry:  # a scalar continued on the next line
+            lines += [head + entry, " " * (len(col) + rng.randint(-1, 3)) + rng.choice(entries)]
+        elif form == 1:  # a flow list over lines, its closing line at some column
+            lines += [f"{head}[{entry},", " " * (len(col) + rng.randint(-2, 4)) + "x",
+                      " " * rng.randint(0, len(col) + 3) + rng.choice(["]", "] # c", "], y"])]
+        elif form == 2:  # a quoted scalar over lines
+            lines += [f'{head}"{entry}', " " * (len(col) + rng.randint(-1, 3)) + 'x"']
+        else:
+            lines.append(head + entry)
+    return [line for chunk in lines for line in chunk.split("\n")]
 
 
 def _tagged(rng: random.Random, key: str, entries: list[str]) -> list[str]:
@@ -89,7 +142,7 @@ def _tagged(rng: random.Random, key: str, entries: list[str]) -> list[str]:
 
 def _other(rng: random.Random) -> list[str]:
     key = rng.choice(KEYS)
-    kind = rng.randrange(9)
+    kind = rng.randrange(11)
     value = rng.choice(VALUES)
     if kind == 0:  # a double-quoted value whose continuation lines hold a key
         col = " " * rng.randint(0, 2)
@@ -107,13 +160,22 @@ def _other(rng: random.Random) -> list[str]:
                             "key with space: v", "?: q", "x:", "&a y: z"])]
     if kind == 5:
         return [f"{key}:", f"  - {value}", f"  -\t{value}"]
+    if kind >= 6:
+        return _block_list(rng, key, kind)
+    return [f"{key}: {value}"]
+
+
+def _block_list(rng: random.Random, key: str, kind: int) -> list[str]:
+    """Another key's block list: tabs after dashes, tags and anchors (reviews F-2, N-1)."""
     if kind == 7:
         return _tagged(rng, key, _entries(rng))
     if kind == 6:  # a tab after a dash before a value that may be a key (review F-2)
         col = " " * rng.randint(0, 2)
         after = rng.choice(["", "\t", " ", "b", "\tb"])
         return [f"{key}:", f"{col}-\t{rng.choice(['a', 'Bash'])}:{after}"]
-    return [f"{key}: {value}"]
+    if kind == 8:
+        return _dash_tab(rng, key, rng.sample(VALUES, rng.randint(1, 3)))
+    return _nested_tagged(rng, key, rng.sample(VALUES, rng.randint(1, 3)))
 
 
 def _mutate(rng: random.Random, text: str) -> str:
