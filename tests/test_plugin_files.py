@@ -238,3 +238,28 @@ def test_a_batchs_remembered_answers_are_each_files_own(tmp_path: Path) -> None:
     for order in (files, files[::-1]):
         seen: dict[str, object] = {}
         assert {path: answer(path, seen) for path in order} == alone
+
+
+def test_the_lookup_answers_as_lexists(tmp_path: Path) -> None:
+    """The plugin files are asked for without lstat's exception; the answer is lexists'."""
+    import os
+
+    from skillgrant.skillfile.plugin import _THERE
+
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "broken").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    (tmp_path / "to-folder").symlink_to(tmp_path / "folder")
+    (tmp_path / "closed").mkdir()
+    (tmp_path / "closed" / "inside").write_text("x")
+    (tmp_path / "closed").chmod(0)
+    try:
+        names = ["file", "folder", "broken", "loop", "to-folder", "missing", "file/below",
+                 "loop/below", "broken/below", "to-folder/", "folder/..", "closed/inside",
+                 "x" * 300, "folder/" + "y" * 5000, ""]
+        for name in names:
+            path = os.path.join(tmp_path, name) if name else ""
+            assert _THERE(path) == os.path.lexists(path), name
+    finally:
+        (tmp_path / "closed").chmod(0o700)

@@ -327,6 +327,8 @@ def agent_reach(entries: Sequence[str]) -> list[tuple[int, Hit]]:
     the subagents it starts, its own hook does not, so a subagent runs what they pre-approve
     unjudged unless a settings-level hook follows the skill (gate/subagents.py)."""
     grants = [_live_grant(entry) for entry in entries]
+    if not any(g is not None and g.tool in SUBAGENT_TOOLS for g in grants):
+        return []  # (most lists: nothing to say, nothing to write)
     others = [entry.strip() for entry, g in zip(entries, grants, strict=True)
               if g is not None and g.tool not in SUBAGENT_TOOLS]
     if not others:
