@@ -97,7 +97,7 @@ def _named(value: str, cwd: str | None) -> str | Judged:
     absolute = absolute_path(value, cwd)
     if absolute is None:
         return outside("unknown", f"the path {value!r} is not absolute (and the session's "
-                       "directory is not known", value)
+                       "directory is not known)", value)
     return absolute
 
 
