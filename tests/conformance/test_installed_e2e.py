@@ -28,6 +28,8 @@ from cc_runtime import SKILL_NAME, run_session
 from gate_sessions import CALLS, PLAN, WIDE, denied_by_gate, session, wrong_decisions
 from installed import OUTSIDE_PATH, Installed, hook_commands, isolated_interpreter, outside_env
 
+from skillgrant.gate.environment import COMPARED
+
 #: The runtime's environment: no virtual environment on its PATH.
 RUNTIME_ENV = {"PATH": OUTSIDE_PATH}
 
@@ -125,8 +127,12 @@ def test_the_printed_http_hook_gates_claude_code_through_the_installed_service(
         spec = f"gate={plan}"
         entry = _entry(_printed([str(installed.skillgrant), "serve", "--plan", spec, "--port",
                                  port, "--print-config"]))
+        # from the session's environment (review M-1): its PATH and HOME, none of the other
+        # variables the gate reads that the session does not have
+        session_env = {name: "" for name in COMPARED if name not in ("PATH", "HOME")}
         server = subprocess.Popen([str(installed.skillgrant), "serve", "--plan", spec,
-                                   "--port", port], env=outside_env(),
+                                   "--port", port],
+                                  env=outside_env(HOME=str(work / "home"), **session_env),
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         servers.append(server)
         _wait_for(int(port), server)
