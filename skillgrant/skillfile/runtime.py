@@ -374,8 +374,8 @@ def runtime_value(root: Node | None) -> str | list[str] | None:
     there is no such key."""
     if not isinstance(root, MappingNode):
         return None
-    found = [value for key, value in root.value
-             if isinstance(key, ScalarNode) and is_str_scalar(key) and key.value == KEY]
+    found = [value for key, value in root.value  # Bun reads a tagged key as its text
+             if isinstance(key, ScalarNode) and key.value == KEY]
     if not found:
         return None
     node = found[-1]

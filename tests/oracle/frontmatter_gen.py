@@ -29,6 +29,8 @@ TAB_ITEMS = ["x:", "a:\tb", "a: b", "x: #", "x:\ty", "- y", "-\ty", "? x", "'a':
 # key's, not theirs.
 PROPERTIES = ["!!seq", "&a", "!x", "!!seq &a", "&a !!seq", "!!map", "!!str", "&a !x", "!!seq # c",
               "&a # c"]
+KEY_PROPERTIES = ["!!null ", "!!binary ", "!!str ", "!x ", "&k ", "&k !!null ", "!!int ",
+                  "!<tag:yaml.org,2002:null> ", "! "]
 KEYS = ["name", "description", "argument-hint", "model", "x-y", "when_to_use", "version"]
 
 
@@ -37,6 +39,8 @@ def _entries(rng: random.Random) -> list[str]:
 
 
 def _allowed(rng: random.Random, key: str = "allowed-tools") -> list[str]:
+    if rng.random() < 0.04:  # a tag or anchor on the key (review R-2: Bun ignores the tag)
+        key = rng.choice(KEY_PROPERTIES) + key
     entries = _entries(rng)
     form = rng.randrange(12)
     sep = rng.choice(SEPARATORS)
