@@ -32,6 +32,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import JS_WHITESPACE
 from .blockcolumn import block_column
+from .tagged import TAGGED_KEY, tagged_key
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
@@ -136,7 +137,7 @@ def predict(yaml_text: str, root: Node | None = None,
         except YamlProblem as e:
             problem = e
     if problem is None:
-        rejected = bun_rejects(yaml_text, root)
+        rejected = _rejects_as_written(yaml_text, root)
         if rejected is None:
             return Prediction("direct", root, yaml_text, None)
         why, where = rejected
@@ -167,6 +168,14 @@ def predict(yaml_text: str, root: Node | None = None,
                              "close; quote the value",
                              len("\n".join(yaml_text.split("\n")[:swallowing])))
     return Prediction("retry", again, retry, why)
+
+
+def _rejects_as_written(yaml_text: str, root: Node | None) -> tuple[str, int] | None:
+    """``bun_rejects``, once no key is read otherwise by Bun (a tagged key: Divergence)."""
+    key = tagged_key(root, yaml_text)
+    if key is not None:
+        raise Divergence(TAGGED_KEY.format(key.value), key.start_mark.index)
+    return bun_rejects(yaml_text, root)
 
 
 def _may_swallow(yaml_text: str, retry: str, root: Node | None) -> int | None:

@@ -241,13 +241,6 @@ class _Reader:
             kind = "a flow mapping" if isinstance(root, MappingNode) else _kind(root)
             raise self.fail(f"the frontmatter must be a block mapping (key: value lines), "
                             f"not {kind}", self.offset(root))
-        for key, _ in root.value:
-            if (isinstance(key, ScalarNode) and not is_str_scalar(key)
-                    and self.text[self.offset(key)] in "!&"):
-                raise self.fail(f"the key {key.value!r} is written with a YAML tag or anchor "
-                                "and does not load as a string: Claude Code's YAML parser "
-                                "ignores such a tag and reads the key as its text, skillgrant's "
-                                "does not; write the key without them", self.offset(key))
         return list(root.value)
 
     def _frontmatter_metadata(self, root: Node | None) -> dict[str, object]:
