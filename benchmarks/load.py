@@ -46,9 +46,27 @@ class Load:
         return len(self.latencies) / self.wall
 
 
-def _requests(port: int, payloads: Sequence[bytes]) -> list[bytes]:
+#: The folder the benchmark's session started in (its payloads' ``cwd``).
+SESSION_FOLDER = "/repo"
+
+
+def _session(env: dict[str, str]) -> tuple[str, str]:
+    """The headers Claude Code sends for the printed http hook from a session in ``env``
+    started in SESSION_FOLDER (review M-1), and where its transcript is."""
+    from skillgrant.gate.environment import HEADER, headers
+
+    values = {**env, "PWD": SESSION_FOLDER}
+    lines = "".join(f"{name}: <{values.get(name[len(HEADER):], '')}>\r\n"
+                    for name in headers())
+    config = env.get("CLAUDE_CONFIG_DIR") or os.path.join(env.get("HOME", ""), ".claude")
+    mangled = "".join(c if c.isascii() and c.isalnum() else "-" for c in SESSION_FOLDER)
+    return lines, os.path.join(config, "projects", mangled, "bench.jsonl")
+
+
+def _requests(port: int, payloads: Sequence[bytes], env: dict[str, str]) -> list[bytes]:
     head = (f"POST /v1/hook/bench HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-            "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n")
+            "Content-Type: application/json\r\n" + _session(env)[0].replace("{", "{{")
+            .replace("}", "}}") + "Content-Length: {}\r\n\r\n")
     return [head.format(len(p)).encode() + p for p in payloads]
 
 
@@ -154,10 +172,10 @@ def _compare(targets: dict[str, tuple[int, int, list[tuple[bytes, bytes]]]]
             for name in targets}
 
 
-def _work(port: int, payloads: Sequence[bytes], expected: Sequence[bytes]
-          ) -> list[tuple[bytes, bytes]]:
+def _work(port: int, payloads: Sequence[bytes], expected: Sequence[bytes],
+          env: dict[str, str]) -> list[tuple[bytes, bytes]]:
     """``REQUESTS`` requests to ``port``, cycling over the payloads, with their answers."""
-    requests = _requests(port, payloads)
+    requests = _requests(port, payloads, env)
     return [(requests[i % len(requests)], expected[i % len(expected)])
             for i in range(REQUESTS)]
 
@@ -327,15 +345,18 @@ def _start(argv: list[str], env: dict[str, str], log: Path) -> tuple[subprocess.
 def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, object]]],
                   plan: Sequence[str], env: dict[str, str]) -> None:
     print("\n## 7. the grant service\n")
-    payloads = [json.dumps({"session_id": "s", "cwd": "/repo", "hook_event_name": "PreToolUse",
+    transcript = _session(env)[1]
+    payloads = [json.dumps({"session_id": "s", "transcript_path": transcript,
+                            "cwd": SESSION_FOLDER, "hook_event_name": "PreToolUse",
                             "tool_name": tool, "tool_input": tool_input}).encode()
                 for tool, tool_input in calls]
     with tempfile.TemporaryDirectory() as tmp:
         plan_file = Path(tmp) / "bench.json"
         plan_file.write_text(json.dumps({"allowed-tools": list(plan)}))
         hook = [*command, "hook", "--plan", str(plan_file)]
-        expected = [subprocess.run(hook, input=p, capture_output=True, env=env,
-                                   check=False).stdout for p in payloads]
+        expected = [subprocess.run(hook, input=p, capture_output=True, check=False,
+                                   env={**env, "CLAUDE_PROJECT_DIR": SESSION_FOLDER}).stdout
+                    for p in payloads]
         denials = sum(b'"deny"' in e for e in expected)
         print(f"{REQUESTS:,} hook requests per row, cycling over {len(payloads)} realistic "
               f"payloads ({denials} denied), each answer compared with the `skillgrant hook` "
@@ -347,17 +368,17 @@ def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, objec
         baseline = _baseline(plan_file, env, Path(tmp))
         compared: dict[str, tuple[Load, float | None]] = {}
         try:
-            work = _work(port, payloads, expected)
+            work = _work(port, payloads, expected, env)
             asyncio.run(_load(port, work[:500], 8))  # warm-up
             loads = {n: asyncio.run(_load(port, work, n)) for n in CLIENTS}
             if bare_app is not None:
                 compared = _compare({
                     "serve": (process.pid, port, work),
                     **({"baseline": (baseline[0].pid, baseline[1],
-                                     _work(baseline[1], payloads, expected))}
+                                     _work(baseline[1], payloads, expected, env))}
                        if baseline is not None else {}),
                     "bare": (bare_app[0].pid, bare_app[1],
-                             _work(bare_app[1], payloads, expected))})
+                             _work(bare_app[1], payloads, expected, env))})
         finally:
             for started in (process, *(bare_app[:1] if bare_app else ()),
                             *(baseline[:1] if baseline else ())):

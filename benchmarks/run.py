@@ -439,9 +439,15 @@ COMPOUND_PLAN = ["Bash(npm *)", "Bash(npx prettier *)", "Bash(gh pr view *)", "B
                  "mcp__github", "Glob"]
 
 
+#: Other installations' interpreters (``--beside``): the gate section times the hook as
+#: printed by each of them too, in the same rounds (say, main's checkout beside a branch's).
+BESIDE: list[str] = []
+
+
 def section_gate() -> None:
     """The call gate: ``check_call`` per call in-process, beside the shell parse it starts
-    with; the ``skillgrant hook`` process on one payload against ``python -c pass``."""
+    with; the ``skillgrant hook`` process on one payload against ``python -c pass`` (and the
+    same hook of each ``--beside`` installation, in the same rounds)."""
     from skillgrant.gate.bashparser import parser
     from skillgrant.gate.verdict import call_plan
 
@@ -513,6 +519,8 @@ def section_gate() -> None:
             "skillgrant hook, JSON plan, pinned": ([*hook, str(plan_json), "--plan-sha256",
                                                     _pin(plan_json)], None),
         }
+        for other in BESIDE:  # the same printed command, another installation's interpreter
+            runs[f"the hook as printed, by {other}"] = ([other, *printed[1:]], None)
         cpu: dict[str, float] = {}
         times = _walls(runs, stdin={label: payload for label in runs if "hook" in label},
                        cpu=cpu)
@@ -523,9 +531,21 @@ def section_gate() -> None:
         print(f"| {label} | {elapsed * 1000:.1f} ms | {elapsed / base:.2f}x | "
               f"{cpu[label] * 1000:.1f} ms, {cpu[label] / base_cpu:.2f}x |")
     headline = "skillgrant hook as printed (-I -m, YAML plan, pinned)"
+    print(f"\nthis installation: {_install_mode()}")
     print(f"\ntarget: the hook ≤ 3.50x `python -c pass`; measured {times[headline] / base:.2f}x "
           f"as printed (YAML plan, pinned; CPU time {cpu[headline] / base_cpu:.2f}x), "
           f"{times['skillgrant hook, JSON plan'] / base:.2f}x (JSON plan)")
+
+
+def _install_mode() -> str:
+    """How skillgrant is installed here: editable (the checkout's files, found through a path
+    hook) or not (a wheel's copy in site-packages); the hook's start-up differs between them."""
+    from importlib.metadata import distribution
+
+    direct = distribution("skillgrant").read_text("direct_url.json")
+    editable = bool(direct and json.loads(direct).get("dir_info", {}).get("editable"))
+    where = Path(skillgrant.__file__).parent
+    return f"{'editable' if editable else 'not editable (a wheel)'}, from {where}"
 
 
 def _printed_hook(plan: Path) -> list[str]:
@@ -711,10 +731,14 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help=f"any of {', '.join(SECTIONS)} (default: all)")
+    parser.add_argument("--beside", action="append", default=[], metavar="PYTHON",
+                        help="gate: also time the printed hook run by this interpreter (another "
+                             "installation of skillgrant), in the same rounds; repeatable")
     parser.add_argument("--sizes", default="1000,10000,100000",
                         help="batch sizes, comma-separated (default: 1000,10000,100000)")
     args = parser.parse_args(argv)
     args.sections = [name.replace("_", "-") for name in args.sections]  # gate_bash: gate-bash
+    BESIDE.extend(args.beside)
     unknown = [name for name in args.sections if name not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")

@@ -9,11 +9,12 @@ where it would have without the memory.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
 from . import grants, screening, vocabulary
-from .domains import command, generic, path, web
+from .domains import command, generic
 from .domains.base import Budget, Context, Outcome
 from .domains.cover import Alternation
 from .domains.loose import loose_globs
@@ -245,7 +246,8 @@ _PLANS: dict[object, PreparedPlan] = {}
 #: copy of it, the witness limit and its plan (all forgotten with any plan). A caller deciding
 #: many entries against a few lists finds each again at once; the list is held, so its id is
 #: not reused while it is here, and the copy tells when it changed.
-_LISTS: dict[int, tuple[list[object], list[object], tuple[int, str | None], PreparedPlan]] = {}
+_LISTS: dict[int, tuple[list[object], list[object], tuple[int | None, str | None],
+                        PreparedPlan]] = {}
 
 
 def plan_for(
@@ -260,18 +262,17 @@ def plan_for(
     if type(approved) is list and shell_tools is None and base_dirs is None:
         seen = _LISTS.get(id(approved))
         if (seen is not None and seen[0] is approved and approved == seen[1]
-                and seen[2] == (path.MAX_WITNESS_CANDIDATES, reading)):
+                and seen[2] == (_witness_limit(), reading)):
             return seen[3]  # a list of a call before, unchanged
         try:  # the usual call, found without checking its items: only strings are kept
-            plan = _PLANS.get((("list", *approved), None, None, path.MAX_WITNESS_CANDIDATES,
-                               reading))
+            plan = _PLANS.get((("list", *approved), None, None, _witness_limit(), reading))
         except TypeError:  # an unhashable item
             plan = None
         if plan is not None:
             if len(_LISTS) >= _MAX_PLANS:
                 _LISTS.clear()
             _LISTS[id(approved)] = (approved, list(approved),
-                                    (path.MAX_WITNESS_CANDIDATES, reading), plan)
+                                    (_witness_limit(), reading), plan)
             return plan
     key = _plan_key(approved, shell_tools, base_dirs, reading)
     plan = None if key is None else _PLANS.get(key)
@@ -310,7 +311,15 @@ def _plan_key(approved: object, shell_tools: object, base_dirs: object,
         dirs = tuple(base_dirs.items())
     else:
         return None
-    return entries, shell, dirs, path.MAX_WITNESS_CANDIDATES, reading
+    return entries, shell, dirs, _witness_limit(), reading
+
+
+def _witness_limit() -> int | None:
+    """``domains.path.MAX_WITNESS_CANDIDATES`` as a key reads it, or None before the path
+    domain is loaded (no decision has read it yet; a hook judging a shell command never loads
+    it): a plan kept under None is only missed once the domain loads."""
+    loaded = sys.modules.get(f"{__package__}.domains.path")
+    return None if loaded is None else int(loaded.MAX_WITNESS_CANDIDATES)
 
 
 def clear_caches() -> None:
@@ -323,6 +332,8 @@ def clear_caches() -> None:
     grants.clear_caches()
     command.compile_pattern.cache_clear()
     loose_globs.cache_clear()
+    from .domains import path, web
+
     path.compile_pattern.cache_clear()
     web.compile_host.cache_clear()
 

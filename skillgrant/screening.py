@@ -10,7 +10,6 @@ from functools import lru_cache
 from typing import Final, Protocol
 
 from . import vocabulary
-from .domains import mcp, skill
 from .domains.base import count_wildcards
 from .errors import GrantSyntaxError, PlanError
 from .grants import (
@@ -113,6 +112,8 @@ def inert_reason(grant: Grant) -> str | None:
     if grant.is_mcp:
         if grant.content is not None:
             return "MCP tool names take no parentheses; the runtime matches nothing"
+        from .domains import mcp  # loaded only for a plan naming MCP tools
+
         if mcp.is_inert(grant.key):
             return "an MCP name with a wildcard outside the tool's end matches no tool"
         return None
@@ -161,6 +162,8 @@ def runtime_inert_reason(text: str, grant: Grant, profile: _Reading | None, *,
     if reason is not None:
         return reason
     if profile.skill_rules is not None and grant.key == "Skill":
+        from .domains import skill
+
         found = skill.inert_reason(grant)
         if found is not None:
             return f"under {profile.title}, {found}"

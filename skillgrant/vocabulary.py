@@ -7,9 +7,10 @@ spelling; MCP names (``mcp__…``) compare verbatim.
 
 from __future__ import annotations
 
-import re
 from enum import Enum
 from typing import Final
+
+from .lazy import compile_on_use
 
 
 class Domain(Enum):
@@ -158,7 +159,7 @@ def domain_of(key: str, shell_tools: frozenset[str] = frozenset()) -> Domain:
 
 #: A tool name a plan may declare as a shell tool (semantics §3); the JSON Schema says the same.
 TOOL_NAME_PATTERN: Final = "[A-Za-z][A-Za-z0-9_-]*"
-_TOOL_NAME: Final = re.compile(TOOL_NAME_PATTERN)
+_TOOL_NAME: Final = compile_on_use(TOOL_NAME_PATTERN)
 
 
 def is_tool_name(name: str) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import selectors
 import signal
 import socket
@@ -17,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
+
+from skillgrant.gate.environment import HEADER, headers
 
 #: Seconds a service may take to start (it imports FastAPI and uvicorn).
 START_SECONDS = 30
@@ -34,8 +37,10 @@ class Reply(NamedTuple):
 class Served:
     """A running service: its process, address and the file its standard error goes to."""
 
-    def __init__(self, process: subprocess.Popen[str], url: str, errors: Path) -> None:
+    def __init__(self, process: subprocess.Popen[str], url: str, errors: Path,
+                 env: Mapping[str, str]) -> None:
         self.process = process
+        self.env = env  # the service's environment: the session's, as a request carries it
         self.url = url
         parts = urlsplit(url)
         self.host = parts.hostname or "127.0.0.1"
@@ -43,9 +48,18 @@ class Served:
         self.errors = errors
 
     def request(self, method: str, path: str, body: bytes | object | None = None,
-                headers: Mapping[str, str] | None = None, timeout: float = 30) -> Reply:
+                headers: Mapping[str, str] | None = None, timeout: float = 30,
+                session: bool = True) -> Reply:
+        """``method`` on ``path``. A hook request with ``session`` (the default), as Claude Code
+        sends an http hook's request from a session in the service's environment: the headers
+        ``--print-config`` prints, filled, and a payload object's ``transcript_path`` in the
+        project folder of its ``cwd`` (review M-1)."""
         data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
         sent = {"Content-Type": "application/json"} if data is not None else {}
+        if session and "/hook" in path.lower() and data is not None:
+            folder = _cwd(data)
+            data = with_transcript(data, transcript(self.env, folder))
+            sent.update(session_headers(self.env, folder))
         sent.update(headers or {})
         connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         try:
@@ -98,6 +112,43 @@ class Served:
         self.stop()
 
 
+def session_headers(env: Mapping[str, str], folder: str) -> dict[str, str]:
+    """The headers Claude Code sends for the printed http hook, in a session whose environment
+    is ``env`` started in ``folder``."""
+    values = {**env, "PWD": folder}
+    return {name: f"<{values.get(name[len(HEADER):], '')}>" for name in headers()}
+
+
+def _cwd(data: bytes) -> str:
+    try:
+        found = json.loads(data).get("cwd", "/")
+    except (ValueError, AttributeError, RecursionError):
+        return "/"
+    try:  # a header's value: Latin-1, one line
+        ok = isinstance(found, str) and found.isprintable() and bool(found.encode("latin-1"))
+    except UnicodeEncodeError:
+        ok = False
+    return found if ok else "/"
+
+
+def with_transcript(data: bytes, path: str) -> bytes:
+    """A payload object's text with ``"transcript_path"`` written first, every other byte as
+    it was (a hostile payload stays as hostile); other texts as they are."""
+    stripped = data.lstrip()
+    if not stripped.startswith(b"{") or b'"transcript_path"' in data:
+        return data
+    rest = stripped[1:]
+    key = b'"transcript_path": ' + json.dumps(path).encode()
+    return data[:len(data) - len(stripped)] + b"{" + key + (
+        b"" if rest.lstrip().startswith(b"}") else b", ") + rest
+
+
+def transcript(env: Mapping[str, str], folder: str) -> str:
+    """Where Claude Code keeps the transcript of a session started in ``folder``."""
+    config = env.get("CLAUDE_CONFIG_DIR") or os.path.join(env.get("HOME", ""), ".claude")
+    return os.path.join(config, "projects", re.sub(r"[^a-zA-Z0-9]", "-", folder), "t.jsonl")
+
+
 def start(plans: Sequence[str], *options: str, env: Mapping[str, str] | None = None,
           cwd: str | Path | None = None) -> Served:
     """``skillgrant serve --plan P ... --port 0 OPTIONS``, once it says it is listening."""
@@ -117,7 +168,7 @@ def start(plans: Sequence[str], *options: str, env: Mapping[str, str] | None = N
                 line = process.stdout.readline()
                 if "listening on " in line:
                     url = line.split("listening on ", 1)[1].split()[0]
-                    return Served(process, url, errors)
+                    return Served(process, url, errors, {**os.environ, **(env or {})})
                 if not line:
                     break
             if process.poll() is not None:

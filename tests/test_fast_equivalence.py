@@ -164,6 +164,11 @@ YAML_TEXTS = [
     "a: &anchor 1\n", "a: \x07\n", "- - - - x\n", "? [a, b]\n: c\n", "{a: {b: [c, {d: e}]}}",
     "a: b: c\n", "a:\n- x\n- y\n", "[" * 40 + "]" * 40, "- " * 70 + "x\n", "[" * 70 + "]" * 70,
     "a: |\n  *not an alias\n", "x: 'it''s'\ny: \"\\u00e9\"\n",
+    # Past 64 of '-:?' but no indicator among them: composed without the event pass.
+    "d: " + "a-b:c " * 40 + "\n", "d: " + "a-b:c " * 40 + "\ne: &x 1\nf: *x\n",
+    # 70 levels of block mappings, and of '? ' keys: still refused for their depth.
+    "".join(" " * i + "a:\n" for i in range(70)) + " " * 70 + "x\n",
+    "".join(" " * i + "? a\n" for i in range(70)), "- " * 70 + "\n", "-\t" * 70,
 ]
 
 
@@ -179,6 +184,32 @@ def test_composing_without_the_event_pass_changes_nothing_on_any_text(text: str)
     with pytest.MonkeyPatch.context() as monkeypatch:
         quick, full = _both(text, monkeypatch)
     assert quick == full
+
+
+def _depth(text: str) -> int:
+    """How deep the parser's events nest ``text``'s collections (the reference)."""
+    import yaml
+
+    depth = deepest = 0
+    for event in yaml.parse(text, Loader=_yamlspan.LOADER):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return deepest
+
+
+@settings(max_examples=3000)
+@given(st.text(alphabet=" -:?ab\n\t\r#'\"|>\x85\u2028", max_size=60))
+def test_the_bound_on_collections_holds_without_brackets(text: str) -> None:
+    import yaml
+
+    try:
+        deepest = _depth(text)
+    except yaml.YAMLError:
+        return
+    assert deepest <= _yamlspan._collections_at_most(text)
 
 
 def test_the_safe_character_class_is_the_printable_set() -> None:

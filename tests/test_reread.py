@@ -102,14 +102,25 @@ def test_every_value_of_a_grid_reads_as_the_whole_reader_reads_it(old_text: str)
     ("---\nname: x\nallowed-tools:\n  - Read\n  - Bash(rm -rf /)\n  - Grep\ndescription: d\n"
      "---\nBody\n",
      "---\nname: x\nallowed-tools:\n  - Read\n  - Grep\ndescription: d\n---\nBody\n"),
+    # the key's lines read alone: a flow list, a commented block list, a block scalar, a plain
+    # value over two lines
+    ("---\nname: x\nallowed-tools: [Read, \"Bash(rm -rf /)\"]\ndescription: d\n---\n",
+     "---\nname: x\nallowed-tools: [Read]\ndescription: d\n---\n"),
+    ("---\nallowed-tools:\n  - Read  # r\n  - 'Bash(rm *)'\nz: 1\n---\n",
+     "---\nallowed-tools:\n  - Read  # r\nz: 1\n---\n"),
+    ("---\nallowed-tools: |\n  Read\n  Bash(rm *)\nz: 1\n---\n",
+     "---\nallowed-tools: Read\nz: 1\n---\n"),
+    ("---\nallowed-tools: Read,\n  Grep\nname: x\n---\n",
+     "---\nallowed-tools: Read, Grep\nname: x\n---\n"),
 ])
 def test_the_branch_reads_a_rewrite_it_is_sure_of_without_the_whole_reader(
         monkeypatch: pytest.MonkeyPatch, old_text: str, new_text: str) -> None:
     old = read_skill(old_text, "SKILL.md")
     whole = read_skill(new_text, "SKILL.md")
 
-    def refused(*_: object) -> None:
-        raise AssertionError("the whole reader was asked")
+    def refused(text: str, path: str | None = None) -> object:
+        assert text != new_text, "the whole reader was asked"
+        return read_skill(text, path)  # the key's lines alone (_key_lines_replaced)
 
     monkeypatch.setattr(reread_module, "read_skill", refused)
     assert reread(old, new_text) == whole
@@ -123,6 +134,14 @@ def test_the_branch_reads_a_rewrite_it_is_sure_of_without_the_whole_reader(
     ("---\nallowed-tools: Read, Grep # c\n---\n", "Read"),  # a comment after it
     ("---\nallowed-tools: [Read, Grep]\n---\n", "[Read]"),  # not a plain value
     ("---\nallowed-tools:\n  Read, Grep\n---\n", "Read"),  # not on its key's line
+    # Neither the key's lines alone: a key not at column 0, a line after them that a value
+    # may continue onto, a tab, a quote left open, Claude Code's '---' inside them.
+    ("---\n  allowed-tools: [Read]\n  z: 1\n---\n", "[Read, Grep]"),
+    ("---\nallowed-tools: [Read]\n  # c\nz: 1\n---\n", "Read"),
+    ("---\nallowed-tools: [Read]\n\"z\": 1\n---\n", "[Grep]"),
+    ("---\nallowed-tools: [Read]\nz: 1\n---\n", "[Read,\tGrep]"),
+    ("---\nallowed-tools: [Read]\nz: 1\n---\n", '"Read'),
+    ("---\nallowed-tools: [Read]\nz: 1\n---\n", "[Bash(a---b)]"),
 ])
 def test_the_branch_declines_what_it_is_not_sure_of(
         monkeypatch: pytest.MonkeyPatch, old_text: str, new_value: str) -> None:
@@ -130,16 +149,48 @@ def test_the_branch_declines_what_it_is_not_sure_of(
 
     def whole(text: str, path: str | None = None) -> object:
         asked.append(text)
-        return _outcome(read_skill, text, path)
+        return read_skill(text, path)
 
     old = read_skill(old_text, "SKILL.md")
     value = old.allowed_tools
     assert value is not None
     new_text = old_text[:value.start] + new_value + old_text[value.end:]
     monkeypatch.setattr(reread_module, "read_skill", whole)
-    got = reread(old, new_text)
-    assert asked == [new_text]
+    got = _outcome(reread, old, new_text)
+    assert asked[-1:] == [new_text]  # after the key's lines alone, maybe
     assert got == _outcome(read_skill, new_text, "SKILL.md")
+
+
+_KEY_LINES = st.sampled_from([
+    "allowed-tools: [{0}]", "allowed-tools: [{0},\n  {1}]", "allowed-tools:\n  - {0}\n  - {1}",
+    "allowed-tools:\n- {0}  # c\n- '{1}'", "allowed-tools: |\n  {0}\n  {1}",
+    "allowed-tools: >-\n  {0}\n\n  {1}", 'allowed-tools: "{0}, {1}"', "allowed-tools: '{0}'",
+    "allowed-tools: {0},\n  {1}", "allowed-tools:\n  {0} {1}", "allowed-tools: {0} # c",
+    "allowed-tools: [{0}]\n  # c", "allowed-tools: {{{0}: {1}}}", "allowed-tools:",
+])
+
+
+@settings(max_examples=examples(3000), deadline=None)
+@given(st.lists(_LINES, max_size=3), st.lists(_LINES, max_size=3), _KEY_LINES, _KEY_LINES,
+       _TOKENS, _TOKENS, st.booleans())
+def test_rewritten_key_lines_read_as_the_whole_reader_reads_them(
+        before: list[str], after: list[str], old_form: str, new_form: str, first: str,
+        second: str, dots: bool) -> None:
+    """Any form replaced by any other, the new one holding any token (the branch that reads
+    the key's lines alone sees most of them)."""
+    fence = "..." if dots else "---"
+    old_text = "\n".join(["---", *before, old_form.format("Read", "Grep"), *after, fence,
+                          "Body", ""])
+    try:
+        old = read_skill(old_text, "SKILL.md")
+    except SkillFileError:
+        return
+    value = old.allowed_tools
+    if value is None:
+        return
+    new_text = (old_text[:value.key_start] + new_form.format(first, second)
+                + old_text[value.line_end:])
+    assert _outcome(reread, old, new_text) == _outcome(read_skill, new_text, "SKILL.md")
 
 
 PLANS = [["Read"], ["Read", "Grep", "Glob", "Bash(git *)", "Bash(gh *)"], ["Bash(*)"],

@@ -11,7 +11,9 @@ cold_cmd=$("$venv/bin/python" -c "import sys; from skillgrant.gate.config import
 cold_out=$(printf '%s' '{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status"}}' \
   | sh -c "${cold_cmd/ -m skillgrant / -X importtime -m skillgrant }" 2>&1 >/dev/null; echo "rc=$?")
 cold_mods=$(printf '%s\n' "$cold_out" | grep -c '^import time: ' || true)
-cold_heavy=$(printf '%s\n' "$cold_out" | grep -oE '\| (yaml|pydantic|dataclasses|lark|typer)$' | sort -u | tr -d '| ' | tr '\n' ' ' || true)
+# at any depth (importtime indents a module by who imported it), a submodule too (yaml.reader)
+cold_heavy=$(printf '%s\n' "$cold_out" | grep -oE '\| +(yaml|pydantic|dataclasses|lark|typer)(\.[A-Za-z0-9_.]+)?$' \
+  | sed -E 's/^\| +//; s/\..*//' | sort -u | tr '\n' ' ' || true)
 echo "cold start: the printed hook decided 'git status' ($(printf '%s\n' "$cold_out" | tail -1)), ${cold_mods} modules imported; heavy ones: ${cold_heavy:-none}"
 case "$cold_out" in *rc=0) ;; *) status=1 ;; esac
 [ -z "$cold_heavy" ] || status=1

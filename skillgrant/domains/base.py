@@ -11,11 +11,11 @@ The inclusion test built on it is domains/cover.py.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final, Literal, NamedTuple, TypeVar
 
 from ..grants import Grant
+from ..lazy import compile_on_use
 from ..limits import MAX_WORK_PER_DECISION
 
 Status = Literal["covered", "not_covered", "unknown"]
@@ -173,7 +173,7 @@ class Glob(NamedTuple):
 #: the command and generic domains; as a path or host item, any one part.
 EVERY_TEXT: Final = Glob(("", ""))
 
-_ESCAPE = re.compile(r"\\([()\\*])")
+_ESCAPE = compile_on_use(r"\\([()\\*])")
 
 
 def unescape(text: str) -> str:

@@ -21,12 +21,12 @@ covered.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from ..grants import Grant
+from ..lazy import compile_on_use
 from .base import RESERVED, Budget, Context, Fold, Glob, NoFreeFiller, Outcome
 from .commandpattern import ANY_COMMAND as ANY_COMMAND
 from .commandpattern import (
@@ -136,7 +136,7 @@ def _decide_language(submitted: Grant, pattern: CommandPattern, side: _ApprovedS
 
 #: What chains commands or expands in a literal (a pipe or `&` does not: the runtime checks
 #: such parts one by one, and the compound reading says why one is not covered).
-_CHAINED: Final = re.compile(r"&&|\|\||[;\n\r$`{}]|[<>]\(")
+_CHAINED: Final = compile_on_use(r"&&|\|\||[;\n\r$`{}]|[<>]\(")
 #: The reason of a covered decision by the patterns' languages.
 COVERED: Final = "every command it allows is allowed by an approved grant"
 _TOOL_WIDE = "covered by a tool-wide approved grant"

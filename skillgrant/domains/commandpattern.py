@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Final, NamedTuple
 
 from ..grants import JS_WHITESPACE
+from ..lazy import compile_on_use
 from .base import EVERY_TEXT, RESERVED, Fold, Glob, parse_star_glob, unescape
 from .loose import BACKSLASH_REASON, has_backslash
 from .plainnames import ANALYZED
@@ -27,15 +28,15 @@ PLACEHOLDERS = (
 _SYMBOL = {text: chr(0xFDD0 + i) for i, text in enumerate(PLACEHOLDERS)}
 _TEXT = {symbol: text for text, symbol in _SYMBOL.items()}
 
-OPERATOR = re.compile(r"&&|\|\||\|&|[;|&\n\r`]|\$\(|<\(|>\(")
-SPLIT = re.compile(r"&&|\|\||\|&|[;|&\n\r]")
-UNSPLITTABLE = re.compile(r"['\"\\()$`]")
+OPERATOR = compile_on_use(r"&&|\|\||\|&|[;|&\n\r`]|\$\(|<\(|>\(")
+SPLIT = compile_on_use(r"&&|\|\||\|&|[;|&\n\r]")
+UNSPLITTABLE = compile_on_use(r"['\"\\()$`]")
 #: A word of a plain command: ASCII letters, digits and ``_ . , : / = + -`` (no quoting,
 #: escape, expansion, glob, brace, tilde, comment, redirection or operator).
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_.,:/=+-]+")
+_PLAIN_WORD = compile_on_use(r"[A-Za-z0-9_.,:/=+-]+")
 #: A plain command's first word: a name, or a path (it may start with a placeholder's symbol)
 #: whose last part is a name; the runtime looks a path up by its last part.
-_PLAIN_PROGRAM = re.compile(
+_PLAIN_PROGRAM = compile_on_use(
     r"(?:[\uFDD0-\uFDD3]?[A-Za-z0-9_.+/-]*/)?([A-Za-z0-9_][A-Za-z0-9_.+-]*)")
 #: The shell's own words (GNU bash 5.2's builtins and keywords, zsh's precommand modifiers):
 #: never a plain command's program nor one of its words (the runtime's text checks look for

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..grants import JS_WHITESPACE, Grant
+from ..lazy import compile_on_use
 from .base import Budget, Fold, Glob, Outcome
 from .cover import first_match
 
@@ -50,11 +51,11 @@ def loose_doubt(
                    f"{grant} might allow {shown!r} (its {why})")
 
 
-_LOOSE_SPLIT = re.compile(r"[\\*]+")
+_LOOSE_SPLIT = compile_on_use(r"[\\*]+")
 _EDGE = JS_WHITESPACE + "\\"
 # The legacy prefix form and the lone trailing `␠*`, with any backslashes before the star.
-_PREFIX_FORM = re.compile(r"(.*):\\*\*", re.DOTALL)
-_TRAILING_FORM = re.compile(r"(.*) \\*\*", re.DOTALL)
+_PREFIX_FORM = compile_on_use(r"(.*):\\*\*", re.DOTALL)
+_TRAILING_FORM = compile_on_use(r"(.*) \\*\*", re.DOTALL)
 
 
 @lru_cache(maxsize=4096)

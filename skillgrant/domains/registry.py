@@ -10,14 +10,15 @@ ASCII case folding, stay inside it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import Final, Protocol
+from collections.abc import Iterator, Mapping, Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Final, Protocol
 
-from ..grants import Grant
 from ..vocabulary import Domain, domain_of
-from . import agent, command, generic, mcp, path, skill, web
-from .base import Context, Outcome
+
+if TYPE_CHECKING:
+    from ..grants import Grant
+    from .base import Context, Outcome
 
 
 class Rules(Protocol):
@@ -32,14 +33,35 @@ class Rules(Protocol):
         ...
 
 
-DOMAINS: Final[Mapping[Domain, Rules]] = MappingProxyType({
-    Domain.COMMAND: command,
-    Domain.PATH: path,
-    Domain.WEB: web,
-    Domain.MCP: mcp,
-    Domain.AGENT: agent,
-    Domain.GENERIC: generic,
-    Domain.SKILL: skill,
+class _Modules(Mapping[Domain, Rules]):
+    """Each domain's module, imported the first time the domain is asked for: a hook judging a
+    shell command loads the command domain, not the path, web or MCP ones (issue 29)."""
+
+    def __init__(self, homes: Mapping[Domain, str]) -> None:
+        self._homes = dict(homes)
+        self._loaded: dict[Domain, Rules] = {}
+
+    def __getitem__(self, domain: Domain) -> Rules:
+        found = self._loaded.get(domain)
+        if found is None:
+            found = self._loaded[domain] = import_module(f"{__package__}.{self._homes[domain]}")
+        return found
+
+    def __iter__(self) -> Iterator[Domain]:
+        return iter(self._homes)
+
+    def __len__(self) -> int:
+        return len(self._homes)
+
+
+DOMAINS: Final[Mapping[Domain, Rules]] = _Modules({
+    Domain.COMMAND: "command",
+    Domain.PATH: "path",
+    Domain.WEB: "web",
+    Domain.MCP: "mcp",
+    Domain.AGENT: "agent",
+    Domain.GENERIC: "generic",
+    Domain.SKILL: "skill",
 })
 
 

@@ -97,9 +97,9 @@ def stamp() -> str:
 
 def link(line: bytes) -> str:
     """How the next record names ``line`` (a whole line, newline included) in its chain."""
-    import hashlib  # only when a log is written: a hook without one never loads it
+    from .planfile import sha256_hex  # CPython's own SHA-256: hashlib would load OpenSSL
 
-    return "sha256:" + hashlib.sha256(line).hexdigest()
+    return "sha256:" + sha256_hex(line)
 
 
 def chained(line: bytes, prev: str | None, torn: Sequence[str] = ()) -> bytes:

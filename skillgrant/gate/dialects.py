@@ -21,7 +21,6 @@ a denial is the dialect's JSON, the reason on standard error, and exit status 2.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Final, Literal, NamedTuple
 
@@ -33,7 +32,6 @@ _EVENTS: Final = frozenset({"PreToolUse", "preToolUse", "BeforeTool"})
 _GEMINI_EVENTS: Final = frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent",
                                    "BeforeModel", "AfterModel", "BeforeToolSelection",
                                    "SessionStart", "SessionEnd", "PreCompress", "Notification"})
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class PayloadError(ValueError):
@@ -109,7 +107,7 @@ def _folder(cwd: object) -> str | None:
     """The payload's ``cwd`` when it is a string; PayloadError when no folder is named so."""
     if not isinstance(cwd, str):
         return None
-    if "\x00" in cwd or _SURROGATE.search(cwd):  # review K-0
+    if "\x00" in cwd or not _utf8(cwd):  # review K-0
         raise PayloadError(f"the payload's cwd {printable(cwd)[:200]!r} holds a NUL or a lone "
                            "surrogate, which no folder's name is")
     return cwd
@@ -131,8 +129,20 @@ def render(dialect: str, decision: Decision, reason: str) -> str:
 
 def printable(text: str) -> str:
     """``text`` with each lone surrogate (a payload may carry one) replaced by U+FFFD: strict
-    JSON readers, Codex's among them, refuse the escape of one."""
-    return _SURROGATE.sub("\ufffd", text)
+    JSON readers, Codex's among them, refuse the escape of one. Every failure's answer passes
+    through here, so it compiles nothing and cannot raise (review K-2)."""
+    if _utf8(text):
+        return text
+    return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+
+
+def _utf8(text: str) -> bool:
+    """Whether ``text`` holds no lone surrogate (it encodes as UTF-8)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def depth_over(value: object, limit: int) -> bool:

@@ -20,7 +20,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .options import AGENT_TOOLS
+from .options import AGENT_TOOLS, project_folder
 from .verdict import CallVerdict
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def followed(verdict: CallVerdict, call: Call,
     from .subagents import follow_hook, session_files
 
     skill_path = os.path.join(os.path.abspath(skill_dir), "SKILL.md")
-    folders = [f for f in (os.environ.get("CLAUDE_PROJECT_DIR"), call.cwd) if f]
+    folders = [f for f in (project_folder(option), call.cwd) if f]
     problem = "the session's folder is not known" if not folders else None
     name = _skill_name(skill_path)
     if name is None:

@@ -44,20 +44,21 @@ def path_doubt() -> str | None:
 
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
-                  cwd: str | None) -> tuple[tuple[str, bool], ...]:
+                  cwd: str | None, project: str | None) -> tuple[tuple[str, bool], ...]:
     """What a call must not write (``GUARDED``), as real paths: the plan file, the audit log,
     the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
     hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the
     ``.git`` folders there and git's own configuration (git runs what they name: review G-7),
     the main checkout's ``.claude`` and the configured hooks folder (``_repository_items``),
     and this installation (the package's folder, the console script's folder, a virtual
-    environment's prefix: Python puts a script's folder first on ``sys.path``)."""
+    environment's prefix: Python puts a script's folder first on ``sys.path``). ``project``
+    is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``)."""
     items = [(plan, False), (audit_log, False)]
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True)]
     # Every folder from the call's up to the root: Claude Code reads the project's settings
     # in the folder it started in, an ancestor of the Bash tool's folder after a `cd` (G-6).
-    folders = [os.environ.get("CLAUDE_PROJECT_DIR", ""), os.path.expanduser("~")]
+    folders = [project or "", os.path.expanduser("~")]
     folder = os.path.abspath(cwd) if cwd else ""
     while folder:
         folders.append(folder)
@@ -72,7 +73,7 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   (os.path.join(folder, ".codex"), True)]
         items += [(os.path.join(folder, ".claude", name), False)
                   for name in ("settings.json", "settings.local.json")]
-    items += _repository_items(cwd)
+    items += _repository_items(cwd, project)
     home = os.path.expanduser("~")
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
@@ -131,7 +132,7 @@ def _real(path: str, kept: dict[str, str]) -> str:
     return fs.realpath(full) if fs.islink(full) else full
 
 
-def _repository_items(cwd: str | None) -> list[tuple[str, bool]]:
+def _repository_items(cwd: str | None, project: str | None) -> list[tuple[str, bool]]:
     """The places of the repositories holding the call's folder and the session's
     (``$CLAUDE_PROJECT_DIR``), and each superproject above them, that no folder walk finds:
     the git folder and common git folder (a ``.git`` file may name any folder: review H-11), a
@@ -142,7 +143,7 @@ def _repository_items(cwd: str | None) -> list[tuple[str, bool]]:
     into a nested repository the session's stay guarded (review H-9). Raises ValueError when
     git's places cannot be read (the hook then denies)."""
     items: list[tuple[str, bool]] = []
-    for start in dict.fromkeys(f for f in (cwd, os.environ.get("CLAUDE_PROJECT_DIR")) if f):
+    for start in dict.fromkeys(f for f in (cwd, project) if f):
         folder: str | None = start
         while folder:
             found = repository(folder)

@@ -33,7 +33,7 @@ from .dialects import (
     render,
     supports,
 )
-from .options import OPTION_CHOICES, USAGE, Options, UsageError, read_options
+from .options import OPTION_CHOICES, USAGE, Options, UsageError, project_folder, read_options
 
 if TYPE_CHECKING:
     from .verdict import CallPlan, CallVerdict
@@ -71,8 +71,28 @@ def load_plan(path: str, kind: str, placeholders: dict[str, str]) -> LoadedPlan:
                       text)
 
 
+#: The answer when even composing a failure's answer failed (review K-2): a denial in Claude
+#: Code's JSON, which every dialect blocks on with exit status 2 and the reason on stderr.
+_LAST_RESORT = Answer(
+    '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", '
+    '"permissionDecisionReason": "skillgrant hook failed closed, so the call is denied: its '
+    'answer could not be composed"}}\n',
+    "skillgrant hook failed closed, so the call is denied: its answer could not be composed\n",
+    2)
+
+
 def main(args: Sequence[str]) -> int:
-    """Run the hook; its exit status. Nothing escapes: every failure is a denial."""
+    """Run the hook; its exit status. Nothing escapes: every failure is a denial, and a failure
+    while answering one is the fixed denial ``_LAST_RESORT``."""
+    try:
+        answer = _answered(args)
+    except BaseException:
+        answer = _LAST_RESORT
+    return _emit(answer)
+
+
+def _answered(args: Sequence[str]) -> Answer:
+    """The hook's answer to the command line ``args`` and the payload on standard input."""
     dialect = _named_dialect(args)
     # A person printing a configuration gets usage errors, not a payload's denial (gate/config.py).
     printing = any(token.partition("=")[0] == "--print-config" for token in args)
@@ -80,7 +100,7 @@ def main(args: Sequence[str]) -> int:
     try:
         options = read_options(args)
         if options.help and os.isatty(0):  # a person asking; in a hook, a bad command line
-            return _emit(Answer(USAGE, "", 0))
+            return Answer(USAGE, "", 0)
         if options.help:
             raise UsageError("--help in a hook's command")
         if options.get("--observe") is not None and options.get("--audit-log") is None:
@@ -93,24 +113,32 @@ def main(args: Sequence[str]) -> int:
         answer = decide(options, _read_stdin())
     except UsageError as e:
         if printing:
-            return _emit(Answer("", f"skillgrant: error: {e}\n\n{USAGE}", 2))
+            return Answer("", f"skillgrant: error: {e}\n\n{USAGE}", 2)
         answer = failure(dialect, f"bad command line: {e}\n\n{USAGE}")
     except BaseException as e:  # fail closed: a crash denies the call
-        answer = failure(dialect, f"internal error ({type(e).__name__}: {e})")
+        answer = failure(dialect, f"internal error ({_described(e)})")
     if observing:  # observing never denies, whatever failed after its command line was read
         from .observe import observed_answer
 
         answer = observed_answer(answer)
-    return _emit(answer)
+    return answer
 
 
-def _print_config(options: Options) -> int:
-    """Print the configuration ``--print-config`` asks for; a request that cannot be met is a
+def _described(error: BaseException) -> str:
+    """``Type: message`` for an error, even one whose message cannot be made."""
+    try:
+        return f"{type(error).__name__}: {error}"
+    except BaseException:
+        return type(error).__name__
+
+
+def _print_config(options: Options) -> Answer:
+    """The configuration ``--print-config`` asks for; a request that cannot be met is a
     UsageError, answered to the person as one (gate/config.py)."""
     from .config import ConfigError, print_config
 
     try:
-        return _emit(Answer(*print_config(options.values["--print-config"], options.values), 0))
+        return Answer(*print_config(options.values["--print-config"], options.values), 0)
     except ConfigError as e:
         raise UsageError(str(e)) from e
 
@@ -194,7 +222,8 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
         if loaded is None:
             loaded = _pinned_plan(options, plan_path)
         token = GUARDED.set(guarded_items(plan_path, options.get("--audit-log"),
-                                          options.get("--skill-dir"), call.cwd))
+                                          options.get("--skill-dir"), call.cwd,
+                                          project_folder(options.get)))
         try:
             verdict = followed(check_call(call.tool, call.tool_input, loaded.plan,
                                           cwd=call.cwd), call, options.get)  # R-4, R-5
@@ -284,9 +313,9 @@ def failure(dialect: str, problem: str, *, audit: Sink | None = None,
     record to ``audit``, when there is one."""
     reason = f"skillgrant hook failed closed, so the call is denied: {problem}"
     if audit is not None:
-        from .audit import record
+        with contextlib.suppress(Exception):  # the call is denied either way
+            from .audit import record
 
-        with contextlib.suppress(OSError):  # the call is denied either way
             audit(record(session=call and call.session, runtime_tool=call and call.tool,
                          tool=None, decision="deny", status="error", reason=problem,
                          dialect=dialect))

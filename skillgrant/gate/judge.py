@@ -16,20 +16,21 @@ from typing import NamedTuple
 
 from .. import vocabulary
 from ..grants import lone_surrogate
+from ..lazy import compile_on_use
 from . import files
 from .guards import guarded_path
 from .tools import Spec, argument, arguments
 from .verdict import CallPlan, CallStatus
 
 #: A URL in free text, as Gemini CLI finds them: a whitespace-delimited token holding ``://``.
-_URL_IN_TEXT = re.compile(r"\S*://\S*")
-_HOST = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?")
-_PATTERN_CHARS = re.compile(r"[\\()*?\[\]{}\x00-\x1f\x7f]")
+_URL_IN_TEXT = compile_on_use(r"\S*://\S*")
+_HOST = compile_on_use(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?")
+_PATTERN_CHARS = compile_on_use(r"[\\()*?\[\]{}\x00-\x1f\x7f]")
 #: A patch's file headers; Codex trims each line before it reads one.
-_PATCH_PATH = re.compile(r"^\s*\*\*\*\s*(?:Add File|Update File|Delete File|Move to)\s*:"
+_PATCH_PATH = compile_on_use(r"^\s*\*\*\*\s*(?:Add File|Update File|Delete File|Move to)\s*:"
                          r"(.*)$", re.MULTILINE | re.IGNORECASE)
 #: A glob that reaches outside the directory it searches.
-_GLOB_OUTSIDE = re.compile(r"\.\.|^[/~]|[{,][/~]")
+_GLOB_OUTSIDE = compile_on_use(r"\.\.|^[/~]|[{,][/~]")
 
 
 class Part(NamedTuple):

@@ -19,9 +19,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
-from ..domains import agent, mcp, pathpattern, web
 from ..domains import command as command_domain
-from ..domains import skill as skill_domain
+from ..domains import pathpattern
 from ..domains.base import OverBudget
 from ..grants import Grant, parse_grant
 from ..limits import MAX_ENTRY_LENGTH
@@ -83,6 +82,8 @@ def host(plan: CallPlan, name: str) -> Found:
     ``OUTSIDE``."""
     if len(name) + 24 > MAX_ENTRY_LENGTH:
         return OUTSIDE
+    from ..domains import web  # each domain loads when a call of it comes (issue 29)
+
     return _looked_up(plan, "WebFetch", web.member_side, web.member, name)
 
 
@@ -91,6 +92,8 @@ def agent_type(plan: CallPlan, value: str) -> Found:
     it; None, or ``OUTSIDE``."""
     if len(value) > 256 or not _PLAIN_NAME.fullmatch(value):
         return OUTSIDE
+    from ..domains import agent
+
     return _looked_up(plan, "Agent", agent.member_side, agent.member, value)
 
 
@@ -99,6 +102,8 @@ def mcp_tool(plan: CallPlan, name: str) -> Found:
     it; None, or ``OUTSIDE`` (a name of other characters, a server's name without a tool,
     which stands for all its tools, or one the runtime matches no grant of:
     ``mcp.is_inert``)."""
+    from ..domains import mcp
+
     if len(name) > 256 or not _PLAIN_NAME.fullmatch(name) or mcp.is_inert(name) \
             or mcp.split_name(name)[1] is None:
         return OUTSIDE
@@ -125,6 +130,8 @@ def skill(plan: CallPlan, name: str) -> Found:
 def _skill_side(plan: CallPlan) -> tuple[tuple[str, ...], object]:
     """The Skill rules that grant something under Claude Code's reading, compiled as command
     patterns."""
+    from ..domains import skill as skill_domain
+
     prepared = plan.prepared()
     grant = parse_grant("Skill(x)")
     kept = [(a.entry, g) for a, g in zip(prepared.candidates(grant), prepared.grants(grant),

@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from .optspecs import GIT_RUNNING, SAME, SPECS, UNTABLED
-from .sedscript import sed_script_runs
 
 
 class OptionDoubt(Exception):
@@ -263,6 +262,8 @@ def check_options(program: str, values: list[Value]) -> None:
     if program in _GIT_REMOTE:
         _git_remote(program, read.operands)
     if program == "sed":
+        from .sedscript import sed_script_runs  # loaded for a sed command only
+
         scripts = [v for n, v in read.options if n == "expression"] or read.operands[:1]
         if None in scripts or sed_script_runs("\n".join(s or "" for s in scripts)):
             raise Doubt("'sed' is given a script that runs a program (its 'e' command or "

@@ -4,7 +4,8 @@ command (``gate.subagents``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 
 from .dialects import DIALECTS
 
@@ -39,6 +40,17 @@ SUBAGENT_TOOLS = frozenset({"Agent", "Task", "Workflow", "RunWorkflow", "SendMes
 AGENT_TOOLS = SUBAGENT_TOOLS | {"Skill"}
 #: Options that take no value (issue 32: ``--observe``, gate/observe.py).
 FLAGS = ("--observe",)
+
+
+#: Set by the service only, never read from a command line: the session's project folder it
+#: found for the request (gate/environment.py).
+PROJECT_OPTION = "--project-folder"
+
+
+def project_folder(option: Callable[[str], str | None]) -> str | None:
+    """The session's project folder: the one the service found for the request (review M-1),
+    else ``$CLAUDE_PROJECT_DIR``, which Claude Code gives its command hooks."""
+    return option(PROJECT_OPTION) or os.environ.get("CLAUDE_PROJECT_DIR")
 
 
 class UsageError(ValueError):

@@ -27,6 +27,7 @@ import re
 from shlex import quote
 from typing import Final
 
+from ..lazy import compile_on_use
 from ..limits import MAX_SHELL_NODES
 from .optables import READ as OPTIONS_READ
 from .optspecs import GIT_RUNNING, SPECS
@@ -86,7 +87,7 @@ PLAIN: Final = re.compile(rf"{_NAME}(?: {_ARGUMENT}|(?: && | \|\| | \| |; ){_NAM
 _WORD = re.compile(r"[^ ;&|'\"]+|'[^']*'|\"[^\"]*\"")
 _COMMAND = re.compile(rf"(?:{_WORD.pattern})(?: (?:{_WORD.pattern}))*")
 #: The operators between a plain command's simple commands, where it holds no quotes.
-_OPERATOR = re.compile(r" && | \|\| | \| |; ")
+_OPERATOR = compile_on_use(r" && | \|\| | \| |; ")
 
 
 def plain_commands(command: str) -> list[PlainCommand] | None:
@@ -167,7 +168,7 @@ def joined_words(values: list[str]) -> str:
     """``shlex.join(values)``, at once when no word needs quoting (none is empty, holds a blank
     or anything but the characters ``shlex.quote`` leaves as they are)."""
     joined = " ".join(values)
-    if "" in values or joined.count(" ") != len(values) - 1 or _NEEDS_QUOTES(joined):
+    if "" in values or joined.count(" ") != len(values) - 1 or _NEEDS_QUOTES.search(joined):
         return " ".join(map(rendered, values))
     return joined
 
@@ -182,7 +183,7 @@ def rendered(value: str) -> str:
 
 #: What ``shlex.quote`` quotes (its own test), and the same with a blank allowed.
 _SHLEX_UNSAFE: Final = re.compile(r"[^\w@%+=:,./-]", re.ASCII).search
-_NEEDS_QUOTES: Final = re.compile(r"[^\w@%+=:,./ -]", re.ASCII).search
+_NEEDS_QUOTES: Final = compile_on_use(r"[^\w@%+=:,./ -]", re.ASCII)
 
 
 def _understood(tokens: list[str], words: tuple[Word, ...]) -> bool:

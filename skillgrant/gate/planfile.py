@@ -36,8 +36,13 @@ def load(path: str, kind: str = "auto") -> tuple[ApprovedPlan | Plan, str]:
 
 def digest(text: str) -> str:
     """The plan text's SHA-256, as the audit log names it and ``--plan-sha256`` pins it."""
-    found: str = _sha256()(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return "sha256:" + found
+    return "sha256:" + sha256_hex(text.encode("utf-8", "surrogatepass"))
+
+
+def sha256_hex(data: bytes) -> str:
+    """The SHA-256 of ``data`` in hex (the plan's pin, the audit log's chain)."""
+    found: str = _sha256()(data).hexdigest()
+    return found
 
 
 def _sha256() -> Callable[[bytes], Any]:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, Literal, NamedTuple, TypedDict, TypeVar, cast
 
 from .. import vocabulary
 from ..errors import AllowedToolsError, PlanError
 from ..grants import split_allowed_tools
+from ..lazy import compile_on_use
 from ..prepared import PreparedPlan, plan_for
 from ..verdicts import Verdict
 from .tools import ShellTool, entry_tool
@@ -213,7 +213,7 @@ def _plain_directory(directory: str) -> bool:
     return _PLAIN_DIRECTORY.fullmatch(directory) is not None
 
 
-_PLAIN_DIRECTORY = re.compile(r"/[A-Za-z0-9._/+,@:=-]*")
+_PLAIN_DIRECTORY = compile_on_use(r"/[A-Za-z0-9._/+,@:=-]*")
 
 
 def _shell_tools(value: Mapping[str, object] | Sequence[str] | None) -> dict[str, ShellTool]:

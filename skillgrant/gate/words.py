@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Final, NamedTuple
 
+from ..lazy import compile_on_use
 from .optables import READ as OPTIONS_READ
 from .optables import Head, OptionDoubt, check_options
 
@@ -82,8 +83,8 @@ _FIND_RUNS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 #: The command names ``check_runnable`` looks at further, as the whole name or as the last part
 #: of a path: a command led by any other literal name is runnable.
 EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"find", "printf"}
-_DURATION = re.compile(r"[0-9]+(\.[0-9]+)?[smhd]?")
-_PLAIN = re.compile(r"[^\\*?\[\]{}~]*")
+_DURATION = compile_on_use(r"[0-9]+(\.[0-9]+)?[smhd]?")
+_PLAIN = compile_on_use(r"[^\\*?\[\]{}~]*")
 
 
 def strip_wrappers(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:

@@ -9,8 +9,9 @@ folder git's configuration names (``core.hooksPath``, husky's ``.husky``; review
 from __future__ import annotations
 
 import os
-import re
 from typing import TYPE_CHECKING, Final
+
+from ..lazy import compile_on_use
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -166,7 +167,7 @@ def pushes_locally(folder: str, operand: str | None) -> bool:
 
 
 #: A ``url = …`` or ``pushurl = …`` line of a git configuration file.
-_URL: Final = re.compile(rb"(?im)^\s*(?:push)?url\s*=\s*(.*?)\s*$")
+_URL: Final = compile_on_use(rb"(?im)^\s*(?:push)?url\s*=\s*(.*?)\s*$")
 
 
 def _text(path: str) -> bytes:

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from ..lazy import compile_on_use
 from . import files
 
 #: Programs that write, move, remove or change the files and folders their words name, a
@@ -70,7 +70,7 @@ _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--names
 #: moves it (``tar -C DIR``, ``--directory``, ``git -C``).
 _MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
-_GLOB: Final = re.compile(r"[*?\[{]")
+_GLOB: Final = compile_on_use(r"[*?\[{]")
 #: The programs ``writes`` looks at.
 _LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh",
                                                   "sed"}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
@@ -28,7 +28,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..errors import SkillgrantError
 from ..gate.crosscheck import MAY_WAIT, BashNeeded
+from ..gate.environment import HEADER, project_folder, session_problem
 from ..gate.hook import OPTION_CHOICES, Answer, LoadedPlan, Options, Sink, decide, failure
+from ..gate.options import PROJECT_OPTION
 from ..gate.planfile import pin_changed
 from ..limits import MAX_HOOK_PAYLOAD_BYTES
 from . import models as m
@@ -40,6 +42,10 @@ from .plans import Plans
 from .watched import Watched
 
 T = TypeVar("T")
+#: An answer's exit status in ``skillgrant hook`` when it denies the call.
+DENIED = 2
+#: The headers carrying the session's environment, as ASGI gives a header's name.
+_SESSION = HEADER.lower().encode("latin-1")
 
 #: The hook options a request's query may set, with their values (``skillgrant hook``'s).
 HOOK_QUERY: dict[str, tuple[str, ...]] = {
@@ -108,18 +114,21 @@ class Service:
         async with asyncio.timeout(self.handler_timeout):
             return await loop.run_in_executor(pool, work, *args)
 
-    async def hook(self, name: str, query: str, body: bytes) -> Answer:
-        """The hook answer for a payload sent for the plan ``name``; never raises. The
-        decision's record is written here, once it is known the decision is the answer.
-        Observing (``serve --observe``), the answer is empty whatever the decision."""
-        answer = await self._decided(name, query, body)
+    async def hook(self, name: str, query: str, body: bytes,
+                   session: Mapping[str, str]) -> Answer:
+        """The hook answer for a payload sent for the plan ``name`` with the session's
+        environment in the headers ``session`` (lower-case names: gate/environment.py); never
+        raises. The decision's record is written here, once it is known the decision is the
+        answer. Observing (``serve --observe``), the answer is empty whatever the decision."""
+        answer = await self._decided(name, query, body, session)
         if self.observe:
             from ..gate.observe import observed_answer
 
             answer = observed_answer(answer)
         return answer
 
-    async def _decided(self, name: str, query: str, body: bytes) -> Answer:
+    async def _decided(self, name: str, query: str, body: bytes,
+                       session: Mapping[str, str]) -> Answer:
         values = parse_qs(query, keep_blank_values=True)
         dialect, audit = _dialect(values), self._sink()
         try:
@@ -128,16 +137,14 @@ class Service:
             if served is None:
                 return failure(dialect, f"no plan named {name!r} is served", audit=audit)
             options.values["--plan"] = served.spec.path
-            pinned = options.get("--plan-sha256")
-            # The served plan's digest was taken when it was read: it is not taken again.
-            changed = None if pinned is None or "sha256:" + pinned == served.digest else \
-                pin_changed(pinned, served.loaded.text)
-            if changed is not None:
-                return failure(dialect, changed, audit=audit)
-            raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
+            problem = _refused(options, served.digest, served.loaded.text, session)
+            if problem is not None:
+                return failure(dialect, problem, audit=audit)
             records: list[bytes] = []
-            answer = await self._decision(options, raw, served.loaded,
-                                          records.append if audit is not None else None)
+            answer = await self._in_session(options, body, session, served.loaded,
+                                            records.append if audit is not None else None)
+            if isinstance(answer, str):  # the project folder is not known: its record only
+                return failure(dialect, answer, audit=audit)
         except QueryError as e:
             return failure(dialect, str(e), audit=audit)
         except TimeoutError:
@@ -152,6 +159,18 @@ class Service:
             except OSError as e:
                 return failure(dialect, f"the audit log cannot be written: {e}")
         return answer
+
+    async def _in_session(self, options: Options, body: bytes, session: Mapping[str, str],
+                          loaded: LoadedPlan, sink: Sink | None) -> Answer | str:
+        """The decision in the session's project folder, or why that folder is not known when
+        the call is not denied without it: the project only adds what a call must not write,
+        so a denial stands without it; anything else needs it (reviews M-1, M-17)."""
+        project, unknown = project_folder(session, body)
+        if project is not None:
+            options.values[PROJECT_OPTION] = project
+        raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
+        answer = await self._decision(options, raw, loaded, sink)
+        return unknown if unknown is not None and answer.status != DENIED else answer
 
     async def _decision(self, options: Options, raw: bytes | None, loaded: LoadedPlan,
                         sink: Sink | None) -> Answer:
@@ -188,6 +207,19 @@ class Service:
 
             return observing(self.audit.write)
         return self.audit.write
+
+
+def _refused(options: Options, digest: str, text: str,
+             session: Mapping[str, str]) -> str | None:
+    """Why a call to a served plan is denied before it is decided: the plan is not the one
+    pinned, or the request's session is not the service's (review M-1); None otherwise."""
+    pinned = options.get("--plan-sha256")
+    # The served plan's digest was taken when it was read: it is not taken again.
+    changed = None if pinned is None or "sha256:" + pinned == digest else \
+        pin_changed(pinned, text)
+    if changed is not None:
+        return changed
+    return session_problem(session)
 
 
 def hook_options(values: dict[str, list[str]]) -> Options:
@@ -267,9 +299,11 @@ def front(service: Service, api: FastAPI) -> ASGIApp:
         message = await receive()  # the guard has read the body whole
         path = str(scope["path"])
         name = path[len(HOOK_PREFIX):] if path.startswith(HOOK_PREFIX) else ""
+        session = {key.decode("latin-1").lower(): value.decode("utf-8", "surrogateescape")
+                   for key, value in scope["headers"] if key[:len(_SESSION)].lower() == _SESSION}
         answer = await service.hook(name,
                                     bytes(scope.get("query_string", b"")).decode("latin-1"),
-                                    bytes(message.get("body", b"")))
+                                    bytes(message.get("body", b"")), session)
         body = answer.stdout.encode("utf-8")
         await send({"type": "http.response.start", "status": 200, "headers": [
             (b"content-type", b"application/json"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from ..gate.config import TIMEOUT_SECONDS
+from ..gate.environment import COMPARED, PROJECT, headers
 
 
 def base_url(host: str, port: int) -> str:
@@ -23,9 +24,12 @@ def http_hook(url: str, token_env: str | None) -> dict[str, object]:
     """One http hook entry posting to ``url``, with the bearer token from ``token_env``."""
     entry: dict[str, object] = {"type": "http", "url": url, "timeout": TIMEOUT_SECONDS,
                                 "onFailure": "block"}
+    sent = headers()  # the session's environment, which the service must share (review M-1)
     if token_env is not None:
-        entry["headers"] = {"Authorization": f"Bearer ${{{token_env}}}"}
-        entry["allowedEnvVars"] = [token_env]
+        sent = {"Authorization": f"Bearer ${{{token_env}}}", **sent}
+    entry["headers"] = sent
+    entry["allowedEnvVars"] = [*([token_env] if token_env is not None else []), *COMPARED,
+                               PROJECT]
     return entry
 
 
@@ -46,6 +50,10 @@ def snippet(host: str, port: int, plans: list[str], token_env: str | None,
     if token_env is not None:
         note += (f"\nClaude Code fills the token from the environment variable {token_env}: "
                  "set it where Claude Code runs.")
+    note += ("\nThe hook sends the session's PATH, HOME, PWD and the other variables the gate "
+             "reads; the service decides a call only when they are its own (start it from the "
+             "session's environment) and the payload's transcript is in the project folder of "
+             "that PWD. A managed httpHookAllowedEnvVars must list them all.")
     if len(plans) > 1:
         others = ", ".join(plans[1:])
         note += f"\nFor another served plan ({others}), put its name at the end of the url."

@@ -11,10 +11,24 @@ The new line must read, alone, as ``allowed-tools: <a plain string>`` to the fla
 (``flatyaml.read_line``, the very reader ``read_skill`` uses for such lines: no comment, no
 ``: `` or `` #``, no indicator first, a string by PyYAML's resolver, printable ASCII or other
 safe characters), and Claude Code's frontmatter (its first ``---``, ``runtime_frontmatter``)
-must still end where ours does. Anything else, and any other form (lists, quotes, blocks, a
-value added or removed), is read whole. tests/test_reread.py compares the branch with the
-whole reader; the Bun differential (``.ci/steps/40-bun-differential.sh``) reads every rewrite
-back through the runtime's own steps.
+must still end where ours does. A block list of plain items has its own branch (``blockread``).
+
+Any other rewrite of the key's lines (a flow list, quoted or block scalars, a plain value over
+several lines, commented items) reads the key's new lines alone, as a document of their own,
+through the whole reader (``_key_lines_replaced``), where the old document was read directly
+and alike, its ``allowed-tools`` a top-level key at column 0, and the line after the key's
+lines is the end of the frontmatter or starts with a letter (a key at column 0: no value of
+any form continues onto it, the open ones, quotes and brackets, being closed in the lines
+alone). Then both readers' steps on the new text are the old text's, but for these lines: the
+lines start a key where the old ones did, in the same state (a block mapping at column 0),
+and end so; the fences, the YAML 1.1 line breaks, a BOM first on a line, lone surrogates and
+``---`` (ours, python-frontmatter's and Claude Code's) are looked for in the lines when they
+are read alone (and the lines are printable ASCII without a tab or CR besides); Bun's
+rejections (``runtime.bun_rejects``) judge each node by itself and its parent's column, which
+is 0 in both; the metadata is the old with this key's value. Value added or removed, retried or
+noted documents: read whole. tests/test_reread.py compares the branches with the whole reader;
+the Bun differential (``.ci/steps/40-bun-differential.sh``) reads every rewrite back through
+the runtime's own steps.
 """
 
 from __future__ import annotations
@@ -22,10 +36,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
+from ..errors import SkillFileError
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from .blockread import block_items_replaced, same_span
-from .doc import SkillDoc, separator
+from .doc import AllowedTools, Item, SkillDoc, separator
 from .entryspans import verbatim_spans
 from .flatyaml import read_line
 from .spans import KEY, eol, read_skill
@@ -42,7 +57,67 @@ def reread(old: SkillDoc, text: str) -> SkillDoc:
         fast = _plain_value_replaced(old, text)
     elif value is not None and value.form == "block-list":
         fast = block_items_replaced(old, text)
+    if fast is None and value is not None:
+        fast = _key_lines_replaced(old, text)
     return fast if fast is not None else read_skill(text, old.path)
+
+
+#: A document of the key's lines alone: ``_key_lines_replaced`` reads them so.
+_FENCE: Final = "---\n"
+
+
+def _key_lines_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
+    """The document ``text`` is when only the lines of a top-level ``allowed-tools`` key
+    changed, read from those lines alone (module docstring); None when the rewrite is not one
+    this branch is sure of."""
+    value = old.allowed_tools
+    was = old.text
+    if (value is None or value.key_column != 0 or old.runtime_note is not None
+            or old.retried is not None or was[value.line_end:value.line_end + 1] != "\n"):
+        return None
+    start, after = value.key_start, value.line_end + 1
+    first = was[after:after + 1]
+    if after != old.yaml_end and not (first.isascii() and first.isalpha()):
+        return None
+    tail = len(was) - value.line_end
+    end = len(text) - tail
+    lines = text[start:end]
+    # Printable ASCII lines: no tab, CR, BOM or YAML 1.1-only line break to look for.
+    if (end <= start or not (lines.isascii() and lines.replace("\n", "").isprintable())
+            or not (text.startswith(was[:start]) and text.endswith(was[value.line_end:]))):
+        return None
+    alone = _FENCE + lines + "\n" + _FENCE
+    try:
+        doc = read_skill(alone, old.path)
+    except SkillFileError:
+        return None  # the whole reader says why, where
+    new = doc.allowed_tools
+    if (new is None or doc.runtime_note is not None or doc.retried is not None
+            or list(doc.metadata) != [KEY] or new.key_start != len(_FENCE)
+            or new.line_end != len(_FENCE) + len(lines)
+            or doc.yaml_end != len(alone) - len(_FENCE) or not same_span(doc, alone, doc.yaml_end)):
+        return None
+    shift = end - value.line_end
+    yaml_end = old.yaml_end + shift
+    if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
+            or not same_span(old, was, old.yaml_end) or not same_span(old, text, yaml_end)):
+        return None
+    return replace(old, text=text, yaml_end=yaml_end, body_start=old.body_start + shift,
+                   metadata={k: doc.metadata[KEY] if k == KEY else v
+                             for k, v in old.metadata.items()},
+                   allowed_tools=_moved(new, start - len(_FENCE)),
+                   insert_at=old.insert_at + (shift if old.insert_at > start else 0))
+
+
+def _moved(value: AllowedTools, by: int) -> AllowedTools:
+    """``value`` with each of its offsets ``by`` characters on."""
+    return replace(value, key_start=value.key_start + by, start=value.start + by,
+                   end=value.end + by, line_end=value.line_end + by,
+                   items=tuple(Item(item.value, item.style, item.start + by, item.end + by,
+                                    item.block_start + by, item.block_end + by)
+                               for item in value.items),
+                   entry_starts=tuple(at + by for at in value.entry_starts),
+                   entry_ends=tuple(at + by for at in value.entry_ends))
 
 
 def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:

@@ -82,7 +82,7 @@ def compose(text: str) -> Node | None:
     flat = compose_flat(text)
     if flat is not None:
         return flat
-    if sum(map(text.count, _COLLECTION_INDICATORS)) <= MAX_NESTING_DEPTH:
+    if _collections_at_most(text) <= MAX_NESTING_DEPTH:
         sure, node = _compose_shallow(text)
         if sure:
             return node
@@ -138,6 +138,18 @@ def _problem(error: yaml.YAMLError) -> YamlProblem:
 # sequence its '-', a block mapping the ':' or '?' of its first key, a flow collection its
 # bracket): a text with no more of them than MAX_NESTING_DEPTH cannot nest deeper.
 _COLLECTION_INDICATORS: Final = "-:?[{"
+# Outside a flow collection (a text with no '[' or '{' has none), '-', '?' and ':' are
+# indicators only when a blank, a line break or the end of the text follows (the scanners'
+# check_block_entry, check_key and check_value, libyaml's IS_BLANKZ): only those can open a
+# collection. Descriptions full of hyphens and colons (``a-b``, ``12:30``) open none.
+_BLOCK_INDICATOR: Final = re.compile(r"[-?:](?=[\0 \t\r\n\x85\u2028\u2029]|\Z)")
+
+
+def _collections_at_most(text: str) -> int:
+    """A bound on how many collections ``text`` can open, so on how deep it can nest."""
+    if "[" in text or "{" in text:
+        return sum(map(text.count, _COLLECTION_INDICATORS))
+    return len(_BLOCK_INDICATOR.findall(text))
 
 
 def _compose_shallow(text: str) -> tuple[bool, Node | None]:

@@ -10,6 +10,7 @@ it the runtime lets the calls through.
 
 from __future__ import annotations
 
+import os
 import socket
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from cc_probe import TALLY, Judge
 from gate_sessions import CALLS, PLAN, denied_by_gate, session, wrong_decisions
 from serving import Served, start
 
+from skillgrant.gate.environment import COMPARED
 from skillgrant.service.config import http_hook
 
 TOKEN_ENV = "SKILLGRANT_E2E_TOKEN"
@@ -35,7 +37,10 @@ class ServiceHook:
 
     def __call__(self, work: Path, plan: Path) -> dict[str, Any]:
         options = ["--audit-log", str(work / "audit.jsonl")]
-        env = {}
+        # Started from the session's environment (review M-1): its HOME, and none of the
+        # other variables the gate reads that the session does not have.
+        env = {name: "" for name in COMPARED if name not in ("PATH", "HOME")}
+        env["HOME"] = str(work / "home")
         if self.token:
             options += ["--token-env", TOKEN_ENV]
             env[TOKEN_ENV] = TOKEN
@@ -102,3 +107,21 @@ def test_without_on_failure_block_a_service_that_is_down_lets_calls_through(
     down = session(judge, calls, hook=open_hook, plan_text=PLAN)
     assert not any(r[0] for r in down.results.values()), down.results
     assert all(c.leaves in down.files for c in calls if c.leaves), down.files
+
+
+def test_a_session_in_another_environment_than_the_service_is_denied_every_call(
+        judge: Judge) -> None:
+    """Review M-1, through the runtime: the session's PATH (filled by Claude Code into the
+    printed hook's headers) is not the service's, so the service cannot know which folders a
+    program's name is looked up in: every call is denied, those inside the plan too, and says
+    why."""
+    calls = [c for c in CALLS if c.inside][:3]
+    hook = ServiceHook()
+    try:
+        other = session(judge, calls, hook=hook, plan_text=PLAN,
+                        env={"PATH": "/opt/session-only/bin:" + os.environ.get("PATH", "")})
+    finally:
+        hook.stop()
+    assert all(denied_by_gate(r) and "PATH differs from the service's" in r[1]
+               for r in other.results.values()), other.results
+    assert not any(c.leaves in other.files for c in calls if c.leaves), other.files

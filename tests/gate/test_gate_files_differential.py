@@ -124,7 +124,8 @@ def test_generated_folder_writes_never_reach_the_gates_files(
     rng = random.Random(os.environ.get("SKILLGRANT_FILES_SEED", "gate-files"))
     commands = list(dict.fromkeys(_draw(rng) for _ in range(count)))
     plan = load_plan(str(project / "plan.json"), "auto", {}).plan
-    token = GUARDED.set(guarded_items(str(project / "plan.json"), None, None, str(project)))
+    token = GUARDED.set(guarded_items(str(project / "plan.json"), None, None, str(project),
+                                      None))
     try:  # what the printed hook guards, judged in process (the hook itself: below)
         verdicts = {c: check_call("Bash", {"command": c}, plan, cwd=str(project)).covered
                     for c in commands}

@@ -5,6 +5,7 @@ are named, and benchmarks/run.py measures the time."""
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -82,3 +83,53 @@ def test_an_allowed_path_call_never_loads_the_prover(tmp_path: Path) -> None:
                                json.dumps(["skillgrant.prover", "lark"])], capture_output=True,
                               text=True, check=True)
         assert json.loads(done.stdout) == {"status": status, "heavy": []}, tool
+
+
+def _printed_hook_modules(plan: Path, payload: Mapping[str, object]) -> tuple[int, set[str]]:
+    """The exit status of the hook run as --print-config prints it (``python -I -m skillgrant
+    hook``, the plan pinned), and every module it imported, at any depth (-X importtime)."""
+    from skillgrant.gate.config import command
+
+    argv = shlex.split(command("claude-code", str(plan)))
+    argv[1:1] = ["-X", "importtime"]
+    done = subprocess.run(argv, input=json.dumps(payload).encode(), capture_output=True,
+                          check=False, timeout=60)
+    lines = done.stderr.decode("utf-8", "replace").splitlines()
+    modules = {line.rsplit("|", 1)[1].strip() for line in lines
+               if line.startswith("import time:") and "imported package" not in line}
+    assert modules, done.stderr[-500:]
+    return done.returncode, modules
+
+
+#: The domains each call needs, of a plan naming tools of five domains; the others stay unloaded.
+DOMAIN_MODULES = {f"skillgrant.domains.{name}"
+                  for name in ("command", "path", "pathpattern", "web", "mcp", "agent", "generic",
+                               "skill")}
+
+
+def test_the_printed_hook_loads_only_the_domains_its_call_needs(tmp_path: Path) -> None:
+    """The lazy domain registry (issue 29): a shell call against a plan of shell, path, web and
+    MCP entries loads the command domain (and the generic one the plan's plain entries use, and
+    the MCP one screening its MCP entry), not the path, web, agent or skill domains; a path
+    call loads the path patterns (its membership), not the web domain. Nothing heavy, at any
+    depth."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("allowed-tools:\n  - Bash(git *)\n  - Bash(npm *)\n  - Read(//repo/**)\n"
+                    "  - Edit(//repo/out/**)\n  - WebFetch(domain:*.github.com)\n"
+                    "  - mcp__github\n")
+    heavy = {"yaml", "pydantic", "dataclasses", "lark", "typer", "inspect"}
+    for tool, tool_input, status, loaded, absent in (
+            ("Bash", {"command": "git add -A && git commit -m 'fix' && git push"}, 0,
+             {"command"}, {"path", "pathpattern", "web", "agent", "skill"}),
+            ("Bash", {"command": "git status && rm -rf /"}, 2,
+             {"command"}, {"path", "pathpattern", "web", "agent", "skill"}),
+            ("Read", {"file_path": "/repo/src/a.ts"}, 0, {"pathpattern"},
+             {"web", "agent", "skill"})):
+        payload = {"session_id": "s", "cwd": "/repo", "hook_event_name": "PreToolUse",
+                   "tool_name": tool, "tool_input": tool_input}
+        returncode, modules = _printed_hook_modules(plan, payload)
+        assert returncode == status, (tool_input, returncode)
+        assert not heavy & {m.split(".")[0] for m in modules} | (heavy & modules), tool_input
+        domains = modules & DOMAIN_MODULES
+        assert {f"skillgrant.domains.{d}" for d in loaded} <= domains, (tool_input, domains)
+        assert not {f"skillgrant.domains.{d}" for d in absent} & domains, (tool_input, domains)

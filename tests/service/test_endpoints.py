@@ -58,6 +58,11 @@ HOOK_CASES = [
     ("substitution", payload("echo $(rm x)"), ""),
     ("read-outside", {"session_id": "s", "cwd": CWD, "hook_event_name": "PreToolUse",
                       "tool_name": "Read", "tool_input": {"file_path": "/etc/shadow"}}, ""),
+    # review K-0: denied, naming the lone surrogate (tests/gate/test_hook_fail_closed.py)
+    ("read-lone-surrogate", {"session_id": "s", "cwd": CWD, "hook_event_name": "PreToolUse",
+                             "tool_name": "Read",
+                             "tool_input": {"file_path": "/srv/project/\ud800"}}, ""),
+    ("cwd-lone-surrogate", {**payload("git status"), "cwd": "/srv/\ud800"}, ""),
     ("ask", payload("rm -rf /"), "outside=ask"),
     ("allow", payload("git status"), "inside=allow"),
     ("copilot", {"toolName": "bash", "toolArgs": json.dumps({"command": "rm -rf /"}),
@@ -78,6 +83,9 @@ def test_the_hook_endpoint_answers_as_the_hook_command(served: Served, plan_file
     assert reply.headers["content-type"].startswith("application/json")
     args = [f"--{query.split('=')[0]}", query.split("=")[1]] if query else []
     assert reply.body == _hook_process(plan_file, body, *args)  # byte for byte
+    if "\ud800" in json.dumps(data):
+        assert b"lone surrogate" in reply.body or reply.body == b"", reply.body
+        assert b"internal error" not in reply.body, reply.body
 
 
 def test_the_hook_endpoint_writes_the_hook_commands_audit_records(served: Served,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from payload_corpus import CASES, PLAN, Case, denial_reason
-from serving import Served, start
+from serving import Served, start, transcript, with_transcript
 
 from skillgrant.limits import MAX_REQUEST_BODY_BYTES
 
@@ -145,7 +145,8 @@ def test_an_oversized_body_is_refused(served: Served) -> None:
 def test_the_body_limit_is_exact(served: Served) -> None:
     """A call inside the plan padded to exactly MAX_REQUEST_BODY_BYTES is judged (no
     decision); one byte more is denied for the limit alone."""
-    at = INSIDE + b" " * (MAX_REQUEST_BODY_BYTES - len(INSIDE))
+    inside = with_transcript(INSIDE, transcript(served.env, "/srv/project"))
+    at = inside + b" " * (MAX_REQUEST_BODY_BYTES - len(inside))
     reply = served.post("/v1/hook/plan", at)
     assert (reply.status, reply.body) == (200, b"")
     assert "--max-body-bytes" in _denial(served, "/v1/hook/plan", at + b" ")

@@ -170,8 +170,12 @@ def test_print_config_prints_the_http_hook_with_on_failure_block(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     (hook,) = json.loads(done.stdout)["hooks"]["PreToolUse"][0]["hooks"]
     pin = hashlib.sha256(plan.read_bytes()).hexdigest()  # issue 29: the plan's digest
+    session = hook.pop("headers"), hook.pop("allowedEnvVars")
     assert hook == {"type": "http", "url": f"http://127.0.0.1:9123/v1/hook/gate?plan-sha256={pin}",
                     "timeout": 30, "onFailure": "block"}
+    # The session's environment, each variable it sends allowed (review M-1).
+    assert {"PATH", "HOME", "PWD", "GIT_DIR", "XDG_CONFIG_HOME"} <= set(session[1])
+    assert session[0] == {f"X-Skillgrant-Env-{name}": f"<${{{name}}}>" for name in session[1]}
     assert "service is down" in done.stderr and "every tool call is denied" in done.stderr
     token = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--plan", str(plan),
                             "--host", "0.0.0.0", "--token-env", "SG_TOKEN", "--print-config"],
@@ -179,8 +183,8 @@ def test_print_config_prints_the_http_hook_with_on_failure_block(tmp_path: Path)
                            env={**os.environ, "SG_TOKEN": "0123456789abcdef"})
     assert token.returncode == 0, token.stderr
     (hook,) = json.loads(token.stdout)["hooks"]["PreToolUse"][0]["hooks"]
-    assert hook["headers"] == {"Authorization": "Bearer ${SG_TOKEN}"}
-    assert hook["allowedEnvVars"] == ["SG_TOKEN"]
+    assert hook["headers"] == {"Authorization": "Bearer ${SG_TOKEN}", **session[0]}
+    assert hook["allowedEnvVars"] == ["SG_TOKEN", *session[1]]
 
 
 def test_the_printed_hook_pins_the_plan_and_a_changed_plan_denies(tmp_path: Path) -> None:

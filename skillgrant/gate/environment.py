@@ -1,0 +1,103 @@
+"""The session's environment, for a gate that does not run inside it (``skillgrant serve``).
+
+What a call must not write (``guards``) and how git reads a repository (``worktree``) depend on
+the environment the runtime runs its tools in: ``PATH``'s folders, ``HOME``, git's variables,
+the project folder (review M-1). The ``skillgrant hook`` process inherits that environment. An
+http hook's payload carries none of it, and the service has its own. So the printed http hook
+sends each variable the gate reads as a header (Claude Code fills ``${NAME}`` in a header for
+the names its ``allowedEnvVars`` lists), and the service decides a call only when every one of
+them equals its own: then what it guards is what the hook in the session would guard. The
+project folder (``$CLAUDE_PROJECT_DIR``, which Claude Code gives a command hook but not a
+header) is the session's ``PWD`` when the payload's transcript lies in that folder's project
+folder under the user's Claude configuration; otherwise it is not known, and a call is denied
+unless it is denied anyway without it (the project only ever adds what a call must not write).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from typing import Final
+
+#: Every environment variable the gate reads to decide a call (tests/gate/test_environment.py
+#: finds each ``os.environ`` read in the gate's modules and checks it is here or in OWN).
+COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
+                   "CLAUDE_CODE_USE_COWORK_PLUGINS", "GIT_DIR", "GIT_COMMON_DIR", "GIT_CONFIG",
+                   "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL",
+                   "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH")
+#: Sent too, but not compared: the folder the session started in.
+PROJECT: Final = "PWD"
+#: Variables the gate reads that are the gate's own settings, not the session's.
+OWN: Final = ("SKILLGRANT_BASH", "CLAUDE_PROJECT_DIR", "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT",
+              "CLAUDE_PLUGIN_DATA")
+#: A header's name: this, then the variable's name.
+HEADER: Final = "X-Skillgrant-Env-"
+# Claude Code's name for a project's folder under ``<config>/projects`` (the binary's J$).
+_MANGLED: Final = re.compile(r"[^a-zA-Z0-9]")
+_MAX_MANGLED: Final = 200
+
+
+def headers() -> dict[str, str]:
+    """The http hook's headers: each variable between ``<`` and ``>``, so that a value Claude
+    Code did not fill (or trimmed) is told from an empty one."""
+    return {HEADER + name: f"<${{{name}}}>" for name in (*COMPARED, PROJECT)}
+
+
+def sent(received: Mapping[str, str]) -> dict[str, str | None]:
+    """The variables in a request's headers (``received``: lower-case names), each value
+    unwrapped, or None where the header is missing or not wrapped as ``headers`` wraps it."""
+    found: dict[str, str | None] = {}
+    for name in (*COMPARED, PROJECT):
+        value = received.get((HEADER + name).lower())
+        found[name] = value[1:-1] if value is not None and len(value) >= 2 and \
+            value[0] == "<" and value[-1] == ">" else None
+    return found
+
+
+def session_problem(received: Mapping[str, str],
+                    own: Mapping[str, str] = os.environ) -> str | None:
+    """Why the service cannot decide a call in the session that sent the headers ``received``
+    (None when it can). ``own`` is the service's environment."""
+    values = sent(received)
+    missing = [name for name, value in values.items() if value is None]
+    if missing:
+        return (f"the request does not carry the session's {', '.join(missing)} (the "
+                f"{HEADER}NAME headers `skillgrant serve --print-config` prints, each value "
+                "between < and >)")
+    differing = [name for name in COMPARED if values[name] != own.get(name, "")]
+    if differing:
+        verb = "differs" if len(differing) == 1 else "differ"
+        return (f"the session's {', '.join(differing)} {verb} from the service's, so what the "
+                "call must not write is not known here: start `skillgrant serve` from the "
+                "session's environment, or use the `skillgrant hook` command")
+    return None
+
+
+def project_folder(received: Mapping[str, str], body: bytes,
+                   own: Mapping[str, str] = os.environ) -> tuple[str | None, str | None]:
+    """The session's project folder (its ``PWD``, when the payload's transcript is in that
+    folder's project folder), or None and why it is not known."""
+    folder = sent(received)[PROJECT] or ""
+    try:
+        payload = json.loads(body)
+    except (ValueError, RecursionError):
+        payload = None
+    transcript = payload.get("transcript_path") if isinstance(payload, dict) else None
+    if not folder.startswith("/") or not isinstance(transcript, str):
+        return None, ("the session's project folder is not known: the request's PWD is not "
+                      "an absolute folder, or the payload has no transcript_path")
+    config = own.get("CLAUDE_CONFIG_DIR") or os.path.join(own.get("HOME", ""), ".claude")
+    mangled = _MANGLED.sub("-", folder)
+    projects = os.path.join(os.path.normpath(config), "projects") + "/"
+    transcript = os.path.normpath(transcript)  # a subagent's lies deeper in the same folder
+    name = transcript[len(projects):].split("/", 1)[0] if transcript.startswith(projects) \
+        and "/" in transcript[len(projects):] else None
+    same = name == mangled if len(mangled) <= _MAX_MANGLED else \
+        name is not None and name.startswith(mangled[:_MAX_MANGLED] + "-")
+    if not same:
+        return None, (f"the session's project folder is not known: its transcript "
+                      f"{transcript[:300]!r} is not in the project folder of {folder[:300]!r} "
+                      f"under {config!r}")
+    return folder, None

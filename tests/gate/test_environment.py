@@ -1,0 +1,93 @@
+"""The session's environment as an http hook's request carries it (gate/environment.py,
+review M-1): the service decides a call only in the environment the ``skillgrant hook`` process
+would have, and knows the project folder only from a transcript Claude Code keeps for it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from skillgrant.gate import environment
+from skillgrant.gate.environment import COMPARED, OWN, PROJECT, project_folder, session_problem
+
+GATE = Path(environment.__file__).parent
+OWN_ENV = {"PATH": "/usr/bin:/bin", "HOME": "/home/ana"}
+
+
+def _headers(env: dict[str, str], **changed: str | None) -> dict[str, str]:
+    values = {name: env.get(name, "") for name in (*COMPARED, PROJECT)}
+    values.update({k: v for k, v in changed.items() if v is not None})
+    sent = {f"x-skillgrant-env-{k.lower()}": f"<{v}>" for k, v in values.items()}
+    for name in [k for k, v in changed.items() if v is None]:
+        del sent[f"x-skillgrant-env-{name.lower()}"]
+    return sent
+
+
+def test_every_environment_read_in_the_gate_is_compared_or_the_gates_own() -> None:
+    """A variable the gate reads that the request does not carry would be the service's, not
+    the session's: the hole review M-1 found. Each `os.environ` read in gate/*.py is listed."""
+    read: set[str] = set()
+    for module in GATE.glob("*.py"):
+        text = module.read_text(encoding="utf-8")
+        read |= set(re.findall(r"""os\.environ(?:\.get)?[(\[]\s*["']([A-Z0-9_]+)["']""", text))
+        assert "os.getenv" not in text, module
+    assert read, "no read found: the pattern is stale"
+    assert read <= set(COMPARED) | set(OWN), read - set(COMPARED) - set(OWN)
+
+
+def test_the_service_decides_only_in_its_own_environment() -> None:
+    assert session_problem(_headers(OWN_ENV), OWN_ENV) is None
+    problem = session_problem(_headers(OWN_ENV, PATH="/tmp/evil:/usr/bin:/bin"), OWN_ENV)
+    assert problem is not None and "PATH differs from the service's" in problem
+    problem = session_problem(_headers(OWN_ENV, GIT_DIR="/x/.git", HOME="/root"), OWN_ENV)
+    assert problem is not None and "HOME, GIT_DIR differ" in problem
+
+
+@pytest.mark.parametrize("sent", [
+    {"x-skillgrant-env-home": None},  # not sent
+    {"x-skillgrant-env-home": "/home/ana"},  # not between < and >: not filled as printed
+    {"x-skillgrant-env-home": "<"},
+])
+def test_a_variable_not_sent_as_printed_is_refused(sent: dict[str, str | None]) -> None:
+    headers = _headers(OWN_ENV)
+    for name, value in sent.items():
+        if value is None:
+            del headers[name]
+        else:
+            headers[name] = value
+    problem = session_problem(headers, OWN_ENV)
+    assert problem is not None and "does not carry the session's HOME" in problem
+
+
+def _body(transcript: object) -> bytes:
+    return json.dumps({"transcript_path": transcript, "tool_name": "Read"}).encode()
+
+
+@pytest.mark.parametrize(("pwd", "transcript", "env", "found"), [
+    ("/srv/my.app", "/home/ana/.claude/projects/-srv-my-app/s.jsonl", OWN_ENV, "/srv/my.app"),
+    # a subagent's transcript lies deeper in the same project folder
+    ("/srv/app", "/home/ana/.claude/projects/-srv-app/s/subagents/a.jsonl", OWN_ENV, "/srv/app"),
+    # CLAUDE_CONFIG_DIR moves the projects (review M-19: HOME alone is not trusted then)
+    ("/srv/app", "/cfg/projects/-srv-app/s.jsonl", {**OWN_ENV, "CLAUDE_CONFIG_DIR": "/cfg"},
+     "/srv/app"),
+    ("/srv/app", "/home/ana/.claude/projects/-srv-app/s.jsonl",
+     {**OWN_ENV, "CLAUDE_CONFIG_DIR": "/cfg"}, None),
+    ("/srv/app", "/home/ana/.claude/projects/-srv-other/s.jsonl", OWN_ENV, None),
+    ("/srv/app", "/home/ana/.claude/projects/-srv-app", OWN_ENV, None),  # no file in it
+    ("/srv/app", "/home/ana/.claude/projects/../projects/-srv-app/s.jsonl", OWN_ENV,
+     "/srv/app"),
+    ("/srv/app", "/tmp/projects/-srv-app/s.jsonl", OWN_ENV, None),
+    ("/srv/app", None, OWN_ENV, None),  # review M-17: no transcript, no project
+    ("srv/app", "/home/ana/.claude/projects/srv-app/s.jsonl", OWN_ENV, None),  # relative PWD
+    # past 200 characters Claude Code cuts the name and adds a hash of the folder
+    ("/" + "a" * 250, "/home/ana/.claude/projects/-" + "a" * 199 + "-1x2y/s.jsonl", OWN_ENV,
+     "/" + "a" * 250),
+])
+def test_the_project_folder_is_the_sessions_pwd_when_its_transcript_is_there(
+        pwd: str, transcript: object, env: dict[str, str], found: str | None) -> None:
+    folder, why = project_folder(_headers(env, PWD=pwd), _body(transcript), env)
+    assert folder == found
+    assert (why is None) == (found is not None)
