@@ -226,17 +226,21 @@ def test_bun_rejects_a_line_at_its_blocks_column(lines: str, where: str) -> None
     ("---\n!<tag:yaml.org,2002:null> allowed-tools: Bash\n---\n", (2, 1)),
     ("---\n&k !!null hooks:\n  PreToolUse: []\nallowed-tools: Read\n---\n", (2, 1)),
     ("---\n!!null shell: bash\nallowed-tools: Read\n---\n", (2, 1)),
+    ("---\n!!str allowed-tools: Bash\n---\n", (2, 1)),  # any tag: none is needed
+    ("---\n&k !x allowed-tools: Bash\n---\n", (2, 1)),
+    ("---\nx:\n  !x y: 1\nallowed-tools: Read\n---\n", (3, 3)),  # at any depth
+    ("---\nx: [{!!str a: 1}]\nallowed-tools: Read\n---\n", (2, 6)),
 ])
 def test_a_tagged_key_is_refused(text: str, where: tuple[int, int]) -> None:
     with pytest.raises(SkillFileError) as raised:
         read_skill(text, "SKILL.md")
-    assert "does not load as a string" in raised.value.message
+    assert "a key written with a YAML tag" in raised.value.message
     assert (raised.value.line, raised.value.column) == where
     with pytest.raises(SkillFileError):
         apply_to_text(text, Plan.from_entries(["Read"]))
 
 
-@pytest.mark.parametrize("text", ["---\n!!str allowed-tools: Bash\n---\n",
-                                  "---\n&k allowed-tools: Bash\n---\n"])
-def test_a_key_that_loads_as_a_string_is_read(text: str) -> None:
+@pytest.mark.parametrize("text", ["---\n&k allowed-tools: Bash\n---\n",
+                                  "---\nx: '!a: b'\nallowed-tools: Bash\n---\n"])
+def test_an_anchored_key_is_read(text: str) -> None:
     assert read_skill(text).runtime_entries == ("Bash",)

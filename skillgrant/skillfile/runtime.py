@@ -172,9 +172,9 @@ def predict(yaml_text: str, root: Node | None = None,
 
 def _rejects_as_written(yaml_text: str, root: Node | None) -> tuple[str, int] | None:
     """``bun_rejects``, once no key is read otherwise by Bun (a tagged key: Divergence)."""
-    key = tagged_key(root, yaml_text)
-    if key is not None:
-        raise Divergence(TAGGED_KEY.format(key.value), key.start_mark.index)
+    tagged = tagged_key(root, yaml_text)
+    if tagged is not None:
+        raise Divergence(TAGGED_KEY.format(tagged[0]), tagged[1])
     return bun_rejects(yaml_text, root)
 
 

@@ -145,6 +145,11 @@ def _tagged(rng: random.Random, key: str, entries: list[str]) -> list[str]:
 
 
 def _other(rng: random.Random) -> list[str]:
+    if rng.random() < 0.04:  # a tagged key, at the top or nested (review R-2)
+        prop = rng.choice(KEY_PROPERTIES)
+        key = rng.choice(["hooks", "shell", "allowed-tools", "PreToolUse", rng.choice(KEYS)])
+        line = f"{prop}{key}: {rng.choice(['Bash', '[Read, Bash]', '1', ''])}"
+        return [line] if rng.random() < 0.6 else ["outer:", f"  {line}"]
     key = rng.choice(KEYS)
     kind = rng.randrange(11)
     value = rng.choice(VALUES)
