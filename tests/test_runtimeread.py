@@ -244,3 +244,12 @@ def test_a_tagged_key_is_refused(text: str, where: tuple[int, int]) -> None:
                                   "---\nx: '!a: b'\nallowed-tools: Bash\n---\n"])
 def test_an_anchored_key_is_read(text: str) -> None:
     assert read_skill(text).runtime_entries == ("Bash",)
+
+
+# A block scalar's leading blank line wider than its first line of text (review R-4): Bun
+# 1.4.5 rejects it, and the runtime's retry reads the re-quoted header, comment included;
+# PyYAML read an empty value (and the lint, no entries).
+def test_a_wide_blank_line_first_in_a_block_scalar_is_read_as_the_retry_reads_it() -> None:
+    doc = read_skill("---\nallowed-tools: > # Bash(rm *)\n     \n    # x\n---\n")
+    assert doc.runtime_entries == (">", "#", "Bash(rm *)")
+    assert doc.retried == "a block scalar's leading blank line wider than its first line"

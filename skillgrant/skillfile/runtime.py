@@ -31,7 +31,7 @@ from typing import Final, Literal, NamedTuple
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import JS_WHITESPACE
-from .blockcolumn import block_column
+from .blockcolumn import block_column, wide_blank_line
 from .tagged import TAGGED_KEY, tagged_key
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
 
@@ -306,6 +306,9 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
             header = text[node.start_mark.index:].split("\n", 1)[0]
             found = None if "#" not in header or " #" in header or "\t#" in header else (
                 "a comment right after a block scalar's indicator", node.start_mark.index)
+            wide = None if found else wide_blank_line(text, node, parent)
+            found = found or (None if wide is None else (
+                "a block scalar's leading blank line wider than its first line", wide))
         else:
             found = _flow_node(text, node, parent, stack)
         if found is not None:

@@ -60,9 +60,11 @@ def _allowed(rng: random.Random, key: str = "allowed-tools") -> list[str]:
         col = " " * rng.randint(0, 3)
         return [f"{key}:"] + [f"{col}{dash}{e}" for e in entries]
     if form in (6, 7):
-        ind = rng.choice(["|", ">", "|-", ">-", "|+", "|2"])
+        ind = rng.choice(["|", ">", "|-", ">-", "|+", "|2", "> # Bash(rm *)"])
         col = " " * rng.randint(1, 3)
-        return [f"{key}: {ind}"] + [f"{col}{e}" for e in entries]
+        blank = [" " * rng.randint(0, 5)] if rng.random() < 0.2 else []  # review R-4
+        lines = [f"# {e}" for e in entries] if blank and rng.random() < 0.5 else entries
+        return [f"{key}: {ind}", *blank] + [f"{col}{e}" for e in lines]
     return _odd_forms(rng, key, entries, sep, form)
 
 
