@@ -213,3 +213,43 @@ def test_bun_rejects_a_line_at_its_blocks_column(lines: str, where: str) -> None
     rejected = bun_rejects(yaml_text, compose(yaml_text))
     assert rejected is not None and rejected[1] == yaml_text.index(where) + len(where) - len(
         where.lstrip())
+
+
+# A tag on a key (review R-2): Bun 1.4.5 ignores it and reads the key as its text
+# (`!!null allowed-tools` is "allowed-tools", and the runtime grants Bash below); PyYAML makes
+# it None or bytes, and the key went unseen, in apply too. Refused at the key.
+@pytest.mark.parametrize(("text", "where"), [
+    ("---\n!!null allowed-tools: Bash\n---\n", (2, 1)),
+    ("---\nallowed-tools: Read\n!!null allowed-tools: Bash\n---\n", (3, 1)),
+    ("---\n!!binary allowed-tools: Bash\n---\n", (2, 1)),
+    ("---\n? !!null allowed-tools\n: Bash\n---\n", (2, 3)),
+    ("---\n!<tag:yaml.org,2002:null> allowed-tools: Bash\n---\n", (2, 1)),
+    ("---\n&k !!null hooks:\n  PreToolUse: []\nallowed-tools: Read\n---\n", (2, 1)),
+    ("---\n!!null shell: bash\nallowed-tools: Read\n---\n", (2, 1)),
+    ("---\n!!str allowed-tools: Bash\n---\n", (2, 1)),  # any tag: none is needed
+    ("---\n&k !x allowed-tools: Bash\n---\n", (2, 1)),
+    ("---\nx:\n  !x y: 1\nallowed-tools: Read\n---\n", (3, 3)),  # at any depth
+    ("---\nx: [{!!str a: 1}]\nallowed-tools: Read\n---\n", (2, 6)),
+])
+def test_a_tagged_key_is_refused(text: str, where: tuple[int, int]) -> None:
+    with pytest.raises(SkillFileError) as raised:
+        read_skill(text, "SKILL.md")
+    assert "a key written with a YAML tag" in raised.value.message
+    assert (raised.value.line, raised.value.column) == where
+    with pytest.raises(SkillFileError):
+        apply_to_text(text, Plan.from_entries(["Read"]))
+
+
+@pytest.mark.parametrize("text", ["---\n&k allowed-tools: Bash\n---\n",
+                                  "---\nx: '!a: b'\nallowed-tools: Bash\n---\n"])
+def test_an_anchored_key_is_read(text: str) -> None:
+    assert read_skill(text).runtime_entries == ("Bash",)
+
+
+# A block scalar's leading blank line wider than its first line of text (review R-4): Bun
+# 1.4.5 rejects it, and the runtime's retry reads the re-quoted header, comment included;
+# PyYAML read an empty value (and the lint, no entries).
+def test_a_wide_blank_line_first_in_a_block_scalar_is_read_as_the_retry_reads_it() -> None:
+    doc = read_skill("---\nallowed-tools: > # Bash(rm *)\n     \n    # x\n---\n")
+    assert doc.runtime_entries == (">", "#", "Bash(rm *)")
+    assert doc.retried == "a block scalar's leading blank line wider than its first line"

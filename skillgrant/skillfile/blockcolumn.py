@@ -57,3 +57,27 @@ def _first_on_a_line(text: str, at: int) -> int | None:
             return at - line_start
         at += 1
     return None
+
+
+def wide_blank_line(text: str, node: Node, parent: int) -> int | None:
+    """Where a block scalar without an indentation indicator has a leading line of spaces
+    wider than its first line of text: YAML 1.2 (Bun) rejects it, PyYAML takes the widest
+    such line for the indentation, and may then end the scalar before that text (review R-4).
+    ``parent`` is the column of the block holding it; a first line not past it is no text."""
+    start = node.start_mark.index
+    header_end = text.find("\n", start)
+    if header_end < 0 or any(c.isdigit() for c in text[start:header_end].split("#")[0]):
+        return None
+    widest, at = 0, header_end + 1
+    while at < len(text):
+        end = text.find("\n", at)
+        line = text[at:len(text) if end < 0 else end].rstrip("\r")
+        if not line.strip(" "):
+            widest = max(widest, len(line))
+        else:
+            indent = len(line) - len(line.lstrip(" "))
+            return at if parent < indent < widest else None
+        if end < 0:
+            break
+        at = end + 1
+    return None

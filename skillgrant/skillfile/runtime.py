@@ -31,7 +31,8 @@ from typing import Final, Literal, NamedTuple
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import JS_WHITESPACE
-from .blockcolumn import block_column
+from .blockcolumn import block_column, wide_blank_line
+from .tagged import TAGGED_KEY, tagged_key
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
@@ -136,7 +137,7 @@ def predict(yaml_text: str, root: Node | None = None,
         except YamlProblem as e:
             problem = e
     if problem is None:
-        rejected = bun_rejects(yaml_text, root)
+        rejected = _rejects_as_written(yaml_text, root)
         if rejected is None:
             return Prediction("direct", root, yaml_text, None)
         why, where = rejected
@@ -167,6 +168,14 @@ def predict(yaml_text: str, root: Node | None = None,
                              "close; quote the value",
                              len("\n".join(yaml_text.split("\n")[:swallowing])))
     return Prediction("retry", again, retry, why)
+
+
+def _rejects_as_written(yaml_text: str, root: Node | None) -> tuple[str, int] | None:
+    """``bun_rejects``, once no key is read otherwise by Bun (a tagged key: Divergence)."""
+    tagged = tagged_key(root, yaml_text)
+    if tagged is not None:
+        raise Divergence(TAGGED_KEY.format(tagged[0]), tagged[1])
+    return bun_rejects(yaml_text, root)
 
 
 def _may_swallow(yaml_text: str, retry: str, root: Node | None) -> int | None:
@@ -297,6 +306,9 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
             header = text[node.start_mark.index:].split("\n", 1)[0]
             found = None if "#" not in header or " #" in header or "\t#" in header else (
                 "a comment right after a block scalar's indicator", node.start_mark.index)
+            wide = None if found else wide_blank_line(text, node, parent)
+            found = found or (None if wide is None else (
+                "a block scalar's leading blank line wider than its first line", wide))
         else:
             found = _flow_node(text, node, parent, stack)
         if found is not None:
@@ -374,8 +386,8 @@ def runtime_value(root: Node | None) -> str | list[str] | None:
     there is no such key."""
     if not isinstance(root, MappingNode):
         return None
-    found = [value for key, value in root.value
-             if isinstance(key, ScalarNode) and is_str_scalar(key) and key.value == KEY]
+    found = [value for key, value in root.value  # Bun reads a tagged key as its text
+             if isinstance(key, ScalarNode) and key.value == KEY]
     if not found:
         return None
     node = found[-1]

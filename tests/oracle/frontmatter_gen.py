@@ -29,6 +29,8 @@ TAB_ITEMS = ["x:", "a:\tb", "a: b", "x: #", "x:\ty", "- y", "-\ty", "? x", "'a':
 # key's, not theirs.
 PROPERTIES = ["!!seq", "&a", "!x", "!!seq &a", "&a !!seq", "!!map", "!!str", "&a !x", "!!seq # c",
               "&a # c"]
+KEY_PROPERTIES = ["!!null ", "!!binary ", "!!str ", "!x ", "&k ", "&k !!null ", "!!int ",
+                  "!<tag:yaml.org,2002:null> ", "! "]
 KEYS = ["name", "description", "argument-hint", "model", "x-y", "when_to_use", "version"]
 
 
@@ -37,6 +39,8 @@ def _entries(rng: random.Random) -> list[str]:
 
 
 def _allowed(rng: random.Random, key: str = "allowed-tools") -> list[str]:
+    if rng.random() < 0.04:  # a tag or anchor on the key (review R-2: Bun ignores the tag)
+        key = rng.choice(KEY_PROPERTIES) + key
     entries = _entries(rng)
     form = rng.randrange(12)
     sep = rng.choice(SEPARATORS)
@@ -56,9 +60,11 @@ def _allowed(rng: random.Random, key: str = "allowed-tools") -> list[str]:
         col = " " * rng.randint(0, 3)
         return [f"{key}:"] + [f"{col}{dash}{e}" for e in entries]
     if form in (6, 7):
-        ind = rng.choice(["|", ">", "|-", ">-", "|+", "|2"])
+        ind = rng.choice(["|", ">", "|-", ">-", "|+", "|2", "> # Bash(rm *)"])
         col = " " * rng.randint(1, 3)
-        return [f"{key}: {ind}"] + [f"{col}{e}" for e in entries]
+        blank = [" " * rng.randint(0, 5)] if rng.random() < 0.2 else []  # review R-4
+        lines = [f"# {e}" for e in entries] if blank and rng.random() < 0.5 else entries
+        return [f"{key}: {ind}", *blank] + [f"{col}{e}" for e in lines]
     return _odd_forms(rng, key, entries, sep, form)
 
 
@@ -141,6 +147,11 @@ def _tagged(rng: random.Random, key: str, entries: list[str]) -> list[str]:
 
 
 def _other(rng: random.Random) -> list[str]:
+    if rng.random() < 0.04:  # a tagged key, at the top or nested (review R-2)
+        prop = rng.choice(KEY_PROPERTIES)
+        key = rng.choice(["hooks", "shell", "allowed-tools", "PreToolUse", rng.choice(KEYS)])
+        line = f"{prop}{key}: {rng.choice(['Bash', '[Read, Bash]', '1', ''])}"
+        return [line] if rng.random() < 0.6 else ["outer:", f"  {line}"]
     key = rng.choice(KEYS)
     kind = rng.randrange(11)
     value = rng.choice(VALUES)
