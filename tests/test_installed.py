@@ -154,8 +154,9 @@ def test_the_http_hook_serve_prints_reaches_the_service(installed: Installed, od
         session = {**outside_env(), "PWD": str(elsewhere)}
         headers = {name: re.sub(r"\$\{(\w+)\}", lambda m: session.get(m.group(1), ""), value)
                    for name, value in hook["headers"].items()}
-        answers = [_post(hook["url"], {"transcript_path": transcript(session, str(elsewhere)),
-                                       **payload("claude-code", command, elsewhere)}, headers)
+        answers = [_post(hook["url"], {**payload("claude-code", command, elsewhere),
+                                       "transcript_path": transcript(session, str(elsewhere))},
+                         headers)
                    for command in ("gh pr list && rm -rf /tmp/x", "gh pr list")]
     finally:
         server.terminate()
