@@ -5,9 +5,12 @@ block is indented (review N-1, P-3)."""
 
 from __future__ import annotations
 
+import re
+
 from yaml.nodes import MappingNode, Node, SequenceNode
 
 _SPACE = " \t"
+_LINE = re.compile(r"([^\r\n]*)(?:\r\n|\r|\n|\Z)")
 _BREAKS = "\r\n"
 
 
@@ -68,16 +71,13 @@ def wide_blank_line(text: str, node: Node, parent: int) -> int | None:
     header_end = text.find("\n", start)
     if header_end < 0 or any(c.isdigit() for c in text[start:header_end].split("#")[0]):
         return None
-    widest, at = 0, header_end + 1
-    while at < len(text):
-        end = text.find("\n", at)
-        line = text[at:len(text) if end < 0 else end].rstrip("\r")
-        if not line.strip(" "):
-            widest = max(widest, len(line))
+    widest = 0
+    for line in _LINE.finditer(text, header_end + 1):  # CR, LF and CRLF all end a line
+        if not line.group(1).strip(" "):
+            widest = max(widest, len(line.group(1)))
         else:
-            indent = len(line) - len(line.lstrip(" "))
-            return at if parent < indent < widest else None
-        if end < 0:
+            indent = len(line.group(1)) - len(line.group(1).lstrip(" "))
+            return line.start() if parent < indent < widest else None
+        if line.end() == len(text):
             break
-        at = end + 1
     return None
