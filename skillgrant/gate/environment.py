@@ -67,6 +67,10 @@ def session_problem(received: Mapping[str, str],
         return (f"the request does not carry the session's {', '.join(missing)} (the "
                 f"{HEADER}NAME headers `skillgrant serve --print-config` prints, each value "
                 "between < and >)")
+    if values["GIT_CONFIG_COUNT"]:  # review F3: the numbered settings are not in a header
+        return ("the session sets GIT_CONFIG_COUNT: git takes settings from GIT_CONFIG_KEY_n "
+                "and GIT_CONFIG_VALUE_n, which a request does not carry, so what git runs is "
+                "not known here: use the `skillgrant hook` command")
     differing = [name for name in COMPARED if values[name] != own.get(name, "")]
     if differing:
         verb = "differs" if len(differing) == 1 else "differ"

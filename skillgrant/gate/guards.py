@@ -58,18 +58,14 @@ _PATH_VARIABLES: Final = ("HOME", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "GIT_D
 
 def _relative_variable() -> str | None:
     """Why a shell call is not covered because of the session's other variables, or None: a
-    relative path in one of ``_PATH_VARIABLES``, or numbered git settings
-    (``GIT_CONFIG_COUNT``: each ``GIT_CONFIG_KEY_n`` may name a hooks folder or a program)."""
+    relative path in one of ``_PATH_VARIABLES``. (Numbered git settings, ``GIT_CONFIG_COUNT``,
+    reach the git the gate asks in this process; the service denies them: environment.py.)"""
     relative = [name for name in _PATH_VARIABLES
                 if os.environ.get(name) and not os.environ[name].startswith("/")]
     if relative:
         return (f"the session's {', '.join(relative)} {'is' if len(relative) == 1 else 'are'} "
                 "relative, read from whatever folder the program is in, which the gate cannot "
                 "name; no command is covered until they are absolute")
-    if os.environ.get("GIT_CONFIG_COUNT"):
-        return ("the session sets GIT_CONFIG_COUNT: git takes settings from GIT_CONFIG_KEY_n "
-                "and GIT_CONFIG_VALUE_n, which may name a program or a hooks folder the gate "
-                "does not read; no command is covered while it is set")
     return None
 
 

@@ -414,12 +414,12 @@ def test_an_empty_path_entry_runs_the_folders_file_under_bash(
 
 @pytest.mark.parametrize(("name", "value"), [
     ("GIT_CONFIG_GLOBAL", ".gitcfg"), ("XDG_CONFIG_HOME", "cfg"), ("BASH_ENV", "env.sh"),
-    ("GIT_DIR", ".git"), ("GIT_CONFIG_COUNT", "1"),
+    ("GIT_DIR", ".git"),
 ])
 def test_a_relative_configuration_variable_covers_no_command(
         name: str, value: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Reviews F2, F2b, F3: git reads a relative GIT_CONFIG_GLOBAL from the repository's top,
-    bash a relative BASH_ENV from its folder; GIT_CONFIG_KEY_n may set core.hooksPath."""
+    """Reviews F2, F2b: git reads a relative GIT_CONFIG_GLOBAL from the repository's top, bash
+    a relative BASH_ENV from its folder."""
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     monkeypatch.setenv(name, value)
     verdict = check_call("Bash", {"command": "npm test"}, PLAN, cwd=CWD)

@@ -44,6 +44,10 @@ def test_the_service_decides_only_in_its_own_environment() -> None:
     assert problem is not None and "PATH differs from the service's" in problem
     problem = session_problem(_headers(OWN_ENV, GIT_DIR="/x/.git", HOME="/root"), OWN_ENV)
     assert problem is not None and "HOME, GIT_DIR differ" in problem
+    # review F3: GIT_CONFIG_KEY_n is in no header, so equal counts say nothing of the settings
+    counted = {**OWN_ENV, "GIT_CONFIG_COUNT": "1"}
+    problem = session_problem(_headers(counted), counted)
+    assert problem is not None and "GIT_CONFIG_COUNT" in problem
 
 
 @pytest.mark.parametrize("sent", [
