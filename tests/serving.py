@@ -124,11 +124,13 @@ def _cwd(data: bytes) -> str:
         found = json.loads(data).get("cwd", "/")
     except (ValueError, AttributeError, RecursionError):
         return "/"
+    if not isinstance(found, str) or not found.isprintable():
+        return "/"
     try:  # a header's value: Latin-1, one line
-        ok = isinstance(found, str) and found.isprintable() and bool(found.encode("latin-1"))
+        found.encode("latin-1")
     except UnicodeEncodeError:
-        ok = False
-    return found if ok else "/"
+        return "/"
+    return found or "/"
 
 
 def with_transcript(data: bytes, path: str) -> bytes:

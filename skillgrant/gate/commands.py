@@ -20,7 +20,7 @@ from ..domains.command import case_fold, compile_pattern, identity_reason
 from ..domains.cover import approved_filler, union_cover
 from ..grants import parse_grant
 from ..limits import MAX_WORK_PER_DECISION
-from .guards import guarded_word, path_doubt
+from .guards import environment_doubt, guarded_word
 from .judge import (
     Judged,
     Part,
@@ -56,7 +56,7 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
             len(directories) > 1 and len(set(directories)) > 1):
         return outside("unknown", "the call names its command or its directory twice, "
                         "differently; which one runs is the runtime's to say", None)
-    doubt = path_doubt()
+    doubt = environment_doubt()
     if doubt is not None:
         return outside("unknown", doubt, None)
     command = given[0] or ""

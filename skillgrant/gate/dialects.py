@@ -24,6 +24,7 @@ import json
 from collections.abc import Mapping
 from typing import Final, Literal, NamedTuple
 
+from ..grants import lone_surrogate
 from ..limits import MAX_PAYLOAD_DEPTH
 
 DIALECTS: Final = ("claude-code", "copilot-cli", "codex", "vscode", "gemini-cli")
@@ -107,7 +108,7 @@ def _folder(cwd: object) -> str | None:
     """The payload's ``cwd`` when it is a string; PayloadError when no folder is named so."""
     if not isinstance(cwd, str):
         return None
-    if "\x00" in cwd or not _utf8(cwd):  # review K-0
+    if "\x00" in cwd or lone_surrogate(cwd) is not None:  # review K-0
         raise PayloadError(f"the payload's cwd {printable(cwd)[:200]!r} holds a NUL or a lone "
                            "surrogate, which no folder's name is")
     return cwd
@@ -131,18 +132,9 @@ def printable(text: str) -> str:
     """``text`` with each lone surrogate (a payload may carry one) replaced by U+FFFD: strict
     JSON readers, Codex's among them, refuse the escape of one. Every failure's answer passes
     through here, so it compiles nothing and cannot raise (review K-2)."""
-    if _utf8(text):
+    if lone_surrogate(text) is None:
         return text
     return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
-
-
-def _utf8(text: str) -> bool:
-    """Whether ``text`` holds no lone surrogate (it encodes as UTF-8)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def depth_over(value: object, limit: int) -> bool:

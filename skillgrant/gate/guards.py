@@ -26,12 +26,12 @@ from .writers import tree_word
 GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", default=())
 
 
-def path_doubt() -> str | None:
-    """Why no program's name can be judged under the session's ``PATH``, or None: an empty
-    entry (``::``, or ``:`` at either end) or a relative one is the folder bash is in when it
-    looks a name up, which a ``cd`` moves and a write may fill, so ``git`` may run ``./git``
-    (review M-6). ``~`` and ``~/…`` entries bash expands to the home folder, which is
-    guarded. Then the session's other variables (``_relative_variable``)."""
+def environment_doubt() -> str | None:
+    """Why no program's name can be judged in the session's environment, or None. ``PATH``:
+    an empty entry (``::``, or ``:`` at either end) or a relative one is the folder bash is in
+    when it looks a name up, which a ``cd`` moves and a write may fill, so ``git`` may run
+    ``./git`` (review M-6); ``~`` and ``~/…`` entries bash expands to the home folder, which
+    is guarded. Then the session's other variables (``_relative_variable``)."""
     value = os.environ.get("PATH")
     # bash reads `~` and `~/…` as the home folder, but `~+` as the folder it is in, `~-` as the
     # one before, and `~name` as a user's home or, with no such user, as relative (review F1)
