@@ -5,14 +5,19 @@ By default each question goes to the system (``os.path.realpath``, ``os.stat``),
 process must: it decides once. A long-running process may put in place a view that keeps
 answers for exactly as long as nothing on their paths changes (``skillgrant serve``:
 ``service/watched.py``, which forgets them at any change inotify reports); the answers must be
-the system's own.
+the system's own. A question made of many (the files a call must not write, from some sixty
+paths and a repository's configuration) may be kept whole, for as long as each of its parts
+would be (``kept``).
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from typing import Protocol
+from collections.abc import Callable, Hashable
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
 
 
 class View(Protocol):
@@ -26,6 +31,21 @@ class View(Protocol):
     def islink(self, path: str) -> bool:
         """``os.path.islink(path)``."""
 
+    def entry(self, path: str) -> str | None:
+        """What the entry at ``path`` is, a link not followed: ``"dir"``, ``"link"`` or
+        ``"file"`` (anything else), or None when there is none or it cannot be examined."""
+
+    def read(self, path: str, limit: int) -> bytes:
+        """Up to ``limit`` bytes of the file at ``path``; raises OSError as ``open`` does."""
+
+    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, or its answer kept under ``key`` for as long as nothing it asked
+        this view about has changed (``compute`` may ask only this view, and ``unkept``)."""
+
+    def unkept(self) -> None:
+        """Says the ``compute`` of ``kept`` in progress learned something the view cannot
+        watch (git's answer): its answer is not kept."""
+
 
 class System:
     """Each question to the system."""
@@ -38,6 +58,38 @@ class System:
 
     def islink(self, path: str) -> bool:
         return os.path.islink(path)
+
+    def entry(self, path: str) -> str | None:
+        return entry_kind(path)
+
+    def read(self, path: str, limit: int) -> bytes:
+        with open(path, "rb") as f:
+            return f.read(limit)
+
+    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
+        return compute()
+
+    def unkept(self) -> None:
+        pass
+
+
+def dots_lead(path: str) -> bool:
+    """Whether each ``..`` of ``path`` comes before its other parts (``../../x``): joined to
+    a real folder, it is then read alike by ``os.path.normpath`` and by the system (which
+    would take a ``..`` after a link from where the link leads)."""
+    parts = path.split("/")
+    lead = 0 if path.startswith("/") else next(
+        (i for i, part in enumerate(parts) if part != ".."), len(parts))
+    return ".." not in parts[lead:]
+
+
+def entry_kind(path: str) -> str | None:
+    """The system's answer to ``View.entry``."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    return "dir" if stat.S_ISDIR(mode) else "link" if stat.S_ISLNK(mode) else "file"
 
 
 def file_identity(path: str) -> tuple[int, int] | None:
@@ -70,3 +122,24 @@ def identity(path: str) -> tuple[int, int] | None:
 def islink(path: str) -> bool:
     """Whether ``path`` is a symbolic link, as the view in use answers."""
     return _VIEW[0].islink(path)
+
+
+def entry(path: str) -> str | None:
+    """What the entry at ``path`` is (``View.entry``), as the view in use answers."""
+    return _VIEW[0].entry(path)
+
+
+def read(path: str, limit: int) -> bytes:
+    """Up to ``limit`` bytes of the file at ``path``, read through the view in use (which
+    watches it when a ``kept`` answer depends on it); raises OSError as ``open`` does."""
+    return _VIEW[0].read(path, limit)
+
+
+def kept(key: Hashable, compute: Callable[[], T]) -> T:
+    """``compute()``, or the view's kept answer to it (``View.kept``)."""
+    return _VIEW[0].kept(key, compute)
+
+
+def unkept() -> None:
+    """``View.unkept`` of the view in use."""
+    _VIEW[0].unkept()

@@ -69,8 +69,28 @@ def _relative_variable() -> str | None:
     return None
 
 
+#: The environment's variables ``guarded_items`` reads (and git, when it is asked).
+_ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "GIT_CONFIG_SYSTEM",
+                             "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH", "BASH_ENV", "ENV", "GIT_DIR",
+                             "GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS",
+                             "GIT_CONFIG", "GIT_COMMON_DIR")
+
+
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None, project: str | None) -> tuple[tuple[str, bool], ...]:
+    """``_guarded_items``, as the gate's view keeps it (``gate.files.kept``): a service keeps
+    the answer while nothing it was read from changes; a hook process reads it each time."""
+    try:
+        here = os.getcwd()  # a relative path is read from it
+    except OSError:
+        here = None
+    key = ("guarded", plan, audit_log, skill_dir, cwd, project, here,
+           *(os.environ.get(name) for name in _ITEMS_ENVIRONMENT))
+    return fs.kept(key, lambda: _guarded_items(plan, audit_log, skill_dir, cwd, project))
+
+
+def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
+                   cwd: str | None, project: str | None) -> tuple[tuple[str, bool], ...]:
     """What a call must not write (``GUARDED``), as real paths: the plan file, the audit log,
     the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
     hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the
@@ -79,6 +99,8 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``). ``project``
     is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``)."""
+    if not os.environ.get("HOME"):
+        fs.unkept()  # the home folder is then the password database's
     items = [(plan, False), (audit_log, False)]
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True)]

@@ -12,6 +12,7 @@ import os
 from typing import TYPE_CHECKING, Final
 
 from ..lazy import compile_on_use
+from . import files as fs
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -30,13 +31,18 @@ def repository(folder: str) -> tuple[str, str, str] | None:
     """The repository holding ``folder``: its top folder, its git folder and its common git
     folder (the same as the git folder but in a linked worktree); None outside one. Raises
     ValueError when a ``.git`` file cannot be read. (``os.path`` only: the hook runs it on
-    every call, and loads no more than deciding needs.)"""
+    every call, and loads no more than deciding needs. The filesystem is asked through the
+    gate's view, ``gate.files``.)"""
     top = os.path.abspath(folder)
     while True:
         dot_git = os.path.join(top, ".git")
-        if os.path.isdir(dot_git):
+        kind = fs.entry(dot_git)
+        if kind == "link":  # where it leads is no entry of this folder's
+            fs.unkept()
+            kind = "dir" if os.path.isdir(dot_git) else "file"
+        if kind == "dir":
             return top, dot_git, dot_git
-        if os.path.lexists(dot_git):
+        if kind is not None:
             return _linked(top, dot_git)
         parent = os.path.dirname(top)
         if parent == top:
@@ -47,16 +53,19 @@ def repository(folder: str) -> tuple[str, str, str] | None:
 def _linked(top: str, dot_git: str) -> tuple[str, str, str]:
     """The repository of a ``.git`` file (a linked worktree's or a submodule's)."""
     try:
-        with open(dot_git, encoding="utf-8") as f:
-            text = f.read()
+        text = fs.read(dot_git, _MAX_CONFIG).decode("utf-8")
         if not text.startswith("gitdir: "):
             raise ValueError("no gitdir line")
         git_dir = os.path.join(top, text[len("gitdir: "):].strip())
         common_file = os.path.join(git_dir, "commondir")
-        if not os.path.exists(common_file):
+        try:
+            named = fs.read(common_file, _MAX_CONFIG).decode("utf-8")
+        except (FileNotFoundError, NotADirectoryError):
             return top, git_dir, git_dir  # a submodule's own repository
-        with open(common_file, encoding="utf-8") as f:
-            common = os.path.realpath(os.path.join(git_dir, f.read().strip()))
+        named = named.strip()
+        # `../..` from the real git folder, as the system reads it (a view can keep that)
+        common = fs.realpath(os.path.normpath(os.path.join(fs.realpath(git_dir), named))
+                             if fs.dots_lead(named) else os.path.join(git_dir, named))
     except (OSError, ValueError) as e:
         raise ValueError(f"{dot_git}: the linked worktree's repository cannot be read "
                          f"({e})") from e
@@ -200,6 +209,7 @@ def _run_git(folder: str, *args: str) -> bytes | None:
     refuses the repository (it then runs nothing there). Raises ValueError otherwise."""
     import subprocess  # only for a repository configured so
 
+    fs.unkept()  # what git reads for its answer is not known here
     try:
         # safe.directory: the configuration is read whoever owns the repository (the service
         # may run as another user than the session's, whose git reads it: review F9)
@@ -233,8 +243,7 @@ def _git() -> str:
 
 def _mentions(path: str, words: tuple[bytes, ...]) -> bool:
     try:
-        with open(path, "rb") as f:
-            text = f.read(_MAX_CONFIG + 1)
+        text = fs.read(path, _MAX_CONFIG + 1)
     except FileNotFoundError:
         return False
     except OSError:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import os
 import posixpath
 import re
@@ -36,9 +37,10 @@ import struct
 import sys
 import threading
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
-from ..gate.files import file_identity
+from ..gate.files import dots_lead, entry_kind, file_identity
 
 A = TypeVar("A")
 K = TypeVar("K", bound=Hashable)
@@ -53,15 +55,32 @@ MAX_KEPT = 65_536
 _IN_NONBLOCK = os.O_NONBLOCK
 _IN_CLOEXEC = os.O_CLOEXEC
 # IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF
-# | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
-_MASK = 0x4 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x01000000 | 0x02000000
+# | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW; each watch with IN_MASK_ADD: a folder read as a
+# file (``read``) or a file's folder keeps the events it was watched for before
+_MASK = 0x4 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x01000000 | 0x02000000 \
+    | 0x20000000
+# A file read for a kept answer (``read``), watched itself, whatever name it is written
+# through (a hard link): IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_DELETE_SELF
+# | IN_MOVE_SELF | IN_DONT_FOLLOW. (A write through a shared memory map is reported to no one:
+# only a program that runs code of its own does that, and such a program may write any file.)
+_FILE_MASK = 0x2 | 0x4 | 0x8 | 0x400 | 0x800 | 0x02000000 | 0x20000000
 _MISSING = (2, 20)  # ENOENT, ENOTDIR: not there; its parent's watch sees it come
 _EVENT = struct.Struct("iIII")  # struct inotify_event: wd, mask, cookie, len; then the name
 _IN_EVERYTHING = 0x2000 | 0x4000  # IN_UNMOUNT, IN_Q_OVERFLOW
 _IN_ATTRIB = 0x4
 _IN_ISDIR = 0x40000000
 #: Paths changed in one refresh past which everything is forgotten (cheaper than looking).
-_MAX_CHANGED = 64  # ENOENT, ENOTDIR: the folder is not there; its parent's watch sees it come
+_MAX_CHANGED = 64
+#: Links followed at most to keep a real path (``Watched.realpath``).
+_MAX_LINKS = 8
+#: While ``Watched.kept`` computes an answer: whether every part of it can be kept so far.
+_WHOLE: ContextVar[list[bool] | None] = ContextVar("whole", default=None)
+
+
+def _part_unkept() -> None:
+    whole = _WHOLE.get()
+    if whole is not None:
+        whole[0] = False
 
 
 class Watched:
@@ -77,6 +96,9 @@ class Watched:
         self._real: dict[str, str] = {}
         self._ids: dict[str, tuple[int, int] | None] = {}
         self._links: dict[str, bool] = {}
+        self._entries: dict[str, str | None] = {}
+        self._through_links: dict[str, str] = {}  # real paths of links: of this generation
+        self._composites: dict[Hashable, Any] = {}  # ``kept``'s answers, of this generation
         self._fd = self._open()
         self._mounts = open("/proc/self/mountinfo", "rb")  # noqa: SIM115 (kept open)
         self._types = mount_types(self._mounts.read())
@@ -140,15 +162,18 @@ class Watched:
                 if mask & ~(_IN_ATTRIB | _IN_ISDIR):  # an entry or the folder replaced, or gone
                     gone |= paths
             self._generation += 1
+            self._composites.clear()  # each rests on some part that may have changed
+            self._through_links.clear()
             if everything or "/" in changed or len(changed) > _MAX_CHANGED:
                 self._real.clear()
                 self._ids.clear()
                 self._links.clear()
+                self._entries.clear()
                 self._watched.clear()
                 self._folders.clear()
                 return
             under = tuple(path + "/" for path in changed)
-            for table in (self._real, self._ids, self._links):
+            for table in (self._real, self._ids, self._links, self._entries):
                 for path in [p for p in table if p in changed or p.startswith(under)]:
                     del table[path]
             beneath = tuple(path + "/" for path in gone)
@@ -156,8 +181,47 @@ class Watched:
                 self._folders.get(self._watched.pop(folder), set()).discard(folder)
 
     def realpath(self, path: str) -> str:
-        return self._answer(self._real, path, os.path.realpath,
-                            lambda real: real == path and self._linkless(path))
+        try:
+            return self._real[path]
+        except KeyError:
+            pass
+        try:
+            return self._through_links[path]
+        except KeyError:
+            pass
+        generation = self._generation
+        watched = self._watch(path)  # first: a change from now on is reported
+        found = os.path.realpath(path)
+        if not watched:
+            kept = False
+        elif found == path:
+            kept = self._linkless(path) and self._keep(self._real, path, found, generation)
+        else:
+            kept = self._link_kept(path, found, generation, _MAX_LINKS)
+        if not kept:
+            _part_unkept()
+        return found
+
+    def _link_kept(self, path: str, found: str, generation: int, links: int) -> bool:
+        """Whether ``found``, the real path of the link ``path``, is kept: when no folder on
+        the way to the link is one, and the link names a path (with no ``..`` past its
+        leading ones) whose own real path is kept as ``found``. The link changes only by an
+        entry of its watched folder; where it leads may change anywhere that answer rests
+        on, so answers through links are forgotten at any change at all."""
+        folder = posixpath.dirname(path)
+        if links <= 0 or not _normal(path) or not self._linkless(folder):
+            return False
+        try:
+            target = os.readlink(path)
+        except (OSError, ValueError):
+            return False
+        if not dots_lead(target):
+            return False  # `..` after a link would be the link's target's parent
+        named = posixpath.normpath(posixpath.join(folder, target))
+        if named == path or self.realpath(named) != found or not (
+                self._real.get(named) == found or self._through_links.get(named) == found):
+            return False
+        return self._keep(self._through_links, path, found, generation)
 
     def identity(self, path: str) -> tuple[int, int] | None:
         return self._answer(self._ids, path, file_identity,
@@ -167,6 +231,53 @@ class Watched:
         # The entry at ``path`` is its folder's to say, through folders that are no links.
         return self._answer(self._links, path, os.path.islink,
                             lambda _: _normal(path) and self._linkless(posixpath.dirname(path)))
+
+    def entry(self, path: str) -> str | None:
+        return self._answer(self._entries, path, entry_kind,
+                            lambda _: _normal(path) and self._linkless(posixpath.dirname(path)))
+
+    def read(self, path: str, limit: int) -> bytes:
+        """The file's bytes, from the system; a ``kept`` answer may rest on them when the
+        file is watched itself (a write through any of its names is reported) and the
+        folders on its path are (it is replaced, or comes)."""
+        watched = _normal(path) and self._watch(path) and \
+            self._linkless(posixpath.dirname(path)) and self._watch_file(path)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+        except OSError as e:
+            if not watched or e.errno not in _MISSING:  # a link (ELOOP), or not to be read
+                _part_unkept()
+            if e.errno != errno.ELOOP:
+                raise
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as f:
+            try:
+                return f.read(limit)
+            except OSError as e:  # named as ``open`` names it, not by its descriptor
+                raise type(e)(e.errno, e.strerror, path) from None
+
+    def kept(self, key: Hashable, compute: Callable[[], A]) -> A:
+        """``compute()``, kept under ``key`` until any change is reported: kept only when
+        every question it asked this view was answered from a watched place (a kept answer,
+        or a file read and watched) and nothing changed while it ran."""
+        try:
+            found: A = self._composites[key]
+            return found
+        except KeyError:
+            pass
+        generation = self._generation
+        whole = [True]
+        token = _WHOLE.set(whole)
+        try:
+            answer = compute()
+        finally:
+            _WHOLE.reset(token)
+        if whole[0]:
+            self._keep(self._composites, key, answer, generation)
+        return answer
+
+    def unkept(self) -> None:
+        _part_unkept()
 
     def _answer(self, table: dict[str, A], path: str, ask: Callable[[str], A],
                 keeps: Callable[[A], bool]) -> A:
@@ -179,17 +290,32 @@ class Watched:
         generation = self._generation
         watched = self._watch(path)  # first: a change from now on is reported
         found = ask(path)
-        if watched and keeps(found):
-            self._keep(table, path, found, generation)
+        if not (watched and keeps(found) and self._keep(table, path, found, generation)):
+            _part_unkept()
         return found
 
-    def _keep(self, table: dict[K, A], path: K, answer: A, generation: int) -> None:
+    def _keep(self, table: dict[K, A], path: K, answer: A, generation: int) -> bool:
         with self._lock:
             if self._generation != generation:
-                return  # a change was seen while it was asked: the answer may be older
+                return False  # a change was seen while it was asked: the answer may be older
             if len(table) >= MAX_KEPT:
                 table.clear()
             table[path] = answer
+            return True
+
+    def _watch_file(self, path: str) -> bool:
+        """Whether the file at ``path`` is watched itself, or is not there."""
+        try:
+            name_bytes = os.fsencode(path)
+        except UnicodeError:
+            return False
+        wd = int(self._libc.inotify_add_watch(self._fd, name_bytes, _FILE_MASK))
+        if wd < 0:
+            return ctypes.get_errno() in _MISSING
+        with self._lock:  # (not a folder of ``_watched``: its watch may lack their events)
+            self._wds.add(wd)
+            self._folders.setdefault(wd, set()).add(path)
+        return True
 
     def _watch(self, path: str) -> bool:
         """Whether every folder on ``path`` that exists is watched (watching those that are

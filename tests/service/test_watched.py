@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from serving import start
 
-from skillgrant.gate import crosscheck
-from skillgrant.gate.files import file_identity
+from skillgrant.gate import crosscheck, files, guards
+from skillgrant.gate.files import System, entry_kind, file_identity
 from skillgrant.service.watched import Watched, mount_types, watched
 
 
@@ -32,7 +32,8 @@ def _paths(root: Path) -> list[str]:
     ``..``, relative."""
     return [str(root / name) for name in (
         "a", "a/f", "a/missing", "a/missing/deeper", "a/f/under-a-file", "link", "link/f",
-        "loop", "loop/x", "a/../a/f", "a//f", "hard", ".claude", ".claude/settings.json")] + [
+        "loop", "loop/x", "a/../a/f", "a//f", "hard", ".claude", ".claude/settings.json",
+        "chain", "chain/f", "rel", "rel/f", "twisted", "twisted/f", "up", "up/f")] + [
         "relative/f", "/", "//", str(root) + "/a/"]
 
 
@@ -42,6 +43,10 @@ def _world(root: Path) -> None:
     (root / "link").symlink_to(root / "a")
     (root / "loop").symlink_to(root / "loop")
     os.link(root / "a" / "f", root / "hard")
+    (root / "chain").symlink_to("link")  # a link to a link, relative
+    (root / "rel").symlink_to("./a")
+    (root / "twisted").symlink_to("link/../a")  # `..` after a link: the link's target's parent
+    (root / "up").symlink_to(f"../{root.name}/a")
 
 
 def _same(view: Watched, root: Path) -> None:
@@ -50,6 +55,15 @@ def _same(view: Watched, root: Path) -> None:
             assert view.realpath(path) == os.path.realpath(path), path
             assert view.identity(path) == file_identity(path), path
             assert view.islink(path) == os.path.islink(path), path
+            assert view.entry(path) == entry_kind(path), path
+            assert _read(view, path) == _read(System(), path), path
+
+
+def _read(view: files.View, path: str) -> bytes | str:
+    try:
+        return view.read(path, 100)
+    except OSError as e:
+        return type(e).__name__
 
 
 def test_the_answers_are_the_systems(view: Watched, tmp_path: Path) -> None:
@@ -58,8 +72,32 @@ def test_the_answers_are_the_systems(view: Watched, tmp_path: Path) -> None:
     _same(view, tmp_path)
 
 
+def _retarget(root: Path, elsewhere: Path) -> None:
+    """The link a chain ends in now leads elsewhere."""
+    (root / "link").unlink()
+    (root / "link").symlink_to(elsewhere)
+
+
+def _target_replaced(root: Path, elsewhere: Path) -> None:
+    """The folder a link leads to is replaced by a link."""
+    os.rename(root / "a", root / "b")
+    (root / "a").symlink_to(elsewhere)
+    (elsewhere / "f").write_text("w")
+
+
+def _written(root: Path, elsewhere: Path) -> None:
+    """A file's bytes, written through another of its names."""
+    with open(root / "hard", "w") as f:
+        f.write("written")
+
+
+_LINK_CHANGES: dict[str, Callable[[Path, Path], None]] = {
+    "retarget": _retarget, "target-replaced": _target_replaced, "written": _written}
+
+
 @pytest.mark.parametrize("change", ["link-folder", "link-file", "hard-link", "move-folder",
-                                    "mkdir", "chmod", "recreate", "rename-over", "beside"])
+                                    "mkdir", "chmod", "recreate", "rename-over", "beside",
+                                    *_LINK_CHANGES])
 def test_a_change_on_a_path_is_seen_at_the_next_refresh(view: Watched, tmp_path: Path,
                                                        change: str) -> None:
     """Each answer kept is asked for, the path changes (a component becomes a link, a file a
@@ -99,6 +137,8 @@ def test_a_change_on_a_path_is_seen_at_the_next_refresh(view: Watched, tmp_path:
         _same(view, tmp_path)  # the new folder is watched again
         (tmp_path / "a" / "f").unlink()
         (tmp_path / "a" / "f").symlink_to(elsewhere / "settings.json")
+    elif change in _LINK_CHANGES:
+        _LINK_CHANGES[change](tmp_path, elsewhere)
     else:  # a change beside the paths asked about forgets none of them, and a later one counts
         (tmp_path / "unrelated").write_text("z")
         view.refresh()
@@ -217,3 +257,101 @@ def test_of_mounts_stacked_on_one_point_the_visible_one_counts() -> None:
                         b"40 22 0:35 / /run/user/1000 rw - tmpfs tmpfs rw\n"
                         b"57 40 0:50 / /run/user/1000 rw - fuse.sshfs host: rw\n")
     assert found[0] == ("/run/user/1000", "fuse.sshfs")
+
+
+def _git(*args: str | Path) -> None:
+    import subprocess
+
+    subprocess.run(["git", *map(str, args)], check=True, capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="no git here")
+@pytest.mark.parametrize("change", [
+    "hooks-path", "hooks-path-hard-link", "home-include", "git-file", "git-link",
+    "nested-repository", "claude-link", "path-link", "worktree-commondir", "nothing"])
+def test_a_kept_guarded_set_is_the_systems_after_any_change(
+        view: Watched, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    """What a call must not write (``guards.guarded_items``), kept whole by the service's
+    view, is after each change and refresh what the system gives when asked afresh (the hook
+    process's answer): git's configuration written (through the file, or through a hard link
+    to it), a ``.git`` folder becoming a file or a link, a repository made in the call's
+    folder, a ``.claude`` link, a link on ``PATH`` moved, a linked worktree's ``commondir``."""
+    home, repo, other = tmp_path / "home", tmp_path / "repo", tmp_path / "other"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_DIR", "GIT_CONFIG_SYSTEM"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "bin1").mkdir()
+    (tmp_path / "bin2").mkdir()
+    (tmp_path / "bin").symlink_to("bin1")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    _git("init", "-q", repo)
+    _git("init", "-q", other)
+    (repo / "src").mkdir()
+    hard = tmp_path / "config-link"
+    os.link(repo / ".git" / "config", hard)
+    cwd = str(repo / "src")
+    if change == "worktree-commondir":
+        _git("-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
+             "--allow-empty", "-m", "x", "--no-gpg-sign")
+        _git("-C", repo, "worktree", "add", "-q", tmp_path / "wt")
+        cwd = str(tmp_path / "wt")
+
+    def guarded(kept: bool) -> tuple[tuple[str, bool], ...]:
+        files.use(view if kept else None)
+        try:
+            return guards.guarded_items(str(tmp_path / "plan.json"), None, None, cwd,
+                                        str(repo))
+        finally:
+            files.use(None)
+
+    view.refresh()
+    for _ in range(2):
+        assert guarded(True) == guarded(False)
+    assert view._composites, "kept whole"
+    _REPOSITORY_CHANGES[change](tmp_path, repo, other, home, hard)
+    view.refresh()
+    after = guarded(False)
+    assert guarded(True) == after
+    assert guarded(True) == after
+
+
+def _append_hooks_path(config: Path) -> None:
+    with open(config, "a") as f:
+        f.write("[core]\n\thooksPath = tools/hooks\n")
+
+
+def _git_file(repo: Path, other: Path) -> None:
+    shutil.rmtree(repo / ".git")
+    (repo / ".git").write_text(f"gitdir: {other / '.git'}\n")
+
+
+def _git_link(repo: Path, other: Path) -> None:
+    shutil.rmtree(repo / ".git")
+    (repo / ".git").symlink_to(other / ".git")
+
+
+def _path_link(tmp: Path) -> None:
+    (tmp / "bin").unlink()
+    (tmp / "bin").symlink_to("bin2")
+
+
+def _commondir(repo: Path, other: Path) -> None:
+    found = next((repo / ".git" / "worktrees").iterdir()) / "commondir"
+    found.write_text(str(other / ".git") + "\n")
+
+
+_REPOSITORY_CHANGES: dict[str, Callable[[Path, Path, Path, Path, Path], object]] = {
+    "hooks-path": lambda tmp, repo, other, home, hard: _append_hooks_path(repo / ".git" /
+                                                                          "config"),
+    "hooks-path-hard-link": lambda tmp, repo, other, home, hard: _append_hooks_path(hard),
+    "home-include": lambda tmp, repo, other, home, hard: (home / ".gitconfig").write_text(
+        f"[include]\n\tpath = {tmp / 'inc'}\n"),
+    "git-file": lambda tmp, repo, other, home, hard: _git_file(repo, other),
+    "git-link": lambda tmp, repo, other, home, hard: _git_link(repo, other),
+    "nested-repository": lambda tmp, repo, other, home, hard: _git("init", "-q", repo / "src"),
+    "claude-link": lambda tmp, repo, other, home, hard: (repo / ".claude").symlink_to(other),
+    "path-link": lambda tmp, repo, other, home, hard: _path_link(tmp),
+    "worktree-commondir": lambda tmp, repo, other, home, hard: _commondir(repo, other),
+    "nothing": lambda tmp, repo, other, home, hard: None,
+}
