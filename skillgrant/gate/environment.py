@@ -15,11 +15,11 @@ unless it is denied anyway without it (the project only ever adds what a call mu
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from collections.abc import Mapping
 from typing import Final
+
+from ..lazy import compile_on_use
 
 #: Every environment variable the gate reads to decide a call (tests/gate/test_environment.py
 #: finds each ``os.environ`` read in the gate's modules and checks it is here or in OWN).
@@ -36,8 +36,36 @@ OWN: Final = ("SKILLGRANT_BASH", "CLAUDE_PROJECT_DIR", "CLAUDE_SKILL_DIR", "CLAU
 #: A header's name: this, then the variable's name.
 HEADER: Final = "X-Skillgrant-Env-"
 # Claude Code's name for a project's folder under ``<config>/projects`` (the binary's J$).
-_MANGLED: Final = re.compile(r"[^a-zA-Z0-9]")
+_MANGLED: Final = compile_on_use(r"[^a-zA-Z0-9]")
 _MAX_MANGLED: Final = 200
+
+
+def values(names: tuple[str, ...]) -> tuple[str | None, ...]:
+    """``os.environ.get`` of each of ``names``, without the KeyError ``os.environ`` raises
+    and catches inside for a name it has not (a microsecond each: a served call reads some
+    forty, most of them unset). CPython's ``os.environ`` keeps its encoded table in
+    ``_data`` and updates it on every change; where it has none, each name is asked."""
+    table = getattr(os.environ, "_data", None)
+    if not isinstance(table, dict):
+        return tuple(os.environ.get(name) for name in names)
+    keys = _ENCODED.get(names)
+    if keys is None:
+        keys = _ENCODED[names] = tuple(os.environ.encodekey(name)
+                                       for name in names)
+    raw = tuple(map(table.get, keys))
+    found = _DECODED.get(raw)
+    if found is None:
+        if len(_DECODED) >= 256:
+            _DECODED.clear()
+        decode = os.environ.decodevalue
+        found = _DECODED[raw] = tuple(None if value is None else decode(value)
+                                      for value in raw)
+    return found
+
+
+_ENCODED: dict[tuple[str, ...], tuple[object, ...]] = {}
+#: The values decoded, by the encoded ones (the environment seldom changes).
+_DECODED: dict[tuple[object, ...], tuple[str | None, ...]] = {}
 
 
 def headers() -> dict[str, str]:
@@ -46,12 +74,16 @@ def headers() -> dict[str, str]:
     return {HEADER + name: f"<${{{name}}}>" for name in (*COMPARED, PROJECT)}
 
 
+#: Each variable sent, and its header's name in lower case.
+NAMES: Final = tuple((name, (HEADER + name).lower()) for name in (*COMPARED, PROJECT))
+
+
 def sent(received: Mapping[str, str]) -> dict[str, str | None]:
     """The variables in a request's headers (``received``: lower-case names), each value
     unwrapped, or None where the header is missing or not wrapped as ``headers`` wraps it."""
     found: dict[str, str | None] = {}
-    for name in (*COMPARED, PROJECT):
-        value = received.get((HEADER + name).lower())
+    for name, header in NAMES:
+        value = received.get(header)
         found[name] = value[1:-1] if value is not None and len(value) >= 2 and \
             value[0] == "<" and value[-1] == ">" else None
     return found
@@ -61,17 +93,19 @@ def session_problem(received: Mapping[str, str],
                     own: Mapping[str, str] = os.environ) -> str | None:
     """Why the service cannot decide a call in the session that sent the headers ``received``
     (None when it can). ``own`` is the service's environment."""
-    values = sent(received)
-    missing = [name for name, value in values.items() if value is None]
+    sent_values = sent(received)
+    missing = [name for name, value in sent_values.items() if value is None]
     if missing:
         return (f"the request does not carry the session's {', '.join(missing)} (the "
                 f"{HEADER}NAME headers `skillgrant serve --print-config` prints, each value "
                 "between < and >)")
-    if values["GIT_CONFIG_COUNT"]:  # review F3: the numbered settings are not in a header
+    if sent_values["GIT_CONFIG_COUNT"]:  # review F3: the numbered settings are not in a header
         return ("the session sets GIT_CONFIG_COUNT: git takes settings from GIT_CONFIG_KEY_n "
                 "and GIT_CONFIG_VALUE_n, which a request does not carry, so what git runs is "
                 "not known here: use the `skillgrant hook` command")
-    differing = [name for name in COMPARED if values[name] != own.get(name, "")]
+    owns = values(COMPARED) if own is os.environ else tuple(own.get(n) for n in COMPARED)
+    differing = [name for name, value in zip(COMPARED, owns, strict=True)
+                 if sent_values[name] != (value or "")]
     if differing:
         verb = "differs" if len(differing) == 1 else "differ"
         return (f"the session's {', '.join(differing)} {verb} from the service's, so what the "
@@ -84,6 +118,8 @@ def project_folder(received: Mapping[str, str], body: bytes,
                    own: Mapping[str, str] = os.environ) -> tuple[str | None, str | None]:
     """The session's project folder (its ``PWD``, when the payload's transcript is in that
     folder's project folder), or None and why it is not known."""
+    import json  # loaded by the hook anyway; this module is on its path
+
     folder = sent(received)[PROJECT] or ""
     try:
         payload = json.loads(body)

@@ -16,6 +16,7 @@ from contextvars import ContextVar
 from typing import Final
 
 from . import files as fs
+from .environment import values
 from .worktree import hooks_folder, included_files, main_folder, pushes_locally, repository
 from .writers import tree_word
 
@@ -32,7 +33,7 @@ def environment_doubt() -> str | None:
     when it looks a name up, which a ``cd`` moves and a write may fill, so ``git`` may run
     ``./git`` (review M-6); ``~`` and ``~/…`` entries bash expands to the home folder, which
     is guarded. Then the session's other variables (``_relative_variable``)."""
-    value = os.environ.get("PATH")
+    value = values(("PATH",))[0]
     # bash reads `~` and `~/…` as the home folder, but `~+` as the folder it is in, `~-` as the
     # one before, and `~name` as a user's home or, with no such user, as relative (review F1)
     odd = next((e for e in (value or "").split(":") if not e.startswith("/") and e != "~"
@@ -60,8 +61,8 @@ def _relative_variable() -> str | None:
     """Why a shell call is not covered because of the session's other variables, or None: a
     relative path in one of ``_PATH_VARIABLES``. (Numbered git settings, ``GIT_CONFIG_COUNT``,
     reach the git the gate asks in this process; the service denies them: environment.py.)"""
-    relative = [name for name in _PATH_VARIABLES
-                if os.environ.get(name) and not os.environ[name].startswith("/")]
+    relative = [name for name, value in zip(_PATH_VARIABLES, values(_PATH_VARIABLES),
+                                            strict=True) if value and not value.startswith("/")]
     if relative:
         return (f"the session's {', '.join(relative)} {'is' if len(relative) == 1 else 'are'} "
                 "relative, read from whatever folder the program is in, which the gate cannot "
@@ -85,7 +86,7 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     except OSError:
         here = None
     key = ("guarded", plan, audit_log, skill_dir, cwd, project, here,
-           *(os.environ.get(name) for name in _ITEMS_ENVIRONMENT))
+           values(_ITEMS_ENVIRONMENT))
     return fs.kept(key, lambda: _guarded_items(plan, audit_log, skill_dir, cwd, project))
 
 
@@ -222,17 +223,70 @@ def _repository_items(cwd: str | None, project: str | None) -> list[tuple[str, b
 
 def guarded_path(path: str) -> str | None:
     """The guarded file or folder ``path`` is, lies in, or (a file) is a hard link to; None
-    when it is none of them. A path that cannot be examined is its own answer."""
+    when it is none of them (the first of ``GUARDED`` that it is). A path that cannot be
+    examined is its own answer."""
+    return _indexed().find(path, files_only=False)
+
+
+class _Index:
+    """``GUARDED``, arranged for one lookup a question: each item's first place by its path,
+    and a folder's by the path it is a prefix of; the files' names, and their identities
+    (asked once, at the first question that needs them)."""
+
+    def __init__(self, guards: tuple[tuple[str, bool], ...]) -> None:
+        self.guards = guards
+        self.exact: dict[str, int] = {}
+        self.files: dict[str, int] = {}
+        self.trees: dict[str, int] = {}
+        for at, (item, tree) in enumerate(guards):
+            self.exact.setdefault(item, at)
+            (self.trees if tree else self.files).setdefault(
+                item.rstrip("/") if tree else item, at)
+        self.names = {os.path.basename(item) for item in self.files} - {""}
+        # one search for any of the names (longest first: the alternation takes the first
+        # that matches at a place, and any match will do)
+        self.holds_name = re.compile("|".join(
+            re.escape(n) for n in sorted(self.names, key=len, reverse=True))).search \
+            if self.names else lambda _: None
+        self._identities: dict[tuple[int, int], int] | None = None
+
+    def find(self, path: str, *, files_only: bool) -> str | None:
+        """The first item that ``path`` is (of the files only: ``files_only``), lies in (a
+        folder), or is a hard link to (a file); None when there is none."""
+        places = []
+        at = (self.files if files_only else self.exact).get(path)
+        if at is not None:
+            places.append(at)
+        end = len(path)
+        while self.trees and not files_only and (end := path.rfind("/", 0, end)) >= 0:
+            at = self.trees.get(path[:end])  # `path` starts with this folder and a slash
+            if at is not None:
+                places.append(at)
+        if not places and self.files:  # a hard link to a guarded file (review W1b)
+            found = fs.identity(path)
+            if found is not None:
+                if self._identities is None:
+                    self._identities = {}
+                    for item, at in self.files.items():
+                        known = fs.identity(item)
+                        if known is not None:
+                            self._identities.setdefault(known, at)
+                at = self._identities.get(found)
+                places += [at] if at is not None else []
+        return self.guards[min(places)][0] if places else None
+
+
+#: The last ``_Index`` made, and what it was made of (the service keeps ``GUARDED`` whole
+#: between calls: ``guarded_items``).
+_LAST: list[_Index | None] = [None]
+
+
+def _indexed() -> _Index:
     guards = GUARDED.get()
-    for item, tree in guards:
-        if path == item or (tree and path.startswith(item.rstrip("/") + "/")):
-            return item
-    found = fs.identity(path) if guards else None
-    if found is not None:  # a hard link to a guarded file (review W1b)
-        for item, tree in guards:
-            if not tree and fs.identity(item) == found:
-                return item
-    return None
+    last = _LAST[0]
+    if last is None or last.guards is not guards:
+        last = _LAST[0] = _Index(guards)
+    return last
 
 
 _GLOB = re.compile(r"[*?\[]")
@@ -255,11 +309,12 @@ def _braced(word: str) -> list[str]:
             return [_BRACES.sub("*", word)]
 
 
-def _names(word: str, names: set[str]) -> bool:
-    """Whether ``word`` holds one of ``names``, or is a pattern its last part may match."""
-    return any(name in word for name in names) or (
+def _names(word: str, index: _Index) -> bool:
+    """Whether ``word`` holds one of the guarded files' names, or is a pattern its last part
+    may match."""
+    return index.holds_name(word) is not None or (
         _GLOB.search(word) is not None and any(fnmatch.fnmatchcase(name, _last(word))
-                                               for name in names))
+                                               for name in index.names))
 
 
 def _last(word: str) -> str:
@@ -326,25 +381,21 @@ def _touches(path: str) -> bool:
 def _named_file(words: list[str], directory: str | None) -> str | None:
     """A word naming a guarded file (its files: a program's words may name the skill's own
     scripts and the project's venv, which a command may run)."""
-    files = tuple(item for item, tree in GUARDED.get() if not tree)
-    if not files:
+    index = _indexed()
+    if not index.files:
         return None
-    names = {os.path.basename(item) for item in files} - {""}
-    token = GUARDED.set(tuple((item, False) for item in files))
-    try:
-        for word in words:
-            if any(_names(form, names) for form in _braced(word)):
-                return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
-            if "$" in word or "*" in word or word.startswith("~") or "\x00" in word:
-                continue  # a NUL names no file (the command is judged as it is)
-            full = word if word.startswith("/") or directory is None else \
-                posixpath.join(directory, word)
-            try:
-                if full.startswith("/") and (guarded_path(posixpath.normpath(full))
-                                             or guarded_path(fs.realpath(full))):
-                    return word
-            except (ValueError, OSError):  # a surrogate or a NUL: no file's name
-                continue
-        return None
-    finally:
-        GUARDED.reset(token)
+    for word in words:
+        if any(_names(form, index) for form in _braced(word)):
+            return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
+        if "$" in word or "*" in word or word.startswith("~") or "\x00" in word:
+            continue  # a NUL names no file (the command is judged as it is)
+        full = word if word.startswith("/") or directory is None else \
+            posixpath.join(directory, word)
+        try:
+            if full.startswith("/") and (
+                    index.find(posixpath.normpath(full), files_only=True)
+                    or index.find(fs.realpath(full), files_only=True)):
+                return word
+        except (ValueError, OSError):  # a surrogate or a NUL: no file's name
+            continue
+    return None

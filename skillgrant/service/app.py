@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..errors import SkillgrantError
 from ..gate.crosscheck import MAY_WAIT, BashNeeded
-from ..gate.environment import HEADER, project_folder, session_problem
+from ..gate.environment import NAMES, project_folder, session_problem
 from ..gate.hook import OPTION_CHOICES, Answer, LoadedPlan, Options, Sink, decide, failure
 from ..gate.options import PROJECT_OPTION
 from ..gate.planfile import pin_changed
@@ -36,7 +36,7 @@ from ..limits import MAX_HOOK_PAYLOAD_BYTES
 from . import models as m
 from . import operations as ops
 from .auditlog import AuditLog
-from .guard import HOOK_PREFIX, ASGIApp, Receive, Scope, Send, is_hook
+from .guard import HEADERS, HOOK_PREFIX, ASGIApp, Receive, Scope, Send, header_table, is_hook
 from .operations import NotServed
 from .plans import Plans
 from .watched import Watched
@@ -45,7 +45,8 @@ T = TypeVar("T")
 #: An answer's exit status in ``skillgrant hook`` when it denies the call.
 DENIED = 2
 #: The headers carrying the session's environment, as ASGI gives a header's name.
-_SESSION = HEADER.lower().encode("latin-1")
+#: The session's headers (gate/environment.py): their names, and as the guard keys them.
+_SESSION = tuple((header, header.encode("latin-1")) for _, header in NAMES)
 
 #: The hook options a request's query may set, with their values (``skillgrant hook``'s).
 HOOK_QUERY: dict[str, tuple[str, ...]] = {
@@ -302,9 +303,11 @@ def front(service: Service, api: FastAPI) -> ASGIApp:
         message = await receive()  # the guard has read the body whole
         path = str(scope["path"])
         name = path[len(HOOK_PREFIX):] if path.startswith(HOOK_PREFIX) else ""
-        # Claude Code writes a header's value in Latin-1 (measured: review F10)
-        session = {key.decode("latin-1").lower(): value.decode("latin-1")
-                   for key, value in scope["headers"] if key[:len(_SESSION)].lower() == _SESSION}
+        # Claude Code writes a header's value in Latin-1 (measured: review F10); of a header
+        # sent twice, the last counts
+        table = scope.get(HEADERS) or header_table(scope)
+        session = {name: found[-1].decode("latin-1") for name, key in _SESSION
+                   if (found := table.get(key))}
         answer = await service.hook(name,
                                     bytes(scope.get("query_string", b"")).decode("latin-1"),
                                     bytes(message.get("body", b"")), session)

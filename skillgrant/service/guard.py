@@ -144,7 +144,7 @@ class Guard:
         sent = _Counted(send)
         size = 0
         try:
-            headers = _headers(scope)
+            headers = scope[HEADERS] = header_table(scope)
             self._check(scope, headers)
             body = await self._read(receive, headers)
             size = len(body)
@@ -252,7 +252,12 @@ class _Counted:
         await self._send(message)
 
 
-def _headers(scope: Scope) -> dict[bytes, list[bytes]]:
+#: The scope's key for the request's headers as the guard read them (``header_table``).
+HEADERS = "skillgrant.headers"
+
+
+def header_table(scope: Scope) -> dict[bytes, list[bytes]]:
+    """The request's headers: each value, in order, under its name in lower case."""
     found: dict[bytes, list[bytes]] = {}
     for name, value in scope.get("headers", ()):
         found.setdefault(bytes(name).lower(), []).append(bytes(value))

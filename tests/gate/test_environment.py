@@ -5,10 +5,13 @@ would have, and knows the project folder only from a transcript Claude Code keep
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from skillgrant.gate import environment
 from skillgrant.gate.environment import COMPARED, OWN, PROJECT, project_folder, session_problem
@@ -29,10 +32,19 @@ def _headers(env: dict[str, str], **changed: str | None) -> dict[str, str]:
 def test_every_environment_read_in_the_gate_is_compared_or_the_gates_own() -> None:
     """A variable the gate reads that the request does not carry would be the service's, not
     the session's: the hole review M-1 found. Each `os.environ` read in gate/*.py is listed."""
+    from skillgrant.gate import guards
+
     read: set[str] = set()
+    # the tuples of names read with ``environment.values``, by the names they are held in
+    held = {"_PATH_VARIABLES": guards._PATH_VARIABLES,
+            "_ITEMS_ENVIRONMENT": guards._ITEMS_ENVIRONMENT, "COMPARED": COMPARED}
     for module in GATE.glob("*.py"):
         text = module.read_text(encoding="utf-8")
         read |= set(re.findall(r"""os\.environ(?:\.get)?[(\[]\s*["']([A-Z0-9_]+)["']""", text))
+        read |= set(re.findall(r"""\bvalues\(\(\s*["']([A-Z0-9_]+)["']""", text))
+        for name in re.findall(r"\bvalues\((\w+)\)", text):
+            assert name in held, f"{module.name}: values({name}) is not a known tuple"
+            read |= set(held[name])
         assert "os.getenv" not in text, module
     assert read, "no read found: the pattern is stale"
     assert read <= set(COMPARED) | set(OWN), read - set(COMPARED) - set(OWN)
@@ -95,3 +107,25 @@ def test_the_project_folder_is_the_sessions_pwd_when_its_transcript_is_there(
     folder, why = project_folder(_headers(env, PWD=pwd), _body(transcript), env)
     assert folder == found
     assert (why is None) == (found is not None)
+
+
+@given(st.dictionaries(st.sampled_from([*COMPARED, *OWN, "SKILLGRANT_TEST_X"]),
+                       st.text(st.characters(blacklist_characters="\x00",
+                                             blacklist_categories=("Cs",)), max_size=8),
+                       max_size=6),
+       st.lists(st.sampled_from([*COMPARED, "SKILLGRANT_TEST_X"]), max_size=6))
+def test_values_are_what_os_environ_gives(setting: dict[str, str], unset: list[str]) -> None:
+    """``environment.values`` reads os.environ's table directly: each value is
+    ``os.environ.get``'s, after any change to the environment."""
+    saved = dict(os.environ)
+    try:
+        for name, value in setting.items():
+            os.environ[name] = value
+        for name in unset:
+            os.environ.pop(name, None)
+        names = tuple(dict.fromkeys([*setting, *unset, *COMPARED]))
+        for _ in range(2):  # asked, then answered from the decoded values kept
+            assert environment.values(names) == tuple(os.environ.get(n) for n in names)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
