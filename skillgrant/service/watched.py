@@ -242,10 +242,12 @@ class Watched:
         folders on its path are (it is replaced, or comes)."""
         watched = _normal(path) and self._watch(path) and \
             self._linkless(posixpath.dirname(path)) and self._watch_file(path)
+        if not watched:  # read, or found missing, where no change would be reported (R1)
+            _part_unkept()
         try:
             fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
         except OSError as e:
-            if not watched or e.errno not in _MISSING:  # a link (ELOOP), or not to be read
+            if e.errno not in _MISSING:  # a link (ELOOP), or not to be read
                 _part_unkept()
             if e.errno != errno.ELOOP:
                 raise
