@@ -29,9 +29,10 @@ it pre-approves under P, the file whose ``allowed-tools`` is the plan.
 
 from __future__ import annotations
 
+import random
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +47,7 @@ from skillgrant.skillfile.builder import apply_to_text, read_skill
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "oracle"))
 
 import bun_runtime
+import frontmatter_gen as gen
 
 #: Probes per session: a longer list is split over several sessions.
 CHUNK = 40
@@ -149,6 +151,62 @@ ROWS: tuple[Row, ...] = (
 )
 
 
+# --- generated: the Bun differential's own generators, each class a seeded sample ------------
+
+#: Generated rows a class (CI runs them all: about 1.5 sessions a row): the first of a seeded
+#: pool that the runtime reads (Bun's reading: direct or through the retry), then the first it
+#: does not (Bun rejects the text, and the retry too).
+READ, UNREAD = 6, 2
+POOL = 120
+_COMMENTED = "allowed-tools: Read # Bash(touch *)"
+
+
+def _generated_text(rng: random.Random, klass: str) -> tuple[str, tuple[str, ...]]:
+    """A frontmatter of ``klass`` built by tests/oracle/frontmatter_gen.py, and its plan (the
+    fixed plan and one of the file's entries, so that apply keeps some)."""
+    entries = gen._entries(rng)
+    plan = (*ROW_PLAN, entries[0])
+    if klass == "F-2":  # a tab after a dash: in allowed-tools' list, or in another key's
+        lines = (gen._dash_tab(rng, "allowed-tools", entries) if rng.random() < 0.5 else
+                 [*gen._dash_tab(rng, rng.choice(gen.KEYS), gen.VALUES[:8]), _COMMENTED])
+    elif klass == "N-1":  # a tagged or anchored block collection beside a commented line
+        block = gen._nested_tagged if rng.random() < 0.5 else gen._tagged
+        key = rng.choice(["allowed-tools", *gen.KEYS])
+        lines = block(rng, key, entries)
+        if key != "allowed-tools":
+            lines.append(rng.choice([_COMMENTED, f"allowed-tools: {', '.join(entries)}"]))
+    elif klass == "R-2":  # a tag (or an anchor) on allowed-tools or on hooks
+        prop = rng.choice(gen.KEY_PROPERTIES)
+        lines = ([f"{prop}allowed-tools: {', '.join(entries)}"] if rng.random() < 0.6 else
+                 ["allowed-tools: Bash(echo *)", f"{prop}hooks:", *_HOOKS.split("\n")])
+    else:  # R-4: a block scalar, a leading blank line wider than its first line of text
+        indicator = rng.choice(["|", ">", "|-", ">-", "|+", ">+"])
+        comment = f" # {entries[0]}" if rng.random() < 0.6 else ""
+        col = rng.randint(1, 3)
+        hashed = rng.random() < 0.7
+        lines = [f"allowed-tools: {indicator}{comment}", " " * (col + rng.randint(1, 3))]
+        lines += [" " * col + (f"# {e}" if hashed or rng.random() < 0.3 else e) for e in entries]
+    return skill("\n".join(lines)), plan
+
+
+def generated_rows(read: Callable[[list[str]], list[bun_runtime.Reading]],
+                   seed: int = 40) -> tuple[Row, ...]:
+    """Each class's sample, chosen by the oracle's reading (``read``) of a seeded pool."""
+    rng = random.Random(seed)
+    rows: list[Row] = []
+    for klass in ("F-2", "N-1", "R-2", "R-4"):
+        pool = [_generated_text(rng, klass) for _ in range(POOL)]
+        readings = read([text for text, _ in pool])
+        ok = [text_plan for text_plan, r in zip(pool, readings, strict=True)
+              if r.how in ("direct", "retry")]
+        failed = [text_plan for text_plan, r in zip(pool, readings, strict=True)
+                  if r.how == "failed"]
+        chosen = ok[:READ] + failed[:UNREAD]
+        rows += [Row(klass, f"gen-{klass}-{i}", text, plan)
+                 for i, (text, plan) in enumerate(chosen)]
+    return tuple(rows)
+
+
 @dataclass
 class Measured:
     """One row as the runtime and skillgrant took it."""
@@ -192,8 +250,9 @@ def measured(judge: Judge) -> dict[str, Measured]:
     if bun_runtime.installed_version(binary) != bun_runtime.BUN_VERSION:
         pytest.fail(f"the pinned Bun {bun_runtime.BUN_VERSION} (the oracle of these rows) is not "
                     f"installed at {binary}: run python tests/oracle/bun_runtime.py install")
-    readings = bun_runtime.read_batch(binary, [row.text for row in ROWS])
-    rows = {row.name: Measured(row, reading) for row, reading in zip(ROWS, readings, strict=True)}
+    every = (*ROWS, *generated_rows(lambda texts: bun_runtime.read_batch(binary, texts)))
+    readings = bun_runtime.read_batch(binary, [row.text for row in every])
+    rows = {row.name: Measured(row, reading) for row, reading in zip(every, readings, strict=True)}
     hostile = list(BASE_PROBES)
     # H as written; and Bun's reading of it, as a plain block list (no session where Bun sees
     # hooks: the hook answers allow to every call).
@@ -228,6 +287,7 @@ def measured(judge: Judge) -> dict[str, Measured]:
         m.plan_allows = under_plan[plan_skill(m.row.plan)]
         m.under_p = m.plan_allows & m.under_a
     TALLY["reader rows"] = len(rows)
+    TALLY["generated reader rows"] = sum(name.startswith("gen-") for name in rows)
     TALLY["reader rows refused by apply"] = sum(m.applied is None for m in rows.values())
     TALLY["reader rows whose H grants a call outside the plan"] = sum(
         bool(m.hostile_outside()) for m in rows.values())
