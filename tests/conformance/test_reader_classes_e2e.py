@@ -10,11 +10,12 @@ through Claude Code 2.1.332 itself:
   spaces): the runtime reads no frontmatter. Before a scalar (``-⇥Bash``) it reads the tab as
   a space.
 - **N-1/P-3**: a tagged or anchored block collection (``x: !!seq`` or ``x: &a``, then the
-  block on the next lines) is indented where its first dash or key is. Beside an
-  ``allowed-tools`` line with a comment, which of Bun's readings (direct, or the retry's) the
-  runtime takes decides whether the comment's entry is granted.
+  block on the next lines; the frontmatter's own mapping too) is indented where its first
+  dash or key is. Beside an ``allowed-tools`` line with a comment, which of Bun's readings
+  (direct, or the retry's) the runtime takes decides whether the comment's entry is granted.
 - **R-2**: a tag on the ``allowed-tools`` key (``!!null allowed-tools: Bash``): Bun ignores it.
-- **R-3**: a tag on the ``hooks`` key, at the top or nested: the skill's own allow hook runs.
+- **R-3**: a tag on the ``hooks`` key, at the top or nested, or ``hooks`` that only the
+  retry reads as a mapping: the skill's own allow hook runs.
 - **R-4**: a block scalar whose leading blank line is wider than its first line: Bun rejects
   it, and the retry reads the indicator's comment as entries.
 
@@ -79,6 +80,12 @@ def _beside(block: str, allowed: str = "Read # Bash(touch *)") -> str:
     return skill(f"allowed-tools: {allowed}", before=f"description: d\n{block}")
 
 
+def _root(properties: str) -> str:
+    """``Bash`` granted in a frontmatter whose mapping carries ``properties`` on the line
+    before it."""
+    return f"---\n{properties}\nname: probe\ndescription: d\nallowed-tools: Bash\n---\nRun.\n"
+
+
 ROWS: tuple[Row, ...] = (
     # F-2: a ':' that may end a key after "-\t": Bun rejects the text, the retry too.
     Row("F-2", "dash-tab-key", skill("allowed-tools:\n  - Read\n  -\tBash: x"), refused=""),
@@ -114,6 +121,10 @@ ROWS: tuple[Row, ...] = (
     Row("N-1", "seq-tag-at-column", _beside("x: !!seq\n  - a\n  b\n")),
     Row("N-1", "anchored-flow-at-column", _beside("x: &a\n  - [a,\n  x]\n")),
     Row("N-1", "seq-tag-bash", _beside("x:\n  y: !!seq\n  - a\n    b\n", "Bash")),
+    # ... and the frontmatter's own mapping tagged or anchored on the line before it.
+    Row("N-1", "root-map-tag", _root("!!map")),
+    Row("N-1", "root-anchor", _root("&r")),
+    Row("N-1", "root-null-tag", _root("!!null # c"), refused=""),
     # P-3: a flow collection's closing, comma or comment line at any column, at any depth.
     Row("P-3", "flow-closing-line", _beside("x:\n  y: [a,\n    b\n  ]\n", "Bash(touch *), Read")),
     Row("P-3", "flow-comment-line", _beside("x:\n  y: {a: 1,\n# c\n }\n", "Bash")),
@@ -138,6 +149,14 @@ ROWS: tuple[Row, ...] = (
         refused=_TAGGED_KEY),
     Row("R-3", "null-event", skill("allowed-tools: Bash(echo *)\nhooks:\n  !!null "
                                    + _HOOKS.lstrip()), refused=_TAGGED_KEY),
+    # ... and hooks that only the retry reads as a mapping: a quoted description Bun rejects,
+    # its lines re-quoted, or a documented argument-hint Bun rejects beside them.
+    Row("R-3", "hooks-in-retry", skill('description: "A probe: x\n' + "hooks:\n" + _HOOKS
+                                       + '\nz: end"\nallowed-tools: Bash(echo *)', before=""),
+        refused=""),
+    Row("R-3", "hooks-beside-retry", skill("allowed-tools: Bash(echo *)\nhooks:\n" + _HOOKS,
+                                           before="argument-hint: [file.typ] [output.pdf]\n"),
+        refused="'hooks'"),
     # R-4: a block scalar's leading blank line wider than its first line.
     Row("R-4", "folded-comment", skill("allowed-tools: > # Bash(rm *)\n     \n    # x")),
     Row("R-4", "literal-comment", skill("allowed-tools: | # Bash(touch *)\n        \n     # x")),
