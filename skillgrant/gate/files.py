@@ -38,8 +38,8 @@ class View(Protocol):
     def read(self, path: str, limit: int) -> bytes:
         """Up to ``limit`` bytes of the file at ``path``; raises OSError as ``open`` does."""
 
-    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """``compute()``, or its answer kept under ``key`` for as long as nothing it asked
+    def kept(self, key: Callable[[], Hashable], compute: Callable[[], T]) -> T:
+        """``compute()``, or its answer kept under ``key()`` for as long as nothing it asked
         this view about has changed (``compute`` may ask only this view, and ``unkept``)."""
 
     def unkept(self) -> None:
@@ -66,7 +66,7 @@ class System:
         with open(path, "rb") as f:
             return f.read(limit)
 
-    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
+    def kept(self, key: Callable[[], Hashable], compute: Callable[[], T]) -> T:
         return compute()
 
     def unkept(self) -> None:
@@ -135,7 +135,7 @@ def read(path: str, limit: int) -> bytes:
     return _VIEW[0].read(path, limit)
 
 
-def kept(key: Hashable, compute: Callable[[], T]) -> T:
+def kept(key: Callable[[], Hashable], compute: Callable[[], T]) -> T:
     """``compute()``, or the view's kept answer to it (``View.kept``)."""
     return _VIEW[0].kept(key, compute)
 

@@ -81,12 +81,14 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None, project: str | None) -> tuple[tuple[str, bool], ...]:
     """``_guarded_items``, as the gate's view keeps it (``gate.files.kept``): a service keeps
     the answer while nothing it was read from changes; a hook process reads it each time."""
-    try:
-        here = os.getcwd()  # a relative path is read from it
-    except OSError:
-        here = None
-    key = ("guarded", plan, audit_log, skill_dir, cwd, project, here,
-           values(_ITEMS_ENVIRONMENT))
+    def key() -> tuple[object, ...]:
+        try:
+            here: str | None = os.getcwd()  # a relative path is read from it
+        except OSError:
+            here = None
+        return ("guarded", plan, audit_log, skill_dir, cwd, project, here,
+                values(_ITEMS_ENVIRONMENT))
+
     return fs.kept(key, lambda: _guarded_items(plan, audit_log, skill_dir, cwd, project))
 
 
@@ -243,11 +245,6 @@ class _Index:
             (self.trees if tree else self.files).setdefault(
                 item.rstrip("/") if tree else item, at)
         self.names = {os.path.basename(item) for item in self.files} - {""}
-        # one search for any of the names (longest first: the alternation takes the first
-        # that matches at a place, and any match will do)
-        self.holds_name = re.compile("|".join(
-            re.escape(n) for n in sorted(self.names, key=len, reverse=True))).search \
-            if self.names else lambda _: None
         self._identities: dict[tuple[int, int], int] | None = None
 
     def find(self, path: str, *, files_only: bool) -> str | None:
@@ -312,7 +309,7 @@ def _braced(word: str) -> list[str]:
 def _names(word: str, index: _Index) -> bool:
     """Whether ``word`` holds one of the guarded files' names, or is a pattern its last part
     may match."""
-    return index.holds_name(word) is not None or (
+    return any(name in word for name in index.names) or (
         _GLOB.search(word) is not None and any(fnmatch.fnmatchcase(name, _last(word))
                                                for name in index.names))
 

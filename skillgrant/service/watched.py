@@ -258,12 +258,13 @@ class Watched:
             except OSError as e:  # named as ``open`` names it, not by its descriptor
                 raise type(e)(e.errno, e.strerror, path) from None
 
-    def kept(self, key: Hashable, compute: Callable[[], A]) -> A:
+    def kept(self, key: Callable[[], Hashable], compute: Callable[[], A]) -> A:
         """``compute()``, kept under ``key`` until any change is reported: kept only when
         every question it asked this view was answered from a watched place (a kept answer,
         or a file read and watched) and nothing changed while it ran."""
+        named = key()
         try:
-            found: A = self._composites[key]
+            found: A = self._composites[named]
             return found
         except KeyError:
             pass
@@ -275,7 +276,7 @@ class Watched:
         finally:
             _WHOLE.reset(token)
         if whole[0]:
-            self._keep(self._composites, key, answer, generation)
+            self._keep(self._composites, named, answer, generation)
         return answer
 
     def unkept(self) -> None:
