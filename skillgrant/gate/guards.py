@@ -147,7 +147,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.environ[name], False) for name in ("BASH_ENV", "ENV") if os.environ.get(name)]
     # the interpreter's own library, which the hook imports at every start (review H-26)
     items.append((os.path.dirname(os.__file__), True))
-    items += [(os.path.dirname(os.path.realpath(sys.executable)), True),
+    items += [(os.path.dirname(fs.realpath(sys.executable)), True),  # through the view: R2
               (os.path.join(sys.base_prefix, "lib"), True), ("/etc/ld.so.preload", False)]
     # Claude Code's managed settings (a `disableAllHooks` there switches every hook off)
     items += [("/etc/claude-code", True), ("/Library/Application Support/ClaudeCode", True)]

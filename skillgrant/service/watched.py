@@ -252,11 +252,18 @@ class Watched:
             if e.errno != errno.ELOOP:
                 raise
             fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as f:
-            try:
-                return f.read(limit)
-            except OSError as e:  # named as ``open`` names it, not by its descriptor
-                raise type(e)(e.errno, e.strerror, path) from None
+        chunks: list[bytes] = []
+        try:
+            while (left := limit - sum(map(len, chunks))) > 0:
+                chunk = os.read(fd, left)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        except OSError as e:  # named as ``open`` names it (review s40 R3: a folder)
+            raise type(e)(e.errno, e.strerror, path) from None
+        finally:
+            os.close(fd)
+        return b"".join(chunks)
 
     def kept(self, key: Callable[[], Hashable], compute: Callable[[], A]) -> A:
         """``compute()``, kept under ``key`` until any change is reported: kept only when
@@ -312,10 +319,13 @@ class Watched:
             name_bytes = os.fsencode(path)
         except UnicodeError:
             return False
+        generation = self._generation
         wd = int(self._libc.inotify_add_watch(self._fd, name_bytes, _FILE_MASK))
         if wd < 0:
             return ctypes.get_errno() in _MISSING
         with self._lock:  # (not a folder of ``_watched``: its watch may lack their events)
+            if self._generation != generation:
+                return False  # as in ``_watch`` (review s40 R4)
             self._wds.add(wd)
             self._folders.setdefault(wd, set()).add(path)
         return True
@@ -342,10 +352,15 @@ class Watched:
                 name_bytes = os.fsencode(folder)
             except UnicodeError:
                 return False
+            generation = self._generation
             wd = int(self._libc.inotify_add_watch(self._fd, name_bytes, _MASK))
             if wd < 0:
                 return ctypes.get_errno() in _MISSING
             with self._lock:
+                if self._generation != generation:
+                    # a refresh came between: the folder the watch is on may be one moved
+                    # away since, or the descriptor one replaced (review s40 R4)
+                    return False
                 self._wds.add(wd)
                 self._watched[folder] = wd
                 self._folders.setdefault(wd, set()).add(folder)
