@@ -20,7 +20,8 @@ from ..domains.command import case_fold, compile_pattern, identity_reason
 from ..domains.cover import approved_filler, union_cover
 from ..grants import parse_grant
 from ..limits import MAX_WORK_PER_DECISION
-from .guards import environment_doubt, guarded_word
+from .environment import environment_doubt
+from .guards import guarded_word
 from .judge import (
     Judged,
     Part,

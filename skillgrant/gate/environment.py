@@ -68,6 +68,49 @@ _ENCODED: dict[tuple[str, ...], tuple[object, ...]] = {}
 _DECODED: dict[tuple[object, ...], tuple[str | None, ...]] = {}
 
 
+def environment_doubt() -> str | None:
+    """Why no program's name can be judged in the session's environment, or None. ``PATH``:
+    an empty entry (``::``, or ``:`` at either end) or a relative one is the folder bash is in
+    when it looks a name up, which a ``cd`` moves and a write may fill, so ``git`` may run
+    ``./git`` (review M-6); ``~`` and ``~/…`` entries bash expands to the home folder, which
+    is guarded. Then the session's other variables (``_relative_variable``)."""
+    value = values(("PATH",))[0]
+    # bash reads `~` and `~/…` as the home folder, but `~+` as the folder it is in, `~-` as the
+    # one before, and `~name` as a user's home or, with no such user, as relative (review F1)
+    odd = next((e for e in (value or "").split(":") if not e.startswith("/") and e != "~"
+                and not e.startswith("~/")), None)
+    if odd is None:
+        return _relative_variable()
+    shown = ("no PATH (bash's own then ends in '.')" if value is None
+             else "an empty PATH" if value == "" else "an empty entry in PATH" if odd == ""
+             else f"the relative entry {odd!r} in PATH")
+    return (f"the session has {shown}: bash then looks a program's name up in the folder it "
+            "is in, so the name may run a file written there; no command is covered until "
+            "PATH names only absolute folders")
+
+
+#: Variables naming a file or folder that git, bash or the runtime reads what to run from:
+#: a relative value is read from whatever folder the reader is in (git: the repository's top),
+#: which the gate cannot name (reviews F2, F2b).
+_PATH_VARIABLES: Final = ("HOME", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "GIT_DIR",
+                          "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_CONFIG_GLOBAL",
+                          "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH", "BASH_ENV",
+                          "ENV")
+
+
+def _relative_variable() -> str | None:
+    """Why a shell call is not covered because of the session's other variables, or None: a
+    relative path in one of ``_PATH_VARIABLES``. (Numbered git settings, ``GIT_CONFIG_COUNT``,
+    reach the git the gate asks in this process; the service denies them: environment.py.)"""
+    relative = [name for name, value in zip(_PATH_VARIABLES, values(_PATH_VARIABLES),
+                                            strict=True) if value and not value.startswith("/")]
+    if relative:
+        return (f"the session's {', '.join(relative)} {'is' if len(relative) == 1 else 'are'} "
+                "relative, read from whatever folder the program is in, which the gate cannot "
+                "name; no command is covered until they are absolute")
+    return None
+
+
 def headers() -> dict[str, str]:
     """The http hook's headers: each variable between ``<`` and ``>``, so that a value Claude
     Code did not fill (or trimmed) is told from an empty one."""

@@ -17,7 +17,14 @@ from typing import Final
 
 from . import files as fs
 from .environment import values
-from .worktree import hooks_folder, included_files, main_folder, pushes_locally, repository
+from .worktree import (
+    hooks_folder,
+    included_files,
+    main_folder,
+    named_programs,
+    pushes_locally,
+    repository,
+)
 from .writers import tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -27,51 +34,9 @@ from .writers import tree_word
 GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", default=())
 
 
-def environment_doubt() -> str | None:
-    """Why no program's name can be judged in the session's environment, or None. ``PATH``:
-    an empty entry (``::``, or ``:`` at either end) or a relative one is the folder bash is in
-    when it looks a name up, which a ``cd`` moves and a write may fill, so ``git`` may run
-    ``./git`` (review M-6); ``~`` and ``~/…`` entries bash expands to the home folder, which
-    is guarded. Then the session's other variables (``_relative_variable``)."""
-    value = values(("PATH",))[0]
-    # bash reads `~` and `~/…` as the home folder, but `~+` as the folder it is in, `~-` as the
-    # one before, and `~name` as a user's home or, with no such user, as relative (review F1)
-    odd = next((e for e in (value or "").split(":") if not e.startswith("/") and e != "~"
-                and not e.startswith("~/")), None)
-    if odd is None:
-        return _relative_variable()
-    shown = ("no PATH (bash's own then ends in '.')" if value is None
-             else "an empty PATH" if value == "" else "an empty entry in PATH" if odd == ""
-             else f"the relative entry {odd!r} in PATH")
-    return (f"the session has {shown}: bash then looks a program's name up in the folder it "
-            "is in, so the name may run a file written there; no command is covered until "
-            "PATH names only absolute folders")
-
-
-#: Variables naming a file or folder that git, bash or the runtime reads what to run from:
-#: a relative value is read from whatever folder the reader is in (git: the repository's top),
-#: which the gate cannot name (reviews F2, F2b).
-_PATH_VARIABLES: Final = ("HOME", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "GIT_DIR",
-                          "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_CONFIG_GLOBAL",
-                          "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH", "BASH_ENV",
-                          "ENV")
-
-
-def _relative_variable() -> str | None:
-    """Why a shell call is not covered because of the session's other variables, or None: a
-    relative path in one of ``_PATH_VARIABLES``. (Numbered git settings, ``GIT_CONFIG_COUNT``,
-    reach the git the gate asks in this process; the service denies them: environment.py.)"""
-    relative = [name for name, value in zip(_PATH_VARIABLES, values(_PATH_VARIABLES),
-                                            strict=True) if value and not value.startswith("/")]
-    if relative:
-        return (f"the session's {', '.join(relative)} {'is' if len(relative) == 1 else 'are'} "
-                "relative, read from whatever folder the program is in, which the gate cannot "
-                "name; no command is covered until they are absolute")
-    return None
-
-
 #: The environment's variables ``guarded_items`` reads (and git, when it is asked).
-_ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "GIT_CONFIG_SYSTEM",
+_ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
+                             "GIT_CONFIG_SYSTEM",
                              "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH", "BASH_ENV", "ENV", "GIT_DIR",
                              "GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS",
                              "GIT_CONFIG", "GIT_COMMON_DIR")
@@ -151,6 +116,9 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
               (os.path.join(sys.base_prefix, "lib"), True), ("/etc/ld.so.preload", False)]
     # Claude Code's managed settings (a `disableAllHooks` there switches every hook off)
     items += [("/etc/claude-code", True), ("/Library/Application Support/ClaudeCode", True)]
+    # the user's settings where CLAUDE_CONFIG_DIR moves them (review s40 R10)
+    items += [(os.environ["CLAUDE_CONFIG_DIR"], True)] if os.environ.get("CLAUDE_CONFIG_DIR") \
+        else []
     items += [(os.environ[name], name == "GIT_DIR") for name in ("GIT_DIR", "GIT_CONFIG_GLOBAL")
               if os.environ.get(name)]
     items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
@@ -202,7 +170,8 @@ def _repository_items(cwd: str | None, project: str | None) -> list[tuple[str, b
         folder: str | None = start
         while folder:
             found = repository(folder)
-            if found is None:
+            if found is None:  # what the user's settings run (review s40 R12)
+                items += [(path, os.path.isdir(path)) for path in named_programs(folder)]
                 break
             top, git_dir, common = found
             items += [(git_dir, True), (common, True)]
@@ -213,6 +182,8 @@ def _repository_items(cwd: str | None, project: str | None) -> list[tuple[str, b
                           (os.path.join(main, ".claude", "settings.json"), False),
                           (os.path.join(main, ".claude", "settings.local.json"), False)]
             items += [(path, False) for path in included_files(top)]  # H-14
+            # F15: what git's settings run (a folder whole: a script there may run others)
+            items += [(path, os.path.isdir(path)) for path in named_programs(top)]
             hooks = hooks_folder(top)
             if hooks is not None:
                 items.append((hooks, True))
@@ -262,12 +233,13 @@ class _Index:
         if not places and self.files:  # a hard link to a guarded file (review W1b)
             found = fs.identity(path)
             if found is not None:
-                if self._identities is None:
-                    self._identities = {}
+                if self._identities is None:  # made whole, then shared (review s40 R9)
+                    made: dict[tuple[int, int], int] = {}
                     for item, at in self.files.items():
                         known = fs.identity(item)
                         if known is not None:
-                            self._identities.setdefault(known, at)
+                            made.setdefault(known, at)
+                    self._identities = made
                 at = self._identities.get(found)
                 places += [at] if at is not None else []
         return self.guards[min(places)][0] if places else None

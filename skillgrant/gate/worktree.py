@@ -25,6 +25,29 @@ _GIT_ENV: Final = ("GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG", "G
                    "GIT_COMMON_DIR", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM")
 #: A configuration file read further than this is taken as mentioning a hooks folder.
 _MAX_CONFIG: Final = 1 << 20
+#: Parts of the names of the settings whose value git runs, or names a program git runs (git
+#: config's manual: ``core.fsmonitor``, ``core.sshCommand``, ``core.askPass``,
+#: ``core.gitProxy``, ``core.pager``, ``core.editor``, ``sequence.editor``,
+#: ``credential.helper``, ``diff.external``, ``diff.<driver>.textconv``/``command``,
+#: ``filter.<driver>.clean``/``smudge``/``process``, ``merge.<driver>.driver``,
+#: ``gpg.program``, ``alias.*`` with ``!``, ``*.cmd``, ``*.path`` of the tools,
+#: ``imap.tunnel``, ``remote.<name>.uploadpack``/``receivepack``,
+#: ``uploadpack.packObjectsHook``, ``submodule.<name>.update`` (a command after ``!``),
+#: ``sendemail.smtpServer``, the browsers and viewers; ``init.templateDir``, whose hooks
+#: ``git init`` copies: review s40 R12). Compared in lower case, as parts: a
+#: file that mentions none on a line whose value has a slash or more than one word is not
+#: asked about (review F15): a value of one word without a slash is a program looked up on
+#: ``PATH``, whose folders are guarded; a second word may name a file (``sh x.sh``: review
+#: s40 R11). (Not
+#: ``update``: a new repository's ``logAllRefUpdates`` holds it; an update that runs a
+#: command has a ``!``.)
+_RUNS: Final = (b"fsmonitor", b"command", b"cmd", b"askpass", b"proxy", b"pager", b"editor",
+                b"helper", b"textconv", b"external", b"clean", b"smudge", b"process",
+                b"driver", b"program", b"alias", b"tunnel", b"pack", b"hook", b"browser",
+                b"viewer", b"httpd", b"smtpserver", b"path", b"sendmail", b"template",
+                b"!")
+#: A value's words, as far as they may name a file (quotes and shell operators split).
+_VALUE_WORD: Final = compile_on_use(r"[^\s;&|<>()'\"`=]+")
 
 
 def repository(folder: str) -> tuple[str, str, str] | None:
@@ -152,6 +175,43 @@ def included_files(folder: str) -> list[str]:
     return [os.path.join(base, name) for name in names for base in (folder, top)]
 
 
+def named_programs(folder: str) -> list[str]:
+    """The files git's settings name as what to run, for a command in ``folder`` (review F15:
+    ``core.fsmonitor=tools/x.sh`` runs ``tools/x.sh`` at ``git status``): each word with a
+    slash of the value of each setting whose name holds one of ``_RUNS``, from git's own
+    answer (``git config --list -z``), as a path from ``folder`` and from the repository's
+    top (git runs most from the top); and each word with a dot (``sh x.sh``: review s40
+    R11). A word with neither is a program's name, or an option: not a file's. Asked only
+    when a configuration file git reads mentions such a setting, or the environment gives
+    git configuration. Raises ValueError
+    when git cannot answer, or a word names a file through a variable other than ``HOME``."""
+    found = repository(folder)
+    # outside a repository, the user's and the system's settings (`init.templateDir`, whose
+    # hooks `git init` copies: review s40 R12)
+    top, files = (found[0], _config_files(found[1], found[2])) if found is not None else \
+        (folder, _global_config_files())
+    if not any(os.environ.get(name) for name in _GIT_ENV) and not any(
+            _mentions(f, _RUNS, with_slash=True) for f in files):
+        return []
+    done = _run_git(folder, "config", "--list", "-z")
+    paths: list[str] = []
+    for entry in (done or b"").split(b"\0"):
+        key, _, value = entry.partition(b"\n")
+        if not any(part in key.lower() for part in _RUNS):
+            continue
+        for word in _VALUE_WORD.findall(value.decode("utf-8", "surrogateescape")):
+            word = word.lstrip("!")
+            for home in ("${HOME}", "$HOME"):
+                word = word.replace(home, os.path.expanduser("~"))
+            if "$" in word and "/" in word:
+                raise ValueError(f"git's setting {key.decode('utf-8', 'replace')!r} names a "
+                                 f"program through a variable ({word!r}) the gate cannot read")
+            word = os.path.expanduser(word)
+            if ("/" in word or "." in word) and "://" not in word:  # a URL names none
+                paths += [os.path.join(base, word) for base in (folder, top)]
+    return paths
+
+
 def pushes_locally(folder: str, operand: str | None) -> bool:
     """Whether ``git push`` run in ``folder`` with the repository operand ``operand`` (None:
     the default remote) may push to a repository on this machine, whose ``pre-receive`` and
@@ -181,8 +241,7 @@ _URL: Final = compile_on_use(rb"(?im)^\s*(?:push)?url\s*=\s*(.*?)\s*$")
 
 def _text(path: str) -> bytes:
     try:
-        with open(path, "rb") as f:
-            return f.read(_MAX_CONFIG)
+        return fs.read(path, _MAX_CONFIG)
     except OSError:
         return b""
 
@@ -197,10 +256,14 @@ def _local_url(url: str) -> bool:
 
 
 def _config_files(git_dir: str, common: str) -> list[str]:
+    return [os.path.join(common, "config"), os.path.join(git_dir, "config.worktree"),
+            *_global_config_files()]
+
+
+def _global_config_files() -> list[str]:
     home = os.path.expanduser("~")
     xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    return [os.path.join(common, "config"), os.path.join(git_dir, "config.worktree"),
-            os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"),
+    return [os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"),
             "/etc/gitconfig"]
 
 
@@ -241,12 +304,21 @@ def _git() -> str:
     return found
 
 
-def _mentions(path: str, words: tuple[bytes, ...]) -> bool:
+def _mentions(path: str, words: tuple[bytes, ...], *, with_slash: bool = False) -> bool:
+    """Whether the configuration file at ``path`` mentions one of ``words`` (in any case),
+    or (``with_slash``) one on a line that holds a slash, a value's lines joined first; or
+    cannot be read whole."""
     try:
         text = fs.read(path, _MAX_CONFIG + 1)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return False
-    except OSError:
-        return True
+    except OSError as e:  # git would fail on it, or wait (a FIFO: review s40 R5b)
+        raise ValueError(f"{path}: git's configuration cannot be read ({e})") from e
     lowered = text.lower()
-    return len(text) > _MAX_CONFIG or any(word in lowered for word in words)
+    if len(text) > _MAX_CONFIG:
+        return True
+    if not with_slash:
+        return any(word in lowered for word in words)
+    lines = lowered.replace(b"\\\n", b"").split(b"\n")
+    return any(any(word in line for word in words) and (
+        b"/" in line or len(line.partition(b"=")[2].split()) > 1) for line in lines)

@@ -30,7 +30,6 @@ import ctypes
 import errno
 import os
 import posixpath
-import re
 import select
 import stat
 import struct
@@ -40,18 +39,18 @@ from collections.abc import Callable, Hashable
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-from ..gate.files import dots_lead, entry_kind, file_identity
+from ..gate.files import dots_lead, entry_kind, file_identity, read_open
+from .mounts import LOCAL_TYPES, mount_types
 
 A = TypeVar("A")
 K = TypeVar("K", bound=Hashable)
 #: Watches at most (distinct folders); past them the view starts over.
 MAX_WATCHES = 4096
-#: The filesystems whose changes inotify reports whole (made on this machine): answers about
-#: paths elsewhere (NFS, SMB, FUSE, 9p, virtiofs) are never kept.
-LOCAL_TYPES = frozenset({"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "overlay", "zfs",
-                         "f2fs", "jfs", "reiserfs", "ramfs", "devtmpfs", "apfs", "hfsplus"})
 #: Answers kept at most, of each kind; past them the kind is forgotten.
 MAX_KEPT = 65_536
+#: Whole answers (``kept``) kept at most: each may be large (a guarded set is some seventy
+#: paths), and a request names its own folder (review s40 R8).
+MAX_COMPOSITES = 256
 _IN_NONBLOCK = os.O_NONBLOCK
 _IN_CLOEXEC = os.O_CLOEXEC
 # IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF
@@ -59,10 +58,9 @@ _IN_CLOEXEC = os.O_CLOEXEC
 # file (``read``) or a file's folder keeps the events it was watched for before
 _MASK = 0x4 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x01000000 | 0x02000000 \
     | 0x20000000
-# A file read for a kept answer (``read``), watched itself, whatever name it is written
-# through (a hard link): IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_DELETE_SELF
-# | IN_MOVE_SELF | IN_DONT_FOLLOW. (A write through a shared memory map is reported to no one:
-# only a program that runs code of its own does that, and such a program may write any file.)
+# A file read for a kept answer, watched itself (a write through a hard link too): IN_MODIFY
+# | IN_ATTRIB | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF | IN_DONT_FOLLOW (docs/service.md:
+# a write through a shared memory map is reported to no one).
 _FILE_MASK = 0x2 | 0x4 | 0x8 | 0x400 | 0x800 | 0x02000000 | 0x20000000
 _MISSING = (2, 20)  # ENOENT, ENOTDIR: not there; its parent's watch sees it come
 _EVENT = struct.Struct("iIII")  # struct inotify_event: wd, mask, cookie, len; then the name
@@ -181,14 +179,9 @@ class Watched:
                 self._folders.get(self._watched.pop(folder), set()).discard(folder)
 
     def realpath(self, path: str) -> str:
-        try:
-            return self._real[path]
-        except KeyError:
-            pass
-        try:
-            return self._through_links[path]
-        except KeyError:
-            pass
+        found = self._real.get(path) or self._through_links.get(path)
+        if found is not None:
+            return found
         generation = self._generation
         watched = self._watch(path)  # first: a change from now on is reported
         found = os.path.realpath(path)
@@ -197,31 +190,33 @@ class Watched:
         elif found == path:
             kept = self._linkless(path) and self._keep(self._real, path, found, generation)
         else:
-            kept = self._link_kept(path, found, generation, _MAX_LINKS)
+            kept = self._link_kept(path, found, generation)
         if not kept:
             _part_unkept()
         return found
 
-    def _link_kept(self, path: str, found: str, generation: int, links: int) -> bool:
+    def _link_kept(self, path: str, found: str, generation: int) -> bool:
         """Whether ``found``, the real path of the link ``path``, is kept: when no folder on
         the way to the link is one, and the link names a path (with no ``..`` past its
         leading ones) whose own real path is kept as ``found``. The link changes only by an
         entry of its watched folder; where it leads may change anywhere that answer rests
         on, so answers through links are forgotten at any change at all."""
-        folder = posixpath.dirname(path)
-        if links <= 0 or not _normal(path) or not self._linkless(folder):
-            return False
-        try:
-            target = os.readlink(path)
-        except (OSError, ValueError):
-            return False
-        if not dots_lead(target):
-            return False  # `..` after a link would be the link's target's parent
-        named = posixpath.normpath(posixpath.join(folder, target))
-        if named == path or self.realpath(named) != found or not (
-                self._real.get(named) == found or self._through_links.get(named) == found):
-            return False
-        return self._keep(self._through_links, path, found, generation)
+        hop = path
+        for _ in range(_MAX_LINKS):  # a chain, one link after another (not recursion: R14)
+            folder = posixpath.dirname(hop)
+            if not _normal(hop) or not self._watch(hop) or not self._linkless(folder):
+                return False
+            try:
+                target = os.readlink(hop)
+            except (OSError, ValueError):
+                return False
+            if not dots_lead(target):
+                return False  # `..` after a link would be the link's target's parent
+            hop = posixpath.normpath(posixpath.join(folder, target))
+            if hop == found:
+                return self.realpath(found) == found and self._real.get(found) == found \
+                    and self._keep(self._through_links, path, found, generation)
+        return False
 
     def identity(self, path: str) -> tuple[int, int] | None:
         return self._answer(self._ids, path, file_identity,
@@ -237,33 +232,21 @@ class Watched:
                             lambda _: _normal(path) and self._linkless(posixpath.dirname(path)))
 
     def read(self, path: str, limit: int) -> bytes:
-        """The file's bytes, from the system; a ``kept`` answer may rest on them when the
-        file is watched itself (a write through any of its names is reported) and the
-        folders on its path are (it is replaced, or comes)."""
+        """The file's bytes; a ``kept`` answer may rest on them when the file is watched
+        itself (a write through any name) and the folders on its path are (it is replaced)."""
         watched = _normal(path) and self._watch(path) and \
             self._linkless(posixpath.dirname(path)) and self._watch_file(path)
         if not watched:  # read, or found missing, where no change would be reported (R1)
             _part_unkept()
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError as e:
             if e.errno not in _MISSING:  # a link (ELOOP), or not to be read
                 _part_unkept()
             if e.errno != errno.ELOOP:
                 raise
-            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        chunks: list[bytes] = []
-        try:
-            while (left := limit - sum(map(len, chunks))) > 0:
-                chunk = os.read(fd, left)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        except OSError as e:  # named as ``open`` names it (review s40 R3: a folder)
-            raise type(e)(e.errno, e.strerror, path) from None
-        finally:
-            os.close(fd)
-        return b"".join(chunks)
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+        return read_open(fd, path, limit)
 
     def kept(self, key: Callable[[], Hashable], compute: Callable[[], A]) -> A:
         """``compute()``, kept under ``key`` until any change is reported: kept only when
@@ -308,7 +291,7 @@ class Watched:
         with self._lock:
             if self._generation != generation:
                 return False  # a change was seen while it was asked: the answer may be older
-            if len(table) >= MAX_KEPT:
+            if len(table) >= (MAX_COMPOSITES if table is self._composites else MAX_KEPT):
                 table.clear()
             table[path] = answer
             return True
@@ -357,10 +340,8 @@ class Watched:
             if wd < 0:
                 return ctypes.get_errno() in _MISSING
             with self._lock:
-                if self._generation != generation:
-                    # a refresh came between: the folder the watch is on may be one moved
-                    # away since, or the descriptor one replaced (review s40 R4)
-                    return False
+                if self._generation != generation:  # a refresh came between: the folder
+                    return False  # may be one moved away since (review s40 R4)
                 self._wds.add(wd)
                 self._watched[folder] = wd
                 self._folders.setdefault(wd, set()).add(folder)
@@ -397,20 +378,6 @@ class Watched:
             except (OSError, ValueError):
                 return True
         return True
-
-
-def mount_types(mountinfo: bytes) -> list[tuple[str, str]]:
-    """The mount points and their filesystems' types, the deepest first; of mounts stacked on
-    one point, the last listed (the one mounted over the others, which it hides) first."""
-    found = []
-    for line in mountinfo.decode("utf-8", "surrogateescape").splitlines():
-        fields = line.split(" ")
-        if "-" not in fields[6:] or len(fields) < 5:
-            continue
-        kind = fields[fields.index("-", 6) + 1]
-        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
-        found.append((point, kind))
-    return sorted(reversed(found), key=lambda pair: len(pair[0]), reverse=True)
 
 
 def _normal(path: str) -> bool:

@@ -173,6 +173,42 @@ def test_the_hooks_folder_git_is_configured_with_is_guarded(tmp_path: Path) -> N
     assert run_hook(settings, "cp evil/pre-commit out/", project).returncode == 0
 
 
+#: Settings naming a program in the working tree, and the covered git command that runs it.
+NAMED_PROGRAMS = [("core.fsmonitor", "tools/x.sh", "git status"),
+                  ("alias.st", "!tools/x.sh", "git st"),
+                  ("filter.x.clean", "tools/x.sh", "git add notes.txt"),
+                  ("diff.external", "sh tools/x.sh", "git diff")]
+
+
+@pytest.mark.parametrize(("setting", "value", "runs"), NAMED_PROGRAMS)
+def test_a_program_git_is_configured_to_run_is_guarded(tmp_path: Path, setting: str,
+                                                        value: str, runs: str) -> None:
+    """Review F15: the repository's configuration (guarded) names a program in the working
+    tree; a copy over it, then a covered git command, runs it under bash. The hook denies the
+    copy, and leaves a copy elsewhere alone."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", f"Bash({runs})"])
+    (project / "tools").mkdir()
+    (project / "tools" / "x.sh").write_text("#!/bin/sh\nexit 0\n")
+    (project / "tools" / "x.sh").chmod(0o755)
+    git(project, "config", setting, value)
+    evil = project / "evil" / "payload.sh"
+    evil.parent.mkdir(exist_ok=True)
+    evil.write_text("#!/bin/sh\ntouch zz\n")
+    evil.chmod(0o755)
+    (project / "notes.txt").write_text("changed\n")  # `git diff` has a change to show
+    (project / ".gitattributes").write_text("*.txt filter=x\n")  # filter.x applies
+    copy = "cp evil/payload.sh tools/x.sh"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", f"{copy} && {runs}"], cwd=scratch, capture_output=True,
+                   timeout=60)
+    assert (scratch / "zz").exists(), "bash ran no program: the case proves nothing"
+    settings = _settings_hook(project)
+    assert run_hook(settings, copy, project).returncode == 2
+    assert run_hook(settings, "cp evil/payload.sh out/", project).returncode == 0
+
+
 def test_a_linked_worktrees_main_checkout_settings_are_guarded(tmp_path: Path) -> None:
     """Review G-12: the session runs in a linked worktree; Claude Code reads the main
     checkout's ``.claude/settings.local.json``; a folder copy there is denied."""

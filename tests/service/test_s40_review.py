@@ -5,6 +5,7 @@ asks). A test that fails here is a finding (report: /work/wt/reports/s40-review-
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -36,6 +37,32 @@ def _git(*args: str | Path, cwd: Path | None = None) -> None:
 
 
 @pytest.fixture
+def quiet_path(tmp_path: Path) -> Iterator[Path]:
+    """``tmp_path``, or a folder under ``$S40_QUIET``: the service forgets its kept set at any
+    entry made or removed in any folder above the call's (`/tmp` on a busy machine), so an
+    end-to-end reproduction may pass by luck there; under a quiet folder it fails every time
+    on 9b43ed4."""
+    base = os.environ.get("S40_QUIET")
+    if not base:
+        yield tmp_path
+        return
+    import tempfile
+
+    found = Path(tempfile.mkdtemp(prefix="s40q-", dir=base))
+    yield found
+    shutil.rmtree(found, ignore_errors=True)
+
+
+@pytest.fixture
+def quiet_home(quiet_path: Path, clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``clean_env``'s environment with the home folder under ``quiet_path``."""
+    home = quiet_path / "home"
+    home.mkdir(exist_ok=True)  # (``clean_env``'s own when ``quiet_path`` is ``tmp_path``)
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+@pytest.fixture
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     home = tmp_path / "home"
     home.mkdir()
@@ -58,16 +85,15 @@ def _guarded(view: Watched | None, plan: Path, cwd: str, project: str
 
 
 def _differential(view: Watched, plan: Path, cwd: str, project: str,
-                  change: Callable[[], object], *, must_keep: bool = True) -> bool:
-    """The kept answer equals the system's before ``change``, and after it and a refresh;
-    whether the set was kept whole before the change."""
+                  change: Callable[[], object]) -> bool:
+    """The kept answer equals the system's before ``change``, and after it and a refresh
+    (the soundness property only: a fixed view may keep less); whether the set was kept
+    whole before the change (printed, for the counts of the report)."""
     view.refresh()
     for _ in range(2):
         assert _guarded(view, plan, cwd, project) == _guarded(None, plan, cwd, project)
     was_kept = bool(view._composites)
     print("KEPT" if was_kept else "UNKEPT", "before the change")
-    if must_keep:
-        assert was_kept, "kept whole (the setup is one the service keeps)"
     change()
     view.refresh()
     fresh = _guarded(None, plan, cwd, project)
@@ -120,11 +146,12 @@ def _hook(plan: Path, payload: dict[str, object], env: dict[str, str], cwd: Path
 
 
 def test_r1_end_to_end_the_service_allows_a_write_to_the_hooks_folder(
-        tmp_path: Path, clean_env: Path) -> None:
+        quiet_path: Path, quiet_home: Path) -> None:
     """Through a real service and a real hook process: after `git config --global
     core.hooksPath` (the configuration in a stow-linked ``~/.config/git``), an Edit of a hook
     is denied by the hook, and must be by the service."""
-    _stow(clean_env, "config-git-link")
+    tmp_path = quiet_path
+    _stow(quiet_home, "config-git-link")
     work = tmp_path / "work"
     _git("init", "-q", work)
     (work / "hooks").mkdir()
@@ -406,6 +433,80 @@ def _s_sys_executable_link(w: World) -> tuple[str, str, Callable[[], object]]:
     return str(w.repo), str(w.repo), change
 
 
+def _s_cwd_through_a_link(w: World) -> tuple[str, str, Callable[[], object]]:
+    """The call's folder named through a folder link (`_watch` stops at it: ENOTDIR); a
+    `.git` file written beside the link's target's repository's folder."""
+    (w.tmp / "real" / "repo" / "src").mkdir(parents=True)
+    (w.tmp / "lnk").symlink_to("real")
+    _git("init", "-q", w.other)
+    return str(w.tmp / "lnk" / "repo" / "src"), str(w.tmp / "lnk" / "repo" / "src"), \
+        lambda: (w.tmp / "real" / "repo" / ".git").write_text(
+            f"gitdir: {w.other / '.git'}\n")
+
+
+def _s_link_target_folder_replaced(w: World) -> tuple[str, str, Callable[[], object]]:
+    """`~/.claude` a link to `dots/claude`; `dots` renamed away and replaced by a folder
+    whose `claude` is a link elsewhere (the link's target's folder replaced)."""
+    (w.home / "dots" / "claude").mkdir(parents=True)
+    (w.home / ".claude").symlink_to("dots/claude")
+    (w.tmp / "elsewhere").mkdir()
+    _git("init", "-q", w.repo)
+
+    def change() -> None:
+        (w.home / "dots").rename(w.home / "dots-old")
+        (w.home / "dots").mkdir()
+        (w.home / "dots" / "claude").symlink_to(w.tmp / "elsewhere")
+    return str(w.repo), str(w.repo), change
+
+
+def _s_relative_link_chain_moved(w: World) -> tuple[str, str, Callable[[], object]]:
+    """A PATH entry `bin -> a/b/l`, `l -> ../../bin1`; folder `a` moved under `x` and a new
+    `a/b/l -> ../../bin2` made."""
+    for name in ("bin1", "bin2", "a/b", "x"):
+        (w.tmp / name).mkdir(parents=True)
+    (w.tmp / "a" / "b" / "l").symlink_to("../../bin1")
+    (w.tmp / "bin").symlink_to("a/b/l")
+    w.mp.setenv("PATH", f"{w.tmp / 'bin'}:/usr/bin:/bin")
+    _git("init", "-q", w.repo)
+
+    def change() -> None:
+        (w.tmp / "a").rename(w.tmp / "x" / "a")
+        (w.tmp / "a" / "b").mkdir(parents=True)
+        (w.tmp / "a" / "b" / "l").symlink_to("../../bin2")
+    return str(w.repo), str(w.repo), change
+
+
+def _exchange(a: Path, b: Path) -> None:
+    """`renameat2(RENAME_EXCHANGE)`: two entries swapped at once."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    at_fdcwd, exchange = -100, 2
+    if libc.renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), exchange) != 0:
+        raise OSError(ctypes.get_errno(), "renameat2", str(a))
+
+
+def _s_ancestor_exchanged(w: World) -> tuple[str, str, Callable[[], object]]:
+    """The call's repository's folder swapped at once with one holding another repository
+    whose configuration names a hooks folder."""
+    (w.tmp / "a" / "repo" / "src").mkdir(parents=True)
+    _git("init", "-q", w.tmp / "a" / "repo")
+    (w.tmp / "b" / "repo" / "src").mkdir(parents=True)
+    _git("init", "-q", w.tmp / "b" / "repo")
+    _append(w.tmp / "b" / "repo" / ".git" / "config", f"[core]\n\thooksPath = {w.hooks}\n")
+    return str(w.tmp / "a" / "repo" / "src"), str(w.tmp / "a" / "repo" / "src"), \
+        lambda: _exchange(w.tmp / "a", w.tmp / "b")
+
+
+def _s_config_exchanged(w: World) -> tuple[str, str, Callable[[], object]]:
+    """~/.gitconfig swapped at once with a file naming a hooks folder."""
+    (w.home / ".gitconfig").write_text("[user]\n\tname = x\n")
+    (w.home / "other").write_text(f"[core]\n\thooksPath = {w.hooks}\n")
+    _git("init", "-q", w.repo)
+    return str(w.repo), str(w.repo), lambda: _exchange(w.home / ".gitconfig",
+                                                       w.home / "other")
+
+
 SCENARIOS: dict[str, Callable[[World], tuple[str, str, Callable[[], object]]]] = {
     "xdg-link": _s_xdg_link,
     "xdg-dot": _s_xdg_dot,
@@ -427,6 +528,11 @@ SCENARIOS: dict[str, Callable[[World], tuple[str, str, Callable[[], object]]]] =
     "dot-git-file-rewritten": _s_dot_git_file_rewritten,
     "submodule-relative": _s_submodule_relative,
     "sys-executable-link": _s_sys_executable_link,
+    "cwd-through-a-link": _s_cwd_through_a_link,
+    "link-target-folder-replaced": _s_link_target_folder_replaced,
+    "relative-link-chain-moved": _s_relative_link_chain_moved,
+    "ancestor-exchanged": _s_ancestor_exchanged,
+    "config-exchanged": _s_config_exchanged,
 }
 
 
@@ -435,7 +541,7 @@ def test_scenario(view: Watched, tmp_path: Path, clean_env: Path,
                   monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     cwd, project, change = SCENARIOS[name](World(tmp_path, clean_env, monkeypatch))
     os.makedirs(cwd, exist_ok=True)
-    _differential(view, tmp_path / "plan.json", cwd, project, change, must_keep=False)
+    _differential(view, tmp_path / "plan.json", cwd, project, change)
 
 
 # --- R3: a folder read through the view --------------------------------------------------
@@ -512,7 +618,6 @@ def test_r4_a_folder_replaced_while_a_thread_watches_it(
     _guarded(view, plan, cwd, cwd)  # the decision in a hook thread
     view.refresh()
     assert _guarded(view, plan, cwd, cwd) == _guarded(None, plan, cwd, cwd)
-    assert view._composites, "kept whole"
     # the call's folder now in a linked repository whose git folder is elsewhere
     (tmp_path / "a" / ".git").write_text(f"gitdir: {tmp_path / 'other' / '.git'}\n")
     view.refresh()
@@ -589,3 +694,449 @@ def test_a_bind_mount_over_a_place_the_set_rests_on(
         "ancestor": lambda: _bind(tmp_path / "sub", repo, mounts),
     }[where]
     _differential(view, tmp_path / "plan.json", str(repo / "src"), str(repo / "src"), change)
+
+
+def test_r5_a_fifo_named_dot_git_does_not_stop_the_service(tmp_path: Path) -> None:
+    """A `.git` FIFO in the call's folder: the gate opens it to read a gitdir line, and the
+    open waits for a writer. A hook process waits alone (until the runtime's hook timeout);
+    the service must still answer other calls (inline decisions run on its event loop)."""
+    work, sub = tmp_path / "work", tmp_path / "work" / "sub"
+    sub.mkdir(parents=True)
+    os.mkfifo(sub / ".git")
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [f"Edit(/{work}/**)"]}))
+
+    def payload(cwd: Path) -> dict[str, object]:
+        return {"session_id": "s", "cwd": str(cwd), "hook_event_name": "PreToolUse",
+                "tool_name": "Edit", "tool_input": {"file_path": str(work / "notes.txt"),
+                                                    "old_string": "a", "new_string": "b"}}
+
+    with start([f"p={plan}"]) as served:
+        assert served.post("/v1/hook/p", payload(work)).body == b""
+        with contextlib.suppress(TimeoutError):  # (a fixed service answers it: deny)
+            served.post("/v1/hook/p", payload(sub), timeout=3)
+        try:
+            answered = served.post("/v1/hook/p", payload(work), timeout=10).body
+        except TimeoutError:
+            answered = None
+        finally:
+            # a writer, without waiting for a reader: the waiting open, if any, returns
+            # (ENXIO when there is none: a service that did not open the FIFO)
+            with contextlib.suppress(OSError):
+                os.close(os.open(sub / ".git", os.O_WRONLY | os.O_NONBLOCK))
+        assert answered == b"", "the service stopped answering every session"
+
+
+# --- R6: overlayfs is taken as reporting every change, but a change made in its upper layer
+# (written at the layer's own path) is reported to no watch on the merged folder ----------
+
+def test_r6_a_change_in_an_overlays_upper_layer(view: Watched, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 mounts: list[Path]) -> None:
+    lower, upper, work, merged = (tmp_path / n for n in ("lower", "upper", "work", "merged"))
+    for folder in (lower, upper, work, merged):
+        folder.mkdir()
+    done = subprocess.run(["mount", "-t", "overlay", "overlay", "-o",
+                           f"lowerdir={lower},upperdir={upper},workdir={work}", str(merged)],
+                          capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"no overlay mount here: {done.stderr!r}")
+    mounts.append(merged)
+    home = merged / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[user]\n\tname = x\n")  # made in the merged folder
+    (home / ".config" / "git").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_DIR", "GIT_CONFIG_SYSTEM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    repo = tmp_path / "repo"
+    _git("init", "-q", repo)
+    _differential(view, tmp_path / "plan.json", str(repo), str(repo), lambda: _append(
+        upper / "home" / ".gitconfig", f"[core]\n\thooksPath = {tmp_path / 'hooks'}\n"))
+
+
+# --- R9 (main after f225834): the guarded set's index builds its files' identities in place,
+# and another thread's lookup may see them half built ------------------------------------
+
+def test_r9_a_hard_link_to_the_plan_looked_up_while_another_thread_builds_the_index(
+        tmp_path: Path) -> None:
+    if not hasattr(guards, "_indexed"):
+        pytest.skip("no guarded-set index in this tree (before f225834)")
+    plan, other, unrelated = tmp_path / "plan.json", tmp_path / "other", tmp_path / "x"
+    for path in (plan, other, unrelated):
+        path.write_text("{}")
+    link = tmp_path / "work" / "notes.txt"
+    link.parent.mkdir()
+    os.link(plan, link)
+    seen: list[str | None] = []
+
+    class Interleaved(files.System):
+        """The system's answers; while the first thread asks the first guarded file's
+        identity (``os.stat`` lets go of the GIL), a second thread's call looks its path up."""
+
+        def identity(self, path: str) -> tuple[int, int] | None:
+            if path == str(other) and not seen:
+                seen.append(None)
+                seen[0] = guards.guarded_path(str(link))  # the second thread's call
+            return super().identity(path)
+
+    token = guards.GUARDED.set(((str(other), False), (str(plan), False)))
+    files.use(Interleaved())
+    try:
+        assert guards.guarded_path(str(unrelated)) is None  # the first thread's call
+        alone = guards.guarded_path(str(link))
+    finally:
+        files.use(None)
+        guards.GUARDED.reset(token)
+    assert alone == str(plan)
+    assert seen == [str(plan)], "a hard link to the plan not seen by the second thread"
+
+
+def test_r7_a_repository_named_in_another_case_in_a_casefolded_folder(
+        view: Watched, tmp_path: Path, clean_env: Path, mounts: list[Path]) -> None:
+    """A case-insensitive folder (tmpfs mounted with casefold, the folder `chattr +F`): the
+    view asked about `F/.git` (none); `F/.GIT` made, which git and the system find as `.git`;
+    the event names `.GIT`. (Skipped where the kernel has no casefold: CONFIG_UNICODE.)"""
+    disk = tmp_path / "cf"
+    disk.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "casefold", "tmpfs", str(disk)],
+                          capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"no casefolded tmpfs here: {done.stderr!r}")
+    mounts.append(disk)
+    folder = disk / "F"
+    folder.mkdir()
+    if subprocess.run(["chattr", "+F", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("no case-insensitive folder here")
+    (folder / "sub").mkdir()
+    _git("init", "-q", tmp_path / "donor")
+    cwd = str(folder / "sub")
+
+    def change() -> None:
+        shutil.copytree(tmp_path / "donor" / ".git", folder / ".GIT")
+        _append(folder / ".GIT" / "config", f"[core]\n\thooksPath = {tmp_path / 'hooks'}\n")
+
+    _differential(view, tmp_path / "plan.json", cwd, cwd, change)
+
+
+def test_an_overflowed_queue_forgets_the_set(view: Watched, tmp_path: Path,
+                                            clean_env: Path) -> None:
+    """More events than the queue holds (``max_queued_events``), the change that matters
+    among the last ones (dropped by the kernel, IN_Q_OVERFLOW queued instead)."""
+    try:
+        limit = int(Path("/proc/sys/fs/inotify/max_queued_events").read_text())
+    except OSError:
+        pytest.skip("no inotify limits here")
+    if limit > 100_000:
+        pytest.skip("a queue too long to fill in a test")
+    repo = tmp_path / "repo"
+    _git("init", "-q", repo)
+
+    def change() -> None:
+        for i in range(limit // 2 + 10):  # two events each: created, deleted
+            (repo / f"f{i}").touch()
+            (repo / f"f{i}").unlink()
+        _append(repo / ".git" / "config", f"[core]\n\thooksPath = {tmp_path / 'hooks'}\n")
+
+    _differential(view, tmp_path / "plan.json", str(repo), str(repo), change)
+
+
+# --- R10 (pre-existing, both hook and service): the user's settings under CLAUDE_CONFIG_DIR
+
+def test_r10_the_users_settings_under_claude_config_dir_are_guarded(
+        tmp_path: Path, clean_env: Path) -> None:
+    """Claude Code reads the user's settings from `$CLAUDE_CONFIG_DIR/settings.json` when it
+    is set (docs/decisions.md, "Which files"), and a `disableAllHooks` there switches every
+    hook off (measured, R-1..R-3). The gate guards `~/.claude`, and must guard that file."""
+    conf, work = tmp_path / "conf", tmp_path / "work"
+    conf.mkdir()
+    work.mkdir()
+    (conf / "settings.json").write_text("{}")
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [f"Edit(/{tmp_path}/**)"]}))
+    payload = {"session_id": "s", "cwd": str(work), "hook_event_name": "PreToolUse",
+               "tool_name": "Edit", "tool_input": {
+                   "file_path": str(conf / "settings.json"), "old_string": "{}",
+                   "new_string": '{"disableAllHooks": true}'}}
+    said = _hook(plan, payload, {**os.environ, "CLAUDE_CONFIG_DIR": str(conf)}, work)
+    assert '"deny"' in said, "the user's settings file may be written"
+
+
+def _served_and_fresh(tmp_path: Path, work: Path, env: dict[str, str],
+                      change: Callable[[], object]) -> tuple[bytes, str]:
+    """A real service and a real hook process, same plan, environment and folder: an Edit of
+    `work/hooks/pre-commit`, allowed by both before ``change``; their answers after it."""
+    (work / "hooks").mkdir(exist_ok=True)
+    target = work / "hooks" / "pre-commit"
+    target.write_text("#!/bin/sh\n")
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [f"Edit(/{work}/**)"]}))
+    payload = {"session_id": "s", "cwd": str(work), "hook_event_name": "PreToolUse",
+               "tool_name": "Edit", "tool_input": {"file_path": str(target),
+                                                   "old_string": "#", "new_string": "#"}}
+    with start([f"p={plan}"], env=env) as served:
+        for _ in range(3):
+            assert served.post("/v1/hook/p", payload).body == b""
+        assert '"deny"' not in _hook(plan, payload, env, work)
+        change()
+        fresh = _hook(plan, payload, env, work)
+        return served.post("/v1/hook/p", payload).body, fresh
+
+
+def test_r6_end_to_end_overlay_upper_layer(quiet_path: Path, quiet_home: Path,
+                                          mounts: list[Path]) -> None:
+    tmp_path = quiet_path
+    lower, upper, work_dir, merged = (tmp_path / n for n in ("lower", "upper", "ow", "merged"))
+    for folder in (lower, upper, work_dir, merged):
+        folder.mkdir()
+    done = subprocess.run(["mount", "-t", "overlay", "overlay", "-o",
+                           f"lowerdir={lower},upperdir={upper},workdir={work_dir}",
+                           str(merged)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"no overlay mount here: {done.stderr!r}")
+    mounts.append(merged)
+    home = merged / "home"
+    (home / ".config" / "git").mkdir(parents=True)
+    (home / ".gitconfig").write_text("[user]\n\tname = x\n")
+    work = tmp_path / "work"
+    _git("init", "-q", work)
+    env = {**os.environ, "HOME": str(home)}
+    served, fresh = _served_and_fresh(tmp_path, work, env, lambda: _append(
+        upper / "home" / ".gitconfig", f"[core]\n\thooksPath = {work / 'hooks'}\n"))
+    assert '"deny"' in fresh, fresh
+    assert b'"deny"' in served, (served, fresh)
+
+
+def test_r1_end_to_end_xdg_config_home_not_normalized(quiet_path: Path,
+                                                      quiet_home: Path) -> None:
+    tmp_path = quiet_path
+    xdg = tmp_path / "xdg"
+    (xdg / "git").mkdir(parents=True)
+    (xdg / "git" / "config").write_text("[user]\n\tname = x\n")
+    work = tmp_path / "work"
+    _git("init", "-q", work)
+    env = {**os.environ, "XDG_CONFIG_HOME": f"{tmp_path}/./xdg"}
+    served, fresh = _served_and_fresh(tmp_path, work, env, lambda: _append(
+        xdg / "git" / "config", f"[core]\n\thooksPath = {work / 'hooks'}\n"))
+    assert '"deny"' in fresh, fresh
+    assert b'"deny"' in served, (served, fresh)
+
+
+@pytest.mark.parametrize("most", [8, 30, 45, 60, 90])
+def test_restarts_past_max_watches_keep_nothing_stale(
+        view: Watched, tmp_path: Path, clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+        most: int) -> None:
+    """MAX_WATCHES low enough that a set's questions pass it (the view starts over with a new
+    descriptor mid-way, or at the next call): after a change, the system's answer."""
+    import skillgrant.service.watched as watched_module
+
+    monkeypatch.setattr(watched_module, "MAX_WATCHES", most)
+    (clean_env / ".gitconfig").write_text("[user]\n\tname = x\n")
+    repo = tmp_path / "a" / "b" / "repo"
+    repo.mkdir(parents=True)
+    _git("init", "-q", repo)
+    plan = tmp_path / "plan.json"
+    _git("init", "-q", tmp_path / "other")
+    for change in (lambda: _append(clean_env / ".gitconfig",
+                                   f"[core]\n\thooksPath = {tmp_path / 'hooks'}\n"),
+                   lambda: (tmp_path / "a" / ".git").write_text(
+                       f"gitdir: {tmp_path / 'other' / '.git'}\n")):
+        _differential(view, plan, str(repo), str(repo), change)
+        for _ in range(3):
+            view.refresh()
+            assert _guarded(view, plan, str(repo), str(repo)) == \
+                _guarded(None, plan, str(repo), str(repo))
+
+
+def test_the_key_holds_the_process_folder(view: Watched, tmp_path: Path, clean_env: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A relative plan and call folder are read from the process's folder: a set kept in one
+    folder is not the answer in another."""
+    for name in ("one", "two"):
+        _git("init", "-q", tmp_path / name / "repo")
+    _append(tmp_path / "two" / "repo" / ".git" / "config",
+            f"[core]\n\thooksPath = {tmp_path / 'hooks'}\n")
+    for name in ("one", "two", "one"):
+        monkeypatch.chdir(tmp_path / name)
+        view.refresh()
+        kept = _guarded(view, Path("plan.json"), "repo", "repo")
+        assert kept == _guarded(None, Path("plan.json"), "repo", "repo")
+
+
+def test_r5b_a_fifo_as_a_repositorys_config_does_not_stop_the_service(tmp_path: Path) -> None:
+    """R5 through git: a nested repository's `.git/config` a FIFO. The gate's own read of it
+    (non-blocking, a regular file only) takes it as "may mention a hooks folder" and asks git,
+    whose read of it waits for a writer until `_run_git`'s timeout (30 s), on the service's
+    event loop: every other session must still be answered."""
+    work, sub = tmp_path / "work", tmp_path / "work" / "sub"
+    work.mkdir()
+    _git("init", "-q", sub)
+    (sub / ".git" / "config").unlink()
+    os.mkfifo(sub / ".git" / "config")
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [f"Edit(/{work}/**)"]}))
+
+    def payload(cwd: Path) -> dict[str, object]:
+        return {"session_id": "s", "cwd": str(cwd), "hook_event_name": "PreToolUse",
+                "tool_name": "Edit", "tool_input": {"file_path": str(work / "notes.txt"),
+                                                    "old_string": "a", "new_string": "b"}}
+
+    with start([f"p={plan}"]) as served:
+        assert served.post("/v1/hook/p", payload(work)).body == b""
+        with contextlib.suppress(TimeoutError):
+            served.post("/v1/hook/p", payload(sub), timeout=3)
+        try:
+            answered = served.post("/v1/hook/p", payload(work), timeout=10).body
+        except TimeoutError:
+            answered = None
+        finally:
+            with contextlib.suppress(OSError):  # a writer, if git still waits for one
+                os.close(os.open(sub / ".git" / "config", os.O_WRONLY | os.O_NONBLOCK))
+        assert answered == b"", "the service stopped answering every session"
+
+
+def _evict(path: Path) -> None:
+    """The page cache's copy of ``path``'s data dropped (as memory pressure drops it)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd) if os.access(path, os.W_OK) and path.is_file() else None
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.xfail(strict=True, reason="open (review s40 R6b): a filesystem mounted from an "
+                   "image file changes with no event when the image is written (docs/service.md)")
+def test_r6b_a_change_in_a_loop_mounted_images_backing_file(
+        view: Watched, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        mounts: list[Path]) -> None:
+    """An ext4 image mounted through a loop device (ext4: local, watched), HOME in it; the
+    image file itself written where ~/.gitconfig's bytes lie. No event on the mounted file;
+    once the page cache lets go of the old bytes, the system reads the new ones."""
+    image, mounted = tmp_path / "disk.img", tmp_path / "mnt"
+    mounted.mkdir()
+    with open(image, "wb") as f:
+        f.truncate(16 << 20)
+    if subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], capture_output=True).returncode:
+        pytest.skip("no mkfs.ext4 here")
+    done = subprocess.run(["mount", "-o", "loop", str(image), str(mounted)],
+                          capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"no loop mount here: {done.stderr!r}")
+    mounts.append(mounted)
+    home = mounted / "home"
+    (home / ".config" / "git").mkdir(parents=True)
+    old = b"[user]\n\tname = " + b"x" * 60 + b"\n"
+    hooks = b"[core]\n\thooksPath = /h"
+    new = hooks + b"\n" + b"#" * (len(old) - len(hooks) - 2) + b"\n"
+    assert len(new) == len(old)
+    (home / ".gitconfig").write_bytes(old)
+    subprocess.run(["sync"], check=True)
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_DIR", "GIT_CONFIG_SYSTEM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    repo = tmp_path / "repo"
+    _git("init", "-q", repo)
+
+    def change() -> None:
+        data = image.read_bytes()
+        at = data.find(old)
+        assert at >= 0 and data.find(old, at + 1) < 0
+        with open(image, "r+b") as f:
+            f.seek(at)
+            f.write(new)
+            f.flush()
+            os.fsync(f.fileno())
+        device = os.open(_loop_of(mounted), os.O_RDONLY)  # the loop device's own cache
+        try:
+            os.fsync(device)
+            os.posix_fadvise(device, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(device)
+        _evict(home / ".gitconfig")
+        assert (home / ".gitconfig").read_bytes() == new, "the mounted file shows the change"
+
+    _differential(view, tmp_path / "plan.json", str(repo), str(repo), change)
+
+
+def _loop_of(mounted: Path) -> str:
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        fields = line.split(" ")
+        if fields[4] == str(mounted):
+            return fields[fields.index("-", 6) + 2]
+    return ""
+
+
+def test_r12_the_template_folder_gits_configuration_names_is_guarded(
+        tmp_path: Path, clean_env: Path) -> None:
+    """`init.templateDir` in the user's git configuration: `git init` and `git clone` copy its
+    `hooks/` into the new repository, whose next `git commit` runs them."""
+    templates = clean_env / ".git-templates"
+    (templates / "hooks").mkdir(parents=True)
+    (clean_env / ".gitconfig").write_text(f"[init]\n\ttemplateDir = {templates}\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [f"Edit(/{tmp_path}/**)"]}))
+    payload = {"session_id": "s", "cwd": str(work), "hook_event_name": "PreToolUse",
+               "tool_name": "Write", "tool_input": {
+                   "file_path": str(templates / "hooks" / "pre-commit"),
+                   "content": "#!/bin/sh\necho ran\n"}}
+    said = _hook(plan, payload, {**os.environ}, work)
+    assert '"deny"' in said, "a hook every new repository copies may be written"
+
+
+@pytest.mark.xfail(strict=True, reason="open (review s40 R13, pre-existing): a hard link made "
+                   "earlier to a file inside a guarded folder is not found (docs/service.md)")
+@pytest.mark.parametrize("inside", [".git/config", ".git/hooks/pre-commit.sample"])
+def test_r13_an_edit_through_a_hard_link_to_a_file_in_a_guarded_folder_is_denied(
+        tmp_path: Path, clean_env: Path, inside: str) -> None:
+    """Review W1b looks for hard links to the guarded *files*; a file inside a guarded
+    *folder* (the repository's `.git`) reached through a hard link made earlier (a `cp -al`
+    or `rsync --link-dest` backup in the project, say) is written all the same."""
+    work = tmp_path / "work"
+    _git("init", "-q", work)
+    (work / "backup").mkdir()
+    os.link(work / inside, work / "backup" / "linked")
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [f"Edit(/{work}/**)"]}))
+    first = (work / inside).read_text().splitlines()[0]
+    payload = {"session_id": "s", "cwd": str(work), "hook_event_name": "PreToolUse",
+               "tool_name": "Edit", "tool_input": {
+                   "file_path": str(work / "backup" / "linked"), "old_string": first,
+                   "new_string": first + "\n\thooksPath = evil"}}
+    said = _hook(plan, payload, {**os.environ}, work)
+    assert '"deny"' in said, "a file of the repository's git folder written through a link"
+
+
+def _chain(folder: Path, count: int) -> Path:
+    (folder / "target").mkdir()
+    for i in range(count):
+        (folder / f"l{i}").symlink_to(f"l{i + 1}" if i + 1 < count else "target")
+    return folder / "l0"
+
+
+def test_r14_a_long_chain_of_links_is_answered_as_the_system_answers(
+        view: Watched, tmp_path: Path) -> None:
+    """`os.path.realpath` follows a chain of 600 links; the view's `_link_kept` asks
+    `realpath` again for each link's target (its `links` budget is never spent), and runs out
+    of Python's recursion first."""
+    first = _chain(tmp_path, 600)
+    want = os.path.realpath(first)
+    assert view.realpath(str(first)) == want
+
+
+def test_r14_end_to_end_a_command_naming_a_long_chain(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    first = _chain(work, 600)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(cat *)"]}))
+    payload = {"session_id": "s", "cwd": str(work), "hook_event_name": "PreToolUse",
+               "tool_name": "Bash", "tool_input": {"command": f"cat {first.name}"}}
+    fresh = _hook(plan, payload, {**os.environ}, work)
+    with start([f"p={plan}"]) as served:
+        answer = served.post("/v1/hook/p", payload)
+    assert (b'"deny"' in answer.body) == ('"deny"' in fresh), (answer, fresh)
