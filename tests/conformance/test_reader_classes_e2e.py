@@ -30,6 +30,7 @@ it pre-approves under P, the file whose ``allowed-tools`` is the plan.
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from collections import defaultdict
@@ -172,11 +173,13 @@ ROWS: tuple[Row, ...] = (
 
 # --- generated: the Bun differential's own generators, each class a seeded sample ------------
 
-#: Generated rows a class (CI runs them all: about 1.5 sessions a row): the first of a seeded
-#: pool that the runtime reads (Bun's reading: direct or through the retry), then the first it
-#: does not (Bun rejects the text, and the retry too).
-READ, UNREAD = 6, 2
-POOL = 120
+#: Generated rows a class, ``SKILLGRANT_READER_ROWS`` (CI: 8, about 1.5 sessions a row): three
+#: in four the first of a seeded pool that the runtime reads (Bun's reading: direct or through
+#: the retry), then the first it does not (Bun rejects the text, and the retry too).
+PER_CLASS = int(os.environ.get("SKILLGRANT_READER_ROWS", "8"))
+READ = PER_CLASS * 3 // 4
+UNREAD = PER_CLASS - READ
+POOL = max(120, 15 * PER_CLASS)
 _COMMENTED = "allowed-tools: Read # Bash(touch *)"
 
 
