@@ -39,7 +39,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from cc_cases import BASE_PROBES, HOOK_ALLOWS, ROW_PLAN, block_list, plan_skill, probes_for, skill
+from cc_cases import (
+    BASE_PROBES,
+    HOOK_ALLOWS,
+    ROW_PLAN,
+    block_list,
+    entry_probes,
+    plan_skill,
+    probes_for,
+    skill,
+)
 from cc_probe import TALLY, Judge, Probe
 
 from skillgrant import SkillFileError
@@ -253,6 +262,14 @@ class Measured:
         return sorted(self.under_a - self.under_p)
 
 
+def _hostile_probes(bun: bun_runtime.Reading) -> list[Probe]:
+    """The calls H is judged on: the base probes, and the first call derived from each entry
+    Bun reads (its own command, path or host), but no ``rm`` command: the runtime runs what it
+    allows, and an entry such as ``Bash(rm -rf /)`` must not empty the session's folder."""
+    own = [probes[0] for probes in map(entry_probes, bun.entries) if probes]
+    return list(dict.fromkeys([*BASE_PROBES, *(p for p in own if not p.arg.startswith("rm"))]))
+
+
 def _chunks(probes: Sequence[Probe]) -> list[list[Probe]]:
     return [list(probes[i:i + CHUNK]) for i in range(0, len(probes), CHUNK)] or [[]]
 
@@ -275,14 +292,13 @@ def measured(judge: Judge) -> dict[str, Measured]:
     every = (*ROWS, *generated_rows(lambda texts: bun_runtime.read_batch(binary, texts)))
     readings = bun_runtime.read_batch(binary, [row.text for row in every])
     rows = {row.name: Measured(row, reading) for row, reading in zip(every, readings, strict=True)}
-    hostile = list(BASE_PROBES)
     # H as written; and Bun's reading of it, as a plain block list (no session where Bun sees
     # hooks: the hook answers allow to every call).
     jobs: dict[str, set[Probe]] = defaultdict(set)
     for m in rows.values():
-        jobs[m.row.text] |= set(hostile)
+        jobs[m.row.text] |= set(_hostile_probes(m.bun))
         if not m.bun.hooks:
-            jobs[skill(block_list(m.bun.entries))] |= set(hostile)
+            jobs[skill(block_list(m.bun.entries))] |= set(_hostile_probes(m.bun))
     for m in rows.values():
         try:
             m.applied, decision = apply_to_text(m.row.text, Plan.from_entries(list(m.row.plan)))
@@ -293,17 +309,18 @@ def measured(judge: Judge) -> dict[str, Measured]:
         submitted = list(doc.allowed_tools.entries) if doc.allowed_tools else []
         m.probes = probes_for(decision, submitted)
         jobs[m.applied] |= set(m.probes)
+    not_loaded = judge.not_loaded
     got = _allowed(judge, jobs)
     for m in rows.values():
-        m.hostile = {probe: probe in got[m.row.text] for probe in hostile}
+        m.hostile = {probe: probe in got[m.row.text] for probe in _hostile_probes(m.bun)}
         m.expected = {probe: m.bun.hooks or probe in got[skill(block_list(m.bun.entries))]
-                      for probe in hostile}
+                      for probe in _hostile_probes(m.bun)}
         if m.applied is not None:
             m.under_a = got[m.applied] & set(m.probes)
     # P: one file a plan, with every probe some A of that plan allowed.
     wanted: dict[str, set[Probe]] = defaultdict(set)
     for m in rows.values():
-        wanted[plan_skill(m.row.plan)] |= m.under_a | set(hostile)
+        wanted[plan_skill(m.row.plan)] |= m.under_a | set(m.hostile)
     under_plan = _allowed(judge, wanted)
     for m in rows.values():
         m.plan_allows = under_plan[plan_skill(m.row.plan)]
@@ -313,6 +330,7 @@ def measured(judge: Judge) -> dict[str, Measured]:
     TALLY["reader rows refused by apply"] = sum(m.applied is None for m in rows.values())
     TALLY["reader rows whose H grants a call outside the plan"] = sum(
         bool(m.hostile_outside()) for m in rows.values())
+    TALLY["reader sessions whose skill did not load"] = judge.not_loaded - not_loaded
     return rows
 
 
@@ -373,10 +391,12 @@ def test_a_tagged_block_beside_a_comment_is_read_directly_or_refused(
     # N-1/P-3: where Bun reads the text directly, the comment's Bash(touch *) is not granted;
     # the rows at the block's column are rejected and the retry fails: nothing is granted.
     for name, m in measured.items():
-        if m.row.klass == "N-1" and "Read # Bash(touch *)" in m.row.text:
+        if m.row.klass == "N-1" and "Read # Bash(touch *)" in m.row.text \
+                and not name.startswith("gen-"):
             assert not m.hostile[TOUCH], name
-        if m.row.klass in ("N-1", "P-3") and m.applied is not None:
-            assert "# Bash(touch *)" not in m.applied or not m.under_a & {TOUCH}, name
+        if m.row.klass in ("N-1", "P-3") and m.applied is not None \
+                and "# Bash(touch *)" in m.applied and TOUCH not in m.plan_allows:
+            assert TOUCH not in m.under_a, f"{name}: A's comment is granted"
 
 
 def test_a_wide_leading_blank_line_makes_the_runtime_read_the_indicators_comment(
