@@ -34,7 +34,7 @@ import os
 import random
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -246,6 +246,8 @@ class Measured:
     bun: bun_runtime.Reading
     hostile: dict[Probe, bool] = field(default_factory=dict)  # H, skillgrant bypassed
     expected: dict[Probe, bool] = field(default_factory=dict)  # what Bun's reading grants
+    ours: tuple[str, ...] | None = None  # skillgrant's reading (read_skill), None: refused
+    as_read: dict[Probe, bool] = field(default_factory=dict)  # what skillgrant's reading grants
     applied: str | None = None  # A, or None: refused
     refusal: str = ""
     probes: list[Probe] = field(default_factory=list)  # A against P
@@ -292,29 +294,15 @@ def measured(judge: Judge) -> dict[str, Measured]:
     every = (*ROWS, *generated_rows(lambda texts: bun_runtime.read_batch(binary, texts)))
     readings = bun_runtime.read_batch(binary, [row.text for row in every])
     rows = {row.name: Measured(row, reading) for row, reading in zip(every, readings, strict=True)}
-    # H as written; and Bun's reading of it, as a plain block list (no session where Bun sees
-    # hooks: the hook answers allow to every call).
-    jobs: dict[str, set[Probe]] = defaultdict(set)
-    for m in rows.values():
-        jobs[m.row.text] |= set(_hostile_probes(m.bun))
-        if not m.bun.hooks:
-            jobs[skill(block_list(m.bun.entries))] |= set(_hostile_probes(m.bun))
-    for m in rows.values():
-        try:
-            m.applied, decision = apply_to_text(m.row.text, Plan.from_entries(list(m.row.plan)))
-        except SkillFileError as e:
-            m.refusal = e.message
-            continue
-        doc = read_skill(m.row.text)
-        submitted = list(doc.allowed_tools.entries) if doc.allowed_tools else []
-        m.probes = probes_for(decision, submitted)
-        jobs[m.applied] |= set(m.probes)
     not_loaded = judge.not_loaded
-    got = _allowed(judge, jobs)
+    got = _allowed(judge, _sessions(rows.values()))
     for m in rows.values():
-        m.hostile = {probe: probe in got[m.row.text] for probe in _hostile_probes(m.bun)}
+        probes = _hostile_probes(m.bun)
+        m.hostile = {probe: probe in got[m.row.text] for probe in probes}
         m.expected = {probe: m.bun.hooks or probe in got[skill(block_list(m.bun.entries))]
-                      for probe in _hostile_probes(m.bun)}
+                      for probe in probes}
+        if m.ours is not None:
+            m.as_read = {probe: probe in got[skill(block_list(m.ours))] for probe in probes}
         if m.applied is not None:
             m.under_a = got[m.applied] & set(m.probes)
     # P: one file a plan, with every probe some A of that plan allowed.
@@ -332,6 +320,34 @@ def measured(judge: Judge) -> dict[str, Measured]:
         bool(m.hostile_outside()) for m in rows.values())
     TALLY["reader sessions whose skill did not load"] = judge.not_loaded - not_loaded
     return rows
+
+
+def _sessions(rows: Iterable[Measured]) -> dict[str, set[Probe]]:
+    """Each row's files and the probes each is judged on: H as written; plain files of Bun's
+    reading (none where Bun sees hooks: the hook answers allow to every call) and of
+    skillgrant's; and A, ``apply``'s output (filled in on each row here)."""
+    jobs: dict[str, set[Probe]] = defaultdict(set)
+    for m in rows:
+        probes = set(_hostile_probes(m.bun))
+        jobs[m.row.text] |= probes
+        if not m.bun.hooks:
+            jobs[skill(block_list(m.bun.entries))] |= probes
+        try:
+            m.ours = read_skill(m.row.text).runtime_entries
+        except SkillFileError:
+            pass
+        else:
+            jobs[skill(block_list(m.ours))] |= probes
+        try:
+            m.applied, decision = apply_to_text(m.row.text, Plan.from_entries(list(m.row.plan)))
+        except SkillFileError as e:
+            m.refusal = e.message
+            continue
+        doc = read_skill(m.row.text)
+        m.probes = probes_for(decision, list(doc.allowed_tools.entries) if doc.allowed_tools
+                              else [])
+        jobs[m.applied] |= set(m.probes)
+    return jobs
 
 
 def _report(rows: dict[str, Measured]) -> str:
@@ -353,6 +369,18 @@ def test_the_runtime_reads_each_row_as_the_bun_oracle_does(
         print("\n" + _report(measured))
     wrong = [(name, m.bun, m.hostile, m.expected) for name, m in measured.items()
              if m.hostile != m.expected]
+    assert wrong == [], "\n".join(map(repr, wrong))
+
+
+def test_skillgrant_reads_each_row_it_reads_as_the_runtime_does(
+        measured: dict[str, Measured]) -> None:
+    # The reader's contract end to end: where skillgrant reads H (read_skill does not refuse)
+    # and the runtime runs no hook of H, the runtime grants under H what it grants under a
+    # plain file of skillgrant's reading. (A file with hooks is refused by apply: above.)
+    read = {name: m for name, m in measured.items() if m.ours is not None and not m.bun.hooks}
+    TALLY["reader rows skillgrant reads"] = len(read)
+    wrong = [(name, m.ours, m.hostile, m.as_read) for name, m in read.items()
+             if m.hostile != m.as_read]
     assert wrong == [], "\n".join(map(repr, wrong))
 
 
