@@ -23,9 +23,11 @@ Each row shows both sides. The runtime's: the hostile file H is installed as wri
 (skillgrant bypassed) and the probe calls the runtime pre-approves are measured and printed;
 they must be the ones it pre-approves under a plain file of the entries the Bun oracle
 (``tests/oracle/bun_reader.js``, the runtime's own steps) reads from H, or all of them where Bun
-sees hooks (the hook answers allow). skillgrant's: ``apply`` against the row's plan either
-refuses H (it is never written), or writes A, and every probe the runtime pre-approves under A
-it pre-approves under P, the file whose ``allowed-tools`` is the plan.
+sees hooks (the hook answers allow). skillgrant's: where it reads H, the runtime grants under
+H what it grants under a plain file of skillgrant's reading (the reader's contract, end to
+end); and ``apply`` against the row's plan either refuses H (it is never written), or writes
+A, and every probe the runtime pre-approves under A it pre-approves under P, the file whose
+``allowed-tools`` is the plan.
 """
 
 from __future__ import annotations
