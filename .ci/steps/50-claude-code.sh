@@ -1,6 +1,6 @@
 # The runtime conformance suite against the pinned Claude Code; the per-domain pairs of
 # tests/conformance/test_domain_probes.py run on a seeded sample of 20 a domain (10 min wall on 2 quiet cores, 3 December 2026: 87 tests;
-# the reader classes' 87 rows, test_reader_classes_e2e.py, add 167 sessions, 143 s wall on 4 December) (the full counts,
+# the reader classes' 87 rows, test_reader_classes_e2e.py, add 168 sessions, 149 s wall at load 10 on 4 December) (the full counts,
 # SKILLGRANT_DOMAIN_PAIRS=200, are in docs/runtime-conformance.md). Sourced by .ci/run with $venv
 # set. When the runtime cannot be installed, say so in one plain line and keep the rest's result.
 if installed=$("$venv/bin/python" tests/conformance/cc_runtime.py install 2>&1); then

@@ -23,22 +23,34 @@ Each row shows both sides. The runtime's: the hostile file H is installed as wri
 (skillgrant bypassed) and the probe calls the runtime pre-approves are measured and printed;
 they must be the ones it pre-approves under a plain file of the entries the Bun oracle
 (``tests/oracle/bun_reader.js``, the runtime's own steps) reads from H, or all of them where Bun
-sees hooks (the hook answers allow). skillgrant's: ``apply`` against the row's plan either
-refuses H (it is never written), or writes A, and every probe the runtime pre-approves under A
-it pre-approves under P, the file whose ``allowed-tools`` is the plan.
+sees hooks (the hook answers allow). skillgrant's: where it reads H, the runtime grants under
+H what it grants under a plain file of skillgrant's reading (the reader's contract, end to
+end); and ``apply`` against the row's plan either refuses H (it is never written), or writes
+A, and every probe the runtime pre-approves under A it pre-approves under P, the file whose
+``allowed-tools`` is the plan.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from cc_cases import BASE_PROBES, HOOK_ALLOWS, ROW_PLAN, block_list, plan_skill, probes_for, skill
+from cc_cases import (
+    BASE_PROBES,
+    HOOK_ALLOWS,
+    ROW_PLAN,
+    block_list,
+    entry_probes,
+    plan_skill,
+    probes_for,
+    skill,
+)
 from cc_probe import TALLY, Judge, Probe
 
 from skillgrant import SkillFileError
@@ -172,11 +184,13 @@ ROWS: tuple[Row, ...] = (
 
 # --- generated: the Bun differential's own generators, each class a seeded sample ------------
 
-#: Generated rows a class (CI runs them all: about 1.5 sessions a row): the first of a seeded
-#: pool that the runtime reads (Bun's reading: direct or through the retry), then the first it
-#: does not (Bun rejects the text, and the retry too).
-READ, UNREAD = 6, 2
-POOL = 120
+#: Generated rows a class, ``SKILLGRANT_READER_ROWS`` (CI: 8, about 1.5 sessions a row): three
+#: in four the first of a seeded pool that the runtime reads (Bun's reading: direct or through
+#: the retry), then the first it does not (Bun rejects the text, and the retry too).
+PER_CLASS = int(os.environ.get("SKILLGRANT_READER_ROWS", "8"))
+READ = PER_CLASS * 3 // 4
+UNREAD = PER_CLASS - READ
+POOL = max(120, 15 * PER_CLASS)
 _COMMENTED = "allowed-tools: Read # Bash(touch *)"
 
 
@@ -234,6 +248,8 @@ class Measured:
     bun: bun_runtime.Reading
     hostile: dict[Probe, bool] = field(default_factory=dict)  # H, skillgrant bypassed
     expected: dict[Probe, bool] = field(default_factory=dict)  # what Bun's reading grants
+    ours: tuple[str, ...] | None = None  # skillgrant's reading (read_skill), None: refused
+    as_read: dict[Probe, bool] = field(default_factory=dict)  # what skillgrant's reading grants
     applied: str | None = None  # A, or None: refused
     refusal: str = ""
     probes: list[Probe] = field(default_factory=list)  # A against P
@@ -248,6 +264,14 @@ class Measured:
     def outside(self) -> list[Probe]:
         """Probes A allows and P does not: an escalation."""
         return sorted(self.under_a - self.under_p)
+
+
+def _hostile_probes(bun: bun_runtime.Reading) -> list[Probe]:
+    """The calls H is judged on: the base probes, and the first call derived from each entry
+    Bun reads (its own command, path or host), but no ``rm`` command: the runtime runs what it
+    allows, and an entry such as ``Bash(rm -rf /)`` must not empty the session's folder."""
+    own = [probes[0] for probes in map(entry_probes, bun.entries) if probes]
+    return list(dict.fromkeys([*BASE_PROBES, *(p for p in own if not p.arg.startswith("rm"))]))
 
 
 def _chunks(probes: Sequence[Probe]) -> list[list[Probe]]:
@@ -272,35 +296,21 @@ def measured(judge: Judge) -> dict[str, Measured]:
     every = (*ROWS, *generated_rows(lambda texts: bun_runtime.read_batch(binary, texts)))
     readings = bun_runtime.read_batch(binary, [row.text for row in every])
     rows = {row.name: Measured(row, reading) for row, reading in zip(every, readings, strict=True)}
-    hostile = list(BASE_PROBES)
-    # H as written; and Bun's reading of it, as a plain block list (no session where Bun sees
-    # hooks: the hook answers allow to every call).
-    jobs: dict[str, set[Probe]] = defaultdict(set)
+    not_loaded = judge.not_loaded
+    got = _allowed(judge, _sessions(rows.values()))
     for m in rows.values():
-        jobs[m.row.text] |= set(hostile)
-        if not m.bun.hooks:
-            jobs[skill(block_list(m.bun.entries))] |= set(hostile)
-    for m in rows.values():
-        try:
-            m.applied, decision = apply_to_text(m.row.text, Plan.from_entries(list(m.row.plan)))
-        except SkillFileError as e:
-            m.refusal = e.message
-            continue
-        doc = read_skill(m.row.text)
-        submitted = list(doc.allowed_tools.entries) if doc.allowed_tools else []
-        m.probes = probes_for(decision, submitted)
-        jobs[m.applied] |= set(m.probes)
-    got = _allowed(judge, jobs)
-    for m in rows.values():
-        m.hostile = {probe: probe in got[m.row.text] for probe in hostile}
+        probes = _hostile_probes(m.bun)
+        m.hostile = {probe: probe in got[m.row.text] for probe in probes}
         m.expected = {probe: m.bun.hooks or probe in got[skill(block_list(m.bun.entries))]
-                      for probe in hostile}
+                      for probe in probes}
+        if m.ours is not None:
+            m.as_read = {probe: probe in got[skill(block_list(m.ours))] for probe in probes}
         if m.applied is not None:
             m.under_a = got[m.applied] & set(m.probes)
     # P: one file a plan, with every probe some A of that plan allowed.
     wanted: dict[str, set[Probe]] = defaultdict(set)
     for m in rows.values():
-        wanted[plan_skill(m.row.plan)] |= m.under_a | set(hostile)
+        wanted[plan_skill(m.row.plan)] |= m.under_a | set(m.hostile)
     under_plan = _allowed(judge, wanted)
     for m in rows.values():
         m.plan_allows = under_plan[plan_skill(m.row.plan)]
@@ -310,7 +320,36 @@ def measured(judge: Judge) -> dict[str, Measured]:
     TALLY["reader rows refused by apply"] = sum(m.applied is None for m in rows.values())
     TALLY["reader rows whose H grants a call outside the plan"] = sum(
         bool(m.hostile_outside()) for m in rows.values())
+    TALLY["reader sessions whose skill did not load"] = judge.not_loaded - not_loaded
     return rows
+
+
+def _sessions(rows: Iterable[Measured]) -> dict[str, set[Probe]]:
+    """Each row's files and the probes each is judged on: H as written; plain files of Bun's
+    reading (none where Bun sees hooks: the hook answers allow to every call) and of
+    skillgrant's; and A, ``apply``'s output (filled in on each row here)."""
+    jobs: dict[str, set[Probe]] = defaultdict(set)
+    for m in rows:
+        probes = set(_hostile_probes(m.bun))
+        jobs[m.row.text] |= probes
+        if not m.bun.hooks:
+            jobs[skill(block_list(m.bun.entries))] |= probes
+        try:
+            m.ours = read_skill(m.row.text).runtime_entries
+        except SkillFileError:
+            pass
+        else:
+            jobs[skill(block_list(m.ours))] |= probes
+        try:
+            m.applied, decision = apply_to_text(m.row.text, Plan.from_entries(list(m.row.plan)))
+        except SkillFileError as e:
+            m.refusal = e.message
+            continue
+        doc = read_skill(m.row.text)
+        m.probes = probes_for(decision, list(doc.allowed_tools.entries) if doc.allowed_tools
+                              else [])
+        jobs[m.applied] |= set(m.probes)
+    return jobs
 
 
 def _report(rows: dict[str, Measured]) -> str:
@@ -332,6 +371,18 @@ def test_the_runtime_reads_each_row_as_the_bun_oracle_does(
         print("\n" + _report(measured))
     wrong = [(name, m.bun, m.hostile, m.expected) for name, m in measured.items()
              if m.hostile != m.expected]
+    assert wrong == [], "\n".join(map(repr, wrong))
+
+
+def test_skillgrant_reads_each_row_it_reads_as_the_runtime_does(
+        measured: dict[str, Measured]) -> None:
+    # The reader's contract end to end: where skillgrant reads H (read_skill does not refuse)
+    # and the runtime runs no hook of H, the runtime grants under H what it grants under a
+    # plain file of skillgrant's reading. (A file with hooks is refused by apply: above.)
+    read = {name: m for name, m in measured.items() if m.ours is not None and not m.bun.hooks}
+    TALLY["reader rows skillgrant reads"] = len(read)
+    wrong = [(name, m.ours, m.hostile, m.as_read) for name, m in read.items()
+             if m.hostile != m.as_read]
     assert wrong == [], "\n".join(map(repr, wrong))
 
 
@@ -370,10 +421,12 @@ def test_a_tagged_block_beside_a_comment_is_read_directly_or_refused(
     # N-1/P-3: where Bun reads the text directly, the comment's Bash(touch *) is not granted;
     # the rows at the block's column are rejected and the retry fails: nothing is granted.
     for name, m in measured.items():
-        if m.row.klass == "N-1" and "Read # Bash(touch *)" in m.row.text:
+        if m.row.klass == "N-1" and "Read # Bash(touch *)" in m.row.text \
+                and not name.startswith("gen-"):
             assert not m.hostile[TOUCH], name
-        if m.row.klass in ("N-1", "P-3") and m.applied is not None:
-            assert "# Bash(touch *)" not in m.applied or not m.under_a & {TOUCH}, name
+        if m.row.klass in ("N-1", "P-3") and m.applied is not None \
+                and "# Bash(touch *)" in m.applied and TOUCH not in m.plan_allows:
+            assert TOUCH not in m.under_a, f"{name}: A's comment is granted"
 
 
 def test_a_wide_leading_blank_line_makes_the_runtime_read_the_indicators_comment(
