@@ -126,6 +126,26 @@ def test_the_branch_reads_a_rewrite_it_is_sure_of_without_the_whole_reader(
     assert reread(old, new_text) == whole
 
 
+def test_key_lines_read_before_read_back_in_another_document_as_the_whole_reader_reads_it(
+        ) -> None:
+    """The key's lines are read alone once (``_lines_read``): the same lines in documents
+    that differ before and after them, at other offsets, read back as the whole reader reads
+    each, and no two documents share a list of their metadata."""
+    lines = "allowed-tools: [Read, 'Bash(git *)']"
+    docs = []
+    for before, after in [("", "z: 1\n"), ("name: a-much-longer-name\n", "z: 2\n"),
+                          ("name: x\ndescription: d\n", ""), ("", "")]:
+        old_text = f"---\n{before}allowed-tools: [Read, Grep, 'Bash(git *)']\n{after}---\nB\n"
+        new_text = f"---\n{before}{lines}\n{after}---\nB\n"
+        old = read_skill(old_text, "SKILL.md")
+        assert _outcome(reread, old, new_text) == _outcome(read_skill, new_text, "SKILL.md")
+        docs.append(reread(old, new_text))
+    assert reread_module._lines_read.cache_info().hits >= 3
+    values = [doc.metadata["allowed-tools"] for doc in docs]
+    assert values[0] == ["Read", "Bash(git *)"]
+    assert len({id(value) for value in values}) == len(values)
+
+
 @pytest.mark.parametrize("old_text, new_value", [
     ("---\nallowed-tools: Read, Grep\n---\n", "Read: x"),  # a mapping now
     ("---\nallowed-tools: Read, Grep\n---\n", "Read #x"),  # a comment now
@@ -156,6 +176,7 @@ def test_the_branch_declines_what_it_is_not_sure_of(
     assert value is not None
     new_text = old_text[:value.start] + new_value + old_text[value.end:]
     monkeypatch.setattr(reread_module, "read_skill", whole)
+    reread_module._lines_read.cache_clear()  # lines read before would not ask the reader
     got = _outcome(reread, old, new_text)
     assert asked[-1:] == [new_text]  # after the key's lines alone, maybe
     assert got == _outcome(read_skill, new_text, "SKILL.md")
