@@ -115,6 +115,11 @@ class PreparedPlan:
         self._candidates: dict[object, tuple[list[_Approved], list[Grant]]] = {}
         #: The verdicts reached before, by entry, each with the work it cost (``remember``).
         self.remembered: dict[str, tuple[Verdict, int]] = {}
+        #: The verdicts ``prover.constrain`` combined from remembered ones under this plan and
+        #: the other runtimes' plans (the key), by entry, each with the work it charged each
+        #: plan (``prover._decide_value``).
+        self.combined: dict[tuple[PreparedPlan, ...],
+                            dict[str, tuple[Verdict, tuple[int, ...]]]] = {}
         self._decided_once: set[str] = set()
         self._compiled: dict[int, tuple[object, object]] = {}
         self.plain_tools: dict[str, PlainTool | None] = {}
