@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
 from skillgrant.skillfile import reread as reread_module
+from skillgrant.skillfile import spans as spans_module
 from skillgrant.skillfile.builder import apply_to_text
 from skillgrant.skillfile.reread import reread
 from skillgrant.skillfile.spans import read_skill
@@ -237,3 +238,56 @@ def test_every_rewrite_of_the_real_skills_reads_back_as_the_whole_reader_reads_i
     for old, text in pairs:
         assert _outcome(real, old, text) == _outcome(read_skill, text,
                                                       old.path)  # type: ignore[attr-defined]
+
+
+_AROUND = st.sampled_from([
+    "name: x", "description: d", "# a comment", "  # an indented comment", "other: [a, b]",
+    "other:\n  - a\n  - b", "other: |\n  block\n", "x: 1", "empty:", "  indented: value",
+    "k: &a v", "'quoted': key", "\"q\": 1", "? complex", "- item", "-x: 1", "[a]: b",
+    "Zed: tab\tafter", "t: \"a\r\"", "", "    ", "k: [a]x", "d: 'x --- y'", "\tk: 1",
+])
+
+
+@settings(max_examples=examples(3000), deadline=None)
+@given(st.lists(_AROUND, max_size=3), st.lists(_AROUND, max_size=3),
+       st.lists(_AROUND, max_size=3), st.lists(_AROUND, max_size=3), _KEY_LINES, _TOKENS,
+       _TOKENS, st.sampled_from(["\n", "\r\n"]))
+def test_key_lines_remembered_by_the_first_read_read_as_in_any_document(
+        before: list[str], after: list[str], other_before: list[str], other_after: list[str],
+        form: str, first: str, second: str, newline: str) -> None:
+    """The reader keeps ``allowed-tools`` by the text of its lines (``spans._allowed_once``):
+    the same lines in another document, anything before and after them, read as the whole
+    reader reads that document with nothing kept."""
+    lines = form.format(first, second)
+    texts = [newline.join(["---", *around[0], lines, *around[1], "---", "Body", ""])
+             for around in ((before, after), (other_before, other_after))]
+    spans_module._ALLOWED_BY_LINES.clear()
+    _outcome(read_skill, texts[0], "SKILL.md")  # its lines kept, maybe
+    kept = _outcome(read_skill, texts[1], "SKILL.md")
+    spans_module._ALLOWED_BY_LINES.clear()
+    assert kept == _outcome(read_skill, texts[1], "SKILL.md")
+
+
+def test_the_first_read_takes_key_lines_kept_from_another_document() -> None:
+    spans_module._ALLOWED_BY_LINES.clear()
+    first = read_skill("---\nname: a\nallowed-tools: [Read, Grep]\nz: 1\n---\n")
+    assert len(spans_module._ALLOWED_BY_LINES) == 1
+    second = read_skill("---\ndescription: longer\nallowed-tools: [Read, Grep]\n---\nB\n")
+    assert second.allowed_tools is not None and first.allowed_tools is not None
+    assert second.allowed_tools.entry_starts == (40, 46)
+    assert second.allowed_tools == first.allowed_tools.moved(12)
+
+
+@pytest.mark.parametrize("first, second", [
+    # the same lines after a key's indentation: not at column 0, not kept
+    ("---\n  allowed-tools: [Read, Grep]\n---\n", "---\nallowed-tools: [Read, Grep]\n---\n"),
+    ("---\n  allowed-tools:\n  - Read\n---\n", "---\nallowed-tools:\n  - Read\n---\n"),
+    # a tab after a dash: read as a space only where the whole frontmatter needs it
+    ("---\nallowed-tools:\n  -\tRead\n---\n", "---\nallowed-tools:\n  -\tRead\nz: 1\n---\n"),
+])
+def test_key_lines_the_first_read_does_not_keep(first: str, second: str) -> None:
+    spans_module._ALLOWED_BY_LINES.clear()
+    _outcome(read_skill, first, "SKILL.md")
+    kept = _outcome(read_skill, second, "SKILL.md")
+    spans_module._ALLOWED_BY_LINES.clear()
+    assert kept == _outcome(read_skill, second, "SKILL.md")

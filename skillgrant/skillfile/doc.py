@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Final, Literal
 
@@ -63,6 +63,16 @@ class AllowedTools:
     item_prefix: str = "- "
     entry_starts: tuple[int, ...] = ()
     entry_ends: tuple[int, ...] = ()
+
+    def moved(self, by: int) -> AllowedTools:
+        """This value with each of its offsets ``by`` characters on."""
+        return replace(self, key_start=self.key_start + by, start=self.start + by,
+                       end=self.end + by, line_end=self.line_end + by,
+                       items=tuple(Item(item.value, item.style, item.start + by,
+                                        item.end + by, item.block_start + by,
+                                        item.block_end + by) for item in self.items),
+                       entry_starts=tuple(at + by for at in self.entry_starts),
+                       entry_ends=tuple(at + by for at in self.entry_ends))
 
 
 @quick_init

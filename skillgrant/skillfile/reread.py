@@ -41,7 +41,7 @@ from ..errors import SkillFileError
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from .blockread import block_items_replaced, same_span
-from .doc import AllowedTools, Item, SkillDoc, separator
+from .doc import AllowedTools, SkillDoc, separator
 from .entryspans import verbatim_spans
 from .flatyaml import read_line
 from .spans import KEY, eol, read_skill
@@ -99,7 +99,7 @@ def _key_lines_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     return replace(old, text=text, yaml_end=yaml_end, body_start=old.body_start + shift,
                    metadata={k: (written if isinstance(written, str) else list(written))
                              if k == KEY else v for k, v in old.metadata.items()},
-                   allowed_tools=_moved(new, start - len(_FENCE)),
+                   allowed_tools=new.moved(start - len(_FENCE)),
                    insert_at=old.insert_at + (shift if old.insert_at > start else 0))
 
 
@@ -133,17 +133,6 @@ _MEMO_CHARS: Final = 4096
 #: repository often share one ``allowed-tools`` value, and so its rewrite (at most
 #: 256 × 4 Ki characters kept).
 _lines_read: Final = lru_cache(maxsize=256)(_lines_alone)
-
-
-def _moved(value: AllowedTools, by: int) -> AllowedTools:
-    """``value`` with each of its offsets ``by`` characters on."""
-    return replace(value, key_start=value.key_start + by, start=value.start + by,
-                   end=value.end + by, line_end=value.line_end + by,
-                   items=tuple(Item(item.value, item.style, item.start + by, item.end + by,
-                                    item.block_start + by, item.block_end + by)
-                               for item in value.items),
-                   entry_starts=tuple(at + by for at in value.entry_starts),
-                   entry_ends=tuple(at + by for at in value.entry_ends))
 
 
 def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
