@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
 
-from . import vocabulary
+from . import combined, vocabulary
 from .domains.base import Budget, Context, NoFreeFiller, Outcome, OverBudget
 from .domains.command import COVERED
 from .domains.commandpattern import PLAIN_CONTENT
@@ -31,7 +31,7 @@ from .limits import (
 )
 from .log import heard, library_logger
 from .log import loaded as log_loaded
-from .prepared import MAX_REMEMBERED_VERDICTS, PlainTool, PreparedPlan, plan_for
+from .prepared import PlainTool, PreparedPlan, plan_for
 from .runtimes import Profile, entry_verdict, profiles
 from .screening import check_approved_entry as check_approved_entry
 from .screening import inert_reason, runtime_inert_reason, screen
@@ -336,68 +336,23 @@ def _decide_value(entries: list[str], plans: Sequence[PreparedPlan],
     # distinct entry decided once: a value of many copies of one hostile entry costs one
     # decision.
     budgets = [Budget(limit=MAX_WORK_PER_VALUE, name="MAX_WORK_PER_VALUE") for _ in plans]
-    asked: list[str] = []  # the texts each() decided for one entry
+    asked: list[str] = []  # the texts each() decided for one entry (``combined.verdict``)
 
     def each(text: str) -> list[Verdict]:
         asked.append(text)
         return [_decide(text, p, b) for p, b in zip(plans, budgets, strict=True)]
 
-    # Combined verdicts remembered across values, when the runtimes' plans are these plans'.
-    known = plans[0].combined.setdefault(tuple(plans[1:]), {}) if all(
-        p.profile is r for p, r in zip(plans, readings, strict=True)) else None
+    def combine(text: str) -> Verdict:
+        return _combined(each(text), readings, each)
+
+    kept = combined.kept_for(plans, readings)
     decided: dict[str, Verdict] = {}
     verdicts = []
     for e in entries:
         if e not in decided:  # a copy is decided once; each position has its verdict
-            found = None if known is None else known.get(e)
-            if found is not None and all(units <= budget.room() for units, budget
-                                         in zip(found[1], budgets, strict=True)):
-                for units, budget in zip(found[1], budgets, strict=True):
-                    if units:
-                        budget.charge(units)  # within its room: as the decisions charged it
-                decided[e] = found[0]
-            else:
-                spent = [budget.spent for budget in budgets]
-                asked.clear()
-                decided[e] = _combined(each(e), readings, each)
-                if known is not None:
-                    _keep_combined(known, e, decided[e], plans, budgets, spent, asked)
+            decided[e] = combined.verdict(kept, e, plans, budgets, asked, combine)
         verdicts.append(decided[e])
     return verdicts
-
-
-def _keep_combined(known: dict[str, tuple[Verdict, tuple[int, ...]]], entry: str,
-                   verdict: Verdict, plans: Sequence[PreparedPlan], budgets: Sequence[Budget],
-                   spent: Sequence[int], asked: Sequence[str]) -> None:
-    """Remember ``verdict``, combined for ``entry`` from the decisions of the texts ``asked``
-    under ``plans``, when it is a function of the entry and the plans alone: every one of
-    those decisions is remembered (``PreparedPlan.remembered``: the same verdict and work
-    whenever it is made) and no value budget ran out (each decision's verdict was the
-    remembered one, not a stop). Then the same entry, with at least the same work left to
-    each budget, combines to the same verdict charging the same work (``_decide_value``)."""
-    if len(entry) > _COMBINED_ENTRY_CHARS:
-        return
-    charged = tuple(budget.spent - before for budget, before in zip(budgets, spent, strict=True))
-    work = []
-    for plan, budget in zip(plans, budgets, strict=True):
-        if budget.spent > budget.limit:
-            return
-        total = 0
-        for text in asked:
-            found = plan.remembered.get(text)
-            if found is None:
-                return
-            total += found[1]
-        work.append(total)
-    if tuple(work) != charged:
-        return
-    if len(known) >= MAX_REMEMBERED_VERDICTS:
-        known.clear()
-    known[entry] = (verdict, charged)
-
-
-#: Entries longer than this are not kept combined (as ``prepared`` keeps verdicts).
-_COMBINED_ENTRY_CHARS: Final = 1024
 
 
 def _restored(plans: Sequence[PreparedPlan]) -> list[str]:

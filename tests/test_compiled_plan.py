@@ -19,7 +19,7 @@ from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillgrant import constrain, prove, prover
+from skillgrant import combined, constrain, prove, prover
 from skillgrant.domains.base import Budget
 from skillgrant.prepared import clear_caches, plan_for
 
@@ -177,7 +177,7 @@ def test_verdicts_combined_across_values_are_the_cold_ones(
         first: list[str], second: list[str], approved: list[str], per_value: int,
         runtime: str | None) -> None:
     """``constrain`` keeps an entry's verdict combined over the runtimes once every decision in
-    it is remembered (``prover._keep_combined``): later values, their budgets run down to any
+    it is remembered (``skillgrant.combined``): later values, their budgets run down to any
     point by the entries before, decide as they do with nothing combined kept, and as a cold
     ``constrain`` of each value does while no value's budget runs out. (Past a budget run out,
     a verdict remembered at no cost is taken where a cold decision stops: so on main too.)"""
@@ -187,7 +187,7 @@ def test_verdicts_combined_across_values_are_the_cold_ones(
         clear_caches()
         warm = [_decision(value, approved, runtime) for value in values]
         with pytest.MonkeyPatch.context() as uncombined:
-            uncombined.setattr(prover, "_keep_combined", lambda *args: None)
+            uncombined.setattr(combined, "_keep", lambda *args: None)
             clear_caches()
             plain = [_decision(value, approved, runtime) for value in values]
         cold = []

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
+from skillgrant.skillfile import keptlines
 from skillgrant.skillfile import reread as reread_module
-from skillgrant.skillfile import spans as spans_module
 from skillgrant.skillfile.builder import apply_to_text
 from skillgrant.skillfile.reread import reread
 from skillgrant.skillfile.spans import read_skill
@@ -255,23 +255,23 @@ _AROUND = st.sampled_from([
 def test_key_lines_remembered_by_the_first_read_read_as_in_any_document(
         before: list[str], after: list[str], other_before: list[str], other_after: list[str],
         form: str, first: str, second: str, newline: str) -> None:
-    """The reader keeps ``allowed-tools`` by the text of its lines (``spans._allowed_once``):
+    """The reader keeps ``allowed-tools`` by the text of its lines (``skillfile.keptlines``):
     the same lines in another document, anything before and after them, read as the whole
     reader reads that document with nothing kept."""
     lines = form.format(first, second)
     texts = [newline.join(["---", *around[0], lines, *around[1], "---", "Body", ""])
              for around in ((before, after), (other_before, other_after))]
-    spans_module._ALLOWED_BY_LINES.clear()
+    keptlines._BY_LINES.clear()
     _outcome(read_skill, texts[0], "SKILL.md")  # its lines kept, maybe
     kept = _outcome(read_skill, texts[1], "SKILL.md")
-    spans_module._ALLOWED_BY_LINES.clear()
+    keptlines._BY_LINES.clear()
     assert kept == _outcome(read_skill, texts[1], "SKILL.md")
 
 
 def test_the_first_read_takes_key_lines_kept_from_another_document() -> None:
-    spans_module._ALLOWED_BY_LINES.clear()
+    keptlines._BY_LINES.clear()
     first = read_skill("---\nname: a\nallowed-tools: [Read, Grep]\nz: 1\n---\n")
-    assert len(spans_module._ALLOWED_BY_LINES) == 1
+    assert len(keptlines._BY_LINES) == 1
     second = read_skill("---\ndescription: longer\nallowed-tools: [Read, Grep]\n---\nB\n")
     assert second.allowed_tools is not None and first.allowed_tools is not None
     assert second.allowed_tools.entry_starts == (40, 46)
@@ -286,8 +286,8 @@ def test_the_first_read_takes_key_lines_kept_from_another_document() -> None:
     ("---\nallowed-tools:\n  -\tRead\n---\n", "---\nallowed-tools:\n  -\tRead\nz: 1\n---\n"),
 ])
 def test_key_lines_the_first_read_does_not_keep(first: str, second: str) -> None:
-    spans_module._ALLOWED_BY_LINES.clear()
+    keptlines._BY_LINES.clear()
     _outcome(read_skill, first, "SKILL.md")
     kept = _outcome(read_skill, second, "SKILL.md")
-    spans_module._ALLOWED_BY_LINES.clear()
+    keptlines._BY_LINES.clear()
     assert kept == _outcome(read_skill, second, "SKILL.md")

@@ -21,7 +21,7 @@ from ..limits import MAX_FRONTMATTER_CHARS
 from . import fmread
 from .doc import FORMS, AllowedTools, Item, SkillDoc, separator
 from .entryspans import entry_spans
-from .fmread import same as same_value
+from .keptlines import allowed_kept
 from .retry import read_retried
 from .runtime import (
     BREAKS_11_ONLY,
@@ -130,10 +130,10 @@ class _Reader:
         pairs = self._top_level(root)
         metadata = self._frontmatter_metadata(root)
         found = self._find_key(pairs)
-        allowed = None if found is None else self._allowed_once(pairs, *found, yaml_end)
+        allowed = None if found is None else allowed_kept(self, pairs, *found, yaml_end)
         value = None if allowed is None else (
             allowed.value if isinstance(allowed.value, str) else list(allowed.value))
-        if (KEY in metadata) != (allowed is not None) or not same_value(metadata.get(KEY),
+        if (KEY in metadata) != (allowed is not None) or not fmread.same(metadata.get(KEY),
                                                                           value):
             raise self.fail("the frontmatter's values read allowed-tools differently from its "
                             "nodes; refusing to guess", 0)
@@ -266,58 +266,7 @@ class _Reader:
     def end(self, node: Node) -> int:
         return self.yaml_start + node.end_mark.index
 
-    def _allowed_once(self, pairs: list[tuple[Node, Node]], key: Node, node: Node,
-                      yaml_end: int) -> AllowedTools:
-        """``_allowed``, remembered by the text of the key's lines (``_key_lines``) where
-        that text alone decides it."""
-        lines = self._key_lines(pairs, key, yaml_end)
-        if lines is None:
-            return self._allowed(key, node)
-        start, written = lines
-        known = _ALLOWED_BY_LINES.get(written)
-        if known is not None:
-            return known.moved(start)
-        allowed = self._allowed(key, node)
-        if len(_ALLOWED_BY_LINES) >= _ALLOWED_KEPT:
-            _ALLOWED_BY_LINES.clear()
-        _ALLOWED_BY_LINES[written] = allowed.moved(-start)
-        return allowed
-
-    def _key_lines(self, pairs: list[tuple[Node, Node]], key: Node,
-                   yaml_end: int) -> tuple[int, str] | None:
-        """Where the lines of a top-level key at column 0 start, and their text (without the
-        last line break), when the key's value is decided by that text alone; else None.
-
-        So it is when the next key starts its line with an ASCII letter (or the frontmatter
-        ends there), at column 0 as this one: composing a block mapping at column 0 reaches
-        the key's line in one state whatever came before (no alias reaches this far: the
-        reader refuses them), the value ends before that line whatever follows it (a plain
-        or block scalar, or a block list, at column 0 ends at a line that starts there with
-        a letter), and ``_allowed`` reads nothing of the text outside its value's lines. The
-        lines are ASCII without a tab or CR (no tab after a dash that ``compose_dash_tabs``
-        reads as a space, no CRLF for ``_refuse_quoted_crlf``), and not read through the
-        runtime's retry."""
-        text = self.text
-        start = self.offset(key)
-        if self.composed is not None or (start > 0 and text[start - 1] != "\n"):
-            return None
-        after = yaml_end
-        for index, (other, _) in enumerate(pairs):
-            if other is key:
-                if index + 1 < len(pairs):
-                    after = self.offset(pairs[index + 1][0])
-                    first = text[after:after + 1]
-                    if not (first.isascii() and first.isalpha()):
-                        return None
-                break
-        if after - start > _ALLOWED_CHARS or text[after - 1:after] != "\n":
-            return None
-        lines = text[start:after - 1]
-        if not lines.isascii() or "\t" in lines or "\r" in lines:
-            return None
-        return start, lines
-
-    def _allowed(self, key: Node, node: Node) -> AllowedTools:
+    def allowed_of(self, key: Node, node: Node) -> AllowedTools:
         text = self.text
         start = self.offset(node)
         if start < self.end(key) or text[start:start + 1] in ("&", "!"):
@@ -422,14 +371,6 @@ class _Reader:
             last = node.value[-1]
             return self._value_end(last[1] if isinstance(last, tuple) else last)
         return last_char(self.text, self.offset(node), self.end(node))
-
-
-#: ``_allowed`` of recent files' ``allowed-tools``, by the text of its lines, offsets from the
-#: key's (``_Reader._allowed_once``): the files of a plugin or repository often share the
-#: value (at most 256 kept, each of up to 4 Ki characters).
-_ALLOWED_BY_LINES: Final[dict[str, AllowedTools]] = {}
-_ALLOWED_KEPT: Final = 256
-_ALLOWED_CHARS: Final = 4096
 
 
 def eol(text: str, pos: int) -> int:
