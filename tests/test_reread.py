@@ -291,3 +291,35 @@ def test_key_lines_the_first_read_does_not_keep(first: str, second: str) -> None
     kept = _outcome(read_skill, second, "SKILL.md")
     keptlines._BY_LINES.clear()
     assert kept == _outcome(read_skill, second, "SKILL.md")
+
+
+def test_a_moved_value_and_a_spliced_document_are_the_dataclass_replacements() -> None:
+    """``AllowedTools.moved`` and ``SkillDoc.spliced`` name every field (not
+    ``dataclasses.replace``): a field added later must be added there too."""
+    from dataclasses import fields, replace
+
+    from skillgrant.skillfile.doc import AllowedTools, SkillDoc
+
+    assert [f.name for f in fields(AllowedTools)] == [
+        "form", "value", "entries", "key_start", "key_column", "start", "end", "line_end",
+        "separator", "multiline", "items", "item_prefix", "entry_starts", "entry_ends"]
+    assert [f.name for f in fields(SkillDoc)] == [
+        "path", "text", "newline", "has_bom", "yaml_start", "yaml_end", "body_start",
+        "metadata", "allowed_tools", "insert_at", "insert_column", "runtime_note", "retried"]
+    doc = read_skill("---\nname: x\nallowed-tools:\n  - Read # r\n  - 'Grep'\ndescription: d\n"
+                     "---\nB\n", "SKILL.md")
+    value = doc.allowed_tools
+    assert value is not None
+    moved = value.moved(7)
+    assert moved == replace(value, key_start=value.key_start + 7, start=value.start + 7,
+                            end=value.end + 7, line_end=value.line_end + 7,
+                            items=tuple(replace(i, start=i.start + 7, end=i.end + 7,
+                                                block_start=i.block_start + 7,
+                                                block_end=i.block_end + 7) for i in value.items),
+                            entry_starts=tuple(a + 7 for a in value.entry_starts),
+                            entry_ends=tuple(a + 7 for a in value.entry_ends))
+    for start in (0, doc.insert_at, len(doc.text)):
+        assert doc.spliced("t", start, 3, {"k": 1}, moved) == replace(
+            doc, text="t", yaml_end=doc.yaml_end + 3, body_start=doc.body_start + 3,
+            metadata={"k": 1}, allowed_tools=moved,
+            insert_at=doc.insert_at + (3 if doc.insert_at > start else 0))

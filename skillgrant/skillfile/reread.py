@@ -96,11 +96,10 @@ def _key_lines_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
             or not same_span(old, was, old.yaml_end) or not same_span(old, text, yaml_end)):
         return None
-    return replace(old, text=text, yaml_end=yaml_end, body_start=old.body_start + shift,
-                   metadata={k: (written if isinstance(written, str) else list(written))
-                             if k == KEY else v for k, v in old.metadata.items()},
-                   allowed_tools=new.moved(start - len(_FENCE)),
-                   insert_at=old.insert_at + (shift if old.insert_at > start else 0))
+    kept = written if isinstance(written, str) else list(written)
+    return old.spliced(text, start, shift,
+                       {k: kept if k == KEY else v for k, v in old.metadata.items()},
+                       new.moved(start - len(_FENCE)))
 
 
 def _lines_alone(lines: str) -> tuple[AllowedTools, str | tuple[str, ...]] | None:
@@ -164,7 +163,6 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
                         separator=separator(written, entries),
                         entry_starts=tuple(s for s, _ in spans),
                         entry_ends=tuple(e for _, e in spans))
-    return replace(old, text=text, yaml_end=yaml_end, body_start=old.body_start + shift,
-                   metadata={k: written if k == KEY else v for k, v in old.metadata.items()},
-                   allowed_tools=new_value,
-                   insert_at=old.insert_at + (shift if old.insert_at > start else 0))
+    return old.spliced(text, start, shift,
+                       {k: written if k == KEY else v for k, v in old.metadata.items()},
+                       new_value)
