@@ -10,8 +10,9 @@ the reader refuses them, and a tag of its own is in its lines), the value ends b
 next key's line whatever follows (a plain or block scalar, or a block list, at column 0 ends
 at a line that starts there with a letter), and ``allowed_of`` reads nothing of the text
 outside the value's lines. The lines are ASCII without a tab or CR (no tab after a dash that
-``runtime.compose_dash_tabs`` reads as a space, no CRLF for ``_refuse_quoted_crlf``), and a
-frontmatter read through the runtime's re-quote retry is not kept.
+``runtime.compose_dash_tabs`` reads as a space, no CRLF for ``_refuse_quoted_crlf``). A
+frontmatter the runtime reads through its re-quote retry is read as its re-quoted text, whose
+nodes are that text's own: its lines are kept as any others.
 """
 
 from __future__ import annotations
@@ -26,9 +27,6 @@ from .doc import AllowedTools
 class _Reader(Protocol):
     @property
     def text(self) -> str: ...
-
-    @property
-    def composed(self) -> object: ...
 
     def offset(self, node: Node) -> int: ...
 
@@ -67,7 +65,7 @@ def _key_lines(reader: _Reader, pairs: list[tuple[Node, Node]], key: Node,
     alone decide its value; else None."""
     text = reader.text
     start = reader.offset(key)
-    if reader.composed is not None or text[start - 1:start] != "\n":
+    if text[start - 1:start] != "\n":
         return None
     after = yaml_end
     for index, (other, _) in enumerate(pairs):
