@@ -115,7 +115,11 @@ class PreparedPlan:
         self._candidates: dict[object, tuple[list[_Approved], list[Grant]]] = {}
         #: The verdicts reached before, by entry, each with the work it cost (``remember``).
         self.remembered: dict[str, tuple[Verdict, int]] = {}
+        #: Verdicts combined with the other runtimes' plans (the key), kept (``combined``).
+        self.combined: dict[tuple[PreparedPlan, ...],
+                            dict[str, tuple[Verdict, tuple[int, ...]]]] = {}
         self._decided_once: set[str] = set()
+        self._restored: tuple[str, ...] | None = None
         self._compiled: dict[int, tuple[object, object]] = {}
         self.plain_tools: dict[str, PlainTool | None] = {}
 
@@ -150,10 +154,12 @@ class PreparedPlan:
         spelled, except an entry whose spelling this runtime does not match, which is written
         as the plan writes it (a canonical spelling would grant what the plan's does not:
         `read(//etc/**)` grants nothing in Claude Code, `Read(//etc/**)` reads /etc)."""
-        written = (a.entry if self.profile is not None and self.profile.misspelt_reason(
-                       a.entry.split("(", 1)[0], a.grant.key) is not None
-                   else str(a.grant) for a in self.entries)
-        return list(dict.fromkeys(written))
+        if self._restored is None:  # a function of the plan's entries and runtime: made once
+            written = (a.entry if self.profile is not None and self.profile.misspelt_reason(
+                           a.entry.split("(", 1)[0], a.grant.key) is not None
+                       else str(a.grant) for a in self.entries)
+            self._restored = tuple(dict.fromkeys(written))
+        return list(self._restored)
 
     def bare_alone_note(self, grant: Grant, reason: str, witness: str | None = None) -> str:
         """``reason`` for a content rule of ``grant``'s tool left uncovered, saying why a bare

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
 
-from . import vocabulary
+from . import combined, vocabulary
 from .domains.base import Budget, Context, NoFreeFiller, Outcome, OverBudget
 from .domains.command import COVERED
 from .domains.commandpattern import PLAIN_CONTENT
@@ -336,15 +336,21 @@ def _decide_value(entries: list[str], plans: Sequence[PreparedPlan],
     # distinct entry decided once: a value of many copies of one hostile entry costs one
     # decision.
     budgets = [Budget(limit=MAX_WORK_PER_VALUE, name="MAX_WORK_PER_VALUE") for _ in plans]
+    asked: list[str] = []  # the texts each() decided for one entry (``combined.verdict``)
 
     def each(text: str) -> list[Verdict]:
+        asked.append(text)
         return [_decide(text, p, b) for p, b in zip(plans, budgets, strict=True)]
 
+    def combine(text: str) -> Verdict:
+        return _combined(each(text), readings, each)
+
+    kept = combined.kept_for(plans, readings)
     decided: dict[str, Verdict] = {}
     verdicts = []
     for e in entries:
         if e not in decided:  # a copy is decided once; each position has its verdict
-            decided[e] = _combined(each(e), readings, each)
+            decided[e] = combined.verdict(kept, e, plans, budgets, asked, combine)
         verdicts.append(decided[e])
     return verdicts
 

@@ -19,7 +19,7 @@ from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillgrant import constrain, prove, prover
+from skillgrant import combined, constrain, prove, prover
 from skillgrant.domains.base import Budget
 from skillgrant.prepared import clear_caches, plan_for
 
@@ -159,3 +159,90 @@ def test_possessive_runs_match_what_the_backtracking_ones_match(text: str) -> No
     ours = prover._PLAIN_ENTRY.fullmatch(text)
     reference = _BACKTRACKING_ENTRY.fullmatch(text)
     assert (ours and ours.groups()) == (reference and reference.groups())
+
+
+def _decision(value: list[str], approved: list[str], runtime: str | None) -> object:
+    try:
+        decision = constrain(value, approved, runtime=runtime)
+    except Exception as e:  # a bad plan: the same error both ways
+        return repr(e)
+    return decision.allowed, decision.restored, decision.verdicts
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(first=st.lists(entries, max_size=8), second=st.lists(entries, max_size=8),
+       approved=plans, per_value=st.integers(1, 3000),
+       runtime=st.sampled_from([None, "claude-code", "copilot-cli", "copilot-cli,claude-code"]))
+def test_verdicts_combined_across_values_are_the_cold_ones(
+        first: list[str], second: list[str], approved: list[str], per_value: int,
+        runtime: str | None) -> None:
+    """``constrain`` keeps an entry's verdict combined over the runtimes once every decision in
+    it is remembered (``skillgrant.combined``): later values, their budgets run down to any
+    point by the entries before, decide as they do with nothing combined kept, and as a cold
+    ``constrain`` of each value does while no value's budget runs out. (Past a budget run out,
+    a verdict remembered at no cost is taken where a cold decision stops: so on main too.)"""
+    values = [first, second, first + second, second + first, first, second, first + first]
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(prover, "MAX_WORK_PER_VALUE", per_value)
+        clear_caches()
+        warm = [_decision(value, approved, runtime) for value in values]
+        with pytest.MonkeyPatch.context() as uncombined:
+            uncombined.setattr(combined, "_keep", lambda *args: None)
+            clear_caches()
+            plain = [_decision(value, approved, runtime) for value in values]
+        cold = []
+        for value in values:
+            clear_caches()
+            cold.append(_decision(value, approved, runtime))
+    clear_caches()
+    assert warm == plain
+    if "(MAX_WORK_PER_VALUE)" not in repr(cold):
+        assert warm == cold
+
+
+def test_combined_verdicts_are_kept_and_taken() -> None:
+    """The usual batch: the same entries in value after value are combined once."""
+    clear_caches()
+    approved = ["Read", "Grep", "Bash(git *)"]
+    value = ["Read", "Bash(git log)", "Bash(rm -rf /)", "Write"]
+    first = constrain(value, approved)
+    assert constrain(value, approved) == first  # every decision remembered from here
+    plan = plan_for(approved, None, None, prover.profiles(None)[0])
+    kept = next(iter(plan.combined.values()))
+    assert set(kept) == set(value)
+    assert constrain(value, approved) == first
+    clear_caches()
+
+
+def test_a_combined_verdict_is_not_taken_past_the_value_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry combined before, after entries that used up the value's budget, stops where a
+    cold decision stops (12,430 units each here; 30,000 for the value)."""
+    approved = [f"Bash(git {'x' * 200} {i} *)" for i in range(10)]
+    submitted = [f"Bash(git {'y' * 200} {i})" for i in range(3)]
+    monkeypatch.setattr(prover, "MAX_WORK_PER_VALUE", 30_000)
+    value = [submitted[1], submitted[2], submitted[0]]
+    clear_caches()
+    cold = _decision(value, approved, None)
+    for _ in range(3):  # the first entry's verdict remembered, then combined
+        constrain(submitted[:1], approved)
+    assert _decision(value, approved, None) == cold
+    statuses = [v.status for v in cold[2]]  # type: ignore[index]
+    assert statuses == ["not_covered", "not_covered", "unknown"]
+    clear_caches()
+
+
+def test_a_verdict_stopped_by_the_value_budget_is_not_combined(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A remembered verdict that the value's budget stopped (its work charged past the limit) is
+    not kept combined: the same entry in a value with room decides in full."""
+    approved = [f"Bash(git {'x' * 200} {i} *)" for i in range(10)]
+    submitted = [f"Bash(git {'y' * 200} {i})" for i in range(3)]
+    monkeypatch.setattr(prover, "MAX_WORK_PER_VALUE", 30_000)
+    clear_caches()
+    alone = _decision(submitted[:1], approved, None)
+    stopped = _decision([submitted[1], submitted[2], submitted[0]], approved, None)
+    assert [v.status for v in stopped[2]] == ["not_covered", "not_covered", "unknown"]  # type: ignore[index]
+    assert _decision(submitted[:1], approved, None) == alone
+    assert [v.status for v in alone[2]] == ["not_covered"]  # type: ignore[index]
+    clear_caches()

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
+from skillgrant.skillfile import keptlines
 from skillgrant.skillfile import reread as reread_module
 from skillgrant.skillfile.builder import apply_to_text
 from skillgrant.skillfile.reread import reread
@@ -126,6 +127,26 @@ def test_the_branch_reads_a_rewrite_it_is_sure_of_without_the_whole_reader(
     assert reread(old, new_text) == whole
 
 
+def test_key_lines_read_before_read_back_in_another_document_as_the_whole_reader_reads_it(
+        ) -> None:
+    """The key's lines are read alone once (``_lines_read``): the same lines in documents
+    that differ before and after them, at other offsets, read back as the whole reader reads
+    each, and no two documents share a list of their metadata."""
+    lines = "allowed-tools: [Read, 'Bash(git *)']"
+    docs = []
+    for before, after in [("", "z: 1\n"), ("name: a-much-longer-name\n", "z: 2\n"),
+                          ("name: x\ndescription: d\n", ""), ("", "")]:
+        old_text = f"---\n{before}allowed-tools: [Read, Grep, 'Bash(git *)']\n{after}---\nB\n"
+        new_text = f"---\n{before}{lines}\n{after}---\nB\n"
+        old = read_skill(old_text, "SKILL.md")
+        assert _outcome(reread, old, new_text) == _outcome(read_skill, new_text, "SKILL.md")
+        docs.append(reread(old, new_text))
+    assert reread_module._lines_read.cache_info().hits >= 3
+    values = [doc.metadata["allowed-tools"] for doc in docs]
+    assert values[0] == ["Read", "Bash(git *)"]
+    assert len({id(value) for value in values}) == len(values)
+
+
 @pytest.mark.parametrize("old_text, new_value", [
     ("---\nallowed-tools: Read, Grep\n---\n", "Read: x"),  # a mapping now
     ("---\nallowed-tools: Read, Grep\n---\n", "Read #x"),  # a comment now
@@ -156,6 +177,7 @@ def test_the_branch_declines_what_it_is_not_sure_of(
     assert value is not None
     new_text = old_text[:value.start] + new_value + old_text[value.end:]
     monkeypatch.setattr(reread_module, "read_skill", whole)
+    reread_module._lines_read.cache_clear()  # lines read before would not ask the reader
     got = _outcome(reread, old, new_text)
     assert asked[-1:] == [new_text]  # after the key's lines alone, maybe
     assert got == _outcome(read_skill, new_text, "SKILL.md")
@@ -216,3 +238,88 @@ def test_every_rewrite_of_the_real_skills_reads_back_as_the_whole_reader_reads_i
     for old, text in pairs:
         assert _outcome(real, old, text) == _outcome(read_skill, text,
                                                       old.path)  # type: ignore[attr-defined]
+
+
+_AROUND = st.sampled_from([
+    "name: x", "description: d", "# a comment", "  # an indented comment", "other: [a, b]",
+    "other:\n  - a\n  - b", "other: |\n  block\n", "x: 1", "empty:", "  indented: value",
+    "k: &a v", "'quoted': key", "\"q\": 1", "? complex", "- item", "-x: 1", "[a]: b",
+    "Zed: tab\tafter", "t: \"a\r\"", "", "    ", "k: [a]x", "d: 'x --- y'", "\tk: 1",
+])
+
+
+@settings(max_examples=examples(3000), deadline=None)
+@given(st.lists(_AROUND, max_size=3), st.lists(_AROUND, max_size=3),
+       st.lists(_AROUND, max_size=3), st.lists(_AROUND, max_size=3), _KEY_LINES, _TOKENS,
+       _TOKENS, st.sampled_from(["\n", "\r\n"]))
+def test_key_lines_remembered_by_the_first_read_read_as_in_any_document(
+        before: list[str], after: list[str], other_before: list[str], other_after: list[str],
+        form: str, first: str, second: str, newline: str) -> None:
+    """The reader keeps ``allowed-tools`` by the text of its lines (``skillfile.keptlines``):
+    the same lines in another document, anything before and after them, read as the whole
+    reader reads that document with nothing kept."""
+    lines = form.format(first, second)
+    texts = [newline.join(["---", *around[0], lines, *around[1], "---", "Body", ""])
+             for around in ((before, after), (other_before, other_after))]
+    keptlines._BY_LINES.clear()
+    _outcome(read_skill, texts[0], "SKILL.md")  # its lines kept, maybe
+    kept = _outcome(read_skill, texts[1], "SKILL.md")
+    keptlines._BY_LINES.clear()
+    assert kept == _outcome(read_skill, texts[1], "SKILL.md")
+
+
+def test_the_first_read_takes_key_lines_kept_from_another_document() -> None:
+    keptlines._BY_LINES.clear()
+    first = read_skill("---\nname: a\nallowed-tools: [Read, Grep]\nz: 1\n---\n")
+    assert len(keptlines._BY_LINES) == 1
+    second = read_skill("---\ndescription: longer\nallowed-tools: [Read, Grep]\n---\nB\n")
+    assert second.allowed_tools is not None and first.allowed_tools is not None
+    assert second.allowed_tools.entry_starts == (40, 46)
+    assert second.allowed_tools == first.allowed_tools.moved(12)
+
+
+@pytest.mark.parametrize("first, second", [
+    # the same lines after a key's indentation: not at column 0, not kept
+    ("---\n  allowed-tools: [Read, Grep]\n---\n", "---\nallowed-tools: [Read, Grep]\n---\n"),
+    ("---\n  allowed-tools:\n  - Read\n---\n", "---\nallowed-tools:\n  - Read\n---\n"),
+    # a tab after a dash: read as a space only where the whole frontmatter needs it
+    ("---\nallowed-tools:\n  -\tRead\n---\n", "---\nallowed-tools:\n  -\tRead\nz: 1\n---\n"),
+])
+def test_key_lines_the_first_read_does_not_keep(first: str, second: str) -> None:
+    keptlines._BY_LINES.clear()
+    _outcome(read_skill, first, "SKILL.md")
+    kept = _outcome(read_skill, second, "SKILL.md")
+    keptlines._BY_LINES.clear()
+    assert kept == _outcome(read_skill, second, "SKILL.md")
+
+
+def test_a_moved_value_and_a_spliced_document_are_the_dataclass_replacements() -> None:
+    """``AllowedTools.moved`` and ``SkillDoc.spliced`` name every field (not
+    ``dataclasses.replace``): a field added later must be added there too."""
+    from dataclasses import fields, replace
+
+    from skillgrant.skillfile.doc import AllowedTools, SkillDoc
+
+    assert [f.name for f in fields(AllowedTools)] == [
+        "form", "value", "entries", "key_start", "key_column", "start", "end", "line_end",
+        "separator", "multiline", "items", "item_prefix", "entry_starts", "entry_ends"]
+    assert [f.name for f in fields(SkillDoc)] == [
+        "path", "text", "newline", "has_bom", "yaml_start", "yaml_end", "body_start",
+        "metadata", "allowed_tools", "insert_at", "insert_column", "runtime_note", "retried"]
+    doc = read_skill("---\nname: x\nallowed-tools:\n  - Read # r\n  - 'Grep'\ndescription: d\n"
+                     "---\nB\n", "SKILL.md")
+    value = doc.allowed_tools
+    assert value is not None
+    moved = value.moved(7)
+    assert moved == replace(value, key_start=value.key_start + 7, start=value.start + 7,
+                            end=value.end + 7, line_end=value.line_end + 7,
+                            items=tuple(replace(i, start=i.start + 7, end=i.end + 7,
+                                                block_start=i.block_start + 7,
+                                                block_end=i.block_end + 7) for i in value.items),
+                            entry_starts=tuple(a + 7 for a in value.entry_starts),
+                            entry_ends=tuple(a + 7 for a in value.entry_ends))
+    for start in (0, doc.insert_at, len(doc.text)):
+        assert doc.spliced("t", start, 3, {"k": 1}, moved) == replace(
+            doc, text="t", yaml_end=doc.yaml_end + 3, body_start=doc.body_start + 3,
+            metadata={"k": 1}, allowed_tools=moved,
+            insert_at=doc.insert_at + (3 if doc.insert_at > start else 0))

@@ -76,11 +76,9 @@ def block_items_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
                         end=end, line_end=end, multiline=len(items) > 1, items=tuple(items),
                         entry_starts=tuple(s for s, _ in spans),
                         entry_ends=tuple(e for _, e in spans))
-    return replace(old, text=text, yaml_end=yaml_end, body_start=old.body_start + shift,
-                   metadata={k: list(values) if k == KEY else v
-                             for k, v in old.metadata.items()},
-                   allowed_tools=new_value,
-                   insert_at=old.insert_at + (shift if old.insert_at > start else 0))
+    return old.spliced(text, start, shift,
+                       {k: list(values) if k == KEY else v for k, v in old.metadata.items()},
+                       new_value)
 
 
 def same_span(old: SkillDoc, text: str, yaml_end: int) -> bool:

@@ -128,8 +128,8 @@ def read_bounded(path: str | os.PathLike[str]) -> bytes:
     SymlinkLoopError for a path whose symbolic links cannot be resolved (a loop).
 
     The file is read in the size it gives (a buffered ``read(limit)`` allocates the whole
-    limit first: most of the cost of a small file), then in chunks for a file that gives none
-    (procfs) or grew.
+    limit first: most of the cost of a small file), its end told by a read of one byte, then
+    in chunks for a file that gives none (procfs) or grew.
     """
     try:
         _require_regular(os.stat(path).st_mode, path)
@@ -154,7 +154,9 @@ def read_bounded(path: str | os.PathLike[str]) -> bytes:
                 break
             chunks.append(chunk)
             total += len(chunk)
-            want = _CHUNK
+            # Short of what was asked: most likely the end, which a read of one byte tells
+            # (a read of a chunk allocates the chunk first, tens of microseconds).
+            want = 1 if len(chunk) < want else _CHUNK
     finally:
         os.close(fd)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)

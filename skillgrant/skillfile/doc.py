@@ -64,6 +64,19 @@ class AllowedTools:
     entry_starts: tuple[int, ...] = ()
     entry_ends: tuple[int, ...] = ()
 
+    def moved(self, by: int) -> AllowedTools:
+        """This value with each of its offsets ``by`` characters on."""
+        # Every field given (dataclasses.replace asks each by name: a batch moves a value a
+        # file); tests/test_reread.py checks the fields are these.
+        return AllowedTools(self.form, self.value, self.entries, self.key_start + by,
+                            self.key_column, self.start + by, self.end + by,
+                            self.line_end + by, self.separator, self.multiline,
+                            tuple(Item(item.value, item.style, item.start + by, item.end + by,
+                                       item.block_start + by, item.block_end + by)
+                                  for item in self.items), self.item_prefix,
+                            tuple(at + by for at in self.entry_starts),
+                            tuple(at + by for at in self.entry_ends))
+
 
 @quick_init
 @dataclass(frozen=True)
@@ -89,6 +102,17 @@ class SkillDoc:
     #: Set when Claude Code's YAML parser rejects the frontmatter as written and it is read
     #: through the runtime's re-quote retry, as the runtime reads it (why Bun rejected it).
     retried: str | None = None
+
+    def spliced(self, text: str, start: int, shift: int, metadata: Mapping[str, object],
+                allowed_tools: AllowedTools | None) -> SkillDoc:
+        """This document as ``text``, a rewrite of its text at ``start`` that moved what
+        follows by ``shift`` characters (the frontmatter's end, the body, the insertion point
+        when after ``start``), with ``metadata`` and ``allowed_tools``: the read-back's
+        branches (``reread``). Every field given, as ``moved``."""
+        return SkillDoc(self.path, text, self.newline, self.has_bom, self.yaml_start,
+                        self.yaml_end + shift, self.body_start + shift, metadata,
+                        allowed_tools, self.insert_at + (shift if self.insert_at > start else 0),
+                        self.insert_column, self.runtime_note, self.retried)
 
     @cached_property
     def runtime_entries(self) -> tuple[str, ...]:

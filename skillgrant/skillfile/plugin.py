@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]
 from typing import Final
 
@@ -149,7 +150,13 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
     that the runtimes load beside the file: manifests and marketplaces, and the hooks files of
     a folder they load the file from as a plugin."""
     there = _THERE
-    join = os.path.join
+    join: Callable[[str, str], str] = os.path.join
+    if os.name == "posix":  # os.path.join of a relative name, without its checks
+        inside = root if root.endswith("/") else root + "/"
+
+        def join(_: str, name: str) -> str:
+            return inside + name
+
     names = []
     if there(join(root, ".claude-plugin")):
         names = [name for name in (MANIFEST, MARKETPLACE) if there(join(root, name))]

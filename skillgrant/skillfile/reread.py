@@ -34,13 +34,14 @@ the runtime's own steps.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Final
 
 from ..errors import SkillFileError
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from .blockread import block_items_replaced, same_span
-from .doc import AllowedTools, Item, SkillDoc, separator
+from .doc import AllowedTools, SkillDoc, separator
 from .entryspans import verbatim_spans
 from .flatyaml import read_line
 from .spans import KEY, eol, read_skill
@@ -86,9 +87,29 @@ def _key_lines_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     if (end <= start or not (lines.isascii() and lines.replace("\n", "").isprintable())
             or not (text.startswith(was[:start]) and text.endswith(was[value.line_end:]))):
         return None
+    read = _lines_read(lines) if len(lines) <= _MEMO_CHARS else _lines_alone(lines)
+    if read is None:
+        return None
+    new, written = read
+    shift = end - value.line_end
+    yaml_end = old.yaml_end + shift
+    if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
+            or not same_span(old, was, old.yaml_end) or not same_span(old, text, yaml_end)):
+        return None
+    kept = written if isinstance(written, str) else list(written)
+    return old.spliced(text, start, shift,
+                       {k: kept if k == KEY else v for k, v in old.metadata.items()},
+                       new.moved(start - len(_FENCE)))
+
+
+def _lines_alone(lines: str) -> tuple[AllowedTools, str | tuple[str, ...]] | None:
+    """The ``allowed-tools`` of the key's ``lines`` read alone, as a document of their own
+    (``---`` fenced, offsets in that document), and its metadata value; None when the whole
+    reader refuses them, or reads them as anything but this key alone, read directly and
+    alike, its lines exactly ``lines``. A function of ``lines`` alone."""
     alone = _FENCE + lines + "\n" + _FENCE
     try:
-        doc = read_skill(alone, old.path)
+        doc = read_skill(alone)
     except SkillFileError:
         return None  # the whole reader says why, where
     new = doc.allowed_tools
@@ -97,27 +118,20 @@ def _key_lines_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
             or new.line_end != len(_FENCE) + len(lines)
             or doc.yaml_end != len(alone) - len(_FENCE) or not same_span(doc, alone, doc.yaml_end)):
         return None
-    shift = end - value.line_end
-    yaml_end = old.yaml_end + shift
-    if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
-            or not same_span(old, was, old.yaml_end) or not same_span(old, text, yaml_end)):
-        return None
-    return replace(old, text=text, yaml_end=yaml_end, body_start=old.body_start + shift,
-                   metadata={k: doc.metadata[KEY] if k == KEY else v
-                             for k, v in old.metadata.items()},
-                   allowed_tools=_moved(new, start - len(_FENCE)),
-                   insert_at=old.insert_at + (shift if old.insert_at > start else 0))
+    written = doc.metadata[KEY]
+    # Kept for other rewrites of the same lines (_lines_read): a list is kept as a tuple.
+    if isinstance(written, list):
+        written = tuple(written)
+    return (new, written) if isinstance(written, (str, tuple)) else None
 
 
-def _moved(value: AllowedTools, by: int) -> AllowedTools:
-    """``value`` with each of its offsets ``by`` characters on."""
-    return replace(value, key_start=value.key_start + by, start=value.start + by,
-                   end=value.end + by, line_end=value.line_end + by,
-                   items=tuple(Item(item.value, item.style, item.start + by, item.end + by,
-                                    item.block_start + by, item.block_end + by)
-                               for item in value.items),
-                   entry_starts=tuple(at + by for at in value.entry_starts),
-                   entry_ends=tuple(at + by for at in value.entry_ends))
+#: Key lines up to this long are read once for a batch (``_lines_read``).
+_MEMO_CHARS: Final = 4096
+
+#: ``_lines_alone``, remembered for the last rewrites' lines: the files of one plugin or
+#: repository often share one ``allowed-tools`` value, and so its rewrite (at most
+#: 256 × 4 Ki characters kept).
+_lines_read: Final = lru_cache(maxsize=256)(_lines_alone)
 
 
 def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
@@ -149,7 +163,6 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
                         separator=separator(written, entries),
                         entry_starts=tuple(s for s, _ in spans),
                         entry_ends=tuple(e for _, e in spans))
-    return replace(old, text=text, yaml_end=yaml_end, body_start=old.body_start + shift,
-                   metadata={k: written if k == KEY else v for k, v in old.metadata.items()},
-                   allowed_tools=new_value,
-                   insert_at=old.insert_at + (shift if old.insert_at > start else 0))
+    return old.spliced(text, start, shift,
+                       {k: written if k == KEY else v for k, v in old.metadata.items()},
+                       new_value)

@@ -21,7 +21,7 @@ from ..limits import MAX_FRONTMATTER_CHARS
 from . import fmread
 from .doc import FORMS, AllowedTools, Item, SkillDoc, separator
 from .entryspans import entry_spans
-from .fmread import same as same_value
+from .keptlines import allowed_kept
 from .retry import read_retried
 from .runtime import (
     BREAKS_11_ONLY,
@@ -130,10 +130,10 @@ class _Reader:
         pairs = self._top_level(root)
         metadata = self._frontmatter_metadata(root)
         found = self._find_key(pairs)
-        allowed = None if found is None else self._allowed(*found)
+        allowed = None if found is None else allowed_kept(self, pairs, *found, yaml_end)
         value = None if allowed is None else (
             allowed.value if isinstance(allowed.value, str) else list(allowed.value))
-        if (KEY in metadata) != (allowed is not None) or not same_value(metadata.get(KEY),
+        if (KEY in metadata) != (allowed is not None) or not fmread.same(metadata.get(KEY),
                                                                           value):
             raise self.fail("the frontmatter's values read allowed-tools differently from its "
                             "nodes; refusing to guess", 0)
@@ -266,7 +266,7 @@ class _Reader:
     def end(self, node: Node) -> int:
         return self.yaml_start + node.end_mark.index
 
-    def _allowed(self, key: Node, node: Node) -> AllowedTools:
+    def allowed_of(self, key: Node, node: Node) -> AllowedTools:
         text = self.text
         start = self.offset(node)
         if start < self.end(key) or text[start:start + 1] in ("&", "!"):
