@@ -298,18 +298,27 @@ class Watched:
 
     def _watch_file(self, path: str) -> bool:
         """Whether the file at ``path`` is watched itself, or is not there."""
+        # (not a folder of ``_watched``: its watch may lack a folder's events)
+        return self._add(path, _FILE_MASK, folder=False)
+
+    def _add(self, path: str, mask: int, *, folder: bool) -> bool:
+        """Whether ``path`` is watched for ``mask`` now, or is not there (its parent's watch
+        sees it come); a watch made while a refresh came is not recorded (the folder may be
+        one moved away since: review s40 R4)."""
         try:
             name_bytes = os.fsencode(path)
         except UnicodeError:
             return False
         generation = self._generation
-        wd = int(self._libc.inotify_add_watch(self._fd, name_bytes, _FILE_MASK))
+        wd = int(self._libc.inotify_add_watch(self._fd, name_bytes, mask))
         if wd < 0:
             return ctypes.get_errno() in _MISSING
-        with self._lock:  # (not a folder of ``_watched``: its watch may lack their events)
+        with self._lock:
             if self._generation != generation:
-                return False  # as in ``_watch`` (review s40 R4)
+                return False
             self._wds.add(wd)
+            if folder:
+                self._watched[path] = wd
             self._folders.setdefault(wd, set()).add(path)
         return True
 
@@ -331,20 +340,10 @@ class Watched:
                 with contextlib.suppress(OSError):
                     self._restart()
                 return False
-            try:
-                name_bytes = os.fsencode(folder)
-            except UnicodeError:
+            if not self._add(folder, _MASK, folder=True):
                 return False
-            generation = self._generation
-            wd = int(self._libc.inotify_add_watch(self._fd, name_bytes, _MASK))
-            if wd < 0:
-                return ctypes.get_errno() in _MISSING
-            with self._lock:
-                if self._generation != generation:  # a refresh came between: the folder
-                    return False  # may be one moved away since (review s40 R4)
-                self._wds.add(wd)
-                self._watched[folder] = wd
-                self._folders.setdefault(wd, set()).add(folder)
+            if folder not in self._watched:  # not there: its parent's watch sees it come
+                return True
         return True
 
     def _restart(self) -> None:
