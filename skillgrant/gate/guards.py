@@ -171,7 +171,7 @@ def _repository_items(cwd: str | None, project: str | None) -> list[tuple[str, b
         while folder:
             found = repository(folder)
             if found is None:  # what the user's settings run (review s40 R12)
-                items += [(path, os.path.isdir(path)) for path in named_programs(folder)]
+                items += named_programs(folder)
                 break
             top, git_dir, common = found
             items += [(git_dir, True), (common, True)]
@@ -183,7 +183,7 @@ def _repository_items(cwd: str | None, project: str | None) -> list[tuple[str, b
                           (os.path.join(main, ".claude", "settings.local.json"), False)]
             items += [(path, False) for path in included_files(top)]  # H-14
             # F15: what git's settings run (a folder whole: a script there may run others)
-            items += [(path, os.path.isdir(path)) for path in named_programs(top)]
+            items += named_programs(top)
             hooks = hooks_folder(top)
             if hooks is not None:
                 items.append((hooks, True))

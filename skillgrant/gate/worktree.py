@@ -175,41 +175,69 @@ def included_files(folder: str) -> list[str]:
     return [os.path.join(base, name) for name in names for base in (folder, top)]
 
 
-def named_programs(folder: str) -> list[str]:
+def named_programs(folder: str) -> list[tuple[str, bool]]:
     """The files git's settings name as what to run, for a command in ``folder`` (review F15:
     ``core.fsmonitor=tools/x.sh`` runs ``tools/x.sh`` at ``git status``): each word with a
     slash of the value of each setting whose name holds one of ``_RUNS``, from git's own
     answer (``git config --list -z``), as a path from ``folder`` and from the repository's
     top (git runs most from the top); and each word with a dot (``sh x.sh``: review s40
     R11). A word with neither is a program's name, or an option: not a file's. Asked only
-    when a configuration file git reads mentions such a setting, or the environment gives
-    git configuration. Raises ValueError
-    when git cannot answer, or a word names a file through a variable other than ``HOME``."""
+    when a configuration file git reads mentions such a setting, or an include, or the
+    environment gives git configuration. Each value's words as sh reads them (its quotes and
+    backslashes removed: review s40 V2); a word with a pattern (``tools/*``) guards the
+    folder it lies in, whole (V1). Pairs of a path and whether it is a folder's tree. Raises
+    ValueError when git cannot answer, or a word names a file through a variable other than
+    ``HOME``."""
     found = repository(folder)
     # outside a repository, the user's and the system's settings (`init.templateDir`, whose
     # hooks `git init` copies: review s40 R12)
     top, files = (found[0], _config_files(found[1], found[2])) if found is not None else \
         (folder, _global_config_files())
     if not any(os.environ.get(name) for name in _GIT_ENV) and not any(
-            _mentions(f, _RUNS, with_slash=True) for f in files):
+            _mentions(f, (b"include",)) or _mentions(f, _RUNS, with_slash=True)
+            for f in files):  # an included file is read by git alone (review s40 V4)
         return []
     done = _run_git(folder, "config", "--list", "-z")
-    paths: list[str] = []
+    paths: list[tuple[str, bool]] = []
     for entry in (done or b"").split(b"\0"):
         key, _, value = entry.partition(b"\n")
-        if not any(part in key.lower() for part in _RUNS):
-            continue
-        for word in _VALUE_WORD.findall(value.decode("utf-8", "surrogateescape")):
-            word = word.lstrip("!")
-            for home in ("${HOME}", "$HOME"):
-                word = word.replace(home, os.path.expanduser("~"))
-            if "$" in word and "/" in word:
-                raise ValueError(f"git's setting {key.decode('utf-8', 'replace')!r} names a "
-                                 f"program through a variable ({word!r}) the gate cannot read")
-            word = os.path.expanduser(word)
-            if ("/" in word or "." in word) and "://" not in word:  # a URL names none
-                paths += [os.path.join(base, word) for base in (folder, top)]
+        if any(part in key.lower() for part in _RUNS):
+            for word in _shell_words(value.decode("utf-8", "surrogateescape")):
+                paths += _program_file(key.decode("utf-8", "replace"), word, folder, top)
     return paths
+
+
+def _shell_words(text: str) -> list[str]:
+    """The words of a command's text as sh reads them, as far as they may name a file."""
+    import shlex
+
+    try:
+        words = shlex.split(text)
+    except ValueError:  # an open quote: every quote and backslash dropped
+        words = [text.replace("\\", "").replace("'", "").replace('"', "")]
+    # a PATH given to the program names folders its names are looked up in (review s40 V8)
+    folders = [entry + "/" for word in words if word.startswith("PATH=")
+               for entry in word[len("PATH="):].split(":") if entry]
+    return [part for word in words for part in _VALUE_WORD.findall(word)] + folders
+
+
+def _program_file(key: str, word: str, folder: str, top: str) -> list[tuple[str, bool]]:
+    """What a word of the setting ``key`` names, from ``folder`` and from ``top``."""
+    word = word.lstrip("!")
+    for home in ("${HOME}", "$HOME"):
+        word = word.replace(home, os.path.expanduser("~"))
+    if "$" in word and "/" in word:
+        raise ValueError(f"git's setting {key!r} names a program through a variable "
+                         f"({word!r}) the gate cannot read")
+    word = os.path.expanduser(word)
+    if not ("/" in word or "." in word) or "://" in word:  # a program's name; a URL
+        return []
+    pattern = min((word.find(c) for c in "*?[{" if c in word), default=-1)
+    if pattern >= 0:  # sh may expand it to any file of its folder (review s40 V1)
+        within = word[:pattern].rsplit("/", 1)[0] if "/" in word[:pattern] else "."
+        return [(os.path.normpath(os.path.join(base, within)), True) for base in (folder, top)]
+    return [(path, os.path.isdir(path)) for path in (os.path.join(folder, word),
+                                                      os.path.join(top, word))]
 
 
 def pushes_locally(folder: str, operand: str | None) -> bool:
@@ -319,6 +347,8 @@ def _mentions(path: str, words: tuple[bytes, ...], *, with_slash: bool = False) 
         return True
     if not with_slash:
         return any(word in lowered for word in words)
-    lines = lowered.replace(b"\\\n", b"").split(b"\n")
+    # git reads CRLF as LF, and a backslash may hide a space or a slash (review s40 V5, V6)
+    lines = lowered.replace(b"\r\n", b"\n").replace(b"\\\n", b"").split(b"\n")
     return any(any(word in line for word in words) and (
-        b"/" in line or len(line.partition(b"=")[2].split()) > 1) for line in lines)
+        b"/" in line or b"\\" in line or len(line.partition(b"=")[2].split()) > 1)
+        for line in lines)
