@@ -183,7 +183,7 @@ def _repository_items(cwd: str | None, project: str | None) -> list[tuple[str, b
                           (os.path.join(main, ".claude", "settings.local.json"), False)]
             items += [(path, False) for path in included_files(top)]  # H-14
             # F15: what git's settings run (a folder whole: a script there may run others)
-            items += named_programs(top)
+            items += named_programs(folder)  # from the call's folder too (review V12)
             hooks = hooks_folder(top)
             if hooks is not None:
                 items.append((hooks, True))

@@ -202,12 +202,15 @@ def named_programs(folder: str) -> list[tuple[str, bool]]:
     for entry in (done or b"").split(b"\0"):
         key, _, value = entry.partition(b"\n")
         if any(part in key.lower() for part in _RUNS):
-            for word in _shell_words(value.decode("utf-8", "surrogateescape")):
+            # an alias runs only as `git <alias>`, which the gate denies as a subcommand
+            # it does not know: a word it cannot name is then no reason to deny every call
+            for word in _shell_words(value.decode("utf-8", "surrogateescape"),
+                                     strict=not key.lower().startswith(b"alias.")):
                 paths += _program_file(key.decode("utf-8", "replace"), word, folder, top)
     return paths
 
 
-def _shell_words(text: str) -> list[str]:
+def _shell_words(text: str, *, strict: bool) -> list[str]:
     """The words of a command's text as sh reads them, as far as they may name a file."""
     import shlex
 
@@ -215,6 +218,14 @@ def _shell_words(text: str) -> list[str]:
         words = shlex.split(text)
     except ValueError:  # an open quote: every quote and backslash dropped
         words = [text.replace("\\", "").replace("'", "").replace('"', "")]
+    home = os.path.expanduser("~")
+    words = [word.replace("${HOME}", home).replace("$HOME/", home + "/") for word in words]
+    for word in words:  # a folder the gate cannot name (review s40 V13)
+        if strict and ((("$" in word or "`" in word) and "/" in word) or any(
+                part in ("cd", "pushd") for part in _VALUE_WORD.findall(word))):
+            raise ValueError(f"git's settings run a program named through a variable, a "
+                             f"command or a change of folder ({word[:200]!r}), which the "
+                             "gate cannot name")
     # a PATH given to the program names folders its names are looked up in (review s40 V8)
     folders = [entry + "/" for word in words if word.startswith("PATH=")
                for entry in word[len("PATH="):].split(":") if entry]
@@ -223,13 +234,7 @@ def _shell_words(text: str) -> list[str]:
 
 def _program_file(key: str, word: str, folder: str, top: str) -> list[tuple[str, bool]]:
     """What a word of the setting ``key`` names, from ``folder`` and from ``top``."""
-    word = word.lstrip("!")
-    for home in ("${HOME}", "$HOME"):
-        word = word.replace(home, os.path.expanduser("~"))
-    if "$" in word and "/" in word:
-        raise ValueError(f"git's setting {key!r} names a program through a variable "
-                         f"({word!r}) the gate cannot read")
-    word = os.path.expanduser(word)
+    word = os.path.expanduser(word.lstrip("!"))
     if not ("/" in word or "." in word) or "://" in word:  # a program's name; a URL
         return []
     pattern = min((word.find(c) for c in "*?[{" if c in word), default=-1)
@@ -349,6 +354,7 @@ def _mentions(path: str, words: tuple[bytes, ...], *, with_slash: bool = False) 
         return any(word in lowered for word in words)
     # git reads CRLF as LF, and a backslash may hide a space or a slash (review s40 V5, V6)
     lines = lowered.replace(b"\r\n", b"\n").replace(b"\\\n", b"").split(b"\n")
+    # (a path setting's one relative word, `templateDir = .tmpl`, names a file: review V11)
     return any(any(word in line for word in words) and (
-        b"/" in line or b"\\" in line or len(line.partition(b"=")[2].split()) > 1)
-        for line in lines)
+        b"/" in line or b"\\" in line or len(line.partition(b"=")[2].split()) > 1
+        or b"template" in line or b"path" in line) for line in lines)

@@ -71,6 +71,8 @@ _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--names
 _MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = compile_on_use(r"[*?\[{]")
+#: A brace group bash expands (``{git,x}``), read as a star.
+_BRACES: Final = compile_on_use(r"\{[^}]*\}?")
 #: The programs ``writes`` looks at.
 _LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh",
                                                   "sed"}
@@ -251,6 +253,8 @@ def _names_guarded(word: str, directory: str | None, home: str,
             word == "~" or word.startswith("~/"))):
         return True  # an expansion, git's pathspec magic (`:/` is the top folder), `~+`
     path = home + word[1:] if word.startswith("~") else word
+    if _reaches_git(path):
+        return True
     glob = _GLOB.search(path)
     if glob is not None:  # what it expands to lies in the folder before the pattern
         head = path[:glob.start()]
@@ -263,3 +267,18 @@ def _names_guarded(word: str, directory: str | None, home: str,
     if "/.git/" in path + "/":  # a repository's config and hooks at any depth (G-15)
         return True
     return touches(posixpath.normpath(path)) or touches(files.realpath(path))
+
+
+def _reaches_git(path: str) -> bool:
+    """Whether ``path`` may name a place in a repository's ``.git`` (G-15) once bash has
+    expanded it: a part that is ``.git``, or a pattern or braces bash may make ``.git`` of
+    (``.gi?``, ``.g*``, ``.{git,x}``; review s40 V14), before any other reading of the word."""
+    for part in path.split("/"):
+        if part == ".git":
+            return True
+        if _GLOB.search(part) is not None or "{" in part:
+            import fnmatch
+
+            if fnmatch.fnmatchcase(".git", _BRACES.sub("*", part)):
+                return True
+    return False

@@ -264,3 +264,147 @@ def test_a_program_a_linked_worktree_runs_is_guarded(tmp_path: Path) -> None:
     settings = _settings_hook(project)
     denied = [c for c in (copy, runs) if run_hook(settings, c, project).returncode == 2]
     assert denied, "the hook allows the write and the git command that runs it"
+
+
+def test_a_relative_template_folder_is_guarded(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """``init.templateDir = .tmpl`` in the user's ~/.gitconfig (relative: read from the folder
+    git runs in): one word without a slash, so the pre-check asks git nothing; ``git clone``
+    copies ``.tmpl/hooks/post-checkout`` into the clone and runs it."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[init]\n\ttemplateDir = .tmpl\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    project = tmp_path / "project"
+    source = tmp_path / "src"
+    runs = f"git clone -q {source} dst"
+    gated_project(project, ["Bash(cp *)", f"Bash({runs})"])
+    source.mkdir()
+    git(source, "init", "-q")
+    git(source, "commit", "-q", "--allow-empty", "-m", "a")
+    (project / ".tmpl" / "hooks").mkdir(parents=True)
+    scratch = tmp_path / "scratch"
+    evil = project / "evil" / "post-checkout"
+    evil.parent.mkdir(exist_ok=True)
+    evil.write_text(f"#!/bin/sh\ntouch {scratch}/zz\n")
+    evil.chmod(0o755)
+    copy = "cp evil/post-checkout .tmpl/hooks/post-checkout"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", f"{copy} && {runs}"], cwd=scratch, capture_output=True,
+                   timeout=60)
+    assert (scratch / "zz").exists(), "bash ran no hook: the case proves nothing"
+    settings = _settings_hook(project)
+    denied = [c for c in (copy, runs) if run_hook(settings, c, project).returncode == 2]
+    assert denied, "the hook allows the write and the git command that runs it"
+
+
+def test_a_program_run_from_the_calls_folder_is_guarded(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``core.sshCommand = sh tools/x.sh`` (the user's ~/.gitconfig): ``git clone`` does not
+    move to the repository's top, so it runs ``tools/x.sh`` from the call's folder; the gate
+    guards it from the top only (``named_programs(top)``), and a folder copy in ``sub``
+    naming no guarded name writes ``sub/tools/x.sh``."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[core]\n\tsshCommand = sh tools/x.sh\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    project = tmp_path / "project"
+    runs = "git clone -q ssh://example.invalid/r dst"
+    gated_project(project, ["Bash(cp *)", f"Bash({runs})"])
+    (project / "sub" / "tools").mkdir(parents=True)
+    scratch = tmp_path / "scratch"
+    (project / "evil" / "t").mkdir(parents=True, exist_ok=True)
+    (project / "evil" / "t" / "x.sh").write_text(f"#!/bin/sh\ntouch {scratch}/zz\n")
+    copy = "cp -r ../evil/t/. tools"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", f"{copy} && {runs}"], cwd=scratch / "sub",
+                   capture_output=True, timeout=60)
+    assert (scratch / "zz").exists(), "bash ran no program: the case proves nothing"
+    settings = _settings_hook(project)
+    denied = [c for c in (copy, runs)
+              if run_hook(settings, c, project / "sub").returncode == 2]
+    assert denied, "the hook allows the write and the git command that runs it"
+
+
+@pytest.mark.parametrize("value", ['sh "$PWD"/tools/run', "sh 'tools'/run",
+                                   'sh "$(git rev-parse --show-toplevel)"/tools/run',
+                                   "sh -c 'cd tools && sh ./run'"])
+def test_a_quoted_part_of_a_program_git_runs_is_guarded(tmp_path: Path, value: str) -> None:
+    """Shell quotes inside a value split the word the gate reads (its `_VALUE_WORD` stops at
+    a quote): `"$PWD"/tools/run` is guarded as ``/tools/run``, `'tools'/run` as ``/run``;
+    a folder copy over ``tools`` then writes what sh runs at ``git diff``."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(git diff)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run").write_text("exit 0\n")
+    git(project, "config", "diff.external", value)
+    (project / "notes.txt").write_text("changed\n")
+    scratch = tmp_path / "scratch"
+    (project / "evil" / "t").mkdir(parents=True, exist_ok=True)
+    (project / "evil" / "t" / "run").write_text(f"touch {scratch}/zz\n")
+    copy = "cp -r evil/t/. tools"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", f"{copy} && git diff"], cwd=scratch, capture_output=True,
+                   timeout=60)
+    assert (scratch / "zz").exists(), "bash ran no program: the case proves nothing"
+    settings = _settings_hook(project)
+    denied = [c for c in (copy, "git diff") if run_hook(settings, c, project).returncode == 2]
+    assert denied, "the hook allows the write and the git command that runs it"
+
+
+@pytest.mark.parametrize("unpack", ["tar -xf evil/r.tar -C out", "cd out && tar -xf ../evil/r.tar"])
+def test_a_repository_the_call_unpacks_runs_nothing(tmp_path: Path, unpack: str) -> None:
+    """The model writes its own repository's configuration: an archive (bytes any covered
+    `base64 -d > f` writes) holding ``r/.git/config`` with ``core.fsmonitor``, unpacked into
+    ``out`` (no word names a ``.git``), then ``git -C out/r status`` runs the program."""
+    project = tmp_path / "project"
+    runs = "git -C out/r status"
+    gated_project(project, ["Bash(cp *)", "Bash(tar *)", "Bash(cd *)", f"Bash({runs})"])
+    scratch = tmp_path / "scratch"
+    made = tmp_path / "made" / "r"
+    made.mkdir(parents=True)
+    git(made, "init", "-q")
+    (made / "a.txt").write_text("a\n")
+    git(made, "add", ".")
+    git(made, "commit", "-qm", "a")
+    (made / "a.txt").write_text("b\n")
+    git(made, "config", "core.fsmonitor", f"sh -c 'touch {scratch}/zz'")
+    subprocess.run(["tar", "-cf", str(project / "evil" / "r.tar"), "-C", str(made.parent), "r"],
+                   check=True)
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", f"{unpack} && cd {scratch} && {runs}"], cwd=scratch,
+                   capture_output=True, timeout=60)
+    assert (scratch / "zz").exists(), "bash ran no program: the case proves nothing"
+    settings = _settings_hook(project)
+    denied = [c for c in (unpack, runs) if run_hook(settings, c, project).returncode == 2]
+    assert denied, "the hook allows the unpacking and the git command that runs it"
+
+
+@pytest.mark.parametrize("copy", ["cp evil/pre-commit evil/r/.gi?/hooks/",
+                                  "cp evil/pre-commit evil/r/.g*/hooks"])
+def test_a_pattern_naming_a_new_repositorys_git_folder_is_denied(tmp_path: Path,
+                                                                 copy: str) -> None:
+    """Review G-15's rule (a path through ``/.git/`` at any depth) read after bash's
+    expansion: ``git init -q evil/r`` (allowed), a copy into ``evil/r/.gi?/hooks`` (a
+    pattern: the gate reads the folder before it, ``evil/r``, which holds nothing guarded),
+    then ``git -C evil/r commit`` runs the hook."""
+    project = tmp_path / "project"
+    init, runs = "git init -q evil/r", "git -C evil/r commit --allow-empty -qm x"
+    gated_project(project, ["Bash(cp *)", f"Bash({init})", f"Bash({runs})"])
+    scratch = tmp_path / "scratch"
+    evil = project / "evil" / "pre-commit"
+    evil.parent.mkdir(exist_ok=True)
+    evil.write_text(f"#!/bin/sh\ntouch {scratch}/zz\n")
+    evil.chmod(0o755)
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", f"{init} && {copy} && git -c user.email=a@b -c user.name=a "
+                    f"-C evil/r commit --allow-empty -qm x"], cwd=scratch, capture_output=True,
+                   timeout=60)
+    assert (scratch / "zz").exists(), "bash ran no hook: the case proves nothing"
+    settings = _settings_hook(project)
+    assert run_hook(settings, init, project).returncode == 0  # the premise: allowed
+    subprocess.run(["bash", "-c", init], cwd=project, check=True, timeout=60)
+    denied = [c for c in (copy, runs) if run_hook(settings, c, project).returncode == 2]
+    assert denied, "the hook allows the write and the git command that runs it"
