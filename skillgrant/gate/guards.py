@@ -25,7 +25,7 @@ from .worktree import (
     pushes_locally,
     repository,
 )
-from .writers import tree_word
+from .writers import braced, tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
@@ -259,25 +259,6 @@ def _indexed() -> _Index:
 
 
 _GLOB = re.compile(r"[*?\[]")
-_BRACES = re.compile(r"\{([^{}]*)\}")
-#: Brace forms of one word looked at; past it the braces are read as a star.
-_MAX_FORMS = 64
-
-
-def _braced(word: str) -> list[str]:
-    """What bash's brace expansion may make of ``word`` (`{s,x}ettings.json`: both), a
-    brace it does not expand here (nested, or too many forms) read as a star."""
-    forms = [word]
-    while True:
-        found = _BRACES.search(forms[0])
-        if found is None or "," not in found.group(1):
-            return forms if "{" not in forms[0] else [f.replace("{", "*") for f in forms]
-        forms = [f[:m.start()] + part + f[m.end():] for f in forms
-                 if (m := _BRACES.search(f)) is not None for part in m.group(1).split(",")]
-        if len(forms) > _MAX_FORMS:
-            return [_BRACES.sub("*", word)]
-
-
 def _names(word: str, index: _Index) -> bool:
     """Whether ``word`` holds one of the guarded files' names, or is a pattern its last part
     may match."""
@@ -354,7 +335,7 @@ def _named_file(words: list[str], directory: str | None) -> str | None:
     if not index.files:
         return None
     for word in words:
-        if any(_names(form, index) for form in _braced(word)):
+        if any(_names(form, index) for form in braced(word)):
             return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
         if "$" in word or "*" in word or word.startswith("~") or "\x00" in word:
             continue  # a NUL names no file (the command is judged as it is)

@@ -71,8 +71,6 @@ _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--names
 _MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = compile_on_use(r"[*?\[{]")
-#: A brace group bash expands (``{git,x}``), read as a star.
-_BRACES: Final = compile_on_use(r"\{[^}]*\}?")
 #: The programs ``writes`` looks at.
 _LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh",
                                                   "sed"}
@@ -269,16 +267,36 @@ def _names_guarded(word: str, directory: str | None, home: str,
     return touches(posixpath.normpath(path)) or touches(files.realpath(path))
 
 
+_BRACES: Final = compile_on_use(r"\{([^{}]*)\}")
+#: Brace forms of one word looked at; past it the braces are read as a star.
+_MAX_FORMS: Final = 64
+
+
+def braced(word: str) -> list[str]:
+    """What bash's brace expansion may make of ``word`` (`{s,x}ettings.json`: both), a
+    brace it does not expand here (nested, or too many forms) read as a star."""
+    forms = [word]
+    while True:
+        found = _BRACES.search(forms[0])
+        if found is None or "," not in found.group(1):
+            return forms if "{" not in forms[0] else [f.replace("{", "*") for f in forms]
+        forms = [f[:m.start()] + part + f[m.end():] for f in forms
+                 if (m := _BRACES.search(f)) is not None for part in m.group(1).split(",")]
+        if len(forms) > _MAX_FORMS:
+            return [_BRACES.sub("*", word)]
+
+
 def _reaches_git(path: str) -> bool:
     """Whether ``path`` may name a place in a repository's ``.git`` (G-15) once bash has
     expanded it: a part that is ``.git``, or a pattern or braces bash may make ``.git`` of
-    (``.gi?``, ``.g*``, ``.{git,x}``; review s40 V14), before any other reading of the word."""
-    for part in path.split("/"):
-        if part == ".git":
-            return True
-        if _GLOB.search(part) is not None or "{" in part:
-            import fnmatch
+    (``.gi?``, ``.g*``, ``.{git,x}``, ``{.git,x}``; review s40 V14), before any other reading
+    of the word. (A pattern matches a leading dot only with a dot of its own, unless the
+    shell's ``dotglob`` is on: ``*`` names no ``.git``.)"""
+    import fnmatch
 
-            if fnmatch.fnmatchcase(".git", _BRACES.sub("*", part)):
+    for part in path.split("/"):
+        for form in braced(part) if "{" in part else [part]:
+            if form == ".git" or (form.startswith(".") and _GLOB.search(form) is not None
+                                  and fnmatch.fnmatchcase(".git", form)):
                 return True
     return False
