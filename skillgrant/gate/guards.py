@@ -89,7 +89,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   (os.path.join(folder, ".codex"), True)]
         items += [(os.path.join(folder, ".claude", name), False)
                   for name in ("settings.json", "settings.local.json")]
-    items += _repository_items(cwd, project)
+    programs: list[tuple[str, bool]] = []
+    items += _repository_items(cwd, project, programs)
     home = os.path.expanduser("~")
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
@@ -128,7 +129,14 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
     kept: dict[str, str] = {}
-    return tuple(dict.fromkeys((_real(path, kept), tree) for path, tree in items if path))
+    found = [(_real(path, kept), tree) for path, tree in items if path]
+    # A program git's settings name, in a folder guarded whole already (`/usr/bin/gh`, which
+    # `gh auth setup-git` writes), adds nothing, and its name would deny every word holding
+    # it (`gh pr list`: _named_file)
+    trees = tuple(item.rstrip("/") + "/" for item, tree in found if tree)
+    found += [(real, tree) for real, tree in ((_real(p, kept), t) for p, t in programs if p)
+              if not (real + "/").startswith(trees)]
+    return tuple(dict.fromkeys(found))
 
 
 #: Files and folders in the user's home that a program the gate covers reads as what to do or
@@ -155,7 +163,8 @@ def _real(path: str, kept: dict[str, str]) -> str:
     return fs.realpath(full) if fs.islink(full) else full
 
 
-def _repository_items(cwd: str | None, project: str | None) -> list[tuple[str, bool]]:
+def _repository_items(cwd: str | None, project: str | None,
+                      programs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     """The places of the repositories holding the call's folder and the session's
     (``$CLAUDE_PROJECT_DIR``), and each superproject above them, that no folder walk finds:
     the git folder and common git folder (a ``.git`` file may name any folder: review H-11), a
@@ -163,15 +172,16 @@ def _repository_items(cwd: str | None, project: str | None) -> list[tuple[str, b
     ``settings.local.json``; review G-12; a bare common folder has none, review R-2) and the
     hooks folder the configuration names (``core.hooksPath``; review G-10), with the folder
     above it when that is husky's ``_`` (its hooks run the scripts beside it). After a ``cd``
-    into a nested repository the session's stay guarded (review H-9). Raises ValueError when
-    git's places cannot be read (the hook then denies)."""
+    into a nested repository the session's stay guarded (review H-9). What their settings
+    run (``named_programs``) goes to ``programs``. Raises ValueError when git's places cannot
+    be read (the hook then denies)."""
     items: list[tuple[str, bool]] = []
     for start in dict.fromkeys(f for f in (cwd, project) if f):
         folder: str | None = start
         while folder:
             found = repository(folder)
             if found is None:  # what the user's settings run (review s40 R12)
-                items += named_programs(folder)
+                programs += named_programs(folder)
                 break
             top, git_dir, common = found
             items += [(git_dir, True), (common, True)]
@@ -183,7 +193,7 @@ def _repository_items(cwd: str | None, project: str | None) -> list[tuple[str, b
                           (os.path.join(main, ".claude", "settings.local.json"), False)]
             items += [(path, False) for path in included_files(top)]  # H-14
             # F15: what git's settings run (a folder whole: a script there may run others)
-            items += named_programs(folder)  # from the call's folder too (review V12)
+            programs += named_programs(folder)  # from the call's folder too (review V12)
             hooks = hooks_folder(top)
             if hooks is not None:
                 items.append((hooks, True))

@@ -398,3 +398,33 @@ def test_a_push_to_a_repository_on_this_machine_is_denied(tmp_path: Path) -> Non
     subprocess.run(["bash", "-c", "git push -q x HEAD:refs/heads/x"], cwd=project,
                    capture_output=True, timeout=60)
     assert (project / "r.git" / "zzpr").exists(), "bash ran no hook: the case proves nothing"
+
+
+def test_a_program_in_a_guarded_folder_adds_no_name(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """``gh auth setup-git`` writes ``credential.helper = !/usr/bin/gh auth git-credential``
+    to ~/.gitconfig: /usr/bin is guarded whole already (a PATH folder), and guarding the
+    file again would deny every word holding its name (``gh pr list``); a program the
+    settings name in the working tree is still guarded."""
+    from skillgrant.gate import guards
+
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    git(tmp_path, "init", "-q", str(project))
+    (home / ".gitconfig").write_text(
+        "[credential]\n\thelper = !/usr/bin/gh auth git-credential\n"
+        "[core]\n\tfsmonitor = tools/x.sh\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    for name in ("XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    items = guards.guarded_items(str(tmp_path / "plan.json"), None, None, str(project),
+                                 str(project))
+    assert (os.path.realpath(project / "tools" / "x.sh"), False) in items
+    assert not any(os.path.basename(item) == "gh" for item, _ in items)
+    token = guards.GUARDED.set(items)
+    try:
+        assert guards.guarded_word("gh pr list --limit 5", str(project)) is None
+        assert guards.guarded_word("cp a tools/x.sh", str(project)) is not None
+    finally:
+        guards.GUARDED.reset(token)
