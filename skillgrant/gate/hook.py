@@ -229,9 +229,10 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
                                           cwd=call.cwd), call, options.get)
         finally:
             GUARDED.reset(token)
-    except SkillgrantError as e:
-        return failure(call.dialect, f"the plan {plan_path!r} is not usable: {e}",
-                       audit=audit, call=call)
+    except (SkillgrantError, ValueError) as e:  # ValueError: git's places (gate/worktree.py)
+        return failure(call.dialect, f"the plan {plan_path!r} is not usable: {e}"
+                       if isinstance(e, SkillgrantError) else
+                       f"what the call must not write is not known: {e}", audit=audit, call=call)
     decision: Decision | None
     if verdict.covered:
         decision = "allow" if options.get("--inside") == "allow" else None

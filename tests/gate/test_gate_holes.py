@@ -428,3 +428,15 @@ def test_a_program_in_a_guarded_folder_adds_no_name(tmp_path: Path,
         assert guards.guarded_word("cp a tools/x.sh", str(project)) is not None
     finally:
         guards.GUARDED.reset(token)
+
+
+def test_a_program_named_through_a_substitution_denies_with_its_reason(tmp_path: Path) -> None:
+    """A setting whose program git runs is named through a command substitution: the gate
+    cannot name the file, so a call is denied, saying why (not as an internal error)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git status)"])
+    git(project, "config", "diff.external", 'sh "$(pwd)"/tools/x.sh')
+    done = run_hook(_settings_hook(project), "git status", project)
+    assert done.returncode == 2
+    assert "what the call must not write is not known" in done.stdout + done.stderr
+    assert "internal error" not in done.stdout + done.stderr
