@@ -437,6 +437,8 @@ def test_a_program_named_through_a_substitution_denies_with_its_reason(tmp_path:
     gated_project(project, ["Bash(git status)"])
     git(project, "config", "diff.external", 'sh "$(pwd)"/tools/x.sh')
     done = run_hook(_settings_hook(project), "git status", project)
+    said = (done.stdout + done.stderr).decode() if isinstance(done.stdout, bytes) else \
+        done.stdout + done.stderr
     assert done.returncode == 2
-    assert "what the call must not write is not known" in done.stdout + done.stderr
-    assert "internal error" not in done.stdout + done.stderr
+    assert "what the call must not write is not known" in said
+    assert "internal error" not in said
