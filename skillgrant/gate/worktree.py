@@ -194,8 +194,8 @@ def named_programs(folder: str) -> list[tuple[str, bool]]:
     top, files = (found[0], _config_files(found[1], found[2])) if found is not None else \
         (folder, _global_config_files())
     if not any(os.environ.get(name) for name in _GIT_ENV) and not any(
-            _mentions(f, (b"include",)) or _mentions(f, _RUNS, with_slash=True)
-            for f in files):  # an included file is read by git alone (review s40 V4)
+            _mentions(f, (b"include",), on_lines=_RUNS)  # an include: git reads it (V4)
+            for f in files):
         return []
     done = _run_git(folder, "config", "--list", "-z")
     paths: list[tuple[str, bool]] = []
@@ -337,10 +337,12 @@ def _git() -> str:
     return found
 
 
-def _mentions(path: str, words: tuple[bytes, ...], *, with_slash: bool = False) -> bool:
-    """Whether the configuration file at ``path`` mentions one of ``words`` (in any case),
-    or (``with_slash``) one on a line that holds a slash, a value's lines joined first; or
-    cannot be read whole."""
+def _mentions(path: str, words: tuple[bytes, ...], *,
+              on_lines: tuple[bytes, ...] = ()) -> bool:
+    """Whether the configuration file at ``path`` mentions one of ``words`` (in any case), or
+    one of ``on_lines`` on a line whose value may name a file (a slash, a backslash, more
+    than one word, a path or template setting), a value's lines joined first; or cannot be
+    read whole. The file is read once."""
     try:
         text = fs.read(path, _MAX_CONFIG + 1)
     except (FileNotFoundError, NotADirectoryError):
@@ -348,13 +350,11 @@ def _mentions(path: str, words: tuple[bytes, ...], *, with_slash: bool = False) 
     except OSError as e:  # git would fail on it, or wait (a FIFO: review s40 R5b)
         raise ValueError(f"{path}: git's configuration cannot be read ({e})") from e
     lowered = text.lower()
-    if len(text) > _MAX_CONFIG:
+    if len(text) > _MAX_CONFIG or any(word in lowered for word in words):
         return True
-    if not with_slash:
-        return any(word in lowered for word in words)
     # git reads CRLF as LF, and a backslash may hide a space or a slash (review s40 V5, V6)
     lines = lowered.replace(b"\r\n", b"\n").replace(b"\\\n", b"").split(b"\n")
     # (a path setting's one relative word, `templateDir = .tmpl`, names a file: review V11)
-    return any(any(word in line for word in words) and (
+    return any(any(word in line for word in on_lines) and (
         b"/" in line or b"\\" in line or len(line.partition(b"=")[2].split()) > 1
         or b"template" in line or b"path" in line) for line in lines)
