@@ -36,10 +36,10 @@ GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", defaul
 
 #: The environment's variables ``guarded_items`` reads (and git, when it is asked).
 _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
-                             "GIT_CONFIG_SYSTEM",
-                             "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH", "BASH_ENV", "ENV", "GIT_DIR",
-                             "GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS",
-                             "GIT_CONFIG", "GIT_COMMON_DIR")
+                             "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH",
+                             "BASH_ENV", "ENV", "GIT_DIR", "GIT_CONFIG_GLOBAL",
+                             "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG",
+                             "GIT_COMMON_DIR")
 
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -192,8 +192,8 @@ def _repository_items(cwd: str | None, project: str | None,
                           (os.path.join(main, ".claude", "settings.json"), False),
                           (os.path.join(main, ".claude", "settings.local.json"), False)]
             items += [(path, False) for path in included_files(top)]  # H-14
-            # F15: what git's settings run (a folder whole: a script there may run others)
-            programs += named_programs(folder)  # from the call's folder too (review V12)
+            # F15: what git's settings run, from the call's folder too (review V12)
+            programs += named_programs(folder)
             hooks = hooks_folder(top)
             if hooks is not None:
                 items.append((hooks, True))

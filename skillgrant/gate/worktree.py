@@ -34,11 +34,10 @@ _MAX_CONFIG: Final = 1 << 20
 #: ``imap.tunnel``, ``remote.<name>.uploadpack``/``receivepack``,
 #: ``uploadpack.packObjectsHook``, ``submodule.<name>.update`` (a command after ``!``),
 #: ``sendemail.smtpServer``, the browsers and viewers; ``init.templateDir``, whose hooks
-#: ``git init`` copies: review s40 R12). Compared in lower case, as parts: a
-#: file that mentions none on a line whose value has a slash or more than one word is not
-#: asked about (review F15): a value of one word without a slash is a program looked up on
-#: ``PATH``, whose folders are guarded; a second word may name a file (``sh x.sh``: review
-#: s40 R11). (Not
+#: ``git init`` copies: review s40 R12). Compared in lower case, as parts: a file that
+#: mentions none on a line whose value may name a file is not asked about (``_mentions``;
+#: review F15): a value of one word without a slash is a program looked up on ``PATH``, whose
+#: folders are guarded; a second word may name a file (``sh x.sh``: review s40 R11). (Not
 #: ``update``: a new repository's ``logAllRefUpdates`` holds it; an update that runs a
 #: command has a ``!``.)
 _RUNS: Final = (b"fsmonitor", b"command", b"cmd", b"askpass", b"proxy", b"pager", b"editor",

@@ -44,7 +44,6 @@ from .watched import Watched
 T = TypeVar("T")
 #: An answer's exit status in ``skillgrant hook`` when it denies the call.
 DENIED = 2
-#: The headers carrying the session's environment, as ASGI gives a header's name.
 #: The session's headers (gate/environment.py): their names, and as the guard keys them.
 _SESSION = tuple((header, header.encode("latin-1")) for _, header in NAMES)
 
