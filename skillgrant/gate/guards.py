@@ -16,6 +16,7 @@ from contextvars import ContextVar
 from typing import Final
 
 from . import files as fs
+from . import linked
 from .environment import values
 from .worktree import (
     hooks_folder,
@@ -89,6 +90,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   (os.path.join(folder, ".codex"), True)]
         items += [(os.path.join(folder, ".claude", name), False)
                   for name in ("settings.json", "settings.local.json")]
+    items += linked.claude_items(os.path.join(f, ".claude") for f in dict.fromkeys(folders) if f)
     programs: list[tuple[str, bool]] = []
     items += _repository_items(cwd, project, programs)
     home = os.path.expanduser("~")
@@ -136,6 +138,9 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     trees = tuple(item.rstrip("/") + "/" for item, tree in found if tree)
     found += [(real, tree) for real, tree in ((_real(p, kept), t) for p, t in programs if p)
               if not (real + "/").startswith(trees)]
+    for real, tree in found:  # another name of one is written by any writer (H1–H3)
+        if not tree:
+            linked.single_name(real)
     return tuple(dict.fromkeys(found))
 
 
@@ -191,10 +196,12 @@ def _repository_items(cwd: str | None, project: str | None,
                 items += [(os.path.join(main, ".claude"), True),
                           (os.path.join(main, ".claude", "settings.json"), False),
                           (os.path.join(main, ".claude", "settings.local.json"), False)]
+                items += linked.claude_items([os.path.join(main, ".claude")])
             items += [(path, False) for path in included_files(top)]  # H-14
             # F15: what git's settings run, from the call's folder too (review V12)
             programs += named_programs(folder)
             hooks = hooks_folder(top)
+            items += linked.git_items((git_dir, common), hooks)  # S1, S1b, R13
             if hooks is not None:
                 items.append((hooks, True))
                 if os.path.basename(os.path.normpath(hooks)) == "_":
