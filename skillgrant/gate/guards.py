@@ -12,19 +12,14 @@ import os
 import posixpath
 import re
 import sys
+from collections.abc import Iterable
 from contextvars import ContextVar
 from typing import Final
 
 from . import files as fs
 from .environment import values
-from .worktree import (
-    hooks_folder,
-    included_files,
-    main_folder,
-    named_programs,
-    pushes_locally,
-    repository,
-)
+from .nested import repository_items, submodules
+from .worktree import main_folder, named_programs, pushes_locally, repository
 from .writers import braced, tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -79,18 +74,18 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     while folder:
         folders.append(folder)
         folder = "" if os.path.dirname(folder) == folder else os.path.dirname(folder)
+    # What follows the call's folder rather than the session's (`local`) is guarded at this
+    # call only: an earlier call, in another folder, was not kept from writing it (`always`)
+    local: list[tuple[str, bool]] = []
     for folder in dict.fromkeys(f for f in folders if f):
-        items.append((os.path.join(folder, ".claude"), True))
-        # git runs what its repository's config and hooks name (core.fsmonitor, hooks), under
-        # grants that run no code of their own (`git status`, `git commit`; review G-7)
-        items.append((os.path.join(folder, ".git"), True))
-        # the hook files the other runtimes load (Copilot CLI, VS Code, Codex; review H-18)
-        items += [(os.path.join(folder, ".github", "hooks"), True),
-                  (os.path.join(folder, ".codex"), True)]
-        items += [(os.path.join(folder, ".claude", name), False)
-                  for name in ("settings.json", "settings.local.json")]
+        (items if project is None or folder in folders[:2] else local).extend(
+            _folder_items(folder))
     programs: list[tuple[str, bool]] = []
-    items += _repository_items(cwd, project, programs)
+    local_programs: list[tuple[str, bool]] = []
+    tops: set[str] = set()
+    for at, start in enumerate(dict.fromkeys(f for f in (project, cwd) if f)):
+        (items if at == 0 else local).extend(_repository_items(
+            start, programs if at == 0 else local_programs, tops if at == 0 else set()))
     home = os.path.expanduser("~")
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
@@ -129,14 +124,47 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
     kept: dict[str, str] = {}
+    always = [(_real(path, kept), tree) for path, tree in (*items, *programs) if path]
     found = [(_real(path, kept), tree) for path, tree in items if path]
+    found += [(_real(path, kept), tree) for path, tree in local if path]
     # A program git's settings name, in a folder guarded whole already (`/usr/bin/gh`, which
     # `gh auth setup-git` writes), adds nothing, and its name would deny every word holding
     # it (`gh pr list`: _named_file)
     trees = tuple(item.rstrip("/") + "/" for item, tree in found if tree)
-    found += [(real, tree) for real, tree in ((_real(p, kept), t) for p, t in programs if p)
+    found += [(real, tree) for real, tree in ((_real(p, kept), t)
+                                              for p, t in (*programs, *local_programs) if p)
               if not (real + "/").startswith(trees)]
-    return tuple(dict.fromkeys(found))
+    return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
+                   tops=frozenset(_real(top, kept) for top in tops))
+
+
+def _folder_items(folder: str) -> list[tuple[str, bool]]:
+    """The places in ``folder`` that a runtime or git reads as what to run."""
+    return [(os.path.join(folder, ".claude"), True),
+            # git runs what its repository's config and hooks name (core.fsmonitor, hooks),
+            # under grants that run no code of their own (`git status`, `git commit`; G-7)
+            (os.path.join(folder, ".git"), True),
+            # the hook files the other runtimes load (Copilot CLI, VS Code, Codex; H-18)
+            (os.path.join(folder, ".github", "hooks"), True),
+            (os.path.join(folder, ".codex"), True),
+            *((os.path.join(folder, ".claude", name), False)
+              for name in ("settings.json", "settings.local.json"))]
+
+
+class Guarded(tuple[tuple[str, bool], ...]):
+    """``GUARDED``'s items, and of them what every call of the session guards (``always``:
+    what follows its project folder, not the call's) with the tops of the repositories whose
+    programs are among them (``tops``; issue 29, review s40 V3)."""
+
+    always: tuple[tuple[str, bool], ...]
+    tops: frozenset[str]
+
+    def __new__(cls, items: Iterable[tuple[str, bool]], *,
+                always: Iterable[tuple[str, bool]], tops: frozenset[str]) -> Guarded:
+        made = super().__new__(cls, items)
+        made.always = tuple(always)
+        made.tops = tops
+        return made
 
 
 #: Files and folders in the user's home that a program the gate covers reads as what to do or
@@ -163,44 +191,42 @@ def _real(path: str, kept: dict[str, str]) -> str:
     return fs.realpath(full) if fs.islink(full) else full
 
 
-def _repository_items(cwd: str | None, project: str | None,
-                      programs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
-    """The places of the repositories holding the call's folder and the session's
-    (``$CLAUDE_PROJECT_DIR``), and each superproject above them, that no folder walk finds:
+def _repository_items(start: str, programs: list[tuple[str, bool]],
+                      tops: set[str]) -> list[tuple[str, bool]]:
+    """The places of the repositories holding ``start`` (the call's folder, or the session's:
+    ``$CLAUDE_PROJECT_DIR``), each superproject above them, and their populated submodules
+    (``nested.submodules``: git recurses into them; review s40 V3), that no folder walk finds:
     the git folder and common git folder (a ``.git`` file may name any folder: review H-11), a
     linked worktree's main checkout's ``.claude`` (Claude Code reads its
-    ``settings.local.json``; review G-12; a bare common folder has none, review R-2) and the
-    hooks folder the configuration names (``core.hooksPath``; review G-10), with the folder
-    above it when that is husky's ``_`` (its hooks run the scripts beside it). After a ``cd``
-    into a nested repository the session's stay guarded (review H-9). What their settings
-    run (``named_programs``) goes to ``programs``. Raises ValueError when git's places cannot
-    be read (the hook then denies)."""
+    ``settings.local.json``; review G-12; a bare common folder has none, review R-2), the
+    included configuration files and the hooks folder the configuration names
+    (``nested.repository_items``; review G-10). After a ``cd`` into a nested repository the
+    session's stay guarded (review H-9). What their settings run (``named_programs``) goes to
+    ``programs``; each repository's top (or ``start`` outside one) to ``tops``. Raises
+    ValueError when git's places cannot be read (the hook then denies)."""
     items: list[tuple[str, bool]] = []
-    for start in dict.fromkeys(f for f in (cwd, project) if f):
-        folder: str | None = start
-        while folder:
-            found = repository(folder)
-            if found is None:  # what the user's settings run (review s40 R12)
-                programs += named_programs(folder)
-                break
-            top, git_dir, common = found
-            items += [(git_dir, True), (common, True)]
-            main = main_folder(top) if os.path.basename(common) == ".git" or \
-                common == git_dir else None
-            if main is not None:
-                items += [(os.path.join(main, ".claude"), True),
-                          (os.path.join(main, ".claude", "settings.json"), False),
-                          (os.path.join(main, ".claude", "settings.local.json"), False)]
-            items += [(path, False) for path in included_files(top)]  # H-14
-            # F15: what git's settings run, from the call's folder too (review V12)
+    folder: str | None = start
+    while folder:
+        found = repository(folder)
+        if found is None:  # what the user's settings run (review s40 R12)
             programs += named_programs(folder)
-            hooks = hooks_folder(top)
-            if hooks is not None:
-                items.append((hooks, True))
-                if os.path.basename(os.path.normpath(hooks)) == "_":
-                    items.append((os.path.dirname(os.path.normpath(hooks)), True))
-            parent = os.path.dirname(top)
-            folder = None if parent == top else parent
+            tops.add(folder)
+            break
+        top, git_dir, common = found
+        main = main_folder(top) if os.path.basename(common) == ".git" or \
+            common == git_dir else None
+        if main is not None:
+            items += [(os.path.join(main, ".claude"), True),
+                      (os.path.join(main, ".claude", "settings.json"), False),
+                      (os.path.join(main, ".claude", "settings.local.json"), False)]
+        for at, repo in enumerate([found, *submodules(*found)]):
+            # F15: what git's settings run, from the call's folder too (review V12)
+            places, run = repository_items(*repo, folder if at == 0 else None)
+            items += places
+            programs += run
+            tops.add(repo[0])
+        parent = os.path.dirname(top)
+        folder = None if parent == top else parent
     return items
 
 
@@ -211,7 +237,7 @@ def guarded_path(path: str) -> str | None:
     return _indexed().find(path, files_only=False)
 
 
-class _Index:
+class Index:
     """``GUARDED``, arranged for one lookup a question: each item's first place by its path,
     and a folder's by the path it is a prefix of; the files' names, and their identities
     (asked once, at the first question that needs them)."""
@@ -255,21 +281,21 @@ class _Index:
         return self.guards[min(places)][0] if places else None
 
 
-#: The last ``_Index`` made, and what it was made of (the service keeps ``GUARDED`` whole
+#: The last ``Index`` made, and what it was made of (the service keeps ``GUARDED`` whole
 #: between calls: ``guarded_items``).
-_LAST: list[_Index | None] = [None]
+_LAST: list[Index | None] = [None]
 
 
-def _indexed() -> _Index:
+def _indexed() -> Index:
     guards = GUARDED.get()
     last = _LAST[0]
     if last is None or last.guards is not guards:
-        last = _LAST[0] = _Index(guards)
+        last = _LAST[0] = Index(guards)
     return last
 
 
 _GLOB = re.compile(r"[*?\[]")
-def _names(word: str, index: _Index) -> bool:
+def _names(word: str, index: Index) -> bool:
     """Whether ``word`` holds one of the guarded files' names, or is a pattern its last part
     may match."""
     return any(name in word for name in index.names) or (
