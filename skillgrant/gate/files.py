@@ -24,9 +24,9 @@ class View(Protocol):
     def realpath(self, path: str) -> str:
         """``os.path.realpath(path)``."""
 
-    def identity(self, path: str) -> tuple[int, int] | None:
-        """The device and inode of the regular file at ``path`` (links followed), or None
-        when it is not one or cannot be examined."""
+    def identity(self, path: str) -> tuple[int, int, int] | None:
+        """The device, inode and number of names (hard links) of the regular file at
+        ``path`` (links followed), or None when it is not one or cannot be examined."""
 
     def islink(self, path: str) -> bool:
         """``os.path.islink(path)``."""
@@ -53,7 +53,7 @@ class System:
     def realpath(self, path: str) -> str:
         return os.path.realpath(path)
 
-    def identity(self, path: str) -> tuple[int, int] | None:
+    def identity(self, path: str) -> tuple[int, int, int] | None:
         return file_identity(path)
 
     def islink(self, path: str) -> bool:
@@ -114,13 +114,14 @@ def entry_kind(path: str) -> str | None:
     return "dir" if stat.S_ISDIR(mode) else "link" if stat.S_ISLNK(mode) else "file"
 
 
-def file_identity(path: str) -> tuple[int, int] | None:
+def file_identity(path: str) -> tuple[int, int, int] | None:
     """The system's answer to ``View.identity``."""
     try:
         found = os.stat(path)
     except (OSError, ValueError):
         return None
-    return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else None
+    return (found.st_dev, found.st_ino, found.st_nlink) if stat.S_ISREG(found.st_mode) \
+        else None
 
 
 _VIEW: list[View] = [System()]
@@ -136,7 +137,7 @@ def realpath(path: str) -> str:
     return _VIEW[0].realpath(path)
 
 
-def identity(path: str) -> tuple[int, int] | None:
+def identity(path: str) -> tuple[int, int, int] | None:
     """The identity of the regular file at ``path``, as the view in use answers."""
     return _VIEW[0].identity(path)
 

@@ -266,19 +266,44 @@ class Index:
             at = self.trees.get(path[:end])  # `path` starts with this folder and a slash
             if at is not None:
                 places.append(at)
-        if not places and self.files:  # a hard link to a guarded file (review W1b)
-            found = fs.identity(path)
-            if found is not None:
-                if self._identities is None:  # made whole, then shared (review s40 R9)
-                    made: dict[tuple[int, int], int] = {}
-                    for item, at in self.files.items():
-                        known = fs.identity(item)
-                        if known is not None:
-                            made.setdefault(known, at)
-                    self._identities = made
-                at = self._identities.get(found)
-                places += [at] if at is not None else []
-        return self.guards[min(places)][0] if places else None
+        if places:
+            return self.guards[min(places)][0]
+        found = fs.identity(path)
+        if found is None:
+            return None
+        at = self._file_identities().get(found[:2])  # a hard link to a guarded file (W1b)
+        if at is not None:
+            return self.guards[at][0]
+        return self._linked_into_tree(found) if found[2] > 1 else None
+
+    def _file_identities(self) -> dict[tuple[int, int], int]:
+        """The guarded files' identities, asked at the first question that needs them, made
+        whole, then shared (review s40 R9)."""
+        if self._identities is None:
+            made: dict[tuple[int, int], int] = {}
+            for item, at in self.files.items():
+                known = fs.identity(item)
+                if known is not None:
+                    made.setdefault(known[:2], at)
+            self._identities = made
+        return self._identities
+
+    def _linked_into_tree(self, found: tuple[int, int, int]) -> str | None:
+        """For a file with more than one name: the first guarded folder on its device, where
+        another of its names may lie (a hard link made before the session, by ``cp -al`` or
+        ``rsync --link-dest``: review s40 R13); a hard link never crosses devices. A folder
+        that cannot be examined may be on it."""
+        for tree, at in self.trees.items():
+            try:
+                device = os.stat(tree).st_dev
+            except FileNotFoundError:
+                continue
+            except (OSError, ValueError):
+                device = found[0]
+            if device == found[0]:
+                return f"{self.guards[at][0]} (the file written has {found[2]} names, and " \
+                    "one of them may lie in this folder)"
+        return None
 
 
 #: The last ``Index`` made, and what it was made of (the service keeps ``GUARDED`` whole

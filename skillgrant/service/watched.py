@@ -92,7 +92,7 @@ class Watched:
         self._folders: dict[int, set[str]] = {}  # watch: its folders (a bind mount: several)
         self._wds: set[int] = set()
         self._real: dict[str, str] = {}
-        self._ids: dict[str, tuple[int, int] | None] = {}
+        self._ids: dict[str, tuple[int, int, int] | None] = {}
         self._links: dict[str, bool] = {}
         self._entries: dict[str, str | None] = {}
         self._through_links: dict[str, str] = {}  # real paths of links: of this generation
@@ -218,7 +218,7 @@ class Watched:
                     and self._keep(self._through_links, path, found, generation)
         return False
 
-    def identity(self, path: str) -> tuple[int, int] | None:
+    def identity(self, path: str) -> tuple[int, int, int] | None:
         return self._answer(self._ids, path, file_identity,
                             lambda _: _normal(path) and self._linkless(path))
 

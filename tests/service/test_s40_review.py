@@ -1088,8 +1088,6 @@ def test_r12_the_template_folder_gits_configuration_names_is_guarded(
     assert '"deny"' in said, "a hook every new repository copies may be written"
 
 
-@pytest.mark.xfail(strict=True, reason="open (review s40 R13, pre-existing): a hard link made "
-                   "earlier to a file inside a guarded folder is not found (docs/service.md)")
 @pytest.mark.parametrize("inside", [".git/config", ".git/hooks/pre-commit.sample"])
 def test_r13_an_edit_through_a_hard_link_to_a_file_in_a_guarded_folder_is_denied(
         tmp_path: Path, clean_env: Path, inside: str) -> None:
