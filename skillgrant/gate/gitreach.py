@@ -16,8 +16,8 @@ from __future__ import annotations
 import os
 
 from . import files as fs
-from .guards import GUARDED, Guarded, Index
-from .nested import git_folders, names_repository, repository_items, submodules
+from .guards import GUARDED, Index
+from .nested import Guarded, git_folders, names_repository, repository_items, submodules
 from .worktree import named_programs, repository
 
 

@@ -12,14 +12,13 @@ import os
 import posixpath
 import re
 import sys
-from collections.abc import Iterable
 from contextvars import ContextVar
 from typing import Final
 
 from . import files as fs
 from .environment import values
-from .nested import repository_items, submodules
-from .worktree import main_folder, named_programs, pushes_locally, repository
+from .nested import Guarded, repositories
+from .worktree import pushes_locally
 from .writers import braced, tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -58,7 +57,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
     hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the
     ``.git`` folders there and git's own configuration (git runs what they name: review G-7),
-    the main checkout's ``.claude`` and the configured hooks folder (``_repository_items``),
+    the main checkout's ``.claude`` and the configured hooks folder (``nested.repositories``),
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``). ``project``
     is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``)."""
@@ -84,7 +83,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     local_programs: list[tuple[str, bool]] = []
     tops: set[str] = set()
     for at, start in enumerate(dict.fromkeys(f for f in (project, cwd) if f)):
-        (items if at == 0 else local).extend(_repository_items(
+        (items if at == 0 else local).extend(repositories(
             start, programs if at == 0 else local_programs, tops if at == 0 else set()))
     home = os.path.expanduser("~")
     items += [(os.path.join(home, ".gitconfig"), False),
@@ -151,22 +150,6 @@ def _folder_items(folder: str) -> list[tuple[str, bool]]:
               for name in ("settings.json", "settings.local.json"))]
 
 
-class Guarded(tuple[tuple[str, bool], ...]):
-    """``GUARDED``'s items, and of them what every call of the session guards (``always``:
-    what follows its project folder, not the call's) with the tops of the repositories whose
-    programs are among them (``tops``; issue 29, review s40 V3)."""
-
-    always: tuple[tuple[str, bool], ...]
-    tops: frozenset[str]
-
-    def __new__(cls, items: Iterable[tuple[str, bool]], *,
-                always: Iterable[tuple[str, bool]], tops: frozenset[str]) -> Guarded:
-        made = super().__new__(cls, items)
-        made.always = tuple(always)
-        made.tops = tops
-        return made
-
-
 #: Files and folders in the user's home that a program the gate covers reads as what to do or
 #: run: ssh's configuration (``ProxyCommand``, ``LocalCommand``; ``git fetch``/``push``,
 #: ``scp``), sqlite3's start-up file (run before ``-safe`` takes effect: measured with
@@ -189,45 +172,6 @@ def _real(path: str, kept: dict[str, str]) -> str:
         found = kept[folder] = fs.realpath(folder)
     full = os.path.join(found, name)
     return fs.realpath(full) if fs.islink(full) else full
-
-
-def _repository_items(start: str, programs: list[tuple[str, bool]],
-                      tops: set[str]) -> list[tuple[str, bool]]:
-    """The places of the repositories holding ``start`` (the call's folder, or the session's:
-    ``$CLAUDE_PROJECT_DIR``), each superproject above them, and their populated submodules
-    (``nested.submodules``: git recurses into them; review s40 V3), that no folder walk finds:
-    the git folder and common git folder (a ``.git`` file may name any folder: review H-11), a
-    linked worktree's main checkout's ``.claude`` (Claude Code reads its
-    ``settings.local.json``; review G-12; a bare common folder has none, review R-2), the
-    included configuration files and the hooks folder the configuration names
-    (``nested.repository_items``; review G-10). After a ``cd`` into a nested repository the
-    session's stay guarded (review H-9). What their settings run (``named_programs``) goes to
-    ``programs``; each repository's top (or ``start`` outside one) to ``tops``. Raises
-    ValueError when git's places cannot be read (the hook then denies)."""
-    items: list[tuple[str, bool]] = []
-    folder: str | None = start
-    while folder:
-        found = repository(folder)
-        if found is None:  # what the user's settings run (review s40 R12)
-            programs += named_programs(folder)
-            tops.add(folder)
-            break
-        top, git_dir, common = found
-        main = main_folder(top) if os.path.basename(common) == ".git" or \
-            common == git_dir else None
-        if main is not None:
-            items += [(os.path.join(main, ".claude"), True),
-                      (os.path.join(main, ".claude", "settings.json"), False),
-                      (os.path.join(main, ".claude", "settings.local.json"), False)]
-        for at, repo in enumerate([found, *submodules(*found)]):
-            # F15: what git's settings run, from the call's folder too (review V12)
-            places, run = repository_items(*repo, folder if at == 0 else None)
-            items += places
-            programs += run
-            tops.add(repo[0])
-        parent = os.path.dirname(top)
-        folder = None if parent == top else parent
-    return items
 
 
 def guarded_path(path: str) -> str | None:

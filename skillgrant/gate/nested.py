@@ -15,10 +15,11 @@ from __future__ import annotations
 import os
 import re
 import struct
+from collections.abc import Iterable
 from typing import Final
 
 from . import files as fs
-from .worktree import hooks_folder, included_files, named_programs, repository
+from .worktree import hooks_folder, included_files, main_folder, named_programs, repository
 
 #: An index read further than this is refused (the call denied, naming it).
 _MAX_INDEX: Final = 64 << 20
@@ -158,6 +159,65 @@ def repository_items(top: str, git_dir: str, common: str, folder: str | None = N
         if os.path.basename(os.path.normpath(hooks)) == "_":
             items.append((os.path.dirname(os.path.normpath(hooks)), True))
     return items, named_programs(folder or top)
+
+
+def repositories(start: str, programs: list[tuple[str, bool]],
+                      tops: set[str]) -> list[tuple[str, bool]]:
+    """The places of the repositories holding ``start`` (the call's folder, or the session's:
+    ``$CLAUDE_PROJECT_DIR``), each superproject above them, and their populated submodules
+    (``submodules``: git recurses into them; review s40 V3), that no folder walk finds:
+    the git folder and common git folder (a ``.git`` file may name any folder: review H-11), a
+    linked worktree's main checkout's ``.claude`` (Claude Code reads its
+    ``settings.local.json``; review G-12; a bare common folder has none, review R-2), the
+    included configuration files and the hooks folder the configuration names
+    (``repository_items``; review G-10). After a ``cd`` into a nested repository the
+    session's stay guarded (review H-9). What their settings run (``named_programs``) goes to
+    ``programs``; each repository's top (or ``start`` outside one) to ``tops``. Raises
+    ValueError when git's places cannot be read (the hook then denies)."""
+    items: list[tuple[str, bool]] = []
+    done: set[str] = set()
+    folder: str | None = start
+    while folder:
+        found = repository(folder)
+        if found is None:  # what the user's settings run (review s40 R12)
+            programs += named_programs(folder)
+            tops.add(folder)
+            break
+        top, git_dir, common = found
+        main = main_folder(top) if os.path.basename(common) == ".git" or \
+            common == git_dir else None
+        if main is not None:
+            items += [(os.path.join(main, ".claude"), True),
+                      (os.path.join(main, ".claude", "settings.json"), False),
+                      (os.path.join(main, ".claude", "settings.local.json"), False)]
+        for at, repo in enumerate([found, *submodules(*found)]):
+            if at and repo[0] in done:  # the repository a superproject's submodule is
+                continue
+            # F15: what git's settings run, from the call's folder too (review V12)
+            places, run = repository_items(*repo, folder if at == 0 else None)
+            items += places
+            programs += run
+            done.add(repo[0])
+        parent = os.path.dirname(top)
+        folder = None if parent == top else parent
+    tops.update(done)
+    return items
+
+
+class Guarded(tuple[tuple[str, bool], ...]):
+    """``GUARDED``'s items, and of them what every call of the session guards (``always``:
+    what follows its project folder, not the call's) with the tops of the repositories whose
+    programs are among them (``tops``; issue 29, review s40 V3)."""
+
+    always: tuple[tuple[str, bool], ...]
+    tops: frozenset[str]
+
+    def __new__(cls, items: Iterable[tuple[str, bool]], *,
+                always: Iterable[tuple[str, bool]], tops: frozenset[str]) -> Guarded:
+        made = super().__new__(cls, items)
+        made.always = tuple(always)
+        made.tops = tops
+        return made
 
 
 #: The words of a command's text, and the shell's operators between them.
