@@ -41,8 +41,8 @@ MAX_ENTRIES: Final = 4096
 
 def git_items(git_dirs: Iterable[str], hooks: str | None) -> list[tuple[str, bool]]:
     """What the git folders ``git_dirs`` and the hooks folder ``hooks`` reach through links:
-    each hook that is a link, its target (a file); the hooks folder, when it is a link, its
-    target whole. Raises ValueError when one of their files git reads or runs has another
+    each hook and each of ``GIT_FILES`` that is a link, its target (a file); the hooks folder,
+    when it is a link, its target whole. Raises ValueError when one of their files git reads or runs has another
     name."""
     items: list[tuple[str, bool]] = []
     folders = dict.fromkeys([*(os.path.join(d, "hooks") for d in git_dirs),
@@ -58,7 +58,10 @@ def git_items(git_dirs: Iterable[str], hooks: str | None) -> list[tuple[str, boo
             single_name(path)
     for git_dir in dict.fromkeys(git_dirs):
         for name in GIT_FILES:
-            single_name(os.path.join(git_dir, name))
+            path = os.path.join(git_dir, name)
+            if fs.islink(path):  # `.git/config -> ../repo.cfg` (review s41 S1c)
+                items.append((fs.realpath(path), False))
+            single_name(path)
     return items
 
 
