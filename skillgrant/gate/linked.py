@@ -42,8 +42,8 @@ MAX_ENTRIES: Final = 4096
 def git_items(git_dirs: Iterable[str], hooks: str | None) -> list[tuple[str, bool]]:
     """What the git folders ``git_dirs`` and the hooks folder ``hooks`` reach through links:
     each hook and each of ``GIT_FILES`` that is a link, its target (a file); the hooks folder,
-    when it is a link, its target whole. Raises ValueError when one of their files git reads or runs has another
-    name."""
+    when it is a link, its target whole. Raises ValueError when one of their files git reads
+    or runs has another name."""
     items: list[tuple[str, bool]] = []
     folders = dict.fromkeys([*(os.path.join(d, "hooks") for d in git_dirs),
                              *([hooks] if hooks else [])])
