@@ -124,14 +124,15 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
     kept: dict[str, str] = {}
-    always = [(_real(path, kept), tree) for path, tree in (*items, *programs) if path]
-    found = [(_real(path, kept), tree) for path, tree in items if path]
-    found += [(_real(path, kept), tree) for path, tree in local if path]
+    reals = {path: _real(path, kept) for path, _ in (*items, *local, *programs,
+                                                     *local_programs) if path}
+    always = [(reals[path], tree) for path, tree in (*items, *programs) if path]
+    found = [(reals[path], tree) for path, tree in (*items, *local) if path]
     # A program git's settings name, in a folder guarded whole already (`/usr/bin/gh`, which
     # `gh auth setup-git` writes), adds nothing, and its name would deny every word holding
     # it (`gh pr list`: _named_file)
     trees = tuple(item.rstrip("/") + "/" for item, tree in found if tree)
-    found += [(real, tree) for real, tree in ((_real(p, kept), t)
+    found += [(real, tree) for real, tree in ((reals[p], t)
                                               for p, t in (*programs, *local_programs) if p)
               if not (real + "/").startswith(trees)]
     for real, tree in found:  # another name of one is written by any writer (H1–H3)
