@@ -153,8 +153,11 @@ def _folder_items(folder: str) -> list[tuple[str, bool]]:
             (os.path.join(folder, ".codex"), True),
             *((os.path.join(folder, ".claude", name), False)
               for name in ("settings.json", "settings.local.json")),
-            # what its entries that are links lead to (review s41 S3)
-            *linked.claude_items([os.path.join(folder, ".claude")])]
+            # what their entries that are links lead to, and their files' second names
+            # (review s41 S3, L1, L4): Copilot CLI's hooks at any depth, Codex's own files
+            *linked.claude_items([os.path.join(folder, ".claude")]),
+            *linked.walked([os.path.join(folder, ".github", "hooks")], lambda *_: True),
+            *linked.walked([os.path.join(folder, ".codex")], lambda *_: False)]
 
 
 #: Files and folders in the user's home that a program the gate covers reads as what to do or
