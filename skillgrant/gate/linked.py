@@ -28,6 +28,7 @@ GIT_HOOKS: Final = (
     "pre-auto-gc", "post-rewrite", "sendemail-validate", "fsmonitor-watchman",
     "p4-changelist", "p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit",
     "post-index-change")
+_HOOK_NAMES: Final = frozenset(GIT_HOOKS)
 #: The files of a git folder whose text decides what git reads or runs: its settings, and
 #: the files that move its common folder or its working tree elsewhere.
 GIT_FILES: Final = ("config", "config.worktree", "commondir", "gitdir",
@@ -46,23 +47,32 @@ def git_items(git_dirs: Iterable[str], hooks: str | None) -> list[tuple[str, boo
     each hook and each of ``GIT_FILES`` that is a link, its target (a file); the hooks folder,
     when it is a link, its target whole. Raises ValueError when one of their files git reads
     or runs has another name."""
+    dirs = list(dict.fromkeys(git_dirs))
+    folders = [*(os.path.join(d, "hooks") for d in dirs), *([hooks] if hooks else [])]
+    for common in list(dirs):  # a linked worktree's own folder (review s41 L3)
+        dirs += [os.path.join(common, "worktrees", name)
+                 for name, kind in _entries(os.path.join(common, "worktrees")) if kind == "dir"]
+    return _hooks(dict.fromkeys(folders)) + _git_files(dict.fromkeys(dirs))
+
+
+def _hooks(folders: Iterable[str]) -> list[tuple[str, bool]]:
     items: list[tuple[str, bool]] = []
-    folders = dict.fromkeys([*(os.path.join(d, "hooks") for d in git_dirs),
-                             *([hooks] if hooks else [])])
     for folder in folders:
         real = fs.realpath(folder)
         if real != folder:
             items.append((real, True))  # `.git/hooks -> ../tools` (S1b)
-        for name in GIT_HOOKS:
+        for name, kind in _entries(real):  # one listing, not a question a hook's name
             path = os.path.join(real, name)
-            if fs.islink(path):  # `pre-commit -> ../../tools/pre-commit` (S1)
+            if name in _HOOK_NAMES and kind == "link":  # `pre-commit -> ../../tools/x` (S1)
                 items.append((fs.realpath(path), False))
-            single_name(path)
-    dirs = list(dict.fromkeys(git_dirs))
-    for common in list(dirs):  # a linked worktree's own folder (review s41 L3)
-        dirs += [os.path.join(common, "worktrees", name)
-                 for name, kind in _entries(os.path.join(common, "worktrees")) if kind == "dir"]
-    for git_dir in dict.fromkeys(dirs):
+            elif name in _HOOK_NAMES and kind == "file":
+                single_name(path)
+    return items
+
+
+def _git_files(git_dirs: Iterable[str]) -> list[tuple[str, bool]]:
+    items: list[tuple[str, bool]] = []
+    for git_dir in git_dirs:
         for name in GIT_FILES:
             path = os.path.join(git_dir, name)
             if fs.islink(path):  # `.git/config -> ../repo.cfg` (review s41 S1c)
