@@ -16,15 +16,10 @@ from contextvars import ContextVar
 from typing import Final
 
 from . import files as fs
+from . import linked
 from .environment import values
-from .worktree import (
-    hooks_folder,
-    included_files,
-    main_folder,
-    named_programs,
-    pushes_locally,
-    repository,
-)
+from .nested import Guarded, repositories
+from .worktree import pushes_locally
 from .writers import braced, tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -63,7 +58,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
     hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the
     ``.git`` folders there and git's own configuration (git runs what they name: review G-7),
-    the main checkout's ``.claude`` and the configured hooks folder (``_repository_items``),
+    the main checkout's ``.claude`` and the configured hooks folder (``nested.repositories``),
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``). ``project``
     is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``)."""
@@ -79,18 +74,18 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     while folder:
         folders.append(folder)
         folder = "" if os.path.dirname(folder) == folder else os.path.dirname(folder)
+    # What follows the call's folder rather than the session's (`local`) is guarded at this
+    # call only: an earlier call, in another folder, was not kept from writing it (`always`)
+    local: list[tuple[str, bool]] = []
     for folder in dict.fromkeys(f for f in folders if f):
-        items.append((os.path.join(folder, ".claude"), True))
-        # git runs what its repository's config and hooks name (core.fsmonitor, hooks), under
-        # grants that run no code of their own (`git status`, `git commit`; review G-7)
-        items.append((os.path.join(folder, ".git"), True))
-        # the hook files the other runtimes load (Copilot CLI, VS Code, Codex; review H-18)
-        items += [(os.path.join(folder, ".github", "hooks"), True),
-                  (os.path.join(folder, ".codex"), True)]
-        items += [(os.path.join(folder, ".claude", name), False)
-                  for name in ("settings.json", "settings.local.json")]
+        (items if project is None or folder in folders[:2] else local).extend(
+            _folder_items(folder))
     programs: list[tuple[str, bool]] = []
-    items += _repository_items(cwd, project, programs)
+    local_programs: list[tuple[str, bool]] = []
+    tops: set[str] = set()
+    for at, start in enumerate(dict.fromkeys(f for f in (project, cwd) if f)):
+        (items if at == 0 else local).extend(repositories(
+            start, programs if at == 0 else local_programs, tops if at == 0 else set()))
     home = os.path.expanduser("~")
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
@@ -129,14 +124,40 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
     kept: dict[str, str] = {}
-    found = [(_real(path, kept), tree) for path, tree in items if path]
+    reals = {path: _real(path, kept) for path, _ in (*items, *local, *programs,
+                                                     *local_programs) if path}
+    always = [(reals[path], tree) for path, tree in (*items, *programs) if path]
+    found = [(reals[path], tree) for path, tree in (*items, *local) if path]
     # A program git's settings name, in a folder guarded whole already (`/usr/bin/gh`, which
     # `gh auth setup-git` writes), adds nothing, and its name would deny every word holding
     # it (`gh pr list`: _named_file)
     trees = tuple(item.rstrip("/") + "/" for item, tree in found if tree)
-    found += [(real, tree) for real, tree in ((_real(p, kept), t) for p, t in programs if p)
+    found += [(real, tree) for real, tree in ((reals[p], t)
+                                              for p, t in (*programs, *local_programs) if p)
               if not (real + "/").startswith(trees)]
-    return tuple(dict.fromkeys(found))
+    for real, tree in found:  # another name of one is written by any writer (H1–H3)
+        if not tree:
+            linked.single_name(real)
+    return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
+                   tops=frozenset(_real(top, kept) for top in tops))
+
+
+def _folder_items(folder: str) -> list[tuple[str, bool]]:
+    """The places in ``folder`` that a runtime or git reads as what to run."""
+    return [(os.path.join(folder, ".claude"), True),
+            # git runs what its repository's config and hooks name (core.fsmonitor, hooks),
+            # under grants that run no code of their own (`git status`, `git commit`; G-7)
+            (os.path.join(folder, ".git"), True),
+            # the hook files the other runtimes load (Copilot CLI, VS Code, Codex; H-18)
+            (os.path.join(folder, ".github", "hooks"), True),
+            (os.path.join(folder, ".codex"), True),
+            *((os.path.join(folder, ".claude", name), False)
+              for name in ("settings.json", "settings.local.json")),
+            # what their entries that are links lead to, and their files' second names
+            # (review s41 S3, L1, L4): Copilot CLI's hooks at any depth, Codex's own files
+            *linked.claude_items([os.path.join(folder, ".claude")]),
+            *linked.walked([os.path.join(folder, ".github", "hooks")], lambda *_: True),
+            *linked.walked([os.path.join(folder, ".codex")], lambda *_: False)]
 
 
 #: Files and folders in the user's home that a program the gate covers reads as what to do or
@@ -163,47 +184,6 @@ def _real(path: str, kept: dict[str, str]) -> str:
     return fs.realpath(full) if fs.islink(full) else full
 
 
-def _repository_items(cwd: str | None, project: str | None,
-                      programs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
-    """The places of the repositories holding the call's folder and the session's
-    (``$CLAUDE_PROJECT_DIR``), and each superproject above them, that no folder walk finds:
-    the git folder and common git folder (a ``.git`` file may name any folder: review H-11), a
-    linked worktree's main checkout's ``.claude`` (Claude Code reads its
-    ``settings.local.json``; review G-12; a bare common folder has none, review R-2) and the
-    hooks folder the configuration names (``core.hooksPath``; review G-10), with the folder
-    above it when that is husky's ``_`` (its hooks run the scripts beside it). After a ``cd``
-    into a nested repository the session's stay guarded (review H-9). What their settings
-    run (``named_programs``) goes to ``programs``. Raises ValueError when git's places cannot
-    be read (the hook then denies)."""
-    items: list[tuple[str, bool]] = []
-    for start in dict.fromkeys(f for f in (cwd, project) if f):
-        folder: str | None = start
-        while folder:
-            found = repository(folder)
-            if found is None:  # what the user's settings run (review s40 R12)
-                programs += named_programs(folder)
-                break
-            top, git_dir, common = found
-            items += [(git_dir, True), (common, True)]
-            main = main_folder(top) if os.path.basename(common) == ".git" or \
-                common == git_dir else None
-            if main is not None:
-                items += [(os.path.join(main, ".claude"), True),
-                          (os.path.join(main, ".claude", "settings.json"), False),
-                          (os.path.join(main, ".claude", "settings.local.json"), False)]
-            items += [(path, False) for path in included_files(top)]  # H-14
-            # F15: what git's settings run, from the call's folder too (review V12)
-            programs += named_programs(folder)
-            hooks = hooks_folder(top)
-            if hooks is not None:
-                items.append((hooks, True))
-                if os.path.basename(os.path.normpath(hooks)) == "_":
-                    items.append((os.path.dirname(os.path.normpath(hooks)), True))
-            parent = os.path.dirname(top)
-            folder = None if parent == top else parent
-    return items
-
-
 def guarded_path(path: str) -> str | None:
     """The guarded file or folder ``path`` is, lies in, or (a file) is a hard link to; None
     when it is none of them (the first of ``GUARDED`` that it is). A path that cannot be
@@ -211,7 +191,7 @@ def guarded_path(path: str) -> str | None:
     return _indexed().find(path, files_only=False)
 
 
-class _Index:
+class Index:
     """``GUARDED``, arranged for one lookup a question: each item's first place by its path,
     and a folder's by the path it is a prefix of; the files' names, and their identities
     (asked once, at the first question that needs them)."""
@@ -282,21 +262,21 @@ class _Index:
         return None
 
 
-#: The last ``_Index`` made, and what it was made of (the service keeps ``GUARDED`` whole
+#: The last ``Index`` made, and what it was made of (the service keeps ``GUARDED`` whole
 #: between calls: ``guarded_items``).
-_LAST: list[_Index | None] = [None]
+_LAST: list[Index | None] = [None]
 
 
-def _indexed() -> _Index:
+def _indexed() -> Index:
     guards = GUARDED.get()
     last = _LAST[0]
     if last is None or last.guards is not guards:
-        last = _LAST[0] = _Index(guards)
+        last = _LAST[0] = Index(guards)
     return last
 
 
 _GLOB = re.compile(r"[*?\[]")
-def _names(word: str, index: _Index) -> bool:
+def _names(word: str, index: Index) -> bool:
     """Whether ``word`` holds one of the guarded files' names, or is a pattern its last part
     may match."""
     return index.named(word) is not None or (

@@ -203,8 +203,13 @@ def named_programs(folder: str) -> list[tuple[str, bool]]:
         if any(part in key.lower() for part in _RUNS):
             # an alias runs only as `git <alias>`, which the gate denies as a subcommand
             # it does not know: a word it cannot name is then no reason to deny every call
-            for word in _shell_words(value.decode("utf-8", "surrogateescape"),
-                                     strict=not key.lower().startswith(b"alias.")):
+            text = value.decode("utf-8", "surrogateescape")
+            if key.lower().startswith(b"credential.") and key.lower().endswith(b".helper") \
+                    and not text.startswith("!") and "/" not in text.split(" ", 1)[0]:
+                # `helper = store --file x` runs `git credential-store --file x`: the first
+                # word is a program's name (git's folders and PATH, both guarded)
+                text = text.partition(" ")[2]
+            for word in _shell_words(text, strict=not key.lower().startswith(b"alias.")):
                 paths += _program_file(key.decode("utf-8", "replace"), word, folder, top)
     return paths
 
@@ -225,10 +230,42 @@ def _shell_words(text: str, *, strict: bool) -> list[str]:
             raise ValueError(f"git's settings run a program named through a variable, a "
                              f"command or a change of folder ({word[:200]!r}), which the "
                              "gate cannot name")
-    # a PATH given to the program names folders its names are looked up in (review s40 V8)
-    folders = [entry + "/" for word in words if word.startswith("PATH=")
-               for entry in word[len("PATH="):].split(":") if entry]
-    return [part for word in words for part in _VALUE_WORD.findall(word)] + folders
+    # a PATH given to the program names folders its names are looked up in (review s40 V8),
+    # as PYTHONPATH, NODE_PATH, PERL5LIB name the folders its modules are
+    folders = [entry + "/" for word in words if _SEARCHED.match(word)
+               for entry in word.partition("=")[2].split(":") if entry]
+    return [part for word in words for part in _VALUE_WORD.findall(word)] + folders + \
+        _beside(words)
+
+
+#: An assignment to a variable naming folders a program looks in.
+_SEARCHED: Final = compile_on_use(r"[A-Za-z0-9_]*(PATH|LIB)=")
+#: Python's interpreters, which put the script's folder first on ``sys.path``.
+_PYTHON: Final = compile_on_use(r"(.*/)?(python|pypy)[0-9.]*")
+
+
+def _beside(words: list[str]) -> list[str]:
+    """The folders a Python program of ``words`` imports from before its own library (review
+    s40 V7): the script's folder (``python3 tools/clean.py`` imports ``tools/json.py``), or
+    the folder it runs in (``-m``, ``-c``, a script from standard input), each as a folder
+    (``tools/``), guarded whole."""
+    folders = []
+    for at, word in enumerate(words):
+        if _PYTHON.fullmatch(word) is None:
+            continue
+        rest = iter(words[at + 1:])
+        script = ""  # none: the program is read from standard input, in the folder
+        for arg in rest:  # options before the script; -W, -X take a value
+            if arg in ("-W", "-X", "--check-hash-based-pycs"):
+                next(rest, None)
+            elif arg == "-" or (arg[:1] == "-" and arg[:2] != "--" and
+                                ("m" in arg or "c" in arg)):
+                break  # -m, -c (also in a cluster, `-Bc`)
+            elif not arg.startswith("-"):
+                script = arg
+                break
+        folders.append((os.path.dirname(script) or ".") + "/")
+    return folders
 
 
 def _program_file(key: str, word: str, folder: str, top: str) -> list[tuple[str, bool]]:

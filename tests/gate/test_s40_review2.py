@@ -107,8 +107,6 @@ def _nested(project: Path, tmp_path: Path, how: str) -> Path:
     return lib
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="open (review s40 V3): a repository below the call's folder is not read")
 @pytest.mark.parametrize(("how", "runs"), [("submodule", "git status"),
                                            ("clone", "git -C vendor/lib status"),
                                            ("clone", "cd vendor/lib && git status")])
@@ -116,7 +114,8 @@ def test_a_program_a_nested_repositorys_settings_name_is_guarded(tmp_path: Path,
                                                                  runs: str) -> None:
     """A repository inside the project (a submodule, whose configuration is in the guarded
     .git/modules, or a clone) runs ``tools/run`` at its ``git status``: the gate reads the
-    settings of the call folder's repositories and those above, not those below."""
+    settings of the call folder's repositories and those above; now the submodules git
+    recurses into (their programs guarded), and a clone git is moved to (denied)."""
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", f"Bash({runs})"])
     _nested(project, tmp_path, how)
@@ -180,12 +179,11 @@ def test_a_program_named_in_a_configuration_git_reads_is_guarded(
     assert denied, "the hook allows the write and the git command that runs it"
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="open (review s40 V7): what a named program loads is not guarded")
 def test_a_module_beside_a_python_program_git_runs_is_guarded(tmp_path: Path) -> None:
     """``filter.x.clean = python3 tools/clean.py``: the gate guards tools/clean.py (a file),
     but Python puts the script's folder first on ``sys.path``, so a ``tools/json.py`` written
-    beside it runs at ``git add`` when clean.py imports json."""
+    beside it runs at ``git add`` when clean.py imports json: the script's folder is now
+    guarded whole."""
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", "Bash(git add notes.txt)"])
     (project / "tools").mkdir()
@@ -207,11 +205,10 @@ def test_a_module_beside_a_python_program_git_runs_is_guarded(tmp_path: Path) ->
     assert denied, "the hook allows the write and the git command that runs it"
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="open (review s40 V9): a repository below the call's folder is not read")
 def test_a_nested_repositorys_hooks_folder_is_guarded(tmp_path: Path) -> None:
     """Review G-10's case one level down: a clone inside the project with ``core.hooksPath
-    .githooks``; the hooks folder of a repository below the call's folder is not read."""
+    .githooks``; a git run moved into it (``-C``) is now denied: its hooks were not guarded
+    at the calls before."""
     project = tmp_path / "project"
     runs = "git -C vendor/lib commit --allow-empty -qm x"
     gated_project(project, ["Bash(cp *)", f"Bash({runs})"])
@@ -235,13 +232,11 @@ def test_a_nested_repositorys_hooks_folder_is_guarded(tmp_path: Path) -> None:
     assert denied, "the hook allows the write and the git command that runs it"
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="open (review s40 V10): a linked worktree's copy is not guarded")
 def test_a_program_a_linked_worktree_runs_is_guarded(tmp_path: Path) -> None:
     """``core.fsmonitor = tools/run`` in the repository's configuration, shared by a linked
     worktree at ``wt`` (inside the project here; anywhere a call writes in general): the gate
     guards ``<top>/tools/run`` only; ``git -C wt status`` runs ``wt/tools/run``, which a
-    folder copy (naming no guarded name) writes."""
+    folder copy (naming no guarded name) writes: the git run is now denied."""
     project = tmp_path / "project"
     runs = "git -C wt status"
     gated_project(project, ["Bash(cp *)", f"Bash({runs})"])

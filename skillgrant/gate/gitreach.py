@@ -1,0 +1,112 @@
+"""Whether a call's git may run in a repository whose programs the gate did not guard at every
+call of the session (issue 29, review s40 V3, V9, V10).
+
+The guarded set (``guards.GUARDED``) holds what git runs from files in the repositories
+holding the session's project folder and in their populated submodules (``always``), at every
+call. A repository reached otherwise — a clone inside the project (``git -C vendor/lib``,
+``cd vendor/lib && git …``), a linked worktree (its own copy of ``tools/run``), a bare
+repository — is guarded only from a call made in it: an earlier call, in the project's folder,
+was free to write the file its settings run, or its ``core.hooksPath`` hooks. A call whose git
+may run in such a repository is denied when git there runs a file the session's guarded set
+does not hold, or reads a git folder that is not a ``.git`` folder (which no call may write at
+any depth: review G-15)."""
+
+from __future__ import annotations
+
+import os
+
+from . import files as fs
+from .guards import GUARDED, Index
+from .nested import Guarded, git_folders, names_repository, repository_items, submodules
+from .worktree import named_programs, repository
+
+
+def foreign_git(text: str, directory: str | None) -> str | None:
+    """Why the shell command ``text``, run in ``directory``, may run git in a repository
+    whose programs the gate did not guard at every call; None when it may not (or nothing is
+    guarded: ``check_call`` outside a hook). Without ``directory`` (a runtime that sends no
+    folder), the process's own. Raises ValueError when git's places cannot be read."""
+    guards = GUARDED.get()
+    if not isinstance(guards, Guarded):
+        return None
+    if directory is None:  # a runtime sending no folder: git runs in the hook's own
+        try:
+            directory = os.getcwd()
+        except OSError:
+            return "the call's folder is not known, nor the hook's"
+    folders = git_folders(text, directory)
+    if isinstance(folders, str):
+        return folders
+    named = names_repository(text)
+    for folder in folders:
+        found = discover(folder)
+        top = fs.realpath(found[0] if found is not None else folder)
+        if named and not _own(folder, found, guards.tops):
+            return (f"the command gives git its repository or working tree by name, and git "
+                    f"may then work in {folder}, which is not a working tree whose programs "
+                    "the gate guards at every call of the session (its project's repositories "
+                    "and their submodules)")
+        if top in guards.tops:
+            continue
+        runs = _unguarded(folder, found, guards)
+        if runs is not None:
+            return (f"git may run in {folder} (the repository at {top}), where it runs or "
+                    f"reads {runs!r}, which the gate guards only at calls made there: an "
+                    "earlier call may have written it (the gate guards, at every call, the "
+                    "programs of the session's project repositories and their submodules)")
+    return None
+
+
+def _own(folder: str, found: tuple[str, str, str] | None, tops: frozenset[str]) -> bool:
+    """Whether ``folder`` is the top of a repository whose programs are guarded at every call,
+    or its git folder."""
+    real = fs.realpath(folder)
+    return real in tops or (found is not None and fs.realpath(found[1]) == real
+                            and fs.realpath(found[0]) in tops)
+
+
+def _unguarded(folder: str, found: tuple[str, str, str] | None,
+               guards: Guarded) -> str | None:
+    """A file or folder git run in ``folder`` (its repository ``found``) runs or reads as what
+    to run that ``guards.always`` does not hold, nor a ``.git`` folder; None when there is
+    none."""
+    if found is None:  # the user's and the system's settings, from the folder
+        items = named_programs(folder)
+    else:
+        items = []
+        for repo in [found, *submodules(*found)]:
+            places, programs = repository_items(*repo)
+            items += places + programs
+    index = _always(guards)
+    for path, _ in items:
+        real = fs.realpath(path)
+        if "/.git/" not in real + "/" and index.find(real, files_only=False) is None:
+            return path
+    return None
+
+
+def _always(guards: Guarded) -> Index:
+    """The index of ``guards.always``, made once for the set."""
+    made = guards.__dict__.get("_always_index")
+    if not isinstance(made, Index):
+        made = guards.__dict__["_always_index"] = Index(guards.always)
+    return made
+
+
+def discover(folder: str) -> tuple[str, str, str] | None:
+    """The repository git finds from ``folder``, as ``worktree.repository`` gives it: the
+    first folder on the way up holding a ``.git``, or that is a git folder itself (a bare
+    repository: a ``HEAD`` beside ``objects`` or a ``commondir``), whose top is then itself;
+    None outside one."""
+    top = os.path.abspath(folder)
+    while True:
+        if fs.entry(os.path.join(top, ".git")) is not None:
+            return repository(top)
+        if fs.entry(os.path.join(top, "HEAD")) is not None and (
+                fs.entry(os.path.join(top, "objects")) is not None
+                or fs.entry(os.path.join(top, "commondir")) is not None):
+            return top, top, top
+        parent = os.path.dirname(top)
+        if parent == top:
+            return None
+        top = parent

@@ -1,0 +1,282 @@
+"""The repositories a call's git may run in beyond the ones holding its folder (issue 29, review
+s40 V3, V9, V10): the populated submodules git recurses into (``git status`` runs a
+submodule's ``core.fsmonitor``), found in each repository's index, and the folders a command
+moves git to (``git -C vendor/lib``, ``cd vendor/lib && git …``, ``--git-dir``).
+
+What git runs from files in a repository (``repository_items``) is guarded for the
+repositories holding the session's folder and their submodules at every call; a call whose git
+may run in any other repository, one that runs a file of its working tree or keeps its git
+folder outside a ``.git`` folder, is denied (``foreign_git``): an earlier call, guarded then
+by the session's repositories only, may have written that file. Each file is read through the
+gate's view (``gate.files``)."""
+
+from __future__ import annotations
+
+import os
+import re
+import struct
+from collections.abc import Iterable
+from typing import Final
+
+from . import files as fs
+from . import linked
+from .worktree import hooks_folder, included_files, main_folder, named_programs, repository
+
+#: An index read further than this is refused (the call denied, naming it).
+_MAX_INDEX: Final = 64 << 20
+#: Populated submodules followed at most below one repository, and how deep.
+_MAX_NESTED: Final = 256
+_MAX_DEPTH: Final = 8
+#: A submodule's mode in an index entry (``160000``, a 32-bit big-endian number).
+_GITLINK: Final = struct.pack(">I", 0o160000)
+_HEADER: Final = struct.Struct(">4sII")
+
+
+def gitlinks(git_dir: str, common: str) -> list[str]:
+    """The paths of the submodules (entries of mode ``160000``) in the index of the repository
+    whose git folder is ``git_dir``: git's format 2 to 4, SHA-1 or SHA-256 names, and a split
+    index's shared part (git's ``Documentation/gitformat-index.txt``). An index holding no
+    submodule's mode anywhere is not parsed. Raises ValueError when the index cannot be read
+    or parsed."""
+    index = os.path.join(git_dir, "index")
+    data = _read(index)
+    if _GITLINK not in data and b"link" not in data:  # no submodule, no shared index
+        return []
+    width = 32 if _sha256(common) else 20
+    try:
+        paths, shared = _entries(data, width)
+        if shared is not None:
+            more, _ = _entries(_read(os.path.join(git_dir, f"sharedindex.{shared}")), width)
+            paths += more
+    except (struct.error, IndexError, ValueError) as e:
+        raise ValueError(f"{index}: git's index cannot be read ({e})") from e
+    return list(dict.fromkeys(paths))
+
+
+def _read(path: str) -> bytes:
+    try:
+        data = fs.read(path, _MAX_INDEX + 1)
+    except (FileNotFoundError, NotADirectoryError):
+        return b""
+    except OSError as e:
+        raise ValueError(f"{path}: git's index cannot be read ({e})") from e
+    if len(data) > _MAX_INDEX:
+        raise ValueError(f"{path}: git's index is larger than {_MAX_INDEX} bytes, which the "
+                         "gate reads at most to find the submodules git runs in")
+    return data
+
+
+def _sha256(common: str) -> bool:
+    try:
+        text = fs.read(os.path.join(common, "config"), 1 << 20).lower()
+    except OSError:
+        return False
+    return b"objectformat" in text and b"sha256" in text
+
+
+def _entries(data: bytes, width: int) -> tuple[list[str], str | None]:
+    """The submodules' paths of an index's bytes, and the name of its shared index (None: not
+    split)."""
+    if not data:
+        return [], None
+    signature, version, count = _HEADER.unpack_from(data)
+    if signature != b"DIRC" or version not in (2, 3, 4):
+        raise ValueError(f"not an index of format 2 to 4 ({signature!r}, {version})")
+    at, previous, found = _HEADER.size, b"", []
+    for _ in range(count):
+        start = at
+        mode = struct.unpack_from(">I", data, start + 24)[0]
+        flags = struct.unpack_from(">H", data, start + 40 + width)[0]
+        at = start + 42 + width + (2 if version >= 3 and flags & 0x4000 else 0)
+        if version == 4:  # the previous path's tail removed, then this one's rest
+            strip, at = _varint(data, at)
+            end = data.index(b"\0", at)
+            path = previous[:len(previous) - strip] + data[at:end]
+            at = end + 1
+        else:
+            end = data.index(b"\0", at)
+            path = data[at:end]
+            at = start + ((end - start + 8) & ~7)
+        previous = path
+        if mode == 0o160000:
+            found.append(path.decode("utf-8", "surrogateescape"))
+    shared = None
+    while at + 8 <= len(data) - width:  # the extensions, then the checksum
+        name, size = struct.unpack_from(">4sI", data, at)
+        if name == b"link":
+            shared = data[at + 8:at + 8 + width].hex()
+        at += 8 + size
+    return found, shared
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    """git's offset number (``varint.c``) at ``at``, and where it ends."""
+    byte = data[at]
+    value = byte & 127
+    while byte & 128:
+        at += 1
+        byte = data[at]
+        value = ((value + 1) << 7) | (byte & 127)
+    return value, at + 1
+
+
+def submodules(top: str, git_dir: str, common: str,
+               depth: int = 0) -> list[tuple[str, str, str]]:
+    """The populated submodules of the repository at ``top`` (a ``.git`` in the submodule's
+    folder), and theirs, as ``worktree.repository`` gives each. Raises ValueError past
+    ``_MAX_NESTED`` of them or ``_MAX_DEPTH`` levels."""
+    found: list[tuple[str, str, str]] = []
+    for path in gitlinks(git_dir, common):
+        folder = os.path.normpath(os.path.join(top, path))
+        if not folder.startswith(top.rstrip("/") + "/") or \
+                fs.entry(os.path.join(folder, ".git")) is None:
+            continue  # not checked out: git does not go in (nor outside the working tree)
+        nested = repository(folder)
+        if nested is None or nested[0] != folder:
+            continue
+        if depth >= _MAX_DEPTH:
+            raise ValueError(f"{folder}: submodules nested deeper than {_MAX_DEPTH} levels, "
+                             "whose programs the gate does not read")
+        found += [nested, *submodules(*nested, depth=depth + 1)]
+        if len(found) > _MAX_NESTED:
+            raise ValueError(f"{top}: more than {_MAX_NESTED} submodules, whose programs the "
+                             "gate reads at most")
+    return found
+
+
+def repository_items(top: str, git_dir: str, common: str, folder: str | None = None
+                     ) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
+    """What git run in the repository at ``top`` reads as what to run, and the files it runs:
+    its git folder and common folder, the configuration files its configuration includes,
+    its hooks folder when its configuration names one (with husky's folder above ``_``); and
+    the files its settings name as programs (``worktree.named_programs``, from the top, and
+    from ``folder`` when given: review s40 V12). Pairs of a path and whether it is a folder's
+    tree."""
+    items = [(git_dir, True), (common, True)]
+    items += [(path, False) for path in included_files(top)]  # H-14
+    hooks = hooks_folder(top)
+    items += linked.git_items((git_dir, common), hooks)  # review s41 S1, S1b, H1-H3
+    if hooks is not None:
+        items.append((hooks, True))
+        if os.path.basename(os.path.normpath(hooks)) == "_":
+            items.append((os.path.dirname(os.path.normpath(hooks)), True))
+    return items, named_programs(folder or top)
+
+
+def repositories(start: str, programs: list[tuple[str, bool]],
+                      tops: set[str]) -> list[tuple[str, bool]]:
+    """The places of the repositories holding ``start`` (the call's folder, or the session's:
+    ``$CLAUDE_PROJECT_DIR``), each superproject above them, and their populated submodules
+    (``submodules``: git recurses into them; review s40 V3), that no folder walk finds:
+    the git folder and common git folder (a ``.git`` file may name any folder: review H-11), a
+    linked worktree's main checkout's ``.claude`` (Claude Code reads its
+    ``settings.local.json``; review G-12; a bare common folder has none, review R-2), the
+    included configuration files and the hooks folder the configuration names
+    (``repository_items``; review G-10). After a ``cd`` into a nested repository the
+    session's stay guarded (review H-9). What their settings run (``named_programs``) goes to
+    ``programs``; each repository's top (or ``start`` outside one) to ``tops``. Raises
+    ValueError when git's places cannot be read (the hook then denies)."""
+    items: list[tuple[str, bool]] = []
+    done: set[str] = set()
+    folder: str | None = start
+    while folder:
+        found = repository(folder)
+        if found is None:  # what the user's settings run (review s40 R12)
+            programs += named_programs(folder)
+            tops.add(folder)
+            break
+        top, git_dir, common = found
+        main = main_folder(top) if os.path.basename(common) == ".git" or \
+            common == git_dir else None
+        if main is not None:
+            items += [(os.path.join(main, ".claude"), True),
+                      (os.path.join(main, ".claude", "settings.json"), False),
+                      (os.path.join(main, ".claude", "settings.local.json"), False),
+                      *linked.claude_items([os.path.join(main, ".claude")])]
+        for at, repo in enumerate([found, *submodules(*found)]):
+            if at and repo[0] in done:  # the repository a superproject's submodule is
+                continue
+            # F15: what git's settings run, from the call's folder too (review V12)
+            places, run = repository_items(*repo, folder if at == 0 else None)
+            items += places
+            programs += run
+            done.add(repo[0])
+        parent = os.path.dirname(top)
+        folder = None if parent == top else parent
+    tops.update(done)
+    return items
+
+
+class Guarded(tuple[tuple[str, bool], ...]):
+    """``GUARDED``'s items, and of them what every call of the session guards (``always``:
+    what follows its project folder, not the call's) with the tops of the repositories whose
+    programs are among them (``tops``; issue 29, review s40 V3)."""
+
+    always: tuple[tuple[str, bool], ...]
+    tops: frozenset[str]
+
+    def __new__(cls, items: Iterable[tuple[str, bool]], *,
+                always: Iterable[tuple[str, bool]], tops: frozenset[str]) -> Guarded:
+        made = super().__new__(cls, items)
+        made.always = tuple(always)
+        made.tops = tops
+        return made
+
+
+#: The words of a command's text, and the shell's operators between them.
+_TOKEN: Final = re.compile(r"[;&|<>()\n]|[^\s;&|<>()'\"`=]+")
+#: Programs that run git in their folder.
+_GITS: Final = frozenset({"git", "gh", "hub", "tig", "lazygit", "gitk", "pre-commit"})
+#: Words whose next word names the folder a program runs in, or the repository git reads.
+_MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--git-dir", "--work-tree",
+                           "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"})
+#: Of those, the ones that give git its repository or working tree by name.
+_NAMED: Final = frozenset({"--git-dir", "--work-tree", "GIT_DIR", "GIT_WORK_TREE",
+                           "GIT_COMMON_DIR"})
+#: An operand naming a folder as it is written (no expansion, no operator).
+_LITERAL: Final = re.compile(r"[\w./+@,:-]+")
+#: Folders a command is followed into at most.
+_MAX_TARGETS: Final = 16
+
+
+def git_folders(text: str, directory: str) -> list[str] | str:
+    """The folders git may run in for the shell command ``text`` run in ``directory``: it,
+    and each folder a ``cd``, ``pushd``, ``-C``, ``--chdir``, ``--git-dir``, ``--work-tree``
+    or ``GIT_DIR``-like assignment of the text names, read from each folder found before it
+    (a ``cd`` after a ``cd``), and the home folder after a ``cd`` (which may have no
+    operand); [] when no program of the text runs git. Why not, when a folder cannot be
+    named (a variable, a pattern, ``cd -``, ``CDPATH``, ``-execdir``) or there are more than
+    ``_MAX_TARGETS``."""
+    words = _TOKEN.findall(re.sub(r"['\"\\]", "", text))
+    if not any(w.rsplit("/", 1)[-1] in _GITS or w.rsplit("/", 1)[-1].startswith("git-")
+               for w in words):
+        return []
+    folders = [directory]
+    for at, word in enumerate(words):
+        if word == "-execdir" or word == "popd":
+            return f"{word!r} runs git in a folder the gate cannot name"
+        attached = word.startswith("-C") and len(word) > 2  # `env -Cdir`
+        if word not in _MOVES and not attached:
+            continue
+        if word in ("cd", "pushd") and os.environ.get("CDPATH"):
+            return "CDPATH may send a 'cd' to a folder the gate cannot name"
+        following = words[at + 1:at + 2] if word not in ("cd", "pushd") else [
+            w for w in words[at + 1:] if w not in ("-L", "-P", "-e", "-@", "--")]
+        operand = word[2:] if attached else next(iter(following), "")
+        if (not operand or operand in ";&|<>()\n") and word in ("cd", "pushd"):
+            folders.append(os.path.expanduser("~"))  # no operand: the home folder
+            continue
+        if _LITERAL.fullmatch(operand) is None or operand == "-":  # `xargs git -C`, `{}`
+            return f"git may run in a folder the gate cannot name ({word} {operand})"
+        # bash's `cd` reads `..` from the path as written, git's `-C` from the real one
+        folders += [form for f in folders for form in (
+            os.path.normpath(os.path.join(f, operand)), fs.realpath(os.path.join(f, operand)))]
+        folders = list(dict.fromkeys(folders))
+        if len(folders) > _MAX_TARGETS:
+            return f"git may run in more than {_MAX_TARGETS} folders the command names"
+    return folders
+
+
+def names_repository(text: str) -> bool:
+    """Whether ``text`` gives git its repository or working tree by name."""
+    return any(w in _NAMED for w in _TOKEN.findall(re.sub(r"['\"\\]", "", text)))
