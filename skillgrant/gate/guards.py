@@ -92,6 +92,10 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.path.join(home, name), tree) for name, tree in _HOME_CODE]
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
     items += [(os.path.join(xdg, "git"), True)] if xdg else []
+    # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
+    # to what git and ssh read (review s41 S4)
+    items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".ssh"),
+                            *([os.path.join(xdg, "git")] if xdg else [])], lambda *_: False)
     items += [("/etc/gitconfig", False), ("/usr/local/etc/gitconfig", False),
               (os.environ.get("GIT_CONFIG_SYSTEM", ""), False)]
     # git's own templates (copied into every new repository, hooks too) and helpers (H-27)
