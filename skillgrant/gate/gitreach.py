@@ -38,7 +38,7 @@ def foreign_git(text: str, directory: str | None) -> str | None:
     if isinstance(folders, str):
         return folders
     named = names_repository(text)
-    for folder in folders:
+    for folder in dict.fromkeys(folders):
         found = discover(folder)
         top = fs.realpath(found[0] if found is not None else folder)
         if named and not _own(folder, found, guards.tops):
@@ -46,14 +46,17 @@ def foreign_git(text: str, directory: str | None) -> str | None:
                     f"may then work in {folder}, which is not a working tree whose programs "
                     "the gate guards at every call of the session (its project's repositories "
                     "and their submodules)")
+        # in a repository guarded at every call, the submodules that may be new (N2)
+        repos = [found, *submodules(*found)] if found is not None else None
         if top in guards.tops:
-            continue
-        runs = _unguarded(folder, found, guards)
+            repos = [r for r in repos or [] if fs.realpath(r[0]) not in guards.tops]
+        runs = _unguarded(folder, repos, guards)
         if runs is not None:
-            return (f"git may run in {folder} (the repository at {top}), where it runs or "
-                    f"reads {runs!r}, which the gate guards only at calls made there: an "
-                    "earlier call may have written it (the gate guards, at every call, the "
-                    "programs of the session's project repositories and their submodules)")
+            return (f"git may run in {folder} (the repository at {top}, or a submodule "
+                    f"of it), where it runs or reads {runs!r}, which the gate guards only at "
+                    "calls made there: an earlier call may have written it (the gate guards, "
+                    "at every call, the programs of the session's project repositories and "
+                    "their submodules held in their git folders)")
     return None
 
 
@@ -65,16 +68,16 @@ def _own(folder: str, found: tuple[str, str, str] | None, tops: frozenset[str]) 
                             and fs.realpath(found[0]) in tops)
 
 
-def _unguarded(folder: str, found: tuple[str, str, str] | None,
+def _unguarded(folder: str, repos: list[tuple[str, str, str]] | None,
                guards: Guarded) -> str | None:
-    """A file or folder git run in ``folder`` (its repository ``found``) runs or reads as what
-    to run that ``guards.always`` does not hold, nor a ``.git`` folder; None when there is
-    none."""
-    if found is None:  # the user's and the system's settings, from the folder
+    """A file or folder git run in ``folder`` (in the repositories ``repos``; None: outside
+    one) runs or reads as what to run that ``guards.always`` does not hold, nor a ``.git``
+    folder; None when there is none."""
+    if repos is None:  # the user's and the system's settings, from the folder
         items = named_programs(folder)
     else:
         items = []
-        for repo in [found, *submodules(*found)]:
+        for repo in repos:
             places, programs = repository_items(*repo)
             items += places + programs
     index = _always(guards)

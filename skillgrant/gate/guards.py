@@ -19,7 +19,7 @@ from . import files as fs
 from .environment import values
 from .nested import Guarded, repositories
 from .worktree import pushes_locally
-from .writers import braced, tree_word
+from .writers import braced, into_git, tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
@@ -84,7 +84,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     tops: set[str] = set()
     for at, start in enumerate(dict.fromkeys(f for f in (project, cwd) if f)):
         (items if at == 0 else local).extend(repositories(
-            start, programs if at == 0 else local_programs, tops if at == 0 else set()))
+            start, programs if at == 0 else local_programs, tops if at == 0 else set(),
+            local, local_programs))
     home = os.path.expanduser("~")
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
@@ -177,7 +178,10 @@ def _real(path: str, kept: dict[str, str]) -> str:
 def guarded_path(path: str) -> str | None:
     """The guarded file or folder ``path`` is, lies in, or (a file) is a hard link to; None
     when it is none of them (the first of ``GUARDED`` that it is). A path that cannot be
-    examined is its own answer."""
+    examined is its own answer. A path inside any ``.git`` folder is its own answer too, when
+    something is guarded (review s41 N1: a nested repository's configuration and hooks)."""
+    if GUARDED.get() and "/.git/" in path + "/":
+        return path
     return _indexed().find(path, files_only=False)
 
 
@@ -310,8 +314,8 @@ def guarded_word(text: str, directory: str | None) -> str | None:
             moved.group(2), directory)
     bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
     words = _TOKEN.findall(bare)
-    return _named_file(words, directory) or tree_word(words, directory, _touches) or \
-        _local_push(words, directory)
+    return _named_file(words, directory) or into_git(words, directory) or \
+        tree_word(words, directory, _touches) or _local_push(words, directory)
 
 
 def _local_push(words: list[str], directory: str | None) -> str | None:

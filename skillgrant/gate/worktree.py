@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .gitvalues import program_file, python_script, shell_words
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -45,8 +46,6 @@ _RUNS: Final = (b"fsmonitor", b"command", b"cmd", b"askpass", b"proxy", b"pager"
                 b"driver", b"program", b"alias", b"tunnel", b"pack", b"hook", b"browser",
                 b"viewer", b"httpd", b"smtpserver", b"path", b"sendmail", b"template",
                 b"!")
-#: A value's words, as far as they may name a file (quotes and shell operators split).
-_VALUE_WORD: Final = compile_on_use(r"[^\s;&|<>()'\"`=]+")
 
 
 def repository(folder: str) -> tuple[str, str, str] | None:
@@ -209,76 +208,11 @@ def named_programs(folder: str) -> list[tuple[str, bool]]:
                 # `helper = store --file x` runs `git credential-store --file x`: the first
                 # word is a program's name (git's folders and PATH, both guarded)
                 text = text.partition(" ")[2]
-            for word in _shell_words(text, strict=not key.lower().startswith(b"alias.")):
-                paths += _program_file(key.decode("utf-8", "replace"), word, folder, top)
-    return paths
-
-
-def _shell_words(text: str, *, strict: bool) -> list[str]:
-    """The words of a command's text as sh reads them, as far as they may name a file."""
-    import shlex
-
-    try:
-        words = shlex.split(text)
-    except ValueError:  # an open quote: every quote and backslash dropped
-        words = [text.replace("\\", "").replace("'", "").replace('"', "")]
-    home = os.path.expanduser("~")
-    words = [word.replace("${HOME}", home).replace("$HOME/", home + "/") for word in words]
-    for word in words:  # a folder the gate cannot name (review s40 V13)
-        if strict and ((("$" in word or "`" in word) and "/" in word) or any(
-                part in ("cd", "pushd") for part in _VALUE_WORD.findall(word))):
-            raise ValueError(f"git's settings run a program named through a variable, a "
-                             f"command or a change of folder ({word[:200]!r}), which the "
-                             "gate cannot name")
-    # a PATH given to the program names folders its names are looked up in (review s40 V8),
-    # as PYTHONPATH, NODE_PATH, PERL5LIB name the folders its modules are
-    folders = [entry + "/" for word in words if _SEARCHED.match(word)
-               for entry in word.partition("=")[2].split(":") if entry]
-    return [part for word in words for part in _VALUE_WORD.findall(word)] + folders + \
-        _beside(words)
-
-
-#: An assignment to a variable naming folders a program looks in.
-_SEARCHED: Final = compile_on_use(r"[A-Za-z0-9_]*(PATH|LIB)=")
-#: Python's interpreters, which put the script's folder first on ``sys.path``.
-_PYTHON: Final = compile_on_use(r"(.*/)?(python|pypy)[0-9.]*")
-
-
-def _beside(words: list[str]) -> list[str]:
-    """The folders a Python program of ``words`` imports from before its own library (review
-    s40 V7): the script's folder (``python3 tools/clean.py`` imports ``tools/json.py``), or
-    the folder it runs in (``-m``, ``-c``, a script from standard input), each as a folder
-    (``tools/``), guarded whole."""
-    folders = []
-    for at, word in enumerate(words):
-        if _PYTHON.fullmatch(word) is None:
-            continue
-        rest = iter(words[at + 1:])
-        script = ""  # none: the program is read from standard input, in the folder
-        for arg in rest:  # options before the script; -W, -X take a value
-            if arg in ("-W", "-X", "--check-hash-based-pycs"):
-                next(rest, None)
-            elif arg == "-" or (arg[:1] == "-" and arg[:2] != "--" and
-                                ("m" in arg or "c" in arg)):
-                break  # -m, -c (also in a cluster, `-Bc`)
-            elif not arg.startswith("-"):
-                script = arg
-                break
-        folders.append((os.path.dirname(script) or ".") + "/")
-    return folders
-
-
-def _program_file(key: str, word: str, folder: str, top: str) -> list[tuple[str, bool]]:
-    """What a word of the setting ``key`` names, from ``folder`` and from ``top``."""
-    word = os.path.expanduser(word.lstrip("!"))
-    if not ("/" in word or "." in word) or "://" in word:  # a program's name; a URL
-        return []
-    pattern = min((word.find(c) for c in "*?[{" if c in word), default=-1)
-    if pattern >= 0:  # sh may expand it to any file of its folder (review s40 V1)
-        within = word[:pattern].rsplit("/", 1)[0] if "/" in word[:pattern] else "."
-        return [(os.path.normpath(os.path.join(base, within)), True) for base in (folder, top)]
-    return [(path, os.path.isdir(path)) for path in (os.path.join(folder, word),
-                                                      os.path.join(top, word))]
+            for word in shell_words(text, strict=not key.lower().startswith(b"alias.")):
+                paths += program_file(word, folder, top)
+    # a Python program run by its `#!` line imports from its folder first (review s41 V7a)
+    return paths + [(os.path.dirname(place), True) for path, tree in paths
+                    if not tree and python_script(path) for place in (path, fs.realpath(path))]
 
 
 def pushes_locally(folder: str, operand: str | None) -> bool:

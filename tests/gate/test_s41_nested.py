@@ -56,7 +56,8 @@ def _denied(project: Path, steps: list[tuple[str, str]]) -> list[tuple[str, str]
 def test_an_embedded_repository_git_status_recurses_into_is_guarded(tmp_path: Path) -> None:
     """A clone added to the index as it is (``git add vendor/lib``: a submodule with no
     ``.gitmodules`` and no ``.git/modules``): ``git status`` in the top runs its
-    ``core.fsmonitor``. The copy over its program is denied."""
+    ``core.fsmonitor``. The copy over its program is denied, and so is ``git status``: the
+    clone may have become a submodule since an earlier call (review s41 N2)."""
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", "Bash(git status)"])
     git(project, "clone", "-q", str(_lib(tmp_path)), "vendor/lib")
@@ -67,7 +68,7 @@ def test_an_embedded_repository_git_status_recurses_into_is_guarded(tmp_path: Pa
     steps = [(".", f"cp {_payload(project, tmp_path / 'scratch')} vendor/lib/tools/run"),
              (".", "git status")]
     _proven(project, tmp_path / "scratch", steps)
-    assert _denied(project, steps) == steps[:1]
+    assert _denied(project, steps) == steps
 
 
 def test_a_nested_repository_the_session_moved_into_runs_nothing_written_before(
@@ -203,3 +204,23 @@ def test_the_index_reader_finds_what_git_lists(tmp_path: Path) -> None:
         assert any((top / ".git").glob("sharedindex.*")) == (top.name == "split")
         found = sorted(gitlinks(str(top / ".git"), str(top / ".git")))
         assert found == expected, top.name
+
+
+def test_an_index_without_submodules_is_not_parsed(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review s41 C2: a path holding ``link`` (``src/linker.c``) made every call parse the
+    whole index; only a ``link`` followed by an existing shared index's name is followed."""
+    from skillgrant.gate import nested
+
+    top = tmp_path / "r"
+    (top / "src").mkdir(parents=True)
+    git(top, "init", "-q")
+    for name in ("linker.c", "symlink.h", "hyperlink.py"):
+        (top / "src" / name).write_text("x\n")
+    git(top, "add", ".")
+
+    def parse(*_: object) -> None:
+        raise AssertionError("the index was parsed")
+
+    monkeypatch.setattr(nested, "_parsed", parse)
+    assert gitlinks(str(top / ".git"), str(top / ".git")) == []
