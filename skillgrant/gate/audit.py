@@ -91,8 +91,17 @@ def _kept_input(tool_input: Mapping[str, object]) -> tuple[dict[str, object], li
 
 def stamp() -> str:
     """The time now in UTC, to the millisecond, as every record and service event gives it."""
+    global _SECOND
     now = time.time()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
+    second = int(now)
+    kept = _SECOND  # read once: another thread may replace it
+    if kept[0] != second:  # the date and time to the second, written once a second
+        kept = _SECOND = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+    return f"{kept[1]}.{int(now % 1 * 1000):03d}Z"
+
+
+#: The last second ``stamp`` wrote, and how.
+_SECOND: tuple[int, str] = (-1, "")
 
 
 def link(line: bytes) -> str:

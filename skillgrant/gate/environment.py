@@ -163,16 +163,24 @@ def project_folder(received: Mapping[str, str], body: bytes,
     folder's project folder), or None and why it is not known."""
     import json  # loaded by the hook anyway; this module is on its path
 
-    folder = sent(received)[PROJECT] or ""
     try:
         payload = json.loads(body)
     except (ValueError, RecursionError):
         payload = None
     transcript = payload.get("transcript_path") if isinstance(payload, dict) else None
+    return project_of(sent(received)[PROJECT] or "", transcript, own)
+
+
+def project_of(folder: str, transcript: object,
+               own: Mapping[str, str] = os.environ) -> tuple[str | None, str | None]:
+    """``project_folder`` of the session's ``PWD`` (``folder``, unwrapped: ``sent``) and the
+    payload's ``transcript_path`` (``transcript``, any JSON value)."""
     if not folder.startswith("/") or not isinstance(transcript, str):
         return None, ("the session's project folder is not known: the request's PWD is not "
                       "an absolute folder, or the payload has no transcript_path")
-    config = own.get("CLAUDE_CONFIG_DIR") or os.path.join(own.get("HOME", ""), ".claude")
+    configured, home = values(("CLAUDE_CONFIG_DIR", "HOME")) if own is os.environ else (
+        own.get("CLAUDE_CONFIG_DIR"), own.get("HOME"))
+    config = configured or os.path.join(home or "", ".claude")
     mangled = _MANGLED.sub("-", folder)
     projects = os.path.join(os.path.normpath(config), "projects") + "/"
     transcript = os.path.normpath(transcript)  # a subagent's lies deeper in the same folder

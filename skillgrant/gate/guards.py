@@ -16,6 +16,7 @@ from contextvars import ContextVar
 from typing import Final
 
 from . import files as fs
+from . import linked
 from .environment import values
 from .nested import Guarded, repositories
 from .worktree import pushes_locally
@@ -134,6 +135,9 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     found += [(real, tree) for real, tree in ((_real(p, kept), t)
                                               for p, t in (*programs, *local_programs) if p)
               if not (real + "/").startswith(trees)]
+    for real, tree in found:  # another name of one is written by any writer (H1–H3)
+        if not tree:
+            linked.single_name(real)
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(_real(top, kept) for top in tops))
 
@@ -148,7 +152,9 @@ def _folder_items(folder: str) -> list[tuple[str, bool]]:
             (os.path.join(folder, ".github", "hooks"), True),
             (os.path.join(folder, ".codex"), True),
             *((os.path.join(folder, ".claude", name), False)
-              for name in ("settings.json", "settings.local.json"))]
+              for name in ("settings.json", "settings.local.json")),
+            # what its entries that are links lead to (review s41 S3)
+            *linked.claude_items([os.path.join(folder, ".claude")])]
 
 
 #: Files and folders in the user's home that a program the gate covers reads as what to do or

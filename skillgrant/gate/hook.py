@@ -43,6 +43,8 @@ _MAX_SHOWN_ENTRIES = 20
 
 #: Where a decision's audit record goes: one line of JSON, written whole or OSError.
 Sink = Callable[[bytes], None]
+#: ``decide``'s payload when its caller has not read it: it reads ``raw``.
+UNREAD: object = object()
 
 
 class Answer(NamedTuple):
@@ -155,23 +157,24 @@ def _named_dialect(args: Sequence[str]) -> str:
 
 
 def decide(options: Options, raw: bytes | None, plan: LoadedPlan | None = None,
-           sink: Sink | None = None) -> Answer:
+           sink: Sink | None = None, payload: object = UNREAD) -> Answer:
     """The answer to one payload (``raw`` None: over the size limit), judged against ``plan``
-    or, when it is None, the plan file ``--plan`` names. Its audit record goes to ``sink``, or
-    else to the file ``--audit-log`` names; a record that cannot be written denies the call.
-    With ``--observe`` the call is decided and logged exactly so, the record marked
+    or, when it is None, the plan file ``--plan`` names; ``payload`` is ``raw`` read already
+    (``json.loads`` of its UTF-8 text), when the caller has read it. Its audit record goes to
+    ``sink``, or else to the file ``--audit-log`` names; a record that cannot be written
+    denies the call. With ``--observe`` the call is decided and logged exactly so, the record marked
     ``"observed": true``, and the answer is empty (gate/observe.py)."""
     if options.get("--observe") is None:
-        return _enforced(options, raw, plan, sink)
+        return _enforced(options, raw, plan, sink, payload)
     from .observe import observed_answer, observing
 
     audit = sink if sink is not None else file_sink(options.get("--audit-log"))
     return observed_answer(_enforced(options, raw, plan,
-                                     observing(audit) if audit is not None else None))
+                                     observing(audit) if audit is not None else None, payload))
 
 
 def _enforced(options: Options, raw: bytes | None, plan: LoadedPlan | None,
-              sink: Sink | None) -> Answer:
+              sink: Sink | None, payload: object = UNREAD) -> Answer:
     import json
 
     wanted = options.get("--dialect") or "auto"
@@ -180,7 +183,8 @@ def _enforced(options: Options, raw: bytes | None, plan: LoadedPlan | None,
         return failure(wanted, f"the payload is over {MAX_HOOK_PAYLOAD_BYTES} bytes "
                        "(MAX_HOOK_PAYLOAD_BYTES)", audit=audit)
     try:
-        payload = json.loads(raw.decode("utf-8"))
+        if payload is UNREAD:
+            payload = json.loads(raw.decode("utf-8"))
     except RecursionError:
         return failure(wanted, "the payload is nested too deeply", audit=audit)
     except ValueError as e:

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from . import files as fs
+from . import linked
 from .worktree import hooks_folder, included_files, main_folder, named_programs, repository
 
 #: An index read further than this is refused (the call denied, naming it).
@@ -185,6 +186,7 @@ def repository_items(top: str, git_dir: str, common: str, folder: str | None = N
     items = [(git_dir, True), (common, True)]
     items += [(path, False) for path in included_files(top)]  # H-14
     hooks = hooks_folder(top)
+    items += linked.git_items((git_dir, common), hooks)  # review s41 S1, S1b, H1-H3
     if hooks is not None:
         items.append((hooks, True))
         if os.path.basename(os.path.normpath(hooks)) == "_":
@@ -225,7 +227,8 @@ def repositories(start: str, programs: list[tuple[str, bool]], tops: set[str],
         if main is not None:
             items += [(os.path.join(main, ".claude"), True),
                       (os.path.join(main, ".claude", "settings.json"), False),
-                      (os.path.join(main, ".claude", "settings.local.json"), False)]
+                      (os.path.join(main, ".claude", "settings.local.json"), False),
+                      *linked.claude_items([os.path.join(main, ".claude")])]
         inside = fs.realpath(common) + "/"
         for at, repo in enumerate([found, *submodules(*found)]):
             if at and repo[0] in seen:  # the repository a superproject's submodule is

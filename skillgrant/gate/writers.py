@@ -40,6 +40,8 @@ FOLDER_WRITERS: Final = frozenset({
     "sort", "uniq", "xxd", "iconv", "sponge", "openssl", "pandoc", "magick", "convert",
     "ffmpeg", "ssh-keygen", "gpg",
     "sqlite3",  # its database operand (review H-13)
+    # an output file by an option or a second operand (review s41 W1)
+    "shuf", "ptx", "sdiff", "fallocate", "objcopy", "strip", "cpp", "msgfmt",
 })
 #: ``gh`` writes files only with these words (``release download``, ``run download``,
 #: ``repo clone``, ``--output``/``--dir``).

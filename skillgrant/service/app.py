@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+import json
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
@@ -28,8 +30,17 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..errors import SkillgrantError
 from ..gate.crosscheck import MAY_WAIT, BashNeeded
-from ..gate.environment import NAMES, project_folder, session_problem
-from ..gate.hook import OPTION_CHOICES, Answer, LoadedPlan, Options, Sink, decide, failure
+from ..gate.environment import project_of
+from ..gate.hook import (
+    OPTION_CHOICES,
+    UNREAD,
+    Answer,
+    LoadedPlan,
+    Options,
+    Sink,
+    decide,
+    failure,
+)
 from ..gate.options import PROJECT_OPTION
 from ..gate.planfile import pin_changed
 from ..limits import MAX_HOOK_PAYLOAD_BYTES
@@ -39,14 +50,12 @@ from .auditlog import AuditLog
 from .guard import HEADERS, HOOK_PREFIX, ASGIApp, Receive, Scope, Send, header_table, is_hook
 from .operations import NotServed
 from .plans import Plans
+from .sessions import Session, Sessions
 from .watched import Watched
 
 T = TypeVar("T")
 #: An answer's exit status in ``skillgrant hook`` when it denies the call.
 DENIED = 2
-#: The session's headers (gate/environment.py): their names, and as the guard keys them.
-_SESSION = tuple((header, header.encode("latin-1")) for _, header in NAMES)
-
 #: The hook options a request's query may set, with their values (``skillgrant hook``'s).
 HOOK_QUERY: dict[str, tuple[str, ...]] = {
     name: choices for name in ("dialect", "outside", "inside")
@@ -96,6 +105,7 @@ class Service:
     def __init__(self, plans: Plans, *, audit: AuditLog | None, handler_timeout: float,
                  workers: int = 8, library_workers: int = 2, observe: bool = False,
                  view: Watched | None = None) -> None:
+        self.sessions = Sessions()
         self.observe = observe  # issue 32: decide and log every call, deny none
         self.view = view  # the gate's view of the filesystem (gate.files), when one is used
         self.plans = plans
@@ -114,10 +124,8 @@ class Service:
         async with asyncio.timeout(self.handler_timeout):
             return await loop.run_in_executor(pool, work, *args)
 
-    async def hook(self, name: str, query: str, body: bytes,
-                   session: Mapping[str, str]) -> Answer:
-        """The hook answer for a payload sent for the plan ``name`` with the session's
-        environment in the headers ``session`` (lower-case names: gate/environment.py); never
+    async def hook(self, name: str, query: str, body: bytes, session: Session) -> Answer:
+        """The hook answer for a payload sent for the plan ``name`` from ``session``; never
         raises. The decision's record is written here, once it is known the decision is the
         answer. Observing (``serve --observe``), the answer is empty whatever the decision."""
         answer = await self._decided(name, query, body, session)
@@ -127,12 +135,11 @@ class Service:
             answer = observed_answer(answer)
         return answer
 
-    async def _decided(self, name: str, query: str, body: bytes,
-                       session: Mapping[str, str]) -> Answer:
-        values = parse_qs(query, keep_blank_values=True)
-        dialect, audit = _dialect(values), self._sink()
+    async def _decided(self, name: str, query: str, body: bytes, session: Session) -> Answer:
+        given = parse_qs(query, keep_blank_values=True) if query else {}
+        dialect, audit = _dialect(given), self._sink()
         try:
-            options = hook_options(values)
+            options = hook_options(given)
             served = self.plans.get(name)
             if served is None:
                 return failure(dialect, f"no plan named {name!r} is served", audit=audit)
@@ -140,7 +147,7 @@ class Service:
             guarded = {"--plan": served.spec.path, "--skill-dir": served.skill_dir,
                        "--audit-log": None if self.audit is None else self.audit.path}
             options.values.update({k: v for k, v in guarded.items() if v is not None})
-            problem = _refused(options, served.digest, served.loaded.text, session)
+            problem = _refused(options, served.digest, served.loaded.text, session.problem)
             if problem is not None:
                 return failure(dialect, problem, audit=audit)
             records: list[bytes] = []
@@ -163,20 +170,27 @@ class Service:
                 return failure(dialect, f"the audit log cannot be written: {e}")
         return answer
 
-    async def _in_session(self, options: Options, body: bytes, session: Mapping[str, str],
+    async def _in_session(self, options: Options, body: bytes, session: Session,
                           loaded: LoadedPlan, sink: Sink | None) -> Answer | str:
         """The decision in the session's project folder, or why that folder is not known when
         the call is not denied without it: the project only adds what a call must not write,
-        so a denial stands without it; anything else needs it (reviews M-1, M-17)."""
-        project, unknown = project_folder(session, body)
+        so a denial stands without it; anything else needs it (reviews M-1, M-17). The
+        payload is read once, as ``decide`` reads it; one it cannot read it reads again, to
+        say why."""
+        raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
+        payload: object = UNREAD
+        # one that cannot be read is denied by decide, which says why (no folder is needed)
+        with contextlib.suppress(ValueError, RecursionError):
+            payload = json.loads(raw.decode("utf-8")) if raw is not None else UNREAD
+        project, unknown = project_of(session.folder, payload.get("transcript_path")
+                                      if isinstance(payload, dict) else None)
         if project is not None:
             options.values[PROJECT_OPTION] = project
-        raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
-        answer = await self._decision(options, raw, loaded, sink)
+        answer = await self._decision(options, raw, loaded, sink, payload)
         return unknown if unknown is not None and answer.status != DENIED else answer
 
     async def _decision(self, options: Options, raw: bytes | None, loaded: LoadedPlan,
-                        sink: Sink | None) -> Answer:
+                        sink: Sink | None, payload: object) -> Answer:
         """``decide``: on the event loop for a payload within ``INLINE_WORK`` that needs
         no question to bash (``crosscheck.MAY_WAIT``), else in a hook thread, bounded by the
         handler timeout. A decision is a few tens of microseconds of work; handing it to a
@@ -188,12 +202,12 @@ class Service:
         if raw is None or len(raw) * inline_weight(loaded.allowed_tools) <= INLINE_WORK:
             token = MAY_WAIT.set(False)
             try:
-                return decide(options, raw, loaded, sink)
+                return decide(options, raw, loaded, sink, payload)
             except BashNeeded:
                 pass  # bash is asked from a thread: a reading takes milliseconds
             finally:
                 MAY_WAIT.reset(token)
-        return await self.bounded(self.hooks, decide, options, raw, loaded, sink)
+        return await self.bounded(self.hooks, decide, options, raw, loaded, sink, payload)
 
     def refusal(self, scope: Scope, message: str) -> str:
         """The hook answer for a hook request the guard refused."""
@@ -212,17 +226,17 @@ class Service:
         return self.audit.write
 
 
-def _refused(options: Options, digest: str, text: str,
-             session: Mapping[str, str]) -> str | None:
+def _refused(options: Options, digest: str, text: str, session: str | None) -> str | None:
     """Why a call to a served plan is denied before it is decided: the plan is not the one
-    pinned, or the request's session is not the service's (review M-1); None otherwise."""
+    pinned, or the request's session is not the service's (review M-1: ``session``, the
+    session's problem); None otherwise."""
     pinned = options.get("--plan-sha256")
     # The served plan's digest was taken when it was read: it is not taken again.
     changed = None if pinned is None or "sha256:" + pinned == digest else \
         pin_changed(pinned, text)
     if changed is not None:
         return changed
-    return session_problem(session)
+    return session
 
 
 def hook_options(values: dict[str, list[str]]) -> Options:
@@ -302,14 +316,10 @@ def front(service: Service, api: FastAPI) -> ASGIApp:
         message = await receive()  # the guard has read the body whole
         path = str(scope["path"])
         name = path[len(HOOK_PREFIX):] if path.startswith(HOOK_PREFIX) else ""
-        # Claude Code writes a header's value in Latin-1 (measured: review F10); of a header
-        # sent twice, the last counts
-        table = scope.get(HEADERS) or header_table(scope)
-        session = {name: found[-1].decode("latin-1") for name, key in _SESSION
-                   if (found := table.get(key))}
         answer = await service.hook(name,
                                     bytes(scope.get("query_string", b"")).decode("latin-1"),
-                                    bytes(message.get("body", b"")), session)
+                                    bytes(message.get("body", b"")),
+                                    service.sessions.of(scope.get(HEADERS) or header_table(scope)))
         body = answer.stdout.encode("utf-8")
         await send({"type": "http.response.start", "status": 200, "headers": [
             (b"content-type", b"application/json"),

@@ -259,8 +259,12 @@ HEADERS = "skillgrant.headers"
 def header_table(scope: Scope) -> dict[bytes, list[bytes]]:
     """The request's headers: each value, in order, under its name in lower case."""
     found: dict[bytes, list[bytes]] = {}
-    for name, value in scope.get("headers", ()):
-        found.setdefault(bytes(name).lower(), []).append(bytes(value))
+    for name, value in scope.get("headers", ()):  # bytes, both (the ASGI specification)
+        key = name.lower()
+        if key in found:
+            found[key].append(value)
+        else:
+            found[key] = [value]
     return found
 
 

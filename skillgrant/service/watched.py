@@ -66,6 +66,9 @@ _MISSING = (2, 20)  # ENOENT, ENOTDIR: not there; its parent's watch sees it com
 _EVENT = struct.Struct("iIII")  # struct inotify_event: wd, mask, cookie, len; then the name
 _IN_EVERYTHING = 0x2000 | 0x4000  # IN_UNMOUNT, IN_Q_OVERFLOW
 _IN_ATTRIB = 0x4
+#: A file's own watch for its count of names: IN_ATTRIB, IN_DELETE_SELF, IN_MOVE_SELF (with
+#: IN_DONT_FOLLOW and IN_MASK_ADD, as every watch).
+_NAMES_MASK = _IN_ATTRIB | 0x400 | 0x800 | 0x02000000 | 0x20000000
 _IN_ISDIR = 0x40000000
 #: Paths changed in one refresh past which everything is forgotten (cheaper than looking).
 _MAX_CHANGED = 64
@@ -219,8 +222,12 @@ class Watched:
         return False
 
     def identity(self, path: str) -> tuple[int, int, int] | None:
+        # A name made or removed elsewhere changes the file's count of names, which only its
+        # own watch reports (IN_ATTRIB; review s41 S2): the file is watched for that alone
+        # (a write to it is no change of the answer)
         return self._answer(self._ids, path, file_identity,
-                            lambda _: _normal(path) and self._linkless(path))
+                            lambda found: _normal(path) and self._linkless(path) and (
+                                found is None or self._add(path, _NAMES_MASK, folder=False)))
 
     def islink(self, path: str) -> bool:
         # The entry at ``path`` is its folder's to say, through folders that are no links.

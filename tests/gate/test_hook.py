@@ -544,6 +544,10 @@ def test_no_program_writes_what_the_gate_reads_either(tmp_path: Path) -> None:
                     "mv evil.json p*n.json", 'ln -f evil.json pla""n.json'):
         assert status("Bash", {"command": command}) == 2, command
     assert status("Write", {"file_path": str(project / "alias.json"), "content": "x"}) == 2
+    # While the plan has a second name, no command is judged: a folder copy (`cp
+    # new/alias.json backup/`) writes through a name the gate cannot see (review s41 H1)
+    assert status("Bash", {"command": "cp a.json b.json"}) == 2
+    (project / "alias.json").unlink()
     assert status("Bash", {"command": "cp a.json b.json"}) == 0
     assert status("Bash", {"command": "git status"}) == 0
 

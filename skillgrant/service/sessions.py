@@ -1,0 +1,53 @@
+"""The session a hook request comes from (review M-1): the session's environment, which the
+printed http hook sends as headers (gate/environment.py), and what the service makes of it.
+
+A session sends the same headers with every call, so what they say is read once and kept by
+their bytes, while the service's own environment's values are those it was compared with.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..gate.environment import COMPARED, NAMES, PROJECT, sent, session_problem, values
+
+#: The session's headers: their names, and as the guard keys them (``guard.header_table``).
+_SESSION = tuple((header, header.encode("latin-1")) for _, header in NAMES)
+#: Sessions kept at most; past them all are forgotten.
+MAX_SESSIONS = 256
+
+
+class Session(NamedTuple):
+    """A request's session: its headers (lower-case names), why the service cannot decide
+    its calls (``session_problem``; None when it can), and the folder it started in (its
+    ``PWD`` unwrapped, or empty)."""
+
+    headers: dict[str, str]
+    problem: str | None
+    folder: str
+
+
+class Sessions:
+    """The sessions requests came from, kept (on the event loop only)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[bytes | None, ...], tuple[tuple[str | None, ...], Session]] = {}
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def of(self, table: dict[bytes, list[bytes]]) -> Session:
+        """The session of a request whose headers are ``table``. Of a header sent twice, the
+        last counts; Claude Code writes a header's value in Latin-1 (measured: review F10)."""
+        raw = tuple(found[-1] if (found := table.get(key)) else None for _, key in _SESSION)
+        own = values(COMPARED)  # what session_problem compares the session with
+        kept = self._kept.get(raw)
+        if kept is not None and kept[0] == own:
+            return kept[1]
+        headers = {name: value.decode("latin-1")
+                   for (name, _), value in zip(_SESSION, raw, strict=True) if value is not None}
+        made = Session(headers, session_problem(headers), sent(headers)[PROJECT] or "")
+        if len(self._kept) >= MAX_SESSIONS:
+            self._kept.clear()
+        self._kept[raw] = (own, made)
+        return made

@@ -1,0 +1,105 @@
+"""The hook endpoint's hot path, in process (issue 29): what the service reads once and keeps
+— a session's headers and what they say, the payload read once for the project folder and the
+decision — answers exactly as reading it all again would. The reference is ``gate.hook.decide``
+on the payload's bytes, as the ``skillgrant hook`` process reads them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from serving import session_headers, transcript
+
+from skillgrant.gate.hook import Options, decide
+from skillgrant.gate.options import PROJECT_OPTION
+from skillgrant.service.app import Service, create_app, front
+from skillgrant.service.plans import Plans, PlanSpec
+
+FOLDER = "/srv/project"
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Service]:
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(git status)", "Read(//srv/**)"]}))
+    made = Service(Plans([PlanSpec("p", str(plan))], lambda *a, **k: None), audit=None,
+                   handler_timeout=10.0)
+    yield made
+    for pool in made.pools:
+        pool.shutdown(wait=False)
+
+
+def _answer(service: Service, body: bytes, env: dict[str, str] | None = None) -> str:
+    """The hook endpoint's answer to ``body``, sent from a session whose environment is
+    ``env`` (the service's own when None), started in FOLDER."""
+    headers = session_headers(dict(os.environ) if env is None else env, FOLDER)
+    scope = {"type": "http", "method": "POST", "path": "/v1/hook/p", "query_string": b"",
+             "headers": [(k.lower().encode(), v.encode("latin-1")) for k, v in headers.items()]}
+    app = front(service, create_app(service))
+    sent: list[bytes] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, object]) -> None:
+        if message["type"] == "http.response.body":
+            sent.append(bytes(message["body"]))  # type: ignore[arg-type]
+
+    asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
+    return b"".join(sent).decode()
+
+
+def _call(command: str, **extra: object) -> dict[str, object]:
+    return {"session_id": "s", "cwd": FOLDER, "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command},
+            "transcript_path": transcript(os.environ, FOLDER), **extra}
+
+
+def test_a_kept_session_is_read_again_when_the_services_environment_changes(
+        service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    body = json.dumps(_call("git status")).encode()
+    sent_env = dict(os.environ)
+    assert _answer(service, body, sent_env) == ""  # inside the plan: no decision
+    monkeypatch.setenv("PATH", "/opt/elsewhere/bin:" + os.environ.get("PATH", ""))
+    denied = json.loads(_answer(service, body, sent_env))  # the same headers, kept before
+    reason = denied["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "PATH differs from the service's" in reason
+    assert _answer(service, body) == ""  # a session in the new environment is decided
+
+
+def test_sessions_kept_are_bounded(service: Service) -> None:
+    body = json.dumps(_call("git status")).encode()
+    for i in range(300):
+        env = {**os.environ, "HOME": f"/home/u{i}"}  # each its own session, each denied
+        assert "HOME differs" in _answer(service, body, env)
+    assert len(service.sessions) <= 256
+
+
+@pytest.mark.parametrize("body", [
+    b"not json", b"\xef\xbb\xbf" + json.dumps(_call("git status")).encode(),
+    json.dumps(_call("git status")).encode("utf-16"), b"[" * 5000 + b"]" * 5000,
+    b"[" * 70 + b"{}" + b"]" * 70, b"null", b"[]", b'"text"', b"\xff\xfe",
+    json.dumps(_call("rm -rf /")).encode(), json.dumps(_call("git status")).encode(),
+    json.dumps({**_call("git status"), "tool_name": 5}).encode(),
+], ids=lambda b: repr(b[:24]))
+def test_a_payload_read_once_is_answered_as_the_hook_reads_its_bytes(
+        service: Service, body: bytes) -> None:
+    served = service.plans.get("p")
+    assert served is not None
+    options = Options()
+    options.values["--plan"] = served.spec.path
+    options.values[PROJECT_OPTION] = FOLDER
+    expected = decide(options, body, served.loaded).stdout
+    assert _answer(service, body) == expected
+
+
+def test_a_payload_without_a_transcript_is_denied_unless_denied_anyway(service: Service) -> None:
+    for transcript_path in (7, None, "/elsewhere/t.jsonl"):
+        inside = json.dumps(_call("git status", transcript_path=transcript_path)).encode()
+        assert "the session's project folder is not known" in _answer(service, inside)
+        outside = json.dumps(_call("rm -rf /", transcript_path=transcript_path)).encode()
+        assert "outside the approved plan" in _answer(service, outside)
