@@ -21,7 +21,14 @@ from typing import Final
 
 from . import files as fs
 from . import linked
-from .worktree import hooks_folder, included_files, main_folder, named_programs, repository
+from .worktree import (
+    asking,
+    hooks_folder,
+    included_files,
+    main_folder,
+    named_programs,
+    repository,
+)
 
 #: An index read further than this is refused (the call denied, naming it).
 _MAX_INDEX: Final = 64 << 20
@@ -183,6 +190,12 @@ def repository_items(top: str, git_dir: str, common: str, folder: str | None = N
     the files its settings name as programs (``worktree.named_programs``, from the top, and
     from ``folder`` when given: review s40 V12). Pairs of a path and whether it is a folder's
     tree."""
+    with asking():  # one git run for the three (review s41 C1)
+        return _repository_items(top, git_dir, common, folder)
+
+
+def _repository_items(top: str, git_dir: str, common: str, folder: str | None
+                      ) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
     items = [(git_dir, True), (common, True)]
     items += [(path, False) for path in included_files(top)]  # H-14
     hooks = hooks_folder(top)

@@ -9,6 +9,9 @@ folder git's configuration names (``core.hooksPath``, husky's ``.husky``; review
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Final
 
 from ..lazy import compile_on_use
@@ -133,13 +136,14 @@ def hooks_folder(folder: str) -> str | None:
     if not any(os.environ.get(name) for name in _GIT_ENV) and not any(
             _mentions(f, _MENTIONS) for f in _config_files(git_dir, common)):
         return None
-    done = _run_git(folder, "rev-parse", "--git-path", "hooks")
-    if done is None:
-        return None
-    answer = done.decode("utf-8", "surrogateescape").rstrip("\n")
+    # git's `rev-parse --git-path hooks`: core.hooksPath's last value, from the top
+    values = [value for _, key, value in _listed(folder, git_dir) if key == b"core.hookspath"]
+    if not values:
+        return None  # the git folder's own
+    answer = os.path.expanduser(values[-1].decode("utf-8", "surrogateescape"))
     if not answer:
         raise ValueError(f"git's hooks folder for {folder} is not known")
-    return os.path.join(folder, answer)
+    return os.path.join(found[0], answer)
 
 
 def included_files(folder: str) -> list[str]:
@@ -154,23 +158,60 @@ def included_files(folder: str) -> list[str]:
     top, git_dir, common = found
     if not any(_mentions(f, (b"include",)) for f in _config_files(git_dir, common)):
         return []
-    done = _run_git(folder, "config", "--list", "--show-origin", "-z")
-    if done is None:
-        return []
-    fields = done.split(b"\0")
-    names = {f[len(b"file:"):].decode("utf-8", "surrogateescape")
-             for f in fields[0::2] if f.startswith(b"file:")}
+    listed = _listed(folder, git_dir)
+    names = {origin[len(b"file:"):].decode("utf-8", "surrogateescape")
+             for origin, _, _ in listed if origin.startswith(b"file:")}
     # and every include the files name, whatever its condition (review H-14b: `onbranch:`,
     # `hasconfig:` may become true in a later call)
-    named = _run_git(folder, "config", "--show-origin", "-z", "--get-regexp",
-                     r"^include(if\..*)?\.path$") or b""
-    pairs = named.split(b"\0")
-    for origin, entry in zip(pairs[0::2], pairs[1::2], strict=False):
-        if origin.startswith(b"file:") and b"\n" in entry:
+    for origin, key, value in listed:
+        if origin.startswith(b"file:") and _INCLUDE.fullmatch(key):
             base = os.path.dirname(origin[len(b"file:"):].decode("utf-8", "surrogateescape"))
-            value = entry.split(b"\n", 1)[1].decode("utf-8", "surrogateescape")
-            names.add(os.path.join(base, os.path.expanduser(value)))
+            names.add(os.path.join(base, os.path.expanduser(
+                value.decode("utf-8", "surrogateescape"))))
     return [os.path.join(base, name) for name in names for base in (folder, top)]
+
+
+#: An include's key, as ``git config --list`` gives it (in lower case but the condition).
+_INCLUDE: Final = compile_on_use(rb"include(if\..*)?\.path")
+#: ``_listed``'s answers while ``asking`` (one git run a repository: review s41 C1).
+_ANSWERS: ContextVar[dict[str, list[tuple[bytes, bytes, bytes]]] | None] = ContextVar(
+    "answers", default=None)
+
+
+@contextmanager
+def asking() -> Iterator[None]:
+    """Within it, git's settings for a repository are asked of git once (``_listed``)."""
+    token = _ANSWERS.set({})
+    try:
+        yield
+    finally:
+        _ANSWERS.reset(token)
+
+
+def _listed(folder: str, git_dir: str | None) -> list[tuple[bytes, bytes, bytes]]:
+    """git's settings for a command in ``folder`` (whose git folder is ``git_dir``; None:
+    outside a repository): each setting's origin, key and value, from ``git config --list
+    --show-origin -z`` ([] when git refuses the repository), a file's origin from the root.
+    Raises ValueError as ``_run_git``."""
+    answers = _ANSWERS.get()
+    key = git_dir or folder
+    if answers is not None and key in answers:
+        return answers[key]
+    done = _run_git(folder, "config", "--list", "--show-origin", "-z")
+    fields = (done or b"").split(b"\0")
+    here = os.fsencode(folder)
+    listed = [(_absolute(origin, here), *entry.partition(b"\n")[::2])
+              for origin, entry in zip(fields[0::2], fields[1::2], strict=False)]
+    if answers is not None:
+        answers[key] = listed
+    return listed
+
+
+def _absolute(origin: bytes, folder: bytes) -> bytes:
+    """A ``file:`` origin as a path from the root (git gives one from ``folder``)."""
+    if not origin.startswith(b"file:"):
+        return origin
+    return b"file:" + os.path.join(folder, origin[len(b"file:"):])
 
 
 def named_programs(folder: str) -> list[tuple[str, bool]]:
@@ -195,10 +236,8 @@ def named_programs(folder: str) -> list[tuple[str, bool]]:
             _mentions(f, (b"include",), on_lines=_RUNS)  # an include: git reads it (V4)
             for f in files):
         return []
-    done = _run_git(folder, "config", "--list", "-z")
     paths: list[tuple[str, bool]] = []
-    for entry in (done or b"").split(b"\0"):
-        key, _, value = entry.partition(b"\n")
+    for _, key, value in _listed(folder, found[1] if found is not None else None):
         if any(part in key.lower() for part in _RUNS):
             # an alias runs only as `git <alias>`, which the gate denies as a subcommand
             # it does not know: a word it cannot name is then no reason to deny every call

@@ -224,3 +224,36 @@ def test_an_index_without_submodules_is_not_parsed(tmp_path: Path,
 
     monkeypatch.setattr(nested, "_parsed", parse)
     assert gitlinks(str(top / ".git"), str(top / ".git")) == []
+
+
+def test_each_repository_asks_git_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review s41 C1: with an ``[include]`` in ``~/.gitconfig`` (the common ``path =
+    ~/.gitconfig.local``), every repository's settings are asked of git; its included files,
+    hooks folder and programs come from one ``git config --list`` of it, not four runs."""
+    from skillgrant.gate import worktree
+    from skillgrant.gate.guards import guarded_items
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[include]\n\tpath = ~/.gitconfig.local\n")
+    (home / ".gitconfig.local").write_text("[core]\n\thooksPath = .githooks\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git status)"])
+    source = _lib(tmp_path)
+    for name in ("a", "b", "c"):
+        git(project, "-c", "protocol.file.allow=always", "submodule", "add", "-q",
+            str(source), f"vendor/{name}")
+    runs: list[tuple[str, ...]] = []
+    real = worktree._run_git
+
+    def counted(folder: str, *args: str) -> bytes | None:
+        runs.append(args)
+        return real(folder, *args)
+
+    monkeypatch.setattr(worktree, "_run_git", counted)
+    found = guarded_items(str(project / "plan.json"), None, None, str(project), str(project))
+    # the project, its three submodules, and the user's settings from the folder above it
+    assert len(runs) == 5, runs
+    assert str(project / "vendor" / "b" / ".githooks") in dict(found)
