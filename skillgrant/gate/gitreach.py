@@ -50,10 +50,11 @@ def foreign_git(text: str, directory: str | None) -> str | None:
         if top in guards.tops and top in looked:
             continue
         looked.add(top)
-        # in a repository guarded at every call, the submodules that may be new (N2)
-        repos = [found, *submodules(*found)] if found is not None else None
-        if top in guards.tops:
-            repos = [r for r in repos or [] if fs.realpath(r[0]) not in guards.tops]
+        # in a repository guarded at every call, the submodules that may be new (N2), as
+        # the set found them (from the same index)
+        repos = [repo for real, repo in guards.loose if (real + "/").startswith(top + "/")] \
+            if top in guards.tops else [found, *submodules(*found)] if found is not None \
+            else None
         runs = _unguarded(folder, found, repos, guards)
         if runs is not None:
             return (f"git may run in {folder} (the repository at {top}, or a submodule "

@@ -83,10 +83,11 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     programs: list[tuple[str, bool]] = []
     local_programs: list[tuple[str, bool]] = []
     tops: set[str] = set()
+    loose: list[tuple[str, str, str]] = []  # submodules that may be new (review s41 N2)
     for at, start in enumerate(dict.fromkeys(f for f in (project, cwd) if f)):
         (items if at == 0 else local).extend(repositories(
             start, programs if at == 0 else local_programs, tops if at == 0 else set(),
-            local, local_programs))
+            local, local_programs, loose if at == 0 else None))
     home = os.path.expanduser("~")
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
@@ -139,7 +140,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         if not tree:
             linked.single_name(real)
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
-                   tops=frozenset(_real(top, kept) for top in tops))
+                   tops=frozenset(_real(top, kept) for top in tops), loose=loose)
 
 
 def _folder_items(folder: str) -> list[tuple[str, bool]]:

@@ -209,7 +209,8 @@ def _repository_items(top: str, git_dir: str, common: str, folder: str | None
 
 def repositories(start: str, programs: list[tuple[str, bool]], tops: set[str],
                  local: list[tuple[str, bool]],
-                 local_programs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+                 local_programs: list[tuple[str, bool]],
+                 loose: list[tuple[str, str, str]] | None = None) -> list[tuple[str, bool]]:
     """The places of the repositories holding ``start`` (the call's folder, or the session's:
     ``$CLAUDE_PROJECT_DIR``), each superproject above them, and their populated submodules
     (``submodules``: git recurses into them; review s40 V3), that no folder walk finds:
@@ -222,7 +223,8 @@ def repositories(start: str, programs: list[tuple[str, bool]], tops: set[str],
     ``programs``; each repository's top (or ``start`` outside one) to ``tops``. A submodule
     whose git folder is not in its superproject's (a clone made one by ``git add``: review
     s41 N2) may have become one since an earlier call: its places go to ``local`` and
-    ``local_programs``, and its top to no ``tops``. Raises ValueError when git's places
+    ``local_programs``, it to ``loose``, and its top to no ``tops``. Raises ValueError when
+    git's places
     cannot be read (the hook then denies)."""
     items: list[tuple[str, bool]] = []
     done: set[str] = set()
@@ -252,6 +254,8 @@ def repositories(start: str, programs: list[tuple[str, bool]], tops: set[str],
             absorbed = at == 0 or fs.realpath(repo[1]).startswith(inside)
             (items if absorbed else local).extend(places)
             (programs if absorbed else local_programs).extend(run)
+            if not absorbed and loose is not None:
+                loose.append(repo)
             if absorbed:
                 done.add(repo[0])
         parent = os.path.dirname(top)
@@ -263,16 +267,20 @@ def repositories(start: str, programs: list[tuple[str, bool]], tops: set[str],
 class Guarded(tuple[tuple[str, bool], ...]):
     """``GUARDED``'s items, and of them what every call of the session guards (``always``:
     what follows its project folder, not the call's) with the tops of the repositories whose
-    programs are among them (``tops``; issue 29, review s40 V3)."""
+    programs are among them (``tops``), and the submodules of those that may be new
+    (``loose``, each with its top's real path; issue 29, review s40 V3, s41 N2)."""
 
     always: tuple[tuple[str, bool], ...]
     tops: frozenset[str]
+    loose: tuple[tuple[str, tuple[str, str, str]], ...]
 
     def __new__(cls, items: Iterable[tuple[str, bool]], *,
-                always: Iterable[tuple[str, bool]], tops: frozenset[str]) -> Guarded:
+                always: Iterable[tuple[str, bool]], tops: frozenset[str],
+                loose: Iterable[tuple[str, str, str]] = ()) -> Guarded:
         made = super().__new__(cls, items)
         made.always = tuple(always)
         made.tops = tops
+        made.loose = tuple((fs.realpath(repo[0]), repo) for repo in loose)
         return made
 
 
