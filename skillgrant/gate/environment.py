@@ -73,14 +73,27 @@ def environment_doubt() -> str | None:
     an empty entry (``::``, or ``:`` at either end) or a relative one is the folder bash is in
     when it looks a name up, which a ``cd`` moves and a write may fill, so ``git`` may run
     ``./git`` (review M-6); ``~`` and ``~/…`` entries bash expands to the home folder, which
-    is guarded. Then the session's other variables (``_relative_variable``)."""
-    value = values(("PATH",))[0]
+    is guarded. Then the session's other variables (``_relative_variable``). Kept by the
+    values it is made of (a service asks it at each shell call)."""
+    found = values(_DOUBTED)
+    try:
+        return _DOUBTS[found]
+    except KeyError:
+        pass
+    if len(_DOUBTS) >= 64:
+        _DOUBTS.clear()
+    doubt = _DOUBTS[found] = _path_doubt(found[0], found[1:])
+    return doubt
+
+
+def _path_doubt(value: str | None, others: tuple[str | None, ...]) -> str | None:
+    """``environment_doubt`` of ``PATH``'s value and ``_PATH_VARIABLES``' (``others``)."""
     # bash reads `~` and `~/…` as the home folder, but `~+` as the folder it is in, `~-` as the
     # one before, and `~name` as a user's home or, with no such user, as relative (review F1)
     odd = next((e for e in (value or "").split(":") if not e.startswith("/") and e != "~"
                 and not e.startswith("~/")), None)
     if odd is None:
-        return _relative_variable()
+        return _relative_variable(others)
     shown = ("no PATH (bash's own then ends in '.')" if value is None
              else "an empty PATH" if value == "" else "an empty entry in PATH" if odd == ""
              else f"the relative entry {odd!r} in PATH")
@@ -96,14 +109,17 @@ _PATH_VARIABLES: Final = ("HOME", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "GIT_D
                           "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_CONFIG_GLOBAL",
                           "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH", "BASH_ENV",
                           "ENV")
+_DOUBTED: Final = ("PATH", *_PATH_VARIABLES)
+#: ``environment_doubt``'s answers, by the values they were made of.
+_DOUBTS: dict[tuple[str | None, ...], str | None] = {}
 
 
-def _relative_variable() -> str | None:
+def _relative_variable(found: tuple[str | None, ...]) -> str | None:
     """Why a shell call is not covered because of the session's other variables, or None: a
     relative path in one of ``_PATH_VARIABLES``. (Numbered git settings, ``GIT_CONFIG_COUNT``,
     reach the git the gate asks in this process; the service denies them: environment.py.)"""
-    relative = [name for name, value in zip(_PATH_VARIABLES, values(_PATH_VARIABLES),
-                                            strict=True) if value and not value.startswith("/")]
+    relative = [name for name, value in zip(_PATH_VARIABLES, found, strict=True)
+                if value and not value.startswith("/")]
     if relative:
         return (f"the session's {', '.join(relative)} {'is' if len(relative) == 1 else 'are'} "
                 "relative, read from whatever folder the program is in, which the gate cannot "

@@ -126,14 +126,15 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
     kept: dict[str, str] = {}
-    always = [(_real(path, kept), tree) for path, tree in (*items, *programs) if path]
-    found = [(_real(path, kept), tree) for path, tree in items if path]
-    found += [(_real(path, kept), tree) for path, tree in local if path]
+    reals = {path: _real(path, kept) for path, _ in (*items, *local, *programs,
+                                                     *local_programs) if path}
+    always = [(reals[path], tree) for path, tree in (*items, *programs) if path]
+    found = [(reals[path], tree) for path, tree in (*items, *local) if path]
     # A program git's settings name, in a folder guarded whole already (`/usr/bin/gh`, which
     # `gh auth setup-git` writes), adds nothing, and its name would deny every word holding
     # it (`gh pr list`: _named_file)
     trees = tuple(item.rstrip("/") + "/" for item, tree in found if tree)
-    found += [(real, tree) for real, tree in ((_real(p, kept), t)
+    found += [(real, tree) for real, tree in ((reals[p], t)
                                               for p, t in (*programs, *local_programs) if p)
               if not (real + "/").startswith(trees)]
     for real, tree in found:  # another name of one is written by any writer (H1–H3)
@@ -154,8 +155,11 @@ def _folder_items(folder: str) -> list[tuple[str, bool]]:
             (os.path.join(folder, ".codex"), True),
             *((os.path.join(folder, ".claude", name), False)
               for name in ("settings.json", "settings.local.json")),
-            # what its entries that are links lead to (review s41 S3)
-            *linked.claude_items([os.path.join(folder, ".claude")])]
+            # what their entries that are links lead to, and their files' second names
+            # (review s41 S3, L1, L4): Copilot CLI's hooks at any depth, Codex's own files
+            *linked.claude_items([os.path.join(folder, ".claude")]),
+            *linked.walked([os.path.join(folder, ".github", "hooks")], lambda *_: True),
+            *linked.walked([os.path.join(folder, ".codex")], lambda *_: False)]
 
 
 #: Files and folders in the user's home that a program the gate covers reads as what to do or
@@ -207,6 +211,8 @@ class Index:
             (self.trees if tree else self.files).setdefault(
                 item.rstrip("/") if tree else item, at)
         self.names = {os.path.basename(item) for item in self.files} - {""}
+        # One search for them all: a word holds one of the names exactly when it matches.
+        self.named = re.compile("|".join(map(re.escape, sorted(self.names))) or "(?!)").search
         self._identities: dict[tuple[int, int], int] | None = None
 
     def find(self, path: str, *, files_only: bool) -> str | None:
@@ -278,7 +284,7 @@ _GLOB = re.compile(r"[*?\[]")
 def _names(word: str, index: Index) -> bool:
     """Whether ``word`` holds one of the guarded files' names, or is a pattern its last part
     may match."""
-    return any(name in word for name in index.names) or (
+    return index.named(word) is not None or (
         _GLOB.search(word) is not None and any(fnmatch.fnmatchcase(name, _last(word))
                                                for name in index.names))
 
@@ -355,12 +361,14 @@ def _named_file(words: list[str], directory: str | None) -> str | None:
             return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
         if "$" in word or "*" in word or word.startswith("~") or "\x00" in word:
             continue  # a NUL names no file (the command is judged as it is)
-        full = word if word.startswith("/") or directory is None else \
-            posixpath.join(directory, word)
+        # posixpath.join's answer, as a word's one concatenation (it costs a microsecond)
+        full = word if word[:1] == "/" or directory is None else directory + word \
+            if not directory or directory[-1] == "/" else directory + "/" + word
         try:
             if full.startswith("/") and (
-                    index.find(posixpath.normpath(full), files_only=True)
-                    or index.find(fs.realpath(full), files_only=True)):
+                    index.find(named := posixpath.normpath(full), files_only=True)
+                    or ((real := fs.realpath(full)) != named  # else the same question
+                        and index.find(real, files_only=True))):
                 return word
         except (ValueError, OSError):  # a surrogate or a NUL: no file's name
             continue

@@ -36,6 +36,8 @@ from .dialects import (
 from .options import OPTION_CHOICES, USAGE, Options, UsageError, project_folder, read_options
 
 if TYPE_CHECKING:
+    from contextvars import ContextVar
+
     from .verdict import CallPlan, CallVerdict
 
 __all__ = ["OPTION_CHOICES", "USAGE", "Options", "UsageError", "read_options"]
@@ -214,28 +216,50 @@ def file_sink(path: str | None) -> Sink | None:
     return lambda line: append(path, line)
 
 
+class _Gate(NamedTuple):
+    """What judging a call uses, imported at the first call judged (``_gate``): the hook's
+    start-up imports no more than it needs, and a service judging call after call does not
+    import them again each time (an import statement costs a microsecond)."""
+
+    error: type[Exception]
+    check_call: Callable[..., CallVerdict]
+    followed: Callable[..., CallVerdict]
+    guarded: ContextVar[tuple[tuple[str, bool], ...]]
+    guarded_items: Callable[..., tuple[tuple[str, bool], ...]]
+
+
+_GATE: list[_Gate] = []
+
+
+def _gate() -> _Gate:
+    if not _GATE:
+        from ..errors import SkillgrantError
+        from .call import check_call
+        from .following import followed
+        from .guards import GUARDED, guarded_items
+
+        _GATE.append(_Gate(SkillgrantError, check_call, followed, GUARDED, guarded_items))
+    return _GATE[0]
+
+
 def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
            audit: Sink | None) -> Answer:
-    from ..errors import SkillgrantError
-    from .call import check_call
-    from .following import followed
-    from .guards import GUARDED, guarded_items
-
+    gate = _GATE[0] if _GATE else _gate()
     plan_path = options.get("--plan") or ""
     try:
         if loaded is None:
             loaded = _pinned_plan(options, plan_path)
-        token = GUARDED.set(guarded_items(plan_path, options.get("--audit-log"),
-                                          options.get("--skill-dir"), call.cwd,
-                                          project_folder(options.get)))
+        token = gate.guarded.set(gate.guarded_items(plan_path, options.get("--audit-log"),
+                                                    options.get("--skill-dir"), call.cwd,
+                                                    project_folder(options.get)))
         try:
-            verdict = followed(check_call(call.tool, call.tool_input, loaded.plan,
-                                          cwd=call.cwd), call, options.get)  # R-4, R-5
+            verdict = gate.followed(gate.check_call(call.tool, call.tool_input, loaded.plan,
+                                                    cwd=call.cwd), call, options.get)  # R-4, R-5
         finally:
-            GUARDED.reset(token)
-    except (SkillgrantError, ValueError) as e:  # ValueError: git's places (gate/worktree.py)
+            gate.guarded.reset(token)
+    except (gate.error, ValueError) as e:  # ValueError: git's places (gate/worktree.py)
         return failure(call.dialect, f"the plan {plan_path!r} is not usable: {e}"
-                       if isinstance(e, SkillgrantError) else
+                       if isinstance(e, gate.error) else
                        f"what the call must not write is not known: {e}", audit=audit, call=call)
     decision: Decision | None
     if verdict.covered:

@@ -12,8 +12,9 @@ cannot know where the other name lies, so it cannot say what the call must not w
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Final
 
 from . import files as fs
@@ -27,9 +28,11 @@ GIT_HOOKS: Final = (
     "pre-auto-gc", "post-rewrite", "sendemail-validate", "fsmonitor-watchman",
     "p4-changelist", "p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit",
     "post-index-change")
+_HOOK_NAMES: Final = frozenset(GIT_HOOKS)
 #: The files of a git folder whose text decides what git reads or runs: its settings, and
 #: the files that move its common folder or its working tree elsewhere.
-GIT_FILES: Final = ("config", "config.worktree", "commondir", "gitdir")
+GIT_FILES: Final = ("config", "config.worktree", "commondir", "gitdir",
+                    os.path.join("info", "attributes"))
 #: The folders of a ``.claude`` folder whose entries Claude Code reads one level down (a
 #: skill's folder, an agent's or command's file, a hook's script; plugins' folders).
 CLAUDE_FOLDERS: Final = ("skills", "agents", "commands", "hooks", "output-styles", "plugins",
@@ -44,19 +47,32 @@ def git_items(git_dirs: Iterable[str], hooks: str | None) -> list[tuple[str, boo
     each hook and each of ``GIT_FILES`` that is a link, its target (a file); the hooks folder,
     when it is a link, its target whole. Raises ValueError when one of their files git reads
     or runs has another name."""
+    dirs = list(dict.fromkeys(git_dirs))
+    folders = [*(os.path.join(d, "hooks") for d in dirs), *([hooks] if hooks else [])]
+    for common in list(dirs):  # a linked worktree's own folder (review s41 L3)
+        dirs += [os.path.join(common, "worktrees", name)
+                 for name, kind in _entries(os.path.join(common, "worktrees")) if kind == "dir"]
+    return _hooks(dict.fromkeys(folders)) + _git_files(dict.fromkeys(dirs))
+
+
+def _hooks(folders: Iterable[str]) -> list[tuple[str, bool]]:
     items: list[tuple[str, bool]] = []
-    folders = dict.fromkeys([*(os.path.join(d, "hooks") for d in git_dirs),
-                             *([hooks] if hooks else [])])
     for folder in folders:
         real = fs.realpath(folder)
         if real != folder:
             items.append((real, True))  # `.git/hooks -> ../tools` (S1b)
-        for name in GIT_HOOKS:
+        for name, kind in _entries(real):  # one listing, not a question a hook's name
             path = os.path.join(real, name)
-            if fs.islink(path):  # `pre-commit -> ../../tools/pre-commit` (S1)
+            if name in _HOOK_NAMES and kind == "link":  # `pre-commit -> ../../tools/x` (S1)
                 items.append((fs.realpath(path), False))
-            single_name(path)
-    for git_dir in dict.fromkeys(git_dirs):
+            elif name in _HOOK_NAMES and kind == "file":
+                single_name(path)
+    return items
+
+
+def _git_files(git_dirs: Iterable[str]) -> list[tuple[str, bool]]:
+    items: list[tuple[str, bool]] = []
+    for git_dir in git_dirs:
         for name in GIT_FILES:
             path = os.path.join(git_dir, name)
             if fs.islink(path):  # `.git/config -> ../repo.cfg` (review s41 S1c)
@@ -66,19 +82,39 @@ def git_items(git_dirs: Iterable[str], hooks: str | None) -> list[tuple[str, boo
 
 
 def claude_items(folders: Iterable[str]) -> list[tuple[str, bool]]:
-    """The targets of the links in each ``.claude`` folder of ``folders`` and in its
-    ``CLAUDE_FOLDERS`` (``.claude/hooks -> ../scripts``: S3; ``skills/x -> ~/src/x``), each
-    guarded whole. Raises ValueError for a folder too large to read."""
+    """What each ``.claude`` folder of ``folders`` reaches through links, and its files with
+    second names: its own entries, and everything under its ``CLAUDE_FOLDERS``, at any depth
+    (``.claude/hooks -> ../scripts``: S3; ``hooks/fmt/run.sh -> ../../../tools/fmt.sh``:
+    L1; a second name of ``.claude/hooks/x.sh``: L4). A link's target is guarded whole.
+    Raises ValueError for a file with a second name, and past ``MAX_ENTRIES`` entries."""
+    return walked(folders, lambda depth, name, top: name in CLAUDE_FOLDERS if depth == 0
+                  else top != "plugins")  # a plugin's own folders: not read (docs)
+
+
+def walked(folders: Iterable[str], into: Callable[[int, str, str], bool]
+           ) -> list[tuple[str, bool]]:
+    """The targets of the links met in ``folders`` (each guarded whole), going into a
+    folder named ``name`` at ``depth`` (0: an entry of one of ``folders``; ``top``, the
+    entry it lies under) where ``into`` says so; each regular file met is asked
+    ``single_name``. Raises ValueError past ``MAX_ENTRIES`` entries in all."""
     items: list[tuple[str, bool]] = []
-    for folder in folders:
-        for name in _entries(folder):
+    pending = [(folder, 0, "") for folder in folders]
+    seen = 0
+    while pending:
+        folder, depth, top = pending.pop()
+        for name, kind in _entries(folder):
+            seen += 1
+            if seen > MAX_ENTRIES:
+                raise ValueError(f"{folder!r}: more than {MAX_ENTRIES} entries in the "
+                                 "folders the gate reads for links and second names")
             path = os.path.join(folder, name)
-            if fs.islink(path):
+            if kind == "link":
                 items.append((fs.realpath(path), True))
-            elif name in CLAUDE_FOLDERS and fs.entry(path) == "dir":
-                items += [(fs.realpath(os.path.join(path, inner)), True)
-                          for inner in _entries(path)
-                          if fs.islink(os.path.join(path, inner))]
+            elif kind == "dir":
+                if into(depth, name, top):
+                    pending.append((path, depth + 1, top or name))
+            else:
+                single_name(path)
     return items
 
 
@@ -91,20 +127,17 @@ def single_name(path: str) -> None:
             f"writes it; find them with `find / -xdev -samefile {path}` and remove them")
 
 
-def _entries(folder: str) -> list[str]:
-    """The names in ``folder`` (none when it is missing or no folder). Its entries are asked
-    through the view first, so that a kept answer sees an entry come."""
+def _entries(folder: str) -> list[tuple[str, str]]:
+    """The names in ``folder`` with what each is (``"link"``, ``"dir"`` or ``"file"``: as
+    ``files.entry``); none when it is missing or no folder. The folder is asked through the
+    view first, so that a kept answer sees an entry come."""
     fs.islink(os.path.join(folder, "settings.json"))  # the view watches the folder first
     try:
         with os.scandir(folder) as listing:
-            names = []
-            for entry in listing:
-                names.append(entry.name)
-                if len(names) > MAX_ENTRIES:
-                    raise ValueError(f"{folder!r} holds more than {MAX_ENTRIES} entries, "
-                                     "which the gate does not read for links")
+            return [(entry.name, "link" if entry.is_symlink() else
+                     "dir" if entry.is_dir(follow_symlinks=False) else "file")
+                    for entry in itertools.islice(listing, MAX_ENTRIES + 1)]
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as e:
         raise ValueError(f"{folder!r} cannot be read for links: {e.strerror}") from e
-    return names

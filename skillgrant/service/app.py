@@ -17,8 +17,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
@@ -30,7 +31,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..errors import SkillgrantError
 from ..gate.crosscheck import MAY_WAIT, BashNeeded
-from ..gate.environment import project_of
 from ..gate.hook import (
     OPTION_CHOICES,
     UNREAD,
@@ -68,7 +68,8 @@ HOOK_QUERY: dict[str, tuple[str, ...]] = {
 INLINE_WORK = 32_768
 
 
-def inline_weight(allowed_tools: Sequence[str]) -> int:
+@functools.lru_cache(maxsize=64)  # a plan's entries are the same from call to call
+def inline_weight(allowed_tools: tuple[str, ...]) -> int:
     """A plan's weight for ``INLINE_WORK``: its entries, plus 8 for each wildcard character
     (``*``, ``?``) in them, plus 16."""
     return len(allowed_tools) + 16 + 8 * sum(e.count("*") + e.count("?") for e in allowed_tools)
@@ -182,8 +183,8 @@ class Service:
         # one that cannot be read is denied by decide, which says why (no folder is needed)
         with contextlib.suppress(ValueError, RecursionError):
             payload = json.loads(raw.decode("utf-8")) if raw is not None else UNREAD
-        project, unknown = project_of(session.folder, payload.get("transcript_path")
-                                      if isinstance(payload, dict) else None)
+        project, unknown = session.project(payload.get("transcript_path")
+                                           if isinstance(payload, dict) else None)
         if project is not None:
             options.values[PROJECT_OPTION] = project
         answer = await self._decision(options, raw, loaded, sink, payload)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import gc
 import ipaddress
 import json
@@ -67,9 +66,12 @@ class EventLog:
 
     def __call__(self, event: str, **fields: Any) -> None:
         line = self._encode({"time": self._stamp(), "event": event, **fields}) + "\n"
-        with self._lock, contextlib.suppress(OSError, ValueError):
-            self._stream.write(line)
-            self._stream.flush()
+        with self._lock:
+            try:
+                self._stream.write(line)
+                self._stream.flush()
+            except (OSError, ValueError):
+                pass  # a closed or full stream: the event is lost, the request is not
 
 
 def token(options: ServeOptions) -> str | None:

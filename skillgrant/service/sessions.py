@@ -7,24 +7,39 @@ their bytes, while the service's own environment's values are those it was compa
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from ..gate.environment import COMPARED, NAMES, PROJECT, sent, session_problem, values
+from ..gate.environment import COMPARED, NAMES, PROJECT, project_of, sent, session_problem, values
 
 #: The session's headers: their names, and as the guard keys them (``guard.header_table``).
 _SESSION = tuple((header, header.encode("latin-1")) for _, header in NAMES)
-#: Sessions kept at most; past them all are forgotten.
+_KEYS = tuple(key for _, key in _SESSION)
+#: Sessions kept at most, and transcripts of each; past them all are forgotten.
 MAX_SESSIONS = 256
+MAX_TRANSCRIPTS = 64
 
 
-class Session(NamedTuple):
+class Session:
     """A request's session: its headers (lower-case names), why the service cannot decide
     its calls (``session_problem``; None when it can), and the folder it started in (its
     ``PWD`` unwrapped, or empty)."""
 
-    headers: dict[str, str]
-    problem: str | None
-    folder: str
+    def __init__(self, headers: dict[str, str], problem: str | None, folder: str) -> None:
+        self.headers = headers
+        self.problem = problem
+        self.folder = folder
+        self._projects: dict[str, tuple[str | None, str | None]] = {}
+
+    def project(self, transcript: object) -> tuple[str | None, str | None]:
+        """``environment.project_of`` the session's folder and a payload's ``transcript_path``:
+        kept by the transcript, as the session is kept while the service's environment (its
+        ``HOME`` and ``CLAUDE_CONFIG_DIR`` among the values compared) is the same."""
+        if not isinstance(transcript, str):
+            return project_of(self.folder, transcript)
+        found = self._projects.get(transcript)
+        if found is None:
+            if len(self._projects) >= MAX_TRANSCRIPTS:
+                self._projects.clear()
+            found = self._projects[transcript] = project_of(self.folder, transcript)
+        return found
 
 
 class Sessions:
@@ -39,7 +54,7 @@ class Sessions:
     def of(self, table: dict[bytes, list[bytes]]) -> Session:
         """The session of a request whose headers are ``table``. Of a header sent twice, the
         last counts; Claude Code writes a header's value in Latin-1 (measured: review F10)."""
-        raw = tuple(found[-1] if (found := table.get(key)) else None for _, key in _SESSION)
+        raw = tuple([found[-1] if found else None for found in map(table.get, _KEYS)])
         own = values(COMPARED)  # what session_problem compares the session with
         kept = self._kept.get(raw)
         if kept is not None and kept[0] == own:

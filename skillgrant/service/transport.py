@@ -73,7 +73,9 @@ class HeadLimited(HttpToolsProtocol):
             return
         super().data_received(data)
         # Still inside a head after this chunk: count it. (A chunk that also ends a
-        # pipelined request counts whole: the count is over by less than one chunk.)
+        # pipelined request counts whole: the count is over by less than one chunk.) The
+        # head's pieces are counted as the parser hands them over, and checked here, after
+        # each chunk (parsing one chunk is linear), and when the head is whole.
         if self._received is not None:
             self._received += len(data)
             self._check()
@@ -92,13 +94,15 @@ class HeadLimited(HttpToolsProtocol):
         super().on_url(url)
 
     def on_header(self, name: bytes, value: bytes) -> None:
+        # Called for each header (a request carries some twenty): no more than a count here.
         self._pieces += len(name) + len(value) + 4
-        self._check()
-        super().on_header(name, value)
+        HttpToolsProtocol.on_header(self, name, value)
 
     def on_headers_complete(self) -> None:
         self._disarm()
         self._received = None
+        if self._pieces > self.limit:
+            self._expire()
         if not self._cut:  # a request cut off is never handed to the application
             super().on_headers_complete()
 

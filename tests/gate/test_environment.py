@@ -36,7 +36,7 @@ def test_every_environment_read_in_the_gate_is_compared_or_the_gates_own() -> No
 
     read: set[str] = set()
     # the tuples of names read with ``environment.values``, by the names they are held in
-    held = {"_PATH_VARIABLES": environment._PATH_VARIABLES,
+    held = {"_PATH_VARIABLES": environment._PATH_VARIABLES, "_DOUBTED": environment._DOUBTED,
             "_ITEMS_ENVIRONMENT": guards._ITEMS_ENVIRONMENT, "COMPARED": COMPARED}
     for module in GATE.glob("*.py"):
         text = module.read_text(encoding="utf-8")
