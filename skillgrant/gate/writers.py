@@ -315,6 +315,8 @@ def into_git(words: list[str], directory: str | None) -> str | None:
     if directory is not None and "/.git/" in directory + "/":
         return directory
     for at, word in enumerate(words):
+        if at and words[at - 1] in _PATTERN_OPTIONS:
+            continue  # `find . -not -path './.git/*'`: a pattern matched, not a path
         # an option's value may be attached to it (`shuf -o.git/config`)
         for form in [word] + ([word[k:] for k in range(2, 5)] if word[:1] == "-" else []):
             head, _, last = form.rpartition("/")
@@ -328,3 +330,9 @@ def into_git(words: list[str], directory: str | None) -> str | None:
         if operand and _reaches_git(operand):
             return operand
     return None
+
+
+#: Options whose value is a pattern a program matches paths with, not a path it writes.
+_PATTERN_OPTIONS: Final = frozenset({"-path", "-ipath", "-wholename", "-iwholename",
+                                     "-regex", "-iregex", "--exclude", "--exclude-dir",
+                                     "--include", "--glob", "--iglob"})

@@ -257,3 +257,26 @@ def test_each_repository_asks_git_once(tmp_path: Path, monkeypatch: pytest.Monke
     # the project, its three submodules, and the user's settings from the folder above it
     assert len(runs) == 5, runs
     assert str(project / "vendor" / "b" / ".githooks") in dict(found)
+
+
+@pytest.mark.parametrize(("command", "denied"), [
+    ("shuf -o vendor/lib/.git/config payload", True),  # a writer in no list (review s41 N1)
+    ("sort payload -o.git/config", True),  # an attached option value
+    ("cat payload > vendor/lib/.git/hooks/pre-commit", True),
+    ("cd vendor/lib/.git && shuf -o config payload", True),
+    ("find . -path ./.git/objects -prune -o -print", False),  # a pattern, not a path
+    ("grep -rn todo --exclude-dir=.git .", False),
+    ("ls -la", False),
+])
+def test_a_word_into_a_git_folder_is_denied(tmp_path: Path, command: str,
+                                            denied: bool) -> None:
+    from skillgrant.gate.guards import GUARDED, guarded_word
+    from skillgrant.gate.nested import Guarded
+
+    (tmp_path / ".git").mkdir()
+    token = GUARDED.set(Guarded([(str(tmp_path / "plan.json"), False)], always=(),
+                                tops=frozenset()))
+    try:
+        assert (guarded_word(command, str(tmp_path)) is not None) == denied
+    finally:
+        GUARDED.reset(token)
