@@ -20,7 +20,7 @@ from . import linked
 from .environment import values
 from .nested import Guarded, repositories
 from .worktree import pushes_locally
-from .writers import braced, tree_word
+from .writers import braced, into_git, tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
@@ -83,9 +83,11 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     programs: list[tuple[str, bool]] = []
     local_programs: list[tuple[str, bool]] = []
     tops: set[str] = set()
+    loose: list[tuple[str, str, str]] = []  # submodules that may be new (review s41 N2)
     for at, start in enumerate(dict.fromkeys(f for f in (project, cwd) if f)):
         (items if at == 0 else local).extend(repositories(
-            start, programs if at == 0 else local_programs, tops if at == 0 else set()))
+            start, programs if at == 0 else local_programs, tops if at == 0 else set(),
+            local, local_programs, loose if at == 0 else None))
     home = os.path.expanduser("~")
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
@@ -143,7 +145,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         if not tree:
             linked.single_name(real)
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
-                   tops=frozenset(_real(top, kept) for top in tops))
+                   tops=frozenset(_real(top, kept) for top in tops), loose=loose)
 
 
 def _folder_items(folder: str) -> list[tuple[str, bool]]:
@@ -191,7 +193,10 @@ def _real(path: str, kept: dict[str, str]) -> str:
 def guarded_path(path: str) -> str | None:
     """The guarded file or folder ``path`` is, lies in, or (a file) is a hard link to; None
     when it is none of them (the first of ``GUARDED`` that it is). A path that cannot be
-    examined is its own answer."""
+    examined is its own answer. A path inside any ``.git`` folder is its own answer too, when
+    something is guarded (review s41 N1: a nested repository's configuration and hooks)."""
+    if GUARDED.get() and "/.git/" in path + "/":
+        return path
     return _indexed().find(path, files_only=False)
 
 
@@ -326,8 +331,8 @@ def guarded_word(text: str, directory: str | None) -> str | None:
             moved.group(2), directory)
     bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
     words = _TOKEN.findall(bare)
-    return _named_file(words, directory) or tree_word(words, directory, _touches) or \
-        _local_push(words, directory)
+    return _named_file(words, directory) or into_git(words, directory) or \
+        tree_word(words, directory, _touches) or _local_push(words, directory)
 
 
 def _local_push(words: list[str], directory: str | None) -> str | None:
