@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 
 from . import files as fs
-from .guards import GUARDED, Index
+from .guards import GUARDED
 from .nested import Guarded, git_folders, names_repository, repository_items, submodules
 from .worktree import named_programs, repository
 
@@ -38,7 +38,8 @@ def foreign_git(text: str, directory: str | None) -> str | None:
     if isinstance(folders, str):
         return folders
     named = names_repository(text)
-    for folder in folders:
+    looked: set[str] = set()
+    for folder in dict.fromkeys(folders):
         found = discover(folder)
         top = fs.realpath(found[0] if found is not None else folder)
         if named and not _own(folder, found, guards.tops):
@@ -46,14 +47,21 @@ def foreign_git(text: str, directory: str | None) -> str | None:
                     f"may then work in {folder}, which is not a working tree whose programs "
                     "the gate guards at every call of the session (its project's repositories "
                     "and their submodules)")
-        if top in guards.tops:
+        if top in guards.tops and top in looked:
             continue
-        runs = _unguarded(folder, found, guards)
+        looked.add(top)
+        # in a repository guarded at every call, the submodules that may be new (N2), as
+        # the set found them (from the same index)
+        repos = [repo for real, repo in guards.loose if (real + "/").startswith(top + "/")] \
+            if top in guards.tops else [found, *submodules(*found)] if found is not None \
+            else None
+        runs = _unguarded(folder, found, repos, guards)
         if runs is not None:
-            return (f"git may run in {folder} (the repository at {top}), where it runs or "
-                    f"reads {runs!r}, which the gate guards only at calls made there: an "
-                    "earlier call may have written it (the gate guards, at every call, the "
-                    "programs of the session's project repositories and their submodules)")
+            return (f"git may run in {folder} (the repository at {top}, or a submodule "
+                    f"of it), where it runs or reads {runs!r}, which the gate guards only at "
+                    "calls made there: an earlier call may have written it (the gate guards, "
+                    "at every call, the programs of the session's project repositories and "
+                    "their submodules held in their git folders)")
     return None
 
 
@@ -66,30 +74,39 @@ def _own(folder: str, found: tuple[str, str, str] | None, tops: frozenset[str]) 
 
 
 def _unguarded(folder: str, found: tuple[str, str, str] | None,
-               guards: Guarded) -> str | None:
-    """A file or folder git run in ``folder`` (its repository ``found``) runs or reads as what
-    to run that ``guards.always`` does not hold, nor a ``.git`` folder; None when there is
-    none."""
-    if found is None:  # the user's and the system's settings, from the folder
+               repos: list[tuple[str, str, str]] | None, guards: Guarded) -> str | None:
+    """A file or folder git run in ``folder`` (in the repositories ``repos``, of which
+    ``found`` holds the folder; None: outside one) runs or reads as what to run that
+    ``guards.always`` does not hold, nor a ``.git`` folder; None when there is none."""
+    if repos is None:  # the user's and the system's settings, from the folder
         items = named_programs(folder)
     else:
         items = []
-        for repo in [found, *submodules(*found)]:
-            places, programs = repository_items(*repo)
+        for repo in repos:  # from the folder too (`git clone`: s40 V12)
+            places, programs = repository_items(*repo, folder if repo == found else None)
             items += places + programs
-    index = _always(guards)
+    files, trees = _always(guards)
     for path, _ in items:
         real = fs.realpath(path)
-        if "/.git/" not in real + "/" and index.find(real, files_only=False) is None:
+        if "/.git/" in real + "/" or real in files or real in trees:
+            continue
+        end = len(real)  # a folder above it guarded whole
+        while (end := real.rfind("/", 0, end)) > 0 and real[:end] not in trees:
+            pass
+        if end <= 0:
             return path
     return None
 
 
-def _always(guards: Guarded) -> Index:
-    """The index of ``guards.always``, made once for the set."""
-    made = guards.__dict__.get("_always_index")
-    if not isinstance(made, Index):
-        made = guards.__dict__["_always_index"] = Index(guards.always)
+def _always(guards: Guarded) -> tuple[frozenset[str], frozenset[str]]:
+    """The files and the folders (guarded whole) of ``guards.always``, made once for the set:
+    the items themselves, not ``guards.Index``'s answers (which also name a file with a
+    second name on a guarded folder's device, a reason to deny a write: review s41 N6)."""
+    made = guards.__dict__.get("_always_sets")
+    if made is None:
+        made = guards.__dict__["_always_sets"] = (
+            frozenset(p for p, tree in guards.always if not tree),
+            frozenset(p.rstrip("/") or "/" for p, tree in guards.always if tree))
     return made
 
 

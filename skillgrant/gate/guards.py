@@ -20,7 +20,7 @@ from . import linked
 from .environment import values
 from .nested import Guarded, repositories
 from .worktree import pushes_locally
-from .writers import braced, tree_word
+from .writers import braced, into_git, tree_word
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
@@ -62,8 +62,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``). ``project``
     is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``)."""
-    if not os.environ.get("HOME"):
-        fs.unkept()  # the home folder is then the password database's
+    _home_named()
     items = [(plan, False), (audit_log, False)]
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True)]
@@ -83,15 +82,21 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     programs: list[tuple[str, bool]] = []
     local_programs: list[tuple[str, bool]] = []
     tops: set[str] = set()
+    loose: list[tuple[str, str, str]] = []  # submodules that may be new (review s41 N2)
     for at, start in enumerate(dict.fromkeys(f for f in (project, cwd) if f)):
         (items if at == 0 else local).extend(repositories(
-            start, programs if at == 0 else local_programs, tops if at == 0 else set()))
+            start, programs if at == 0 else local_programs, tops if at == 0 else set(),
+            local, local_programs, loose if at == 0 else None))
     home = os.path.expanduser("~")
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
     items += [(os.path.join(home, name), tree) for name, tree in _HOME_CODE]
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
     items += [(os.path.join(xdg, "git"), True)] if xdg else []
+    # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
+    # to what git and ssh read (review s41 S4)
+    items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".ssh"),
+                            *([os.path.join(xdg, "git")] if xdg else [])], lambda *_: False)
     items += [("/etc/gitconfig", False), ("/usr/local/etc/gitconfig", False),
               (os.environ.get("GIT_CONFIG_SYSTEM", ""), False)]
     # git's own templates (copied into every new repository, hooks too) and helpers (H-27)
@@ -139,7 +144,19 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         if not tree:
             linked.single_name(real)
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
-                   tops=frozenset(_real(top, kept) for top in tops))
+                   tops=frozenset(_real(top, kept) for top in tops), loose=loose)
+
+
+def _home_named() -> None:
+    """Raises ValueError when ``HOME`` is empty: Claude Code's runtime then reads the password
+    database's home, where ``os.path.expanduser`` says ``/`` (review s41 F5). Unset, the home
+    folder is the password database's, which the view does not watch."""
+    home = os.environ.get("HOME")
+    if home == "":
+        raise ValueError("the session's HOME is empty, so the user's settings may be read "
+                         "from a folder the gate cannot name; set HOME")
+    if not home:
+        fs.unkept()
 
 
 def _folder_items(folder: str) -> list[tuple[str, bool]]:
@@ -187,7 +204,10 @@ def _real(path: str, kept: dict[str, str]) -> str:
 def guarded_path(path: str) -> str | None:
     """The guarded file or folder ``path`` is, lies in, or (a file) is a hard link to; None
     when it is none of them (the first of ``GUARDED`` that it is). A path that cannot be
-    examined is its own answer."""
+    examined is its own answer. A path inside any ``.git`` folder is its own answer too, when
+    something is guarded (review s41 N1: a nested repository's configuration and hooks)."""
+    if GUARDED.get() and "/.git/" in path + "/":
+        return path
     return _indexed().find(path, files_only=False)
 
 
@@ -324,8 +344,8 @@ def guarded_word(text: str, directory: str | None) -> str | None:
             moved.group(2), directory)
     bare = _QUOTING.sub("", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
     words = _TOKEN.findall(bare)
-    return _named_file(words, directory) or tree_word(words, directory, _touches) or \
-        _local_push(words, directory)
+    return _named_file(words, directory) or into_git(words, directory) or \
+        tree_word(words, directory, _touches) or _local_push(words, directory)
 
 
 def _local_push(words: list[str], directory: str | None) -> str | None:

@@ -14,13 +14,21 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import struct
 from collections.abc import Iterable
 from typing import Final
 
 from . import files as fs
 from . import linked
-from .worktree import hooks_folder, included_files, main_folder, named_programs, repository
+from .worktree import (
+    asking,
+    hooks_folder,
+    included_files,
+    main_folder,
+    named_programs,
+    repository,
+)
 
 #: An index read further than this is refused (the call denied, naming it).
 _MAX_INDEX: Final = 64 << 20
@@ -29,28 +37,48 @@ _MAX_NESTED: Final = 256
 _MAX_DEPTH: Final = 8
 #: A submodule's mode in an index entry (``160000``, a 32-bit big-endian number).
 _GITLINK: Final = struct.pack(">I", 0o160000)
+#: Places of ``link`` in an index looked at before it is parsed instead.
+_MAX_LINKS: Final = 1024
 _HEADER: Final = struct.Struct(">4sII")
 
 
 def gitlinks(git_dir: str, common: str) -> list[str]:
     """The paths of the submodules (entries of mode ``160000``) in the index of the repository
     whose git folder is ``git_dir``: git's format 2 to 4, SHA-1 or SHA-256 names, and a split
-    index's shared part (git's ``Documentation/gitformat-index.txt``). An index holding no
-    submodule's mode anywhere is not parsed. Raises ValueError when the index cannot be read
-    or parsed."""
+    index's shared part (git's ``Documentation/gitformat-index.txt``). An index is parsed only
+    when it holds a submodule's mode somewhere; its shared part is looked for where ``link``
+    is followed by the name of a ``sharedindex`` file that exists (review s41 C2: a path
+    holding ``link`` made every call parse the index). Raises ValueError when the index
+    cannot be read or parsed."""
     index = os.path.join(git_dir, "index")
     data = _read(index)
     if _GITLINK not in data and b"link" not in data:  # no submodule, no shared index
         return []
     width = 32 if _sha256(common) else 20
     try:
-        paths, shared = _entries(data, width)
-        if shared is not None:
-            more, _ = _entries(_read(os.path.join(git_dir, f"sharedindex.{shared}")), width)
-            paths += more
+        paths = _entries(data, width) if _GITLINK in data else []
+        for shared in _shared(data, git_dir, width):
+            more = _read(shared)
+            paths += _entries(more, width) if _GITLINK in more else []
     except (struct.error, IndexError, ValueError) as e:
         raise ValueError(f"{index}: git's index cannot be read ({e})") from e
     return list(dict.fromkeys(paths))
+
+
+def _shared(data: bytes, git_dir: str, width: int) -> list[str]:
+    """The ``sharedindex`` files that a ``link`` in ``data`` may name (a split index's
+    extension: ``link``, its size, the shared index's name); past ``_MAX_LINKS`` of them,
+    every ``sharedindex`` file the index's own extensions name (a parse)."""
+    found: list[str] = []
+    at = data.find(b"link")
+    for _ in range(_MAX_LINKS):
+        if at < 0:
+            return found
+        name = os.path.join(git_dir, f"sharedindex.{data[at + 8:at + 8 + width].hex()}")
+        if len(data) >= at + 8 + width and fs.entry(name) == "file":
+            found.append(name)
+        at = data.find(b"link", at + 1)
+    return [os.path.join(git_dir, f"sharedindex.{name}") for name in _links(data, width)]
 
 
 def _read(path: str) -> bytes:
@@ -74,11 +102,21 @@ def _sha256(common: str) -> bool:
     return b"objectformat" in text and b"sha256" in text
 
 
-def _entries(data: bytes, width: int) -> tuple[list[str], str | None]:
-    """The submodules' paths of an index's bytes, and the name of its shared index (None: not
+def _entries(data: bytes, width: int) -> list[str]:
+    """The submodules' paths of an index's bytes."""
+    return _parsed(data, width)[0]
+
+
+def _links(data: bytes, width: int) -> list[str]:
+    """The name of the shared index an index's bytes name ([] when it is not split)."""
+    return _parsed(data, width)[1]
+
+
+def _parsed(data: bytes, width: int) -> tuple[list[str], list[str]]:
+    """The submodules' paths of an index's bytes, and the name of its shared index ([]: not
     split)."""
     if not data:
-        return [], None
+        return [], []
     signature, version, count = _HEADER.unpack_from(data)
     if signature != b"DIRC" or version not in (2, 3, 4):
         raise ValueError(f"not an index of format 2 to 4 ({signature!r}, {version})")
@@ -100,11 +138,11 @@ def _entries(data: bytes, width: int) -> tuple[list[str], str | None]:
         previous = path
         if mode == 0o160000:
             found.append(path.decode("utf-8", "surrogateescape"))
-    shared = None
+    shared = []
     while at + 8 <= len(data) - width:  # the extensions, then the checksum
         name, size = struct.unpack_from(">4sI", data, at)
         if name == b"link":
-            shared = data[at + 8:at + 8 + width].hex()
+            shared.append(data[at + 8:at + 8 + width].hex())
         at += 8 + size
     return found, shared
 
@@ -152,6 +190,12 @@ def repository_items(top: str, git_dir: str, common: str, folder: str | None = N
     the files its settings name as programs (``worktree.named_programs``, from the top, and
     from ``folder`` when given: review s40 V12). Pairs of a path and whether it is a folder's
     tree."""
+    with asking():  # one git run for the three (review s41 C1)
+        return _repository_items(top, git_dir, common, folder)
+
+
+def _repository_items(top: str, git_dir: str, common: str, folder: str | None
+                      ) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
     items = [(git_dir, True), (common, True)]
     items += [(path, False) for path in included_files(top)]  # H-14
     hooks = hooks_folder(top)
@@ -163,8 +207,10 @@ def repository_items(top: str, git_dir: str, common: str, folder: str | None = N
     return items, named_programs(folder or top)
 
 
-def repositories(start: str, programs: list[tuple[str, bool]],
-                      tops: set[str]) -> list[tuple[str, bool]]:
+def repositories(start: str, programs: list[tuple[str, bool]], tops: set[str],
+                 local: list[tuple[str, bool]],
+                 local_programs: list[tuple[str, bool]],
+                 loose: list[tuple[str, str, str]] | None = None) -> list[tuple[str, bool]]:
     """The places of the repositories holding ``start`` (the call's folder, or the session's:
     ``$CLAUDE_PROJECT_DIR``), each superproject above them, and their populated submodules
     (``submodules``: git recurses into them; review s40 V3), that no folder walk finds:
@@ -174,10 +220,15 @@ def repositories(start: str, programs: list[tuple[str, bool]],
     included configuration files and the hooks folder the configuration names
     (``repository_items``; review G-10). After a ``cd`` into a nested repository the
     session's stay guarded (review H-9). What their settings run (``named_programs``) goes to
-    ``programs``; each repository's top (or ``start`` outside one) to ``tops``. Raises
-    ValueError when git's places cannot be read (the hook then denies)."""
+    ``programs``; each repository's top (or ``start`` outside one) to ``tops``. A submodule
+    whose git folder is not in its superproject's (a clone made one by ``git add``: review
+    s41 N2) may have become one since an earlier call: its places go to ``local`` and
+    ``local_programs``, it to ``loose``, and its top to no ``tops``. Raises ValueError when
+    git's places
+    cannot be read (the hook then denies)."""
     items: list[tuple[str, bool]] = []
     done: set[str] = set()
+    seen: set[str] = set()
     folder: str | None = start
     while folder:
         found = repository(folder)
@@ -193,14 +244,20 @@ def repositories(start: str, programs: list[tuple[str, bool]],
                       (os.path.join(main, ".claude", "settings.json"), False),
                       (os.path.join(main, ".claude", "settings.local.json"), False),
                       *linked.claude_items([os.path.join(main, ".claude")])]
+        inside = fs.realpath(common) + "/"
         for at, repo in enumerate([found, *submodules(*found)]):
-            if at and repo[0] in done:  # the repository a superproject's submodule is
+            if at and repo[0] in seen:  # the repository a superproject's submodule is
                 continue
+            seen.add(repo[0])
             # F15: what git's settings run, from the call's folder too (review V12)
             places, run = repository_items(*repo, folder if at == 0 else None)
-            items += places
-            programs += run
-            done.add(repo[0])
+            absorbed = at == 0 or fs.realpath(repo[1]).startswith(inside)
+            (items if absorbed else local).extend(places)
+            (programs if absorbed else local_programs).extend(run)
+            if not absorbed and loose is not None:
+                loose.append(repo)
+            if absorbed:
+                done.add(repo[0])
         parent = os.path.dirname(top)
         folder = None if parent == top else parent
     tops.update(done)
@@ -210,21 +267,23 @@ def repositories(start: str, programs: list[tuple[str, bool]],
 class Guarded(tuple[tuple[str, bool], ...]):
     """``GUARDED``'s items, and of them what every call of the session guards (``always``:
     what follows its project folder, not the call's) with the tops of the repositories whose
-    programs are among them (``tops``; issue 29, review s40 V3)."""
+    programs are among them (``tops``), and the submodules of those that may be new
+    (``loose``, each with its top's real path; issue 29, review s40 V3, s41 N2)."""
 
     always: tuple[tuple[str, bool], ...]
     tops: frozenset[str]
+    loose: tuple[tuple[str, tuple[str, str, str]], ...]
 
     def __new__(cls, items: Iterable[tuple[str, bool]], *,
-                always: Iterable[tuple[str, bool]], tops: frozenset[str]) -> Guarded:
+                always: Iterable[tuple[str, bool]], tops: frozenset[str],
+                loose: Iterable[tuple[str, str, str]] = ()) -> Guarded:
         made = super().__new__(cls, items)
         made.always = tuple(always)
         made.tops = tops
+        made.loose = tuple((fs.realpath(repo[0]), repo) for repo in loose)
         return made
 
 
-#: The words of a command's text, and the shell's operators between them.
-_TOKEN: Final = re.compile(r"[;&|<>()\n]|[^\s;&|<>()'\"`=]+")
 #: Programs that run git in their folder.
 _GITS: Final = frozenset({"git", "gh", "hub", "tig", "lazygit", "gitk", "pre-commit"})
 #: Words whose next word names the folder a program runs in, or the repository git reads.
@@ -234,24 +293,65 @@ _MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--git-dir", "--work-
 _NAMED: Final = frozenset({"--git-dir", "--work-tree", "GIT_DIR", "GIT_WORK_TREE",
                            "GIT_COMMON_DIR"})
 #: An operand naming a folder as it is written (no expansion, no operator).
-_LITERAL: Final = re.compile(r"[\w./+@,:-]+")
-#: Folders a command is followed into at most.
+_LITERAL: Final = re.compile(r"[\w./+@,:=-]+")
+#: Folders a command is followed into at most; quoted texts read as commands, how deep.
 _MAX_TARGETS: Final = 16
+_MAX_NESTING: Final = 3
+
+
+def _commands(text: str, depth: int = 0) -> list[list[str]]:
+    """The words of ``text`` as sh splits them (quotes kept together and removed, operators
+    apart), and those of each word holding a space, an operator or an expansion read again as
+    a command (``sh -c 'cd x && git status'``), a few levels deep; a ``--git-dir=x`` or
+    ``GIT_DIR=x`` word split at its ``=``. Raises ValueError on an open quote."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    words: list[str] = []
+    for word in lexer:
+        name, equals, value = word.partition("=")
+        words += [name, value] if equals and name in _MOVES else [word]
+    found = [words]
+    if depth < _MAX_NESTING:
+        for word in words:
+            if any(c in word for c in " \t\n;&|()<>`$'\""):
+                found += _commands(word.replace("$(", " ").replace("`", " "), depth + 1)
+    return found
 
 
 def git_folders(text: str, directory: str) -> list[str] | str:
     """The folders git may run in for the shell command ``text`` run in ``directory``: it,
     and each folder a ``cd``, ``pushd``, ``-C``, ``--chdir``, ``--git-dir``, ``--work-tree``
     or ``GIT_DIR``-like assignment of the text names, read from each folder found before it
-    (a ``cd`` after a ``cd``), and the home folder after a ``cd`` (which may have no
-    operand); [] when no program of the text runs git. Why not, when a folder cannot be
-    named (a variable, a pattern, ``cd -``, ``CDPATH``, ``-execdir``) or there are more than
-    ``_MAX_TARGETS``."""
-    words = _TOKEN.findall(re.sub(r"['\"\\]", "", text))
+    (a ``cd`` after a ``cd``), the home folder after a ``cd`` without operand, and each
+    folder a word names that holds a ``.git``; [] when no program of the text runs git. Why
+    not, when a folder cannot be named (a variable, a pattern, ``cd -``, ``CDPATH``,
+    ``-execdir``, an open quote) or there are more than ``_MAX_TARGETS``."""
+    try:
+        commands = _commands(text)
+    except ValueError as e:
+        return f"the gate cannot read the command's words ({e})"
     if not any(w.rsplit("/", 1)[-1] in _GITS or w.rsplit("/", 1)[-1].startswith("git-")
-               for w in words):
+               for words in commands for w in words):
         return []
     folders = [directory]
+    for words in commands:
+        found = _moves(words, folders)
+        if isinstance(found, str):
+            return found
+    # a repository a word names (`git add vendor/lib` makes a clone a submodule, which a
+    # `git status` after it in the call goes into: review s41 N2)
+    return folders + [path for words in commands for word in words
+                      if _LITERAL.fullmatch(word)
+                      for path in (os.path.normpath(os.path.join(f, word)) for f in folders)
+                      if path not in folders and fs.entry(os.path.join(path, ".git"))]
+
+
+def _moves(words: list[str], folders: list[str]) -> str | None:
+    """Adds to ``folders`` each folder a move of ``words`` names; why not, as
+    ``git_folders``."""
+    if "CDPATH" in words or any(w.startswith("CDPATH=") for w in words):  # N3
+        return "CDPATH may send a 'cd' to a folder the gate cannot name"
     for at, word in enumerate(words):
         if word == "-execdir" or word == "popd":
             return f"{word!r} runs git in a folder the gate cannot name"
@@ -263,20 +363,28 @@ def git_folders(text: str, directory: str) -> list[str] | str:
         following = words[at + 1:at + 2] if word not in ("cd", "pushd") else [
             w for w in words[at + 1:] if w not in ("-L", "-P", "-e", "-@", "--")]
         operand = word[2:] if attached else next(iter(following), "")
-        if (not operand or operand in ";&|<>()\n") and word in ("cd", "pushd"):
+        if (not operand or operand in _OPERATORS) and word in ("cd", "pushd"):
             folders.append(os.path.expanduser("~"))  # no operand: the home folder
             continue
         if _LITERAL.fullmatch(operand) is None or operand == "-":  # `xargs git -C`, `{}`
             return f"git may run in a folder the gate cannot name ({word} {operand})"
         # bash's `cd` reads `..` from the path as written, git's `-C` from the real one
-        folders += [form for f in folders for form in (
+        folders += [form for f in list(folders) for form in (
             os.path.normpath(os.path.join(f, operand)), fs.realpath(os.path.join(f, operand)))]
-        folders = list(dict.fromkeys(folders))
+        folders[:] = list(dict.fromkeys(folders))
         if len(folders) > _MAX_TARGETS:
             return f"git may run in more than {_MAX_TARGETS} folders the command names"
-    return folders
+    return None
+
+
+#: The shell's operators, as ``_commands`` gives them.
+_OPERATORS: Final = frozenset({";", "&", "&&", "|", "||", "(", ")", "<", ">", ">>", ";;",
+                               "|&", "<<", "<<<", ">&", "<&", "&>", ">|", "<>"})
 
 
 def names_repository(text: str) -> bool:
     """Whether ``text`` gives git its repository or working tree by name."""
-    return any(w in _NAMED for w in _TOKEN.findall(re.sub(r"['\"\\]", "", text)))
+    try:
+        return any(w in _NAMED for words in _commands(text) for w in words)
+    except ValueError:
+        return True

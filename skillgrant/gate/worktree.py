@@ -9,10 +9,14 @@ folder git's configuration names (``core.hooksPath``, husky's ``.husky``; review
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Final
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .gitvalues import program_file, python_script, shell_words
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -45,8 +49,6 @@ _RUNS: Final = (b"fsmonitor", b"command", b"cmd", b"askpass", b"proxy", b"pager"
                 b"driver", b"program", b"alias", b"tunnel", b"pack", b"hook", b"browser",
                 b"viewer", b"httpd", b"smtpserver", b"path", b"sendmail", b"template",
                 b"!")
-#: A value's words, as far as they may name a file (quotes and shell operators split).
-_VALUE_WORD: Final = compile_on_use(r"[^\s;&|<>()'\"`=]+")
 
 
 def repository(folder: str) -> tuple[str, str, str] | None:
@@ -134,13 +136,14 @@ def hooks_folder(folder: str) -> str | None:
     if not any(os.environ.get(name) for name in _GIT_ENV) and not any(
             _mentions(f, _MENTIONS) for f in _config_files(git_dir, common)):
         return None
-    done = _run_git(folder, "rev-parse", "--git-path", "hooks")
-    if done is None:
-        return None
-    answer = done.decode("utf-8", "surrogateescape").rstrip("\n")
+    # git's `rev-parse --git-path hooks`: core.hooksPath's last value, from the top
+    values = [value for _, key, value in _listed(folder, git_dir) if key == b"core.hookspath"]
+    if not values:
+        return None  # the git folder's own
+    answer = os.path.expanduser(values[-1].decode("utf-8", "surrogateescape"))
     if not answer:
         raise ValueError(f"git's hooks folder for {folder} is not known")
-    return os.path.join(folder, answer)
+    return os.path.join(found[0], answer)
 
 
 def included_files(folder: str) -> list[str]:
@@ -155,23 +158,60 @@ def included_files(folder: str) -> list[str]:
     top, git_dir, common = found
     if not any(_mentions(f, (b"include",)) for f in _config_files(git_dir, common)):
         return []
-    done = _run_git(folder, "config", "--list", "--show-origin", "-z")
-    if done is None:
-        return []
-    fields = done.split(b"\0")
-    names = {f[len(b"file:"):].decode("utf-8", "surrogateescape")
-             for f in fields[0::2] if f.startswith(b"file:")}
+    listed = _listed(folder, git_dir)
+    names = {origin[len(b"file:"):].decode("utf-8", "surrogateescape")
+             for origin, _, _ in listed if origin.startswith(b"file:")}
     # and every include the files name, whatever its condition (review H-14b: `onbranch:`,
     # `hasconfig:` may become true in a later call)
-    named = _run_git(folder, "config", "--show-origin", "-z", "--get-regexp",
-                     r"^include(if\..*)?\.path$") or b""
-    pairs = named.split(b"\0")
-    for origin, entry in zip(pairs[0::2], pairs[1::2], strict=False):
-        if origin.startswith(b"file:") and b"\n" in entry:
+    for origin, key, value in listed:
+        if origin.startswith(b"file:") and _INCLUDE.fullmatch(key):
             base = os.path.dirname(origin[len(b"file:"):].decode("utf-8", "surrogateescape"))
-            value = entry.split(b"\n", 1)[1].decode("utf-8", "surrogateescape")
-            names.add(os.path.join(base, os.path.expanduser(value)))
+            names.add(os.path.join(base, os.path.expanduser(
+                value.decode("utf-8", "surrogateescape"))))
     return [os.path.join(base, name) for name in names for base in (folder, top)]
+
+
+#: An include's key, as ``git config --list`` gives it (in lower case but the condition).
+_INCLUDE: Final = compile_on_use(rb"include(if\..*)?\.path")
+#: ``_listed``'s answers while ``asking`` (one git run a repository: review s41 C1).
+_ANSWERS: ContextVar[dict[str, list[tuple[bytes, bytes, bytes]]] | None] = ContextVar(
+    "answers", default=None)
+
+
+@contextmanager
+def asking() -> Iterator[None]:
+    """Within it, git's settings for a repository are asked of git once (``_listed``)."""
+    token = _ANSWERS.set({})
+    try:
+        yield
+    finally:
+        _ANSWERS.reset(token)
+
+
+def _listed(folder: str, git_dir: str | None) -> list[tuple[bytes, bytes, bytes]]:
+    """git's settings for a command in ``folder`` (whose git folder is ``git_dir``; None:
+    outside a repository): each setting's origin, key and value, from ``git config --list
+    --show-origin -z`` ([] when git refuses the repository), a file's origin from the root.
+    Raises ValueError as ``_run_git``."""
+    answers = _ANSWERS.get()
+    key = git_dir or folder
+    if answers is not None and key in answers:
+        return answers[key]
+    done = _run_git(folder, "config", "--list", "--show-origin", "-z")
+    fields = (done or b"").split(b"\0")
+    here = os.fsencode(folder)
+    listed = [(_absolute(origin, here), *entry.partition(b"\n")[::2])
+              for origin, entry in zip(fields[0::2], fields[1::2], strict=False)]
+    if answers is not None:
+        answers[key] = listed
+    return listed
+
+
+def _absolute(origin: bytes, folder: bytes) -> bytes:
+    """A ``file:`` origin as a path from the root (git gives one from ``folder``)."""
+    if not origin.startswith(b"file:"):
+        return origin
+    return b"file:" + os.path.join(folder, origin[len(b"file:"):])
 
 
 def named_programs(folder: str) -> list[tuple[str, bool]]:
@@ -196,10 +236,8 @@ def named_programs(folder: str) -> list[tuple[str, bool]]:
             _mentions(f, (b"include",), on_lines=_RUNS)  # an include: git reads it (V4)
             for f in files):
         return []
-    done = _run_git(folder, "config", "--list", "-z")
     paths: list[tuple[str, bool]] = []
-    for entry in (done or b"").split(b"\0"):
-        key, _, value = entry.partition(b"\n")
+    for _, key, value in _listed(folder, found[1] if found is not None else None):
         if any(part in key.lower() for part in _RUNS):
             # an alias runs only as `git <alias>`, which the gate denies as a subcommand
             # it does not know: a word it cannot name is then no reason to deny every call
@@ -209,76 +247,11 @@ def named_programs(folder: str) -> list[tuple[str, bool]]:
                 # `helper = store --file x` runs `git credential-store --file x`: the first
                 # word is a program's name (git's folders and PATH, both guarded)
                 text = text.partition(" ")[2]
-            for word in _shell_words(text, strict=not key.lower().startswith(b"alias.")):
-                paths += _program_file(key.decode("utf-8", "replace"), word, folder, top)
-    return paths
-
-
-def _shell_words(text: str, *, strict: bool) -> list[str]:
-    """The words of a command's text as sh reads them, as far as they may name a file."""
-    import shlex
-
-    try:
-        words = shlex.split(text)
-    except ValueError:  # an open quote: every quote and backslash dropped
-        words = [text.replace("\\", "").replace("'", "").replace('"', "")]
-    home = os.path.expanduser("~")
-    words = [word.replace("${HOME}", home).replace("$HOME/", home + "/") for word in words]
-    for word in words:  # a folder the gate cannot name (review s40 V13)
-        if strict and ((("$" in word or "`" in word) and "/" in word) or any(
-                part in ("cd", "pushd") for part in _VALUE_WORD.findall(word))):
-            raise ValueError(f"git's settings run a program named through a variable, a "
-                             f"command or a change of folder ({word[:200]!r}), which the "
-                             "gate cannot name")
-    # a PATH given to the program names folders its names are looked up in (review s40 V8),
-    # as PYTHONPATH, NODE_PATH, PERL5LIB name the folders its modules are
-    folders = [entry + "/" for word in words if _SEARCHED.match(word)
-               for entry in word.partition("=")[2].split(":") if entry]
-    return [part for word in words for part in _VALUE_WORD.findall(word)] + folders + \
-        _beside(words)
-
-
-#: An assignment to a variable naming folders a program looks in.
-_SEARCHED: Final = compile_on_use(r"[A-Za-z0-9_]*(PATH|LIB)=")
-#: Python's interpreters, which put the script's folder first on ``sys.path``.
-_PYTHON: Final = compile_on_use(r"(.*/)?(python|pypy)[0-9.]*")
-
-
-def _beside(words: list[str]) -> list[str]:
-    """The folders a Python program of ``words`` imports from before its own library (review
-    s40 V7): the script's folder (``python3 tools/clean.py`` imports ``tools/json.py``), or
-    the folder it runs in (``-m``, ``-c``, a script from standard input), each as a folder
-    (``tools/``), guarded whole."""
-    folders = []
-    for at, word in enumerate(words):
-        if _PYTHON.fullmatch(word) is None:
-            continue
-        rest = iter(words[at + 1:])
-        script = ""  # none: the program is read from standard input, in the folder
-        for arg in rest:  # options before the script; -W, -X take a value
-            if arg in ("-W", "-X", "--check-hash-based-pycs"):
-                next(rest, None)
-            elif arg == "-" or (arg[:1] == "-" and arg[:2] != "--" and
-                                ("m" in arg or "c" in arg)):
-                break  # -m, -c (also in a cluster, `-Bc`)
-            elif not arg.startswith("-"):
-                script = arg
-                break
-        folders.append((os.path.dirname(script) or ".") + "/")
-    return folders
-
-
-def _program_file(key: str, word: str, folder: str, top: str) -> list[tuple[str, bool]]:
-    """What a word of the setting ``key`` names, from ``folder`` and from ``top``."""
-    word = os.path.expanduser(word.lstrip("!"))
-    if not ("/" in word or "." in word) or "://" in word:  # a program's name; a URL
-        return []
-    pattern = min((word.find(c) for c in "*?[{" if c in word), default=-1)
-    if pattern >= 0:  # sh may expand it to any file of its folder (review s40 V1)
-        within = word[:pattern].rsplit("/", 1)[0] if "/" in word[:pattern] else "."
-        return [(os.path.normpath(os.path.join(base, within)), True) for base in (folder, top)]
-    return [(path, os.path.isdir(path)) for path in (os.path.join(folder, word),
-                                                      os.path.join(top, word))]
+            for word in shell_words(text, strict=not key.lower().startswith(b"alias.")):
+                paths += program_file(word, folder, top)
+    # a Python program run by its `#!` line imports from its folder first (review s41 V7a)
+    return paths + [(os.path.dirname(place), True) for path, tree in paths
+                    if not tree and python_script(path) for place in (path, fs.realpath(path))]
 
 
 def pushes_locally(folder: str, operand: str | None) -> bool:

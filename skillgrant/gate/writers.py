@@ -42,6 +42,7 @@ FOLDER_WRITERS: Final = frozenset({
     "sqlite3",  # its database operand (review H-13)
     # an output file by an option or a second operand (review s41 W1)
     "shuf", "ptx", "sdiff", "fallocate", "objcopy", "strip", "cpp", "msgfmt",
+    "link",  # coreutils' hard link (review s41 L5)
 })
 #: ``gh`` writes files only with these words (``release download``, ``run download``,
 #: ``repo clone``, ``--output``/``--dir``).
@@ -302,3 +303,37 @@ def _reaches_git(path: str) -> bool:
                                   and fnmatch.fnmatchcase(".git", form)):
                 return True
     return False
+
+
+def into_git(words: list[str], directory: str | None) -> str | None:
+    """A word of a command that may name a path inside a repository's ``.git`` folder once
+    bash has expanded it (a part before its last that is, or may be made, ``.git``), or a
+    folder the command moves to that may be one (``cd``, ``pushd``, ``-C``, ``--chdir``), or
+    the call's folder when it lies in one; None otherwise. Any program may write what its
+    words name, not only the folder writers ``tree_word`` knows (review s41 N1:
+    ``shuf -o vendor/lib/.git/config``); a ``.git`` as the last part, unless it is a folder
+    (which no program writes as a file; reads name it: ``--exclude-dir=.git``)."""
+    if directory is not None and "/.git/" in directory + "/":
+        return directory
+    for at, word in enumerate(words):
+        if at and words[at - 1] in _PATTERN_OPTIONS:
+            continue  # `find . -not -path './.git/*'`: a pattern matched, not a path
+        # an option's value may be attached to it (`shuf -o.git/config`)
+        for form in [word] + ([word[k:] for k in range(2, 5)] if word[:1] == "-" else []):
+            head, _, last = form.rpartition("/")
+            if (head and _reaches_git(head)) or (_reaches_git(last) and (
+                    directory is None or files.entry(posixpath.join(directory, form))
+                    != "dir")):  # a `.git` file: where a repository is (N1)
+                return word
+        operand = word[2:] if word.startswith("-C") and len(word) > 2 else next(
+            (w for w in words[at + 1:at + 3] if not w.startswith("-")), "") \
+            if word in ("cd", "pushd", "-C", "--chdir") else ""
+        if operand and _reaches_git(operand):
+            return operand
+    return None
+
+
+#: Options whose value is a pattern a program matches paths with, not a path it writes.
+_PATTERN_OPTIONS: Final = frozenset({"-path", "-ipath", "-wholename", "-iwholename",
+                                     "-regex", "-iregex", "--exclude", "--exclude-dir",
+                                     "--include", "--glob", "--iglob"})

@@ -56,7 +56,8 @@ def _denied(project: Path, steps: list[tuple[str, str]]) -> list[tuple[str, str]
 def test_an_embedded_repository_git_status_recurses_into_is_guarded(tmp_path: Path) -> None:
     """A clone added to the index as it is (``git add vendor/lib``: a submodule with no
     ``.gitmodules`` and no ``.git/modules``): ``git status`` in the top runs its
-    ``core.fsmonitor``. The copy over its program is denied."""
+    ``core.fsmonitor``. The copy over its program is denied, and so is ``git status``: the
+    clone may have become a submodule since an earlier call (review s41 N2)."""
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", "Bash(git status)"])
     git(project, "clone", "-q", str(_lib(tmp_path)), "vendor/lib")
@@ -67,7 +68,7 @@ def test_an_embedded_repository_git_status_recurses_into_is_guarded(tmp_path: Pa
     steps = [(".", f"cp {_payload(project, tmp_path / 'scratch')} vendor/lib/tools/run"),
              (".", "git status")]
     _proven(project, tmp_path / "scratch", steps)
-    assert _denied(project, steps) == steps[:1]
+    assert _denied(project, steps) == steps
 
 
 def test_a_nested_repository_the_session_moved_into_runs_nothing_written_before(
@@ -203,3 +204,79 @@ def test_the_index_reader_finds_what_git_lists(tmp_path: Path) -> None:
         assert any((top / ".git").glob("sharedindex.*")) == (top.name == "split")
         found = sorted(gitlinks(str(top / ".git"), str(top / ".git")))
         assert found == expected, top.name
+
+
+def test_an_index_without_submodules_is_not_parsed(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review s41 C2: a path holding ``link`` (``src/linker.c``) made every call parse the
+    whole index; only a ``link`` followed by an existing shared index's name is followed."""
+    from skillgrant.gate import nested
+
+    top = tmp_path / "r"
+    (top / "src").mkdir(parents=True)
+    git(top, "init", "-q")
+    for name in ("linker.c", "symlink.h", "hyperlink.py"):
+        (top / "src" / name).write_text("x\n")
+    git(top, "add", ".")
+
+    def parse(*_: object) -> None:
+        raise AssertionError("the index was parsed")
+
+    monkeypatch.setattr(nested, "_parsed", parse)
+    assert gitlinks(str(top / ".git"), str(top / ".git")) == []
+
+
+def test_each_repository_asks_git_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review s41 C1: with an ``[include]`` in ``~/.gitconfig`` (the common ``path =
+    ~/.gitconfig.local``), every repository's settings are asked of git; its included files,
+    hooks folder and programs come from one ``git config --list`` of it, not four runs."""
+    from skillgrant.gate import worktree
+    from skillgrant.gate.guards import guarded_items
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[include]\n\tpath = ~/.gitconfig.local\n")
+    (home / ".gitconfig.local").write_text("[core]\n\thooksPath = .githooks\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git status)"])
+    source = _lib(tmp_path)
+    for name in ("a", "b", "c"):
+        git(project, "-c", "protocol.file.allow=always", "submodule", "add", "-q",
+            str(source), f"vendor/{name}")
+    runs: list[tuple[str, ...]] = []
+    real = worktree._run_git
+
+    def counted(folder: str, *args: str) -> bytes | None:
+        runs.append(args)
+        return real(folder, *args)
+
+    monkeypatch.setattr(worktree, "_run_git", counted)
+    found = guarded_items(str(project / "plan.json"), None, None, str(project), str(project))
+    # the project, its three submodules, and the user's settings from the folder above it
+    assert len(runs) == 5, runs
+    assert str(project / "vendor" / "b" / ".githooks") in dict(found)
+
+
+@pytest.mark.parametrize(("command", "denied"), [
+    ("shuf -o vendor/lib/.git/config payload", True),  # a writer in no list (review s41 N1)
+    ("sort payload -o.git/config", True),  # an attached option value
+    ("cat payload > vendor/lib/.git/hooks/pre-commit", True),
+    ("cd vendor/lib/.git && shuf -o config payload", True),
+    ("find . -path ./.git/objects -prune -o -print", False),  # a pattern, not a path
+    ("grep -rn todo --exclude-dir=.git .", False),
+    ("ls -la", False),
+])
+def test_a_word_into_a_git_folder_is_denied(tmp_path: Path, command: str,
+                                            denied: bool) -> None:
+    from skillgrant.gate.guards import GUARDED, guarded_word
+    from skillgrant.gate.nested import Guarded
+
+    (tmp_path / ".git").mkdir()
+    token = GUARDED.set(Guarded([(str(tmp_path / "plan.json"), False)], always=(),
+                                tops=frozenset()))
+    try:
+        assert (guarded_word(command, str(tmp_path)) is not None) == denied
+    finally:
+        GUARDED.reset(token)
