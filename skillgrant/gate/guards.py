@@ -35,7 +35,7 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                              "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH",
                              "BASH_ENV", "ENV", "GIT_DIR", "GIT_CONFIG_GLOBAL",
                              "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG",
-                             "GIT_COMMON_DIR")
+                             "GIT_COMMON_DIR", "GIT_CONFIG_NOSYSTEM", "CURL_HOME", "WGETRC")
 
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -98,6 +98,10 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.path.join(home, name), tree) for name, tree in HOME_CODE]
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
     items += [(os.path.join(xdg, "git"), True)] if xdg else []
+    # curl's and wget's settings where the environment moves them (review s41 F7)
+    items += [(os.path.join(folder, ".curlrc"), False)
+              for folder in (os.environ.get("CURL_HOME"), xdg) if folder]
+    items += [(os.environ.get("WGETRC") or "", False)]
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
     # to what git and ssh read (review s41 S4)
     items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".ssh"),
