@@ -54,6 +54,7 @@ _BUN_MAY_ACCEPT: Final = re.compile("anchor|alias|merge key|nested more than|nes
                                     re.IGNORECASE)
 # What may follow a closing quote on its line, for Bun (PyYAML also takes other text).
 _AFTER_QUOTE: Final = frozenset(" \t\r\n:,]}")
+_AFTER_QUOTE_OR_END: Final = _AFTER_QUOTE | {""}
 _GLUED: Final = re.compile(r"[\[{,]#")
 
 
@@ -299,11 +300,18 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
             found = None
             column = block_column(text, node)
             stack.extend((item, column) for item in node.value)
-        elif (isinstance(node, ScalarNode) and node.style in (None, "")
-              and node.start_mark.line == node.end_mark.line):
-            continue  # a plain scalar on one line: no line of it to misplace, no quote
+        elif (isinstance(node, ScalarNode) and node.start_mark.line == node.end_mark.line
+              and node.style in (None, "", "'", '"')):
+            # A plain or quoted scalar on one line: no line of it to misplace (_misplaced_line
+            # finds no break in it); of a quoted one, what follows its closing quote.
+            end = node.end_mark.index
+            if node.style in (None, "") or text[end:end + 1] in _AFTER_QUOTE_OR_END:
+                continue
+            found = "text right after a closing quote or bracket", end
         elif isinstance(node, ScalarNode) and node.style in ("|", ">"):
-            header = text[node.start_mark.index:].split("\n", 1)[0]
+            start = node.start_mark.index
+            line_end = text.find("\n", start)
+            header = text[start:line_end if line_end >= 0 else len(text)]
             found = None if "#" not in header or " #" in header or "\t#" in header else (
                 "a comment right after a block scalar's indicator", node.start_mark.index)
             wide = None if found else wide_blank_line(text, node, parent)
@@ -340,7 +348,7 @@ def _flow_node(text: str, node: Node, parent: int,
         stack.extend((child, parent) for child in children)
         found = _glued_comment(text, node, children)
     if found is None and (collection or getattr(node, "style", None) in ("'", '"')) \
-            and text[node.end_mark.index:][:1] not in _AFTER_QUOTE | {""}:
+            and text[node.end_mark.index:node.end_mark.index + 1] not in _AFTER_QUOTE_OR_END:
         found = "text right after a closing quote or bracket", node.end_mark.index
     return found
 
