@@ -290,24 +290,26 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
     """Why and where Bun rejects a text PyYAML composed into ``root`` (module docstring), or
     None when it accepts it."""
     stack: list[tuple[Node, int]] = [] if root is None else [(root, -1)]
+    found: tuple[str, int] | None
     while stack:
         node, parent = stack.pop()
-        if isinstance(node, MappingNode) and not node.flow_style:
-            column = block_column(text, node)
-            found = _value_under_its_key(node, column)
-            stack.extend((value, column) for _, value in node.value)
-        elif isinstance(node, SequenceNode) and not node.flow_style:
-            found = None
-            column = block_column(text, node)
-            stack.extend((item, column) for item in node.value)
-        elif (isinstance(node, ScalarNode) and node.start_mark.line == node.end_mark.line
-              and node.style in (None, "", "'", '"')):
+        # (Scalars first: most nodes are; no scalar is a block collection.)
+        if (isinstance(node, ScalarNode) and node.start_mark.line == node.end_mark.line
+                and node.style in (None, "", "'", '"')):
             # A plain or quoted scalar on one line: no line of it to misplace (_misplaced_line
             # finds no break in it); of a quoted one, what follows its closing quote.
             end = node.end_mark.index
             if node.style in (None, "") or text[end:end + 1] in _AFTER_QUOTE_OR_END:
                 continue
             found = "text right after a closing quote or bracket", end
+        elif isinstance(node, MappingNode) and not node.flow_style:
+            column = block_column(text, node)
+            found = _value_under_its_key(node, column)
+            stack.extend([(value, column) for _, value in node.value])
+        elif isinstance(node, SequenceNode) and not node.flow_style:
+            found = None
+            column = block_column(text, node)
+            stack.extend([(item, column) for item in node.value])
         elif isinstance(node, ScalarNode) and node.style in ("|", ">"):
             start = node.start_mark.index
             line_end = text.find("\n", start)
