@@ -20,16 +20,7 @@ from hypothesis import strategies as st
 from skillgrant.skillfile import yamlspan
 from skillgrant.skillfile.yamlspan import YamlProblem, compose
 from tests.oracle.frontmatter_gen import texts
-
-
-def _tags(node: Any) -> Any:
-    if node is None:
-        return None
-    value = node.value
-    if isinstance(value, list):
-        value = [tuple(map(_tags, pair)) if isinstance(pair, tuple) else _tags(pair)
-                 for pair in value]
-    return type(node).__name__, node.tag, value
+from tests.test_flatyaml import _shape as _tags  # the nodes' tags, values, marks, styles
 
 
 def _stock(text: str) -> Any:
