@@ -41,12 +41,16 @@ def verdict(kept: Kept | None, entry: str, plans: Sequence[PreparedPlan],
     one kept, when every budget has room for its work, else combined (the texts it decides
     are appended to ``asked``) and kept if it may be."""
     found = None if kept is None else kept.get(entry)
-    if found is not None and all(units <= budget.room()
-                                 for units, budget in zip(found[1], budgets, strict=True)):
-        for units, budget in zip(found[1], budgets, strict=True):
-            if units:
-                budget.charge(units)  # within its room: as the decisions charged it
-        return found[0]
+    if found is not None:
+        work = found[1]
+        for units, budget in zip(work, budgets, strict=True):
+            if units > budget.room():
+                break
+        else:  # (a loop, not all() over a generator: asked for every entry of a batch)
+            for units, budget in zip(work, budgets, strict=True):
+                if units:
+                    budget.charge(units)  # within its room: as the decisions charged it
+            return found[0]
     spent = [budget.spent for budget in budgets]
     asked.clear()
     combined = combine(entry)

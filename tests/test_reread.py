@@ -323,3 +323,20 @@ def test_a_moved_value_and_a_spliced_document_are_the_dataclass_replacements() -
             doc, text="t", yaml_end=doc.yaml_end + 3, body_start=doc.body_start + 3,
             metadata={"k": 1}, allowed_tools=moved,
             insert_at=doc.insert_at + (3 if doc.insert_at > start else 0))
+
+
+def test_a_rewritten_value_is_the_dataclass_replacement() -> None:
+    """``AllowedTools.rewritten`` (the read-back branches' new value) keeps the key, its place
+    and form, and takes every other field given: ``dataclasses.replace`` of those fields."""
+    from dataclasses import replace
+
+    from skillgrant.skillfile.doc import Item
+
+    doc = read_skill("---\nname: x\nallowed-tools:\n  - Read # r\n  - 'Grep'\ndescription: d\n"
+                     "---\nB\n", "SKILL.md")
+    value = doc.allowed_tools
+    assert value is not None
+    items = (Item("Glob", "plain", 40, 44, 36, 44),)
+    assert value.rewritten(("Glob",), ("Glob",), 44, 45, ", ", False, items, (40,), (44,)) == \
+        replace(value, value=("Glob",), entries=("Glob",), end=44, line_end=45, separator=", ",
+                multiline=False, items=items, entry_starts=(40,), entry_ends=(44,))

@@ -8,6 +8,8 @@ writing for ``check``), locate the value and its entries for the report, make th
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
@@ -22,6 +24,7 @@ from ..skillfile import builder as skillfile
 if TYPE_CHECKING:
     from ..plan.model import ConstrainKwargs, Plan
     from ..reports.check import TextStyle
+    from ..review.checks import Hit
     from ..skillfile.doc import AllowedTools, SkillDoc
     from ..verdicts import Decision
 
@@ -113,19 +116,30 @@ def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: st
     if note is None and merged:
         note, rule = merged, "SG010"
     elif note is None:  # issue 33: what the kept entries pre-approve reaches the subagents
-        from ..review.checks import agent_reach
-        from ..rules import RULE_BY_ID
-
-        reach = agent_reach(list(decision.allowed))
+        reach = _agent_reach()(list(decision.allowed))
         if reach:
+            from ..rules import RULE_BY_ID
+
             note, rule = f"{reach[0][1].message}. {RULE_BY_ID['SGL117'].help}", "SGL117"
         elif doc.metadata.get("context") == "fork" and decision.allowed:  # review S3
+            from ..rules import RULE_BY_ID
+
             fix = RULE_BY_ID["SGL117"].help.replace("drop the Agent entry",
                                                     "remove `context: fork`")
             note, rule = ("the skill runs in a forked subagent (`context: fork`), which its "
                           f"allowed-tools reach and its own hook does not. {fix}", "SGL117")
     return FileResult(path, artifact, decision, old_text != new_text, written, location,
                       entries, diff, runtime_note=note, runtime_rule=rule)
+
+
+@cache
+def _agent_reach() -> Callable[[Sequence[str]], list[tuple[int, Hit]]]:
+    """``review.checks.agent_reach``, imported when first asked for (a check starts without
+    the review's checks) and kept: an import statement run for every file of a batch costs
+    more than the answer."""
+    from ..review.checks import agent_reach
+
+    return agent_reach
 
 
 def unreadable_directory(path: Path, reason: str, root: Path) -> FileOutcome:

@@ -18,6 +18,7 @@ from typing import Final
 from . import files as fs
 from . import linked
 from .environment import values
+from .homefiles import HOME_CODE
 from .nested import Guarded, repositories
 from .worktree import pushes_locally
 from .writers import braced, into_git, tree_word
@@ -34,7 +35,7 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                              "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH",
                              "BASH_ENV", "ENV", "GIT_DIR", "GIT_CONFIG_GLOBAL",
                              "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG",
-                             "GIT_COMMON_DIR")
+                             "GIT_COMMON_DIR", "GIT_CONFIG_NOSYSTEM", "CURL_HOME", "WGETRC")
 
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -64,8 +65,10 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``)."""
     _home_named()
     items = [(plan, False), (audit_log, False)]
-    if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13)
-        items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True)]
+    if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13),
+        # with what its links lead to (review s41 S6)
+        items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True),
+                  *linked.walked([skill_dir], lambda *_: True)]
     # Every folder from the call's up to the root: Claude Code reads the project's settings
     # in the folder it started in, an ancestor of the Bash tool's folder after a `cd` (G-6).
     folders = [project or "", os.path.expanduser("~")]
@@ -88,11 +91,17 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
             start, programs if at == 0 else local_programs, tops if at == 0 else set(),
             local, local_programs, loose if at == 0 else None))
     home = os.path.expanduser("~")
+    # Claude Code's user state: its MCP servers and each project's (review s41 M1)
+    items.append((os.path.join(home, ".claude.json"), False))
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
-    items += [(os.path.join(home, name), tree) for name, tree in _HOME_CODE]
+    items += [(os.path.join(home, name), tree) for name, tree in HOME_CODE]
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
     items += [(os.path.join(xdg, "git"), True)] if xdg else []
+    # curl's and wget's settings where the environment moves them (review s41 F7)
+    items += [(os.path.join(folder, ".curlrc"), False)
+              for folder in (os.environ.get("CURL_HOME"), xdg) if folder]
+    items += [(os.environ.get("WGETRC") or "", False)]
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
     # to what git and ssh read (review s41 S4)
     items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".ssh"),
@@ -107,8 +116,15 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # gate judged by its name (review H-12)
     # (each real path found before `..` is read: `link/../bin` is beside the link's target,
     # not beside the link; review F12)
-    items += [(fs.realpath(os.path.expanduser(p)), True)
-              for p in os.environ.get("PATH", "").split(":") if p]
+    bins = [fs.realpath(os.path.expanduser(p)) for p in os.environ.get("PATH", "").split(":")
+            if p]
+    items += [(p, True) for p in bins]
+    # a program there that is a link into the tree (`~/bin/mytool -> ~/src/x/tools/mytool.sh`)
+    # runs its target (review s41 S5): folders but the system's are read for links (the
+    # system's lead to what only root writes); their files' other names are no concern
+    # (rustup's programs are hard links of one file)
+    items += linked.walked([p for p in bins if not (p + "/").startswith(_SYSTEM)],
+                           lambda *_: False, named=False)
     # the file bash reads before every non-interactive command (review F6)
     items += [(os.environ[name], False) for name in ("BASH_ENV", "ENV") if os.environ.get(name)]
     # the interpreter's own library, which the hook imports at every start (review H-26)
@@ -147,6 +163,11 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                    tops=frozenset(_real(top, kept) for top in tops), loose=loose)
 
 
+#: Folders of the system's programs (``PATH``), not read for links.
+_SYSTEM: Final = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/opt/", "/snap/", "/nix/",
+                  "/etc/")
+
+
 def _home_named() -> None:
     """Raises ValueError when ``HOME`` is empty: Claude Code's runtime then reads the password
     database's home, where ``os.path.expanduser`` says ``/`` (review s41 F5). Unset, the home
@@ -170,24 +191,13 @@ def _folder_items(folder: str) -> list[tuple[str, bool]]:
             (os.path.join(folder, ".codex"), True),
             *((os.path.join(folder, ".claude", name), False)
               for name in ("settings.json", "settings.local.json")),
+            # the project's MCP servers, whose commands Claude Code starts (review s41 M1)
+            (os.path.join(folder, ".mcp.json"), False),
             # what their entries that are links lead to, and their files' second names
             # (review s41 S3, L1, L4): Copilot CLI's hooks at any depth, Codex's own files
             *linked.claude_items([os.path.join(folder, ".claude")]),
             *linked.walked([os.path.join(folder, ".github", "hooks")], lambda *_: True),
             *linked.walked([os.path.join(folder, ".codex")], lambda *_: False)]
-
-
-#: Files and folders in the user's home that a program the gate covers reads as what to do or
-#: run: ssh's configuration (``ProxyCommand``, ``LocalCommand``; ``git fetch``/``push``,
-#: ``scp``), sqlite3's start-up file (run before ``-safe`` takes effect: measured with
-#: ``-init``), curl's and wget's (an output file, a command), and the shell's start-up files
-#: (the Bash tool's next session). A call writing one is ``unknown``, as for git's.
-_HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sqliterc", False),
-                     (os.path.join(".config", "sqlite3"), True),
-                     (".curlrc", False), (os.path.join(".config", "curlrc"), False),
-                     (".wgetrc", False), (".bashrc", False), (".bash_profile", False),
-                     (".bash_login", False), (".profile", False), (".bash_logout", False),
-                     (".zshrc", False), (".zshenv", False), (".zprofile", False))
 
 
 def _real(path: str, kept: dict[str, str]) -> str:

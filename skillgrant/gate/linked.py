@@ -91,12 +91,12 @@ def claude_items(folders: Iterable[str]) -> list[tuple[str, bool]]:
                   else top != "plugins")  # a plugin's own folders: not read (docs)
 
 
-def walked(folders: Iterable[str], into: Callable[[int, str, str], bool]
-           ) -> list[tuple[str, bool]]:
+def walked(folders: Iterable[str], into: Callable[[int, str, str], bool], *,
+           named: bool = True) -> list[tuple[str, bool]]:
     """The targets of the links met in ``folders`` (each guarded whole), going into a
     folder named ``name`` at ``depth`` (0: an entry of one of ``folders``; ``top``, the
     entry it lies under) where ``into`` says so; each regular file met is asked
-    ``single_name``. Raises ValueError past ``MAX_ENTRIES`` entries in all."""
+    ``single_name`` when ``named``. Raises ValueError past ``MAX_ENTRIES`` entries in all."""
     items: list[tuple[str, bool]] = []
     pending = [(folder, 0, "") for folder in folders]
     seen = 0
@@ -108,14 +108,24 @@ def walked(folders: Iterable[str], into: Callable[[int, str, str], bool]
                 raise ValueError(f"{folder!r}: more than {MAX_ENTRIES} entries in the "
                                  "folders the gate reads for links and second names")
             path = os.path.join(folder, name)
-            if kind == "link":
+            if kind == "link" and not _beside(path):
                 items.append((fs.realpath(path), True))
             elif kind == "dir":
                 if into(depth, name, top):
                     pending.append((path, depth + 1, top or name))
-            else:
+            elif named:
                 single_name(path)
     return items
+
+
+def _beside(link: str) -> bool:
+    """Whether ``link`` names an entry of its own folder (``python3 -> python3.11``), which
+    the walk meets itself. (Read after the folder's listing, which the view watches.)"""
+    try:
+        target = os.readlink(link)
+    except OSError:
+        return False
+    return "/" not in target and target not in (".", "..")
 
 
 def single_name(path: str) -> None:

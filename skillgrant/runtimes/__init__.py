@@ -23,6 +23,7 @@ PROFILES: Final[Mapping[str, Profile]] = MappingProxyType({
 
 #: The runtimes judged when none is named: every one that reads `allowed-tools`.
 DEFAULT_RUNTIMES: Final[tuple[str, ...]] = tuple(PROFILES)
+_DEFAULT_PROFILES: Final = tuple(PROFILES[n] for n in DEFAULT_RUNTIMES)
 
 
 def profiles(names: str | Iterable[str] | None, *,
@@ -35,14 +36,13 @@ def profiles(names: str | Iterable[str] | None, *,
     ['claude-code']
     """
     if names is None:
-        wanted: list[str] = list(DEFAULT_RUNTIMES)
-    else:
-        items = names.split(",") if isinstance(names, str) else list(names)
-        wanted = [n.strip() for n in items if isinstance(n, str) and n.strip()]
-        if len(wanted) != len([n for n in items if not isinstance(n, str) or n.strip()]):
-            raise PlanError("a runtime must be named by a string", source=source)
-        if not wanted:
-            wanted = list(DEFAULT_RUNTIMES)
+        return _DEFAULT_PROFILES  # (asked once a value a batch decides)
+    items = names.split(",") if isinstance(names, str) else list(names)
+    wanted = [n.strip() for n in items if isinstance(n, str) and n.strip()]
+    if len(wanted) != len([n for n in items if not isinstance(n, str) or n.strip()]):
+        raise PlanError("a runtime must be named by a string", source=source)
+    if not wanted:
+        wanted = list(DEFAULT_RUNTIMES)
     unknown = [n for n in wanted if n not in PROFILES]
     if unknown:
         raise PlanError(f"unknown runtime {unknown[0]!r}; known runtimes: "

@@ -23,7 +23,6 @@ the runtime's own steps.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Final
 
 from ..grants import split_allowed_tools
@@ -72,10 +71,9 @@ def block_items_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     values = tuple(item.value for item in items)
     spans = [span for item in items for span in verbatim_spans(
         item.value, item.start, (item.start, item.end))]
-    new_value = replace(value, value=values, entries=tuple(split_allowed_tools(list(values))),
-                        end=end, line_end=end, multiline=len(items) > 1, items=tuple(items),
-                        entry_starts=tuple(s for s, _ in spans),
-                        entry_ends=tuple(e for _, e in spans))
+    new_value = value.rewritten(values, tuple(split_allowed_tools(list(values))), end, end,
+                                value.separator, len(items) > 1, tuple(items),
+                                tuple(s for s, _ in spans), tuple(e for _, e in spans))
     return old.spliced(text, start, shift,
                        {k: list(values) if k == KEY else v for k, v in old.metadata.items()},
                        new_value)

@@ -78,6 +78,17 @@ class AllowedTools:
                             tuple(at + by for at in self.entry_ends))
 
 
+    def rewritten(self, value: str | tuple[str, ...], entries: tuple[str, ...], end: int,
+                  line_end: int, separator: str | None, multiline: bool,
+                  items: tuple[Item, ...], entry_starts: tuple[int, ...],
+                  entry_ends: tuple[int, ...]) -> AllowedTools:
+        """This value written anew from ``start`` (its key, place and form kept): the
+        read-back's branches (``reread``, ``blockread``). Every field given, as ``moved``."""
+        return AllowedTools(self.form, value, entries, self.key_start, self.key_column,
+                            self.start, end, line_end, separator, multiline, items,
+                            self.item_prefix, entry_starts, entry_ends)
+
+
 @quick_init
 @dataclass(frozen=True)
 class SkillDoc:

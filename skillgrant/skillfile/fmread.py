@@ -2,8 +2,8 @@
 ``yaml.safe_load`` makes of the same text), used to compare every key but ``allowed-tools``
 before and after a rewrite, and to read keys such as ``hooks`` (``skillfile.keys``).
 
-For a mapping of string keys whose values are strings, booleans, nulls and numbers, and lists
-and such mappings of them, the values are built here directly (each scalar by
+For a mapping of string keys whose values are strings, booleans, nulls, numbers and dates, and
+lists and such mappings of them, the values are built here directly (each scalar by
 ``SafeConstructor``'s own method for its tag, a later duplicate key winning, as there); any
 other document is constructed by ``SafeConstructor`` from the same nodes (never parsed
 again).
@@ -39,9 +39,9 @@ def metadata(root: Node | None) -> dict[str, object]:
 
 def _built(root: Node | None) -> dict[str, object] | None:
     """What SafeConstructor makes of a mapping whose keys are strings and whose values are
-    strings, booleans, nulls, integers and numbers, and lists and such mappings of them (of an
-    empty document, nothing), each scalar made by SafeConstructor's own method for its tag;
-    None for any other node."""
+    strings, booleans, nulls, integers, numbers and dates, and lists and such mappings of them
+    (of an empty document, nothing), each scalar made by SafeConstructor's own method for its
+    tag; None for any other node."""
     if root is None:
         return {}
     if type(root) is not MappingNode or root.tag != _MAP_TAG:
@@ -63,6 +63,7 @@ _SCALARS: Final[dict[str, Callable[[SafeConstructor, ScalarNode], object]]] = {
     "tag:yaml.org,2002:null": SafeConstructor.construct_yaml_null,
     "tag:yaml.org,2002:int": SafeConstructor.construct_yaml_int,
     "tag:yaml.org,2002:float": SafeConstructor.construct_yaml_float,
+    "tag:yaml.org,2002:timestamp": SafeConstructor.construct_yaml_timestamp,
 }
 
 

@@ -33,7 +33,6 @@ the runtime's own steps.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Final
 
@@ -159,10 +158,9 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
         return None
     entries = tuple(split_allowed_tools(written))
     spans = verbatim_spans(written, start, (start, end), entries)
-    new_value = replace(value, value=written, entries=entries, end=end, line_end=line_end,
-                        separator=separator(written, entries),
-                        entry_starts=tuple(s for s, _ in spans),
-                        entry_ends=tuple(e for _, e in spans))
+    new_value = value.rewritten(written, entries, end, line_end, separator(written, entries),
+                                value.multiline, value.items, tuple(s for s, _ in spans),
+                                tuple(e for _, e in spans))
     return old.spliced(text, start, shift,
                        {k: written if k == KEY else v for k, v in old.metadata.items()},
                        new_value)

@@ -52,8 +52,8 @@ _BREAK: Final = re.compile(r"\r\n?|\n")
 # PyYAML errors (or skillgrant's own limits) on texts Bun may well accept.
 _BUN_MAY_ACCEPT: Final = re.compile("anchor|alias|merge key|nested more than|nesting depth",
                                     re.IGNORECASE)
-# What may follow a closing quote on its line, for Bun (PyYAML also takes other text).
-_AFTER_QUOTE: Final = frozenset(" \t\r\n:,]}")
+# What may follow a closing quote on its line, for Bun (PyYAML also takes other text), or "".
+_AFTER_QUOTE: Final = frozenset((*" \t\r\n:,]}", ""))
 _GLUED: Final = re.compile(r"[\[{,]#")
 
 
@@ -286,22 +286,25 @@ def _rejected(problem: YamlProblem) -> tuple[str, int]:
 
 
 def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
-    """Why and where Bun rejects a text PyYAML composed into ``root`` (module docstring), or
-    None when it accepts it."""
+    """Why and where Bun rejects ``text``, composed by PyYAML into ``root``, or None."""
     stack: list[tuple[Node, int]] = [] if root is None else [(root, -1)]
     while stack:
         node, parent = stack.pop()
+        # Scalars first (most nodes are): one on one line, plain or quoted, has no line to
+        # misplace (_misplaced_line finds no break); of a quoted one, what follows its quote.
+        if (isinstance(node, ScalarNode) and node.start_mark.line == node.end_mark.line
+                and node.style in (None, "", "'", '"')):
+            if node.style in (None, "") or text[(i := node.end_mark.index):i + 1] in _AFTER_QUOTE:
+                continue
+            return "text right after a closing quote or bracket", node.end_mark.index
         if isinstance(node, MappingNode) and not node.flow_style:
             column = block_column(text, node)
             found = _value_under_its_key(node, column)
-            stack.extend((value, column) for _, value in node.value)
+            stack.extend([(value, column) for _, value in node.value])
         elif isinstance(node, SequenceNode) and not node.flow_style:
             found = None
             column = block_column(text, node)
-            stack.extend((item, column) for item in node.value)
-        elif (isinstance(node, ScalarNode) and node.style in (None, "")
-              and node.start_mark.line == node.end_mark.line):
-            continue  # a plain scalar on one line: no line of it to misplace, no quote
+            stack.extend([(item, column) for item in node.value])
         elif isinstance(node, ScalarNode) and node.style in ("|", ">"):
             header = text[node.start_mark.index:].split("\n", 1)[0]
             found = None if "#" not in header or " #" in header or "\t#" in header else (
@@ -340,7 +343,7 @@ def _flow_node(text: str, node: Node, parent: int,
         stack.extend((child, parent) for child in children)
         found = _glued_comment(text, node, children)
     if found is None and (collection or getattr(node, "style", None) in ("'", '"')) \
-            and text[node.end_mark.index:][:1] not in _AFTER_QUOTE | {""}:
+            and text[node.end_mark.index:node.end_mark.index + 1] not in _AFTER_QUOTE:
         found = "text right after a closing quote or bracket", node.end_mark.index
     return found
 

@@ -180,24 +180,23 @@ class _Reader:
         """None when Claude Code reads ``allowed-tools`` as skillgrant does; a sentence when
         it never sees the key (it grants nothing then). Raises SkillFileError when it reads
         other entries."""
-        if value is None:
-            ours: tuple[str, ...] | None = None
-        else:
-            ours = tuple(runtime_entries(value))
         if span is None:
-            return None if ours is None else (
+            return None if value is None else (
                 f"Claude Code finds no frontmatter in this file, so it never reads {KEY}")
         if theirs is None:  # its text cannot hold the key, however it is parsed
-            return None if ours is None else (
+            return None if value is None else (
                 f"Claude Code ends the frontmatter at the first '---' (line "
                 f"{line_column(self.text, span.end)[0]}), before {KEY}, so it never reads it")
         if theirs.how == "nothing":
-            return None if ours is None else (
+            return None if value is None else (
                 f"Claude Code's YAML parser rejects this frontmatter ({theirs.why}) and its "
                 f"re-quoted form too, so it reads no {KEY}: the value grants nothing")
+        if span.end == yaml_end and theirs.how == "direct":
+            return None  # (most files: asked before the values below)
         got = runtime_value(theirs.root)
-        if (span.end == yaml_end and theirs.how == "direct") or (got is None and ours is None):
+        if got is None and value is None:
             return None
+        ours = None if value is None else tuple(runtime_entries(value))
         if got is None:
             return (f"Claude Code ends the frontmatter at the first '---' (line "
                     f"{line_column(self.text, span.end)[0]}), before {KEY}, so it never "
@@ -252,7 +251,7 @@ class _Reader:
     def _find_key(self, pairs: list[tuple[Node, Node]]) -> tuple[Node, Node] | None:
         found: tuple[Node, Node] | None = None
         for key, value in pairs:
-            if isinstance(key, ScalarNode) and is_str_scalar(key) and key.value == KEY:
+            if key.value == KEY and is_str_scalar(key):  # (as in _insertion_point)
                 if found is not None:
                     first, _ = line_column(self.text, self.offset(found[0]))
                     raise self.fail(f"duplicate {KEY} key (the first is on line {first})",
@@ -352,8 +351,8 @@ class _Reader:
         return Item(node.value, style, start, end, block_start, block_end)
 
     def _insertion_point(self, pairs: list[tuple[Node, Node]], yaml_end: int) -> tuple[int, int]:
-        for key, value in pairs:
-            if is_str_scalar(key) and key.value == "description":
+        for key, value in pairs:  # (a collection's value is a list: no string is equal)
+            if key.value == "description" and is_str_scalar(key):
                 last = max(self._value_end(value), self.end(key))
                 newline = self.text.find("\n", last - 1 if last > 0 else 0)
                 key_start = self.text.rfind("\n", 0, self.offset(key)) + 1

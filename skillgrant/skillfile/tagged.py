@@ -18,8 +18,9 @@ _SPACE: Final = " \t\r\n"
 
 def tagged_key(root: Node | None, yaml_text: str) -> tuple[str, int] | None:
     """The first mapping key in ``root`` (composed from ``yaml_text``), at any depth, written
-    with a tag: the tag and where the key starts."""
-    stack = [] if root is None else [root]
+    with a tag: the tag and where the key starts. A tag is written with a ``!``: a text
+    without one has none (and is not walked)."""
+    stack = [] if root is None or "!" not in yaml_text else [root]
     while stack:
         node = stack.pop()
         if isinstance(node, MappingNode):

@@ -9,7 +9,7 @@ or single-quoted scalar might mean something else, the string is double-quoted w
 from __future__ import annotations
 
 import re
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -24,6 +24,34 @@ LOADER: Final[type[yaml.SafeLoader]] = getattr(yaml, "CSafeLoader", yaml.SafeLoa
 
 STR_TAG: Final = "tag:yaml.org,2002:str"
 MERGE_TAG: Final = "tag:yaml.org,2002:merge"
+
+
+class _Composer(LOADER):  # type: ignore[misc,valid-type]
+    """``LOADER`` for composing, whose resolver answers at once where ``Resolver.resolve``
+    would find no pattern to try and no path resolver (then its answer is the default tag of
+    the node's kind): a collection, a quoted scalar, and a plain one whose first character
+    starts no implicit resolver's pattern (a word like ``Use`` or ``Read``: most values).
+    Every other call is ``Resolver.resolve``'s own."""
+
+    def resolve(self, kind: type[Node], value: str | None, implicit: Any) -> str:
+        if not self.yaml_path_resolvers:
+            if kind is ScalarNode:
+                found = self.yaml_implicit_resolvers
+                if not implicit[0] or (
+                        value and value[0] not in found and None not in found):
+                    return _SCALAR
+            elif kind is MappingNode:
+                return _MAPPING
+            elif kind is SequenceNode:
+                return _SEQUENCE
+        tag: str = _RESOLVE(self, kind, value, implicit)  # type: ignore[no-untyped-call]
+        return tag
+
+
+_RESOLVE: Final = yaml.resolver.BaseResolver.resolve
+_SCALAR: Final[str] = _Composer.DEFAULT_SCALAR_TAG
+_MAPPING: Final[str] = _Composer.DEFAULT_MAPPING_TAG
+_SEQUENCE: Final[str] = _Composer.DEFAULT_SEQUENCE_TAG
 
 ScalarStyle = Literal["plain", "single", "double"]
 
@@ -88,7 +116,7 @@ def compose(text: str) -> Node | None:
             return node
     try:
         _check_events(text)
-        node = yaml.compose(text, Loader=LOADER)
+        node = yaml.compose(text, Loader=_Composer)
     except yaml.YAMLError as e:
         raise _problem(e) from e
     if node is not None:
@@ -154,25 +182,42 @@ def _collections_at_most(text: str) -> int:
 
 def _compose_shallow(text: str) -> tuple[bool, Node | None]:
     """``compose`` for a text that cannot nest past the limit: composed directly, without the
-    event pass. Not sure (False) when the text does not compose or holds an alias, so that the
-    full path finds and reports the problem exactly as it always has."""
+    event pass. Not sure (False) when the text does not compose for the composer's own reasons
+    (an undefined alias, a second document) or holds an alias, so that the full path finds and
+    reports the problem exactly as it always has. A reader's, scanner's or parser's error in a
+    text without a ``*`` (no alias event can come before it, and the nesting is bounded) is
+    the very error the full path's event pass stops at: it is raised here."""
     try:
-        node: Node | None = yaml.compose(text, Loader=LOADER)
-    except yaml.YAMLError:
+        node: Node | None = yaml.compose(text, Loader=_Composer)
+    except yaml.composer.ComposerError:
         return False, None
+    except yaml.YAMLError as e:
+        if "*" in text:
+            return False, None
+        raise _problem(e) from e
     if node is None or ("&" not in text and "!" not in text and "<<" not in text):
         # With no anchor, an alias would name none and not compose; a merge key is a plain
         # ``<<`` or a tag.
         return True, node
-    # An alias composes to the very node its anchor names: a node reached twice. A merge key
-    # found on the way is refused by _refuse_merge_keys, as the full path refuses it.
+    merge = _merge_without_alias(node)
+    if merge is None:
+        return False, None
+    if merge:
+        _refuse_merge_keys(node)
+    return True, node
+
+
+def _merge_without_alias(node: Node) -> bool | None:
+    """None when a node is reached twice from ``node`` (an alias composes to the very node its
+    anchor names), else whether a merge key was found on the way (refused by
+    _refuse_merge_keys, as the full path refuses it)."""
     seen: set[int] = set()
     stack = [node]
     merge = False
     while stack:
         current = stack.pop()
         if id(current) in seen:
-            return False, None
+            return None
         seen.add(id(current))
         if isinstance(current, MappingNode):
             for key, value in current.value:
@@ -181,9 +226,7 @@ def _compose_shallow(text: str) -> tuple[bool, Node | None]:
                 stack.append(value)
         elif isinstance(current, SequenceNode):
             stack.extend(current.value)
-    if merge:
-        _refuse_merge_keys(node)
-    return True, node
+    return merge
 
 
 def _refuse_merge_keys(root: Node) -> None:

@@ -421,7 +421,7 @@ def test_a_program_in_a_guarded_folder_adds_no_name(tmp_path: Path,
     items = guards.guarded_items(str(tmp_path / "plan.json"), None, None, str(project),
                                  str(project))
     assert (os.path.realpath(project / "tools" / "x.sh"), False) in items
-    assert not any(os.path.basename(item) == "gh" for item, _ in items)
+    assert not any(os.path.basename(item) == "gh" for item, tree in items if not tree)
     token = guards.GUARDED.set(items)
     try:
         assert guards.guarded_word("gh pr list --limit 5", str(project)) is None

@@ -1,0 +1,33 @@
+"""What in the user's home a program the gate covers reads as what to do or run (issue 29):
+a call writing one is ``unknown``, as for git's configuration (``guards``)."""
+
+from __future__ import annotations
+
+import os
+from typing import Final
+
+#: Files and folders in the user's home that a program the gate covers reads as what to do or
+#: run: ssh's configuration (``ProxyCommand``, ``LocalCommand``; ``git fetch``/``push``,
+#: ``scp``), sqlite3's start-up file (run before ``-safe`` takes effect: measured with
+#: ``-init``), curl's and wget's (an output file, a command), and the shell's start-up files
+#: (the Bash tool's next session). A call writing one is ``unknown``, as for git's. (A file's
+#: name is a guarded name, which any word holding it is denied for (``guards._names``): a
+#: folder is guarded whole where its files' names are common, as ``.cargo``'s ``config``.)
+HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sqliterc", False),
+                    (os.path.join(".config", "sqlite3"), True),
+                    (".curlrc", False), (os.path.join(".config", "curlrc"), False),
+                    (".wgetrc", False), (".bashrc", False), (".bash_profile", False),
+                    (".bash_login", False), (".profile", False), (".bash_logout", False),
+                    (".zshrc", False), (".zshenv", False), (".zprofile", False),
+                    # review s41: what an editor git starts runs (E1: `git commit` without
+                    # `-m` starts vi), kubectl's exec credentials (K1), Python's user
+                    # site-packages, whose `.pth` lines run at start (V7f), and other
+                    # programs' settings that name a command to run
+                    (".vimrc", False), (".vim", True), (".exrc", False), (".gvimrc", False),
+                    (os.path.join(".config", "nvim"), True), (".emacs", False),
+                    (".emacs.d", True), (".kube", True), (".aws", True), (".docker", True),
+                    (".npmrc", False), (".yarnrc", False), (".yarnrc.yml", False),
+                    (".cargo", True), (".gradle", True),
+                    (".irbrc", False), (".pryrc", False), (".Rprofile", False),
+                    (".psqlrc", False), (os.path.join(".config", "gh"), True),
+                    (os.path.join(".local", "lib"), True))
