@@ -26,8 +26,8 @@ from ..lazy import compile_on_use
 COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
                    "CLAUDE_CODE_USE_COWORK_PLUGINS", "GIT_DIR", "GIT_COMMON_DIR", "GIT_CONFIG",
                    "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL",
-                   "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH", "BASH_ENV",
-                   "ENV")
+                   "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_TEMPLATE_DIR",
+                   "GIT_EXEC_PATH", "BASH_ENV", "ENV")
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.

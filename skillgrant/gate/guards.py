@@ -62,8 +62,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``). ``project``
     is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``)."""
-    if not os.environ.get("HOME"):
-        fs.unkept()  # the home folder is then the password database's
+    _home_named()
     items = [(plan, False), (audit_log, False)]
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True)]
@@ -94,6 +93,10 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.path.join(home, name), tree) for name, tree in _HOME_CODE]
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
     items += [(os.path.join(xdg, "git"), True)] if xdg else []
+    # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
+    # to what git and ssh read (review s41 S4)
+    items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".ssh"),
+                            *([os.path.join(xdg, "git")] if xdg else [])], lambda *_: False)
     items += [("/etc/gitconfig", False), ("/usr/local/etc/gitconfig", False),
               (os.environ.get("GIT_CONFIG_SYSTEM", ""), False)]
     # git's own templates (copied into every new repository, hooks too) and helpers (H-27)
@@ -142,6 +145,18 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
             linked.single_name(real)
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(_real(top, kept) for top in tops), loose=loose)
+
+
+def _home_named() -> None:
+    """Raises ValueError when ``HOME`` is empty: Claude Code's runtime then reads the password
+    database's home, where ``os.path.expanduser`` says ``/`` (review s41 F5). Unset, the home
+    folder is the password database's, which the view does not watch."""
+    home = os.environ.get("HOME")
+    if home == "":
+        raise ValueError("the session's HOME is empty, so the user's settings may be read "
+                         "from a folder the gate cannot name; set HOME")
+    if not home:
+        fs.unkept()
 
 
 def _folder_items(folder: str) -> list[tuple[str, bool]]:

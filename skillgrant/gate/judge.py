@@ -18,6 +18,7 @@ from .. import vocabulary
 from ..grants import lone_surrogate
 from ..lazy import compile_on_use
 from . import files
+from .environment import environment_doubt
 from .guards import guarded_path
 from .tools import Spec, argument, arguments
 from .verdict import CallPlan, CallStatus
@@ -116,10 +117,10 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
         return outside("unknown", f"{what} holds characters that path rules read as pattern "
                         "syntax, so the gate cannot name it", absolute)
     real = files.realpath(given or absolute)
-    guarded = guarded_path(absolute) or guarded_path(real) if kind == "Edit" else None
-    if guarded is not None:
-        return outside("unknown", f"{what} writes {guarded!r}, which the gate itself reads or "
-                       "runs (its plan, its hooks, its audit log or its installation)", absolute)
+    if kind == "Edit":
+        refused = _guarded_write(absolute, real, what)
+        if refused is not None:
+            return refused
     if real != absolute:  # a symbolic link on the way: the file opened must be covered too
         if _PATTERN_CHARS.search(real):
             return outside("unknown", f"{what} leads through a symbolic link to a path the "
@@ -139,6 +140,20 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
         return Part(absolute, found)
     return outside(denied(plan, entry, cwd), f"no approved entry allows {what} ({kind} "
                    f"{absolute!r})", absolute)
+
+
+def _guarded_write(absolute: str, real: str, what: str) -> Judged | None:
+    """A write of ``absolute`` (real path ``real``) refused: a relative ``PATH`` entry or git
+    variable is read from the program's folder, which the guarded set cannot name (review
+    s41 F1); or it writes what the gate guards."""
+    doubt = environment_doubt()
+    if doubt is not None:
+        return outside("unknown", doubt, absolute)
+    guarded = guarded_path(absolute) or guarded_path(real)
+    if guarded is not None:
+        return outside("unknown", f"{what} writes {guarded!r}, which the gate itself reads or "
+                       "runs (its plan, its hooks, its audit log or its installation)", absolute)
+    return None
 
 
 def denied(plan: CallPlan, entry: str, cwd: str | None = None,

@@ -42,6 +42,7 @@ FOLDER_WRITERS: Final = frozenset({
     "sqlite3",  # its database operand (review H-13)
     # an output file by an option or a second operand (review s41 W1)
     "shuf", "ptx", "sdiff", "fallocate", "objcopy", "strip", "cpp", "msgfmt",
+    "link",  # coreutils' hard link (review s41 L5)
 })
 #: ``gh`` writes files only with these words (``release download``, ``run download``,
 #: ``repo clone``, ``--output``/``--dir``).

@@ -53,21 +53,17 @@ MAX_KEPT = 65_536
 MAX_COMPOSITES = 256
 _IN_NONBLOCK = os.O_NONBLOCK
 _IN_CLOEXEC = os.O_CLOEXEC
-# IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF
-# | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW; each watch with IN_MASK_ADD: a folder read as a
-# file (``read``) or a file's folder keeps the events it was watched for before
-_MASK = 0x4 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x01000000 | 0x02000000 \
-    | 0x20000000
-# A file read for a kept answer, watched itself (a write through a hard link too): IN_MODIFY
-# | IN_ATTRIB | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF | IN_DONT_FOLLOW (docs/service.md:
-# a write through a shared memory map is reported to no one).
+# IN_ATTRIB, IN_MOVED_FROM/TO, IN_CREATE, IN_DELETE(_SELF), IN_MOVE_SELF, IN_ONLYDIR,
+# IN_DONT_FOLLOW; each with IN_MASK_ADD (a folder read as a file keeps its earlier events)
+_MASK = 0x4 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800 | 0x01000000 | 0x02000000 | 0x20000000
+# A file read for a kept answer, watched itself (a write through a hard link too): IN_MODIFY,
+# IN_ATTRIB, IN_CLOSE_WRITE, IN_DELETE_SELF, IN_MOVE_SELF, IN_DONT_FOLLOW (not a shared map's).
 _FILE_MASK = 0x2 | 0x4 | 0x8 | 0x400 | 0x800 | 0x02000000 | 0x20000000
 _MISSING = (2, 20)  # ENOENT, ENOTDIR: not there; its parent's watch sees it come
 _EVENT = struct.Struct("iIII")  # struct inotify_event: wd, mask, cookie, len; then the name
 _IN_EVERYTHING = 0x2000 | 0x4000  # IN_UNMOUNT, IN_Q_OVERFLOW
 _IN_ATTRIB = 0x4
-#: A file's own watch for its count of names: IN_ATTRIB, IN_DELETE_SELF, IN_MOVE_SELF (with
-#: IN_DONT_FOLLOW and IN_MASK_ADD, as every watch).
+#: A file's own watch for its count of names (IN_ATTRIB, IN_DELETE_SELF, IN_MOVE_SELF, ...).
 _NAMES_MASK = _IN_ATTRIB | 0x400 | 0x800 | 0x02000000 | 0x20000000
 _IN_ISDIR = 0x40000000
 #: Paths changed in one refresh past which everything is forgotten (cheaper than looking).
@@ -222,9 +218,8 @@ class Watched:
         return False
 
     def identity(self, path: str) -> tuple[int, int, int] | None:
-        # A name made or removed elsewhere changes the file's count of names, which only its
-        # own watch reports (IN_ATTRIB; review s41 S2): the file is watched for that alone
-        # (a write to it is no change of the answer)
+        # A name made elsewhere changes the count of names, which only the file's own watch
+        # reports (IN_ATTRIB; review s41 S2): watched for that alone, not for writes
         return self._answer(self._ids, path, file_identity,
                             lambda found: _normal(path) and self._linkless(path) and (
                                 found is None or self._add(path, _NAMES_MASK, folder=False)))
