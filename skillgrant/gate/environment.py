@@ -202,9 +202,11 @@ def project_of(folder: str, transcript: object,
     transcript = os.path.normpath(transcript)  # a subagent's lies deeper in the same folder
     name = transcript[len(projects):].split("/", 1)[0] if transcript.startswith(projects) \
         and "/" in transcript[len(projects):] else None
-    same = name == mangled if len(mangled) <= _MAX_MANGLED else \
-        name is not None and name.startswith(mangled[:_MAX_MANGLED] + "-")
-    if not same:
+    if len(mangled) > _MAX_MANGLED:  # review s41 F4: Claude Code adds a hash not computed here
+        return None, (f"the session's project folder is not known: the name of its project "
+                      f"folder is over {_MAX_MANGLED} characters, which Claude Code ends with "
+                      "a hash of the folder that the service does not compute")
+    if name != mangled:
         return None, (f"the session's project folder is not known: its transcript "
                       f"{transcript[:300]!r} is not in the project folder of {folder[:300]!r} "
                       f"under {config!r}")

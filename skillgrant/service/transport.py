@@ -63,6 +63,9 @@ class HeadLimited(HttpToolsProtocol):
     _pieces = 0  # bytes of the head's line and headers, as the parser hands them over
     _url_begun = False
     _cut = False
+    _chunk = b""  # the chunk being parsed, and the head's bytes received before it
+    _chunk_at: int | None = 0
+    _ended = False  # a request ended in the chunk: a head begun after it began inside it
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
@@ -71,6 +74,7 @@ class HeadLimited(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         if self._cut:
             return
+        self._chunk, self._chunk_at, self._ended = data, self._received, False
         super().data_received(data)
         # Still inside a head after this chunk: count it. (A chunk that also ends a
         # pipelined request counts whole: the count is over by less than one chunk.) The
@@ -98,11 +102,17 @@ class HeadLimited(HttpToolsProtocol):
         self._pieces += len(name) + len(value) + 4
         HttpToolsProtocol.on_header(self, name, value)
 
+    def on_message_complete(self) -> None:
+        self._ended = True
+        super().on_message_complete()
+
     def on_headers_complete(self) -> None:
         self._disarm()
         self._received = None
-        if self._pieces > self.limit:
-            self._expire()
+        before = self._chunk_at or 0
+        if self._pieces > self.limit or (before + len(self._chunk) > self.limit and \
+                before + _head_end(self._chunk, self._ended) > self.limit):
+            self._expire()  # (the pieces leave out blanks around values: review s41 F2)
         if not self._cut:  # a request cut off is never handed to the application
             super().on_headers_complete()
 
@@ -127,6 +137,16 @@ class HeadLimited(HttpToolsProtocol):
         self._disarm()
         self._cut = True
         self.transport.close()
+
+
+def _head_end(chunk: bytes, began_inside: bool) -> int:
+    """Where in ``chunk`` a head that ends in it ends, at most: after its first empty line
+    (the parser's end of a head), or the chunk's end when the head began inside the chunk or
+    its empty line began in the chunk before."""
+    if began_inside:
+        return len(chunk)
+    ends = [at + len(mark) for mark in (b"\r\n\r\n", b"\n\n") if (at := chunk.find(mark)) >= 0]
+    return min(ends) if ends else len(chunk)
 
 
 def header_deadline(seconds: float, limit: int) -> type[HeadLimited]:

@@ -103,3 +103,15 @@ def test_a_payload_without_a_transcript_is_denied_unless_denied_anyway(service: 
         assert "the session's project folder is not known" in _answer(service, inside)
         outside = json.dumps(_call("rm -rf /", transcript_path=transcript_path)).encode()
         assert "outside the approved plan" in _answer(service, outside)
+
+
+def test_a_heads_end_in_a_chunk_is_found_at_most_where_the_parser_ends_it() -> None:
+    """review s41 F2: the pieces the parser hands over leave out the blanks around values, so
+    a head ending in a chunk is counted to its first empty line (never before it)."""
+    from skillgrant.service.transport import _head_end
+
+    head = b"GET / HTTP/1.1\r\nA:" + b" " * 50 + b"b\r\n\r\n"
+    assert _head_end(head + b"body\r\n\r\n", began_inside=False) == len(head)
+    assert _head_end(b"x\n\ny", began_inside=False) == 3  # a bare LF's empty line
+    assert _head_end(b"\nrest", began_inside=False) == 5  # its empty line began before
+    assert _head_end(head + b"body", began_inside=True) == len(head) + 4

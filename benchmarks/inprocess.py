@@ -1,0 +1,147 @@
+"""The ``serve`` benchmark's requests in one process, without sockets: uvicorn's protocol (the
+service's own, ``service/transport.py``; plain httptools for the others) fed each request's
+bytes through an in-memory transport on uvloop, as the event loop would. What is left out is
+the same for every target (the system calls, the client), so CPU time and instruction counts
+per request compare the applications and their layers alone (issue 29).
+
+    python benchmarks/inprocess.py serve|bare|raw N
+
+``serve`` is the service as ``skillgrant serve`` builds it (guard, hook path, watched view,
+no audit log); ``bare`` is benchmarks/bare_app.py; ``raw`` an ASGI function answering an
+empty body. It runs 300 requests, then N, and prints the CPU time per request of the N.
+Instructions: ``valgrind --tool=callgrind`` of N = 1,200 less N = 200, over 1,000.
+``CHECK=1`` prints each payload's answer first; ``GCOFF=1`` stops the collector for the N
+(a full collection landing in one run and not the other moves a count by ~10%).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+import uvloop
+from load import SESSION_FOLDER, _requests, _session
+from run import GATE_CALLS, GATE_PLAN
+from uvicorn.server import ServerState
+
+PORT = 8750
+
+
+def _config(which: str, folder: Path, payloads: list[bytes]) -> uvicorn.Config:
+    if which == "serve":
+        from skillgrant.gate import files
+        from skillgrant.limits import MAX_REQUEST_HEADER_BYTES
+        from skillgrant.service.app import Service, create_app, front
+        from skillgrant.service.guard import Guard, HostRule
+        from skillgrant.service.plans import Plans, PlanSpec
+        from skillgrant.service.server import EventLog
+        from skillgrant.service.transport import header_deadline
+        from skillgrant.service.watched import watched
+
+        plan = folder / "bench.json"
+        plan.write_text(json.dumps({"allowed-tools": list(GATE_PLAN)}))
+        log = EventLog(open(os.devnull, "w"))  # noqa: SIM115 (the process's whole life)
+        view = watched()
+        files.use(view)
+        service = Service(Plans([PlanSpec("bench", str(plan))], log), audit=None,
+                          handler_timeout=10.0, view=view)
+        app: Any = Guard(front(service, create_app(service)), hosts=HostRule("127.0.0.1", PORT),
+                         token=None, max_body=1_000_000, read_timeout=10.0,
+                         hook_refusal=service.refusal, log=log)
+        return uvicorn.Config(app, http=header_deadline(10.0, MAX_REQUEST_HEADER_BYTES),
+                              ws="none", lifespan="off", proxy_headers=False, access_log=False,
+                              log_config=None, server_header=False, date_header=False,
+                              timeout_keep_alive=5)  # as server.run configures it
+    if which == "bare":
+        answers = folder / "answers.json"
+        answers.write_text(json.dumps({p.decode(): "" for p in payloads}))
+        os.environ["BARE_ANSWERS"] = str(answers)
+        import bare_app
+
+        return uvicorn.Config(bare_app.app, http="httptools", access_log=False)
+
+    async def raw(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "http.response.start", "status": 200, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", b"0")]})
+        await send({"type": "http.response.body", "body": b""})
+
+    return uvicorn.Config(raw, http="httptools", access_log=False)
+
+
+class _Transport(asyncio.Transport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.written: list[bytes] = []
+        self.closed = False
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"sockname": ("127.0.0.1", PORT), "peername": ("127.0.0.1", 5555)}.get(
+            name, default)
+
+    def write(self, data: Any) -> None:
+        self.written.append(bytes(data))
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+async def _main(which: str, count: int) -> None:
+    transcript = _session(dict(os.environ))[1]
+    payloads = [json.dumps({"session_id": "s", "transcript_path": transcript,
+                            "cwd": SESSION_FOLDER, "hook_event_name": "PreToolUse",
+                            "tool_name": tool, "tool_input": given}).encode()
+                for tool, given in GATE_CALLS]
+    requests = _requests(PORT, payloads, dict(os.environ))
+    config = _config(which, Path(tempfile.mkdtemp()), payloads)
+    config.load()
+    state = ServerState()
+    protocol = config.http_protocol_class(config=config, server_state=state, app_state={},
+                                          _loop=asyncio.get_running_loop())
+    transport = _Transport()
+    protocol.connection_made(transport)
+
+    async def one(request: bytes) -> bytes:
+        transport.written.clear()
+        protocol.data_received(request)
+        await asyncio.sleep(0)
+        while state.tasks:
+            await asyncio.sleep(0)
+        return b"".join(transport.written)
+
+    if os.environ.get("CHECK"):
+        for request in requests:
+            print((await one(request))[:300])
+    for i in range(300):
+        await one(requests[i % len(requests)])
+    assert not transport.closed
+    gc.collect()
+    gc.freeze()
+    if os.environ.get("GCOFF"):
+        gc.disable()
+    started = time.process_time()
+    for i in range(count):
+        await one(requests[i % len(requests)])
+    spent = time.process_time() - started
+    print(f"{which}: {spent / max(count, 1) * 1e6:.1f} µs of CPU a request over {count}")
+
+
+if __name__ == "__main__":
+    uvloop.run(_main(sys.argv[1], int(sys.argv[2])))
