@@ -37,12 +37,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="generated frontmatters the Bun differential reads")
     parser.addoption("--slow", action="store_true",
                      help="also run the tests marked slow: each installs the package into a "
-                          "new environment (.ci/steps/30-slow.sh runs them)")
+                          "new environment, or runs an adversarial review's cases under real "
+                          "bash (.ci/steps/30-slow.sh runs them)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "slow: an end-to-end installation into a new environment; runs with --slow "
+        "markers", "slow: an end-to-end installation into a new environment, or a review's "
+                   "cases judged by real bash and fresh hook processes; runs with --slow "
                    "(.ci/steps/30-slow.sh), skipped without it, saying so")
     config.addinivalue_line(
         "markers", "installation: uses the fixture ``installed`` (set on collection): the "
@@ -103,8 +105,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     the pinned runtime); with it, a missing runtime or jail fails, never passes silently.
     The Bun differential (tests/oracle) likewise runs only with ``--bun``, the Copilot CLI
     suite (tests/conformance/test_copilot_*.py) only with ``--conformance --copilot``, and a
-    test marked ``slow`` (a fresh installation: tens of seconds of CPU each) only with
-    ``--slow``."""
+    test marked ``slow`` (a fresh installation: tens of seconds of CPU each; a review's cases
+    under bash, about two minutes of CPU a file) only with ``--slow``."""
     if config.getoption("--conformance") and not config.getoption("--copilot"):
         later = pytest.mark.skip(reason="the Copilot CLI suite runs with --copilot")
         for item in items:
@@ -112,8 +114,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(later)
     skip = pytest.mark.skip(reason="the runtime conformance suite runs with --conformance")
     skip_bun = pytest.mark.skip(reason="the Bun differential runs with --bun")
-    skip_slow = pytest.mark.skip(reason="a fresh installation: runs with --slow "
-                                        "(.ci/steps/30-slow.sh)")
+    skip_slow = pytest.mark.skip(reason="slow (a fresh installation, or a review's cases under "
+                                        "bash): runs with --slow (.ci/steps/30-slow.sh)")
     for item in items:
         if item.get_closest_marker("slow") is not None and not config.getoption("--slow"):
             item.add_marker(skip_slow)

@@ -14,11 +14,20 @@ any depth: review G-15)."""
 from __future__ import annotations
 
 import os
+from typing import Final
 
 from . import files as fs
 from .guards import GUARDED
-from .nested import Guarded, git_folders, names_repository, repository_items, submodules
-from .worktree import named_programs, repository
+from .nested import (
+    GITS,
+    Guarded,
+    command_words,
+    git_folders,
+    names_repository,
+    repository_items,
+    submodules,
+)
+from .worktree import named_programs, repository, untracked_repositories
 
 
 def foreign_git(text: str, directory: str | None) -> str | None:
@@ -39,6 +48,7 @@ def foreign_git(text: str, directory: str | None) -> str | None:
         return folders
     named = names_repository(text)
     looked: set[str] = set()
+    folders += _untracked(text, folders, guards)
     for folder in dict.fromkeys(folders):
         found = discover(folder)
         top = fs.realpath(found[0] if found is not None else folder)
@@ -63,6 +73,41 @@ def foreign_git(text: str, directory: str | None) -> str | None:
                     "at every call, the programs of the session's project repositories and "
                     "their submodules held in their git folders)")
     return None
+
+
+def _untracked(text: str, folders: list[str], guards: Guarded) -> list[str]:
+    """When ``text`` may make a clone a submodule and then run git again (review s41 N2c):
+    every clone that the index of a repository guarded at every call it runs in does not
+    hold."""
+    ignored = _changes_index(text)
+    if ignored is None:
+        return []
+    found = [discover(folder) for folder in folders]
+    return [clone for top in dict.fromkeys(f[0] for f in found if f is not None)
+            if fs.realpath(top) in guards.tops
+            for clone in untracked_repositories(top, ignored=ignored)]
+
+
+#: git's commands that may put a submodule in the index, from a working tree or a commit.
+_INDEXERS: Final = frozenset({"add", "stage", "update-index", "submodule", "read-tree",
+                              "checkout", "switch", "restore", "reset", "merge", "pull",
+                              "rebase", "cherry-pick", "revert", "stash", "am", "apply", "mv"})
+
+
+def _changes_index(text: str) -> bool | None:
+    """When ``text`` runs a git command that may put a submodule in the index and runs git
+    more than once: whether it may add ignored files too (``-f``); None otherwise."""
+    try:
+        commands = command_words(text)
+    except ValueError:
+        return True
+    words = [w for c in commands for w in c]
+    gits = [at for at, w in enumerate(words) if w.rsplit("/", 1)[-1] in GITS
+            or w.rsplit("/", 1)[-1].startswith("git-")]
+    if len(gits) < 2 or not any(w in _INDEXERS for w in words):
+        return None
+    return "-f" in words or "--force" in words or any(
+        w.startswith("-") and not w.startswith("--") and "f" in w for w in words)
 
 
 def _own(folder: str, found: tuple[str, str, str] | None, tops: frozenset[str]) -> bool:

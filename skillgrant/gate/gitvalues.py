@@ -75,6 +75,7 @@ def _beside(words: list[str]) -> list[str]:
                 script = arg
                 break
         folders.append(script + "\0")  # the script, marked (`_program_file`)
+        folders.append("\0site:" + word)  # and the site folders it reads (V7f)
     return folders
 
 
@@ -82,6 +83,8 @@ def program_file(word: str, folder: str, top: str) -> list[tuple[str, bool]]:
     """What a word of a setting's value names, from ``folder`` and from ``top``: a Python
     script (``_beside``'s mark) its folder and its real path's folder (Python's
     ``sys.path[0]``: review s41 V7d), each whole."""
+    if word.startswith("\0site:"):  # `.pth` files and `usercustomize` run at the start
+        return _site(word[len("\0site:"):], folder, top)
     if word.endswith("\0"):
         script = os.path.expanduser(word[:-1])
         return [(path, True) for base in (folder, top) for path in (
@@ -96,3 +99,21 @@ def program_file(word: str, folder: str, top: str) -> list[tuple[str, bool]]:
         return [(os.path.normpath(os.path.join(base, within)), True) for base in (folder, top)]
     return [(path, os.path.isdir(path)) for path in (os.path.join(folder, word),
                                                       os.path.join(top, word))]
+
+
+def _site(interpreter: str, folder: str, top: str) -> list[tuple[str, bool]]:
+    """The folders whose ``.pth`` files, ``sitecustomize`` and ``usercustomize`` the Python
+    ``interpreter`` runs as it starts (review s41 V7f): the user's site folders
+    (``~/.local/lib``; a ``PYTHONUSERBASE`` is not read: the service does not compare it),
+    the system's (``/usr/lib``,
+    ``/usr/local/lib``: written as root), and a virtual environment's ``lib`` beside a
+    named interpreter's folder (``.venv/bin/python``), each whole."""
+    found = [(os.path.expanduser("~/.local/lib"), True), ("/usr/lib", True),
+             ("/usr/local/lib", True)]
+    if "/" in interpreter:
+        found += [(os.path.join(os.path.dirname(os.path.dirname(place)), "lib"), True)
+                  for base in (folder, top)
+                  for place in (os.path.join(base, os.path.expanduser(interpreter)),
+                                fs.realpath(os.path.join(base, os.path.expanduser(
+                                    interpreter))))]
+    return found

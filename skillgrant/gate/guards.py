@@ -18,7 +18,7 @@ from typing import Final
 from . import files as fs
 from . import linked
 from .environment import values
-from .homefiles import HOME_CODE
+from .homefiles import HOME_CODE, SYSTEM_BINS, home_named
 from .nested import Guarded, repositories
 from .worktree import pushes_locally
 from .writers import braced, into_git, tree_word
@@ -63,7 +63,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``). ``project``
     is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``)."""
-    _home_named()
+    home_named()
     items = [(plan, False), (audit_log, False)]
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13),
         # with what its links lead to (review s41 S6)
@@ -123,7 +123,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # runs its target (review s41 S5): folders but the system's are read for links (the
     # system's lead to what only root writes); their files' other names are no concern
     # (rustup's programs are hard links of one file)
-    items += linked.walked([p for p in bins if not (p + "/").startswith(_SYSTEM)],
+    items += linked.walked([p for p in bins if not (p + "/").startswith(SYSTEM_BINS)],
                            lambda *_: False, named=False)
     # the file bash reads before every non-interactive command (review F6)
     items += [(os.environ[name], False) for name in ("BASH_ENV", "ENV") if os.environ.get(name)]
@@ -161,23 +161,6 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
             linked.single_name(real)
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(_real(top, kept) for top in tops), loose=loose)
-
-
-#: Folders of the system's programs (``PATH``), not read for links.
-_SYSTEM: Final = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/opt/", "/snap/", "/nix/",
-                  "/etc/")
-
-
-def _home_named() -> None:
-    """Raises ValueError when ``HOME`` is empty: Claude Code's runtime then reads the password
-    database's home, where ``os.path.expanduser`` says ``/`` (review s41 F5). Unset, the home
-    folder is the password database's, which the view does not watch."""
-    home = os.environ.get("HOME")
-    if home == "":
-        raise ValueError("the session's HOME is empty, so the user's settings may be read "
-                         "from a folder the gate cannot name; set HOME")
-    if not home:
-        fs.unkept()
 
 
 def _folder_items(folder: str) -> list[tuple[str, bool]]:

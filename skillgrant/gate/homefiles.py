@@ -1,10 +1,13 @@
 """What in the user's home a program the gate covers reads as what to do or run (issue 29):
-a call writing one is ``unknown``, as for git's configuration (``guards``)."""
+a call writing one is ``unknown``, as for git's configuration (``guards``); the home itself,
+and the system's folders of programs."""
 
 from __future__ import annotations
 
 import os
 from typing import Final
+
+from . import files as fs
 
 #: Files and folders in the user's home that a program the gate covers reads as what to do or
 #: run: ssh's configuration (``ProxyCommand``, ``LocalCommand``; ``git fetch``/``push``,
@@ -31,3 +34,20 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (".irbrc", False), (".pryrc", False), (".Rprofile", False),
                     (".psqlrc", False), (os.path.join(".config", "gh"), True),
                     (os.path.join(".local", "lib"), True))
+
+
+#: Folders of the system's programs (``PATH``), not read for links.
+SYSTEM_BINS: Final = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/opt/", "/snap/", "/nix/",
+               "/etc/")
+
+
+def home_named() -> None:
+    """Raises ValueError when ``HOME`` is empty: Claude Code's runtime then reads the password
+    database's home, where ``os.path.expanduser`` says ``/`` (review s41 F5). Unset, the home
+    folder is the password database's, which the view does not watch."""
+    home = os.environ.get("HOME")
+    if home == "":
+        raise ValueError("the session's HOME is empty, so the user's settings may be read "
+                         "from a folder the gate cannot name; set HOME")
+    if not home:
+        fs.unkept()

@@ -285,7 +285,7 @@ class Guarded(tuple[tuple[str, bool], ...]):
 
 
 #: Programs that run git in their folder.
-_GITS: Final = frozenset({"git", "gh", "hub", "tig", "lazygit", "gitk", "pre-commit"})
+GITS: Final = frozenset({"git", "gh", "hub", "tig", "lazygit", "gitk", "pre-commit"})
 #: Words whose next word names the folder a program runs in, or the repository git reads.
 _MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--git-dir", "--work-tree",
                            "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"})
@@ -299,7 +299,7 @@ _MAX_TARGETS: Final = 16
 _MAX_NESTING: Final = 3
 
 
-def _commands(text: str, depth: int = 0) -> list[list[str]]:
+def command_words(text: str, depth: int = 0) -> list[list[str]]:
     """The words of ``text`` as sh splits them (quotes kept together and removed, operators
     apart), and those of each word holding a space, an operator or an expansion read again as
     a command (``sh -c 'cd x && git status'``), a few levels deep; a ``--git-dir=x`` or
@@ -315,7 +315,7 @@ def _commands(text: str, depth: int = 0) -> list[list[str]]:
     if depth < _MAX_NESTING:
         for word in words:
             if any(c in word for c in " \t\n;&|()<>`$'\""):
-                found += _commands(word.replace("$(", " ").replace("`", " "), depth + 1)
+                found += command_words(word.replace("$(", " ").replace("`", " "), depth + 1)
     return found
 
 
@@ -328,10 +328,10 @@ def git_folders(text: str, directory: str) -> list[str] | str:
     not, when a folder cannot be named (a variable, a pattern, ``cd -``, ``CDPATH``,
     ``-execdir``, an open quote) or there are more than ``_MAX_TARGETS``."""
     try:
-        commands = _commands(text)
+        commands = command_words(text)
     except ValueError as e:
         return f"the gate cannot read the command's words ({e})"
-    if not any(w.rsplit("/", 1)[-1] in _GITS or w.rsplit("/", 1)[-1].startswith("git-")
+    if not any(w.rsplit("/", 1)[-1] in GITS or w.rsplit("/", 1)[-1].startswith("git-")
                for words in commands for w in words):
         return []
     folders = [directory]
@@ -385,6 +385,6 @@ _OPERATORS: Final = frozenset({";", "&", "&&", "|", "||", "(", ")", "<", ">", ">
 def names_repository(text: str) -> bool:
     """Whether ``text`` gives git its repository or working tree by name."""
     try:
-        return any(w in _NAMED for words in _commands(text) for w in words)
+        return any(w in _NAMED for words in command_words(text) for w in words)
     except ValueError:
         return True

@@ -254,6 +254,17 @@ def named_programs(folder: str) -> list[tuple[str, bool]]:
                     if not tree and python_script(path) for place in (path, fs.realpath(path))]
 
 
+def untracked_repositories(top: str, *, ignored: bool) -> list[str]:
+    """The repositories inside the working tree at ``top`` that its index does not hold,
+    which a ``git add .`` makes submodules (review s41 N2c): git's ``ls-files --others``
+    lists each as its folder with a slash; the ignored ones too when ``ignored`` (``git add
+    -f``). Raises ValueError as ``_run_git``."""
+    done = _run_git(top, "ls-files", "--others", "-z",
+                    *(() if ignored else ("--exclude-standard",)))
+    return [os.path.join(top, os.fsdecode(entry.rstrip(b"/")))
+            for entry in (done or b"").split(b"\0") if entry.endswith(b"/")]
+
+
 def pushes_locally(folder: str, operand: str | None) -> bool:
     """Whether ``git push`` run in ``folder`` with the repository operand ``operand`` (None:
     the default remote) may push to a repository on this machine, whose ``pre-receive`` and

@@ -280,3 +280,46 @@ def test_a_word_into_a_git_folder_is_denied(tmp_path: Path, command: str,
         assert (guarded_word(command, str(tmp_path)) is not None) == denied
     finally:
         GUARDED.reset(token)
+
+
+@pytest.mark.parametrize("runs", ["git add -A && git status", "git add vendor && git status"])
+def test_a_clone_made_a_submodule_in_the_call_runs_nothing_written_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runs: str) -> None:
+    """Review s41 N2c: ``git add -A`` (or of a folder above the clone) makes a clone a
+    submodule, and ``git status`` after it in the call runs its ``core.fsmonitor``, whose
+    program an earlier call wrote while the clone was no submodule."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", f"Bash({runs.split(' && ')[0]})",
+                            "Bash(git status)"])
+    (project / "vendor").mkdir()
+    git(project, "clone", "-q", str(_lib(tmp_path)), "vendor/lib")
+    git(project, "config", "user.email", "a@b")
+    git(project, "config", "user.name", "a")
+    lib = project / "vendor" / "lib"
+    git(lib, "config", "core.fsmonitor", "tools/run")
+    (lib / "a.txt").write_text("changed\n")
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    steps = [(".", f"cp {_payload(project, tmp_path / 'scratch')} vendor/lib/tools/run"),
+             (".", runs)]
+    _proven(project, tmp_path / "scratch", steps)
+    assert _denied(project, steps) == steps[1:]
+
+
+def test_the_site_folders_of_a_python_filter_are_guarded(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review s41 V7f: Python runs the ``.pth`` files of the user's site folder as it starts
+    (``~/.local/lib/python3.X/site-packages``, made by any copy): guarded whole, and a named
+    virtual environment's ``lib``."""
+    from skillgrant.gate.guards import guarded_items
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git add notes.txt)"])
+    git(project, "config", "filter.x.clean", ".venv/bin/python tools/clean.py")
+    found = dict(guarded_items(str(project / "plan.json"), None, None, str(project),
+                               str(project)))
+    assert found.get(str(home / ".local" / "lib")) is True
+    assert found.get(str(project / ".venv" / "lib")) is True
