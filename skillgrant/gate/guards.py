@@ -305,6 +305,8 @@ def _last(word: str) -> str:
 _SPELLED = re.compile(r"\$['\"]")
 #: A command that first moves to a literal folder, then (only if it could) runs the rest.
 _LEADING_CD = re.compile(r"\s*cd\s+([A-Za-z0-9_.][A-Za-z0-9_./-]*)\s*&&(.*)", re.DOTALL)
+#: What bash removes from a word's text when it joins it (quotes, a backslash).
+_QUOTING = re.compile(r"['\"\\]")
 #: The words of a command's text, as far as they may name a file (quotes and operators split).
 _TOKEN = re.compile(r"[^\s;&|<>()'\"`=]+")
 
@@ -329,11 +331,11 @@ def guarded_word(text: str, directory: str | None) -> str | None:
         # `cd src && cp a b` (R-6): the rest read from src, and from here as well, where it
         # runs when the `cd` fails or past a `;`, `||` or `&` (H-31); CDPATH may send a bare
         # name elsewhere (H-30)
-        named = _named_file(_TOKEN.findall(re.sub(r"['\"\\]", "", text)), directory)
+        named = _named_file(_TOKEN.findall(_QUOTING.sub("", text)), directory)
         return named or guarded_word(moved.group(2), posixpath.normpath(
             posixpath.join(directory, moved.group(1)))) or guarded_word(
             moved.group(2), directory)
-    bare = re.sub(r"['\"\\]", "", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
+    bare = _QUOTING.sub("", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
     words = _TOKEN.findall(bare)
     return _named_file(words, directory) or into_git(words, directory) or \
         tree_word(words, directory, _touches) or _local_push(words, directory)
