@@ -323,3 +323,32 @@ def test_the_site_folders_of_a_python_filter_are_guarded(tmp_path: Path,
                                str(project)))
     assert found.get(str(home / ".local" / "lib")) is True
     assert found.get(str(project / ".venv" / "lib")) is True
+
+
+def test_a_clone_absorbed_as_a_submodule_runs_nothing_written_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four calls: the program written while ``vendor/lib`` is a clone, ``git add -A`` (a
+    submodule whose git folder is its own: checked at every git run), ``git submodule
+    absorbgitdirs`` (its git folder moved into ``.git/modules``: then guarded at every call),
+    ``git status``. The absorbing run is denied: a git run in the project checks the
+    submodules that may be new."""
+    project = tmp_path / "project"
+    steps_text = ["git add -A", "git submodule absorbgitdirs", "git status"]
+    gated_project(project, ["Bash(cp *)", *(f"Bash({s})" for s in steps_text)])
+    (project / "vendor").mkdir()
+    git(project, "clone", "-q", str(_lib(tmp_path)), "vendor/lib")
+    lib = project / "vendor" / "lib"
+    git(lib, "config", "core.fsmonitor", "tools/run")
+    (lib / "a.txt").write_text("changed\n")
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    steps = [(".", f"cp {_payload(project, tmp_path / 'scratch')} vendor/lib/tools/run"),
+             *((".", s) for s in steps_text)]
+    _proven(project, tmp_path / "scratch", steps)
+    settings = _settings_hook(project)
+    denied = []
+    for folder, command in steps:  # each decided in the state the calls before it left
+        if run_hook(settings, command, project / folder).returncode == 2:
+            denied.append(command)
+        subprocess.run(["bash", "-c", command], cwd=project / folder, capture_output=True,
+                       timeout=60)
+    assert "git submodule absorbgitdirs" in denied, denied
