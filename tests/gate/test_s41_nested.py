@@ -323,3 +323,49 @@ def test_the_site_folders_of_a_python_filter_are_guarded(tmp_path: Path,
                                str(project)))
     assert found.get(str(home / ".local" / "lib")) is True
     assert found.get(str(project / ".venv" / "lib")) is True
+
+
+def test_a_clone_absorbed_as_a_submodule_runs_nothing_written_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five calls: the program written while ``vendor/lib`` is a clone, ``git add -A`` (a
+    submodule whose git folder is its own: checked at every git run), a ``.gitmodules``
+    naming it, ``git submodule absorbgitdirs`` (its git folder moved into ``.git/modules``,
+    where it would count as guarded at every call), ``git status``. The absorbing run is
+    denied by the run-time rule (a git run in the project checks the submodules that may be
+    new), asked alone in the state before it; the hook denies it too."""
+    from skillgrant.gate.gitreach import foreign_git
+    from skillgrant.gate.guards import GUARDED, guarded_items
+
+    project = tmp_path / "project"
+    absorb = "git submodule absorbgitdirs"
+    gated_project(project, ["Bash(cp *)", "Bash(git add -A)", f"Bash({absorb})",
+                            "Bash(git status)"])
+    (project / "vendor").mkdir()
+    source = _lib(tmp_path)
+    git(project, "clone", "-q", str(source), "vendor/lib")
+    lib = project / "vendor" / "lib"
+    git(lib, "config", "core.fsmonitor", "tools/run")
+    (lib / "a.txt").write_text("changed\n")
+    (project / "evil" / "gitmodules").parent.mkdir(exist_ok=True)
+    (project / "evil" / "gitmodules").write_text(
+        f'[submodule "vendor/lib"]\n\tpath = vendor/lib\n\turl = {source}\n')
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    steps = [(".", f"cp {_payload(project, tmp_path / 'scratch')} vendor/lib/tools/run"),
+             (".", "git add -A"), (".", "cp evil/gitmodules .gitmodules"), (".", absorb),
+             (".", "git status")]
+    _proven(project, tmp_path / "scratch", steps)
+    assert (tmp_path / "scratch" / ".git" / "modules" / "vendor" / "lib").is_dir()  # absorbed
+    settings = _settings_hook(project)
+    for folder, command in steps:  # each decided in the state the calls before it left
+        if command == absorb:
+            token = GUARDED.set(guarded_items(str(project / "plan.json"), None, None,
+                                              str(project), str(project)))
+            try:
+                why = foreign_git(command, str(project))
+            finally:
+                GUARDED.reset(token)
+            assert why is not None and "tools/run" in why, why
+            assert run_hook(settings, command, project).returncode == 2
+            return
+        subprocess.run(["bash", "-c", command], cwd=project / folder, capture_output=True,
+                       timeout=60)
