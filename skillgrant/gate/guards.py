@@ -144,9 +144,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         items.append((os.path.dirname(os.path.abspath(script)), True))
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
-    kept: dict[str, str] = {}
-    reals = {path: _real(path, kept) for path, _ in (*items, *local, *programs,
-                                                     *local_programs) if path}
+    reals = linked.real_paths([*(path for path, _ in (*items, *local, *programs,
+                                                     *local_programs) if path), *tops])
     always = [(reals[path], tree) for path, tree in (*items, *programs) if path]
     found = [(reals[path], tree) for path, tree in (*items, *local) if path]
     # A program git's settings name, in a folder guarded whole already (`/usr/bin/gh`, which
@@ -160,7 +159,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         if not tree:
             linked.single_name(real)
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
-                   tops=frozenset(_real(top, kept) for top in tops), loose=loose)
+                   tops=frozenset(reals[top] for top in tops), loose=loose)
 
 
 def _folder_items(folder: str) -> list[tuple[str, bool]]:
@@ -181,17 +180,6 @@ def _folder_items(folder: str) -> list[tuple[str, bool]]:
             *linked.claude_items([os.path.join(folder, ".claude")]),
             *linked.walked([os.path.join(folder, ".github", "hooks")], lambda *_: True),
             *linked.walked([os.path.join(folder, ".codex")], lambda *_: False)]
-
-
-def _real(path: str, kept: dict[str, str]) -> str:
-    """``os.path.realpath(path)``, its folder's answer kept in ``kept`` (the items share a few
-    folders; the hook makes about a hundred of them at every call)."""
-    folder, name = os.path.split(os.path.abspath(path))
-    found = kept.get(folder)
-    if found is None:
-        found = kept[folder] = fs.realpath(folder)
-    full = os.path.join(found, name)
-    return fs.realpath(full) if fs.islink(full) else full
 
 
 def guarded_path(path: str) -> str | None:

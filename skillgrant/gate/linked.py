@@ -51,7 +51,7 @@ def git_items(git_dirs: Iterable[str], hooks: str | None) -> list[tuple[str, boo
     folders = [*(os.path.join(d, "hooks") for d in dirs), *([hooks] if hooks else [])]
     for common in list(dirs):  # a linked worktree's own folder (review s41 L3)
         dirs += [os.path.join(common, "worktrees", name)
-                 for name, kind in _entries(os.path.join(common, "worktrees")) if kind == "dir"]
+                 for name, kind in entries(os.path.join(common, "worktrees")) if kind == "dir"]
     return _hooks(dict.fromkeys(folders)) + _git_files(dict.fromkeys(dirs))
 
 
@@ -61,7 +61,7 @@ def _hooks(folders: Iterable[str]) -> list[tuple[str, bool]]:
         real = fs.realpath(folder)
         if real != folder:
             items.append((real, True))  # `.git/hooks -> ../tools` (S1b)
-        for name, kind in _entries(real):  # one listing, not a question a hook's name
+        for name, kind in entries(real):  # one listing, not a question a hook's name
             path = os.path.join(real, name)
             if name in _HOOK_NAMES and kind == "link":  # `pre-commit -> ../../tools/x` (S1)
                 items.append((fs.realpath(path), False))
@@ -102,7 +102,7 @@ def walked(folders: Iterable[str], into: Callable[[int, str, str], bool], *,
     seen = 0
     while pending:
         folder, depth, top = pending.pop()
-        for name, kind in _entries(folder):
+        for name, kind in entries(folder):
             seen += 1
             if seen > MAX_ENTRIES:
                 raise ValueError(f"{folder!r}: more than {MAX_ENTRIES} entries in the "
@@ -137,7 +137,7 @@ def single_name(path: str) -> None:
             f"writes it; find them with `find / -xdev -samefile {path}` and remove them")
 
 
-def _entries(folder: str) -> list[tuple[str, str]]:
+def entries(folder: str) -> list[tuple[str, str]]:
     """The names in ``folder`` with what each is (``"link"``, ``"dir"`` or ``"file"``: as
     ``files.entry``); none when it is missing or no folder. The folder is asked through the
     view first, so that a kept answer sees an entry come."""
@@ -151,3 +151,54 @@ def _entries(folder: str) -> list[tuple[str, str]]:
         return []
     except OSError as e:
         raise ValueError(f"{folder!r} cannot be read for links: {e.strerror}") from e
+
+
+def real_paths(paths: list[str]) -> dict[str, str]:
+    """Each of ``paths`` with its real path (``os.path.realpath``), asked of the view: a
+    folder's real path once, and a folder asked for many of them listed once."""
+    kept: dict[str, str] = {}
+    links = _links([os.path.dirname(os.path.abspath(p)) for p in paths], kept)
+    return {path: _real(path, kept, links) for path in paths}
+
+
+def _real(path: str, kept: dict[str, str], links: dict[str, set[str]]) -> str:
+    """``os.path.realpath(path)``, its folder's answer kept in ``kept`` (the items share a few
+    folders; the hook makes about a hundred of them at every call); a folder of ``links`` is
+    answered by its one listing (the names in it that are links)."""
+    folder, name = os.path.split(os.path.abspath(path))
+    found = _folder(folder, kept)
+    full = os.path.join(found, name)
+    listed = links.get(found)
+    linked_ = name in listed if listed is not None else fs.islink(full)
+    return fs.realpath(full) if linked_ else full
+
+
+def _links(folders: list[str], kept: dict[str, str]) -> dict[str, set[str]]:
+    """The names that are links in each real folder asked for many items (the home's
+    ``HOME_CODE``): one listing (``entries``, through the view) for many questions."""
+    counts: dict[str, int] = {}
+    for folder in folders:
+        counts[folder] = counts.get(folder, 0) + 1
+    many = {folder for folder, count in counts.items() if count >= _LISTED}
+    return {real: {name for name, kind in entries(real) if kind == "link"}
+            for real in {_folder(f, kept) for f in many}}
+
+
+def _folder(folder: str, kept: dict[str, str]) -> str:
+    """The real path of the normalized absolute ``folder``, from its parent's (kept in
+    ``kept``: the items' folders share most of their ancestors) and whether its last part is
+    a link: what ``os.path.realpath`` answers, asking each folder once."""
+    found = kept.get(folder)
+    if found is None:
+        parent, name = os.path.split(folder)
+        if not name:
+            found = folder
+        else:
+            full = os.path.join(_folder(parent, kept), name)
+            found = fs.realpath(full) if fs.islink(full) else full
+        kept[folder] = found
+    return found
+
+
+#: Items in one folder from which it is listed once rather than asked name by name.
+_LISTED: Final = 8

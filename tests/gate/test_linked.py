@@ -1,0 +1,44 @@
+"""``gate.linked.real_paths`` against the system's ``os.path.realpath``: the guarded set's real
+paths are asked a folder at a time, a folder's from its parent's, and a folder asked for many
+items by one listing; each answer must be the system's (an independent reference)."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from skillgrant.gate import linked
+
+
+def _tree(root: Path, rng: random.Random) -> list[str]:
+    """Folders, files and links of every kind under ``root``; paths to ask about."""
+    folders = [root]
+    for i in range(12):
+        folder = rng.choice(folders) / f"d{i}"
+        folder.mkdir()
+        folders.append(folder)
+        (folder / "f").write_text("x")
+    for i in range(14):
+        at = rng.choice(folders) / f"l{i}"
+        target = rng.choice([*folders, *(f / "f" for f in folders[1:]), root / "missing"])
+        if rng.random() < 0.5:
+            os.symlink(target, at)
+        else:
+            os.symlink(os.path.relpath(target, at.parent), at)
+    names = [p for p in root.rglob("*")] + [root / "missing" / "x"]
+    paths = [str(p) for p in names]
+    paths += [str(p / name) for p in names for name in ("f", "settings.json", "x")][:400]
+    return paths
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_real_paths_are_the_systems(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    paths = _tree(tmp_path, rng)
+    many = [str(tmp_path / "d0" / f"n{i}") for i in range(12)]  # a folder listed once
+    found = linked.real_paths([*paths, *many])
+    for path in [*paths, *many]:
+        assert found[path] == os.path.realpath(os.path.abspath(path)), path
