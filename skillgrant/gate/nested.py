@@ -7,11 +7,11 @@ What git runs from files in a repository (``repository_items``) is guarded for t
 repositories holding the session's folder and their submodules at every call; a call whose git
 may run in any other repository, one that runs a file of its working tree or keeps its git
 folder outside a ``.git`` folder, is denied (``foreign_git``): an earlier call, guarded then
-by the session's repositories only, may have written that file. Each file is read through the
-gate's view (``gate.files``)."""
+by the session's repositories only, may have written that file. (Files: through ``gate.files``.)"""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
@@ -299,11 +299,17 @@ _MAX_TARGETS: Final = 16
 _MAX_NESTING: Final = 3
 
 
-def command_words(text: str, depth: int = 0) -> list[list[str]]:
+def command_words(text: str) -> list[list[str]]:
     """The words of ``text`` as sh splits them (quotes kept together and removed, operators
     apart), and those of each word holding a space, an operator or an expansion read again as
     a command (``sh -c 'cd x && git status'``), a few levels deep; a ``--git-dir=x`` or
-    ``GIT_DIR=x`` word split at its ``=``. Raises ValueError on an open quote."""
+    ``GIT_DIR=x`` word split at its ``=``. Raises ValueError on an open quote. (Asked several
+    times a call: kept.)"""
+    return [list(words) for words in _command_words(text, 0)]
+
+
+@functools.lru_cache(maxsize=64)
+def _command_words(text: str, depth: int) -> tuple[tuple[str, ...], ...]:
     lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     lexer.commenters = ""
@@ -311,12 +317,16 @@ def command_words(text: str, depth: int = 0) -> list[list[str]]:
     for word in lexer:
         name, equals, value = word.partition("=")
         words += [name, value] if equals and name in _MOVES else [word]
-    found = [words]
+    found = [tuple(words)]
     if depth < _MAX_NESTING:
         for word in words:
-            if any(c in word for c in " \t\n;&|()<>`$'\""):
-                found += command_words(word.replace("$(", " ").replace("`", " "), depth + 1)
-    return found
+            if _REREAD.search(word):
+                found += _command_words(word.replace("$(", " ").replace("`", " "), depth + 1)
+    return tuple(found)
+
+
+#: A word holding a space, an operator, an expansion or a quote: read again as a command.
+_REREAD: Final = re.compile(r"[ \t\n;&|()<>`$'\"]")
 
 
 def git_folders(text: str, directory: str) -> list[str] | str:
