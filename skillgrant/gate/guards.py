@@ -104,8 +104,10 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.environ.get("WGETRC") or "", False)]
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
     # to what git and ssh read (review s41 S4)
-    items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".ssh"),
+    items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".copilot"),
+                            os.path.join(home, ".config", "sqlite3"),
                             *([os.path.join(xdg, "git")] if xdg else [])], lambda *_: False)
+    items += linked.walked([os.path.join(home, ".ssh")], lambda depth, *_: depth == 0)  # S4b
     items += [("/etc/gitconfig", False), ("/usr/local/etc/gitconfig", False),
               (os.environ.get("GIT_CONFIG_SYSTEM", ""), False)]
     # git's own templates (copied into every new repository, hooks too) and helpers (H-27)

@@ -42,3 +42,25 @@ def test_real_paths_are_the_systems(tmp_path: Path, seed: int) -> None:
     found = linked.real_paths([*paths, *many])
     for path in [*paths, *many]:
         assert found[path] == os.path.realpath(os.path.abspath(path)), path
+
+
+@pytest.mark.parametrize("link", [".ssh/config.d/work", ".copilot/config.json",
+                                  ".config/sqlite3/sqliterc", ".config/git/config"])
+def test_a_link_in_the_users_program_folders_guards_its_target(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, link: str) -> None:
+    """Review s41 S4, S4b: GNU stow links ssh's, Copilot CLI's, sqlite3's and git's settings
+    from a dotfiles folder; writing the dotfiles file is writing the settings."""
+    from skillgrant.gate import guards
+
+    home = tmp_path / "home"
+    target = tmp_path / "dotfiles" / "settings"
+    target.parent.mkdir()
+    target.write_text("x\n")
+    (home / link).parent.mkdir(parents=True)
+    (home / link).symlink_to(target)
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_DIR", "CLAUDE_CONFIG_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    items = guards.guarded_items(str(tmp_path / "plan.json"), None, None, str(tmp_path),
+                                 None)
+    assert any(item == str(target) for item, _ in items), link
