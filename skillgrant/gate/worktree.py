@@ -325,7 +325,11 @@ def _run_git(folder: str, *args: str) -> bytes | None:
     refuses the repository (it then runs nothing there). Raises ValueError otherwise."""
     import subprocess  # only for a repository configured so
 
+    from .crosscheck import MAY_WAIT, BashNeeded
+
     fs.unkept()  # what git reads for its answer is not known here
+    if not MAY_WAIT.get():  # the service's event loop: asked again from a thread (s41 F6)
+        raise BashNeeded(f"git config in {folder}")
     try:
         # safe.directory: the configuration is read whoever owns the repository (the service
         # may run as another user than the session's, whose git reads it: review F9)

@@ -739,8 +739,6 @@ def test_f5_an_empty_home_guards_the_root_folder_not_the_users_home(tmp_path: Pa
     assert '"deny"' in empty, empty
 
 
-@pytest.mark.xfail(strict=True, reason="open (review s41 F6, availability): a decision waiting "
-                   "on git holds the event loop (docs/decisions.md)")
 def test_f6_a_decision_waiting_on_git_holds_up_every_other_request(tmp_path: Path,
                                                                    clean_env: Path) -> None:
     """A decision made on the event loop (``Service._decision``: within ``INLINE_WORK`` and
