@@ -71,7 +71,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   *linked.walked([skill_dir], lambda *_: True)]
     # Every folder from the call's up to the root: Claude Code reads the project's settings
     # in the folder it started in, an ancestor of the Bash tool's folder after a `cd` (G-6).
-    folders = [project or "", os.path.expanduser("~")]
+    home = os.path.expanduser("~")
+    folders = [project or "", home]
     folder = os.path.abspath(cwd) if cwd else ""
     while folder:
         folders.append(folder)
@@ -90,7 +91,6 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         (items if at == 0 else local).extend(repositories(
             start, programs if at == 0 else local_programs, tops if at == 0 else set(),
             local, local_programs, loose if at == 0 else None))
-    home = os.path.expanduser("~")
     # Claude Code's user state: its MCP servers and each project's (review s41 M1)
     items.append((os.path.join(home, ".claude.json"), False))
     items += [(os.path.join(home, ".gitconfig"), False),

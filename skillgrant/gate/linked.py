@@ -14,27 +14,28 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Final
 
 from . import files as fs
 
 #: The hooks git runs, by name (githooks(5), git 2.x): a hook is found only by these names.
-GIT_HOOKS: Final = (
+GIT_HOOKS: Final = frozenset({
     "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit",
     "pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase",
     "post-checkout", "post-merge", "pre-push", "pre-receive", "update", "proc-receive",
     "post-receive", "post-update", "reference-transaction", "push-to-checkout",
     "pre-auto-gc", "post-rewrite", "sendemail-validate", "fsmonitor-watchman",
     "p4-changelist", "p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit",
-    "post-index-change")
-_HOOK_NAMES: Final = frozenset(GIT_HOOKS)
+    "post-index-change"})
 #: The files of a git folder whose text decides what git reads or runs: its settings, and
 #: the files that move its common folder or its working tree elsewhere.
 GIT_FILES: Final = ("config", "config.worktree", "commondir", "gitdir",
                     os.path.join("info", "attributes"))
-#: The folders of a ``.claude`` folder whose entries Claude Code reads one level down (a
-#: skill's folder, an agent's or command's file, a hook's script; plugins' folders).
+#: The folders of a ``.claude`` folder whose entries Claude Code reads (a skill's folder, an
+#: agent's or command's file, a hook's script; plugins' folders): walked at any depth, a
+#: plugin's own folder not below its entry (``claude_items``).
 CLAUDE_FOLDERS: Final = ("skills", "agents", "commands", "hooks", "output-styles", "plugins",
                          "rules")
 #: Entries of a folder looked at for links, at most (more: the folder is not read, and the
@@ -63,9 +64,9 @@ def _hooks(folders: Iterable[str]) -> list[tuple[str, bool]]:
             items.append((real, True))  # `.git/hooks -> ../tools` (S1b)
         for name, kind in entries(real):  # one listing, not a question a hook's name
             path = os.path.join(real, name)
-            if name in _HOOK_NAMES and kind == "link":  # `pre-commit -> ../../tools/x` (S1)
+            if name in GIT_HOOKS and kind == "link":  # `pre-commit -> ../../tools/x` (S1)
                 items.append((fs.realpath(path), False))
-            elif name in _HOOK_NAMES and kind == "file":
+            elif name in GIT_HOOKS and kind == "file":
                 single_name(path)
     return items
 
@@ -176,10 +177,7 @@ def _real(path: str, kept: dict[str, str], links: dict[str, set[str]]) -> str:
 def _links(folders: list[str], kept: dict[str, str]) -> dict[str, set[str]]:
     """The names that are links in each real folder asked for many items (the home's
     ``HOME_CODE``): one listing (``entries``, through the view) for many questions."""
-    counts: dict[str, int] = {}
-    for folder in folders:
-        counts[folder] = counts.get(folder, 0) + 1
-    many = {folder for folder, count in counts.items() if count >= _LISTED}
+    many = {folder for folder, count in Counter(folders).items() if count >= _LISTED}
     return {real: {name for name, kind in entries(real) if kind == "link"}
             for real in {_folder(f, kept) for f in many}}
 
