@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from files_fixture import gated_project, git
 from test_gate_files import _settings_hook, run_hook
+from test_s40_review2 import _nested
 
 #: About two minutes of CPU (real bash and fresh hook processes): CI's slow step runs them
 #: (.ci/steps/30-slow.sh), as `pytest --slow -m slow` does here.
@@ -253,21 +254,7 @@ def test_n1_a_nested_repositorys_git_folder_written_then_run(tmp_path: Path,
 def _clone_inside(project: Path, tmp_path: Path) -> Path:
     """A clone of a library at ``vendor/lib`` inside the project (no submodule), whose own
     configuration runs ``tools/run`` at ``git status``; the library's file changed."""
-    source = tmp_path / "libsrc"
-    source.mkdir()
-    git(source, "init", "-q")
-    (source / "tools").mkdir()
-    (source / "tools" / "run").write_text("#!/bin/sh\nexit 0\n")
-    (source / "tools" / "run").chmod(0o755)
-    (source / "a.txt").write_text("a\n")
-    git(source, "add", ".")
-    git(source, "commit", "-qm", "lib")
-    (project / "vendor").mkdir()
-    git(project, "clone", "-q", str(source), "vendor/lib")
-    lib = project / "vendor" / "lib"
-    git(lib, "config", "core.fsmonitor", "tools/run")
-    (lib / "a.txt").write_text("changed\n")
-    return lib
+    return _nested(project, tmp_path, "clone")
 
 
 @pytest.mark.parametrize("runs", ["git add vendor/lib && git status", "git add . && git status",
