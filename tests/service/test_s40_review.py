@@ -18,18 +18,11 @@ import pytest
 from serving import start
 
 from skillgrant.gate import files, guards
-from skillgrant.service.watched import Watched, watched
+from skillgrant.service.watched import Watched
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="no git here")
 
 
-@pytest.fixture
-def view() -> Iterator[Watched]:
-    found = watched()
-    if found is None:
-        pytest.skip("inotify is not to be had here")
-    yield found
-    found.close()
 
 
 def _git(*args: str | Path, cwd: Path | None = None) -> None:

@@ -19,7 +19,7 @@ import pytest
 from serving import start
 
 from skillgrant.gate import files, guards
-from skillgrant.service.watched import Watched, watched
+from skillgrant.service.watched import Watched
 
 #: About two minutes of CPU (real bash and fresh hook processes): CI's slow step runs them
 #: (.ci/steps/30-slow.sh), as `pytest --slow -m slow` does here.
@@ -27,13 +27,6 @@ pytestmark = [pytest.mark.skipif(shutil.which("git") is None, reason="no git her
               pytest.mark.slow]
 
 
-@pytest.fixture
-def view() -> Iterator[Watched]:
-    found = watched()
-    if found is None:
-        pytest.skip("inotify is not to be had here")
-    yield found
-    found.close()
 
 
 @pytest.fixture

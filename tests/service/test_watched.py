@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,16 +15,7 @@ from serving import start
 
 from skillgrant.gate import crosscheck, files, guards
 from skillgrant.gate.files import System, entry_kind, file_identity
-from skillgrant.service.watched import Watched, mount_types, watched
-
-
-@pytest.fixture
-def view() -> Iterator[Watched]:
-    found = watched()
-    if found is None:
-        pytest.skip("inotify is not to be had here")
-    yield found
-    found.close()
+from skillgrant.service.watched import Watched, mount_types
 
 
 def _paths(root: Path) -> list[str]:
