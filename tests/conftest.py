@@ -180,3 +180,17 @@ def installed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
     if request.config.getoption("--slow"):
         return install(tmp_path_factory.mktemp("installed"))
     return running()
+
+
+@pytest.fixture
+def view() -> Iterator[Any]:
+    """The service's view of the filesystem (``service/watched.py``), closed after the test;
+    the test is skipped where inotify is not to be had. (Here and not in a ``conftest.py`` of
+    ``tests/service``: that one would shadow this module for ``from conftest import …``.)"""
+    from skillgrant.service.watched import watched
+
+    found = watched()
+    if found is None:
+        pytest.skip("inotify is not to be had here")
+    yield found
+    found.close()
