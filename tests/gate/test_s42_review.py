@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from files_fixture import gated_project
-from test_gate_files import _settings_hook, run_hook
+from test_gate_files import _settings_hook, payload, run_hook
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
 #: `pytest --slow -m slow` does here.
@@ -46,15 +46,23 @@ def _proved(project: Path, tmp_path: Path, calls: list[str],
     return (scratch / "zz").exists()
 
 
-def _first_denied(project: Path, calls: list[str]) -> str | None:
-    """Asks the hook for each call in turn, running each allowed one under bash in the
-    project (so that the next call is decided on the state the last one left); the first
-    call denied, or None when the hook allowed them all."""
+def _first_denied(project: Path, calls: list[str],
+                  env: dict[str, str] | None = None) -> str | None:
+    """Asks the hook for each call in turn (in the environment ``env``, the session's),
+    running each allowed one under bash in the project (so that the next call is decided on
+    the state the last one left); the first call denied, or None when the hook allowed them
+    all."""
     hook = _settings_hook(project)
     for call in calls:
-        if run_hook(hook, call, project).returncode == 2:
+        if env is None:
+            said = run_hook(hook, call, project)
+        else:
+            said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
+                                  cwd=project, env=env, capture_output=True, timeout=60,
+                                  check=False)
+        if said.returncode == 2:
             return call
-        _bash(call, project)
+        _bash(call, project, env)
     return None
 
 
@@ -137,3 +145,116 @@ def test_w4_a_rename_composes_a_guarded_path_from_pieces(tmp_path: Path, rename:
     assert _proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows the rename into .git/config and the git run after it"
+
+
+def _home(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A fresh home folder for the session (the hook's and bash's ``HOME``)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GNUPG", "LESS"))}
+    return home, {**env, "HOME": str(home)}
+
+
+def test_h1_gpgs_configuration_names_a_program_git_log_runs(tmp_path: Path) -> None:
+    """H1: ``~/.gnupg/gpg.conf`` is in no list of ``homefiles.HOME_CODE``. Its
+    ``dirmngr-program`` (and ``agent-program``) is run by gpg when a signature's key is
+    unknown and ``auto-key-retrieve`` is on: ``git log --show-signature`` (or ``git
+    verify-commit``) on any commit signed by a key the user lacks (GitHub's web-flow
+    signs every merge made on the site) runs it, under ``Bash(git log *)``."""
+    _needs("gpg", "gpgconf")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(git log *)"])
+    signer = tmp_path / "signer"  # a key the session's user does not hold
+    signer.mkdir(mode=0o700)
+    keys = {**os.environ, "GNUPGHOME": str(signer)}
+    subprocess.run(["gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", "",
+                    "--quick-gen-key", "a <a@b>", "ed25519", "sign", "never"], env=keys,
+                   check=True, capture_output=True, timeout=120)
+    subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-S",
+                    "--allow-empty", "-m", "signed"], cwd=project, env=keys, check=True,
+                   capture_output=True, timeout=120)
+    subprocess.run(["gpgconf", "--kill", "all"], env=keys, capture_output=True, timeout=60,
+                   check=False)
+    home, env = _home(tmp_path)
+    (home / ".gnupg").mkdir(mode=0o700)  # a gpg user's
+    marker = tmp_path / "zz"
+    program = tmp_path / "evil.sh"
+    program.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    program.chmod(0o755)
+    (project / "gpg.conf").write_text(
+        f"keyserver hkps://keys.invalid\nkeyserver-options auto-key-retrieve\n"
+        f"dirmngr-program {program}\nagent-program {program}\n")
+    scratch_home = tmp_path / "scratch-home"  # the proof's, that the session's stays as it is
+    shutil.copytree(home, scratch_home)
+    proof = [f"cp gpg.conf {scratch_home}/.gnupg/gpg.conf", "git log --show-signature -1"]
+    _proved(project, tmp_path, proof, {**env, "HOME": str(scratch_home)})
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    calls = [f"cp gpg.conf {home}/.gnupg/gpg.conf", "git log --show-signature -1"]
+    marker.unlink()
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows the write of gpg's configuration and the git log that runs it"
+
+
+def test_h2_lesss_key_file_sets_lessopen(tmp_path: Path) -> None:
+    """H2: ``~/.lesskey`` (less 590 reads the source form; ``#env`` sets variables) is in no
+    list of ``HOME_CODE``; its ``LESSOPEN=|CMD`` is run at every ``less FILE``, its output
+    not a terminal included (the Bash tool's), under ``Bash(less *)``."""
+    _needs("less")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(less *)"])
+    home, env = _home(tmp_path)
+    marker = tmp_path / "zz"
+    (project / "keys").write_text(f"#env\nLESSOPEN=|touch {marker}; cat %s\n")
+    scratch_home = tmp_path / "scratch-home"
+    shutil.copytree(home, scratch_home)
+    _proved(project, tmp_path, [f"cp keys {scratch_home}/.lesskey", "less notes.txt"],
+            {**env, "HOME": str(scratch_home)})
+    calls = [f"cp keys {home}/.lesskey", "less notes.txt"]
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    marker.unlink()
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows the write of less's key file and the less that runs its LESSOPEN"
+
+
+#: A program the plan names by a path in the working tree: a covered copy writes it (or a
+#: file it loads from beside it), and the covered run then runs the payload. The skill's own
+#: scripts are guarded whole (review G-13), and so are the programs git's settings name
+#: (F15); the programs the plan's own grants name are not.
+PLAN_NAMED = [
+    ("./tools/run.sh", "cp payload tools/run.sh"),
+    ("python3 tools/run.py", "cp payload.py tools/run.py"),
+    ("python3 tools/run.py", "cp payload.py tools/json.py"),  # beside it: sys.path[0]
+    ("pytest -q tests/test_a.py", "cp payload.py tests/conftest.py"),
+]
+
+
+@pytest.mark.parametrize(("grant", "write"), PLAN_NAMED, ids=[w for _, w in PLAN_NAMED])
+def test_p1_a_program_the_plan_names_in_the_tree_is_written_then_run(
+        tmp_path: Path, grant: str, write: str) -> None:
+    """P1: ``Bash(./tools/run.sh)`` approves that script; ``cp payload tools/run.sh``
+    (covered by ``Bash(cp *)``: no guarded file or folder is named) replaces it, and the
+    covered ``./tools/run.sh`` then runs the payload. The same for a Python program (or a
+    module beside it, which Python imports first) and for pytest on a named file (the
+    ``conftest.py`` beside it is run first)."""
+    import sys
+
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", f"Bash({grant})"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.sh").write_text("#!/bin/sh\necho ok\n")
+    (project / "tools" / "run.sh").chmod(0o755)
+    (project / "tools" / "run.py").write_text("import json\nprint(json.dumps(1))\n")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_a.py").write_text("def test_a() -> None:\n    pass\n")
+    marker = tmp_path / "zz"
+    (project / "payload").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    (project / "payload").chmod(0o755)
+    (project / "payload.py").write_text(
+        f"import pathlib\npathlib.Path({str(marker)!r}).touch()\ndumps = str\n")
+    env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
+    calls = [write, grant]
+    _proved(project, tmp_path, calls, env)
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    marker.unlink()
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows the write of a program the plan names, and its run"
