@@ -258,3 +258,32 @@ def test_p1_a_program_the_plan_names_in_the_tree_is_written_then_run(
     marker.unlink()
     assert _first_denied(project, calls, env) is not None, \
         "the hook allows the write of a program the plan names, and its run"
+
+
+#: GCC's driver and binutils read more arguments from a file named by ``@FILE`` (a response
+#: file): options and operands the gate never sees, for writers on the lists too (``objcopy``,
+#: ``strip`` and ``cpp`` are in ``FOLDER_WRITERS``, their options read from ``optables``).
+RESPONSE_FILES = [
+    ("objcopy", "objcopy @args", "-I binary -O binary payload .git/config\n"),
+    ("cpp", "cpp -P payload @args", "-o .git/config\n"),
+    ("objcopy", "objcopy -I binary -O binary payload @args", ".git/config\n"),
+]
+
+
+@pytest.mark.parametrize(("program", "command", "args"), RESPONSE_FILES,
+                         ids=[c for _, c, _ in RESPONSE_FILES])
+def test_w5_a_response_file_holds_the_words_the_gate_reads(
+        tmp_path: Path, program: str, command: str, args: str) -> None:
+    """W5: ``objcopy @args`` reads its options and operands from the file ``args``; no word
+    of the command names ``.git`` (``into_git``), a guarded folder (``tree_word``), or an
+    option off the program's table (``optables``): it writes ``.git/config``, whose
+    fsmonitor the covered ``git status`` runs."""
+    _needs(program)
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({program} *)", "Bash(git status)"])
+    (project / "payload").write_text(FSMONITOR)
+    (project / "args").write_text(args)
+    calls = [command, "git status"]
+    assert _proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows a response file's write into .git and the git run after it"
