@@ -287,3 +287,32 @@ def test_w5_a_response_file_holds_the_words_the_gate_reads(
     assert _proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows a response file's write into .git and the git run after it"
+
+
+def test_h3_imagemagicks_delegates_in_the_home_run_a_command(tmp_path: Path) -> None:
+    """H3: ImageMagick reads ``~/.config/ImageMagick/delegates.xml`` (and ``~/.magick/``),
+    in no list of ``HOME_CODE``; a delegate is a command line it runs to read a format it
+    does not know: ``convert a.foo out.png`` (covered by ``Bash(convert *)``, no option)
+    runs it."""
+    if not os.path.exists("/usr/bin/convert"):
+        pytest.skip("ImageMagick is not installed")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(convert *)"])
+    home, env = _home(tmp_path)
+    (home / ".config" / "ImageMagick").mkdir(parents=True)
+    marker = tmp_path / "zz"
+    (project / "d.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<delegatemap>\n'
+        f'  <delegate decode="foo" command="&quot;touch&quot; &quot;{marker}&quot;"/>\n'
+        "</delegatemap>\n")
+    (project / "a.foo").write_text("hi\n")
+    scratch_home = tmp_path / "scratch-home"
+    shutil.copytree(home, scratch_home)
+    target = Path(".config") / "ImageMagick" / "delegates.xml"
+    _proved(project, tmp_path, [f"cp d.xml {scratch_home / target}", "convert a.foo out.png"],
+            {**env, "HOME": str(scratch_home)})
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    marker.unlink()
+    calls = [f"cp d.xml {home / target}", "convert a.foo out.png"]
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows the write of ImageMagick's delegates and the convert that runs one"
