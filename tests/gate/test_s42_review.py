@@ -316,3 +316,34 @@ def test_h3_imagemagicks_delegates_in_the_home_run_a_command(tmp_path: Path) -> 
     calls = [f"cp d.xml {home / target}", "convert a.foo out.png"]
     assert _first_denied(project, calls, env) is not None, \
         "the hook allows the write of ImageMagick's delegates and the convert that runs one"
+
+
+def test_h4_terraforms_cli_configuration_names_a_provider_it_runs(tmp_path: Path) -> None:
+    """H4: ``~/.terraformrc`` (or the file ``TF_CLI_CONFIG_FILE`` names) is in no list of
+    ``HOME_CODE``; its ``dev_overrides`` name a folder whose ``terraform-provider-NAME``
+    terraform runs for any configuration needing that provider: ``terraform validate``
+    (covered by ``Bash(terraform validate)``; no ``init``, no network) runs it."""
+    _needs("terraform")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(terraform validate)"])
+    home, env = _home(tmp_path)
+    env.pop("TF_CLI_CONFIG_FILE", None)
+    marker = tmp_path / "zz"
+    provider = project / "prov" / "terraform-provider-null"
+    provider.parent.mkdir()
+    provider.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    provider.chmod(0o755)
+    (project / "rc").write_text('provider_installation {\n  dev_overrides {\n'
+                                f'    "hashicorp/null" = "{provider.parent}"\n  }}\n'
+                                "  direct {}\n}\n")
+    (project / "main.tf").write_text('terraform {\n  required_providers {\n'
+                                     '    null = { source = "hashicorp/null" }\n  }\n}\n')
+    scratch_home = tmp_path / "scratch-home"
+    shutil.copytree(home, scratch_home)
+    _proved(project, tmp_path, [f"cp rc {scratch_home}/.terraformrc", "terraform validate"],
+            {**env, "HOME": str(scratch_home)})
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    marker.unlink()
+    calls = [f"cp rc {home}/.terraformrc", "terraform validate"]
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows the write of terraform's configuration and the run of its provider"
