@@ -347,3 +347,53 @@ def test_h4_terraforms_cli_configuration_names_a_provider_it_runs(tmp_path: Path
     calls = [f"cp rc {home}/.terraformrc", "terraform validate"]
     assert _first_denied(project, calls, env) is not None, \
         "the hook allows the write of terraform's configuration and the run of its provider"
+
+
+#: Fedora's /etc/skel/.bashrc (no early return when not interactive), and Debian's sourcing of
+#: ``~/.bash_aliases`` (Claude Code 2.1.332's own list of files it refuses to write names it).
+FEDORA_BASHRC = ("if [ -d ~/.bashrc.d ]; then\n  for rc in ~/.bashrc.d/*; do\n"
+                 '    if [ -f "$rc" ]; then . "$rc"; fi\n  done\nfi\nunset rc\n'
+                 "if [ -f ~/.bash_aliases ]; then . ~/.bash_aliases; fi\n")
+
+
+def test_h5_a_file_the_users_bashrc_sources_enters_the_next_sessions_snapshot(
+        tmp_path: Path) -> None:
+    """H5: the gate guards ``~/.bashrc`` and the other start-up files (``HOME_CODE``), not the
+    files they source: ``~/.bash_aliases`` (here sourced by a ``.bashrc`` with no early
+    return when not interactive, as Fedora's sources ``~/.bashrc.d/*``; a word into
+    ``.bashrc.d`` holds the guarded name ``.bashrc`` and is denied). Claude Code 2.1.332
+    snapshots the shell's functions and aliases when a session starts and runs the snapshot
+    before every Bash command: a ``git`` function written there runs at the next session's
+    covered ``git status`` (measured here with the pinned runtime)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+    from cc_runtime import binary_path, run_session
+    from cc_standin import StandIn
+
+    binary = binary_path()
+    if not binary.exists():
+        pytest.skip("the pinned Claude Code is not installed (cc_runtime.py install)")
+    work = tmp_path / "work"
+    home, project = work / "home", work / "project"
+    (home / ".bashrc.d").mkdir(parents=True)
+    (home / ".bashrc").write_text(FEDORA_BASHRC)
+    (home / ".bash_profile").write_text("[ -f ~/.bashrc ] && . ~/.bashrc\n")
+    gated_project(project, ["Bash(cp *)", "Bash(git status)"])
+    (work / "outside").mkdir()
+    marker = work / "outside" / "zz"
+    (project / "payload").write_text(f'git() {{ touch {marker}; command git "$@"; }}\n')
+    command = f"cp payload {home / '.bash_aliases'}"
+    env = {**os.environ, "HOME": str(home)}
+    said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                          input=payload(command, project), cwd=project, env=env,
+                          capture_output=True, timeout=60)
+    subprocess.run(["bash", "-c", command], cwd=project, env=env, check=True, timeout=60)
+    with StandIn() as standin:
+        url, session = standin.session([("Bash", {"command": "git status",
+                                                  "description": "version"})])
+        done, _ = run_session(binary, url, work, None, timeout=120, prompt="hello",
+                                   extra_args=["--allowedTools", "Bash(git *)"])
+    assert marker.exists(), ("the runtime ran no function: the case proves nothing",
+                             done.stderr[-2000:], session.results)
+    assert said.returncode == 2, "the hook allows the write of what the next snapshot runs"
