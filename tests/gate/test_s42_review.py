@@ -397,3 +397,23 @@ def test_h5_a_file_the_users_bashrc_sources_enters_the_next_sessions_snapshot(
     assert marker.exists(), ("the runtime ran no function: the case proves nothing",
                              done.stderr[-2000:], session.results)
     assert said.returncode == 2, "the hook allows the write of what the next snapshot runs"
+
+
+@pytest.mark.parametrize("command", ["rg --pre sh foo payload.sh",
+                                     "rg --pre=sh foo payload.sh",
+                                     "rg --pre ./payload.sh foo notes.txt"])
+def test_r1_ripgreps_preprocessor_runs_a_program(tmp_path: Path, command: str) -> None:
+    """R1: ``rg --pre COMMAND`` runs COMMAND with each searched file as its argument (a
+    preprocessor), as ``find -exec`` and ``git grep -O`` run theirs (review G-5, ``words``'
+    runners); under ``Bash(rg *)`` (a search tool) the hook lets ``rg --pre sh foo
+    payload.sh`` run ``payload.sh``."""
+    _needs("rg")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(rg *)"])
+    marker = tmp_path / "zz"
+    (project / "payload.sh").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    (project / "payload.sh").chmod(0o755)
+    _bash(command, project)
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    assert run_hook(_settings_hook(project), command, project).returncode == 2, \
+        "the hook allows rg to run a program of the command's choosing"
