@@ -417,3 +417,48 @@ def test_r1_ripgreps_preprocessor_runs_a_program(tmp_path: Path, command: str) -
     assert marker.exists(), "bash ran no program: the case proves nothing"
     assert run_hook(_settings_hook(project), command, project).returncode == 2, \
         "the hook allows rg to run a program of the command's choosing"
+
+
+#: Against review s41 W2's rule (a word naming a path in a guarded folder is denied to any
+#: program not known to write nothing): commands whose writer outside the lists (``gcc``,
+#: ``rename.ul``) writes ``.claude/hooks/x.sh`` while no word, read from the call's folder,
+#: names a path in ``.claude``.
+HOOK_SCRIPT_WRITES = [
+    # a response file holds the output option (W5's form)
+    "gcc -E -P -x c src/x.sh @args",
+    # the folder moved to by a `cd` joined by `;`, `||` or a group (W6): `guards`' leading-cd
+    # rule reads only `cd DIR && …`
+    "cd .claude; gcc -E -P -x c ../src/x.sh -o hooks/x.sh",
+    "cd .claude || exit 1; gcc -E -P -x c ../src/x.sh -o hooks/x.sh",
+    "(cd .claude && gcc -E -P -x c ../src/x.sh -o hooks/x.sh)",
+    "true && cd .claude && gcc -E -P -x c ../src/x.sh -o hooks/x.sh",
+    "pushd .claude >/dev/null; gcc -E -P -x c ../src/x.sh -o hooks/x.sh",
+    # the path made of pieces (W4's form)
+    "rename.ul -- - / .claude-hooks/x.sh",
+]
+
+
+@pytest.mark.parametrize("command", HOOK_SCRIPT_WRITES)
+def test_w6_a_writer_outside_the_lists_reaches_claude_by_no_word(tmp_path: Path,
+                                                                  command: str) -> None:
+    """W6 (W2's class, the forms a word-by-word rule misses): each command rewrites the
+    project's Claude Code hook script ``.claude/hooks/x.sh`` (which the project's settings
+    run, outside the gate) under real bash; the hook allows it."""
+    _needs("gcc", "rename.ul")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)", "Bash(rename.ul *)", "Bash(cd *)", "Bash(true)",
+                            "Bash(pushd *)", "Bash(exit *)"])
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text("#!/bin/sh\n")
+    (project / "src").mkdir()
+    (project / "src" / "x.sh").write_text("touch zz\n")
+    (project / "args").write_text("-o .claude/hooks/x.sh\n")
+    (project / ".claude-hooks").mkdir()
+    (project / ".claude-hooks" / "x.sh").write_text("touch zz\n")
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    _bash(command, scratch)
+    assert "touch zz" in (scratch / ".claude" / "hooks" / "x.sh").read_text(), \
+        "bash wrote nothing: the case proves nothing"
+    assert run_hook(_settings_hook(project), command, project).returncode == 2, \
+        "the hook allows the write of a Claude Code hook script"
