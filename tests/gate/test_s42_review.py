@@ -435,6 +435,10 @@ HOOK_SCRIPT_WRITES = [
     "pushd .claude >/dev/null; gcc -E -P -x c ../src/x.sh -o hooks/x.sh",
     # the path made of pieces (W4's form)
     "rename.ul -- - / .claude-hooks/x.sh",
+    # a brace bash expands into the path and an input (W7): the W2 draft's `named._found`
+    # reads `*?[` as a pattern, not `{`; `writers.tree_word` (listed writers) reads `{` too
+    "gcc -E -P -x c -o .cla{ude/hooks/x.sh,}",
+    "gcc -E -P -x c -o {.claude/hooks/x.sh,.cla}",
 ]
 
 
@@ -453,6 +457,7 @@ def test_w6_a_writer_outside_the_lists_reaches_claude_by_no_word(tmp_path: Path,
     (project / "src").mkdir()
     (project / "src" / "x.sh").write_text("touch zz\n")
     (project / "args").write_text("-o .claude/hooks/x.sh\n")
+    (project / ".cla").write_text("touch zz\n")
     (project / ".claude-hooks").mkdir()
     (project / ".claude-hooks" / "x.sh").write_text("touch zz\n")
     scratch = tmp_path / "scratch"
