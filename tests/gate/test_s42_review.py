@@ -439,6 +439,11 @@ HOOK_SCRIPT_WRITES = [
     # reads `*?[` as a pattern, not `{`; `writers.tree_word` (listed writers) reads `{` too
     "gcc -E -P -x c -o .cla{ude/hooks/x.sh,}",
     "gcc -E -P -x c -o {.claude/hooks/x.sh,.cla}",
+    # a pattern, then `..` (W8): bash matches `s*/../.claude/hooks/x.sh` against the disk
+    # (the script exists); the draft looks for a guarded item under the folder before the
+    # pattern whose name the pattern's part matches, and `programs.climbs` reads no pattern
+    "gcc -E -P -x c -o s*/../.claude/hooks/x.sh .cla",
+    "gcc -E -P -x c -o [s]rc/../.claude/hooks/x.sh .cla",
 ]
 
 
