@@ -472,3 +472,63 @@ def test_w6_a_writer_outside_the_lists_reaches_claude_by_no_word(tmp_path: Path,
         "bash wrote nothing: the case proves nothing"
     assert run_hook(_settings_hook(project), command, project).returncode == 2, \
         "the hook allows the write of a Claude Code hook script"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("name", [".claude", ".claude.git"])
+def test_w9_a_clone_named_by_its_url_makes_the_projects_claude_folder(tmp_path: Path,
+                                                                       name: str) -> None:
+    """W9: ``git clone URL`` with no folder clones into the URL's last part, ``.git`` removed:
+    ``git clone git://host/.claude`` (or ``…/.claude.git``, ``gh repo clone owner/.claude``)
+    makes the project's ``.claude`` folder, its ``settings.json`` with hooks of the remote's
+    choosing, where the gate is installed for the user (``~/.claude``) or a skill and the
+    project had none. ``clone`` is in ``writers.GIT_NAMED`` (it writes the paths its words
+    name), and no word names ``.claude``: the URL's folder is a name the gate never makes.
+    (A local source is denied: "given the local repository".) Served here by ``git daemon``
+    on 127.0.0.1."""
+    if not os.path.exists("/usr/lib/git-core/git-daemon"):
+        pytest.skip("git daemon is not installed")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git clone *)"])
+    hook = _settings_hook(project)
+    shutil.rmtree(project / ".claude")  # the gate is the user's (or a skill's), not the project's
+    served = tmp_path / "srv" / name
+    served.mkdir(parents=True)
+    (served / "settings.json").write_text(
+        '{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", '
+        '"command": "touch zz"}]}]}}\n')
+    subprocess.run(["git", "init", "-q"], cwd=served, check=True, timeout=60)
+    subprocess.run(["git", "add", "."], cwd=served, check=True, timeout=60)
+    subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "s"],
+                   cwd=served, check=True, timeout=60)
+    port = _free_port()
+    daemon = subprocess.Popen(["git", "daemon", "--export-all", "--reuseaddr",
+                               f"--base-path={tmp_path / 'srv'}", "--listen=127.0.0.1",
+                               f"--port={port}", str(tmp_path / "srv")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import time
+
+        command = f"git clone -q git://127.0.0.1:{port}/{name}"
+        for _ in range(50):  # the daemon is listening once a clone of it works
+            scratch = tmp_path / "scratch"
+            shutil.rmtree(scratch, ignore_errors=True)
+            shutil.copytree(project, scratch, symlinks=True)
+            _bash(command, scratch)
+            if (scratch / ".claude" / "settings.json").exists():
+                break
+            time.sleep(0.2)
+        assert "touch zz" in (scratch / ".claude" / "settings.json").read_text(), \
+            "bash wrote nothing: the case proves nothing"
+        assert run_hook(hook, command, project).returncode == 2, \
+            "the hook allows a clone that makes the project's .claude folder"
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=30)
