@@ -17,7 +17,7 @@ import os
 from typing import Final
 
 from . import files as fs
-from .guards import GUARDED
+from .named import GUARDED
 from .nested import (
     GITS,
     Guarded,
