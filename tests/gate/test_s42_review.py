@@ -444,6 +444,10 @@ HOOK_SCRIPT_WRITES = [
     # pattern whose name the pattern's part matches, and `programs.climbs` reads no pattern
     "gcc -E -P -x c -o s*/../.claude/hooks/x.sh .cla",
     "gcc -E -P -x c -o [s]rc/../.claude/hooks/x.sh .cla",
+    # a quote in a comment (W10): bash skips the comment; the W2 fix's lexer
+    # (`readers._commands`, shlex with no comment characters) opens a quote there and reads
+    # the writer's line as one word of `true`, a reader
+    "true # '\ngcc -E -P -x c src/x.sh -o .claude/hooks/x.sh\ntrue # '",
 ]
 
 
