@@ -225,6 +225,9 @@ PLAN_NAMED = [
     ("python3 tools/run.py", "cp payload.py tools/run.py"),
     ("python3 tools/run.py", "cp payload.py tools/json.py"),  # beside it: sys.path[0]
     ("pytest -q tests/test_a.py", "cp payload.py tests/conftest.py"),
+    # the project's virtual environment the plan names: a `.pth` line runs at every start
+    # (gitvalues._site guards it for an interpreter git's settings name, review s41 V7f)
+    (".venv/bin/python tools/run.py", "cp evil.pth .venv/lib/PY/site-packages/evil.pth"),
 ]
 
 
@@ -251,6 +254,12 @@ def test_p1_a_program_the_plan_names_in_the_tree_is_written_then_run(
     (project / "payload").chmod(0o755)
     (project / "payload.py").write_text(
         f"import pathlib\npathlib.Path({str(marker)!r}).touch()\ndumps = str\n")
+    (project / "evil.pth").write_text(
+        f"import pathlib; pathlib.Path({str(marker)!r}).touch()\n")
+    if grant.startswith(".venv/"):
+        subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv",
+                        "--without-pip", str(project / ".venv")], check=True, timeout=120)
+        write = write.replace("PY", f"python{sys.version_info[0]}.{sys.version_info[1]}")
     env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
     calls = [write, grant]
     _proved(project, tmp_path, calls, env)
