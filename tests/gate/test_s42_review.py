@@ -100,6 +100,11 @@ def _gpgtar_archive(tree: Path, project: Path) -> None:
                    env={**os.environ, "GNUPGHOME": str(tree.parent / "gnupg")})
 
 
+def _split_input(tree: Path, project: Path) -> None:
+    (project / "in.txt").write_text(
+        "#--- .git/config\n" + FSMONITOR + "#--- .claude/settings.json\n{}\n")
+
+
 #: Programs that unpack an archive into the working directory (or a folder given as `.`)
 #: that are in no list of ``gate/writers.py`` (``WORKTREE`` holds ``tar``, ``unzip``,
 #: ``7z``, ``dpkg-deb``, ``cpio``, …): no word names ``.git`` or ``.claude``.
@@ -107,6 +112,8 @@ UNPACKERS = [
     ("ptar", "ptar -x -f e.tar", _ptar_archive),  # Perl's tar (perl's Archive::Tar)
     ("dpkg", "dpkg -x e.deb .", _deb_archive),  # dpkg-deb -x under dpkg's own name
     ("gpgtar", "gpgtar --decrypt --skip-crypto --directory . e.gpgtar", _gpgtar_archive),
+    # LLVM's split-file writes the files its input names (`#--- NAME`) under a folder
+    ("split-file-14", "split-file-14 in.txt {project}", _split_input),
 ]
 
 
@@ -121,8 +128,9 @@ def test_w3_an_unpacker_outside_the_lists_writes_git_and_claude(
     project = tmp_path / "project"
     gated_project(project, [f"Bash({program} *)", "Bash(git status)"])
     make(_archive_tree(tmp_path), project)  # type: ignore[operator]
-    calls = [unpack, "git status"]
-    assert _proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
+    proof = [unpack.format(project=tmp_path / "scratch"), "git status"]
+    assert _proved(project, tmp_path, proof), "bash ran no program: the case proves nothing"
+    calls = [unpack.format(project=project), "git status"]
     assert _first_denied(project, calls) is not None, \
         "the hook allows the unpacking over .git and .claude, and the git run after it"
 
