@@ -465,6 +465,10 @@ HOOK_SCRIPT_WRITES = [
     # (`readers._commands`, shlex with no comment characters) opens a quote there and reads
     # the writer's line as one word of `true`, a reader
     "true # '\ngcc -E -P -x c src/x.sh -o .claude/hooks/x.sh\ntrue # '",
+    # the same with a quote in two here-documents' bodies (bash reads a body as text)
+    "cat <<EOF\n'\nEOF\ngcc -E -P -x c src/x.sh -o .claude/hooks/x.sh\ncat <<EOF\n'\nEOF",
+    "cat <<'EOF'\n\"\nEOF\ngcc -E -P -x c src/x.sh -o .claude/hooks/x.sh\n"
+    "cat <<'EOF'\n\"\nEOF",
 ]
 
 
@@ -477,6 +481,7 @@ def test_w6_a_writer_outside_the_lists_reaches_claude_by_no_word(tmp_path: Path,
     _needs("gcc", "rename.ul")
     project = tmp_path / "project"
     gated_project(project, ["Bash(gcc *)", "Bash(rename.ul *)", "Bash(cd *)", "Bash(true)",
+                            "Bash(cat *)",
                             "Bash(pushd *)", "Bash(exit *)"])
     (project / ".claude" / "hooks").mkdir()
     (project / ".claude" / "hooks" / "x.sh").write_text("#!/bin/sh\n")
