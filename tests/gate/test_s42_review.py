@@ -450,6 +450,8 @@ HOOK_SCRIPT_WRITES = [
     "(cd .claude && gcc -E -P -x c ../src/x.sh -o hooks/x.sh)",
     "true && cd .claude && gcc -E -P -x c ../src/x.sh -o hooks/x.sh",
     "pushd .claude >/dev/null; gcc -E -P -x c ../src/x.sh -o hooks/x.sh",
+    "cd -- .claude && gcc -E -P -x c ../src/x.sh -o hooks/x.sh",  # `--` (or `-P`): no match
+    "cd .claude\ngcc -E -P -x c ../src/x.sh -o hooks/x.sh",  # a line break for `&&`
     # the path made of pieces (W4's form)
     "rename.ul -- - / .claude-hooks/x.sh",
     # a brace bash expands into the path and an input (W7): the W2 draft's `named._found`
