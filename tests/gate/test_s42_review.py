@@ -571,3 +571,55 @@ def test_w9_a_clone_named_by_its_url_makes_the_projects_claude_folder(tmp_path: 
     finally:
         daemon.terminate()
         daemon.wait(timeout=30)
+
+
+def test_h6_the_systems_login_files_enter_the_next_sessions_snapshot(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """H6: Claude Code 2.1.332 makes its shell snapshot with a login bash (``bash -c -l``),
+    which reads ``/etc/profile`` and, from it, ``/etc/profile.d/*.sh``; neither is guarded
+    (``/etc/bash.bashrc`` is, by the name ``.bashrc``). A session run as root (a container,
+    as here) may write them: ``cp payload /etc/profile.d/x.sh`` is allowed under ``Bash(cp
+    *)``, and the next session's covered ``git status`` runs the function it defines (for a
+    user with a ``~/.bashrc``, whom the runtime snapshots). (The
+    write is not made to this machine's ``/etc``: the runtime is run with a folder of ours
+    mounted on ``/etc/profile.d`` in its own mount namespace.)"""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+    import cc_runtime
+    from cc_standin import StandIn
+
+    binary = cc_runtime.binary_path()
+    if not binary.exists():
+        pytest.skip("the pinned Claude Code is not installed (cc_runtime.py install)")
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare(1) for a private /etc/profile.d")
+    work = tmp_path / "work"
+    project = work / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(git status)"])
+    (work / "outside").mkdir(parents=True)
+    (work / "home").mkdir()  # the runtime snapshots a shell only for a user with a .bashrc
+    (work / "home" / ".bashrc").write_text("# the user's own\n")
+    marker = work / "outside" / "zz"
+    (project / "payload").write_text(f'git() {{ touch {marker}; command git "$@"; }}\n')
+    command = "cp payload /etc/profile.d/x.sh"
+    said = run_hook(_settings_hook(project), command, project)
+    profile_d = tmp_path / "profile.d"  # what /etc/profile.d holds after the write
+    profile_d.mkdir()
+    shutil.copy(project / "payload", profile_d / "x.sh")
+    jail = cc_runtime._jail_argv
+
+    def bound(folder: Path, argv: list[str]) -> list[str]:
+        return ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
+                'mount --bind "$1" /etc/profile.d && shift && exec "$@"', "bind",
+                str(profile_d), *jail(folder, argv)]
+
+    monkeypatch.setattr(cc_runtime, "_jail_argv", bound)
+    with StandIn() as standin:
+        url, session = standin.session([("Bash", {"command": "git status",
+                                                  "description": "status"})])
+        done, _ = cc_runtime.run_session(binary, url, work, None, timeout=120, prompt="hello",
+                                         extra_args=["--allowedTools", "Bash(git *)"])
+    assert marker.exists(), ("the runtime ran no function: the case proves nothing",
+                             done.stderr[-2000:], session.results)
+    assert said.returncode == 2, "the hook allows the write of what the next snapshot runs"
