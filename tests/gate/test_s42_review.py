@@ -623,3 +623,37 @@ def test_h6_the_systems_login_files_enter_the_next_sessions_snapshot(
     assert marker.exists(), ("the runtime ran no function: the case proves nothing",
                              done.stderr[-2000:], session.results)
     assert said.returncode == 2, "the hook allows the write of what the next snapshot runs"
+
+
+def test_h7_copilot_clis_project_mcp_servers_in_github_mcp_json(tmp_path: Path) -> None:
+    """H7 (review s41 M1's kin for Copilot CLI): Copilot CLI 1.0.102 starts the MCP servers of
+    a trusted project's ``.github/mcp.json`` (as it does ``.mcp.json``) when a session
+    starts (``copilot -p``: measured here, no approval asked). The gate guards ``.mcp.json``
+    and ``.github/hooks``, not ``.github/mcp.json``: ``cp mcp.json .github/mcp.json`` is
+    allowed, and the next session runs the server's command."""
+    import json
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+    from cp_runtime import binary_path, run_prompt, write_project
+    from cp_standin import StandIn
+
+    binary = binary_path()
+    if not binary.exists():
+        pytest.skip("the pinned Copilot CLI is not installed (cp_runtime.py install)")
+    work = tmp_path / "work"
+    _, project = write_project(work, None)
+    shutil.rmtree(project)
+    gated_project(project, ["Bash(cp *)"])
+    (project / ".github").mkdir()
+    ran = work / "outside" / "zz"
+    (project / "mcp.json").write_text(json.dumps({"mcpServers": {"x": {
+        "command": "sh", "args": ["-c", f"touch {ran}; sleep 3"], "tools": ["*"]}}}))
+    command = "cp mcp.json .github/mcp.json"
+    said = run_hook(_settings_hook(project), command, project)
+    _bash(command, project)
+    with StandIn() as standin:
+        url, _ = standin.session([("bash", {"command": "echo hi", "description": "x"})])
+        run_prompt(binary, url, work, prompt="hello")
+    assert ran.exists(), "the runtime started no server: the case proves nothing"
+    assert said.returncode == 2, "the hook allows the write of what Copilot CLI starts"
