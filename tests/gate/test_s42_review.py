@@ -657,3 +657,49 @@ def test_h7_copilot_clis_project_mcp_servers_in_github_mcp_json(tmp_path: Path) 
         run_prompt(binary, url, work, prompt="hello")
     assert ran.exists(), "the runtime started no server: the case proves nothing"
     assert said.returncode == 2, "the hook allows the write of what Copilot CLI starts"
+
+
+def test_h8_copilot_clis_own_code_in_the_users_cache(tmp_path: Path) -> None:
+    """H8: Copilot CLI 1.0.102's launcher loads the CLI itself (``index.js``,
+    ``cli-main.js``, …) from its package cache, ``$XDG_CACHE_HOME/copilot/pkg`` (by default
+    ``~/.cache/copilot/pkg``), at every start and without checking it (measured here: a line
+    added to ``index.js`` runs). The gate guards ``~/.copilot``, not that cache: a session
+    may replace the runtime that runs the gate's hook. (The cache is made of hard links to
+    the pinned one's files; the file changed is a copy, never written through.)"""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+    from cp_runtime import binary_path, package_cache, run_prompt, write_project
+    from cp_standin import StandIn
+
+    binary = binary_path()
+    if not binary.exists() or not package_cache().exists():
+        pytest.skip("the pinned Copilot CLI is not installed (cp_runtime.py install)")
+    work = tmp_path / "work"
+    home, project = write_project(work, None)
+    shutil.rmtree(project)
+    gated_project(project, ["Bash(cp *)"])
+    cache = home / ".cache" / "copilot"
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["cp", "-al", str(package_cache()), str(cache)], check=True, timeout=120)
+    code = next((cache / "pkg" / "linux-x64").iterdir()) / "index.js"
+    original = code.read_text()
+    code.unlink()  # a file of one name, as an installation's is
+    code.write_text(original)
+    ran = work / "outside" / "zz"
+    lines = original.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("import "))
+    lines.insert(at, f'import {{ writeFileSync as s42 }} from "fs"; s42({str(ran)!r}, "x");')
+    (project / "index.js").write_text("\n".join(lines))
+    command = f"cp index.js {code}"
+    said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                          input=payload(command, project), cwd=project, capture_output=True,
+                          timeout=60, env={**os.environ, "HOME": str(home)})
+    code.unlink()  # what the write leaves there, without writing through the hard link
+    shutil.copy(project / "index.js", code)
+    with StandIn() as standin:
+        url, _ = standin.session([("bash", {"command": "echo hi", "description": "x"})])
+        run_prompt(binary, url, work, prompt="hello",
+                   env={"COPILOT_PKG_CACHE_HOME": str(cache)})  # the default's path
+    assert ran.exists(), "the runtime ran no line of ours: the case proves nothing"
+    assert said.returncode == 2, "the hook allows the write of the runtime's own code"
