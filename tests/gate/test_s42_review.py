@@ -703,3 +703,43 @@ def test_h8_copilot_clis_own_code_in_the_users_cache(tmp_path: Path) -> None:
                    env={"COPILOT_PKG_CACHE_HOME": str(cache)})  # the default's path
     assert ran.exists(), "the runtime ran no line of ours: the case proves nothing"
     assert said.returncode == 2, "the hook allows the write of the runtime's own code"
+
+
+@pytest.mark.parametrize("command", ["rm -rf .gemini", "mv .gemini old",
+                                     "cp -r evil/.gemini/. .gemini"])
+def test_h9_gemini_clis_settings_holding_the_gates_hook_are_not_guarded(
+        tmp_path: Path, command: str) -> None:
+    """H9: ``hook --print-config gemini-cli`` says "Merge into .gemini/settings.json (or
+    ~/.gemini/settings.json)", but the gate guards no ``.gemini`` folder (``guards.
+    _folder_items``: ``.claude``, ``.git``, ``.github/hooks``, ``.codex``, ``.mcp.json``;
+    ``HOME_CODE``: ``.copilot``, ``.codex``). Only the name ``settings.json`` (a guarded
+    file's, from ``.claude``) is denied in a word, so a command naming the folder removes or
+    replaces the gate's own hook under Gemini CLI: each command here leaves no hook in
+    ``.gemini/settings.json`` under bash, and the printed hook allows it."""
+    import json
+
+    from skillgrant.gate.config import snippet
+
+    project = tmp_path / "project"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True, timeout=60)
+    plan = project / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(cp *)", "Bash(rm *)", "Bash(mv *)"]}))
+    text = snippet("gemini-cli", {"--plan": str(plan)})[0]
+    hook = json.loads(text)["hooks"]["BeforeTool"][0]["hooks"][0]["command"]
+    (project / ".gemini").mkdir()
+    (project / ".gemini" / "settings.json").write_text(text)
+    (project / "evil" / ".gemini").mkdir(parents=True)
+    (project / "evil" / ".gemini" / "settings.json").write_text("{}\n")
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    _bash(command, scratch)
+    settings = scratch / ".gemini" / "settings.json"
+    assert not settings.exists() or "skillgrant" not in settings.read_text(), \
+        "bash left the hook: the case proves nothing"
+    call = json.dumps({"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+                       "tool_input": {"command": command}, "cwd": str(project),
+                       "session_id": "s"}).encode()
+    said = subprocess.run(["/bin/sh", "-c", hook], input=call, cwd=project,
+                          capture_output=True, timeout=60)
+    assert said.returncode == 2, "the hook allows the removal of its own settings"
