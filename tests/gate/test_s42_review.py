@@ -743,3 +743,44 @@ def test_h9_gemini_clis_settings_holding_the_gates_hook_are_not_guarded(
     said = subprocess.run(["/bin/sh", "-c", hook], input=call, cwd=project,
                           capture_output=True, timeout=60)
     assert said.returncode == 2, "the hook allows the removal of its own settings"
+
+
+def test_h10_copilot_home_moves_the_users_hooks_out_of_the_guarded_folder(
+        tmp_path: Path) -> None:
+    """H10 (review s40 R10's kin, ``CLAUDE_CONFIG_DIR``, for Copilot CLI): Copilot CLI 1.0.102
+    reads the user's hooks (and its other settings) from ``$COPILOT_HOME`` when it is set
+    (measured here: a hook file in ``$COPILOT_HOME/hooks`` runs at the next call). The gate
+    guards ``~/.copilot`` and reads no ``COPILOT_HOME``: ``cp x.json $COPILOT_HOME/hooks/``
+    is allowed, and so would be removing the gate's own user-level hook there."""
+    import json
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+    from cp_runtime import binary_path, run_prompt, write_project
+    from cp_standin import StandIn
+
+    binary = binary_path()
+    if not binary.exists():
+        pytest.skip("the pinned Copilot CLI is not installed (cp_runtime.py install)")
+    work = tmp_path / "work"
+    home, project = write_project(work, None)
+    shutil.rmtree(project)
+    gated_project(project, ["Bash(cp *)", "Bash(echo *)"])
+    copilot_home = work / "outside" / "copilot-home"
+    (copilot_home / "hooks").mkdir(parents=True)
+    (copilot_home / "config.json").write_text((home / ".copilot" / "config.json").read_text())
+    ran = work / "outside" / "zz"
+    (project / "x.json").write_text(json.dumps({"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": f"touch {ran}", "timeoutSec": 30}]}}))
+    command = f"cp x.json {copilot_home}/hooks/x.json"
+    env = {**os.environ, "HOME": str(home), "COPILOT_HOME": str(copilot_home)}
+    said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                          input=payload(command, project), cwd=project, env=env,
+                          capture_output=True, timeout=60)
+    _bash(command, project, env)
+    with StandIn() as standin:
+        url, _ = standin.session([("bash", {"command": "echo hi", "description": "x"})])
+        run_prompt(binary, url, work, ["--allow-all-tools"], prompt="hello",
+                   env={"COPILOT_HOME": str(copilot_home)})
+    assert ran.exists(), "the runtime ran no hook of ours: the case proves nothing"
+    assert said.returncode == 2, "the hook allows the write of a hook Copilot CLI runs"
