@@ -236,6 +236,8 @@ PLAN_NAMED = [
     # the project's virtual environment the plan names: a `.pth` line runs at every start
     # (gitvalues._site guards it for an interpreter git's settings name, review s41 V7f)
     (".venv/bin/python tools/run.py", "cp evil.pth .venv/lib/PY/site-packages/evil.pth"),
+    # npx runs the project's node_modules/.bin/NAME before it fetches anything
+    ("npx prettier --check .", "cp payload node_modules/.bin/prettier"),
 ]
 
 
@@ -264,6 +266,15 @@ def test_p1_a_program_the_plan_names_in_the_tree_is_written_then_run(
         f"import pathlib\npathlib.Path({str(marker)!r}).touch()\ndumps = str\n")
     (project / "evil.pth").write_text(
         f"import pathlib; pathlib.Path({str(marker)!r}).touch()\n")
+    if grant.startswith("npx"):
+        _needs("npx")
+        (project / "package.json").write_text('{"name": "x", "version": "1.0.0"}\n')
+        (project / "node_modules" / ".bin").mkdir(parents=True)
+        (project / "node_modules" / "prettier").mkdir()
+        (project / "node_modules" / "prettier" / "package.json").write_text(
+            '{"name": "prettier", "version": "3.0.0", "bin": {"prettier": "p.js"}}\n')
+        (project / "node_modules" / ".bin" / "prettier").write_text("#!/bin/sh\necho ok\n")
+        (project / "node_modules" / ".bin" / "prettier").chmod(0o755)
     if grant.startswith(".venv/"):
         subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv",
                         "--without-pip", str(project / ".venv")], check=True, timeout=120)
