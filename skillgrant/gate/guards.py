@@ -55,6 +55,11 @@ _RUNS_OPERAND: Final = re.compile(r"python[0-9.]*|pytest|py\.test|bash|sh|dash|z
                                   r"perl|deno|bun")
 
 
+_PYTHON: Final = re.compile(r"python[0-9.]*")
+#: Programs that run a project's ``node_modules/.bin`` or its ``package.json``'s scripts.
+_NODE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun"})
+
+
 @functools.lru_cache(maxsize=16)
 def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
     """The paths the plan's shell entries name as the program run (``Bash(./tools/run.sh)``),
@@ -69,8 +74,12 @@ def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
             continue
         if "$" in rest:  # `${CLAUDE_SKILL_DIR}/x.sh`: the skill's folder is guarded (G-13)
             continue
-        if "/" in words[0]:
-            found.append(words[0])
+        if "/" in words[0]:  # a virtual environment's Python runs its `lib`'s .pth (P1b)
+            found += [words[0], *([os.path.join(os.path.dirname(os.path.dirname(words[0])),
+                                                "lib") + "/"]
+                                  if _PYTHON.fullmatch(os.path.basename(words[0])) else [])]
+        elif words[0] in _NODE_RUNNERS:  # the project's own `node_modules/.bin` first (P1c)
+            found += ["node_modules/", "package.json"]
         elif _RUNS_OPERAND.fullmatch(words[0]):
             script = next((w for w in words[1:] if w[:1] != "-"), "")
             if "/" in script or script.endswith((".py", ".sh", ".js")):

@@ -63,6 +63,7 @@ WORKTREE: Final = frozenset({
     # review s42 W3: Perl's tar, dpkg's own -x, GnuPG's tar; and their kin
     "ptar", "dpkg", "gpgtar", "7zz", "bsdunzip", "cabextract", "lha", "arj", "unarj", "unace",
     "unalz", "zoo", "rar", "unshar", "busybox", "toybox", "rpm2archive", "innoextract",
+    "split-file",  # LLVM's: the files its input names, under the folder given (W3b)
 })
 #: ``git`` subcommands that write no file of the working tree (``.git`` apart).
 GIT_KEEPS: Final = frozenset({
@@ -94,7 +95,15 @@ _MAX_OPTIONS: Final = 64
 
 
 def _name(word: str) -> str:
-    return word.rsplit("/", 1)[-1]
+    """A program's name as the lists hold it: ``llvm-objcopy-14`` is ``objcopy``."""
+    name = word.rsplit("/", 1)[-1]
+    if "-" not in name:
+        return name
+    return _VERSIONED.sub("", name.removeprefix("llvm-"))
+
+
+#: A version after a program's name (``gcc-12``, ``split-file-14``).
+_VERSIONED: Final = compile_on_use(r"-[0-9][0-9.]*$")
 
 
 def writes(words: Sequence[str]) -> tuple[bool, str | None]:
