@@ -17,16 +17,9 @@ import os
 from typing import Final
 
 from . import files as fs
+from .moves import GITS, command_words, git_folders, names_repository
 from .named import GUARDED
-from .nested import (
-    GITS,
-    Guarded,
-    command_words,
-    git_folders,
-    names_repository,
-    repository_items,
-    submodules,
-)
+from .nested import Guarded, repository_items, submodules
 from .worktree import named_programs, repository, untracked_repositories
 
 
