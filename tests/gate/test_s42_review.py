@@ -454,6 +454,9 @@ def test_r1_ripgreps_preprocessor_runs_a_program(tmp_path: Path, command: str) -
 HOOK_SCRIPT_WRITES = [
     # a response file holds the output option (W5's form)
     "gcc -E -P -x c src/x.sh @args",
+    # … passed on inside an option's value (W11): `named._found` reads `@` only at a
+    # word's start; GCC hands `-Wp,@args` to its preprocessor, which reads the file
+    "gcc -E -P -x c src/x.sh -Wp,@args",
     # the folder moved to by a `cd` joined by `;`, `||` or a group (W6): `guards`' leading-cd
     # rule reads only `cd DIR && …`
     "cd .claude; gcc -E -P -x c ../src/x.sh -o hooks/x.sh",
@@ -511,6 +514,28 @@ def test_w6_a_writer_outside_the_lists_reaches_claude_by_no_word(tmp_path: Path,
         "bash wrote nothing: the case proves nothing"
     assert run_hook(_settings_hook(project), command, project).returncode == 2, \
         "the hook allows the write of a Claude Code hook script"
+
+
+def test_w11_the_linkers_response_file_inside_an_option(tmp_path: Path) -> None:
+    """W11: ``gcc evil.c -Wl,@args`` hands ``@args`` to the linker, which reads ``-o
+    .claude/hooks/x.sh`` from it: the program compiled replaces the project's hook script
+    (an executable a ``command`` hook runs). ``named._found`` reads a response file only as
+    a whole word (``@args``, ``-Xlinker @args`` are denied)."""
+    _needs("gcc")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)"])
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text("#!/bin/sh\n")
+    (project / "evil.c").write_text("int main(void) { return 0; }\n")
+    (project / "args").write_text("-o .claude/hooks/x.sh\n")
+    command = "gcc evil.c -Wl,@args"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    _bash(command, scratch)
+    assert (scratch / ".claude" / "hooks" / "x.sh").read_bytes()[:4] == b"\x7fELF", \
+        "bash wrote nothing: the case proves nothing"
+    assert run_hook(_settings_hook(project), command, project).returncode == 2, \
+        "the hook allows the linker's write of a Claude Code hook script"
 
 
 def _free_port() -> int:
