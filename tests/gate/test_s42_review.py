@@ -135,6 +135,28 @@ def test_w3_an_unpacker_outside_the_lists_writes_git_and_claude(
         "the hook allows the unpacking over .git and .claude, and the git run after it"
 
 
+def test_w3c_gpg_zip_unpacks_into_the_working_folder(tmp_path: Path) -> None:
+    """W3c (after the W3 fix, whose list holds ``gpgtar``): ``gpg-zip --decrypt`` (GnuPG's
+    older tar wrapper, still shipped) unpacks ``.git/config`` over the project; no word names
+    it, and ``gpg-zip`` is in no list."""
+    _needs("gpg-zip", "gpg")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gpg-zip *)", "Bash(git status)"])
+    keys = tmp_path / "gnupg"
+    keys.mkdir(mode=0o700)
+    env = {**os.environ, "GNUPGHOME": str(keys)}
+    tree = _archive_tree(tmp_path)
+    args = "--batch --pinentry-mode loopback --passphrase x"
+    subprocess.run(["gpg-zip", "--symmetric", "--gpg-args", args, "-o",
+                    str(project / "e.gz"), ".git"], cwd=tree, env=env, check=True,
+                   capture_output=True, timeout=120)
+    calls = [f'gpg-zip --decrypt --gpg-args "{args}" e.gz', "git status"]
+    assert _proved(project, tmp_path, calls, env), \
+        "bash ran no program: the case proves nothing"
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows the unpacking over .git, and the git run after it"
+
+
 #: util-linux's ``rename`` (``rename.ul``, Debian's name for it; ``writers`` lists ``rename``
 #: and ``prename``) replaces the first ``-`` of a path with ``/``: the new path is no word.
 RENAMES = ["rename.ul -- - / .git-config", "rename.ul -- -c /c .git-config"]
