@@ -260,6 +260,14 @@ PLAN_NAMED = [
     (".venv/bin/python tools/run.py", "cp evil.pth .venv/lib/PY/site-packages/evil.pth"),
     # npx runs the project's node_modules/.bin/NAME before it fetches anything
     ("npx prettier --check .", "cp payload node_modules/.bin/prettier"),
+    # against the P1 fix (guards.plan_programs guards the named script and its folder):
+    # pytest also loads the rootdir's conftest.py (P1d) …
+    ("pytest -q tests/test_a.py", "cp payload.py conftest.py"),
+    # … `python3 -m NAME` runs NAME from the call's folder, no word with a slash (P1e) …
+    ("python3 -m mypkg", "cp payload.py mypkg/__main__.py"),
+    ("python3 -m pytest -q tests/test_a.py", "cp payload.py tests/conftest.py"),
+    # … and node loads what the script requires from the project's node_modules (P1f)
+    ("node tools/x.js", "cp payload.js node_modules/dep/index.js"),
 ]
 
 
@@ -288,10 +296,18 @@ def test_p1_a_program_the_plan_names_in_the_tree_is_written_then_run(
         f"import pathlib\npathlib.Path({str(marker)!r}).touch()\ndumps = str\n")
     (project / "evil.pth").write_text(
         f"import pathlib; pathlib.Path({str(marker)!r}).touch()\n")
+    (project / "pyproject.toml").write_text("[project]\nname = 'x'\nversion = '0'\n")
+    (project / "mypkg").mkdir()
+    (project / "mypkg" / "__main__.py").write_text("print('ok')\n")
+    (project / "tools" / "x.js").write_text('require("dep");\n')
+    (project / "node_modules" / "dep").mkdir(parents=True)
+    (project / "node_modules" / "dep" / "index.js").write_text("module.exports = 1;\n")
+    (project / "payload.js").write_text(
+        f'require("fs").writeFileSync({str(marker)!r}, "x");\n')
     if grant.startswith("npx"):
         _needs("npx")
         (project / "package.json").write_text('{"name": "x", "version": "1.0.0"}\n')
-        (project / "node_modules" / ".bin").mkdir(parents=True)
+        (project / "node_modules" / ".bin").mkdir()
         (project / "node_modules" / "prettier").mkdir()
         (project / "node_modules" / "prettier" / "package.json").write_text(
             '{"name": "prettier", "version": "3.0.0", "bin": {"prettier": "p.js"}}\n')
