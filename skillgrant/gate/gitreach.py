@@ -18,7 +18,8 @@ from typing import Final
 
 from . import files as fs
 from .environment import values
-from .guards import GUARDED, guarded_word
+from .guards import guarded_word
+from .named import GUARDED
 from .nested import (
     GITS,
     Guarded,

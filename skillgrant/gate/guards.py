@@ -7,28 +7,20 @@ holding its hooks, its own installation, as real paths). A call that writes one 
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import posixpath
 import re
 import sys
-from contextvars import ContextVar
 from typing import Final
 
 from . import files as fs
 from . import linked
 from .environment import values
 from .homefiles import HOME_CODE, SYSTEM_BINS, home_named
+from .named import GUARDED, named_word
 from .nested import Guarded, repositories
 from .worktree import pushes_locally
-from .writers import braced, into_git, tree_word
-
-#: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
-#: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
-#: installation — as real paths; a call that writes one is ``unknown`` (review W1, W2: the model
-#: would rewrite its own ceiling). The hook sets them for each call (``guarding``).
-GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", default=())
-
+from .writers import into_git, tree_word
 
 #: The environment's variables ``guarded_items`` reads (and git, when it is asked).
 _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
@@ -184,115 +176,6 @@ def _folder_items(folder: str) -> list[tuple[str, bool]]:
             *linked.walked([os.path.join(folder, ".codex")], lambda *_: False)]
 
 
-def guarded_path(path: str) -> str | None:
-    """The guarded file or folder ``path`` is, lies in, or (a file) is a hard link to; None
-    when it is none of them (the first of ``GUARDED`` that it is). A path that cannot be
-    examined is its own answer. A path inside any ``.git`` folder is its own answer too, when
-    something is guarded (review s41 N1: a nested repository's configuration and hooks)."""
-    if GUARDED.get() and "/.git/" in path + "/":
-        return path
-    return _indexed().find(path, files_only=False)
-
-
-class Index:
-    """``GUARDED``, arranged for one lookup a question: each item's first place by its path,
-    and a folder's by the path it is a prefix of; the files' names, and their identities
-    (asked once, at the first question that needs them)."""
-
-    def __init__(self, guards: tuple[tuple[str, bool], ...]) -> None:
-        self.guards = guards
-        self.exact: dict[str, int] = {}
-        self.files: dict[str, int] = {}
-        self.trees: dict[str, int] = {}
-        for at, (item, tree) in enumerate(guards):
-            self.exact.setdefault(item, at)
-            (self.trees if tree else self.files).setdefault(
-                item.rstrip("/") if tree else item, at)
-        self.names = {os.path.basename(item) for item in self.files} - {""}
-        # One search for them all: a word holds one of the names exactly when it matches.
-        self.named = re.compile("|".join(map(re.escape, sorted(self.names))) or "(?!)").search
-        self._identities: dict[tuple[int, int], int] | None = None
-
-    def find(self, path: str, *, files_only: bool) -> str | None:
-        """The first item that ``path`` is (of the files only: ``files_only``), lies in (a
-        folder), or is a hard link to (a file); None when there is none."""
-        places = []
-        at = (self.files if files_only else self.exact).get(path)
-        if at is not None:
-            places.append(at)
-        end = len(path)
-        while self.trees and not files_only and (end := path.rfind("/", 0, end)) >= 0:
-            at = self.trees.get(path[:end])  # `path` starts with this folder and a slash
-            if at is not None:
-                places.append(at)
-        if places:
-            return self.guards[min(places)][0]
-        found = fs.identity(path)
-        if found is None:
-            return None
-        at = self._file_identities().get(found[:2])  # a hard link to a guarded file (W1b)
-        if at is not None:
-            return self.guards[at][0]
-        return self._linked_into_tree(found) if found[2] > 1 else None
-
-    def _file_identities(self) -> dict[tuple[int, int], int]:
-        """The guarded files' identities, asked at the first question that needs them, made
-        whole, then shared (review s40 R9)."""
-        if self._identities is None:
-            made: dict[tuple[int, int], int] = {}
-            for item, at in self.files.items():
-                known = fs.identity(item)
-                if known is not None:
-                    made.setdefault(known[:2], at)
-            self._identities = made
-        return self._identities
-
-    def _linked_into_tree(self, found: tuple[int, int, int]) -> str | None:
-        """For a file with more than one name: the first guarded folder on its device, where
-        another of its names may lie (a hard link made before the session, by ``cp -al`` or
-        ``rsync --link-dest``: review s40 R13); a hard link never crosses devices. A folder
-        that cannot be examined may be on it. (Asked of the system: an answer made of it is
-        not kept.)"""
-        fs.unkept()
-        for tree, at in self.trees.items():
-            try:
-                device = os.stat(tree).st_dev
-            except FileNotFoundError:
-                continue
-            except (OSError, ValueError):
-                device = found[0]
-            if device == found[0]:
-                return f"{self.guards[at][0]} (the file written has {found[2]} names, and " \
-                    "one of them may lie in this folder)"
-        return None
-
-
-#: The last ``Index`` made, and what it was made of (the service keeps ``GUARDED`` whole
-#: between calls: ``guarded_items``).
-_LAST: list[Index | None] = [None]
-
-
-def _indexed() -> Index:
-    guards = GUARDED.get()
-    last = _LAST[0]
-    if last is None or last.guards is not guards:
-        last = _LAST[0] = Index(guards)
-    return last
-
-
-_GLOB = re.compile(r"[*?\[]")
-def _names(word: str, index: Index) -> bool:
-    """Whether ``word`` holds one of the guarded files' names, or is a pattern its last part
-    may match."""
-    return index.named(word) is not None or (
-        _GLOB.search(word) is not None and any(fnmatch.fnmatchcase(name, _last(word))
-                                               for name in index.names))
-
-
-def _last(word: str) -> str:
-    return word.rstrip("/").rsplit("/", 1)[-1]
-
-
 #: ANSI-C and locale quoting, which spell a name in escapes (``\x73``, ``\163``, ``\u0073``).
 _SPELLED = re.compile(r"\$['\"]")
 #: A command that first moves to a literal folder, then (only if it could) runs the rest.
@@ -323,13 +206,13 @@ def guarded_word(text: str, directory: str | None) -> str | None:
         # `cd src && cp a b` (R-6): the rest read from src, and from here as well, where it
         # runs when the `cd` fails or past a `;`, `||` or `&` (H-31); CDPATH may send a bare
         # name elsewhere (H-30)
-        named = _named_file(_TOKEN.findall(_QUOTING.sub("", text)), directory)
+        named = named_word(_TOKEN.findall(_QUOTING.sub("", text)), directory, text)
         return named or guarded_word(moved.group(2), posixpath.normpath(
             posixpath.join(directory, moved.group(1)))) or guarded_word(
             moved.group(2), directory)
     bare = _QUOTING.sub("", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
     words = _TOKEN.findall(bare)
-    return _named_file(words, directory) or into_git(words, directory) or \
+    return named_word(words, directory, text) or into_git(words, directory) or \
         tree_word(words, directory, _touches) or _local_push(words, directory)
 
 
@@ -350,28 +233,3 @@ def _touches(path: str) -> bool:
     above = path.rstrip("/") + "/"
     return any(path == item or item.startswith(above) or (tree and path.startswith(item + "/"))
                for item, tree in GUARDED.get())
-
-
-def _named_file(words: list[str], directory: str | None) -> str | None:
-    """A word naming a guarded file (its files: a program's words may name the skill's own
-    scripts and the project's venv, which a command may run)."""
-    index = _indexed()
-    if not index.files:
-        return None
-    for word in words:
-        if any(_names(form, index) for form in braced(word)):
-            return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
-        if "$" in word or "*" in word or word.startswith("~") or "\x00" in word:
-            continue  # a NUL names no file (the command is judged as it is)
-        # posixpath.join's answer, as a word's one concatenation (it costs a microsecond)
-        full = word if word[:1] == "/" or directory is None else directory + word \
-            if not directory or directory[-1] == "/" else directory + "/" + word
-        try:
-            if full.startswith("/") and (
-                    index.find(named := posixpath.normpath(full), files_only=True)
-                    or ((real := fs.realpath(full)) != named  # else the same question
-                        and index.find(real, files_only=True))):
-                return word
-        except (ValueError, OSError):  # a surrogate or a NUL: no file's name
-            continue
-    return None

@@ -236,7 +236,8 @@ def _gate() -> _Gate:
         from ..errors import SkillgrantError
         from .call import check_call
         from .following import followed
-        from .guards import GUARDED, guarded_items
+        from .guards import guarded_items
+        from .named import GUARDED
 
         _GATE.append(_Gate(SkillgrantError, check_call, followed, GUARDED, guarded_items))
     return _GATE[0]

@@ -19,7 +19,7 @@ from ..grants import lone_surrogate
 from ..lazy import compile_on_use
 from . import files
 from .environment import environment_doubt
-from .guards import guarded_path
+from .named import guarded_path
 from .tools import Spec, argument, arguments
 from .verdict import CallPlan, CallStatus
 

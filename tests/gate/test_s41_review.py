@@ -678,9 +678,7 @@ def test_s4_a_link_inside_the_users_git_folder(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("command", [
-    pytest.param("gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh", marks=pytest.mark.xfail(
-        strict=True, reason="open (review s41 W2, W1's class): a writer outside the lists "
-        "(docs/decisions.md)")),
+    "gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh",
     "link .claude/hooks/x.sh b && gcc -E -P -x c src/x.sh -o b"])
 def test_w2_a_writer_outside_the_lists_writes_into_claude(tmp_path: Path, command: str) -> None:
     """W1 outside ``.git``: a writer in no list (``gcc -E -o``) writes a Claude Code hook

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from serving import start
 
-from skillgrant.gate import files, guards
+from skillgrant.gate import files, guards, named
 from skillgrant.service.watched import Watched
 
 #: About two minutes of CPU (real bash and fresh hook processes): CI's slow step runs them
@@ -500,8 +500,8 @@ def test_the_names_search_finds_exactly_what_each_name_in_the_word_finds() -> No
     for _ in range(3000):
         names = {"".join(rng.choice(_ALPHABET) for _ in range(rng.randint(1, 4)))
                  for _ in range(rng.randint(0, 6))}
-        guards.GUARDED.set(tuple(("/g/" + name, False) for name in names))
-        index = guards._indexed()
+        named.GUARDED.set(tuple(("/g/" + name, False) for name in names))
+        index = named._indexed()
         for _ in range(5):
             word = "".join(rng.choice(_ALPHABET) for _ in range(rng.randint(0, 8)))
             if rng.random() < 0.3 and index.names:
@@ -531,17 +531,17 @@ def test_a_word_naming_a_guarded_file_by_another_name_is_found(tmp_path: Path) -
                    f"{base}/x/..", base, f"{base}/", "", "relative"]
     words = ["hl", "ln", "other", "./hl", "../g/ln", "g/hl", "up/ln", "up/../g/hl",
              f"{base}/g/hl", f"{base}/up/other", "up//hl", "g/./ln", "nothing"]
-    token = guards.GUARDED.set(((str(guarded), False),))
+    token = named.GUARDED.set(((str(guarded), False),))
     try:
         for directory, word in itertools.product(directories, words):
             full = os.path.join(directory, word)
             names = full.startswith("/") and os.path.exists(full) and \
                 os.path.samefile(full, guarded)
-            found = guards._named_file([word], directory or None)
+            found = named.named_word([word], directory or None, f"cat {word}")
             # (a word read through a folder missing, `x/..`, is denied: more, never less)
             assert found is not None or not names, (directory, word)
     finally:
-        guards.GUARDED.reset(token)
+        named.GUARDED.reset(token)
 
 
 @pytest.mark.parametrize("change", ["retarget", "folder-link", "replace-by-hard-link"])
@@ -560,12 +560,12 @@ def test_a_word_whose_file_changes_between_two_requests(view: Watched, tmp_path:
     word, directory = ("ln", str(folder)) if change == "retarget" else ("d/w", str(tmp_path))
     if change == "retarget":
         (folder / "ln").symlink_to("other")
-    token = guards.GUARDED.set(((str(guarded), False),))
+    token = named.GUARDED.set(((str(guarded), False),))
     files.use(view)
     try:
         view.refresh()
         for _ in range(2):
-            assert guards._named_file([word], directory) is None
+            assert named.named_word([word], directory, f"cat {word}") is None
         if change == "retarget":
             (folder / "ln").unlink()
             (folder / "ln").symlink_to("plan.json")
@@ -579,13 +579,13 @@ def test_a_word_whose_file_changes_between_two_requests(view: Watched, tmp_path:
             os.link(guarded, tmp_path / "d" / "w")
         view.refresh()
         files.use(None)
-        fresh = guards._named_file([word], directory)
+        fresh = named.named_word([word], directory, f"cat {word}")
         files.use(view)
         assert fresh is not None
-        assert guards._named_file([word], directory) == fresh
+        assert named.named_word([word], directory, f"cat {word}") == fresh
     finally:
         files.use(None)
-        guards.GUARDED.reset(token)
+        named.GUARDED.reset(token)
 
 
 def test_f4_a_stale_pwd_sharing_a_long_projects_first_200_characters_passes(

@@ -1,0 +1,221 @@
+"""The guarded set as one index (``GUARDED``), and the words of a command naming what is in it.
+
+``GUARDED`` holds the files and folders the gate itself, the runtime or git reads or runs
+from (``guards.guarded_items``), as real paths. A word naming a guarded file is ``unknown``
+for any program; a word naming a path in a guarded folder, or one the gate cannot name, only
+where a program may write it (``readers``; review s41 W2).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import posixpath
+import re
+from contextvars import ContextVar
+
+from . import files as fs
+from .readers import writer_of
+from .writers import braced
+
+#: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
+#: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
+#: installation — as real paths; a call that writes one is ``unknown`` (review W1, W2: the model
+#: would rewrite its own ceiling). The hook sets them for each call (``guards.guarding``).
+GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", default=())
+
+
+def guarded_path(path: str) -> str | None:
+    """The guarded file or folder ``path`` is, lies in, or (a file) is a hard link to; None
+    when it is none of them (the first of ``GUARDED`` that it is). A path that cannot be
+    examined is its own answer. A path inside any ``.git`` folder is its own answer too, when
+    something is guarded (review s41 N1: a nested repository's configuration and hooks)."""
+    if GUARDED.get() and "/.git/" in path + "/":
+        return path
+    return _indexed().find(path, files_only=False)
+
+
+class Index:
+    """``GUARDED``, arranged for one lookup a question: each item's first place by its path,
+    and a folder's by the path it is a prefix of; the files' names, and their identities
+    (asked once, at the first question that needs them)."""
+
+    def __init__(self, guards: tuple[tuple[str, bool], ...]) -> None:
+        self.guards = guards
+        self.exact: dict[str, int] = {}
+        self.files: dict[str, int] = {}
+        self.trees: dict[str, int] = {}
+        for at, (item, tree) in enumerate(guards):
+            self.exact.setdefault(item, at)
+            (self.trees if tree else self.files).setdefault(
+                item.rstrip("/") if tree else item, at)
+        self.names = {os.path.basename(item) for item in self.files} - {""}
+        # One search for them all: a word holds one of the names exactly when it matches.
+        self.named = re.compile("|".join(map(re.escape, sorted(self.names))) or "(?!)").search
+        self._identities: dict[tuple[int, int], int] | None = None
+
+    def find(self, path: str, *, files_only: bool) -> str | None:
+        """The first item that ``path`` is (of the files only: ``files_only``), lies in (a
+        folder), or is a hard link to (a file); None when there is none."""
+        places = []
+        at = (self.files if files_only else self.exact).get(path)
+        if at is not None:
+            places.append(at)
+        end = len(path)
+        while self.trees and not files_only and (end := path.rfind("/", 0, end)) >= 0:
+            at = self.trees.get(path[:end])  # `path` starts with this folder and a slash
+            if at is not None:
+                places.append(at)
+        if places:
+            return self.guards[min(places)][0]
+        found = fs.identity(path)
+        if found is None:
+            return None
+        at = self._file_identities().get(found[:2])  # a hard link to a guarded file (W1b)
+        if at is not None:
+            return self.guards[at][0]
+        return self._linked_into_tree(found) if found[2] > 1 else None
+
+    def _file_identities(self) -> dict[tuple[int, int], int]:
+        """The guarded files' identities, asked at the first question that needs them, made
+        whole, then shared (review s40 R9)."""
+        if self._identities is None:
+            made: dict[tuple[int, int], int] = {}
+            for item, at in self.files.items():
+                known = fs.identity(item)
+                if known is not None:
+                    made.setdefault(known[:2], at)
+            self._identities = made
+        return self._identities
+
+    def _linked_into_tree(self, found: tuple[int, int, int]) -> str | None:
+        """For a file with more than one name: the first guarded folder on its device, where
+        another of its names may lie (a hard link made before the session, by ``cp -al`` or
+        ``rsync --link-dest``: review s40 R13); a hard link never crosses devices. A folder
+        that cannot be examined may be on it. (Asked of the system: an answer made of it is
+        not kept.)"""
+        fs.unkept()
+        for tree, at in self.trees.items():
+            try:
+                device = os.stat(tree).st_dev
+            except FileNotFoundError:
+                continue
+            except (OSError, ValueError):
+                device = found[0]
+            if device == found[0]:
+                return f"{self.guards[at][0]} (the file written has {found[2]} names, and " \
+                    "one of them may lie in this folder)"
+        return None
+
+
+#: The last ``Index`` made, and what it was made of (the service keeps ``GUARDED`` whole
+#: between calls: ``guarded_items``).
+_LAST: list[Index | None] = [None]
+
+
+def _indexed() -> Index:
+    guards = GUARDED.get()
+    last = _LAST[0]
+    if last is None or last.guards is not guards:
+        last = _LAST[0] = Index(guards)
+    return last
+
+
+_GLOB = re.compile(r"[*?\[]")
+def _names(word: str, index: Index) -> bool:
+    """Whether ``word`` holds one of the guarded files' names, or is a pattern its last part
+    may match."""
+    return index.named(word) is not None or (
+        _GLOB.search(word) is not None and any(fnmatch.fnmatchcase(name, _last(word))
+                                               for name in index.names))
+
+
+def _last(word: str) -> str:
+    return word.rstrip("/").rsplit("/", 1)[-1]
+
+
+#: What ``_found`` answers for a path the gate cannot name.
+_ANYWHERE = ""
+
+
+def named_word(words: list[str], directory: str | None, text: str) -> str | None:
+    """A word of the shell command ``text`` (its ``words``, quotes removed) naming a guarded
+    file (any program may write what its words name: ``cp``, ``tee``, ``sed -i``; review
+    W1b), or a path in a guarded folder or one the gate cannot name that a program of
+    ``text`` may write (``readers.writer_of``; review s41 W2). A program's words may name the
+    skill's own scripts and the project's venv, which a command may run."""
+    index = _indexed()
+    if not index.files:
+        return None
+    doubtful: list[str] = []
+    for word in words:
+        if any(_names(form, index) for form in braced(word)):
+            return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
+        if "\x00" in word:
+            continue  # a NUL names no file (the command is judged as it is)
+        found = _found(word, directory, index)
+        if found in index.files:
+            return word
+        if found is not None:  # a folder's path, a second name, a path the gate cannot name
+            doubtful.append(word)
+    return writer_of(text, doubtful) if doubtful else None
+
+
+def _found(word: str, directory: str | None, index: Index) -> str | None:
+    """The guarded item ``word`` names (``Index.find``), or may name once expanded (a
+    pattern reaching a guarded folder); ``_ANYWHERE`` for a path the gate cannot name (``$``,
+    ``~user``, a relative path from no known folder); for a short option, also its attached
+    value's."""
+    if "$" in word or (word[:1] == "~" and word != "~" and word[:2] != "~/"):
+        return _ANYWHERE  # an expansion, `~+`
+    if word[:1] == "~":
+        word = os.path.expanduser("~") + word[1:]
+    forms = [word] + [word[k:] for k in range(2, min(len(word), 256))] \
+        if word[:1] == "-" and word[1:2] not in ("-", "") else [word]
+    for form in forms:
+        if directory is None and form[:1] != "/":
+            return _ANYWHERE
+        # posixpath.join's answer, as a word's one concatenation (it costs a microsecond)
+        full = form if form[:1] == "/" or directory is None else directory + form \
+            if directory[-1:] == "/" else directory + "/" + form
+        try:
+            found = _glob_found(full, index) if _GLOB.search(form) else _path_found(
+                full, index, probe=form is word or "/" in form)
+        except (ValueError, OSError):  # a surrogate or a NUL: no file's name
+            continue
+        if found is not None:
+            return found
+    return None
+
+
+def _path_found(full: str, index: Index, *, probe: bool) -> str | None:
+    """The item the path ``full`` is or lies in, by its normal form, then its real path (for
+    an option's attached value without a slash, only when it is a link)."""
+    named = posixpath.normpath(full)
+    found = index.find(named, files_only=False)
+    if found is None and (probe or fs.entry(full) == "link"):
+        real = fs.realpath(full)
+        if real != named:
+            found = index.find(real, files_only=False)
+    return found
+
+
+def _glob_found(full: str, index: Index) -> str | None:
+    """For a pattern: the item its folder before the first pattern lies in, or the first
+    item below that folder whose next part the pattern may match (bash matches a leading
+    dot only with a dot)."""
+    parts = full.split("/")
+    at = next(i for i, part in enumerate(parts) if _GLOB.search(part))
+    head = posixpath.normpath("/".join(parts[:at]) or "/")
+    for folder in dict.fromkeys((head, fs.realpath(head))):
+        found = index.find(folder, files_only=False)
+        if found is not None:
+            return found
+        above = folder.rstrip("/") + "/"
+        for item, _tree in index.guards:
+            if item.startswith(above):
+                first = item[len(above):].split("/", 1)[0]
+                if any(fnmatch.fnmatchcase(first, form) and (
+                        first[:1] != "." or form[:1] == ".") for form in braced(parts[at])):
+                    return item
+    return None

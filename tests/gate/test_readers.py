@@ -1,0 +1,111 @@
+"""Review s41 W2 at its root (gate/readers.py): a path in a guarded folder is written by any
+program in no list of writers (``gcc -o``, ``python3 -m zipfile -e``), so such a path, or one
+the gate cannot name, is let through only to programs known to write nothing their words name.
+Real bash judges: each write case first proves that bash rewrites the hook script in a
+scratch copy, and each read case that bash leaves every guarded file as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, run_hook
+
+from skillgrant.gate import guards
+from skillgrant.gate.named import GUARDED
+
+_COMPILE = "gcc -E -P -x c src/x.sh"
+#: Commands bash runs to rewrite ``.claude/hooks/x.sh`` (each with the payload ``touch zz``).
+WRITES = [
+    f"{_COMPILE} -o .claude/hooks/x.sh",
+    f"{_COMPILE} -o.claude/hooks/x.sh",  # an option's attached value
+    f"{_COMPILE} -o ./.claude/hooks/../hooks/x.sh",
+    f"{_COMPILE} -o .cl*/hooks/x.sh",  # a pattern whose folder holds the guarded one
+    f"{_COMPILE} -o .claude/h?oks/x.sh",
+    f"{_COMPILE} -o > log .claude/hooks/x.sh",  # a redirection between option and value
+    f"{_COMPILE} -o lnk/x.sh",  # a link into the folder, made before the session
+    f"{_COMPILE} -olnk/x.sh",
+    f"{_COMPILE} -o $PWD/.claude/hooks/x.sh",
+    f"{_COMPILE} -o \"$(echo .claude)/hooks/x.sh\"",
+    f"true\n{_COMPILE} -o .claude/hooks/x.sh",  # a line break separates two commands
+    f"cat .claude/hooks/x.sh && {_COMPILE} -o .claude/hooks/x.sh",
+    "cd .claude/hooks && gcc -E -P -x c ../../src/x.sh -o x.sh",
+    "python3 -m zipfile -e src/a.zip .claude/hooks/",
+    f"timeout 5 {_COMPILE} -o .claude/hooks/x.sh",  # a wrapper runs its words
+]
+#: Commands that only read what they name in the guarded folders.
+READS = [
+    "cat .claude/hooks/x.sh", "grep -rn zz .claude/hooks", "ls -la .claude/hooks",
+    "wc -l .claude/hooks/x.sh | cat", "git diff .claude/hooks/x.sh",
+    "find .claude -name '*.sh'", "python3 .claude/skills/s/run.py",
+    "python3 -u .claude/skills/s/run.py data", "diff .claude/hooks/x.sh src/x.sh",
+    "sha256sum .claude/skills/s/run.py", "cd .claude/skills/s && cat run.py",
+]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[Path]:
+    """A gated project with a hook script in ``.claude/hooks``, a skill's script, ``lnk``
+    linking to the hooks folder and the payload ``touch zz`` in ``src/x.sh`` and ``src/a.zip``;
+    the guarded set made from it is ``GUARDED`` for the test."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)", "Bash(cat *)"])
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text("#!/bin/sh\n")
+    (project / ".claude" / "skills" / "s").mkdir(parents=True)
+    (project / ".claude" / "skills" / "s" / "run.py").write_text("print('run')\n")
+    (project / "src").mkdir()
+    (project / "src" / "x.sh").write_text("touch zz\n")
+    with zipfile.ZipFile(project / "src" / "a.zip", "w") as packed:
+        packed.writestr("x.sh", "touch zz\n")
+    (project / "lnk").symlink_to(".claude/hooks")
+    items = guards.guarded_items(str(project / "plan.json"), None, None, str(project),
+                                 str(project))
+    token = GUARDED.set(items)
+    yield project
+    GUARDED.reset(token)
+
+
+def _in_bash(project: Path, command: str) -> Path:
+    """A copy of ``project`` (links kept) after real bash ran ``command`` in it."""
+    scratch = project.parent / "scratch"
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   env={**os.environ, "PWD": str(scratch)})
+    return scratch
+
+
+def _digests(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted((folder / ".claude").rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("command", WRITES)
+def test_a_program_in_no_list_writing_a_guarded_folder_is_denied(project: Path,
+                                                                 command: str) -> None:
+    scratch = _in_bash(project, command)
+    assert "touch zz" in (scratch / ".claude" / "hooks" / "x.sh").read_text(), \
+        "bash wrote nothing: the case proves nothing"
+    assert guards.guarded_word(command, str(project)) is not None
+
+
+@pytest.mark.parametrize("command", READS)
+def test_a_reader_of_a_guarded_folder_is_let_through(project: Path, command: str) -> None:
+    scratch = _in_bash(project, command)
+    assert _digests(scratch) == _digests(project), "bash wrote a guarded file"
+    assert guards.guarded_word(command, str(project)) is None
+
+
+def test_the_hook_denies_the_write_and_allows_the_read(project: Path) -> None:
+    """The same, through the printed hook as the runtime runs it."""
+    hook = _settings_hook(project)
+    assert run_hook(hook, f"{_COMPILE} -o .claude/hooks/x.sh", project).returncode == 2
+    assert run_hook(hook, "cat .claude/hooks/x.sh", project).returncode == 0
