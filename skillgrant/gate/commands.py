@@ -21,8 +21,7 @@ from ..domains.cover import approved_filler, union_cover
 from ..grants import parse_grant
 from ..limits import MAX_WORK_PER_DECISION
 from .environment import environment_doubt
-from .gitreach import foreign_git
-from .guards import guarded_word
+from .gitreach import findings
 from .judge import (
     Judged,
     Part,
@@ -74,13 +73,12 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
     judged = _command(spec, command, parts, workdir, plan, cwd)
     if judged.status != "covered":
         return judged
-    guarded = guarded_word(command, workdir)  # only a covered command is narrowed by it
+    guarded, foreign = findings(command, workdir)  # only a covered command is narrowed by them
     if guarded is not None:
         return outside("unknown", f"the command names {guarded!r}: a file the gate itself reads "
                        "or runs (its plan, its hooks, its audit log or its installation), or a "
                        "folder holding one, may be written by it", command)
-    foreign = foreign_git(command, workdir)  # issue 29, review s40 V3, V9, V10
-    if foreign is not None:
+    if foreign is not None:  # git in a repository not guarded (issue 29, review s40 V3, V9, V10)
         return outside("unknown", foreign, command)
     return judged
 

@@ -152,6 +152,26 @@ def entry(path: str) -> str | None:
     return _VIEW[0].entry(path)
 
 
+def is_folder(path: str) -> bool:
+    """``os.path.isdir(path)``, as the view in use answers: the entry at its real path."""
+    if isinstance(_VIEW[0], System):
+        return os.path.isdir(path)
+    try:
+        return entry(realpath(path)) == "dir"
+    except (OSError, ValueError):
+        return False
+
+
+def exists(path: str) -> bool:
+    """``os.path.exists(path)``, as the view in use answers: an entry at its real path."""
+    if isinstance(_VIEW[0], System):
+        return os.path.exists(path)
+    try:
+        return entry(realpath(path)) is not None
+    except (OSError, ValueError):
+        return False
+
+
 def read(path: str, limit: int) -> bytes:
     """Up to ``limit`` bytes of the file at ``path``, read through the view in use (which
     watches it when a ``kept`` answer depends on it); raises OSError as ``open`` does."""

@@ -17,10 +17,47 @@ import os
 from typing import Final
 
 from . import files as fs
+from .environment import values
+from .guards import guarded_word
 from .moves import GITS, command_words, git_folders, names_repository
 from .named import GUARDED
 from .nested import Guarded, repository_items, submodules
 from .worktree import named_programs, repository, untracked_repositories
+
+#: The environment's variables the guard's questions about a command read (``findings``):
+#: CDPATH (a ``cd``), the home folder and git's configuration files and variables.
+_FINDINGS_ENVIRONMENT: Final = ("CDPATH", "HOME", "XDG_CONFIG_HOME", "PATH", "GIT_CONFIG_COUNT",
+                                "GIT_CONFIG_PARAMETERS", "GIT_CONFIG", "GIT_DIR",
+                                "GIT_COMMON_DIR", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM")
+
+
+def findings(text: str, directory: str | None) -> tuple[str | None, str | None]:
+    """``guarded_word`` of a covered shell command ``text`` run in ``directory``, and when it
+    names none, ``foreign_git``'s reason (or None). A service keeps the pair whole, under the
+    guarded set it was found against, while nothing it asked the gate's view about changes
+    (``files.kept``: any change forgets it; a question the view cannot watch, or to git, keeps
+    nothing); a hook process asks each time. Raises ValueError as they do."""
+    guards = GUARDED.get()
+    if not guards:
+        return None, None
+
+    def key() -> tuple[object, ...]:
+        here: str | None = None
+        if directory is None:  # the process's own folder, where the command is read from
+            try:
+                here = os.getcwd()
+            except OSError:
+                here = None
+        # the set by its identity: the answer kept holds the set, whose identity no other
+        # object then takes
+        return ("findings", text, directory, here, id(guards), values(_FINDINGS_ENVIRONMENT))
+
+    def find() -> tuple[object, str | None, str | None]:
+        named = guarded_word(text, directory)
+        return guards, named, None if named is not None else foreign_git(text, directory)
+
+    _, named, foreign = fs.kept(key, find)
+    return named, foreign
 
 
 def foreign_git(text: str, directory: str | None) -> str | None:

@@ -97,7 +97,7 @@ def program_file(word: str, folder: str, top: str) -> list[tuple[str, bool]]:
     if pattern >= 0:  # sh may expand it to any file of its folder (review s40 V1)
         within = word[:pattern].rsplit("/", 1)[0] if "/" in word[:pattern] else "."
         return [(os.path.normpath(os.path.join(base, within)), True) for base in (folder, top)]
-    return [(path, os.path.isdir(path)) for path in (os.path.join(folder, word),
+    return [(path, fs.is_folder(path)) for path in (os.path.join(folder, word),
                                                       os.path.join(top, word))]
 
 

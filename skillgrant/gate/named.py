@@ -94,7 +94,9 @@ class Index:
         """For a file with more than one name: the first guarded folder on its device, where
         another of its names may lie (a hard link made before the session, by ``cp -al`` or
         ``rsync --link-dest``: review s40 R13); a hard link never crosses devices. A folder
-        that cannot be examined may be on it."""
+        that cannot be examined may be on it. (Asked of the system: an answer made of it is
+        not kept.)"""
+        fs.unkept()
         for tree, at in self.trees.items():
             try:
                 device = os.stat(tree).st_dev

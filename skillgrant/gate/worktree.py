@@ -272,7 +272,7 @@ def pushes_locally(folder: str, operand: str | None) -> bool:
     repository's configuration whose URL is a local path (read from its text, every
     ``url``/``pushurl`` line: a remote's name is not matched to its section, which only
     widens the answer; with an include, git is asked)."""
-    if operand is not None and os.path.isdir(os.path.join(folder, operand)):
+    if operand is not None and fs.is_folder(os.path.join(folder, operand)):
         return True
     found = repository(folder)
     if found is None:

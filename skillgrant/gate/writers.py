@@ -221,7 +221,7 @@ def top_folder(directory: str) -> str:
     or ``directory`` itself."""
     folder = directory
     while True:
-        if os.path.exists(os.path.join(folder, ".git")):
+        if files.exists(os.path.join(folder, ".git")):  # asked of the gate's view
             return folder
         parent = os.path.dirname(folder)
         if parent == folder:

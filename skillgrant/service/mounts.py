@@ -24,3 +24,13 @@ def mount_types(mountinfo: bytes) -> list[tuple[str, str]]:
         point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
         found.append((point, kind))
     return sorted(reversed(found), key=lambda pair: len(pair[0]), reverse=True)
+
+
+def local(types: list[tuple[str, str]], folder: str) -> bool:
+    """Whether ``folder`` lies in a filesystem of this machine (``LOCAL_TYPES``) by ``types``
+    (``mount_types``), whose every change inotify reports: a network or FUSE filesystem
+    changed from elsewhere reports nothing."""
+    for mount, kind in types:
+        if folder == mount or folder.startswith(mount.rstrip("/") + "/"):
+            return kind in LOCAL_TYPES
+    return False

@@ -37,19 +37,19 @@ import sys
 import threading
 from collections.abc import Callable, Hashable
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from ..gate.files import dots_lead, entry_kind, file_identity, read_open
-from .mounts import LOCAL_TYPES, mount_types
+from .mounts import local, mount_types
 
 A = TypeVar("A")
-K = TypeVar("K", bound=Hashable)
 #: Watches at most (distinct folders); past them the view starts over.
 MAX_WATCHES = 4096
 #: Answers kept at most, of each kind; past them the kind is forgotten.
 MAX_KEPT = 65_536
-#: Whole answers (``kept``) kept at most: each may be large (a guarded set is some seventy
-#: paths), and a request names its own folder (review s40 R8).
+#: Whole answers (``kept``) kept at most, of each kind (a key's first item): each may be large
+#: (a guarded set is some hundred paths), and a request names its own folder (review s40 R8).
+#: Kinds apart, a stream of distinct commands' answers never pushes out the guarded set.
 MAX_COMPOSITES = 256
 _IN_NONBLOCK = os.O_NONBLOCK
 _IN_CLOEXEC = os.O_CLOEXEC
@@ -70,6 +70,7 @@ _IN_ISDIR = 0x40000000
 _MAX_CHANGED = 64
 #: Links followed at most to keep a real path (``Watched.realpath``).
 _MAX_LINKS = 8
+_ANSWER: Final = object()  # ``Watched._keep``'s kind for the tables of single answers
 #: While ``Watched.kept`` computes an answer: whether every part of it can be kept so far.
 _WHOLE: ContextVar[list[bool] | None] = ContextVar("whole", default=None)
 
@@ -95,7 +96,8 @@ class Watched:
         self._links: dict[str, bool] = {}
         self._entries: dict[str, str | None] = {}
         self._through_links: dict[str, str] = {}  # real paths of links: of this generation
-        self._composites: dict[Hashable, Any] = {}  # ``kept``'s answers, of this generation
+        # ``kept``'s answers, of this generation, by kind (``_kind``)
+        self._composites: dict[Hashable, dict[Hashable, Any]] = {}
         self._fd = self._open()
         self._mounts = open("/proc/self/mountinfo", "rb")  # noqa: SIM115 (kept open)
         self._types = mount_types(self._mounts.read())
@@ -255,8 +257,9 @@ class Watched:
         every question it asked this view was answered from a watched place (a kept answer,
         or a file read and watched) and nothing changed while it ran."""
         named = key()
+        kind = named[0] if isinstance(named, tuple) and named else None  # its first item
         try:
-            found: A = self._composites[named]
+            found: A = self._composites[kind][named]
             return found
         except KeyError:
             pass
@@ -267,8 +270,8 @@ class Watched:
             answer = compute()
         finally:
             _WHOLE.reset(token)
-        if whole[0]:
-            self._keep(self._composites, named, answer, generation)
+        if not (whole[0] and self._keep(self._composites, named, answer, generation, kind)):
+            _part_unkept()  # a ``kept`` answer made of this one is not whole either
         return answer
 
     def unkept(self) -> None:
@@ -289,11 +292,15 @@ class Watched:
             _part_unkept()
         return found
 
-    def _keep(self, table: dict[K, A], path: K, answer: A, generation: int) -> bool:
+    def _keep(self, table: dict[Any, Any], path: Hashable, answer: Any, generation: int,
+              kind: Hashable = _ANSWER) -> bool:
+        """Keeps ``answer`` in ``table`` (a whole answer: in its ``kind``'s table there)."""
         with self._lock:
             if self._generation != generation:
                 return False  # a change was seen while it was asked: the answer may be older
-            if len(table) >= (MAX_COMPOSITES if table is self._composites else MAX_KEPT):
+            if kind is not _ANSWER:
+                table = table.setdefault(kind, {})
+            if len(table) >= (MAX_KEPT if kind is _ANSWER else MAX_COMPOSITES):
                 table.clear()
             table[path] = answer
             return True
@@ -334,7 +341,7 @@ class Watched:
             folder = posixpath.join(folder, name) if name else folder
             if folder in self._watched:
                 continue
-            if not self._local(folder):
+            if not local(self._types, folder):
                 return False
             if len(self._wds) >= MAX_WATCHES:
                 # The view never raises where the system would answer: the gate reads an
@@ -357,15 +364,6 @@ class Watched:
             self._poll.register(fd, select.POLLIN)
             os.close(old)
         self._changed(b"", everything=True)
-
-    def _local(self, folder: str) -> bool:
-        """Whether ``folder`` lies in a filesystem of this machine (``LOCAL_TYPES``), whose
-        every change inotify reports: a network or FUSE filesystem changed from elsewhere
-        reports nothing."""
-        for mount, kind in self._types:
-            if folder == mount or folder.startswith(mount.rstrip("/") + "/"):
-                return kind in LOCAL_TYPES
-        return False
 
     def _linkless(self, path: str) -> bool:
         """Whether no component of ``path`` is a symbolic link (a missing one ends the walk:
