@@ -554,6 +554,26 @@ def test_w6_a_writer_outside_the_lists_reaches_claude_by_no_word(tmp_path: Path,
         "the hook allows the write of a Claude Code hook script"
 
 
+@pytest.mark.parametrize("command", [
+    "csplit -s -f .g -b 'it/config%.0d' payload 3",
+    "csplit -s -f .gi -b 't/config%.0d' payload 3"])
+def test_w12_csplit_composes_its_output_name_from_two_words(tmp_path: Path,
+                                                           command: str) -> None:
+    """W12 (W4's class in a listed writer): ``csplit`` names each piece PREFIX + the
+    ``printf`` format of ``-b`` (``%.0d`` prints nothing for 0), so ``-f .g -b
+    'it/config%.0d'`` writes its first piece to ``.git/config``; no word holds ``.git``
+    (``into_git``), nor a guarded path (``tree_word``), and ``csplit`` is no
+    ``COMPOSERS``' program. git status then runs the piece's fsmonitor."""
+    _needs("csplit")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(csplit *)", "Bash(git status)"])
+    (project / "payload").write_text(FSMONITOR + "rest\n")
+    calls = [command, "git status"]
+    assert _proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows csplit's write of .git/config and the git run after it"
+
+
 def test_w11_the_linkers_response_file_inside_an_option(tmp_path: Path) -> None:
     """W11: ``gcc evil.c -Wl,@args`` hands ``@args`` to the linker, which reads ``-o
     .claude/hooks/x.sh`` from it: the program compiled replaces the project's hook script
