@@ -268,6 +268,11 @@ PLAN_NAMED = [
     ("python3 -m pytest -q tests/test_a.py", "cp payload.py tests/conftest.py"),
     # … and node loads what the script requires from the project's node_modules (P1f)
     ("node tools/x.js", "cp payload.js node_modules/dep/index.js"),
+    # a build or test runner the plan names runs what the tree's files say (P1g): npm's
+    # package.json is guarded since the P1 fix, make's Makefile is not; pytest with no file
+    # runs every test file it finds
+    ("make -s test", "cp payload.mk Makefile"),
+    ("pytest -q", "cp payload.py tests/test_evil.py"),
 ]
 
 
@@ -297,6 +302,8 @@ def test_p1_a_program_the_plan_names_in_the_tree_is_written_then_run(
     (project / "evil.pth").write_text(
         f"import pathlib; pathlib.Path({str(marker)!r}).touch()\n")
     (project / "pyproject.toml").write_text("[project]\nname = 'x'\nversion = '0'\n")
+    (project / "Makefile").write_text("test:\n\t@echo ok\n")
+    (project / "payload.mk").write_text(f"test:\n\t@touch {marker}\n")
     (project / "mypkg").mkdir()
     (project / "mypkg" / "__main__.py").write_text("print('ok')\n")
     (project / "tools" / "x.js").write_text('require("dep");\n')
