@@ -492,6 +492,28 @@ def test_r1_ripgreps_preprocessor_runs_a_program(tmp_path: Path, command: str) -
         "the hook allows rg to run a program of the command's choosing"
 
 
+@pytest.mark.parametrize("command", ["gcc -wrapper sh,payload.sh -c a.c",
+                                     "gcc -B ./tc/ -c a.c", "gcc -Btc/ -c a.c"])
+def test_r2_gccs_options_that_run_a_program(tmp_path: Path, command: str) -> None:
+    """R2 (R1's class): GCC runs a program its options name: ``-wrapper PROG,ARGS`` runs
+    every subcommand under PROG, ``-B DIR`` takes ``cc1``, ``as``, ``collect2`` from DIR
+    (``-fplugin=X.so`` loads code too). Under ``Bash(gcc *)`` (a compiler, which runs no
+    code of the command's choosing otherwise) the hook allows each."""
+    _needs("gcc")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)"])
+    marker = tmp_path / "zz"
+    (project / "a.c").write_text("int x;\n")
+    (project / "payload.sh").write_text(f"touch {marker}\n")
+    (project / "tc").mkdir()
+    (project / "tc" / "cc1").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    (project / "tc" / "cc1").chmod(0o755)
+    _bash(command, project)
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    assert run_hook(_settings_hook(project), command, project).returncode == 2, \
+        "the hook allows gcc to run a program of the command's choosing"
+
+
 #: Against review s41 W2's rule (a word naming a path in a guarded folder is denied to any
 #: program not known to write nothing): commands whose writer outside the lists (``gcc``,
 #: ``rename.ul``) writes ``.claude/hooks/x.sh`` while no word, read from the call's folder,
