@@ -16,11 +16,11 @@ own code is the plan's to grant). Anything else holding it is ``unknown``.
 from __future__ import annotations
 
 import functools
-import re
 import shlex
 from collections.abc import Sequence
 from typing import Final
 
+from ..lazy import compile_on_use
 from .writers import GIT_KEEPS, edits, git_subcommand
 
 #: Programs that write no file their words name, whatever the words (no output option, no
@@ -47,17 +47,17 @@ GIT_READS: Final = GIT_KEEPS - {"config", "init"} | {"check-ignore", "check-attr
 _NO_RESPONSE_FILES: Final = frozenset({"npm", "npx", "pnpm", "yarn", "bun", "bunx", "deno",
                                        "pip", "pip3", "uv", "gh", "git", "docker", "podman"})
 #: Interpreters whose first operand is the script they run (read, not written).
-_INTERPRETER: Final = re.compile(r"python(?:[0-9.]*)|bash|sh|dash|zsh|node")
+_INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|bash|sh|dash|zsh|node")
 #: Options an interpreter may take before its script (none of them names a file or code).
 _BEFORE_SCRIPT: Final = frozenset({"-u", "-B", "-E", "-I", "-s", "-S", "-O", "-OO", "-q",
                                    "-x", "-e", "-v", "-eu", "-ex", "--"})
 #: Words in front of a simple command's program: assignments, and bash's reserved words.
-_ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{",
                               "}", "time", "fi", "done", "esac"})
 #: A word holding one of these may hold commands bash runs (a substitution, a quoted text
 #: an ``sh -c`` runs, a comment's quote pairing with another): read again as commands.
-_REREAD: Final = re.compile(r"[\n;&|()<>`]|\$\(")
+_REREAD: Final = compile_on_use(r"[\n;&|()<>`]|\$\(")
 _OPERATOR: Final = frozenset("();|&\n`")
 #: How deep words are read again as commands; deeper, the gate does not separate them.
 _MAX_DEPTH: Final = 3
