@@ -21,13 +21,16 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..lazy import compile_on_use
+from .words import Word, strip_wrappers
 from .writers import GIT_KEEPS, edits, git_subcommand
 
 #: Programs that write no file their words name, whatever the words (no output option, no
 #: in-place edit, no command run from their words). Not here: ``less`` (``-o`` logs),
 #: ``file`` (``-C`` writes a compiled magic file), ``tree`` (``-o``), ``sort``/``uniq``
 #: (outputs), ``awk``/``sed``/``perl`` (programs that write), ``yq`` (``-i``), wrappers
-#: (``env``, ``timeout``, ``xargs``, ``command``, ``sudo``), which run their words; ``rg``
+#: (``env``, ``xargs``, ``command``, ``sudo``), which run their words (``timeout N``, ``nice``,
+#: ``nohup``, ``time``, ``stdbuf`` in the forms ``words.strip_wrappers`` reads are stripped
+#: before the program is looked at); ``rg``
 #: (``--pre`` runs a program: review s42 R1).
 READERS: Final = frozenset({
     "cat", "tac", "head", "tail", "nl", "od", "hexdump", "strings", "wc", "cut", "paste",
@@ -83,7 +86,9 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
         at += 1
     if at == len(command) or command[0] == ">":
         return False  # a redirection's target, or an assignment's value
-    program, rest = command[at], list(command[at + 1:])
+    inside, _ = strip_wrappers([Word(w) for w in command[at:]])  # `nice cat x` reads x
+    program, rest = command[len(command) - len(inside)], list(command[len(command) - len(
+        inside) + 1:])
     if not any(word in w for w in rest):
         return True  # the path is the program run
     name = program if "/" not in program else ""  # `./cat` is a script of the project
