@@ -514,6 +514,28 @@ def test_r2_gccs_options_that_run_a_program(tmp_path: Path, command: str) -> Non
         "the hook allows gcc to run a program of the command's choosing"
 
 
+@pytest.mark.parametrize(("entry", "run"), [("Bash(./tools/run.sh:*)", "./tools/run.sh"),
+                                            ("Bash(./tools/*)", "./tools/run.sh")])
+def test_p1h_a_program_named_by_a_prefix_rule(tmp_path: Path, entry: str, run: str) -> None:
+    """P1h (against the P1 fix): ``plan_programs`` takes an entry's first word as the path
+    of the program, so ``Bash(./tools/run.sh:*)`` (the runtime's prefix form) guards a file
+    named ``./tools/run.sh:*`` and ``Bash(./tools/*)`` one named ``./tools/*``: neither is
+    the approved script, which a covered ``cp`` then replaces before the covered run."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", entry])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.sh").write_text("#!/bin/sh\necho ok\n")
+    (project / "tools" / "run.sh").chmod(0o755)
+    marker = tmp_path / "zz"
+    (project / "payload").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    calls = ["cp payload tools/run.sh", run]
+    _proved(project, tmp_path, calls)
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    marker.unlink()
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows the write of the program the plan names, and its run"
+
+
 #: Against review s41 W2's rule (a word naming a path in a guarded folder is denied to any
 #: program not known to write nothing): commands whose writer outside the lists (``gcc``,
 #: ``rename.ul``) writes ``.claude/hooks/x.sh`` while no word, read from the call's folder,
