@@ -273,6 +273,9 @@ PLAN_NAMED = [
     # runs every test file it finds
     ("make -s test", "cp payload.mk Makefile"),
     ("pytest -q", "cp payload.py tests/test_evil.py"),
+    # an option's value before the script is taken for the script (P1i)
+    ("python3 -W ignore tools/run.py", "cp payload.py tools/run.py"),
+    ("pytest -k test_a tests/test_a.py", "cp payload.py tests/conftest.py"),
 ]
 
 
