@@ -62,6 +62,8 @@ _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "unti
 #: an ``sh -c`` runs, a comment's quote pairing with another): read again as commands.
 _REREAD: Final = compile_on_use(r"[\n;&|()<>`]|\$\(")
 _OPERATOR: Final = frozenset("();|&\n`")
+#: Programs that make another program's words of their input (review s42 GF4).
+_FEEDS: Final = frozenset({"xargs", "parallel"})
 #: How deep words are read again as commands; deeper, the gate does not separate them.
 _MAX_DEPTH: Final = 3
 
@@ -72,11 +74,27 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     one holding it that is not a reader (``READERS``) or its program, or any when the gate
     cannot separate them (an open quote). None when each is only read or run."""
     commands = _commands(text)
+    if commands and any(c and c[0].rsplit("/", 1)[-1] in _FEEDS for c in commands):
+        return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
     for word in doubtful:
         holding = [c for c in commands or () if any(word in w for w in c)]
         if not holding or not all(_reads(c, word) for c in holding):
             return word
     return None
+
+
+def programs_named(text: str) -> bool:
+    """Whether each simple command of ``text`` names its program as a literal word that moves
+    no folder but by its words (not ``$(echo cd)``, ``eval``, ``source``, ``builtin``,
+    ``command``: a ``cd`` they may run is no move ``moves`` sees; review s42 GF5)."""
+    commands = _commands(text)
+    return commands is not None and not any(
+        _INDIRECT.search(c[0]) or c[0] in _PROXIES for c in commands if c and c[0] != ">")
+
+
+#: A program word the shell makes of an expansion; builtins that run a command they are given.
+_INDIRECT: Final = compile_on_use(r"[$`\\'\"]")
+_PROXIES: Final = frozenset({"eval", "source", ".", "builtin", "command", "exec"})
 
 
 def _reads(command: tuple[str, ...], word: str) -> bool:

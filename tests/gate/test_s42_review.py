@@ -272,14 +272,19 @@ PLAN_NAMED = [
     # package.json is guarded since the P1 fix, make's Makefile is not; pytest with no file
     # runs every test file it finds
     ("make -s test", "cp payload.mk Makefile"),
-    ("pytest -q", "cp payload.py tests/test_evil.py"),
+    pytest.param("pytest -q", "cp payload.py tests/test_evil.py", id="pytest-collects",
+                 marks=pytest.mark.xfail(strict=True, reason="open (review s42 P1g): pytest "
+                                         "with no file runs every test file it finds; a plan "
+                                         "granting it and a write grants running any code "
+                                         "(docs/decisions.md)")),
     # an option's value before the script is taken for the script (P1i)
     ("python3 -W ignore tools/run.py", "cp payload.py tools/run.py"),
     ("pytest -k test_a tests/test_a.py", "cp payload.py tests/conftest.py"),
 ]
 
 
-@pytest.mark.parametrize(("grant", "write"), PLAN_NAMED, ids=[w for _, w in PLAN_NAMED])
+@pytest.mark.parametrize(("grant", "write"), PLAN_NAMED,
+                         ids=[p[1] if isinstance(p, tuple) else "" for p in PLAN_NAMED])
 def test_p1_a_program_the_plan_names_in_the_tree_is_written_then_run(
         tmp_path: Path, grant: str, write: str) -> None:
     """P1: ``Bash(./tools/run.sh)`` approves that script; ``cp payload tools/run.sh``
