@@ -628,6 +628,33 @@ def test_w12_csplit_composes_its_output_name_from_two_words(tmp_path: Path,
         "the hook allows csplit's write of .git/config and the git run after it"
 
 
+@pytest.mark.parametrize("basetemp", [".claude", ".claude/hooks"])
+def test_w13_pytests_basetemp_removes_a_guarded_folder(tmp_path: Path, basetemp: str) -> None:
+    """W13 (against the readers rule's pytest case, ``readers._reads``: a word holding the
+    path is an operand, a test pytest reads, unless it starts with a dash): ``--basetemp
+    DIR`` takes its value as a separate word, and pytest empties DIR before a test that asks
+    for ``tmp_path`` runs: ``pytest -q tests/test_a.py --basetemp .claude`` (covered by
+    ``Bash(pytest -q tests/test_a.py *)``) removes the project's settings, the gate's hook
+    with them. (``--basetemp=.claude`` is denied.)"""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(pytest -q tests/test_a.py *)"])
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text("#!/bin/sh\n")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_a.py").write_text("def test_a(tmp_path):\n    pass\n")
+    command = f"pytest -q tests/test_a.py --basetemp {basetemp}"
+    import sys
+
+    env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    _bash(command, scratch, env)
+    gone = scratch / basetemp / ("settings.json" if basetemp == ".claude" else "x.sh")
+    assert not gone.exists(), "bash removed nothing: the case proves nothing"
+    assert run_hook(_settings_hook(project), command, project).returncode == 2, \
+        "the hook allows pytest to empty a guarded folder"
+
+
 def test_w11_the_linkers_response_file_inside_an_option(tmp_path: Path) -> None:
     """W11: ``gcc evil.c -Wl,@args`` hands ``@args`` to the linker, which reads ``-o
     .claude/hooks/x.sh`` from it: the program compiled replaces the project's hook script
