@@ -518,7 +518,9 @@ def test_r2_gccs_options_that_run_a_program(tmp_path: Path, command: str) -> Non
 
 
 @pytest.mark.parametrize(("entry", "run"), [("Bash(./tools/run.sh:*)", "./tools/run.sh"),
-                                            ("Bash(./tools/*)", "./tools/run.sh")])
+                                            ("Bash(./tools/*)", "./tools/run.sh"),
+                                            # an exact compound (P1j): its first word is cd
+                                            ("Bash(cd tools && ./run.sh)", "cd tools && ./run.sh")])
 def test_p1h_a_program_named_by_a_prefix_rule(tmp_path: Path, entry: str, run: str) -> None:
     """P1h (against the P1 fix): ``plan_programs`` takes an entry's first word as the path
     of the program, so ``Bash(./tools/run.sh:*)`` (the runtime's prefix form) guards a file
