@@ -70,12 +70,21 @@ def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
     found: list[str] = []
     for entry in entries:
         tool, _, rest = entry.partition("(")
-        words = [w for w in rest.rstrip(")").removesuffix(":*").split()
-                 if "=" not in w.split("/")[0]]
-        if tool.strip() not in ("Bash", "Shell", "PowerShell") or not words or "$" in rest:
+        if tool.strip() not in ("Bash", "Shell", "PowerShell") or "$" in rest:
             continue  # `${CLAUDE_SKILL_DIR}/x.sh`: the skill's folder is guarded (G-13)
-        found += _entry_programs(words)
+        folder = ""  # `cd tools && ./run.sh` runs tools/run.sh (review s42 P1j)
+        for part in _PARTS.split(rest.rstrip(")").removesuffix(":*")):
+            words = [w for w in part.split() if "=" not in w.split("/")[0]]
+            if words[:1] == ["cd"] and len(words) == 2:
+                folder = os.path.join(folder, words[1])
+            elif words:
+                found += [p if p[:1] == "/" else os.path.join(folder, p)
+                          for p in _entry_programs(words)]
     return tuple(dict.fromkeys(found))
+
+
+#: What separates the commands of an entry's text.
+_PARTS: Final = re.compile(r"&&|\|\||[;|&\n]")
 
 
 def _entry_programs(words: list[str]) -> list[str]:

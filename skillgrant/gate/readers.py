@@ -49,6 +49,11 @@ GIT_READS: Final = GIT_KEEPS - {"config", "init"} | {"check-ignore", "check-attr
 #: (review s42 W5).
 _NO_RESPONSE_FILES: Final = frozenset({"npm", "npx", "pnpm", "yarn", "bun", "bunx", "deno",
                                        "pip", "pip3", "uv", "gh", "git", "docker", "podman"})
+#: pytest's options that take no value (an operand after one is a test).
+_PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", "-l", "--lf",
+                                  "--ff", "--nf", "--sw", "--co", "--collect-only", "--quiet",
+                                  "--verbose", "--exitfirst", "--no-header", "--strict-markers",
+                                  "--disable-warnings", "-ra", "-rA", "--showlocals"})
 #: Interpreters whose first operand is the script they run (read, not written).
 _INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|bash|sh|dash|zsh|node")
 #: Options an interpreter may take before its script (none of them names a file or code).
@@ -117,8 +122,10 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
     if name == "git":
         return git_subcommand(rest) in GIT_READS and not any(
             w.startswith(("--output", "-o", "--ext", "-O", "--open")) for w in rest)
-    if name in ("pytest", "py.test"):  # its operands are the tests it reads and runs
-        return all(w[:1] != "-" for w in rest if word in w)
+    if name in ("pytest", "py.test"):  # its operands are the tests it reads and runs; not
+        return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # an option's value
+                                     rest[i - 1] in _PYTEST_FLAGS)  # (`--basetemp .claude`:
+                   for i, w in enumerate(rest) if word in w)  # W13)
     if _INTERPRETER.fullmatch(name):
         script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT), None)
         return script is not None and word in rest[script] and not any(
