@@ -175,8 +175,9 @@ _BLOCK_INDICATOR: Final = re.compile(r"[-?:](?=[\0 \t\r\n\x85\u2028\u2029]|\Z)")
 
 def _collections_at_most(text: str) -> int:
     """A bound on how many collections ``text`` can open, so on how deep it can nest."""
-    if "[" in text or "{" in text:
-        return sum(map(text.count, _COLLECTION_INDICATORS))
+    every = sum(map(text.count, _COLLECTION_INDICATORS))
+    if every <= MAX_NESTING_DEPTH or "[" in text or "{" in text:
+        return every  # (counted at C speed; the search below is a step a character)
     return len(_BLOCK_INDICATOR.findall(text))
 
 
@@ -323,3 +324,17 @@ def render_scalar(value: str, style: str, *, flow: bool) -> str:
         if quoted is not None:
             return quoted
     return double_quote(value)
+
+
+_TAG_NAMES: Final[dict[str, str]] = {"null": "empty (null)", "bool": "a boolean",
+                                     "int": "an integer", "float": "a number",
+                                     "timestamp": "a date", "binary": "binary data"}
+
+
+def node_kind(node: Node) -> str:
+    """What a node holds, in words: "a mapping", "a list", "an integer", "a date"..."""
+    if isinstance(node, MappingNode):
+        return "a mapping"
+    if isinstance(node, SequenceNode):
+        return "a list"
+    return _TAG_NAMES.get(node.tag.rsplit(":", 1)[-1], f"a {node.tag.rsplit(':', 1)[-1]}")
