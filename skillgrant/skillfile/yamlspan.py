@@ -185,15 +185,16 @@ def _compose_shallow(text: str) -> tuple[bool, Node | None]:
     """``compose`` for a text that cannot nest past the limit: composed directly, without the
     event pass. Not sure (False) when the text does not compose for the composer's own reasons
     (an undefined alias, a second document) or holds an alias, so that the full path finds and
-    reports the problem exactly as it always has. A reader's, scanner's or parser's error in a
-    text without a ``*`` (no alias event can come before it, and the nesting is bounded) is
-    the very error the full path's event pass stops at: it is raised here."""
+    reports the problem exactly as it always has. A reader's, scanner's or parser's error with
+    no ``*`` before where the parser stopped (``_stopped_at``: no alias event can come before
+    it, and the nesting is bounded) is the very error the full path's event pass stops at: it
+    is raised here."""
     try:
         node: Node | None = yaml.compose(text, Loader=_Composer)
     except yaml.composer.ComposerError:
         return False, None
     except yaml.YAMLError as e:
-        if "*" in text:
+        if text.find("*", 0, _stopped_at(e, len(text))) >= 0:
             return False, None
         raise _problem(e) from e
     if node is None or ("&" not in text and "!" not in text and "<<" not in text):
@@ -206,6 +207,17 @@ def _compose_shallow(text: str) -> tuple[bool, Node | None]:
     if merge:
         _refuse_merge_keys(node)
     return True, node
+
+
+def _stopped_at(error: yaml.YAMLError, end: int) -> int:
+    """Where the parser was when it raised ``error`` (``end``, the text's, when not known):
+    every event it made before came from a token that starts before there. A scanner's error
+    is marked where the scanner is, a parser's at the token it cannot take (libyaml's
+    ``yaml_parser_set_scanner_error`` and ``_parser_error``, PyYAML's ``get_mark()`` and
+    ``token.start_mark``), so an alias event before it needs a ``*`` before it."""
+    mark = getattr(error, "problem_mark", None) if isinstance(
+        error, (yaml.scanner.ScannerError, yaml.parser.ParserError)) else None
+    return end if mark is None else min(end, int(mark.index) + 1)
 
 
 def _merge_without_alias(node: Node) -> bool | None:
