@@ -107,7 +107,8 @@ def test_rejected_texts_report_the_full_paths_problem() -> None:
                                   "a: b: c\nd: *x\n", "a: [b\nc: *x\n", "a: 'x\nb: *y\n",
                                   "a: &x 1\nb: *x\nc: d: e\n", "a: *x\nb: c: d\n",
                                   "a: [*x, b: c: d]\n", "a: &x [1]\nb: [*x, ]]\n",
-                                  "a: *x b: c\n", "a: b *c: d\n", "*x: y: z\n", "a:\n- *x\n- b: c: d\n",
+                                  "a: *x b: c\n", "a: b *c: d\n", "*x: y: z\n",
+                                  "a:\n- *x\n- b: c: d\n",
                                   "a: !t *x\nb: c: d\n", "a: |\n x\n*b\nc: d: e\n"])
 def test_rejected_forms(text: str) -> None:
     assert _problem(text) == _full_path(text)
