@@ -107,8 +107,9 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
     at = 0
     while at < len(command) and (command[at] in _RESERVED or _ASSIGNMENT.match(command[at])):
         at += 1
-    if at == len(command) or command[0] == ">":
-        return False  # a redirection's target, or an assignment's value
+    if at == len(command) or command[0] == ">" or any(word in w for w in command[:at]):
+        return False  # a redirection's target, or an assignment's value (a program reads it
+        # from its environment: `DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc …`, review s42 GF8)
     inside, _ = strip_wrappers([Word(w) for w in command[at:]])  # `nice cat x` reads x
     program, rest = command[len(command) - len(inside)], list(command[len(command) - len(
         inside) + 1:])
@@ -147,7 +148,7 @@ def _commands(text: str) -> tuple[tuple[str, ...], ...] | None:
         if read is None or depth > _MAX_DEPTH:
             return None
         found += read
-        texts += [(w.replace("$(", " ( "), depth + 1) for c in read for w in c
+        texts += [(w.replace("$(", "$ ( "), depth + 1) for c in read for w in c
                   if _REREAD.search(w)]
     return tuple(found)
 
