@@ -176,12 +176,14 @@ def test_generated_folder_writes_never_reach_the_gates_files(
 #: folder ``{S}`` (the fixture's ``src``, by its absolute path: found after any move); drawn
 #: only when installed (``_installed``).
 READER_WRITERS: dict[str, list[str]] = {
-    "gcc": ["gcc -E -P -x c {S}/x.sh -o {T}", "gcc -E -P -x c {S}/x.sh -o{T}",
+    "gcc": ["DEPENDENCIES_OUTPUT={T} gcc -E -P -x c {S}/x.sh -o out.i",
+            "gcc -E -P -x c {S}/x.sh -o {T}", "gcc -E -P -x c {S}/x.sh -o{T}",
             "gcc -E -P -x c {S}/x.sh --output={T}", "gcc -E -P -x c -o {T} {S}/x.sh",
             "gcc -E -P -x c {S}/x.sh -o > out.log {T}", "gcc -E -P -MD -MF {T} -x c {S}/x.sh",
             "gcc -E -P -x c {S}/x.sh -Wp,-MD,{T}", "gcc -E -P -x c {S}/x.sh --output {T}"],
     "cpp": ["cpp -P {S}/x.sh {T}", "cpp -P {S}/x.sh -o {T}", "cpp -P -o{T} {S}/x.sh"],
-    "python3": ["python3 -m zipfile -e {S}/a.zip {D}", "python3 -mzipfile -e {S}/a.zip {D}"],
+    "python3": ["python3 -m zipfile -e {S}/a.zip {D}", "python3 -mzipfile -e {S}/a.zip {D}",
+                "PYTHONPYCACHEPREFIX={D} python3 -m py_compile {S}/y.py"],
     "llvm-objcopy": ["llvm-objcopy {S}/x.o {T}", "llvm-objcopy -O binary {S}/x.o {T}"],
     "llvm-objcopy-14": ["llvm-objcopy-14 {S}/x.o {T}"],
     "objcopy": ["objcopy {S}/x.o {T}"],
@@ -252,7 +254,8 @@ READER_SHAPES = [
     "sh -c '{W}'", "bash -c \"{W}\"", "env {W}", "timeout 5 {W}", "nice {W}", "command {W}",
     "cat {T}; {W}", "grep -c x {T} && {W}", "ls {T} | wc -l; {W}", "wc -c {T}; {W}; cat {T}",
     "if true; then {W}; fi", "for i in 1; do {W}; done", "true && {W} || true",
-    "echo {T} | xargs {X}", "ls -d {T} | xargs {X}", "printf '%s\\n' {T} | xargs -I@ {Y}",
+    "echo {T} | xargs {X}", "ls -d {T} | xargs {X}", "find {T} | xargs {X}",
+    "printf '%s\\n' {T} | xargs -I@ {Y}",
     "eval '{W}'", "exec {W}", "{W} 2>/dev/null", "time {W}", "! {W}",
     "while false; do :; done; {W}",
     "{W} # it's", "cat notes.txt | {W}", "x=1 {W}", "{W}\n", "cat <<E; {W}\n'\nE",
@@ -261,6 +264,12 @@ READER_SHAPES = [
 #: there is the plain case the rule means to allow.
 _PLAIN = re.compile(r"sh -c|bash -c|env |timeout |nice |command |eval|exec |xargs|\$|`|~\+|"
                     r"builtin|CDPATH|OLDPWD|f\(\)|cd -|\{e\.\.e\}")
+
+
+#: Of the plain ones, those holding a comment, a here-document, a compound command or a
+#: pattern; the others (`cat`, `grep`, `ls` of the path, after `;`, `&&`, `|`, a `cd`) are
+#: *simple*.
+_COMPOUND = re.compile(r"#|<<|\{ |\bif\b|\bfor\b|\bwhile\b|[*?\[]")
 
 
 def _installed() -> list[str]:
@@ -284,7 +293,7 @@ def readers_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str
     for path, text in ((".claude/hooks/x.sh", "#!/bin/sh\necho hook\n"),
                        (".claude/skills/s/run.sh", "#!/bin/sh\necho skill\n"),
                        (".claude/skills/s/SKILL.md", "---\nname: s\n---\n"),
-                       ("src/x.sh", "echo pwned\n"),
+                       ("src/x.sh", "echo pwned\n"), ("src/y.py", "x = 1\n"),
                        ("src/w.sh", "#!/bin/sh\necho pwned > \"$1\"\n"),
                        ("src/split.txt", "".join(f"#--- {n}\necho pwned\n" for n in (
                            "x.sh", "run.sh", "hooks/x.sh", ".claude/hooks/x.sh", "s/run.sh",
@@ -305,8 +314,8 @@ def readers_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str
 
 
 def _draw_reader(rng: random.Random, installed: list[str], src: str) -> tuple[str, str]:
-    """A command, and its kind: ``writer``, ``reader`` (only readers) or ``plain reader``
-    (only readers, no wrapper, no expansion: ``_PLAIN``)."""
+    """A command, and its kind: ``writer``, ``reader`` (only readers), ``plain reader`` (no
+    wrapper, no expansion: ``_PLAIN``) or ``simple reader`` (nor ``_COMPOUND``)."""
     move, target, folder = rng.choice(READER_PLACES)
     reader_only = rng.random() < 0.25
     templates = READER_ONLY if reader_only else READER_WRITERS[rng.choice(installed)]
@@ -317,7 +326,8 @@ def _draw_reader(rng: random.Random, installed: list[str], src: str) -> tuple[st
         shape = shape.replace("{X}", command.split(target, 1)[0].rstrip()).replace(
             "{Y}", command.replace(target, "@", 1))
     text = move + shape.replace("{W}", command).replace("{T}", target)
-    kind = "writer" if not reader_only else "reader" if _PLAIN.search(text) else "plain reader"
+    kind = "writer" if not reader_only else "reader" if _PLAIN.search(text) else \
+        "plain reader" if _COMPOUND.search(text) else "simple reader"
     return text.replace("{S}", src), kind
 
 
@@ -379,20 +389,23 @@ def test_generated_folder_file_writes_never_reach_a_guarded_folder(
             escapes.append(command)
         shutil.rmtree(scratch.parent, ignore_errors=True)
     kinds = {k: [c for c, kind in drawn.items() if kind == k]
-             for k in ("writer", "reader", "plain reader")}
+             for k in ("writer", "reader", "plain reader", "simple reader")}
+    readers = kinds["reader"] + kinds["plain reader"] + kinds["simple reader"]
+    plain = kinds["plain reader"] + kinds["simple reader"]
     print(f"readers differential: {len(drawn)} generated ({len(kinds['writer'])} with a writer, "
-          f"{len(kinds['reader']) + len(kinds['plain reader'])} reader-only, "
-          f"{len(kinds['plain reader'])} of them plain), {len(allowed)} allowed and run under "
-          f"bash, {len(escapes)} escapes")
+          f"{len(readers)} reader-only, {len(plain)} of them plain, "
+          f"{len(kinds['simple reader'])} simple), {len(allowed)} allowed and run under bash, "
+          f"{len(escapes)} escapes")
     for name, verdict in verdicts.items():
+        denied = {k: sum(not verdict[c] for c in v) for k, v in (
+            ("all", readers), ("plain", plain), ("simple", kinds["simple reader"]))}
         print(f"  plan {name}: {sum(verdict.values())} allowed, "
               f"{sum(verdict[c] for c in escapes)} escapes; reader-only denied "
-              f"{sum(not verdict[c] for c in kinds['reader'] + kinds['plain reader'])}/"
-              f"{len(kinds['reader']) + len(kinds['plain reader'])}, plain reader denied "
-              f"{sum(not verdict[c] for c in kinds['plain reader'])}/{len(kinds['plain reader'])}")
+              f"{denied['all']}/{len(readers)}, plain {denied['plain']}/{len(plain)}, "
+              f"simple {denied['simple']}/{len(kinds['simple reader'])}")
     for command in escapes:
         print(f"ESCAPE: {command!r}")
-    for command in [c for c in kinds["plain reader"] if not verdicts["tool-wide"][c]]:
+    for command in [c for c in plain if not verdicts["tool-wide"][c]]:
         print(f"PLAIN READER DENIED (tool-wide): {command!r}")
     assert not escapes, escapes
     # the guard was exercised: it denied writers the tool-wide grant alone would allow
