@@ -164,7 +164,8 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
             return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
         if "\x00" in word:
             continue  # a NUL names no file (the command is judged as it is)
-        found = [_found(form, folders, index) for form in forms]
+        found = [_ANYWHERE] if _UNNAMEABLE.search(word) else [  # (before braced rewrites it)
+            _found(form, folders, index) for form in forms]
         if any(f in index.files for f in found):
             return word
         if any(f is not None for f in found):  # a folder's path, a second name, a path the
