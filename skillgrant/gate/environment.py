@@ -27,7 +27,9 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "CLAUDE_CODE_USE_COWORK_PLUGINS", "GIT_DIR", "GIT_COMMON_DIR", "GIT_CONFIG",
                    "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL",
                    "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_TEMPLATE_DIR",
-                   "GIT_EXEC_PATH", "BASH_ENV", "ENV", "CURL_HOME", "WGETRC")
+                   "GIT_EXEC_PATH", "BASH_ENV", "ENV", "CURL_HOME", "WGETRC", "GNUPGHOME",
+                   "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH", "TF_CLI_CONFIG_FILE",
+                   "RIPGREP_CONFIG_PATH")
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.

@@ -19,16 +19,9 @@ from typing import Final
 from . import files as fs
 from .environment import values
 from .guards import guarded_word
+from .moves import GITS, command_words, git_folders, names_repository
 from .named import GUARDED
-from .nested import (
-    GITS,
-    Guarded,
-    command_words,
-    git_folders,
-    names_repository,
-    repository_items,
-    submodules,
-)
+from .nested import Guarded, repository_items, submodules
 from .worktree import named_programs, repository, untracked_repositories
 
 #: The environment's variables the guard's questions about a command read (``findings``):

@@ -7,6 +7,7 @@ holding its hooks, its own installation, as real paths). A call that writes one 
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import re
@@ -16,22 +17,24 @@ from typing import Final
 from . import files as fs
 from . import linked
 from .environment import values
-from .homefiles import HOME_CODE, SYSTEM_BINS, home_named
+from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named
 from .named import GUARDED, named_word
 from .nested import Guarded, repositories
 from .worktree import pushes_locally
-from .writers import into_git, tree_word
+from .writers import clone_word, composer, into_git, tree_word
 
 #: The environment's variables ``guarded_items`` reads (and git, when it is asked).
 _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
                              "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH",
                              "BASH_ENV", "ENV", "GIT_DIR", "GIT_CONFIG_GLOBAL",
                              "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG",
-                             "GIT_COMMON_DIR", "GIT_CONFIG_NOSYSTEM", "CURL_HOME", "WGETRC")
+                             "GIT_COMMON_DIR", "GIT_CONFIG_NOSYSTEM", "CURL_HOME", "WGETRC",
+                             *MOVED_CODE)
 
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
-                  cwd: str | None, project: str | None) -> tuple[tuple[str, bool], ...]:
+                  cwd: str | None, project: str | None,
+                  programs: tuple[str, ...] = ()) -> tuple[tuple[str, bool], ...]:
     """``_guarded_items``, as the gate's view keeps it (``gate.files.kept``): a service keeps
     the answer while nothing it was read from changes; a hook process reads it each time."""
     def key() -> tuple[object, ...]:
@@ -39,14 +42,54 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
             here: str | None = os.getcwd()  # a relative path is read from it
         except OSError:
             here = None
-        return ("guarded", plan, audit_log, skill_dir, cwd, project, here,
+        return ("guarded", plan, audit_log, skill_dir, cwd, project, programs, here,
                 values(_ITEMS_ENVIRONMENT))
 
-    return fs.kept(key, lambda: _guarded_items(plan, audit_log, skill_dir, cwd, project))
+    return fs.kept(key, lambda: _guarded_items(plan, audit_log, skill_dir, cwd, project,
+                                               programs))
+
+
+#: Programs that run the file their first operand names, with code found beside it (Python's
+#: ``sys.path[0]``, pytest's ``conftest.py``).
+_RUNS_OPERAND: Final = re.compile(r"python[0-9.]*|pytest|py\.test|bash|sh|dash|zsh|node|ruby|"
+                                  r"perl|deno|bun")
+
+
+_PYTHON: Final = re.compile(r"python[0-9.]*")
+#: Programs that run a project's ``node_modules/.bin`` or its ``package.json``'s scripts.
+_NODE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun"})
+
+
+@functools.lru_cache(maxsize=16)
+def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
+    """The paths the plan's shell entries name as the program run (``Bash(./tools/run.sh)``),
+    or as the script an interpreter or pytest runs (``Bash(python3 tools/run.py *)``), each
+    followed by its folder when what lies beside it runs too (review s42 P1: a covered ``cp``
+    replaces the approved program, and the covered run runs the copy)."""
+    found: list[str] = []
+    for entry in entries:
+        tool, _, rest = entry.partition("(")
+        words = [w for w in rest.rstrip(")").split() if "=" not in w[:1] + w.split("/")[0]]
+        if tool.strip() not in ("Bash", "Shell", "PowerShell") or not words:
+            continue
+        if "$" in rest:  # `${CLAUDE_SKILL_DIR}/x.sh`: the skill's folder is guarded (G-13)
+            continue
+        if "/" in words[0]:  # a virtual environment's Python runs its `lib`'s .pth (P1b)
+            found += [words[0], *([os.path.join(os.path.dirname(os.path.dirname(words[0])),
+                                                "lib") + "/"]
+                                  if _PYTHON.fullmatch(os.path.basename(words[0])) else [])]
+        elif words[0] in _NODE_RUNNERS:  # the project's own `node_modules/.bin` first (P1c)
+            found += ["node_modules/", "package.json"]
+        elif _RUNS_OPERAND.fullmatch(words[0]):
+            script = next((w for w in words[1:] if w[:1] != "-"), "")
+            if "/" in script or script.endswith((".py", ".sh", ".js")):
+                found += [script, os.path.dirname(script) + "/"]
+    return tuple(dict.fromkeys(found))
 
 
 def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
-                   cwd: str | None, project: str | None) -> tuple[tuple[str, bool], ...]:
+                   cwd: str | None, project: str | None,
+                   named: tuple[str, ...] = ()) -> tuple[tuple[str, bool], ...]:
     """What a call must not write (``GUARDED``), as real paths: the plan file, the audit log,
     the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
     hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the
@@ -54,9 +97,13 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     the main checkout's ``.claude`` and the configured hooks folder (``nested.repositories``),
     and this installation (the package's folder, the console script's folder, a virtual
     environment's prefix: Python puts a script's folder first on ``sys.path``). ``project``
-    is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``)."""
+    is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``); ``named``, the plan's
+    programs (``plan_programs``), read from the call's folder and the project's."""
     home_named()
     items = [(plan, False), (audit_log, False)]
+    # (whole, as a skill's folder is: its name held by a word is no write, its run is none)
+    items += [(os.path.join(folder, path.rstrip("/") or "."), True)
+              for path in named for folder in dict.fromkeys(f for f in (cwd, project) if f)]
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13),
         # with what its links lead to (review s41 S6)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True),
@@ -94,6 +141,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.path.join(folder, ".curlrc"), False)
               for folder in (os.environ.get("CURL_HOME"), xdg) if folder]
     items += [(os.environ.get("WGETRC") or "", False)]
+    items += [(part, True) for name in MOVED_CODE  # (a folder, or a list of them: whole)
+              for part in (os.environ.get(name) or "").split(os.pathsep) if part]
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
     # to what git and ssh read (review s41 S4)
     items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".copilot"),
@@ -213,7 +262,8 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     bare = _QUOTING.sub("", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
     words = _TOKEN.findall(bare)
     return named_word(words, directory, text) or into_git(words, directory) or \
-        tree_word(words, directory, _touches) or _local_push(words, directory)
+        composer(words) or tree_word(words, directory, _touches) or \
+        clone_word(words, directory, _touches) or _local_push(words, directory)
 
 
 def _local_push(words: list[str], directory: str | None) -> str | None:

@@ -33,7 +33,21 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (".cargo", True), (".gradle", True),
                     (".irbrc", False), (".pryrc", False), (".Rprofile", False),
                     (".psqlrc", False), (os.path.join(".config", "gh"), True),
-                    (os.path.join(".local", "lib"), True))
+                    (os.path.join(".local", "lib"), True),
+                    # review s42: gpg's agent and dirmngr programs (`git log
+                    # --show-signature` starts them: H1), less's `#env` section (LESSOPEN runs
+                    # at each `less FILE`: H2), ImageMagick's delegates (a command run to read
+                    # a format: H3), terraform's provider overrides (H4), the aliases a
+                    # `.bashrc` sources into the Bash tool's next snapshot (H5), ripgrep's
+                    # settings (`--pre`: R1)
+                    (".gnupg", True), (".lesskey", False), (".less", False),
+                    (os.path.join(".config", "lesskey"), False),
+                    (os.path.join(".config", "ImageMagick"), True), (".magick", True),
+                    (".terraformrc", False), ("terraform.rc", False), (".terraform.d", True),
+                    (".bash_aliases", False), (".ripgreprc", False))
+#: Variables naming a file or folder in HOME_CODE's stead (the programs read it instead).
+MOVED_CODE: Final = ("GNUPGHOME", "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH",
+                     "TF_CLI_CONFIG_FILE", "RIPGREP_CONFIG_PATH")
 
 
 #: Folders of the system's programs (``PATH``), not read for links.

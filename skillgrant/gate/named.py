@@ -13,8 +13,10 @@ import os
 import posixpath
 import re
 from contextvars import ContextVar
+from typing import Final
 
 from . import files as fs
+from .moves import moved_folders
 from .readers import writer_of
 from .writers import braced
 
@@ -143,48 +145,60 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
     file (any program may write what its words name: ``cp``, ``tee``, ``sed -i``; review
     W1b), or a path in a guarded folder or one the gate cannot name that a program of
     ``text`` may write (``readers.writer_of``; review s41 W2). A program's words may name the
-    skill's own scripts and the project's venv, which a command may run."""
+    skill's own scripts and the project's venv, which a command may run. A relative path is
+    read from the call's folder and from each one a ``cd``, ``pushd`` or ``-C`` of the text
+    moves to (review s42 W6)."""
     index = _indexed()
     if not index.files:
         return None
+    moved = None if directory is None else moved_folders(text, directory) \
+        if _MOVING.search(text) else [directory]
+    folders = None if isinstance(moved, str) else moved
     doubtful: list[str] = []
     for word in words:
-        if any(_names(form, index) for form in braced(word)):
+        forms = braced(word)  # `.cla{ude/hooks/x.sh,}` is two words (review s42 W7)
+        if any(_names(form, index) for form in forms):
             return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
         if "\x00" in word:
             continue  # a NUL names no file (the command is judged as it is)
-        found = _found(word, directory, index)
-        if found in index.files:
+        found = [_found(form, folders, index) for form in forms]
+        if any(f in index.files for f in found):
             return word
-        if found is not None:  # a folder's path, a second name, a path the gate cannot name
-            doubtful.append(word)
+        if any(f is not None for f in found):  # a folder's path, a second name, a path the
+            doubtful.append(word)  # gate cannot name
     return writer_of(text, doubtful) if doubtful else None
 
 
-def _found(word: str, directory: str | None, index: Index) -> str | None:
-    """The guarded item ``word`` names (``Index.find``), or may name once expanded (a
-    pattern reaching a guarded folder); ``_ANYWHERE`` for a path the gate cannot name (``$``,
-    ``~user``, a relative path from no known folder); for a short option, also its attached
-    value's."""
-    if "$" in word or (word[:1] == "~" and word != "~" and word[:2] != "~/"):
-        return _ANYWHERE  # an expansion, `~+`
+#: A word that may move the folder a command's later words are read from (``nested._MOVES``).
+_MOVING: Final = re.compile(r"\b(?:cd|pushd|popd)\b|-C|--chdir|--git-dir|--work-tree|GIT_")
+
+
+def _found(word: str, folders: list[str] | None, index: Index) -> str | None:
+    """The guarded item ``word`` names (``Index.find``) read from any of ``folders``, or
+    may name once expanded (a pattern reaching a guarded folder); ``_ANYWHERE`` for a path
+    the gate cannot name (``$``, ``~user``, a response file ``@FILE`` whose words a program
+    reads as its own: review s42 W5, a relative path from no known folder, a pattern before
+    a ``..``); for a short option, also its attached value's."""
+    if "$" in word or word[:1] == "@" or (word[:1] == "~" and word != "~" and word[:2] != "~/"):
+        return _ANYWHERE  # an expansion, `~+`, a response file
     if word[:1] == "~":
         word = os.path.expanduser("~") + word[1:]
     forms = [word] + [word[k:] for k in range(2, min(len(word), 256))] \
         if word[:1] == "-" and word[1:2] not in ("-", "") else [word]
     for form in forms:
-        if directory is None and form[:1] != "/":
+        if folders is None and form[:1] != "/":
             return _ANYWHERE
         # posixpath.join's answer, as a word's one concatenation (it costs a microsecond)
-        full = form if form[:1] == "/" or directory is None else directory + form \
-            if directory[-1:] == "/" else directory + "/" + form
-        try:
-            found = _glob_found(full, index) if _GLOB.search(form) else _path_found(
-                full, index, probe=form is word or "/" in form)
-        except (ValueError, OSError):  # a surrogate or a NUL: no file's name
-            continue
-        if found is not None:
-            return found
+        for folder in folders if form[:1] != "/" and folders else [""]:
+            full = form if not folder else folder + form if folder[-1] == "/" \
+                else folder + "/" + form
+            try:
+                found = _glob_found(full, index) if _GLOB.search(form) else _path_found(
+                    full, index, probe=form is word or "/" in form)
+            except (ValueError, OSError):  # a surrogate or a NUL: no name the gate reads
+                return _ANYWHERE
+            if found is not None:
+                return found
     return None
 
 
@@ -206,6 +220,8 @@ def _glob_found(full: str, index: Index) -> str | None:
     dot only with a dot)."""
     parts = full.split("/")
     at = next(i for i, part in enumerate(parts) if _GLOB.search(part))
+    if ".." in parts[at:]:
+        return _ANYWHERE  # `s*/../.claude/…`: what the pattern matches, then up (W8)
     head = posixpath.normpath("/".join(parts[:at]) or "/")
     for folder in dict.fromkeys((head, fs.realpath(head))):
         found = index.find(folder, files_only=False)

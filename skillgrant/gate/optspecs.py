@@ -155,6 +155,10 @@ UNTABLED: Final = frozenset({
     "openssl", "pandoc", "magick", "convert", "ffmpeg", "ssh-keygen", "gpg", "unzip", "7z",
     "7za", "7zr", "unrar", "cpio", "pax", "ar", "patch", "bsdtar", "wget", "bsdcpio",
     "uudecode", "jar", "unar", "aunpack", "atool", "dtrx", "unsquashfs", "dpkg-deb",
+    "pigz", "unpigz", "lzop", "lzma", "unlzma", "lzip", "plzip", "brotli", "lrzip", "pbzip2",
+    "lbzip2", "pixz", "compress", "uncompress", "ptar", "dpkg", "gpgtar", "7zz", "bsdunzip",
+    "cabextract", "lha", "arj", "unarj", "unace", "unalz", "zoo", "rar", "unshar", "busybox",
+    "toybox", "rpm2archive", "innoextract", "split-file",
     # runs a program here through its options (`-o ProxyCommand=…`, `-o LocalCommand=…`)
     "ssh", "sftp"})
 #: git 2.39's commands (``git --list-cmds=main,others``) that run a program their words or

@@ -21,17 +21,18 @@ import shlex
 from collections.abc import Sequence
 from typing import Final
 
-from .writers import GIT_KEEPS, _edits, _git_subcommand
+from .writers import GIT_KEEPS, edits, git_subcommand
 
 #: Programs that write no file their words name, whatever the words (no output option, no
 #: in-place edit, no command run from their words). Not here: ``less`` (``-o`` logs),
 #: ``file`` (``-C`` writes a compiled magic file), ``tree`` (``-o``), ``sort``/``uniq``
 #: (outputs), ``awk``/``sed``/``perl`` (programs that write), ``yq`` (``-i``), wrappers
-#: (``env``, ``timeout``, ``xargs``, ``command``, ``sudo``), which run their words.
+#: (``env``, ``timeout``, ``xargs``, ``command``, ``sudo``), which run their words; ``rg``
+#: (``--pre`` runs a program: review s42 R1).
 READERS: Final = frozenset({
     "cat", "tac", "head", "tail", "nl", "od", "hexdump", "strings", "wc", "cut", "paste",
     "join", "comm", "fold", "fmt", "expand", "unexpand", "column", "rev", "base64", "base32",
-    "grep", "egrep", "fgrep", "rg", "ls", "stat", "du", "lsattr", "getfacl", "readlink",
+    "grep", "egrep", "fgrep", "ls", "stat", "du", "lsattr", "getfacl", "readlink",
     "realpath", "basename", "dirname", "diff", "cmp", "md5sum", "sha1sum", "sha224sum",
     "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "test", "[", "echo",
     "printf", "true", "false", "pwd", "cd", "pushd", "jq",
@@ -40,6 +41,11 @@ READERS: Final = frozenset({
 #: ``GIT_KEEPS`` but ``config``, which writes a ``--file``, and ``init``, its folder; and but
 #: ``--output``, which any of them takes).
 GIT_READS: Final = GIT_KEEPS - {"config", "init"} | {"check-ignore", "check-attr"}
+#: Programs that read no response file: a word ``@NAME`` is theirs (``npm i @types/node``,
+#: ``git log @{u}``), where GCC, binutils and javac read ``@FILE``'s words as their own
+#: (review s42 W5).
+_NO_RESPONSE_FILES: Final = frozenset({"npm", "npx", "pnpm", "yarn", "bun", "bunx", "deno",
+                                       "pip", "pip3", "uv", "gh", "git", "docker", "podman"})
 #: Interpreters whose first operand is the script they run (read, not written).
 _INTERPRETER: Final = re.compile(r"python(?:[0-9.]*)|bash|sh|dash|zsh|node")
 #: Options an interpreter may take before its script (none of them names a file or code).
@@ -49,16 +55,19 @@ _BEFORE_SCRIPT: Final = frozenset({"-u", "-B", "-E", "-I", "-s", "-S", "-O", "-O
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{",
                               "}", "time", "fi", "done", "esac"})
-#: A substitution: a command inside a word, which the words here do not separate.
-_SUBSTITUTION: Final = re.compile(r"`|\$\(|[<>]\(")
-_OPERATOR: Final = frozenset("();|&\n")
+#: A word holding one of these may hold commands bash runs (a substitution, a quoted text
+#: an ``sh -c`` runs, a comment's quote pairing with another): read again as commands.
+_REREAD: Final = re.compile(r"[\n;&|()<>`]|\$\(")
+_OPERATOR: Final = frozenset("();|&\n`")
+#: How deep words are read again as commands; deeper, the gate does not separate them.
+_MAX_DEPTH: Final = 3
 
 
 def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     """The first of ``doubtful`` (words of the shell command ``text`` naming a path in a
     guarded folder, or one the gate cannot name) that a simple command of ``text`` may write:
-    one holding it that is not a reader (``READERS``) or its program, or that the gate
-    cannot separate (a substitution, an open quote). None when each is only read or run."""
+    one holding it that is not a reader (``READERS``) or its program, or any when the gate
+    cannot separate them (an open quote). None when each is only read or run."""
     commands = _commands(text)
     for word in doubtful:
         holding = [c for c in commands or () if any(word in w for w in c)]
@@ -78,13 +87,15 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
     if not any(word in w for w in rest):
         return True  # the path is the program run
     name = program if "/" not in program else ""  # `./cat` is a script of the project
-    if name in READERS:
+    if name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES):
         return True
     if name == "find":
-        return not _edits("find", rest)
+        return not edits("find", rest)
     if name == "git":
-        return _git_subcommand(rest) in GIT_READS and not any(
+        return git_subcommand(rest) in GIT_READS and not any(
             w.startswith(("--output", "-o", "--ext", "-O", "--open")) for w in rest)
+    if name in ("pytest", "py.test"):  # its operands are the tests it reads and runs
+        return all(w[:1] != "-" for w in rest if word in w)
     if _INTERPRETER.fullmatch(name):
         script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT), None)
         return script is not None and word in rest[script] and not any(
@@ -94,21 +105,37 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
 
 @functools.lru_cache(maxsize=64)
 def _commands(text: str) -> tuple[tuple[str, ...], ...] | None:
-    """The simple commands of ``text`` (each redirection's target apart, led by ``>``);
-    None when a substitution or an open quote keeps the gate from separating them."""
-    if _SUBSTITUTION.search(text):
-        return None
-    lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n")
+    """The simple commands of ``text`` (each redirection's target apart, led by ``>``), and
+    those of each word that may hold commands (``_REREAD``), read again; None when an open
+    quote, or words nested deeper than ``_MAX_DEPTH``, keep the gate from separating them.
+    A comment is read as words (more commands, never fewer)."""
+    found: list[tuple[str, ...]] = []
+    texts = [(text, 0)]
+    while texts:
+        now, depth = texts.pop()
+        read = _simple(now)
+        if read is None or depth > _MAX_DEPTH:
+            return None
+        found += read
+        texts += [(w.replace("$(", " ( "), depth + 1) for c in read for w in c
+                  if _REREAD.search(w)]
+    return tuple(found)
+
+
+def _simple(text: str) -> list[tuple[str, ...]] | None:
+    """The simple commands of ``text`` as sh splits them (quotes removed), ``_commands``'."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n`")
     lexer.whitespace = " \t"
     lexer.whitespace_split = True
-    lexer.commenters = ""  # a comment read as words: more commands, never fewer
+    lexer.commenters = ""
     found: list[tuple[str, ...]] = []
     words: list[str] = []
     target = False
     try:
         for token in lexer:
             if token and set(token) <= _OPERATOR | {"<", ">"}:
-                target = "<" in token or ">" in token  # `gcc -o > log x`: one command
+                # `gcc -o > log x` is one command; `<(…)` a command of its own
+                target = ("<" in token or ">" in token) and set(token).isdisjoint("()`")
                 if not target:
                     found.append(tuple(words))
                     words = []
@@ -119,4 +146,4 @@ def _commands(text: str) -> tuple[tuple[str, ...], ...] | None:
                 words.append(token)
     except ValueError:
         return None
-    return tuple(c for c in (*found, tuple(words)) if c)
+    return [c for c in (*found, tuple(words)) if c]

@@ -82,7 +82,7 @@ _NAMING: Final = _DECLARING | {"read", "getopts", "wait"}
 _FIND_RUNS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 #: The command names ``check_runnable`` looks at further, as the whole name or as the last part
 #: of a path: a command led by any other literal name is runnable.
-EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"find", "printf"}
+EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"find", "printf", "rg"}
 _DURATION = compile_on_use(r"[0-9]+(\.[0-9]+)?[smhd]?")
 _PLAIN = compile_on_use(r"[^\\*?\[\]{}~]*")
 
@@ -158,6 +158,17 @@ _WRAPPER_READERS: Final[dict[str, Callable[[list[Word]], list[Word] | None]]] = 
     "timeout": _timeout, "nice": _nice, "nohup": _nohup, "time": _time, "stdbuf": _stdbuf}
 
 
+def _runs_by_option(program: str, words: list[Word]) -> str | None:
+    """Why ``program`` with the words ``words`` may run a command they give it: ``find``'s
+    ``-exec`` and its kin, ripgrep's ``--pre`` (review s42 R1); a pattern may be either."""
+    if program == "find" and any(w.value is None or w.value in _FIND_RUNS for w in words):
+        return "'find' may run a command (-exec, -execdir, -ok), which the gate does not analyse"
+    if program == "rg" and any((w.head[:1] in ("", "-")) if w.value is None else (
+            w.value[:5] == "--pre" and w.value[:10] != "--pre-glob") for w in words):
+        return "'rg --pre' runs a program the command names, which the gate does not analyse"
+    return None
+
+
 def check_runnable(words: list[Word]) -> None:
     """Raise Doubt unless ``words`` is a command led by a literal program name that runs no
     command given in its words."""
@@ -168,9 +179,9 @@ def check_runnable(words: list[Word]) -> None:
     if name in RUNNERS or program in RUNNERS:
         raise Doubt(f"{name!r} runs a command given in its words, which the gate does not "
                     "analyse")
-    if program == "find" and any(w.value is None or w.value in _FIND_RUNS for w in words[1:]):
-        raise Doubt("'find' may run a command (-exec, -execdir, -ok), which the gate does not "
-                    "analyse")
+    runs = _runs_by_option(program, words[1:])
+    if runs is not None:
+        raise Doubt(runs)
     _check_attached(name, words)
     if program in OPTIONS_READ:  # an allow-list of the options of writers (optables)
         try:

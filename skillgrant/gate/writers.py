@@ -43,7 +43,15 @@ FOLDER_WRITERS: Final = frozenset({
     # an output file by an option or a second operand (review s41 W1)
     "shuf", "ptx", "sdiff", "fallocate", "objcopy", "strip", "cpp", "msgfmt",
     "link",  # coreutils' hard link (review s41 L5)
+    # compressors writing beside the file they are given (review s42 W3's kin)
+    "pigz", "unpigz", "lzop", "lzma", "unlzma", "lzip", "plzip", "brotli", "lrzip", "pbzip2",
+    "lbzip2", "pixz", "compress", "uncompress",
 })
+#: Programs that make the path they write of pieces no word holds (``rename.ul -- - /
+#: .git-config`` writes ``.git/config``; perl's ``rename`` runs its expression): ``unknown``
+#: whenever the gate guards anything (review s42 W4).
+COMPOSERS: Final = frozenset({"rename", "prename", "rename.ul", "file-rename", "perl-rename",
+                              "mmv", "mcp", "mad", "mln", "zmv", "qmv", "vidir"})
 #: ``gh`` writes files only with these words (``release download``, ``run download``,
 #: ``repo clone``, ``--output``/``--dir``).
 _GH_WRITES: Final = frozenset({"download", "clone", "-O", "--output", "-D", "--dir"})
@@ -52,6 +60,10 @@ _GH_WRITES: Final = frozenset({"download", "clone", "-O", "--output", "-D", "--d
 WORKTREE: Final = frozenset({
     "unzip", "7z", "7za", "7zr", "unrar", "cpio", "pax", "ar", "patch", "bsdtar", "wget",
     "bsdcpio", "uudecode", "jar", "unar", "aunpack", "atool", "dtrx", "unsquashfs", "dpkg-deb",
+    # review s42 W3: Perl's tar, dpkg's own -x, GnuPG's tar; and their kin
+    "ptar", "dpkg", "gpgtar", "7zz", "bsdunzip", "cabextract", "lha", "arj", "unarj", "unace",
+    "unalz", "zoo", "rar", "unshar", "busybox", "toybox", "rpm2archive", "innoextract",
+    "split-file",  # LLVM's: the files its input names, under the folder given (W3b)
 })
 #: ``git`` subcommands that write no file of the working tree (``.git`` apart).
 GIT_KEEPS: Final = frozenset({
@@ -83,7 +95,15 @@ _MAX_OPTIONS: Final = 64
 
 
 def _name(word: str) -> str:
-    return word.rsplit("/", 1)[-1]
+    """A program's name as the lists hold it: ``llvm-objcopy-14`` is ``objcopy``."""
+    name = word.rsplit("/", 1)[-1]
+    if "-" not in name:
+        return name
+    return _VERSIONED.sub("", name.removeprefix("llvm-"))
+
+
+#: A version after a program's name (``gcc-12``, ``split-file-14``).
+_VERSIONED: Final = compile_on_use(r"-[0-9][0-9.]*$")
 
 
 def writes(words: Sequence[str]) -> tuple[bool, str | None]:
@@ -114,25 +134,25 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
     if name in WORKTREE:
         return True, name
     if name in ("sed", "perl", "find"):
-        edits = _edits(name, rest)  # find with no start folder searches `.` (review G-3)
-        return edits, name if edits and name == "find" and _no_start(rest) else None
+        edited = edits(name, rest)  # find with no start folder searches `.` (review G-3)
+        return edited, name if edited and name == "find" and _no_start(rest) else None
     if name in ("tar", "gtar"):  # create mode writes named files too (`--index-file`, `-f`,
         extracts = _tar_extracts(rest)  # `-g`) and `--remove-files` removes (H-16, H-17);
         listed = any(w.startswith("--files") or (  # names from a file, `-T` (H-29)
             ((w[:1] != "-" and i == 0) or (w[:1] == "-" and w[1:2] != "-")) and "T" in w[:8])
             for i, w in enumerate(rest))
         return True, name if extracts or listed else None
-    sub = _git_subcommand(rest)  # git; `log/diff/show --output FILE` write it (G-4)
+    sub = git_subcommand(rest)  # git; `log/diff/show --output FILE` write it (G-4)
     if any(w.startswith(("--pathspec-f", "--template", "--separate-git-dir")) for w in rest) \
             or (sub == "config" and not any(w.startswith(("--get", "--list", "-l", "--show"))
                                             for w in rest)):
         return True, "git"  # paths read from a file (G-8); git's own config and hooks (G-9)
-    if sub in GIT_KEEPS:
+    if sub in GIT_KEEPS or sub is None:  # `git --version`, `git -C x` run no command
         return not _GIT_OUTPUT.isdisjoint(rest), None
     return True, None if sub in GIT_NAMED or (sub == "checkout" and "--" in rest) else "git"
 
 
-def _edits(name: str, rest: list[str]) -> bool:
+def edits(name: str, rest: list[str]) -> bool:
     """Whether ``sed``/``perl`` edit in place (``-i``), or ``find`` acts on what it finds."""
     if name == "find":
         return any(w in ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fls")
@@ -184,7 +204,7 @@ def _cluster(word: str, letter: str) -> bool:
     return letters.isalpha() and letter in letters and len(letters) <= 12
 
 
-def _git_subcommand(rest: Sequence[str]) -> str | None:
+def git_subcommand(rest: Sequence[str]) -> str | None:
     skip = False
     for word in rest:
         if skip:
@@ -207,6 +227,32 @@ def top_folder(directory: str) -> str:
         if parent == folder:
             return directory
         folder = parent
+
+
+def composer(words: Sequence[str]) -> str | None:
+    """A word of the command that is a program of ``COMPOSERS``."""
+    return next((w for w in words if _name(w) in COMPOSERS), None)
+
+
+#: Words after which a URL's last part, ``.git`` removed, is the folder written when no
+#: folder is given (``git clone``, ``gh repo clone``, ``git submodule add``, ``hg clone``,
+#: ``svn checkout``).
+_CLONES: Final = frozenset({"clone", "checkout", "co", "submodule"})
+
+
+def clone_word(words: Sequence[str], directory: str | None,
+               touches: Callable[[str], bool]) -> str | None:
+    """A word of a command cloning a repository whose last part (``.git`` removed) names a
+    guarded file or folder from ``directory``: ``git clone git://host/.claude`` makes the
+    project's ``.claude`` (review s42 W9)."""
+    if _CLONES.isdisjoint(words):
+        return None
+    for word in words:
+        last = word.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+        last = last[:-4] if last.endswith(".git") else last
+        if last and (directory is None or touches(posixpath.join(directory, last))):
+            return word
+    return None
 
 
 def tree_word(words: Sequence[str], directory: str | None,

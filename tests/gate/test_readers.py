@@ -109,3 +109,25 @@ def test_the_hook_denies_the_write_and_allows_the_read(project: Path) -> None:
     hook = _settings_hook(project)
     assert run_hook(hook, f"{_COMPILE} -o .claude/hooks/x.sh", project).returncode == 2
     assert run_hook(hook, "cat .claude/hooks/x.sh", project).returncode == 0
+
+
+@pytest.mark.parametrize(("grant", "write"), [
+    ("./tools/run.sh", "cp payload tools/run.sh"),
+    ("python3 tools/run.py", "cp payload tools/json.py"),
+    ("pytest -q tests/test_a.py", "cp payload tests/conftest.py")])
+def test_a_program_the_plan_names_runs_and_is_not_written(tmp_path: Path, grant: str,
+                                                         write: str) -> None:
+    """Review s42 P1: the paths a plan's entries run (``guards.plan_programs``) are guarded
+    whole, with the folder beside an interpreter's script: the write is denied, the approved
+    run is not."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", f"Bash({grant})"])
+    named = guards.plan_programs(("Bash(cp *)", f"Bash({grant})", "Read"))
+    items = guards.guarded_items(str(project / "plan.json"), None, None, str(project),
+                                 str(project), named)
+    token = GUARDED.set(items)
+    try:
+        assert guards.guarded_word(write, str(project)) is not None
+        assert guards.guarded_word(grant, str(project)) is None
+    finally:
+        GUARDED.reset(token)

@@ -13,7 +13,8 @@ import pytest
 from files_fixture import gated_project, git
 from test_gate_files import _settings_hook, run_hook
 
-from skillgrant.gate.nested import git_folders, gitlinks
+from skillgrant.gate.moves import git_folders
+from skillgrant.gate.nested import gitlinks
 
 
 def _lib(tmp_path: Path, name: str = "libsrc", *init: str) -> Path:

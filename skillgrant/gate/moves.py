@@ -1,0 +1,143 @@
+"""The folders a shell command moves to (``cd``, ``pushd``, ``-C``, ``--chdir``, git's
+``--git-dir``, ``--work-tree`` and ``GIT_DIR``), read from its words as sh splits them: where
+its git may run (``git_folders``; issue 29, review s40 V3, V9, V10) and where its relative
+words are read from (``moved_folders``; review s42 W6). (Files: through ``gate.files``.)"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shlex
+from typing import Final
+
+from . import files as fs
+
+#: Programs that run git in their folder.
+GITS: Final = frozenset({"git", "gh", "hub", "tig", "lazygit", "gitk", "pre-commit"})
+#: Words whose next word names the folder a program runs in, or the repository git reads.
+_MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--git-dir", "--work-tree",
+                           "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"})
+#: Of those, the ones that give git its repository or working tree by name.
+_NAMED: Final = frozenset({"--git-dir", "--work-tree", "GIT_DIR", "GIT_WORK_TREE",
+                           "GIT_COMMON_DIR"})
+#: An operand naming a folder as it is written (no expansion, no operator).
+_LITERAL: Final = re.compile(r"[\w./+@,:=-]+")
+#: Folders a command is followed into at most; quoted texts read as commands, how deep.
+_MAX_TARGETS: Final = 16
+_MAX_NESTING: Final = 3
+
+
+def command_words(text: str) -> list[list[str]]:
+    """The words of ``text`` as sh splits them (quotes kept together and removed, operators
+    apart), and those of each word holding a space, an operator or an expansion read again as
+    a command (``sh -c 'cd x && git status'``), a few levels deep; a ``--git-dir=x`` or
+    ``GIT_DIR=x`` word split at its ``=``. Raises ValueError on an open quote. (Asked several
+    times a call: kept.)"""
+    return [list(words) for words in _command_words(text, 0)]
+
+
+@functools.lru_cache(maxsize=64)
+def _command_words(text: str, depth: int) -> tuple[tuple[str, ...], ...]:
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    words: list[str] = []
+    for word in lexer:
+        name, equals, value = word.partition("=")
+        words += [name, value] if equals and name in _MOVES else [word]
+    found = [tuple(words)]
+    if depth < _MAX_NESTING:
+        for word in words:
+            if _REREAD.search(word):
+                found += _command_words(word.replace("$(", " ").replace("`", " "), depth + 1)
+    return tuple(found)
+
+
+#: A word holding a space, an operator, an expansion or a quote: read again as a command.
+_REREAD: Final = re.compile(r"[ \t\n;&|()<>`$'\"]")
+
+
+def git_folders(text: str, directory: str) -> list[str] | str:
+    """The folders git may run in for the shell command ``text`` run in ``directory``: it,
+    and each folder a ``cd``, ``pushd``, ``-C``, ``--chdir``, ``--git-dir``, ``--work-tree``
+    or ``GIT_DIR``-like assignment of the text names, read from each folder found before it
+    (a ``cd`` after a ``cd``), the home folder after a ``cd`` without operand, and each
+    folder a word names that holds a ``.git``; [] when no program of the text runs git. Why
+    not, when a folder cannot be named (a variable, a pattern, ``cd -``, ``CDPATH``,
+    ``-execdir``, an open quote) or there are more than ``_MAX_TARGETS``."""
+    try:
+        commands = command_words(text)
+    except ValueError as e:
+        return f"the gate cannot read the command's words ({e})"
+    if not any(w.rsplit("/", 1)[-1] in GITS or w.rsplit("/", 1)[-1].startswith("git-")
+               for words in commands for w in words):
+        return []
+    folders = moved_folders(text, directory)
+    if isinstance(folders, str):
+        return folders
+    # a repository a word names (`git add vendor/lib` makes a clone a submodule, which a
+    # `git status` after it in the call goes into: review s41 N2)
+    return folders + [path for words in commands for word in words
+                      if _LITERAL.fullmatch(word)
+                      for path in (os.path.normpath(os.path.join(f, word)) for f in folders)
+                      if path not in folders and fs.entry(os.path.join(path, ".git"))]
+
+
+def moved_folders(text: str, directory: str) -> list[str] | str:
+    """``directory`` and each folder a move of ``text`` names, read from each folder found
+    before it (a ``cd`` after a ``cd``), the home folder after a ``cd`` without operand; why
+    not, as ``git_folders``."""
+    try:
+        commands = command_words(text)
+    except ValueError as e:
+        return f"the gate cannot read the command's words ({e})"
+    folders = [directory]
+    for words in commands:
+        found = _moves(words, folders)
+        if found is not None:
+            return found
+    return folders
+
+
+def _moves(words: list[str], folders: list[str]) -> str | None:
+    """Adds to ``folders`` each folder a move of ``words`` names; why not, as
+    ``git_folders``."""
+    if "CDPATH" in words or any(w.startswith("CDPATH=") for w in words):  # N3
+        return "CDPATH may send a 'cd' to a folder the gate cannot name"
+    for at, word in enumerate(words):
+        if word == "-execdir" or word == "popd":
+            return f"{word!r} runs git in a folder the gate cannot name"
+        attached = word.startswith("-C") and len(word) > 2  # `env -Cdir`
+        if word not in _MOVES and not attached:
+            continue
+        if word in ("cd", "pushd") and os.environ.get("CDPATH"):
+            return "CDPATH may send a 'cd' to a folder the gate cannot name"
+        following = words[at + 1:at + 2] if word not in ("cd", "pushd") else [
+            w for w in words[at + 1:] if w not in ("-L", "-P", "-e", "-@", "--")]
+        operand = word[2:] if attached else next(iter(following), "")
+        if (not operand or operand in _OPERATORS) and word in ("cd", "pushd"):
+            folders.append(os.path.expanduser("~"))  # no operand: the home folder
+            continue
+        if _LITERAL.fullmatch(operand) is None or operand == "-":  # `xargs git -C`, `{}`
+            return f"git may run in a folder the gate cannot name ({word} {operand})"
+        # bash's `cd` reads `..` from the path as written, git's `-C` from the real one
+        folders += [form for f in list(folders) for form in (
+            os.path.normpath(os.path.join(f, operand)), fs.realpath(os.path.join(f, operand)))]
+        folders[:] = list(dict.fromkeys(folders))
+        if len(folders) > _MAX_TARGETS:
+            return f"git may run in more than {_MAX_TARGETS} folders the command names"
+    return None
+
+
+#: The shell's operators, as ``_commands`` gives them.
+_OPERATORS: Final = frozenset({";", "&", "&&", "|", "||", "(", ")", "<", ">", ">>", ";;",
+                               "|&", "<<", "<<<", ">&", "<&", "&>", ">|", "<>"})
+
+
+def names_repository(text: str) -> bool:
+    """Whether ``text`` gives git its repository or working tree by name."""
+    try:
+        return any(w in _NAMED for words in command_words(text) for w in words)
+    except ValueError:
+        return True

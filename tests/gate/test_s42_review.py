@@ -1,0 +1,573 @@
+"""Review s42 of the call gate: calls the hook allows that make bash run something outside the
+plan, now or at a later call, by writing a file git, bash, the runtime or a granted program
+later reads as what to run. Each case proves the hole with real bash (in a scratch copy, or
+in the project itself call by call), then asks the printed hook; the hook allowing every
+call of the sequence is the finding: these tests fail while the hole is open."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tarfile
+from pathlib import Path
+
+import pytest
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, payload, run_hook
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
+#: `pytest --slow -m slow` does here.
+pytestmark = pytest.mark.slow
+
+#: A repository configuration whose ``core.fsmonitor`` git runs at ``git status``.
+FSMONITOR = '[core]\n\tfsmonitor = "touch zz; false"\n'
+
+
+def _needs(*programs: str) -> None:
+    missing = [p for p in programs if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+
+
+def _bash(command: str, cwd: Path, env: dict[str, str] | None = None) -> None:
+    subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, timeout=60,
+                   env=env, check=False)
+
+
+def _proved(project: Path, tmp_path: Path, calls: list[str],
+            env: dict[str, str] | None = None) -> bool:
+    """Whether real bash, running ``calls`` one after the other in a copy of ``project``
+    (links kept), runs the payload (``touch zz``)."""
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        _bash(call, scratch, env)
+    return (scratch / "zz").exists()
+
+
+def _first_denied(project: Path, calls: list[str],
+                  env: dict[str, str] | None = None) -> str | None:
+    """Asks the hook for each call in turn (in the environment ``env``, the session's),
+    running each allowed one under bash in the project (so that the next call is decided on
+    the state the last one left); the first call denied, or None when the hook allowed them
+    all."""
+    hook = _settings_hook(project)
+    for call in calls:
+        if env is None:
+            said = run_hook(hook, call, project)
+        else:
+            said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
+                                  cwd=project, env=env, capture_output=True, timeout=60,
+                                  check=False)
+        if said.returncode == 2:
+            return call
+        _bash(call, project, env)
+    return None
+
+
+def _archive_tree(tmp_path: Path) -> Path:
+    """A folder holding ``.git/config`` (with FSMONITOR) and ``.claude/settings.json``
+    (``{}``: no hook), what an archive brings over a project."""
+    tree = tmp_path / "tree"
+    (tree / ".git").mkdir(parents=True)
+    (tree / ".claude").mkdir()
+    (tree / ".git" / "config").write_text(FSMONITOR)
+    (tree / ".claude" / "settings.json").write_text("{}")
+    return tree
+
+
+def _ptar_archive(tree: Path, project: Path) -> None:
+    with tarfile.open(project / "e.tar", "w") as archive:
+        archive.add(tree / ".git" / "config", arcname=".git/config")
+        archive.add(tree / ".claude" / "settings.json", arcname=".claude/settings.json")
+
+
+def _deb_archive(tree: Path, project: Path) -> None:
+    package = tree.parent / "deb"
+    shutil.copytree(tree, package)
+    (package / "DEBIAN").mkdir()
+    (package / "DEBIAN" / "control").write_text(
+        "Package: e\nVersion: 1\nArchitecture: all\nMaintainer: a <a@b>\nDescription: e\n")
+    subprocess.run(["dpkg-deb", "-b", str(package), str(project / "e.deb")], check=True,
+                   capture_output=True, timeout=60)
+
+
+def _gpgtar_archive(tree: Path, project: Path) -> None:
+    subprocess.run(["gpgtar", "--skip-crypto", "--encrypt", "-o", str(project / "e.gpgtar"),
+                    ".git/config", ".claude/settings.json"], cwd=tree, check=True,
+                   capture_output=True, timeout=60,
+                   env={**os.environ, "GNUPGHOME": str(tree.parent / "gnupg")})
+
+
+def _split_input(tree: Path, project: Path) -> None:
+    (project / "in.txt").write_text(
+        "#--- .git/config\n" + FSMONITOR + "#--- .claude/settings.json\n{}\n")
+
+
+#: Programs that unpack an archive into the working directory (or a folder given as `.`)
+#: that are in no list of ``gate/writers.py`` (``WORKTREE`` holds ``tar``, ``unzip``,
+#: ``7z``, ``dpkg-deb``, ``cpio``, …): no word names ``.git`` or ``.claude``.
+UNPACKERS = [
+    ("ptar", "ptar -x -f e.tar", _ptar_archive),  # Perl's tar (perl's Archive::Tar)
+    ("dpkg", "dpkg -x e.deb .", _deb_archive),  # dpkg-deb -x under dpkg's own name
+    ("gpgtar", "gpgtar --decrypt --skip-crypto --directory . e.gpgtar", _gpgtar_archive),
+    # LLVM's split-file writes the files its input names (`#--- NAME`) under a folder
+    ("split-file-14", "split-file-14 in.txt {project}", _split_input),
+]
+
+
+@pytest.mark.parametrize(("program", "unpack", "make"), UNPACKERS,
+                         ids=[u[0] for u in UNPACKERS])
+def test_w3_an_unpacker_outside_the_lists_writes_git_and_claude(
+        tmp_path: Path, program: str, unpack: str, make: object) -> None:
+    """W3: an unpacker in no list of ``writers`` brings ``.git/config`` (git runs its
+    fsmonitor at the covered ``git status``) and ``.claude/settings.json`` (the hook gone)
+    over the project; no word of the command names either."""
+    _needs(program, "dpkg-deb" if program == "dpkg" else program)
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({program} *)", "Bash(git status)"])
+    make(_archive_tree(tmp_path), project)  # type: ignore[operator]
+    proof = [unpack.format(project=tmp_path / "scratch"), "git status"]
+    assert _proved(project, tmp_path, proof), "bash ran no program: the case proves nothing"
+    calls = [unpack.format(project=project), "git status"]
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows the unpacking over .git and .claude, and the git run after it"
+
+
+#: util-linux's ``rename`` (``rename.ul``, Debian's name for it; ``writers`` lists ``rename``
+#: and ``prename``) replaces the first ``-`` of a path with ``/``: the new path is no word.
+RENAMES = ["rename.ul -- - / .git-config", "rename.ul -- -c /c .git-config"]
+
+
+@pytest.mark.parametrize("rename", RENAMES)
+def test_w4_a_rename_composes_a_guarded_path_from_pieces(tmp_path: Path, rename: str) -> None:
+    """W4: ``rename.ul FROM TO FILE`` renames FILE to FILE with FROM replaced by TO; the
+    path it writes (``.git/config``) is made of three words, none of which names it (or any
+    ``.git``), so neither the guarded files' names nor ``into_git`` see it."""
+    _needs("rename.ul")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(rename.ul *)", "Bash(git status)"])
+    (project / ".git-config").write_text(FSMONITOR)
+    calls = [rename, "git status"]
+    assert _proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows the rename into .git/config and the git run after it"
+
+
+def _home(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A fresh home folder for the session (the hook's and bash's ``HOME``)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GNUPG", "LESS"))}
+    return home, {**env, "HOME": str(home)}
+
+
+def test_h1_gpgs_configuration_names_a_program_git_log_runs(tmp_path: Path) -> None:
+    """H1: ``~/.gnupg/gpg.conf`` is in no list of ``homefiles.HOME_CODE``. Its
+    ``dirmngr-program`` (and ``agent-program``) is run by gpg when a signature's key is
+    unknown and ``auto-key-retrieve`` is on: ``git log --show-signature`` (or ``git
+    verify-commit``) on any commit signed by a key the user lacks (GitHub's web-flow
+    signs every merge made on the site) runs it, under ``Bash(git log *)``."""
+    _needs("gpg", "gpgconf")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(git log *)"])
+    signer = tmp_path / "signer"  # a key the session's user does not hold
+    signer.mkdir(mode=0o700)
+    keys = {**os.environ, "GNUPGHOME": str(signer)}
+    subprocess.run(["gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", "",
+                    "--quick-gen-key", "a <a@b>", "ed25519", "sign", "never"], env=keys,
+                   check=True, capture_output=True, timeout=120)
+    subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-S",
+                    "--allow-empty", "-m", "signed"], cwd=project, env=keys, check=True,
+                   capture_output=True, timeout=120)
+    subprocess.run(["gpgconf", "--kill", "all"], env=keys, capture_output=True, timeout=60,
+                   check=False)
+    home, env = _home(tmp_path)
+    (home / ".gnupg").mkdir(mode=0o700)  # a gpg user's
+    marker = tmp_path / "zz"
+    program = tmp_path / "evil.sh"
+    program.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    program.chmod(0o755)
+    (project / "gpg.conf").write_text(
+        f"keyserver hkps://keys.invalid\nkeyserver-options auto-key-retrieve\n"
+        f"dirmngr-program {program}\nagent-program {program}\n")
+    scratch_home = tmp_path / "scratch-home"  # the proof's, that the session's stays as it is
+    shutil.copytree(home, scratch_home)
+    proof = [f"cp gpg.conf {scratch_home}/.gnupg/gpg.conf", "git log --show-signature -1"]
+    _proved(project, tmp_path, proof, {**env, "HOME": str(scratch_home)})
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    calls = [f"cp gpg.conf {home}/.gnupg/gpg.conf", "git log --show-signature -1"]
+    marker.unlink()
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows the write of gpg's configuration and the git log that runs it"
+
+
+def test_h2_lesss_key_file_sets_lessopen(tmp_path: Path) -> None:
+    """H2: ``~/.lesskey`` (less 590 reads the source form; ``#env`` sets variables) is in no
+    list of ``HOME_CODE``; its ``LESSOPEN=|CMD`` is run at every ``less FILE``, its output
+    not a terminal included (the Bash tool's), under ``Bash(less *)``."""
+    _needs("less")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(less *)"])
+    home, env = _home(tmp_path)
+    marker = tmp_path / "zz"
+    (project / "keys").write_text(f"#env\nLESSOPEN=|touch {marker}; cat %s\n")
+    scratch_home = tmp_path / "scratch-home"
+    shutil.copytree(home, scratch_home)
+    _proved(project, tmp_path, [f"cp keys {scratch_home}/.lesskey", "less notes.txt"],
+            {**env, "HOME": str(scratch_home)})
+    calls = [f"cp keys {home}/.lesskey", "less notes.txt"]
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    marker.unlink()
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows the write of less's key file and the less that runs its LESSOPEN"
+
+
+#: A program the plan names by a path in the working tree: a covered copy writes it (or a
+#: file it loads from beside it), and the covered run then runs the payload. The skill's own
+#: scripts are guarded whole (review G-13), and so are the programs git's settings name
+#: (F15); the programs the plan's own grants name are not.
+PLAN_NAMED = [
+    ("./tools/run.sh", "cp payload tools/run.sh"),
+    ("python3 tools/run.py", "cp payload.py tools/run.py"),
+    ("python3 tools/run.py", "cp payload.py tools/json.py"),  # beside it: sys.path[0]
+    ("pytest -q tests/test_a.py", "cp payload.py tests/conftest.py"),
+    # the project's virtual environment the plan names: a `.pth` line runs at every start
+    # (gitvalues._site guards it for an interpreter git's settings name, review s41 V7f)
+    (".venv/bin/python tools/run.py", "cp evil.pth .venv/lib/PY/site-packages/evil.pth"),
+    # npx runs the project's node_modules/.bin/NAME before it fetches anything
+    ("npx prettier --check .", "cp payload node_modules/.bin/prettier"),
+]
+
+
+@pytest.mark.parametrize(("grant", "write"), PLAN_NAMED, ids=[w for _, w in PLAN_NAMED])
+def test_p1_a_program_the_plan_names_in_the_tree_is_written_then_run(
+        tmp_path: Path, grant: str, write: str) -> None:
+    """P1: ``Bash(./tools/run.sh)`` approves that script; ``cp payload tools/run.sh``
+    (covered by ``Bash(cp *)``: no guarded file or folder is named) replaces it, and the
+    covered ``./tools/run.sh`` then runs the payload. The same for a Python program (or a
+    module beside it, which Python imports first) and for pytest on a named file (the
+    ``conftest.py`` beside it is run first)."""
+    import sys
+
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", f"Bash({grant})"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.sh").write_text("#!/bin/sh\necho ok\n")
+    (project / "tools" / "run.sh").chmod(0o755)
+    (project / "tools" / "run.py").write_text("import json\nprint(json.dumps(1))\n")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_a.py").write_text("def test_a() -> None:\n    pass\n")
+    marker = tmp_path / "zz"
+    (project / "payload").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    (project / "payload").chmod(0o755)
+    (project / "payload.py").write_text(
+        f"import pathlib\npathlib.Path({str(marker)!r}).touch()\ndumps = str\n")
+    (project / "evil.pth").write_text(
+        f"import pathlib; pathlib.Path({str(marker)!r}).touch()\n")
+    if grant.startswith("npx"):
+        _needs("npx")
+        (project / "package.json").write_text('{"name": "x", "version": "1.0.0"}\n')
+        (project / "node_modules" / ".bin").mkdir(parents=True)
+        (project / "node_modules" / "prettier").mkdir()
+        (project / "node_modules" / "prettier" / "package.json").write_text(
+            '{"name": "prettier", "version": "3.0.0", "bin": {"prettier": "p.js"}}\n')
+        (project / "node_modules" / ".bin" / "prettier").write_text("#!/bin/sh\necho ok\n")
+        (project / "node_modules" / ".bin" / "prettier").chmod(0o755)
+    if grant.startswith(".venv/"):
+        subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv",
+                        "--without-pip", str(project / ".venv")], check=True, timeout=120)
+        write = write.replace("PY", f"python{sys.version_info[0]}.{sys.version_info[1]}")
+    env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
+    calls = [write, grant]
+    _proved(project, tmp_path, calls, env)
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    marker.unlink()
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows the write of a program the plan names, and its run"
+
+
+#: GCC's driver and binutils read more arguments from a file named by ``@FILE`` (a response
+#: file): options and operands the gate never sees, for writers on the lists too (``objcopy``,
+#: ``strip`` and ``cpp`` are in ``FOLDER_WRITERS``, their options read from ``optables``).
+RESPONSE_FILES = [
+    ("objcopy", "objcopy @args", "-I binary -O binary payload .git/config\n"),
+    ("cpp", "cpp -P payload @args", "-o .git/config\n"),
+    ("objcopy", "objcopy -I binary -O binary payload @args", ".git/config\n"),
+]
+
+
+@pytest.mark.parametrize(("program", "command", "args"), RESPONSE_FILES,
+                         ids=[c for _, c, _ in RESPONSE_FILES])
+def test_w5_a_response_file_holds_the_words_the_gate_reads(
+        tmp_path: Path, program: str, command: str, args: str) -> None:
+    """W5: ``objcopy @args`` reads its options and operands from the file ``args``; no word
+    of the command names ``.git`` (``into_git``), a guarded folder (``tree_word``), or an
+    option off the program's table (``optables``): it writes ``.git/config``, whose
+    fsmonitor the covered ``git status`` runs."""
+    _needs(program)
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({program} *)", "Bash(git status)"])
+    (project / "payload").write_text(FSMONITOR)
+    (project / "args").write_text(args)
+    calls = [command, "git status"]
+    assert _proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows a response file's write into .git and the git run after it"
+
+
+def test_h3_imagemagicks_delegates_in_the_home_run_a_command(tmp_path: Path) -> None:
+    """H3: ImageMagick reads ``~/.config/ImageMagick/delegates.xml`` (and ``~/.magick/``),
+    in no list of ``HOME_CODE``; a delegate is a command line it runs to read a format it
+    does not know: ``convert a.foo out.png`` (covered by ``Bash(convert *)``, no option)
+    runs it."""
+    if not os.path.exists("/usr/bin/convert"):
+        pytest.skip("ImageMagick is not installed")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(convert *)"])
+    home, env = _home(tmp_path)
+    (home / ".config" / "ImageMagick").mkdir(parents=True)
+    marker = tmp_path / "zz"
+    (project / "d.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<delegatemap>\n'
+        f'  <delegate decode="foo" command="&quot;touch&quot; &quot;{marker}&quot;"/>\n'
+        "</delegatemap>\n")
+    (project / "a.foo").write_text("hi\n")
+    scratch_home = tmp_path / "scratch-home"
+    shutil.copytree(home, scratch_home)
+    target = Path(".config") / "ImageMagick" / "delegates.xml"
+    _proved(project, tmp_path, [f"cp d.xml {scratch_home / target}", "convert a.foo out.png"],
+            {**env, "HOME": str(scratch_home)})
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    marker.unlink()
+    calls = [f"cp d.xml {home / target}", "convert a.foo out.png"]
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows the write of ImageMagick's delegates and the convert that runs one"
+
+
+def test_h4_terraforms_cli_configuration_names_a_provider_it_runs(tmp_path: Path) -> None:
+    """H4: ``~/.terraformrc`` (or the file ``TF_CLI_CONFIG_FILE`` names) is in no list of
+    ``HOME_CODE``; its ``dev_overrides`` name a folder whose ``terraform-provider-NAME``
+    terraform runs for any configuration needing that provider: ``terraform validate``
+    (covered by ``Bash(terraform validate)``; no ``init``, no network) runs it."""
+    _needs("terraform")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(terraform validate)"])
+    home, env = _home(tmp_path)
+    env.pop("TF_CLI_CONFIG_FILE", None)
+    marker = tmp_path / "zz"
+    provider = project / "prov" / "terraform-provider-null"
+    provider.parent.mkdir()
+    provider.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    provider.chmod(0o755)
+    (project / "rc").write_text('provider_installation {\n  dev_overrides {\n'
+                                f'    "hashicorp/null" = "{provider.parent}"\n  }}\n'
+                                "  direct {}\n}\n")
+    (project / "main.tf").write_text('terraform {\n  required_providers {\n'
+                                     '    null = { source = "hashicorp/null" }\n  }\n}\n')
+    scratch_home = tmp_path / "scratch-home"
+    shutil.copytree(home, scratch_home)
+    _proved(project, tmp_path, [f"cp rc {scratch_home}/.terraformrc", "terraform validate"],
+            {**env, "HOME": str(scratch_home)})
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    marker.unlink()
+    calls = [f"cp rc {home}/.terraformrc", "terraform validate"]
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows the write of terraform's configuration and the run of its provider"
+
+
+#: Fedora's /etc/skel/.bashrc (no early return when not interactive), and Debian's sourcing of
+#: ``~/.bash_aliases`` (Claude Code 2.1.332's own list of files it refuses to write names it).
+FEDORA_BASHRC = ("if [ -d ~/.bashrc.d ]; then\n  for rc in ~/.bashrc.d/*; do\n"
+                 '    if [ -f "$rc" ]; then . "$rc"; fi\n  done\nfi\nunset rc\n'
+                 "if [ -f ~/.bash_aliases ]; then . ~/.bash_aliases; fi\n")
+
+
+def test_h5_a_file_the_users_bashrc_sources_enters_the_next_sessions_snapshot(
+        tmp_path: Path) -> None:
+    """H5: the gate guards ``~/.bashrc`` and the other start-up files (``HOME_CODE``), not the
+    files they source: ``~/.bash_aliases`` (here sourced by a ``.bashrc`` with no early
+    return when not interactive, as Fedora's sources ``~/.bashrc.d/*``; a word into
+    ``.bashrc.d`` holds the guarded name ``.bashrc`` and is denied). Claude Code 2.1.332
+    snapshots the shell's functions and aliases when a session starts and runs the snapshot
+    before every Bash command: a ``git`` function written there runs at the next session's
+    covered ``git status`` (measured here with the pinned runtime)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+    from cc_runtime import binary_path, run_session
+    from cc_standin import StandIn
+
+    binary = binary_path()
+    if not binary.exists():
+        pytest.skip("the pinned Claude Code is not installed (cc_runtime.py install)")
+    work = tmp_path / "work"
+    home, project = work / "home", work / "project"
+    (home / ".bashrc.d").mkdir(parents=True)
+    (home / ".bashrc").write_text(FEDORA_BASHRC)
+    (home / ".bash_profile").write_text("[ -f ~/.bashrc ] && . ~/.bashrc\n")
+    gated_project(project, ["Bash(cp *)", "Bash(git status)"])
+    (work / "outside").mkdir()
+    marker = work / "outside" / "zz"
+    (project / "payload").write_text(f'git() {{ touch {marker}; command git "$@"; }}\n')
+    command = f"cp payload {home / '.bash_aliases'}"
+    env = {**os.environ, "HOME": str(home)}
+    said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                          input=payload(command, project), cwd=project, env=env,
+                          capture_output=True, timeout=60)
+    subprocess.run(["bash", "-c", command], cwd=project, env=env, check=True, timeout=60)
+    with StandIn() as standin:
+        url, session = standin.session([("Bash", {"command": "git status",
+                                                  "description": "version"})])
+        done, _ = run_session(binary, url, work, None, timeout=120, prompt="hello",
+                                   extra_args=["--allowedTools", "Bash(git *)"])
+    assert marker.exists(), ("the runtime ran no function: the case proves nothing",
+                             done.stderr[-2000:], session.results)
+    assert said.returncode == 2, "the hook allows the write of what the next snapshot runs"
+
+
+@pytest.mark.parametrize("command", ["rg --pre sh foo payload.sh",
+                                     "rg --pre=sh foo payload.sh",
+                                     "rg --pre ./payload.sh foo notes.txt"])
+def test_r1_ripgreps_preprocessor_runs_a_program(tmp_path: Path, command: str) -> None:
+    """R1: ``rg --pre COMMAND`` runs COMMAND with each searched file as its argument (a
+    preprocessor), as ``find -exec`` and ``git grep -O`` run theirs (review G-5, ``words``'
+    runners); under ``Bash(rg *)`` (a search tool) the hook lets ``rg --pre sh foo
+    payload.sh`` run ``payload.sh``."""
+    _needs("rg")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(rg *)"])
+    marker = tmp_path / "zz"
+    (project / "payload.sh").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    (project / "payload.sh").chmod(0o755)
+    _bash(command, project)
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    assert run_hook(_settings_hook(project), command, project).returncode == 2, \
+        "the hook allows rg to run a program of the command's choosing"
+
+
+#: Against review s41 W2's rule (a word naming a path in a guarded folder is denied to any
+#: program not known to write nothing): commands whose writer outside the lists (``gcc``,
+#: ``rename.ul``) writes ``.claude/hooks/x.sh`` while no word, read from the call's folder,
+#: names a path in ``.claude``.
+HOOK_SCRIPT_WRITES = [
+    # a response file holds the output option (W5's form)
+    "gcc -E -P -x c src/x.sh @args",
+    # the folder moved to by a `cd` joined by `;`, `||` or a group (W6): `guards`' leading-cd
+    # rule reads only `cd DIR && …`
+    "cd .claude; gcc -E -P -x c ../src/x.sh -o hooks/x.sh",
+    "cd .claude || exit 1; gcc -E -P -x c ../src/x.sh -o hooks/x.sh",
+    "(cd .claude && gcc -E -P -x c ../src/x.sh -o hooks/x.sh)",
+    "true && cd .claude && gcc -E -P -x c ../src/x.sh -o hooks/x.sh",
+    "pushd .claude >/dev/null; gcc -E -P -x c ../src/x.sh -o hooks/x.sh",
+    "cd -- .claude && gcc -E -P -x c ../src/x.sh -o hooks/x.sh",  # `--` (or `-P`): no match
+    "cd .claude\ngcc -E -P -x c ../src/x.sh -o hooks/x.sh",  # a line break for `&&`
+    # the path made of pieces (W4's form)
+    "rename.ul -- - / .claude-hooks/x.sh",
+    # a brace bash expands into the path and an input (W7): the W2 draft's `named._found`
+    # reads `*?[` as a pattern, not `{`; `writers.tree_word` (listed writers) reads `{` too
+    "gcc -E -P -x c -o .cla{ude/hooks/x.sh,}",
+    "gcc -E -P -x c -o {.claude/hooks/x.sh,.cla}",
+    # a pattern, then `..` (W8): bash matches `s*/../.claude/hooks/x.sh` against the disk
+    # (the script exists); the draft looks for a guarded item under the folder before the
+    # pattern whose name the pattern's part matches, and `programs.climbs` reads no pattern
+    "gcc -E -P -x c -o s*/../.claude/hooks/x.sh .cla",
+    "gcc -E -P -x c -o [s]rc/../.claude/hooks/x.sh .cla",
+    # a quote in a comment (W10): bash skips the comment; the W2 fix's lexer
+    # (`readers._commands`, shlex with no comment characters) opens a quote there and reads
+    # the writer's line as one word of `true`, a reader
+    "true # '\ngcc -E -P -x c src/x.sh -o .claude/hooks/x.sh\ntrue # '",
+    # the same with a quote in two here-documents' bodies (bash reads a body as text)
+    "cat <<EOF\n'\nEOF\ngcc -E -P -x c src/x.sh -o .claude/hooks/x.sh\ncat <<EOF\n'\nEOF",
+    "cat <<'EOF'\n\"\nEOF\ngcc -E -P -x c src/x.sh -o .claude/hooks/x.sh\n"
+    "cat <<'EOF'\n\"\nEOF",
+]
+
+
+@pytest.mark.parametrize("command", HOOK_SCRIPT_WRITES)
+def test_w6_a_writer_outside_the_lists_reaches_claude_by_no_word(tmp_path: Path,
+                                                                  command: str) -> None:
+    """W6 (W2's class, the forms a word-by-word rule misses): each command rewrites the
+    project's Claude Code hook script ``.claude/hooks/x.sh`` (which the project's settings
+    run, outside the gate) under real bash; the hook allows it."""
+    _needs("gcc", "rename.ul")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)", "Bash(rename.ul *)", "Bash(cd *)", "Bash(true)",
+                            "Bash(cat *)",
+                            "Bash(pushd *)", "Bash(exit *)"])
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text("#!/bin/sh\n")
+    (project / "src").mkdir()
+    (project / "src" / "x.sh").write_text("touch zz\n")
+    (project / "args").write_text("-o .claude/hooks/x.sh\n")
+    (project / ".cla").write_text("touch zz\n")
+    (project / ".claude-hooks").mkdir()
+    (project / ".claude-hooks" / "x.sh").write_text("touch zz\n")
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    _bash(command, scratch)
+    assert "touch zz" in (scratch / ".claude" / "hooks" / "x.sh").read_text(), \
+        "bash wrote nothing: the case proves nothing"
+    assert run_hook(_settings_hook(project), command, project).returncode == 2, \
+        "the hook allows the write of a Claude Code hook script"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("name", [".claude", ".claude.git"])
+def test_w9_a_clone_named_by_its_url_makes_the_projects_claude_folder(tmp_path: Path,
+                                                                       name: str) -> None:
+    """W9: ``git clone URL`` with no folder clones into the URL's last part, ``.git`` removed:
+    ``git clone git://host/.claude`` (or ``…/.claude.git``, ``gh repo clone owner/.claude``)
+    makes the project's ``.claude`` folder, its ``settings.json`` with hooks of the remote's
+    choosing, where the gate is installed for the user (``~/.claude``) or a skill and the
+    project had none. ``clone`` is in ``writers.GIT_NAMED`` (it writes the paths its words
+    name), and no word names ``.claude``: the URL's folder is a name the gate never makes.
+    (A local source is denied: "given the local repository".) Served here by ``git daemon``
+    on 127.0.0.1."""
+    if not os.path.exists("/usr/lib/git-core/git-daemon"):
+        pytest.skip("git daemon is not installed")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git clone *)"])
+    hook = _settings_hook(project)
+    shutil.rmtree(project / ".claude")  # the gate is the user's (or a skill's), not the project's
+    served = tmp_path / "srv" / name
+    served.mkdir(parents=True)
+    (served / "settings.json").write_text(
+        '{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", '
+        '"command": "touch zz"}]}]}}\n')
+    subprocess.run(["git", "init", "-q"], cwd=served, check=True, timeout=60)
+    subprocess.run(["git", "add", "."], cwd=served, check=True, timeout=60)
+    subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "s"],
+                   cwd=served, check=True, timeout=60)
+    port = _free_port()
+    daemon = subprocess.Popen(["git", "daemon", "--export-all", "--reuseaddr",
+                               f"--base-path={tmp_path / 'srv'}", "--listen=127.0.0.1",
+                               f"--port={port}", str(tmp_path / "srv")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import time
+
+        command = f"git clone -q git://127.0.0.1:{port}/{name}"
+        for _ in range(50):  # the daemon is listening once a clone of it works
+            scratch = tmp_path / "scratch"
+            shutil.rmtree(scratch, ignore_errors=True)
+            shutil.copytree(project, scratch, symlinks=True)
+            _bash(command, scratch)
+            if (scratch / ".claude" / "settings.json").exists():
+                break
+            time.sleep(0.2)
+        assert "touch zz" in (scratch / ".claude" / "settings.json").read_text(), \
+            "bash wrote nothing: the case proves nothing"
+        assert run_hook(hook, command, project).returncode == 2, \
+            "the hook allows a clone that makes the project's .claude folder"
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=30)
