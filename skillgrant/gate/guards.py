@@ -51,11 +51,10 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
 
 #: Programs that run the file their first operand names, with code found beside it (Python's
 #: ``sys.path[0]``, pytest's ``conftest.py``).
-_RUNS_OPERAND: Final = re.compile(r"python[0-9.]*|pytest|py\.test|bash|sh|dash|zsh|node|ruby|"
-                                  r"perl|deno|bun")
+_RUNS_OPERAND: Final = frozenset({"pytest", "py.test", "bash", "sh", "dash", "zsh", "node",
+                                  "ruby", "perl", "deno", "bun"})
 
 
-_PYTHON: Final = re.compile(r"python[0-9.]*")
 #: Programs that run a project's ``node_modules/.bin`` or its ``package.json``'s scripts.
 _NODE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun"})
 
@@ -77,10 +76,10 @@ def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
         if "/" in words[0]:  # a virtual environment's Python runs its `lib`'s .pth (P1b)
             found += [words[0], *([os.path.join(os.path.dirname(os.path.dirname(words[0])),
                                                 "lib") + "/"]
-                                  if _PYTHON.fullmatch(os.path.basename(words[0])) else [])]
+                                  if os.path.basename(words[0]).startswith("python") else [])]
         elif words[0] in _NODE_RUNNERS:  # the project's own `node_modules/.bin` first (P1c)
             found += ["node_modules/", "package.json"]
-        elif _RUNS_OPERAND.fullmatch(words[0]):
+        elif words[0] in _RUNS_OPERAND or words[0].startswith("python"):
             script = next((w for w in words[1:] if w[:1] != "-"), "")
             if "/" in script or script.endswith((".py", ".sh", ".js")):
                 found += [script, os.path.dirname(script) + "/"]

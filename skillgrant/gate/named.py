@@ -152,7 +152,7 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
     if not index.files:
         return None
     moved = None if directory is None else moved_folders(text, directory) \
-        if _MOVING.search(text) else [directory]
+        if any(move in text for move in _MOVING) else [directory]
     folders = None if isinstance(moved, str) else moved
     doubtful: list[str] = []
     for word in words:
@@ -170,7 +170,7 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
 
 
 #: A word that may move the folder a command's later words are read from (``nested._MOVES``).
-_MOVING: Final = re.compile(r"\b(?:cd|pushd|popd)\b|-C|--chdir|--git-dir|--work-tree|GIT_")
+_MOVING: Final = ("cd", "pushd", "popd", "-C", "--chdir", "--git-dir", "--work-tree", "GIT_")
 
 
 def _found(word: str, folders: list[str] | None, index: Index) -> str | None:

@@ -16,18 +16,21 @@ own code is the plan's to grant). Anything else holding it is ``unknown``.
 from __future__ import annotations
 
 import functools
-import re
 import shlex
 from collections.abc import Sequence
 from typing import Final
 
+from ..lazy import compile_on_use
+from .words import Word, strip_wrappers
 from .writers import GIT_KEEPS, edits, git_subcommand
 
 #: Programs that write no file their words name, whatever the words (no output option, no
 #: in-place edit, no command run from their words). Not here: ``less`` (``-o`` logs),
 #: ``file`` (``-C`` writes a compiled magic file), ``tree`` (``-o``), ``sort``/``uniq``
 #: (outputs), ``awk``/``sed``/``perl`` (programs that write), ``yq`` (``-i``), wrappers
-#: (``env``, ``timeout``, ``xargs``, ``command``, ``sudo``), which run their words; ``rg``
+#: (``env``, ``xargs``, ``command``, ``sudo``), which run their words (``timeout N``, ``nice``,
+#: ``nohup``, ``time``, ``stdbuf`` in the forms ``words.strip_wrappers`` reads are stripped
+#: before the program is looked at); ``rg``
 #: (``--pre`` runs a program: review s42 R1).
 READERS: Final = frozenset({
     "cat", "tac", "head", "tail", "nl", "od", "hexdump", "strings", "wc", "cut", "paste",
@@ -47,17 +50,17 @@ GIT_READS: Final = GIT_KEEPS - {"config", "init"} | {"check-ignore", "check-attr
 _NO_RESPONSE_FILES: Final = frozenset({"npm", "npx", "pnpm", "yarn", "bun", "bunx", "deno",
                                        "pip", "pip3", "uv", "gh", "git", "docker", "podman"})
 #: Interpreters whose first operand is the script they run (read, not written).
-_INTERPRETER: Final = re.compile(r"python(?:[0-9.]*)|bash|sh|dash|zsh|node")
+_INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|bash|sh|dash|zsh|node")
 #: Options an interpreter may take before its script (none of them names a file or code).
 _BEFORE_SCRIPT: Final = frozenset({"-u", "-B", "-E", "-I", "-s", "-S", "-O", "-OO", "-q",
                                    "-x", "-e", "-v", "-eu", "-ex", "--"})
 #: Words in front of a simple command's program: assignments, and bash's reserved words.
-_ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{",
                               "}", "time", "fi", "done", "esac"})
 #: A word holding one of these may hold commands bash runs (a substitution, a quoted text
 #: an ``sh -c`` runs, a comment's quote pairing with another): read again as commands.
-_REREAD: Final = re.compile(r"[\n;&|()<>`]|\$\(")
+_REREAD: Final = compile_on_use(r"[\n;&|()<>`]|\$\(")
 _OPERATOR: Final = frozenset("();|&\n`")
 #: How deep words are read again as commands; deeper, the gate does not separate them.
 _MAX_DEPTH: Final = 3
@@ -83,7 +86,9 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
         at += 1
     if at == len(command) or command[0] == ">":
         return False  # a redirection's target, or an assignment's value
-    program, rest = command[at], list(command[at + 1:])
+    inside, _ = strip_wrappers([Word(w) for w in command[at:]])  # `nice cat x` reads x
+    program, rest = command[len(command) - len(inside)], list(command[len(command) - len(
+        inside) + 1:])
     if not any(word in w for w in rest):
         return True  # the path is the program run
     name = program if "/" not in program else ""  # `./cat` is a script of the project
