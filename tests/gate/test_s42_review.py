@@ -272,14 +272,19 @@ PLAN_NAMED = [
     # package.json is guarded since the P1 fix, make's Makefile is not; pytest with no file
     # runs every test file it finds
     ("make -s test", "cp payload.mk Makefile"),
-    ("pytest -q", "cp payload.py tests/test_evil.py"),
+    pytest.param("pytest -q", "cp payload.py tests/test_evil.py", id="pytest-collects",
+                 marks=pytest.mark.xfail(strict=True, reason="open (review s42 P1g): pytest "
+                                         "with no file runs every test file it finds; a plan "
+                                         "granting it and a write grants running any code "
+                                         "(docs/decisions.md)")),
     # an option's value before the script is taken for the script (P1i)
     ("python3 -W ignore tools/run.py", "cp payload.py tools/run.py"),
     ("pytest -k test_a tests/test_a.py", "cp payload.py tests/conftest.py"),
 ]
 
 
-@pytest.mark.parametrize(("grant", "write"), PLAN_NAMED, ids=[w for _, w in PLAN_NAMED])
+@pytest.mark.parametrize(("grant", "write"), PLAN_NAMED,
+                         ids=[p[1] if isinstance(p, tuple) else "" for p in PLAN_NAMED])
 def test_p1_a_program_the_plan_names_in_the_tree_is_written_then_run(
         tmp_path: Path, grant: str, write: str) -> None:
     """P1: ``Bash(./tools/run.sh)`` approves that script; ``cp payload tools/run.sh``
@@ -518,7 +523,9 @@ def test_r2_gccs_options_that_run_a_program(tmp_path: Path, command: str) -> Non
 
 
 @pytest.mark.parametrize(("entry", "run"), [("Bash(./tools/run.sh:*)", "./tools/run.sh"),
-                                            ("Bash(./tools/*)", "./tools/run.sh")])
+                                            ("Bash(./tools/*)", "./tools/run.sh"),
+                                            # an exact compound (P1j): its first word is cd
+                                            ("Bash(cd tools && ./run.sh)", "cd tools && ./run.sh")])
 def test_p1h_a_program_named_by_a_prefix_rule(tmp_path: Path, entry: str, run: str) -> None:
     """P1h (against the P1 fix): ``plan_programs`` takes an entry's first word as the path
     of the program, so ``Bash(./tools/run.sh:*)`` (the runtime's prefix form) guards a file
@@ -626,6 +633,33 @@ def test_w12_csplit_composes_its_output_name_from_two_words(tmp_path: Path,
     assert _proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows csplit's write of .git/config and the git run after it"
+
+
+@pytest.mark.parametrize("basetemp", [".claude", ".claude/hooks"])
+def test_w13_pytests_basetemp_removes_a_guarded_folder(tmp_path: Path, basetemp: str) -> None:
+    """W13 (against the readers rule's pytest case, ``readers._reads``: a word holding the
+    path is an operand, a test pytest reads, unless it starts with a dash): ``--basetemp
+    DIR`` takes its value as a separate word, and pytest empties DIR before a test that asks
+    for ``tmp_path`` runs: ``pytest -q tests/test_a.py --basetemp .claude`` (covered by
+    ``Bash(pytest -q tests/test_a.py *)``) removes the project's settings, the gate's hook
+    with them. (``--basetemp=.claude`` is denied.)"""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(pytest -q tests/test_a.py *)"])
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text("#!/bin/sh\n")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_a.py").write_text("def test_a(tmp_path):\n    pass\n")
+    command = f"pytest -q tests/test_a.py --basetemp {basetemp}"
+    import sys
+
+    env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    _bash(command, scratch, env)
+    gone = scratch / basetemp / ("settings.json" if basetemp == ".claude" else "x.sh")
+    assert not gone.exists(), "bash removed nothing: the case proves nothing"
+    assert run_hook(_settings_hook(project), command, project).returncode == 2, \
+        "the hook allows pytest to empty a guarded folder"
 
 
 def test_w11_the_linkers_response_file_inside_an_option(tmp_path: Path) -> None:
