@@ -9,7 +9,9 @@ per request compare the applications and their layers alone (issue 29).
 ``serve`` is the service as ``skillgrant serve`` builds it (guard, hook path, watched view,
 no audit log); ``bare`` is benchmarks/bare_app.py; ``raw`` an ASGI function answering an
 empty body. It runs 300 requests, then N, and prints the CPU time per request of the N.
-Instructions: ``valgrind --tool=callgrind`` of N = 1,200 less N = 200, over 1,000.
+Instructions of the N alone: ``valgrind --tool=callgrind --collect-atstart=no
+--toggle-collect=_operator_call python benchmarks/inprocess.py KIND N``, over N (they run in
+a call of ``operator.call``).
 ``CHECK=1`` prints each payload's answer first; ``GCOFF=1`` stops the collector for the N
 (a full collection landing in one run and not the other moves a count by ~10%).
 """
@@ -19,10 +21,12 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import operator
 import os
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +107,9 @@ class _Transport(asyncio.Transport):
         pass
 
 
-async def _main(which: str, count: int) -> None:
+async def _main(which: str) -> Callable[[int], Awaitable[float]]:
+    """The target made and warmed up (300 requests); the coroutine function that runs N more
+    and gives their CPU time."""
     transcript = _session(dict(os.environ))[1]
     payloads = [json.dumps({"session_id": "s", "transcript_path": transcript,
                             "cwd": SESSION_FOLDER, "hook_event_name": "PreToolUse",
@@ -132,16 +138,28 @@ async def _main(which: str, count: int) -> None:
     for i in range(300):
         await one(requests[i % len(requests)])
     assert not transport.closed
+
+    async def measured(count: int) -> float:
+        started = time.process_time()
+        for i in range(count):
+            await one(requests[i % len(requests)])
+        return time.process_time() - started
+
+    return measured
+
+
+def main(which: str, count: int) -> None:
+    loop = uvloop.new_event_loop()
+    asyncio.set_event_loop(loop)
+    measured = loop.run_until_complete(_main(which))
     gc.collect()
     gc.freeze()
     if os.environ.get("GCOFF"):
         gc.disable()
-    started = time.process_time()
-    for i in range(count):
-        await one(requests[i % len(requests)])
-    spent = time.process_time() - started
+    # In a call of a C function of its own: ``--toggle-collect=_operator_call`` counts these.
+    spent = operator.call(loop.run_until_complete, measured(count))
     print(f"{which}: {spent / max(count, 1) * 1e6:.1f} µs of CPU a request over {count}")
 
 
 if __name__ == "__main__":
-    uvloop.run(_main(sys.argv[1], int(sys.argv[2])))
+    main(sys.argv[1], int(sys.argv[2]))

@@ -155,7 +155,8 @@ class Guard:
         try:
             headers = scope[HEADERS] = header_table(scope)
             self._check(scope, headers)
-            body = await self._read(receive, headers)
+            body = await (self._chunks(receive) if scope.get(BODY_WHOLE) is True
+                          else self._read(receive))
             size = len(body)
             await self.app(scope, _replay(body, receive), sent)
         except Refusal as refusal:
@@ -200,30 +201,34 @@ class Guard:
             raise Refusal(413, "body-size", f"the body is over {self.max_body} bytes "
                           "(--max-body-bytes)")
 
-    async def _read(self, receive: Receive, headers: dict[bytes, list[bytes]]) -> bytes:
+    async def _read(self, receive: Receive) -> bytes:
+        """The body, whole, within the read timeout."""
+        try:
+            async with asyncio.timeout(self.read_timeout):
+                return await self._chunks(receive)
+        except TimeoutError:
+            raise Refusal(408, "read-timeout", f"the body did not arrive within "
+                          f"{self.read_timeout:g} s") from None
+
+    async def _chunks(self, receive: Receive) -> bytes:
         """The body, whole. A body over the limit is read on and dropped, up to DRAIN_BYTES,
         so the client, still sending, reads the refusal rather than a reset connection."""
         chunks: list[bytes] = []
         size = 0
-        try:
-            async with asyncio.timeout(self.read_timeout):
-                while True:
-                    message = await receive()
-                    if message["type"] == "http.disconnect":
-                        raise _Disconnected
-                    chunk = message.get("body", b"")
-                    size += len(chunk)
-                    if size <= self.max_body:
-                        chunks.append(chunk)
-                    more = message.get("more_body", False)
-                    if size > self.max_body and (not more or size > DRAIN_BYTES):
-                        raise Refusal(413, "body-size", f"the body is over {self.max_body} "
-                                      "bytes (--max-body-bytes)")
-                    if not more:
-                        return b"".join(chunks)
-        except TimeoutError:
-            raise Refusal(408, "read-timeout", f"the body did not arrive within "
-                          f"{self.read_timeout:g} s") from None
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                raise _Disconnected
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size <= self.max_body:
+                chunks.append(chunk)
+            more = message.get("more_body", False)
+            if size > self.max_body and (not more or size > DRAIN_BYTES):
+                raise Refusal(413, "body-size", f"the body is over {self.max_body} bytes "
+                              "(--max-body-bytes)")
+            if not more:
+                return b"".join(chunks)
 
     async def _refuse(self, scope: Scope, send: _Counted, refusal: Refusal) -> None:
         if send.status is not None:
@@ -263,6 +268,9 @@ class _Counted:
 
 #: The scope's key for the request's headers as the guard read them (``header_table``).
 HEADERS = "skillgrant.headers"
+#: The scope's key the server's protocol sets once the request's body has arrived whole
+#: (``transport.HeadLimited``): reading it then waits for nothing, and needs no timer.
+BODY_WHOLE = "skillgrant.body-whole"
 
 
 def header_table(scope: Scope) -> dict[bytes, list[bytes]]:

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from .guard import BODY_WHOLE
+
 
 def events_of_uvicorn(log: Callable[..., None]) -> None:
     """Send uvicorn's log records (a bad request line, an error in the application) to
@@ -51,7 +53,8 @@ class Server(uvicorn.Server):
 
 class HeadLimited(HttpToolsProtocol):
     """uvicorn's httptools protocol, closing a connection whose request's line and headers
-    have not all arrived ``seconds`` after its first byte (or after the connection opened), are
+    have not all arrived ``seconds`` after the chunk holding its first byte (or after the
+    connection opened), are
     over ``limit`` bytes, or whose target is not a path (``POST http://elsewhere/...``).
     httptools alone bounds neither time nor size, and parsing a header that keeps growing
     costs more than linear time. ``header_deadline`` sets the two numbers."""
@@ -83,11 +86,15 @@ class HeadLimited(HttpToolsProtocol):
         if self._received is not None:
             self._received += len(data)
             self._check()
+            if self._deadline is None and not self._cut:
+                self._arm()  # a head begun in this chunk and not whole in it: timed from now
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._received, self._pieces, self._url_begun = 0, 0, False
-        self._arm()
+        # Timed from the end of the chunk it began in, when it is not whole by then (most
+        # heads arrive whole in one chunk: no timer is made for them).
+        self._disarm()
 
     def on_url(self, url: bytes) -> None:
         if not self._url_begun and not url.startswith(b"/"):
@@ -105,6 +112,9 @@ class HeadLimited(HttpToolsProtocol):
     def on_message_complete(self) -> None:
         self._ended = True
         super().on_message_complete()
+        if not self._cut and self.cycle is not None and not self.cycle.more_body:
+            # the body is whole: the guard's first ``receive`` gives it without waiting
+            self.scope[BODY_WHOLE] = True  # type: ignore[literal-required]
 
     def on_headers_complete(self) -> None:
         self._disarm()
