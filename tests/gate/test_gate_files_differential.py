@@ -280,7 +280,7 @@ def _reader_entries() -> list[str]:
     programs = [*READER_WRITERS, "cat", "grep", "ls", "wc", "head", "tail", "sha256sum", "diff",
                 "stat", "test", "sh", "bash", "env", "timeout", "nice", "command", "xargs",
                 "eval", "exec", "printf", "echo", "true", "false", "cd", "pushd", "read", "set",
-                "builtin", "time", "pwd", "dirname"]
+                "builtin", "time", "pwd", "dirname", "wait"]
     return [f"Bash({p} *)" for p in programs] + [f"Bash({p})" for p in programs]
 
 
