@@ -190,6 +190,8 @@ READER_WRITERS: dict[str, list[str]] = {
     "split-file": ["split-file {S}/split.txt {D}"],
     "split-file-14": ["split-file-14 {S}/split.txt {D}"],
     "find": ["find {S} -name x.sh -fprint {T}", "find {S} -fls {T}"],
+    # a shell given its script on stdin: the path is a positional parameter it writes
+    "sh": ["sh -s {T} < {S}/w.sh", "cat {S}/w.sh | sh -s -- {T}", "bash -e -s {T} < {S}/w.sh"],
     "git": ["git -c diff.external={S}/w.sh diff --no-index {S}/x.sh {T}",
             "git diff --no-index --output={T} {S}/x.sh {S}/w.sh"],
 }
@@ -223,6 +225,8 @@ READER_PLACES = [
     ("", "${HOME}/.claude/skills/s/run.sh", "$HOME/.claude"),
     ("", "/proc/self/cwd/.claude/hooks/x.sh", "/proc/self/cwd/.claude"),
     ("", "/proc/self/cwd/l*/x.sh", "/proc/self/cwd/lnk"),
+    ("", "/dev/fd/3/hooks/x.sh 3<c?", "''"), ("", "/dev/fd/3/x.sh 3<l*", "\"\""),
+    ("cd src; ", "/proc/self/cwd/../.claude/hooks/x.sh", "/proc/self/cwd/../.claude"),
     ("cd .claude; ", "hooks/x.sh", "."), ("cd .claude && ", "hooks/x.sh", "hooks"),
     ("cd .claude/skills; ", "s/run.sh", "s"), ("cd lnk; ", "x.sh", "."),
     ("cd .claude/skills/s; ", "run.sh", "."), ("cd cl; ", "skills/s/run.sh", "./"),
