@@ -101,6 +101,33 @@ def test_rejected_texts_report_the_full_paths_problem() -> None:
 
 
 @pytest.mark.parametrize("text", ["a: b\n---\nc: [\n", "a: *x\nb: [\n", "a: [\n", "a: b: c\n",
-                                  "a: 'x\n", "- a\nb: c\n", "a: b\n...\n---\nc\n"])
+                                  "a: 'x\n", "- a\nb: c\n", "a: b\n...\n---\nc\n",
+                                  # a '*' after where the parser stops (session 42), or before
+                                  "argument-hint: [a] [b]\nallowed-tools: Bash(x:*)\n",
+                                  "a: b: c\nd: *x\n", "a: [b\nc: *x\n", "a: 'x\nb: *y\n",
+                                  "a: &x 1\nb: *x\nc: d: e\n", "a: *x\nb: c: d\n",
+                                  "a: [*x, b: c: d]\n", "a: &x [1]\nb: [*x, ]]\n",
+                                  "a: *x b: c\n", "a: b *c: d\n", "*x: y: z\n",
+                                  "a:\n- *x\n- b: c: d\n",
+                                  "a: !t *x\nb: c: d\n", "a: |\n x\n*b\nc: d: e\n"])
 def test_rejected_forms(text: str) -> None:
     assert _problem(text) == _full_path(text)
+
+
+def test_a_star_after_the_error_takes_the_first_compose() -> None:
+    """The generator's rejected texts with a ``*`` only after where the parser stopped are
+    reported from the first compose (the test above checks they report the same problem):
+    the shortcut is taken, not only allowed."""
+    taken = 0
+    for text in texts(42, 3000):
+        if "*" not in text or yamlspan._collections_at_most(text) > yamlspan.MAX_NESTING_DEPTH:
+            continue
+        try:
+            yaml.compose(text, Loader=yamlspan._Composer)
+        except yaml.composer.ComposerError:
+            continue
+        except yaml.YAMLError as e:
+            if "*" not in text[:yamlspan._stopped_at(e, len(text))]:
+                taken += 1
+                assert _problem(text) == _full_path(text), text
+    assert taken > 50

@@ -348,6 +348,25 @@ def _locate_reference(doc: Any) -> tuple[Any, tuple[Any, ...]]:
     return key, tuple(found)
 
 
+def test_lines_counts_each_offset_as_from_the_start() -> None:
+    """``_Lines.at`` (session 42: a later line counted from the line before) against the line
+    and column counted from the text's start, for offsets in order, out of order and repeated."""
+    import random
+
+    from skillgrant.cli.batch import _Lines
+
+    rng = random.Random(42)
+    for _ in range(300):
+        text = "".join(rng.choice("ab \n\r") for _ in range(rng.randrange(0, 40)))
+        lines = _Lines(text)
+        offsets = sorted(rng.randrange(0, len(text) + 1) for _ in range(8))
+        if rng.random() < 0.3:
+            rng.shuffle(offsets)
+        for offset in offsets:
+            start = text.rfind("\n", 0, offset) + 1
+            assert lines.at(offset) == (text.count("\n", 0, offset) + 1, offset - start + 1)
+
+
 @pytest.mark.parametrize("value", [
     "Read, Grep", "[Read, Grep]", "\n  - Read\n  - Bash(gh *)\n  - Grep", '"Read,\n  Grep"',
     "|\n  Read\n  Grep, Bash(x *)", ">-\n  Read\n\n  Grep", "'a, b'", '"\\x52ead, G"',

@@ -164,7 +164,8 @@ def _line_column(text: str, offset: int) -> Location:
 class _Lines:
     """``_line_column`` for offsets of one text, as line and column: an offset on the line of
     the one before it (the entries of a value mostly share one) is counted from that line's
-    start, which is the same answer."""
+    start, and on a later line its line's number is that line's plus the line breaks between
+    (entries, and each entry's end, come in order): the same answers."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -174,10 +175,14 @@ class _Lines:
     def at(self, offset: int) -> tuple[int, int]:
         if not self.start <= offset <= self.end:
             text = self.text
-            self.start = text.rfind("\n", 0, offset) + 1
-            newline = text.find("\n", self.start)
+            start = text.rfind("\n", 0, offset) + 1
+            if self.end >= 0 and start > self.start:
+                self.line += text.count("\n", self.start, start)
+            else:
+                self.line = text.count("\n", 0, start) + 1
+            self.start = start
+            newline = text.find("\n", start)
             self.end = len(text) if newline < 0 else newline
-            self.line = text.count("\n", 0, self.start) + 1
         return self.line, offset - self.start + 1
 
 

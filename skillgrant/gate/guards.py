@@ -29,7 +29,7 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                              "BASH_ENV", "ENV", "GIT_DIR", "GIT_CONFIG_GLOBAL",
                              "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG",
                              "GIT_COMMON_DIR", "GIT_CONFIG_NOSYSTEM", "CURL_HOME", "WGETRC",
-                             *MOVED_CODE)
+                             "XDG_CACHE_HOME", *MOVED_CODE)
 
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -51,8 +51,8 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
 
 #: Programs that run the file their first operand names, with code found beside it (Python's
 #: ``sys.path[0]``, pytest's ``conftest.py``).
-_RUNS_OPERAND: Final = frozenset({"pytest", "py.test", "bash", "sh", "dash", "zsh", "node",
-                                  "ruby", "perl", "deno", "bun"})
+_RUNS_OPERAND: Final = frozenset({"bash", "sh", "dash", "zsh", "node", "ruby", "perl", "deno",
+                                  "bun"})
 
 
 #: Programs that run a project's ``node_modules/.bin`` or its ``package.json``'s scripts.
@@ -61,29 +61,59 @@ _NODE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", 
 
 @functools.lru_cache(maxsize=16)
 def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
-    """The paths the plan's shell entries name as the program run (``Bash(./tools/run.sh)``),
-    or as the script an interpreter or pytest runs (``Bash(python3 tools/run.py *)``), each
-    followed by its folder when what lies beside it runs too (review s42 P1: a covered ``cp``
-    replaces the approved program, and the covered run runs the copy)."""
+    """The paths the plan's shell entries name as the program run (``Bash(./tools/run.sh)``,
+    ``Bash(./tools/*)``: the folder before a pattern), the scripts, modules and tests an
+    interpreter or pytest runs (``Bash(python3 tools/run.py *)``: its folder too, Python's
+    ``sys.path[0]``; pytest's ``conftest.py`` and settings at the top), and what ``make`` and
+    the node runners read (review s42 P1: a covered ``cp`` replaces the approved program, and
+    the covered run runs the copy). A path ending in ``/`` is a folder."""
     found: list[str] = []
     for entry in entries:
         tool, _, rest = entry.partition("(")
-        words = [w for w in rest.rstrip(")").split() if "=" not in w[:1] + w.split("/")[0]]
-        if tool.strip() not in ("Bash", "Shell", "PowerShell") or not words:
-            continue
-        if "$" in rest:  # `${CLAUDE_SKILL_DIR}/x.sh`: the skill's folder is guarded (G-13)
-            continue
-        if "/" in words[0]:  # a virtual environment's Python runs its `lib`'s .pth (P1b)
-            found += [words[0], *([os.path.join(os.path.dirname(os.path.dirname(words[0])),
-                                                "lib") + "/"]
-                                  if os.path.basename(words[0]).startswith("python") else [])]
-        elif words[0] in _NODE_RUNNERS:  # the project's own `node_modules/.bin` first (P1c)
-            found += ["node_modules/", "package.json"]
-        elif words[0] in _RUNS_OPERAND or words[0].startswith("python"):
-            script = next((w for w in words[1:] if w[:1] != "-"), "")
-            if "/" in script or script.endswith((".py", ".sh", ".js")):
-                found += [script, os.path.dirname(script) + "/"]
+        if tool.strip() not in ("Bash", "Shell", "PowerShell") or "$" in rest:
+            continue  # `${CLAUDE_SKILL_DIR}/x.sh`: the skill's folder is guarded (G-13)
+        folder = ""  # `cd tools && ./run.sh` runs tools/run.sh (review s42 P1j)
+        for part in _PARTS.split(rest.rstrip(")").removesuffix(":*")):
+            words = [w for w in part.split() if "=" not in w.split("/")[0]]
+            if words[:1] == ["cd"] and len(words) == 2:
+                folder = os.path.join(folder, words[1])
+            elif words:
+                found += [p if p[:1] == "/" else os.path.join(folder, p)
+                          for p in _entry_programs(words)]
     return tuple(dict.fromkeys(found))
+
+
+#: What separates the commands of an entry's text.
+_PARTS: Final = re.compile(r"&&|\|\||[;|&\n]")
+
+
+def _entry_programs(words: list[str]) -> list[str]:
+    """``plan_programs`` of one entry's words."""
+    program, found = words[0], []
+    name = os.path.basename(program)
+    if "/" in program:  # a virtual environment's Python runs its `lib`'s .pth (P1b)
+        found += _literal(program)
+        if name.startswith("python"):
+            found.append(os.path.join(os.path.dirname(os.path.dirname(program)), "lib") + "/")
+    if name in _NODE_RUNNERS or name == "node":  # the project's `node_modules` first (P1c)
+        found += ["node_modules/", "package.json"]
+    if name in ("make", "gmake"):
+        found += ["Makefile", "makefile", "GNUmakefile"]
+    if name in _RUNS_OPERAND or name.startswith(("python", "pytest", "py.test")):
+        for at, word in enumerate(words[1:], 1):
+            if words[at - 1] == "-m":  # `python3 -m pkg.mod` runs pkg/mod from the folder
+                found += [word.split(".")[0] + "/", word.split(".")[0] + ".py"]
+            elif "/" in word or word.endswith((".py", ".sh", ".js")):
+                found += [*_literal(word), os.path.dirname(word) + "/"]
+        if "pytest" in (name, *words[1:3]) or name == "py.test":
+            found += ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"]
+    return found
+
+
+def _literal(path: str) -> list[str]:
+    """``path``, or when it holds a pattern the folder before it."""
+    cut = min((path.find(c) for c in "*?[" if c in path), default=-1)
+    return [path] if cut < 0 else [path[:cut].rsplit("/", 1)[0] + "/"]
 
 
 def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -140,6 +170,11 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.path.join(folder, ".curlrc"), False)
               for folder in (os.environ.get("CURL_HOME"), xdg) if folder]
     items += [(os.environ.get("WGETRC") or "", False)]
+    # the system's login files (a login bash's snapshot: review s42 H6), Copilot CLI's own
+    # code, which its launcher loads from the cache unchecked (H8)
+    items += [("/etc/profile", False), ("/etc/profile.d", True), ("/etc/bash.bashrc", False),
+              ("/etc/bashrc", False), (os.path.join(os.environ.get("XDG_CACHE_HOME") or
+                                                    os.path.join(home, ".cache"), "copilot"), True)]
     items += [(part, True) for name in MOVED_CODE  # (a folder, or a list of them: whole)
               for part in (os.environ.get(name) or "").split(os.pathsep) if part]
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
@@ -217,6 +252,9 @@ def _folder_items(folder: str) -> list[tuple[str, bool]]:
               for name in ("settings.json", "settings.local.json")),
             # the project's MCP servers, whose commands Claude Code starts (review s41 M1)
             (os.path.join(folder, ".mcp.json"), False),
+            # Copilot CLI's project MCP servers, Gemini CLI's settings (review s42 H7, H9)
+            (os.path.join(folder, ".github", "mcp.json"), False),
+            (os.path.join(folder, ".gemini"), True),
             # what their entries that are links lead to, and their files' second names
             # (review s41 S3, L1, L4): Copilot CLI's hooks at any depth, Codex's own files
             *linked.claude_items([os.path.join(folder, ".claude")]),

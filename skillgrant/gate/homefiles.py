@@ -44,10 +44,10 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (os.path.join(".config", "lesskey"), False),
                     (os.path.join(".config", "ImageMagick"), True), (".magick", True),
                     (".terraformrc", False), ("terraform.rc", False), (".terraform.d", True),
-                    (".bash_aliases", False), (".ripgreprc", False))
+                    (".bash_aliases", False), (".ripgreprc", False), (".gemini", True))
 #: Variables naming a file or folder in HOME_CODE's stead (the programs read it instead).
 MOVED_CODE: Final = ("GNUPGHOME", "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH",
-                     "TF_CLI_CONFIG_FILE", "RIPGREP_CONFIG_PATH")
+                     "TF_CLI_CONFIG_FILE", "RIPGREP_CONFIG_PATH", "COPILOT_HOME")
 
 
 #: Folders of the system's programs (``PATH``), not read for links.

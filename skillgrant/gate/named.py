@@ -9,15 +9,17 @@ where a program may write it (``readers``; review s41 W2).
 from __future__ import annotations
 
 import fnmatch
+import glob
 import os
 import posixpath
 import re
 from contextvars import ContextVar
 from typing import Final
 
+from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
-from .readers import writer_of
+from .readers import programs_named, writer_of
 from .writers import braced
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -153,7 +155,8 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
         return None
     moved = None if directory is None else moved_folders(text, directory) \
         if any(move in text for move in _MOVING) else [directory]
-    folders = None if isinstance(moved, str) else moved
+    folders = None if isinstance(moved, str) or (any(  # (most commands hold none of them)
+        sign in text for sign in _INDIRECT_SIGNS) and not programs_named(text)) else moved
     doubtful: list[str] = []
     for word in words:
         forms = braced(word)  # `.cla{ude/hooks/x.sh,}` is two words (review s42 W7)
@@ -161,7 +164,8 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
             return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
         if "\x00" in word:
             continue  # a NUL names no file (the command is judged as it is)
-        found = [_found(form, folders, index) for form in forms]
+        found = [_ANYWHERE] if _UNNAMEABLE.search(word) else [  # (before braced rewrites it)
+            _found(form, folders, index) for form in forms]
         if any(f in index.files for f in found):
             return word
         if any(f is not None for f in found):  # a folder's path, a second name, a path the
@@ -169,18 +173,26 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
     return writer_of(text, doubtful) if doubtful else None
 
 
+#: What a command whose program may be other than a literal word holds (``programs_named``).
+_INDIRECT_SIGNS: Final = ("$", "`", "eval", "source", "builtin", "command", "exec", ". ")
 #: A word that may move the folder a command's later words are read from (``nested._MOVES``).
 _MOVING: Final = ("cd", "pushd", "popd", "-C", "--chdir", "--git-dir", "--work-tree", "GIT_")
+
+
+#: What makes a word a path the gate cannot name: an expansion (``$``, a backtick: review s42
+#: GF6), a response file whose words a program reads as its own (``@FILE``, in an option's value
+#: too: ``-Wl,@args``; W5, W11), a brace sequence (``{e..e}``: GF2), a folder of the process
+#: asking (``/proc/self/cwd``, ``/dev/fd``: the hook's or the service's, not bash's; GF1b).
+_UNNAMEABLE: Final = compile_on_use(r"[$`]|^@|^-.*[,=]@|\{[^{}]*\.\.[^{}]*\}|/proc/|/dev/fd")
 
 
 def _found(word: str, folders: list[str] | None, index: Index) -> str | None:
     """The guarded item ``word`` names (``Index.find``) read from any of ``folders``, or
     may name once expanded (a pattern reaching a guarded folder); ``_ANYWHERE`` for a path
-    the gate cannot name (``$``, ``~user``, a response file ``@FILE`` whose words a program
-    reads as its own: review s42 W5, a relative path from no known folder, a pattern before
-    a ``..``); for a short option, also its attached value's."""
-    if "$" in word or word[:1] == "@" or (word[:1] == "~" and word != "~" and word[:2] != "~/"):
-        return _ANYWHERE  # an expansion, `~+`, a response file
+    the gate cannot name (``_UNNAMEABLE``, ``~user``, a relative path from no known folder, a
+    pattern before a ``..``); for a short option, also its attached value's."""
+    if _UNNAMEABLE.search(word) or (word[:1] == "~" and word != "~" and word[:2] != "~/"):
+        return _ANYWHERE  # an expansion, `~+`, a response file, a brace sequence
     if word[:1] == "~":
         word = os.path.expanduser("~") + word[1:]
     forms = [word] + [word[k:] for k in range(2, min(len(word), 256))] \
@@ -214,14 +226,28 @@ def _path_found(full: str, index: Index, *, probe: bool) -> str | None:
     return found
 
 
+#: Paths a pattern matches that are looked at; past it, the pattern is a path the gate cannot
+#: name.
+_MAX_MATCHES: Final = 256
+
+
 def _glob_found(full: str, index: Index) -> str | None:
-    """For a pattern: the item its folder before the first pattern lies in, or the first
-    item below that folder whose next part the pattern may match (bash matches a leading
-    dot only with a dot)."""
+    """For a pattern: the item a path it matches now is or lies in (through a link too), the
+    item its folder before the first pattern lies in, or the first item below that folder
+    whose next part the pattern may match once it exists (bash matches a leading dot only
+    with a dot)."""
     parts = full.split("/")
     at = next(i for i, part in enumerate(parts) if _GLOB.search(part))
     if ".." in parts[at:]:
         return _ANYWHERE  # `s*/../.claude/…`: what the pattern matches, then up (W8)
+    fs.unkept()  # what the pattern matches now (a link `lnk -> .claude/hooks`: GF1)
+    matches = glob.glob(full, include_hidden=False)
+    if len(matches) > _MAX_MATCHES:
+        return _ANYWHERE
+    for match in matches:
+        found = _path_found(match, index, probe=True)
+        if found is not None:
+            return found
     head = posixpath.normpath("/".join(parts[:at]) or "/")
     for folder in dict.fromkeys((head, fs.realpath(head))):
         found = index.find(folder, files_only=False)

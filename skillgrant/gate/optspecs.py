@@ -158,7 +158,7 @@ UNTABLED: Final = frozenset({
     "pigz", "unpigz", "lzop", "lzma", "unlzma", "lzip", "plzip", "brotli", "lrzip", "pbzip2",
     "lbzip2", "pixz", "compress", "uncompress", "ptar", "dpkg", "gpgtar", "7zz", "bsdunzip",
     "cabextract", "lha", "arj", "unarj", "unace", "unalz", "zoo", "rar", "unshar", "busybox",
-    "toybox", "rpm2archive", "innoextract", "split-file",
+    "toybox", "rpm2archive", "innoextract", "split-file", "gpg-zip",
     # runs a program here through its options (`-o ProxyCommand=…`, `-o LocalCommand=…`)
     "ssh", "sftp"})
 #: git 2.39's commands (``git --list-cmds=main,others``) that run a program their words or

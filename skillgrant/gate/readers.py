@@ -21,13 +21,16 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..lazy import compile_on_use
+from .words import Word, strip_wrappers
 from .writers import GIT_KEEPS, edits, git_subcommand
 
 #: Programs that write no file their words name, whatever the words (no output option, no
 #: in-place edit, no command run from their words). Not here: ``less`` (``-o`` logs),
 #: ``file`` (``-C`` writes a compiled magic file), ``tree`` (``-o``), ``sort``/``uniq``
 #: (outputs), ``awk``/``sed``/``perl`` (programs that write), ``yq`` (``-i``), wrappers
-#: (``env``, ``timeout``, ``xargs``, ``command``, ``sudo``), which run their words; ``rg``
+#: (``env``, ``xargs``, ``command``, ``sudo``), which run their words (``timeout N``, ``nice``,
+#: ``nohup``, ``time``, ``stdbuf`` in the forms ``words.strip_wrappers`` reads are stripped
+#: before the program is looked at); ``rg``
 #: (``--pre`` runs a program: review s42 R1).
 READERS: Final = frozenset({
     "cat", "tac", "head", "tail", "nl", "od", "hexdump", "strings", "wc", "cut", "paste",
@@ -46,6 +49,11 @@ GIT_READS: Final = GIT_KEEPS - {"config", "init"} | {"check-ignore", "check-attr
 #: (review s42 W5).
 _NO_RESPONSE_FILES: Final = frozenset({"npm", "npx", "pnpm", "yarn", "bun", "bunx", "deno",
                                        "pip", "pip3", "uv", "gh", "git", "docker", "podman"})
+#: pytest's options that take no value (an operand after one is a test).
+_PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", "-l", "--lf",
+                                  "--ff", "--nf", "--sw", "--co", "--collect-only", "--quiet",
+                                  "--verbose", "--exitfirst", "--no-header", "--strict-markers",
+                                  "--disable-warnings", "-ra", "-rA", "--showlocals"})
 #: Interpreters whose first operand is the script they run (read, not written).
 _INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|bash|sh|dash|zsh|node")
 #: Options an interpreter may take before its script (none of them names a file or code).
@@ -59,6 +67,8 @@ _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "unti
 #: an ``sh -c`` runs, a comment's quote pairing with another): read again as commands.
 _REREAD: Final = compile_on_use(r"[\n;&|()<>`]|\$\(")
 _OPERATOR: Final = frozenset("();|&\n`")
+#: Programs that make another program's words of their input (review s42 GF4).
+_FEEDS: Final = frozenset({"xargs", "parallel"})
 #: How deep words are read again as commands; deeper, the gate does not separate them.
 _MAX_DEPTH: Final = 3
 
@@ -69,6 +79,8 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     one holding it that is not a reader (``READERS``) or its program, or any when the gate
     cannot separate them (an open quote). None when each is only read or run."""
     commands = _commands(text)
+    if commands and any(c and c[0].rsplit("/", 1)[-1] in _FEEDS for c in commands):
+        return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
     for word in doubtful:
         holding = [c for c in commands or () if any(word in w for w in c)]
         if not holding or not all(_reads(c, word) for c in holding):
@@ -76,14 +88,31 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     return None
 
 
+def programs_named(text: str) -> bool:
+    """Whether each simple command of ``text`` names its program as a literal word that moves
+    no folder but by its words (not ``$(echo cd)``, ``eval``, ``source``, ``builtin``,
+    ``command``: a ``cd`` they may run is no move ``moves`` sees; review s42 GF5)."""
+    commands = _commands(text)
+    return commands is not None and not any(
+        _INDIRECT.search(c[0]) or c[0] in _PROXIES for c in commands if c and c[0] != ">")
+
+
+#: A program word the shell makes of an expansion; builtins that run a command they are given.
+_INDIRECT: Final = compile_on_use(r"[$`\\'\"]")
+_PROXIES: Final = frozenset({"eval", "source", ".", "builtin", "command", "exec"})
+
+
 def _reads(command: tuple[str, ...], word: str) -> bool:
     """Whether the simple command ``command`` writes nothing ``word`` names."""
     at = 0
     while at < len(command) and (command[at] in _RESERVED or _ASSIGNMENT.match(command[at])):
         at += 1
-    if at == len(command) or command[0] == ">":
-        return False  # a redirection's target, or an assignment's value
-    program, rest = command[at], list(command[at + 1:])
+    if at == len(command) or command[0] == ">" or any(word in w for w in command[:at]):
+        return False  # a redirection's target, or an assignment's value (a program reads it
+        # from its environment: `DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc …`, review s42 GF8)
+    inside, _ = strip_wrappers([Word(w) for w in command[at:]])  # `nice cat x` reads x
+    program, rest = command[len(command) - len(inside)], list(command[len(command) - len(
+        inside) + 1:])
     if not any(word in w for w in rest):
         return True  # the path is the program run
     name = program if "/" not in program else ""  # `./cat` is a script of the project
@@ -94,8 +123,10 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
     if name == "git":
         return git_subcommand(rest) in GIT_READS and not any(
             w.startswith(("--output", "-o", "--ext", "-O", "--open")) for w in rest)
-    if name in ("pytest", "py.test"):  # its operands are the tests it reads and runs
-        return all(w[:1] != "-" for w in rest if word in w)
+    if name in ("pytest", "py.test"):  # its operands are the tests it reads and runs; not
+        return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # an option's value
+                                     rest[i - 1] in _PYTEST_FLAGS)  # (`--basetemp .claude`:
+                   for i, w in enumerate(rest) if word in w)  # W13)
     if _INTERPRETER.fullmatch(name):
         script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT), None)
         return script is not None and word in rest[script] and not any(
@@ -117,7 +148,7 @@ def _commands(text: str) -> tuple[tuple[str, ...], ...] | None:
         if read is None or depth > _MAX_DEPTH:
             return None
         found += read
-        texts += [(w.replace("$(", " ( "), depth + 1) for c in read for w in c
+        texts += [(w.replace("$(", "$ ( "), depth + 1) for c in read for w in c
                   if _REREAD.search(w)]
     return tuple(found)
 

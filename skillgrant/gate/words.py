@@ -82,7 +82,8 @@ _NAMING: Final = _DECLARING | {"read", "getopts", "wait"}
 _FIND_RUNS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 #: The command names ``check_runnable`` looks at further, as the whole name or as the last part
 #: of a path: a command led by any other literal name is runnable.
-EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"find", "printf", "rg"}
+EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"find", "printf", "rg", "gcc", "g++", "cc",
+                                                     "c++", "clang", "clang++", "cpp", "gfortran"}
 _DURATION = compile_on_use(r"[0-9]+(\.[0-9]+)?[smhd]?")
 _PLAIN = compile_on_use(r"[^\\*?\[\]{}~]*")
 
@@ -166,7 +167,19 @@ def _runs_by_option(program: str, words: list[Word]) -> str | None:
     if program == "rg" and any((w.head[:1] in ("", "-")) if w.value is None else (
             w.value[:5] == "--pre" and w.value[:10] != "--pre-glob") for w in words):
         return "'rg --pre' runs a program the command names, which the gate does not analyse"
+    if program.split("-", 1)[0] in _COMPILERS and any(
+            w.head[:1] in ("", "-") if w.value is None else w.value.startswith(_COMPILER_RUNS)
+            for w in words):  # review s42 R2
+        return (f"{program!r} runs a program or loads code its options name (-wrapper, -B, "
+                "-fplugin, -specs, -fuse-ld=PATH), which the gate does not analyse")
     return None
+
+
+#: Compiler drivers, and their options that run a program or load code they name.
+_COMPILERS: Final = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "cpp", "gfortran"})
+_COMPILER_RUNS: Final = ("-wrapper", "-B", "-fplugin", "-specs", "--specs", "-fuse-ld=/",
+                         "-fuse-ld=.", "-iplugindir", "--gcc-toolchain", "-plugin",
+                         "-no-integrated", "-ccc-", "--driver-mode")
 
 
 def check_runnable(words: list[Word]) -> None:

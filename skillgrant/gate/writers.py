@@ -51,7 +51,8 @@ FOLDER_WRITERS: Final = frozenset({
 #: .git-config`` writes ``.git/config``; perl's ``rename`` runs its expression): ``unknown``
 #: whenever the gate guards anything (review s42 W4).
 COMPOSERS: Final = frozenset({"rename", "prename", "rename.ul", "file-rename", "perl-rename",
-                              "mmv", "mcp", "mad", "mln", "zmv", "qmv", "vidir"})
+                              "mmv", "mcp", "mad", "mln", "zmv", "qmv", "vidir",
+                              "csplit"})  # `-f .g -b 'it/config%.0d'` (review s42 W12)
 #: ``gh`` writes files only with these words (``release download``, ``run download``,
 #: ``repo clone``, ``--output``/``--dir``).
 _GH_WRITES: Final = frozenset({"download", "clone", "-O", "--output", "-D", "--dir"})
@@ -64,6 +65,7 @@ WORKTREE: Final = frozenset({
     "ptar", "dpkg", "gpgtar", "7zz", "bsdunzip", "cabextract", "lha", "arj", "unarj", "unace",
     "unalz", "zoo", "rar", "unshar", "busybox", "toybox", "rpm2archive", "innoextract",
     "split-file",  # LLVM's: the files its input names, under the folder given (W3b)
+    "gpg-zip",  # GnuPG's older tar wrapper (W3c)
 })
 #: ``git`` subcommands that write no file of the working tree (``.git`` apart).
 GIT_KEEPS: Final = frozenset({
@@ -89,6 +91,8 @@ _GLOB: Final = compile_on_use(r"[*?\[{]")
 #: The programs ``writes`` looks at.
 _LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh",
                                                   "sed"}
+#: Python's modules that unpack an archive (``python3 -m zipfile -e``, ``-m tarfile -e``).
+_UNPACKING: Final = frozenset({"zipfile", "tarfile"})
 #: Words after a program looked at for its options and subcommand (past them, a command's
 #: other words are someone else's).
 _MAX_OPTIONS: Final = 64
@@ -115,6 +119,8 @@ def writes(words: Sequence[str]) -> tuple[bool, str | None]:
     folder, worktree = False, None
     for i, word in enumerate(words):
         name = _name(word)
+        if name[:6] == "python" and not _UNPACKING.isdisjoint(words[i + 1:i + 4]):
+            name = "unzip"  # `python3 -m zipfile -e a.zip .` unpacks (review s42 GF3)
         if name not in _LOOKED_AT:
             continue
         writing, tree = _one(name, list(words[i + 1:i + 1 + _MAX_OPTIONS]))

@@ -18,7 +18,7 @@ from ..errors import PlanError, SkillFileError
 from ..grants import split_allowed_tools
 from ..limits import MAX_NESTING_DEPTH, MAX_PLAN_CHARS
 from ..log import library_logger, loaded
-from ..skillfile.runtime import compose_dash_tabs
+from ..skillfile.dashtab import compose_dash_tabs
 from ..skillfile.spans import read_skill
 from ..skillfile.yamlspan import LOADER, YamlProblem, compose, entry_starts, line_column
 from .files import DuplicateKey, is_skill, no_duplicates, plan_text, read_plan_file, too_deep

@@ -92,11 +92,11 @@ def apply_to_text(text: str, plan: Plan, *, path: str | None = None,
     return new_text, decision
 
 
-def _apply(text: str, plan: Plan, path: str | None,
-           enforce: str | None = None) -> tuple[SkillDoc, str, Decision]:
+def _apply(text: str, plan: Plan, path: str | None, enforce: str | None = None, *,
+           decoded: bool = False) -> tuple[SkillDoc, str, Decision]:
     if not callable(getattr(plan, "constrain_kwargs", None)):
         raise PlanError(f"the plan must be a skillgrant.Plan, not {type(plan).__name__}")
-    doc = read_skill(text, path)
+    doc = read_skill(text, path, decoded=decoded)
     judge_keys(doc, getattr(plan, "source", None), enforce)
     value = doc.allowed_tools
     submitted: str | list[str] = []
@@ -201,7 +201,7 @@ def apply_to_file(path: str | os.PathLike[str], plan: Plan, *, dry_run: bool = F
     data = read_limited(target)
     old_text = decode_skill(data, str(target))
     judge_plugin(str(target), plugins)
-    doc, new_text, decision = _apply(old_text, plan, str(target), enforce)
+    doc, new_text, decision = _apply(old_text, plan, str(target), enforce, decoded=True)
     write = new_text != old_text and not dry_run
     if write:
         write_atomic(target, new_text.encode("utf-8"), expected=data)

@@ -10,7 +10,7 @@ the reader refuses them, and a tag of its own is in its lines), the value ends b
 next key's line whatever follows (a plain or block scalar, or a block list, at column 0 ends
 at a line that starts there with a letter), and ``allowed_of`` reads nothing of the text
 outside the value's lines. The lines are ASCII without a tab or CR (no tab after a dash that
-``runtime.compose_dash_tabs`` reads as a space, no CRLF for ``_refuse_quoted_crlf``). A
+``dashtab.compose_dash_tabs`` reads as a space, no CRLF for ``_refuse_quoted_crlf``). A
 frontmatter the runtime reads through its re-quote retry is read as its re-quoted text, whose
 nodes are that text's own: its lines are kept as any others.
 """

@@ -43,7 +43,7 @@ _JS_LINE_END: Final = "\n\r\u2028\u2029"  # what JavaScript's '.' does not match
 # The opening line of the runtime's frontmatter regex (the module docstring's).
 _OPENING: Final = re.compile(f"---[{_JS_SPACE}]*\n")
 # Line breaks in YAML 1.1 (PyYAML) that are ordinary characters in YAML 1.2 (Bun).
-BREAKS_11_ONLY: Final = re.compile("[\x85\u2028\u2029]")
+BREAKS_11_ONLY: Final = "\x85\u2028\u2029"
 _SIMPLE_LINE: Final = re.compile(
     f"([a-zA-Z_-]+):[{_JS_SPACE}]+([^{_JS_SPACE}][^{_JS_LINE_END}]*)\\Z")
 _NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
@@ -97,7 +97,9 @@ def requoted(yaml_text: str) -> str:
                 escaped = value.replace("\\", "\\\\").replace('"', '\\"')
                 line = f'{key}: "{escaped}"'
         lines.append(line)
-    return _LEADING_TABS.sub(lambda m: "  " * len(m.group()), "\n".join(lines))
+    joined = "\n".join(lines)  # (no tab, no leading one: the search is skipped)
+    return _LEADING_TABS.sub(lambda m: "  " * len(m.group()), joined) if "\t" in joined \
+        else joined
 
 
 def _is_flow_list(value: str) -> bool:
@@ -220,58 +222,6 @@ def could_hold_key(yaml_text: str) -> bool:
     """Whether some YAML reading of the text could have an ``allowed-tools`` key: it must be
     written out, or spelled with escapes."""
     return KEY in yaml_text or "\\" in yaml_text
-
-
-# A block list item whose dash a tab follows, before a plain value: Bun reads it as after a
-# space when the item is a scalar; PyYAML rejects the tab.
-_DASH_TAB: Final = re.compile(r"^( *-)\t(?=[^\s\-?\[{'\"#&*!|>%@`][^\n]*$)", re.MULTILINE)
-# A ':' that may end a mapping key in such an item (before a space, a tab, a CR or the line's
-# end): Bun rejects the whole text there (review F-2), so such an item is not read as after a
-# space.
-_KEY_COLON: Final = re.compile(r":(?:[ \t\r]|$)")
-
-
-def compose_dash_tabs(yaml_text: str) -> Node | None:
-    r"""``compose``, where PyYAML's only complaint may be a tab after a list item's dash: the
-    text is then composed with a space in its place (the same offsets), as Bun reads it when
-    each such item is a scalar. Bun rejects a tab before an item that is a block collection
-    (``-\tx:``, ``-\ta:\tb``, ``-\t- y``, ``-\t? x``, ``-\t'a': b``: "Tab characters cannot
-    be used as indentation"), so such a text raises PyYAML's problem as it stands: a line
-    with a ``:`` that may end a key is declined first, and any tabbed item the spaced text
-    composes into a block collection after (pinned by tests/oracle). Raises YamlProblem as
-    ``compose`` does."""
-    try:
-        return compose(yaml_text)
-    except YamlProblem:
-        spaced = _DASH_TAB.sub(r"\1 ", yaml_text)
-        if spaced == yaml_text or any(
-                _KEY_COLON.search(line) for line in yaml_text.split("\n") if _DASH_TAB.match(line)):
-            raise
-        try:
-            root = compose(spaced)
-        except YamlProblem:
-            root = None
-        tabs = {m.end() for m in _DASH_TAB.finditer(yaml_text)}  # each item's first character
-        if root is None or not tabs <= _scalar_item_starts(root):
-            raise
-        return root
-
-
-def _scalar_item_starts(root: Node) -> set[int]:
-    r"""Where each item of every block list of ``root`` starts, when that item is a scalar
-    (a block mapping or list after ``-\t`` is what Bun rejects)."""
-    starts: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, MappingNode):
-            stack.extend(child for pair in node.value for child in pair)
-        elif isinstance(node, SequenceNode):
-            stack.extend(node.value)
-            if not node.flow_style:
-                starts.update(item.start_mark.index for item in node.value
-                              if isinstance(item, ScalarNode))
-    return starts
 
 
 def _rejected(problem: YamlProblem) -> tuple[str, int]:

@@ -19,6 +19,7 @@ from ..errors import SkillFileError
 from ..grants import lone_surrogate, runtime_entries, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from . import fmread
+from .dashtab import compose_dash_tabs
 from .doc import FORMS, AllowedTools, Item, SkillDoc, separator
 from .entryspans import entry_spans
 from .keptlines import allowed_kept
@@ -28,13 +29,12 @@ from .runtime import (
     Divergence,
     Prediction,
     RuntimeFrontmatter,
-    compose_dash_tabs,
     could_hold_key,
     predict,
     runtime_frontmatter,
     runtime_value,
 )
-from .yamlspan import STYLE_NAMES, YamlProblem, is_str_scalar, line_column
+from .yamlspan import STYLE_NAMES, YamlProblem, is_str_scalar, line_column, node_kind
 
 KEY: Final = "allowed-tools"
 
@@ -42,12 +42,9 @@ _OPENING = re.compile(r"---[ \t]*(\r?\n)")
 # python-frontmatter's own boundary: any such line inside our frontmatter would cut it elsewhere.
 _FOREIGN_BOUNDARY = re.compile(r"-{3,}\s*")
 _LINE = re.compile(r"^(.*)$", re.MULTILINE)
-_TAG_NAMES: Final[dict[str, str]] = {"null": "empty (null)", "bool": "a boolean",
-                                     "int": "an integer", "float": "a number",
-                                     "timestamp": "a date", "binary": "binary data"}
 
 
-def read_skill(text: str, path: str | None = None) -> SkillDoc:
+def read_skill(text: str, path: str | None = None, *, decoded: bool = False) -> SkillDoc:
     """Read a SKILL.md text into a SkillDoc: the one reader of check, apply, the read-back of a
     rewrite, lint, diff, the gate's plan loading and the service.
 
@@ -56,30 +53,35 @@ def read_skill(text: str, path: str | None = None) -> SkillDoc:
     that is not a block mapping, duplicate ``allowed-tools`` keys, an ``allowed-tools``
     value that is not a string or a list of strings, and any text on which Claude Code's
     reading cannot be computed (``runtime.predict``). Where Claude Code reads the frontmatter
-    through its re-quote retry, the file is read that way (``retry``).
+    through its re-quote retry, the file is read that way (``retry``). ``decoded`` says the
+    text was decoded from bytes as strict UTF-8 (``builder.decode_skill``), so it holds no
+    lone surrogate and is not searched for one.
 
     >>> doc = read_skill("---\\nname: x\\nallowed-tools: Read, Grep\\n---\\nBody\\n")
     >>> doc.allowed_tools.entries, doc.allowed_tools.form
     (('Read', 'Grep'), 'plain')
     """
-    return _Reader(text, path).read()
+    return _Reader(text, path, decoded=decoded).read()
 
 
 #: A BOM first on a line (the opening fence's line break included).
 _BOM_FIRST: Final = re.compile("[\n\r\x85\u2028\u2029]\ufeff")
 # A line that is a closing fence, '---' or '...' with blanks and a CR after it (group 1: those
 # three characters), or else a foreign boundary (a line python-frontmatter's own boundary,
-# -{3,}\s*, fully matches).
-FENCE_LINE: Final = re.compile(r"^(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.MULTILINE)
+# -{3,}\s*, fully matches). Found by the line break before it, a literal first character the
+# regex engine scans for at C speed (a '^' is tried at every character).
+FENCE_LINE: Final = re.compile(r"\n(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.MULTILINE)
 
 
 class _Reader:
     def __init__(self, text: str, path: str | None,
-                 composed: tuple[str, Node | None] | None = None) -> None:
+                 composed: tuple[str, Node | None] | None = None, *,
+                 decoded: bool = False) -> None:
         self.text = text
         self.path = path
         self.yaml_start = 0
         self.composed = composed  # a frontmatter text composed already, with its nodes
+        self.decoded = decoded  # no lone surrogate (read_skill)
 
     def fail(self, message: str, offset: int | None) -> SkillFileError:
         if offset is None:
@@ -92,7 +94,7 @@ class _Reader:
         if not isinstance(text, str):
             raise SkillFileError(f"a SKILL.md text must be str, not {type(text).__name__} "
                                  "(decode the file first)", path=self.path)
-        surrogate = lone_surrogate(text)
+        surrogate = None if self.decoded else lone_surrogate(text)
         if surrogate is not None:
             raise self.fail(f"lone surrogate U+{ord(text[surrogate]):04X} is not a character; "
                             "the text cannot be written as UTF-8", surrogate)
@@ -123,8 +125,8 @@ class _Reader:
         theirs = self._predict(span, same, root, problem, yaml_end)
         if span is not None and theirs is not None and same and theirs.how == "retry":
             retried = text[:span.start] + theirs.text + text[span.end:]
-            return read_retried(text, span, theirs,
-                                _Reader(retried, self.path, (theirs.text, theirs.root)).read())
+            return read_retried(text, span, theirs, _Reader(  # (the re-quote adds ASCII only)
+                retried, self.path, (theirs.text, theirs.root), decoded=True).read())
         if problem is not None:
             raise self.fail(f"{problem.message} in the frontmatter", problem.index)
         pairs = self._top_level(root)
@@ -145,16 +147,19 @@ class _Reader:
     def _refuse_odd_characters(self, yaml_end: int, span: RuntimeFrontmatter | None) -> None:
         """A BOM first on a line, or a YAML 1.1-only line break, in either frontmatter."""
         text = self.text
-        bom_first = _BOM_FIRST.search(text, self.yaml_start - 1, yaml_end)
+        bom_first = _BOM_FIRST.search(text, self.yaml_start - 1, yaml_end) if text.find(
+            "\ufeff", self.yaml_start, yaml_end) >= 0 else None  # (str.find: at C speed)
         if bom_first is not None:  # YAML readers drop it, keep it, or refuse what follows
             raise self.fail("a byte order mark (U+FEFF) first on a line of the frontmatter: "
                             "YAML readers disagree on what it means", bom_first.end() - 1)
-        odd = BREAKS_11_ONLY.search(text, self.yaml_start, max(yaml_end, span.end if span
-                                                               else 0))
+        end = max(yaml_end, span.end if span else 0)
+        # The first of BREAKS_11_ONLY, found by str.find (at C speed) of each character.
+        odd = min((at for at in (text.find(char, self.yaml_start, end) for char in BREAKS_11_ONLY)
+                   if at >= 0), default=None)
         if odd is not None:
-            raise self.fail(f"U+{ord(odd.group()):04X} in the frontmatter: PyYAML reads it as "
+            raise self.fail(f"U+{ord(text[odd]):04X} in the frontmatter: PyYAML reads it as "
                             "a line break and Claude Code's YAML 1.2 parser as an ordinary "
-                            "character, so the two read different values", odd.start())
+                            "character, so the two read different values", odd)
 
     def _predict(self, span: RuntimeFrontmatter | None, same: bool, root: Node | None,
                  problem: YamlProblem | None, yaml_end: int) -> Prediction | None:
@@ -211,11 +216,11 @@ class _Reader:
 
     def _closing_fence(self) -> tuple[int, int]:
         text = self.text
-        found = FENCE_LINE.search(text, self.yaml_start)
+        found = FENCE_LINE.search(text, self.yaml_start - 1)  # (from the opening's line break)
         if found is None:
             raise self.fail("the frontmatter is not closed: no '---' or '...' line after the "
                             "opening '---'", 0)
-        pos, end = found.span()
+        pos, end = found.start() + 1, found.end()
         if found.group(1) is None:
             raise self.fail("a line of dashes inside the frontmatter: frontmatter readers "
                             "disagree on where the frontmatter ends", pos)
@@ -237,7 +242,7 @@ class _Reader:
         if root is None:
             return []
         if not isinstance(root, MappingNode) or root.flow_style:
-            kind = "a flow mapping" if isinstance(root, MappingNode) else _kind(root)
+            kind = "a flow mapping" if isinstance(root, MappingNode) else node_kind(root)
             raise self.fail(f"the frontmatter must be a block mapping (key: value lines), "
                             f"not {kind}", self.offset(root))
         return list(root.value)
@@ -298,7 +303,7 @@ class _Reader:
                                 key_column=key_column, entry_starts=starts,
                                 entry_ends=ends)
         if not is_str_scalar(node):
-            raise self.fail(f"{KEY} must be a string or a list of strings, not {_kind(node)}",
+            raise self.fail(f"{KEY} must be a string or a list of strings, not {node_kind(node)}",
                             start)
         assert isinstance(node, ScalarNode)
         style = STYLE_NAMES.get(node.style, "plain")
@@ -330,7 +335,7 @@ class _Reader:
 
     def _item(self, seq: SequenceNode, index: int, node: Node) -> Item:
         if not is_str_scalar(node):
-            raise self.fail(f"{KEY} item {index + 1} must be a string, not {_kind(node)}",
+            raise self.fail(f"{KEY} item {index + 1} must be a string, not {node_kind(node)}",
                             self.offset(node))
         assert isinstance(node, ScalarNode)
         start, end = self.offset(node), self.end(node)
@@ -389,11 +394,3 @@ def last_char(text: str, start: int, end: int) -> int:
 
 def _located(spans: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(start for start, _ in spans), tuple(end for _, end in spans)
-
-
-def _kind(node: Node) -> str:
-    if isinstance(node, MappingNode):
-        return "a mapping"
-    if isinstance(node, SequenceNode):
-        return "a list"
-    return _TAG_NAMES.get(node.tag.rsplit(":", 1)[-1], f"a {node.tag.rsplit(':', 1)[-1]}")

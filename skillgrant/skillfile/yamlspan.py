@@ -175,8 +175,9 @@ _BLOCK_INDICATOR: Final = re.compile(r"[-?:](?=[\0 \t\r\n\x85\u2028\u2029]|\Z)")
 
 def _collections_at_most(text: str) -> int:
     """A bound on how many collections ``text`` can open, so on how deep it can nest."""
-    if "[" in text or "{" in text:
-        return sum(map(text.count, _COLLECTION_INDICATORS))
+    every = sum(map(text.count, _COLLECTION_INDICATORS))
+    if every <= MAX_NESTING_DEPTH or "[" in text or "{" in text:
+        return every  # (counted at C speed; the search below is a step a character)
     return len(_BLOCK_INDICATOR.findall(text))
 
 
@@ -184,15 +185,16 @@ def _compose_shallow(text: str) -> tuple[bool, Node | None]:
     """``compose`` for a text that cannot nest past the limit: composed directly, without the
     event pass. Not sure (False) when the text does not compose for the composer's own reasons
     (an undefined alias, a second document) or holds an alias, so that the full path finds and
-    reports the problem exactly as it always has. A reader's, scanner's or parser's error in a
-    text without a ``*`` (no alias event can come before it, and the nesting is bounded) is
-    the very error the full path's event pass stops at: it is raised here."""
+    reports the problem exactly as it always has. A reader's, scanner's or parser's error with
+    no ``*`` before where the parser stopped (``_stopped_at``: no alias event can come before
+    it, and the nesting is bounded) is the very error the full path's event pass stops at: it
+    is raised here."""
     try:
         node: Node | None = yaml.compose(text, Loader=_Composer)
     except yaml.composer.ComposerError:
         return False, None
     except yaml.YAMLError as e:
-        if "*" in text:
+        if text.find("*", 0, _stopped_at(e, len(text))) >= 0:
             return False, None
         raise _problem(e) from e
     if node is None or ("&" not in text and "!" not in text and "<<" not in text):
@@ -205,6 +207,17 @@ def _compose_shallow(text: str) -> tuple[bool, Node | None]:
     if merge:
         _refuse_merge_keys(node)
     return True, node
+
+
+def _stopped_at(error: yaml.YAMLError, end: int) -> int:
+    """Where the parser was when it raised ``error`` (``end``, the text's, when not known):
+    every event it made before came from a token that starts before there. A scanner's error
+    is marked where the scanner is, a parser's at the token it cannot take (libyaml's
+    ``yaml_parser_set_scanner_error`` and ``_parser_error``, PyYAML's ``get_mark()`` and
+    ``token.start_mark``), so an alias event before it needs a ``*`` before it."""
+    mark = getattr(error, "problem_mark", None) if isinstance(
+        error, (yaml.scanner.ScannerError, yaml.parser.ParserError)) else None
+    return end if mark is None else min(end, int(mark.index) + 1)
 
 
 def _merge_without_alias(node: Node) -> bool | None:
@@ -323,3 +336,17 @@ def render_scalar(value: str, style: str, *, flow: bool) -> str:
         if quoted is not None:
             return quoted
     return double_quote(value)
+
+
+_TAG_NAMES: Final[dict[str, str]] = {"null": "empty (null)", "bool": "a boolean",
+                                     "int": "an integer", "float": "a number",
+                                     "timestamp": "a date", "binary": "binary data"}
+
+
+def node_kind(node: Node) -> str:
+    """What a node holds, in words: "a mapping", "a list", "an integer", "a date"..."""
+    if isinstance(node, MappingNode):
+        return "a mapping"
+    if isinstance(node, SequenceNode):
+        return "a list"
+    return _TAG_NAMES.get(node.tag.rsplit(":", 1)[-1], f"a {node.tag.rsplit(':', 1)[-1]}")

@@ -47,6 +47,7 @@ READS = [
     "find .claude -name '*.sh'", "python3 .claude/skills/s/run.py",
     "python3 -u .claude/skills/s/run.py data", "diff .claude/hooks/x.sh src/x.sh",
     "sha256sum .claude/skills/s/run.py", "cd .claude/skills/s && cat run.py",
+    "nice cat .claude/hooks/x.sh", "timeout 5 grep -c sh .claude/hooks/x.sh",  # review s42 C4
 ]
 
 
