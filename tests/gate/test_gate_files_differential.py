@@ -190,6 +190,8 @@ READER_WRITERS: dict[str, list[str]] = {
     "split-file": ["split-file {S}/split.txt {D}"],
     "split-file-14": ["split-file-14 {S}/split.txt {D}"],
     "find": ["find {S} -name x.sh -fprint {T}", "find {S} -fls {T}"],
+    # a shell given its script on stdin: the path is a positional parameter it writes
+    "sh": ["sh -s {T} < {S}/w.sh", "cat {S}/w.sh | sh -s -- {T}", "bash -e -s {T} < {S}/w.sh"],
     "git": ["git -c diff.external={S}/w.sh diff --no-index {S}/x.sh {T}",
             "git diff --no-index --output={T} {S}/x.sh {S}/w.sh"],
 }
@@ -223,6 +225,8 @@ READER_PLACES = [
     ("", "${HOME}/.claude/skills/s/run.sh", "$HOME/.claude"),
     ("", "/proc/self/cwd/.claude/hooks/x.sh", "/proc/self/cwd/.claude"),
     ("", "/proc/self/cwd/l*/x.sh", "/proc/self/cwd/lnk"),
+    ("", "/dev/fd/3/hooks/x.sh 3<c?", "''"), ("", "/dev/fd/3/x.sh 3<l*", "\"\""),
+    ("cd src; ", "/proc/self/cwd/../.claude/hooks/x.sh", "/proc/self/cwd/../.claude"),
     ("cd .claude; ", "hooks/x.sh", "."), ("cd .claude && ", "hooks/x.sh", "hooks"),
     ("cd .claude/skills; ", "s/run.sh", "s"), ("cd lnk; ", "x.sh", "."),
     ("cd .claude/skills/s; ", "run.sh", "."), ("cd cl; ", "skills/s/run.sh", "./"),
@@ -235,6 +239,11 @@ READER_PLACES = [
     ("cd .claude; cd -; cd - >/dev/null; ", "hooks/x.sh", "."),
     ("OLDPWD=.claude cd - >/dev/null; ", "hooks/x.sh", "."),
     ("c=cd; $c .claude; ", "hooks/x.sh", "."), ("eval c\\d .claude; ", "hooks/x.sh", "."),
+    ("\"c\"d .claude; ", "hooks/x.sh", "."), ("c\\d .claude && ", "hooks/x.sh", "hooks"),
+    ("c''d .claude/skills; ", "s/run.sh", "s"),
+    ("pu\"sh\"d .claude >/dev/null; ", "hooks/x.sh", "."),
+    ("pushd -n .claude >/dev/null; pushd +1 >/dev/null; ", "hooks/x.sh", "."),
+    ("pushd -n .claude/skills >/dev/null && pushd >/dev/null; ", "s/run.sh", "s"),
     ("$(echo cd) .claude; ", "hooks/x.sh", "."), ("builtin cd .claude; ", "hooks/x.sh", "."),
     ("f() { cd .claude; }; f; ", "hooks/x.sh", "."), ("cd .claude\n", "hooks/x.sh", "."),
     ("HOME=$PWD/.claude; cd; ", "hooks/x.sh", "."), ("cd .{claude,}; ", "hooks/x.sh", "."),
@@ -280,7 +289,7 @@ def _reader_entries() -> list[str]:
     programs = [*READER_WRITERS, "cat", "grep", "ls", "wc", "head", "tail", "sha256sum", "diff",
                 "stat", "test", "sh", "bash", "env", "timeout", "nice", "command", "xargs",
                 "eval", "exec", "printf", "echo", "true", "false", "cd", "pushd", "read", "set",
-                "builtin", "time", "pwd", "dirname"]
+                "builtin", "time", "pwd", "dirname", "wait"]
     return [f"Bash({p} *)" for p in programs] + [f"Bash({p})" for p in programs]
 
 
