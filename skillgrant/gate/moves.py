@@ -119,7 +119,8 @@ def _moves(words: list[str], folders: list[str]) -> str | None:
         if (not operand or operand in _OPERATORS) and word in ("cd", "pushd"):
             folders.append(os.path.expanduser("~"))  # no operand: the home folder
             continue
-        if _LITERAL.fullmatch(operand) is None or operand == "-":  # `xargs git -C`, `{}`
+        if _LITERAL.fullmatch(operand) is None or operand == "-" or (
+                word == "pushd" and operand[:1] in "+-"):  # `xargs git -C`, `{}`, `pushd -n`
             return f"git may run in a folder the gate cannot name ({word} {operand})"
         # bash's `cd` reads `..` from the path as written, git's `-C` from the real one
         folders += [form for f in list(folders) for form in (

@@ -154,10 +154,10 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
     if not index.files:
         return None
     moved = None if directory is None else moved_folders(text, directory) \
-        if any(move in text for move in _MOVING) else [directory]
+        if any(move in text for move in _MOVING) or _QUOTED.search(text) else [directory]
     folders = None if isinstance(moved, str) or (any(  # (most commands hold none of them)
         sign in text for sign in _INDIRECT_SIGNS) and not programs_named(text)) else moved
-    doubtful: list[str] = []
+    doubtful = ["`"] if "`" in text else []  # `pwd`/.claude/…: a word made of a command (GF6)
     for word in words:
         forms = braced(word)  # `.cla{ude/hooks/x.sh,}` is two words (review s42 W7)
         if any(_names(form, index) for form in forms):
@@ -175,6 +175,8 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
 
 #: What a command whose program may be other than a literal word holds (``programs_named``).
 _INDIRECT_SIGNS: Final = ("$", "`", "eval", "source", "builtin", "command", "exec", ". ")
+#: A quote or a backslash, which may spell a move (`"c"d`, `c\\d`: review s42 GF11).
+_QUOTED: Final = compile_on_use(r"['\"\\\\]")
 #: A word that may move the folder a command's later words are read from (``nested._MOVES``).
 _MOVING: Final = ("cd", "pushd", "popd", "-C", "--chdir", "--git-dir", "--work-tree", "GIT_")
 

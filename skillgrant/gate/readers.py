@@ -57,8 +57,8 @@ _PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", 
 #: Interpreters whose first operand is the script they run (read, not written).
 _INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|bash|sh|dash|zsh|node")
 #: Options an interpreter may take before its script (none of them names a file or code).
-_BEFORE_SCRIPT: Final = frozenset({"-u", "-B", "-E", "-I", "-s", "-S", "-O", "-OO", "-q",
-                                   "-x", "-e", "-v", "-eu", "-ex", "--"})
+_BEFORE_SCRIPT: Final = frozenset({"-u", "-B", "-E", "-I", "-S", "-O", "-OO", "-q",
+                                   "-x", "-e", "-v", "-eu", "-ex", "--"})  # not `sh -s`
 #: Words in front of a simple command's program: assignments, and bash's reserved words.
 _ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{",

@@ -92,7 +92,7 @@ _GLOB: Final = compile_on_use(r"[*?\[{]")
 _LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh",
                                                   "sed"}
 #: Python's modules that unpack an archive (``python3 -m zipfile -e``, ``-m tarfile -e``).
-_UNPACKING: Final = frozenset({"zipfile", "tarfile"})
+_UNPACKING: Final = frozenset({"zipfile", "tarfile", "-mzipfile", "-mtarfile"})
 #: Words after a program looked at for its options and subcommand (past them, a command's
 #: other words are someone else's).
 _MAX_OPTIONS: Final = 64
