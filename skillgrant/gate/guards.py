@@ -14,6 +14,7 @@ import re
 import sys
 from typing import Final
 
+from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
 from .environment import values
@@ -84,7 +85,7 @@ def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
 
 
 #: What separates the commands of an entry's text.
-_PARTS: Final = re.compile(r"&&|\|\||[;|&\n]")
+_PARTS: Final = compile_on_use(r"&&|\|\||[;|&\n]")
 
 
 def _entry_programs(words: list[str]) -> list[str]:

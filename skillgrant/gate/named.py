@@ -13,13 +13,13 @@ import glob
 import os
 import posixpath
 import re
+import types
 from contextvars import ContextVar
 from typing import Final
 
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
-from .readers import programs_named, writer_of
 from .writers import braced
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -156,7 +156,8 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
     moved = None if directory is None else moved_folders(text, directory) \
         if any(move in text for move in _MOVING) or _QUOTED.search(text) else [directory]
     folders = None if isinstance(moved, str) or (any(  # (most commands hold none of them)
-        sign in text for sign in _INDIRECT_SIGNS) and not programs_named(text)) else moved
+        sign in text for sign in _INDIRECT_SIGNS) and not _readers().programs_named(text)) \
+        else moved
     doubtful = ["`"] if "`" in text else []  # `pwd`/.claude/…: a word made of a command (GF6)
     for word in words:
         forms = braced(word)  # `.cla{ude/hooks/x.sh,}` is two words (review s42 W7)
@@ -170,7 +171,15 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
             return word
         if any(f is not None for f in found):  # a folder's path, a second name, a path the
             doubtful.append(word)  # gate cannot name
-    return writer_of(text, doubtful) if doubtful else None
+    return _readers().writer_of(text, doubtful) if doubtful else None
+
+
+def _readers() -> types.ModuleType:
+    """``gate/readers.py``, imported when a command needs it (most calls name no guarded
+    folder: the hook's start does not pay for it)."""
+    from . import readers
+
+    return readers
 
 
 #: What a command whose program may be other than a literal word holds (``programs_named``).
