@@ -33,10 +33,9 @@ from typing import Any
 import uvicorn
 import uvloop
 from load import SESSION_FOLDER, _requests, _session
+from memory_transport import PORT, MemoryTransport
 from run import GATE_CALLS, GATE_PLAN
 from uvicorn.server import ServerState
-
-PORT = 8750
 
 
 def _config(which: str, folder: Path, payloads: list[bytes]) -> uvicorn.Config:
@@ -81,32 +80,6 @@ def _config(which: str, folder: Path, payloads: list[bytes]) -> uvicorn.Config:
     return uvicorn.Config(raw, http="httptools", access_log=False)
 
 
-class _Transport(asyncio.Transport):
-    def __init__(self) -> None:
-        super().__init__()
-        self.written: list[bytes] = []
-        self.closed = False
-
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return {"sockname": ("127.0.0.1", PORT), "peername": ("127.0.0.1", 5555)}.get(
-            name, default)
-
-    def write(self, data: Any) -> None:
-        self.written.append(bytes(data))
-
-    def is_closing(self) -> bool:
-        return self.closed
-
-    def close(self) -> None:
-        self.closed = True
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
-
-
 async def _main(which: str) -> Callable[[int], Awaitable[float]]:
     """The target made and warmed up (300 requests); the coroutine function that runs N more
     and gives their CPU time."""
@@ -121,7 +94,7 @@ async def _main(which: str) -> Callable[[int], Awaitable[float]]:
     state = ServerState()
     protocol = config.http_protocol_class(config=config, server_state=state, app_state={},
                                           _loop=asyncio.get_running_loop())
-    transport = _Transport()
+    transport = MemoryTransport()
     protocol.connection_made(transport)
 
     async def one(request: bytes) -> bytes:

@@ -5,6 +5,8 @@ under the read timeout otherwise: the application gets the same body either way.
 from __future__ import annotations
 
 import asyncio
+import sys
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -13,33 +15,8 @@ from uvicorn.server import ServerState
 from skillgrant.service.guard import BODY_WHOLE, Guard, HostRule
 from skillgrant.service.transport import header_deadline
 
-PORT = 8750
-
-
-class _Transport(asyncio.Transport):
-    def __init__(self) -> None:
-        super().__init__()
-        self.written: list[bytes] = []
-        self.closed = False
-
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return {"sockname": ("127.0.0.1", PORT), "peername": ("127.0.0.1", 5555)}.get(
-            name, default)
-
-    def write(self, data: Any) -> None:
-        self.written.append(bytes(data))
-
-    def is_closing(self) -> bool:
-        return self.closed
-
-    def close(self) -> None:
-        self.closed = True
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from memory_transport import PORT, MemoryTransport
 
 
 def _request(body: bytes) -> bytes:
@@ -79,7 +56,7 @@ def _served(chunks: list[bytes], pause: float = 0.0) -> list[tuple[bool, bytes]]
         state = ServerState()
         protocol = config.http_protocol_class(config=config, server_state=state,  # type: ignore[call-arg]
                                               app_state={}, _loop=asyncio.get_running_loop())
-        transport = _Transport()
+        transport = MemoryTransport()
         protocol.connection_made(transport)
         for chunk in chunks:
             protocol.data_received(chunk)
