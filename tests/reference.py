@@ -211,7 +211,10 @@ def path_allows(content: str | None, path: str, bases: Mapping[str, str], *,
         line, path = line.lower(), path.lower()
     spec = _spec(line)
     parts = path.split("/") if path else []
-    for size in range(len(parts) + 1):
+    # The runtime asks a rule only about paths below its base directory (semantics §4.2):
+    # the base itself, and the folders above it, are no path `/**` or `~/**` matches.
+    base = _based(content, bases)[0].strip("/") if content is not None else ""
+    for size in range(len(base.split("/")) + 1 if base else 0, len(parts) + 1):
         prefix = "/".join(parts[:size])
         if size < len(parts) or directory:
             if spec.match_file(prefix + "/"):
