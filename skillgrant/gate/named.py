@@ -153,11 +153,7 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
     index = _indexed()
     if not index.files:
         return None
-    moved = None if directory is None else moved_folders(text, directory) \
-        if any(move in text for move in _MOVING) or _QUOTED.search(text) else [directory]
-    folders = None if isinstance(moved, str) or (any(  # (most commands hold none of them)
-        sign in text for sign in _INDIRECT_SIGNS) and not _readers().programs_named(text)) \
-        else moved
+    folders = _folders(text, directory)
     doubtful = ["`"] if "`" in text else []  # `pwd`/.claude/…: a word made of a command (GF6)
     for word in words:
         forms = braced(word)  # `.cla{ude/hooks/x.sh,}` is two words (review s42 W7)
@@ -174,6 +170,22 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
     return _readers().writer_of(text, doubtful) if doubtful else None
 
 
+def _folders(text: str, directory: str | None) -> list[str] | None:
+    """The folders the relative words of ``text`` may be read from: ``directory`` and each
+    one a move of the text names (``moves.moved_folders``); None when one cannot be named, or
+    a program word may be a ``cd`` the moves do not see (``readers.programs_named``). The
+    cheap tests first: most commands hold neither a move nor an indirect program."""
+    if directory is None:
+        return None
+    moved = moved_folders(text, directory) if any(move in text for move in _MOVING) or \
+        _QUOTED.search(text) else [directory]
+    if isinstance(moved, str):
+        return None
+    if any(sign in text for sign in _INDIRECT_SIGNS) and not _readers().programs_named(text):
+        return None
+    return moved
+
+
 def _readers() -> types.ModuleType:
     """``gate/readers.py``, imported when a command needs it (most calls name no guarded
     folder: the hook's start does not pay for it)."""
@@ -186,7 +198,7 @@ def _readers() -> types.ModuleType:
 _INDIRECT_SIGNS: Final = ("$", "`", "eval", "source", "builtin", "command", "exec", ". ")
 #: A quote or a backslash, which may spell a move (`"c"d`, `c\\d`: review s42 GF11).
 _QUOTED: Final = compile_on_use(r"['\"\\\\]")
-#: A word that may move the folder a command's later words are read from (``nested._MOVES``).
+#: A word that may move the folder a command's later words are read from (``moves._MOVES``).
 _MOVING: Final = ("cd", "pushd", "popd", "-C", "--chdir", "--git-dir", "--work-tree", "GIT_")
 
 

@@ -111,8 +111,8 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
         return False  # a redirection's target, or an assignment's value (a program reads it
         # from its environment: `DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc …`, review s42 GF8)
     inside, _ = strip_wrappers([Word(w) for w in command[at:]])  # `nice cat x` reads x
-    program, rest = command[len(command) - len(inside)], list(command[len(command) - len(
-        inside) + 1:])
+    start = len(command) - len(inside)  # the program's place, past the wrappers
+    program, rest = command[start], list(command[start + 1:])
     if not any(word in w for w in rest):
         return True  # the path is the program run
     name = program if "/" not in program else ""  # `./cat` is a script of the project
