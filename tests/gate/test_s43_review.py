@@ -1,0 +1,78 @@
+"""Review s43 of the call gate: calls the hook allows that make bash run something outside the
+plan, now or at a later call, or write a file the gate guards. Each case proves the hole with
+real bash in a scratch copy of the project, then asks the printed hook; the hook allowing the
+call is the finding: these tests fail while the hole is open."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, run_hook
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
+#: `pytest --slow -m slow` does here.
+pytestmark = pytest.mark.slow
+
+#: What the hook script becomes when the hole is open: a later run of it runs the payload.
+PAYLOAD = "touch zz\n"
+
+
+def _needs(*programs: str) -> None:
+    missing = [p for p in programs if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+
+
+def _hooked_project(tmp_path: Path, entries: list[str]) -> Path:
+    """A gated project (``files_fixture.gated_project``) with a hook script in the guarded
+    ``.claude/hooks`` and ``src/x.sh``, the payload a command may copy over it."""
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text("#!/bin/sh\necho ok\n")
+    (project / "src").mkdir()
+    (project / "src" / "x.sh").write_text(PAYLOAD)
+    return project
+
+
+def _rewrites_hook(project: Path, tmp_path: Path, command: str) -> bool:
+    """Whether real bash, running ``command`` in a copy of ``project`` (links kept), leaves
+    the payload in ``.claude/hooks/x.sh`` (and running the script then runs it)."""
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    script = scratch / ".claude" / "hooks" / "x.sh"
+    if not script.exists() or script.read_text() != PAYLOAD:
+        return False
+    subprocess.run(["sh", str(script)], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    return (scratch / "zz").exists()
+
+
+def _allowed(project: Path, command: str) -> bool:
+    return run_hook(_settings_hook(project), command, project).returncode != 2
+
+
+#: S1: bash ends a comment at the newline, a backslash in it is text; readers._commands
+#: (shlex, commenters="") reads ``\`` + newline as an escaped newline inside a word, so the
+#: next line's words join the reader's command before the comment (``true``, ``cat``).
+COMMENT_ESCAPES = [
+    "true # \\\ngcc -E -P -x c src/x.sh -o .claude/hooks/x.sh",
+    "cat notes.txt # \\\ngcc -E -P -x c src/x.sh -o .claude/hooks/x.sh",
+]
+
+
+@pytest.mark.parametrize("command", COMMENT_ESCAPES)
+def test_s1_a_backslash_ending_a_comment_joins_the_next_line_to_a_reader(
+        tmp_path: Path, command: str) -> None:
+    """S1: the readers rule's own lexer disagrees with bash on a comment ending in ``\\``;
+    the writer on the next line is read as words of the reader before the comment."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(true)", "Bash(cat *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
