@@ -76,3 +76,52 @@ def test_s1_a_backslash_ending_a_comment_joins_the_next_line_to_a_reader(
     project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(true)", "Bash(cat *)"])
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def _proved(project: Path, tmp_path: Path, calls: list[str]) -> bool:
+    """Whether real bash, running ``calls`` one after the other in a copy of ``project``
+    (links kept), runs the payload (``touch zz``)."""
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=scratch, capture_output=True, timeout=60,
+                       check=False)
+    return (scratch / "zz").exists()
+
+
+def _first_denied(project: Path, calls: list[str]) -> str | None:
+    """Asks the hook for each call in turn, running each allowed one under bash in the
+    project (the next call is decided on the state the last one left); the first call
+    denied, or None when the hook allowed them all."""
+    hook = _settings_hook(project)
+    for call in calls:
+        if run_hook(hook, call, project).returncode == 2:
+            return call
+        subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
+                       check=False)
+    return None
+
+
+#: A shared object whose constructor runs the payload when it is loaded.
+PLUGIN_C = ('#include <stdlib.h>\n'
+            '__attribute__((constructor)) static void f(void) { system("touch zz"); }\n')
+
+
+@pytest.mark.parametrize("link", [
+    "gcc -Wl,-plugin,./p.so a.c -o a.out",
+    "gcc -Wl,--plugin=./p.so a.c -o a.out",
+    "gcc -fuse-ld=bfd -Wl,-plugin=p.so a.c",
+])
+def test_r3_the_linkers_plugin_given_through_wl(tmp_path: Path, link: str) -> None:
+    """R3 (review s42 R2's kin): ``-Wl,-plugin,X`` hands the linker ``-plugin X``, and ld
+    loads X (its constructor runs, before ld finds no ``onload``); ``words._COMPILER_RUNS``
+    reads ``-plugin`` only at a word's start (``-Xlinker -plugin`` is denied)."""
+    _needs("gcc")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)"])
+    (project / "p.c").write_text(PLUGIN_C)
+    (project / "a.c").write_text("int main(void) { return 0; }\n")
+    calls = ["gcc -shared -fPIC -o p.so p.c", link]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows building a linker plugin and loading it"
