@@ -125,3 +125,19 @@ def test_r3_the_linkers_plugin_given_through_wl(tmp_path: Path, link: str) -> No
     assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows building a linker plugin and loading it"
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh -Wp,-DA=1,-o,.claude/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -Wp,-DA" + "a" * 300 + ",-o,.claude/hooks/x.sh",
+])
+def test_n1_an_options_value_past_an_equals_sign_or_256_characters(
+        tmp_path: Path, command: str) -> None:
+    """N1: ``named._found`` reads a short option's attached tails (``-Wp,-o,PATH``) only for
+    a word starting with ``-`` and only from its first 256 characters; guards' ``_TOKEN``
+    splits a word at ``=``, so ``-Wp,-DA=1,-o,PATH`` leaves ``1,-o,PATH``, read whole as a
+    relative path. gcc hands cc1 ``-o .claude/hooks/x.sh``, and cc1 writes it."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
