@@ -141,3 +141,42 @@ def test_n1_an_options_value_past_an_equals_sign_or_256_characters(
     project = _hooked_project(tmp_path, ["Bash(gcc *)"])
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+#: (the plan's entry for a program in the tree, the file a covered ``cp`` replaces, the
+#: payload in that program's language, the covered call that then runs it)
+NAMED_PROGRAMS = [
+    ("Bash(perl build.pl)", "build.pl", 'system("touch zz");\n', "perl build.pl"),
+    ("Bash(node x.mjs)", "x.mjs", 'import { writeFileSync } from "fs"; writeFileSync("zz", "");\n',
+     "node x.mjs"),
+    ("Bash(env FOO=1 ./tools/run.sh)", "tools/run.sh", PAYLOAD, "env FOO=1 ./tools/run.sh"),
+    ("Bash(timeout 60 ./tools/run.sh)", "tools/run.sh", PAYLOAD, "timeout 60 ./tools/run.sh"),
+    ("Bash(nice ./tools/run.sh)", "tools/run.sh", PAYLOAD, "nice ./tools/run.sh"),
+    ("Bash(pushd tools && ./run.sh)", "tools/run.sh", "touch ../zz\n", "pushd tools && ./run.sh"),
+    ('Bash(bash -c "./tools/run.sh")', "tools/run.sh", PAYLOAD, 'bash -c "./tools/run.sh"'),
+]
+
+
+@pytest.mark.parametrize(("entry", "program", "payload", "run"), NAMED_PROGRAMS,
+                         ids=[n[0] for n in NAMED_PROGRAMS])
+def test_p2_a_program_the_plan_names_is_left_open_to_a_covered_copy(
+        tmp_path: Path, entry: str, program: str, payload: str, run: str) -> None:
+    """P2 (review s42 P1's kin, against ``guards.plan_programs``): an interpreter's script
+    whose name ends in none of ``.py``/``.sh``/``.js`` (``build.pl``, ``x.mjs``), a program
+    after a wrapper (``env``, ``timeout``, ``nice``), after ``pushd`` or inside ``bash -c
+    "…"`` (its quotes kept in the path guarded) is not guarded: the covered ``cp`` replaces
+    it, and the covered run runs the copy."""
+    if not program.endswith(".sh"):
+        _needs(run.split()[0])
+    project = tmp_path / "project"
+    gated_project(project, [entry, "Bash(cp *)"])
+    (project / "tools").mkdir()
+    target = project / program
+    target.write_text("#!/bin/sh\necho ok\n" if program.endswith(".sh") else "1;\n")
+    target.chmod(0o755)
+    (project / "payload").write_text(payload)
+    calls = [f"cp payload {program}", run]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        f"the hook allows replacing {program} and the covered run of it"
