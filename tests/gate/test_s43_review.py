@@ -180,3 +180,25 @@ def test_p2_a_program_the_plan_names_is_left_open_to_a_covered_copy(
     assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         f"the hook allows replacing {program} and the covered run of it"
+
+
+def test_v1_printf_v_hands_a_guarded_path_to_a_later_program(tmp_path: Path) -> None:
+    """V1 (under a tool-wide ``Bash`` grant, where the guard still denies ``gcc … -o
+    .claude/hooks/x.sh``): ``printf`` is a reader (``readers.READERS``), but ``printf -v``
+    stores the path it is given in a variable; exported, gcc's ``DEPENDENCIES_OUTPUT`` names
+    the file gcc appends its make rule to, whose target the format chose (``touch zz``)."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    (project / "src" / "a.c").write_text("int x;\n")
+    command = ('printf -v DEPENDENCIES_OUTPUT "%s touch\\tzz\\n" .claude/hooks/x.sh; '
+               "export DEPENDENCIES_OUTPUT; gcc -E -P src/a.c -o /dev/null")
+    assert not _allowed(project, "gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    subprocess.run(["sh", ".claude/hooks/x.sh"], cwd=scratch, capture_output=True,
+                   timeout=60, check=False)
+    assert (scratch / "zz").exists(), "bash wrote no payload to the hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
