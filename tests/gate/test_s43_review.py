@@ -1,0 +1,204 @@
+"""Review s43 of the call gate: calls the hook allows that make bash run something outside the
+plan, now or at a later call, or write a file the gate guards. Each case proves the hole with
+real bash in a scratch copy of the project, then asks the printed hook; the hook allowing the
+call is the finding: these tests fail while the hole is open."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, run_hook
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
+#: `pytest --slow -m slow` does here.
+pytestmark = pytest.mark.slow
+
+#: What the hook script becomes when the hole is open: a later run of it runs the payload.
+PAYLOAD = "touch zz\n"
+
+
+def _needs(*programs: str) -> None:
+    missing = [p for p in programs if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+
+
+def _hooked_project(tmp_path: Path, entries: list[str]) -> Path:
+    """A gated project (``files_fixture.gated_project``) with a hook script in the guarded
+    ``.claude/hooks`` and ``src/x.sh``, the payload a command may copy over it."""
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text("#!/bin/sh\necho ok\n")
+    (project / "src").mkdir()
+    (project / "src" / "x.sh").write_text(PAYLOAD)
+    return project
+
+
+def _rewrites_hook(project: Path, tmp_path: Path, command: str) -> bool:
+    """Whether real bash, running ``command`` in a copy of ``project`` (links kept), leaves
+    the payload in ``.claude/hooks/x.sh`` (and running the script then runs it)."""
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    script = scratch / ".claude" / "hooks" / "x.sh"
+    if not script.exists() or script.read_text() != PAYLOAD:
+        return False
+    subprocess.run(["sh", str(script)], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    return (scratch / "zz").exists()
+
+
+def _allowed(project: Path, command: str) -> bool:
+    return run_hook(_settings_hook(project), command, project).returncode != 2
+
+
+#: S1: bash ends a comment at the newline, a backslash in it is text; readers._commands
+#: (shlex, commenters="") reads ``\`` + newline as an escaped newline inside a word, so the
+#: next line's words join the reader's command before the comment (``true``, ``cat``).
+COMMENT_ESCAPES = [
+    "true # \\\ngcc -E -P -x c src/x.sh -o .claude/hooks/x.sh",
+    "cat notes.txt # \\\ngcc -E -P -x c src/x.sh -o .claude/hooks/x.sh",
+]
+
+
+@pytest.mark.parametrize("command", COMMENT_ESCAPES)
+def test_s1_a_backslash_ending_a_comment_joins_the_next_line_to_a_reader(
+        tmp_path: Path, command: str) -> None:
+    """S1: the readers rule's own lexer disagrees with bash on a comment ending in ``\\``;
+    the writer on the next line is read as words of the reader before the comment."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(true)", "Bash(cat *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def _proved(project: Path, tmp_path: Path, calls: list[str]) -> bool:
+    """Whether real bash, running ``calls`` one after the other in a copy of ``project``
+    (links kept), runs the payload (``touch zz``)."""
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=scratch, capture_output=True, timeout=60,
+                       check=False)
+    return (scratch / "zz").exists()
+
+
+def _first_denied(project: Path, calls: list[str]) -> str | None:
+    """Asks the hook for each call in turn, running each allowed one under bash in the
+    project (the next call is decided on the state the last one left); the first call
+    denied, or None when the hook allowed them all."""
+    hook = _settings_hook(project)
+    for call in calls:
+        if run_hook(hook, call, project).returncode == 2:
+            return call
+        subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
+                       check=False)
+    return None
+
+
+#: A shared object whose constructor runs the payload when it is loaded.
+PLUGIN_C = ('#include <stdlib.h>\n'
+            '__attribute__((constructor)) static void f(void) { system("touch zz"); }\n')
+
+
+@pytest.mark.parametrize("link", [
+    "gcc -Wl,-plugin,./p.so a.c -o a.out",
+    "gcc -Wl,--plugin=./p.so a.c -o a.out",
+    "gcc -fuse-ld=bfd -Wl,-plugin=p.so a.c",
+])
+def test_r3_the_linkers_plugin_given_through_wl(tmp_path: Path, link: str) -> None:
+    """R3 (review s42 R2's kin): ``-Wl,-plugin,X`` hands the linker ``-plugin X``, and ld
+    loads X (its constructor runs, before ld finds no ``onload``); ``words._COMPILER_RUNS``
+    reads ``-plugin`` only at a word's start (``-Xlinker -plugin`` is denied)."""
+    _needs("gcc")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)"])
+    (project / "p.c").write_text(PLUGIN_C)
+    (project / "a.c").write_text("int main(void) { return 0; }\n")
+    calls = ["gcc -shared -fPIC -o p.so p.c", link]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows building a linker plugin and loading it"
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh -Wp,-DA=1,-o,.claude/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -Wp,-DA" + "a" * 300 + ",-o,.claude/hooks/x.sh",
+])
+def test_n1_an_options_value_past_an_equals_sign_or_256_characters(
+        tmp_path: Path, command: str) -> None:
+    """N1: ``named._found`` reads a short option's attached tails (``-Wp,-o,PATH``) only for
+    a word starting with ``-`` and only from its first 256 characters; guards' ``_TOKEN``
+    splits a word at ``=``, so ``-Wp,-DA=1,-o,PATH`` leaves ``1,-o,PATH``, read whole as a
+    relative path. gcc hands cc1 ``-o .claude/hooks/x.sh``, and cc1 writes it."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+#: (the plan's entry for a program in the tree, the file a covered ``cp`` replaces, the
+#: payload in that program's language, the covered call that then runs it)
+NAMED_PROGRAMS = [
+    ("Bash(perl build.pl)", "build.pl", 'system("touch zz");\n', "perl build.pl"),
+    ("Bash(node x.mjs)", "x.mjs", 'import { writeFileSync } from "fs"; writeFileSync("zz", "");\n',
+     "node x.mjs"),
+    ("Bash(env FOO=1 ./tools/run.sh)", "tools/run.sh", PAYLOAD, "env FOO=1 ./tools/run.sh"),
+    ("Bash(timeout 60 ./tools/run.sh)", "tools/run.sh", PAYLOAD, "timeout 60 ./tools/run.sh"),
+    ("Bash(nice ./tools/run.sh)", "tools/run.sh", PAYLOAD, "nice ./tools/run.sh"),
+    ("Bash(pushd tools && ./run.sh)", "tools/run.sh", "touch ../zz\n", "pushd tools && ./run.sh"),
+    ('Bash(bash -c "./tools/run.sh")', "tools/run.sh", PAYLOAD, 'bash -c "./tools/run.sh"'),
+]
+
+
+@pytest.mark.parametrize(("entry", "program", "payload", "run"), NAMED_PROGRAMS,
+                         ids=[n[0] for n in NAMED_PROGRAMS])
+def test_p2_a_program_the_plan_names_is_left_open_to_a_covered_copy(
+        tmp_path: Path, entry: str, program: str, payload: str, run: str) -> None:
+    """P2 (review s42 P1's kin, against ``guards.plan_programs``): an interpreter's script
+    whose name ends in none of ``.py``/``.sh``/``.js`` (``build.pl``, ``x.mjs``), a program
+    after a wrapper (``env``, ``timeout``, ``nice``), after ``pushd`` or inside ``bash -c
+    "…"`` (its quotes kept in the path guarded) is not guarded: the covered ``cp`` replaces
+    it, and the covered run runs the copy."""
+    if not program.endswith(".sh"):
+        _needs(run.split()[0])
+    project = tmp_path / "project"
+    gated_project(project, [entry, "Bash(cp *)"])
+    (project / "tools").mkdir()
+    target = project / program
+    target.write_text("#!/bin/sh\necho ok\n" if program.endswith(".sh") else "1;\n")
+    target.chmod(0o755)
+    (project / "payload").write_text(payload)
+    calls = [f"cp payload {program}", run]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        f"the hook allows replacing {program} and the covered run of it"
+
+
+def test_v1_printf_v_hands_a_guarded_path_to_a_later_program(tmp_path: Path) -> None:
+    """V1 (under a tool-wide ``Bash`` grant, where the guard still denies ``gcc … -o
+    .claude/hooks/x.sh``): ``printf`` is a reader (``readers.READERS``), but ``printf -v``
+    stores the path it is given in a variable; exported, gcc's ``DEPENDENCIES_OUTPUT`` names
+    the file gcc appends its make rule to, whose target the format chose (``touch zz``)."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    (project / "src" / "a.c").write_text("int x;\n")
+    command = ('printf -v DEPENDENCIES_OUTPUT "%s touch\\tzz\\n" .claude/hooks/x.sh; '
+               "export DEPENDENCIES_OUTPUT; gcc -E -P src/a.c -o /dev/null")
+    assert not _allowed(project, "gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    subprocess.run(["sh", ".claude/hooks/x.sh"], cwd=scratch, capture_output=True,
+                   timeout=60, check=False)
+    assert (scratch / "zz").exists(), "bash wrote no payload to the hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
