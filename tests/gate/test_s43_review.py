@@ -202,3 +202,41 @@ def test_v1_printf_v_hands_a_guarded_path_to_a_later_program(tmp_path: Path) -> 
                    timeout=60, check=False)
     assert (scratch / "zz").exists(), "bash wrote no payload to the hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh -o .cla[[:alpha:]]de/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -o .cl[^x]ude/hooks/x.sh",
+])
+def test_g1_a_bracket_class_python_does_not_read(tmp_path: Path, command: str) -> None:
+    """G1: bash reads ``[[:alpha:]]`` (a POSIX class) and ``[^x]`` (a negation) in a
+    pattern; Python's ``glob``/``fnmatch``, which ``named._glob_found`` asks, read the first
+    as ``[[:alph]`` then ``]`` and the second as ``^`` or ``x``: the pattern matches nothing
+    there, and no guarded item's name fits it. Bash expands it to the hook script."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("write", "guarded", "content"), [
+    ("gcc -E -P -x c x.json -o pl[[:alpha:]]n.json", "plan.json", '{"allowed-tools": ["Bash"]}\n'),
+    ("gcc -E -P -x c s.txt -o .cl[^x]ude/s[^x]ttings.json", ".claude/settings.json", "{}\n"),
+])
+def test_g1b_a_bracket_class_replaces_the_plan_or_the_settings(
+        tmp_path: Path, write: str, guarded: str, content: str) -> None:
+    """G1b: the same patterns name the plan file or the settings holding the gate's hook
+    (``{}``: the next session runs no hook at all). (A changed plan denies every later call:
+    the hook pins its digest; the settings are what the runtime reads.)"""
+    _needs("gcc")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)"])
+    (project / "x.json").write_text('{"allowed-tools": ["Bash"]}\n')
+    (project / "s.txt").write_text("{}\n")
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", write], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert (scratch / guarded).read_text() == content, \
+        f"bash did not replace {guarded}: the case proves nothing"
+    assert not _allowed(project, write), f"the hook allows replacing {guarded}"
