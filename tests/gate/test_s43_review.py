@@ -240,3 +240,20 @@ def test_g1b_a_bracket_class_replaces_the_plan_or_the_settings(
     assert (scratch / guarded).read_text() == content, \
         f"bash did not replace {guarded}: the case proves nothing"
     assert not _allowed(project, write), f"the hook allows replacing {guarded}"
+
+
+@pytest.mark.parametrize("command", [
+    "cd -Pe .claude/hooks && gcc -E -P -x c ../../src/x.sh -o x.sh",
+    "cd -LP .claude/hooks && gcc -E -P -x c ../../src/x.sh -o x.sh",
+    "true # \\\ncd .claude/hooks\ngcc -E -P -x c ../../src/x.sh -o x.sh",
+])
+def test_m1_a_move_the_gate_reads_to_another_folder(tmp_path: Path, command: str) -> None:
+    """M1 (``moves._moves``): bash's ``cd`` takes its options clustered (``-Pe``, ``-LP``),
+    where ``_moves`` skips only ``-L -P -e -@`` written apart and reads ``-Pe`` as the
+    folder; and ``moves._command_words`` (shlex, as ``readers``: S1) reads a comment's
+    trailing backslash as joining ``cd`` to the comment. Either way the relative ``x.sh``
+    is read from the call's folder, where bash writes ``.claude/hooks/x.sh``."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(cd *)", "Bash(true)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
