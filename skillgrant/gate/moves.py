@@ -12,6 +12,7 @@ import shlex
 from typing import Final
 
 from . import files as fs
+from .folded import folded
 
 #: Programs that run git in their folder.
 GITS: Final = frozenset({"git", "gh", "hub", "tig", "lazygit", "gitk", "pre-commit"})
@@ -32,9 +33,10 @@ def command_words(text: str) -> list[list[str]]:
     """The words of ``text`` as sh splits them (quotes kept together and removed, operators
     apart), and those of each word holding a space, an operator or an expansion read again as
     a command (``sh -c 'cd x && git status'``), a few levels deep; a ``--git-dir=x`` or
-    ``GIT_DIR=x`` word split at its ``=``. Raises ValueError on an open quote. (Asked several
+    ``GIT_DIR=x`` word split at its ``=``; comments and literal here-documents as words of
+    their command (``folded``). Raises ValueError on an open quote. (Asked several
     times a call: kept.)"""
-    return [list(words) for words in _command_words(text, 0)]
+    return [list(words) for words in _command_words(folded(text), 0)]
 
 
 @functools.lru_cache(maxsize=64)
@@ -50,8 +52,20 @@ def _command_words(text: str, depth: int) -> tuple[tuple[str, ...], ...]:
     if depth < _MAX_NESTING:
         for word in words:
             if _REREAD.search(word):
-                found += _command_words(word.replace("$(", " ").replace("`", " "), depth + 1)
+                try:
+                    found += _command_words(word.replace("$(", " ").replace("`", " "),
+                                            depth + 1)
+                except ValueError:  # `gh pr create --title "it's"`: a quote that is data,
+                    if _MAY_MOVE.search(_UNQUOTED.sub("", word)):  # unless it may hide a
+                        raise  # move however the quotes pair
     return tuple(found)
+
+
+#: What a word read again must hold to move a folder (``_moves``' words, an expansion),
+#: once its quotes are removed; ``_UNQUOTED``, the quotes.
+_MAY_MOVE: Final = re.compile(r"cd|pushd|popd|-C|--chdir|--git-dir|--work-tree|GIT_|CDPATH"
+                              r"|-execdir|[$`]")
+_UNQUOTED: Final = re.compile(r"['\"\\]")
 
 
 #: A word holding a space, an operator, an expansion or a quote: read again as a command.

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..lazy import compile_on_use
+from .folded import agreed, folded
 from .words import Word, strip_wrappers
 from .writers import GIT_KEEPS, edits, git_subcommand
 
@@ -49,6 +50,9 @@ GIT_READS: Final = GIT_KEEPS - {"config", "init"} | {"check-ignore", "check-attr
 #: (review s42 W5).
 _NO_RESPONSE_FILES: Final = frozenset({"npm", "npx", "pnpm", "yarn", "bun", "bunx", "deno",
                                        "pip", "pip3", "uv", "gh", "git", "docker", "podman"})
+#: Options whose value a program reads as text, never as a path it writes: gh's titles and
+#: bodies (``--body-file``, ``-F``, is another option).
+_TEXT_OPTIONS: Final = {"gh": frozenset({"--title", "-t", "--body", "-b"})}
 #: pytest's options that take no value (an operand after one is a test).
 _PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", "-l", "--lf",
                                   "--ff", "--nf", "--sw", "--co", "--collect-only", "--quiet",
@@ -92,6 +96,10 @@ def programs_named(text: str) -> bool:
     """Whether each simple command of ``text`` names its program as a literal word that moves
     no folder but by its words (not ``$(echo cd)``, ``eval``, ``source``, ``builtin``,
     ``command``: a ``cd`` they may run is no move ``moves`` sees; review s42 GF5)."""
+    analysis = agreed(text)  # bash's own programs, where its reading is the gate's
+    if analysis is not None:
+        return all(c.program is not None and c.program not in _PROXIES
+                   for c in analysis.commands)
     commands = _commands(text)
     return commands is not None and not any(
         _INDIRECT.search(c[0]) or c[0] in _PROXIES for c in commands if c and c[0] != ">")
@@ -118,6 +126,11 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
     name = program if "/" not in program else ""  # `./cat` is a script of the project
     if name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES):
         return True
+    texts = _TEXT_OPTIONS.get(name)
+    if texts is not None and all(  # `gh pr create --body "$(cat docs/a.md)"` (issue 29)
+            (i and rest[i - 1] in texts) or w.partition("=")[0] in texts
+            for i, w in enumerate(rest) if word in w):
+        return True
     if name == "find":
         return not edits("find", rest)
     if name == "git":
@@ -139,9 +152,11 @@ def _commands(text: str) -> tuple[tuple[str, ...], ...] | None:
     """The simple commands of ``text`` (each redirection's target apart, led by ``>``), and
     those of each word that may hold commands (``_REREAD``), read again; None when an open
     quote, or words nested deeper than ``_MAX_DEPTH``, keep the gate from separating them.
-    A comment is read as words (more commands, never fewer)."""
+    Comments and literal here-documents are read as words of their command (``folded``);
+    where bash's reading of them is not shown, a comment is read as words (more commands,
+    never fewer)."""
     found: list[tuple[str, ...]] = []
-    texts = [(text, 0)]
+    texts = [(folded(text), 0)]
     while texts:
         now, depth = texts.pop()
         read = _simple(now)
