@@ -257,3 +257,25 @@ def test_m1_a_move_the_gate_reads_to_another_folder(tmp_path: Path, command: str
     project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(cd *)", "Bash(true)"])
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("load", [
+    "nm --plugin ./p.so a.o",
+    "nm --plugin=./p.so a.o",
+    "ranlib --plugin ./p.so b.a",
+])
+def test_r4_binutils_load_the_plugin_their_option_names(tmp_path: Path, load: str) -> None:
+    """R4 (R3's kin): binutils' ``nm``, ``ranlib`` (and ``ar``) take ``--plugin NAME`` and
+    dlopen it to read LTO objects; its constructor runs. No list of the gate holds ``nm`` or
+    ``ranlib``, and the option is read as no run."""
+    _needs("gcc", load.split()[0], "ar")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)", "Bash(nm *)", "Bash(ranlib *)"])
+    (project / "p.c").write_text(PLUGIN_C)
+    (project / "a.c").write_text("int main(void) { return 0; }\n")
+    subprocess.run(["gcc", "-c", "a.c", "-o", "a.o"], cwd=project, check=True, timeout=60)
+    subprocess.run(["ar", "rc", "b.a", "a.o"], cwd=project, check=True, timeout=60)
+    calls = ["gcc -shared -fPIC -o p.so p.c", load]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows building a plugin and loading it into a binutils program"
