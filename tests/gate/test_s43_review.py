@@ -279,3 +279,23 @@ def test_r4_binutils_load_the_plugin_their_option_names(tmp_path: Path, load: st
     assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows building a plugin and loading it into a binutils program"
+
+
+@pytest.mark.parametrize(("entry", "run"), [
+    ("Bash(diff3 *)", "diff3 --diff-program=./e.sh a b c"),
+    ("Bash(sdiff *)", "sdiff --diff-program=./e.sh a b"),
+])
+def test_r5_diffutils_run_the_diff_program_their_option_names(
+        tmp_path: Path, entry: str, run: str) -> None:
+    """R5 (R1's class): GNU diffutils' ``diff3`` and ``sdiff`` run ``--diff-program=PROG``
+    (the project's ``e.sh``, which a covered write put there) in place of ``diff``; no list
+    holds them, and their options are not read."""
+    _needs(run.split()[0])
+    project = tmp_path / "project"
+    gated_project(project, [entry])
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    for name in "abc":
+        (project / name).write_text(f"{name}\n")
+    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
