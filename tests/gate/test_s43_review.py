@@ -5,6 +5,7 @@ call is the finding: these tests fail while the hole is open."""
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -299,3 +300,34 @@ def test_r5_diffutils_run_the_diff_program_their_option_names(
         (project / name).write_text(f"{name}\n")
     assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
     assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
+
+
+def _as_the_runtime_runs(command: str, cwd: Path) -> None:
+    """``command`` run as Claude Code 2.1.332 runs a Bash call: its shell snapshot sourced
+    (which holds ``shopt -s expand_aliases``, the binary's own line), then ``eval`` of the
+    command's text, then ``pwd -P >| FILE``."""
+    snapshot = cwd.parent / "snapshot.sh"
+    snapshot.write_text("unalias -a 2>/dev/null || true\nshopt -s expand_aliases\n")
+    script = f"source {shlex.quote(str(snapshot))} && eval {shlex.quote(command)} && " \
+        "pwd -P >| /dev/null"
+    subprocess.run(["bash", "-c", script], cwd=cwd, capture_output=True, timeout=60,
+                   check=False)
+
+
+def test_v2_an_alias_makes_a_reader_a_writer(tmp_path: Path) -> None:
+    """V2 (under a tool-wide ``Bash`` grant, where the guard still denies ``gcc … -o
+    .claude/hooks/x.sh``): Claude Code's snapshot turns ``expand_aliases`` on, and ``eval``
+    reads the command line by line, so an ``alias`` on one line renames the program of the
+    next; ``readers._reads`` judges ``cat`` by its name, and the alias' value (no operator in
+    it) is not read again as a command."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = "alias cat='gcc -E -P -x c src/x.sh -o'\ncat .claude/hooks/x.sh"
+    assert not _allowed(project, "gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    _as_the_runtime_runs(command, scratch)
+    assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
+        "bash wrote no hook: the case proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
