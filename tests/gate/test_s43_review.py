@@ -331,3 +331,20 @@ def test_v2_an_alias_makes_a_reader_a_writer(tmp_path: Path) -> None:
     assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
         "bash wrote no hook: the case proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh -o \\\n .claude/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -o \\\n\t.claude/hooks/x.sh",
+])
+def test_s2_a_line_continuation_splits_a_writer_in_the_readers_lexer(
+        tmp_path: Path, command: str) -> None:
+    """S2: bash removes a backslash-newline (a line continuation, after a blank: the
+    lexical check lets it pass) and the command goes on; ``readers._simple`` (shlex) makes
+    the escaped newline a word of its own, ``\\n``, which it then takes for an operator: the
+    path after it is read as a command of its own, whose program it is ("the path is the
+    program run")."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
