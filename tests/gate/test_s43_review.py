@@ -348,3 +348,18 @@ def test_s2_a_line_continuation_splits_a_writer_in_the_readers_lexer(
     project = _hooked_project(tmp_path, ["Bash(gcc *)"])
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh -I ';' -o.claude/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -I \\; -o.claude/hooks/x.sh",
+])
+def test_s3_a_quoted_operator_is_a_word_to_bash(tmp_path: Path, command: str) -> None:
+    """S3: a quoted or escaped ``;`` is a word to bash (``find … -exec … \\;`` is the common
+    one); ``readers._simple`` gets the token ``;`` from shlex with its quotes removed and
+    takes it for an operator, so the words after it are a command of their own: here
+    ``-o.claude/hooks/x.sh`` alone, its own program ("the path is the program run")."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
