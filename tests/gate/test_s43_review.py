@@ -5,6 +5,7 @@ call is the finding: these tests fail while the hole is open."""
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -201,4 +202,164 @@ def test_v1_printf_v_hands_a_guarded_path_to_a_later_program(tmp_path: Path) -> 
     subprocess.run(["sh", ".claude/hooks/x.sh"], cwd=scratch, capture_output=True,
                    timeout=60, check=False)
     assert (scratch / "zz").exists(), "bash wrote no payload to the hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh -o .cla[[:alpha:]]de/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -o .cl[^x]ude/hooks/x.sh",
+])
+def test_g1_a_bracket_class_python_does_not_read(tmp_path: Path, command: str) -> None:
+    """G1: bash reads ``[[:alpha:]]`` (a POSIX class) and ``[^x]`` (a negation) in a
+    pattern; Python's ``glob``/``fnmatch``, which ``named._glob_found`` asks, read the first
+    as ``[[:alph]`` then ``]`` and the second as ``^`` or ``x``: the pattern matches nothing
+    there, and no guarded item's name fits it. Bash expands it to the hook script."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("write", "guarded", "content"), [
+    ("gcc -E -P -x c x.json -o pl[[:alpha:]]n.json", "plan.json", '{"allowed-tools": ["Bash"]}\n'),
+    ("gcc -E -P -x c s.txt -o .cl[^x]ude/s[^x]ttings.json", ".claude/settings.json", "{}\n"),
+])
+def test_g1b_a_bracket_class_replaces_the_plan_or_the_settings(
+        tmp_path: Path, write: str, guarded: str, content: str) -> None:
+    """G1b: the same patterns name the plan file or the settings holding the gate's hook
+    (``{}``: the next session runs no hook at all). (A changed plan denies every later call:
+    the hook pins its digest; the settings are what the runtime reads.)"""
+    _needs("gcc")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)"])
+    (project / "x.json").write_text('{"allowed-tools": ["Bash"]}\n')
+    (project / "s.txt").write_text("{}\n")
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", write], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert (scratch / guarded).read_text() == content, \
+        f"bash did not replace {guarded}: the case proves nothing"
+    assert not _allowed(project, write), f"the hook allows replacing {guarded}"
+
+
+@pytest.mark.parametrize("command", [
+    "cd -Pe .claude/hooks && gcc -E -P -x c ../../src/x.sh -o x.sh",
+    "cd -LP .claude/hooks && gcc -E -P -x c ../../src/x.sh -o x.sh",
+    "true # \\\ncd .claude/hooks\ngcc -E -P -x c ../../src/x.sh -o x.sh",
+])
+def test_m1_a_move_the_gate_reads_to_another_folder(tmp_path: Path, command: str) -> None:
+    """M1 (``moves._moves``): bash's ``cd`` takes its options clustered (``-Pe``, ``-LP``),
+    where ``_moves`` skips only ``-L -P -e -@`` written apart and reads ``-Pe`` as the
+    folder; and ``moves._command_words`` (shlex, as ``readers``: S1) reads a comment's
+    trailing backslash as joining ``cd`` to the comment. Either way the relative ``x.sh``
+    is read from the call's folder, where bash writes ``.claude/hooks/x.sh``."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(cd *)", "Bash(true)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("load", [
+    "nm --plugin ./p.so a.o",
+    "nm --plugin=./p.so a.o",
+    "ranlib --plugin ./p.so b.a",
+])
+def test_r4_binutils_load_the_plugin_their_option_names(tmp_path: Path, load: str) -> None:
+    """R4 (R3's kin): binutils' ``nm``, ``ranlib`` (and ``ar``) take ``--plugin NAME`` and
+    dlopen it to read LTO objects; its constructor runs. No list of the gate holds ``nm`` or
+    ``ranlib``, and the option is read as no run."""
+    _needs("gcc", load.split()[0], "ar")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)", "Bash(nm *)", "Bash(ranlib *)"])
+    (project / "p.c").write_text(PLUGIN_C)
+    (project / "a.c").write_text("int main(void) { return 0; }\n")
+    subprocess.run(["gcc", "-c", "a.c", "-o", "a.o"], cwd=project, check=True, timeout=60)
+    subprocess.run(["ar", "rc", "b.a", "a.o"], cwd=project, check=True, timeout=60)
+    calls = ["gcc -shared -fPIC -o p.so p.c", load]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows building a plugin and loading it into a binutils program"
+
+
+@pytest.mark.parametrize(("entry", "run"), [
+    ("Bash(diff3 *)", "diff3 --diff-program=./e.sh a b c"),
+    ("Bash(sdiff *)", "sdiff --diff-program=./e.sh a b"),
+])
+def test_r5_diffutils_run_the_diff_program_their_option_names(
+        tmp_path: Path, entry: str, run: str) -> None:
+    """R5 (R1's class): GNU diffutils' ``diff3`` and ``sdiff`` run ``--diff-program=PROG``
+    (the project's ``e.sh``, which a covered write put there) in place of ``diff``; no list
+    holds them, and their options are not read."""
+    _needs(run.split()[0])
+    project = tmp_path / "project"
+    gated_project(project, [entry])
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    for name in "abc":
+        (project / name).write_text(f"{name}\n")
+    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
+
+
+def _as_the_runtime_runs(command: str, cwd: Path) -> None:
+    """``command`` run as Claude Code 2.1.332 runs a Bash call: its shell snapshot sourced
+    (which holds ``shopt -s expand_aliases``, the binary's own line), then ``eval`` of the
+    command's text, then ``pwd -P >| FILE``."""
+    snapshot = cwd.parent / "snapshot.sh"
+    snapshot.write_text("unalias -a 2>/dev/null || true\nshopt -s expand_aliases\n")
+    script = f"source {shlex.quote(str(snapshot))} && eval {shlex.quote(command)} && " \
+        "pwd -P >| /dev/null"
+    subprocess.run(["bash", "-c", script], cwd=cwd, capture_output=True, timeout=60,
+                   check=False)
+
+
+def test_v2_an_alias_makes_a_reader_a_writer(tmp_path: Path) -> None:
+    """V2 (under a tool-wide ``Bash`` grant, where the guard still denies ``gcc … -o
+    .claude/hooks/x.sh``): Claude Code's snapshot turns ``expand_aliases`` on, and ``eval``
+    reads the command line by line, so an ``alias`` on one line renames the program of the
+    next; ``readers._reads`` judges ``cat`` by its name, and the alias' value (no operator in
+    it) is not read again as a command."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = "alias cat='gcc -E -P -x c src/x.sh -o'\ncat .claude/hooks/x.sh"
+    assert not _allowed(project, "gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    _as_the_runtime_runs(command, scratch)
+    assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
+        "bash wrote no hook: the case proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh -o \\\n .claude/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -o \\\n\t.claude/hooks/x.sh",
+])
+def test_s2_a_line_continuation_splits_a_writer_in_the_readers_lexer(
+        tmp_path: Path, command: str) -> None:
+    """S2: bash removes a backslash-newline (a line continuation, after a blank: the
+    lexical check lets it pass) and the command goes on; ``readers._simple`` (shlex) makes
+    the escaped newline a word of its own, ``\\n``, which it then takes for an operator: the
+    path after it is read as a command of its own, whose program it is ("the path is the
+    program run")."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh -I ';' -o.claude/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -I \\; -o.claude/hooks/x.sh",
+])
+def test_s3_a_quoted_operator_is_a_word_to_bash(tmp_path: Path, command: str) -> None:
+    """S3: a quoted or escaped ``;`` is a word to bash (``find … -exec … \\;`` is the common
+    one); ``readers._simple`` gets the token ``;`` from shlex with its quotes removed and
+    takes it for an operator, so the words after it are a command of their own: here
+    ``-o.claude/hooks/x.sh`` alone, its own program ("the path is the program run")."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
