@@ -56,12 +56,13 @@ def lay_out(work: Path, files: Mapping[str, str | tuple[str, str]]) -> None:
 
 
 def runtime(judge: Judge, work: Path, calls: Sequence[tuple[str, dict[str, Any]]],
-            ) -> list[tuple[bool, str] | None]:
-    """Run ``calls`` in the project under ``work``, skills allowed; each call's (pre-approved,
-    result text), None for a call with no result."""
+            prompt: str = "Run the probe skill.") -> list[tuple[bool, str] | None]:
+    """Run ``calls`` in the project under ``work``, skills allowed, after ``prompt`` (a slash
+    command runs a command file as a person would); each call's (pre-approved, result text),
+    None for a call with no result."""
     url, script = judge.standin.session(
         [(tool, json.loads(json.dumps(args).replace("{work}", str(work)))) for tool, args in calls])
-    done, report = run_session(judge.binary, url, work, None, extra_args=WIDE)
+    done, report = run_session(judge.binary, url, work, None, extra_args=WIDE, prompt=prompt)
     TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
     denied = {d.get("tool_use_id") for d in report.get("permission_denials") or []}
     got: list[tuple[bool, str] | None] = []
@@ -128,3 +129,45 @@ def test_f1_check_of_a_project_reads_every_skill_the_runtime_loads(judge: Judge,
     assert done.returncode != 0, (
         f"check {given} passed (exit 0) although Claude Code loads the skill {name!r} and "
         f"pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")
+
+
+def command(allowed: str) -> str:
+    return f"---\ndescription: a command\nallowed-tools: {allowed}\n---\nRun the probe.\n"
+
+
+# -- F3: folders named like the walk's SKIPPED_DIRS inside .claude/ ----------------------------
+
+#: Each layout: the files under the project, and the slash command a person types (None: the
+#: model invokes the skill ``name`` with the Skill tool).
+SKIPPED: dict[str, tuple[dict[str, str | tuple[str, str]], str, str | None]] = {
+    "skill-folder-.hg": ({".claude/skills/.hg/SKILL.md": skill("hgs", "Bash(touch *)")},
+                         "hgs", None),
+    "skill-folder-node_modules": ({
+        ".claude/skills/node_modules/SKILL.md": skill("nms", "Bash(touch *)")}, "nms", None),
+    "command-in-node_modules": ({
+        ".claude/commands/node_modules/nmc.md": command("Bash(touch *)")},
+        "nmc", "/node_modules:nmc"),
+    "command-in-.svn": ({".claude/commands/.svn/svc.md": command("Bash(touch *)")},
+                        "svc", "/.svn:svc"),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(SKIPPED))
+def test_f3_check_reads_skills_in_folders_named_like_skipped_ones(judge: Judge, work: Path,
+                                                                  layout: str) -> None:
+    files, name, slash = SKIPPED[layout]
+    lay_out(work, {f"project/{rel}": data for rel, data in files.items()})
+    lay_out(work, {"project/.claude/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    if slash is None:
+        got = runtime(judge, work, [("Skill", {"skill": name}), touch(name)])
+        assert got[0] is not None and got[0][0], got
+    else:
+        got = runtime(judge, work, [touch(name)], prompt=slash)
+    # The runtime's side: the file is loaded and pre-approves `touch` (plan: Read).
+    assert got[-1] is not None and got[-1][0], got
+    for given in (".", ".claude"):
+        done = check(work / "project", work / "plan.yaml", given)
+        assert done.returncode != 0, (
+            f"check {given} passed (exit 0) although Claude Code loads {next(iter(files))} and "
+            f"pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")
