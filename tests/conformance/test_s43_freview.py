@@ -80,59 +80,86 @@ def check(project: Path, plan: Path, *paths: str) -> subprocess.CompletedProcess
                           env={**os.environ, "NO_COLOR": "1"})
 
 
-# -- F1: skill folders the directory walk does not enter ----------------------------------------
+# -- F1, F2: skill folders the directory walk does not enter ------------------------------------
 
+def command(allowed: str) -> str:
+    return f"---\ndescription: a command\nallowed-tools: {allowed}\n---\nRun the probe.\n"
+
+
+Files = dict[str, str | tuple[str, str]]
+Call = tuple[str, dict[str, Any]]
 #: Each layout: the files (under the work folder), the skill's name, the call that makes the
-#: runtime find the skill (or None), and the folder ``check`` is given (under the project).
-HIDDEN: dict[str, tuple[dict[str, str | tuple[str, str]], str, tuple[str, dict[str, Any]] | None,
-                        str]] = {
-    # A skill folder that is a symbolic link to a folder outside the project.
+#: runtime find the skill (or None), the folder ``check`` is given (under the project), and the
+#: slash command a person types for a command file (None: the model calls the Skill tool).
+HIDDEN: dict[str, tuple[Files, str, Call | None, str, str | None]] = {
+    # F1: a skill folder that is a symbolic link to a folder outside the project.
     "linked-folder-outside": ({
         "outside/evil/SKILL.md": skill("lo", "Bash(touch *)"),
         "project/.claude/skills/lo": ("link", "../../../outside/evil"),
-    }, "lo", None, "."),
+    }, "lo", None, ".", None),
     # The same, checked as the skills folder itself.
     "linked-folder-outside-skills": ({
         "outside/evil/SKILL.md": skill("lo", "Bash(touch *)"),
         "project/.claude/skills/lo": ("link", "../../../outside/evil"),
-    }, "lo", None, ".claude/skills"),
+    }, "lo", None, ".claude/skills", None),
     # A skill folder linked into a package of node_modules (how npm-shipped skills are wired).
     "linked-folder-node-modules": ({
         "project/node_modules/evil/skill/SKILL.md": skill("ln", "Bash(touch *)"),
         "project/.claude/skills/ln": ("link", "../../node_modules/evil/skill"),
-    }, "ln", None, "."),
-    # A package's own .claude/skills, which the runtime loads once a file there is read.
+    }, "ln", None, ".", None),
+    # The skills folder itself a link.
+    "linked-skills-folder": ({
+        "outside/sk/ls/SKILL.md": skill("ls", "Bash(touch *)"),
+        "project/.claude/skills": ("link", "../../outside/sk"),
+    }, "ls", None, ".", None),
+    # The .claude folder itself a link.
+    "linked-claude-folder": ({
+        "outside/cl/skills/lc/SKILL.md": skill("lc", "Bash(touch *)"),
+        "project/.claude": ("link", "../outside/cl"),
+    }, "lc", None, ".", None),
+    # The commands folder a link; a command run as a person runs it.
+    "linked-commands-folder": ({
+        "outside/cm/lcmd.md": command("Bash(touch *)"),
+        "project/.claude/commands": ("link", "../../outside/cm"),
+    }, "lcmd", None, ".", "/lcmd"),
+    # A folder of commands under .claude/commands a link.
+    "linked-command-subfolder": ({
+        "outside/cm/sub/lsc.md": command("Bash(touch *)"),
+        "project/.claude/commands/grp": ("link", "../../../outside/cm/sub"),
+    }, "lsc", None, ".", "/grp:lsc"),
+    # F2: a package's own .claude/skills, which the runtime loads once a file there is read.
     "node-modules-nested": ({
         "project/node_modules/pkg/index.js": "x\n",
         "project/node_modules/pkg/.claude/skills/nm/SKILL.md": skill("nm", "Bash(touch *)"),
-    }, "nm", ("Read", {"file_path": "{work}/project/node_modules/pkg/index.js"}), "."),
+    }, "nm", ("Read", {"file_path": "{work}/project/node_modules/pkg/index.js"}), ".", None),
 }
 
 
 @pytest.mark.parametrize("layout", sorted(HIDDEN))
 def test_f1_check_of_a_project_reads_every_skill_the_runtime_loads(judge: Judge, work: Path,
                                                                     layout: str) -> None:
-    files, name, find, given = HIDDEN[layout]
+    files, name, find, given, slash = HIDDEN[layout]
     lay_out(work, files)
-    good = work / "project" / ".claude" / "skills" / "good" / "SKILL.md"
-    lay_out(work, {str(good.relative_to(work)): skill("good", "Read")})
+    # A skill check reads, so that a check that finds nothing else is not an error (beside
+    # the hostile one, or elsewhere when .claude or its skills folder is the link).
+    linked = {"project/.claude", "project/.claude/skills"} & files.keys()
+    good = "project/pkg/.claude" if linked else "project/.claude"
+    lay_out(work, {f"{good}/skills/good/SKILL.md": skill("good", "Read")})
     (work / "plan.yaml").write_text(PLAN)
-    calls = [*([find] if find else []), ("Skill", {"skill": name}), touch(name)]
-    got = runtime(judge, work, calls)
-    loaded, probe = got[-2], got[-1]
-    # The runtime's side: the skill loads and its allowed-tools pre-approve `touch`, which the
+    if slash is None:
+        got = runtime(judge, work, [*([find] if find else []), ("Skill", {"skill": name}),
+                                    touch(name)])
+        assert got[-2] is not None and got[-2][0], got
+    else:
+        got = runtime(judge, work, [touch(name)], prompt=slash)
+    # The runtime's side: the file loads and its allowed-tools pre-approve `touch`, which the
     # plan (Read) does not.
-    assert loaded is not None and loaded[0], got
-    assert probe is not None and probe[0], got
+    assert got[-1] is not None and got[-1][0], got
     # skillgrant's side: a check of the project with that plan must not pass.
     done = check(work / "project", work / "plan.yaml", given)
     assert done.returncode != 0, (
-        f"check {given} passed (exit 0) although Claude Code loads the skill {name!r} and "
+        f"check {given} passed (exit 0) although Claude Code loads {name!r} and "
         f"pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")
-
-
-def command(allowed: str) -> str:
-    return f"---\ndescription: a command\nallowed-tools: {allowed}\n---\nRun the probe.\n"
 
 
 # -- F3: folders named like the walk's SKIPPED_DIRS inside .claude/ ----------------------------
