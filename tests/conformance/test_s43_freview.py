@@ -198,3 +198,36 @@ def test_f3_check_reads_skills_in_folders_named_like_skipped_ones(judge: Judge, 
         assert done.returncode != 0, (
             f"check {given} passed (exit 0) although Claude Code loads {next(iter(files))} and "
             f"pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")
+
+
+# -- F3 (plugins): a plugin manifest's `skills` paths into skipped folders ----------------------
+
+PLUGIN_SKILLS: dict[str, tuple[dict[str, Any], str]] = {
+    "manifest-skills-node_modules-folder": ({"name": "plug", "skills": ["./node_modules/evil"]},
+                                            "node_modules/evil/SKILL.md"),
+    "manifest-skills-node_modules": ({"name": "plug", "skills": ["./node_modules"]},
+                                     "node_modules/evil/SKILL.md"),
+    "manifest-skills-.hg": ({"name": "plug", "skills": ["./.hg"]}, ".hg/evil/SKILL.md"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PLUGIN_SKILLS))
+def test_f3_check_of_a_plugin_reads_the_skills_its_manifest_names(judge: Judge, work: Path,
+                                                                  case: str) -> None:
+    manifest, path = PLUGIN_SKILLS[case]
+    lay_out(work, {"plugin/.claude-plugin/plugin.json": json.dumps(manifest),
+                   f"plugin/{path}": skill("evil", "Bash(touch *)"),
+                   "plugin/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    url, script = judge.standin.session([("Skill", {"skill": "plug:evil"}), touch("evil")])
+    run_session(judge.binary, url, work, None,
+                extra_args=[*WIDE, "--plugin-dir", str(work / "plugin")])
+    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    loaded, probe = (script.results.get(script.call_id(i)) for i in range(2))
+    # The runtime's side: the plugin skill loads and pre-approves `touch` (plan: Read).
+    assert loaded is not None and not loaded[0], loaded
+    assert probe is not None and not probe[0] and (work / "project" / "zz_evil").exists(), probe
+    done = check(work, work / "plan.yaml", "plugin")
+    assert done.returncode != 0, (
+        f"check plugin passed (exit 0) although Claude Code loads plugin/{path} and "
+        f"pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")
