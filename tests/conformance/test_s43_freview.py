@@ -231,3 +231,34 @@ def test_f3_check_of_a_plugin_reads_the_skills_its_manifest_names(judge: Judge, 
     assert done.returncode != 0, (
         f"check plugin passed (exit 0) although Claude Code loads plugin/{path} and "
         f"pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")
+
+
+# -- F5: a plugin folder without .claude-plugin/ still has its commands loaded ------------------
+
+MANIFESTLESS: dict[str, tuple[str, str]] = {
+    "commands": ("commands/pc.md", "/plugin:pc"),
+    "commands-subfolder": ("commands/grp/pc.md", "/plugin:grp:pc"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MANIFESTLESS))
+def test_f5_check_of_a_plugin_without_a_manifest_reads_its_commands(judge: Judge, work: Path,
+                                                                    case: str) -> None:
+    """Claude Code loads a ``--plugin-dir`` folder with no ``.claude-plugin/plugin.json`` as a
+    plugin named after the folder, its ``commands/`` included; ``check`` reads Markdown files
+    under ``commands`` only below ``.claude/`` or a folder holding ``.claude-plugin/``."""
+    path, slash = MANIFESTLESS[case]
+    lay_out(work, {f"plugin/{path}": command("Bash(touch *)"),
+                   "plugin/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    url, script = judge.standin.session([touch("pc")])
+    run_session(judge.binary, url, work, None, prompt=slash,
+                extra_args=[*WIDE, "--plugin-dir", str(work / "plugin")])
+    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    probe = script.results.get(script.call_id(0))
+    # The runtime's side: the command runs as a person typed it and pre-approves `touch`.
+    assert probe is not None and not probe[0] and (work / "project" / "zz_pc").exists(), probe
+    done = check(work, work / "plan.yaml", "plugin")
+    assert done.returncode != 0, (
+        f"check plugin passed (exit 0) although Claude Code loads plugin/{path} as {slash} "
+        f"and pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")
