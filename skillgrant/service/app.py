@@ -320,7 +320,8 @@ def front(service: Service, api: FastAPI) -> ASGIApp:
         answer = await service.hook(name,
                                     bytes(scope.get("query_string", b"")).decode("latin-1"),
                                     bytes(message.get("body", b"")),
-                                    service.sessions.of(scope.get(HEADERS) or header_table(scope)))
+                                    service.sessions.of(
+                                        (scope.get(HEADERS) or header_table(scope)).last))
         body = answer.stdout.encode("utf-8")
         await send({"type": "http.response.start", "status": 200, "headers": [
             (b"content-type", b"application/json"),

@@ -51,10 +51,11 @@ class Sessions:
     def __len__(self) -> int:
         return len(self._kept)
 
-    def of(self, table: dict[bytes, list[bytes]]) -> Session:
-        """The session of a request whose headers are ``table``. Of a header sent twice, the
-        last counts; Claude Code writes a header's value in Latin-1 (measured: review F10)."""
-        raw = tuple([found[-1] if found else None for found in map(table.get, _KEYS)])
+    def of(self, last: dict[bytes, bytes]) -> Session:
+        """The session of a request whose headers' last values are ``last`` (a header sent
+        twice: the last counts), by their names in lower case; Claude Code writes a header's
+        value in Latin-1 (measured: review F10)."""
+        raw = tuple(map(last.get, _KEYS))
         own = values(COMPARED)  # what session_problem compares the session with
         kept = self._kept.get(raw)
         if kept is not None and kept[0] == own:
