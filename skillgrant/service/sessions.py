@@ -7,7 +7,13 @@ their bytes, while the service's own environment's values are those it was compa
 
 from __future__ import annotations
 
+import contextlib
+import json
+
 from ..gate.environment import COMPARED, NAMES, PROJECT, project_of, sent, session_problem, values
+from ..gate.hook import UNREAD, Options
+from ..gate.options import PROJECT_OPTION
+from ..limits import MAX_HOOK_PAYLOAD_BYTES
 
 #: The session's headers: their names, and as the guard keys them (``guard.header_table``).
 _SESSION = tuple((header, header.encode("latin-1")) for _, header in NAMES)
@@ -67,3 +73,22 @@ class Sessions:
             self._kept.clear()
         self._kept[raw] = (own, made)
         return made
+
+
+def in_session(options: Options, body: bytes, session: Session
+               ) -> tuple[bytes | None, object, str | None]:
+    """The payload's bytes (None: over the limit) and the payload read (``UNREAD`` when it
+    cannot be), with the session's project folder set in ``options``, and why that folder is
+    not known (or None): the call is then denied, unless it is denied without it, as the
+    project only adds what a call must not write (reviews M-1, M-17). The payload is read once,
+    as ``decide`` reads it; one it cannot read it reads again, to say why."""
+    raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
+    payload: object = UNREAD
+    # one that cannot be read is denied by decide, which says why (no folder is needed)
+    with contextlib.suppress(ValueError, RecursionError):
+        payload = json.loads(raw.decode("utf-8")) if raw is not None else UNREAD
+    project, unknown = session.project(payload.get("transcript_path")
+                                       if isinstance(payload, dict) else None)
+    if project is not None:
+        options.values[PROJECT_OPTION] = project
+    return raw, payload, unknown

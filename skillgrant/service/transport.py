@@ -114,8 +114,13 @@ class HeadLimited(HttpToolsProtocol):
         self._disarm()
         self._received = None
         before = self._chunk_at or 0
-        if self._pieces() > self.limit or (before + len(self._chunk) > self.limit and \
-                before + _head_end(self._chunk, self._ended) > self.limit):
+        # The head's bytes are at most ``received``; its pieces at most its bytes and two a
+        # header (a header's line holds its name, a colon, its value and a line feed; the
+        # pieces count four): a head far within the limit, as most are, needs no count.
+        received = before + len(self._chunk)
+        if received + 2 * len(self.headers) > self.limit and (self._pieces() > self.limit or (
+                received > self.limit and
+                before + _head_end(self._chunk, self._ended) > self.limit)):
             self._expire()  # (the pieces leave out blanks around values: review s41 F2)
         if not self._cut:  # a request cut off is never handed to the application
             super().on_headers_complete()
