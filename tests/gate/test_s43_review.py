@@ -5,6 +5,7 @@ call is the finding: these tests fail while the hole is open."""
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from files_fixture import gated_project
-from test_gate_files import _settings_hook, run_hook
+from test_gate_files import _settings_hook, payload, run_hook
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
 #: `pytest --slow -m slow` does here.
@@ -363,3 +364,47 @@ def test_s3_a_quoted_operator_is_a_word_to_bash(tmp_path: Path, command: str) ->
     project = _hooked_project(tmp_path, ["Bash(gcc *)"])
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def _run_calls(project: Path, calls: list[str], env: dict[str, str]) -> str | None:
+    """Asks the hook (in the session's environment ``env``) for each call in turn, running
+    each allowed one under bash in the project; the first denied, or None."""
+    hook = _settings_hook(project)
+    for call in calls:
+        said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
+                              cwd=project, env=env, capture_output=True, timeout=60,
+                              check=False)
+        if said.returncode == 2:
+            return call
+        subprocess.run(["bash", "-c", call], cwd=project, env=env, capture_output=True,
+                       timeout=60, check=False)
+    return None
+
+
+def test_h11_lesspipes_user_filter_in_the_config_folder(tmp_path: Path) -> None:
+    """H11 (review s42 H2's kin): Debian's and Ubuntu's ``.bashrc`` export
+    ``LESSOPEN="| /usr/bin/lesspipe %s"``, and lesspipe runs ``$XDG_CONFIG_HOME/lessfilter``
+    (``~/.config/lessfilter``) on every file ``less`` opens, its output not a terminal too.
+    ``~/.config/lessfilter`` is in no list of ``HOME_CODE`` (``.config/lesskey`` is): the
+    covered ``cp`` writes it, and the covered ``less notes.txt`` runs it."""
+    _needs("less", "lesspipe")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(less *)"])
+    home = tmp_path / "home"
+    (home / ".config").mkdir(parents=True)
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith(("LESS", "XDG_"))},
+           "HOME": str(home), "LESSOPEN": "| /usr/bin/lesspipe %s"}
+    marker = tmp_path / "zz"
+    (project / "lf").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    (project / "lf").chmod(0o755)
+    calls = [f"cp lf {home}/.config/lessfilter", "less notes.txt"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=scratch, env=env, capture_output=True,
+                       timeout=60, check=False)
+    assert marker.exists(), "bash ran no program: the case proves nothing"
+    marker.unlink()
+    (home / ".config" / "lessfilter").unlink()
+    assert _run_calls(project, calls, env) is not None, \
+        "the hook allows writing lesspipe's user filter and the less that runs it"
