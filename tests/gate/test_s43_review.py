@@ -408,3 +408,53 @@ def test_h11_lesspipes_user_filter_in_the_config_folder(tmp_path: Path) -> None:
     (home / ".config" / "lessfilter").unlink()
     assert _run_calls(project, calls, env) is not None, \
         "the hook allows writing lesspipe's user filter and the less that runs it"
+
+
+#: A plain PPM image whose header comment ImageMagick keeps; written out as MIFF (a text
+#: header holding ``comment={ … }``), the comment's line is a shell command substitution.
+PPM = "P3\n# $(touch zz)\n1 1\n255\n0 0 0\n"
+
+
+@pytest.mark.parametrize(("entry", "command"), [
+    ("Bash(convert *)", "convert w.ppm miff:.claude/hooks/x.sh"),
+    ("Bash(composite *)", "composite w.ppm w.ppm miff:.claude/hooks/x.sh"),
+    ("Bash(compare *)", "compare w.ppm w.ppm miff:.claude/hooks/x.sh"),
+])
+def test_w14_imagemagicks_format_prefix_hides_the_path(
+        tmp_path: Path, entry: str, command: str) -> None:
+    """W14: ImageMagick reads ``FORMAT:PATH`` as a path written in that format; the gate
+    reads the word ``miff:.claude/hooks/x.sh`` as a relative path in a folder ``miff:.claude``
+    (guards._TOKEN splits at no ``:``). The MIFF header is text, and the image's comment
+    (the PPM's ``# …``) is a line of it: running the hook script runs ``touch zz``. (The
+    same word reaches the gate's own installation: ``convert w.ppm
+    miff:/…/skillgrant/__main__.py`` is allowed, and a ``python -m skillgrant`` that fails
+    is a hook that fails open in Claude Code; not run here.)"""
+    _needs(command.split()[0])
+    project = _hooked_project(tmp_path, [entry])
+    (project / "w.ppm").write_text(PPM)
+    assert _rewrites_hook_any(project, tmp_path, command), "bash ran no payload: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_w14b_the_format_prefix_reaches_the_gates_installation(tmp_path: Path) -> None:
+    """W14b: the hook's own package (guarded: its folder) named through ``miff:``; decided
+    only (the write would break this checkout's package)."""
+    import skillgrant
+
+    main = Path(skillgrant.__file__).parent / "__main__.py"
+    project = _hooked_project(tmp_path, ["Bash(convert *)"])
+    assert not _allowed(project, f"convert w.ppm {main}"), "the premise: the package is guarded"
+    assert not _allowed(project, f"convert w.ppm miff:{main}"), \
+        "the hook allows a write of the gate's own package"
+
+
+def _rewrites_hook_any(project: Path, tmp_path: Path, command: str) -> bool:
+    """Whether real bash, running ``command`` in a copy of ``project``, leaves a hook script
+    that, run, runs the payload (whatever else it holds)."""
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    subprocess.run(["sh", ".claude/hooks/x.sh"], cwd=scratch, capture_output=True, timeout=60,
+                   check=False, stdin=subprocess.DEVNULL)
+    return (scratch / "zz").exists()
