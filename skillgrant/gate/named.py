@@ -213,13 +213,18 @@ def _found(word: str, folders: list[str] | None, index: Index) -> str | None:
     """The guarded item ``word`` names (``Index.find``) read from any of ``folders``, or
     may name once expanded (a pattern reaching a guarded folder); ``_ANYWHERE`` for a path
     the gate cannot name (``_UNNAMEABLE``, ``~user``, a relative path from no known folder, a
-    pattern before a ``..``); for a short option, also its attached value's."""
+    pattern before a ``..``); for a short option, also its attached value's, and for any
+    word, what follows each comma (``-Wl,``'s list)."""
     if _UNNAMEABLE.search(word) or (word[:1] == "~" and word != "~" and word[:2] != "~/"):
         return _ANYWHERE  # an expansion, `~+`, a response file, a brace sequence
     if word[:1] == "~":
         word = os.path.expanduser("~") + word[1:]
-    forms = [word] + [word[k:] for k in range(2, min(len(word), 256))] \
-        if word[:1] == "-" and word[1:2] not in ("-", "") else [word]
+    short = word[:1] == "-" and word[1:2] not in ("-", "")
+    if short and len(word) > _MAX_TAILS:
+        return _ANYWHERE  # its tails are not all read (review s43 N1)
+    forms = [word] + [word[k:] for k in range(2, len(word))] if short else [word]
+    forms += [word[k + 1:] for k, c in enumerate(word) if c == ","]  # `-Wp,-DA=1,-o,PATH`:
+    # `_TOKEN` splits at `=`, leaving `1,-o,PATH` (N1)
     for form in forms:
         if folders is None and form[:1] != "/":
             return _ANYWHERE
@@ -249,6 +254,8 @@ def _path_found(full: str, index: Index, *, probe: bool) -> str | None:
     return found
 
 
+#: The longest short option whose attached tails are each read as a path.
+_MAX_TAILS: Final = 256
 #: Paths a pattern matches that are looked at; past it, the pattern is a path the gate cannot
 #: name.
 _MAX_MATCHES: Final = 256

@@ -22,7 +22,7 @@ from typing import Final
 
 from ..lazy import compile_on_use
 from .folded import agreed, folded
-from .words import Word, strip_wrappers
+from .words import RUNS_OPERAND, run_words
 from .writers import GIT_KEEPS, edits, git_subcommand
 
 #: Programs that write no file their words name, whatever the words (no output option, no
@@ -59,7 +59,7 @@ _PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", 
                                   "--verbose", "--exitfirst", "--no-header", "--strict-markers",
                                   "--disable-warnings", "-ra", "-rA", "--showlocals"})
 #: Interpreters whose first operand is the script they run (read, not written).
-_INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|bash|sh|dash|zsh|node")
+_INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|" + "|".join(sorted(RUNS_OPERAND)))
 #: Options an interpreter may take before its script (none of them names a file or code).
 _BEFORE_SCRIPT: Final = frozenset({"-u", "-B", "-E", "-I", "-S", "-O", "-OO", "-q",
                                    "-x", "-e", "-v", "-eu", "-ex", "--"})  # not `sh -s`
@@ -71,6 +71,8 @@ _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "unti
 #: an ``sh -c`` runs, a comment's quote pairing with another): read again as commands.
 _REREAD: Final = compile_on_use(r"[\n;&|()<>`]|\$\(")
 _OPERATOR: Final = frozenset("();|&\n`")
+#: Shells whose ``-c`` word is the script they run.
+_SHELLS: Final = frozenset({"bash", "sh", "dash", "zsh"})
 #: Programs that make another program's words of their input (review s42 GF4).
 _FEEDS: Final = frozenset({"xargs", "parallel"})
 #: How deep words are read again as commands; deeper, the gate does not separate them.
@@ -118,14 +120,22 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
     if at == len(command) or command[0] == ">" or any(word in w for w in command[:at]):
         return False  # a redirection's target, or an assignment's value (a program reads it
         # from its environment: `DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc …`, review s42 GF8)
-    inside, _ = strip_wrappers([Word(w) for w in command[at:]])  # `nice cat x` reads x
+    inside = run_words(list(command[at:]))  # `nice cat x` reads x; `env A=1 ./x.sh` runs it
     start = len(command) - len(inside)  # the program's place, past the wrappers
     program, rest = command[start], list(command[start + 1:])
     if not any(word in w for w in rest):
         return True  # the path is the program run
     name = program if "/" not in program else ""  # `./cat` is a script of the project
-    if name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES):
-        return True
+    if name == "printf" and any(w.startswith("-v") for w in rest):
+        return False  # `printf -v NAME … PATH` hands the path to a later program (s43 V1)
+    return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
+        _reads_as(name, rest, word)
+
+
+def _reads_as(name: str, rest: list[str], word: str) -> bool:
+    """``_reads`` for the program ``name`` (not a reader) given the words ``rest``."""
+    if name in _SHELLS and rest[:1] == ["-c"] and not any(word in w for w in rest[2:]):
+        return True  # `bash -c './x.sh'`: its script is read as commands (``_commands``)
     texts = _TEXT_OPTIONS.get(name)
     if texts is not None and all(  # `gh pr create --body "$(cat docs/a.md)"` (issue 29)
             (i and rest[i - 1] in texts) or w.partition("=")[0] in texts
@@ -163,13 +173,23 @@ def _commands(text: str) -> tuple[tuple[str, ...], ...] | None:
         if read is None or depth > _MAX_DEPTH:
             return None
         found += read
-        texts += [(w.replace("$(", "$ ( "), depth + 1) for c in read for w in c
-                  if _REREAD.search(w)]
+        texts += [(w.replace("$(", "$ ( "), depth + 1) for c in read for i, w in enumerate(c)
+                  if _REREAD.search(w) or (i and c[i - 1] == "-c")]
     return tuple(found)
 
 
 def _simple(text: str) -> list[tuple[str, ...]] | None:
-    """The simple commands of ``text`` as sh splits them (quotes removed), ``_commands``'."""
+    """The simple commands of ``text`` as sh splits them (quotes removed), ``_commands``':
+    a backslash before a line break read both ways, as a line joined and as a comment's last
+    character (bash ends a comment at the line break: review s43 S1)."""
+    read = _split(text)
+    if read is None or "\\\n" not in text:
+        return read
+    ended = _split(text.replace("\\\n", "\n"))
+    return None if ended is None else read + ended
+
+
+def _split(text: str) -> list[tuple[str, ...]] | None:
     lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n`")
     lexer.whitespace = " \t"
     lexer.whitespace_split = True

@@ -103,6 +103,31 @@ def strip_wrappers(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
     return words, tuple(stripped)
 
 
+def run_words(words: list[str]) -> list[str]:
+    """A command's words past ``env`` (with only ``-i``, ``-0``, ``-u NAME`` and assignments)
+    and the wrappers ``strip_wrappers`` reads: the program it runs first. ``env`` with any
+    other option (``-S``, ``-C``) stays, as a runner (review s43 P2)."""
+    while words[:1] == ["env"] or (words and words[0] in WRAPPERS):
+        if words[0] == "env":
+            rest = words[1:]
+            while rest and (rest[0] in _ENV_FLAGS or _ASSIGNMENT_WORD.match(rest[0])):
+                rest = rest[2:] if rest[0] in ("-u", "--unset") else rest[1:]
+            if not rest or rest[0][:1] == "-":
+                break
+            words = rest
+            continue
+        inside, stripped = strip_wrappers([Word(w) for w in words])
+        if not stripped:
+            break
+        words = [w.value or "" for w in inside]
+    return words
+
+
+#: ``env``'s options that change no program it runs and run none.
+_ENV_FLAGS: Final = frozenset({"-i", "-0", "--ignore-environment", "--null", "-u", "--unset",
+                               "-"})
+
+
 def _after_options(words: list[Word], takes_value: frozenset[str], flags: frozenset[str],
                    attached: re.Pattern[str] | None = None) -> list[Word] | None:
     """``words`` after the wrapper's options (literal only), or None when one is not read."""
@@ -157,6 +182,12 @@ def _stdbuf(words: list[Word]) -> list[Word] | None:
 
 _WRAPPER_READERS: Final[dict[str, Callable[[list[Word]], list[Word] | None]]] = {
     "timeout": _timeout, "nice": _nice, "nohup": _nohup, "time": _time, "stdbuf": _stdbuf}
+#: Programs that run the file their first operand names (with code found beside it: Python's
+#: ``sys.path[0]``, pytest's ``conftest.py``; ``python…`` is each of them too).
+RUNS_OPERAND: Final = frozenset({"bash", "sh", "dash", "zsh", "node", "ruby", "perl", "deno",
+                                 "bun"})
+#: The wrappers ``strip_wrappers`` reads.
+WRAPPERS: Final = frozenset(_WRAPPER_READERS)
 
 
 def _runs_by_option(program: str, words: list[Word]) -> str | None:
@@ -169,7 +200,8 @@ def _runs_by_option(program: str, words: list[Word]) -> str | None:
         return "'rg --pre' runs a program the command names, which the gate does not analyse"
     if program.split("-", 1)[0] in _COMPILERS and any(
             w.head[:1] in ("", "-") if w.value is None else w.value.startswith(_COMPILER_RUNS)
-            for w in words):  # review s42 R2
+            or any(part.startswith(_PASSED_RUNS) for part in w.value.split(",")[1:])
+            for w in words):  # review s42 R2; `-Wl,-plugin,p.so` (s43 R3)
         return (f"{program!r} runs a program or loads code its options name (-wrapper, -B, "
                 "-fplugin, -specs, -fuse-ld=PATH), which the gate does not analyse")
     return None
@@ -178,8 +210,11 @@ def _runs_by_option(program: str, words: list[Word]) -> str | None:
 #: Compiler drivers, and their options that run a program or load code they name.
 _COMPILERS: Final = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "cpp", "gfortran"})
 _COMPILER_RUNS: Final = ("-wrapper", "-B", "-fplugin", "-specs", "--specs", "-fuse-ld=/",
-                         "-fuse-ld=.", "-iplugindir", "--gcc-toolchain", "-plugin",
+                         "-fuse-ld=.", "-iplugindir", "--gcc-toolchain", "-plugin", "--plugin",
                          "-no-integrated", "-ccc-", "--driver-mode")
+#: What loads code among the options a driver passes on (``-Wl,``, ``-Wp,``, ``-Wa,``): the
+#: linker's and the compiler proper's plugins (``-Wl,-Bsymbolic`` is the linker's own ``-B``).
+_PASSED_RUNS: Final = ("-plugin", "--plugin", "-fplugin", "-iplugindir", "-specs", "--specs")
 
 
 def check_runnable(words: list[Word]) -> None:

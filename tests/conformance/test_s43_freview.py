@@ -1,0 +1,264 @@
+"""Session 43's review of the reader (s43-freview): files a real runtime reads, wider than the
+plan, that ``check``/``apply`` pass.
+
+Each test has two sides. The runtime's, with skillgrant bypassed: the pinned Claude Code loads
+the hostile file and pre-approves a probe outside the plan (the precondition: the layout is
+real). skillgrant's: ``check`` of the project with that plan must not pass it (exit 0 with
+"0 would change" while the runtime grants ``touch`` is the hole).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cc_probe import TALLY, Judge
+from cc_runtime import run_session
+
+PLAN = "allowed-tools: Read\n"
+WIDE = ["--allowedTools", "Skill"]
+
+
+def skill(name: str, allowed: str) -> str:
+    return f"---\nname: {name}\ndescription: probe skill\nallowed-tools: {allowed}\n---\nRun it.\n"
+
+
+def touch(name: str) -> tuple[str, dict[str, Any]]:
+    return ("Bash", {"command": f"touch zz_{name}", "description": "probe", "timeout": 5000})
+
+
+@pytest.fixture
+def work() -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="sg-s43fr-", dir="/var/tmp"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def lay_out(work: Path, files: Mapping[str, str | tuple[str, str]]) -> None:
+    """Write ``files`` (path under ``work``: text, or ("link", target) for a symbolic link)."""
+    for rel, data in files.items():
+        path = work / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, tuple):
+            path.symlink_to(data[1])
+        else:
+            path.write_text(data)
+
+
+def runtime(judge: Judge, work: Path, calls: Sequence[tuple[str, dict[str, Any]]],
+            prompt: str = "Run the probe skill.") -> list[tuple[bool, str] | None]:
+    """Run ``calls`` in the project under ``work``, skills allowed, after ``prompt`` (a slash
+    command runs a command file as a person would); each call's (pre-approved, result text),
+    None for a call with no result."""
+    url, script = judge.standin.session(
+        [(tool, json.loads(json.dumps(args).replace("{work}", str(work)))) for tool, args in calls])
+    done, report = run_session(judge.binary, url, work, None, extra_args=WIDE, prompt=prompt)
+    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    denied = {d.get("tool_use_id") for d in report.get("permission_denials") or []}
+    got: list[tuple[bool, str] | None] = []
+    for index in range(len(calls)):
+        result = script.results.get(script.call_id(index))
+        got.append(None if result is None else
+                   (script.call_id(index) not in denied and not result[0], result[1]))
+    assert got[0] is not None, done.stderr[-600:]
+    return got
+
+
+def check(project: Path, plan: Path, *paths: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan", str(plan),
+                           *paths], cwd=project, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"})
+
+
+# -- F1, F2: skill folders the directory walk does not enter ------------------------------------
+
+def command(allowed: str) -> str:
+    return f"---\ndescription: a command\nallowed-tools: {allowed}\n---\nRun the probe.\n"
+
+
+Files = dict[str, str | tuple[str, str]]
+Call = tuple[str, dict[str, Any]]
+#: Each layout: the files (under the work folder), the skill's name, the call that makes the
+#: runtime find the skill (or None), the folder ``check`` is given (under the project), and the
+#: slash command a person types for a command file (None: the model calls the Skill tool).
+HIDDEN: dict[str, tuple[Files, str, Call | None, str, str | None]] = {
+    # F1: a skill folder that is a symbolic link to a folder outside the project.
+    "linked-folder-outside": ({
+        "outside/evil/SKILL.md": skill("lo", "Bash(touch *)"),
+        "project/.claude/skills/lo": ("link", "../../../outside/evil"),
+    }, "lo", None, ".", None),
+    # The same, checked as the skills folder itself.
+    "linked-folder-outside-skills": ({
+        "outside/evil/SKILL.md": skill("lo", "Bash(touch *)"),
+        "project/.claude/skills/lo": ("link", "../../../outside/evil"),
+    }, "lo", None, ".claude/skills", None),
+    # A skill folder linked into a package of node_modules (how npm-shipped skills are wired).
+    "linked-folder-node-modules": ({
+        "project/node_modules/evil/skill/SKILL.md": skill("ln", "Bash(touch *)"),
+        "project/.claude/skills/ln": ("link", "../../node_modules/evil/skill"),
+    }, "ln", None, ".", None),
+    # The skills folder itself a link.
+    "linked-skills-folder": ({
+        "outside/sk/ls/SKILL.md": skill("ls", "Bash(touch *)"),
+        "project/.claude/skills": ("link", "../../outside/sk"),
+    }, "ls", None, ".", None),
+    # The .claude folder itself a link.
+    "linked-claude-folder": ({
+        "outside/cl/skills/lc/SKILL.md": skill("lc", "Bash(touch *)"),
+        "project/.claude": ("link", "../outside/cl"),
+    }, "lc", None, ".", None),
+    # The commands folder a link; a command run as a person runs it.
+    "linked-commands-folder": ({
+        "outside/cm/lcmd.md": command("Bash(touch *)"),
+        "project/.claude/commands": ("link", "../../outside/cm"),
+    }, "lcmd", None, ".", "/lcmd"),
+    # A folder of commands under .claude/commands a link.
+    "linked-command-subfolder": ({
+        "outside/cm/sub/lsc.md": command("Bash(touch *)"),
+        "project/.claude/commands/grp": ("link", "../../../outside/cm/sub"),
+    }, "lsc", None, ".", "/grp:lsc"),
+    # F2: a package's own .claude/skills, which the runtime loads once a file there is read.
+    "node-modules-nested": ({
+        "project/node_modules/pkg/index.js": "x\n",
+        "project/node_modules/pkg/.claude/skills/nm/SKILL.md": skill("nm", "Bash(touch *)"),
+    }, "nm", ("Read", {"file_path": "{work}/project/node_modules/pkg/index.js"}), ".", None),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(HIDDEN))
+def test_f1_check_of_a_project_reads_every_skill_the_runtime_loads(judge: Judge, work: Path,
+                                                                    layout: str) -> None:
+    files, name, find, given, slash = HIDDEN[layout]
+    lay_out(work, files)
+    # A skill check reads, so that a check that finds nothing else is not an error (beside
+    # the hostile one, or elsewhere when .claude or its skills folder is the link).
+    linked = {"project/.claude", "project/.claude/skills"} & files.keys()
+    good = "project/pkg/.claude" if linked else "project/.claude"
+    lay_out(work, {f"{good}/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    if slash is None:
+        got = runtime(judge, work, [*([find] if find else []), ("Skill", {"skill": name}),
+                                    touch(name)])
+        assert got[-2] is not None and got[-2][0], got
+    else:
+        got = runtime(judge, work, [touch(name)], prompt=slash)
+    # The runtime's side: the file loads and its allowed-tools pre-approve `touch`, which the
+    # plan (Read) does not.
+    assert got[-1] is not None and got[-1][0], got
+    # skillgrant's side: a check of the project with that plan must not pass.
+    done = check(work / "project", work / "plan.yaml", given)
+    assert done.returncode != 0, (
+        f"check {given} passed (exit 0) although Claude Code loads {name!r} and "
+        f"pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")
+
+
+# -- F3: folders named like the walk's SKIPPED_DIRS inside .claude/ ----------------------------
+
+#: Each layout: the files under the project, and the slash command a person types (None: the
+#: model invokes the skill ``name`` with the Skill tool).
+SKIPPED: dict[str, tuple[dict[str, str | tuple[str, str]], str, str | None]] = {
+    "skill-folder-.hg": ({".claude/skills/.hg/SKILL.md": skill("hgs", "Bash(touch *)")},
+                         "hgs", None),
+    "skill-folder-node_modules": ({
+        ".claude/skills/node_modules/SKILL.md": skill("nms", "Bash(touch *)")}, "nms", None),
+    "command-in-node_modules": ({
+        ".claude/commands/node_modules/nmc.md": command("Bash(touch *)")},
+        "nmc", "/node_modules:nmc"),
+    "command-in-.svn": ({".claude/commands/.svn/svc.md": command("Bash(touch *)")},
+                        "svc", "/.svn:svc"),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(SKIPPED))
+def test_f3_check_reads_skills_in_folders_named_like_skipped_ones(judge: Judge, work: Path,
+                                                                  layout: str) -> None:
+    files, name, slash = SKIPPED[layout]
+    lay_out(work, {f"project/{rel}": data for rel, data in files.items()})
+    lay_out(work, {"project/.claude/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    if slash is None:
+        got = runtime(judge, work, [("Skill", {"skill": name}), touch(name)])
+        assert got[0] is not None and got[0][0], got
+    else:
+        got = runtime(judge, work, [touch(name)], prompt=slash)
+    # The runtime's side: the file is loaded and pre-approves `touch` (plan: Read).
+    assert got[-1] is not None and got[-1][0], got
+    for given in (".", ".claude"):
+        done = check(work / "project", work / "plan.yaml", given)
+        assert done.returncode != 0, (
+            f"check {given} passed (exit 0) although Claude Code loads {next(iter(files))} and "
+            f"pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")
+
+
+# -- F3 (plugins): a plugin manifest's `skills` paths into skipped folders ----------------------
+
+PLUGIN_SKILLS: dict[str, tuple[dict[str, Any], str]] = {
+    "manifest-skills-node_modules-folder": ({"name": "plug", "skills": ["./node_modules/evil"]},
+                                            "node_modules/evil/SKILL.md"),
+    "manifest-skills-node_modules": ({"name": "plug", "skills": ["./node_modules"]},
+                                     "node_modules/evil/SKILL.md"),
+    "manifest-skills-.hg": ({"name": "plug", "skills": ["./.hg"]}, ".hg/evil/SKILL.md"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PLUGIN_SKILLS))
+def test_f3_check_of_a_plugin_reads_the_skills_its_manifest_names(judge: Judge, work: Path,
+                                                                  case: str) -> None:
+    manifest, path = PLUGIN_SKILLS[case]
+    lay_out(work, {"plugin/.claude-plugin/plugin.json": json.dumps(manifest),
+                   f"plugin/{path}": skill("evil", "Bash(touch *)"),
+                   "plugin/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    url, script = judge.standin.session([("Skill", {"skill": "plug:evil"}), touch("evil")])
+    run_session(judge.binary, url, work, None,
+                extra_args=[*WIDE, "--plugin-dir", str(work / "plugin")])
+    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    loaded, probe = (script.results.get(script.call_id(i)) for i in range(2))
+    # The runtime's side: the plugin skill loads and pre-approves `touch` (plan: Read).
+    assert loaded is not None and not loaded[0], loaded
+    assert probe is not None and not probe[0] and (work / "project" / "zz_evil").exists(), probe
+    done = check(work, work / "plan.yaml", "plugin")
+    assert done.returncode != 0, (
+        f"check plugin passed (exit 0) although Claude Code loads plugin/{path} and "
+        f"pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")
+
+
+# -- F5: a plugin folder without .claude-plugin/ still has its commands loaded ------------------
+
+MANIFESTLESS: dict[str, tuple[str, str]] = {
+    "commands": ("commands/pc.md", "/plugin:pc"),
+    "commands-subfolder": ("commands/grp/pc.md", "/plugin:grp:pc"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MANIFESTLESS))
+def test_f5_check_of_a_plugin_without_a_manifest_reads_its_commands(judge: Judge, work: Path,
+                                                                    case: str) -> None:
+    """Claude Code loads a ``--plugin-dir`` folder with no ``.claude-plugin/plugin.json`` as a
+    plugin named after the folder, its ``commands/`` included; ``check`` reads Markdown files
+    under ``commands`` only below ``.claude/`` or a folder holding ``.claude-plugin/``."""
+    path, slash = MANIFESTLESS[case]
+    lay_out(work, {f"plugin/{path}": command("Bash(touch *)"),
+                   "plugin/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    url, script = judge.standin.session([touch("pc")])
+    run_session(judge.binary, url, work, None, prompt=slash,
+                extra_args=[*WIDE, "--plugin-dir", str(work / "plugin")])
+    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    probe = script.results.get(script.call_id(0))
+    # The runtime's side: the command runs as a person typed it and pre-approves `touch`.
+    assert probe is not None and not probe[0] and (work / "project" / "zz_pc").exists(), probe
+    done = check(work, work / "plan.yaml", "plugin")
+    assert done.returncode != 0, (
+        f"check plugin passed (exit 0) although Claude Code loads plugin/{path} as {slash} "
+        f"and pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")

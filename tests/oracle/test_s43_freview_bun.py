@@ -1,0 +1,64 @@
+"""Session 43's review of the reader (s43-freview), against the Bun oracle (run with ``--bun``):
+frontmatters skillgrant reads otherwise than Claude Code's own steps do.
+
+Found by a character-soup generator of near-flat frontmatters (lines of ``key: value`` with
+YAML indicators, tabs, CR, complex keys), 500,000 texts: every disagreement was skillgrant
+reading *more* entries than the runtime (no escalation through ``apply`` was found), but the
+reader's contract is to read what the runtime reads or refuse.
+
+F4a: a tab-indented line after a plain value, then a ``? `` complex-key line. PyYAML rejects
+the text (a tab in the indentation), so skillgrant reads the runtime's re-quoted retry, where
+the tab is two spaces and the line continues the value; but Bun *accepts* the text as written
+and reads the tab line as a key of its own with a null value. So Claude Code never takes the
+retry: ``allowed-tools`` is the first line alone.
+
+F4b: texts Bun rejects, and whose retry Bun rejects too (the runtime grants nothing), that
+skillgrant reads.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bun_runtime
+
+from skillgrant.errors import SkillFileError
+from skillgrant.skillfile import read_skill
+
+CASES = {
+    "F4a-tab-line-then-complex-key": ("---\nallowed-tools: B\n\tBash\u3000(touch *)\n? x\n"
+                                      "---\nbody\n"),
+    "F4a-tab-line-then-complex-key-ascii": "---\nallowed-tools: Read\n\tBash(rm:*)\n? x\n---\n",
+    "F4b-complex-key-with-cr": ("---\nname: probe\nallowed-tools: Bash(touch *)\ndescription: d\n"
+                                "?  #\r>\n   R)\n---\nbody\n"),
+    "F4b-complex-key-folded-comment": ("---\nname: probe\ndescription: d\nallowed-tools: Read,\n"
+                                       "? >#\n---\nbody\n"),
+    "F4b-complex-key-quoted-comment": ("---\nname: probe\ndescription: d\nallowed-tools: Read #ep\n"
+                                       "? ''#ch\n---\nbody\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def bun() -> Path:
+    binary = bun_runtime.bun_path()
+    if bun_runtime.installed_version(binary) != bun_runtime.BUN_VERSION:
+        pytest.fail(f"the pinned Bun {bun_runtime.BUN_VERSION} is not installed at {binary}")
+    return binary
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_f4_skillgrant_reads_what_bun_reads_or_refuses(bun: Path, case: str) -> None:
+    text = CASES[case]
+    (reading,) = bun_runtime.read_batch(bun, [text])
+    try:
+        ours = read_skill(text).runtime_entries
+    except SkillFileError:
+        return  # refused: the contract holds
+    theirs = reading.entries if reading.how not in ("failed", "none") else ()
+    assert ours == theirs, (f"skillgrant reads {list(ours)!r}; Claude Code's steps "
+                            f"({reading.how}) read {list(theirs)!r}")
