@@ -112,7 +112,7 @@ PLUGIN_C = ('#include <stdlib.h>\n'
 @pytest.mark.parametrize("link", [
     "gcc -Wl,-plugin,./p.so a.c -o a.out",
     "gcc -Wl,--plugin=./p.so a.c -o a.out",
-    "gcc -fuse-ld=bfd -Wl,-plugin=p.so a.c",
+    "gcc -fuse-ld=bfd -Wl,-plugin=./p.so a.c",
 ])
 def test_r3_the_linkers_plugin_given_through_wl(tmp_path: Path, link: str) -> None:
     """R3 (review s42 R2's kin): ``-Wl,-plugin,X`` hands the linker ``-plugin X``, and ld
