@@ -458,3 +458,27 @@ def _rewrites_hook_any(project: Path, tmp_path: Path, command: str) -> bool:
     subprocess.run(["sh", ".claude/hooks/x.sh"], cwd=scratch, capture_output=True, timeout=60,
                    check=False, stdin=subprocess.DEVNULL)
     return (scratch / "zz").exists()
+
+
+def test_v3_an_env_assignment_is_skipped_as_a_wrapper(tmp_path: Path) -> None:
+    """V3 (against the P2 fix, on main 3352fb3; tool-wide ``Bash``, as V1): ``readers._reads``
+    now takes the program past ``env`` and its assignments (``words.run_words``); a path only
+    in such an assignment is then in none of the program's words, and is read as "the
+    program run". ``env DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc …`` is allowed (the same
+    assignment without ``env`` is denied: review s42 GF8); gcc appends its make rule, whose
+    target the ``-MT`` words chose (``bash -c echo>zz``), to the hook script."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    (project / "src" / "a.c").write_text("int x;\n")
+    command = ("env DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc -E -P -MT bash -MT -c "
+               "-MT 'echo>zz' src/a.c -o /dev/null")
+    assert not _allowed(project, command.removeprefix("env ")), \
+        "the premise: the assignment without env is denied"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    subprocess.run(["sh", ".claude/hooks/x.sh"], cwd=scratch, capture_output=True,
+                   timeout=60, check=False)
+    assert (scratch / "zz:").exists(), "bash wrote no payload to the hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
