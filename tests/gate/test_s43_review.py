@@ -482,3 +482,33 @@ def test_v3_an_env_assignment_is_skipped_as_a_wrapper(tmp_path: Path) -> None:
                    timeout=60, check=False)
     assert (scratch / "zz:").exists(), "bash wrote no payload to the hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+#: Against the P2 fix (``words.run_words`` steps over ``env`` and the stripped wrappers
+#: only): a program an exact entry runs through a runner that runs its operand as it is.
+RUNNER_NAMED = [
+    ("Bash(setsid ./tools/run.sh)", "setsid ./tools/run.sh"),
+    ("Bash(ionice -c3 ./tools/run.sh)", "ionice -c3 ./tools/run.sh"),
+    ("Bash(taskset -c 0 ./tools/run.sh)", "taskset -c 0 ./tools/run.sh"),
+]
+
+
+@pytest.mark.parametrize(("entry", "run"), RUNNER_NAMED, ids=[r[1] for r in RUNNER_NAMED])
+def test_p2b_a_program_an_exact_entry_runs_through_a_runner(
+        tmp_path: Path, entry: str, run: str) -> None:
+    """P2b: ``setsid``, ``ionice``, ``taskset`` are runners, so only an entry naming the
+    whole command covers ``setsid ./tools/run.sh`` — and that entry is the plan's approval of
+    ``tools/run.sh``; ``plan_programs`` takes ``setsid`` for the program and guards nothing.
+    The covered ``cp`` replaces the script, and the covered run runs the copy."""
+    _needs(run.split()[0])
+    project = tmp_path / "project"
+    gated_project(project, [entry, "Bash(cp *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.sh").write_text("#!/bin/sh\necho ok\n")
+    (project / "tools" / "run.sh").chmod(0o755)
+    (project / "payload").write_text(PAYLOAD)
+    calls = ["cp payload tools/run.sh", run]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing tools/run.sh and the covered run of it"
