@@ -124,3 +124,100 @@ def _data(text: str) -> str:
 
 def _text(source: bytes, node: Node) -> str:
     return source[node.start_byte:node.end_byte].decode("utf-8")
+
+
+@functools.lru_cache(maxsize=64)
+def tree_commands(text: str) -> tuple[tuple[str, ...], ...] | None:
+    """The simple commands of the shell command ``text`` as bash reads them, for the readers
+    rule (``readers``): each one's words, quotes and backslashes removed (as the guard's words
+    are), a here-document's body after ``BODY`` and a here-string's word among them; each
+    redirection's target apart, led by ``>``; the commands of its substitutions, and a loop's
+    or a ``case``'s words led by their keyword, on their own. None where the gate's analysis
+    is not bash's (``agreed``), or the command defines a function (its name would run
+    another program). Comments are left out."""
+    if agreed(text) is None:
+        return None
+    from .bashparser import parser
+
+    source = text.encode("utf-8")
+    found: list[tuple[str, ...]] = []
+    stack = [parser().parse(source).root_node]
+    try:
+        while stack:
+            node = stack.pop()
+            stack.extend(_commands_of(source, node, found))
+    except Doubt:
+        return None
+    return tuple(found)
+
+
+#: Nodes whose words are one command's, led by their keyword (``[[``, ``export``, ``for``).
+_COMMANDS: Final = frozenset({"command", "declaration_command", "unset_command",
+                              "test_command", "for_statement", "case_statement"})
+#: Words of those that are syntax, not words (``in`` of a ``for``, its body).
+_SYNTAX: Final = frozenset({"in", "do_group", "case_item", ";", "esac", "do", "done"})
+
+
+def _commands_of(source: bytes, node: Node, found: list[tuple[str, ...]]) -> list[Node]:
+    """Adds the commands ``node`` itself makes to ``found``; the nodes to read next."""
+    kind = node.type
+    if kind in ("function_definition", "ERROR"):
+        raise Doubt(f"a {kind}")
+    if kind == "comment":
+        return []
+    if kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+        data = [BODY]  # of a statement that is no simple command: its data is held by the
+        found.extend(_redirected(source, node, data))  # marker, no program's
+        found.append(tuple(data))  # (`while read x; do …; done <<EOF`)
+        return list(node.children)
+    if kind == "redirected_statement":  # `cat <<'EOF'` ⏎ …: the command's own redirections
+        body = node.child_by_field_name("body")
+        if body is not None and body.type == "command":
+            return _command(source, body, [*body.children, *node.children[1:]], found)
+    if kind not in _COMMANDS:
+        return list(node.children)
+    return _command(source, node, list(node.children), found)
+
+
+def _command(source: bytes, node: Node, children: list[Node],
+             found: list[tuple[str, ...]]) -> list[Node]:
+    """Adds the command ``node`` (of ``children``, its redirections among them) to
+    ``found``; the nodes to read next."""
+    kind = node.type
+    words: list[str] = []
+    after: list[Node] = []
+    for child in children:
+        if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+            found.extend(_redirected(source, child, words))
+            after.extend(n for c in child.children for n in c.children)  # a target's
+            # substitutions (`> "$(gcc …)"`), not the redirections read here
+        elif child.type not in _SYNTAX and (child.is_named or kind != "command"):
+            words.append(_data_word(_text(source, child)))
+            after.append(child)
+        else:
+            after.append(child)
+    found.append(tuple(words))
+    return after
+
+
+def _redirected(source: bytes, node: Node, words: list[str]) -> list[tuple[str, ...]]:
+    """A redirection of a command whose ``words`` are given: a file's target as a command
+    ``(">", target)``; a here-document's body and a here-string's word added to ``words``."""
+    if node.type == "file_redirect":
+        targets = [c for c in node.children if c.is_named and c.type != "file_descriptor"]
+        return [(">", _data_word(_text(source, t))) for t in targets]
+    if node.type == "herestring_redirect":
+        words += [_data_word(_text(source, c)) for c in node.named_children]
+        return []
+    body = _heredoc(source, node)
+    if body is None:
+        raise Doubt("a here-document whose body bash expands")
+    words += [w for w in body[body.index(BODY):].split(" ") if w]
+    return [(">", _data_word(_text(source, t)))
+            for c in node.children if c.type == "file_redirect"
+            for t in c.children if t.is_named and t.type != "file_descriptor"]
+
+
+def _data_word(text: str) -> str:
+    """A word's text as the guard's words are read: quotes and backslashes removed."""
+    return _DROPPED.sub("", text)

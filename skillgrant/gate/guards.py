@@ -21,7 +21,8 @@ from .environment import values
 from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named
 from .named import GUARDED, named_word
 from .nested import Guarded, repositories
-from .words import RUNS_OPERAND, run_words
+from .programs import run_words
+from .words import RUNS_OPERAND
 from .worktree import pushes_locally
 from .writers import clone_word, composer, into_git, tree_word
 

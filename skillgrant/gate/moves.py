@@ -36,7 +36,10 @@ def command_words(text: str) -> list[list[str]]:
     ``GIT_DIR=x`` word split at its ``=``; comments and literal here-documents as words of
     their command (``folded``). Raises ValueError on an open quote. (Asked several
     times a call: kept.)"""
-    return [list(words) for words in _command_words(folded(text), 0)]
+    texts = [folded(text)]
+    if "\\\n" in texts[0]:  # a comment's last backslash: bash ends the line (review s43 M1)
+        texts.append(texts[0].replace("\\\n", "\n"))
+    return [list(words) for read in texts for words in _command_words(read, 0)]
 
 
 @functools.lru_cache(maxsize=64)
@@ -128,7 +131,7 @@ def _moves(words: list[str], folders: list[str]) -> str | None:
         if word in ("cd", "pushd") and os.environ.get("CDPATH"):
             return "CDPATH may send a 'cd' to a folder the gate cannot name"
         following = words[at + 1:at + 2] if word not in ("cd", "pushd") else [
-            w for w in words[at + 1:] if w not in ("-L", "-P", "-e", "-@", "--")]
+            w for w in words[at + 1:] if w != "--" and not _CD_OPTIONS.fullmatch(w)]
         operand = word[2:] if attached else next(iter(following), "")
         if (not operand or operand in _OPERATORS) and word in ("cd", "pushd"):
             folders.append(os.path.expanduser("~"))  # no operand: the home folder
@@ -145,6 +148,8 @@ def _moves(words: list[str], folders: list[str]) -> str | None:
     return None
 
 
+#: ``cd``'s options, clustered too (``cd -Pe``: review s43 M1).
+_CD_OPTIONS: Final = re.compile(r"-[LPe@]+")
 #: The shell's operators, as ``_commands`` gives them.
 _OPERATORS: Final = frozenset({";", "&", "&&", "|", "||", "(", ")", "<", ">", ">>", ";;",
                                "|&", "<<", "<<<", ">&", "<&", "&>", ">|", "<>"})

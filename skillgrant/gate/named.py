@@ -126,10 +126,12 @@ def _indexed() -> Index:
 
 
 _GLOB = re.compile(r"[*?\[]")
+_BASH_CLASS = re.compile(r"\[\^|\[\[[:=.]")
 def _names(word: str, index: Index) -> bool:
     """Whether ``word`` holds one of the guarded files' names, or is a pattern its last part
-    may match."""
-    return index.named(word) is not None or (
+    may match (any holding a bracket class Python does not read as bash: ``[^x]``,
+    ``[[:alpha:]]``; review s43 G1)."""
+    return index.named(word) is not None or _BASH_CLASS.search(word) is not None or (
         _GLOB.search(word) is not None and any(fnmatch.fnmatchcase(name, _last(word))
                                                for name in index.names))
 

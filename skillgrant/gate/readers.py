@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..lazy import compile_on_use
-from .folded import agreed, folded
-from .words import RUNS_OPERAND, run_words
+from .folded import agreed, folded, tree_commands
+from .programs import run_words
+from .words import RUNS_OPERAND
 from .writers import GIT_KEEPS, edits, git_subcommand
 
 #: Programs that write no file their words name, whatever the words (no output option, no
@@ -71,6 +72,11 @@ _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "unti
 #: an ``sh -c`` runs, a comment's quote pairing with another): read again as commands.
 _REREAD: Final = compile_on_use(r"[\n;&|()<>`]|\$\(")
 _OPERATOR: Final = frozenset("();|&\n`")
+#: An operator quoted or escaped: a word to bash, an operator to ``shlex``.
+_QUOTED_OPERATOR: Final = compile_on_use(r"\\[;&|<>()`]|'[^']*[;&|<>()`][^']*'|"
+                                         r'"[^"]*[;&|<>()`][^"]*"')
+#: What may give a program's name another meaning: an alias, a function.
+_RENAMES: Final = compile_on_use(r"\balias\b|\bfunction\b|\(\s*\)")
 #: Shells whose ``-c`` word is the script they run.
 _SHELLS: Final = frozenset({"bash", "sh", "dash", "zsh"})
 #: Programs that make another program's words of their input (review s42 GF4).
@@ -165,6 +171,12 @@ def _commands(text: str) -> tuple[tuple[str, ...], ...] | None:
     Comments and literal here-documents are read as words of their command (``folded``);
     where bash's reading of them is not shown, a comment is read as words (more commands,
     never fewer)."""
+    tree = tree_commands(text)  # bash's own reading, where the gate's analysis is bash's
+    if tree is not None:
+        return tree
+    if _QUOTED_OPERATOR.search(text) or _RENAMES.search(text):
+        return None  # `-I ';'`: shlex gives the word as an operator (review s43 S3); an
+        # alias or a function renames a program (the runtime expands aliases: V2)
     found: list[tuple[str, ...]] = []
     texts = [(folded(text), 0)]
     while texts:

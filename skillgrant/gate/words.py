@@ -72,7 +72,7 @@ RUNNERS: Final = frozenset({
 _NOT_PROGRAMS: Final = frozenset({
     "!", "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
     "esac", "in", "function", "select", "time", "coproc", "{", "}", "[[", "]]"})
-_ASSIGNMENT_WORD: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
+ASSIGNMENT_WORD: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 #: Builtins whose words name variables: a subscript there is evaluated arithmetically
 #: (`read 'a[$(id)]'` runs id), so each word must be a literal without ``[``, and an option
 #: (`declare -i`, `-n`, `-a`) is refused: it gives later assignments the same evaluation.
@@ -83,7 +83,9 @@ _FIND_RUNS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 #: The command names ``check_runnable`` looks at further, as the whole name or as the last part
 #: of a path: a command led by any other literal name is runnable.
 EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"find", "printf", "rg", "gcc", "g++", "cc",
-                                                     "c++", "clang", "clang++", "cpp", "gfortran"}
+                                                     "c++", "clang", "clang++", "cpp", "gfortran",
+                                                     "nm", "ranlib", "ar", "gcc-nm", "gcc-ranlib",
+                                                     "gcc-ar", "diff3", "sdiff"}
 _DURATION = compile_on_use(r"[0-9]+(\.[0-9]+)?[smhd]?")
 _PLAIN = compile_on_use(r"[^\\*?\[\]{}~]*")
 
@@ -101,31 +103,6 @@ def strip_wrappers(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
         stripped.append(name)
         words = rest
     return words, tuple(stripped)
-
-
-def run_words(words: list[str]) -> list[str]:
-    """A command's words past ``env`` (with only ``-i``, ``-0``, ``-u NAME`` and assignments)
-    and the wrappers ``strip_wrappers`` reads: the program it runs first. ``env`` with any
-    other option (``-S``, ``-C``) stays, as a runner (review s43 P2)."""
-    while words[:1] == ["env"] or (words and words[0] in WRAPPERS):
-        if words[0] == "env":
-            rest = words[1:]
-            while rest and (rest[0] in _ENV_FLAGS or _ASSIGNMENT_WORD.match(rest[0])):
-                rest = rest[2:] if rest[0] in ("-u", "--unset") else rest[1:]
-            if not rest or rest[0][:1] == "-":
-                break
-            words = rest
-            continue
-        inside, stripped = strip_wrappers([Word(w) for w in words])
-        if not stripped:
-            break
-        words = [w.value or "" for w in inside]
-    return words
-
-
-#: ``env``'s options that change no program it runs and run none.
-_ENV_FLAGS: Final = frozenset({"-i", "-0", "--ignore-environment", "--null", "-u", "--unset",
-                               "-"})
 
 
 def _after_options(words: list[Word], takes_value: frozenset[str], flags: frozenset[str],
@@ -198,6 +175,12 @@ def _runs_by_option(program: str, words: list[Word]) -> str | None:
     if program == "rg" and any((w.head[:1] in ("", "-")) if w.value is None else (
             w.value[:5] == "--pre" and w.value[:10] != "--pre-glob") for w in words):
         return "'rg --pre' runs a program the command names, which the gate does not analyse"
+    if program in _PLUGIN_LOADERS and any(w.value is None or w.value.startswith("--plugin")
+                                          for w in words):  # review s43 R4
+        return f"{program!r} loads the plugin its --plugin option names"
+    if program in ("diff3", "sdiff") and any(w.value is None or w.value.startswith(
+            "--diff-program") for w in words):  # review s43 R5
+        return f"{program!r} runs the program its --diff-program option names"
     if program.split("-", 1)[0] in _COMPILERS and any(
             w.head[:1] in ("", "-") if w.value is None else w.value.startswith(_COMPILER_RUNS)
             or any(part.startswith(_PASSED_RUNS) for part in w.value.split(",")[1:])
@@ -207,6 +190,8 @@ def _runs_by_option(program: str, words: list[Word]) -> str | None:
     return None
 
 
+#: binutils that load a plugin their ``--plugin`` option names.
+_PLUGIN_LOADERS: Final = frozenset({"nm", "ranlib", "ar", "gcc-nm", "gcc-ranlib", "gcc-ar"})
 #: Compiler drivers, and their options that run a program or load code they name.
 _COMPILERS: Final = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "cpp", "gfortran"})
 _COMPILER_RUNS: Final = ("-wrapper", "-B", "-fplugin", "-specs", "--specs", "-fuse-ld=/",
@@ -260,7 +245,7 @@ def _name(words: list[Word]) -> str:
     name = words[0].value
     if name is None:
         raise Doubt("an expansion stands in command position: it may run any program")
-    if name in _NOT_PROGRAMS or _ASSIGNMENT_WORD.match(name):
+    if name in _NOT_PROGRAMS or ASSIGNMENT_WORD.match(name):
         raise Doubt(f"{name!r} stands where the grammar reads a program name; bash reads it "
                     "as a keyword or an assignment")
     if ".." in name.split("/")[:-1]:
