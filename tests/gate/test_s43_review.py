@@ -512,3 +512,21 @@ def test_p2b_a_program_an_exact_entry_runs_through_a_runner(
     assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows replacing tools/run.sh and the covered run of it"
+
+
+@pytest.mark.parametrize("command", [
+    "al''ias cat='gcc -E -P -x c src/x.sh -o'\ncat .claude/hooks/x.sh",
+    "al\\ias cat='gcc -E -P -x c src/x.sh -o'\ncat .claude/hooks/x.sh",
+])
+def test_v2b_an_alias_spelled_with_quotes(tmp_path: Path, command: str) -> None:
+    """V2b (against the V2 fix, ``readers._RENAMES``: ``\\balias\\b`` in the text): bash
+    joins ``al''ias`` and ``al\\ias`` into the builtin ``alias`` (quoting a name stops only
+    its own alias expansion), and the regular expression sees no word ``alias``."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    _as_the_runtime_runs(command, scratch)
+    assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
+        "bash wrote no hook: the case proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
