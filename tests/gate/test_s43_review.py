@@ -530,3 +530,21 @@ def test_v2b_an_alias_spelled_with_quotes(tmp_path: Path, command: str) -> None:
     assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
         "bash wrote no hook: the case proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "PATH=bin cat .claude/hooks/x.sh",
+    "hash -p ./bin/cat cat; cat .claude/hooks/x.sh",
+    "hash -p bin/cat cat; cat .claude/hooks/x.sh",
+])
+def test_v4_a_readers_name_found_elsewhere(tmp_path: Path, command: str) -> None:
+    """V4 (tool-wide ``Bash``, as V1): ``readers._reads`` trusts a reader's name, but the
+    command picks which file that name runs: a ``PATH=`` assignment before it, or ``hash -p
+    FILE NAME``. The project's ``bin/cat`` (written by an earlier call: no guarded folder)
+    copies the payload over its operand."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    (project / "bin").mkdir()
+    (project / "bin" / "cat").write_text('#!/bin/sh\n/bin/cp src/x.sh "$1"\n')
+    (project / "bin" / "cat").chmod(0o755)
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
