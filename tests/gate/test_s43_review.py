@@ -548,3 +548,35 @@ def test_v4_a_readers_name_found_elsewhere(tmp_path: Path, command: str) -> None
     (project / "bin" / "cat").chmod(0o755)
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh -o .cla[x[:alpha:]]de/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -o .cla[!x[:digit:]]de/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -o .cla[x[=u=]]de/hooks/x.sh",
+])
+def test_g1c_a_bracket_class_after_another_member(tmp_path: Path, command: str) -> None:
+    """G1c (against the G1 fix, ``named._BASH_CLASS``: ``[^`` or ``[[:``/``[[=``/``[[.``):
+    a class need not open its bracket expression; ``[x[:alpha:]]``, ``[!x[:digit:]]``,
+    ``[x[=u=]]`` hold one after another member, and Python's fnmatch still reads them as a
+    set then a literal ``]``."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_g1d_a_bracket_class_names_the_settings(tmp_path: Path) -> None:
+    """G1d: the same form names the settings holding the gate's hook."""
+    _needs("gcc")
+    write = "gcc -E -P -x c s.txt -o .cl[x[:alpha:]]ude/s[x[:alpha:]]ttings.json"
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)"])
+    (project / "s.txt").write_text("{}\n")
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", write], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert (scratch / ".claude" / "settings.json").read_text() == "{}\n", \
+        "bash did not replace the settings: the case proves nothing"
+    assert not _allowed(project, write), "the hook allows replacing .claude/settings.json"
