@@ -580,3 +580,58 @@ def test_g1d_a_bracket_class_names_the_settings(tmp_path: Path) -> None:
     assert (scratch / ".claude" / "settings.json").read_text() == "{}\n", \
         "bash did not replace the settings: the case proves nothing"
     assert not _allowed(project, write), "the hook allows replacing .claude/settings.json"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("write", [
+    "git checkout evil -- out/l && gcc -E -P -x c src/x.sh -o out/l/x.sh",
+    "git restore --source evil out/l && gcc -E -P -x c src/x.sh -o out/l/x.sh",
+])
+def test_l1_a_link_checked_out_in_the_same_call(tmp_path: Path, write: str) -> None:
+    """L1: a branch fetched from a remote (served here by ``git daemon`` on 127.0.0.1; a
+    local source is denied) holds ``out/l -> ../.claude/hooks``. ``git checkout evil --
+    out/l`` (a ``GIT_NAMED`` write of the path it names, none guarded) makes the link, and
+    the writer after it in the same call writes through it: when the hook decides, ``out/l``
+    does not exist, so ``out/l/x.sh`` is no guarded path, by its normal form or its real one.
+    (In a later call the real path finds it.)"""
+    _needs("gcc")
+    if not os.path.exists("/usr/lib/git-core/git-daemon"):
+        pytest.skip("git daemon is not installed")
+    project = _hooked_project(
+        tmp_path, ["Bash(git fetch *)", "Bash(git checkout *)", "Bash(git restore *)",
+                   "Bash(gcc *)"])
+    served = tmp_path / "srv" / "up"
+    (served / "out").mkdir(parents=True)
+    (served / "out" / "l").symlink_to("../.claude/hooks")
+    for args in (["init", "-q"], ["add", "out"],
+                 ["-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "l"]):
+        subprocess.run(["git", *args], cwd=served, check=True, timeout=60,
+                       capture_output=True)
+    port = _free_port()
+    daemon = subprocess.Popen(["git", "daemon", "--export-all", "--reuseaddr",
+                               f"--base-path={tmp_path / 'srv'}", "--listen=127.0.0.1",
+                               f"--port={port}", str(tmp_path / "srv")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import time
+
+        fetch = f"git fetch -q git://127.0.0.1:{port}/up HEAD:evil"
+        for _ in range(50):  # the daemon is listening once a fetch from it works
+            done = subprocess.run(["bash", "-c", fetch], cwd=project, capture_output=True,
+                                  timeout=60, check=False)
+            if done.returncode == 0:
+                break
+            time.sleep(0.2)
+        assert _allowed(project, fetch), "the fetch is not covered: the case proves nothing"
+        assert _rewrites_hook(project, tmp_path, write), "bash wrote no hook: proves nothing"
+        assert not _allowed(project, write), "the hook allows a write of .claude/hooks/x.sh"
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=30)
