@@ -635,3 +635,43 @@ def test_l1_a_link_checked_out_in_the_same_call(tmp_path: Path, write: str) -> N
     finally:
         daemon.terminate()
         daemon.wait(timeout=30)
+
+
+#: Against the P2 fix: entries whose move ``plan_programs`` does not read (it reads only a
+#: part of exactly ``cd DIR`` or ``pushd DIR``).
+MOVED_NAMED = [
+    "cd -P tools && ./run.sh",
+    "(cd tools && ./run.sh)",
+    "env -C tools ./run.sh",
+    "pushd tools >/dev/null && ./run.sh",
+    "cd tools >/dev/null && ./run.sh",
+    "cd tools 2>/dev/null && ./run.sh",
+]
+
+
+@pytest.mark.parametrize("run", MOVED_NAMED)
+def test_p2c_a_program_named_after_a_move_plan_programs_misreads(
+        tmp_path: Path, run: str) -> None:
+    """P2c: ``plan_programs`` takes a move from an entry's part only when it is the two words
+    ``cd DIR``/``pushd DIR``: an option (``cd -P``), a subshell's parenthesis, a
+    redirection after the folder, ``env -C`` leave ``./run.sh`` read from the project's top
+    folder, and ``tools/run.sh`` unguarded; the covered ``cp`` replaces it, and the covered
+    run runs the copy."""
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({run})", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.sh").write_text("#!/bin/sh\necho ok\n")
+    (project / "tools" / "run.sh").chmod(0o755)
+    marker = tmp_path / "zz"
+    (project / "payload").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    calls = ["cp payload tools/run.sh", run]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=scratch, capture_output=True, timeout=60,
+                       check=False)
+    assert marker.exists(), "bash ran no payload: the case proves nothing"
+    marker.unlink()
+    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing tools/run.sh and the covered run of it"
