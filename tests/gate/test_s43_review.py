@@ -675,3 +675,32 @@ def test_p2c_a_program_named_after_a_move_plan_programs_misreads(
     assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows replacing tools/run.sh and the covered run of it"
+
+
+@pytest.mark.parametrize("run", ["~/bin/x.sh", "$HOME/bin/x.sh", "${HOME}/bin/x.sh"])
+def test_p2d_a_program_the_plan_names_in_the_home(tmp_path: Path, run: str) -> None:
+    """P2d: ``plan_programs`` skips an entry holding ``$`` (meant for
+    ``${CLAUDE_SKILL_DIR}``, whose folder is guarded otherwise) and reads ``~/bin/x.sh`` as a
+    path under the call's folder: a program the plan names in the home is not guarded. The
+    covered ``cp`` (to its absolute path) replaces it, and the covered run runs the copy."""
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({run})", "Bash(cp *)"])
+    home = tmp_path / "home"
+    (home / "bin").mkdir(parents=True)
+    env = {**os.environ, "HOME": str(home)}
+    marker = tmp_path / "zz"
+    (project / "payload").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    (project / "payload").chmod(0o755)
+    script = home / "bin" / "x.sh"
+    calls = [f"cp payload {script}", run]
+    script.write_text("#!/bin/sh\necho ok\n")
+    script.chmod(0o755)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=project, env=env, capture_output=True,
+                       timeout=60, check=False)
+    assert marker.exists(), "bash ran no payload: the case proves nothing"
+    marker.unlink()
+    script.write_text("#!/bin/sh\necho ok\n")
+    assert _run_calls(project, [run], env) is None, "the run is not covered: proves nothing"
+    assert _run_calls(project, calls, env) is not None, \
+        "the hook allows replacing the plan's program in the home and the covered run of it"
