@@ -704,3 +704,49 @@ def test_p2d_a_program_the_plan_names_in_the_home(tmp_path: Path, run: str) -> N
     assert _run_calls(project, [run], env) is None, "the run is not covered: proves nothing"
     assert _run_calls(project, calls, env) is not None, \
         "the hook allows replacing the plan's program in the home and the covered run of it"
+
+
+@pytest.mark.parametrize("load", [
+    "nm --plu ./p.so a.o",
+    "nm --pl=./p.so a.o",
+    "gcc-nm-12 --plugin ./p.so a.o",
+    "x86_64-linux-gnu-gcc-nm-12 --plugin ./p.so a.o",
+    "gcc-ranlib-12 --plugin ./p.so b.a",
+])
+def test_r4b_a_plugin_option_abbreviated_or_a_versioned_name(
+        tmp_path: Path, load: str) -> None:
+    """R4b (against the R4 fix: ``--plugin`` as written, for the names ``nm``, ``ranlib``,
+    ``ar``, ``gcc-nm``, ``gcc-ranlib``, ``gcc-ar``): binutils read long options with
+    getopt_long, so ``--plu`` and ``--pl=`` are ``--plugin``; and GCC installs its wrappers
+    under versioned and target names (``gcc-nm-12``, ``x86_64-linux-gnu-gcc-nm-12``)."""
+    program = load.split()[0]
+    _needs("gcc", program, "ar")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)", f"Bash({program} *)"])
+    (project / "p.c").write_text(PLUGIN_C)
+    (project / "a.c").write_text("int main(void) { return 0; }\n")
+    subprocess.run(["gcc", "-c", "a.c", "-o", "a.o"], cwd=project, check=True, timeout=60)
+    subprocess.run(["ar", "rc", "b.a", "a.o"], cwd=project, check=True, timeout=60)
+    calls = ["gcc -shared -fPIC -o p.so p.c", load]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows building a plugin and loading it into a binutils program"
+
+
+@pytest.mark.parametrize(("entry", "run"), [
+    ("Bash(diff3 *)", "diff3 --diff-prog=./e.sh a b c"),
+    ("Bash(diff3 *)", "diff3 --d=./e.sh a b c"),
+    ("Bash(sdiff *)", "sdiff --diff=./e.sh a b"),
+])
+def test_r5b_diff_program_abbreviated(tmp_path: Path, entry: str, run: str) -> None:
+    """R5b (against the R5 fix: ``--diff-program`` as written): GNU diffutils take any
+    unambiguous prefix of a long option (``--diff-prog``, ``--diff``, ``--d``)."""
+    _needs(run.split()[0])
+    project = tmp_path / "project"
+    gated_project(project, [entry])
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    for name in "abc":
+        (project / name).write_text(f"{name}\n")
+    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
