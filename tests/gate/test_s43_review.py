@@ -750,3 +750,25 @@ def test_r5b_diff_program_abbreviated(tmp_path: Path, entry: str, run: str) -> N
         (project / name).write_text(f"{name}\n")
     assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
     assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
+
+
+@pytest.mark.parametrize("run", [
+    "x86_64-linux-gnu-gcc-12 -wrapper ./e.sh -c a.c",
+    "x86_64-linux-gnu-gcc -wrapper ./e.sh -c a.c",
+    "c99 -wrapper ./e.sh -c a.c",
+    "c89 -wrapper ./e.sh -c a.c",
+])
+def test_r2b_a_compiler_driver_under_another_name(tmp_path: Path, run: str) -> None:
+    """R2b (review s42 R2 under other names): ``words._COMPILERS`` is matched on the name's
+    part before its first ``-`` (``gcc-12``), so GCC's target-named drivers
+    (``x86_64-linux-gnu-gcc-12``) and POSIX's ``c99``/``c89`` (``exec gcc -std=… "$@"``) run
+    ``-wrapper``'s program unread."""
+    program = run.split()[0]
+    _needs(program)
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({program} *)"])
+    (project / "a.c").write_text("int main(void) { return 0; }\n")
+    (project / "e.sh").write_text('#!/bin/sh\ntouch zz\nexec "$@"\n')
+    (project / "e.sh").chmod(0o755)
+    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
