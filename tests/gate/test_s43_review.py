@@ -772,3 +772,36 @@ def test_r2b_a_compiler_driver_under_another_name(tmp_path: Path, run: str) -> N
     (project / "e.sh").chmod(0o755)
     assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
     assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
+
+
+def test_p1k_a_workspaces_node_modules_bin(tmp_path: Path) -> None:
+    """P1k (review s42 P1c's kin): ``plan_programs`` guards the top ``node_modules/`` (and
+    every ``package.json`` by name) for a node runner; ``npm run build --workspace=pkg`` runs
+    ``pkg``'s script with ``pkg/node_modules/.bin`` first on its PATH, which is not guarded:
+    the covered ``cp`` replaces the script's program, and the covered run runs the copy."""
+    _needs("npm")
+    run = "npm run build --workspace=pkg"
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({run})", "Bash(cp *)"])
+    bin_dir = project / "pkg" / "node_modules" / ".bin"
+    bin_dir.mkdir(parents=True)
+    (project / "package.json").write_text(
+        '{"name": "root", "version": "1.0.0", "private": true, "workspaces": ["pkg"]}\n')
+    (project / "pkg" / "package.json").write_text(
+        '{"name": "pkg", "version": "1.0.0", "scripts": {"build": "tsc-x"}}\n')
+    (bin_dir / "tsc-x").write_text("#!/bin/sh\necho built\n")
+    (bin_dir / "tsc-x").chmod(0o755)
+    marker = tmp_path / "zz"
+    (project / "payload").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    (project / "payload").chmod(0o755)
+    calls = ["cp payload pkg/node_modules/.bin/tsc-x", run]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=scratch, capture_output=True, timeout=120,
+                       check=False)
+    assert marker.exists(), "bash ran no payload: the case proves nothing"
+    marker.unlink()
+    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing the workspace's program and the covered run of it"
