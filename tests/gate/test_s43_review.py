@@ -805,3 +805,33 @@ def test_p1k_a_workspaces_node_modules_bin(tmp_path: Path) -> None:
     assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows replacing the workspace's program and the covered run of it"
+
+
+#: A Java annotation processor whose class initializer runs the payload.
+PROCESSOR = (
+    "public class P extends javax.annotation.processing.AbstractProcessor {\n"
+    "  static { try { new java.io.File(\"zz\").createNewFile(); } catch (Exception e) {} }\n"
+    "  public boolean process(java.util.Set<? extends javax.lang.model.element.TypeElement>"
+    " a, javax.annotation.processing.RoundEnvironment r) { return false; }\n}\n")
+
+
+@pytest.mark.parametrize(("entry", "calls"), [
+    ("Bash(groff *)", ["groff -U -Tascii d.ms"]),
+    ("Bash(perf *)", ["perf stat -e task-clock touch zz"]),
+    ("Bash(javac *)", ["javac P.java", "javac -processorpath . -processor P A.java"]),
+], ids=["groff -U", "perf stat", "javac -processor"])
+def test_r6_programs_that_run_code_their_words_name(
+        tmp_path: Path, entry: str, calls: list[str]) -> None:
+    """R6 (R1's class: lists trail): ``groff -U`` (unsafe mode) runs a document's ``.sy``
+    request; ``perf stat`` runs its operand command (``strace``, ``valgrind`` are runners;
+    ``perf`` is not); ``javac -processor`` runs an annotation processor's code (its class
+    compiled by the covered ``javac`` before). None is in a list."""
+    _needs(calls[-1].split()[0])
+    project = tmp_path / "project"
+    gated_project(project, [entry])
+    (project / "d.ms").write_text(".sy touch zz\nhello\n")
+    (project / "P.java").write_text(PROCESSOR)
+    (project / "A.java").write_text("class A {}\n")
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows a run of code the plan names not"
