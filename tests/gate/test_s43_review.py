@@ -835,3 +835,38 @@ def test_r6_programs_that_run_code_their_words_name(
     assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows a run of code the plan names not"
+
+
+KUBECONFIG = """apiVersion: v1
+kind: Config
+clusters:
+- cluster: {server: "https://127.0.0.1:1"}
+  name: c
+contexts:
+- context: {cluster: c, user: u}
+  name: x
+current-context: x
+users:
+- name: u
+  user:
+    exec:
+      apiVersion: client.authentication.k8s.io/v1beta1
+      command: ./e.sh
+      interactiveMode: Never
+"""
+
+
+@pytest.mark.parametrize("run", ["kubectl --kubeconfig=./k.yaml get pods --request-timeout=2s",
+                                 "kubectl get pods --kubeconfig k.yaml --request-timeout=2s"])
+def test_r7_kubectl_runs_a_kubeconfigs_exec_credential(tmp_path: Path, run: str) -> None:
+    """R7 (review s41 K1's kin: ``~/.kube`` is guarded): ``--kubeconfig`` names a project
+    file whose user's ``exec`` plugin kubectl runs before it asks the server, under
+    ``Bash(kubectl get *)``."""
+    _needs("kubectl")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(kubectl get *)"])
+    (project / "k.yaml").write_text(KUBECONFIG)
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
