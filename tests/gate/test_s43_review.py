@@ -856,7 +856,7 @@ users:
 """
 
 
-@pytest.mark.parametrize("run", ["kubectl --kubeconfig=./k.yaml get pods --request-timeout=2s",
+@pytest.mark.parametrize("run", ["kubectl get pods --kubeconfig=./k.yaml --request-timeout=2s",
                                  "kubectl get pods --kubeconfig k.yaml --request-timeout=2s"])
 def test_r7_kubectl_runs_a_kubeconfigs_exec_credential(tmp_path: Path, run: str) -> None:
     """R7 (review s41 K1's kin: ``~/.kube`` is guarded): ``--kubeconfig`` names a project
