@@ -870,3 +870,17 @@ def test_r7_kubectl_runs_a_kubeconfigs_exec_credential(tmp_path: Path, run: str)
     (project / "e.sh").chmod(0o755)
     assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
     assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
+
+
+@pytest.mark.parametrize("run", ["rustc -C linker=./e.sh m.rs", "rustc -Clinker=./e.sh m.rs"])
+def test_r6b_rustc_runs_the_linker_its_option_names(tmp_path: Path, run: str) -> None:
+    """R6b (gcc's ``-B``/``-fuse-ld=PATH`` in rustc): ``-C linker=PATH`` runs PATH as the
+    linker, under ``Bash(rustc *)``; rustc is in no list."""
+    _needs("rustc")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(rustc *)"])
+    (project / "m.rs").write_text("fn main() {}\n")
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
