@@ -884,3 +884,18 @@ def test_r6b_rustc_runs_the_linker_its_option_names(tmp_path: Path, run: str) ->
     (project / "e.sh").chmod(0o755)
     assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
     assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
+
+
+def test_g1e_a_bracket_class_reaches_git_config(tmp_path: Path) -> None:
+    """G1e (G1c through ``.git``): ``writers._reaches_git`` and ``named`` ask fnmatch, which
+    reads ``.gi[x[:alpha:]]`` as no ``.git``; bash expands it to ``.git``. gcc writes
+    ``.git/config`` with a ``core.fsmonitor``, and the covered ``git status`` runs it."""
+    _needs("gcc")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gcc *)", "Bash(git status)"])
+    (project / "cfg").write_text(
+        '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "touch zz; false"\n')
+    calls = ["gcc -E -P -x c cfg -o .gi[x[:alpha:]]/config", "git status"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows the write of .git/config and the git status that runs its fsmonitor"
