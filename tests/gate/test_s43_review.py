@@ -899,3 +899,31 @@ def test_g1e_a_bracket_class_reaches_git_config(tmp_path: Path) -> None:
     assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows the write of .git/config and the git status that runs its fsmonitor"
+
+
+def test_h12_a_shared_library_the_hook_loads(tmp_path: Path) -> None:
+    """H12 (review s42 H6's premise: sessions run as root in containers, and on this
+    machine): the hook's Python loads ``libm.so.6`` from the system's library folder at
+    every start, and nothing there is guarded but git's and Python's own folders: ``cp
+    payload /lib/x86_64-linux-gnu/libm.so.6`` is allowed under ``Bash(cp *)``. A hook whose
+    interpreter cannot start exits 127, which Claude Code reads as a non-blocking error: the
+    call runs. Proved without touching the system: in a private mount namespace, the file
+    bind-mounted over ``libm.so.6``, the printed hook asked about a call it denies."""
+    libm = Path("/lib/x86_64-linux-gnu/libm.so.6")
+    if os.geteuid() != 0 or not libm.exists() or shutil.which("unshare") is None:
+        pytest.skip("needs root, unshare and the Debian library layout")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)"])
+    hook = _settings_hook(project)
+    (project / "payload").write_text("not a library\n")
+    assert run_hook(hook, "touch zz", project).returncode == 2, "the premise: touch is denied"
+    script = (f"mount --bind {shlex.quote(str(project / 'payload'))} {libm} && "
+              f"/bin/sh -c {shlex.quote(hook)}")
+    done = subprocess.run(["unshare", "-m", "bash", "-c", script],
+                          input=payload("touch zz", project), cwd=project,
+                          capture_output=True, timeout=60, check=False)
+    if b"mount" in done.stderr and done.returncode != 127:
+        pytest.skip(f"no private mount namespace here: {done.stderr[:200]!r}")
+    assert done.returncode not in (0, 2), "the hook still starts: the case proves nothing"
+    assert not _allowed(project, f"cp payload {libm}"), \
+        "the hook allows replacing a library its own interpreter loads"
