@@ -927,3 +927,24 @@ def test_h12_a_shared_library_the_hook_loads(tmp_path: Path) -> None:
     assert done.returncode not in (0, 2), "the hook still starts: the case proves nothing"
     assert not _allowed(project, f"cp payload {libm}"), \
         "the hook allows replacing a library its own interpreter loads"
+
+
+def test_h12b_a_library_folder_the_sessions_environment_names(tmp_path: Path) -> None:
+    """H12b (H12 without root): a session whose ``LD_LIBRARY_PATH`` names a folder the user
+    writes (conda's ``$CONDA_PREFIX/lib``, a CUDA or a local build's ``lib``) starts the
+    hook's Python with libraries from there first; the folder is not guarded: ``cp payload
+    $DIR/libm.so.6`` is allowed, and the next call's hook exits 127 (a non-blocking error:
+    the call runs)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)"])
+    libs = tmp_path / "lib"
+    libs.mkdir()
+    env = {**os.environ, "LD_LIBRARY_PATH": str(libs)}
+    (project / "payload").write_text("not a library\n")
+    hook = _settings_hook(project)
+    said = subprocess.run(["/bin/sh", "-c", hook], input=payload("touch zz", project),
+                          cwd=project, env=env, capture_output=True, timeout=60, check=False)
+    assert said.returncode == 2, "the premise: touch is denied"
+    calls = [f"cp payload {libs}/libm.so.6", "touch zz"]
+    assert _run_calls(project, calls, env) is not None, \
+        "the hook allows replacing a library its interpreter loads, then fails open"
