@@ -929,22 +929,42 @@ def test_h12_a_shared_library_the_hook_loads(tmp_path: Path) -> None:
         "the hook allows replacing a library its own interpreter loads"
 
 
+#: A stand-in for ``libm.so.6``: the version nodes the interpreter asks for, and a
+#: constructor that ends the process at once, exit status 0, before Python runs.
+FAKE_LIBM_C = ("#include <unistd.h>\nvoid fake_a(void) {}\nvoid fake_b(void) {}\n"
+               "void fake_c(void) {}\n"
+               "__attribute__((constructor)) static void f(void) { _exit(0); }\n")
+FAKE_LIBM_MAP = ("GLIBC_2.2.5 { global: fake_a; local: *; };\n"
+                 "GLIBC_2.29 { global: fake_b; } GLIBC_2.2.5;\n"
+                 "GLIBC_2.35 { global: fake_c; } GLIBC_2.29;\n")
+
+
 def test_h12b_a_library_folder_the_sessions_environment_names(tmp_path: Path) -> None:
     """H12b (H12 without root): a session whose ``LD_LIBRARY_PATH`` names a folder the user
     writes (conda's ``$CONDA_PREFIX/lib``, a CUDA or a local build's ``lib``) starts the
-    hook's Python with libraries from there first; the folder is not guarded: ``cp payload
-    $DIR/libm.so.6`` is allowed, and the next call's hook exits 127 (a non-blocking error:
-    the call runs)."""
+    hook's Python with libraries from there first; the folder is not guarded: ``cp lib.so
+    $DIR/libm.so.6`` is allowed. The library (built by a covered gcc) ends the process with
+    status 0 before Python starts: the hook prints nothing, which is no decision, and the
+    next call, outside the plan, runs."""
+    _needs("gcc")
     project = tmp_path / "project"
-    gated_project(project, ["Bash(cp *)"])
+    gated_project(project, ["Bash(cp *)", "Bash(gcc *)"])
     libs = tmp_path / "lib"
     libs.mkdir()
     env = {**os.environ, "LD_LIBRARY_PATH": str(libs)}
-    (project / "payload").write_text("not a library\n")
+    (project / "m.c").write_text(FAKE_LIBM_C)
+    (project / "v.map").write_text(FAKE_LIBM_MAP)
     hook = _settings_hook(project)
     said = subprocess.run(["/bin/sh", "-c", hook], input=payload("touch zz", project),
                           cwd=project, env=env, capture_output=True, timeout=60, check=False)
     assert said.returncode == 2, "the premise: touch is denied"
-    calls = [f"cp payload {libs}/libm.so.6", "touch zz"]
+    calls = ["gcc -shared -fPIC -Wl,--version-script=v.map -Wl,-soname,libm.so.6 -o lib.so m.c",
+             f"cp lib.so {libs}/libm.so.6", "touch zz"]
+    assert _run_calls(project, calls[:2], env) is None, "the premise: the build is covered"
+    said = subprocess.run(["/bin/sh", "-c", hook], input=payload("touch zz", project),
+                          cwd=project, env=env, capture_output=True, timeout=60, check=False)
+    assert said.returncode == 0 and not said.stdout, \
+        "the hook still decides: the case proves nothing"
+    (libs / "libm.so.6").unlink()
     assert _run_calls(project, calls, env) is not None, \
-        "the hook allows replacing a library its interpreter loads, then fails open"
+        "the hook allows replacing a library its interpreter loads, then says nothing"
