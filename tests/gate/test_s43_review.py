@@ -968,3 +968,38 @@ def test_h12b_a_library_folder_the_sessions_environment_names(tmp_path: Path) ->
     (libs / "libm.so.6").unlink()
     assert _run_calls(project, calls, env) is not None, \
         "the hook allows replacing a library its interpreter loads, then says nothing"
+
+
+@pytest.mark.parametrize("place", ["{home}/.node_modules/opt", "{home}/.node_libraries/opt",
+                                   "{parent}/node_modules/opt"])
+def test_h13_node_resolves_a_module_outside_the_projects_node_modules(
+        tmp_path: Path, place: str) -> None:
+    """H13 (review s42 P1c/P1f's kin): node looks a module up in each ``node_modules`` from
+    the script's folder to the root (the project's own is guarded: ``plan_programs``; its
+    parent's is not), then in ``~/.node_modules`` and ``~/.node_libraries`` (in no list of
+    ``HOME_CODE``). A script that loads an optional module (``try { require('opt') }
+    catch {}``, as for ``fsevents``) under ``Bash(node tools/run.js)`` runs what a covered
+    ``cp`` put there."""
+    _needs("node")
+    project = tmp_path / "work" / "project"
+    project.parent.mkdir()
+    gated_project(project, ["Bash(node tools/run.js)", "Bash(cp *)", "Bash(mkdir *)"])
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home)}
+    (project / "tools").mkdir()
+    (project / "tools" / "run.js").write_text(
+        "try { require('opt'); } catch (e) {}\nconsole.log('ok');\n")
+    marker = tmp_path / "zz"
+    (project / "payload.js").write_text(
+        f"require('fs').writeFileSync({str(marker)!r}, '');\n")
+    folder = place.format(home=home, parent=project.parent)
+    calls = [f"mkdir -p {folder}", f"cp payload.js {folder}/index.js", "node tools/run.js"]
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=project, env=env, capture_output=True,
+                       timeout=60, check=False)
+    assert marker.exists(), "node ran no payload: the case proves nothing"
+    marker.unlink()
+    shutil.rmtree(Path(folder).parent)
+    assert _run_calls(project, calls, env) is not None, \
+        "the hook allows planting a module the covered node run loads"
