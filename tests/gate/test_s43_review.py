@@ -1003,3 +1003,39 @@ def test_h13_node_resolves_a_module_outside_the_projects_node_modules(
     shutil.rmtree(Path(folder).parent)
     assert _run_calls(project, calls, env) is not None, \
         "the hook allows planting a module the covered node run loads"
+
+
+#: A program with no C library: its entry point creates ``zz`` and exits (x86-64 Linux).
+START_C = """const char zzname[] = "zz";
+void _start(void) {
+  __asm__ volatile("mov $85, %%rax\\n lea zzname(%%rip), %%rdi\\n mov $420, %%rsi\\n"
+                   "syscall\\n mov $60, %%rax\\n xor %%rdi, %%rdi\\n syscall\\n"
+                   ::: "rax", "rdi", "rsi", "rcx", "r11", "memory");
+}
+"""
+
+
+def test_w15_a_linker_script_names_the_output(tmp_path: Path) -> None:
+    """W15 (review s42 W5's class: a file holds the words): a linker script's
+    ``OUTPUT(.claude/hooks/x.sh)`` names the file ``ld -T o.ld e.o`` writes (no ``-o``); no
+    word of the command names it. The hook script becomes an executable ELF, run as the
+    command hook it is."""
+    import platform
+
+    if platform.machine() != "x86_64":
+        pytest.skip("the payload is x86-64 code")
+    _needs("gcc", "ld")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(ld *)"])
+    (project / "e.c").write_text(START_C)
+    (project / "o.ld").write_text("OUTPUT(.claude/hooks/x.sh)\n")
+    calls = ["gcc -c -fno-pie -O1 e.c", "ld -T o.ld e.o"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=scratch, capture_output=True, timeout=60,
+                       check=False)
+    subprocess.run([str(scratch / ".claude" / "hooks" / "x.sh")], cwd=scratch,
+                   capture_output=True, timeout=60, check=False)
+    assert (scratch / "zz").exists(), "the hook script runs no payload: proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows a linker script to name the hook script as ld's output"
