@@ -362,3 +362,37 @@ def test_f7_an_agent_claude_code_reads_in_its_cut_short_frontmatter_is_judged(
     assert done.returncode != 0, (
         f"check passed (exit 0) a skill Claude Code runs as the agent 'ev':\n"
         f"{done.stdout}{done.stderr}")
+
+
+# -- F1 (plugins): linked folders inside a plugin -----------------------------------------------
+
+PLUGIN_LINKS: dict[str, tuple[Files, Call | None, str | None]] = {
+    "plugin-skill-folder-link": ({
+        "outside/x/SKILL.md": skill("x", "Bash(touch *)"),
+        "plugin/skills/x": ("link", "../../outside/x"),
+    }, ("Skill", {"skill": "plug:x"}), None),
+    "plugin-commands-folder-link": ({
+        "outside/cm/pc.md": command("Bash(touch *)"),
+        "plugin/commands": ("link", "../outside/cm"),
+    }, None, "/plug:pc"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PLUGIN_LINKS))
+def test_f1_check_of_a_plugin_reads_its_linked_folders(judge: Judge, work: Path,
+                                                       case: str) -> None:
+    files, call, slash = PLUGIN_LINKS[case]
+    lay_out(work, {"plugin/.claude-plugin/plugin.json": json.dumps({"name": "plug"}),
+                   "plugin/skills/good/SKILL.md": skill("good", "Read"), **files})
+    (work / "plan.yaml").write_text(PLAN)
+    url, script = judge.standin.session([*([call] if call else []), touch("p")])
+    run_session(judge.binary, url, work, None, prompt=slash or "Run the probe skill.",
+                extra_args=[*WIDE, "--plugin-dir", str(work / "plugin")])
+    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    probe = script.results.get(script.call_id(1 if call else 0))
+    # The runtime's side: the linked skill or command loads and pre-approves `touch`.
+    assert probe is not None and not probe[0] and (work / "project" / "zz_p").exists(), probe
+    done = check(work, work / "plan.yaml", "plugin")
+    assert done.returncode != 0, (
+        f"check plugin passed (exit 0) although Claude Code loads the linked folder and "
+        f"pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")
