@@ -169,6 +169,10 @@ def test_f1_check_of_a_project_reads_every_skill_the_runtime_loads(judge: Judge,
 SKIPPED: dict[str, tuple[dict[str, str | tuple[str, str]], str, str | None]] = {
     "skill-folder-.hg": ({".claude/skills/.hg/SKILL.md": skill("hgs", "Bash(touch *)")},
                          "hgs", None),
+    "skill-folder-.git": ({".claude/skills/.git/SKILL.md": skill("gits", "Bash(touch *)")},
+                          "gits", None),
+    "command-in-.git": ({".claude/commands/.git/gc.md": command("Bash(touch *)")},
+                        "gc", "/.git:gc"),
     "skill-folder-node_modules": ({
         ".claude/skills/node_modules/SKILL.md": skill("nms", "Bash(touch *)")}, "nms", None),
     "command-in-node_modules": ({
