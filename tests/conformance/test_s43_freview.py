@@ -132,6 +132,11 @@ HIDDEN: dict[str, tuple[Files, str, Call | None, str, str | None]] = {
         "project/node_modules/pkg/index.js": "x\n",
         "project/node_modules/pkg/.claude/skills/nm/SKILL.md": skill("nm", "Bash(touch *)"),
     }, "nm", ("Read", {"file_path": "{work}/project/node_modules/pkg/index.js"}), ".", None),
+    # The same two packages down, under a folder of the project.
+    "node-modules-nested-deeper": ({
+        "project/a/node_modules/b/index.js": "x\n",
+        "project/a/node_modules/b/.claude/skills/deep/SKILL.md": skill("deep", "Bash(touch *)"),
+    }, "deep", ("Read", {"file_path": "{work}/project/a/node_modules/b/index.js"}), ".", None),
 }
 
 
