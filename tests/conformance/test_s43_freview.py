@@ -445,3 +445,27 @@ def test_f9_an_enforced_skills_hook_spelt_so_claude_code_never_runs_it(judge: Ju
     assert done.returncode != 0, (
         "check passed (exit 0) an enforced skill whose hook Claude Code never runs "
         f"(matcher read as '*\\n'):\n{done.stdout}{done.stderr}")
+
+
+# -- F10: a block-scalar indicator with a glued comment and a later ' #' on another key ---------
+
+#: ``model: |#a #``: PyYAML reads a block scalar whose header carries the comment ``#a #``;
+#: Bun rejects a comment glued to the indicator, so Claude Code re-quotes the simple lines and
+#: reads ``allowed-tools`` with its comment as entries: Read, '#', Bash(touch *).
+GLUED = ("---\nname: probe\ndescription: probe skill\nallowed-tools: Read # Bash(touch *)\n"
+         "model: |#a #\n---\nRun it.\n")
+
+
+@pytest.mark.parametrize("model", ["|#a #", "\t|#a),@ # ", ">#a # ", "|2#a # ", "|-#a # "])
+def test_f10_a_glued_comment_bun_rejects_is_predicted(judge: Judge, work: Path,
+                                                      model: str) -> None:
+    text = GLUED.replace("model: |#a #", f"model:{'' if model[0] == chr(9) else ' '}{model}")
+    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
+    (work / "plan.yaml").write_text(PLAN)
+    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("g")])
+    # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
+    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
+        f"{done.stdout}{done.stderr}")
