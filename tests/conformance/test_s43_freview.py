@@ -469,3 +469,22 @@ def test_f10_a_glued_comment_bun_rejects_is_predicted(judge: Judge, work: Path,
     assert done.returncode != 0, (
         f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
         f"{done.stdout}{done.stderr}")
+
+
+# -- F11: an anchor whose name runs into a flow indicator, on another key -----------------------
+
+@pytest.mark.parametrize("value", ["&a:{", "&a:]", "&a:*ac}", "&a:\\]"])
+def test_f11_an_anchor_bun_rejects_is_predicted(judge: Judge, work: Path, value: str) -> None:
+    """``description: &a:{``: PyYAML reads the anchor ``a`` on the scalar ``:{``; Bun (YAML
+    1.2 anchor names run to a blank) rejects the text, so Claude Code re-quotes the simple
+    lines and reads ``allowed-tools: Read # Bash(touch *)`` with its comment as entries."""
+    text = (f"---\nname: probe\ndescription: {value}\nallowed-tools: Read # Bash(touch *)\n"
+            "---\nRun it.\n")
+    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
+    (work / "plan.yaml").write_text(PLAN)
+    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("a")])
+    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
+        f"{done.stdout}{done.stderr}")
