@@ -83,6 +83,8 @@ _QUOTES: Final = compile_on_use(r"['\"\\]")
 #: ``PATH`` or any variable a program reads), a declaration, ``hash``, ``enable``.
 _SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?="
                               r"|\b(?:export|declare|typeset|readonly|local|hash|enable)\b")
+#: Runners whose words are options, their numbers, and the program they run (no file).
+_RUN_ONLY: Final = frozenset({"setsid", "ionice", "taskset", "chrt", "numactl", "chpst"})
 #: Shells whose ``-c`` word is the script they run.
 _SHELLS: Final = frozenset({"bash", "sh", "dash", "zsh"})
 #: Programs that make another program's words of their input (review s42 GF4).
@@ -99,11 +101,12 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     commands = _commands(text)
     if commands and any(c and c[0].rsplit("/", 1)[-1] in _FEEDS for c in commands):
         return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
-    if _SETS.search(text):  # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`:
-        return doubtful[0]  # a reader's name may run another program (review s43 V4)
+    # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`: a name may run another
+    # program than the one it names (review s43 V4); only the path a command runs is known
+    named = _SETS.search(text) is None
     for word in doubtful:
         holding = [c for c in commands or () if any(word in w for w in c)]
-        if not holding or not all(_reads(c, word) for c in holding):
+        if not holding or not all(_reads(c, word, named) for c in holding):
             return word
     return None
 
@@ -126,8 +129,9 @@ _INDIRECT: Final = compile_on_use(r"[$`\\'\"]")
 _PROXIES: Final = frozenset({"eval", "source", ".", "builtin", "command", "exec"})
 
 
-def _reads(command: tuple[str, ...], word: str) -> bool:
-    """Whether the simple command ``command`` writes nothing ``word`` names."""
+def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
+    """Whether the simple command ``command`` writes nothing ``word`` names (``named``: a
+    program's name runs the program of that name)."""
     at = 0
     while at < len(command) and (command[at] in _RESERVED or _ASSIGNMENT.match(command[at])):
         at += 1
@@ -139,13 +143,25 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
     if any(word in w for w in command[at:start]):
         return False  # `env DEPENDENCIES_OUTPUT=PATH gcc …`: a variable (review s43 V3)
     program, rest = command[start], list(command[start + 1:])
-    if not any(word in w for w in rest):
+    if not any(word in w for w in rest) or _runs_it(program, rest, word):
         return True  # the path is the program run
-    name = program if "/" not in program else ""  # `./cat` is a script of the project
+    name = program if "/" not in program and named else ""  # `./cat`: the project's script
     if name == "printf" and any(w.startswith("-v") for w in rest):
         return False  # `printf -v NAME … PATH` hands the path to a later program (s43 V1)
     return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
         _reads_as(name, rest, word)
+
+
+def _runs_it(program: str, rest: list[str], word: str) -> bool:
+    """Whether ``program`` is a runner of ``_RUN_ONLY`` whose ``rest`` names the program it
+    runs as ``word``: its first word with a slash, after options and their values (`setsid
+    ./x.sh`, `taskset -c 0 ./x.sh`: review s43 P2b), and no later word holds it."""
+    if program not in _RUN_ONLY:
+        return False
+    at = next((i for i, w in enumerate(rest) if "/" in w), None)
+    return at is not None and rest[at] == word and all(
+        w[:1] == "-" or w.isdigit() for w in rest[:at]) and not any(
+        word in w for w in rest[at + 1:])
 
 
 def _reads_as(name: str, rest: list[str], word: str) -> bool:
