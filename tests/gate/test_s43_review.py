@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -1039,3 +1040,32 @@ def test_w15_a_linker_script_names_the_output(tmp_path: Path) -> None:
     assert (scratch / "zz").exists(), "the hook script runs no payload: proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows a linker script to name the hook script as ld's output"
+
+
+def test_t1_a_pattern_the_guard_expands_outlasts_copilots_hook_timeout(
+        tmp_path: Path) -> None:
+    """T1 (Copilot CLI): ``named._glob_found`` asks ``glob.glob`` for every match of a word's
+    pattern before it counts them (``_MAX_MATCHES``), with no bound on the walk; a quoted
+    pattern (bash never expands it) over a folder of links to itself (``loop/a -> .``, six of
+    them: a repository may hold them) costs 6^depth folder reads. Copilot CLI 1.0.102 lets
+    the call of a hook that times out proceed ("timed out; allowing the tool call to
+    proceed": reference/copilot-cli-offline.md), and the printed Copilot hook's
+    ``timeoutSec`` is 30: the guarded write before the pattern runs."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(ls *)"])
+    (project / "loop").mkdir()
+    for name in "abcdef":
+        (project / "loop" / name).symlink_to(".")
+    command = ("gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh; "
+               "ls 'loop/*/*/*/*/*/*/*/*/*/*/x' 2>/dev/null")
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    hook = _settings_hook(project) + " --dialect copilot-cli"
+    running = subprocess.Popen(["/bin/sh", "-c", hook], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=project,
+                               start_new_session=True)  # its own group: killed whole below
+    try:
+        running.communicate(payload(command, project), timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(running.pid, signal.SIGKILL)
+        running.communicate()
+        pytest.fail("the hook outlasts Copilot CLI's 30 s timeout, and the call then runs")
