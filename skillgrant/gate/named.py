@@ -20,7 +20,7 @@ from typing import Final
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
-from .writers import braced
+from .writers import BASH_CLASS, braced
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
@@ -126,12 +126,10 @@ def _indexed() -> Index:
 
 
 _GLOB = re.compile(r"[*?\[]")
-_BASH_CLASS = re.compile(r"\[\^|\[\[[:=.]")
 def _names(word: str, index: Index) -> bool:
     """Whether ``word`` holds one of the guarded files' names, or is a pattern its last part
-    may match (any holding a bracket class Python does not read as bash: ``[^x]``,
-    ``[[:alpha:]]``; review s43 G1)."""
-    return index.named(word) is not None or _BASH_CLASS.search(word) is not None or (
+    may match."""
+    return index.named(word) is not None or (
         _GLOB.search(word) is not None and any(fnmatch.fnmatchcase(name, _last(word))
                                                for name in index.names))
 
@@ -217,8 +215,11 @@ def _found(word: str, folders: list[str] | None, index: Index) -> str | None:
     the gate cannot name (``_UNNAMEABLE``, ``~user``, a relative path from no known folder, a
     pattern before a ``..``); for a short option, also its attached value's, and for any
     word, what follows each comma (``-Wl,``'s list)."""
-    if _UNNAMEABLE.search(word) or (word[:1] == "~" and word != "~" and word[:2] != "~/"):
-        return _ANYWHERE  # an expansion, `~+`, a response file, a brace sequence
+    if _UNNAMEABLE.search(word) or (word[:1] == "~" and word != "~" and word[:2] != "~/") or (
+            "[" in word and (BASH_CLASS.search(word) or word.count("[") > word.count("]"))):
+        return _ANYWHERE  # an expansion, `~+`, a response file, a brace sequence; a bracket
+        # expression Python's glob does not read as bash (`[^x]`, `[x[:alpha:]]`, one cut
+        # at its `=` by the guard's words: review s43 G1)
     if word[:1] == "~":
         word = os.path.expanduser("~") + word[1:]
     short = word[:1] == "-" and word[1:2] not in ("-", "")

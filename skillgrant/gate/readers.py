@@ -75,8 +75,14 @@ _OPERATOR: Final = frozenset("();|&\n`")
 #: An operator quoted or escaped: a word to bash, an operator to ``shlex``.
 _QUOTED_OPERATOR: Final = compile_on_use(r"\\[;&|<>()`]|'[^']*[;&|<>()`][^']*'|"
                                          r'"[^"]*[;&|<>()`][^"]*"')
-#: What may give a program's name another meaning: an alias, a function.
+#: What may give a program's name another meaning: an alias, a function (quotes removed:
+#: bash joins `al''ias`, review s43 V2b).
 _RENAMES: Final = compile_on_use(r"\balias\b|\bfunction\b|\(\s*\)")
+_QUOTES: Final = compile_on_use(r"['\"\\]")
+#: What may change the program a name runs for the commands after it: an assignment (of
+#: ``PATH`` or any variable a program reads), a declaration, ``hash``, ``enable``.
+_SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?="
+                              r"|\b(?:export|declare|typeset|readonly|local|hash|enable)\b")
 #: Shells whose ``-c`` word is the script they run.
 _SHELLS: Final = frozenset({"bash", "sh", "dash", "zsh"})
 #: Programs that make another program's words of their input (review s42 GF4).
@@ -93,6 +99,8 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     commands = _commands(text)
     if commands and any(c and c[0].rsplit("/", 1)[-1] in _FEEDS for c in commands):
         return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
+    if _SETS.search(text):  # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`:
+        return doubtful[0]  # a reader's name may run another program (review s43 V4)
     for word in doubtful:
         holding = [c for c in commands or () if any(word in w for w in c)]
         if not holding or not all(_reads(c, word) for c in holding):
@@ -128,6 +136,8 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
         # from its environment: `DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc …`, review s42 GF8)
     inside = run_words(list(command[at:]))  # `nice cat x` reads x; `env A=1 ./x.sh` runs it
     start = len(command) - len(inside)  # the program's place, past the wrappers
+    if any(word in w for w in command[at:start]):
+        return False  # `env DEPENDENCIES_OUTPUT=PATH gcc …`: a variable (review s43 V3)
     program, rest = command[start], list(command[start + 1:])
     if not any(word in w for w in rest):
         return True  # the path is the program run
@@ -174,7 +184,7 @@ def _commands(text: str) -> tuple[tuple[str, ...], ...] | None:
     tree = tree_commands(text)  # bash's own reading, where the gate's analysis is bash's
     if tree is not None:
         return tree
-    if _QUOTED_OPERATOR.search(text) or _RENAMES.search(text):
+    if _QUOTED_OPERATOR.search(text) or _RENAMES.search(_QUOTES.sub("", text)):
         return None  # `-I ';'`: shlex gives the word as an operator (review s43 S3); an
         # alias or a function renames a program (the runtime expands aliases: V2)
     found: list[tuple[str, ...]] = []

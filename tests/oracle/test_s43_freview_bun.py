@@ -31,6 +31,17 @@ from skillgrant.errors import SkillFileError
 from skillgrant.skillfile import read_skill
 
 CASES = {
+    # F11: an anchor whose name runs into a flow indicator, on another key.
+    "F11-anchor-into-brace": ("---\nname: probe\ndescription: &a:{\n"
+                              "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),
+    "F11-anchor-into-bracket": ("---\nname: probe\ndescription: &a:]\n"
+                                "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),
+    # F10 (the escalation, confirmed through Claude Code in tests/conformance): a glued comment
+    # on a block-scalar indicator with a later ' #' is not predicted as Bun's rejection.
+    "F10-glued-comment-then-comment": ("---\nname: probe\nallowed-tools: Read # Bash(touch *)\n"
+                                       "model: |#a #\n---\nbody\n"),
+    "F10-glued-comment-folded": ("---\nname: probe\nallowed-tools: Read # Bash(touch *)\n"
+                                 "model: >#a # \n---\nbody\n"),
     "F4a-tab-line-then-complex-key": ("---\nallowed-tools: B\n\tBash\u3000(touch *)\n? x\n"
                                       "---\nbody\n"),
     "F4a-tab-line-then-complex-key-ascii": "---\nallowed-tools: Read\n\tBash(rm:*)\n? x\n---\n",
