@@ -1069,3 +1069,18 @@ def test_t1_a_pattern_the_guard_expands_outlasts_copilots_hook_timeout(
         os.killpg(running.pid, signal.SIGKILL)
         running.communicate()
         pytest.fail("the hook outlasts Copilot CLI's 30 s timeout, and the call then runs")
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh -o .cla[]x[:alpha:]]de/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -o .cla[!]x[:digit:]]de/hooks/x.sh",
+])
+def test_g1f_a_class_after_a_leading_bracket_member(tmp_path: Path, command: str) -> None:
+    """G1f (against the G1c fix, ``writers.BASH_CLASS``: ``[`` then no ``]`` then ``[:``): a
+    ``]`` right after ``[`` or ``[!`` is a member, not the end, so ``[]x[:alpha:]]`` is one
+    expression holding a class; the pattern stops at that first ``]``, and the brackets
+    balance (3 ``]`` for 2 ``[``)."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
