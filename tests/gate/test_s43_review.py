@@ -152,7 +152,8 @@ NAMED_PROGRAMS = [
     ("Bash(perl build.pl)", "build.pl", 'system("touch zz");\n', "perl build.pl"),
     ("Bash(node x.mjs)", "x.mjs", 'import { writeFileSync } from "fs"; writeFileSync("zz", "");\n',
      "node x.mjs"),
-    ("Bash(env FOO=1 ./tools/run.sh)", "tools/run.sh", PAYLOAD, "env FOO=1 ./tools/run.sh"),
+    # (`Bash(env FOO=1 ./tools/run.sh)` was a case here: since main 378e1bc the covered run is
+    # itself denied, COST C7)
     ("Bash(timeout 60 ./tools/run.sh)", "tools/run.sh", PAYLOAD, "timeout 60 ./tools/run.sh"),
     ("Bash(nice ./tools/run.sh)", "tools/run.sh", PAYLOAD, "nice ./tools/run.sh"),
     ("Bash(pushd tools && ./run.sh)", "tools/run.sh", "touch ../zz\n", "pushd tools && ./run.sh"),
