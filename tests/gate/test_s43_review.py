@@ -1085,3 +1085,19 @@ def test_g1f_a_class_after_a_leading_bracket_member(tmp_path: Path, command: str
     project = _hooked_project(tmp_path, ["Bash(gcc *)"])
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "for PATH in bin; do cat .claude/hooks/x.sh; done",
+    "read PATH <<< bin; cat .claude/hooks/x.sh",
+])
+def test_v4b_a_variable_set_without_an_equals_sign(tmp_path: Path, command: str) -> None:
+    """V4b (against the V4 fix, ``readers._SETS``: ``NAME=``, a declaration, ``hash``,
+    ``enable``; tool-wide ``Bash``): a ``for`` loop's variable and ``read``'s are set with no
+    ``=``; ``PATH`` set so, the reader's name ``cat`` runs the project's ``bin/cat``."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    (project / "bin").mkdir()
+    (project / "bin" / "cat").write_text('#!/bin/sh\n/bin/cp src/x.sh "$1"\n')
+    (project / "bin" / "cat").chmod(0o755)
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
