@@ -1101,3 +1101,36 @@ def test_v4b_a_variable_set_without_an_equals_sign(tmp_path: Path, command: str)
     (project / "bin" / "cat").chmod(0o755)
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_h14_rustups_toolchains_in_the_home(tmp_path: Path) -> None:
+    """H14 (HOME_CODE's kin: ``~/.cargo`` is guarded, ``~/.rustup`` is not): the ``rustc``
+    and ``cargo`` on PATH are rustup's proxies, which run ``~/.rustup/toolchains/<default>/
+    bin/rustc``; a covered ``cp`` replaces it (or ``~/.rustup/settings.toml``'s default
+    toolchain), and the covered ``rustc --version`` runs the payload."""
+    proxy = shutil.which("rustc")
+    if proxy is None or os.path.basename(os.path.realpath(proxy)) != "rustup":
+        pytest.skip("rustc is not rustup's proxy here")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(rustc *)", "Bash(cp *)"])
+    home = tmp_path / "home"
+    tool = home / ".rustup" / "toolchains" / "tc" / "bin" / "rustc"
+    tool.parent.mkdir(parents=True)
+    (home / ".rustup" / "settings.toml").write_text(
+        'version = "12"\ndefault_toolchain = "tc"\nprofile = "default"\n')
+    tool.write_text("#!/bin/sh\necho rustc 1.0.0\n")
+    tool.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RUSTUP_")}
+    env["HOME"] = str(home)
+    marker = tmp_path / "zz"
+    (project / "payload").write_text(f"#!/bin/sh\ntouch {marker}\necho rustc 1.0.0\n")
+    (project / "payload").chmod(0o755)
+    calls = [f"cp payload {tool}", "rustc --version"]
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=project, env=env, capture_output=True,
+                       timeout=60, check=False)
+    assert marker.exists(), "rustup ran no payload: the case proves nothing"
+    marker.unlink()
+    tool.write_text("#!/bin/sh\necho rustc 1.0.0\n")
+    assert _run_calls(project, calls, env) is not None, \
+        "the hook allows replacing the toolchain rustup's proxy runs"
