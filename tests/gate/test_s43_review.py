@@ -1134,3 +1134,40 @@ def test_h14_rustups_toolchains_in_the_home(tmp_path: Path) -> None:
     tool.write_text("#!/bin/sh\necho rustc 1.0.0\n")
     assert _run_calls(project, calls, env) is not None, \
         "the hook allows replacing the toolchain rustup's proxy runs"
+
+
+def test_h15_pyenvs_version_file_and_versions_folder(tmp_path: Path) -> None:
+    """H15 (this machine's ``python3`` is pyenv's shim, which runs
+    ``$PYENV_ROOT/versions/<name>/bin/python3`` for the name a ``.python-version`` in the
+    folder or above it gives): neither the project's ``.python-version`` nor a new folder
+    in ``$PYENV_ROOT/versions`` is guarded (only the hook's own version is). Decided on the
+    real paths; proved in a private mount namespace, a temporary ``versions`` bind-mounted
+    over the real one (the home untouched)."""
+    root = Path(os.environ.get("PYENV_ROOT", "/nonexistent"))
+    shim = shutil.which("python3") or ""
+    if not shim.startswith(str(root / "shims")) or shutil.which("unshare") is None or \
+            os.geteuid() != 0:
+        pytest.skip("python3 is not pyenv's shim here, or no private mount namespace")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(python3 tools/run.py)", "Bash(cp *)", "Bash(mkdir *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.py").write_text("print('ok')\n")
+    (project / "version.txt").write_text("s43evil\n")
+    (project / "payload").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "payload").chmod(0o755)
+    evil = root / "versions" / "s43evil" / "bin"
+    writes = ["cp version.txt .python-version", f"mkdir -p {evil}",
+              f"cp payload {evil}/python3"]
+    assert all(_allowed(project, call) for call in writes), "the premise: the writes pass"
+    versions = tmp_path / "versions"
+    (versions / "s43evil" / "bin").mkdir(parents=True)
+    shutil.copy(project / "payload", versions / "s43evil" / "bin" / "python3")
+    shutil.copy(project / "version.txt", project / ".python-version")
+    script = (f"mount --bind {shlex.quote(str(versions))} {shlex.quote(str(root / 'versions'))}"
+              " && python3 tools/run.py")
+    subprocess.run(["unshare", "-m", "bash", "-c", script], cwd=project, capture_output=True,
+                   timeout=60, check=False)
+    (project / ".python-version").unlink()
+    assert (project / "zz").exists(), "pyenv ran no payload: the case proves nothing"
+    assert not all(_allowed(project, call) for call in writes), \
+        "the hook allows choosing the interpreter the covered python3 run starts"
