@@ -1171,3 +1171,33 @@ def test_h15_pyenvs_version_file_and_versions_folder(tmp_path: Path) -> None:
     assert (project / "zz").exists(), "pyenv ran no payload: the case proves nothing"
     assert not all(_allowed(project, call) for call in writes), \
         "the hook allows choosing the interpreter the covered python3 run starts"
+
+
+@pytest.mark.parametrize("run", ["npx node tools/run.js", "npm exec -- node tools/run.js",
+                                 "npx --yes node tools/run.js"])
+def test_p2e_a_script_run_through_a_package_runner(tmp_path: Path, run: str) -> None:
+    """P2e (P2's kin): ``plan_programs`` guards ``node_modules/`` and ``package.json`` for
+    a node runner, and an interpreter's script only when the entry's program is the
+    interpreter; ``npx node tools/run.js`` (``npm exec -- node …``) names the interpreter
+    second, so ``tools/run.js`` is not guarded: the covered ``cp`` replaces it, and the
+    covered run runs the copy (``uv run``, ``poetry run``, ``pipenv run``, ``bundle exec``
+    are the same shape)."""
+    _needs("npx", "node")
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({run})", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.js").write_text("console.log(1);\n")
+    marker = tmp_path / "zz"
+    (project / "payload.js").write_text(
+        f"require('fs').writeFileSync({str(marker)!r}, '');\n")
+    calls = ["cp payload.js tools/run.js", run]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=scratch, capture_output=True, timeout=120,
+                       check=False)
+    assert marker.exists(), "bash ran no payload: the case proves nothing"
+    marker.unlink()
+    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing tools/run.js and the covered run of it"
