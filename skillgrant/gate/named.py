@@ -259,6 +259,8 @@ def _path_found(full: str, index: Index, *, probe: bool) -> str | None:
 
 #: The longest short option whose attached tails are each read as a path.
 _MAX_TAILS: Final = 256
+#: Pattern levels a word may have for the disk to be asked what it matches.
+_MAX_LEVELS: Final = 3
 #: Paths a pattern matches that are looked at; past it, the pattern is a path the gate cannot
 #: name.
 _MAX_MATCHES: Final = 256
@@ -271,8 +273,9 @@ def _glob_found(full: str, index: Index) -> str | None:
     with a dot)."""
     parts = full.split("/")
     at = next(i for i, part in enumerate(parts) if _GLOB.search(part))
-    if ".." in parts[at:]:
-        return _ANYWHERE  # `s*/../.claude/…`: what the pattern matches, then up (W8)
+    if ".." in parts[at:] or sum(_GLOB.search(p) is not None for p in parts) > _MAX_LEVELS:
+        return _ANYWHERE  # `s*/../.claude/…`: what the pattern matches, then up (W8); a
+        # pattern of many levels costs folders to the power of its levels (s43 T1)
     fs.unkept()  # what the pattern matches now (a link `lnk -> .claude/hooks`: GF1)
     matches = glob.glob(full, include_hidden=False)
     if len(matches) > _MAX_MATCHES:

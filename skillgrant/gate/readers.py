@@ -23,7 +23,7 @@ from typing import Final
 from ..lazy import compile_on_use
 from .folded import agreed, folded, tree_commands
 from .programs import run_words
-from .words import RUNS_OPERAND
+from .words import PACKAGE_RUNNERS, RUNS_OPERAND
 from .writers import GIT_KEEPS, edits, git_subcommand
 
 #: Programs that write no file their words name, whatever the words (no output option, no
@@ -82,7 +82,9 @@ _QUOTES: Final = compile_on_use(r"['\"\\]")
 #: What may change the program a name runs for the commands after it: an assignment (of
 #: ``PATH`` or any variable a program reads), a declaration, ``hash``, ``enable``.
 _SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?="
-                              r"|\b(?:export|declare|typeset|readonly|local|hash|enable)\b")
+                              r"|\b(?:export|declare|typeset|readonly|local|hash|enable|read"
+                              r"|mapfile|readarray|getopts)\b|\b(?:for|select)\s+[A-Za-z_]"
+                              r"|printf\s+-v")  # (a name set without `=`: s43 V4b)
 #: Runners whose words are options, their numbers, and the program they run (no file).
 _RUN_ONLY: Final = frozenset({"setsid", "ionice", "taskset", "chrt", "numactl", "chpst"})
 #: Shells whose ``-c`` word is the script they run.
@@ -182,6 +184,10 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
         return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # an option's value
                                      rest[i - 1] in _PYTEST_FLAGS)  # (`--basetemp .claude`:
                    for i, w in enumerate(rest) if word in w)  # W13)
+    inner = next((i for i, w in enumerate(rest) if _INTERPRETER.fullmatch(w)), None) \
+        if name in PACKAGE_RUNNERS else None  # `npx node tools/run.js` (review s43 P2e)
+    if inner is not None and not any(word in w for w in rest[:inner]):
+        return _reads_as(rest[inner], rest[inner + 1:], word)
     if _INTERPRETER.fullmatch(name):
         script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT), None)
         return script is not None and word in rest[script] and not any(

@@ -90,7 +90,7 @@ _MOVES: Final = frozenset({"cd", "pushd", "popd"})
 _GLOB: Final = compile_on_use(r"[*?\[{]")
 #: A bracket expression Python's ``fnmatch`` does not read as bash: ``[^x]``, a class
 #: (``[:alpha:]``, ``[=a=]``, ``[.a.]``) anywhere inside one (review s43 G1, G1c, G1e).
-BASH_CLASS: Final = compile_on_use(r"\[\^|\[[^\]]*\[[:=.]")
+BASH_CLASS: Final = compile_on_use(r"\[\^|\[!?\]?[^\]]*\[[:=.]")  # `[]x[:a:]]` (G1f)
 #: The programs ``writes`` looks at.
 _LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh",
                                                   "sed"}
