@@ -488,3 +488,23 @@ def test_f11_an_anchor_bun_rejects_is_predicted(judge: Judge, work: Path, value:
     assert done.returncode != 0, (
         f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
         f"{done.stdout}{done.stderr}")
+
+
+# -- F12: a lone '-' inside a flow collection, on another key -----------------------------------
+
+@pytest.mark.parametrize("value", ["[-]", "{-}", "[a, -]", "{a: -}"])
+def test_f12_a_lone_dash_in_a_flow_collection_bun_rejects_is_predicted(
+        judge: Judge, work: Path, value: str) -> None:
+    """``x: [-]``: PyYAML reads the plain scalar ``-``; Bun rejects the text, so Claude Code
+    re-quotes the simple lines and reads ``allowed-tools: Read # Bash(touch *)`` with its
+    comment as entries."""
+    text = (f"---\nname: probe\ndescription: probe skill\nx: {value}\n"
+            "allowed-tools: Read # Bash(touch *)\n---\nRun it.\n")
+    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
+    (work / "plan.yaml").write_text(PLAN)
+    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("d")])
+    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
+        f"{done.stdout}{done.stderr}")
