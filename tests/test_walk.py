@@ -18,34 +18,80 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillgrant.cli import files
-from skillgrant.cli.files import SKIPPED_DIRS, Unreadable, walk
+from skillgrant.cli.files import Unreadable, walk
 
 
 def _plain_walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
-    """The walk as it was written before: os.walk, and islink for every file found."""
+    """The walk written plainly: a recursive visit in name order with ``os.path``'s own
+    answers (``isdir``, ``islink``, ``realpath``) for every entry: outside a runtime's folders
+    (``.claude``, ``.github``, a plugin's root) the skipped folders and the links are not
+    entered, and below ``node_modules`` only runtime folders yield files; inside them,
+    everything is entered, each real folder once."""
     top = os.fspath(directory)
     real_top = os.path.realpath(top)
     prefix = top if top.endswith(os.sep) else top + os.sep
-    errors: list[OSError] = []
-    for root, dirs, names in os.walk(top, onerror=errors.append):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
-        chosen = [os.path.join(root, "SKILL.md")] if "SKILL.md" in names else []
-        if files._in_commands(root):
-            chosen += [os.path.join(root, name) for name in sorted(names)
-                       if name.endswith(".md") and name != "SKILL.md"
-                       and files._has_frontmatter(os.path.join(root, name))]
-        for name in chosen:
-            if os.path.islink(name) or not name.startswith(prefix):
-                yield Path(name), os.path.realpath(name)
-            else:
-                yield Path(name), os.path.join(real_top, name[len(prefix):])
-    for error in errors:
-        name = os.fspath(error.filename)
-        yield Unreadable(Path(name), str(error.strerror or error)), "dir:" + os.path.realpath(name)
+    entered = {real_top}
+    found: list[tuple[Path | Unreadable, str]] = []
+
+    def visit(root: str, zone: str, linked: bool) -> None:
+        try:
+            with os.scandir(root) as listing:
+                names = sorted(entry.name for entry in listing)
+        except OSError as error:
+            found.append((Unreadable(Path(os.fspath(error.filename)),
+                                     str(error.strerror or error)),
+                          "dir:" + os.path.realpath(os.fspath(error.filename))))
+            return
+        folders = [n for n in names if os.path.isdir(os.path.join(root, n))]
+        children = _children(root, zone, folders, entered)
+        if zone != "deps":
+            for name in _files(root, top, names, folders):
+                if linked or os.path.islink(name) or not name.startswith(prefix):
+                    found.append((Path(name), os.path.realpath(name)))
+                else:
+                    found.append((Path(name), os.path.join(real_top, name[len(prefix):])))
+        for path, inner, link in children:
+            visit(path, inner, linked or link)
+
+    parts = set(Path(real_top).parts)
+    visit(top, "runtime" if parts & {".claude", ".github"} else "plain", False)
+    return iter(found)
+
+
+def _children(root: str, zone: str, folders: list[str],
+              entered: set[str]) -> list[tuple[str, str, bool]]:
+    """The folders of ``root`` the plain walk enters, with their zones and whether each is a
+    link."""
+    plugin = zone == "plain" and ".claude-plugin" in folders
+    children = []
+    for name in folders:
+        path = os.path.join(root, name)
+        inner = "runtime" if zone == "runtime" or plugin or name in (".claude", ".github") \
+            else "deps" if zone == "deps" or name == "node_modules" else "plain"
+        if inner != "runtime" and name in (".git", ".hg", ".svn"):
+            continue
+        link = os.path.islink(path)
+        if link and (inner != "runtime" or os.path.realpath(path) in entered):
+            continue
+        if link:
+            entered.add(os.path.realpath(path))
+        children.append((path, inner, link))
+    return children
+
+
+def _files(root: str, top: str, names: list[str], folders: list[str]) -> list[str]:
+    """The files of ``root`` the plain walk reads."""
+    chosen = [os.path.join(root, "SKILL.md")] if "SKILL.md" in names and \
+        "SKILL.md" not in folders else []
+    if files._in_commands(root, top):
+        chosen += [os.path.join(root, name) for name in names
+                   if name.endswith(".md") and name != "SKILL.md" and name not in folders
+                   and files._has_frontmatter(os.path.join(root, name))]
+    return chosen
 
 
 FOLDERS = ["a", "b", "commands", ".claude", ".claude/commands", "node_modules", ".git",
-           "SKILL.md", "A", "a-b"]
+           "SKILL.md", "A", "a-b", ".github", "skills", ".hg"]
 FILES = ["SKILL.md", "x.md", "y.md", "notes.txt"]
 TEXTS = ["---\nname: x\n---\n", "plain Markdown\n", "\ufeff---\n", ""]
 

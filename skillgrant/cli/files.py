@@ -9,6 +9,15 @@ grants nothing and is left out. Agent files are not read: a subagent's tools are
 ``tools:`` field, which the runtime reads instead of ``allowed-tools``, and skillgrant does not
 judge it (a rewritten ``allowed-tools`` there would change nothing the agent may do).
 
+What the runtimes load is searched whole (review s43-freview F1-F5): below a folder named
+``.claude`` or ``.github``, or a plugin's root, no folder is skipped and a symbolically linked
+folder is entered (a skill folder linked from elsewhere is loaded as any other), each real
+folder once; a linked ``.claude`` or ``.github`` folder is entered too. ``node_modules`` is
+searched for those folders only (Claude Code loads a dependency's ``.claude/skills`` once the
+agent reads a file of it): its other files are not a runtime's. The folder named on the
+command line may be a plugin's root without a manifest (``--plugin-dir``): its ``commands``
+folder is one, and a manifest's ``skills`` paths are searched as its ``commands`` are.
+
 ``--include`` and ``--exclude`` globs (cli/discovery.py's) narrow what a directory
 gives, matched against the path as given from the working directory; a file named on the
 command line is always read.
@@ -39,8 +48,15 @@ class Filters(NamedTuple):
         return not any(glob_pattern(g).fullmatch(text) for g in self.exclude)
 
 
-#: Directory names never searched for SKILL.md (version-control internals, dependencies).
-SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules"})
+#: Directory names not searched for SKILL.md outside a runtime's folders (version-control
+#: internals); ``node_modules`` is searched for runtime folders only (``DEPENDENCIES``).
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
+DEPENDENCIES = "node_modules"
+#: Folders whose whole tree a runtime loads from (skills, commands, agents, hooks).
+RUNTIME_DIRS = frozenset({".claude", ".github"})
+#: A folder's zone in the walk: searched as usual, a dependency's (runtime folders only), or
+#: a runtime's (everything, links followed).
+_PLAIN, _DEPENDENCY, _RUNTIME = 0, 1, 2
 SKILL_FILE = "SKILL.md"
 
 
@@ -105,20 +121,25 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
     top = os.fspath(directory)
     real_top = os.path.realpath(top)
     prefix = top if top.endswith(os.sep) else top + os.sep
-    folders = [top]
+    zone = _RUNTIME if RUNTIME_DIRS & set(Path(real_top).parts) else _PLAIN
+    folders = [(top, zone, False)]
+    entered = {real_top}  # the real folders a link led into, each entered once
     while folders:
-        root = folders.pop()
-        listed = _listing(root)
+        root, zone, linked = folders.pop()
+        listed = _listing(root, zone, entered)
         if isinstance(listed, OSError):
             yield from _unreadable([listed])
             continue
         inside, skill, names = listed
         # Entered in name order (pushed last to first), as os.walk's sorted dirs would be.
-        folders.extend(reversed(inside))
-        chosen = _chosen(root, skill, names)
-        if os.path.join(root, ".claude-plugin") in inside:
+        folders.extend((f, z, k or linked) for f, z, k in reversed(inside))
+        if zone == _DEPENDENCY:
+            continue  # a dependency's own files are no runtime's
+        chosen = _chosen(root, skill, names, top)
+        if any(folder == os.path.join(root, ".claude-plugin") for folder, _, _ in inside):
             chosen += _manifest_commands(root)
         for name, link in chosen:
+            link = link or linked
             # Only a folder entered (never a symlinked one) is listed, so below the top only
             # the file itself can be a link: its real path is the top's plus the rest, unless
             # it is one.
@@ -128,34 +149,58 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
                 yield Path(name), os.path.join(real_top, name[len(prefix):])
 
 
-_Listing = tuple[list[str], os.DirEntry[str] | None, list[str]]
+_Listing = tuple[list[tuple[str, int, bool]], os.DirEntry[str] | None, list[str]]
 
 
-def _listing(root: str) -> _Listing | OSError:
-    """The folder ``root`` as the walk needs it: the folders to enter (not symlinked, not
-    SKIPPED_DIRS, in name order), its SKILL.md entry (not a directory) and the names of its
-    other entries that are not directories; or the error that stopped its listing."""
+def _listing(root: str, zone: int, entered: set[str]) -> _Listing | OSError:
+    """The folder ``root`` (in ``zone``) as the walk needs it: the folders to enter, each with
+    its zone and whether a link led to it (``_entered``; in name order), its SKILL.md entry
+    (not a directory) and the names of its other entries that are not directories; or the
+    error that stopped its listing."""
     try:
         listing = os.scandir(root)
     except OSError as error:
         return error
-    inside: list[str] = []
+    folders: list[os.DirEntry[str]] = []
     skill = None
     names: list[str] = []
     with listing:
         try:
             for entry in listing:
                 if _is_dir(entry):
-                    if entry.name not in SKIPPED_DIRS and not _is_link(entry):
-                        inside.append(entry.path)
+                    folders.append(entry)
                 elif entry.name == SKILL_FILE:
                     skill = entry
                 else:
                     names.append(entry.name)
         except OSError as error:
             return error
-    inside.sort()
+    if zone == _PLAIN and any(entry.name == ".claude-plugin" for entry in folders):
+        zone = _RUNTIME  # a plugin's root: all it holds is the runtime's
+    folders.sort(key=lambda entry: entry.path)
+    inside = [found for entry in folders
+              if (found := _entered(entry, zone, entered)) is not None]
     return inside, skill, names
+
+
+def _entered(entry: os.DirEntry[str], zone: int,
+             entered: set[str]) -> tuple[str, int, bool] | None:
+    """The folder ``entry`` of a folder in ``zone``, with its own zone and whether it is a
+    link, when the walk enters it; None when it does not."""
+    name = entry.name
+    inner = _RUNTIME if zone == _RUNTIME or name in RUNTIME_DIRS else \
+        _DEPENDENCY if zone == _DEPENDENCY or name == DEPENDENCIES else _PLAIN
+    if inner != _RUNTIME and name in SKIPPED_DIRS:
+        return None
+    if not _is_link(entry):
+        return entry.path, inner, False
+    if inner != _RUNTIME:
+        return None  # a link outside a runtime's folders is not entered
+    real = os.path.realpath(entry.path)
+    if real in entered:
+        return None
+    entered.add(real)
+    return entry.path, inner, True
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
@@ -176,13 +221,13 @@ def _is_link(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _chosen(root: str, skill: os.DirEntry[str] | None,
-            names: list[str]) -> list[tuple[str, bool]]:
+def _chosen(root: str, skill: os.DirEntry[str] | None, names: list[str],
+            top: str) -> list[tuple[str, bool]]:
     """The files of the folder ``root`` the walk reads, each with whether it is a link:
     its SKILL.md (``skill``) and, in a commands folder, the Markdown files among ``names``
-    that begin with a frontmatter fence."""
+    that begin with a frontmatter fence. ``top``: the folder the walk began in."""
     found = [] if skill is None else [(skill.path, _is_link(skill))]
-    if not _in_commands(root):
+    if not _in_commands(root, top):
         return found
     for name in sorted(names):
         path = os.path.join(root, name)
@@ -191,9 +236,9 @@ def _chosen(root: str, skill: os.DirEntry[str] | None,
     return found
 
 
-def _in_commands(root: str) -> bool:
-    """Whether ``root`` is in a ``commands`` folder (at any depth) of ``.claude/`` or of a
-    plugin."""
+def _in_commands(root: str, top: str = "") -> bool:
+    """Whether ``root`` is in a ``commands`` folder (at any depth) of ``.claude/``, of a
+    plugin, or of ``top`` (the folder named: a plugin's root without a manifest, F5)."""
     if "commands" not in root:  # most folders of a walk: no Path built for them
         return False
     parts = Path(root).parts
@@ -201,7 +246,8 @@ def _in_commands(root: str) -> bool:
         if parts[depth] != "commands":
             continue
         owner = Path(*parts[:depth]) if depth else Path(".")
-        if owner.name == ".claude" or (owner / ".claude-plugin").is_dir():
+        if owner.name == ".claude" or (owner / ".claude-plugin").is_dir() or (
+                top and owner == Path(top)):
             return True
     return False
 

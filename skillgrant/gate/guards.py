@@ -21,6 +21,8 @@ from .environment import values
 from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named
 from .named import GUARDED, named_word
 from .nested import Guarded, repositories
+from .programs import run_words
+from .words import RUNS_OPERAND
 from .worktree import pushes_locally
 from .writers import clone_word, composer, into_git, tree_word
 
@@ -50,10 +52,6 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                                                programs))
 
 
-#: Programs that run the file their first operand names, with code found beside it (Python's
-#: ``sys.path[0]``, pytest's ``conftest.py``).
-_RUNS_OPERAND: Final = frozenset({"bash", "sh", "dash", "zsh", "node", "ruby", "perl", "deno",
-                                  "bun"})
 
 
 #: Programs that run a project's ``node_modules/.bin`` or its ``package.json``'s scripts.
@@ -74,9 +72,10 @@ def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
         if tool.strip() not in ("Bash", "Shell", "PowerShell") or "$" in rest:
             continue  # `${CLAUDE_SKILL_DIR}/x.sh`: the skill's folder is guarded (G-13)
         folder = ""  # `cd tools && ./run.sh` runs tools/run.sh (review s42 P1j)
-        for part in _PARTS.split(rest.rstrip(")").removesuffix(":*")):
-            words = [w for w in part.split() if "=" not in w.split("/")[0]]
-            if words[:1] == ["cd"] and len(words) == 2:
+        text = _QUOTES.sub("", rest.rstrip(")").removesuffix(":*"))  # `bash -c "./x.sh"` (P2)
+        for part in _PARTS.split(text):
+            words = run_words([w for w in part.split() if "=" not in w.split("/")[0]])
+            if words[:1] in (["cd"], ["pushd"]) and len(words) == 2:
                 folder = os.path.join(folder, words[1])
             elif words:
                 found += [p if p[:1] == "/" else os.path.join(folder, p)
@@ -84,8 +83,11 @@ def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-#: What separates the commands of an entry's text.
+#: What separates the commands of an entry's text; the quotes a shell's ``-c`` text is in.
 _PARTS: Final = compile_on_use(r"&&|\|\||[;|&\n]")
+_QUOTES: Final = compile_on_use(r"['\"]")
+_PATTERN: Final = compile_on_use(r"[*?\[]")
+
 
 
 def _entry_programs(words: list[str]) -> list[str]:
@@ -100,11 +102,13 @@ def _entry_programs(words: list[str]) -> list[str]:
         found += ["node_modules/", "package.json"]
     if name in ("make", "gmake"):
         found += ["Makefile", "makefile", "GNUmakefile"]
-    if name in _RUNS_OPERAND or name.startswith(("python", "pytest", "py.test")):
+    if name in RUNS_OPERAND or name.startswith(("python", "pytest", "py.test")):
         for at, word in enumerate(words[1:], 1):
             if words[at - 1] == "-m":  # `python3 -m pkg.mod` runs pkg/mod from the folder
                 found += [word.split(".")[0] + "/", word.split(".")[0] + ".py"]
-            elif "/" in word or word.endswith((".py", ".sh", ".js")):
+            elif "/" in word or (word[:1] != "-" and not _PATTERN.search(word)):
+                # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
+                # pattern (`python3 *`) is any script, which the plan grants
                 found += [*_literal(word), os.path.dirname(word) + "/"]
         if "pytest" in (name, *words[1:3]) or name == "py.test":
             found += ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"]

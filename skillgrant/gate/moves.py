@@ -12,6 +12,7 @@ import shlex
 from typing import Final
 
 from . import files as fs
+from .folded import folded
 
 #: Programs that run git in their folder.
 GITS: Final = frozenset({"git", "gh", "hub", "tig", "lazygit", "gitk", "pre-commit"})
@@ -32,9 +33,13 @@ def command_words(text: str) -> list[list[str]]:
     """The words of ``text`` as sh splits them (quotes kept together and removed, operators
     apart), and those of each word holding a space, an operator or an expansion read again as
     a command (``sh -c 'cd x && git status'``), a few levels deep; a ``--git-dir=x`` or
-    ``GIT_DIR=x`` word split at its ``=``. Raises ValueError on an open quote. (Asked several
+    ``GIT_DIR=x`` word split at its ``=``; comments and literal here-documents as words of
+    their command (``folded``). Raises ValueError on an open quote. (Asked several
     times a call: kept.)"""
-    return [list(words) for words in _command_words(text, 0)]
+    texts = [folded(text)]
+    if "\\\n" in texts[0]:  # a comment's last backslash: bash ends the line (review s43 M1)
+        texts.append(texts[0].replace("\\\n", "\n"))
+    return [list(words) for read in texts for words in _command_words(read, 0)]
 
 
 @functools.lru_cache(maxsize=64)
@@ -50,8 +55,20 @@ def _command_words(text: str, depth: int) -> tuple[tuple[str, ...], ...]:
     if depth < _MAX_NESTING:
         for word in words:
             if _REREAD.search(word):
-                found += _command_words(word.replace("$(", " ").replace("`", " "), depth + 1)
+                try:
+                    found += _command_words(word.replace("$(", " ").replace("`", " "),
+                                            depth + 1)
+                except ValueError:  # `gh pr create --title "it's"`: a quote that is data,
+                    if _MAY_MOVE.search(_UNQUOTED.sub("", word)):  # unless it may hide a
+                        raise  # move however the quotes pair
     return tuple(found)
+
+
+#: What a word read again must hold to move a folder (``_moves``' words, an expansion),
+#: once its quotes are removed; ``_UNQUOTED``, the quotes.
+_MAY_MOVE: Final = re.compile(r"cd|pushd|popd|-C|--chdir|--git-dir|--work-tree|GIT_|CDPATH"
+                              r"|-execdir|[$`]")
+_UNQUOTED: Final = re.compile(r"['\"\\]")
 
 
 #: A word holding a space, an operator, an expansion or a quote: read again as a command.
@@ -114,7 +131,7 @@ def _moves(words: list[str], folders: list[str]) -> str | None:
         if word in ("cd", "pushd") and os.environ.get("CDPATH"):
             return "CDPATH may send a 'cd' to a folder the gate cannot name"
         following = words[at + 1:at + 2] if word not in ("cd", "pushd") else [
-            w for w in words[at + 1:] if w not in ("-L", "-P", "-e", "-@", "--")]
+            w for w in words[at + 1:] if w != "--" and not _CD_OPTIONS.fullmatch(w)]
         operand = word[2:] if attached else next(iter(following), "")
         if (not operand or operand in _OPERATORS) and word in ("cd", "pushd"):
             folders.append(os.path.expanduser("~"))  # no operand: the home folder
@@ -131,6 +148,8 @@ def _moves(words: list[str], folders: list[str]) -> str | None:
     return None
 
 
+#: ``cd``'s options, clustered too (``cd -Pe``: review s43 M1).
+_CD_OPTIONS: Final = re.compile(r"-[LPe@]+")
 #: The shell's operators, as ``_commands`` gives them.
 _OPERATORS: Final = frozenset({";", "&", "&&", "|", "||", "(", ")", "<", ">", ">>", ";;",
                                "|&", "<<", "<<<", ">&", "<&", "&>", ">|", "<>"})

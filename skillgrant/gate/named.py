@@ -20,7 +20,7 @@ from typing import Final
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
-from .writers import braced
+from .writers import BASH_CLASS, braced
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
@@ -213,13 +213,21 @@ def _found(word: str, folders: list[str] | None, index: Index) -> str | None:
     """The guarded item ``word`` names (``Index.find``) read from any of ``folders``, or
     may name once expanded (a pattern reaching a guarded folder); ``_ANYWHERE`` for a path
     the gate cannot name (``_UNNAMEABLE``, ``~user``, a relative path from no known folder, a
-    pattern before a ``..``); for a short option, also its attached value's."""
-    if _UNNAMEABLE.search(word) or (word[:1] == "~" and word != "~" and word[:2] != "~/"):
-        return _ANYWHERE  # an expansion, `~+`, a response file, a brace sequence
+    pattern before a ``..``); for a short option, also its attached value's, and for any
+    word, what follows each comma (``-Wl,``'s list)."""
+    if _UNNAMEABLE.search(word) or (word[:1] == "~" and word != "~" and word[:2] != "~/") or (
+            "[" in word and (BASH_CLASS.search(word) or word.count("[") > word.count("]"))):
+        return _ANYWHERE  # an expansion, `~+`, a response file, a brace sequence; a bracket
+        # expression Python's glob does not read as bash (`[^x]`, `[x[:alpha:]]`, one cut
+        # at its `=` by the guard's words: review s43 G1)
     if word[:1] == "~":
         word = os.path.expanduser("~") + word[1:]
-    forms = [word] + [word[k:] for k in range(2, min(len(word), 256))] \
-        if word[:1] == "-" and word[1:2] not in ("-", "") else [word]
+    short = word[:1] == "-" and word[1:2] not in ("-", "")
+    if short and len(word) > _MAX_TAILS:
+        return _ANYWHERE  # its tails are not all read (review s43 N1)
+    forms = [word] + [word[k:] for k in range(2, len(word))] if short else [word]
+    forms += [word[k + 1:] for k, c in enumerate(word) if c == ","]  # `-Wp,-DA=1,-o,PATH`:
+    # `_TOKEN` splits at `=`, leaving `1,-o,PATH` (N1)
     for form in forms:
         if folders is None and form[:1] != "/":
             return _ANYWHERE
@@ -249,6 +257,8 @@ def _path_found(full: str, index: Index, *, probe: bool) -> str | None:
     return found
 
 
+#: The longest short option whose attached tails are each read as a path.
+_MAX_TAILS: Final = 256
 #: Paths a pattern matches that are looked at; past it, the pattern is a path the gate cannot
 #: name.
 _MAX_MATCHES: Final = 256

@@ -21,7 +21,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..lazy import compile_on_use
-from .words import Word, strip_wrappers
+from .folded import agreed, folded, tree_commands
+from .programs import run_words
+from .words import RUNS_OPERAND
 from .writers import GIT_KEEPS, edits, git_subcommand
 
 #: Programs that write no file their words name, whatever the words (no output option, no
@@ -49,13 +51,16 @@ GIT_READS: Final = GIT_KEEPS - {"config", "init"} | {"check-ignore", "check-attr
 #: (review s42 W5).
 _NO_RESPONSE_FILES: Final = frozenset({"npm", "npx", "pnpm", "yarn", "bun", "bunx", "deno",
                                        "pip", "pip3", "uv", "gh", "git", "docker", "podman"})
+#: Options whose value a program reads as text, never as a path it writes: gh's titles and
+#: bodies (``--body-file``, ``-F``, is another option).
+_TEXT_OPTIONS: Final = {"gh": frozenset({"--title", "-t", "--body", "-b"})}
 #: pytest's options that take no value (an operand after one is a test).
 _PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", "-l", "--lf",
                                   "--ff", "--nf", "--sw", "--co", "--collect-only", "--quiet",
                                   "--verbose", "--exitfirst", "--no-header", "--strict-markers",
                                   "--disable-warnings", "-ra", "-rA", "--showlocals"})
 #: Interpreters whose first operand is the script they run (read, not written).
-_INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|bash|sh|dash|zsh|node")
+_INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|" + "|".join(sorted(RUNS_OPERAND)))
 #: Options an interpreter may take before its script (none of them names a file or code).
 _BEFORE_SCRIPT: Final = frozenset({"-u", "-B", "-E", "-I", "-S", "-O", "-OO", "-q",
                                    "-x", "-e", "-v", "-eu", "-ex", "--"})  # not `sh -s`
@@ -67,6 +72,19 @@ _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "unti
 #: an ``sh -c`` runs, a comment's quote pairing with another): read again as commands.
 _REREAD: Final = compile_on_use(r"[\n;&|()<>`]|\$\(")
 _OPERATOR: Final = frozenset("();|&\n`")
+#: An operator quoted or escaped: a word to bash, an operator to ``shlex``.
+_QUOTED_OPERATOR: Final = compile_on_use(r"\\[;&|<>()`]|'[^']*[;&|<>()`][^']*'|"
+                                         r'"[^"]*[;&|<>()`][^"]*"')
+#: What may give a program's name another meaning: an alias, a function (quotes removed:
+#: bash joins `al''ias`, review s43 V2b).
+_RENAMES: Final = compile_on_use(r"\balias\b|\bfunction\b|\(\s*\)")
+_QUOTES: Final = compile_on_use(r"['\"\\]")
+#: What may change the program a name runs for the commands after it: an assignment (of
+#: ``PATH`` or any variable a program reads), a declaration, ``hash``, ``enable``.
+_SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?="
+                              r"|\b(?:export|declare|typeset|readonly|local|hash|enable)\b")
+#: Shells whose ``-c`` word is the script they run.
+_SHELLS: Final = frozenset({"bash", "sh", "dash", "zsh"})
 #: Programs that make another program's words of their input (review s42 GF4).
 _FEEDS: Final = frozenset({"xargs", "parallel"})
 #: How deep words are read again as commands; deeper, the gate does not separate them.
@@ -81,6 +99,8 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     commands = _commands(text)
     if commands and any(c and c[0].rsplit("/", 1)[-1] in _FEEDS for c in commands):
         return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
+    if _SETS.search(text):  # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`:
+        return doubtful[0]  # a reader's name may run another program (review s43 V4)
     for word in doubtful:
         holding = [c for c in commands or () if any(word in w for w in c)]
         if not holding or not all(_reads(c, word) for c in holding):
@@ -92,6 +112,10 @@ def programs_named(text: str) -> bool:
     """Whether each simple command of ``text`` names its program as a literal word that moves
     no folder but by its words (not ``$(echo cd)``, ``eval``, ``source``, ``builtin``,
     ``command``: a ``cd`` they may run is no move ``moves`` sees; review s42 GF5)."""
+    analysis = agreed(text)  # bash's own programs, where its reading is the gate's
+    if analysis is not None:
+        return all(c.program is not None and c.program not in _PROXIES
+                   for c in analysis.commands)
     commands = _commands(text)
     return commands is not None and not any(
         _INDIRECT.search(c[0]) or c[0] in _PROXIES for c in commands if c and c[0] != ">")
@@ -110,13 +134,28 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
     if at == len(command) or command[0] == ">" or any(word in w for w in command[:at]):
         return False  # a redirection's target, or an assignment's value (a program reads it
         # from its environment: `DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc …`, review s42 GF8)
-    inside, _ = strip_wrappers([Word(w) for w in command[at:]])  # `nice cat x` reads x
+    inside = run_words(list(command[at:]))  # `nice cat x` reads x; `env A=1 ./x.sh` runs it
     start = len(command) - len(inside)  # the program's place, past the wrappers
+    if any(word in w for w in command[at:start]):
+        return False  # `env DEPENDENCIES_OUTPUT=PATH gcc …`: a variable (review s43 V3)
     program, rest = command[start], list(command[start + 1:])
     if not any(word in w for w in rest):
         return True  # the path is the program run
     name = program if "/" not in program else ""  # `./cat` is a script of the project
-    if name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES):
+    if name == "printf" and any(w.startswith("-v") for w in rest):
+        return False  # `printf -v NAME … PATH` hands the path to a later program (s43 V1)
+    return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
+        _reads_as(name, rest, word)
+
+
+def _reads_as(name: str, rest: list[str], word: str) -> bool:
+    """``_reads`` for the program ``name`` (not a reader) given the words ``rest``."""
+    if name in _SHELLS and rest[:1] == ["-c"] and not any(word in w for w in rest[2:]):
+        return True  # `bash -c './x.sh'`: its script is read as commands (``_commands``)
+    texts = _TEXT_OPTIONS.get(name)
+    if texts is not None and all(  # `gh pr create --body "$(cat docs/a.md)"` (issue 29)
+            (i and rest[i - 1] in texts) or w.partition("=")[0] in texts
+            for i, w in enumerate(rest) if word in w):
         return True
     if name == "find":
         return not edits("find", rest)
@@ -139,22 +178,40 @@ def _commands(text: str) -> tuple[tuple[str, ...], ...] | None:
     """The simple commands of ``text`` (each redirection's target apart, led by ``>``), and
     those of each word that may hold commands (``_REREAD``), read again; None when an open
     quote, or words nested deeper than ``_MAX_DEPTH``, keep the gate from separating them.
-    A comment is read as words (more commands, never fewer)."""
+    Comments and literal here-documents are read as words of their command (``folded``);
+    where bash's reading of them is not shown, a comment is read as words (more commands,
+    never fewer)."""
+    tree = tree_commands(text)  # bash's own reading, where the gate's analysis is bash's
+    if tree is not None:
+        return tree
+    if _QUOTED_OPERATOR.search(text) or _RENAMES.search(_QUOTES.sub("", text)):
+        return None  # `-I ';'`: shlex gives the word as an operator (review s43 S3); an
+        # alias or a function renames a program (the runtime expands aliases: V2)
     found: list[tuple[str, ...]] = []
-    texts = [(text, 0)]
+    texts = [(folded(text), 0)]
     while texts:
         now, depth = texts.pop()
         read = _simple(now)
         if read is None or depth > _MAX_DEPTH:
             return None
         found += read
-        texts += [(w.replace("$(", "$ ( "), depth + 1) for c in read for w in c
-                  if _REREAD.search(w)]
+        texts += [(w.replace("$(", "$ ( "), depth + 1) for c in read for i, w in enumerate(c)
+                  if _REREAD.search(w) or (i and c[i - 1] == "-c")]
     return tuple(found)
 
 
 def _simple(text: str) -> list[tuple[str, ...]] | None:
-    """The simple commands of ``text`` as sh splits them (quotes removed), ``_commands``'."""
+    """The simple commands of ``text`` as sh splits them (quotes removed), ``_commands``':
+    a backslash before a line break read both ways, as a line joined and as a comment's last
+    character (bash ends a comment at the line break: review s43 S1)."""
+    read = _split(text)
+    if read is None or "\\\n" not in text:
+        return read
+    ended = _split(text.replace("\\\n", "\n"))
+    return None if ended is None else read + ended
+
+
+def _split(text: str) -> list[tuple[str, ...]] | None:
     lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n`")
     lexer.whitespace = " \t"
     lexer.whitespace_split = True

@@ -72,7 +72,7 @@ RUNNERS: Final = frozenset({
 _NOT_PROGRAMS: Final = frozenset({
     "!", "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
     "esac", "in", "function", "select", "time", "coproc", "{", "}", "[[", "]]"})
-_ASSIGNMENT_WORD: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
+ASSIGNMENT_WORD: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 #: Builtins whose words name variables: a subscript there is evaluated arithmetically
 #: (`read 'a[$(id)]'` runs id), so each word must be a literal without ``[``, and an option
 #: (`declare -i`, `-n`, `-a`) is refused: it gives later assignments the same evaluation.
@@ -83,7 +83,9 @@ _FIND_RUNS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 #: The command names ``check_runnable`` looks at further, as the whole name or as the last part
 #: of a path: a command led by any other literal name is runnable.
 EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"find", "printf", "rg", "gcc", "g++", "cc",
-                                                     "c++", "clang", "clang++", "cpp", "gfortran"}
+                                                     "c++", "clang", "clang++", "cpp", "gfortran",
+                                                     "nm", "ranlib", "ar", "gcc-nm", "gcc-ranlib",
+                                                     "gcc-ar", "diff3", "sdiff"}
 _DURATION = compile_on_use(r"[0-9]+(\.[0-9]+)?[smhd]?")
 _PLAIN = compile_on_use(r"[^\\*?\[\]{}~]*")
 
@@ -157,6 +159,12 @@ def _stdbuf(words: list[Word]) -> list[Word] | None:
 
 _WRAPPER_READERS: Final[dict[str, Callable[[list[Word]], list[Word] | None]]] = {
     "timeout": _timeout, "nice": _nice, "nohup": _nohup, "time": _time, "stdbuf": _stdbuf}
+#: Programs that run the file their first operand names (with code found beside it: Python's
+#: ``sys.path[0]``, pytest's ``conftest.py``; ``python…`` is each of them too).
+RUNS_OPERAND: Final = frozenset({"bash", "sh", "dash", "zsh", "node", "ruby", "perl", "deno",
+                                 "bun"})
+#: The wrappers ``strip_wrappers`` reads.
+WRAPPERS: Final = frozenset(_WRAPPER_READERS)
 
 
 def _runs_by_option(program: str, words: list[Word]) -> str | None:
@@ -167,19 +175,31 @@ def _runs_by_option(program: str, words: list[Word]) -> str | None:
     if program == "rg" and any((w.head[:1] in ("", "-")) if w.value is None else (
             w.value[:5] == "--pre" and w.value[:10] != "--pre-glob") for w in words):
         return "'rg --pre' runs a program the command names, which the gate does not analyse"
+    if program in _PLUGIN_LOADERS and any(w.value is None or w.value.startswith("--plugin")
+                                          for w in words):  # review s43 R4
+        return f"{program!r} loads the plugin its --plugin option names"
+    if program in ("diff3", "sdiff") and any(w.value is None or w.value.startswith(
+            "--diff-program") for w in words):  # review s43 R5
+        return f"{program!r} runs the program its --diff-program option names"
     if program.split("-", 1)[0] in _COMPILERS and any(
             w.head[:1] in ("", "-") if w.value is None else w.value.startswith(_COMPILER_RUNS)
-            for w in words):  # review s42 R2
+            or any(part.startswith(_PASSED_RUNS) for part in w.value.split(",")[1:])
+            for w in words):  # review s42 R2; `-Wl,-plugin,p.so` (s43 R3)
         return (f"{program!r} runs a program or loads code its options name (-wrapper, -B, "
                 "-fplugin, -specs, -fuse-ld=PATH), which the gate does not analyse")
     return None
 
 
+#: binutils that load a plugin their ``--plugin`` option names.
+_PLUGIN_LOADERS: Final = frozenset({"nm", "ranlib", "ar", "gcc-nm", "gcc-ranlib", "gcc-ar"})
 #: Compiler drivers, and their options that run a program or load code they name.
 _COMPILERS: Final = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "cpp", "gfortran"})
 _COMPILER_RUNS: Final = ("-wrapper", "-B", "-fplugin", "-specs", "--specs", "-fuse-ld=/",
-                         "-fuse-ld=.", "-iplugindir", "--gcc-toolchain", "-plugin",
+                         "-fuse-ld=.", "-iplugindir", "--gcc-toolchain", "-plugin", "--plugin",
                          "-no-integrated", "-ccc-", "--driver-mode")
+#: What loads code among the options a driver passes on (``-Wl,``, ``-Wp,``, ``-Wa,``): the
+#: linker's and the compiler proper's plugins (``-Wl,-Bsymbolic`` is the linker's own ``-B``).
+_PASSED_RUNS: Final = ("-plugin", "--plugin", "-fplugin", "-iplugindir", "-specs", "--specs")
 
 
 def check_runnable(words: list[Word]) -> None:
@@ -225,7 +245,7 @@ def _name(words: list[Word]) -> str:
     name = words[0].value
     if name is None:
         raise Doubt("an expansion stands in command position: it may run any program")
-    if name in _NOT_PROGRAMS or _ASSIGNMENT_WORD.match(name):
+    if name in _NOT_PROGRAMS or ASSIGNMENT_WORD.match(name):
         raise Doubt(f"{name!r} stands where the grammar reads a program name; bash reads it "
                     "as a keyword or an assignment")
     if ".." in name.split("/")[:-1]:

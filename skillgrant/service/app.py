@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import functools
-import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
@@ -33,7 +31,6 @@ from ..errors import SkillgrantError
 from ..gate.crosscheck import MAY_WAIT, BashNeeded
 from ..gate.hook import (
     OPTION_CHOICES,
-    UNREAD,
     Answer,
     LoadedPlan,
     Options,
@@ -41,16 +38,14 @@ from ..gate.hook import (
     decide,
     failure,
 )
-from ..gate.options import PROJECT_OPTION
 from ..gate.planfile import pin_changed
-from ..limits import MAX_HOOK_PAYLOAD_BYTES
 from . import models as m
 from . import operations as ops
 from .auditlog import AuditLog
 from .guard import HEADERS, HOOK_PREFIX, ASGIApp, Receive, Scope, Send, header_table, is_hook
 from .operations import NotServed
-from .plans import Plans
-from .sessions import Session, Sessions
+from .plans import Plans, ServedPlan
+from .sessions import Session, Sessions, in_session
 from .watched import Watched
 
 T = TypeVar("T")
@@ -140,22 +135,19 @@ class Service:
         given = parse_qs(query, keep_blank_values=True) if query else {}
         dialect, audit = _dialect(given), self._sink()
         try:
-            options = hook_options(given)
-            served = self.plans.get(name)
-            if served is None:
-                return failure(dialect, f"no plan named {name!r} is served", audit=audit)
-            # What the hook process guards with its options, guarded here too (reviews F4, F8)
-            guarded = {"--plan": served.spec.path, "--skill-dir": served.skill_dir,
-                       "--audit-log": None if self.audit is None else self.audit.path}
-            options.values.update({k: v for k, v in guarded.items() if v is not None})
-            problem = _refused(options, served.digest, served.loaded.text, session.problem)
-            if problem is not None:
-                return failure(dialect, problem, audit=audit)
+            found = self._served(name, given, session)
+            if isinstance(found, str):
+                return failure(dialect, found, audit=audit)
+            options, served = found
             records: list[bytes] = []
-            answer = await self._in_session(options, body, session, served.loaded,
-                                            records.append if audit is not None else None)
-            if isinstance(answer, str):  # the project folder is not known: its record only
-                return failure(dialect, answer, audit=audit)
+            sink = records.append if audit is not None else None
+            raw, payload, unknown = in_session(options, body, session)
+            answer = self._inline(options, raw, served.loaded, sink, payload)
+            if answer is None:  # (the calls in line, not in coroutines of their own: issue 29)
+                answer = await self.bounded(self.hooks, decide, options, raw, served.loaded,
+                                            sink, payload)
+            if unknown is not None and answer.status != DENIED:
+                return failure(dialect, unknown, audit=audit)  # its record only
         except QueryError as e:
             return failure(dialect, str(e), audit=audit)
         except TimeoutError:
@@ -171,33 +163,30 @@ class Service:
                 return failure(dialect, f"the audit log cannot be written: {e}")
         return answer
 
-    async def _in_session(self, options: Options, body: bytes, session: Session,
-                          loaded: LoadedPlan, sink: Sink | None) -> Answer | str:
-        """The decision in the session's project folder, or why that folder is not known when
-        the call is not denied without it: the project only adds what a call must not write,
-        so a denial stands without it; anything else needs it (reviews M-1, M-17). The
-        payload is read once, as ``decide`` reads it; one it cannot read it reads again, to
-        say why."""
-        raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
-        payload: object = UNREAD
-        # one that cannot be read is denied by decide, which says why (no folder is needed)
-        with contextlib.suppress(ValueError, RecursionError):
-            payload = json.loads(raw.decode("utf-8")) if raw is not None else UNREAD
-        project, unknown = session.project(payload.get("transcript_path")
-                                           if isinstance(payload, dict) else None)
-        if project is not None:
-            options.values[PROJECT_OPTION] = project
-        answer = await self._decision(options, raw, loaded, sink, payload)
-        return unknown if unknown is not None and answer.status != DENIED else answer
+    def _served(self, name: str, given: dict[str, list[str]], session: Session
+                ) -> tuple[Options, ServedPlan] | str:
+        """The hook's options from the query and the plan ``name`` served, or why the call is
+        denied before it is decided. Raises QueryError."""
+        options = hook_options(given)
+        served = self.plans.get(name)
+        if served is None:
+            return f"no plan named {name!r} is served"
+        # What the hook process guards with its options, guarded here too (reviews F4, F8)
+        guarded = {"--plan": served.spec.path, "--skill-dir": served.skill_dir,
+                   "--audit-log": None if self.audit is None else self.audit.path}
+        options.values.update({k: v for k, v in guarded.items() if v is not None})
+        problem = _refused(options, served.digest, served.loaded.text, session.problem)
+        return (options, served) if problem is None else problem
 
-    async def _decision(self, options: Options, raw: bytes | None, loaded: LoadedPlan,
-                        sink: Sink | None, payload: object) -> Answer:
-        """``decide``: on the event loop for a payload within ``INLINE_WORK`` that needs
-        no question to bash (``crosscheck.MAY_WAIT``), else in a hook thread, bounded by the
-        handler timeout. A decision is a few tens of microseconds of work; handing it to a
-        thread and back cost more than that, and eight threads contending for the GIL made
-        eight clients slower than one (issue 29). ``sink`` receives the record of the
-        decision that answers, only: a decision handed over has written none."""
+    def _inline(self, options: Options, raw: bytes | None, loaded: LoadedPlan,
+                sink: Sink | None, payload: object) -> Answer | None:
+        """``decide`` on the event loop, for a payload within ``INLINE_WORK`` that needs no
+        question to bash (``crosscheck.MAY_WAIT``); None when the decision is to be made in a
+        hook thread, bounded by the handler timeout. A decision is a few tens of microseconds
+        of work; handing it to a thread and back cost more than that, and eight threads
+        contending for the GIL made eight clients slower than one (issue 29). ``sink``
+        receives the record of the decision that answers, only: a decision handed over has
+        written none."""
         if self.view is not None:
             self.view.refresh()  # what changed since the last decision is forgotten
         if raw is None or len(raw) * inline_weight(loaded.allowed_tools) <= INLINE_WORK:
@@ -208,7 +197,7 @@ class Service:
                 pass  # bash is asked from a thread: a reading takes milliseconds
             finally:
                 MAY_WAIT.reset(token)
-        return await self.bounded(self.hooks, decide, options, raw, loaded, sink, payload)
+        return None
 
     def refusal(self, scope: Scope, message: str) -> str:
         """The hook answer for a hook request the guard refused."""
@@ -320,7 +309,8 @@ def front(service: Service, api: FastAPI) -> ASGIApp:
         answer = await service.hook(name,
                                     bytes(scope.get("query_string", b"")).decode("latin-1"),
                                     bytes(message.get("body", b"")),
-                                    service.sessions.of(scope.get(HEADERS) or header_table(scope)))
+                                    service.sessions.of(
+                                        (scope.get(HEADERS) or header_table(scope)).last))
         body = answer.stdout.encode("utf-8")
         await send({"type": "http.response.start", "status": 200, "headers": [
             (b"content-type", b"application/json"),
@@ -378,7 +368,7 @@ def _endpoint(service: Service, operation: Callable[..., Any], request: type, re
     documented for FastAPI as a hand-written handler would be."""
     async def endpoint(body: Any) -> Any:
         if service.view is not None:
-            service.view.refresh()  # as before a hook decision (``Service._decision``)
+            service.view.refresh()  # as before a hook decision (``Service._inline``)
         return await service.bounded(service.library, operation, service.plans, body)
 
     endpoint.__name__ = endpoint.__qualname__ = operation.__name__

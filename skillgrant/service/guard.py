@@ -26,7 +26,7 @@ import json
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
-from typing import Any
+from typing import Any, NamedTuple
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -40,6 +40,9 @@ HOOK_PREFIX = "/v1/hook/"
 #: declared past them) the refusal is sent at once, and the connection closed.
 DRAIN_BYTES = 64_000_000
 _MAX_LOGGED_PATH = 200
+#: The ``request`` event's fields, in order.
+_REQUEST_FIELDS = ("method", "path", "status", "request_bytes", "response_bytes", "refused",
+                   "ms", "client")
 _SLASHES = re.compile("/+")
 
 
@@ -141,6 +144,10 @@ class Guard:
         self.read_timeout = read_timeout
         self.hook_refusal = hook_refusal
         self.log = log
+        # the ``request`` event: written by the log's own ``request`` when it has one
+        # (``server.EventLog``: the same line, made faster), else as any event
+        self._request: Callable[..., None] = getattr(log, "request", None) or (
+            lambda *fields: log("request", **dict(zip(_REQUEST_FIELDS, fields, strict=True))))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":  # never served: closed before anything is read
@@ -167,36 +174,34 @@ class Guard:
             self.log("error", where="guard", error=f"{type(e).__name__}: {e}"[:500])
             await self._refuse(scope, sent, Refusal(500, "internal", "internal error"))
         finally:
-            self.log("request", method=scope.get("method"),
-                     path=str(scope.get("path", ""))[:_MAX_LOGGED_PATH], status=sent.status,
-                     request_bytes=size, response_bytes=sent.size, refused=sent.refused,
-                     ms=round((time.perf_counter() - started) * 1000, 3),
-                     client=_client(scope))
+            self._request(scope.get("method"), str(scope.get("path", ""))[:_MAX_LOGGED_PATH],
+                          sent.status, size, sent.size, sent.refused,
+                          round((time.perf_counter() - started) * 1000, 3), _client(scope))
 
-    def _check(self, scope: Scope, headers: dict[bytes, list[bytes]]) -> None:
-        hosts = headers.get(b"host", [])
+    def _check(self, scope: Scope, headers: HeaderTable) -> None:
+        hosts = headers.values(b"host")
         if len(hosts) != 1 or not self.hosts.allows(hosts[0].decode("latin-1")):
             raise Refusal(403, "host", "the Host header is not an address this service "
                           "answers to")
         if is_hook(scope) and scope.get("method") != "POST":
             raise Refusal(405, "method", "the hook endpoint takes POST")
-        if b"origin" in headers:
+        if b"origin" in headers.last:
             raise Refusal(403, "origin", "requests from web pages (with an Origin header) "
                           "are refused")
         if self.token is not None:
-            given = headers.get(b"authorization", [])
+            given = headers.values(b"authorization")
             scheme, _, credential = (given[0] if len(given) == 1 else b"").partition(b" ")
             if scheme.lower() != b"bearer" or not hmac.compare_digest(credential.strip(),
                                                                       self.token):
                 raise Refusal(401, "token", "a valid 'Authorization: Bearer' token is "
                               "required")
         if scope.get("method") == "POST":
-            kinds = headers.get(b"content-type", [])
+            kinds = headers.values(b"content-type")
             kind = kinds[0].split(b";")[0].strip().lower() if len(kinds) == 1 else b""
             if kind != b"application/json":
                 raise Refusal(415, "content-type", "the body must be sent as "
                               "'Content-Type: application/json'")
-        lengths = headers.get(b"content-length", [])
+        lengths = headers.values(b"content-length")
         if any(not v.strip().isdigit() or int(v) > DRAIN_BYTES for v in lengths):
             raise Refusal(413, "body-size", f"the body is over {self.max_body} bytes "
                           "(--max-body-bytes)")
@@ -273,16 +278,40 @@ HEADERS = "skillgrant.headers"
 BODY_WHOLE = "skillgrant.body-whole"
 
 
-def header_table(scope: Scope) -> dict[bytes, list[bytes]]:
-    """The request's headers: each value, in order, under its name in lower case."""
-    found: dict[bytes, list[bytes]] = {}
-    for name, value in scope.get("headers", ()):  # bytes, both (the ASGI specification)
+class HeaderTable(NamedTuple):
+    """A request's headers by their names in lower case: each name's last value (``last``),
+    and every value, in order, of a name sent more than once (``repeated``)."""
+
+    last: dict[bytes, bytes]
+    repeated: dict[bytes, list[bytes]]
+
+    def values(self, name: bytes) -> list[bytes]:
+        """Every value of the header ``name`` (in lower case), in order."""
+        found = self.repeated.get(name)
+        if found is not None:
+            return found
+        value = self.last.get(name)
+        return [] if value is None else [value]
+
+
+def header_table(scope: Scope) -> HeaderTable:
+    """The request's headers (``HeaderTable``). A request names each header once, in lower
+    case (uvicorn lowers them): then the table is made in one call; else header by header."""
+    headers = scope.get("headers", ())  # pairs of bytes (the ASGI specification)
+    if not isinstance(headers, list):
+        headers = list(headers)
+    last: dict[bytes, bytes] = dict(headers)
+    # (a name with no lower-case letter, or any upper-case one, is read the long way)
+    if len(last) == len(headers) and b"".join(last).islower():
+        return HeaderTable(last, {})
+    last = {}
+    repeated: dict[bytes, list[bytes]] = {}
+    for name, value in headers:
         key = name.lower()
-        if key in found:
-            found[key].append(value)
-        else:
-            found[key] = [value]
-    return found
+        if key in last:
+            repeated.setdefault(key, [last[key]]).append(value)
+        last[key] = value
+    return HeaderTable(last, repeated)
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -23,6 +23,7 @@ import socket
 import sys
 import threading
 from collections.abc import Sequence
+from json.encoder import encode_basestring_ascii as _ascii
 from typing import IO, Any, NamedTuple
 
 from ..errors import SkillgrantError
@@ -65,7 +66,25 @@ class EventLog:
         self._encode = json.JSONEncoder(ensure_ascii=True).encode
 
     def __call__(self, event: str, **fields: Any) -> None:
-        line = self._encode({"time": self._stamp(), "event": event, **fields}) + "\n"
+        self._write(self._encode({"time": self._stamp(), "event": event, **fields}) + "\n")
+
+    def request(self, method: str | None, path: str, status: int | None, request_bytes: int,
+                response_bytes: int, refused: str | None, ms: float,
+                client: str | None) -> None:
+        """The ``request`` event (one a request: ``guard.Guard``), as ``self("request",
+        ...)`` writes it, written out here field by field (the encoder is made anew at each
+        call, which took half of this event's time)."""
+        def text(value: str | None) -> str:
+            return "null" if value is None else _ascii(value)
+
+        self._write(f'{{"time": "{self._stamp()}", "event": "request", "method": '
+                    f'{text(method)}, "path": {_ascii(path)}, "status": '
+                    f'{"null" if status is None else int(status)}, "request_bytes": '
+                    f'{int(request_bytes)}, "response_bytes": {int(response_bytes)}, '
+                    f'"refused": {text(refused)}, "ms": {float(ms)!r}, "client": '
+                    f'{text(client)}}}\n')
+
+    def _write(self, line: str) -> None:
         with self._lock:
             try:
                 self._stream.write(line)

@@ -7,7 +7,13 @@ their bytes, while the service's own environment's values are those it was compa
 
 from __future__ import annotations
 
+import contextlib
+import json
+
 from ..gate.environment import COMPARED, NAMES, PROJECT, project_of, sent, session_problem, values
+from ..gate.hook import UNREAD, Options
+from ..gate.options import PROJECT_OPTION
+from ..limits import MAX_HOOK_PAYLOAD_BYTES
 
 #: The session's headers: their names, and as the guard keys them (``guard.header_table``).
 _SESSION = tuple((header, header.encode("latin-1")) for _, header in NAMES)
@@ -51,10 +57,11 @@ class Sessions:
     def __len__(self) -> int:
         return len(self._kept)
 
-    def of(self, table: dict[bytes, list[bytes]]) -> Session:
-        """The session of a request whose headers are ``table``. Of a header sent twice, the
-        last counts; Claude Code writes a header's value in Latin-1 (measured: review F10)."""
-        raw = tuple([found[-1] if found else None for found in map(table.get, _KEYS)])
+    def of(self, last: dict[bytes, bytes]) -> Session:
+        """The session of a request whose headers' last values are ``last`` (a header sent
+        twice: the last counts), by their names in lower case; Claude Code writes a header's
+        value in Latin-1 (measured: review F10)."""
+        raw = tuple(map(last.get, _KEYS))
         own = values(COMPARED)  # what session_problem compares the session with
         kept = self._kept.get(raw)
         if kept is not None and kept[0] == own:
@@ -66,3 +73,22 @@ class Sessions:
             self._kept.clear()
         self._kept[raw] = (own, made)
         return made
+
+
+def in_session(options: Options, body: bytes, session: Session
+               ) -> tuple[bytes | None, object, str | None]:
+    """The payload's bytes (None: over the limit) and the payload read (``UNREAD`` when it
+    cannot be), with the session's project folder set in ``options``, and why that folder is
+    not known (or None): the call is then denied, unless it is denied without it, as the
+    project only adds what a call must not write (reviews M-1, M-17). The payload is read once,
+    as ``decide`` reads it; one it cannot read it reads again, to say why."""
+    raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
+    payload: object = UNREAD
+    # one that cannot be read is denied by decide, which says why (no folder is needed)
+    with contextlib.suppress(ValueError, RecursionError):
+        payload = json.loads(raw.decode("utf-8")) if raw is not None else UNREAD
+    project, unknown = session.project(payload.get("transcript_path")
+                                       if isinstance(payload, dict) else None)
+    if project is not None:
+        options.values[PROJECT_OPTION] = project
+    return raw, payload, unknown

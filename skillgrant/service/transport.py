@@ -9,6 +9,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Callable, Iterator
+from itertools import chain
 
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -63,8 +64,8 @@ class HeadLimited(HttpToolsProtocol):
     limit = 65_536
     _deadline: asyncio.TimerHandle | None = None
     _received: int | None = 0  # bytes received in the unfinished head; None: in a body
-    _pieces = 0  # bytes of the head's line and headers, as the parser hands them over
     _url_begun = False
+    url = b""  # uvicorn's, set at each request's first byte
     _cut = False
     _chunk = b""  # the chunk being parsed, and the head's bytes received before it
     _chunk_at: int | None = 0
@@ -81,8 +82,8 @@ class HeadLimited(HttpToolsProtocol):
         super().data_received(data)
         # Still inside a head after this chunk: count it. (A chunk that also ends a
         # pipelined request counts whole: the count is over by less than one chunk.) The
-        # head's pieces are counted as the parser hands them over, and checked here, after
-        # each chunk (parsing one chunk is linear), and when the head is whole.
+        # head's pieces the parser has handed over are counted too, here, after each chunk
+        # (parsing one chunk is linear), and when the head is whole.
         if self._received is not None:
             self._received += len(data)
             self._check()
@@ -91,7 +92,7 @@ class HeadLimited(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self._received, self._pieces, self._url_begun = 0, 0, False
+        self._received, self._url_begun = 0, False
         # Timed from the end of the chunk it began in, when it is not whole by then (most
         # heads arrive whole in one chunk: no timer is made for them).
         self._disarm()
@@ -100,14 +101,7 @@ class HeadLimited(HttpToolsProtocol):
         if not self._url_begun and not url.startswith(b"/"):
             self._expire()
         self._url_begun = True
-        self._pieces += len(url)
-        self._check()
         super().on_url(url)
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        # Called for each header (a request carries some twenty): no more than a count here.
-        self._pieces += len(name) + len(value) + 4
-        HttpToolsProtocol.on_header(self, name, value)
 
     def on_message_complete(self) -> None:
         self._ended = True
@@ -120,8 +114,13 @@ class HeadLimited(HttpToolsProtocol):
         self._disarm()
         self._received = None
         before = self._chunk_at or 0
-        if self._pieces > self.limit or (before + len(self._chunk) > self.limit and \
-                before + _head_end(self._chunk, self._ended) > self.limit):
+        # The head's bytes are at most ``received``; its pieces at most its bytes and two a
+        # header (a header's line holds its name, a colon, its value and a line feed; the
+        # pieces count four): a head far within the limit, as most are, needs no count.
+        received = before + len(self._chunk)
+        if received + 2 * len(self.headers) > self.limit and (self._pieces() > self.limit or (
+                received > self.limit and
+                before + _head_end(self._chunk, self._ended) > self.limit)):
             self._expire()  # (the pieces leave out blanks around values: review s41 F2)
         if not self._cut:  # a request cut off is never handed to the application
             super().on_headers_complete()
@@ -131,8 +130,16 @@ class HeadLimited(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def _check(self) -> None:
-        if max(self._received or 0, self._pieces) > self.limit:
+        if (self._received or 0) > self.limit or self._pieces() > self.limit:
             self._expire()
+
+    def _pieces(self) -> int:
+        """Bytes of the head's line and headers the parser has handed over (uvicorn keeps
+        them: the target in ``url``, each header in ``headers``, its value without the blanks
+        that end it), and four more a header. Counted when checked, not as each header comes
+        (a request carries some thirty: a Python call each was a tenth of the service's layers)."""
+        headers = self.headers or ()
+        return len(self.url) + 4 * len(headers) + sum(map(len, chain.from_iterable(headers)))
 
     def _arm(self) -> None:
         self._disarm()

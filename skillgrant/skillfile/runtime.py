@@ -50,6 +50,13 @@ _NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 _LEADING_TABS: Final = re.compile(f"(?:\\A|(?<=[{_JS_LINE_END}]))\t+")
 _BREAK: Final = re.compile(r"\r\n?|\n")
 # PyYAML errors (or skillgrant's own limits) on texts Bun may well accept.
+#: YAML's complex-key indicator: a ``?`` first on a line (after blanks, dashes) or after a
+#: flow collection's opening bracket, then a blank or the line's end.
+_COMPLEX_KEY: Final = re.compile(r"(?:^|\n)[ \t-]*\?(?=[ \t\r\n]|$)|[\[{][ \t]*\?(?=[ \t\r\n])")
+#: Of those, one whose line holds more than a plain scalar key (anchors and tags before it).
+_ODD_COMPLEX_KEY: Final = re.compile(
+    r"(?:(?:^|\n)[ \t-]*|[\[{][ \t]*)\?(?=[ \t\r\n]|$)"
+    r"(?![ \t]+(?:[!&][^\s]*[ \t]+)*[A-Za-z0-9_][A-Za-z0-9_ .-]*(?:\n|$))")
 _BUN_MAY_ACCEPT: Final = re.compile("anchor|alias|merge key|nested more than|nesting depth",
                                     re.IGNORECASE)
 # What may follow a closing quote on its line, for Bun (PyYAML also takes other text), or "".
@@ -145,12 +152,8 @@ def predict(yaml_text: str, root: Node | None = None,
         why, where = rejected
     else:
         why, where = _rejected(problem)
-    retry = requoted(yaml_text)
+    retry = _retry(yaml_text, why, where, problem is not None)
     line = line_column(yaml_text, where)[0]
-    if retry == yaml_text:
-        raise Divergence(f"{why}; Claude Code's YAML parser may read this frontmatter "
-                         "otherwise than skillgrant's, so what it grants cannot be computed "
-                         f"(line {line})", where)
     try:
         again = compose(retry)
     except YamlProblem as e:
@@ -172,11 +175,38 @@ def predict(yaml_text: str, root: Node | None = None,
     return Prediction("retry", again, retry, why)
 
 
+def _retry(yaml_text: str, why: str, where: int, ours: bool) -> str:
+    """The runtime's re-quoted text of ``yaml_text``, which Bun rejected (``why``, at
+    ``where``; ``ours``: PyYAML rejected it, and Bun is taken to); Divergence when the retry
+    changes nothing, or when a complex key may make Bun accept the text as written."""
+    retry = requoted(yaml_text)
+    if retry == yaml_text:
+        raise Divergence(f"{why}; Claude Code's YAML parser may read this frontmatter "
+                         "otherwise than skillgrant's, so what it grants cannot be computed "
+                         f"(line {line_column(yaml_text, where)[0]})", where)
+    if ours:
+        _refuse_complex_keys(yaml_text, _COMPLEX_KEY)
+    return retry
+
+
+def _refuse_complex_keys(yaml_text: str, keys: re.Pattern[str]) -> None:
+    """Divergence at a complex key ``keys`` finds (review s43-freview F4: Bun reads a text
+    PyYAML rejects as written when a complex key follows a tab-indented line; and rejects a
+    complex key whose line holds more than a plain scalar, `? >#`, `? ''#c`, where PyYAML
+    reads it)."""
+    complex_key = keys.search(yaml_text) if "?" in yaml_text else None
+    if complex_key is not None:
+        raise Divergence("a complex key ('? '): Claude Code's YAML parser reads the lines "
+                         "around one otherwise than skillgrant's, so what it grants cannot "
+                         "be computed; write plain 'key: value' lines", complex_key.end() - 1)
+
+
 def _rejects_as_written(yaml_text: str, root: Node | None) -> tuple[str, int] | None:
     """``bun_rejects``, once no key is read otherwise by Bun (a tagged key: Divergence)."""
     tagged = tagged_key(root, yaml_text)
     if tagged is not None:
         raise Divergence(TAGGED_KEY.format(tagged[0]), tagged[1])
+    _refuse_complex_keys(yaml_text, _ODD_COMPLEX_KEY)
     return bun_rejects(yaml_text, root)
 
 

@@ -39,6 +39,13 @@ WRITES = [
     "cd .claude/hooks && gcc -E -P -x c ../../src/x.sh -o x.sh",
     "python3 -m zipfile -e src/a.zip .claude/hooks/",
     f"timeout 5 {_COMPILE} -o .claude/hooks/x.sh",  # a wrapper runs its words
+    # comments and here-documents folded into their command (gate/folded.py)
+    f"{_COMPILE} -o .claude/hooks/x.sh # it's the hook",
+    f"cat <<'EOF'\nit's .claude/hooks/x.sh\nEOF\n{_COMPILE} -o .claude/hooks/x.sh",
+    "cat <<'EOF' > .claude/hooks/x.sh\ntouch zz\nEOF",
+    "cat <<EOF >.claude/hooks/x.sh\ntouch zz\nEOF",
+    "python3 - <<'EOF'\nimport shutil; shutil.copy('src/x.sh', '.claude/hooks/x.sh')\nEOF",
+    "echo \"$(cat <<'EOF'\nit's\nEOF\n)\"; cp src/x.sh .claude/hooks/x.sh # it's",
 ]
 #: Commands that only read what they name in the guarded folders.
 READS = [
@@ -48,6 +55,11 @@ READS = [
     "python3 -u .claude/skills/s/run.py data", "diff .claude/hooks/x.sh src/x.sh",
     "sha256sum .claude/skills/s/run.py", "cd .claude/skills/s && cat run.py",
     "nice cat .claude/hooks/x.sh", "timeout 5 grep -c sh .claude/hooks/x.sh",  # review s42 C4
+    # a quote in a comment or a literal here-document is data (gate/folded.py)
+    "cat .claude/hooks/x.sh # it's the hook",
+    "cat <<'EOF'\nsee .claude/hooks/x.sh, it's there\nEOF",
+    "git commit -qm \"$(cat <<'EOF'\nUpdate .claude/hooks/x.sh: it's fixed\nEOF\n)\"",
+    "gh pr create --title \"it's\" --body \"$(cat .claude/hooks/x.sh)\"",
 ]
 
 
@@ -110,6 +122,39 @@ def test_the_hook_denies_the_write_and_allows_the_read(project: Path) -> None:
     hook = _settings_hook(project)
     assert run_hook(hook, f"{_COMPILE} -o .claude/hooks/x.sh", project).returncode == 2
     assert run_hook(hook, "cat .claude/hooks/x.sh", project).returncode == 0
+
+
+@pytest.mark.parametrize("command", [
+    "gh release download -D .claude/hooks --title \"$(cat src/x.sh)\"",
+    "gh pr create --body \"$(cat src/x.sh)\" --body-file .claude/hooks/x.sh",
+    "gh pr create --body \"$(cp src/x.sh .claude/hooks/x.sh)\"",
+    "gh repo clone \"$(cat src/x.sh)\"",
+    "python3 <<'EOF'\n.claude/hooks/x.sh\nEOF"])
+def test_a_text_option_or_a_here_document_takes_no_path_to_a_writer(project: Path,
+                                                                  command: str) -> None:
+    """gh reads ``--title`` and ``--body`` as text (``readers._TEXT_OPTIONS``), and nothing
+    else it is given; an interpreter's here-document is its program, not a script it names."""
+    assert guards.guarded_word(command, str(project)) is not None
+
+
+def test_claude_codes_commit_idiom_and_a_pr_body_pass_the_hook(tmp_path: Path) -> None:
+    """Issue 29's over-strict rows through the printed hook, under a plan granting
+    ``git commit``, ``cat`` and ``gh``: a quote in the message, and a guarded path it names,
+    are data."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git commit *)", "Bash(cat *)", "Bash(gh *)"])
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text("#!/bin/sh\n")
+    (project / "src").mkdir()
+    (project / "src" / "x.sh").write_text("touch zz\n")
+    hook = _settings_hook(project)
+    for command in ["git commit -m \"$(cat <<'EOF'\nFix the parser's case\n\n"
+                    "Co-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"",
+                    "git commit -m \"$(cat <<'EOF'\nUpdate .claude/hooks/x.sh\nEOF\n)\"",
+                    "gh pr create --title \"Fix the parser's case\" --body \"$(cat src/x.sh)\"",
+                    "cat .claude/hooks/x.sh # it's the hook"]:
+        ran = run_hook(hook, command, project)
+        assert ran.returncode == 0 and not ran.stdout, (command, ran.stdout, ran.stderr)
 
 
 @pytest.mark.parametrize(("grant", "write"), [

@@ -115,3 +115,65 @@ def test_a_heads_end_in_a_chunk_is_found_at_most_where_the_parser_ends_it() -> N
     assert _head_end(b"x\n\ny", began_inside=False) == 3  # a bare LF's empty line
     assert _head_end(b"\nrest", began_inside=False) == 5  # its empty line began before
     assert _head_end(head + b"body", began_inside=True) == len(head) + 4
+
+
+_NAMES = [b"host", b"Host", b"origin", b"content-type", b"CONTENT-LENGTH", b"authorization",
+          b"x-skillgrant-env-path", b"X-Skillgrant-Env-Home", b"1", b"-", b"x\xc9", b"\xe9"]
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_the_header_table_is_each_value_in_order_under_its_lower_case_name(seed: int) -> None:
+    """``guard.header_table`` (one ``dict`` call when each name is sent once, in lower case)
+    against a table made header by header: every value of each name, in order, and the last;
+    names repeated, in upper case, without any letter, or non-ASCII."""
+    import random
+
+    from skillgrant.service.guard import header_table
+
+    rng = random.Random(seed)
+    headers = [(rng.choice(_NAMES), b"v%d" % i) for i in range(rng.randrange(0, 8))]
+    if rng.random() < 0.5:  # as uvicorn hands them over: lower case, each name once
+        headers = list({name.lower(): (name.lower(), value) for name, value in headers}.values())
+    reference: dict[bytes, list[bytes]] = {}
+    for name, value in headers:
+        reference.setdefault(name.lower(), []).append(value)
+    given = headers if rng.random() < 0.5 else tuple(headers)
+    table = header_table({"headers": given})
+    assert table.last == {name: values[-1] for name, values in reference.items()}
+    for name in {n.lower() for n in _NAMES}:
+        assert table.values(name) == reference.get(name, [])
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_the_request_event_is_written_as_any_event_is(seed: int) -> None:
+    """``EventLog.request`` (the line written out field by field) against the event written
+    by ``EventLog.__call__`` (the JSON encoder), byte for byte: paths with quotes, controls,
+    non-ASCII and lone surrogates, fields missing (None), sizes and times of every size."""
+    import io
+    import random
+
+    from skillgrant.service.server import EventLog
+
+    rng = random.Random(seed)
+    alphabet = ["a", "/", '"', "\\", "\n", "\x00", "\x7f", "é", "\u2028", "\ud800", "😀", " "]
+    def text() -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12)))
+
+    fields = {"method": rng.choice([None, "POST", "GET", text()]), "path": text(),
+              "status": rng.choice([None, 200, 403, 500]),
+              "request_bytes": rng.randrange(0, 10 ** rng.randrange(1, 12)),
+              "response_bytes": rng.randrange(0, 10 ** rng.randrange(1, 12)),
+              "refused": rng.choice([None, "host", text()]),
+              "ms": round(rng.random() * 10 ** rng.randrange(-3, 7), 3),
+              "client": rng.choice([None, "127.0.0.1:5555", text()])}
+    lines = []
+    for write in ("generic", "request"):
+        stream = io.StringIO()
+        log = EventLog(stream)
+        log._stamp = lambda: "2026-12-05T00:00:00.000Z"  # type: ignore[method-assign]
+        if write == "generic":
+            log("request", **fields)
+        else:
+            log.request(*fields.values())
+        lines.append(stream.getvalue())
+    assert lines[0] == lines[1]
