@@ -508,3 +508,46 @@ def test_f12_a_lone_dash_in_a_flow_collection_bun_rejects_is_predicted(
     assert done.returncode != 0, (
         f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
         f"{done.stdout}{done.stderr}")
+
+
+# -- Against the F1-F5 fix (main 9b668a9) -------------------------------------------------------
+
+def test_f2b_an_npm_linked_package_s_skills_are_read(judge: Judge, work: Path) -> None:
+    """``node_modules/pkg`` a symbolic link out of the tree (``npm link``, workspaces): under a
+    skill whose plan is ``Read`` (which reads outside the project), the agent reads a file of
+    the package, Claude Code loads the package's ``.claude/skills/nl`` and its ``Bash(touch
+    *)`` pre-approves ``touch``. The walk enters no link in a dependency's zone."""
+    lay_out(work, {
+        "outside/pkg/index.js": "x\n",
+        "outside/pkg/.claude/skills/nl/SKILL.md": skill("nl", "Bash(touch *)"),
+        "project/node_modules/pkg": ("link", "../../outside/pkg"),
+        "project/.claude/skills/probe/SKILL.md": skill("probe", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}),
+                                ("Read", {"file_path": "{work}/project/node_modules/pkg/index.js"}),
+                                ("Skill", {"skill": "nl"}), touch("nl")])
+    assert all(g is not None and g[0] for g in got), got
+    done = check(work / "project", work / "plan.yaml", ".")
+    assert done.returncode != 0, (
+        "check . passed (exit 0) although Claude Code loads node_modules/pkg/.claude/skills/nl "
+        f"(pkg a link out of the tree) and pre-approves `touch`:\n{done.stdout}{done.stderr}")
+
+
+def test_f5b_a_plugin_folder_inside_the_project_is_read(judge: Judge, work: Path) -> None:
+    """A plugin folder without a manifest inside the project (``tools/myplug``), loaded with
+    ``--plugin-dir tools/myplug`` (a project's README or CI script says so): its command runs
+    as ``/myplug:pc`` and pre-approves ``touch``; ``check .`` of the project reads Markdown
+    under ``commands`` only below ``.claude``, a manifest's folder, or the folder named."""
+    lay_out(work, {"project/tools/myplug/commands/pc.md": command("Bash(touch *)"),
+                   "project/.claude/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    url, script = judge.standin.session([touch("p")])
+    run_session(judge.binary, url, work, None, prompt="/myplug:pc",
+                extra_args=[*WIDE, "--plugin-dir", str(work / "project" / "tools" / "myplug")])
+    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    probe = script.results.get(script.call_id(0))
+    assert probe is not None and not probe[0] and (work / "project" / "zz_p").exists(), probe
+    done = check(work / "project", work / "plan.yaml", ".")
+    assert done.returncode != 0, (
+        "check . passed (exit 0) although Claude Code, started with --plugin-dir tools/myplug, "
+        f"loads tools/myplug/commands/pc.md:\n{done.stdout}{done.stderr}")
