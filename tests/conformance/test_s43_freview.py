@@ -551,3 +551,25 @@ def test_f5b_a_plugin_folder_inside_the_project_is_read(judge: Judge, work: Path
     assert done.returncode != 0, (
         "check . passed (exit 0) although Claude Code, started with --plugin-dir tools/myplug, "
         f"loads tools/myplug/commands/pc.md:\n{done.stdout}{done.stderr}")
+
+
+def test_f5c_a_plugin_shipped_in_node_modules_is_read(judge: Judge, work: Path) -> None:
+    """A plugin distributed as an npm package (``node_modules/plug`` with its
+    ``.claude-plugin/plugin.json``), loaded with ``--plugin-dir node_modules/plug``: its skill
+    ``plug:x`` pre-approves ``touch``. The walk reads only ``.claude``/``.github`` folders in
+    a dependency's zone, not a plugin root there."""
+    lay_out(work, {
+        "project/node_modules/plug/.claude-plugin/plugin.json": json.dumps({"name": "plug"}),
+        "project/node_modules/plug/skills/x/SKILL.md": skill("x", "Bash(touch *)"),
+        "project/.claude/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    url, script = judge.standin.session([("Skill", {"skill": "plug:x"}), touch("x")])
+    run_session(judge.binary, url, work, None, extra_args=[
+        *WIDE, "--plugin-dir", str(work / "project" / "node_modules" / "plug")])
+    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    probe = script.results.get(script.call_id(1))
+    assert probe is not None and not probe[0] and (work / "project" / "zz_x").exists(), probe
+    done = check(work / "project", work / "plan.yaml", ".")
+    assert done.returncode != 0, (
+        "check . passed (exit 0) although Claude Code, started with --plugin-dir "
+        f"node_modules/plug, loads its skill plug:x:\n{done.stdout}{done.stderr}")
