@@ -42,9 +42,26 @@ def _node_modules(work: Path) -> None:
     (folder / "SKILL.md").write_text(SKILL)
 
 
+def _agents_linked(work: Path) -> None:
+    (work / "outside" / "probe").mkdir(parents=True)
+    (work / "outside" / "probe" / "SKILL.md").write_text(SKILL)
+    (work / "project" / ".agents" / "skills").mkdir(parents=True, exist_ok=True)
+    (work / "project" / ".agents" / "skills" / "probe").symlink_to("../../../outside/probe")
+
+
+def _agents_node_modules(work: Path) -> None:
+    folder = work / "project" / ".agents" / "skills" / "node_modules"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(SKILL)
+
+
 LAYOUTS: dict[str, Callable[[Path], None]] = {
     "F1-linked-skill-folder": _linked,
     "F3-skills-node_modules": _node_modules,
+    # Against the fix (main 9b668a9): Copilot CLI's third project folder, .agents/skills,
+    # is not one of the walk's RUNTIME_DIRS (.claude, .github).
+    "F1c-agents-linked-skill-folder": _agents_linked,
+    "F3c-agents-skills-node_modules": _agents_node_modules,
 }
 
 
