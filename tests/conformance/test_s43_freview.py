@@ -314,6 +314,10 @@ def test_f7_hooks_claude_code_reads_in_its_cut_short_frontmatter_are_judged(
 
 # -- F8: a project agent's permissionMode pre-approves what no skill's plan grants --------------
 
+@pytest.mark.xfail(strict=True, reason="a boundary (docs/decisions.md, review s43-freview F8): "
+                   "an agent file's permissionMode is the project's configuration, as "
+                   "settings.json's permissions are; check judges skill and command files, and "
+                   "the gate (apply --enforce, hook --print-config) decides a subagent's calls")
 def test_f8_a_project_agent_in_accept_edits_mode_runs_what_the_plan_does_not(
         judge: Judge, work: Path) -> None:
     """``.claude/agents/ev.md`` with ``permissionMode: acceptEdits``: the model's ``Agent``
