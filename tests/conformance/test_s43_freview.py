@@ -577,3 +577,21 @@ def test_f5c_a_plugin_shipped_in_node_modules_is_read(judge: Judge, work: Path) 
     assert done.returncode != 0, (
         "check . passed (exit 0) although Claude Code, started with --plugin-dir "
         f"node_modules/plug, loads its skill plug:x:\n{done.stdout}{done.stderr}")
+
+
+@pytest.mark.parametrize("value", ["!!str &a:{", "! &a:]", "!\t&a:]", "!!str &a:]"])
+def test_f11b_an_anchor_after_a_tag_bun_rejects_is_predicted(judge: Judge, work: Path,
+                                                             value: str) -> None:
+    """F11 with a tag before the anchor (against main 63922cd, which refuses ``&a:{`` but not
+    ``!!str &a:{``): Bun rejects, the runtime's retry reads ``allowed-tools``' comment as
+    entries."""
+    text = (f"---\nname: probe\ndescription: {value}\nallowed-tools: Read # Bash(touch *)\n"
+            "---\nRun it.\n")
+    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
+    (work / "plan.yaml").write_text(PLAN)
+    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("t")])
+    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
+        f"{done.stdout}{done.stderr}")

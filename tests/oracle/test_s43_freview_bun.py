@@ -31,6 +31,9 @@ from skillgrant.errors import SkillFileError
 from skillgrant.skillfile import read_skill
 
 CASES = {
+    # F11b: the anchor after a tag.
+    "F11b-tag-then-anchor": ("---\nname: probe\ndescription: !!str &a:{\n"
+                             "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),
     # F12: a lone '-' as a plain scalar inside a flow collection, on another key.
     "F12-lone-dash-in-flow-list": ("---\nname: probe\nx: [-]\n"
                                    "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),
