@@ -595,3 +595,22 @@ def test_f11b_an_anchor_after_a_tag_bun_rejects_is_predicted(judge: Judge, work:
     assert done.returncode != 0, (
         f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
         f"{done.stdout}{done.stderr}")
+
+
+@pytest.mark.parametrize("value", ["!!str |#a #", "&q |#a #", "!!str >#a # "])
+def test_f10b_a_glued_comment_after_a_tagged_header_bun_rejects_is_predicted(
+        judge: Judge, work: Path, value: str) -> None:
+    """F10 with a tag or an anchor before the block scalar's indicator (against main 63922cd,
+    whose ``_HEADER`` match starts at the node's first character, the tag or anchor): Bun
+    rejects the glued comment, the runtime's retry reads ``allowed-tools``' comment as
+    entries."""
+    text = (f"---\nname: probe\ndescription: probe skill\nmodel: {value}\n"
+            "allowed-tools: Read # Bash(touch *)\n---\nRun it.\n")
+    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
+    (work / "plan.yaml").write_text(PLAN)
+    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("h")])
+    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
+        f"{done.stdout}{done.stderr}")

@@ -31,6 +31,11 @@ from skillgrant.errors import SkillFileError
 from skillgrant.skillfile import read_skill
 
 CASES = {
+    # F10b: the glued comment after a tagged or anchored header.
+    "F10b-tagged-header": ("---\nname: probe\nmodel: !!str |#a #\n"
+                           "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),
+    "F10b-anchored-header": ("---\nname: probe\nmodel: &q |#a #\n"
+                             "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),
     # F11b: the anchor after a tag.
     "F11b-tag-then-anchor": ("---\nname: probe\ndescription: !!str &a:{\n"
                              "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),
