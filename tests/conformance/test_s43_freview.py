@@ -579,7 +579,8 @@ def test_f5c_a_plugin_shipped_in_node_modules_is_read(judge: Judge, work: Path) 
         f"node_modules/plug, loads its skill plug:x:\n{done.stdout}{done.stderr}")
 
 
-@pytest.mark.parametrize("value", ["!!str &a:{", "! &a:]", "!\t&a:]", "!!str &a:]"])
+@pytest.mark.parametrize("value", ["!!str &a:{", "! &a:]", "!\t&a:]", "!!str &a:]", "\r &a:{",
+                                   "\r? &a:]"])
 def test_f11b_an_anchor_after_a_tag_bun_rejects_is_predicted(judge: Judge, work: Path,
                                                              value: str) -> None:
     """F11 with a tag before the anchor (against main 63922cd, which refuses ``&a:{`` but not
