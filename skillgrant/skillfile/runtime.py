@@ -51,10 +51,12 @@ _LEADING_TABS: Final = re.compile(f"(?:\\A|(?<=[{_JS_LINE_END}]))\t+")
 _BREAK: Final = re.compile(r"\r\n?|\n")
 # PyYAML errors (or skillgrant's own limits) on texts Bun may well accept.
 #: An anchor or alias at a node's start whose name PyYAML ends where Bun goes on.
-_CUT_ANCHOR: Final = re.compile(r"(?:(?:^|\n)[ \t]*(?:-[ \t]+)*|:[ \t]+|[\[{,][ \t]*)"
-                                r"[&*][A-Za-z0-9_-]+[?:%@`]")
+_CUT_ANCHOR: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
+                                r"|\?[ \t\r]+)(?:![^\s]*[ \t\r]+)*[&*][A-Za-z0-9_-]+[?:%@`]")
+#: A ``-`` alone between a flow collection's indicators (``[-]``, ``[a, -]``, ``{a: -}``).
+_LONE_DASH: Final = re.compile(r"(?:[\[{,]|:[ \t])[ \t]*-(?=[ \t]*[\]},])")
 #: A block scalar's header: its indicator, then its indentation and chomping indicators.
-_HEADER: Final = re.compile(r"[|>][0-9+-]*")
+_HEADER: Final = re.compile(r"(?:[!&][^\s]*[ \t]+)*[|>][0-9+-]*")  # (a tag, an anchor: F10b)
 #: YAML's complex-key indicator: a ``?`` first on a line (after blanks, dashes) or after a
 #: flow collection's opening bracket, then a blank or the line's end.
 _COMPLEX_KEY: Final = re.compile(r"(?:^|\n)[ \t-]*\?(?=[ \t\r\n]|$)|[\[{][ \t]*\?(?=[ \t\r\n])")
@@ -226,6 +228,11 @@ def _rejects_as_written(yaml_text: str, root: Node | None) -> tuple[str, int] | 
         raise Divergence(TAGGED_KEY.format(tagged[0]), tagged[1])
     _refuse_complex_keys(yaml_text, _ODD_COMPLEX_KEY)
     _refuse_cut_anchors(yaml_text)
+    lone = _LONE_DASH.search(yaml_text) if "-" in yaml_text else None
+    if lone is not None:  # `x: [-]`: Bun rejects it, PyYAML reads a '-' (s43-freview F12)
+        raise Divergence("a lone '-' in a flow collection: Claude Code's YAML parser rejects "
+                         "it where skillgrant's reads a '-', so what it grants cannot be "
+                         "computed; quote it", lone.end() - 1)
     return bun_rejects(yaml_text, root)
 
 
