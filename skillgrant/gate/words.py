@@ -16,6 +16,8 @@ from typing import Final, NamedTuple
 from ..lazy import compile_on_use
 from .optables import READ as OPTIONS_READ
 from .optables import Head, OptionDoubt, check_options
+from .runsby import NAMES as RUNS_BY_OPTION
+from .runsby import runs_by_option
 
 
 class Doubt(Exception):
@@ -67,6 +69,9 @@ RUNNERS: Final = frozenset({
     # and `ex`'s `!cmd`, `vim -es -c '!cmd'`; review G-17)
     "ed", "red", "ex", "vi", "vim", "nvim", "view", "vimdiff", "rvim", "rview", "gvim",
     "emacs", "emacsclient",
+    # programs that run their operand command (review s43 R6), and compiler caches that run
+    # the compiler their operand names
+    "perf", "ccache", "sccache", "distcc", "icecc",
 })
 #: Words bash never runs as a program in command position: reserved words and ``!``.
 _NOT_PROGRAMS: Final = frozenset({
@@ -78,14 +83,10 @@ ASSIGNMENT_WORD: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 #: (`declare -i`, `-n`, `-a`) is refused: it gives later assignments the same evaluation.
 _DECLARING: Final = frozenset({"declare", "typeset", "local", "readonly", "export", "unset"})
 _NAMING: Final = _DECLARING | {"read", "getopts", "wait"}
-#: Arguments of ``find`` that run a command.
-_FIND_RUNS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 #: The command names ``check_runnable`` looks at further, as the whole name or as the last part
 #: of a path: a command led by any other literal name is runnable.
-EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"find", "printf", "rg", "gcc", "g++", "cc",
-                                                     "c++", "clang", "clang++", "cpp", "gfortran",
-                                                     "nm", "ranlib", "ar", "gcc-nm", "gcc-ranlib",
-                                                     "gcc-ar", "diff3", "sdiff"}
+#: (``runsby.examined`` answers for the names its rules read under other spellings).
+EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"printf"} | RUNS_BY_OPTION
 _DURATION = compile_on_use(r"[0-9]+(\.[0-9]+)?[smhd]?")
 _PLAIN = compile_on_use(r"[^\\*?\[\]{}~]*")
 
@@ -167,41 +168,6 @@ RUNS_OPERAND: Final = frozenset({"bash", "sh", "dash", "zsh", "node", "ruby", "p
 WRAPPERS: Final = frozenset(_WRAPPER_READERS)
 
 
-def _runs_by_option(program: str, words: list[Word]) -> str | None:
-    """Why ``program`` with the words ``words`` may run a command they give it: ``find``'s
-    ``-exec`` and its kin, ripgrep's ``--pre`` (review s42 R1); a pattern may be either."""
-    if program == "find" and any(w.value is None or w.value in _FIND_RUNS for w in words):
-        return "'find' may run a command (-exec, -execdir, -ok), which the gate does not analyse"
-    if program == "rg" and any((w.head[:1] in ("", "-")) if w.value is None else (
-            w.value[:5] == "--pre" and w.value[:10] != "--pre-glob") for w in words):
-        return "'rg --pre' runs a program the command names, which the gate does not analyse"
-    if program in _PLUGIN_LOADERS and any(w.value is None or w.value.startswith("--plugin")
-                                          for w in words):  # review s43 R4
-        return f"{program!r} loads the plugin its --plugin option names"
-    if program in ("diff3", "sdiff") and any(w.value is None or w.value.startswith(
-            "--diff-program") for w in words):  # review s43 R5
-        return f"{program!r} runs the program its --diff-program option names"
-    if program.split("-", 1)[0] in _COMPILERS and any(
-            w.head[:1] in ("", "-") if w.value is None else w.value.startswith(_COMPILER_RUNS)
-            or any(part.startswith(_PASSED_RUNS) for part in w.value.split(",")[1:])
-            for w in words):  # review s42 R2; `-Wl,-plugin,p.so` (s43 R3)
-        return (f"{program!r} runs a program or loads code its options name (-wrapper, -B, "
-                "-fplugin, -specs, -fuse-ld=PATH), which the gate does not analyse")
-    return None
-
-
-#: binutils that load a plugin their ``--plugin`` option names.
-_PLUGIN_LOADERS: Final = frozenset({"nm", "ranlib", "ar", "gcc-nm", "gcc-ranlib", "gcc-ar"})
-#: Compiler drivers, and their options that run a program or load code they name.
-_COMPILERS: Final = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "cpp", "gfortran"})
-_COMPILER_RUNS: Final = ("-wrapper", "-B", "-fplugin", "-specs", "--specs", "-fuse-ld=/",
-                         "-fuse-ld=.", "-iplugindir", "--gcc-toolchain", "-plugin", "--plugin",
-                         "-no-integrated", "-ccc-", "--driver-mode")
-#: What loads code among the options a driver passes on (``-Wl,``, ``-Wp,``, ``-Wa,``): the
-#: linker's and the compiler proper's plugins (``-Wl,-Bsymbolic`` is the linker's own ``-B``).
-_PASSED_RUNS: Final = ("-plugin", "--plugin", "-fplugin", "-iplugindir", "-specs", "--specs")
-
-
 def check_runnable(words: list[Word]) -> None:
     """Raise Doubt unless ``words`` is a command led by a literal program name that runs no
     command given in its words."""
@@ -212,7 +178,7 @@ def check_runnable(words: list[Word]) -> None:
     if name in RUNNERS or program in RUNNERS:
         raise Doubt(f"{name!r} runs a command given in its words, which the gate does not "
                     "analyse")
-    runs = _runs_by_option(program, words[1:])
+    runs = runs_by_option(program, words[1:])
     if runs is not None:
         raise Doubt(runs)
     _check_attached(name, words)

@@ -28,6 +28,7 @@ from typing import Final
 
 from ..lazy import compile_on_use
 from . import files
+from .runsby import IMAGEMAGICK, formatted
 
 #: Programs that write, move, remove or change the files and folders their words name, a
 #: folder's whole tree among them.
@@ -37,8 +38,8 @@ FOLDER_WRITERS: Final = frozenset({
     "rename", "prename", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
     "lz4", "split", "csplit", "curl", "zip",
     # a file named by an option or operand: sort -o, uniq IN OUT, sed's `w`, xxd -r IN OUT
-    "sort", "uniq", "xxd", "iconv", "sponge", "openssl", "pandoc", "magick", "convert",
-    "ffmpeg", "ssh-keygen", "gpg",
+    "sort", "uniq", "xxd", "iconv", "sponge", "openssl", "pandoc", "ffmpeg", "ssh-keygen", "gpg",
+    *IMAGEMAGICK,  # and their `FORMAT:PATH` words (review s43 W14)
     "sqlite3",  # its database operand (review H-13)
     # an output file by an option or a second operand (review s41 W1)
     "shuf", "ptx", "sdiff", "fallocate", "objcopy", "strip", "cpp", "msgfmt",
@@ -287,10 +288,12 @@ def tree_word(words: Sequence[str], directory: str | None,
                 return worktree
         except (ValueError, OSError):
             return worktree
+    formats = not IMAGEMAGICK.isdisjoint(map(_name, words))
     for word in words:
         try:  # `-t.claude`, `-rt.`: a short option's attached value is a path too (G-1)
             tails = [word[k:] for k in range(2, len(word))] if word[:1] == "-" and \
                 word[1:2] != "-" and len(word) <= 256 else []
+            tails += formatted(word) if formats else []
             if any(_names_guarded(w, directory, home, touches) for w in [word, *tails]):
                 return word
         except (ValueError, OSError):  # a NUL or a lone surrogate: no path the gate can name
