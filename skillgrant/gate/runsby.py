@@ -18,12 +18,20 @@ doubt they raise.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from ..lazy import compile_on_use
 
-if TYPE_CHECKING:
-    from .words import Word
+
+class Word(Protocol):
+    """A shell word as ``words.Word`` holds it: its value (None for a pattern), and the text
+    every value of a pattern starts with."""
+
+    @property
+    def value(self) -> str | None: ...
+
+    @property
+    def head(self) -> str: ...
 
 #: A version or a thread model after a tool's name (``gcc-12``, ``clang++-15``,
 #: ``x86_64-w64-mingw32-gcc-10-posix``).
@@ -221,9 +229,11 @@ def _gcc_consumes(option: str) -> bool:
 
 def _linker(program: str, words: list[Word]) -> str | None:  # review s43 W15
     values = [w.value for w in words]
-    if any(_option_pattern(w) for w in words) or any(
-            v is not None and v.lstrip("-").startswith("run") and v[:1] == "-" for v in values):
-        return f"a word of {program!r} may be an option that runs a command (mold's -run)"
+    if any(_option_pattern(w) for w in words) or any(v is not None and v[:1] in "-@" and (
+            v.lstrip("-").startswith("run") or v[:1] == "@" or "plugin".startswith(
+                v.lstrip("-").split("=", 1)[0])) for v in values):
+        return (f"a word of {program!r} may be an option that loads code or runs a command "
+                "(-plugin or a prefix of it, mold's -run, a response file @FILE)")
     if _links_unnamed([v or "" for v in values], _ld_consumes):
         return _UNNAMED.format(program)
     return None
