@@ -18,20 +18,10 @@ doubt they raise.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final, Protocol
+from typing import Final
 
 from ..lazy import compile_on_use
-
-
-class Word(Protocol):
-    """A shell word as ``words.Word`` holds it: its value (None for a pattern), and the text
-    every value of a pattern starts with."""
-
-    @property
-    def value(self) -> str | None: ...
-
-    @property
-    def head(self) -> str: ...
+from .wordvalue import Word
 
 #: A version or a thread model after a tool's name (``gcc-12``, ``clang++-15``,
 #: ``x86_64-w64-mingw32-gcc-10-posix``).

@@ -11,32 +11,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import Final
 
 from ..lazy import compile_on_use
 from .optables import READ as OPTIONS_READ
 from .optables import Head, OptionDoubt, check_options
 from .runsby import NAMES as RUNS_BY_OPTION
 from .runsby import runs_by_option
+from .wordvalue import Word as Word
 
 
 class Doubt(Exception):
     """The analysis does not understand the command; the message says why."""
-
-
-class Word(NamedTuple):
-    """One shell word: ``value`` when it is a literal, else None (a pattern); ``vanishes`` when,
-    as a pattern outside quotes, it may expand to no word at all or to several."""
-
-    value: str | None
-    vanishes: bool = False
-    #: A pattern's literal text before its first expansion or glob: what every value starts
-    #: with (``src/`` of ``src/*.py``; ``""``: it may start with anything, ``-`` too).
-    head: str = ""
-
-    @property
-    def literal(self) -> bool:
-        return self.value is not None
 
 
 #: Programs and builtins that run a command, code or file given in their words, or change how
