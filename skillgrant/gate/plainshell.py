@@ -31,8 +31,7 @@ from ..lazy import compile_on_use
 from ..limits import MAX_SHELL_NODES
 from .optables import READ as OPTIONS_READ
 from .optspecs import GIT_RUNNING, SPECS
-from .runsby import examined
-from .words import EXAMINED, Doubt, Word, check_runnable
+from .words import EXAMINED, Doubt, Word, check_runnable, examined
 
 #: Words bash or tree-sitter's grammar gives a meaning of their own (reserved words; the
 #: grammar's declaration and ``unset`` keywords and its ``==``), refused unquoted anywhere.

@@ -1,7 +1,7 @@
 """Programs that run code, or write a file, that their options or their inputs name (issue 29;
 reviews s42 R1/R2, s43 R2b, R3–R7, W15): each a named rule, keyed by the program's family.
 
-A program reaches these rules by its *family* (``family``), not by its exact name: GCC and
+A program reaches these rules by its *family* (``words.family``), not by its exact name: GCC and
 binutils come under target and version names (``x86_64-linux-gnu-gcc-12``, ``gcc-nm-12``,
 ``x86_64-linux-gnu-ar``), POSIX names its drivers ``c99`` and ``c89`` (review s43 R2b). A long
 option these programs read with ``getopt_long`` is matched as getopt_long matches it: any
@@ -18,43 +18,21 @@ doubt they raise.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Final, Protocol
 
 from ..lazy import compile_on_use
-from .wordvalue import Word
-
-#: A version or a thread model after a tool's name (``gcc-12``, ``clang++-15``,
-#: ``x86_64-w64-mingw32-gcc-10-posix``).
-_SUFFIX = compile_on_use(r"(?:-[0-9][0-9.]*)?(?:-(?:posix|win32))?$")
-#: Compiler drivers: they run ``-wrapper``'s program, load ``-fplugin``, read ``@file``.
-_COMPILERS: Final = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "cpp",
-                               "gfortran", "c89", "c99", "gccgo", "gdc", "gm2"})
-#: binutils that load the plugin their ``--plugin`` names (GCC's ``gcc-nm`` is ``nm``).
-_PLUGIN_LOADERS: Final = frozenset({"nm", "ranlib", "ar"})
-#: Linkers: a linker script among their inputs names the output (``OUTPUT(FILE)``).
-_LINKERS: Final = frozenset({"ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "gold", "mold",
-                             "lld", "ld64.lld"})
-#: The family of each name no rule of its own reads otherwise.
-_OWN: Final = frozenset({"find", "rg", "diff3", "sdiff", "groff", "troff", "nroff", "javac",
-                         "rustc", "kubectl"})
 
 
-def family(program: str) -> str:
-    """The tool the program name ``program`` (its last path part) stands for: the part after
-    a target prefix, a version and thread model removed (``x86_64-linux-gnu-gcc-nm-12`` is
-    ``nm``, ``x86_64-linux-gnu-gcc-12`` is ``gcc``); the name itself when that part is none
-    of the tools read here."""
-    if program in _OWN or "-" not in program:
-        return program
-    last = _SUFFIX.sub("", program).rsplit("-", 1)[-1]
-    return last if last in _COMPILERS or last in _PLUGIN_LOADERS or last in _LINKERS else \
-        program
+class Word(Protocol):
+    """A shell word as ``words.Word`` holds it: its value (None for a pattern), and the text
+    every value of a pattern starts with."""
 
+    @property
+    def value(self) -> str | None: ...
 
-def examined(program: str) -> bool:
-    """Whether ``runs_by_option`` has a rule for the program named ``program``."""
-    name = family(program)
-    return name in _OWN or name in _COMPILERS or name in _PLUGIN_LOADERS or name in _LINKERS
+    @property
+    def head(self) -> str: ...
+
 
 
 def _long_prefix(value: str, *names: str) -> bool:
@@ -69,13 +47,11 @@ def _option_pattern(word: Word) -> bool:
     return word.value is None and word.head[:1] in ("", "-", "@")
 
 
-def runs_by_option(program: str, words: Sequence[Word]) -> str | None:
+def runs_by_option(rule: str, program: str, words: Sequence[Word]) -> str | None:
     """Why ``program`` with the words ``words`` (after its name) may run a command, load code
-    or write a file its words or inputs name; None when no rule says so."""
-    name = family(program)
-    rule = _RULES.get(name) or (_compiler if name in _COMPILERS else _plugins if name in
-                                _PLUGIN_LOADERS else _linker if name in _LINKERS else None)
-    return None if rule is None else rule(program, list(words))
+    or write a file its words or inputs name, by the rule ``rule`` (``words._FAMILIES``: a
+    family's, or the program's own); None when the rule finds nothing."""
+    return _RULES[rule](program, list(words))
 
 
 def _find(program: str, words: list[Word]) -> str | None:
@@ -261,15 +237,10 @@ def _links_unnamed(values: list[str], consumes: Callable[[str], bool]) -> bool:
 
 _RULES: Final[dict[str, Callable[[str, list[Word]], str | None]]] = {
     "find": _find, "rg": _rg, "diff3": _diff_program, "sdiff": _diff_program, "groff": _groff,
-    "troff": _groff, "nroff": _groff, "javac": _javac, "rustc": _rustc, "kubectl": _kubectl}
-#: The names the rules read as they are spelled (``examined`` answers for the others).
-NAMES: Final = _OWN | _COMPILERS | _PLUGIN_LOADERS | _LINKERS
+    "troff": _groff, "nroff": _groff, "javac": _javac, "rustc": _rustc, "kubectl": _kubectl,
+    "compiler": _compiler, "plugins": _plugins, "linker": _linker}
 
 
-#: ImageMagick's programs (and GraphicsMagick's ``gm``): a word ``FORMAT:PATH`` names PATH.
-IMAGEMAGICK: Final = frozenset({
-    "magick", "convert", "composite", "compare", "montage", "mogrify", "conjure", "import",
-    "stream", "display", "animate", "gm"})
 #: ImageMagick's ``FORMAT:`` before a path (``miff:out``, ``png24:out``), not a URL's.
 _FORMAT = compile_on_use(r"([A-Za-z0-9_-]+):(?!//)")
 #: Formats whose file is a script naming what to read and write (MSL, MVG).

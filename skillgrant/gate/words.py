@@ -11,18 +11,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..lazy import compile_on_use
 from .optables import READ as OPTIONS_READ
 from .optables import Head, OptionDoubt, check_options
-from .runsby import NAMES as RUNS_BY_OPTION
-from .runsby import runs_by_option
-from .wordvalue import Word as Word
 
 
 class Doubt(Exception):
     """The analysis does not understand the command; the message says why."""
+
+
+class Word(NamedTuple):
+    """One shell word: ``value`` when it is a literal, else None (a pattern); ``vanishes`` when,
+    as a pattern outside quotes, it may expand to no word at all or to several."""
+
+    value: str | None
+    vanishes: bool = False
+    #: A pattern's literal text before its first expansion or glob: what every value starts
+    #: with (``src/`` of ``src/*.py``; ``""``: it may start with anything, ``-`` too).
+    head: str = ""
+
+    @property
+    def literal(self) -> bool:
+        return self.value is not None
 
 
 #: Programs and builtins that run a command, code or file given in their words, or change how
@@ -69,12 +81,42 @@ ASSIGNMENT_WORD: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 #: (`declare -i`, `-n`, `-a`) is refused: it gives later assignments the same evaluation.
 _DECLARING: Final = frozenset({"declare", "typeset", "local", "readonly", "export", "unset"})
 _NAMING: Final = _DECLARING | {"read", "getopts", "wait"}
+#: The program families whose options or inputs ``runsby`` reads (reviews s42 R1/R2, s43
+#: R2b–R7, W15): compiler drivers, binutils loading ``--plugin``, linkers, and single names.
+_FAMILIES: Final = {
+    **dict.fromkeys(("gcc", "g++", "cc", "c++", "clang", "clang++", "cpp", "gfortran", "c89",
+                     "c99", "gccgo", "gdc", "gm2"), "compiler"),
+    **dict.fromkeys(("nm", "ranlib", "ar"), "plugins"),
+    **dict.fromkeys(("ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "gold", "mold", "lld",
+                     "ld64.lld"), "linker"),
+    **{n: n for n in ("find", "rg", "diff3", "sdiff", "groff", "troff", "nroff", "javac",
+                      "rustc", "kubectl")}}
+_BY_OPTION: Final = frozenset(_FAMILIES)
+#: A version or a thread model after a tool's name (``gcc-12``, ``clang++-15``,
+#: ``x86_64-w64-mingw32-gcc-10-posix``).
+_SUFFIX = compile_on_use(r"(?:-[0-9][0-9.]*)?(?:-(?:posix|win32))?$")
 #: The command names ``check_runnable`` looks at further, as the whole name or as the last part
 #: of a path: a command led by any other literal name is runnable.
-#: (``runsby.examined`` answers for the names its rules read under other spellings).
-EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"printf"} | RUNS_BY_OPTION
+#: (``examined`` answers for the names of ``_FAMILIES`` under other spellings).
+EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"printf"} | _BY_OPTION
 _DURATION = compile_on_use(r"[0-9]+(\.[0-9]+)?[smhd]?")
 _PLAIN = compile_on_use(r"[^\\*?\[\]{}~]*")
+
+
+def family(program: str) -> str:
+    """The tool the program name ``program`` (its last path part) stands for: the part after
+    a target prefix, a version and a thread model removed (``x86_64-linux-gnu-gcc-nm-12`` is
+    ``nm``, ``x86_64-linux-gnu-gcc-12`` is ``gcc``, review s43 R2b); the name itself when that
+    part is none of ``_FAMILIES``."""
+    if program in _FAMILIES or "-" not in program:
+        return program
+    last = _SUFFIX.sub("", program).rsplit("-", 1)[-1]
+    return last if last in _FAMILIES else program
+
+
+def examined(program: str) -> bool:
+    """Whether ``runsby`` has a rule for the program named ``program`` (by its family)."""
+    return family(program) in _FAMILIES
 
 
 def strip_wrappers(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
@@ -164,9 +206,7 @@ def check_runnable(words: list[Word]) -> None:
     if name in RUNNERS or program in RUNNERS:
         raise Doubt(f"{name!r} runs a command given in its words, which the gate does not "
                     "analyse")
-    runs = runs_by_option(program, words[1:])
-    if runs is not None:
-        raise Doubt(runs)
+    _check_by_option(program, words)
     _check_attached(name, words)
     if program in OPTIONS_READ:  # an allow-list of the options of writers (optables)
         try:
@@ -186,6 +226,18 @@ def check_runnable(words: list[Word]) -> None:
                         "which bash may evaluate arithmetically (a subscript can run a command)")
         if not word.value.startswith("-"):
             check_variable(word.value.split("=", 1)[0], name)
+
+
+def _check_by_option(program: str, words: list[Word]) -> None:
+    """Raise Doubt when ``runsby``'s rule for the program's family finds that its options or
+    inputs name code it runs or a file it writes."""
+    rule = _FAMILIES.get(family(program))
+    if rule is not None:
+        from .runsby import runs_by_option  # loaded for these programs only
+
+        runs = runs_by_option(rule, program, words[1:])
+        if runs is not None:
+            raise Doubt(runs)
 
 
 def _name(words: list[Word]) -> str:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from skillgrant.gate.runsby import family, formatted
-from skillgrant.gate.words import Doubt, Word, check_runnable
+from skillgrant.gate.runsby import formatted
+from skillgrant.gate.words import Doubt, Word, check_runnable, family
 
 
 def _doubted(command: str) -> bool:
