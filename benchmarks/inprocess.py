@@ -12,8 +12,10 @@ empty body. It runs 300 requests, then N, and prints the CPU time per request of
 Instructions of the N alone: ``valgrind --tool=callgrind --collect-atstart=no
 --toggle-collect=_operator_call python benchmarks/inprocess.py KIND N``, over N (they run in
 a call of ``operator.call``).
-``CHECK=1`` prints each payload's answer first; ``GCOFF=1`` stops the collector for the N
-(a full collection landing in one run and not the other moves a count by ~10%).
+``CHECK=1`` prints each payload's answer first; ``NODIRECT=1`` sends the service's hook
+requests through uvicorn's ASGI cycle (no answer in line: ``transport.HeadLimited.direct``);
+``GCOFF=1`` stops the collector for the N (a full collection landing in one run and not the
+other moves a count by ~10%).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def _config(which: str, folder: Path, payloads: list[bytes]) -> uvicorn.Config:
     if which == "serve":
         from skillgrant.gate import files
         from skillgrant.limits import MAX_REQUEST_HEADER_BYTES
-        from skillgrant.service.app import Service, create_app, front
+        from skillgrant.service.app import Service, create_app, front, hook_now
         from skillgrant.service.guard import Guard, HostRule
         from skillgrant.service.plans import Plans, PlanSpec
         from skillgrant.service.server import EventLog
@@ -58,8 +60,10 @@ def _config(which: str, folder: Path, payloads: list[bytes]) -> uvicorn.Config:
                           handler_timeout=10.0, view=view)
         app: Any = Guard(front(service, create_app(service)), hosts=HostRule("127.0.0.1", PORT),
                          token=None, max_body=1_000_000, read_timeout=10.0,
-                         hook_refusal=service.refusal, log=log)
-        return uvicorn.Config(app, http=header_deadline(10.0, MAX_REQUEST_HEADER_BYTES),
+                         hook_refusal=service.refusal, log=log,
+                         hook_now=None if os.environ.get("NODIRECT") else hook_now(service))
+        return uvicorn.Config(app, http=header_deadline(10.0, MAX_REQUEST_HEADER_BYTES,
+                                                        app.direct),
                               ws="none", lifespan="off", proxy_headers=False, access_log=False,
                               log_config=None, server_header=False, date_header=False,
                               timeout_keep_alive=5)  # as server.run configures it

@@ -20,7 +20,7 @@ from typing import Final
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
-from .writers import braced
+from .writers import BASH_CLASS, braced
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
@@ -126,12 +126,10 @@ def _indexed() -> Index:
 
 
 _GLOB = re.compile(r"[*?\[]")
-_BASH_CLASS = re.compile(r"\[\^|\[\[[:=.]")
 def _names(word: str, index: Index) -> bool:
     """Whether ``word`` holds one of the guarded files' names, or is a pattern its last part
-    may match (any holding a bracket class Python does not read as bash: ``[^x]``,
-    ``[[:alpha:]]``; review s43 G1)."""
-    return index.named(word) is not None or _BASH_CLASS.search(word) is not None or (
+    may match."""
+    return index.named(word) is not None or (
         _GLOB.search(word) is not None and any(fnmatch.fnmatchcase(name, _last(word))
                                                for name in index.names))
 
@@ -217,8 +215,11 @@ def _found(word: str, folders: list[str] | None, index: Index) -> str | None:
     the gate cannot name (``_UNNAMEABLE``, ``~user``, a relative path from no known folder, a
     pattern before a ``..``); for a short option, also its attached value's, and for any
     word, what follows each comma (``-Wl,``'s list)."""
-    if _UNNAMEABLE.search(word) or (word[:1] == "~" and word != "~" and word[:2] != "~/"):
-        return _ANYWHERE  # an expansion, `~+`, a response file, a brace sequence
+    if _UNNAMEABLE.search(word) or (word[:1] == "~" and word != "~" and word[:2] != "~/") or (
+            "[" in word and (BASH_CLASS.search(word) or word.count("[") > word.count("]"))):
+        return _ANYWHERE  # an expansion, `~+`, a response file, a brace sequence; a bracket
+        # expression Python's glob does not read as bash (`[^x]`, `[x[:alpha:]]`, one cut
+        # at its `=` by the guard's words: review s43 G1)
     if word[:1] == "~":
         word = os.path.expanduser("~") + word[1:]
     short = word[:1] == "-" and word[1:2] not in ("-", "")
@@ -258,6 +259,8 @@ def _path_found(full: str, index: Index, *, probe: bool) -> str | None:
 
 #: The longest short option whose attached tails are each read as a path.
 _MAX_TAILS: Final = 256
+#: Pattern levels a word may have for the disk to be asked what it matches.
+_MAX_LEVELS: Final = 3
 #: Paths a pattern matches that are looked at; past it, the pattern is a path the gate cannot
 #: name.
 _MAX_MATCHES: Final = 256
@@ -270,8 +273,9 @@ def _glob_found(full: str, index: Index) -> str | None:
     with a dot)."""
     parts = full.split("/")
     at = next(i for i, part in enumerate(parts) if _GLOB.search(part))
-    if ".." in parts[at:]:
-        return _ANYWHERE  # `s*/../.claude/…`: what the pattern matches, then up (W8)
+    if ".." in parts[at:] or sum(_GLOB.search(p) is not None for p in parts) > _MAX_LEVELS:
+        return _ANYWHERE  # `s*/../.claude/…`: what the pattern matches, then up (W8); a
+        # pattern of many levels costs folders to the power of its levels (s43 T1)
     fs.unkept()  # what the pattern matches now (a link `lnk -> .claude/hooks`: GF1)
     matches = glob.glob(full, include_hidden=False)
     if len(matches) > _MAX_MATCHES:

@@ -145,7 +145,7 @@ def run_words(words: list[str]) -> list[str]:
         if words[0] == "env":
             rest = words[1:]
             while rest and (rest[0] in _ENV_FLAGS or ASSIGNMENT_WORD.match(rest[0])):
-                rest = rest[2:] if rest[0] in ("-u", "--unset") else rest[1:]
+                rest = rest[2:] if rest[0] in ("-u", "--unset", "-C", "--chdir") else rest[1:]
             if not rest or rest[0][:1] == "-":
                 break
             words = rest
@@ -159,4 +159,4 @@ def run_words(words: list[str]) -> list[str]:
 
 #: ``env``'s options that change no program it runs and run none.
 _ENV_FLAGS: Final = frozenset({"-i", "-0", "--ignore-environment", "--null", "-u", "--unset",
-                               "-"})
+                               "-", "-C", "--chdir"})  # (-C's folder: ``moves``)

@@ -23,7 +23,7 @@ from typing import Final
 from ..lazy import compile_on_use
 from .folded import agreed, folded, tree_commands
 from .programs import run_words
-from .words import RUNS_OPERAND
+from .words import PACKAGE_RUNNERS, RUNS_OPERAND
 from .writers import GIT_KEEPS, edits, git_subcommand
 
 #: Programs that write no file their words name, whatever the words (no output option, no
@@ -75,8 +75,18 @@ _OPERATOR: Final = frozenset("();|&\n`")
 #: An operator quoted or escaped: a word to bash, an operator to ``shlex``.
 _QUOTED_OPERATOR: Final = compile_on_use(r"\\[;&|<>()`]|'[^']*[;&|<>()`][^']*'|"
                                          r'"[^"]*[;&|<>()`][^"]*"')
-#: What may give a program's name another meaning: an alias, a function.
+#: What may give a program's name another meaning: an alias, a function (quotes removed:
+#: bash joins `al''ias`, review s43 V2b).
 _RENAMES: Final = compile_on_use(r"\balias\b|\bfunction\b|\(\s*\)")
+_QUOTES: Final = compile_on_use(r"['\"\\]")
+#: What may change the program a name runs for the commands after it: an assignment (of
+#: ``PATH`` or any variable a program reads), a declaration, ``hash``, ``enable``.
+_SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?="
+                              r"|\b(?:export|declare|typeset|readonly|local|hash|enable|read"
+                              r"|mapfile|readarray|getopts)\b|\b(?:for|select)\s+[A-Za-z_]"
+                              r"|printf\s+-v")  # (a name set without `=`: s43 V4b)
+#: Runners whose words are options, their numbers, and the program they run (no file).
+_RUN_ONLY: Final = frozenset({"setsid", "ionice", "taskset", "chrt", "numactl", "chpst"})
 #: Shells whose ``-c`` word is the script they run.
 _SHELLS: Final = frozenset({"bash", "sh", "dash", "zsh"})
 #: Programs that make another program's words of their input (review s42 GF4).
@@ -93,9 +103,12 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     commands = _commands(text)
     if commands and any(c and c[0].rsplit("/", 1)[-1] in _FEEDS for c in commands):
         return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
+    # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`: a name may run another
+    # program than the one it names (review s43 V4); only the path a command runs is known
+    named = _SETS.search(text) is None
     for word in doubtful:
         holding = [c for c in commands or () if any(word in w for w in c)]
-        if not holding or not all(_reads(c, word) for c in holding):
+        if not holding or not all(_reads(c, word, named) for c in holding):
             return word
     return None
 
@@ -118,8 +131,9 @@ _INDIRECT: Final = compile_on_use(r"[$`\\'\"]")
 _PROXIES: Final = frozenset({"eval", "source", ".", "builtin", "command", "exec"})
 
 
-def _reads(command: tuple[str, ...], word: str) -> bool:
-    """Whether the simple command ``command`` writes nothing ``word`` names."""
+def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
+    """Whether the simple command ``command`` writes nothing ``word`` names (``named``: a
+    program's name runs the program of that name)."""
     at = 0
     while at < len(command) and (command[at] in _RESERVED or _ASSIGNMENT.match(command[at])):
         at += 1
@@ -128,14 +142,28 @@ def _reads(command: tuple[str, ...], word: str) -> bool:
         # from its environment: `DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc …`, review s42 GF8)
     inside = run_words(list(command[at:]))  # `nice cat x` reads x; `env A=1 ./x.sh` runs it
     start = len(command) - len(inside)  # the program's place, past the wrappers
+    if any(word in w for w in command[at:start]):
+        return False  # `env DEPENDENCIES_OUTPUT=PATH gcc …`: a variable (review s43 V3)
     program, rest = command[start], list(command[start + 1:])
-    if not any(word in w for w in rest):
+    if not any(word in w for w in rest) or _runs_it(program, rest, word):
         return True  # the path is the program run
-    name = program if "/" not in program else ""  # `./cat` is a script of the project
+    name = program if "/" not in program and named else ""  # `./cat`: the project's script
     if name == "printf" and any(w.startswith("-v") for w in rest):
         return False  # `printf -v NAME … PATH` hands the path to a later program (s43 V1)
     return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
         _reads_as(name, rest, word)
+
+
+def _runs_it(program: str, rest: list[str], word: str) -> bool:
+    """Whether ``program`` is a runner of ``_RUN_ONLY`` whose ``rest`` names the program it
+    runs as ``word``: its first word with a slash, after options and their values (`setsid
+    ./x.sh`, `taskset -c 0 ./x.sh`: review s43 P2b), and no later word holds it."""
+    if program not in _RUN_ONLY:
+        return False
+    at = next((i for i, w in enumerate(rest) if "/" in w), None)
+    return at is not None and rest[at] == word and all(
+        w[:1] == "-" or w.isdigit() for w in rest[:at]) and not any(
+        word in w for w in rest[at + 1:])
 
 
 def _reads_as(name: str, rest: list[str], word: str) -> bool:
@@ -156,6 +184,10 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
         return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # an option's value
                                      rest[i - 1] in _PYTEST_FLAGS)  # (`--basetemp .claude`:
                    for i, w in enumerate(rest) if word in w)  # W13)
+    inner = next((i for i, w in enumerate(rest) if _INTERPRETER.fullmatch(w)), None) \
+        if name in PACKAGE_RUNNERS else None  # `npx node tools/run.js` (review s43 P2e)
+    if inner is not None and not any(word in w for w in rest[:inner]):
+        return _reads_as(rest[inner], rest[inner + 1:], word)
     if _INTERPRETER.fullmatch(name):
         script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT), None)
         return script is not None and word in rest[script] and not any(
@@ -174,7 +206,7 @@ def _commands(text: str) -> tuple[tuple[str, ...], ...] | None:
     tree = tree_commands(text)  # bash's own reading, where the gate's analysis is bash's
     if tree is not None:
         return tree
-    if _QUOTED_OPERATOR.search(text) or _RENAMES.search(text):
+    if _QUOTED_OPERATOR.search(text) or _RENAMES.search(_QUOTES.sub("", text)):
         return None  # `-I ';'`: shlex gives the word as an operator (review s43 S3); an
         # alias or a function renames a program (the runtime expands aliases: V2)
     found: list[tuple[str, ...]] = []

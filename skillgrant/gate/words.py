@@ -192,6 +192,10 @@ _WRAPPER_READERS: Final[dict[str, Callable[[list[Word]], list[Word] | None]]] = 
 #: ``sys.path[0]``, pytest's ``conftest.py``; ``python…`` is each of them too).
 RUNS_OPERAND: Final = frozenset({"bash", "sh", "dash", "zsh", "node", "ruby", "perl", "deno",
                                  "bun"})
+#: Programs that run another program their words name (a package's environment around it).
+PACKAGE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun", "uv",
+                                    "uvx", "poetry", "pipenv", "pdm", "hatch", "rye", "bundle",
+                                    "pixi", "conda", "mamba"})
 #: The wrappers ``strip_wrappers`` reads.
 WRAPPERS: Final = frozenset(_WRAPPER_READERS)
 

@@ -89,6 +89,9 @@ _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--names
 _MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = compile_on_use(r"[*?\[{]")
+#: A bracket expression Python's ``fnmatch`` does not read as bash: ``[^x]``, a class
+#: (``[:alpha:]``, ``[=a=]``, ``[.a.]``) anywhere inside one (review s43 G1, G1c, G1e).
+BASH_CLASS: Final = compile_on_use(r"\[\^|\[!?\]?[^\]]*\[[:=.]")  # `[]x[:a:]]` (G1f)
 #: The programs ``writes`` looks at.
 _LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh",
                                                   "sed"}
@@ -361,7 +364,8 @@ def _reaches_git(path: str) -> bool:
     for part in path.split("/"):
         for form in braced(part) if "{" in part else [part]:
             if form == ".git" or (form.startswith(".") and _GLOB.search(form) is not None
-                                  and fnmatch.fnmatchcase(".git", form)):
+                                  and (BASH_CLASS.search(form) is not None
+                                       or fnmatch.fnmatchcase(".git", form))):
                 return True
     return False
 

@@ -18,7 +18,7 @@ import asyncio
 import concurrent.futures
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Request
@@ -30,7 +30,6 @@ from .. import __version__
 from ..errors import SkillgrantError
 from ..gate.crosscheck import MAY_WAIT, BashNeeded
 from ..gate.hook import (
-    OPTION_CHOICES,
     Answer,
     LoadedPlan,
     Options,
@@ -38,23 +37,19 @@ from ..gate.hook import (
     decide,
     failure,
 )
-from ..gate.planfile import pin_changed
 from . import models as m
 from . import operations as ops
 from .auditlog import AuditLog
 from .guard import HEADERS, HOOK_PREFIX, ASGIApp, Receive, Scope, Send, header_table, is_hook
 from .operations import NotServed
 from .plans import Plans, ServedPlan
+from .query import HOOK_QUERY, QueryError, dialect_of, hook_options, refused
 from .sessions import Session, Sessions, in_session
 from .watched import Watched
 
 T = TypeVar("T")
 #: An answer's exit status in ``skillgrant hook`` when it denies the call.
 DENIED = 2
-#: The hook options a request's query may set, with their values (``skillgrant hook``'s).
-HOOK_QUERY: dict[str, tuple[str, ...]] = {
-    name: choices for name in ("dialect", "outside", "inside")
-    if (choices := OPTION_CHOICES[f"--{name}"]) is not None}
 #: A hook payload's bytes times its plan's weight (``inline_weight``) at most, for its decision
 #: to be made on the event loop; past it, the decision is made in a thread, bounded by the
 #: handler timeout. The gate's work grows with the command's or path's length, the plan's
@@ -68,9 +63,6 @@ def inline_weight(allowed_tools: tuple[str, ...]) -> int:
     """A plan's weight for ``INLINE_WORK``: its entries, plus 8 for each wildcard character
     (``*``, ``?``) in them, plus 16."""
     return len(allowed_tools) + 16 + 8 * sum(e.count("*") + e.count("?") for e in allowed_tools)
-#: The query parameter pinning the served plan's digest (``serve --print-config`` writes it):
-#: a plan file changed since then denies every call (issue 29, W1c).
-PIN = "plan-sha256"
 _HOOK_OPENAPI: dict[str, Any] = {
     "summary": "Hook",
     "description": "A runtime's hook payload in, that runtime's hook JSON out, exactly as "
@@ -87,10 +79,6 @@ _HOOK_OPENAPI: dict[str, Any] = {
     "responses": {"200": {"description": "The runtime's hook JSON, or empty.",
                           "content": {"application/json": {"schema": {"type": "object"}}}}},
 }
-
-
-class QueryError(ValueError):
-    """A hook request's query names an unknown option, one twice, or a value not allowed."""
 
 
 class Service:
@@ -124,16 +112,28 @@ class Service:
         """The hook answer for a payload sent for the plan ``name`` from ``session``; never
         raises. The decision's record is written here, once it is known the decision is the
         answer. Observing (``serve --observe``), the answer is empty whatever the decision."""
-        answer = await self._decided(name, query, body, session)
+        found = self._decided(name, query, body, session)
+        if isinstance(found, _Handover):
+            found = await self._handed_over(found)
+        return self._observed(found)
+
+    def hook_now(self, name: str, query: str, body: bytes, session: Session) -> Answer | None:
+        """``hook``'s answer when it is decided in line (on the event loop: ``_inline``);
+        None when the decision is to be made in a hook thread (``hook`` makes it)."""
+        found = self._decided(name, query, body, session)
+        return None if isinstance(found, _Handover) else self._observed(found)
+
+    def _observed(self, answer: Answer) -> Answer:
         if self.observe:
             from ..gate.observe import observed_answer
 
-            answer = observed_answer(answer)
+            return observed_answer(answer)
         return answer
 
-    async def _decided(self, name: str, query: str, body: bytes, session: Session) -> Answer:
+    def _decided(self, name: str, query: str, body: bytes, session: Session
+                 ) -> Answer | _Handover:
         given = parse_qs(query, keep_blank_values=True) if query else {}
-        dialect, audit = _dialect(given), self._sink()
+        dialect, audit = dialect_of(given), self._sink()
         try:
             found = self._served(name, given, session)
             if isinstance(found, str):
@@ -143,25 +143,28 @@ class Service:
             sink = records.append if audit is not None else None
             raw, payload, unknown = in_session(options, body, session)
             answer = self._inline(options, raw, served.loaded, sink, payload)
-            if answer is None:  # (the calls in line, not in coroutines of their own: issue 29)
-                answer = await self.bounded(self.hooks, decide, options, raw, served.loaded,
-                                            sink, payload)
-            if unknown is not None and answer.status != DENIED:
-                return failure(dialect, unknown, audit=audit)  # its record only
+            if answer is None:  # (no coroutine of its own for a decision in line: issue 29)
+                return _Handover(dialect, audit, options, raw, served.loaded, records, payload,
+                                 unknown)
         except QueryError as e:
             return failure(dialect, str(e), audit=audit)
-        except TimeoutError:
-            return failure(dialect, f"the decision took longer than {self.handler_timeout:g} s",
-                           audit=audit)
         except Exception as e:  # fail closed: a crash denies the call
             return failure(dialect, f"internal error ({type(e).__name__}: {e})", audit=audit)
-        if audit is not None:
-            try:
-                for line in records:
-                    audit(line)
-            except OSError as e:
-                return failure(dialect, f"the audit log cannot be written: {e}")
-        return answer
+        return _finished(dialect, audit, answer, unknown, records)
+
+    async def _handed_over(self, left: _Handover) -> Answer:
+        """The decision ``_decided`` handed over, made in a hook thread."""
+        sink = left.records.append if left.audit is not None else None
+        try:
+            answer = await self.bounded(self.hooks, decide, left.options, left.raw, left.loaded,
+                                        sink, left.payload)
+        except TimeoutError:
+            return failure(left.dialect, "the decision took longer than "
+                           f"{self.handler_timeout:g} s", audit=left.audit)
+        except Exception as e:  # fail closed: a crash denies the call
+            return failure(left.dialect, f"internal error ({type(e).__name__}: {e})",
+                           audit=left.audit)
+        return _finished(left.dialect, left.audit, answer, left.unknown, left.records)
 
     def _served(self, name: str, given: dict[str, list[str]], session: Session
                 ) -> tuple[Options, ServedPlan] | str:
@@ -175,7 +178,7 @@ class Service:
         guarded = {"--plan": served.spec.path, "--skill-dir": served.skill_dir,
                    "--audit-log": None if self.audit is None else self.audit.path}
         options.values.update({k: v for k, v in guarded.items() if v is not None})
-        problem = _refused(options, served.digest, served.loaded.text, session.problem)
+        problem = refused(options, served.digest, served.loaded.text, session.problem)
         return (options, served) if problem is None else problem
 
     def _inline(self, options: Options, raw: bytes | None, loaded: LoadedPlan,
@@ -202,7 +205,7 @@ class Service:
     def refusal(self, scope: Scope, message: str) -> str:
         """The hook answer for a hook request the guard refused."""
         values = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
-        answer = failure(_dialect(values), f"the request was refused: {message}",
+        answer = failure(dialect_of(values), f"the request was refused: {message}",
                          audit=self._sink())
         return "" if self.observe else answer.stdout
 
@@ -216,41 +219,33 @@ class Service:
         return self.audit.write
 
 
-def _refused(options: Options, digest: str, text: str, session: str | None) -> str | None:
-    """Why a call to a served plan is denied before it is decided: the plan is not the one
-    pinned, or the request's session is not the service's (review M-1: ``session``, the
-    session's problem); None otherwise."""
-    pinned = options.get("--plan-sha256")
-    # The served plan's digest was taken when it was read: it is not taken again.
-    changed = None if pinned is None or "sha256:" + pinned == digest else \
-        pin_changed(pinned, text)
-    if changed is not None:
-        return changed
-    return session
+class _Handover(NamedTuple):
+    """A decision ``Service._decided`` leaves to a hook thread, and what its answer needs."""
+
+    dialect: str
+    audit: Sink | None
+    options: Options
+    raw: bytes | None
+    loaded: LoadedPlan
+    records: list[bytes]
+    payload: object
+    unknown: str | None
 
 
-def hook_options(values: dict[str, list[str]]) -> Options:
-    """The hook's options from a request's query. Raises QueryError."""
-    options = Options()
-    for name, given in values.items():
-        if name not in HOOK_QUERY and name != PIN:
-            raise QueryError(f"unknown query parameter {name!r}")
-        if len(given) != 1:
-            raise QueryError(f"the query parameter {name!r} is given {len(given)} times")
-        if name == PIN:  # checked against the served plan (``planfile.pin_changed``)
-            options.values["--plan-sha256"] = given[0]
-            continue
-        if given[0] not in HOOK_QUERY[name]:
-            raise QueryError(f"{name} must be one of {', '.join(HOOK_QUERY[name])}, not "
-                             f"{given[0]!r}")
-        options.values[f"--{name}"] = given[0]
-    return options
-
-
-def _dialect(values: dict[str, list[str]]) -> str:
-    """The dialect a query names, to answer even a bad request in (``auto`` when unclear)."""
-    given = values.get("dialect", [])
-    return given[0] if len(given) == 1 and given[0] in HOOK_QUERY["dialect"] else "auto"
+def _finished(dialect: str, audit: Sink | None, answer: Answer, unknown: str | None,
+              records: list[bytes]) -> Answer:
+    """The answer: a denial when the session's project folder is not known (``unknown``,
+    ``sessions.in_session``) and the call not denied anyway, with its record only; else the
+    decision, its records written (a record that cannot be written denies the call)."""
+    if unknown is not None and answer.status != DENIED:
+        return failure(dialect, unknown, audit=audit)
+    if audit is not None:
+        try:
+            for line in records:
+                audit(line)
+        except OSError as e:
+            return failure(dialect, f"the audit log cannot be written: {e}")
+    return answer
 
 
 def create_app(service: Service) -> FastAPI:
@@ -304,13 +299,8 @@ def front(service: Service, api: FastAPI) -> ASGIApp:
             await api(scope, receive, send)
             return
         message = await receive()  # the guard has read the body whole
-        path = str(scope["path"])
-        name = path[len(HOOK_PREFIX):] if path.startswith(HOOK_PREFIX) else ""
-        answer = await service.hook(name,
-                                    bytes(scope.get("query_string", b"")).decode("latin-1"),
-                                    bytes(message.get("body", b"")),
-                                    service.sessions.of(
-                                        (scope.get(HEADERS) or header_table(scope)).last))
+        answer = await service.hook(*_hook_request(service, scope,
+                                                   bytes(message.get("body", b""))))
         body = answer.stdout.encode("utf-8")
         await send({"type": "http.response.start", "status": 200, "headers": [
             (b"content-type", b"application/json"),
@@ -319,6 +309,26 @@ def front(service: Service, api: FastAPI) -> ASGIApp:
 
     _document_hook(api)
     return app
+
+
+def hook_now(service: Service) -> Callable[[Scope, bytes], str | None]:
+    """A hook request's answer (the text of its body), made in line, as ``front`` would
+    answer it: for ``guard.Guard.direct``; None when the decision is made in a hook thread."""
+    def answer(scope: Scope, body: bytes) -> str | None:
+        found = service.hook_now(*_hook_request(service, scope, body))
+        return None if found is None else found.stdout
+
+    return answer
+
+
+def _hook_request(service: Service, scope: Scope, body: bytes
+                  ) -> tuple[str, str, bytes, Session]:
+    """What ``Service.hook`` takes of a hook request: the plan's name, the query, the body and
+    the session."""
+    path = str(scope["path"])
+    return (path[len(HOOK_PREFIX):] if path.startswith(HOOK_PREFIX) else "",
+            bytes(scope.get("query_string", b"")).decode("latin-1"), body,
+            service.sessions.of((scope.get(HEADERS) or header_table(scope)).last))
 
 
 def _document_hook(api: FastAPI) -> None:

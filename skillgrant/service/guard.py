@@ -136,8 +136,10 @@ class Guard:
 
     def __init__(self, app: ASGIApp, *, hosts: HostRule, token: str | None, max_body: int,
                  read_timeout: float, hook_refusal: Callable[[Scope, str], str],
-                 log: Callable[..., None]) -> None:
+                 log: Callable[..., None],
+                 hook_now: Callable[[Scope, bytes], str | None] | None = None) -> None:
         self.app = app
+        self.hook_now = hook_now
         self.hosts = hosts
         self.token = token.encode() if token is not None else None
         self.max_body = max_body
@@ -177,6 +179,28 @@ class Guard:
             self._request(scope.get("method"), str(scope.get("path", ""))[:_MAX_LOGGED_PATH],
                           sent.status, size, sent.size, sent.refused,
                           round((time.perf_counter() - started) * 1000, 3), _client(scope))
+
+    def direct(self, scope: Scope, body: bytes) -> bytes | None:
+        """The answer's body to a hook request whose body came whole with its head, made in
+        line by ``hook_now`` (``transport.HeadLimited`` writes it: no task, no ASGI messages),
+        when the request passes every check above; None when it is to go through the guard
+        as any request (a refusal, a decision made in a thread, a crash: answered there)."""
+        if self.hook_now is None:
+            return None
+        started = time.perf_counter()
+        try:
+            headers = scope[HEADERS] = header_table(scope)
+            self._check(scope, headers)
+            answer = self.hook_now(scope, body) if len(body) <= self.max_body else None
+        except Exception:  # (a Refusal too: the guard refuses it again, and says why)
+            return None
+        if answer is None:
+            return None
+        data = answer.encode("utf-8")
+        self._request(scope.get("method"), str(scope.get("path", ""))[:_MAX_LOGGED_PATH], 200,
+                      len(body), len(data), None,
+                      round((time.perf_counter() - started) * 1000, 3), _client(scope))
+        return data
 
     def _check(self, scope: Scope, headers: HeaderTable) -> None:
         hosts = headers.values(b"host")

@@ -132,7 +132,7 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     """Serve until stopped; the exit status. Raises StartError, PlanError."""
     import uvicorn
 
-    from .app import Service, create_app, front
+    from .app import Service, create_app, front, hook_now
     from .auditlog import AuditLog
     from .config import base_url
     from .guard import Guard, HostRule
@@ -157,10 +157,11 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     application = front(service, create_app(service))
     guarded = Guard(application, hosts=HostRule(options.host, port, options.allow_hosts),
                     token=secret, max_body=options.max_body, read_timeout=options.read_timeout,
-                    hook_refusal=service.refusal, log=log)
+                    hook_refusal=service.refusal, log=log, hook_now=hook_now(service))
     events_of_uvicorn(log)
     config = uvicorn.Config(
-        guarded, http=header_deadline(options.read_timeout, MAX_REQUEST_HEADER_BYTES),
+        guarded, http=header_deadline(options.read_timeout, MAX_REQUEST_HEADER_BYTES,
+                                      guarded.direct),
         ws="none", lifespan="off", proxy_headers=False, access_log=False, log_config=None,
         log_level="warning", server_header=False, date_header=False, timeout_keep_alive=5,
         timeout_graceful_shutdown=int(options.handler_timeout + options.read_timeout) + 1)

@@ -10,11 +10,15 @@ import logging
 import signal
 from collections.abc import Callable, Iterator
 from itertools import chain
+from typing import Any
 
+import httptools
 import uvicorn
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
-from .guard import BODY_WHOLE
+from .guard import BODY_WHOLE, HOOK_PREFIX
+
+_HOOK = HOOK_PREFIX.encode()
 
 
 def events_of_uvicorn(log: Callable[..., None]) -> None:
@@ -70,6 +74,10 @@ class HeadLimited(HttpToolsProtocol):
     _chunk = b""  # the chunk being parsed, and the head's bytes received before it
     _chunk_at: int | None = 0
     _ended = False  # a request ended in the chunk: a head begun after it began inside it
+    #: A hook request's answer made in line (``guard.Guard.direct``: the body's bytes, or
+    #: None when the request is to go to the application as any other).
+    direct: Callable[[Any, bytes], bytes | None] | None = None
+    _held: list[bytes] | None = None  # the body of a request held back for ``direct``
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
@@ -80,6 +88,10 @@ class HeadLimited(HttpToolsProtocol):
             return
         self._chunk, self._chunk_at, self._ended = data, self._received, False
         super().data_received(data)
+        if self._held is not None:  # a body still arriving: the application reads the rest
+            held, self._held = self._held, None
+            if not self.transport.is_closing():
+                self._release(b"".join(held))
         # Still inside a head after this chunk: count it. (A chunk that also ends a
         # pipelined request counts whole: the count is over by less than one chunk.) The
         # head's pieces the parser has handed over are counted too, here, after each chunk
@@ -93,6 +105,8 @@ class HeadLimited(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._received, self._url_begun = 0, False
+        # a request begun: not idle (an answer made in line in this chunk armed the timer)
+        self._unset_keepalive_if_required()
         # Timed from the end of the chunk it began in, when it is not whole by then (most
         # heads arrive whole in one chunk: no timer is made for them).
         self._disarm()
@@ -103,8 +117,22 @@ class HeadLimited(HttpToolsProtocol):
         self._url_begun = True
         super().on_url(url)
 
+    def on_body(self, body: bytes) -> None:
+        if self._held is not None:
+            self._held.append(body)
+        else:
+            super().on_body(body)
+
     def on_message_complete(self) -> None:
         self._ended = True
+        if self._held is not None:  # the body came whole with its head
+            body, self._held = b"".join(self._held), None
+            answer = self.direct(self.scope, body) if self.direct is not None else None
+            if answer is not None:
+                if not self.transport.is_closing():
+                    self._answer(answer)
+                return
+            self._release(body)
         super().on_message_complete()
         if not self._cut and self.cycle is not None and not self.cycle.more_body:
             # the body is whole: the guard's first ``receive`` gives it without waiting
@@ -122,8 +150,52 @@ class HeadLimited(HttpToolsProtocol):
                 received > self.limit and
                 before + _head_end(self._chunk, self._ended) > self.limit)):
             self._expire()  # (the pieces leave out blanks around values: review s41 F2)
-        if not self._cut:  # a request cut off is never handed to the application
+        if self._cut:  # a request cut off is never handed to the application
+            return
+        if self._direct():
+            self._held = []  # until its body is whole, in this chunk (``on_message_complete``)
+        else:
             super().on_headers_complete()
+
+    def _direct(self) -> bool:
+        """Whether the request may be answered in line (``direct``), its body held until then:
+        a POST to the hook endpoint's path as written, HTTP/1.1 kept alive, with no Expect, no
+        upgrade, nothing left to write and no answer before it still to come (pipelined
+        requests are answered in order). Its scope gets what uvicorn would give it."""
+        if self.direct is None or not self.url.startswith(_HOOK) or b"%" in self.url or \
+                not self.url.isascii() or self.expect_100_continue or self.pipeline or \
+                (self.cycle is not None and not self.cycle.response_complete) or \
+                self.flow.write_paused or self.limit_concurrency is not None or \
+                self.parser.get_method() != b"POST" or \
+                self.parser.get_http_version() != "1.1" or \
+                not self.parser.should_keep_alive() or self.parser.should_upgrade():
+            return False
+        try:
+            url = httptools.parse_url(self.url)
+        except httptools.HttpParserInvalidURLError:
+            return False
+        path = url.path.decode("ascii")
+        self.scope.update({"method": "POST", "path": self.root_path + path,
+                           "raw_path": self.root_path.encode("ascii") + url.path,
+                           "query_string": url.query or b""})
+        return True
+
+    def _release(self, body: bytes) -> None:
+        """The request held for ``direct`` handed to the application, as uvicorn hands one
+        over: its cycle started, the body received so far given."""
+        HttpToolsProtocol.on_headers_complete(self)
+        if body:
+            HttpToolsProtocol.on_body(self, body)
+
+    def _answer(self, body: bytes) -> None:
+        """The answer written as uvicorn writes a 200 of these headers (``front``'s), and the
+        request finished as uvicorn finishes one (the keep-alive timer, the next request)."""
+        self.transport.write(b"".join([
+            STATUS_LINE[200], *(name + b": " + value + b"\r\n"
+                                for name, value in self.server_state.default_headers),
+            b"content-type: application/json\r\ncontent-length: %d\r\n\r\n" % len(body),
+            body]))
+        self.on_response_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -166,6 +238,11 @@ def _head_end(chunk: bytes, began_inside: bool) -> int:
     return min(ends) if ends else len(chunk)
 
 
-def header_deadline(seconds: float, limit: int) -> type[HeadLimited]:
-    """``HeadLimited`` with its deadline and its size limit."""
-    return type("HeadLimited", (HeadLimited,), {"seconds": seconds, "limit": limit})
+def header_deadline(seconds: float, limit: int,
+                    direct: Callable[[Any, bytes], bytes | None] | None = None
+                    ) -> type[HeadLimited]:
+    """``HeadLimited`` with its deadline, its size limit, and what answers hook requests in
+    line (``direct``: none when None)."""
+    return type("HeadLimited", (HeadLimited,), {"seconds": seconds, "limit": limit,
+                                                "direct": staticmethod(direct) if direct
+                                                else None})

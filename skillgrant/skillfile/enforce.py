@@ -59,16 +59,24 @@ def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
                              "installation of skillgrant, is another hook: remove the key to "
                              f"write this one: {command})", path=path)
     nl = doc.newline or "\n"
-    quoted = json.dumps(command)  # a JSON string is a YAML double-quoted scalar
-    block = nl.join([
-        f"{KEY}:", "  PreToolUse:", '    - matcher: "*"', "      hooks:",
-        "        - type: command", f"          command: {quoted}",
-        f"          timeout: {TIMEOUT_SECONDS}", "          onFailure: block", ""])
+    block = hook_block(command, nl)
     at = doc.yaml_end
     lead = "" if at == 0 or text[at - 1] == "\n" else nl
     new_text = text[:at] + lead + block + text[at:]
     _verify(doc, new_text, wanted, path)
     return new_text
+
+
+def hook_block(command: str, nl: str) -> str:
+    """The ``hooks:`` key's lines ``enforce_text`` writes for ``command``, ending in ``nl``:
+    the only spelling ``check`` takes for skillgrant's own (``keys.judge_keys``: another
+    spelling PyYAML reads the same may be read otherwise by the runtime, review s43-freview
+    F9)."""
+    quoted = json.dumps(command)  # a JSON string is a YAML double-quoted scalar
+    return nl.join([
+        f"{KEY}:", "  PreToolUse:", '    - matcher: "*"', "      hooks:",
+        "        - type: command", f"          command: {quoted}",
+        f"          timeout: {TIMEOUT_SECONDS}", "          onFailure: block", ""])
 
 
 def _follow_subagents(doc: SkillDoc, command: str, path: str | None) -> str:

@@ -42,12 +42,7 @@ def judge_keys(doc: SkillDoc, plan_source: str | None, enforce: str | None = Non
     for key, can in JUDGED.items():
         if key not in doc.metadata:
             continue
-        from ..gate.config import claude_hooks  # here: most files have no such key
-
-        if (key == "hooks" and (
-                ours(doc.metadata[key], plan_source, doc.path)
-                or (enforce is not None and same(doc.metadata[key], claude_hooks(
-                    enforce + _folder(doc.path)))))):
+        if key == "hooks" and _written(doc, plan_source, enforce):
             continue
         line, column = _where(doc, key)
         raise SkillFileError(f"the frontmatter's {key!r} lets the skill go beyond its plan "
@@ -56,15 +51,33 @@ def judge_keys(doc: SkillDoc, plan_source: str | None, enforce: str | None = Non
                              line=line, column=column)
 
 
-def ours(value: object, plan_source: str | None, path: str | None) -> bool:
-    """Whether ``value`` is the ``hooks`` mapping ``apply --enforce`` writes into the file at
-    ``path`` for the plan file ``plan_source``, with any plan kind."""
+def _written(doc: SkillDoc, plan_source: str | None, enforce: str | None) -> bool:
+    """Whether ``doc``'s ``hooks`` is what ``apply --enforce`` writes (``ours``, or for the
+    command ``enforce``), spelled as it writes it, once (``enforce.hook_block``: review
+    s43-freview F9, a matcher spelled across CRLF lines that Bun reads otherwise)."""
+    from ..gate.config import claude_hooks
+    from .enforce import hook_block
+
+    commands = ours(doc.metadata["hooks"], plan_source, doc.path)
+    if enforce is not None and same(doc.metadata["hooks"],
+                                    claude_hooks(enforce + _folder(doc.path))):
+        commands.append(enforce + _folder(doc.path))
+    nl = doc.newline or "\n"
+    frontmatter = nl + doc.text[doc.yaml_start:doc.yaml_end]
+    return frontmatter.count(nl + "hooks:") == 1 and any(
+        nl + hook_block(command, nl) in frontmatter for command in commands)
+
+
+def ours(value: object, plan_source: str | None, path: str | None) -> list[str]:
+    """The commands, one for each plan kind, for which ``value`` is the ``hooks`` mapping
+    ``apply --enforce`` writes into the file at ``path`` for the plan file ``plan_source``."""
     if plan_source is None:
-        return False
+        return []
     from ..gate.config import claude_hooks, command
     from ..plan.model import PlanKind  # here: pydantic is not loaded to check a file
-    return any(same(value, claude_hooks(command("claude-code", plan_source, kind)
-                                        + _folder(path))) for kind in get_args(PlanKind))
+    found = (command("claude-code", plan_source, kind) + _folder(path)
+             for kind in get_args(PlanKind))
+    return [c for c in found if same(value, claude_hooks(c))]
 
 
 def _folder(path: str | None) -> str:

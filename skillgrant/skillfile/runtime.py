@@ -50,6 +50,11 @@ _NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 _LEADING_TABS: Final = re.compile(f"(?:\\A|(?<=[{_JS_LINE_END}]))\t+")
 _BREAK: Final = re.compile(r"\r\n?|\n")
 # PyYAML errors (or skillgrant's own limits) on texts Bun may well accept.
+#: An anchor or alias at a node's start whose name PyYAML ends where Bun goes on.
+_CUT_ANCHOR: Final = re.compile(r"(?:(?:^|\n)[ \t]*(?:-[ \t]+)*|:[ \t]+|[\[{,][ \t]*)"
+                                r"[&*][A-Za-z0-9_-]+[?:%@`]")
+#: A block scalar's header: its indicator, then its indentation and chomping indicators.
+_HEADER: Final = re.compile(r"[|>][0-9+-]*")
 #: YAML's complex-key indicator: a ``?`` first on a line (after blanks, dashes) or after a
 #: flow collection's opening bracket, then a blank or the line's end.
 _COMPLEX_KEY: Final = re.compile(r"(?:^|\n)[ \t-]*\?(?=[ \t\r\n]|$)|[\[{][ \t]*\?(?=[ \t\r\n])")
@@ -186,7 +191,20 @@ def _retry(yaml_text: str, why: str, where: int, ours: bool) -> str:
                          f"(line {line_column(yaml_text, where)[0]})", where)
     if ours:
         _refuse_complex_keys(yaml_text, _COMPLEX_KEY)
+        _refuse_cut_anchors(yaml_text)
     return retry
+
+
+def _refuse_cut_anchors(yaml_text: str) -> None:
+    """Divergence at an anchor or alias whose name PyYAML ends before a ``?``, ``:``, ``%``,
+    ``@`` or backtick that YAML 1.2 (Bun) reads as more of the name (``&a:{``: review
+    s43-freview F11)."""
+    cut = _CUT_ANCHOR.search(yaml_text) if ("&" in yaml_text or "*" in yaml_text) else None
+    if cut is not None:
+        raise Divergence("an anchor or alias name followed by '?', ':', '%', '@' or '`': "
+                         "Claude Code's YAML parser reads the name on, skillgrant's ends it "
+                         "there, so what it grants cannot be computed; put a blank after the "
+                         "name", cut.end() - 1)
 
 
 def _refuse_complex_keys(yaml_text: str, keys: re.Pattern[str]) -> None:
@@ -207,6 +225,7 @@ def _rejects_as_written(yaml_text: str, root: Node | None) -> tuple[str, int] | 
     if tagged is not None:
         raise Divergence(TAGGED_KEY.format(tagged[0]), tagged[1])
     _refuse_complex_keys(yaml_text, _ODD_COMPLEX_KEY)
+    _refuse_cut_anchors(yaml_text)
     return bun_rejects(yaml_text, root)
 
 
@@ -248,6 +267,18 @@ def _string_either_way(value: str) -> bool:
     return value[0] not in "&*!|>%?-:#,"
 
 
+def refuse_judged_keys(yaml_text: str) -> None:
+    """Divergence when the runtime's frontmatter, which is not skillgrant's (Claude Code ends
+    it at a '---' inside a value), could hold a key that grants or runs (``keys.JUDGED``: one
+    of their names written out, or an escape): skillgrant judges the keys of its own reading
+    only (review s43-freview F7)."""
+    from .keys import JUDGED
+
+    if "\\" in yaml_text or any(key in yaml_text for key in JUDGED):
+        raise Divergence("it may hold 'hooks' or 'agent', which let the skill go beyond its "
+                         "plan, and skillgrant judges only the keys of its own reading", 0)
+
+
 def could_hold_key(yaml_text: str) -> bool:
     """Whether some YAML reading of the text could have an ``allowed-tools`` key: it must be
     written out, or spelled with escapes."""
@@ -287,7 +318,9 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
             stack.extend([(item, column) for item in node.value])
         elif isinstance(node, ScalarNode) and node.style in ("|", ">"):
             header = text[node.start_mark.index:].split("\n", 1)[0]
-            found = None if "#" not in header or " #" in header or "\t#" in header else (
+            indicator = _HEADER.match(header)
+            glued = indicator is not None and header[indicator.end():][:1] == "#"
+            found = None if not glued else (  # `|#a #` too (review s43-freview F10)
                 "a comment right after a block scalar's indicator", node.start_mark.index)
             wide = None if found else wide_blank_line(text, node, parent)
             found = found or (None if wide is None else (

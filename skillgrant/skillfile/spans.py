@@ -31,6 +31,7 @@ from .runtime import (
     RuntimeFrontmatter,
     could_hold_key,
     predict,
+    refuse_judged_keys,
     runtime_frontmatter,
     runtime_value,
 )
@@ -164,13 +165,16 @@ class _Reader:
     def _predict(self, span: RuntimeFrontmatter | None, same: bool, root: Node | None,
                  problem: YamlProblem | None, yaml_end: int) -> Prediction | None:
         """What Bun makes of the runtime's frontmatter (None: it sees none, or its text cannot
-        hold the key however it is parsed). Raises SkillFileError when that cannot be
-        computed."""
+        hold the key however it is parsed). SkillFileError when that cannot be computed."""
         text = self.text
-        if span is None or not (same or could_hold_key(text[span.start:span.end])):
+        if span is None:
             return None
         exact = span == (self.yaml_start, yaml_end)  # our nodes are of the very same text
         try:
+            if not same:  # a key that grants may be read there only (s43-freview F7)
+                refuse_judged_keys(text[span.start:span.end])
+                if not could_hold_key(text[span.start:span.end]):
+                    return None
             return predict(text[span.start:span.end], root if exact else None,
                            YamlProblem(problem.message, (problem.index or span.start)
                                        - span.start) if exact and problem else None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -151,7 +152,8 @@ NAMED_PROGRAMS = [
     ("Bash(perl build.pl)", "build.pl", 'system("touch zz");\n', "perl build.pl"),
     ("Bash(node x.mjs)", "x.mjs", 'import { writeFileSync } from "fs"; writeFileSync("zz", "");\n',
      "node x.mjs"),
-    ("Bash(env FOO=1 ./tools/run.sh)", "tools/run.sh", PAYLOAD, "env FOO=1 ./tools/run.sh"),
+    # (`Bash(env FOO=1 ./tools/run.sh)` was a case here: since main 378e1bc the covered run is
+    # itself denied, COST C7)
     ("Bash(timeout 60 ./tools/run.sh)", "tools/run.sh", PAYLOAD, "timeout 60 ./tools/run.sh"),
     ("Bash(nice ./tools/run.sh)", "tools/run.sh", PAYLOAD, "nice ./tools/run.sh"),
     ("Bash(pushd tools && ./run.sh)", "tools/run.sh", "touch ../zz\n", "pushd tools && ./run.sh"),
@@ -960,7 +962,9 @@ def test_h12b_a_library_folder_the_sessions_environment_names(tmp_path: Path) ->
     assert said.returncode == 2, "the premise: touch is denied"
     calls = ["gcc -shared -fPIC -Wl,--version-script=v.map -Wl,-soname,libm.so.6 -o lib.so m.c",
              f"cp lib.so {libs}/libm.so.6", "touch zz"]
-    assert _run_calls(project, calls[:2], env) is None, "the premise: the build is covered"
+    subprocess.run(["bash", "-c", calls[0]], cwd=project, env=env, capture_output=True,
+                   timeout=60, check=True)  # the premise built by hand: the gate now denies
+    shutil.copy(project / "lib.so", libs / "libm.so.6")  # the build (a loaded library's name)
     said = subprocess.run(["/bin/sh", "-c", hook], input=payload("touch zz", project),
                           cwd=project, env=env, capture_output=True, timeout=60, check=False)
     assert said.returncode == 0 and not said.stdout, \
@@ -1039,3 +1043,162 @@ def test_w15_a_linker_script_names_the_output(tmp_path: Path) -> None:
     assert (scratch / "zz").exists(), "the hook script runs no payload: proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows a linker script to name the hook script as ld's output"
+
+
+def test_t1_a_pattern_the_guard_expands_outlasts_copilots_hook_timeout(
+        tmp_path: Path) -> None:
+    """T1 (Copilot CLI): ``named._glob_found`` asks ``glob.glob`` for every match of a word's
+    pattern before it counts them (``_MAX_MATCHES``), with no bound on the walk; a quoted
+    pattern (bash never expands it) over a folder of links to itself (``loop/a -> .``, six of
+    them: a repository may hold them) costs 6^depth folder reads. Copilot CLI 1.0.102 lets
+    the call of a hook that times out proceed ("timed out; allowing the tool call to
+    proceed": reference/copilot-cli-offline.md), and the printed Copilot hook's
+    ``timeoutSec`` is 30: the guarded write before the pattern runs."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(ls *)"])
+    (project / "loop").mkdir()
+    for name in "abcdef":
+        (project / "loop" / name).symlink_to(".")
+    command = ("gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh; "
+               "ls 'loop/*/*/*/*/*/*/*/*/*/*/x' 2>/dev/null")
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    hook = _settings_hook(project) + " --dialect copilot-cli"
+    running = subprocess.Popen(["/bin/sh", "-c", hook], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=project,
+                               start_new_session=True)  # its own group: killed whole below
+    try:
+        running.communicate(payload(command, project), timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(running.pid, signal.SIGKILL)
+        running.communicate()
+        pytest.fail("the hook outlasts Copilot CLI's 30 s timeout, and the call then runs")
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh -o .cla[]x[:alpha:]]de/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -o .cla[!]x[:digit:]]de/hooks/x.sh",
+])
+def test_g1f_a_class_after_a_leading_bracket_member(tmp_path: Path, command: str) -> None:
+    """G1f (against the G1c fix, ``writers.BASH_CLASS``: ``[`` then no ``]`` then ``[:``): a
+    ``]`` right after ``[`` or ``[!`` is a member, not the end, so ``[]x[:alpha:]]`` is one
+    expression holding a class; the pattern stops at that first ``]``, and the brackets
+    balance (3 ``]`` for 2 ``[``)."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "for PATH in bin; do cat .claude/hooks/x.sh; done",
+    "read PATH <<< bin; cat .claude/hooks/x.sh",
+])
+def test_v4b_a_variable_set_without_an_equals_sign(tmp_path: Path, command: str) -> None:
+    """V4b (against the V4 fix, ``readers._SETS``: ``NAME=``, a declaration, ``hash``,
+    ``enable``; tool-wide ``Bash``): a ``for`` loop's variable and ``read``'s are set with no
+    ``=``; ``PATH`` set so, the reader's name ``cat`` runs the project's ``bin/cat``."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    (project / "bin").mkdir()
+    (project / "bin" / "cat").write_text('#!/bin/sh\n/bin/cp src/x.sh "$1"\n')
+    (project / "bin" / "cat").chmod(0o755)
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_h14_rustups_toolchains_in_the_home(tmp_path: Path) -> None:
+    """H14 (HOME_CODE's kin: ``~/.cargo`` is guarded, ``~/.rustup`` is not): the ``rustc``
+    and ``cargo`` on PATH are rustup's proxies, which run ``~/.rustup/toolchains/<default>/
+    bin/rustc``; a covered ``cp`` replaces it (or ``~/.rustup/settings.toml``'s default
+    toolchain), and the covered ``rustc --version`` runs the payload."""
+    proxy = shutil.which("rustc")
+    if proxy is None or os.path.basename(os.path.realpath(proxy)) != "rustup":
+        pytest.skip("rustc is not rustup's proxy here")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(rustc *)", "Bash(cp *)"])
+    home = tmp_path / "home"
+    tool = home / ".rustup" / "toolchains" / "tc" / "bin" / "rustc"
+    tool.parent.mkdir(parents=True)
+    (home / ".rustup" / "settings.toml").write_text(
+        'version = "12"\ndefault_toolchain = "tc"\nprofile = "default"\n')
+    tool.write_text("#!/bin/sh\necho rustc 1.0.0\n")
+    tool.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RUSTUP_")}
+    env["HOME"] = str(home)
+    marker = tmp_path / "zz"
+    (project / "payload").write_text(f"#!/bin/sh\ntouch {marker}\necho rustc 1.0.0\n")
+    (project / "payload").chmod(0o755)
+    calls = [f"cp payload {tool}", "rustc --version"]
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=project, env=env, capture_output=True,
+                       timeout=60, check=False)
+    assert marker.exists(), "rustup ran no payload: the case proves nothing"
+    marker.unlink()
+    tool.write_text("#!/bin/sh\necho rustc 1.0.0\n")
+    assert _run_calls(project, calls, env) is not None, \
+        "the hook allows replacing the toolchain rustup's proxy runs"
+
+
+def test_h15_pyenvs_version_file_and_versions_folder(tmp_path: Path) -> None:
+    """H15 (this machine's ``python3`` is pyenv's shim, which runs
+    ``$PYENV_ROOT/versions/<name>/bin/python3`` for the name a ``.python-version`` in the
+    folder or above it gives): neither the project's ``.python-version`` nor a new folder
+    in ``$PYENV_ROOT/versions`` is guarded (only the hook's own version is). Decided on the
+    real paths; proved in a private mount namespace, a temporary ``versions`` bind-mounted
+    over the real one (the home untouched)."""
+    root = Path(os.environ.get("PYENV_ROOT", "/nonexistent"))
+    shim = shutil.which("python3") or ""
+    if not shim.startswith(str(root / "shims")) or shutil.which("unshare") is None or \
+            os.geteuid() != 0:
+        pytest.skip("python3 is not pyenv's shim here, or no private mount namespace")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(python3 tools/run.py)", "Bash(cp *)", "Bash(mkdir *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.py").write_text("print('ok')\n")
+    (project / "version.txt").write_text("s43evil\n")
+    (project / "payload").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "payload").chmod(0o755)
+    evil = root / "versions" / "s43evil" / "bin"
+    writes = ["cp version.txt .python-version", f"mkdir -p {evil}",
+              f"cp payload {evil}/python3"]
+    versions = tmp_path / "versions"
+    (versions / "s43evil" / "bin").mkdir(parents=True)
+    shutil.copy(project / "payload", versions / "s43evil" / "bin" / "python3")
+    shutil.copy(project / "version.txt", project / ".python-version")
+    script = (f"mount --bind {shlex.quote(str(versions))} {shlex.quote(str(root / 'versions'))}"
+              " && python3 tools/run.py")
+    subprocess.run(["unshare", "-m", "bash", "-c", script], cwd=project, capture_output=True,
+                   timeout=60, check=False)
+    (project / ".python-version").unlink()
+    assert (project / "zz").exists(), "pyenv ran no payload: the case proves nothing"
+    assert not all(_allowed(project, call) for call in writes), \
+        "the hook allows choosing the interpreter the covered python3 run starts"
+
+
+@pytest.mark.parametrize("run", ["npx node tools/run.js", "npm exec -- node tools/run.js",
+                                 "npx --yes node tools/run.js"])
+def test_p2e_a_script_run_through_a_package_runner(tmp_path: Path, run: str) -> None:
+    """P2e (P2's kin): ``plan_programs`` guards ``node_modules/`` and ``package.json`` for
+    a node runner, and an interpreter's script only when the entry's program is the
+    interpreter; ``npx node tools/run.js`` (``npm exec -- node …``) names the interpreter
+    second, so ``tools/run.js`` is not guarded: the covered ``cp`` replaces it, and the
+    covered run runs the copy (``uv run``, ``poetry run``, ``pipenv run``, ``bundle exec``
+    are the same shape)."""
+    _needs("npx", "node")
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({run})", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.js").write_text("console.log(1);\n")
+    marker = tmp_path / "zz"
+    (project / "payload.js").write_text(
+        f"require('fs').writeFileSync({str(marker)!r}, '');\n")
+    calls = ["cp payload.js tools/run.js", run]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=scratch, capture_output=True, timeout=120,
+                       check=False)
+    assert marker.exists(), "bash ran no payload: the case proves nothing"
+    marker.unlink()
+    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing tools/run.js and the covered run of it"
