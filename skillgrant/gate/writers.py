@@ -37,8 +37,9 @@ FOLDER_WRITERS: Final = frozenset({
     "rename", "prename", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
     "lz4", "split", "csplit", "curl", "zip",
     # a file named by an option or operand: sort -o, uniq IN OUT, sed's `w`, xxd -r IN OUT
-    "sort", "uniq", "xxd", "iconv", "sponge", "openssl", "pandoc", "magick", "convert",
-    "ffmpeg", "ssh-keygen", "gpg",
+    "sort", "uniq", "xxd", "iconv", "sponge", "openssl", "pandoc", "ffmpeg", "ssh-keygen", "gpg",
+    *(IMAGEMAGICK := frozenset({"magick", "convert", "composite", "compare", "montage", "gm",
+                                "mogrify", "conjure", "import", "stream", "display", "animate"})),
     "sqlite3",  # its database operand (review H-13)
     # an output file by an option or a second operand (review s41 W1)
     "shuf", "ptx", "sdiff", "fallocate", "objcopy", "strip", "cpp", "msgfmt",
@@ -96,8 +97,7 @@ _LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", 
                                                   "sed"}
 #: Python's modules that unpack an archive (``python3 -m zipfile -e``, ``-m tarfile -e``).
 _UNPACKING: Final = frozenset({"zipfile", "tarfile", "-mzipfile", "-mtarfile"})
-#: Words after a program looked at for its options and subcommand (past them, a command's
-#: other words are someone else's).
+#: Words after a program looked at for its options and subcommand (past them, others').
 _MAX_OPTIONS: Final = 64
 
 
@@ -290,15 +290,24 @@ def tree_word(words: Sequence[str], directory: str | None,
                 return worktree
         except (ValueError, OSError):
             return worktree
+    formats = not IMAGEMAGICK.isdisjoint(map(_name, words))  # `miff:PATH` (review s43 W14)
     for word in words:
-        try:  # `-t.claude`, `-rt.`: a short option's attached value is a path too (G-1)
-            tails = [word[k:] for k in range(2, len(word))] if word[:1] == "-" and \
-                word[1:2] != "-" and len(word) <= 256 else []
-            if any(_names_guarded(w, directory, home, touches) for w in [word, *tails]):
+        try:
+            if any(_names_guarded(w, directory, home, touches) for w in _forms(word, formats)):
                 return word
         except (ValueError, OSError):  # a NUL or a lone surrogate: no path the gate can name
             return word
     return None
+
+
+def _forms(word: str, formats: bool) -> list[str]:
+    """The word, a short option's attached value (``-t.claude``: G-1), ImageMagick's PATH."""
+    tails = [word, *(word[k:] for k in range(2, len(word)))] if word[:1] == "-" and \
+        word[1:2] != "-" and len(word) <= 256 else [word]
+    if formats:
+        from .runsby import formatted  # loaded for ImageMagick only
+        tails += formatted(word)
+    return tails
 
 
 def _names_guarded(word: str, directory: str | None, home: str,
