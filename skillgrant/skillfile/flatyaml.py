@@ -44,7 +44,9 @@ _MAP: Final = "tag:yaml.org,2002:map"
 # literal first character, which the regex engine scans for at C speed.
 _NOT_A_KEY_FIRST: Final = re.compile(r"\n[^A-Za-z]")
 # One line: the key, the blank space after its colon, the value (checked further below).
-_LINE: Final = re.compile(r"([A-Za-z][A-Za-z0-9_-]*): +([^\n]*)\n")
+# A key is at most 1,024 characters: the parser refuses a longer simple key (its
+# scanner's limit: "mapping values are not allowed here" at the colon).
+_LINE: Final = re.compile(r"([A-Za-z][A-Za-z0-9_-]{0,1023}): +([^\n]*)\n")
 # The printable characters a plain or double-quoted scalar may hold as they are (no tab, no
 # line break of YAML 1.1, no BOM, no surrogate): yamlspan's _SAFE_CHARS.
 _SAFE: Final = re.compile(r"[^\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]*")
