@@ -4,10 +4,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Final, Literal
+from typing import Any, Final, Generic, Literal, TypeVar, overload
 
 from ..frozen import quick_init
 from ..grants import JS_WHITESPACE, runtime_entries
@@ -18,6 +17,34 @@ Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quot
 FORMS: Final[dict[str, Form]] = {"plain": "plain", "single": "single-quoted",
                                  "double": "double-quoted", "literal": "literal",
                                  "folded": "folded"}
+
+
+V = TypeVar("V")
+
+
+class _Once(Generic[V]):
+    """``functools.cached_property`` without its lock (as Python 3.12 has it): the value is
+    worked out when first asked for and kept in the instance's ``__dict__``, where every later
+    ask finds it without coming here (this is not a data descriptor). Two threads asking at
+    once may both work it out: it is a function of the frozen instance, the same either way.
+    A batch asks it of two documents a file, and the lock cost more than the answer."""
+
+    def __init__(self, func: Callable[[Any], V]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> _Once[V]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> V: ...
+
+    def __get__(self, instance: object, owner: type | None = None) -> V | _Once[V]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
 
 
 @quick_init
@@ -125,7 +152,7 @@ class SkillDoc:
                         allowed_tools, self.insert_at + (shift if self.insert_at > start else 0),
                         self.insert_column, self.runtime_note, self.retried)
 
-    @cached_property
+    @_Once
     def runtime_entries(self) -> tuple[str, ...]:
         """The ``allowed-tools`` entries Claude Code reads from this file (what it grants):
         none when it never sees the key, else its own split of the value
