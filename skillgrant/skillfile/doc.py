@@ -10,6 +10,7 @@ from typing import Any, Final, Generic, Literal, TypeVar, overload
 
 from ..frozen import quick_init
 from ..grants import JS_WHITESPACE, runtime_entries
+from .runtime import runtime_frontmatter
 
 Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quoted", "literal",
                "folded"]
@@ -45,6 +46,10 @@ class _Once(Generic[V]):
             return self
         value = instance.__dict__[self.name] = self.func(instance)
         return value
+
+    def give(self, instance: object, value: V) -> None:
+        """Keep ``value`` as the instance's, known by its maker: what ``func`` gives."""
+        instance.__dict__[self.name] = value
 
 
 @quick_init
@@ -162,6 +167,15 @@ class SkillDoc:
         if self.allowed_tools is None or self.runtime_note is not None:
             return ()
         return tuple(runtime_entries(self.allowed_tools.value))
+
+    @_Once
+    def runtime_span_same(self) -> bool:
+        """Whether Claude Code's frontmatter in this file (``runtime_frontmatter``) is ours:
+        it ends where ours does, with nothing but blank space before ours starts (``spans``'
+        ``same``: the reader, which works it out, gives it)."""
+        span = runtime_frontmatter(self.text)
+        return (span is not None and span.end == self.yaml_end
+                and not self.text[self.yaml_start:span.start].strip())
 
     @property
     def merged_note(self) -> str | None:
