@@ -372,3 +372,30 @@ def test_the_reader_gives_whether_the_runtimes_frontmatter_is_ours_as_worked_out
         assert given == worked_out(doc)
         both += given
     assert read > 500 and 0 < both < read
+
+
+@pytest.mark.parametrize(("new_text", "problem"), [
+    ("---\nname: x\nallowed-tools: Read\n---\nBody\n", None),
+    ("---\nname: x\nallowed-tools: Read\n---\nBody!\n", "the body would change"),
+    ("---\nname: x\nallowed-tools: Read\n---\nBod\n", "the body would change"),
+    ("---\nname: x\nallowed-tools: Read\n---\nBodx\n", "the body would change"),
+    ("---\nname: x\nallowed-tools: Read\n---\nBody\n\n", "the body would change"),
+    ("---\nname: x\nallowed-tools: Read\n---\n", "the body would change"),
+    ("---\nname: y\nallowed-tools: Read\n---\nBody\n", "another frontmatter key would change"),
+    ("---\nallowed-tools: Read\nname: x\n---\nBody\n", None),
+    ("---\nname: x\nallowed-tools: Read\nz: 1\n---\nBody\n",
+     "another frontmatter key would change"),
+    ("---\nallowed-tools: Read\n---\nBody\n", "another frontmatter key would change"),
+])
+def test_a_rewrite_changing_the_body_or_another_key_is_refused(new_text: str,
+                                                              problem: str | None) -> None:
+    """``builder._verify``'s checks of what a rewrite leaves alone, against their plain
+    statement: the metadata less allowed-tools, and the text after the frontmatter."""
+    from skillgrant.skillfile.builder import _verify
+
+    old = read_skill("---\nname: x\nallowed-tools: Read, Bash\n---\nBody\n")
+    if problem is None:
+        _verify(old, new_text, ["Read"])
+        return
+    with pytest.raises(SkillFileError, match=problem):
+        _verify(old, new_text, ["Read"])
