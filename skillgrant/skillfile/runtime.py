@@ -46,7 +46,11 @@ _OPENING: Final = re.compile(f"---[{_JS_SPACE}]*\n")
 BREAKS_11_ONLY: Final = "\x85\u2028\u2029"
 _SIMPLE_LINE: Final = re.compile(
     f"([a-zA-Z_-]+):[{_JS_SPACE}]+([^{_JS_SPACE}][^{_JS_LINE_END}]*)\\Z")
-_NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+# The runtime's test of a value that needs quotes, /[{}[\]*&#!|>%@`]|: /, as a search for a
+# character of the class (at C speed) or a ": " (an alternation is tried at every character).
+_NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]")
+# What may open a nested collection, a quote or a comment inside a flow list (_is_flow_list).
+_NESTS: Final = re.compile(r"[\[{\"'#]")
 _LEADING_TABS: Final = re.compile(f"(?:\\A|(?<=[{_JS_LINE_END}]))\t+")
 _BREAK: Final = re.compile(r"\r\n?|\n")
 # PyYAML errors (or skillgrant's own limits) on texts Bun may well accept.
@@ -107,7 +111,8 @@ def requoted(yaml_text: str) -> str:
         if match is not None:
             key, value = match.groups()
             quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
-            if not quoted and not _is_flow_list(value) and _NEEDS_QUOTES.search(value):
+            if not quoted and not _is_flow_list(value) and (
+                    ": " in value or _NEEDS_QUOTES.search(value)):
                 escaped = value.replace("\\", "\\\\").replace('"', '\\"')
                 line = f'{key}: "{escaped}"'
         lines.append(line)
@@ -120,6 +125,14 @@ def _is_flow_list(value: str) -> bool:
     """Whether Bun parses ``value`` (a line's value) as a list. Bun accepts what PyYAML
     composes on one line (no line to misplace), and rejects what PyYAML does not."""
     if not (value.startswith("[") and value.endswith("]")):
+        return False
+    # Nothing between the first '[' and the first ']' that nests, quotes or comments: the
+    # list closes at that ']' (a plain scalar in a flow collection ends at one). When more
+    # follows it (the value ends in ']', so that is not blank) and no '#' anywhere (it could
+    # start a comment after the list), PyYAML reads a mapping with the list as its key, or
+    # rejects the text: not a list either way, and the text is not composed to be told so.
+    close = value.find("]")
+    if close < len(value) - 1 and _NESTS.search(value, 1, close) is None and "#" not in value:
         return False
     try:
         node = compose(value)

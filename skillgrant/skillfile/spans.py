@@ -142,8 +142,10 @@ class _Reader:
                             "nodes; refusing to guess", 0)
         note = self._runtime_note(span, theirs, value, yaml_end)
         insert_at, insert_column = self._insertion_point(pairs, yaml_end)
-        return SkillDoc(self.path, text, opening.group(1), bom, self.yaml_start, yaml_end,
-                        body_start, metadata, allowed, insert_at, insert_column, note)
+        doc = SkillDoc(self.path, text, opening.group(1), bom, self.yaml_start, yaml_end,
+                       body_start, metadata, allowed, insert_at, insert_column, note)
+        SkillDoc.runtime_span_same.give(doc, same)  # (the read-back asks it)
+        return doc
 
     def _refuse_odd_characters(self, yaml_end: int, span: RuntimeFrontmatter | None) -> None:
         """A BOM first on a line, or a YAML 1.1-only line break, in either frontmatter."""
