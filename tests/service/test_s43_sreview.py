@@ -218,3 +218,31 @@ def test_s3_pipelined_requests_within_the_limit_are_answered_whatever_the_read(
         (tmp_path / str(count)).mkdir()
         fed = _fed(tmp_path / str(count), [one * count])
         assert fed.written.count(b"HTTP/1.1 200 OK") == count, (count, len(fed.events))
+
+
+def test_s4_an_idle_connection_is_closed_whatever_blank_lines_it_sends(tmp_path: Path
+                                                                         ) -> None:
+    """S4 (low, pre-existing): docs/service.md says an idle kept-alive connection is closed
+    after 5 s, and a head not whole within the read timeout is cut. After an answer, a client
+    that sends an empty line (``\\r\\n``, which the parser skips before a request line) every
+    1.5 s keeps its connection forever: uvicorn cancels the keep-alive timer at every chunk,
+    and no head has begun, so ``HeadLimited`` arms no deadline. Each such connection holds a
+    descriptor with no request in it (with a read timeout of 2 s, still open after 12 s)."""
+    plan = _plan(tmp_path)
+    with start([str(plan)], "--read-timeout", "2") as served:
+        sock = socket.create_connection((served.host, served.port), timeout=10)
+        with sock:
+            sock.sendall(f"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
+                         "\r\n".encode())
+            assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+            started = time.monotonic()
+            closed = False
+            while not closed and time.monotonic() - started < 12:
+                time.sleep(1.5)
+                try:
+                    sock.sendall(b"\r\n")
+                except (BrokenPipeError, ConnectionResetError):
+                    closed = True
+                    break
+                closed = _closed_soon(sock, 0.05)
+            assert closed, "a connection sending only empty lines is still open after 12 s"
