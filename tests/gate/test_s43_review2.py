@@ -1,0 +1,81 @@
+"""Review s43, round 2, of the call gate: calls the hook allows that make bash run something
+outside the plan, now or at a later call, or write a file the gate guards. Each case proves
+the hole with real bash in a scratch copy of the project, then asks the printed hook; the hook
+allowing the call is the finding: these tests fail while the hole is open."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, run_hook
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
+#: `pytest --slow -m slow` does here.
+pytestmark = pytest.mark.slow
+
+#: What the hook script becomes when the hole is open: a later run of it runs the payload.
+PAYLOAD = "touch zz\n"
+HOOK = "#!/bin/sh\necho ok\n"
+
+
+def _needs(*programs: str) -> None:
+    missing = [p for p in programs if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+
+
+def _hooked_project(tmp_path: Path, entries: list[str]) -> Path:
+    """A gated project (``files_fixture.gated_project``) with a hook script in the guarded
+    ``.claude/hooks`` and ``src/x.sh``, the payload a command may copy over it."""
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text(HOOK)
+    (project / "src").mkdir()
+    (project / "src" / "x.sh").write_text(PAYLOAD)
+    return project
+
+
+def _rewrites_hook(project: Path, tmp_path: Path, command: str) -> bool:
+    """Whether real bash, running ``command`` in a copy of ``project`` (links kept), leaves
+    the payload in ``.claude/hooks/x.sh``, and running the script then runs it."""
+    scratch = tmp_path / "scratch"
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    script = scratch / ".claude" / "hooks" / "x.sh"
+    if not script.exists() or script.read_text() != PAYLOAD:
+        return False
+    subprocess.run(["sh", str(script)], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    return (scratch / "zz").exists()
+
+
+def _allowed(project: Path, command: str) -> bool:
+    return run_hook(_settings_hook(project), command, project).returncode != 2
+
+
+@pytest.mark.parametrize("command", [
+    "'A=./e' cat .claude/hooks/x.sh",
+    "\\A=./e cat .claude/hooks/x.sh",
+])
+def test_v5_a_quoted_assignment_is_a_program(tmp_path: Path, command: str) -> None:
+    """V5 (tool-wide ``Bash``, as s43 V1-V4): ``readers._reads`` skips a leading word that
+    looks like an assignment once its quotes are removed (``folded._data_word``, shlex); to
+    bash a quoted or escaped ``NAME=…`` is no assignment but the program, here the path
+    ``A=./e`` (``A=.`` a link to the project's folder, ``e`` a script an earlier call wrote).
+    So ``cat`` is judged as the reader, and ``e`` writes its operand."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    (project / "e").write_text('#!/bin/sh\ncp src/x.sh "$2"\n')
+    (project / "e").chmod(0o755)
+    (project / "A=.").symlink_to(".")
+    assert not _allowed(project, "./e cat .claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
