@@ -79,3 +79,37 @@ def test_v5_a_quoted_assignment_is_a_program(tmp_path: Path, command: str) -> No
         "the guard does not hold under Bash: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "cat src/x.sh > .cla\\\nude/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -o .cla\\\nude/hooks/x.sh",
+    'cp src/x.sh ".cla\\\nude/hooks/x.sh"',
+])
+def test_w16_a_line_continuation_inside_a_word(tmp_path: Path, command: str) -> None:
+    """W16 (tool-wide ``Bash``, where the guard still denies ``cat src/x.sh >
+    .claude/hooks/x.sh``): bash removes a backslash-newline anywhere outside single quotes,
+    inside a word too; ``guards._QUOTING`` removes the backslash only, and ``_TOKEN`` splits
+    the word at the newline, into ``.cla`` and ``ude/hooks/x.sh``, neither of them guarded."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, "cat src/x.sh > .claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_w16b_a_line_continuation_replaces_the_settings(tmp_path: Path) -> None:
+    """W16: the same through a guarded file's name: ``.cla\\⏎ude/sett\\⏎ings.json`` holds no
+    guarded name as the guard splits it; bash replaces the settings holding the gate's
+    hook."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    (project / "s.txt").write_text("{}\n")
+    command = "cat s.txt > .cla\\\nude/sett\\\nings.json"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert "PreToolUse" not in (scratch / ".claude" / "settings.json").read_text(), \
+        "bash left the settings: the case proves nothing"
+    assert not _allowed(project, "cat s.txt > .claude/settings.json")
+    assert not _allowed(project, command), "the hook allows replacing the settings"
