@@ -113,3 +113,21 @@ def test_w16b_a_line_continuation_replaces_the_settings(tmp_path: Path) -> None:
         "bash left the settings: the case proves nothing"
     assert not _allowed(project, "cat s.txt > .claude/settings.json")
     assert not _allowed(project, command), "the hook allows replacing the settings"
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh {-DA=,-o}.claude/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh {-o,-DA=}.claude/hooks/x.sh",
+])
+def test_w17_a_brace_expression_cut_at_its_equals_sign(tmp_path: Path, command: str) -> None:
+    """W17 (tool-wide ``Bash``, as W16): ``guards._TOKEN`` cuts words at ``=`` before
+    ``writers.braced`` reads their braces, so ``{-DA=,-o}.claude/hooks/x.sh`` becomes ``{-DA``
+    and ``,-o}.claude/hooks/x.sh``, unbalanced: each is read as it is, and neither (nor a
+    tail after its comma, ``-o}.claude/…``) names a guarded path. Bash expands it to
+    ``-DA=.claude/hooks/x.sh -o.claude/hooks/x.sh``."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, "gcc -E -P -x c src/x.sh -o.claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
