@@ -131,3 +131,58 @@ def test_w17_a_brace_expression_cut_at_its_equals_sign(tmp_path: Path, command: 
         "the guard does not hold under Bash: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def _first_denied(project: Path, calls: list[str]) -> str | None:
+    """Asks the hook for each call in turn, running each allowed one under bash in the
+    project (the next call is decided on the state the last one left); the first call
+    denied, or None when the hook allowed them all."""
+    hook = _settings_hook(project)
+    for call in calls:
+        if run_hook(hook, call, project).returncode == 2:
+            return call
+        subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
+                       check=False)
+    return None
+
+
+#: Entries whose program ``guards.plan_programs`` does not find (the run, the file it runs).
+ENTRY_FORMS = [
+    ("> out.log ./tools/run.sh", "tools/run.sh"),
+    ("2> err.log ./tools/run.sh", "tools/run.sh"),
+    ("! ./tools/run.sh", "tools/run.sh"),
+    ("if true; then ./tools/run.sh; fi", "tools/run.sh"),
+    ("python3 -mtools.run", "tools/run.py"),
+]
+
+
+@pytest.mark.parametrize(("run", "program"), ENTRY_FORMS, ids=[f[0] for f in ENTRY_FORMS])
+def test_p2f_an_entrys_program_plan_programs_misreads(
+        tmp_path: Path, run: str, program: str) -> None:
+    """P2f (against the P2/P2c fixes): ``plan_programs`` drops a redirection's operator but
+    keeps its target (``> out.log ./tools/run.sh``: the program read is ``out.log``),
+    reads a part led by ``!`` or ``then`` as that word's program, and reads only a separate
+    ``-m`` (``-mtools.run``). The program the exact entry runs is left unguarded: the
+    covered ``cp`` replaces it, and the covered run runs the copy."""
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({run})", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    target = project / program
+    target.write_text("#!/bin/sh\necho ok\n" if program.endswith(".sh") else "pass\n")
+    target.chmod(0o755)
+    marker = tmp_path / "zz"
+    (project / "payload").write_text(
+        f"#!/bin/sh\ntouch {marker}\n" if program.endswith(".sh") else
+        f"open({str(marker)!r}, 'w')\n")
+    calls = [f"cp payload {program}", run]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=scratch, capture_output=True, timeout=60,
+                       check=False)
+    assert marker.exists(), "bash ran no payload: the case proves nothing"
+    marker.unlink()
+    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        f"the hook allows replacing {program} and the covered run of it"
+    assert not marker.exists()
