@@ -189,8 +189,7 @@ class _Reader:
     def _runtime_note(self, span: RuntimeFrontmatter | None, theirs: Prediction | None,
                       value: str | list[str] | None, yaml_end: int) -> str | None:
         """None when Claude Code reads ``allowed-tools`` as skillgrant does; a sentence when
-        it never sees the key (it grants nothing then). Raises SkillFileError when it reads
-        other entries."""
+        it never sees the key (it grants nothing); SkillFileError when it reads others."""
         if span is None:
             return None if value is None else (
                 f"Claude Code finds no frontmatter in this file, so it never reads {KEY}")
@@ -375,8 +374,7 @@ class _Reader:
         return yaml_end, column
 
     def _value_end(self, node: Node) -> int:
-        """Offset just past the last character of a value (block collections end after their
-        last child: their own end mark runs on over comment lines)."""
+        """Offset past a value's last character (a block collection's last child's end)."""
         if isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value:
             last = node.value[-1]
             return self._value_end(last[1] if isinstance(last, tuple) else last)
