@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..lazy import compile_on_use
-from .folded import agreed, folded, tree_commands
+from .folded import NOT_ASSIGNED, agreed, folded, tree_commands
 from .programs import run_words
 from .words import PACKAGE_RUNNERS, RUNS_OPERAND
 from .writers import GIT_KEEPS, edits, git_subcommand
@@ -253,7 +253,8 @@ def _split(text: str) -> list[tuple[str, ...]] | None:
                 found.append((">", token))
                 target = False
             else:
-                words.append(token)
+                words.append(NOT_ASSIGNED + token if _ASSIGNMENT.match(token) else token)
+                # (`'A=./e' cat …`, `\A=./e`: quotes gone, no assignment is known: V5)
     except ValueError:
         return None
     return [c for c in (*found, tuple(words)) if c]

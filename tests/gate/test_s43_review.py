@@ -165,7 +165,7 @@ NAMED_PROGRAMS = [
                          ids=[n[0] for n in NAMED_PROGRAMS])
 def test_p2_a_program_the_plan_names_is_left_open_to_a_covered_copy(
         tmp_path: Path, entry: str, program: str, payload: str, run: str) -> None:
-    """P2 (review s42 P1's kin, against ``guards.plan_programs``): an interpreter's script
+    """P2 (review s42 P1's kin, against ``planprograms.plan_programs``): an interpreter's script
     whose name ends in none of ``.py``/``.sh``/``.js`` (``build.pl``, ``x.mjs``), a program
     after a wrapper (``env``, ``timeout``, ``nice``), after ``pushd`` or inside ``bash -c
     "…"`` (its quotes kept in the path guarded) is not guarded: the covered ``cp`` replaces
