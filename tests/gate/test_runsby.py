@@ -109,3 +109,21 @@ def test_every_prefix_the_program_reads_as_the_option_is_a_doubt(
                 ran += 1
                 assert _doubted(command), shlex.quote(command)
     assert ran > 2, "the program ran no abbreviation: the case proves nothing"
+
+
+@pytest.mark.parametrize(("call", "found"), [
+    ("git checkout evil -- out/l && gcc -E -P -x c src/x.sh -o out/l/x.sh", "git"),
+    ("git restore --source evil out/l && gcc -o out/l/x.sh a.c", "git"),
+    ("for i in 1 2; do gcc -o l/x.sh a.c; git checkout e -- l; done", "git"),
+    ('"g"it checkout e -- l && gcc -o l/x a.c', "git"),
+    ("tar -xf a.tar; gcc -o l/x a.c", "tar"), ("cp -r a b && gcc -o b/x a.c", "cp"),
+    ("unzip a.zip | cat", "unzip"), ("mv evil/l l; tee l/x < a", "mv"),
+    ("git add -A && git commit -m x && git push", None), ("cp a b && pytest -q", None),
+    ("mkdir -p out && gcc -o out/x a.c", None), ("tar -xf a.tar", None),
+    ("git checkout evil -- out/l", None), ("git --version && ls", None)])
+def test_a_link_maker_in_a_call_of_several_commands(call: str, found: str | None) -> None:
+    """Review s43 L1: a program that may make a link the words do not spell, in a call of more
+    than one command, is refused whatever the order (guards.guarded_word asks it)."""
+    from skillgrant.gate.linkmakers import link_then_more
+
+    assert link_then_more(call) == found
