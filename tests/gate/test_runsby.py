@@ -47,6 +47,7 @@ def test_a_program_is_read_by_its_family(name: str, tool: str) -> None:
     "kubectl --kubeconfig k.yaml get pods", "kubectl kustomize --enable-exec d",
     "ld -T o.ld e.o", "ld o.ld e.o", "ld -Map -o e.o", "x86_64-linux-gnu-ld.bfd e.o",
     "gcc -nostdlib -Wl,-T,o.ld e.c", "gcc e.o o.ld", "gcc -I -o a.c", "mold -run make",
+    "clang -fpass-plugin=./p.so -c a.c", "clang-15 -Xclang -load -Xclang ./p.so -c a.c",
     "ld -plugin ./p.so -o out e.o", "ld --plu=./p.so -o out e.o", "ld @opts -o out e.o",
 ])
 def test_a_command_that_runs_or_writes_what_it_names_is_a_doubt(command: str) -> None:
