@@ -19,8 +19,9 @@ from typing import Final
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .lexical import BASH_CLASS
 from .moves import moved_folders
-from .writers import BASH_CLASS, braced
+from .writers import braced
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own

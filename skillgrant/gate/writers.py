@@ -28,6 +28,7 @@ from typing import Final
 
 from ..lazy import compile_on_use
 from . import files
+from .lexical import BASH_CLASS
 
 #: Programs that write, move, remove or change the files and folders their words name (trees too).
 FOLDER_WRITERS: Final = frozenset({
@@ -86,9 +87,6 @@ _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--names
 _MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = compile_on_use(r"[*?\[{]")
-#: A bracket expression Python's ``fnmatch`` does not read as bash: ``[^x]``, a class
-#: (``[:alpha:]``, ``[=a=]``, ``[.a.]``) anywhere inside one (review s43 G1, G1c, G1e).
-BASH_CLASS: Final = compile_on_use(r"\[\^|\[!?\]?[^\]]*\[[:=.]")  # `[]x[:a:]]` (G1f)
 #: The programs ``writes`` looks at.
 _LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh", "sed"}
 #: Python's modules that unpack an archive (``python3 -m zipfile -e``, ``-m tarfile -e``).
@@ -203,8 +201,7 @@ def _tar_extracts(rest: list[str]) -> bool:
 
 
 def _cluster(word: str, letter: str) -> bool:
-    """Whether ``word`` is a cluster of short options (or tar's first word without a dash)
-    holding ``letter``."""
+    """Whether ``word`` is a cluster of short options (tar's first word too) with ``letter``."""
     letters = word[1:] if word.startswith("-") and not word.startswith("--") else word
     return letters.isalpha() and letter in letters and len(letters) <= 12
 
@@ -359,9 +356,8 @@ def _reaches_git(path: str) -> bool:
 
     for part in path.split("/"):
         for form in braced(part) if "{" in part else [part]:
-            if form == ".git" or (form.startswith(".") and _GLOB.search(form) is not None
-                                  and (BASH_CLASS.search(form) is not None
-                                       or fnmatch.fnmatchcase(".git", form))):
+            if form == ".git" or (form.startswith(".") and _GLOB.search(form) is not None and (
+                    BASH_CLASS.search(form) or fnmatch.fnmatchcase(".git", form))):
                 return True
     return False
 

@@ -537,6 +537,10 @@ def test_f2b_an_npm_linked_package_s_skills_are_read(judge: Judge, work: Path) -
         f"(pkg a link out of the tree) and pre-approves `touch`:\n{done.stdout}{done.stderr}")
 
 
+@pytest.mark.xfail(strict=True, reason="a boundary (docs/decisions.md, review s43-freview F5b): "
+                   "a folder with no manifest is a plugin only when the runtime is told so "
+                   "(--plugin-dir); check reads its commands when it is named (F5), and reading "
+                   "every commands/ folder of a tree would judge documentation as commands")
 def test_f5b_a_plugin_folder_inside_the_project_is_read(judge: Judge, work: Path) -> None:
     """A plugin folder without a manifest inside the project (``tools/myplug``), loaded with
     ``--plugin-dir tools/myplug`` (a project's README or CI script says so): its command runs

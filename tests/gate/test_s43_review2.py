@@ -1,0 +1,212 @@
+"""Review s43, round 2, of the call gate: calls the hook allows that make bash run something
+outside the plan, now or at a later call, or write a file the gate guards. Each case proves
+the hole with real bash in a scratch copy of the project, then asks the printed hook; the hook
+allowing the call is the finding: these tests fail while the hole is open."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, run_hook
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
+#: `pytest --slow -m slow` does here.
+pytestmark = pytest.mark.slow
+
+#: What the hook script becomes when the hole is open: a later run of it runs the payload.
+PAYLOAD = "touch zz\n"
+HOOK = "#!/bin/sh\necho ok\n"
+
+
+def _needs(*programs: str) -> None:
+    missing = [p for p in programs if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+
+
+def _hooked_project(tmp_path: Path, entries: list[str]) -> Path:
+    """A gated project (``files_fixture.gated_project``) with a hook script in the guarded
+    ``.claude/hooks`` and ``src/x.sh``, the payload a command may copy over it."""
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text(HOOK)
+    (project / "src").mkdir()
+    (project / "src" / "x.sh").write_text(PAYLOAD)
+    return project
+
+
+def _rewrites_hook(project: Path, tmp_path: Path, command: str) -> bool:
+    """Whether real bash, running ``command`` in a copy of ``project`` (links kept), leaves
+    the payload in ``.claude/hooks/x.sh``, and running the script then runs it."""
+    scratch = tmp_path / "scratch"
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    script = scratch / ".claude" / "hooks" / "x.sh"
+    if not script.exists() or script.read_text() != PAYLOAD:
+        return False
+    subprocess.run(["sh", str(script)], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    return (scratch / "zz").exists()
+
+
+def _allowed(project: Path, command: str) -> bool:
+    return run_hook(_settings_hook(project), command, project).returncode != 2
+
+
+@pytest.mark.parametrize("command", [
+    "'A=./e' cat .claude/hooks/x.sh",
+    "\\A=./e cat .claude/hooks/x.sh",
+])
+def test_v5_a_quoted_assignment_is_a_program(tmp_path: Path, command: str) -> None:
+    """V5 (tool-wide ``Bash``, as s43 V1-V4): ``readers._reads`` skips a leading word that
+    looks like an assignment once its quotes are removed (``folded._data_word``, shlex); to
+    bash a quoted or escaped ``NAME=…`` is no assignment but the program, here the path
+    ``A=./e`` (``A=.`` a link to the project's folder, ``e`` a script an earlier call wrote).
+    So ``cat`` is judged as the reader, and ``e`` writes its operand."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    (project / "e").write_text('#!/bin/sh\ncp src/x.sh "$2"\n')
+    (project / "e").chmod(0o755)
+    (project / "A=.").symlink_to(".")
+    assert not _allowed(project, "./e cat .claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "cat src/x.sh > .cla\\\nude/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh -o .cla\\\nude/hooks/x.sh",
+    'cp src/x.sh ".cla\\\nude/hooks/x.sh"',
+])
+def test_w16_a_line_continuation_inside_a_word(tmp_path: Path, command: str) -> None:
+    """W16 (tool-wide ``Bash``, where the guard still denies ``cat src/x.sh >
+    .claude/hooks/x.sh``): bash removes a backslash-newline anywhere outside single quotes,
+    inside a word too; ``guards._QUOTING`` removes the backslash only, and ``_TOKEN`` splits
+    the word at the newline, into ``.cla`` and ``ude/hooks/x.sh``, neither of them guarded."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, "cat src/x.sh > .claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_w16b_a_line_continuation_replaces_the_settings(tmp_path: Path) -> None:
+    """W16: the same through a guarded file's name: ``.cla\\⏎ude/sett\\⏎ings.json`` holds no
+    guarded name as the guard splits it; bash replaces the settings holding the gate's
+    hook."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    (project / "s.txt").write_text("{}\n")
+    command = "cat s.txt > .cla\\\nude/sett\\\nings.json"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert "PreToolUse" not in (scratch / ".claude" / "settings.json").read_text(), \
+        "bash left the settings: the case proves nothing"
+    assert not _allowed(project, "cat s.txt > .claude/settings.json")
+    assert not _allowed(project, command), "the hook allows replacing the settings"
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh {-DA=,-o}.claude/hooks/x.sh",
+    "gcc -E -P -x c src/x.sh {-o,-DA=}.claude/hooks/x.sh",
+])
+def test_w17_a_brace_expression_cut_at_its_equals_sign(tmp_path: Path, command: str) -> None:
+    """W17 (tool-wide ``Bash``, as W16): ``guards._TOKEN`` cuts words at ``=`` before
+    ``writers.braced`` reads their braces, so ``{-DA=,-o}.claude/hooks/x.sh`` becomes ``{-DA``
+    and ``,-o}.claude/hooks/x.sh``, unbalanced: each is read as it is, and neither (nor a
+    tail after its comma, ``-o}.claude/…``) names a guarded path. Bash expands it to
+    ``-DA=.claude/hooks/x.sh -o.claude/hooks/x.sh``."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, "gcc -E -P -x c src/x.sh -o.claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def _first_denied(project: Path, calls: list[str]) -> str | None:
+    """Asks the hook for each call in turn, running each allowed one under bash in the
+    project (the next call is decided on the state the last one left); the first call
+    denied, or None when the hook allowed them all."""
+    hook = _settings_hook(project)
+    for call in calls:
+        if run_hook(hook, call, project).returncode == 2:
+            return call
+        subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
+                       check=False)
+    return None
+
+
+#: Entries whose program ``guards.plan_programs`` does not find (the run, the file it runs).
+ENTRY_FORMS = [
+    ("> out.log ./tools/run.sh", "tools/run.sh"),
+    ("2> err.log ./tools/run.sh", "tools/run.sh"),
+    ("! ./tools/run.sh", "tools/run.sh"),
+    ("if true; then ./tools/run.sh; fi", "tools/run.sh"),
+    ("python3 -mtools.run", "tools/run.py"),
+]
+
+
+@pytest.mark.parametrize(("run", "program"), ENTRY_FORMS, ids=[f[0] for f in ENTRY_FORMS])
+def test_p2f_an_entrys_program_plan_programs_misreads(
+        tmp_path: Path, run: str, program: str) -> None:
+    """P2f (against the P2/P2c fixes): ``plan_programs`` drops a redirection's operator but
+    keeps its target (``> out.log ./tools/run.sh``: the program read is ``out.log``),
+    reads a part led by ``!`` or ``then`` as that word's program, and reads only a separate
+    ``-m`` (``-mtools.run``). The program the exact entry runs is left unguarded: the
+    covered ``cp`` replaces it, and the covered run runs the copy."""
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({run})", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    target = project / program
+    target.write_text("#!/bin/sh\necho ok\n" if program.endswith(".sh") else "pass\n")
+    target.chmod(0o755)
+    marker = tmp_path / "zz"
+    (project / "payload").write_text(
+        f"#!/bin/sh\ntouch {marker}\n" if program.endswith(".sh") else
+        f"open({str(marker)!r}, 'w')\n")
+    calls = [f"cp payload {program}", run]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=scratch, capture_output=True, timeout=60,
+                       check=False)
+    assert marker.exists(), "bash ran no payload: the case proves nothing"
+    marker.unlink()
+    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        f"the hook allows replacing {program} and the covered run of it"
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("command", [
+    "env --chd=.. gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh",
+    "env --ch .. gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh",
+])
+def test_m2_envs_chdir_abbreviated(tmp_path: Path, command: str) -> None:
+    """M2 (tool-wide ``Bash``: ``env`` with an option is a runner): GNU ``env`` reads its long
+    options by ``getopt_long``, which takes any unique prefix: ``--chd=..`` and ``--ch ..``
+    are ``--chdir``. ``moves`` reads only ``-C``, ``--chdir`` (and ``named._MOVING`` looks for
+    no other sign), so ``project/.claude/hooks/x.sh`` is read from the call's folder, where
+    it is no guarded path; env runs gcc in the folder above, where it is the hook script.
+    (``env -C .. gcc …`` and ``cd .. && gcc …`` are denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, command.replace("--chd=..", "--chdir=..").replace(
+        "--ch ..", "--chdir .."))
+    scratch = tmp_path / "scratch" / "project"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
+        "bash wrote no hook: the case proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
