@@ -17,6 +17,7 @@ from . import files as fs
 from . import linked
 from .environment import values
 from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, VERSION_FILES, home_named
+from .linkmakers import link_then_more
 from .named import GUARDED, named_word
 from .nested import Guarded, repositories
 from .worktree import pushes_locally
@@ -244,6 +245,9 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     quoted = _SPELLED.search(text)  # `$'.claude/\x73ettings.json'` spells any name (G-4)
     if quoted is not None:
         return quoted.group()
+    linked = link_then_more(text)  # a link a command makes, written through (review s43 L1)
+    if linked is not None:
+        return linked
     moved = _LEADING_CD.fullmatch(text)
     if moved is not None and directory is not None and (not os.environ.get("CDPATH") or (
             moved.group(1).startswith(("./", "../")))):

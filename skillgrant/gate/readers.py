@@ -73,8 +73,8 @@ _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "unti
 _REREAD: Final = compile_on_use(r"[\n;&|()<>`]|\$\(")
 _OPERATOR: Final = frozenset("();|&\n`")
 #: An operator quoted or escaped: a word to bash, an operator to ``shlex``.
-_QUOTED_OPERATOR: Final = compile_on_use(r"\\[;&|<>()`]|'[^']*[;&|<>()`][^']*'|"
-                                         r'"[^"]*[;&|<>()`][^"]*"')
+_QUOTED_OPERATOR: Final = compile_on_use(r"\\[;&|<>()`\n]|'[^']*[;&|<>()`\n][^']*'|"
+                                         r'"[^"]*[;&|<>()`\n][^"]*"')  # (\n: s43 S4)
 #: What may give a program's name another meaning: an alias, a function (quotes removed:
 #: bash joins `al''ias`, review s43 V2b).
 _RENAMES: Final = compile_on_use(r"\balias\b|\bfunction\b|\(\s*\)")
@@ -101,7 +101,8 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     one holding it that is not a reader (``READERS``) or its program, or any when the gate
     cannot separate them (an open quote). None when each is only read or run."""
     commands = _commands(text)
-    if commands and any(c and c[0].rsplit("/", 1)[-1] in _FEEDS for c in commands):
+    if commands and any(c and run_words(list(c))[:1] and run_words(list(c))[0].rsplit(
+            "/", 1)[-1] in _FEEDS for c in commands):  # (`nice xargs`: review s43 V6)
         return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
     # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`: a name may run another
     # program than the one it names (review s43 V4); only the path a command runs is known

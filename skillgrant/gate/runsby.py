@@ -159,7 +159,9 @@ def _kubectl(program: str, words: list[Word]) -> str | None:  # review s43 R7
 #: Compiler drivers' options that run a program or load code they name.
 _COMPILER_RUNS: Final = ("-wrapper", "-B", "-fplugin", "-specs", "--specs", "-fuse-ld=/",
                          "-fuse-ld=.", "-iplugindir", "--gcc-toolchain", "-plugin", "--plugin",
-                         "-no-integrated", "-ccc-", "--driver-mode", "@")
+                         "-no-integrated", "-ccc-", "--driver-mode", "@",
+                         # clang's pass plugins and what it hands cc1 and LLVM unread
+                         "-fpass-plugin", "-Xclang", "-load", "-mllvm")
 #: What loads code among the options a driver passes on (``-Wl,``, ``-Wp,``, ``-Wa,``): the
 #: linker's and the compiler proper's plugins (``-Wl,-Bsymbolic`` is the linker's own ``-B``).
 _PASSED_RUNS: Final = ("-plugin", "--plugin", "-fplugin", "-iplugindir", "-specs", "--specs")

@@ -30,8 +30,7 @@ from ..lazy import compile_on_use
 from . import files
 from .lexical import BASH_CLASS
 
-#: Programs that write, move, remove or change the files and folders their words name, a
-#: folder's whole tree among them.
+#: Programs that write, move, remove or change the files and folders their words name (trees too).
 FOLDER_WRITERS: Final = frozenset({
     "cp", "mv", "rm", "rmdir", "ln", "install", "rsync", "ditto", "scp", "rclone", "chmod",
     "chown", "chgrp", "setfacl", "shred", "unlink", "mkdir", "touch", "truncate", "tee", "dd",
@@ -42,9 +41,8 @@ FOLDER_WRITERS: Final = frozenset({
     *(IMAGEMAGICK := frozenset({"magick", "convert", "composite", "compare", "montage", "gm",
                                 "mogrify", "conjure", "import", "stream", "display", "animate"})),
     "sqlite3",  # its database operand (review H-13)
-    # an output file by an option or a second operand (review s41 W1)
-    "shuf", "ptx", "sdiff", "fallocate", "objcopy", "strip", "cpp", "msgfmt",
-    "link",  # coreutils' hard link (review s41 L5)
+    # an output file by an option or a second operand (review s41 W1); coreutils' link (L5)
+    "shuf", "ptx", "sdiff", "fallocate", "objcopy", "strip", "cpp", "msgfmt", "link",
     # compressors writing beside the file they are given (review s42 W3's kin)
     "pigz", "unpigz", "lzop", "lzma", "unlzma", "lzip", "plzip", "brotli", "lrzip", "pbzip2",
     "lbzip2", "pixz", "compress", "uncompress",
@@ -55,8 +53,7 @@ FOLDER_WRITERS: Final = frozenset({
 COMPOSERS: Final = frozenset({"rename", "prename", "rename.ul", "file-rename", "perl-rename",
                               "mmv", "mcp", "mad", "mln", "zmv", "qmv", "vidir",
                               "csplit"})  # `-f .g -b 'it/config%.0d'` (review s42 W12)
-#: ``gh`` writes files only with these words (``release download``, ``run download``,
-#: ``repo clone``, ``--output``/``--dir``).
+#: ``gh`` writes files only with these words (``release``/``run download``, ``repo clone``, …).
 _GH_WRITES: Final = frozenset({"download", "clone", "-O", "--output", "-D", "--dir"})
 #: Programs that write the working directory's tree when no folder is named (and the named
 #: folder when one is): unpackers and patchers.
@@ -91,8 +88,7 @@ _MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = compile_on_use(r"[*?\[{]")
 #: The programs ``writes`` looks at.
-_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh",
-                                                  "sed"}
+_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh", "sed"}
 #: Python's modules that unpack an archive (``python3 -m zipfile -e``, ``-m tarfile -e``).
 _UNPACKING: Final = frozenset({"zipfile", "tarfile", "-mzipfile", "-mtarfile"})
 #: Words after a program looked at for its options and subcommand (past them, others').

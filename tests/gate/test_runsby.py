@@ -47,6 +47,7 @@ def test_a_program_is_read_by_its_family(name: str, tool: str) -> None:
     "kubectl --kubeconfig k.yaml get pods", "kubectl kustomize --enable-exec d",
     "ld -T o.ld e.o", "ld o.ld e.o", "ld -Map -o e.o", "x86_64-linux-gnu-ld.bfd e.o",
     "gcc -nostdlib -Wl,-T,o.ld e.c", "gcc e.o o.ld", "gcc -I -o a.c", "mold -run make",
+    "clang -fpass-plugin=./p.so -c a.c", "clang-15 -Xclang -load -Xclang ./p.so -c a.c",
     "ld -plugin ./p.so -o out e.o", "ld --plu=./p.so -o out e.o", "ld @opts -o out e.o",
 ])
 def test_a_command_that_runs_or_writes_what_it_names_is_a_doubt(command: str) -> None:
@@ -109,3 +110,21 @@ def test_every_prefix_the_program_reads_as_the_option_is_a_doubt(
                 ran += 1
                 assert _doubted(command), shlex.quote(command)
     assert ran > 2, "the program ran no abbreviation: the case proves nothing"
+
+
+@pytest.mark.parametrize(("call", "found"), [
+    ("git checkout evil -- out/l && gcc -E -P -x c src/x.sh -o out/l/x.sh", "git"),
+    ("git restore --source evil out/l && gcc -o out/l/x.sh a.c", "git"),
+    ("for i in 1 2; do gcc -o l/x.sh a.c; git checkout e -- l; done", "git"),
+    ('"g"it checkout e -- l && gcc -o l/x a.c', "git"),
+    ("tar -xf a.tar; gcc -o l/x a.c", "tar"), ("cp -r a b && gcc -o b/x a.c", "cp"),
+    ("unzip a.zip | cat", "unzip"), ("mv evil/l l; tee l/x < a", "mv"),
+    ("git add -A && git commit -m x && git push", None), ("cp a b && pytest -q", None),
+    ("mkdir -p out && gcc -o out/x a.c", None), ("tar -xf a.tar", None),
+    ("git checkout evil -- out/l", None), ("git --version && ls", None)])
+def test_a_link_maker_in_a_call_of_several_commands(call: str, found: str | None) -> None:
+    """Review s43 L1: a program that may make a link the words do not spell, in a call of more
+    than one command, is refused whatever the order (guards.guarded_word asks it)."""
+    from skillgrant.gate.linkmakers import link_then_more
+
+    assert link_then_more(call) == found
