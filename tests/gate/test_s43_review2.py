@@ -228,3 +228,22 @@ def test_s4_a_quoted_newline_in_the_readers_fallback(tmp_path: Path, command: st
     project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(cat *)"])
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "ls -d .claude/hooks/x.sh | nice xargs gcc -E -P -x c src/x.sh -o",
+    "ls -d .claude/hooks/x.sh | timeout 9 xargs gcc -E -P -x c src/x.sh -o",
+    "ls -d .claude/hooks/x.sh | env xargs gcc -E -P -x c src/x.sh -o",
+])
+def test_v6_xargs_after_a_wrapper(tmp_path: Path, command: str) -> None:
+    """V6 (tool-wide ``Bash``, as V5): ``readers.writer_of`` refuses a command whose first
+    word is ``xargs`` or ``parallel`` (a reader's output becomes a writer's words: s42 GF4),
+    but looks at the first word only: after ``nice``, ``timeout 9`` or ``env`` (which
+    ``programs.run_words`` strips elsewhere) xargs hands ``ls``'s output, the hook script's
+    path, to gcc's ``-o``. (``| xargs gcc …`` and ``| X=1 xargs gcc …`` are denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, command.replace(command.split("| ")[1].split(" xargs")[0] +
+                                                 " xargs", "xargs"))
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
