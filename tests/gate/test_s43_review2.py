@@ -210,3 +210,40 @@ def test_m2_envs_chdir_abbreviated(tmp_path: Path, command: str) -> None:
     assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
         "bash wrote no hook: the case proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "gcc -E -P -x c src/x.sh -I \"\n\" -o.claude/hooks/x.sh <<E\n$HOME\nE",
+    "cat <<E\n$HOME\nE\ngcc -E -P -x c src/x.sh -I '\n' -o.claude/hooks/x.sh",
+])
+def test_s4_a_quoted_newline_in_the_readers_fallback(tmp_path: Path, command: str) -> None:
+    """S4 (narrow plan; s43 S3's kin, against its fix): a here-document whose body bash
+    expands (``$HOME``) makes ``folded.tree_commands`` give up, and the readers rule falls back
+    to ``shlex``. There a quoted newline (``-I "⏎"``) comes back as the token ``"\\n"``, which
+    ``readers._split`` takes for an operator; ``_QUOTED_OPERATOR`` (S3's repair) lists
+    ``;&|<>()``` but not the newline. ``-o.claude/hooks/x.sh`` becomes a command of its own,
+    whose program it is ("the path is the program run"); bash runs one gcc, which rewrites
+    the hook script."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(cat *)"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "ls -d .claude/hooks/x.sh | nice xargs gcc -E -P -x c src/x.sh -o",
+    "ls -d .claude/hooks/x.sh | timeout 9 xargs gcc -E -P -x c src/x.sh -o",
+    "ls -d .claude/hooks/x.sh | env xargs gcc -E -P -x c src/x.sh -o",
+])
+def test_v6_xargs_after_a_wrapper(tmp_path: Path, command: str) -> None:
+    """V6 (tool-wide ``Bash``, as V5): ``readers.writer_of`` refuses a command whose first
+    word is ``xargs`` or ``parallel`` (a reader's output becomes a writer's words: s42 GF4),
+    but looks at the first word only: after ``nice``, ``timeout 9`` or ``env`` (which
+    ``programs.run_words`` strips elsewhere) xargs hands ``ls``'s output, the hook script's
+    path, to gcc's ``-o``. (``| xargs gcc …`` and ``| X=1 xargs gcc …`` are denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, command.replace(command.split("| ")[1].split(" xargs")[0] +
+                                                 " xargs", "xargs"))
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
