@@ -22,28 +22,31 @@ from __future__ import annotations
 
 import functools
 import itertools
-import re
 from typing import TYPE_CHECKING, Final
 
-from .words import Doubt
+from ..lazy import compile_on_use
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
     from .reading import Analysis
 
+class _NotRead(Exception):
+    """A form the guard's readers do not take from the parse (the text is read otherwise)."""
+
+
 #: The word a here-document's body follows in its command: no program, option or script name.
 BODY: Final = "\x01"
 #: What a piece of data must not hold for ``shlex``: quotes and backslashes (dropped, as bash
 #: joins a word), operators, a backtick and line breaks (blanks).
-_DROPPED: Final = re.compile(r"['\"\\]")
-_BLANKED: Final = re.compile(r"[;&|<>()`\n\r\t]")
+_DROPPED: Final = compile_on_use(r"['\"\\]")
+_BLANKED: Final = compile_on_use(r"[;&|<>()`\n\r\t]")
 #: Put before a word that reads as an assignment once its quotes are gone, but is none to
 #: bash (a program or an argument: review s43 V5); ``_ASSIGNMENT_LIKE``, such a word.
 NOT_ASSIGNED: Final = "\x02"
-_ASSIGNMENT_LIKE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=")
+_ASSIGNMENT_LIKE: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=")
 #: Bodies bash expands: not data.
-_EXPANDED: Final = re.compile(r"[$`\\]")
+_EXPANDED: Final = compile_on_use(r"[$`\\]")
 #: The children a here-document's node may have here.
 _HEREDOC_PARTS: Final = frozenset({"<<", "<<-", "heredoc_start", "file_redirect",
                                    "heredoc_body", "heredoc_end"})
@@ -71,12 +74,13 @@ def folded(text: str) -> str:
     if ("<<" not in text and "#" not in text) or agreed(text) is None:
         return text
     from .bashparser import parser  # the parse: most commands hold neither
+    from .words import Doubt
 
     source = text.encode("utf-8")
     pieces: list[tuple[int, int, str]] = []
     try:
         _fold(source, parser().parse(source).root_node, pieces)
-    except Doubt:
+    except (Doubt, _NotRead):
         return text
     out = bytearray(source)
     for start, end, replaced in sorted(pieces, reverse=True):
@@ -142,6 +146,7 @@ def tree_commands(text: str) -> tuple[tuple[str, ...], ...] | None:
     if agreed(text) is None:
         return None
     from .bashparser import parser
+    from .words import Doubt
 
     source = text.encode("utf-8")
     found: list[tuple[str, ...]] = []
@@ -150,7 +155,7 @@ def tree_commands(text: str) -> tuple[tuple[str, ...], ...] | None:
         while stack:
             node = stack.pop()
             stack.extend(_commands_of(source, node, found))
-    except Doubt:
+    except (Doubt, _NotRead):
         return None
     return tuple(found)
 
@@ -166,7 +171,7 @@ def _commands_of(source: bytes, node: Node, found: list[tuple[str, ...]]) -> lis
     """Adds the commands ``node`` itself makes to ``found``; the nodes to read next."""
     kind = node.type
     if kind in ("function_definition", "ERROR"):
-        raise Doubt(f"a {kind}")
+        raise _NotRead(f"a {kind}")
     if kind == "comment":
         return []
     if kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
@@ -217,7 +222,7 @@ def _redirected(source: bytes, node: Node, words: list[str]) -> list[tuple[str, 
         return []
     body = _heredoc(source, node)
     if body is None:
-        raise Doubt("a here-document whose body bash expands")
+        raise _NotRead("a here-document whose body bash expands")
     words += [w for w in body[body.index(BODY):].split(" ") if w]
     return [(">", _data_word(_text(source, t)))
             for c in node.children if c.type == "file_redirect"

@@ -16,7 +16,7 @@ from typing import Final
 from . import files as fs
 from . import linked
 from .environment import values
-from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, VERSION_FILES, home_named
+from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named, version_files
 from .linkmakers import link_then_more
 from .named import GUARDED, named_word
 from .nested import Guarded, repositories
@@ -88,9 +88,10 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # What follows the call's folder rather than the session's (`local`) is guarded at this
     # call only: an earlier call, in another folder, was not kept from writing it (`always`)
     local: list[tuple[str, bool]] = []
+    versions = version_files()
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
-            _folder_items(folder))
+            _folder_items(folder, versions))
     programs: list[tuple[str, bool]] = []
     local_programs: list[tuple[str, bool]] = []
     tops: set[str] = set()
@@ -147,7 +148,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # the interpreter's own library, which the hook imports at every start (review H-26),
     # and the shared libraries it loads (a root session writes /lib: review s43 H12, H12b)
     items.append((os.path.dirname(os.__file__), True))
-    items += [(path, False) for path in _loaded_libraries()]
+    items += [(folder, True) for folder in _loaded_libraries()]
     items += [("/etc/ld.so.conf", False), ("/etc/ld.so.conf.d", True),
               ("/etc/ld.so.cache", False)]
     items += [(path, False) for path in (os.environ.get("LD_PRELOAD") or "").replace(
@@ -186,18 +187,20 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
 
 
 def _loaded_libraries() -> list[str]:
-    """The shared libraries this process has loaded (``/proc/self/maps``), with their real
-    paths: a hook process loads the same at its start. None where the system does not say."""
+    """The folders of the shared libraries this process has loaded (``/proc/self/maps``), as
+    their real paths: a hook process loads the same at its start (whole: listing a system's
+    library folder for links costs milliseconds). None where the system does not say."""
     try:  # (a service's list, kept with the set, holds a hook process's and more)
         with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
             named = {line.split(None, 5)[-1].strip() for line in maps if "/" in line}
     except OSError:
         return []
-    found = sorted(p for p in named if p.startswith("/") and ".so" in os.path.basename(p))
-    return found + [os.path.realpath(p) for p in found]
+    folders = {os.path.dirname(p) for p in named
+               if p.startswith("/") and ".so" in os.path.basename(p)}
+    return sorted(folders | {fs.realpath(f) for f in folders})
 
 
-def _folder_items(folder: str) -> list[tuple[str, bool]]:
+def _folder_items(folder: str, versions: list[str]) -> list[tuple[str, bool]]:
     """The places in ``folder`` that a runtime or git reads as what to run."""
     return [(os.path.join(folder, ".claude"), True),
             # git runs what its repository's config and hooks name (core.fsmonitor, hooks),
@@ -213,7 +216,7 @@ def _folder_items(folder: str) -> list[tuple[str, bool]]:
             # Copilot CLI's project MCP servers, Gemini CLI's settings (review s42 H7, H9)
             (os.path.join(folder, ".github", "mcp.json"), False),
             (os.path.join(folder, ".gemini"), True),
-            *((os.path.join(folder, name), False) for name in VERSION_FILES),  # s43 H15
+            *((os.path.join(folder, name), False) for name in versions),  # s43 H15
             # what their entries that are links lead to, and their files' second names
             # (review s41 S3, L1, L4): Copilot CLI's hooks at any depth, Codex's own files
             *linked.claude_items([os.path.join(folder, ".claude")]),

@@ -61,10 +61,26 @@ MOVED_CODE: Final = ("GNUPGHOME", "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH
                      "LD_LIBRARY_PATH", "NODE_PATH", "RUSTUP_HOME", "PYENV_ROOT", "NVM_DIR",
                      "RBENV_ROOT", "ASDF_DATA_DIR", "VOLTA_HOME", "MISE_DATA_DIR")
 #: Files in a folder (the call's, the project's, each above) that pick the interpreter or
-#: toolchain a version manager's shim runs (pyenv, nvm, rbenv, asdf, mise: review s43 H15).
-VERSION_FILES: Final = (".python-version", ".nvmrc", ".node-version", ".ruby-version",
-                        ".tool-versions", "mise.toml", ".mise.toml", "rust-toolchain",
-                        "rust-toolchain.toml")
+#: toolchain a version manager's shim runs (review s43 H15), by the manager's folder in the
+#: home (or its variable): guarded where the manager is there to read them.
+VERSION_FILES: Final = {
+    ".pyenv": ("PYENV_ROOT", (".python-version",)),
+    ".nvm": ("NVM_DIR", (".nvmrc", ".node-version")),
+    ".rbenv": ("RBENV_ROOT", (".ruby-version",)),
+    ".asdf": ("ASDF_DATA_DIR", (".tool-versions",)),
+    os.path.join(".local", "share", "mise"): ("MISE_DATA_DIR", ("mise.toml", ".mise.toml",
+                                                                 ".tool-versions")),
+    ".rustup": ("RUSTUP_HOME", ("rust-toolchain", "rust-toolchain.toml")),
+    ".volta": ("VOLTA_HOME", ())}
+
+
+def version_files() -> list[str]:
+    """The names of ``VERSION_FILES`` whose manager is installed (its folder in the home, or
+    its variable set)."""
+    home = os.path.expanduser("~")
+    return [name for folder, (variable, names) in VERSION_FILES.items()
+            if os.environ.get(variable) or fs.is_folder(os.path.join(home, folder))
+            for name in names]
 
 
 #: Folders of the system's programs (``PATH``), not read for links.

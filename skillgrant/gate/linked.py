@@ -199,4 +199,4 @@ def _folder(folder: str, kept: dict[str, str]) -> str:
 
 
 #: Items in one folder from which it is listed once rather than asked name by name.
-_LISTED: Final = 8
+_LISTED: Final = 24  # (a folder's own items, version files among them, are asked one by one)

@@ -19,9 +19,8 @@ from typing import Final
 
 from ..lazy import compile_on_use
 from . import files as fs
-from .lexical import BASH_CLASS
 from .moves import moved_folders
-from .writers import braced
+from .writers import BASH_CLASS, braced
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own

@@ -12,8 +12,7 @@ import os
 from typing import Final
 
 from ..lazy import compile_on_use
-from .programs import run_words
-from .words import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND
+from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS
 
 #: Their options naming the folder whose ``package.json`` and ``node_modules`` they use.
 _NODE_FOLDERS: Final = frozenset({"--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"})
@@ -54,7 +53,11 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
     split = part.split()  # a redirection with its target apart, a reserved word (s43 P2f)
     given = [w for at, w in enumerate(split) if not _ASSIGNED.match(w) and not (
         _REDIRECTION.match(w) or (at and _OPERATOR.fullmatch(split[at - 1])))]
-    words = run_words(list(itertools.dropwhile(_RESERVED.__contains__, given)))
+    words = list(itertools.dropwhile(_RESERVED.__contains__, given))
+    if words[:1] == ["env"] or (words and words[0] in WRAPPERS):
+        from .words import run_words  # (the options' tables: only for a wrapped program)
+
+        words = run_words(words)
     if words[:1] in (["cd"], ["pushd"]):
         operands = [w for w in words[1:] if w[:1] != "-"]
         return (operands[0] if operands else None), []

@@ -31,7 +31,6 @@ import re
 from typing import Final
 
 from ..domains.base import Glob
-from .words import ASSIGNMENT_WORD, WRAPPERS, Word, strip_wrappers
 from .writers import FOLDER_WRITERS
 
 #: Programs and builtins that run no program named in their words or options, whatever those
@@ -135,28 +134,3 @@ def leaves(text: str, at: int, folder: str) -> bool:
         if value and not value.startswith(folder):
             return True
     return False
-
-
-def run_words(words: list[str]) -> list[str]:
-    """A command's words past ``env`` (with only ``-i``, ``-0``, ``-u NAME`` and assignments)
-    and the wrappers ``strip_wrappers`` reads: the program it runs first. ``env`` with any
-    other option (``-S``, ``-C``) stays, as a runner (review s43 P2)."""
-    while words[:1] == ["env"] or (words and words[0] in WRAPPERS):
-        if words[0] == "env":
-            rest = words[1:]
-            while rest and (rest[0] in _ENV_FLAGS or ASSIGNMENT_WORD.match(rest[0])):
-                rest = rest[2:] if rest[0] in ("-u", "--unset", "-C", "--chdir") else rest[1:]
-            if not rest or rest[0][:1] == "-":
-                break
-            words = rest
-            continue
-        inside, stripped = strip_wrappers([Word(w) for w in words])
-        if not stripped:
-            break
-        words = [w.value or "" for w in inside]
-    return words
-
-
-#: ``env``'s options that change no program it runs and run none.
-_ENV_FLAGS: Final = frozenset({"-i", "-0", "--ignore-environment", "--null", "-u", "--unset",
-                               "-", "-C", "--chdir"})  # (-C's folder: ``moves``)

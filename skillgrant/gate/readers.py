@@ -22,8 +22,8 @@ from typing import Final
 
 from ..lazy import compile_on_use
 from .folded import NOT_ASSIGNED, agreed, folded, tree_commands
-from .programs import run_words
-from .words import PACKAGE_RUNNERS, RUNS_OPERAND
+from .words import run_words
+from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND
 from .writers import GIT_KEEPS, edits, git_subcommand
 
 #: Programs that write no file their words name, whatever the words (no output option, no

@@ -16,6 +16,7 @@ from typing import Final, NamedTuple
 from ..lazy import compile_on_use
 from .optables import READ as OPTIONS_READ
 from .optables import Head, OptionDoubt, check_options
+from .wrapped import RUNNERS, WRAPPERS
 
 
 class Doubt(Exception):
@@ -37,40 +38,6 @@ class Word(NamedTuple):
         return self.value is not None
 
 
-#: Programs and builtins that run a command, code or file given in their words, or change how
-#: later words are read. A command led by one of them is not understood (a doubt). The
-#: wrappers ``strip_wrappers`` removes are here too: written in a form it does not read, they
-#: are runners.
-RUNNERS: Final = frozenset({
-    "eval", "source", ".", "exec", "command", "builtin", "trap", "alias", "unalias", "enable",
-    "hash", "shopt", "set", "coproc", "fc", "env", "sudo", "doas", "su", "xargs", "parallel",
-    "setsid", "watch", "ionice", "chroot", "unshare", "nsenter", "flock", "chrt", "taskset",
-    "script", "expect", "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh",
-    "busybox", "nohup", "time", "timeout", "nice", "stdbuf",
-    # programs that run the command in their words (the adversarial review of issue 29 found
-    # each covered under `Bash(* --help)`); a plan whose program is a star still approves any
-    # other program, interpreters included (docs/call-gate.md)
-    "setarch", "linux32", "linux64", "i386", "x86_64", "prlimit", "setpriv", "strace", "ltrace",
-    "fakeroot", "runuser", "sg", "newgrp", "systemd-run", "tmux", "screen", "start-stop-daemon",
-    "gdb", "valgrind", "pkexec", "firejail", "bwrap", "proot", "unbuffer", "rlwrap", "catchsegv",
-    "xvfb-run", "dbus-run-session", "ssh-agent", "flatpak-spawn", "chpst", "numactl",
-    "cgexec", "ld.so", "ld-linux.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1",
-    # the second review (N1b): reached by a folder grant (`Bash(/usr/*)`), which `programs`
-    # does not hold to its allow-list
-    "faketime", "chronic", "uname26", "i686", "nsjail", "schroot", "lxc-attach",
-    # builtins that evaluate their words arithmetically or as code: `let 'a[$(id)]'` runs id,
-    # and so does `[ "$x" -eq 1 ]` when x holds `a[$(id)]`
-    "let", "test", "[", "compgen", "complete", "bind", "mapfile", "readarray",
-    # job control runs a command given in its words (`jobs -x cmd`)
-    "jobs", "fg", "bg", "history",
-    # editors that run the commands of their words or input, a shell's among them (`ed`'s
-    # and `ex`'s `!cmd`, `vim -es -c '!cmd'`; review G-17)
-    "ed", "red", "ex", "vi", "vim", "nvim", "view", "vimdiff", "rvim", "rview", "gvim",
-    "emacs", "emacsclient",
-    # programs that run their operand command (review s43 R6), and compiler caches that run
-    # the compiler their operand names
-    "perf", "ccache", "sccache", "distcc", "icecc",
-})
 #: Words bash never runs as a program in command position: reserved words and ``!``.
 _NOT_PROGRAMS: Final = frozenset({
     "!", "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
@@ -188,16 +155,7 @@ def _stdbuf(words: list[Word]) -> list[Word] | None:
 
 _WRAPPER_READERS: Final[dict[str, Callable[[list[Word]], list[Word] | None]]] = {
     "timeout": _timeout, "nice": _nice, "nohup": _nohup, "time": _time, "stdbuf": _stdbuf}
-#: Programs that run the file their first operand names (with code found beside it: Python's
-#: ``sys.path[0]``, pytest's ``conftest.py``; ``python…`` is each of them too).
-RUNS_OPERAND: Final = frozenset({"bash", "sh", "dash", "zsh", "node", "ruby", "perl", "deno",
-                                 "bun"})
-#: Programs that run another program their words name (a package's environment around it).
-PACKAGE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun", "uv",
-                                    "uvx", "poetry", "pipenv", "pdm", "hatch", "rye", "bundle",
-                                    "pixi", "conda", "mamba"})
-#: The wrappers ``strip_wrappers`` reads.
-WRAPPERS: Final = frozenset(_WRAPPER_READERS)
+assert frozenset(_WRAPPER_READERS) == WRAPPERS  # (``programs.WRAPPERS``: the readers here)
 
 
 def check_runnable(words: list[Word]) -> None:
@@ -389,3 +347,28 @@ def unescape_double(text: str) -> str:
         out.append(text[i])
         i += 1
     return "".join(out)
+
+
+def run_words(words: list[str]) -> list[str]:
+    """A command's words past ``env`` (with only ``-i``, ``-0``, ``-u NAME`` and assignments)
+    and the wrappers ``strip_wrappers`` reads: the program it runs first. ``env`` with any
+    other option (``-S``, ``-C``) stays, as a runner (review s43 P2)."""
+    while words[:1] == ["env"] or (words and words[0] in WRAPPERS):
+        if words[0] == "env":
+            rest = words[1:]
+            while rest and (rest[0] in _ENV_FLAGS or ASSIGNMENT_WORD.match(rest[0])):
+                rest = rest[2:] if rest[0] in ("-u", "--unset", "-C", "--chdir") else rest[1:]
+            if not rest or rest[0][:1] == "-":
+                break
+            words = rest
+            continue
+        inside, stripped = strip_wrappers([Word(w) for w in words])
+        if not stripped:
+            break
+        words = [w.value or "" for w in inside]
+    return words
+
+
+#: ``env``'s options that change no program it runs and run none.
+_ENV_FLAGS: Final = frozenset({"-i", "-0", "--ignore-environment", "--null", "-u", "--unset",
+                               "-", "-C", "--chdir"})  # (-C's folder: ``moves``)

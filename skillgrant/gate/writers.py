@@ -28,7 +28,6 @@ from typing import Final
 
 from ..lazy import compile_on_use
 from . import files
-from .lexical import BASH_CLASS
 
 #: Programs that write, move, remove or change the files and folders their words name (trees too).
 FOLDER_WRITERS: Final = frozenset({
@@ -87,6 +86,9 @@ _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--names
 _MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = compile_on_use(r"[*?\[{]")
+#: A bracket expression ``fnmatch`` reads otherwise than bash: ``[^x]``, a class anywhere in
+#: one, after a ``]`` first too (``[]x[:alpha:]]``; review s43 G1, G1c, G1e, G1f).
+BASH_CLASS: Final = compile_on_use(r"\[\^|\[!?\]?[^\]]*\[[:=.]")
 #: The programs ``writes`` looks at.
 _LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh", "sed"}
 #: Python's modules that unpack an archive (``python3 -m zipfile -e``, ``-m tarfile -e``).

@@ -1,0 +1,53 @@
+"""The program names the gate treats as runners, wrappers and interpreters: light enough for
+the hook's start (``planprograms`` reads every plan entry with them; ``words.run_words``
+takes a command past its wrappers)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+#: Programs and builtins that run a command, code or file given in their words, or change how
+#: later words are read. A command led by one of them is not understood (a doubt). The
+#: wrappers ``strip_wrappers`` removes are here too: written in a form it does not read, they
+#: are runners.
+RUNNERS: Final = frozenset({
+    "eval", "source", ".", "exec", "command", "builtin", "trap", "alias", "unalias", "enable",
+    "hash", "shopt", "set", "coproc", "fc", "env", "sudo", "doas", "su", "xargs", "parallel",
+    "setsid", "watch", "ionice", "chroot", "unshare", "nsenter", "flock", "chrt", "taskset",
+    "script", "expect", "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh",
+    "busybox", "nohup", "time", "timeout", "nice", "stdbuf",
+    # programs that run the command in their words (the adversarial review of issue 29 found
+    # each covered under `Bash(* --help)`); a plan whose program is a star still approves any
+    # other program, interpreters included (docs/call-gate.md)
+    "setarch", "linux32", "linux64", "i386", "x86_64", "prlimit", "setpriv", "strace", "ltrace",
+    "fakeroot", "runuser", "sg", "newgrp", "systemd-run", "tmux", "screen", "start-stop-daemon",
+    "gdb", "valgrind", "pkexec", "firejail", "bwrap", "proot", "unbuffer", "rlwrap", "catchsegv",
+    "xvfb-run", "dbus-run-session", "ssh-agent", "flatpak-spawn", "chpst", "numactl",
+    "cgexec", "ld.so", "ld-linux.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1",
+    # the second review (N1b): reached by a folder grant (`Bash(/usr/*)`), which `programs`
+    # does not hold to its allow-list
+    "faketime", "chronic", "uname26", "i686", "nsjail", "schroot", "lxc-attach",
+    # builtins that evaluate their words arithmetically or as code: `let 'a[$(id)]'` runs id,
+    # and so does `[ "$x" -eq 1 ]` when x holds `a[$(id)]`
+    "let", "test", "[", "compgen", "complete", "bind", "mapfile", "readarray",
+    # job control runs a command given in its words (`jobs -x cmd`)
+    "jobs", "fg", "bg", "history",
+    # editors that run the commands of their words or input, a shell's among them (`ed`'s
+    # and `ex`'s `!cmd`, `vim -es -c '!cmd'`; review G-17)
+    "ed", "red", "ex", "vi", "vim", "nvim", "view", "vimdiff", "rvim", "rview", "gvim",
+    "emacs", "emacsclient",
+    # programs that run their operand command (review s43 R6), and compiler caches that run
+    # the compiler their operand names
+    "perf", "ccache", "sccache", "distcc", "icecc",
+})
+
+#: Programs that run the file their first operand names (with code found beside it: Python's
+#: ``sys.path[0]``, pytest's ``conftest.py``; ``python…`` is each of them too).
+RUNS_OPERAND: Final = frozenset({"bash", "sh", "dash", "zsh", "node", "ruby", "perl", "deno",
+                                 "bun"})
+#: Programs that run another program their words name (a package's environment around it).
+PACKAGE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun", "uv",
+                                    "uvx", "poetry", "pipenv", "pdm", "hatch", "rye", "bundle",
+                                    "pixi", "conda", "mamba"})
+#: The wrappers ``words.strip_wrappers`` reads.
+WRAPPERS: Final = frozenset({"timeout", "nice", "nohup", "time", "stdbuf"})
