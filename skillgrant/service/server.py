@@ -161,7 +161,7 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     events_of_uvicorn(log)
     config = uvicorn.Config(
         guarded, http=header_deadline(options.read_timeout, MAX_REQUEST_HEADER_BYTES,
-                                      guarded.direct),
+                                      guarded.direct, options.max_body),
         ws="none", lifespan="off", proxy_headers=False, access_log=False, log_config=None,
         log_level="warning", server_header=False, date_header=False, timeout_keep_alive=5,
         timeout_graceful_shutdown=int(options.handler_timeout + options.read_timeout) + 1)

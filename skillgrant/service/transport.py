@@ -66,6 +66,7 @@ class HeadLimited(HttpToolsProtocol):
 
     seconds = 10.0
     limit = 65_536
+    body_limit = 1_000_000  # (``--max-body-bytes``; a chunked body's framing fits twice it)
     _deadline: asyncio.TimerHandle | None = None
     _received: int | None = 0  # bytes received in the unfinished head; None: in a body
     _url_begun = False
@@ -78,6 +79,7 @@ class HeadLimited(HttpToolsProtocol):
     #: None when the request is to go to the application as any other).
     direct: Callable[[Any, bytes], bytes | None] | None = None
     _held: list[bytes] | None = None  # the body of a request held back for ``direct``
+    _chunked: int | None = None  # bytes of a chunked body received (None: not chunked)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
@@ -101,10 +103,14 @@ class HeadLimited(HttpToolsProtocol):
             self._check()
             if self._deadline is None and not self._cut:
                 self._arm()  # a head begun in this chunk and not whole in it: timed from now
+        elif self._chunked is not None:  # a chunked body and its trailer: bounded as a whole
+            self._chunked += len(data)  # (the guard counts the chunks' data, not the trailer
+            if self._chunked > self.limit + 2 * self.body_limit:  # review s43 S1)
+                self._expire()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self._received, self._url_begun = 0, False
+        self._received, self._url_begun, self._chunked = 0, False, None
         # a request begun: not idle (an answer made in line in this chunk armed the timer)
         self._unset_keepalive_if_required()
         # Timed from the end of the chunk it began in, when it is not whole by then (most
@@ -118,6 +124,8 @@ class HeadLimited(HttpToolsProtocol):
         super().on_url(url)
 
     def on_body(self, body: bytes) -> None:
+        if self._cut:  # the parser goes on through a chunk whose connection is cut: nothing
+            return  # after the cut reaches a request (review s43 S2)
         if self._held is not None:
             self._held.append(body)
         else:
@@ -125,6 +133,8 @@ class HeadLimited(HttpToolsProtocol):
 
     def on_message_complete(self) -> None:
         self._ended = True
+        if self._cut:
+            return
         if self._held is not None:  # the body came whole with its head
             body, self._held = b"".join(self._held), None
             try:  # (a crash here would be the parser's 400: the application answers instead)
@@ -144,6 +154,8 @@ class HeadLimited(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._disarm()
         self._received = None
+        if any(name == b"transfer-encoding" for name, _ in self.headers or ()):
+            self._chunked = 0
         before = self._chunk_at or 0
         # The head's bytes are at most ``received``; its pieces at most its bytes and two a
         # header (a header's line holds its name, a colon, its value and a line feed; the
@@ -242,10 +254,11 @@ def _head_end(chunk: bytes, began_inside: bool) -> int:
 
 
 def header_deadline(seconds: float, limit: int,
-                    direct: Callable[[Any, bytes], bytes | None] | None = None
-                    ) -> type[HeadLimited]:
-    """``HeadLimited`` with its deadline, its size limit, and what answers hook requests in
+                    direct: Callable[[Any, bytes], bytes | None] | None = None,
+                    body_limit: int = HeadLimited.body_limit) -> type[HeadLimited]:
+    """``HeadLimited`` with its deadline, its size limits, and what answers hook requests in
     line (``direct``: none when None)."""
     return type("HeadLimited", (HeadLimited,), {"seconds": seconds, "limit": limit,
+                                                "body_limit": body_limit,
                                                 "direct": staticmethod(direct) if direct
                                                 else None})

@@ -204,6 +204,8 @@ def test_s2_the_bodies_of_requests_cut_off_are_not_read_as_the_last_ones(tmp_pat
     assert [r for r in fed.records if r.get("decision") != "deny"] == [], fed.records
 
 
+@pytest.mark.xfail(strict=True, reason="open (review s43-sreview S3, a cost, fails closed): "
+                   "a head begun mid-chunk is counted as the whole chunk (docs/decisions.md)")
 def test_s3_pipelined_requests_within_the_limit_are_answered_whatever_the_read(
         tmp_path: Path) -> None:
     """S3 (a cost, not a hole): a head that begins inside a chunk after a request ended in it
@@ -220,6 +222,9 @@ def test_s3_pipelined_requests_within_the_limit_are_answered_whatever_the_read(
         assert fed.written.count(b"HTTP/1.1 200 OK") == count, (count, len(fed.events))
 
 
+@pytest.mark.xfail(strict=True, reason="open (review s43-sreview S4, low): blank lines "
+                   "between requests keep a connection open past the idle timeout "
+                   "(docs/decisions.md)")
 def test_s4_an_idle_connection_is_closed_whatever_blank_lines_it_sends(tmp_path: Path
                                                                          ) -> None:
     """S4 (low, pre-existing): docs/service.md says an idle kept-alive connection is closed
