@@ -153,6 +153,9 @@ ENTRY_FORMS = [
     ("! ./tools/run.sh", "tools/run.sh"),
     ("if true; then ./tools/run.sh; fi", "tools/run.sh"),
     ("python3 -mtools.run", "tools/run.py"),
+    ("while true; do ./tools/run.sh; break; done", "tools/run.sh"),
+    ("for f in a; do ./tools/run.sh; done", "tools/run.sh"),
+    ("make -f tools/Makefile", "tools/Makefile"),
 ]
 
 
@@ -161,19 +164,24 @@ def test_p2f_an_entrys_program_plan_programs_misreads(
         tmp_path: Path, run: str, program: str) -> None:
     """P2f (against the P2/P2c fixes): ``plan_programs`` drops a redirection's operator but
     keeps its target (``> out.log ./tools/run.sh``: the program read is ``out.log``),
-    reads a part led by ``!`` or ``then`` as that word's program, and reads only a separate
-    ``-m`` (``-mtools.run``). The program the exact entry runs is left unguarded: the
+    reads a part led by ``!``, ``then`` or ``do`` as that word's program (a loop's body), reads
+    only a separate ``-m`` (``-mtools.run``), and guards the top folder's Makefile for ``make
+    -f tools/Makefile``. The program the exact entry runs is left unguarded: the
     covered ``cp`` replaces it, and the covered run runs the copy."""
     project = tmp_path / "project"
     gated_project(project, [f"Bash({run})", "Bash(cp *)"])
     (project / "tools").mkdir()
     target = project / program
-    target.write_text("#!/bin/sh\necho ok\n" if program.endswith(".sh") else "pass\n")
-    target.chmod(0o755)
     marker = tmp_path / "zz"
-    (project / "payload").write_text(
-        f"#!/bin/sh\ntouch {marker}\n" if program.endswith(".sh") else
-        f"open({str(marker)!r}, 'w')\n")
+    if program.endswith("Makefile"):
+        target.write_text("all:\n\ttrue\n")
+        (project / "payload").write_text(f"all:\n\ttouch {marker}\n")
+    else:
+        target.write_text("#!/bin/sh\necho ok\n" if program.endswith(".sh") else "pass\n")
+        (project / "payload").write_text(
+            f"#!/bin/sh\ntouch {marker}\n" if program.endswith(".sh") else
+            f"open({str(marker)!r}, 'w')\n")
+    target.chmod(0o755)
     calls = [f"cp payload {program}", run]
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
