@@ -156,6 +156,7 @@ ENTRY_FORMS = [
     ("while true; do ./tools/run.sh; break; done", "tools/run.sh"),
     ("for f in a; do ./tools/run.sh; done", "tools/run.sh"),
     ("make -f tools/Makefile", "tools/Makefile"),
+    ("make -C tools", "tools/Makefile"),
 ]
 
 
