@@ -200,18 +200,20 @@ def test_p2f_an_entrys_program_plan_programs_misreads(
 @pytest.mark.parametrize("command", [
     "env --chd=.. gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh",
     "env --ch .. gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh",
+    "env -vC.. gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh",
 ])
 def test_m2_envs_chdir_abbreviated(tmp_path: Path, command: str) -> None:
     """M2 (tool-wide ``Bash``: ``env`` with an option is a runner): GNU ``env`` reads its long
     options by ``getopt_long``, which takes any unique prefix: ``--chd=..`` and ``--ch ..``
-    are ``--chdir``. ``moves`` reads only ``-C``, ``--chdir`` (and ``named._MOVING`` looks for
-    no other sign), so ``project/.claude/hooks/x.sh`` is read from the call's folder, where
-    it is no guarded path; env runs gcc in the folder above, where it is the hook script.
+    are ``--chdir``; ``-vC..`` is ``-v -C ..`` (a cluster). ``moves`` reads only ``-C``,
+    ``--chdir`` (and ``named._MOVING`` looks for no other sign), so
+    ``project/.claude/hooks/x.sh`` is read from the call's folder, where it is no guarded
+    path; env runs gcc in the folder above, where it is the hook script.
     (``env -C .. gcc …`` and ``cd .. && gcc …`` are denied.)"""
     _needs("gcc")
     project = _hooked_project(tmp_path, ["Bash"])
     assert not _allowed(project, command.replace("--chd=..", "--chdir=..").replace(
-        "--ch ..", "--chdir .."))
+        "--ch ..", "--chdir ..").replace("-vC..", "-C.."))
     scratch = tmp_path / "scratch" / "project"
     shutil.copytree(project, scratch, symlinks=True)
     subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
