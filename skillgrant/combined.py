@@ -43,13 +43,16 @@ def verdict(kept: Kept | None, entry: str, plans: Sequence[PreparedPlan],
     found = None if kept is None else kept.get(entry)
     if found is not None:
         work = found[1]
+        # A value's budgets have no parent (prover._decide_value): then a budget's room is
+        # its limit less what it spent, and a charge within it adds to what it spent (what
+        # Budget.room and Budget.charge do, without their calls). Any other budget is decided
+        # as ever.
         for units, budget in zip(work, budgets, strict=True):
-            if units > budget.room():
+            if budget.parent is not None or units > budget.limit - budget.spent:
                 break
         else:  # (a loop, not all() over a generator: asked for every entry of a batch)
             for units, budget in zip(work, budgets, strict=True):
-                if units:
-                    budget.charge(units)  # within its room: as the decisions charged it
+                budget.spent += units  # within its room: as the decisions charged it
             return found[0]
     spent = [budget.spent for budget in budgets]
     asked.clear()

@@ -15,6 +15,7 @@ import sys
 TYPE_CHECKING = False  # typing is not loaded for an annotation
 if TYPE_CHECKING:
     import logging
+    from typing import Any
 
 NAME = "skillgrant"
 WARNING = 30
@@ -28,7 +29,24 @@ def library_logger() -> logging.Logger:
     if not getattr(logger, "_skillgrant_null", False):
         logger.addHandler(logging.NullHandler())
         logger._skillgrant_null = True  # type: ignore[attr-defined]
+    _last[0] = logger
     return logger
+
+
+#: The logger ``library_logger`` last gave. ``logging.getLogger`` gives the logger its
+#: manager holds under the name (taking logging's lock to look): while the manager still holds
+#: this one there, and it has its NullHandler, ``library_logger`` would give it again.
+_last: list[logging.Logger | None] = [None]
+
+
+def _logger(module: Any) -> logging.Logger:
+    """``library_logger()``, without the lock and the import when its last answer holds
+    (``module`` is ``logging``)."""
+    last = _last[0]
+    if (last is not None and module.Logger.manager.loggerDict.get(NAME) is last
+            and getattr(last, "_skillgrant_null", False)):
+        return last
+    return library_logger()
 
 
 def loaded() -> bool:
@@ -46,14 +64,13 @@ def heard(level: int = WARNING) -> bool:
     """
     if not loaded():
         return False  # nothing has loaded logging, so nothing can listen
-    import logging
-
-    logger = library_logger()
+    module = sys.modules["logging"]  # (what ``import logging`` gives once it is loaded)
+    logger = _logger(module)
     if not logger.isEnabledFor(level):
         return False
-    if logging.getLogRecordFactory() is not logging.LogRecord:
+    if module.getLogRecordFactory() is not module.LogRecord:
         return True
-    if type(logger) is not logging.Logger:
+    if type(logger) is not module.Logger:
         return True  # a logger class of the application's may do anything with a record
     current: logging.Logger | None = logger
     found = False
@@ -62,7 +79,7 @@ def heard(level: int = WARNING) -> bool:
             return True
         for handler in current.handlers:
             found = True
-            if type(handler) is not logging.NullHandler:  # a subclass may override handle()
+            if type(handler) is not module.NullHandler:  # a subclass may override handle()
                 return True
         current = current.parent if current.propagate else None
     return not found  # no handler at all: logging's last resort prints warnings

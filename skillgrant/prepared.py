@@ -248,12 +248,13 @@ _REMEMBERED_ENTRY_CHARS: Final = 1024
 #: Plans kept with their remembered verdicts (a batch uses one; tests and libraries, a few).
 _MAX_PLANS: Final = 8
 _PLANS: dict[object, PreparedPlan] = {}
-#: The lists of approved entries of recent calls found in _PLANS, by identity: each list, a
-#: copy of it, the witness limit and its plan (all forgotten with any plan). A caller deciding
-#: many entries against a few lists finds each again at once; the list is held, so its id is
-#: not reused while it is here, and the copy tells when it changed.
-_LISTS: dict[int, tuple[list[object], list[object], tuple[int | None, str | None],
-                        PreparedPlan]] = {}
+#: The lists of approved entries of recent calls found in _PLANS, by identity and reading
+#: (``constrain`` asks for one list's plan under each runtime): each list, a copy of it, the
+#: witness limit and its plan (all forgotten with any plan). A caller deciding many entries
+#: against a few lists finds each again at once; the list is held, so its id is not reused
+#: while it is here, and the copy tells when it changed.
+_LISTS: dict[tuple[int, str | None],
+              tuple[list[object], list[object], tuple[int | None, str | None], PreparedPlan]] = {}
 
 
 def plan_for(
@@ -266,7 +267,7 @@ def plan_for(
     a new one (kept when the arguments can be a key; errors as ``PreparedPlan`` raises them)."""
     reading = None if profile is None else profile.name
     if type(approved) is list and shell_tools is None and base_dirs is None:
-        seen = _LISTS.get(id(approved))
+        seen = _LISTS.get((id(approved), reading))
         if (seen is not None and seen[0] is approved and approved == seen[1]
                 and seen[2] == (_witness_limit(), reading)):
             return seen[3]  # a list of a call before, unchanged
@@ -277,8 +278,8 @@ def plan_for(
         if plan is not None:
             if len(_LISTS) >= _MAX_PLANS:
                 _LISTS.clear()
-            _LISTS[id(approved)] = (approved, list(approved),
-                                    (_witness_limit(), reading), plan)
+            _LISTS[id(approved), reading] = (approved, list(approved),
+                                             (_witness_limit(), reading), plan)
             return plan
     key = _plan_key(approved, shell_tools, base_dirs, reading)
     plan = None if key is None else _PLANS.get(key)

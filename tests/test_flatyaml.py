@@ -57,6 +57,7 @@ NOT_FLAT = [
     "a: &x y\n", "a: *x\n", "a: !t y\n", "a: |\n  x\n", "a: 'x'\n", 'a: "\\n"\n', "a: \tx\n",
     "a: x\tz\n", "a: b\n\nc: d\n", "  a: b\n", "a: b\n  c\n", "<<: x\n", "a: b\r\n", "a: -x\n",
     "a: ?x\n", "a: :x\n", "---\n", "a: \x85\n", "a: \ufeff\n", "1a: b\n", "a b: c\n",
+    "k" * 1025 + ": x\n", "a: b\n" + "k" * 1025 + ": x\n",
 ]
 
 
@@ -70,6 +71,19 @@ def test_flat_lines_compose_as_the_parser_composes_them(text: str) -> None:
 @pytest.mark.parametrize("text", NOT_FLAT)
 def test_anything_else_is_left_to_the_parser(text: str) -> None:
     assert compose_flat(text) is None
+
+
+@pytest.mark.parametrize("length", [1023, 1024, 1025, 1100])
+def test_a_key_is_composed_here_exactly_when_the_parser_takes_it(length: int) -> None:
+    """libyaml refuses a simple key over 1,024 characters; the flat lane took any length."""
+    text = "k" * length + ": x\n"
+    try:
+        parsed = _shape(yaml.compose(text, Loader=LOADER))
+    except yaml.YAMLError:
+        parsed = None
+    flat = compose_flat(text)
+    assert (flat is not None) == (parsed is not None)
+    assert flat is None or _shape(flat) == parsed
 
 
 _CHARS = [*"abyYnNtT01.-_:# \"\\'[]{},*&!|>%@`?~=<\t", "é", "\u2028", "\xa0", "😀"]

@@ -90,3 +90,30 @@ def test_logging_loaded_but_unconfigured_prints_nothing() -> None:
     done = _run("import skillgrant, logging\n"
                 "skillgrant.constrain(['Bash(rm -rf /)'], ['Read'])")
     assert done.stderr == ""
+
+
+def test_heard_asks_the_logger_the_manager_holds_now() -> None:
+    """``heard`` keeps the logger it was last given only while logging's manager still holds
+    it under the name: a logger put in its place is the one asked."""
+    first = library_logger()
+    handlers, propagate = list(first.handlers), first.propagate
+    first.handlers[:] = [h for h in handlers if type(h) is logging.NullHandler]
+    first.propagate = False  # nothing but its NullHandler: not heard
+    manager = logging.Logger.manager
+    try:
+        assert heard() is False
+        saved = manager.loggerDict.pop("skillgrant")
+        try:
+            second = logging.getLogger("skillgrant")
+            assert second is not first
+            second.propagate = False
+            second.addHandler(logging.StreamHandler())
+            assert heard() is True  # the new logger's real handler
+            assert library_logger() is second
+        finally:
+            manager.loggerDict["skillgrant"] = saved
+        assert heard() is False
+        assert library_logger() is first
+    finally:
+        first.handlers[:] = handlers
+        first.propagate = propagate

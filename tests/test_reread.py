@@ -340,3 +340,62 @@ def test_a_rewritten_value_is_the_dataclass_replacement() -> None:
     assert value.rewritten(("Glob",), ("Glob",), 44, 45, ", ", False, items, (40,), (44,)) == \
         replace(value, value=("Glob",), entries=("Glob",), end=44, line_end=45, separator=", ",
                 multiline=False, items=items, entry_starts=(40,), entry_ends=(44,))
+
+
+def test_the_reader_gives_whether_the_runtimes_frontmatter_is_ours_as_worked_out() -> None:
+    """``SkillDoc.runtime_span_same``, which the reader gives each document it reads (its
+    ``same``) and the read-back's branches ask, is what working it out from the document's
+    text gives: on generated frontmatters with bodies that close them early or late."""
+    import sys
+    from pathlib import Path
+
+    from skillgrant.skillfile.doc import SkillDoc
+
+    sys.path.insert(0, str(Path(__file__).parent / "oracle"))
+    from frontmatter_gen import texts
+
+    worked_out = SkillDoc.runtime_span_same.func
+    read = both = 0
+    for number, yaml_text in enumerate(texts(43, 6_000)):
+        body = ("Body\n", "a---b\n", "\n---\nx: y\n")[number % 3]
+        lead = "\n" if number % 7 == 0 else ""
+        # A value holding '---' (the runtime's frontmatter ends there), before or after.
+        dashes = ("", "note: a---b\n")[number % 2]
+        try:
+            doc = read_skill(f"---\n{lead}{dashes if number % 4 < 2 else ''}{yaml_text}"
+                             f"{dashes if number % 4 >= 2 else ''}---\n{body}")
+        except SkillFileError:
+            continue
+        read += 1
+        assert "runtime_span_same" in vars(doc) or doc.retried is not None
+        given = doc.runtime_span_same
+        assert given == worked_out(doc)
+        both += given
+    assert read > 500 and 0 < both < read
+
+
+@pytest.mark.parametrize(("new_text", "problem"), [
+    ("---\nname: x\nallowed-tools: Read\n---\nBody\n", None),
+    ("---\nname: x\nallowed-tools: Read\n---\nBody!\n", "the body would change"),
+    ("---\nname: x\nallowed-tools: Read\n---\nBod\n", "the body would change"),
+    ("---\nname: x\nallowed-tools: Read\n---\nBodx\n", "the body would change"),
+    ("---\nname: x\nallowed-tools: Read\n---\nBody\n\n", "the body would change"),
+    ("---\nname: x\nallowed-tools: Read\n---\n", "the body would change"),
+    ("---\nname: y\nallowed-tools: Read\n---\nBody\n", "another frontmatter key would change"),
+    ("---\nallowed-tools: Read\nname: x\n---\nBody\n", None),
+    ("---\nname: x\nallowed-tools: Read\nz: 1\n---\nBody\n",
+     "another frontmatter key would change"),
+    ("---\nallowed-tools: Read\n---\nBody\n", "another frontmatter key would change"),
+])
+def test_a_rewrite_changing_the_body_or_another_key_is_refused(new_text: str,
+                                                              problem: str | None) -> None:
+    """``builder._verify``'s checks of what a rewrite leaves alone, against their plain
+    statement: the metadata less allowed-tools, and the text after the frontmatter."""
+    from skillgrant.skillfile.builder import _verify
+
+    old = read_skill("---\nname: x\nallowed-tools: Read, Bash\n---\nBody\n")
+    if problem is None:
+        _verify(old, new_text, ["Read"])
+        return
+    with pytest.raises(SkillFileError, match=problem):
+        _verify(old, new_text, ["Read"])

@@ -253,3 +253,46 @@ def test_a_wide_blank_line_first_in_a_block_scalar_is_read_as_the_retry_reads_it
     doc = read_skill("---\nallowed-tools: > # Bash(rm *)\n     \n    # x\n---\n")
     assert doc.runtime_entries == (">", "#", "Bash(rm *)")
     assert doc.retried == "a block scalar's leading blank line wider than its first line"
+
+
+_FLOW_CHARS = list("ab ,:[]{}#'\"-?*&!x\t.|>")
+
+
+def _composes_to_a_list(value: str) -> bool:
+    """The reference for ``runtime._is_flow_list``: the value composed by PyYAML."""
+    from yaml.nodes import SequenceNode
+
+    from skillgrant.skillfile.yamlspan import YamlProblem
+
+    if not (value.startswith("[") and value.endswith("]")):
+        return False
+    try:
+        return isinstance(compose(value), SequenceNode)
+    except YamlProblem:
+        return False
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_flow_list_is_told_as_composing_tells_it(seed: int) -> None:
+    """``_is_flow_list`` answers without composing a value whose list closes before its end
+    (``[file.typ] [output.pdf]``); on generated values, and on those forms, it answers as
+    composing the value does."""
+    import random
+
+    from skillgrant.skillfile import runtime
+
+    rng = random.Random(seed)
+    told = 0
+    for _ in range(20_000):
+        head = "".join(rng.choice("ab ,.-:" if rng.random() < 0.6 else _FLOW_CHARS)
+                       for _ in range(rng.randint(0, 5)))
+        tail = "".join(rng.choice(_FLOW_CHARS) for _ in range(rng.randint(0, 6)))
+        value = f"[{head}]{tail}]" if rng.random() < 0.6 else f"[{head}{tail}]"
+        close = value.find("]")
+        told += (close < len(value) - 1 and "#" not in value
+                 and runtime._NESTS.search(value, 1, close) is None)
+        assert runtime._is_flow_list(value) == _composes_to_a_list(value), value
+    assert told > 1_000  # the values reach the answer given without composing
+    for value in ("[file.typ] [output.pdf]", "[a]: [b]", "[a] # x]", "[a, b]", "[a] [b",
+                  "[a [b]] [c]", "['a]' b]", "[{a] b]", "[a]]"):
+        assert runtime._is_flow_list(value) == _composes_to_a_list(value), value

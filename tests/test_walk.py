@@ -54,7 +54,7 @@ def _plain_walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
             visit(path, inner, linked or link)
 
     parts = set(Path(real_top).parts)
-    visit(top, "runtime" if parts & {".claude", ".github"} else "plain", False)
+    visit(top, "runtime" if parts & {".claude", ".github", ".agents"} else "plain", False)
     return iter(found)
 
 
@@ -62,16 +62,18 @@ def _children(root: str, zone: str, folders: list[str],
               entered: set[str]) -> list[tuple[str, str, bool]]:
     """The folders of ``root`` the plain walk enters, with their zones and whether each is a
     link."""
-    plugin = zone == "plain" and ".claude-plugin" in folders
+    plugin = zone != "runtime" and (".claude-plugin" in folders or os.path.isfile(
+        os.path.join(root, "plugin.json")))
     children = []
     for name in folders:
         path = os.path.join(root, name)
-        inner = "runtime" if zone == "runtime" or plugin or name in (".claude", ".github") \
-            else "deps" if zone == "deps" or name == "node_modules" else "plain"
+        inner = "runtime" if zone == "runtime" or plugin or name in (
+            ".claude", ".github", ".agents") else "deps" if zone == "deps" or \
+            name == "node_modules" else "plain"
         if inner != "runtime" and name in (".git", ".hg", ".svn"):
             continue
         link = os.path.islink(path)
-        if link and (inner != "runtime" or os.path.realpath(path) in entered):
+        if link and (inner == "plain" or os.path.realpath(path) in entered):
             continue
         if link:
             entered.add(os.path.realpath(path))
@@ -91,8 +93,8 @@ def _files(root: str, top: str, names: list[str], folders: list[str]) -> list[st
 
 
 FOLDERS = ["a", "b", "commands", ".claude", ".claude/commands", "node_modules", ".git",
-           "SKILL.md", "A", "a-b", ".github", "skills", ".hg"]
-FILES = ["SKILL.md", "x.md", "y.md", "notes.txt"]
+           "SKILL.md", "A", "a-b", ".github", "skills", ".hg", ".agents"]
+FILES = ["SKILL.md", "x.md", "y.md", "notes.txt", "plugin.json"]
 TEXTS = ["---\nname: x\n---\n", "plain Markdown\n", "\ufeff---\n", ""]
 
 

@@ -53,7 +53,9 @@ class Filters(NamedTuple):
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
 DEPENDENCIES = "node_modules"
 #: Folders whose whole tree a runtime loads from (skills, commands, agents, hooks).
-RUNTIME_DIRS = frozenset({".claude", ".github"})
+RUNTIME_DIRS = frozenset({".claude", ".github", ".agents"})  # (.agents: Copilot CLI's skills)
+#: Folders the walk may enter through links, at most (a link to ``/``: review s43-freview).
+MAX_LINKED_FOLDERS = 10_000
 #: A folder's zone in the walk: searched as usual, a dependency's (runtime folders only), or
 #: a runtime's (everything, links followed).
 _PLAIN, _DEPENDENCY, _RUNTIME = 0, 1, 2
@@ -124,8 +126,16 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
     zone = _RUNTIME if RUNTIME_DIRS & set(Path(real_top).parts) else _PLAIN
     folders = [(top, zone, False)]
     entered = {real_top}  # the real folders a link led into, each entered once
+    through_links = 0
     while folders:
         root, zone, linked = folders.pop()
+        through_links += linked
+        if linked and through_links > MAX_LINKED_FOLDERS:
+            if through_links == MAX_LINKED_FOLDERS + 1:  # an error for the run, said once
+                yield from _unreadable([OSError(0, f"more than {MAX_LINKED_FOLDERS} folders "
+                                                "reached through links (MAX_LINKED_FOLDERS)",
+                                                root)])
+            continue
         listed = _listing(root, zone, entered)
         if isinstance(listed, OSError):
             yield from _unreadable([listed])
@@ -175,8 +185,10 @@ def _listing(root: str, zone: int, entered: set[str]) -> _Listing | OSError:
                     names.append(entry.name)
         except OSError as error:
             return error
-    if zone == _PLAIN and any(entry.name == ".claude-plugin" for entry in folders):
-        zone = _RUNTIME  # a plugin's root: all it holds is the runtime's
+    if zone != _RUNTIME and (any(entry.name == ".claude-plugin" for entry in folders)
+                             or "plugin.json" in names):
+        zone = _RUNTIME  # a plugin's root (Copilot's manifest at its top): all it holds is
+        # the runtime's, in node_modules too (loaded with --plugin-dir: s43-freview F1d, F5c)
     folders.sort(key=lambda entry: entry.path)
     inside = [found for entry in folders
               if (found := _entered(entry, zone, entered)) is not None]
@@ -194,9 +206,9 @@ def _entered(entry: os.DirEntry[str], zone: int,
         return None
     if not _is_link(entry):
         return entry.path, inner, False
-    if inner != _RUNTIME:
-        return None  # a link outside a runtime's folders is not entered
-    real = os.path.realpath(entry.path)
+    if inner == _PLAIN:
+        return None  # a link outside a runtime's folders and the dependencies is not entered
+    real = os.path.realpath(entry.path)  # (`npm link`ed packages: s43-freview F2b)
     if real in entered:
         return None
     entered.add(real)

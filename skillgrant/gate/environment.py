@@ -29,7 +29,9 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_TEMPLATE_DIR",
                    "GIT_EXEC_PATH", "BASH_ENV", "ENV", "CURL_HOME", "WGETRC", "GNUPGHOME",
                    "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH", "TF_CLI_CONFIG_FILE",
-                   "RIPGREP_CONFIG_PATH", "COPILOT_HOME", "XDG_CACHE_HOME")
+                   "RIPGREP_CONFIG_PATH", "COPILOT_HOME", "XDG_CACHE_HOME",
+                   "LD_LIBRARY_PATH", "LD_PRELOAD", "NODE_PATH", "RUSTUP_HOME", "PYENV_ROOT",
+                   "NVM_DIR", "RBENV_ROOT", "ASDF_DATA_DIR", "VOLTA_HOME", "MISE_DATA_DIR")
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.

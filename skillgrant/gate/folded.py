@@ -38,6 +38,10 @@ BODY: Final = "\x01"
 #: joins a word), operators, a backtick and line breaks (blanks).
 _DROPPED: Final = re.compile(r"['\"\\]")
 _BLANKED: Final = re.compile(r"[;&|<>()`\n\r\t]")
+#: Put before a word that reads as an assignment once its quotes are gone, but is none to
+#: bash (a program or an argument: review s43 V5); ``_ASSIGNMENT_LIKE``, such a word.
+NOT_ASSIGNED: Final = "\x02"
+_ASSIGNMENT_LIKE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=")
 #: Bodies bash expands: not data.
 _EXPANDED: Final = re.compile(r"[$`\\]")
 #: The children a here-document's node may have here.
@@ -192,7 +196,9 @@ def _command(source: bytes, node: Node, children: list[Node],
             after.extend(n for c in child.children for n in c.children)  # a target's
             # substitutions (`> "$(gcc …)"`), not the redirections read here
         elif child.type not in _SYNTAX and (child.is_named or kind != "command"):
-            words.append(_data_word(_text(source, child)))
+            word = _data_word(_text(source, child))  # a quoted `'A=./e'` is no assignment:
+            words.append(NOT_ASSIGNED + word if child.type != "variable_assignment" and  # V5
+                         _ASSIGNMENT_LIKE.match(word) else word)
             after.append(child)
         else:
             after.append(child)

@@ -7,24 +7,21 @@ holding its hooks, its own installation, as real paths). A call that writes one 
 
 from __future__ import annotations
 
-import functools
 import os
 import posixpath
 import re
 import sys
 from typing import Final
 
-from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
 from .environment import values
-from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named
+from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, VERSION_FILES, home_named
+from .linkmakers import link_then_more
 from .named import GUARDED, named_word
 from .nested import Guarded, repositories
-from .programs import run_words
-from .words import RUNNERS, RUNS_OPERAND
 from .worktree import pushes_locally
-from .writers import clone_word, composer, into_git, tree_word
+from .writers import braced, clone_word, composer, into_git, tree_word
 
 #: The environment's variables ``guarded_items`` reads (and git, when it is asked).
 _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
@@ -52,105 +49,6 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                                                programs))
 
 
-
-
-#: Their options naming the folder whose ``package.json`` and ``node_modules`` they use.
-_NODE_FOLDERS: Final = frozenset({"--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"})
-#: Programs that run a project's ``node_modules/.bin`` or its ``package.json``'s scripts.
-_NODE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun"})
-
-
-@functools.lru_cache(maxsize=16)
-def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
-    """The paths the plan's shell entries name as the program run (``Bash(./tools/run.sh)``,
-    ``Bash(./tools/*)``: the folder before a pattern), the scripts, modules and tests an
-    interpreter or pytest runs (``Bash(python3 tools/run.py *)``: its folder too, Python's
-    ``sys.path[0]``; pytest's ``conftest.py`` and settings at the top), and what ``make`` and
-    the node runners read (review s42 P1: a covered ``cp`` replaces the approved program, and
-    the covered run runs the copy). A path ending in ``/`` is a folder."""
-    found: list[str] = []
-    home = os.path.expanduser("~")
-    for entry in entries:
-        tool, _, rest = entry.partition("(")
-        rest = _HOME.sub(lambda _: home + "/", rest)  # `~/bin/x.sh`, `$HOME/…` (s43 P2d)
-        if tool.strip() not in ("Bash", "Shell", "PowerShell") or "$" in rest:
-            continue  # `${CLAUDE_SKILL_DIR}/x.sh`: the skill's folder is guarded (G-13)
-        folder = ""  # `cd tools && ./run.sh` runs tools/run.sh (review s42 P1j)
-        text = _QUOTES.sub("", rest.rstrip(")").removesuffix(":*"))  # `bash -c "./x.sh"` (P2)
-        for part in _PARTS.split(text.replace("(", " ").replace(")", " ")):
-            moved, words = _entry_words(part)
-            folder = os.path.join(folder, moved) if moved else folder
-            if words:
-                found += [p if p[:1] == "/" else os.path.join(folder, p)
-                          for p in _entry_programs(words)]
-    return tuple(dict.fromkeys(found))
-
-
-def _entry_words(part: str) -> tuple[str | None, list[str]]:
-    """The folder a command of an entry moves to (``cd -P DIR``, ``pushd DIR >/dev/null``,
-    ``env -C DIR``: review s43 P2c), and the words of the program it runs, past ``env``, the
-    wrappers and the assignments, without redirections."""
-    given = [w for w in part.split() if not _ASSIGNED.match(w) and not _REDIRECTION.match(w)]
-    words = run_words(given)
-    if words[:1] in (["cd"], ["pushd"]):
-        operands = [w for w in words[1:] if w[:1] != "-"]
-        return (operands[0] if operands else None), []
-    moved = next((w for at, w in enumerate(given[1:], 1)
-                  if given[at - 1] in ("-C", "--chdir") and "env" in given[:at]), None)
-    return moved, words
-
-
-#: What separates the commands of an entry's text; the quotes a shell's ``-c`` text is in.
-_PARTS: Final = compile_on_use(r"&&|\|\||[;|&\n]")
-_QUOTES: Final = compile_on_use(r"['\"]")
-_PATTERN: Final = compile_on_use(r"[*?\[]")
-_HOME: Final = compile_on_use(r"(?:(?<=[\s(])|^)(?:~|\$HOME|\$\{HOME\})/")
-_REDIRECTION: Final = compile_on_use(r"[0-9]*[<>]")
-_ASSIGNED: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
-
-
-
-def _entry_programs(words: list[str]) -> list[str]:
-    """``plan_programs`` of one entry's words."""
-    program, found = words[0], []
-    name = os.path.basename(program)
-    if "/" in program:  # a virtual environment's Python runs its `lib`'s .pth (P1b)
-        found += _literal(program)
-        if name.startswith("python"):
-            found.append(os.path.join(os.path.dirname(os.path.dirname(program)), "lib") + "/")
-    if name in _NODE_RUNNERS or name == "node":  # the project's `node_modules` first (P1c)
-        found += ["node_modules/", "package.json"]
-        found += [f"{w}/{f}" for at, w in enumerate(words[1:], 1) for f in (
-            "node_modules/", "package.json") if words[at - 1] in _NODE_FOLDERS]  # s43 P1k
-        found += [f"{w.split('=', 1)[1]}/{f}" for w in words if w.split("=", 1)[0] in
-                  _NODE_FOLDERS and "=" in w for f in ("node_modules/", "package.json")]
-    if name in RUNNERS and name not in RUNS_OPERAND:  # `setsid ./x.sh`, `taskset -c 0 ./x.sh`
-        found += [p for w in words[1:] if "/" in w for p in _literal(w)]  # (s43 P2b)
-    return found + _script_words(name, words)
-
-
-def _script_words(name: str, words: list[str]) -> list[str]:
-    """``_entry_programs`` of an interpreter's or pytest's words: its scripts and modules."""
-    found: list[str] = []
-    if name in ("make", "gmake"):
-        found += ["Makefile", "makefile", "GNUmakefile"]
-    if name in RUNS_OPERAND or name.startswith(("python", "pytest", "py.test")):
-        for at, word in enumerate(words[1:], 1):
-            if words[at - 1] == "-m":  # `python3 -m pkg.mod` runs pkg/mod from the folder
-                found += [word.split(".")[0] + "/", word.split(".")[0] + ".py"]
-            elif "/" in word or (word[:1] != "-" and not _PATTERN.search(word)):
-                # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
-                # pattern (`python3 *`) is any script, which the plan grants
-                found += [*_literal(word), os.path.dirname(word) + "/"]
-        if "pytest" in (name, *words[1:3]) or name == "py.test":
-            found += ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"]
-    return found
-
-
-def _literal(path: str) -> list[str]:
-    """``path``, or when it holds a pattern the folder before it."""
-    cut = min((path.find(c) for c in "*?[" if c in path), default=-1)
-    return [path] if cut < 0 else [path[:cut].rsplit("/", 1)[0] + "/"]
 
 
 def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -182,6 +80,11 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     while folder:
         folders.append(folder)
         folder = "" if os.path.dirname(folder) == folder else os.path.dirname(folder)
+    # node looks for a module in each `node_modules` from a script's folder up to the root:
+    # those above the project's are no project's to install (review s43 H13)
+    inside = tuple(f for f in (project, cwd) if f)
+    items += [(os.path.join(f, "node_modules"), True) for f in [*folders[3:], home]
+              if f and not any(f == i or f.startswith(i.rstrip("/") + "/") for i in inside)]
     # What follows the call's folder rather than the session's (`local`) is guarded at this
     # call only: an earlier call, in another folder, was not kept from writing it (`always`)
     local: list[tuple[str, bool]] = []
@@ -241,8 +144,14 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                            lambda *_: False, named=False)
     # the file bash reads before every non-interactive command (review F6)
     items += [(os.environ[name], False) for name in ("BASH_ENV", "ENV") if os.environ.get(name)]
-    # the interpreter's own library, which the hook imports at every start (review H-26)
+    # the interpreter's own library, which the hook imports at every start (review H-26),
+    # and the shared libraries it loads (a root session writes /lib: review s43 H12, H12b)
     items.append((os.path.dirname(os.__file__), True))
+    items += [(path, False) for path in _loaded_libraries()]
+    items += [("/etc/ld.so.conf", False), ("/etc/ld.so.conf.d", True),
+              ("/etc/ld.so.cache", False)]
+    items += [(path, False) for path in (os.environ.get("LD_PRELOAD") or "").replace(
+        ":", " ").split()]
     items += [(os.path.dirname(fs.realpath(sys.executable)), True),  # through the view: R2
               (os.path.join(sys.base_prefix, "lib"), True), ("/etc/ld.so.preload", False)]
     # Claude Code's managed settings (a `disableAllHooks` there switches every hook off)
@@ -276,6 +185,18 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                    tops=frozenset(reals[top] for top in tops), loose=loose)
 
 
+def _loaded_libraries() -> list[str]:
+    """The shared libraries this process has loaded (``/proc/self/maps``), with their real
+    paths: a hook process loads the same at its start. None where the system does not say."""
+    try:  # (a service's list, kept with the set, holds a hook process's and more)
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            named = {line.split(None, 5)[-1].strip() for line in maps if "/" in line}
+    except OSError:
+        return []
+    found = sorted(p for p in named if p.startswith("/") and ".so" in os.path.basename(p))
+    return found + [os.path.realpath(p) for p in found]
+
+
 def _folder_items(folder: str) -> list[tuple[str, bool]]:
     """The places in ``folder`` that a runtime or git reads as what to run."""
     return [(os.path.join(folder, ".claude"), True),
@@ -292,6 +213,7 @@ def _folder_items(folder: str) -> list[tuple[str, bool]]:
             # Copilot CLI's project MCP servers, Gemini CLI's settings (review s42 H7, H9)
             (os.path.join(folder, ".github", "mcp.json"), False),
             (os.path.join(folder, ".gemini"), True),
+            *((os.path.join(folder, name), False) for name in VERSION_FILES),  # s43 H15
             # what their entries that are links lead to, and their files' second names
             # (review s41 S3, L1, L4): Copilot CLI's hooks at any depth, Codex's own files
             *linked.claude_items([os.path.join(folder, ".claude")]),
@@ -323,21 +245,38 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     quoted = _SPELLED.search(text)  # `$'.claude/\x73ettings.json'` spells any name (G-4)
     if quoted is not None:
         return quoted.group()
+    linked = link_then_more(text)  # a link a command makes, written through (review s43 L1)
+    if linked is not None:
+        return linked
     moved = _LEADING_CD.fullmatch(text)
     if moved is not None and directory is not None and (not os.environ.get("CDPATH") or (
             moved.group(1).startswith(("./", "../")))):
         # `cd src && cp a b` (R-6): the rest read from src, and from here as well, where it
         # runs when the `cd` fails or past a `;`, `||` or `&` (H-31); CDPATH may send a bare
         # name elsewhere (H-30)
-        named = named_word(_TOKEN.findall(_QUOTING.sub("", text)), directory, text)
+        named = named_word(_words(text), directory, text)
         return named or guarded_word(moved.group(2), posixpath.normpath(
             posixpath.join(directory, moved.group(1)))) or guarded_word(
             moved.group(2), directory)
-    bare = _QUOTING.sub("", text)  # bash joins `pla''n.json`, unescapes `pla\n.json`
-    words = _TOKEN.findall(bare)
+    words = _words(text)
     return named_word(words, directory, text) or into_git(words, directory) or \
         composer(words) or tree_word(words, directory, _touches) or \
         clone_word(words, directory, _touches) or _local_push(words, directory)
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text`` as far as they may name a file: a line continuation removed
+    (bash joins `.cla\\⏎ude` anywhere outside single quotes: review s43 W16), quotes and
+    backslashes removed (bash joins `pla''n.json`, unescapes `pla\\n.json`), braces expanded
+    before a word is cut at its operators and `=` (`{-DA=,-o}PATH`: W17)."""
+    bare = _QUOTING.sub("", text.replace("\\\n", ""))
+    return [token for chunk in bare.split() for form in (
+        braced(chunk) if _EXPANDED_BRACE.search(chunk) else [chunk])
+            for token in _TOKEN.findall(form)]
+
+
+#: A brace bash expands: a list (``{a,b}``) not after a ``$``.
+_EXPANDED_BRACE = re.compile(r"(?<!\$)\{[^{}$]*,[^{}]*\}")
 
 
 def _local_push(words: list[str], directory: str | None) -> str | None:

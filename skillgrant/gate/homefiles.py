@@ -44,10 +44,27 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (os.path.join(".config", "lesskey"), False),
                     (os.path.join(".config", "ImageMagick"), True), (".magick", True),
                     (".terraformrc", False), ("terraform.rc", False), (".terraform.d", True),
-                    (".bash_aliases", False), (".ripgreprc", False), (".gemini", True))
+                    (".bash_aliases", False), (".ripgreprc", False), (".gemini", True),
+                    # review s43: lesspipe's user filter (H11), node's modules in the home
+                    # (H13), the toolchains and interpreters version managers run for a name
+                    # on PATH (rustup's proxies, pyenv's shims and kin: H14, H15)
+                    (os.path.join(".config", "lessfilter"), False), (".lessfilter", False),
+                    (".node_modules", True), (".node_libraries", True), (".rustup", True),
+                    (".pyenv", True), (".nvm", True), (".rbenv", True), (".asdf", True),
+                    (".volta", True), (os.path.join(".local", "share", "mise"), True),
+                    (os.path.join(".config", "mise"), True))
 #: Variables naming a file or folder in HOME_CODE's stead (the programs read it instead).
 MOVED_CODE: Final = ("GNUPGHOME", "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH",
-                     "TF_CLI_CONFIG_FILE", "RIPGREP_CONFIG_PATH", "COPILOT_HOME")
+                     "TF_CLI_CONFIG_FILE", "RIPGREP_CONFIG_PATH", "COPILOT_HOME",
+                     # the libraries every program loads first (H12b), node's module folders,
+                     # the version managers' own folders (H13-H15)
+                     "LD_LIBRARY_PATH", "NODE_PATH", "RUSTUP_HOME", "PYENV_ROOT", "NVM_DIR",
+                     "RBENV_ROOT", "ASDF_DATA_DIR", "VOLTA_HOME", "MISE_DATA_DIR")
+#: Files in a folder (the call's, the project's, each above) that pick the interpreter or
+#: toolchain a version manager's shim runs (pyenv, nvm, rbenv, asdf, mise: review s43 H15).
+VERSION_FILES: Final = (".python-version", ".nvmrc", ".node-version", ".ruby-version",
+                        ".tool-versions", "mise.toml", ".mise.toml", "rust-toolchain",
+                        "rust-toolchain.toml")
 
 
 #: Folders of the system's programs (``PATH``), not read for links.

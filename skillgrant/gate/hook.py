@@ -237,8 +237,9 @@ def _gate() -> _Gate:
         from ..errors import SkillgrantError
         from .call import check_call
         from .following import followed
-        from .guards import guarded_items, plan_programs
+        from .guards import guarded_items
         from .named import GUARDED
+        from .planprograms import plan_programs
 
         _GATE.append(_Gate(SkillgrantError, check_call, followed, GUARDED, guarded_items,
                            plan_programs))

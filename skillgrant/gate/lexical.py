@@ -8,8 +8,10 @@ lists them. A doubt here is the gate's ``unknown``.
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from ..grants import lone_surrogate
+from ..lazy import compile_on_use
 
 #: The ``${…}`` forms read here: a plain name (or positional, special, ``name[@]``…) with a
 #: default, an alternative, a length, a pattern removal or replacement, or a case change. Not
@@ -65,3 +67,9 @@ def lexical_doubt(command: str) -> str | None:
             return (f"the expansion {shown!r} is evaluated arithmetically or indirectly, where "
                     "a variable's value can run a command")
     return None
+
+
+#: A bracket expression Python's ``fnmatch`` does not read as bash: ``[^x]``, a class
+#: (``[:alpha:]``, ``[=a=]``, ``[.a.]``) anywhere inside one, after a ``]`` first too
+#: (review s43 G1, G1c, G1e, G1f).
+BASH_CLASS: Final = compile_on_use(r"\[\^|\[!?\]?[^\]]*\[[:=.]")

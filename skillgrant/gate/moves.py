@@ -17,8 +17,10 @@ from .folded import folded
 #: Programs that run git in their folder.
 GITS: Final = frozenset({"git", "gh", "hub", "tig", "lazygit", "gitk", "pre-commit"})
 #: Words whose next word names the folder a program runs in, or the repository git reads.
-_MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--git-dir", "--work-tree",
-                           "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"})
+_MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--directory", "--git-dir",
+                           "--work-tree", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"})
+#: Of those, the long options a getopt_long program (env, make) takes by a prefix too.
+_LONG_MOVES: Final = ("--chdir", "--directory")
 #: Of those, the ones that give git its repository or working tree by name.
 _NAMED: Final = frozenset({"--git-dir", "--work-tree", "GIT_DIR", "GIT_WORK_TREE",
                            "GIT_COMMON_DIR"})
@@ -50,7 +52,9 @@ def _command_words(text: str, depth: int) -> tuple[tuple[str, ...], ...]:
     words: list[str] = []
     for word in lexer:
         name, equals, value = word.partition("=")
-        words += [name, value] if equals and name in _MOVES else [word]
+        name = _long_move(name)  # `env --chd=..`: getopt_long's prefixes (review s43 M2)
+        words += [name, value] if equals and name in _MOVES else [name if name in _MOVES
+                                                                  else word]
     found = [tuple(words)]
     if depth < _MAX_NESTING:
         for word in words:
@@ -66,13 +70,21 @@ def _command_words(text: str, depth: int) -> tuple[tuple[str, ...], ...]:
 
 #: What a word read again must hold to move a folder (``_moves``' words, an expansion),
 #: once its quotes are removed; ``_UNQUOTED``, the quotes.
-_MAY_MOVE: Final = re.compile(r"cd|pushd|popd|-C|--chdir|--git-dir|--work-tree|GIT_|CDPATH"
+_MAY_MOVE: Final = re.compile(r"cd|pushd|popd|-C|--ch|--dir|--git-dir|--work-tree|GIT_|CDPATH"
                               r"|-execdir|[$`]")
 _UNQUOTED: Final = re.compile(r"['\"\\]")
 
 
 #: A word holding a space, an operator, an expansion or a quote: read again as a command.
 _REREAD: Final = re.compile(r"[ \t\n;&|()<>`$'\"]")
+
+
+def _long_move(name: str) -> str:
+    """``name``, or the long option moving a folder it is a prefix of (``--chd``: ``--chdir``;
+    getopt_long takes any unique prefix)."""
+    if name[:2] != "--" or len(name) < 4:
+        return name
+    return next((long for long in _LONG_MOVES if long.startswith(name)), name)
 
 
 def git_folders(text: str, directory: str) -> list[str] | str:

@@ -19,8 +19,9 @@ from typing import Final
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .lexical import BASH_CLASS
 from .moves import moved_folders
-from .writers import BASH_CLASS, braced
+from .writers import braced
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
@@ -199,7 +200,8 @@ _INDIRECT_SIGNS: Final = ("$", "`", "eval", "source", "builtin", "command", "exe
 #: A quote or a backslash, which may spell a move (`"c"d`, `c\\d`: review s42 GF11).
 _QUOTED: Final = compile_on_use(r"['\"\\\\]")
 #: A word that may move the folder a command's later words are read from (``moves._MOVES``).
-_MOVING: Final = ("cd", "pushd", "popd", "-C", "--chdir", "--git-dir", "--work-tree", "GIT_")
+_MOVING: Final = ("cd", "pushd", "popd", "-C", "--ch", "--dir", "--git-dir", "--work-tree",
+                  "GIT_")
 
 
 #: What makes a word a path the gate cannot name: an expansion (``$``, a backtick: review s42
@@ -259,6 +261,8 @@ def _path_found(full: str, index: Index, *, probe: bool) -> str | None:
 
 #: The longest short option whose attached tails are each read as a path.
 _MAX_TAILS: Final = 256
+#: Pattern levels a word may have for the disk to be asked what it matches.
+_MAX_LEVELS: Final = 3
 #: Paths a pattern matches that are looked at; past it, the pattern is a path the gate cannot
 #: name.
 _MAX_MATCHES: Final = 256
@@ -271,8 +275,9 @@ def _glob_found(full: str, index: Index) -> str | None:
     with a dot)."""
     parts = full.split("/")
     at = next(i for i, part in enumerate(parts) if _GLOB.search(part))
-    if ".." in parts[at:]:
-        return _ANYWHERE  # `s*/../.claude/…`: what the pattern matches, then up (W8)
+    if ".." in parts[at:] or sum(_GLOB.search(p) is not None for p in parts) > _MAX_LEVELS:
+        return _ANYWHERE  # `s*/../.claude/…`: what the pattern matches, then up (W8); a
+        # pattern of many levels costs folders to the power of its levels (s43 T1)
     fs.unkept()  # what the pattern matches now (a link `lnk -> .claude/hooks`: GF1)
     matches = glob.glob(full, include_hidden=False)
     if len(matches) > _MAX_MATCHES:

@@ -31,7 +31,7 @@ from ..lazy import compile_on_use
 from ..limits import MAX_SHELL_NODES
 from .optables import READ as OPTIONS_READ
 from .optspecs import GIT_RUNNING, SPECS
-from .words import EXAMINED, Doubt, Word, check_runnable
+from .words import EXAMINED, Doubt, Word, check_runnable, examined
 
 #: Words bash or tree-sitter's grammar gives a meaning of their own (reserved words; the
 #: grammar's declaration and ``unset`` keywords and its ``==``), refused unquoted anywhere.
@@ -103,7 +103,8 @@ def plain_commands(command: str) -> list[PlainCommand] | None:
     commands: list[PlainCommand] = []
     for text, tokens in parts:
         words = tuple(map(_WORDS.__getitem__, tokens))
-        if (not (_LOOKED_AT.isdisjoint(tokens) and "/" not in tokens[0]) and \
+        if (not (_LOOKED_AT.isdisjoint(tokens) and "/" not in tokens[0] and not examined(
+                tokens[0])) and \
                 not _understood(tokens, words)) or tokens[0] in _ASSIGNING:
             return None  # the grammar says why, or what the command assigns
         commands.append((words, text, ()))
@@ -125,7 +126,7 @@ def plain_texts(command: str) -> list[str] | None:
         return None
     texts: list[str] = []
     for text, tokens in parts:
-        if not _TEXT_LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0]:
+        if not _TEXT_LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0] or examined(tokens[0]):
             return None
         if tokens[0] in OPTIONS_READ and _options_looked_at(tokens) and not _understood(
                 tokens, tuple(map(_WORDS.__getitem__, tokens))):

@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..lazy import compile_on_use
-from .folded import agreed, folded, tree_commands
+from .folded import NOT_ASSIGNED, agreed, folded, tree_commands
 from .programs import run_words
-from .words import RUNS_OPERAND
+from .words import PACKAGE_RUNNERS, RUNS_OPERAND
 from .writers import GIT_KEEPS, edits, git_subcommand
 
 #: Programs that write no file their words name, whatever the words (no output option, no
@@ -73,8 +73,8 @@ _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "unti
 _REREAD: Final = compile_on_use(r"[\n;&|()<>`]|\$\(")
 _OPERATOR: Final = frozenset("();|&\n`")
 #: An operator quoted or escaped: a word to bash, an operator to ``shlex``.
-_QUOTED_OPERATOR: Final = compile_on_use(r"\\[;&|<>()`]|'[^']*[;&|<>()`][^']*'|"
-                                         r'"[^"]*[;&|<>()`][^"]*"')
+_QUOTED_OPERATOR: Final = compile_on_use(r"\\[;&|<>()`\n]|'[^']*[;&|<>()`\n][^']*'|"
+                                         r'"[^"]*[;&|<>()`\n][^"]*"')  # (\n: s43 S4)
 #: What may give a program's name another meaning: an alias, a function (quotes removed:
 #: bash joins `al''ias`, review s43 V2b).
 _RENAMES: Final = compile_on_use(r"\balias\b|\bfunction\b|\(\s*\)")
@@ -82,7 +82,9 @@ _QUOTES: Final = compile_on_use(r"['\"\\]")
 #: What may change the program a name runs for the commands after it: an assignment (of
 #: ``PATH`` or any variable a program reads), a declaration, ``hash``, ``enable``.
 _SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?="
-                              r"|\b(?:export|declare|typeset|readonly|local|hash|enable)\b")
+                              r"|\b(?:export|declare|typeset|readonly|local|hash|enable|read"
+                              r"|mapfile|readarray|getopts)\b|\b(?:for|select)\s+[A-Za-z_]"
+                              r"|printf\s+-v")  # (a name set without `=`: s43 V4b)
 #: Runners whose words are options, their numbers, and the program they run (no file).
 _RUN_ONLY: Final = frozenset({"setsid", "ionice", "taskset", "chrt", "numactl", "chpst"})
 #: Shells whose ``-c`` word is the script they run.
@@ -99,7 +101,8 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     one holding it that is not a reader (``READERS``) or its program, or any when the gate
     cannot separate them (an open quote). None when each is only read or run."""
     commands = _commands(text)
-    if commands and any(c and c[0].rsplit("/", 1)[-1] in _FEEDS for c in commands):
+    if commands and any(c and run_words(list(c))[:1] and run_words(list(c))[0].rsplit(
+            "/", 1)[-1] in _FEEDS for c in commands):  # (`nice xargs`: review s43 V6)
         return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
     # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`: a name may run another
     # program than the one it names (review s43 V4); only the path a command runs is known
@@ -182,6 +185,10 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
         return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # an option's value
                                      rest[i - 1] in _PYTEST_FLAGS)  # (`--basetemp .claude`:
                    for i, w in enumerate(rest) if word in w)  # W13)
+    inner = next((i for i, w in enumerate(rest) if _INTERPRETER.fullmatch(w)), None) \
+        if name in PACKAGE_RUNNERS else None  # `npx node tools/run.js` (review s43 P2e)
+    if inner is not None and not any(word in w for w in rest[:inner]):
+        return _reads_as(rest[inner], rest[inner + 1:], word)
     if _INTERPRETER.fullmatch(name):
         script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT), None)
         return script is not None and word in rest[script] and not any(
@@ -247,7 +254,8 @@ def _split(text: str) -> list[tuple[str, ...]] | None:
                 found.append((">", token))
                 target = False
             else:
-                words.append(token)
+                words.append(NOT_ASSIGNED + token if _ASSIGNMENT.match(token) else token)
+                # (`'A=./e' cat …`, `\A=./e`: quotes gone, no assignment is known: V5)
     except ValueError:
         return None
     return [c for c in (*found, tuple(words)) if c]

@@ -67,6 +67,9 @@ RUNNERS: Final = frozenset({
     # and `ex`'s `!cmd`, `vim -es -c '!cmd'`; review G-17)
     "ed", "red", "ex", "vi", "vim", "nvim", "view", "vimdiff", "rvim", "rview", "gvim",
     "emacs", "emacsclient",
+    # programs that run their operand command (review s43 R6), and compiler caches that run
+    # the compiler their operand names
+    "perf", "ccache", "sccache", "distcc", "icecc",
 })
 #: Words bash never runs as a program in command position: reserved words and ``!``.
 _NOT_PROGRAMS: Final = frozenset({
@@ -78,16 +81,42 @@ ASSIGNMENT_WORD: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 #: (`declare -i`, `-n`, `-a`) is refused: it gives later assignments the same evaluation.
 _DECLARING: Final = frozenset({"declare", "typeset", "local", "readonly", "export", "unset"})
 _NAMING: Final = _DECLARING | {"read", "getopts", "wait"}
-#: Arguments of ``find`` that run a command.
-_FIND_RUNS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+#: The program families whose options or inputs ``runsby`` reads (reviews s42 R1/R2, s43
+#: R2b–R7, W15): compiler drivers, binutils loading ``--plugin``, linkers, and single names.
+_FAMILIES: Final = {
+    **dict.fromkeys(("gcc", "g++", "cc", "c++", "clang", "clang++", "cpp", "gfortran", "c89",
+                     "c99", "gccgo", "gdc", "gm2"), "compiler"),
+    **dict.fromkeys(("nm", "ranlib", "ar"), "plugins"),
+    **dict.fromkeys(("ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "gold", "mold", "lld",
+                     "ld64.lld"), "linker"),
+    **{n: n for n in ("find", "rg", "diff3", "sdiff", "groff", "troff", "nroff", "javac",
+                      "rustc", "kubectl")}}
+_BY_OPTION: Final = frozenset(_FAMILIES)
+#: A version or a thread model after a tool's name (``gcc-12``, ``clang++-15``,
+#: ``x86_64-w64-mingw32-gcc-10-posix``).
+_SUFFIX = compile_on_use(r"(?:-[0-9][0-9.]*)?(?:-(?:posix|win32))?$")
 #: The command names ``check_runnable`` looks at further, as the whole name or as the last part
 #: of a path: a command led by any other literal name is runnable.
-EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"find", "printf", "rg", "gcc", "g++", "cc",
-                                                     "c++", "clang", "clang++", "cpp", "gfortran",
-                                                     "nm", "ranlib", "ar", "gcc-nm", "gcc-ranlib",
-                                                     "gcc-ar", "diff3", "sdiff"}
+#: (``examined`` answers for the names of ``_FAMILIES`` under other spellings).
+EXAMINED: Final = RUNNERS | _NAMING | OPTIONS_READ | {"printf"} | _BY_OPTION
 _DURATION = compile_on_use(r"[0-9]+(\.[0-9]+)?[smhd]?")
 _PLAIN = compile_on_use(r"[^\\*?\[\]{}~]*")
+
+
+def family(program: str) -> str:
+    """The tool the program name ``program`` (its last path part) stands for: the part after
+    a target prefix, a version and a thread model removed (``x86_64-linux-gnu-gcc-nm-12`` is
+    ``nm``, ``x86_64-linux-gnu-gcc-12`` is ``gcc``, review s43 R2b); the name itself when that
+    part is none of ``_FAMILIES``."""
+    if program in _FAMILIES or "-" not in program:
+        return program
+    last = _SUFFIX.sub("", program).rsplit("-", 1)[-1]
+    return last if last in _FAMILIES else program
+
+
+def examined(program: str) -> bool:
+    """Whether ``runsby`` has a rule for the program named ``program`` (by its family)."""
+    return family(program) in _FAMILIES
 
 
 def strip_wrappers(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
@@ -163,43 +192,12 @@ _WRAPPER_READERS: Final[dict[str, Callable[[list[Word]], list[Word] | None]]] = 
 #: ``sys.path[0]``, pytest's ``conftest.py``; ``python…`` is each of them too).
 RUNS_OPERAND: Final = frozenset({"bash", "sh", "dash", "zsh", "node", "ruby", "perl", "deno",
                                  "bun"})
+#: Programs that run another program their words name (a package's environment around it).
+PACKAGE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun", "uv",
+                                    "uvx", "poetry", "pipenv", "pdm", "hatch", "rye", "bundle",
+                                    "pixi", "conda", "mamba"})
 #: The wrappers ``strip_wrappers`` reads.
 WRAPPERS: Final = frozenset(_WRAPPER_READERS)
-
-
-def _runs_by_option(program: str, words: list[Word]) -> str | None:
-    """Why ``program`` with the words ``words`` may run a command they give it: ``find``'s
-    ``-exec`` and its kin, ripgrep's ``--pre`` (review s42 R1); a pattern may be either."""
-    if program == "find" and any(w.value is None or w.value in _FIND_RUNS for w in words):
-        return "'find' may run a command (-exec, -execdir, -ok), which the gate does not analyse"
-    if program == "rg" and any((w.head[:1] in ("", "-")) if w.value is None else (
-            w.value[:5] == "--pre" and w.value[:10] != "--pre-glob") for w in words):
-        return "'rg --pre' runs a program the command names, which the gate does not analyse"
-    if program in _PLUGIN_LOADERS and any(w.value is None or w.value.startswith("--plugin")
-                                          for w in words):  # review s43 R4
-        return f"{program!r} loads the plugin its --plugin option names"
-    if program in ("diff3", "sdiff") and any(w.value is None or w.value.startswith(
-            "--diff-program") for w in words):  # review s43 R5
-        return f"{program!r} runs the program its --diff-program option names"
-    if program.split("-", 1)[0] in _COMPILERS and any(
-            w.head[:1] in ("", "-") if w.value is None else w.value.startswith(_COMPILER_RUNS)
-            or any(part.startswith(_PASSED_RUNS) for part in w.value.split(",")[1:])
-            for w in words):  # review s42 R2; `-Wl,-plugin,p.so` (s43 R3)
-        return (f"{program!r} runs a program or loads code its options name (-wrapper, -B, "
-                "-fplugin, -specs, -fuse-ld=PATH), which the gate does not analyse")
-    return None
-
-
-#: binutils that load a plugin their ``--plugin`` option names.
-_PLUGIN_LOADERS: Final = frozenset({"nm", "ranlib", "ar", "gcc-nm", "gcc-ranlib", "gcc-ar"})
-#: Compiler drivers, and their options that run a program or load code they name.
-_COMPILERS: Final = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "cpp", "gfortran"})
-_COMPILER_RUNS: Final = ("-wrapper", "-B", "-fplugin", "-specs", "--specs", "-fuse-ld=/",
-                         "-fuse-ld=.", "-iplugindir", "--gcc-toolchain", "-plugin", "--plugin",
-                         "-no-integrated", "-ccc-", "--driver-mode")
-#: What loads code among the options a driver passes on (``-Wl,``, ``-Wp,``, ``-Wa,``): the
-#: linker's and the compiler proper's plugins (``-Wl,-Bsymbolic`` is the linker's own ``-B``).
-_PASSED_RUNS: Final = ("-plugin", "--plugin", "-fplugin", "-iplugindir", "-specs", "--specs")
 
 
 def check_runnable(words: list[Word]) -> None:
@@ -212,9 +210,7 @@ def check_runnable(words: list[Word]) -> None:
     if name in RUNNERS or program in RUNNERS:
         raise Doubt(f"{name!r} runs a command given in its words, which the gate does not "
                     "analyse")
-    runs = _runs_by_option(program, words[1:])
-    if runs is not None:
-        raise Doubt(runs)
+    _check_by_option(program, words)
     _check_attached(name, words)
     if program in OPTIONS_READ:  # an allow-list of the options of writers (optables)
         try:
@@ -234,6 +230,18 @@ def check_runnable(words: list[Word]) -> None:
                         "which bash may evaluate arithmetically (a subscript can run a command)")
         if not word.value.startswith("-"):
             check_variable(word.value.split("=", 1)[0], name)
+
+
+def _check_by_option(program: str, words: list[Word]) -> None:
+    """Raise Doubt when ``runsby``'s rule for the program's family finds that its options or
+    inputs name code it runs or a file it writes."""
+    rule = _FAMILIES.get(family(program))
+    if rule is not None:
+        from .runsby import runs_by_option  # loaded for these programs only
+
+        runs = runs_by_option(rule, program, words[1:])
+        if runs is not None:
+            raise Doubt(runs)
 
 
 def _name(words: list[Word]) -> str:

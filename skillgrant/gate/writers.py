@@ -28,21 +28,21 @@ from typing import Final
 
 from ..lazy import compile_on_use
 from . import files
+from .lexical import BASH_CLASS
 
-#: Programs that write, move, remove or change the files and folders their words name, a
-#: folder's whole tree among them.
+#: Programs that write, move, remove or change the files and folders their words name (trees too).
 FOLDER_WRITERS: Final = frozenset({
     "cp", "mv", "rm", "rmdir", "ln", "install", "rsync", "ditto", "scp", "rclone", "chmod",
     "chown", "chgrp", "setfacl", "shred", "unlink", "mkdir", "touch", "truncate", "tee", "dd",
     "rename", "prename", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
     "lz4", "split", "csplit", "curl", "zip",
     # a file named by an option or operand: sort -o, uniq IN OUT, sed's `w`, xxd -r IN OUT
-    "sort", "uniq", "xxd", "iconv", "sponge", "openssl", "pandoc", "magick", "convert",
-    "ffmpeg", "ssh-keygen", "gpg",
+    "sort", "uniq", "xxd", "iconv", "sponge", "openssl", "pandoc", "ffmpeg", "ssh-keygen", "gpg",
+    *(IMAGEMAGICK := frozenset({"magick", "convert", "composite", "compare", "montage", "gm",
+                                "mogrify", "conjure", "import", "stream", "display", "animate"})),
     "sqlite3",  # its database operand (review H-13)
-    # an output file by an option or a second operand (review s41 W1)
-    "shuf", "ptx", "sdiff", "fallocate", "objcopy", "strip", "cpp", "msgfmt",
-    "link",  # coreutils' hard link (review s41 L5)
+    # an output file by an option or a second operand (review s41 W1); coreutils' link (L5)
+    "shuf", "ptx", "sdiff", "fallocate", "objcopy", "strip", "cpp", "msgfmt", "link",
     # compressors writing beside the file they are given (review s42 W3's kin)
     "pigz", "unpigz", "lzop", "lzma", "unlzma", "lzip", "plzip", "brotli", "lrzip", "pbzip2",
     "lbzip2", "pixz", "compress", "uncompress",
@@ -53,8 +53,7 @@ FOLDER_WRITERS: Final = frozenset({
 COMPOSERS: Final = frozenset({"rename", "prename", "rename.ul", "file-rename", "perl-rename",
                               "mmv", "mcp", "mad", "mln", "zmv", "qmv", "vidir",
                               "csplit"})  # `-f .g -b 'it/config%.0d'` (review s42 W12)
-#: ``gh`` writes files only with these words (``release download``, ``run download``,
-#: ``repo clone``, ``--output``/``--dir``).
+#: ``gh`` writes files only with these words (``release``/``run download``, ``repo clone``, …).
 _GH_WRITES: Final = frozenset({"download", "clone", "-O", "--output", "-D", "--dir"})
 #: Programs that write the working directory's tree when no folder is named (and the named
 #: folder when one is): unpackers and patchers.
@@ -88,16 +87,11 @@ _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--names
 _MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = compile_on_use(r"[*?\[{]")
-#: A bracket expression Python's ``fnmatch`` does not read as bash: ``[^x]``, a class
-#: (``[:alpha:]``, ``[=a=]``, ``[.a.]``) anywhere inside one (review s43 G1, G1c, G1e).
-BASH_CLASS: Final = compile_on_use(r"\[\^|\[[^\]]*\[[:=.]")
 #: The programs ``writes`` looks at.
-_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh",
-                                                  "sed"}
+_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh", "sed"}
 #: Python's modules that unpack an archive (``python3 -m zipfile -e``, ``-m tarfile -e``).
 _UNPACKING: Final = frozenset({"zipfile", "tarfile", "-mzipfile", "-mtarfile"})
-#: Words after a program looked at for its options and subcommand (past them, a command's
-#: other words are someone else's).
+#: Words after a program looked at for its options and subcommand (past them, others').
 _MAX_OPTIONS: Final = 64
 
 
@@ -207,8 +201,7 @@ def _tar_extracts(rest: list[str]) -> bool:
 
 
 def _cluster(word: str, letter: str) -> bool:
-    """Whether ``word`` is a cluster of short options (or tar's first word without a dash)
-    holding ``letter``."""
+    """Whether ``word`` is a cluster of short options (tar's first word too) with ``letter``."""
     letters = word[1:] if word.startswith("-") and not word.startswith("--") else word
     return letters.isalpha() and letter in letters and len(letters) <= 12
 
@@ -290,15 +283,24 @@ def tree_word(words: Sequence[str], directory: str | None,
                 return worktree
         except (ValueError, OSError):
             return worktree
+    formats = not IMAGEMAGICK.isdisjoint(map(_name, words))  # `miff:PATH` (review s43 W14)
     for word in words:
-        try:  # `-t.claude`, `-rt.`: a short option's attached value is a path too (G-1)
-            tails = [word[k:] for k in range(2, len(word))] if word[:1] == "-" and \
-                word[1:2] != "-" and len(word) <= 256 else []
-            if any(_names_guarded(w, directory, home, touches) for w in [word, *tails]):
+        try:
+            if any(_names_guarded(w, directory, home, touches) for w in _forms(word, formats)):
                 return word
         except (ValueError, OSError):  # a NUL or a lone surrogate: no path the gate can name
             return word
     return None
+
+
+def _forms(word: str, formats: bool) -> list[str]:
+    """The word, a short option's attached value (``-t.claude``: G-1), ImageMagick's PATH."""
+    tails = [word, *(word[k:] for k in range(2, len(word)))] if word[:1] == "-" and \
+        word[1:2] != "-" and len(word) <= 256 else [word]
+    if formats:
+        from .runsby import formatted  # loaded for ImageMagick only
+        tails += formatted(word)
+    return tails
 
 
 def _names_guarded(word: str, directory: str | None, home: str,
@@ -354,9 +356,8 @@ def _reaches_git(path: str) -> bool:
 
     for part in path.split("/"):
         for form in braced(part) if "{" in part else [part]:
-            if form == ".git" or (form.startswith(".") and _GLOB.search(form) is not None
-                                  and (BASH_CLASS.search(form) is not None
-                                       or fnmatch.fnmatchcase(".git", form))):
+            if form == ".git" or (form.startswith(".") and _GLOB.search(form) is not None and (
+                    BASH_CLASS.search(form) or fnmatch.fnmatchcase(".git", form))):
                 return True
     return False
 

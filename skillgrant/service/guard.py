@@ -20,6 +20,7 @@ time, never the body.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import ipaddress
 import json
@@ -197,9 +198,11 @@ class Guard:
         if answer is None:
             return None
         data = answer.encode("utf-8")
-        self._request(scope.get("method"), str(scope.get("path", ""))[:_MAX_LOGGED_PATH], 200,
-                      len(body), len(data), None,
-                      round((time.perf_counter() - started) * 1000, 3), _client(scope))
+        # the event never keeps the answer from being written (the ASGI path writes it first)
+        with contextlib.suppress(Exception):
+            self._request(scope.get("method"), str(scope.get("path", ""))[:_MAX_LOGGED_PATH],
+                          200, len(body), len(data), None,
+                          round((time.perf_counter() - started) * 1000, 3), _client(scope))
         return data
 
     def _check(self, scope: Scope, headers: HeaderTable) -> None:

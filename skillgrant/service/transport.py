@@ -127,7 +127,10 @@ class HeadLimited(HttpToolsProtocol):
         self._ended = True
         if self._held is not None:  # the body came whole with its head
             body, self._held = b"".join(self._held), None
-            answer = self.direct(self.scope, body) if self.direct is not None else None
+            try:  # (a crash here would be the parser's 400: the application answers instead)
+                answer = self.direct(self.scope, body) if self.direct is not None else None
+            except Exception:
+                answer = None
             if answer is not None:
                 if not self.transport.is_closing():
                     self._answer(answer)

@@ -66,7 +66,7 @@ def block_items_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     shift = end - value.end
     yaml_end = old.yaml_end + shift
     if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
-            or not same_span(old, was, old.yaml_end) or not same_span(old, text, yaml_end)):
+            or not old.runtime_span_same or not same_span(old, text, yaml_end)):
         return None
     values = tuple(item.value for item in items)
     spans = [span for item in items for span in verbatim_spans(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -153,15 +153,24 @@ def _verify(doc: SkillDoc, new_text: str, entries: list[str]) -> None:
     elif new.runtime_note is None and new.runtime_entries != _as_read(entries):
         problems.append(f"Claude Code would read {KEY} as {list(new.runtime_entries)!r}, not "
                         f"{entries!r}")
-    others_before = {k: v for k, v in doc.metadata.items() if k != KEY}
-    others_after = {k: v for k, v in new.metadata.items() if k != KEY}
-    if not same(others_before, others_after):
+    if not _others_same(doc.metadata, new.metadata):
         problems.append("another frontmatter key would change")
-    if new_text[new.body_start:] != doc.text[doc.body_start:]:
+    # The two bodies equal: as long, and the new text ends with the old body (one copy, not
+    # two, of what is most of the file; a slice past the end is empty).
+    body = doc.text[doc.body_start:]
+    if max(len(new_text) - new.body_start, 0) != len(body) or not new_text.endswith(body):
         problems.append("the body would change")
     if problems:
         raise SkillFileError("cannot rewrite allowed-tools safely: " + "; ".join(problems) +
                              "; nothing was written", path=doc.path)
+
+
+def _others_same(before: Mapping[str, object], after: Mapping[str, object]) -> bool:
+    """``fmread.same`` of the two metadata less ``allowed-tools``, without building them: the
+    same other keys in the same order, each value the same."""
+    keys = [key for key in before if key != KEY]
+    return keys == [key for key in after if key != KEY] and all(
+        same(before[key], after[key]) for key in keys)
 
 
 def _as_read(entries: Sequence[str]) -> tuple[str, ...]:

@@ -4,13 +4,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Final, Literal
+from typing import Any, Final, Generic, Literal, TypeVar, overload
 
 from ..frozen import quick_init
 from ..grants import JS_WHITESPACE, runtime_entries
+from .runtime import runtime_frontmatter
 
 Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quoted", "literal",
                "folded"]
@@ -18,6 +18,38 @@ Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quot
 FORMS: Final[dict[str, Form]] = {"plain": "plain", "single": "single-quoted",
                                  "double": "double-quoted", "literal": "literal",
                                  "folded": "folded"}
+
+
+V = TypeVar("V")
+
+
+class _Once(Generic[V]):
+    """``functools.cached_property`` without its lock (as Python 3.12 has it): the value is
+    worked out when first asked for and kept in the instance's ``__dict__``, where every later
+    ask finds it without coming here (this is not a data descriptor). Two threads asking at
+    once may both work it out: it is a function of the frozen instance, the same either way.
+    A batch asks it of two documents a file, and the lock cost more than the answer."""
+
+    def __init__(self, func: Callable[[Any], V]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> _Once[V]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> V: ...
+
+    def __get__(self, instance: object, owner: type | None = None) -> V | _Once[V]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
+
+    def give(self, instance: object, value: V) -> None:
+        """Keep ``value`` as the instance's, known by its maker: what ``func`` gives."""
+        instance.__dict__[self.name] = value
 
 
 @quick_init
@@ -125,7 +157,7 @@ class SkillDoc:
                         allowed_tools, self.insert_at + (shift if self.insert_at > start else 0),
                         self.insert_column, self.runtime_note, self.retried)
 
-    @cached_property
+    @_Once
     def runtime_entries(self) -> tuple[str, ...]:
         """The ``allowed-tools`` entries Claude Code reads from this file (what it grants):
         none when it never sees the key, else its own split of the value
@@ -135,6 +167,15 @@ class SkillDoc:
         if self.allowed_tools is None or self.runtime_note is not None:
             return ()
         return tuple(runtime_entries(self.allowed_tools.value))
+
+    @_Once
+    def runtime_span_same(self) -> bool:
+        """Whether Claude Code's frontmatter in this file (``runtime_frontmatter``) is ours:
+        it ends where ours does, with nothing but blank space before ours starts (``spans``'
+        ``same``: the reader, which works it out, gives it)."""
+        span = runtime_frontmatter(self.text)
+        return (span is not None and span.end == self.yaml_end
+                and not self.text[self.yaml_start:span.start].strip())
 
     @property
     def merged_note(self) -> str | None:

@@ -44,14 +44,15 @@ _MAP: Final = "tag:yaml.org,2002:map"
 # literal first character, which the regex engine scans for at C speed.
 _NOT_A_KEY_FIRST: Final = re.compile(r"\n[^A-Za-z]")
 # One line: the key, the blank space after its colon, the value (checked further below).
-_LINE: Final = re.compile(r"([A-Za-z][A-Za-z0-9_-]*): +([^\n]*)\n")
+# A key is at most 1,024 characters: the parser refuses a longer simple key (its
+# scanner's limit: "mapping values are not allowed here" at the colon).
+_LINE: Final = re.compile(r"([A-Za-z][A-Za-z0-9_-]{0,1023}): +([^\n]*)\n")
 # The printable characters a plain or double-quoted scalar may hold as they are (no tab, no
 # line break of YAML 1.1, no BOM, no surrogate): yamlspan's _SAFE_CHARS.
 _SAFE: Final = re.compile(r"[^\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]*")
 _PLAIN_FIRST: Final = frozenset("-?:,[]{}#&*!|>'\"%@` ")
 # (Unrolled: runs of other characters taken whole, not one alternation a character.)
 _DOUBLE: Final = re.compile(r'"([^"\\]*(?:\\[\\"][^"\\]*)*)"')
-_UNESCAPE: Final = re.compile(r"\\([\\\"])")
 _RESOLVER: Final = yaml.resolver.Resolver()
 # A plain scalar can resolve to something other than a string only from these first
 # characters (PyYAML's implicit resolvers are keyed by them).
@@ -147,10 +148,20 @@ def _value(raw: str) -> tuple[str, str, str | None] | None:
         if quoted is None:
             return None
         inner = quoted.group(1)
-        return _STR, _UNESCAPE.sub(r"\1", inner) if "\\" in inner else inner, '"'
+        return _STR, _unescaped(inner) if "\\" in inner else inner, '"'
     if (first in _PLAIN_FIRST or raw[-1] in " :" or ": " in raw or " #" in raw):
         return None
     return (_tag(raw) if first in _RESOLVED_FIRST else _STR), raw, _PLAIN_STYLE
+
+
+def _unescaped(inner: str) -> str:
+    r"""The string of a double-quoted scalar whose text between the quotes is ``inner``, made
+    of other characters than ``\`` and ``"``, and the escapes ``\\`` and ``\"`` (``_DOUBLE``):
+    each escape's backslash dropped. Every backslash of ``inner`` starts an escape or ends a
+    ``\\``, so a search from the left for ``\\`` finds just the ``\\`` escapes (the first
+    backslash it meets starts one): what lies between them holds only ``\"`` escapes. By
+    ``str`` methods, at C speed (``re.sub`` with a template calls Python for each escape)."""
+    return "\\".join(part.replace('\\"', '"') for part in inner.split("\\\\"))
 
 
 def _tag(plain: str) -> str:

@@ -19,20 +19,13 @@ from __future__ import annotations
 
 import os
 import shlex
-from typing import Final, get_args
+from typing import get_args
 
 from ..errors import SkillFileError
 from .doc import SkillDoc
 from .fmread import same
+from .judged import JUDGED
 from .yamlspan import line_column
-
-#: Each judged key, and what it can do (said in the refusal).
-JUDGED: Final[dict[str, str]] = {
-    "hooks": "its hooks run shell commands, and a PreToolUse hook answering 'allow' "
-             "pre-approves calls outside allowed-tools",
-    "agent": "the agent type it names runs the skill with that agent's own tools and "
-             "permission mode, outside allowed-tools",
-}
 
 
 def judge_keys(doc: SkillDoc, plan_source: str | None, enforce: str | None = None) -> None:

@@ -161,13 +161,16 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
     if there(join(root, ".claude-plugin")):
         names = [name for name in (MANIFEST, MARKETPLACE) if there(join(root, name))]
     # A name under a folder that is not there is not there either: each folder is asked first.
-    folders = {folder: there(join(root, folder)) for folder in (".github", ".plugin")}
-    copilot = [name for name in (*COPILOT_MANIFESTS, *COPILOT_MARKETPLACES)
-               if folders.get(name.split(os.sep, 1)[0], True) and there(join(root, name))]
+    # The names are asked in the order of (*COPILOT_MANIFESTS, *COPILOT_MARKETPLACES).
+    github, dot_plugin = there(join(root, ".github")), there(join(root, ".plugin"))
+    asked = ((github, COPILOT_MANIFESTS[0]), (dot_plugin, COPILOT_MANIFESTS[1]),
+             (True, COPILOT_MANIFESTS[2]), (github, COPILOT_MARKETPLACES[0]),
+             (dot_plugin, COPILOT_MARKETPLACES[1]))
+    copilot = [name for folder, name in asked if folder and there(join(root, name))]
     names += copilot
     # Copilot CLI loads a folder as a plugin when it holds any manifest it knows (Claude Code's
     # among them, review R-7) or a root-level SKILL.md (review R-8), and then its root hooks.json.
-    copilot_plugin = MANIFEST in names or any(name in _MANIFESTS for name in copilot) or \
+    copilot_plugin = MANIFEST in names or (bool(copilot) and copilot[0] in _MANIFESTS) or \
         there(join(root, "SKILL.md"))
     if (MANIFEST in names or copilot_plugin or parts[depth] == "commands" or (
             parts[-1] == "SKILL.md" and (depth == len(parts) - 1 or (

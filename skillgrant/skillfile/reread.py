@@ -93,7 +93,7 @@ def _key_lines_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     shift = end - value.line_end
     yaml_end = old.yaml_end + shift
     if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
-            or not same_span(old, was, old.yaml_end) or not same_span(old, text, yaml_end)):
+            or not old.runtime_span_same or not same_span(old, text, yaml_end)):
         return None
     kept = written if isinstance(written, str) else list(written)
     return old.spliced(text, start, shift,
@@ -115,7 +115,7 @@ def _lines_alone(lines: str) -> tuple[AllowedTools, str | tuple[str, ...]] | Non
     if (new is None or doc.runtime_note is not None or doc.retried is not None
             or list(doc.metadata) != [KEY] or new.key_start != len(_FENCE)
             or new.line_end != len(_FENCE) + len(lines)
-            or doc.yaml_end != len(alone) - len(_FENCE) or not same_span(doc, alone, doc.yaml_end)):
+            or doc.yaml_end != len(alone) - len(_FENCE) or not doc.runtime_span_same):
         return None
     written = doc.metadata[KEY]
     # Kept for other rewrites of the same lines (_lines_read): a list is kept as a tuple.
@@ -153,7 +153,7 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     shift = end - value.end
     yaml_end = old.yaml_end + shift
     if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
-            or not same_span(old, old.text, old.yaml_end)
+            or not old.runtime_span_same
             or not same_span(old, text, yaml_end)):
         return None
     entries = tuple(split_allowed_tools(written))

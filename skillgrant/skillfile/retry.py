@@ -72,11 +72,12 @@ def read_retried(text: str, span: RuntimeFrontmatter, prediction: Prediction,
     lines = _Lines(text, span, prediction.text)
     try:
         allowed = None if inner.allowed_tools is None else _allowed(lines, inner.allowed_tools)
-        return dataclasses.replace(
-            inner, text=text, yaml_start=lines.back(inner.yaml_start),
-            yaml_end=lines.back(inner.yaml_end), body_start=lines.back(inner.body_start),
-            allowed_tools=allowed, insert_at=lines.back(inner.insert_at),
-            retried=prediction.why)
+        # Every field given (dataclasses.replace asks each by name), as SkillDoc.spliced.
+        return SkillDoc(inner.path, text, inner.newline, inner.has_bom,
+                        lines.back(inner.yaml_start), lines.back(inner.yaml_end),
+                        lines.back(inner.body_start), inner.metadata, allowed,
+                        lines.back(inner.insert_at), inner.insert_column, inner.runtime_note,
+                        prediction.why)
     except ValueError as e:
         line, column = line_column(text, span.start)
         raise SkillFileError("Claude Code reads this frontmatter through its re-quote retry, "

@@ -33,6 +33,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..grants import JS_WHITESPACE
 from .blockcolumn import block_column, wide_blank_line
 from .tagged import TAGGED_KEY, tagged_key
+from .yamlapart import apart_as_read, apart_as_rejected, judged_keys
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
 
 KEY: Final = "allowed-tools"
@@ -46,22 +47,16 @@ _OPENING: Final = re.compile(f"---[{_JS_SPACE}]*\n")
 BREAKS_11_ONLY: Final = "\x85\u2028\u2029"
 _SIMPLE_LINE: Final = re.compile(
     f"([a-zA-Z_-]+):[{_JS_SPACE}]+([^{_JS_SPACE}][^{_JS_LINE_END}]*)\\Z")
-_NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+# The runtime's test of a value that needs quotes, /[{}[\]*&#!|>%@`]|: /, as a search for a
+# character of the class (at C speed) or a ": " (an alternation is tried at every character).
+_NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]")
+# What may open a nested collection, a quote or a comment inside a flow list (_is_flow_list).
+_NESTS: Final = re.compile(r"[\[{\"'#]")
 _LEADING_TABS: Final = re.compile(f"(?:\\A|(?<=[{_JS_LINE_END}]))\t+")
 _BREAK: Final = re.compile(r"\r\n?|\n")
 # PyYAML errors (or skillgrant's own limits) on texts Bun may well accept.
-#: An anchor or alias at a node's start whose name PyYAML ends where Bun goes on.
-_CUT_ANCHOR: Final = re.compile(r"(?:(?:^|\n)[ \t]*(?:-[ \t]+)*|:[ \t]+|[\[{,][ \t]*)"
-                                r"[&*][A-Za-z0-9_-]+[?:%@`]")
 #: A block scalar's header: its indicator, then its indentation and chomping indicators.
-_HEADER: Final = re.compile(r"[|>][0-9+-]*")
-#: YAML's complex-key indicator: a ``?`` first on a line (after blanks, dashes) or after a
-#: flow collection's opening bracket, then a blank or the line's end.
-_COMPLEX_KEY: Final = re.compile(r"(?:^|\n)[ \t-]*\?(?=[ \t\r\n]|$)|[\[{][ \t]*\?(?=[ \t\r\n])")
-#: Of those, one whose line holds more than a plain scalar key (anchors and tags before it).
-_ODD_COMPLEX_KEY: Final = re.compile(
-    r"(?:(?:^|\n)[ \t-]*|[\[{][ \t]*)\?(?=[ \t\r\n]|$)"
-    r"(?![ \t]+(?:[!&][^\s]*[ \t]+)*[A-Za-z0-9_][A-Za-z0-9_ .-]*(?:\n|$))")
+_HEADER: Final = re.compile(r"(?:[!&][^\s]*[ \t]+)*[|>][0-9+-]*")  # (a tag, an anchor: F10b)
 _BUN_MAY_ACCEPT: Final = re.compile("anchor|alias|merge key|nested more than|nesting depth",
                                     re.IGNORECASE)
 # What may follow a closing quote on its line, for Bun (PyYAML also takes other text), or "".
@@ -105,7 +100,8 @@ def requoted(yaml_text: str) -> str:
         if match is not None:
             key, value = match.groups()
             quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
-            if not quoted and not _is_flow_list(value) and _NEEDS_QUOTES.search(value):
+            if not quoted and not _is_flow_list(value) and (
+                    ": " in value or _NEEDS_QUOTES.search(value)):
                 escaped = value.replace("\\", "\\\\").replace('"', '\\"')
                 line = f'{key}: "{escaped}"'
         lines.append(line)
@@ -118,6 +114,14 @@ def _is_flow_list(value: str) -> bool:
     """Whether Bun parses ``value`` (a line's value) as a list. Bun accepts what PyYAML
     composes on one line (no line to misplace), and rejects what PyYAML does not."""
     if not (value.startswith("[") and value.endswith("]")):
+        return False
+    # Nothing between the first '[' and the first ']' that nests, quotes or comments: the
+    # list closes at that ']' (a plain scalar in a flow collection ends at one). When more
+    # follows it (the value ends in ']', so that is not blank) and no '#' anywhere (it could
+    # start a comment after the list), PyYAML reads a mapping with the list as its key, or
+    # rejects the text: not a list either way, and the text is not composed to be told so.
+    close = value.find("]")
+    if close < len(value) - 1 and _NESTS.search(value, 1, close) is None and "#" not in value:
         return False
     try:
         node = compose(value)
@@ -190,33 +194,14 @@ def _retry(yaml_text: str, why: str, where: int, ours: bool) -> str:
                          "otherwise than skillgrant's, so what it grants cannot be computed "
                          f"(line {line_column(yaml_text, where)[0]})", where)
     if ours:
-        _refuse_complex_keys(yaml_text, _COMPLEX_KEY)
-        _refuse_cut_anchors(yaml_text)
+        _refuse(apart_as_rejected(yaml_text))
     return retry
 
 
-def _refuse_cut_anchors(yaml_text: str) -> None:
-    """Divergence at an anchor or alias whose name PyYAML ends before a ``?``, ``:``, ``%``,
-    ``@`` or backtick that YAML 1.2 (Bun) reads as more of the name (``&a:{``: review
-    s43-freview F11)."""
-    cut = _CUT_ANCHOR.search(yaml_text) if ("&" in yaml_text or "*" in yaml_text) else None
-    if cut is not None:
-        raise Divergence("an anchor or alias name followed by '?', ':', '%', '@' or '`': "
-                         "Claude Code's YAML parser reads the name on, skillgrant's ends it "
-                         "there, so what it grants cannot be computed; put a blank after the "
-                         "name", cut.end() - 1)
-
-
-def _refuse_complex_keys(yaml_text: str, keys: re.Pattern[str]) -> None:
-    """Divergence at a complex key ``keys`` finds (review s43-freview F4: Bun reads a text
-    PyYAML rejects as written when a complex key follows a tab-indented line; and rejects a
-    complex key whose line holds more than a plain scalar, `? >#`, `? ''#c`, where PyYAML
-    reads it)."""
-    complex_key = keys.search(yaml_text) if "?" in yaml_text else None
-    if complex_key is not None:
-        raise Divergence("a complex key ('? '): Claude Code's YAML parser reads the lines "
-                         "around one otherwise than skillgrant's, so what it grants cannot "
-                         "be computed; write plain 'key: value' lines", complex_key.end() - 1)
+def _refuse(apart: tuple[str, int] | None) -> None:
+    """Divergence where the text is read apart (``yamlapart``)."""
+    if apart is not None:
+        raise Divergence(*apart)
 
 
 def _rejects_as_written(yaml_text: str, root: Node | None) -> tuple[str, int] | None:
@@ -224,9 +209,14 @@ def _rejects_as_written(yaml_text: str, root: Node | None) -> tuple[str, int] | 
     tagged = tagged_key(root, yaml_text)
     if tagged is not None:
         raise Divergence(TAGGED_KEY.format(tagged[0]), tagged[1])
-    _refuse_complex_keys(yaml_text, _ODD_COMPLEX_KEY)
-    _refuse_cut_anchors(yaml_text)
+    _refuse(apart_as_read(yaml_text))
     return bun_rejects(yaml_text, root)
+
+
+def refuse_judged_keys(yaml_text: str) -> None:
+    """Divergence where the runtime's frontmatter, which is not skillgrant's, may hold a key
+    that grants or runs (``yamlapart.judged_keys``)."""
+    _refuse(judged_keys(yaml_text))
 
 
 def _may_swallow(yaml_text: str, retry: str, root: Node | None) -> int | None:
@@ -265,18 +255,6 @@ def _string_either_way(value: str) -> bool:
                 return bool(value[index + 1:].strip()) or "${" in value
         return False
     return value[0] not in "&*!|>%?-:#,"
-
-
-def refuse_judged_keys(yaml_text: str) -> None:
-    """Divergence when the runtime's frontmatter, which is not skillgrant's (Claude Code ends
-    it at a '---' inside a value), could hold a key that grants or runs (``keys.JUDGED``: one
-    of their names written out, or an escape): skillgrant judges the keys of its own reading
-    only (review s43-freview F7)."""
-    from .keys import JUDGED
-
-    if "\\" in yaml_text or any(key in yaml_text for key in JUDGED):
-        raise Divergence("it may hold 'hooks' or 'agent', which let the skill go beyond its "
-                         "plan, and skillgrant judges only the keys of its own reading", 0)
 
 
 def could_hold_key(yaml_text: str) -> bool:

@@ -142,8 +142,10 @@ class _Reader:
                             "nodes; refusing to guess", 0)
         note = self._runtime_note(span, theirs, value, yaml_end)
         insert_at, insert_column = self._insertion_point(pairs, yaml_end)
-        return SkillDoc(self.path, text, opening.group(1), bom, self.yaml_start, yaml_end,
-                        body_start, metadata, allowed, insert_at, insert_column, note)
+        doc = SkillDoc(self.path, text, opening.group(1), bom, self.yaml_start, yaml_end,
+                       body_start, metadata, allowed, insert_at, insert_column, note)
+        SkillDoc.runtime_span_same.give(doc, same)  # (the read-back asks it)
+        return doc
 
     def _refuse_odd_characters(self, yaml_end: int, span: RuntimeFrontmatter | None) -> None:
         """A BOM first on a line, or a YAML 1.1-only line break, in either frontmatter."""
@@ -187,8 +189,7 @@ class _Reader:
     def _runtime_note(self, span: RuntimeFrontmatter | None, theirs: Prediction | None,
                       value: str | list[str] | None, yaml_end: int) -> str | None:
         """None when Claude Code reads ``allowed-tools`` as skillgrant does; a sentence when
-        it never sees the key (it grants nothing then). Raises SkillFileError when it reads
-        other entries."""
+        it never sees the key (it grants nothing); SkillFileError when it reads others."""
         if span is None:
             return None if value is None else (
                 f"Claude Code finds no frontmatter in this file, so it never reads {KEY}")
@@ -373,8 +374,7 @@ class _Reader:
         return yaml_end, column
 
     def _value_end(self, node: Node) -> int:
-        """Offset just past the last character of a value (block collections end after their
-        last child: their own end mark runs on over comment lines)."""
+        """Offset past a value's last character (a block collection's last child's end)."""
         if isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value:
             last = node.value[-1]
             return self._value_end(last[1] if isinstance(last, tuple) else last)

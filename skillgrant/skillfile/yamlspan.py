@@ -8,6 +8,7 @@ or single-quoted scalar might mean something else, the string is double-quoted w
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import Any, Final, Literal
 
@@ -31,7 +32,18 @@ class _Composer(LOADER):  # type: ignore[misc,valid-type]
     would find no pattern to try and no path resolver (then its answer is the default tag of
     the node's kind): a collection, a quoted scalar, and a plain one whose first character
     starts no implicit resolver's pattern (a word like ``Use`` or ``Read``: most values).
-    Every other call is ``Resolver.resolve``'s own."""
+    Every other call is ``Resolver.resolve``'s own.
+
+    Without path resolvers, ``descend_resolver`` and ``ascend_resolver`` (called for every
+    node) return at once having done nothing; they are then answered by builtins that do
+    nothing either (``operator.is_`` of the parent and index, ``tuple()``), which cost no
+    Python frame."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        if not self.yaml_path_resolvers:
+            self.descend_resolver = operator.is_
+            self.ascend_resolver = tuple
 
     def resolve(self, kind: type[Node], value: str | None, implicit: Any) -> str:
         if not self.yaml_path_resolvers:

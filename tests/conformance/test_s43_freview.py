@@ -492,3 +492,130 @@ def test_f11_an_anchor_bun_rejects_is_predicted(judge: Judge, work: Path, value:
     assert done.returncode != 0, (
         f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
         f"{done.stdout}{done.stderr}")
+
+
+# -- F12: a lone '-' inside a flow collection, on another key -----------------------------------
+
+@pytest.mark.parametrize("value", ["[-]", "{-}", "[a, -]", "{a: -}"])
+def test_f12_a_lone_dash_in_a_flow_collection_bun_rejects_is_predicted(
+        judge: Judge, work: Path, value: str) -> None:
+    """``x: [-]``: PyYAML reads the plain scalar ``-``; Bun rejects the text, so Claude Code
+    re-quotes the simple lines and reads ``allowed-tools: Read # Bash(touch *)`` with its
+    comment as entries."""
+    text = (f"---\nname: probe\ndescription: probe skill\nx: {value}\n"
+            "allowed-tools: Read # Bash(touch *)\n---\nRun it.\n")
+    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
+    (work / "plan.yaml").write_text(PLAN)
+    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("d")])
+    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
+        f"{done.stdout}{done.stderr}")
+
+
+# -- Against the F1-F5 fix (main 9b668a9) -------------------------------------------------------
+
+def test_f2b_an_npm_linked_package_s_skills_are_read(judge: Judge, work: Path) -> None:
+    """``node_modules/pkg`` a symbolic link out of the tree (``npm link``, workspaces): under a
+    skill whose plan is ``Read`` (which reads outside the project), the agent reads a file of
+    the package, Claude Code loads the package's ``.claude/skills/nl`` and its ``Bash(touch
+    *)`` pre-approves ``touch``. The walk enters no link in a dependency's zone."""
+    lay_out(work, {
+        "outside/pkg/index.js": "x\n",
+        "outside/pkg/.claude/skills/nl/SKILL.md": skill("nl", "Bash(touch *)"),
+        "project/node_modules/pkg": ("link", "../../outside/pkg"),
+        "project/.claude/skills/probe/SKILL.md": skill("probe", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}),
+                                ("Read", {"file_path": "{work}/project/node_modules/pkg/index.js"}),
+                                ("Skill", {"skill": "nl"}), touch("nl")])
+    assert all(g is not None and g[0] for g in got), got
+    done = check(work / "project", work / "plan.yaml", ".")
+    assert done.returncode != 0, (
+        "check . passed (exit 0) although Claude Code loads node_modules/pkg/.claude/skills/nl "
+        f"(pkg a link out of the tree) and pre-approves `touch`:\n{done.stdout}{done.stderr}")
+
+
+@pytest.mark.xfail(strict=True, reason="a boundary (docs/decisions.md, review s43-freview F5b): "
+                   "a folder with no manifest is a plugin only when the runtime is told so "
+                   "(--plugin-dir); check reads its commands when it is named (F5), and reading "
+                   "every commands/ folder of a tree would judge documentation as commands")
+def test_f5b_a_plugin_folder_inside_the_project_is_read(judge: Judge, work: Path) -> None:
+    """A plugin folder without a manifest inside the project (``tools/myplug``), loaded with
+    ``--plugin-dir tools/myplug`` (a project's README or CI script says so): its command runs
+    as ``/myplug:pc`` and pre-approves ``touch``; ``check .`` of the project reads Markdown
+    under ``commands`` only below ``.claude``, a manifest's folder, or the folder named."""
+    lay_out(work, {"project/tools/myplug/commands/pc.md": command("Bash(touch *)"),
+                   "project/.claude/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    url, script = judge.standin.session([touch("p")])
+    run_session(judge.binary, url, work, None, prompt="/myplug:pc",
+                extra_args=[*WIDE, "--plugin-dir", str(work / "project" / "tools" / "myplug")])
+    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    probe = script.results.get(script.call_id(0))
+    assert probe is not None and not probe[0] and (work / "project" / "zz_p").exists(), probe
+    done = check(work / "project", work / "plan.yaml", ".")
+    assert done.returncode != 0, (
+        "check . passed (exit 0) although Claude Code, started with --plugin-dir tools/myplug, "
+        f"loads tools/myplug/commands/pc.md:\n{done.stdout}{done.stderr}")
+
+
+def test_f5c_a_plugin_shipped_in_node_modules_is_read(judge: Judge, work: Path) -> None:
+    """A plugin distributed as an npm package (``node_modules/plug`` with its
+    ``.claude-plugin/plugin.json``), loaded with ``--plugin-dir node_modules/plug``: its skill
+    ``plug:x`` pre-approves ``touch``. The walk reads only ``.claude``/``.github`` folders in
+    a dependency's zone, not a plugin root there."""
+    lay_out(work, {
+        "project/node_modules/plug/.claude-plugin/plugin.json": json.dumps({"name": "plug"}),
+        "project/node_modules/plug/skills/x/SKILL.md": skill("x", "Bash(touch *)"),
+        "project/.claude/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    url, script = judge.standin.session([("Skill", {"skill": "plug:x"}), touch("x")])
+    run_session(judge.binary, url, work, None, extra_args=[
+        *WIDE, "--plugin-dir", str(work / "project" / "node_modules" / "plug")])
+    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    probe = script.results.get(script.call_id(1))
+    assert probe is not None and not probe[0] and (work / "project" / "zz_x").exists(), probe
+    done = check(work / "project", work / "plan.yaml", ".")
+    assert done.returncode != 0, (
+        "check . passed (exit 0) although Claude Code, started with --plugin-dir "
+        f"node_modules/plug, loads its skill plug:x:\n{done.stdout}{done.stderr}")
+
+
+@pytest.mark.parametrize("value", ["!!str &a:{", "! &a:]", "!\t&a:]", "!!str &a:]", "\r &a:{",
+                                   "\r? &a:]"])
+def test_f11b_an_anchor_after_a_tag_bun_rejects_is_predicted(judge: Judge, work: Path,
+                                                             value: str) -> None:
+    """F11 with a tag before the anchor (against main 63922cd, which refuses ``&a:{`` but not
+    ``!!str &a:{``): Bun rejects, the runtime's retry reads ``allowed-tools``' comment as
+    entries."""
+    text = (f"---\nname: probe\ndescription: {value}\nallowed-tools: Read # Bash(touch *)\n"
+            "---\nRun it.\n")
+    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
+    (work / "plan.yaml").write_text(PLAN)
+    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("t")])
+    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
+        f"{done.stdout}{done.stderr}")
+
+
+@pytest.mark.parametrize("value", ["!!str |#a #", "&q |#a #", "!!str >#a # "])
+def test_f10b_a_glued_comment_after_a_tagged_header_bun_rejects_is_predicted(
+        judge: Judge, work: Path, value: str) -> None:
+    """F10 with a tag or an anchor before the block scalar's indicator (against main 63922cd,
+    whose ``_HEADER`` match starts at the node's first character, the tag or anchor): Bun
+    rejects the glued comment, the runtime's retry reads ``allowed-tools``' comment as
+    entries."""
+    text = (f"---\nname: probe\ndescription: probe skill\nmodel: {value}\n"
+            "allowed-tools: Read # Bash(touch *)\n---\nRun it.\n")
+    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
+    (work / "plan.yaml").write_text(PLAN)
+    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("h")])
+    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
+        f"{done.stdout}{done.stderr}")

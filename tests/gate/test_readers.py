@@ -18,7 +18,7 @@ import pytest
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, run_hook
 
-from skillgrant.gate import guards
+from skillgrant.gate import guards, planprograms
 from skillgrant.gate.named import GUARDED
 
 _COMPILE = "gcc -E -P -x c src/x.sh"
@@ -163,12 +163,12 @@ def test_claude_codes_commit_idiom_and_a_pr_body_pass_the_hook(tmp_path: Path) -
     ("pytest -q tests/test_a.py", "cp payload tests/conftest.py")])
 def test_a_program_the_plan_names_runs_and_is_not_written(tmp_path: Path, grant: str,
                                                          write: str) -> None:
-    """Review s42 P1: the paths a plan's entries run (``guards.plan_programs``) are guarded
+    """Review s42 P1: the paths a plan's entries run (``planprograms.plan_programs``) are guarded
     whole, with the folder beside an interpreter's script: the write is denied, the approved
     run is not."""
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", f"Bash({grant})"])
-    named = guards.plan_programs(("Bash(cp *)", f"Bash({grant})", "Read"))
+    named = planprograms.plan_programs(("Bash(cp *)", f"Bash({grant})", "Read"))
     items = guards.guarded_items(str(project / "plan.json"), None, None, str(project),
                                  str(project), named)
     token = GUARDED.set(items)

@@ -260,7 +260,7 @@ PLAN_NAMED = [
     (".venv/bin/python tools/run.py", "cp evil.pth .venv/lib/PY/site-packages/evil.pth"),
     # npx runs the project's node_modules/.bin/NAME before it fetches anything
     ("npx prettier --check .", "cp payload node_modules/.bin/prettier"),
-    # against the P1 fix (guards.plan_programs guards the named script and its folder):
+    # against the P1 fix (planprograms.plan_programs guards the named script and its folder):
     # pytest also loads the rootdir's conftest.py (P1d) …
     ("pytest -q tests/test_a.py", "cp payload.py conftest.py"),
     # … `python3 -m NAME` runs NAME from the call's folder, no word with a slash (P1e) …

@@ -165,7 +165,7 @@ NAMED_PROGRAMS = [
                          ids=[n[0] for n in NAMED_PROGRAMS])
 def test_p2_a_program_the_plan_names_is_left_open_to_a_covered_copy(
         tmp_path: Path, entry: str, program: str, payload: str, run: str) -> None:
-    """P2 (review s42 P1's kin, against ``guards.plan_programs``): an interpreter's script
+    """P2 (review s42 P1's kin, against ``planprograms.plan_programs``): an interpreter's script
     whose name ends in none of ``.py``/``.sh``/``.js`` (``build.pl``, ``x.mjs``), a program
     after a wrapper (``env``, ``timeout``, ``nice``), after ``pushd`` or inside ``bash -c
     "…"`` (its quotes kept in the path guarded) is not guarded: the covered ``cp`` replaces
@@ -962,7 +962,9 @@ def test_h12b_a_library_folder_the_sessions_environment_names(tmp_path: Path) ->
     assert said.returncode == 2, "the premise: touch is denied"
     calls = ["gcc -shared -fPIC -Wl,--version-script=v.map -Wl,-soname,libm.so.6 -o lib.so m.c",
              f"cp lib.so {libs}/libm.so.6", "touch zz"]
-    assert _run_calls(project, calls[:2], env) is None, "the premise: the build is covered"
+    subprocess.run(["bash", "-c", calls[0]], cwd=project, env=env, capture_output=True,
+                   timeout=60, check=True)  # the premise built by hand: the gate now denies
+    shutil.copy(project / "lib.so", libs / "libm.so.6")  # the build (a loaded library's name)
     said = subprocess.run(["/bin/sh", "-c", hook], input=payload("touch zz", project),
                           cwd=project, env=env, capture_output=True, timeout=60, check=False)
     assert said.returncode == 0 and not said.stdout, \
@@ -1158,7 +1160,6 @@ def test_h15_pyenvs_version_file_and_versions_folder(tmp_path: Path) -> None:
     evil = root / "versions" / "s43evil" / "bin"
     writes = ["cp version.txt .python-version", f"mkdir -p {evil}",
               f"cp payload {evil}/python3"]
-    assert all(_allowed(project, call) for call in writes), "the premise: the writes pass"
     versions = tmp_path / "versions"
     (versions / "s43evil" / "bin").mkdir(parents=True)
     shutil.copy(project / "payload", versions / "s43evil" / "bin" / "python3")

@@ -146,7 +146,7 @@ def _first_denied(project: Path, calls: list[str]) -> str | None:
     return None
 
 
-#: Entries whose program ``guards.plan_programs`` does not find (the run, the file it runs).
+#: Entries whose program ``planprograms.plan_programs`` does not find (the run, the file it runs).
 ENTRY_FORMS = [
     ("> out.log ./tools/run.sh", "tools/run.sh"),
     ("2> err.log ./tools/run.sh", "tools/run.sh"),

@@ -31,6 +31,19 @@ from skillgrant.errors import SkillFileError
 from skillgrant.skillfile import read_skill
 
 CASES = {
+    # F10b: the glued comment after a tagged or anchored header.
+    "F10b-tagged-header": ("---\nname: probe\nmodel: !!str |#a #\n"
+                           "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),
+    "F10b-anchored-header": ("---\nname: probe\nmodel: &q |#a #\n"
+                             "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),
+    # F11b: the anchor after a tag.
+    "F11b-tag-then-anchor": ("---\nname: probe\ndescription: !!str &a:{\n"
+                             "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),
+    # F12: a lone '-' as a plain scalar inside a flow collection, on another key.
+    "F12-lone-dash-in-flow-list": ("---\nname: probe\nx: [-]\n"
+                                   "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),
+    "F12-lone-dash-in-flow-map": ("---\nname: probe\nx: {a: -}\n"
+                                  "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),
     # F11: an anchor whose name runs into a flow indicator, on another key.
     "F11-anchor-into-brace": ("---\nname: probe\ndescription: &a:{\n"
                               "allowed-tools: Read # Bash(touch *)\n---\nbody\n"),

@@ -124,8 +124,9 @@ def _served(tmp: Path, chunks: list[bytes], *, direct: bool
                 await asyncio.sleep(0.002 if state.tasks else 0)
                 if not state.tasks:
                     break
+        closed = transport.closed  # (before the client goes away, which closes it)
         protocol.connection_lost(None)
-        return transport.written, transport.closed
+        return transport.written, closed
 
     try:
         written, closed = asyncio.run(main())
@@ -193,3 +194,35 @@ def test_the_requests_answered_in_line_are_most_hook_requests(tmp_path: Path) ->
         assert len(taken) == 5
     finally:
         transport.HeadLimited._answer = answer  # type: ignore[method-assign]
+
+
+def test_an_event_log_that_fails_does_not_keep_the_answer_back(tmp_path: Path) -> None:
+    """The ``request`` event is written before an answer made in line is sent (the ASGI path
+    sends first): a log that raises leaves the answer as it is, a denial or an empty 200."""
+    import skillgrant.service.guard as guard
+
+    rng = random.Random(3)
+    requests = [r for r in (_request(rng) for _ in range(60))
+                if b"Host: 127.0.0.1" in r and b"Origin" not in r and b"text/plain" not in r
+                and b" /v1/hook/p HTTP/1.1" in r and b"Connection: close" not in r
+                and b"Expect" not in r and b"pad" not in r and b"not json" not in r][:4]
+    (tmp_path / "a").mkdir()
+    expected = _served(tmp_path / "a", [b"".join(requests)], direct=True)[0]
+    made = guard.Guard.__init__
+
+    def failing(self: Any, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+
+        def raising(*fields: object) -> None:
+            raise RuntimeError("the log is gone")
+
+        self._request = raising
+
+    guard.Guard.__init__ = failing  # type: ignore[method-assign]
+    try:
+        (tmp_path / "b").mkdir()
+        written, closed, _, _ = _served(tmp_path / "b", [b"".join(requests)], direct=True)
+    finally:
+        guard.Guard.__init__ = made  # type: ignore[method-assign]
+    assert b"".join(written) == b"".join(expected) and not closed
+    assert b"".join(written).count(b"HTTP/1.1 200 OK") == 4

@@ -1,0 +1,68 @@
+"""Frontmatter text Bun's YAML 1.2 parser (Claude Code's) and PyYAML read apart, found by its
+characters: skillgrant refuses it (``runtime.Divergence``), since what the runtime grants
+from it cannot be computed. Each rule is a review's finding, pinned by the Bun oracle
+(tests/oracle/test_s43_freview_bun.py) and the runtime (tests/conformance/test_s43_freview.py).
+Each function answers the reason and the offset into the text, or None.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from .judged import JUDGED
+
+#: YAML's complex-key indicator: a ``?`` first on a line (after blanks, dashes) or after a
+#: flow collection's opening bracket, then a blank or the line's end.
+_COMPLEX_KEY: Final = re.compile(r"(?:^|\n)[ \t-]*\?(?=[ \t\r\n]|$)|[\[{][ \t]*\?(?=[ \t\r\n])")
+#: Of those, one whose line holds more than a plain scalar key (anchors and tags before it).
+_ODD_COMPLEX_KEY: Final = re.compile(
+    r"(?:(?:^|\n)[ \t-]*|[\[{][ \t]*)\?(?=[ \t\r\n]|$)"
+    r"(?![ \t]+(?:[!&][^\s]*[ \t]+)*[A-Za-z0-9_][A-Za-z0-9_ .-]*(?:\n|$))")
+#: An anchor or alias at a node's start (after a tag, a lone CR) whose name PyYAML ends where
+#: Bun goes on.
+_CUT_ANCHOR: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
+                                r"|\?[ \t\r]+)(?:![^\s]*[ \t\r]+)*[&*][A-Za-z0-9_-]+[?:%@`]")
+#: A ``-`` alone between a flow collection's indicators (``[-]``, ``[a, -]``, ``{a: -}``).
+_LONE_DASH: Final = re.compile(r"(?:[\[{,]|:[ \t])[ \t]*-(?=[ \t]*[\]},])")
+
+_COMPLEX: Final = ("a complex key ('? '): Claude Code's YAML parser reads the lines around one "
+                   "otherwise than skillgrant's, so what it grants cannot be computed; write "
+                   "plain 'key: value' lines")
+_ANCHOR: Final = ("an anchor or alias name followed by '?', ':', '%', '@' or '`': Claude "
+                  "Code's YAML parser reads the name on, skillgrant's ends it there, so what "
+                  "it grants cannot be computed; put a blank after the name")
+_DASH: Final = ("a lone '-' in a flow collection: Claude Code's YAML parser rejects it where "
+                "skillgrant's reads a '-', so what it grants cannot be computed; quote it")
+
+
+def apart_as_read(yaml_text: str) -> tuple[str, int] | None:
+    """For a text PyYAML reads: a complex key whose line holds more than a plain scalar
+    (`? >#`, `? ''#c`: Bun rejects it; review s43-freview F4), an anchor cut short (`&a:{`:
+    F11, F11b), a lone dash in a flow collection (F12)."""
+    return (_found(yaml_text, "?", _ODD_COMPLEX_KEY, _COMPLEX)
+            or _found(yaml_text, "&*", _CUT_ANCHOR, _ANCHOR)
+            or _found(yaml_text, "-", _LONE_DASH, _DASH))
+
+
+def apart_as_rejected(yaml_text: str) -> tuple[str, int] | None:
+    """For a text PyYAML rejects, which Bun is taken to reject too: any complex key (Bun may
+    read the text as written: a tab-indented line before one, F4), an anchor cut short."""
+    return (_found(yaml_text, "?", _COMPLEX_KEY, _COMPLEX)
+            or _found(yaml_text, "&*", _CUT_ANCHOR, _ANCHOR))
+
+
+def judged_keys(yaml_text: str) -> tuple[str, int] | None:
+    """For the runtime's frontmatter where it is not skillgrant's (Claude Code ends it at a
+    '---' inside a value): a text that may hold a key ``JUDGED`` names (a name written
+    out, or an escape), which skillgrant judges in its own reading only (F7)."""
+    if "\\" in yaml_text or any(key in yaml_text for key in JUDGED):
+        return ("it may hold 'hooks' or 'agent', which let the skill go beyond its plan, and "
+                "skillgrant judges only the keys of its own reading", 0)
+    return None
+
+
+def _found(yaml_text: str, signs: str, pattern: re.Pattern[str],
+           why: str) -> tuple[str, int] | None:
+    found = pattern.search(yaml_text) if any(c in yaml_text for c in signs) else None
+    return None if found is None else (why, found.end() - 1)
