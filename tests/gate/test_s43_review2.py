@@ -258,3 +258,43 @@ def test_v6_xargs_after_a_wrapper(tmp_path: Path, command: str) -> None:
                                                  " xargs", "xargs"))
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_m2b_envs_shortest_chdir_prefix(tmp_path: Path) -> None:
+    """M2b (against the M2 fix, ``moves._long_move``: prefixes of four characters or more):
+    ``--c`` is already a unique prefix of env's ``--chdir`` (no other long option of GNU env
+    starts with ``c``)."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = "env --c=.. gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh"
+    scratch = tmp_path / "scratch" / "project"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
+        "bash wrote no hook: the case proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_w17b_a_brace_list_with_a_quoted_blank(tmp_path: Path) -> None:
+    """W17b (against the W17 fix, ``guards._words``: the text is cut at blanks before braces
+    are expanded): ``{"-DA= x",-o}.claude/hooks/x.sh`` is one word to bash (the blank is
+    quoted), expanded to ``-DA= x.claude/hooks/x.sh`` and ``-o.claude/hooks/x.sh``; the guard
+    cuts it into ``{-DA=`` and ``x,-o}.claude/hooks/x.sh``, neither a brace list."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = 'gcc -E -P -x c src/x.sh {"-DA= x",-o}.claude/hooks/x.sh'
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("runner", ["setsid", "taskset -c 0", "ionice -c3", "flock lk"])
+def test_v6b_xargs_after_a_runner(tmp_path: Path, runner: str) -> None:
+    """V6b (against the V6 fix: ``run_words`` strips ``env`` and the wrappers only): after a
+    runner that only runs its operand (setsid, taskset, ionice, flock) xargs still hands
+    ``ls``'s output to gcc's ``-o``."""
+    _needs("gcc", runner.split()[0])
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = f"ls -d .claude/hooks/x.sh | {runner} xargs gcc -E -P -x c src/x.sh -o"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
