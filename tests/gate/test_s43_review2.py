@@ -157,6 +157,8 @@ ENTRY_FORMS = [
     ("for f in a; do ./tools/run.sh; done", "tools/run.sh"),
     ("make -f tools/Makefile", "tools/Makefile"),
     ("make -C tools", "tools/Makefile"),
+    ("make --file=tools/Makefile", "tools/Makefile"),
+    ("2>&1 ./tools/run.sh", "tools/run.sh"),
 ]
 
 
