@@ -278,14 +278,18 @@ def test_m2b_envs_shortest_chdir_prefix(tmp_path: Path) -> None:
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
-def test_w17b_a_brace_list_with_a_quoted_blank(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", [
+    'gcc -E -P -x c src/x.sh {"-DA= x",-o}.claude/hooks/x.sh',
+    "gcc -E -P -x c src/x.sh {-DA=\x1f,-o}.claude/hooks/x.sh",
+])
+def test_w17b_a_brace_list_with_a_quoted_blank(tmp_path: Path, command: str) -> None:
     """W17b (against the W17 fix, ``guards._words``: the text is cut at blanks before braces
     are expanded): ``{"-DA= x",-o}.claude/hooks/x.sh`` is one word to bash (the blank is
     quoted), expanded to ``-DA= x.claude/hooks/x.sh`` and ``-o.claude/hooks/x.sh``; the guard
-    cuts it into ``{-DA=`` and ``x,-o}.claude/hooks/x.sh``, neither a brace list."""
+    cuts it into ``{-DA=`` and ``x,-o}.claude/hooks/x.sh``, neither a brace list. So for an
+    unquoted ``\x1f`` (``str.split`` cuts at it; bash does not)."""
     _needs("gcc")
     project = _hooked_project(tmp_path, ["Bash"])
-    command = 'gcc -E -P -x c src/x.sh {"-DA= x",-o}.claude/hooks/x.sh'
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
