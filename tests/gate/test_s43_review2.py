@@ -153,6 +153,12 @@ ENTRY_FORMS = [
     ("! ./tools/run.sh", "tools/run.sh"),
     ("if true; then ./tools/run.sh; fi", "tools/run.sh"),
     ("python3 -mtools.run", "tools/run.py"),
+    ("while true; do ./tools/run.sh; break; done", "tools/run.sh"),
+    ("for f in a; do ./tools/run.sh; done", "tools/run.sh"),
+    ("make -f tools/Makefile", "tools/Makefile"),
+    ("make -C tools", "tools/Makefile"),
+    ("make --file=tools/Makefile", "tools/Makefile"),
+    ("2>&1 ./tools/run.sh", "tools/run.sh"),
 ]
 
 
@@ -161,19 +167,24 @@ def test_p2f_an_entrys_program_plan_programs_misreads(
         tmp_path: Path, run: str, program: str) -> None:
     """P2f (against the P2/P2c fixes): ``plan_programs`` drops a redirection's operator but
     keeps its target (``> out.log ./tools/run.sh``: the program read is ``out.log``),
-    reads a part led by ``!`` or ``then`` as that word's program, and reads only a separate
-    ``-m`` (``-mtools.run``). The program the exact entry runs is left unguarded: the
+    reads a part led by ``!``, ``then`` or ``do`` as that word's program (a loop's body), reads
+    only a separate ``-m`` (``-mtools.run``), and guards the top folder's Makefile for ``make
+    -f tools/Makefile``. The program the exact entry runs is left unguarded: the
     covered ``cp`` replaces it, and the covered run runs the copy."""
     project = tmp_path / "project"
     gated_project(project, [f"Bash({run})", "Bash(cp *)"])
     (project / "tools").mkdir()
     target = project / program
-    target.write_text("#!/bin/sh\necho ok\n" if program.endswith(".sh") else "pass\n")
-    target.chmod(0o755)
     marker = tmp_path / "zz"
-    (project / "payload").write_text(
-        f"#!/bin/sh\ntouch {marker}\n" if program.endswith(".sh") else
-        f"open({str(marker)!r}, 'w')\n")
+    if program.endswith("Makefile"):
+        target.write_text("all:\n\ttrue\n")
+        (project / "payload").write_text(f"all:\n\ttouch {marker}\n")
+    else:
+        target.write_text("#!/bin/sh\necho ok\n" if program.endswith(".sh") else "pass\n")
+        (project / "payload").write_text(
+            f"#!/bin/sh\ntouch {marker}\n" if program.endswith(".sh") else
+            f"open({str(marker)!r}, 'w')\n")
+    target.chmod(0o755)
     calls = [f"cp payload {program}", run]
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
@@ -191,18 +202,20 @@ def test_p2f_an_entrys_program_plan_programs_misreads(
 @pytest.mark.parametrize("command", [
     "env --chd=.. gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh",
     "env --ch .. gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh",
+    "env -vC.. gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh",
 ])
 def test_m2_envs_chdir_abbreviated(tmp_path: Path, command: str) -> None:
     """M2 (tool-wide ``Bash``: ``env`` with an option is a runner): GNU ``env`` reads its long
     options by ``getopt_long``, which takes any unique prefix: ``--chd=..`` and ``--ch ..``
-    are ``--chdir``. ``moves`` reads only ``-C``, ``--chdir`` (and ``named._MOVING`` looks for
-    no other sign), so ``project/.claude/hooks/x.sh`` is read from the call's folder, where
-    it is no guarded path; env runs gcc in the folder above, where it is the hook script.
+    are ``--chdir``; ``-vC..`` is ``-v -C ..`` (a cluster). ``moves`` reads only ``-C``,
+    ``--chdir`` (and ``named._MOVING`` looks for no other sign), so
+    ``project/.claude/hooks/x.sh`` is read from the call's folder, where it is no guarded
+    path; env runs gcc in the folder above, where it is the hook script.
     (``env -C .. gcc …`` and ``cd .. && gcc …`` are denied.)"""
     _needs("gcc")
     project = _hooked_project(tmp_path, ["Bash"])
     assert not _allowed(project, command.replace("--chd=..", "--chdir=..").replace(
-        "--ch ..", "--chdir .."))
+        "--ch ..", "--chdir ..").replace("-vC..", "-C.."))
     scratch = tmp_path / "scratch" / "project"
     shutil.copytree(project, scratch, symlinks=True)
     subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
@@ -245,5 +258,49 @@ def test_v6_xargs_after_a_wrapper(tmp_path: Path, command: str) -> None:
     project = _hooked_project(tmp_path, ["Bash"])
     assert not _allowed(project, command.replace(command.split("| ")[1].split(" xargs")[0] +
                                                  " xargs", "xargs"))
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_m2b_envs_shortest_chdir_prefix(tmp_path: Path) -> None:
+    """M2b (against the M2 fix, ``moves._long_move``: prefixes of four characters or more):
+    ``--c`` is already a unique prefix of env's ``--chdir`` (no other long option of GNU env
+    starts with ``c``)."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = "env --c=.. gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh"
+    scratch = tmp_path / "scratch" / "project"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
+        "bash wrote no hook: the case proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    'gcc -E -P -x c src/x.sh {"-DA= x",-o}.claude/hooks/x.sh',
+    "gcc -E -P -x c src/x.sh {-DA=\x1f,-o}.claude/hooks/x.sh",
+])
+def test_w17b_a_brace_list_with_a_quoted_blank(tmp_path: Path, command: str) -> None:
+    """W17b (against the W17 fix, ``guards._words``: the text is cut at blanks before braces
+    are expanded): ``{"-DA= x",-o}.claude/hooks/x.sh`` is one word to bash (the blank is
+    quoted), expanded to ``-DA= x.claude/hooks/x.sh`` and ``-o.claude/hooks/x.sh``; the guard
+    cuts it into ``{-DA=`` and ``x,-o}.claude/hooks/x.sh``, neither a brace list. So for an
+    unquoted ``\x1f`` (``str.split`` cuts at it; bash does not)."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("runner", ["setsid", "taskset -c 0", "ionice -c3", "flock lk"])
+def test_v6b_xargs_after_a_runner(tmp_path: Path, runner: str) -> None:
+    """V6b (against the V6 fix: ``run_words`` strips ``env`` and the wrappers only): after a
+    runner that only runs its operand (setsid, taskset, ionice, flock) xargs still hands
+    ``ls``'s output to gcc's ``-o``."""
+    _needs("gcc", runner.split()[0])
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = f"ls -d .claude/hooks/x.sh | {runner} xargs gcc -E -P -x c src/x.sh -o"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
