@@ -273,7 +273,13 @@ def _words(text: str) -> list[str]:
     backslashes removed (bash joins `pla''n.json`, unescapes `pla\\n.json`), braces expanded
     before a word is cut at its operators and `=` (`{-DA=,-o}PATH`: W17)."""
     bare = _QUOTING.sub("", text.replace("\\\n", ""))
-    return [token for chunk in bare.split() for form in (
+    chunks: list[str] = []
+    for chunk in re.split(r"[ \t\n]+", bare):  # (bash's blanks: not `\x1f`)
+        if chunks and chunks[-1].count("{") > chunks[-1].count("}"):
+            chunks[-1] += " " + chunk  # `{"-DA= x",-o}PATH`: a quoted blank in a list (W17b)
+        else:
+            chunks.append(chunk)
+    return [token for chunk in chunks for form in (
         braced(chunk) if _EXPANDED_BRACE.search(chunk) else [chunk])
             for token in _TOKEN.findall(form)]
 

@@ -82,7 +82,7 @@ _REREAD: Final = re.compile(r"[ \t\n;&|()<>`$'\"]")
 def _long_move(name: str) -> str:
     """``name``, or the long option moving a folder it is a prefix of (``--chd``: ``--chdir``;
     getopt_long takes any unique prefix)."""
-    if name[:2] != "--" or len(name) < 4:
+    if name[:2] != "--" or len(name) < 3:
         return name
     return next((long for long in _LONG_MOVES if long.startswith(name)), name)
 
@@ -137,14 +137,16 @@ def _moves(words: list[str], folders: list[str]) -> str | None:
     for at, word in enumerate(words):
         if word == "-execdir" or word == "popd":
             return f"{word!r} runs git in a folder the gate cannot name"
-        attached = word.startswith("-C") and len(word) > 2  # `env -Cdir`
+        cluster = _C_CLUSTER.fullmatch(word)  # `env -Cdir`, `env -vC..`, `env -vC ..` (M2)
+        attached = cluster is not None and bool(cluster.group(1))
+        word = "-C" if cluster is not None and not attached else word
         if word not in _MOVES and not attached:
             continue
         if word in ("cd", "pushd") and os.environ.get("CDPATH"):
             return "CDPATH may send a 'cd' to a folder the gate cannot name"
         following = words[at + 1:at + 2] if word not in ("cd", "pushd") else [
             w for w in words[at + 1:] if w != "--" and not _CD_OPTIONS.fullmatch(w)]
-        operand = word[2:] if attached else next(iter(following), "")
+        operand = cluster.group(1) if attached and cluster else next(iter(following), "")
         if (not operand or operand in _OPERATORS) and word in ("cd", "pushd"):
             folders.append(os.path.expanduser("~"))  # no operand: the home folder
             continue
@@ -160,6 +162,8 @@ def _moves(words: list[str], folders: list[str]) -> str | None:
     return None
 
 
+#: A cluster of short options ending in ``-C``, with its value attached or not.
+_C_CLUSTER: Final = re.compile(r"-[A-Za-z]*C(.*)")
 #: ``cd``'s options, clustered too (``cd -Pe``: review s43 M1).
 _CD_OPTIONS: Final = re.compile(r"-[LPe@]+")
 #: The shell's operators, as ``_commands`` gives them.

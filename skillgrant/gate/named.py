@@ -199,8 +199,8 @@ _INDIRECT_SIGNS: Final = ("$", "`", "eval", "source", "builtin", "command", "exe
 #: A quote or a backslash, which may spell a move (`"c"d`, `c\\d`: review s42 GF11).
 _QUOTED: Final = compile_on_use(r"['\"\\\\]")
 #: A word that may move the folder a command's later words are read from (``moves._MOVES``).
-_MOVING: Final = ("cd", "pushd", "popd", "-C", "--ch", "--dir", "--git-dir", "--work-tree",
-                  "GIT_")
+_MOVING: Final = ("cd", "pushd", "popd", "C", "--c", "--dir", "--git-dir", "--work-tree",
+                  "GIT_")  # (`C`: `-C`, a cluster `-vC..`; `--c`: `--chdir`'s prefixes: M2)
 
 
 #: What makes a word a path the gate cannot name: an expansion (``$``, a backtick: review s42

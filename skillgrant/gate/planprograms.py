@@ -67,7 +67,7 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
 
 
 #: What separates the commands of an entry's text; the quotes a shell's ``-c`` text is in.
-_PARTS: Final = compile_on_use(r"&&|\|\||[;|&\n]")
+_PARTS: Final = compile_on_use(r"&&|\|\||[;|\n]|(?<![<>])&(?![>])")  # (not `2>&1`: P2f)
 _QUOTES: Final = compile_on_use(r"['\"]")
 _PATTERN: Final = compile_on_use(r"[*?\[]")
 #: Interpreters' options taking a value that is no script (``-X dev``, ``-W error``).
@@ -107,8 +107,14 @@ def _entry_programs(words: list[str]) -> list[str]:
 def _script_words(name: str, words: list[str]) -> list[str]:
     """``_entry_programs`` of an interpreter's or pytest's words: its scripts and modules."""
     found: list[str] = []
-    if name in ("make", "gmake"):
-        found += ["Makefile", "makefile", "GNUmakefile"]
+    if name in ("make", "gmake"):  # and the makefiles `-f`, `--file` and `-C DIR` name
+        folders = [""] + [w for at, w in enumerate(words[1:], 1)
+                          if words[at - 1] in ("-C", "--directory")]
+        found += [os.path.join(f, m) for f in folders
+                  for m in ("Makefile", "makefile", "GNUmakefile")]
+        found += [w.split("=", 1)[-1] if "=" in w else w for at, w in enumerate(words[1:], 1)
+                  if words[at - 1] in ("-f", "--file", "--makefile") or
+                  w.startswith(("--file=", "--makefile="))]
     if name in RUNS_OPERAND or name.startswith(("python", "pytest", "py.test")):
         for at, word in enumerate(words[1:], 1):
             module = word if words[at - 1] == "-m" else word[2:] if word[:2] == "-m" else ""

@@ -101,8 +101,8 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     one holding it that is not a reader (``READERS``) or its program, or any when the gate
     cannot separate them (an open quote). None when each is only read or run."""
     commands = _commands(text)
-    if commands and any(c and run_words(list(c))[:1] and run_words(list(c))[0].rsplit(
-            "/", 1)[-1] in _FEEDS for c in commands):  # (`nice xargs`: review s43 V6)
+    if commands and any(w.rsplit("/", 1)[-1] in _FEEDS for c in commands for w in c):
+        # (anywhere in a command: `nice xargs`, `setsid xargs`: review s43 V6, V6b)
         return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
     # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`: a name may run another
     # program than the one it names (review s43 V4); only the path a command runs is known
@@ -171,6 +171,10 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
     """``_reads`` for the program ``name`` (not a reader) given the words ``rest``."""
     if name in _SHELLS and rest[:1] == ["-c"] and not any(word in w for w in rest[2:]):
         return True  # `bash -c './x.sh'`: its script is read as commands (``_commands``)
+    if name in ("make", "gmake") and all(  # the makefile it reads (`make -f x.mk`: P2f)
+            (i and rest[i - 1] in ("-f", "--file", "--makefile")) or
+            w.startswith(("--file=", "--makefile=")) for i, w in enumerate(rest) if word in w):
+        return True
     texts = _TEXT_OPTIONS.get(name)
     if texts is not None and all(  # `gh pr create --body "$(cat docs/a.md)"` (issue 29)
             (i and rest[i - 1] in texts) or w.partition("=")[0] in texts
