@@ -441,10 +441,11 @@ def test_w14_imagemagicks_format_prefix_hides_the_path(
 def test_w14b_the_format_prefix_reaches_the_gates_installation(tmp_path: Path) -> None:
     """W14b: the hook's own package (guarded: its folder) named through ``miff:``; decided
     only (the write would break this checkout's package)."""
-    import skillgrant
-
-    main = Path(skillgrant.__file__).parent / "__main__.py"
     project = _hooked_project(tmp_path, ["Bash(convert *)"])
+    python = shlex.split(_settings_hook(project))[0]  # the package the hook runs: with --slow,
+    found = subprocess.run([python, "-I", "-c", "import skillgrant; print(skillgrant.__file__)"],
+                           capture_output=True, text=True, timeout=60, check=True)  # a fresh
+    main = Path(found.stdout.strip()).parent / "__main__.py"  # installation's, not this one
     assert not _allowed(project, f"convert w.ppm {main}"), "the premise: the package is guarded"
     assert not _allowed(project, f"convert w.ppm miff:{main}"), \
         "the hook allows a write of the gate's own package"
