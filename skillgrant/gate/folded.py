@@ -201,7 +201,7 @@ def _command(source: bytes, node: Node, children: list[Node],
             after.extend(n for c in child.children for n in c.children)  # a target's
             # substitutions (`> "$(gcc …)"`), not the redirections read here
         elif child.type not in _SYNTAX and (child.is_named or kind != "command"):
-            word = _data_word(_text(source, child))  # a quoted `'A=./e'` is no assignment:
+            word = unquoted(_text(source, child))  # a quoted `'A=./e'` is no assignment:
             words.append(NOT_ASSIGNED + word if child.type != "variable_assignment" and  # V5
                          _ASSIGNMENT_LIKE.match(word) else word)
             after.append(child)
@@ -216,19 +216,20 @@ def _redirected(source: bytes, node: Node, words: list[str]) -> list[tuple[str, 
     ``(">", target)``; a here-document's body and a here-string's word added to ``words``."""
     if node.type == "file_redirect":
         targets = [c for c in node.children if c.is_named and c.type != "file_descriptor"]
-        return [(">", _data_word(_text(source, t))) for t in targets]
+        return [(">", unquoted(_text(source, t))) for t in targets]
     if node.type == "herestring_redirect":
-        words += [_data_word(_text(source, c)) for c in node.named_children]
+        words += [unquoted(_text(source, c)) for c in node.named_children]
         return []
     body = _heredoc(source, node)
     if body is None:
         raise _NotRead("a here-document whose body bash expands")
     words += [w for w in body[body.index(BODY):].split(" ") if w]
-    return [(">", _data_word(_text(source, t)))
+    return [(">", unquoted(_text(source, t)))
             for c in node.children if c.type == "file_redirect"
             for t in c.children if t.is_named and t.type != "file_descriptor"]
 
 
-def _data_word(text: str) -> str:
-    """A word's text as the guard's words are read: quotes and backslashes removed."""
+def unquoted(text: str) -> str:
+    """A word's text as the guard's words are read: quotes and backslashes removed (bash
+    joins `pla''n.json`, unescapes `pla\\n.json`)."""
     return _DROPPED.sub("", text)

@@ -16,6 +16,7 @@ from typing import Final
 from . import files as fs
 from . import linked
 from .environment import values
+from .folded import unquoted
 from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named, version_files
 from .linkmakers import link_then_more
 from .named import GUARDED, named_word
@@ -228,8 +229,6 @@ def _folder_items(folder: str, versions: list[str]) -> list[tuple[str, bool]]:
 _SPELLED = re.compile(r"\$['\"]")
 #: A command that first moves to a literal folder, then (only if it could) runs the rest.
 _LEADING_CD = re.compile(r"\s*cd\s+([A-Za-z0-9_.][A-Za-z0-9_./-]*)\s*&&(.*)", re.DOTALL)
-#: What bash removes from a word's text when it joins it (quotes, a backslash).
-_QUOTING = re.compile(r"['\"\\]")
 #: The words of a command's text, as far as they may name a file (quotes and operators split).
 _TOKEN = re.compile(r"[^\s;&|<>()'\"`=]+")
 
@@ -272,7 +271,7 @@ def _words(text: str) -> list[str]:
     (bash joins `.cla\\⏎ude` anywhere outside single quotes: review s43 W16), quotes and
     backslashes removed (bash joins `pla''n.json`, unescapes `pla\\n.json`), braces expanded
     before a word is cut at its operators and `=` (`{-DA=,-o}PATH`: W17)."""
-    bare = _QUOTING.sub("", text.replace("\\\n", ""))
+    bare = unquoted(text.replace("\\\n", ""))
     chunks: list[str] = []
     for chunk in re.split(r"[ \t\n]+", bare):  # (bash's blanks: not `\x1f`)
         if chunks and chunks[-1].count("{") > chunks[-1].count("}"):

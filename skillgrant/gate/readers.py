@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..lazy import compile_on_use
-from .folded import NOT_ASSIGNED, agreed, folded, tree_commands
+from .folded import NOT_ASSIGNED, agreed, folded, tree_commands, unquoted
 from .words import run_words
 from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND
 from .writers import GIT_KEEPS, edits, git_subcommand
@@ -78,7 +78,6 @@ _QUOTED_OPERATOR: Final = compile_on_use(r"\\[;&|<>()`\n]|'[^']*[;&|<>()`\n][^']
 #: What may give a program's name another meaning: an alias, a function (quotes removed:
 #: bash joins `al''ias`, review s43 V2b).
 _RENAMES: Final = compile_on_use(r"\balias\b|\bfunction\b|\(\s*\)")
-_QUOTES: Final = compile_on_use(r"['\"\\]")
 #: What may change the program a name runs for the commands after it: an assignment (of
 #: ``PATH`` or any variable a program reads), a declaration, ``hash``, ``enable``.
 _SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?="
@@ -211,7 +210,7 @@ def _commands(text: str) -> tuple[tuple[str, ...], ...] | None:
     tree = tree_commands(text)  # bash's own reading, where the gate's analysis is bash's
     if tree is not None:
         return tree
-    if _QUOTED_OPERATOR.search(text) or _RENAMES.search(_QUOTES.sub("", text)):
+    if _QUOTED_OPERATOR.search(text) or _RENAMES.search(unquoted(text)):
         return None  # `-I ';'`: shlex gives the word as an operator (review s43 S3); an
         # alias or a function renames a program (the runtime expands aliases: V2)
     found: list[tuple[str, ...]] = []
