@@ -44,6 +44,7 @@ from .doc import AllowedTools, SkillDoc, separator
 from .entryspans import verbatim_spans
 from .flatyaml import read_line
 from .spans import KEY, eol, read_skill
+from .yamlapart import apart_as_read
 
 _STR: Final = "tag:yaml.org,2002:str"
 
@@ -59,7 +60,17 @@ def reread(old: SkillDoc, text: str) -> SkillDoc:
         fast = block_items_replaced(old, text)
     if fast is None and value is not None:
         fast = _key_lines_replaced(old, text)
+    if fast is not None and _read_apart(fast):
+        fast = None  # the whole reader refuses it, and says where
     return fast if fast is not None else read_skill(text, old.path)
+
+
+def _read_apart(doc: SkillDoc) -> bool:
+    """Whether the new key lines hold text the whole reader refuses as read apart by Bun and
+    PyYAML (``yamlapart.apart_as_read``: ``Read, -, Read``, ``Read, &a:x``): the branches read
+    the lines as PyYAML does, and the rest of the text was read before."""
+    value = doc.allowed_tools
+    return value is not None and apart_as_read(doc.text[value.key_start:value.line_end]) is not None
 
 
 #: A document of the key's lines alone: ``_key_lines_replaced`` reads them so.
