@@ -11,7 +11,6 @@ import os
 import posixpath
 import re
 import sys
-from typing import Final
 
 from . import files as fs
 from . import linked
@@ -23,6 +22,10 @@ from .named import GUARDED, named_word
 from .nested import Guarded, repositories
 from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git, tree_word
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: The environment's variables ``guarded_items`` reads (and git, when it is asked).
 _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
@@ -48,8 +51,6 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
 
     return fs.kept(key, lambda: _guarded_items(plan, audit_log, skill_dir, cwd, project,
                                                programs))
-
-
 
 
 def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,

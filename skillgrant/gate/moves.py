@@ -9,10 +9,13 @@ import functools
 import os
 import re
 import shlex
-from typing import Final
 
 from . import files as fs
 from .folded import folded
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Programs that run git in their folder.
 GITS: Final = frozenset({"git", "gh", "hub", "tig", "lazygit", "gitk", "pre-commit"})

@@ -15,12 +15,15 @@ import posixpath
 import re
 import types
 from contextvars import ContextVar
-from typing import Final
 
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
 from .writers import BASH_CLASS, braced
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own

@@ -18,13 +18,16 @@ from __future__ import annotations
 import functools
 import shlex
 from collections.abc import Sequence
-from typing import Final
 
 from ..lazy import compile_on_use
 from .folded import NOT_ASSIGNED, agreed, folded, tree_commands, unquoted
 from .words import run_words
 from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND
 from .writers import GIT_KEEPS, edits, git_subcommand
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Programs that write no file their words name, whatever the words (no output option, no
 #: in-place edit, no command run from their words). Not here: ``less`` (``-o`` logs),
