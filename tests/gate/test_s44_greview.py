@@ -162,3 +162,79 @@ def test_p2_a_bare_interpreter_from_an_activated_environment_runs_its_pth(
     (site / "e.pth").unlink()
     assert _first_denied(project, calls) is not None, \
         "the hook allows writing a .pth into the interpreter's site-packages and its run"
+
+
+# --- the programs a plan names: scripts and build files left unguarded ------------------
+
+
+#: (the plan's entry, the file a covered ``cp`` replaces, the payload in that program's
+#: language, the covered call that then runs it, the program it needs)
+NAMED_FILES = [
+    # an interpreter of a script outside RUNS_OPERAND (s43 P2's list trails)
+    ("Bash(java tools/Run.java)", "tools/Run.java",
+     "class Run { public static void main(String[] a) throws Exception {"
+     " new ProcessBuilder(\"touch\", \"zz\").start().waitFor(); } }\n",
+     "java tools/Run.java", "java"),
+    ("Bash(awk -f tools/x.awk notes.txt)", "tools/x.awk", 'BEGIN { system("touch zz") }\n',
+     "awk -f tools/x.awk notes.txt", "awk"),
+    ("Bash(cmake -P tools/x.cmake)", "tools/x.cmake", "execute_process(COMMAND touch zz)\n",
+     "cmake -P tools/x.cmake", "cmake"),
+    # a build tool's file, in the folder its option names
+    ("Bash(ninja -C tools)", "tools/build.ninja",
+     "rule r\n  command = touch ../zz\nbuild x: r\n", "ninja -C tools", "ninja"),
+    ("Bash(ninja -f tools/b.ninja)", "tools/b.ninja",
+     "rule r\n  command = touch zz\nbuild x: r\n", "ninja -f tools/b.ninja", "ninja"),
+    # make's folder in the forms _script_words does not read (it reads `-C DIR` apart)
+    ("Bash(make --directory=tools)", "tools/Makefile", "all:\n\ttouch ../zz\n",
+     "make --directory=tools", "make"),
+    ("Bash(make -Ctools)", "tools/Makefile", "all:\n\ttouch ../zz\n", "make -Ctools", "make"),
+    # python -m puts the call's folder first on sys.path: any module the named one imports
+    ("Bash(python3 -m json.tool *)", "argparse.py", "import os; os.system('touch zz')\n",
+     "python3 -m json.tool notes.txt", "python3"),
+    ("Bash(python3 -m http.server --help)", "socketserver.py",
+     "import os; os.system('touch zz')\n", "python3 -m http.server --help", "python3"),
+    # pytest's settings files beside those guarded (pytest 9 reads pytest.toml first, and
+    # .pytest.ini): `addopts` names a file pytest then collects and runs
+    ("Bash(pytest -q tests/test_a.py)", "pytest.toml", '[pytest]\naddopts = ["evil.py"]\n',
+     "pytest -q tests/test_a.py", "pytest"),
+    ("Bash(pytest -q tests/test_a.py)", ".pytest.ini", "[pytest]\naddopts = evil.py\n",
+     "pytest -q tests/test_a.py", "pytest"),
+    # npm's workspaces: each workspace's package.json (only the top one is guarded)
+    ("Bash(npm run build --workspaces)", "packages/a/package.json",
+     '{"name": "a", "version": "1.0.0", "scripts": {"build": "touch zz"}}\n',
+     "npm run build --workspaces", "npm"),
+    ("Bash(npm run build -ws)", "packages/a/package.json",
+     '{"name": "a", "version": "1.0.0", "scripts": {"build": "touch zz"}}\n',
+     "npm run build -ws", "npm"),
+]
+
+
+@pytest.mark.parametrize(("entry", "target", "payload", "run", "program"), NAMED_FILES,
+                         ids=[f"{n[0]}:{n[1]}" for n in NAMED_FILES])
+def test_p3_a_file_the_named_program_runs_is_left_open_to_a_covered_copy(
+        tmp_path: Path, entry: str, target: str, payload: str, run: str,
+        program: str) -> None:
+    """P3 (planprograms.plan_programs, s43 P2's class): the file a plan's exact entry runs is
+    not guarded when the program reads it as code in a way the lists do not know: an
+    interpreter outside RUNS_OPERAND (``java X.java``, ``awk -f``, ``cmake -P``), a build
+    file in the folder an option names (``ninja -C``/``-f``; make's ``--directory=DIR`` and
+    ``-CDIR``), a module ``python -m`` imports from the call's folder (its ``sys.path[0]``:
+    ``argparse.py`` beside ``-m json.tool``), pytest's ``pytest.toml``/``.pytest.ini``, npm's
+    workspaces' ``package.json``. A covered ``cp`` replaces it; the covered run runs it."""
+    _needs(program)
+    project = tmp_path / "project"
+    gated_project(project, [entry, "Bash(cp *)"])
+    for folder in ("tools", "tests", "packages/a"):
+        (project / folder).mkdir(parents=True)
+    (project / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+    (project / "evil.py").write_text("import os\nos.system('touch zz')\n")
+    (project / "package.json").write_text(
+        '{"name": "r", "private": true, "workspaces": ["packages/*"]}\n')
+    (project / "packages" / "a" / "package.json").write_text(
+        '{"name": "a", "version": "1.0.0", "scripts": {"build": "echo ok"}}\n')
+    (project / "tools" / "Makefile").write_text("all:\n\techo ok\n")
+    (project / "payload").write_text(payload)
+    calls = [f"cp payload {target}", run]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        f"the hook allows replacing {target} and the covered {run!r}"
