@@ -1,0 +1,240 @@
+"""Review s44 (s44-greview) of the call gate: programs a plan names that run code their options
+or the files they read name (``gate/runsby.py``, ``gate/planprograms.py``, ``gate/wrapped.py``,
+``gate/writers.py``), and files read at a later start that an allowed call writes. Each case
+proves the hole with real bash (the payload ``touch zz`` runs), then asks the printed hook; the
+hook allowing every call is the finding: these tests fail while the hole is open."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, run_hook
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
+#: `pytest --slow -m slow` does here.
+pytestmark = pytest.mark.slow
+
+#: A shared object whose constructor runs the payload when it is loaded.
+PLUGIN_C = ('#include <stdlib.h>\n'
+            '__attribute__((constructor)) static void f(void) { system("touch zz"); }\n')
+
+
+def _needs(*programs: str) -> None:
+    missing = [p for p in programs if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+
+
+def _bash(call: str, cwd: Path) -> None:
+    subprocess.run(["bash", "-c", call], cwd=cwd, capture_output=True, timeout=120,
+                   check=False)
+
+
+def _proved(project: Path, tmp_path: Path, calls: list[str]) -> bool:
+    """Whether real bash, running ``calls`` one after the other in a copy of ``project``
+    (links kept), runs the payload (``touch zz``, in the project or a folder under it)."""
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        _bash(call, scratch)
+    return any(scratch.rglob("zz"))
+
+
+def _first_denied(project: Path, calls: list[str]) -> str | None:
+    """Asks the hook for each call in turn, running each allowed one under bash in the
+    project (the next call is decided on the state the last one left); the first call
+    denied, or None when the hook allowed them all."""
+    hook = _settings_hook(project)
+    for call in calls:
+        if run_hook(hook, call, project).returncode == 2:
+            return call
+        _bash(call, project)
+    return None
+
+
+def _plugin(folder: Path) -> None:
+    """``p.so`` in ``folder``: loading it runs the payload."""
+    _needs("gcc")
+    (folder / "p.c").write_text(PLUGIN_C)
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", "p.so", "p.c"], cwd=folder, check=True,
+                   capture_output=True, timeout=120)
+
+
+# --- git: an abbreviated option that copies a repository's configuration -----------------
+
+
+TEMPLATE_INITS = ["git init --templ=tpl sub", "git init --t=tpl sub", "git init --te tpl sub"]
+
+
+@pytest.mark.parametrize("init", TEMPLATE_INITS)
+def test_g1_git_init_takes_its_template_by_any_prefix(tmp_path: Path, init: str) -> None:
+    """G1 (writers._one reads ``w.startswith("--template")``): git's parse-options takes any
+    unique prefix of a long option, so ``--templ=tpl`` (``--t``, ``--te DIR``) is
+    ``--template``. git copies the template's ``config`` (and hooks) into the new
+    repository's ``.git``; ``core.fsmonitor`` there runs at the next covered ``git -C sub
+    status``."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git init *)", "Bash(git -C *)"])
+    (project / "tpl").mkdir()
+    (project / "tpl" / "config").write_text('[core]\n\tfsmonitor = "touch zz; false"\n')
+    calls = [init, "git -C sub status"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows copying a template's core.fsmonitor into a repository, and its run"
+
+
+# --- man: a configuration file its option names defines the programs it runs ------------
+
+
+def test_r1_man_runs_the_programs_its_config_file_defines(tmp_path: Path) -> None:
+    """R1 (runsby: ``man`` has no rule): ``man -C FILE`` reads FILE as man-db's
+    configuration, whose ``DEFINE tbl PROGRAM`` (also ``troff``, ``nroff``, ``pager``, ``col``,
+    …) names a program man runs to format the page. Under ``Bash(man *)``, a reader's grant,
+    ``man -C m.conf -p t ls`` (``-T…``, ``-Z`` too: whenever it formats through ``tbl``) runs
+    what a file of the project says. (man-db, when run as root,
+    runs its pipeline as the ``man`` user: the payload writes a folder anyone may write.)"""
+    _needs("man")
+    if subprocess.run(["man", "-w", "ls"], capture_output=True, check=False).returncode:
+        pytest.skip("no manual page for ls")
+    mark = Path(tempfile.mkdtemp(prefix="s44-man-"))
+    try:
+        mark.chmod(0o777)
+        project = tmp_path / "project"
+        gated_project(project, ["Bash(man *)"])
+        (project / "m.conf").write_text(f"DEFINE tbl touch {mark}/zz\n")
+        call = "man -C m.conf -p t ls"
+        _bash(call, project)
+        assert (mark / "zz").exists(), "bash ran no payload: the case proves nothing"
+        (mark / "zz").unlink()
+        assert _first_denied(project, [call]) is not None, \
+            "the hook allows man to run the programs a project file defines"
+    finally:
+        shutil.rmtree(mark, ignore_errors=True)
+
+
+# --- what a program the plan names reads at its start, written by an earlier call --------
+
+
+def test_p1_mvn_runs_the_jvm_options_of_the_projects_mvn_folder(tmp_path: Path) -> None:
+    """P1 (planprograms: nothing for ``mvn``): Maven's launcher reads ``.mvn/jvm.config`` from
+    the project's folder (the nearest above the call's holding ``.mvn``) and hands its words
+    to the JVM, whatever the command, ``mvn -v`` too: ``-agentpath:./p.so`` loads p.so. A
+    covered ``cp -r m .mvn`` writes it; the covered ``mvn -v`` runs the payload."""
+    _needs("mvn")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(mvn -v)", "Bash(cp *)"])
+    _plugin(project)
+    (project / "m").mkdir()
+    (project / "m" / "jvm.config").write_text("-agentpath:./p.so\n")
+    calls = ["cp -r m .mvn", "mvn -v"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows writing .mvn/jvm.config and the covered mvn -v that loads its agent"
+
+
+def test_p2_a_bare_interpreter_from_an_activated_environment_runs_its_pth(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """P2 (planprograms: an interpreter's ``lib`` is guarded only when the entry names it by a
+    path, s42 P1b): with a virtual environment (or conda's) first on ``PATH`` — an activated
+    ``.venv``, the common case — ``Bash(python3 tools/run.py)`` runs that environment's
+    python3, which runs each ``.pth`` line of its ``site-packages`` at start. The guard holds
+    its ``bin`` (a folder of ``PATH``), not its ``lib``: a covered ``cp`` writes ``e.pth``,
+    the covered run runs it."""
+    env = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True,
+                   capture_output=True, timeout=120)
+    site = next(env.glob("lib/python3*/site-packages"))
+    monkeypatch.setenv("PATH", f"{env / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(python3 tools/run.py)", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.py").write_text("print('ok')\n")
+    (project / "e.pth").write_text("import os; os.system('touch zz')\n")
+    calls = [f"cp e.pth {site}/e.pth", "python3 tools/run.py"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    (site / "e.pth").unlink()
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows writing a .pth into the interpreter's site-packages and its run"
+
+
+# --- the programs a plan names: scripts and build files left unguarded ------------------
+
+
+#: (the plan's entry, the file a covered ``cp`` replaces, the payload in that program's
+#: language, the covered call that then runs it, the program it needs)
+NAMED_FILES = [
+    # an interpreter of a script outside RUNS_OPERAND (s43 P2's list trails)
+    ("Bash(java tools/Run.java)", "tools/Run.java",
+     "class Run { public static void main(String[] a) throws Exception {"
+     " new ProcessBuilder(\"touch\", \"zz\").start().waitFor(); } }\n",
+     "java tools/Run.java", "java"),
+    ("Bash(awk -f tools/x.awk notes.txt)", "tools/x.awk", 'BEGIN { system("touch zz") }\n',
+     "awk -f tools/x.awk notes.txt", "awk"),
+    ("Bash(cmake -P tools/x.cmake)", "tools/x.cmake", "execute_process(COMMAND touch zz)\n",
+     "cmake -P tools/x.cmake", "cmake"),
+    # a build tool's file, in the folder its option names
+    ("Bash(ninja -C tools)", "tools/build.ninja",
+     "rule r\n  command = touch ../zz\nbuild x: r\n", "ninja -C tools", "ninja"),
+    ("Bash(ninja -f tools/b.ninja)", "tools/b.ninja",
+     "rule r\n  command = touch zz\nbuild x: r\n", "ninja -f tools/b.ninja", "ninja"),
+    # make's folder in the forms _script_words does not read (it reads `-C DIR` apart)
+    ("Bash(make --directory=tools)", "tools/Makefile", "all:\n\ttouch ../zz\n",
+     "make --directory=tools", "make"),
+    ("Bash(make -Ctools)", "tools/Makefile", "all:\n\ttouch ../zz\n", "make -Ctools", "make"),
+    # python -m puts the call's folder first on sys.path: any module the named one imports
+    ("Bash(python3 -m json.tool *)", "argparse.py", "import os; os.system('touch zz')\n",
+     "python3 -m json.tool notes.txt", "python3"),
+    ("Bash(python3 -m http.server --help)", "socketserver.py",
+     "import os; os.system('touch zz')\n", "python3 -m http.server --help", "python3"),
+    # pytest's settings files beside those guarded (pytest 9 reads pytest.toml first, and
+    # .pytest.ini): `addopts` names a file pytest then collects and runs
+    ("Bash(pytest -q tests/test_a.py)", "pytest.toml", '[pytest]\naddopts = ["evil.py"]\n',
+     "pytest -q tests/test_a.py", "pytest"),
+    ("Bash(pytest -q tests/test_a.py)", ".pytest.ini", "[pytest]\naddopts = evil.py\n",
+     "pytest -q tests/test_a.py", "pytest"),
+    # npm's workspaces: each workspace's package.json (only the top one is guarded)
+    ("Bash(npm run build --workspaces)", "packages/a/package.json",
+     '{"name": "a", "version": "1.0.0", "scripts": {"build": "touch zz"}}\n',
+     "npm run build --workspaces", "npm"),
+    ("Bash(npm run build -ws)", "packages/a/package.json",
+     '{"name": "a", "version": "1.0.0", "scripts": {"build": "touch zz"}}\n',
+     "npm run build -ws", "npm"),
+]
+
+
+@pytest.mark.parametrize(("entry", "target", "payload", "run", "program"), NAMED_FILES,
+                         ids=[f"{n[0]}:{n[1]}" for n in NAMED_FILES])
+def test_p3_a_file_the_named_program_runs_is_left_open_to_a_covered_copy(
+        tmp_path: Path, entry: str, target: str, payload: str, run: str,
+        program: str) -> None:
+    """P3 (planprograms.plan_programs, s43 P2's class): the file a plan's exact entry runs is
+    not guarded when the program reads it as code in a way the lists do not know: an
+    interpreter outside RUNS_OPERAND (``java X.java``, ``awk -f``, ``cmake -P``), a build
+    file in the folder an option names (``ninja -C``/``-f``; make's ``--directory=DIR`` and
+    ``-CDIR``), a module ``python -m`` imports from the call's folder (its ``sys.path[0]``:
+    ``argparse.py`` beside ``-m json.tool``), pytest's ``pytest.toml``/``.pytest.ini``, npm's
+    workspaces' ``package.json``. A covered ``cp`` replaces it; the covered run runs it."""
+    _needs(program)
+    project = tmp_path / "project"
+    gated_project(project, [entry, "Bash(cp *)"])
+    for folder in ("tools", "tests", "packages/a"):
+        (project / folder).mkdir(parents=True)
+    (project / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+    (project / "evil.py").write_text("import os\nos.system('touch zz')\n")
+    (project / "package.json").write_text(
+        '{"name": "r", "private": true, "workspaces": ["packages/*"]}\n')
+    (project / "packages" / "a" / "package.json").write_text(
+        '{"name": "a", "version": "1.0.0", "scripts": {"build": "echo ok"}}\n')
+    (project / "tools" / "Makefile").write_text("all:\n\techo ok\n")
+    (project / "payload").write_text(payload)
+    calls = [f"cp payload {target}", run]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        f"the hook allows replacing {target} and the covered {run!r}"
