@@ -126,6 +126,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                             os.path.join(home, ".config", "sqlite3"),
                             *([os.path.join(xdg, "git")] if xdg else [])], lambda *_: False)
     items += linked.walked([os.path.join(home, ".ssh")], lambda depth, *_: depth == 0)  # S4b
+    items += [("/etc/manpath.config", False), ("/etc/man_db.conf", False)]  # s44 R1
     items += [("/etc/gitconfig", False), ("/usr/local/etc/gitconfig", False),
               (os.environ.get("GIT_CONFIG_SYSTEM", ""), False)]
     # git's own templates (copied into every new repository, hooks too) and helpers (H-27)

@@ -55,7 +55,10 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (".node_modules", True), (".node_libraries", True), (".rustup", True),
                     (".pyenv", True), (".nvm", True), (".rbenv", True), (".asdf", True),
                     (".volta", True), (os.path.join(".local", "share", "mise"), True),
-                    (os.path.join(".config", "mise"), True))
+                    (os.path.join(".config", "mise"), True),
+                    # review s44: man-db's user configuration (its DEFINE lines name the
+                    # programs man runs: R1)
+                    (".manpath", False))
 #: Variables naming a file or folder in HOME_CODE's stead (the programs read it instead).
 MOVED_CODE: Final = ("GNUPGHOME", "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH",
                      "TF_CLI_CONFIG_FILE", "RIPGREP_CONFIG_PATH", "COPILOT_HOME",
