@@ -104,3 +104,21 @@ def home_named() -> None:
                          "from a folder the gate cannot name; set HOME")
     if not home:
         fs.unkept()
+
+
+def prefixes(bins: list[str]) -> list[tuple[str, bool]]:
+    """What an interpreter found in the folders of programs ``bins`` (``PATH``'s, as real
+    paths) reads at its start beside them (review s44 P2): a virtual environment's or conda's
+    prefix, the folder holding ``bin`` and ``pyvenv.cfg`` or ``conda-meta`` (its
+    site-packages' ``.pth`` lines run, its ``pyvenv.cfg`` names the standard library), whole;
+    the ``lib`` beside a system folder of programs (``/usr/local/lib``'s dist-packages, whose
+    ``.pth`` lines Debian's ``python3`` runs), whole."""
+    found: list[tuple[str, bool]] = []
+    for prefix in dict.fromkeys(os.path.dirname(folder) for folder in bins):
+        lib = os.path.join(prefix, "lib")
+        if (lib + "/").startswith(SYSTEM_BINS):  # (`/bin`'s too: `/lib`)
+            found.append((lib, True))
+        if fs.exists(os.path.join(prefix, "pyvenv.cfg")) or fs.is_folder(
+                os.path.join(prefix, "conda-meta")):
+            found.append((prefix, True))
+    return found
