@@ -238,3 +238,53 @@ def test_p3_a_file_the_named_program_runs_is_left_open_to_a_covered_copy(
     assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         f"the hook allows replacing {target} and the covered {run!r}"
+
+
+# --- less: a key file its option names sets the input preprocessor ----------------------
+
+
+def test_r2_less_runs_the_preprocessor_its_key_file_sets(tmp_path: Path) -> None:
+    """R2 (runsby: ``less`` has no rule; s42 H2 guarded only ``~/.lesskey``): ``less -k FILE``
+    reads FILE's ``#env`` section, whose ``LESSOPEN=|CMD %s`` less runs on every file it
+    opens, with its output no terminal too. Under ``Bash(less *)``, ``less -k k notes.txt``
+    (``-kk``) runs what a file of the project says (``--lesskey-file`` is denied, by its
+    name only)."""
+    _needs("less", "lesskey")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(less *)"])
+    (project / "k.src").write_text("#env\nLESSOPEN=|touch zz; cat %s\n")
+    subprocess.run(["lesskey", "-o", "k", "k.src"], cwd=project, check=True,
+                   capture_output=True, timeout=60)
+    for call in ("less -k k notes.txt", "less -kk notes.txt"):
+        assert _proved(project, tmp_path / call.split()[1], [call]), \
+            "bash ran no payload: the case proves nothing"
+        assert _first_denied(project, [call]) is not None, \
+            f"the hook allows {call!r}, which runs the preprocessor a project file sets"
+
+
+# --- pip: the requirements file the plan's entry names --------------------------------
+
+
+def test_p4_pip_installs_what_the_named_requirements_file_says(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """P4 (planprograms: nothing for pip; package.json is guarded for npm): under
+    ``Bash(pip install -r requirements.txt)`` (an activated environment's pip) a covered
+    ``cp`` rewrites the file the entry names; pip then builds what it lists, ``./evilpkg``,
+    whose in-tree build backend (``backend-path``, no build requirements: nothing to
+    download) is the project's code."""
+    env = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", str(env)], check=True, capture_output=True,
+                   timeout=300)
+    monkeypatch.setenv("PATH", f"{env / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(pip install -r requirements.txt)", "Bash(cp *)"])
+    (project / "requirements.txt").write_text("")
+    (project / "req.txt").write_text("./evilpkg\n")
+    (project / "evilpkg").mkdir()
+    (project / "evilpkg" / "pyproject.toml").write_text(
+        '[build-system]\nrequires = []\nbuild-backend = "backend"\nbackend-path = ["."]\n')
+    (project / "evilpkg" / "backend.py").write_text("import os\nos.system('touch zz')\n")
+    calls = ["cp req.txt requirements.txt", "pip install -r requirements.txt"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows rewriting the named requirements file and the covered install"
