@@ -288,3 +288,63 @@ def test_p4_pip_installs_what_the_named_requirements_file_says(
     assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows rewriting the named requirements file and the covered install"
+
+
+# --- a type checker's settings name a plugin it imports --------------------------------
+
+
+MYPY_SETTINGS = ["mypy.ini", ".mypy.ini", "home/.config/mypy/config"]
+
+
+@pytest.mark.parametrize("settings", MYPY_SETTINGS)
+def test_p5_mypy_imports_the_plugin_its_settings_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: str) -> None:
+    """P5 (planprograms: nothing for mypy, which runs no project code of its own): mypy reads
+    ``mypy.ini``/``.mypy.ini`` (then ``pyproject.toml``, ``setup.cfg``) in the call's folder,
+    else ``~/.config/mypy/config``, and imports each module its ``plugins`` names. Under
+    ``Bash(mypy src)``, a covered ``cp`` writes the settings; the covered run imports p.py."""
+    mypy = Path(sys.executable).parent / "mypy"
+    if not mypy.exists():
+        pytest.skip("mypy is not installed beside this interpreter")
+    home = tmp_path / "home"
+    (home / ".config" / "mypy").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PATH", f"{mypy.parent}{os.pathsep}{os.environ['PATH']}")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(mypy src)", "Bash(cp *)"])
+    (project / "src").mkdir()
+    (project / "src" / "a.py").write_text("x = 1\n")
+    (project / "p.py").write_text("import os\nos.system('touch zz')\n"
+                                  "from mypy.plugin import Plugin\n\n\n"
+                                  "def plugin(version):\n    return Plugin\n")
+    (project / "cfg").write_text(f"[mypy]\nplugins = {project / 'p.py'}\n")
+    target = str(tmp_path / settings) if settings.startswith("home/") else settings
+    calls = [f"cp cfg {target}", "mypy src"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    (tmp_path / settings).unlink(missing_ok=True)  # (the home's; the scratch copy's stays)
+    assert _first_denied(project, calls) is not None, \
+        f"the hook allows writing {settings} and the covered mypy run that imports its plugin"
+
+
+# --- files in the home that a program the plan names reads at its start ----------------
+
+
+def test_h1_mvn_sources_the_users_mavenrc(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """H1 (homefiles.HOME_CODE: not ``~/.mavenrc``): Maven's launcher sources
+    ``$HOME/.mavenrc`` (and ``/etc/mavenrc``, ``/usr/local/etc/mavenrc``) as shell code at
+    every start. Under ``Bash(mvn -v)`` + ``Bash(cp *)``, a covered ``cp`` writes it; the
+    covered ``mvn -v`` runs it. (``~/.m2``, whose settings and local repository name the
+    plugins Maven runs, is not guarded either.)"""
+    _needs("mvn")
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(mvn -v)", "Bash(cp *)"])
+    (project / "rc").write_text("touch zz\n")
+    calls = [f"cp rc {home}/.mavenrc", "mvn -v"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    (home / ".mavenrc").unlink()
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows writing ~/.mavenrc and the covered mvn -v that sources it"
