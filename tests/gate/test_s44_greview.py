@@ -348,3 +348,50 @@ def test_h1_mvn_sources_the_users_mavenrc(tmp_path: Path,
     (home / ".mavenrc").unlink()
     assert _first_denied(project, calls) is not None, \
         "the hook allows writing ~/.mavenrc and the covered mvn -v that sources it"
+
+
+def test_h3_a_folder_the_login_profile_puts_first_on_path_once_it_exists(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """H3 (guards: the folders of ``PATH`` are guarded as the hook finds them): the default
+    ``~/.profile`` (Debian's and Ubuntu's ``/etc/skel/.profile``) puts ``~/bin`` and
+    ``~/.local/bin`` first on ``PATH`` *if they exist*. Where they do not yet, neither is on
+    this session's ``PATH``, so neither is guarded: ``mkdir -p ~/bin`` and ``cp payload
+    ~/bin/git`` are allowed, and the next session's login shell (the Bash tool's snapshot is
+    a login bash's: review s42 H6) runs ``~/bin/git`` for the covered ``git status``."""
+    skel = Path("/etc/skel/.profile")
+    if not skel.exists() or "$HOME/bin" not in skel.read_text():
+        pytest.skip("no default .profile that puts ~/bin on PATH")
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(skel, home / ".profile")
+    monkeypatch.setenv("HOME", str(home))
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git status)", "Bash(mkdir *)", "Bash(cp *)"])
+    (project / "payload").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "payload").chmod(0o755)
+    calls = [f"mkdir -p {home}/bin", f"cp payload {home}/bin/git"]
+    for call in calls:
+        _bash(call, project)
+    later = subprocess.run(["env", "-i", f"HOME={home}", "PATH=/usr/bin:/bin", "bash", "-l",
+                            "-c", "git status"], cwd=project, capture_output=True,
+                           timeout=60, check=False)
+    assert (project / "zz").exists(), f"the next login shell ran no payload: {later.stderr!r}"
+    shutil.rmtree(home / "bin")
+    (project / "zz").unlink()
+    assert _first_denied(project, [*calls, "git status"]) is not None, \
+        "the hook allows writing ~/bin/git, which the next login shell puts first on PATH"
+
+
+def test_r3_make_dry_run_still_runs_its_makefiles_shell_calls(tmp_path: Path) -> None:
+    """R3 (runsby: nothing for make's ``-n``; low–medium: a plan granting ``make -n *``
+    grants a preview, not a build): GNU make evaluates ``$(shell …)`` while it reads a
+    makefile, and runs a recipe line holding ``$(MAKE)`` or ``+``, under ``-n`` too. Under
+    ``Bash(make -n *)``, ``make -n -f x.mk`` runs the project file's ``$(shell touch zz)``."""
+    _needs("make")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(make -n *)"])
+    (project / "x.mk").write_text("X := $(shell touch zz)\nall:\n\t@echo ok\n")
+    call = "make -n -f x.mk"
+    assert _proved(project, tmp_path, [call]), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, [call]) is not None, \
+        "the hook allows a dry run of make that runs its makefile's $(shell …)"
