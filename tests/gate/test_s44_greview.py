@@ -395,3 +395,43 @@ def test_r3_make_dry_run_still_runs_its_makefiles_shell_calls(tmp_path: Path) ->
     assert _proved(project, tmp_path, [call]), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, [call]) is not None, \
         "the hook allows a dry run of make that runs its makefile's $(shell …)"
+
+
+# --- cmake -E: a tree copy and runners no list knows ------------------------------------
+
+
+@pytest.mark.parametrize("entries", [["Bash"], ["Bash(cmake -E *)"]], ids=["Bash", "cmake-E"])
+@pytest.mark.parametrize("copy", ["cmake -E copy_directory evil .",
+                                  "cmake -E copy_directory evil/. ."])
+def test_w1_cmake_copies_a_tree_over_the_gates_settings(
+        tmp_path: Path, entries: list[str], copy: str) -> None:
+    """W1 (writers: cmake is in no list; the guard holds under a tool-wide ``Bash`` too):
+    ``cmake -E copy_directory evil .`` copies ``evil/.claude/settings.json`` (no hook) and
+    ``evil/plan.json`` over the project's, naming neither; Claude Code then reads the
+    settings again and drops the hook (tests/conformance/test_gate_files_e2e.py)."""
+    _needs("cmake")
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    settings = project / ".claude" / "settings.json"
+    assert "hook" in settings.read_text()
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    _bash(copy, scratch)
+    assert "hook" not in (scratch / ".claude" / "settings.json").read_text(), \
+        "bash left the hook in the settings: the case proves nothing"
+    assert _first_denied(project, [copy]) is not None, \
+        "the hook allows copying a tree over its own settings"
+
+
+@pytest.mark.parametrize("run", ["cmake -E env touch zz", "cmake -E time touch zz",
+                                 "cmake -E chdir out touch ../zz"])
+def test_r4_cmake_e_runs_the_command_in_its_words(tmp_path: Path, run: str) -> None:
+    """R4 (wrapped.RUNNERS trails): ``cmake -E env``, ``time`` and ``chdir`` run the command
+    their words name. Under ``Bash(cmake -E *)`` (CMake's portable file commands: copy,
+    make_directory, …) each runs ``touch zz``, which the plan does not name."""
+    _needs("cmake")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cmake -E *)"])
+    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, [run]) is not None, \
+        f"the hook allows {run!r}, which runs a command the plan does not name"
