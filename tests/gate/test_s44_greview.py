@@ -435,3 +435,61 @@ def test_r4_cmake_e_runs_the_command_in_its_words(tmp_path: Path, run: str) -> N
     assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, [run]) is not None, \
         f"the hook allows {run!r}, which runs a command the plan does not name"
+
+
+# --- documentation and highlighting readers that import code ---------------------------
+
+
+LEXER = ("import os\nos.system('touch zz')\nfrom pygments.lexer import RegexLexer\n\n\n"
+         "class L(RegexLexer):\n    tokens = {'root': []}\n")
+#: (the plan's entry, the call, the file of the project it runs, its text, the program)
+IMPORTING_READERS = [
+    ("Bash(pydoc3 *)", "pydoc3 evil", "evil.py", "import os\nos.system('touch zz')\n",
+     "pydoc3"),
+    ("Bash(pygmentize *)", "pygmentize -x -l lex.py:L notes.txt", "lex.py", LEXER,
+     "pygmentize"),
+    ("Bash(pygmentize *)", "pygmentize -l lex.py:L -x notes.txt", "lex.py", LEXER,
+     "pygmentize"),
+]
+
+
+@pytest.mark.parametrize(("entry", "call", "name", "text", "program"), IMPORTING_READERS,
+                         ids=[n[1] for n in IMPORTING_READERS])
+def test_r5_a_documentation_reader_imports_a_project_file(
+        tmp_path: Path, entry: str, call: str, name: str, text: str, program: str) -> None:
+    """R5 (runsby: no rule): ``pydoc3 NAME`` puts ``.`` first on ``sys.path`` and imports
+    NAME to document it (``evil.py`` of the call's folder runs); ``pygmentize -x -l
+    FILE:CLASS`` loads a lexer (``-f``: a formatter) from the file it names. Under a
+    reader's grant each runs a project file."""
+    _needs(program)
+    project = tmp_path / "project"
+    gated_project(project, [entry])
+    (project / name).write_text(text)
+    assert _proved(project, tmp_path, [call]), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, [call]) is not None, \
+        f"the hook allows {call!r}, which imports a project file"
+
+
+@pytest.mark.parametrize("run", ["cargo metadata --format-version 1", "cargo tree"])
+def test_p6_cargo_runs_the_rustc_wrapper_of_the_projects_cargo_config(
+        tmp_path: Path, run: str) -> None:
+    """P6 (planprograms: nothing for cargo; ``~/.cargo`` is guarded, the project's ``.cargo``
+    is not): cargo reads ``.cargo/config.toml`` of the call's folder and each above, and runs
+    ``rustc -vV`` through its ``build.rustc-wrapper`` (also ``build.rustc``,
+    ``target.*.runner``, ``[alias]``) even for ``cargo metadata`` and ``cargo tree``, which
+    build nothing. A covered ``cp -r cfg .cargo`` writes it; the covered run runs e.sh."""
+    _needs("cargo")
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({run})", "Bash(cp *)"])
+    (project / "Cargo.toml").write_text('[package]\nname = "p"\nversion = "0.1.0"\n'
+                                        'edition = "2021"\n')
+    (project / "src").mkdir()
+    (project / "src" / "main.rs").write_text("fn main() {}\n")
+    (project / "e.sh").write_text('#!/bin/sh\ntouch zz\nexec "$@"\n')
+    (project / "e.sh").chmod(0o755)
+    (project / "cfg").mkdir()
+    (project / "cfg" / "config.toml").write_text('[build]\nrustc-wrapper = "./e.sh"\n')
+    calls = ["cp -r cfg .cargo", run]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        f"the hook allows writing .cargo/config.toml and the covered {run!r}"
