@@ -493,3 +493,27 @@ def test_p6_cargo_runs_the_rustc_wrapper_of_the_projects_cargo_config(
     assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         f"the hook allows writing .cargo/config.toml and the covered {run!r}"
+
+
+PWD_ENTRIES = ["$PWD/tools/run.sh", '"$PWD/tools/run.sh"', "$(pwd)/tools/run.sh",
+               "${PWD}/tools/run.sh"]
+
+
+@pytest.mark.parametrize("run", PWD_ENTRIES)
+def test_p7_an_entry_naming_its_program_from_the_working_folder(tmp_path: Path,
+                                                                run: str) -> None:
+    """P7 (planprograms skips any entry holding ``$``, s43 P2d's kin: only ``~``, ``$HOME``
+    and ``${HOME}`` are read): an exact entry ``Bash($PWD/tools/run.sh)`` (``"$PWD/…"``,
+    ``$(pwd)/…``, ``${PWD}/…``) covers its own text as a whole, and names ``tools/run.sh`` of
+    the call's folder; the file is not guarded, so a covered ``cp`` replaces it and the
+    covered run runs the copy."""
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({run})", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.sh").write_text("#!/bin/sh\necho ok\n")
+    (project / "tools" / "run.sh").chmod(0o755)
+    (project / "payload").write_text("#!/bin/sh\ntouch zz\n")
+    calls = ["cp payload tools/run.sh", run]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        f"the hook allows replacing tools/run.sh and the covered {run!r}"
