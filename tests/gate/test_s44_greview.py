@@ -517,3 +517,39 @@ def test_p7_an_entry_naming_its_program_from_the_working_folder(tmp_path: Path,
     assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         f"the hook allows replacing tools/run.sh and the covered {run!r}"
+
+
+# --- npm: its own options name the shell and the node options its scripts run with ----
+
+
+#: ``import cp from 'child_process'; cp.execSync('touch zz')`` as a data: URL node imports.
+IMPORT_URL = ("data:text/javascript,import%20cp%20from%20'child_process';"
+              "cp.execSync('touch%20zz')")
+NPM_OPTIONS = [
+    ("Bash(npm run build *)", "npm run build --script-shell=./e.sh"),
+    ("Bash(npm run build *)", "npm run build --script-shell ./e.sh"),
+    ("Bash(npm run build *)", f'npm run build --node-options="--import={IMPORT_URL}"'),
+    ("Bash(npm test *)", "npm test --script-shell=./e.sh"),
+]
+
+
+@pytest.mark.parametrize(("entry", "run"), NPM_OPTIONS, ids=[n[1][:40] for n in NPM_OPTIONS])
+def test_r6_npm_runs_its_script_through_the_shell_or_node_options_it_is_given(
+        tmp_path: Path, entry: str, run: str) -> None:
+    """R6 (runsby: no rule for npm's configuration given as options; package.json is
+    guarded, what npm runs it with is not): ``--script-shell=PROG`` runs the package's
+    script as ``PROG -c SCRIPT``; ``--node-options=…`` becomes the script's NODE_OPTIONS, and
+    ``--import=data:text/javascript,…`` runs code written in the command itself, no file
+    needed, in every node the script starts (a build: tsc, vite, webpack…). Also
+    ``--userconfig``/``--globalconfig FILE`` (an npmrc naming either)."""
+    _needs("npm", "node")
+    project = tmp_path / "project"
+    gated_project(project, [entry])
+    (project / "package.json").write_text(
+        '{"name": "p", "version": "1.0.0", "scripts": {"build": "node -e 0", '
+        '"test": "node -e 0"}}\n')
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, [run]) is not None, \
+        f"the hook allows {run!r}, which runs code the plan does not name"
