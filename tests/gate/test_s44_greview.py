@@ -70,18 +70,21 @@ def _plugin(folder: Path) -> None:
 # --- git: an abbreviated option that copies a repository's configuration -----------------
 
 
-TEMPLATE_INITS = ["git init --templ=tpl sub", "git init --t=tpl sub", "git init --te tpl sub"]
+TEMPLATE_INITS = ["git init --templ=tpl sub", "git init --t=tpl sub", "git init --te tpl sub",
+                  "git clone --templ=tpl x.bundle sub"]
 
 
 @pytest.mark.parametrize("init", TEMPLATE_INITS)
 def test_g1_git_init_takes_its_template_by_any_prefix(tmp_path: Path, init: str) -> None:
     """G1 (writers._one reads ``w.startswith("--template")``): git's parse-options takes any
     unique prefix of a long option, so ``--templ=tpl`` (``--t``, ``--te DIR``) is
-    ``--template``. git copies the template's ``config`` (and hooks) into the new
-    repository's ``.git``; ``core.fsmonitor`` there runs at the next covered ``git -C sub
-    status``."""
+    ``--template``; ``git clone --templ=tpl x.bundle sub`` too. git copies the template's
+    ``config`` (and hooks) into the new repository's ``.git``; ``core.fsmonitor`` there
+    runs at the next covered ``git -C sub status``."""
     project = tmp_path / "project"
-    gated_project(project, ["Bash(git init *)", "Bash(git -C *)"])
+    gated_project(project, ["Bash(git init *)", "Bash(git clone *)", "Bash(git -C *)"])
+    subprocess.run(["git", "bundle", "create", "x.bundle", "HEAD"], cwd=project, check=True,
+                   capture_output=True, timeout=60)  # (a bundle: no local repository's hooks)
     (project / "tpl").mkdir()
     (project / "tpl" / "config").write_text('[core]\n\tfsmonitor = "touch zz; false"\n')
     calls = [init, "git -C sub status"]
