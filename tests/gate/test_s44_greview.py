@@ -556,3 +556,28 @@ def test_r6_npm_runs_its_script_through_the_shell_or_node_options_it_is_given(
     assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, [run]) is not None, \
         f"the hook allows {run!r}, which runs code the plan does not name"
+
+
+LLVM_PLUGINS = [
+    ("Bash(opt *)", "opt -load ./p.so -S a.ll -o b.ll", "opt"),
+    ("Bash(opt *)", "opt -load-pass-plugin=./p.so -S a.ll -o c.ll", "opt"),
+    ("Bash(llc *)", "llc -load ./p.so a.ll -o a.s", "llc"),
+    ("Bash(opt-14 *)", "opt-14 -load ./p.so -S a.ll -o b.ll", "opt-14"),
+]
+
+
+@pytest.mark.parametrize(("entry", "run", "program"), LLVM_PLUGINS,
+                         ids=[n[1].split(" -S")[0] for n in LLVM_PLUGINS])
+def test_r7_llvm_tools_load_the_plugin_their_option_names(
+        tmp_path: Path, entry: str, run: str, program: str) -> None:
+    """R7 (s43 R4's class for LLVM: runsby's families hold binutils' and GCC's, not LLVM's
+    tools): ``opt``/``llc`` (any version, ``opt-14``) ``-load PLUGIN`` and
+    ``-load-pass-plugin=PLUGIN`` dlopen it (its constructor runs before anything is read)."""
+    _needs(program)
+    project = tmp_path / "project"
+    gated_project(project, [entry])
+    _plugin(project)
+    (project / "a.ll").write_text("define i32 @main() {\n  ret i32 0\n}\n")
+    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, [run]) is not None, \
+        f"the hook allows {run!r}, which loads p.so"
