@@ -581,3 +581,38 @@ def test_r7_llvm_tools_load_the_plugin_their_option_names(
     assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, [run]) is not None, \
         f"the hook allows {run!r}, which loads p.so"
+
+
+DOCLET = """import jdk.javadoc.doclet.*;
+import javax.lang.model.SourceVersion;
+import java.util.*;
+
+public class Evil implements Doclet {
+  static {
+    try { new ProcessBuilder("touch", "zz").start().waitFor(); } catch (Exception e) { }
+  }
+  public void init(Locale l, Reporter r) { }
+  public String getName() { return "E"; }
+  public Set<? extends Option> getSupportedOptions() { return Set.of(); }
+  public SourceVersion getSupportedSourceVersion() { return SourceVersion.latest(); }
+  public boolean run(DocletEnvironment e) { return true; }
+}
+"""
+
+
+def test_r8_javadoc_runs_the_doclet_its_options_name(tmp_path: Path) -> None:
+    """R8 (runsby has javac's rule, not javadoc's): ``javadoc -docletpath . -doclet Evil``
+    loads and runs the doclet class (``-taglet``/``-tagletpath`` and ``-J-javaagent:`` too).
+    Under ``Bash(javadoc *)``, a documentation grant, it runs the project's Evil.class."""
+    _needs("javadoc", "javac")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(javadoc *)"])
+    (project / "Evil.java").write_text(DOCLET)
+    subprocess.run(["javac", "Evil.java"], cwd=project, check=True, capture_output=True,
+                   timeout=120)
+    (project / "Evil.java").unlink()
+    (project / "A.java").write_text("public class A { }\n")
+    run = "javadoc -docletpath . -doclet Evil A.java"
+    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, [run]) is not None, \
+        f"the hook allows {run!r}, which runs Evil.class"
