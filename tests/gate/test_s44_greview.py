@@ -616,3 +616,34 @@ def test_r8_javadoc_runs_the_doclet_its_options_name(tmp_path: Path) -> None:
     assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, [run]) is not None, \
         f"the hook allows {run!r}, which runs Evil.class"
+
+
+# --- a program word that is a pattern: the writers' lists read names ----------------------
+
+
+GLOBBED_WRITERS = ["/usr/bin/gi[t] checkout rev", "/usr/bin/[g]it checkout rev",
+                   "/usr/bin/c[p] -r evil/. .", "/usr/bin/t[a]r -xf evil.tar",
+                   "/usr/bin/unzi[p] -o evil.zip"]
+
+
+@pytest.mark.parametrize("copy", GLOBBED_WRITERS)
+def test_w2_a_writer_named_by_a_pattern_replaces_the_gates_settings(
+        tmp_path: Path, copy: str) -> None:
+    """W2 (guards under a tool-wide ``Bash`` grant: the writers' lists and the worktree rule
+    read a program by its name, and ``/usr/bin/gi[t]`` is no name they hold): bash expands
+    the program word to ``/usr/bin/git`` (``cp``, ``tar``, ``unzip``), and ``git checkout
+    rev`` (``cp -r evil/. .``, ``tar -xf evil.tar``, ``unzip -o evil.zip``) brings a
+    ``.claude/settings.json`` without the hook (and a plan granting all of Bash): Claude Code
+    then drops the gate."""
+    program = copy.split()[0].replace("[", "").replace("]", "")
+    if not Path(program).exists():
+        pytest.skip(f"no {program}")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash"])
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    _bash(copy, scratch)
+    assert "hook" not in (scratch / ".claude" / "settings.json").read_text(), \
+        "bash left the hook in the settings: the case proves nothing"
+    assert _first_denied(project, [copy]) is not None, \
+        f"the hook allows {copy!r}, which replaces its own settings"
