@@ -623,7 +623,10 @@ def test_r8_javadoc_runs_the_doclet_its_options_name(tmp_path: Path) -> None:
 
 GLOBBED_WRITERS = ["/usr/bin/gi[t] checkout rev", "/usr/bin/[g]it checkout rev",
                    "/usr/bin/c[p] -r evil/. .", "/usr/bin/t[a]r -xf evil.tar",
-                   "/usr/bin/unzi[p] -o evil.zip"]
+                   "/usr/bin/unzi[p] -o evil.zip",
+                   # git's builtins under their dashed names, in its exec path
+                   "/usr/lib/git-core/git-checkout rev", "/usr/lib/git-core/git-stash pop",
+                   "/usr/lib/git-core/git-restore --source=rev ."]
 
 
 @pytest.mark.parametrize("copy", GLOBBED_WRITERS)
@@ -634,7 +637,8 @@ def test_w2_a_writer_named_by_a_pattern_replaces_the_gates_settings(
     the program word to ``/usr/bin/git`` (``cp``, ``tar``, ``unzip``), and ``git checkout
     rev`` (``cp -r evil/. .``, ``tar -xf evil.tar``, ``unzip -o evil.zip``) brings a
     ``.claude/settings.json`` without the hook (and a plan granting all of Bash): Claude Code
-    then drops the gate."""
+    then drops the gate. So does git's builtin under its dashed name in git's exec path
+    (``/usr/lib/git-core/git-checkout rev``, ``git-stash pop``, ``git-restore``)."""
     program = copy.split()[0].replace("[", "").replace("]", "")
     if not Path(program).exists():
         pytest.skip(f"no {program}")
