@@ -651,3 +651,24 @@ def test_w2_a_writer_named_by_a_pattern_replaces_the_gates_settings(
         "bash left the hook in the settings: the case proves nothing"
     assert _first_denied(project, [copy]) is not None, \
         f"the hook allows {copy!r}, which replaces its own settings"
+
+
+def test_w2b_a_renamed_copy_of_git_replaces_the_gates_settings(tmp_path: Path) -> None:
+    """W2b (W2 in three calls, tool-wide ``Bash``): a reader copies git's program under a
+    name no list holds (``cat /usr/bin/gi[t] > out/gg``: reading a guarded folder is
+    allowed), ``chmod +x``, and ``out/gg checkout rev`` runs git's checkout, which brings the
+    hook-less settings. The lists of writers cannot hold every name a program may be given:
+    the worktree rule would have to hold for any program it cannot name."""
+    if not Path("/usr/bin/git").exists():
+        pytest.skip("no /usr/bin/git")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash"])
+    calls = ["cat /usr/bin/gi[t] > out/gg", "chmod +x out/gg", "out/gg checkout rev"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        _bash(call, scratch)
+    assert "hook" not in (scratch / ".claude" / "settings.json").read_text(), \
+        "bash left the hook in the settings: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows copying git under another name and its checkout of rev"
