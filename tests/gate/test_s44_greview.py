@@ -672,3 +672,47 @@ def test_w2b_a_renamed_copy_of_git_replaces_the_gates_settings(tmp_path: Path) -
         "bash left the hook in the settings: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows copying git under another name and its checkout of rev"
+
+
+def test_h4_pip_installs_from_the_index_the_users_pip_conf_names(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """H4 (homefiles.HOME_CODE: not pip's settings; ``~/.npmrc`` is guarded): pip reads
+    ``~/.config/pip/pip.conf`` (and ``~/.pip/pip.conf``, ``$VIRTUAL_ENV/pip.conf``); its
+    ``index-url`` decides what ``pip install NAME`` builds. Under ``Bash(pip install
+    sgprobe)`` (an activated environment's pip) + ``Bash(cp *)``, a covered ``cp -r`` writes
+    it, and the covered install builds the model's own sdist, whose in-tree backend runs."""
+    import tarfile
+
+    env = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", str(env)], check=True, capture_output=True,
+                   timeout=300)
+    home = tmp_path / "home"
+    (home / ".config").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PATH", f"{env / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    index = tmp_path / "index"
+    (index / "simple" / "sgprobe").mkdir(parents=True)
+    source = tmp_path / "sgprobe-1.0"
+    source.mkdir()
+    (source / "pyproject.toml").write_text(
+        '[build-system]\nrequires = []\nbuild-backend = "backend"\nbackend-path = ["."]\n')
+    (source / "backend.py").write_text(f"import os\nos.system('touch {tmp_path}/zz')\n")
+    with tarfile.open(index / "simple" / "sgprobe" / "sgprobe-1.0.tar.gz", "w:gz") as sdist:
+        sdist.add(source, arcname="sgprobe-1.0")
+    (index / "simple" / "sgprobe" / "index.html").write_text(
+        '<a href="sgprobe-1.0.tar.gz">sgprobe-1.0.tar.gz</a>\n')
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(pip install sgprobe)", "Bash(cp *)"])
+    (project / "pipconf").mkdir()
+    (project / "pipconf" / "pip.conf").write_text(
+        f"[global]\nindex-url = file://{index}/simple\n")
+    calls = [f"cp -r pipconf {home}/.config/pip", "pip install sgprobe"]
+    for call in calls:
+        _bash(call, project)
+    assert (tmp_path / "zz").exists(), "bash ran no payload: the case proves nothing"
+    (tmp_path / "zz").unlink()
+    shutil.rmtree(home / ".config" / "pip")
+    subprocess.run([str(env / "bin" / "pip"), "uninstall", "-y", "sgprobe"],
+                   capture_output=True, timeout=120, check=False)
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows writing ~/.config/pip/pip.conf and the covered pip install"
