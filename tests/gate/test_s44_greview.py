@@ -716,3 +716,43 @@ def test_h4_pip_installs_from_the_index_the_users_pip_conf_names(
                    capture_output=True, timeout=120, check=False)
     assert _first_denied(project, calls) is not None, \
         "the hook allows writing ~/.config/pip/pip.conf and the covered pip install"
+
+
+def test_p2b_an_activated_environments_pyvenv_cfg_names_the_standard_library(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """P2b (P2 through the environment's root, not its ``lib``): python reads
+    ``pyvenv.cfg`` beside its ``bin`` at start, and its ``home`` names the base interpreter
+    whose standard library it loads. A covered ``cp`` points ``home`` at a folder of the
+    project holding a copy of the standard library (links) plus ``sitecustomize.py``; the
+    covered ``python3 tools/run.py`` runs it. A fix for P2 must guard the environment's
+    root, not only ``lib``."""
+    env = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True,
+                   capture_output=True, timeout=120)
+    monkeypatch.setenv("PATH", f"{env / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(python3 tools/run.py)", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.py").write_text("print('ok')\n")
+    stdlib = Path(os.__file__).parent
+    fake = project / "fake" / "lib" / stdlib.name
+    fake.mkdir(parents=True)
+    (project / "fake" / "bin").mkdir()
+    for entry in stdlib.iterdir():  # links to the real library, none written through
+        if entry.name not in ("__pycache__", "sitecustomize.py", "site-packages"):
+            (fake / entry.name).symlink_to(entry)
+    with open(fake / "sitecustomize.py", "x") as script:  # a new file, never a link's target
+        script.write("import os\nos.system('touch zz')\n")
+    text = (env / "pyvenv.cfg").read_text()
+    (project / "cfg").write_text("".join(
+        f"home = {project / 'fake' / 'bin'}\n" if line.startswith("home") else line + "\n"
+        for line in text.splitlines()))
+    calls = [f"cp cfg {env}/pyvenv.cfg", "python3 tools/run.py"]
+    original = text
+    for call in calls:
+        _bash(call, project)
+    assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
+    (project / "zz").unlink()
+    (env / "pyvenv.cfg").write_text(original)
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows rewriting the environment's pyvenv.cfg and the covered run"
