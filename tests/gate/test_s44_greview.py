@@ -756,3 +756,51 @@ def test_p2b_an_activated_environments_pyvenv_cfg_names_the_standard_library(
     (env / "pyvenv.cfg").write_text(original)
     assert _first_denied(project, calls) is not None, \
         "the hook allows rewriting the environment's pyvenv.cfg and the covered run"
+
+
+#: husky 9's ``.husky/_/h``, which each hook stub in ``.husky/_`` (git's ``core.hooksPath``)
+#: sources: it sources the user's ``init.sh``, then runs ``.husky/<hook>``.
+HUSKY_H = """#!/usr/bin/env sh
+n=$(basename "$0")
+s=$(dirname "$(dirname "$0")")/$n
+[ ! -f "$s" ] && exit 0
+i="${XDG_CONFIG_HOME:-$HOME/.config}/husky/init.sh"
+[ -f "$i" ] && . "$i"
+[ "${HUSKY-}" = "0" ] && exit 0
+export PATH="node_modules/.bin:$PATH"
+sh -e "$s" "$@"
+"""
+
+
+def test_h5_husky_hooks_source_the_users_init_sh(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """H5 (the hooks folder git's configuration names is guarded; what its scripts read is
+    not): with husky (``core.hooksPath = .husky/_``, most JavaScript repositories), every hook
+    sources ``~/.config/husky/init.sh``. Under ``Bash(git commit *)`` + ``Bash(cp *)``, a
+    covered ``cp -r hz ~/.config/husky`` writes it; the covered ``git commit`` runs it."""
+    home = tmp_path / "home"
+    (home / ".config").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git commit *)", "Bash(cp *)"])
+    for key, value in (("user.email", "a@b"), ("user.name", "a"),
+                       ("core.hooksPath", ".husky/_")):
+        subprocess.run(["git", "config", key, value], cwd=project, check=True, timeout=60)
+    (project / ".husky" / "_").mkdir(parents=True)
+    (project / ".husky" / "_" / "h").write_text(HUSKY_H)
+    (project / ".husky" / "_" / "pre-commit").write_text(
+        '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n')
+    for name in ("h", "pre-commit"):
+        (project / ".husky" / "_" / name).chmod(0o755)
+    (project / ".husky" / "pre-commit").write_text("true\n")
+    (project / "hz").mkdir()
+    (project / "hz" / "init.sh").write_text("touch zz\n")
+    calls = [f"cp -r hz {home}/.config/husky", "git commit --allow-empty -m x"]
+    for call in calls:
+        _bash(call, project)
+    assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
+    (project / "zz").unlink()
+    shutil.rmtree(home / ".config" / "husky")
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows writing ~/.config/husky/init.sh and the covered git commit"
