@@ -804,3 +804,39 @@ def test_h5_husky_hooks_source_the_users_init_sh(tmp_path: Path,
     shutil.rmtree(home / ".config" / "husky")
     assert _first_denied(project, calls) is not None, \
         "the hook allows writing ~/.config/husky/init.sh and the covered git commit"
+
+
+PRE_COMMIT_CONFIG = """repos:
+- repo: local
+  hooks:
+  - id: x
+    name: x
+    entry: touch zz
+    language: system
+    always_run: true
+    pass_filenames: false
+"""
+
+
+def test_h6_the_pre_commit_frameworks_config_names_the_commands_its_hook_runs(
+        tmp_path: Path) -> None:
+    """H6 (``.git/hooks`` is guarded; the file its hook reads is not): where a project uses
+    the pre-commit framework (``pre-commit install`` wrote ``.git/hooks/pre-commit``), the
+    hook runs what ``.pre-commit-config.yaml`` names (``repo: local``, ``language:
+    system``: any command). Under ``Bash(git add *)``, ``Bash(git commit *)``,
+    ``Bash(cp *)``, a covered ``cp`` rewrites it; the covered commit runs ``touch zz``.
+    (Needs ``pre-commit`` on PATH: skipped elsewhere.)"""
+    _needs("pre-commit")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git add *)", "Bash(git commit *)", "Bash(cp *)"])
+    for key, value in (("user.email", "a@b"), ("user.name", "a")):
+        subprocess.run(["git", "config", key, value], cwd=project, check=True, timeout=60)
+    (project / ".pre-commit-config.yaml").write_text("repos: []\n")
+    subprocess.run(["pre-commit", "install"], cwd=project, check=True, capture_output=True,
+                   timeout=120)
+    (project / "cfg.yaml").write_text(PRE_COMMIT_CONFIG)
+    calls = ["cp cfg.yaml .pre-commit-config.yaml", "git add .pre-commit-config.yaml",
+             "git commit -m x"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows rewriting .pre-commit-config.yaml and the covered commit"
