@@ -840,3 +840,51 @@ def test_h6_the_pre_commit_frameworks_config_names_the_commands_its_hook_runs(
     assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows rewriting .pre-commit-config.yaml and the covered commit"
+
+
+#: The line of Gradle's generated ``gradlew`` that runs the wrapper (its ``APP_HOME`` found
+#: as the script finds it, the rest of the script's options left out).
+GRADLEW = """#!/bin/sh
+APP_HOME=$(cd "${0%/*}" > /dev/null && pwd -P) || exit
+CLASSPATH=$APP_HOME/gradle/wrapper/gradle-wrapper.jar
+exec java -classpath "$CLASSPATH" org.gradle.wrapper.GradleWrapperMain "$@"
+"""
+
+
+def _wrapper_jar(folder: Path, name: str, body: str) -> Path:
+    """A jar holding ``org.gradle.wrapper.GradleWrapperMain`` whose main runs ``body``."""
+    source = folder / name / "org" / "gradle" / "wrapper"
+    source.mkdir(parents=True)
+    (source / "GradleWrapperMain.java").write_text(
+        "package org.gradle.wrapper;\npublic class GradleWrapperMain {\n"
+        "  public static void main(String[] a) throws Exception {\n" + body + "\n  }\n}\n")
+    subprocess.run(["javac", "org/gradle/wrapper/GradleWrapperMain.java"], cwd=folder / name,
+                   check=True, capture_output=True, timeout=120)
+    jar = folder / f"{name}.jar"
+    subprocess.run(["jar", "cf", str(jar), "org/gradle/wrapper/GradleWrapperMain.class"],
+                   cwd=folder / name, check=True, capture_output=True, timeout=120)
+    return jar
+
+
+def test_p8_a_wrapper_script_the_plan_names_runs_an_unguarded_jar(tmp_path: Path) -> None:
+    """P8 (planprograms guards the script an entry runs, not what that script runs): Gradle's
+    ``./gradlew`` (Maven's ``./mvnw`` alike, with ``.mvn/wrapper/maven-wrapper.jar``) runs
+    ``gradle/wrapper/gradle-wrapper.jar`` for every command, ``--version`` too. Under
+    ``Bash(./gradlew --version)`` + ``Bash(cp *)``, a covered ``cp`` replaces the jar; the
+    covered run runs it."""
+    _needs("java", "javac", "jar")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(./gradlew --version)", "Bash(cp *)"])
+    (project / "gradlew").write_text(GRADLEW)
+    (project / "gradlew").chmod(0o755)
+    (project / "gradle" / "wrapper").mkdir(parents=True)
+    build = tmp_path / "build"
+    build.mkdir()
+    good = _wrapper_jar(build, "good", 'System.out.println("Gradle 8");')
+    shutil.copy(good, project / "gradle" / "wrapper" / "gradle-wrapper.jar")
+    shutil.copy(_wrapper_jar(build, "evil", 'new ProcessBuilder("touch", "zz").start()'
+                             ".waitFor();"), project / "w.jar")
+    calls = ["cp w.jar gradle/wrapper/gradle-wrapper.jar", "./gradlew --version"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing the wrapper's jar and the covered ./gradlew --version"
