@@ -888,3 +888,27 @@ def test_p8_a_wrapper_script_the_plan_names_runs_an_unguarded_jar(tmp_path: Path
     assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows replacing the wrapper's jar and the covered ./gradlew --version"
+
+
+def test_p9_a_project_dir_placeholder_entry_leaves_its_script_unguarded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """P9 (planprograms skips every entry holding ``$``: the comment assumes it is the skill's
+    folder, G-13, which is guarded; ``${CLAUDE_PROJECT_DIR}`` is the project's): under
+    ``Bash(${CLAUDE_PROJECT_DIR}/scripts/check.sh)`` (the hook given ``CLAUDE_PROJECT_DIR`` as
+    Claude Code gives it) + ``Bash(cp *)``, a covered ``cp`` replaces scripts/check.sh and
+    the covered run of its absolute path runs the copy."""
+    project = tmp_path / "project"
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    gated_project(project, ["Bash(${CLAUDE_PROJECT_DIR}/scripts/check.sh)", "Bash(cp *)"])
+    (project / "scripts").mkdir()
+    (project / "scripts" / "check.sh").write_text("#!/bin/sh\necho ok\n")
+    (project / "scripts" / "check.sh").chmod(0o755)
+    (project / "payload").write_text("#!/bin/sh\ntouch zz\n")
+    calls = ["cp payload scripts/check.sh", f"{project}/scripts/check.sh"]
+    for call in calls:
+        _bash(call, project)
+    assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
+    (project / "zz").unlink()
+    (project / "scripts" / "check.sh").write_text("#!/bin/sh\necho ok\n")
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing the script a CLAUDE_PROJECT_DIR entry runs, and its run"
