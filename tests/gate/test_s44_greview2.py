@@ -1,0 +1,47 @@
+"""Review s44-greview2 of the call gate (the readers rule's commands: ``gate/folded.py``,
+``gate/readers.py``, ``gate/named.py``, ``gate/moves.py``): calls the hook allows that make
+bash run something outside the plan, now or at a later call, or write a file the gate guards.
+Each case proves the hole with real bash in a scratch copy of the project, then asks the
+printed hook; the hook allowing the call is the finding: these tests fail while the hole is
+open."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_s43_review2 import _allowed, _hooked_project, _needs, _rewrites_hook
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
+#: `pytest --slow -m slow` does here.
+pytestmark = pytest.mark.slow
+
+#: Python code that copies the payload over the hook script, as ``printf`` prints it
+#: (``\x28``, ``\x29``: parentheses a reader's words may hold without an operator).
+_PY = "printf \"import shutil\\nshutil.copy\\x28'src/x.sh','.claude/hooks/x.sh'\\x29\\n\""
+_GCC = "gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("entries", "command"), [
+    (["Bash"], f"echo {_GCC} | sh"),
+    (["Bash"], f"echo {_GCC} | nice bash"),
+    (["Bash"], f"echo {_GCC} | bash -s"),
+    (["Bash"], f"{_PY} | python3"),
+    (["Bash(printf *)", "Bash(python3)"], f"{_PY} | python3"),
+    (["Bash(printf *)", "Bash(python3 *)"], f"{_PY} | python3 -"),
+])
+def test_k1_a_readers_output_is_a_shells_program(
+        tmp_path: Path, entries: list[str], command: str) -> None:
+    """K1 (against the V6 fix, which treats ``xargs``/``parallel`` anywhere in the text as
+    feeding a reader's output to a writer): a shell or an interpreter reading its program
+    from standard input does the same. The guarded path is held only by ``echo``/``printf``
+    (readers), so ``readers.writer_of`` lets it through; ``sh``/``python3`` then run the
+    printed program, which writes the hook script. Under a plan naming ``python3`` (no
+    tool-wide grant) too."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, entries)
+    direct = _GCC if entries == ["Bash"] else \
+        "python3 -c \"import shutil; shutil.copy('src/x.sh', '.claude/hooks/x.sh')\""
+    assert not _allowed(project, direct), "the guard does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
