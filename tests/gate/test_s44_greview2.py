@@ -45,3 +45,27 @@ def test_k1_a_readers_output_is_a_shells_program(
     assert not _allowed(project, direct), "the guard does not hold: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "shopt -s extglob\ngcc -E -P -x c src/x.sh -o .c+(l)aude/hooks/x.sh",
+    "shopt -s dotglob; gcc -E -P -x c src/x.sh -o ?claude/hooks/x.sh",
+    "shopt -s nocaseglob; gcc -E -P -x c src/x.sh -o .CLAUD[E]/hooks/x.sh",
+    "GLOBIGNORE=x; gcc -E -P -x c src/x.sh -o ?claude/hooks/x.sh",
+    "GLOBIGNORE=x; gcc -E -P -x c src/x.sh -o [.]claude/hooks/x.sh",
+])
+def test_k2_a_glob_option_the_same_command_sets(tmp_path: Path, command: str) -> None:
+    """K2 (tool-wide ``Bash``): ``named._glob_found`` matches a pattern as bash matches it
+    with its default options (no ``extglob``: Claude Code runs ``shopt -u extglob`` before
+    each command; a leading dot matched only by a dot; case kept). The command's own earlier
+    part may change them: ``shopt -s extglob`` (bash reads the next line after running it),
+    ``dotglob``, ``nocaseglob``, or an assignment of ``GLOBIGNORE`` (which sets
+    ``dotglob``). ``?claude`` then matches ``.claude``; ``_TOKEN`` cuts ``.c+(l)aude`` into
+    pieces naming nothing. Sound repair: a word with a pattern character in a text that may
+    set a shell option or ``GLOBIGNORE`` names a path the gate cannot name."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, _GCC), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
