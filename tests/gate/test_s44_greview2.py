@@ -7,10 +7,12 @@ open."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
-from test_s43_review2 import _allowed, _hooked_project, _needs, _rewrites_hook
+from test_s43_review2 import PAYLOAD, _allowed, _hooked_project, _needs, _rewrites_hook
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
 #: `pytest --slow -m slow` does here.
@@ -68,4 +70,43 @@ def test_k2_a_glob_option_the_same_command_sets(tmp_path: Path, command: str) ->
     assert not _allowed(project, _GCC), \
         "the guard does not hold under Bash: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def _rewrites_named_project(project: Path, tmp_path: Path, command: str) -> bool:
+    """``_rewrites_hook``, with the scratch copy's folder named ``project`` as the project's
+    is (a command naming ``project/…`` from the folder above reaches the copy's files)."""
+    scratch = tmp_path / "copy" / "project"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    script = scratch / ".claude" / "hooks" / "x.sh"
+    return script.exists() and script.read_text() == PAYLOAD
+
+
+_UP = "gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    f"unshare --wd=.. {_UP}",
+    f"unshare -w.. {_UP}",
+    f"unshare -w .. {_UP}",
+    f"nsenter --wd=.. {_UP}",
+    f'gdb --cd=.. -batch -ex "shell {_UP}"',
+    f'gdb -cd=.. -batch -ex "shell {_UP}"',
+])
+def test_m3_a_runners_working_directory_option(tmp_path: Path, command: str) -> None:
+    """M3 (tool-wide ``Bash``; M2's kin, against its fix): ``moves._MOVES`` knows ``cd``,
+    ``pushd``, ``-C``, ``--chdir``, ``--directory``; other programs move their folder by
+    other names: util-linux's ``unshare``/``nsenter`` ``-w``/``--wd`` (no namespace asked:
+    no privilege needed), gdb's ``--cd``/``-cd``. The relative ``project/.claude/…`` then
+    names the project's guarded folder from its parent, and the guard reads it from the
+    call's folder only (a path in no guarded folder there). The project's folder is named
+    ``project`` in the scratch copy too."""
+    _needs("gcc", "unshare", "nsenter", "gdb")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, f"cd .. && {_UP}"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
