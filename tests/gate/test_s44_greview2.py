@@ -110,3 +110,39 @@ def test_m3_a_runners_working_directory_option(tmp_path: Path, command: str) -> 
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("body", [
+    "cat() ( gcc -E -P -x c src/x.sh -o \"$1\" )",
+    "PATH={bin}:$PATH",
+])
+def test_v2c_a_shell_library_renames_a_reader(tmp_path: Path, body: str) -> None:
+    """V2c (tool-wide ``Bash``; V2 and V4's kin): ``readers.writer_of`` reads ``cat`` as the
+    reader ``cat`` unless the text itself holds an alias, a function (``_RENAMES``) or an
+    assignment (``_SETS``). A file ``source`` runs in the same shell may define a function
+    ``cat``, or set ``PATH``; the file is written by an earlier call whose ``printf`` holds
+    the definition as data (a subshell body: a lone ``{`` is a pattern to the guard). Named
+    by an absolute path outside the project, the sourced file is no doubtful word. The
+    second call's ``cat .claude/hooks/x.sh`` then writes the hook script. (The library's
+    path must not hold the words ``source`` or ``cat``: the guard matches words by
+    substring, and the test's folder is named after it.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    library = tmp_path / "lib.sh"
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    (bin_folder / "cat").write_text(
+        f"#!/bin/sh\nexec gcc -E -P -x c {project}/src/x.sh -o \"$1\"\n")
+    (bin_folder / "cat").chmod(0o755)
+    calls = [f"printf '%s\\n' '{body.format(bin=bin_folder)}' > {library}",
+             f"source {library}; cat .claude/hooks/x.sh"]
+    assert not _allowed(project, _GCC), \
+        "the guard does not hold under Bash: the case proves nothing"
+    script = project / ".claude" / "hooks" / "x.sh"
+    allowed = []
+    for call in calls:
+        allowed.append(_allowed(project, call))
+        subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
+                       check=False)
+    assert script.read_text() == PAYLOAD, "bash wrote no hook: proves nothing"
+    assert allowed != [True, True], "the hook allows both calls, which write .claude/hooks/x.sh"
