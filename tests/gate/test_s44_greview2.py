@@ -146,3 +146,29 @@ def test_v2c_a_shell_library_renames_a_reader(tmp_path: Path, body: str) -> None
                        check=False)
     assert script.read_text() == PAYLOAD, "bash wrote no hook: proves nothing"
     assert allowed != [True, True], "the hook allows both calls, which write .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("entries", "command"), [
+    (["Bash(cat *)", "Bash(tee *)"], "cat src/x.sh | tee .c{l,\\}}aude/hooks/x.sh"),
+    (["Bash(cat *)", "Bash(tee *)"], "cat src/x.sh | tee .c{l,'}'}aude/hooks/x.sh"),
+    (["Bash(cat *)", "Bash(tee *)"], 'cat src/x.sh | tee .c{l,"}"}aude/hooks/x.sh'),
+    (["Bash(gcc *)"], 'gcc -E -P -x c -o .c{l,"}"}aude/hooks/x.sh'),
+])
+def test_w17c_a_quoted_brace_in_a_brace_list(
+        tmp_path: Path, entries: list[str], command: str) -> None:
+    """W17c (narrow plans; W17's kin): ``guards._words`` removes quotes and backslashes
+    before it expands braces, so an escaped or quoted ``}`` inside a list closes it early:
+    bash reads ``.c{l,\\}}aude`` as ``.claude`` and ``.c}aude``; the guard, once ``\\`` is
+    gone, as ``.cl}aude`` and ``.c}aude``, neither in a guarded folder. ``tee`` (a listed
+    writer) writes the first and fails on the second; ``gcc`` takes the second as its input
+    (``.c}aude/hooks/x.sh``, which an earlier call may have made: here the fixture does) and
+    writes the first."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, entries)
+    (project / ".c}aude" / "hooks").mkdir(parents=True)
+    (project / ".c}aude" / "hooks" / "x.sh").write_text(PAYLOAD)
+    plain = command.replace("\\}", "}").replace("'}'", "}").replace('"}"', "}")
+    assert not _allowed(project, plain.replace(".c{l,}}aude", ".claude")), \
+        "the guard does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
