@@ -172,3 +172,21 @@ def test_w17c_a_quoted_brace_in_a_brace_list(
         "the guard does not hold: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "sed -n w.claude/hooks/x.sh src/x.sh",
+    "sed -n 1w.claude/hooks/x.sh src/x.sh",
+    "sed -n 's/^//w.claude/hooks/x.sh' src/x.sh",
+])
+def test_w18_seds_w_with_its_file_attached(tmp_path: Path, command: str) -> None:
+    """W18 (tool-wide ``Bash``: under ``Bash(sed *)`` ``sedscript`` refuses a ``w``): GNU
+    sed's ``w`` command and ``s``'s ``w`` flag take the file name with no blank before it;
+    the guard's word is ``w.claude/hooks/x.sh`` (or ``1w.claude/…``), which names no guarded
+    path from any folder, and a short option's tails are read only for a word led by ``-``.
+    sed writes the hook script."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, "sed -n 'w .claude/hooks/x.sh' src/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
