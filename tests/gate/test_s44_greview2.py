@@ -190,3 +190,34 @@ def test_w18_seds_w_with_its_file_attached(tmp_path: Path, command: str) -> None
         "the guard does not hold under Bash: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def _calls_rewrite(project: Path, calls: list[str]) -> tuple[list[bool], bool]:
+    """The hook's answer to each call in turn, each run under bash in ``project`` (the next
+    one is asked of the state the last one left), and whether the hook script then holds the
+    payload."""
+    allowed = []
+    for call in calls:
+        allowed.append(_allowed(project, call))
+        subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
+                       check=False)
+    return allowed, (project / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD
+
+
+@pytest.mark.parametrize(("config", "run"), [
+    ("url = \"file://%s/src/x.sh\"\\noutput = \".claude/hooks/x.sh\"\\n", "curl -s -K cfg"),
+])
+def test_w5b_a_programs_own_config_file_names_the_output(
+        tmp_path: Path, config: str, run: str) -> None:
+    """W5b (tool-wide ``Bash``; W5's kin, ``@FILE``): a file a program reads its options or
+    commands from names the file it writes: curl's ``-K``/``--config`` (``output = PATH``).
+    The first call writes it as ``printf``'s data (a reader), the second names only the
+    config file; together they rewrite the hook script. (sqlite3's ``-init`` is refused.)"""
+    _needs("curl")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, "curl -s -o .claude/hooks/x.sh file:///dev/null"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    allowed, rewritten = _calls_rewrite(
+        project, [f"printf '{config}' {project} > cfg", run])
+    assert rewritten, "bash wrote no hook: proves nothing"
+    assert allowed != [True, True], "the hook allows both calls, which write the hook script"
