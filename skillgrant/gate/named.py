@@ -203,7 +203,8 @@ _INDIRECT_SIGNS: Final = ("$", "`", "eval", "source", "builtin", "command", "exe
 _QUOTED: Final = compile_on_use(r"['\"\\\\]")
 #: A word that may move the folder a command's later words are read from (``moves._MOVES``).
 _MOVING: Final = ("cd", "pushd", "popd", "C", "--c", "--dir", "--git-dir", "--work-tree",
-                  "GIT_")  # (`C`: `-C`, a cluster `-vC..`; `--c`: `--chdir`'s prefixes: M2)
+                  "GIT_", "-w", "--w")  # (`C`: `-C`, a cluster `-vC..`; `--c`: `--chdir`'s
+# prefixes: M2; `-w`, `--w`: `unshare -w`, `--wd`, `--working-directory`: s44 M3)
 
 
 #: What makes a word a path the gate cannot name: an expansion (``$``, a backtick: review s42

@@ -82,11 +82,13 @@ _QUOTED_OPERATOR: Final = compile_on_use(r"\\[;&|<>()`\n]|'[^']*[;&|<>()`\n][^']
 #: bash joins `al''ias`, review s43 V2b).
 _RENAMES: Final = compile_on_use(r"\balias\b|\bfunction\b|\(\s*\)")
 #: What may change the program a name runs for the commands after it: an assignment (of
-#: ``PATH`` or any variable a program reads), a declaration, ``hash``, ``enable``.
+#: ``PATH`` or any variable a program reads), a declaration, ``hash``, ``enable``, code a
+#: file or a text runs in this shell (``source``, ``.``, ``eval``).
 _SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?="
                               r"|\b(?:export|declare|typeset|readonly|local|hash|enable|read"
                               r"|mapfile|readarray|getopts)\b|\b(?:for|select)\s+[A-Za-z_]"
-                              r"|printf\s+-v")  # (a name set without `=`: s43 V4b)
+                              r"|printf\s+-v"  # (a name set without `=`: s43 V4b)
+                              r"|(?:^|[\s;&|(`])(?:source|\.|eval)\s")  # code of a file (s44 V2c)
 #: Runners whose words are options, their numbers, and the program they run (no file).
 _RUN_ONLY: Final = frozenset({"setsid", "ionice", "taskset", "chrt", "numactl", "chpst"})
 #: Shells whose ``-c`` word is the script they run.
@@ -109,11 +111,25 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`: a name may run another
     # program than the one it names (review s43 V4); only the path a command runs is known
     named = _SETS.search(text) is None
+    if commands and "|" in text and not all(_program(c) in READERS for c in commands):
+        # `echo gcc … -o .claude/hooks/x.sh | sh`: a reader's output may be the program of
+        # what it is piped to (a shell, an interpreter: review s44 K1), read only by readers
+        return doubtful[0]
     for word in doubtful:
         holding = [c for c in commands or () if any(word in w for w in c)]
         if not holding or not all(_reads(c, word, named) for c in holding):
             return word
     return None
+
+
+def _program(command: tuple[str, ...]) -> str:
+    """The program name a simple command runs, past assignments and wrappers ("" for none,
+    or a redirection's target)."""
+    at = 0
+    while at < len(command) and (command[at] in _RESERVED or _ASSIGNMENT.match(command[at])):
+        at += 1
+    inside = run_words(list(command[at:])) if at < len(command) and command[0] != ">" else []
+    return inside[0].rsplit("/", 1)[-1] if inside else ""
 
 
 def programs_named(text: str) -> bool:
