@@ -253,3 +253,23 @@ def test_gf1c_a_pattern_spelling_the_callers_own_folder(tmp_path: Path, folder: 
             "the guard does not hold in the service: the case proves nothing"
         assert b'"deny"' in served.post("/v1/hook/main", asked(command)).body, \
             "the service allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("entries", "command"), [
+    (["Bash(node *)"],
+     "node -e 'require(\"fs\").copyFileSync(\"src/x.sh\", \".claude/hooks/x.sh\")'"),
+    (["Bash"], "node -e 'require(\"fs\").copyFileSync(\"src/x.sh\", \".claude/hooks/x.sh\")'"),
+    (["Bash(perl *)", "Bash(gcc *)"], f"perl -e 'system q({_GCC})'"),
+])
+def test_k3_an_interpreters_inline_code_read_as_its_script(
+        tmp_path: Path, entries: list[str], command: str) -> None:
+    """K3 (narrow plans ``Bash(node *)``, ``Bash(perl *)``; tool-wide ``Bash``):
+    ``readers._BEFORE_SCRIPT`` lets ``-e`` stand before an interpreter's script (``sh -e
+    x.sh``: errexit), so for node, perl (and ruby, deno, bun) ``-e CODE`` is read as the
+    script the interpreter runs, and a guarded path in the code as the script's own, which
+    the plan grants. To node and perl ``-e`` is the code itself: it writes the hook script.
+    (``python3 -c "…'.claude/hooks/x.sh'…"`` is denied.)"""
+    _needs("gcc", "node", "perl")
+    project = _hooked_project(tmp_path, entries)
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
