@@ -7,6 +7,7 @@ open."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -221,3 +222,54 @@ def test_w5b_a_programs_own_config_file_names_the_output(
         project, [f"printf '{config}' {project} > cfg", run])
     assert rewritten, "bash wrote no hook: proves nothing"
     assert allowed != [True, True], "the hook allows both calls, which write the hook script"
+
+
+@pytest.mark.parametrize("folder", ["/pro?/self/cwd", "/[p]roc/self/cwd", "/p*c/self/cwd"])
+def test_gf1c_a_pattern_spelling_the_callers_own_folder(tmp_path: Path, folder: str) -> None:
+    """GF1c (``Bash(gcc *)``, under ``skillgrant serve``; GF1b's kin): ``named._UNNAMEABLE``
+    reads ``/proc/`` as a folder of the process asking (bash's own folder through
+    ``/proc/self/cwd``), but a pattern spelling it (``/pro?/self/cwd``) is matched by
+    ``glob.glob`` in the gate's process: the service's folder, not bash's. Where no
+    ``.claude/hooks/x.sh`` lies there, the pattern matches nothing and names no guarded
+    folder; bash expands it in the project and gcc rewrites the hook script. (The hook
+    process, started in the project, happens to match it; a service started elsewhere does
+    not.)"""
+    from serving import start
+
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    command = f"gcc -E -P -x c src/x.sh -o {folder}/.claude/hooks/x.sh"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    def asked(text: str) -> bytes:
+        return json.dumps({"session_id": "s", "cwd": str(project),
+                           "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                           "tool_input": {"command": text}}).encode()
+
+    with start([f"main={project / 'plan.json'}"], cwd=elsewhere) as served:
+        assert b'"deny"' in served.post("/v1/hook/main", asked(_GCC)).body, \
+            "the guard does not hold in the service: the case proves nothing"
+        assert b'"deny"' in served.post("/v1/hook/main", asked(command)).body, \
+            "the service allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("entries", "command"), [
+    (["Bash(node *)"],
+     "node -e 'require(\"fs\").copyFileSync(\"src/x.sh\", \".claude/hooks/x.sh\")'"),
+    (["Bash"], "node -e 'require(\"fs\").copyFileSync(\"src/x.sh\", \".claude/hooks/x.sh\")'"),
+    (["Bash(perl *)", "Bash(gcc *)"], f"perl -e 'system q({_GCC})'"),
+])
+def test_k3_an_interpreters_inline_code_read_as_its_script(
+        tmp_path: Path, entries: list[str], command: str) -> None:
+    """K3 (narrow plans ``Bash(node *)``, ``Bash(perl *)``; tool-wide ``Bash``):
+    ``readers._BEFORE_SCRIPT`` lets ``-e`` stand before an interpreter's script (``sh -e
+    x.sh``: errexit), so for node, perl (and ruby, deno, bun) ``-e CODE`` is read as the
+    script the interpreter runs, and a guarded path in the code as the script's own, which
+    the plan grants. To node and perl ``-e`` is the code itself: it writes the hook script.
+    (``python3 -c "…'.claude/hooks/x.sh'…"`` is denied.)"""
+    _needs("gcc", "node", "perl")
+    project = _hooked_project(tmp_path, entries)
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
