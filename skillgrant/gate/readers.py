@@ -64,9 +64,11 @@ _PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", 
                                   "--disable-warnings", "-ra", "-rA", "--showlocals"})
 #: Interpreters whose first operand is the script they run (read, not written).
 _INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|" + "|".join(sorted(RUNS_OPERAND)))
-#: Options an interpreter may take before its script (none of them names a file or code).
-_BEFORE_SCRIPT: Final = frozenset({"-u", "-B", "-E", "-I", "-S", "-O", "-OO", "-q",
-                                   "-x", "-e", "-v", "-eu", "-ex", "--"})  # not `sh -s`
+#: Options an interpreter may take before its script (none of them names a file or code):
+#: python's, the shells' (not `sh -s`), and the others' (`node -e`, `perl -E` run code: s44 K3).
+_BEFORE_SCRIPT: Final = {
+    "python": frozenset({"-u", "-B", "-E", "-I", "-S", "-O", "-OO", "-q", "-x", "--"}),
+    "shell": frozenset({"-x", "-e", "-v", "-u", "-eu", "-ex", "--"}), "other": frozenset({"--"})}
 #: Words in front of a simple command's program: assignments, and bash's reserved words.
 _ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{",
@@ -212,7 +214,8 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
     if inner is not None and not any(word in w for w in rest[:inner]):
         return _reads_as(rest[inner], rest[inner + 1:], word)
     if _INTERPRETER.fullmatch(name):
-        script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT), None)
+        kind = "python" if name.startswith("python") else "shell" if name in _SHELLS else "other"
+        script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT[kind]), None)
         return script is not None and word in rest[script] and not any(
             word in w for w in rest[script + 1:])
     return False
