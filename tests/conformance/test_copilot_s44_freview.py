@@ -69,3 +69,61 @@ def test_n1_copilot_loads_command_files_check_does_not_read(copilot: CopilotJudg
             f"`touch zz` without asking:\n{done.stdout}{done.stderr}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+SKILL = "---\nname: probe\ndescription: probe skill\nallowed-tools: shell(touch)\n---\nRun it.\n"
+
+#: Each row: the plugin's folder under the project, its manifest's path in it, and whether the
+#: skill folder is a link out of the tree (else a plain folder: the plugin lies in a
+#: dependency's zone, node_modules, where the walk reads runtime folders only).
+PLUGINS = {
+    # The walk upgrades a folder to a plugin root for `.claude-plugin/` or a root `plugin.json`
+    # (F1d, F5c), not for Copilot CLI's two other manifest places.
+    "N2-dot-plugin-manifest-linked-skill": ("cplug", ".plugin/plugin.json", True),
+    "N2-github-plugin-manifest-linked-skill": ("cplug", ".github/plugin/plugin.json", True),
+    "N2-dot-plugin-manifest-in-node-modules": ("node_modules/cplug", ".plugin/plugin.json",
+                                               False),
+}
+
+
+@pytest.mark.parametrize("row", sorted(PLUGINS))
+def test_n2_copilot_plugins_skill_check_does_not_read(copilot: CopilotJudge, row: str) -> None:
+    """A Copilot CLI plugin whose manifest is `.plugin/plugin.json` or
+    `.github/plugin/plugin.json`, loaded with ``--plugin-dir``: its skill loads and ``touch zz``
+    runs with no question."""
+    folder, manifest, linked = PLUGINS[row]
+    work = Path(tempfile.mkdtemp(prefix="sg-cps44-", dir="/var/tmp"))
+    try:
+        write_project(work, None)
+        plugin = work / "project" / folder
+        (plugin / manifest).parent.mkdir(parents=True)
+        (plugin / manifest).write_text('{"name": "cplug"}')
+        (plugin / "skills").mkdir(parents=True)
+        if linked:
+            (work / "outside" / "probe").mkdir(parents=True)
+            (work / "outside" / "probe" / "SKILL.md").write_text(SKILL)
+            depth = "../" * (len(Path(folder).parts) + 2)
+            (plugin / "skills" / "probe").symlink_to(f"{depth}outside/probe")
+        else:
+            (plugin / "skills" / "probe").mkdir()
+            (plugin / "skills" / "probe" / "SKILL.md").write_text(SKILL)
+        good = work / "project" / ".claude" / "skills" / "good"
+        good.mkdir(parents=True)
+        (good / "SKILL.md").write_text(GOOD)
+        (work / "plan.yaml").write_text("allowed-tools: Read\n")
+        wrapper = work / "copilot-with-plugin"
+        wrapper.write_text(f'#!/bin/sh\nexec "{copilot.binary}" "$@" --plugin-dir "{plugin}"\n')
+        wrapper.chmod(0o755)
+        calls = [("skill", {"skill": "probe"}),
+                 ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
+        url, played = copilot.standin.session(calls)
+        shown = run_interactive(wrapper, url, played, work)
+        loaded = played.results.get(played.call_id(0), (True, ""))[1]
+        assert loaded.startswith('Skill "probe" loaded'), (loaded, shown.screen[-600:])
+        assert 1 not in shown.asked and (work / "project" / "zz").exists(), shown.asked
+        done = _check(work)
+        assert done.returncode != 0, (
+            f"check . passed (exit 0) although Copilot CLI, started with --plugin-dir {folder}, "
+            f"loads its skill and runs `touch zz`:\n{done.stdout}{done.stderr}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
