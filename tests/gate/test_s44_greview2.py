@@ -273,3 +273,25 @@ def test_k3_an_interpreters_inline_code_read_as_its_script(
     project = _hooked_project(tmp_path, entries)
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    f"{{cd,}} .. && {_UP}",
+    f"{{pushd,}} ..; {_UP}",
+    f"trap '{{cd,}} ..' DEBUG; {_UP}",
+])
+def test_m4_a_brace_spells_the_move(tmp_path: Path, command: str) -> None:
+    """M4 (tool-wide ``Bash``; M1/M2's kin): ``moves`` reads a move from a word equal to
+    ``cd`` or ``pushd`` (quotes removed, as ``shlex`` splits); bash expands a brace in
+    command position first, so ``{cd,} ..`` is ``cd ..`` (the empty alternative vanishes),
+    in a ``DEBUG`` trap's text too. ``readers.programs_named`` reads ``{cd,}`` as a program
+    named by a literal word. The relative ``project/.claude/…`` is then read from the call's
+    folder only, and gcc rewrites the hook script from the folder above. (``trap 'cd ..'
+    DEBUG; …`` is denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, f"cd .. && {_UP}"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
