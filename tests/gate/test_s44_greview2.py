@@ -295,3 +295,23 @@ def test_m4_a_brace_spells_the_move(tmp_path: Path, command: str) -> None:
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    f"HOME=.. cd; {_UP}",
+    f"HOME=.. cd && {_UP}",
+    f"HOME=..; cd; {_UP}",
+])
+def test_m5_cd_without_operand_goes_to_the_home_the_command_sets(
+        tmp_path: Path, command: str) -> None:
+    """M5 (tool-wide ``Bash``): ``moves._moves`` reads ``cd`` without an operand as a move to
+    the home folder of the gate's own process (``os.path.expanduser("~")``); bash's ``cd``
+    goes to ``$HOME``, which the command sets first (a prefix assignment, or a standalone
+    one). gcc then runs in the folder above and rewrites the hook script."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, f"cd .. && {_UP}"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
