@@ -315,3 +315,22 @@ def test_m5_cd_without_operand_goes_to_the_home_the_command_sets(
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_w17c_a_quoted_brace_replaces_the_settings(tmp_path: Path) -> None:
+    """W17c (``Bash(cat *)``, ``Bash(tee *)``): the same early-closed brace list hides the
+    guarded file's *name* too (``_names`` finds no ``settings.json`` in ``sett}ngs.json`` or
+    ``setti}ngs.json``): ``cat notes.txt | tee .c{l,\\}}aude/sett{i,\\}}ngs.json`` replaces
+    the settings that hold the gate's hook (tee writes the one name that exists, and fails
+    on the three others)."""
+    project = _hooked_project(tmp_path, ["Bash(cat *)", "Bash(tee *)"])
+    command = "cat notes.txt | tee .c{l,\\}}aude/sett{i,\\}}ngs.json"
+    assert not _allowed(project, "cat notes.txt | tee .claude/settings.json"), \
+        "the guard does not hold: the case proves nothing"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert "PreToolUse" not in (scratch / ".claude" / "settings.json").read_text(), \
+        "bash left the settings: the case proves nothing"
+    assert not _allowed(project, command), "the hook allows replacing the settings"
