@@ -334,3 +334,23 @@ def test_w17c_a_quoted_brace_replaces_the_settings(tmp_path: Path) -> None:
     assert "PreToolUse" not in (scratch / ".claude" / "settings.json").read_text(), \
         "bash left the settings: the case proves nothing"
     assert not _allowed(project, command), "the hook allows replacing the settings"
+
+
+@pytest.mark.parametrize("unsetting", ["unset PATH", "unset -v PATH", "wait -n -p PATH"])
+def test_v4c_path_unset_runs_the_projects_cat(tmp_path: Path, unsetting: str) -> None:
+    """V4c (tool-wide ``Bash``; V4's kin, against its fix): ``readers._SETS`` knows an
+    assignment, the declarations, ``hash``, ``enable``, ``read``, ``printf -v``, ``for`` and
+    ``select``, but not ``unset`` nor ``wait -p`` (which unsets its variable first). With
+    ``PATH`` unset bash looks a name up in the current folder: ``cat`` runs ``./cat``, a
+    script two earlier calls made (``printf … > cat``, ``chmod +x cat``), and it writes the
+    path the reader ``cat`` was judged to read."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    gcc = shutil.which("gcc")
+    assert not _allowed(project, "PATH=; cat .claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    allowed, rewritten = _calls_rewrite(project, [
+        f"printf '#!/bin/sh\\n{gcc} -E -P -x c src/x.sh -o \"$1\"\\n' > cat", "chmod +x cat",
+        f"{unsetting}; cat .claude/hooks/x.sh"])
+    assert rewritten, "bash wrote no hook: proves nothing"
+    assert allowed != [True, True, True], "the hook allows the calls, which write the hook"
