@@ -354,3 +354,24 @@ def test_v4c_path_unset_runs_the_projects_cat(tmp_path: Path, unsetting: str) ->
         f"{unsetting}; cat .claude/hooks/x.sh"])
     assert rewritten, "bash wrote no hook: proves nothing"
     assert allowed != [True, True, True], "the hook allows the calls, which write the hook"
+
+
+@pytest.mark.parametrize("command", [
+    "cat .claude/hooks/x.sh; gcc -E -P -x c src/x.sh -o {.c,-DX}laude/hooks/x.sh",
+    "ls .claude/hooks/x.sh && gcc -E -P -x c src/x.sh -o {.c,-DX=}laude/hooks/x.sh",
+])
+def test_w19_a_reader_holds_the_word_a_brace_gives_a_writer(
+        tmp_path: Path, command: str) -> None:
+    """W19 (tool-wide ``Bash``; under ``Bash(gcc *)`` runsby refuses gcc's pattern words):
+    the guard's words are brace-expanded (``guards._words``), the readers rule's commands
+    are not (``folded.tree_commands`` keeps ``{.c,-DX}laude/hooks/x.sh`` whole), and
+    ``readers.writer_of`` asks which commands hold the expanded ``.claude/hooks/x.sh`` by
+    substring: only the reader ``cat``/``ls`` naming it as well. bash gives gcc ``-o
+    .claude/hooks/x.sh -DXlaude/hooks/x.sh``. (Without the reader the word is held by no
+    command and denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, command.split("; ")[-1].split(" && ")[-1]), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
