@@ -273,3 +273,105 @@ def test_k3_an_interpreters_inline_code_read_as_its_script(
     project = _hooked_project(tmp_path, entries)
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    f"{{cd,}} .. && {_UP}",
+    f"{{pushd,}} ..; {_UP}",
+    f"trap '{{cd,}} ..' DEBUG; {_UP}",
+])
+def test_m4_a_brace_spells_the_move(tmp_path: Path, command: str) -> None:
+    """M4 (tool-wide ``Bash``; M1/M2's kin): ``moves`` reads a move from a word equal to
+    ``cd`` or ``pushd`` (quotes removed, as ``shlex`` splits); bash expands a brace in
+    command position first, so ``{cd,} ..`` is ``cd ..`` (the empty alternative vanishes),
+    in a ``DEBUG`` trap's text too. ``readers.programs_named`` reads ``{cd,}`` as a program
+    named by a literal word. The relative ``project/.claude/…`` is then read from the call's
+    folder only, and gcc rewrites the hook script from the folder above. (``trap 'cd ..'
+    DEBUG; …`` is denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, f"cd .. && {_UP}"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    f"HOME=.. cd; {_UP}",
+    f"HOME=.. cd && {_UP}",
+    f"HOME=..; cd; {_UP}",
+])
+def test_m5_cd_without_operand_goes_to_the_home_the_command_sets(
+        tmp_path: Path, command: str) -> None:
+    """M5 (tool-wide ``Bash``): ``moves._moves`` reads ``cd`` without an operand as a move to
+    the home folder of the gate's own process (``os.path.expanduser("~")``); bash's ``cd``
+    goes to ``$HOME``, which the command sets first (a prefix assignment, or a standalone
+    one). gcc then runs in the folder above and rewrites the hook script."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, f"cd .. && {_UP}"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_w17c_a_quoted_brace_replaces_the_settings(tmp_path: Path) -> None:
+    """W17c (``Bash(cat *)``, ``Bash(tee *)``): the same early-closed brace list hides the
+    guarded file's *name* too (``_names`` finds no ``settings.json`` in ``sett}ngs.json`` or
+    ``setti}ngs.json``): ``cat notes.txt | tee .c{l,\\}}aude/sett{i,\\}}ngs.json`` replaces
+    the settings that hold the gate's hook (tee writes the one name that exists, and fails
+    on the three others)."""
+    project = _hooked_project(tmp_path, ["Bash(cat *)", "Bash(tee *)"])
+    command = "cat notes.txt | tee .c{l,\\}}aude/sett{i,\\}}ngs.json"
+    assert not _allowed(project, "cat notes.txt | tee .claude/settings.json"), \
+        "the guard does not hold: the case proves nothing"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert "PreToolUse" not in (scratch / ".claude" / "settings.json").read_text(), \
+        "bash left the settings: the case proves nothing"
+    assert not _allowed(project, command), "the hook allows replacing the settings"
+
+
+@pytest.mark.parametrize("unsetting", ["unset PATH", "unset -v PATH", "wait -n -p PATH"])
+def test_v4c_path_unset_runs_the_projects_cat(tmp_path: Path, unsetting: str) -> None:
+    """V4c (tool-wide ``Bash``; V4's kin, against its fix): ``readers._SETS`` knows an
+    assignment, the declarations, ``hash``, ``enable``, ``read``, ``printf -v``, ``for`` and
+    ``select``, but not ``unset`` nor ``wait -p`` (which unsets its variable first). With
+    ``PATH`` unset bash looks a name up in the current folder: ``cat`` runs ``./cat``, a
+    script two earlier calls made (``printf … > cat``, ``chmod +x cat``), and it writes the
+    path the reader ``cat`` was judged to read."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    gcc = shutil.which("gcc")
+    assert not _allowed(project, "PATH=; cat .claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    allowed, rewritten = _calls_rewrite(project, [
+        f"printf '#!/bin/sh\\n{gcc} -E -P -x c src/x.sh -o \"$1\"\\n' > cat", "chmod +x cat",
+        f"{unsetting}; cat .claude/hooks/x.sh"])
+    assert rewritten, "bash wrote no hook: proves nothing"
+    assert allowed != [True, True, True], "the hook allows the calls, which write the hook"
+
+
+@pytest.mark.parametrize("command", [
+    "cat .claude/hooks/x.sh; gcc -E -P -x c src/x.sh -o {.c,-DX}laude/hooks/x.sh",
+    "ls .claude/hooks/x.sh && gcc -E -P -x c src/x.sh -o {.c,-DX=}laude/hooks/x.sh",
+])
+def test_w19_a_reader_holds_the_word_a_brace_gives_a_writer(
+        tmp_path: Path, command: str) -> None:
+    """W19 (tool-wide ``Bash``; under ``Bash(gcc *)`` runsby refuses gcc's pattern words):
+    the guard's words are brace-expanded (``guards._words``), the readers rule's commands
+    are not (``folded.tree_commands`` keeps ``{.c,-DX}laude/hooks/x.sh`` whole), and
+    ``readers.writer_of`` asks which commands hold the expanded ``.claude/hooks/x.sh`` by
+    substring: only the reader ``cat``/``ls`` naming it as well. bash gives gcc ``-o
+    .claude/hooks/x.sh -DXlaude/hooks/x.sh``. (Without the reader the word is held by no
+    command and denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, command.split("; ")[-1].split(" && ")[-1]), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
