@@ -16,9 +16,10 @@ folder once; a linked ``.claude`` or ``.github`` folder is entered too. ``node_m
 ``.git``, ``.hg`` and ``.svn`` are searched for those folders only (Claude Code loads a
 ``.claude/skills`` below them once the agent reads a file there): their other files are not a
 runtime's. A plugin's root holds a manifest in any of ``MANIFESTS`` (Copilot CLI's three
-places too), and a command file's extension is ``.md`` in any case (Copilot loads ``.MD``). The folder named on the
-command line may be a plugin's root without a manifest (``--plugin-dir``): its ``commands``
-folder is one, and a manifest's ``skills`` paths are searched as its ``commands`` are.
+places too), and a command file's extension is ``.md`` in any case (Copilot loads ``.MD``).
+The folder named on the command line may be a plugin's root without a manifest
+(``--plugin-dir``): its ``commands`` folder is one, and a manifest's ``skills`` paths are
+searched as its ``commands`` are.
 
 ``--include`` and ``--exclude`` globs (cli/discovery.py's) narrow what a directory
 gives, matched against the path as given from the working directory; a file named on the
