@@ -127,3 +127,47 @@ def test_n2_copilot_plugins_skill_check_does_not_read(copilot: CopilotJudge, row
             f"loads its skill and runs `touch zz`:\n{done.stdout}{done.stderr}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+#: Each row: the manifest's path in a Copilot CLI plugin, and the name its command is invoked by.
+PLUGIN_COMMANDS = {
+    "N4-root-manifest": ("plugin.json", "probe"),
+    "N4-dot-plugin-manifest": (".plugin/plugin.json", "probe"),
+    "N4-github-plugin-manifest": (".github/plugin/plugin.json", "probe"),
+}
+
+
+@pytest.mark.parametrize("row", sorted(PLUGIN_COMMANDS))
+def test_n4_copilot_plugins_command_check_does_not_read(copilot: CopilotJudge, row: str) -> None:
+    """A Copilot CLI plugin's ``commands/probe.md`` (no ``.claude-plugin``), loaded with
+    ``--plugin-dir``: the walk reads Markdown under ``commands`` only below ``.claude/``, a
+    ``.claude-plugin`` root or the folder named."""
+    manifest, name = PLUGIN_COMMANDS[row]
+    work = Path(tempfile.mkdtemp(prefix="sg-cps44-", dir="/var/tmp"))
+    try:
+        write_project(work, None)
+        plugin = work / "project" / "cplug"
+        (plugin / manifest).parent.mkdir(parents=True, exist_ok=True)
+        (plugin / manifest).write_text('{"name": "cplug"}')
+        (plugin / "commands").mkdir(parents=True)
+        (plugin / "commands" / "probe.md").write_text(COMMAND)
+        good = work / "project" / ".claude" / "skills" / "good"
+        good.mkdir(parents=True)
+        (good / "SKILL.md").write_text(GOOD)
+        (work / "plan.yaml").write_text("allowed-tools: Read\n")
+        wrapper = work / "copilot-with-plugin"
+        wrapper.write_text(f'#!/bin/sh\nexec "{copilot.binary}" "$@" --plugin-dir "{plugin}"\n')
+        wrapper.chmod(0o755)
+        calls = [("skill", {"skill": name}),
+                 ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
+        url, played = copilot.standin.session(calls)
+        shown = run_interactive(wrapper, url, played, work)
+        loaded = played.results.get(played.call_id(0), (True, ""))[1]
+        assert "loaded" in loaded, (loaded, shown.screen[-600:])
+        assert 1 not in shown.asked and (work / "project" / "zz").exists(), shown.asked
+        done = _check(work)
+        assert done.returncode != 0, (
+            "check . passed (exit 0) although Copilot CLI, started with --plugin-dir cplug, "
+            f"loads its command and runs `touch zz`:\n{done.stdout}{done.stderr}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
