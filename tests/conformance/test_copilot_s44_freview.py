@@ -129,11 +129,17 @@ def test_n2_copilot_plugins_skill_check_does_not_read(copilot: CopilotJudge, row
         shutil.rmtree(work, ignore_errors=True)
 
 
-#: Each row: the manifest's path in a Copilot CLI plugin, and the name its command is invoked by.
+#: Each row: the manifest's path in a Copilot CLI plugin, the manifest, and the command file's
+#: path in the plugin (Copilot CLI names the command after the file: `probe`).
 PLUGIN_COMMANDS = {
-    "N4-root-manifest": ("plugin.json", "probe"),
-    "N4-dot-plugin-manifest": (".plugin/plugin.json", "probe"),
-    "N4-github-plugin-manifest": (".github/plugin/plugin.json", "probe"),
+    "N4-root-manifest": ("plugin.json", '{"name": "cplug"}', "commands/probe.md"),
+    "N4-dot-plugin-manifest": (".plugin/plugin.json", '{"name": "cplug"}', "commands/probe.md"),
+    "N4-github-plugin-manifest": (".github/plugin/plugin.json", '{"name": "cplug"}',
+                                  "commands/probe.md"),
+    # The manifest's own `commands` path (Copilot CLI reads it; the walk reads only
+    # .claude-plugin/plugin.json's, _manifest_commands).
+    "N4-manifest-commands-path": ("plugin.json", '{"name": "cplug", "commands": "cmds"}',
+                                  "cmds/probe.md"),
 }
 
 
@@ -142,15 +148,15 @@ def test_n4_copilot_plugins_command_check_does_not_read(copilot: CopilotJudge, r
     """A Copilot CLI plugin's ``commands/probe.md`` (no ``.claude-plugin``), loaded with
     ``--plugin-dir``: the walk reads Markdown under ``commands`` only below ``.claude/``, a
     ``.claude-plugin`` root or the folder named."""
-    manifest, name = PLUGIN_COMMANDS[row]
+    manifest, declared, command = PLUGIN_COMMANDS[row]
     work = Path(tempfile.mkdtemp(prefix="sg-cps44-", dir="/var/tmp"))
     try:
         write_project(work, None)
         plugin = work / "project" / "cplug"
         (plugin / manifest).parent.mkdir(parents=True, exist_ok=True)
-        (plugin / manifest).write_text('{"name": "cplug"}')
-        (plugin / "commands").mkdir(parents=True)
-        (plugin / "commands" / "probe.md").write_text(COMMAND)
+        (plugin / manifest).write_text(declared)
+        (plugin / command).parent.mkdir(parents=True)
+        (plugin / command).write_text(COMMAND)
         good = work / "project" / ".claude" / "skills" / "good"
         good.mkdir(parents=True)
         (good / "SKILL.md").write_text(GOOD)
@@ -158,7 +164,7 @@ def test_n4_copilot_plugins_command_check_does_not_read(copilot: CopilotJudge, r
         wrapper = work / "copilot-with-plugin"
         wrapper.write_text(f'#!/bin/sh\nexec "{copilot.binary}" "$@" --plugin-dir "{plugin}"\n')
         wrapper.chmod(0o755)
-        calls = [("skill", {"skill": name}),
+        calls = [("skill", {"skill": "probe"}),
                  ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
         url, played = copilot.standin.session(calls)
         shown = run_interactive(wrapper, url, played, work)
