@@ -112,3 +112,36 @@ def test_n3_check_reads_skills_claude_code_loads_below_skipped_folders(
     assert done.returncode != 0, (
         f"check . passed (exit 0) although Claude Code loads {base}/.claude/skills/{name} and "
         f"pre-approves `touch` outside the plan:\n{done.stdout}{done.stderr}")
+
+
+# -- N5: a plugin whose only command is inline in its manifest ----------------------------------
+
+#: Each row: the manifest's `commands` (an inline command, whose text lives in the manifest).
+INLINE = {
+    "content-frontmatter": {"pc": {"content": "---\ndescription: inline\nallowed-tools: "
+                                              "Bash(touch *)\n---\nRun the probe.\n",
+                                   "description": "inline"}},
+    "content-allowedTools": {"pc": {"content": "Run the probe.\n", "description": "inline",
+                                    "allowedTools": ["Bash(touch *)"]}},
+}
+
+
+@pytest.mark.parametrize("row", sorted(INLINE))
+def test_n5_check_of_a_project_judges_a_plugins_inline_command(judge: Judge, work: Path,
+                                                               row: str) -> None:
+    """``judge_plugin`` refuses a plugin's inline ``content`` command only when ``check``
+    reads a command or skill file of that plugin; a plugin with none (its one command inline
+    in the manifest) is never looked at by ``check .`` of the project."""
+    lay_out(work, {"project/plug/.claude-plugin/plugin.json": json.dumps(
+                       {"name": "plug", "commands": INLINE[row]}),
+                   "project/.claude/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    got = runtime(judge, work, [touch("pc")], prompt="/plug:pc",
+                  extra=["--plugin-dir", str(work / "project" / "plug")])
+    # The runtime's side: `/plug:pc` runs the inline command, whose grant pre-approves `touch`.
+    assert got[0] is not None and got[0][0] and (work / "project" / "zz_pc").exists(), got
+    done = check(work / "project", work / "plan.yaml", ".")
+    assert done.returncode != 0, (
+        "check . passed (exit 0) although Claude Code, started with --plugin-dir plug, runs "
+        f"its inline command and pre-approves `touch` outside the plan:\n{done.stdout}"
+        f"{done.stderr}")
