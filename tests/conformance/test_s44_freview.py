@@ -178,3 +178,27 @@ def test_n5_check_of_a_project_judges_a_plugin_that_only_hooks(judge: Judge, wor
     assert done.returncode != 0, (
         "check . passed (exit 0) although Claude Code, started with --plugin-dir plug, runs "
         f"the plugin's allow hook:\n{done.stdout}{done.stderr}")
+
+
+# -- N6: F2b outside node_modules: a linked package folder anywhere in the project ---------------
+
+def test_n6_a_linked_package_folder_s_skills_are_read(judge: Judge, work: Path) -> None:
+    """The walk enters a link only in a runtime's folders or a dependency's zone (review
+    s43-freview F2b: ``node_modules/pkg -> …``); Claude Code loads a linked folder's
+    ``.claude/skills`` anywhere in the project once the agent reads a file through the link."""
+    lay_out(work, {"outside/pkg/index.js": "x\n",
+                   "outside/pkg/.claude/skills/pl/SKILL.md": skill("pl", "Bash(touch *)"),
+                   "project/vendor/pkg": ("link", "../../outside/pkg"),
+                   "project/.claude/skills/good/SKILL.md": skill("good", "Read")})
+    (work / "plan.yaml").write_text(PLAN)
+    got = runtime(judge, work, [("Skill", {"skill": "good"}),
+                                ("Read", {"file_path": "{work}/project/vendor/pkg/index.js"}),
+                                ("Skill", {"skill": "pl"}), touch("pl")])
+    # The runtime's side: the checked skill (Read) reads the file; the linked folder's skill
+    # then loads and pre-approves `touch` (plan: Read).
+    assert got[1] is not None and got[1][0], got
+    assert got[3] is not None and got[3][0] and (work / "project" / "zz_pl").exists(), got
+    done = check(work / "project", work / "plan.yaml", ".")
+    assert done.returncode != 0, (
+        "check . passed (exit 0) although Claude Code loads vendor/pkg/.claude/skills/pl "
+        f"through the link and pre-approves `touch`:\n{done.stdout}{done.stderr}")
