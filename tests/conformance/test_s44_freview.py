@@ -202,3 +202,24 @@ def test_n6_a_linked_package_folder_s_skills_are_read(judge: Judge, work: Path) 
     assert done.returncode != 0, (
         "check . passed (exit 0) although Claude Code loads vendor/pkg/.claude/skills/pl "
         f"through the link and pre-approves `touch`:\n{done.stdout}{done.stderr}")
+
+
+# -- N7: F12 behind a property, and a tag that swallows a flow indicator -------------------------
+
+@pytest.mark.parametrize("value", ["[a, &b -]", "{a: !!str -}", "[! -]", "[!, a]", "[&b !, a]"])
+def test_n7_a_flow_item_bun_rejects_is_predicted(judge: Judge, work: Path, value: str) -> None:
+    """``x: [a, &b -]``: PyYAML reads the anchored plain scalar ``-`` (``yamlapart._LONE_DASH``
+    wants the dash right after the indicator); ``x: [!, a]``: PyYAML's tag runs on through the
+    ``,`` (it ends a tag at a blank only). Bun rejects both, so Claude Code re-quotes the simple
+    lines and reads ``allowed-tools: Read # Bash(touch *)`` with its comment as entries."""
+    text = (f"---\nname: probe\nx: {value}\nallowed-tools: Read # Bash(touch *)\n"
+            "---\nRun it.\n")
+    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
+    (work / "plan.yaml").write_text(PLAN)
+    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("n7")])
+    # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
+    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
+        f"{done.stdout}{done.stderr}")
