@@ -57,3 +57,28 @@ def test_n7_skillgrant_reads_what_bun_reads_or_refuses(bun: Path, case: str) -> 
     theirs = reading.entries if reading.how not in ("failed", "none") else ()
     assert ours == theirs, (f"skillgrant reads {list(ours)!r}; Claude Code's steps "
                             f"({reading.how}) read {list(theirs)!r}")
+
+
+#: N8 (low: skillgrant reads less than the runtime, no escalation found): a comment line inside a
+#: flow collection nested under a key, indented with spaces then a tab. ``runtime._misplaced_line``
+#: takes the tab for a misplaced continuation and predicts Bun rejects the text (and its retry:
+#: "grants nothing"); Bun accepts it as written (a comment line) and reads ``Read``.
+TAB_COMMENT = {
+    "N8-nested-flow-list": "y:\n  x: [a,\n \t#c\n  ]",
+    "N8-nested-flow-map": "y:\n  x: {a: b,\n \t#c\n  }",
+    "N8-item-flow-list": "y:\n  - [a,\n \t#c\n    ]",
+    "N8-comment-after-comma": "y:\n  x: [a, #z\n \t#c\n  ]",
+}
+
+
+@pytest.mark.parametrize("case", sorted(TAB_COMMENT))
+def test_n8_a_tab_before_a_comment_line_is_read_as_bun_reads_it(bun: Path, case: str) -> None:
+    text = f"---\nname: probe\n{TAB_COMMENT[case]}\nallowed-tools: Read\n---\nbody\n"
+    (reading,) = bun_runtime.read_batch(bun, [text])
+    try:
+        ours = read_skill(text).runtime_entries
+    except SkillFileError:
+        return  # refused: the contract holds
+    theirs = reading.entries if reading.how not in ("failed", "none") else ()
+    assert ours == theirs, (f"skillgrant reads {list(ours)!r}; Claude Code's steps "
+                            f"({reading.how}) read {list(theirs)!r}")
