@@ -62,7 +62,8 @@ def test_n7_skillgrant_reads_what_bun_reads_or_refuses(bun: Path, case: str) -> 
 #: N8 (low: skillgrant reads less than the runtime, no escalation found): a comment line inside a
 #: flow collection nested under a key, indented with spaces then a tab. ``runtime._misplaced_line``
 #: takes the tab for a misplaced continuation and predicts Bun rejects the text (and its retry:
-#: "grants nothing"); Bun accepts it as written (a comment line) and reads ``Read``.
+#: "grants nothing"; with a plain ``allowed-tools: Read`` the retry changes nothing and the file
+#: is refused); Bun accepts it as written (a comment line) and reads ``Read``.
 TAB_COMMENT = {
     "N8-nested-flow-list": "y:\n  x: [a,\n \t#c\n  ]",
     "N8-nested-flow-map": "y:\n  x: {a: b,\n \t#c\n  }",
@@ -73,7 +74,7 @@ TAB_COMMENT = {
 
 @pytest.mark.parametrize("case", sorted(TAB_COMMENT))
 def test_n8_a_tab_before_a_comment_line_is_read_as_bun_reads_it(bun: Path, case: str) -> None:
-    text = f"---\nname: probe\n{TAB_COMMENT[case]}\nallowed-tools: Read\n---\nbody\n"
+    text = f"---\nname: probe\n{TAB_COMMENT[case]}\n{CANARY}\n---\nbody\n"
     (reading,) = bun_runtime.read_batch(bun, [text])
     try:
         ours = read_skill(text).runtime_entries
