@@ -9,18 +9,26 @@ import functools
 import os
 import re
 import shlex
-from typing import Final
 
 from . import files as fs
 from .folded import folded
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Programs that run git in their folder.
 GITS: Final = frozenset({"git", "gh", "hub", "tig", "lazygit", "gitk", "pre-commit"})
 #: Words whose next word names the folder a program runs in, or the repository git reads.
 _MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--directory", "--git-dir",
-                           "--work-tree", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"})
+                           "--work-tree", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR",
+                           # util-linux's `unshare`/`nsenter --wd`, gdb's `--cd`/`-cd`,
+                           # systemd-run's (review s44 M3)
+                           "--wd", "--cd", "-cd", "--working-directory"})
 #: Of those, the long options a getopt_long program (env, make) takes by a prefix too.
-_LONG_MOVES: Final = ("--chdir", "--directory")
+_LONG_MOVES: Final = ("--chdir", "--directory", "--working-directory")
+#: Programs whose ``-w`` moves the folder they run their program in (``unshare -w ..``: M3).
+_W_MOVES: Final = frozenset({"unshare", "nsenter"})
 #: Of those, the ones that give git its repository or working tree by name.
 _NAMED: Final = frozenset({"--git-dir", "--work-tree", "GIT_DIR", "GIT_WORK_TREE",
                            "GIT_COMMON_DIR"})
@@ -137,6 +145,8 @@ def _moves(words: list[str], folders: list[str]) -> str | None:
     for at, word in enumerate(words):
         if word == "-execdir" or word == "popd":
             return f"{word!r} runs git in a folder the gate cannot name"
+        if word[:2] == "-w" and _W_MOVES.intersection(w.rsplit("/", 1)[-1] for w in words[:at]):
+            word = "-C" + word[2:]  # `unshare -w ..`, `nsenter -w..`: read as `-C` (M3)
         cluster = _C_CLUSTER.fullmatch(word)  # `env -Cdir`, `env -vC..`, `env -vC ..` (M2)
         attached = cluster is not None and bool(cluster.group(1))
         word = "-C" if cluster is not None and not attached else word
