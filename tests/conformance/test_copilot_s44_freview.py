@@ -129,17 +129,30 @@ def test_n2_copilot_plugins_skill_check_does_not_read(copilot: CopilotJudge, row
         shutil.rmtree(work, ignore_errors=True)
 
 
-#: Each row: the manifest's path in a Copilot CLI plugin, the manifest, and the command file's
+#: Each row: the manifests of a Copilot CLI plugin (path in it: text), and the command file's
 #: path in the plugin (Copilot CLI names the command after the file: `probe`).
-PLUGIN_COMMANDS = {
-    "N4-root-manifest": ("plugin.json", '{"name": "cplug"}', "commands/probe.md"),
-    "N4-dot-plugin-manifest": (".plugin/plugin.json", '{"name": "cplug"}', "commands/probe.md"),
-    "N4-github-plugin-manifest": (".github/plugin/plugin.json", '{"name": "cplug"}',
+PLAIN_MANIFEST = '{"name": "cplug"}'
+CMDS_MANIFEST = '{"name": "cplug", "commands": "cmds"}'
+PLUGIN_COMMANDS: dict[str, tuple[dict[str, str], str]] = {
+    "N4-root-manifest": ({"plugin.json": PLAIN_MANIFEST}, "commands/probe.md"),
+    "N4-dot-plugin-manifest": ({".plugin/plugin.json": PLAIN_MANIFEST}, "commands/probe.md"),
+    "N4-github-plugin-manifest": ({".github/plugin/plugin.json": PLAIN_MANIFEST},
                                   "commands/probe.md"),
-    # The manifest's own `commands` path (Copilot CLI reads it; the walk reads only
+    # The manifest's own `commands` path (Copilot CLI reads it; the walk read only
     # .claude-plugin/plugin.json's, _manifest_commands).
-    "N4-manifest-commands-path": ("plugin.json", '{"name": "cplug", "commands": "cmds"}',
-                                  "cmds/probe.md"),
+    "N4-manifest-commands-path": ({"plugin.json": CMDS_MANIFEST}, "cmds/probe.md"),
+    # Against main a9dd2c7 (files._manifest takes the first of MANIFESTS, Claude Code's first):
+    # Copilot CLI prefers .plugin/ > plugin.json > .github/plugin/ > .claude-plugin/ (read from
+    # its loader, configLoaderLoadPluginFeatureForInstalled), so a plugin for both runtimes
+    # whose Claude Code manifest names no commands hides Copilot's `commands` path.
+    "N4b-claude-and-root-manifests": ({".claude-plugin/plugin.json": PLAIN_MANIFEST,
+                                       "plugin.json": CMDS_MANIFEST}, "cmds/probe.md"),
+    "N4b-claude-and-github-manifests": ({".claude-plugin/plugin.json": PLAIN_MANIFEST,
+                                         ".github/plugin/plugin.json": CMDS_MANIFEST},
+                                        "cmds/probe.md"),
+    "N4b-root-and-dot-plugin-manifests": ({"plugin.json": PLAIN_MANIFEST,
+                                           ".plugin/plugin.json": CMDS_MANIFEST},
+                                          "cmds/probe.md"),
 }
 
 
@@ -148,13 +161,14 @@ def test_n4_copilot_plugins_command_check_does_not_read(copilot: CopilotJudge, r
     """A Copilot CLI plugin's ``commands/probe.md`` (no ``.claude-plugin``), loaded with
     ``--plugin-dir``: the walk reads Markdown under ``commands`` only below ``.claude/``, a
     ``.claude-plugin`` root or the folder named."""
-    manifest, declared, command = PLUGIN_COMMANDS[row]
+    manifests, command = PLUGIN_COMMANDS[row]
     work = Path(tempfile.mkdtemp(prefix="sg-cps44-", dir="/var/tmp"))
     try:
         write_project(work, None)
         plugin = work / "project" / "cplug"
-        (plugin / manifest).parent.mkdir(parents=True, exist_ok=True)
-        (plugin / manifest).write_text(declared)
+        for manifest, declared in manifests.items():
+            (plugin / manifest).parent.mkdir(parents=True, exist_ok=True)
+            (plugin / manifest).write_text(declared)
         (plugin / command).parent.mkdir(parents=True)
         (plugin / command).write_text(COMMAND)
         good = work / "project" / ".claude" / "skills" / "good"
