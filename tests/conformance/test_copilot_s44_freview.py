@@ -127,3 +127,67 @@ def test_n2_copilot_plugins_skill_check_does_not_read(copilot: CopilotJudge, row
             f"loads its skill and runs `touch zz`:\n{done.stdout}{done.stderr}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+#: Each row: the manifests of a Copilot CLI plugin (path in it: text), and the command file's
+#: path in the plugin (Copilot CLI names the command after the file: `probe`).
+PLAIN_MANIFEST = '{"name": "cplug"}'
+CMDS_MANIFEST = '{"name": "cplug", "commands": "cmds"}'
+PLUGIN_COMMANDS: dict[str, tuple[dict[str, str], str]] = {
+    "N4-root-manifest": ({"plugin.json": PLAIN_MANIFEST}, "commands/probe.md"),
+    "N4-dot-plugin-manifest": ({".plugin/plugin.json": PLAIN_MANIFEST}, "commands/probe.md"),
+    "N4-github-plugin-manifest": ({".github/plugin/plugin.json": PLAIN_MANIFEST},
+                                  "commands/probe.md"),
+    # The manifest's own `commands` path (Copilot CLI reads it; the walk read only
+    # .claude-plugin/plugin.json's, _manifest_commands).
+    "N4-manifest-commands-path": ({"plugin.json": CMDS_MANIFEST}, "cmds/probe.md"),
+    # Against main a9dd2c7 (files._manifest takes the first of MANIFESTS, Claude Code's first):
+    # Copilot CLI prefers .plugin/ > plugin.json > .github/plugin/ > .claude-plugin/ (read from
+    # its loader, configLoaderLoadPluginFeatureForInstalled), so a plugin for both runtimes
+    # whose Claude Code manifest names no commands hides Copilot's `commands` path.
+    "N4b-claude-and-root-manifests": ({".claude-plugin/plugin.json": PLAIN_MANIFEST,
+                                       "plugin.json": CMDS_MANIFEST}, "cmds/probe.md"),
+    "N4b-claude-and-github-manifests": ({".claude-plugin/plugin.json": PLAIN_MANIFEST,
+                                         ".github/plugin/plugin.json": CMDS_MANIFEST},
+                                        "cmds/probe.md"),
+    "N4b-root-and-dot-plugin-manifests": ({"plugin.json": PLAIN_MANIFEST,
+                                           ".plugin/plugin.json": CMDS_MANIFEST},
+                                          "cmds/probe.md"),
+}
+
+
+@pytest.mark.parametrize("row", sorted(PLUGIN_COMMANDS))
+def test_n4_copilot_plugins_command_check_does_not_read(copilot: CopilotJudge, row: str) -> None:
+    """A Copilot CLI plugin's ``commands/probe.md`` (no ``.claude-plugin``), loaded with
+    ``--plugin-dir``: the walk reads Markdown under ``commands`` only below ``.claude/``, a
+    ``.claude-plugin`` root or the folder named."""
+    manifests, command = PLUGIN_COMMANDS[row]
+    work = Path(tempfile.mkdtemp(prefix="sg-cps44-", dir="/var/tmp"))
+    try:
+        write_project(work, None)
+        plugin = work / "project" / "cplug"
+        for manifest, declared in manifests.items():
+            (plugin / manifest).parent.mkdir(parents=True, exist_ok=True)
+            (plugin / manifest).write_text(declared)
+        (plugin / command).parent.mkdir(parents=True)
+        (plugin / command).write_text(COMMAND)
+        good = work / "project" / ".claude" / "skills" / "good"
+        good.mkdir(parents=True)
+        (good / "SKILL.md").write_text(GOOD)
+        (work / "plan.yaml").write_text("allowed-tools: Read\n")
+        wrapper = work / "copilot-with-plugin"
+        wrapper.write_text(f'#!/bin/sh\nexec "{copilot.binary}" "$@" --plugin-dir "{plugin}"\n')
+        wrapper.chmod(0o755)
+        calls = [("skill", {"skill": "probe"}),
+                 ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
+        url, played = copilot.standin.session(calls)
+        shown = run_interactive(wrapper, url, played, work)
+        loaded = played.results.get(played.call_id(0), (True, ""))[1]
+        assert "loaded" in loaded, (loaded, shown.screen[-600:])
+        assert 1 not in shown.asked and (work / "project" / "zz").exists(), shown.asked
+        done = _check(work)
+        assert done.returncode != 0, (
+            "check . passed (exit 0) although Copilot CLI, started with --plugin-dir cplug, "
+            f"loads its command and runs `touch zz`:\n{done.stdout}{done.stderr}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
