@@ -31,6 +31,16 @@ _LONE_DASH: Final = re.compile(r"(?:[\[{,]|:[ \t])[ \t]*(?:[&!][^\s,\[\]{}]*[ \t
 #: only at a blank, Bun (YAML 1.2) at a flow indicator too (N7).
 _CUT_TAG: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
                              r"|\?[ \t\r]+)(?:&[^\s]*[ \t\r]+)*![^\s,\[\]{}]*[,\[\]{}]")
+#: Text every match of the pattern holds (each pattern's tail): searched first, so the
+#: pattern, whose first part is tried at every character, is searched only in a text that
+#: holds it (``*`` is in most frontmatters, in ``Bash(git *)``; ``-`` in ``allowed-tools``).
+_NEEDS: Final = {
+    _ODD_COMPLEX_KEY: re.compile(r"\?"),
+    _COMPLEX_KEY: re.compile(r"\?"),
+    _CUT_ANCHOR: re.compile(r"[&*][A-Za-z0-9_-]+[?:%@`]"),
+    _CUT_TAG: re.compile(r"![^\s,\[\]{}]*[,\[\]{}]"),
+    _LONE_DASH: re.compile(r"-[ \t]*[\]},]"),
+}
 
 _COMPLEX: Final = ("a complex key ('? '): Claude Code's YAML parser reads the lines around one "
                    "otherwise than skillgrant's, so what it grants cannot be computed; write "
@@ -49,17 +59,17 @@ def apart_as_read(yaml_text: str) -> tuple[str, int] | None:
     """For a text PyYAML reads: a complex key whose line holds more than a plain scalar
     (`? >#`, `? ''#c`: Bun rejects it; review s43-freview F4), an anchor cut short (`&a:{`:
     F11, F11b), a lone dash in a flow collection (F12)."""
-    return (_found(yaml_text, "?", _ODD_COMPLEX_KEY, _COMPLEX)
-            or _found(yaml_text, "&*", _CUT_ANCHOR, _ANCHOR)
-            or _found(yaml_text, "!", _CUT_TAG, _TAG)
-            or _found(yaml_text, "-", _LONE_DASH, _DASH))
+    return (_found(yaml_text, _ODD_COMPLEX_KEY, _COMPLEX)
+            or _found(yaml_text, _CUT_ANCHOR, _ANCHOR)
+            or _found(yaml_text, _CUT_TAG, _TAG)
+            or _found(yaml_text, _LONE_DASH, _DASH))
 
 
 def apart_as_rejected(yaml_text: str) -> tuple[str, int] | None:
     """For a text PyYAML rejects, which Bun is taken to reject too: any complex key (Bun may
     read the text as written: a tab-indented line before one, F4), an anchor cut short."""
-    return (_found(yaml_text, "?", _COMPLEX_KEY, _COMPLEX)
-            or _found(yaml_text, "&*", _CUT_ANCHOR, _ANCHOR))
+    return (_found(yaml_text, _COMPLEX_KEY, _COMPLEX)
+            or _found(yaml_text, _CUT_ANCHOR, _ANCHOR))
 
 
 def judged_keys(yaml_text: str) -> tuple[str, int] | None:
@@ -72,7 +82,6 @@ def judged_keys(yaml_text: str) -> tuple[str, int] | None:
     return None
 
 
-def _found(yaml_text: str, signs: str, pattern: re.Pattern[str],
-           why: str) -> tuple[str, int] | None:
-    found = pattern.search(yaml_text) if any(c in yaml_text for c in signs) else None
+def _found(yaml_text: str, pattern: re.Pattern[str], why: str) -> tuple[str, int] | None:
+    found = pattern.search(yaml_text) if _NEEDS[pattern].search(yaml_text) else None
     return None if found is None else (why, found.end() - 1)
