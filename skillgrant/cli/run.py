@@ -90,7 +90,7 @@ def run_check(invocation: Invocation) -> int:
     """Run ``check`` or ``apply`` as ``invocation`` says and write its report; the exit status
     (0, 1 or 2)."""
     from ..reports.check import Run
-    from .batch import file_done, path_error, unreadable_directory
+    from .batch import file_done, unreadable_directory
     from .discovery import find_config
 
     config = find_config()
@@ -113,8 +113,7 @@ def run_check(invocation: Invocation) -> int:
     for item in found:
         # A directory that could not be read is an error in its place among the files.
         done = (next(done_files) if isinstance(item, Path) else
-                file_done(path_error(item.path, item.reason, root) if item.refused else
-                          unreadable_directory(item.path, item.reason, root),
+                file_done(unreadable_directory(item.path, item.reason, root, refused=item.refused),
                           json_dry_run=rendering.json_dry_run, text=rendering.text))
         if done.message is not None:
             echo(done.message, err=True)
