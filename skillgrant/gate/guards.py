@@ -11,18 +11,23 @@ import os
 import posixpath
 import re
 import sys
-from typing import Final
 
+from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
 from .environment import values
 from .folded import unquoted
-from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named, version_files
+from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named, prefixes, version_files
 from .linkmakers import link_then_more
 from .named import GUARDED, named_word
 from .nested import Guarded, repositories
+from .planprograms import WORKSPACES, workspaces
 from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git, tree_word
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: The environment's variables ``guarded_items`` reads (and git, when it is asked).
 _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
@@ -50,8 +55,6 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                                                programs))
 
 
-
-
 def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                    cwd: str | None, project: str | None,
                    named: tuple[str, ...] = ()) -> tuple[tuple[str, bool], ...]:
@@ -67,8 +70,11 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     home_named()
     items = [(plan, False), (audit_log, False)]
     # (whole, as a skill's folder is: its name held by a word is no write, its run is none)
-    items += [(os.path.join(folder, path.rstrip("/") or "."), True)
-              for path in named for folder in dict.fromkeys(f for f in (cwd, project) if f)]
+    roots = dict.fromkeys(f for f in (cwd, project) if f)
+    items += [(os.path.join(folder, path.rstrip("/") or "."), True) for path in named
+              if path[:1] not in ("^", WORKSPACES) for folder in roots]
+    items += [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
+              for p in workspaces(os.path.join(folder, path[1:]))]  # (review s44 P3)
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13),
         # with what its links lead to (review s41 S6)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True),
@@ -89,7 +95,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # What follows the call's folder rather than the session's (`local`) is guarded at this
     # call only: an earlier call, in another folder, was not kept from writing it (`always`)
     local: list[tuple[str, bool]] = []
-    versions = version_files()
+    versions = [(name, False) for name in version_files()]
+    versions += [(path[1:].rstrip("/"), True) for path in named if path[:1] == "^"]  # s44 P1
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
             _folder_items(folder, versions))
@@ -125,6 +132,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                             os.path.join(home, ".config", "sqlite3"),
                             *([os.path.join(xdg, "git")] if xdg else [])], lambda *_: False)
     items += linked.walked([os.path.join(home, ".ssh")], lambda depth, *_: depth == 0)  # S4b
+    items += [("/etc/manpath.config", False), ("/etc/man_db.conf", False)]  # s44 R1
     items += [("/etc/gitconfig", False), ("/usr/local/etc/gitconfig", False),
               (os.environ.get("GIT_CONFIG_SYSTEM", ""), False)]
     # git's own templates (copied into every new repository, hooks too) and helpers (H-27)
@@ -138,6 +146,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     bins = [fs.realpath(os.path.expanduser(p)) for p in os.environ.get("PATH", "").split(":")
             if p]
     items += [(p, True) for p in bins]
+    items += prefixes(bins)  # an activated environment's prefix, a system lib (s44 P2)
     # a program there that is a link into the tree (`~/bin/mytool -> ~/src/x/tools/mytool.sh`)
     # runs its target (review s41 S5): folders but the system's are read for links (the
     # system's lead to what only root writes); their files' other names are no concern
@@ -201,7 +210,7 @@ def _loaded_libraries() -> list[str]:
     return sorted(folders | {fs.realpath(f) for f in folders})
 
 
-def _folder_items(folder: str, versions: list[str]) -> list[tuple[str, bool]]:
+def _folder_items(folder: str, versions: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     """The places in ``folder`` that a runtime or git reads as what to run."""
     return [(os.path.join(folder, ".claude"), True),
             # git runs what its repository's config and hooks name (core.fsmonitor, hooks),
@@ -217,7 +226,8 @@ def _folder_items(folder: str, versions: list[str]) -> list[tuple[str, bool]]:
             # Copilot CLI's project MCP servers, Gemini CLI's settings (review s42 H7, H9)
             (os.path.join(folder, ".github", "mcp.json"), False),
             (os.path.join(folder, ".gemini"), True),
-            *((os.path.join(folder, name), False) for name in versions),  # s43 H15
+            # the version files (s43 H15), what the plan's programs read from each folder up
+            *((os.path.join(folder, name), tree) for name, tree in versions),
             # what their entries that are links lead to, and their files' second names
             # (review s41 S3, L1, L4): Copilot CLI's hooks at any depth, Codex's own files
             *linked.claude_items([os.path.join(folder, ".claude")]),
@@ -227,6 +237,10 @@ def _folder_items(folder: str, versions: list[str]) -> list[tuple[str, bool]]:
 
 #: ANSI-C and locale quoting, which spell a name in escapes (``\x73``, ``\163``, ``\u0073``).
 _SPELLED = re.compile(r"\$['\"]")
+#: A file of more options curl or wget reads (``-K``/``--config``; wget's ``-i``, ``--input-file``):
+#: the files it names to write (``output = PATH``) are names the guard cannot read (s44 W5b).
+_OPTION_FILE = compile_on_use(r"\bcurl\b.*\s(?:-[A-Za-z]*K|--config)"
+                              r"|\bwget\b.*\s(?:-[A-Za-z]*i|--conf|--input)")
 #: A command that first moves to a literal folder, then (only if it could) runs the rest.
 _LEADING_CD = re.compile(r"\s*cd\s+([A-Za-z0-9_.][A-Za-z0-9_./-]*)\s*&&(.*)", re.DOTALL)
 #: The words of a command's text, as far as they may name a file (quotes and operators split).
@@ -244,9 +258,13 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     nothing is guarded."""
     if not GUARDED.get():
         return None
-    quoted = _SPELLED.search(text)  # `$'.claude/\x73ettings.json'` spells any name (G-4)
-    if quoted is not None:
+    quoted = _SPELLED.search(text) or (  # `$'.claude/\x73ettings.json'` spells any name (G-4)
+        ("curl" in text or "wget" in text) and _OPTION_FILE.search(text))  # `curl -K` (W5b)
+    if quoted:
         return quoted.group()
+    if ("shopt" in text or "GLOBIGNORE" in text) and any(c in text for c in "*?[("):
+        return "shopt"  # patterns matched under other options than bash's defaults (dotglob,
+        # nocaseglob, extglob, globstar), which the guard does not read (review s44 K2)
     linked = link_then_more(text)  # a link a command makes, written through (review s43 L1)
     if linked is not None:
         return linked
@@ -261,6 +279,8 @@ def guarded_word(text: str, directory: str | None) -> str | None:
             posixpath.join(directory, moved.group(1)))) or guarded_word(
             moved.group(2), directory)
     words = _words(text)
+    if "sed" in text:  # sed's `w`/`W` take the file they write attached (`1w.claude/…`,
+        words += [w[k + 1:] for w in words for k, c in enumerate(w) if c in "wW"]  # s44 W18)
     return named_word(words, directory, text) or into_git(words, directory) or \
         composer(words) or tree_word(words, directory, _touches) or \
         clone_word(words, directory, _touches) or _local_push(words, directory)
@@ -278,13 +298,25 @@ def _words(text: str) -> list[str]:
             chunks[-1] += " " + chunk  # `{"-DA= x",-o}PATH`: a quoted blank in a list (W17b)
         else:
             chunks.append(chunk)
-    return [token for chunk in chunks for form in (
-        braced(chunk) if _EXPANDED_BRACE.search(chunk) else [chunk])
+    quoting = bare != text
+    return [token for chunk in chunks for form in _forms(chunk, quoting)
             for token in _TOKEN.findall(form)]
 
 
-#: A brace bash expands: a list (``{a,b}``) not after a ``$``.
+def _forms(chunk: str, quoting: bool) -> list[str]:
+    """What bash's brace expansion may make of a word the guard reads with its quotes gone.
+    A quoted or escaped brace or comma is literal to bash, and not to ``braced`` once the
+    quotes are gone (`.c{l,\\}}aude` is `.claude` to bash, `.cl}aude` here: review s44 W17c):
+    where the text held quoting, the list is also read as a star (`.c*aude`)."""
+    if not _EXPANDED_BRACE.search(chunk):
+        return [chunk]
+    return [*braced(chunk), _WHOLE_BRACE.sub("*", chunk)] if quoting else braced(chunk)
+
+
+#: A brace bash expands: a list (``{a,b}``) not after a ``$``; and a word's braces, from its
+#: first ``{`` to its last ``}``.
 _EXPANDED_BRACE = re.compile(r"(?<!\$)\{[^{}$]*,[^{}]*\}")
+_WHOLE_BRACE = re.compile(r"\{.*\}")
 
 
 def _local_push(words: list[str], directory: str | None) -> str | None:

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Final, NamedTuple
 
 from ..lazy import compile_on_use
+from ..records import NamedTuple
 from .optables import READ as OPTIONS_READ
 from .optables import Head, OptionDoubt, check_options
 from .wrapped import RUNNERS, WRAPPERS
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 
 class Doubt(Exception):
@@ -57,7 +61,7 @@ _FAMILIES: Final = {
     **dict.fromkeys(("ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "gold", "mold", "lld",
                      "ld64.lld"), "linker"),
     **{n: n for n in ("find", "rg", "diff3", "sdiff", "groff", "troff", "nroff", "javac",
-                      "rustc", "kubectl")}}
+                      "rustc", "kubectl", "man")}, "catman": "man"}
 _BY_OPTION: Final = frozenset(_FAMILIES)
 #: A version or a thread model after a tool's name (``gcc-12``, ``clang++-15``,
 #: ``x86_64-w64-mingw32-gcc-10-posix``).
