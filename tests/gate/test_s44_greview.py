@@ -912,3 +912,41 @@ def test_p9_a_project_dir_placeholder_entry_leaves_its_script_unguarded(
     (project / "scripts" / "check.sh").write_text("#!/bin/sh\necho ok\n")
     assert _first_denied(project, calls) is not None, \
         "the hook allows replacing the script a CLAUDE_PROJECT_DIR entry runs, and its run"
+
+
+@pytest.mark.parametrize("tool", ["mvn", "cargo"])
+def test_p10_a_settings_folder_below_the_call_read_after_a_cd(tmp_path: Path,
+                                                               tool: str) -> None:
+    """P10 (against the P1/P6 fix, main 1c70b00: ``STARTS``' ``^.mvn/`` and ``^.cargo/`` are
+    guarded from the call's folder *up*): a folder below it is not, so ``cp -r m
+    sub/.mvn`` is allowed from the project's folder; ``cd sub && mvn -v`` (or the Bash tool's
+    next call, its folder now sub) then reads sub/.mvn/jvm.config (cargo: sub/.cargo's
+    rustc-wrapper). Guarding them at the later call is too late: they were written before."""
+    _needs(tool)
+    project = tmp_path / "project"
+    run = "cd sub && mvn -v" if tool == "mvn" else "cd sub && cargo tree"
+    gated_project(project, ["Bash(cd *)", f"Bash({run.split('&& ')[1]})", "Bash(cp *)"])
+    (project / "sub").mkdir()
+    (project / "m").mkdir()
+    if tool == "mvn":
+        _plugin(project)
+        (project / "m" / "jvm.config").write_text(f"-agentpath:{project}/p.so\n")
+        calls = ["cp -r m sub/.mvn", run]
+    else:
+        (project / "sub" / "Cargo.toml").write_text(
+            '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n')
+        (project / "sub" / "src").mkdir()
+        (project / "sub" / "src" / "main.rs").write_text("fn main() {}\n")
+        (project / "e.sh").write_text('#!/bin/sh\ntouch zz\nexec "$@"\n')
+        (project / "e.sh").chmod(0o755)
+        (project / "m" / "config.toml").write_text(
+            f'[build]\nrustc-wrapper = "{project}/e.sh"\n')
+        calls = ["cp -r m sub/.cargo", run]
+    for call in calls:
+        _bash(call, project)
+    assert any(project.rglob("zz")), "bash ran no payload: the case proves nothing"
+    for found in project.rglob("zz"):
+        found.unlink()
+    shutil.rmtree(project / "sub" / f".{tool}")
+    assert _first_denied(project, calls) is not None, \
+        f"the hook allows writing sub/.{tool} and the covered {run!r}"
