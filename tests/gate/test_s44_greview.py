@@ -950,3 +950,36 @@ def test_p10_a_settings_folder_below_the_call_read_after_a_cd(tmp_path: Path,
     shutil.rmtree(project / "sub" / f".{tool}")
     assert _first_denied(project, calls) is not None, \
         f"the hook allows writing sub/.{tool} and the covered {run!r}"
+
+
+def test_p2c_a_tool_pipx_links_onto_path_runs_its_own_environments_pth(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """P2c (against the P2 fix, main 1c70b00: the prefix of a PATH folder holding pyvenv.cfg
+    is guarded whole; a link in a PATH folder guards its target file only): pipx and ``uv
+    tool`` install each tool in its own environment (``~/.local/share/pipx/venvs/NAME``) and
+    link ``~/.local/bin/NAME`` to its script, whose ``#!`` is that environment's python. Under
+    ``Bash(tool --version)`` + ``Bash(cp *)``, a covered ``cp`` writes a ``.pth`` into that
+    environment's site-packages; the covered run runs it (black, ruff, poetry, pre-commit
+    installed this way)."""
+    home = tmp_path / "home"
+    venv = home / ".local" / "share" / "pipx" / "venvs" / "tool"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   capture_output=True, timeout=120)
+    (venv / "bin" / "tool").write_text(f"#!{venv}/bin/python\nprint('tool 1.0')\n")
+    (venv / "bin" / "tool").chmod(0o755)
+    (home / ".local" / "bin").mkdir(parents=True)
+    (home / ".local" / "bin" / "tool").symlink_to(venv / "bin" / "tool")
+    site = next(venv.glob("lib/python3*/site-packages"))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PATH", f"{home / '.local' / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(tool --version)", "Bash(cp *)"])
+    (project / "e.pth").write_text("import os; os.system('touch zz')\n")
+    calls = [f"cp e.pth {site}/e.pth", "tool --version"]
+    for call in calls:
+        _bash(call, project)
+    assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
+    (project / "zz").unlink()
+    (site / "e.pth").unlink()
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows writing a .pth into a linked tool's environment and its run"
