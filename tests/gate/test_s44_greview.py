@@ -983,3 +983,34 @@ def test_p2c_a_tool_pipx_links_onto_path_runs_its_own_environments_pth(
     (site / "e.pth").unlink()
     assert _first_denied(project, calls) is not None, \
         "the hook allows writing a .pth into a linked tool's environment and its run"
+
+
+def test_h7_man_reads_the_users_manpath_file_as_its_configuration(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """H7 (against the R1 fix, main 211d4c0: ``man -C FILE`` is refused; man-db also reads
+    the user's ``~/.manpath``, with the same ``DEFINE`` lines): a covered ``cp`` writes
+    ``~/.manpath`` (not guarded), and the covered ``man -p t ls`` (``-T…``, ``-Z``) runs the
+    ``tbl`` it defines. (man-db as root runs its pipeline as ``man``: the payload writes a
+    folder anyone may write.)"""
+    _needs("man")
+    if subprocess.run(["man", "-w", "ls"], capture_output=True, check=False).returncode:
+        pytest.skip("no manual page for ls")
+    mark = Path(tempfile.mkdtemp(prefix="s44-man-"))
+    try:
+        mark.chmod(0o777)
+        home = tmp_path / "home"
+        home.mkdir()
+        monkeypatch.setenv("HOME", str(home))
+        project = tmp_path / "project"
+        gated_project(project, ["Bash(man *)", "Bash(cp *)"])
+        (project / "m.conf").write_text(f"DEFINE tbl touch {mark}/zz\n")
+        calls = [f"cp m.conf {home}/.manpath", "man -p t ls"]
+        for call in calls:
+            _bash(call, project)
+        assert (mark / "zz").exists(), "bash ran no payload: the case proves nothing"
+        (mark / "zz").unlink()
+        (home / ".manpath").unlink()
+        assert _first_denied(project, calls) is not None, \
+            "the hook allows writing ~/.manpath and the covered man that runs its DEFINE"
+    finally:
+        shutil.rmtree(mark, ignore_errors=True)
