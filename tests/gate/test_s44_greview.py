@@ -1014,3 +1014,29 @@ def test_h7_man_reads_the_users_manpath_file_as_its_configuration(
             "the hook allows writing ~/.manpath and the covered man that runs its DEFINE"
     finally:
         shutil.rmtree(mark, ignore_errors=True)
+
+
+LLI_PAYLOAD = """@s = private constant [9 x i8] c"touch zz\\00"
+declare i32 @system(i8*)
+define i32 @main() {
+  %r = call i32 @system(i8* getelementptr ([9 x i8], [9 x i8]* @s, i32 0, i32 0))
+  ret i32 0
+}
+"""
+
+
+def test_p3b_lli_runs_its_operand(tmp_path: Path) -> None:
+    """P3b (against the P3 fix, main 1c70b00: java, php, Rscript… run their operand; LLVM's
+    interpreter is not among them): ``lli tools/x.ll`` runs the IR file; under
+    ``Bash(lli tools/x.ll)`` + ``Bash(cp *)`` a covered ``cp`` replaces it (calling
+    ``system("touch zz")``) and the covered run runs it."""
+    _needs("lli")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(lli tools/x.ll)", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "x.ll").write_text("define i32 @main() {\n  ret i32 0\n}\n")
+    (project / "payload").write_text(LLI_PAYLOAD)
+    calls = ["cp payload tools/x.ll", "lli tools/x.ll"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing tools/x.ll and the covered lli run"
