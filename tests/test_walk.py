@@ -24,9 +24,9 @@ from skillgrant.cli.files import Unreadable, walk
 def _plain_walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
     """The walk written plainly: a recursive visit in name order with ``os.path``'s own
     answers (``isdir``, ``islink``, ``realpath``) for every entry: outside a runtime's folders
-    (``.claude``, ``.github``, a plugin's root) the skipped folders and the links are not
-    entered, and below ``node_modules`` only runtime folders yield files; inside them,
-    everything is entered, each real folder once."""
+    (``.claude``, ``.github``, a plugin's root) the links are not entered, and below
+    ``node_modules``, ``.git``, ``.hg`` and ``.svn`` only runtime folders yield files; inside
+    them, everything is entered, each real folder once."""
     top = os.fspath(directory)
     real_top = os.path.realpath(top)
     prefix = top if top.endswith(os.sep) else top + os.sep
@@ -43,8 +43,11 @@ def _plain_walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
                           "dir:" + os.path.realpath(os.fspath(error.filename))))
             return
         folders = [n for n in names if os.path.isdir(os.path.join(root, n))]
-        children = _children(root, zone, folders, entered)
-        if zone != "deps":
+        plugin = _is_plugin(root, names, folders)
+        children = _children(root, zone, folders, entered, real_top)
+        if plugin:
+            found.extend(_refused(root))
+        if zone != "deps" or plugin:
             for name in _files(root, top, names, folders):
                 if linked or os.path.islink(name) or not name.startswith(prefix):
                     found.append((Path(name), os.path.realpath(name)))
@@ -58,27 +61,53 @@ def _plain_walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
     return iter(found)
 
 
-def _children(root: str, zone: str, folders: list[str],
-              entered: set[str]) -> list[tuple[str, str, bool]]:
+def _children(root: str, zone: str, folders: list[str], entered: set[str],
+              real_top: str) -> list[tuple[str, str, bool]]:
     """The folders of ``root`` the plain walk enters, with their zones and whether each is a
     link."""
-    plugin = zone != "runtime" and (".claude-plugin" in folders or os.path.isfile(
-        os.path.join(root, "plugin.json")))
+    plugin = zone != "runtime" and _is_plugin(root, os.listdir(root), folders)
     children = []
     for name in folders:
         path = os.path.join(root, name)
         inner = "runtime" if zone == "runtime" or plugin or name in (
             ".claude", ".github", ".agents") else "deps" if zone == "deps" or \
-            name == "node_modules" else "plain"
-        if inner != "runtime" and name in (".git", ".hg", ".svn"):
-            continue
+            name in ("node_modules", ".git", ".hg", ".svn") else "plain"
         link = os.path.islink(path)
-        if link and (inner == "plain" or os.path.realpath(path) in entered):
+        real = os.path.realpath(path)
+        if link and inner == "plain":  # a link out of the tree: its runtime folders only
+            if os.path.commonpath([real, real_top]) == real_top:
+                continue
+            inner = "deps"
+        if link and real in entered:
             continue
         if link:
             entered.add(os.path.realpath(path))
         children.append((path, inner, link))
     return children
+
+
+def _is_plugin(root: str, names: list[str], folders: list[str]) -> bool:
+    """Whether ``root`` is a plugin's root: a manifest folder, or a manifest file of Copilot's
+    places (a root ``plugin.json`` that is not itself in a manifest folder)."""
+    head, name = os.path.split(root)
+    in_manifest_folder = name in (".claude-plugin", ".plugin") or (
+        name == "plugin" and os.path.basename(head) == ".github")
+    return ".claude-plugin" in folders or ".plugin" in folders or (
+        "plugin.json" in names and "plugin.json" not in folders and not in_manifest_folder) or \
+        os.path.isfile(os.path.join(root, ".github", "plugin", "plugin.json"))
+
+
+def _refused(root: str) -> list[tuple[Path | Unreadable, str]]:
+    """The plugin's refusal, as ``skillfile.plugin`` words it for a command file of it."""
+    from skillgrant.errors import SkillFileError
+    from skillgrant.skillfile.plugin import judge_plugin
+
+    try:
+        judge_plugin(os.path.join(root, "commands", "command.md"))
+    except SkillFileError as e:
+        return [(Unreadable(Path(root), e.message, refused=True),
+                 "plugin:" + os.path.realpath(root))]
+    return []
 
 
 def _files(root: str, top: str, names: list[str], folders: list[str]) -> list[str]:
@@ -87,14 +116,14 @@ def _files(root: str, top: str, names: list[str], folders: list[str]) -> list[st
         "SKILL.md" not in folders else []
     if files._in_commands(root, top):
         chosen += [os.path.join(root, name) for name in names
-                   if name.endswith(".md") and name != "SKILL.md" and name not in folders
+                   if name.lower().endswith(".md") and name != "SKILL.md" and name not in folders
                    and files._has_frontmatter(os.path.join(root, name))]
     return chosen
 
 
 FOLDERS = ["a", "b", "commands", ".claude", ".claude/commands", "node_modules", ".git",
-           "SKILL.md", "A", "a-b", ".github", "skills", ".hg", ".agents"]
-FILES = ["SKILL.md", "x.md", "y.md", "notes.txt", "plugin.json"]
+           "SKILL.md", "A", "a-b", ".github", "skills", ".hg", ".agents", ".github/plugin"]
+FILES = ["SKILL.md", "x.md", "y.MD", "notes.txt", "plugin.json"]
 TEXTS = ["---\nname: x\n---\n", "plain Markdown\n", "\ufeff---\n", ""]
 
 
@@ -120,7 +149,8 @@ def trees(draw: st.DrawFn) -> list[tuple[str, str, str]]:
             target = draw(st.sampled_from([*folders, "missing", "a/SKILL.md"]))
             steps.append(("link", os.path.join(parent, name), target))
         else:
-            steps.append(("plugin", os.path.join(parent, ".claude-plugin"), ""))
+            steps.append(("plugin", os.path.join(parent, draw(st.sampled_from(
+                [".claude-plugin", ".plugin"]))), ""))
     return steps
 
 
@@ -188,3 +218,19 @@ def test_the_walk_enters_no_symlinked_folder_and_keeps_a_linked_file(tmp_path: P
         (str(tmp_path / "t" / "SKILL.md" / "SKILL.md"),
          os.path.join(real_top, "t", "SKILL.md", "SKILL.md")),
         (str(tmp_path / "t" / "k" / "SKILL.md"), os.path.join(real_top, "real", "s", "SKILL.md"))]
+
+
+def test_a_folder_linked_from_outside_is_searched_for_runtime_folders(tmp_path: Path) -> None:
+    """`vendor/pkg -> ../../outside/pkg` (review s44-freview N6): Claude Code loads the
+    package's `.claude/skills` once the agent reads a file there; its other files are no
+    runtime's. A link back into the tree walked is not followed (walked there)."""
+    outside = tmp_path / "outside" / "pkg"
+    (outside / ".claude" / "skills" / "s").mkdir(parents=True)
+    (outside / ".claude" / "skills" / "s" / "SKILL.md").write_text("---\n---\n")
+    (outside / "SKILL.md").write_text("---\n---\n")
+    project = tmp_path / "project"
+    (project / "vendor").mkdir(parents=True)
+    (project / "vendor" / "pkg").symlink_to(outside)
+    (project / "again").symlink_to(project / "vendor")
+    found = [os.path.relpath(str(path), project) for path, _ in walk(project)]
+    assert found == [os.path.join("vendor", "pkg", ".claude", "skills", "s", "SKILL.md")]

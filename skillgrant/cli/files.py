@@ -12,11 +12,16 @@ judge it (a rewritten ``allowed-tools`` there would change nothing the agent may
 What the runtimes load is searched whole (review s43-freview F1-F5): below a folder named
 ``.claude`` or ``.github``, or a plugin's root, no folder is skipped and a symbolically linked
 folder is entered (a skill folder linked from elsewhere is loaded as any other), each real
-folder once; a linked ``.claude`` or ``.github`` folder is entered too. ``node_modules`` is
-searched for those folders only (Claude Code loads a dependency's ``.claude/skills`` once the
-agent reads a file of it): its other files are not a runtime's. The folder named on the
-command line may be a plugin's root without a manifest (``--plugin-dir``): its ``commands``
-folder is one, and a manifest's ``skills`` paths are searched as its ``commands`` are.
+folder once; a linked ``.claude`` or ``.github`` folder is entered too. ``node_modules``,
+``.git``, ``.hg`` and ``.svn`` are searched for those folders only (Claude Code loads a
+``.claude/skills`` below them once the agent reads a file there): their other files are not a
+runtime's; so is a linked folder elsewhere that leads out of the tree walked (a package
+linked in: review s44-freview N6). A plugin's root holds a manifest in any of ``MANIFESTS``
+(Copilot CLI's three places too), and a command file's extension is ``.md`` in any case
+(Copilot loads ``.MD``).
+The folder named on the command line may be a plugin's root without a manifest
+(``--plugin-dir``): its ``commands`` folder is one, and a manifest's ``skills`` paths are
+searched as its ``commands`` are.
 
 ``--include`` and ``--exclude`` globs (cli/discovery.py's) narrow what a directory
 gives, matched against the path as given from the working directory; a file named on the
@@ -48,10 +53,13 @@ class Filters(NamedTuple):
         return not any(glob_pattern(g).fullmatch(text) for g in self.exclude)
 
 
-#: Directory names not searched for SKILL.md outside a runtime's folders (version-control
-#: internals); ``node_modules`` is searched for runtime folders only (``DEPENDENCIES``).
-SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
-DEPENDENCIES = "node_modules"
+#: Folders searched for runtime folders only, outside a runtime's: ``node_modules`` and the
+#: version-control internals (Claude Code loads a ``.claude/skills`` below them once the agent
+#: reads a file there, and git commits a ``.hg`` or ``.svn`` folder: review s44-freview N3).
+DEPENDENCIES = frozenset({"node_modules", ".git", ".hg", ".svn"})
+#: Where a plugin's manifest lies in its root: Claude Code's, and Copilot CLI's three (N2).
+MANIFESTS = (".claude-plugin/plugin.json", ".plugin/plugin.json", "plugin.json",
+             ".github/plugin/plugin.json")
 #: Folders whose whole tree a runtime loads from (skills, commands, agents, hooks).
 RUNTIME_DIRS = frozenset({".claude", ".github", ".agents"})  # (.agents: Copilot CLI's skills)
 #: Folders the walk may enter through links, at most (a link to ``/``: review s43-freview).
@@ -64,10 +72,12 @@ SKILL_FILE = "SKILL.md"
 
 class Unreadable(NamedTuple):
     """A directory the walk could not enter or list, and why (the OS's words): an error for
-    that path in the run, never a directory silently skipped."""
+    that path in the run, never a directory silently skipped. ``refused``: a plugin found
+    whose own files grant (``reason``, the refusal's words: review s44-freview N5)."""
 
     path: Path
     reason: str
+    refused: bool = False
 
 
 def collect(paths: list[str], filters: Filters | None = None) -> list[Path | Unreadable]:
@@ -136,18 +146,19 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
                                                 "reached through links (MAX_LINKED_FOLDERS)",
                                                 root)])
             continue
-        listed = _listing(root, zone, entered)
+        listed = _listing(root, zone, entered, real_top)
         if isinstance(listed, OSError):
             yield from _unreadable([listed])
             continue
-        inside, skill, names = listed
+        inside, skill, names, plugin = listed
         # Entered in name order (pushed last to first), as os.walk's sorted dirs would be.
         folders.extend((f, z, k or linked) for f, z, k in reversed(inside))
-        if zone == _DEPENDENCY:
-            continue  # a dependency's own files are no runtime's
+        if zone == _DEPENDENCY and not plugin:
+            continue  # a dependency's own files are no runtime's (a plugin's are)
         chosen = _chosen(root, skill, names, top)
-        if any(folder == os.path.join(root, ".claude-plugin") for folder, _, _ in inside):
+        if plugin:
             chosen += _manifest_commands(root)
+            yield from _plugin_refused(root)
         for name, link in chosen:
             link = link or linked
             # Only a folder entered (never a symlinked one) is listed, so below the top only
@@ -159,14 +170,14 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
                 yield Path(name), os.path.join(real_top, name[len(prefix):])
 
 
-_Listing = tuple[list[tuple[str, int, bool]], os.DirEntry[str] | None, list[str]]
+_Listing = tuple[list[tuple[str, int, bool]], os.DirEntry[str] | None, list[str], bool]
 
 
-def _listing(root: str, zone: int, entered: set[str]) -> _Listing | OSError:
+def _listing(root: str, zone: int, entered: set[str], real_top: str) -> _Listing | OSError:
     """The folder ``root`` (in ``zone``) as the walk needs it: the folders to enter, each with
     its zone and whether a link led to it (``_entered``; in name order), its SKILL.md entry
-    (not a directory) and the names of its other entries that are not directories; or the
-    error that stopped its listing."""
+    (not a directory), the names of its other entries that are not directories and whether
+    it is a plugin's root; or the error that stopped its listing."""
     try:
         listing = os.scandir(root)
     except OSError as error:
@@ -185,30 +196,35 @@ def _listing(root: str, zone: int, entered: set[str]) -> _Listing | OSError:
                     names.append(entry.name)
         except OSError as error:
             return error
-    if zone != _RUNTIME and (any(entry.name == ".claude-plugin" for entry in folders)
-                             or "plugin.json" in names):
-        zone = _RUNTIME  # a plugin's root (Copilot's manifest at its top): all it holds is
-        # the runtime's, in node_modules too (loaded with --plugin-dir: s43-freview F1d, F5c)
+    plugin = ("plugin.json" in names and not _manifest_folder(root)) or any(
+        entry.name in (".claude-plugin", ".plugin") or (entry.name == ".github" and os.path.isfile(
+            os.path.join(entry.path, "plugin", "plugin.json"))) for entry in folders)
+    if plugin:
+        zone = _RUNTIME  # a plugin's root (a manifest in any of ``MANIFESTS``): all it holds
+        # is the runtime's, in node_modules too (--plugin-dir: s43-freview F1d, F5c; s44 N2)
     folders.sort(key=lambda entry: entry.path)
     inside = [found for entry in folders
-              if (found := _entered(entry, zone, entered)) is not None]
-    return inside, skill, names
+              if (found := _entered(entry, zone, entered, real_top)) is not None]
+    return inside, skill, names, plugin
 
 
-def _entered(entry: os.DirEntry[str], zone: int,
-             entered: set[str]) -> tuple[str, int, bool] | None:
+def _entered(entry: os.DirEntry[str], zone: int, entered: set[str],
+             real_top: str) -> tuple[str, int, bool] | None:
     """The folder ``entry`` of a folder in ``zone``, with its own zone and whether it is a
     link, when the walk enters it; None when it does not."""
     name = entry.name
     inner = _RUNTIME if zone == _RUNTIME or name in RUNTIME_DIRS else \
-        _DEPENDENCY if zone == _DEPENDENCY or name == DEPENDENCIES else _PLAIN
-    if inner != _RUNTIME and name in SKIPPED_DIRS:
-        return None
+        _DEPENDENCY if zone == _DEPENDENCY or name in DEPENDENCIES else _PLAIN
     if not _is_link(entry):
         return entry.path, inner, False
-    if inner == _PLAIN:
-        return None  # a link outside a runtime's folders and the dependencies is not entered
     real = os.path.realpath(entry.path)  # (`npm link`ed packages: s43-freview F2b)
+    if inner == _PLAIN:
+        # a linked package folder (`vendor/pkg -> ../../outside/pkg`) is searched for runtime
+        # folders as a dependency is (review s44-freview N6); one inside the folder walked is
+        # walked there
+        if real == real_top or real.startswith(real_top.rstrip(os.sep) + os.sep):
+            return None
+        inner = _DEPENDENCY
     if real in entered:
         return None
     entered.add(real)
@@ -243,7 +259,7 @@ def _chosen(root: str, skill: os.DirEntry[str] | None, names: list[str],
         return found
     for name in sorted(names):
         path = os.path.join(root, name)
-        if name.endswith(".md") and _has_frontmatter(path):
+        if name.lower().endswith(".md") and _has_frontmatter(path):  # `.MD`: Copilot's (N1)
             found.append((path, os.path.islink(path)))
     return found
 
@@ -259,41 +275,77 @@ def _in_commands(root: str, top: str = "") -> bool:
             continue
         owner = Path(*parts[:depth]) if depth else Path(".")
         if owner.name == ".claude" or (owner / ".claude-plugin").is_dir() or (
+                owner / ".plugin").is_dir() or _manifests(str(owner)) or (
                 top and owner == Path(top)):
             return True
     return False
 
 
 def _manifest_commands(root: str) -> list[tuple[str, bool]]:
-    """The command files a plugin's manifest names outside its ``commands`` folder (its
-    ``commands`` key: a path, a list of paths, or command metadata with a ``source``; a
-    folder named stands for the Markdown files under it), each with whether it is a link:
-    the runtime loads them, so they are judged too. A manifest that cannot be read names
-    none here (``skillfile.plugin`` refuses the plugin's files then)."""
+    """The command files a plugin's manifests name outside its ``commands`` folder (each
+    manifest's ``commands`` key: a path, a list of paths, or command metadata with a
+    ``source``; a folder named stands for the Markdown files under it), each with whether it
+    is a link: the runtimes load them, so they are judged too. Every manifest present counts
+    (Claude Code reads ``.claude-plugin/``'s, Copilot CLI the first of its own places: review
+    s44-freview N4b). A manifest that cannot be read names none here (``skillfile.plugin``
+    refuses the plugin's files then)."""
+    found: list[tuple[str, bool]] = []
+    top = os.path.realpath(root) + os.sep
+    for manifest in _manifests(root):
+        for path in _named_commands(root, manifest):
+            if not os.path.realpath(path).startswith(top):
+                continue  # the runtime loads no path outside the plugin
+            files = ([path] if not os.path.isdir(path) else sorted(
+                os.path.join(folder, name) for folder, _, names in os.walk(path)
+                for name in names))
+            found.extend((file, os.path.islink(file)) for file in files if file.lower(
+            ).endswith(".md") and os.path.isfile(file) and _has_frontmatter(file))
+    return list(dict.fromkeys(found))
+
+
+def _named_commands(root: str, manifest: str) -> list[str]:
+    """The paths the manifest at ``manifest`` names under its ``commands`` key, from
+    ``root``."""
     import json
 
     try:
-        with open(os.path.join(root, ".claude-plugin", "plugin.json"), "rb") as stream:
-            manifest = json.loads(stream.read().decode("utf-8", "replace").removeprefix("\ufeff"))
-        named = manifest.get("commands")
+        with open(manifest, "rb") as stream:
+            loaded = json.loads(stream.read().decode("utf-8", "replace").removeprefix("\ufeff"))
+        named = loaded.get("commands")
     except (OSError, ValueError, AttributeError):
         return []
     if isinstance(named, dict):
         named = [entry.get("source") for entry in named.values() if isinstance(entry, dict)]
     elif not isinstance(named, list):
         named = [named]
-    found: list[tuple[str, bool]] = []
-    top = os.path.realpath(root) + os.sep
-    for given in named:
-        path = os.path.normpath(os.path.join(root, given)) if isinstance(given, str) else ""
-        if not path or not os.path.realpath(path).startswith(top):
-            continue  # the runtime loads no path outside the plugin
-        files = ([path] if not os.path.isdir(path) else sorted(
-            os.path.join(folder, name) for folder, _, names in os.walk(path)
-            for name in names))
-        found.extend((file, os.path.islink(file)) for file in files
-                     if file.endswith(".md") and os.path.isfile(file) and _has_frontmatter(file))
-    return found
+    return [os.path.normpath(os.path.join(root, given)) for given in named
+            if isinstance(given, str) and given]
+
+
+def _manifest_folder(root: str) -> bool:
+    """Whether ``root`` is a folder of a plugin's manifest (``.claude-plugin``, ``.plugin``,
+    ``.github/plugin``), not a plugin's root."""
+    head, name = os.path.split(root.rstrip(os.sep))
+    return name in (".claude-plugin", ".plugin") or (
+        name == "plugin" and os.path.basename(head) == ".github")
+
+
+def _plugin_refused(root: str) -> Iterator[tuple[Unreadable, str]]:
+    """The refusal of the plugin whose root is ``root`` when its own files grant (hooks, an
+    inline command: ``skillfile.plugin``), asked as for a command file of it: a plugin with no
+    command or skill file is judged too, since a runtime started with it runs them (N5)."""
+    from ..errors import SkillFileError
+    from ..skillfile.plugin import judge_plugin
+
+    try:
+        judge_plugin(os.path.join(root, "commands", "command.md"))
+    except SkillFileError as e:
+        yield (Unreadable(Path(root), e.message, refused=True), "plugin:" + os.path.realpath(root))
+
+
+def _manifests(root: str) -> list[str]:
+    """The plugin manifests in the folder ``root`` (of ``MANIFESTS``)."""
+    return [path for place in MANIFESTS if os.path.isfile(path := os.path.join(root, place))]
 
 
 def _has_frontmatter(path: str) -> bool:

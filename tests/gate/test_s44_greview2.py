@@ -1,0 +1,377 @@
+"""Review s44-greview2 of the call gate (the readers rule's commands: ``gate/folded.py``,
+``gate/readers.py``, ``gate/named.py``, ``gate/moves.py``): calls the hook allows that make
+bash run something outside the plan, now or at a later call, or write a file the gate guards.
+Each case proves the hole with real bash in a scratch copy of the project, then asks the
+printed hook; the hook allowing the call is the finding: these tests fail while the hole is
+open."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from test_s43_review2 import PAYLOAD, _allowed, _hooked_project, _needs, _rewrites_hook
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
+#: `pytest --slow -m slow` does here.
+pytestmark = pytest.mark.slow
+
+#: Python code that copies the payload over the hook script, as ``printf`` prints it
+#: (``\x28``, ``\x29``: parentheses a reader's words may hold without an operator).
+_PY = "printf \"import shutil\\nshutil.copy\\x28'src/x.sh','.claude/hooks/x.sh'\\x29\\n\""
+_GCC = "gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("entries", "command"), [
+    (["Bash"], f"echo {_GCC} | sh"),
+    (["Bash"], f"echo {_GCC} | nice bash"),
+    (["Bash"], f"echo {_GCC} | bash -s"),
+    (["Bash"], f"{_PY} | python3"),
+    (["Bash(printf *)", "Bash(python3)"], f"{_PY} | python3"),
+    (["Bash(printf *)", "Bash(python3 *)"], f"{_PY} | python3 -"),
+])
+def test_k1_a_readers_output_is_a_shells_program(
+        tmp_path: Path, entries: list[str], command: str) -> None:
+    """K1 (against the V6 fix, which treats ``xargs``/``parallel`` anywhere in the text as
+    feeding a reader's output to a writer): a shell or an interpreter reading its program
+    from standard input does the same. The guarded path is held only by ``echo``/``printf``
+    (readers), so ``readers.writer_of`` lets it through; ``sh``/``python3`` then run the
+    printed program, which writes the hook script. Under a plan naming ``python3`` (no
+    tool-wide grant) too."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, entries)
+    direct = _GCC if entries == ["Bash"] else \
+        "python3 -c \"import shutil; shutil.copy('src/x.sh', '.claude/hooks/x.sh')\""
+    assert not _allowed(project, direct), "the guard does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "shopt -s extglob\ngcc -E -P -x c src/x.sh -o .c+(l)aude/hooks/x.sh",
+    "shopt -s dotglob; gcc -E -P -x c src/x.sh -o ?claude/hooks/x.sh",
+    "shopt -s nocaseglob; gcc -E -P -x c src/x.sh -o .CLAUD[E]/hooks/x.sh",
+    "GLOBIGNORE=x; gcc -E -P -x c src/x.sh -o ?claude/hooks/x.sh",
+    "GLOBIGNORE=x; gcc -E -P -x c src/x.sh -o [.]claude/hooks/x.sh",
+])
+def test_k2_a_glob_option_the_same_command_sets(tmp_path: Path, command: str) -> None:
+    """K2 (tool-wide ``Bash``): ``named._glob_found`` matches a pattern as bash matches it
+    with its default options (no ``extglob``: Claude Code runs ``shopt -u extglob`` before
+    each command; a leading dot matched only by a dot; case kept). The command's own earlier
+    part may change them: ``shopt -s extglob`` (bash reads the next line after running it),
+    ``dotglob``, ``nocaseglob``, or an assignment of ``GLOBIGNORE`` (which sets
+    ``dotglob``). ``?claude`` then matches ``.claude``; ``_TOKEN`` cuts ``.c+(l)aude`` into
+    pieces naming nothing. Sound repair: a word with a pattern character in a text that may
+    set a shell option or ``GLOBIGNORE`` names a path the gate cannot name."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, _GCC), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def _rewrites_named_project(project: Path, tmp_path: Path, command: str) -> bool:
+    """``_rewrites_hook``, with the scratch copy's folder named ``project`` as the project's
+    is (a command naming ``project/…`` from the folder above reaches the copy's files)."""
+    scratch = tmp_path / "copy" / "project"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    script = scratch / ".claude" / "hooks" / "x.sh"
+    return script.exists() and script.read_text() == PAYLOAD
+
+
+_UP = "gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    f"unshare --wd=.. {_UP}",
+    f"unshare -w.. {_UP}",
+    f"unshare -w .. {_UP}",
+    f"nsenter --wd=.. {_UP}",
+    f'gdb --cd=.. -batch -ex "shell {_UP}"',
+    f'gdb -cd=.. -batch -ex "shell {_UP}"',
+])
+def test_m3_a_runners_working_directory_option(tmp_path: Path, command: str) -> None:
+    """M3 (tool-wide ``Bash``; M2's kin, against its fix): ``moves._MOVES`` knows ``cd``,
+    ``pushd``, ``-C``, ``--chdir``, ``--directory``; other programs move their folder by
+    other names: util-linux's ``unshare``/``nsenter`` ``-w``/``--wd`` (no namespace asked:
+    no privilege needed), gdb's ``--cd``/``-cd``. The relative ``project/.claude/…`` then
+    names the project's guarded folder from its parent, and the guard reads it from the
+    call's folder only (a path in no guarded folder there). The project's folder is named
+    ``project`` in the scratch copy too."""
+    _needs("gcc", "unshare", "nsenter", "gdb")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, f"cd .. && {_UP}"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("body", [
+    "cat() ( gcc -E -P -x c src/x.sh -o \"$1\" )",
+    "PATH={bin}:$PATH",
+])
+def test_v2c_a_shell_library_renames_a_reader(tmp_path: Path, body: str) -> None:
+    """V2c (tool-wide ``Bash``; V2 and V4's kin): ``readers.writer_of`` reads ``cat`` as the
+    reader ``cat`` unless the text itself holds an alias, a function (``_RENAMES``) or an
+    assignment (``_SETS``). A file ``source`` runs in the same shell may define a function
+    ``cat``, or set ``PATH``; the file is written by an earlier call whose ``printf`` holds
+    the definition as data (a subshell body: a lone ``{`` is a pattern to the guard). Named
+    by an absolute path outside the project, the sourced file is no doubtful word. The
+    second call's ``cat .claude/hooks/x.sh`` then writes the hook script. (The library's
+    path must not hold the words ``source`` or ``cat``: the guard matches words by
+    substring, and the test's folder is named after it.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    library = tmp_path / "lib.sh"
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    (bin_folder / "cat").write_text(
+        f"#!/bin/sh\nexec gcc -E -P -x c {project}/src/x.sh -o \"$1\"\n")
+    (bin_folder / "cat").chmod(0o755)
+    calls = [f"printf '%s\\n' '{body.format(bin=bin_folder)}' > {library}",
+             f"source {library}; cat .claude/hooks/x.sh"]
+    assert not _allowed(project, _GCC), \
+        "the guard does not hold under Bash: the case proves nothing"
+    script = project / ".claude" / "hooks" / "x.sh"
+    allowed = []
+    for call in calls:
+        allowed.append(_allowed(project, call))
+        subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
+                       check=False)
+    assert script.read_text() == PAYLOAD, "bash wrote no hook: proves nothing"
+    assert allowed != [True, True], "the hook allows both calls, which write .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("entries", "command"), [
+    (["Bash(cat *)", "Bash(tee *)"], "cat src/x.sh | tee .c{l,\\}}aude/hooks/x.sh"),
+    (["Bash(cat *)", "Bash(tee *)"], "cat src/x.sh | tee .c{l,'}'}aude/hooks/x.sh"),
+    (["Bash(cat *)", "Bash(tee *)"], 'cat src/x.sh | tee .c{l,"}"}aude/hooks/x.sh'),
+    (["Bash(gcc *)"], 'gcc -E -P -x c -o .c{l,"}"}aude/hooks/x.sh'),
+])
+def test_w17c_a_quoted_brace_in_a_brace_list(
+        tmp_path: Path, entries: list[str], command: str) -> None:
+    """W17c (narrow plans; W17's kin): ``guards._words`` removes quotes and backslashes
+    before it expands braces, so an escaped or quoted ``}`` inside a list closes it early:
+    bash reads ``.c{l,\\}}aude`` as ``.claude`` and ``.c}aude``; the guard, once ``\\`` is
+    gone, as ``.cl}aude`` and ``.c}aude``, neither in a guarded folder. ``tee`` (a listed
+    writer) writes the first and fails on the second; ``gcc`` takes the second as its input
+    (``.c}aude/hooks/x.sh``, which an earlier call may have made: here the fixture does) and
+    writes the first."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, entries)
+    (project / ".c}aude" / "hooks").mkdir(parents=True)
+    (project / ".c}aude" / "hooks" / "x.sh").write_text(PAYLOAD)
+    plain = command.replace("\\}", "}").replace("'}'", "}").replace('"}"', "}")
+    assert not _allowed(project, plain.replace(".c{l,}}aude", ".claude")), \
+        "the guard does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "sed -n w.claude/hooks/x.sh src/x.sh",
+    "sed -n 1w.claude/hooks/x.sh src/x.sh",
+    "sed -n 's/^//w.claude/hooks/x.sh' src/x.sh",
+])
+def test_w18_seds_w_with_its_file_attached(tmp_path: Path, command: str) -> None:
+    """W18 (tool-wide ``Bash``: under ``Bash(sed *)`` ``sedscript`` refuses a ``w``): GNU
+    sed's ``w`` command and ``s``'s ``w`` flag take the file name with no blank before it;
+    the guard's word is ``w.claude/hooks/x.sh`` (or ``1w.claude/…``), which names no guarded
+    path from any folder, and a short option's tails are read only for a word led by ``-``.
+    sed writes the hook script."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, "sed -n 'w .claude/hooks/x.sh' src/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def _calls_rewrite(project: Path, calls: list[str]) -> tuple[list[bool], bool]:
+    """The hook's answer to each call in turn, each run under bash in ``project`` (the next
+    one is asked of the state the last one left), and whether the hook script then holds the
+    payload."""
+    allowed = []
+    for call in calls:
+        allowed.append(_allowed(project, call))
+        subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
+                       check=False)
+    return allowed, (project / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD
+
+
+@pytest.mark.parametrize(("config", "run"), [
+    ("url = \"file://%s/src/x.sh\"\\noutput = \".claude/hooks/x.sh\"\\n", "curl -s -K cfg"),
+])
+def test_w5b_a_programs_own_config_file_names_the_output(
+        tmp_path: Path, config: str, run: str) -> None:
+    """W5b (tool-wide ``Bash``; W5's kin, ``@FILE``): a file a program reads its options or
+    commands from names the file it writes: curl's ``-K``/``--config`` (``output = PATH``).
+    The first call writes it as ``printf``'s data (a reader), the second names only the
+    config file; together they rewrite the hook script. (sqlite3's ``-init`` is refused.)"""
+    _needs("curl")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, "curl -s -o .claude/hooks/x.sh file:///dev/null"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    allowed, rewritten = _calls_rewrite(
+        project, [f"printf '{config}' {project} > cfg", run])
+    assert rewritten, "bash wrote no hook: proves nothing"
+    assert allowed != [True, True], "the hook allows both calls, which write the hook script"
+
+
+@pytest.mark.parametrize("folder", ["/pro?/self/cwd", "/[p]roc/self/cwd", "/p*c/self/cwd"])
+def test_gf1c_a_pattern_spelling_the_callers_own_folder(tmp_path: Path, folder: str) -> None:
+    """GF1c (``Bash(gcc *)``, under ``skillgrant serve``; GF1b's kin): ``named._UNNAMEABLE``
+    reads ``/proc/`` as a folder of the process asking (bash's own folder through
+    ``/proc/self/cwd``), but a pattern spelling it (``/pro?/self/cwd``) is matched by
+    ``glob.glob`` in the gate's process: the service's folder, not bash's. Where no
+    ``.claude/hooks/x.sh`` lies there, the pattern matches nothing and names no guarded
+    folder; bash expands it in the project and gcc rewrites the hook script. (The hook
+    process, started in the project, happens to match it; a service started elsewhere does
+    not.)"""
+    from serving import start
+
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    command = f"gcc -E -P -x c src/x.sh -o {folder}/.claude/hooks/x.sh"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    def asked(text: str) -> bytes:
+        return json.dumps({"session_id": "s", "cwd": str(project),
+                           "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                           "tool_input": {"command": text}}).encode()
+
+    with start([f"main={project / 'plan.json'}"], cwd=elsewhere) as served:
+        assert b'"deny"' in served.post("/v1/hook/main", asked(_GCC)).body, \
+            "the guard does not hold in the service: the case proves nothing"
+        assert b'"deny"' in served.post("/v1/hook/main", asked(command)).body, \
+            "the service allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("entries", "command"), [
+    (["Bash(node *)"],
+     "node -e 'require(\"fs\").copyFileSync(\"src/x.sh\", \".claude/hooks/x.sh\")'"),
+    (["Bash"], "node -e 'require(\"fs\").copyFileSync(\"src/x.sh\", \".claude/hooks/x.sh\")'"),
+    (["Bash(perl *)", "Bash(gcc *)"], f"perl -e 'system q({_GCC})'"),
+])
+def test_k3_an_interpreters_inline_code_read_as_its_script(
+        tmp_path: Path, entries: list[str], command: str) -> None:
+    """K3 (narrow plans ``Bash(node *)``, ``Bash(perl *)``; tool-wide ``Bash``):
+    ``readers._BEFORE_SCRIPT`` lets ``-e`` stand before an interpreter's script (``sh -e
+    x.sh``: errexit), so for node, perl (and ruby, deno, bun) ``-e CODE`` is read as the
+    script the interpreter runs, and a guarded path in the code as the script's own, which
+    the plan grants. To node and perl ``-e`` is the code itself: it writes the hook script.
+    (``python3 -c "…'.claude/hooks/x.sh'…"`` is denied.)"""
+    _needs("gcc", "node", "perl")
+    project = _hooked_project(tmp_path, entries)
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    f"{{cd,}} .. && {_UP}",
+    f"{{pushd,}} ..; {_UP}",
+    f"trap '{{cd,}} ..' DEBUG; {_UP}",
+])
+def test_m4_a_brace_spells_the_move(tmp_path: Path, command: str) -> None:
+    """M4 (tool-wide ``Bash``; M1/M2's kin): ``moves`` reads a move from a word equal to
+    ``cd`` or ``pushd`` (quotes removed, as ``shlex`` splits); bash expands a brace in
+    command position first, so ``{cd,} ..`` is ``cd ..`` (the empty alternative vanishes),
+    in a ``DEBUG`` trap's text too. ``readers.programs_named`` reads ``{cd,}`` as a program
+    named by a literal word. The relative ``project/.claude/…`` is then read from the call's
+    folder only, and gcc rewrites the hook script from the folder above. (``trap 'cd ..'
+    DEBUG; …`` is denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, f"cd .. && {_UP}"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    f"HOME=.. cd; {_UP}",
+    f"HOME=.. cd && {_UP}",
+    f"HOME=..; cd; {_UP}",
+])
+def test_m5_cd_without_operand_goes_to_the_home_the_command_sets(
+        tmp_path: Path, command: str) -> None:
+    """M5 (tool-wide ``Bash``): ``moves._moves`` reads ``cd`` without an operand as a move to
+    the home folder of the gate's own process (``os.path.expanduser("~")``); bash's ``cd``
+    goes to ``$HOME``, which the command sets first (a prefix assignment, or a standalone
+    one). gcc then runs in the folder above and rewrites the hook script."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, f"cd .. && {_UP}"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_w17c_a_quoted_brace_replaces_the_settings(tmp_path: Path) -> None:
+    """W17c (``Bash(cat *)``, ``Bash(tee *)``): the same early-closed brace list hides the
+    guarded file's *name* too (``_names`` finds no ``settings.json`` in ``sett}ngs.json`` or
+    ``setti}ngs.json``): ``cat notes.txt | tee .c{l,\\}}aude/sett{i,\\}}ngs.json`` replaces
+    the settings that hold the gate's hook (tee writes the one name that exists, and fails
+    on the three others)."""
+    project = _hooked_project(tmp_path, ["Bash(cat *)", "Bash(tee *)"])
+    command = "cat notes.txt | tee .c{l,\\}}aude/sett{i,\\}}ngs.json"
+    assert not _allowed(project, "cat notes.txt | tee .claude/settings.json"), \
+        "the guard does not hold: the case proves nothing"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert "PreToolUse" not in (scratch / ".claude" / "settings.json").read_text(), \
+        "bash left the settings: the case proves nothing"
+    assert not _allowed(project, command), "the hook allows replacing the settings"
+
+
+@pytest.mark.parametrize("unsetting", ["unset PATH", "unset -v PATH", "wait -n -p PATH"])
+def test_v4c_path_unset_runs_the_projects_cat(tmp_path: Path, unsetting: str) -> None:
+    """V4c (tool-wide ``Bash``; V4's kin, against its fix): ``readers._SETS`` knows an
+    assignment, the declarations, ``hash``, ``enable``, ``read``, ``printf -v``, ``for`` and
+    ``select``, but not ``unset`` nor ``wait -p`` (which unsets its variable first). With
+    ``PATH`` unset bash looks a name up in the current folder: ``cat`` runs ``./cat``, a
+    script two earlier calls made (``printf … > cat``, ``chmod +x cat``), and it writes the
+    path the reader ``cat`` was judged to read."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    gcc = shutil.which("gcc")
+    assert not _allowed(project, "PATH=; cat .claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    allowed, rewritten = _calls_rewrite(project, [
+        f"printf '#!/bin/sh\\n{gcc} -E -P -x c src/x.sh -o \"$1\"\\n' > cat", "chmod +x cat",
+        f"{unsetting}; cat .claude/hooks/x.sh"])
+    assert rewritten, "bash wrote no hook: proves nothing"
+    assert allowed != [True, True, True], "the hook allows the calls, which write the hook"
+
+
+@pytest.mark.parametrize("command", [
+    "cat .claude/hooks/x.sh; gcc -E -P -x c src/x.sh -o {.c,-DX}laude/hooks/x.sh",
+    "ls .claude/hooks/x.sh && gcc -E -P -x c src/x.sh -o {.c,-DX=}laude/hooks/x.sh",
+])
+def test_w19_a_reader_holds_the_word_a_brace_gives_a_writer(
+        tmp_path: Path, command: str) -> None:
+    """W19 (tool-wide ``Bash``; under ``Bash(gcc *)`` runsby refuses gcc's pattern words):
+    the guard's words are brace-expanded (``guards._words``), the readers rule's commands
+    are not (``folded.tree_commands`` keeps ``{.c,-DX}laude/hooks/x.sh`` whole), and
+    ``readers.writer_of`` asks which commands hold the expanded ``.claude/hooks/x.sh`` by
+    substring: only the reader ``cat``/``ls`` naming it as well. bash gives gcc ``-o
+    .claude/hooks/x.sh -DXlaude/hooks/x.sh``. (Without the reader the word is held by no
+    command and denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, command.split("; ")[-1].split(" && ")[-1]), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
