@@ -65,7 +65,9 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (os.path.join(".local", "bin"), True), (".pip", True),
                     (os.path.join(".config", "pip"), True), (".mypy.ini", False),
                     (os.path.join(".config", "mypy"), True), (".pylintrc", False),
-                    (os.path.join(".config", "pylintrc"), False))
+                    (os.path.join(".config", "pylintrc"), False),
+                    # husky's init.sh, which its hooks source before each (H5)
+                    (os.path.join(".config", "husky"), True))
 #: The system's files that a program the gate covers reads as what to run (review s44):
 #: man-db's configuration (R1), Maven's launcher scripts (H1), pip's settings (H4).
 SYSTEM_CODE: Final = (("/etc/manpath.config", False), ("/etc/man_db.conf", False),
