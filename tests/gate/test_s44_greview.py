@@ -1040,3 +1040,45 @@ def test_p3b_lli_runs_its_operand(tmp_path: Path) -> None:
     assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows replacing tools/x.ll and the covered lli run"
+
+
+def test_p2d_an_activated_environments_base_interpreter_in_a_users_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """P2d (against the P2 fix, main 1c70b00: the environment's prefix is guarded whole, not
+    the base interpreter its ``pyvenv.cfg`` names): an environment made from a Python the user
+    installed (``uv venv`` from uv's ``~/.local/share/uv/python/cpython-…``, pyenv's,
+    a build in ``~/opt``) loads that base's standard library, whose folder is on
+    ``sys.path``; the base's ``bin`` is not on ``PATH``, so nothing of it is guarded. A
+    covered ``cp`` writes ``sitecustomize.py`` there; the covered ``python3 tools/run.py``
+    runs it. (The base here: links to this interpreter's library, as P2b's.)"""
+    base = tmp_path / "uvpython"
+    stdlib = Path(os.__file__).parent
+    library = base / "lib" / stdlib.name
+    library.mkdir(parents=True)
+    (base / "bin").mkdir()
+    for entry in stdlib.iterdir():  # links to the real library, none written through
+        if entry.name not in ("__pycache__", "sitecustomize.py", "site-packages"):
+            (library / entry.name).symlink_to(entry)
+    env = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True,
+                   capture_output=True, timeout=120)
+    text = (env / "pyvenv.cfg").read_text()
+    (env / "pyvenv.cfg").write_text("".join(
+        f"home = {base / 'bin'}\n" if line.startswith("home") else line + "\n"
+        for line in text.splitlines()))
+    monkeypatch.setenv("PATH", f"{env / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(python3 tools/run.py)", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.py").write_text("print('ok')\n")
+    (project / "sc.py").write_text("import os\nos.system('touch zz')\n")
+    target = library / "sitecustomize.py"
+    calls = [f"cp sc.py {target}", "python3 tools/run.py"]
+    assert not target.exists()
+    for call in calls:
+        _bash(call, project)
+    assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
+    (project / "zz").unlink()
+    target.unlink()
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows writing the base interpreter's sitecustomize.py and the covered run"
