@@ -1082,3 +1082,110 @@ def test_p2d_an_activated_environments_base_interpreter_in_a_users_folder(
     target.unlink()
     assert _first_denied(project, calls) is not None, \
         "the hook allows writing the base interpreter's sitecustomize.py and the covered run"
+
+
+# --- the same files through the Write tool, which the name rule does not read -------------
+
+
+def _write_allowed(project: Path, path: str, content: str) -> bool:
+    """Whether the printed hook allows Claude Code's ``Write`` of ``content`` to ``path``
+    (relative to the project)."""
+    import json
+
+    body = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "cwd": str(project),
+                       "tool_name": "Write", "tool_input": {
+                           "file_path": str(project / path), "content": content}}).encode()
+    done = subprocess.run(["/bin/sh", "-c", _settings_hook(project)], input=body, cwd=project,
+                          capture_output=True, timeout=60, check=False)
+    return done.returncode != 2
+
+
+def _husky(project: Path) -> None:
+    for key, value in (("user.email", "a@b"), ("user.name", "a"),
+                       ("core.hooksPath", ".husky/_")):
+        subprocess.run(["git", "config", key, value], cwd=project, check=True, timeout=60)
+    (project / ".husky" / "_").mkdir(parents=True)
+    (project / ".husky" / "_" / "h").write_text(HUSKY_H)
+    (project / ".husky" / "_" / "pre-commit").write_text(
+        '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n')
+    for name in ("h", "pre-commit"):
+        (project / ".husky" / "_" / name).chmod(0o755)
+    (project / ".husky" / "pre-commit").write_text("true\n")
+
+
+def _pre_commit(project: Path) -> None:
+    _needs("pre-commit")
+    for key, value in (("user.email", "a@b"), ("user.name", "a")):
+        subprocess.run(["git", "config", key, value], cwd=project, check=True, timeout=60)
+    (project / ".pre-commit-config.yaml").write_text("repos: []\n")
+    subprocess.run(["pre-commit", "install"], cwd=project, check=True, capture_output=True,
+                   timeout=120)
+
+
+def _mypy_on_path(project: Path) -> None:
+    mypy = Path(sys.executable).parent / "mypy"
+    if not mypy.exists():
+        pytest.skip("mypy is not installed beside this interpreter")
+    os.environ["PATH"] = f"{mypy.parent}{os.pathsep}{os.environ['PATH']}"  # (monkeypatched)
+    (project / "src").mkdir()
+    (project / "src" / "a.py").write_text("x = 1\n")
+    (project / "p.py").write_text("import os\nos.system('touch zz')\n"
+                                  "from mypy.plugin import Plugin\n\n\n"
+                                  "def plugin(version):\n    return Plugin\n")
+
+
+#: (an id, the plan's entries beside Edit(./**), the setup, the file the Write tool writes,
+#: its text, the covered calls that then run it)
+WRITES = [
+    ("husky-pre-commit", ["Bash(git commit *)"], _husky, ".husky/pre-commit", "touch zz\n",
+     ["git commit --allow-empty -m x"]),
+    ("pre-commit-config", ["Bash(git add *)", "Bash(git commit *)"], _pre_commit,
+     ".pre-commit-config.yaml", PRE_COMMIT_CONFIG,
+     ["git add .pre-commit-config.yaml", "git commit -m x"]),
+    ("mypy.ini", ["Bash(mypy src)"], _mypy_on_path, "mypy.ini", "[mypy]\nplugins = p.py\n",
+     ["mypy src"]),
+    ("pyproject.toml", ["Bash(mypy src)"], _mypy_on_path, "pyproject.toml",
+     '[tool.mypy]\nplugins = ["p.py"]\n', ["mypy src"]),
+]
+
+
+@pytest.mark.parametrize(("setup", "entries", "prepare", "path", "text", "runs"), WRITES,
+                         ids=[w[0] for w in WRITES])
+def test_w3_the_write_tool_writes_what_a_covered_command_then_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str, entries: list[str],
+        prepare: object, path: str, text: str, runs: list[str]) -> None:
+    """W3 (H5, H6, P5 through Claude Code's ``Write`` under ``Edit(./**)``, the way a model
+    writes files; bash's ``cp .husky/pre-commit`` is denied by the name rule, the Write tool's
+    path is not read for names): husky runs ``.husky/pre-commit`` itself at the covered
+    ``git commit``; the pre-commit framework runs what ``.pre-commit-config.yaml`` names;
+    mypy imports the plugin ``mypy.ini`` or ``pyproject.toml`` names. (The Write tool also
+    writes ``.github/copilot/settings.json``, H2's file: allowed too.)"""
+    monkeypatch.setenv("PATH", os.environ["PATH"])  # (restored after _mypy_on_path)
+    project = tmp_path / "project"
+    gated_project(project, ["Edit(./**)", *entries])
+    assert callable(prepare)
+    prepare(project)
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    (scratch / path).write_text(text)  # what the runtime's Write does
+    for run in runs:
+        _bash(run, scratch)
+    assert (scratch / "zz").exists(), "bash ran no payload: the case proves nothing"
+    allowed = _write_allowed(project, path, text)
+    if allowed:
+        (project / path).write_text(text)
+    assert not allowed or _first_denied(project, runs) is not None, \
+        f"the hook allows writing {path} with the Write tool and the covered {runs}"
+
+
+def test_w3b_the_write_tool_writes_copilots_settings_hook_file(tmp_path: Path) -> None:
+    """W3b (H2 through the Write tool under ``Edit(./**)``): ``.github/copilot/settings.json``
+    is a hook file Copilot CLI loads (proved end to end by
+    tests/conformance/test_copilot_s44_greview.py); the hook allows Claude Code's ``Write``
+    of it (bash's ``cp x .github/copilot/settings.json`` is denied by its name)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Edit(./**)"])
+    hook = ('{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": '
+            '"touch zz", "timeoutSec": 10}]}}\n')
+    assert not _write_allowed(project, ".github/copilot/settings.json", hook), \
+        "the hook allows writing Copilot CLI's project hook file with the Write tool"
