@@ -1134,6 +1134,14 @@ def _mypy_on_path(project: Path) -> None:
                                   "def plugin(version):\n    return Plugin\n")
 
 
+def _npm_project(project: Path) -> None:
+    _needs("npm", "node")
+    (project / "package.json").write_text(
+        '{"name": "p", "version": "1.0.0", "scripts": {"build": "echo ok"}}\n')
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+
+
 #: (an id, the plan's entries beside Edit(./**), the setup, the file the Write tool writes,
 #: its text, the covered calls that then run it)
 WRITES = [
@@ -1146,6 +1154,9 @@ WRITES = [
      ["mypy src"]),
     ("pyproject.toml", ["Bash(mypy src)"], _mypy_on_path, "pyproject.toml",
      '[tool.mypy]\nplugins = ["p.py"]\n', ["mypy src"]),
+    # npm's project settings: bash's `cp x .npmrc` is denied by the name, the Write is not
+    (".npmrc", ["Bash(npm run build)"], _npm_project, ".npmrc", "script-shell=./e.sh\n",
+     ["npm run build"]),
 ]
 
 
@@ -1158,7 +1169,8 @@ def test_w3_the_write_tool_writes_what_a_covered_command_then_runs(
     writes files; bash's ``cp .husky/pre-commit`` is denied by the name rule, the Write tool's
     path is not read for names): husky runs ``.husky/pre-commit`` itself at the covered
     ``git commit``; the pre-commit framework runs what ``.pre-commit-config.yaml`` names;
-    mypy imports the plugin ``mypy.ini`` or ``pyproject.toml`` names. (The Write tool also
+    mypy imports the plugin ``mypy.ini`` or ``pyproject.toml`` names; npm runs its script
+    through the ``script-shell`` a project ``.npmrc`` names. (The Write tool also
     writes ``.github/copilot/settings.json``, H2's file: allowed too.)"""
     monkeypatch.setenv("PATH", os.environ["PATH"])  # (restored after _mypy_on_path)
     project = tmp_path / "project"
