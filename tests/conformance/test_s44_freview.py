@@ -206,10 +206,12 @@ def test_n6_a_linked_package_folder_s_skills_are_read(judge: Judge, work: Path) 
 
 # -- N7: F12 behind a property, and a tag that swallows a flow indicator -------------------------
 
-@pytest.mark.parametrize("value", ["[a, &b -]", "{a: !!str -}", "[! -]", "[!, a]", "[&b !, a]"])
+@pytest.mark.parametrize("value", ["[a, &b -]", "{a: !!str -}", "[! -]", "[!, a]", "[&b !, a]",
+                                   '{"a":-}'])
 def test_n7_a_flow_item_bun_rejects_is_predicted(judge: Judge, work: Path, value: str) -> None:
     """``x: [a, &b -]``: PyYAML reads the anchored plain scalar ``-`` (``yamlapart._LONE_DASH``
-    wants the dash right after the indicator); ``x: [!, a]``: PyYAML's tag runs on through the
+    wants the dash right after the indicator, or after ``: ``, where a JSON-like key's ``:``
+    needs no blank: ``{"a":-}``); ``x: [!, a]``: PyYAML's tag runs on through the
     ``,`` (it ends a tag at a blank only). Bun rejects both, so Claude Code re-quotes the simple
     lines and reads ``allowed-tools: Read # Bash(touch *)`` with its comment as entries."""
     text = (f"---\nname: probe\nx: {value}\nallowed-tools: Read # Bash(touch *)\n"

@@ -32,6 +32,10 @@ VALUES = {
     "N7-anchor-and-tag-dash": "x: {a: &b !!str -}",
     "N7-tab-after-anchor": "x: [&b\t-]",
     "N7-anchored-dash-map-key": "x: {&b -}",
+    # N7: the dash right after a JSON-like key's ':' (no blank needed there).
+    "N7-json-key-dash-map": 'x: {"a":-}',
+    "N7-single-quoted-key-dash-map": "x: {'a':-}",
+    "N7-json-key-dash-list": 'x: ["a":-]',
     # N7: a tag that runs on through a flow indicator for PyYAML (it ends a tag at a blank).
     "N7-bare-tag-comma": "x: [!, a]",
     "N7-anchor-bare-tag-comma": "x: [&b !, a]",
