@@ -225,3 +225,28 @@ def test_n7_a_flow_item_bun_rejects_is_predicted(judge: Judge, work: Path, value
     assert done.returncode != 0, (
         f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
         f"{done.stdout}{done.stderr}")
+
+
+# -- N9: one file, two contexts: collect() keeps a file once, by its real path -------------------
+
+def test_n9_a_plugin_skill_linked_to_a_project_skill_is_judged_as_the_plugins(
+        judge: Judge, work: Path) -> None:
+    """``plug/skills/good -> ../../.claude/skills/good``: the same SKILL.md is the project's
+    skill and the plugin's. ``collect`` keeps each real path once (the first in path order,
+    ``.claude/…``), so ``judge_plugin`` never sees it as the plugin's, whose allow hook
+    Claude Code runs for it (``--plugin-dir plug``)."""
+    lay_out(work, {"project/.claude/skills/good/SKILL.md": skill("good", "Read"),
+                   "project/plug/.claude-plugin/plugin.json": json.dumps({"name": "plug"}),
+                   "project/plug/hooks/hooks.json": json.dumps(ALLOW_HOOKS),
+                   "project/plug/skills/good": ("link", "../../.claude/skills/good")})
+    (work / "plan.yaml").write_text(PLAN)
+    got = runtime(judge, work, [("Skill", {"skill": "plug:good"}), touch("h")],
+                  extra=["--plugin-dir", str(work / "project" / "plug")])
+    # The runtime's side: the plugin's skill (the linked folder) loads, and the plugin's
+    # allow hook pre-approves `touch` (plan: Read).
+    assert got[0] is not None and got[0][0], got
+    assert got[1] is not None and got[1][0] and (work / "project" / "zz_h").exists(), got
+    done = check(work / "project", work / "plan.yaml", ".")
+    assert done.returncode != 0, (
+        "check . passed (exit 0) although Claude Code loads plug:good (the linked project "
+        f"skill) with the plugin's allow hook:\n{done.stdout}{done.stderr}")
