@@ -320,6 +320,37 @@ def test_a_file_is_read_whole_up_to_the_limit_and_never_past_it(tmp_path: Path) 
         read_bounded(tmp_path)
 
 
+def test_a_file_of_the_size_it_gives_is_read_in_one_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exactly the size ``fstat`` gave, short of the byte more asked for, is the whole file:
+    one read; a file longer than its size said (it grew) is read on to its end."""
+    import os
+
+    from skillgrant.skillfile import bounded
+
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 1000)
+    sizes: list[int] = []
+    real_read, real_fstat = os.read, os.fstat
+
+    def read(fd: int, n: int) -> bytes:
+        sizes.append(n)
+        return real_read(fd, n)
+
+    monkeypatch.setattr(bounded.os, "read", read)
+    assert bounded.read_bounded(path) == b"x" * 1000
+    assert sizes == [1001]
+
+    class Smaller:  # what fstat gives of a file that grew since
+        def __init__(self, info: os.stat_result) -> None:
+            self.st_mode, self.st_size = info.st_mode, 400
+
+    monkeypatch.setattr(bounded.os, "fstat", lambda fd: Smaller(real_fstat(fd)))
+    sizes.clear()
+    assert bounded.read_bounded(path) == b"x" * 1000
+    assert sizes[0] == 401 and len(sizes) > 1
+
+
 def test_only_a_regular_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A device, a FIFO or a socket is refused before it is opened (never read forever, never
     waited on); a symlink to one is refused the same; a directory is IsADirectoryError."""

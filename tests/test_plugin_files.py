@@ -263,3 +263,38 @@ def test_the_lookup_answers_as_lexists(tmp_path: Path) -> None:
             assert _THERE(path) == os.path.lexists(path), name
     finally:
         (tmp_path / "closed").chmod(0o700)
+
+
+@pytest.mark.parametrize("entries", [
+    (), ("SKILL.md",), ("SKILL.md", "notes.md", "scripts/"), ("skill.md", "README.md"),
+    ("hooks/",), ("hooks.json",), ("HOOKS.JSON",), ("Hooks/",), ("plugin.json",),
+    ("Plugin.JSON",), (".github/",), (".GitHub/",), (".plugin/",), (".Claude-Plugin/",),
+    (".claude-plugin/",), ("SKILL.md", "hooks/"), ("SKILL.md", "hookſ.json"), ("é.md",),
+    ("SKILL.md", "hooks.json/"), ("SKILL.md", ".git/", "hook.json", "plugins/"),
+])
+def test_a_listed_folder_answers_as_its_probes(tmp_path: Path, entries: tuple[str, ...],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file's own folder is listed once rather than asked for each name: the names found
+    are those the probes find (a folder that holds any name a plugin file's path may start
+    with, in any case, or a name that is not ASCII, is asked as before)."""
+    import os
+
+    from skillgrant.skillfile import plugin
+
+    folder = tmp_path / "skills" / "s"
+    folder.mkdir(parents=True)
+    for entry in entries:
+        if entry.endswith("/"):
+            (folder / entry).mkdir()
+        else:
+            (folder / entry).write_text("{}")
+    parts = str(folder / "SKILL.md").split(os.sep)
+    listed = plugin._plugin_files(str(folder), parts, len(parts) - 1)
+    monkeypatch.setattr(plugin, "_none_there", lambda root: False)
+    asked = plugin._plugin_files(str(folder), parts, len(parts) - 1)
+    assert listed == asked
+    lowered = {entry.rstrip("/").lower() for entry in entries} - {"skill.md"}
+    plain = all(entry.isascii() for entry in entries)
+    monkeypatch.undo()
+    assert plugin._none_there(str(folder)) == (plain and not lowered & {
+        ".claude-plugin", ".github", ".plugin", "plugin.json", "hooks", "hooks.json"})

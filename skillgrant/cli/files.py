@@ -16,9 +16,10 @@ folder once; a linked ``.claude`` or ``.github`` folder is entered too. ``node_m
 ``.git``, ``.hg`` and ``.svn`` are searched for those folders only (Claude Code loads a
 ``.claude/skills`` below them once the agent reads a file there): their other files are not a
 runtime's. A plugin's root holds a manifest in any of ``MANIFESTS`` (Copilot CLI's three
-places too), and a command file's extension is ``.md`` in any case (Copilot loads ``.MD``). The folder named on the
-command line may be a plugin's root without a manifest (``--plugin-dir``): its ``commands``
-folder is one, and a manifest's ``skills`` paths are searched as its ``commands`` are.
+places too), and a command file's extension is ``.md`` in any case (Copilot loads ``.MD``).
+The folder named on the command line may be a plugin's root without a manifest
+(``--plugin-dir``): its ``commands`` folder is one, and a manifest's ``skills`` paths are
+searched as its ``commands`` are.
 
 ``--include`` and ``--exclude`` globs (cli/discovery.py's) narrow what a directory
 gives, matched against the path as given from the working directory; a file named on the
@@ -264,49 +265,56 @@ def _in_commands(root: str, top: str = "") -> bool:
             continue
         owner = Path(*parts[:depth]) if depth else Path(".")
         if owner.name == ".claude" or (owner / ".claude-plugin").is_dir() or (
-                owner / ".plugin").is_dir() or _manifest(str(owner)) is not None or (
+                owner / ".plugin").is_dir() or _manifests(str(owner)) or (
                 top and owner == Path(top)):
             return True
     return False
 
 
 def _manifest_commands(root: str) -> list[tuple[str, bool]]:
-    """The command files a plugin's manifest names outside its ``commands`` folder (its
-    ``commands`` key: a path, a list of paths, or command metadata with a ``source``; a
-    folder named stands for the Markdown files under it), each with whether it is a link:
-    the runtime loads them, so they are judged too. A manifest that cannot be read names
-    none here (``skillfile.plugin`` refuses the plugin's files then)."""
+    """The command files a plugin's manifests name outside its ``commands`` folder (each
+    manifest's ``commands`` key: a path, a list of paths, or command metadata with a
+    ``source``; a folder named stands for the Markdown files under it), each with whether it
+    is a link: the runtimes load them, so they are judged too. Every manifest present counts
+    (Claude Code reads ``.claude-plugin/``'s, Copilot CLI the first of its own places: review
+    s44-freview N4b). A manifest that cannot be read names none here (``skillfile.plugin``
+    refuses the plugin's files then)."""
+    found: list[tuple[str, bool]] = []
+    top = os.path.realpath(root) + os.sep
+    for manifest in _manifests(root):
+        for path in _named_commands(root, manifest):
+            if not os.path.realpath(path).startswith(top):
+                continue  # the runtime loads no path outside the plugin
+            files = ([path] if not os.path.isdir(path) else sorted(
+                os.path.join(folder, name) for folder, _, names in os.walk(path)
+                for name in names))
+            found.extend((file, os.path.islink(file)) for file in files if file.lower(
+            ).endswith(".md") and os.path.isfile(file) and _has_frontmatter(file))
+    return list(dict.fromkeys(found))
+
+
+def _named_commands(root: str, manifest: str) -> list[str]:
+    """The paths the manifest at ``manifest`` names under its ``commands`` key, from
+    ``root``."""
     import json
 
     try:
-        with open(_manifest(root) or os.path.join(root, MANIFESTS[0]), "rb") as stream:
-            manifest = json.loads(stream.read().decode("utf-8", "replace").removeprefix("\ufeff"))
-        named = manifest.get("commands")
+        with open(manifest, "rb") as stream:
+            loaded = json.loads(stream.read().decode("utf-8", "replace").removeprefix("\ufeff"))
+        named = loaded.get("commands")
     except (OSError, ValueError, AttributeError):
         return []
     if isinstance(named, dict):
         named = [entry.get("source") for entry in named.values() if isinstance(entry, dict)]
     elif not isinstance(named, list):
         named = [named]
-    found: list[tuple[str, bool]] = []
-    top = os.path.realpath(root) + os.sep
-    for given in named:
-        path = os.path.normpath(os.path.join(root, given)) if isinstance(given, str) else ""
-        if not path or not os.path.realpath(path).startswith(top):
-            continue  # the runtime loads no path outside the plugin
-        files = ([path] if not os.path.isdir(path) else sorted(
-            os.path.join(folder, name) for folder, _, names in os.walk(path)
-            for name in names))
-        found.extend((file, os.path.islink(file)) for file in files if file.lower().endswith(
-            ".md") and os.path.isfile(file) and _has_frontmatter(file))
-    return found
+    return [os.path.normpath(os.path.join(root, given)) for given in named
+            if isinstance(given, str) and given]
 
 
-def _manifest(root: str) -> str | None:
-    """The path of the plugin manifest in the folder ``root`` (the first of ``MANIFESTS``
-    there), or None."""
-    return next((path for place in MANIFESTS
-                 if os.path.isfile(path := os.path.join(root, place))), None)
+def _manifests(root: str) -> list[str]:
+    """The plugin manifests in the folder ``root`` (of ``MANIFESTS``)."""
+    return [path for place in MANIFESTS if os.path.isfile(path := os.path.join(root, place))]
 
 
 def _has_frontmatter(path: str) -> bool:

@@ -23,7 +23,7 @@ from ..lazy import compile_on_use
 from .folded import NOT_ASSIGNED, agreed, folded, tree_commands, unquoted
 from .words import run_words
 from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND
-from .writers import GIT_KEEPS, edits, git_subcommand
+from .writers import GIT_KEEPS, braced, edits, git_subcommand
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ _RENAMES: Final = compile_on_use(r"\balias\b|\bfunction\b|\(\s*\)")
 #: file or a text runs in this shell (``source``, ``.``, ``eval``).
 _SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?="
                               r"|\b(?:export|declare|typeset|readonly|local|hash|enable|read"
-                              r"|mapfile|readarray|getopts)\b|\b(?:for|select)\s+[A-Za-z_]"
+                              r"|mapfile|readarray|getopts|unset|wait)\b|\b(?:for|select)\s+[A-Za-z_]"
                               r"|printf\s+-v"  # (a name set without `=`: s43 V4b)
                               r"|(?:^|[\s;&|(`])(?:source|\.|eval)\s")  # code of a file (s44 V2c)
 #: Runners whose words are options, their numbers, and the program they run (no file).
@@ -107,6 +107,10 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     one holding it that is not a reader (``READERS``) or its program, or any when the gate
     cannot separate them (an open quote). None when each is only read or run."""
     commands = _commands(text)
+    if commands and "{" in text:  # each word's brace forms beside it, as the guard's words
+        # are (`-o {.c,-DX}laude/hooks/x.sh` holds `.claude/hooks/x.sh`: review s44 W19)
+        commands = tuple(tuple(f for w in c for f in ([w, *braced(w)] if "{" in w else [w]))
+                         for c in commands)
     if commands and any(w.rsplit("/", 1)[-1] in _FEEDS for c in commands for w in c):
         # (anywhere in a command: `nice xargs`, `setsid xargs`: review s43 V6, V6b)
         return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words

@@ -128,8 +128,10 @@ def read_bounded(path: str | os.PathLike[str]) -> bytes:
     SymlinkLoopError for a path whose symbolic links cannot be resolved (a loop).
 
     The file is read in the size it gives (a buffered ``read(limit)`` allocates the whole
-    limit first: most of the cost of a small file), its end told by a read of one byte, then
-    in chunks for a file that gives none (procfs) or grew.
+    limit first: most of the cost of a small file), then in chunks for a file that gives none
+    (procfs) or grew. Its end is told by a read that gives fewer bytes than asked: exactly the
+    size ``fstat`` gave (the file whole, as it was then: one read of the size and one byte
+    more), or else a read of one byte that gives none.
     """
     try:
         _require_regular(os.stat(path).st_mode, path)
@@ -145,7 +147,8 @@ def read_bounded(path: str | os.PathLike[str]) -> bytes:
         # A regular file, so O_NONBLOCK changes nothing about reading it (open(2)): it is
         # left set rather than cleared with one more system call a file.
         _require_regular(info.st_mode, path)
-        want = min(info.st_size + 1, limit)
+        size = info.st_size
+        want = min(size + 1, limit)
         chunks: list[bytes] = []
         total = 0
         while total < limit:
@@ -154,6 +157,8 @@ def read_bounded(path: str | os.PathLike[str]) -> bytes:
                 break
             chunks.append(chunk)
             total += len(chunk)
+            if total == size < want:  # the size it gave, and not the byte more asked for
+                break
             # Short of what was asked: most likely the end, which a read of one byte tells
             # (a read of a chunk allocates the chunk first, tens of microseconds).
             want = 1 if len(chunk) < want else _CHUNK

@@ -86,11 +86,12 @@ def judge_plugin(path: str, seen: dict[str, object] | None = None) -> None:
 
     Seven ``lstat`` calls a folder above the file (its ``.claude-plugin``, Copilot CLI's five
     manifest and marketplace names, a root ``SKILL.md``), and one for each hooks file of each
-    folder a runtime could load the file from as a plugin. ``seen``, kept by a caller over one
-    batch of files (whose plugin files do not change meanwhile), remembers what was found
-    (at most ``_MEMO_MAX`` answers): each folder's plugin files for each role a file can have
-    there, and each such file's answer, so that files of one folder, and the folders above a
-    batch's files, ask the system once."""
+    folder a runtime could load the file from as a plugin; the file's own folder is listed
+    first, and asked nothing more when it holds none of those names (``_none_there``).
+    ``seen``, kept by a caller over one batch of files (whose plugin files do not change
+    meanwhile), remembers what was found (at most ``_MEMO_MAX`` answers): each folder's
+    plugin files for each role a file can have there, and each such file's answer, so that
+    files of one folder, and the folders above a batch's files, ask the system once."""
     memo: dict[str, object] = {} if seen is None else seen
     if len(memo) > _MEMO_MAX:  # a batch walks folder by folder: the recent ones are asked
         memo.clear()
@@ -149,6 +150,8 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
     """The names of the plugin files at ``root`` (``parts[:depth]`` of the judged file's path)
     that the runtimes load beside the file: manifests and marketplaces, and the hooks files of
     a folder they load the file from as a plugin."""
+    if depth == len(parts) - 1 and _none_there(root):  # the file's own folder (_none_there)
+        return ()
     there = _THERE
     join: Callable[[str, str], str] = os.path.join
     if os.name == "posix":  # os.path.join of a relative name, without its checks
@@ -180,6 +183,34 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
     if copilot_plugin and there(join(root, ROOT_HOOKS_FILE)):
         names.append(ROOT_HOOKS_FILE)
     return tuple(names)
+
+
+#: The names of a folder that may start the path of a plugin file ``_plugin_files`` asks
+#: for, in lower case, but ``SKILL.md``: alone, that one adds no file (only a hooks file
+#: beside it would be asked for).
+_FIRST_NAMES: Final = frozenset(
+    name.split(os.sep, 1)[0].lower() for name in (
+        MANIFEST, MARKETPLACE, *COPILOT_MANIFESTS, *COPILOT_MARKETPLACES, HOOKS_FILE,
+        ROOT_HOOKS_FILE))
+
+
+def _none_there(root: str) -> bool:
+    """Whether one listing of the folder ``root`` shows that none of the names
+    ``_plugin_files`` asks for is there, so it need ask for none: seven system calls for a
+    file's own folder, where the listing takes one open, two reads and a close. (Only the
+    file's own folder is listed: a folder above may hold a batch's many files, and its
+    answer is remembered.)
+
+    A name is there (``lexists``) only when its first part is in the folder: the listing holds
+    that very name, or, on a file system that ignores case, the same ASCII letters in another
+    case, which ``lower()`` makes equal. A listing with a name that is not ASCII (which such a
+    file system may fold to ASCII letters) or a folder that cannot be listed (one that may be
+    searched but not read) tells nothing: False, and each name is asked."""
+    try:
+        names = os.listdir(root)
+    except (OSError, ValueError):
+        return False
+    return "".join(names).isascii() and _FIRST_NAMES.isdisjoint(map(str.lower, names))
 
 
 def _grants(where: str, name: str) -> str | None:

@@ -23,8 +23,24 @@ _ODD_COMPLEX_KEY: Final = re.compile(
 #: Bun goes on.
 _CUT_ANCHOR: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
                                 r"|\?[ \t\r]+)(?:![^\s]*[ \t\r]+)*[&*][A-Za-z0-9_-]+[?:%@`]")
-#: A ``-`` alone between a flow collection's indicators (``[-]``, ``[a, -]``, ``{a: -}``).
-_LONE_DASH: Final = re.compile(r"(?:[\[{,]|:[ \t])[ \t]*-(?=[ \t]*[\]},])")
+#: A ``-`` alone between a flow collection's indicators (``[-]``, ``[a, -]``, ``{a: -}``),
+#: behind node properties too (``[a, &b -]``, ``{a: !!str -}``: review s44-freview N7).
+_LONE_DASH: Final = re.compile(r"(?:[\[{,]|:[ \t])[ \t]*(?:[&!][^\s,\[\]{}]*[ \t]+)*"
+                               r"-(?=[ \t]*[\]},])")
+#: A tag at a node's start holding a flow indicator (``[!, a]``, ``x: !a,b``): PyYAML ends a tag
+#: only at a blank, Bun (YAML 1.2) at a flow indicator too (N7).
+_CUT_TAG: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
+                             r"|\?[ \t\r]+)(?:&[^\s]*[ \t\r]+)*![^\s,\[\]{}]*[,\[\]{}]")
+#: Text every match of the pattern holds (each pattern's tail): searched first, so the
+#: pattern, whose first part is tried at every character, is searched only in a text that
+#: holds it (``*`` is in most frontmatters, in ``Bash(git *)``; ``-`` in ``allowed-tools``).
+_NEEDS: Final = {
+    _ODD_COMPLEX_KEY: re.compile(r"\?"),
+    _COMPLEX_KEY: re.compile(r"\?"),
+    _CUT_ANCHOR: re.compile(r"[&*][A-Za-z0-9_-]+[?:%@`]"),
+    _CUT_TAG: re.compile(r"![^\s,\[\]{}]*[,\[\]{}]"),
+    _LONE_DASH: re.compile(r"-[ \t]*[\]},]"),
+}
 
 _COMPLEX: Final = ("a complex key ('? '): Claude Code's YAML parser reads the lines around one "
                    "otherwise than skillgrant's, so what it grants cannot be computed; write "
@@ -32,6 +48,9 @@ _COMPLEX: Final = ("a complex key ('? '): Claude Code's YAML parser reads the li
 _ANCHOR: Final = ("an anchor or alias name followed by '?', ':', '%', '@' or '`': Claude "
                   "Code's YAML parser reads the name on, skillgrant's ends it there, so what "
                   "it grants cannot be computed; put a blank after the name")
+_TAG: Final = ("a tag holding ',', '[', ']', '{' or '}': Claude Code's YAML parser ends it there, "
+                "skillgrant's reads it on, so what it grants cannot be computed; put a blank "
+                "after the tag")
 _DASH: Final = ("a lone '-' in a flow collection: Claude Code's YAML parser rejects it where "
                 "skillgrant's reads a '-', so what it grants cannot be computed; quote it")
 
@@ -40,16 +59,17 @@ def apart_as_read(yaml_text: str) -> tuple[str, int] | None:
     """For a text PyYAML reads: a complex key whose line holds more than a plain scalar
     (`? >#`, `? ''#c`: Bun rejects it; review s43-freview F4), an anchor cut short (`&a:{`:
     F11, F11b), a lone dash in a flow collection (F12)."""
-    return (_found(yaml_text, "?", _ODD_COMPLEX_KEY, _COMPLEX)
-            or _found(yaml_text, "&*", _CUT_ANCHOR, _ANCHOR)
-            or _found(yaml_text, "-", _LONE_DASH, _DASH))
+    return (_found(yaml_text, _ODD_COMPLEX_KEY, _COMPLEX)
+            or _found(yaml_text, _CUT_ANCHOR, _ANCHOR)
+            or _found(yaml_text, _CUT_TAG, _TAG)
+            or _found(yaml_text, _LONE_DASH, _DASH))
 
 
 def apart_as_rejected(yaml_text: str) -> tuple[str, int] | None:
     """For a text PyYAML rejects, which Bun is taken to reject too: any complex key (Bun may
     read the text as written: a tab-indented line before one, F4), an anchor cut short."""
-    return (_found(yaml_text, "?", _COMPLEX_KEY, _COMPLEX)
-            or _found(yaml_text, "&*", _CUT_ANCHOR, _ANCHOR))
+    return (_found(yaml_text, _COMPLEX_KEY, _COMPLEX)
+            or _found(yaml_text, _CUT_ANCHOR, _ANCHOR))
 
 
 def judged_keys(yaml_text: str) -> tuple[str, int] | None:
@@ -62,7 +82,6 @@ def judged_keys(yaml_text: str) -> tuple[str, int] | None:
     return None
 
 
-def _found(yaml_text: str, signs: str, pattern: re.Pattern[str],
-           why: str) -> tuple[str, int] | None:
-    found = pattern.search(yaml_text) if any(c in yaml_text for c in signs) else None
+def _found(yaml_text: str, pattern: re.Pattern[str], why: str) -> tuple[str, int] | None:
+    found = pattern.search(yaml_text) if _NEEDS[pattern].search(yaml_text) else None
     return None if found is None else (why, found.end() - 1)

@@ -27,6 +27,11 @@ STR_TAG: Final = "tag:yaml.org,2002:str"
 MERGE_TAG: Final = "tag:yaml.org,2002:merge"
 
 
+#: libyaml's parser's ``__init__``, when ``LOADER`` is libyaml's (``_Composer``'s).
+_PARSER_INIT: Final[Any] = (yaml._yaml.CParser.__init__
+                            if getattr(yaml, "CSafeLoader", None) is LOADER else None)
+
+
 class _Composer(LOADER):  # type: ignore[misc,valid-type]
     """``LOADER`` for composing, whose resolver answers at once where ``Resolver.resolve``
     would find no pattern to try and no path resolver (then its answer is the default tag of
@@ -40,7 +45,12 @@ class _Composer(LOADER):  # type: ignore[misc,valid-type]
     Python frame."""
 
     def __init__(self, stream: str) -> None:
-        super().__init__(stream)
+        if _PARSER_INIT is None:
+            super().__init__(stream)
+        else:  # libyaml's parser alone: composing asks nothing of the constructor
+            _PARSER_INIT(self, stream)
+            if self.yaml_path_resolvers:
+                yaml.resolver.BaseResolver.__init__(self)
         if not self.yaml_path_resolvers:
             self.descend_resolver = operator.is_
             self.ascend_resolver = tuple
