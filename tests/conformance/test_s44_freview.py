@@ -207,7 +207,7 @@ def test_n6_a_linked_package_folder_s_skills_are_read(judge: Judge, work: Path) 
 # -- N7: F12 behind a property, and a tag that swallows a flow indicator -------------------------
 
 @pytest.mark.parametrize("value", ["[a, &b -]", "{a: !!str -}", "[! -]", "[!, a]", "[&b !, a]",
-                                   '{"a":-}'])
+                                   '{"a":-}', '{"a":!,}', "['a':&b -]"])
 def test_n7_a_flow_item_bun_rejects_is_predicted(judge: Judge, work: Path, value: str) -> None:
     """``x: [a, &b -]``: PyYAML reads the anchored plain scalar ``-`` (``yamlapart._LONE_DASH``
     wants the dash right after the indicator, or after ``: ``, where a JSON-like key's ``:``

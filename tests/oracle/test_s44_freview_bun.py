@@ -36,6 +36,13 @@ VALUES = {
     "N7-json-key-dash-map": 'x: {"a":-}',
     "N7-single-quoted-key-dash-map": "x: {'a':-}",
     "N7-json-key-dash-list": 'x: ["a":-]',
+    # N7c (against main 4db6fbf): the same right after a JSON-like key's ':' (_LONE_DASH and
+    # _CUT_TAG want ': ' with a blank there).
+    "N7c-json-key-tag-comma": 'x: {"a":!,}',
+    "N7c-json-key-anchored-dash": "x: ['a':&b -]",
+    "N7c-json-key-tagged-dash": 'x: {"a":!!str -}',
+    "N7c-json-key-blank-before-colon": 'x: ["a" :-]',
+    "N7c-json-key-tab-before-colon": "x: {'a'\t:!,}",
     # N7: a tag that runs on through a flow indicator for PyYAML (it ends a tag at a blank).
     "N7-bare-tag-comma": "x: [!, a]",
     "N7-anchor-bare-tag-comma": "x: [&b !, a]",
