@@ -43,7 +43,7 @@ def _plain_walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
                           "dir:" + os.path.realpath(os.fspath(error.filename))))
             return
         folders = [n for n in names if os.path.isdir(os.path.join(root, n))]
-        children = _children(root, zone, folders, entered)
+        children = _children(root, zone, folders, entered, real_top)
         if zone != "deps":
             for name in _files(root, top, names, folders):
                 if linked or os.path.islink(name) or not name.startswith(prefix):
@@ -58,8 +58,8 @@ def _plain_walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
     return iter(found)
 
 
-def _children(root: str, zone: str, folders: list[str],
-              entered: set[str]) -> list[tuple[str, str, bool]]:
+def _children(root: str, zone: str, folders: list[str], entered: set[str],
+              real_top: str) -> list[tuple[str, str, bool]]:
     """The folders of ``root`` the plain walk enters, with their zones and whether each is a
     link."""
     plugin = zone != "runtime" and (".claude-plugin" in folders or ".plugin" in folders or any(
@@ -72,7 +72,12 @@ def _children(root: str, zone: str, folders: list[str],
             ".claude", ".github", ".agents") else "deps" if zone == "deps" or \
             name in ("node_modules", ".git", ".hg", ".svn") else "plain"
         link = os.path.islink(path)
-        if link and (inner == "plain" or os.path.realpath(path) in entered):
+        real = os.path.realpath(path)
+        if link and inner == "plain":  # a link out of the tree: its runtime folders only
+            if os.path.commonpath([real, real_top]) == real_top:
+                continue
+            inner = "deps"
+        if link and real in entered:
             continue
         if link:
             entered.add(os.path.realpath(path))
@@ -188,3 +193,19 @@ def test_the_walk_enters_no_symlinked_folder_and_keeps_a_linked_file(tmp_path: P
         (str(tmp_path / "t" / "SKILL.md" / "SKILL.md"),
          os.path.join(real_top, "t", "SKILL.md", "SKILL.md")),
         (str(tmp_path / "t" / "k" / "SKILL.md"), os.path.join(real_top, "real", "s", "SKILL.md"))]
+
+
+def test_a_folder_linked_from_outside_is_searched_for_runtime_folders(tmp_path: Path) -> None:
+    """`vendor/pkg -> ../../outside/pkg` (review s44-freview N6): Claude Code loads the
+    package's `.claude/skills` once the agent reads a file there; its other files are no
+    runtime's. A link back into the tree walked is not followed (walked there)."""
+    outside = tmp_path / "outside" / "pkg"
+    (outside / ".claude" / "skills" / "s").mkdir(parents=True)
+    (outside / ".claude" / "skills" / "s" / "SKILL.md").write_text("---\n---\n")
+    (outside / "SKILL.md").write_text("---\n---\n")
+    project = tmp_path / "project"
+    (project / "vendor").mkdir(parents=True)
+    (project / "vendor" / "pkg").symlink_to(outside)
+    (project / "again").symlink_to(project / "vendor")
+    found = [os.path.relpath(str(path), project) for path, _ in walk(project)]
+    assert found == [os.path.join("vendor", "pkg", ".claude", "skills", "s", "SKILL.md")]

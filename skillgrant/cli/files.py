@@ -15,8 +15,10 @@ folder is entered (a skill folder linked from elsewhere is loaded as any other),
 folder once; a linked ``.claude`` or ``.github`` folder is entered too. ``node_modules``,
 ``.git``, ``.hg`` and ``.svn`` are searched for those folders only (Claude Code loads a
 ``.claude/skills`` below them once the agent reads a file there): their other files are not a
-runtime's. A plugin's root holds a manifest in any of ``MANIFESTS`` (Copilot CLI's three
-places too), and a command file's extension is ``.md`` in any case (Copilot loads ``.MD``).
+runtime's; so is a linked folder elsewhere that leads out of the tree walked (a package
+linked in: review s44-freview N6). A plugin's root holds a manifest in any of ``MANIFESTS``
+(Copilot CLI's three places too), and a command file's extension is ``.md`` in any case
+(Copilot loads ``.MD``).
 The folder named on the command line may be a plugin's root without a manifest
 (``--plugin-dir``): its ``commands`` folder is one, and a manifest's ``skills`` paths are
 searched as its ``commands`` are.
@@ -142,7 +144,7 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
                                                 "reached through links (MAX_LINKED_FOLDERS)",
                                                 root)])
             continue
-        listed = _listing(root, zone, entered)
+        listed = _listing(root, zone, entered, real_top)
         if isinstance(listed, OSError):
             yield from _unreadable([listed])
             continue
@@ -168,7 +170,7 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
 _Listing = tuple[list[tuple[str, int, bool]], os.DirEntry[str] | None, list[str], bool]
 
 
-def _listing(root: str, zone: int, entered: set[str]) -> _Listing | OSError:
+def _listing(root: str, zone: int, entered: set[str], real_top: str) -> _Listing | OSError:
     """The folder ``root`` (in ``zone``) as the walk needs it: the folders to enter, each with
     its zone and whether a link led to it (``_entered``; in name order), its SKILL.md entry
     (not a directory), the names of its other entries that are not directories and whether
@@ -199,12 +201,12 @@ def _listing(root: str, zone: int, entered: set[str]) -> _Listing | OSError:
         # is the runtime's, in node_modules too (--plugin-dir: s43-freview F1d, F5c; s44 N2)
     folders.sort(key=lambda entry: entry.path)
     inside = [found for entry in folders
-              if (found := _entered(entry, zone, entered)) is not None]
+              if (found := _entered(entry, zone, entered, real_top)) is not None]
     return inside, skill, names, plugin
 
 
-def _entered(entry: os.DirEntry[str], zone: int,
-             entered: set[str]) -> tuple[str, int, bool] | None:
+def _entered(entry: os.DirEntry[str], zone: int, entered: set[str],
+             real_top: str) -> tuple[str, int, bool] | None:
     """The folder ``entry`` of a folder in ``zone``, with its own zone and whether it is a
     link, when the walk enters it; None when it does not."""
     name = entry.name
@@ -212,9 +214,14 @@ def _entered(entry: os.DirEntry[str], zone: int,
         _DEPENDENCY if zone == _DEPENDENCY or name in DEPENDENCIES else _PLAIN
     if not _is_link(entry):
         return entry.path, inner, False
-    if inner == _PLAIN:
-        return None  # a link outside a runtime's folders and the dependencies is not entered
     real = os.path.realpath(entry.path)  # (`npm link`ed packages: s43-freview F2b)
+    if inner == _PLAIN:
+        # a linked package folder (`vendor/pkg -> ../../outside/pkg`) is searched for runtime
+        # folders as a dependency is (review s44-freview N6); one inside the folder walked is
+        # walked there
+        if real == real_top or real.startswith(real_top.rstrip(os.sep) + os.sep):
+            return None
+        inner = _DEPENDENCY
     if real in entered:
         return None
     entered.add(real)
