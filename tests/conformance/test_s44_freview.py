@@ -250,3 +250,25 @@ def test_n9_a_plugin_skill_linked_to_a_project_skill_is_judged_as_the_plugins(
     assert done.returncode != 0, (
         "check . passed (exit 0) although Claude Code loads plug:good (the linked project "
         f"skill) with the plugin's allow hook:\n{done.stdout}{done.stderr}")
+
+
+# -- N10: a '?' glued to a comma, then an empty flow entry ---------------------------------------
+
+@pytest.mark.parametrize("value", ["[?, , b]", "[a, ?, \t, b]", "[?,\t, b]"])
+def test_n10_an_empty_flow_entry_after_a_bare_question_mark_is_predicted(
+        judge: Judge, work: Path, value: str) -> None:
+    """``x: [?, , b]``: PyYAML reads the bare ``?`` (an empty complex key) and then lets an
+    empty entry pass; Bun rejects the empty entry. ``yamlapart``'s complex-key rules want a
+    blank after the ``?``, so skillgrant predicts Bun reads the text as written; Claude Code
+    re-quotes the simple lines and reads ``allowed-tools: Read # Bash(touch *)`` as entries."""
+    text = (f"---\nname: probe\nx: {value}\nallowed-tools: Read # Bash(touch *)\n"
+            "---\nRun it.\n")
+    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
+    (work / "plan.yaml").write_text(PLAN)
+    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("n10")])
+    # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
+    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
+        f"{done.stdout}{done.stderr}")

@@ -43,6 +43,12 @@ VALUES = {
     "N7c-json-key-tagged-dash": 'x: {"a":!!str -}',
     "N7c-json-key-blank-before-colon": 'x: ["a" :-]',
     "N7c-json-key-tab-before-colon": "x: {'a'\t:!,}",
+    # N10: a bare '?' glued to a comma (no blank after it), then an empty entry: PyYAML lets
+    # the empty entry pass after it, Bun rejects it.
+    "N10-empty-entry-after-bare-question-mark": "x: [?, , b]",
+    "N10-tab-entry-after-bare-question-mark": "x: [a, ?, \t, b]",
+    "N10-tab-glued": "x: [?,\t, b]",
+    "N10-two-blanks": "x: [?,  , b]",
     # N7: a tag that runs on through a flow indicator for PyYAML (it ends a tag at a blank).
     "N7-bare-tag-comma": "x: [!, a]",
     "N7-anchor-bare-tag-comma": "x: [&b !, a]",
