@@ -254,13 +254,17 @@ def test_n9_a_plugin_skill_linked_to_a_project_skill_is_judged_as_the_plugins(
 
 # -- N10: a '?' glued to a comma, then an empty flow entry ---------------------------------------
 
-@pytest.mark.parametrize("value", ["[?, , b]", "[a, ?, \t, b]", "[?,\t, b]"])
+@pytest.mark.parametrize("value", ["[?, , b]", "[a, ?, \t, b]", "[?,\t, b]", "[a, ? -]",
+                                   "{a: b, ? -}"])
 def test_n10_an_empty_flow_entry_after_a_bare_question_mark_is_predicted(
         judge: Judge, work: Path, value: str) -> None:
     """``x: [?, , b]``: PyYAML reads the bare ``?`` (an empty complex key) and then lets an
     empty entry pass; Bun rejects the empty entry. ``yamlapart``'s complex-key rules want a
     blank after the ``?``, so skillgrant predicts Bun reads the text as written; Claude Code
-    re-quotes the simple lines and reads ``allowed-tools: Read # Bash(touch *)`` as entries."""
+    re-quotes the simple lines and reads ``allowed-tools: Read # Bash(touch *)`` as entries.
+    ``x: [a, ? -]``: a complex key after a comma (the rules look after ``[``/``{`` or at a
+    line's start only) whose key is N7's lone dash (``_LONE_DASH`` wants it after ``[{,`` or
+    ``: ``, and the ``? `` is between)."""
     text = (f"---\nname: probe\nx: {value}\nallowed-tools: Read # Bash(touch *)\n"
             "---\nRun it.\n")
     lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})

@@ -49,6 +49,12 @@ VALUES = {
     "N10-tab-entry-after-bare-question-mark": "x: [a, ?, \t, b]",
     "N10-tab-glued": "x: [?,\t, b]",
     "N10-two-blanks": "x: [?,  , b]",
+    # N10: a complex key after a comma (the complex-key rules look after '[' or '{' only) whose
+    # key is a lone dash.
+    "N10-complex-key-dash-after-comma": "x: [a, ? -]",
+    "N10-complex-key-anchored-dash": "x: {a: b, ? &b -}",
+    "N10-complex-key-json-dash": 'x: [a, ? "a":-]',
+    "N10-blank-question-mark-then-empty-entry": "x: [a, ? , , b]",
     # N7: a tag that runs on through a flow indicator for PyYAML (it ends a tag at a blank).
     "N7-bare-tag-comma": "x: [!, a]",
     "N7-anchor-bare-tag-comma": "x: [&b !, a]",
