@@ -255,7 +255,7 @@ def test_n9_a_plugin_skill_linked_to_a_project_skill_is_judged_as_the_plugins(
 # -- N10: a '?' glued to a comma, then an empty flow entry ---------------------------------------
 
 @pytest.mark.parametrize("value", ["[?, , b]", "[a, ?, \t, b]", "[?,\t, b]", "[a, ? -]",
-                                   "{a: b, ? -}"])
+                                   "{a: b, ? -}", "[?: :]"])
 def test_n10_an_empty_flow_entry_after_a_bare_question_mark_is_predicted(
         judge: Judge, work: Path, value: str) -> None:
     """``x: [?, , b]``: PyYAML reads the bare ``?`` (an empty complex key) and then lets an

@@ -55,6 +55,10 @@ VALUES = {
     "N10-complex-key-anchored-dash": "x: {a: b, ? &b -}",
     "N10-complex-key-json-dash": 'x: [a, ? "a":-]',
     "N10-blank-question-mark-then-empty-entry": "x: [a, ? , , b]",
+    # N10: a bare '?' glued to ':' then a second ':' (an empty key's empty key).
+    "N10-question-colon-colon": "x: [?: :]",
+    "N10-question-colon-colon-after-item": "x: [a, ?: :]",
+    "N10-question-colon-colon-value": "x: [?: : b]",
     # N7: a tag that runs on through a flow indicator for PyYAML (it ends a tag at a blank).
     "N7-bare-tag-comma": "x: [!, a]",
     "N7-anchor-bare-tag-comma": "x: [&b !, a]",
