@@ -43,8 +43,11 @@ def _plain_walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
                           "dir:" + os.path.realpath(os.fspath(error.filename))))
             return
         folders = [n for n in names if os.path.isdir(os.path.join(root, n))]
+        plugin = _is_plugin(root, names, folders)
         children = _children(root, zone, folders, entered, real_top)
-        if zone != "deps":
+        if plugin:
+            found.extend(_refused(root))
+        if zone != "deps" or plugin:
             for name in _files(root, top, names, folders):
                 if linked or os.path.islink(name) or not name.startswith(prefix):
                     found.append((Path(name), os.path.realpath(name)))
@@ -62,9 +65,7 @@ def _children(root: str, zone: str, folders: list[str], entered: set[str],
               real_top: str) -> list[tuple[str, str, bool]]:
     """The folders of ``root`` the plain walk enters, with their zones and whether each is a
     link."""
-    plugin = zone != "runtime" and (".claude-plugin" in folders or ".plugin" in folders or any(
-        os.path.isfile(os.path.join(root, *place)) for place in (
-            ("plugin.json",), (".github", "plugin", "plugin.json"))))
+    plugin = zone != "runtime" and _is_plugin(root, os.listdir(root), folders)
     children = []
     for name in folders:
         path = os.path.join(root, name)
@@ -83,6 +84,30 @@ def _children(root: str, zone: str, folders: list[str], entered: set[str],
             entered.add(os.path.realpath(path))
         children.append((path, inner, link))
     return children
+
+
+def _is_plugin(root: str, names: list[str], folders: list[str]) -> bool:
+    """Whether ``root`` is a plugin's root: a manifest folder, or a manifest file of Copilot's
+    places (a root ``plugin.json`` that is not itself in a manifest folder)."""
+    head, name = os.path.split(root)
+    in_manifest_folder = name in (".claude-plugin", ".plugin") or (
+        name == "plugin" and os.path.basename(head) == ".github")
+    return ".claude-plugin" in folders or ".plugin" in folders or (
+        "plugin.json" in names and "plugin.json" not in folders and not in_manifest_folder) or \
+        os.path.isfile(os.path.join(root, ".github", "plugin", "plugin.json"))
+
+
+def _refused(root: str) -> list[tuple[Path | Unreadable, str]]:
+    """The plugin's refusal, as ``skillfile.plugin`` words it for a command file of it."""
+    from skillgrant.errors import SkillFileError
+    from skillgrant.skillfile.plugin import judge_plugin
+
+    try:
+        judge_plugin(os.path.join(root, "commands", "command.md"))
+    except SkillFileError as e:
+        return [(Unreadable(Path(root), e.message, refused=True),
+                 "plugin:" + os.path.realpath(root))]
+    return []
 
 
 def _files(root: str, top: str, names: list[str], folders: list[str]) -> list[str]:

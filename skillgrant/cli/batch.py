@@ -142,10 +142,12 @@ def _agent_reach() -> Callable[[Sequence[str]], list[tuple[int, Hit]]]:
     return agent_reach
 
 
-def unreadable_directory(path: Path, reason: str, root: Path) -> FileOutcome:
+def unreadable_directory(path: Path, reason: str, root: Path, *,
+                         refused: bool = False) -> FileOutcome:
     """The outcome for a directory the walk could not enter or list (``reason``, the OS's
-    words): an input error for that path, as an unreadable file is."""
-    return path_error(path, f"cannot read the directory: {reason}", root)
+    words), or a plugin's whose files grant (``refused``: the refusal's words): an input
+    error for that path, as an unreadable file is."""
+    return path_error(path, reason if refused else f"cannot read the directory: {reason}", root)
 
 
 def path_error(path: Path, message: str, root: Path) -> FileOutcome:

@@ -72,10 +72,12 @@ SKILL_FILE = "SKILL.md"
 
 class Unreadable(NamedTuple):
     """A directory the walk could not enter or list, and why (the OS's words): an error for
-    that path in the run, never a directory silently skipped."""
+    that path in the run, never a directory silently skipped. ``refused``: a plugin found
+    whose own files grant (``reason``, the refusal's words: review s44-freview N5)."""
 
     path: Path
     reason: str
+    refused: bool = False
 
 
 def collect(paths: list[str], filters: Filters | None = None) -> list[Path | Unreadable]:
@@ -151,11 +153,12 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
         inside, skill, names, plugin = listed
         # Entered in name order (pushed last to first), as os.walk's sorted dirs would be.
         folders.extend((f, z, k or linked) for f, z, k in reversed(inside))
-        if zone == _DEPENDENCY:
-            continue  # a dependency's own files are no runtime's
+        if zone == _DEPENDENCY and not plugin:
+            continue  # a dependency's own files are no runtime's (a plugin's are)
         chosen = _chosen(root, skill, names, top)
         if plugin:
             chosen += _manifest_commands(root)
+            yield from _plugin_refused(root)
         for name, link in chosen:
             link = link or linked
             # Only a folder entered (never a symlinked one) is listed, so below the top only
@@ -193,7 +196,7 @@ def _listing(root: str, zone: int, entered: set[str], real_top: str) -> _Listing
                     names.append(entry.name)
         except OSError as error:
             return error
-    plugin = "plugin.json" in names or any(
+    plugin = ("plugin.json" in names and not _manifest_folder(root)) or any(
         entry.name in (".claude-plugin", ".plugin") or (entry.name == ".github" and os.path.isfile(
             os.path.join(entry.path, "plugin", "plugin.json"))) for entry in folders)
     if plugin:
@@ -317,6 +320,27 @@ def _named_commands(root: str, manifest: str) -> list[str]:
         named = [named]
     return [os.path.normpath(os.path.join(root, given)) for given in named
             if isinstance(given, str) and given]
+
+
+def _manifest_folder(root: str) -> bool:
+    """Whether ``root`` is a folder of a plugin's manifest (``.claude-plugin``, ``.plugin``,
+    ``.github/plugin``), not a plugin's root."""
+    head, name = os.path.split(root.rstrip(os.sep))
+    return name in (".claude-plugin", ".plugin") or (
+        name == "plugin" and os.path.basename(head) == ".github")
+
+
+def _plugin_refused(root: str) -> Iterator[tuple[Unreadable, str]]:
+    """The refusal of the plugin whose root is ``root`` when its own files grant (hooks, an
+    inline command: ``skillfile.plugin``), asked as for a command file of it: a plugin with no
+    command or skill file is judged too, since a runtime started with it runs them (N5)."""
+    from ..errors import SkillFileError
+    from ..skillfile.plugin import judge_plugin
+
+    try:
+        judge_plugin(os.path.join(root, "commands", "command.md"))
+    except SkillFileError as e:
+        yield (Unreadable(Path(root), e.message, refused=True), "plugin:" + os.path.realpath(root))
 
 
 def _manifests(root: str) -> list[str]:

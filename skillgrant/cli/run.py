@@ -113,7 +113,7 @@ def run_check(invocation: Invocation) -> int:
     for item in found:
         # A directory that could not be read is an error in its place among the files.
         done = (next(done_files) if isinstance(item, Path) else
-                file_done(unreadable_directory(item.path, item.reason, root),
+                file_done(unreadable_directory(item.path, item.reason, root, refused=item.refused),
                           json_dry_run=rendering.json_dry_run, text=rendering.text))
         if done.message is not None:
             echo(done.message, err=True)

@@ -17,10 +17,11 @@ from . import files as fs
 from . import linked
 from .environment import values
 from .folded import unquoted
-from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named, version_files
+from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named, prefixes, version_files
 from .linkmakers import link_then_more
 from .named import GUARDED, named_word
 from .nested import Guarded, repositories
+from .planprograms import WORKSPACES, workspaces
 from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git, tree_word
 
@@ -69,8 +70,11 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     home_named()
     items = [(plan, False), (audit_log, False)]
     # (whole, as a skill's folder is: its name held by a word is no write, its run is none)
-    items += [(os.path.join(folder, path.rstrip("/") or "."), True)
-              for path in named for folder in dict.fromkeys(f for f in (cwd, project) if f)]
+    roots = dict.fromkeys(f for f in (cwd, project) if f)
+    items += [(os.path.join(folder, path.rstrip("/") or "."), True) for path in named
+              if path[:1] not in ("^", WORKSPACES) for folder in roots]
+    items += [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
+              for p in workspaces(os.path.join(folder, path[1:]))]  # (review s44 P3)
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13),
         # with what its links lead to (review s41 S6)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True),
@@ -91,7 +95,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # What follows the call's folder rather than the session's (`local`) is guarded at this
     # call only: an earlier call, in another folder, was not kept from writing it (`always`)
     local: list[tuple[str, bool]] = []
-    versions = version_files()
+    versions = [(name, False) for name in version_files()]
+    versions += [(path[1:].rstrip("/"), True) for path in named if path[:1] == "^"]  # s44 P1
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
             _folder_items(folder, versions))
@@ -127,6 +132,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                             os.path.join(home, ".config", "sqlite3"),
                             *([os.path.join(xdg, "git")] if xdg else [])], lambda *_: False)
     items += linked.walked([os.path.join(home, ".ssh")], lambda depth, *_: depth == 0)  # S4b
+    items += [("/etc/manpath.config", False), ("/etc/man_db.conf", False)]  # s44 R1
     items += [("/etc/gitconfig", False), ("/usr/local/etc/gitconfig", False),
               (os.environ.get("GIT_CONFIG_SYSTEM", ""), False)]
     # git's own templates (copied into every new repository, hooks too) and helpers (H-27)
@@ -140,6 +146,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     bins = [fs.realpath(os.path.expanduser(p)) for p in os.environ.get("PATH", "").split(":")
             if p]
     items += [(p, True) for p in bins]
+    items += prefixes(bins)  # an activated environment's prefix, a system lib (s44 P2)
     # a program there that is a link into the tree (`~/bin/mytool -> ~/src/x/tools/mytool.sh`)
     # runs its target (review s41 S5): folders but the system's are read for links (the
     # system's lead to what only root writes); their files' other names are no concern
@@ -203,7 +210,7 @@ def _loaded_libraries() -> list[str]:
     return sorted(folders | {fs.realpath(f) for f in folders})
 
 
-def _folder_items(folder: str, versions: list[str]) -> list[tuple[str, bool]]:
+def _folder_items(folder: str, versions: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     """The places in ``folder`` that a runtime or git reads as what to run."""
     return [(os.path.join(folder, ".claude"), True),
             # git runs what its repository's config and hooks name (core.fsmonitor, hooks),
@@ -219,7 +226,8 @@ def _folder_items(folder: str, versions: list[str]) -> list[tuple[str, bool]]:
             # Copilot CLI's project MCP servers, Gemini CLI's settings (review s42 H7, H9)
             (os.path.join(folder, ".github", "mcp.json"), False),
             (os.path.join(folder, ".gemini"), True),
-            *((os.path.join(folder, name), False) for name in versions),  # s43 H15
+            # the version files (s43 H15), what the plan's programs read from each folder up
+            *((os.path.join(folder, name), tree) for name, tree in versions),
             # what their entries that are links lead to, and their files' second names
             # (review s41 S3, L1, L4): Copilot CLI's hooks at any depth, Codex's own files
             *linked.claude_items([os.path.join(folder, ".claude")]),

@@ -55,7 +55,10 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (".node_modules", True), (".node_libraries", True), (".rustup", True),
                     (".pyenv", True), (".nvm", True), (".rbenv", True), (".asdf", True),
                     (".volta", True), (os.path.join(".local", "share", "mise"), True),
-                    (os.path.join(".config", "mise"), True))
+                    (os.path.join(".config", "mise"), True),
+                    # review s44: man-db's user configuration (its DEFINE lines name the
+                    # programs man runs: R1)
+                    (".manpath", False))
 #: Variables naming a file or folder in HOME_CODE's stead (the programs read it instead).
 MOVED_CODE: Final = ("GNUPGHOME", "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH",
                      "TF_CLI_CONFIG_FILE", "RIPGREP_CONFIG_PATH", "COPILOT_HOME",
@@ -101,3 +104,21 @@ def home_named() -> None:
                          "from a folder the gate cannot name; set HOME")
     if not home:
         fs.unkept()
+
+
+def prefixes(bins: list[str]) -> list[tuple[str, bool]]:
+    """What an interpreter found in the folders of programs ``bins`` (``PATH``'s, as real
+    paths) reads at its start beside them (review s44 P2): a virtual environment's or conda's
+    prefix, the folder holding ``bin`` and ``pyvenv.cfg`` or ``conda-meta`` (its
+    site-packages' ``.pth`` lines run, its ``pyvenv.cfg`` names the standard library), whole;
+    the ``lib`` beside a system folder of programs (``/usr/local/lib``'s dist-packages, whose
+    ``.pth`` lines Debian's ``python3`` runs), whole."""
+    found: list[tuple[str, bool]] = []
+    for prefix in dict.fromkeys(os.path.dirname(folder) for folder in bins):
+        lib = os.path.join(prefix, "lib")
+        if (lib + "/").startswith(SYSTEM_BINS):  # (`/bin`'s too: `/lib`)
+            found.append((lib, True))
+        if fs.exists(os.path.join(prefix, "pyvenv.cfg")) or fs.is_folder(
+                os.path.join(prefix, "conda-meta")):
+            found.append((prefix, True))
+    return found

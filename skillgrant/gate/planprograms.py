@@ -1,8 +1,10 @@
-"""The paths a plan's shell entries run (review s42 P1, s43 P2): a covered ``cp`` must not
-replace the program, script, module or test an approved entry runs, nor what a runner reads
-first (``node_modules``, ``package.json``, a ``Makefile``, pytest's ``conftest.py``). The
-guard (``guards.guarded_items``) guards them whole, read from the call's folder and the
-project's."""
+"""The paths a plan's shell entries run (reviews s42 P1, s43 P2, s44 P1/P3): a covered ``cp``
+must not replace the program, script, module or test an approved entry runs, nor what a
+program reads first (``STARTS``: ``node_modules``, ``package.json``, a ``Makefile``,
+``build.ninja``, Maven's ``.mvn``, pytest's settings and ``conftest.py``), nor a file its
+options name it runs (``make -f``, ``awk -f``, ``cmake -P``). The guard
+(``guards.guarded_items``) guards them whole, read from the call's folder and the project's;
+a path marked ``^`` from every folder from the call's up."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ import itertools
 import os
 
 from ..lazy import compile_on_use
-from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS
+from . import files as fs
+from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS, long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -28,9 +31,10 @@ def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
     """The paths the plan's shell entries name as the program run (``Bash(./tools/run.sh)``,
     ``Bash(./tools/*)``: the folder before a pattern), the scripts, modules and tests an
     interpreter or pytest runs (``Bash(python3 tools/run.py *)``: its folder too, Python's
-    ``sys.path[0]``; pytest's ``conftest.py`` and settings at the top), and what ``make`` and
-    the node runners read (review s42 P1: a covered ``cp`` replaces the approved program, and
-    the covered run runs the copy). A path ending in ``/`` is a folder."""
+    ``sys.path[0]``, the call's folder for ``-m``), and what each program reads at its start
+    (``STARTS``; review s42 P1: a covered ``cp`` replaces the approved program, and the
+    covered run runs the copy). A path ending in ``/`` is a folder; one starting with ``^``
+    is read from every folder from the call's up (``guards``)."""
     found: list[str] = []
     home = os.path.expanduser("~")
     for entry in entries:
@@ -43,9 +47,8 @@ def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
         for part in _PARTS.split(text.replace("(", " ").replace(")", " ")):
             moved, words = _entry_words(part)
             folder = os.path.join(folder, moved) if moved else folder
-            if words:
-                found += [p if p[:1] == "/" else os.path.join(folder, p)
-                          for p in _entry_programs(words)]
+            if words:  # (`cd sub && mvn -v`: sub's `.mvn`, and each above)
+                found += _in_folders([folder], _entry_programs(words))
     return tuple(dict.fromkeys(found))
 
 
@@ -90,12 +93,10 @@ def _entry_programs(words: list[str]) -> list[str]:
         found += _literal(program)
         if name.startswith("python"):
             found.append(os.path.join(os.path.dirname(os.path.dirname(program)), "lib") + "/")
-    if name in _NODE_RUNNERS or name == "node":  # the project's `node_modules` first (P1c)
-        found += ["node_modules/", "package.json"]
-        found += [f"{w}/{f}" for at, w in enumerate(words[1:], 1) for f in (
-            "node_modules/", "package.json") if words[at - 1] in _NODE_FOLDERS]  # s43 P1k
-        found += [f"{w.split('=', 1)[1]}/{f}" for w in words if w.split("=", 1)[0] in
-                  _NODE_FOLDERS and "=" in w for f in ("node_modules/", "package.json")]
+    if name in _NODE_RUNNERS and any(
+            w in ("-w", "-ws", "-r", "-F", "workspace", "workspaces") or w.startswith("-w") or
+            long_prefix(w, "workspace", "workspaces", "recursive", "filter") for w in words):
+        found += [WORKSPACES + f for f in ["", *_values(words, _NODE_TOPS)]]  # (s44 P3)
     if name in RUNNERS and name not in RUNS_OPERAND:  # `setsid ./x.sh`, `taskset -c 0 ./x.sh`
         found += [p for w in words[1:] if "/" in w for p in _literal(w)]  # (s43 P2b)
     if name in PACKAGE_RUNNERS:  # `npx node tools/run.js`, `uv run python x.py` (s43 P2e)
@@ -103,33 +104,186 @@ def _entry_programs(words: list[str]) -> list[str]:
                       RUNS_OPERAND or os.path.basename(w).startswith(("python", "pytest"))),
                      None)
         found += _entry_programs(words[inner:]) if inner is not None else []
-    return found + _script_words(name, words)
+    return found + _started(name, words) + _script_words(name, words)
+
+
+#: What a program reads at its start as code or as what to run (reviews s42 P1c, s43 P2, s44
+#: P1, P3), by its name: its build file, its project's settings and modules, in the folder
+#: it works in (the call's, or one its options name). A name ending in ``/`` is a folder; one
+#: starting with ``^`` is read from every folder on the way up too (the program takes the
+#: nearest it finds, or each: a copy nearer is read first), ``guards`` reads those from
+#: every folder from the call's up.
+_MAKEFILES: Final = ("Makefile", "makefile", "GNUmakefile")
+STARTS: Final = {
+    **dict.fromkeys(("make", "gmake"), _MAKEFILES),
+    "ninja": ("build.ninja",),
+    "cmake": ("CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "CMakeCache.txt",
+              *_MAKEFILES, "build.ninja"),
+    # Maven's launcher hands `.mvn/jvm.config` to the JVM whatever the goal (`mvn -v`), and
+    # reads `maven.config`, `extensions.xml`, the wrapper's jar and distribution there
+    **dict.fromkeys(("mvn", "mvnw"), ("^.mvn/", "pom.xml")),
+    **dict.fromkeys(("gradle", "gradlew"), (
+        "^settings.gradle", "^settings.gradle.kts", "^build.gradle", "^build.gradle.kts",
+        "^gradle.properties", "^gradle/", "^buildSrc/")),
+    "cargo": ("^Cargo.toml", "build.rs", "^.cargo/"),
+    **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("node_modules/", "package.json")),
+    # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
+    # folder of its paths up to the root it picks by them
+    "pytest": tuple("^" + n for n in ("conftest.py", "pytest.toml", ".pytest.toml",
+                                      "pytest.ini", ".pytest.ini", "pyproject.toml",
+                                      "setup.cfg", "tox.ini"))}
+#: Their options naming the folder they read it in (``make -C DIR``, ``--directory=DIR``,
+#: ``-CDIR``, ``npm --prefix DIR``, ``mvn -f DIR/pom.xml``: the folder's and the file's).
+_FOLDER_OPTIONS: Final = {
+    **dict.fromkeys(("make", "gmake"), ("-C", "--directory")), "ninja": ("-C",),
+    "cmake": ("-S", "-B", "--build"), **dict.fromkeys(("mvn", "mvnw"), ("-f", "--file")),
+    **dict.fromkeys(("gradle", "gradlew"), ("-p", "--project-dir")),
+    "cargo": ("--manifest-path",), "pytest": ("--rootdir",),
+    **dict.fromkeys(_NODE_RUNNERS | {"node"}, tuple(_NODE_FOLDERS))}
+#: Their options naming a file they run (``make -f``, ``ninja -f``, ``awk -f``, ``cmake
+#: -P``, pytest's ``-c`` settings), read from the folder named above.
+_FILE_OPTIONS: Final = {
+    **dict.fromkeys(("make", "gmake"), ("-f", "--file", "--makefile")), "ninja": ("-f",),
+    **dict.fromkeys(("awk", "gawk", "mawk", "nawk", "busybox"), (
+        "-f", "--file", "-i", "--include", "-E", "--exec")),
+    "cmake": ("-P", "-C", "--toolchain"), "pytest": ("-c", "--config-file")}
+
+
+def _started(name: str, words: list[str]) -> list[str]:
+    """What ``name`` with the words ``words`` reads at its start (``STARTS``), in its folders
+    (and a pytest path's folder), and the files its options name it runs."""
+    kind = "pytest" if "pytest" in (name, *words[1:3]) or name == "py.test" else name
+    folders = [""] + [f for v in _values(words, _FOLDER_OPTIONS.get(kind, ()))
+                      for f in (v, os.path.dirname(v))]
+    if kind == "pytest":  # its root is read from its paths' folders up (and conftest.py)
+        folders += [os.path.dirname(w) for w in words[1:] if "/" in w and w[:1] != "-"]
+    found = _in_folders(folders, STARTS.get(kind, ()))
+    return found + [p for f in folders for v in _values(words, _FILE_OPTIONS.get(kind, ()))
+                    for p in _literal(os.path.join(f, v))]
+
+
+def _values(words: list[str], names: tuple[str, ...]) -> list[str]:
+    """The values ``words`` give the options ``names``: ``-C DIR``, ``-CDIR``, a cluster
+    ``-sC DIR``, ``--directory DIR``, ``--dir=DIR`` (getopt_long's prefixes)."""
+    found: list[str] = []
+    letters = {n[1] for n in names if len(n) == 2}
+    longs = [n[2:] for n in names if n[:2] == "--"]
+    for at, word in enumerate(words[1:], 1):
+        following = words[at + 1] if at + 1 < len(words) else ""
+        if word in names or (word[:2] == "--" and long_prefix(word, *longs)):
+            found.append(word.split("=", 1)[1] if "=" in word else following)
+        elif word[:1] == "-" and word[1:2] != "-":  # a cluster: any letter may take the rest
+            found += [word[k + 1:] or following for k in range(1, len(word))
+                      if word[k] in letters]
+    return [v for v in found if v]
+
+
+def _in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[str]:
+    """``names`` in each of ``folders``; a name starting with ``^`` in each folder on the way
+    to one too, and kept as ``^NAME`` (``guards``: in each folder from the call's up)."""
+    found: list[str] = []
+    for folder in folders:
+        for name in names:
+            if name[:1] == WORKSPACES:  # (the mark stays first)
+                found.append(WORKSPACES + os.path.join(folder, name[1:]).rstrip("/"))
+            if name[:1] not in ("^", WORKSPACES):
+                found.append(os.path.join(folder, name))
+            if name[:1] != "^":
+                continue
+            parts = [p for p in folder.split("/") if p]
+            lead = "/" if folder[:1] == "/" else ""
+            found += [name, *(lead + os.path.join(*parts[:k], name[1:])
+                              for k in range(1, len(parts) + 1))]
+    return found
+
+
+#: What ``plan_programs`` writes before a folder (``%``, ``%web``) whose ``package.json`` or
+#: ``pnpm-workspace.yaml`` lists the workspaces a node runner's workspace option runs
+#: (``--workspaces``, ``-ws``, ``-w NAME``, ``-r``, ``--filter``): ``guards`` reads them
+#: (``workspaces``).
+WORKSPACES: Final = "%"
+#: The node runners' options naming the folder whose workspaces they run.
+_NODE_TOPS: Final = ("--prefix", "-C", "--dir", "--cwd")
+_YAML_ITEM: Final = compile_on_use(r"\s*-\s*(['\"]?)([^'\"#\s]+)\1\s*")
+
+
+def workspaces(folder: str) -> list[str]:
+    """The paths to guard whole for the workspaces the ``package.json`` in ``folder`` lists
+    (``workspaces``, or its ``packages``) and its ``pnpm-workspace.yaml`` (``packages``):
+    each one's ``package.json`` and ``node_modules``, the whole folder before a pattern
+    (``packages/*``: a new folder there is one); ``folder`` itself when a list cannot be read
+    as one (review s44 P3)."""
+    listed: list[str] = []
+    for name in ("package.json", "pnpm-workspace.yaml"):
+        try:
+            text = fs.read(os.path.join(folder, name), 1 << 20).decode()
+            listed += _json_workspaces(text) if name == "package.json" else \
+                _yaml_packages(text)
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError):  # (UnicodeDecodeError, a form not read here)
+            return [folder]
+    return [os.path.join(folder, p).rstrip("/") for entry in listed if entry[:1] != "!" for p in (
+        _literal(entry) if _PATTERN.search(entry) else
+        [os.path.join(entry, "package.json"), os.path.join(entry, "node_modules")])]
+
+
+def _json_workspaces(text: str) -> list[str]:
+    import json
+
+    data = json.loads(text)
+    listed = data.get("workspaces", []) if isinstance(data, dict) else []
+    listed = listed.get("packages", []) if isinstance(listed, dict) else listed
+    if not isinstance(listed, list) or not all(isinstance(e, str) for e in listed):
+        raise ValueError("workspaces")
+    return listed
+
+
+def _yaml_packages(text: str) -> list[str]:
+    """``packages``'s items in pnpm's file, written as a block list; ValueError otherwise."""
+    listed: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip()[:1] == "#":
+            continue
+        if not line[:1].isspace():  # a key of the top level
+            inside = line.rstrip() == "packages:"
+            if line.startswith("packages") and not inside:
+                raise ValueError("packages")
+        elif inside:
+            item = _YAML_ITEM.fullmatch(line)
+            if item is None:
+                raise ValueError(line)
+            listed.append(item.group(2))
+    return listed
+
+
+#: Interpreters that run the script their operand names, beside ``RUNS_OPERAND`` (``java
+#: X.java``: its source launcher; its class path, the folder, by default).
+_INTERPRETERS: Final = RUNS_OPERAND | {"java", "php", "Rscript", "lua", "luajit", "tclsh",
+                                       "pwsh", "groovy", "julia", "raku", "elixir", "jshell"}
+#: Python's options that keep the call's folder off ``sys.path`` (``-I``, ``-P``), in a
+#: cluster of options taking no value.
+_SAFE_PATH: Final = compile_on_use(r"-[bBdEiOqRsSuv]*[IP][bBdEiIOPqRsSuv]*")
 
 
 def _script_words(name: str, words: list[str]) -> list[str]:
     """``_entry_programs`` of an interpreter's or pytest's words: its scripts and modules."""
     found: list[str] = []
-    if name in ("make", "gmake"):  # and the makefiles `-f`, `--file` and `-C DIR` name
-        folders = [""] + [w for at, w in enumerate(words[1:], 1)
-                          if words[at - 1] in ("-C", "--directory")]
-        found += [os.path.join(f, m) for f in folders
-                  for m in ("Makefile", "makefile", "GNUmakefile")]
-        found += [w.split("=", 1)[-1] if "=" in w else w for at, w in enumerate(words[1:], 1)
-                  if words[at - 1] in ("-f", "--file", "--makefile") or
-                  w.startswith(("--file=", "--makefile="))]
-    if name in RUNS_OPERAND or name.startswith(("python", "pytest", "py.test")):
+    if name in _INTERPRETERS or name.startswith(("python", "pytest", "py.test")):
         for at, word in enumerate(words[1:], 1):
             module = word if words[at - 1] == "-m" else word[2:] if word[:2] == "-m" else ""
-            if module:  # `python3 -m pkg.mod` (`-mpkg.mod`) runs pkg/mod from the folder
-                found += [module.split(".")[0] + "/", module.split(".")[0] + ".py"]
+            if module:  # `python3 -m pkg.mod` (`-mpkg.mod`) runs pkg/mod from the folder,
+                # which is first on sys.path: any module it imports (s44 P3: argparse.py)
+                safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
+                found += [module.split(".")[0] + "/", module.split(".")[0] + ".py",
+                          *([] if safe else ["./"])]
             elif words[at - 1] in _VALUED:
                 continue  # `python3 -X dev x.py`: an option's value
             elif "/" in word or (word[:1] != "-" and not _PATTERN.search(word)):
                 # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
                 # pattern (`python3 *`) is any script, which the plan grants
-                found += [*_literal(word), os.path.dirname(word) + "/"]
-        if "pytest" in (name, *words[1:3]) or name == "py.test":
-            found += ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"]
+                found += [*_literal(word), (os.path.dirname(word) or ".") + "/"]
     return found
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..lazy import compile_on_use
+from .wrapped import long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -34,13 +35,6 @@ if TYPE_CHECKING:
 
         @property
         def head(self) -> str: ...
-
-
-def _long_prefix(value: str, *names: str) -> bool:
-    """Whether ``value`` is a long option getopt_long may read as one of ``names``: ``--``
-    and a non-empty prefix of the name, with or without ``=VALUE``."""
-    given = value[2:].split("=", 1)[0]
-    return value[:2] == "--" and given != "" and any(n.startswith(given) for n in names)
 
 
 def _option_pattern(word: Word) -> bool:
@@ -69,7 +63,7 @@ def _rg(program: str, words: list[Word]) -> str | None:  # review s42 R1
 
 
 def _plugins(program: str, words: list[Word]) -> str | None:  # reviews s43 R4, R4b
-    if any(w.value is None or _long_prefix(w.value, "plugin") or w.value[:1] == "@"
+    if any(w.value is None or long_prefix(w.value, "plugin") or w.value[:1] == "@"
            for w in words):
         return (f"{program!r} loads the plugin its --plugin option (or any prefix of it, or "
                 "a response file @FILE) names")
@@ -77,7 +71,7 @@ def _plugins(program: str, words: list[Word]) -> str | None:  # reviews s43 R4, 
 
 
 def _diff_program(program: str, words: list[Word]) -> str | None:  # reviews s43 R5, R5b
-    if any(w.value is None or _long_prefix(w.value, "diff-program") for w in words):
+    if any(w.value is None or long_prefix(w.value, "diff-program") for w in words):
         return f"{program!r} runs the program its --diff-program option (or a prefix) names"
     return None
 
@@ -90,6 +84,25 @@ def _groff(program: str, words: list[Word]) -> str | None:  # review s43 R6
                                      word.value[1:2] != "-" and "U" in word.value):
             return (f"{program!r} in unsafe mode (-U) runs the commands of its document "
                     "('.sy', '.pi')")
+    return None
+
+
+#: man-db's long options (argp reads any prefix) naming a program it runs or a file naming
+#: them: its configuration (``DEFINE tbl|nroff|pager|col|… PROGRAM``), the pager, the
+#: browser, less's prompt (man puts it among less's options); their short forms.
+_MAN_RUNS: Final = ("config-file", "pager", "html", "prompt")
+_MAN_SHORT: Final = frozenset("CPHr")
+
+
+def _man(program: str, words: list[Word]) -> str | None:  # review s44 R1
+    for word in words:
+        value = word.value
+        if value == "--":
+            return None
+        if _option_pattern(word) or (value is not None and (long_prefix(value, *_MAN_RUNS) or (
+                value[:1] == "-" and value[1:2] != "-" and not _MAN_SHORT.isdisjoint(value)))):
+            return (f"{program!r} runs the programs its configuration file (-C, or any prefix "
+                    "of --config-file) defines, or the pager, browser or prompt its options name")
     return None
 
 
@@ -241,7 +254,7 @@ def _links_unnamed(values: list[str], consumes: Callable[[str], bool]) -> bool:
 _RULES: Final[dict[str, Callable[[str, list[Word]], str | None]]] = {
     "find": _find, "rg": _rg, "diff3": _diff_program, "sdiff": _diff_program, "groff": _groff,
     "troff": _groff, "nroff": _groff, "javac": _javac, "rustc": _rustc, "kubectl": _kubectl,
-    "compiler": _compiler, "plugins": _plugins, "linker": _linker}
+    "compiler": _compiler, "plugins": _plugins, "linker": _linker, "man": _man}
 
 
 #: ImageMagick's ``FORMAT:`` before a path (``miff:out``, ``png24:out``), not a URL's.

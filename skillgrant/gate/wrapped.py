@@ -1,6 +1,6 @@
-"""The program names the gate treats as runners, wrappers and interpreters: light enough for
-the hook's start (``planprograms`` reads every plan entry with them; ``words.run_words``
-takes a command past its wrappers)."""
+"""The program names the gate treats as runners, wrappers and interpreters, and how their long
+options are read (``long_prefix``): light enough for the hook's start (``planprograms`` reads
+every plan entry with them; ``words.run_words`` takes a command past its wrappers)."""
 
 from __future__ import annotations
 
@@ -53,3 +53,12 @@ PACKAGE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn"
                                     "pixi", "conda", "mamba"})
 #: The wrappers ``words.strip_wrappers`` reads.
 WRAPPERS: Final = frozenset({"timeout", "nice", "nohup", "time", "stdbuf"})
+
+
+def long_prefix(value: str, *names: str) -> bool:
+    """Whether ``value`` is a long option ``getopt_long`` (and git's parse-options) may read as
+    one of ``names``: ``--`` and a non-empty prefix of the name, with or without ``=VALUE``.
+    (A prefix shared by several options is refused by the program: refusing it refuses
+    nothing the program would run.)"""
+    given = value[2:].split("=", 1)[0]
+    return value[:2] == "--" and given != "" and any(n.startswith(given) for n in names)

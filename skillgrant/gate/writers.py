@@ -12,10 +12,9 @@ a guarded file, or a path inside a guarded folder, or a value the gate cannot na
 subcommands in ``GIT_NAMED``/``GIT_KEEPS``) counts as naming the working directory (for ``git``,
 its repository's top folder).
 
-The lists are of programs that write files without running code; one that runs code (an
-interpreter, ``make``, a package manager's scripts) can write anything, and a plan granting it
-grants that (docs/call-gate.md, the threat model). The options with which a listed program runs
-code (``tar -I``, ``sed``'s ``e``, ``split --filter``) are the judge's (``optables``).
+The lists are of programs that write files without running code; one that runs code can write
+anything, and a plan granting it grants that (docs/call-gate.md). The options with which a
+listed program runs code (``tar -I``, ``sed``'s ``e``) are the judge's (``optables``).
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from collections.abc import Callable, Sequence
 
 from ..lazy import compile_on_use
 from . import files
+from .wrapped import long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -54,8 +54,7 @@ FOLDER_WRITERS: Final = frozenset({
 COMPOSERS: Final = frozenset({"rename", "prename", "rename.ul", "file-rename", "perl-rename",
                               "mmv", "mcp", "mad", "mln", "zmv", "qmv", "vidir",
                               "csplit"})  # `-f .g -b 'it/config%.0d'` (review s42 W12)
-#: ``gh`` writes files only with these words (``release``/``run download``, ``repo clone``, …).
-_GH_WRITES: Final = frozenset({"download", "clone", "-O", "--output", "-D", "--dir"})
+_GH_WRITES: Final = frozenset({"download", "clone", "-O", "--output", "-D", "--dir"})  # gh's
 #: Programs that write the working directory's tree when no folder is named (and the named
 #: folder when one is): unpackers and patchers.
 WORKTREE: Final = frozenset({
@@ -95,8 +94,7 @@ BASH_CLASS: Final = compile_on_use(r"\[\^|\[!?\]?[^\]]*\[[:=.]")
 _LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh", "sed"}
 #: Python's modules that unpack an archive (``python3 -m zipfile -e``, ``-m tarfile -e``).
 _UNPACKING: Final = frozenset({"zipfile", "tarfile", "-mzipfile", "-mtarfile"})
-#: Words after a program looked at for its options and subcommand (past them, others').
-_MAX_OPTIONS: Final = 64
+_MAX_OPTIONS: Final = 64  # words after a program looked at for its options and subcommand
 
 
 def _name(word: str) -> str:
@@ -150,10 +148,10 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
             for i, w in enumerate(rest))
         return True, name if extracts or listed else None
     sub = git_subcommand(rest)  # git; `log/diff/show --output FILE` write it (G-4)
-    if any(w.startswith(("--pathspec-f", "--template", "--separate-git-dir")) for w in rest) \
+    if any(long_prefix(w, "pathspec-from-file", "template", "separate-git-dir") for w in rest) \
             or (sub == "config" and not any(w.startswith(("--get", "--list", "-l", "--show"))
                                             for w in rest)):
-        return True, "git"  # paths read from a file (G-8); git's own config and hooks (G-9)
+        return True, "git"  # paths from a file (G-8); git's config, hooks (G-9; any prefix: G1)
     if sub in GIT_KEEPS or sub is None:  # `git --version`, `git -C x` run no command
         return not _GIT_OUTPUT.isdisjoint(rest), None
     return True, None if sub in GIT_NAMED or (sub == "checkout" and "--" in rest) else "git"
@@ -164,8 +162,8 @@ def edits(name: str, rest: list[str]) -> bool:
     if name == "find":
         return any(w in ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fls")
                    or w.startswith("-fprint") for w in rest)
-    return any(_cluster(w, "i") or w.startswith("-i") or (  # `--in`: a prefix of --in-place
-        w.startswith("--") and len(w) > 3 and "in-place".startswith(w[2:])) for w in rest)
+    return any(_cluster(w, "i") or w.startswith("-i") or long_prefix(w, "in-place")
+               for w in rest)
 
 
 def _no_start(rest: list[str]) -> bool:
@@ -185,22 +183,19 @@ _TAR_OTHER_LONG: Final = ("create", "append", "list", "update", "catenate", "con
 
 def _tar_extracts(rest: list[str]) -> bool:
     """Whether ``tar`` (with the words ``rest``) may extract: unless a mode that extracts
-    nothing is named (``-c -r -t -u -A -d``, their long names or prefixes of them), and no
-    ``-x``, ``--extract`` or ``--get`` (any prefix of them), it is read as extracting (GNU tar
-    reads ``--extr`` as ``--extract``; review G-2)."""
+    nothing is named (``-c -r -t -u -A -d``, their long names or prefixes), and no ``-x``,
+    ``--extract`` or ``--get`` (any prefix: GNU tar reads ``--extr``; review G-2)."""
     other = False
     for i, word in enumerate(rest):
         if word.startswith("--"):
-            long = word[2:]
-            if long and ("extract".startswith(long) or "get".startswith(long)):
+            if long_prefix(word, "extract", "get"):
                 return True
-            other = other or (len(long) >= 3 and any(m.startswith(long)
-                                                     for m in _TAR_OTHER_LONG))
+            other |= len(word) > 4 and any(m.startswith(word[2:]) for m in _TAR_OTHER_LONG)
         elif word.startswith("-") or i == 0:  # a cluster, or the old style's first word
             letters = word.lstrip("-")
             if "x" in letters and letters.isalpha():
                 return True
-            other = other or (letters.isalpha() and not set("crtuAd").isdisjoint(letters))
+            other |= letters.isalpha() and not set("crtuAd").isdisjoint(letters)
     return not other
 
 

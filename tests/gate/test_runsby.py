@@ -8,6 +8,7 @@ from __future__ import annotations
 import shlex
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,10 @@ def test_a_program_is_read_by_its_family(name: str, tool: str) -> None:
     "gcc -nostdlib -Wl,-T,o.ld e.c", "gcc e.o o.ld", "gcc -I -o a.c", "mold -run make",
     "clang -fpass-plugin=./p.so -c a.c", "clang-15 -Xclang -load -Xclang ./p.so -c a.c",
     "ld -plugin ./p.so -o out e.o", "ld --plu=./p.so -o out e.o", "ld @opts -o out e.o",
+    # review s44 R1: man-db's configuration (DEFINE tbl PROGRAM), pager, browser, prompt
+    "man -C m.conf -p t ls", "man -aCm.conf ls", "man --conf=m.conf ls", "man ls --pag=./e",
+    "man -P ./e ls", "man -H./e ls", "man --html ls", "man -r x ls", "catman -C m.conf",
+    "man -m x -C m.conf ls",
 ])
 def test_a_command_that_runs_or_writes_what_it_names_is_a_doubt(command: str) -> None:
     assert _doubted(command)
@@ -59,7 +64,8 @@ def test_a_command_that_runs_or_writes_what_it_names_is_a_doubt(command: str) ->
     "gcc --version", "nm -C a.o", "nm --print-size a.o", "diff3 a b c", "sdiff -o m a b",
     "groff -Tascii -ms d.ms", "javac -proc:none -d out A.java", "rustc -C opt-level=2 m.rs",
     "rustc --edition 2021 -o m m.rs", "kubectl get pods -n x", "ld -o out e.o",
-    "ld -r -o out.o a.o b.o", "ld --version",
+    "ld -r -o out.o a.o b.o", "ld --version", "man ls", "man -k printf", "man 3 printf",
+    "man -w -a ls", "man -Tutf8 -p t ls", "man ls -- -C",
 ])
 def test_a_command_that_names_nothing_it_runs_is_read(command: str) -> None:
     assert not _doubted(command)
@@ -110,6 +116,30 @@ def test_every_prefix_the_program_reads_as_the_option_is_a_doubt(
                 ran += 1
                 assert _doubted(command), shlex.quote(command)
     assert ran > 2, "the program ran no abbreviation: the case proves nothing"
+
+
+def test_every_form_man_reads_its_configuration_file_in_is_a_doubt() -> None:
+    """Against man-db (review s44 R1): each prefix of ``--config-file`` (``=FILE`` and apart)
+    and ``-C`` (apart, attached, in a cluster) whose file's ``DEFINE tbl`` man runs is a
+    doubt. (Run as root, man-db runs its pipeline as the ``man`` user: the folder is open.)"""
+    if shutil.which("man") is None or subprocess.run(
+            ["man", "-w", "ls"], capture_output=True, check=False).returncode:
+        pytest.skip("no man, or no page for ls")
+    folder = Path(tempfile.mkdtemp(prefix="s44-man-"))
+    try:
+        folder.chmod(0o777)
+        (folder / "m.conf").write_text(f"DEFINE tbl touch {folder}/zz\n")
+        forms = [f"--{'config-file'[:end]}{sep}m.conf" for end in range(1, 12)
+                 for sep in ("=", " ")] + ["-C m.conf", "-Cm.conf", "-aC m.conf"]
+        ran = 0
+        for form in forms:
+            command = f"man {form} -p t ls"
+            if _runs(folder, command):
+                ran += 1
+                assert _doubted(command), shlex.quote(command)
+        assert ran > 10, "man ran no configuration's program: the case proves nothing"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.parametrize(("call", "found"), [

@@ -1,0 +1,140 @@
+"""The fixes of review s44 (s44-gfix), checked against the real programs where one is here:
+git's parse-options reads any unique prefix of ``--template`` and ``--separate-git-dir`` (G1);
+the files a plan's programs read at their start (P1, P3: ``planprograms``); an activated
+environment's prefix (P2: ``homefiles.prefixes``)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from skillgrant.gate.homefiles import prefixes
+from skillgrant.gate.planprograms import plan_programs, workspaces
+from skillgrant.gate.writers import writes
+
+
+def test_every_prefix_git_init_reads_as_a_template_or_git_dir_is_a_write_of_git(
+        tmp_path: Path) -> None:
+    """G1: for each prefix of ``--template`` and ``--separate-git-dir`` (``=DIR`` and apart)
+    with which git init copies the template (its file lands in the new ``.git``) or puts the
+    repository elsewhere, ``writes`` says the command writes folders, and git the tree."""
+    if shutil.which("git") is None:
+        pytest.skip("no git")
+    (tmp_path / "tpl").mkdir()
+    (tmp_path / "tpl" / "marker").write_text("x\n")
+    ran = 0
+    for option, made in (("template", "sub/.git/marker"), ("separate-git-dir", "gd/HEAD")):
+        for end in range(1, len(option) + 1):
+            for form in (f"--{option[:end]}={'tpl' if made[0] == 's' else 'gd'}",
+                         f"--{option[:end]} {'tpl' if made[0] == 's' else 'gd'}"):
+                for leftover in ("sub", "gd"):
+                    shutil.rmtree(tmp_path / leftover, ignore_errors=True)
+                words = ["git", "init", "-q", *form.split(" "), "sub"]
+                subprocess.run(words, cwd=tmp_path, capture_output=True, timeout=30,
+                               check=False)
+                if (tmp_path / made).exists():
+                    ran += 1
+                    assert writes(words) == (True, "git"), form
+    assert ran > 10, "git read no prefix: the case proves nothing"
+
+
+@pytest.mark.parametrize("words", [["git", "init", "sub"], ["git", "log", "--stat"],
+                                   ["git", "status", "--short"]])
+def test_git_without_those_options_is_read_as_before(words: list[str]) -> None:
+    assert writes(words) == (False, None)
+
+
+@pytest.mark.parametrize("options", ["", "-s", "-E", "-X dev", "-W error", "-u", "-I", "-P",
+                                     "-sP", "-IS", "-Es -P", "-BI"])
+def test_python_m_keeps_the_calls_folder_guarded_exactly_when_it_is_on_sys_path(
+        tmp_path: Path, options: str) -> None:
+    """P3 (python -m): the call's folder is guarded whole unless the options keep it off
+    sys.path, decided against the real interpreter: an ``argparse.py`` there runs under
+    ``python3 OPTIONS -m json.tool`` exactly when plan_programs guards ``./``."""
+    (tmp_path / "argparse.py").write_text("open('zz', 'w').close()\n")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "in.json").write_text("{}\n")  # (an operand's folder is guarded)
+    words = ["python3", *options.split(), "-m", "json.tool", "data/in.json"]
+    subprocess.run(words, cwd=tmp_path, capture_output=True, timeout=60, check=False)
+    ran = (tmp_path / "zz").exists()
+    assert ("./" in plan_programs((f"Bash({' '.join(words)})",))) == ran, options
+
+
+@pytest.mark.parametrize(("entry", "expected"), [
+    # P1: Maven's `.mvn` from every folder up; its -f folder's, and each on the way
+    ("Bash(mvn -v)", {"^.mvn/"}),
+    ("Bash(cd a && mvn -f b/pom.xml test)", {"^.mvn/", "a/.mvn/", "a/b/.mvn/", "a/b/pom.xml"}),
+    ("Bash(./mvnw -q verify)", {"./mvnw", "^.mvn/", "pom.xml"}),
+    # P3: an interpreter outside RUNS_OPERAND; the files an option names it runs
+    ("Bash(java tools/Run.java)", {"tools/Run.java", "tools/"}),
+    ("Bash(awk -f tools/x.awk notes.txt)", {"tools/x.awk"}),
+    ("Bash(gawk --file=tools/x.awk -i lib.awk n)", {"tools/x.awk", "lib.awk"}),
+    ("Bash(cmake -P tools/x.cmake)", {"tools/x.cmake"}),
+    # a build tool's folder, in each form getopt reads, and the file it names there
+    ("Bash(ninja -C tools)", {"tools/build.ninja"}),
+    ("Bash(ninja -C out -f b.ninja)", {"out/b.ninja", "out/build.ninja"}),
+    ("Bash(make --directory=tools)", {"tools/Makefile"}),
+    ("Bash(make --dir tools)", {"tools/Makefile"}),
+    ("Bash(make -Ctools)", {"tools/Makefile"}),
+    ("Bash(make -sC tools all)", {"tools/Makefile", "Makefile"}),
+    # pytest's settings from its paths' folders up; conftest.py on the way
+    ("Bash(pytest -q tests/a/test_x.py)", {"^pytest.toml", "^.pytest.ini", "^conftest.py",
+                                           "tests/conftest.py", "tests/a/conftest.py"}),
+    ("Bash(python3 -m pytest -c cfg/p.ini)", {"cfg/p.ini", "./", "^pytest.ini"}),
+    # npm's workspaces, any form: those the folder's package.json lists (guards reads them)
+    ("Bash(npm run build --workspaces)", {"%"}), ("Bash(npm run build -ws)", {"%"}),
+    ("Bash(npm run build --worksp=a)", {"%"}), ("Bash(pnpm -r build)", {"%"}),
+    ("Bash(npm test -w packages/a)", {"%"}), ("Bash(npm --prefix web -ws test)", {"%web"}),
+    ("Bash(cd web && yarn workspaces foreach run build)", {"%web"}),
+    # a script in the call's folder: the folder (relative, after the entry's `cd`)
+    ("Bash(cd sub && python3 x.py)", {"sub/x.py", "sub/./"}),
+])
+def test_plan_programs_names_what_the_entrys_program_reads_at_its_start(
+        entry: str, expected: set[str]) -> None:
+    found = set(plan_programs((entry,)))
+    assert expected <= found, expected - found
+
+
+@pytest.mark.parametrize("entry", ["Bash(npm run build)", "Bash(make)", "Bash(mvn -v)",
+                                   "Bash(python3 -I -m json.tool data/x)"])
+def test_an_entry_without_those_forms_guards_no_whole_folder(entry: str) -> None:
+    assert "./" not in plan_programs((entry,))
+
+
+def test_an_activated_environments_prefix_and_a_system_lib_are_guarded(
+        tmp_path: Path) -> None:
+    """P2: the folder holding ``bin`` and ``pyvenv.cfg`` (or ``conda-meta``) is guarded whole;
+    a folder of programs outside an environment adds nothing, a system one its ``lib``."""
+    venv, conda, plain = tmp_path / "venv", tmp_path / "conda", tmp_path / "plain"
+    for prefix in (venv, conda, plain):
+        (prefix / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (conda / "conda-meta").mkdir()
+    found = prefixes([str(venv / "bin"), str(conda / "bin"), str(plain / "bin"),
+                      "/usr/local/bin"])
+    assert found == [(str(venv), True), (str(conda), True), ("/usr/local/lib", True)]
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"package.json": '{"workspaces": ["packages/*", "tools/cli", "!packages/x"]}'},
+     ["packages/", "tools/cli/package.json", "tools/cli/node_modules"]),
+    ({"package.json": '{"workspaces": {"packages": ["libs/**"]}}'}, ["libs/"]),
+    ({"package.json": '{"name": "a"}',
+      "pnpm-workspace.yaml": "# the packages\npackages:\n  - 'apps/*'\n  - \"lib\"\n"
+                             "onlyBuiltDependencies:\n  - esbuild\n"},
+     ["apps/", "lib/package.json", "lib/node_modules"]),
+    ({}, []),
+    # a list not read here: the folder whole
+    ({"package.json": '{"workspaces": "packages/*"}'}, [""]),
+    ({"pnpm-workspace.yaml": "packages: ['apps/*']\n"}, [""]),
+    ({"package.json": "{not json"}, [""]),
+])
+def test_the_workspaces_a_folders_package_json_lists(
+        tmp_path: Path, files: dict[str, str], expected: list[str]) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    found = workspaces(str(tmp_path))
+    assert found == [str(tmp_path / e) if e else str(tmp_path) for e in expected]
