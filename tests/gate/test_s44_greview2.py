@@ -301,13 +301,15 @@ def test_m4_a_brace_spells_the_move(tmp_path: Path, command: str) -> None:
     f"HOME=.. cd; {_UP}",
     f"HOME=.. cd && {_UP}",
     f"HOME=..; cd; {_UP}",
+    f"shopt -s cdable_vars; up=..; cd up && {_UP}",
 ])
 def test_m5_cd_without_operand_goes_to_the_home_the_command_sets(
         tmp_path: Path, command: str) -> None:
     """M5 (tool-wide ``Bash``): ``moves._moves`` reads ``cd`` without an operand as a move to
     the home folder of the gate's own process (``os.path.expanduser("~")``); bash's ``cd``
     goes to ``$HOME``, which the command sets first (a prefix assignment, or a standalone
-    one). gcc then runs in the folder above and rewrites the hook script."""
+    one). So with ``cdable_vars`` on, ``cd up`` goes to ``$up`` when no folder ``up`` is
+    there. gcc then runs in the folder above and rewrites the hook script."""
     _needs("gcc")
     project = _hooked_project(tmp_path, ["Bash"])
     assert not _allowed(project, f"cd .. && {_UP}"), \
