@@ -377,3 +377,25 @@ def test_w19_a_reader_holds_the_word_a_brace_gives_a_writer(
         "the guard does not hold under Bash: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+_PROMPTED = "'\\044\\050gcc -E -P -x c src/x.sh -o \\056claude/hooks/x.sh\\051'"
+
+
+@pytest.mark.parametrize("command", [
+    f'set -- {_PROMPTED}; echo "${{1@P}}"',
+    f'set -- {_PROMPTED}; true "${{1@P}}"',
+])
+def test_k4_prompt_expansion_of_a_positional_parameter(tmp_path: Path, command: str) -> None:
+    """K4 (tool-wide ``Bash``; the analysis refuses ``${x@P}``, so the readers rule's
+    ``shlex`` fallback reads it): ``${1@P}`` expands ``$1`` as a prompt string: its octal
+    escapes are decoded (``\\044\\050`` is ``$(``, ``\\056`` is ``.``) and the command
+    substitution they spell runs. ``set --`` sets ``$1`` (``readers._SETS`` knows no ``set``);
+    no word names a guarded path, the one doubtful word (``${1@P}``, an expansion) is held
+    by the reader ``echo``/``true``. bash runs gcc, which rewrites the hook script."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, _GCC), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
