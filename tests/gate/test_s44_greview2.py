@@ -418,3 +418,25 @@ def test_v4d_a_descriptor_variable_named_path(tmp_path: Path, redirect: str) -> 
         "chmod +x 10/cat", f"{redirect}; cat .claude/hooks/x.sh"])
     assert rewritten, "bash wrote no hook: proves nothing"
     assert allowed != [True] * 4, "the hook allows the calls, which write the hook"
+
+
+@pytest.mark.parametrize("command", [
+    f"! eval c\\\\d ..; {_UP}",
+    f"if eval c\\\\d ..; then {_UP}; fi",
+    f"while eval c\\\\d ..; do {_UP}; break; done",
+])
+def test_m6_eval_after_a_reserved_word(tmp_path: Path, command: str) -> None:
+    """M6 (tool-wide ``Bash``; review s42 GF5's kin): ``readers.programs_named`` (the
+    ``shlex`` fallback: the analysis refuses ``eval``) looks for ``eval``/``source``/
+    ``builtin``/``command`` only at each simple command's first word, which here is ``!``,
+    ``if`` or ``while``; so the relative words are read from the folders ``moves`` finds,
+    and moves reads ``eval``'s word as ``c\\d`` (one quoting removed), no ``cd``. bash's
+    ``eval`` removes the second and moves to the folder above; gcc rewrites the hook
+    script. (``eval c\\\\d ..; …`` alone is denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, f"eval c\\\\d ..; {_UP}"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
