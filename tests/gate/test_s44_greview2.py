@@ -440,3 +440,24 @@ def test_m6_eval_after_a_reserved_word(tmp_path: Path, command: str) -> None:
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("dot", [".\t", ".\t\t"])
+def test_m7_dot_and_a_tab_runs_a_library(tmp_path: Path, dot: str) -> None:
+    """M7 (tool-wide ``Bash``): ``named._INDIRECT_SIGNS`` looks for ``". "`` (a dot and a
+    space) to ask ``readers.programs_named``; a dot and a tab is the same ``source`` to
+    bash. The sourced file (an earlier call wrote it) runs ``cd ..`` in the same shell, so
+    the relative ``project/.claude/…`` is read by gcc from the folder above, while the gate
+    reads it from the call's folder only. (``. FILE; …`` is denied. The library's path must
+    not hold ``source``, ``eval``, ``exec``, ``command``, ``builtin`` or ``$``, which the
+    signs are matched against anywhere in the text: the test's folder is named after it.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    library = tmp_path / "up.sh"
+    library.write_text("cd ..\n")
+    command = f"{dot}{library}; {_UP}"
+    assert not _allowed(project, f". {library}; {_UP}"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
