@@ -401,13 +401,15 @@ def test_k4_prompt_expansion_of_a_positional_parameter(tmp_path: Path, command: 
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
-@pytest.mark.parametrize("redirect", [": {PATH}>/dev/null", "true {PATH}</dev/null"])
-def test_v4d_a_descriptor_variable_named_path(tmp_path: Path, redirect: str) -> None:
+@pytest.mark.parametrize("setting", [": {PATH}>/dev/null", "true {PATH}</dev/null",
+                                     "trap 'PATH=10' DEBUG"])
+def test_v4d_a_descriptor_variable_named_path(tmp_path: Path, setting: str) -> None:
     """V4d (tool-wide ``Bash``; the issue's class D, ``{VAR}>``, in the readers rule's
     fallback): ``{PATH}>/dev/null`` assigns ``PATH`` the descriptor bash opens (``10``, the
     first past 9), and ``readers._SETS`` sees no assignment in it. ``cat`` then runs
     ``10/cat``, a script three earlier calls made, which writes the path the reader ``cat``
-    was judged to read."""
+    was judged to read. So does a ``DEBUG`` trap's quoted ``'PATH=10'`` (``_SETS`` wants a
+    blank or an operator before the name), which bash runs before ``cat``."""
     _needs("gcc")
     project = _hooked_project(tmp_path, ["Bash"])
     gcc = shutil.which("gcc")
@@ -415,7 +417,7 @@ def test_v4d_a_descriptor_variable_named_path(tmp_path: Path, redirect: str) -> 
         "the guard does not hold under Bash: the case proves nothing"
     allowed, rewritten = _calls_rewrite(project, [
         "mkdir 10", f"printf '#!/bin/sh\\n{gcc} -E -P -x c src/x.sh -o \"$1\"\\n' > 10/cat",
-        "chmod +x 10/cat", f"{redirect}; cat .claude/hooks/x.sh"])
+        "chmod +x 10/cat", f"{setting}; cat .claude/hooks/x.sh"])
     assert rewritten, "bash wrote no hook: proves nothing"
     assert allowed != [True] * 4, "the hook allows the calls, which write the hook"
 
