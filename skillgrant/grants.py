@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
 
 from . import vocabulary
 from .errors import AllowedToolsError
 from .limits import MAX_ENTRY_LENGTH
 from .parser import parse_entry
+from .records import NamedTuple
 
 #: JavaScript's ``\s``: what Claude Code's splitter treats as a separator, NBSP and BOM included.
 JS_WHITESPACE = (
@@ -225,8 +225,6 @@ def lone_surrogate(text: str) -> int | None:
     except UnicodeEncodeError as e:
         return e.start
     return None
-
-
 
 
 class Grant(NamedTuple):

@@ -7,7 +7,9 @@ naming the limit. Never a crash, never a hang.
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Characters in one entry. Real grants are a few dozen characters; a long one is suspicious.
 MAX_ENTRY_LENGTH: Final = 8_192

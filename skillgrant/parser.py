@@ -15,11 +15,14 @@ from __future__ import annotations
 import os
 import re
 from functools import cache
-from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .errors import GrantSyntaxError
+from .records import NamedTuple
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from typing import Final
+
     from lark import Lark
     from lark.exceptions import UnexpectedInput
 

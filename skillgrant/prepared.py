@@ -1,6 +1,5 @@
 """The approved side of a decision, prepared once (``PreparedPlan``) and kept between calls with the
-verdicts already reached against it (``plan_for``): a registry-scale batch decides the same
-few grants in every file against one plan.
+verdicts already reached against it (``plan_for``): a batch decides the same few grants again.
 
 A remembered verdict is reused only for the same entry against equal arguments under the same
 limits, and replays the work it cost (``prover._decide``), so a value's budget runs out exactly
@@ -11,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
 from . import grants, screening, vocabulary
 from .domains import command, generic
@@ -22,30 +20,32 @@ from .domains.registry import domain_for, rules_for
 from .errors import AllowedToolsError, GrantSyntaxError, PlanError
 from .grants import Grant, shorten, split_allowed_tools
 from .limits import MAX_ENTRIES_PER_VALUE
+from .records import NamedTuple
 from .screening import approved_grant, inert_reason, runtime_inert_reason
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from typing import Final, Protocol
+
     from .runtimes import Profile
     from .verdicts import Verdict
+
+    class _PlainDomain(Protocol):
+        """A domain that decides plain entries in a few steps (``PlainTool``)."""
+
+        def compiled_side(self, approved: Sequence[Grant], context: Context,
+                          key: str) -> object: ...
+
+        def decide_plain(self, content: str, side: object, room: int
+                         ) -> tuple[Outcome, int] | None:
+            ...
+
+        def literal_matcher(self, side: object) -> tuple[Alternation, int, bool] | None: ...
 
 
 class _Approved(NamedTuple):
     entry: str
     grant: Grant
-
-
-class _PlainDomain(Protocol):
-    """A domain that decides plain entries in a few steps (``PlainTool``)."""
-
-    def compiled_side(self, approved: Sequence[Grant], context: Context, key: str) -> object:
-        ...
-
-    def decide_plain(self, content: str, side: object, room: int
-                     ) -> tuple[Outcome, int] | None:
-        ...
-
-    def literal_matcher(self, side: object) -> tuple[Alternation, int, bool] | None:
-        ...
 
 
 _PLAIN_DOMAINS: Final[dict[vocabulary.Domain, _PlainDomain]] = {

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Final, Protocol
 
 from . import vocabulary
 from .domains.base import count_wildcards
@@ -21,7 +20,32 @@ from .grants import (
 )
 from .limits import MAX_ENTRY_LENGTH, MAX_WILDCARDS_PER_PATTERN
 from .parser import forbidden_control
-from .verdicts import VerdictStatus
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final, Protocol
+
+    from .verdicts import VerdictStatus
+
+    class _Reading(Protocol):
+        """What screening asks of a runtime profile (``runtimes.Profile``)."""
+
+        @property
+        def title(self) -> str: ...
+
+        @property
+        def skill_rules(self) -> str | None: ...
+
+        def removed_reason(self, name: str) -> str | None:
+            ...
+
+        def misspelt_reason(self, name: str, key: str) -> str | None:
+            ...
+
+        def inert_reason(self, key: str, has_content: bool) -> str | None:
+            ...
+
+    Problem = tuple[VerdictStatus, str]
 
 
 def check_approved_entry(entry: str) -> None:
@@ -39,9 +63,6 @@ def approved_grant(entry: str) -> Grant:
         return parse_grant(text)
     except GrantSyntaxError as e:
         raise PlanError(f"approved entry is invalid: {e}", entry=entry) from e
-
-
-Problem = tuple[VerdictStatus, str]
 
 
 def screen(entry: str) -> tuple[str, Problem | None]:
@@ -122,25 +143,6 @@ def inert_reason(grant: Grant) -> str | None:
     if grant.key in vocabulary.PATH_RULES_IGNORED and grant.content is not None:
         return f"the runtime never consults path rules for {grant.tool}; this grants nothing"
     return None
-
-
-class _Reading(Protocol):
-    """What screening asks of a runtime profile (``runtimes.Profile``)."""
-
-    @property
-    def title(self) -> str: ...
-
-    @property
-    def skill_rules(self) -> str | None: ...
-
-    def removed_reason(self, name: str) -> str | None:
-        ...
-
-    def misspelt_reason(self, name: str, key: str) -> str | None:
-        ...
-
-    def inert_reason(self, key: str, has_content: bool) -> str | None:
-        ...
 
 
 def runtime_inert_reason(text: str, grant: Grant, profile: _Reading | None, *,

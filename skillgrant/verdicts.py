@@ -8,9 +8,12 @@ could not be decided.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from .records import NamedTuple
 
-VerdictStatus = Literal["covered", "not_covered", "unknown", "invalid", "inert", "ambiguous"]
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Literal
+    VerdictStatus = Literal["covered", "not_covered", "unknown", "invalid", "inert", "ambiguous"]
 
 
 class Verdict(NamedTuple):

@@ -8,9 +8,12 @@ spelling; MCP names (``mcp__…``) compare verbatim.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Final
 
 from .lazy import compile_on_use
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 
 class Domain(Enum):

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any, get_args
 
 import pytest
+from checked import checked_names
 from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillgrant import grants
+from skillgrant import grants, verdicts
 from skillgrant.cli.files import collect as _collect
 from skillgrant.errors import SkillFileError
 from skillgrant.limits import MAX_FILE_BYTES
@@ -24,7 +25,7 @@ from skillgrant.reports.ci import artifact_path
 from skillgrant.skillfile import yamlspan as _yamlspan
 from skillgrant.skillfile.builder import read_limited
 from skillgrant.skillfile.yamlspan import YamlProblem, compose
-from skillgrant.verdicts import Verdict, VerdictStatus
+from skillgrant.verdicts import Verdict
 
 # --- JSON ------------------------------------------------------------------------------------
 # Every JSON writer (reports.escape.JSON_WRITERS) writes the text json.dumps writes with the
@@ -449,8 +450,9 @@ def test_a_file_object_laid_out_at_once_is_the_json_dumps_text() -> None:
 
 _texts = st.text(max_size=12)
 _maybe = st.none() | _texts
-_verdicts = st.builds(Verdict, _texts, st.sampled_from(get_args(VerdictStatus)), _texts, _maybe,
-                      _maybe, _maybe, st.lists(_texts, max_size=3).map(tuple), st.booleans())
+_STATUSES = get_args(checked_names(verdicts)["VerdictStatus"])
+_verdicts = st.builds(Verdict, _texts, st.sampled_from(_STATUSES), _texts, _maybe, _maybe,
+                      _maybe, st.lists(_texts, max_size=3).map(tuple), st.booleans())
 
 
 @settings(max_examples=examples(300), deadline=None)

@@ -103,33 +103,3 @@ def test_import_skillgrant_is_light_and_reaches_what_it_did() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=True)
     assert done.stdout.split() == ["True"] * 4, done.stderr
-
-
-def test_typing_is_left_alone_unless_the_hook_is_its_own_process(tmp_path: Path) -> None:
-    """The console script's hook keeps NamedTuple annotations as written (cli/entry.py); a
-    program calling ``main`` with arguments gets typing as it is."""
-    plan = tmp_path / "plan.yaml"
-    plan.write_text("allowed-tools:\n  - Read\n", encoding="utf-8")
-    script = ("import sys, typing\nfrom skillgrant.cli.entry import main\n"
-              "before = typing._type_check\ntry:\n"
-              "    main(['hook', '--print-config', 'claude-code', '--plan', sys.argv[1]])\n"
-              "except SystemExit:\n    pass\nprint(typing._type_check is before, file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", script, str(plan)], capture_output=True,
-                          text=True, check=False)
-    assert done.stderr.strip().endswith("True"), done.stderr
-
-
-@pytest.mark.parametrize("closed", [1, 2])
-def test_a_hook_started_with_a_closed_stream_still_denies_with_2(tmp_path: Path,
-                                                                  closed: int) -> None:
-    """Started with standard output or error closed (Python makes the stream None), the hook
-    still answers a call outside the plan with its denial's status 2 (review ST-3)."""
-    plan = tmp_path / "plan.yaml"
-    plan.write_text("allowed-tools:\n  - Read\n", encoding="utf-8")
-    payload = ('{"session_id": "s", "cwd": "/tmp", "hook_event_name": "PreToolUse", '
-               '"tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/x"}}')
-    hook = shlex.join([sys.executable, "-I", "-m", "skillgrant", "hook", "--plan", str(plan)])
-    done = subprocess.run(["sh", "-c", f"{hook} {closed}>&-"], input=payload, text=True,
-                          capture_output=True, check=False)
-    assert done.returncode == 2, done.stderr
-    assert "Traceback" not in done.stderr

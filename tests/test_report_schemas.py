@@ -17,13 +17,14 @@ from typing import Any, get_args
 import forkrun
 import jsonschema
 import pytest
+from checked import checked_names
 from pinned import CLI
 
+from skillgrant import verdicts
 from skillgrant.gate.dialects import DIALECTS
 from skillgrant.reports.schemas import DRAFT, REPORT_SCHEMAS, report_schema
 from skillgrant.review.lint import DiffKind
 from skillgrant.rules import CHECK_RULES, status_rule
-from skillgrant.verdicts import VerdictStatus
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = sorted(p.parent.name for p in (REPO / "samples").glob("*/plan.yaml"))
@@ -127,7 +128,7 @@ def test_the_status_rules_are_the_catalogues() -> None:
     assert set(decision["rule"]["enum"]) == {None} | {r.id for r in CHECK_RULES} - {
         "SG006", "SG009", "SG010"}
     # Every status and every diff kind the library can give is one the schemas take.
-    assert decision["status"]["enum"] == list(get_args(VerdictStatus))
+    assert decision["status"]["enum"] == list(get_args(checked_names(verdicts)["VerdictStatus"]))
     kinds = report_schema("diff")["$defs"]["grant"]["properties"]["kind"]["enum"]
     assert sorted(kinds) == sorted(get_args(DiffKind))
 

@@ -24,9 +24,9 @@ from skillgrant.cli.files import Unreadable, walk
 def _plain_walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
     """The walk written plainly: a recursive visit in name order with ``os.path``'s own
     answers (``isdir``, ``islink``, ``realpath``) for every entry: outside a runtime's folders
-    (``.claude``, ``.github``, a plugin's root) the skipped folders and the links are not
-    entered, and below ``node_modules`` only runtime folders yield files; inside them,
-    everything is entered, each real folder once."""
+    (``.claude``, ``.github``, a plugin's root) the links are not entered, and below
+    ``node_modules``, ``.git``, ``.hg`` and ``.svn`` only runtime folders yield files; inside
+    them, everything is entered, each real folder once."""
     top = os.fspath(directory)
     real_top = os.path.realpath(top)
     prefix = top if top.endswith(os.sep) else top + os.sep
@@ -62,16 +62,15 @@ def _children(root: str, zone: str, folders: list[str],
               entered: set[str]) -> list[tuple[str, str, bool]]:
     """The folders of ``root`` the plain walk enters, with their zones and whether each is a
     link."""
-    plugin = zone != "runtime" and (".claude-plugin" in folders or os.path.isfile(
-        os.path.join(root, "plugin.json")))
+    plugin = zone != "runtime" and (".claude-plugin" in folders or ".plugin" in folders or any(
+        os.path.isfile(os.path.join(root, *place)) for place in (
+            ("plugin.json",), (".github", "plugin", "plugin.json"))))
     children = []
     for name in folders:
         path = os.path.join(root, name)
         inner = "runtime" if zone == "runtime" or plugin or name in (
             ".claude", ".github", ".agents") else "deps" if zone == "deps" or \
-            name == "node_modules" else "plain"
-        if inner != "runtime" and name in (".git", ".hg", ".svn"):
-            continue
+            name in ("node_modules", ".git", ".hg", ".svn") else "plain"
         link = os.path.islink(path)
         if link and (inner == "plain" or os.path.realpath(path) in entered):
             continue
@@ -87,14 +86,14 @@ def _files(root: str, top: str, names: list[str], folders: list[str]) -> list[st
         "SKILL.md" not in folders else []
     if files._in_commands(root, top):
         chosen += [os.path.join(root, name) for name in names
-                   if name.endswith(".md") and name != "SKILL.md" and name not in folders
+                   if name.lower().endswith(".md") and name != "SKILL.md" and name not in folders
                    and files._has_frontmatter(os.path.join(root, name))]
     return chosen
 
 
 FOLDERS = ["a", "b", "commands", ".claude", ".claude/commands", "node_modules", ".git",
-           "SKILL.md", "A", "a-b", ".github", "skills", ".hg", ".agents"]
-FILES = ["SKILL.md", "x.md", "y.md", "notes.txt", "plugin.json"]
+           "SKILL.md", "A", "a-b", ".github", "skills", ".hg", ".agents", ".github/plugin"]
+FILES = ["SKILL.md", "x.md", "y.MD", "notes.txt", "plugin.json"]
 TEXTS = ["---\nname: x\n---\n", "plain Markdown\n", "\ufeff---\n", ""]
 
 
@@ -120,7 +119,8 @@ def trees(draw: st.DrawFn) -> list[tuple[str, str, str]]:
             target = draw(st.sampled_from([*folders, "missing", "a/SKILL.md"]))
             steps.append(("link", os.path.join(parent, name), target))
         else:
-            steps.append(("plugin", os.path.join(parent, ".claude-plugin"), ""))
+            steps.append(("plugin", os.path.join(parent, draw(st.sampled_from(
+                [".claude-plugin", ".plugin"]))), ""))
     return steps
 
 

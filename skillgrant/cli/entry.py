@@ -26,8 +26,7 @@ if TYPE_CHECKING:
     from .run import Invocation
 
 # The tables below need the console's enums, imported on first use: ``skillgrant hook`` starts
-# here on every tool call and needs none of it (nor typing: it turns the garbage collector off
-# first, below).
+# here on every tool call and needs none of it (nor typing: records.py).
 _TABLES: dict[str, dict[str, tuple[str | None, frozenset[str] | None]]] = {}
 
 
@@ -152,26 +151,6 @@ def run(invocation: Invocation) -> int:
         return e.code
 
 
-def _annotations_kept_as_written() -> None:
-    """In a hook's own process, the field annotations of the ``NamedTuple`` classes its
-    modules define stay the strings they are written as (``from __future__ import
-    annotations``), instead of each being compiled into a ``typing.ForwardRef`` (about 130 of
-    them, a tenth of a hook's start). Nothing in a hook reads them; ``typing.get_type_hints``
-    reads a string as it reads a ForwardRef. Any other argument is checked as before. Only
-    the console script's hook does this (``main`` without arguments): a library or a test
-    importing skillgrant gets typing as it is."""
-    import typing
-
-    check = getattr(typing, "_type_check", None)
-    if check is None:  # another Python's typing: nothing to spare
-        return
-
-    def kept(arg: object, msg: str, *args: object, **kwargs: object) -> object:
-        return arg if type(arg) is str else check(arg, msg, *args, **kwargs)
-
-    typing._type_check = kept  # type: ignore[attr-defined]
-
-
 def _leave(status: int, own: bool) -> NoReturn:
     """End the process with ``status``. In a process of its own (``own``: the console script,
     ``python -m skillgrant``), without tearing down the modules it loaded (several
@@ -209,8 +188,6 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
         gc.disable()
     if args[:1] == ["hook"]:  # a hook starts on every tool call: never through typer
-        if own:
-            _annotations_kept_as_written()
         from ..gate.hook import main as hook_main
 
         _leave(hook_main(args[1:]), own)

@@ -12,11 +12,14 @@ judge it (a rewritten ``allowed-tools`` there would change nothing the agent may
 What the runtimes load is searched whole (review s43-freview F1-F5): below a folder named
 ``.claude`` or ``.github``, or a plugin's root, no folder is skipped and a symbolically linked
 folder is entered (a skill folder linked from elsewhere is loaded as any other), each real
-folder once; a linked ``.claude`` or ``.github`` folder is entered too. ``node_modules`` is
-searched for those folders only (Claude Code loads a dependency's ``.claude/skills`` once the
-agent reads a file of it): its other files are not a runtime's. The folder named on the
-command line may be a plugin's root without a manifest (``--plugin-dir``): its ``commands``
-folder is one, and a manifest's ``skills`` paths are searched as its ``commands`` are.
+folder once; a linked ``.claude`` or ``.github`` folder is entered too. ``node_modules``,
+``.git``, ``.hg`` and ``.svn`` are searched for those folders only (Claude Code loads a
+``.claude/skills`` below them once the agent reads a file there): their other files are not a
+runtime's. A plugin's root holds a manifest in any of ``MANIFESTS`` (Copilot CLI's three
+places too), and a command file's extension is ``.md`` in any case (Copilot loads ``.MD``).
+The folder named on the command line may be a plugin's root without a manifest
+(``--plugin-dir``): its ``commands`` folder is one, and a manifest's ``skills`` paths are
+searched as its ``commands`` are.
 
 ``--include`` and ``--exclude`` globs (cli/discovery.py's) narrow what a directory
 gives, matched against the path as given from the working directory; a file named on the
@@ -48,10 +51,13 @@ class Filters(NamedTuple):
         return not any(glob_pattern(g).fullmatch(text) for g in self.exclude)
 
 
-#: Directory names not searched for SKILL.md outside a runtime's folders (version-control
-#: internals); ``node_modules`` is searched for runtime folders only (``DEPENDENCIES``).
-SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
-DEPENDENCIES = "node_modules"
+#: Folders searched for runtime folders only, outside a runtime's: ``node_modules`` and the
+#: version-control internals (Claude Code loads a ``.claude/skills`` below them once the agent
+#: reads a file there, and git commits a ``.hg`` or ``.svn`` folder: review s44-freview N3).
+DEPENDENCIES = frozenset({"node_modules", ".git", ".hg", ".svn"})
+#: Where a plugin's manifest lies in its root: Claude Code's, and Copilot CLI's three (N2).
+MANIFESTS = (".claude-plugin/plugin.json", ".plugin/plugin.json", "plugin.json",
+             ".github/plugin/plugin.json")
 #: Folders whose whole tree a runtime loads from (skills, commands, agents, hooks).
 RUNTIME_DIRS = frozenset({".claude", ".github", ".agents"})  # (.agents: Copilot CLI's skills)
 #: Folders the walk may enter through links, at most (a link to ``/``: review s43-freview).
@@ -140,13 +146,13 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
         if isinstance(listed, OSError):
             yield from _unreadable([listed])
             continue
-        inside, skill, names = listed
+        inside, skill, names, plugin = listed
         # Entered in name order (pushed last to first), as os.walk's sorted dirs would be.
         folders.extend((f, z, k or linked) for f, z, k in reversed(inside))
         if zone == _DEPENDENCY:
             continue  # a dependency's own files are no runtime's
         chosen = _chosen(root, skill, names, top)
-        if any(folder == os.path.join(root, ".claude-plugin") for folder, _, _ in inside):
+        if plugin:
             chosen += _manifest_commands(root)
         for name, link in chosen:
             link = link or linked
@@ -159,14 +165,14 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
                 yield Path(name), os.path.join(real_top, name[len(prefix):])
 
 
-_Listing = tuple[list[tuple[str, int, bool]], os.DirEntry[str] | None, list[str]]
+_Listing = tuple[list[tuple[str, int, bool]], os.DirEntry[str] | None, list[str], bool]
 
 
 def _listing(root: str, zone: int, entered: set[str]) -> _Listing | OSError:
     """The folder ``root`` (in ``zone``) as the walk needs it: the folders to enter, each with
     its zone and whether a link led to it (``_entered``; in name order), its SKILL.md entry
-    (not a directory) and the names of its other entries that are not directories; or the
-    error that stopped its listing."""
+    (not a directory), the names of its other entries that are not directories and whether
+    it is a plugin's root; or the error that stopped its listing."""
     try:
         listing = os.scandir(root)
     except OSError as error:
@@ -185,14 +191,16 @@ def _listing(root: str, zone: int, entered: set[str]) -> _Listing | OSError:
                     names.append(entry.name)
         except OSError as error:
             return error
-    if zone != _RUNTIME and (any(entry.name == ".claude-plugin" for entry in folders)
-                             or "plugin.json" in names):
-        zone = _RUNTIME  # a plugin's root (Copilot's manifest at its top): all it holds is
-        # the runtime's, in node_modules too (loaded with --plugin-dir: s43-freview F1d, F5c)
+    plugin = "plugin.json" in names or any(
+        entry.name in (".claude-plugin", ".plugin") or (entry.name == ".github" and os.path.isfile(
+            os.path.join(entry.path, "plugin", "plugin.json"))) for entry in folders)
+    if plugin:
+        zone = _RUNTIME  # a plugin's root (a manifest in any of ``MANIFESTS``): all it holds
+        # is the runtime's, in node_modules too (--plugin-dir: s43-freview F1d, F5c; s44 N2)
     folders.sort(key=lambda entry: entry.path)
     inside = [found for entry in folders
               if (found := _entered(entry, zone, entered)) is not None]
-    return inside, skill, names
+    return inside, skill, names, plugin
 
 
 def _entered(entry: os.DirEntry[str], zone: int,
@@ -201,9 +209,7 @@ def _entered(entry: os.DirEntry[str], zone: int,
     link, when the walk enters it; None when it does not."""
     name = entry.name
     inner = _RUNTIME if zone == _RUNTIME or name in RUNTIME_DIRS else \
-        _DEPENDENCY if zone == _DEPENDENCY or name == DEPENDENCIES else _PLAIN
-    if inner != _RUNTIME and name in SKIPPED_DIRS:
-        return None
+        _DEPENDENCY if zone == _DEPENDENCY or name in DEPENDENCIES else _PLAIN
     if not _is_link(entry):
         return entry.path, inner, False
     if inner == _PLAIN:
@@ -243,7 +249,7 @@ def _chosen(root: str, skill: os.DirEntry[str] | None, names: list[str],
         return found
     for name in sorted(names):
         path = os.path.join(root, name)
-        if name.endswith(".md") and _has_frontmatter(path):
+        if name.lower().endswith(".md") and _has_frontmatter(path):  # `.MD`: Copilot's (N1)
             found.append((path, os.path.islink(path)))
     return found
 
@@ -259,6 +265,7 @@ def _in_commands(root: str, top: str = "") -> bool:
             continue
         owner = Path(*parts[:depth]) if depth else Path(".")
         if owner.name == ".claude" or (owner / ".claude-plugin").is_dir() or (
+                owner / ".plugin").is_dir() or _manifest(str(owner)) is not None or (
                 top and owner == Path(top)):
             return True
     return False
@@ -273,7 +280,7 @@ def _manifest_commands(root: str) -> list[tuple[str, bool]]:
     import json
 
     try:
-        with open(os.path.join(root, ".claude-plugin", "plugin.json"), "rb") as stream:
+        with open(_manifest(root) or os.path.join(root, MANIFESTS[0]), "rb") as stream:
             manifest = json.loads(stream.read().decode("utf-8", "replace").removeprefix("\ufeff"))
         named = manifest.get("commands")
     except (OSError, ValueError, AttributeError):
@@ -291,9 +298,16 @@ def _manifest_commands(root: str) -> list[tuple[str, bool]]:
         files = ([path] if not os.path.isdir(path) else sorted(
             os.path.join(folder, name) for folder, _, names in os.walk(path)
             for name in names))
-        found.extend((file, os.path.islink(file)) for file in files
-                     if file.endswith(".md") and os.path.isfile(file) and _has_frontmatter(file))
+        found.extend((file, os.path.islink(file)) for file in files if file.lower().endswith(
+            ".md") and os.path.isfile(file) and _has_frontmatter(file))
     return found
+
+
+def _manifest(root: str) -> str | None:
+    """The path of the plugin manifest in the folder ``root`` (the first of ``MANIFESTS``
+    there), or None."""
+    return next((path for place in MANIFESTS
+                 if os.path.isfile(path := os.path.join(root, place))), None)
 
 
 def _has_frontmatter(path: str) -> bool:

@@ -12,16 +12,20 @@ The inclusion test built on it is domains/cover.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Final, Literal, NamedTuple, TypeVar
 
 from ..grants import Grant
 from ..lazy import compile_on_use
 from ..limits import MAX_WORK_PER_DECISION
+from ..records import NamedTuple
 
-Status = Literal["covered", "not_covered", "unknown"]
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final, Literal, TypeVar
+    Status = Literal["covered", "not_covered", "unknown"]
+    T = TypeVar("T")
+
 #: A case folding applied to both sides before comparing (PowerShell's ASCII one, semantics §4.1).
 Fold = Callable[[str], str]
-T = TypeVar("T")
 
 # Unassigned noncharacters: the opaque placeholder symbols (never a filler).
 RESERVED = frozenset(chr(c) for c in range(0xFDD0, 0xFDF0))

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Final, NamedTuple
 
 from ..grants import Grant
 from ..lazy import compile_on_use
+from ..records import NamedTuple
 from .base import RESERVED, Budget, Context, Fold, Glob, NoFreeFiller, Outcome
 from .commandpattern import ANY_COMMAND as ANY_COMMAND
 from .commandpattern import (
@@ -58,6 +58,10 @@ from .cover import (
 from .loose import loose_globs
 from .witness import RUNTIME_WRAPPERS as RUNTIME_WRAPPERS
 from .witness import certain, refute
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 
 def group(key: str, shell_tools: frozenset[str]) -> str:

@@ -9,13 +9,17 @@ from __future__ import annotations
 import re
 from enum import Enum
 from functools import lru_cache
-from typing import Final, NamedTuple
 
 from ..grants import JS_WHITESPACE
 from ..lazy import compile_on_use
+from ..records import NamedTuple
 from .base import EVERY_TEXT, RESERVED, Fold, Glob, parse_star_glob, unescape
 from .loose import BACKSLASH_REASON, has_backslash
 from .plainnames import ANALYZED
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 PLACEHOLDERS = (
     "${CLAUDE_SKILL_DIR}",

@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final, NamedTuple
 
+from ..records import NamedTuple
 from .base import Budget, Fold, Glob, NoFreeFiller
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 # Readable characters tried, in order, as the stand-in for a star in a witness.
 _FILLERS = "xyzqwkjvbgfmp0123456789_"

@@ -6,13 +6,17 @@ each other. A specifier with a backslash is decided by identity only
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, NamedTuple
 
 from .. import vocabulary
 from ..grants import Grant
+from ..records import NamedTuple
 from .base import EVERY_TEXT, Context, Glob, Outcome, covered_outright, parse_star_glob, same_tool
 from .cover import approved_filler, union_cover
 from .loose import BACKSLASH_REASON, has_backslash, loose_doubt, loose_globs
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: The language of a tool-wide grant: every use of the tool (top).
 EVERY_USE: Final = (EVERY_TEXT,)

@@ -17,20 +17,25 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Final, NamedTuple
 
 from ..grants import Grant
+from ..records import NamedTuple
 from .base import Budget, Context, Outcome, Undecided, covered_or_compiled
 from .pathlang import ANY_PARTS, Items, Parts, collapse, cover, literal, prefix_matches, scan
 from .pathpattern import (
     EVERY_PATH,
     NO_PATHS,
-    Anchor,
     PathPattern,
     base_directories,
     members,
 )
 from .pathpattern import compile_pattern as compile_pattern
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+    from .pathpattern import Anchor
 
 _WRITTEN: Final[dict[Anchor, str]] = {"abs": "//", "home": "~/", "root": "/", "cwd": ""}
 _KIND: Final[dict[Anchor, str]] = {

@@ -30,10 +30,13 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final
 
 from .base import EVERY_TEXT, Budget, Fold, Glob
 from .cover import choose_filler
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 
 class AnyParts:

@@ -26,9 +26,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Final, Literal, NamedTuple
 
 from ..grants import Grant
+from ..records import NamedTuple
 from .base import OutrightSide, Undecided, outright_side
 from .pathlang import (
     ANY_PART,
@@ -42,7 +42,12 @@ from .pathlang import (
     part_glob,
 )
 
-Anchor = Literal["abs", "home", "root", "cwd"]
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final, Literal
+
+    Anchor = Literal["abs", "home", "root", "cwd"]
+
 
 _DRIVE = re.compile(r"[A-Za-z]:")
 # Over-approximations used only when asking "might this approved pattern allow the witness?".

@@ -7,7 +7,9 @@ skipping what a glob rule's analysis checks (``commandpattern.plain_command``).
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 ANALYZED: Final = frozenset("""
 0 2-digit 2.1 2025-11-25 2026-03-05 2026-07-28 9 9p A A-Z A-Za-z A-Za-z0-9 A-Za-z0-9+

@@ -12,28 +12,35 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, Final, Protocol
 
 from ..vocabulary import Domain, domain_of
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from typing import Final, Protocol
+
     from ..grants import Grant
     from .base import Context, Outcome
 
+    class Rules(Protocol):
+        """What the prover asks of a domain."""
 
-class Rules(Protocol):
-    """What the prover asks of a domain."""
+        def relevant(self, submitted: Grant, other: Grant, shell_tools: frozenset[str]) -> bool:
+            """Whether ``other`` (approved) can cover ``submitted`` at all."""
+            ...
 
-    def relevant(self, submitted: Grant, other: Grant, shell_tools: frozenset[str]) -> bool:
-        """Whether ``other`` (approved) can cover ``submitted`` at all."""
-        ...
+        def decide(self, submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
+            """``submitted`` against the relevant approved grants."""
+            ...
 
-    def decide(self, submitted: Grant, approved: Sequence[Grant], context: Context) -> Outcome:
-        """``submitted`` against the relevant approved grants."""
-        ...
+    class Reading(Protocol):
+        """What the registry asks of a runtime profile (``runtimes.Profile``)."""
+
+        def domain_of(self, key: str, shell_tools: frozenset[str]) -> Domain | None:
+            ...
 
 
-class _Modules(Mapping[Domain, Rules]):
+class _Modules(Mapping["Domain", "Rules"]):
     """Each domain's module, imported the first time the domain is asked for: a hook judging a
     shell command loads the command domain, not the path, web or MCP ones (issue 29)."""
 
@@ -63,13 +70,6 @@ DOMAINS: Final[Mapping[Domain, Rules]] = _Modules({
     Domain.GENERIC: "generic",
     Domain.SKILL: "skill",
 })
-
-
-class Reading(Protocol):
-    """What the registry asks of a runtime profile (``runtimes.Profile``)."""
-
-    def domain_of(self, key: str, shell_tools: frozenset[str]) -> Domain | None:
-        ...
 
 
 def domain_for(key: str, shell_tools: frozenset[str], profile: Reading | None = None) -> Domain:

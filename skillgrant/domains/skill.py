@@ -18,12 +18,15 @@ Each language is one star-only glob over skill names, so inclusion is the shared
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from ..grants import Grant
 from .base import EVERY_TEXT, Context, Glob, Outcome, same_tool
 from .cover import approved_filler, union_cover
 from .loose import BACKSLASH_REASON, has_backslash
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 relevant = same_tool
 

@@ -24,9 +24,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Final, NamedTuple
 
 from ..grants import Grant
+from ..records import NamedTuple
 from .base import (
     Budget,
     Context,
@@ -49,6 +49,10 @@ from .pathlang import (
     part_glob,
     scan,
 )
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 PREFIX: Final = "domain:"
 # One label or more: the meaning of a leading ``*.``.

@@ -7,13 +7,16 @@ it collapses, a loose reading of a pattern decided by identity) makes the decisi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from ..grants import Grant
 from .base import Context, Fold, Glob, Outcome
 from .commandpattern import OPERATOR, SPACE_RUN, SPLIT, CommandPattern, Kind, render
 from .cover import first_match
 from .loose import loose_doubt
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 
 def refute(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from .. import vocabulary
 from ..grants import lone_surrogate
@@ -20,6 +19,7 @@ from .judge import Judged, Part
 from .tools import Spec, argument, entry_tool, translate
 from .verdict import CallPlan, CallVerdict, Finding, call_plan
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from ..plan.light import ApprovedPlan
     from ..plan.model import Plan

@@ -12,7 +12,6 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping
 from itertools import product
-from typing import Final, NamedTuple
 
 from ..domains import command as command_domain
 from ..domains.base import RESERVED, Budget, Fold, Glob, NoFreeFiller, OverBudget
@@ -20,6 +19,7 @@ from ..domains.command import case_fold, compile_pattern, identity_reason
 from ..domains.cover import approved_filler, union_cover
 from ..grants import parse_grant
 from ..limits import MAX_WORK_PER_DECISION
+from ..records import NamedTuple
 from .environment import environment_doubt
 from .gitreach import findings
 from .judge import (
@@ -39,6 +39,10 @@ from .reading import Analysis, Redirect, Simple
 from .tools import Spec, arguments, command_text
 from .verdict import CallPlan
 from .words import Word
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Unquoted expansions in one command whose vanishing is tried both ways; past it each is
 #: read as joined to the word before it (a wider pattern, so never a wrong ``covered``).

@@ -19,7 +19,10 @@ import os
 import re
 import subprocess
 from contextvars import ContextVar
-from typing import Final
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Seconds bash may take to print a command's parse.
 BASH_TIMEOUT: Final = 5.0

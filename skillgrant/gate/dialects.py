@@ -22,13 +22,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Final, Literal, NamedTuple
 
 from ..grants import lone_surrogate
 from ..limits import MAX_PAYLOAD_DEPTH
+from ..records import NamedTuple
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final, Literal
+    Decision = Literal["deny", "ask", "allow"]
 
 DIALECTS: Final = ("claude-code", "copilot-cli", "codex", "vscode", "gemini-cli")
-Decision = Literal["deny", "ask", "allow"]
 _EVENTS: Final = frozenset({"PreToolUse", "preToolUse", "BeforeTool"})
 _GEMINI_EVENTS: Final = frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent",
                                    "BeforeModel", "AfterModel", "BeforeToolSelection",

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Final
 
 from ..lazy import compile_on_use
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Every environment variable the gate reads to decide a call (tests/gate/test_environment.py
 #: finds each ``os.environ`` read in the gate's modules and checks it is here or in OWN).

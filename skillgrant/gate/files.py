@@ -15,36 +15,38 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Hashable
-from typing import Protocol, TypeVar
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Protocol, TypeVar
 
+    T = TypeVar("T")
 
-class View(Protocol):
-    def realpath(self, path: str) -> str:
-        """``os.path.realpath(path)``."""
+    class View(Protocol):
+        def realpath(self, path: str) -> str:
+            """``os.path.realpath(path)``."""
 
-    def identity(self, path: str) -> tuple[int, int, int] | None:
-        """The device, inode and number of names (hard links) of the regular file at
-        ``path`` (links followed), or None when it is not one or cannot be examined."""
+        def identity(self, path: str) -> tuple[int, int, int] | None:
+            """The device, inode and number of names (hard links) of the regular file at
+            ``path`` (links followed), or None when it is not one or cannot be examined."""
 
-    def islink(self, path: str) -> bool:
-        """``os.path.islink(path)``."""
+        def islink(self, path: str) -> bool:
+            """``os.path.islink(path)``."""
 
-    def entry(self, path: str) -> str | None:
-        """What the entry at ``path`` is, a link not followed: ``"dir"``, ``"link"`` or
-        ``"file"`` (anything else), or None when there is none or it cannot be examined."""
+        def entry(self, path: str) -> str | None:
+            """What the entry at ``path`` is, a link not followed: ``"dir"``, ``"link"`` or
+            ``"file"`` (anything else), or None when there is none or it cannot be examined."""
 
-    def read(self, path: str, limit: int) -> bytes:
-        """Up to ``limit`` bytes of the file at ``path``; raises OSError as ``open`` does."""
+        def read(self, path: str, limit: int) -> bytes:
+            """Up to ``limit`` bytes of the file at ``path``; raises OSError as ``open`` does."""
 
-    def kept(self, key: Callable[[], Hashable], compute: Callable[[], T]) -> T:
-        """``compute()``, or its answer kept under ``key()`` for as long as nothing it asked
-        this view about has changed (``compute`` may ask only this view, and ``unkept``)."""
+        def kept(self, key: Callable[[], Hashable], compute: Callable[[], T]) -> T:
+            """``compute()``, or its answer kept under ``key()`` for as long as nothing it asked
+            this view about has changed (``compute`` may ask only this view, and ``unkept``)."""
 
-    def unkept(self) -> None:
-        """Says the ``compute`` of ``kept`` in progress learned something the view cannot
-        watch (git's answer): its answer is not kept."""
+        def unkept(self) -> None:
+            """Says the ``compute`` of ``kept`` in progress learned something the view cannot
+            watch (git's answer): its answer is not kept."""
 
 
 class System:

@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import TYPE_CHECKING, Final
 
 from ..lazy import compile_on_use
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from typing import Final
+
     from tree_sitter import Node
 
     from .reading import Analysis

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from .options import AGENT_TOOLS, project_folder
 from .verdict import CallVerdict
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from .dialects import Call
-
 
 
 def followed(verdict: CallVerdict, call: Call,

@@ -14,7 +14,6 @@ any depth: review G-15)."""
 from __future__ import annotations
 
 import os
-from typing import Final
 
 from . import files as fs
 from .environment import values
@@ -23,6 +22,10 @@ from .moves import GITS, command_words, git_folders, names_repository
 from .named import GUARDED
 from .nested import Guarded, repository_items, submodules
 from .worktree import named_programs, repository, untracked_repositories
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: The environment's variables the guard's questions about a command read (``findings``):
 #: CDPATH (a ``cd``), the home folder and git's configuration files and variables.

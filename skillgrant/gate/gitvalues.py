@@ -5,10 +5,13 @@ imports from, the paths a word names from the call's folder and the repository's
 from __future__ import annotations
 
 import os
-from typing import Final
 
 from ..lazy import compile_on_use
 from . import files as fs
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: A value's words, as far as they may name a file (quotes and shell operators split).
 _VALUE_WORD: Final = compile_on_use(r"[^\s;&|<>()'\"`=]+")

@@ -11,8 +11,8 @@ import os
 import posixpath
 import re
 import sys
-from typing import Final
 
+from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
 from .environment import values
@@ -23,6 +23,10 @@ from .named import GUARDED, named_word
 from .nested import Guarded, repositories
 from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git, tree_word
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: The environment's variables ``guarded_items`` reads (and git, when it is asked).
 _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
@@ -48,8 +52,6 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
 
     return fs.kept(key, lambda: _guarded_items(plan, audit_log, skill_dir, cwd, project,
                                                programs))
-
-
 
 
 def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -227,6 +229,10 @@ def _folder_items(folder: str, versions: list[str]) -> list[tuple[str, bool]]:
 
 #: ANSI-C and locale quoting, which spell a name in escapes (``\x73``, ``\163``, ``\u0073``).
 _SPELLED = re.compile(r"\$['\"]")
+#: A file of more options curl or wget reads (``-K``/``--config``; wget's ``-i``, ``--input-file``):
+#: the files it names to write (``output = PATH``) are names the guard cannot read (s44 W5b).
+_OPTION_FILE = compile_on_use(r"\bcurl\b.*\s(?:-[A-Za-z]*K|--config)"
+                              r"|\bwget\b.*\s(?:-[A-Za-z]*i|--conf|--input)")
 #: A command that first moves to a literal folder, then (only if it could) runs the rest.
 _LEADING_CD = re.compile(r"\s*cd\s+([A-Za-z0-9_.][A-Za-z0-9_./-]*)\s*&&(.*)", re.DOTALL)
 #: The words of a command's text, as far as they may name a file (quotes and operators split).
@@ -244,9 +250,13 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     nothing is guarded."""
     if not GUARDED.get():
         return None
-    quoted = _SPELLED.search(text)  # `$'.claude/\x73ettings.json'` spells any name (G-4)
-    if quoted is not None:
+    quoted = _SPELLED.search(text) or (  # `$'.claude/\x73ettings.json'` spells any name (G-4)
+        ("curl" in text or "wget" in text) and _OPTION_FILE.search(text))  # `curl -K` (W5b)
+    if quoted:
         return quoted.group()
+    if ("shopt" in text or "GLOBIGNORE" in text) and any(c in text for c in "*?[("):
+        return "shopt"  # patterns matched under other options than bash's defaults (dotglob,
+        # nocaseglob, extglob, globstar), which the guard does not read (review s44 K2)
     linked = link_then_more(text)  # a link a command makes, written through (review s43 L1)
     if linked is not None:
         return linked
@@ -261,6 +271,8 @@ def guarded_word(text: str, directory: str | None) -> str | None:
             posixpath.join(directory, moved.group(1)))) or guarded_word(
             moved.group(2), directory)
     words = _words(text)
+    if "sed" in text:  # sed's `w`/`W` take the file they write attached (`1w.claude/…`,
+        words += [w[k + 1:] for w in words for k, c in enumerate(w) if c in "wW"]  # s44 W18)
     return named_word(words, directory, text) or into_git(words, directory) or \
         composer(words) or tree_word(words, directory, _touches) or \
         clone_word(words, directory, _touches) or _local_push(words, directory)
@@ -278,13 +290,25 @@ def _words(text: str) -> list[str]:
             chunks[-1] += " " + chunk  # `{"-DA= x",-o}PATH`: a quoted blank in a list (W17b)
         else:
             chunks.append(chunk)
-    return [token for chunk in chunks for form in (
-        braced(chunk) if _EXPANDED_BRACE.search(chunk) else [chunk])
+    quoting = bare != text
+    return [token for chunk in chunks for form in _forms(chunk, quoting)
             for token in _TOKEN.findall(form)]
 
 
-#: A brace bash expands: a list (``{a,b}``) not after a ``$``.
+def _forms(chunk: str, quoting: bool) -> list[str]:
+    """What bash's brace expansion may make of a word the guard reads with its quotes gone.
+    A quoted or escaped brace or comma is literal to bash, and not to ``braced`` once the
+    quotes are gone (`.c{l,\\}}aude` is `.claude` to bash, `.cl}aude` here: review s44 W17c):
+    where the text held quoting, the list is also read as a star (`.c*aude`)."""
+    if not _EXPANDED_BRACE.search(chunk):
+        return [chunk]
+    return [*braced(chunk), _WHOLE_BRACE.sub("*", chunk)] if quoting else braced(chunk)
+
+
+#: A brace bash expands: a list (``{a,b}``) not after a ``$``; and a word's braces, from its
+#: first ``{`` to its last ``}``.
 _EXPANDED_BRACE = re.compile(r"(?<!\$)\{[^{}$]*,[^{}]*\}")
+_WHOLE_BRACE = re.compile(r"\{.*\}")
 
 
 def _local_push(words: list[str], directory: str | None) -> str | None:

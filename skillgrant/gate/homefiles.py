@@ -5,9 +5,12 @@ and the system's folders of programs."""
 from __future__ import annotations
 
 import os
-from typing import Final
 
 from . import files as fs
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Files and folders in the user's home that a program the gate covers reads as what to do or
 #: run: ssh's configuration (``ProxyCommand``, ``LocalCommand``; ``git fetch``/``push``,

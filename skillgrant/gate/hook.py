@@ -17,13 +17,12 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
 
 from ..limits import MAX_HOOK_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH
+from ..records import NamedTuple
 from .dialects import (
     DIALECTS,
     Call,
-    Decision,
     PayloadError,
     depth_over,
     detect,
@@ -35,9 +34,11 @@ from .dialects import (
 )
 from .options import OPTION_CHOICES, USAGE, Options, UsageError, project_folder, read_options
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from contextvars import ContextVar
 
+    from .dialects import Decision
     from .verdict import CallPlan, CallVerdict
 
 __all__ = ["OPTION_CHOICES", "USAGE", "Options", "UsageError", "read_options"]

@@ -12,16 +12,20 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
-from typing import NamedTuple
 
 from .. import vocabulary
 from ..grants import lone_surrogate
 from ..lazy import compile_on_use
+from ..records import NamedTuple
 from . import files
 from .environment import environment_doubt
 from .named import guarded_path
 from .tools import Spec, argument, arguments
-from .verdict import CallPlan, CallStatus
+from .verdict import CallPlan
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from .verdict import CallStatus
 
 #: A URL in free text, as Gemini CLI finds them: a whitespace-delimited token holding ``://``.
 _URL_IN_TEXT = compile_on_use(r"\S*://\S*")

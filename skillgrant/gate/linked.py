@@ -16,9 +16,12 @@ import itertools
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Final
 
 from . import files as fs
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: The hooks git runs, by name (githooks(5), git 2.x): a hook is found only by these names.
 GIT_HOOKS: Final = frozenset({

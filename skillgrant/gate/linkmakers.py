@@ -14,10 +14,12 @@ order (a loop or a pipeline runs a later word first). A single command stays rea
 
 from __future__ import annotations
 
-from typing import Final
-
 from ..lazy import compile_on_use
 from .writers import GIT_KEEPS, WORKTREE, git_subcommand
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Programs that may make a symbolic link their words do not spell: unpackers and patchers
 #: (``WORKTREE``), tree copies and moves, and git writing files from a revision.

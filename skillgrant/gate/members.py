@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Final, TypeVar
 
 from ..domains import command as command_domain
 from ..domains import pathpattern
@@ -25,6 +24,12 @@ from ..domains.base import OverBudget
 from ..grants import Grant, parse_grant
 from ..limits import MAX_ENTRY_LENGTH
 from .verdict import OUTSIDE, CallPlan, Found, Outside
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final, TypeVar
+
+    T = TypeVar("T")
 
 __all__ = ["OUTSIDE", "Found", "Outside", "agent_type", "host", "mcp_tool", "path", "skill"]
 
@@ -39,7 +44,6 @@ _NOT_PLAIN_PATH: Final = re.compile(rf"{_NOT_PLAIN.pattern}|//|/\.\.?(?:/|\Z)|\s
 _PLAIN_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@+-]*")
 #: A skill name read as a command's single word: no blank, quote or shell syntax.
 _PLAIN_SKILL: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@+/-]*")
-T = TypeVar("T")
 _READ: Final = Grant("Read", "Read", "x")
 _EDIT: Final = Grant("Edit", "Edit", "x")
 

@@ -9,18 +9,27 @@ import functools
 import os
 import re
 import shlex
-from typing import Final
 
 from . import files as fs
 from .folded import folded
+from .writers import braced
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Programs that run git in their folder.
 GITS: Final = frozenset({"git", "gh", "hub", "tig", "lazygit", "gitk", "pre-commit"})
 #: Words whose next word names the folder a program runs in, or the repository git reads.
 _MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--directory", "--git-dir",
-                           "--work-tree", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"})
+                           "--work-tree", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR",
+                           # util-linux's `unshare`/`nsenter --wd`, gdb's `--cd`/`-cd`,
+                           # systemd-run's (review s44 M3)
+                           "--wd", "--cd", "-cd", "--working-directory"})
 #: Of those, the long options a getopt_long program (env, make) takes by a prefix too.
-_LONG_MOVES: Final = ("--chdir", "--directory")
+_LONG_MOVES: Final = ("--chdir", "--directory", "--working-directory")
+#: Programs whose ``-w`` moves the folder they run their program in (``unshare -w ..``: M3).
+_W_MOVES: Final = frozenset({"unshare", "nsenter"})
 #: Of those, the ones that give git its repository or working tree by name.
 _NAMED: Final = frozenset({"--git-dir", "--work-tree", "GIT_DIR", "GIT_WORK_TREE",
                            "GIT_COMMON_DIR"})
@@ -123,7 +132,10 @@ def moved_folders(text: str, directory: str) -> list[str] | str:
         return f"the gate cannot read the command's words ({e})"
     folders = [directory]
     for words in commands:
-        found = _moves(words, folders)
+        try:
+            found = _moves(words, folders)
+        except ValueError as e:  # (``_home``)
+            return str(e)
         if found is not None:
             return found
     return folders
@@ -135,8 +147,11 @@ def _moves(words: list[str], folders: list[str]) -> str | None:
     if "CDPATH" in words or any(w.startswith("CDPATH=") for w in words):  # N3
         return "CDPATH may send a 'cd' to a folder the gate cannot name"
     for at, word in enumerate(words):
-        if word == "-execdir" or word == "popd":
+        if word == "-execdir" or word == "popd" or (
+                "{" in word and _MOVES.intersection(braced(word))):  # `{cd,} ..` (s44 M4)
             return f"{word!r} runs git in a folder the gate cannot name"
+        if word[:2] == "-w" and _W_MOVES.intersection(w.rsplit("/", 1)[-1] for w in words[:at]):
+            word = "-C" + word[2:]  # `unshare -w ..`, `nsenter -w..`: read as `-C` (M3)
         cluster = _C_CLUSTER.fullmatch(word)  # `env -Cdir`, `env -vC..`, `env -vC ..` (M2)
         attached = cluster is not None and bool(cluster.group(1))
         word = "-C" if cluster is not None and not attached else word
@@ -148,7 +163,7 @@ def _moves(words: list[str], folders: list[str]) -> str | None:
             w for w in words[at + 1:] if w != "--" and not _CD_OPTIONS.fullmatch(w)]
         operand = cluster.group(1) if attached and cluster else next(iter(following), "")
         if (not operand or operand in _OPERATORS) and word in ("cd", "pushd"):
-            folders.append(os.path.expanduser("~"))  # no operand: the home folder
+            folders.append(_home(words))  # no operand: the home folder
             continue
         if _LITERAL.fullmatch(operand) is None or operand == "-" or (
                 word == "pushd" and operand[:1] in "+-"):  # `xargs git -C`, `{}`, `pushd -n`
@@ -160,6 +175,14 @@ def _moves(words: list[str], folders: list[str]) -> str | None:
         if len(folders) > _MAX_TARGETS:
             return f"git may run in more than {_MAX_TARGETS} folders the command names"
     return None
+
+
+def _home(words: list[str]) -> str:
+    """The folder ``cd`` without an operand goes to: the home folder, unless the command sets
+    ``HOME`` (``HOME=.. cd``: review s44 M5), where it is a folder the gate cannot name."""
+    if any(w.startswith("HOME=") or w == "HOME" for w in words):
+        raise ValueError("'cd' goes to a home folder the command sets")
+    return os.path.expanduser("~")
 
 
 #: A cluster of short options ending in ``-C``, with its value attached or not.

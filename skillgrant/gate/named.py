@@ -15,12 +15,15 @@ import posixpath
 import re
 import types
 from contextvars import ContextVar
-from typing import Final
 
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
 from .writers import BASH_CLASS, braced
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
 #: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
@@ -200,7 +203,8 @@ _INDIRECT_SIGNS: Final = ("$", "`", "eval", "source", "builtin", "command", "exe
 _QUOTED: Final = compile_on_use(r"['\"\\\\]")
 #: A word that may move the folder a command's later words are read from (``moves._MOVES``).
 _MOVING: Final = ("cd", "pushd", "popd", "C", "--c", "--dir", "--git-dir", "--work-tree",
-                  "GIT_")  # (`C`: `-C`, a cluster `-vC..`; `--c`: `--chdir`'s prefixes: M2)
+                  "GIT_", "-w", "--w")  # (`C`: `-C`, a cluster `-vC..`; `--c`: `--chdir`'s
+# prefixes: M2; `-w`, `--w`: `unshare -w`, `--wd`, `--working-directory`: s44 M3)
 
 
 #: What makes a word a path the gate cannot name: an expansion (``$``, a backtick: review s42
@@ -250,6 +254,9 @@ def _path_found(full: str, index: Index, *, probe: bool) -> str | None:
     """The item the path ``full`` is or lies in, by its normal form, then its real path (for
     an option's attached value without a slash, only when it is a link)."""
     named = posixpath.normpath(full)
+    if named.startswith(("/proc/", "/dev/fd")):
+        return _ANYWHERE  # the asking process's own folders, reached by a pattern or `..`
+        # (`/pro?/self/cwd`: review s44 GF1c), as `_UNNAMEABLE`'s
     found = index.find(named, files_only=False)
     if found is None and (probe or fs.entry(full) == "link"):
         real = fs.realpath(full)
@@ -267,6 +274,15 @@ _MAX_LEVELS: Final = 3
 _MAX_MATCHES: Final = 256
 
 
+def _may_be_process_folder(head: str, parts: list[str]) -> bool:
+    """Whether the pattern of ``parts`` under the folder ``head`` may name ``/proc`` or
+    ``/dev/fd`` (folders of the process asking, as ``_UNNAMEABLE``'s)."""
+    match = fnmatch.fnmatchcase
+    return (head == "/" and (match("proc", parts[0]) or (
+        match("dev", parts[0]) and len(parts) > 1 and match("fd", parts[1])))) or (
+            head == "/dev" and match("fd", parts[0]))
+
+
 def _glob_found(full: str, index: Index) -> str | None:
     """For a pattern: the item a path it matches now is or lies in (through a link too), the
     item its folder before the first pattern lies in, or the first item below that folder
@@ -274,9 +290,12 @@ def _glob_found(full: str, index: Index) -> str | None:
     with a dot)."""
     parts = full.split("/")
     at = next(i for i, part in enumerate(parts) if _GLOB.search(part))
-    if ".." in parts[at:] or sum(_GLOB.search(p) is not None for p in parts) > _MAX_LEVELS:
+    if ".." in parts[at:] or sum(_GLOB.search(p) is not None for p in parts) > _MAX_LEVELS \
+            or _may_be_process_folder(posixpath.normpath("/".join(parts[:at]) or "/"),
+                                      parts[at:]):
         return _ANYWHERE  # `s*/../.claude/…`: what the pattern matches, then up (W8); a
-        # pattern of many levels costs folders to the power of its levels (s43 T1)
+        # pattern of many levels costs folders to the power of its levels (s43 T1);
+        # `/pro?/self/cwd`, matched here in the gate's process (s44 GF1c)
     fs.unkept()  # what the pattern matches now (a link `lnk -> .claude/hooks`: GF1)
     matches = glob.glob(full, include_hidden=False)
     if len(matches) > _MAX_MATCHES:

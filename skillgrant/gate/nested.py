@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import struct
 from collections.abc import Iterable
-from typing import Final
 
 from . import files as fs
 from . import linked
@@ -26,6 +25,10 @@ from .worktree import (
     named_programs,
     repository,
 )
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: An index read further than this is refused (the call denied, naming it).
 _MAX_INDEX: Final = 64 << 20

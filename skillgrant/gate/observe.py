@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    #: ``gate.hook.Answer`` (named loosely: the hook imports this module).
+    A = TypeVar("A", bound=tuple[str, str, int])
 
 #: Where a record goes (``gate.hook.Sink``).
 Sink = Callable[[bytes], None]
 
-
-#: ``gate.hook.Answer`` (named loosely: the hook imports this module).
-A = TypeVar("A", bound=tuple[str, str, int])
 
 #: The note ``--print-config`` gives for an observing gate.
 CONFIG_NOTE = ("# Observe mode (--observe): skillgrant logs every decision with "

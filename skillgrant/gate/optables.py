@@ -22,9 +22,13 @@ without one (``UNTABLED``: any option word is unknown), and checks ``sed``'s scr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, NamedTuple
 
+from ..records import NamedTuple
 from .optspecs import GIT_RUNNING, SAME, SPECS, UNTABLED
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 
 class OptionDoubt(Exception):

@@ -5,7 +5,9 @@ theirs is unknown); and git's subcommands none of whose options runs a program."
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Per program: its options, each ``x`` (a short one), ``name`` (a long one) or ``x/name``
 #: (both), then ``=`` (takes a value), ``=?`` (an optional value, attached only) and ``!``

@@ -25,13 +25,16 @@ from __future__ import annotations
 
 import re
 from shlex import quote
-from typing import Final
 
 from ..lazy import compile_on_use
 from ..limits import MAX_SHELL_NODES
 from .optables import READ as OPTIONS_READ
 from .optspecs import GIT_RUNNING, SPECS
 from .words import EXAMINED, Doubt, Word, check_runnable, examined
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Words bash or tree-sitter's grammar gives a meaning of their own (reserved words; the
 #: grammar's declaration and ``unset`` keywords and its ``==``), refused unquoted anywhere.

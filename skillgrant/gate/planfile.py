@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from ..plan.files import DuplicateKey, is_skill, no_duplicates, read_plan_file, too_deep
 from ..plan.light import approved_only
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..plan.light import ApprovedPlan
     from ..plan.model import Plan
 

@@ -9,10 +9,13 @@ from __future__ import annotations
 import functools
 import itertools
 import os
-from typing import Final
 
 from ..lazy import compile_on_use
 from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Their options naming the folder whose ``package.json`` and ``node_modules`` they use.
 _NODE_FOLDERS: Final = frozenset({"--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"})
@@ -77,7 +80,6 @@ _REDIRECTION: Final = compile_on_use(r"[0-9]*[<>]")
 _OPERATOR: Final = compile_on_use(r"[0-9]*(?:>>?|<|&>>?|>&|>\|)")  # (its target follows)
 _ASSIGNED: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 _RESERVED: Final = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{"})
-
 
 
 def _entry_programs(words: list[str]) -> list[str]:

@@ -28,10 +28,13 @@ written; an EXACT grant names the climb itself.
 from __future__ import annotations
 
 import re
-from typing import Final
 
 from ..domains.base import Glob
 from .writers import FOLDER_WRITERS
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Programs and builtins that run no program named in their words or options, whatever those
 #: hold (checked against GNU coreutils, grep, and bash's builtins; ``printf -v``, ``test -v``,

@@ -18,13 +18,16 @@ from __future__ import annotations
 import functools
 import shlex
 from collections.abc import Sequence
-from typing import Final
 
 from ..lazy import compile_on_use
 from .folded import NOT_ASSIGNED, agreed, folded, tree_commands, unquoted
 from .words import run_words
 from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND
-from .writers import GIT_KEEPS, edits, git_subcommand
+from .writers import GIT_KEEPS, braced, edits, git_subcommand
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Programs that write no file their words name, whatever the words (no output option, no
 #: in-place edit, no command run from their words). Not here: ``less`` (``-o`` logs),
@@ -61,9 +64,11 @@ _PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", 
                                   "--disable-warnings", "-ra", "-rA", "--showlocals"})
 #: Interpreters whose first operand is the script they run (read, not written).
 _INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|" + "|".join(sorted(RUNS_OPERAND)))
-#: Options an interpreter may take before its script (none of them names a file or code).
-_BEFORE_SCRIPT: Final = frozenset({"-u", "-B", "-E", "-I", "-S", "-O", "-OO", "-q",
-                                   "-x", "-e", "-v", "-eu", "-ex", "--"})  # not `sh -s`
+#: Options an interpreter may take before its script (none of them names a file or code):
+#: python's, the shells' (not `sh -s`), and the others' (`node -e`, `perl -E` run code: s44 K3).
+_BEFORE_SCRIPT: Final = {
+    "python": frozenset({"-u", "-B", "-E", "-I", "-S", "-O", "-OO", "-q", "-x", "--"}),
+    "shell": frozenset({"-x", "-e", "-v", "-u", "-eu", "-ex", "--"}), "other": frozenset({"--"})}
 #: Words in front of a simple command's program: assignments, and bash's reserved words.
 _ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{",
@@ -79,11 +84,13 @@ _QUOTED_OPERATOR: Final = compile_on_use(r"\\[;&|<>()`\n]|'[^']*[;&|<>()`\n][^']
 #: bash joins `al''ias`, review s43 V2b).
 _RENAMES: Final = compile_on_use(r"\balias\b|\bfunction\b|\(\s*\)")
 #: What may change the program a name runs for the commands after it: an assignment (of
-#: ``PATH`` or any variable a program reads), a declaration, ``hash``, ``enable``.
+#: ``PATH`` or any variable a program reads), a declaration, ``hash``, ``enable``, code a
+#: file or a text runs in this shell (``source``, ``.``, ``eval``).
 _SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?="
                               r"|\b(?:export|declare|typeset|readonly|local|hash|enable|read"
-                              r"|mapfile|readarray|getopts)\b|\b(?:for|select)\s+[A-Za-z_]"
-                              r"|printf\s+-v")  # (a name set without `=`: s43 V4b)
+                              r"|mapfile|readarray|getopts|unset|wait)\b|\b(?:for|select)\s+[A-Za-z_]"
+                              r"|printf\s+-v"  # (a name set without `=`: s43 V4b)
+                              r"|(?:^|[\s;&|(`])(?:source|\.|eval)\s")  # code of a file (s44 V2c)
 #: Runners whose words are options, their numbers, and the program they run (no file).
 _RUN_ONLY: Final = frozenset({"setsid", "ionice", "taskset", "chrt", "numactl", "chpst"})
 #: Shells whose ``-c`` word is the script they run.
@@ -100,17 +107,35 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     one holding it that is not a reader (``READERS``) or its program, or any when the gate
     cannot separate them (an open quote). None when each is only read or run."""
     commands = _commands(text)
+    if commands and "{" in text:  # each word's brace forms beside it, as the guard's words
+        # are (`-o {.c,-DX}laude/hooks/x.sh` holds `.claude/hooks/x.sh`: review s44 W19)
+        commands = tuple(tuple(f for w in c for f in ([w, *braced(w)] if "{" in w else [w]))
+                         for c in commands)
     if commands and any(w.rsplit("/", 1)[-1] in _FEEDS for c in commands for w in c):
         # (anywhere in a command: `nice xargs`, `setsid xargs`: review s43 V6, V6b)
         return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
     # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`: a name may run another
     # program than the one it names (review s43 V4); only the path a command runs is known
     named = _SETS.search(text) is None
+    if commands and "|" in text and not all(_program(c) in READERS for c in commands):
+        # `echo gcc … -o .claude/hooks/x.sh | sh`: a reader's output may be the program of
+        # what it is piped to (a shell, an interpreter: review s44 K1), read only by readers
+        return doubtful[0]
     for word in doubtful:
         holding = [c for c in commands or () if any(word in w for w in c)]
         if not holding or not all(_reads(c, word, named) for c in holding):
             return word
     return None
+
+
+def _program(command: tuple[str, ...]) -> str:
+    """The program name a simple command runs, past assignments and wrappers ("" for none,
+    or a redirection's target)."""
+    at = 0
+    while at < len(command) and (command[at] in _RESERVED or _ASSIGNMENT.match(command[at])):
+        at += 1
+    inside = run_words(list(command[at:])) if at < len(command) and command[0] != ">" else []
+    return inside[0].rsplit("/", 1)[-1] if inside else ""
 
 
 def programs_named(text: str) -> bool:
@@ -193,7 +218,8 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
     if inner is not None and not any(word in w for w in rest[:inner]):
         return _reads_as(rest[inner], rest[inner + 1:], word)
     if _INTERPRETER.fullmatch(name):
-        script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT), None)
+        kind = "python" if name.startswith("python") else "shell" if name in _SHELLS else "other"
+        script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT[kind]), None)
         return script is not None and word in rest[script] and not any(
             word in w for w in rest[script + 1:])
     return False

@@ -4,8 +4,7 @@ commands they may reach."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
+from ..records import NamedTuple
 from .words import CARRY_FREE, Word
 
 

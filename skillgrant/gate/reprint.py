@@ -16,12 +16,14 @@ does not write.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Final
 
 from .shellnodes import substitutions
 from .words import Doubt
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from typing import Final
+
     from tree_sitter import Node
 
 #: Nodes holding statements, written child by child.

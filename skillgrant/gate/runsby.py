@@ -18,21 +18,22 @@ doubt they raise.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final, Protocol
 
 from ..lazy import compile_on_use
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final, Protocol
 
-class Word(Protocol):
-    """A shell word as ``words.Word`` holds it: its value (None for a pattern), and the text
-    every value of a pattern starts with."""
+    class Word(Protocol):
+        """A shell word as ``words.Word`` holds it: its value (None for a pattern), and the text
+        every value of a pattern starts with."""
 
-    @property
-    def value(self) -> str | None: ...
+        @property
+        def value(self) -> str | None: ...
 
-    @property
-    def head(self) -> str: ...
-
+        @property
+        def head(self) -> str: ...
 
 
 def _long_prefix(value: str, *names: str) -> bool:

@@ -10,7 +10,9 @@ A regular expression over the text misread the first (the flag after another fla
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Commands that take nothing after them (but a ``;``, a newline, a ``}`` or a comment).
 _BARE: Final = frozenset("=dDgGhHnNpPxzF")

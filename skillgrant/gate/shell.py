@@ -13,7 +13,6 @@ against GNU bash.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Final
 
 from ..limits import MAX_SHELL_COMMAND_CHARS, MAX_SHELL_NODES
 from .bashparser import parser
@@ -43,7 +42,10 @@ from .words import (
     strip_wrappers,
 )
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from typing import Final
+
     from tree_sitter import Node
 
 __all__ = ["HARMLESS_SOURCES", "HARMLESS_TARGETS", "Analysis", "Redirect", "Simple", "analyse"]

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Final
 
 from .words import Doubt
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from typing import Final
+
     from tree_sitter import Node
 
 #: Node types that hold statements (each child is a statement, a keyword or punctuation).

@@ -5,14 +5,15 @@ command substitution in a word among them (``statement``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
-
 from .lexical import SPLITS_IN_QUOTES
 from .reprint import check_blanks
 from .shellnodes import EXPANSIONS, substitutions
 from .words import Doubt, Word, bare, unescape_double
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from typing import Final
+
     from tree_sitter import Node
 
 

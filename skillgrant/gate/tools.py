@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
-from typing import Final, Literal, NamedTuple
 
 from .. import vocabulary
 from ..parser import parse_accepted
+from ..records import NamedTuple
 
-Domain = Literal["shell", "read", "edit", "search", "web", "agent", "skill", "patch", "tool"]
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final, Literal
+    Domain = Literal["shell", "read", "edit", "search", "web", "agent", "skill", "patch", "tool"]
 
 
 class Spec(NamedTuple):

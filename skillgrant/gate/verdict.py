@@ -3,22 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Final, Literal, NamedTuple, TypedDict, TypeVar, cast
 
 from .. import vocabulary
 from ..errors import AllowedToolsError, PlanError
 from ..grants import split_allowed_tools
 from ..lazy import compile_on_use
 from ..prepared import PreparedPlan, plan_for
+from ..records import NamedTuple
 from ..verdicts import Verdict
 from .tools import ShellTool, entry_tool
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from typing import Final, Literal, TypedDict, TypeVar
+
     from ..plan.light import ApprovedPlan
     from ..plan.model import Plan
 
-T = TypeVar("T")
-CallStatus = Literal["covered", "not_covered", "unknown", "invalid"]
+    T = TypeVar("T")
+
+    CallStatus = Literal["covered", "not_covered", "unknown", "invalid"]
+
+    class ProveKwargs(TypedDict):
+        shell_tools: list[str] | None
+        base_dirs: dict[str, str | None] | None
 
 
 class Finding(NamedTuple):
@@ -140,11 +148,6 @@ class CallPlan:
         return {"shell_tools": sorted(self.shell_tools) or None, "base_dirs": dirs or None}
 
 
-class ProveKwargs(TypedDict):
-    shell_tools: list[str] | None
-    base_dirs: dict[str, str | None] | None
-
-
 def call_plan(plan: Plan | ApprovedPlan | str | Sequence[str] | CallPlan, *,
               shell_tools: Mapping[str, object] | Sequence[str] | None = None,
               base_dirs: Mapping[str, str | None] | None = None,
@@ -161,9 +164,9 @@ def call_plan(plan: Plan | ApprovedPlan | str | Sequence[str] | CallPlan, *,
     elif not hasattr(plan, "allowed_tools"):
         entries = tuple(plan)  # the prover checks each entry
     else:
-        plan = cast("Plan | ApprovedPlan", plan)
-        entries = tuple(plan.allowed_tools)
-        declared = getattr(plan, "shell_tools", None) or {}
+        read: Plan | ApprovedPlan = plan  # type: ignore[assignment]  # (it has allowed_tools)
+        entries = tuple(read.allowed_tools)
+        declared = getattr(read, "shell_tools", None) or {}
         shell_tools = shell_tools if shell_tools is not None else {
             name: {"command-argument": tool.command_argument,
                    "workdir-argument": tool.workdir_argument}

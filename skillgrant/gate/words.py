@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Final, NamedTuple
 
 from ..lazy import compile_on_use
+from ..records import NamedTuple
 from .optables import READ as OPTIONS_READ
 from .optables import Head, OptionDoubt, check_options
 from .wrapped import RUNNERS, WRAPPERS
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 
 class Doubt(Exception):

@@ -12,14 +12,15 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Final
 
 from ..lazy import compile_on_use
 from . import files as fs
 from .gitvalues import program_file, python_script, shell_words
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Final
 
 #: What makes a configuration file worth asking git about: a hooks folder, or an include
 #: (which may name one). Compared in lower case: git reads keys in any case.

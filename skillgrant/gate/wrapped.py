@@ -4,7 +4,9 @@ takes a command past its wrappers)."""
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Programs and builtins that run a command, code or file given in their words, or change how
 #: later words are read. A command led by one of them is not understood (a doubt). The

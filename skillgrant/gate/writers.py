@@ -12,11 +12,10 @@ a guarded file, or a path inside a guarded folder, or a value the gate cannot na
 subcommands in ``GIT_NAMED``/``GIT_KEEPS``) counts as naming the working directory (for ``git``,
 its repository's top folder).
 
-The lists are of programs that write files without running code; a program that runs code
-(an interpreter, ``make``, a package manager's scripts) can write anything, and a plan granting
-it grants that (docs/call-gate.md, the threat model). The options with which a listed program
-runs one (``tar -I``, ``sed``'s ``e``, ``split --filter``) are the judge's: it reads each
-listed program's options from an allow-list (``optables``) before this guard.
+The lists are of programs that write files without running code; one that runs code (an
+interpreter, ``make``, a package manager's scripts) can write anything, and a plan granting it
+grants that (docs/call-gate.md, the threat model). The options with which a listed program runs
+code (``tar -I``, ``sed``'s ``e``, ``split --filter``) are the judge's (``optables``).
 """
 
 from __future__ import annotations
@@ -24,10 +23,13 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Callable, Sequence
-from typing import Final
 
 from ..lazy import compile_on_use
 from . import files
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Programs that write, move, remove or change the files and folders their words name (trees too).
 FOLDER_WRITERS: Final = frozenset({

@@ -9,10 +9,9 @@ Names load on first use: ``check`` reads most plans without importing pydantic.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..lazy import exports
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from .model import BaseDirs as BaseDirs
     from .model import Plan as Plan

@@ -8,11 +8,14 @@ The pydantic model (``model``), the light reader (``light``), the locator of a p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from ..grants import lone_surrogate
 from ..limits import MAX_ENTRIES_PER_VALUE
 from ..screening import check_approved_entry
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Each plan field and the spellings a plan may give its key, the written one first.
 SPELLINGS: Final[dict[str, tuple[str, ...]]] = {

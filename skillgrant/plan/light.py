@@ -19,13 +19,13 @@ against PyYAML on generated texts).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
-
 from ..grants import split_allowed_tools
 from ..limits import MAX_PLAN_CHARS
+from ..records import NamedTuple
 from .files import is_skill, read_plan_file
 from .keys import ALLOWED_SPELLINGS, check_approvable, ignored
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from .model import ConstrainKwargs, Plan
 

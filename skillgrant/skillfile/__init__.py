@@ -15,10 +15,9 @@ Names load on first use, so reading a plan's SKILL.md does not load the builder.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..lazy import exports
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from .builder import ApplyResult as ApplyResult
     from .builder import apply_to_file as apply_to_file

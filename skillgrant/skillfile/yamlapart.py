@@ -23,8 +23,14 @@ _ODD_COMPLEX_KEY: Final = re.compile(
 #: Bun goes on.
 _CUT_ANCHOR: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
                                 r"|\?[ \t\r]+)(?:![^\s]*[ \t\r]+)*[&*][A-Za-z0-9_-]+[?:%@`]")
-#: A ``-`` alone between a flow collection's indicators (``[-]``, ``[a, -]``, ``{a: -}``).
-_LONE_DASH: Final = re.compile(r"(?:[\[{,]|:[ \t])[ \t]*-(?=[ \t]*[\]},])")
+#: A ``-`` alone between a flow collection's indicators (``[-]``, ``[a, -]``, ``{a: -}``),
+#: behind node properties too (``[a, &b -]``, ``{a: !!str -}``: review s44-freview N7).
+_LONE_DASH: Final = re.compile(r"(?:[\[{,]|:[ \t])[ \t]*(?:[&!][^\s,\[\]{}]*[ \t]+)*"
+                               r"-(?=[ \t]*[\]},])")
+#: A tag at a node's start holding a flow indicator (``[!, a]``, ``x: !a,b``): PyYAML ends a tag
+#: only at a blank, Bun (YAML 1.2) at a flow indicator too (N7).
+_CUT_TAG: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
+                             r"|\?[ \t\r]+)(?:&[^\s]*[ \t\r]+)*![^\s,\[\]{}]*[,\[\]{}]")
 
 _COMPLEX: Final = ("a complex key ('? '): Claude Code's YAML parser reads the lines around one "
                    "otherwise than skillgrant's, so what it grants cannot be computed; write "
@@ -32,6 +38,9 @@ _COMPLEX: Final = ("a complex key ('? '): Claude Code's YAML parser reads the li
 _ANCHOR: Final = ("an anchor or alias name followed by '?', ':', '%', '@' or '`': Claude "
                   "Code's YAML parser reads the name on, skillgrant's ends it there, so what "
                   "it grants cannot be computed; put a blank after the name")
+_TAG: Final = ("a tag holding ',', '[', ']', '{' or '}': Claude Code's YAML parser ends it there, "
+                "skillgrant's reads it on, so what it grants cannot be computed; put a blank "
+                "after the tag")
 _DASH: Final = ("a lone '-' in a flow collection: Claude Code's YAML parser rejects it where "
                 "skillgrant's reads a '-', so what it grants cannot be computed; quote it")
 
@@ -42,6 +51,7 @@ def apart_as_read(yaml_text: str) -> tuple[str, int] | None:
     F11, F11b), a lone dash in a flow collection (F12)."""
     return (_found(yaml_text, "?", _ODD_COMPLEX_KEY, _COMPLEX)
             or _found(yaml_text, "&*", _CUT_ANCHOR, _ANCHOR)
+            or _found(yaml_text, "!", _CUT_TAG, _TAG)
             or _found(yaml_text, "-", _LONE_DASH, _DASH))
 
 

@@ -133,3 +133,24 @@ def test_the_printed_hook_loads_only_the_domains_its_call_needs(tmp_path: Path) 
         domains = modules & DOMAIN_MODULES
         assert {f"skillgrant.domains.{d}" for d in loaded} <= domains, (tool_input, domains)
         assert not {f"skillgrant.domains.{d}" for d in absent} & domains, (tool_input, domains)
+
+
+def test_the_printed_hook_allows_without_loading_typing(tmp_path: Path) -> None:
+    """``typing``'s import is about a sixteenth of a hook's start (records.py): a call the
+    fast path reads and the plan allows (a plain command, a path, a host, an MCP tool) is
+    decided by modules that leave it unloaded. A command for the parse loads it with
+    tree-sitter, and a denial with the prover that words it."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("allowed-tools:\n  - Bash(git *)\n  - Read(//repo/**)\n"
+                    "  - Edit(//repo/out/**)\n  - WebFetch(domain:*.github.com)\n"
+                    "  - mcp__github\n")
+    for tool, tool_input in (
+            ("Bash", {"command": "git add -A && git commit -m 'fix: x' && git push"}),
+            ("Read", {"file_path": "/repo/src/a.ts"}),
+            ("Write", {"file_path": "/repo/out/a.json", "content": "{}"}),
+            ("WebFetch", {"url": "https://docs.github.com/en/rest", "prompt": "p"}),
+            ("mcp__github__get_issue", {"issue_number": 1})):
+        payload = {"session_id": "s", "cwd": "/repo", "hook_event_name": "PreToolUse",
+                   "tool_name": tool, "tool_input": tool_input}
+        returncode, modules = _printed_hook_modules(plan, payload)
+        assert returncode == 0 and "typing" not in modules, (tool, returncode)

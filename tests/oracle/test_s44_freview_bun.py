@@ -1,0 +1,85 @@
+"""Session 44's review of the reader (s44-freview), against the Bun oracle (run with ``--bun``):
+frontmatters skillgrant reads otherwise than Claude Code's own steps do. The escalations are
+confirmed through Claude Code itself in tests/conformance/test_s44_freview.py.
+
+Each text holds the canary ``allowed-tools: Read # Bash(touch *)``: when Bun rejects the text
+and skillgrant predicts it does not, the runtime's re-quoted retry reads the comment as
+entries (``Bash(touch *)``) where skillgrant reads ``Read``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bun_runtime
+
+from skillgrant.errors import SkillFileError
+from skillgrant.skillfile import read_skill
+
+CANARY = "allowed-tools: Read # Bash(touch *)"
+VALUES = {
+    # N7: F12's lone dash behind an anchor or a tag (yamlapart._LONE_DASH wants it right after
+    # the flow indicator).
+    "N7-anchored-dash-in-list": "x: [a, &b -]",
+    "N7-anchored-dash-first": "x: [&b -]",
+    "N7-tagged-dash-in-map": "x: {a: !!str -}",
+    "N7-bare-tag-dash": "x: [! -]",
+    "N7-anchor-and-tag-dash": "x: {a: &b !!str -}",
+    "N7-tab-after-anchor": "x: [&b\t-]",
+    "N7-anchored-dash-map-key": "x: {&b -}",
+    # N7: a tag that runs on through a flow indicator for PyYAML (it ends a tag at a blank).
+    "N7-bare-tag-comma": "x: [!, a]",
+    "N7-anchor-bare-tag-comma": "x: [&b !, a]",
+}
+
+
+@pytest.fixture(scope="module")
+def bun() -> Path:
+    binary = bun_runtime.bun_path()
+    if bun_runtime.installed_version(binary) != bun_runtime.BUN_VERSION:
+        pytest.fail(f"the pinned Bun {bun_runtime.BUN_VERSION} is not installed at {binary}")
+    return binary
+
+
+@pytest.mark.parametrize("case", sorted(VALUES))
+def test_n7_skillgrant_reads_what_bun_reads_or_refuses(bun: Path, case: str) -> None:
+    text = f"---\nname: probe\n{VALUES[case]}\n{CANARY}\n---\nbody\n"
+    (reading,) = bun_runtime.read_batch(bun, [text])
+    try:
+        ours = read_skill(text).runtime_entries
+    except SkillFileError:
+        return  # refused: the contract holds
+    theirs = reading.entries if reading.how not in ("failed", "none") else ()
+    assert ours == theirs, (f"skillgrant reads {list(ours)!r}; Claude Code's steps "
+                            f"({reading.how}) read {list(theirs)!r}")
+
+
+#: N8 (low: skillgrant reads less than the runtime, no escalation found): a comment line inside a
+#: flow collection nested under a key, indented with spaces then a tab. ``runtime._misplaced_line``
+#: takes the tab for a misplaced continuation and predicts Bun rejects the text (and its retry:
+#: "grants nothing"; with a plain ``allowed-tools: Read`` the retry changes nothing and the file
+#: is refused); Bun accepts it as written (a comment line) and reads ``Read``.
+TAB_COMMENT = {
+    "N8-nested-flow-list": "y:\n  x: [a,\n \t#c\n  ]",
+    "N8-nested-flow-map": "y:\n  x: {a: b,\n \t#c\n  }",
+    "N8-item-flow-list": "y:\n  - [a,\n \t#c\n    ]",
+    "N8-comment-after-comma": "y:\n  x: [a, #z\n \t#c\n  ]",
+}
+
+
+@pytest.mark.parametrize("case", sorted(TAB_COMMENT))
+def test_n8_a_tab_before_a_comment_line_is_read_as_bun_reads_it(bun: Path, case: str) -> None:
+    text = f"---\nname: probe\n{TAB_COMMENT[case]}\n{CANARY}\n---\nbody\n"
+    (reading,) = bun_runtime.read_batch(bun, [text])
+    try:
+        ours = read_skill(text).runtime_entries
+    except SkillFileError:
+        return  # refused: the contract holds
+    theirs = reading.entries if reading.how not in ("failed", "none") else ()
+    assert ours == theirs, (f"skillgrant reads {list(ours)!r}; Claude Code's steps "
+                            f"({reading.how}) read {list(theirs)!r}")
