@@ -463,3 +463,24 @@ def test_m7_dot_and_a_tab_runs_a_library(tmp_path: Path, dot: str) -> None:
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("entries", "command", "piped"), [
+    (["Bash"], f"sh <(echo {_GCC})", f"echo {_GCC} | sh"),
+    (["Bash"], f"echo {_GCC} > out/s.sh; sh out/s.sh", f"echo {_GCC} | sh"),
+    (["Bash"], f"echo {_GCC} >out/s.sh; sh <out/s.sh", f"echo {_GCC} | sh"),
+    (["Bash(printf *)", "Bash(python3 *)", "Edit(./out/**)"],
+     f"{_PY} > out/p.py && python3 out/p.py", f"{_PY} | python3"),
+])
+def test_k1b_a_readers_output_run_without_a_pipe(
+        tmp_path: Path, entries: list[str], command: str, piped: str) -> None:
+    """K1b (against the K1 fix, ``readers.writer_of``: a text holding ``|`` and a program
+    that is no reader): a reader's output reaches a shell or an interpreter without a pipe,
+    through a process substitution (``sh <(echo …)``) or a file the same call writes and
+    then runs or feeds (``> out/s.sh; sh out/s.sh``, ``sh <out/s.sh``). The guarded path is
+    still held by ``echo``/``printf`` only."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, entries)
+    assert not _allowed(project, piped), "the K1 fix does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
