@@ -484,3 +484,19 @@ def test_k1b_a_readers_output_run_without_a_pipe(
     assert not _allowed(project, piped), "the K1 fix does not hold: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("run", ['"source"', "sour''ce", "\\source", '"."', "\\."])
+def test_v2d_a_quoted_library_runner(tmp_path: Path, run: str) -> None:
+    """V2d (against the V2c fix, ``readers._SETS``' ``source|.|eval`` after a blank or an
+    operator): ``_SETS`` reads the raw text, where ``"source"``, ``sour''ce``, ``\\source``
+    or ``"."`` has a quote or a backslash before or inside the name; bash removes them and
+    runs the file in this shell, whose function ``cat`` writes its operand."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    library = tmp_path / "lib"
+    allowed, rewritten = _calls_rewrite(project, [
+        f"printf '%s\\n' 'cat() ( gcc -E -P -x c src/x.sh -o \"$1\" )' > {library}",
+        f"{run} {library}; cat .claude/hooks/x.sh"])
+    assert rewritten, "bash wrote no hook: proves nothing"
+    assert allowed != [True, True], "the hook allows both calls, which write the hook script"
