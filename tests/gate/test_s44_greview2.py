@@ -500,3 +500,61 @@ def test_v2d_a_quoted_library_runner(tmp_path: Path, run: str) -> None:
         f"{run} {library}; cat .claude/hooks/x.sh"])
     assert rewritten, "bash wrote no hook: proves nothing"
     assert allowed != [True, True], "the hook allows both calls, which write the hook script"
+
+
+@pytest.mark.parametrize("command", [
+    f"sho''pt -s dotglob; {_GCC.replace('.claude', '?claude')}",
+    f"bash -O dotglob -c '{_GCC.replace('.claude', '?claude')}'",
+    f"bash -O extglob -c '{_GCC.replace('.claude', '.c+(l)aude')}'",
+    f"env BASHOPTS=dotglob bash -c '{_GCC.replace('.claude', '?claude')}'",
+    f"declare -n r=GLOB''IGNORE; r=x; {_GCC.replace('.claude', '?claude')}",
+])
+def test_k2b_a_glob_option_the_fix_does_not_spell(tmp_path: Path, command: str) -> None:
+    """K2b (against the K2 fix, ``guards.guarded_word``: ``shopt`` or ``GLOBIGNORE`` in the
+    raw text, with a pattern character): bash removes the quotes of ``sho''pt``; a child
+    bash takes its options from ``-O`` or from ``BASHOPTS`` in its environment; a nameref
+    assigns ``GLOBIGNORE`` by another name. ``?claude``/``.c+(l)aude`` then match
+    ``.claude``, and gcc rewrites the hook script."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, f"shopt -s dotglob; {_GCC.replace('.claude', '?claude')}"), \
+        "the K2 fix does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", ["s''ed -n w.claude/hooks/x.sh src/x.sh",
+                                     '"s"ed -n 1w.claude/hooks/x.sh src/x.sh'])
+def test_w18b_sed_spelled_with_quotes(tmp_path: Path, command: str) -> None:
+    """W18b (against the W18 fix: ``w``'s attached tails are read where ``"sed" in text``):
+    bash removes the quotes of ``s''ed``; the raw text holds no ``sed``."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, "sed -n w.claude/hooks/x.sh src/x.sh"), \
+        "the W18 fix does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_w5c_curl_spelled_with_quotes(tmp_path: Path) -> None:
+    """W5c (against the W5b fix: ``_OPTION_FILE`` wants ``curl`` in the raw text): ``c''url
+    -s -K cfg`` is curl to bash; the config file an earlier call wrote names the output."""
+    _needs("curl")
+    project = _hooked_project(tmp_path, ["Bash"])
+    config = "url = \"file://%s/src/x.sh\"\\noutput = \".claude/hooks/x.sh\"\\n"
+    allowed, rewritten = _calls_rewrite(
+        project, [f"printf '{config}' {project} > cfg", "c''url -s -K cfg"])
+    assert rewritten, "bash wrote no hook: proves nothing"
+    assert allowed != [True, True], "the hook allows both calls, which write the hook script"
+
+
+def test_m3b_unshare_w_in_a_cluster(tmp_path: Path) -> None:
+    """M3b (against the M3 fix: ``-w`` read as a move only at a word's start): ``unshare
+    -fw..`` (fork, then the folder) moves gcc to the folder above."""
+    _needs("gcc", "unshare")
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = f"unshare -fw.. {_UP}"
+    assert not _allowed(project, f"unshare -f -w.. {_UP}"), \
+        "the M3 fix does not hold: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
