@@ -558,3 +558,22 @@ def test_m3b_unshare_w_in_a_cluster(tmp_path: Path) -> None:
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("entries", "command"), [
+    (["Bash(node *)"],
+     "node --eval='require(\"fs\").copyFileSync(\"src/x.sh\", \".claude/hooks/x.sh\")'"),
+    (["Bash(perl *)", "Bash(gcc *)"], f"perl -e'system q({_GCC})'"),
+])
+def test_k3b_inline_code_attached_to_its_option(
+        tmp_path: Path, entries: list[str], command: str) -> None:
+    """K3b (against the K3 fix 7237a0c, where only ``--`` may stand before node's or perl's
+    script): the code attached to its option, ``--eval=CODE`` or ``-eCODE``, is one word,
+    the first that is not ``--``, so it is read as the script the interpreter runs and the
+    guarded path in it as the script's own."""
+    _needs("gcc", "node", "perl")
+    project = _hooked_project(tmp_path, entries)
+    assert not _allowed(project, command.replace("--eval=", "-e ").replace("-e'", "-e '")), \
+        "the K3 fix does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
