@@ -577,3 +577,39 @@ def test_k3b_inline_code_attached_to_its_option(
         "the K3 fix does not hold: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_m5b_home_set_through_a_nameref(tmp_path: Path) -> None:
+    """M5b (against the M5 fix 91e042b: ``moves._home`` looks for a word ``HOME=…`` or
+    ``HOME``): ``declare -n h=HOME; h=..`` sets ``HOME`` by another name, and ``cd`` goes
+    there."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = f"declare -n h=HOME; h=..; cd; {_UP}"
+    assert not _allowed(project, f"HOME=..; cd; {_UP}"), \
+        "the M5 fix does not hold: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("program", ["c?", "[c]d"])
+def test_m4b_a_pattern_in_command_position_matches_cd(tmp_path: Path, program: str) -> None:
+    """M4b (against the M4 fix 91e042b, which reads a brace's forms): a pattern in command
+    position is expanded by bash against the folder's names; an earlier call made a file
+    ``cd`` (``cp notes.txt ./cd``: ``./cd`` is no move), so ``c? ..`` is ``cd ..``. No sign
+    makes ``programs_named`` read the program (no ``$``, ``eval``, …) and ``moves`` sees no
+    ``cd``."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = f"{program} .. && {_UP}"
+    calls = ["cp notes.txt ./cd", command]
+    copy = tmp_path / "copy" / "project"
+    shutil.copytree(project, copy, symlinks=True)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=copy, capture_output=True, timeout=60,
+                       check=False)
+    assert (copy / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
+        "bash wrote no hook: proves nothing"
+    allowed, _ = _calls_rewrite(project, calls)
+    assert allowed != [True, True], "the hook allows both calls, which write the hook script"
