@@ -613,3 +613,25 @@ def test_m4b_a_pattern_in_command_position_matches_cd(tmp_path: Path, program: s
         "bash wrote no hook: proves nothing"
     allowed, _ = _calls_rewrite(project, calls)
     assert allowed != [True, True], "the hook allows both calls, which write the hook script"
+
+
+@pytest.mark.parametrize("command", [
+    "ls .c*aude/hooks/x.sh; gcc -E -P -x c -o .c{l,\\}}aude/hooks/x.sh",
+    "ls .c*aude/hooks/x.sh; gcc -E -P -x c -o .c{l,'}'}aude/hooks/x.sh",
+])
+def test_w19b_a_reader_holds_the_star_the_guard_reads_a_quoted_list_as(
+        tmp_path: Path, command: str) -> None:
+    """W19b (against the W17c fix 85fca3f and the W19 fix 91e042b; tool-wide ``Bash``): for
+    a list holding quoting the guard adds a star form (``.c*aude/hooks/x.sh``), which
+    matches the hook script; the readers rule gives the commands' words their brace forms
+    (``.cl}aude/…``, ``.c}aude/…``), none holding the star form, so the only command
+    holding it is a reader naming the same pattern. bash gives gcc ``-o .claude/hooks/x.sh
+    .c}aude/hooks/x.sh`` (the second, an earlier call's file, its input)."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    (project / ".c}aude" / "hooks").mkdir(parents=True)
+    (project / ".c}aude" / "hooks" / "x.sh").write_text(PAYLOAD)
+    assert not _allowed(project, command.split("; ", 1)[1]), \
+        "the W17c fix does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
