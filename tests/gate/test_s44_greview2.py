@@ -635,3 +635,22 @@ def test_w19b_a_reader_holds_the_star_the_guard_reads_a_quoted_list_as(
         "the W17c fix does not hold: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("prefix", ["BASH_ENV={up} bash -c", "env BASH_ENV={up} bash -c"])
+def test_m8_bash_env_moves_the_child(tmp_path: Path, prefix: str) -> None:
+    """M8 (tool-wide ``Bash``; the issue's class F, a variable a program reads): a child
+    bash runs the file ``BASH_ENV`` names before its ``-c`` script; the file (an earlier
+    call's) runs ``cd ..``, so gcc runs in the folder above. ``moves`` reads the ``-c``
+    script's words, not the file, and ``readers.programs_named`` is not asked (no sign).
+    (``bash -c '. FILE; …'`` is denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    library = tmp_path / "up.sh"
+    library.write_text("cd ..\n")
+    command = f"{prefix.format(up=library)} '{_UP}'"
+    assert not _allowed(project, f"bash -c '. {library}; {_UP}'"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
