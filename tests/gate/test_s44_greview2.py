@@ -467,6 +467,8 @@ def test_m7_dot_and_a_tab_runs_a_library(tmp_path: Path, dot: str) -> None:
 
 @pytest.mark.parametrize(("entries", "command", "piped"), [
     (["Bash"], f"sh <(echo {_GCC})", f"echo {_GCC} | sh"),
+    (["Bash"], f"echo {_GCC} > >(sh)", f"echo {_GCC} | sh"),
+    (["Bash"], f"sh < <(echo {_GCC})", f"echo {_GCC} | sh"),
     (["Bash"], f"echo {_GCC} > out/s.sh; sh out/s.sh", f"echo {_GCC} | sh"),
     (["Bash"], f"echo {_GCC} >out/s.sh; sh <out/s.sh", f"echo {_GCC} | sh"),
     (["Bash(printf *)", "Bash(python3 *)", "Edit(./out/**)"],
