@@ -402,14 +402,16 @@ def test_k4_prompt_expansion_of_a_positional_parameter(tmp_path: Path, command: 
 
 
 @pytest.mark.parametrize("setting", [": {PATH}>/dev/null", "true {PATH}</dev/null",
-                                     "trap 'PATH=10' DEBUG"])
+                                     "trap 'PATH=10' DEBUG", "(( PATH = 10 ))",
+                                     'let "PATH = 10"', "let PATH\\ =\\ 10"])
 def test_v4d_a_descriptor_variable_named_path(tmp_path: Path, setting: str) -> None:
     """V4d (tool-wide ``Bash``; the issue's class D, ``{VAR}>``, in the readers rule's
     fallback): ``{PATH}>/dev/null`` assigns ``PATH`` the descriptor bash opens (``10``, the
     first past 9), and ``readers._SETS`` sees no assignment in it. ``cat`` then runs
     ``10/cat``, a script three earlier calls made, which writes the path the reader ``cat``
     was judged to read. So does a ``DEBUG`` trap's quoted ``'PATH=10'`` (``_SETS`` wants a
-    blank or an operator before the name), which bash runs before ``cat``."""
+    blank or an operator before the name), which bash runs before ``cat``, and an arithmetic
+    assignment with blanks around its ``=`` (``(( PATH = 10 ))``, ``let "PATH = 10"``)."""
     _needs("gcc")
     project = _hooked_project(tmp_path, ["Bash"])
     gcc = shutil.which("gcc")
