@@ -658,3 +658,26 @@ def test_m8_bash_env_moves_the_child(tmp_path: Path, prefix: str) -> None:
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "npm run build -- node .claude/hooks/x.sh < src/x.sh",
+    "npm run build node .claude/hooks/x.sh < src/x.sh",
+])
+def test_k5_npm_runs_a_script_not_the_interpreter_its_words_name(
+        tmp_path: Path, command: str) -> None:
+    """K5 (narrow plan ``Bash(npm run *)`` + ``Read(./src/**)``): ``readers._reads_as`` reads
+    the first interpreter name among a package runner's words as the program it runs
+    (``npx node tools/run.js``, review s43 P2e), and the path after it as that program's
+    script. ``npm run build`` runs the package's script ``build`` and hands it the words
+    after it (``node .claude/hooks/x.sh``) as arguments; here the script is ``tee`` (any
+    script writing to its arguments: ``cp``, a generator's ``--out``). ``npm run build --
+    .claude/hooks/x.sh`` is denied."""
+    _needs("npm")
+    project = _hooked_project(tmp_path, ["Bash(npm run *)", "Read(./src/**)"])
+    (project / "package.json").write_text(
+        '{"name": "x", "version": "1.0.0", "scripts": {"build": "tee"}}\n')
+    assert not _allowed(project, "npm run build -- .claude/hooks/x.sh < src/x.sh"), \
+        "the guard does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
