@@ -626,7 +626,9 @@ GLOBBED_WRITERS = ["/usr/bin/gi[t] checkout rev", "/usr/bin/[g]it checkout rev",
                    "/usr/bin/unzi[p] -o evil.zip",
                    # git's builtins under their dashed names, in its exec path
                    "/usr/lib/git-core/git-checkout rev", "/usr/lib/git-core/git-stash pop",
-                   "/usr/lib/git-core/git-restore --source=rev ."]
+                   "/usr/lib/git-core/git-restore --source=rev .",
+                   # against the W2 fix (main 5c31ee0): a pattern in a dashed name
+                   "/usr/lib/git-core/git-c[h]eckout rev"]
 
 
 @pytest.mark.parametrize("copy", GLOBBED_WRITERS)
@@ -653,7 +655,13 @@ def test_w2_a_writer_named_by_a_pattern_replaces_the_gates_settings(
         f"the hook allows {copy!r}, which replaces its own settings"
 
 
-def test_w2b_a_renamed_copy_of_git_replaces_the_gates_settings(tmp_path: Path) -> None:
+@pytest.mark.parametrize("copy", [
+    "cat /usr/bin/gi[t] > out/gg",
+    # against the W2b fix (main 5c31ee0): git's dashed builtins are the same program
+    "cat /usr/lib/git-core/git-c[h]eckout > out/gg",
+    "tail -c +1 /usr/lib/git-core/gi[t]-add > out/gg"])
+def test_w2b_a_renamed_copy_of_git_replaces_the_gates_settings(tmp_path: Path,
+                                                               copy: str) -> None:
     """W2b (W2 in three calls, tool-wide ``Bash``): a reader copies git's program under a
     name no list holds (``cat /usr/bin/gi[t] > out/gg``: reading a guarded folder is
     allowed), ``chmod +x``, and ``out/gg checkout rev`` runs git's checkout, which brings the
@@ -663,7 +671,7 @@ def test_w2b_a_renamed_copy_of_git_replaces_the_gates_settings(tmp_path: Path) -
         pytest.skip("no /usr/bin/git")
     project = tmp_path / "project"
     gated_project(project, ["Bash"])
-    calls = ["cat /usr/bin/gi[t] > out/gg", "chmod +x out/gg", "out/gg checkout rev"]
+    calls = [copy, "chmod +x out/gg", "out/gg checkout rev"]
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
     for call in calls:
