@@ -364,8 +364,9 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
                 first - at > parent):  # indented past its block (a tab may follow)
             continue
         if char == "\t":  # a tab where the indentation is
-            if not text[first:end].split("\n", 1)[0].strip(" \t\r"):
-                continue
+            rest = text[first:end].split("\n", 1)[0].strip(" \t\r")
+            if not rest or (collection and rest[0] == "#"):
+                continue  # (a comment line in a flow collection: Bun reads it so, s44 N8)
             return "a tab before the text of a continuation line", first
         if collection and (parent < 0 or char in "]},#"):
             continue  # a closing bracket, a comma or a comment may start a line anywhere

@@ -206,10 +206,12 @@ def test_n6_a_linked_package_folder_s_skills_are_read(judge: Judge, work: Path) 
 
 # -- N7: F12 behind a property, and a tag that swallows a flow indicator -------------------------
 
-@pytest.mark.parametrize("value", ["[a, &b -]", "{a: !!str -}", "[! -]", "[!, a]", "[&b !, a]"])
+@pytest.mark.parametrize("value", ["[a, &b -]", "{a: !!str -}", "[! -]", "[!, a]", "[&b !, a]",
+                                   '{"a":-}', '{"a":!,}', "['a':&b -]"])
 def test_n7_a_flow_item_bun_rejects_is_predicted(judge: Judge, work: Path, value: str) -> None:
     """``x: [a, &b -]``: PyYAML reads the anchored plain scalar ``-`` (``yamlapart._LONE_DASH``
-    wants the dash right after the indicator); ``x: [!, a]``: PyYAML's tag runs on through the
+    wants the dash right after the indicator, or after ``: ``, where a JSON-like key's ``:``
+    needs no blank: ``{"a":-}``); ``x: [!, a]``: PyYAML's tag runs on through the
     ``,`` (it ends a tag at a blank only). Bun rejects both, so Claude Code re-quotes the simple
     lines and reads ``allowed-tools: Read # Bash(touch *)`` with its comment as entries."""
     text = (f"---\nname: probe\nx: {value}\nallowed-tools: Read # Bash(touch *)\n"
@@ -218,6 +220,57 @@ def test_n7_a_flow_item_bun_rejects_is_predicted(judge: Judge, work: Path, value
     (work / "plan.yaml").write_text(PLAN)
     done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
     got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("n7")])
+    # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
+    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
+        f"{done.stdout}{done.stderr}")
+
+
+# -- N9: one file, two contexts: collect() keeps a file once, by its real path -------------------
+
+def test_n9_a_plugin_skill_linked_to_a_project_skill_is_judged_as_the_plugins(
+        judge: Judge, work: Path) -> None:
+    """``plug/skills/good -> ../../.claude/skills/good``: the same SKILL.md is the project's
+    skill and the plugin's. ``collect`` keeps each real path once (the first in path order,
+    ``.claude/…``), so ``judge_plugin`` never sees it as the plugin's, whose allow hook
+    Claude Code runs for it (``--plugin-dir plug``)."""
+    lay_out(work, {"project/.claude/skills/good/SKILL.md": skill("good", "Read"),
+                   "project/plug/.claude-plugin/plugin.json": json.dumps({"name": "plug"}),
+                   "project/plug/hooks/hooks.json": json.dumps(ALLOW_HOOKS),
+                   "project/plug/skills/good": ("link", "../../.claude/skills/good")})
+    (work / "plan.yaml").write_text(PLAN)
+    got = runtime(judge, work, [("Skill", {"skill": "plug:good"}), touch("h")],
+                  extra=["--plugin-dir", str(work / "project" / "plug")])
+    # The runtime's side: the plugin's skill (the linked folder) loads, and the plugin's
+    # allow hook pre-approves `touch` (plan: Read).
+    assert got[0] is not None and got[0][0], got
+    assert got[1] is not None and got[1][0] and (work / "project" / "zz_h").exists(), got
+    done = check(work / "project", work / "plan.yaml", ".")
+    assert done.returncode != 0, (
+        "check . passed (exit 0) although Claude Code loads plug:good (the linked project "
+        f"skill) with the plugin's allow hook:\n{done.stdout}{done.stderr}")
+
+
+# -- N10: a '?' glued to a comma, then an empty flow entry ---------------------------------------
+
+@pytest.mark.parametrize("value", ["[?, , b]", "[a, ?, \t, b]", "[?,\t, b]", "[a, ? -]",
+                                   "{a: b, ? -}", "[?: :]"])
+def test_n10_an_empty_flow_entry_after_a_bare_question_mark_is_predicted(
+        judge: Judge, work: Path, value: str) -> None:
+    """``x: [?, , b]``: PyYAML reads the bare ``?`` (an empty complex key) and then lets an
+    empty entry pass; Bun rejects the empty entry. ``yamlapart``'s complex-key rules want a
+    blank after the ``?``, so skillgrant predicts Bun reads the text as written; Claude Code
+    re-quotes the simple lines and reads ``allowed-tools: Read # Bash(touch *)`` as entries.
+    ``x: [a, ? -]``: a complex key after a comma (the rules look after ``[``/``{`` or at a
+    line's start only) whose key is N7's lone dash (``_LONE_DASH`` wants it after ``[{,`` or
+    ``: ``, and the ``? `` is between)."""
+    text = (f"---\nname: probe\nx: {value}\nallowed-tools: Read # Bash(touch *)\n"
+            "---\nRun it.\n")
+    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
+    (work / "plan.yaml").write_text(PLAN)
+    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("n10")])
     # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
     assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
     assert done.returncode != 0, (

@@ -32,6 +32,33 @@ VALUES = {
     "N7-anchor-and-tag-dash": "x: {a: &b !!str -}",
     "N7-tab-after-anchor": "x: [&b\t-]",
     "N7-anchored-dash-map-key": "x: {&b -}",
+    # N7: the dash right after a JSON-like key's ':' (no blank needed there).
+    "N7-json-key-dash-map": 'x: {"a":-}',
+    "N7-single-quoted-key-dash-map": "x: {'a':-}",
+    "N7-json-key-dash-list": 'x: ["a":-]',
+    # N7c (against main 4db6fbf): the same right after a JSON-like key's ':' (_LONE_DASH and
+    # _CUT_TAG want ': ' with a blank there).
+    "N7c-json-key-tag-comma": 'x: {"a":!,}',
+    "N7c-json-key-anchored-dash": "x: ['a':&b -]",
+    "N7c-json-key-tagged-dash": 'x: {"a":!!str -}',
+    "N7c-json-key-blank-before-colon": 'x: ["a" :-]',
+    "N7c-json-key-tab-before-colon": "x: {'a'\t:!,}",
+    # N10: a bare '?' glued to a comma (no blank after it), then an empty entry: PyYAML lets
+    # the empty entry pass after it, Bun rejects it.
+    "N10-empty-entry-after-bare-question-mark": "x: [?, , b]",
+    "N10-tab-entry-after-bare-question-mark": "x: [a, ?, \t, b]",
+    "N10-tab-glued": "x: [?,\t, b]",
+    "N10-two-blanks": "x: [?,  , b]",
+    # N10: a complex key after a comma (the complex-key rules look after '[' or '{' only) whose
+    # key is a lone dash.
+    "N10-complex-key-dash-after-comma": "x: [a, ? -]",
+    "N10-complex-key-anchored-dash": "x: {a: b, ? &b -}",
+    "N10-complex-key-json-dash": 'x: [a, ? "a":-]',
+    "N10-blank-question-mark-then-empty-entry": "x: [a, ? , , b]",
+    # N10: a bare '?' glued to ':' then a second ':' (an empty key's empty key).
+    "N10-question-colon-colon": "x: [?: :]",
+    "N10-question-colon-colon-after-item": "x: [a, ?: :]",
+    "N10-question-colon-colon-value": "x: [?: : b]",
     # N7: a tag that runs on through a flow indicator for PyYAML (it ends a tag at a blank).
     "N7-bare-tag-comma": "x: [!, a]",
     "N7-anchor-bare-tag-comma": "x: [&b !, a]",
