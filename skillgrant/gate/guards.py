@@ -229,6 +229,9 @@ def _folder_items(folder: str, versions: list[tuple[str, bool]]) -> list[tuple[s
             # the hook files the other runtimes load (Copilot CLI, VS Code, Codex; H-18)
             (os.path.join(folder, ".github", "hooks"), True),
             (os.path.join(folder, ".github", "copilot"), True),  # its v1 settings (s44 H2)
+            # what pre-commit's hook runs, in a repository's top folder (s44 H6)
+            *[(os.path.join(folder, ".pre-commit-config.yaml"), False)] * fs.exists(
+                os.path.join(folder, ".git")),
             (os.path.join(folder, ".codex"), True),
             *((os.path.join(folder, ".claude", name), False)
               for name in ("settings.json", "settings.local.json")),

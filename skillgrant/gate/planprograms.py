@@ -143,7 +143,11 @@ STARTS: Final = {
         "^settings.gradle", "^settings.gradle.kts", "^build.gradle", "^build.gradle.kts",
         "^gradle.properties", "^gradle/", "^buildSrc/")),
     "cargo": ("^Cargo.toml", "build.rs", "^.cargo/"),
-    **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("node_modules/", "package.json")),
+    # and the package managers' settings there (`script-shell`, `yarnPath`, bun's
+    # `preload`, pnpm's `.pnpmfile.cjs`: review s44 W3)
+    **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("node_modules/", "package.json", "^.npmrc",
+                                              "^.yarnrc", "^.yarnrc.yml", "^.yarn/",
+                                              "^bunfig.toml", "^.pnpmfile.cjs")),
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
     # folder of its paths up to the root it picks by them
     "pytest": tuple("^" + n for n in ("conftest.py", "pytest.toml", ".pytest.toml",

@@ -130,7 +130,9 @@ def test_an_activated_environments_prefix_and_a_system_lib_are_guarded(
     (conda / "conda-meta").mkdir()
     found = prefixes([str(venv / "bin"), str(conda / "bin"), str(plain / "bin"),
                       "/usr/local/bin"])
-    assert found == [(str(venv), True), (str(conda), True), ("/usr/local/lib", True)]
+    # (P2d: the lib of the interpreter the pyvenv.cfg's `home` names, whole)
+    assert found == [(str(venv), True), ("/usr/lib", True), (str(conda), True),
+                     ("/usr/local/lib", True)]
 
 
 @pytest.mark.parametrize(("files", "expected"), [
@@ -170,7 +172,10 @@ def test_the_workspaces_a_folders_package_json_lists(
     # read as before: a pattern that is an operand in no folder of programs, git's dashed
     # builtin that writes nothing, cmake configuring
     (["cat", "src/c[p]"], (False, None)), (["ls", "docs/*"], (False, None)),
-    (["/usr/lib/git-core/git-status"], (False, None)), (["cmake", "-S", ".", "-B", "b"],
+    (["/usr/lib/git-core/git-status"], (False, None)),
+    # W2c, W2d: a pattern in a folder of programs may be any program there (git's builtins)
+    (["/usr/lib/git-core/git-c[h]eckout", "rev"], (True, "git")),
+    (["cat", "/usr/lib/git-core/gi[t]-add"], (True, "git")), (["cmake", "-S", ".", "-B", "b"],
                                                          (False, None)),
 ])
 def test_a_writer_named_by_a_pattern_or_a_dashed_name_is_read_as_it(
@@ -201,3 +206,15 @@ def test_a_placeholder_entry_names_its_program_in_the_project(
     assert "/p/q/scripts/check.sh" in plan_programs((entry,))
     monkeypatch.delenv("CLAUDE_PROJECT_DIR")
     assert plan_programs((entry,)) == ()
+
+
+def test_pre_commits_settings_are_guarded_in_a_repositorys_top_folder(
+        tmp_path: Path) -> None:
+    """H6: ``.pre-commit-config.yaml`` names the commands pre-commit's git hook runs; it is
+    guarded in a folder holding ``.git``, not elsewhere."""
+    from skillgrant.gate.guards import _folder_items
+
+    item = (str(tmp_path / ".pre-commit-config.yaml"), False)
+    assert item not in _folder_items(str(tmp_path), [])
+    (tmp_path / ".git").mkdir()
+    assert item in _folder_items(str(tmp_path), [])
