@@ -681,3 +681,21 @@ def test_k5_npm_runs_a_script_not_the_interpreter_its_words_name(
         "the guard does not hold: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("setting", ["ev''al P\"\"ATH=10", "tr''ap 'eval P\"\"ATH=10' DEBUG"])
+def test_v4f_path_set_by_quoted_names(tmp_path: Path, setting: str) -> None:
+    """V4f (against the V4d fix 6301c73: ``_SETS`` matches ``PATH``, ``let``, ``trap``,
+    ``eval`` … in the raw text): ``ev''al P""ATH=10`` holds none of them as written; bash
+    removes the quotes, and ``eval`` reads ``PATH=10`` as an assignment (in a ``DEBUG``
+    trap's text too). ``cat`` then runs ``10/cat``."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    gcc = shutil.which("gcc")
+    assert not _allowed(project, "eval PATH=10; cat .claude/hooks/x.sh"), \
+        "the V4d fix does not hold: the case proves nothing"
+    allowed, rewritten = _calls_rewrite(project, [
+        "mkdir 10", f"printf '#!/bin/sh\\n{gcc} -E -P -x c src/x.sh -o \"$1\"\\n' > 10/cat",
+        "chmod +x 10/cat", f"{setting}; cat .claude/hooks/x.sh"])
+    assert rewritten, "bash wrote no hook: proves nothing"
+    assert allowed != [True] * 4, "the hook allows the calls, which write the hook"
