@@ -699,3 +699,27 @@ def test_v4f_path_set_by_quoted_names(tmp_path: Path, setting: str) -> None:
         "chmod +x 10/cat", f"{setting}; cat .claude/hooks/x.sh"])
     assert rewritten, "bash wrote no hook: proves nothing"
     assert allowed != [True] * 4, "the hook allows the calls, which write the hook"
+
+
+def test_w20_a_git_option_whose_value_reads_as_the_subcommand(tmp_path: Path) -> None:
+    """W20 (tool-wide ``Bash``; under ``Bash(git *)`` the options table refuses it):
+    ``writers.git_subcommand`` skips the values of ``-C``, ``-c``, ``--git-dir``, … only;
+    git 2.39 takes ``--super-prefix`` with its value as the next word too, so ``git
+    --super-prefix status read-tree -u -m rev`` is read as ``git status`` (a subcommand
+    that writes nothing: ``GIT_KEEPS`` for the folder writers, ``GIT_READS`` for the readers
+    rule), and git runs ``read-tree -u``, which supports the option: the branch ``rev``'s
+    settings replace the ones holding the gate's hook. (``git read-tree -u -m rev`` is
+    denied.)"""
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = "git --super-prefix status read-tree -u -m rev"
+    assert not _allowed(project, "git read-tree -u -m rev"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=scratch, timeout=60,
+                   check=False, capture_output=True)  # (the copy's index stats are stale)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert "PreToolUse" not in (scratch / ".claude" / "settings.json").read_text(), \
+        "bash left the settings: the case proves nothing"
+    assert not _allowed(project, command), "the hook allows replacing the settings"
