@@ -568,6 +568,8 @@ def test_m3b_unshare_w_in_a_cluster(tmp_path: Path) -> None:
     (["Bash(node *)"],
      "node --eval='require(\"fs\").copyFileSync(\"src/x.sh\", \".claude/hooks/x.sh\")'"),
     (["Bash(perl *)", "Bash(gcc *)"], f"perl -e'system q({_GCC})'"),
+    (["Bash(python3 *)"],
+     "python3 -c\"import shutil; shutil.copy('src/x.sh', '.claude/hooks/x.sh')\""),
 ])
 def test_k3b_inline_code_attached_to_its_option(
         tmp_path: Path, entries: list[str], command: str) -> None:
@@ -577,7 +579,8 @@ def test_k3b_inline_code_attached_to_its_option(
     guarded path in it as the script's own."""
     _needs("gcc", "node", "perl")
     project = _hooked_project(tmp_path, entries)
-    assert not _allowed(project, command.replace("--eval=", "-e ").replace("-e'", "-e '")), \
+    assert not _allowed(project, command.replace("--eval=", "-e ").replace("-e'", "-e '")
+                        .replace('-c"', '-c "')), \
         "the K3 fix does not hold: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
