@@ -726,3 +726,30 @@ def test_w20_a_git_option_whose_value_reads_as_the_subcommand(tmp_path: Path) ->
     assert "PreToolUse" not in (scratch / ".claude" / "settings.json").read_text(), \
         "bash left the settings: the case proves nothing"
     assert not _allowed(project, command), "the hook allows replacing the settings"
+
+
+@pytest.mark.parametrize("command", [
+    "npm run build -- project/.claude/hooks/x.sh < src/x.sh",
+    "npm run --prefix .. build -- project/.claude/hooks/x.sh < src/x.sh",
+])
+def test_m9_npm_run_runs_its_script_in_the_package_root(tmp_path: Path, command: str) -> None:
+    """M9 (narrow plan ``Bash(npm run *)`` + ``Read(./src/**)``): npm runs a package script
+    in the package's root folder, the nearest one above holding ``package.json`` (or the
+    ``--prefix`` folder), and hands it the words after ``--``; relative words are the
+    script's, read from there. The project here has no ``package.json`` and its parent
+    (a workspace root) has one whose ``build`` is ``tee`` (any script writing to its
+    arguments). The guard reads ``project/.claude/hooks/x.sh`` from the call's folder, where
+    it names nothing guarded; the script writes the project's hook script. (``npm run build
+    -- .claude/hooks/x.sh …`` is denied.)"""
+    _needs("npm")
+    project = _hooked_project(tmp_path, ["Bash(npm run *)", "Read(./src/**)"])
+    (tmp_path / "package.json").write_text(
+        '{"name": "root", "version": "1.0.0", "scripts": {"build": "tee"}}\n')
+    assert not _allowed(project, "npm run build -- .claude/hooks/x.sh < src/x.sh"), \
+        "the guard does not hold: the case proves nothing"
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copy(tmp_path / "package.json", copy / "package.json")
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
