@@ -753,3 +753,23 @@ def test_m9_npm_run_runs_its_script_in_the_package_root(tmp_path: Path, command:
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_m2c_makes_directory_by_its_shortest_prefix(tmp_path: Path) -> None:
+    """M2c (narrow plan ``Bash(make *)``; M2/M2b's kin): getopt_long takes ``--di`` for
+    make's ``--directory`` (unique among make's options); ``moves._long_move`` maps it, but
+    ``named._MOVING`` (the text's cheap pre-test) holds ``--dir`` and ``--c``, not ``--di``,
+    so ``moves`` never runs and ``project/.claude/hooks/x.sh`` is read from the call's folder
+    only. make runs in the folder above, whose Makefile (a workspace's, with a rule for
+    ``%.sh`` targets) writes the target. (``make --dir=.. …`` is denied.)"""
+    project = _hooked_project(tmp_path, ["Bash(make *)"])
+    makefile = "%.sh:\n\tcp project/src/x.sh $@\n"
+    (tmp_path / "Makefile").write_text(makefile)
+    command = "make --di=.. -rB project/.claude/hooks/x.sh"
+    assert not _allowed(project, command.replace("--di=", "--dir=")), \
+        "the guard does not hold: the case proves nothing"
+    (tmp_path / "copy").mkdir()
+    (tmp_path / "copy" / "Makefile").write_text(makefile)
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
