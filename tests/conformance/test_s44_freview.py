@@ -280,7 +280,7 @@ def test_n10_an_empty_flow_entry_after_a_bare_question_mark_is_predicted(
 
 # -- N12: flow_oddity's scan stops at a dash-tab item the reader composes ------------------------
 
-@pytest.mark.parametrize("value", ["[?, , b]", "[a, ? -]", "[?: :]"])
+@pytest.mark.parametrize("value", ["[?, , b]", "[a, ? -]", "[?: :]", '{"a":!,}'])
 def test_n12_a_flow_oddity_after_a_dash_tab_item_is_predicted(judge: Judge, work: Path,
                                                               value: str) -> None:
     """Against main 0204cc5: ``yamlapart.flow_oddity`` scans the raw frontmatter with PyYAML's
