@@ -17,7 +17,7 @@ from . import files as fs
 from . import linked
 from .environment import values
 from .folded import unquoted
-from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named, prefixes, version_files
+from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named, system_code, version_files
 from .linkmakers import link_then_more
 from .named import GUARDED, named_word
 from .nested import Guarded, repositories
@@ -132,7 +132,6 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                             os.path.join(home, ".config", "sqlite3"),
                             *([os.path.join(xdg, "git")] if xdg else [])], lambda *_: False)
     items += linked.walked([os.path.join(home, ".ssh")], lambda depth, *_: depth == 0)  # S4b
-    items += [("/etc/manpath.config", False), ("/etc/man_db.conf", False)]  # s44 R1
     items += [("/etc/gitconfig", False), ("/usr/local/etc/gitconfig", False),
               (os.environ.get("GIT_CONFIG_SYSTEM", ""), False)]
     # git's own templates (copied into every new repository, hooks too) and helpers (H-27)
@@ -146,7 +145,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     bins = [fs.realpath(os.path.expanduser(p)) for p in os.environ.get("PATH", "").split(":")
             if p]
     items += [(p, True) for p in bins]
-    items += prefixes(bins)  # an activated environment's prefix, a system lib (s44 P2)
+    # man-db's, Maven's, pip's settings; an activated environment's prefix, a system lib
+    items += system_code(bins)  # (review s44 R1, H1, H4, P2)
     # a program there that is a link into the tree (`~/bin/mytool -> ~/src/x/tools/mytool.sh`)
     # runs its target (review s41 S5): folders but the system's are read for links (the
     # system's lead to what only root writes); their files' other names are no concern
@@ -218,6 +218,7 @@ def _folder_items(folder: str, versions: list[tuple[str, bool]]) -> list[tuple[s
             (os.path.join(folder, ".git"), True),
             # the hook files the other runtimes load (Copilot CLI, VS Code, Codex; H-18)
             (os.path.join(folder, ".github", "hooks"), True),
+            (os.path.join(folder, ".github", "copilot"), True),  # its v1 settings (s44 H2)
             (os.path.join(folder, ".codex"), True),
             *((os.path.join(folder, ".claude", name), False)
               for name in ("settings.json", "settings.local.json")),

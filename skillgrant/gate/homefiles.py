@@ -57,8 +57,20 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (".volta", True), (os.path.join(".local", "share", "mise"), True),
                     (os.path.join(".config", "mise"), True),
                     # review s44: man-db's user configuration (its DEFINE lines name the
-                    # programs man runs: R1)
-                    (".manpath", False))
+                    # programs man runs: R1); Maven's launcher script and its settings and
+                    # plugin repository (H1); the folders a login profile puts first on PATH
+                    # once they exist (H3); pip's settings (its index: H4); mypy's and
+                    # pylint's (the plugins they import: P5)
+                    (".manpath", False), (".mavenrc", False), (".m2", True), ("bin", True),
+                    (os.path.join(".local", "bin"), True), (".pip", True),
+                    (os.path.join(".config", "pip"), True), (".mypy.ini", False),
+                    (os.path.join(".config", "mypy"), True), (".pylintrc", False),
+                    (os.path.join(".config", "pylintrc"), False))
+#: The system's files that a program the gate covers reads as what to run (review s44):
+#: man-db's configuration (R1), Maven's launcher scripts (H1), pip's settings (H4).
+SYSTEM_CODE: Final = (("/etc/manpath.config", False), ("/etc/man_db.conf", False),
+                      ("/etc/mavenrc", False), ("/usr/local/etc/mavenrc", False),
+                      ("/etc/pip.conf", False), ("/etc/xdg/pip", True))
 #: Variables naming a file or folder in HOME_CODE's stead (the programs read it instead).
 MOVED_CODE: Final = ("GNUPGHOME", "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH",
                      "TF_CLI_CONFIG_FILE", "RIPGREP_CONFIG_PATH", "COPILOT_HOME",
@@ -104,6 +116,11 @@ def home_named() -> None:
                          "from a folder the gate cannot name; set HOME")
     if not home:
         fs.unkept()
+
+
+def system_code(bins: list[str]) -> list[tuple[str, bool]]:
+    """``SYSTEM_CODE``, and the ``prefixes`` of the folders of programs ``bins``."""
+    return [*SYSTEM_CODE, *prefixes(bins)]
 
 
 def prefixes(bins: list[str]) -> list[tuple[str, bool]]:

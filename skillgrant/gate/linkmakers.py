@@ -15,6 +15,7 @@ order (a loop or a pipeline runs a later word first). A single command stays rea
 from __future__ import annotations
 
 from ..lazy import compile_on_use
+from .programnames import program_named
 from .writers import GIT_KEEPS, WORKTREE, git_subcommand
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 #: Programs that may make a symbolic link their words do not spell: unpackers and patchers
 #: (``WORKTREE``), tree copies and moves, and git writing files from a revision.
 LINK_MAKERS: Final = WORKTREE | {"ln", "mv", "rsync", "tar", "gtar", "ditto", "rclone", "cp",
-                                 "git"}
+                                 "git", "cmake"}  # (`cmake -E create_symlink`: s44 W1)
 #: What ends a command (or starts another one) in a call's text; a quoted one too (refusing
 #: more, never less).
 _SEPARATOR = compile_on_use(r"[;&|\n()`]")
@@ -42,9 +43,15 @@ def link_then_more(text: str) -> str | None:
         words: list[str] = _WORD.findall(part)
         for i, word in enumerate(words):
             name = word.rsplit("/", 1)[-1]
-            rest = words[i + 1:]
-            if name not in LINK_MAKERS or (name == "git" and git_subcommand(rest) in (
-                    *GIT_KEEPS, None)) or (name == "cp" and not any(w[:1] == "-" for w in rest)):
+            # a pattern or git's dashed builtin naming one (`/usr/bin/l[n]`: review s44 W2)
+            named = (name, []) if name in LINK_MAKERS else program_named(
+                word, LINK_MAKERS, None)
+            if named is None:
+                continue
+            name, rest = named[0], [*named[1], *words[i + 1:]]
+            if (name == "git" and git_subcommand(rest) in (*GIT_KEEPS, None)) or (
+                    name == "cp" and not any(w[:1] == "-" for w in rest)) or (
+                    name == "cmake" and "-E" not in rest):
                 continue  # `git add`, `git commit`; a plain cp follows a link it copies
             return word
     return None

@@ -90,7 +90,11 @@ _SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\
                               r"|\b(?:export|declare|typeset|readonly|local|hash|enable|read"
                               r"|mapfile|readarray|getopts|unset|wait)\b|\b(?:for|select)\s+[A-Za-z_]"
                               r"|printf\s+-v"  # (a name set without `=`: s43 V4b)
-                              r"|(?:^|[\s;&|(`])(?:source|\.|eval)\s")  # code of a file (s44 V2c)
+                              r"|(?:^|[\s;&|(`])(?:source|\.|eval)\s"  # code of a file (s44 V2c)
+                              # the shell's own names, however set (`{PATH}>`, `let`, a trap's
+                              # text, `(( PATH = 10 ))`: s44 V4d)
+                              r"|\b(?:PATH|IFS|BASH_ENV|ENV|HOME|CDPATH|GLOBIGNORE|BASHOPTS"
+                              r"|SHELLOPTS|let|trap)\b|\(\(")
 #: Runners whose words are options, their numbers, and the program they run (no file).
 _RUN_ONLY: Final = frozenset({"setsid", "ionice", "taskset", "chrt", "numactl", "chpst"})
 #: Shells whose ``-c`` word is the script they run.
@@ -191,6 +195,17 @@ def _runs_it(program: str, rest: list[str], word: str) -> bool:
         word in w for w in rest[at + 1:])
 
 
+def _runner_program(name: str, rest: list[str]) -> int | None:
+    """The place in ``rest`` of the program a package runner ``name`` runs: ``npx X``,
+    ``npm exec X``, ``uv run X``; None for anything else (``npm run build node x.js`` runs the
+    package's script, its later words arguments: review s44 K5)."""
+    plain = [i for i, w in enumerate(rest) if w[:1] != "-"]
+    if name in ("npx", "bunx", "pnpx", "uvx"):
+        return plain[0] if plain else None
+    verbs = ("exec",) if name in ("npm", "pnpm", "yarn", "bun") else ("run", "exec")
+    return plain[1] if len(plain) > 1 and rest[plain[0]] in verbs else None
+
+
 def _reads_as(name: str, rest: list[str], word: str) -> bool:
     """``_reads`` for the program ``name`` (not a reader) given the words ``rest``."""
     if name in _SHELLS and rest[:1] == ["-c"] and not any(word in w for w in rest[2:]):
@@ -213,9 +228,9 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
         return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # an option's value
                                      rest[i - 1] in _PYTEST_FLAGS)  # (`--basetemp .claude`:
                    for i, w in enumerate(rest) if word in w)  # W13)
-    inner = next((i for i, w in enumerate(rest) if _INTERPRETER.fullmatch(w)), None) \
-        if name in PACKAGE_RUNNERS else None  # `npx node tools/run.js` (review s43 P2e)
-    if inner is not None and not any(word in w for w in rest[:inner]):
+    inner = _runner_program(name, rest) if name in PACKAGE_RUNNERS else None
+    if inner is not None and _INTERPRETER.fullmatch(rest[inner]) and not any(
+            word in w for w in rest[:inner]):  # `npx node tools/run.js` (review s43 P2e)
         return _reads_as(rest[inner], rest[inner + 1:], word)
     if _INTERPRETER.fullmatch(name):
         kind = "python" if name.startswith("python") else "shell" if name in _SHELLS else "other"

@@ -106,6 +106,80 @@ def _man(program: str, words: list[Word]) -> str | None:  # review s44 R1
     return None
 
 
+def _short_or_long(words: list[Word], letters: str, longs: tuple[str, ...],
+                   valued: str = "") -> bool:
+    """Whether a word may be one of the short options ``letters`` (alone or in a cluster,
+    read as getopt reads one: a letter of ``valued`` takes the rest of the word as its
+    value) or a prefix of one of the long options ``longs``, or a pattern standing for one."""
+    for word in words:
+        value = word.value
+        if value == "--":
+            return False
+        if _option_pattern(word) or (value is not None and long_prefix(value, *longs)):
+            return True
+        cluster = value[1:] if value and value[:1] == "-" and value[1:2] != "-" else ""
+        for letter in cluster:
+            if letter in letters:
+                return True
+            if letter in valued:
+                break
+    return False
+
+
+def _less(program: str, words: list[Word]) -> str | None:  # review s44 R2
+    if _short_or_long(words, "koO", ("lesskey-file", "lesskey-src", "lesskey-content",
+                                     "log-file", "LOG-FILE"), "bDhjpPtTxyz#"):
+        return (f"{program!r} reads the key file its -k option names (whose #env section "
+                "sets LESSOPEN, a command less runs), or writes the log its -o names")
+    return None
+
+
+def _pygmentize(program: str, words: list[Word]) -> str | None:  # review s44 R5
+    if _short_or_long(words, "x", (), "lfFoOPSa"):
+        return (f"{program!r} with -x loads the lexer or formatter class from the file its "
+                "-l or -f names")
+    return None
+
+
+#: npm's settings naming the program or the code its scripts run with, or a file of
+#: settings (any prefix: npm's option parser reads abbreviations).
+_NPM_RUNS: Final = ("script-shell", "shell", "node-options", "userconfig", "globalconfig",
+                    "call", "node-gyp", "git", "editor", "browser", "viewer", "init-module",
+                    "onload-script")
+
+
+def _npm(program: str, words: list[Word]) -> str | None:  # review s44 R6
+    if _short_or_long(words, "c", _NPM_RUNS):
+        return (f"{program!r} runs its scripts with the shell, node options or settings file "
+                "its options name (--script-shell, --node-options, --userconfig, -c, …)")
+    return None
+
+
+def _llvm(program: str, words: list[Word]) -> str | None:  # review s44 R7
+    if any(_option_pattern(w) or (w.value or "").lstrip("-").startswith((
+            "load", "pass-plugin", "fpass-plugin")) or (w.value or "")[:1] == "@"
+           for w in words):
+        return f"{program!r} loads the plugin its -load or -load-pass-plugin option names"
+    return None
+
+
+def _javadoc(program: str, words: list[Word]) -> str | None:  # review s44 R8
+    if any(_option_pattern(w) or (w.value or "").startswith((
+            "-doclet", "--doclet", "-taglet", "--taglet", "-J", "@", "-processor"))
+           for w in words):
+        return (f"{program!r} runs the doclet, taglet or JVM agent its options name "
+                "(-doclet, -docletpath, -taglet, -J…)")
+    return None
+
+
+def _cmake(program: str, words: list[Word]) -> str | None:  # review s44 R4
+    values = [w.value for w in words]
+    if any(v == "-E" and values[i + 1:i + 2] in (["env"], ["time"], ["chdir"], [None])
+           for i, v in enumerate(values)):
+        return f"'{program} -E env|time|chdir' runs the command in its words"
+    return None
+
+
 #: javac's options that run code they name: annotation processors, compiler plugins, the
 #: JVM's own options (``-J-javaagent:``), a response file.
 _JAVAC_RUNS: Final = ("-processor", "--processor", "-Xplugin", "-J", "@", "--plugin")
@@ -254,7 +328,9 @@ def _links_unnamed(values: list[str], consumes: Callable[[str], bool]) -> bool:
 _RULES: Final[dict[str, Callable[[str, list[Word]], str | None]]] = {
     "find": _find, "rg": _rg, "diff3": _diff_program, "sdiff": _diff_program, "groff": _groff,
     "troff": _groff, "nroff": _groff, "javac": _javac, "rustc": _rustc, "kubectl": _kubectl,
-    "compiler": _compiler, "plugins": _plugins, "linker": _linker, "man": _man}
+    "compiler": _compiler, "plugins": _plugins, "linker": _linker, "man": _man,
+    "less": _less, "pygmentize": _pygmentize, "npm": _npm, "llvm": _llvm,
+    "javadoc": _javadoc, "cmake": _cmake}
 
 
 #: ImageMagick's ``FORMAT:`` before a path (``miff:out``, ``png24:out``), not a URL's.

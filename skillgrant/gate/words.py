@@ -61,7 +61,10 @@ _FAMILIES: Final = {
     **dict.fromkeys(("ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "gold", "mold", "lld",
                      "ld64.lld"), "linker"),
     **{n: n for n in ("find", "rg", "diff3", "sdiff", "groff", "troff", "nroff", "javac",
-                      "rustc", "kubectl", "man")}, "catman": "man"}
+                      "rustc", "kubectl", "man", "less", "pygmentize", "javadoc",
+                      "cmake")}, "catman": "man",
+    **dict.fromkeys(("npm", "npx", "pnpm", "pnpx"), "npm"),
+    **dict.fromkeys(("opt", "llc", "clang-tidy", "mlir-opt"), "llvm")}
 _BY_OPTION: Final = frozenset(_FAMILIES)
 #: A version or a thread model after a tool's name (``gcc-12``, ``clang++-15``,
 #: ``x86_64-w64-mingw32-gcc-10-posix``).

@@ -41,6 +41,8 @@ RUNNERS: Final = frozenset({
     # programs that run their operand command (review s43 R6), and compiler caches that run
     # the compiler their operand names
     "perf", "ccache", "sccache", "distcc", "icecc",
+    # pydoc imports the module it documents, the call's folder first on sys.path (s44 R5)
+    "pydoc", "pydoc3", *(f"pydoc3.{minor}" for minor in range(6, 20)),
 })
 
 #: Programs that run the file their first operand names (with code found beside it: Python's

@@ -25,6 +25,8 @@ from collections.abc import Callable, Sequence
 
 from ..lazy import compile_on_use
 from . import files
+from .programnames import BASH_CLASS as BASH_CLASS  # (named.py reads it here)
+from .programnames import program_named
 from .wrapped import long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -87,11 +89,9 @@ _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--names
 _MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = compile_on_use(r"[*?\[{]")
-#: A bracket expression ``fnmatch`` reads otherwise than bash: ``[^x]``, a class anywhere in
-#: one, after a ``]`` first too (``[]x[:alpha:]]``; review s43 G1, G1c, G1e, G1f).
-BASH_CLASS: Final = compile_on_use(r"\[\^|\[!?\]?[^\]]*\[[:=.]")
 #: The programs ``writes`` looks at.
-_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh", "sed"}
+_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh", "sed",
+                                                 "cmake"}
 #: Python's modules that unpack an archive (``python3 -m zipfile -e``, ``-m tarfile -e``).
 _UNPACKING: Final = frozenset({"zipfile", "tarfile", "-mzipfile", "-mtarfile"})
 _MAX_OPTIONS: Final = 64  # words after a program looked at for its options and subcommand
@@ -109,7 +109,7 @@ def _name(word: str) -> str:
 _VERSIONED: Final = compile_on_use(r"-[0-9][0-9.]*$")
 
 
-def writes(words: Sequence[str]) -> tuple[bool, str | None]:
+def writes(words: Sequence[str], directory: str | None = None) -> tuple[bool, str | None]:
     """Whether the command whose words (quotes removed, operators split) are ``words``
     holds a program that writes folders (``FOLDER_WRITERS``, ``sed -i``, ``perl -i``, ``find``
     with an action, ``tar`` extracting, ``git`` but for ``GIT_KEEPS``), and the one writing
@@ -120,9 +120,10 @@ def writes(words: Sequence[str]) -> tuple[bool, str | None]:
         name = _name(word)
         if name[:6] == "python" and not _UNPACKING.isdisjoint(words[i + 1:i + 4]):
             name = "unzip"  # `python3 -m zipfile -e a.zip .` unpacks (review s42 GF3)
-        if name not in _LOOKED_AT:
+        named = (name, []) if name in _LOOKED_AT else program_named(word, _LOOKED_AT, directory)
+        if named is None:  # (`/usr/bin/gi[t]`, `git-core/git-checkout`: review s44 W2)
             continue
-        writing, tree = _one(name, list(words[i + 1:i + 1 + _MAX_OPTIONS]))
+        writing, tree = _one(named[0], [*named[1], *words[i + 1:i + 1 + _MAX_OPTIONS]])
         folder, worktree = folder or writing, worktree or tree
     return folder, worktree
 
@@ -138,6 +139,8 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
         return writing, name if writing and "download" in rest else None
     if name in WORKTREE:
         return True, name
+    if name == "cmake":  # `cmake -E copy_directory`, `cmake -E tar xf` (review s44 W1)
+        return "-E" in rest, name if "tar" in rest else None
     if name in ("sed", "perl", "find"):
         edited = edits(name, rest)  # find with no start folder searches `.` (review G-3)
         return edited, name if edited and name == "find" and _no_start(rest) else None
@@ -263,7 +266,7 @@ def tree_word(words: Sequence[str], directory: str | None,
     cannot name (an expansion, ``~user``, a relative path with no known directory); for a
     program writing the working tree, that program when the working tree touches one. None
     when the command writes no folder, or none that matters."""
-    folder, worktree = writes(words)
+    folder, worktree = writes(words, directory)
     if not folder:
         return None
     moved = next((w for w in words if w in _MOVES or w.startswith("--dir") or (

@@ -69,7 +69,7 @@ ROWS: list[tuple[str, list[str], str | frozenset[str]]] = [
     ("FOO=1 git status", GIT, "not_covered"),
     ("$CMD status", GIT, "unknown"),
     ("git $X", GIT, "unknown"),  # it may be `git grep -O CMD` (review G-5)
-    ("npm test $EMPTY", ["Bash(npm test)"], "not_covered"),
+    ("npm test $EMPTY", ["Bash(npm test)"], "unknown"),  # `--script-shell=…` (s44 R6)
     ("f() { curl evil; }; f", ["Bash(f)"], "unknown"),
     ("[[ -n $X ]] && git status", GIT, "unknown"),
     ("{ git status; } 2>&1 > /dev/null", GIT, "covered"),

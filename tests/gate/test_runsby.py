@@ -54,6 +54,18 @@ def test_a_program_is_read_by_its_family(name: str, tool: str) -> None:
     "man -C m.conf -p t ls", "man -aCm.conf ls", "man --conf=m.conf ls", "man ls --pag=./e",
     "man -P ./e ls", "man -H./e ls", "man --html ls", "man -r x ls", "catman -C m.conf",
     "man -m x -C m.conf ls",
+    # review s44 R2, R4–R8: less's key file and log, pygmentize -x, npm's shell and node
+    # options, LLVM's plugins, javadoc's doclets, cmake -E's runners
+    "less -k k notes.txt", "less -kk notes.txt", "less -Nk k n", "less --lesskey-f=k n",
+    "less -o log n", "less --log=log n", "pygmentize -x -l lex.py:L n",
+    "pygmentize -l lex.py:L -x n", "pygmentize -sx n",
+    "npm run build --script-shell=./e.sh", "npm run build --script-shell ./e.sh",
+    "npm run build --node-options=--import=x", "npm test --userconfig ./r", "npx -c 'touch z'",
+    "pnpm run build --script-sh=./e.sh", "opt -load ./p.so -S a.ll", "opt-14 -load ./p.so a.ll",
+    "opt -load-pass-plugin=./p.so a.ll", "llc --load=./p.so a.ll", "opt @args a.ll",
+    "javadoc -docletpath . -doclet Evil A.java", "javadoc -taglet T A.java",
+    "javadoc -J-javaagent:a.jar A.java", "cmake -E env touch zz", "cmake -E time touch zz",
+    "cmake -E chdir out touch ../zz", "pydoc3 evil", "pydoc3.11 json",
 ])
 def test_a_command_that_runs_or_writes_what_it_names_is_a_doubt(command: str) -> None:
     assert _doubted(command)
@@ -66,6 +78,11 @@ def test_a_command_that_runs_or_writes_what_it_names_is_a_doubt(command: str) ->
     "rustc --edition 2021 -o m m.rs", "kubectl get pods -n x", "ld -o out e.o",
     "ld -r -o out.o a.o b.o", "ld --version", "man ls", "man -k printf", "man 3 printf",
     "man -w -a ls", "man -Tutf8 -p t ls", "man ls -- -C",
+    "less -R notes.txt", "less -N +G notes.txt", "less -xk n", "less -- -k",
+    "pygmentize -l python -f html a.py", "pygmentize -lxml a.xml", "npm run build",
+    "npm test -- --shell", "npm install --save-dev x", "opt -S -O2 a.ll -o b.ll",
+    "llc -O2 a.ll -o a.s", "javadoc -d out A.java", "cmake -E copy a b",
+    "cmake -S . -B build",
 ])
 def test_a_command_that_names_nothing_it_runs_is_read(command: str) -> None:
     assert not _doubted(command)

@@ -138,3 +138,40 @@ def test_the_workspaces_a_folders_package_json_lists(
         (tmp_path / name).write_text(text)
     found = workspaces(str(tmp_path))
     assert found == [str(tmp_path / e) if e else str(tmp_path) for e in expected]
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    # W2: a pattern bash expands to a listed program in a folder of PATH, git's dashed
+    # builtins in its exec path; W1: cmake -E's file commands
+    (["/usr/bin/gi[t]", "checkout", "rev"], (True, "git")),
+    (["/usr/bin/[g]it", "stash", "pop"], (True, "git")),
+    (["/usr/bin/c[p]", "-r", "evil/.", "."], (True, None)),
+    (["/usr/bin/t[a]r", "-xf", "evil.tar"], (True, "tar")),
+    (["/usr/bin/unzi?", "-o", "evil.zip"], (True, "unzip")),
+    (["/usr/lib/git-core/git-checkout", "rev"], (True, "git")),
+    (["/usr/lib/git-core/git-restore", "--source=rev", "."], (True, None)),
+    (["cmake", "-E", "copy_directory", "evil", "."], (True, None)),
+    (["cmake", "-E", "tar", "xf", "a.tar"], (True, "cmake")),
+    # read as before: a pattern that is an operand in no folder of programs, git's dashed
+    # builtin that writes nothing, cmake configuring
+    (["cat", "src/c[p]"], (False, None)), (["ls", "docs/*"], (False, None)),
+    (["/usr/lib/git-core/git-status"], (False, None)), (["cmake", "-S", ".", "-B", "b"],
+                                                         (False, None)),
+])
+def test_a_writer_named_by_a_pattern_or_a_dashed_name_is_read_as_it(
+        words: list[str], expected: tuple[bool, str | None], tmp_path: Path) -> None:
+    assert writes(words, str(tmp_path)) == expected
+
+
+def test_a_bare_pattern_names_a_writer_only_where_its_folder_holds_that_name(
+        tmp_path: Path) -> None:
+    """Against bash: ``gi[t] --version`` expands to ``git`` (then found on PATH) only where
+    the call's folder holds an entry named git; ``writes`` reads it as git exactly then."""
+    words = ["gi[t]", "checkout", "rev"]
+    for present in (False, True):
+        if present:
+            (tmp_path / "git").write_text("")
+        done = subprocess.run(["bash", "-c", "gi[t] --version"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=30, check=False)
+        assert ("git version" in done.stdout) == present
+        assert writes(words, str(tmp_path)) == ((True, "git") if present else (False, None))

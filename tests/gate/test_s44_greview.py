@@ -716,3 +716,327 @@ def test_h4_pip_installs_from_the_index_the_users_pip_conf_names(
                    capture_output=True, timeout=120, check=False)
     assert _first_denied(project, calls) is not None, \
         "the hook allows writing ~/.config/pip/pip.conf and the covered pip install"
+
+
+def test_p2b_an_activated_environments_pyvenv_cfg_names_the_standard_library(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """P2b (P2 through the environment's root, not its ``lib``): python reads
+    ``pyvenv.cfg`` beside its ``bin`` at start, and its ``home`` names the base interpreter
+    whose standard library it loads. A covered ``cp`` points ``home`` at a folder of the
+    project holding a copy of the standard library (links) plus ``sitecustomize.py``; the
+    covered ``python3 tools/run.py`` runs it. A fix for P2 must guard the environment's
+    root, not only ``lib``."""
+    env = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True,
+                   capture_output=True, timeout=120)
+    monkeypatch.setenv("PATH", f"{env / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(python3 tools/run.py)", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.py").write_text("print('ok')\n")
+    stdlib = Path(os.__file__).parent
+    fake = project / "fake" / "lib" / stdlib.name
+    fake.mkdir(parents=True)
+    (project / "fake" / "bin").mkdir()
+    for entry in stdlib.iterdir():  # links to the real library, none written through
+        if entry.name not in ("__pycache__", "sitecustomize.py", "site-packages"):
+            (fake / entry.name).symlink_to(entry)
+    with open(fake / "sitecustomize.py", "x") as script:  # a new file, never a link's target
+        script.write("import os\nos.system('touch zz')\n")
+    text = (env / "pyvenv.cfg").read_text()
+    (project / "cfg").write_text("".join(
+        f"home = {project / 'fake' / 'bin'}\n" if line.startswith("home") else line + "\n"
+        for line in text.splitlines()))
+    calls = [f"cp cfg {env}/pyvenv.cfg", "python3 tools/run.py"]
+    original = text
+    for call in calls:
+        _bash(call, project)
+    assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
+    (project / "zz").unlink()
+    (env / "pyvenv.cfg").write_text(original)
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows rewriting the environment's pyvenv.cfg and the covered run"
+
+
+#: husky 9's ``.husky/_/h``, which each hook stub in ``.husky/_`` (git's ``core.hooksPath``)
+#: sources: it sources the user's ``init.sh``, then runs ``.husky/<hook>``.
+HUSKY_H = """#!/usr/bin/env sh
+n=$(basename "$0")
+s=$(dirname "$(dirname "$0")")/$n
+[ ! -f "$s" ] && exit 0
+i="${XDG_CONFIG_HOME:-$HOME/.config}/husky/init.sh"
+[ -f "$i" ] && . "$i"
+[ "${HUSKY-}" = "0" ] && exit 0
+export PATH="node_modules/.bin:$PATH"
+sh -e "$s" "$@"
+"""
+
+
+def test_h5_husky_hooks_source_the_users_init_sh(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """H5 (the hooks folder git's configuration names is guarded; what its scripts read is
+    not): with husky (``core.hooksPath = .husky/_``, most JavaScript repositories), every hook
+    sources ``~/.config/husky/init.sh``. Under ``Bash(git commit *)`` + ``Bash(cp *)``, a
+    covered ``cp -r hz ~/.config/husky`` writes it; the covered ``git commit`` runs it."""
+    home = tmp_path / "home"
+    (home / ".config").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git commit *)", "Bash(cp *)"])
+    for key, value in (("user.email", "a@b"), ("user.name", "a"),
+                       ("core.hooksPath", ".husky/_")):
+        subprocess.run(["git", "config", key, value], cwd=project, check=True, timeout=60)
+    (project / ".husky" / "_").mkdir(parents=True)
+    (project / ".husky" / "_" / "h").write_text(HUSKY_H)
+    (project / ".husky" / "_" / "pre-commit").write_text(
+        '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n')
+    for name in ("h", "pre-commit"):
+        (project / ".husky" / "_" / name).chmod(0o755)
+    (project / ".husky" / "pre-commit").write_text("true\n")
+    (project / "hz").mkdir()
+    (project / "hz" / "init.sh").write_text("touch zz\n")
+    calls = [f"cp -r hz {home}/.config/husky", "git commit --allow-empty -m x"]
+    for call in calls:
+        _bash(call, project)
+    assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
+    (project / "zz").unlink()
+    shutil.rmtree(home / ".config" / "husky")
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows writing ~/.config/husky/init.sh and the covered git commit"
+
+
+PRE_COMMIT_CONFIG = """repos:
+- repo: local
+  hooks:
+  - id: x
+    name: x
+    entry: touch zz
+    language: system
+    always_run: true
+    pass_filenames: false
+"""
+
+
+def test_h6_the_pre_commit_frameworks_config_names_the_commands_its_hook_runs(
+        tmp_path: Path) -> None:
+    """H6 (``.git/hooks`` is guarded; the file its hook reads is not): where a project uses
+    the pre-commit framework (``pre-commit install`` wrote ``.git/hooks/pre-commit``), the
+    hook runs what ``.pre-commit-config.yaml`` names (``repo: local``, ``language:
+    system``: any command). Under ``Bash(git add *)``, ``Bash(git commit *)``,
+    ``Bash(cp *)``, a covered ``cp`` rewrites it; the covered commit runs ``touch zz``.
+    (Needs ``pre-commit`` on PATH: skipped elsewhere.)"""
+    _needs("pre-commit")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git add *)", "Bash(git commit *)", "Bash(cp *)"])
+    for key, value in (("user.email", "a@b"), ("user.name", "a")):
+        subprocess.run(["git", "config", key, value], cwd=project, check=True, timeout=60)
+    (project / ".pre-commit-config.yaml").write_text("repos: []\n")
+    subprocess.run(["pre-commit", "install"], cwd=project, check=True, capture_output=True,
+                   timeout=120)
+    (project / "cfg.yaml").write_text(PRE_COMMIT_CONFIG)
+    calls = ["cp cfg.yaml .pre-commit-config.yaml", "git add .pre-commit-config.yaml",
+             "git commit -m x"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows rewriting .pre-commit-config.yaml and the covered commit"
+
+
+#: The line of Gradle's generated ``gradlew`` that runs the wrapper (its ``APP_HOME`` found
+#: as the script finds it, the rest of the script's options left out).
+GRADLEW = """#!/bin/sh
+APP_HOME=$(cd "${0%/*}" > /dev/null && pwd -P) || exit
+CLASSPATH=$APP_HOME/gradle/wrapper/gradle-wrapper.jar
+exec java -classpath "$CLASSPATH" org.gradle.wrapper.GradleWrapperMain "$@"
+"""
+
+
+def _wrapper_jar(folder: Path, name: str, body: str) -> Path:
+    """A jar holding ``org.gradle.wrapper.GradleWrapperMain`` whose main runs ``body``."""
+    source = folder / name / "org" / "gradle" / "wrapper"
+    source.mkdir(parents=True)
+    (source / "GradleWrapperMain.java").write_text(
+        "package org.gradle.wrapper;\npublic class GradleWrapperMain {\n"
+        "  public static void main(String[] a) throws Exception {\n" + body + "\n  }\n}\n")
+    subprocess.run(["javac", "org/gradle/wrapper/GradleWrapperMain.java"], cwd=folder / name,
+                   check=True, capture_output=True, timeout=120)
+    jar = folder / f"{name}.jar"
+    subprocess.run(["jar", "cf", str(jar), "org/gradle/wrapper/GradleWrapperMain.class"],
+                   cwd=folder / name, check=True, capture_output=True, timeout=120)
+    return jar
+
+
+def test_p8_a_wrapper_script_the_plan_names_runs_an_unguarded_jar(tmp_path: Path) -> None:
+    """P8 (planprograms guards the script an entry runs, not what that script runs): Gradle's
+    ``./gradlew`` (Maven's ``./mvnw`` alike, with ``.mvn/wrapper/maven-wrapper.jar``) runs
+    ``gradle/wrapper/gradle-wrapper.jar`` for every command, ``--version`` too. Under
+    ``Bash(./gradlew --version)`` + ``Bash(cp *)``, a covered ``cp`` replaces the jar; the
+    covered run runs it."""
+    _needs("java", "javac", "jar")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(./gradlew --version)", "Bash(cp *)"])
+    (project / "gradlew").write_text(GRADLEW)
+    (project / "gradlew").chmod(0o755)
+    (project / "gradle" / "wrapper").mkdir(parents=True)
+    build = tmp_path / "build"
+    build.mkdir()
+    good = _wrapper_jar(build, "good", 'System.out.println("Gradle 8");')
+    shutil.copy(good, project / "gradle" / "wrapper" / "gradle-wrapper.jar")
+    shutil.copy(_wrapper_jar(build, "evil", 'new ProcessBuilder("touch", "zz").start()'
+                             ".waitFor();"), project / "w.jar")
+    calls = ["cp w.jar gradle/wrapper/gradle-wrapper.jar", "./gradlew --version"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing the wrapper's jar and the covered ./gradlew --version"
+
+
+def test_p9_a_project_dir_placeholder_entry_leaves_its_script_unguarded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """P9 (planprograms skips every entry holding ``$``: the comment assumes it is the skill's
+    folder, G-13, which is guarded; ``${CLAUDE_PROJECT_DIR}`` is the project's): under
+    ``Bash(${CLAUDE_PROJECT_DIR}/scripts/check.sh)`` (the hook given ``CLAUDE_PROJECT_DIR`` as
+    Claude Code gives it) + ``Bash(cp *)``, a covered ``cp`` replaces scripts/check.sh and
+    the covered run of its absolute path runs the copy."""
+    project = tmp_path / "project"
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    gated_project(project, ["Bash(${CLAUDE_PROJECT_DIR}/scripts/check.sh)", "Bash(cp *)"])
+    (project / "scripts").mkdir()
+    (project / "scripts" / "check.sh").write_text("#!/bin/sh\necho ok\n")
+    (project / "scripts" / "check.sh").chmod(0o755)
+    (project / "payload").write_text("#!/bin/sh\ntouch zz\n")
+    calls = ["cp payload scripts/check.sh", f"{project}/scripts/check.sh"]
+    for call in calls:
+        _bash(call, project)
+    assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
+    (project / "zz").unlink()
+    (project / "scripts" / "check.sh").write_text("#!/bin/sh\necho ok\n")
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing the script a CLAUDE_PROJECT_DIR entry runs, and its run"
+
+
+@pytest.mark.parametrize("tool", ["mvn", "cargo"])
+def test_p10_a_settings_folder_below_the_call_read_after_a_cd(tmp_path: Path,
+                                                               tool: str) -> None:
+    """P10 (against the P1/P6 fix, main 1c70b00: ``STARTS``' ``^.mvn/`` and ``^.cargo/`` are
+    guarded from the call's folder *up*): a folder below it is not, so ``cp -r m
+    sub/.mvn`` is allowed from the project's folder; ``cd sub && mvn -v`` (or the Bash tool's
+    next call, its folder now sub) then reads sub/.mvn/jvm.config (cargo: sub/.cargo's
+    rustc-wrapper). Guarding them at the later call is too late: they were written before."""
+    _needs(tool)
+    project = tmp_path / "project"
+    run = "cd sub && mvn -v" if tool == "mvn" else "cd sub && cargo tree"
+    gated_project(project, ["Bash(cd *)", f"Bash({run.split('&& ')[1]})", "Bash(cp *)"])
+    (project / "sub").mkdir()
+    (project / "m").mkdir()
+    if tool == "mvn":
+        _plugin(project)
+        (project / "m" / "jvm.config").write_text(f"-agentpath:{project}/p.so\n")
+        calls = ["cp -r m sub/.mvn", run]
+    else:
+        (project / "sub" / "Cargo.toml").write_text(
+            '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n')
+        (project / "sub" / "src").mkdir()
+        (project / "sub" / "src" / "main.rs").write_text("fn main() {}\n")
+        (project / "e.sh").write_text('#!/bin/sh\ntouch zz\nexec "$@"\n')
+        (project / "e.sh").chmod(0o755)
+        (project / "m" / "config.toml").write_text(
+            f'[build]\nrustc-wrapper = "{project}/e.sh"\n')
+        calls = ["cp -r m sub/.cargo", run]
+    for call in calls:
+        _bash(call, project)
+    assert any(project.rglob("zz")), "bash ran no payload: the case proves nothing"
+    for found in project.rglob("zz"):
+        found.unlink()
+    shutil.rmtree(project / "sub" / f".{tool}")
+    assert _first_denied(project, calls) is not None, \
+        f"the hook allows writing sub/.{tool} and the covered {run!r}"
+
+
+def test_p2c_a_tool_pipx_links_onto_path_runs_its_own_environments_pth(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """P2c (against the P2 fix, main 1c70b00: the prefix of a PATH folder holding pyvenv.cfg
+    is guarded whole; a link in a PATH folder guards its target file only): pipx and ``uv
+    tool`` install each tool in its own environment (``~/.local/share/pipx/venvs/NAME``) and
+    link ``~/.local/bin/NAME`` to its script, whose ``#!`` is that environment's python. Under
+    ``Bash(tool --version)`` + ``Bash(cp *)``, a covered ``cp`` writes a ``.pth`` into that
+    environment's site-packages; the covered run runs it (black, ruff, poetry, pre-commit
+    installed this way)."""
+    home = tmp_path / "home"
+    venv = home / ".local" / "share" / "pipx" / "venvs" / "tool"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   capture_output=True, timeout=120)
+    (venv / "bin" / "tool").write_text(f"#!{venv}/bin/python\nprint('tool 1.0')\n")
+    (venv / "bin" / "tool").chmod(0o755)
+    (home / ".local" / "bin").mkdir(parents=True)
+    (home / ".local" / "bin" / "tool").symlink_to(venv / "bin" / "tool")
+    site = next(venv.glob("lib/python3*/site-packages"))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PATH", f"{home / '.local' / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(tool --version)", "Bash(cp *)"])
+    (project / "e.pth").write_text("import os; os.system('touch zz')\n")
+    calls = [f"cp e.pth {site}/e.pth", "tool --version"]
+    for call in calls:
+        _bash(call, project)
+    assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
+    (project / "zz").unlink()
+    (site / "e.pth").unlink()
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows writing a .pth into a linked tool's environment and its run"
+
+
+def test_h7_man_reads_the_users_manpath_file_as_its_configuration(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """H7 (against the R1 fix, main 211d4c0: ``man -C FILE`` is refused; man-db also reads
+    the user's ``~/.manpath``, with the same ``DEFINE`` lines): a covered ``cp`` writes
+    ``~/.manpath`` (not guarded), and the covered ``man -p t ls`` (``-T…``, ``-Z``) runs the
+    ``tbl`` it defines. (man-db as root runs its pipeline as ``man``: the payload writes a
+    folder anyone may write.)"""
+    _needs("man")
+    if subprocess.run(["man", "-w", "ls"], capture_output=True, check=False).returncode:
+        pytest.skip("no manual page for ls")
+    mark = Path(tempfile.mkdtemp(prefix="s44-man-"))
+    try:
+        mark.chmod(0o777)
+        home = tmp_path / "home"
+        home.mkdir()
+        monkeypatch.setenv("HOME", str(home))
+        project = tmp_path / "project"
+        gated_project(project, ["Bash(man *)", "Bash(cp *)"])
+        (project / "m.conf").write_text(f"DEFINE tbl touch {mark}/zz\n")
+        calls = [f"cp m.conf {home}/.manpath", "man -p t ls"]
+        for call in calls:
+            _bash(call, project)
+        assert (mark / "zz").exists(), "bash ran no payload: the case proves nothing"
+        (mark / "zz").unlink()
+        (home / ".manpath").unlink()
+        assert _first_denied(project, calls) is not None, \
+            "the hook allows writing ~/.manpath and the covered man that runs its DEFINE"
+    finally:
+        shutil.rmtree(mark, ignore_errors=True)
+
+
+LLI_PAYLOAD = """@s = private constant [9 x i8] c"touch zz\\00"
+declare i32 @system(i8*)
+define i32 @main() {
+  %r = call i32 @system(i8* getelementptr ([9 x i8], [9 x i8]* @s, i32 0, i32 0))
+  ret i32 0
+}
+"""
+
+
+def test_p3b_lli_runs_its_operand(tmp_path: Path) -> None:
+    """P3b (against the P3 fix, main 1c70b00: java, php, Rscript… run their operand; LLVM's
+    interpreter is not among them): ``lli tools/x.ll`` runs the IR file; under
+    ``Bash(lli tools/x.ll)`` + ``Bash(cp *)`` a covered ``cp`` replaces it (calling
+    ``system("touch zz")``) and the covered run runs it."""
+    _needs("lli")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(lli tools/x.ll)", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "x.ll").write_text("define i32 @main() {\n  ret i32 0\n}\n")
+    (project / "payload").write_text(LLI_PAYLOAD)
+    calls = ["cp payload tools/x.ll", "lli tools/x.ll"]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing tools/x.ll and the covered lli run"

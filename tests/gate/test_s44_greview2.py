@@ -301,13 +301,15 @@ def test_m4_a_brace_spells_the_move(tmp_path: Path, command: str) -> None:
     f"HOME=.. cd; {_UP}",
     f"HOME=.. cd && {_UP}",
     f"HOME=..; cd; {_UP}",
+    f"shopt -s cdable_vars; up=..; cd up && {_UP}",
 ])
 def test_m5_cd_without_operand_goes_to_the_home_the_command_sets(
         tmp_path: Path, command: str) -> None:
     """M5 (tool-wide ``Bash``): ``moves._moves`` reads ``cd`` without an operand as a move to
     the home folder of the gate's own process (``os.path.expanduser("~")``); bash's ``cd``
     goes to ``$HOME``, which the command sets first (a prefix assignment, or a standalone
-    one). gcc then runs in the folder above and rewrites the hook script."""
+    one). So with ``cdable_vars`` on, ``cd up`` goes to ``$up`` when no folder ``up`` is
+    there. gcc then runs in the folder above and rewrites the hook script."""
     _needs("gcc")
     project = _hooked_project(tmp_path, ["Bash"])
     assert not _allowed(project, f"cd .. && {_UP}"), \
@@ -373,5 +375,309 @@ def test_w19_a_reader_holds_the_word_a_brace_gives_a_writer(
     project = _hooked_project(tmp_path, ["Bash"])
     assert not _allowed(project, command.split("; ")[-1].split(" && ")[-1]), \
         "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+_PROMPTED = "'\\044\\050gcc -E -P -x c src/x.sh -o \\056claude/hooks/x.sh\\051'"
+
+
+@pytest.mark.parametrize("command", [
+    f'set -- {_PROMPTED}; echo "${{1@P}}"',
+    f'set -- {_PROMPTED}; true "${{1@P}}"',
+])
+def test_k4_prompt_expansion_of_a_positional_parameter(tmp_path: Path, command: str) -> None:
+    """K4 (tool-wide ``Bash``; the analysis refuses ``${x@P}``, so the readers rule's
+    ``shlex`` fallback reads it): ``${1@P}`` expands ``$1`` as a prompt string: its octal
+    escapes are decoded (``\\044\\050`` is ``$(``, ``\\056`` is ``.``) and the command
+    substitution they spell runs. ``set --`` sets ``$1`` (``readers._SETS`` knows no ``set``);
+    no word names a guarded path, the one doubtful word (``${1@P}``, an expansion) is held
+    by the reader ``echo``/``true``. bash runs gcc, which rewrites the hook script."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, _GCC), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("setting", [": {PATH}>/dev/null", "true {PATH}</dev/null",
+                                     "trap 'PATH=10' DEBUG", "(( PATH = 10 ))",
+                                     'let "PATH = 10"', "let PATH\\ =\\ 10"])
+def test_v4d_a_descriptor_variable_named_path(tmp_path: Path, setting: str) -> None:
+    """V4d (tool-wide ``Bash``; the issue's class D, ``{VAR}>``, in the readers rule's
+    fallback): ``{PATH}>/dev/null`` assigns ``PATH`` the descriptor bash opens (``10``, the
+    first past 9), and ``readers._SETS`` sees no assignment in it. ``cat`` then runs
+    ``10/cat``, a script three earlier calls made, which writes the path the reader ``cat``
+    was judged to read. So does a ``DEBUG`` trap's quoted ``'PATH=10'`` (``_SETS`` wants a
+    blank or an operator before the name), which bash runs before ``cat``, and an arithmetic
+    assignment with blanks around its ``=`` (``(( PATH = 10 ))``, ``let "PATH = 10"``)."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    gcc = shutil.which("gcc")
+    assert not _allowed(project, "PATH=10; cat .claude/hooks/x.sh"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    allowed, rewritten = _calls_rewrite(project, [
+        "mkdir 10", f"printf '#!/bin/sh\\n{gcc} -E -P -x c src/x.sh -o \"$1\"\\n' > 10/cat",
+        "chmod +x 10/cat", f"{setting}; cat .claude/hooks/x.sh"])
+    assert rewritten, "bash wrote no hook: proves nothing"
+    assert allowed != [True] * 4, "the hook allows the calls, which write the hook"
+
+
+@pytest.mark.parametrize("command", [
+    f"! eval c\\\\d ..; {_UP}",
+    f"if eval c\\\\d ..; then {_UP}; fi",
+    f"while eval c\\\\d ..; do {_UP}; break; done",
+])
+def test_m6_eval_after_a_reserved_word(tmp_path: Path, command: str) -> None:
+    """M6 (tool-wide ``Bash``; review s42 GF5's kin): ``readers.programs_named`` (the
+    ``shlex`` fallback: the analysis refuses ``eval``) looks for ``eval``/``source``/
+    ``builtin``/``command`` only at each simple command's first word, which here is ``!``,
+    ``if`` or ``while``; so the relative words are read from the folders ``moves`` finds,
+    and moves reads ``eval``'s word as ``c\\d`` (one quoting removed), no ``cd``. bash's
+    ``eval`` removes the second and moves to the folder above; gcc rewrites the hook
+    script. (``eval c\\\\d ..; …`` alone is denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, f"eval c\\\\d ..; {_UP}"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("dot", [".\t", ".\t\t"])
+def test_m7_dot_and_a_tab_runs_a_library(tmp_path: Path, dot: str) -> None:
+    """M7 (tool-wide ``Bash``): ``named._INDIRECT_SIGNS`` looks for ``". "`` (a dot and a
+    space) to ask ``readers.programs_named``; a dot and a tab is the same ``source`` to
+    bash. The sourced file (an earlier call wrote it) runs ``cd ..`` in the same shell, so
+    the relative ``project/.claude/…`` is read by gcc from the folder above, while the gate
+    reads it from the call's folder only. (``. FILE; …`` is denied. The library's path must
+    not hold ``source``, ``eval``, ``exec``, ``command``, ``builtin`` or ``$``, which the
+    signs are matched against anywhere in the text: the test's folder is named after it.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    library = tmp_path / "up.sh"
+    library.write_text("cd ..\n")
+    command = f"{dot}{library}; {_UP}"
+    assert not _allowed(project, f". {library}; {_UP}"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("entries", "command", "piped"), [
+    (["Bash"], f"sh <(echo {_GCC})", f"echo {_GCC} | sh"),
+    (["Bash"], f"echo {_GCC} > >(sh)", f"echo {_GCC} | sh"),
+    (["Bash"], f"sh < <(echo {_GCC})", f"echo {_GCC} | sh"),
+    (["Bash"], f"echo {_GCC} > out/s.sh; sh out/s.sh", f"echo {_GCC} | sh"),
+    (["Bash"], f"echo {_GCC} >out/s.sh; sh <out/s.sh", f"echo {_GCC} | sh"),
+    (["Bash(printf *)", "Bash(python3 *)", "Edit(./out/**)"],
+     f"{_PY} > out/p.py && python3 out/p.py", f"{_PY} | python3"),
+])
+def test_k1b_a_readers_output_run_without_a_pipe(
+        tmp_path: Path, entries: list[str], command: str, piped: str) -> None:
+    """K1b (against the K1 fix, ``readers.writer_of``: a text holding ``|`` and a program
+    that is no reader): a reader's output reaches a shell or an interpreter without a pipe,
+    through a process substitution (``sh <(echo …)``) or a file the same call writes and
+    then runs or feeds (``> out/s.sh; sh out/s.sh``, ``sh <out/s.sh``). The guarded path is
+    still held by ``echo``/``printf`` only."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, entries)
+    assert not _allowed(project, piped), "the K1 fix does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("run", ['"source"', "sour''ce", "\\source", '"."', "\\."])
+def test_v2d_a_quoted_library_runner(tmp_path: Path, run: str) -> None:
+    """V2d (against the V2c fix, ``readers._SETS``' ``source|.|eval`` after a blank or an
+    operator): ``_SETS`` reads the raw text, where ``"source"``, ``sour''ce``, ``\\source``
+    or ``"."`` has a quote or a backslash before or inside the name; bash removes them and
+    runs the file in this shell, whose function ``cat`` writes its operand."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    library = tmp_path / "lib"
+    allowed, rewritten = _calls_rewrite(project, [
+        f"printf '%s\\n' 'cat() ( gcc -E -P -x c src/x.sh -o \"$1\" )' > {library}",
+        f"{run} {library}; cat .claude/hooks/x.sh"])
+    assert rewritten, "bash wrote no hook: proves nothing"
+    assert allowed != [True, True], "the hook allows both calls, which write the hook script"
+
+
+@pytest.mark.parametrize("command", [
+    f"sho''pt -s dotglob; {_GCC.replace('.claude', '?claude')}",
+    f"bash -O dotglob -c '{_GCC.replace('.claude', '?claude')}'",
+    f"bash -O extglob -c '{_GCC.replace('.claude', '.c+(l)aude')}'",
+    f"env BASHOPTS=dotglob bash -c '{_GCC.replace('.claude', '?claude')}'",
+    f"declare -n r=GLOB''IGNORE; r=x; {_GCC.replace('.claude', '?claude')}",
+])
+def test_k2b_a_glob_option_the_fix_does_not_spell(tmp_path: Path, command: str) -> None:
+    """K2b (against the K2 fix, ``guards.guarded_word``: ``shopt`` or ``GLOBIGNORE`` in the
+    raw text, with a pattern character): bash removes the quotes of ``sho''pt``; a child
+    bash takes its options from ``-O`` or from ``BASHOPTS`` in its environment; a nameref
+    assigns ``GLOBIGNORE`` by another name. ``?claude``/``.c+(l)aude`` then match
+    ``.claude``, and gcc rewrites the hook script."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, f"shopt -s dotglob; {_GCC.replace('.claude', '?claude')}"), \
+        "the K2 fix does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", ["s''ed -n w.claude/hooks/x.sh src/x.sh",
+                                     '"s"ed -n 1w.claude/hooks/x.sh src/x.sh'])
+def test_w18b_sed_spelled_with_quotes(tmp_path: Path, command: str) -> None:
+    """W18b (against the W18 fix: ``w``'s attached tails are read where ``"sed" in text``):
+    bash removes the quotes of ``s''ed``; the raw text holds no ``sed``."""
+    project = _hooked_project(tmp_path, ["Bash"])
+    assert not _allowed(project, "sed -n w.claude/hooks/x.sh src/x.sh"), \
+        "the W18 fix does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_w5c_curl_spelled_with_quotes(tmp_path: Path) -> None:
+    """W5c (against the W5b fix: ``_OPTION_FILE`` wants ``curl`` in the raw text): ``c''url
+    -s -K cfg`` is curl to bash; the config file an earlier call wrote names the output."""
+    _needs("curl")
+    project = _hooked_project(tmp_path, ["Bash"])
+    config = "url = \"file://%s/src/x.sh\"\\noutput = \".claude/hooks/x.sh\"\\n"
+    allowed, rewritten = _calls_rewrite(
+        project, [f"printf '{config}' {project} > cfg", "c''url -s -K cfg"])
+    assert rewritten, "bash wrote no hook: proves nothing"
+    assert allowed != [True, True], "the hook allows both calls, which write the hook script"
+
+
+def test_m3b_unshare_w_in_a_cluster(tmp_path: Path) -> None:
+    """M3b (against the M3 fix: ``-w`` read as a move only at a word's start): ``unshare
+    -fw..`` (fork, then the folder) moves gcc to the folder above."""
+    _needs("gcc", "unshare")
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = f"unshare -fw.. {_UP}"
+    assert not _allowed(project, f"unshare -f -w.. {_UP}"), \
+        "the M3 fix does not hold: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize(("entries", "command"), [
+    (["Bash(node *)"],
+     "node --eval='require(\"fs\").copyFileSync(\"src/x.sh\", \".claude/hooks/x.sh\")'"),
+    (["Bash(perl *)", "Bash(gcc *)"], f"perl -e'system q({_GCC})'"),
+])
+def test_k3b_inline_code_attached_to_its_option(
+        tmp_path: Path, entries: list[str], command: str) -> None:
+    """K3b (against the K3 fix 7237a0c, where only ``--`` may stand before node's or perl's
+    script): the code attached to its option, ``--eval=CODE`` or ``-eCODE``, is one word,
+    the first that is not ``--``, so it is read as the script the interpreter runs and the
+    guarded path in it as the script's own."""
+    _needs("gcc", "node", "perl")
+    project = _hooked_project(tmp_path, entries)
+    assert not _allowed(project, command.replace("--eval=", "-e ").replace("-e'", "-e '")), \
+        "the K3 fix does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_m5b_home_set_through_a_nameref(tmp_path: Path) -> None:
+    """M5b (against the M5 fix 91e042b: ``moves._home`` looks for a word ``HOME=…`` or
+    ``HOME``): ``declare -n h=HOME; h=..`` sets ``HOME`` by another name, and ``cd`` goes
+    there."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = f"declare -n h=HOME; h=..; cd; {_UP}"
+    assert not _allowed(project, f"HOME=..; cd; {_UP}"), \
+        "the M5 fix does not hold: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("program", ["c?", "[c]d"])
+def test_m4b_a_pattern_in_command_position_matches_cd(tmp_path: Path, program: str) -> None:
+    """M4b (against the M4 fix 91e042b, which reads a brace's forms): a pattern in command
+    position is expanded by bash against the folder's names; an earlier call made a file
+    ``cd`` (``cp notes.txt ./cd``: ``./cd`` is no move), so ``c? ..`` is ``cd ..``. No sign
+    makes ``programs_named`` read the program (no ``$``, ``eval``, …) and ``moves`` sees no
+    ``cd``."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = f"{program} .. && {_UP}"
+    calls = ["cp notes.txt ./cd", command]
+    copy = tmp_path / "copy" / "project"
+    shutil.copytree(project, copy, symlinks=True)
+    for call in calls:
+        subprocess.run(["bash", "-c", call], cwd=copy, capture_output=True, timeout=60,
+                       check=False)
+    assert (copy / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
+        "bash wrote no hook: proves nothing"
+    allowed, _ = _calls_rewrite(project, calls)
+    assert allowed != [True, True], "the hook allows both calls, which write the hook script"
+
+
+@pytest.mark.parametrize("command", [
+    "ls .c*aude/hooks/x.sh; gcc -E -P -x c -o .c{l,\\}}aude/hooks/x.sh",
+    "ls .c*aude/hooks/x.sh; gcc -E -P -x c -o .c{l,'}'}aude/hooks/x.sh",
+])
+def test_w19b_a_reader_holds_the_star_the_guard_reads_a_quoted_list_as(
+        tmp_path: Path, command: str) -> None:
+    """W19b (against the W17c fix 85fca3f and the W19 fix 91e042b; tool-wide ``Bash``): for
+    a list holding quoting the guard adds a star form (``.c*aude/hooks/x.sh``), which
+    matches the hook script; the readers rule gives the commands' words their brace forms
+    (``.cl}aude/…``, ``.c}aude/…``), none holding the star form, so the only command
+    holding it is a reader naming the same pattern. bash gives gcc ``-o .claude/hooks/x.sh
+    .c}aude/hooks/x.sh`` (the second, an earlier call's file, its input)."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    (project / ".c}aude" / "hooks").mkdir(parents=True)
+    (project / ".c}aude" / "hooks" / "x.sh").write_text(PAYLOAD)
+    assert not _allowed(project, command.split("; ", 1)[1]), \
+        "the W17c fix does not hold: the case proves nothing"
+    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("prefix", ["BASH_ENV={up} bash -c", "env BASH_ENV={up} bash -c"])
+def test_m8_bash_env_moves_the_child(tmp_path: Path, prefix: str) -> None:
+    """M8 (tool-wide ``Bash``; the issue's class F, a variable a program reads): a child
+    bash runs the file ``BASH_ENV`` names before its ``-c`` script; the file (an earlier
+    call's) runs ``cd ..``, so gcc runs in the folder above. ``moves`` reads the ``-c``
+    script's words, not the file, and ``readers.programs_named`` is not asked (no sign).
+    (``bash -c '. FILE; …'`` is denied.)"""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    library = tmp_path / "up.sh"
+    library.write_text("cd ..\n")
+    command = f"{prefix.format(up=library)} '{_UP}'"
+    assert not _allowed(project, f"bash -c '. {library}; {_UP}'"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("command", [
+    "npm run build -- node .claude/hooks/x.sh < src/x.sh",
+    "npm run build node .claude/hooks/x.sh < src/x.sh",
+])
+def test_k5_npm_runs_a_script_not_the_interpreter_its_words_name(
+        tmp_path: Path, command: str) -> None:
+    """K5 (narrow plan ``Bash(npm run *)`` + ``Read(./src/**)``): ``readers._reads_as`` reads
+    the first interpreter name among a package runner's words as the program it runs
+    (``npx node tools/run.js``, review s43 P2e), and the path after it as that program's
+    script. ``npm run build`` runs the package's script ``build`` and hands it the words
+    after it (``node .claude/hooks/x.sh``) as arguments; here the script is ``tee`` (any
+    script writing to its arguments: ``cp``, a generator's ``--out``). ``npm run build --
+    .claude/hooks/x.sh`` is denied."""
+    _needs("npm")
+    project = _hooked_project(tmp_path, ["Bash(npm run *)", "Read(./src/**)"])
+    (project / "package.json").write_text(
+        '{"name": "x", "version": "1.0.0", "scripts": {"build": "tee"}}\n')
+    assert not _allowed(project, "npm run build -- .claude/hooks/x.sh < src/x.sh"), \
+        "the guard does not hold: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
