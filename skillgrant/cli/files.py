@@ -31,6 +31,7 @@ command line is always read.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -308,9 +309,14 @@ def _named_commands(root: str, manifest: str) -> list[str]:
     ``root``."""
     import json
 
+    from ..limits import MAX_FILE_BYTES
+
     try:
         with open(manifest, "rb") as stream:
-            loaded = json.loads(stream.read().decode("utf-8", "replace").removeprefix("\ufeff"))
+            data = stream.read(MAX_FILE_BYTES + 1)  # (a larger one: refused by the plugin's
+        if len(data) > MAX_FILE_BYTES:  # judge, ``_plugin_refused``; review s44-freview N13)
+            return []
+        loaded = json.loads(data.decode("utf-8", "replace").removeprefix("\ufeff"))
         named = loaded.get("commands")
     except (OSError, ValueError, AttributeError):
         return []
@@ -349,11 +355,21 @@ def _manifests(root: str) -> list[str]:
 
 
 def _has_frontmatter(path: str) -> bool:
+    """Whether the file at ``path`` begins with a frontmatter fence; True for anything but a
+    regular file, or one that cannot be read (the reader says why): opened without blocking,
+    so a FIFO named like a command file does not stop the walk (review s44-freview N11)."""
     try:
-        with open(path, "rb") as stream:
-            start = stream.read(8)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
-        return True  # the reader reports why it cannot be read
+        return True
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return True
+        start = os.read(descriptor, 8)
+    except OSError:
+        return True
+    finally:
+        os.close(descriptor)
     return start.removeprefix(b"\xef\xbb\xbf").startswith(b"---")
 
 

@@ -626,7 +626,9 @@ GLOBBED_WRITERS = ["/usr/bin/gi[t] checkout rev", "/usr/bin/[g]it checkout rev",
                    "/usr/bin/unzi[p] -o evil.zip",
                    # git's builtins under their dashed names, in its exec path
                    "/usr/lib/git-core/git-checkout rev", "/usr/lib/git-core/git-stash pop",
-                   "/usr/lib/git-core/git-restore --source=rev ."]
+                   "/usr/lib/git-core/git-restore --source=rev .",
+                   # against the W2 fix (main 5c31ee0): a pattern in a dashed name
+                   "/usr/lib/git-core/git-c[h]eckout rev"]
 
 
 @pytest.mark.parametrize("copy", GLOBBED_WRITERS)
@@ -653,7 +655,13 @@ def test_w2_a_writer_named_by_a_pattern_replaces_the_gates_settings(
         f"the hook allows {copy!r}, which replaces its own settings"
 
 
-def test_w2b_a_renamed_copy_of_git_replaces_the_gates_settings(tmp_path: Path) -> None:
+@pytest.mark.parametrize("copy", [
+    "cat /usr/bin/gi[t] > out/gg",
+    # against the W2b fix (main 5c31ee0): git's dashed builtins are the same program
+    "cat /usr/lib/git-core/git-c[h]eckout > out/gg",
+    "tail -c +1 /usr/lib/git-core/gi[t]-add > out/gg"])
+def test_w2b_a_renamed_copy_of_git_replaces_the_gates_settings(tmp_path: Path,
+                                                               copy: str) -> None:
     """W2b (W2 in three calls, tool-wide ``Bash``): a reader copies git's program under a
     name no list holds (``cat /usr/bin/gi[t] > out/gg``: reading a guarded folder is
     allowed), ``chmod +x``, and ``out/gg checkout rev`` runs git's checkout, which brings the
@@ -663,7 +671,7 @@ def test_w2b_a_renamed_copy_of_git_replaces_the_gates_settings(tmp_path: Path) -
         pytest.skip("no /usr/bin/git")
     project = tmp_path / "project"
     gated_project(project, ["Bash"])
-    calls = ["cat /usr/bin/gi[t] > out/gg", "chmod +x out/gg", "out/gg checkout rev"]
+    calls = [copy, "chmod +x out/gg", "out/gg checkout rev"]
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
     for call in calls:
@@ -1040,3 +1048,164 @@ def test_p3b_lli_runs_its_operand(tmp_path: Path) -> None:
     assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     assert _first_denied(project, calls) is not None, \
         "the hook allows replacing tools/x.ll and the covered lli run"
+
+
+def test_p2d_an_activated_environments_base_interpreter_in_a_users_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """P2d (against the P2 fix, main 1c70b00: the environment's prefix is guarded whole, not
+    the base interpreter its ``pyvenv.cfg`` names): an environment made from a Python the user
+    installed (``uv venv`` from uv's ``~/.local/share/uv/python/cpython-…``, pyenv's,
+    a build in ``~/opt``) loads that base's standard library, whose folder is on
+    ``sys.path``; the base's ``bin`` is not on ``PATH``, so nothing of it is guarded. A
+    covered ``cp`` writes ``sitecustomize.py`` there; the covered ``python3 tools/run.py``
+    runs it. (The base here: links to this interpreter's library, as P2b's.)"""
+    base = tmp_path / "uvpython"
+    stdlib = Path(os.__file__).parent
+    library = base / "lib" / stdlib.name
+    library.mkdir(parents=True)
+    (base / "bin").mkdir()
+    for entry in stdlib.iterdir():  # links to the real library, none written through
+        if entry.name not in ("__pycache__", "sitecustomize.py", "site-packages"):
+            (library / entry.name).symlink_to(entry)
+    env = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True,
+                   capture_output=True, timeout=120)
+    text = (env / "pyvenv.cfg").read_text()
+    (env / "pyvenv.cfg").write_text("".join(
+        f"home = {base / 'bin'}\n" if line.startswith("home") else line + "\n"
+        for line in text.splitlines()))
+    monkeypatch.setenv("PATH", f"{env / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(python3 tools/run.py)", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "run.py").write_text("print('ok')\n")
+    (project / "sc.py").write_text("import os\nos.system('touch zz')\n")
+    target = library / "sitecustomize.py"
+    calls = [f"cp sc.py {target}", "python3 tools/run.py"]
+    assert not target.exists()
+    for call in calls:
+        _bash(call, project)
+    assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
+    (project / "zz").unlink()
+    target.unlink()
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows writing the base interpreter's sitecustomize.py and the covered run"
+
+
+# --- the same files through the Write tool, which the name rule does not read -------------
+
+
+def _write_allowed(project: Path, path: str, content: str) -> bool:
+    """Whether the printed hook allows Claude Code's ``Write`` of ``content`` to ``path``
+    (relative to the project)."""
+    import json
+
+    body = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "cwd": str(project),
+                       "tool_name": "Write", "tool_input": {
+                           "file_path": str(project / path), "content": content}}).encode()
+    done = subprocess.run(["/bin/sh", "-c", _settings_hook(project)], input=body, cwd=project,
+                          capture_output=True, timeout=60, check=False)
+    return done.returncode != 2
+
+
+def _husky(project: Path) -> None:
+    for key, value in (("user.email", "a@b"), ("user.name", "a"),
+                       ("core.hooksPath", ".husky/_")):
+        subprocess.run(["git", "config", key, value], cwd=project, check=True, timeout=60)
+    (project / ".husky" / "_").mkdir(parents=True)
+    (project / ".husky" / "_" / "h").write_text(HUSKY_H)
+    (project / ".husky" / "_" / "pre-commit").write_text(
+        '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n')
+    for name in ("h", "pre-commit"):
+        (project / ".husky" / "_" / name).chmod(0o755)
+    (project / ".husky" / "pre-commit").write_text("true\n")
+
+
+def _pre_commit(project: Path) -> None:
+    _needs("pre-commit")
+    for key, value in (("user.email", "a@b"), ("user.name", "a")):
+        subprocess.run(["git", "config", key, value], cwd=project, check=True, timeout=60)
+    (project / ".pre-commit-config.yaml").write_text("repos: []\n")
+    subprocess.run(["pre-commit", "install"], cwd=project, check=True, capture_output=True,
+                   timeout=120)
+
+
+def _mypy_on_path(project: Path) -> None:
+    mypy = Path(sys.executable).parent / "mypy"
+    if not mypy.exists():
+        pytest.skip("mypy is not installed beside this interpreter")
+    os.environ["PATH"] = f"{mypy.parent}{os.pathsep}{os.environ['PATH']}"  # (monkeypatched)
+    (project / "src").mkdir()
+    (project / "src" / "a.py").write_text("x = 1\n")
+    (project / "p.py").write_text("import os\nos.system('touch zz')\n"
+                                  "from mypy.plugin import Plugin\n\n\n"
+                                  "def plugin(version):\n    return Plugin\n")
+
+
+def _npm_project(project: Path) -> None:
+    _needs("npm", "node")
+    (project / "package.json").write_text(
+        '{"name": "p", "version": "1.0.0", "scripts": {"build": "echo ok"}}\n')
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+
+
+#: (an id, the plan's entries beside Edit(./**), the setup, the file the Write tool writes,
+#: its text, the covered calls that then run it)
+WRITES = [
+    ("husky-pre-commit", ["Bash(git commit *)"], _husky, ".husky/pre-commit", "touch zz\n",
+     ["git commit --allow-empty -m x"]),
+    ("pre-commit-config", ["Bash(git add *)", "Bash(git commit *)"], _pre_commit,
+     ".pre-commit-config.yaml", PRE_COMMIT_CONFIG,
+     ["git add .pre-commit-config.yaml", "git commit -m x"]),
+    ("mypy.ini", ["Bash(mypy src)"], _mypy_on_path, "mypy.ini", "[mypy]\nplugins = p.py\n",
+     ["mypy src"]),
+    ("pyproject.toml", ["Bash(mypy src)"], _mypy_on_path, "pyproject.toml",
+     '[tool.mypy]\nplugins = ["p.py"]\n', ["mypy src"]),
+    # npm's project settings: bash's `cp x .npmrc` is denied by the name, the Write is not
+    (".npmrc", ["Bash(npm run build)"], _npm_project, ".npmrc", "script-shell=./e.sh\n",
+     ["npm run build"]),
+]
+
+
+@pytest.mark.parametrize(("setup", "entries", "prepare", "path", "text", "runs"), WRITES,
+                         ids=[w[0] for w in WRITES])
+def test_w3_the_write_tool_writes_what_a_covered_command_then_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str, entries: list[str],
+        prepare: object, path: str, text: str, runs: list[str]) -> None:
+    """W3 (H5, H6, P5 through Claude Code's ``Write`` under ``Edit(./**)``, the way a model
+    writes files; bash's ``cp .husky/pre-commit`` is denied by the name rule, the Write tool's
+    path is not read for names): husky runs ``.husky/pre-commit`` itself at the covered
+    ``git commit``; the pre-commit framework runs what ``.pre-commit-config.yaml`` names;
+    mypy imports the plugin ``mypy.ini`` or ``pyproject.toml`` names; npm runs its script
+    through the ``script-shell`` a project ``.npmrc`` names. (The Write tool also
+    writes ``.github/copilot/settings.json``, H2's file: allowed too.)"""
+    monkeypatch.setenv("PATH", os.environ["PATH"])  # (restored after _mypy_on_path)
+    project = tmp_path / "project"
+    gated_project(project, ["Edit(./**)", *entries])
+    assert callable(prepare)
+    prepare(project)
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    (scratch / path).write_text(text)  # what the runtime's Write does
+    for run in runs:
+        _bash(run, scratch)
+    assert (scratch / "zz").exists(), "bash ran no payload: the case proves nothing"
+    allowed = _write_allowed(project, path, text)
+    if allowed:
+        (project / path).write_text(text)
+    assert not allowed or _first_denied(project, runs) is not None, \
+        f"the hook allows writing {path} with the Write tool and the covered {runs}"
+
+
+def test_w3b_the_write_tool_writes_copilots_settings_hook_file(tmp_path: Path) -> None:
+    """W3b (H2 through the Write tool under ``Edit(./**)``): ``.github/copilot/settings.json``
+    is a hook file Copilot CLI loads (proved end to end by
+    tests/conformance/test_copilot_s44_greview.py); the hook allows Claude Code's ``Write``
+    of it (bash's ``cp x .github/copilot/settings.json`` is denied by its name)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Edit(./**)"])
+    hook = ('{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": '
+            '"touch zz", "timeoutSec": 10}]}}\n')
+    assert not _write_allowed(project, ".github/copilot/settings.json", hook), \
+        "the hook allows writing Copilot CLI's project hook file with the Write tool"
