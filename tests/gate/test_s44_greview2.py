@@ -731,6 +731,8 @@ def test_w20_a_git_option_whose_value_reads_as_the_subcommand(tmp_path: Path) ->
 @pytest.mark.parametrize("command", [
     "npm run build -- project/.claude/hooks/x.sh < src/x.sh",
     "npm run --prefix .. build -- project/.claude/hooks/x.sh < src/x.sh",
+    "npm test -- project/.claude/hooks/x.sh < src/x.sh",
+    "npm run-script build -- project/.claude/hooks/x.sh < src/x.sh",
 ])
 def test_m9_npm_run_runs_its_script_in_the_package_root(tmp_path: Path, command: str) -> None:
     """M9 (narrow plan ``Bash(npm run *)`` + ``Read(./src/**)``): npm runs a package script
@@ -742,9 +744,10 @@ def test_m9_npm_run_runs_its_script_in_the_package_root(tmp_path: Path, command:
     it names nothing guarded; the script writes the project's hook script. (``npm run build
     -- .claude/hooks/x.sh …`` is denied.)"""
     _needs("npm")
-    project = _hooked_project(tmp_path, ["Bash(npm run *)", "Read(./src/**)"])
+    project = _hooked_project(tmp_path, ["Bash(npm run *)", "Bash(npm test *)",
+                                         "Bash(npm run-script *)", "Read(./src/**)"])
     (tmp_path / "package.json").write_text(
-        '{"name": "root", "version": "1.0.0", "scripts": {"build": "tee"}}\n')
+        '{"name": "root", "version": "1.0.0", "scripts": {"build": "tee", "test": "tee"}}\n')
     assert not _allowed(project, "npm run build -- .claude/hooks/x.sh < src/x.sh"), \
         "the guard does not hold: the case proves nothing"
     copy = tmp_path / "copy"
