@@ -116,7 +116,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     skip_bun = pytest.mark.skip(reason="the Bun differential runs with --bun")
     skip_slow = pytest.mark.skip(reason="slow (a fresh installation, or a review's cases under "
                                         "bash): runs with --slow (.ci/steps/30-slow.sh)")
+    from residual import reason
+
     for item in items:
+        left_open = reason(item.nodeid)
+        if left_open is not None:  # a review's hole left open (tests/residual.py)
+            item.add_marker(pytest.mark.xfail(strict=True, reason=left_open))
         if item.get_closest_marker("slow") is not None and not config.getoption("--slow"):
             item.add_marker(skip_slow)
         if "installed" in getattr(item, "fixturenames", ()):

@@ -309,9 +309,14 @@ def _named_commands(root: str, manifest: str) -> list[str]:
     ``root``."""
     import json
 
+    from ..limits import MAX_FILE_BYTES
+
     try:
         with open(manifest, "rb") as stream:
-            loaded = json.loads(stream.read().decode("utf-8", "replace").removeprefix("\ufeff"))
+            data = stream.read(MAX_FILE_BYTES + 1)  # (a larger one: refused by the plugin's
+        if len(data) > MAX_FILE_BYTES:  # judge, ``_plugin_refused``; review s44-freview N13)
+            return []
+        loaded = json.loads(data.decode("utf-8", "replace").removeprefix("\ufeff"))
         named = loaded.get("commands")
     except (OSError, ValueError, AttributeError):
         return []

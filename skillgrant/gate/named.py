@@ -23,6 +23,7 @@ from .writers import BASH_CLASS, braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final
 
 #: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
@@ -57,9 +58,27 @@ class Index:
             (self.trees if tree else self.files).setdefault(
                 item.rstrip("/") if tree else item, at)
         self.names = {os.path.basename(item) for item in self.files} - {""}
-        # One search for them all: a word holds one of the names exactly when it matches.
-        self.named = re.compile("|".join(map(re.escape, sorted(self.names))) or "(?!)").search
+        # A path's part ending in a name with a dot (`x/-oplan.json`), or equal to one without
+        # (`/etc/profile`); a word without a slash is read from the call's folders (`_found`),
+        # so `--profile`, `git log -- settings.json` and `out/plan.json.bak` hold none (review
+        # s44 C14). The dotted names' one search is compiled for the first such word.
+        self._dotted = sorted(name for name in self.names if "." in name)
+        self._plain = frozenset(name for name in self.names if "." not in name)
+        self._search: Callable[[str], object] | None = None
         self._identities: dict[tuple[int, int], int] | None = None
+
+    def named(self, word: str) -> bool:
+        """Whether ``word`` holds one of the guarded files' names (as ``__init__`` says)."""
+        if "/" not in word:
+            return False
+        parts = word.split("/")
+        if "." in word and self._dotted:
+            if self._search is None:
+                self._search = re.compile(
+                    "(?:" + "|".join(map(re.escape, self._dotted)) + r")\Z").search
+            if any(self._search(part) is not None for part in parts):
+                return True
+        return not self._plain.isdisjoint(parts)
 
     def find(self, path: str, *, files_only: bool) -> str | None:
         """The first item that ``path`` is (of the files only: ``files_only``), lies in (a
@@ -132,7 +151,7 @@ _GLOB = re.compile(r"[*?\[]")
 def _names(word: str, index: Index) -> bool:
     """Whether ``word`` holds one of the guarded files' names, or is a pattern its last part
     may match."""
-    return index.named(word) is not None or (
+    return index.named(word) or (
         _GLOB.search(word) is not None and any(fnmatch.fnmatchcase(name, _last(word))
                                                for name in index.names))
 

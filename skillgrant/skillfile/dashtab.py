@@ -20,6 +20,12 @@ _DASH_TAB: Final = re.compile(r"^( *-)\t(?=[^\s\-?\[{'\"#&*!|>%@`][^\n]*$)", re.
 _KEY_COLON: Final = re.compile(r":(?:[ \t\r]|$)")
 
 
+def spaced(yaml_text: str) -> str:
+    """``yaml_text`` with a space for each tab after a scalar list item's dash (the same
+    offsets): the text PyYAML reads where Bun reads such a tab as a space."""
+    return _DASH_TAB.sub(r"\1 ", yaml_text) if "-\t" in yaml_text else yaml_text
+
+
 def compose_dash_tabs(yaml_text: str) -> Node | None:
     r"""``compose``, where PyYAML's only complaint may be a tab after a list item's dash: the
     text is then composed with a space in its place (the same offsets), as Bun reads it when

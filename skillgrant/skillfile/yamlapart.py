@@ -76,9 +76,12 @@ def flow_oddity(yaml_text: str) -> tuple[str, int] | None:
         return None
     import yaml
 
+    from .dashtab import spaced
+
     level, last = 0, ""
-    try:
-        for token in yaml.scan(yaml_text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    try:  # the text as PyYAML read it (a tab after a list item's dash as a space: N12)
+        for token in yaml.scan(spaced(yaml_text),
+                               Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
             kind, at = type(token).__name__, token.start_mark.index
             level += kind in _OPENING
             level -= kind in _CLOSING
@@ -86,8 +89,8 @@ def flow_oddity(yaml_text: str) -> tuple[str, int] | None:
                           or (kind == last == "FlowEntryToken")):
                 return _FLOW, at
             last = kind
-    except yaml.YAMLError:
-        return None  # (the reader says why it does not read the text)
+    except yaml.YAMLError as e:  # tokens it cannot read to the end: none is known plain
+        return _FLOW[0], getattr(getattr(e, "problem_mark", None), "index", 0)
     return None
 
 

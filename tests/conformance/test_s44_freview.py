@@ -276,3 +276,26 @@ def test_n10_an_empty_flow_entry_after_a_bare_question_mark_is_predicted(
     assert done.returncode != 0, (
         f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
         f"{done.stdout}{done.stderr}")
+
+
+# -- N12: flow_oddity's scan stops at a dash-tab item the reader composes ------------------------
+
+@pytest.mark.parametrize("value", ["[?, , b]", "[a, ? -]", "[?: :]", '{"a":!,}'])
+def test_n12_a_flow_oddity_after_a_dash_tab_item_is_predicted(judge: Judge, work: Path,
+                                                              value: str) -> None:
+    """Against main 0204cc5: ``yamlapart.flow_oddity`` scans the raw frontmatter with PyYAML's
+    scanner and gives up (None) on its error; a list item ``-⇥foo`` earlier in the text is such
+    an error, which the reader itself reads past (``dashtab.compose_dash_tabs``: the tab read
+    as Bun reads it). So the N10 shapes after it are predicted as read directly; Bun rejects
+    them and Claude Code's retry reads ``allowed-tools: Read # Bash(touch *)`` as entries."""
+    text = (f"---\nname: probe\ny:\n  -\tfoo\nx: {value}\n"
+            "allowed-tools: Read # Bash(touch *)\n---\nRun it.\n")
+    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
+    (work / "plan.yaml").write_text(PLAN)
+    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
+    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("n12")])
+    # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
+    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
+        f"{done.stdout}{done.stderr}")

@@ -568,6 +568,8 @@ def test_m3b_unshare_w_in_a_cluster(tmp_path: Path) -> None:
     (["Bash(node *)"],
      "node --eval='require(\"fs\").copyFileSync(\"src/x.sh\", \".claude/hooks/x.sh\")'"),
     (["Bash(perl *)", "Bash(gcc *)"], f"perl -e'system q({_GCC})'"),
+    (["Bash(python3 *)"],
+     "python3 -c\"import shutil; shutil.copy('src/x.sh', '.claude/hooks/x.sh')\""),
 ])
 def test_k3b_inline_code_attached_to_its_option(
         tmp_path: Path, entries: list[str], command: str) -> None:
@@ -577,7 +579,8 @@ def test_k3b_inline_code_attached_to_its_option(
     guarded path in it as the script's own."""
     _needs("gcc", "node", "perl")
     project = _hooked_project(tmp_path, entries)
-    assert not _allowed(project, command.replace("--eval=", "-e ").replace("-e'", "-e '")), \
+    assert not _allowed(project, command.replace("--eval=", "-e ").replace("-e'", "-e '")
+                        .replace('-c"', '-c "')), \
         "the K3 fix does not hold: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
@@ -680,4 +683,96 @@ def test_k5_npm_runs_a_script_not_the_interpreter_its_words_name(
     assert not _allowed(project, "npm run build -- .claude/hooks/x.sh < src/x.sh"), \
         "the guard does not hold: the case proves nothing"
     assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+@pytest.mark.parametrize("setting", ["ev''al P\"\"ATH=10", "tr''ap 'eval P\"\"ATH=10' DEBUG"])
+def test_v4f_path_set_by_quoted_names(tmp_path: Path, setting: str) -> None:
+    """V4f (against the V4d fix 6301c73: ``_SETS`` matches ``PATH``, ``let``, ``trap``,
+    ``eval`` … in the raw text): ``ev''al P""ATH=10`` holds none of them as written; bash
+    removes the quotes, and ``eval`` reads ``PATH=10`` as an assignment (in a ``DEBUG``
+    trap's text too). ``cat`` then runs ``10/cat``."""
+    _needs("gcc")
+    project = _hooked_project(tmp_path, ["Bash"])
+    gcc = shutil.which("gcc")
+    assert not _allowed(project, "eval PATH=10; cat .claude/hooks/x.sh"), \
+        "the V4d fix does not hold: the case proves nothing"
+    allowed, rewritten = _calls_rewrite(project, [
+        "mkdir 10", f"printf '#!/bin/sh\\n{gcc} -E -P -x c src/x.sh -o \"$1\"\\n' > 10/cat",
+        "chmod +x 10/cat", f"{setting}; cat .claude/hooks/x.sh"])
+    assert rewritten, "bash wrote no hook: proves nothing"
+    assert allowed != [True] * 4, "the hook allows the calls, which write the hook"
+
+
+def test_w20_a_git_option_whose_value_reads_as_the_subcommand(tmp_path: Path) -> None:
+    """W20 (tool-wide ``Bash``; under ``Bash(git *)`` the options table refuses it):
+    ``writers.git_subcommand`` skips the values of ``-C``, ``-c``, ``--git-dir``, … only;
+    git 2.39 takes ``--super-prefix`` with its value as the next word too, so ``git
+    --super-prefix status read-tree -u -m rev`` is read as ``git status`` (a subcommand
+    that writes nothing: ``GIT_KEEPS`` for the folder writers, ``GIT_READS`` for the readers
+    rule), and git runs ``read-tree -u``, which supports the option: the branch ``rev``'s
+    settings replace the ones holding the gate's hook. (``git read-tree -u -m rev`` is
+    denied.)"""
+    project = _hooked_project(tmp_path, ["Bash"])
+    command = "git --super-prefix status read-tree -u -m rev"
+    assert not _allowed(project, "git read-tree -u -m rev"), \
+        "the guard does not hold under Bash: the case proves nothing"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=scratch, timeout=60,
+                   check=False, capture_output=True)  # (the copy's index stats are stale)
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    assert "PreToolUse" not in (scratch / ".claude" / "settings.json").read_text(), \
+        "bash left the settings: the case proves nothing"
+    assert not _allowed(project, command), "the hook allows replacing the settings"
+
+
+@pytest.mark.parametrize("command", [
+    "npm run build -- project/.claude/hooks/x.sh < src/x.sh",
+    "npm run --prefix .. build -- project/.claude/hooks/x.sh < src/x.sh",
+    "npm test -- project/.claude/hooks/x.sh < src/x.sh",
+    "npm run-script build -- project/.claude/hooks/x.sh < src/x.sh",
+])
+def test_m9_npm_run_runs_its_script_in_the_package_root(tmp_path: Path, command: str) -> None:
+    """M9 (narrow plan ``Bash(npm run *)`` + ``Read(./src/**)``): npm runs a package script
+    in the package's root folder, the nearest one above holding ``package.json`` (or the
+    ``--prefix`` folder), and hands it the words after ``--``; relative words are the
+    script's, read from there. The project here has no ``package.json`` and its parent
+    (a workspace root) has one whose ``build`` is ``tee`` (any script writing to its
+    arguments). The guard reads ``project/.claude/hooks/x.sh`` from the call's folder, where
+    it names nothing guarded; the script writes the project's hook script. (``npm run build
+    -- .claude/hooks/x.sh …`` is denied.)"""
+    _needs("npm")
+    project = _hooked_project(tmp_path, ["Bash(npm run *)", "Bash(npm test *)",
+                                         "Bash(npm run-script *)", "Read(./src/**)"])
+    (tmp_path / "package.json").write_text(
+        '{"name": "root", "version": "1.0.0", "scripts": {"build": "tee", "test": "tee"}}\n')
+    assert not _allowed(project, "npm run build -- .claude/hooks/x.sh < src/x.sh"), \
+        "the guard does not hold: the case proves nothing"
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copy(tmp_path / "package.json", copy / "package.json")
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
+    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+
+
+def test_m2c_makes_directory_by_its_shortest_prefix(tmp_path: Path) -> None:
+    """M2c (narrow plan ``Bash(make *)``; M2/M2b's kin): getopt_long takes ``--di`` for
+    make's ``--directory`` (unique among make's options); ``moves._long_move`` maps it, but
+    ``named._MOVING`` (the text's cheap pre-test) holds ``--dir`` and ``--c``, not ``--di``,
+    so ``moves`` never runs and ``project/.claude/hooks/x.sh`` is read from the call's folder
+    only. make runs in the folder above, whose Makefile (a workspace's, with a rule for
+    ``%.sh`` targets) writes the target. (``make --dir=.. …`` is denied.)"""
+    project = _hooked_project(tmp_path, ["Bash(make *)"])
+    makefile = "%.sh:\n\tcp project/src/x.sh $@\n"
+    (tmp_path / "Makefile").write_text(makefile)
+    command = "make --di=.. -rB project/.claude/hooks/x.sh"
+    assert not _allowed(project, command.replace("--di=", "--dir=")), \
+        "the guard does not hold: the case proves nothing"
+    (tmp_path / "copy").mkdir()
+    (tmp_path / "copy" / "Makefile").write_text(makefile)
+    assert _rewrites_named_project(project, tmp_path, command), \
+        "bash wrote no hook: proves nothing"
     assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"

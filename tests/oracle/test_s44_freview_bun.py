@@ -59,6 +59,15 @@ VALUES = {
     "N10-question-colon-colon": "x: [?: :]",
     "N10-question-colon-colon-after-item": "x: [a, ?: :]",
     "N10-question-colon-colon-value": "x: [?: : b]",
+    # N12 (against main 0204cc5): the N10 shapes after a dash-tab list item, which stops
+    # flow_oddity's scan (PyYAML's scanner refuses the tab; the reader composes past it).
+    "N12-dash-tab-then-empty-entry": "y:\n  -\tfoo\nx: [?, , b]",
+    "N12-dash-tab-then-complex-key-dash": "y:\n  -\tfoo\nx: [a, ? -]",
+    "N12-dash-tab-then-question-colon": "y:\n  -\tfoo\nx: [?: :]",
+    "N12-top-dash-tab-item": "y:\n-\tfoo\nx: [?, , b]",
+    # (and N7c's tag right after a JSON-like key's ':', which _CUT_TAG wants with a blank)
+    "N12-dash-tab-then-json-key-tag": 'y:\n  -\tfoo\nx: {"a":!,}',
+    "N12-dash-tab-then-json-key-anchored-tag": "y:\n  -\tfoo\nx: ['a':&b !,]",
     # N7: a tag that runs on through a flow indicator for PyYAML (it ends a tag at a blank).
     "N7-bare-tag-comma": "x: [!, a]",
     "N7-anchor-bare-tag-comma": "x: [&b !, a]",

@@ -1,0 +1,40 @@
+"""Review tests whose hole is left open, each with why: marked strict xfails at collection
+(tests/conftest.py), so a fix shows as an unexpected pass. Keyed by the test's node id
+without its parameters (every case of it) or with them (that case only)."""
+
+from __future__ import annotations
+
+#: docs/call-gate.md, "What is left": a plan granting code of the model's choosing grants
+#: what that code does; the guard narrows what it can read there, and holds under plans that
+#: name programs running no such code.
+CODE_GRANT = ("residual (docs/call-gate.md, What is left): the plan grants code of the model's "
+              "choosing (a tool-wide Bash, a shell or an interpreter), whose writes no reading "
+              "of the command's words can bound")
+
+OPEN: dict[str, str] = {
+    # review s44-greview2: cases that need a tool-wide `Bash` (or an interpreter's) grant
+    **{f"tests/gate/test_s44_greview2.py::{name}": CODE_GRANT for name in (
+        "test_k4_prompt_expansion_of_a_positional_parameter",
+        "test_m6_eval_after_a_reserved_word",
+        "test_m7_dot_and_a_tab_runs_a_library",
+        "test_k1b_a_readers_output_run_without_a_pipe",
+        "test_v2d_a_quoted_library_runner",
+        "test_k2b_a_glob_option_the_fix_does_not_spell",
+        "test_w18b_sed_spelled_with_quotes",
+        "test_w5c_curl_spelled_with_quotes",
+        "test_m3b_unshare_w_in_a_cluster",
+        "test_k3b_inline_code_attached_to_its_option",
+        "test_m5b_home_set_through_a_nameref",
+        "test_m4b_a_pattern_in_command_position_matches_cd",
+        "test_w19b_a_reader_holds_the_star_the_guard_reads_a_quoted_list_as",
+        "test_m8_bash_env_moves_the_child",
+    )},
+    "tests/gate/test_s44_greview2.py::test_m5_cd_without_operand_goes_to_the_home_the_command_"
+    "sets[shopt -s cdable_vars; up=..; cd up && gcc -E -P -x c project/src/x.sh -o "
+    "project/.claude/hooks/x.sh]": CODE_GRANT,
+}
+
+
+def reason(nodeid: str) -> str | None:
+    """Why the test ``nodeid`` is left open, or None."""
+    return OPEN.get(nodeid) or OPEN.get(nodeid.split("[", 1)[0])
