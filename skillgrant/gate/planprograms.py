@@ -339,8 +339,7 @@ def _script_words(name: str, words: list[str]) -> list[str]:
             if module:  # `python3 -m pkg.mod` (`-mpkg.mod`) runs pkg/mod from the folder,
                 # which is first on sys.path (unless -I/-P: then not the call's folder)
                 safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
-                found += [module.split(".")[0] + "/", module.split(".")[0] + ".py",
-                          *([] if safe else ["./"])]
+                found += [*_module_files(module), *([] if safe else ["./"])]
             elif words[at - 1] in _VALUED or (at == 1 and word in _SUBCOMMANDS):
                 continue  # `python3 -X dev x.py`: an option's value; `bun run`
             elif words[at - 1] in _LOADED:
@@ -350,6 +349,22 @@ def _script_words(name: str, words: list[str]) -> list[str]:
                 # pattern (`python3 *`) is any script, which the plan grants
                 found += [*_literal(word), (os.path.dirname(word) or ".") + "/"]
     return found
+
+
+def _module_files(module: str) -> list[str]:
+    """The files of the call's folder ``python -m MODULE`` would run: a package's folder
+    (``tools.run``: ``tools/``); for a module of one name, its source, bytecode and extension
+    files and its package's ``__init__.py`` (not the folder: the word naming the module
+    would then name a guarded folder, review s44 C6; a folder without ``__init__.py`` is a
+    namespace package, which a regular one later on ``sys.path`` wins over; its
+    ``__main__.py`` runs where none is installed)."""
+    top = module.split(".")[0]
+    if "." in module:
+        return [top + "/"]
+    import _imp
+
+    return [top + ".py", top + ".pyc", top + "/__init__.py", top + "/__init__.pyc",
+            top + "/__main__.py", *(top + suffix for suffix in _imp.extension_suffixes())]
 
 
 def _literal(path: str) -> list[str]:

@@ -218,3 +218,32 @@ def test_pre_commits_settings_are_guarded_in_a_repositorys_top_folder(
     assert item not in _folder_items(str(tmp_path), [])
     (tmp_path / ".git").mkdir()
     assert item in _folder_items(str(tmp_path), [])
+
+
+#: Review s44 C2, C4, C6 (costs of the plan's own programs): each entry's own run, and a plain
+#: copy into the project under the same plan, are allowed (the guard reads no code option as
+#: a script, and the call's folder itself is not guarded whole).
+OWN_RUNS = [
+    ("Bash(python3 -m pytest *)", "python3 -m pytest -q"),
+    ("Bash(python3 -m json.tool *)", "python3 -m json.tool notes.txt"),
+    ("Bash(bash run.sh)", "bash run.sh"), ("Bash(python3 x.py)", "python3 x.py"),
+    ('Bash(python3 -c "print(1)")', 'python3 -c "print(1)"'), ("Bash(node -e 1)", "node -e 1"),
+    ("Bash(perl -e 1)", "perl -e 1"), ('Bash(bash -c "echo hi")', 'bash -c "echo hi"'),
+    ("Bash(bun test)", "bun test"), ("Bash(mvn -v)", "mvn -v"),
+    ("Bash(npm run build -ws)", "npm run build -ws"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("entry", "run"), OWN_RUNS, ids=[r for _, r in OWN_RUNS])
+def test_the_plans_own_run_and_a_plain_copy_stay_allowed(tmp_path: Path, entry: str,
+                                                         run: str) -> None:
+    from files_fixture import gated_project
+    from test_gate_files import _settings_hook, run_hook
+
+    project = tmp_path / "project"
+    gated_project(project, [entry, "Bash(cp *)"])
+    (project / "a").write_text("a\n")
+    hook = _settings_hook(project)
+    assert run_hook(hook, run, project).returncode == 0, run
+    assert run_hook(hook, "cp a out/b", project).returncode == 0, entry
