@@ -210,6 +210,17 @@ def _started(name: str, words: list[str]) -> list[str]:
                     for p in _literal(os.path.join(f, v))]
 
 
+def runs_named_file(name: str, rest: list[str], word: str) -> bool:
+    """Whether ``word`` of the command ``name`` ``rest`` is the file an option of
+    ``_FILE_OPTIONS`` names it to run, apart or attached (``awk -f tools/x.awk``,
+    ``-ftools/x.awk``, ``--file=tools/x.awk``, ``cmake -Ptools/x.cmake``), and no other word
+    holds it: for the readers rule, which takes it as the script an interpreter runs (review
+    s44 C7; ``guards`` guards that file for a plan naming it)."""
+    values = _values([name, *rest], _FILE_OPTIONS.get(os.path.basename(name), ()))
+    return any(word == v or (word[:1] == "-" and word.endswith(v)) for v in values) and \
+        sum(word in w for w in rest) == 1
+
+
 def _values(words: list[str], names: tuple[str, ...]) -> list[str]:
     """The values ``words`` give the options ``names``: ``-C DIR``, ``-CDIR``, a cluster
     ``-sC DIR``, ``--directory DIR``, ``--dir=DIR`` (getopt_long's prefixes)."""

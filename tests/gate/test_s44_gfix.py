@@ -247,3 +247,25 @@ def test_the_plans_own_run_and_a_plain_copy_stay_allowed(tmp_path: Path, entry: 
     hook = _settings_hook(project)
     assert run_hook(hook, run, project).returncode == 0, run
     assert run_hook(hook, "cp a out/b", project).returncode == 0, entry
+
+
+@pytest.mark.parametrize(("command", "word", "runs"), [
+    ("awk -f tools/x.awk notes.txt", "tools/x.awk", True),
+    ("awk -ftools/x.awk notes.txt", "-ftools/x.awk", True),
+    ("gawk --file=tools/x.awk notes.txt", "--file=tools/x.awk", True),
+    ("mawk -f tools/x.awk notes.txt", "tools/x.awk", True),
+    ("cmake -Ptools/x.cmake", "-Ptools/x.cmake", True),
+    ("make -f tools/x.mk", "tools/x.mk", True),
+    # not the file it runs: an operand, or the same name written twice (an output too)
+    ("awk -f tools/x.awk notes.txt", "notes.txt", False),
+    ("awk -f tools/x.awk tools/x.awk", "tools/x.awk", False),
+    ("cp tools/x.awk out/y", "tools/x.awk", False),
+])
+def test_the_file_an_option_names_a_program_to_run(command: str, word: str,
+                                                   runs: bool) -> None:
+    """C7: what the readers rule may take as the script a program runs (not wired here:
+    readers.py is the lead's)."""
+    from skillgrant.gate.planprograms import runs_named_file
+
+    name, *rest = command.split()
+    assert runs_named_file(name, rest, word) == runs
