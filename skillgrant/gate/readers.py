@@ -120,7 +120,7 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
         return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
     # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`: a name may run another
     # program than the one it names (review s43 V4); only the path a command runs is known
-    named = _SETS.search(text) is None
+    named = _SETS.search(unquoted(text)) is None  # (`ev''al`, `P""ATH`: s44 V4f)
     if commands and "|" in text and not all(_program(c) in READERS for c in commands):
         # `echo gcc … -o .claude/hooks/x.sh | sh`: a reader's output may be the program of
         # what it is piped to (a shell, an interpreter: review s44 K1), read only by readers
