@@ -17,7 +17,15 @@ from . import files as fs
 from . import linked
 from .environment import values
 from .folded import unquoted
-from .homefiles import HOME_CODE, MOVED_CODE, SYSTEM_BINS, home_named, system_code, version_files
+from .homefiles import (
+    HOME_CODE,
+    MOVED_CODE,
+    SYSTEM_BINS,
+    home_named,
+    prefixes,
+    system_code,
+    version_files,
+)
 from .linkmakers import link_then_more
 from .named import GUARDED, named_word
 from .nested import Guarded, repositories
@@ -114,7 +122,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
               (os.path.join(home, ".config", "git"), True)]
     items += [(os.path.join(home, name), tree) for name, tree in HOME_CODE]
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
-    items += [(os.path.join(xdg, "git"), True)] if xdg else []
+    items += [(os.path.join(xdg, name), True) for name in ("git", "husky")] if xdg else []
     # curl's and wget's settings where the environment moves them (review s41 F7)
     items += [(os.path.join(folder, ".curlrc"), False)
               for folder in (os.environ.get("CURL_HOME"), xdg) if folder]
@@ -151,8 +159,10 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # runs its target (review s41 S5): folders but the system's are read for links (the
     # system's lead to what only root writes); their files' other names are no concern
     # (rustup's programs are hard links of one file)
-    items += linked.walked([p for p in bins if not (p + "/").startswith(SYSTEM_BINS)],
-                           lambda *_: False, named=False)
+    targets = linked.walked([p for p in bins if not (p + "/").startswith(SYSTEM_BINS)],
+                            lambda *_: False, named=False)
+    # and a target in an environment of its own (pipx's, uv tool's) runs it (s44 P2c)
+    items += [*targets, *prefixes([os.path.dirname(path) for path, _ in targets])]
     # the file bash reads before every non-interactive command (review F6)
     items += [(os.environ[name], False) for name in ("BASH_ENV", "ENV") if os.environ.get(name)]
     # the interpreter's own library, which the hook imports at every start (review H-26),
@@ -219,6 +229,9 @@ def _folder_items(folder: str, versions: list[tuple[str, bool]]) -> list[tuple[s
             # the hook files the other runtimes load (Copilot CLI, VS Code, Codex; H-18)
             (os.path.join(folder, ".github", "hooks"), True),
             (os.path.join(folder, ".github", "copilot"), True),  # its v1 settings (s44 H2)
+            # what pre-commit's hook runs, in a repository's top folder (s44 H6)
+            *[(os.path.join(folder, ".pre-commit-config.yaml"), False)] * fs.exists(
+                os.path.join(folder, ".git")),
             (os.path.join(folder, ".codex"), True),
             *((os.path.join(folder, ".claude", name), False)
               for name in ("settings.json", "settings.local.json")),

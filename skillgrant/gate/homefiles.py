@@ -65,7 +65,9 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (os.path.join(".local", "bin"), True), (".pip", True),
                     (os.path.join(".config", "pip"), True), (".mypy.ini", False),
                     (os.path.join(".config", "mypy"), True), (".pylintrc", False),
-                    (os.path.join(".config", "pylintrc"), False))
+                    (os.path.join(".config", "pylintrc"), False),
+                    # husky's init.sh, which its hooks source before each (H5)
+                    (os.path.join(".config", "husky"), True))
 #: The system's files that a program the gate covers reads as what to run (review s44):
 #: man-db's configuration (R1), Maven's launcher scripts (H1), pip's settings (H4).
 SYSTEM_CODE: Final = (("/etc/manpath.config", False), ("/etc/man_db.conf", False),
@@ -137,5 +139,20 @@ def prefixes(bins: list[str]) -> list[tuple[str, bool]]:
             found.append((lib, True))
         if fs.exists(os.path.join(prefix, "pyvenv.cfg")) or fs.is_folder(
                 os.path.join(prefix, "conda-meta")):
-            found.append((prefix, True))
+            found += [(prefix, True), *_base(prefix)]
     return found
+
+
+def _base(prefix: str) -> list[tuple[str, bool]]:
+    """The ``lib`` of the interpreter a virtual environment's ``pyvenv.cfg`` names (its
+    ``home``: the standard library it loads; review s44 P2d), whole; the environment's folder
+    itself when the file cannot be read."""
+    try:
+        text = fs.read(os.path.join(prefix, "pyvenv.cfg"), 1 << 16).decode()
+    except FileNotFoundError:
+        return []  # (conda's)
+    except (OSError, ValueError):
+        return [(prefix, True)]
+    homes = [line.split("=", 1)[1].strip() for line in text.splitlines()
+             if line.split("=", 1)[0].strip() == "home" and "=" in line]
+    return [(os.path.join(os.path.dirname(home.rstrip("/")), "lib"), True) for home in homes]

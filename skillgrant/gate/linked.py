@@ -201,5 +201,7 @@ def _folder(folder: str, kept: dict[str, str]) -> str:
     return found
 
 
-#: Items in one folder from which it is listed once rather than asked name by name.
-_LISTED: Final = 24  # (a folder's own items, version files among them, are asked one by one)
+#: Items in one folder from which it is listed once rather than asked name by name (a
+#: folder's own items, the version files and the plan's programs' names read from each
+#: folder up among them, are asked one by one: a listing of `/tmp` costs more; s44).
+_LISTED: Final = 48

@@ -26,8 +26,20 @@ _NODE_FOLDERS: Final = frozenset({"--workspace", "-w", "--prefix", "-C", "--dir"
 _NODE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun"})
 
 
-@functools.lru_cache(maxsize=16)
 def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
+    """``_plan_programs``, with the placeholders the runtime substitutes (review s44 P9) as
+    the hook's environment gives them."""
+    return _plan_programs(entries, tuple(os.environ.get(n) or "" for n in _PLACEHOLDERS))
+
+
+#: The runtime's placeholders an entry may name its program by (``${CLAUDE_SKILL_DIR}``'s
+#: folder is guarded whole, G-13), and the call's folder (``$PWD``, ``$(pwd)``: s44 P7).
+_PLACEHOLDERS: Final = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
+_PWD: Final = compile_on_use(r"(?:\$PWD|\$\{PWD\}|\$\(pwd\))/")
+
+
+@functools.lru_cache(maxsize=16)
+def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[str, ...]:
     """The paths the plan's shell entries name as the program run (``Bash(./tools/run.sh)``,
     ``Bash(./tools/*)``: the folder before a pattern), the scripts, modules and tests an
     interpreter or pytest runs (``Bash(python3 tools/run.py *)``: its folder too, Python's
@@ -40,6 +52,10 @@ def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
     for entry in entries:
         tool, _, rest = entry.partition("(")
         rest = _HOME.sub(lambda _: home + "/", rest)  # `~/bin/x.sh`, `$HOME/…` (s43 P2d)
+        rest = _PWD.sub("./", rest)
+        for name, value in zip(_PLACEHOLDERS, values, strict=True):
+            if value[:1] == "/":
+                rest = rest.replace("${" + name + "}", value).replace("$" + name, value)
         if tool.strip() not in ("Bash", "Shell", "PowerShell") or "$" in rest:
             continue  # `${CLAUDE_SKILL_DIR}/x.sh`: the skill's folder is guarded (G-13)
         folder = ""  # `cd tools && ./run.sh` runs tools/run.sh (review s42 P1j)
@@ -49,7 +65,8 @@ def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
             folder = os.path.join(folder, moved) if moved else folder
             if words:  # (`cd sub && mvn -v`: sub's `.mvn`, and each above)
                 found += _in_folders([folder], _entry_programs(words))
-    return tuple(dict.fromkeys(found))
+    # (the call's folder itself, a script's there: not guarded whole, docs/call-gate.md)
+    return tuple(dict.fromkeys(p for p in found if p != "./"))
 
 
 def _entry_words(part: str) -> tuple[str | None, list[str]]:
@@ -77,7 +94,7 @@ _PARTS: Final = compile_on_use(r"&&|\|\||[;|\n]|(?<![<>])&(?![>])")  # (not `2>&
 _QUOTES: Final = compile_on_use(r"['\"]")
 _PATTERN: Final = compile_on_use(r"[*?\[]")
 #: Interpreters' options taking a value that is no script (``-X dev``, ``-W error``).
-_VALUED: Final = frozenset({"-X", "-W", "-Q", "-r", "--require", "--import"})
+_VALUED: Final = frozenset({"-X", "-W", "-Q"})
 _HOME: Final = compile_on_use(r"(?:(?<=[\s(])|^)(?:~|\$HOME|\$\{HOME\})/")
 _REDIRECTION: Final = compile_on_use(r"[0-9]*[<>]")
 _OPERATOR: Final = compile_on_use(r"[0-9]*(?:>>?|<|&>>?|>&|>\|)")  # (its target follows)
@@ -126,12 +143,34 @@ STARTS: Final = {
         "^settings.gradle", "^settings.gradle.kts", "^build.gradle", "^build.gradle.kts",
         "^gradle.properties", "^gradle/", "^buildSrc/")),
     "cargo": ("^Cargo.toml", "build.rs", "^.cargo/"),
-    **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("node_modules/", "package.json")),
+    # and the package managers' settings there (`script-shell`, `yarnPath`, bun's
+    # `preload`, pnpm's `.pnpmfile.cjs`: review s44 W3)
+    **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("node_modules/", "package.json", "^.npmrc",
+                                              "^.yarnrc", "^.yarnrc.yml", "^.yarn/",
+                                              "^bunfig.toml", "^.pnpmfile.cjs")),
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
     # folder of its paths up to the root it picks by them
     "pytest": tuple("^" + n for n in ("conftest.py", "pytest.toml", ".pytest.toml",
                                       "pytest.ini", ".pytest.ini", "pyproject.toml",
-                                      "setup.cfg", "tox.ini"))}
+                                      "setup.cfg", "tox.ini")),
+    # the settings linters and type checkers import the plugins of (review s44 P5)
+    **dict.fromkeys(("mypy", "dmypy"), tuple("^" + n for n in (
+        "mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"))),
+    "pylint": tuple("^" + n for n in ("pylintrc", ".pylintrc", "pylintrc.toml",
+                                      ".pylintrc.toml", "pyproject.toml", "setup.cfg",
+                                      "tox.ini")),
+    "flake8": ("^setup.cfg", "^tox.ini", "^.flake8"),
+    "eslint": ("node_modules/", "package.json", *("^" + n for n in (
+        "eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts",
+        "eslint.config.mts", "eslint.config.cts", ".eslintrc.js", ".eslintrc.cjs",
+        ".eslintrc.yaml", ".eslintrc.yml", ".eslintrc.json", ".eslintrc"))),
+    "prettier": ("node_modules/", "package.json", *("^" + n for n in (
+        ".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml",
+        ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs", ".prettierrc.cjs",
+        ".prettierrc.ts", ".prettierrc.toml", "prettier.config.js", "prettier.config.mjs",
+        "prettier.config.cjs", "prettier.config.ts")))}
+#: What pip builds a project of the call's folder from (``pip install -e .``).
+_BUILT: Final = ("pyproject.toml", "setup.py", "setup.cfg")
 #: Their options naming the folder they read it in (``make -C DIR``, ``--directory=DIR``,
 #: ``-CDIR``, ``npm --prefix DIR``, ``mvn -f DIR/pom.xml``: the folder's and the file's).
 _FOLDER_OPTIONS: Final = {
@@ -146,18 +185,27 @@ _FILE_OPTIONS: Final = {
     **dict.fromkeys(("make", "gmake"), ("-f", "--file", "--makefile")), "ninja": ("-f",),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk", "busybox"), (
         "-f", "--file", "-i", "--include", "-E", "--exec")),
-    "cmake": ("-P", "-C", "--toolchain"), "pytest": ("-c", "--config-file")}
+    "cmake": ("-P", "-C", "--toolchain"), "pytest": ("-c", "--config-file"),
+    # the settings file a linter or type checker is given (P5), pip's requirements (P4)
+    **dict.fromkeys(("mypy", "dmypy", "flake8"), ("--config-file", "--config")),
+    "pylint": ("--rcfile",), "eslint": ("-c", "--config"), "prettier": ("--config",),
+    **dict.fromkeys(("pip", "pip3"), ("-r", "--requirement", "-c", "--constraint"))}
 
 
 def _started(name: str, words: list[str]) -> list[str]:
     """What ``name`` with the words ``words`` reads at its start (``STARTS``), in its folders
     (and a pytest path's folder), and the files its options name it runs."""
-    kind = "pytest" if "pytest" in (name, *words[1:3]) or name == "py.test" else name
+    module = words[words.index("-m") + 1] if "-m" in words[1:-1] else ""
+    kind = "pytest" if "pytest" in (name, *words[1:3]) or name == "py.test" else (
+        module if name.startswith("python") and module else name)  # `python3 -m mypy`
     folders = [""] + [f for v in _values(words, _FOLDER_OPTIONS.get(kind, ()))
                       for f in (v, os.path.dirname(v))]
     if kind == "pytest":  # its root is read from its paths' folders up (and conftest.py)
         folders += [os.path.dirname(w) for w in words[1:] if "/" in w and w[:1] != "-"]
     found = _in_folders(folders, STARTS.get(kind, ()))
+    if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`)
+        found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")
+                  for p in (_literal(w) if w != "." else _BUILT)]
     return found + [p for f in folders for v in _values(words, _FILE_OPTIONS.get(kind, ()))
                     for p in _literal(os.path.join(f, v))]
 
@@ -261,7 +309,18 @@ def _yaml_packages(text: str) -> list[str]:
 #: Interpreters that run the script their operand names, beside ``RUNS_OPERAND`` (``java
 #: X.java``: its source launcher; its class path, the folder, by default).
 _INTERPRETERS: Final = RUNS_OPERAND | {"java", "php", "Rscript", "lua", "luajit", "tclsh",
-                                       "pwsh", "groovy", "julia", "raku", "elixir", "jshell"}
+                                       "pwsh", "groovy", "julia", "raku", "elixir", "jshell",
+                                       "lli"}  # (LLVM's interpreter: s44 P3b)
+#: Interpreters' options whose value is code (``python3 -c``, ``node -e``): the words after
+#: it are the code's, no script (review s44 C4); a shell's ``-c`` text is a command.
+_CODE: Final = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print"})
+#: Their subcommands, which are no script (``bun run x.ts``, ``deno test``: C4).
+_SUBCOMMANDS: Final = frozenset({"run", "test", "x", "exec", "eval", "repl", "build",
+                                 "install", "add", "remove", "fmt", "lint", "check", "task",
+                                 "serve", "compile", "bench", "info", "doc", "upgrade"})
+#: Their options naming a file they load first (``node -r ./hook.js``: C1).
+_LOADED: Final = frozenset({"-r", "--require", "--import", "--loader",
+                            "--experimental-loader", "--preload"})
 #: Python's options that keep the call's folder off ``sys.path`` (``-I``, ``-P``), in a
 #: cluster of options taking no value.
 _SAFE_PATH: Final = compile_on_use(r"-[bBdEiOqRsSuv]*[IP][bBdEiIOPqRsSuv]*")
@@ -273,13 +332,19 @@ def _script_words(name: str, words: list[str]) -> list[str]:
     if name in _INTERPRETERS or name.startswith(("python", "pytest", "py.test")):
         for at, word in enumerate(words[1:], 1):
             module = word if words[at - 1] == "-m" else word[2:] if word[:2] == "-m" else ""
+            if words[at - 1] in _CODE and (name[:6] != "python" or words[at - 1] == "-c"):
+                # code, and its words (a shell's: a command)
+                shell = name in ("bash", "sh", "dash", "zsh", "ksh")
+                return found + (_entry_programs(words[at:]) if shell else [])
             if module:  # `python3 -m pkg.mod` (`-mpkg.mod`) runs pkg/mod from the folder,
-                # which is first on sys.path: any module it imports (s44 P3: argparse.py)
+                # which is first on sys.path (unless -I/-P: then not the call's folder)
                 safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
                 found += [module.split(".")[0] + "/", module.split(".")[0] + ".py",
                           *([] if safe else ["./"])]
-            elif words[at - 1] in _VALUED:
-                continue  # `python3 -X dev x.py`: an option's value
+            elif words[at - 1] in _VALUED or (at == 1 and word in _SUBCOMMANDS):
+                continue  # `python3 -X dev x.py`: an option's value; `bun run`
+            elif words[at - 1] in _LOADED:
+                found += _literal(word) if "/" in word else []
             elif "/" in word or (word[:1] != "-" and not _PATTERN.search(word)):
                 # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
                 # pattern (`python3 *`) is any script, which the plan grants

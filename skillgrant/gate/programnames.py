@@ -44,12 +44,16 @@ def program_named(word: str, names: Collection[str],
     # a bracket expression fnmatch reads otherwise than bash: any name
     matched = sorted(names) if BASH_CLASS.search(last) else [
         n for n in sorted(names) if fnmatch.fnmatchcase(n, last)]
-    if not matched:
+    first = "git" if "git" in matched else matched[0] if matched else None
+    if head:  # a path: a pattern in a folder of programs may be any of them, git's dashed
+        # builtins too (`git-c[h]eckout`: review s44 W2c, W2d), read as git
+        if not _programs_folder(head, directory):
+            return None
+        return (first, []) if first is not None else ("git", ["?"])
+    if first is None:
         return None
-    if head:  # a path: a program of these names there (another name there is W2b's)
-        return (matched[0], []) if _programs_folder(head, directory) else None
     if directory is None:  # bare: bash expands it in the call's folder, then finds it on PATH
-        return matched[0], []
+        return first, []
     found = next((n for n in matched if files.exists(posixpath.join(directory, n))), None)
     return (found, []) if found is not None else None
 

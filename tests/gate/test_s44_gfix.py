@@ -60,7 +60,9 @@ def test_python_m_keeps_the_calls_folder_guarded_exactly_when_it_is_on_sys_path(
     words = ["python3", *options.split(), "-m", "json.tool", "data/in.json"]
     subprocess.run(words, cwd=tmp_path, capture_output=True, timeout=60, check=False)
     ran = (tmp_path / "zz").exists()
-    assert ("./" in plan_programs((f"Bash({' '.join(words)})",))) == ran, options
+    # (the call's folder itself is not guarded whole, docs/call-gate.md: after a `cd`)
+    entry = f"Bash(cd sub && {' '.join(words)})"
+    assert ("sub/./" in plan_programs((entry,))) == ran, options
 
 
 @pytest.mark.parametrize(("entry", "expected"), [
@@ -83,7 +85,15 @@ def test_python_m_keeps_the_calls_folder_guarded_exactly_when_it_is_on_sys_path(
     # pytest's settings from its paths' folders up; conftest.py on the way
     ("Bash(pytest -q tests/a/test_x.py)", {"^pytest.toml", "^.pytest.ini", "^conftest.py",
                                            "tests/conftest.py", "tests/a/conftest.py"}),
-    ("Bash(python3 -m pytest -c cfg/p.ini)", {"cfg/p.ini", "./", "^pytest.ini"}),
+    ("Bash(python3 -m pytest -c cfg/p.ini)", {"cfg/p.ini", "^pytest.ini"}),
+    ("Bash(python3 -m mypy --config-file c/m.ini src)", {"c/m.ini", "^mypy.ini"}),
+    ("Bash(mypy src)", {"^mypy.ini", "^.mypy.ini", "^pyproject.toml", "^setup.cfg"}),
+    ("Bash(pip install -r req/a.txt -c c.txt)", {"req/a.txt", "c.txt"}),
+    ("Bash(pip install -e .)", {"pyproject.toml", "setup.py"}),
+    ("Bash(lli tools/x.ll)", {"tools/x.ll", "tools/"}),
+    ("Bash($PWD/tools/run.sh)", {"./tools/run.sh"}),
+    ("Bash(node -r ./setup/hook.js tools/run.js)", {"./setup/hook.js", "tools/run.js"}),
+    ("Bash(bash -c ./tools/x.sh)", {"./tools/x.sh"}),
     # npm's workspaces, any form: those the folder's package.json lists (guards reads them)
     ("Bash(npm run build --workspaces)", {"%"}), ("Bash(npm run build -ws)", {"%"}),
     ("Bash(npm run build --worksp=a)", {"%"}), ("Bash(pnpm -r build)", {"%"}),
@@ -98,10 +108,15 @@ def test_plan_programs_names_what_the_entrys_program_reads_at_its_start(
     assert expected <= found, expected - found
 
 
-@pytest.mark.parametrize("entry", ["Bash(npm run build)", "Bash(make)", "Bash(mvn -v)",
-                                   "Bash(python3 -I -m json.tool data/x)"])
+@pytest.mark.parametrize("entry", [
+    "Bash(npm run build)", "Bash(make)", "Bash(mvn -v)", "Bash(python3 -I -m json.tool data/x)",
+    # review s44 C2, C4, C6: code, a subcommand, the call's folder
+    "Bash(python3 -c print(1))", "Bash(node -e 1)", "Bash(perl -e 1)",
+    "Bash(bash -c 'echo hi')", "Bash(bun test)", "Bash(python3 x.py)", "Bash(bash run.sh)",
+    "Bash(python3 -m pytest -q)", "Bash(python3 -m json.tool notes.txt)"])
 def test_an_entry_without_those_forms_guards_no_whole_folder(entry: str) -> None:
-    assert "./" not in plan_programs((entry,))
+    found = plan_programs((entry,))
+    assert not {"./", "/", ".", "print(1)", "1", "echo", "test"} & set(found), found
 
 
 def test_an_activated_environments_prefix_and_a_system_lib_are_guarded(
@@ -115,7 +130,9 @@ def test_an_activated_environments_prefix_and_a_system_lib_are_guarded(
     (conda / "conda-meta").mkdir()
     found = prefixes([str(venv / "bin"), str(conda / "bin"), str(plain / "bin"),
                       "/usr/local/bin"])
-    assert found == [(str(venv), True), (str(conda), True), ("/usr/local/lib", True)]
+    # (P2d: the lib of the interpreter the pyvenv.cfg's `home` names, whole)
+    assert found == [(str(venv), True), ("/usr/lib", True), (str(conda), True),
+                     ("/usr/local/lib", True)]
 
 
 @pytest.mark.parametrize(("files", "expected"), [
@@ -155,7 +172,10 @@ def test_the_workspaces_a_folders_package_json_lists(
     # read as before: a pattern that is an operand in no folder of programs, git's dashed
     # builtin that writes nothing, cmake configuring
     (["cat", "src/c[p]"], (False, None)), (["ls", "docs/*"], (False, None)),
-    (["/usr/lib/git-core/git-status"], (False, None)), (["cmake", "-S", ".", "-B", "b"],
+    (["/usr/lib/git-core/git-status"], (False, None)),
+    # W2c, W2d: a pattern in a folder of programs may be any program there (git's builtins)
+    (["/usr/lib/git-core/git-c[h]eckout", "rev"], (True, "git")),
+    (["cat", "/usr/lib/git-core/gi[t]-add"], (True, "git")), (["cmake", "-S", ".", "-B", "b"],
                                                          (False, None)),
 ])
 def test_a_writer_named_by_a_pattern_or_a_dashed_name_is_read_as_it(
@@ -175,3 +195,26 @@ def test_a_bare_pattern_names_a_writer_only_where_its_folder_holds_that_name(
                               capture_output=True, text=True, timeout=30, check=False)
         assert ("git version" in done.stdout) == present
         assert writes(words, str(tmp_path)) == ((True, "git") if present else (False, None))
+
+
+def test_a_placeholder_entry_names_its_program_in_the_project(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """P9: ``${CLAUDE_PROJECT_DIR}`` as the hook's environment gives it; unset, the entry is
+    skipped as before (the skill's folder is guarded whole)."""
+    entry = "Bash(${CLAUDE_PROJECT_DIR}/scripts/check.sh)"
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", "/p/q")
+    assert "/p/q/scripts/check.sh" in plan_programs((entry,))
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR")
+    assert plan_programs((entry,)) == ()
+
+
+def test_pre_commits_settings_are_guarded_in_a_repositorys_top_folder(
+        tmp_path: Path) -> None:
+    """H6: ``.pre-commit-config.yaml`` names the commands pre-commit's git hook runs; it is
+    guarded in a folder holding ``.git``, not elsewhere."""
+    from skillgrant.gate.guards import _folder_items
+
+    item = (str(tmp_path / ".pre-commit-config.yaml"), False)
+    assert item not in _folder_items(str(tmp_path), [])
+    (tmp_path / ".git").mkdir()
+    assert item in _folder_items(str(tmp_path), [])

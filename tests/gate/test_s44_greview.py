@@ -212,8 +212,17 @@ NAMED_FILES = [
 ]
 
 
-@pytest.mark.parametrize(("entry", "target", "payload", "run", "program"), NAMED_FILES,
-                         ids=[f"{n[0]}:{n[1]}" for n in NAMED_FILES])
+#: (s44-gfix) the call's folder itself is not guarded whole: a boundary docs/call-gate.md
+#: states ("What the plan's own programs run"): guarding it denies the plan's own runs (C6).
+_CALLS_FOLDER = pytest.mark.xfail(strict=True, reason=(
+    "a boundary (docs/call-gate.md, 'What the plan's own programs run'): a module written "
+    "into the call's folder, first on sys.path for python -m, is not guarded: guarding the "
+    "folder whole denies the plan's own runs (review s44 C6)"))
+
+
+@pytest.mark.parametrize(("entry", "target", "payload", "run", "program"), [
+    pytest.param(*n, id=f"{n[0]}:{n[1]}", marks=[_CALLS_FOLDER] if " -m " in n[0] else [])
+    for n in NAMED_FILES])
 def test_p3_a_file_the_named_program_runs_is_left_open_to_a_covered_copy(
         tmp_path: Path, entry: str, target: str, payload: str, run: str,
         program: str) -> None:
@@ -385,6 +394,9 @@ def test_h3_a_folder_the_login_profile_puts_first_on_path_once_it_exists(
         "the hook allows writing ~/bin/git, which the next login shell puts first on PATH"
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "a boundary (docs/call-gate.md, 'What is left'): a plan granting make grants running "
+    "the makefiles its options name, in every mode (-n evaluates $(shell …))"))
 def test_r3_make_dry_run_still_runs_its_makefiles_shell_calls(tmp_path: Path) -> None:
     """R3 (runsby: nothing for make's ``-n``; low–medium: a plan granting ``make -n *``
     grants a preview, not a build): GNU make evaluates ``$(shell …)`` while it reads a
