@@ -235,6 +235,8 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
     if _INTERPRETER.fullmatch(name):
         kind = "python" if name.startswith("python") else "shell" if name in _SHELLS else "other"
         script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT[kind]), None)
+        if kind == "python" and script is not None and rest[script] == "-m":
+            script = script + 1 if script + 1 < len(rest) else None  # the module it runs
         return script is not None and word in rest[script] and not any(
             word in w for w in rest[script + 1:])
     return False
