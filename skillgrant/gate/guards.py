@@ -272,11 +272,13 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     nothing is guarded."""
     if not GUARDED.get():
         return None
+    bare = unquoted(text)  # (a program's name spelled with quotes: `c''url`, `sho''pt`)
     quoted = _SPELLED.search(text) or (  # `$'.claude/\x73ettings.json'` spells any name (G-4)
-        ("curl" in text or "wget" in text) and _OPTION_FILE.search(text))  # `curl -K` (W5b)
+        ("curl" in bare or "wget" in bare) and _OPTION_FILE.search(bare))  # `curl -K` (W5b)
     if quoted:
         return quoted.group()
-    if ("shopt" in text or "GLOBIGNORE" in text) and any(c in text for c in "*?[("):
+    if ("shopt" in bare or "GLOB" in bare or "BASHOPTS" in bare or " -O" in bare) and any(
+            c in text for c in "*?[("):
         return "shopt"  # patterns matched under other options than bash's defaults (dotglob,
         # nocaseglob, extglob, globstar), which the guard does not read (review s44 K2)
     linked = link_then_more(text)  # a link a command makes, written through (review s43 L1)
@@ -293,7 +295,7 @@ def guarded_word(text: str, directory: str | None) -> str | None:
             posixpath.join(directory, moved.group(1)))) or guarded_word(
             moved.group(2), directory)
     words = _words(text)
-    if "sed" in text:  # sed's `w`/`W` take the file they write attached (`1w.claude/…`,
+    if "sed" in bare:  # sed's `w`/`W` take the file they write attached (`1w.claude/…`,
         words += [w[k + 1:] for w in words for k, c in enumerate(w) if c in "wW"]  # s44 W18)
     return named_word(words, directory, text) or into_git(words, directory) or \
         composer(words) or tree_word(words, directory, _touches) or \

@@ -25,7 +25,8 @@ _MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--directory", "--git
                            "--work-tree", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR",
                            # util-linux's `unshare`/`nsenter --wd`, gdb's `--cd`/`-cd`,
                            # systemd-run's (review s44 M3)
-                           "--wd", "--cd", "-cd", "--working-directory"})
+                           "--wd", "--cd", "-cd", "--working-directory",
+                           "--prefix"})  # (npm's `--prefix DIR`: the package's root, M9)
 #: Of those, the long options a getopt_long program (env, make) takes by a prefix too.
 _LONG_MOVES: Final = ("--chdir", "--directory", "--working-directory")
 #: Programs whose ``-w`` moves the folder they run their program in (``unshare -w ..``: M3).

@@ -205,7 +205,21 @@ def _folders(text: str, directory: str | None) -> list[str] | None:
         return None
     if any(sign in text for sign in _INDIRECT_SIGNS) and not _readers().programs_named(text):
         return None
+    if any(runner in text for runner in ("npm", "pnpm", "yarn")):  # a package's script runs
+        # in its root, the nearest folder above holding package.json, and reads its words
+        # from there (`npm run build -- project/.claude/…` from a workspace: review s44 M9)
+        moved = list(dict.fromkeys(
+            moved + [up for folder in moved for up in _above(folder)]))
     return moved
+
+
+def _above(folder: str) -> list[str]:
+    """The folders above ``folder``, nearest first."""
+    found = []
+    while (parent := posixpath.dirname(folder)) != folder:
+        found.append(parent)
+        folder = parent
+    return found
 
 
 def _readers() -> types.ModuleType:
@@ -221,9 +235,10 @@ _INDIRECT_SIGNS: Final = ("$", "`", "eval", "source", "builtin", "command", "exe
 #: A quote or a backslash, which may spell a move (`"c"d`, `c\\d`: review s42 GF11).
 _QUOTED: Final = compile_on_use(r"['\"\\\\]")
 #: A word that may move the folder a command's later words are read from (``moves._MOVES``).
-_MOVING: Final = ("cd", "pushd", "popd", "C", "--c", "--dir", "--git-dir", "--work-tree",
-                  "GIT_", "-w", "--w")  # (`C`: `-C`, a cluster `-vC..`; `--c`: `--chdir`'s
-# prefixes: M2; `-w`, `--w`: `unshare -w`, `--wd`, `--working-directory`: s44 M3)
+_MOVING: Final = ("cd", "pushd", "popd", "C", "--c", "--d", "--git-dir", "--work-tree",
+                  "GIT_", "-w", "--w", "--p")  # (`C`: `-C`, a cluster `-vC..`; `--c`, `--d`:
+# `--chdir`'s, `--directory`'s prefixes: M2, s44 M2c; `-w`, `--w`: `unshare -w`, `--wd`,
+# `--working-directory`: s44 M3; `--p`: npm's `--prefix`, M9)
 
 
 #: What makes a word a path the gate cannot name: an expansion (``$``, a backtick: review s42

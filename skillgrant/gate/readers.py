@@ -120,7 +120,7 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
         return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
     # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`: a name may run another
     # program than the one it names (review s43 V4); only the path a command runs is known
-    named = _SETS.search(text) is None
+    named = _SETS.search(unquoted(text)) is None  # (`ev''al`, `P""ATH`: s44 V4f)
     if commands and "|" in text and not all(_program(c) in READERS for c in commands):
         # `echo gcc … -o .claude/hooks/x.sh | sh`: a reader's output may be the program of
         # what it is piped to (a shell, an interpreter: review s44 K1), read only by readers
@@ -235,6 +235,8 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
     if _INTERPRETER.fullmatch(name):
         kind = "python" if name.startswith("python") else "shell" if name in _SHELLS else "other"
         script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT[kind]), None)
+        if kind == "python" and script is not None and rest[script] == "-m":
+            script = script + 1 if script + 1 < len(rest) else None  # the module it runs
         return script is not None and word in rest[script] and not any(
             word in w for w in rest[script + 1:])
     return False

@@ -81,7 +81,7 @@ GIT_NAMED: Final = frozenset({"clone", "restore", "mv", "rm", "archive", "format
 #: git options writing a file or folder they name.
 _GIT_OUTPUT: Final = frozenset({"-o", "--output", "--output-directory"})
 _GIT_VALUED: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
-                                "--exec-path", "--config-env"})
+                                "--exec-path", "--config-env", "--super-prefix"})  # (s44 W20)
 #: Words that move the folder later words are read from (``cd out && cp -r ../evil/. ../../w``)
 #: or make a link a later word goes through (``ln -s ../../w p && cp -r evil/. p/``): with a
 #: program writing folders, the command is not read (reviews H-20, H-22); so for an option that
