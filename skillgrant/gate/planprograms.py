@@ -94,7 +94,7 @@ _PARTS: Final = compile_on_use(r"&&|\|\||[;|\n]|(?<![<>])&(?![>])")  # (not `2>&
 _QUOTES: Final = compile_on_use(r"['\"]")
 _PATTERN: Final = compile_on_use(r"[*?\[]")
 #: Interpreters' options taking a value that is no script (``-X dev``, ``-W error``).
-_VALUED: Final = frozenset({"-X", "-W", "-Q"})
+_VALUED: Final = frozenset({"-X", "-W", "-Q", "-o", "+o"})  # (`bash -o pipefail`: s44 C1)
 _HOME: Final = compile_on_use(r"(?:(?<=[\s(])|^)(?:~|\$HOME|\$\{HOME\})/")
 _REDIRECTION: Final = compile_on_use(r"[0-9]*[<>]")
 _OPERATOR: Final = compile_on_use(r"[0-9]*(?:>>?|<|&>>?|>&|>\|)")  # (its target follows)

@@ -69,6 +69,10 @@ _INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|" + "|".join(sorted(RUN
 _BEFORE_SCRIPT: Final = {
     "python": frozenset({"-u", "-B", "-E", "-I", "-S", "-O", "-OO", "-q", "-x", "--"}),
     "shell": frozenset({"-x", "-e", "-v", "-u", "-eu", "-ex", "--"}), "other": frozenset({"--"})}
+#: Of those, the ones that take the next word as their value, which names no code or file
+#: (`python3 -X dev x.py`, `bash -o pipefail x.sh`: review s44 C1).
+_VALUED_BEFORE: Final = {"python": frozenset({"-X", "-W"}), "shell": frozenset({"-o", "+o"}),
+                         "other": frozenset()}
 #: Words in front of a simple command's program: assignments, and bash's reserved words.
 _ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{",
@@ -206,6 +210,20 @@ def _runner_program(name: str, rest: list[str]) -> int | None:
     return plain[1] if len(plain) > 1 and rest[plain[0]] in verbs else None
 
 
+def _script_at(rest: list[str], kind: str) -> int | None:
+    """The place of the script (or ``-m``) in an interpreter's words ``rest``, past the
+    options of ``_BEFORE_SCRIPT`` and ``_VALUED_BEFORE`` with their values."""
+    at = 0
+    while at < len(rest):
+        if rest[at] in _VALUED_BEFORE[kind]:
+            at += 2
+        elif rest[at] in _BEFORE_SCRIPT[kind]:
+            at += 1
+        else:
+            return at
+    return None
+
+
 def _reads_as(name: str, rest: list[str], word: str) -> bool:
     """``_reads`` for the program ``name`` (not a reader) given the words ``rest``."""
     if name in _SHELLS and rest[:1] == ["-c"] and not any(word in w for w in rest[2:]):
@@ -234,7 +252,7 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
         return _reads_as(rest[inner], rest[inner + 1:], word)
     if _INTERPRETER.fullmatch(name):
         kind = "python" if name.startswith("python") else "shell" if name in _SHELLS else "other"
-        script = next((i for i, w in enumerate(rest) if w not in _BEFORE_SCRIPT[kind]), None)
+        script = _script_at(rest, kind)
         if kind == "python" and script is not None and rest[script] == "-m":
             script = script + 1 if script + 1 < len(rest) else None  # the module it runs
         return script is not None and word in rest[script] and not any(

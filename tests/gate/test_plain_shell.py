@@ -31,7 +31,7 @@ from skillgrant.gate import plainshell
 from skillgrant.gate.lexical import lexical_doubt
 from skillgrant.gate.plainshell import KEYWORDS, MAX_PLAIN_CHARS, plain_commands, plain_texts
 from skillgrant.gate.shell import analyse, analyse_parsed
-from skillgrant.gate.words import EXAMINED, Word
+from skillgrant.gate.words import EXAMINED, Word, examined
 
 SAFE = string.ascii_letters + string.digits + "_./:=@%+,-"
 PRINTABLE = "".join(chr(c) for c in range(0x20, 0x7F))
@@ -109,7 +109,8 @@ def agrees(command: str) -> bool:
     joined = [shlex.join([w.value or "" for w in s.words]) for s in reference.commands]
     # The gate's texts are shlex.join's, and only a name looked at further goes without them.
     tokens = command.replace(";", " ").split(" ")
-    looked_at = not (KEYWORDS | EXAMINED).isdisjoint(tokens) or "/" in command
+    looked_at = not (KEYWORDS | EXAMINED).isdisjoint(tokens) or "/" in command or any(
+        examined(token) for token in tokens)  # (a family's other spellings: `a-g++`)
     reference = reference._replace(reprinted=None)  # the fast path needs no cross-check
     return lexical_doubt(command) is None and analyse(command) == reference and \
         [tuple(s[:3]) for s in reference.commands] == fast and texts in (None, joined) and \
