@@ -37,7 +37,8 @@ def program_named(word: str, names: Collection[str],
     builtin in a folder of programs or git's exec path; None otherwise."""
     head, _, last = word.rpartition("/")
     if last[:4] == "git-" and "git" in names and not _PATTERN.search(last) and (
-            head == "" or _programs_folder(head, directory)):
+            "." not in last if head == "" else _programs_folder(head, directory)):
+        # (a bare `git-NAME` on PATH: `git-lfs`; `git-guide.md` is an operand's name)
         return "git", [last[4:]]
     if not _PATTERN.search(last):
         return None

@@ -172,6 +172,7 @@ def test_the_workspaces_a_folders_package_json_lists(
     # read as before: a pattern that is an operand in no folder of programs, git's dashed
     # builtin that writes nothing, cmake configuring
     (["cat", "src/c[p]"], (False, None)), (["ls", "docs/*"], (False, None)),
+    (["cat", "git-guide.md"], (False, None)), (["git-lfs", "checkout"], (True, "git")),
     (["/usr/lib/git-core/git-status"], (False, None)),
     # W2c, W2d: a pattern in a folder of programs may be any program there (git's builtins)
     (["/usr/lib/git-core/git-c[h]eckout", "rev"], (True, "git")),
