@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 
+from ..lazy import compile_on_use
 from ..records import NamedTuple
 from .base import Budget, Fold, Glob, NoFreeFiller
 
@@ -247,7 +248,8 @@ def _compiled(branches: list[tuple[str, str]],
     with an empty first segment), and the position of each."""
     chosen = [(n, regex) for n, (first, regex) in enumerate(branches, start=1)
               if first in ("", char)]
-    return (re.compile("|".join(f"({regex})" for _, regex in chosen), re.DOTALL),
+    # (compiled when a text starting with ``char`` is asked: a hook asks one or two of them)
+    return (compile_on_use("|".join(f"({regex})" for _, regex in chosen), re.DOTALL),
             tuple(n for n, _ in chosen))
 
 

@@ -332,7 +332,7 @@ def _forms(chunk: str, quoting: bool) -> list[str]:
 #: A brace bash expands: a list (``{a,b}``) not after a ``$``; and a word's braces, from its
 #: first ``{`` to its last ``}``.
 _EXPANDED_BRACE = re.compile(r"(?<!\$)\{[^{}$]*,[^{}]*\}")
-_WHOLE_BRACE = re.compile(r"\{.*\}")
+_WHOLE_BRACE = compile_on_use(r"\{.*\}")
 
 
 def _local_push(words: list[str], directory: str | None) -> str | None:

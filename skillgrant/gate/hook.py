@@ -13,7 +13,6 @@ The command line is read here, without typer: a hook starts on every tool call.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -347,12 +346,14 @@ def failure(dialect: str, problem: str, *, audit: Sink | None = None,
     record to ``audit``, when there is one."""
     reason = f"skillgrant hook failed closed, so the call is denied: {problem}"
     if audit is not None:
-        with contextlib.suppress(Exception):  # the call is denied either way
+        try:  # the call is denied either way
             from .audit import record
 
             audit(record(session=call and call.session, runtime_tool=call and call.tool,
                          tool=None, decision="deny", status="error", reason=problem,
                          dialect=dialect))
+        except Exception:  # (a record that cannot be written: the call is denied too)
+            pass
     shown = dialect if dialect in DIALECTS else "claude-code"
     return Answer(render(shown, "deny", reason), printable(reason) + "\n", 2)
 

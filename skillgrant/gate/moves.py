@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 
+from ..lazy import compile_on_use
 from . import files as fs
 from .folded import folded
 from .writers import braced
@@ -80,9 +81,9 @@ def _command_words(text: str, depth: int) -> tuple[tuple[str, ...], ...]:
 
 #: What a word read again must hold to move a folder (``_moves``' words, an expansion),
 #: once its quotes are removed; ``_UNQUOTED``, the quotes.
-_MAY_MOVE: Final = re.compile(r"cd|pushd|popd|-C|--ch|--dir|--git-dir|--work-tree|GIT_|CDPATH"
-                              r"|-execdir|[$`]")
-_UNQUOTED: Final = re.compile(r"['\"\\]")
+_MAY_MOVE: Final = compile_on_use(r"cd|pushd|popd|-C|--ch|--dir|--git-dir|--work-tree|GIT_|CDPATH"
+                                  r"|-execdir|[$`]")
+_UNQUOTED: Final = compile_on_use(r"['\"\\]")
 
 
 #: A word holding a space, an operator, an expansion or a quote: read again as a command.
@@ -189,7 +190,7 @@ def _home(words: list[str]) -> str:
 #: A cluster of short options ending in ``-C``, with its value attached or not.
 _C_CLUSTER: Final = re.compile(r"-[A-Za-z]*C(.*)")
 #: ``cd``'s options, clustered too (``cd -Pe``: review s43 M1).
-_CD_OPTIONS: Final = re.compile(r"-[LPe@]+")
+_CD_OPTIONS: Final = compile_on_use(r"-[LPe@]+")
 #: The shell's operators, as ``_commands`` gives them.
 _OPERATORS: Final = frozenset({";", "&", "&&", "|", "||", "(", ")", "<", ">", ">>", ";;",
                                "|&", "<<", "<<<", ">&", "<&", "&>", ">|", "<>"})

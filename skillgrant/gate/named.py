@@ -9,7 +9,6 @@ where a program may write it (``readers``; review s41 W2).
 from __future__ import annotations
 
 import fnmatch
-import glob
 import os
 import posixpath
 import re
@@ -331,6 +330,8 @@ def _glob_found(full: str, index: Index) -> str | None:
         # pattern of many levels costs folders to the power of its levels (s43 T1);
         # `/pro?/self/cwd`, matched here in the gate's process (s44 GF1c)
     fs.unkept()  # what the pattern matches now (a link `lnk -> .claude/hooks`: GF1)
+    import glob  # (its import compiles patterns: only for a word that is one)
+
     matches = glob.glob(full, include_hidden=False)
     if len(matches) > _MAX_MATCHES:
         return _ANYWHERE
