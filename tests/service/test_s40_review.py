@@ -917,7 +917,7 @@ def test_r1_end_to_end_xdg_config_home_not_normalized(quiet_path: Path,
     assert b'"deny"' in served, (served, fresh)
 
 
-@pytest.mark.parametrize("most", [8, 30, 45, 60, 90])
+@pytest.mark.parametrize("most", [pytest.param(8, marks=pytest.mark.slow), 30, 45, 60, 90])
 def test_restarts_past_max_watches_keep_nothing_stale(
         view: Watched, tmp_path: Path, clean_env: Path, monkeypatch: pytest.MonkeyPatch,
         most: int) -> None:
