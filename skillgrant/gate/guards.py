@@ -27,7 +27,7 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
-from .named import GUARDED, named_word
+from .named import GUARDED, above, named_word
 from .nested import Guarded, repositories
 from .planprograms import WORKSPACES, workspaces
 from .worktree import pushes_locally
@@ -91,10 +91,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # in the folder it started in, an ancestor of the Bash tool's folder after a `cd` (G-6).
     home = os.path.expanduser("~")
     folders = [project or "", home]
-    folder = os.path.abspath(cwd) if cwd else ""
-    while folder:
-        folders.append(folder)
-        folder = "" if os.path.dirname(folder) == folder else os.path.dirname(folder)
+    if cwd:
+        folders += [os.path.abspath(cwd), *above(os.path.abspath(cwd))]
     # node looks for a module in each `node_modules` from a script's folder up to the root:
     # those above the project's are no project's to install (review s43 H13)
     inside = tuple(f for f in (project, cwd) if f)

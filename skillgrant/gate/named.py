@@ -208,12 +208,12 @@ def _folders(text: str, directory: str | None) -> list[str] | None:
         # in its root, the nearest folder above holding package.json, and reads its words
         # from there (`npm run build -- project/.claude/…` from a workspace: review s44 M9)
         moved = list(dict.fromkeys(
-            moved + [up for folder in moved for up in _above(folder)]))
+            moved + [up for folder in moved for up in above(folder)]))
     return moved
 
 
-def _above(folder: str) -> list[str]:
-    """The folders above ``folder``, nearest first."""
+def above(folder: str) -> list[str]:
+    """The folders above the absolute ``folder``, nearest first, up to the root."""
     found = []
     while (parent := posixpath.dirname(folder)) != folder:
         found.append(parent)

@@ -136,12 +136,19 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     return None
 
 
-def _program(command: tuple[str, ...]) -> str:
-    """The program name a simple command runs, past assignments and wrappers ("" for none,
-    or a redirection's target)."""
+def _front(command: tuple[str, ...]) -> int:
+    """The place of a simple command's first word past bash's reserved words and its
+    assignments."""
     at = 0
     while at < len(command) and (command[at] in _RESERVED or _ASSIGNMENT.match(command[at])):
         at += 1
+    return at
+
+
+def _program(command: tuple[str, ...]) -> str:
+    """The program name a simple command runs, past assignments and wrappers ("" for none,
+    or a redirection's target)."""
+    at = _front(command)
     inside = run_words(list(command[at:])) if at < len(command) and command[0] != ">" else []
     return inside[0].rsplit("/", 1)[-1] if inside else ""
 
@@ -167,9 +174,7 @@ _PROXIES: Final = frozenset({"eval", "source", ".", "builtin", "command", "exec"
 def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
     """Whether the simple command ``command`` writes nothing ``word`` names (``named``: a
     program's name runs the program of that name)."""
-    at = 0
-    while at < len(command) and (command[at] in _RESERVED or _ASSIGNMENT.match(command[at])):
-        at += 1
+    at = _front(command)
     if at == len(command) or command[0] == ">" or any(word in w for w in command[:at]):
         return False  # a redirection's target, or an assignment's value (a program reads it
         # from its environment: `DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc …`, review s42 GF8)
