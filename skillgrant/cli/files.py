@@ -16,9 +16,9 @@ folder once; a linked ``.claude`` or ``.github`` folder is entered too. ``node_m
 ``.git``, ``.hg`` and ``.svn`` are searched for those folders only (Claude Code loads a
 ``.claude/skills`` below them once the agent reads a file there): their other files are not a
 runtime's; so is a linked folder elsewhere that leads out of the tree walked (a package
-linked in: review s44-freview N6). A plugin's root holds a manifest in any of ``MANIFESTS``
-(Copilot CLI's three places too), and a command file's extension is ``.md`` in any case
-(Copilot loads ``.MD``).
+linked in: review s44-freview N6). A plugin's root holds a manifest in any of the places
+``skillfile.plugin`` names (Copilot CLI's three too), and a command file's extension is
+``.md`` in any case (Copilot loads ``.MD``).
 The folder named on the command line may be a plugin's root without a manifest
 (``--plugin-dir``): its ``commands`` folder is one, and a manifest's ``skills`` paths are
 searched as its ``commands`` are.
@@ -58,9 +58,6 @@ class Filters(NamedTuple):
 #: version-control internals (Claude Code loads a ``.claude/skills`` below them once the agent
 #: reads a file there, and git commits a ``.hg`` or ``.svn`` folder: review s44-freview N3).
 DEPENDENCIES = frozenset({"node_modules", ".git", ".hg", ".svn"})
-#: Where a plugin's manifest lies in its root: Claude Code's, and Copilot CLI's three (N2).
-MANIFESTS = (".claude-plugin/plugin.json", ".plugin/plugin.json", "plugin.json",
-             ".github/plugin/plugin.json")
 #: Folders whose whole tree a runtime loads from (skills, commands, agents, hooks).
 RUNTIME_DIRS = frozenset({".claude", ".github", ".agents"})  # (.agents: Copilot CLI's skills)
 #: Folders the walk may enter through links, at most (a link to ``/``: review s43-freview).
@@ -201,7 +198,7 @@ def _listing(root: str, zone: int, entered: set[str], real_top: str) -> _Listing
         entry.name in (".claude-plugin", ".plugin") or (entry.name == ".github" and os.path.isfile(
             os.path.join(entry.path, "plugin", "plugin.json"))) for entry in folders)
     if plugin:
-        zone = _RUNTIME  # a plugin's root (a manifest in any of ``MANIFESTS``): all it holds
+        zone = _RUNTIME  # a plugin's root (a manifest in any of ``_manifests``'): all it holds
         # is the runtime's, in node_modules too (--plugin-dir: s43-freview F1d, F5c; s44 N2)
     folders.sort(key=lambda entry: entry.path)
     inside = [found for entry in folders
@@ -350,8 +347,12 @@ def _plugin_refused(root: str) -> Iterator[tuple[Unreadable, str]]:
 
 
 def _manifests(root: str) -> list[str]:
-    """The plugin manifests in the folder ``root`` (of ``MANIFESTS``)."""
-    return [path for place in MANIFESTS if os.path.isfile(path := os.path.join(root, place))]
+    """The plugin manifests in the folder ``root``: Claude Code's, and Copilot CLI's three
+    (``skillfile.plugin``'s places; review s44-freview N2)."""
+    from ..skillfile.plugin import COPILOT_MANIFESTS, MANIFEST
+
+    return [path for place in (MANIFEST, *COPILOT_MANIFESTS)
+            if os.path.isfile(path := os.path.join(root, place))]
 
 
 def _has_frontmatter(path: str) -> bool:
