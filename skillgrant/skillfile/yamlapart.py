@@ -31,16 +31,22 @@ _LONE_DASH: Final = re.compile(r"(?:[\[{,:])[ \t]*(?:[&!][^\s,\[\]{}]*[ \t]+)*"
 #: only at a blank, Bun (YAML 1.2) at a flow indicator too (N7).
 _CUT_TAG: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
                              r"|\?[ \t\r]+)(?:&[^\s]*[ \t\r]+)*![^\s,\[\]{}]*[,\[\]{}]")
-#: Text every match of the pattern holds (each pattern's tail): searched first, so the
-#: pattern, whose first part is tried at every character, is searched only in a text that
-#: holds it (``*`` is in most frontmatters, in ``Bash(git *)``; ``-`` in ``allowed-tools``).
-_NEEDS: Final = {
-    _ODD_COMPLEX_KEY: re.compile(r"\?"),
-    _COMPLEX_KEY: re.compile(r"\?"),
-    _CUT_ANCHOR: re.compile(r"[&*][A-Za-z0-9_-]+[?:%@`]"),
-    _CUT_TAG: re.compile(r"![^\s,\[\]{}]*[,\[\]{}]"),
-    _LONE_DASH: re.compile(r"-[ \t]*[\]},]"),
-}
+#: Text every match of the pattern holds (each pattern's tail), as patterns each led by a
+#: literal character (found at C speed; a character class first is tried at every character):
+#: searched first, so the pattern, whose first part is tried at every character, is searched
+#: only in a text where one of them matches (``*`` is in most frontmatters, in ``Bash(git *)``;
+#: ``-`` in ``allowed-tools``). Kept beside each pattern, not in a dict keyed by it: hashing a
+#: compiled pattern hashes its code, a few thousand instructions a lookup.
+_ODD_COMPLEX_NEEDS: Final = (re.compile(r"\?"),)
+_COMPLEX_NEEDS: Final = _ODD_COMPLEX_NEEDS
+_CUT_ANCHOR_NEEDS: Final = (re.compile(r"&[A-Za-z0-9_-]+[?:%@`]"),
+                            re.compile(r"\*[A-Za-z0-9_-]+[?:%@`]"))
+_CUT_TAG_NEEDS: Final = (re.compile(r"![^\s,\[\]{}]*[,\[\]{}]"),)
+_LONE_DASH_NEEDS: Final = (re.compile(r"-[ \t]*[\]},]"),)
+#: Each rule's pattern and what every match of it holds (tests/test_yamlapart.py).
+RULES: Final = ((_ODD_COMPLEX_KEY, _ODD_COMPLEX_NEEDS), (_COMPLEX_KEY, _COMPLEX_NEEDS),
+                (_CUT_ANCHOR, _CUT_ANCHOR_NEEDS), (_CUT_TAG, _CUT_TAG_NEEDS),
+                (_LONE_DASH, _LONE_DASH_NEEDS))
 
 _COMPLEX: Final = ("a complex key ('? '): Claude Code's YAML parser reads the lines around one "
                    "otherwise than skillgrant's, so what it grants cannot be computed; write "
@@ -59,10 +65,10 @@ def apart_as_read(yaml_text: str) -> tuple[str, int] | None:
     """For a text PyYAML reads: a complex key whose line holds more than a plain scalar
     (`? >#`, `? ''#c`: Bun rejects it; review s43-freview F4), an anchor cut short (`&a:{`:
     F11, F11b), a lone dash in a flow collection (F12)."""
-    return (_found(yaml_text, _ODD_COMPLEX_KEY, _COMPLEX)
-            or _found(yaml_text, _CUT_ANCHOR, _ANCHOR)
-            or _found(yaml_text, _CUT_TAG, _TAG)
-            or _found(yaml_text, _LONE_DASH, _DASH)
+    return (_found(yaml_text, _ODD_COMPLEX_KEY, _ODD_COMPLEX_NEEDS, _COMPLEX)
+            or _found(yaml_text, _CUT_ANCHOR, _CUT_ANCHOR_NEEDS, _ANCHOR)
+            or _found(yaml_text, _CUT_TAG, _CUT_TAG_NEEDS, _TAG)
+            or _found(yaml_text, _LONE_DASH, _LONE_DASH_NEEDS, _DASH)
             or flow_oddity(yaml_text))
 
 
@@ -106,8 +112,8 @@ _FLOW: Final = ("a node property, an alias or a complex key inside a flow collec
 def apart_as_rejected(yaml_text: str) -> tuple[str, int] | None:
     """For a text PyYAML rejects, which Bun is taken to reject too: any complex key (Bun may
     read the text as written: a tab-indented line before one, F4), an anchor cut short."""
-    return (_found(yaml_text, _COMPLEX_KEY, _COMPLEX)
-            or _found(yaml_text, _CUT_ANCHOR, _ANCHOR))
+    return (_found(yaml_text, _COMPLEX_KEY, _COMPLEX_NEEDS, _COMPLEX)
+            or _found(yaml_text, _CUT_ANCHOR, _CUT_ANCHOR_NEEDS, _ANCHOR))
 
 
 def judged_keys(yaml_text: str) -> tuple[str, int] | None:
@@ -120,6 +126,10 @@ def judged_keys(yaml_text: str) -> tuple[str, int] | None:
     return None
 
 
-def _found(yaml_text: str, pattern: re.Pattern[str], why: str) -> tuple[str, int] | None:
-    found = pattern.search(yaml_text) if _NEEDS[pattern].search(yaml_text) else None
-    return None if found is None else (why, found.end() - 1)
+def _found(yaml_text: str, pattern: re.Pattern[str], needs: tuple[re.Pattern[str], ...],
+           why: str) -> tuple[str, int] | None:
+    for need in needs:
+        if need.search(yaml_text):
+            found = pattern.search(yaml_text)
+            return None if found is None else (why, found.end() - 1)
+    return None
