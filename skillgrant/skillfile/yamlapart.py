@@ -8,9 +8,14 @@ Each function answers the reason and the offset into the text, or None.
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+from yaml.nodes import CollectionNode
 
 from .judged import JUDGED
+
+if TYPE_CHECKING:
+    from yaml.nodes import Node
 
 #: YAML's complex-key indicator: a ``?`` first on a line (after blanks, dashes) or after a
 #: flow collection's opening bracket, then a blank or the line's end.
@@ -61,24 +66,36 @@ _DASH: Final = ("a lone '-' in a flow collection: Claude Code's YAML parser reje
                 "skillgrant's reads a '-', so what it grants cannot be computed; quote it")
 
 
-def apart_as_read(yaml_text: str) -> tuple[str, int] | None:
+def apart_as_read(yaml_text: str, root: Node | None = None, *,
+                  composed: bool = False) -> tuple[str, int] | None:
     """For a text PyYAML reads: a complex key whose line holds more than a plain scalar
     (`? >#`, `? ''#c`: Bun rejects it; review s43-freview F4), an anchor cut short (`&a:{`:
-    F11, F11b), a lone dash in a flow collection (F12)."""
+    F11, F11b), a lone dash in a flow collection (F12). ``composed``: ``root`` is PyYAML's
+    composition of the text itself (``flow_oddity``)."""
     return (_found(yaml_text, _ODD_COMPLEX_KEY, _ODD_COMPLEX_NEEDS, _COMPLEX)
             or _found(yaml_text, _CUT_ANCHOR, _CUT_ANCHOR_NEEDS, _ANCHOR)
             or _found(yaml_text, _CUT_TAG, _CUT_TAG_NEEDS, _TAG)
             or _found(yaml_text, _LONE_DASH, _LONE_DASH_NEEDS, _DASH)
-            or flow_oddity(yaml_text))
+            or flow_oddity(yaml_text, root, composed=composed))
 
 
-def flow_oddity(yaml_text: str) -> tuple[str, int] | None:
+def flow_oddity(yaml_text: str, root: Node | None = None, *,
+                composed: bool = False) -> tuple[str, int] | None:
     """For a text PyYAML reads: inside a flow collection, a node property or an alias
     (``[a, &b -]``, ``{"a":!,}``), a complex key (``[?, , b]``, ``[?: :]``), a lone ``-`` or
     an empty entry, which Bun and PyYAML read apart in more shapes than rules can list
     (reviews s44-freview N7, N7c, N10: a random nested-flow generator found 101 such texts in
-    400,000). Found on PyYAML's own tokens; none of it is in a real skill's flow lists."""
+    400,000). Found on PyYAML's own tokens; none of it is in a real skill's flow lists.
+
+    With ``composed`` (``root`` is PyYAML's composition of ``yaml_text``, which holds no tab
+    after a dash, so the text scanned is that text), a text whose nodes hold no flow
+    collection is not scanned: each ``[`` or ``{`` token opens a flow collection node when
+    the text composes, so without one no token is inside a flow collection, and the scan,
+    over the very tokens the composer read to the end, ends without an error: None. (The
+    brackets of ``Bash(ls:*)`` or ``argument-hint: <a> [b]`` are inside plain scalars.)"""
     if ("[" not in yaml_text and "{" not in yaml_text) or not _FLOW_SIGN.search(yaml_text):
+        return None
+    if composed and "-\t" not in yaml_text and not _holds_flow(root):
         return None
     import yaml
 
@@ -98,6 +115,23 @@ def flow_oddity(yaml_text: str) -> tuple[str, int] | None:
     except yaml.YAMLError as e:  # tokens it cannot read to the end: none is known plain
         return _FLOW[0], getattr(getattr(e, "problem_mark", None), "index", 0)
     return None
+
+
+def _holds_flow(root: Node | None) -> bool:
+    """Whether a collection node in ``root``'s tree is a flow collection (aliases are refused
+    where it is composed: a tree)."""
+    stack = [] if root is None else [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CollectionNode):  # its value: pairs of nodes, or nodes
+            if node.flow_style:
+                return True
+            for item in node.value:
+                if isinstance(item, tuple):
+                    stack.extend(item)
+                else:
+                    stack.append(item)
+    return False
 
 
 _FLOW_SIGN: Final = re.compile(r"[\[{,:][ \t\r\n]*[?!&*]")
