@@ -1,0 +1,88 @@
+"""Session 45's review of the SKILL.md reader (s45-freview): files ``check`` passes or
+``apply`` keeps that a runtime reads with more grants than the plan, or reads otherwise than
+skillgrant reports. Each test fails today; ``HOLES`` marks it a strict xfail, so a fix shows as
+an unexpected pass (then drop its row).
+
+The runtimes' readings written here were measured: Copilot CLI 1.0.102's own skill parser
+(its native addon, ``skillsParseSkillFile`` and ``configLoaderParseAllowedToolsItems``, called
+in-process) and Bun 1.4.5 running the runtime's steps (tests/oracle/bun_reader.js); the
+escalations are confirmed through the binaries in tests/conformance/test_copilot_s45_freview.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from skillgrant.errors import SkillFileError
+from skillgrant.plan import Plan
+from skillgrant.skillfile import apply_to_text, read_skill
+
+#: Each hole's test, and why it fails today.
+HOLES = {
+    "test_f1_copilot_splits_an_unbalanced_entry_at_its_commas":
+        "F1: Copilot CLI splits a value whose parentheses do not balance at every comma "
+        "(grants.split_allowed_tools reads the one entry, Claude Code's reading)",
+    "test_l1_numbers_are_no_entries_to_the_runtime":
+        "L1: Bun reads 1e3, 0o17, 08, +.5 as numbers, dropped from allowed-tools; skillgrant "
+        "reports them as entries (yamlspan's scalar resolution is YAML 1.1's)",
+}
+
+
+def _hole(name: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=HOLES[name])
+
+
+def _skill(value: str) -> str:
+    return f"---\nname: probe\ndescription: d\nallowed-tools: {value}\n---\nbody\n"
+
+
+#: Values Copilot CLI 1.0.102 reads as a shell rule (measured: parsedSpecs and rules of its
+#: native parser), each kept unchanged by ``apply`` under its plan today.
+F1 = {
+    # parsedSpecs ["Read(x", "Bash(rm:*)"], rules [{shell, "rm:*"}]
+    "read-then-bash": ("Read(x, Bash(rm:*)", ["Read"]),
+    "read-path-then-bash": ("Read(//usr/**, Bash(rm:*)", ["Read(//usr/**)"]),
+    "read-then-shell": ("Read(docs/**, shell(touch)", ["Read"]),
+    "read-no-blank": ("Read(x,Bash(touch:*)", ["Read"]),
+    # plan Edit: Write(a is no rule to Copilot, Bash(echo:*) is {shell, "echo:*"}
+    "write-then-bash": ("Write(a, Bash(echo:*)", ["Edit"]),
+}
+
+
+@_hole("test_f1_copilot_splits_an_unbalanced_entry_at_its_commas")
+@pytest.mark.parametrize("row", sorted(F1))
+def test_f1_copilot_splits_an_unbalanced_entry_at_its_commas(row: str) -> None:
+    """Copilot CLI cuts a value at commas outside parentheses counted by depth; when the depth
+    does not end at 0 it cuts the value at every comma. ``Read(x, Bash(rm:*)`` is then the two
+    entries ``Read(x`` (no tool) and ``Bash(rm:*)``: a shell rule that runs ``rm`` with no
+    question. Claude Code's flag split reads one Read entry, and skillgrant judges that reading
+    under both runtimes: covered by the plan's ``Read``, kept. ``apply`` must refuse the file
+    or drop the entry."""
+    value, plan = F1[row]
+    text = _skill(value)
+    try:
+        new, decision = apply_to_text(text, Plan.from_entries(plan))
+    except SkillFileError:
+        return  # refused: sound
+    assert value not in new, (f"apply kept {value!r} under the plan {plan!r} "
+                              f"(kept {decision.allowed!r}); Copilot CLI reads a shell rule "
+                              "from it")
+
+
+#: Plain scalars Bun's YAML parser (YAML 1.2 core schema, and a little more) reads as numbers,
+#: where PyYAML reads strings. The runtime keeps only a list's strings (and a non-string value
+#: is no entry), so it reads ``[Read, 1e3, Bash]`` as ``Read``, ``Bash``.
+L1_NUMBERS = ("1e3", "1E3", "1e+3", "-1e-3", "1.5e3", "1.e3", "0e0", "1e999", "0o17", "+0o17",
+              "-0o7", "08", "-.5", "+.5", "+.0")
+
+
+@_hole("test_l1_numbers_are_no_entries_to_the_runtime")
+@pytest.mark.parametrize("number", L1_NUMBERS)
+def test_l1_numbers_are_no_entries_to_the_runtime(number: str) -> None:
+    """Low (skillgrant reports entries the runtime does not read): ``runtime_entries`` must be
+    Bun's reading, or the file refused."""
+    try:
+        doc = read_skill(_skill(f"[Read, {number}, Bash]"))
+    except SkillFileError:
+        return
+    assert doc.runtime_entries == ("Read", "Bash")
