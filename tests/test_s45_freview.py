@@ -49,6 +49,10 @@ F1 = {
     "read-no-blank": ("Read(x,Bash(touch:*)", ["Read"]),
     # plan Edit: Write(a is no rule to Copilot, Bash(echo:*) is {shell, "echo:*"}
     "write-then-bash": ("Write(a, Bash(echo:*)", ["Edit"]),
+    # the same entry as a block list item, quoted, in a block scalar
+    "list-item": ("\n  - Read(x, Bash(touch:*)", ["Read"]),
+    "double-quoted": ('"Read(x, Bash(touch:*)"', ["Read"]),
+    "literal-block": ("|-\n  Read(x, Bash(touch:*)", ["Read"]),
 }
 
 
@@ -67,7 +71,8 @@ def test_f1_copilot_splits_an_unbalanced_entry_at_its_commas(row: str) -> None:
         new, decision = apply_to_text(text, Plan.from_entries(plan))
     except SkillFileError:
         return  # refused: sound
-    assert value not in new, (f"apply kept {value!r} under the plan {plan!r} "
+    assert "Bash(" not in new and "shell(" not in new, (
+        f"apply kept {value!r} under the plan {plan!r} "
                               f"(kept {decision.allowed!r}); Copilot CLI reads a shell rule "
                               "from it")
 
