@@ -11,6 +11,11 @@ escalations are confirmed through the binaries in tests/conformance/test_copilot
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from skillgrant.errors import SkillFileError
@@ -25,6 +30,10 @@ HOLES = {
     "test_f3_a_quoted_merge_key_is_merged_by_the_runtime":
         "F3: Bun merges a quoted or escaped '<<' key ('\"<<\"', \"'<<'\", '\"\\x3C<\"') into the "
         "frontmatter; PyYAML reads a plain key named '<<' (yamlspan/fmread, yamlapart)",
+    "test_f4_check_passes_a_project_agent_whose_permission_mode_approves_writes":
+        "F4: check DIR does not read .claude/agents/*.md (cli/files.py); a project agent's "
+        "permissionMode acceptEdits or auto lets its subagent touch, rm, mkdir and redirect "
+        "with no approval",
     "test_l1_numbers_are_no_entries_to_the_runtime":
         "L1: Bun reads 1e3, 0o17, 08, +.5 as numbers, dropped from allowed-tools; skillgrant "
         "reports them as entries (yamlspan's scalar resolution is YAML 1.1's)",
@@ -123,3 +132,29 @@ def test_f3_a_quoted_merge_key_is_merged_by_the_runtime(key: str, payload: str) 
     text = f"---\nname: probe\ndescription: d\n{F3_KEYS[key]}: {value}\n---\nbody\n"
     with pytest.raises(SkillFileError):
         apply_to_text(text, Plan.from_entries(plan))
+
+
+#: Measured through Claude Code 2.1.332 (tests/conformance/test_s45_freview_e2e.py): a project
+#: agent with one of these modes runs `touch zz`, `rm -f README.md`, `mkdir dd` and `echo hi >
+#: ee` in the project with no approval when the model delegates to it (an Agent call needs no
+#: grant), in a session whose only skill grants `Read`; without the mode all four are denied.
+#: (`bypassPermissions`, `dontAsk`, `plan` and a misspelt `AcceptEdits` approve none of them.)
+F4_MODES = ("acceptEdits", "auto")
+
+
+@_hole("test_f4_check_passes_a_project_agent_whose_permission_mode_approves_writes")
+@pytest.mark.parametrize("mode", F4_MODES)
+def test_f4_check_passes_a_project_agent_whose_permission_mode_approves_writes(
+        tmp_path: Path, mode: str) -> None:
+    skill = tmp_path / ".claude" / "skills" / "probe"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(_skill("Read"))
+    (tmp_path / ".claude" / "agents").mkdir()
+    (tmp_path / ".claude" / "agents" / "helper.md").write_text(
+        f"---\nname: helper\ndescription: runs commands\npermissionMode: {mode}\n---\nbody\n")
+    (tmp_path / "plan.yaml").write_text("allowed-tools: Read\n")
+    done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan", "plan.yaml",
+                           "."], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"}, stdin=subprocess.DEVNULL)
+    assert done.returncode != 0, (f"check . passed although .claude/agents/helper.md "
+                                  f"(permissionMode: {mode}) approves writes:\n{done.stdout}")

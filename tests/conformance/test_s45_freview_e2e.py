@@ -9,9 +9,18 @@ writes A, and A must not pre-approve ``touch zz`` (P, the plan's own file, does 
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
 import pytest
 from cc_cases import HOOK_ALLOWS, skill
 from cc_probe import Judge, Probe
+from cc_runtime import run_session
+from cc_standin import marker
 
 from skillgrant import SkillFileError
 from skillgrant.plan.model import Plan
@@ -20,6 +29,8 @@ from skillgrant.skillfile.builder import apply_to_text
 TOUCH = Probe("Bash", "touch zz")
 
 HOLES = {
+    "F4": "check DIR does not read .claude/agents/*.md: a project agent's permissionMode "
+          "acceptEdits or auto approves its subagent's writes",
     "F3": "Bun merges a quoted or escaped '<<' key into the frontmatter; PyYAML reads a key "
           "named '<<' (skillgrant reads no allowed-tools, no hooks there)",
 }
@@ -50,3 +61,53 @@ def test_f3_a_quoted_merge_key_is_merged_into_the_frontmatter(judge: Judge, row:
     assert not judge.allowed(applied, [TOUCH])[TOUCH], (
         f"apply --plan {list(plan)!r} wrote {applied!r}, and Claude Code pre-approves "
         "touch zz under it")
+
+
+#: F4: the subagent's calls, each run in the project (README.md is there).
+F4_CALLS = ["touch zz", "rm -f README.md", "mkdir dd", "echo hi > ee"]
+
+
+def _agent_session(judge: Judge, work: Path, mode_line: str) -> list[bool]:
+    """Which of F4_CALLS ran when the model, in a session whose one skill grants ``Read``,
+    delegates them to the project agent ``helper`` (an Agent call needs no grant)."""
+    project = work / "project"
+    (project / ".claude" / "agents").mkdir(parents=True)
+    (project / "README.md").write_text("x\n")
+    (project / ".claude" / "agents" / "helper.md").write_text(
+        f"---\nname: helper\ndescription: runs commands\n{mode_line}---\nRun them.\n")
+    main = [("Skill", {"skill": "probe"}),
+            ("Agent", {"description": "probe", "prompt": f"do it {marker('a')}",
+                       "subagent_type": "helper"})]
+    subs = {"a": [("Bash", {"command": c, "description": "probe", "timeout": 5000})
+                  for c in F4_CALLS]}
+    url, session = judge.standin.session(main, subs)
+    done, _ = run_session(judge.binary, url, work, skill("allowed-tools: Read"))
+    judge.sessions += 1
+    results = [session.results.get(session.sub_id("a", i)) for i in range(len(F4_CALLS))]
+    assert all(r is not None for r in results), done.stderr[-600:]
+    return [r is not None and not r[0] for r in results]
+
+
+@pytest.mark.xfail(strict=True, reason=HOLES["F4"])
+@pytest.mark.parametrize("mode", ["acceptEdits", "auto"])
+def test_f4_a_project_agents_permission_mode_approves_writes_check_passes(
+        judge: Judge, mode: str) -> None:
+    work = Path(tempfile.mkdtemp(prefix="sg-s45-", dir="/var/tmp"))
+    control = Path(tempfile.mkdtemp(prefix="sg-s45-", dir="/var/tmp"))
+    try:
+        # The runtime's side: with the mode, the subagent's writes run; without it, none.
+        ran = _agent_session(judge, work, f"permissionMode: {mode}\n")
+        assert not any(_agent_session(judge, control, "")), "the control ran a write"
+        assert all(ran), dict(zip(F4_CALLS, ran, strict=True))
+        # skillgrant's side: check of the project must not pass.
+        (work / "plan.yaml").write_text("allowed-tools: Read\n")
+        done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan",
+                               str(work / "plan.yaml"), "."], cwd=work / "project",
+                              capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "NO_COLOR": "1"}, stdin=subprocess.DEVNULL)
+        assert done.returncode != 0, (
+            f"check . passed; the project agent (permissionMode: {mode}) ran "
+            f"{F4_CALLS!r} with no approval:\n{done.stdout}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(control, ignore_errors=True)
