@@ -34,6 +34,9 @@ HOLES = {
         "F4: check DIR does not read .claude/agents/*.md (cli/files.py); a project agent's "
         "permissionMode acceptEdits or auto lets its subagent touch, rm, mkdir and redirect "
         "with no approval",
+    "test_f5_enforce_refuses_a_frontmatter_whose_hooks_the_runtime_drops":
+        "F5: keys.judge_keys leaves a top-level PreToolUse or PermissionRequest alone (it "
+        "grants less), and enforce.enforce_text adds its hook beside it: the runtime drops it",
     "test_l1_numbers_are_no_entries_to_the_runtime":
         "L1: Bun reads 1e3, 0o17, 08, +.5 as numbers, dropped from allowed-tools; skillgrant "
         "reports them as entries (yamlspan's scalar resolution is YAML 1.1's)",
@@ -158,3 +161,21 @@ def test_f4_check_passes_a_project_agent_whose_permission_mode_approves_writes(
                           env={**os.environ, "NO_COLOR": "1"}, stdin=subprocess.DEVNULL)
     assert done.returncode != 0, (f"check . passed although .claude/agents/helper.md "
                                   f"(permissionMode: {mode}) approves writes:\n{done.stdout}")
+
+
+#: Beside each, Claude Code 2.1.332 loads the skill with no hooks (measured: the enforced
+#: hook's ceiling never runs, ``touch zz`` runs under a session allowing Bash).
+F5_LINES = {"top-level-pretooluse": "PreToolUse: x",
+            "top-level-permissionrequest": "PermissionRequest: {a: 1}",
+            "nested-pretooluse": "x: {PreToolUse: [{matcher: '*', hooks: []}]}"}
+
+
+@_hole("test_f5_enforce_refuses_a_frontmatter_whose_hooks_the_runtime_drops")
+@pytest.mark.parametrize("row", sorted(F5_LINES))
+def test_f5_enforce_refuses_a_frontmatter_whose_hooks_the_runtime_drops(row: str) -> None:
+    """``apply --enforce`` promises the plan as a ceiling through the skill's own hook; a
+    frontmatter the runtime loads with no hooks breaks it silently. It must be refused."""
+    text = _skill(f"Bash(echo *)\n{F5_LINES[row]}")
+    with pytest.raises(SkillFileError):
+        apply_to_text(text, Plan.from_entries(["Bash(echo *)"]),
+                      enforce="/usr/bin/skillgrant hook --plan /p/plan.json")

@@ -29,6 +29,9 @@ from skillgrant.skillfile.builder import apply_to_text
 TOUCH = Probe("Bash", "touch zz")
 
 HOLES = {
+    "F5": "apply --enforce writes its hook into a frontmatter holding a top-level PreToolUse or "
+          "PermissionRequest (or one nested in another value): Claude Code then loads the skill "
+          "with no hooks, so the ceiling never runs",
     "F4": "check DIR does not read .claude/agents/*.md: a project agent's permissionMode "
           "acceptEdits or auto approves its subagent's writes",
     "F3": "Bun merges a quoted or escaped '<<' key into the frontmatter; PyYAML reads a key "
@@ -111,3 +114,51 @@ def test_f4_a_project_agents_permission_mode_approves_writes_check_passes(
     finally:
         shutil.rmtree(work, ignore_errors=True)
         shutil.rmtree(control, ignore_errors=True)
+
+
+#: F5: lines beside ``allowed-tools`` that make Claude Code load the skill with no hooks
+#: (``w3i``/``bwe``: "PreToolUse/PermissionRequest is declared at the frontmatter top level"),
+#: and a control with none.
+F5 = {
+    "control": "",
+    "top-level-pretooluse": "PreToolUse: x\n",
+    "top-level-permissionrequest": "PermissionRequest: {a: 1}\n",
+    "nested-pretooluse": "x: {PreToolUse: [{matcher: '*', hooks: []}]}\n",
+}
+
+
+@pytest.mark.parametrize("row", sorted(F5))
+def test_f5_enforce_writes_a_hook_the_runtime_drops(judge: Judge, row: str,
+                                                    request: pytest.FixtureRequest) -> None:
+    """``apply --enforce`` with the plan ``Bash(echo *)``; the session allows Bash itself
+    (``--allowedTools Bash``), so only the skill's hook stands between the model and ``touch
+    zz``. With the hook loaded (the control) the gate denies it; where the runtime drops the
+    skill's hooks, it runs, and ``apply --enforce`` wrote the file without a word."""
+    if row != "control":
+        request.applymarker(pytest.mark.xfail(strict=True, reason=HOLES["F5"]))
+    work = Path(tempfile.mkdtemp(prefix="sg-s45-", dir="/var/tmp"))
+    try:
+        plan = work / "plan.json"
+        plan.write_text('{"allowed-tools": ["Bash(echo *)"]}')
+        path = work / "project" / ".claude" / "skills" / "probe" / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        submitted = skill("allowed-tools: Bash(echo *)\n" + F5[row]).replace("\n\n", "\n")
+        command = f"{sys.executable} -m skillgrant hook --plan {plan}"
+        try:
+            text, _ = apply_to_text(submitted, Plan.from_entries(["Bash(echo *)"]),
+                                    enforce=command, path=str(path))
+        except SkillFileError:
+            return  # refused: sound
+        url, session = judge.standin.session([("Skill", {"skill": "probe"}), (
+            "Bash", {"command": "touch zz", "description": "probe", "timeout": 5000})])
+        done, _ = run_session(judge.binary, url, work, text,
+                              extra_args=["--allowedTools", "Bash"],
+                              env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")})
+        judge.sessions += 1
+        result = session.results.get(session.call_id(1))
+        assert result is not None, done.stderr[-600:]
+        assert result[0] and not (work / "project" / "zz").exists(), (
+            f"apply --enforce wrote {text!r}; Claude Code dropped its hook and ran touch zz "
+            f"outside the plan ({result[1][:200]!r})")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
