@@ -36,7 +36,8 @@ HOLES = {
         "with no approval",
     "test_f5_enforce_refuses_a_frontmatter_whose_hooks_the_runtime_drops":
         "F5: keys.judge_keys leaves a top-level PreToolUse or PermissionRequest alone (it "
-        "grants less), and enforce.enforce_text adds its hook beside it: the runtime drops it",
+        "grants less), and enforce.enforce_text adds its hook where the runtime drops it or "
+        "never reads it (runtime_note files: '---' in a value, a text Bun rejects)",
     "test_l1_numbers_are_no_entries_to_the_runtime":
         "L1: Bun reads 1e3, 0o17, 08, +.5 as numbers, dropped from allowed-tools; skillgrant "
         "reports them as entries (yamlspan's scalar resolution is YAML 1.1's)",
@@ -167,7 +168,12 @@ def test_f4_check_passes_a_project_agent_whose_permission_mode_approves_writes(
 #: hook's ceiling never runs, ``touch zz`` runs under a session allowing Bash).
 F5_LINES = {"top-level-pretooluse": "PreToolUse: x",
             "top-level-permissionrequest": "PermissionRequest: {a: 1}",
-            "nested-pretooluse": "x: {PreToolUse: [{matcher: '*', hooks: []}]}"}
+            "nested-pretooluse": "x: {PreToolUse: [{matcher: '*', hooks: []}]}",
+            # Claude Code ends the frontmatter at the first '---', inside this value: the hook
+            # apply --enforce appends after it is never read (Bun: no hooks)
+            "dashes-in-a-value": "x: a---b",
+            # Bun rejects the text and its retry: the frontmatter is {} (no hooks)
+            "bun-rejects": 'x: "a\nb"'}
 
 
 @_hole("test_f5_enforce_refuses_a_frontmatter_whose_hooks_the_runtime_drops")

@@ -124,6 +124,8 @@ F5 = {
     "top-level-pretooluse": "PreToolUse: x\n",
     "top-level-permissionrequest": "PermissionRequest: {a: 1}\n",
     "nested-pretooluse": "x: {PreToolUse: [{matcher: '*', hooks: []}]}\n",
+    "dashes-in-a-value": "x: a---b\n",
+    "bun-rejects": 'x: "a\nb"\n',
 }
 
 
