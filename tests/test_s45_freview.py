@@ -65,6 +65,9 @@ F1 = {
     "read-no-blank": ("Read(x,Bash(touch:*)", ["Read"]),
     # plan Edit: Write(a is no rule to Copilot, Bash(echo:*) is {shell, "echo:*"}
     "write-then-bash": ("Write(a, Bash(echo:*)", ["Edit"]),
+    # read-only tools to Copilot, covered by their bare plan entry under Claude Code
+    "webfetch-then-bash": ("WebFetch(domain:a.com, Bash(rm:*)", ["WebFetch"]),
+    "grep-then-bash": ("Grep(x, Bash(rm:*)", ["Grep"]),
     # the same entry as a block list item, quoted, in a block scalar
     "list-item": ("\n  - Read(x, Bash(touch:*)", ["Read"]),
     "double-quoted": ('"Read(x, Bash(touch:*)"', ["Read"]),

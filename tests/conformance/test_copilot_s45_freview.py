@@ -121,6 +121,8 @@ F1_READER = {
     "read-path-then-bash": ("Read(//usr/**, Bash(rm:*)", ["Read(//usr/**)"]),
     "read-then-shell": ("Read(docs/**, shell(touch)", ["Read"]),
     "write-then-bash": ("Write(a, Bash(echo:*)", ["Edit"]),
+    "webfetch-then-bash": ("WebFetch(domain:a.com, Bash(rm:*)", ["WebFetch"]),
+    "grep-then-bash": ("Grep(x, Bash(rm:*)", ["Grep"]),
     "list-item": ("\n  - Read(x, Bash(touch:*)", ["Read"]),
     "single-quoted": ("'Read(x, Bash(touch:*)'", ["Read"]),
     "folded-block": (">-\n  Read(x, Bash(touch:*)", ["Read"]),
