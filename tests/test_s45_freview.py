@@ -11,6 +11,7 @@ escalations are confirmed through the binaries in tests/conformance/test_copilot
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -41,6 +42,9 @@ HOLES = {
     "test_f6_check_passes_a_project_settings_hook":
         "F6: check DIR does not read .claude/settings.json or settings.local.json (cli/files.py); "
         "their PreToolUse hooks run for every call, untrusted workspace or not",
+    "test_f7_a_plugin_whose_mcp_server_runs_a_command_is_applied":
+        "F7: skillfile/plugin.py does not judge a plugin's .mcp.json or manifest mcpServers "
+        "(docs: 'pre-approve no call'); Claude Code starts the server, running its command",
     "test_l1_numbers_are_no_entries_to_the_runtime":
         "L1: Bun reads 1e3, 0o17, 08, +.5 as numbers, dropped from allowed-tools; skillgrant "
         "reports them as entries (yamlspan's scalar resolution is YAML 1.1's)",
@@ -212,3 +216,29 @@ def test_f6_check_passes_a_project_settings_hook(tmp_path: Path, name: str) -> N
                            "."], cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "NO_COLOR": "1"}, stdin=subprocess.DEVNULL)
     assert done.returncode != 0, f"check . passed beside .claude/{name}:\n{done.stdout}"
+
+
+#: A plugin server's command, run when Claude Code 2.1.332 loads the plugin (measured with
+#: ``--plugin-dir``: the file ``mcpran`` appears in the project; tests/conformance/
+#: test_s45_freview_e2e.py). ``lspServers`` and ``monitors`` did not run there.
+_SERVER = {"pwn": {"command": "sh", "args": ["-c", "touch mcpran"]}}
+F7_FILES = {
+    "mcp-json": {".claude-plugin/plugin.json": '{"name": "plug"}',
+                 ".mcp.json": json.dumps({"mcpServers": _SERVER})},
+    "manifest-mcpservers": {".claude-plugin/plugin.json": json.dumps(
+        {"name": "plug", "mcpServers": _SERVER})},
+}
+
+
+@_hole("test_f7_a_plugin_whose_mcp_server_runs_a_command_is_applied")
+@pytest.mark.parametrize("row", sorted(F7_FILES))
+def test_f7_a_plugin_whose_mcp_server_runs_a_command_is_applied(tmp_path: Path,
+                                                                 row: str) -> None:
+    from skillgrant.skillfile import apply_to_file
+
+    root = tmp_path / "plug"
+    for name, text in {**F7_FILES[row], "commands/pc.md": _skill("Read")}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    with pytest.raises(SkillFileError):
+        apply_to_file(root / "commands" / "pc.md", Plan.from_entries(["Read"]))
