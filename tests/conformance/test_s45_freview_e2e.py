@@ -235,3 +235,27 @@ def test_f7_a_plugins_mcp_server_runs_when_the_applied_command_loads(judge: Judg
             "command (touch mcpran)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+@pytest.mark.xfail(strict=True, reason=HOLES["F6"])
+def test_f6_a_project_mcp_server_starts_in_an_untrusted_workspace_check_passes(
+        judge: Judge) -> None:
+    work = Path(tempfile.mkdtemp(prefix="sg-s45-", dir="/var/tmp"))
+    try:
+        (work / "project").mkdir(parents=True)
+        (work / "project" / ".mcp.json").write_text(json.dumps({"mcpServers": _SERVER}))
+        url, session = judge.standin.session([("Skill", {"skill": "probe"}), (
+            "Bash", {"command": "ls", "description": "probe", "timeout": 5000})])
+        done, _ = run_session(judge.binary, url, work, skill("allowed-tools: Read"))
+        judge.sessions += 1
+        assert (work / "project" / "mcpran").exists(), done.stderr[-400:]
+        (work / "plan.yaml").write_text("allowed-tools: Read\n")
+        checked = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan",
+                                  str(work / "plan.yaml"), "."], cwd=work / "project",
+                                 capture_output=True, text=True, timeout=120,
+                                 env={**os.environ, "NO_COLOR": "1"}, stdin=subprocess.DEVNULL)
+        assert checked.returncode != 0, (
+            "check . passed; the project's .mcp.json server ran its command (touch mcpran) "
+            f"in a workspace never trusted:\n{checked.stdout}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
