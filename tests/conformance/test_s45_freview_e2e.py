@@ -244,7 +244,7 @@ def test_f6_a_project_mcp_server_starts_in_an_untrusted_workspace_check_passes(
     try:
         (work / "project").mkdir(parents=True)
         (work / "project" / ".mcp.json").write_text(json.dumps({"mcpServers": _SERVER}))
-        url, session = judge.standin.session([("Skill", {"skill": "probe"}), (
+        url, _ = judge.standin.session([("Skill", {"skill": "probe"}), (
             "Bash", {"command": "ls", "description": "probe", "timeout": 5000})])
         done, _ = run_session(judge.binary, url, work, skill("allowed-tools: Read"))
         judge.sessions += 1
