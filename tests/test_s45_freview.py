@@ -6,7 +6,8 @@ an unexpected pass (then drop its row).
 The runtimes' readings written here were measured: Copilot CLI 1.0.102's own skill parser
 (its native addon, ``skillsParseSkillFile`` and ``configLoaderParseAllowedToolsItems``, called
 in-process) and Bun 1.4.5 running the runtime's steps (tests/oracle/bun_reader.js); the
-escalations are confirmed through the binaries in tests/conformance/test_copilot_s45_freview.py.
+escalations are confirmed through the binaries in tests/conformance/test_copilot_s45_freview.py
+(Copilot CLI: F1) and tests/conformance/test_s45_freview_e2e.py (Claude Code: F3-F7).
 """
 
 from __future__ import annotations
