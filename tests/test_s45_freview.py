@@ -74,6 +74,8 @@ F1 = {
     # read-only tools to Copilot, covered by their bare plan entry under Claude Code
     "webfetch-then-bash": ("WebFetch(domain:a.com, Bash(rm:*)", ["WebFetch"]),
     "grep-then-bash": ("Grep(x, Bash(rm:*)", ["Grep"]),
+    # as written Copilot reads Bash(echo:*) only; apply leaves the unbalanced entry alone
+    "rewrite-makes-it": ("Bash(echo:*), Read(x, Bash(rm:*)", ["Read"]),
     # the same entry as a block list item, quoted, in a block scalar
     "list-item": ("\n  - Read(x, Bash(touch:*)", ["Read"]),
     "double-quoted": ('"Read(x, Bash(touch:*)"', ["Read"]),
@@ -84,8 +86,9 @@ F1 = {
 @_hole("test_f1_copilot_splits_an_unbalanced_entry_at_its_commas")
 @pytest.mark.parametrize("row", sorted(F1))
 def test_f1_copilot_splits_an_unbalanced_entry_at_its_commas(row: str) -> None:
-    """Copilot CLI cuts a value at commas outside parentheses counted by depth; when the depth
-    does not end at 0 it cuts the value at every comma. ``Read(x, Bash(rm:*)`` is then the two
+    """Copilot CLI cuts a value (a list's items joined by ', ') at commas outside parentheses
+    counted by depth; when it finds none and the depth does not end at 0, it cuts the value at
+    every comma. ``Read(x, Bash(rm:*)`` is then the two
     entries ``Read(x`` (no tool) and ``Bash(rm:*)``: a shell rule that runs ``rm`` with no
     question. Claude Code's flag split reads one Read entry, and skillgrant judges that reading
     under both runtimes: covered by the plan's ``Read``, kept. ``apply`` must refuse the file

@@ -124,6 +124,9 @@ F1_READER = {
     "webfetch-then-bash": ("WebFetch(domain:a.com, Bash(rm:*)", ["WebFetch"]),
     "grep-then-bash": ("Grep(x, Bash(rm:*)", ["Grep"]),
     "list-item": ("\n  - Read(x, Bash(touch:*)", ["Read"]),
+    # As written, Copilot reads Bash(echo:*) only (a comma outside parentheses: no fallback);
+    # apply drops Bash(echo:*) and leaves the one unbalanced entry, which it cuts at the comma.
+    "rewrite-makes-it": ("Bash(echo:*), Read(x, Bash(rm:*)", ["Read"]),
     "single-quoted": ("'Read(x, Bash(touch:*)'", ["Read"]),
     "folded-block": (">-\n  Read(x, Bash(touch:*)", ["Read"]),
 }
