@@ -39,6 +39,8 @@ HOLES = {
 ROWS = {
     "F1-read-then-bash": ("Read(x, Bash(touch:*)", "Read"),
     "F1-read-path-then-shell": ("Read(//usr/**, shell(touch)", "Read(//usr/**)"),
+    # as written Copilot reads Bash(echo:*) only; apply's rewrite leaves Read(x, Bash(touch:*)
+    "F1-rewrite-makes-it": ("Bash(echo:*), Read(x, Bash(touch:*)", "Read"),
 }
 
 
