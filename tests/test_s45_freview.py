@@ -255,3 +255,21 @@ def test_f7_a_plugin_whose_mcp_server_runs_a_command_is_applied(tmp_path: Path,
         (root / name).write_text(text)
     with pytest.raises(SkillFileError):
         apply_to_file(root / "commands" / "pc.md", Plan.from_entries(["Read"]))
+
+
+
+@_hole("test_f5_enforce_refuses_a_frontmatter_whose_hooks_the_runtime_drops")
+def test_f5_enforce_refuses_a_plugin_command(tmp_path: Path) -> None:
+    """Claude Code loads a plugin's command (not a skill) that declares hooks with no hooks and
+    no allowed-tools (``kZ``); measured: the enforced command's ``touch zz`` runs under a
+    session allowing Bash."""
+    from skillgrant.skillfile import apply_to_file
+
+    root = tmp_path / "plug"
+    (root / ".claude-plugin").mkdir(parents=True)
+    (root / ".claude-plugin" / "plugin.json").write_text('{"name": "plug"}')
+    (root / "commands").mkdir()
+    (root / "commands" / "pc.md").write_text(_skill("Bash(echo *)"))
+    with pytest.raises(SkillFileError):
+        apply_to_file(root / "commands" / "pc.md", Plan.from_entries(["Bash(echo *)"]),
+                      enforce="/usr/bin/skillgrant hook --plan /p/plan.json", dry_run=True)

@@ -259,3 +259,44 @@ def test_f6_a_project_mcp_server_starts_in_an_untrusted_workspace_check_passes(
             f"in a workspace never trusted:\n{checked.stdout}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+@pytest.mark.parametrize("hooked", [False, True])
+def test_f5_enforce_writes_a_hook_into_a_plugin_command(judge: Judge, hooked: bool,
+                                                        request: pytest.FixtureRequest) -> None:
+    """A plugin's command file (not a skill) with ``hooks``: Claude Code loads it with no hooks
+    and no allowed-tools (``kZ``: hooks on a plugin command). ``apply --enforce`` writes its
+    hook there all the same, and under a session allowing Bash the call outside the plan runs.
+    The control (``hooked=False``: the same command as a project skill, enforced) is denied."""
+    if hooked:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=HOLES["F5"]))
+    work = Path(tempfile.mkdtemp(prefix="sg-s45-", dir="/var/tmp"))
+    try:
+        plan = work / "plan.json"
+        plan.write_text('{"allowed-tools": ["Bash(echo *)"]}')
+        command = f"{sys.executable} -m skillgrant hook --plan {plan}"
+        root = work / "project" / "plug"
+        where = (root / "commands" / "pc.md" if hooked
+                 else work / "project" / ".claude" / "skills" / "probe" / "SKILL.md")
+        where.parent.mkdir(parents=True)
+        (root / ".claude-plugin").mkdir(parents=True)
+        (root / ".claude-plugin" / "plugin.json").write_text('{"name": "plug"}')
+        where.write_text(skill("allowed-tools: Bash(echo *)"))
+        try:
+            apply_to_file(where, Plan.from_entries(["Bash(echo *)"]), enforce=command)
+        except SkillFileError:
+            return  # refused: sound
+        url, session = judge.standin.session([(
+            "Bash", {"command": "touch zz", "description": "probe", "timeout": 5000})])
+        done, _ = run_session(judge.binary, url, work, None,
+                              prompt="/plug:pc" if hooked else "/probe",
+                              extra_args=["--plugin-dir", str(root), "--allowedTools", "Bash"],
+                              env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")})
+        judge.sessions += 1
+        result = session.results.get(session.call_id(0))
+        assert result is not None, done.stderr[-600:]
+        assert result[0] and not (work / "project" / "zz").exists(), (
+            f"apply --enforce wrote its hook into {where.name}; Claude Code dropped it and ran "
+            f"touch zz outside the plan ({result[1][:200]!r})")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
