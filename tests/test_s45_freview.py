@@ -273,3 +273,19 @@ def test_f5_enforce_refuses_a_plugin_command(tmp_path: Path) -> None:
     with pytest.raises(SkillFileError):
         apply_to_file(root / "commands" / "pc.md", Plan.from_entries(["Bash(echo *)"]),
                       enforce="/usr/bin/skillgrant hook --plan /p/plan.json", dry_run=True)
+
+
+
+@_hole("test_f3_a_quoted_merge_key_is_merged_by_the_runtime")
+@pytest.mark.parametrize("key", sorted(F3_KEYS))
+def test_f3_enforce_misses_a_merged_context_fork(key: str) -> None:
+    """``apply --enforce`` refuses a plain ``context: fork`` (a skill's own hook never sees the
+    forked subagent's calls, while its allowed-tools reach them: docs/runtime-conformance.md,
+    subagents). Merged through a quoted ``<<``, Bun reads the same ``context: fork``, and
+    enforce writes the skill hook alone."""
+    text = _skill(f"Bash(echo *)\n{F3_KEYS[key]}: {{context: fork}}")
+    with pytest.raises(Exception) as refused:  # plain: gate.subagents.ForkedSkillError
+        apply_to_text(text, Plan.from_entries(["Bash(echo *)"]),
+                      enforce="/usr/bin/skillgrant hook --plan /p/plan.json",
+                      path="/nonexistent/.claude/skills/probe/SKILL.md")
+    assert "fork" in str(refused.value) or isinstance(refused.value, SkillFileError)
