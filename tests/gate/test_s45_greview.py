@@ -1,0 +1,258 @@
+"""Review s45 (s45-greview) of the call gate: sequences of calls the printed hook allows, each
+under a narrow plan (no tool-wide ``Bash``, no grant of code of the model's choosing), after
+which real bash runs a payload (``touch zz``) or writes a file the gate guards. Each case proves
+the hole with real bash in a scratch copy (the case proves something), then asks the printed
+hook for each call in turn, running the allowed ones; the hook allowing them all is the
+finding: these tests fail while the hole is open (``OPEN`` marks them strict xfails)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, payload, run_hook
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
+#: `pytest --slow -m slow` does here.
+pytestmark = pytest.mark.slow
+
+#: A git configuration whose ``core.fsmonitor`` runs the payload at the next ``git status``;
+#: the same on one line (git reads ``[core] key = value``), for a file cut line by line.
+GITCONFIG = '[core]\n\tfsmonitor = "touch zz; false"\n'
+GITCONFIG_LINE = '[core] fsmonitor = "touch zz; false"\n'
+
+#: The holes left open by this review, by test name (and case): the lead merges them into
+#: tests/residual.py.
+OPEN: dict[str, str] = {}
+
+
+def _open(test: str, reason: str, *cases: str) -> None:
+    for case in cases or ("",):
+        OPEN[f"{test}[{case}]" if case else test] = reason
+
+
+@pytest.fixture(autouse=True)
+def _left_open(request: pytest.FixtureRequest) -> None:
+    """A case of ``OPEN`` is a strict xfail: a fix shows as an unexpected pass."""
+    name = request.node.name
+    reason = OPEN.get(name) or OPEN.get(name.split("[", 1)[0])
+    if reason is not None:
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+
+
+def _needs(*programs: str) -> None:
+    missing = [p for p in programs if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+
+
+def _bash(call: str, cwd: Path, env: dict[str, str] | None = None) -> None:
+    subprocess.run(["bash", "-c", call], cwd=cwd, capture_output=True, timeout=120,
+                   check=False, env=env)
+
+
+def _first_denied(project: Path, calls: list[str],
+                  env: dict[str, str] | None = None) -> str | None:
+    """Asks the printed hook for each call in turn (in ``env``), running each allowed one
+    under bash in the project; the first call denied, or None when the hook allowed all."""
+    hook = _settings_hook(project)
+    for call in calls:
+        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
+                              cwd=project, capture_output=True, timeout=60, check=False,
+                              env=env)
+        if done.returncode == 2:
+            return call
+        _bash(call, project, env)
+    return None
+
+
+# --- a program that composes the name it writes: a guarded name no word holds ------------
+
+
+def _home_env(home: Path) -> dict[str, str]:
+    home.mkdir()
+    return {**os.environ, "HOME": str(home)}
+
+
+#: (the plan, the calls: ``{home}`` is the session's home folder)
+COMPOSED = {
+    "cp-backup-suffix": (["Bash(cp *)", "Bash(git status)"],
+                         ["cp cfg {home}/.gitconf", "cp -b -S ig notes.txt {home}/.gitconf",
+                          "git status"]),
+    "cp-long-suffix": (["Bash(cp *)", "Bash(git status)"],
+                       ["cp cfg {home}/.gitconf", "cp --su=ig -b notes.txt {home}/.gitconf",
+                        "git status"]),
+    "mv-backup-suffix": (["Bash(mv *)", "Bash(git status)"],
+                         ["mv cfg {home}/.gitconf", "mv -b -S ig notes.txt {home}/.gitconf",
+                          "git status"]),
+    "install-backup-suffix": (["Bash(install *)", "Bash(git status)"],
+                              ["install -m 644 cfg {home}/.gitconf",
+                               "install -b -S ig notes.txt {home}/.gitconf", "git status"]),
+    "sed-in-place-suffix": (["Bash(cp *)", "Bash(sed *)", "Bash(git status)"],
+                            ["cp cfg {home}/.gitconf", "sed -iig -n p {home}/.gitconf",
+                             "git status"]),
+    "split-generated-suffix": (["Bash(split *)", "Bash(git status)"],
+                               ["split -a 1 -l 1 lines {home}/.gitconfi", "git status"]),
+}
+
+
+@pytest.mark.parametrize("case", list(COMPOSED))
+def test_c1_a_name_the_program_composes_is_a_guarded_file(tmp_path: Path, case: str) -> None:
+    """C1 (guards.guarded_word, named.named_word: each word is compared with the guarded
+    names; optables admits the options): a program that writes a file named by a word plus a
+    suffix writes a name no word holds. cp/mv/install (and ln) ``-b -S SUFFIX`` rename the
+    destination's old file to DEST+SUFFIX; ``sed -iSUFFIX`` copies the file it edits to
+    FILE+SUFFIX; ``split -a 1 -l 1 F PREFIX`` writes PREFIX+``a``…, its seventh line to
+    PREFIX+``g``. So ``{home}/.gitconf`` plus ``ig`` is ``~/.gitconfig`` (guarded), whose
+    ``core.fsmonitor`` the covered ``git status`` runs. (Likewise ``.mcp`` + ``.json``,
+    ``~/.bash`` + ``rc``, ``.pre-commit-config`` + ``.yaml``.)"""
+    entries, calls = COMPOSED[case]
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / "cfg").write_text(GITCONFIG)
+    (project / "lines").write_text("1\n2\n3\n4\n5\n6\n" + GITCONFIG_LINE + "8\n")
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = _home_env(tmp_path / "proof-home")
+    for call in calls:
+        _bash(call.format(home=proof["HOME"]), scratch, proof)
+    assert (scratch / "zz").exists(), "bash ran no payload: the case proves nothing"
+    env = _home_env(tmp_path / "home")
+    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+        is not None, "the hook allows a write of ~/.gitconfig under a name no word holds"
+
+
+_open("test_c1_a_name_the_program_composes_is_a_guarded_file",
+      "open (review s45 C1): a program composing the name it writes (a backup suffix, sed's "
+      "in-place suffix, split's generated suffix) writes a guarded file no word names",
+      *COMPOSED)
+
+
+# --- root: the system's files a plan's program reads, outside the guarded list -----------
+
+
+def _isolated(project: Path, folders: list[str], calls: list[str],
+              hook: str | None = None) -> tuple[str | None, bool]:
+    """Runs ``calls`` under bash in ``project``, in a private mount namespace where each of
+    ``folders`` is a copy (the system's own is never written); with ``hook``, asks it for
+    each call first and stops at the first denied. The call denied (or None), and whether
+    the payload ran (``zz`` in the project)."""
+    driver = project.parent / f"driver-{project.name}.sh"
+    lines = ["set -u", f"work=$(mktemp -d -p {project.parent})"]
+    for i, folder in enumerate(folders):
+        lines += [f"mkdir -p $work/{i}", f"cp -a {folder}/. $work/{i}/",
+                  f"mount --bind $work/{i} {folder}"]
+    lines.append(f"cd {project}")
+    for i, call in enumerate(calls):
+        (project.parent / f"call{i}").write_text(call)
+        if hook is not None:
+            (project.parent / f"payload{i}").write_bytes(payload(call, project))
+            lines.append(f"/bin/sh -c {json.dumps(hook)} < {project.parent}/payload{i} "
+                         f">/dev/null 2>&1; [ $? = 2 ] && {{ echo DENIED {i}; exit 0; }}")
+        lines.append(f'timeout 60 bash -c "$(cat {project.parent}/call{i})" >/dev/null 2>&1')
+    driver.write_text("\n".join(lines) + "\n")
+    done = subprocess.run(["unshare", "-m", "--propagation", "private", "bash", str(driver)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    denied = next((calls[int(line.split()[1])] for line in done.stdout.splitlines()
+                   if line.startswith("DENIED ")), None)
+    return denied, (project / "zz").exists()
+
+
+def _root_namespaces() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("a root session's case")
+    if subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False).returncode:
+        pytest.skip("no private mount namespace here")
+
+
+def _python_etc() -> str:
+    """Debian's folder of the system python3's sitecustomize (a link from its lib)."""
+    link = Path("/usr/lib") / f"python3.{_minor()}" / "sitecustomize.py"
+    if not link.is_symlink():
+        pytest.skip("the system python3 has no sitecustomize link into /etc")
+    return str(link.resolve().parent)
+
+
+def _minor() -> str:
+    done = subprocess.run(["/usr/bin/python3", "-c", "import sys; print(sys.version_info[1])"],
+                          capture_output=True, text=True, check=False)
+    return done.stdout.strip()
+
+
+def _npm_global() -> str:
+    done = subprocess.run(["npm", "config", "get", "globalconfig"], capture_output=True,
+                          text=True, check=False, timeout=60)
+    return done.stdout.strip()
+
+
+def _root_case(case: str) -> tuple[list[str], list[str], list[str], list[str]]:
+    """(programs needed, the plan, the calls, the system folders they write) of ``case``."""
+    if case == "perl-etc":
+        return (["perl", "shasum"], ["Bash(cp *)", "Bash(shasum *)"],
+               ["cp strict.pm /etc/perl/strict.pm", "shasum notes.txt"], ["/etc/perl"])
+    if case == "debian-sitecustomize":
+        etc = _python_etc()
+        return (["yq"], ["Bash(cp *)", "Bash(yq *)"],
+               [f"cp s.py {etc}/sitecustomize.py", "yq . a.yaml"], [etc])
+    if case == "npm-globalconfig":
+        _needs("npm")
+        rc = _npm_global()
+        return (["npm"], ["Bash(cp *)", "Bash(npm test)"], [f"cp n.rc {rc}", "npm test"],
+               [os.path.dirname(rc)])
+    return (["ssh", "git"], ["Bash(cp *)", "Bash(git fetch *)"],
+            ["cp ssh.conf /etc/ssh/ssh_config", "git fetch ssh://h/x"], ["/etc/ssh"])
+
+
+ROOT_CASES = ["perl-etc", "debian-sitecustomize", "npm-globalconfig", "ssh-system-config"]
+
+
+@pytest.mark.parametrize("case", ROOT_CASES)
+def test_r1_a_root_session_writes_what_a_plan_program_loads(tmp_path: Path, case: str) -> None:
+    """R1 (guards._guarded_items: the system's files guarded are a list, /etc/gitconfig,
+    /etc/pip.conf, /etc/mavenrc, the lib beside a folder of PATH; a root session writes the
+    others): Debian's perl puts /etc/perl first in @INC (``shasum``'s ``use strict``);
+    Debian's /usr/bin/python3 imports sitecustomize, a link from /usr/lib/python3.X into
+    /etc/python3.X (``yq``, ``pygmentize``, Debian's pip are its scripts); npm reads its
+    global configuration beside node's prefix (``/usr/etc/npmrc``: ``script-shell``); ssh
+    reads /etc/ssh/ssh_config (``ProxyCommand``) for ``git fetch``. Each write is made in a
+    private mount namespace, on a copy of the folder."""
+    _root_namespaces()
+    programs, entries, calls, folders = _root_case(case)
+    _needs(*programs)
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / "strict.pm").write_text(
+        "package strict; system('touch zz'); sub import {} sub unimport {} 1;\n")
+    (project / "s.py").write_text("import os; os.system('touch zz')\n")
+    (project / "a.yaml").write_text("a: 1\n")
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    (project / "n.rc").write_text("script-shell=./e.sh\n")
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+    (project / "ssh.conf").write_text("Host *\n  ProxyCommand sh -c 'touch zz'\n")
+    scratch = tmp_path / "scratch" / "project"
+    shutil.copytree(project, scratch, symlinks=True)
+    assert _isolated(scratch, folders, calls)[1], "bash ran no payload: the case proves nothing"
+    denied, ran = _isolated(project, folders, calls, _settings_hook(project))
+    assert denied is not None, "the hook allows a root session's write of a system file a " \
+        f"plan program then runs (payload ran: {ran})"
+
+
+_open("test_r1_a_root_session_writes_what_a_plan_program_loads",
+      "open (review s45 R1): a root session writes the system's configuration and modules a "
+      "plan's program loads, outside the guarded list", *ROOT_CASES)
+
+
+def test_hook_helpers_decide_a_plain_call(tmp_path: Path) -> None:
+    """The harness's premise: the printed hook allows a covered call and denies another."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git status)"])
+    hook = _settings_hook(project)
+    assert run_hook(hook, "git status", project).returncode == 0
+    assert _first_denied(project, ["git status", "touch zz"]) == "touch zz"
