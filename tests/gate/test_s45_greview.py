@@ -11,6 +11,8 @@ import json
 import os
 import shutil
 import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -256,3 +258,121 @@ def test_hook_helpers_decide_a_plain_call(tmp_path: Path) -> None:
     hook = _settings_hook(project)
     assert run_hook(hook, "git status", project).returncode == 0
     assert _first_denied(project, ["git status", "touch zz"]) == "touch zz"
+
+
+# --- gh: a subcommand that checks out a pull request's branch ------------------------------
+
+#: A stand-in for a GitHub Enterprise host on https://localhost: its GraphQL endpoint answers
+#: that pull request 1's head is the branch ``rev`` of o/r, and ``git http-backend`` serves
+#: the repositories under ROOT (argv: port, root, certificate folder).
+FAKE_GITHUB = r'''
+import http.server, json, os, ssl, subprocess, sys
+ROOT, CERTS = sys.argv[2], sys.argv[3]
+PR = {"id": "P", "number": 1, "headRefName": "rev", "isCrossRepository": False,
+      "maintainerCanModify": False, "headRepositoryOwner": {"id": "U", "login": "o"},
+      "headRepository": {"id": "R", "name": "r"}}
+class H(http.server.BaseHTTPRequestHandler):
+    def _reply(self, status, headers, body):
+        self.send_response(status)
+        for k, v in headers: self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body))); self.end_headers()
+        self.wfile.write(body)
+    def _git(self, body):
+        path, _, query = self.path.partition("?")
+        env = {"GIT_PROJECT_ROOT": ROOT, "GIT_HTTP_EXPORT_ALL": "1", "PATH_INFO": path,
+               "QUERY_STRING": query, "REQUEST_METHOD": self.command,
+               "CONTENT_TYPE": self.headers.get("Content-Type", ""),
+               "CONTENT_LENGTH": str(len(body)), "PATH": os.environ["PATH"]}
+        out = subprocess.run(["git", "http-backend"], input=body, env=env,
+                             capture_output=True).stdout
+        head, _, rest = out.partition(b"\r\n\r\n")
+        status, headers = 200, []
+        for line in head.decode().split("\r\n"):
+            k, _, v = line.partition(":")
+            if k.lower() == "status": status = int(v.split()[0])
+            elif k: headers.append((k, v.strip()))
+        self._reply(status, headers, rest)
+    def do_GET(self):
+        self._git(b"")
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        if ".git/" in self.path: return self._git(body)
+        repo = {"id": "R", "name": "r", "owner": {"id": "U", "login": "o"},
+                "defaultBranchRef": {"name": "main"}, "pullRequest": PR}
+        self._reply(200, [("Content-Type", "application/json")],
+                    json.dumps({"data": {"repository": repo}}).encode())
+    def log_message(self, *a): pass
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+ctx.load_cert_chain(CERTS + "/cert.pem", CERTS + "/key.pem")
+s = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H)
+s.socket = ctx.wrap_socket(s.socket, server_side=True)
+print("ready", flush=True)
+s.serve_forever()
+'''
+
+
+@pytest.fixture
+def github(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The stand-in GitHub on https://localhost (port 443: root), serving o/r; the
+    environment that sends gh and git to it."""
+    _needs("gh", "openssl")
+    if os.geteuid() != 0:
+        pytest.skip("the stand-in GitHub listens on port 443 (gh drops a URL's port)")
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+                    str(certs / "key.pem"), "-out", str(certs / "cert.pem"), "-days", "2",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
+                   check=True, capture_output=True, timeout=60)
+    (tmp_path / "server.py").write_text(FAKE_GITHUB)
+    (tmp_path / "served" / "o").mkdir(parents=True)
+    server = subprocess.Popen([sys.executable, str(tmp_path / "server.py"), "443",
+                               str(tmp_path / "served"), str(certs)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        if server.stdout.readline().strip() != "ready":
+            pytest.skip("port 443 is taken here")
+        yield {**os.environ, "GH_HOST": "localhost", "GH_ENTERPRISE_TOKEN": "x",
+               "GH_CONFIG_DIR": str(tmp_path / "gh-config"), "GH_PROMPT_DISABLED": "1",
+               "SSL_CERT_FILE": str(certs / "cert.pem"),
+               "GIT_SSL_CAINFO": str(certs / "cert.pem")}
+    finally:
+        server.kill()
+        server.wait(timeout=60)
+        if server.stdout is not None:
+            server.stdout.close()
+
+
+def _hooked(settings: Path) -> bool:
+    return settings.exists() and "PreToolUse" in settings.read_text()
+
+
+def test_g1_gh_pr_checkout_brings_a_branch_without_the_hook(
+        tmp_path: Path, github: dict[str, str]) -> None:
+    """G1 (writers._one: ``gh`` writes the working tree only for ``download``/``clone``/
+    ``-O``/``-D``; ``gh pr checkout`` is none): under ``Bash(gh pr *)`` (a plan the brief
+    names narrow) ``gh pr checkout 1`` fetches the pull request's branch and runs ``git
+    checkout`` of it, as ``git checkout rev`` does, which the gate denies in a project holding
+    a ``.claude`` folder. The branch's ``.claude/settings.json`` holds no hook (and its
+    plan grants all of Bash): Claude Code reads the settings again and drops the hook."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gh pr *)"])
+    served = tmp_path / "served" / "o" / "r.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(project), str(served)], check=True,
+                   capture_output=True, timeout=60)
+    subprocess.run(["git", "remote", "add", "origin", "https://localhost/o/r.git"],
+                   cwd=project, check=True, capture_output=True, timeout=60)
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    _bash("gh pr checkout 1", scratch, github)
+    assert _hooked(project / ".claude" / "settings.json")
+    assert not _hooked(scratch / ".claude" / "settings.json"), \
+        "gh checked out no branch: the case proves nothing"
+    assert _first_denied(project, ["gh pr checkout 1"], github) is not None, \
+        "the hook allows gh to check out a branch whose settings hold no hook"
+
+
+_open("test_g1_gh_pr_checkout_brings_a_branch_without_the_hook",
+      "open (review s45 G1): gh pr checkout (and gh pr merge's switch back) runs git "
+      "checkout of a branch; writers reads gh as a tree writer only for download")
