@@ -268,7 +268,8 @@ def test_hook_helpers_decide_a_plain_call(tmp_path: Path) -> None:
 FAKE_GITHUB = r'''
 import http.server, json, os, ssl, subprocess, sys
 ROOT, CERTS = sys.argv[2], sys.argv[3]
-PR = {"id": "P", "number": 1, "headRefName": "rev", "isCrossRepository": False,
+PR = {"id": "P", "number": 1, "url": "https://localhost/o/r/pull/1", "headRefName": "rev",
+      "isCrossRepository": False,
       "maintainerCanModify": False, "headRepositoryOwner": {"id": "U", "login": "o"},
       "headRepository": {"id": "R", "name": "r"}}
 class H(http.server.BaseHTTPRequestHandler):
@@ -376,3 +377,35 @@ def test_g1_gh_pr_checkout_brings_a_branch_without_the_hook(
 _open("test_g1_gh_pr_checkout_brings_a_branch_without_the_hook",
       "open (review s45 G1): gh pr checkout (and gh pr merge's switch back) runs git "
       "checkout of a branch; writers reads gh as a tree writer only for download")
+
+
+def test_g2_gh_config_names_the_browser_gh_pr_view_runs(
+        tmp_path: Path, github: dict[str, str]) -> None:
+    """G2 (writers: ``git config`` writes git's guarded configuration, G-9; ``gh config set``
+    is read as writing nothing): ``gh config set browser ./e.sh`` writes ``browser:`` into
+    ``~/.config/gh/config.yml`` (guarded whole, HOME_CODE), naming no guarded path; the
+    covered ``gh pr view 1 --web`` then runs ``./e.sh URL`` as the browser. Plan
+    ``Bash(gh config *)``, ``Bash(gh pr *)``: no grant of a program of the model's choosing."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gh config *)", "Bash(gh pr *)"])
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    subprocess.run(["git", "remote", "add", "origin", "https://localhost/o/r.git"],
+                   cwd=project, check=True, capture_output=True, timeout=60)
+    calls = ["gh config set browser ./e.sh", "gh pr view 1 --web"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = {**_home_env(tmp_path / "proof-home"), **{
+        k: v for k, v in github.items() if k.startswith(("GH_", "SSL_", "GIT_SSL"))}}
+    proof.pop("GH_CONFIG_DIR")
+    for call in calls:
+        _bash(call, scratch, proof)
+    assert (scratch / "zz").exists(), "gh ran no browser: the case proves nothing"
+    env = {**proof, "HOME": str(_home_env(tmp_path / "home")["HOME"])}
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows gh to write its configuration's browser, and its run"
+
+
+_open("test_g2_gh_config_names_the_browser_gh_pr_view_runs",
+      "open (review s45 G2): gh config set writes gh's guarded configuration (browser, "
+      "editor, pager, aliases) without naming it")
