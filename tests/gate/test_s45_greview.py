@@ -135,6 +135,59 @@ _open("test_c1_a_name_the_program_composes_is_a_guarded_file",
       *COMPOSED)
 
 
+# --- a program that writes its own settings, which the gate guards, naming none --------
+
+#: (the program needed, the plan, the calls): the first calls write the program's settings
+#: (``~/.npmrc``, ``package.json``, ``~/.kube/config``, ``~/.aws/config``), the last runs
+#: what they name.
+OWN_SETTINGS = {
+    "npm-config-set": ("npm", ["Bash(npm config *)", "Bash(npm test)"],
+                       ["npm config set script-shell ./e.sh", "npm test"]),
+    "npm-pkg-set": ("npm", ["Bash(npm pkg *)", "Bash(npm test)"],
+                    ["npm pkg set scripts.test=./e.sh", "npm test"]),
+    "kubectl-config": ("kubectl", ["Bash(kubectl config *)", "Bash(kubectl get *)"],
+                       ["kubectl config set-cluster c --server=https://127.0.0.1:1",
+                        "kubectl config set-credentials u --exec-command=touch --exec-arg=zz "
+                        "--exec-api-version=client.authentication.k8s.io/v1beta1",
+                        "kubectl config set-context x --cluster=c --user=u",
+                        "kubectl config use-context x", "kubectl get pods"]),
+    "aws-configure": ("aws", ["Bash(aws configure *)", "Bash(aws s3 ls)"],
+                      ["aws configure set credential_process ./e.sh", "aws s3 ls"]),
+}
+
+
+@pytest.mark.parametrize("case", list(OWN_SETTINGS))
+def test_s1_a_program_writes_its_own_settings(tmp_path: Path, case: str) -> None:
+    """S1 (writers: ``git config`` is read as writing git's configuration, G-9; no other
+    program's own settings command is): ``npm config set`` writes ``~/.npmrc`` (HOME_CODE),
+    ``npm pkg set`` the ``package.json`` the plan's ``npm test`` runs (guarded for it:
+    planprograms), ``kubectl config set-credentials --exec-command`` ``~/.kube/config``
+    (an exec credential plugin, run at the next request), ``aws configure set
+    credential_process`` ``~/.aws/config``: each a file the gate guards, written by a
+    program whose words name none. The plan's covered run then runs the payload."""
+    program, entries, calls = OWN_SETTINGS[case]
+    _needs(program)
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = _home_env(tmp_path / "proof-home")
+    for call in calls:
+        _bash(call, scratch, proof)
+    assert (scratch / "zz").exists(), "bash ran no payload: the case proves nothing"
+    env = _home_env(tmp_path / "home")
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows a program to write its own guarded settings, and their run"
+
+
+_open("test_s1_a_program_writes_its_own_settings",
+      "open (review s45 S1): npm config/pkg set, kubectl config, aws configure write the "
+      "settings the gate guards for them without naming them", *OWN_SETTINGS)
+
 # --- root: the system's files a plan's program reads, outside the guarded list -----------
 
 
