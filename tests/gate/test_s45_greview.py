@@ -58,18 +58,20 @@ def _bash(call: str, cwd: Path, env: dict[str, str] | None = None) -> None:
                    check=False, env=env)
 
 
-def _first_denied(project: Path, calls: list[str],
-                  env: dict[str, str] | None = None) -> str | None:
-    """Asks the printed hook for each call in turn (in ``env``), running each allowed one
-    under bash in the project; the first call denied, or None when the hook allowed all."""
+def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
+                  cwd: Path | None = None) -> str | None:
+    """Asks the printed hook for each call in turn (in ``env``, from ``cwd``: the project
+    when None), running each allowed one under bash there; the first call denied, or None
+    when the hook allowed all."""
     hook = _settings_hook(project)
+    folder = cwd or project
     for call in calls:
-        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
-                              cwd=project, capture_output=True, timeout=60, check=False,
+        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder),
+                              cwd=folder, capture_output=True, timeout=60, check=False,
                               env=env)
         if done.returncode == 2:
             return call
-        _bash(call, project, env)
+        _bash(call, folder, env)
     return None
 
 
@@ -187,6 +189,40 @@ def test_s1_a_program_writes_its_own_settings(tmp_path: Path, case: str) -> None
 _open("test_s1_a_program_writes_its_own_settings",
       "open (review s45 S1): npm config/pkg set, kubectl config, aws configure write the "
       "settings the gate guards for them without naming them", *OWN_SETTINGS)
+
+# --- what a plan's program finds by walking up: the package.json npm runs --------------
+
+
+def test_p1_npm_runs_the_package_json_of_a_folder_above_the_call(tmp_path: Path) -> None:
+    """P1 (planprograms.STARTS: for the node runners ``package.json`` and ``node_modules/``
+    are guarded in the call's folder only; ``.npmrc``, ``.yarnrc``, … from it up, ``^``):
+    npm runs the scripts of the nearest folder above holding a ``package.json``. A session
+    in ``web/src`` of the package ``web`` (started there, or moved there) is allowed ``cp
+    ../../evil.json ../package.json``; the covered ``npm test`` then runs its ``test``
+    script. Plan ``Bash(cp *)``, ``Bash(npm test)``."""
+    _needs("npm")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
+    src = project / "web" / "src"
+    src.mkdir(parents=True)
+    (project / "web" / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+    (project / "evil.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "touch zz"}}))
+    calls = ["cp ../../evil.json ../package.json", "npm test"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        _bash(call, scratch / "web" / "src")
+    assert (scratch / "web" / "zz").exists(), "npm ran no payload: the case proves nothing"
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(src)}
+    assert _first_denied(project, calls, env, src) is not None, \
+        "the hook allows writing the package.json above the call that npm test runs"
+
+
+_open("test_p1_npm_runs_the_package_json_of_a_folder_above_the_call",
+      "open (review s45 P1): npm's package.json (and node_modules) is guarded in the call's "
+      "folder only, while npm runs the nearest one above")
 
 # --- root: the system's files a plan's program reads, outside the guarded list -----------
 
