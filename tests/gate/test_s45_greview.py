@@ -224,6 +224,37 @@ _open("test_p1_npm_runs_the_package_json_of_a_folder_above_the_call",
       "open (review s45 P1): npm's package.json (and node_modules) is guarded in the call's "
       "folder only, while npm runs the nearest one above")
 
+def test_p1b_cargo_runs_the_build_script_of_the_package_above_the_call(
+        tmp_path: Path) -> None:
+    """P1b (the same: ``build.rs`` is guarded in the call's folder, ``^Cargo.toml`` from it
+    up): cargo builds the package of the nearest ``Cargo.toml`` above, and runs its
+    ``build.rs``. From ``crate/src``, ``cp ../../evil.rs ../build.rs`` is allowed; the
+    covered ``cargo build`` compiles and runs it. Plan ``Bash(cp *)``, ``Bash(cargo build)``."""
+    _needs("cargo")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(cargo build)"])
+    src = project / "crate" / "src"
+    src.mkdir(parents=True)
+    (project / "crate" / "Cargo.toml").write_text(
+        '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+    (src / "main.rs").write_text("fn main() {}\n")
+    (project / "evil.rs").write_text(
+        'fn main() { std::process::Command::new("touch").arg("zz").status().unwrap(); }\n')
+    calls = ["cp ../../evil.rs ../build.rs", "cargo build"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        _bash(call, scratch / "crate" / "src")
+    assert (scratch / "crate" / "zz").exists(), "cargo ran no payload: the case proves nothing"
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(src)}
+    assert _first_denied(project, calls, env, src) is not None, \
+        "the hook allows writing the build.rs above the call that cargo build runs"
+
+
+_open("test_p1b_cargo_runs_the_build_script_of_the_package_above_the_call",
+      "open (review s45 P1b): cargo's build.rs is guarded in the call's folder only, while "
+      "cargo builds the package of the nearest Cargo.toml above")
+
 # --- root: the system's files a plan's program reads, outside the guarded list -----------
 
 
