@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bash_review import bash, needs
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, payload, run_hook
 
@@ -47,22 +48,10 @@ def _left_open(request: pytest.FixtureRequest) -> None:
         request.node.add_marker(pytest.mark.xfail(strict=True, reason=reason))
 
 
-def _needs(*programs: str) -> None:
-    missing = [p for p in programs if shutil.which(p) is None]
-    if missing:
-        pytest.skip(f"not installed: {', '.join(missing)}")
-
-
-def _bash(call: str, cwd: Path, env: dict[str, str] | None = None) -> None:
-    subprocess.run(["bash", "-c", call], cwd=cwd, capture_output=True, timeout=120,
-                   check=False, env=env)
-
-
 def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
                   cwd: Path | None = None) -> str | None:
-    """Asks the printed hook for each call in turn (in ``env``, from ``cwd``: the project
-    when None), running each allowed one under bash there; the first call denied, or None
-    when the hook allowed all."""
+    """``bash_review.first_denied``, from the folder ``cwd`` (the project when None): the
+    payload's ``cwd`` and the folder the hook and each allowed call run in."""
     hook = _settings_hook(project)
     folder = cwd or project
     for call in calls:
@@ -71,7 +60,7 @@ def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = 
                               env=env)
         if done.returncode == 2:
             return call
-        _bash(call, folder, env)
+        bash(call, folder, env)
     return None
 
 
@@ -124,7 +113,7 @@ def test_c1_a_name_the_program_composes_is_a_guarded_file(tmp_path: Path, case: 
     shutil.copytree(project, scratch, symlinks=True)
     proof = _home_env(tmp_path / "proof-home")
     for call in calls:
-        _bash(call.format(home=proof["HOME"]), scratch, proof)
+        bash(call.format(home=proof["HOME"]), scratch, proof)
     assert (scratch / "zz").exists(), "bash ran no payload: the case proves nothing"
     env = _home_env(tmp_path / "home")
     assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
@@ -168,7 +157,7 @@ def test_s1_a_program_writes_its_own_settings(tmp_path: Path, case: str) -> None
     credential_process`` ``~/.aws/config``: each a file the gate guards, written by a
     program whose words name none. The plan's covered run then runs the payload."""
     program, entries, calls = OWN_SETTINGS[case]
-    _needs(program)
+    needs(program)
     project = tmp_path / "project"
     gated_project(project, entries)
     (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
@@ -179,7 +168,7 @@ def test_s1_a_program_writes_its_own_settings(tmp_path: Path, case: str) -> None
     shutil.copytree(project, scratch, symlinks=True)
     proof = _home_env(tmp_path / "proof-home")
     for call in calls:
-        _bash(call, scratch, proof)
+        bash(call, scratch, proof)
     assert (scratch / "zz").exists(), "bash ran no payload: the case proves nothing"
     env = _home_env(tmp_path / "home")
     assert _first_denied(project, calls, env) is not None, \
@@ -200,7 +189,7 @@ def test_p1_npm_runs_the_package_json_of_a_folder_above_the_call(tmp_path: Path)
     in ``web/src`` of the package ``web`` (started there, or moved there) is allowed ``cp
     ../../evil.json ../package.json``; the covered ``npm test`` then runs its ``test``
     script. Plan ``Bash(cp *)``, ``Bash(npm test)``."""
-    _needs("npm")
+    needs("npm")
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
     src = project / "web" / "src"
@@ -213,7 +202,7 @@ def test_p1_npm_runs_the_package_json_of_a_folder_above_the_call(tmp_path: Path)
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
     for call in calls:
-        _bash(call, scratch / "web" / "src")
+        bash(call, scratch / "web" / "src")
     assert (scratch / "web" / "zz").exists(), "npm ran no payload: the case proves nothing"
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(src)}
     assert _first_denied(project, calls, env, src) is not None, \
@@ -230,7 +219,7 @@ def test_p1b_cargo_runs_the_build_script_of_the_package_above_the_call(
     up): cargo builds the package of the nearest ``Cargo.toml`` above, and runs its
     ``build.rs``. From ``crate/src``, ``cp ../../evil.rs ../build.rs`` is allowed; the
     covered ``cargo build`` compiles and runs it. Plan ``Bash(cp *)``, ``Bash(cargo build)``."""
-    _needs("cargo")
+    needs("cargo")
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", "Bash(cargo build)"])
     src = project / "crate" / "src"
@@ -244,7 +233,7 @@ def test_p1b_cargo_runs_the_build_script_of_the_package_above_the_call(
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
     for call in calls:
-        _bash(call, scratch / "crate" / "src")
+        bash(call, scratch / "crate" / "src")
     assert (scratch / "crate" / "zz").exists(), "cargo ran no payload: the case proves nothing"
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(src)}
     assert _first_denied(project, calls, env, src) is not None, \
@@ -322,7 +311,7 @@ def _root_case(case: str) -> tuple[list[str], list[str], list[str], list[str]]:
         return (["yq"], ["Bash(cp *)", "Bash(yq *)"],
                [f"cp s.py {etc}/sitecustomize.py", "yq . a.yaml"], [etc])
     if case == "npm-globalconfig":
-        _needs("npm")
+        needs("npm")
         rc = _npm_global()
         return (["npm"], ["Bash(cp *)", "Bash(npm test)"], [f"cp n.rc {rc}", "npm test"],
                [os.path.dirname(rc)])
@@ -345,7 +334,7 @@ def test_r1_a_root_session_writes_what_a_plan_program_loads(tmp_path: Path, case
     private mount namespace, on a copy of the folder."""
     _root_namespaces()
     programs, entries, calls, folders = _root_case(case)
-    _needs(*programs)
+    needs(*programs)
     project = tmp_path / "project"
     gated_project(project, entries)
     (project / "strict.pm").write_text(
@@ -436,7 +425,7 @@ s.serve_forever()
 def github(tmp_path: Path) -> Iterator[dict[str, str]]:
     """The stand-in GitHub on https://localhost (port 443: root), serving o/r; the
     environment that sends gh and git to it."""
-    _needs("gh", "openssl")
+    needs("gh", "openssl")
     if os.geteuid() != 0:
         pytest.skip("the stand-in GitHub listens on port 443 (gh drops a URL's port)")
     certs = tmp_path / "certs"
@@ -486,7 +475,7 @@ def test_g1_gh_pr_checkout_brings_a_branch_without_the_hook(
                    cwd=project, check=True, capture_output=True, timeout=60)
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    _bash("gh pr checkout 1", scratch, github)
+    bash("gh pr checkout 1", scratch, github)
     assert _hooked(project / ".claude" / "settings.json")
     assert not _hooked(scratch / ".claude" / "settings.json"), \
         "gh checked out no branch: the case proves nothing"
@@ -519,7 +508,7 @@ def test_g2_gh_config_names_the_browser_gh_pr_view_runs(
         k: v for k, v in github.items() if k.startswith(("GH_", "SSL_", "GIT_SSL"))}}
     proof.pop("GH_CONFIG_DIR")
     for call in calls:
-        _bash(call, scratch, proof)
+        bash(call, scratch, proof)
     assert (scratch / "zz").exists(), "gh ran no browser: the case proves nothing"
     env = {**proof, "HOME": str(_home_env(tmp_path / "home")["HOME"])}
     assert _first_denied(project, calls, env) is not None, \
