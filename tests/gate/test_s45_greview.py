@@ -244,6 +244,34 @@ _open("test_p1b_cargo_runs_the_build_script_of_the_package_above_the_call",
       "open (review s45 P1b): cargo's build.rs is guarded in the call's folder only, while "
       "cargo builds the package of the nearest Cargo.toml above")
 
+# --- a file in the home a plan's program runs, outside HOME_CODE ------------------------
+
+
+def test_h1_npm_init_runs_the_users_init_module(tmp_path: Path) -> None:
+    """H1 (homefiles.HOME_CODE holds ``.npmrc``, not npm's ``init-module``): ``npm init``
+    loads and runs ``~/.npm-init.js`` (its ``init-module`` setting's default), ``-y`` too.
+    Plan ``Bash(cp *)``, ``Bash(npm init *)``: ``cp e.js ~/.npm-init.js`` (the home spelled
+    absolute) is allowed; ``npm init -y`` runs it."""
+    needs("npm")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(npm init *)"])
+    (project / "e.js").write_text(
+        "require('child_process').execSync('touch zz'); module.exports = {}\n")
+    calls = ["cp e.js {home}/.npm-init.js", "npm init -y"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = _home_env(tmp_path / "proof-home")
+    for call in calls:
+        bash(call.format(home=proof["HOME"]), scratch, proof)
+    assert (scratch / "zz").exists(), "npm ran no init module: the case proves nothing"
+    env = _home_env(tmp_path / "home")
+    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+        is not None, "the hook allows writing ~/.npm-init.js, and the npm init that runs it"
+
+
+_open("test_h1_npm_init_runs_the_users_init_module",
+      "open (review s45 H1): ~/.npm-init.js, which npm init runs, is not in HOME_CODE")
+
 # --- root: the system's files a plan's program reads, outside the guarded list -----------
 
 
