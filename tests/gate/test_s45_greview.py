@@ -68,8 +68,14 @@ def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = 
 
 
 def _home_env(home: Path) -> dict[str, str]:
+    """The session's environment with ``home`` (made here) as its home; rustup's and cargo's
+    folders kept where they are (their programs on PATH find them by the home)."""
     home.mkdir()
-    return {**os.environ, "HOME": str(home)}
+    real = Path.home()
+    kept = {name: str(real / folder) for name, folder in (("RUSTUP_HOME", ".rustup"),
+                                                           ("CARGO_HOME", ".cargo"))
+            if (real / folder).is_dir() and name not in os.environ}
+    return {**os.environ, **kept, "HOME": str(home)}
 
 
 #: (the plan, the calls: ``{home}`` is the session's home folder)
@@ -144,7 +150,25 @@ OWN_SETTINGS = {
                         "kubectl config use-context x", "kubectl get pods"]),
     "aws-configure": ("aws", ["Bash(aws configure *)", "Bash(aws s3 ls)"],
                       ["aws configure set credential_process ./e.sh", "aws s3 ls"]),
+    # (the guarded Cargo.toml gains a path dependency whose build script cargo runs)
+    "cargo-add-path": ("cargo", ["Bash(cargo add *)", "Bash(cargo build)"],
+                       ["cargo add --path vendor/evil", "cargo build"]),
 }
+
+
+def _crates(project: Path) -> None:
+    """A cargo package in ``project`` and, in ``vendor/evil``, one whose build script runs
+    the payload in the project."""
+    manifest = '[package]\nname = "{}"\nversion = "0.1.0"\nedition = "2021"\n'
+    (project / "Cargo.toml").write_text(manifest.format("x"))
+    (project / "src").mkdir(exist_ok=True)
+    (project / "src" / "main.rs").write_text("fn main() {}\n")
+    evil = project / "vendor" / "evil"
+    (evil / "src").mkdir(parents=True)
+    (evil / "Cargo.toml").write_text(manifest.format("evil"))
+    (evil / "src" / "lib.rs").write_text("")
+    (evil / "build.rs").write_text('fn main() { std::process::Command::new("touch")'
+                                   '.arg("../../zz").status().unwrap(); }\n')
 
 
 @pytest.mark.parametrize("case", list(OWN_SETTINGS))
@@ -154,8 +178,10 @@ def test_s1_a_program_writes_its_own_settings(tmp_path: Path, case: str) -> None
     ``npm pkg set`` the ``package.json`` the plan's ``npm test`` runs (guarded for it:
     planprograms), ``kubectl config set-credentials --exec-command`` ``~/.kube/config``
     (an exec credential plugin, run at the next request), ``aws configure set
-    credential_process`` ``~/.aws/config``: each a file the gate guards, written by a
-    program whose words name none. The plan's covered run then runs the payload."""
+    credential_process`` ``~/.aws/config``, ``cargo add --path`` the ``Cargo.toml`` the
+    plan's ``cargo build`` reads (a dependency whose build script it runs): each a file the
+    gate guards, written by a program whose words name none. The plan's covered run then
+    runs the payload."""
     program, entries, calls = OWN_SETTINGS[case]
     needs(program)
     project = tmp_path / "project"
@@ -164,6 +190,7 @@ def test_s1_a_program_writes_its_own_settings(tmp_path: Path, case: str) -> None
     (project / "e.sh").chmod(0o755)
     (project / "package.json").write_text(json.dumps(
         {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+    _crates(project)
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
     proof = _home_env(tmp_path / "proof-home")
@@ -177,7 +204,8 @@ def test_s1_a_program_writes_its_own_settings(tmp_path: Path, case: str) -> None
 
 _open("test_s1_a_program_writes_its_own_settings",
       "open (review s45 S1): npm config/pkg set, kubectl config, aws configure write the "
-      "settings the gate guards for them without naming them", *OWN_SETTINGS)
+      "settings the gate guards for them without naming them (cargo add: Cargo.toml)",
+      *OWN_SETTINGS)
 
 # --- what a plan's program finds by walking up: the package.json npm runs --------------
 
