@@ -351,6 +351,52 @@ _open("test_t1_terraform_validate_starts_the_providers_of_the_working_folder",
       "open (review s45 T1): terraform's working-folder .terraform (providers) and its lock "
       "file are not guarded for a terraform entry")
 
+def _built_crate(project: Path) -> list[str]:
+    """A gated cargo project at ``project`` whose build script names ``data.txt``, built
+    once; the calls that replace its compiled build script and make cargo run it again
+    (cargo's folder names hash the package's path: each project is built where it runs)."""
+    gated_project(project, ["Bash(cp *)", "Bash(cargo build)"])
+    (project / "Cargo.toml").write_text(
+        '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+    (project / "src").mkdir()
+    (project / "src" / "main.rs").write_text("fn main() {}\n")
+    (project / "build.rs").write_text(
+        'fn main() { println!("cargo:rerun-if-changed=data.txt"); }\n')
+    (project / "data.txt").write_text("1\n")
+    (project / "two.txt").write_text("2\n")
+    (project / "eb").mkdir()
+    (project / "eb" / "build-script-build").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "eb" / "build-script-build").chmod(0o755)
+    subprocess.run(["cargo", "build", "-q"], cwd=project, check=True, capture_output=True,
+                   timeout=600)
+    built = next(project.glob("target/debug/build/x-*/build-script-build")).parent
+    return [f"cp -r eb/. {built.relative_to(project)}/", "cp two.txt data.txt", "cargo build"]
+
+
+def test_p2_cargo_build_runs_the_build_script_its_target_folder_holds(tmp_path: Path) -> None:
+    """P2 (STARTS["cargo"] guards ``build.rs``, not what cargo built of it): cargo keeps the
+    compiled build script in ``target/debug/build/PKG-HASH/build-script-build`` and runs that
+    file again, without compiling, whenever a file the script named with
+    ``rerun-if-changed`` changes. In a project built once, ``cp -r eb/. target/…/PKG-HASH/``
+    (a folder copy: the file itself, a hard link of cargo's, is denied by its name) and
+    ``cp two.txt data.txt`` are allowed; the covered ``cargo build`` runs the new
+    build-script-build. Plan ``Bash(cp *)``, ``Bash(cargo build)``; the guarded ``build.rs``
+    is never written."""
+    needs("cargo")
+    scratch = tmp_path / "scratch" / "project"
+    for call in _built_crate(scratch):
+        bash(call, scratch)
+    assert any(scratch.rglob("zz")), "cargo ran no build script: the case proves nothing"
+    project = tmp_path / "project"
+    calls = _built_crate(project)
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing the compiled build script cargo build runs"
+
+
+_open("test_p2_cargo_build_runs_the_build_script_its_target_folder_holds",
+      "open (review s45 P2): cargo's target folder (compiled build scripts) is not guarded "
+      "for a cargo entry, while build.rs is")
+
 # --- root: the system's files a plan's program reads, outside the guarded list -----------
 
 
