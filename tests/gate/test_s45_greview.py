@@ -570,8 +570,10 @@ class H(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         if ".git/" in self.path: return self._git(body)
+        head = subprocess.run(["git", "symbolic-ref", "--short", "HEAD"], capture_output=True,
+                              text=True, cwd=ROOT + "/o/r.git").stdout.strip()
         repo = {"id": "R", "name": "r", "owner": {"id": "U", "login": "o"},
-                "defaultBranchRef": {"name": "main"}, "pullRequest": PR}
+                "defaultBranchRef": {"name": head}, "pullRequest": PR}
         self._reply(200, [("Content-Type", "application/json")],
                     json.dumps({"data": {"repository": repo}}).encode())
     def log_message(self, *a): pass
@@ -621,34 +623,53 @@ def _hooked(settings: Path) -> bool:
     return settings.exists() and "PreToolUse" in settings.read_text()
 
 
+#: (the plan, the call): each brings the branch ``rev`` (settings without the hook) into
+#: the working tree.
+GH_CHECKOUTS = {"pr-checkout": ("Bash(gh pr *)", "gh pr checkout 1"),
+                "repo-sync": ("Bash(gh repo *)", "gh repo sync")}
+
+
+@pytest.mark.parametrize("case", list(GH_CHECKOUTS))
 def test_g1_gh_pr_checkout_brings_a_branch_without_the_hook(
-        tmp_path: Path, github: dict[str, str]) -> None:
+        tmp_path: Path, github: dict[str, str], case: str) -> None:
     """G1 (writers._one: ``gh`` writes the working tree only for ``download``/``clone``/
-    ``-O``/``-D``; ``gh pr checkout`` is none): under ``Bash(gh pr *)`` (a plan the brief
-    names narrow) ``gh pr checkout 1`` fetches the pull request's branch and runs ``git
-    checkout`` of it, as ``git checkout rev`` does, which the gate denies in a project holding
-    a ``.claude`` folder. The branch's ``.claude/settings.json`` holds no hook (and its
-    plan grants all of Bash): Claude Code reads the settings again and drops the hook."""
+    ``-O``/``-D``; ``gh pr checkout`` and ``gh repo sync`` are none): under ``Bash(gh pr
+    *)`` (a plan the brief names narrow) ``gh pr checkout 1`` fetches the pull request's
+    branch and runs ``git checkout`` of it, as ``git checkout rev`` does, which the gate
+    denies in a project holding a ``.claude`` folder; under ``Bash(gh repo *)`` ``gh repo
+    sync`` fast-forwards the checked-out branch to the remote's (here moved to ``rev``). The
+    branch's ``.claude/settings.json`` holds no hook (and its plan grants all of Bash):
+    Claude Code reads the settings again and drops the hook."""
+    entry, call = GH_CHECKOUTS[case]
     project = tmp_path / "project"
-    gated_project(project, ["Bash(gh pr *)"])
+    gated_project(project, [entry])
     served = tmp_path / "served" / "o" / "r.git"
     subprocess.run(["git", "clone", "-q", "--bare", str(project), str(served)], check=True,
                    capture_output=True, timeout=60)
-    subprocess.run(["git", "remote", "add", "origin", "https://localhost/o/r.git"],
-                   cwd=project, check=True, capture_output=True, timeout=60)
+    branch = subprocess.run(["git", "branch", "--show-current"], cwd=project, check=True,
+                            capture_output=True, text=True, timeout=60).stdout.strip()
+    for args in (["remote", "add", "origin", "https://localhost/o/r.git"],
+                 ["fetch", "-q", "origin"], ["branch", "-q", "-u", f"origin/{branch}"]):
+        subprocess.run(["git", *args], cwd=project, check=True, capture_output=True,
+                       timeout=60, env=github)
+    # (gh repo sync wants no untracked file: the fixture's are left out, as .gitignore would)
+    (project / ".git" / "info" / "exclude").write_text("*\n")
+    subprocess.run(["git", "update-ref", f"refs/heads/{branch}", "refs/heads/rev"], cwd=served,
+                   check=True, capture_output=True, timeout=60)
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    bash("gh pr checkout 1", scratch, github)
+    bash(call, scratch, github)
     assert _hooked(project / ".claude" / "settings.json")
     assert not _hooked(scratch / ".claude" / "settings.json"), \
         "gh checked out no branch: the case proves nothing"
-    assert _first_denied(project, ["gh pr checkout 1"], github) is not None, \
+    assert _first_denied(project, [call], github) is not None, \
         "the hook allows gh to check out a branch whose settings hold no hook"
 
 
 _open("test_g1_gh_pr_checkout_brings_a_branch_without_the_hook",
-      "open (review s45 G1): gh pr checkout (and gh pr merge's switch back) runs git "
-      "checkout of a branch; writers reads gh as a tree writer only for download")
+      "open (review s45 G1): gh pr checkout, gh repo sync (and gh pr merge's switch back) "
+      "write the working tree; writers reads gh as a tree writer only for download",
+      *GH_CHECKOUTS)
 
 
 def test_g2_gh_config_names_the_browser_gh_pr_view_runs(
