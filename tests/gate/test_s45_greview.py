@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -406,6 +407,180 @@ def test_p2_cargo_build_runs_the_build_script_its_target_folder_holds(tmp_path: 
 _open("test_p2_cargo_build_runs_the_build_script_its_target_folder_holds",
       "open (review s45 P2): cargo's target folder (compiled build scripts) is not guarded "
       "for a cargo entry, while build.rs is")
+
+# --- a case-insensitive file system (macOS's APFS, Windows' NTFS) ------------------------
+
+#: A case-insensitive, case-preserving passthrough over FUSE (fusepy), as macOS and Windows
+#: read names: argv BACKING MOUNTPOINT.
+CASEFS = r'''"""casefs.py BACKING MOUNTPOINT: each name is looked up as written, else
+as the one entry of its folder equal to it with case folded."""
+
+import errno
+import os
+import sys
+
+from fuse import FUSE, FuseOSError, Operations
+
+
+class CaseFS(Operations):
+    def __init__(self, root):
+        self.root = os.path.realpath(root)
+
+    def _real(self, path):
+        real = self.root
+        for part in [p for p in path.split("/") if p]:
+            exact = os.path.join(real, part)
+            if os.path.lexists(exact) or not os.path.isdir(real):
+                real = exact
+                continue
+            folded = part.casefold()
+            match = next((n for n in os.listdir(real) if n.casefold() == folded), part)
+            real = os.path.join(real, match)
+        return real
+
+    def access(self, path, mode):
+        if not os.access(self._real(path), mode):
+            raise FuseOSError(errno.EACCES)
+
+    def chmod(self, path, mode):
+        return os.chmod(self._real(path), mode)
+
+    def chown(self, path, uid, gid):
+        return os.lchown(self._real(path), uid, gid)
+
+    def getattr(self, path, fh=None):
+        try:
+            st = os.lstat(self._real(path))
+        except OSError as e:
+            raise FuseOSError(e.errno) from None
+        return {k: getattr(st, k) for k in ("st_atime", "st_ctime", "st_gid", "st_mode",
+                                             "st_mtime", "st_nlink", "st_size", "st_uid")}
+
+    def readdir(self, path, fh):
+        return [".", "..", *os.listdir(self._real(path))]
+
+    def readlink(self, path):
+        return os.readlink(self._real(path))
+
+    def mknod(self, path, mode, dev):
+        return os.mknod(self._real(path), mode, dev)
+
+    def rmdir(self, path):
+        return os.rmdir(self._real(path))
+
+    def mkdir(self, path, mode):
+        return os.mkdir(self._real(path), mode)
+
+    def statfs(self, path):
+        st = os.statvfs(self._real(path))
+        return {k: getattr(st, k) for k in ("f_bavail", "f_bfree", "f_blocks", "f_bsize",
+                                             "f_favail", "f_ffree", "f_files", "f_flag",
+                                             "f_frsize", "f_namemax")}
+
+    def unlink(self, path):
+        return os.unlink(self._real(path))
+
+    def symlink(self, name, target):
+        return os.symlink(target, self._real(name))
+
+    def rename(self, old, new):
+        return os.rename(self._real(old), self._real(new))
+
+    def link(self, target, name):
+        return os.link(self._real(name), self._real(target))
+
+    def utimens(self, path, times=None):
+        return os.utime(self._real(path), times)
+
+    def open(self, path, flags):
+        return os.open(self._real(path), flags)
+
+    def create(self, path, mode, fi=None):
+        return os.open(self._real(path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+
+    def read(self, path, length, offset, fh):
+        os.lseek(fh, offset, os.SEEK_SET)
+        return os.read(fh, length)
+
+    def write(self, path, buf, offset, fh):
+        os.lseek(fh, offset, os.SEEK_SET)
+        return os.write(fh, buf)
+
+    def truncate(self, path, length, fh=None):
+        with open(self._real(path), "r+") as f:
+            f.truncate(length)
+
+    def flush(self, path, fh):
+        return os.fsync(fh)
+
+    def release(self, path, fh):
+        return os.close(fh)
+
+    def fsync(self, path, fdatasync, fh):
+        return os.fsync(fh)
+
+
+if __name__ == "__main__":
+    FUSE(CaseFS(sys.argv[1]), sys.argv[2], foreground=True, allow_other=False)
+'''
+
+
+@pytest.fixture
+def casefold(tmp_path: Path) -> Iterator[Path]:
+    """A folder whose names are read with case folded (a FUSE passthrough over
+    ``tmp_path/back``); skipped without fusepy, libfuse or ``/dev/fuse``."""
+    import importlib.util
+
+    if importlib.util.find_spec("fuse") is None or not os.path.exists("/dev/fuse"):
+        pytest.skip("no fusepy or /dev/fuse here (a case-insensitive file system's stand-in)")
+    needs("fusermount")
+    back, mount = tmp_path / "back", tmp_path / "folded"
+    back.mkdir()
+    mount.mkdir()
+    (tmp_path / "casefs.py").write_text(CASEFS)
+    server = subprocess.Popen([sys.executable, str(tmp_path / "casefs.py"), str(back),
+                               str(mount)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if os.path.ismount(mount):
+                break
+            time.sleep(0.1)
+        else:
+            pytest.skip("the FUSE stand-in did not mount")
+        yield mount
+    finally:
+        subprocess.run(["fusermount", "-u", str(mount)], capture_output=True, check=False,
+                       timeout=60)
+        server.kill()
+        server.wait(timeout=60)
+
+
+@pytest.mark.parametrize("call", ["cp -r evil/.claude/. .CLAUDE/",
+                                  "cp notes.txt .Claude/Settings.Json"])
+def test_x1_a_case_insensitive_file_system_reads_claude_as_claude(
+        casefold: Path, call: str) -> None:
+    """X1 (guards, named, writers: every guarded path and name is compared as a string, case
+    kept; ``files.realpath`` gives a path's case as written): on a case-insensitive file
+    system, the default of macOS (APFS) and of Windows, ``.CLAUDE`` is the folder
+    ``.claude`` and ``Settings.Json`` is ``settings.json``. Under ``Bash(cp *)`` one call
+    replaces the settings that hold the hook. (Measured on a FUSE stand-in that folds case as
+    APFS does; the gate runs on macOS: docs/call-gate.md names ``/opt/homebrew/bin/bash``.)"""
+    project = casefold / "project"
+    gated_project(project, ["Bash(cp *)"])
+    scratch = casefold / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    bash(call, scratch)
+    assert _hooked(project / ".claude" / "settings.json")
+    assert not _hooked(scratch / ".claude" / "settings.json"), \
+        "the copy left the settings: the case proves nothing"
+    assert _first_denied(project, [call]) is not None, \
+        "the hook allows a copy over .claude/settings.json spelled in other case"
+
+
+_open("test_x1_a_case_insensitive_file_system_reads_claude_as_claude",
+      "open (review s45 X1): guarded paths and names are compared with case kept, while "
+      "macOS's and Windows' file systems fold it")
 
 # --- root: the system's files a plan's program reads, outside the guarded list -----------
 
