@@ -877,3 +877,47 @@ def test_g2_gh_config_names_the_browser_gh_pr_view_runs(
 _open("test_g2_gh_config_names_the_browser_gh_pr_view_runs",
       "open (review s45 G2): gh config set writes gh's guarded configuration (browser, "
       "editor, pager, aliases) without naming it")
+
+
+# --- Claude Code: a skill's `!` command, filled from the Skill call's args ---------------
+
+
+def test_k1_a_skill_call_runs_its_bodys_command_with_the_models_arguments(
+        tmp_path: Path) -> None:
+    """K1 (judge.named reads a Skill call by its name; the call's ``args`` are not judged):
+    Claude Code 2.1.332 fills ``$ARGUMENTS`` in a skill's body from the Skill call's
+    ``args`` and runs each ``!`cmd``` line as it loads the skill; no PreToolUse hook sees
+    that command (measured: the printed hook is asked about the Skill call alone). With
+    ``other`` (``!`echo $ARGUMENTS```, allowed-tools ``Bash(echo *)``) in the project and a
+    plan of ``Skill(other)``, the call ``Skill(other, args="hi; touch zz")`` runs ``touch
+    zz`` once the session's own permissions allow Bash (only the gate stands in the way, as
+    in tests/conformance/test_subagents_e2e.py). Measured with the pinned runtime."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+    from cc_runtime import binary_path, run_session
+    from cc_standin import StandIn
+
+    binary = binary_path()
+    if not binary.exists():
+        pytest.skip("the pinned Claude Code is not installed (cc_runtime.py install)")
+    work = tmp_path / "work"
+    project = work / "project"
+    gated_project(project, ["Skill(other)"])
+    skill = project / ".claude" / "skills" / "other"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: other\ndescription: echo things\n"
+                                    "allowed-tools: Bash(echo *)\n---\n"
+                                    "Result: !`echo $ARGUMENTS`\n")
+    call = ("Skill", {"skill": "other", "args": "hi; touch zz"})
+    with StandIn() as standin:
+        url, session = standin.session([call])
+        done, _ = run_session(binary, url, work, None, timeout=120, prompt="hello",
+                              extra_args=["--allowedTools", "Skill(other)", "Bash"])
+    result = session.results.get(session.call_id(0))
+    assert result is not None, done.stderr[-2000:]
+    assert not (project / "zz").exists(), \
+        f"the gate let the skill's command run the call's arguments: {result}"
+
+
+_open("test_k1_a_skill_call_runs_its_bodys_command_with_the_models_arguments",
+      "open (review s45 K1): a Skill call is judged by its name; its args fill the skill's "
+      "`!` commands, which no PreToolUse hook sees")
