@@ -592,7 +592,9 @@ def _isolated(project: Path, folders: list[str], calls: list[str],
     each call first and stops at the first denied. The call denied (or None), and whether
     the payload ran (``zz`` in the project)."""
     driver = project.parent / f"driver-{project.name}.sh"
-    lines = ["set -u", f"work=$(mktemp -d -p {project.parent})"]
+    lines = ["set -u", f"work=$(mktemp -d -p {project.parent})",
+             "export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a "
+             "GIT_COMMITTER_EMAIL=a@b"]
     for i, folder in enumerate(folders):
         lines += [f"mkdir -p $work/{i}", f"cp -a {folder}/. $work/{i}/",
                   f"mount --bind $work/{i} {folder}"]
@@ -603,7 +605,8 @@ def _isolated(project: Path, folders: list[str], calls: list[str],
             (project.parent / f"payload{i}").write_bytes(payload(call, project))
             lines.append(f"/bin/sh -c {json.dumps(hook)} < {project.parent}/payload{i} "
                          f">/dev/null 2>&1; [ $? = 2 ] && {{ echo DENIED {i}; exit 0; }}")
-        lines.append(f'timeout 60 bash -c "$(cat {project.parent}/call{i})" >/dev/null 2>&1')
+        lines.append(f'timeout 60 bash -c "$(cat {project.parent}/call{i})" </dev/null '
+                     '>/dev/null 2>&1')
     driver.write_text("\n".join(lines) + "\n")
     done = subprocess.run(["unshare", "-m", "--propagation", "private", "bash", str(driver)],
                           capture_output=True, text=True, timeout=300, check=False)
@@ -653,11 +656,15 @@ def _root_case(case: str) -> tuple[list[str], list[str], list[str], list[str]]:
         rc = _npm_global()
         return (["npm"], ["Bash(cp *)", "Bash(npm test)"], [f"cp n.rc {rc}", "npm test"],
                [os.path.dirname(rc)])
+    if case == "vim-system-vimrc":  # (Debian's /etc/vim/vimrc sources vimrc.local)
+        return (["vim", "git"], ["Bash(cp *)", "Bash(git commit *)"],
+                ["cp v.vim /etc/vim/vimrc.local", "git commit --allow-empty"], ["/etc/vim"])
     return (["ssh", "git"], ["Bash(cp *)", "Bash(git fetch *)"],
             ["cp ssh.conf /etc/ssh/ssh_config", "git fetch ssh://h/x"], ["/etc/ssh"])
 
 
-ROOT_CASES = ["perl-etc", "debian-sitecustomize", "npm-globalconfig", "ssh-system-config"]
+ROOT_CASES = ["perl-etc", "debian-sitecustomize", "npm-globalconfig", "ssh-system-config",
+              "vim-system-vimrc"]
 
 
 @pytest.mark.parametrize("case", ROOT_CASES)
@@ -668,8 +675,9 @@ def test_r1_a_root_session_writes_what_a_plan_program_loads(tmp_path: Path, case
     Debian's /usr/bin/python3 imports sitecustomize, a link from /usr/lib/python3.X into
     /etc/python3.X (``yq``, ``pygmentize``, Debian's pip are its scripts); npm reads its
     global configuration beside node's prefix (``/usr/etc/npmrc``: ``script-shell``); ssh
-    reads /etc/ssh/ssh_config (``ProxyCommand``) for ``git fetch``. Each write is made in a
-    private mount namespace, on a copy of the folder."""
+    reads /etc/ssh/ssh_config (``ProxyCommand``) for ``git fetch``; Debian's vim, the
+    ``editor`` ``git commit`` starts without ``-m``, sources /etc/vim/vimrc.local. Each
+    write is made in a private mount namespace, on a copy of the folder."""
     _root_namespaces()
     programs, entries, calls, folders = _root_case(case)
     needs(*programs)
@@ -685,6 +693,7 @@ def test_r1_a_root_session_writes_what_a_plan_program_loads(tmp_path: Path, case
     (project / "package.json").write_text(json.dumps(
         {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
     (project / "ssh.conf").write_text("Host *\n  ProxyCommand sh -c 'touch zz'\n")
+    (project / "v.vim").write_text('call system("touch zz") | qa!\n')
     scratch = tmp_path / "scratch" / "project"
     shutil.copytree(project, scratch, symlinks=True)
     assert _isolated(scratch, folders, calls)[1], "bash ran no payload: the case proves nothing"
