@@ -582,6 +582,51 @@ _open("test_x1_a_case_insensitive_file_system_reads_claude_as_claude",
       "open (review s45 X1): guarded paths and names are compared with case kept, while "
       "macOS's and Windows' file systems fold it")
 
+def test_l1_npm_installed_under_a_users_prefix_runs_its_package_folder(
+        tmp_path: Path) -> None:
+    """L1 (guards: a folder of ``PATH`` is guarded whole, a link there guards its target
+    (s41 S5), and the environment of a target that has ``pyvenv.cfg`` (s44 P2c); a node
+    package is no such environment): npm installed under a user's prefix, as npm's own
+    documentation advises against EACCES (``npm config set prefix ~/.npm-global``, its
+    ``bin`` first on ``PATH``), is the link ``~/.npm-global/bin/npm ->
+    ../lib/node_modules/npm/bin/npm-cli.js``, which loads the package's ``lib/cli.js``.
+    Plan ``Bash(cp *)``, ``Bash(npm test)``: ``cp e.js ~/.npm-global/lib/node_modules/npm/
+    lib/cli.js`` is allowed; the covered ``npm test`` runs it."""
+    needs("npm")
+    cli = Path(os.path.realpath(shutil.which("npm") or ""))
+    if cli.name != "npm-cli.js":
+        pytest.skip("npm is not a node package's npm-cli.js here")
+
+    def installed(home: Path) -> dict[str, str]:
+        env = _home_env(home)
+        prefix = home / ".npm-global"
+        (prefix / "bin").mkdir(parents=True)
+        shutil.copytree(cli.parent.parent, prefix / "lib" / "node_modules" / "npm",
+                        symlinks=True)
+        (prefix / "bin" / "npm").symlink_to("../lib/node_modules/npm/bin/npm-cli.js")
+        return {**env, "PATH": f"{prefix / 'bin'}{os.pathsep}{env['PATH']}"}
+
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+    (project / "e.js").write_text("require('child_process').execSync('touch zz')\n")
+    calls = ["cp e.js {home}/.npm-global/lib/node_modules/npm/lib/cli.js", "npm test"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = installed(tmp_path / "proof-home")
+    for call in calls:
+        bash(call.format(home=proof["HOME"]), scratch, proof)
+    assert (scratch / "zz").exists(), "npm ran no payload: the case proves nothing"
+    env = installed(tmp_path / "home")
+    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+        is not None, "the hook allows rewriting the npm package the plan's npm runs"
+
+
+_open("test_l1_npm_installed_under_a_users_prefix_runs_its_package_folder",
+      "open (review s45 L1): a PATH link into a node package guards the link's target, not "
+      "the package the target loads")
+
 # --- root: the system's files a plan's program reads, outside the guarded list -----------
 
 
