@@ -631,11 +631,11 @@ _open("test_l1_npm_installed_under_a_users_prefix_runs_its_package_folder",
 
 
 def _isolated(project: Path, folders: list[str], calls: list[str],
-              hook: str | None = None) -> tuple[str | None, bool]:
+              hook: str | None = None, setup: tuple[str, ...] = ()) -> tuple[str | None, bool]:
     """Runs ``calls`` under bash in ``project``, in a private mount namespace where each of
-    ``folders`` is a copy (the system's own is never written); with ``hook``, asks it for
-    each call first and stops at the first denied. The call denied (or None), and whether
-    the payload ran (``zz`` in the project)."""
+    ``folders`` is a copy (the system's own is never written), after the shell lines
+    ``setup``; with ``hook``, asks it for each call first and stops at the first denied.
+    The call denied (or None), and whether the payload ran (``zz`` in the project)."""
     driver = project.parent / f"driver-{project.name}.sh"
     lines = ["set -u", f"work=$(mktemp -d -p {project.parent})",
              "export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a "
@@ -643,7 +643,7 @@ def _isolated(project: Path, folders: list[str], calls: list[str],
     for i, folder in enumerate(folders):
         lines += [f"mkdir -p $work/{i}", f"cp -a {folder}/. $work/{i}/",
                   f"mount --bind $work/{i} {folder}"]
-    lines.append(f"cd {project}")
+    lines += [*setup, f"cd {project}"]
     for i, call in enumerate(calls):
         (project.parent / f"call{i}").write_text(call)
         if hook is not None:
@@ -975,3 +975,45 @@ def test_k1_a_skill_call_runs_its_bodys_command_with_the_models_arguments(
 _open("test_k1_a_skill_call_runs_its_bodys_command_with_the_models_arguments",
       "open (review s45 K1): a Skill call is judged by its name; its args fill the skill's "
       "`!` commands, which no PreToolUse hook sees")
+
+
+
+# --- Homebrew: a folder of PATH under /opt, whose links lead into the user's Cellar -------
+
+#: Homebrew's layout (its prefix on Apple silicon, owned by the user who installed it, not
+#: root): ``bin/tool`` a link into ``Cellar/tool/VERSION``. Made on a tmpfs over /opt in the
+#: case's own mount namespace.
+HOMEBREW = ("mount -t tmpfs tmpfs /opt",
+            "mkdir -p /opt/homebrew/bin /opt/homebrew/Cellar/tool/1.0/bin",
+            "printf '#!/bin/sh\\necho ok\\n' > /opt/homebrew/Cellar/tool/1.0/bin/tool",
+            "chmod +x /opt/homebrew/Cellar/tool/1.0/bin/tool",
+            "ln -s ../Cellar/tool/1.0/bin/tool /opt/homebrew/bin/tool",
+            "export PATH=/opt/homebrew/bin:$PATH")
+
+
+def test_m1_a_homebrew_link_leads_into_a_cellar_the_user_writes(tmp_path: Path) -> None:
+    """M1 (homefiles.SYSTEM_BINS holds ``/opt/``: a folder of ``PATH`` there is the
+    system's, whose links are not read because "only root writes" their targets; docs/
+    decisions.md S4): Homebrew's prefix on macOS (Apple silicon) is ``/opt/homebrew``, owned
+    by the user, and ``/opt/homebrew/bin/tool`` is a link into ``/opt/homebrew/Cellar``.
+    Plan ``Bash(cp *)``, ``Bash(tool run)``: ``cp e.sh /opt/homebrew/Cellar/tool/1.0/bin/tool``
+    is allowed; the covered ``tool run`` runs e.sh. The gate decides alike for root and for
+    the user (it reads no owner), so this root session's namespace shows the macOS user's
+    case; every Homebrew program (git, gh, node, python) is such a link."""
+    _root_namespaces()
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(tool run)"])
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    calls = ["cp e.sh /opt/homebrew/Cellar/tool/1.0/bin/tool", "tool run"]
+    scratch = tmp_path / "scratch" / "project"
+    shutil.copytree(project, scratch, symlinks=True)
+    assert _isolated(scratch, [], calls, setup=HOMEBREW)[1], \
+        "bash ran no payload: the case proves nothing"
+    denied, ran = _isolated(project, [], calls, _settings_hook(project), setup=HOMEBREW)
+    assert denied is not None, f"the hook allows rewriting a Homebrew program (ran: {ran})"
+
+
+_open("test_m1_a_homebrew_link_leads_into_a_cellar_the_user_writes",
+      "open (review s45 M1): /opt/ is read as the system's (links not followed), while "
+      "Homebrew's /opt/homebrew belongs to the user")
