@@ -933,6 +933,38 @@ _open("test_g2_gh_config_names_the_browser_gh_pr_view_runs",
       "editor, pager, aliases) without naming it")
 
 
+@pytest.mark.parametrize("extra", ["--template=tpl", "--templ=tpl"])
+def test_g3_gh_repo_clone_hands_its_words_after_dashes_to_git_clone(
+        tmp_path: Path, github: dict[str, str], extra: str) -> None:
+    """G3 (writers: ``git clone --template`` by any prefix is read as writing a repository's
+    hooks, s44 G1; the words ``gh repo clone`` hands to ``git clone`` after ``--`` are not
+    read as git's): ``gh repo clone o/r sub -- --template=tpl`` runs ``git clone
+    --template=tpl``, which copies ``tpl/hooks/post-checkout`` into the new repository and
+    runs it at the clone's checkout. Plan ``Bash(gh repo *)`` (``-- --upload-pack=…``,
+    ``-- -c core.fsmonitor=…`` are allowed too)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gh repo *)"])
+    served = tmp_path / "served" / "o" / "r.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(project), str(served)], check=True,
+                   capture_output=True, timeout=60)
+    hooks = project / "tpl" / "hooks"
+    hooks.mkdir(parents=True)
+    (hooks / "post-checkout").write_text("#!/bin/sh\ntouch zz\n")
+    (hooks / "post-checkout").chmod(0o755)
+    call = f"gh repo clone o/r sub -- {extra}"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    bash(call, scratch, github)
+    assert any(scratch.rglob("zz")), "git ran no hook: the case proves nothing"
+    assert _first_denied(project, [call], github) is not None, \
+        "the hook allows gh to hand git clone a template of hooks"
+
+
+_open("test_g3_gh_repo_clone_hands_its_words_after_dashes_to_git_clone",
+      "open (review s45 G3): gh repo clone's words after -- are git clone's options, not "
+      "read as git's")
+
+
 # --- Claude Code: a skill's `!` command, filled from the Skill call's args ---------------
 
 
