@@ -922,6 +922,10 @@ def test_g2_gh_config_names_the_browser_gh_pr_view_runs(
     proof.pop("GH_CONFIG_DIR")
     for call in calls:
         bash(call, scratch, proof)
+    for _ in range(50):  # (gh starts the browser and does not wait for it)
+        if (scratch / "zz").exists():
+            break
+        time.sleep(0.1)
     assert (scratch / "zz").exists(), "gh ran no browser: the case proves nothing"
     env = {**proof, "HOME": str(_home_env(tmp_path / "home")["HOME"])}
     assert _first_denied(project, calls, env) is not None, \
