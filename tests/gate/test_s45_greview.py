@@ -799,8 +799,9 @@ class H(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         if ".git/" in self.path: return self._git(body)
-        head = subprocess.run(["git", "symbolic-ref", "--short", "HEAD"], capture_output=True,
-                              text=True, cwd=ROOT + "/o/r.git").stdout.strip()
+        served = os.path.join(ROOT, "o", "r.git")
+        head = subprocess.run(["git", "--git-dir", served, "symbolic-ref", "--short", "HEAD"],
+                              capture_output=True, text=True).stdout.strip() or "main"
         repo = {"id": "R", "name": "r", "owner": {"id": "U", "login": "o"},
                 "defaultBranchRef": {"name": head}, "pullRequest": PR}
         self._reply(200, [("Content-Type", "application/json")],
