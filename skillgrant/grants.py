@@ -89,6 +89,8 @@ def split_allowed_tools(value: str | Sequence[str]) -> list[str]:
                     f"allowed-tools item {index + 1} is {type(item).__name__}, not a string"
                 )
             entries.extend(_split(item))
+        if any("," in entry for entry in entries):  # Copilot CLI joins the items with ", "
+            _split(", ".join(value))  # before it cuts them (review s45-freview F1)
         return entries
     raise AllowedToolsError(
         f"allowed-tools must be a string or a list of strings, not {type(value).__name__}"

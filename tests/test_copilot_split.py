@@ -48,6 +48,14 @@ def test_a_list_item_copilot_cuts_is_refused_too() -> None:
         read_skill(text)
 
 
+def test_items_copilot_joins_into_such_a_value_are_refused() -> None:
+    """Copilot CLI joins a list's items with ", " and cuts the whole: ``Bash(echo a, b)`` and
+    ``Read(x`` make a value whose parentheses do not close in order, cut at every comma."""
+    with pytest.raises(AllowedToolsError):
+        split_allowed_tools(["Bash(echo a, b)", "Read(x"])
+    assert split_allowed_tools(["Bash(echo a, b)", "Read(x)"]) == ["Bash(echo a, b)", "Read(x)"]
+
+
 def test_a_plan_holding_such_a_value_is_refused_at_it() -> None:
     with pytest.raises(PlanError) as refused:
         Plan.from_text("allowed-tools: Read(x, Bash(rm:*)\n")

@@ -150,7 +150,10 @@ class Plan(BaseModel):
                 split_allowed_tools(item)
             except AllowedToolsError as e:
                 raise _At(f"item {index + 1} {e}", index) from e
-        return split_allowed_tools(value)
+        try:
+            return split_allowed_tools(value)
+        except AllowedToolsError as e:  # the items, joined as Copilot CLI joins them
+            raise ValueError(f"its items joined: {e}") from e
 
     @field_validator("allowed_tools")
     @classmethod

@@ -165,9 +165,10 @@ def test_hostile_values_keep_only_justified_entries(entries: list[str], joiner: 
         decision = constrain(value, list(NARROW))
     except AllowedToolsError:
         # Refused only where Copilot CLI cuts a string at every comma: its parentheses, counted
-        # without escapes, do not close in order (review s45-freview F1).
-        assert any("," in text and not _closes_in_order(text)
-                   for text in ([value] if isinstance(value, str) else value))
+        # without escapes, do not close in order (review s45-freview F1); it joins a list's
+        # items with ", " first.
+        text = value if isinstance(value, str) else ", ".join(value)
+        assert "," in text and not _closes_in_order(text)
         return
     for verdict in decision.verdicts:
         _check_verdict(verdict, NARROW)
