@@ -219,9 +219,11 @@ def _compose_shallow(text: str) -> tuple[bool, Node | None]:
         if text.find("*", 0, _stopped_at(e, len(text))) >= 0:
             return False, None
         raise _problem(e) from e
-    if node is None or ("&" not in text and "!" not in text and "<<" not in text):
-        # With no anchor, an alias would name none and not compose; a merge key is a plain
-        # ``<<`` or a tag.
+    if node is None or ("&" not in text and "!" not in text and "<<" not in text
+                        and "\\" not in text):
+        # With no anchor, an alias would name none and not compose; a merge key is a tag or a
+        # key whose value is ``<<``: written out, or with an escape (``"\x3C<"``; a quoted
+        # scalar folded over lines gains a space, a block scalar keeps its break).
         return True, node
     merge = _merge_without_alias(node)
     if merge is None:
@@ -256,12 +258,18 @@ def _merge_without_alias(node: Node) -> bool | None:
         seen.add(id(current))
         if isinstance(current, MappingNode):
             for key, value in current.value:
-                merge = merge or key.tag == MERGE_TAG
+                merge = merge or _is_merge_key(key)
                 stack.append(key)
                 stack.append(value)
         elif isinstance(current, SequenceNode):
             stack.extend(current.value)
     return merge
+
+
+def _is_merge_key(key: Node) -> bool:
+    """A merge key to Bun: any key whose value is ``<<``, plain, quoted, escaped or a block
+    scalar (measured: ``Bun.YAML.parse('"<<": {a: 1}')`` is ``{a: 1}``), or tagged merge."""
+    return key.tag == MERGE_TAG or (isinstance(key, ScalarNode) and key.value == "<<")
 
 
 def _refuse_merge_keys(root: Node) -> None:
@@ -270,7 +278,7 @@ def _refuse_merge_keys(root: Node) -> None:
         node = stack.pop()
         if isinstance(node, MappingNode):
             for key, value in node.value:
-                if key.tag == MERGE_TAG:
+                if _is_merge_key(key):
                     raise YamlProblem("YAML merge keys (<<) are not accepted here",
                                       key.start_mark.index)
                 stack.extend((key, value))
