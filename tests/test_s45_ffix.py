@@ -4,11 +4,19 @@ L1, F7). Each row failed before its fix. The runtime readings were measured with
 
 from __future__ import annotations
 
+import json
+import random
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text
+
+#: tests/oracle/bun_runtime.py's pinned Bun.
+BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
 
 
 def _skill(lines: str) -> str:
@@ -32,3 +40,98 @@ F3_KEYS = {
 def test_f3_a_key_whose_value_is_a_merge_key_is_refused(row: str) -> None:
     with pytest.raises(SkillFileError, match="merge keys"):
         apply_to_text(_skill(F3_KEYS[row]), Plan.from_entries([]))
+
+
+ENFORCE = "/usr/bin/skillgrant hook --plan /p/plan.json"
+
+#: Lines beside which ``apply --enforce`` must refuse: Claude Code 2.1.332 would load the skill
+#: with no hooks (``w3i``/``bwe``), end its frontmatter before the hook, or read nothing.
+F5_REFUSED = {
+    "top-level-pretooluse": "PreToolUse: x",
+    "top-level-preskillshellcommand": "PreSkillShellCommand: {a: 1}",
+    "matcher-in-a-list": "x: [{matcher: a, hooks: [{type: command, command: c}]}]",
+    "matcher-in-a-mapping": "x: {y: {hooks: {type: command}}}",
+    "permissionrequest-two-down": "x: [{y: {PermissionRequest: 1}}]",
+    "dashes-in-a-value": "x: a---b",
+    "bun-rejects": 'x: "a\nb"',
+}
+#: Lines the runtime's test passes: the hook is read, and written.
+F5_WRITTEN = {
+    "empty-list": "PreToolUse: []",
+    "null": "PreToolUse: ~",
+    "under-metadata": "metadata: {PreToolUse: x}",
+    "under-mcpservers": "mcpServers: {a: {PreToolUse: x}}",
+    "event-name-holding-a-matcher": "Stop: {matcher: a, hooks: [1]}",
+    "too-deep": "x: [[[[{PreToolUse: 1}]]]]",
+}
+
+
+@pytest.mark.parametrize("row", sorted(F5_REFUSED))
+def test_f5_enforce_refuses_where_the_runtime_would_not_run_its_hook(row: str) -> None:
+    text = _skill(f"allowed-tools: Bash(echo *)\n{F5_REFUSED[row]}")
+    with pytest.raises(SkillFileError, match="would never run") as caught:
+        apply_to_text(text, Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE)
+    assert caught.value.line is not None
+
+
+@pytest.mark.parametrize("row", sorted(F5_WRITTEN))
+def test_f5_enforce_writes_where_the_runtime_runs_its_hook(row: str) -> None:
+    text = _skill(f"allowed-tools: Bash(echo *)\n{F5_WRITTEN[row]}")
+    new, _ = apply_to_text(text, Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE)
+    assert "PreToolUse:" in new and ENFORCE in new
+
+
+def test_f5_enforce_refuses_a_hook_it_wrote_once_the_runtime_would_drop_it() -> None:
+    """Applying again to a file with the gate's hook and a top-level PreToolUse added since."""
+    plan = Plan.from_entries(["Bash(echo *)"])
+    new, _ = apply_to_text(_skill("allowed-tools: Bash(echo *)"), plan, enforce=ENFORCE)
+    with pytest.raises(SkillFileError, match="would never run"):
+        apply_to_text(new.replace("name: probe\n", "name: probe\nPreToolUse: x\n"), plan,
+                      enforce=ENFORCE)
+
+
+# Claude Code 2.1.332's own functions (copied from the JavaScript embedded in the binary).
+_RUNTIME_JS = r"""
+const FV=new Set(["PreToolUse","PermissionRequest","PreSkillShellCommand"]);
+const BZn=new Set(["metadata","mcpServers","lspServers"]);const ce=new Set;
+const Oc=%s;
+function Zje(e){if(!e||typeof e!=="object"||Array.isArray(e))return!1;if(!("matcher"in e)&&Object.keys(e).some((s)=>Oc.includes(s)))return!1;let n=e.hooks;if(Array.isArray(n))return n.length>0;return!!n&&typeof n==="object"&&(("matcher"in e)||typeof n.type==="string")}
+function pe(e){if(!e||typeof e!=="object"||Array.isArray(e))return!1;return Object.entries(e).some(([n,s])=>FV.has(n)&&s!==null&&s!==void 0&&!(Array.isArray(s)&&s.length===0))}
+function Prt(e,n=3,{matchersCount:s=!0,unscannedKeys:o=ce,inHooksList:a=!1}={}){if(pe(e))return!0;if(s&&Zje(e))return!0;if(n===0||!e||typeof e!=="object")return!1;if(Array.isArray(e))return e.some((i)=>Prt(i,n-1,{matchersCount:s,unscannedKeys:o,inHooksList:a}));if(a&&typeof e.type==="string")return!1;return Object.entries(e).some(([i,l])=>!o.has(i)&&Prt(l,n-1,{unscannedKeys:o,matchersCount:s&&!Oc.includes(i),inHooksList:i==="hooks"&&Array.isArray(l)}))}
+function bwe(e,n){if(!e||typeof e!=="object"||Array.isArray(e))return!1;return pe(e)||Object.entries(e).some(([s,o])=>s!=="hooks"&&!n.has(s)&&Prt(o,3,{unscannedKeys:n,matchersCount:!Oc.includes(s)}))}
+const input=JSON.parse(require("fs").readFileSync(0,"utf8"));
+console.log(JSON.stringify(input.map((e)=>bwe(e,BZn))));
+"""  # noqa: E501
+_KEYS = ("PreToolUse", "PermissionRequest", "PreSkillShellCommand", "Stop", "hooks", "matcher",
+         "type", "metadata", "mcpServers", "lspServers", "x", "y")
+
+
+def _value(rng: random.Random, depth: int) -> object:
+    roll = rng.random()
+    if depth == 0 or roll < 0.3:
+        return rng.choice([None, [], {}, "", "s", 0, 1, True, False])
+    if roll < 0.55:
+        return [_value(rng, depth - 1) for _ in range(rng.randrange(3))]
+    return {rng.choice(_KEYS): _value(rng, depth - 1) for _ in range(rng.randrange(4))}
+
+
+@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+def test_f5_hookdrop_is_the_runtimes_test() -> None:
+    """``hookdrop.declares_hooks_outside`` against the runtime's ``bwe``, run by Bun, on
+    20,000 generated frontmatters (nested up to six levels)."""
+    from skillgrant.skillfile.hookdrop import _EVENTS, declares_hooks_outside
+
+    rng = random.Random(4545)
+    cases: list[dict[str, object]] = []
+    while len(cases) < 20_000:
+        case = _value(rng, 6)
+        if isinstance(case, dict):
+            cases.append(case)
+    script = _RUNTIME_JS % json.dumps(sorted(_EVENTS))
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(cases),
+                          capture_output=True, text=True, timeout=120, check=True)
+    theirs = json.loads(done.stdout)
+    ours = [declares_hooks_outside(case) is not None for case in cases]
+    wrong = [case for case, a, b in zip(cases, ours, theirs, strict=True) if a != b]
+    assert not wrong, wrong[:3]
+    assert 2_000 < sum(theirs) < 18_000  # both answers are exercised

@@ -12,7 +12,8 @@ Such a key is refused with a located error unless skillgrant wrote it: the very 
 (with ``--plan-kind`` and the file's ``--skill-dir``, nothing else), so that the hook can allow
 nothing the plan does not. ``disallowed-tools`` only removes
 tools and is kept. A top-level ``PreToolUse`` or ``PermissionRequest`` key makes the runtime
-load the skill with no hooks and no ``allowed-tools``: it grants less, and is left alone.
+load the skill with no hooks and no ``allowed-tools``: it grants less, and is left alone
+(but ``apply --enforce`` refuses it: its hook would never run, ``enforce``/``hookdrop``).
 """
 
 from __future__ import annotations
