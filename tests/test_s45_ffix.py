@@ -135,3 +135,42 @@ def test_f5_hookdrop_is_the_runtimes_test() -> None:
     wrong = [case for case, a, b in zip(cases, ours, theirs, strict=True) if a != b]
     assert not wrong, wrong[:3]
     assert 2_000 < sum(theirs) < 18_000  # both answers are exercised
+
+
+#: Keys Claude Code 2.1.332 reads as no hooks (``if(!e.hooks)``; ``{}`` parses to none) or no
+#: agent (``e.agent!=null``): check/apply pass them; the spelling of each is as Bun reads it.
+COST_NOTHING = {"hooks-null": "hooks:", "hooks-tilde": "hooks: ~", "hooks-empty": 'hooks: ""',
+                "hooks-false": "hooks: false", "hooks-zero": "hooks: 0",
+                "hooks-no-mapping": "hooks: {}", "agent-null": "agent:",
+                "agent-tilde": "agent: ~"}
+#: Still judged (refused): what the runtime reads as hooks or an agent, or may.
+COST_JUDGED = {"hooks-mapping": "hooks: {Stop: [{hooks: [{type: command, command: x}]}]}",
+               "hooks-list": "hooks: []", "hooks-string": "hooks: x",
+               "agent-empty": 'agent: ""', "agent-false": "agent: false"}
+
+
+@pytest.mark.parametrize("row", sorted(COST_NOTHING))
+def test_cost_a_key_the_runtime_reads_as_nothing_passes(row: str) -> None:
+    new, decision = apply_to_text(_skill(f"allowed-tools: Read\n{COST_NOTHING[row]}"),
+                                  Plan.from_entries(["Read"]))
+    assert list(decision.allowed) == ["Read"] and new.startswith("---")
+
+
+@pytest.mark.parametrize("row", sorted(COST_JUDGED))
+def test_cost_a_key_the_runtime_reads_is_still_refused(row: str) -> None:
+    with pytest.raises(SkillFileError, match="beyond its plan"):
+        apply_to_text(_skill(f"allowed-tools: Read\n{COST_JUDGED[row]}"),
+                      Plan.from_entries(["Read"]))
+
+
+@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+def test_cost_bun_reads_no_hooks_and_no_agent_from_those_keys() -> None:
+    """The runtime's own tests on Bun's reading of each COST_NOTHING frontmatter."""
+    texts = [f"name: probe\n{line}\n" for line in COST_NOTHING.values()]
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(JSON.'
+              'stringify(t.map((s)=>{const e=Bun.YAML.parse(s);return !!e.hooks&&!(typeof '
+              'e.hooks==="object"&&!Array.isArray(e.hooks)&&Object.keys(e.hooks).length===0)'
+              '||e.agent!=null;})))')
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [False] * len(texts)
