@@ -13,7 +13,7 @@ import pytest
 
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
-from skillgrant.skillfile import apply_to_text
+from skillgrant.skillfile import apply_to_text, read_skill
 
 #: tests/oracle/bun_runtime.py's pinned Bun.
 BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
@@ -174,3 +174,38 @@ def test_cost_bun_reads_no_hooks_and_no_agent_from_those_keys() -> None:
     done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
                           capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(done.stdout) == [False] * len(texts)
+
+
+#: Plain scalars PyYAML reads as strings and Bun 1.4.5 as numbers (the runtime keeps only a
+#: list's strings): refused, as an entry PyYAML reads as a number is. Quoted, they are strings.
+L1_NUMBERS = ("1e3", "1E3", "1e+3", "-1e-3", "1.5e3", "1.e3", "0e0", "1e999", "0o17", "+0o17",
+              "-0o7", "08", "-.5", "+.5", "+.0", "+.inf", "1.", "-08")
+L1_STRINGS = ("1e3x", "0o8", "0X1F", "e3", ".e3", "+", ".", "1e", "0x", "inf", "NaN", "+.nan",
+              "1.2.3", "0o", "1e3.0")
+
+
+@pytest.mark.parametrize("number", L1_NUMBERS)
+def test_l1_a_plain_number_to_bun_is_refused(number: str) -> None:
+    for value in (f"[Read, {number}]", f"\n  - Read\n  - {number}", number):
+        with pytest.raises(SkillFileError, match="not a number"):
+            apply_to_text(_skill(f"allowed-tools: {value}"), Plan.from_entries(["Read"]))
+    new, _ = apply_to_text(_skill(f"allowed-tools: [Read, '{number}']"),
+                           Plan.from_entries(["Read"]))
+    assert number not in new  # a quoted one is an entry, dropped
+
+
+@pytest.mark.parametrize("text", L1_STRINGS)
+def test_l1_a_plain_string_to_bun_is_an_entry(text: str) -> None:
+    doc = read_skill(_skill(f"allowed-tools: [Read, {text}]"))
+    assert doc.runtime_entries == ("Read", text)
+
+
+@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+def test_l1_the_rows_are_buns_reading() -> None:
+    plain = [*L1_NUMBERS, *L1_STRINGS]
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(JSON.'
+              'stringify(t.map((s)=>typeof Bun.YAML.parse("v: ["+s+"]").v[0])))')
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(plain),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == ["number"] * len(L1_NUMBERS) + ["string"] * len(
+        L1_STRINGS)

@@ -104,7 +104,6 @@ _ESCAPES: Final[dict[str, str]] = {
 }
 
 
-
 class YamlProblem(Exception):
     """Text that is not YAML we accept; ``index`` is the 0-based character offset, if known."""
 
@@ -297,9 +296,26 @@ def line_column(text: str, index: int) -> tuple[int, int]:
     return text.count("\n", 0, index) + 1, index - line_start + 1
 
 
+#: The plain scalars PyYAML reads as strings that Bun 1.4.5 reads as numbers (review
+#: s45-freview L1: ``1e3``, ``0o17``, ``+0o17``, ``08``, ``-.5``; YAML 1.2's core schema and
+#: signed octal and hexadecimal). Fitted with Bun's ``typeof`` on 287,489 generated plain
+#: scalars, as a value and as a flow list's item: 0 differences (docs/decisions.md, s45).
+_BUN_NUMBER: Final = re.compile(
+    r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?0o[0-7]+"
+    r"|[-+]?0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
+_NUMBER_FIRST: Final = frozenset("+-.0123456789")
+
+
 def is_str_scalar(node: Node) -> bool:
-    """True for a scalar node that loads as a Python ``str``."""
-    return isinstance(node, ScalarNode) and node.tag == STR_TAG
+    """True for a scalar node that loads as a Python ``str``, and that Claude Code's YAML
+    parser (Bun's) reads as a string too."""
+    return isinstance(node, ScalarNode) and node.tag == STR_TAG and not _bun_number(node)
+
+
+def _bun_number(node: ScalarNode) -> bool:
+    value = node.value
+    return (bool(value) and value[0] in _NUMBER_FIRST and not node.style
+            and _BUN_NUMBER.fullmatch(value) is not None)
 
 
 def one_line(value: str) -> bool:
@@ -320,7 +336,7 @@ def plain_ok(value: str, *, flow: bool) -> bool:
     if flow and (_FLOW_INDICATORS & set(value) or ":" in value):
         return False
     tag: str = _RESOLVER.resolve(ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
-    return tag == STR_TAG
+    return tag == STR_TAG and _BUN_NUMBER.fullmatch(value) is None
 
 
 def single_quote(value: str) -> str | None:
@@ -379,4 +395,6 @@ def node_kind(node: Node) -> str:
         return "a mapping"
     if isinstance(node, SequenceNode):
         return "a list"
+    if node.tag == STR_TAG and isinstance(node, ScalarNode) and _bun_number(node):
+        return "a number (to Claude Code's YAML parser, YAML 1.2)"
     return _TAG_NAMES.get(node.tag.rsplit(":", 1)[-1], f"a {node.tag.rsplit(':', 1)[-1]}")
