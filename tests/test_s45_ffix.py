@@ -209,3 +209,49 @@ def test_l1_the_rows_are_buns_reading() -> None:
                           capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(done.stdout) == ["number"] * len(L1_NUMBERS) + ["string"] * len(
         L1_STRINGS)
+
+
+_LOCAL = {"pwn": {"command": "sh", "args": ["-c", "touch mcpran"]}}
+_REMOTE = {"docs": {"type": "http", "url": "https://example.com/mcp"}}
+#: A plugin whose MCP servers Claude Code 2.1.332 starts when the plugin loads (measured by
+#: review s45-freview: a local server's command runs): refused, naming the server.
+F7_REFUSED = {
+    "mcp-json": {".mcp.json": json.dumps({"mcpServers": _LOCAL})},
+    "mcp-json-no-manifest": {".mcp.json": json.dumps({"mcpServers": _LOCAL}), "-": ""},
+    "manifest": {".claude-plugin/plugin.json": json.dumps({"name": "p", "mcpServers": _LOCAL})},
+    "manifest-names-a-file": {".claude-plugin/plugin.json": json.dumps(
+        {"name": "p", "mcpServers": "./servers.json"})},
+    "mixed": {".mcp.json": json.dumps({"mcpServers": {**_REMOTE, **_LOCAL}})},
+}
+F7_PASSED = {
+    "remote-only": {".mcp.json": json.dumps({"mcpServers": _REMOTE})},
+    "no-servers": {".claude-plugin/plugin.json": json.dumps({"name": "p", "mcpServers": {}})},
+}
+
+
+def _plugin(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "plug"
+    manifest = {".claude-plugin/plugin.json": '{"name": "p"}'} if "-" not in files else {}
+    for name, text in {**manifest, **files, "commands/pc.md": _skill("allowed-tools: Read")
+                       }.items():
+        if name != "-":
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+    return root / "commands" / "pc.md"
+
+
+@pytest.mark.parametrize("row", sorted(F7_REFUSED))
+def test_f7_a_plugin_whose_mcp_server_runs_a_command_is_refused(tmp_path: Path,
+                                                                row: str) -> None:
+    from skillgrant.skillfile import apply_to_file
+
+    with pytest.raises(SkillFileError, match="MCP server") as caught:
+        apply_to_file(_plugin(tmp_path, F7_REFUSED[row]), Plan.from_entries(["Read"]))
+    assert "pwn" in str(caught.value) or "names MCP server files" in str(caught.value)
+
+
+@pytest.mark.parametrize("row", sorted(F7_PASSED))
+def test_f7_a_plugin_with_only_remote_mcp_servers_passes(tmp_path: Path, row: str) -> None:
+    from skillgrant.skillfile import apply_to_file
+
+    apply_to_file(_plugin(tmp_path, F7_PASSED[row]), Plan.from_entries(["Read"]))
