@@ -2,7 +2,7 @@
 
 Claude Code 2.1.332 loads a plugin from a folder (``--plugin-dir``, or its install): the
 command files under ``commands/``, the skills under ``skills/``, and what the plugin's
-manifest ``.claude-plugin/plugin.json`` names. Two things there widen what a file's
+manifest ``.claude-plugin/plugin.json`` names. Three things there widen what a file's
 ``allowed-tools`` grants, and skillgrant does not judge or rewrite them:
 
 * a command's metadata in the manifest, ``commands.<name>.allowedTools``, replaces the
@@ -11,7 +11,9 @@ manifest ``.claude-plugin/plugin.json`` names. Two things there widen what a fil
   command whose frontmatter lives in the manifest;
 * the plugin's hooks (``hooks/hooks.json``, loaded whether or not there is a manifest, and
   the manifest's ``hooks``) run commands on the events they name, and a ``PreToolUse`` hook
-  answering ``allow`` pre-approves calls outside ``allowed-tools``.
+  answering ``allow`` pre-approves calls outside ``allowed-tools``;
+* the plugin's MCP servers (``.mcp.json``, the manifest's ``mcpServers``): the runtime starts
+  them when the plugin loads, running a local server's command (review s45-freview F7).
 
 A marketplace's ``.claude-plugin/marketplace.json`` may add both to the plugins it lists.
 
@@ -293,8 +295,8 @@ def _dotted(keys: tuple[str | int, ...]) -> str:
 
 def _said(text: str, offset: int | None, why: str) -> str:
     line, column = line_column(text, offset or 0)
-    return (f"{line}:{column}: {why}; skillgrant does not judge a plugin's manifest or hooks, "
-            "so it refuses the plugin's command and skill files")
+    return (f"{line}:{column}: {why}; skillgrant does not judge a plugin's manifest, hooks or MCP "
+            "servers, so it refuses the plugin's command and skill files")
 
 
 def _load(where: str) -> tuple[str, object]:
