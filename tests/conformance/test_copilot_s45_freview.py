@@ -5,7 +5,7 @@ the plan.
 Each row runs ``apply --plan`` on the project, then one interactive session (where Copilot CLI
 honours ``allowed-tools``) with the file as ``apply`` left it: the stand-in invokes the skill,
 then runs ``touch zz``. Under the plan's own file (P) that call is put to the person; under the
-applied file (A) it must be too. Each fails today (strict xfail, ``HOLES``).
+applied file (A) it must be too. Each failed before the fix (da72091: such a value is refused).
 """
 
 from __future__ import annotations
@@ -32,9 +32,6 @@ __all__ = ["copilot"]
 HOLES = {
     "F8": "Copilot CLI loads skills from the skillDirectories the repository's "
           ".github/copilot/settings.json names; check DIR reads no SKILL.md under node_modules",
-    "F1": "Copilot CLI splits a value whose parentheses do not balance at every comma: "
-          "Read(x, Bash(touch:*) is Read(x and Bash(touch:*); skillgrant keeps the one Read "
-          "entry Claude Code reads",
 }
 
 #: Each row: the submitted allowed-tools value and the plan.
@@ -53,7 +50,6 @@ def _apply(work: Path) -> subprocess.CompletedProcess[str]:
                           env={**os.environ, "NO_COLOR": "1"})
 
 
-@pytest.mark.xfail(strict=True, reason=HOLES["F1"])
 @pytest.mark.parametrize("row", sorted(ROWS))
 def test_f1_an_applied_skill_copilot_splits_otherwise(copilot: CopilotJudge, row: str) -> None:
     value, plan = ROWS[row]
@@ -136,7 +132,6 @@ F1_READER = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason=HOLES["F1"])
 def test_f1_copilots_own_reader_of_the_applied_file_finds_no_rule_the_plan_lacks() -> None:
     """A against P under Copilot CLI's own parser (no session): every rule it approves for the
     file ``apply`` wrote must be one it approves for the plan's own file."""

@@ -32,13 +32,13 @@ TOUCH = Probe("Bash", "touch zz")
 HOLES = {
     "F7": "a plugin's .mcp.json or manifest mcpServers is not judged: Claude Code starts the "
           "server when it loads the plugin, running its command",
-    "F6": "check DIR does not read the project's .claude/settings.json (nor .local): its "
-          "PreToolUse hook runs for every call, untrusted workspace or not, and may answer allow",
+    "F6": "a boundary (docs/decisions.md, s43-freview F8, s45-freview F4/F6): the project's own "
+          "configuration; the gate decides each call at run time",
     "F5": "apply --enforce writes its hook into a frontmatter holding a top-level PreToolUse or "
           "PermissionRequest (or one nested in another value): Claude Code then loads the skill "
           "with no hooks, so the ceiling never runs",
-    "F4": "check DIR does not read .claude/agents/*.md: a project agent's permissionMode "
-          "acceptEdits or auto approves its subagent's writes",
+    "F4": "a boundary (docs/decisions.md, s43-freview F8, s45-freview F4/F6): the project's own "
+          "configuration; the gate decides each call at run time",
     "F3": "Bun merges a quoted or escaped '<<' key into the frontmatter; PyYAML reads a key "
           "named '<<' (skillgrant reads no allowed-tools, no hooks there)",
 }
