@@ -6,7 +6,8 @@ an unexpected pass (then drop its row).
 The runtimes' readings written here were measured: Copilot CLI 1.0.102's own skill parser
 (its native addon, ``skillsParseSkillFile`` and ``configLoaderParseAllowedToolsItems``, called
 in-process) and Bun 1.4.5 running the runtime's steps (tests/oracle/bun_reader.js); the
-escalations are confirmed through the binaries in tests/conformance/test_copilot_s45_freview.py.
+escalations are confirmed through the binaries in tests/conformance/test_copilot_s45_freview.py
+(Copilot CLI: F1) and tests/conformance/test_s45_freview_e2e.py (Claude Code: F3-F7).
 """
 
 from __future__ import annotations
@@ -25,27 +26,27 @@ from skillgrant.skillfile import apply_to_text, read_skill
 
 #: Each hole's test, and why it fails today.
 HOLES = {
-    "test_f1_copilot_splits_an_unbalanced_entry_at_its_commas":
-        "F1: Copilot CLI splits a value whose parentheses do not balance at every comma "
-        "(grants.split_allowed_tools reads the one entry, Claude Code's reading)",
     "test_f3_a_quoted_merge_key_is_merged_by_the_runtime":
         "F3: Bun merges a quoted or escaped '<<' key ('\"<<\"', \"'<<'\", '\"\\x3C<\"') into the "
         "frontmatter; PyYAML reads a plain key named '<<' (yamlspan/fmread, yamlapart)",
     "test_f4_check_passes_a_project_agent_whose_permission_mode_approves_writes":
-        "F4: check DIR does not read .claude/agents/*.md (cli/files.py); a project agent's "
-        "permissionMode acceptEdits or auto lets its subagent touch, rm, mkdir and redirect "
-        "with no approval",
+        "a boundary (docs/decisions.md, s43-freview F8 and s45-freview F4/F6): a project's "
+        "agent files, settings and .mcp.json are its configuration; check judges skill and "
+        "command files, and the gate decides each call at run time, subagents' too",
     "test_f5_enforce_refuses_a_frontmatter_whose_hooks_the_runtime_drops":
         "F5: keys.judge_keys leaves a top-level PreToolUse or PermissionRequest alone (it "
         "grants less), and enforce.enforce_text adds its hook where the runtime drops it or "
         "never reads it (runtime_note files: '---' in a value, a text Bun rejects)",
     "test_f6_check_passes_a_project_settings_hook":
-        "F6: check DIR does not read .claude/settings.json, settings.local.json or .mcp.json "
-        "(cli/files.py): their hooks run for every call and the project's MCP server starts, "
-        "untrusted workspace or not",
+        "a boundary (docs/decisions.md, s43-freview F8 and s45-freview F4/F6): a project's "
+        "agent files, settings and .mcp.json are its configuration; check judges skill and "
+        "command files, and the gate decides each call at run time, subagents' too",
     "test_f7_a_plugin_whose_mcp_server_runs_a_command_is_applied":
         "F7: skillfile/plugin.py does not judge a plugin's .mcp.json or manifest mcpServers "
         "(docs: 'pre-approve no call'); Claude Code starts the server, running its command",
+    "test_f8_check_skips_a_skill_directory_copilot_settings_name":
+        "F8: Copilot CLI loads skills from the skillDirectories of .github/copilot/settings.json; "
+        "cli/files.py reads no SKILL.md under node_modules, .git, .hg, .svn (runtime folders only)",
     "test_l1_numbers_are_no_entries_to_the_runtime":
         "L1: Bun reads 1e3, 0o17, 08, +.5 as numbers, dropped from allowed-tools; skillgrant "
         "reports them as entries (yamlspan's scalar resolution is YAML 1.1's)",
@@ -73,6 +74,8 @@ F1 = {
     # read-only tools to Copilot, covered by their bare plan entry under Claude Code
     "webfetch-then-bash": ("WebFetch(domain:a.com, Bash(rm:*)", ["WebFetch"]),
     "grep-then-bash": ("Grep(x, Bash(rm:*)", ["Grep"]),
+    # as written Copilot reads Bash(echo:*) only; apply leaves the unbalanced entry alone
+    "rewrite-makes-it": ("Bash(echo:*), Read(x, Bash(rm:*)", ["Read"]),
     # the same entry as a block list item, quoted, in a block scalar
     "list-item": ("\n  - Read(x, Bash(touch:*)", ["Read"]),
     "double-quoted": ('"Read(x, Bash(touch:*)"', ["Read"]),
@@ -80,11 +83,11 @@ F1 = {
 }
 
 
-@_hole("test_f1_copilot_splits_an_unbalanced_entry_at_its_commas")
 @pytest.mark.parametrize("row", sorted(F1))
 def test_f1_copilot_splits_an_unbalanced_entry_at_its_commas(row: str) -> None:
-    """Copilot CLI cuts a value at commas outside parentheses counted by depth; when the depth
-    does not end at 0 it cuts the value at every comma. ``Read(x, Bash(rm:*)`` is then the two
+    """Copilot CLI cuts a value (a list's items joined by ', ') at commas outside parentheses
+    counted by depth; when it finds none and the depth does not end at 0, it cuts the value at
+    every comma. ``Read(x, Bash(rm:*)`` is then the two
     entries ``Read(x`` (no tool) and ``Bash(rm:*)``: a shell rule that runs ``rm`` with no
     question. Claude Code's flag split reads one Read entry, and skillgrant judges that reading
     under both runtimes: covered by the plan's ``Read``, kept. ``apply`` must refuse the file
@@ -251,3 +254,67 @@ def test_f7_a_plugin_whose_mcp_server_runs_a_command_is_applied(tmp_path: Path,
         (root / name).write_text(text)
     with pytest.raises(SkillFileError):
         apply_to_file(root / "commands" / "pc.md", Plan.from_entries(["Read"]))
+
+
+
+@_hole("test_f5_enforce_refuses_a_frontmatter_whose_hooks_the_runtime_drops")
+def test_f5_enforce_refuses_a_plugin_command(tmp_path: Path) -> None:
+    """Claude Code loads a plugin's command (not a skill) that declares hooks with no hooks and
+    no allowed-tools (``kZ``); measured: the enforced command's ``touch zz`` runs under a
+    session allowing Bash."""
+    from skillgrant.skillfile import apply_to_file
+
+    root = tmp_path / "plug"
+    (root / ".claude-plugin").mkdir(parents=True)
+    (root / ".claude-plugin" / "plugin.json").write_text('{"name": "plug"}')
+    (root / "commands").mkdir()
+    (root / "commands" / "pc.md").write_text(_skill("Bash(echo *)"))
+    with pytest.raises(SkillFileError):
+        apply_to_file(root / "commands" / "pc.md", Plan.from_entries(["Bash(echo *)"]),
+                      enforce="/usr/bin/skillgrant hook --plan /p/plan.json", dry_run=True)
+
+
+
+@_hole("test_f3_a_quoted_merge_key_is_merged_by_the_runtime")
+@pytest.mark.parametrize("key", sorted(F3_KEYS))
+def test_f3_enforce_misses_a_merged_context_fork(key: str) -> None:
+    """``apply --enforce`` refuses a plain ``context: fork`` (a skill's own hook never sees the
+    forked subagent's calls, while its allowed-tools reach them: docs/runtime-conformance.md,
+    subagents). Merged through a quoted ``<<``, Bun reads the same ``context: fork``, and
+    enforce writes the skill hook alone."""
+    text = _skill(f"Bash(echo *)\n{F3_KEYS[key]}: {{context: fork}}")
+    with pytest.raises(Exception) as refused:  # plain: gate.subagents.ForkedSkillError
+        apply_to_text(text, Plan.from_entries(["Bash(echo *)"]),
+                      enforce="/usr/bin/skillgrant hook --plan /p/plan.json",
+                      path="/nonexistent/.claude/skills/probe/SKILL.md")
+    assert "fork" in str(refused.value) or isinstance(refused.value, SkillFileError)
+
+
+
+#: Measured through Copilot CLI 1.0.102 (tests/conformance/test_copilot_s45_freview.py): a
+#: relative path in the repository's ``.github/copilot/settings.json`` ``skillDirectories`` is
+#: searched for skills; ``skill probe`` loads from there and its ``shell(touch)`` runs ``touch zz``
+#: with no question, for each of these folders (measured). (An absolute path, a path out of the
+#: project, ``.copilot/settings.json`` and ``.claude/settings.json`` did not load it.)
+F8_DIRS = ("node_modules/pkg/skills", ".git/skills", "vendor/.hg/skills")
+
+
+@_hole("test_f8_check_skips_a_skill_directory_copilot_settings_name")
+@pytest.mark.parametrize("folder", F8_DIRS)
+def test_f8_check_skips_a_skill_directory_copilot_settings_name(tmp_path: Path,
+                                                               folder: str) -> None:
+    good = tmp_path / ".github" / "skills" / "good"
+    good.mkdir(parents=True)
+    (good / "SKILL.md").write_text(_skill("Read"))
+    hidden = tmp_path / folder / "probe"
+    hidden.mkdir(parents=True)
+    (hidden / "SKILL.md").write_text(_skill("shell(touch)"))
+    (tmp_path / ".github" / "copilot").mkdir()
+    (tmp_path / ".github" / "copilot" / "settings.json").write_text(
+        json.dumps({"skillDirectories": [folder]}))
+    (tmp_path / "plan.yaml").write_text("allowed-tools: Read\n")
+    done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan", "plan.yaml",
+                           "."], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"}, stdin=subprocess.DEVNULL)
+    assert done.returncode != 0, (f"check . passed; Copilot CLI loads {folder}/probe/SKILL.md "
+                                  f"(shell(touch)) from skillDirectories:\n{done.stdout}")

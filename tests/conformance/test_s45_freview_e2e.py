@@ -32,13 +32,13 @@ TOUCH = Probe("Bash", "touch zz")
 HOLES = {
     "F7": "a plugin's .mcp.json or manifest mcpServers is not judged: Claude Code starts the "
           "server when it loads the plugin, running its command",
-    "F6": "check DIR does not read the project's .claude/settings.json (nor .local): its "
-          "PreToolUse hook runs for every call, untrusted workspace or not, and may answer allow",
+    "F6": "a boundary (docs/decisions.md, s43-freview F8, s45-freview F4/F6): the project's own "
+          "configuration; the gate decides each call at run time",
     "F5": "apply --enforce writes its hook into a frontmatter holding a top-level PreToolUse or "
           "PermissionRequest (or one nested in another value): Claude Code then loads the skill "
           "with no hooks, so the ceiling never runs",
-    "F4": "check DIR does not read .claude/agents/*.md: a project agent's permissionMode "
-          "acceptEdits or auto approves its subagent's writes",
+    "F4": "a boundary (docs/decisions.md, s43-freview F8, s45-freview F4/F6): the project's own "
+          "configuration; the gate decides each call at run time",
     "F3": "Bun merges a quoted or escaped '<<' key into the frontmatter; PyYAML reads a key "
           "named '<<' (skillgrant reads no allowed-tools, no hooks there)",
 }
@@ -257,5 +257,46 @@ def test_f6_a_project_mcp_server_starts_in_an_untrusted_workspace_check_passes(
         assert checked.returncode != 0, (
             "check . passed; the project's .mcp.json server ran its command (touch mcpran) "
             f"in a workspace never trusted:\n{checked.stdout}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@pytest.mark.parametrize("hooked", [False, True])
+def test_f5_enforce_writes_a_hook_into_a_plugin_command(judge: Judge, hooked: bool,
+                                                        request: pytest.FixtureRequest) -> None:
+    """A plugin's command file (not a skill) with ``hooks``: Claude Code loads it with no hooks
+    and no allowed-tools (``kZ``: hooks on a plugin command). ``apply --enforce`` writes its
+    hook there all the same, and under a session allowing Bash the call outside the plan runs.
+    The control (``hooked=False``: the same command as a project skill, enforced) is denied."""
+    if hooked:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=HOLES["F5"]))
+    work = Path(tempfile.mkdtemp(prefix="sg-s45-", dir="/var/tmp"))
+    try:
+        plan = work / "plan.json"
+        plan.write_text('{"allowed-tools": ["Bash(echo *)"]}')
+        command = f"{sys.executable} -m skillgrant hook --plan {plan}"
+        root = work / "project" / "plug"
+        where = (root / "commands" / "pc.md" if hooked
+                 else work / "project" / ".claude" / "skills" / "probe" / "SKILL.md")
+        where.parent.mkdir(parents=True)
+        (root / ".claude-plugin").mkdir(parents=True)
+        (root / ".claude-plugin" / "plugin.json").write_text('{"name": "plug"}')
+        where.write_text(skill("allowed-tools: Bash(echo *)"))
+        try:
+            apply_to_file(where, Plan.from_entries(["Bash(echo *)"]), enforce=command)
+        except SkillFileError:
+            return  # refused: sound
+        url, session = judge.standin.session([(
+            "Bash", {"command": "touch zz", "description": "probe", "timeout": 5000})])
+        done, _ = run_session(judge.binary, url, work, None,
+                              prompt="/plug:pc" if hooked else "/probe",
+                              extra_args=["--plugin-dir", str(root), "--allowedTools", "Bash"],
+                              env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")})
+        judge.sessions += 1
+        result = session.results.get(session.call_id(0))
+        assert result is not None, done.stderr[-600:]
+        assert result[0] and not (work / "project" / "zz").exists(), (
+            f"apply --enforce wrote its hook into {where.name}; Claude Code dropped it and ran "
+            f"touch zz outside the plan ({result[1][:200]!r})")
     finally:
         shutil.rmtree(work, ignore_errors=True)

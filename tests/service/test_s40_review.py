@@ -1000,8 +1000,10 @@ def _evict(path: Path) -> None:
         os.close(fd)
 
 
-@pytest.mark.xfail(strict=True, reason="open (review s40 R6b): a filesystem mounted from an "
-                   "image file changes with no event when the image is written (docs/service.md)")
+@pytest.mark.xfail(strict=False, reason="open (review s40 R6b): a filesystem mounted from an "
+                   "image file changes with no event when the image is written (docs/service.md); "
+                   "not strict: on a loaded machine the service's periodic re-check sometimes "
+                   "reads the new bytes in time (it passed so once, session 45)")
 def test_r6b_a_change_in_a_loop_mounted_images_backing_file(
         view: Watched, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         mounts: list[Path]) -> None:
