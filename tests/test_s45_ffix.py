@@ -255,3 +255,49 @@ def test_f7_a_plugin_with_only_remote_mcp_servers_passes(tmp_path: Path, row: st
     from skillgrant.skillfile import apply_to_file
 
     apply_to_file(_plugin(tmp_path, F7_PASSED[row]), Plan.from_entries(["Read"]))
+
+
+def _check(tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    import os
+    import sys
+
+    (tmp_path / "plan.yaml").write_text("allowed-tools: Read\n")
+    return subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan", "plan.yaml",
+                           "."], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"}, stdin=subprocess.DEVNULL)
+
+
+#: ``.github/copilot/settings.json`` ``skillDirectories`` (review s45-freview F8): Copilot
+#: CLI 1.0.102 loads skills from each relative folder in the project, node_modules and .git
+#: included. What ``check .`` says then.
+F8_SETTINGS = {
+    "node-modules": ('{"skillDirectories": ["node_modules/pkg/skills"]}', "shell(touch)"),
+    "git": ('{"skillDirectories": ["./.git/skills"]}', "shell(touch)"),
+    "not-json": ('{"skillDirectories": [node_modules]}', "Read"),
+    "not-a-list": ('{"skillDirectories": "node_modules/pkg/skills"}', "Read"),
+}
+
+
+@pytest.mark.parametrize("row", sorted(F8_SETTINGS))
+def test_f8_check_walks_copilots_skill_directories(tmp_path: Path, row: str) -> None:
+    settings, hidden = F8_SETTINGS[row]
+    folder = tmp_path / ("node_modules/pkg/skills" if row != "git" else ".git/skills") / "p"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(_skill(f"allowed-tools: {hidden}"))
+    (tmp_path / ".github" / "copilot").mkdir(parents=True)
+    (tmp_path / ".github" / "copilot" / "settings.json").write_text(settings)
+    done = _check(tmp_path)
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert ("SKILL.md" in done.stdout + done.stderr if hidden != "Read"
+            else "settings.json" in done.stderr)
+
+
+def test_f8_a_read_only_skill_there_passes(tmp_path: Path) -> None:
+    folder = tmp_path / "node_modules" / "pkg" / "skills" / "p"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(_skill("allowed-tools: Read"))
+    (tmp_path / ".github" / "copilot").mkdir(parents=True)
+    (tmp_path / ".github" / "copilot" / "settings.json").write_text(
+        '{"skillDirectories": ["node_modules/pkg/skills", "/elsewhere", "../out"]}')
+    done = _check(tmp_path)
+    assert done.returncode == 0 and "1 file checked" in done.stdout, done.stdout + done.stderr
