@@ -301,3 +301,20 @@ def test_f8_a_read_only_skill_there_passes(tmp_path: Path) -> None:
         '{"skillDirectories": ["node_modules/pkg/skills", "/elsewhere", "../out"]}')
     done = _check(tmp_path)
     assert done.returncode == 0 and "1 file checked" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("where", "refused"), [
+    ("plug/commands/pc.md", True), ("plug/commands/sub/pc.md", True), ("plug/other.md", True),
+    (".claude/commands/pc.md", False), (".claude/skills/p/SKILL.md", False),
+    ("plug/skills/p/SKILL.md", False)])
+def test_f5_enforce_refuses_a_plugin_command(tmp_path: Path, where: str, refused: bool) -> None:
+    """Claude Code loads a plugin's command (not a skill) with no hooks (``kZ``, measured by
+    the review): the gate's hook there would never run."""
+    path = str(tmp_path / where)
+    text = _skill("allowed-tools: Bash(echo *)")
+    plan = Plan.from_entries(["Bash(echo *)"])
+    if refused:
+        with pytest.raises(SkillFileError, match="plugin's command"):
+            apply_to_text(text, plan, enforce=ENFORCE, path=path)
+    else:
+        assert ENFORCE in apply_to_text(text, plan, enforce=ENFORCE, path=path)[0]

@@ -51,6 +51,9 @@ def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
     """``text`` with the gate's hook in its frontmatter (unchanged when it is there already).
     Raises SkillFileError when the file has other hooks or the result does not read back."""
     doc = read_skill(text, path)
+    if path is not None and _plugin_command(path):
+        raise _never_runs(doc, doc.yaml_start, "Claude Code loads a plugin's command file (not "
+                          "a skill) that declares hooks with no hooks (kZ)", path)
     command = skill_command(_follow_subagents(doc, command, path), path)
     wanted = hooks_value(command)
     if KEY in doc.metadata:
@@ -129,6 +132,16 @@ def _runtime_reads_hook(doc: SkillDoc, path: str | None) -> None:
         raise _never_runs(doc, at or doc.yaml_start, f"the frontmatter's {key!r} declares "
                           "PreToolUse/PermissionRequest outside 'hooks', and Claude Code then "
                           "loads the skill with no hooks", path)
+
+
+def _plugin_command(path: str) -> bool:
+    """Whether the file at ``path`` may be a plugin's command (review s45-freview F5): any
+    but a ``SKILL.md`` and a command file of a ``.claude/commands`` folder."""
+    parts = os.path.abspath(path).split(os.sep)
+    if parts[-1] == "SKILL.md":
+        return False
+    at = max((i for i, part in enumerate(parts[:-1]) if part == "commands"), default=0)
+    return not (at > 0 and parts[at - 1] == ".claude")
 
 
 def _never_runs(doc: SkillDoc, at: int, why: str, path: str | None) -> SkillFileError:
