@@ -44,6 +44,9 @@ HOLES = {
     "test_f7_a_plugin_whose_mcp_server_runs_a_command_is_applied":
         "F7: skillfile/plugin.py does not judge a plugin's .mcp.json or manifest mcpServers "
         "(docs: 'pre-approve no call'); Claude Code starts the server, running its command",
+    "test_f8_check_skips_a_skill_directory_copilot_settings_name":
+        "F8: Copilot CLI loads skills from the skillDirectories of .github/copilot/settings.json; "
+        "cli/files.py reads no SKILL.md under node_modules, .git, .hg, .svn (runtime folders only)",
     "test_l1_numbers_are_no_entries_to_the_runtime":
         "L1: Bun reads 1e3, 0o17, 08, +.5 as numbers, dropped from allowed-tools; skillgrant "
         "reports them as entries (yamlspan's scalar resolution is YAML 1.1's)",
@@ -285,3 +288,33 @@ def test_f3_enforce_misses_a_merged_context_fork(key: str) -> None:
                       enforce="/usr/bin/skillgrant hook --plan /p/plan.json",
                       path="/nonexistent/.claude/skills/probe/SKILL.md")
     assert "fork" in str(refused.value) or isinstance(refused.value, SkillFileError)
+
+
+
+#: Measured through Copilot CLI 1.0.102 (tests/conformance/test_copilot_s45_freview.py): a
+#: relative path in the repository's ``.github/copilot/settings.json`` ``skillDirectories`` is
+#: searched for skills; ``skill probe`` loads from there and its ``shell(touch)`` runs ``touch zz``
+#: with no question, for each of these folders (measured). (An absolute path, a path out of the
+#: project, ``.copilot/settings.json`` and ``.claude/settings.json`` did not load it.)
+F8_DIRS = ("node_modules/pkg/skills", ".git/skills", "vendor/.hg/skills")
+
+
+@_hole("test_f8_check_skips_a_skill_directory_copilot_settings_name")
+@pytest.mark.parametrize("folder", F8_DIRS)
+def test_f8_check_skips_a_skill_directory_copilot_settings_name(tmp_path: Path,
+                                                               folder: str) -> None:
+    good = tmp_path / ".github" / "skills" / "good"
+    good.mkdir(parents=True)
+    (good / "SKILL.md").write_text(_skill("Read"))
+    hidden = tmp_path / folder / "probe"
+    hidden.mkdir(parents=True)
+    (hidden / "SKILL.md").write_text(_skill("shell(touch)"))
+    (tmp_path / ".github" / "copilot").mkdir()
+    (tmp_path / ".github" / "copilot" / "settings.json").write_text(
+        json.dumps({"skillDirectories": [folder]}))
+    (tmp_path / "plan.yaml").write_text("allowed-tools: Read\n")
+    done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan", "plan.yaml",
+                           "."], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"}, stdin=subprocess.DEVNULL)
+    assert done.returncode != 0, (f"check . passed; Copilot CLI loads {folder}/probe/SKILL.md "
+                                  f"(shell(touch)) from skillDirectories:\n{done.stdout}")

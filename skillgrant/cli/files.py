@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .console import fail
+from .skilldirs import COPILOT_FOLDER, SETTINGS, skill_directories
 
 
 class Filters(NamedTuple):
@@ -149,6 +150,9 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
             yield from _unreadable([listed])
             continue
         inside, skill, names, plugin = listed
+        named, errors = _skill_directories(root, names)
+        folders.extend(named)
+        yield from _unreadable(errors)
         # Entered in name order (pushed last to first), as os.walk's sorted dirs would be.
         folders.extend((f, z, k or linked) for f, z, k in reversed(inside))
         if zone == _DEPENDENCY and not plugin:
@@ -166,6 +170,18 @@ def walk(directory: Path) -> Iterator[tuple[Path | Unreadable, str]]:
                 yield Path(name), os.path.realpath(name)
             else:
                 yield Path(name), os.path.join(real_top, name[len(prefix):])
+
+
+def _skill_directories(root: str, names: list[str]
+                       ) -> tuple[list[tuple[str, int, bool]], list[OSError]]:
+    """The folders Copilot CLI's settings in ``root`` (``.github/copilot``, holding ``names``)
+    name in ``skillDirectories``, searched whole (``skilldirs``), or the error reading them."""
+    if not root.endswith(COPILOT_FOLDER) or SETTINGS not in names:
+        return [], []
+    named = skill_directories(root)
+    if isinstance(named, OSError):
+        return [], [named]
+    return [(folder, _RUNTIME, True) for folder in reversed(named)], []
 
 
 _Listing = tuple[list[tuple[str, int, bool]], os.DirEntry[str] | None, list[str], bool]

@@ -25,7 +25,10 @@ from ..gate.config import TIMEOUT_SECONDS
 from ..gate.config import claude_hooks as hooks_value
 from .doc import SkillDoc
 from .fmread import same
+from .hookdrop import declares_hooks_outside
+from .runtime import Divergence, predict, runtime_frontmatter
 from .spans import read_skill
+from .yamlspan import line_column
 
 KEY = "hooks"
 
@@ -48,10 +51,14 @@ def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
     """``text`` with the gate's hook in its frontmatter (unchanged when it is there already).
     Raises SkillFileError when the file has other hooks or the result does not read back."""
     doc = read_skill(text, path)
+    if path is not None and _plugin_command(path):
+        raise _never_runs(doc, doc.yaml_start, "Claude Code loads a plugin's command file (not "
+                          "a skill) that declares hooks with no hooks (kZ)", path)
     command = skill_command(_follow_subagents(doc, command, path), path)
     wanted = hooks_value(command)
     if KEY in doc.metadata:
         if same(doc.metadata[KEY], wanted):
+            _runtime_reads_hook(doc, path)
             return text
         raise SkillFileError(f"the frontmatter already has a {KEY!r} key; --enforce adds its own "
                              "PreToolUse hook and never merges into other hooks (a hook an "
@@ -63,7 +70,7 @@ def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
     at = doc.yaml_end
     lead = "" if at == 0 or text[at - 1] == "\n" else nl
     new_text = text[:at] + lead + block + text[at:]
-    _verify(doc, new_text, wanted, path)
+    _runtime_reads_hook(_verify(doc, new_text, wanted, path), path)
     return new_text
 
 
@@ -101,7 +108,50 @@ def _follow_subagents(doc: SkillDoc, command: str, path: str | None) -> str:
         raise SkillFileError(str(e), path=path, line=line, column=column) from e
 
 
-def _verify(before: SkillDoc, new: str, wanted: dict[str, object], path: str | None) -> None:
+def _runtime_reads_hook(doc: SkillDoc, path: str | None) -> None:
+    """Refuse, located, a file whose hooks Claude Code 2.1.332 would not load, so that the
+    gate's hook in it would never run (review s45-freview F5): its frontmatter ends at a
+    '---' before ours does, Bun rejects it and its re-quoted form, or a key declares
+    PreToolUse/PermissionRequest outside ``hooks`` (``hookdrop``)."""
+    text = doc.text
+    span = runtime_frontmatter(text)
+    if span is None or not doc.runtime_span_same:
+        at = doc.yaml_start if span is None else span.end
+        raise _never_runs(doc, at, f"Claude Code ends the frontmatter at the first '---' (line "
+                          f"{line_column(text, at)[0]}), before the gate's hook", path)
+    try:
+        how = predict(text[span.start:span.end]).how
+    except Divergence as e:
+        raise _never_runs(doc, span.start + e.offset, e.message, path) from e
+    if how == "nothing":
+        raise _never_runs(doc, span.start, "Claude Code's YAML parser rejects this frontmatter "
+                          "and its re-quoted form, so it reads no hooks", path)
+    key = declares_hooks_outside(doc.metadata)
+    if key is not None:
+        at = text.find(f"\n{key}", doc.yaml_start - 1, doc.yaml_end) + 1
+        raise _never_runs(doc, at or doc.yaml_start, f"the frontmatter's {key!r} declares "
+                          "PreToolUse/PermissionRequest outside 'hooks', and Claude Code then "
+                          "loads the skill with no hooks", path)
+
+
+def _plugin_command(path: str) -> bool:
+    """Whether the file at ``path`` may be a plugin's command (review s45-freview F5): any
+    but a ``SKILL.md`` and a command file of a ``.claude/commands`` folder."""
+    parts = os.path.abspath(path).split(os.sep)
+    if parts[-1] == "SKILL.md":
+        return False
+    at = max((i for i, part in enumerate(parts[:-1]) if part == "commands"), default=0)
+    return not (at > 0 and parts[at - 1] == ".claude")
+
+
+def _never_runs(doc: SkillDoc, at: int, why: str, path: str | None) -> SkillFileError:
+    line, column = line_column(doc.text, at)
+    return SkillFileError(f"{why}: the gate's hook --enforce writes would never run; nothing "
+                          "was written", path=path, line=line, column=column)
+
+
+def _verify(before: SkillDoc, new: str, wanted: dict[str, object],
+            path: str | None) -> SkillDoc:
     """Read the text with the hook back (``before``: the text without it, as read)."""
     old = before.text
     try:
@@ -113,3 +163,4 @@ def _verify(before: SkillDoc, new: str, wanted: dict[str, object], path: str | N
     if (not same(after.metadata.get(KEY), wanted) or not same(others, dict(before.metadata))
             or new[after.body_start:] != old[before.body_start:]):
         raise SkillFileError("cannot add the gate's hook safely; nothing was written", path=path)
+    return after

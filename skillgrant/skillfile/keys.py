@@ -12,7 +12,8 @@ Such a key is refused with a located error unless skillgrant wrote it: the very 
 (with ``--plan-kind`` and the file's ``--skill-dir``, nothing else), so that the hook can allow
 nothing the plan does not. ``disallowed-tools`` only removes
 tools and is kept. A top-level ``PreToolUse`` or ``PermissionRequest`` key makes the runtime
-load the skill with no hooks and no ``allowed-tools``: it grants less, and is left alone.
+load the skill with no hooks and no ``allowed-tools``: it grants less, and is left alone
+(but ``apply --enforce`` refuses it: its hook would never run, ``enforce``/``hookdrop``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def judge_keys(doc: SkillDoc, plan_source: str | None, enforce: str | None = Non
     plan file ``plan_source`` (or that ``apply --enforce`` running ``enforce`` would not
     write). Raises SkillFileError located at the key."""
     for key, can in JUDGED.items():
-        if key not in doc.metadata:
+        if key not in doc.metadata or not runtime_reads(key, doc.metadata[key]):
             continue
         if key == "hooks" and _written(doc, plan_source, enforce):
             continue
@@ -42,6 +43,22 @@ def judge_keys(doc: SkillDoc, plan_source: str | None, enforce: str | None = Non
                              f"({can}); skillgrant refuses a skill with {key!r} it did not "
                              "write (apply --enforce writes its own hooks)", path=doc.path,
                              line=line, column=column)
+
+
+#: ``hooks`` values Claude Code 2.1.332 reads as no hooks: ``if(!e.hooks)`` (JavaScript's
+#: false values), and ``{}``, which its hooks schema parses to no hooks (``w3i``).
+_NO_HOOKS = (None, False, "", 0)
+
+
+def runtime_reads(key: str, value: object) -> bool:
+    """Whether the runtime reads ``value`` (as the runtime reads the frontmatter) of the key
+    ``key`` of ``JUDGED`` as hooks or an agent (review s45-freview COST): an ``agent`` that is
+    not null (``e.agent!=null``), ``hooks`` that are not ``_NO_HOOKS`` nor ``{}``. (A value
+    PyYAML reads as false that Bun reads otherwise, ``no``, is a string: hooks that do not
+    load, and the skill then loads with no hooks.)"""
+    if key == "agent":
+        return value is not None
+    return not (value in _NO_HOOKS or value == {})
 
 
 def _written(doc: SkillDoc, plan_source: str | None, enforce: str | None) -> bool:

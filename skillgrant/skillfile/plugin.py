@@ -2,7 +2,7 @@
 
 Claude Code 2.1.332 loads a plugin from a folder (``--plugin-dir``, or its install): the
 command files under ``commands/``, the skills under ``skills/``, and what the plugin's
-manifest ``.claude-plugin/plugin.json`` names. Two things there widen what a file's
+manifest ``.claude-plugin/plugin.json`` names. Three things there widen what a file's
 ``allowed-tools`` grants, and skillgrant does not judge or rewrite them:
 
 * a command's metadata in the manifest, ``commands.<name>.allowedTools``, replaces the
@@ -11,7 +11,9 @@ manifest ``.claude-plugin/plugin.json`` names. Two things there widen what a fil
   command whose frontmatter lives in the manifest;
 * the plugin's hooks (``hooks/hooks.json``, loaded whether or not there is a manifest, and
   the manifest's ``hooks``) run commands on the events they name, and a ``PreToolUse`` hook
-  answering ``allow`` pre-approves calls outside ``allowed-tools``.
+  answering ``allow`` pre-approves calls outside ``allowed-tools``;
+* the plugin's MCP servers (``.mcp.json``, the manifest's ``mcpServers``): the runtime starts
+  them when the plugin loads, running a local server's command (review s45-freview F7).
 
 A marketplace's ``.claude-plugin/marketplace.json`` may add both to the plugins it lists.
 
@@ -55,6 +57,9 @@ COPILOT_MANIFESTS: Final = (os.path.join(".github", "plugin", "plugin.json"),
 COPILOT_MARKETPLACES: Final = (os.path.join(".github", "plugin", "marketplace.json"),
                                os.path.join(".plugin", "marketplace.json"))
 ROOT_HOOKS_FILE: Final = "hooks.json"
+#: The plugin's MCP servers (review s45-freview F7: Claude Code starts each when the plugin
+#: loads, running a local server's command).
+MCP_FILE: Final = ".mcp.json"
 _MANIFESTS: Final = frozenset({MANIFEST, *COPILOT_MANIFESTS})
 _HOOKS_FILES: Final = frozenset({HOOKS_FILE, ROOT_HOOKS_FILE})
 
@@ -180,6 +185,10 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
                 depth == len(parts) - 3 and parts[depth] == "skills")))) and \
             there(join(root, HOOKS_FILE)):
         names.append(HOOKS_FILE)
+    if (MANIFEST in names or copilot_plugin or parts[depth] == "commands" or (
+            parts[-1] == "SKILL.md" and depth == len(parts) - 3
+            and parts[depth] == "skills")) and there(join(root, MCP_FILE)):
+        names.append(MCP_FILE)
     if copilot_plugin and there(join(root, ROOT_HOOKS_FILE)):
         names.append(ROOT_HOOKS_FILE)
     return tuple(names)
@@ -191,7 +200,7 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
 _FIRST_NAMES: Final = frozenset(
     name.split(os.sep, 1)[0].lower() for name in (
         MANIFEST, MARKETPLACE, *COPILOT_MANIFESTS, *COPILOT_MARKETPLACES, HOOKS_FILE,
-        ROOT_HOOKS_FILE))
+        ROOT_HOOKS_FILE, MCP_FILE))
 
 
 def _none_there(root: str) -> bool:
@@ -222,27 +231,61 @@ def _grants(where: str, name: str) -> str | None:
         return _said(text, at or 0, f"the plugin's hooks file: {_HOOKS_SAY}")
     if not isinstance(value, dict):
         return None  # the runtime's schema refuses it: the plugin does not load
+    if name == MCP_FILE:
+        keys: tuple[str, ...] = ("mcpServers",) if "mcpServers" in value else ()
+        return _runs(text, keys, value.get("mcpServers") if keys else value)
     entries = [((), value)] if name in _MANIFESTS else [
         (("plugins", index), entry) for index, entry in enumerate(value.get("plugins") or [])
         if isinstance(entry, dict)] if isinstance(value.get("plugins"), list) else []
     for prefix, entry in entries:
-        if entry.get("hooks") is not None:
-            return _said(text, _member(text, (*prefix, "hooks")),
-                         f"the plugin's {_dotted((*prefix, 'hooks'))!r}: {_HOOKS_SAY}")
-        commands = entry.get("commands")
-        if not isinstance(commands, dict):
+        found = _entry_grants(text, prefix, entry)
+        if found is not None:
+            return found
+    return None
+
+
+def _entry_grants(text: str, prefix: tuple[str | int, ...], entry: dict[str, object]
+                  ) -> str | None:
+    """``_grants`` for one manifest (or a marketplace's plugin entry) at ``prefix``."""
+    if entry.get("hooks") is not None:
+        return _said(text, _member(text, (*prefix, "hooks")),
+                     f"the plugin's {_dotted((*prefix, 'hooks'))!r}: {_HOOKS_SAY}")
+    if entry.get("mcpServers") is not None:
+        found = _runs(text, (*prefix, "mcpServers"), entry["mcpServers"])
+        if found is not None:
+            return found
+    commands = entry.get("commands")
+    if not isinstance(commands, dict):
+        return None
+    for command, metadata in commands.items():
+        if not isinstance(metadata, dict):
             continue
-        for command, metadata in commands.items():
-            if not isinstance(metadata, dict):
-                continue
-            for key, why in (("allowedTools", "replaces the allowed-tools of the command file "
-                              "it names (move them into that file's own allowed-tools)"),
-                             ("content", "is a whole command whose frontmatter is in the "
-                              "manifest")):
-                if key in metadata:
-                    keys = (*prefix, "commands", command, key)
-                    return _said(text, _member(text, keys),
-                                 f"the plugin's {_dotted(keys)!r} {why}")
+        for key, why in (("allowedTools", "replaces the allowed-tools of the command file "
+                          "it names (move them into that file's own allowed-tools)"),
+                         ("content", "is a whole command whose frontmatter is in the "
+                          "manifest")):
+            if key in metadata:
+                keys = (*prefix, "commands", command, key)
+                return _said(text, _member(text, keys),
+                             f"the plugin's {_dotted(keys)!r} {why}")
+    return None
+
+
+def _runs(text: str, keys: tuple[str | int, ...], servers: object) -> str | None:
+    """``LINE:COLUMN: why`` for the first MCP server in ``servers`` (at ``keys`` of the JSON
+    ``text``) that runs a local command when the plugin loads: any that is not a remote one
+    (a ``url`` and no ``command``), and any ``servers`` that is not a mapping of them (a
+    file's name: its servers are not read here). None when every server is remote."""
+    if not isinstance(servers, dict):
+        return _said(text, _member(text, keys), f"the plugin's {_dotted(keys)!r} names MCP "
+                     "server files, whose servers may run commands when the plugin loads")
+    for server, spec in servers.items():
+        if isinstance(spec, dict) and "command" not in spec and isinstance(spec.get("url"), str):
+            continue
+        command = spec.get("command") if isinstance(spec, dict) else None
+        runs = f"the command {command!r}" if isinstance(command, str) else "a command"
+        return _said(text, _member(text, (*keys, server)), f"the plugin's MCP server "
+                     f"{server!r} runs {runs} when the plugin loads, whatever the plan")
     return None
 
 
@@ -252,8 +295,8 @@ def _dotted(keys: tuple[str | int, ...]) -> str:
 
 def _said(text: str, offset: int | None, why: str) -> str:
     line, column = line_column(text, offset or 0)
-    return (f"{line}:{column}: {why}; skillgrant does not judge a plugin's manifest or hooks, "
-            "so it refuses the plugin's command and skill files")
+    return (f"{line}:{column}: {why}; skillgrant does not judge a plugin's manifest, hooks or MCP "
+            "servers, so it refuses the plugin's command and skill files")
 
 
 def _load(where: str) -> tuple[str, object]:

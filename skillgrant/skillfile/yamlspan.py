@@ -104,7 +104,6 @@ _ESCAPES: Final[dict[str, str]] = {
 }
 
 
-
 class YamlProblem(Exception):
     """Text that is not YAML we accept; ``index`` is the 0-based character offset, if known."""
 
@@ -219,9 +218,11 @@ def _compose_shallow(text: str) -> tuple[bool, Node | None]:
         if text.find("*", 0, _stopped_at(e, len(text))) >= 0:
             return False, None
         raise _problem(e) from e
-    if node is None or ("&" not in text and "!" not in text and "<<" not in text):
-        # With no anchor, an alias would name none and not compose; a merge key is a plain
-        # ``<<`` or a tag.
+    if node is None or ("&" not in text and "!" not in text and "<<" not in text
+                        and "\\" not in text):
+        # With no anchor, an alias would name none and not compose; a merge key is a tag or a
+        # key whose value is ``<<``: written out, or with an escape (``"\x3C<"``; a quoted
+        # scalar folded over lines gains a space, a block scalar keeps its break).
         return True, node
     merge = _merge_without_alias(node)
     if merge is None:
@@ -256,12 +257,18 @@ def _merge_without_alias(node: Node) -> bool | None:
         seen.add(id(current))
         if isinstance(current, MappingNode):
             for key, value in current.value:
-                merge = merge or key.tag == MERGE_TAG
+                merge = merge or _is_merge_key(key)
                 stack.append(key)
                 stack.append(value)
         elif isinstance(current, SequenceNode):
             stack.extend(current.value)
     return merge
+
+
+def _is_merge_key(key: Node) -> bool:
+    """A merge key to Bun: any key whose value is ``<<``, plain, quoted, escaped or a block
+    scalar (measured: ``Bun.YAML.parse('"<<": {a: 1}')`` is ``{a: 1}``), or tagged merge."""
+    return key.tag == MERGE_TAG or (isinstance(key, ScalarNode) and key.value == "<<")
 
 
 def _refuse_merge_keys(root: Node) -> None:
@@ -270,7 +277,7 @@ def _refuse_merge_keys(root: Node) -> None:
         node = stack.pop()
         if isinstance(node, MappingNode):
             for key, value in node.value:
-                if key.tag == MERGE_TAG:
+                if _is_merge_key(key):
                     raise YamlProblem("YAML merge keys (<<) are not accepted here",
                                       key.start_mark.index)
                 stack.extend((key, value))
@@ -289,9 +296,26 @@ def line_column(text: str, index: int) -> tuple[int, int]:
     return text.count("\n", 0, index) + 1, index - line_start + 1
 
 
+#: The plain scalars PyYAML reads as strings that Bun 1.4.5 reads as numbers (review
+#: s45-freview L1: ``1e3``, ``0o17``, ``+0o17``, ``08``, ``-.5``; YAML 1.2's core schema and
+#: signed octal and hexadecimal). Fitted with Bun's ``typeof`` on 287,489 generated plain
+#: scalars, as a value and as a flow list's item: 0 differences (docs/decisions.md, s45).
+_BUN_NUMBER: Final = re.compile(
+    r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?0o[0-7]+"
+    r"|[-+]?0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
+_NUMBER_FIRST: Final = frozenset("+-.0123456789")
+
+
 def is_str_scalar(node: Node) -> bool:
-    """True for a scalar node that loads as a Python ``str``."""
-    return isinstance(node, ScalarNode) and node.tag == STR_TAG
+    """True for a scalar node that loads as a Python ``str``, and that Claude Code's YAML
+    parser (Bun's) reads as a string too."""
+    return isinstance(node, ScalarNode) and node.tag == STR_TAG and not _bun_number(node)
+
+
+def _bun_number(node: ScalarNode) -> bool:
+    value = node.value
+    return (bool(value) and value[0] in _NUMBER_FIRST and not node.style
+            and _BUN_NUMBER.fullmatch(value) is not None)
 
 
 def one_line(value: str) -> bool:
@@ -312,7 +336,7 @@ def plain_ok(value: str, *, flow: bool) -> bool:
     if flow and (_FLOW_INDICATORS & set(value) or ":" in value):
         return False
     tag: str = _RESOLVER.resolve(ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
-    return tag == STR_TAG
+    return tag == STR_TAG and _BUN_NUMBER.fullmatch(value) is None
 
 
 def single_quote(value: str) -> str | None:
@@ -371,4 +395,6 @@ def node_kind(node: Node) -> str:
         return "a mapping"
     if isinstance(node, SequenceNode):
         return "a list"
+    if node.tag == STR_TAG and isinstance(node, ScalarNode) and _bun_number(node):
+        return "a number (to Claude Code's YAML parser, YAML 1.2)"
     return _TAG_NAMES.get(node.tag.rsplit(":", 1)[-1], f"a {node.tag.rsplit(':', 1)[-1]}")

@@ -29,6 +29,11 @@ from skillgrant.skillfile.builder import apply_to_text
 
 __all__ = ["copilot"]
 
+HOLES = {
+    "F8": "Copilot CLI loads skills from the skillDirectories the repository's "
+          ".github/copilot/settings.json names; check DIR reads no SKILL.md under node_modules",
+}
+
 #: Each row: the submitted allowed-tools value and the plan.
 ROWS = {
     "F1-read-then-bash": ("Read(x, Bash(touch:*)", "Read"),
@@ -142,3 +147,41 @@ def test_f1_copilots_own_reader_of_the_applied_file_finds_no_rule_the_plan_lacks
     wider = {row: sorted(a - p) for row, a, p in zip(rows, ruled[:len(rows)],
                                                       ruled[len(rows):], strict=True) if a - p}
     assert not wider, f"Copilot CLI approves rules the plan's file does not: {wider}"
+
+
+
+@pytest.mark.xfail(strict=True, reason=HOLES["F8"])
+def test_f8_copilot_loads_a_skill_from_settings_skill_directories(copilot: CopilotJudge) -> None:
+    work = Path(tempfile.mkdtemp(prefix="sg-cps45-", dir="/var/tmp"))
+    try:
+        write_project(work, None)
+        project = work / "project"
+        hidden = project / "node_modules" / "pkg" / "skills" / "probe"
+        hidden.mkdir(parents=True)
+        (hidden / "SKILL.md").write_text("---\nname: probe\ndescription: probe skill\n"
+                                         "allowed-tools: shell(touch)\n---\nRun it.\n")
+        good = project / ".github" / "skills" / "good"
+        good.mkdir(parents=True)
+        (good / "SKILL.md").write_text("---\nname: good\ndescription: d\nallowed-tools: Read\n"
+                                       "---\nbody\n")
+        (project / ".github" / "copilot").mkdir()
+        (project / ".github" / "copilot" / "settings.json").write_text(
+            json.dumps({"skillDirectories": ["node_modules/pkg/skills"]}))
+        calls = [("skill", {"skill": "probe"}),
+                 ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
+        url, played = copilot.standin.session(calls)
+        shown = run_interactive(copilot.binary, url, played, work)
+        loaded = played.results.get(played.call_id(0), (True, ""))[1]
+        # The runtime's side: the skill loads from node_modules and touch zz runs unasked.
+        assert "loaded" in loaded, (loaded, shown.screen[-600:])
+        assert 1 not in shown.asked and (project / "zz").exists(), shown.asked
+        (work / "plan.yaml").write_text("allowed-tools: Read\n")
+        done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan",
+                               str(work / "plan.yaml"), "."], cwd=project,
+                              capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "NO_COLOR": "1"}, stdin=subprocess.DEVNULL)
+        assert done.returncode != 0, (
+            "check . passed; Copilot CLI loaded node_modules/pkg/skills/probe/SKILL.md from "
+            f"skillDirectories and ran touch zz:\n{done.stdout}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
