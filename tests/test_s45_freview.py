@@ -26,30 +26,14 @@ from skillgrant.skillfile import apply_to_text, read_skill
 
 #: Each hole's test, and why it fails today.
 HOLES = {
-    "test_f3_a_quoted_merge_key_is_merged_by_the_runtime":
-        "F3: Bun merges a quoted or escaped '<<' key ('\"<<\"', \"'<<'\", '\"\\x3C<\"') into the "
-        "frontmatter; PyYAML reads a plain key named '<<' (yamlspan/fmread, yamlapart)",
     "test_f4_check_passes_a_project_agent_whose_permission_mode_approves_writes":
         "a boundary (docs/decisions.md, s43-freview F8 and s45-freview F4/F6): a project's "
         "agent files, settings and .mcp.json are its configuration; check judges skill and "
         "command files, and the gate decides each call at run time, subagents' too",
-    "test_f5_enforce_refuses_a_frontmatter_whose_hooks_the_runtime_drops":
-        "F5: keys.judge_keys leaves a top-level PreToolUse or PermissionRequest alone (it "
-        "grants less), and enforce.enforce_text adds its hook where the runtime drops it or "
-        "never reads it (runtime_note files: '---' in a value, a text Bun rejects)",
     "test_f6_check_passes_a_project_settings_hook":
         "a boundary (docs/decisions.md, s43-freview F8 and s45-freview F4/F6): a project's "
         "agent files, settings and .mcp.json are its configuration; check judges skill and "
         "command files, and the gate decides each call at run time, subagents' too",
-    "test_f7_a_plugin_whose_mcp_server_runs_a_command_is_applied":
-        "F7: skillfile/plugin.py does not judge a plugin's .mcp.json or manifest mcpServers "
-        "(docs: 'pre-approve no call'); Claude Code starts the server, running its command",
-    "test_f8_check_skips_a_skill_directory_copilot_settings_name":
-        "F8: Copilot CLI loads skills from the skillDirectories of .github/copilot/settings.json; "
-        "cli/files.py reads no SKILL.md under node_modules, .git, .hg, .svn (runtime folders only)",
-    "test_l1_numbers_are_no_entries_to_the_runtime":
-        "L1: Bun reads 1e3, 0o17, 08, +.5 as numbers, dropped from allowed-tools; skillgrant "
-        "reports them as entries (yamlspan's scalar resolution is YAML 1.1's)",
 }
 
 
@@ -111,7 +95,6 @@ L1_NUMBERS = ("1e3", "1E3", "1e+3", "-1e-3", "1.5e3", "1.e3", "0e0", "1e999", "0
               "-0o7", "08", "-.5", "+.5", "+.0")
 
 
-@_hole("test_l1_numbers_are_no_entries_to_the_runtime")
 @pytest.mark.parametrize("number", L1_NUMBERS)
 def test_l1_numbers_are_no_entries_to_the_runtime(number: str) -> None:
     """Low (skillgrant reports entries the runtime does not read): ``runtime_entries`` must be
@@ -138,7 +121,6 @@ F3_PAYLOADS = {"allowed-tools": ("{allowed-tools: Bash(touch *)}", []),
                "hooks": ("{hooks: " + ALLOW_HOOK + "}", ["Read"])}
 
 
-@_hole("test_f3_a_quoted_merge_key_is_merged_by_the_runtime")
 @pytest.mark.parametrize("payload", sorted(F3_PAYLOADS))
 @pytest.mark.parametrize("key", sorted(F3_KEYS))
 def test_f3_a_quoted_merge_key_is_merged_by_the_runtime(key: str, payload: str) -> None:
@@ -190,7 +172,6 @@ F5_LINES = {"top-level-pretooluse": "PreToolUse: x",
             "bun-rejects": 'x: "a\nb"'}
 
 
-@_hole("test_f5_enforce_refuses_a_frontmatter_whose_hooks_the_runtime_drops")
 @pytest.mark.parametrize("row", sorted(F5_LINES))
 def test_f5_enforce_refuses_a_frontmatter_whose_hooks_the_runtime_drops(row: str) -> None:
     """``apply --enforce`` promises the plan as a ceiling through the skill's own hook; a
@@ -242,7 +223,6 @@ F7_FILES = {
 }
 
 
-@_hole("test_f7_a_plugin_whose_mcp_server_runs_a_command_is_applied")
 @pytest.mark.parametrize("row", sorted(F7_FILES))
 def test_f7_a_plugin_whose_mcp_server_runs_a_command_is_applied(tmp_path: Path,
                                                                  row: str) -> None:
@@ -257,7 +237,6 @@ def test_f7_a_plugin_whose_mcp_server_runs_a_command_is_applied(tmp_path: Path,
 
 
 
-@_hole("test_f5_enforce_refuses_a_frontmatter_whose_hooks_the_runtime_drops")
 def test_f5_enforce_refuses_a_plugin_command(tmp_path: Path) -> None:
     """Claude Code loads a plugin's command (not a skill) that declares hooks with no hooks and
     no allowed-tools (``kZ``); measured: the enforced command's ``touch zz`` runs under a
@@ -275,7 +254,6 @@ def test_f5_enforce_refuses_a_plugin_command(tmp_path: Path) -> None:
 
 
 
-@_hole("test_f3_a_quoted_merge_key_is_merged_by_the_runtime")
 @pytest.mark.parametrize("key", sorted(F3_KEYS))
 def test_f3_enforce_misses_a_merged_context_fork(key: str) -> None:
     """``apply --enforce`` refuses a plain ``context: fork`` (a skill's own hook never sees the
@@ -299,7 +277,6 @@ def test_f3_enforce_misses_a_merged_context_fork(key: str) -> None:
 F8_DIRS = ("node_modules/pkg/skills", ".git/skills", "vendor/.hg/skills")
 
 
-@_hole("test_f8_check_skips_a_skill_directory_copilot_settings_name")
 @pytest.mark.parametrize("folder", F8_DIRS)
 def test_f8_check_skips_a_skill_directory_copilot_settings_name(tmp_path: Path,
                                                                folder: str) -> None:

@@ -54,7 +54,6 @@ F3 = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason=HOLES["F3"])
 @pytest.mark.parametrize("row", sorted(F3))
 def test_f3_a_quoted_merge_key_is_merged_into_the_frontmatter(judge: Judge, row: str) -> None:
     lines, plan = F3[row]
@@ -141,8 +140,6 @@ def test_f5_enforce_writes_a_hook_the_runtime_drops(judge: Judge, row: str,
     (``--allowedTools Bash``), so only the skill's hook stands between the model and ``touch
     zz``. With the hook loaded (the control) the gate denies it; where the runtime drops the
     skill's hooks, it runs, and ``apply --enforce`` wrote the file without a word."""
-    if row != "control":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=HOLES["F5"]))
     work = Path(tempfile.mkdtemp(prefix="sg-s45-", dir="/var/tmp"))
     try:
         plan = work / "plan.json"
@@ -209,7 +206,6 @@ F7 = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason=HOLES["F7"])
 @pytest.mark.parametrize("row", sorted(F7))
 def test_f7_a_plugins_mcp_server_runs_when_the_applied_command_loads(judge: Judge,
                                                                     row: str) -> None:
@@ -268,8 +264,6 @@ def test_f5_enforce_writes_a_hook_into_a_plugin_command(judge: Judge, hooked: bo
     and no allowed-tools (``kZ``: hooks on a plugin command). ``apply --enforce`` writes its
     hook there all the same, and under a session allowing Bash the call outside the plan runs.
     The control (``hooked=False``: the same command as a project skill, enforced) is denied."""
-    if hooked:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=HOLES["F5"]))
     work = Path(tempfile.mkdtemp(prefix="sg-s45-", dir="/var/tmp"))
     try:
         plan = work / "plan.json"
