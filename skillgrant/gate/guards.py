@@ -27,9 +27,9 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
-from .named import GUARDED, above, named_word
+from .named import GUARDED, above, holds_module, named_word
 from .nested import Guarded, repositories
-from .planprograms import WORKSPACES, workspaces
+from .planprograms import MODULES, WORKSPACES, workspaces
 from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git, tree_word
 
@@ -80,7 +80,9 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # (whole, as a skill's folder is: its name held by a word is no write, its run is none)
     roots = dict.fromkeys(f for f in (cwd, project) if f)
     items += [(os.path.join(folder, path.rstrip("/") or "."), True) for path in named
-              if path[:1] not in ("^", WORKSPACES) for folder in roots]
+              if path[:1] not in ("^", WORKSPACES, MODULES) for folder in roots]
+    modules = [os.path.join(folder, path[1:]) for path in named if path[:1] == MODULES
+               for folder in roots]  # (their standard modules' names: review s44 P3)
     items += [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
               for p in workspaces(os.path.join(folder, path[1:]))]  # (review s44 P3)
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13),
@@ -187,7 +189,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
     reals = linked.real_paths([*(path for path, _ in (*items, *local, *programs,
-                                                     *local_programs) if path), *tops])
+                                                     *local_programs) if path), *tops,
+                                 *modules])
     always = [(reals[path], tree) for path, tree in (*items, *programs) if path]
     found = [(reals[path], tree) for path, tree in (*items, *local) if path]
     # A program git's settings name, in a folder guarded whole already (`/usr/bin/gh`, which
@@ -201,7 +204,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         if not tree:
             linked.single_name(real)
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
-                   tops=frozenset(reals[top] for top in tops), loose=loose)
+                   tops=frozenset(reals[top] for top in tops), loose=loose,
+                   modules=frozenset(posixpath.normpath(reals[m]) for m in modules))
 
 
 def _loaded_libraries() -> list[str]:
@@ -349,4 +353,4 @@ def _touches(path: str) -> bool:
     """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder."""
     above = path.rstrip("/") + "/"
     return any(path == item or item.startswith(above) or (tree and path.startswith(item + "/"))
-               for item, tree in GUARDED.get())
+               for item, tree in GUARDED.get()) or holds_module(path)

@@ -12,6 +12,7 @@ import fnmatch
 import os
 import posixpath
 import re
+import sys
 import types
 from contextvars import ContextVar
 
@@ -65,6 +66,7 @@ class Index:
         self._plain = frozenset(name for name in self.names if "." not in name)
         self._search: Callable[[str], object] | None = None
         self._identities: dict[tuple[int, int], int] | None = None
+        self.modules: frozenset[str] = getattr(guards, "modules", frozenset())
 
     def named(self, word: str) -> bool:
         """Whether ``word`` holds one of the guarded files' names (as ``__init__`` says)."""
@@ -93,6 +95,8 @@ class Index:
                 places.append(at)
         if places:
             return self.guards[min(places)][0]
+        if self.modules and not files_only and _shadows(path, self.modules):
+            return path
         found = fs.identity(path)
         if found is None:
             return None
@@ -131,6 +135,46 @@ class Index:
                 return f"{self.guards[at][0]} (the file written has {found[2]} names, and " \
                     "one of them may lie in this folder)"
         return None
+
+
+def _shadows(path: str, folders: frozenset[str]) -> bool:
+    """Whether ``path`` is, in one of ``folders`` (the first on a plan's Python's
+    ``sys.path``), a file Python would import for a standard module of its name, before the
+    module's own (``argparse.py``, ``.pyc``, an extension module; ``json/__init__.py``):
+    review s44 P3. A folder of that name alone (``json/``) is a namespace package, which the
+    standard one wins over; writing one whole is ``holds_module``'s."""
+    head, _, name = path.rpartition("/")
+    if head not in folders:
+        top, _, package = head.rpartition("/")
+        if top not in folders or package not in _STANDARD or name[:9] != "__init__.":
+            return False
+        return _importable(name[8:])
+    stem, dot, suffix = name.partition(".")
+    return stem in _STANDARD and _importable(dot + suffix)
+
+
+def _importable(suffix: str) -> bool:
+    """Whether a file ending in ``suffix`` (from its name's first dot) is a module Python
+    imports: source, bytecode, an extension module of any interpreter's tags."""
+    return suffix in (".py", ".pyc", ".so", ".abi3.so") or (
+        suffix[:9] == ".cpython-" and suffix[-3:] == ".so")
+
+
+#: The standard library's modules and packages (the hook's interpreter's list).
+_STANDARD: Final = sys.stdlib_module_names
+
+
+def holds_module(path: str) -> bool:
+    """Whether the folder ``path`` is or holds a folder whose standard modules' files are
+    guarded (``_shadows``), or is a package of such a name in one (``cp -r pkg json``)."""
+    folders = getattr(GUARDED.get(), "modules", ())
+    if not folders:
+        return False
+    path = path.rstrip("/") or "/"
+    above = path.rstrip("/") + "/"
+    head, _, name = path.rpartition("/")
+    return any(f == path or f.startswith(above) for f in folders) or (
+        head in folders and name in _STANDARD) or _shadows(path, folders)
 
 
 #: The last ``Index`` made, and what it was made of (the service keeps ``GUARDED`` whole

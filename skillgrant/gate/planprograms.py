@@ -243,9 +243,9 @@ def _in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[
     found: list[str] = []
     for folder in folders:
         for name in names:
-            if name[:1] == WORKSPACES:  # (the mark stays first)
-                found.append(WORKSPACES + os.path.join(folder, name[1:]).rstrip("/"))
-            if name[:1] not in ("^", WORKSPACES):
+            if name[:1] in (WORKSPACES, MODULES):  # (the mark stays first)
+                found.append(name[0] + os.path.join(folder, name[1:]).rstrip("/"))
+            if name[:1] not in ("^", WORKSPACES, MODULES):
                 found.append(os.path.join(folder, name))
             if name[:1] != "^":
                 continue
@@ -261,6 +261,11 @@ def _in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[
 #: (``--workspaces``, ``-ws``, ``-w NAME``, ``-r``, ``--filter``): ``guards`` reads them
 #: (``workspaces``).
 WORKSPACES: Final = "%"
+#: What ``plan_programs`` writes before the folder a plan's Python puts first on ``sys.path``
+#: (``python3 -m MODULE``, ``python3 x.py``: the call's folder, never guarded whole, C6):
+#: ``guards`` guards there the files that would shadow a standard module (``argparse.py``
+#: beside ``-m json.tool``: review s44 P3; ``named.Index``).
+MODULES: Final = "+"
 #: The node runners' options naming the folder whose workspaces they run.
 _NODE_TOPS: Final = ("--prefix", "-C", "--dir", "--cwd")
 _YAML_ITEM: Final = compile_on_use(r"\s*-\s*(['\"]?)([^'\"#\s]+)\1\s*")
@@ -350,7 +355,7 @@ def _script_words(name: str, words: list[str]) -> list[str]:
             if module:  # `python3 -m pkg.mod` (`-mpkg.mod`) runs pkg/mod from the folder,
                 # which is first on sys.path (unless -I/-P: then not the call's folder)
                 safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
-                found += [*_module_files(module), *([] if safe else ["./"])]
+                found += [*_module_files(module), *([] if safe else ["./", MODULES + "."])]
             elif words[at - 1] in _VALUED or (at == 1 and word in _SUBCOMMANDS):
                 continue  # `python3 -X dev x.py`: an option's value; `bun run`
             elif words[at - 1] in _LOADED:
@@ -359,6 +364,9 @@ def _script_words(name: str, words: list[str]) -> list[str]:
                 # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
                 # pattern (`python3 *`) is any script, which the plan grants
                 found += [*_literal(word), (os.path.dirname(word) or ".") + "/"]
+                if name[:6] == "python" and not os.path.dirname(word) and not any(
+                        _SAFE_PATH.fullmatch(w) for w in words[1:at]):
+                    found.append(MODULES + ".")  # (its folder, the call's, first: P3)
     return found
 
 

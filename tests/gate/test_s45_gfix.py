@@ -1,0 +1,122 @@
+"""The fixes of session 45 (s45-gfix) to issue 29's open rows, each judged by real bash: a
+module shadowing a standard one in the folder a plan's Python puts first on ``sys.path``
+(review s44 P3), a walked-up settings folder written below the call's folder (P10), and the
+costs of the readers rule (C5, C7, C13): the call allowed, and sound under bash."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, run_hook
+
+#: Real bash and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+PAYLOAD_PY = "import os\nos.system('touch zz')\n"
+
+
+def _bash(call: str, cwd: Path) -> None:
+    subprocess.run(["bash", "-c", call], cwd=cwd, capture_output=True, timeout=120,
+                   check=False)
+
+
+def _proved(project: Path, tmp_path: Path, calls: list[str]) -> bool:
+    """Whether real bash, running ``calls`` in turn in a copy of ``project``, runs the
+    payload (``touch zz``, anywhere under it)."""
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        _bash(call, scratch)
+    return any(scratch.rglob("zz"))
+
+
+def _first_denied(project: Path, calls: list[str]) -> str | None:
+    """The first of ``calls`` the printed hook denies, running each allowed one under bash
+    in ``project``; None when it allows them all."""
+    hook = _settings_hook(project)
+    for call in calls:
+        if run_hook(hook, call, project).returncode == 2:
+            return call
+        _bash(call, project)
+    return None
+
+
+# --- P3: a module of a standard name in the folder first on sys.path --------------------
+
+
+#: (the plan's Python entry, the covered run, the writes that shadow a module it imports)
+SHADOWS = [
+    ("Bash(python3 -m json.tool *)", "python3 -m json.tool notes.txt",
+     ["cp payload argparse.py"]),
+    ("Bash(python3 -m json.tool *)", "python3 -m json.tool notes.txt",
+     ["mkdir argparse", "cp payload argparse/__init__.py"]),
+    ("Bash(python3 -m json.tool *)", "python3 -m json.tool notes.txt",
+     ["cp -r pkg argparse"]),
+    ("Bash(python3 -m json.tool *)", "python3 -m json.tool notes.txt",
+     ["cp -r pkg/. .", "mv __init__.py argparse.py"]),
+    ("Bash(python3 -m json.tool *)", "python3 -m json.tool notes.txt",
+     ["ln -s payload argparse.py"]),
+    ("Bash(python3 -m http.server --help)", "python3 -m http.server --help",
+     ["cp payload socketserver.py"]),
+    ("Bash(python3 run.py)", "python3 run.py", ["cp payload json.py"]),
+    ("Bash(cd sub && python3 -m json.tool ../notes.txt)",
+     "cd sub && python3 -m json.tool ../notes.txt", ["cp payload sub/argparse.py"]),
+]
+
+
+@pytest.mark.parametrize(("entry", "run", "writes"), SHADOWS,
+                         ids=[f"{e}:{' ; '.join(w)}" for e, _, w in SHADOWS])
+def test_p3_a_module_shadowing_a_standard_one_is_not_written(
+        tmp_path: Path, entry: str, run: str, writes: list[str]) -> None:
+    """P3: the plan's Python puts the call's folder (``-m``, a script there) first on
+    ``sys.path``; a file there named as a standard module (``argparse.py``, a package
+    ``argparse/__init__.py``) runs in place of it. Bash runs the payload; the hook denies a
+    write of it (``cp``, ``mkdir`` then ``cp``, a tree copied, a link)."""
+    project = tmp_path / "project"
+    gated_project(project, [entry, "Bash(cp *)", "Bash(mkdir *)", "Bash(mv *)", "Bash(ln *)"])
+    (project / "sub").mkdir()
+    (project / "pkg").mkdir()
+    (project / "pkg" / "__init__.py").write_text(PAYLOAD_PY)
+    (project / "payload").write_text(PAYLOAD_PY)
+    (project / "run.py").write_text("import json\nprint(json.dumps(1))\n")
+    (project / "notes.txt").write_text("{}\n")
+    calls = [*writes, run]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) in writes, f"the hook allows {calls}"
+
+
+#: Under a plan naming python -m: the plan's own runs, reads of those names, and writes of
+#: other names (or in a folder no run puts on sys.path) stay allowed.
+P3_KEPT = ["python3 -m json.tool notes.txt", "cat argparse.py", "ls json",
+           "cp notes.txt notes2.txt", "cp payload tools/argparse.py", "cp payload jsonx.py",
+           "cp payload argparse.txt", "cp notes.txt out/b", "npm run test", "echo test"]
+
+
+@pytest.mark.parametrize("call", P3_KEPT)
+def test_p3_the_plans_own_runs_and_other_writes_stay_allowed(tmp_path: Path,
+                                                             call: str) -> None:
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(python3 -m json.tool *)", "Bash(python3 -m pytest *)",
+                            "Bash(cp *)", "Bash(cat *)", "Bash(ls *)", "Bash(npm run *)",
+                            "Bash(echo *)"])
+    (project / "tools").mkdir()
+    (project / "payload").write_text(PAYLOAD_PY)
+    assert run_hook(_settings_hook(project), call, project).returncode == 0, call
+
+
+def test_p3_the_folder_is_not_guarded_where_python_keeps_it_off_sys_path(
+        tmp_path: Path) -> None:
+    """``-I`` (and ``-P``) keep the call's folder off ``sys.path``: measured, the copy runs
+    nothing, and the hook allows it."""
+    project = tmp_path / "project"
+    run = "python3 -I -m json.tool notes.txt"
+    gated_project(project, ["Bash(python3 -I -m json.tool *)", "Bash(cp *)"])
+    (project / "payload").write_text(PAYLOAD_PY)
+    (project / "notes.txt").write_text("{}\n")
+    calls = ["cp payload argparse.py", run]
+    assert not _proved(project, tmp_path, calls)
+    assert _first_denied(project, calls) is None
