@@ -32,10 +32,6 @@ OPEN: dict[str, str] = {
     "tests/gate/test_s44_greview.py::test_r3_make_dry_run_still_runs_its_makefiles_shell_calls":
         ("residual (docs/call-gate.md, What is left): a plan granting make's options grants "
          "running the makefiles they name, in every mode (-n evaluates $(shell ...))"),
-    "tests/gate/test_s44_greview.py::test_p10_a_settings_folder_below_the_call_read_after_a_cd":
-        ("open (review s44 P10): a settings folder a program finds by walking up is guarded "
-         "from the call's folder up, not below it; a name guarded at any depth is a pattern "
-         "the guard does not hold"),
 }
 
 

@@ -29,7 +29,7 @@ from .homefiles import (
 from .linkmakers import link_then_more
 from .named import GUARDED, above, holds_module, named_word
 from .nested import Guarded, repositories
-from .planprograms import MODULES, WORKSPACES, workspaces
+from .planprograms import MANIFESTS, MODULES, WORKSPACES, workspaces
 from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git, tree_word
 
@@ -105,6 +105,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     local: list[tuple[str, bool]] = []
     versions = [(name, False) for name in version_files()]
     versions += [(path[1:].rstrip("/"), True) for path in named if path[:1] == "^"]  # s44 P1
+    # and below it, a settings folder a later call's `cd` makes one up (review s44 P10)
+    walked = frozenset(name for name, _ in versions if name not in MANIFESTS)
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
             _folder_items(folder, versions))
@@ -205,7 +207,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
             linked.single_name(real)
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(reals[top] for top in tops), loose=loose,
-                   modules=frozenset(posixpath.normpath(reals[m]) for m in modules))
+                   modules=frozenset(posixpath.normpath(reals[m]) for m in modules),
+                   walked=walked)
 
 
 def _loaded_libraries() -> list[str]:
@@ -353,4 +356,25 @@ def _touches(path: str) -> bool:
     """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder."""
     above = path.rstrip("/") + "/"
     return any(path == item or item.startswith(above) or (tree and path.startswith(item + "/"))
-               for item, tree in GUARDED.get()) or holds_module(path)
+               for item, tree in GUARDED.get()) or holds_module(path) or _holds_walked(path)
+
+
+#: Entries of a folder a tree writer names that are looked at for a walked-up settings name.
+_MAX_ENTRIES: Final = 4096
+
+
+def _holds_walked(path: str) -> bool:
+    """Whether the folder ``path`` holds, at any depth, an entry named as a settings folder a
+    plan's program finds by walking up (``Guarded.walked``): ``cp -r m sub`` brings
+    ``m/.cargo`` to ``sub/.cargo`` (review s44 P10). A tree past ``_MAX_ENTRIES`` may."""
+    walked = getattr(GUARDED.get(), "walked", ())
+    if not walked or not os.path.isdir(path):
+        return False
+    fs.unkept()  # (what the folder holds now)
+    seen = 0
+    for _folder, folders, names in os.walk(path):
+        seen += len(folders) + len(names)
+        if seen > _MAX_ENTRIES or not walked.isdisjoint(folders) or not walked.isdisjoint(
+                names):
+            return True
+    return False

@@ -67,6 +67,7 @@ class Index:
         self._search: Callable[[str], object] | None = None
         self._identities: dict[tuple[int, int], int] | None = None
         self.modules: frozenset[str] = getattr(guards, "modules", frozenset())
+        self.walked: frozenset[str] = getattr(guards, "walked", frozenset())
 
     def named(self, word: str) -> bool:
         """Whether ``word`` holds one of the guarded files' names (as ``__init__`` says)."""
@@ -95,8 +96,9 @@ class Index:
                 places.append(at)
         if places:
             return self.guards[min(places)][0]
-        if self.modules and not files_only and _shadows(path, self.modules):
-            return path
+        if not files_only and ((self.modules and _shadows(path, self.modules)) or (
+                self.walked and not self.walked.isdisjoint(path.split("/")))):
+            return path  # (a settings folder found walking up, at any depth: s44 P10)
         found = fs.identity(path)
         if found is None:
             return None

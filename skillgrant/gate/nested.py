@@ -270,20 +270,24 @@ class Guarded(tuple[tuple[str, bool], ...]):
     programs are among them (``tops``), and the submodules of those that may be new
     (``loose``, each with its top's real path; issue 29, review s40 V3, s41 N2), and the
     folders first on a plan's Python's ``sys.path`` whose files of a standard module's name
-    are guarded (``modules``: ``named.Index``; review s44 P3)."""
+    are guarded (``modules``: ``named.Index``; review s44 P3), and the names of the settings
+    a program finds by walking up, guarded at any depth (``walked``: review s44 P10)."""
 
     always: tuple[tuple[str, bool], ...]
     tops: frozenset[str]
     loose: tuple[tuple[str, tuple[str, str, str]], ...]
     modules: frozenset[str]
+    walked: frozenset[str]
 
     def __new__(cls, items: Iterable[tuple[str, bool]], *,
                 always: Iterable[tuple[str, bool]], tops: frozenset[str],
                 loose: Iterable[tuple[str, str, str]] = (),
-                modules: frozenset[str] = frozenset()) -> Guarded:
+                modules: frozenset[str] = frozenset(),
+                walked: frozenset[str] = frozenset()) -> Guarded:
         made = super().__new__(cls, items)
         made.always = tuple(always)
         made.tops = tops
         made.modules = modules
+        made.walked = walked
         made.loose = tuple((fs.realpath(repo[0]), repo) for repo in loose)
         return made

@@ -169,6 +169,13 @@ STARTS: Final = {
         ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs", ".prettierrc.cjs",
         ".prettierrc.ts", ".prettierrc.toml", "prettier.config.js", "prettier.config.mjs",
         "prettier.config.cjs", "prettier.config.ts")))}
+#: Of the names read walking up (``^``), the project's manifests and code, which its build
+#: runs from below anyway (s42 P1g's class): not guarded below the call's folder, where editing
+#: a member's ``Cargo.toml`` is the work. The program's own settings (``.mvn``, ``.cargo``,
+#: ``.npmrc``, the linters') are, at any depth (``named.Index``; review s44 P10).
+MANIFESTS: Final = frozenset({"Cargo.toml", "pyproject.toml", "setup.cfg", "tox.ini",
+                              "conftest.py", "build.gradle", "build.gradle.kts",
+                              "settings.gradle", "settings.gradle.kts", "gradle", "buildSrc"})
 #: What pip builds a project of the call's folder from (``pip install -e .``).
 _BUILT: Final = ("pyproject.toml", "setup.py", "setup.cfg")
 #: Their options naming the folder they read it in (``make -C DIR``, ``--directory=DIR``,

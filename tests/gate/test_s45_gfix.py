@@ -5,6 +5,7 @@ costs of the readers rule (C5, C7, C13): the call allowed, and sound under bash.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -120,3 +121,73 @@ def test_p3_the_folder_is_not_guarded_where_python_keeps_it_off_sys_path(
     calls = ["cp payload argparse.py", run]
     assert not _proved(project, tmp_path, calls)
     assert _first_denied(project, calls) is None
+
+
+# --- P10: a settings folder found walking up, written below the call's folder -------------
+
+
+CARGO_WRITES = [["mkdir -p sub/.cargo", "cp m/config.toml sub/.cargo/config.toml"],
+                ["cp -r m sub/.cargo"], ["cd sub && cp -r ../m .cargo"],
+                ["mkdir -p sub/.cargo", "cp m/config.toml sub/.cargo/"],
+                ["cp -r n/. sub"], ["cp -r n sub/n", "cp -r sub/n/. sub"]]
+
+
+@pytest.mark.parametrize("writes", CARGO_WRITES, ids=[" ; ".join(w) for w in CARGO_WRITES])
+def test_p10_a_walked_up_settings_folder_below_the_call_is_not_written(
+        tmp_path: Path, writes: list[str]) -> None:
+    """P10: cargo reads ``.cargo/config.toml`` in every folder from its own up; a copy into
+    ``sub/.cargo`` is read once a call runs in ``sub``. Bash runs the rustc wrapper it names;
+    the hook denies the write (in each form)."""
+    if shutil.which("cargo") is None:
+        pytest.skip("no cargo")
+    project = tmp_path / "project"
+    run = "cd sub && cargo tree"
+    gated_project(project, ["Bash(cd *)", "Bash(cargo tree)", "Bash(cp *)", "Bash(mkdir *)"])
+    (project / "sub" / "src").mkdir(parents=True)
+    (project / "sub" / "Cargo.toml").write_text(
+        '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n')
+    (project / "sub" / "src" / "main.rs").write_text("fn main() {}\n")
+    (project / "e.sh").write_text('#!/bin/sh\ntouch zz\nexec "$@"\n')
+    (project / "e.sh").chmod(0o755)
+    (project / "m").mkdir()
+    (project / "m" / "config.toml").write_text(f'[build]\nrustc-wrapper = "{project}/e.sh"\n')
+    (project / "n" / ".cargo").mkdir(parents=True)  # (made before the session: copied whole)
+    shutil.copy(project / "m" / "config.toml", project / "n" / ".cargo")
+    calls = [*writes, run]
+    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) in writes, f"the hook allows {calls}"
+
+
+def test_p10_the_write_tool_is_refused_a_settings_folder_at_any_depth(tmp_path: Path) -> None:
+    """The Write tool's path is read by the same guard: ``a/b/.mvn/jvm.config`` is refused
+    under a plan naming mvn, ``a/b/notes.md`` is not."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(mvn -v)", "Write"])
+    hook = _settings_hook(project)
+    for path, denied in ((project / "a" / "b" / ".mvn" / "jvm.config", True),
+                         (project / "a" / "b" / "notes.md", False)):
+        payload = json.dumps({"session_id": "s", "cwd": str(project), "hook_event_name":
+                              "PreToolUse", "tool_name": "Write", "tool_input": {
+                                  "file_path": str(path), "content": "x\n"}}).encode()
+        done = subprocess.run(["/bin/sh", "-c", hook], input=payload, cwd=project,
+                              capture_output=True, timeout=60, check=False)
+        assert (done.returncode == 2) == denied, (path, done.stderr)
+
+
+#: Under plans naming cargo, mvn and pytest: a member's manifest below the call's folder, and
+#: reads of a settings folder, stay allowed.
+P10_KEPT = ["cp notes.txt crates/a/Cargo.toml", "cp notes.txt pkg/pyproject.toml",
+            "cat sub/.mvn/jvm.config", "ls -a sub/.cargo", "git add sub/.cargo/config.toml",
+            "cp notes.txt tests/conftest.py"]
+
+
+@pytest.mark.parametrize("call", P10_KEPT)
+def test_p10_manifests_below_and_reads_stay_allowed(tmp_path: Path, call: str) -> None:
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cargo build)", "Bash(mvn -v)", "Bash(pytest -q)",
+                            "Bash(cp *)", "Bash(cat *)", "Bash(ls *)", "Bash(git add *)"])
+    for folder in ("crates/a", "pkg", "sub/.mvn", "sub/.cargo", "tests"):
+        (project / folder).mkdir(parents=True)
+    (project / "sub" / ".mvn" / "jvm.config").write_text("\n")
+    (project / "sub" / ".cargo" / "config.toml").write_text("\n")
+    assert run_hook(_settings_hook(project), call, project).returncode == 0, call
