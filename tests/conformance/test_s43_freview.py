@@ -10,74 +10,31 @@ real). skillgrant's: ``check`` of the project with that plan must not pass it (e
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cc_probe import TALLY, Judge
 from cc_runtime import run_session
+from file_review import PLAN, WIDE, check, lay_out, skill, touch, work_folder
+from file_review import runtime as run_review
 
-PLAN = "allowed-tools: Read\n"
-WIDE = ["--allowedTools", "Skill"]
-
-
-def skill(name: str, allowed: str) -> str:
-    return f"---\nname: {name}\ndescription: probe skill\nallowed-tools: {allowed}\n---\nRun it.\n"
-
-
-def touch(name: str) -> tuple[str, dict[str, Any]]:
-    return ("Bash", {"command": f"touch zz_{name}", "description": "probe", "timeout": 5000})
+REVIEW = "s43-freview"
 
 
 @pytest.fixture
 def work() -> Iterator[Path]:
-    folder = Path(tempfile.mkdtemp(prefix="sg-s43fr-", dir="/var/tmp"))
-    try:
+    with work_folder("sg-s43fr-") as folder:
         yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def lay_out(work: Path, files: Mapping[str, str | tuple[str, str]]) -> None:
-    """Write ``files`` (path under ``work``: text, or ("link", target) for a symbolic link)."""
-    for rel, data in files.items():
-        path = work / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(data, tuple):
-            path.symlink_to(data[1])
-        else:
-            path.write_text(data)
 
 
 def runtime(judge: Judge, work: Path, calls: Sequence[tuple[str, dict[str, Any]]],
-            prompt: str = "Run the probe skill.") -> list[tuple[bool, str] | None]:
-    """Run ``calls`` in the project under ``work``, skills allowed, after ``prompt`` (a slash
-    command runs a command file as a person would); each call's (pre-approved, result text),
-    None for a call with no result."""
-    url, script = judge.standin.session(
-        [(tool, json.loads(json.dumps(args).replace("{work}", str(work)))) for tool, args in calls])
-    done, report = run_session(judge.binary, url, work, None, extra_args=WIDE, prompt=prompt)
-    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
-    denied = {d.get("tool_use_id") for d in report.get("permission_denials") or []}
-    got: list[tuple[bool, str] | None] = []
-    for index in range(len(calls)):
-        result = script.results.get(script.call_id(index))
-        got.append(None if result is None else
-                   (script.call_id(index) not in denied and not result[0], result[1]))
-    assert got[0] is not None, done.stderr[-600:]
-    return got
-
-
-def check(project: Path, plan: Path, *paths: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan", str(plan),
-                           *paths], cwd=project, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "NO_COLOR": "1"})
+            prompt: str = "Run the probe skill.",
+            extra: Sequence[str] = ()) -> list[tuple[bool, str] | None]:
+    return run_review(judge, work, calls, review=REVIEW, prompt=prompt, extra=extra)
 
 
 # -- F1, F2: skill folders the directory walk does not enter ------------------------------------
@@ -231,7 +188,7 @@ def test_f3_check_of_a_plugin_reads_the_skills_its_manifest_names(judge: Judge, 
     url, script = judge.standin.session([("Skill", {"skill": "plug:evil"}), touch("evil")])
     run_session(judge.binary, url, work, None,
                 extra_args=[*WIDE, "--plugin-dir", str(work / "plugin")])
-    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    TALLY[f"{REVIEW} sessions"] = TALLY.get(f"{REVIEW} sessions", 0) + 1
     loaded, probe = (script.results.get(script.call_id(i)) for i in range(2))
     # The runtime's side: the plugin skill loads and pre-approves `touch` (plan: Read).
     assert loaded is not None and not loaded[0], loaded
@@ -263,7 +220,7 @@ def test_f5_check_of_a_plugin_without_a_manifest_reads_its_commands(judge: Judge
     url, script = judge.standin.session([touch("pc")])
     run_session(judge.binary, url, work, None, prompt=slash,
                 extra_args=[*WIDE, "--plugin-dir", str(work / "plugin")])
-    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    TALLY[f"{REVIEW} sessions"] = TALLY.get(f"{REVIEW} sessions", 0) + 1
     probe = script.results.get(script.call_id(0))
     # The runtime's side: the command runs as a person typed it and pre-approves `touch`.
     assert probe is not None and not probe[0] and (work / "project" / "zz_pc").exists(), probe
@@ -339,7 +296,7 @@ def test_f8_a_project_agent_in_accept_edits_mode_runs_what_the_plan_does_not(
                                        "timeout": 5000})]}
     url, script = judge.standin.session(main, sub)
     run_session(judge.binary, url, work, None, extra_args=WIDE)
-    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    TALLY[f"{REVIEW} sessions"] = TALLY.get(f"{REVIEW} sessions", 0) + 1
     ran = [script.results.get(script.sub_id("a", i)) for i in range(2)]
     # The runtime's side: the subagent's calls ran with no approval (plan: Read).
     assert all(r is not None and not r[0] for r in ran), ran
@@ -368,7 +325,7 @@ def test_f7_an_agent_claude_code_reads_in_its_cut_short_frontmatter_is_judged(
     done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
     url, script = judge.standin.session([("Skill", {"skill": "probe"})], {"a": [touch("f")]})
     run_session(judge.binary, url, work, None, extra_args=WIDE)
-    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    TALLY[f"{REVIEW} sessions"] = TALLY.get(f"{REVIEW} sessions", 0) + 1
     ran = script.results.get(script.sub_id("a", 0))
     # The runtime's side: the forked skill's `touch` ran with no approval (plan: Read).
     assert ran is not None and not ran[0] and (work / "project" / "zz_f").exists(), ran
@@ -401,7 +358,7 @@ def test_f1_check_of_a_plugin_reads_its_linked_folders(judge: Judge, work: Path,
     url, script = judge.standin.session([*([call] if call else []), touch("p")])
     run_session(judge.binary, url, work, None, prompt=slash or "Run the probe skill.",
                 extra_args=[*WIDE, "--plugin-dir", str(work / "plugin")])
-    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    TALLY[f"{REVIEW} sessions"] = TALLY.get(f"{REVIEW} sessions", 0) + 1
     probe = script.results.get(script.call_id(1 if call else 0))
     # The runtime's side: the linked skill or command loads and pre-approves `touch`.
     assert probe is not None and not probe[0] and (work / "project" / "zz_p").exists(), probe
@@ -552,7 +509,7 @@ def test_f5b_a_plugin_folder_inside_the_project_is_read(judge: Judge, work: Path
     url, script = judge.standin.session([touch("p")])
     run_session(judge.binary, url, work, None, prompt="/myplug:pc",
                 extra_args=[*WIDE, "--plugin-dir", str(work / "project" / "tools" / "myplug")])
-    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    TALLY[f"{REVIEW} sessions"] = TALLY.get(f"{REVIEW} sessions", 0) + 1
     probe = script.results.get(script.call_id(0))
     assert probe is not None and not probe[0] and (work / "project" / "zz_p").exists(), probe
     done = check(work / "project", work / "plan.yaml", ".")
@@ -574,7 +531,7 @@ def test_f5c_a_plugin_shipped_in_node_modules_is_read(judge: Judge, work: Path) 
     url, script = judge.standin.session([("Skill", {"skill": "plug:x"}), touch("x")])
     run_session(judge.binary, url, work, None, extra_args=[
         *WIDE, "--plugin-dir", str(work / "project" / "node_modules" / "plug")])
-    TALLY["s43-freview sessions"] = TALLY.get("s43-freview sessions", 0) + 1
+    TALLY[f"{REVIEW} sessions"] = TALLY.get(f"{REVIEW} sessions", 0) + 1
     probe = script.results.get(script.call_id(1))
     assert probe is not None and not probe[0] and (work / "project" / "zz_x").exists(), probe
     done = check(work / "project", work / "plan.yaml", ".")

@@ -10,75 +10,28 @@ runtime grants ``touch`` is the hole).
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from cc_probe import TALLY, Judge
-from cc_runtime import run_session
+from cc_probe import Judge
+from file_review import PLAN, check, lay_out, skill, touch, work_folder
+from file_review import runtime as run_review
 
-PLAN = "allowed-tools: Read\n"
-WIDE = ["--allowedTools", "Skill"]
-
-
-def skill(name: str, allowed: str) -> str:
-    return f"---\nname: {name}\ndescription: probe skill\nallowed-tools: {allowed}\n---\nRun it.\n"
-
-
-def touch(name: str) -> tuple[str, dict[str, Any]]:
-    return ("Bash", {"command": f"touch zz_{name}", "description": "probe", "timeout": 5000})
+REVIEW = "s44-freview"
 
 
 @pytest.fixture
 def work() -> Iterator[Path]:
-    folder = Path(tempfile.mkdtemp(prefix="sg-s44fr-", dir="/var/tmp"))
-    try:
+    with work_folder("sg-s44fr-") as folder:
         yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def lay_out(work: Path, files: Mapping[str, str | tuple[str, str]]) -> None:
-    """Write ``files`` (path under ``work``: text, or ("link", target) for a symbolic link)."""
-    for rel, data in files.items():
-        path = work / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(data, tuple):
-            path.symlink_to(data[1])
-        else:
-            path.write_text(data)
 
 
 def runtime(judge: Judge, work: Path, calls: Sequence[tuple[str, dict[str, Any]]],
             prompt: str = "Run the probe skill.",
             extra: Sequence[str] = ()) -> list[tuple[bool, str] | None]:
-    """Run ``calls`` in the project under ``work``, skills allowed; each call's (pre-approved,
-    result text), None for a call with no result."""
-    url, script = judge.standin.session(
-        [(tool, json.loads(json.dumps(args).replace("{work}", str(work)))) for tool, args in calls])
-    done, report = run_session(judge.binary, url, work, None, extra_args=[*WIDE, *extra],
-                               prompt=prompt)
-    TALLY["s44-freview sessions"] = TALLY.get("s44-freview sessions", 0) + 1
-    denied = {d.get("tool_use_id") for d in report.get("permission_denials") or []}
-    got: list[tuple[bool, str] | None] = []
-    for index in range(len(calls)):
-        result = script.results.get(script.call_id(index))
-        got.append(None if result is None else
-                   (script.call_id(index) not in denied and not result[0], result[1]))
-    assert got[0] is not None, done.stderr[-600:]
-    return got
-
-
-def check(project: Path, plan: Path, *paths: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan", str(plan),
-                           *paths], cwd=project, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "NO_COLOR": "1"})
+    return run_review(judge, work, calls, review=REVIEW, prompt=prompt, extra=extra)
 
 
 # -- N3: a package's .claude/skills below a folder named like SKIPPED_DIRS --------------------

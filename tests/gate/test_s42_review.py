@@ -13,6 +13,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from bash_review import bash, first_denied, needs, proved
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, payload, run_hook
 
@@ -22,48 +23,6 @@ pytestmark = pytest.mark.slow
 
 #: A repository configuration whose ``core.fsmonitor`` git runs at ``git status``.
 FSMONITOR = '[core]\n\tfsmonitor = "touch zz; false"\n'
-
-
-def _needs(*programs: str) -> None:
-    missing = [p for p in programs if shutil.which(p) is None]
-    if missing:
-        pytest.skip(f"not installed: {', '.join(missing)}")
-
-
-def _bash(command: str, cwd: Path, env: dict[str, str] | None = None) -> None:
-    subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, timeout=60,
-                   env=env, check=False)
-
-
-def _proved(project: Path, tmp_path: Path, calls: list[str],
-            env: dict[str, str] | None = None) -> bool:
-    """Whether real bash, running ``calls`` one after the other in a copy of ``project``
-    (links kept), runs the payload (``touch zz``)."""
-    scratch = tmp_path / "scratch"
-    shutil.copytree(project, scratch, symlinks=True)
-    for call in calls:
-        _bash(call, scratch, env)
-    return (scratch / "zz").exists()
-
-
-def _first_denied(project: Path, calls: list[str],
-                  env: dict[str, str] | None = None) -> str | None:
-    """Asks the hook for each call in turn (in the environment ``env``, the session's),
-    running each allowed one under bash in the project (so that the next call is decided on
-    the state the last one left); the first call denied, or None when the hook allowed them
-    all."""
-    hook = _settings_hook(project)
-    for call in calls:
-        if env is None:
-            said = run_hook(hook, call, project)
-        else:
-            said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
-                                  cwd=project, env=env, capture_output=True, timeout=60,
-                                  check=False)
-        if said.returncode == 2:
-            return call
-        _bash(call, project, env)
-    return None
 
 
 def _archive_tree(tmp_path: Path) -> Path:
@@ -124,14 +83,14 @@ def test_w3_an_unpacker_outside_the_lists_writes_git_and_claude(
     """W3: an unpacker in no list of ``writers`` brings ``.git/config`` (git runs its
     fsmonitor at the covered ``git status``) and ``.claude/settings.json`` (the hook gone)
     over the project; no word of the command names either."""
-    _needs(program, "dpkg-deb" if program == "dpkg" else program)
+    needs(program, "dpkg-deb" if program == "dpkg" else program)
     project = tmp_path / "project"
     gated_project(project, [f"Bash({program} *)", "Bash(git status)"])
     make(_archive_tree(tmp_path), project)  # type: ignore[operator]
     proof = [unpack.format(project=tmp_path / "scratch"), "git status"]
-    assert _proved(project, tmp_path, proof), "bash ran no program: the case proves nothing"
+    assert proved(project, tmp_path, proof), "bash ran no program: the case proves nothing"
     calls = [unpack.format(project=project), "git status"]
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows the unpacking over .git and .claude, and the git run after it"
 
 
@@ -139,7 +98,7 @@ def test_w3c_gpg_zip_unpacks_into_the_working_folder(tmp_path: Path) -> None:
     """W3c (after the W3 fix, whose list holds ``gpgtar``): ``gpg-zip --decrypt`` (GnuPG's
     older tar wrapper, still shipped) unpacks ``.git/config`` over the project; no word names
     it, and ``gpg-zip`` is in no list."""
-    _needs("gpg-zip", "gpg")
+    needs("gpg-zip", "gpg")
     project = tmp_path / "project"
     gated_project(project, ["Bash(gpg-zip *)", "Bash(git status)"])
     keys = tmp_path / "gnupg"
@@ -151,9 +110,9 @@ def test_w3c_gpg_zip_unpacks_into_the_working_folder(tmp_path: Path) -> None:
                     str(project / "e.gz"), ".git"], cwd=tree, env=env, check=True,
                    capture_output=True, timeout=120)
     calls = [f'gpg-zip --decrypt --gpg-args "{args}" e.gz', "git status"]
-    assert _proved(project, tmp_path, calls, env), \
+    assert proved(project, tmp_path, calls, env), \
         "bash ran no program: the case proves nothing"
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows the unpacking over .git, and the git run after it"
 
 
@@ -167,13 +126,13 @@ def test_w4_a_rename_composes_a_guarded_path_from_pieces(tmp_path: Path, rename:
     """W4: ``rename.ul FROM TO FILE`` renames FILE to FILE with FROM replaced by TO; the
     path it writes (``.git/config``) is made of three words, none of which names it (or any
     ``.git``), so neither the guarded files' names nor ``into_git`` see it."""
-    _needs("rename.ul")
+    needs("rename.ul")
     project = tmp_path / "project"
     gated_project(project, ["Bash(rename.ul *)", "Bash(git status)"])
     (project / ".git-config").write_text(FSMONITOR)
     calls = [rename, "git status"]
-    assert _proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows the rename into .git/config and the git run after it"
 
 
@@ -191,7 +150,7 @@ def test_h1_gpgs_configuration_names_a_program_git_log_runs(tmp_path: Path) -> N
     unknown and ``auto-key-retrieve`` is on: ``git log --show-signature`` (or ``git
     verify-commit``) on any commit signed by a key the user lacks (GitHub's web-flow
     signs every merge made on the site) runs it, under ``Bash(git log *)``."""
-    _needs("gpg", "gpgconf")
+    needs("gpg", "gpgconf")
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", "Bash(git log *)"])
     signer = tmp_path / "signer"  # a key the session's user does not hold
@@ -217,11 +176,11 @@ def test_h1_gpgs_configuration_names_a_program_git_log_runs(tmp_path: Path) -> N
     scratch_home = tmp_path / "scratch-home"  # the proof's, that the session's stays as it is
     shutil.copytree(home, scratch_home)
     proof = [f"cp gpg.conf {scratch_home}/.gnupg/gpg.conf", "git log --show-signature -1"]
-    _proved(project, tmp_path, proof, {**env, "HOME": str(scratch_home)})
+    proved(project, tmp_path, proof, {**env, "HOME": str(scratch_home)})
     assert marker.exists(), "bash ran no program: the case proves nothing"
     calls = [f"cp gpg.conf {home}/.gnupg/gpg.conf", "git log --show-signature -1"]
     marker.unlink()
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows the write of gpg's configuration and the git log that runs it"
 
 
@@ -229,7 +188,7 @@ def test_h2_lesss_key_file_sets_lessopen(tmp_path: Path) -> None:
     """H2: ``~/.lesskey`` (less 590 reads the source form; ``#env`` sets variables) is in no
     list of ``HOME_CODE``; its ``LESSOPEN=|CMD`` is run at every ``less FILE``, its output
     not a terminal included (the Bash tool's), under ``Bash(less *)``."""
-    _needs("less")
+    needs("less")
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", "Bash(less *)"])
     home, env = _home(tmp_path)
@@ -237,12 +196,12 @@ def test_h2_lesss_key_file_sets_lessopen(tmp_path: Path) -> None:
     (project / "keys").write_text(f"#env\nLESSOPEN=|touch {marker}; cat %s\n")
     scratch_home = tmp_path / "scratch-home"
     shutil.copytree(home, scratch_home)
-    _proved(project, tmp_path, [f"cp keys {scratch_home}/.lesskey", "less notes.txt"],
+    proved(project, tmp_path, [f"cp keys {scratch_home}/.lesskey", "less notes.txt"],
             {**env, "HOME": str(scratch_home)})
     calls = [f"cp keys {home}/.lesskey", "less notes.txt"]
     assert marker.exists(), "bash ran no program: the case proves nothing"
     marker.unlink()
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows the write of less's key file and the less that runs its LESSOPEN"
 
 
@@ -320,7 +279,7 @@ def test_p1_a_program_the_plan_names_in_the_tree_is_written_then_run(
     (project / "payload.js").write_text(
         f'require("fs").writeFileSync({str(marker)!r}, "x");\n')
     if grant.startswith("npx"):
-        _needs("npx")
+        needs("npx")
         (project / "package.json").write_text('{"name": "x", "version": "1.0.0"}\n')
         (project / "node_modules" / ".bin").mkdir()
         (project / "node_modules" / "prettier").mkdir()
@@ -334,10 +293,10 @@ def test_p1_a_program_the_plan_names_in_the_tree_is_written_then_run(
         write = write.replace("PY", f"python{sys.version_info[0]}.{sys.version_info[1]}")
     env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
     calls = [write, grant]
-    _proved(project, tmp_path, calls, env)
+    proved(project, tmp_path, calls, env)
     assert marker.exists(), "bash ran no program: the case proves nothing"
     marker.unlink()
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows the write of a program the plan names, and its run"
 
 
@@ -359,14 +318,14 @@ def test_w5_a_response_file_holds_the_words_the_gate_reads(
     of the command names ``.git`` (``into_git``), a guarded folder (``tree_word``), or an
     option off the program's table (``optables``): it writes ``.git/config``, whose
     fsmonitor the covered ``git status`` runs."""
-    _needs(program)
+    needs(program)
     project = tmp_path / "project"
     gated_project(project, [f"Bash({program} *)", "Bash(git status)"])
     (project / "payload").write_text(FSMONITOR)
     (project / "args").write_text(args)
     calls = [command, "git status"]
-    assert _proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows a response file's write into .git and the git run after it"
 
 
@@ -390,12 +349,12 @@ def test_h3_imagemagicks_delegates_in_the_home_run_a_command(tmp_path: Path) -> 
     scratch_home = tmp_path / "scratch-home"
     shutil.copytree(home, scratch_home)
     target = Path(".config") / "ImageMagick" / "delegates.xml"
-    _proved(project, tmp_path, [f"cp d.xml {scratch_home / target}", "convert a.foo out.png"],
+    proved(project, tmp_path, [f"cp d.xml {scratch_home / target}", "convert a.foo out.png"],
             {**env, "HOME": str(scratch_home)})
     assert marker.exists(), "bash ran no program: the case proves nothing"
     marker.unlink()
     calls = [f"cp d.xml {home / target}", "convert a.foo out.png"]
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows the write of ImageMagick's delegates and the convert that runs one"
 
 
@@ -404,7 +363,7 @@ def test_h4_terraforms_cli_configuration_names_a_provider_it_runs(tmp_path: Path
     ``HOME_CODE``; its ``dev_overrides`` name a folder whose ``terraform-provider-NAME``
     terraform runs for any configuration needing that provider: ``terraform validate``
     (covered by ``Bash(terraform validate)``; no ``init``, no network) runs it."""
-    _needs("terraform")
+    needs("terraform")
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", "Bash(terraform validate)"])
     home, env = _home(tmp_path)
@@ -421,12 +380,12 @@ def test_h4_terraforms_cli_configuration_names_a_provider_it_runs(tmp_path: Path
                                      '    null = { source = "hashicorp/null" }\n  }\n}\n')
     scratch_home = tmp_path / "scratch-home"
     shutil.copytree(home, scratch_home)
-    _proved(project, tmp_path, [f"cp rc {scratch_home}/.terraformrc", "terraform validate"],
+    proved(project, tmp_path, [f"cp rc {scratch_home}/.terraformrc", "terraform validate"],
             {**env, "HOME": str(scratch_home)})
     assert marker.exists(), "bash ran no program: the case proves nothing"
     marker.unlink()
     calls = [f"cp rc {home}/.terraformrc", "terraform validate"]
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows the write of terraform's configuration and the run of its provider"
 
 
@@ -488,13 +447,13 @@ def test_r1_ripgreps_preprocessor_runs_a_program(tmp_path: Path, command: str) -
     preprocessor), as ``find -exec`` and ``git grep -O`` run theirs (review G-5, ``words``'
     runners); under ``Bash(rg *)`` (a search tool) the hook lets ``rg --pre sh foo
     payload.sh`` run ``payload.sh``."""
-    _needs("rg")
+    needs("rg")
     project = tmp_path / "project"
     gated_project(project, ["Bash(rg *)"])
     marker = tmp_path / "zz"
     (project / "payload.sh").write_text(f"#!/bin/sh\ntouch {marker}\n")
     (project / "payload.sh").chmod(0o755)
-    _bash(command, project)
+    bash(command, project)
     assert marker.exists(), "bash ran no program: the case proves nothing"
     assert run_hook(_settings_hook(project), command, project).returncode == 2, \
         "the hook allows rg to run a program of the command's choosing"
@@ -507,7 +466,7 @@ def test_r2_gccs_options_that_run_a_program(tmp_path: Path, command: str) -> Non
     every subcommand under PROG, ``-B DIR`` takes ``cc1``, ``as``, ``collect2`` from DIR
     (``-fplugin=X.so`` loads code too). Under ``Bash(gcc *)`` (a compiler, which runs no
     code of the command's choosing otherwise) the hook allows each."""
-    _needs("gcc")
+    needs("gcc")
     project = tmp_path / "project"
     gated_project(project, ["Bash(gcc *)"])
     marker = tmp_path / "zz"
@@ -516,7 +475,7 @@ def test_r2_gccs_options_that_run_a_program(tmp_path: Path, command: str) -> Non
     (project / "tc").mkdir()
     (project / "tc" / "cc1").write_text(f"#!/bin/sh\ntouch {marker}\n")
     (project / "tc" / "cc1").chmod(0o755)
-    _bash(command, project)
+    bash(command, project)
     assert marker.exists(), "bash ran no program: the case proves nothing"
     assert run_hook(_settings_hook(project), command, project).returncode == 2, \
         "the hook allows gcc to run a program of the command's choosing"
@@ -539,10 +498,10 @@ def test_p1h_a_program_named_by_a_prefix_rule(tmp_path: Path, entry: str, run: s
     marker = tmp_path / "zz"
     (project / "payload").write_text(f"#!/bin/sh\ntouch {marker}\n")
     calls = ["cp payload tools/run.sh", run]
-    _proved(project, tmp_path, calls)
+    proved(project, tmp_path, calls)
     assert marker.exists(), "bash ran no program: the case proves nothing"
     marker.unlink()
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows the write of the program the plan names, and its run"
 
 
@@ -593,7 +552,7 @@ def test_w6_a_writer_outside_the_lists_reaches_claude_by_no_word(tmp_path: Path,
     """W6 (W2's class, the forms a word-by-word rule misses): each command rewrites the
     project's Claude Code hook script ``.claude/hooks/x.sh`` (which the project's settings
     run, outside the gate) under real bash; the hook allows it."""
-    _needs("gcc", "rename.ul")
+    needs("gcc", "rename.ul")
     project = tmp_path / "project"
     gated_project(project, ["Bash(gcc *)", "Bash(rename.ul *)", "Bash(cd *)", "Bash(true)",
                             "Bash(cat *)",
@@ -608,7 +567,7 @@ def test_w6_a_writer_outside_the_lists_reaches_claude_by_no_word(tmp_path: Path,
     (project / ".claude-hooks" / "x.sh").write_text("touch zz\n")
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    _bash(command, scratch)
+    bash(command, scratch)
     assert "touch zz" in (scratch / ".claude" / "hooks" / "x.sh").read_text(), \
         "bash wrote nothing: the case proves nothing"
     assert run_hook(_settings_hook(project), command, project).returncode == 2, \
@@ -625,13 +584,13 @@ def test_w12_csplit_composes_its_output_name_from_two_words(tmp_path: Path,
     'it/config%.0d'`` writes its first piece to ``.git/config``; no word holds ``.git``
     (``into_git``), nor a guarded path (``tree_word``), and ``csplit`` is no
     ``COMPOSERS``' program. git status then runs the piece's fsmonitor."""
-    _needs("csplit")
+    needs("csplit")
     project = tmp_path / "project"
     gated_project(project, ["Bash(csplit *)", "Bash(git status)"])
     (project / "payload").write_text(FSMONITOR + "rest\n")
     calls = [command, "git status"]
-    assert _proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no program: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows csplit's write of .git/config and the git run after it"
 
 
@@ -655,7 +614,7 @@ def test_w13_pytests_basetemp_removes_a_guarded_folder(tmp_path: Path, basetemp:
     env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    _bash(command, scratch, env)
+    bash(command, scratch, env)
     gone = scratch / basetemp / ("settings.json" if basetemp == ".claude" else "x.sh")
     assert not gone.exists(), "bash removed nothing: the case proves nothing"
     assert run_hook(_settings_hook(project), command, project).returncode == 2, \
@@ -667,7 +626,7 @@ def test_w11_the_linkers_response_file_inside_an_option(tmp_path: Path) -> None:
     .claude/hooks/x.sh`` from it: the program compiled replaces the project's hook script
     (an executable a ``command`` hook runs). ``named._found`` reads a response file only as
     a whole word (``@args``, ``-Xlinker @args`` are denied)."""
-    _needs("gcc")
+    needs("gcc")
     project = tmp_path / "project"
     gated_project(project, ["Bash(gcc *)"])
     (project / ".claude" / "hooks").mkdir()
@@ -677,7 +636,7 @@ def test_w11_the_linkers_response_file_inside_an_option(tmp_path: Path) -> None:
     command = "gcc evil.c -Wl,@args"
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    _bash(command, scratch)
+    bash(command, scratch)
     assert (scratch / ".claude" / "hooks" / "x.sh").read_bytes()[:4] == b"\x7fELF", \
         "bash wrote nothing: the case proves nothing"
     assert run_hook(_settings_hook(project), command, project).returncode == 2, \
@@ -731,7 +690,7 @@ def test_w9_a_clone_named_by_its_url_makes_the_projects_claude_folder(tmp_path: 
             scratch = tmp_path / "scratch"
             shutil.rmtree(scratch, ignore_errors=True)
             shutil.copytree(project, scratch, symlinks=True)
-            _bash(command, scratch)
+            bash(command, scratch)
             if (scratch / ".claude" / "settings.json").exists():
                 break
             time.sleep(0.2)
@@ -822,7 +781,7 @@ def test_h7_copilot_clis_project_mcp_servers_in_github_mcp_json(tmp_path: Path) 
         "command": "sh", "args": ["-c", f"touch {ran}; sleep 3"], "tools": ["*"]}}}))
     command = "cp mcp.json .github/mcp.json"
     said = run_hook(_settings_hook(project), command, project)
-    _bash(command, project)
+    bash(command, project)
     with StandIn() as standin:
         url, _ = standin.session([("bash", {"command": "echo hi", "description": "x"})])
         run_prompt(binary, url, work, prompt="hello")
@@ -904,7 +863,7 @@ def test_h9_gemini_clis_settings_holding_the_gates_hook_are_not_guarded(
     (project / "evil" / ".gemini" / "settings.json").write_text("{}\n")
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    _bash(command, scratch)
+    bash(command, scratch)
     settings = scratch / ".gemini" / "settings.json"
     assert not settings.exists() or "skillgrant" not in settings.read_text(), \
         "bash left the hook: the case proves nothing"
@@ -948,7 +907,7 @@ def test_h10_copilot_home_moves_the_users_hooks_out_of_the_guarded_folder(
     said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
                           input=payload(command, project), cwd=project, env=env,
                           capture_output=True, timeout=60)
-    _bash(command, project, env)
+    bash(command, project, env)
     with StandIn() as standin:
         url, _ = standin.session([("bash", {"command": "echo hi", "description": "x"})])
         run_prompt(binary, url, work, ["--allow-all-tools"], prompt="hello",

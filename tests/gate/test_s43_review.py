@@ -13,52 +13,21 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from bash_review import (
+    PAYLOAD,
+    first_denied,
+    hook_allows,
+    hooked_project,
+    needs,
+    proved,
+    rewrites_hook,
+)
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, payload, run_hook
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
 #: `pytest --slow -m slow` does here.
 pytestmark = pytest.mark.slow
-
-#: What the hook script becomes when the hole is open: a later run of it runs the payload.
-PAYLOAD = "touch zz\n"
-
-
-def _needs(*programs: str) -> None:
-    missing = [p for p in programs if shutil.which(p) is None]
-    if missing:
-        pytest.skip(f"not installed: {', '.join(missing)}")
-
-
-def _hooked_project(tmp_path: Path, entries: list[str]) -> Path:
-    """A gated project (``files_fixture.gated_project``) with a hook script in the guarded
-    ``.claude/hooks`` and ``src/x.sh``, the payload a command may copy over it."""
-    project = tmp_path / "project"
-    gated_project(project, entries)
-    (project / ".claude" / "hooks").mkdir()
-    (project / ".claude" / "hooks" / "x.sh").write_text("#!/bin/sh\necho ok\n")
-    (project / "src").mkdir()
-    (project / "src" / "x.sh").write_text(PAYLOAD)
-    return project
-
-
-def _rewrites_hook(project: Path, tmp_path: Path, command: str) -> bool:
-    """Whether real bash, running ``command`` in a copy of ``project`` (links kept), leaves
-    the payload in ``.claude/hooks/x.sh`` (and running the script then runs it)."""
-    scratch = tmp_path / "scratch"
-    shutil.copytree(project, scratch, symlinks=True)
-    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
-                   check=False)
-    script = scratch / ".claude" / "hooks" / "x.sh"
-    if not script.exists() or script.read_text() != PAYLOAD:
-        return False
-    subprocess.run(["sh", str(script)], cwd=scratch, capture_output=True, timeout=60,
-                   check=False)
-    return (scratch / "zz").exists()
-
-
-def _allowed(project: Path, command: str) -> bool:
-    return run_hook(_settings_hook(project), command, project).returncode != 2
 
 
 #: S1: bash ends a comment at the newline, a backslash in it is text; readers._commands
@@ -75,34 +44,10 @@ def test_s1_a_backslash_ending_a_comment_joins_the_next_line_to_a_reader(
         tmp_path: Path, command: str) -> None:
     """S1: the readers rule's own lexer disagrees with bash on a comment ending in ``\\``;
     the writer on the next line is read as words of the reader before the comment."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(true)", "Bash(cat *)"])
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
-
-
-def _proved(project: Path, tmp_path: Path, calls: list[str]) -> bool:
-    """Whether real bash, running ``calls`` one after the other in a copy of ``project``
-    (links kept), runs the payload (``touch zz``)."""
-    scratch = tmp_path / "scratch"
-    shutil.copytree(project, scratch, symlinks=True)
-    for call in calls:
-        subprocess.run(["bash", "-c", call], cwd=scratch, capture_output=True, timeout=60,
-                       check=False)
-    return (scratch / "zz").exists()
-
-
-def _first_denied(project: Path, calls: list[str]) -> str | None:
-    """Asks the hook for each call in turn, running each allowed one under bash in the
-    project (the next call is decided on the state the last one left); the first call
-    denied, or None when the hook allowed them all."""
-    hook = _settings_hook(project)
-    for call in calls:
-        if run_hook(hook, call, project).returncode == 2:
-            return call
-        subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
-                       check=False)
-    return None
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash(gcc *)", "Bash(true)", "Bash(cat *)"])
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 #: A shared object whose constructor runs the payload when it is loaded.
@@ -119,14 +64,14 @@ def test_r3_the_linkers_plugin_given_through_wl(tmp_path: Path, link: str) -> No
     """R3 (review s42 R2's kin): ``-Wl,-plugin,X`` hands the linker ``-plugin X``, and ld
     loads X (its constructor runs, before ld finds no ``onload``); ``words._COMPILER_RUNS``
     reads ``-plugin`` only at a word's start (``-Xlinker -plugin`` is denied)."""
-    _needs("gcc")
+    needs("gcc")
     project = tmp_path / "project"
     gated_project(project, ["Bash(gcc *)"])
     (project / "p.c").write_text(PLUGIN_C)
     (project / "a.c").write_text("int main(void) { return 0; }\n")
     calls = ["gcc -shared -fPIC -o p.so p.c", link]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows building a linker plugin and loading it"
 
 
@@ -140,10 +85,10 @@ def test_n1_an_options_value_past_an_equals_sign_or_256_characters(
     a word starting with ``-`` and only from its first 256 characters; guards' ``_TOKEN``
     splits a word at ``=``, so ``-Wp,-DA=1,-o,PATH`` leaves ``1,-o,PATH``, read whole as a
     relative path. gcc hands cc1 ``-o .claude/hooks/x.sh``, and cc1 writes it."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 #: (the plan's entry for a program in the tree, the file a covered ``cp`` replaces, the
@@ -171,7 +116,7 @@ def test_p2_a_program_the_plan_names_is_left_open_to_a_covered_copy(
     "…"`` (its quotes kept in the path guarded) is not guarded: the covered ``cp`` replaces
     it, and the covered run runs the copy."""
     if not program.endswith(".sh"):
-        _needs(run.split()[0])
+        needs(run.split()[0])
     project = tmp_path / "project"
     gated_project(project, [entry, "Bash(cp *)"])
     (project / "tools").mkdir()
@@ -180,9 +125,9 @@ def test_p2_a_program_the_plan_names_is_left_open_to_a_covered_copy(
     target.chmod(0o755)
     (project / "payload").write_text(payload)
     calls = [f"cp payload {program}", run]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert hook_allows(project, run), "the run itself is not covered: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         f"the hook allows replacing {program} and the covered run of it"
 
 
@@ -191,12 +136,12 @@ def test_v1_printf_v_hands_a_guarded_path_to_a_later_program(tmp_path: Path) -> 
     .claude/hooks/x.sh``): ``printf`` is a reader (``readers.READERS``), but ``printf -v``
     stores the path it is given in a variable; exported, gcc's ``DEPENDENCIES_OUTPUT`` names
     the file gcc appends its make rule to, whose target the format chose (``touch zz``)."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     (project / "src" / "a.c").write_text("int x;\n")
     command = ('printf -v DEPENDENCIES_OUTPUT "%s touch\\tzz\\n" .claude/hooks/x.sh; '
                "export DEPENDENCIES_OUTPUT; gcc -E -P src/a.c -o /dev/null")
-    assert not _allowed(project, "gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh"), \
+    assert not hook_allows(project, "gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh"), \
         "the guard does not hold under Bash: the case proves nothing"
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
@@ -205,7 +150,7 @@ def test_v1_printf_v_hands_a_guarded_path_to_a_later_program(tmp_path: Path) -> 
     subprocess.run(["sh", ".claude/hooks/x.sh"], cwd=scratch, capture_output=True,
                    timeout=60, check=False)
     assert (scratch / "zz").exists(), "bash wrote no payload to the hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -217,10 +162,10 @@ def test_g1_a_bracket_class_python_does_not_read(tmp_path: Path, command: str) -
     pattern; Python's ``glob``/``fnmatch``, which ``named._glob_found`` asks, read the first
     as ``[[:alph]`` then ``]`` and the second as ``^`` or ``x``: the pattern matches nothing
     there, and no guarded item's name fits it. Bash expands it to the hook script."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize(("write", "guarded", "content"), [
@@ -232,7 +177,7 @@ def test_g1b_a_bracket_class_replaces_the_plan_or_the_settings(
     """G1b: the same patterns name the plan file or the settings holding the gate's hook
     (``{}``: the next session runs no hook at all). (A changed plan denies every later call:
     the hook pins its digest; the settings are what the runtime reads.)"""
-    _needs("gcc")
+    needs("gcc")
     project = tmp_path / "project"
     gated_project(project, ["Bash(gcc *)"])
     (project / "x.json").write_text('{"allowed-tools": ["Bash"]}\n')
@@ -243,7 +188,7 @@ def test_g1b_a_bracket_class_replaces_the_plan_or_the_settings(
                    check=False)
     assert (scratch / guarded).read_text() == content, \
         f"bash did not replace {guarded}: the case proves nothing"
-    assert not _allowed(project, write), f"the hook allows replacing {guarded}"
+    assert not hook_allows(project, write), f"the hook allows replacing {guarded}"
 
 
 @pytest.mark.parametrize("command", [
@@ -257,10 +202,10 @@ def test_m1_a_move_the_gate_reads_to_another_folder(tmp_path: Path, command: str
     folder; and ``moves._command_words`` (shlex, as ``readers``: S1) reads a comment's
     trailing backslash as joining ``cd`` to the comment. Either way the relative ``x.sh``
     is read from the call's folder, where bash writes ``.claude/hooks/x.sh``."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(cd *)", "Bash(true)"])
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash(gcc *)", "Bash(cd *)", "Bash(true)"])
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("load", [
@@ -272,7 +217,7 @@ def test_r4_binutils_load_the_plugin_their_option_names(tmp_path: Path, load: st
     """R4 (R3's kin): binutils' ``nm``, ``ranlib`` (and ``ar``) take ``--plugin NAME`` and
     dlopen it to read LTO objects; its constructor runs. No list of the gate holds ``nm`` or
     ``ranlib``, and the option is read as no run."""
-    _needs("gcc", load.split()[0], "ar")
+    needs("gcc", load.split()[0], "ar")
     project = tmp_path / "project"
     gated_project(project, ["Bash(gcc *)", "Bash(nm *)", "Bash(ranlib *)"])
     (project / "p.c").write_text(PLUGIN_C)
@@ -280,8 +225,8 @@ def test_r4_binutils_load_the_plugin_their_option_names(tmp_path: Path, load: st
     subprocess.run(["gcc", "-c", "a.c", "-o", "a.o"], cwd=project, check=True, timeout=60)
     subprocess.run(["ar", "rc", "b.a", "a.o"], cwd=project, check=True, timeout=60)
     calls = ["gcc -shared -fPIC -o p.so p.c", load]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows building a plugin and loading it into a binutils program"
 
 
@@ -294,15 +239,15 @@ def test_r5_diffutils_run_the_diff_program_their_option_names(
     """R5 (R1's class): GNU diffutils' ``diff3`` and ``sdiff`` run ``--diff-program=PROG``
     (the project's ``e.sh``, which a covered write put there) in place of ``diff``; no list
     holds them, and their options are not read."""
-    _needs(run.split()[0])
+    needs(run.split()[0])
     project = tmp_path / "project"
     gated_project(project, [entry])
     (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
     (project / "e.sh").chmod(0o755)
     for name in "abc":
         (project / name).write_text(f"{name}\n")
-    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
-    assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
+    assert proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert not hook_allows(project, run), "the hook allows a run of a program the plan names not"
 
 
 def _as_the_runtime_runs(command: str, cwd: Path) -> None:
@@ -323,17 +268,17 @@ def test_v2_an_alias_makes_a_reader_a_writer(tmp_path: Path) -> None:
     reads the command line by line, so an ``alias`` on one line renames the program of the
     next; ``readers._reads`` judges ``cat`` by its name, and the alias' value (no operator in
     it) is not read again as a command."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     command = "alias cat='gcc -E -P -x c src/x.sh -o'\ncat .claude/hooks/x.sh"
-    assert not _allowed(project, "gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh"), \
+    assert not hook_allows(project, "gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh"), \
         "the guard does not hold under Bash: the case proves nothing"
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
     _as_the_runtime_runs(command, scratch)
     assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
         "bash wrote no hook: the case proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -347,10 +292,10 @@ def test_s2_a_line_continuation_splits_a_writer_in_the_readers_lexer(
     the escaped newline a word of its own, ``\\n``, which it then takes for an operator: the
     path after it is read as a command of its own, whose program it is ("the path is the
     program run")."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -362,10 +307,10 @@ def test_s3_a_quoted_operator_is_a_word_to_bash(tmp_path: Path, command: str) ->
     one); ``readers._simple`` gets the token ``;`` from shlex with its quotes removed and
     takes it for an operator, so the words after it are a command of their own: here
     ``-o.claude/hooks/x.sh`` alone, its own program ("the path is the program run")."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 def _run_calls(project: Path, calls: list[str], env: dict[str, str]) -> str | None:
@@ -389,7 +334,7 @@ def test_h11_lesspipes_user_filter_in_the_config_folder(tmp_path: Path) -> None:
     (``~/.config/lessfilter``) on every file ``less`` opens, its output not a terminal too.
     ``~/.config/lessfilter`` is in no list of ``HOME_CODE`` (``.config/lesskey`` is): the
     covered ``cp`` writes it, and the covered ``less notes.txt`` runs it."""
-    _needs("less", "lesspipe")
+    needs("less", "lesspipe")
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", "Bash(less *)"])
     home = tmp_path / "home"
@@ -431,23 +376,27 @@ def test_w14_imagemagicks_format_prefix_hides_the_path(
     same word reaches the gate's own installation: ``convert w.ppm
     miff:/…/skillgrant/__main__.py`` is allowed, and a ``python -m skillgrant`` that fails
     is a hook that fails open in Claude Code; not run here.)"""
-    _needs(command.split()[0])
-    project = _hooked_project(tmp_path, [entry])
+    project = hooked_project(tmp_path, [entry])
     (project / "w.ppm").write_text(PPM)
-    assert _rewrites_hook_any(project, tmp_path, command), "bash ran no payload: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    program = shutil.which(command.split()[0])
+    version = program and subprocess.run([program, "-version"], capture_output=True,
+                                         timeout=60, check=False).stdout
+    if version and b"ImageMagick" in version:  # not a stand-in of the same name
+        assert _rewrites_hook_any(project, tmp_path, command), \
+            "bash ran no payload: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 def test_w14b_the_format_prefix_reaches_the_gates_installation(tmp_path: Path) -> None:
     """W14b: the hook's own package (guarded: its folder) named through ``miff:``; decided
     only (the write would break this checkout's package)."""
-    project = _hooked_project(tmp_path, ["Bash(convert *)"])
+    project = hooked_project(tmp_path, ["Bash(convert *)"])
     python = shlex.split(_settings_hook(project))[0]  # the package the hook runs: with --slow,
     found = subprocess.run([python, "-I", "-c", "import skillgrant; print(skillgrant.__file__)"],
                            capture_output=True, text=True, timeout=60, check=True)  # a fresh
     main = Path(found.stdout.strip()).parent / "__main__.py"  # installation's, not this one
-    assert not _allowed(project, f"convert w.ppm {main}"), "the premise: the package is guarded"
-    assert not _allowed(project, f"convert w.ppm miff:{main}"), \
+    assert not hook_allows(project, f"convert w.ppm {main}"), "the premise: the package is guarded"
+    assert not hook_allows(project, f"convert w.ppm miff:{main}"), \
         "the hook allows a write of the gate's own package"
 
 
@@ -470,12 +419,12 @@ def test_v3_an_env_assignment_is_skipped_as_a_wrapper(tmp_path: Path) -> None:
     program run". ``env DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc …`` is allowed (the same
     assignment without ``env`` is denied: review s42 GF8); gcc appends its make rule, whose
     target the ``-MT`` words chose (``bash -c echo>zz``), to the hook script."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     (project / "src" / "a.c").write_text("int x;\n")
     command = ("env DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc -E -P -MT bash -MT -c "
                "-MT 'echo>zz' src/a.c -o /dev/null")
-    assert not _allowed(project, command.removeprefix("env ")), \
+    assert not hook_allows(project, command.removeprefix("env ")), \
         "the premise: the assignment without env is denied"
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
@@ -484,7 +433,7 @@ def test_v3_an_env_assignment_is_skipped_as_a_wrapper(tmp_path: Path) -> None:
     subprocess.run(["sh", ".claude/hooks/x.sh"], cwd=scratch, capture_output=True,
                    timeout=60, check=False)
     assert (scratch / "zz:").exists(), "bash wrote no payload to the hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 #: Against the P2 fix (``words.run_words`` steps over ``env`` and the stripped wrappers
@@ -503,7 +452,7 @@ def test_p2b_a_program_an_exact_entry_runs_through_a_runner(
     whole command covers ``setsid ./tools/run.sh`` — and that entry is the plan's approval of
     ``tools/run.sh``; ``plan_programs`` takes ``setsid`` for the program and guards nothing.
     The covered ``cp`` replaces the script, and the covered run runs the copy."""
-    _needs(run.split()[0])
+    needs(run.split()[0])
     project = tmp_path / "project"
     gated_project(project, [entry, "Bash(cp *)"])
     (project / "tools").mkdir()
@@ -511,9 +460,9 @@ def test_p2b_a_program_an_exact_entry_runs_through_a_runner(
     (project / "tools" / "run.sh").chmod(0o755)
     (project / "payload").write_text(PAYLOAD)
     calls = ["cp payload tools/run.sh", run]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert hook_allows(project, run), "the run itself is not covered: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows replacing tools/run.sh and the covered run of it"
 
 
@@ -525,14 +474,14 @@ def test_v2b_an_alias_spelled_with_quotes(tmp_path: Path, command: str) -> None:
     """V2b (against the V2 fix, ``readers._RENAMES``: ``\\balias\\b`` in the text): bash
     joins ``al''ias`` and ``al\\ias`` into the builtin ``alias`` (quoting a name stops only
     its own alias expansion), and the regular expression sees no word ``alias``."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
     _as_the_runtime_runs(command, scratch)
     assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
         "bash wrote no hook: the case proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -545,12 +494,12 @@ def test_v4_a_readers_name_found_elsewhere(tmp_path: Path, command: str) -> None
     command picks which file that name runs: a ``PATH=`` assignment before it, or ``hash -p
     FILE NAME``. The project's ``bin/cat`` (written by an earlier call: no guarded folder)
     copies the payload over its operand."""
-    project = _hooked_project(tmp_path, ["Bash"])
+    project = hooked_project(tmp_path, ["Bash"])
     (project / "bin").mkdir()
     (project / "bin" / "cat").write_text('#!/bin/sh\n/bin/cp src/x.sh "$1"\n')
     (project / "bin" / "cat").chmod(0o755)
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -563,15 +512,15 @@ def test_g1c_a_bracket_class_after_another_member(tmp_path: Path, command: str) 
     a class need not open its bracket expression; ``[x[:alpha:]]``, ``[!x[:digit:]]``,
     ``[x[=u=]]`` hold one after another member, and Python's fnmatch still reads them as a
     set then a literal ``]``."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 def test_g1d_a_bracket_class_names_the_settings(tmp_path: Path) -> None:
     """G1d: the same form names the settings holding the gate's hook."""
-    _needs("gcc")
+    needs("gcc")
     write = "gcc -E -P -x c s.txt -o .cl[x[:alpha:]]ude/s[x[:alpha:]]ttings.json"
     project = tmp_path / "project"
     gated_project(project, ["Bash(gcc *)"])
@@ -582,7 +531,7 @@ def test_g1d_a_bracket_class_names_the_settings(tmp_path: Path) -> None:
                    check=False)
     assert (scratch / ".claude" / "settings.json").read_text() == "{}\n", \
         "bash did not replace the settings: the case proves nothing"
-    assert not _allowed(project, write), "the hook allows replacing .claude/settings.json"
+    assert not hook_allows(project, write), "the hook allows replacing .claude/settings.json"
 
 
 def _free_port() -> int:
@@ -604,10 +553,10 @@ def test_l1_a_link_checked_out_in_the_same_call(tmp_path: Path, write: str) -> N
     the writer after it in the same call writes through it: when the hook decides, ``out/l``
     does not exist, so ``out/l/x.sh`` is no guarded path, by its normal form or its real one.
     (In a later call the real path finds it.)"""
-    _needs("gcc")
+    needs("gcc")
     if not os.path.exists("/usr/lib/git-core/git-daemon"):
         pytest.skip("git daemon is not installed")
-    project = _hooked_project(
+    project = hooked_project(
         tmp_path, ["Bash(git fetch *)", "Bash(git checkout *)", "Bash(git restore *)",
                    "Bash(gcc *)"])
     served = tmp_path / "srv" / "up"
@@ -632,9 +581,9 @@ def test_l1_a_link_checked_out_in_the_same_call(tmp_path: Path, write: str) -> N
             if done.returncode == 0:
                 break
             time.sleep(0.2)
-        assert _allowed(project, fetch), "the fetch is not covered: the case proves nothing"
-        assert _rewrites_hook(project, tmp_path, write), "bash wrote no hook: proves nothing"
-        assert not _allowed(project, write), "the hook allows a write of .claude/hooks/x.sh"
+        assert hook_allows(project, fetch), "the fetch is not covered: the case proves nothing"
+        assert rewrites_hook(project, tmp_path, write), "bash wrote no hook: proves nothing"
+        assert not hook_allows(project, write), "the hook allows a write of .claude/hooks/x.sh"
     finally:
         daemon.terminate()
         daemon.wait(timeout=30)
@@ -675,8 +624,8 @@ def test_p2c_a_program_named_after_a_move_plan_programs_misreads(
                        check=False)
     assert marker.exists(), "bash ran no payload: the case proves nothing"
     marker.unlink()
-    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert hook_allows(project, run), "the run itself is not covered: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows replacing tools/run.sh and the covered run of it"
 
 
@@ -723,7 +672,7 @@ def test_r4b_a_plugin_option_abbreviated_or_a_versioned_name(
     getopt_long, so ``--plu`` and ``--pl=`` are ``--plugin``; and GCC installs its wrappers
     under versioned and target names (``gcc-nm-12``, ``x86_64-linux-gnu-gcc-nm-12``)."""
     program = load.split()[0]
-    _needs("gcc", program, "ar")
+    needs("gcc", program, "ar")
     project = tmp_path / "project"
     gated_project(project, ["Bash(gcc *)", f"Bash({program} *)"])
     (project / "p.c").write_text(PLUGIN_C)
@@ -731,8 +680,8 @@ def test_r4b_a_plugin_option_abbreviated_or_a_versioned_name(
     subprocess.run(["gcc", "-c", "a.c", "-o", "a.o"], cwd=project, check=True, timeout=60)
     subprocess.run(["ar", "rc", "b.a", "a.o"], cwd=project, check=True, timeout=60)
     calls = ["gcc -shared -fPIC -o p.so p.c", load]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows building a plugin and loading it into a binutils program"
 
 
@@ -744,15 +693,15 @@ def test_r4b_a_plugin_option_abbreviated_or_a_versioned_name(
 def test_r5b_diff_program_abbreviated(tmp_path: Path, entry: str, run: str) -> None:
     """R5b (against the R5 fix: ``--diff-program`` as written): GNU diffutils take any
     unambiguous prefix of a long option (``--diff-prog``, ``--diff``, ``--d``)."""
-    _needs(run.split()[0])
+    needs(run.split()[0])
     project = tmp_path / "project"
     gated_project(project, [entry])
     (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
     (project / "e.sh").chmod(0o755)
     for name in "abc":
         (project / name).write_text(f"{name}\n")
-    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
-    assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
+    assert proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert not hook_allows(project, run), "the hook allows a run of a program the plan names not"
 
 
 @pytest.mark.parametrize("run", [
@@ -767,14 +716,14 @@ def test_r2b_a_compiler_driver_under_another_name(tmp_path: Path, run: str) -> N
     (``x86_64-linux-gnu-gcc-12``) and POSIX's ``c99``/``c89`` (``exec gcc -std=… "$@"``) run
     ``-wrapper``'s program unread."""
     program = run.split()[0]
-    _needs(program)
+    needs(program)
     project = tmp_path / "project"
     gated_project(project, [f"Bash({program} *)"])
     (project / "a.c").write_text("int main(void) { return 0; }\n")
     (project / "e.sh").write_text('#!/bin/sh\ntouch zz\nexec "$@"\n')
     (project / "e.sh").chmod(0o755)
-    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
-    assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
+    assert proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert not hook_allows(project, run), "the hook allows a run of a program the plan names not"
 
 
 def test_p1k_a_workspaces_node_modules_bin(tmp_path: Path) -> None:
@@ -782,7 +731,7 @@ def test_p1k_a_workspaces_node_modules_bin(tmp_path: Path) -> None:
     every ``package.json`` by name) for a node runner; ``npm run build --workspace=pkg`` runs
     ``pkg``'s script with ``pkg/node_modules/.bin`` first on its PATH, which is not guarded:
     the covered ``cp`` replaces the script's program, and the covered run runs the copy."""
-    _needs("npm")
+    needs("npm")
     run = "npm run build --workspace=pkg"
     project = tmp_path / "project"
     gated_project(project, [f"Bash({run})", "Bash(cp *)"])
@@ -805,8 +754,8 @@ def test_p1k_a_workspaces_node_modules_bin(tmp_path: Path) -> None:
                        check=False)
     assert marker.exists(), "bash ran no payload: the case proves nothing"
     marker.unlink()
-    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert hook_allows(project, run), "the run itself is not covered: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows replacing the workspace's program and the covered run of it"
 
 
@@ -829,14 +778,14 @@ def test_r6_programs_that_run_code_their_words_name(
     request; ``perf stat`` runs its operand command (``strace``, ``valgrind`` are runners;
     ``perf`` is not); ``javac -processor`` runs an annotation processor's code (its class
     compiled by the covered ``javac`` before). None is in a list."""
-    _needs(calls[-1].split()[0])
+    needs(calls[-1].split()[0])
     project = tmp_path / "project"
     gated_project(project, [entry])
     (project / "d.ms").write_text(".sy touch zz\nhello\n")
     (project / "P.java").write_text(PROCESSOR)
     (project / "A.java").write_text("class A {}\n")
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows a run of code the plan names not"
 
 
@@ -865,42 +814,42 @@ def test_r7_kubectl_runs_a_kubeconfigs_exec_credential(tmp_path: Path, run: str)
     """R7 (review s41 K1's kin: ``~/.kube`` is guarded): ``--kubeconfig`` names a project
     file whose user's ``exec`` plugin kubectl runs before it asks the server, under
     ``Bash(kubectl get *)``."""
-    _needs("kubectl")
+    needs("kubectl")
     project = tmp_path / "project"
     gated_project(project, ["Bash(kubectl get *)"])
     (project / "k.yaml").write_text(KUBECONFIG)
     (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
     (project / "e.sh").chmod(0o755)
-    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
-    assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
+    assert proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert not hook_allows(project, run), "the hook allows a run of a program the plan names not"
 
 
 @pytest.mark.parametrize("run", ["rustc -C linker=./e.sh m.rs", "rustc -Clinker=./e.sh m.rs"])
 def test_r6b_rustc_runs_the_linker_its_option_names(tmp_path: Path, run: str) -> None:
     """R6b (gcc's ``-B``/``-fuse-ld=PATH`` in rustc): ``-C linker=PATH`` runs PATH as the
     linker, under ``Bash(rustc *)``; rustc is in no list."""
-    _needs("rustc")
+    needs("rustc")
     project = tmp_path / "project"
     gated_project(project, ["Bash(rustc *)"])
     (project / "m.rs").write_text("fn main() {}\n")
     (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
     (project / "e.sh").chmod(0o755)
-    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
-    assert not _allowed(project, run), "the hook allows a run of a program the plan names not"
+    assert proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert not hook_allows(project, run), "the hook allows a run of a program the plan names not"
 
 
 def test_g1e_a_bracket_class_reaches_git_config(tmp_path: Path) -> None:
     """G1e (G1c through ``.git``): ``writers._reaches_git`` and ``named`` ask fnmatch, which
     reads ``.gi[x[:alpha:]]`` as no ``.git``; bash expands it to ``.git``. gcc writes
     ``.git/config`` with a ``core.fsmonitor``, and the covered ``git status`` runs it."""
-    _needs("gcc")
+    needs("gcc")
     project = tmp_path / "project"
     gated_project(project, ["Bash(gcc *)", "Bash(git status)"])
     (project / "cfg").write_text(
         '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "touch zz; false"\n')
     calls = ["gcc -E -P -x c cfg -o .gi[x[:alpha:]]/config", "git status"]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows the write of .git/config and the git status that runs its fsmonitor"
 
 
@@ -928,7 +877,7 @@ def test_h12_a_shared_library_the_hook_loads(tmp_path: Path) -> None:
     if b"mount" in done.stderr and done.returncode != 127:
         pytest.skip(f"no private mount namespace here: {done.stderr[:200]!r}")
     assert done.returncode not in (0, 2), "the hook still starts: the case proves nothing"
-    assert not _allowed(project, f"cp payload {libm}"), \
+    assert not hook_allows(project, f"cp payload {libm}"), \
         "the hook allows replacing a library its own interpreter loads"
 
 
@@ -949,7 +898,7 @@ def test_h12b_a_library_folder_the_sessions_environment_names(tmp_path: Path) ->
     $DIR/libm.so.6`` is allowed. The library (built by a covered gcc) ends the process with
     status 0 before Python starts: the hook prints nothing, which is no decision, and the
     next call, outside the plan, runs."""
-    _needs("gcc")
+    needs("gcc")
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", "Bash(gcc *)"])
     libs = tmp_path / "lib"
@@ -985,7 +934,7 @@ def test_h13_node_resolves_a_module_outside_the_projects_node_modules(
     ``HOME_CODE``). A script that loads an optional module (``try { require('opt') }
     catch {}``, as for ``fsevents``) under ``Bash(node tools/run.js)`` runs what a covered
     ``cp`` put there."""
-    _needs("node")
+    needs("node")
     project = tmp_path / "work" / "project"
     project.parent.mkdir()
     gated_project(project, ["Bash(node tools/run.js)", "Bash(cp *)", "Bash(mkdir *)"])
@@ -1029,8 +978,8 @@ def test_w15_a_linker_script_names_the_output(tmp_path: Path) -> None:
 
     if platform.machine() != "x86_64":
         pytest.skip("the payload is x86-64 code")
-    _needs("gcc", "ld")
-    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(ld *)"])
+    needs("gcc", "ld")
+    project = hooked_project(tmp_path, ["Bash(gcc *)", "Bash(ld *)"])
     (project / "e.c").write_text(START_C)
     (project / "o.ld").write_text("OUTPUT(.claude/hooks/x.sh)\n")
     calls = ["gcc -c -fno-pie -O1 e.c", "ld -T o.ld e.o"]
@@ -1042,7 +991,7 @@ def test_w15_a_linker_script_names_the_output(tmp_path: Path) -> None:
     subprocess.run([str(scratch / ".claude" / "hooks" / "x.sh")], cwd=scratch,
                    capture_output=True, timeout=60, check=False)
     assert (scratch / "zz").exists(), "the hook script runs no payload: proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows a linker script to name the hook script as ld's output"
 
 
@@ -1055,14 +1004,14 @@ def test_t1_a_pattern_the_guard_expands_outlasts_copilots_hook_timeout(
     the call of a hook that times out proceed ("timed out; allowing the tool call to
     proceed": reference/copilot-cli-offline.md), and the printed Copilot hook's
     ``timeoutSec`` is 30: the guarded write before the pattern runs."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(ls *)"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash(gcc *)", "Bash(ls *)"])
     (project / "loop").mkdir()
     for name in "abcdef":
         (project / "loop" / name).symlink_to(".")
     command = ("gcc -E -P -x c src/x.sh -o .claude/hooks/x.sh; "
                "ls 'loop/*/*/*/*/*/*/*/*/*/*/x' 2>/dev/null")
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     hook = _settings_hook(project) + " --dialect copilot-cli"
     running = subprocess.Popen(["/bin/sh", "-c", hook], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=project,
@@ -1084,10 +1033,10 @@ def test_g1f_a_class_after_a_leading_bracket_member(tmp_path: Path, command: str
     ``]`` right after ``[`` or ``[!`` is a member, not the end, so ``[]x[:alpha:]]`` is one
     expression holding a class; the pattern stops at that first ``]``, and the brackets
     balance (3 ``]`` for 2 ``[``)."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash(gcc *)"])
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -1098,12 +1047,12 @@ def test_v4b_a_variable_set_without_an_equals_sign(tmp_path: Path, command: str)
     """V4b (against the V4 fix, ``readers._SETS``: ``NAME=``, a declaration, ``hash``,
     ``enable``; tool-wide ``Bash``): a ``for`` loop's variable and ``read``'s are set with no
     ``=``; ``PATH`` set so, the reader's name ``cat`` runs the project's ``bin/cat``."""
-    project = _hooked_project(tmp_path, ["Bash"])
+    project = hooked_project(tmp_path, ["Bash"])
     (project / "bin").mkdir()
     (project / "bin" / "cat").write_text('#!/bin/sh\n/bin/cp src/x.sh "$1"\n')
     (project / "bin" / "cat").chmod(0o755)
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 def test_h14_rustups_toolchains_in_the_home(tmp_path: Path) -> None:
@@ -1171,7 +1120,7 @@ def test_h15_pyenvs_version_file_and_versions_folder(tmp_path: Path) -> None:
                    timeout=60, check=False)
     (project / ".python-version").unlink()
     assert (project / "zz").exists(), "pyenv ran no payload: the case proves nothing"
-    assert not all(_allowed(project, call) for call in writes), \
+    assert not all(hook_allows(project, call) for call in writes), \
         "the hook allows choosing the interpreter the covered python3 run starts"
 
 
@@ -1184,7 +1133,7 @@ def test_p2e_a_script_run_through_a_package_runner(tmp_path: Path, run: str) -> 
     second, so ``tools/run.js`` is not guarded: the covered ``cp`` replaces it, and the
     covered run runs the copy (``uv run``, ``poetry run``, ``pipenv run``, ``bundle exec``
     are the same shape)."""
-    _needs("npx", "node")
+    needs("npx", "node")
     project = tmp_path / "project"
     gated_project(project, [f"Bash({run})", "Bash(cp *)"])
     (project / "tools").mkdir()
@@ -1200,6 +1149,6 @@ def test_p2e_a_script_run_through_a_package_runner(tmp_path: Path, run: str) -> 
                        check=False)
     assert marker.exists(), "bash ran no payload: the case proves nothing"
     marker.unlink()
-    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert hook_allows(project, run), "the run itself is not covered: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows replacing tools/run.js and the covered run of it"

@@ -10,55 +10,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from bash_review import PAYLOAD, first_denied, hook_allows, hooked_project, needs, rewrites_hook
 from files_fixture import gated_project
-from test_gate_files import _settings_hook, run_hook
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
 #: `pytest --slow -m slow` does here.
 pytestmark = pytest.mark.slow
-
-#: What the hook script becomes when the hole is open: a later run of it runs the payload.
-PAYLOAD = "touch zz\n"
-HOOK = "#!/bin/sh\necho ok\n"
-
-
-def _needs(*programs: str) -> None:
-    missing = [p for p in programs if shutil.which(p) is None]
-    if missing:
-        pytest.skip(f"not installed: {', '.join(missing)}")
-
-
-def _hooked_project(tmp_path: Path, entries: list[str]) -> Path:
-    """A gated project (``files_fixture.gated_project``) with a hook script in the guarded
-    ``.claude/hooks`` and ``src/x.sh``, the payload a command may copy over it."""
-    project = tmp_path / "project"
-    gated_project(project, entries)
-    (project / ".claude" / "hooks").mkdir()
-    (project / ".claude" / "hooks" / "x.sh").write_text(HOOK)
-    (project / "src").mkdir()
-    (project / "src" / "x.sh").write_text(PAYLOAD)
-    return project
-
-
-def _rewrites_hook(project: Path, tmp_path: Path, command: str) -> bool:
-    """Whether real bash, running ``command`` in a copy of ``project`` (links kept), leaves
-    the payload in ``.claude/hooks/x.sh``, and running the script then runs it."""
-    scratch = tmp_path / "scratch"
-    if scratch.exists():
-        shutil.rmtree(scratch)
-    shutil.copytree(project, scratch, symlinks=True)
-    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=60,
-                   check=False)
-    script = scratch / ".claude" / "hooks" / "x.sh"
-    if not script.exists() or script.read_text() != PAYLOAD:
-        return False
-    subprocess.run(["sh", str(script)], cwd=scratch, capture_output=True, timeout=60,
-                   check=False)
-    return (scratch / "zz").exists()
-
-
-def _allowed(project: Path, command: str) -> bool:
-    return run_hook(_settings_hook(project), command, project).returncode != 2
 
 
 @pytest.mark.parametrize("command", [
@@ -71,14 +28,14 @@ def test_v5_a_quoted_assignment_is_a_program(tmp_path: Path, command: str) -> No
     bash a quoted or escaped ``NAME=…`` is no assignment but the program, here the path
     ``A=./e`` (``A=.`` a link to the project's folder, ``e`` a script an earlier call wrote).
     So ``cat`` is judged as the reader, and ``e`` writes its operand."""
-    project = _hooked_project(tmp_path, ["Bash"])
+    project = hooked_project(tmp_path, ["Bash"])
     (project / "e").write_text('#!/bin/sh\ncp src/x.sh "$2"\n')
     (project / "e").chmod(0o755)
     (project / "A=.").symlink_to(".")
-    assert not _allowed(project, "./e cat .claude/hooks/x.sh"), \
+    assert not hook_allows(project, "./e cat .claude/hooks/x.sh"), \
         "the guard does not hold under Bash: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -91,18 +48,18 @@ def test_w16_a_line_continuation_inside_a_word(tmp_path: Path, command: str) -> 
     .claude/hooks/x.sh``): bash removes a backslash-newline anywhere outside single quotes,
     inside a word too; ``guards._QUOTING`` removes the backslash only, and ``_TOKEN`` splits
     the word at the newline, into ``.cla`` and ``ude/hooks/x.sh``, neither of them guarded."""
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, "cat src/x.sh > .claude/hooks/x.sh"), \
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, "cat src/x.sh > .claude/hooks/x.sh"), \
         "the guard does not hold under Bash: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 def test_w16b_a_line_continuation_replaces_the_settings(tmp_path: Path) -> None:
     """W16: the same through a guarded file's name: ``.cla\\⏎ude/sett\\⏎ings.json`` holds no
     guarded name as the guard splits it; bash replaces the settings holding the gate's
     hook."""
-    project = _hooked_project(tmp_path, ["Bash"])
+    project = hooked_project(tmp_path, ["Bash"])
     (project / "s.txt").write_text("{}\n")
     command = "cat s.txt > .cla\\\nude/sett\\\nings.json"
     scratch = tmp_path / "scratch"
@@ -111,8 +68,8 @@ def test_w16b_a_line_continuation_replaces_the_settings(tmp_path: Path) -> None:
                    check=False)
     assert "PreToolUse" not in (scratch / ".claude" / "settings.json").read_text(), \
         "bash left the settings: the case proves nothing"
-    assert not _allowed(project, "cat s.txt > .claude/settings.json")
-    assert not _allowed(project, command), "the hook allows replacing the settings"
+    assert not hook_allows(project, "cat s.txt > .claude/settings.json")
+    assert not hook_allows(project, command), "the hook allows replacing the settings"
 
 
 @pytest.mark.parametrize("command", [
@@ -125,25 +82,12 @@ def test_w17_a_brace_expression_cut_at_its_equals_sign(tmp_path: Path, command: 
     and ``,-o}.claude/hooks/x.sh``, unbalanced: each is read as it is, and neither (nor a
     tail after its comma, ``-o}.claude/…``) names a guarded path. Bash expands it to
     ``-DA=.claude/hooks/x.sh -o.claude/hooks/x.sh``."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, "gcc -E -P -x c src/x.sh -o.claude/hooks/x.sh"), \
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, "gcc -E -P -x c src/x.sh -o.claude/hooks/x.sh"), \
         "the guard does not hold under Bash: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
-
-
-def _first_denied(project: Path, calls: list[str]) -> str | None:
-    """Asks the hook for each call in turn, running each allowed one under bash in the
-    project (the next call is decided on the state the last one left); the first call
-    denied, or None when the hook allowed them all."""
-    hook = _settings_hook(project)
-    for call in calls:
-        if run_hook(hook, call, project).returncode == 2:
-            return call
-        subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
-                       check=False)
-    return None
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 #: Entries whose program ``planprograms.plan_programs`` does not find (the run, the file it runs).
@@ -193,8 +137,8 @@ def test_p2f_an_entrys_program_plan_programs_misreads(
                        check=False)
     assert marker.exists(), "bash ran no payload: the case proves nothing"
     marker.unlink()
-    assert _allowed(project, run), "the run itself is not covered: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert hook_allows(project, run), "the run itself is not covered: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         f"the hook allows replacing {program} and the covered run of it"
     assert not marker.exists()
 
@@ -212,9 +156,9 @@ def test_m2_envs_chdir_abbreviated(tmp_path: Path, command: str) -> None:
     ``project/.claude/hooks/x.sh`` is read from the call's folder, where it is no guarded
     path; env runs gcc in the folder above, where it is the hook script.
     (``env -C .. gcc …`` and ``cd .. && gcc …`` are denied.)"""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, command.replace("--chd=..", "--chdir=..").replace(
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, command.replace("--chd=..", "--chdir=..").replace(
         "--ch ..", "--chdir ..").replace("-vC..", "-C.."))
     scratch = tmp_path / "scratch" / "project"
     shutil.copytree(project, scratch, symlinks=True)
@@ -222,7 +166,7 @@ def test_m2_envs_chdir_abbreviated(tmp_path: Path, command: str) -> None:
                    check=False)
     assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
         "bash wrote no hook: the case proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -237,10 +181,10 @@ def test_s4_a_quoted_newline_in_the_readers_fallback(tmp_path: Path, command: st
     ``;&|<>()``` but not the newline. ``-o.claude/hooks/x.sh`` becomes a command of its own,
     whose program it is ("the path is the program run"); bash runs one gcc, which rewrites
     the hook script."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash(gcc *)", "Bash(cat *)"])
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash(gcc *)", "Bash(cat *)"])
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -254,20 +198,20 @@ def test_v6_xargs_after_a_wrapper(tmp_path: Path, command: str) -> None:
     but looks at the first word only: after ``nice``, ``timeout 9`` or ``env`` (which
     ``programs.run_words`` strips elsewhere) xargs hands ``ls``'s output, the hook script's
     path, to gcc's ``-o``. (``| xargs gcc …`` and ``| X=1 xargs gcc …`` are denied.)"""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, command.replace(command.split("| ")[1].split(" xargs")[0] +
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, command.replace(command.split("| ")[1].split(" xargs")[0] +
                                                  " xargs", "xargs"))
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 def test_m2b_envs_shortest_chdir_prefix(tmp_path: Path) -> None:
     """M2b (against the M2 fix, ``moves._long_move``: prefixes of four characters or more):
     ``--c`` is already a unique prefix of env's ``--chdir`` (no other long option of GNU env
     starts with ``c``)."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     command = "env --c=.. gcc -E -P -x c project/src/x.sh -o project/.claude/hooks/x.sh"
     scratch = tmp_path / "scratch" / "project"
     shutil.copytree(project, scratch, symlinks=True)
@@ -275,7 +219,7 @@ def test_m2b_envs_shortest_chdir_prefix(tmp_path: Path) -> None:
                    check=False)
     assert (scratch / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD, \
         "bash wrote no hook: the case proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -288,10 +232,10 @@ def test_w17b_a_brace_list_with_a_quoted_blank(tmp_path: Path, command: str) -> 
     quoted), expanded to ``-DA= x.claude/hooks/x.sh`` and ``-o.claude/hooks/x.sh``; the guard
     cuts it into ``{-DA=`` and ``x,-o}.claude/hooks/x.sh``, neither a brace list. So for an
     unquoted ``\x1f`` (``str.split`` cuts at it; bash does not)."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("runner", ["setsid", "taskset -c 0", "ionice -c3", "flock lk"])
@@ -299,8 +243,8 @@ def test_v6b_xargs_after_a_runner(tmp_path: Path, runner: str) -> None:
     """V6b (against the V6 fix: ``run_words`` strips ``env`` and the wrappers only): after a
     runner that only runs its operand (setsid, taskset, ionice, flock) xargs still hands
     ``ls``'s output to gcc's ``-o``."""
-    _needs("gcc", runner.split()[0])
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc", runner.split()[0])
+    project = hooked_project(tmp_path, ["Bash"])
     command = f"ls -d .claude/hooks/x.sh | {runner} xargs gcc -E -P -x c src/x.sh -o"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"

@@ -14,8 +14,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from bash_review import bash, first_denied, needs, proved
 from files_fixture import gated_project
-from test_gate_files import _settings_hook, run_hook
+from test_gate_files import _settings_hook
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
 #: `pytest --slow -m slow` does here.
@@ -26,42 +27,9 @@ PLUGIN_C = ('#include <stdlib.h>\n'
             '__attribute__((constructor)) static void f(void) { system("touch zz"); }\n')
 
 
-def _needs(*programs: str) -> None:
-    missing = [p for p in programs if shutil.which(p) is None]
-    if missing:
-        pytest.skip(f"not installed: {', '.join(missing)}")
-
-
-def _bash(call: str, cwd: Path) -> None:
-    subprocess.run(["bash", "-c", call], cwd=cwd, capture_output=True, timeout=120,
-                   check=False)
-
-
-def _proved(project: Path, tmp_path: Path, calls: list[str]) -> bool:
-    """Whether real bash, running ``calls`` one after the other in a copy of ``project``
-    (links kept), runs the payload (``touch zz``, in the project or a folder under it)."""
-    scratch = tmp_path / "scratch"
-    shutil.copytree(project, scratch, symlinks=True)
-    for call in calls:
-        _bash(call, scratch)
-    return any(scratch.rglob("zz"))
-
-
-def _first_denied(project: Path, calls: list[str]) -> str | None:
-    """Asks the hook for each call in turn, running each allowed one under bash in the
-    project (the next call is decided on the state the last one left); the first call
-    denied, or None when the hook allowed them all."""
-    hook = _settings_hook(project)
-    for call in calls:
-        if run_hook(hook, call, project).returncode == 2:
-            return call
-        _bash(call, project)
-    return None
-
-
 def _plugin(folder: Path) -> None:
     """``p.so`` in ``folder``: loading it runs the payload."""
-    _needs("gcc")
+    needs("gcc")
     (folder / "p.c").write_text(PLUGIN_C)
     subprocess.run(["gcc", "-shared", "-fPIC", "-o", "p.so", "p.c"], cwd=folder, check=True,
                    capture_output=True, timeout=120)
@@ -88,8 +56,8 @@ def test_g1_git_init_takes_its_template_by_any_prefix(tmp_path: Path, init: str)
     (project / "tpl").mkdir()
     (project / "tpl" / "config").write_text('[core]\n\tfsmonitor = "touch zz; false"\n')
     calls = [init, "git -C sub status"]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows copying a template's core.fsmonitor into a repository, and its run"
 
 
@@ -103,7 +71,7 @@ def test_r1_man_runs_the_programs_its_config_file_defines(tmp_path: Path) -> Non
     ``man -C m.conf -p t ls`` (``-T…``, ``-Z`` too: whenever it formats through ``tbl``) runs
     what a file of the project says. (man-db, when run as root,
     runs its pipeline as the ``man`` user: the payload writes a folder anyone may write.)"""
-    _needs("man")
+    needs("man")
     if subprocess.run(["man", "-w", "ls"], capture_output=True, check=False).returncode:
         pytest.skip("no manual page for ls")
     mark = Path(tempfile.mkdtemp(prefix="s44-man-"))
@@ -113,10 +81,10 @@ def test_r1_man_runs_the_programs_its_config_file_defines(tmp_path: Path) -> Non
         gated_project(project, ["Bash(man *)"])
         (project / "m.conf").write_text(f"DEFINE tbl touch {mark}/zz\n")
         call = "man -C m.conf -p t ls"
-        _bash(call, project)
+        bash(call, project)
         assert (mark / "zz").exists(), "bash ran no payload: the case proves nothing"
         (mark / "zz").unlink()
-        assert _first_denied(project, [call]) is not None, \
+        assert first_denied(project, [call]) is not None, \
             "the hook allows man to run the programs a project file defines"
     finally:
         shutil.rmtree(mark, ignore_errors=True)
@@ -130,15 +98,15 @@ def test_p1_mvn_runs_the_jvm_options_of_the_projects_mvn_folder(tmp_path: Path) 
     the project's folder (the nearest above the call's holding ``.mvn``) and hands its words
     to the JVM, whatever the command, ``mvn -v`` too: ``-agentpath:./p.so`` loads p.so. A
     covered ``cp -r m .mvn`` writes it; the covered ``mvn -v`` runs the payload."""
-    _needs("mvn")
+    needs("mvn")
     project = tmp_path / "project"
     gated_project(project, ["Bash(mvn -v)", "Bash(cp *)"])
     _plugin(project)
     (project / "m").mkdir()
     (project / "m" / "jvm.config").write_text("-agentpath:./p.so\n")
     calls = ["cp -r m .mvn", "mvn -v"]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows writing .mvn/jvm.config and the covered mvn -v that loads its agent"
 
 
@@ -161,9 +129,9 @@ def test_p2_a_bare_interpreter_from_an_activated_environment_runs_its_pth(
     (project / "tools" / "run.py").write_text("print('ok')\n")
     (project / "e.pth").write_text("import os; os.system('touch zz')\n")
     calls = [f"cp e.pth {site}/e.pth", "python3 tools/run.py"]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     (site / "e.pth").unlink()
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows writing a .pth into the interpreter's site-packages and its run"
 
 
@@ -224,7 +192,7 @@ def test_p3_a_file_the_named_program_runs_is_left_open_to_a_covered_copy(
     ``-CDIR``), a module ``python -m`` imports from the call's folder (its ``sys.path[0]``:
     ``argparse.py`` beside ``-m json.tool``), pytest's ``pytest.toml``/``.pytest.ini``, npm's
     workspaces' ``package.json``. A covered ``cp`` replaces it; the covered run runs it."""
-    _needs(program)
+    needs(program)
     project = tmp_path / "project"
     gated_project(project, [entry, "Bash(cp *)"])
     for folder in ("tools", "tests", "packages/a"):
@@ -238,8 +206,8 @@ def test_p3_a_file_the_named_program_runs_is_left_open_to_a_covered_copy(
     (project / "tools" / "Makefile").write_text("all:\n\techo ok\n")
     (project / "payload").write_text(payload)
     calls = [f"cp payload {target}", run]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         f"the hook allows replacing {target} and the covered {run!r}"
 
 
@@ -252,16 +220,16 @@ def test_r2_less_runs_the_preprocessor_its_key_file_sets(tmp_path: Path) -> None
     opens, with its output no terminal too. Under ``Bash(less *)``, ``less -k k notes.txt``
     (``-kk``) runs what a file of the project says (``--lesskey-file`` is denied, by its
     name only)."""
-    _needs("less", "lesskey")
+    needs("less", "lesskey")
     project = tmp_path / "project"
     gated_project(project, ["Bash(less *)"])
     (project / "k.src").write_text("#env\nLESSOPEN=|touch zz; cat %s\n")
     subprocess.run(["lesskey", "-o", "k", "k.src"], cwd=project, check=True,
                    capture_output=True, timeout=60)
     for call in ("less -k k notes.txt", "less -kk notes.txt"):
-        assert _proved(project, tmp_path / call.split()[1], [call]), \
+        assert proved(project, tmp_path / call.split()[1], [call]), \
             "bash ran no payload: the case proves nothing"
-        assert _first_denied(project, [call]) is not None, \
+        assert first_denied(project, [call]) is not None, \
             f"the hook allows {call!r}, which runs the preprocessor a project file sets"
 
 
@@ -288,8 +256,8 @@ def test_p4_pip_installs_what_the_named_requirements_file_says(
         '[build-system]\nrequires = []\nbuild-backend = "backend"\nbackend-path = ["."]\n')
     (project / "evilpkg" / "backend.py").write_text("import os\nos.system('touch zz')\n")
     calls = ["cp req.txt requirements.txt", "pip install -r requirements.txt"]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows rewriting the named requirements file and the covered install"
 
 
@@ -323,9 +291,9 @@ def test_p5_mypy_imports_the_plugin_its_settings_name(
     (project / "cfg").write_text(f"[mypy]\nplugins = {project / 'p.py'}\n")
     target = str(tmp_path / settings) if settings.startswith("home/") else settings
     calls = [f"cp cfg {target}", "mypy src"]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     (tmp_path / settings).unlink(missing_ok=True)  # (the home's; the scratch copy's stays)
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         f"the hook allows writing {settings} and the covered mypy run that imports its plugin"
 
 
@@ -339,7 +307,7 @@ def test_h1_mvn_sources_the_users_mavenrc(tmp_path: Path,
     every start. Under ``Bash(mvn -v)`` + ``Bash(cp *)``, a covered ``cp`` writes it; the
     covered ``mvn -v`` runs it. (``~/.m2``, whose settings and local repository name the
     plugins Maven runs, is not guarded either.)"""
-    _needs("mvn")
+    needs("mvn")
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
@@ -347,9 +315,9 @@ def test_h1_mvn_sources_the_users_mavenrc(tmp_path: Path,
     gated_project(project, ["Bash(mvn -v)", "Bash(cp *)"])
     (project / "rc").write_text("touch zz\n")
     calls = [f"cp rc {home}/.mavenrc", "mvn -v"]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
     (home / ".mavenrc").unlink()
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows writing ~/.mavenrc and the covered mvn -v that sources it"
 
 
@@ -374,14 +342,14 @@ def test_h3_a_folder_the_login_profile_puts_first_on_path_once_it_exists(
     (project / "payload").chmod(0o755)
     calls = [f"mkdir -p {home}/bin", f"cp payload {home}/bin/git"]
     for call in calls:
-        _bash(call, project)
+        bash(call, project)
     later = subprocess.run(["env", "-i", f"HOME={home}", "PATH=/usr/bin:/bin", "bash", "-l",
                             "-c", "git status"], cwd=project, capture_output=True,
                            timeout=60, check=False)
     assert (project / "zz").exists(), f"the next login shell ran no payload: {later.stderr!r}"
     shutil.rmtree(home / "bin")
     (project / "zz").unlink()
-    assert _first_denied(project, [*calls, "git status"]) is not None, \
+    assert first_denied(project, [*calls, "git status"]) is not None, \
         "the hook allows writing ~/bin/git, which the next login shell puts first on PATH"
 
 
@@ -390,13 +358,13 @@ def test_r3_make_dry_run_still_runs_its_makefiles_shell_calls(tmp_path: Path) ->
     grants a preview, not a build): GNU make evaluates ``$(shell …)`` while it reads a
     makefile, and runs a recipe line holding ``$(MAKE)`` or ``+``, under ``-n`` too. Under
     ``Bash(make -n *)``, ``make -n -f x.mk`` runs the project file's ``$(shell touch zz)``."""
-    _needs("make")
+    needs("make")
     project = tmp_path / "project"
     gated_project(project, ["Bash(make -n *)"])
     (project / "x.mk").write_text("X := $(shell touch zz)\nall:\n\t@echo ok\n")
     call = "make -n -f x.mk"
-    assert _proved(project, tmp_path, [call]), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, [call]) is not None, \
+    assert proved(project, tmp_path, [call]), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, [call]) is not None, \
         "the hook allows a dry run of make that runs its makefile's $(shell …)"
 
 
@@ -412,17 +380,17 @@ def test_w1_cmake_copies_a_tree_over_the_gates_settings(
     ``cmake -E copy_directory evil .`` copies ``evil/.claude/settings.json`` (no hook) and
     ``evil/plan.json`` over the project's, naming neither; Claude Code then reads the
     settings again and drops the hook (tests/conformance/test_gate_files_e2e.py)."""
-    _needs("cmake")
+    needs("cmake")
     project = tmp_path / "project"
     gated_project(project, entries)
     settings = project / ".claude" / "settings.json"
     assert "hook" in settings.read_text()
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    _bash(copy, scratch)
+    bash(copy, scratch)
     assert "hook" not in (scratch / ".claude" / "settings.json").read_text(), \
         "bash left the hook in the settings: the case proves nothing"
-    assert _first_denied(project, [copy]) is not None, \
+    assert first_denied(project, [copy]) is not None, \
         "the hook allows copying a tree over its own settings"
 
 
@@ -432,11 +400,11 @@ def test_r4_cmake_e_runs_the_command_in_its_words(tmp_path: Path, run: str) -> N
     """R4 (wrapped.RUNNERS trails): ``cmake -E env``, ``time`` and ``chdir`` run the command
     their words name. Under ``Bash(cmake -E *)`` (CMake's portable file commands: copy,
     make_directory, …) each runs ``touch zz``, which the plan does not name."""
-    _needs("cmake")
+    needs("cmake")
     project = tmp_path / "project"
     gated_project(project, ["Bash(cmake -E *)"])
-    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, [run]) is not None, \
+    assert proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, [run]) is not None, \
         f"the hook allows {run!r}, which runs a command the plan does not name"
 
 
@@ -464,12 +432,12 @@ def test_r5_a_documentation_reader_imports_a_project_file(
     NAME to document it (``evil.py`` of the call's folder runs); ``pygmentize -x -l
     FILE:CLASS`` loads a lexer (``-f``: a formatter) from the file it names. Under a
     reader's grant each runs a project file."""
-    _needs(program)
+    needs(program)
     project = tmp_path / "project"
     gated_project(project, [entry])
     (project / name).write_text(text)
-    assert _proved(project, tmp_path, [call]), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, [call]) is not None, \
+    assert proved(project, tmp_path, [call]), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, [call]) is not None, \
         f"the hook allows {call!r}, which imports a project file"
 
 
@@ -481,7 +449,7 @@ def test_p6_cargo_runs_the_rustc_wrapper_of_the_projects_cargo_config(
     ``rustc -vV`` through its ``build.rustc-wrapper`` (also ``build.rustc``,
     ``target.*.runner``, ``[alias]``) even for ``cargo metadata`` and ``cargo tree``, which
     build nothing. A covered ``cp -r cfg .cargo`` writes it; the covered run runs e.sh."""
-    _needs("cargo")
+    needs("cargo")
     project = tmp_path / "project"
     gated_project(project, [f"Bash({run})", "Bash(cp *)"])
     (project / "Cargo.toml").write_text('[package]\nname = "p"\nversion = "0.1.0"\n'
@@ -493,8 +461,8 @@ def test_p6_cargo_runs_the_rustc_wrapper_of_the_projects_cargo_config(
     (project / "cfg").mkdir()
     (project / "cfg" / "config.toml").write_text('[build]\nrustc-wrapper = "./e.sh"\n')
     calls = ["cp -r cfg .cargo", run]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         f"the hook allows writing .cargo/config.toml and the covered {run!r}"
 
 
@@ -517,8 +485,8 @@ def test_p7_an_entry_naming_its_program_from_the_working_folder(tmp_path: Path,
     (project / "tools" / "run.sh").chmod(0o755)
     (project / "payload").write_text("#!/bin/sh\ntouch zz\n")
     calls = ["cp payload tools/run.sh", run]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         f"the hook allows replacing tools/run.sh and the covered {run!r}"
 
 
@@ -545,7 +513,7 @@ def test_r6_npm_runs_its_script_through_the_shell_or_node_options_it_is_given(
     ``--import=data:text/javascript,…`` runs code written in the command itself, no file
     needed, in every node the script starts (a build: tsc, vite, webpack…). Also
     ``--userconfig``/``--globalconfig FILE`` (an npmrc naming either)."""
-    _needs("npm", "node")
+    needs("npm", "node")
     project = tmp_path / "project"
     gated_project(project, [entry])
     (project / "package.json").write_text(
@@ -553,8 +521,8 @@ def test_r6_npm_runs_its_script_through_the_shell_or_node_options_it_is_given(
         '"test": "node -e 0"}}\n')
     (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
     (project / "e.sh").chmod(0o755)
-    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, [run]) is not None, \
+    assert proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, [run]) is not None, \
         f"the hook allows {run!r}, which runs code the plan does not name"
 
 
@@ -573,13 +541,13 @@ def test_r7_llvm_tools_load_the_plugin_their_option_names(
     """R7 (s43 R4's class for LLVM: runsby's families hold binutils' and GCC's, not LLVM's
     tools): ``opt``/``llc`` (any version, ``opt-14``) ``-load PLUGIN`` and
     ``-load-pass-plugin=PLUGIN`` dlopen it (its constructor runs before anything is read)."""
-    _needs(program)
+    needs(program)
     project = tmp_path / "project"
     gated_project(project, [entry])
     _plugin(project)
     (project / "a.ll").write_text("define i32 @main() {\n  ret i32 0\n}\n")
-    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, [run]) is not None, \
+    assert proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, [run]) is not None, \
         f"the hook allows {run!r}, which loads p.so"
 
 
@@ -604,7 +572,7 @@ def test_r8_javadoc_runs_the_doclet_its_options_name(tmp_path: Path) -> None:
     """R8 (runsby has javac's rule, not javadoc's): ``javadoc -docletpath . -doclet Evil``
     loads and runs the doclet class (``-taglet``/``-tagletpath`` and ``-J-javaagent:`` too).
     Under ``Bash(javadoc *)``, a documentation grant, it runs the project's Evil.class."""
-    _needs("javadoc", "javac")
+    needs("javadoc", "javac")
     project = tmp_path / "project"
     gated_project(project, ["Bash(javadoc *)"])
     (project / "Evil.java").write_text(DOCLET)
@@ -613,8 +581,8 @@ def test_r8_javadoc_runs_the_doclet_its_options_name(tmp_path: Path) -> None:
     (project / "Evil.java").unlink()
     (project / "A.java").write_text("public class A { }\n")
     run = "javadoc -docletpath . -doclet Evil A.java"
-    assert _proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, [run]) is not None, \
+    assert proved(project, tmp_path, [run]), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, [run]) is not None, \
         f"the hook allows {run!r}, which runs Evil.class"
 
 
@@ -648,10 +616,10 @@ def test_w2_a_writer_named_by_a_pattern_replaces_the_gates_settings(
     gated_project(project, ["Bash"])
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    _bash(copy, scratch)
+    bash(copy, scratch)
     assert "hook" not in (scratch / ".claude" / "settings.json").read_text(), \
         "bash left the hook in the settings: the case proves nothing"
-    assert _first_denied(project, [copy]) is not None, \
+    assert first_denied(project, [copy]) is not None, \
         f"the hook allows {copy!r}, which replaces its own settings"
 
 
@@ -675,10 +643,10 @@ def test_w2b_a_renamed_copy_of_git_replaces_the_gates_settings(tmp_path: Path,
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
     for call in calls:
-        _bash(call, scratch)
+        bash(call, scratch)
     assert "hook" not in (scratch / ".claude" / "settings.json").read_text(), \
         "bash left the hook in the settings: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows copying git under another name and its checkout of rev"
 
 
@@ -716,13 +684,13 @@ def test_h4_pip_installs_from_the_index_the_users_pip_conf_names(
         f"[global]\nindex-url = file://{index}/simple\n")
     calls = [f"cp -r pipconf {home}/.config/pip", "pip install sgprobe"]
     for call in calls:
-        _bash(call, project)
+        bash(call, project)
     assert (tmp_path / "zz").exists(), "bash ran no payload: the case proves nothing"
     (tmp_path / "zz").unlink()
     shutil.rmtree(home / ".config" / "pip")
     subprocess.run([str(env / "bin" / "pip"), "uninstall", "-y", "sgprobe"],
                    capture_output=True, timeout=120, check=False)
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows writing ~/.config/pip/pip.conf and the covered pip install"
 
 
@@ -758,11 +726,11 @@ def test_p2b_an_activated_environments_pyvenv_cfg_names_the_standard_library(
     calls = [f"cp cfg {env}/pyvenv.cfg", "python3 tools/run.py"]
     original = text
     for call in calls:
-        _bash(call, project)
+        bash(call, project)
     assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
     (project / "zz").unlink()
     (env / "pyvenv.cfg").write_text(original)
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows rewriting the environment's pyvenv.cfg and the covered run"
 
 
@@ -806,11 +774,11 @@ def test_h5_husky_hooks_source_the_users_init_sh(tmp_path: Path,
     (project / "hz" / "init.sh").write_text("touch zz\n")
     calls = [f"cp -r hz {home}/.config/husky", "git commit --allow-empty -m x"]
     for call in calls:
-        _bash(call, project)
+        bash(call, project)
     assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
     (project / "zz").unlink()
     shutil.rmtree(home / ".config" / "husky")
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows writing ~/.config/husky/init.sh and the covered git commit"
 
 
@@ -834,7 +802,7 @@ def test_h6_the_pre_commit_frameworks_config_names_the_commands_its_hook_runs(
     system``: any command). Under ``Bash(git add *)``, ``Bash(git commit *)``,
     ``Bash(cp *)``, a covered ``cp`` rewrites it; the covered commit runs ``touch zz``.
     (Needs ``pre-commit`` on PATH: skipped elsewhere.)"""
-    _needs("pre-commit")
+    needs("pre-commit")
     project = tmp_path / "project"
     gated_project(project, ["Bash(git add *)", "Bash(git commit *)", "Bash(cp *)"])
     for key, value in (("user.email", "a@b"), ("user.name", "a")):
@@ -845,8 +813,8 @@ def test_h6_the_pre_commit_frameworks_config_names_the_commands_its_hook_runs(
     (project / "cfg.yaml").write_text(PRE_COMMIT_CONFIG)
     calls = ["cp cfg.yaml .pre-commit-config.yaml", "git add .pre-commit-config.yaml",
              "git commit -m x"]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows rewriting .pre-commit-config.yaml and the covered commit"
 
 
@@ -880,7 +848,7 @@ def test_p8_a_wrapper_script_the_plan_names_runs_an_unguarded_jar(tmp_path: Path
     ``gradle/wrapper/gradle-wrapper.jar`` for every command, ``--version`` too. Under
     ``Bash(./gradlew --version)`` + ``Bash(cp *)``, a covered ``cp`` replaces the jar; the
     covered run runs it."""
-    _needs("java", "javac", "jar")
+    needs("java", "javac", "jar")
     project = tmp_path / "project"
     gated_project(project, ["Bash(./gradlew --version)", "Bash(cp *)"])
     (project / "gradlew").write_text(GRADLEW)
@@ -893,8 +861,8 @@ def test_p8_a_wrapper_script_the_plan_names_runs_an_unguarded_jar(tmp_path: Path
     shutil.copy(_wrapper_jar(build, "evil", 'new ProcessBuilder("touch", "zz").start()'
                              ".waitFor();"), project / "w.jar")
     calls = ["cp w.jar gradle/wrapper/gradle-wrapper.jar", "./gradlew --version"]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows replacing the wrapper's jar and the covered ./gradlew --version"
 
 
@@ -914,11 +882,11 @@ def test_p9_a_project_dir_placeholder_entry_leaves_its_script_unguarded(
     (project / "payload").write_text("#!/bin/sh\ntouch zz\n")
     calls = ["cp payload scripts/check.sh", f"{project}/scripts/check.sh"]
     for call in calls:
-        _bash(call, project)
+        bash(call, project)
     assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
     (project / "zz").unlink()
     (project / "scripts" / "check.sh").write_text("#!/bin/sh\necho ok\n")
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows replacing the script a CLAUDE_PROJECT_DIR entry runs, and its run"
 
 
@@ -930,7 +898,7 @@ def test_p10_a_settings_folder_below_the_call_read_after_a_cd(tmp_path: Path,
     sub/.mvn`` is allowed from the project's folder; ``cd sub && mvn -v`` (or the Bash tool's
     next call, its folder now sub) then reads sub/.mvn/jvm.config (cargo: sub/.cargo's
     rustc-wrapper). Guarding them at the later call is too late: they were written before."""
-    _needs(tool)
+    needs(tool)
     project = tmp_path / "project"
     run = "cd sub && mvn -v" if tool == "mvn" else "cd sub && cargo tree"
     gated_project(project, ["Bash(cd *)", f"Bash({run.split('&& ')[1]})", "Bash(cp *)"])
@@ -951,12 +919,12 @@ def test_p10_a_settings_folder_below_the_call_read_after_a_cd(tmp_path: Path,
             f'[build]\nrustc-wrapper = "{project}/e.sh"\n')
         calls = ["cp -r m sub/.cargo", run]
     for call in calls:
-        _bash(call, project)
+        bash(call, project)
     assert any(project.rglob("zz")), "bash ran no payload: the case proves nothing"
     for found in project.rglob("zz"):
         found.unlink()
     shutil.rmtree(project / "sub" / f".{tool}")
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         f"the hook allows writing sub/.{tool} and the covered {run!r}"
 
 
@@ -985,11 +953,11 @@ def test_p2c_a_tool_pipx_links_onto_path_runs_its_own_environments_pth(
     (project / "e.pth").write_text("import os; os.system('touch zz')\n")
     calls = [f"cp e.pth {site}/e.pth", "tool --version"]
     for call in calls:
-        _bash(call, project)
+        bash(call, project)
     assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
     (project / "zz").unlink()
     (site / "e.pth").unlink()
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows writing a .pth into a linked tool's environment and its run"
 
 
@@ -1000,7 +968,7 @@ def test_h7_man_reads_the_users_manpath_file_as_its_configuration(
     ``~/.manpath`` (not guarded), and the covered ``man -p t ls`` (``-T…``, ``-Z``) runs the
     ``tbl`` it defines. (man-db as root runs its pipeline as ``man``: the payload writes a
     folder anyone may write.)"""
-    _needs("man")
+    needs("man")
     if subprocess.run(["man", "-w", "ls"], capture_output=True, check=False).returncode:
         pytest.skip("no manual page for ls")
     mark = Path(tempfile.mkdtemp(prefix="s44-man-"))
@@ -1014,11 +982,11 @@ def test_h7_man_reads_the_users_manpath_file_as_its_configuration(
         (project / "m.conf").write_text(f"DEFINE tbl touch {mark}/zz\n")
         calls = [f"cp m.conf {home}/.manpath", "man -p t ls"]
         for call in calls:
-            _bash(call, project)
+            bash(call, project)
         assert (mark / "zz").exists(), "bash ran no payload: the case proves nothing"
         (mark / "zz").unlink()
         (home / ".manpath").unlink()
-        assert _first_denied(project, calls) is not None, \
+        assert first_denied(project, calls) is not None, \
             "the hook allows writing ~/.manpath and the covered man that runs its DEFINE"
     finally:
         shutil.rmtree(mark, ignore_errors=True)
@@ -1038,15 +1006,15 @@ def test_p3b_lli_runs_its_operand(tmp_path: Path) -> None:
     interpreter is not among them): ``lli tools/x.ll`` runs the IR file; under
     ``Bash(lli tools/x.ll)`` + ``Bash(cp *)`` a covered ``cp`` replaces it (calling
     ``system("touch zz")``) and the covered run runs it."""
-    _needs("lli")
+    needs("lli")
     project = tmp_path / "project"
     gated_project(project, ["Bash(lli tools/x.ll)", "Bash(cp *)"])
     (project / "tools").mkdir()
     (project / "tools" / "x.ll").write_text("define i32 @main() {\n  ret i32 0\n}\n")
     (project / "payload").write_text(LLI_PAYLOAD)
     calls = ["cp payload tools/x.ll", "lli tools/x.ll"]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) is not None, \
         "the hook allows replacing tools/x.ll and the covered lli run"
 
 
@@ -1084,11 +1052,11 @@ def test_p2d_an_activated_environments_base_interpreter_in_a_users_folder(
     calls = [f"cp sc.py {target}", "python3 tools/run.py"]
     assert not target.exists()
     for call in calls:
-        _bash(call, project)
+        bash(call, project)
     assert (project / "zz").exists(), "bash ran no payload: the case proves nothing"
     (project / "zz").unlink()
     target.unlink()
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows writing the base interpreter's sitecustomize.py and the covered run"
 
 
@@ -1122,7 +1090,7 @@ def _husky(project: Path) -> None:
 
 
 def _pre_commit(project: Path) -> None:
-    _needs("pre-commit")
+    needs("pre-commit")
     for key, value in (("user.email", "a@b"), ("user.name", "a")):
         subprocess.run(["git", "config", key, value], cwd=project, check=True, timeout=60)
     (project / ".pre-commit-config.yaml").write_text("repos: []\n")
@@ -1143,7 +1111,7 @@ def _mypy_on_path(project: Path) -> None:
 
 
 def _npm_project(project: Path) -> None:
-    _needs("npm", "node")
+    needs("npm", "node")
     (project / "package.json").write_text(
         '{"name": "p", "version": "1.0.0", "scripts": {"build": "echo ok"}}\n')
     (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
@@ -1189,12 +1157,12 @@ def test_w3_the_write_tool_writes_what_a_covered_command_then_runs(
     shutil.copytree(project, scratch, symlinks=True)
     (scratch / path).write_text(text)  # what the runtime's Write does
     for run in runs:
-        _bash(run, scratch)
+        bash(run, scratch)
     assert (scratch / "zz").exists(), "bash ran no payload: the case proves nothing"
     allowed = _write_allowed(project, path, text)
     if allowed:
         (project / path).write_text(text)
-    assert not allowed or _first_denied(project, runs) is not None, \
+    assert not allowed or first_denied(project, runs) is not None, \
         f"the hook allows writing {path} with the Write tool and the covered {runs}"
 
 

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_s43_review2 import PAYLOAD, _allowed, _hooked_project, _needs, _rewrites_hook
+from bash_review import PAYLOAD, hook_allows, hooked_project, needs, rewrites_hook
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
 #: `pytest --slow -m slow` does here.
@@ -41,13 +41,13 @@ def test_k1_a_readers_output_is_a_shells_program(
     (readers), so ``readers.writer_of`` lets it through; ``sh``/``python3`` then run the
     printed program, which writes the hook script. Under a plan naming ``python3`` (no
     tool-wide grant) too."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, entries)
+    needs("gcc")
+    project = hooked_project(tmp_path, entries)
     direct = _GCC if entries == ["Bash"] else \
         "python3 -c \"import shutil; shutil.copy('src/x.sh', '.claude/hooks/x.sh')\""
-    assert not _allowed(project, direct), "the guard does not hold: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, direct), "the guard does not hold: the case proves nothing"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -66,16 +66,16 @@ def test_k2_a_glob_option_the_same_command_sets(tmp_path: Path, command: str) ->
     ``dotglob``). ``?claude`` then matches ``.claude``; ``_TOKEN`` cuts ``.c+(l)aude`` into
     pieces naming nothing. Sound repair: a word with a pattern character in a text that may
     set a shell option or ``GLOBIGNORE`` names a path the gate cannot name."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, _GCC), \
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, _GCC), \
         "the guard does not hold under Bash: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 def _rewrites_named_project(project: Path, tmp_path: Path, command: str) -> bool:
-    """``_rewrites_hook``, with the scratch copy's folder named ``project`` as the project's
+    """``rewrites_hook``, with the scratch copy's folder named ``project`` as the project's
     is (a command naming ``project/…`` from the folder above reaches the copy's files)."""
     scratch = tmp_path / "copy" / "project"
     shutil.copytree(project, scratch, symlinks=True)
@@ -104,13 +104,13 @@ def test_m3_a_runners_working_directory_option(tmp_path: Path, command: str) -> 
     names the project's guarded folder from its parent, and the guard reads it from the
     call's folder only (a path in no guarded folder there). The project's folder is named
     ``project`` in the scratch copy too."""
-    _needs("gcc", "unshare", "nsenter", "gdb")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, f"cd .. && {_UP}"), \
+    needs("gcc", "unshare", "nsenter", "gdb")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, f"cd .. && {_UP}"), \
         "the guard does not hold under Bash: the case proves nothing"
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("body", [
@@ -127,8 +127,8 @@ def test_v2c_a_shell_library_renames_a_reader(tmp_path: Path, body: str) -> None
     second call's ``cat .claude/hooks/x.sh`` then writes the hook script. (The library's
     path must not hold the words ``source`` or ``cat``: the guard matches words by
     substring, and the test's folder is named after it.)"""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     library = tmp_path / "lib.sh"
     bin_folder = tmp_path / "bin"
     bin_folder.mkdir()
@@ -137,12 +137,12 @@ def test_v2c_a_shell_library_renames_a_reader(tmp_path: Path, body: str) -> None
     (bin_folder / "cat").chmod(0o755)
     calls = [f"printf '%s\\n' '{body.format(bin=bin_folder)}' > {library}",
              f"source {library}; cat .claude/hooks/x.sh"]
-    assert not _allowed(project, _GCC), \
+    assert not hook_allows(project, _GCC), \
         "the guard does not hold under Bash: the case proves nothing"
     script = project / ".claude" / "hooks" / "x.sh"
     allowed = []
     for call in calls:
-        allowed.append(_allowed(project, call))
+        allowed.append(hook_allows(project, call))
         subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
                        check=False)
     assert script.read_text() == PAYLOAD, "bash wrote no hook: proves nothing"
@@ -164,15 +164,15 @@ def test_w17c_a_quoted_brace_in_a_brace_list(
     writer) writes the first and fails on the second; ``gcc`` takes the second as its input
     (``.c}aude/hooks/x.sh``, which an earlier call may have made: here the fixture does) and
     writes the first."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, entries)
+    needs("gcc")
+    project = hooked_project(tmp_path, entries)
     (project / ".c}aude" / "hooks").mkdir(parents=True)
     (project / ".c}aude" / "hooks" / "x.sh").write_text(PAYLOAD)
     plain = command.replace("\\}", "}").replace("'}'", "}").replace('"}"', "}")
-    assert not _allowed(project, plain.replace(".c{l,}}aude", ".claude")), \
+    assert not hook_allows(project, plain.replace(".c{l,}}aude", ".claude")), \
         "the guard does not hold: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -186,11 +186,11 @@ def test_w18_seds_w_with_its_file_attached(tmp_path: Path, command: str) -> None
     the guard's word is ``w.claude/hooks/x.sh`` (or ``1w.claude/…``), which names no guarded
     path from any folder, and a short option's tails are read only for a word led by ``-``.
     sed writes the hook script."""
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, "sed -n 'w .claude/hooks/x.sh' src/x.sh"), \
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, "sed -n 'w .claude/hooks/x.sh' src/x.sh"), \
         "the guard does not hold under Bash: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 def _calls_rewrite(project: Path, calls: list[str]) -> tuple[list[bool], bool]:
@@ -199,7 +199,7 @@ def _calls_rewrite(project: Path, calls: list[str]) -> tuple[list[bool], bool]:
     payload."""
     allowed = []
     for call in calls:
-        allowed.append(_allowed(project, call))
+        allowed.append(hook_allows(project, call))
         subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
                        check=False)
     return allowed, (project / ".claude" / "hooks" / "x.sh").read_text() == PAYLOAD
@@ -214,9 +214,9 @@ def test_w5b_a_programs_own_config_file_names_the_output(
     commands from names the file it writes: curl's ``-K``/``--config`` (``output = PATH``).
     The first call writes it as ``printf``'s data (a reader), the second names only the
     config file; together they rewrite the hook script. (sqlite3's ``-init`` is refused.)"""
-    _needs("curl")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, "curl -s -o .claude/hooks/x.sh file:///dev/null"), \
+    needs("curl")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, "curl -s -o .claude/hooks/x.sh file:///dev/null"), \
         "the guard does not hold under Bash: the case proves nothing"
     allowed, rewritten = _calls_rewrite(
         project, [f"printf '{config}' {project} > cfg", run])
@@ -236,10 +236,10 @@ def test_gf1c_a_pattern_spelling_the_callers_own_folder(tmp_path: Path, folder: 
     not.)"""
     from serving import start
 
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash(gcc *)"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash(gcc *)"])
     command = f"gcc -E -P -x c src/x.sh -o {folder}/.claude/hooks/x.sh"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
 
@@ -269,10 +269,10 @@ def test_k3_an_interpreters_inline_code_read_as_its_script(
     script the interpreter runs, and a guarded path in the code as the script's own, which
     the plan grants. To node and perl ``-e`` is the code itself: it writes the hook script.
     (``python3 -c "…'.claude/hooks/x.sh'…"`` is denied.)"""
-    _needs("gcc", "node", "perl")
-    project = _hooked_project(tmp_path, entries)
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    needs("gcc", "node", "perl")
+    project = hooked_project(tmp_path, entries)
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -288,13 +288,13 @@ def test_m4_a_brace_spells_the_move(tmp_path: Path, command: str) -> None:
     named by a literal word. The relative ``project/.claude/…`` is then read from the call's
     folder only, and gcc rewrites the hook script from the folder above. (``trap 'cd ..'
     DEBUG; …`` is denied.)"""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, f"cd .. && {_UP}"), \
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, f"cd .. && {_UP}"), \
         "the guard does not hold under Bash: the case proves nothing"
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -310,13 +310,13 @@ def test_m5_cd_without_operand_goes_to_the_home_the_command_sets(
     goes to ``$HOME``, which the command sets first (a prefix assignment, or a standalone
     one). So with ``cdable_vars`` on, ``cd up`` goes to ``$up`` when no folder ``up`` is
     there. gcc then runs in the folder above and rewrites the hook script."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, f"cd .. && {_UP}"), \
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, f"cd .. && {_UP}"), \
         "the guard does not hold under Bash: the case proves nothing"
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 def test_w17c_a_quoted_brace_replaces_the_settings(tmp_path: Path) -> None:
@@ -325,9 +325,9 @@ def test_w17c_a_quoted_brace_replaces_the_settings(tmp_path: Path) -> None:
     ``setti}ngs.json``): ``cat notes.txt | tee .c{l,\\}}aude/sett{i,\\}}ngs.json`` replaces
     the settings that hold the gate's hook (tee writes the one name that exists, and fails
     on the three others)."""
-    project = _hooked_project(tmp_path, ["Bash(cat *)", "Bash(tee *)"])
+    project = hooked_project(tmp_path, ["Bash(cat *)", "Bash(tee *)"])
     command = "cat notes.txt | tee .c{l,\\}}aude/sett{i,\\}}ngs.json"
-    assert not _allowed(project, "cat notes.txt | tee .claude/settings.json"), \
+    assert not hook_allows(project, "cat notes.txt | tee .claude/settings.json"), \
         "the guard does not hold: the case proves nothing"
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
@@ -335,7 +335,7 @@ def test_w17c_a_quoted_brace_replaces_the_settings(tmp_path: Path) -> None:
                    check=False)
     assert "PreToolUse" not in (scratch / ".claude" / "settings.json").read_text(), \
         "bash left the settings: the case proves nothing"
-    assert not _allowed(project, command), "the hook allows replacing the settings"
+    assert not hook_allows(project, command), "the hook allows replacing the settings"
 
 
 @pytest.mark.parametrize("unsetting", ["unset PATH", "unset -v PATH", "wait -n -p PATH"])
@@ -346,10 +346,10 @@ def test_v4c_path_unset_runs_the_projects_cat(tmp_path: Path, unsetting: str) ->
     ``PATH`` unset bash looks a name up in the current folder: ``cat`` runs ``./cat``, a
     script two earlier calls made (``printf … > cat``, ``chmod +x cat``), and it writes the
     path the reader ``cat`` was judged to read."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     gcc = shutil.which("gcc")
-    assert not _allowed(project, "PATH=; cat .claude/hooks/x.sh"), \
+    assert not hook_allows(project, "PATH=; cat .claude/hooks/x.sh"), \
         "the guard does not hold under Bash: the case proves nothing"
     allowed, rewritten = _calls_rewrite(project, [
         f"printf '#!/bin/sh\\n{gcc} -E -P -x c src/x.sh -o \"$1\"\\n' > cat", "chmod +x cat",
@@ -371,12 +371,12 @@ def test_w19_a_reader_holds_the_word_a_brace_gives_a_writer(
     substring: only the reader ``cat``/``ls`` naming it as well. bash gives gcc ``-o
     .claude/hooks/x.sh -DXlaude/hooks/x.sh``. (Without the reader the word is held by no
     command and denied.)"""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, command.split("; ")[-1].split(" && ")[-1]), \
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, command.split("; ")[-1].split(" && ")[-1]), \
         "the guard does not hold under Bash: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 _PROMPTED = "'\\044\\050gcc -E -P -x c src/x.sh -o \\056claude/hooks/x.sh\\051'"
@@ -393,12 +393,12 @@ def test_k4_prompt_expansion_of_a_positional_parameter(tmp_path: Path, command: 
     substitution they spell runs. ``set --`` sets ``$1`` (``readers._SETS`` knows no ``set``);
     no word names a guarded path, the one doubtful word (``${1@P}``, an expansion) is held
     by the reader ``echo``/``true``. bash runs gcc, which rewrites the hook script."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, _GCC), \
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, _GCC), \
         "the guard does not hold under Bash: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("setting", [": {PATH}>/dev/null", "true {PATH}</dev/null",
@@ -412,10 +412,10 @@ def test_v4d_a_descriptor_variable_named_path(tmp_path: Path, setting: str) -> N
     was judged to read. So does a ``DEBUG`` trap's quoted ``'PATH=10'`` (``_SETS`` wants a
     blank or an operator before the name), which bash runs before ``cat``, and an arithmetic
     assignment with blanks around its ``=`` (``(( PATH = 10 ))``, ``let "PATH = 10"``)."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     gcc = shutil.which("gcc")
-    assert not _allowed(project, "PATH=10; cat .claude/hooks/x.sh"), \
+    assert not hook_allows(project, "PATH=10; cat .claude/hooks/x.sh"), \
         "the guard does not hold under Bash: the case proves nothing"
     allowed, rewritten = _calls_rewrite(project, [
         "mkdir 10", f"printf '#!/bin/sh\\n{gcc} -E -P -x c src/x.sh -o \"$1\"\\n' > 10/cat",
@@ -437,13 +437,13 @@ def test_m6_eval_after_a_reserved_word(tmp_path: Path, command: str) -> None:
     and moves reads ``eval``'s word as ``c\\d`` (one quoting removed), no ``cd``. bash's
     ``eval`` removes the second and moves to the folder above; gcc rewrites the hook
     script. (``eval c\\\\d ..; …`` alone is denied.)"""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, f"eval c\\\\d ..; {_UP}"), \
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, f"eval c\\\\d ..; {_UP}"), \
         "the guard does not hold under Bash: the case proves nothing"
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("dot", [".\t", ".\t\t"])
@@ -455,16 +455,16 @@ def test_m7_dot_and_a_tab_runs_a_library(tmp_path: Path, dot: str) -> None:
     reads it from the call's folder only. (``. FILE; …`` is denied. The library's path must
     not hold ``source``, ``eval``, ``exec``, ``command``, ``builtin`` or ``$``, which the
     signs are matched against anywhere in the text: the test's folder is named after it.)"""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     library = tmp_path / "up.sh"
     library.write_text("cd ..\n")
     command = f"{dot}{library}; {_UP}"
-    assert not _allowed(project, f". {library}; {_UP}"), \
+    assert not hook_allows(project, f". {library}; {_UP}"), \
         "the guard does not hold under Bash: the case proves nothing"
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize(("entries", "command", "piped"), [
@@ -483,11 +483,11 @@ def test_k1b_a_readers_output_run_without_a_pipe(
     through a process substitution (``sh <(echo …)``) or a file the same call writes and
     then runs or feeds (``> out/s.sh; sh out/s.sh``, ``sh <out/s.sh``). The guarded path is
     still held by ``echo``/``printf`` only."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, entries)
-    assert not _allowed(project, piped), "the K1 fix does not hold: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    needs("gcc")
+    project = hooked_project(tmp_path, entries)
+    assert not hook_allows(project, piped), "the K1 fix does not hold: the case proves nothing"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("run", ['"source"', "sour''ce", "\\source", '"."', "\\."])
@@ -496,8 +496,8 @@ def test_v2d_a_quoted_library_runner(tmp_path: Path, run: str) -> None:
     operator): ``_SETS`` reads the raw text, where ``"source"``, ``sour''ce``, ``\\source``
     or ``"."`` has a quote or a backslash before or inside the name; bash removes them and
     runs the file in this shell, whose function ``cat`` writes its operand."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     library = tmp_path / "lib"
     allowed, rewritten = _calls_rewrite(project, [
         f"printf '%s\\n' 'cat() ( gcc -E -P -x c src/x.sh -o \"$1\" )' > {library}",
@@ -519,12 +519,12 @@ def test_k2b_a_glob_option_the_fix_does_not_spell(tmp_path: Path, command: str) 
     bash takes its options from ``-O`` or from ``BASHOPTS`` in its environment; a nameref
     assigns ``GLOBIGNORE`` by another name. ``?claude``/``.c+(l)aude`` then match
     ``.claude``, and gcc rewrites the hook script."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, f"shopt -s dotglob; {_GCC.replace('.claude', '?claude')}"), \
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, f"shopt -s dotglob; {_GCC.replace('.claude', '?claude')}"), \
         "the K2 fix does not hold: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", ["s''ed -n w.claude/hooks/x.sh src/x.sh",
@@ -532,18 +532,18 @@ def test_k2b_a_glob_option_the_fix_does_not_spell(tmp_path: Path, command: str) 
 def test_w18b_sed_spelled_with_quotes(tmp_path: Path, command: str) -> None:
     """W18b (against the W18 fix: ``w``'s attached tails are read where ``"sed" in text``):
     bash removes the quotes of ``s''ed``; the raw text holds no ``sed``."""
-    project = _hooked_project(tmp_path, ["Bash"])
-    assert not _allowed(project, "sed -n w.claude/hooks/x.sh src/x.sh"), \
+    project = hooked_project(tmp_path, ["Bash"])
+    assert not hook_allows(project, "sed -n w.claude/hooks/x.sh src/x.sh"), \
         "the W18 fix does not hold: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 def test_w5c_curl_spelled_with_quotes(tmp_path: Path) -> None:
     """W5c (against the W5b fix: ``_OPTION_FILE`` wants ``curl`` in the raw text): ``c''url
     -s -K cfg`` is curl to bash; the config file an earlier call wrote names the output."""
-    _needs("curl")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("curl")
+    project = hooked_project(tmp_path, ["Bash"])
     config = "url = \"file://%s/src/x.sh\"\\noutput = \".claude/hooks/x.sh\"\\n"
     allowed, rewritten = _calls_rewrite(
         project, [f"printf '{config}' {project} > cfg", "c''url -s -K cfg"])
@@ -554,14 +554,14 @@ def test_w5c_curl_spelled_with_quotes(tmp_path: Path) -> None:
 def test_m3b_unshare_w_in_a_cluster(tmp_path: Path) -> None:
     """M3b (against the M3 fix: ``-w`` read as a move only at a word's start): ``unshare
     -fw..`` (fork, then the folder) moves gcc to the folder above."""
-    _needs("gcc", "unshare")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc", "unshare")
+    project = hooked_project(tmp_path, ["Bash"])
     command = f"unshare -fw.. {_UP}"
-    assert not _allowed(project, f"unshare -f -w.. {_UP}"), \
+    assert not hook_allows(project, f"unshare -f -w.. {_UP}"), \
         "the M3 fix does not hold: the case proves nothing"
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize(("entries", "command"), [
@@ -577,27 +577,27 @@ def test_k3b_inline_code_attached_to_its_option(
     script): the code attached to its option, ``--eval=CODE`` or ``-eCODE``, is one word,
     the first that is not ``--``, so it is read as the script the interpreter runs and the
     guarded path in it as the script's own."""
-    _needs("gcc", "node", "perl")
-    project = _hooked_project(tmp_path, entries)
-    assert not _allowed(project, command.replace("--eval=", "-e ").replace("-e'", "-e '")
+    needs("gcc", "node", "perl")
+    project = hooked_project(tmp_path, entries)
+    assert not hook_allows(project, command.replace("--eval=", "-e ").replace("-e'", "-e '")
                         .replace('-c"', '-c "')), \
         "the K3 fix does not hold: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 def test_m5b_home_set_through_a_nameref(tmp_path: Path) -> None:
     """M5b (against the M5 fix 91e042b: ``moves._home`` looks for a word ``HOME=…`` or
     ``HOME``): ``declare -n h=HOME; h=..`` sets ``HOME`` by another name, and ``cd`` goes
     there."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     command = f"declare -n h=HOME; h=..; cd; {_UP}"
-    assert not _allowed(project, f"HOME=..; cd; {_UP}"), \
+    assert not hook_allows(project, f"HOME=..; cd; {_UP}"), \
         "the M5 fix does not hold: the case proves nothing"
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("program", ["c?", "[c]d"])
@@ -607,8 +607,8 @@ def test_m4b_a_pattern_in_command_position_matches_cd(tmp_path: Path, program: s
     ``cd`` (``cp notes.txt ./cd``: ``./cd`` is no move), so ``c? ..`` is ``cd ..``. No sign
     makes ``programs_named`` read the program (no ``$``, ``eval``, …) and ``moves`` sees no
     ``cd``."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     command = f"{program} .. && {_UP}"
     calls = ["cp notes.txt ./cd", command]
     copy = tmp_path / "copy" / "project"
@@ -634,14 +634,14 @@ def test_w19b_a_reader_holds_the_star_the_guard_reads_a_quoted_list_as(
     (``.cl}aude/…``, ``.c}aude/…``), none holding the star form, so the only command
     holding it is a reader naming the same pattern. bash gives gcc ``-o .claude/hooks/x.sh
     .c}aude/hooks/x.sh`` (the second, an earlier call's file, its input)."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     (project / ".c}aude" / "hooks").mkdir(parents=True)
     (project / ".c}aude" / "hooks" / "x.sh").write_text(PAYLOAD)
-    assert not _allowed(project, command.split("; ", 1)[1]), \
+    assert not hook_allows(project, command.split("; ", 1)[1]), \
         "the W17c fix does not hold: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("prefix", ["BASH_ENV={up} bash -c", "env BASH_ENV={up} bash -c"])
@@ -651,16 +651,16 @@ def test_m8_bash_env_moves_the_child(tmp_path: Path, prefix: str) -> None:
     call's) runs ``cd ..``, so gcc runs in the folder above. ``moves`` reads the ``-c``
     script's words, not the file, and ``readers.programs_named`` is not asked (no sign).
     (``bash -c '. FILE; …'`` is denied.)"""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     library = tmp_path / "up.sh"
     library.write_text("cd ..\n")
     command = f"{prefix.format(up=library)} '{_UP}'"
-    assert not _allowed(project, f"bash -c '. {library}; {_UP}'"), \
+    assert not hook_allows(project, f"bash -c '. {library}; {_UP}'"), \
         "the guard does not hold under Bash: the case proves nothing"
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("command", [
@@ -676,14 +676,14 @@ def test_k5_npm_runs_a_script_not_the_interpreter_its_words_name(
     after it (``node .claude/hooks/x.sh``) as arguments; here the script is ``tee`` (any
     script writing to its arguments: ``cp``, a generator's ``--out``). ``npm run build --
     .claude/hooks/x.sh`` is denied."""
-    _needs("npm")
-    project = _hooked_project(tmp_path, ["Bash(npm run *)", "Read(./src/**)"])
+    needs("npm")
+    project = hooked_project(tmp_path, ["Bash(npm run *)", "Read(./src/**)"])
     (project / "package.json").write_text(
         '{"name": "x", "version": "1.0.0", "scripts": {"build": "tee"}}\n')
-    assert not _allowed(project, "npm run build -- .claude/hooks/x.sh < src/x.sh"), \
+    assert not hook_allows(project, "npm run build -- .claude/hooks/x.sh < src/x.sh"), \
         "the guard does not hold: the case proves nothing"
-    assert _rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert rewrites_hook(project, tmp_path, command), "bash wrote no hook: proves nothing"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 @pytest.mark.parametrize("setting", ["ev''al P\"\"ATH=10", "tr''ap 'eval P\"\"ATH=10' DEBUG"])
@@ -692,10 +692,10 @@ def test_v4f_path_set_by_quoted_names(tmp_path: Path, setting: str) -> None:
     ``eval`` … in the raw text): ``ev''al P""ATH=10`` holds none of them as written; bash
     removes the quotes, and ``eval`` reads ``PATH=10`` as an assignment (in a ``DEBUG``
     trap's text too). ``cat`` then runs ``10/cat``."""
-    _needs("gcc")
-    project = _hooked_project(tmp_path, ["Bash"])
+    needs("gcc")
+    project = hooked_project(tmp_path, ["Bash"])
     gcc = shutil.which("gcc")
-    assert not _allowed(project, "eval PATH=10; cat .claude/hooks/x.sh"), \
+    assert not hook_allows(project, "eval PATH=10; cat .claude/hooks/x.sh"), \
         "the V4d fix does not hold: the case proves nothing"
     allowed, rewritten = _calls_rewrite(project, [
         "mkdir 10", f"printf '#!/bin/sh\\n{gcc} -E -P -x c src/x.sh -o \"$1\"\\n' > 10/cat",
@@ -713,9 +713,9 @@ def test_w20_a_git_option_whose_value_reads_as_the_subcommand(tmp_path: Path) ->
     rule), and git runs ``read-tree -u``, which supports the option: the branch ``rev``'s
     settings replace the ones holding the gate's hook. (``git read-tree -u -m rev`` is
     denied.)"""
-    project = _hooked_project(tmp_path, ["Bash"])
+    project = hooked_project(tmp_path, ["Bash"])
     command = "git --super-prefix status read-tree -u -m rev"
-    assert not _allowed(project, "git read-tree -u -m rev"), \
+    assert not hook_allows(project, "git read-tree -u -m rev"), \
         "the guard does not hold under Bash: the case proves nothing"
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
@@ -725,7 +725,7 @@ def test_w20_a_git_option_whose_value_reads_as_the_subcommand(tmp_path: Path) ->
                    check=False)
     assert "PreToolUse" not in (scratch / ".claude" / "settings.json").read_text(), \
         "bash left the settings: the case proves nothing"
-    assert not _allowed(project, command), "the hook allows replacing the settings"
+    assert not hook_allows(project, command), "the hook allows replacing the settings"
 
 
 @pytest.mark.parametrize("command", [
@@ -743,19 +743,19 @@ def test_m9_npm_run_runs_its_script_in_the_package_root(tmp_path: Path, command:
     arguments). The guard reads ``project/.claude/hooks/x.sh`` from the call's folder, where
     it names nothing guarded; the script writes the project's hook script. (``npm run build
     -- .claude/hooks/x.sh …`` is denied.)"""
-    _needs("npm")
-    project = _hooked_project(tmp_path, ["Bash(npm run *)", "Bash(npm test *)",
+    needs("npm")
+    project = hooked_project(tmp_path, ["Bash(npm run *)", "Bash(npm test *)",
                                          "Bash(npm run-script *)", "Read(./src/**)"])
     (tmp_path / "package.json").write_text(
         '{"name": "root", "version": "1.0.0", "scripts": {"build": "tee", "test": "tee"}}\n')
-    assert not _allowed(project, "npm run build -- .claude/hooks/x.sh < src/x.sh"), \
+    assert not hook_allows(project, "npm run build -- .claude/hooks/x.sh < src/x.sh"), \
         "the guard does not hold: the case proves nothing"
     copy = tmp_path / "copy"
     copy.mkdir()
     shutil.copy(tmp_path / "package.json", copy / "package.json")
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"
 
 
 def test_m2c_makes_directory_by_its_shortest_prefix(tmp_path: Path) -> None:
@@ -765,14 +765,14 @@ def test_m2c_makes_directory_by_its_shortest_prefix(tmp_path: Path) -> None:
     so ``moves`` never runs and ``project/.claude/hooks/x.sh`` is read from the call's folder
     only. make runs in the folder above, whose Makefile (a workspace's, with a rule for
     ``%.sh`` targets) writes the target. (``make --dir=.. …`` is denied.)"""
-    project = _hooked_project(tmp_path, ["Bash(make *)"])
+    project = hooked_project(tmp_path, ["Bash(make *)"])
     makefile = "%.sh:\n\tcp project/src/x.sh $@\n"
     (tmp_path / "Makefile").write_text(makefile)
     command = "make --di=.. -rB project/.claude/hooks/x.sh"
-    assert not _allowed(project, command.replace("--di=", "--dir=")), \
+    assert not hook_allows(project, command.replace("--di=", "--dir=")), \
         "the guard does not hold: the case proves nothing"
     (tmp_path / "copy").mkdir()
     (tmp_path / "copy" / "Makefile").write_text(makefile)
     assert _rewrites_named_project(project, tmp_path, command), \
         "bash wrote no hook: proves nothing"
-    assert not _allowed(project, command), "the hook allows a write of .claude/hooks/x.sh"
+    assert not hook_allows(project, command), "the hook allows a write of .claude/hooks/x.sh"

@@ -1,0 +1,99 @@
+"""What the reviews of the call gate share: each case proves its hole with real bash in a
+scratch copy of a gated project (``files_fixture.gated_project``), then asks the printed hook
+call by call; the hook allowing every call is the finding."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, payload, run_hook
+
+#: What a guarded script becomes when the hole is open: a later run of it runs the payload.
+PAYLOAD = "touch zz\n"
+#: The guarded hook script's own text.
+HOOK = "#!/bin/sh\necho ok\n"
+
+
+def needs(*programs: str) -> None:
+    """Skip the test unless every one of ``programs`` is on ``PATH``."""
+    missing = [p for p in programs if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+
+
+def bash(call: str, cwd: Path, env: dict[str, str] | None = None) -> None:
+    """Run ``call`` under real ``bash -c`` in ``cwd``."""
+    subprocess.run(["bash", "-c", call], cwd=cwd, capture_output=True, timeout=120, env=env,
+                   check=False)
+
+
+def _scratch(project: Path, tmp_path: Path) -> Path:
+    scratch = tmp_path / "scratch"
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    shutil.copytree(project, scratch, symlinks=True)
+    return scratch
+
+
+def proved(project: Path, tmp_path: Path, calls: list[str],
+           env: dict[str, str] | None = None) -> bool:
+    """Whether real bash, running ``calls`` one after the other in a copy of ``project``
+    (links kept), runs the payload (``touch zz``, in the project or a folder under it)."""
+    scratch = _scratch(project, tmp_path)
+    for call in calls:
+        bash(call, scratch, env)
+    return any(scratch.rglob("zz"))
+
+
+def first_denied(project: Path, calls: list[str],
+                 env: dict[str, str] | None = None) -> str | None:
+    """Asks the hook for each call in turn (in the environment ``env``, the session's),
+    running each allowed one under bash in the project (so that the next call is decided on
+    the state the last one left); the first call denied, or None when the hook allowed them
+    all."""
+    hook = _settings_hook(project)
+    for call in calls:
+        if env is None:
+            said = run_hook(hook, call, project)
+        else:
+            said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
+                                  cwd=project, env=env, capture_output=True, timeout=60,
+                                  check=False)
+        if said.returncode == 2:
+            return call
+        bash(call, project, env)
+    return None
+
+
+def hook_allows(project: Path, command: str) -> bool:
+    """Whether the printed hook allows ``command`` in ``project``."""
+    return run_hook(_settings_hook(project), command, project).returncode != 2
+
+
+def hooked_project(tmp_path: Path, entries: list[str]) -> Path:
+    """A gated project with a hook script in the guarded ``.claude/hooks`` and ``src/x.sh``,
+    the payload a command may copy over it."""
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text(HOOK)
+    (project / "src").mkdir()
+    (project / "src" / "x.sh").write_text(PAYLOAD)
+    return project
+
+
+def rewrites_hook(project: Path, tmp_path: Path, command: str) -> bool:
+    """Whether real bash, running ``command`` in a copy of ``project`` (links kept), leaves
+    the payload in ``.claude/hooks/x.sh``, and running the script then runs it."""
+    scratch = _scratch(project, tmp_path)
+    bash(command, scratch)
+    script = scratch / ".claude" / "hooks" / "x.sh"
+    if not script.exists() or script.read_text() != PAYLOAD:
+        return False
+    subprocess.run(["sh", str(script)], cwd=scratch, capture_output=True, timeout=60,
+                   check=False)
+    return (scratch / "zz").exists()
