@@ -225,15 +225,14 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
     for word in words:
         forms = braced(word)  # `.cla{ude/hooks/x.sh,}` is two words (review s42 W7)
         if any(_names(form, index) for form in forms):
-            return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
+            doubtful.append(word)  # `*.json`, `pl?n.json` may expand to the plan's name
+            continue  # (W1c): written only by a writer (`cat` reads it: review s44 C13)
         if "\x00" in word:
             continue  # a NUL names no file (the command is judged as it is)
         found = [_ANYWHERE] if _UNNAMEABLE.search(word) else [  # (before braced rewrites it)
             _found(form, folders, index) for form in forms]
-        if any(f in index.files for f in found):
-            return word
-        if any(f is not None for f in found):  # a folder's path, a second name, a path the
-            doubtful.append(word)  # gate cannot name
+        if any(f is not None for f in found):  # a guarded file, a folder's path, a second
+            doubtful.append(word)  # name, a path the gate cannot name: its writers (C13)
     return _readers().writer_of(text, doubtful) if doubtful else None
 
 

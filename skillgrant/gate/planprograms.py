@@ -192,7 +192,7 @@ _FILE_OPTIONS: Final = {
     **dict.fromkeys(("make", "gmake"), ("-f", "--file", "--makefile")), "ninja": ("-f",),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk", "busybox"), (
         "-f", "--file", "-i", "--include", "-E", "--exec")),
-    "cmake": ("-P", "-C", "--toolchain"), "pytest": ("-c", "--config-file"),
+    "cmake": ("-P", "-C", "--toolchain"), "pytest": ("-c", "--config-file"), "java": ("-jar",),
     # the settings file a linter or type checker is given (P5), pip's requirements (P4)
     **dict.fromkeys(("mypy", "dmypy", "flake8"), ("--config-file", "--config")),
     "pylint": ("--rcfile",), "eslint": ("-c", "--config"), "prettier": ("--config",),

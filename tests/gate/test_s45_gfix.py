@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from bash_review import first_denied, hook_allows, proved
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, run_hook
 
@@ -18,32 +19,6 @@ from test_gate_files import _settings_hook, run_hook
 pytestmark = pytest.mark.slow
 
 PAYLOAD_PY = "import os\nos.system('touch zz')\n"
-
-
-def _bash(call: str, cwd: Path) -> None:
-    subprocess.run(["bash", "-c", call], cwd=cwd, capture_output=True, timeout=120,
-                   check=False)
-
-
-def _proved(project: Path, tmp_path: Path, calls: list[str]) -> bool:
-    """Whether real bash, running ``calls`` in turn in a copy of ``project``, runs the
-    payload (``touch zz``, anywhere under it)."""
-    scratch = tmp_path / "scratch"
-    shutil.copytree(project, scratch, symlinks=True)
-    for call in calls:
-        _bash(call, scratch)
-    return any(scratch.rglob("zz"))
-
-
-def _first_denied(project: Path, calls: list[str]) -> str | None:
-    """The first of ``calls`` the printed hook denies, running each allowed one under bash
-    in ``project``; None when it allows them all."""
-    hook = _settings_hook(project)
-    for call in calls:
-        if run_hook(hook, call, project).returncode == 2:
-            return call
-        _bash(call, project)
-    return None
 
 
 # --- P3: a module of a standard name in the folder first on sys.path --------------------
@@ -86,8 +61,8 @@ def test_p3_a_module_shadowing_a_standard_one_is_not_written(
     (project / "run.py").write_text("import json\nprint(json.dumps(1))\n")
     (project / "notes.txt").write_text("{}\n")
     calls = [*writes, run]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) in writes, f"the hook allows {calls}"
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) in writes, f"the hook allows {calls}"
 
 
 #: Under a plan naming python -m: the plan's own runs, reads of those names, and writes of
@@ -106,7 +81,7 @@ def test_p3_the_plans_own_runs_and_other_writes_stay_allowed(tmp_path: Path,
                             "Bash(echo *)"])
     (project / "tools").mkdir()
     (project / "payload").write_text(PAYLOAD_PY)
-    assert run_hook(_settings_hook(project), call, project).returncode == 0, call
+    assert hook_allows(project, call), call
 
 
 def test_p3_the_folder_is_not_guarded_where_python_keeps_it_off_sys_path(
@@ -119,8 +94,8 @@ def test_p3_the_folder_is_not_guarded_where_python_keeps_it_off_sys_path(
     (project / "payload").write_text(PAYLOAD_PY)
     (project / "notes.txt").write_text("{}\n")
     calls = ["cp payload argparse.py", run]
-    assert not _proved(project, tmp_path, calls)
-    assert _first_denied(project, calls) is None
+    assert not proved(project, tmp_path, calls)
+    assert first_denied(project, calls) is None
 
 
 # --- P10: a settings folder found walking up, written below the call's folder -------------
@@ -154,8 +129,8 @@ def test_p10_a_walked_up_settings_folder_below_the_call_is_not_written(
     (project / "n" / ".cargo").mkdir(parents=True)  # (made before the session: copied whole)
     shutil.copy(project / "m" / "config.toml", project / "n" / ".cargo")
     calls = [*writes, run]
-    assert _proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) in writes, f"the hook allows {calls}"
+    assert proved(project, tmp_path, calls), "bash ran no payload: the case proves nothing"
+    assert first_denied(project, calls) in writes, f"the hook allows {calls}"
 
 
 def test_p10_the_write_tool_is_refused_a_settings_folder_at_any_depth(tmp_path: Path) -> None:
@@ -190,4 +165,75 @@ def test_p10_manifests_below_and_reads_stay_allowed(tmp_path: Path, call: str) -
         (project / folder).mkdir(parents=True)
     (project / "sub" / ".mvn" / "jvm.config").write_text("\n")
     (project / "sub" / ".cargo" / "config.toml").write_text("\n")
-    assert run_hook(_settings_hook(project), call, project).returncode == 0, call
+    assert hook_allows(project, call), call
+
+
+# --- C5, C7, C13: the readers rule's costs ------------------------------------------------
+
+
+def _unchanged_after(project: Path, call: str) -> bool:
+    """Whether bash, running the allowed ``call`` in ``project``, leaves the settings holding
+    the hook and runs no payload."""
+    before = (project / ".claude" / "settings.json").read_text()
+    subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=120,
+                   check=False)
+    return (project / ".claude" / "settings.json").read_text() == before and not any(
+        project.rglob("zz"))
+
+
+#: (the plan's entries, a call they cover that the readers rule denied, the program it needs)
+READ_RUNS = [
+    # C5: an interpreter the plan names by its path runs its script (the script is guarded)
+    (["Bash(.venv/bin/python x.py)"], ".venv/bin/python x.py", "python3"),
+    (["Bash(.venv/bin/python -m json.tool *)"],
+     ".venv/bin/python -m json.tool notes.txt", "python3"),
+    # C7: the file an option names a program to run
+    (["Bash(awk -f tools/x.awk notes.txt)"], "awk -f tools/x.awk notes.txt", "awk"),
+    (["Bash(awk -ftools/x.awk notes.txt)"], "awk -ftools/x.awk notes.txt", "awk"),
+    (["Bash(java -jar x.jar)"], "java -jar x.jar", "java"),
+    # C13: reading a guarded file
+    (["Bash(cat *)"], "cat .claude/settings.json", "cat"),
+    (["Bash(cat *)"], "cat plan.json", "cat"),
+    (["Bash(grep *)"], "grep -c hook .claude/settings.json plan.json", "grep"),
+    (["Bash(cat *)", "Bash(head *)"], "cat .claude/settings.json | head -n 1", "cat"),
+    (["Bash(git diff *)"], "git diff -- .claude/settings.json", "git"),
+]
+
+
+@pytest.mark.parametrize(("entries", "call", "program"), READ_RUNS,
+                         ids=[c for _, c, _ in READ_RUNS])
+def test_a_covered_run_or_read_of_a_guarded_file_is_allowed_and_writes_nothing(
+        tmp_path: Path, entries: list[str], call: str, program: str) -> None:
+    """C5, C7, C13: allowed by the printed hook, and under bash the settings keep the hook."""
+    if shutil.which(program) is None:
+        pytest.skip(f"not installed: {program}")
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / ".venv" / "bin").mkdir(parents=True)
+    (project / ".venv" / "bin" / "python").symlink_to(shutil.which("python3") or "python3")
+    (project / "x.py").write_text("print('x')\n")
+    (project / "tools").mkdir()
+    (project / "tools" / "x.awk").write_text("{ print }\n")
+    (project / "notes.txt").write_text("{}\n")
+    (project / "x.jar").write_bytes(b"")
+    assert hook_allows(project, call), call
+    assert _unchanged_after(project, call), call
+
+
+#: Writers of a guarded file stay denied.
+GUARDED_WRITES = ["cp notes.txt .claude/settings.json", "cat notes.txt > .claude/settings.json",
+                  "tee .claude/settings.json < notes.txt", "sed -i s/a/b/ plan.json",
+                  "cat notes.txt | tee plan.json", "gcc -E -P -x c notes.txt -o plan.json",
+                  ".venv/bin/python x.py plan.json", "awk -f tools/x.awk plan.json",
+                  "cp .claude/settings.json x.json"]
+
+
+@pytest.mark.parametrize("call", GUARDED_WRITES)
+def test_a_writer_of_a_guarded_file_stays_denied(tmp_path: Path, call: str) -> None:
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(cat *)", "Bash(tee *)", "Bash(sed *)",
+                            "Bash(gcc *)", "Bash(.venv/bin/python *)", "Bash(awk *)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "x.awk").write_text("{ print }\n")
+    done = run_hook(_settings_hook(project), call, project)
+    assert done.returncode == 2, call
