@@ -304,7 +304,22 @@ def guarded_word(text: str, directory: str | None) -> str | None:
         words += [w[k + 1:] for w in words for k, c in enumerate(w) if c in "wW"]  # s44 W18)
     return named_word(words, directory, text) or into_git(words, directory) or \
         composer(words) or tree_word(words, directory, _touches) or \
-        clone_word(words, directory, _touches) or _local_push(words, directory)
+        clone_word(words, directory, _touches) or _local_push(words, directory) or \
+        _composed(words, directory, text, bare)
+
+
+#: The programs ``composed.COMPOSES`` reads, as text a command holding one holds.
+_COMPOSERS: Final = ("cp", "mv", "install", "ln", "patch", "tar", "rsync", "sed", "split")
+
+
+def _composed(words: list[str], directory: str | None, text: str, bare: str) -> str | None:
+    """``composed.composed_word`` for a command that may compose a name it writes (s45 C1);
+    imported only then."""
+    if not any(name in bare for name in _COMPOSERS):
+        return None
+    from .composed import COMPOSES, composed_word
+
+    return composed_word(words, directory, text) if COMPOSES.search(bare) else None
 
 
 def _words(text: str) -> list[str]:

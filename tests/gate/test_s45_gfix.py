@@ -6,14 +6,15 @@ costs of the readers rule (C5, C7, C13): the call allowed, and sound under bash.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import first_denied, hook_allows, proved
+from bash_review import bash, first_denied, hook_allows, proved
 from files_fixture import gated_project
-from test_gate_files import _settings_hook, run_hook
+from test_gate_files import _settings_hook, payload, run_hook
 
 #: Real bash and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -237,3 +238,92 @@ def test_a_writer_of_a_guarded_file_stays_denied(tmp_path: Path, call: str) -> N
     (project / "tools" / "x.awk").write_text("{ print }\n")
     done = run_hook(_settings_hook(project), call, project)
     assert done.returncode == 2, call
+
+
+# --- review s45 C1 (s45-greview's test, copied): a name the program composes -----------
+
+GITCONFIG = '[core]\n\tfsmonitor = "touch zz; false"\n'
+GITCONFIG_LINE = '[core] fsmonitor = "touch zz; false"\n'
+
+
+def _c1_first_denied(project: Path, calls: list[str], env: dict[str, str]) -> str | None:
+    hook = _settings_hook(project)
+    for call in calls:
+        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
+                              cwd=project, capture_output=True, timeout=60, check=False,
+                              env=env)
+        if done.returncode == 2:
+            return call
+        bash(call, project, env)
+    return None
+
+
+def _home_env(home: Path) -> dict[str, str]:
+    home.mkdir()
+    return {**os.environ, "HOME": str(home)}
+
+
+#: (the plan, the calls: ``{home}`` is the session's home folder)
+COMPOSED = {
+    "cp-backup-suffix": (["Bash(cp *)", "Bash(git status)"],
+                         ["cp cfg {home}/.gitconf", "cp -b -S ig notes.txt {home}/.gitconf",
+                          "git status"]),
+    "cp-long-suffix": (["Bash(cp *)", "Bash(git status)"],
+                       ["cp cfg {home}/.gitconf", "cp --su=ig -b notes.txt {home}/.gitconf",
+                        "git status"]),
+    "mv-backup-suffix": (["Bash(mv *)", "Bash(git status)"],
+                         ["mv cfg {home}/.gitconf", "mv -b -S ig notes.txt {home}/.gitconf",
+                          "git status"]),
+    "install-backup-suffix": (["Bash(install *)", "Bash(git status)"],
+                              ["install -m 644 cfg {home}/.gitconf",
+                               "install -b -S ig notes.txt {home}/.gitconf", "git status"]),
+    "sed-in-place-suffix": (["Bash(cp *)", "Bash(sed *)", "Bash(git status)"],
+                            ["cp cfg {home}/.gitconf", "sed -iig -n p {home}/.gitconf",
+                             "git status"]),
+    "split-generated-suffix": (["Bash(split *)", "Bash(git status)"],
+                               ["split -a 1 -l 1 lines {home}/.gitconfi", "git status"]),
+}
+
+
+@pytest.mark.parametrize("case", list(COMPOSED))
+def test_c1_a_name_the_program_composes_is_a_guarded_file(tmp_path: Path, case: str) -> None:
+    """C1 (guards.guarded_word, named.named_word: each word is compared with the guarded
+    names; optables admits the options): a program that writes a file named by a word plus a
+    suffix writes a name no word holds. cp/mv/install (and ln) ``-b -S SUFFIX`` rename the
+    destination's old file to DEST+SUFFIX; ``sed -iSUFFIX`` copies the file it edits to
+    FILE+SUFFIX; ``split -a 1 -l 1 F PREFIX`` writes PREFIX+``a``…, its seventh line to
+    PREFIX+``g``. So ``{home}/.gitconf`` plus ``ig`` is ``~/.gitconfig`` (guarded), whose
+    ``core.fsmonitor`` the covered ``git status`` runs. (Likewise ``.mcp`` + ``.json``,
+    ``~/.bash`` + ``rc``, ``.pre-commit-config`` + ``.yaml``.)"""
+    entries, calls = COMPOSED[case]
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / "cfg").write_text(GITCONFIG)
+    (project / "lines").write_text("1\n2\n3\n4\n5\n6\n" + GITCONFIG_LINE + "8\n")
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = _home_env(tmp_path / "proof-home")
+    for call in calls:
+        bash(call.format(home=proof["HOME"]), scratch, proof)
+    assert (scratch / "zz").exists(), "bash ran no payload: the case proves nothing"
+    env = _home_env(tmp_path / "home")
+    assert _c1_first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+        is not None, "the hook allows a write of ~/.gitconfig under a name no word holds"
+
+
+
+
+#: Under the same plans: a backup, an in-place suffix or a split beside no guarded name.
+C1_KEPT = ["cp -b notes.txt out/notes.txt", "cp -b -S .bak notes.txt out/n.txt",
+           "sed -i.bak s/a/b/ notes.txt", "sed -i s/a/b/ out/n.txt", "split -l 1 notes.txt out/p-",
+           "mv -b out/a out/b", "install -b -m 644 notes.txt out/n.txt"]
+
+
+@pytest.mark.parametrize("call", C1_KEPT)
+def test_c1_a_composed_name_beside_no_guarded_one_is_allowed(tmp_path: Path, call: str) -> None:
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(sed *)", "Bash(split *)", "Bash(mv *)",
+                            "Bash(install *)"])
+    (project / "out" / "a").write_text("a\n")
+    (project / "out" / "n.txt").write_text("a\n")
+    assert hook_allows(project, call), call
