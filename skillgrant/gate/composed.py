@@ -2,7 +2,8 @@
 the old ``~/.gitconf`` to ``~/.gitconfig``; ``sed -iig`` keeps FILE+``ig``; ``split`` writes
 PREFIX plus the suffixes it makes. Such a program writes a name no word holds, so each word it
 is given stands for every name it begins: one that begins a guarded path (or a name guarded in
-a folder, ``named.Index``'s ``walked`` and ``modules``) is a write of it."""
+a folder, ``named.Index``'s ``walked`` and ``modules``) is a write of it. And a folder a tree
+writer copies, holding a settings folder a program finds walking up (``holds_walked``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import posixpath
 import sys
 
 from ..lazy import compile_on_use
+from . import files as fs
 from .moves import moved_folders
 from .named import GUARDED
 
@@ -81,3 +83,24 @@ def _begins(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
     return any(n.startswith(name) or (name.startswith(n) and any(
         e.startswith(name[len(n):]) or name[len(n):].startswith(e) for e in _ENDS))
         for n in sys.stdlib_module_names)
+
+
+#: Entries of a folder a tree writer names that are looked at for a walked-up settings name.
+_MAX_ENTRIES: Final = 4096
+
+
+def holds_walked(path: str) -> bool:
+    """Whether the folder ``path`` holds, at any depth, an entry named as a settings folder a
+    plan's program finds by walking up (``Guarded.walked``): ``cp -r m sub`` brings
+    ``m/.cargo`` to ``sub/.cargo`` (review s44 P10). A tree past ``_MAX_ENTRIES`` may."""
+    walked = getattr(GUARDED.get(), "walked", ())
+    if not walked or not os.path.isdir(path):
+        return False
+    fs.unkept()  # (what the folder holds now)
+    seen = 0
+    for _folder, folders, names in os.walk(path):
+        seen += len(folders) + len(names)
+        if seen > _MAX_ENTRIES or not walked.isdisjoint(folders) or not walked.isdisjoint(
+                names):
+            return True
+    return False

@@ -308,18 +308,26 @@ def guarded_word(text: str, directory: str | None) -> str | None:
         _composed(words, directory, text, bare)
 
 
-#: The programs ``composed.COMPOSES`` reads, as text a command holding one holds.
+#: Programs that may compose a name they write (``composed``), or write their own settings
+#: (``ownsettings``), as text a command holding one holds.
 _COMPOSERS: Final = ("cp", "mv", "install", "ln", "patch", "tar", "rsync", "sed", "split")
+_OWN: Final = ("gh", "npm", "pnpm", "yarn", "kubectl", "oc", "aws", "gcloud", "az", "docker",
+               "podman", "pip", "conda", "rustup", "helm", "cargo")
 
 
 def _composed(words: list[str], directory: str | None, text: str, bare: str) -> str | None:
-    """``composed.composed_word`` for a command that may compose a name it writes (s45 C1);
-    imported only then."""
-    if not any(name in bare for name in _COMPOSERS):
-        return None
-    from .composed import COMPOSES, composed_word
+    """``composed.composed_word`` (review s45 C1) and ``ownsettings.own_settings`` (G2, S1),
+    each imported only for a command that may need it."""
+    found = None
+    if any(name in bare for name in _COMPOSERS):
+        from .composed import COMPOSES, composed_word
 
-    return composed_word(words, directory, text) if COMPOSES.search(bare) else None
+        found = composed_word(words, directory, text) if COMPOSES.search(bare) else None
+    if found is None and any(name in bare for name in _OWN):
+        from .ownsettings import own_settings
+
+        found = own_settings(words)
+    return found
 
 
 def _words(text: str) -> list[str]:
@@ -374,22 +382,10 @@ def _touches(path: str) -> bool:
                for item, tree in GUARDED.get()) or holds_module(path) or _holds_walked(path)
 
 
-#: Entries of a folder a tree writer names that are looked at for a walked-up settings name.
-_MAX_ENTRIES: Final = 4096
-
-
 def _holds_walked(path: str) -> bool:
-    """Whether the folder ``path`` holds, at any depth, an entry named as a settings folder a
-    plan's program finds by walking up (``Guarded.walked``): ``cp -r m sub`` brings
-    ``m/.cargo`` to ``sub/.cargo`` (review s44 P10). A tree past ``_MAX_ENTRIES`` may."""
-    walked = getattr(GUARDED.get(), "walked", ())
-    if not walked or not os.path.isdir(path):
+    """``composed.holds_walked``, where a plan's program finds settings walking up (P10)."""
+    if not getattr(GUARDED.get(), "walked", ()):
         return False
-    fs.unkept()  # (what the folder holds now)
-    seen = 0
-    for _folder, folders, names in os.walk(path):
-        seen += len(folders) + len(names)
-        if seen > _MAX_ENTRIES or not walked.isdisjoint(folders) or not walked.isdisjoint(
-                names):
-            return True
-    return False
+    from .composed import holds_walked
+
+    return holds_walked(path)

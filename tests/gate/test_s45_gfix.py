@@ -327,3 +327,17 @@ def test_c1_a_composed_name_beside_no_guarded_one_is_allowed(tmp_path: Path, cal
     (project / "out" / "a").write_text("a\n")
     (project / "out" / "n.txt").write_text("a\n")
     assert hook_allows(project, call), call
+
+
+#: Reviews s45 G1, G2, S1 (tests/gate/test_s45_gfix_review.py): the same programs' reading
+#: commands stay allowed under the plans there.
+OWN_KEPT = ["gh pr view 1", "gh pr list --state open", "gh config get browser", "gh auth status",
+            "npm test", "npm run build", "npm config get script-shell", "kubectl get pods",
+            "kubectl config view", "aws s3 ls", "gh issue create --title config --body x"]
+
+
+@pytest.mark.parametrize("call", OWN_KEPT)
+def test_a_programs_reading_commands_stay_allowed(tmp_path: Path, call: str) -> None:
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gh *)", "Bash(npm *)", "Bash(kubectl *)", "Bash(aws *)"])
+    assert hook_allows(project, call), call

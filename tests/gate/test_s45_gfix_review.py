@@ -1,0 +1,236 @@
+"""Review s45 (s45-greview)'s tests of the holes s45-gfix closes (copied from
+tests/gate/test_s45_greview.py, which stays the reviewer's): gh checking out a branch (G1),
+gh's and other programs' commands writing their own guarded settings (G2, S1). Each proves the
+hole with real bash, then asks the printed hook."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from bash_review import bash, needs
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, payload
+
+#: Real bash and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+
+def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
+                  cwd: Path | None = None) -> str | None:
+    """``bash_review.first_denied``, from the folder ``cwd`` (the project when None): the
+    payload's ``cwd`` and the folder the hook and each allowed call run in."""
+    hook = _settings_hook(project)
+    folder = cwd or project
+    for call in calls:
+        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder),
+                              cwd=folder, capture_output=True, timeout=60, check=False,
+                              env=env)
+        if done.returncode == 2:
+            return call
+        bash(call, folder, env)
+    return None
+
+
+def _home_env(home: Path) -> dict[str, str]:
+    home.mkdir()
+    return {**os.environ, "HOME": str(home)}
+
+
+
+# --- a program that writes its own settings, which the gate guards, naming none --------
+
+#: (the program needed, the plan, the calls): the first calls write the program's settings
+#: (``~/.npmrc``, ``package.json``, ``~/.kube/config``, ``~/.aws/config``), the last runs
+#: what they name.
+OWN_SETTINGS = {
+    "npm-config-set": ("npm", ["Bash(npm config *)", "Bash(npm test)"],
+                       ["npm config set script-shell ./e.sh", "npm test"]),
+    "npm-pkg-set": ("npm", ["Bash(npm pkg *)", "Bash(npm test)"],
+                    ["npm pkg set scripts.test=./e.sh", "npm test"]),
+    "kubectl-config": ("kubectl", ["Bash(kubectl config *)", "Bash(kubectl get *)"],
+                       ["kubectl config set-cluster c --server=https://127.0.0.1:1",
+                        "kubectl config set-credentials u --exec-command=touch --exec-arg=zz "
+                        "--exec-api-version=client.authentication.k8s.io/v1beta1",
+                        "kubectl config set-context x --cluster=c --user=u",
+                        "kubectl config use-context x", "kubectl get pods"]),
+    "aws-configure": ("aws", ["Bash(aws configure *)", "Bash(aws s3 ls)"],
+                      ["aws configure set credential_process ./e.sh", "aws s3 ls"]),
+}
+
+
+@pytest.mark.parametrize("case", list(OWN_SETTINGS))
+def test_s1_a_program_writes_its_own_settings(tmp_path: Path, case: str) -> None:
+    """S1 (writers: ``git config`` is read as writing git's configuration, G-9; no other
+    program's own settings command is): ``npm config set`` writes ``~/.npmrc`` (HOME_CODE),
+    ``npm pkg set`` the ``package.json`` the plan's ``npm test`` runs (guarded for it:
+    planprograms), ``kubectl config set-credentials --exec-command`` ``~/.kube/config``
+    (an exec credential plugin, run at the next request), ``aws configure set
+    credential_process`` ``~/.aws/config``: each a file the gate guards, written by a
+    program whose words name none. The plan's covered run then runs the payload."""
+    program, entries, calls = OWN_SETTINGS[case]
+    needs(program)
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = _home_env(tmp_path / "proof-home")
+    for call in calls:
+        bash(call, scratch, proof)
+    assert (scratch / "zz").exists(), "bash ran no payload: the case proves nothing"
+    env = _home_env(tmp_path / "home")
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows a program to write its own guarded settings, and their run"
+
+
+
+# --- gh: a subcommand that checks out a pull request's branch ------------------------------
+
+#: A stand-in for a GitHub Enterprise host on https://localhost: its GraphQL endpoint answers
+#: that pull request 1's head is the branch ``rev`` of o/r, and ``git http-backend`` serves
+#: the repositories under ROOT (argv: port, root, certificate folder).
+FAKE_GITHUB = r'''
+import http.server, json, os, ssl, subprocess, sys
+ROOT, CERTS = sys.argv[2], sys.argv[3]
+PR = {"id": "P", "number": 1, "url": "https://localhost/o/r/pull/1", "headRefName": "rev",
+      "isCrossRepository": False,
+      "maintainerCanModify": False, "headRepositoryOwner": {"id": "U", "login": "o"},
+      "headRepository": {"id": "R", "name": "r"}}
+class H(http.server.BaseHTTPRequestHandler):
+    def _reply(self, status, headers, body):
+        self.send_response(status)
+        for k, v in headers: self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body))); self.end_headers()
+        self.wfile.write(body)
+    def _git(self, body):
+        path, _, query = self.path.partition("?")
+        env = {"GIT_PROJECT_ROOT": ROOT, "GIT_HTTP_EXPORT_ALL": "1", "PATH_INFO": path,
+               "QUERY_STRING": query, "REQUEST_METHOD": self.command,
+               "CONTENT_TYPE": self.headers.get("Content-Type", ""),
+               "CONTENT_LENGTH": str(len(body)), "PATH": os.environ["PATH"]}
+        out = subprocess.run(["git", "http-backend"], input=body, env=env,
+                             capture_output=True).stdout
+        head, _, rest = out.partition(b"\r\n\r\n")
+        status, headers = 200, []
+        for line in head.decode().split("\r\n"):
+            k, _, v = line.partition(":")
+            if k.lower() == "status": status = int(v.split()[0])
+            elif k: headers.append((k, v.strip()))
+        self._reply(status, headers, rest)
+    def do_GET(self):
+        self._git(b"")
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        if ".git/" in self.path: return self._git(body)
+        repo = {"id": "R", "name": "r", "owner": {"id": "U", "login": "o"},
+                "defaultBranchRef": {"name": "main"}, "pullRequest": PR}
+        self._reply(200, [("Content-Type", "application/json")],
+                    json.dumps({"data": {"repository": repo}}).encode())
+    def log_message(self, *a): pass
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+ctx.load_cert_chain(CERTS + "/cert.pem", CERTS + "/key.pem")
+s = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H)
+s.socket = ctx.wrap_socket(s.socket, server_side=True)
+print("ready", flush=True)
+s.serve_forever()
+'''
+
+
+@pytest.fixture
+def github(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The stand-in GitHub on https://localhost (port 443: root), serving o/r; the
+    environment that sends gh and git to it."""
+    needs("gh", "openssl")
+    if os.geteuid() != 0:
+        pytest.skip("the stand-in GitHub listens on port 443 (gh drops a URL's port)")
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+                    str(certs / "key.pem"), "-out", str(certs / "cert.pem"), "-days", "2",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
+                   check=True, capture_output=True, timeout=60)
+    (tmp_path / "server.py").write_text(FAKE_GITHUB)
+    (tmp_path / "served" / "o").mkdir(parents=True)
+    server = subprocess.Popen([sys.executable, str(tmp_path / "server.py"), "443",
+                               str(tmp_path / "served"), str(certs)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        if server.stdout.readline().strip() != "ready":
+            pytest.skip("port 443 is taken here")
+        yield {**os.environ, "GH_HOST": "localhost", "GH_ENTERPRISE_TOKEN": "x",
+               "GH_CONFIG_DIR": str(tmp_path / "gh-config"), "GH_PROMPT_DISABLED": "1",
+               "SSL_CERT_FILE": str(certs / "cert.pem"),
+               "GIT_SSL_CAINFO": str(certs / "cert.pem")}
+    finally:
+        server.kill()
+        server.wait(timeout=60)
+        if server.stdout is not None:
+            server.stdout.close()
+
+
+def _hooked(settings: Path) -> bool:
+    return settings.exists() and "PreToolUse" in settings.read_text()
+
+
+def test_g1_gh_pr_checkout_brings_a_branch_without_the_hook(
+        tmp_path: Path, github: dict[str, str]) -> None:
+    """G1 (writers._one: ``gh`` writes the working tree only for ``download``/``clone``/
+    ``-O``/``-D``; ``gh pr checkout`` is none): under ``Bash(gh pr *)`` (a plan the brief
+    names narrow) ``gh pr checkout 1`` fetches the pull request's branch and runs ``git
+    checkout`` of it, as ``git checkout rev`` does, which the gate denies in a project holding
+    a ``.claude`` folder. The branch's ``.claude/settings.json`` holds no hook (and its
+    plan grants all of Bash): Claude Code reads the settings again and drops the hook."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gh pr *)"])
+    served = tmp_path / "served" / "o" / "r.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(project), str(served)], check=True,
+                   capture_output=True, timeout=60)
+    subprocess.run(["git", "remote", "add", "origin", "https://localhost/o/r.git"],
+                   cwd=project, check=True, capture_output=True, timeout=60)
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    bash("gh pr checkout 1", scratch, github)
+    assert _hooked(project / ".claude" / "settings.json")
+    assert not _hooked(scratch / ".claude" / "settings.json"), \
+        "gh checked out no branch: the case proves nothing"
+    assert _first_denied(project, ["gh pr checkout 1"], github) is not None, \
+        "the hook allows gh to check out a branch whose settings hold no hook"
+
+
+
+def test_g2_gh_config_names_the_browser_gh_pr_view_runs(
+        tmp_path: Path, github: dict[str, str]) -> None:
+    """G2 (writers: ``git config`` writes git's guarded configuration, G-9; ``gh config set``
+    is read as writing nothing): ``gh config set browser ./e.sh`` writes ``browser:`` into
+    ``~/.config/gh/config.yml`` (guarded whole, HOME_CODE), naming no guarded path; the
+    covered ``gh pr view 1 --web`` then runs ``./e.sh URL`` as the browser. Plan
+    ``Bash(gh config *)``, ``Bash(gh pr *)``: no grant of a program of the model's choosing."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gh config *)", "Bash(gh pr *)"])
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    subprocess.run(["git", "remote", "add", "origin", "https://localhost/o/r.git"],
+                   cwd=project, check=True, capture_output=True, timeout=60)
+    calls = ["gh config set browser ./e.sh", "gh pr view 1 --web"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = {**_home_env(tmp_path / "proof-home"), **{
+        k: v for k, v in github.items() if k.startswith(("GH_", "SSL_", "GIT_SSL"))}}
+    proof.pop("GH_CONFIG_DIR")
+    for call in calls:
+        bash(call, scratch, proof)
+    assert (scratch / "zz").exists(), "gh ran no browser: the case proves nothing"
+    env = {**proof, "HOME": str(_home_env(tmp_path / "home")["HOME"])}
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows gh to write its configuration's browser, and its run"
