@@ -142,10 +142,11 @@ STARTS: Final = {
     **dict.fromkeys(("gradle", "gradlew"), (
         "^settings.gradle", "^settings.gradle.kts", "^build.gradle", "^build.gradle.kts",
         "^gradle.properties", "^gradle/", "^buildSrc/")),
-    "cargo": ("^Cargo.toml", "build.rs", "^.cargo/"),
+    "cargo": ("^Cargo.toml", "^build.rs", "^.cargo/"),  # (beside the Cargo.toml: s45 P1b)
     # and the package managers' settings there (`script-shell`, `yarnPath`, bun's
     # `preload`, pnpm's `.pnpmfile.cjs`: review s44 W3)
-    **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("node_modules/", "package.json", "^.npmrc",
+    # (the nearest folder up holding package.json is npm's: review s45 P1)
+    **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("^node_modules/", "^package.json", "^.npmrc",
                                               "^.yarnrc", "^.yarnrc.yml", "^.yarn/",
                                               "^bunfig.toml", "^.pnpmfile.cjs")),
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
@@ -169,13 +170,13 @@ STARTS: Final = {
         ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs", ".prettierrc.cjs",
         ".prettierrc.ts", ".prettierrc.toml", "prettier.config.js", "prettier.config.mjs",
         "prettier.config.cjs", "prettier.config.ts")))}
-#: Of the names read walking up (``^``), the project's manifests and code, which its build
-#: runs from below anyway (s42 P1g's class): not guarded below the call's folder, where editing
-#: a member's ``Cargo.toml`` is the work. The program's own settings (``.mvn``, ``.cargo``,
-#: ``.npmrc``, the linters') are, at any depth (``named.Index``; review s44 P10).
-MANIFESTS: Final = frozenset({"Cargo.toml", "pyproject.toml", "setup.cfg", "tox.ini",
-                              "conftest.py", "build.gradle", "build.gradle.kts",
-                              "settings.gradle", "settings.gradle.kts", "gradle", "buildSrc"})
+#: Of the names read walking up (``^``), the project's manifests and code (s42 P1g's class):
+#: not guarded below the call's folder, where editing a member's ``Cargo.toml`` is the work;
+#: a program's own settings (``.mvn``, ``.cargo``, ``.npmrc``) are, at any depth (s44 P10).
+MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "pyproject.toml", "setup.cfg",
+                              "tox.ini", "conftest.py", "build.gradle", "build.gradle.kts",
+                              "settings.gradle", "settings.gradle.kts", "gradle", "buildSrc",
+                              "package.json"})
 #: What pip builds a project of the call's folder from (``pip install -e .``).
 _BUILT: Final = ("pyproject.toml", "setup.py", "setup.cfg")
 #: Their options naming the folder they read it in (``make -C DIR``, ``--directory=DIR``,

@@ -234,3 +234,60 @@ def test_g2_gh_config_names_the_browser_gh_pr_view_runs(
     env = {**proof, "HOME": str(_home_env(tmp_path / "home")["HOME"])}
     assert _first_denied(project, calls, env) is not None, \
         "the hook allows gh to write its configuration's browser, and its run"
+
+
+# --- review s45 P1, P1b: what a plan's program finds walking up, above the call --------
+
+
+def test_p1_npm_runs_the_package_json_of_a_folder_above_the_call(tmp_path: Path) -> None:
+    """P1 (planprograms.STARTS: for the node runners ``package.json`` and ``node_modules/``
+    are guarded in the call's folder only; ``.npmrc``, ``.yarnrc``, … from it up, ``^``):
+    npm runs the scripts of the nearest folder above holding a ``package.json``. A session
+    in ``web/src`` of the package ``web`` (started there, or moved there) is allowed ``cp
+    ../../evil.json ../package.json``; the covered ``npm test`` then runs its ``test``
+    script. Plan ``Bash(cp *)``, ``Bash(npm test)``."""
+    needs("npm")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
+    src = project / "web" / "src"
+    src.mkdir(parents=True)
+    (project / "web" / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+    (project / "evil.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "touch zz"}}))
+    calls = ["cp ../../evil.json ../package.json", "npm test"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        bash(call, scratch / "web" / "src")
+    assert (scratch / "web" / "zz").exists(), "npm ran no payload: the case proves nothing"
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(src)}
+    assert _first_denied(project, calls, env, src) is not None, \
+        "the hook allows writing the package.json above the call that npm test runs"
+
+
+def test_p1b_cargo_runs_the_build_script_of_the_package_above_the_call(
+        tmp_path: Path) -> None:
+    """P1b (the same: ``build.rs`` is guarded in the call's folder, ``^Cargo.toml`` from it
+    up): cargo builds the package of the nearest ``Cargo.toml`` above, and runs its
+    ``build.rs``. From ``crate/src``, ``cp ../../evil.rs ../build.rs`` is allowed; the
+    covered ``cargo build`` compiles and runs it. Plan ``Bash(cp *)``, ``Bash(cargo build)``."""
+    needs("cargo")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(cargo build)"])
+    src = project / "crate" / "src"
+    src.mkdir(parents=True)
+    (project / "crate" / "Cargo.toml").write_text(
+        '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+    (src / "main.rs").write_text("fn main() {}\n")
+    (project / "evil.rs").write_text(
+        'fn main() { std::process::Command::new("touch").arg("zz").status().unwrap(); }\n')
+    calls = ["cp ../../evil.rs ../build.rs", "cargo build"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        bash(call, scratch / "crate" / "src")
+    assert (scratch / "crate" / "zz").exists(), "cargo ran no payload: the case proves nothing"
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(src)}
+    assert _first_denied(project, calls, env, src) is not None, \
+        "the hook allows writing the build.rs above the call that cargo build runs"
