@@ -291,3 +291,139 @@ def test_p1b_cargo_runs_the_build_script_of_the_package_above_the_call(
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(src)}
     assert _first_denied(project, calls, env, src) is not None, \
         "the hook allows writing the build.rs above the call that cargo build runs"
+
+
+# --- review s45 H1: npm init's module in the home --------------------------------------
+
+
+def test_h1_npm_init_runs_the_users_init_module(tmp_path: Path) -> None:
+    """H1 (homefiles.HOME_CODE holds ``.npmrc``, not npm's ``init-module``): ``npm init``
+    loads and runs ``~/.npm-init.js`` (its ``init-module`` setting's default), ``-y`` too.
+    Plan ``Bash(cp *)``, ``Bash(npm init *)``: ``cp e.js ~/.npm-init.js`` (the home spelled
+    absolute) is allowed; ``npm init -y`` runs it."""
+    needs("npm")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(npm init *)"])
+    (project / "e.js").write_text(
+        "require('child_process').execSync('touch zz'); module.exports = {}\n")
+    calls = ["cp e.js {home}/.npm-init.js", "npm init -y"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = _home_env(tmp_path / "proof-home")
+    for call in calls:
+        bash(call.format(home=proof["HOME"]), scratch, proof)
+    assert (scratch / "zz").exists(), "npm ran no init module: the case proves nothing"
+    env = _home_env(tmp_path / "home")
+    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+        is not None, "the hook allows writing ~/.npm-init.js, and the npm init that runs it"
+
+
+# --- review s45 R1: a root session writes the system's files a plan's program loads ------
+
+
+def _isolated(project: Path, folders: list[str], calls: list[str],
+              hook: str | None = None) -> tuple[str | None, bool]:
+    """Runs ``calls`` under bash in ``project``, in a private mount namespace where each of
+    ``folders`` is a copy (the system's own is never written); with ``hook``, asks it for
+    each call first and stops at the first denied. The call denied (or None), and whether
+    the payload ran (``zz`` in the project)."""
+    driver = project.parent / f"driver-{project.name}.sh"
+    lines = ["set -u", f"work=$(mktemp -d -p {project.parent})"]
+    for i, folder in enumerate(folders):
+        lines += [f"mkdir -p $work/{i}", f"cp -a {folder}/. $work/{i}/",
+                  f"mount --bind $work/{i} {folder}"]
+    lines.append(f"cd {project}")
+    for i, call in enumerate(calls):
+        (project.parent / f"call{i}").write_text(call)
+        if hook is not None:
+            (project.parent / f"payload{i}").write_bytes(payload(call, project))
+            lines.append(f"/bin/sh -c {json.dumps(hook)} < {project.parent}/payload{i} "
+                         f">/dev/null 2>&1; [ $? = 2 ] && {{ echo DENIED {i}; exit 0; }}")
+        lines.append(f'timeout 60 bash -c "$(cat {project.parent}/call{i})" >/dev/null 2>&1')
+    driver.write_text("\n".join(lines) + "\n")
+    done = subprocess.run(["unshare", "-m", "--propagation", "private", "bash", str(driver)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    denied = next((calls[int(line.split()[1])] for line in done.stdout.splitlines()
+                   if line.startswith("DENIED ")), None)
+    return denied, (project / "zz").exists()
+
+
+def _root_namespaces() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("a root session's case")
+    if subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False).returncode:
+        pytest.skip("no private mount namespace here")
+
+
+def _python_etc() -> str:
+    """Debian's folder of the system python3's sitecustomize (a link from its lib)."""
+    link = Path("/usr/lib") / f"python3.{_minor()}" / "sitecustomize.py"
+    if not link.is_symlink():
+        pytest.skip("the system python3 has no sitecustomize link into /etc")
+    return str(link.resolve().parent)
+
+
+def _minor() -> str:
+    done = subprocess.run(["/usr/bin/python3", "-c", "import sys; print(sys.version_info[1])"],
+                          capture_output=True, text=True, check=False)
+    return done.stdout.strip()
+
+
+def _npm_global() -> str:
+    done = subprocess.run(["npm", "config", "get", "globalconfig"], capture_output=True,
+                          text=True, check=False, timeout=60)
+    return done.stdout.strip()
+
+
+def _root_case(case: str) -> tuple[list[str], list[str], list[str], list[str]]:
+    """(programs needed, the plan, the calls, the system folders they write) of ``case``."""
+    if case == "perl-etc":
+        return (["perl", "shasum"], ["Bash(cp *)", "Bash(shasum *)"],
+               ["cp strict.pm /etc/perl/strict.pm", "shasum notes.txt"], ["/etc/perl"])
+    if case == "debian-sitecustomize":
+        etc = _python_etc()
+        return (["yq"], ["Bash(cp *)", "Bash(yq *)"],
+               [f"cp s.py {etc}/sitecustomize.py", "yq . a.yaml"], [etc])
+    if case == "npm-globalconfig":
+        needs("npm")
+        rc = _npm_global()
+        return (["npm"], ["Bash(cp *)", "Bash(npm test)"], [f"cp n.rc {rc}", "npm test"],
+               [os.path.dirname(rc)])
+    return (["ssh", "git"], ["Bash(cp *)", "Bash(git fetch *)"],
+            ["cp ssh.conf /etc/ssh/ssh_config", "git fetch ssh://h/x"], ["/etc/ssh"])
+
+
+ROOT_CASES = ["perl-etc", "debian-sitecustomize", "npm-globalconfig", "ssh-system-config"]
+
+
+@pytest.mark.parametrize("case", ROOT_CASES)
+def test_r1_a_root_session_writes_what_a_plan_program_loads(tmp_path: Path, case: str) -> None:
+    """R1 (guards._guarded_items: the system's files guarded are a list, /etc/gitconfig,
+    /etc/pip.conf, /etc/mavenrc, the lib beside a folder of PATH; a root session writes the
+    others): Debian's perl puts /etc/perl first in @INC (``shasum``'s ``use strict``);
+    Debian's /usr/bin/python3 imports sitecustomize, a link from /usr/lib/python3.X into
+    /etc/python3.X (``yq``, ``pygmentize``, Debian's pip are its scripts); npm reads its
+    global configuration beside node's prefix (``/usr/etc/npmrc``: ``script-shell``); ssh
+    reads /etc/ssh/ssh_config (``ProxyCommand``) for ``git fetch``. Each write is made in a
+    private mount namespace, on a copy of the folder."""
+    _root_namespaces()
+    programs, entries, calls, folders = _root_case(case)
+    needs(*programs)
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / "strict.pm").write_text(
+        "package strict; system('touch zz'); sub import {} sub unimport {} 1;\n")
+    (project / "s.py").write_text("import os; os.system('touch zz')\n")
+    (project / "a.yaml").write_text("a: 1\n")
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    (project / "n.rc").write_text("script-shell=./e.sh\n")
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+    (project / "ssh.conf").write_text("Host *\n  ProxyCommand sh -c 'touch zz'\n")
+    scratch = tmp_path / "scratch" / "project"
+    shutil.copytree(project, scratch, symlinks=True)
+    assert _isolated(scratch, folders, calls)[1], "bash ran no payload: the case proves nothing"
+    denied, ran = _isolated(project, folders, calls, _settings_hook(project))
+    assert denied is not None, "the hook allows a root session's write of a system file a " \
+        f"plan program then runs (payload ran: {ran})"
