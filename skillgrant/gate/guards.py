@@ -27,8 +27,9 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
-from .named import GUARDED, above, holds_module, named_word
+from .named import GUARDED, above, named_word
 from .nested import Guarded, repositories
+from .placed import holds_module, in_worktree
 from .planprograms import MANIFESTS, MODULES, WORKSPACES, workspaces
 from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git, tree_word
@@ -378,8 +379,9 @@ def _local_push(words: list[str], directory: str | None) -> str | None:
 def _touches(path: str) -> bool:
     """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder."""
     above = path.rstrip("/") + "/"
-    return any(path == item or item.startswith(above) or (tree and path.startswith(item + "/"))
-               for item, tree in GUARDED.get()) or holds_module(path) or _holds_walked(path)
+    return any(path == item or item.startswith(above) or (tree and path.startswith(
+        item + "/") and not in_worktree(path, item)) for item, tree in GUARDED.get()) or \
+        holds_module(path, GUARDED.get()) or _holds_walked(path)
 
 
 def _holds_walked(path: str) -> bool:

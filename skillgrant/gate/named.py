@@ -12,13 +12,13 @@ import fnmatch
 import os
 import posixpath
 import re
-import sys
 import types
 from contextvars import ContextVar
 
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
+from .placed import in_worktree, shadows
 from .writers import BASH_CLASS, braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -92,11 +92,11 @@ class Index:
         end = len(path)
         while self.trees and not files_only and (end := path.rfind("/", 0, end)) >= 0:
             at = self.trees.get(path[:end])  # `path` starts with this folder and a slash
-            if at is not None:
+            if at is not None and not in_worktree(path, path[:end]):
                 places.append(at)
         if places:
             return self.guards[min(places)][0]
-        if not files_only and ((self.modules and _shadows(path, self.modules)) or (
+        if not files_only and ((self.modules and shadows(path, self.modules)) or (
                 self.walked and not self.walked.isdisjoint(path.split("/")))):
             return path  # (a settings folder found walking up, at any depth: s44 P10)
         found = fs.identity(path)
@@ -137,46 +137,6 @@ class Index:
                 return f"{self.guards[at][0]} (the file written has {found[2]} names, and " \
                     "one of them may lie in this folder)"
         return None
-
-
-def _shadows(path: str, folders: frozenset[str]) -> bool:
-    """Whether ``path`` is, in one of ``folders`` (the first on a plan's Python's
-    ``sys.path``), a file Python would import for a standard module of its name, before the
-    module's own (``argparse.py``, ``.pyc``, an extension module; ``json/__init__.py``):
-    review s44 P3. A folder of that name alone (``json/``) is a namespace package, which the
-    standard one wins over; writing one whole is ``holds_module``'s."""
-    head, _, name = path.rpartition("/")
-    if head not in folders:
-        top, _, package = head.rpartition("/")
-        if top not in folders or package not in _STANDARD or name[:9] != "__init__.":
-            return False
-        return _importable(name[8:])
-    stem, dot, suffix = name.partition(".")
-    return stem in _STANDARD and _importable(dot + suffix)
-
-
-def _importable(suffix: str) -> bool:
-    """Whether a file ending in ``suffix`` (from its name's first dot) is a module Python
-    imports: source, bytecode, an extension module of any interpreter's tags."""
-    return suffix in (".py", ".pyc", ".so", ".abi3.so") or (
-        suffix[:9] == ".cpython-" and suffix[-3:] == ".so")
-
-
-#: The standard library's modules and packages (the hook's interpreter's list).
-_STANDARD: Final = sys.stdlib_module_names
-
-
-def holds_module(path: str) -> bool:
-    """Whether the folder ``path`` is or holds a folder whose standard modules' files are
-    guarded (``_shadows``), or is a package of such a name in one (``cp -r pkg json``)."""
-    folders = getattr(GUARDED.get(), "modules", ())
-    if not folders:
-        return False
-    path = path.rstrip("/") or "/"
-    above = path.rstrip("/") + "/"
-    head, _, name = path.rpartition("/")
-    return any(f == path or f.startswith(above) for f in folders) or (
-        head in folders and name in _STANDARD) or _shadows(path, folders)
 
 
 #: The last ``Index`` made, and what it was made of (the service keeps ``GUARDED`` whole

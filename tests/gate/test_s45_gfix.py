@@ -341,3 +341,38 @@ def test_a_programs_reading_commands_stay_allowed(tmp_path: Path, call: str) -> 
     project = tmp_path / "project"
     gated_project(project, ["Bash(gh *)", "Bash(npm *)", "Bash(kubectl *)", "Bash(aws *)"])
     assert hook_allows(project, call), call
+
+
+# --- a subagent's worktree (review s45, a cost): Claude Code's `isolation: "worktree"` -----
+
+
+def _in_folder(project: Path, call: str, folder: Path) -> int:
+    return subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                          input=payload(call, folder), cwd=folder, capture_output=True,
+                          timeout=60, check=False).returncode
+
+
+WORKTREE_CALLS = [("touch zz", True), ("cp notes.txt src/b.py", True),
+                  ("mkdir -p src/deep && touch src/deep/x", True),
+                  ("touch .claude/settings.json", False), ("mkdir -p .claude/hooks", False),
+                  ("cp notes.txt ../../settings.json", False), ("touch ../../hooks/x.sh", False),
+                  ("cp notes.txt .mcp.json", False), ("touch .github/hooks/x.json", False),
+                  ("cp -r src/. ../../skills", False), ("ln -s ../../settings.json l", False)]
+
+
+@pytest.mark.parametrize(("call", "allowed"), WORKTREE_CALLS, ids=[c for c, _ in WORKTREE_CALLS])
+def test_a_subagents_worktree_is_written_as_a_work_tree(tmp_path: Path, call: str,
+                                                        allowed: bool) -> None:
+    """A subagent started with ``isolation: "worktree"`` runs in
+    ``<project>/.claude/worktrees/agent-<id>``: its files are written under the plan, its own
+    runtime folders and the project's ``.claude`` stay guarded; under bash the allowed calls
+    leave the project's settings holding the hook."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(touch *)", "Bash(cp *)", "Bash(mkdir *)", "Bash(ln *)"])
+    tree = project / ".claude" / "worktrees" / "agent-1"
+    (tree / "src").mkdir(parents=True)
+    (tree / "notes.txt").write_text("{}\n")
+    assert (_in_folder(project, call, tree) == 0) == allowed, call
+    if allowed:
+        bash(call, tree)
+        assert "PreToolUse" in (project / ".claude" / "settings.json").read_text()
