@@ -28,7 +28,7 @@ from .homefiles import (
 )
 from .linkmakers import link_then_more
 from .named import GUARDED, above, named_word
-from .nested import Guarded, repositories
+from .nested import Guarded, only_planned, repositories
 from .placed import holds_module, in_worktree
 from .planprograms import MANIFESTS, MODULES, WORKSPACES, workspaces
 from .worktree import pushes_locally
@@ -80,8 +80,9 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items = [(plan, False), (audit_log, False)]
     # (whole, as a skill's folder is: its name held by a word is no write, its run is none)
     roots = dict.fromkeys(f for f in (cwd, project) if f)
-    items += [(os.path.join(folder, path.rstrip("/") or "."), True) for path in named
-              if path[:1] not in ("^", WORKSPACES, MODULES) for folder in roots]
+    planned = [(os.path.join(folder, path.rstrip("/") or "."), True) for path in named
+               if path[:1] not in ("^", WORKSPACES, MODULES) for folder in roots]
+    items += planned
     modules = [os.path.join(folder, path[1:]) for path in named if path[:1] == MODULES
                for folder in roots]  # (their standard modules' names: review s44 P3)
     items += [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
@@ -111,6 +112,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
             _folder_items(folder, versions))
+        planned += [(os.path.join(folder, p[1:].rstrip("/")), True) for p in named
+                    if p[:1] == "^"]  # (what the plan's programs find walking up)
     programs: list[tuple[str, bool]] = []
     local_programs: list[tuple[str, bool]] = []
     tops: set[str] = set()
@@ -209,7 +212,9 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(reals[top] for top in tops), loose=loose,
                    modules=frozenset(posixpath.normpath(reals[m]) for m in modules),
-                   walked=walked)
+                   walked=walked, planned=only_planned(planned, [
+                       (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
+                       reals))
 
 
 def _loaded_libraries() -> list[str]:

@@ -43,6 +43,22 @@ def guarded_path(path: str) -> str | None:
     return _indexed().find(path, files_only=False)
 
 
+def planned_only(path: str) -> bool:
+    """Whether every guarded item ``path`` is, lies in or is a link of is one a plan's
+    program reads (``Guarded.planned``), which the plan's own Edit grant may cover (review
+    s45, a cost: ``Edit(tests/**)`` beside ``Bash(pytest tests)``)."""
+    guards = GUARDED.get()
+    planned: frozenset[str] = getattr(guards, "planned", frozenset())
+    if not planned or "/.git/" in path + "/":
+        return False
+    from .nested import Guarded
+
+    others = Guarded([g for g in guards if g[0] not in planned], always=(), tops=frozenset(),
+                     modules=getattr(guards, "modules", frozenset()),
+                     walked=getattr(guards, "walked", frozenset()))
+    return Index(others).find(path, files_only=False) is None
+
+
 class Index:
     """``GUARDED``, arranged for one lookup a question: each item's first place by its path,
     and a folder's by the path it is a prefix of; the files' names, and their identities

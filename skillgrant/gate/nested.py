@@ -271,23 +271,39 @@ class Guarded(tuple[tuple[str, bool], ...]):
     (``loose``, each with its top's real path; issue 29, review s40 V3, s41 N2), and the
     folders first on a plan's Python's ``sys.path`` whose files of a standard module's name
     are guarded (``modules``: ``named.Index``; review s44 P3), and the names of the settings
-    a program finds by walking up, guarded at any depth (``walked``: review s44 P10)."""
+    a program finds by walking up, guarded at any depth (``walked``: review s44 P10), and of
+    the items those the plan's programs read (``planned``: an Edit grant covers them, s45)."""
 
     always: tuple[tuple[str, bool], ...]
     tops: frozenset[str]
     loose: tuple[tuple[str, tuple[str, str, str]], ...]
     modules: frozenset[str]
     walked: frozenset[str]
+    planned: frozenset[str]
 
     def __new__(cls, items: Iterable[tuple[str, bool]], *,
                 always: Iterable[tuple[str, bool]], tops: frozenset[str],
                 loose: Iterable[tuple[str, str, str]] = (),
                 modules: frozenset[str] = frozenset(),
-                walked: frozenset[str] = frozenset()) -> Guarded:
+                walked: frozenset[str] = frozenset(),
+                planned: frozenset[str] = frozenset()) -> Guarded:
         made = super().__new__(cls, items)
         made.always = tuple(always)
         made.tops = tops
         made.modules = modules
         made.walked = walked
+        made.planned = planned
         made.loose = tuple((fs.realpath(repo[0]), repo) for repo in loose)
         return made
+
+
+def only_planned(planned: list[tuple[str, bool]], every: list[tuple[str, bool]],
+                 reals: dict[str, str]) -> frozenset[str]:
+    """The real paths of ``planned`` (``Guarded.planned``) that no other of ``every`` guards
+    (each planned one is in ``every`` once): ``~/.npmrc`` is the user's too."""
+    counts: dict[str, int] = {}
+    for path, _ in every:
+        counts[reals[path]] = counts.get(reals[path], 0) + 1
+    for path, _ in planned:
+        counts[reals[path]] = counts.get(reals[path], 0) - 1
+    return frozenset(reals[p] for p, _ in planned if counts[reals[p]] == 0)

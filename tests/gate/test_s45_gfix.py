@@ -376,3 +376,51 @@ def test_a_subagents_worktree_is_written_as_a_work_tree(tmp_path: Path, call: st
     if allowed:
         bash(call, tree)
         assert "PreToolUse" in (project / ".claude" / "settings.json").read_text()
+
+
+# --- review s45, a cost: the plan's own Edit grant over what its programs read ------------
+
+
+def _edit(project: Path, path: Path) -> int:
+    call = json.dumps({"session_id": "s", "cwd": str(project), "hook_event_name": "PreToolUse",
+                       "tool_name": "Write", "tool_input": {"file_path": str(path),
+                                                            "content": "x = 1\n"}}).encode()
+    return subprocess.run(["/bin/sh", "-c", _settings_hook(project)], input=call, cwd=project,
+                          capture_output=True, timeout=60, check=False).returncode
+
+
+EDITS = [
+    (["Edit(tests/**)", "Bash(pytest tests)"], "tests/test_a.py", True),
+    (["Edit(src/**)", "Bash(python3 src/x.py)"], "src/y.py", True),
+    (["Edit(src/**)", "Bash(python3 src/x.py)"], "src/x.py", True),
+    (["Edit(Makefile)", "Bash(make test)"], "Makefile", True),
+    (["Edit(package.json)", "Bash(npm test)"], "package.json", True),
+    # not named by the Edit grant, or not only a plan's program's: still refused
+    (["Edit(src/**)", "Bash(python3 tools/x.py)"], "tools/x.py", False),
+    (["Edit(**)", "Bash(python3 tools/x.py)"], ".claude/settings.json", False),
+    (["Edit(**)", "Bash(python3 -m json.tool *)"], "argparse.py", False),
+    (["Edit(**)", "Bash(mvn -v)"], "sub/.mvn/jvm.config", False),
+    (["Edit(tests/**)", "Bash(pytest tests)"], "tests/.git/config", False),
+]
+
+
+@pytest.mark.parametrize(("entries", "path", "allowed"), EDITS,
+                         ids=[f"{e[0]}:{p}" for e, p, _ in EDITS])
+def test_the_plans_own_edit_grant_writes_what_its_programs_read(
+        tmp_path: Path, entries: list[str], path: str, allowed: bool) -> None:
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    for folder in ("tests", "src", "tools"):
+        (project / folder).mkdir()
+    assert (_edit(project, project / path) == 0) == allowed, path
+
+
+def test_a_path_another_source_guards_too_is_not_only_planned() -> None:
+    """``~/.cargo`` is a plan's `^.cargo/` in the home and the user's own (HOME_CODE): an Edit
+    grant does not open it."""
+    from skillgrant.gate.nested import only_planned
+
+    planned = [("/h/.cargo", True), ("/p/tests", True)]
+    every = [("/p/tests", True), ("/h/.cargo", True), ("/h/.cargo", True), ("/p/.claude", True)]
+    reals = {p: p for p, _ in every}
+    assert only_planned(planned, every, reals) == frozenset({"/p/tests"})
