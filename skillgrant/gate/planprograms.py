@@ -133,7 +133,8 @@ def _entry_programs(words: list[str]) -> list[str]:
 _MAKEFILES: Final = ("Makefile", "makefile", "GNUmakefile")
 STARTS: Final = {
     **dict.fromkeys(("make", "gmake"), _MAKEFILES),
-    "ninja": ("build.ninja",),
+    "ninja": ("build.ninja",), **dict.fromkeys(("terraform", "tofu"), (  # its providers (s45
+        ".terraform/", ".terraform.lock.hcl")),  # T1)
     "cmake": ("CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "CMakeCache.txt",
               *_MAKEFILES, "build.ninja"),
     # Maven's launcher hands `.mvn/jvm.config` to the JVM whatever the goal (`mvn -v`), and
@@ -187,8 +188,7 @@ _FOLDER_OPTIONS: Final = {
     **dict.fromkeys(("gradle", "gradlew"), ("-p", "--project-dir")),
     "cargo": ("--manifest-path",), "pytest": ("--rootdir",),
     **dict.fromkeys(_NODE_RUNNERS | {"node"}, tuple(_NODE_FOLDERS))}
-#: Their options naming a file they run (``make -f``, ``ninja -f``, ``awk -f``, ``cmake
-#: -P``, pytest's ``-c`` settings), read from the folder named above.
+#: Their options naming a file they run (``make -f``, ``awk -f``, ``cmake -P``, …).
 _FILE_OPTIONS: Final = {
     **dict.fromkeys(("make", "gmake"), ("-f", "--file", "--makefile")), "ninja": ("-f",),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk", "busybox"), (

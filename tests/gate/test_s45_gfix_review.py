@@ -5,6 +5,8 @@ hole with real bash, then asks the printed hook."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import shutil
@@ -427,3 +429,49 @@ def test_r1_a_root_session_writes_what_a_plan_program_loads(tmp_path: Path, case
     denied, ran = _isolated(project, folders, calls, _settings_hook(project))
     assert denied is not None, "the hook allows a root session's write of a system file a " \
         f"plan program then runs (payload ran: {ran})"
+
+
+# --- review s45 T1: terraform starts the providers of its working folder -------------
+
+
+TF_MAIN = ('terraform {\n  required_providers {\n    evil = {\n'
+           '      source  = "hashicorp/evil"\n      version = "1.0.0"\n    }\n  }\n}\n')
+TF_PROVIDER = ".terraform/providers/registry.terraform.io/hashicorp/evil/1.0.0/linux_amd64"
+
+
+def _h1(folder: Path) -> str:
+    """Terraform's ``h1:`` hash of a provider's folder (Go's dirhash.Hash1)."""
+    lines = "".join(f"{hashlib.sha256(f.read_bytes()).hexdigest()}  {f.name}\n"
+                    for f in sorted(folder.iterdir()))
+    return "h1:" + base64.b64encode(hashlib.sha256(lines.encode()).digest()).decode()
+
+
+def test_t1_terraform_validate_starts_the_providers_of_the_working_folder(
+        tmp_path: Path) -> None:
+    """T1 (planprograms.STARTS has no rule for terraform; homefiles guards ~/.terraformrc and
+    ~/.terraform.d only): ``terraform validate`` starts each provider the configuration
+    requires, from ``.terraform/providers/…`` of the working folder, once its ``h1:`` hash
+    equals the one ``.terraform.lock.hcl`` records. Plan ``Bash(cp *)``, ``Bash(terraform
+    validate)`` (a validator): ``cp -r evil/tf/.terraform .terraform`` and ``cp
+    evil/tf/lock.hcl .terraform.lock.hcl`` are allowed; ``terraform validate`` runs the
+    provider, a script of the model's."""
+    needs("terraform")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(terraform validate)"])
+    (project / "main.tf").write_text(TF_MAIN)
+    provider = project / "evil" / "tf" / TF_PROVIDER
+    provider.mkdir(parents=True)
+    (provider / "terraform-provider-evil").write_text("#!/bin/sh\ntouch zz\n")
+    (provider / "terraform-provider-evil").chmod(0o755)
+    (project / "evil" / "tf" / "lock.hcl").write_text(
+        'provider "registry.terraform.io/hashicorp/evil" {\n  version = "1.0.0"\n'
+        f'  hashes = ["{_h1(provider)}"]\n}}\n')
+    calls = ["cp -r evil/tf/.terraform .terraform", "cp evil/tf/lock.hcl .terraform.lock.hcl",
+             "terraform validate"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        bash(call, scratch)
+    assert (scratch / "zz").exists(), "terraform started no provider: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows planting a provider that terraform validate starts"
