@@ -212,7 +212,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(reals[top] for top in tops), loose=loose,
                    modules=frozenset(posixpath.normpath(reals[m]) for m in modules),
-                   walked=walked, planned=only_planned(planned, [
+                   walked=walked, planned=lambda: only_planned(planned, [
                        (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
                        reals))
 

@@ -48,10 +48,11 @@ def planned_only(path: str) -> bool:
     program reads (``Guarded.planned``), which the plan's own Edit grant may cover (review
     s45, a cost: ``Edit(tests/**)`` beside ``Bash(pytest tests)``)."""
     guards = GUARDED.get()
-    planned: frozenset[str] = getattr(guards, "planned", frozenset())
+    from .nested import Guarded, planned_of
+
+    planned = planned_of(guards)
     if not planned or "/.git/" in path + "/":
         return False
-    from .nested import Guarded
 
     others = Guarded([g for g in guards if g[0] not in planned], always=(), tops=frozenset(),
                      modules=getattr(guards, "modules", frozenset()),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import struct
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from . import files as fs
 from . import linked
@@ -279,20 +279,20 @@ class Guarded(tuple[tuple[str, bool], ...]):
     loose: tuple[tuple[str, tuple[str, str, str]], ...]
     modules: frozenset[str]
     walked: frozenset[str]
-    planned: frozenset[str]
+    planning: Callable[[], frozenset[str]] | None
 
     def __new__(cls, items: Iterable[tuple[str, bool]], *,
                 always: Iterable[tuple[str, bool]], tops: frozenset[str],
                 loose: Iterable[tuple[str, str, str]] = (),
                 modules: frozenset[str] = frozenset(),
                 walked: frozenset[str] = frozenset(),
-                planned: frozenset[str] = frozenset()) -> Guarded:
+                planned: Callable[[], frozenset[str]] | None = None) -> Guarded:
         made = super().__new__(cls, items)
         made.always = tuple(always)
         made.tops = tops
         made.modules = modules
         made.walked = walked
-        made.planned = planned
+        made.planning = planned  # (asked only by an Edit that needs it: the hook's time)
         made.loose = tuple((fs.realpath(repo[0]), repo) for repo in loose)
         return made
 
@@ -307,3 +307,13 @@ def only_planned(planned: list[tuple[str, bool]], every: list[tuple[str, bool]],
     for path, _ in planned:
         counts[reals[path]] = counts.get(reals[path], 0) - 1
     return frozenset(reals[p] for p, _ in planned if counts[reals[p]] == 0)
+
+
+def planned_of(guards: object) -> frozenset[str]:
+    """``Guarded.planned``'s paths, made at the first question and kept."""
+    planning = getattr(guards, "planning", None)
+    if planning is None:
+        return frozenset()
+    made: frozenset[str] = planning()
+    guards.planning = lambda: made  # type: ignore[attr-defined]
+    return made
