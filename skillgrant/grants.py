@@ -98,9 +98,30 @@ def split_allowed_tools(value: str | Sequence[str]) -> list[str]:
 def _split(text: str) -> tuple[str, ...]:
     # A value is split when it is read, decided, located and read back: the last few short
     # ones are remembered (a long one is split anew, so the cache stays small).
-    if len(text) > _SPLIT_CACHED_CHARS:
-        return tuple(_split_uncached(text))
-    return _split_cached(text)
+    entries = _split_cached(text) if len(text) <= _SPLIT_CACHED_CHARS else tuple(
+        _split_uncached(text))
+    if "(" in text and any("," in entry for entry in entries) and not _paired(text):
+        raise AllowedToolsError(
+            f"{shorten(text)!r}: its parentheses do not pair up and it holds a comma, which "
+            "Copilot CLI cuts at every comma, inside parentheses too (other entries than Claude "
+            "Code reads); pair each parenthesis")
+    return entries
+
+
+def _paired(text: str) -> bool:
+    """Whether every ``(`` of ``text`` has its ``)`` after it, escapes not counted. Copilot CLI
+    1.0.102 cuts an ``allowed-tools`` string whose parentheses pair up at the commas outside
+    them, and any other string at every comma (review s45-freview F1: ``Read(x, Bash(rm:*)``
+    is ``Read(x`` and the shell rule ``rm:*`` to it, one Read entry to Claude Code)."""
+    depth = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
 
 
 _SPLIT_CACHED_CHARS = 2048

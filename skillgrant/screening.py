@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from . import vocabulary
 from .domains.base import count_wildcards
-from .errors import GrantSyntaxError, PlanError
+from .errors import AllowedToolsError, GrantSyntaxError, PlanError
 from .grants import (
     Grant,
     parse_grant,
@@ -94,7 +94,10 @@ def _screen_once(entry: str) -> tuple[str, Problem | None]:
     if len(entry) > MAX_ENTRY_LENGTH:
         return entry, ("unknown", f"{len(entry)} characters, over the limit of "
                        f"{MAX_ENTRY_LENGTH} (MAX_ENTRY_LENGTH)")
-    ours = split_allowed_tools(entry)
+    try:
+        ours = split_allowed_tools(entry)
+    except AllowedToolsError as e:  # read otherwise by another runtime (grants._paired)
+        return entry, ("ambiguous", str(e))
     if len(ours) != 1:
         if not ours:
             return entry, ("invalid", "an empty entry")

@@ -399,3 +399,23 @@ def test_a_rewrite_changing_the_body_or_another_key_is_refused(new_text: str,
         return
     with pytest.raises(SkillFileError, match=problem):
         _verify(old, new_text, ["Read"])
+
+
+_BODY_PIECES = st.sampled_from(["a", "\n", "é", "字", "😀", "---", "Body", " ", "x: 1\n"])
+_BODY = st.lists(_BODY_PIECES, max_size=8).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_BODY, _BODY, _BODY, st.integers(0, 60))
+def test_the_body_sliced_once_answers_as_the_slices(body: str, other: str, head: str,
+                                                    at: int) -> None:
+    """``SkillDoc.ends_as`` and ``with_body`` (the body sliced once a document: the splice,
+    the read-back's branches and ``_verify`` share it) answer as the slices they stand for,
+    for an offset before the body, in it, or past the text, on texts beyond Latin-1 too."""
+    doc = read_skill(f"---\nname: x\nallowed-tools: Read, Bash\n---\n{body}")
+    at = min(at, len(doc.text) + 2)
+    for text in (head + doc.text[at:], other + doc.text[min(at + 1, len(doc.text)):],
+                 head + other, doc.text, head + doc.body):
+        assert doc.ends_as(text, at) == text.endswith(doc.text[at:])
+    assert doc.with_body(at, head) == head + doc.text[at:]
+    assert doc.body == doc.text[doc.body_start:]

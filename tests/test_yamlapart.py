@@ -1,5 +1,6 @@
 """yamlapart's searches: each rule's pattern is searched only in a text holding what every
-match of it holds (``_NEEDS``); the answer is the pattern's own search, on any text."""
+match of it holds (``RULES``: patterns led by a literal character); the answer is the
+pattern's own search, on any text."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillgrant.skillfile import yamlapart
+from skillgrant.skillfile.yamlspan import compose as yamlspan_compose
 
 #: The characters the rules are made of, and a few others.
 _ALPHABET = st.sampled_from([*"?&*-!:[]{},% @`#'\"\t\r\nab_9.", "? ", "&a", "*b:", "- ]"])
@@ -17,10 +19,10 @@ _ALPHABET = st.sampled_from([*"?&*-!:[]{},% @`#'\"\t\r\nab_9.", "? ", "&a", "*b:
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(_ALPHABET, max_size=40).map("".join))
 def test_each_rule_answers_as_its_own_pattern(text: str) -> None:
-    for pattern in yamlapart._NEEDS:
+    for pattern, needs in yamlapart.RULES:
         found = pattern.search(text)
         expected = None if found is None else ("why", found.end() - 1)
-        assert yamlapart._found(text, pattern, "why") == expected, (pattern.pattern, text)
+        assert yamlapart._found(text, pattern, needs, "why") == expected, (pattern.pattern, text)
 
 
 def test_the_rules_are_found_in_real_texts() -> None:
@@ -31,4 +33,54 @@ def test_the_rules_are_found_in_real_texts() -> None:
     assert yamlapart.apart_as_read("a: [b, -]\n") is not None
     assert yamlapart.apart_as_rejected("a: 1\n? b\n") is not None
     assert yamlapart.apart_as_read("allowed-tools: Bash(git *), Read\n") is None
-    assert all(isinstance(p, re.Pattern) for p in yamlapart._NEEDS.values())
+    assert all(isinstance(p, re.Pattern) for _, needs in yamlapart.RULES for p in needs)
+
+
+def test_each_needed_text_is_led_by_a_literal_character() -> None:
+    """A need is searched at C speed only when its first item is one character, not a class
+    tried at every character."""
+    for _, needs in yamlapart.RULES:
+        for need in needs:
+            assert need.pattern[0] not in "[(.", need.pattern
+
+
+#: Frontmatters with brackets in scalars and in flow collections, and the shapes flow_oddity
+#: finds (reviews s44-freview N7, N10).
+_FLOWISH = st.sampled_from([
+    "a: Bash(ls:*)\n", "argument-hint: <file> [out]\n", "x: [a, b]\n", "x: {a: b}\n",
+    "x: [?, , b]\n", "x: [a, &b -]\n", '{"a":!,}\n', "x: [!, a]\n", "- [a, *b]\n",
+    "y: 'q [x, :*]'\n", "z: |\n  [a, :*b]\n", "w: a, [b] :*c\n", "# [a, :*]\n",
+    "v: [[a], {b: c}]\n",
+    "u: [a: b, c]\n", "t: x\n  [y, :*]\n", "s:\n  - [a, ?x]\n  - b\n"])
+
+
+def _composed(text: str) -> tuple[bool, object]:
+    try:
+        return True, yamlspan_compose(text)
+    except Exception:  # (the rule is asked of composed texts only)
+        return False, None
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_FLOWISH, min_size=1, max_size=4).map("".join))
+def test_a_composed_text_without_flow_nodes_has_no_flow_oddity(text: str) -> None:
+    """flow_oddity told the nodes (``composed``) answers as its scan of the text alone."""
+    ok, root = _composed(text)
+    if ok:
+        assert yamlapart.flow_oddity(text, root, composed=True) == yamlapart.flow_oddity(text)
+
+
+def test_generated_frontmatters_answer_as_the_scan_alone() -> None:
+    from tests.oracle.frontmatter_gen import texts
+
+    seen = 0
+    for whole in texts(45, 4000):
+        start = whole.find("\n") + 1
+        end = whole.find("\n---", start)
+        text = whole[start:end + 1]
+        ok, root = _composed(text)
+        if ok and ("[" in text or "{" in text):
+            seen += 1
+            assert (yamlapart.apart_as_read(text, root, composed=True)
+                    == yamlapart.apart_as_read(text)), text
+    assert seen > 100

@@ -19,6 +19,7 @@ against PyYAML on generated texts).
 
 from __future__ import annotations
 
+from ..errors import AllowedToolsError
 from ..grants import split_allowed_tools
 from ..limits import MAX_PLAN_CHARS
 from ..records import NamedTuple
@@ -78,10 +79,10 @@ def approved_only(data: object, source: str | None) -> ApprovedPlan | None:
     if not (type(value) is str
             or (type(value) is list and all(type(item) is str for item in value))):
         return None
-    entries = split_allowed_tools(value)
     try:
+        entries = split_allowed_tools(value)
         check_approvable(entries)
-    except ValueError:  # PlanError too: the model says it, located
+    except (ValueError, AllowedToolsError):  # PlanError too: the model says it, located
         return None
     return ApprovedPlan(entries, source)
 

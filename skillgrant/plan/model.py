@@ -25,7 +25,7 @@ from pydantic import (
 )
 
 from .. import vocabulary
-from ..errors import PlanError
+from ..errors import AllowedToolsError, PlanError
 from ..grants import split_allowed_tools
 from .keys import (
     BASE_DIRS,
@@ -137,12 +137,19 @@ class Plan(BaseModel):
     @classmethod
     def _split(cls, value: Any) -> Any:
         if isinstance(value, str):
-            return split_allowed_tools(value)
+            try:
+                return split_allowed_tools(value)
+            except AllowedToolsError as e:  # another runtime reads it otherwise
+                raise ValueError(str(e)) from e
         if not isinstance(value, list):
             raise ValueError(f"must be a string or a list of strings, not {_kind(value)}")
         for index, item in enumerate(value):
             if not isinstance(item, str):
                 raise _At(f"item {index + 1} must be a string, not {_kind(item)}", index)
+            try:
+                split_allowed_tools(item)
+            except AllowedToolsError as e:
+                raise _At(f"item {index + 1} {e}", index) from e
         return split_allowed_tools(value)
 
     @field_validator("allowed_tools")

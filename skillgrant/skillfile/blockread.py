@@ -52,7 +52,7 @@ def block_items_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
             return None
     start, tail = value.start, len(was) - value.end
     end = len(text) - tail
-    if end <= start or not (text.startswith(was[:start]) and text.endswith(was[value.end:])):
+    if end <= start or not (text.startswith(was[:start]) and old.ends_as(text, value.end)):
         return None
     items: list[Item] = []
     at = start

@@ -157,7 +157,7 @@ def _verify(doc: SkillDoc, new_text: str, entries: list[str]) -> None:
         problems.append("another frontmatter key would change")
     # The two bodies equal: as long, and the new text ends with the old body (one copy, not
     # two, of what is most of the file; a slice past the end is empty).
-    body = doc.text[doc.body_start:]
+    body = doc.body
     if max(len(new_text) - new.body_start, 0) != len(body) or not new_text.endswith(body):
         problems.append("the body would change")
     if problems:

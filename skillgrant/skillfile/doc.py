@@ -177,6 +177,29 @@ class SkillDoc:
         return (span is not None and span.end == self.yaml_end
                 and not self.text[self.yaml_start:span.start].strip())
 
+    @_Once
+    def body(self) -> str:
+        """The text after the frontmatter (``text[body_start:]``), sliced once a document:
+        the rewrite, its read-back and its check each compare or copy it. (A slice of a text
+        beyond Latin-1 is scanned for its widest character besides copied.)"""
+        return self.text[self.body_start:]
+
+    def ends_as(self, text: str, at: int) -> bool:
+        """``text.endswith(self.text[at:])``, the body not sliced again (``body``) when
+        ``at`` is before it: the part before the body is found just before ``text``'s last
+        ``len(body)`` characters."""
+        if at > self.body_start:
+            return text.endswith(self.text[at:])
+        body = self.body
+        return text.endswith(body) and text.endswith(self.text[at:self.body_start], 0,
+                                                     len(text) - len(body))
+
+    def with_body(self, at: int, head: str) -> str:
+        """``head + self.text[at:]``, the body not sliced again when ``at`` is before it."""
+        if at > self.body_start:
+            return head + self.text[at:]
+        return "".join((head, self.text[at:self.body_start], self.body))
+
     @property
     def merged_note(self) -> str | None:
         """A sentence when Claude Code reads ``allowed-tools`` as other entries than written

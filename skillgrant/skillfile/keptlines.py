@@ -21,7 +21,9 @@ from typing import Final, Protocol
 
 from yaml.nodes import Node
 
+from ..errors import AllowedToolsError, SkillFileError
 from .doc import AllowedTools
+from .runtime import KEY
 
 
 class _Reader(Protocol):
@@ -31,6 +33,8 @@ class _Reader(Protocol):
     def offset(self, node: Node) -> int: ...
 
     def allowed_of(self, key: Node, node: Node) -> AllowedTools: ...
+
+    def fail(self, message: str, offset: int | None) -> SkillFileError: ...
 
 
 #: The values kept, by the text of their lines, offsets from the key's (at most
@@ -47,16 +51,23 @@ def allowed_kept(reader: _Reader, pairs: list[tuple[Node, Node]], key: Node, nod
     text of the key's lines alone decides it (the module's contract)."""
     lines = _key_lines(reader, pairs, key, yaml_end)
     if lines is None:
-        return reader.allowed_of(key, node)
+        return _allowed_of(reader, key, node)
     start, written = lines
     known = _BY_LINES.get(written)
     if known is not None:
         return known.moved(start)
-    allowed = reader.allowed_of(key, node)
+    allowed = _allowed_of(reader, key, node)
     if len(_BY_LINES) >= _KEPT:
         _BY_LINES.clear()
     _BY_LINES[written] = allowed.moved(-start)
     return allowed
+
+
+def _allowed_of(reader: _Reader, key: Node, node: Node) -> AllowedTools:
+    try:
+        return reader.allowed_of(key, node)
+    except AllowedToolsError as e:  # a value another runtime cuts otherwise (grants._split)
+        raise reader.fail(f"{KEY} {e}", reader.offset(node)) from e
 
 
 def _key_lines(reader: _Reader, pairs: list[tuple[Node, Node]], key: Node,

@@ -95,7 +95,7 @@ def _key_lines_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     lines = text[start:end]
     # Printable ASCII lines: no tab, CR, BOM or YAML 1.1-only line break to look for.
     if (end <= start or not (lines.isascii() and lines.replace("\n", "").isprintable())
-            or not (text.startswith(was[:start]) and text.endswith(was[value.line_end:]))):
+            or not (text.startswith(was[:start]) and old.ends_as(text, value.line_end))):
         return None
     read = _lines_read(lines) if len(lines) <= _MEMO_CHARS else _lines_alone(lines)
     if read is None:
@@ -153,8 +153,7 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
         return None
     start, tail = value.start, len(old.text) - value.end
     end = len(text) - tail
-    if end <= start or not (text.startswith(old.text[:start])
-                            and text.endswith(old.text[value.end:])):
+    if end <= start or not (text.startswith(old.text[:start]) and old.ends_as(text, value.end)):
         return None
     line_end = eol(text, end)
     read = read_line(text[value.key_start:line_end])

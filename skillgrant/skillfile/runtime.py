@@ -209,7 +209,7 @@ def _rejects_as_written(yaml_text: str, root: Node | None) -> tuple[str, int] | 
     tagged = tagged_key(root, yaml_text)
     if tagged is not None:
         raise Divergence(TAGGED_KEY.format(tagged[0]), tagged[1])
-    _refuse(apart_as_read(yaml_text))
+    _refuse(apart_as_read(yaml_text, root, composed=True))
     return bun_rejects(yaml_text, root)
 
 

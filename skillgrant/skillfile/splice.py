@@ -26,12 +26,12 @@ def splice(doc: SkillDoc, entries: Sequence[str]) -> str:
     if value is None:
         if not entries:
             return text
-        return text[:doc.insert_at] + _new_key(doc, entries) + text[doc.insert_at:]
+        return doc.with_body(doc.insert_at, text[:doc.insert_at] + _new_key(doc, entries))
     if not entries:
         cut = value.line_end
         cut += 2 if text.startswith("\r\n", cut) else 1 if text.startswith("\n", cut) else 0
-        return text[:value.key_start] + text[cut:]
-    return text[:value.start] + render(doc, value, entries) + text[value.end:]
+        return doc.with_body(cut, text[:value.key_start])
+    return doc.with_body(value.end, text[:value.start] + render(doc, value, entries))
 
 
 def render(doc: SkillDoc, value: AllowedTools, entries: Sequence[str]) -> str:

@@ -8,9 +8,14 @@ Each function answers the reason and the offset into the text, or None.
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+from yaml.nodes import CollectionNode
 
 from .judged import JUDGED
+
+if TYPE_CHECKING:
+    from yaml.nodes import Node
 
 #: YAML's complex-key indicator: a ``?`` first on a line (after blanks, dashes) or after a
 #: flow collection's opening bracket, then a blank or the line's end.
@@ -31,16 +36,22 @@ _LONE_DASH: Final = re.compile(r"(?:[\[{,:])[ \t]*(?:[&!][^\s,\[\]{}]*[ \t]+)*"
 #: only at a blank, Bun (YAML 1.2) at a flow indicator too (N7).
 _CUT_TAG: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
                              r"|\?[ \t\r]+)(?:&[^\s]*[ \t\r]+)*![^\s,\[\]{}]*[,\[\]{}]")
-#: Text every match of the pattern holds (each pattern's tail): searched first, so the
-#: pattern, whose first part is tried at every character, is searched only in a text that
-#: holds it (``*`` is in most frontmatters, in ``Bash(git *)``; ``-`` in ``allowed-tools``).
-_NEEDS: Final = {
-    _ODD_COMPLEX_KEY: re.compile(r"\?"),
-    _COMPLEX_KEY: re.compile(r"\?"),
-    _CUT_ANCHOR: re.compile(r"[&*][A-Za-z0-9_-]+[?:%@`]"),
-    _CUT_TAG: re.compile(r"![^\s,\[\]{}]*[,\[\]{}]"),
-    _LONE_DASH: re.compile(r"-[ \t]*[\]},]"),
-}
+#: Text every match of the pattern holds (each pattern's tail), as patterns each led by a
+#: literal character (found at C speed; a character class first is tried at every character):
+#: searched first, so the pattern, whose first part is tried at every character, is searched
+#: only in a text where one of them matches (``*`` is in most frontmatters, in ``Bash(git *)``;
+#: ``-`` in ``allowed-tools``). Kept beside each pattern, not in a dict keyed by it: hashing a
+#: compiled pattern hashes its code, a few thousand instructions a lookup.
+_ODD_COMPLEX_NEEDS: Final = (re.compile(r"\?"),)
+_COMPLEX_NEEDS: Final = _ODD_COMPLEX_NEEDS
+_CUT_ANCHOR_NEEDS: Final = (re.compile(r"&[A-Za-z0-9_-]+[?:%@`]"),
+                            re.compile(r"\*[A-Za-z0-9_-]+[?:%@`]"))
+_CUT_TAG_NEEDS: Final = (re.compile(r"![^\s,\[\]{}]*[,\[\]{}]"),)
+_LONE_DASH_NEEDS: Final = (re.compile(r"-[ \t]*[\]},]"),)
+#: Each rule's pattern and what every match of it holds (tests/test_yamlapart.py).
+RULES: Final = ((_ODD_COMPLEX_KEY, _ODD_COMPLEX_NEEDS), (_COMPLEX_KEY, _COMPLEX_NEEDS),
+                (_CUT_ANCHOR, _CUT_ANCHOR_NEEDS), (_CUT_TAG, _CUT_TAG_NEEDS),
+                (_LONE_DASH, _LONE_DASH_NEEDS))
 
 _COMPLEX: Final = ("a complex key ('? '): Claude Code's YAML parser reads the lines around one "
                    "otherwise than skillgrant's, so what it grants cannot be computed; write "
@@ -55,24 +66,36 @@ _DASH: Final = ("a lone '-' in a flow collection: Claude Code's YAML parser reje
                 "skillgrant's reads a '-', so what it grants cannot be computed; quote it")
 
 
-def apart_as_read(yaml_text: str) -> tuple[str, int] | None:
+def apart_as_read(yaml_text: str, root: Node | None = None, *,
+                  composed: bool = False) -> tuple[str, int] | None:
     """For a text PyYAML reads: a complex key whose line holds more than a plain scalar
     (`? >#`, `? ''#c`: Bun rejects it; review s43-freview F4), an anchor cut short (`&a:{`:
-    F11, F11b), a lone dash in a flow collection (F12)."""
-    return (_found(yaml_text, _ODD_COMPLEX_KEY, _COMPLEX)
-            or _found(yaml_text, _CUT_ANCHOR, _ANCHOR)
-            or _found(yaml_text, _CUT_TAG, _TAG)
-            or _found(yaml_text, _LONE_DASH, _DASH)
-            or flow_oddity(yaml_text))
+    F11, F11b), a lone dash in a flow collection (F12). ``composed``: ``root`` is PyYAML's
+    composition of the text itself (``flow_oddity``)."""
+    return (_found(yaml_text, _ODD_COMPLEX_KEY, _ODD_COMPLEX_NEEDS, _COMPLEX)
+            or _found(yaml_text, _CUT_ANCHOR, _CUT_ANCHOR_NEEDS, _ANCHOR)
+            or _found(yaml_text, _CUT_TAG, _CUT_TAG_NEEDS, _TAG)
+            or _found(yaml_text, _LONE_DASH, _LONE_DASH_NEEDS, _DASH)
+            or flow_oddity(yaml_text, root, composed=composed))
 
 
-def flow_oddity(yaml_text: str) -> tuple[str, int] | None:
+def flow_oddity(yaml_text: str, root: Node | None = None, *,
+                composed: bool = False) -> tuple[str, int] | None:
     """For a text PyYAML reads: inside a flow collection, a node property or an alias
     (``[a, &b -]``, ``{"a":!,}``), a complex key (``[?, , b]``, ``[?: :]``), a lone ``-`` or
     an empty entry, which Bun and PyYAML read apart in more shapes than rules can list
     (reviews s44-freview N7, N7c, N10: a random nested-flow generator found 101 such texts in
-    400,000). Found on PyYAML's own tokens; none of it is in a real skill's flow lists."""
+    400,000). Found on PyYAML's own tokens; none of it is in a real skill's flow lists.
+
+    With ``composed`` (``root`` is PyYAML's composition of ``yaml_text``, which holds no tab
+    after a dash, so the text scanned is that text), a text whose nodes hold no flow
+    collection is not scanned: each ``[`` or ``{`` token opens a flow collection node when
+    the text composes, so without one no token is inside a flow collection, and the scan,
+    over the very tokens the composer read to the end, ends without an error: None. (The
+    brackets of ``Bash(ls:*)`` or ``argument-hint: <a> [b]`` are inside plain scalars.)"""
     if ("[" not in yaml_text and "{" not in yaml_text) or not _FLOW_SIGN.search(yaml_text):
+        return None
+    if composed and "-\t" not in yaml_text and not _holds_flow(root):
         return None
     import yaml
 
@@ -94,6 +117,23 @@ def flow_oddity(yaml_text: str) -> tuple[str, int] | None:
     return None
 
 
+def _holds_flow(root: Node | None) -> bool:
+    """Whether a collection node in ``root``'s tree is a flow collection (aliases are refused
+    where it is composed: a tree)."""
+    stack = [] if root is None else [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CollectionNode):  # its value: pairs of nodes, or nodes
+            if node.flow_style:
+                return True
+            for item in node.value:
+                if isinstance(item, tuple):
+                    stack.extend(item)
+                else:
+                    stack.append(item)
+    return False
+
+
 _FLOW_SIGN: Final = re.compile(r"[\[{,:][ \t\r\n]*[?!&*]")
 _OPENING: Final = frozenset({"FlowSequenceStartToken", "FlowMappingStartToken"})
 _CLOSING: Final = frozenset({"FlowSequenceEndToken", "FlowMappingEndToken"})
@@ -106,8 +146,8 @@ _FLOW: Final = ("a node property, an alias or a complex key inside a flow collec
 def apart_as_rejected(yaml_text: str) -> tuple[str, int] | None:
     """For a text PyYAML rejects, which Bun is taken to reject too: any complex key (Bun may
     read the text as written: a tab-indented line before one, F4), an anchor cut short."""
-    return (_found(yaml_text, _COMPLEX_KEY, _COMPLEX)
-            or _found(yaml_text, _CUT_ANCHOR, _ANCHOR))
+    return (_found(yaml_text, _COMPLEX_KEY, _COMPLEX_NEEDS, _COMPLEX)
+            or _found(yaml_text, _CUT_ANCHOR, _CUT_ANCHOR_NEEDS, _ANCHOR))
 
 
 def judged_keys(yaml_text: str) -> tuple[str, int] | None:
@@ -120,6 +160,10 @@ def judged_keys(yaml_text: str) -> tuple[str, int] | None:
     return None
 
 
-def _found(yaml_text: str, pattern: re.Pattern[str], why: str) -> tuple[str, int] | None:
-    found = pattern.search(yaml_text) if _NEEDS[pattern].search(yaml_text) else None
-    return None if found is None else (why, found.end() - 1)
+def _found(yaml_text: str, pattern: re.Pattern[str], needs: tuple[re.Pattern[str], ...],
+           why: str) -> tuple[str, int] | None:
+    for need in needs:
+        if need.search(yaml_text):
+            found = pattern.search(yaml_text)
+            return None if found is None else (why, found.end() - 1)
+    return None

@@ -36,6 +36,7 @@ from narrow_oracle import NARROW, double_quoted, justified, runtime_entries, unj
 from typer.testing import CliRunner
 
 from skillgrant import (
+    AllowedToolsError,
     PlanError,
     SkillFileError,
     SkillgrantError,
@@ -160,7 +161,14 @@ def test_no_hostile_entry_is_covered_by_the_narrow_plan_unless_it_truly_is(entry
 def test_hostile_values_keep_only_justified_entries(entries: list[str], joiner: str | None,
                                                     ) -> None:
     value: str | list[str] = entries if joiner is None else joiner.join(entries)
-    decision = constrain(value, list(NARROW))
+    try:
+        decision = constrain(value, list(NARROW))
+    except AllowedToolsError:
+        # Refused only where Copilot CLI cuts a string at every comma: its parentheses, counted
+        # without escapes, do not close in order (review s45-freview F1).
+        assert any("," in text and not _closes_in_order(text)
+                   for text in ([value] if isinstance(value, str) else value))
+        return
     for verdict in decision.verdicts:
         _check_verdict(verdict, NARROW)
     if decision.restored:
@@ -168,6 +176,15 @@ def test_hostile_values_keep_only_justified_entries(entries: list[str], joiner: 
     else:
         assert unjustified(decision.allowed) == [], decision.allowed
     assert len(decision.allowed) == len(set(decision.allowed))
+
+
+def _closes_in_order(text: str) -> bool:
+    opened = 0
+    for char in text:
+        opened += {"(": 1, ")": -1}.get(char, 0)
+        if opened < 0:
+            return False
+    return opened == 0
 
 
 @FUZZ
