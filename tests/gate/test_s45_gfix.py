@@ -282,6 +282,9 @@ COMPOSED = {
                              "git status"]),
     "split-generated-suffix": (["Bash(split *)", "Bash(git status)"],
                                ["split -a 1 -l 1 lines {home}/.gitconfi", "git status"]),
+    # the brief's own plan, in the project alone: the .npmrc guarded for npm test
+    "cp-backup-npmrc": (["Bash(cp *)", "Bash(npm test)"],
+                        ["cp e.rc .npm", "cp -b -S rc notes.txt .npm", "npm test"]),
 }
 
 
@@ -293,13 +296,20 @@ def test_c1_a_name_the_program_composes_is_a_guarded_file(tmp_path: Path, case: 
     destination's old file to DEST+SUFFIX; ``sed -iSUFFIX`` copies the file it edits to
     FILE+SUFFIX; ``split -a 1 -l 1 F PREFIX`` writes PREFIX+``a``…, its seventh line to
     PREFIX+``g``. So ``{home}/.gitconf`` plus ``ig`` is ``~/.gitconfig`` (guarded), whose
-    ``core.fsmonitor`` the covered ``git status`` runs. (Likewise ``.mcp`` + ``.json``,
-    ``~/.bash`` + ``rc``, ``.pre-commit-config`` + ``.yaml``.)"""
+    ``core.fsmonitor`` the covered ``git status`` runs; ``.npm`` plus ``rc`` is the project's
+    ``.npmrc`` (guarded for ``npm test``), whose ``script-shell`` the covered ``npm test``
+    runs. (Likewise ``.mcp`` + ``.json``, ``~/.bash`` + ``rc``, ``.pre-commit-config`` +
+    ``.yaml``.)"""
     entries, calls = COMPOSED[case]
     project = tmp_path / "project"
     gated_project(project, entries)
     (project / "cfg").write_text(GITCONFIG)
     (project / "lines").write_text("1\n2\n3\n4\n5\n6\n" + GITCONFIG_LINE + "8\n")
+    (project / "e.rc").write_text("script-shell=./e.sh\n")
+    (project / "e.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "e.sh").chmod(0o755)
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
     proof = _home_env(tmp_path / "proof-home")
@@ -424,3 +434,12 @@ def test_a_path_another_source_guards_too_is_not_only_planned() -> None:
     every = [("/p/tests", True), ("/h/.cargo", True), ("/h/.cargo", True), ("/p/.claude", True)]
     reals = {p: p for p, _ in every}
     assert only_planned(planned, every, reals) == frozenset({"/p/tests"})
+
+
+@pytest.mark.parametrize("words", ["gh pr checkout 1", "gh co 1", "gh pr merge 1 --squash",
+                                   "gh repo sync", "gh -R o/r pr checkout 2"])
+def test_gh_checking_out_a_branch_writes_gits_working_tree(words: str) -> None:
+    """Review s45 G1: read as ``git checkout`` is."""
+    from skillgrant.gate.writers import writes
+
+    assert writes(words.split(), "/tmp") == (True, "git")

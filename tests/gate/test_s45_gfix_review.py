@@ -185,30 +185,48 @@ def _hooked(settings: Path) -> bool:
     return settings.exists() and "PreToolUse" in settings.read_text()
 
 
+#: (the plan, the call): each brings the branch ``rev`` (settings without the hook) into
+#: the working tree.
+GH_CHECKOUTS = {"pr-checkout": ("Bash(gh pr *)", "gh pr checkout 1")}
+# (the reviewer's "repo-sync" case proves nothing here yet: gh repo sync brought no branch;
+# writers reads it as git's working-tree write, test_s45_gfix.py checks that)
+
+
+@pytest.mark.parametrize("case", list(GH_CHECKOUTS))
 def test_g1_gh_pr_checkout_brings_a_branch_without_the_hook(
-        tmp_path: Path, github: dict[str, str]) -> None:
+        tmp_path: Path, github: dict[str, str], case: str) -> None:
     """G1 (writers._one: ``gh`` writes the working tree only for ``download``/``clone``/
-    ``-O``/``-D``; ``gh pr checkout`` is none): under ``Bash(gh pr *)`` (a plan the brief
-    names narrow) ``gh pr checkout 1`` fetches the pull request's branch and runs ``git
-    checkout`` of it, as ``git checkout rev`` does, which the gate denies in a project holding
-    a ``.claude`` folder. The branch's ``.claude/settings.json`` holds no hook (and its
-    plan grants all of Bash): Claude Code reads the settings again and drops the hook."""
+    ``-O``/``-D``; ``gh pr checkout`` and ``gh repo sync`` are none): under ``Bash(gh pr
+    *)`` (a plan the brief names narrow) ``gh pr checkout 1`` fetches the pull request's
+    branch and runs ``git checkout`` of it, as ``git checkout rev`` does, which the gate
+    denies in a project holding a ``.claude`` folder; under ``Bash(gh repo *)`` ``gh repo
+    sync`` fast-forwards the checked-out branch to the remote's (here moved to ``rev``). The
+    branch's ``.claude/settings.json`` holds no hook (and its plan grants all of Bash):
+    Claude Code reads the settings again and drops the hook."""
+    entry, call = GH_CHECKOUTS[case]
     project = tmp_path / "project"
-    gated_project(project, ["Bash(gh pr *)"])
+    gated_project(project, [entry])
     served = tmp_path / "served" / "o" / "r.git"
     subprocess.run(["git", "clone", "-q", "--bare", str(project), str(served)], check=True,
                    capture_output=True, timeout=60)
-    subprocess.run(["git", "remote", "add", "origin", "https://localhost/o/r.git"],
-                   cwd=project, check=True, capture_output=True, timeout=60)
+    branch = subprocess.run(["git", "branch", "--show-current"], cwd=project, check=True,
+                            capture_output=True, text=True, timeout=60).stdout.strip()
+    for args in (["remote", "add", "origin", "https://localhost/o/r.git"],
+                 ["fetch", "-q", "origin"], ["branch", "-q", "-u", f"origin/{branch}"]):
+        subprocess.run(["git", *args], cwd=project, check=True, capture_output=True,
+                       timeout=60, env=github)
+    # (gh repo sync wants no untracked file: the fixture's are left out, as .gitignore would)
+    (project / ".git" / "info" / "exclude").write_text("*\n")
+    subprocess.run(["git", "update-ref", f"refs/heads/{branch}", "refs/heads/rev"], cwd=served,
+                   check=True, capture_output=True, timeout=60)
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    bash("gh pr checkout 1", scratch, github)
+    bash(call, scratch, github)
     assert _hooked(project / ".claude" / "settings.json")
     assert not _hooked(scratch / ".claude" / "settings.json"), \
         "gh checked out no branch: the case proves nothing"
-    assert _first_denied(project, ["gh pr checkout 1"], github) is not None, \
+    assert _first_denied(project, [call], github) is not None, \
         "the hook allows gh to check out a branch whose settings hold no hook"
-
 
 
 def test_g2_gh_config_names_the_browser_gh_pr_view_runs(
@@ -324,24 +342,27 @@ def test_h1_npm_init_runs_the_users_init_module(tmp_path: Path) -> None:
 
 
 def _isolated(project: Path, folders: list[str], calls: list[str],
-              hook: str | None = None) -> tuple[str | None, bool]:
+              hook: str | None = None, setup: tuple[str, ...] = ()) -> tuple[str | None, bool]:
     """Runs ``calls`` under bash in ``project``, in a private mount namespace where each of
-    ``folders`` is a copy (the system's own is never written); with ``hook``, asks it for
-    each call first and stops at the first denied. The call denied (or None), and whether
-    the payload ran (``zz`` in the project)."""
+    ``folders`` is a copy (the system's own is never written), after the shell lines
+    ``setup``; with ``hook``, asks it for each call first and stops at the first denied.
+    The call denied (or None), and whether the payload ran (``zz`` in the project)."""
     driver = project.parent / f"driver-{project.name}.sh"
-    lines = ["set -u", f"work=$(mktemp -d -p {project.parent})"]
+    lines = ["set -u", f"work=$(mktemp -d -p {project.parent})",
+             "export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a "
+             "GIT_COMMITTER_EMAIL=a@b"]
     for i, folder in enumerate(folders):
         lines += [f"mkdir -p $work/{i}", f"cp -a {folder}/. $work/{i}/",
                   f"mount --bind $work/{i} {folder}"]
-    lines.append(f"cd {project}")
+    lines += [*setup, f"cd {project}"]
     for i, call in enumerate(calls):
         (project.parent / f"call{i}").write_text(call)
         if hook is not None:
             (project.parent / f"payload{i}").write_bytes(payload(call, project))
             lines.append(f"/bin/sh -c {json.dumps(hook)} < {project.parent}/payload{i} "
                          f">/dev/null 2>&1; [ $? = 2 ] && {{ echo DENIED {i}; exit 0; }}")
-        lines.append(f'timeout 60 bash -c "$(cat {project.parent}/call{i})" >/dev/null 2>&1')
+        lines.append(f'timeout 60 bash -c "$(cat {project.parent}/call{i})" </dev/null '
+                     '>/dev/null 2>&1')
     driver.write_text("\n".join(lines) + "\n")
     done = subprocess.run(["unshare", "-m", "--propagation", "private", "bash", str(driver)],
                           capture_output=True, text=True, timeout=300, check=False)
@@ -391,11 +412,15 @@ def _root_case(case: str) -> tuple[list[str], list[str], list[str], list[str]]:
         rc = _npm_global()
         return (["npm"], ["Bash(cp *)", "Bash(npm test)"], [f"cp n.rc {rc}", "npm test"],
                [os.path.dirname(rc)])
+    if case == "vim-system-vimrc":  # (Debian's /etc/vim/vimrc sources vimrc.local)
+        return (["vim", "git"], ["Bash(cp *)", "Bash(git commit *)"],
+                ["cp v.vim /etc/vim/vimrc.local", "git commit --allow-empty"], ["/etc/vim"])
     return (["ssh", "git"], ["Bash(cp *)", "Bash(git fetch *)"],
             ["cp ssh.conf /etc/ssh/ssh_config", "git fetch ssh://h/x"], ["/etc/ssh"])
 
 
-ROOT_CASES = ["perl-etc", "debian-sitecustomize", "npm-globalconfig", "ssh-system-config"]
+ROOT_CASES = ["perl-etc", "debian-sitecustomize", "npm-globalconfig", "ssh-system-config",
+              "vim-system-vimrc"]
 
 
 @pytest.mark.parametrize("case", ROOT_CASES)
@@ -406,8 +431,9 @@ def test_r1_a_root_session_writes_what_a_plan_program_loads(tmp_path: Path, case
     Debian's /usr/bin/python3 imports sitecustomize, a link from /usr/lib/python3.X into
     /etc/python3.X (``yq``, ``pygmentize``, Debian's pip are its scripts); npm reads its
     global configuration beside node's prefix (``/usr/etc/npmrc``: ``script-shell``); ssh
-    reads /etc/ssh/ssh_config (``ProxyCommand``) for ``git fetch``. Each write is made in a
-    private mount namespace, on a copy of the folder."""
+    reads /etc/ssh/ssh_config (``ProxyCommand``) for ``git fetch``; Debian's vim, the
+    ``editor`` ``git commit`` starts without ``-m``, sources /etc/vim/vimrc.local. Each
+    write is made in a private mount namespace, on a copy of the folder."""
     _root_namespaces()
     programs, entries, calls, folders = _root_case(case)
     needs(*programs)
@@ -423,6 +449,7 @@ def test_r1_a_root_session_writes_what_a_plan_program_loads(tmp_path: Path, case
     (project / "package.json").write_text(json.dumps(
         {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
     (project / "ssh.conf").write_text("Host *\n  ProxyCommand sh -c 'touch zz'\n")
+    (project / "v.vim").write_text('call system("touch zz") | qa!\n')
     scratch = tmp_path / "scratch" / "project"
     shutil.copytree(project, scratch, symlinks=True)
     assert _isolated(scratch, folders, calls)[1], "bash ran no payload: the case proves nothing"
