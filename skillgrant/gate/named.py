@@ -18,6 +18,7 @@ from contextvars import ContextVar
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
+from .placed import in_worktree, shadows
 from .writers import BASH_CLASS, braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -37,9 +38,26 @@ def guarded_path(path: str) -> str | None:
     when it is none of them (the first of ``GUARDED`` that it is). A path that cannot be
     examined is its own answer. A path inside any ``.git`` folder is its own answer too, when
     something is guarded (review s41 N1: a nested repository's configuration and hooks)."""
-    if GUARDED.get() and "/.git/" in path + "/":
+    if GUARDED.get() and "/.git/" in path.lower() + "/":
         return path
     return _indexed().find(path, files_only=False)
+
+
+def planned_only(path: str) -> bool:
+    """Whether every guarded item ``path`` is, lies in or is a link of is one a plan's
+    program reads (``Guarded.planned``), which the plan's own Edit grant may cover (review
+    s45, a cost: ``Edit(tests/**)`` beside ``Bash(pytest tests)``)."""
+    guards = GUARDED.get()
+    from .nested import Guarded, planned_of
+
+    planned = planned_of(guards)
+    if not planned or "/.git/" in path + "/":
+        return False
+
+    others = Guarded([g for g in guards if g[0] not in planned], always=(), tops=frozenset(),
+                     modules=getattr(guards, "modules", frozenset()),
+                     walked=getattr(guards, "walked", frozenset()))
+    return Index(others).find(path, files_only=False) is None
 
 
 class Index:
@@ -53,10 +71,12 @@ class Index:
         self.files: dict[str, int] = {}
         self.trees: dict[str, int] = {}
         for at, (item, tree) in enumerate(guards):
-            self.exact.setdefault(item, at)
-            (self.trees if tree else self.files).setdefault(
-                item.rstrip("/") if tree else item, at)
-        self.names = {os.path.basename(item) for item in self.files} - {""}
+            self.exact.setdefault(item.lower(), at)  # (lower case: a file system that folds
+            (self.trees if tree else self.files).setdefault(  # case reads `.CLAUDE/` as
+                item.rstrip("/") if tree else item, at)  # `.claude/`, review s45 X1)
+        self.folded = {k.lower(): at for k, at in reversed(self.trees.items())}
+        self.folded_files = {k.lower(): at for k, at in reversed(self.files.items())}
+        self.names = {os.path.basename(item).lower() for item in self.files} - {""}
         # A path's part ending in a name with a dot (`x/-oplan.json`), or equal to one without
         # (`/etc/profile`); a word without a slash is read from the call's folders (`_found`),
         # so `--profile`, `git log -- settings.json` and `out/plan.json.bak` hold none (review
@@ -65,12 +85,14 @@ class Index:
         self._plain = frozenset(name for name in self.names if "." not in name)
         self._search: Callable[[str], object] | None = None
         self._identities: dict[tuple[int, int], int] | None = None
+        self.modules: frozenset[str] = getattr(guards, "modules", frozenset())
+        self.walked = frozenset(n.lower() for n in getattr(guards, "walked", ()))
 
     def named(self, word: str) -> bool:
         """Whether ``word`` holds one of the guarded files' names (as ``__init__`` says)."""
         if "/" not in word:
             return False
-        parts = word.split("/")
+        parts = word.lower().split("/")
         if "." in word and self._dotted:
             if self._search is None:
                 self._search = re.compile(
@@ -83,16 +105,20 @@ class Index:
         """The first item that ``path`` is (of the files only: ``files_only``), lies in (a
         folder), or is a hard link to (a file); None when there is none."""
         places = []
-        at = (self.files if files_only else self.exact).get(path)
+        key = path.lower()
+        at = (self.folded_files if files_only else self.exact).get(key)
         if at is not None:
             places.append(at)
-        end = len(path)
-        while self.trees and not files_only and (end := path.rfind("/", 0, end)) >= 0:
-            at = self.trees.get(path[:end])  # `path` starts with this folder and a slash
-            if at is not None:
+        end = len(key)
+        while self.trees and not files_only and (end := key.rfind("/", 0, end)) >= 0:
+            at = self.folded.get(key[:end])  # `path` starts with this folder and a slash
+            if at is not None and not in_worktree(key, key[:end]):
                 places.append(at)
         if places:
             return self.guards[min(places)][0]
+        if not files_only and ((self.modules and shadows(path, self.modules)) or (
+                self.walked and not self.walked.isdisjoint(key.split("/")))):
+            return path  # (a settings folder found walking up, at any depth: s44 P10)
         found = fs.identity(path)
         if found is None:
             return None
@@ -131,6 +157,17 @@ class Index:
                 return f"{self.guards[at][0]} (the file written has {found[2]} names, and " \
                     "one of them may lie in this folder)"
         return None
+
+
+def folded_items() -> list[tuple[str, bool]]:
+    """``GUARDED``'s items in lower case (s45 X1), made once for the set."""
+    guards = GUARDED.get()
+    if _FOLDED[0] is not guards:
+        _FOLDED[:] = [guards, [(item.lower(), tree) for item, tree in guards]]
+    return _FOLDED[1]  # type: ignore[return-value]
+
+
+_FOLDED: list[object] = [None, []]
 
 
 #: The last ``Index`` made, and what it was made of (the service keeps ``GUARDED`` whole
@@ -179,15 +216,14 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
     for word in words:
         forms = braced(word)  # `.cla{ude/hooks/x.sh,}` is two words (review s42 W7)
         if any(_names(form, index) for form in forms):
-            return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
+            doubtful.append(word)  # `*.json`, `pl?n.json` may expand to the plan's name
+            continue  # (W1c): written only by a writer (`cat` reads it: review s44 C13)
         if "\x00" in word:
             continue  # a NUL names no file (the command is judged as it is)
         found = [_ANYWHERE] if _UNNAMEABLE.search(word) else [  # (before braced rewrites it)
             _found(form, folders, index) for form in forms]
-        if any(f in index.files for f in found):
-            return word
-        if any(f is not None for f in found):  # a folder's path, a second name, a path the
-            doubtful.append(word)  # gate cannot name
+        if any(f is not None for f in found):  # a guarded file, a folder's path, a second
+            doubtful.append(word)  # name, a path the gate cannot name: its writers (C13)
     return _readers().writer_of(text, doubtful) if doubtful else None
 
 
