@@ -28,22 +28,10 @@ OPEN: dict[str, str] = {
     "tests/gate/test_s44_greview2.py::test_m5_cd_without_operand_goes_to_the_home_the_command_"
     "sets[shopt -s cdable_vars; up=..; cd up && gcc -E -P -x c project/src/x.sh -o "
     "project/.claude/hooks/x.sh]": CODE_GRANT,
-    # review s44-greview (s44-gfix's OPEN lines): docs/call-gate.md, "What the plan's own
-    # programs run", "Not closed"
-    **{"tests/gate/test_s44_greview.py::test_p3_a_file_the_named_program_runs_is_left_open_to_"
-       f"a_covered_copy[{case}]": (
-           "open (review s44 P3, the class of s42 P1g): a module written into the call's "
-           "folder, first on sys.path for python -m, is not guarded; guarding the folder "
-           "whole denies the plan's own runs (C6)")
-       for case in ("Bash(python3 -m json.tool *):argparse.py",
-                    "Bash(python3 -m http.server --help):socketserver.py")},
+    # review s44-greview (s44-gfix's OPEN lines): docs/call-gate.md, "What is left"
     "tests/gate/test_s44_greview.py::test_r3_make_dry_run_still_runs_its_makefiles_shell_calls":
         ("residual (docs/call-gate.md, What is left): a plan granting make's options grants "
          "running the makefiles they name, in every mode (-n evaluates $(shell ...))"),
-    "tests/gate/test_s44_greview.py::test_p10_a_settings_folder_below_the_call_read_after_a_cd":
-        ("open (review s44 P10): a settings folder a program finds by walking up is guarded "
-         "from the call's folder up, not below it; a name guarded at any depth is a pattern "
-         "the guard does not hold"),
 }
 
 

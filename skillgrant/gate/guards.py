@@ -28,8 +28,9 @@ from .homefiles import (
 )
 from .linkmakers import link_then_more
 from .named import GUARDED, above, named_word
-from .nested import Guarded, repositories
-from .planprograms import WORKSPACES, workspaces
+from .nested import Guarded, only_planned, repositories
+from .placed import holds_module, in_worktree
+from .planprograms import MANIFESTS, MODULES, WORKSPACES, workspaces
 from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git, tree_word
 
@@ -79,8 +80,11 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items = [(plan, False), (audit_log, False)]
     # (whole, as a skill's folder is: its name held by a word is no write, its run is none)
     roots = dict.fromkeys(f for f in (cwd, project) if f)
-    items += [(os.path.join(folder, path.rstrip("/") or "."), True) for path in named
-              if path[:1] not in ("^", WORKSPACES) for folder in roots]
+    planned = [(os.path.join(folder, path.rstrip("/") or "."), True) for path in named
+               if path[:1] not in ("^", WORKSPACES, MODULES) for folder in roots]
+    items += planned
+    modules = [os.path.join(folder, path[1:]) for path in named if path[:1] == MODULES
+               for folder in roots]  # (their standard modules' names: review s44 P3)
     items += [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
               for p in workspaces(os.path.join(folder, path[1:]))]  # (review s44 P3)
     if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13),
@@ -103,9 +107,13 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     local: list[tuple[str, bool]] = []
     versions = [(name, False) for name in version_files()]
     versions += [(path[1:].rstrip("/"), True) for path in named if path[:1] == "^"]  # s44 P1
+    # and below it, a settings folder a later call's `cd` makes one up (review s44 P10)
+    walked = frozenset(name for name, _ in versions if name not in MANIFESTS)
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
             _folder_items(folder, versions))
+        planned += [(os.path.join(folder, p[1:].rstrip("/")), True) for p in named
+                    if p[:1] == "^"]  # (what the plan's programs find walking up)
     programs: list[tuple[str, bool]] = []
     local_programs: list[tuple[str, bool]] = []
     tops: set[str] = set()
@@ -187,7 +195,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
     reals = linked.real_paths([*(path for path, _ in (*items, *local, *programs,
-                                                     *local_programs) if path), *tops])
+                                                     *local_programs) if path), *tops,
+                                 *modules])
     always = [(reals[path], tree) for path, tree in (*items, *programs) if path]
     found = [(reals[path], tree) for path, tree in (*items, *local) if path]
     # A program git's settings name, in a folder guarded whole already (`/usr/bin/gh`, which
@@ -201,7 +210,11 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         if not tree:
             linked.single_name(real)
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
-                   tops=frozenset(reals[top] for top in tops), loose=loose)
+                   tops=frozenset(reals[top] for top in tops), loose=loose,
+                   modules=frozenset(posixpath.normpath(reals[m]) for m in modules),
+                   walked=walked, planned=lambda: only_planned(planned, [
+                       (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
+                       reals))
 
 
 def _loaded_libraries() -> list[str]:
@@ -297,7 +310,30 @@ def guarded_word(text: str, directory: str | None) -> str | None:
         words += [w[k + 1:] for w in words for k, c in enumerate(w) if c in "wW"]  # s44 W18)
     return named_word(words, directory, text) or into_git(words, directory) or \
         composer(words) or tree_word(words, directory, _touches) or \
-        clone_word(words, directory, _touches) or _local_push(words, directory)
+        clone_word(words, directory, _touches) or _local_push(words, directory) or \
+        _composed(words, directory, text, bare)
+
+
+#: Programs that may compose a name they write (``composed``), or write their own settings
+#: (``ownsettings``), as text a command holding one holds.
+_COMPOSERS: Final = ("cp", "mv", "install", "ln", "patch", "tar", "rsync", "sed", "split")
+_OWN: Final = ("gh", "npm", "pnpm", "yarn", "kubectl", "oc", "aws", "gcloud", "az", "docker",
+               "podman", "pip", "conda", "rustup", "helm", "cargo")
+
+
+def _composed(words: list[str], directory: str | None, text: str, bare: str) -> str | None:
+    """``composed.composed_word`` (review s45 C1) and ``ownsettings.own_settings`` (G2, S1),
+    each imported only for a command that may need it."""
+    found = None
+    if any(name in bare for name in _COMPOSERS):
+        from .composed import COMPOSES, composed_word
+
+        found = composed_word(words, directory, text) if COMPOSES.search(bare) else None
+    if found is None and any(name in bare for name in _OWN):
+        from .ownsettings import own_settings
+
+        found = own_settings(words)
+    return found
 
 
 def _words(text: str) -> list[str]:
@@ -348,5 +384,15 @@ def _local_push(words: list[str], directory: str | None) -> str | None:
 def _touches(path: str) -> bool:
     """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder."""
     above = path.rstrip("/") + "/"
-    return any(path == item or item.startswith(above) or (tree and path.startswith(item + "/"))
-               for item, tree in GUARDED.get())
+    return any(path == item or item.startswith(above) or (tree and path.startswith(
+        item + "/") and not in_worktree(path, item)) for item, tree in GUARDED.get()) or \
+        holds_module(path, GUARDED.get()) or _holds_walked(path)
+
+
+def _holds_walked(path: str) -> bool:
+    """``composed.holds_walked``, where a plan's program finds settings walking up (P10)."""
+    if not getattr(GUARDED.get(), "walked", ()):
+        return False
+    from .composed import holds_walked
+
+    return holds_walked(path)

@@ -33,6 +33,7 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (os.path.join(".config", "nvim"), True), (".emacs", False),
                     (".emacs.d", True), (".kube", True), (".aws", True), (".docker", True),
                     (".npmrc", False), (".yarnrc", False), (".yarnrc.yml", False),
+                    (".npm-init.js", False),  # npm init's `init-module` (review s45 H1)
                     (".cargo", True), (".gradle", True),
                     (".irbrc", False), (".pryrc", False), (".Rprofile", False),
                     (".psqlrc", False), (os.path.join(".config", "gh"), True),
@@ -121,8 +122,20 @@ def home_named() -> None:
 
 
 def system_code(bins: list[str]) -> list[tuple[str, bool]]:
-    """``SYSTEM_CODE``, and the ``prefixes`` of the folders of programs ``bins``."""
-    return [*SYSTEM_CODE, *prefixes(bins)]
+    """``SYSTEM_CODE``, the ``prefixes`` of the folders of programs ``bins``, and each of the
+    system's folders this process may write (``SYSTEM_TREES``), whole."""
+    return [*SYSTEM_CODE, *prefixes(bins),
+            *((folder, True) for folder in SYSTEM_TREES if os.access(folder, os.W_OK))]
+
+
+#: The system's folders of programs, their libraries and settings: a root session (or a user
+#: owning ``/usr/local``, ``/opt/homebrew``) writes what a plan's program loads from them
+#: (``/etc/perl/strict.pm``, ``/etc/python3.11/sitecustomize.py``, ``/usr/etc/npmrc``,
+#: ``/etc/ssh/ssh_config``: review s45 R1); a list of their files cannot be complete. Reading
+#: them stays allowed (``readers``).
+SYSTEM_TREES: Final = ("/etc", "/usr", "/opt", "/lib", "/lib32", "/lib64", "/libx32", "/bin",
+                       "/sbin", "/boot", "/var/lib", "/srv", "/snap", "/nix", "/Library",
+                       "/System", "/private/etc", "/opt/homebrew", "/usr/local")
 
 
 def prefixes(bins: list[str]) -> list[tuple[str, bool]]:

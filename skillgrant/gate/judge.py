@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from .. import vocabulary
 from ..grants import lone_surrogate
@@ -19,7 +19,7 @@ from ..lazy import compile_on_use
 from ..records import NamedTuple
 from . import files
 from .environment import environment_doubt
-from .named import guarded_path
+from .named import guarded_path, planned_only
 from .tools import Spec, argument, arguments
 from .verdict import CallPlan
 
@@ -122,7 +122,8 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
                         "syntax, so the gate cannot name it", absolute)
     real = files.realpath(given or absolute)
     if kind == "Edit":
-        refused = _guarded_write(absolute, real, what)
+        refused = _guarded_write(absolute, real, what, None if tree else lambda: plan.lookup(
+            f"Edit(/{absolute})", lambda: members.path(plan, kind, absolute, cwd), cwd))
         if refused is not None:
             return refused
     if real != absolute:  # a symbolic link on the way: the file opened must be covered too
@@ -146,14 +147,20 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
                    f"{absolute!r})", absolute)
 
 
-def _guarded_write(absolute: str, real: str, what: str) -> Judged | None:
+def _guarded_write(absolute: str, real: str, what: str,
+                   granted: Callable[[], str | None] | None) -> Judged | None:
     """A write of ``absolute`` (real path ``real``) refused: a relative ``PATH`` entry or git
     variable is read from the program's folder, which the guarded set cannot name (review
-    s41 F1); or it writes what the gate guards."""
+    s41 F1); or it writes what the gate guards, but for what only a plan's program reads
+    where the plan's own Edit grant names the path (``granted``: ``Edit(tests/**)`` beside
+    ``Bash(pytest tests)``; review s45, a cost)."""
     doubt = environment_doubt()
     if doubt is not None:
         return outside("unknown", doubt, absolute)
     guarded = guarded_path(absolute) or guarded_path(real)
+    if guarded is not None and granted is not None and planned_only(absolute) and \
+            planned_only(real) and granted() is not None:
+        return None
     if guarded is not None:
         return outside("unknown", f"{what} writes {guarded!r}, which the gate itself reads or "
                        "runs (its plan, its hooks, its audit log or its installation)", absolute)

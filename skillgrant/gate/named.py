@@ -18,6 +18,7 @@ from contextvars import ContextVar
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
+from .placed import in_worktree, shadows
 from .writers import BASH_CLASS, braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -40,6 +41,23 @@ def guarded_path(path: str) -> str | None:
     if GUARDED.get() and "/.git/" in path + "/":
         return path
     return _indexed().find(path, files_only=False)
+
+
+def planned_only(path: str) -> bool:
+    """Whether every guarded item ``path`` is, lies in or is a link of is one a plan's
+    program reads (``Guarded.planned``), which the plan's own Edit grant may cover (review
+    s45, a cost: ``Edit(tests/**)`` beside ``Bash(pytest tests)``)."""
+    guards = GUARDED.get()
+    from .nested import Guarded, planned_of
+
+    planned = planned_of(guards)
+    if not planned or "/.git/" in path + "/":
+        return False
+
+    others = Guarded([g for g in guards if g[0] not in planned], always=(), tops=frozenset(),
+                     modules=getattr(guards, "modules", frozenset()),
+                     walked=getattr(guards, "walked", frozenset()))
+    return Index(others).find(path, files_only=False) is None
 
 
 class Index:
@@ -65,6 +83,8 @@ class Index:
         self._plain = frozenset(name for name in self.names if "." not in name)
         self._search: Callable[[str], object] | None = None
         self._identities: dict[tuple[int, int], int] | None = None
+        self.modules: frozenset[str] = getattr(guards, "modules", frozenset())
+        self.walked: frozenset[str] = getattr(guards, "walked", frozenset())
 
     def named(self, word: str) -> bool:
         """Whether ``word`` holds one of the guarded files' names (as ``__init__`` says)."""
@@ -89,10 +109,13 @@ class Index:
         end = len(path)
         while self.trees and not files_only and (end := path.rfind("/", 0, end)) >= 0:
             at = self.trees.get(path[:end])  # `path` starts with this folder and a slash
-            if at is not None:
+            if at is not None and not in_worktree(path, path[:end]):
                 places.append(at)
         if places:
             return self.guards[min(places)][0]
+        if not files_only and ((self.modules and shadows(path, self.modules)) or (
+                self.walked and not self.walked.isdisjoint(path.split("/")))):
+            return path  # (a settings folder found walking up, at any depth: s44 P10)
         found = fs.identity(path)
         if found is None:
             return None
@@ -179,15 +202,14 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
     for word in words:
         forms = braced(word)  # `.cla{ude/hooks/x.sh,}` is two words (review s42 W7)
         if any(_names(form, index) for form in forms):
-            return word  # `*.json`, `pl?n.json` may expand to the plan's name (W1c)
+            doubtful.append(word)  # `*.json`, `pl?n.json` may expand to the plan's name
+            continue  # (W1c): written only by a writer (`cat` reads it: review s44 C13)
         if "\x00" in word:
             continue  # a NUL names no file (the command is judged as it is)
         found = [_ANYWHERE] if _UNNAMEABLE.search(word) else [  # (before braced rewrites it)
             _found(form, folders, index) for form in forms]
-        if any(f in index.files for f in found):
-            return word
-        if any(f is not None for f in found):  # a folder's path, a second name, a path the
-            doubtful.append(word)  # gate cannot name
+        if any(f is not None for f in found):  # a guarded file, a folder's path, a second
+            doubtful.append(word)  # name, a path the gate cannot name: its writers (C13)
     return _readers().writer_of(text, doubtful) if doubtful else None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import struct
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from . import files as fs
 from . import linked
@@ -268,17 +268,52 @@ class Guarded(tuple[tuple[str, bool], ...]):
     """``GUARDED``'s items, and of them what every call of the session guards (``always``:
     what follows its project folder, not the call's) with the tops of the repositories whose
     programs are among them (``tops``), and the submodules of those that may be new
-    (``loose``, each with its top's real path; issue 29, review s40 V3, s41 N2)."""
+    (``loose``, each with its top's real path; issue 29, review s40 V3, s41 N2), and the
+    folders first on a plan's Python's ``sys.path`` whose files of a standard module's name
+    are guarded (``modules``: ``named.Index``; review s44 P3), and the names of the settings
+    a program finds by walking up, guarded at any depth (``walked``: review s44 P10), and of
+    the items those the plan's programs read (``planned``: an Edit grant covers them, s45)."""
 
     always: tuple[tuple[str, bool], ...]
     tops: frozenset[str]
     loose: tuple[tuple[str, tuple[str, str, str]], ...]
+    modules: frozenset[str]
+    walked: frozenset[str]
+    planning: Callable[[], frozenset[str]] | None
 
     def __new__(cls, items: Iterable[tuple[str, bool]], *,
                 always: Iterable[tuple[str, bool]], tops: frozenset[str],
-                loose: Iterable[tuple[str, str, str]] = ()) -> Guarded:
+                loose: Iterable[tuple[str, str, str]] = (),
+                modules: frozenset[str] = frozenset(),
+                walked: frozenset[str] = frozenset(),
+                planned: Callable[[], frozenset[str]] | None = None) -> Guarded:
         made = super().__new__(cls, items)
         made.always = tuple(always)
         made.tops = tops
+        made.modules = modules
+        made.walked = walked
+        made.planning = planned  # (asked only by an Edit that needs it: the hook's time)
         made.loose = tuple((fs.realpath(repo[0]), repo) for repo in loose)
         return made
+
+
+def only_planned(planned: list[tuple[str, bool]], every: list[tuple[str, bool]],
+                 reals: dict[str, str]) -> frozenset[str]:
+    """The real paths of ``planned`` (``Guarded.planned``) that no other of ``every`` guards
+    (each planned one is in ``every`` once): ``~/.npmrc`` is the user's too."""
+    counts: dict[str, int] = {}
+    for path, _ in every:
+        counts[reals[path]] = counts.get(reals[path], 0) + 1
+    for path, _ in planned:
+        counts[reals[path]] = counts.get(reals[path], 0) - 1
+    return frozenset(reals[p] for p, _ in planned if counts[reals[p]] == 0)
+
+
+def planned_of(guards: object) -> frozenset[str]:
+    """``Guarded.planned``'s paths, made at the first question and kept."""
+    planning = getattr(guards, "planning", None)
+    if planning is None:
+        return frozenset()
+    made: frozenset[str] = planning()
+    guards.planning = lambda: made  # type: ignore[attr-defined]
+    return made

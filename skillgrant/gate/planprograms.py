@@ -133,7 +133,8 @@ def _entry_programs(words: list[str]) -> list[str]:
 _MAKEFILES: Final = ("Makefile", "makefile", "GNUmakefile")
 STARTS: Final = {
     **dict.fromkeys(("make", "gmake"), _MAKEFILES),
-    "ninja": ("build.ninja",),
+    "ninja": ("build.ninja",), **dict.fromkeys(("terraform", "tofu"), (  # its providers (s45
+        ".terraform/", ".terraform.lock.hcl")),  # T1)
     "cmake": ("CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "CMakeCache.txt",
               *_MAKEFILES, "build.ninja"),
     # Maven's launcher hands `.mvn/jvm.config` to the JVM whatever the goal (`mvn -v`), and
@@ -142,10 +143,11 @@ STARTS: Final = {
     **dict.fromkeys(("gradle", "gradlew"), (
         "^settings.gradle", "^settings.gradle.kts", "^build.gradle", "^build.gradle.kts",
         "^gradle.properties", "^gradle/", "^buildSrc/")),
-    "cargo": ("^Cargo.toml", "build.rs", "^.cargo/"),
+    "cargo": ("^Cargo.toml", "^build.rs", "^.cargo/"),  # (beside the Cargo.toml: s45 P1b)
     # and the package managers' settings there (`script-shell`, `yarnPath`, bun's
     # `preload`, pnpm's `.pnpmfile.cjs`: review s44 W3)
-    **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("node_modules/", "package.json", "^.npmrc",
+    # (the nearest folder up holding package.json is npm's: review s45 P1)
+    **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("^node_modules/", "^package.json", "^.npmrc",
                                               "^.yarnrc", "^.yarnrc.yml", "^.yarn/",
                                               "^bunfig.toml", "^.pnpmfile.cjs")),
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
@@ -169,6 +171,13 @@ STARTS: Final = {
         ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs", ".prettierrc.cjs",
         ".prettierrc.ts", ".prettierrc.toml", "prettier.config.js", "prettier.config.mjs",
         "prettier.config.cjs", "prettier.config.ts")))}
+#: Of the names read walking up (``^``), the project's manifests and code (s42 P1g's class):
+#: not guarded below the call's folder, where editing a member's ``Cargo.toml`` is the work;
+#: a program's own settings (``.mvn``, ``.cargo``, ``.npmrc``) are, at any depth (s44 P10).
+MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "pyproject.toml", "setup.cfg",
+                              "tox.ini", "conftest.py", "build.gradle", "build.gradle.kts",
+                              "settings.gradle", "settings.gradle.kts", "gradle", "buildSrc",
+                              "package.json"})
 #: What pip builds a project of the call's folder from (``pip install -e .``).
 _BUILT: Final = ("pyproject.toml", "setup.py", "setup.cfg")
 #: Their options naming the folder they read it in (``make -C DIR``, ``--directory=DIR``,
@@ -179,13 +188,12 @@ _FOLDER_OPTIONS: Final = {
     **dict.fromkeys(("gradle", "gradlew"), ("-p", "--project-dir")),
     "cargo": ("--manifest-path",), "pytest": ("--rootdir",),
     **dict.fromkeys(_NODE_RUNNERS | {"node"}, tuple(_NODE_FOLDERS))}
-#: Their options naming a file they run (``make -f``, ``ninja -f``, ``awk -f``, ``cmake
-#: -P``, pytest's ``-c`` settings), read from the folder named above.
+#: Their options naming a file they run (``make -f``, ``awk -f``, ``cmake -P``, …).
 _FILE_OPTIONS: Final = {
     **dict.fromkeys(("make", "gmake"), ("-f", "--file", "--makefile")), "ninja": ("-f",),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk", "busybox"), (
         "-f", "--file", "-i", "--include", "-E", "--exec")),
-    "cmake": ("-P", "-C", "--toolchain"), "pytest": ("-c", "--config-file"),
+    "cmake": ("-P", "-C", "--toolchain"), "pytest": ("-c", "--config-file"), "java": ("-jar",),
     # the settings file a linter or type checker is given (P5), pip's requirements (P4)
     **dict.fromkeys(("mypy", "dmypy", "flake8"), ("--config-file", "--config")),
     "pylint": ("--rcfile",), "eslint": ("-c", "--config"), "prettier": ("--config",),
@@ -243,9 +251,9 @@ def _in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[
     found: list[str] = []
     for folder in folders:
         for name in names:
-            if name[:1] == WORKSPACES:  # (the mark stays first)
-                found.append(WORKSPACES + os.path.join(folder, name[1:]).rstrip("/"))
-            if name[:1] not in ("^", WORKSPACES):
+            if name[:1] in (WORKSPACES, MODULES):  # (the mark stays first)
+                found.append(name[0] + os.path.join(folder, name[1:]).rstrip("/"))
+            if name[:1] not in ("^", WORKSPACES, MODULES):
                 found.append(os.path.join(folder, name))
             if name[:1] != "^":
                 continue
@@ -261,6 +269,11 @@ def _in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[
 #: (``--workspaces``, ``-ws``, ``-w NAME``, ``-r``, ``--filter``): ``guards`` reads them
 #: (``workspaces``).
 WORKSPACES: Final = "%"
+#: What ``plan_programs`` writes before the folder a plan's Python puts first on ``sys.path``
+#: (``python3 -m MODULE``, ``python3 x.py``: the call's folder, never guarded whole, C6):
+#: ``guards`` guards there the files that would shadow a standard module (``argparse.py``
+#: beside ``-m json.tool``: review s44 P3; ``named.Index``).
+MODULES: Final = "+"
 #: The node runners' options naming the folder whose workspaces they run.
 _NODE_TOPS: Final = ("--prefix", "-C", "--dir", "--cwd")
 _YAML_ITEM: Final = compile_on_use(r"\s*-\s*(['\"]?)([^'\"#\s]+)\1\s*")
@@ -350,7 +363,7 @@ def _script_words(name: str, words: list[str]) -> list[str]:
             if module:  # `python3 -m pkg.mod` (`-mpkg.mod`) runs pkg/mod from the folder,
                 # which is first on sys.path (unless -I/-P: then not the call's folder)
                 safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
-                found += [*_module_files(module), *([] if safe else ["./"])]
+                found += [*_module_files(module), *([] if safe else ["./", MODULES + "."])]
             elif words[at - 1] in _VALUED or (at == 1 and word in _SUBCOMMANDS):
                 continue  # `python3 -X dev x.py`: an option's value; `bun run`
             elif words[at - 1] in _LOADED:
@@ -359,6 +372,9 @@ def _script_words(name: str, words: list[str]) -> list[str]:
                 # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
                 # pattern (`python3 *`) is any script, which the plan grants
                 found += [*_literal(word), (os.path.dirname(word) or ".") + "/"]
+                if name[:6] == "python" and not os.path.dirname(word) and not any(
+                        _SAFE_PATH.fullmatch(w) for w in words[1:at]):
+                    found.append(MODULES + ".")  # (its folder, the call's, first: P3)
     return found
 
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from ..lazy import compile_on_use
 from .folded import NOT_ASSIGNED, agreed, folded, tree_commands, unquoted
+from .planprograms import runs_named_file
 from .words import run_words
 from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND
 from .writers import GIT_KEEPS, braced, edits, git_subcommand
@@ -186,10 +187,15 @@ def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
     if not any(word in w for w in rest) or _runs_it(program, rest, word):
         return True  # the path is the program run
     name = program if "/" not in program and named else ""  # `./cat`: the project's script
+    if "/" in program and _INTERPRETER.fullmatch(program.rsplit("/", 1)[-1]):
+        name = program.rsplit("/", 1)[-1]  # `.venv/bin/python x.py`: an interpreter the plan
+        # names by its path, guarded as the plan's program (review s44 C5)
     if name == "printf" and any(w.startswith("-v") for w in rest):
         return False  # `printf -v NAME … PATH` hands the path to a later program (s43 V1)
+    # (`awk -f tools/x.awk`, `java -jar x.jar`: the file an option names it to run, as an
+    # interpreter's script: review s44 C7)
     return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
-        _reads_as(name, rest, word)
+        runs_named_file(name, rest, word) or _reads_as(name, rest, word)
 
 
 def _runs_it(program: str, rest: list[str], word: str) -> bool:

@@ -172,6 +172,9 @@ def check_runnable(words: list[Word]) -> None:
     program = name.rsplit("/", 1)[-1]
     if name in ("test", "[") and plain_test(words):
         return
+    if program.startswith("pydoc") and program in RUNNERS:  # (review s44 R5)
+        raise Doubt(f"{name!r} imports the module its words name, the call's folder first on "
+                    "sys.path: it runs the code of any module the project holds")
     if name in RUNNERS or program in RUNNERS:
         raise Doubt(f"{name!r} runs a command given in its words, which the gate does not "
                     "analyse")

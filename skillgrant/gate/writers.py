@@ -54,9 +54,9 @@ FOLDER_WRITERS: Final = frozenset({
 #: .git-config`` writes ``.git/config``; perl's ``rename`` runs its expression): ``unknown``
 #: whenever the gate guards anything (review s42 W4).
 COMPOSERS: Final = frozenset({"rename", "prename", "rename.ul", "file-rename", "perl-rename",
-                              "mmv", "mcp", "mad", "mln", "zmv", "qmv", "vidir",
-                              "csplit"})  # `-f .g -b 'it/config%.0d'` (review s42 W12)
+                              "mmv", "mcp", "mad", "mln", "zmv", "qmv", "vidir", "csplit"})  # W12
 _GH_WRITES: Final = frozenset({"download", "clone", "-O", "--output", "-D", "--dir"})  # gh's
+_GH_TREE: Final = ("pr checkout", "pr merge", "repo sync")
 #: Programs that write the working directory's tree when no folder is named (and the named
 #: folder when one is): unpackers and patchers.
 WORKTREE: Final = frozenset({
@@ -134,9 +134,11 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
         return True, None
     if name in FOLDER_WRITERS:
         return True, None
-    if name == "gh":  # release/run download: into the working folder
-        writing = not _GH_WRITES.isdisjoint(rest)
-        return writing, name if writing and "download" in rest else None
+    if name == "gh":  # release/run download: into the working folder; `pr checkout`, `co`,
+        plain = " ".join(w for w in rest[:6] if w[:1] != "-")  # `pr merge`, `repo sync` (s45
+        tree = plain[:3] == "co " or any(t in plain for t in _GH_TREE)  # G1): git's writes
+        writing = tree or not _GH_WRITES.isdisjoint(rest)
+        return writing, "git" if tree else name if writing and "download" in rest else None
     if name in WORKTREE:
         return True, name
     if name == "cmake":  # `cmake -E copy_directory`, `cmake -E tar xf` (review s44 W1)

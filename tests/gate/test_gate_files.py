@@ -348,12 +348,13 @@ def test_the_projects_settings_stay_guarded_after_a_cd(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("command", "guarded"), [
-    ("openssl rand -out .claude/{s,x}ettings.json 8", True), ("cat {plan,x}.json", True),
-    ("cat pl{a,}n.json", True), ("echo {a,b}", False), ("cat notes{,.txt}", False)])
+    ("openssl rand -out .claude/{s,x}ettings.json 8", True), ("cp a {plan,x}.json", True),
+    ("cp a pl{a,}n.json", True), ("echo {a,b}", False), ("cat notes{,.txt}", False)])
 def test_a_brace_may_spell_a_guarded_name(tmp_path: Path, command: str, guarded: bool) -> None:
-    """bash expands ``{s,x}ettings.json`` to ``settings.json``; the gate reads each form."""
+    """bash expands ``{s,x}ettings.json`` to ``settings.json``; the gate reads each form (a
+    writer's word; ``cat`` reads a guarded file: review s44 C13)."""
     project = tmp_path / "project"
-    gated_project(project, ["Bash(openssl *)", "Bash(cat *)", "Bash(echo *)"])
+    gated_project(project, ["Bash(openssl *)", "Bash(cat *)", "Bash(echo *)", "Bash(cp *)"])
     forms = subprocess.run(["bash", "-c", "printf '%s\\n' " + command.split(" ", 1)[1]],
                            capture_output=True, text=True, check=True).stdout
     assert ("settings.json" in forms or "plan.json" in forms) == guarded, forms

@@ -1,0 +1,106 @@
+"""Names a program composes from a word (review s45 C1): ``cp -b -S ig x ~/.gitconf`` renames
+the old ``~/.gitconf`` to ``~/.gitconfig``; ``sed -iig`` keeps FILE+``ig``; ``split`` writes
+PREFIX plus the suffixes it makes. Such a program writes a name no word holds, so each word it
+is given stands for every name it begins: one that begins a guarded path (or a name guarded in
+a folder, ``named.Index``'s ``walked`` and ``modules``) is a write of it. And a folder a tree
+writer copies, holding a settings folder a program finds walking up (``holds_walked``)."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import sys
+
+from ..lazy import compile_on_use
+from . import files as fs
+from .moves import moved_folders
+from .named import GUARDED
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: A program that makes a backup under its destination's name and a suffix (``-b``,
+#: ``--backup``, ``-S``/``--suffix`` by any prefix, in a cluster too; patch's ``-z``, ``-B``,
+#: ``-Y`` prefixes), sed's in-place copy with a suffix (``-iSUF``, ``-niSUF``,
+#: ``--in-place=SUF`` by any prefix), split's and csplit's generated names.
+COMPOSES: Final = compile_on_use(
+    r"\b(?:cp|mv|install|ln|patch|tar|rsync)\b.*\s(?:-[A-Za-z]*[bSzBY]|--(?:b|su|pr|ba))"
+    r"|\bsed\b.*\s(?:-[A-Za-z]*i\S|--in?[a-z-]*=)|\b[gc]?split\b")
+#: What a standard module's file may end in past its name (``named._importable``).
+_ENDS: Final = (".py", ".pyc", ".so", ".abi3.so", ".cpython-")
+_PATTERN: Final = compile_on_use(r"[*?\[]")
+
+
+def composed_word(words: list[str], directory: str | None, text: str) -> str | None:
+    """The first of ``words`` (of the command ``text``, which ``COMPOSES`` matches) whose path,
+    read from the call's folder or one a move of ``text`` names, begins the path of a guarded
+    item (``~/.gitconf`` begins ``~/.gitconfig``) or a guarded name in its folder; a word the
+    gate cannot name. None when none does."""
+    folders = moved_folders(text, directory) if directory is not None else None
+    if not isinstance(folders, list):
+        folders = None  # (a move to a folder the gate cannot name)
+    guards = GUARDED.get()
+    for word in [*words, *(["xx"] if "split" in text else [])]:  # (split's, csplit's own
+        # prefix when none is given: `x`, `xx`)
+        path = _path(word, folders)
+        if path is None or any(_begins(p, guards) for p in path):
+            return word
+    return None
+
+
+def _path(word: str, folders: list[str] | None) -> list[str] | None:
+    """The paths ``word`` may name, each as a normal path (with a slash for a folder); the
+    head of a pattern; [] for an option; None for a word the gate cannot name."""
+    home = os.path.expanduser("~")
+    if word[:1] == "-" and "=" not in word:
+        return []
+    word = word.split("=", 1)[1] if word[:1] == "-" else word
+    if "$" in word or "`" in word or (word[:1] == "~" and word[:2] != "~/" and word != "~"):
+        return None
+    path = home + word[1:] if word[:1] == "~" else word
+    cut = _PATTERN.search(path)  # a pattern: the names it matches begin with its head
+    path = path[:cut.start()] if cut else path
+    if path[:1] == "/":
+        return [_normal(path)]
+    return None if folders is None else [_normal(posixpath.join(f, path)) for f in folders]
+
+
+def _normal(path: str) -> str:
+    return posixpath.normpath(path) + ("/" if path.endswith("/") else "")
+
+
+def _begins(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether ``path``, with any text after it, may name a guarded item."""
+    if any(item.startswith(path) for item, _ in guards):
+        return True
+    head, _, name = path.rpartition("/")
+    walked: frozenset[str] = getattr(guards, "walked", frozenset())
+    if name and any(w.startswith(name) for w in walked):
+        return True  # (a settings name found walking up, at any depth: s44 P10)
+    if head not in getattr(guards, "modules", frozenset()):
+        return False
+    return any(n.startswith(name) or (name.startswith(n) and any(
+        e.startswith(name[len(n):]) or name[len(n):].startswith(e) for e in _ENDS))
+        for n in sys.stdlib_module_names)
+
+
+#: Entries of a folder a tree writer names that are looked at for a walked-up settings name.
+_MAX_ENTRIES: Final = 4096
+
+
+def holds_walked(path: str) -> bool:
+    """Whether the folder ``path`` holds, at any depth, an entry named as a settings folder a
+    plan's program finds by walking up (``Guarded.walked``): ``cp -r m sub`` brings
+    ``m/.cargo`` to ``sub/.cargo`` (review s44 P10). A tree past ``_MAX_ENTRIES`` may."""
+    walked = getattr(GUARDED.get(), "walked", ())
+    if not walked or not os.path.isdir(path):
+        return False
+    fs.unkept()  # (what the folder holds now)
+    seen = 0
+    for _folder, folders, names in os.walk(path):
+        seen += len(folders) + len(names)
+        if seen > _MAX_ENTRIES or not walked.isdisjoint(folders) or not walked.isdisjoint(
+                names):
+            return True
+    return False

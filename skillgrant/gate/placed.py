@@ -1,0 +1,63 @@
+"""Places in a guarded folder the guard reads otherwise (``named.Index``): the files that
+would shadow a standard module in the folder first on a plan's Python's ``sys.path`` (review
+s44 P3), and a worktree Claude Code makes for an isolated subagent in ``.claude`` (s45)."""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+
+def shadows(path: str, folders: frozenset[str]) -> bool:
+    """Whether ``path`` is, in one of ``folders`` (first on a plan's Python's ``sys.path``),
+    a file Python imports for a standard module before its own (``argparse.py``, ``.pyc``, an
+    extension module; ``json/__init__.py``; s44 P3). (``json/`` alone is a namespace.)"""
+    head, _, name = path.rpartition("/")
+    if head not in folders:
+        top, _, package = head.rpartition("/")
+        if top not in folders or package not in _STANDARD or name[:9] != "__init__.":
+            return False
+        return _importable(name[8:])
+    stem, dot, suffix = name.partition(".")
+    return stem in _STANDARD and _importable(dot + suffix)
+
+
+def in_worktree(path: str, folder: str) -> bool:
+    """Whether ``path`` lies in a worktree Claude Code makes for an isolated subagent in the
+    guarded ``folder`` (``.claude/worktrees/NAME/…``, not the worktree whole), and names none
+    of the runtimes' or git's folders there (guarded from a call in it: review s45, a cost)."""
+    rest = path[len(folder) + 1:].split("/") if folder[-8:] == "/.claude" else []
+    return len(rest) > 2 and rest[0] == "worktrees" and _IN_TREE.isdisjoint(rest)
+
+
+#: Names in a subagent's worktree that stay guarded wherever they are (``guards._folder_items``).
+_IN_TREE: Final = frozenset({".claude", ".git", ".github", ".codex", ".gemini", ".mcp.json",
+                             ".pre-commit-config.yaml", "", ".", ".."})
+
+
+def _importable(suffix: str) -> bool:
+    """Whether a file ending in ``suffix`` (from its name's first dot) is a module Python
+    imports: source, bytecode, an extension module of any interpreter's tags."""
+    return suffix in (".py", ".pyc", ".so", ".abi3.so") or (
+        suffix[:9] == ".cpython-" and suffix[-3:] == ".so")
+
+
+#: The standard library's modules and packages (the hook's interpreter's list).
+_STANDARD: Final = sys.stdlib_module_names
+
+
+def holds_module(path: str, guards: object) -> bool:
+    """Whether the folder ``path`` is or holds a folder whose standard modules' files
+    ``guards`` (``GUARDED``) guards (``shadows``), or is a package of such a name in one
+    (``cp -r pkg json``)."""
+    folders = getattr(guards, "modules", ())
+    if not folders:
+        return False
+    path = path.rstrip("/") or "/"
+    above = path.rstrip("/") + "/"
+    head, _, name = path.rpartition("/")
+    return any(f == path or f.startswith(above) for f in folders) or (
+        head in folders and name in _STANDARD) or shadows(path, folders)
