@@ -273,3 +273,37 @@ def test_k1_a_skill_the_gate_cannot_find_or_split_is_refused(tmp_path: Path) -> 
                       cwd=cwd).status == "unknown"
     assert check_call("Skill", {"skill": "ns:cmd", "args": ["a"]}, plan, cwd=cwd).status \
         == "invalid"
+
+
+# --- git's read-only commands under Bash(git *) (review s45, a cost) ---------------------
+
+GIT_READS = ["git ls-remote", "git ls-remote origin", "git stash list", "git worktree list", "git submodule status",
+             "git show-branch", "git cherry -v HEAD", "git merge-base HEAD HEAD",
+             "git name-rev HEAD", "git -C . stash list"]
+#: Their writing neighbours, still denied where the project holds `.claude`.
+GIT_WRITES = ["git stash", "git stash pop", "git stash -q", "git worktree add w",
+              "git submodule update", "git submodule foreach touch zz",
+              "git stash list --output=.claude/settings.json",
+              "git stash show -p --output .claude/settings.json", "git stash -- list"]
+
+
+@slow
+def test_git_read_only_commands_are_allowed_their_writing_kin_are_not(tmp_path: Path) -> None:
+    """Each read under ``Bash(git *)`` runs under bash and leaves the tree as it was; the hook
+    allows it. Each writing kin is still denied."""
+    project = tmp_path / "project"
+    hook = gated_project(project, ["Bash(git *)"])
+    before = subprocess.run(["git", "status", "--porcelain", "--ignored"], cwd=project,
+                            capture_output=True, text=True, check=True).stdout
+    for call in GIT_READS:
+        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
+                              cwd=project, capture_output=True, timeout=60, check=False)
+        assert done.returncode == 0, (call, done.stderr)
+        bash(call, project)
+    after = subprocess.run(["git", "status", "--porcelain", "--ignored"], cwd=project,
+                           capture_output=True, text=True, check=True).stdout
+    assert after == before
+    for call in GIT_WRITES:
+        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
+                              cwd=project, capture_output=True, timeout=60, check=False)
+        assert done.returncode == 2, call
