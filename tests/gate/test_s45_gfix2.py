@@ -18,6 +18,7 @@ import pytest
 from bash_review import bash, needs
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, payload
+from test_s45_gfix_review import github  # noqa: F401  (the stand-in GitHub, a fixture)
 
 #: Real bash and fresh hook processes (or Claude Code): CI's slow step runs them, as
 #: `pytest --slow -m slow` does here.
@@ -277,7 +278,8 @@ def test_k1_a_skill_the_gate_cannot_find_or_split_is_refused(tmp_path: Path) -> 
 
 # --- git's read-only commands under Bash(git *) (review s45, a cost) ---------------------
 
-GIT_READS = ["git ls-remote", "git ls-remote origin", "git stash list", "git worktree list", "git submodule status",
+GIT_READS = ["git ls-remote", "git ls-remote origin", "git stash list", "git worktree list",
+             "git submodule status",
              "git show-branch", "git cherry -v HEAD", "git merge-base HEAD HEAD",
              "git name-rev HEAD", "git -C . stash list"]
 #: Their writing neighbours, still denied where the project holds `.claude`.
@@ -307,3 +309,51 @@ def test_git_read_only_commands_are_allowed_their_writing_kin_are_not(tmp_path: 
         done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
                               cwd=project, capture_output=True, timeout=60, check=False)
         assert done.returncode == 2, call
+
+
+# --- G3: gh clone hands git clone its options after -- ----------------------------------
+
+
+@slow
+@pytest.mark.parametrize("extra", ["--template=tpl", "--templ=tpl"])
+def test_g3_gh_repo_clone_hands_its_words_after_dashes_to_git_clone(
+        tmp_path: Path, github: dict[str, str], extra: str) -> None:  # noqa: F811
+    """G3 (writers: ``git clone --template`` by any prefix is read as writing a repository's
+    hooks, s44 G1; the words ``gh repo clone`` hands to ``git clone`` after ``--`` are not
+    read as git's): ``gh repo clone o/r sub -- --template=tpl`` runs ``git clone
+    --template=tpl``, which copies ``tpl/hooks/post-checkout`` into the new repository and
+    runs it at the clone's checkout. Plan ``Bash(gh repo *)`` (``-- --upload-pack=…``,
+    ``-- -c core.fsmonitor=…`` are allowed too)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(gh repo *)"])
+    served = tmp_path / "served" / "o" / "r.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(project), str(served)], check=True,
+                   capture_output=True, timeout=60)
+    hooks = project / "tpl" / "hooks"
+    hooks.mkdir(parents=True)
+    (hooks / "post-checkout").write_text("#!/bin/sh\ntouch zz\n")
+    (hooks / "post-checkout").chmod(0o755)
+    call = f"gh repo clone o/r sub -- {extra}"
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    bash(call, scratch, github)
+    assert any(scratch.rglob("zz")), "git ran no hook: the case proves nothing"
+    assert _first_denied(project, [call], github) is not None, \
+        "the hook allows gh to hand git clone a template of hooks"
+
+@pytest.mark.parametrize(("command", "allowed"), [
+    ("gh repo clone o/r sub -- --template=tpl", False),
+    ("gh repo clone o/r -- --upload-pack=x", False),
+    ("gh repo clone o/r -- -c core.fsmonitor=x", False),
+    ("gh repo fork o/r --clone -- --sep=x", False),
+    ("gh gist clone abc -- -u x", False),
+    ("gh repo clone o/r $X", False),  # may split into `-- --template=…`
+    ("gh repo clone o/r -- --depth=1", True),
+    ("gh repo clone o/r sub", True),
+    ("gh repo view o/r", True),
+])
+def test_g3_gh_clone_options_after_dashes_are_git_clones(command: str, allowed: bool) -> None:
+    from skillgrant.gate.call import check_call
+
+    status = check_call("Bash", {"command": command}, ["Bash(gh *)"], cwd="/tmp").status
+    assert (status == "covered") == allowed, status
