@@ -156,6 +156,16 @@ def prefixes(bins: list[str]) -> list[tuple[str, bool]]:
     return found
 
 
+def packages(targets: list[str]) -> list[tuple[str, bool]]:
+    """The node packages the targets of ``PATH``'s links run (review s45 L1: a tool installed
+    under a user's prefix, ``bin/npm -> ../lib/node_modules/npm/bin/npm-cli.js``): the
+    ``node_modules`` folder holding the target, whole (node resolves its modules from each
+    ``node_modules`` above it). A script outside one (``npm link``'s, a user's own) is their
+    code: its file alone is guarded (s41 S5), not the project it may sit in."""
+    return [(target[:at + len("/node_modules")], True) for target in targets
+            if (at := target.find("/node_modules/")) >= 0]
+
+
 def _base(prefix: str) -> list[tuple[str, bool]]:
     """The ``lib`` of the interpreter a virtual environment's ``pyvenv.cfg`` names (its
     ``home``: the standard library it loads; review s44 P2d), whole; the environment's folder

@@ -357,3 +357,45 @@ def test_g3_gh_clone_options_after_dashes_are_git_clones(command: str, allowed: 
 
     status = check_call("Bash", {"command": command}, ["Bash(gh *)"], cwd="/tmp").status
     assert (status == "covered") == allowed, status
+
+
+# --- L1: a PATH link into a node package ----------------------------------------------------
+
+
+@slow
+def test_l1_a_path_link_into_a_node_package_guards_the_package(tmp_path: Path) -> None:
+    """L1 for any node tool installed under a user's prefix (``npm i -g`` with ``prefix =
+    ~/.npm-global``): ``bin/tool -> ../lib/node_modules/tool/bin/tool.js`` loads the package's
+    ``lib/main.js``. Plan ``Bash(cp *)``, ``Bash(tool run)``: ``cp e.js …/tool/lib/main.js``
+    is denied (the package's ``node_modules`` folder is guarded whole); before it was allowed
+    and ``tool run`` ran it. (npm itself was closed by P1/P10: its ``node_modules`` by name.)"""
+    needs("node")
+
+    def installed(home: Path) -> dict[str, str]:
+        env = _home_env(home)
+        prefix = home / ".npm-global"
+        package = prefix / "lib" / "node_modules" / "tool"
+        (package / "bin").mkdir(parents=True)
+        (package / "lib").mkdir()
+        (package / "package.json").write_text('{"name": "tool", "version": "1.0.0"}')
+        (package / "bin" / "tool.js").write_text(
+            "#!/usr/bin/env node\nrequire('../lib/main.js')\n")
+        (package / "bin" / "tool.js").chmod(0o755)
+        (package / "lib" / "main.js").write_text("console.log('ok')\n")
+        (prefix / "bin").mkdir()
+        (prefix / "bin" / "tool").symlink_to("../lib/node_modules/tool/bin/tool.js")
+        return {**env, "PATH": f"{prefix / 'bin'}{os.pathsep}{env['PATH']}"}
+
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(tool run)"])
+    (project / "e.js").write_text("require('child_process').execSync('touch zz')\n")
+    calls = ["cp e.js {home}/.npm-global/lib/node_modules/tool/lib/main.js", "tool run"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = installed(tmp_path / "proof-home")
+    for call in calls:
+        bash(call.format(home=proof["HOME"]), scratch, proof)
+    assert (scratch / "zz").exists(), "the tool ran no payload: the case proves nothing"
+    env = installed(tmp_path / "home")
+    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+        == calls[0].format(home=env["HOME"])
