@@ -72,11 +72,12 @@ def _normal(path: str) -> str:
 
 def _begins(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
     """Whether ``path``, with any text after it, may name a guarded item."""
-    if any(item.startswith(path) for item, _ in guards):
+    key = path.lower()  # (a file system that folds case: s45 X1)
+    if any(item.lower().startswith(key) for item, _ in guards):
         return True
     head, _, name = path.rpartition("/")
     walked: frozenset[str] = getattr(guards, "walked", frozenset())
-    if name and any(w.startswith(name) for w in walked):
+    if name and any(w.lower().startswith(name.lower()) for w in walked):
         return True  # (a settings name found walking up, at any depth: s44 P10)
     if head not in getattr(guards, "modules", frozenset()):
         return False

@@ -28,7 +28,7 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
-from .named import GUARDED, above, named_word
+from .named import GUARDED, above, folded_items, named_word
 from .nested import Guarded, only_planned, repositories
 from .placed import holds_module, in_worktree
 from .planprograms import MANIFESTS, MODULES, WORKSPACES, workspaces
@@ -385,9 +385,10 @@ def _local_push(words: list[str], directory: str | None) -> str | None:
 
 def _touches(path: str) -> bool:
     """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder."""
-    above = path.rstrip("/") + "/"
-    return any(path == item or item.startswith(above) or (tree and path.startswith(
-        item + "/") and not in_worktree(path, item)) for item, tree in GUARDED.get()) or \
+    key = path.lower()  # (a file system that folds case: review s45 X1)
+    above = key.rstrip("/") + "/"
+    return any(key == item or item.startswith(above) or (tree and key.startswith(
+        item + "/") and not in_worktree(key, item)) for item, tree in folded_items()) or \
         holds_module(path, GUARDED.get()) or _holds_walked(path)
 
 

@@ -38,7 +38,7 @@ def guarded_path(path: str) -> str | None:
     when it is none of them (the first of ``GUARDED`` that it is). A path that cannot be
     examined is its own answer. A path inside any ``.git`` folder is its own answer too, when
     something is guarded (review s41 N1: a nested repository's configuration and hooks)."""
-    if GUARDED.get() and "/.git/" in path + "/":
+    if GUARDED.get() and "/.git/" in path.lower() + "/":
         return path
     return _indexed().find(path, files_only=False)
 
@@ -71,10 +71,12 @@ class Index:
         self.files: dict[str, int] = {}
         self.trees: dict[str, int] = {}
         for at, (item, tree) in enumerate(guards):
-            self.exact.setdefault(item, at)
-            (self.trees if tree else self.files).setdefault(
-                item.rstrip("/") if tree else item, at)
-        self.names = {os.path.basename(item) for item in self.files} - {""}
+            self.exact.setdefault(item.lower(), at)  # (lower case: a file system that folds
+            (self.trees if tree else self.files).setdefault(  # case reads `.CLAUDE/` as
+                item.rstrip("/") if tree else item, at)  # `.claude/`, review s45 X1)
+        self.folded = {k.lower(): at for k, at in reversed(self.trees.items())}
+        self.folded_files = {k.lower(): at for k, at in reversed(self.files.items())}
+        self.names = {os.path.basename(item).lower() for item in self.files} - {""}
         # A path's part ending in a name with a dot (`x/-oplan.json`), or equal to one without
         # (`/etc/profile`); a word without a slash is read from the call's folders (`_found`),
         # so `--profile`, `git log -- settings.json` and `out/plan.json.bak` hold none (review
@@ -84,13 +86,13 @@ class Index:
         self._search: Callable[[str], object] | None = None
         self._identities: dict[tuple[int, int], int] | None = None
         self.modules: frozenset[str] = getattr(guards, "modules", frozenset())
-        self.walked: frozenset[str] = getattr(guards, "walked", frozenset())
+        self.walked = frozenset(n.lower() for n in getattr(guards, "walked", ()))
 
     def named(self, word: str) -> bool:
         """Whether ``word`` holds one of the guarded files' names (as ``__init__`` says)."""
         if "/" not in word:
             return False
-        parts = word.split("/")
+        parts = word.lower().split("/")
         if "." in word and self._dotted:
             if self._search is None:
                 self._search = re.compile(
@@ -103,18 +105,19 @@ class Index:
         """The first item that ``path`` is (of the files only: ``files_only``), lies in (a
         folder), or is a hard link to (a file); None when there is none."""
         places = []
-        at = (self.files if files_only else self.exact).get(path)
+        key = path.lower()
+        at = (self.folded_files if files_only else self.exact).get(key)
         if at is not None:
             places.append(at)
-        end = len(path)
-        while self.trees and not files_only and (end := path.rfind("/", 0, end)) >= 0:
-            at = self.trees.get(path[:end])  # `path` starts with this folder and a slash
-            if at is not None and not in_worktree(path, path[:end]):
+        end = len(key)
+        while self.trees and not files_only and (end := key.rfind("/", 0, end)) >= 0:
+            at = self.folded.get(key[:end])  # `path` starts with this folder and a slash
+            if at is not None and not in_worktree(key, key[:end]):
                 places.append(at)
         if places:
             return self.guards[min(places)][0]
         if not files_only and ((self.modules and shadows(path, self.modules)) or (
-                self.walked and not self.walked.isdisjoint(path.split("/")))):
+                self.walked and not self.walked.isdisjoint(key.split("/")))):
             return path  # (a settings folder found walking up, at any depth: s44 P10)
         found = fs.identity(path)
         if found is None:
@@ -154,6 +157,17 @@ class Index:
                 return f"{self.guards[at][0]} (the file written has {found[2]} names, and " \
                     "one of them may lie in this folder)"
         return None
+
+
+def folded_items() -> list[tuple[str, bool]]:
+    """``GUARDED``'s items in lower case (s45 X1), made once for the set."""
+    guards = GUARDED.get()
+    if _FOLDED[0] is not guards:
+        _FOLDED[:] = [guards, [(item.lower(), tree) for item, tree in guards]]
+    return _FOLDED[1]  # type: ignore[return-value]
+
+
+_FOLDED: list[object] = [None, []]
 
 
 #: The last ``Index`` made, and what it was made of (the service keeps ``GUARDED`` whole

@@ -443,3 +443,22 @@ def test_gh_checking_out_a_branch_writes_gits_working_tree(words: str) -> None:
     from skillgrant.gate.writers import writes
 
     assert writes(words.split(), "/tmp") == (True, "git")
+
+
+#: Review s45 X1: a file system that folds case (APFS's default, NTFS) reads `.CLAUDE/` as
+#: `.claude/`; the guard compares in lower case, everywhere.
+FOLDED = ["cp notes.txt .Claude/Settings.Json", "cp -r evil/.claude/. .CLAUDE/",
+          "cp notes.txt PLAN.JSON", "cp notes.txt .GIT/config", "mkdir -p sub/.MVN"]
+
+
+@pytest.mark.parametrize("call", FOLDED)
+def test_x1_a_guarded_name_in_another_case_is_refused(tmp_path: Path, call: str) -> None:
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(mkdir *)", "Bash(mvn -v)"])
+    assert not hook_allows(project, call), call
+
+
+def test_x1_other_names_in_upper_case_stay_allowed(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)"])
+    assert hook_allows(project, "cp notes.txt out/README.MD")
