@@ -22,7 +22,6 @@ from .homefiles import (
     MOVED_CODE,
     SYSTEM_BINS,
     home_named,
-    packages,
     prefixes,
     system_code,
     version_files,
@@ -169,8 +168,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     targets = linked.walked([p for p in bins if not (p + "/").startswith(SYSTEM_BINS)],
                             lambda *_: False, named=False)
     # and a target in an environment of its own (pipx's, uv tool's) runs it (s44 P2c)
-    items += [*targets, *prefixes([os.path.dirname(path) for path, _ in targets]),
-              *packages([path for path, _ in targets])]  # a node package's folder: s45 L1
+    items += [*targets, *prefixes([os.path.dirname(path) for path, _ in targets])]
     # the file bash reads before every non-interactive command (review F6)
     items += [(os.environ[name], False) for name in ("BASH_ENV", "ENV") if os.environ.get(name)]
     # the interpreter's own library, which the hook imports at every start (review H-26),

@@ -144,7 +144,7 @@ def prefixes(bins: list[str]) -> list[tuple[str, bool]]:
     prefix, the folder holding ``bin`` and ``pyvenv.cfg`` or ``conda-meta`` (its
     site-packages' ``.pth`` lines run, its ``pyvenv.cfg`` names the standard library), whole;
     the ``lib`` beside a system folder of programs (``/usr/local/lib``'s dist-packages, whose
-    ``.pth`` lines Debian's ``python3`` runs), whole."""
+    ``.pth`` lines Debian's ``python3`` runs), whole; a ``node_modules`` holding one (L1)."""
     found: list[tuple[str, bool]] = []
     for prefix in dict.fromkeys(os.path.dirname(folder) for folder in bins):
         lib = os.path.join(prefix, "lib")
@@ -153,7 +153,7 @@ def prefixes(bins: list[str]) -> list[tuple[str, bool]]:
         if fs.exists(os.path.join(prefix, "pyvenv.cfg")) or fs.is_folder(
                 os.path.join(prefix, "conda-meta")):
             found += [(prefix, True), *_base(prefix)]
-    return found
+    return found + packages([folder + "/" for folder in bins])
 
 
 def packages(targets: list[str]) -> list[tuple[str, bool]]:
