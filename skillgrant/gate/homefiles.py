@@ -134,8 +134,8 @@ def system_code(bins: list[str]) -> list[tuple[str, bool]]:
 #: ``/etc/ssh/ssh_config``: review s45 R1); a list of their files cannot be complete. Reading
 #: them stays allowed (``readers``).
 SYSTEM_TREES: Final = ("/etc", "/usr", "/opt", "/lib", "/lib32", "/lib64", "/libx32", "/bin",
-                       "/sbin", "/boot", "/var/lib", "/srv", "/snap", "/nix", "/Library",
-                       "/System", "/private/etc", "/opt/homebrew", "/usr/local")
+                       "/sbin", "/var/lib", "/snap", "/nix", "/Library", "/System",
+                       "/private/etc", "/opt/homebrew", "/usr/local")  # (not /srv's data)
 
 
 def prefixes(bins: list[str]) -> list[tuple[str, bool]]:
