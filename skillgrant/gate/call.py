@@ -80,7 +80,14 @@ def _judge(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan,
     if spec.domain == "web":
         return judge.web(spec, tool_input, plan, cwd)
     if spec.domain in ("agent", "skill"):
-        return judge.named(spec, argument(tool_input, spec.subject), plan)
+        name = argument(tool_input, spec.subject)
+        judged = judge.named(spec, name, plan)
+        if spec.domain == "skill" and judged.status == "covered" and "args" in tool_input:
+            from . import skillargs  # only a Skill call with args loads it
+
+            assert isinstance(name, str)
+            return skillargs.judge(tool_input, name, plan, cwd, judged)
+        return judged
     return judge.whole(spec.tool, plan)
 
 

@@ -144,7 +144,7 @@ def prefixes(bins: list[str]) -> list[tuple[str, bool]]:
     prefix, the folder holding ``bin`` and ``pyvenv.cfg`` or ``conda-meta`` (its
     site-packages' ``.pth`` lines run, its ``pyvenv.cfg`` names the standard library), whole;
     the ``lib`` beside a system folder of programs (``/usr/local/lib``'s dist-packages, whose
-    ``.pth`` lines Debian's ``python3`` runs), whole."""
+    ``.pth`` lines Debian's ``python3`` runs), whole; a ``node_modules`` holding one (L1)."""
     found: list[tuple[str, bool]] = []
     for prefix in dict.fromkeys(os.path.dirname(folder) for folder in bins):
         lib = os.path.join(prefix, "lib")
@@ -153,7 +153,17 @@ def prefixes(bins: list[str]) -> list[tuple[str, bool]]:
         if fs.exists(os.path.join(prefix, "pyvenv.cfg")) or fs.is_folder(
                 os.path.join(prefix, "conda-meta")):
             found += [(prefix, True), *_base(prefix)]
-    return found
+    return found + packages([folder + "/" for folder in bins])
+
+
+def packages(targets: list[str]) -> list[tuple[str, bool]]:
+    """The node packages the targets of ``PATH``'s links run (review s45 L1: a tool installed
+    under a user's prefix, ``bin/npm -> ../lib/node_modules/npm/bin/npm-cli.js``): the
+    ``node_modules`` folder holding the target, whole (node resolves its modules from each
+    ``node_modules`` above it). A script outside one (``npm link``'s, a user's own) is their
+    code: its file alone is guarded (s41 S5), not the project it may sit in."""
+    return [(target[:at + len("/node_modules")], True) for target in targets
+            if (at := target.find("/node_modules/")) >= 0]
 
 
 def _base(prefix: str) -> list[tuple[str, bool]]:

@@ -88,7 +88,7 @@ class _Tables(dict[str, Table]):
 
 TABLES: Final = _Tables()
 #: The program names ``check_options`` looks at.
-READ: Final = frozenset(SPECS) | frozenset(SAME) | UNTABLED | {"git"}
+READ: Final = frozenset(SPECS) | frozenset(SAME) | UNTABLED | {"git", "gh"}
 
 
 class Read(NamedTuple):
@@ -249,6 +249,9 @@ def check_options(program: str, values: list[Value]) -> None:
     (``UNTABLED``), no option at all; for ``sed``, a script that runs nothing, and for
     ``sqlite3``, its safe mode."""
     args = values[1:]
+    if program == "gh":
+        _gh_clone(args)
+        return
     if program == "git":
         found = _git_args(args)
         if found is None:
@@ -272,6 +275,24 @@ def check_options(program: str, values: list[Value]) -> None:
         if None in scripts or sed_script_runs("\n".join(s or "" for s in scripts)):
             raise Doubt("'sed' is given a script that runs a program (its 'e' command or "
                         "flag), writes a file it names ('w'), or one the gate does not read")
+
+
+def _gh_clone(args: list[Value]) -> None:
+    """Doubt when ``gh repo clone``, ``gh gist clone`` or ``gh repo fork --clone`` hands
+    ``git clone`` options after ``--`` that run a program or write its hooks (``--upload-pack``,
+    ``-c``, ``--template``, ``--separate-git-dir``: review s45 G3), or an option the git clone
+    table does not hold; or a pattern, which may split into ``--`` and such options."""
+    cut = args.index("--") if "--" in args else len(args)
+    if not any(v is not None and (v == "clone" or v.startswith("--clone")) for v in args[:cut]):
+        return
+    if None in args or isinstance(args[-1] if args else "", Head):
+        raise Doubt("'gh' clones with a pattern in its words, which may hand git clone options")
+    if cut < len(args):
+        read = read_options("git clone", TABLES["git clone"], args[cut + 1:])
+        for name, _ in read.options:
+            if name in TABLES["git clone"].runs or name in ("template", "separate-git-dir"):
+                raise Doubt(f"'gh' hands git clone the option {name!r}, which runs a program "
+                            "or writes the new repository's hooks")
 
 
 #: git's subcommands whose first operand is a repository, which may be a local folder.

@@ -12,9 +12,8 @@ a guarded file, or a path inside a guarded folder, or a value the gate cannot na
 subcommands in ``GIT_NAMED``/``GIT_KEEPS``) counts as naming the working directory (for ``git``,
 its repository's top folder).
 
-The lists are of programs that write files without running code; one that runs code can write
-anything, and a plan granting it grants that (docs/call-gate.md). The options with which a
-listed program runs code (``tar -I``, ``sed``'s ``e``) are the judge's (``optables``).
+The lists are of programs that write files without running code (one that runs code can write
+anything: docs/call-gate.md); their options that run code are the judge's (``optables``).
 """
 
 from __future__ import annotations
@@ -74,7 +73,8 @@ GIT_KEEPS: Final = frozenset({
     "remote", "rev-parse", "ls-files", "ls-tree", "blame", "grep", "describe", "shortlog",
     "reflog", "cat-file", "rev-list", "config", "init", "help", "version", "show-ref",
     "for-each-ref", "var", "whatchanged", "range-diff", "count-objects", "fsck", "gc",
-})
+    "ls-remote", "show-branch", "cherry", "merge-base", "name-rev",  # and a subcommand's
+    "stash list", "stash show", "worktree list", "submodule status"})  # (review s45: a cost)
 #: ``git`` subcommands that write only the paths their words name (``checkout`` too, with a
 #: ``--`` before its paths).
 GIT_NAMED: Final = frozenset({"clone", "restore", "mv", "rm", "archive", "format-patch"})
@@ -157,7 +157,7 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
             or (sub == "config" and not any(w.startswith(("--get", "--list", "-l", "--show"))
                                             for w in rest)):
         return True, "git"  # paths from a file (G-8); git's config, hooks (G-9; any prefix: G1)
-    if sub in GIT_KEEPS or sub is None:  # `git --version`, `git -C x` run no command
+    if sub is None or sub in GIT_KEEPS or " ".join(rest[rest.index(sub):][:2]) in GIT_KEEPS:
         return not _GIT_OUTPUT.isdisjoint(rest), None
     return True, None if sub in GIT_NAMED or (sub == "checkout" and "--" in rest) else "git"
 
