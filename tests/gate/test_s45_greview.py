@@ -934,9 +934,6 @@ def test_g3_gh_repo_clone_hands_its_words_after_dashes_to_git_clone(
         "the hook allows gh to hand git clone a template of hooks"
 
 
-_open("test_g3_gh_repo_clone_hands_its_words_after_dashes_to_git_clone",
-      "open (review s45 G3): gh repo clone's words after -- are git clone's options, not "
-      "read as git's")
 
 
 # --- Claude Code: a skill's `!` command, filled from the Skill call's args ---------------
@@ -978,9 +975,6 @@ def test_k1_a_skill_call_runs_its_bodys_command_with_the_models_arguments(
         f"the gate let the skill's command run the call's arguments: {result}"
 
 
-_open("test_k1_a_skill_call_runs_its_bodys_command_with_the_models_arguments",
-      "open (review s45 K1): a Skill call is judged by its name; its args fill the skill's "
-      "`!` commands, which no PreToolUse hook sees")
 
 
 
