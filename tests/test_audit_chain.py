@@ -144,6 +144,7 @@ def _appender(path: str, tag: int, count: int) -> None:
         append(path, _record(tag * 100_000 + i))
 
 
+@pytest.mark.slow  # 8 processes, 8,000 records: CI's slow step (the quick suite's time)
 def test_eight_processes_writing_1000_records_at_once_leave_one_valid_chain(
         tmp_path: Path) -> None:
     log = tmp_path / "audit.jsonl"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from examples import examples
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -83,7 +84,8 @@ def _pyyaml(text: str, loader: type[yaml.SafeLoader]) -> object:
 _LOADERS = [yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)]
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(3000), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(_plans())
 @example("# The plan\nallowed-tools:\n  - Bash(gh *)\n  - Read\n")
 @example("allowed-tools:\n- Read\n# c\n- Bash(x#y)\n")
