@@ -339,7 +339,7 @@ def test_c1_a_composed_name_beside_no_guarded_one_is_allowed(tmp_path: Path, cal
     assert hook_allows(project, call), call
 
 
-#: Reviews s45 G1, G2, S1 (tests/gate/test_s45_gfix_review.py): the same programs' reading
+#: Reviews s45 G1, G2, S1 (tests/gate/test_s45_greview.py): the same programs' reading
 #: commands stay allowed under the plans there.
 OWN_KEPT = ["gh pr view 1", "gh pr list --state open", "gh config get browser", "gh auth status",
             "npm test", "npm run build", "npm config get script-shell", "kubectl get pods",

@@ -18,7 +18,7 @@ import pytest
 from bash_review import bash, needs
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, payload
-from test_s45_gfix_review import github  # noqa: F401  (the stand-in GitHub, a fixture)
+from test_s45_greview import github  # noqa: F401  (the stand-in GitHub, a fixture)
 
 #: Real bash and fresh hook processes (or Claude Code): CI's slow step runs them, as
 #: `pytest --slow -m slow` does here.
