@@ -522,7 +522,7 @@ def test_a_word_naming_a_guarded_file_by_another_name_is_found(tmp_path: Path) -
     """``_named_file`` (its path now one concatenation, its real path asked only when it
     differs) against the system: a word, read from a folder spelled in many ways, names
     the guarded file whenever ``os.path.samefile`` says so (through a link, a hard link,
-    `..`, `//`)."""
+    `..`, `//`). Asked of a writer's word (``cp``): a reader's is a read (review s44 C13)."""
     import itertools
 
     folder = tmp_path / "g"
@@ -544,7 +544,7 @@ def test_a_word_naming_a_guarded_file_by_another_name_is_found(tmp_path: Path) -
             full = os.path.join(directory, word)
             names = full.startswith("/") and os.path.exists(full) and \
                 os.path.samefile(full, guarded)
-            found = named.named_word([word], directory or None, f"cat {word}")
+            found = named.named_word([word], directory or None, f"cp notes {word}")
             # (a word read through a folder missing, `x/..`, is denied: more, never less)
             assert found is not None or not names, (directory, word)
     finally:
@@ -572,7 +572,7 @@ def test_a_word_whose_file_changes_between_two_requests(view: Watched, tmp_path:
     try:
         view.refresh()
         for _ in range(2):
-            assert named.named_word([word], directory, f"cat {word}") is None
+            assert named.named_word([word], directory, f"cp notes {word}") is None
         if change == "retarget":
             (folder / "ln").unlink()
             (folder / "ln").symlink_to("plan.json")
@@ -586,10 +586,10 @@ def test_a_word_whose_file_changes_between_two_requests(view: Watched, tmp_path:
             os.link(guarded, tmp_path / "d" / "w")
         view.refresh()
         files.use(None)
-        fresh = named.named_word([word], directory, f"cat {word}")
+        fresh = named.named_word([word], directory, f"cp notes {word}")
         files.use(view)
         assert fresh is not None
-        assert named.named_word([word], directory, f"cat {word}") == fresh
+        assert named.named_word([word], directory, f"cp notes {word}") == fresh
     finally:
         files.use(None)
         named.GUARDED.reset(token)
