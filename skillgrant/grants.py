@@ -100,14 +100,9 @@ def split_allowed_tools(value: str | Sequence[str]) -> list[str]:
 def _split(text: str) -> tuple[str, ...]:
     # A value is split when it is read, decided, located and read back: the last few short
     # ones are remembered (a long one is split anew, so the cache stays small).
-    entries = _split_cached(text) if len(text) <= _SPLIT_CACHED_CHARS else tuple(
-        _split_uncached(text))
-    if "(" in text and any("," in entry for entry in entries) and not _paired(text):
-        raise AllowedToolsError(
-            f"{shorten(text)!r}: its parentheses do not pair up and it holds a comma, which "
-            "Copilot CLI cuts at every comma, inside parentheses too (other entries than Claude "
-            "Code reads); pair each parenthesis")
-    return entries
+    if len(text) > _SPLIT_CACHED_CHARS:
+        return tuple(_split_uncached(text))
+    return _split_cached(text)
 
 
 def _paired(text: str) -> bool:
@@ -135,7 +130,14 @@ def _split_cached(text: str) -> tuple[str, ...]:
 
 
 def _split_uncached(text: str) -> list[str]:
-    return _cut(text, "ours", nested=True)
+    entries = _cut(text, "ours", nested=True)
+    # (checked here, once a text: the cache keeps what passes, and an error is raised anew)
+    if "(" in text and any("," in entry for entry in entries) and not _paired(text):
+        raise AllowedToolsError(
+            f"{shorten(text)!r}: its parentheses do not pair up and it holds a comma, which "
+            "Copilot CLI cuts at every comma, inside parentheses too (other entries than Claude "
+            "Code reads); pair each parenthesis")
+    return entries
 
 
 def runtime_split(text: str) -> list[str]:
