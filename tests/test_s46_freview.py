@@ -1,0 +1,112 @@
+"""Session 46's review of the SKILL.md reader (s46-freview): files ``check`` passes or
+``apply`` keeps (or writes, under ``--enforce``) that a runtime reads with more grants than the
+plan, or runs otherwise than skillgrant judges. Each test fails today; ``HOLES`` marks it a
+strict xfail, so a fix shows as an unexpected pass (then drop its row).
+
+The runtimes' readings written here were measured: Bun 1.4.5 running the runtime's frontmatter
+steps (tests/oracle/bun_reader.js) and its hook-drop test (``bwe``, copied from the binary in
+tests/test_s45_ffix.py), and Copilot CLI 1.0.102's own skill parser (its native addon, in
+process). ``test_*_bun_reads_*`` pin the readings under the pinned Bun (skipped without it).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from skillgrant.errors import SkillFileError
+from skillgrant.plan import Plan
+from skillgrant.skillfile import apply_to_text
+
+#: Each hole's test, and why it fails today.
+HOLES = {
+    "test_t1_enforce_writes_a_hook_the_runtime_drops_for_a_tagged_value":
+        "a tag on another key's value: PyYAML constructs it (None, a set, a list of pairs), Bun "
+        "ignores it; hookdrop scans PyYAML's reading",
+    "test_t2_enforce_writes_a_skill_hook_into_a_forked_skill":
+        "`context: !!null fork` is None to PyYAML and 'fork' to Bun; the fork check reads "
+        "PyYAML's metadata",
+    "test_t3_apply_keeps_an_agent_key_bun_reads":
+        "`agent: !!null X` is None to PyYAML (no agent: judge_keys passes it) and 'X' to Bun",
+}
+
+
+def _hole(name: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=HOLES[name])
+
+
+ENFORCE = "/usr/bin/skillgrant hook --plan /p/plan.json"
+SKILL_PATH = "/nonexistent/.claude/skills/probe/SKILL.md"
+BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
+
+
+def _skill(value: str, extra: str = "") -> str:
+    extra = f"{extra}\n" if extra else ""
+    return f"---\nname: probe\ndescription: d\nallowed-tools: {value}\n{extra}---\nbody\n"
+
+
+#: Lines beside which Claude Code 2.1.332 loads the skill with no hooks (Bun reads each value
+#: untagged: ``bwe`` is true), while skillgrant's hookdrop, on PyYAML's reading (None, a Python
+#: set, a list of tuples), finds no PreToolUse/PermissionRequest outside ``hooks``.
+T1_LINES = {
+    "null-tagged-pretooluse": "PreToolUse: !!null x",
+    "null-tagged-permissionrequest": "PermissionRequest: !!null x",
+    "set-tagged-mapping": "x: !!set {PreToolUse: y}",
+    "set-tagged-block": "x: !!set\n  PreToolUse: y",
+    "omap-tagged-list": "x: !!omap [{PreToolUse: y}]",
+    "pairs-tagged-list": "x: !!pairs [{PermissionRequest: y}]",
+    "omap-block": "x: !!omap\n  - PreToolUse: y",
+}
+
+
+@_hole("test_t1_enforce_writes_a_hook_the_runtime_drops_for_a_tagged_value")
+@pytest.mark.parametrize("row", sorted(T1_LINES))
+def test_t1_enforce_writes_a_hook_the_runtime_drops_for_a_tagged_value(row: str) -> None:
+    """``apply --enforce`` promises the plan as a ceiling through the skill's own hook; the
+    runtime drops every hook of the skill (and its allowed-tools) when a key declares
+    PreToolUse/PermissionRequest outside ``hooks`` as Bun reads it. It must refuse."""
+    with pytest.raises(SkillFileError):
+        apply_to_text(_skill("Bash(echo *)", T1_LINES[row]),
+                      Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE, path=SKILL_PATH)
+
+
+@_hole("test_t2_enforce_writes_a_skill_hook_into_a_forked_skill")
+@pytest.mark.parametrize("spelling", ["!!null fork", "!!null 'fork'"])
+def test_t2_enforce_writes_a_skill_hook_into_a_forked_skill(spelling: str) -> None:
+    """``apply --enforce`` refuses a plain ``context: fork`` (ForkedSkillError: the skill's
+    own hook never sees the forked subagent's calls). Bun reads ``context: !!null fork`` as
+    ``fork``; skillgrant reads None and writes the skill hook alone."""
+    with pytest.raises(Exception) as refused:  # ForkedSkillError or SkillFileError
+        apply_to_text(_skill("Bash(echo *)", f"context: {spelling}"),
+                      Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE, path=SKILL_PATH)
+    assert "fork" in str(refused.value) or isinstance(refused.value, SkillFileError)
+
+
+@_hole("test_t3_apply_keeps_an_agent_key_bun_reads")
+@pytest.mark.parametrize("line", ["agent: !!null general-purpose",
+                                  "context: fork\nagent: !!null helper",
+                                  "agent: !!null\n  helper"])
+def test_t3_apply_keeps_an_agent_key_bun_reads(line: str) -> None:
+    """``agent: X`` is refused (judge_keys: the agent type runs the skill with its own tools
+    and permission mode). ``agent: !!null X`` is the same agent to Bun, no agent to PyYAML."""
+    with pytest.raises(SkillFileError):
+        apply_to_text(_skill("Read", line), Plan.from_entries(["Read"]))
+
+
+_BUN_TAGS = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+             'console.log(JSON.stringify(t.map((s)=>Bun.YAML.parse(s))))')
+
+
+@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+def test_t1_t3_bun_reads_a_value_untagged() -> None:
+    """The readings T1-T3 rest on: Bun 1.4.5 ignores a value's tag."""
+    texts = ["a: !!null x", "a: !!set {P: y}", "a: !!omap [{P: y}]", "a: !!pairs [{P: y}]",
+             "a: !!set\n  P: y", "a: !!null 'fork'", "a: !!null\n  helper"]
+    done = subprocess.run([str(BUN), "-e", _BUN_TAGS], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [
+        {"a": "x"}, {"a": {"P": "y"}}, {"a": [{"P": "y"}]}, {"a": [{"P": "y"}]},
+        {"a": {"P": "y"}}, {"a": "fork"}, {"a": "helper"}]
