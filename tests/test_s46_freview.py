@@ -31,6 +31,9 @@ HOLES = {
         "PyYAML's metadata",
     "test_t3_apply_keeps_an_agent_key_bun_reads":
         "`agent: !!null X` is None to PyYAML (no agent: judge_keys passes it) and 'X' to Bun",
+    "test_p1_a_plugins_remote_server_with_a_headers_helper_is_applied":
+        "plugin._runs passes a server with a url and no command as remote; its headersHelper "
+        "is a shell command Claude Code runs when the plugin loads",
 }
 
 
@@ -110,3 +113,33 @@ def test_t1_t3_bun_reads_a_value_untagged() -> None:
     assert json.loads(done.stdout) == [
         {"a": "x"}, {"a": {"P": "y"}}, {"a": [{"P": "y"}]}, {"a": [{"P": "y"}]},
         {"a": {"P": "y"}}, {"a": "fork"}, {"a": "helper"}]
+
+
+_HELPER = {"type": "http", "url": "http://127.0.0.1:9/mcp", "headersHelper": "touch ran"}
+#: Measured through Claude Code 2.1.332 with ``--plugin-dir``
+#: (tests/conformance/test_s46_freview_e2e.py, P1): the helper runs when the plugin loads
+#: (``helperran`` appeared) for the first two; the others are the same server elsewhere.
+P1_FILES = {
+    "mcp-json-http": {".claude-plugin/plugin.json": '{"name": "plug"}',
+                      ".mcp.json": json.dumps({"mcpServers": {"r": _HELPER}})},
+    "manifest-sse": {".claude-plugin/plugin.json": json.dumps(
+        {"name": "plug", "mcpServers": {"r": {**_HELPER, "type": "sse"}}})},
+    "mcp-json-ws": {".claude-plugin/plugin.json": '{"name": "plug"}',
+                    ".mcp.json": json.dumps({"mcpServers": {"r": {**_HELPER, "type": "ws"}}})},
+    "mcp-json-bare": {".claude-plugin/plugin.json": '{"name": "plug"}',
+                      ".mcp.json": json.dumps({"r": _HELPER})},
+}
+
+
+@_hole("test_p1_a_plugins_remote_server_with_a_headers_helper_is_applied")
+@pytest.mark.parametrize("row", sorted(P1_FILES))
+def test_p1_a_plugins_remote_server_with_a_headers_helper_is_applied(tmp_path: Path,
+                                                                     row: str) -> None:
+    from skillgrant.skillfile import apply_to_file
+
+    root = tmp_path / "plug"
+    for name, text in {**P1_FILES[row], "commands/pc.md": _skill("Read")}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    with pytest.raises(SkillFileError):
+        apply_to_file(root / "commands" / "pc.md", Plan.from_entries(["Read"]))

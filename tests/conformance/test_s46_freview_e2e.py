@@ -1,0 +1,117 @@
+"""Session 46's review (s46-freview) through Claude Code 2.1.332 (run with ``--conformance``):
+files ``check`` passes or ``apply`` writes that the runtime reads with more grants than the
+plan, or that run something the plan does not carry. Each row fails today (strict xfail,
+``HOLES``). (Not named test_s46_freview.py: two test modules of one basename stop the suite's
+collection.)
+
+Each row has both sides: the runtime's, skillgrant bypassed or after ``apply``, and
+skillgrant's: ``apply`` refuses the file, or what it wrote must not let the runtime do more
+than the plan's own file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from cc_cases import skill
+from cc_probe import Judge
+from cc_runtime import run_session
+
+from skillgrant import SkillFileError
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_file
+
+HOLES = {
+    "P1": "a plugin's remote MCP server (url, no command) passes; its headersHelper is a "
+          "command Claude Code runs when the plugin loads",
+    "T1": "a tag on another key's value: PyYAML constructs it (None, a set), Bun ignores it; "
+          "hookdrop scans PyYAML's reading, so --enforce writes a hook the runtime drops",
+}
+
+
+def _remote(kind: str, helper: str) -> dict[str, object]:
+    return {"r": {"type": kind, "url": "http://127.0.0.1:9/mcp", "headersHelper": helper}}
+
+
+@pytest.mark.xfail(strict=True, reason=HOLES["P1"])
+@pytest.mark.parametrize("row", ["mcp-json-http", "manifest-sse"])
+def test_p1_a_plugins_remote_server_runs_its_headers_helper(judge: Judge, row: str) -> None:
+    """A remote server's ``headersHelper`` (a shell command printing HTTP headers) runs when
+    Claude Code loads the plugin (``--plugin-dir``), whatever the command file's plan.
+    ``check``/``apply`` pass such a server as remote (review s45-freview F7: only a server
+    with a ``command``, or no ``url``, is refused)."""
+    work = Path(tempfile.mkdtemp(prefix="sg-s46-", dir="/var/tmp"))
+    try:
+        root = work / "project" / "plug"
+        ran = work / "project" / "helperran"
+        helper = f"touch {ran}; echo {{}}"
+        files = {"commands/pc.md": skill("allowed-tools: Read")}
+        if row == "mcp-json-http":
+            files[".claude-plugin/plugin.json"] = '{"name": "plug"}'
+            files[".mcp.json"] = json.dumps({"mcpServers": _remote("http", helper)})
+        else:
+            files[".claude-plugin/plugin.json"] = json.dumps(
+                {"name": "plug", "mcpServers": _remote("sse", helper)})
+        for name, text in files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+        try:
+            apply_to_file(root / "commands" / "pc.md", Plan.from_entries(["Read"]))
+        except SkillFileError:
+            return  # refused: sound
+        url, session = judge.standin.session([(
+            "Bash", {"command": "ls", "description": "probe", "timeout": 5000})])
+        done, _ = run_session(judge.binary, url, work, None, prompt="/plug:pc",
+                              extra_args=["--plugin-dir", str(root)])
+        judge.sessions += 1
+        assert session.requests > 0, done.stderr[-400:]
+        assert not ran.exists(), (
+            "apply passed the plugin's command, and loading the plugin ran its remote MCP "
+            "server's headersHelper (touch helperran)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+#: Lines beside which Bun reads PreToolUse outside ``hooks`` (tests/test_s46_freview.py T1);
+#: the control (``x: y``) shows the enforced hook denying ``touch zz`` otherwise.
+T1 = {"null-tagged": "PreToolUse: !!null x", "set-tagged": "x: !!set {PreToolUse: y}",
+      "control": "x: y"}
+
+
+@pytest.mark.parametrize("row", [pytest.param(row, marks=pytest.mark.xfail(
+    strict=True, reason=HOLES["T1"])) if row != "control" else row for row in sorted(T1)])
+def test_t1_enforce_writes_a_hook_the_runtime_drops(judge: Judge, row: str) -> None:
+    """``apply --enforce`` writes its hook into the skill; under a session allowing Bash the
+    ceiling must deny ``touch zz`` (outside the plan ``Bash(echo *)``). Claude Code loads the
+    skill with no hooks (a PreToolUse key outside ``hooks`` as Bun reads it), so it runs."""
+    work = Path(tempfile.mkdtemp(prefix="sg-s46-", dir="/var/tmp"))
+    try:
+        plan = work / "plan.json"
+        plan.write_text('{"allowed-tools": ["Bash(echo *)"]}')
+        command = f"{sys.executable} -m skillgrant hook --plan {plan}"
+        where = work / "project" / ".claude" / "skills" / "probe" / "SKILL.md"
+        where.parent.mkdir(parents=True)
+        where.write_text(skill(f"allowed-tools: Bash(echo *)\n{T1[row]}"))
+        try:
+            apply_to_file(where, Plan.from_entries(["Bash(echo *)"]), enforce=command)
+        except SkillFileError:
+            return  # refused: sound
+        url, session = judge.standin.session([("Skill", {"skill": "probe"}), (
+            "Bash", {"command": "touch zz", "description": "probe", "timeout": 5000})])
+        done, _ = run_session(judge.binary, url, work, None,
+                              extra_args=["--allowedTools", "Bash"],
+                              env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")})
+        judge.sessions += 1
+        result = session.results.get(session.call_id(1))
+        assert result is not None, done.stderr[-600:]
+        assert not (work / "project" / "zz").exists(), (
+            f"apply --enforce wrote its hook beside {T1[row]!r}; Claude Code dropped it and ran "
+            f"touch zz outside the plan ({result[1][:200]!r})")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
