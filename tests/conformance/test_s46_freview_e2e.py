@@ -146,3 +146,40 @@ def test_t3_a_tagged_agent_runs_the_skill_as_that_agent(judge: Judge) -> None:
         assert done.returncode != 0, (
             f"check passed (exit 0) a skill Claude Code runs as the agent 'ev':\n"
             f"{done.stdout}{done.stderr}")
+
+
+#: Where ``apply --enforce`` writes its hook into a command file it takes for one whose hooks
+#: the runtime loads (``enforce._plugin_command``: a ``.claude/commands`` file), and the slash
+#: command that runs it.
+COMMANDS = {"project-command": (".claude/commands/pc.md", "/pc"),
+            "nested-project-command": (".claude/commands/sub/pc.md", "/sub:pc")}
+
+
+@pytest.mark.parametrize("row", sorted(COMMANDS))
+def test_enforce_holds_a_project_command(judge: Judge, row: str) -> None:
+    """A project command enforced under the plan ``Bash(echo *)``, run by its slash command
+    in a session allowing Bash: the hook must deny ``touch zz``."""
+    where, slash = COMMANDS[row]
+    with work_folder("sg-s46fr-") as work:
+        plan = work / "plan.json"
+        plan.write_text('{"allowed-tools": ["Bash(echo *)"]}')
+        command = f"{sys.executable} -m skillgrant hook --plan {plan}"
+        path = work / "project" / where
+        path.parent.mkdir(parents=True)
+        path.write_text(skill("allowed-tools: Bash(echo *)"))
+        try:
+            apply_to_file(path, Plan.from_entries(["Bash(echo *)"]), enforce=command)
+        except SkillFileError:
+            return  # refused: sound
+        url, session = judge.standin.session([(
+            "Bash", {"command": "touch zz", "description": "probe", "timeout": 5000})])
+        done, _ = run_session(judge.binary, url, work, None, prompt=slash,
+                              extra_args=["--allowedTools", "Bash"],
+                              env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")})
+        judge.sessions += 1
+        result = session.results.get(session.call_id(0))
+        assert result is not None, done.stderr[-600:]
+        assert not (work / "project" / "zz").exists(), (
+            f"apply --enforce wrote its hook into {where}; Claude Code ran touch zz outside "
+            f"the plan ({result[1][:200]!r})")
+
