@@ -34,6 +34,8 @@ HOLES = {
           "command Claude Code runs when the plugin loads",
     "T1": "a tag on another key's value: PyYAML constructs it (None, a set), Bun ignores it; "
           "hookdrop scans PyYAML's reading, so --enforce writes a hook the runtime drops",
+    "T2": "`context: !!null fork` is None to PyYAML and 'fork' to Bun: --enforce writes the "
+          "skill's own hook, which never sees the forked subagent's calls",
     "T3": "`agent: !!null ev` is None to PyYAML (judge_keys: no agent) and 'ev' to Bun: the "
           "skill runs as the project's agent ev",
 }
@@ -183,3 +185,68 @@ def test_enforce_holds_a_project_command(judge: Judge, row: str) -> None:
             f"apply --enforce wrote its hook into {where}; Claude Code ran touch zz outside "
             f"the plan ({result[1][:200]!r})")
 
+
+
+#: Skill files in another letter case (the runtime's loaders match ``/^skill\.md$/i`` in
+#: places), a project's and a plugin's: the walk of ``check DIR`` selects ``SKILL.md`` only.
+CASES = {"project-lower": ({"project/.claude/skills/probe/skill.md": "probe"}, ()),
+         "project-mixed": ({"project/.claude/skills/probe/Skill.md": "probe"}, ()),
+         "plugin-lower": ({"project/plug/.claude-plugin/plugin.json": '{"name": "plug"}',
+                           "project/plug/skills/probe/skill.md": "probe"}, ("plug",))}
+
+
+@pytest.mark.parametrize("row", sorted(CASES))
+def test_f8_a_skill_file_in_another_case(judge: Judge, row: str) -> None:
+    from file_review import runtime as run_review
+    from file_review import skill as probe_skill
+
+    files, plugin = CASES[row]
+    with work_folder("sg-s46fr-") as work:
+        lay_out(work, {path: probe_skill("probe", "Bash(touch *)") if text == "probe" else text
+                       for path, text in files.items()})
+        (work / "plan.yaml").write_text(PLAN)
+        name = "plug:probe" if plugin else "probe"
+        extra = ["--plugin-dir", str(work / "project" / "plug")] if plugin else []
+        got = run_review(judge, work, [("Skill", {"skill": name}), touch("c")],
+                         review="s46-freview", extra=extra)
+        loaded = got[0] is not None and got[0][0]
+        ran = (work / "project" / "zz_c").exists()
+        print("F8 CASE", row, got, ran)
+        if not (loaded and ran):
+            return  # the runtime does not load it: nothing to judge
+        done = check(work / "project", work / "plan.yaml", ".")
+        assert done.returncode != 0, (
+            f"check . passed; Claude Code loaded {sorted(files)} and ran touch zz_c:\n"
+            f"{done.stdout}")
+
+
+@pytest.mark.parametrize("row", [pytest.param("null-tagged", marks=pytest.mark.xfail(
+    strict=True, reason=HOLES["T2"])), "control"])
+def test_t2_enforce_writes_its_hook_into_a_forked_skill(judge: Judge, row: str) -> None:
+    """``context: !!null fork``: Claude Code forks the skill (Bun reads ``fork``); the
+    subagent's ``touch`` runs under a session allowing Bash, though ``apply --enforce`` wrote
+    its ceiling (plan ``Bash(echo *)``). A plain ``context: fork`` is refused
+    (ForkedSkillError). The control (no ``context``): the main agent's ``touch`` is denied."""
+    with work_folder("sg-s46fr-") as work:
+        plan = work / "plan.json"
+        plan.write_text('{"allowed-tools": ["Bash(echo *)"]}')
+        command = f"{sys.executable} -m skillgrant hook --plan {plan}"
+        where = work / "project" / ".claude" / "skills" / "probe" / "SKILL.md"
+        where.parent.mkdir(parents=True)
+        context = "context: !!null fork\n" if row != "control" else ""
+        where.write_text(f"---\nname: probe\ndescription: d\n{context}allowed-tools: "
+                         f"Bash(echo *)\n---\nRun it. {marker('a')}\n")
+        try:
+            apply_to_file(where, Plan.from_entries(["Bash(echo *)"]), enforce=command)
+        except (SkillFileError, ValueError):
+            return  # refused: sound
+        calls = [("Skill", {"skill": "probe"})]
+        if row == "control":
+            calls.append(touch("f"))
+        url, _ = judge.standin.session(calls, {"a": [touch("f")]})
+        run_session(judge.binary, url, work, None, extra_args=["--allowedTools", "Bash"],
+                    env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")})
+        TALLY["s46-freview sessions"] = TALLY.get("s46-freview sessions", 0) + 1
+        assert not (work / "project" / "zz_f").exists(), (
+            "apply --enforce wrote its hook into the skill, and `touch zz_f` ran outside the "
+            f"plan Bash(echo *) ({row})")
