@@ -34,6 +34,10 @@ HOLES = {
     "test_p1_a_plugins_remote_server_with_a_headers_helper_is_applied":
         "plugin._runs passes a server with a url and no command as remote; its headersHelper "
         "is a shell command Claude Code runs when the plugin loads",
+    "test_g1_the_gate_reads_a_skills_frontmatter_otherwise_than_the_runtime":
+        "gate.skillargs._frontmatter ends the frontmatter at the first line that is '---' "
+        "(and takes any text starting '---' as opening one); the runtime's K0 ends it at the "
+        "first '---' anywhere and opens only on '---' + white space + a line break",
 }
 
 
@@ -143,3 +147,48 @@ def test_p1_a_plugins_remote_server_with_a_headers_helper_is_applied(tmp_path: P
         (root / name).write_text(text)
     with pytest.raises(SkillFileError):
         apply_to_file(root / "commands" / "pc.md", Plan.from_entries(["Read"]))
+
+
+#: Skill files whose body, as Claude Code 2.1.332 reads it (K0: ``^---\\s*\\n``, then up
+#: to the first ``---`` anywhere), holds ``!`echo $ARGUMENTS``` where the gate's skillargs
+#: sees frontmatter. The first is kept unchanged by ``apply --plan Bash(echo *)`` and measured
+#: end to end (tests/conformance/test_s46_freview_e2e.py G1: ``touch zz`` ran); the others
+#: ``check`` refuses (no frontmatter), but the gate reads any skill file the runtime may load
+#: (a user's skill is never checked).
+G1_TEXTS = {
+    "dashes-in-value": ("---\nname: other\nallowed-tools: Bash(echo *)\ndescription: echo a---b\n"
+                        "x: |\n  !`echo $ARGUMENTS`\n---\nResult.\n"),
+    "dashes-end-of-value": ("---\nname: other\nallowed-tools: Bash(echo *)\ndescription: echo "
+                            "a---\n  !`echo $ARGUMENTS`\n---\nResult.\n"),
+    "four-dash-open": "----\n!`echo $ARGUMENTS`\n---\nResult.\n",
+    "dash-word-open": "---x\n!`echo $ARGUMENTS`\n---\nResult.\n",
+}
+
+
+@_hole("test_g1_the_gate_reads_a_skills_frontmatter_otherwise_than_the_runtime")
+@pytest.mark.parametrize("row", sorted(G1_TEXTS))
+def test_g1_the_gate_reads_a_skills_frontmatter_otherwise_than_the_runtime(
+        tmp_path: Path, row: str) -> None:
+    """s45 K1: the runtime fills ``$ARGUMENTS`` in the body's ``!`` commands from a Skill
+    call's args and runs them unseen by any hook; the gate must judge the filled command
+    (``echo hi; touch zz``: not covered by ``Bash(echo *)``)."""
+    from skillgrant.gate.call import check_call
+
+    skill = tmp_path / ".claude" / "skills" / "other"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(G1_TEXTS[row])
+    got = check_call("Skill", {"skill": "other", "args": "hi; touch zz"},
+                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    assert got.status != "covered", got
+
+
+def test_g1_control_the_gate_judges_the_filled_command(tmp_path: Path) -> None:
+    from skillgrant.gate.call import check_call
+
+    skill = tmp_path / ".claude" / "skills" / "other"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: other\ndescription: d\nallowed-tools: "
+                                    "Bash(echo *)\n---\nResult: !`echo $ARGUMENTS`\n")
+    assert check_call("Skill", {"skill": "other", "args": "hi; touch zz"},
+                      ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path)).status \
+        == "not_covered"

@@ -36,6 +36,9 @@ HOLES = {
           "hookdrop scans PyYAML's reading, so --enforce writes a hook the runtime drops",
     "T2": "`context: !!null fork` is None to PyYAML and 'fork' to Bun: --enforce writes the "
           "skill's own hook, which never sees the forked subagent's calls",
+    "G1": "gate.skillargs reads a skill's frontmatter with a reader of its own (the first line "
+          "that is `---`), not the runtime's K0 (the first `---` anywhere): the `!` commands "
+          "the runtime finds after `a---b` are taken for frontmatter and never judged",
     "T3": "`agent: !!null ev` is None to PyYAML (judge_keys: no agent) and 'ev' to Bun: the "
           "skill runs as the project's agent ev",
 }
@@ -250,3 +253,42 @@ def test_t2_enforce_writes_its_hook_into_a_forked_skill(judge: Judge, row: str) 
         assert not (work / "project" / "zz_f").exists(), (
             "apply --enforce wrote its hook into the skill, and `touch zz_f` ran outside the "
             f"plan Bash(echo *) ({row})")
+
+
+#: Skill files whose ``!`echo $ARGUMENTS``` Claude Code finds in the body (its frontmatter
+#: ends at the first ``---``, here inside ``a---b``) while the gate's ``skillargs`` takes it
+#: for frontmatter. ``apply --plan Bash(echo *)`` keeps each unchanged. The control is K1's.
+G1 = {"dashes-in-value": ("---\nname: other\nallowed-tools: Bash(echo *)\ndescription: echo "
+                          "a---b\nx: |\n  !`echo $ARGUMENTS`\n---\nResult.\n"),
+      "control": ("---\nname: other\ndescription: echo things\nallowed-tools: Bash(echo *)\n"
+                  "---\nResult: !`echo $ARGUMENTS`\n")}
+
+
+@pytest.mark.parametrize("row", [pytest.param(row, marks=pytest.mark.xfail(
+    strict=True, reason=HOLES["G1"])) if row != "control" else row for row in sorted(G1)])
+def test_g1_a_skill_calls_args_fill_a_command_the_gate_takes_for_frontmatter(
+        judge: Judge, row: str) -> None:
+    """tests/gate/test_s45_gfix2.py's K1 session (plan ``Skill(other)``, ``Bash(echo *)``; the
+    session allows Bash; the gate's hook in the project's settings) with ``other`` written so
+    that the runtime's frontmatter ends inside a value: ``Skill(other, args="hi; touch zz")``
+    runs ``echo hi; touch zz`` as the skill loads. The gate must deny the Skill call."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gate"))
+    from files_fixture import gated_project
+
+    with work_folder("sg-s46g1-") as work:
+        project = work / "project"
+        gated_project(project, ["Skill(other)", "Bash(echo *)"])
+        skill_file = project / ".claude" / "skills" / "other" / "SKILL.md"
+        skill_file.parent.mkdir(parents=True)
+        skill_file.write_text(G1[row])
+        applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
+        assert skill_file.read_text() == G1[row], applied  # kept unchanged
+        url, session = judge.standin.session([("Skill", {"skill": "other",
+                                                        "args": "hi; touch zz"})])
+        done, _ = run_session(judge.binary, url, work, None, timeout=120, prompt="hello",
+                              extra_args=["--allowedTools", "Skill(other)", "Bash"])
+        judge.sessions += 1
+        result = session.results.get(session.call_id(0))
+        assert result is not None, done.stderr[-2000:]
+        assert not (project / "zz").exists(), (
+            f"the gate let the skill's command run the call's arguments: {result}")
