@@ -36,7 +36,7 @@ HOLES = {
           "hookdrop scans PyYAML's reading, so --enforce writes a hook the runtime drops",
     "T2": "`context: !!null fork` is None to PyYAML and 'fork' to Bun: --enforce writes the "
           "skill's own hook, which never sees the forked subagent's calls",
-    "G1": "gate.skillargs reads a skill's frontmatter with a reader of its own (the first line "
+    "G1": "gate.skillargs reads a skill's frontmatter (and its `arguments`, G2) with a reader of its own (the first line "
           "that is `---`), not the runtime's K0 (the first `---` anywhere): the `!` commands "
           "the runtime finds after `a---b` are taken for frontmatter and never judged",
     "T3": "`agent: !!null ev` is None to PyYAML (judge_keys: no agent) and 'ev' to Bun: the "
@@ -260,6 +260,10 @@ def test_t2_enforce_writes_its_hook_into_a_forked_skill(judge: Judge, row: str) 
 #: for frontmatter. ``apply --plan Bash(echo *)`` keeps each unchanged. The control is K1's.
 G1 = {"dashes-in-value": ("---\nname: other\nallowed-tools: Bash(echo *)\ndescription: echo "
                           "a---b\nx: |\n  !`echo $ARGUMENTS`\n---\nResult.\n"),
+      # G2: the named argument `who` the runtime reads from a quoted key (the gate's regex
+      # finds no `arguments`, so `$who` is no placeholder to it); args "zz"
+      "named-quoted-key": ("---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
+                           "\"arguments\": [who]\n---\n!`touch $who`\n"),
       "control": ("---\nname: other\ndescription: echo things\nallowed-tools: Bash(echo *)\n"
                   "---\nResult: !`echo $ARGUMENTS`\n")}
 
@@ -283,8 +287,8 @@ def test_g1_a_skill_calls_args_fill_a_command_the_gate_takes_for_frontmatter(
         skill_file.write_text(G1[row])
         applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
         assert skill_file.read_text() == G1[row], applied  # kept unchanged
-        url, session = judge.standin.session([("Skill", {"skill": "other",
-                                                        "args": "hi; touch zz"})])
+        args = "zz" if row.startswith("named") else "hi; touch zz"
+        url, session = judge.standin.session([("Skill", {"skill": "other", "args": args})])
         done, _ = run_session(judge.binary, url, work, None, timeout=120, prompt="hello",
                               extra_args=["--allowedTools", "Skill(other)", "Bash"])
         judge.sessions += 1
