@@ -36,9 +36,10 @@ HOLES = {
           "hookdrop scans PyYAML's reading, so --enforce writes a hook the runtime drops",
     "T2": "`context: !!null fork` is None to PyYAML and 'fork' to Bun: --enforce writes the "
           "skill's own hook, which never sees the forked subagent's calls",
-    "G1": "gate.skillargs reads a skill's frontmatter (and its `arguments`, G2) with a reader of its own (the first line "
-          "that is `---`), not the runtime's K0 (the first `---` anywhere): the `!` commands "
-          "the runtime finds after `a---b` are taken for frontmatter and never judged",
+    "G1": "gate.skillargs reads a skill's frontmatter (and its `arguments`, G2) with a reader "
+          "of its own (the first line that is `---`), not the runtime's K0 (the first `---` "
+          "anywhere): the `!` commands the runtime finds after `a---b` are taken for "
+          "frontmatter and never judged",
     "T3": "`agent: !!null ev` is None to PyYAML (judge_keys: no agent) and 'ev' to Bun: the "
           "skill runs as the project's agent ev",
 }
