@@ -162,3 +162,72 @@ def test_d1_a_decompressor_writes_its_operand_less_the_suffix(tmp_path: Path,
 
 _open("test_d1_a_decompressor_writes_its_operand_less_the_suffix",
       "review s46 D1: open (s46-gfix)")
+
+
+# --- Claude Code: a skill file the gate reads otherwise than the runtime -------------------
+
+#: (the skill's SKILL.md, the Skill call's args): each file's ``!`` command takes the args, and
+#: the runtime (2.1.332's ``qd``, ``K0``, ``PIe``, ``_vt``) reads it otherwise than
+#: ``skillargs`` does, so the gate finds no command the args fill.
+SKILL_TEXTS = {
+    # ``eC`` drops a byte-order mark before reading the frontmatter: ``arguments`` is read
+    "byte-order-mark": ("\ufeff---\nname: other\ndescription: echo things\narguments: [who]\n"
+                        "allowed-tools: Bash(echo *)\n---\nResult: !`echo $who`\n",
+                        "$(touch zz)"),
+    # YAML's block list at the key's own indentation: both names are the runtime's
+    "block-list-unindented": ("---\nname: other\ndescription: echo things\narguments:\n"
+                              "- who\n- what\nallowed-tools: Bash(echo *)\n---\n"
+                              "Hello $who. Result: !`echo $what`\n", "hi 'x; touch zz'"),
+    # a quoted key is the same key to YAML
+    "quoted-key": ("---\nname: other\ndescription: echo things\n\"arguments\": [who]\n"
+                   "allowed-tools: Bash(echo *)\n---\nResult: !`echo $who`\n", "$(touch zz)"),
+    # ``K0`` (``/^---\s*\n([\s\S]*?)---\s*\n?/``) ends the frontmatter at the first ``---``,
+    # in a line too: the lines after it are the body
+    "dashes-in-a-value": ("---\nname: other\ndescription: echo things --- fast\n"
+                          "Result: !`echo $ARGUMENTS`\n---\nbody\n", "hi; touch zz"),
+    # ``----`` opens no frontmatter to ``K0``: the whole file is the body
+    "four-dashes": ("----\nResult: !`echo $ARGUMENTS`\n---\nbody\n", "hi; touch zz"),
+}
+
+
+@pytest.mark.parametrize("case", list(SKILL_TEXTS))
+def test_k2_the_runtime_reads_a_skill_file_otherwise_than_the_gate(tmp_path: Path,
+                                                                   case: str) -> None:
+    """K2 (skillargs._frontmatter: the frontmatter opens at ``---`` at the file's start and
+    closes at a line of ``---``; ``arguments`` is a key at a line's start, a block list's
+    items each indented): Claude Code 2.1.332 drops a byte-order mark first (``eC``), ends
+    the frontmatter at the first ``---`` anywhere (``K0``), opens none at ``----``, and reads
+    the frontmatter as YAML (a quoted key, a block list at the key's indentation). So the
+    gate reads no placeholder where the runtime fills one, judges no filled command, and
+    allows ``Skill(other, args=…)``; the runtime runs the command filled from the args. Plan
+    ``Skill(other)``; measured with the pinned runtime (only the gate stands in the way, as
+    in test_s45_greview's K1)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+    from cc_runtime import binary_path, run_session
+    from cc_standin import StandIn
+
+    binary = binary_path()
+    if not binary.exists():
+        pytest.skip("the pinned Claude Code is not installed (cc_runtime.py install)")
+    text, args = SKILL_TEXTS[case]
+    work = tmp_path / "work"
+    project = work / "project"
+    gated_project(project, ["Skill(other)"])
+    skill = project / ".claude" / "skills" / "other"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(text, encoding="utf-8")
+    call = ("Skill", {"skill": "other", "args": args})
+    with StandIn() as standin:
+        url, session = standin.session([call])
+        done, _ = run_session(binary, url, work, None, timeout=120, prompt="hello",
+                              extra_args=["--allowedTools", "Skill(other)", "Bash"])
+    result = session.results.get(session.call_id(0))
+    assert result is not None, done.stderr[-2000:]
+    assert not (project / "zz").exists(), \
+        f"the gate let the skill's command run the call's arguments: {result}"
+
+
+_open("test_k2_the_runtime_reads_a_skill_file_otherwise_than_the_gate",
+      "review s46 K2: open (s46-gfix)")
