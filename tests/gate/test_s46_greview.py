@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -231,3 +232,89 @@ def test_k2_the_runtime_reads_a_skill_file_otherwise_than_the_gate(tmp_path: Pat
 
 _open("test_k2_the_runtime_reads_a_skill_file_otherwise_than_the_gate",
       "review s46 K2: open (s46-gfix)")
+
+
+# --- a file system that folds case and normalizes names (macOS's APFS) ---------------------
+
+
+@pytest.fixture
+def apfs(tmp_path: Path) -> Iterator[Path]:
+    """A folder whose names are looked up as APFS does: case folded (Unicode's folding, so
+    ``ſ`` is ``s``) and normalization ignored (``é`` and ``e`` + U+0301 are one name): test_s45
+    _greview's FUSE passthrough, its folding widened; skipped without fusepy, libfuse or
+    ``/dev/fuse``."""
+    import importlib.util
+    import sys
+    import time
+
+    from test_s45_greview import CASEFS
+
+    if importlib.util.find_spec("fuse") is None or not os.path.exists("/dev/fuse"):
+        pytest.skip("no fusepy or /dev/fuse here (a case-insensitive file system's stand-in)")
+    needs("fusermount")
+    folding = CASEFS.replace("import errno", "import errno\nimport unicodedata").replace(
+        "part.casefold()", 'unicodedata.normalize("NFD", part).casefold()').replace(
+        "n.casefold()", 'unicodedata.normalize("NFD", n).casefold()')
+    assert folding.count("unicodedata.normalize") == 2
+    back, mount = tmp_path / "back", tmp_path / "folded"
+    back.mkdir()
+    mount.mkdir()
+    (tmp_path / "apfs.py").write_text(folding)
+    server = subprocess.Popen([sys.executable, str(tmp_path / "apfs.py"), str(back),
+                               str(mount)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if os.path.ismount(mount):
+                break
+            time.sleep(0.1)
+        else:
+            pytest.skip("the FUSE stand-in did not mount")
+        yield mount
+    finally:
+        subprocess.run(["fusermount", "-u", str(mount)], capture_output=True, check=False,
+                       timeout=60)
+        server.kill()
+        server.wait(timeout=60)
+
+
+#: (the folder the project is made in, the calls): ``{here}`` is the project's path spelled
+#: in NFD (``é`` as ``e`` + U+0301) where it is made in ``café``.
+FOLDED = {
+    "long-s": ("plain", ["cp evil.json package.j\u017fon", "npm test"]),
+    "nfd-path": ("caf\u00e9", ["cp evil.json {here}/package.json", "npm test"]),
+}
+
+
+@pytest.mark.parametrize("case", list(FOLDED))
+def test_x2_apfs_folds_what_lower_does_not(apfs: Path, case: str) -> None:
+    """X2 (guards._touches, named, composed: a path is compared lower-cased, ``str.lower``;
+    s45 X1): APFS compares names by Unicode case folding, under which ``ſ`` (U+017F) is
+    ``s`` (``"ſ".lower()`` is ``ſ``), and ignores normalization, so a path spelled in NFD
+    is the NFC one. ``cp evil.json package.jſon`` replaces the ``package.json`` the plan's
+    ``npm test`` runs (guarded for it); so does the project's own path in NFD. Plan
+    ``Bash(cp *)``, ``Bash(npm test)``; measured on a FUSE stand-in that folds as APFS does."""
+    import unicodedata
+
+    needs("npm")
+    folder, calls = FOLDED[case]
+    project = apfs / folder / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
+    _npm_project(project)
+    (project / "evil.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "touch zz"}}))
+    scratch = apfs / folder / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+
+    def spelled(where: Path) -> list[str]:
+        here = unicodedata.normalize("NFD", str(where))
+        return [c.format(here=here) for c in calls]
+
+    for call in spelled(scratch):
+        bash(call, scratch)
+    assert (scratch / "zz").exists(), "npm ran no payload: the case proves nothing"
+    assert _first_denied(project, spelled(project)) is not None, \
+        "the hook allows a write of package.json spelled as APFS folds it"
+
+
+_open("test_x2_apfs_folds_what_lower_does_not", "review s46 X2: open (s46-gfix)")
