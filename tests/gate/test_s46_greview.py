@@ -118,6 +118,10 @@ DECOMPRESSED = {
                       ["cp e.rc.bz2 .npmrc.bz2", "bunzip2 .npmrc.bz2", "npm test"]),
     "unzstd-npmrc": (("npm", "zstd"), ["Bash(cp *)", "Bash(unzstd *)", "Bash(npm test)"],
                      ["cp e.rc.zst .npmrc.zst", "unzstd .npmrc.zst", "npm test"]),
+    # gpg with no command guesses one: a literal data packet (`gpg --store`) is written out
+    # under its own name less `.gpg`
+    "gpg-store": (("npm", "gpg"), ["Bash(cp *)", "Bash(gpg *)", "Bash(npm test)"],
+                  ["cp e.rc.gpg .npmrc.gpg", "gpg .npmrc.gpg", "npm test"]),
     # gzip keeps the name it compressed in its header; gunzip -N writes under that name
     "gunzip-N-header": (("npm",), ["Bash(gunzip *)", "Bash(npm test)"],
                         ["gunzip -N named.gz", "npm test"]),
@@ -132,6 +136,12 @@ def _compressed(project: Path) -> None:
             subprocess.run([program, "-k", "-q", "e.rc"], cwd=project, check=True,
                            capture_output=True)
             assert (project / f"e.rc{ending}").exists()
+    if shutil.which("gpg"):
+        keys = project.parent / "gnupg"
+        keys.mkdir(mode=0o700)
+        subprocess.run(["gpg", "--batch", "--store", "-o", "e.rc.gpg", "e.rc"], cwd=project,
+                       check=True, capture_output=True, env={**os.environ,
+                                                             "GNUPGHOME": str(keys)})
     named = project / "named"  # (a header naming `.npmrc`)
     named.mkdir()
     (named / ".npmrc").write_text("script-shell=./e.sh\n")
