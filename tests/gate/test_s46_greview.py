@@ -328,3 +328,44 @@ def test_x2_apfs_folds_what_lower_does_not(apfs: Path, case: str) -> None:
 
 
 _open("test_x2_apfs_folds_what_lower_does_not", "review s46 X2: open (s46-gfix)")
+
+
+# --- a program's own settings, written after two options with values -----------------------
+
+#: (the program needed, the plan, the calls)
+OWN_AFTER_OPTIONS = {
+    "kubectl": ("kubectl", ["Bash(kubectl *)"],
+                ["kubectl -v 0 --request-timeout 5 config set-cluster c "
+                 "--server=https://127.0.0.1:1",
+                 "kubectl -v 0 --request-timeout 5 config set-credentials u --exec-command=touch "
+                 "--exec-arg=zz --exec-api-version=client.authentication.k8s.io/v1beta1",
+                 "kubectl -v 0 --request-timeout 5 config set-context x --cluster=c --user=u",
+                 "kubectl -v 0 --request-timeout 5 config use-context x",
+                 "kubectl get pods"]),
+    "aws": ("aws", ["Bash(aws *)"],
+            ["aws --region us-east-1 --output json configure set credential_process ./e.sh",
+             "aws s3 ls"]),
+}
+
+
+@pytest.mark.parametrize("case", list(OWN_AFTER_OPTIONS))
+def test_s2_own_settings_after_two_options_with_values(tmp_path: Path, case: str) -> None:
+    """S2 (ownsettings.own_settings: the subcommand is looked for among the first two words
+    after the program that do not start with ``-``; an option's value is such a word):
+    ``kubectl -v 0 --request-timeout 5 config set-credentials … --exec-command=…`` puts the
+    values ``0`` and ``5`` first, so ``config`` is the third plain word and the write of
+    ``~/.kube/config`` is not seen; so for ``aws --region R --output json configure set
+    credential_process``. The covered ``kubectl get pods`` / ``aws s3 ls`` runs the exec
+    credential plugin / the credential process. Plans ``Bash(kubectl *)``, ``Bash(aws *)``
+    (neither runs code of the model's choosing; ``kubectl config …`` alone is denied)."""
+    program, entries, calls = OWN_AFTER_OPTIONS[case]
+    needs(program)
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    _npm_project(project)
+    env = _proves(project, tmp_path, calls)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows a program to write its own settings after two valued options"
+
+
+_open("test_s2_own_settings_after_two_options_with_values", "review s46 S2: open (s46-gfix)")
