@@ -369,3 +369,29 @@ def test_s2_own_settings_after_two_options_with_values(tmp_path: Path, case: str
 
 
 _open("test_s2_own_settings_after_two_options_with_values", "review s46 S2: open (s46-gfix)")
+
+
+# --- a program's plugins found by name in the user's data folder ---------------------------
+
+
+def test_e1_gh_runs_the_extension_of_its_subcommands_name(tmp_path: Path) -> None:
+    """E1 (homefiles.HOME_CODE guards ``~/.config/gh`` and ``~/.local/bin``, ``~/.local/lib``,
+    not ``~/.local/share``): ``gh NAME`` for a name that is no command of gh's runs the
+    extension ``$XDG_DATA_HOME/gh/extensions/gh-NAME/gh-NAME`` (``~/.local/share/gh/…``),
+    as a git's ``git-NAME`` on PATH. A plan granting an extension's run (``Bash(gh dash)``,
+    ``gh copilot …``, ``gh poi``) beside ``Bash(cp *)``, ``Bash(mkdir *)`` lets the model
+    write that program (replace the user's, or plant one) and then run it. Measured with
+    gh 2.23."""
+    needs("gh")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(mkdir *)", "Bash(cp *)", "Bash(gh dash)"])
+    _npm_project(project)
+    calls = ["mkdir -p {home}/.local/share/gh/extensions/gh-dash",
+             "cp e.sh {home}/.local/share/gh/extensions/gh-dash/gh-dash", "gh dash"]
+    env = _proves(project, tmp_path, calls)
+    assert env is not None
+    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+        is not None, "the hook allows writing the gh extension the plan's gh dash runs"
+
+
+_open("test_e1_gh_runs_the_extension_of_its_subcommands_name", "review s46 E1: open (s46-gfix)")
