@@ -395,3 +395,48 @@ def test_e1_gh_runs_the_extension_of_its_subcommands_name(tmp_path: Path) -> Non
 
 
 _open("test_e1_gh_runs_the_extension_of_its_subcommands_name", "review s46 E1: open (s46-gfix)")
+
+
+# --- a type checker's option names the interpreter it runs ---------------------------------
+
+
+def _mypy_env(tmp_path: Path) -> dict[str, str] | None:
+    """The session's environment with a folder holding ``mypy`` first on PATH (/work/venv's
+    where the session's has none); None when there is none."""
+    import sys
+
+    found = shutil.which("mypy") or shutil.which("mypy", path=str(Path(sys.executable).parent))
+    if found is None and Path("/work/venv/bin/mypy").exists():
+        found = "/work/venv/bin/mypy"
+    if found is None:
+        return None
+    return {**os.environ, "PATH": f"{Path(found).parent}:{os.environ.get('PATH', '')}"}
+
+
+def test_m1_mypy_runs_the_python_executable_it_is_given(tmp_path: Path) -> None:
+    """M1 (planprograms reads mypy's settings files and ``--config-file``; optables no option
+    of mypy's as running a program): ``mypy --python-executable PATH`` runs PATH (``PATH
+    pyinfo.py getsearchdirs``) to find the site-packages of another interpreter. Plan
+    ``Bash(mypy *)`` (a type checker, which imports no code of the project) runs the
+    model's ``./e.sh``. (``dmypy run -- --python-executable …`` likewise.) Measured with
+    mypy 2.4.1."""
+    env = _mypy_env(tmp_path)
+    if env is None:
+        pytest.skip("no mypy here")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(mypy *)"])
+    (project / "src").mkdir()
+    (project / "src" / "a.py").write_text("x = 1\n")
+    (project / "e.sh").write_text('#!/bin/sh\ntouch zz\necho "[[], []]"\n')
+    (project / "e.sh").chmod(0o755)
+    calls = ["mypy --python-executable ./e.sh src"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        bash(call, scratch, env)
+    assert (scratch / "zz").exists(), "mypy ran no payload: the case proves nothing"
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows mypy to run the interpreter its option names"
+
+
+_open("test_m1_mypy_runs_the_python_executable_it_is_given", "review s46 M1: open (s46-gfix)")
