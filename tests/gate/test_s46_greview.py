@@ -189,6 +189,13 @@ SKILL_TEXTS = {
     "block-list-unindented": ("---\nname: other\ndescription: echo things\narguments:\n"
                               "- who\n- what\nallowed-tools: Bash(echo *)\n---\n"
                               "Hello $who. Result: !`echo $what`\n", "hi 'x; touch zz'"),
+    # a plain scalar continued on the next line is one value to YAML: ``who what``
+    "folded-scalar": ("---\nname: other\ndescription: echo things\narguments: who\n  what\n"
+                      "---\nHello $who. Result: !`echo $what`\n", "hi 'x; touch zz'"),
+    # a key given twice: the runtime's YAML takes the last, the gate the first
+    "key-twice": ("---\nname: other\ndescription: echo things\narguments: [who]\n"
+                  "arguments: [what]\n---\nHello $who. Result: !`echo $what`\n",
+                  "'x; touch zz'"),
     # a quoted key is the same key to YAML
     "quoted-key": ("---\nname: other\ndescription: echo things\n\"arguments\": [who]\n"
                    "allowed-tools: Bash(echo *)\n---\nResult: !`echo $who`\n", "$(touch zz)"),
