@@ -447,3 +447,34 @@ def test_m1_mypy_runs_the_python_executable_it_is_given(tmp_path: Path) -> None:
 
 
 _open("test_m1_mypy_runs_the_python_executable_it_is_given", "review s46 M1: open (s46-gfix)")
+
+
+# --- a compressor writes its operand plus the suffix it is given -----------------------------
+
+
+def test_d2_gzip_writes_its_operand_plus_the_suffix_it_is_given(tmp_path: Path) -> None:
+    """D2 (composed.COMPOSES names the programs whose suffix makes a name, cp/mv/install/ln/
+    patch/tar/rsync/sed/split: not gzip): ``gzip -S rc .npm`` writes ``.npmrc``. Deflate
+    keeps an incompressible input in stored blocks, so a line among random bytes is written
+    as it is, and npm's ini reader takes it (``script-shell=./e.sh``), skipping the noise.
+    Plan ``Bash(cp *)``, ``Bash(gzip *)``, ``Bash(npm test)`` (``-Src``, ``--suffix=rc``
+    too; ``gzip -S ig ~/.gitconf`` writes ``~/.gitconfig``, and ``-S rc ~/.bash`` a
+    ``~/.bashrc`` whose noise bash skips)."""
+    import random
+
+    needs("npm")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(gzip *)", "Bash(npm test)"])
+    _npm_project(project)
+    noise = random.Random(46)
+    (project / "noise").write_bytes(
+        noise.randbytes(3000).replace(b"=", b"x") + b"\nscript-shell=./e.sh\n"
+        + noise.randbytes(3000).replace(b"=", b"x"))
+    calls = ["cp noise .npm", "gzip -S rc .npm", "npm test"]
+    env = _proves(project, tmp_path, calls)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows gzip to write .npmrc as .npm plus a suffix"
+
+
+_open("test_d2_gzip_writes_its_operand_plus_the_suffix_it_is_given",
+      "review s46 D2: open (s46-gfix)")
