@@ -478,3 +478,59 @@ def test_d2_gzip_writes_its_operand_plus_the_suffix_it_is_given(tmp_path: Path) 
 
 _open("test_d2_gzip_writes_its_operand_plus_the_suffix_it_is_given",
       "review s46 D2: open (s46-gfix)")
+
+
+# --- a subagent's worktree: git runs the hooks folder its configuration names there ---------
+
+#: A committer for git commit under a fresh environment.
+_COMMITTER = {"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a",
+              "GIT_COMMITTER_EMAIL": "a@b"}
+
+
+def _worktree_project(project: Path, entries: list[str]) -> Path:
+    """A gated project whose git runs the hooks of ``.githooks`` (``core.hooksPath``, a path
+    relative to each working tree), with a linked worktree where Claude Code puts an isolated
+    subagent's (``.claude/worktrees/w``); the worktree."""
+    gated_project(project, entries)
+    (project / "src").mkdir()
+    (project / "src" / "x.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "src" / "x.sh").chmod(0o755)
+    (project / ".githooks").mkdir()
+    subprocess.run(["git", "config", "core.hooksPath", ".githooks"], cwd=project, check=True)
+    worktree = project / ".claude" / "worktrees" / "w"
+    subprocess.run(["git", "worktree", "add", "-q", str(worktree)], cwd=project, check=True,
+                   capture_output=True, env={**os.environ, **_COMMITTER})
+    return worktree
+
+
+def test_w1_a_worktrees_relative_hooks_folder_is_written_from_the_main_tree(
+        tmp_path: Path) -> None:
+    """W1 (placed.in_worktree: a path under ``.claude/worktrees/NAME/`` is writable but for
+    ``_IN_TREE``'s names; guards guards the configured hooks folder of the call's and the
+    project's repository): a relative ``core.hooksPath`` (``.githooks``; husky's ``.husky/_``)
+    is read from the top of each working tree, so a linked worktree's hooks are
+    ``.claude/worktrees/w/.githooks``. The main session writes them (``mkdir -p``, ``cp``:
+    allowed; ``.githooks/pre-commit`` of the main tree is denied), and the subagent's covered
+    ``git commit`` in its worktree runs them. Plan ``Bash(mkdir *)``, ``Bash(cp *)``,
+    ``Bash(git commit *)``; the last call is the subagent's (its folder the worktree)."""
+    entries = ["Bash(mkdir *)", "Bash(cp *)", "Bash(git commit *)"]
+    main = ["mkdir -p .claude/worktrees/w/.githooks",
+            "cp src/x.sh .claude/worktrees/w/.githooks/pre-commit"]
+    sub = ["git commit --allow-empty -m x"]
+    env = {**os.environ, **_COMMITTER}
+    proof = tmp_path / "proof"
+    worktree = _worktree_project(proof, entries)
+    for call in main:
+        bash(call, proof, env)
+    for call in sub:
+        bash(call, worktree, env)
+    assert (worktree / "zz").exists(), "git ran no hook: the case proves nothing"
+    project = tmp_path / "project"
+    worktree = _worktree_project(project, entries)
+    denied = _first_denied(project, main, env) or _first_denied(project, sub, env, worktree)
+    assert denied is not None, \
+        "the hook allows writing the hooks a subagent's worktree's git commit runs"
+
+
+_open("test_w1_a_worktrees_relative_hooks_folder_is_written_from_the_main_tree",
+      "review s46 W1: open (s46-gfix)")
