@@ -300,6 +300,9 @@ def apfs(tmp_path: Path) -> Iterator[Path]:
 FOLDED = {
     "long-s": ("plain", ["cp evil.json package.j\u017fon", "npm test"]),
     "nfd-path": ("caf\u00e9", ["cp evil.json {here}/package.json", "npm test"]),
+    # the ligature ``\ufb01`` folds to ``fi`` (Claude Code's own macOS sandbox spells its
+    # denied paths with it for that reason); plan Bash(cp *), Bash(make test)
+    "fi-ligature": ("plain", ["cp evil.mk Make\ufb01le", "make test"]),
 }
 
 
@@ -313,11 +316,13 @@ def test_x2_apfs_folds_what_lower_does_not(apfs: Path, case: str) -> None:
     ``Bash(cp *)``, ``Bash(npm test)``; measured on a FUSE stand-in that folds as APFS does."""
     import unicodedata
 
-    needs("npm")
+    needs("npm", "make")
     folder, calls = FOLDED[case]
     project = apfs / folder / "project"
-    gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
+    gated_project(project, ["Bash(cp *)", "Bash(npm test)", "Bash(make test)"])
     _npm_project(project)
+    (project / "Makefile").write_text("test:\n\techo ok\n")
+    (project / "evil.mk").write_text("test:\n\ttouch zz\n")
     (project / "evil.json").write_text(json.dumps(
         {"name": "x", "version": "1.0.0", "scripts": {"test": "touch zz"}}))
     scratch = apfs / folder / "scratch"
@@ -329,9 +334,9 @@ def test_x2_apfs_folds_what_lower_does_not(apfs: Path, case: str) -> None:
 
     for call in spelled(scratch):
         bash(call, scratch)
-    assert (scratch / "zz").exists(), "npm ran no payload: the case proves nothing"
+    assert (scratch / "zz").exists(), "npm/make ran no payload: the case proves nothing"
     assert _first_denied(project, spelled(project)) is not None, \
-        "the hook allows a write of package.json spelled as APFS folds it"
+        "the hook allows a write of package.json (Makefile) spelled as APFS folds it"
 
 
 _open("test_x2_apfs_folds_what_lower_does_not", "review s46 X2: open (s46-gfix)")
