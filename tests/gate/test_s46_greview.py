@@ -539,3 +539,52 @@ def test_w1_a_worktrees_relative_hooks_folder_is_written_from_the_main_tree(
 
 _open("test_w1_a_worktrees_relative_hooks_folder_is_written_from_the_main_tree",
       "review s46 W1: open (s46-gfix)")
+
+
+# --- the standard library of the plan's Python, not the hook's -----------------------------
+
+
+def _newer_python() -> Path | None:
+    """A folder holding a ``python3`` newer than the hook's whose standard library has
+    ``_colorize`` (3.13), or None."""
+    import glob
+    import sys
+
+    if "_colorize" in sys.stdlib_module_names:
+        return None
+    for folder in sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.1[3-9]*/bin"))):
+        done = subprocess.run([f"{folder}/python3", "-c", "import sys; print("
+                               "'_colorize' in sys.stdlib_module_names)"],
+                              capture_output=True, text=True, check=False)
+        if done.stdout.strip() == "True":
+            return Path(folder)
+    return None
+
+
+def test_v1_a_module_of_the_plans_python_that_the_hooks_does_not_have(tmp_path: Path) -> None:
+    """V1 (placed._STANDARD is the hook's interpreter's ``sys.stdlib_module_names``): the
+    files that would shadow a standard module in the folder first on a plan's Python's
+    ``sys.path`` are guarded by the names of the *hook's* Python (3.11 here). Python 3.13's
+    ``traceback`` imports ``_colorize`` (new in 3.13), so under a ``python3`` that is 3.13,
+    ``cp evil.py _colorize.py`` (allowed; ``json.py`` is denied) and the covered ``python3
+    -m unittest`` run it from the call's folder. Plan ``Bash(cp *)``, ``Bash(python3 -m
+    unittest)``; PATH's ``python3`` a pyenv 3.13."""
+    folder = _newer_python()
+    if folder is None:
+        pytest.skip("no Python 3.13+ beside an older hook here")
+    env = {**os.environ, "PATH": f"{folder}:{os.environ.get('PATH', '')}"}
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(python3 -m unittest)"])
+    (project / "evil.py").write_text('open("zz", "w").close()\n')
+    calls = ["cp evil.py _colorize.py", "python3 -m unittest"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        bash(call, scratch, env)
+    assert (scratch / "zz").exists(), "python ran no payload: the case proves nothing"
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows shadowing a standard module of the plan's newer Python"
+
+
+_open("test_v1_a_module_of_the_plans_python_that_the_hooks_does_not_have",
+      "review s46 V1: open (s46-gfix)")
