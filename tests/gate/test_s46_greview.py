@@ -588,3 +588,53 @@ def test_v1_a_module_of_the_plans_python_that_the_hooks_does_not_have(tmp_path: 
 
 _open("test_v1_a_module_of_the_plans_python_that_the_hooks_does_not_have",
       "review s46 V1: open (s46-gfix)")
+
+
+# --- the folders a session's variables name as an interpreter's modules ---------------------
+
+#: (the variable, its folder under the home, the plan, the calls, the payload's file)
+MODULE_FOLDERS = {
+    # local::lib's usual setting; shasum (and json_pp, cloc, exiftool, parallel) are perl
+    "PERL5LIB-shasum": ("PERL5LIB", "perl5/lib/perl5",
+                        ["Bash(mkdir *)", "Bash(cp *)", "Bash(shasum *)"],
+                        ["mkdir -p {lib}/Getopt", "cp evil.pm {lib}/Getopt/Long.pm",
+                         "shasum notes.txt"]),
+    "PYTHONPATH-unittest": ("PYTHONPATH", "pylib",
+                            ["Bash(mkdir *)", "Bash(cp *)", "Bash(python3 -m unittest)"],
+                            ["mkdir -p {lib}", "cp evil.py {lib}/argparse.py",
+                             "python3 -m unittest"]),
+}
+
+
+@pytest.mark.parametrize("case", list(MODULE_FOLDERS))
+def test_l2_a_variable_names_the_folder_an_interpreter_takes_modules_from_first(
+        tmp_path: Path, case: str) -> None:
+    """L2 (homefiles.MOVED_CODE guards the folders ``NODE_PATH`` and ``LD_LIBRARY_PATH``
+    name, not ``PERL5LIB``/``PERLLIB``, ``PYTHONPATH``, ``RUBYLIB``, ``GEM_PATH``,
+    ``CLASSPATH``): perl searches ``PERL5LIB``'s folders before its own library, Python
+    ``PYTHONPATH``'s before the standard library. With the session's ``PERL5LIB`` at
+    ``~/perl5/lib/perl5`` (local::lib), ``Getopt/Long.pm`` written there runs at the plan's
+    ``shasum`` (a perl script); with ``PYTHONPATH`` at ``~/pylib``, ``argparse.py`` runs at
+    ``python3 -m unittest``. Plans ``Bash(mkdir *)``, ``Bash(cp *)`` and the program."""
+    variable, folder, entries, calls = MODULE_FOLDERS[case]
+    needs("shasum" if variable == "PERL5LIB" else "python3")
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    (project / "evil.pm").write_text('system("touch zz"); 1;\n')
+    (project / "evil.py").write_text('open("zz", "w").close()\n')
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = _home_env(tmp_path / "proof-home")
+    lib = f"{proof['HOME']}/{folder}"
+    proof[variable] = lib
+    for call in calls:
+        bash(call.format(lib=lib), scratch, proof)
+    assert (scratch / "zz").exists(), "the interpreter ran no payload: the case proves nothing"
+    env = _home_env(tmp_path / "home")
+    lib = env[variable] = f"{env['HOME']}/{folder}"
+    assert _first_denied(project, [c.format(lib=lib) for c in calls], env) is not None, \
+        f"the hook allows writing a module in the folder {variable} names"
+
+
+_open("test_l2_a_variable_names_the_folder_an_interpreter_takes_modules_from_first",
+      "review s46 L2: open (s46-gfix)")
