@@ -15,6 +15,8 @@ import sys
 from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
+from .cargodirs import cargo_dirs
+from .copied import written
 from .environment import values
 from .folded import unquoted
 from .homefiles import (
@@ -32,7 +34,7 @@ from .nested import Guarded, only_planned, repositories
 from .placed import holds_module, in_worktree
 from .planprograms import MANIFESTS, MODULES, WORKSPACES, workspaces
 from .worktree import pushes_locally
-from .writers import braced, clone_word, composer, into_git, tree_word
+from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -109,6 +111,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     versions += [(path[1:].rstrip("/"), True) for path in named if path[:1] == "^"]  # s44 P1
     # and below it, a settings folder a later call's `cd` makes one up (review s44 P10)
     walked = frozenset(name for name, _ in versions if name not in MANIFESTS)
+    items += cargo_dirs(os.path.abspath(cwd or project or "/")) if "^target/" in named else []
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
             _folder_items(folder, versions))
@@ -122,8 +125,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         (items if at == 0 else local).extend(repositories(
             start, programs if at == 0 else local_programs, tops if at == 0 else set(),
             local, local_programs, loose if at == 0 else None))
-    # Claude Code's user state: its MCP servers and each project's (review s41 M1)
-    items.append((os.path.join(home, ".claude.json"), False))
+    items.append((os.path.join(home, ".claude.json"), False))  # its MCP servers (s41 M1)
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
     items += [(os.path.join(home, name), tree) for name, tree in HOME_CODE]
@@ -308,10 +310,9 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     words = _words(text)
     if "sed" in bare:  # sed's `w`/`W` take the file they write attached (`1w.claude/…`,
         words += [w[k + 1:] for w in words for k, c in enumerate(w) if c in "wW"]  # s44 W18)
-    return named_word(words, directory, text) or into_git(words, directory) or \
-        composer(words) or tree_word(words, directory, _touches) or \
-        clone_word(words, directory, _touches) or _local_push(words, directory) or \
-        _composed(words, directory, text, bare)
+    return written(words, directory, text, bare, _touches) or into_git(words, directory) or \
+        composer(words) or clone_word(words, directory, _touches) or \
+        _local_push(words, directory) or _composed(words, directory, text, bare)
 
 
 #: Programs that may compose a name they write (``composed``), or write their own settings
