@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from typing import Final
 
 _VARIABLES: Final = ("CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR", "CARGO_BUILD_BUILD_DIR")
+#: The environment's variables ``cargo_dirs`` reads (``guards``' key of its items).
+CARGO_ENVIRONMENT: Final = ("CARGO_HOME", *_VARIABLES)
 _KEYS: Final = ("target-dir", "build-dir")
 
 

@@ -13,6 +13,7 @@ folder's standard names. Anything the gate cannot show is not kept (the words st
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from ..lazy import compile_on_use
 from . import files as fs
 from .named import GUARDED, folded_items, named_word
-from .placed import holds_module
+from .placed import holds_module, in_worktree
 from .writers import tree_word
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -28,18 +29,66 @@ if TYPE_CHECKING:
     from typing import Final
 
 
-def written(words: list[str], directory: str | None, text: str, bare: str,
-            touches: Callable[[str], bool]) -> str | None:
+def written(words: list[str], directory: str | None, text: str, bare: str) -> str | None:
     """``named_word``, then ``tree_word`` of ``words`` (the guard's words of ``text``); for a
     text holding ``cp``, once more without the words it only copies out (``read_sources``)."""
-    found = named_word(words, directory, text) or tree_word(words, directory, touches)
+    kept = functools.partial(_names_kept, text)  # (asked once, if a walk would be)
+    touch: Callable[[str], bool] = functools.partial(
+        touches, names_kept=functools.cache(kept), walks={})
+    found = named_word(words, directory, text) or tree_word(words, directory, touch)
     if found is None or "cp" not in bare or directory is None:
         return found
-    kept = read_sources(text, directory)
-    if not kept or found not in kept:
+    sources = read_sources(text, directory)
+    if not sources or found not in sources:
         return found
-    rest = [w for w in words if w not in kept]
-    return named_word(rest, directory, text) or tree_word(rest, directory, touches)
+    rest = [w for w in words if w not in sources]
+    return named_word(rest, directory, text) or tree_word(rest, directory, touch)
+
+
+def touches(path: str, names_kept: Callable[[], bool] | None = None,
+            walks: dict[str, bool] | None = None) -> bool:
+    """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder,
+    or holds a walked-up settings name (``composed.holds_walked``, review s44 P10; each
+    folder walked once a call, ``walks``) unless ``names_kept`` says the command puts no
+    tree's names elsewhere."""
+    key = path.lower()  # (a file system that folds case: review s45 X1)
+    above = key.rstrip("/") + "/"
+    if any(key == item or item.startswith(above) or (tree and key.startswith(
+            item + "/") and not in_worktree(key, item)) for item, tree in folded_items()) or \
+            holds_module(path, GUARDED.get()):
+        return True
+    if not getattr(GUARDED.get(), "walked", ()) or (names_kept is not None and names_kept()):
+        return False
+    from .composed import holds_walked
+
+    if walks is None:
+        return holds_walked(path)
+    if path not in walks:
+        walks[path] = holds_walked(path)
+    return walks[path]
+
+
+#: Programs that remove what their words name or change its modes, and put no name of a tree
+#: elsewhere: a walked-up settings name inside a tree they are given is no concern (issue 29,
+#: a cost: ``rm -rf node_modules`` walked it).
+_KEEP_NAMES: Final = frozenset({"rm", "rmdir", "unlink", "shred", "chmod", "chown", "chgrp",
+                                "setfacl", "touch", "truncate", "mkdir"})
+
+
+def _names_kept(text: str) -> bool:
+    """Whether each simple command of ``text`` (read as bash reads it) is a program of
+    ``_KEEP_NAMES`` or a reader, or a redirection."""
+    from . import readers
+
+    commands = readers.named_commands(text)
+    if commands is None:
+        return False
+    for command in commands:
+        words = readers.program_words(command)
+        if command[0] != ">" and (words is None or not words or (
+                words[0] not in _KEEP_NAMES and words[0] not in readers.READERS)):
+            return False
+    return True
 
 
 #: What a source may be written as: a literal path, a pattern only in its last part.

@@ -15,8 +15,8 @@ import sys
 from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
-from .cargodirs import cargo_dirs
-from .copied import written
+from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs
+from .copied import touches, written
 from .environment import values
 from .folded import unquoted
 from .homefiles import (
@@ -29,9 +29,8 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
-from .named import GUARDED, above, folded_items, named_word
+from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
-from .placed import holds_module, in_worktree
 from .planprograms import MANIFESTS, MODULES, WORKSPACES, workspaces
 from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git
@@ -46,7 +45,7 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                              "BASH_ENV", "ENV", "GIT_DIR", "GIT_CONFIG_GLOBAL",
                              "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG",
                              "GIT_COMMON_DIR", "GIT_CONFIG_NOSYSTEM", "CURL_HOME", "WGETRC",
-                             "XDG_CACHE_HOME", *MOVED_CODE)
+                             "XDG_CACHE_HOME", *MOVED_CODE, *CARGO_ENVIRONMENT)
 
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -310,8 +309,8 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     words = _words(text)
     if "sed" in bare:  # sed's `w`/`W` take the file they write attached (`1w.claude/…`,
         words += [w[k + 1:] for w in words for k, c in enumerate(w) if c in "wW"]  # s44 W18)
-    return written(words, directory, text, bare, _touches) or into_git(words, directory) or \
-        composer(words) or clone_word(words, directory, _touches) or \
+    return written(words, directory, text, bare) or into_git(words, directory) or \
+        composer(words) or clone_word(words, directory, touches) or \
         _local_push(words, directory) or _composed(words, directory, text, bare)
 
 
@@ -380,21 +379,3 @@ def _local_push(words: list[str], directory: str | None) -> str | None:
             if directory is None or pushes_locally(directory, operand):
                 return "push"
     return None
-
-
-def _touches(path: str) -> bool:
-    """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder."""
-    key = path.lower()  # (a file system that folds case: review s45 X1)
-    above = key.rstrip("/") + "/"
-    return any(key == item or item.startswith(above) or (tree and key.startswith(
-        item + "/") and not in_worktree(key, item)) for item, tree in folded_items()) or \
-        holds_module(path, GUARDED.get()) or _holds_walked(path)
-
-
-def _holds_walked(path: str) -> bool:
-    """``composed.holds_walked``, where a plan's program finds settings walking up (P10)."""
-    if not getattr(GUARDED.get(), "walked", ()):
-        return False
-    from .composed import holds_walked
-
-    return holds_walked(path)

@@ -156,3 +156,75 @@ def test_a_root_session_copies_a_system_file_out(tmp_path: Path) -> None:
     assert (project / "out" / "hosts").exists()
     assert not hook_allows(project, "cp notes.txt /etc/")
     assert not hook_allows(project, "cp -r /etc out/")
+
+
+# --- unzip's listings --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [
+    "unzip -l evil.zip", "unzip -lq evil.zip", "unzip -t evil.zip", "unzip -v evil.zip",
+    "unzip -Z -1 evil.zip", "unzip -z evil.zip",
+])
+def test_unzip_listing_is_allowed_and_writes_nothing(tmp_path: Path, command: str) -> None:
+    """Issue 29, a cost: ``unzip -l x.zip`` under ``Bash(unzip *)`` lists; allowed, and bash
+    writes nothing (``evil.zip`` holds a ``.claude/settings.json`` without the hook)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(unzip *)"])
+    before = sorted(p.relative_to(project) for p in project.rglob("*"))
+    assert hook_allows(project, command)
+    bash(command, project)
+    assert sorted(p.relative_to(project) for p in project.rglob("*")) == before
+
+
+@pytest.mark.parametrize("command", [
+    "unzip evil.zip", "unzip -o evil.zip", "unzip -l evil.zip -d x", "unzip -lo evil.zip",
+    "unzip -p evil.zip", "unzip -l *.zip", "unzip -l evil.zip; unzip -o evil.zip",
+    "unzip -Z -1 evil.zip && unzip -o evil.zip",
+])
+def test_unzip_extracting_stays_denied(tmp_path: Path, command: str) -> None:
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(unzip *)"])
+    assert not hook_allows(project, command)
+
+
+def test_unzip_options_from_the_environment_are_not_read(tmp_path: Path) -> None:
+    """``UNZIP`` in the session's environment adds options the gate does not read."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(unzip *)"])
+    command = "unzip -l evil.zip"
+    assert first_denied(project, [command], env={**os.environ, "UNZIP": "-o"}) == command
+
+
+# --- a folder of many entries ------------------------------------------------------------
+
+
+def _many(project: Path, count: int) -> None:
+    for folder in range(count // 100):
+        (project / "big" / f"d{folder}").mkdir(parents=True)
+        for name in range(100):
+            (project / "big" / f"d{folder}" / f"f{name}.js").write_text("")
+
+
+@pytest.mark.parametrize("command", ["cp -r big out/", "rm -rf big", "chmod -R u+w big",
+                                     "cp -r big/d1 out/x"])
+def test_a_folder_of_many_entries_is_copied_or_removed(tmp_path: Path, command: str) -> None:
+    """Issue 29, a cost: a folder past 4,096 entries was taken to hold a walked-up settings
+    name (review s44 P10); now 65,536 entries are looked at, and only for a command that may
+    put the tree's names elsewhere (not ``rm``, ``chmod``)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(rm *)", "Bash(chmod *)", "Bash(cargo build)"])
+    _many(project, 4200)
+    assert hook_allows(project, command)
+
+
+@pytest.mark.parametrize("command", ["cp -r big out/", "cp -rL ln out/", "mv big out/"])
+def test_a_walked_up_name_deep_in_a_copied_tree_is_found(tmp_path: Path, command: str) -> None:
+    """``big/d41/.CARGO`` (any case: s45 X1) past 4,096 entries, or behind a link, is found:
+    the copy would bring it along."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(mv *)", "Bash(cargo build)"])
+    _many(project, 4200)
+    (project / "big" / "d41" / ".CARGO").mkdir()
+    (project / "ln").mkdir()
+    (project / "ln" / "to").symlink_to("../big/d41")
+    assert not hook_allows(project, command)
