@@ -13,8 +13,6 @@ does (a quote, a backslash, a shell operator in the args). Only a Skill call loa
 
 from __future__ import annotations
 
-import os
-import posixpath
 import re
 from collections.abc import Mapping
 
@@ -45,12 +43,13 @@ def judge(tool_input: Mapping[str, object], name: str, plan: CallPlan, cwd: str 
         return covered
     if not isinstance(args, str):
         return outside("invalid", "the skill call's args are not a string", None)
-    found = _files(name, cwd)
-    if not found:
-        if not args:
-            return covered
-        return outside("unknown", f"the skill {name!r} is called with args, and the gate finds "
-                       "no file of it to read the commands they fill", name)
+    from .skillfiles import skill_files
+
+    found = skill_files(name, cwd)
+    if not found or isinstance(found, str):
+        return covered if not args else outside("unknown", found if isinstance(found, str) else (
+            f"the skill {name!r} is called with args, and the gate finds no file of it to "
+            "read the commands they fill"), name)
     parts = list(covered.parts)
     for path in found:
         try:
@@ -71,47 +70,6 @@ def judge(tool_input: Mapping[str, object], name: str, plan: CallPlan, cwd: str 
                                judged.witness or command)
             parts.extend(judged.parts or (Part(command, None),))
     return all_covered([p for p in parts if p.covered_by is not None] or covered.parts, "part")
-
-
-def _files(name: str, cwd: str | None) -> list[str]:
-    """Every file the runtime may read for the skill or command ``name``: ``.claude/skills/
-    NAME/SKILL.md`` and ``.claude/commands/NAME.md`` (``a:b`` is ``a/b``) in the working
-    directory and each folder above it, and the user's; a plugin's skill (``plugin:skill``)
-    under ``~/.claude/plugins``."""
-    if not name or "\x00" in name or ".." in name.split(":"):
-        return []
-    relative = name.replace(":", "/")
-    folders = []
-    folder = cwd if cwd is not None and cwd.startswith("/") else None
-    while folder is not None:
-        folders.append(folder)
-        parent = posixpath.dirname(folder)
-        folder = None if parent == folder else parent
-    home = os.environ.get("HOME")
-    if home and home.startswith("/") and home not in folders:
-        folders.append(home)
-    candidates = []
-    for base in folders:
-        claude = posixpath.join(base, ".claude")
-        candidates += [posixpath.join(claude, "skills", relative, "SKILL.md"),
-                       posixpath.join(claude, "commands", relative + ".md")]
-    if ":" in name and home:
-        candidates += _plugin_files(posixpath.join(home, ".claude", "plugins"), name)
-    return [c for c in candidates if os.path.isfile(c)]
-
-
-def _plugin_files(root: str, name: str) -> list[str]:
-    """A plugin's skill or command files named by the tail of ``name``, anywhere under the
-    plugins folder (the gate does not read which plugin is installed where)."""
-    tail = name.rsplit(":", 1)[1]
-    found = []
-    for folder, dirs, names in os.walk(root):
-        if posixpath.basename(folder) == tail and "SKILL.md" in names:
-            found.append(posixpath.join(folder, "SKILL.md"))
-        if posixpath.basename(folder) == "commands" and tail + ".md" in names:
-            found.append(posixpath.join(folder, tail + ".md"))
-        dirs[:] = [d for d in dirs if d != ".git"]
-    return found
 
 
 def _commands(text: str) -> list[str]:
