@@ -49,6 +49,50 @@ def composed_word(words: list[str], directory: str | None, text: str) -> str | N
     return None
 
 
+#: A program that writes its operand's name less a suffix (a decompressor, ``-S SUF`` too),
+#: or more one (a compressor), or guesses a command that does (``gpg FILE``): review s46 D1.
+SHORTENS: Final = compile_on_use(
+    r"\b(?:un)?(?:gzip|gunzip|pigz|xz|lzma|bzip2|bunzip2|pbzip2|lbzip2|zstd|lz4|lzip|plzip|lzop|"
+    r"lrzip|pixz|brotli|compress|zcat|gpg|gpg2)\b")
+#: gzip's ``-N``/``--name``: the name the archive's header holds, which no word does.
+_HEADER_NAME: Final = compile_on_use(r"-[A-Za-z0-9]*N[A-Za-z0-9]*|--na(?:m|me)?")
+
+
+def shortened_word(words: list[str], directory: str | None, text: str) -> str | None:
+    """The first of ``words`` (of the command ``text``, which ``SHORTENS`` matches) whose
+    path, read as ``composed_word`` reads it, less any text at its end or with any text after
+    it, may name a guarded item or a guarded name in its folder (``gunzip
+    ~/.gitconfig.gz`` writes ``~/.gitconfig``; ``gzip -S ig .gitconf``, ``.gitconfig``); a
+    header's name (``gunzip -N``); a word the gate cannot name."""
+    folders = moved_folders(text, directory) if directory is not None else None
+    if not isinstance(folders, list):
+        folders = None
+    guards = GUARDED.get()
+    for word in words:
+        path = _path(word, folders)
+        if _HEADER_NAME.fullmatch(word) or path is None or any(
+                _begins(p, guards) or _ends(p, guards) for p in path):
+            return word
+    return None
+
+
+def _ends(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether ``path`` less some text at its end may name a guarded item, a walked-up name
+    or a standard module's file in a module folder."""
+    key = path.lower().rstrip("/")
+    if any(key.startswith(item.lower()) for item, _ in guards):
+        return True
+    head, _, name = key.rpartition("/")
+    walked: frozenset[str] = getattr(guards, "walked", frozenset())
+    if any(name.startswith(w.lower()) for w in walked):
+        return True
+    from .placed import shadows
+
+    folders: frozenset[str] = getattr(guards, "modules", frozenset())
+    return bool(folders) and any(shadows(f"{head}/{name[:k]}", folders)
+                                 for k in range(1, len(name)))
+
+
 def _path(word: str, folders: list[str] | None) -> list[str] | None:
     """The paths ``word`` may name, each as a normal path (with a slash for a folder); the
     head of a pattern; [] for an option; None for a word the gate cannot name."""

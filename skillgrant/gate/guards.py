@@ -316,7 +316,8 @@ def guarded_word(text: str, directory: str | None) -> str | None:
 
 #: Programs that may compose a name they write (``composed``), or write their own settings
 #: (``ownsettings``), as text a command holding one holds.
-_COMPOSERS: Final = ("cp", "mv", "install", "ln", "patch", "tar", "rsync", "sed", "split")
+_COMPOSERS: Final = ("cp", "mv", "install", "ln", "patch", "tar", "rsync", "sed", "split",
+                     "z", "lz", "pg", "brotli", "compress")  # (and SHORTENS': s46 D1)
 _OWN: Final = ("gh", "npm", "pnpm", "yarn", "kubectl", "oc", "aws", "gcloud", "az", "docker",
                "podman", "pip", "conda", "rustup", "helm", "cargo")
 
@@ -326,9 +327,11 @@ def _composed(words: list[str], directory: str | None, text: str, bare: str) -> 
     each imported only for a command that may need it."""
     found = None
     if any(name in bare for name in _COMPOSERS):
-        from .composed import COMPOSES, composed_word
+        from .composed import COMPOSES, SHORTENS, composed_word, shortened_word
 
         found = composed_word(words, directory, text) if COMPOSES.search(bare) else None
+        found = found or (shortened_word(words, directory, text) if SHORTENS.search(bare)
+                          else None)
     if found is None and any(name in bare for name in _OWN):
         from .ownsettings import own_settings
 

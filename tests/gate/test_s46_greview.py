@@ -171,8 +171,6 @@ def test_d1_a_decompressor_writes_its_operand_less_the_suffix(tmp_path: Path,
         is not None, "the hook allows a decompressor to write a guarded name less a suffix"
 
 
-_open("test_d1_a_decompressor_writes_its_operand_less_the_suffix",
-      "review s46 D1: open (s46-gfix)")
 
 
 # --- Claude Code: a skill file the gate reads otherwise than the runtime -------------------
