@@ -99,28 +99,48 @@ def _filled_commands(text: str, args: str) -> list[str]:
     return list(dict.fromkeys(after))
 
 
+#: The runtime's frontmatter (2.1.332's ``K0``, once ``eC`` has dropped a byte-order mark):
+#: from ``---`` at the file's start to the first ``---`` after it, in a line too (``----``
+#: opens none): review s46 K2. Its ``arguments`` as the gate reads them: a plain key at a
+#: line's start, a flow list, a plain string, or a block list then a key; anything else is not
+#: read (every ``$word`` may then be a named argument: refused with args).
+_FRONT = re.compile(r"---\s*\n([\s\S]*?)---\s*\n?")
+_ARGUMENTS = re.compile(r"^arguments:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+_FLOW = re.compile(r"\[[ \t]*([\w.-]+(?:[ \t]*,[ \t]*[\w.-]+)*)?[ \t]*\]")
+_WORDS = re.compile(r"[\w.-]+(?:[ \t]+[\w.-]+)*")
+_ITEM = re.compile(r"[ \t]*-[ \t]+([\w.-]+)[ \t]*")
+_KEY = re.compile(r"[A-Za-z_][\w-]*[ \t]*:(?:[ \t].*)?")
+
+
 def _frontmatter(text: str) -> tuple[str, list[str] | None]:
     """The body after the frontmatter, and the named arguments it declares (None when the
-    gate cannot read them)."""
-    if not text.startswith("---"):
-        return text, []
-    end = re.search(r"^---\s*$", text[3:], re.MULTILINE)
-    if end is None:
-        return text, []
-    head, body = text[3:3 + end.start()], text[3 + end.end():]
-    match = re.search(r"^arguments\s*:(.*)$", head, re.MULTILINE)
+    gate cannot read them as the runtime does)."""
+    text = text.removeprefix("\ufeff")
+    match = _FRONT.match(text)
     if match is None:
+        return text, []
+    head, body = match.group(1), text[match.end():]
+    if "arguments" not in head:
         return body, []
-    value = match.group(1).strip()
-    if value.startswith("["):
-        items = value.strip("[]").split(",")
-    elif value:
+    found = list(_ARGUMENTS.finditer(head))
+    if len(found) != 1 or head.count("arguments") != 1:
+        return body, None  # (a quoted key, a second one, the word in a value)
+    value = found[0].group(1)
+    if _FLOW.fullmatch(value):
+        items = value.strip("[] \t").split(",")
+    elif _WORDS.fullmatch(value):
         items = value.split()
-    else:
-        items = re.findall(r"^\s+-\s*(.*)$", head[match.end():].split("\n\n")[0], re.MULTILINE)
-    names = [i.strip().strip("'\"") for i in items]
-    if not all(re.fullmatch(r"[\w.-]+", n) for n in names if n):
+    elif value:
         return body, None
+    else:  # a block list, each item a line, then a key or the end
+        lines = head[found[0].end():].lstrip("\n").split("\n")
+        items = []
+        while lines and (item := _ITEM.fullmatch(lines[0].rstrip("\r"))):
+            items.append(item.group(1))
+            lines.pop(0)
+        if lines and lines[0].strip() and not _KEY.fullmatch(lines[0].rstrip("\r")):
+            return body, None
+    names = [i.strip() for i in items]
     return body, [n for n in names if n and not n.isdigit()]
 
 

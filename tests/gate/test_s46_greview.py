@@ -238,8 +238,6 @@ def test_k2_the_runtime_reads_a_skill_file_otherwise_than_the_gate(tmp_path: Pat
         f"the gate let the skill's command run the call's arguments: {result}"
 
 
-_open("test_k2_the_runtime_reads_a_skill_file_otherwise_than_the_gate",
-      "review s46 K2: open (s46-gfix)")
 
 
 # --- a file system that folds case and normalizes names (macOS's APFS) ---------------------

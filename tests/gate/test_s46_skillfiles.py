@@ -105,3 +105,35 @@ def test_the_add_dir_of_the_runtimes_command_line(tmp_path: Path) -> None:
 ])
 def test_add_dir_values(words: list[str], dirs: list[str]) -> None:
     assert skillfiles._add_dirs(words) == dirs
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("\ufeff---\narguments: [who]\n---\nx", ["who"]),
+    ("---\narguments:\n- who\n- what\nname: x\n---\nx", ["who", "what"]),
+    ("---\narguments:\n  - who\n---\nx", ["who"]),
+    ("---\narguments: who what\n---\nx", ["who", "what"]),
+    ("---\n\"arguments\": [who]\n---\nx", None),
+    ("---\narguments: [who] # c\n---\nx", None),
+    ("---\narguments:\n  who\n---\nx", None),
+    ("---\narguments:\n- who\n# c\n- what\n---\nx", None),
+    ("---\narguments: [a]\narguments: [b]\n---\nx", None),
+    ("---\nname: x\n---\nx", []),
+])
+def test_k2_the_arguments_read_as_the_runtime_reads_them(text: str,
+                                                         names: list[str] | None) -> None:
+    """Review s46 K2: the frontmatter as ``K0`` cuts it, a byte-order mark dropped; its
+    ``arguments`` read where the gate's reading is YAML's, else None (refused with args)."""
+    from skillgrant.gate.skillargs import _frontmatter
+
+    assert _frontmatter(text)[1] == names
+
+
+@pytest.mark.parametrize(("text", "body"), [
+    ("---\ndescription: a --- b\nc\n---\nd", "b\nc\n---\nd"),
+    ("----\nx\n---\ny", "----\nx\n---\ny"),
+    ("\ufeff---\na: b\n---\nc", "c"),
+])
+def test_k2_the_body_is_cut_as_the_runtime_cuts_it(text: str, body: str) -> None:
+    from skillgrant.gate.skillargs import _frontmatter
+
+    assert _frontmatter(text)[0] == body
