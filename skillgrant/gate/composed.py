@@ -15,6 +15,7 @@ from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
 from .named import GUARDED
+from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -79,12 +80,12 @@ def shortened_word(words: list[str], directory: str | None, text: str) -> str | 
 def _ends(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
     """Whether ``path`` less some text at its end may name a guarded item, a walked-up name
     or a standard module's file in a module folder."""
-    key = path.lower().rstrip("/")
-    if any(key.startswith(item.lower()) for item, _ in guards):
+    key = fold(path).rstrip("/")
+    if any(key.startswith(fold(item)) for item, _ in guards):
         return True
     head, _, name = key.rpartition("/")
     walked: frozenset[str] = getattr(guards, "walked", frozenset())
-    if any(name.startswith(w.lower()) for w in walked):
+    if any(name.startswith(fold(w)) for w in walked):
         return True
     from .placed import shadows
 
@@ -116,12 +117,12 @@ def _normal(path: str) -> str:
 
 def _begins(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
     """Whether ``path``, with any text after it, may name a guarded item."""
-    key = path.lower()  # (a file system that folds case: s45 X1)
-    if any(item.lower().startswith(key) for item, _ in guards):
+    key = fold(path)  # (a file system that folds case: s45 X1, s46 X2)
+    if any(fold(item).startswith(key) for item, _ in guards):
         return True
     head, _, name = path.rpartition("/")
     walked: frozenset[str] = getattr(guards, "walked", frozenset())
-    if name and any(w.lower().startswith(name.lower()) for w in walked):
+    if name and any(fold(w).startswith(fold(name)) for w in walked):
         return True  # (a settings name found walking up, at any depth: s44 P10)
     if head not in getattr(guards, "modules", frozenset()):
         return False
@@ -141,7 +142,7 @@ def holds_walked(path: str) -> bool:
     ``cp -r m sub`` brings ``m/.cargo`` to ``sub/.cargo`` (review s44 P10). A tree past
     ``_MAX_ENTRIES`` may. A link to a folder is walked too (``cp -rL`` copies what it leads
     to; a loop ends at the bound)."""
-    walked = frozenset(w.lower() for w in getattr(GUARDED.get(), "walked", ()))
+    walked = frozenset(fold(w) for w in getattr(GUARDED.get(), "walked", ()))
     if not walked or not os.path.isdir(path):
         return False
     fs.unkept()  # (what the folder holds now)
@@ -151,7 +152,7 @@ def holds_walked(path: str) -> bool:
             with os.scandir(stack.pop()) as entries:
                 for entry in entries:
                     seen += 1
-                    if seen > _MAX_ENTRIES or entry.name.lower() in walked:
+                    if seen > _MAX_ENTRIES or fold(entry.name) in walked:
                         return True
                     if entry.is_dir():
                         stack.append(entry.path)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from ..lazy import compile_on_use
 from . import files as fs
 from .named import GUARDED, folded_items, named_word
-from .placed import holds_module, in_worktree
+from .placed import fold, holds_module, in_worktree
 from .writers import tree_word
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -51,7 +51,7 @@ def touches(path: str, names_kept: Callable[[], bool] | None = None,
     or holds a walked-up settings name (``composed.holds_walked``, review s44 P10; each
     folder walked once a call, ``walks``) unless ``names_kept`` says the command puts no
     tree's names elsewhere."""
-    key = path.lower()  # (a file system that folds case: review s45 X1)
+    key = fold(path)  # (a file system that folds case: review s45 X1, s46 X2)
     above = key.rstrip("/") + "/"
     if any(key == item or item.startswith(above) or (tree and key.startswith(
             item + "/") and not in_worktree(key, item)) for item, tree in folded_items()) or \
@@ -157,10 +157,10 @@ def held(word: str, directory: str) -> bool:
     if "*" in word or "?" in word:
         path = posixpath.dirname(path)
     walked: frozenset[str] = getattr(GUARDED.get(), "walked", frozenset())
-    if not walked.isdisjoint(p.lower() for p in word.split("/")):
+    if not walked.isdisjoint(fold(p) for p in word.split("/")):
         return True  # `cp -r src/.cargo sub/` makes `sub/.cargo`
     for form in dict.fromkeys((path, fs.realpath(path))):
-        above = form.lower().rstrip("/") + "/"
+        above = fold(form).rstrip("/") + "/"
         if any(item.startswith(above) for item, _ in folded_items()) or holds_module(
                 form, GUARDED.get()) or holds_walked(form):
             return True

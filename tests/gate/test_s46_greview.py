@@ -323,7 +323,6 @@ def test_x2_apfs_folds_what_lower_does_not(apfs: Path, case: str) -> None:
         "the hook allows a write of package.json spelled as APFS folds it"
 
 
-_open("test_x2_apfs_folds_what_lower_does_not", "review s46 X2: open (s46-gfix)")
 
 
 # --- a program's own settings, written after two options with values -----------------------
