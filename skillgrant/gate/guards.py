@@ -335,7 +335,7 @@ def _composed(words: list[str], directory: str | None, text: str, bare: str) -> 
     if found is None and any(name in bare for name in _OWN):
         from .ownsettings import own_settings
 
-        found = own_settings(words)
+        found = own_settings(words, bare)
     return found
 
 

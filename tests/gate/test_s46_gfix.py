@@ -228,3 +228,32 @@ def test_a_walked_up_name_deep_in_a_copied_tree_is_found(tmp_path: Path, command
     (project / "ln").mkdir()
     (project / "ln" / "to").symlink_to("../big/d41")
     assert not hook_allows(project, command)
+
+
+# --- review s46's COST C-own: a program's settings read, not written ----------------------
+
+OWN = ["Bash(gcloud *)", "Bash(docker *)", "Bash(rustup *)", "Bash(gh *)", "Bash(aws *)",
+       "Bash(kubectl *)"]
+
+
+@pytest.mark.parametrize("command", [
+    "gcloud config get-value project", "gcloud auth print-access-token",
+    "docker context inspect", "docker buildx build .", "rustup default", "gh config --help",
+    "gh auth login --help", "aws configure export-credentials", "aws configure get region",
+])
+def test_a_programs_settings_read_pass(tmp_path: Path, command: str) -> None:
+    project = tmp_path / "project"
+    gated_project(project, OWN)
+    assert hook_allows(project, command)
+
+
+@pytest.mark.parametrize("command", [
+    "gcloud config set core/pass_credentials_to_gsutil x", "docker buildx create",
+    "rustup default stable", "gh auth login; --help", "gh auth login -h github.com",
+    "gcloud beta auth login", "kubectl -v 0 --request-timeout 5 config use-context x",
+    "aws --region r --output json configure set credential_process ./e.sh",
+])
+def test_a_programs_settings_written_stay_denied(tmp_path: Path, command: str) -> None:
+    project = tmp_path / "project"
+    gated_project(project, OWN)
+    assert not hook_allows(project, command)

@@ -363,4 +363,3 @@ def test_s2_own_settings_after_two_options_with_values(tmp_path: Path, case: str
         "the hook allows a program to write its own settings after two valued options"
 
 
-_open("test_s2_own_settings_after_two_options_with_values", "review s46 S2: open (s46-gfix)")
