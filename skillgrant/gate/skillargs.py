@@ -126,6 +126,9 @@ def _frontmatter(text: str) -> tuple[str, list[str] | None]:
     if len(found) != 1 or head.count("arguments") != 1:
         return body, None  # (a quoted key, a second one, the word in a value)
     value = found[0].group(1)
+    after = head[found[0].end():].lstrip("\r\n").split("\n", 1)[0]
+    if value and after[:1] in (" ", "\t") and after.strip():
+        return body, None  # (a plain scalar folded over lines: `who\n  what`)
     if _FLOW.fullmatch(value):
         items = value.strip("[] \t").split(",")
     elif _WORDS.fullmatch(value):

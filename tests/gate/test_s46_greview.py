@@ -187,6 +187,13 @@ SKILL_TEXTS = {
     "block-list-unindented": ("---\nname: other\ndescription: echo things\narguments:\n"
                               "- who\n- what\nallowed-tools: Bash(echo *)\n---\n"
                               "Hello $who. Result: !`echo $what`\n", "hi 'x; touch zz'"),
+    # a plain scalar continued on the next line is one value to YAML: ``who what``
+    "folded-scalar": ("---\nname: other\ndescription: echo things\narguments: who\n  what\n"
+                      "---\nHello $who. Result: !`echo $what`\n", "hi 'x; touch zz'"),
+    # a key given twice: the runtime's YAML takes the last, the gate the first
+    "key-twice": ("---\nname: other\ndescription: echo things\narguments: [who]\n"
+                  "arguments: [what]\n---\nHello $who. Result: !`echo $what`\n",
+                  "'x; touch zz'"),
     # a quoted key is the same key to YAML
     "quoted-key": ("---\nname: other\ndescription: echo things\n\"arguments\": [who]\n"
                    "allowed-tools: Bash(echo *)\n---\nResult: !`echo $who`\n", "$(touch zz)"),
@@ -361,5 +368,105 @@ def test_s2_own_settings_after_two_options_with_values(tmp_path: Path, case: str
     env = _proves(project, tmp_path, calls)
     assert _first_denied(project, calls, env) is not None, \
         "the hook allows a program to write its own settings after two valued options"
+
+
+
+
+# --- a program's plugins found by name in the user's data folder ---------------------------
+
+
+def test_e1_gh_runs_the_extension_of_its_subcommands_name(tmp_path: Path) -> None:
+    """E1 (homefiles.HOME_CODE guards ``~/.config/gh`` and ``~/.local/bin``, ``~/.local/lib``,
+    not ``~/.local/share``): ``gh NAME`` for a name that is no command of gh's runs the
+    extension ``$XDG_DATA_HOME/gh/extensions/gh-NAME/gh-NAME`` (``~/.local/share/gh/…``),
+    as a git's ``git-NAME`` on PATH. A plan granting an extension's run (``Bash(gh dash)``,
+    ``gh copilot …``, ``gh poi``) beside ``Bash(cp *)``, ``Bash(mkdir *)`` lets the model
+    write that program (replace the user's, or plant one) and then run it. Measured with
+    gh 2.23."""
+    needs("gh")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(mkdir *)", "Bash(cp *)", "Bash(gh dash)"])
+    _npm_project(project)
+    calls = ["mkdir -p {home}/.local/share/gh/extensions/gh-dash",
+             "cp e.sh {home}/.local/share/gh/extensions/gh-dash/gh-dash", "gh dash"]
+    env = _proves(project, tmp_path, calls)
+    assert env is not None
+    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+        is not None, "the hook allows writing the gh extension the plan's gh dash runs"
+
+
+_open("test_e1_gh_runs_the_extension_of_its_subcommands_name", "review s46 E1: open (s46-gfix)")
+
+
+# --- a type checker's option names the interpreter it runs ---------------------------------
+
+
+def _mypy_env(tmp_path: Path) -> dict[str, str] | None:
+    """The session's environment with a folder holding ``mypy`` first on PATH (/work/venv's
+    where the session's has none); None when there is none."""
+    import sys
+
+    found = shutil.which("mypy") or shutil.which("mypy", path=str(Path(sys.executable).parent))
+    if found is None and Path("/work/venv/bin/mypy").exists():
+        found = "/work/venv/bin/mypy"
+    if found is None:
+        return None
+    return {**os.environ, "PATH": f"{Path(found).parent}:{os.environ.get('PATH', '')}"}
+
+
+def test_m1_mypy_runs_the_python_executable_it_is_given(tmp_path: Path) -> None:
+    """M1 (planprograms reads mypy's settings files and ``--config-file``; optables no option
+    of mypy's as running a program): ``mypy --python-executable PATH`` runs PATH (``PATH
+    pyinfo.py getsearchdirs``) to find the site-packages of another interpreter. Plan
+    ``Bash(mypy *)`` (a type checker, which imports no code of the project) runs the
+    model's ``./e.sh``. (``dmypy run -- --python-executable …`` likewise.) Measured with
+    mypy 2.4.1."""
+    env = _mypy_env(tmp_path)
+    if env is None:
+        pytest.skip("no mypy here")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(mypy *)"])
+    (project / "src").mkdir()
+    (project / "src" / "a.py").write_text("x = 1\n")
+    (project / "e.sh").write_text('#!/bin/sh\ntouch zz\necho "[[], []]"\n')
+    (project / "e.sh").chmod(0o755)
+    calls = ["mypy --python-executable ./e.sh src"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        bash(call, scratch, env)
+    assert (scratch / "zz").exists(), "mypy ran no payload: the case proves nothing"
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows mypy to run the interpreter its option names"
+
+
+_open("test_m1_mypy_runs_the_python_executable_it_is_given", "review s46 M1: open (s46-gfix)")
+
+
+# --- a compressor writes its operand plus the suffix it is given -----------------------------
+
+
+def test_d2_gzip_writes_its_operand_plus_the_suffix_it_is_given(tmp_path: Path) -> None:
+    """D2 (composed.COMPOSES names the programs whose suffix makes a name, cp/mv/install/ln/
+    patch/tar/rsync/sed/split: not gzip): ``gzip -S rc .npm`` writes ``.npmrc``. Deflate
+    keeps an incompressible input in stored blocks, so a line among random bytes is written
+    as it is, and npm's ini reader takes it (``script-shell=./e.sh``), skipping the noise.
+    Plan ``Bash(cp *)``, ``Bash(gzip *)``, ``Bash(npm test)`` (``-Src``, ``--suffix=rc``
+    too; ``gzip -S ig ~/.gitconf`` writes ``~/.gitconfig``, and ``-S rc ~/.bash`` a
+    ``~/.bashrc`` whose noise bash skips)."""
+    import random
+
+    needs("npm")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(gzip *)", "Bash(npm test)"])
+    _npm_project(project)
+    noise = random.Random(46)
+    (project / "noise").write_bytes(
+        noise.randbytes(3000).replace(b"=", b"x") + b"\nscript-shell=./e.sh\n"
+        + noise.randbytes(3000).replace(b"=", b"x"))
+    calls = ["cp noise .npm", "gzip -S rc .npm", "npm test"]
+    env = _proves(project, tmp_path, calls)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows gzip to write .npmrc as .npm plus a suffix"
 
 

@@ -118,6 +118,8 @@ def test_add_dir_values(words: list[str], dirs: list[str]) -> None:
     ("---\narguments:\n- who\n# c\n- what\n---\nx", None),
     ("---\narguments: [a]\narguments: [b]\n---\nx", None),
     ("---\nname: x\n---\nx", []),
+    ("---\narguments: who\n  what\n---\nx", None),
+    ("---\narguments: [who]\n  # c\n---\nx", None),
 ])
 def test_k2_the_arguments_read_as_the_runtime_reads_them(text: str,
                                                          names: list[str] | None) -> None:
