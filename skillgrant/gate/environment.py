@@ -38,7 +38,8 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    # where cargo builds (s45 P2); cp's and unzip's options (session 46)
                    "CARGO_HOME", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR",
                    "CARGO_BUILD_BUILD_DIR", "POSIXLY_CORRECT", "UNZIP", "UNZIPOPT", "ZIPINFO",
-                   "ZIPINFOOPT")
+                   "ZIPINFOOPT", "XDG_DATA_HOME", "GH_DATA_DIR", "HELM_PLUGINS",
+                   "HELM_DATA_HOME")
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.

@@ -45,7 +45,8 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                              "BASH_ENV", "ENV", "GIT_DIR", "GIT_CONFIG_GLOBAL",
                              "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG",
                              "GIT_COMMON_DIR", "GIT_CONFIG_NOSYSTEM", "CURL_HOME", "WGETRC",
-                             "XDG_CACHE_HOME", *MOVED_CODE, *CARGO_ENVIRONMENT)
+                             "XDG_CACHE_HOME", "XDG_DATA_HOME", *MOVED_CODE,
+                             *CARGO_ENVIRONMENT)
 
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -130,6 +131,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.path.join(home, name), tree) for name, tree in HOME_CODE]
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
     items += [(os.path.join(xdg, name), True) for name in ("git", "husky")] if xdg else []
+    data = os.environ.get("XDG_DATA_HOME")  # gh's extensions, helm's plugins (s46 E1)
+    items += [(os.path.join(data, name), True) for name in ("gh", "helm")] if data else []
     # curl's and wget's settings where the environment moves them (review s41 F7)
     items += [(os.path.join(folder, ".curlrc"), False)
               for folder in (os.environ.get("CURL_HOME"), xdg) if folder]

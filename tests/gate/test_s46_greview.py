@@ -395,7 +395,6 @@ def test_e1_gh_runs_the_extension_of_its_subcommands_name(tmp_path: Path) -> Non
         is not None, "the hook allows writing the gh extension the plan's gh dash runs"
 
 
-_open("test_e1_gh_runs_the_extension_of_its_subcommands_name", "review s46 E1: open (s46-gfix)")
 
 
 # --- a type checker's option names the interpreter it runs ---------------------------------
@@ -440,7 +439,6 @@ def test_m1_mypy_runs_the_python_executable_it_is_given(tmp_path: Path) -> None:
         "the hook allows mypy to run the interpreter its option names"
 
 
-_open("test_m1_mypy_runs_the_python_executable_it_is_given", "review s46 M1: open (s46-gfix)")
 
 
 # --- a compressor writes its operand plus the suffix it is given -----------------------------
