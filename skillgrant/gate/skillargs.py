@@ -99,52 +99,48 @@ def _filled_commands(text: str, args: str) -> list[str]:
     return list(dict.fromkeys(after))
 
 
-#: The runtime's frontmatter (2.1.332's ``K0``, once ``eC`` has dropped a byte-order mark):
-#: from ``---`` at the file's start to the first ``---`` after it, in a line too (``----``
-#: opens none): review s46 K2. Its ``arguments`` as the gate reads them: a plain key at a
-#: line's start, a flow list, a plain string, or a block list then a key; anything else is not
-#: read (every ``$word`` may then be a named argument: refused with args).
-_FRONT = re.compile(r"---\s*\n([\s\S]*?)---\s*\n?")
-_ARGUMENTS = re.compile(r"^arguments:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
-_FLOW = re.compile(r"\[[ \t]*([\w.-]+(?:[ \t]*,[ \t]*[\w.-]+)*)?[ \t]*\]")
-_WORDS = re.compile(r"[\w.-]+(?:[ \t]+[\w.-]+)*")
-_ITEM = re.compile(r"[ \t]*-[ \t]+([\w.-]+)[ \t]*")
-_KEY = re.compile(r"[A-Za-z_][\w-]*[ \t]*:(?:[ \t].*)?")
-
-
 def _frontmatter(text: str) -> tuple[str, list[str] | None]:
-    """The body after the frontmatter, and the named arguments it declares (None when the
-    gate cannot read them as the runtime does)."""
-    text = text.removeprefix("\ufeff")
-    match = _FRONT.match(text)
-    if match is None:
-        return text, []
-    head, body = match.group(1), text[match.end():]
-    if "arguments" not in head:
-        return body, []
-    found = list(_ARGUMENTS.finditer(head))
-    if len(found) != 1 or head.count("arguments") != 1:
-        return body, None  # (a quoted key, a second one, the word in a value)
-    value = found[0].group(1)
-    after = head[found[0].end():].lstrip("\r\n").split("\n", 1)[0]
-    if value and after[:1] in (" ", "\t") and after.strip():
-        return body, None  # (a plain scalar folded over lines: `who\n  what`)
-    if _FLOW.fullmatch(value):
-        items = value.strip("[] \t").split(",")
-    elif _WORDS.fullmatch(value):
-        items = value.split()
-    elif value:
+    """The body after the frontmatter and the named arguments it declares, as the runtime
+    reads them (reviews s46 K2, s46-freview G1/G2): the project's one reader of a skill file
+    (``skillfile.runtime``: the runtime's span, then Bun's reading predicted from PyYAML's
+    nodes, the last ``arguments`` key kept). None for the arguments where that reader cannot
+    say what the runtime reads, or they are no list or string of names: every ``$word`` may
+    then be one (refused with args)."""
+    from ..grants import JS_WHITESPACE
+    from ..skillfile.runtime import Divergence, predict, runtime_frontmatter
+
+    span = runtime_frontmatter(text)
+    if span is None:
+        return text.removeprefix("\ufeff"), []
+    body = text[span.end + 3:].lstrip(JS_WHITESPACE)  # (K0's closing `---\s*\n?`)
+    try:
+        root = predict(text[span.start:span.end]).root
+    except (Divergence, RecursionError):
         return body, None
-    else:  # a block list, each item a line, then a key or the end
-        lines = head[found[0].end():].lstrip("\n").split("\n")
-        items = []
-        while lines and (item := _ITEM.fullmatch(lines[0].rstrip("\r"))):
-            items.append(item.group(1))
-            lines.pop(0)
-        if lines and lines[0].strip() and not _KEY.fullmatch(lines[0].rstrip("\r")):
-            return body, None
-    names = [i.strip() for i in items]
-    return body, [n for n in names if n and not n.isdigit()]
+    return body, _names(root)
+
+
+def _names(root: object) -> list[str] | None:
+    """The named arguments of the frontmatter's nodes ``root`` (None: not read)."""
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    from ..skillfile.yamlspan import is_str_scalar
+
+    if not isinstance(root, MappingNode):
+        return []
+    found = [v for k, v in root.value if isinstance(k, ScalarNode) and k.value == "arguments"]
+    if not found or (isinstance(found[-1], ScalarNode) and found[-1].tag.endswith(":null")):
+        return []
+    node = found[-1]
+    if isinstance(node, ScalarNode) and is_str_scalar(node):
+        items = node.value.split()
+    elif isinstance(node, SequenceNode) and all(is_str_scalar(n) for n in node.value):
+        items = [n.value for n in node.value]
+    else:
+        return None
+    if not all(re.fullmatch(r"[\w.-]+", n) for n in items):
+        return None
+    return [n for n in items if not n.isdigit()]
 
 
 def _escaped(value: str) -> str:

@@ -112,19 +112,23 @@ def test_add_dir_values(words: list[str], dirs: list[str]) -> None:
     ("---\narguments:\n- who\n- what\nname: x\n---\nx", ["who", "what"]),
     ("---\narguments:\n  - who\n---\nx", ["who"]),
     ("---\narguments: who what\n---\nx", ["who", "what"]),
-    ("---\n\"arguments\": [who]\n---\nx", None),
-    ("---\narguments: [who] # c\n---\nx", None),
-    ("---\narguments:\n  who\n---\nx", None),
-    ("---\narguments:\n- who\n# c\n- what\n---\nx", None),
-    ("---\narguments: [a]\narguments: [b]\n---\nx", None),
+    ("---\n\"arguments\": [who]\n---\nx", ["who"]),
+    ("---\narguments: [who] # c\n---\nx", ["who"]),
+    ("---\narguments:\n  who\n---\nx", ["who"]),
+    ("---\narguments:\n- who\n# c\n- what\n---\nx", ["who", "what"]),
+    ("---\narguments: [a]\narguments: [b]\n---\nx", ["b"]),
     ("---\nname: x\n---\nx", []),
-    ("---\narguments: who\n  what\n---\nx", None),
-    ("---\narguments: [who]\n  # c\n---\nx", None),
+    ("---\narguments: {a: b}\n---\nx", None),
+    ("---\narguments: [a, [b]]\n---\nx", None),
+    ("---\narguments: [a\n---\nx", None),
+    ("---\narguments: who\n  what\n---\nx", ["who", "what"]),
+    ("---\narguments: [who]\n  # c\n---\nx", ["who"]),
 ])
 def test_k2_the_arguments_read_as_the_runtime_reads_them(text: str,
                                                          names: list[str] | None) -> None:
     """Review s46 K2: the frontmatter as ``K0`` cuts it, a byte-order mark dropped; its
-    ``arguments`` read where the gate's reading is YAML's, else None (refused with args)."""
+    ``arguments`` as the project's reader predicts Bun reads them (the last key), else None
+    (refused with args)."""
     from skillgrant.gate.skillargs import _frontmatter
 
     assert _frontmatter(text)[1] == names
