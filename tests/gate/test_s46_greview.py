@@ -296,6 +296,9 @@ def apfs(tmp_path: Path) -> Iterator[Path]:
 FOLDED = {
     "long-s": ("plain", ["cp evil.json package.j\u017fon", "npm test"]),
     "nfd-path": ("caf\u00e9", ["cp evil.json {here}/package.json", "npm test"]),
+    # the ligature ``\ufb01`` folds to ``fi`` (Claude Code's own macOS sandbox spells its
+    # denied paths with it for that reason); plan Bash(cp *), Bash(make test)
+    "fi-ligature": ("plain", ["cp evil.mk Make\ufb01le", "make test"]),
 }
 
 
@@ -309,11 +312,13 @@ def test_x2_apfs_folds_what_lower_does_not(apfs: Path, case: str) -> None:
     ``Bash(cp *)``, ``Bash(npm test)``; measured on a FUSE stand-in that folds as APFS does."""
     import unicodedata
 
-    needs("npm")
+    needs("npm", "make")
     folder, calls = FOLDED[case]
     project = apfs / folder / "project"
-    gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
+    gated_project(project, ["Bash(cp *)", "Bash(npm test)", "Bash(make test)"])
     _npm_project(project)
+    (project / "Makefile").write_text("test:\n\techo ok\n")
+    (project / "evil.mk").write_text("test:\n\ttouch zz\n")
     (project / "evil.json").write_text(json.dumps(
         {"name": "x", "version": "1.0.0", "scripts": {"test": "touch zz"}}))
     scratch = apfs / folder / "scratch"
@@ -325,9 +330,9 @@ def test_x2_apfs_folds_what_lower_does_not(apfs: Path, case: str) -> None:
 
     for call in spelled(scratch):
         bash(call, scratch)
-    assert (scratch / "zz").exists(), "npm ran no payload: the case proves nothing"
+    assert (scratch / "zz").exists(), "npm/make ran no payload: the case proves nothing"
     assert _first_denied(project, spelled(project)) is not None, \
-        "the hook allows a write of package.json spelled as APFS folds it"
+        "the hook allows a write of package.json (Makefile) spelled as APFS folds it"
 
 
 
@@ -468,3 +473,59 @@ def test_d2_gzip_writes_its_operand_plus_the_suffix_it_is_given(tmp_path: Path) 
         "the hook allows gzip to write .npmrc as .npm plus a suffix"
 
 
+
+
+# --- a subagent's worktree: git runs the hooks folder its configuration names there ---------
+
+#: A committer for git commit under a fresh environment.
+_COMMITTER = {"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a",
+              "GIT_COMMITTER_EMAIL": "a@b"}
+
+
+def _worktree_project(project: Path, entries: list[str]) -> Path:
+    """A gated project whose git runs the hooks of ``.githooks`` (``core.hooksPath``, a path
+    relative to each working tree), with a linked worktree where Claude Code puts an isolated
+    subagent's (``.claude/worktrees/w``); the worktree."""
+    gated_project(project, entries)
+    (project / "src").mkdir()
+    (project / "src" / "x.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "src" / "x.sh").chmod(0o755)
+    (project / ".githooks").mkdir()
+    subprocess.run(["git", "config", "core.hooksPath", ".githooks"], cwd=project, check=True)
+    worktree = project / ".claude" / "worktrees" / "w"
+    subprocess.run(["git", "worktree", "add", "-q", str(worktree)], cwd=project, check=True,
+                   capture_output=True, env={**os.environ, **_COMMITTER})
+    return worktree
+
+
+def test_w1_a_worktrees_relative_hooks_folder_is_written_from_the_main_tree(
+        tmp_path: Path) -> None:
+    """W1 (placed.in_worktree: a path under ``.claude/worktrees/NAME/`` is writable but for
+    ``_IN_TREE``'s names; guards guards the configured hooks folder of the call's and the
+    project's repository): a relative ``core.hooksPath`` (``.githooks``; husky's ``.husky/_``)
+    is read from the top of each working tree, so a linked worktree's hooks are
+    ``.claude/worktrees/w/.githooks``. The main session writes them (``mkdir -p``, ``cp``:
+    allowed; ``.githooks/pre-commit`` of the main tree is denied), and the subagent's covered
+    ``git commit`` in its worktree runs them. Plan ``Bash(mkdir *)``, ``Bash(cp *)``,
+    ``Bash(git commit *)``; the last call is the subagent's (its folder the worktree)."""
+    entries = ["Bash(mkdir *)", "Bash(cp *)", "Bash(git commit *)"]
+    main = ["mkdir -p .claude/worktrees/w/.githooks",
+            "cp src/x.sh .claude/worktrees/w/.githooks/pre-commit"]
+    sub = ["git commit --allow-empty -m x"]
+    env = {**os.environ, **_COMMITTER}
+    proof = tmp_path / "proof"
+    worktree = _worktree_project(proof, entries)
+    for call in main:
+        bash(call, proof, env)
+    for call in sub:
+        bash(call, worktree, env)
+    assert (worktree / "zz").exists(), "git ran no hook: the case proves nothing"
+    project = tmp_path / "project"
+    worktree = _worktree_project(project, entries)
+    denied = _first_denied(project, main, env) or _first_denied(project, sub, env, worktree)
+    assert denied is not None, \
+        "the hook allows writing the hooks a subagent's worktree's git commit runs"
+
+
+_open("test_w1_a_worktrees_relative_hooks_folder_is_written_from_the_main_tree",
+      "review s46 W1: open (s46-gfix)")
