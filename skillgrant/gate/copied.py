@@ -21,7 +21,7 @@ from collections.abc import Callable
 from ..lazy import compile_on_use
 from . import files as fs
 from .named import GUARDED, folded_items, named_word
-from .placed import fold, holds_module, in_worktree
+from .placed import fold, holds_module, in_worktree, mirrored
 from .writers import tree_word
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -53,10 +53,10 @@ def touches(path: str, names_kept: Callable[[], bool] | None = None,
     tree's names elsewhere."""
     key = fold(path)  # (a file system that folds case: review s45 X1, s46 X2)
     above = key.rstrip("/") + "/"
-    if any(key == item or item.startswith(above) or (tree and key.startswith(
-            item + "/") and not in_worktree(key, item)) for item, tree in folded_items()) or \
-            holds_module(path, GUARDED.get()):
-        return True
+    if any(key == item or item.startswith(above) or (tree and key.startswith(item + "/") and (
+            not in_worktree(key, item) or touches(mirrored(key, item), names_kept, walks)))
+           for item, tree in folded_items()) or holds_module(path, GUARDED.get()):
+        return True  # (a worktree's path, as its main tree's: review s46 W1)
     if not getattr(GUARDED.get(), "walked", ()) or (names_kept is not None and names_kept()):
         return False
     from .composed import holds_walked

@@ -18,7 +18,7 @@ from contextvars import ContextVar
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
-from .placed import fold, in_worktree, shadows
+from .placed import fold, in_worktree, mirrored, shadows
 from .writers import BASH_CLASS, braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -112,7 +112,8 @@ class Index:
         end = len(key)
         while self.trees and not files_only and (end := key.rfind("/", 0, end)) >= 0:
             at = self.folded.get(key[:end])  # `path` starts with this folder and a slash
-            if at is not None and not in_worktree(key, key[:end]):
+            if at is not None and (not in_worktree(key, key[:end]) or self.find(
+                    mirrored(key, key[:end]), files_only=False) is not None):  # (s46 W1)
                 places.append(at)
         if places:
             return self.guards[min(places)][0]

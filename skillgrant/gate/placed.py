@@ -73,3 +73,13 @@ def fold(text: str) -> str:
     import unicodedata
 
     return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).casefold())
+
+
+def mirrored(path: str, folder: str) -> str:
+    """The path of the main working tree that ``path``, in a subagent's worktree in the
+    ``.claude`` folder ``folder`` (``in_worktree``), stands for there: the worktree holds the
+    same tree, so what is guarded in the main tree by its place in it (a relative
+    ``core.hooksPath``, husky's ``.husky/_``, a plan's ``Makefile``) is guarded in the
+    worktree too (review s46 W1)."""
+    rest = path[len(folder) + 1:].split("/", 2)
+    return folder[:-len("/.claude")] + "/" + (rest[2] if len(rest) > 2 else "")

@@ -527,5 +527,3 @@ def test_w1_a_worktrees_relative_hooks_folder_is_written_from_the_main_tree(
         "the hook allows writing the hooks a subagent's worktree's git commit runs"
 
 
-_open("test_w1_a_worktrees_relative_hooks_folder_is_written_from_the_main_tree",
-      "review s46 W1: open (s46-gfix)")
