@@ -61,3 +61,25 @@ def holds_module(path: str, guards: object) -> bool:
     head, _, name = path.rpartition("/")
     return any(f == path or f.startswith(above) for f in folders) or (
         head in folders and name in _STANDARD) or shadows(path, folders)
+
+
+def fold(text: str) -> str:
+    """``text`` as a file system that folds case and ignores normalization compares names
+    (APFS; review s45 X1, s46 X2): lower case for ASCII; else decomposed (NFD), folded by
+    Unicode's full case folding (``ſ`` is ``s``), decomposed again. It folds as much as such a
+    system or more: the guard finds more, never less."""
+    if text.isascii():
+        return text.lower()
+    import unicodedata
+
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).casefold())
+
+
+def mirrored(path: str, folder: str) -> str:
+    """The path of the main working tree that ``path``, in a subagent's worktree in the
+    ``.claude`` folder ``folder`` (``in_worktree``), stands for there: the worktree holds the
+    same tree, so what is guarded in the main tree by its place in it (a relative
+    ``core.hooksPath``, husky's ``.husky/_``, a plan's ``Makefile``) is guarded in the
+    worktree too (review s46 W1)."""
+    rest = path[len(folder) + 1:].split("/", 2)
+    return folder[:-len("/.claude")] + "/" + (rest[2] if len(rest) > 2 else "")

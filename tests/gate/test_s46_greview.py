@@ -171,8 +171,6 @@ def test_d1_a_decompressor_writes_its_operand_less_the_suffix(tmp_path: Path,
         is not None, "the hook allows a decompressor to write a guarded name less a suffix"
 
 
-_open("test_d1_a_decompressor_writes_its_operand_less_the_suffix",
-      "review s46 D1: open (s46-gfix)")
 
 
 # --- Claude Code: a skill file the gate reads otherwise than the runtime -------------------
@@ -247,8 +245,6 @@ def test_k2_the_runtime_reads_a_skill_file_otherwise_than_the_gate(tmp_path: Pat
         f"the gate let the skill's command run the call's arguments: {result}"
 
 
-_open("test_k2_the_runtime_reads_a_skill_file_otherwise_than_the_gate",
-      "review s46 K2: open (s46-gfix)")
 
 
 # --- a file system that folds case and normalizes names (macOS's APFS) ---------------------
@@ -339,7 +335,6 @@ def test_x2_apfs_folds_what_lower_does_not(apfs: Path, case: str) -> None:
         "the hook allows a write of package.json (Makefile) spelled as APFS folds it"
 
 
-_open("test_x2_apfs_folds_what_lower_does_not", "review s46 X2: open (s46-gfix)")
 
 
 # --- a program's own settings, written after two options with values -----------------------
@@ -380,7 +375,6 @@ def test_s2_own_settings_after_two_options_with_values(tmp_path: Path, case: str
         "the hook allows a program to write its own settings after two valued options"
 
 
-_open("test_s2_own_settings_after_two_options_with_values", "review s46 S2: open (s46-gfix)")
 
 
 # --- a program's plugins found by name in the user's data folder ---------------------------
@@ -406,7 +400,6 @@ def test_e1_gh_runs_the_extension_of_its_subcommands_name(tmp_path: Path) -> Non
         is not None, "the hook allows writing the gh extension the plan's gh dash runs"
 
 
-_open("test_e1_gh_runs_the_extension_of_its_subcommands_name", "review s46 E1: open (s46-gfix)")
 
 
 # --- a type checker's option names the interpreter it runs ---------------------------------
@@ -451,7 +444,6 @@ def test_m1_mypy_runs_the_python_executable_it_is_given(tmp_path: Path) -> None:
         "the hook allows mypy to run the interpreter its option names"
 
 
-_open("test_m1_mypy_runs_the_python_executable_it_is_given", "review s46 M1: open (s46-gfix)")
 
 
 # --- a compressor writes its operand plus the suffix it is given -----------------------------
@@ -481,8 +473,6 @@ def test_d2_gzip_writes_its_operand_plus_the_suffix_it_is_given(tmp_path: Path) 
         "the hook allows gzip to write .npmrc as .npm plus a suffix"
 
 
-_open("test_d2_gzip_writes_its_operand_plus_the_suffix_it_is_given",
-      "review s46 D2: open (s46-gfix)")
 
 
 # --- a subagent's worktree: git runs the hooks folder its configuration names there ---------
@@ -535,10 +525,6 @@ def test_w1_a_worktrees_relative_hooks_folder_is_written_from_the_main_tree(
     denied = _first_denied(project, main, env) or _first_denied(project, sub, env, worktree)
     assert denied is not None, \
         "the hook allows writing the hooks a subagent's worktree's git commit runs"
-
-
-_open("test_w1_a_worktrees_relative_hooks_folder_is_written_from_the_main_tree",
-      "review s46 W1: open (s46-gfix)")
 
 
 # --- the standard library of the plan's Python, not the hook's -----------------------------
