@@ -624,3 +624,45 @@ def test_l2_a_variable_names_the_folder_an_interpreter_takes_modules_from_first(
 
 _open("test_l2_a_variable_names_the_folder_an_interpreter_takes_modules_from_first",
       "review s46 L2: open (s46-gfix)")
+
+
+# --- cargo's configuration given on its command line -----------------------------------------
+
+#: (the plan, the call): each sets a program cargo runs (``build.rustc-wrapper``, a target's
+#: ``linker``) from the command line, or names a configuration file holding one.
+CARGO_CONFIG = {
+    "config-value": ["cargo build --config 'build.rustc-wrapper=\"./e.sh\"'"],
+    # (a relative path in the file is read from the folder above the file's)
+    "config-file": ["cargo build --config cfg/evil.toml"],
+}
+
+
+@pytest.mark.parametrize("case", list(CARGO_CONFIG))
+def test_c2_cargo_build_runs_the_program_its_config_option_names(tmp_path: Path,
+                                                                  case: str) -> None:
+    """C2 (planprograms guards ``Cargo.toml``, ``build.rs``, ``.cargo/`` and the target
+    folders for a plan running cargo; cargo's ``--config KEY=VALUE`` / ``--config FILE`` are
+    read as no program run): ``cargo build --config build.rustc-wrapper=./e.sh`` runs
+    ``./e.sh rustc -vV`` before it compiles anything; a configuration file the option names
+    (``--config cfg/evil.toml``, with ``[build] rustc-wrapper``) does the same. Plan ``Bash(cargo
+    build *)`` (``--release``, features: the project's own build, whose ``build.rs`` the gate
+    guards)."""
+    needs("cargo")
+    calls = CARGO_CONFIG[case]
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cargo build *)"])
+    manifest = '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n'
+    (project / "Cargo.toml").write_text(manifest)
+    (project / "src").mkdir()
+    (project / "src" / "main.rs").write_text("fn main() {}\n")
+    (project / "e.sh").write_text('#!/bin/sh\ntouch zz\nexec "$@"\n')
+    (project / "e.sh").chmod(0o755)
+    (project / "cfg").mkdir()
+    (project / "cfg" / "evil.toml").write_text('[build]\nrustc-wrapper = "./e.sh"\n')
+    env = _proves(project, tmp_path, calls)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows cargo build to run the program its --config names"
+
+
+_open("test_c2_cargo_build_runs_the_program_its_config_option_names",
+      "review s46 C2 (in s46-gfix): open")
