@@ -666,3 +666,48 @@ def test_c2_cargo_build_runs_the_program_its_config_option_names(tmp_path: Path,
 
 _open("test_c2_cargo_build_runs_the_program_its_config_option_names",
       "review s46 C2 (in s46-gfix): open")
+
+
+def _built_into(project: Path, folder: str) -> list[str]:
+    """test_s45_greview's ``_built_crate``, built with ``cargo build --target-dir FOLDER``
+    (a covered call of the plan ``Bash(cp *)``, ``Bash(cargo build *)``); the calls that
+    replace its compiled build script and run it again."""
+    gated_project(project, ["Bash(cp *)", "Bash(cargo build *)"])
+    (project / "Cargo.toml").write_text(
+        '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+    (project / "src").mkdir()
+    (project / "src" / "main.rs").write_text("fn main() {}\n")
+    (project / "build.rs").write_text(
+        'fn main() { println!("cargo:rerun-if-changed=data.txt"); }\n')
+    (project / "data.txt").write_text("1\n")
+    (project / "two.txt").write_text("2\n")
+    (project / "eb").mkdir()
+    (project / "eb" / "build-script-build").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "eb" / "build-script-build").chmod(0o755)
+    build = ["cargo", "build", "-q", "--target-dir", folder]
+    subprocess.run(build, cwd=project, check=True, capture_output=True, timeout=600)
+    built = next(project.glob(f"{folder}/debug/build/x-*/build-script-build")).parent
+    return [f"cp -r eb/. {built.relative_to(project)}/", "cp two.txt data.txt",
+            f"cargo build --target-dir {folder}"]
+
+
+def test_c3_cargo_build_target_dir_moves_what_cargodirs_guards(tmp_path: Path) -> None:
+    """C3 (in s46-gfix: cargodirs guards ``target/`` from the call's folder up and the folders
+    ``CARGO_TARGET_DIR``, ``CARGO_BUILD_TARGET_DIR`` and ``build.target-dir`` name, not
+    cargo's ``--target-dir`` option): a project built with ``cargo build --target-dir out/t``
+    keeps its compiled build script in ``out/t/debug/build/PKG-HASH/``; a folder copy over
+    it and a change of the file it watches are allowed, and the same covered build runs the
+    new build-script-build (review s45 P2's case, the folder moved by the option)."""
+    needs("cargo")
+    scratch = tmp_path / "scratch" / "project"
+    for call in _built_into(scratch, "out/t"):
+        bash(call, scratch)
+    assert any(scratch.rglob("zz")), "cargo ran no build script: the case proves nothing"
+    project = tmp_path / "project"
+    calls = _built_into(project, "out/t")
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing the build script cargo keeps in its --target-dir"
+
+
+_open("test_c3_cargo_build_target_dir_moves_what_cargodirs_guards",
+      "review s46 C3 (in s46-gfix): open")
