@@ -711,3 +711,32 @@ def test_c3_cargo_build_target_dir_moves_what_cargodirs_guards(tmp_path: Path) -
 
 _open("test_c3_cargo_build_target_dir_moves_what_cargodirs_guards",
       "review s46 C3 (in s46-gfix): open")
+
+
+#: (the program, the plan, the calls): zstd's other names, each a decompressor writing its
+#: operand less ``.zst``.
+ZSTD_NAMES = {
+    "zstdmt": ["cp e.rc.zst .npmrc.zst", "zstdmt -d .npmrc.zst", "npm test"],
+    "pzstd": ["cp e.rc.zst .npmrc.zst", "pzstd -d .npmrc.zst", "npm test"],
+}
+
+
+@pytest.mark.parametrize("case", list(ZSTD_NAMES))
+def test_d3_zstds_other_names_decompress_as_it_does(tmp_path: Path, case: str) -> None:
+    """D3 (in s46-gfix: composed.SHORTENS names gzip, xz, zstd, lz4, … and their ``un``
+    forms, not ``zstdmt`` (zstd's multi-threaded name, a link to it) nor ``pzstd`` (zstd's
+    parallel one)): ``zstdmt -d .npmrc.zst`` writes ``.npmrc``, whose ``script-shell`` the
+    covered ``npm test`` runs. Plan ``Bash(cp *)``, ``Bash(<program> *)``, ``Bash(npm
+    test)``."""
+    needs("npm", "zstd", case)
+    calls = ZSTD_NAMES[case]
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", f"Bash({case} *)", "Bash(npm test)"])
+    _npm_project(project)
+    subprocess.run(["zstd", "-q", "e.rc"], cwd=project, check=True, capture_output=True)
+    env = _proves(project, tmp_path, calls)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows zstd under another name to write .npmrc"
+
+
+_open("test_d3_zstds_other_names_decompress_as_it_does", "review s46 D3 (in s46-gfix): open")
