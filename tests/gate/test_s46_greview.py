@@ -740,3 +740,37 @@ def test_d3_zstds_other_names_decompress_as_it_does(tmp_path: Path, case: str) -
 
 
 _open("test_d3_zstds_other_names_decompress_as_it_does", "review s46 D3 (in s46-gfix): open")
+
+
+#: Twelve repeats of a global option with its value: 24 words before the subcommand.
+_MANY = " ".join(["-v 0"] * 12)
+#: (the program needed, the plan, the calls)
+OWN_PAST_THE_WINDOW = {
+    "kubectl": ("kubectl", ["Bash(kubectl *)"],
+                [f"kubectl {_MANY} config set-cluster c --server=https://127.0.0.1:1",
+                 f"kubectl {_MANY} config set-credentials u --exec-command=touch "
+                 "--exec-arg=zz --exec-api-version=client.authentication.k8s.io/v1beta1",
+                 f"kubectl {_MANY} config set-context x --cluster=c --user=u",
+                 f"kubectl {_MANY} config use-context x", "kubectl get pods"]),
+    "aws": ("aws", ["Bash(aws *)"],
+            [" ".join(["aws", *["--output json"] * 12,
+                       "configure set credential_process ./e.sh"]), "aws s3 ls"]),
+}
+
+
+@pytest.mark.parametrize("case", list(OWN_PAST_THE_WINDOW))
+def test_s3_own_settings_past_the_subcommand_window(tmp_path: Path, case: str) -> None:
+    """S3 (in s46-gfix: ownsettings._subcommand looks for the settings word among the 23 words
+    after the program): a global option repeated (``-v 0`` twelve times; kubectl and aws take
+    the last) puts ``config``/``configure`` past the window, so S2's writes pass again."""
+    program, entries, calls = OWN_PAST_THE_WINDOW[case]
+    needs(program)
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    _npm_project(project)
+    env = _proves(project, tmp_path, calls)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows a program to write its own settings past the window"
+
+
+_open("test_s3_own_settings_past_the_subcommand_window", "review s46 S3 (in s46-gfix): open")
