@@ -739,7 +739,6 @@ def test_d3_zstds_other_names_decompress_as_it_does(tmp_path: Path, case: str) -
         "the hook allows zstd under another name to write .npmrc"
 
 
-_open("test_d3_zstds_other_names_decompress_as_it_does", "review s46 D3 (in s46-gfix): open")
 
 
 #: Twelve repeats of a global option with its value: 24 words before the subcommand.
@@ -773,4 +772,3 @@ def test_s3_own_settings_past_the_subcommand_window(tmp_path: Path, case: str) -
         "the hook allows a program to write its own settings past the window"
 
 
-_open("test_s3_own_settings_past_the_subcommand_window", "review s46 S3 (in s46-gfix): open")
