@@ -664,8 +664,6 @@ def test_c2_cargo_build_runs_the_program_its_config_option_names(tmp_path: Path,
         "the hook allows cargo build to run the program its --config names"
 
 
-_open("test_c2_cargo_build_runs_the_program_its_config_option_names",
-      "review s46 C2 (in s46-gfix): open")
 
 
 def _built_into(project: Path, folder: str) -> list[str]:
@@ -709,8 +707,6 @@ def test_c3_cargo_build_target_dir_moves_what_cargodirs_guards(tmp_path: Path) -
         "the hook allows replacing the build script cargo keeps in its --target-dir"
 
 
-_open("test_c3_cargo_build_target_dir_moves_what_cargodirs_guards",
-      "review s46 C3 (in s46-gfix): open")
 
 
 #: (the program, the plan, the calls): zstd's other names, each a decompressor writing its
