@@ -622,8 +622,6 @@ def test_l2_a_variable_names_the_folder_an_interpreter_takes_modules_from_first(
         f"the hook allows writing a module in the folder {variable} names"
 
 
-_open("test_l2_a_variable_names_the_folder_an_interpreter_takes_modules_from_first",
-      "review s46 L2: open (s46-gfix)")
 
 
 # --- cargo's configuration given on its command line -----------------------------------------
