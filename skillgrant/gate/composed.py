@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import os
 import posixpath
-import sys
 
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
 from .named import GUARDED
-from .placed import fold
+from .placed import STANDARD, fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -131,7 +130,7 @@ def _begins(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
         return False
     return any(n.startswith(name) or (name.startswith(n) and any(
         e.startswith(name[len(n):]) or name[len(n):].startswith(e) for e in _ENDS))
-        for n in sys.stdlib_module_names)
+        for n in STANDARD)
 
 
 #: Entries of a folder a tree writer names that are looked at for a walked-up settings name

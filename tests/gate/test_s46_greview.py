@@ -572,8 +572,6 @@ def test_v1_a_module_of_the_plans_python_that_the_hooks_does_not_have(tmp_path: 
         "the hook allows shadowing a standard module of the plan's newer Python"
 
 
-_open("test_v1_a_module_of_the_plans_python_that_the_hooks_does_not_have",
-      "review s46 V1: open (s46-gfix)")
 
 
 # --- the folders a session's variables name as an interpreter's modules ---------------------
