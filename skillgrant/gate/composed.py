@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import os
 import posixpath
-import sys
 
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
 from .named import GUARDED
-from .placed import fold
+from .placed import STANDARD, fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -54,7 +53,9 @@ def composed_word(words: list[str], directory: str | None, text: str) -> str | N
 #: or more one (a compressor), or guesses a command that does (``gpg FILE``): review s46 D1.
 SHORTENS: Final = compile_on_use(
     r"\b(?:un)?(?:gzip|gunzip|pigz|xz|lzma|bzip2|bunzip2|pbzip2|lbzip2|zstd|lz4|lzip|plzip|lzop|"
-    r"lrzip|pixz|brotli|compress|zcat|gpg|gpg2)\b")
+    r"lrzip|pixz|brotli|compress|zcat|gpg|gpg2)\b"
+    # their other names (review s46 D3): any program name holding a compressor's
+    r"|\b[\w.+-]*(?:gz|zst|xz|lzma|bz2?|lz4|lzip|lzop|lrz|pixz|brotli|compress)[\w.+-]*\b")
 #: gzip's ``-N``/``--name``: the name the archive's header holds, which no word does.
 _HEADER_NAME: Final = compile_on_use(r"-[A-Za-z0-9]*N[A-Za-z0-9]*|--na(?:m|me)?")
 
@@ -69,7 +70,8 @@ def shortened_word(words: list[str], directory: str | None, text: str) -> str | 
     if not isinstance(folders, list):
         folders = None
     guards = GUARDED.get()
-    for word in words:
+    first = next((i for i, w in enumerate(words) if SHORTENS.search(w.rsplit("/", 1)[-1])), 0)
+    for word in words[first + 1:]:  # (the words after the first that may be such a program)
         path = _path(word, folders)
         if _HEADER_NAME.fullmatch(word) or path is None or any(
                 _begins(p, guards) or _ends(p, guards) for p in path):
@@ -128,7 +130,7 @@ def _begins(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
         return False
     return any(n.startswith(name) or (name.startswith(n) and any(
         e.startswith(name[len(n):]) or name[len(n):].startswith(e) for e in _ENDS))
-        for n in sys.stdlib_module_names)
+        for n in STANDARD)
 
 
 #: Entries of a folder a tree writer names that are looked at for a walked-up settings name

@@ -45,7 +45,7 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                              "BASH_ENV", "ENV", "GIT_DIR", "GIT_CONFIG_GLOBAL",
                              "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG",
                              "GIT_COMMON_DIR", "GIT_CONFIG_NOSYSTEM", "CURL_HOME", "WGETRC",
-                             "XDG_CACHE_HOME", "XDG_DATA_HOME", *MOVED_CODE,
+                             "XDG_CACHE_HOME", "XDG_DATA_HOME", "PYTHONPATH", *MOVED_CODE,
                              *CARGO_ENVIRONMENT)
 
 
@@ -142,8 +142,10 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [("/etc/profile", False), ("/etc/profile.d", True), ("/etc/bash.bashrc", False),
               ("/etc/bashrc", False), (os.path.join(os.environ.get("XDG_CACHE_HOME") or
                                                     os.path.join(home, ".cache"), "copilot"), True)]
-    items += [(part, True) for name in MOVED_CODE  # (a folder, or a list of them: whole)
-              for part in (os.environ.get(name) or "").split(os.pathsep) if part]
+    items += [(part.removesuffix("/*"), True) for name in MOVED_CODE  # (a folder, or a list
+              for part in (os.environ.get(name) or "").split(os.pathsep) if part]  # of them)
+    # PYTHONPATH's folders come before the standard library: its modules' names there (L2)
+    modules += [p for p in (os.environ.get("PYTHONPATH") or "").split(os.pathsep) if p]
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
     # to what git and ssh read (review s41 S4)
     items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".copilot"),

@@ -85,7 +85,10 @@ MOVED_CODE: Final = ("GNUPGHOME", "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH
                      # the version managers' own folders (H13-H15)
                      "LD_LIBRARY_PATH", "NODE_PATH", "RUSTUP_HOME", "PYENV_ROOT", "NVM_DIR",
                      "RBENV_ROOT", "ASDF_DATA_DIR", "VOLTA_HOME", "MISE_DATA_DIR",
-                     "GH_DATA_DIR", "HELM_PLUGINS", "HELM_DATA_HOME")  # (s46 E1)
+                     "GH_DATA_DIR", "HELM_PLUGINS", "HELM_DATA_HOME",  # (s46 E1)
+                     # the folders an interpreter takes modules from before its own (L2)
+                     "PERL5LIB", "PERLLIB", "RUBYLIB", "GEM_PATH", "GEM_HOME", "CLASSPATH",
+                     "R_LIBS", "R_LIBS_USER", "R_LIBS_SITE", "GOPATH", "JULIA_LOAD_PATH")
 #: Files in a folder (the call's, the project's, each above) that pick the interpreter or
 #: toolchain a version manager's shim runs (review s43 H15), by the manager's folder in the
 #: home (or its variable): guarded where the manager is there to read them.

@@ -64,7 +64,7 @@ def own_settings(words: list[str], text: str = "") -> str | None:
         hit = _subcommand(words, at, first)
         if hit is None:
             continue
-        following = [w for w in words[hit + 1:hit + 8] if w[:1] != "-"][:1]
+        following = [w for w in words[hit + 1:] if w[:1] != "-"][:1]
         reads = _READS | _PROGRAM_READS.get(program, frozenset())
         said = " ".join(words[at:hit + 1 + len(following)])
         if (following and following[0] in reads) or (not following and (
@@ -80,7 +80,7 @@ def _subcommand(words: list[str], at: int, first: frozenset[str]) -> int | None:
     first or second plain word (``gcloud beta auth``), counting no plain word that follows
     an option (it may be that option's value); None otherwise."""
     positional = 0
-    for k in range(at + 1, min(len(words), at + 24)):
+    for k in range(at + 1, len(words)):  # (no window: an option repeated, review s46 S3)
         if words[k][:1] == "-":
             continue
         if words[k] in first:

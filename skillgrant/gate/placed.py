@@ -45,8 +45,16 @@ def _importable(suffix: str) -> bool:
         suffix[:9] == ".cpython-" and suffix[-3:] == ".so")
 
 
-#: The standard library's modules and packages (the hook's interpreter's list).
-_STANDARD: Final = sys.stdlib_module_names
+#: The standard library's modules and packages: the hook's interpreter's list, and the names
+#: other CPythons have that it may not (3.6–3.10's, 3.12's, 3.13's, measured; 3.14's, from its
+#: notes): a plan's Python may be another version (review s46 V1).
+STANDARD: Final = sys.stdlib_module_names | frozenset({
+    "_android_support", "_colorize", "_interpchannels", "_interpqueues", "_interpreters",
+    "_ios_support", "_opcode_metadata", "_pydatetime", "_pylong", "_pyrepl", "_sha2",
+    "_suggestions", "_sysconfig", "_wmi", "binhex", "dummy_threading", "_dummy_thread",
+    "formatter", "parser", "symbol", "macpath", "_bootlocale", "annotationlib", "compression",
+    "_zstd", "_remote_debugging", "_hmac", "_types", "_apple_support"})
+_STANDARD: Final = STANDARD
 
 
 def holds_module(path: str, guards: object) -> bool:

@@ -65,7 +65,8 @@ _FAMILIES: Final = {
                       "cmake")}, "catman": "man",
     **dict.fromkeys(("npm", "npx", "pnpm", "pnpx"), "npm"),
     **dict.fromkeys(("opt", "llc", "clang-tidy", "mlir-opt"), "llvm"),
-    **dict.fromkeys(("mypy", "dmypy"), "mypy"), "pylint": "pylint"}  # (review s46 M1)
+    **dict.fromkeys(("mypy", "dmypy"), "mypy"), "pylint": "pylint",  # (review s46 M1)
+    "cargo": "cargo"}  # (C2, C3)
 _BY_OPTION: Final = frozenset(_FAMILIES)
 #: A version or a thread model after a tool's name (``gcc-12``, ``clang++-15``,
 #: ``x86_64-w64-mingw32-gcc-10-posix``).

@@ -572,8 +572,6 @@ def test_v1_a_module_of_the_plans_python_that_the_hooks_does_not_have(tmp_path: 
         "the hook allows shadowing a standard module of the plan's newer Python"
 
 
-_open("test_v1_a_module_of_the_plans_python_that_the_hooks_does_not_have",
-      "review s46 V1: open (s46-gfix)")
 
 
 # --- the folders a session's variables name as an interpreter's modules ---------------------
@@ -622,8 +620,6 @@ def test_l2_a_variable_names_the_folder_an_interpreter_takes_modules_from_first(
         f"the hook allows writing a module in the folder {variable} names"
 
 
-_open("test_l2_a_variable_names_the_folder_an_interpreter_takes_modules_from_first",
-      "review s46 L2: open (s46-gfix)")
 
 
 # --- cargo's configuration given on its command line -----------------------------------------
@@ -664,8 +660,6 @@ def test_c2_cargo_build_runs_the_program_its_config_option_names(tmp_path: Path,
         "the hook allows cargo build to run the program its --config names"
 
 
-_open("test_c2_cargo_build_runs_the_program_its_config_option_names",
-      "review s46 C2 (in s46-gfix): open")
 
 
 def _built_into(project: Path, folder: str) -> list[str]:
@@ -709,8 +703,6 @@ def test_c3_cargo_build_target_dir_moves_what_cargodirs_guards(tmp_path: Path) -
         "the hook allows replacing the build script cargo keeps in its --target-dir"
 
 
-_open("test_c3_cargo_build_target_dir_moves_what_cargodirs_guards",
-      "review s46 C3 (in s46-gfix): open")
 
 
 #: (the program, the plan, the calls): zstd's other names, each a decompressor writing its
@@ -739,7 +731,6 @@ def test_d3_zstds_other_names_decompress_as_it_does(tmp_path: Path, case: str) -
         "the hook allows zstd under another name to write .npmrc"
 
 
-_open("test_d3_zstds_other_names_decompress_as_it_does", "review s46 D3 (in s46-gfix): open")
 
 
 #: Twelve repeats of a global option with its value: 24 words before the subcommand.
@@ -771,9 +762,6 @@ def test_s3_own_settings_past_the_subcommand_window(tmp_path: Path, case: str) -
     env = _proves(project, tmp_path, calls)
     assert _first_denied(project, calls, env) is not None, \
         "the hook allows a program to write its own settings past the window"
-
-
-_open("test_s3_own_settings_past_the_subcommand_window", "review s46 S3 (in s46-gfix): open")
 
 
 def _with_help(call: str) -> str:
