@@ -802,3 +802,35 @@ def test_s4_a_settings_write_beside_its_help_in_the_text(tmp_path: Path, case: s
 
 _open("test_s4_a_settings_write_beside_its_help_in_the_text",
       "review s46 S4 (in s46-gfix): open")
+
+
+def test_l3_sitecustomize_in_a_pythonpath_folder_runs_at_every_start(tmp_path: Path) -> None:
+    """L3 (in s46-gfix: a ``PYTHONPATH`` folder is guarded as a module folder, its standard
+    modules' names, review s46 L2): Python's ``site`` imports ``sitecustomize`` (and
+    ``usercustomize``) from ``sys.path`` at start-up, when ``PYTHONPATH``'s folders are on it
+    (the call's folder is not yet); neither is a standard module's name. With the session's
+    ``PYTHONPATH`` at ``~/pylib``, ``cp evil.py ~/pylib/sitecustomize.py`` (allowed;
+    ``argparse.py`` is denied) runs at the plan's next Python. Plan ``Bash(cp *)``,
+    ``Bash(python3 -m unittest)``."""
+    needs("python3")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(python3 -m unittest)"])
+    (project / "evil.py").write_text('open("zz", "w").close()\n')
+    calls = ["cp evil.py {lib}/sitecustomize.py", "python3 -m unittest"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = _home_env(tmp_path / "proof-home")
+    lib = proof["PYTHONPATH"] = f"{proof['HOME']}/pylib"
+    os.mkdir(lib)  # (the user's folder, there before the session)
+    for call in calls:
+        bash(call.format(lib=lib), scratch, proof)
+    assert (scratch / "zz").exists(), "python ran no payload: the case proves nothing"
+    env = _home_env(tmp_path / "home")
+    lib = env["PYTHONPATH"] = f"{env['HOME']}/pylib"
+    os.mkdir(lib)
+    assert _first_denied(project, [c.format(lib=lib) for c in calls], env) is not None, \
+        "the hook allows writing sitecustomize.py in a PYTHONPATH folder"
+
+
+_open("test_l3_sitecustomize_in_a_pythonpath_folder_runs_at_every_start",
+      "review s46 L3 (in s46-gfix): open")
