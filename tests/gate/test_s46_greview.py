@@ -834,3 +834,45 @@ def test_l3_sitecustomize_in_a_pythonpath_folder_runs_at_every_start(tmp_path: P
 
 _open("test_l3_sitecustomize_in_a_pythonpath_folder_runs_at_every_start",
       "review s46 L3 (in s46-gfix): open")
+
+
+# --- what a git hook runs reads files no plan program does ----------------------------------
+
+
+def test_h2_a_git_hook_runs_npm_test_on_a_package_json_the_plan_does_not_guard(
+        tmp_path: Path) -> None:
+    """H2 (guards guards the hooks folder git runs, and planprograms what the *plan's*
+    programs read; not what a hook runs): a project whose pre-commit hook runs ``npm test``
+    (husky's and lint-staged's usual shape; here ``core.hooksPath=.githooks``). The plan has
+    no npm, so ``package.json`` is no guarded file: ``cp evil.json package.json`` is allowed,
+    and the covered ``git commit`` runs the hook, which runs the new ``test`` script. Plan
+    ``Bash(cp *)``, ``Bash(git commit *)``."""
+    needs("npm")
+    env = {**os.environ, **_COMMITTER}
+
+    def build(project: Path) -> None:
+        gated_project(project, ["Bash(cp *)", "Bash(git commit *)"])
+        (project / ".githooks").mkdir()
+        (project / ".githooks" / "pre-commit").write_text("#!/bin/sh\nnpm test\n")
+        (project / ".githooks" / "pre-commit").chmod(0o755)
+        subprocess.run(["git", "config", "core.hooksPath", ".githooks"], cwd=project,
+                       check=True)
+        (project / "package.json").write_text(json.dumps(
+            {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+        (project / "evil.json").write_text(json.dumps(
+            {"name": "x", "version": "1.0.0", "scripts": {"test": "touch zz"}}))
+
+    calls = ["cp evil.json package.json", "git commit --allow-empty -m x"]
+    scratch = tmp_path / "scratch"
+    build(scratch)
+    for call in calls:
+        bash(call, scratch, env)
+    assert (scratch / "zz").exists(), "the hook ran no payload: the case proves nothing"
+    project = tmp_path / "project"
+    build(project)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows writing the package.json a git hook's npm test runs"
+
+
+_open("test_h2_a_git_hook_runs_npm_test_on_a_package_json_the_plan_does_not_guard",
+      "review s46 H2: open (s46-gfix)")
