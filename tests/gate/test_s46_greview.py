@@ -876,3 +876,27 @@ def test_h2_a_git_hook_runs_npm_test_on_a_package_json_the_plan_does_not_guard(
 
 _open("test_h2_a_git_hook_runs_npm_test_on_a_package_json_the_plan_does_not_guard",
       "review s46 H2: open (s46-gfix)")
+
+
+def test_h3_a_make_recipe_runs_npm_test_on_a_package_json_the_plan_does_not_guard(
+        tmp_path: Path) -> None:
+    """H3 (planprograms.STARTS guards make's makefiles, not what their recipes' programs
+    read): ``make test`` whose recipe is ``npm test`` (a common Makefile) runs the ``test``
+    script of a ``package.json`` no plan entry names: ``cp evil.json package.json`` is
+    allowed, the covered ``make test`` runs it. Plan ``Bash(cp *)``, ``Bash(make test)``."""
+    needs("npm", "make")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(make test)"])
+    (project / "Makefile").write_text("test:\n\tnpm test\n")
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+    (project / "evil.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "touch zz"}}))
+    calls = ["cp evil.json package.json", "make test"]
+    env = _proves(project, tmp_path, calls)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows writing the package.json make test's recipe runs"
+
+
+_open("test_h3_a_make_recipe_runs_npm_test_on_a_package_json_the_plan_does_not_guard",
+      "review s46 H3: open (s46-gfix)")
