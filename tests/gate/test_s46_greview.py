@@ -764,3 +764,41 @@ def test_s3_own_settings_past_the_subcommand_window(tmp_path: Path, case: str) -
         "the hook allows a program to write its own settings past the window"
 
 
+
+
+def _with_help(call: str) -> str:
+    """``call`` with a comment holding its first three words and ``--help``."""
+    return f"{call} # {' '.join(call.split()[:3])} --help"
+
+
+#: (the program needed, the plan, the calls): each write carries a comment saying it with
+#: ``--help``.
+OWN_WITH_HELP = {
+    "kubectl": ("kubectl", ["Bash(kubectl *)"],
+                [*map(_with_help, [
+                    "kubectl config set-cluster c --server=https://127.0.0.1:1",
+                    "kubectl config set-credentials u --exec-command=touch --exec-arg=zz "
+                    "--exec-api-version=client.authentication.k8s.io/v1beta1",
+                    "kubectl config set-context x --cluster=c --user=u",
+                    "kubectl config use-context x"]), "kubectl get pods"]),
+    "aws": ("aws", ["Bash(aws *)"],
+            [_with_help("aws configure set credential_process ./e.sh"), "aws s3 ls"]),
+}
+
+
+@pytest.mark.parametrize("case", list(OWN_WITH_HELP))
+def test_s4_a_settings_write_beside_its_help_in_the_text(tmp_path: Path, case: str) -> None:
+    """S4 (in s46-gfix: ownsettings.own_settings reads a settings command as a read when the
+    command's text holds its words followed by `` --help``, anywhere): a comment (``# kubectl
+    config set-credentials --help``), or a second command (``…; kubectl config
+    set-credentials --help``), holds that text, so the write beside it passes."""
+    program, entries, calls = OWN_WITH_HELP[case]
+    needs(program)
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    _npm_project(project)
+    env = _proves(project, tmp_path, calls)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows a settings write whose text also says it with --help"
+
+
