@@ -66,11 +66,12 @@ def own_settings(words: list[str], text: str = "") -> str | None:
             continue
         following = [w for w in words[hit + 1:] if w[:1] != "-"][:1]
         reads = _READS | _PROGRAM_READS.get(program, frozenset())
-        said = " ".join(words[at:hit + 1 + len(following)])
+        end = hit + 1 + (words[hit + 1] in following if hit + 1 < len(words) else 0)
+        said = " ".join(words[at:end])  # (the command's words, each next to the last)
         if (following and following[0] in reads) or (not following and (
                 program, words[hit]) in _ALONE and said in text) or (
-                said + " --help" in text):
-            continue
+                words[end:end + 1] == ["--help"] and said + " --help" in text):
+            continue  # (`--help` the next word of this one, as the text holds it: s46 S4)
         return " ".join([word, words[hit], *following])
     return None
 

@@ -800,10 +800,6 @@ def test_s4_a_settings_write_beside_its_help_in_the_text(tmp_path: Path, case: s
         "the hook allows a settings write whose text also says it with --help"
 
 
-_open("test_s4_a_settings_write_beside_its_help_in_the_text",
-      "review s46 S4 (in s46-gfix): open")
-
-
 def test_l3_sitecustomize_in_a_pythonpath_folder_runs_at_every_start(tmp_path: Path) -> None:
     """L3 (in s46-gfix: a ``PYTHONPATH`` folder is guarded as a module folder, its standard
     modules' names, review s46 L2): Python's ``site`` imports ``sitecustomize`` (and
