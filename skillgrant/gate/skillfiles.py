@@ -45,9 +45,10 @@ def skill_files(name: str, cwd: str | None) -> list[str] | str:
     roots = [posixpath.join(f, ".claude") for f in folders]
     roots += [posixpath.join(home, ".claude")] if home and home.startswith("/") else []
     roots += [os.environ["CLAUDE_CONFIG_DIR"]] if os.environ.get("CLAUDE_CONFIG_DIR") else []
-    added = _added(folders, home)
-    if isinstance(added, str):
-        return added
+    given = _added(folders, home)
+    if isinstance(given, str):
+        return given
+    added, plugins = given
     top = os.environ.get("CLAUDE_PROJECT_DIR") or (folders[0] if folders else None)
     nested = _nested([top, *added] if top else added)
     if isinstance(nested, str):
@@ -62,15 +63,17 @@ def skill_files(name: str, cwd: str | None) -> list[str] | str:
         if isinstance(named, str):
             return named
         found += named
-    if ":" in name and home:  # a plugin's
-        found += _plugin_files(posixpath.join(home, ".claude", "plugins"), name)
+    plugged = name if ":" in name else ":" + name  # a plugin's, installed or given
+    for root in [*plugins, *([posixpath.join(home, ".claude", "plugins")] if home else [])]:
+        found += _plugin_files(root, plugged)
     return [c for c in dict.fromkeys(found) if os.path.isfile(c)]
 
 
-def _added(folders: list[str], home: str | None) -> list[str] | str:
-    """The folders added to the session: ``permissions.additionalDirectories`` of the
-    settings the runtime reads, and ``--add-dir`` on the command line of a process the hook
-    runs under (the runtime's; ``/proc``)."""
+def _added(folders: list[str], home: str | None) -> tuple[list[str], list[str]] | str:
+    """The folders added to the session (``permissions.additionalDirectories`` of the
+    settings the runtime reads, ``--add-dir`` and ``--settings`` on the command line of a
+    process the hook runs under: the runtime's, read from ``/proc``), and the plugin folders
+    given there (``--plugin-dir``); or why they cannot be read."""
     settings = [posixpath.join(f, ".claude", n) for f in folders
                 for n in ("settings.json", "settings.local.json")]
     user = os.environ.get("CLAUDE_CONFIG_DIR") or (
@@ -81,21 +84,42 @@ def _added(folders: list[str], home: str | None) -> list[str] | str:
     for path in settings:
         try:
             with open(path, encoding="utf-8") as handle:
-                data = json.load(handle)
+                found += _listed(json.load(handle), posixpath.dirname(posixpath.dirname(path)))
         except (OSError, ValueError):
             continue  # (none, or none the runtime reads either)
-        listed = data.get("permissions", {}) if isinstance(data, dict) else {}
-        listed = listed.get("additionalDirectories", []) if isinstance(listed, dict) else []
-        base = posixpath.dirname(posixpath.dirname(path))
-        found += [posixpath.join(base, os.path.expanduser(d)) for d in listed
-                  if isinstance(d, str)] if isinstance(listed, list) else []
-    given = _given()
-    return given if isinstance(given, str) else [os.path.normpath(f) for f in found + given]
+    lines = _command_lines()
+    if isinstance(lines, str):
+        return lines
+    plugins: list[str] = []
+    for where, words in lines:
+        found += [posixpath.join(where, d) for d in _values(words, "--add-dir", True)]
+        plugins += [posixpath.join(where, d) for d in _values(words, "--plugin-dir") +
+                    _values(words, "--plugin-dir-no-mcp")]
+        for given in _values(words, "--settings"):
+            try:
+                text = given if given.lstrip()[:1] == "{" else open(  # noqa: SIM115
+                    posixpath.join(where, given), encoding="utf-8").read()
+                found += _listed(json.loads(text), where)
+            except (OSError, ValueError):
+                return f"the gate cannot read the session's --settings {given!r}"
+    return [os.path.normpath(f) for f in found], [os.path.normpath(p) for p in plugins]
 
 
-def _given() -> list[str] | str:
-    """The ``--add-dir`` folders of each process above the hook's, read from ``/proc``."""
-    found: list[str] = []
+def _listed(data: object, base: str) -> list[str]:
+    """``permissions.additionalDirectories`` of the settings ``data``, from ``base``."""
+    listed = data.get("permissions", {}) if isinstance(data, dict) else {}
+    listed = listed.get("additionalDirectories", []) if isinstance(listed, dict) else []
+    return [posixpath.join(base, os.path.expanduser(d)) for d in listed
+            if isinstance(d, str)] if isinstance(listed, list) else []
+
+
+_OPTIONS: Final = ("--add-dir", "--plugin-dir", "--settings")
+
+
+def _command_lines() -> list[tuple[str, list[str]]] | str:
+    """The folder and the words of each process above the hook's whose command line holds
+    one of ``_OPTIONS`` (the runtime's), read from ``/proc``; why not, where it cannot be."""
+    found: list[tuple[str, list[str]]] = []
     pid = os.getppid()
     for _ in range(_MAX_PARENTS):
         if pid <= 1:
@@ -103,30 +127,30 @@ def _given() -> list[str] | str:
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as handle:
                 words = handle.read().decode(errors="replace").split("\0")
-            where = os.readlink(f"/proc/{pid}/cwd") if any(
-                w.startswith("--add-dir") for w in words) else ""
+            if any(w.startswith(_OPTIONS) for w in words):
+                found.append((os.readlink(f"/proc/{pid}/cwd"), words))
             with open(f"/proc/{pid}/stat", "rb") as handle:
                 pid = int(handle.read().rsplit(b")", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
-            return ("the gate cannot read the folders added to the session (--add-dir), "
-                    "whose skills the runtime runs")
-        found += [posixpath.join(where, d) for d in _add_dirs(words)]
+            return ("the gate cannot read the session's command line (--add-dir, "
+                    "--plugin-dir, --settings), which names skills the runtime runs")
     return found
 
 
-def _add_dirs(words: list[str]) -> list[str]:
-    """The values of ``--add-dir`` in ``words`` (each word after it up to an option, or
-    attached with ``=``)."""
+def _values(words: list[str], option: str, many: bool = False) -> list[str]:
+    """The values of ``option`` in ``words``: the next word, or attached with ``=``; with
+    ``many``, each word after it up to an option (``--add-dir a b``)."""
     found: list[str] = []
     taking = False
     for word in words:
-        if word.startswith("--add-dir="):
+        if word.startswith(option + "="):
             found.append(word.split("=", 1)[1])
             taking = False
-        elif word == "--add-dir":
+        elif word == option:
             taking = True
         elif taking and word and not word.startswith("-"):
             found.append(word)
+            taking = many
         else:
             taking = False
     return found

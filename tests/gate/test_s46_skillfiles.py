@@ -98,13 +98,38 @@ def test_the_add_dir_of_the_runtimes_command_line(tmp_path: Path) -> None:
     assert done.stdout.split() == ["not_covered"], done.stderr
 
 
+@pytest.mark.parametrize("given", ["--add-dir ../extra", "--plugin-dir ../plug",
+                                   "--settings ../s.json", "--settings={inline}"])
+def test_the_folders_the_runtimes_command_line_adds(tmp_path: Path, given: str) -> None:
+    """``--add-dir``, ``--plugin-dir``, ``--settings`` (a file or inline JSON naming
+    ``additionalDirectories``) on the command line of a process the hook runs under (the
+    runtime's, read from ``/proc``): the skills there are judged."""
+    if not Path("/proc/self/cmdline").exists():
+        pytest.skip("no /proc")
+    project = tmp_path / "project"
+    _skill(project, "other", QUIET.format(name="other"))
+    _skill(tmp_path / "extra", "other", RUNS.format(name="other"))
+    (tmp_path / "plug" / "skills" / "other").mkdir(parents=True)
+    (tmp_path / "plug" / "skills" / "other" / "SKILL.md").write_text(RUNS.format(name="other"))
+    listed = json.dumps({"permissions": {"additionalDirectories": ["../extra"]}})
+    (tmp_path / "s.json").write_text(listed)
+    probe = ("from skillgrant.gate.call import check_call; import sys; print(check_call("
+             f"'Skill', {CALL!r}, {PLAN!r}, cwd=sys.argv[1]).status)")
+    env = {**os.environ, "HOME": str(tmp_path / "home")}
+    words = [f"--settings={listed}"] if "{inline}" in given else given.split(" ", 1)
+    done = subprocess.run(["bash", "-c", f'{sys.executable} -c "$1" "$2"; true', "claude",
+                           probe, str(project), *words], cwd=project,
+                          capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.split() == ["not_covered"], done.stderr
+
+
 @pytest.mark.parametrize(("words", "dirs"), [
     (["claude", "--add-dir", "a", "b", "-p", "x"], ["a", "b"]),
     (["claude", "--add-dir=a", "b"], ["a"]),
     (["claude", "-p", "--add-dir"], []),
 ])
 def test_add_dir_values(words: list[str], dirs: list[str]) -> None:
-    assert skillfiles._add_dirs(words) == dirs
+    assert skillfiles._values(words, "--add-dir", True) == dirs
 
 
 @pytest.mark.parametrize(("text", "names"), [
