@@ -36,10 +36,6 @@ HOLES = {
           "hookdrop scans PyYAML's reading, so --enforce writes a hook the runtime drops",
     "T2": "`context: !!null fork` is None to PyYAML and 'fork' to Bun: --enforce writes the "
           "skill's own hook, which never sees the forked subagent's calls",
-    "G1": "gate.skillargs reads a skill's frontmatter (and its `arguments`, G2) with a reader "
-          "of its own (the first line that is `---`), not the runtime's K0 (the first `---` "
-          "anywhere): the `!` commands the runtime finds after `a---b` are taken for "
-          "frontmatter and never judged",
     "T3": "`agent: !!null ev` is None to PyYAML (judge_keys: no agent) and 'ev' to Bun: the "
           "skill runs as the project's agent ev",
 }
@@ -269,8 +265,7 @@ G1 = {"dashes-in-value": ("---\nname: other\nallowed-tools: Bash(echo *)\ndescri
                   "---\nResult: !`echo $ARGUMENTS`\n")}
 
 
-@pytest.mark.parametrize("row", [pytest.param(row, marks=pytest.mark.xfail(
-    strict=True, reason=HOLES["G1"])) if row != "control" else row for row in sorted(G1)])
+@pytest.mark.parametrize("row", sorted(G1))  # (closed: s46-gfix, the project's reader)
 def test_g1_a_skill_calls_args_fill_a_command_the_gate_takes_for_frontmatter(
         judge: Judge, row: str) -> None:
     """tests/gate/test_s45_gfix2.py's K1 session (plan ``Skill(other)``, ``Bash(echo *)``; the
