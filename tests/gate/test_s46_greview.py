@@ -764,8 +764,6 @@ def test_s3_own_settings_past_the_subcommand_window(tmp_path: Path, case: str) -
         "the hook allows a program to write its own settings past the window"
 
 
-
-
 def _with_help(call: str) -> str:
     """``call`` with a comment holding its first three words and ``--help``."""
     return f"{call} # {' '.join(call.split()[:3])} --help"
@@ -802,3 +800,99 @@ def test_s4_a_settings_write_beside_its_help_in_the_text(tmp_path: Path, case: s
         "the hook allows a settings write whose text also says it with --help"
 
 
+def test_l3_sitecustomize_in_a_pythonpath_folder_runs_at_every_start(tmp_path: Path) -> None:
+    """L3 (in s46-gfix: a ``PYTHONPATH`` folder is guarded as a module folder, its standard
+    modules' names, review s46 L2): Python's ``site`` imports ``sitecustomize`` (and
+    ``usercustomize``) from ``sys.path`` at start-up, when ``PYTHONPATH``'s folders are on it
+    (the call's folder is not yet); neither is a standard module's name. With the session's
+    ``PYTHONPATH`` at ``~/pylib``, ``cp evil.py ~/pylib/sitecustomize.py`` (allowed;
+    ``argparse.py`` is denied) runs at the plan's next Python. Plan ``Bash(cp *)``,
+    ``Bash(python3 -m unittest)``."""
+    needs("python3")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(python3 -m unittest)"])
+    (project / "evil.py").write_text('open("zz", "w").close()\n')
+    calls = ["cp evil.py {lib}/sitecustomize.py", "python3 -m unittest"]
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = _home_env(tmp_path / "proof-home")
+    lib = proof["PYTHONPATH"] = f"{proof['HOME']}/pylib"
+    os.mkdir(lib)  # (the user's folder, there before the session)
+    for call in calls:
+        bash(call.format(lib=lib), scratch, proof)
+    assert (scratch / "zz").exists(), "python ran no payload: the case proves nothing"
+    env = _home_env(tmp_path / "home")
+    lib = env["PYTHONPATH"] = f"{env['HOME']}/pylib"
+    os.mkdir(lib)
+    assert _first_denied(project, [c.format(lib=lib) for c in calls], env) is not None, \
+        "the hook allows writing sitecustomize.py in a PYTHONPATH folder"
+
+
+_open("test_l3_sitecustomize_in_a_pythonpath_folder_runs_at_every_start",
+      "review s46 L3 (in s46-gfix): open")
+
+
+# --- what a git hook runs reads files no plan program does ----------------------------------
+
+
+def test_h2_a_git_hook_runs_npm_test_on_a_package_json_the_plan_does_not_guard(
+        tmp_path: Path) -> None:
+    """H2 (guards guards the hooks folder git runs, and planprograms what the *plan's*
+    programs read; not what a hook runs): a project whose pre-commit hook runs ``npm test``
+    (husky's and lint-staged's usual shape; here ``core.hooksPath=.githooks``). The plan has
+    no npm, so ``package.json`` is no guarded file: ``cp evil.json package.json`` is allowed,
+    and the covered ``git commit`` runs the hook, which runs the new ``test`` script. Plan
+    ``Bash(cp *)``, ``Bash(git commit *)``."""
+    needs("npm")
+    env = {**os.environ, **_COMMITTER}
+
+    def build(project: Path) -> None:
+        gated_project(project, ["Bash(cp *)", "Bash(git commit *)"])
+        (project / ".githooks").mkdir()
+        (project / ".githooks" / "pre-commit").write_text("#!/bin/sh\nnpm test\n")
+        (project / ".githooks" / "pre-commit").chmod(0o755)
+        subprocess.run(["git", "config", "core.hooksPath", ".githooks"], cwd=project,
+                       check=True)
+        (project / "package.json").write_text(json.dumps(
+            {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+        (project / "evil.json").write_text(json.dumps(
+            {"name": "x", "version": "1.0.0", "scripts": {"test": "touch zz"}}))
+
+    calls = ["cp evil.json package.json", "git commit --allow-empty -m x"]
+    scratch = tmp_path / "scratch"
+    build(scratch)
+    for call in calls:
+        bash(call, scratch, env)
+    assert (scratch / "zz").exists(), "the hook ran no payload: the case proves nothing"
+    project = tmp_path / "project"
+    build(project)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows writing the package.json a git hook's npm test runs"
+
+
+_open("test_h2_a_git_hook_runs_npm_test_on_a_package_json_the_plan_does_not_guard",
+      "review s46 H2: open (s46-gfix)")
+
+
+def test_h3_a_make_recipe_runs_npm_test_on_a_package_json_the_plan_does_not_guard(
+        tmp_path: Path) -> None:
+    """H3 (planprograms.STARTS guards make's makefiles, not what their recipes' programs
+    read): ``make test`` whose recipe is ``npm test`` (a common Makefile) runs the ``test``
+    script of a ``package.json`` no plan entry names: ``cp evil.json package.json`` is
+    allowed, the covered ``make test`` runs it. Plan ``Bash(cp *)``, ``Bash(make test)``."""
+    needs("npm", "make")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(make test)"])
+    (project / "Makefile").write_text("test:\n\tnpm test\n")
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+    (project / "evil.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "touch zz"}}))
+    calls = ["cp evil.json package.json", "make test"]
+    env = _proves(project, tmp_path, calls)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows writing the package.json make test's recipe runs"
+
+
+_open("test_h3_a_make_recipe_runs_npm_test_on_a_package_json_the_plan_does_not_guard",
+      "review s46 H3: open (s46-gfix)")
