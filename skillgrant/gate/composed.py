@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import posixpath
-import sys
 
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
 from .named import GUARDED
+from .placed import STANDARD, fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -49,6 +49,53 @@ def composed_word(words: list[str], directory: str | None, text: str) -> str | N
     return None
 
 
+#: A program that writes its operand's name less a suffix (a decompressor, ``-S SUF`` too),
+#: or more one (a compressor), or guesses a command that does (``gpg FILE``): review s46 D1.
+SHORTENS: Final = compile_on_use(
+    r"\b(?:un)?(?:gzip|gunzip|pigz|xz|lzma|bzip2|bunzip2|pbzip2|lbzip2|zstd|lz4|lzip|plzip|lzop|"
+    r"lrzip|pixz|brotli|compress|zcat|gpg|gpg2)\b"
+    # their other names (review s46 D3): any program name holding a compressor's
+    r"|\b[\w.+-]*(?:gz|zst|xz|lzma|bz2?|lz4|lzip|lzop|lrz|pixz|brotli|compress)[\w.+-]*\b")
+#: gzip's ``-N``/``--name``: the name the archive's header holds, which no word does.
+_HEADER_NAME: Final = compile_on_use(r"-[A-Za-z0-9]*N[A-Za-z0-9]*|--na(?:m|me)?")
+
+
+def shortened_word(words: list[str], directory: str | None, text: str) -> str | None:
+    """The first of ``words`` (of the command ``text``, which ``SHORTENS`` matches) whose
+    path, read as ``composed_word`` reads it, less any text at its end or with any text after
+    it, may name a guarded item or a guarded name in its folder (``gunzip
+    ~/.gitconfig.gz`` writes ``~/.gitconfig``; ``gzip -S ig .gitconf``, ``.gitconfig``); a
+    header's name (``gunzip -N``); a word the gate cannot name."""
+    folders = moved_folders(text, directory) if directory is not None else None
+    if not isinstance(folders, list):
+        folders = None
+    guards = GUARDED.get()
+    first = next((i for i, w in enumerate(words) if SHORTENS.search(w.rsplit("/", 1)[-1])), 0)
+    for word in words[first + 1:]:  # (the words after the first that may be such a program)
+        path = _path(word, folders)
+        if _HEADER_NAME.fullmatch(word) or path is None or any(
+                _begins(p, guards) or _ends(p, guards) for p in path):
+            return word
+    return None
+
+
+def _ends(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether ``path`` less some text at its end may name a guarded item, a walked-up name
+    or a standard module's file in a module folder."""
+    key = fold(path).rstrip("/")
+    if any(key.startswith(fold(item)) for item, _ in guards):
+        return True
+    head, _, name = key.rpartition("/")
+    walked: frozenset[str] = getattr(guards, "walked", frozenset())
+    if any(name.startswith(fold(w)) for w in walked):
+        return True
+    from .placed import shadows
+
+    folders: frozenset[str] = getattr(guards, "modules", frozenset())
+    return bool(folders) and any(shadows(f"{head}/{name[:k]}", folders)
+                                 for k in range(1, len(name)))
+
+
 def _path(word: str, folders: list[str] | None) -> list[str] | None:
     """The paths ``word`` may name, each as a normal path (with a slash for a folder); the
     head of a pattern; [] for an option; None for a word the gate cannot name."""
@@ -72,36 +119,45 @@ def _normal(path: str) -> str:
 
 def _begins(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
     """Whether ``path``, with any text after it, may name a guarded item."""
-    key = path.lower()  # (a file system that folds case: s45 X1)
-    if any(item.lower().startswith(key) for item, _ in guards):
+    key = fold(path)  # (a file system that folds case: s45 X1, s46 X2)
+    if any(fold(item).startswith(key) for item, _ in guards):
         return True
     head, _, name = path.rpartition("/")
     walked: frozenset[str] = getattr(guards, "walked", frozenset())
-    if name and any(w.lower().startswith(name.lower()) for w in walked):
+    if name and any(fold(w).startswith(fold(name)) for w in walked):
         return True  # (a settings name found walking up, at any depth: s44 P10)
     if head not in getattr(guards, "modules", frozenset()):
         return False
     return any(n.startswith(name) or (name.startswith(n) and any(
         e.startswith(name[len(n):]) or name[len(n):].startswith(e) for e in _ENDS))
-        for n in sys.stdlib_module_names)
+        for n in STANDARD)
 
 
-#: Entries of a folder a tree writer names that are looked at for a walked-up settings name.
-_MAX_ENTRIES: Final = 4096
+#: Entries of a folder a tree writer names that are looked at for a walked-up settings name
+#: (about 1.5 µs each: 65,536 take some 100 ms, paid only by a command copying such a tree).
+_MAX_ENTRIES: Final = 65536
 
 
 def holds_walked(path: str) -> bool:
     """Whether the folder ``path`` holds, at any depth, an entry named as a settings folder a
-    plan's program finds by walking up (``Guarded.walked``): ``cp -r m sub`` brings
-    ``m/.cargo`` to ``sub/.cargo`` (review s44 P10). A tree past ``_MAX_ENTRIES`` may."""
-    walked = getattr(GUARDED.get(), "walked", ())
+    plan's program finds by walking up (``Guarded.walked``, compared in lower case: s45 X1):
+    ``cp -r m sub`` brings ``m/.cargo`` to ``sub/.cargo`` (review s44 P10). A tree past
+    ``_MAX_ENTRIES`` may. A link to a folder is walked too (``cp -rL`` copies what it leads
+    to; a loop ends at the bound)."""
+    walked = frozenset(fold(w) for w in getattr(GUARDED.get(), "walked", ()))
     if not walked or not os.path.isdir(path):
         return False
     fs.unkept()  # (what the folder holds now)
-    seen = 0
-    for _folder, folders, names in os.walk(path):
-        seen += len(folders) + len(names)
-        if seen > _MAX_ENTRIES or not walked.isdisjoint(folders) or not walked.isdisjoint(
-                names):
-            return True
+    seen, stack = 0, [path]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > _MAX_ENTRIES or fold(entry.name) in walked:
+                        return True
+                    if entry.is_dir():
+                        stack.append(entry.path)
+        except OSError:
+            return True  # (a folder not read may hold one)
     return False

@@ -34,7 +34,14 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH", "TF_CLI_CONFIG_FILE",
                    "RIPGREP_CONFIG_PATH", "COPILOT_HOME", "XDG_CACHE_HOME",
                    "LD_LIBRARY_PATH", "LD_PRELOAD", "NODE_PATH", "RUSTUP_HOME", "PYENV_ROOT",
-                   "NVM_DIR", "RBENV_ROOT", "ASDF_DATA_DIR", "VOLTA_HOME", "MISE_DATA_DIR")
+                   "NVM_DIR", "RBENV_ROOT", "ASDF_DATA_DIR", "VOLTA_HOME", "MISE_DATA_DIR",
+                   # where cargo builds (s45 P2); cp's and unzip's options (session 46)
+                   "CARGO_HOME", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR",
+                   "CARGO_BUILD_BUILD_DIR", "POSIXLY_CORRECT", "UNZIP", "UNZIPOPT", "ZIPINFO",
+                   "ZIPINFOOPT", "XDG_DATA_HOME", "GH_DATA_DIR", "HELM_PLUGINS",
+                   "HELM_DATA_HOME", "PYTHONPATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
+                   "GEM_PATH", "GEM_HOME", "CLASSPATH", "R_LIBS", "R_LIBS_USER",
+                   "R_LIBS_SITE", "GOPATH", "JULIA_LOAD_PATH")
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.

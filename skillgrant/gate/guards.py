@@ -15,6 +15,8 @@ import sys
 from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
+from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs
+from .copied import touches, written
 from .environment import values
 from .folded import unquoted
 from .homefiles import (
@@ -27,12 +29,11 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
-from .named import GUARDED, above, folded_items, named_word
+from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
-from .placed import holds_module, in_worktree
 from .planprograms import MANIFESTS, MODULES, WORKSPACES, workspaces
 from .worktree import pushes_locally
-from .writers import braced, clone_word, composer, into_git, tree_word
+from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -44,7 +45,8 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                              "BASH_ENV", "ENV", "GIT_DIR", "GIT_CONFIG_GLOBAL",
                              "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG",
                              "GIT_COMMON_DIR", "GIT_CONFIG_NOSYSTEM", "CURL_HOME", "WGETRC",
-                             "XDG_CACHE_HOME", *MOVED_CODE)
+                             "XDG_CACHE_HOME", "XDG_DATA_HOME", "PYTHONPATH", *MOVED_CODE,
+                             *CARGO_ENVIRONMENT)
 
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -109,6 +111,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     versions += [(path[1:].rstrip("/"), True) for path in named if path[:1] == "^"]  # s44 P1
     # and below it, a settings folder a later call's `cd` makes one up (review s44 P10)
     walked = frozenset(name for name, _ in versions if name not in MANIFESTS)
+    items += cargo_dirs(os.path.abspath(cwd or project or "/")) if "^target/" in named else []
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
             _folder_items(folder, versions))
@@ -122,13 +125,14 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         (items if at == 0 else local).extend(repositories(
             start, programs if at == 0 else local_programs, tops if at == 0 else set(),
             local, local_programs, loose if at == 0 else None))
-    # Claude Code's user state: its MCP servers and each project's (review s41 M1)
-    items.append((os.path.join(home, ".claude.json"), False))
+    items.append((os.path.join(home, ".claude.json"), False))  # its MCP servers (s41 M1)
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
     items += [(os.path.join(home, name), tree) for name, tree in HOME_CODE]
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
     items += [(os.path.join(xdg, name), True) for name in ("git", "husky")] if xdg else []
+    data = os.environ.get("XDG_DATA_HOME")  # gh's extensions, helm's plugins (s46 E1)
+    items += [(os.path.join(data, name), True) for name in ("gh", "helm")] if data else []
     # curl's and wget's settings where the environment moves them (review s41 F7)
     items += [(os.path.join(folder, ".curlrc"), False)
               for folder in (os.environ.get("CURL_HOME"), xdg) if folder]
@@ -138,8 +142,10 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [("/etc/profile", False), ("/etc/profile.d", True), ("/etc/bash.bashrc", False),
               ("/etc/bashrc", False), (os.path.join(os.environ.get("XDG_CACHE_HOME") or
                                                     os.path.join(home, ".cache"), "copilot"), True)]
-    items += [(part, True) for name in MOVED_CODE  # (a folder, or a list of them: whole)
-              for part in (os.environ.get(name) or "").split(os.pathsep) if part]
+    items += [(part.removesuffix("/*"), True) for name in MOVED_CODE  # (a folder, or a list
+              for part in (os.environ.get(name) or "").split(os.pathsep) if part]  # of them)
+    # PYTHONPATH's folders come before the standard library: its modules' names there (L2)
+    modules += [p for p in (os.environ.get("PYTHONPATH") or "").split(os.pathsep) if p]
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
     # to what git and ssh read (review s41 S4)
     items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".copilot"),
@@ -308,15 +314,15 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     words = _words(text)
     if "sed" in bare:  # sed's `w`/`W` take the file they write attached (`1w.claude/…`,
         words += [w[k + 1:] for w in words for k, c in enumerate(w) if c in "wW"]  # s44 W18)
-    return named_word(words, directory, text) or into_git(words, directory) or \
-        composer(words) or tree_word(words, directory, _touches) or \
-        clone_word(words, directory, _touches) or _local_push(words, directory) or \
-        _composed(words, directory, text, bare)
+    return written(words, directory, text, bare) or into_git(words, directory) or \
+        composer(words) or clone_word(words, directory, touches) or \
+        _local_push(words, directory) or _composed(words, directory, text, bare)
 
 
 #: Programs that may compose a name they write (``composed``), or write their own settings
 #: (``ownsettings``), as text a command holding one holds.
-_COMPOSERS: Final = ("cp", "mv", "install", "ln", "patch", "tar", "rsync", "sed", "split")
+_COMPOSERS: Final = ("cp", "mv", "install", "ln", "patch", "tar", "rsync", "sed", "split",
+                     "z", "lz", "pg", "brotli", "compress")  # (and SHORTENS': s46 D1)
 _OWN: Final = ("gh", "npm", "pnpm", "yarn", "kubectl", "oc", "aws", "gcloud", "az", "docker",
                "podman", "pip", "conda", "rustup", "helm", "cargo")
 
@@ -326,13 +332,15 @@ def _composed(words: list[str], directory: str | None, text: str, bare: str) -> 
     each imported only for a command that may need it."""
     found = None
     if any(name in bare for name in _COMPOSERS):
-        from .composed import COMPOSES, composed_word
+        from .composed import COMPOSES, SHORTENS, composed_word, shortened_word
 
         found = composed_word(words, directory, text) if COMPOSES.search(bare) else None
+        found = found or (shortened_word(words, directory, text) if SHORTENS.search(bare)
+                          else None)
     if found is None and any(name in bare for name in _OWN):
         from .ownsettings import own_settings
 
-        found = own_settings(words)
+        found = own_settings(words, bare)
     return found
 
 
@@ -379,21 +387,3 @@ def _local_push(words: list[str], directory: str | None) -> str | None:
             if directory is None or pushes_locally(directory, operand):
                 return "push"
     return None
-
-
-def _touches(path: str) -> bool:
-    """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder."""
-    key = path.lower()  # (a file system that folds case: review s45 X1)
-    above = key.rstrip("/") + "/"
-    return any(key == item or item.startswith(above) or (tree and key.startswith(
-        item + "/") and not in_worktree(key, item)) for item, tree in folded_items()) or \
-        holds_module(path, GUARDED.get()) or _holds_walked(path)
-
-
-def _holds_walked(path: str) -> bool:
-    """``composed.holds_walked``, where a plan's program finds settings walking up (P10)."""
-    if not getattr(GUARDED.get(), "walked", ()):
-        return False
-    from .composed import holds_walked
-
-    return holds_walked(path)

@@ -68,7 +68,11 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (os.path.join(".config", "mypy"), True), (".pylintrc", False),
                     (os.path.join(".config", "pylintrc"), False),
                     # husky's init.sh, which its hooks source before each (H5)
-                    (os.path.join(".config", "husky"), True))
+                    (os.path.join(".config", "husky"), True),
+                    # review s46 E1: gh's extensions (`gh NAME` runs gh-NAME there), helm's
+                    # plugins (`helm NAME`)
+                    (os.path.join(".local", "share", "gh"), True),
+                    (os.path.join(".local", "share", "helm"), True))
 #: The system's files that a program the gate covers reads as what to run (review s44):
 #: man-db's configuration (R1), Maven's launcher scripts (H1), pip's settings (H4).
 SYSTEM_CODE: Final = (("/etc/manpath.config", False), ("/etc/man_db.conf", False),
@@ -80,7 +84,11 @@ MOVED_CODE: Final = ("GNUPGHOME", "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH
                      # the libraries every program loads first (H12b), node's module folders,
                      # the version managers' own folders (H13-H15)
                      "LD_LIBRARY_PATH", "NODE_PATH", "RUSTUP_HOME", "PYENV_ROOT", "NVM_DIR",
-                     "RBENV_ROOT", "ASDF_DATA_DIR", "VOLTA_HOME", "MISE_DATA_DIR")
+                     "RBENV_ROOT", "ASDF_DATA_DIR", "VOLTA_HOME", "MISE_DATA_DIR",
+                     "GH_DATA_DIR", "HELM_PLUGINS", "HELM_DATA_HOME",  # (s46 E1)
+                     # the folders an interpreter takes modules from before its own (L2)
+                     "PERL5LIB", "PERLLIB", "RUBYLIB", "GEM_PATH", "GEM_HOME", "CLASSPATH",
+                     "R_LIBS", "R_LIBS_USER", "R_LIBS_SITE", "GOPATH", "JULIA_LOAD_PATH")
 #: Files in a folder (the call's, the project's, each above) that pick the interpreter or
 #: toolchain a version manager's shim runs (review s43 H15), by the manager's folder in the
 #: home (or its variable): guarded where the manager is there to read them.

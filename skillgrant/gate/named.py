@@ -18,7 +18,7 @@ from contextvars import ContextVar
 from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
-from .placed import in_worktree, shadows
+from .placed import fold, in_worktree, mirrored, shadows
 from .writers import BASH_CLASS, braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -38,7 +38,7 @@ def guarded_path(path: str) -> str | None:
     when it is none of them (the first of ``GUARDED`` that it is). A path that cannot be
     examined is its own answer. A path inside any ``.git`` folder is its own answer too, when
     something is guarded (review s41 N1: a nested repository's configuration and hooks)."""
-    if GUARDED.get() and "/.git/" in path.lower() + "/":
+    if GUARDED.get() and "/.git/" in fold(path) + "/":
         return path
     return _indexed().find(path, files_only=False)
 
@@ -71,12 +71,12 @@ class Index:
         self.files: dict[str, int] = {}
         self.trees: dict[str, int] = {}
         for at, (item, tree) in enumerate(guards):
-            self.exact.setdefault(item.lower(), at)  # (lower case: a file system that folds
+            self.exact.setdefault(fold(item), at)  # (lower case: a file system that folds
             (self.trees if tree else self.files).setdefault(  # case reads `.CLAUDE/` as
                 item.rstrip("/") if tree else item, at)  # `.claude/`, review s45 X1)
-        self.folded = {k.lower(): at for k, at in reversed(self.trees.items())}
-        self.folded_files = {k.lower(): at for k, at in reversed(self.files.items())}
-        self.names = {os.path.basename(item).lower() for item in self.files} - {""}
+        self.folded = {fold(k): at for k, at in reversed(self.trees.items())}
+        self.folded_files = {fold(k): at for k, at in reversed(self.files.items())}
+        self.names = {fold(os.path.basename(item)) for item in self.files} - {""}
         # A path's part ending in a name with a dot (`x/-oplan.json`), or equal to one without
         # (`/etc/profile`); a word without a slash is read from the call's folders (`_found`),
         # so `--profile`, `git log -- settings.json` and `out/plan.json.bak` hold none (review
@@ -86,13 +86,13 @@ class Index:
         self._search: Callable[[str], object] | None = None
         self._identities: dict[tuple[int, int], int] | None = None
         self.modules: frozenset[str] = getattr(guards, "modules", frozenset())
-        self.walked = frozenset(n.lower() for n in getattr(guards, "walked", ()))
+        self.walked = frozenset(fold(n) for n in getattr(guards, "walked", ()))
 
     def named(self, word: str) -> bool:
         """Whether ``word`` holds one of the guarded files' names (as ``__init__`` says)."""
         if "/" not in word:
             return False
-        parts = word.lower().split("/")
+        parts = fold(word).split("/")
         if "." in word and self._dotted:
             if self._search is None:
                 self._search = re.compile(
@@ -105,14 +105,15 @@ class Index:
         """The first item that ``path`` is (of the files only: ``files_only``), lies in (a
         folder), or is a hard link to (a file); None when there is none."""
         places = []
-        key = path.lower()
+        key = fold(path)
         at = (self.folded_files if files_only else self.exact).get(key)
         if at is not None:
             places.append(at)
         end = len(key)
         while self.trees and not files_only and (end := key.rfind("/", 0, end)) >= 0:
             at = self.folded.get(key[:end])  # `path` starts with this folder and a slash
-            if at is not None and not in_worktree(key, key[:end]):
+            if at is not None and (not in_worktree(key, key[:end]) or self.find(
+                    mirrored(key, key[:end]), files_only=False) is not None):  # (s46 W1)
                 places.append(at)
         if places:
             return self.guards[min(places)][0]
@@ -163,7 +164,7 @@ def folded_items() -> list[tuple[str, bool]]:
     """``GUARDED``'s items in lower case (s45 X1), made once for the set."""
     guards = GUARDED.get()
     if _FOLDED[0] is not guards:
-        _FOLDED[:] = [guards, [(item.lower(), tree) for item, tree in guards]]
+        _FOLDED[:] = [guards, [(fold(item), tree) for item, tree in guards]]
     return _FOLDED[1]  # type: ignore[return-value]
 
 

@@ -38,20 +38,56 @@ SETTINGS: Final = {
 }
 #: Every program name of ``SETTINGS``, as text a command holding one holds.
 PROGRAMS: Final = tuple(SETTINGS)
+#: A program's second words that only read, beside ``_READS`` (review s46, a cost): gcloud's
+#: ``config get-value``, ``auth print-access-token``; docker's ``context inspect``, ``buildx
+#: build`` (a build, no settings); aws's ``configure export-credentials``.
+_PROGRAM_READS: Final = {
+    "gcloud": frozenset({"get-value", "print-access-token", "print-identity-token"}),
+    "docker": frozenset({"inspect", "build", "bake", "du", "version", "ls", "history"}),
+    "aws": frozenset({"export-credentials", "get", "list"}),
+}
+#: A settings word alone (no word after it) that only prints: ``rustup default``.
+_ALONE: Final = frozenset({("rustup", "default"), ("rustup", "show")})
 
 
-def own_settings(words: list[str]) -> str | None:
-    """The command (its first words) of ``words`` that writes its program's own settings,
-    or None."""
+def own_settings(words: list[str], text: str = "") -> str | None:
+    """The command (its first words) of ``words`` (of the command ``text``) that writes its
+    program's own settings, or None. The subcommand is looked for past the options and the
+    words that may be their values (``kubectl -v 0 --request-timeout 5 config``: review s46
+    S2), up to the first word that is surely a positional one; ``--help`` right after the
+    subcommand's words (as ``text`` holds them) only prints."""
     for at, word in enumerate(words):
-        first = SETTINGS.get(word.rsplit("/", 1)[-1])
+        program = word.rsplit("/", 1)[-1]
+        first = SETTINGS.get(program)
         if first is None:
             continue
-        # (its first words but options: an option's value may come first, `--prefix x`)
-        plain = [w for w in words[at + 1:at + 8] if w[:1] != "-"][:3]
-        hit = next((k for k, w in enumerate(plain[:2]) if w in first), None)
-        if hit is not None and plain[hit + 1:hit + 2] != [] and plain[hit + 1] in _READS:
+        hit = _subcommand(words, at, first)
+        if hit is None:
             continue
-        if hit is not None:
-            return " ".join([word, *plain[hit:hit + 2]])
+        following = [w for w in words[hit + 1:] if w[:1] != "-"][:1]
+        reads = _READS | _PROGRAM_READS.get(program, frozenset())
+        end = hit + 1 + (words[hit + 1] in following if hit + 1 < len(words) else 0)
+        said = " ".join(words[at:end])  # (the command's words, each next to the last)
+        if (following and following[0] in reads) or (not following and (
+                program, words[hit]) in _ALONE and said in text) or (
+                words[end:end + 1] == ["--help"] and said + " --help" in text):
+            continue  # (`--help` the next word of this one, as the text holds it: s46 S4)
+        return " ".join([word, words[hit], *following])
+    return None
+
+
+def _subcommand(words: list[str], at: int, first: frozenset[str]) -> int | None:
+    """The place of the settings word of ``first`` the program at ``at`` is given as its
+    first or second plain word (``gcloud beta auth``), counting no plain word that follows
+    an option (it may be that option's value); None otherwise."""
+    positional = 0
+    for k in range(at + 1, len(words)):  # (no window: an option repeated, review s46 S3)
+        if words[k][:1] == "-":
+            continue
+        if words[k] in first:
+            return k
+        if words[k - 1][:1] != "-" or "=" in words[k - 1]:
+            positional += 1  # (surely no option's value)
+            if positional == 2:
+                return None
     return None

@@ -45,8 +45,19 @@ def _importable(suffix: str) -> bool:
         suffix[:9] == ".cpython-" and suffix[-3:] == ".so")
 
 
-#: The standard library's modules and packages (the hook's interpreter's list).
-_STANDARD: Final = sys.stdlib_module_names
+#: The standard library's modules and packages: the hook's interpreter's list, and the names
+#: other CPythons have that it may not (3.6–3.10's, 3.12's, 3.13's, measured; 3.14's, from its
+#: notes): a plan's Python may be another version (review s46 V1).
+STANDARD: Final = sys.stdlib_module_names | frozenset({
+    "_android_support", "_colorize", "_interpchannels", "_interpqueues", "_interpreters",
+    "_ios_support", "_opcode_metadata", "_pydatetime", "_pylong", "_pyrepl", "_sha2",
+    "_suggestions", "_sysconfig", "_wmi", "binhex", "dummy_threading", "_dummy_thread",
+    "formatter", "parser", "symbol", "macpath", "_bootlocale", "annotationlib", "compression",
+    "_zstd", "_remote_debugging", "_hmac", "_types", "_apple_support",
+    # what `site` imports at every start from the whole sys.path (PYTHONPATH's folders are on
+    # it then: review s46 L3)
+    "sitecustomize", "usercustomize"})
+_STANDARD: Final = STANDARD
 
 
 def holds_module(path: str, guards: object) -> bool:
@@ -61,3 +72,25 @@ def holds_module(path: str, guards: object) -> bool:
     head, _, name = path.rpartition("/")
     return any(f == path or f.startswith(above) for f in folders) or (
         head in folders and name in _STANDARD) or shadows(path, folders)
+
+
+def fold(text: str) -> str:
+    """``text`` as a file system that folds case and ignores normalization compares names
+    (APFS; review s45 X1, s46 X2): lower case for ASCII; else decomposed (NFD), folded by
+    Unicode's full case folding (``ſ`` is ``s``), decomposed again. It folds as much as such a
+    system or more: the guard finds more, never less."""
+    if text.isascii():
+        return text.lower()
+    import unicodedata
+
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).casefold())
+
+
+def mirrored(path: str, folder: str) -> str:
+    """The path of the main working tree that ``path``, in a subagent's worktree in the
+    ``.claude`` folder ``folder`` (``in_worktree``), stands for there: the worktree holds the
+    same tree, so what is guarded in the main tree by its place in it (a relative
+    ``core.hooksPath``, husky's ``.husky/_``, a plan's ``Makefile``) is guarded in the
+    worktree too (review s46 W1)."""
+    rest = path[len(folder) + 1:].split("/", 2)
+    return folder[:-len("/.claude")] + "/" + (rest[2] if len(rest) > 2 else "")

@@ -143,7 +143,7 @@ STARTS: Final = {
     **dict.fromkeys(("gradle", "gradlew"), (
         "^settings.gradle", "^settings.gradle.kts", "^build.gradle", "^build.gradle.kts",
         "^gradle.properties", "^gradle/", "^buildSrc/")),
-    "cargo": ("^Cargo.toml", "^build.rs", "^.cargo/"),  # (beside the Cargo.toml: s45 P1b)
+    "cargo": ("^Cargo.toml", "^build.rs", "^.cargo/", "^target/"),  # (s45 P1b, P2)
     # and the package managers' settings there (`script-shell`, `yarnPath`, bun's
     # `preload`, pnpm's `.pnpmfile.cjs`: review s44 W3)
     # (the nearest folder up holding package.json is npm's: review s45 P1)
@@ -174,10 +174,10 @@ STARTS: Final = {
 #: Of the names read walking up (``^``), the project's manifests and code (s42 P1g's class):
 #: not guarded below the call's folder, where editing a member's ``Cargo.toml`` is the work;
 #: a program's own settings (``.mvn``, ``.cargo``, ``.npmrc``) are, at any depth (s44 P10).
-MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "pyproject.toml", "setup.cfg",
-                              "tox.ini", "conftest.py", "build.gradle", "build.gradle.kts",
-                              "settings.gradle", "settings.gradle.kts", "gradle", "buildSrc",
-                              "package.json"})
+MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "target", "pyproject.toml",
+                              "setup.cfg", "tox.ini", "conftest.py", "build.gradle",
+                              "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
+                              "gradle", "buildSrc", "package.json"})
 #: What pip builds a project of the call's folder from (``pip install -e .``).
 _BUILT: Final = ("pyproject.toml", "setup.py", "setup.cfg")
 #: Their options naming the folder they read it in (``make -C DIR``, ``--directory=DIR``,

@@ -137,6 +137,31 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
     return None
 
 
+def named_commands(text: str) -> tuple[tuple[str, ...], ...] | None:
+    """The simple commands of ``text`` (``_commands``) where each program word runs the
+    program it names and is fed no words (``writer_of``'s doubts: ``_SETS``, ``_FEEDS``, a
+    pipe into other than a reader or ``cp``); None otherwise."""
+    commands = _commands(text)
+    if not commands or _SETS.search(unquoted(text)) is not None or any(
+            w.rsplit("/", 1)[-1] in _FEEDS for c in commands for w in c):
+        return None
+    if "|" in text and not all(_program(c) in READERS or _program(c) == "cp"
+                               for c in commands):
+        return None
+    return commands
+
+
+def program_words(command: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The words of the simple command ``command`` from its program on (past reserved words
+    and the wrappers ``run_words`` reads), or None for a redirection's target or a command
+    led by an assignment."""
+    at = _front(command)
+    if at == len(command) or command[0] == ">" or any(
+            _ASSIGNMENT.match(w) for w in command[:at]):
+        return None
+    return tuple(run_words(list(command[at:])))
+
+
 def _front(command: tuple[str, ...]) -> int:
     """The place of a simple command's first word past bash's reserved words and its
     assignments."""

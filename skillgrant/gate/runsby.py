@@ -325,12 +325,50 @@ def _links_unnamed(values: list[str], consumes: Callable[[str], bool]) -> bool:
     return True
 
 
+#: A type checker's or linter's options naming the interpreter it runs (mypy's
+#: ``--python-executable``, which it runs to find its search folders) or the code it imports
+#: (pylint's ``--load-plugins``, ``--init-hook``, the ``--rcfile`` whose init-hook runs): any
+#: prefix argparse reads, past a ``--`` too (``dmypy run -- …``): review s46 M1.
+_CHECKERS: Final = {"mypy": ("python-executable",),
+                    "pylint": ("load-plugins", "init-hook", "rcfile")}
+
+
+def _checker(program: str, words: list[Word]) -> str | None:  # review s46 M1
+    longs = _CHECKERS["pylint" if program.startswith("pylint") else "mypy"]
+    if any(_option_pattern(w) or (w.value is not None and long_prefix(w.value, *longs))
+           for w in words):
+        return (f"{program!r} runs the interpreter, or imports the code, its option names "
+                f"(--{', --'.join(longs)})")
+    return None
+
+
+#: cargo's options that set its configuration on the command line (``--config KEY=VALUE`` or
+#: a file: ``build.rustc-wrapper``, a linker, a runner; ``-Z`` unstable flags) or move its
+#: build folder where the guard does not look (``--target-dir``, ``--artifact-dir``,
+#: ``--out-dir``): review s46 C2, C3. Its own words after ``--`` are the program's.
+_CARGO_MOVES: Final = ("--config", "--target-dir", "--artifact-dir", "--out-dir")
+
+
+def _cargo(program: str, words: list[Word]) -> str | None:  # review s46 C2, C3
+    for word in words:
+        value = word.value
+        if value == "--":
+            return None
+        if _option_pattern(word) or (value is not None and (
+                value.split("=", 1)[0] in _CARGO_MOVES or value[:2] == "-Z")):
+            return (f"{program!r} is given configuration on its command line (--config, -Z: "
+                    "a program it runs), or a build folder the gate does not guard "
+                    "(--target-dir, --artifact-dir)")
+    return None
+
+
 _RULES: Final[dict[str, Callable[[str, list[Word]], str | None]]] = {
     "find": _find, "rg": _rg, "diff3": _diff_program, "sdiff": _diff_program, "groff": _groff,
     "troff": _groff, "nroff": _groff, "javac": _javac, "rustc": _rustc, "kubectl": _kubectl,
     "compiler": _compiler, "plugins": _plugins, "linker": _linker, "man": _man,
     "less": _less, "pygmentize": _pygmentize, "npm": _npm, "llvm": _llvm,
-    "javadoc": _javadoc, "cmake": _cmake}
+    "javadoc": _javadoc, "cmake": _cmake, "mypy": _checker, "pylint": _checker,
+    "cargo": _cargo}
 
 
 #: ImageMagick's ``FORMAT:`` before a path (``miff:out``, ``png24:out``), not a URL's.

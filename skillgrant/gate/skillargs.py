@@ -13,8 +13,6 @@ does (a quote, a backslash, a shell operator in the args). Only a Skill call loa
 
 from __future__ import annotations
 
-import os
-import posixpath
 import re
 from collections.abc import Mapping
 
@@ -45,12 +43,13 @@ def judge(tool_input: Mapping[str, object], name: str, plan: CallPlan, cwd: str 
         return covered
     if not isinstance(args, str):
         return outside("invalid", "the skill call's args are not a string", None)
-    found = _files(name, cwd)
-    if not found:
-        if not args:
-            return covered
-        return outside("unknown", f"the skill {name!r} is called with args, and the gate finds "
-                       "no file of it to read the commands they fill", name)
+    from .skillfiles import skill_files
+
+    found = skill_files(name, cwd)
+    if not found or isinstance(found, str):
+        return covered if not args else outside("unknown", found if isinstance(found, str) else (
+            f"the skill {name!r} is called with args, and the gate finds no file of it to "
+            "read the commands they fill"), name)
     parts = list(covered.parts)
     for path in found:
         try:
@@ -71,47 +70,6 @@ def judge(tool_input: Mapping[str, object], name: str, plan: CallPlan, cwd: str 
                                judged.witness or command)
             parts.extend(judged.parts or (Part(command, None),))
     return all_covered([p for p in parts if p.covered_by is not None] or covered.parts, "part")
-
-
-def _files(name: str, cwd: str | None) -> list[str]:
-    """Every file the runtime may read for the skill or command ``name``: ``.claude/skills/
-    NAME/SKILL.md`` and ``.claude/commands/NAME.md`` (``a:b`` is ``a/b``) in the working
-    directory and each folder above it, and the user's; a plugin's skill (``plugin:skill``)
-    under ``~/.claude/plugins``."""
-    if not name or "\x00" in name or ".." in name.split(":"):
-        return []
-    relative = name.replace(":", "/")
-    folders = []
-    folder = cwd if cwd is not None and cwd.startswith("/") else None
-    while folder is not None:
-        folders.append(folder)
-        parent = posixpath.dirname(folder)
-        folder = None if parent == folder else parent
-    home = os.environ.get("HOME")
-    if home and home.startswith("/") and home not in folders:
-        folders.append(home)
-    candidates = []
-    for base in folders:
-        claude = posixpath.join(base, ".claude")
-        candidates += [posixpath.join(claude, "skills", relative, "SKILL.md"),
-                       posixpath.join(claude, "commands", relative + ".md")]
-    if ":" in name and home:
-        candidates += _plugin_files(posixpath.join(home, ".claude", "plugins"), name)
-    return [c for c in candidates if os.path.isfile(c)]
-
-
-def _plugin_files(root: str, name: str) -> list[str]:
-    """A plugin's skill or command files named by the tail of ``name``, anywhere under the
-    plugins folder (the gate does not read which plugin is installed where)."""
-    tail = name.rsplit(":", 1)[1]
-    found = []
-    for folder, dirs, names in os.walk(root):
-        if posixpath.basename(folder) == tail and "SKILL.md" in names:
-            found.append(posixpath.join(folder, "SKILL.md"))
-        if posixpath.basename(folder) == "commands" and tail + ".md" in names:
-            found.append(posixpath.join(folder, tail + ".md"))
-        dirs[:] = [d for d in dirs if d != ".git"]
-    return found
 
 
 def _commands(text: str) -> list[str]:
@@ -142,28 +100,47 @@ def _filled_commands(text: str, args: str) -> list[str]:
 
 
 def _frontmatter(text: str) -> tuple[str, list[str] | None]:
-    """The body after the frontmatter, and the named arguments it declares (None when the
-    gate cannot read them)."""
-    if not text.startswith("---"):
-        return text, []
-    end = re.search(r"^---\s*$", text[3:], re.MULTILINE)
-    if end is None:
-        return text, []
-    head, body = text[3:3 + end.start()], text[3 + end.end():]
-    match = re.search(r"^arguments\s*:(.*)$", head, re.MULTILINE)
-    if match is None:
-        return body, []
-    value = match.group(1).strip()
-    if value.startswith("["):
-        items = value.strip("[]").split(",")
-    elif value:
-        items = value.split()
-    else:
-        items = re.findall(r"^\s+-\s*(.*)$", head[match.end():].split("\n\n")[0], re.MULTILINE)
-    names = [i.strip().strip("'\"") for i in items]
-    if not all(re.fullmatch(r"[\w.-]+", n) for n in names if n):
+    """The body after the frontmatter and the named arguments it declares, as the runtime
+    reads them (reviews s46 K2, s46-freview G1/G2): the project's one reader of a skill file
+    (``skillfile.runtime``: the runtime's span, then Bun's reading predicted from PyYAML's
+    nodes, the last ``arguments`` key kept). None for the arguments where that reader cannot
+    say what the runtime reads, or they are no list or string of names: every ``$word`` may
+    then be one (refused with args)."""
+    from ..grants import JS_WHITESPACE
+    from ..skillfile.runtime import Divergence, predict, runtime_frontmatter
+
+    span = runtime_frontmatter(text)
+    if span is None:
+        return text.removeprefix("\ufeff"), []
+    body = text[span.end + 3:].lstrip(JS_WHITESPACE)  # (K0's closing `---\s*\n?`)
+    try:
+        root = predict(text[span.start:span.end]).root
+    except (Divergence, RecursionError):
         return body, None
-    return body, [n for n in names if n and not n.isdigit()]
+    return body, _names(root)
+
+
+def _names(root: object) -> list[str] | None:
+    """The named arguments of the frontmatter's nodes ``root`` (None: not read)."""
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    from ..skillfile.yamlspan import is_str_scalar
+
+    if not isinstance(root, MappingNode):
+        return []
+    found = [v for k, v in root.value if isinstance(k, ScalarNode) and k.value == "arguments"]
+    if not found or (isinstance(found[-1], ScalarNode) and found[-1].tag.endswith(":null")):
+        return []
+    node = found[-1]
+    if isinstance(node, ScalarNode) and is_str_scalar(node):
+        items = node.value.split()
+    elif isinstance(node, SequenceNode) and all(is_str_scalar(n) for n in node.value):
+        items = [n.value for n in node.value]
+    else:
+        return None
+    if not all(re.fullmatch(r"[\w.-]+", n) for n in items):
+        return None
+    return [n for n in items if not n.isdigit()]
 
 
 def _escaped(value: str) -> str:

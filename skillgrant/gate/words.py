@@ -64,7 +64,9 @@ _FAMILIES: Final = {
                       "rustc", "kubectl", "man", "less", "pygmentize", "javadoc",
                       "cmake")}, "catman": "man",
     **dict.fromkeys(("npm", "npx", "pnpm", "pnpx"), "npm"),
-    **dict.fromkeys(("opt", "llc", "clang-tidy", "mlir-opt"), "llvm")}
+    **dict.fromkeys(("opt", "llc", "clang-tidy", "mlir-opt"), "llvm"),
+    **dict.fromkeys(("mypy", "dmypy"), "mypy"), "pylint": "pylint",  # (review s46 M1)
+    "cargo": "cargo"}  # (C2, C3)
 _BY_OPTION: Final = frozenset(_FAMILIES)
 #: A version or a thread model after a tool's name (``gcc-12``, ``clang++-15``,
 #: ``x86_64-w64-mingw32-gcc-10-posix``).

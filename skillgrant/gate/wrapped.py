@@ -6,6 +6,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Final
 
 #: Programs and builtins that run a command, code or file given in their words, or change how
@@ -64,3 +65,31 @@ def long_prefix(value: str, *names: str) -> bool:
     nothing the program would run.)"""
     given = value[2:].split("=", 1)[0]
     return value[:2] == "--" and given != "" and any(n.startswith(given) for n in names)
+
+
+#: The letters of unzip's options that ask a listing, a test or the archive's comment
+#: (``-l``, ``-v``, ``-t``, ``-z``; ``-q`` quiets them), and zipinfo's (``unzip -Z``):
+#: modes that write no file (unzip 6.0's manual).
+_LISTS: Final = frozenset("lvtz")
+_ZIPINFO: Final = frozenset("12smlvhMtTz")
+#: The environment's options for unzip and zipinfo, which the gate does not read.
+_UNZIP_ENVIRONMENT: Final = ("UNZIP", "UNZIPOPT", "ZIPINFO", "ZIPINFOOPT")
+
+
+def lists_only(args: Sequence[str | None]) -> bool:
+    """Whether ``unzip``'s words ``args`` (None: a pattern) only list or test the archive
+    (``unzip -l a.zip``, ``-tq``, ``-Z -1``): its options all before the archive, each a
+    cluster of such letters, none from the environment (issue 29, a cost: ``unzip`` with any
+    option was a writer)."""
+    import os
+
+    at = next((i for i, w in enumerate(args) if w is None or w[:1] != "-"), len(args))
+    options, rest = args[:at], args[at:]
+    if not options or not rest or any(os.environ.get(n) for n in _UNZIP_ENVIRONMENT) or any(
+            w is None or w[:1] in "-*?[" for w in rest):
+        return False
+    letters = set("".join(o[1:] for o in options[1:] if o)) if options[0] == "-Z" else None
+    if letters is not None:
+        return letters <= _ZIPINFO
+    letters = set("".join(o[1:] for o in options if o))
+    return letters <= _LISTS | {"q"} and not _LISTS.isdisjoint(letters)

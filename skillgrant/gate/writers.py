@@ -26,7 +26,7 @@ from ..lazy import compile_on_use
 from . import files
 from .programnames import BASH_CLASS as BASH_CLASS  # (named.py reads it here)
 from .programnames import program_named
-from .wrapped import long_prefix
+from .wrapped import lists_only, long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -75,8 +75,7 @@ GIT_KEEPS: Final = frozenset({
     "for-each-ref", "var", "whatchanged", "range-diff", "count-objects", "fsck", "gc",
     "ls-remote", "show-branch", "cherry", "merge-base", "name-rev",  # and a subcommand's
     "stash list", "stash show", "worktree list", "submodule status"})  # (review s45: a cost)
-#: ``git`` subcommands that write only the paths their words name (``checkout`` too, with a
-#: ``--`` before its paths).
+#: ``git`` subcommands writing only the paths their words name (``checkout`` with ``--``).
 GIT_NAMED: Final = frozenset({"clone", "restore", "mv", "rm", "archive", "format-patch"})
 #: git options writing a file or folder they name.
 _GIT_OUTPUT: Final = frozenset({"-o", "--output", "--output-directory"})
@@ -139,8 +138,8 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
         tree = plain[:3] == "co " or any(t in plain for t in _GH_TREE)  # G1): git's writes
         writing = tree or not _GH_WRITES.isdisjoint(rest)
         return writing, "git" if tree else name if writing and "download" in rest else None
-    if name in WORKTREE:
-        return True, name
+    if name in WORKTREE:  # (`unzip -l a.zip` lists: issue 29, a cost)
+        return (False, None) if name == "unzip" and lists_only(rest) else (True, name)
     if name == "cmake":  # `cmake -E copy_directory`, `cmake -E tar xf` (review s44 W1)
         return "-E" in rest, name if "tar" in rest else None
     if name in ("sed", "perl", "find"):

@@ -221,12 +221,14 @@ def test_a_covered_run_or_read_of_a_guarded_file_is_allowed_and_writes_nothing(
     assert _unchanged_after(project, call), call
 
 
-#: Writers of a guarded file stay denied.
+#: Writers of a guarded file stay denied. (A plain copy of one out, ``cp
+#: .claude/settings.json x.json``, reads it since session 46: gate/copied.py; a hard link of
+#: it, which a later write to the copy writes through, does not.)
 GUARDED_WRITES = ["cp notes.txt .claude/settings.json", "cat notes.txt > .claude/settings.json",
                   "tee .claude/settings.json < notes.txt", "sed -i s/a/b/ plan.json",
                   "cat notes.txt | tee plan.json", "gcc -E -P -x c notes.txt -o plan.json",
                   ".venv/bin/python x.py plan.json", "awk -f tools/x.awk plan.json",
-                  "cp .claude/settings.json x.json"]
+                  "cp -l .claude/settings.json x.json"]
 
 
 @pytest.mark.parametrize("call", GUARDED_WRITES)

@@ -389,9 +389,6 @@ def test_p2_cargo_build_runs_the_build_script_its_target_folder_holds(tmp_path: 
         "the hook allows replacing the compiled build script cargo build runs"
 
 
-_open("test_p2_cargo_build_runs_the_build_script_its_target_folder_holds",
-      "open (review s45 P2): cargo's target folder (compiled build scripts) is not guarded "
-      "for a cargo entry: guarding it would deny copying the build's own output")
 
 # --- a case-insensitive file system (macOS's APFS, Windows' NTFS) ------------------------
 

@@ -1,0 +1,76 @@
+"""Where cargo keeps what it built, for a plan running cargo (review s45 P2).
+
+``cargo build`` runs the build script it compiled into ``target/debug/build/PKG-HASH/
+build-script-build`` again, without compiling it, when a file the script named with
+``rerun-if-changed`` changes: a covered copy over it is code cargo runs. So cargo's target
+folder is guarded whole, as its ``build.rs`` is: ``target/`` in each folder from the call's up
+(``planprograms.STARTS``, ``^target/``), and here the folders cargo is told to use instead —
+``CARGO_TARGET_DIR``, ``CARGO_BUILD_TARGET_DIR``, ``CARGO_BUILD_BUILD_DIR`` and
+``build.target-dir``/``build.build-dir`` in its configuration files (``.cargo/config.toml``
+or ``.cargo/config`` in each folder from the call's up, then ``$CARGO_HOME``'s). Reading
+stays allowed (``cp target/release/app out/``: ``copied``)."""
+
+from __future__ import annotations
+
+import os
+
+from . import files as fs
+from .named import above
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+_VARIABLES: Final = ("CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR", "CARGO_BUILD_BUILD_DIR")
+#: The environment's variables ``cargo_dirs`` reads (``guards``' key of its items).
+CARGO_ENVIRONMENT: Final = ("CARGO_HOME", *_VARIABLES)
+_KEYS: Final = ("target-dir", "build-dir")
+
+
+def cargo_dirs(start: str) -> list[tuple[str, bool]]:
+    """The folders (guarded whole) cargo run in ``start`` is told to build in. A
+    configuration file naming one that is not read here guards the folder holding its
+    ``.cargo`` whole (cargo would read it, the gate cannot)."""
+    ups = above(start)
+    home = os.environ.get("CARGO_HOME") or os.path.join(os.path.expanduser("~"), ".cargo")
+    found = [_placed(v, start, home, [start, *ups]) for v in map(os.environ.get, _VARIABLES)
+             if v]
+    configs = [os.path.join(f, ".cargo", n) for f in [start, *ups]
+               for n in ("config.toml", "config")]
+    for config in [*configs, os.path.join(home, "config.toml"), os.path.join(home, "config")]:
+        try:
+            text = fs.read(config, 1 << 20).decode()
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError):  # (unreadable, not UTF-8: cargo's own error)
+            text = "target-dir"
+        base = os.path.dirname(os.path.dirname(config))
+        if any(key in text for key in _KEYS):  # (tomllib only where one is named)
+            found += _configured(text, base, home, [start, *ups])
+    return [(path, True) for paths in found for path in paths]
+
+
+def _configured(text: str, base: str, home: str, ups: list[str]) -> list[list[str]]:
+    """The folders the configuration ``text`` (of a file in ``base/.cargo``) names; ``base``
+    itself when it cannot be read."""
+    import tomllib
+
+    try:
+        build = tomllib.loads(text).get("build", {})
+        values = [build.get(key) for key in _KEYS] if isinstance(build, dict) else [1]
+    except (tomllib.TOMLDecodeError, ValueError):
+        return [[base]]
+    if not all(v is None or isinstance(v, str) for v in values):
+        return [[base]]
+    return [_placed(v, base, home, ups) for v in values if isinstance(v, str) and v]
+
+
+def _placed(value: str, base: str, home: str, ups: list[str]) -> list[str]:
+    """The folders ``value`` (a folder of cargo's, relative to ``base``) may be: cargo's
+    templates filled (``{cargo-cache-home}``, ``{workspace-root}`` as each folder up), the
+    folder before any other one (``{workspace-path-hash}``)."""
+    path = os.path.join(base, value.replace("{cargo-cache-home}", home))
+    paths = [os.path.join(base, value.replace("{workspace-root}", f).replace(
+        "{cargo-cache-home}", home)) for f in ups] if "{workspace-root}" in value else [path]
+    return [os.path.normpath(p[:p.find("{")].rsplit("/", 1)[0] or "/" if "{" in p else p)
+            for p in paths]

@@ -1,0 +1,167 @@
+"""A copy out of a guarded folder reads it (review s45 P2; session 46's costs).
+
+``named.named_word`` and ``writers.tree_word`` stop a word naming a path in a guarded folder
+unless every program holding it only reads. ``cp``'s sources are read: ``cp /etc/hosts out/``
+as root (``/etc`` guarded whole), ``cp target/release/app out/`` (cargo's ``target/``, whose
+compiled build scripts ``cargo build`` runs, is guarded) write only the last operand, or the
+``-t`` folder. ``written`` asks both again without the words that are only such sources:
+each one a literal operand of ``cp`` in every simple command holding it, never a link made
+of it (``-l``, ``-s``), a backup, a composed name (``--parents``), or held by any other word
+of the text; and its path holds nothing guarded below it, no walked-up settings name (the
+copy brings it along: ``cp -r m sub`` with ``m/.cargo``, review s44 P10), nor a module
+folder's standard names. Anything the gate cannot show is not kept (the words stay judged)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import posixpath
+from collections.abc import Callable
+
+from ..lazy import compile_on_use
+from . import files as fs
+from .named import GUARDED, folded_items, named_word
+from .placed import fold, holds_module, in_worktree, mirrored
+from .writers import tree_word
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+
+def written(words: list[str], directory: str | None, text: str, bare: str) -> str | None:
+    """``named_word``, then ``tree_word`` of ``words`` (the guard's words of ``text``); for a
+    text holding ``cp``, once more without the words it only copies out (``read_sources``)."""
+    kept = functools.partial(_names_kept, text)  # (asked once, if a walk would be)
+    touch: Callable[[str], bool] = functools.partial(
+        touches, names_kept=functools.cache(kept), walks={})
+    found = named_word(words, directory, text) or tree_word(words, directory, touch)
+    if found is None or "cp" not in bare or directory is None:
+        return found
+    sources = read_sources(text, directory)
+    if not sources or found not in sources:
+        return found
+    rest = [w for w in words if w not in sources]
+    return named_word(rest, directory, text) or tree_word(rest, directory, touch)
+
+
+def touches(path: str, names_kept: Callable[[], bool] | None = None,
+            walks: dict[str, bool] | None = None) -> bool:
+    """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder,
+    or holds a walked-up settings name (``composed.holds_walked``, review s44 P10; each
+    folder walked once a call, ``walks``) unless ``names_kept`` says the command puts no
+    tree's names elsewhere."""
+    key = fold(path)  # (a file system that folds case: review s45 X1, s46 X2)
+    above = key.rstrip("/") + "/"
+    if any(key == item or item.startswith(above) or (tree and key.startswith(item + "/") and (
+            not in_worktree(key, item) or touches(mirrored(key, item), names_kept, walks)))
+           for item, tree in folded_items()) or holds_module(path, GUARDED.get()):
+        return True  # (a worktree's path, as its main tree's: review s46 W1)
+    if not getattr(GUARDED.get(), "walked", ()) or (names_kept is not None and names_kept()):
+        return False
+    from .composed import holds_walked
+
+    if walks is None:
+        return holds_walked(path)
+    if path not in walks:
+        walks[path] = holds_walked(path)
+    return walks[path]
+
+
+#: Programs that remove what their words name or change its modes, and put no name of a tree
+#: elsewhere: a walked-up settings name inside a tree they are given is no concern (issue 29,
+#: a cost: ``rm -rf node_modules`` walked it).
+_KEEP_NAMES: Final = frozenset({"rm", "rmdir", "unlink", "shred", "chmod", "chown", "chgrp",
+                                "setfacl", "touch", "truncate", "mkdir"})
+
+
+def _names_kept(text: str) -> bool:
+    """Whether each simple command of ``text`` (read as bash reads it) is a program of
+    ``_KEEP_NAMES`` or a reader, or a redirection."""
+    from . import readers
+
+    commands = readers.named_commands(text)
+    if commands is None:
+        return False
+    for command in commands:
+        words = readers.program_words(command)
+        if command[0] != ">" and (words is None or not words or (
+                words[0] not in _KEEP_NAMES and words[0] not in readers.READERS)):
+            return False
+    return True
+
+
+#: What a source may be written as: a literal path, a pattern only in its last part.
+_PLAIN: Final = compile_on_use(r"[A-Za-z0-9_.+%,:@/][A-Za-z0-9_.+%,:@/-]*"
+                               r"(?:/[A-Za-z0-9_.+%,:@*?-]*)?")
+#: cp's options under which a source is not only read, or a name is composed: a link made of
+#: it (a write to the copy writes it), a backup's suffix, ``--parents``' path.
+_NOT_READ: Final = frozenset({"link", "symbolic-link", "backup", "b", "suffix", "parents",
+                              "help", "version"})
+_CP: Final = frozenset({"cp", "/bin/cp", "/usr/bin/cp"})
+
+
+def read_sources(text: str, directory: str) -> frozenset[str]:
+    """The words of ``text`` that are only ``cp``'s sources, whose paths (from
+    ``directory``) ``held`` finds nothing guarded in."""
+    if os.environ.get("POSIXLY_CORRECT") is not None or any(
+            move in text for move in ("cd", "pushd", "popd")):
+        return frozenset()  # (options read after an operand; a source read from elsewhere)
+    from . import readers  # (for a text holding cp, whose words the guard stopped)
+
+    commands = readers.named_commands(text)
+    if commands is None:
+        return frozenset()
+    sources: set[str] = set()
+    others: list[str] = []
+    for command in commands:
+        words = readers.program_words(command)
+        found = _sources(list(words[1:])) if words and words[0] in _CP else None
+        if words is None or found is None:
+            others += command
+            continue
+        others += command[:len(command) - len(words)]
+        sources |= found[0]
+        others += found[1]
+    return frozenset(w for w in sources if _PLAIN.fullmatch(w) and ".." not in w.split("/")
+                     and not any(w in o for o in others) and not held(w, directory))
+
+
+def _sources(args: list[str]) -> tuple[set[str], list[str]] | None:
+    """The sources of ``cp`` given ``args``, and its other words (its destination, its
+    options' values); None when the options are not read, or a source may be written."""
+    from .optables import TABLES, Doubt, read_options
+
+    try:  # (a pattern where an option may stand may become one)
+        read = read_options("cp", TABLES["cp"], [
+            None if w[:1] in "*?[" else w for w in args])
+    except Doubt:
+        return None
+    if any(name in _NOT_READ for name, _ in read.options) or None in read.operands:
+        return None
+    folder = [v or "" for name, v in read.options if name == "target-directory"]
+    operands = [o or "" for o in read.operands]
+    if not folder and len(operands) < 2:
+        return None  # (one operand: cp copies nothing)
+    values = [v or "" for _, v in read.options]
+    return set(operands if folder else operands[:-1]), [
+        *values, *([] if folder else operands[-1:]), "--"]
+
+
+def held(word: str, directory: str) -> bool:
+    """Whether the path ``word`` names from ``directory`` (a pattern: the folder before it)
+    holds a guarded item below it, a walked-up settings name at or below it, or a module
+    folder's standard names."""
+    from .composed import holds_walked
+    path = posixpath.normpath(posixpath.join(directory, word))
+    if "*" in word or "?" in word:
+        path = posixpath.dirname(path)
+    walked: frozenset[str] = getattr(GUARDED.get(), "walked", frozenset())
+    if not walked.isdisjoint(fold(p) for p in word.split("/")):
+        return True  # `cp -r src/.cargo sub/` makes `sub/.cargo`
+    for form in dict.fromkeys((path, fs.realpath(path))):
+        above = fold(form).rstrip("/") + "/"
+        if any(item.startswith(above) for item, _ in folded_items()) or holds_module(
+                form, GUARDED.get()) or holds_walked(form):
+            return True
+    return False
