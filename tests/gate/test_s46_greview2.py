@@ -1,0 +1,158 @@
+"""Review s46's second round (s46-greview2) of the call gate, against s46-gfix's new rules:
+sequences of calls the printed hook allows under a narrow plan (no tool-wide ``Bash``, no grant
+of code of the model's choosing), after which real bash runs a payload (``touch zz``) or
+writes a file the gate guards. Each case proves the hole with real bash in a scratch copy
+first, then asks the printed hook for each call in turn, running the allowed ones; the hook
+allowing them all is the finding: these tests fail while the hole is open (``OPEN`` marks
+them strict xfails)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import bash
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, payload
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
+#: `pytest --slow -m slow` does here.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): the lead merges them into
+#: tests/residual.py.
+OPEN: dict[str, str] = {}
+
+
+def _open(test: str, reason: str, *cases: str) -> None:
+    for case in cases or ("",):
+        OPEN[f"{test}[{case}]" if case else test] = reason
+
+
+@pytest.fixture(autouse=True)
+def _left_open(request: pytest.FixtureRequest) -> None:
+    """A case of ``OPEN`` is a strict xfail: a fix shows as an unexpected pass."""
+    name = request.node.name
+    reason = OPEN.get(name) or OPEN.get(name.split("[", 1)[0])
+    if reason is not None:
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+
+
+def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
+                  cwd: Path | None = None) -> str | None:
+    """The first of ``calls`` the printed hook denies from the folder ``cwd`` (the project when
+    None), in the environment ``env``, running each allowed one there; None when it allows
+    them all."""
+    hook = _settings_hook(project)
+    folder = cwd or project
+    for call in calls:
+        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder),
+                              cwd=folder, capture_output=True, timeout=60, check=False,
+                              env=env)
+        if done.returncode == 2:
+            return call
+        bash(call, folder, env)
+    return None
+
+
+def _proves(project: Path, tmp_path: Path, calls: list[str],
+            env: dict[str, str] | None = None) -> None:
+    """Runs ``calls`` under real bash in a copy of ``project`` (links kept: a link to a
+    folder outside the project still points at the original, so the callers keep what a
+    link points at per copy); asserts the payload ran."""
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        bash(call, scratch, env)
+    assert any(scratch.rglob("zz")), "bash ran no payload: the case proves nothing"
+
+
+# --- cp into a folder writes through a link of the source's name already there ------------
+
+
+def _program(folder: Path) -> Path:
+    """A program outside the project (an interpreter a venv's link points at, a tool a PATH
+    link points at), harmless until replaced."""
+    (folder / "bin").mkdir(parents=True)
+    program = folder / "bin" / "python3.12"
+    program.write_text("#!/bin/sh\necho ran\n")
+    program.chmod(0o755)
+    return program
+
+
+def _linked_project(root: Path, entries: list[str], link: str, *, in_path: bool) -> tuple[
+        Path, dict[str, str]]:
+    """A gated project under ``root`` whose ``link`` (``.venv/bin/python3``, or a PATH folder's
+    ``tool``) is a link to a program outside it, and ``pay/<link's name>``, the payload; the
+    environment (PATH holding the link's folder when ``in_path``)."""
+    program = _program(root / "pyhome")
+    project = root / "project"
+    gated_project(project, entries)
+    env = dict(os.environ)
+    if in_path:
+        folder = root / "tools"
+        folder.mkdir()
+        (folder / link).symlink_to(program)
+        env["PATH"] = f"{folder}:{env['PATH']}"
+    else:
+        (project / link).parent.mkdir(parents=True)
+        (project / link).symlink_to(program)
+        (project / ".venv" / "pyvenv.cfg").write_text(f"home = {program.parent}\n")
+    (project / "pay").mkdir()
+    (project / "pay" / Path(link).name).write_text("#!/bin/sh\ntouch zz\n")
+    (project / "pay" / Path(link).name).chmod(0o755)
+    return project, env
+
+
+#: (the plan, the link, whether its folder is on PATH, the calls): ``{tools}`` is the PATH
+#: folder holding the link.
+THROUGH = {
+    # a venv's interpreter is an absolute link (python -m venv, uv, pyenv's); a copy of the
+    # link (-P) in out/, then a cp into out/ of a file of the same name writes the target
+    "venv-link-into-folder": (
+        ["Bash(cp *)", "Bash(.venv/bin/python3 -m unittest)"], ".venv/bin/python3", False,
+        ["cp -P .venv/bin/python3 out/", "cp pay/python3 out/",
+         ".venv/bin/python3 -m unittest"]),
+    "venv-link-tree-copy": (
+        ["Bash(cp *)", "Bash(.venv/bin/python3 -m unittest)"], ".venv/bin/python3", False,
+        ["cp -P .venv/bin/python3 out/", "cp -r pay/. out/",
+         ".venv/bin/python3 -m unittest"]),
+    "venv-link-target-directory": (
+        ["Bash(cp *)", "Bash(.venv/bin/python3 -m unittest)"], ".venv/bin/python3", False,
+        ["cp -a .venv/bin/python3 out/", "cp -t out pay/python3",
+         ".venv/bin/python3 -m unittest"]),
+    # a PATH folder's link (a version manager's shim, ~/.local/bin/claude, …)
+    "path-link-into-folder": (
+        ["Bash(cp *)", "Bash(tool)"], "tool", True,
+        ["cp -P {tools}/tool out/", "cp pay/tool out/", "tool"]),
+}
+
+
+@pytest.mark.parametrize("case", list(THROUGH))
+def test_t1_cp_into_a_folder_writes_through_a_link_of_the_same_name(tmp_path: Path,
+                                                                    case: str) -> None:
+    """T1 (guards judge ``cp SRC DIR/``'s destination word ``DIR/``, and the words naming a
+    link by their real path, but not ``DIR/<SRC's name>``, the file cp opens, which follows a
+    link): ``cp -P LINK out/`` (a link is a read: copied.read_sources, or no guarded word on
+    main) puts a link to the program the plan runs in ``out/``; ``cp pay/NAME out/``
+    (``-t out``, ``-r pay/. out/``) opens ``out/NAME`` and writes the program through it; the
+    covered entry then runs the payload. ``cp pay/NAME out/NAME`` is denied (the word's real
+    path is the program)."""
+    entries, link, in_path, calls = THROUGH[case]
+    proof_project, proof_env = _linked_project(tmp_path / "proof", entries, link,
+                                               in_path=in_path)
+    tools = str(tmp_path / "proof" / "tools")
+    _proves(proof_project, tmp_path, [c.format(tools=tools) for c in calls], proof_env)
+    project, env = _linked_project(tmp_path / "run", entries, link, in_path=in_path)
+    tools = str(tmp_path / "run" / "tools")
+    assert _first_denied(project, [c.format(tools=tools) for c in calls], env) is not None, \
+        "the hook allows a cp into a folder holding a link to the program the plan runs"
+
+
+_open("test_t1_cp_into_a_folder_writes_through_a_link_of_the_same_name",
+      "review s46-greview2 T1 (main too): cp SRC DIR/ opens DIR/<SRC's name>, which may be a "
+      "link (copied there with cp -P/-a/-d) to a guarded program; the gate judges only DIR/",
+      *THROUGH)
