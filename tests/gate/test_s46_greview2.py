@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import bash
+from bash_review import bash, needs
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, payload
 
@@ -156,3 +156,54 @@ _open("test_t1_cp_into_a_folder_writes_through_a_link_of_the_same_name",
       "review s46-greview2 T1 (main too): cp SRC DIR/ opens DIR/<SRC's name>, which may be a "
       "link (copied there with cp -P/-a/-d) to a guarded program; the gate judges only DIR/",
       *THROUGH)
+
+
+# --- a program's own settings: a read word as an option's value before the write ----------
+
+
+#: (the program needed, the plan, the calls): each settings write is given an option whose
+#: value is a word ``ownsettings._READS`` holds (``view``, ``get``), right after the
+#: settings word: the gate reads it as the subcommand.
+OWN_READ_VALUE = {
+    "kubectl": ("kubectl", ["Bash(kubectl *)"],
+                ["kubectl config --user view set-cluster c --server=https://127.0.0.1:1",
+                 "kubectl config --cluster view set-credentials u --exec-command=touch "
+                 "--exec-arg=zz --exec-api-version=client.authentication.k8s.io/v1beta1",
+                 "kubectl config --namespace view set-context x --cluster=c --user=u",
+                 "kubectl config --cluster view use-context x",
+                 "kubectl get pods"]),
+    "aws": ("aws", ["Bash(aws *)"],
+            ["aws configure --region get set credential_process ./e.sh", "aws s3 ls"]),
+    "npm-config": ("npm", ["Bash(npm config *)", "Bash(npm test)"],
+                   ["npm config --tag get set script-shell ./e.sh", "npm test"]),
+    "npm-pkg": ("npm", ["Bash(npm pkg *)", "Bash(npm test)"],
+                ["npm pkg --tag get set scripts.test='touch zz'", "npm test"]),
+}
+
+
+@pytest.mark.parametrize("case", list(OWN_READ_VALUE))
+def test_s5_own_settings_behind_an_option_valued_with_a_read_word(tmp_path: Path,
+                                                                   case: str) -> None:
+    """S5 (in s46-gfix; ownsettings.own_settings: ``following``, the first word after the
+    settings word not starting with ``-``, in ``_READS``/``_PROGRAM_READS`` makes the command
+    a read): that word may be an option's value (``--cluster view``, ``--region get``,
+    ``--tag get``), the real subcommand (``set-credentials``, ``set``) coming after it; cobra,
+    awscli and npm's nopt take global options anywhere. The covered ``kubectl get pods`` /
+    ``aws s3 ls`` / ``npm test`` then runs the payload. (``kubectl config set-credentials
+    …`` alone is denied.)"""
+    from test_s46_greview import _npm_project
+    from test_s46_greview import _proves as _proves_home
+
+    program, entries, calls = OWN_READ_VALUE[case]
+    needs(program)
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    _npm_project(project)
+    env = _proves_home(project, tmp_path, calls)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows a settings write behind an option whose value is a read word"
+
+
+_open("test_s5_own_settings_behind_an_option_valued_with_a_read_word",
+      "review s46-greview2 S5: ownsettings reads an option's value (--cluster view, --region "
+      "get, --tag get) as the subcommand after the settings word", *OWN_READ_VALUE)
