@@ -207,3 +207,54 @@ def test_s5_own_settings_behind_an_option_valued_with_a_read_word(tmp_path: Path
 _open("test_s5_own_settings_behind_an_option_valued_with_a_read_word",
       "review s46-greview2 S5: ownsettings reads an option's value (--cluster view, --region "
       "get, --tag get) as the subcommand after the settings word", *OWN_READ_VALUE)
+
+
+# --- cargo's target folder of a crate below the call's folder -------------------------------
+
+
+def _crate_below(project: Path) -> list[str]:
+    """A gated project (plan ``Bash(cp *)``, ``Bash(cd *)``, ``Bash(cargo build)``) holding a
+    crate in ``sub/``, built there; the calls that replace its compiled build script and run
+    it again."""
+    gated_project(project, ["Bash(cp *)", "Bash(cd *)", "Bash(cargo build)"])
+    sub = project / "sub"
+    (sub / "src").mkdir(parents=True)
+    (sub / "Cargo.toml").write_text(
+        '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+    (sub / "src" / "main.rs").write_text("fn main() {}\n")
+    (sub / "build.rs").write_text(
+        'fn main() { println!("cargo:rerun-if-changed=data.txt"); }\n')
+    (sub / "data.txt").write_text("1\n")
+    (project / "two.txt").write_text("2\n")
+    (project / "eb").mkdir()
+    (project / "eb" / "build-script-build").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "eb" / "build-script-build").chmod(0o755)
+    subprocess.run(["cargo", "build", "-q"], cwd=sub, check=True, capture_output=True,
+                   timeout=600)
+    built = next(sub.glob("target/debug/build/x-*/build-script-build")).parent
+    return [f"cp -r eb/. {built.relative_to(project)}/", "cp two.txt sub/data.txt",
+            "cd sub && cargo build"]
+
+
+def test_c4_a_crate_below_the_calls_folder_has_its_own_target(tmp_path: Path) -> None:
+    """C4 (in s46-gfix; cargodirs guards ``target/`` of the call's folder and above, and the
+    folders the environment and ``.cargo/config.toml`` name): a crate in ``sub/`` builds into
+    ``sub/target`` (cargo's target folder is its workspace root's). From the project's
+    folder, ``cp -r eb/. sub/target/debug/build/x-HASH/`` and ``cp two.txt sub/data.txt``
+    (the file its build script watches) are allowed; the covered ``cargo build`` from
+    ``sub/`` (the session's folder moved there: ``cd sub && cargo build``) runs the new
+    compiled build script. Plan ``Bash(cp *)``, ``Bash(cd *)``, ``Bash(cargo build)``."""
+    needs("cargo")
+    scratch = tmp_path / "scratch" / "project"
+    for call in _crate_below(scratch):
+        bash(call, scratch)
+    assert any(scratch.rglob("zz")), "cargo ran no build script: the case proves nothing"
+    project = tmp_path / "project"
+    calls = _crate_below(project)
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows replacing the build script of a crate below the call's folder"
+
+
+_open("test_c4_a_crate_below_the_calls_folder_has_its_own_target",
+      "review s46-greview2 C4: cargodirs guards target/ of the call's folder and above, not "
+      "the target folder of a crate below it (sub/target) a later cargo call in sub/ builds")
