@@ -8,9 +8,11 @@ them strict xfails)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -258,3 +260,95 @@ def test_c4_a_crate_below_the_calls_folder_has_its_own_target(tmp_path: Path) ->
 _open("test_c4_a_crate_below_the_calls_folder_has_its_own_target",
       "review s46-greview2 C4: cargodirs guards target/ of the call's folder and above, not "
       "the target folder of a crate below it (sub/target) a later cargo call in sub/ builds")
+
+
+# --- a file system that ignores some code points in names (macOS's HFS+) ------------------
+
+#: The code points HFS+ ignores when it compares names (Apple TN1150's case-folding table maps
+#: them to 0; git's ``is_hfs_dotgit`` skips the same ones since CVE-2014-9390).
+HFS_IGNORED = "".join(map(chr, [*range(0x200C, 0x2010), *range(0x202A, 0x202F),
+                                *range(0x206A, 0x2070), 0xFEFF]))
+
+
+@pytest.fixture
+def hfs(tmp_path: Path) -> Iterator[Path]:
+    """A folder whose names are looked up as HFS+ does: case folded, normalization ignored and
+    ``HFS_IGNORED``'s code points dropped: test_s46_greview's APFS stand-in, its folding
+    widened; skipped without fusepy, libfuse or ``/dev/fuse``."""
+    import importlib.util
+    import sys
+    import time
+
+    from test_s45_greview import CASEFS
+
+    if importlib.util.find_spec("fuse") is None or not os.path.exists("/dev/fuse"):
+        pytest.skip("no fusepy or /dev/fuse here (a case-insensitive file system's stand-in)")
+    needs("fusermount")
+    folding = CASEFS.replace("import errno", "import errno\nimport unicodedata\n"
+                             f"_IGNORED = {HFS_IGNORED!r}\n"
+                             "def _hfs(name):\n"
+                             "    kept = ''.join(c for c in name if c not in _IGNORED)\n"
+                             "    return unicodedata.normalize('NFD', kept).casefold()\n",
+                             1).replace("part.casefold()", "_hfs(part)").replace(
+        "n.casefold()", "_hfs(n)")
+    assert folding.count("_hfs(") == 3
+    back, mount = tmp_path / "back", tmp_path / "folded"
+    back.mkdir()
+    mount.mkdir()
+    (tmp_path / "hfs.py").write_text(folding)
+    server = subprocess.Popen([sys.executable, str(tmp_path / "hfs.py"), str(back),
+                               str(mount)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if os.path.ismount(mount):
+                break
+            time.sleep(0.1)
+        else:
+            pytest.skip("the FUSE stand-in did not mount")
+        yield mount
+    finally:
+        subprocess.run(["fusermount", "-u", str(mount)], capture_output=True, check=False,
+                       timeout=60)
+        server.kill()
+        server.wait(timeout=60)
+
+
+#: The calls: ``package.json`` spelled with a code point HFS+ ignores.
+IGNORED = {
+    "zero-width-non-joiner": ["cp evil.json package.js\u200con", "npm test"],
+    "zero-width-joiner": ["cp evil.json pack\u200dage.json", "npm test"],
+    "byte-order-mark": ["cp evil.json \ufeffpackage.json", "npm test"],
+}
+
+
+@pytest.mark.parametrize("case", list(IGNORED))
+def test_x3_hfs_ignores_code_points_fold_keeps(hfs: Path, case: str) -> None:
+    """X3 (in s46-gfix; placed.fold: NFD and case folding, "as much as such a system or
+    more"): HFS+ (macOS's file system before APFS, still on external and Time Machine disks)
+    also ignores the zero-width and direction code points (U+200C–U+200F, U+202A–U+202E,
+    U+206A–U+206F, U+FEFF) in names, so ``package.js\\u200con`` is ``package.json`` there.
+    ``cp evil.json package.js\\u200con`` replaces the ``package.json`` the plan's ``npm
+    test`` runs. Plan ``Bash(cp *)``, ``Bash(npm test)``; measured on a FUSE stand-in that
+    folds as HFS+ does (``fold`` keeps these code points)."""
+    needs("npm")
+    from test_s46_greview import _npm_project
+
+    calls = IGNORED[case]
+    project = hfs / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
+    _npm_project(project)
+    (project / "evil.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "touch zz"}}))
+    scratch = hfs / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        bash(call, scratch)
+    assert (scratch / "zz").exists(), "npm ran no payload: the case proves nothing"
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows a write of package.json spelled with a code point HFS+ ignores"
+
+
+_open("test_x3_hfs_ignores_code_points_fold_keeps",
+      "review s46-greview2 X3: placed.fold keeps the code points HFS+ ignores in names "
+      "(U+200C-U+200F, U+202A-U+202E, U+206A-U+206F, U+FEFF)", *IGNORED)
