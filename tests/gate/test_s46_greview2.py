@@ -353,3 +353,44 @@ def test_x3_hfs_ignores_code_points_fold_keeps(hfs: Path, case: str) -> None:
 _open("test_x3_hfs_ignores_code_points_fold_keeps",
       "review s46-greview2 X3: placed.fold keeps the code points HFS+ ignores in names "
       "(U+200C-U+200F, U+202A-U+202E, U+206A-U+206F, U+FEFF)", *IGNORED)
+
+
+# --- cp's options read as GNU's getopt_long reads them, where cp is BSD's (macOS) ----------
+
+#: The calls: GNU cp reads ``-t out`` (anywhere) as the folder it copies into, every operand
+#: a source; BSD cp (macOS's ``/bin/cp``) reads options only before the first operand, as
+#: GNU cp under ``POSIXLY_CORRECT`` does: ``.claude/hooks``, the last operand, is the folder.
+BSD_ORDER = {
+    "short": "cp src/x.sh -t out .claude/hooks",
+    "long": "cp src/x.sh --target-directory=out .claude/hooks",
+}
+
+
+@pytest.mark.parametrize("case", list(BSD_ORDER))
+def test_t2_bsd_cp_reads_an_option_after_an_operand_as_an_operand(tmp_path: Path,
+                                                                    case: str) -> None:
+    """T2 (in s46-gfix; copied.read_sources reads cp with getopt_long's permutation, and
+    refuses only where the hook's own environment holds ``POSIXLY_CORRECT``): on macOS,
+    ``/bin/cp`` is BSD's, whose getopt stops at the first operand (and which has no ``-t``):
+    ``cp src/x.sh -t out .claude/hooks`` copies ``src/x.sh`` into ``.claude/hooks`` (the
+    other operands fail, cp goes on). The gate reads ``.claude/hooks`` as a source (a read:
+    a folder holding nothing guarded below it) and allows the call. Measured with GNU cp
+    under ``POSIXLY_CORRECT=1`` as BSD's stand-in (the same operand order); the hook is asked
+    without it, as a macOS session's environment is. Plan ``Bash(cp *)``."""
+    from bash_review import hooked_project
+
+    command = BSD_ORDER[case]
+    project = hooked_project(tmp_path, ["Bash(cp *)"])
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    bash(command, scratch, {**os.environ, "POSIXLY_CORRECT": "1"})
+    hook = scratch / ".claude" / "hooks" / "x.sh"
+    assert hook.read_text() == "touch zz\n", "cp wrote no hook: the case proves nothing"
+    assert _first_denied(project, [command]) is not None, \
+        "the hook allows a cp that BSD's cp reads as writing into a guarded folder"
+
+
+_open("test_t2_bsd_cp_reads_an_option_after_an_operand_as_an_operand",
+      "review s46-greview2 T2: copied.read_sources reads cp as GNU's getopt_long does; "
+      "macOS's BSD cp takes an option after an operand as an operand (the last: the folder)",
+      *BSD_ORDER)
