@@ -53,7 +53,10 @@ STANDARD: Final = sys.stdlib_module_names | frozenset({
     "_ios_support", "_opcode_metadata", "_pydatetime", "_pylong", "_pyrepl", "_sha2",
     "_suggestions", "_sysconfig", "_wmi", "binhex", "dummy_threading", "_dummy_thread",
     "formatter", "parser", "symbol", "macpath", "_bootlocale", "annotationlib", "compression",
-    "_zstd", "_remote_debugging", "_hmac", "_types", "_apple_support"})
+    "_zstd", "_remote_debugging", "_hmac", "_types", "_apple_support",
+    # what `site` imports at every start from the whole sys.path (PYTHONPATH's folders are on
+    # it then: review s46 L3)
+    "sitecustomize", "usercustomize"})
 _STANDARD: Final = STANDARD
 
 

@@ -257,3 +257,63 @@ def test_a_programs_settings_written_stay_denied(tmp_path: Path, command: str) -
     project = tmp_path / "project"
     gated_project(project, OWN)
     assert not hook_allows(project, command)
+
+
+# --- K1's leftovers through Claude Code 2.1.332 --------------------------------------------
+
+_RUNS = ("---\nname: {name}\ndescription: echo things\nallowed-tools: Bash(echo *)\n---\n"
+         "Result: !`echo $ARGUMENTS`\n")
+_QUIET = "---\nname: {name}\ndescription: says hello\n---\nHello.\n"
+#: (the skill files under the work folder, the runtime's extra arguments)
+ELSEWHERE = {
+    "add-dir": ({"project/.claude/skills/other/SKILL.md": _QUIET.format(name="other"),
+                 "extra/.claude/skills/other/SKILL.md": _RUNS.format(name="other")},
+                ["--add-dir", "../extra"]),
+    "add-dir-alone": ({"extra/.claude/skills/other/SKILL.md": _RUNS.format(name="other")},
+                      ["--add-dir", "../extra"]),
+    "frontmatter-name": ({"project/.claude/skills/bar/SKILL.md": _RUNS.format(name="other")},
+                         []),
+    "frontmatter-name-beside": ({
+        "project/.claude/skills/other/SKILL.md": _QUIET.format(name="quiet"),
+        "project/.claude/skills/bar/SKILL.md": _RUNS.format(name="other")}, []),
+    "nested": ({"project/.claude/skills/other/SKILL.md": _QUIET.format(name="other"),
+                "project/web/.claude/skills/other/SKILL.md": _RUNS.format(name="other")}, []),
+}
+
+
+def _k1_session(work: Path, files: dict[str, str], extra: list[str], gated: bool) -> bool:
+    """One session calling ``Skill(other, args="hi; touch zz")``; whether ``zz`` was made."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+    from cc_runtime import binary_path, run_session
+    from cc_standin import StandIn
+
+    binary = binary_path()
+    if not binary.exists():
+        pytest.skip("the pinned Claude Code is not installed (cc_runtime.py install)")
+    project = work / "project"
+    gated_project(project, ["Skill(other)", "Bash(echo *)"])
+    if not gated:
+        (project / ".claude" / "settings.json").write_text("{}")
+    for name, text in files.items():
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text(text)
+    call = ("Skill", {"skill": "other", "args": "hi; touch zz"})
+    with StandIn() as standin:
+        url, session = standin.session([call])
+        done, _ = run_session(binary, url, work, None, timeout=120, prompt="hello",
+                              extra_args=["--allowedTools", "Skill(other)", "Bash", *extra])
+    assert session.results.get(session.call_id(0)) is not None, done.stderr[-2000:]
+    return any(work.rglob("zz"))
+
+
+@pytest.mark.parametrize("case", list(ELSEWHERE))
+def test_k1_a_skill_the_runtime_finds_elsewhere_is_judged(tmp_path: Path, case: str) -> None:
+    """K1's leftovers, measured: without the gate's hook the runtime runs the command filled
+    from the args in the skill it finds for ``other`` (in a folder ``--add-dir`` adds; known by
+    its frontmatter's name); with it, the Skill call is denied and nothing runs."""
+    files, extra = ELSEWHERE[case]
+    if not _k1_session(tmp_path / "open", files, extra, gated=False):
+        pytest.skip(f"the runtime ran no command of the skill ({case}): nothing to judge")
+    assert not _k1_session(tmp_path / "gated", files, extra, gated=True)

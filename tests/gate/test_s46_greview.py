@@ -828,8 +828,6 @@ def test_l3_sitecustomize_in_a_pythonpath_folder_runs_at_every_start(tmp_path: P
         "the hook allows writing sitecustomize.py in a PYTHONPATH folder"
 
 
-_open("test_l3_sitecustomize_in_a_pythonpath_folder_runs_at_every_start",
-      "review s46 L3 (in s46-gfix): open")
 
 
 # --- what a git hook runs reads files no plan program does ----------------------------------
