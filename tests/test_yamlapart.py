@@ -23,6 +23,22 @@ def test_each_rule_answers_as_its_own_pattern(text: str) -> None:
         found = pattern.search(text)
         expected = None if found is None else ("why", found.end() - 1)
         assert yamlapart._found(text, pattern, needs, "why") == expected, (pattern.pattern, text)
+        # What lets _found search from the needed text's line: a match holds no line break
+        # but the one it may begin with.
+        assert found is None or "\n" not in found.group()[1:], (pattern.pattern, text)
+
+
+def test_a_rule_is_searched_from_its_first_needed_line() -> None:
+    """The first match is found when the needs match on several lines, in either order (an
+    alias's need on an early line, an anchor's on a later one), and at the text's start."""
+    texts = ["a: b\nc: *x:\nd: &y:\n", "a: b\nc: &y:\nd: *x:\n", "*x: a\n&y: b\n",
+             "a: 'q*x:'\nb: *y:\n", "- ? b\n? >#\n", "a: [b]\nc: !x,\nd: [e, -]\n",
+             "x: 1\n\n  - *a@\n"]
+    for text in texts:
+        for pattern, needs in yamlapart.RULES:
+            found = pattern.search(text)
+            expected = None if found is None else ("why", found.end() - 1)
+            assert yamlapart._found(text, pattern, needs, "why") == expected, (pattern, text)
 
 
 def test_the_rules_are_found_in_real_texts() -> None:

@@ -162,8 +162,18 @@ def judged_keys(yaml_text: str) -> tuple[str, int] | None:
 
 def _found(yaml_text: str, pattern: re.Pattern[str], needs: tuple[re.Pattern[str], ...],
            why: str) -> tuple[str, int] | None:
+    """``pattern``'s first match in ``yaml_text`` (why, and the offset of its last
+    character), searched from the line of the first text a match needs: every match of a rule
+    lies on one line (its blanks and classes hold no line break; one may begin with the line
+    break before it) and ends with a text one of ``needs`` matches, so no match begins before
+    the line break ahead of that line, and a search from there finds the first one (no rule
+    has a lookbehind; ``^`` matches at the text's start only, as the search from 0 has it)."""
+    first = -1
     for need in needs:
-        if need.search(yaml_text):
-            found = pattern.search(yaml_text)
-            return None if found is None else (why, found.end() - 1)
-    return None
+        hit = need.search(yaml_text)
+        if hit is not None and (first < 0 or hit.start() < first):
+            first = hit.start()
+    if first < 0:
+        return None
+    found = pattern.search(yaml_text, max(yaml_text.rfind("\n", 0, first), 0))
+    return None if found is None else (why, found.end() - 1)
