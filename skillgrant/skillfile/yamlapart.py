@@ -88,14 +88,13 @@ def flow_oddity(yaml_text: str, root: Node | None = None, *,
     400,000). Found on PyYAML's own tokens; none of it is in a real skill's flow lists.
 
     With ``composed`` (``root`` is PyYAML's composition of ``yaml_text``, which holds no tab
-    after a dash, so the text scanned is that text), a text whose nodes hold no flow
-    collection is not scanned: each ``[`` or ``{`` token opens a flow collection node when
-    the text composes, so without one no token is inside a flow collection, and the scan,
-    over the very tokens the composer read to the end, ends without an error: None. (The
-    brackets of ``Bash(ls:*)`` or ``argument-hint: <a> [b]`` are inside plain scalars.)"""
+    after a dash, so the text scanned is that text), the nodes tell when the scan finds
+    nothing (``_scan_may_find``), and the text is not scanned. (The brackets of ``Bash(ls:*)`` or
+    ``argument-hint: <a> [b]`` are inside plain scalars; ``[Read, Bash(git *)]`` is a flow
+    list of plain scalars.)"""
     if ("[" not in yaml_text and "{" not in yaml_text) or not _FLOW_SIGN.search(yaml_text):
         return None
-    if composed and "-\t" not in yaml_text and not _holds_flow(root):
+    if composed and "-\t" not in yaml_text and not _scan_may_find(root, yaml_text):
         return None
     import yaml
 
@@ -117,23 +116,43 @@ def flow_oddity(yaml_text: str, root: Node | None = None, *,
     return None
 
 
-def _holds_flow(root: Node | None) -> bool:
-    """Whether a collection node in ``root``'s tree is a flow collection (aliases are refused
-    where it is composed: a tree)."""
-    stack = [] if root is None else [root]
+def _scan_may_find(root: Node | None, yaml_text: str) -> bool:
+    """False when ``flow_oddity``'s scan of ``yaml_text``, which PyYAML composed into
+    ``root`` (a tree: ``yamlspan.compose`` refuses aliases), cannot find anything: no flow
+    collection holds a ``?`` in its text, and no node inside one begins with ``&`` or ``!``.
+    True when the scan must tell.
+
+    The scan reads the tokens the composer read, with the same libyaml scanner, to the end
+    without an error, and looks inside flow collections only (between a ``[`` or ``{`` token
+    and its closing one, which a flow collection node spans). There:
+    - an alias token: none, the text composed;
+    - an anchor or tag token: it is the first of a node's properties, and a node starts at its
+      first property (libyaml's parser marks it so), so a node inside the collection would
+      begin with ``&`` or ``!`` (which no scalar, plain or quoted, begins with otherwise);
+    - a key token written ``?``: it would be inside the collection's span;
+    - two entry tokens in a row (``[a, , b]``): after a ``,`` libyaml's parser takes a node or
+      the closing bracket and refuses a second ``,`` ("did not find expected node content"),
+      so the text would not have composed."""
+    stack: list[tuple[Node, bool]] = [] if root is None else [(root, False)]
     while stack:
-        node = stack.pop()
+        node, inside = stack.pop()
+        if inside and yaml_text[node.start_mark.index:node.start_mark.index + 1] in _PROPERTY:
+            return True
         if isinstance(node, CollectionNode):  # its value: pairs of nodes, or nodes
-            if node.flow_style:
+            flow = bool(node.flow_style)
+            if flow and not inside and yaml_text.find(
+                    "?", node.start_mark.index, node.end_mark.index) >= 0:
                 return True
+            within = inside or flow
             for item in node.value:
                 if isinstance(item, tuple):
-                    stack.extend(item)
+                    stack.extend([(item[0], within), (item[1], within)])
                 else:
-                    stack.append(item)
+                    stack.append((item, within))
     return False
 
 
+_PROPERTY: Final = ("&", "!")
 _FLOW_SIGN: Final = re.compile(r"[\[{,:][ \t\r\n]*[?!&*]")
 _OPENING: Final = frozenset({"FlowSequenceStartToken", "FlowMappingStartToken"})
 _CLOSING: Final = frozenset({"FlowSequenceEndToken", "FlowMappingEndToken"})
