@@ -192,14 +192,28 @@ _COLLECTION_INDICATORS: Final = "-:?[{"
 # check_block_entry, check_key and check_value, libyaml's IS_BLANKZ): only those can open a
 # collection. Descriptions full of hyphens and colons (``a-b``, ``12:30``) open none.
 _BLOCK_INDICATOR: Final = re.compile(r"[-?:](?=[\0 \t\r\n\x85\u2028\u2029]|\Z)")
+# In a text with brackets, '?' and ':' inside a flow collection may be indicators with no
+# blank after them (a single-pair mapping in a flow sequence opens at either); a '-' opens a
+# collection only as a block entry, which it is only with a blank after it (libyaml's
+# fetch_more_tokens: '-' and IS_BLANKZ_AT(1)), in a flow collection or out of one.
+_BLOCK_DASH: Final = re.compile(r"-(?=[\0 \t\r\n\x85\u2028\u2029]|\Z)")
 
 
 def _collections_at_most(text: str) -> int:
     """A bound on how many collections ``text`` can open, so on how deep it can nest."""
     every = sum(map(text.count, _COLLECTION_INDICATORS))
-    if every <= MAX_NESTING_DEPTH or "[" in text or "{" in text:
-        return every  # (counted at C speed; the search below is a step a character)
+    if every <= MAX_NESTING_DEPTH:
+        return every  # (counted at C speed; the searches below are a step a character)
+    if "[" in text or "{" in text:
+        return _with_brackets(text)
     return len(_BLOCK_INDICATOR.findall(text))
+
+
+def _with_brackets(text: str) -> int:
+    """``_collections_at_most`` for a text with brackets: each bracket, '?' and ':', and
+    each '-' with a blank after it (``_BLOCK_DASH``); the hyphens of names, dates and
+    options (``git-derive-docs``, ``2026-01-24``, ``--since``) open none."""
+    return sum(map(text.count, "[{?:")) + len(_BLOCK_DASH.findall(text))
 
 
 def _compose_shallow(text: str) -> tuple[bool, Node | None]:
