@@ -133,22 +133,37 @@ def _scan_may_find(root: Node | None, yaml_text: str) -> bool:
     - two entry tokens in a row (``[a, , b]``): after a ``,`` libyaml's parser takes a node or
       the closing bracket and refuses a second ``,`` ("did not find expected node content"),
       so the text would not have composed."""
-    stack: list[tuple[Node, bool]] = [] if root is None else [(root, False)]
+    stack = [] if root is None else [root]
     while stack:
-        node, inside = stack.pop()
-        if inside and yaml_text[node.start_mark.index:node.start_mark.index + 1] in _PROPERTY:
-            return True
+        node = stack.pop()
         if isinstance(node, CollectionNode):  # its value: pairs of nodes, or nodes
-            flow = bool(node.flow_style)
-            if flow and not inside and yaml_text.find(
-                    "?", node.start_mark.index, node.end_mark.index) >= 0:
-                return True
-            within = inside or flow
+            if node.flow_style:
+                if yaml_text.find("?", node.start_mark.index, node.end_mark.index) >= 0 or (
+                        _property_inside(node, yaml_text)):
+                    return True
+                continue  # (what is inside it is asked there)
             for item in node.value:
                 if isinstance(item, tuple):
-                    stack.extend([(item[0], within), (item[1], within)])
+                    stack.extend(item)
                 else:
-                    stack.append((item, within))
+                    stack.append(item)
+    return False
+
+
+def _property_inside(flow: CollectionNode, yaml_text: str) -> bool:
+    """Whether a node inside the collection ``flow`` begins with ``&`` or ``!``."""
+    stack: list[Node] = [flow]
+    while stack:
+        node = stack.pop()
+        if node is not flow and yaml_text[
+                node.start_mark.index:node.start_mark.index + 1] in _PROPERTY:
+            return True
+        if isinstance(node, CollectionNode):
+            for item in node.value:
+                if isinstance(item, tuple):
+                    stack.extend(item)
+                else:
+                    stack.append(item)
     return False
 
 
@@ -187,12 +202,19 @@ def _found(yaml_text: str, pattern: re.Pattern[str], needs: tuple[re.Pattern[str
     break before it) and ends with a text one of ``needs`` matches, so no match begins before
     the line break ahead of that line, and a search from there finds the first one (no rule
     has a lookbehind; ``^`` matches at the text's start only, as the search from 0 has it)."""
-    first = -1
+    for need in needs:
+        if need.search(yaml_text):
+            return _first_match(yaml_text, pattern, needs, why)
+    return None
+
+
+def _first_match(yaml_text: str, pattern: re.Pattern[str], needs: tuple[re.Pattern[str], ...],
+                 why: str) -> tuple[str, int] | None:
+    """``_found`` once a need matched: the search from the first needed text's line."""
+    first = len(yaml_text)
     for need in needs:
         hit = need.search(yaml_text)
-        if hit is not None and (first < 0 or hit.start() < first):
+        if hit is not None and hit.start() < first:
             first = hit.start()
-    if first < 0:
-        return None
     found = pattern.search(yaml_text, max(yaml_text.rfind("\n", 0, first), 0))
     return None if found is None else (why, found.end() - 1)
