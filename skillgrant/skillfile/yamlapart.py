@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from yaml.nodes import CollectionNode
+from yaml.nodes import CollectionNode, MappingNode
 
 from .judged import JUDGED
 
@@ -136,17 +136,13 @@ def _scan_may_find(root: Node | None, yaml_text: str) -> bool:
     stack = [] if root is None else [root]
     while stack:
         node = stack.pop()
-        if isinstance(node, CollectionNode):  # its value: pairs of nodes, or nodes
+        if isinstance(node, CollectionNode):
             if node.flow_style:
                 if yaml_text.find("?", node.start_mark.index, node.end_mark.index) >= 0 or (
                         _property_inside(node, yaml_text)):
                     return True
                 continue  # (what is inside it is asked there)
-            for item in node.value:
-                if isinstance(item, tuple):
-                    stack.extend(item)
-                else:
-                    stack.append(item)
+            stack.extend(_children(node))
     return False
 
 
@@ -159,12 +155,15 @@ def _property_inside(flow: CollectionNode, yaml_text: str) -> bool:
                 node.start_mark.index:node.start_mark.index + 1] in _PROPERTY:
             return True
         if isinstance(node, CollectionNode):
-            for item in node.value:
-                if isinstance(item, tuple):
-                    stack.extend(item)
-                else:
-                    stack.append(item)
+            stack.extend(_children(node))
     return False
+
+
+def _children(node: CollectionNode) -> list[Node]:
+    """A collection's nodes: a mapping's keys and values, a sequence's items."""
+    if isinstance(node, MappingNode):
+        return [one for pair in node.value for one in pair]
+    return list(node.value)
 
 
 _PROPERTY: Final = ("&", "!")
