@@ -142,7 +142,11 @@ def _scan_may_find(root: Node | None, yaml_text: str) -> bool:
                         _property_inside(node, yaml_text)):
                     return True
                 continue  # (what is inside it is asked there)
-            stack.extend(_children(node))
+            for item in node.value:  # pairs of nodes, or nodes
+                if isinstance(item, tuple):
+                    stack.extend(item)
+                else:
+                    stack.append(item)
     return False
 
 
