@@ -18,7 +18,7 @@ from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillgrant.skillfile import yamlspan
+from skillgrant.skillfile import nesting, yamlspan
 from skillgrant.skillfile.yamlspan import YamlProblem, compose
 from tests.oracle.frontmatter_gen import texts
 from tests.test_flatyaml import _shape as _tags  # the nodes' tags, values, marks, styles
@@ -92,7 +92,7 @@ def test_tags_on_generated_scalars(pairs: list[tuple[str, str]]) -> None:
 def test_rejected_texts_report_the_full_paths_problem() -> None:
     rejected = 0
     for text in texts(41, 3000):
-        if yamlspan._collections_at_most(text) > yamlspan.MAX_NESTING_DEPTH:
+        if nesting.collections_at_most(text) > yamlspan.MAX_NESTING_DEPTH:
             continue
         ours = _problem(text)
         if ours is not None:
@@ -121,7 +121,7 @@ def test_a_star_after_the_error_takes_the_first_compose() -> None:
     the shortcut is taken, not only allowed."""
     taken = 0
     for text in texts(42, 3000):
-        if "*" not in text or yamlspan._collections_at_most(text) > yamlspan.MAX_NESTING_DEPTH:
+        if "*" not in text or nesting.collections_at_most(text) > yamlspan.MAX_NESTING_DEPTH:
             continue
         try:
             yaml.compose(text, Loader=yamlspan._Composer)

@@ -22,6 +22,7 @@ from skillgrant.errors import SkillFileError
 from skillgrant.limits import MAX_FILE_BYTES
 from skillgrant.reports import escape
 from skillgrant.reports.ci import artifact_path
+from skillgrant.skillfile import nesting
 from skillgrant.skillfile import yamlspan as _yamlspan
 from skillgrant.skillfile.builder import read_limited
 from skillgrant.skillfile.yamlspan import YamlProblem, compose
@@ -210,7 +211,28 @@ def test_the_bound_on_collections_holds_without_brackets(text: str) -> None:
         deepest = _depth(text)
     except yaml.YAMLError:
         return
-    assert deepest <= _yamlspan._collections_at_most(text)
+    assert deepest <= nesting.collections_at_most(text)
+
+
+@settings(max_examples=3000)
+@given(st.text(alphabet=" -:?ab\n\t\r#'\"|>[]{},&!*\x85", max_size=60))
+def test_the_bound_on_collections_holds_with_brackets(text: str) -> None:
+    """The bound a text with brackets takes (``with_brackets``) counts every collection the
+    parser opens, as far as it parses."""
+    import yaml
+
+    opened = 0
+    try:
+        for event in yaml.parse(text, Loader=_yamlspan.LOADER):
+            opened += isinstance(event, yaml.CollectionStartEvent)
+    except yaml.YAMLError:
+        pass  # the collections opened before the error count too
+    assert opened <= nesting.with_brackets(text), text
+
+
+def test_the_bound_with_brackets_counts_no_hyphen_of_a_name() -> None:
+    text = 'created: 2026-01-24\nargs: "[--rules] [--since=<date>]"\nname: git-derive-docs\n'
+    assert nesting.with_brackets(text) == 5  # three ':' and two '['; 38 of the 40 so
 
 
 def test_the_safe_character_class_is_the_printable_set() -> None:

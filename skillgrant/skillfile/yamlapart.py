@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from yaml.nodes import CollectionNode
+from yaml.nodes import CollectionNode, MappingNode
 
 from .judged import JUDGED
 
@@ -88,14 +88,13 @@ def flow_oddity(yaml_text: str, root: Node | None = None, *,
     400,000). Found on PyYAML's own tokens; none of it is in a real skill's flow lists.
 
     With ``composed`` (``root`` is PyYAML's composition of ``yaml_text``, which holds no tab
-    after a dash, so the text scanned is that text), a text whose nodes hold no flow
-    collection is not scanned: each ``[`` or ``{`` token opens a flow collection node when
-    the text composes, so without one no token is inside a flow collection, and the scan,
-    over the very tokens the composer read to the end, ends without an error: None. (The
-    brackets of ``Bash(ls:*)`` or ``argument-hint: <a> [b]`` are inside plain scalars.)"""
+    after a dash, so the text scanned is that text), the nodes tell when the scan finds
+    nothing (``_scan_may_find``), and the text is not scanned. (The brackets of ``Bash(ls:*)`` or
+    ``argument-hint: <a> [b]`` are inside plain scalars; ``[Read, Bash(git *)]`` is a flow
+    list of plain scalars.)"""
     if ("[" not in yaml_text and "{" not in yaml_text) or not _FLOW_SIGN.search(yaml_text):
         return None
-    if composed and "-\t" not in yaml_text and not _holds_flow(root):
+    if composed and "-\t" not in yaml_text and not _scan_may_find(root, yaml_text):
         return None
     import yaml
 
@@ -117,16 +116,33 @@ def flow_oddity(yaml_text: str, root: Node | None = None, *,
     return None
 
 
-def _holds_flow(root: Node | None) -> bool:
-    """Whether a collection node in ``root``'s tree is a flow collection (aliases are refused
-    where it is composed: a tree)."""
+def _scan_may_find(root: Node | None, yaml_text: str) -> bool:
+    """False when ``flow_oddity``'s scan of ``yaml_text``, which PyYAML composed into
+    ``root`` (a tree: ``yamlspan.compose`` refuses aliases), cannot find anything: no flow
+    collection holds a ``?`` in its text, and no node inside one begins with ``&`` or ``!``.
+    True when the scan must tell.
+
+    The scan reads the tokens the composer read, with the same libyaml scanner, to the end
+    without an error, and looks inside flow collections only (between a ``[`` or ``{`` token
+    and its closing one, which a flow collection node spans). There:
+    - an alias token: none, the text composed;
+    - an anchor or tag token: it is the first of a node's properties, and a node starts at its
+      first property (libyaml's parser marks it so), so a node inside the collection would
+      begin with ``&`` or ``!`` (which no scalar, plain or quoted, begins with otherwise);
+    - a key token written ``?``: it would be inside the collection's span;
+    - two entry tokens in a row (``[a, , b]``): after a ``,`` libyaml's parser takes a node or
+      the closing bracket and refuses a second ``,`` ("did not find expected node content"),
+      so the text would not have composed."""
     stack = [] if root is None else [root]
     while stack:
         node = stack.pop()
-        if isinstance(node, CollectionNode):  # its value: pairs of nodes, or nodes
+        if isinstance(node, CollectionNode):
             if node.flow_style:
-                return True
-            for item in node.value:
+                if yaml_text.find("?", node.start_mark.index, node.end_mark.index) >= 0 or (
+                        _property_inside(node, yaml_text)):
+                    return True
+                continue  # (what is inside it is asked there)
+            for item in node.value:  # pairs of nodes, or nodes
                 if isinstance(item, tuple):
                     stack.extend(item)
                 else:
@@ -134,6 +150,27 @@ def _holds_flow(root: Node | None) -> bool:
     return False
 
 
+def _property_inside(flow: CollectionNode, yaml_text: str) -> bool:
+    """Whether a node inside the collection ``flow`` begins with ``&`` or ``!``."""
+    stack: list[Node] = [flow]
+    while stack:
+        node = stack.pop()
+        if node is not flow and yaml_text[
+                node.start_mark.index:node.start_mark.index + 1] in _PROPERTY:
+            return True
+        if isinstance(node, CollectionNode):
+            stack.extend(_children(node))
+    return False
+
+
+def _children(node: CollectionNode) -> list[Node]:
+    """A collection's nodes: a mapping's keys and values, a sequence's items."""
+    if isinstance(node, MappingNode):
+        return [one for pair in node.value for one in pair]
+    return list(node.value)
+
+
+_PROPERTY: Final = ("&", "!")
 _FLOW_SIGN: Final = re.compile(r"[\[{,:][ \t\r\n]*[?!&*]")
 _OPENING: Final = frozenset({"FlowSequenceStartToken", "FlowMappingStartToken"})
 _CLOSING: Final = frozenset({"FlowSequenceEndToken", "FlowMappingEndToken"})
@@ -162,8 +199,25 @@ def judged_keys(yaml_text: str) -> tuple[str, int] | None:
 
 def _found(yaml_text: str, pattern: re.Pattern[str], needs: tuple[re.Pattern[str], ...],
            why: str) -> tuple[str, int] | None:
+    """``pattern``'s first match in ``yaml_text`` (why, and the offset of its last
+    character), searched from the line of the first text a match needs: every match of a rule
+    lies on one line (its blanks and classes hold no line break; one may begin with the line
+    break before it) and ends with a text one of ``needs`` matches, so no match begins before
+    the line break ahead of that line, and a search from there finds the first one (no rule
+    has a lookbehind; ``^`` matches at the text's start only, as the search from 0 has it)."""
     for need in needs:
         if need.search(yaml_text):
-            found = pattern.search(yaml_text)
-            return None if found is None else (why, found.end() - 1)
+            return _first_match(yaml_text, pattern, needs, why)
     return None
+
+
+def _first_match(yaml_text: str, pattern: re.Pattern[str], needs: tuple[re.Pattern[str], ...],
+                 why: str) -> tuple[str, int] | None:
+    """``_found`` once a need matched: the search from the first needed text's line."""
+    first = len(yaml_text)
+    for need in needs:
+        hit = need.search(yaml_text)
+        if hit is not None and hit.start() < first:
+            first = hit.start()
+    found = pattern.search(yaml_text, max(yaml_text.rfind("\n", 0, first), 0))
+    return None if found is None else (why, found.end() - 1)

@@ -19,6 +19,7 @@ from ..grants import lone_surrogate
 from ..limits import MAX_NESTING_DEPTH, MAX_YAML_ALIASES
 from .entryspans import entry_starts as entry_starts  # the plan loader's, from here
 from .flatyaml import compose_flat
+from .nesting import collections_at_most
 
 # libyaml when it is there; its marks count characters exactly like the pure-Python loader's.
 LOADER: Final[type[yaml.SafeLoader]] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -131,7 +132,7 @@ def compose(text: str) -> Node | None:
     flat = compose_flat(text)
     if flat is not None:
         return flat
-    if _collections_at_most(text) <= MAX_NESTING_DEPTH:
+    if collections_at_most(text) <= MAX_NESTING_DEPTH:
         sure, node = _compose_shallow(text)
         if sure:
             return node
@@ -181,25 +182,6 @@ def _problem(error: yaml.YAMLError) -> YamlProblem:
                            if isinstance(error.character, int)
                            else f"invalid YAML: {error.reason}", error.position)
     return YamlProblem(f"invalid YAML: {error}", None)
-
-
-# Every collection a YAML document opens needs one of these characters of its own (a block
-# sequence its '-', a block mapping the ':' or '?' of its first key, a flow collection its
-# bracket): a text with no more of them than MAX_NESTING_DEPTH cannot nest deeper.
-_COLLECTION_INDICATORS: Final = "-:?[{"
-# Outside a flow collection (a text with no '[' or '{' has none), '-', '?' and ':' are
-# indicators only when a blank, a line break or the end of the text follows (the scanners'
-# check_block_entry, check_key and check_value, libyaml's IS_BLANKZ): only those can open a
-# collection. Descriptions full of hyphens and colons (``a-b``, ``12:30``) open none.
-_BLOCK_INDICATOR: Final = re.compile(r"[-?:](?=[\0 \t\r\n\x85\u2028\u2029]|\Z)")
-
-
-def _collections_at_most(text: str) -> int:
-    """A bound on how many collections ``text`` can open, so on how deep it can nest."""
-    every = sum(map(text.count, _COLLECTION_INDICATORS))
-    if every <= MAX_NESTING_DEPTH or "[" in text or "{" in text:
-        return every  # (counted at C speed; the search below is a step a character)
-    return len(_BLOCK_INDICATOR.findall(text))
 
 
 def _compose_shallow(text: str) -> tuple[bool, Node | None]:
