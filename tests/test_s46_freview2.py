@@ -13,8 +13,10 @@ readings under the pinned Copilot CLI (skipped without it).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,10 @@ HOLES = {
         "the first '---' anywhere); after it, up to the '---' line Copilot CLI ends the "
         "frontmatter at, the key is judged on PyYAML's reading (`!!binary allowed-tools` is a "
         "bytes key, no allowed-tools), while Copilot's parser ignores the tag",
+    "test_d1_check_passes_a_project_whose_settings_local_names_skill_directories":
+        "cli/skilldirs.py reads skillDirectories from .github/copilot/settings.json only; "
+        "Copilot CLI 1.0.102 also reads .github/copilot/settings.local.json, and the walk "
+        "searches node_modules/.git for runtime folders only",
 }
 
 
@@ -109,3 +115,31 @@ def test_c1_copilot_reads_the_tagged_key() -> None:
     texts = [_c1_text(b, k) for b in sorted(C1_BEFORE) for k in sorted(C1_KEYS)]
     for rules in copilot_rules(texts):
         assert {"kind": "shell", "argument": None} in rules, rules
+
+
+#: Folders Copilot CLI 1.0.102 loads a skill from when ``.github/copilot/settings.local.json``
+#: names them in ``skillDirectories`` (measured: the skill loads and its ``shell(touch)`` runs
+#: ``touch zz`` unasked; tests/conformance/test_copilot_s46_freview2.py, D1).
+D1_FOLDERS = {"node-modules": "node_modules/pkg/skills", "git": ".git/sk"}
+
+
+@_hole("test_d1_check_passes_a_project_whose_settings_local_names_skill_directories")
+@pytest.mark.parametrize("row", sorted(D1_FOLDERS))
+def test_d1_check_passes_a_project_whose_settings_local_names_skill_directories(
+        tmp_path: Path, row: str) -> None:
+    """``check --plan Read .`` must not pass a project whose Copilot CLI settings load a skill
+    granting ``shell(touch)``: it either reads that skill (and drops the entry) or fails."""
+    folder = D1_FOLDERS[row]
+    files = {".github/copilot/settings.local.json": json.dumps({"skillDirectories": [folder]}),
+             f"{folder}/probe/SKILL.md": "---\nname: probe\ndescription: d\n"
+                                         "allowed-tools: shell(touch)\n---\nRun it.\n",
+             ".github/skills/good/SKILL.md": "---\nname: good\ndescription: d\n"
+                                             "allowed-tools: Read\n---\nbody\n",
+             "plan.yaml": "allowed-tools: Read\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan", "plan.yaml",
+                           "."], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode != 0, done.stdout

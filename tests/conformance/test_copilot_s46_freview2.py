@@ -9,6 +9,7 @@ pass). A control row, the plan's own reading, passes.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -27,6 +28,8 @@ HOLES = {
     "C1": "a YAML tag on a key is refused only inside Claude Code's span (K0 ends at the first "
           "'---' anywhere); past it, up to the '---' line Copilot CLI ends the frontmatter at, "
           "`!!binary allowed-tools` is a bytes key to PyYAML and allowed-tools to Copilot",
+    "D1": "cli/skilldirs.py reads skillDirectories from .github/copilot/settings.json only; "
+          "Copilot CLI also reads .github/copilot/settings.local.json",
 }
 
 CALLS = [("skill", {"skill": "probe"}),
@@ -84,3 +87,33 @@ def test_copilot_c1_control_the_untagged_key_is_dropped(copilot: CopilotJudge) -
     done, applied, ran = _c1(copilot, C1_CONTROL)
     assert done.returncode == 0 and "shell(touch)" not in applied, done.stdout
     assert not ran
+
+
+D1_FOLDERS = {"node-modules": "node_modules/pkg/skills", "git": ".git/sk"}
+
+
+@pytest.mark.xfail(strict=True, reason=HOLES["D1"])
+@pytest.mark.parametrize("row", sorted(D1_FOLDERS))
+def test_copilot_d1_settings_local_skill_directories_load_a_skill_check_never_reads(
+        copilot: CopilotJudge, row: str) -> None:
+    """``.github/copilot/settings.local.json`` ``{"skillDirectories": [FOLDER]}``: Copilot CLI
+    loads FOLDER/probe/SKILL.md (``allowed-tools: shell(touch)``) and runs ``touch zz``
+    unasked; ``check --plan Read .`` must not pass the project."""
+    folder = D1_FOLDERS[row]
+    work = Path(tempfile.mkdtemp(prefix="sg-cpfr2-", dir="/var/tmp"))
+    try:
+        write_project(work, "---\nname: good\ndescription: d\nallowed-tools: Read\n---\nb\n")
+        project = work / "project"
+        for rel, text in {".github/copilot/settings.local.json":
+                          json.dumps({"skillDirectories": [folder]}),
+                          f"{folder}/probe/SKILL.md": C1_CONTROL}.items():
+            (project / rel).parent.mkdir(parents=True, exist_ok=True)
+            (project / rel).write_text(text)
+        # write_project put the good skill at .github/skills/probe: move it aside
+        (project / ".github" / "skills" / "probe").rename(project / ".github" / "skills" / "good")
+        assert _session(copilot, work), "the layout is not real: touch zz was asked"
+        (work / "plan.yaml").write_text("allowed-tools: Read\n")
+        done = _skillgrant("check", work)
+        assert done.returncode != 0, f"check . passed; Copilot CLI ran touch zz:\n{done.stdout}"
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
