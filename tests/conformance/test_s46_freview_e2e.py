@@ -32,10 +32,6 @@ from skillgrant.skillfile.builder import apply_to_file
 HOLES = {
     "P1": "a plugin's remote MCP server (url, no command) passes; its headersHelper is a "
           "command Claude Code runs when the plugin loads",
-    "T1": "a tag on another key's value: PyYAML constructs it (None, a set), Bun ignores it; "
-          "hookdrop scans PyYAML's reading, so --enforce writes a hook the runtime drops",
-    "T3": "`agent: !!null ev` is None to PyYAML (judge_keys: no agent) and 'ev' to Bun: the "
-          "skill runs as the project's agent ev",
 }
 
 
@@ -88,8 +84,7 @@ T1 = {"null-tagged": "PreToolUse: !!null x", "set-tagged": "x: !!set {PreToolUse
       "control": "x: y"}
 
 
-@pytest.mark.parametrize("row", [pytest.param(row, marks=pytest.mark.xfail(
-    strict=True, reason=HOLES["T1"])) if row != "control" else row for row in sorted(T1)])
+@pytest.mark.parametrize("row", sorted(T1))
 def test_t1_enforce_writes_a_hook_the_runtime_drops(judge: Judge, row: str) -> None:
     """``apply --enforce`` writes its hook into the skill; under a session allowing Bash the
     ceiling must deny ``touch zz`` (outside the plan ``Bash(echo *)``). Claude Code loads the
@@ -121,7 +116,6 @@ def test_t1_enforce_writes_a_hook_the_runtime_drops(judge: Judge, row: str) -> N
         shutil.rmtree(work, ignore_errors=True)
 
 
-@pytest.mark.xfail(strict=True, reason=HOLES["T3"])
 def test_t3_a_tagged_agent_runs_the_skill_as_that_agent(judge: Judge) -> None:
     """s43-freview F7's shape without the retry: ``context: fork`` and ``agent: !!null ev``.
     Claude Code runs the skill as the project's agent ``ev`` (``permissionMode:
