@@ -3,6 +3,7 @@ keeps, and that the real skills lose nothing."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text, read_skill
+from skillgrant.skillfile.builder import apply_to_file
 
 CORPUS = Path("/work/shared/corpus/real-skills")
 
@@ -87,3 +89,76 @@ def test_no_real_skill_writes_a_tag() -> None:
         except SkillFileError as e:
             assert "YAML tag" not in e.message, (path, e.message)
     assert read >= 30
+
+
+# P1 and the plugin's other parts that run a command when it loads (pluginruns): each is
+# refused, located in the plugin file, the command file untouched; a remote MCP server
+# without a helper, empty parts, and settings the runtime drops, pass.
+_HELPER = {"r": {"type": "http", "url": "https://example.com/mcp", "headersHelper": "touch x"}}
+_LSP = {"py": {"command": "touch", "args": ["lspran"], "extensionToLanguage": {".py": "python"}}}
+_MONITORS = [{"name": "m", "command": "touch monran", "description": "d"}]
+_MANIFEST = ".claude-plugin/plugin.json"
+RUNS = {
+    "mcp-json-headers-helper": ({".mcp.json": json.dumps({"mcpServers": _HELPER})},
+                                ".mcp.json:1:17: the plugin's MCP server 'r' runs its "
+                                "headersHelper 'touch x'"),
+    "manifest-headers-helper-ws": ({_MANIFEST: json.dumps({"name": "p", "mcpServers": {
+        "r": {**_HELPER["r"], "type": "ws"}}})}, "plugin.json:1:30: the plugin's MCP server"),
+    "helper-not-a-string": ({".mcp.json": json.dumps({"r": {**_HELPER["r"],
+                                                            "headersHelper": 1}})},
+                            "runs a command"),
+    "lsp-json": ({".lsp.json": json.dumps(_LSP)}, ".lsp.json:1:1: the plugin's LSP servers file"),
+    "manifest-lsp": ({_MANIFEST: json.dumps({"name": "p", "lspServers": _LSP})},
+                     "plugin.json:1:15: the plugin's 'lspServers' starts LSP servers"),
+    "manifest-lsp-path": ({_MANIFEST: json.dumps({"name": "p", "lspServers": "./l.json"})},
+                          "the plugin's 'lspServers'"),
+    "monitors-file": ({"monitors/monitors.json": json.dumps(_MONITORS)},
+                      "monitors.json:1:1: the plugin's monitors file"),
+    "manifest-monitors": ({_MANIFEST: json.dumps({"name": "p", "monitors": _MONITORS})},
+                          "plugin.json:1:15: the plugin's 'monitors' arms monitors"),
+    "manifest-experimental-monitors": (
+        {_MANIFEST: json.dumps({"name": "p", "experimental": {"monitors": "./m.json"}})},
+        "the plugin's 'experimental.monitors' arms monitors"),
+    "settings-agent": ({"settings.json": json.dumps({"agent": "ev"})},
+                       "settings.json:1:2: the plugin's settings 'agent' name the agent"),
+    "settings-status-line": ({"settings.json": json.dumps({"subagentStatusLine": {
+        "type": "command", "command": "touch x"}})}, "'subagentStatusLine' name a command"),
+    "manifest-settings-agent": ({_MANIFEST: json.dumps({"name": "p", "settings": {
+        "agent": "ev"}})}, "plugin.json:1:28: the plugin's settings 'settings.agent'"),
+    "marketplace-entry-lsp": ({"../.claude-plugin/marketplace.json": json.dumps(
+        {"name": "m", "plugins": [{"name": "plug", "source": "./plug", "lspServers": _LSP}]})},
+        "the plugin's 'plugins.0.lspServers'"),
+}
+PASSES = {
+    "remote-server": {".mcp.json": json.dumps({"mcpServers": {"d": {
+        "type": "http", "url": "https://example.com/mcp", "headers": {"a": "b"}}}})},
+    "empty-parts": {_MANIFEST: json.dumps({"name": "p", "lspServers": {}, "monitors": [],
+                                           "settings": {"theme": "dark"}}),
+                    ".lsp.json": "{}", "monitors/monitors.json": "[]"},
+    "settings-dropped-keys": {"settings.json": json.dumps({"permissions": {"allow": ["Bash"]},
+                                                           "agent": None})},
+}
+COMMAND = "---\ndescription: c\nallowed-tools: Read\n---\nRun it.\n"
+
+
+def _plugin(root: Path, files: dict[str, str]) -> Path:
+    for name, text in {**files, "commands/pc.md": COMMAND}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root / "commands" / "pc.md"
+
+
+@pytest.mark.parametrize("row", sorted(RUNS))
+def test_a_plugin_part_that_runs_a_command_is_refused(tmp_path: Path, row: str) -> None:
+    files, said = RUNS[row]
+    command = _plugin(tmp_path / "plug", files)
+    with pytest.raises(SkillFileError) as raised:
+        apply_to_file(command, Plan.from_entries(["Read"]))
+    assert said in str(raised.value)
+    assert command.read_text(encoding="utf-8") == COMMAND
+
+
+@pytest.mark.parametrize("row", sorted(PASSES))
+def test_a_plugin_part_that_runs_nothing_passes(tmp_path: Path, row: str) -> None:
+    command = _plugin(tmp_path / "plug", PASSES[row])
+    apply_to_file(command, Plan.from_entries(["Read"]))

@@ -29,17 +29,13 @@ from skillgrant import SkillFileError
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_file
 
-HOLES = {
-    "P1": "a plugin's remote MCP server (url, no command) passes; its headersHelper is a "
-          "command Claude Code runs when the plugin loads",
-}
+HOLES: dict[str, str] = {}  # (P1, T1, T3: fixed by s46-ffix; refused now)
 
 
 def _remote(kind: str, helper: str) -> dict[str, object]:
     return {"r": {"type": kind, "url": "http://127.0.0.1:9/mcp", "headersHelper": helper}}
 
 
-@pytest.mark.xfail(strict=True, reason=HOLES["P1"])
 @pytest.mark.parametrize("row", ["mcp-json-http", "manifest-sse"])
 def test_p1_a_plugins_remote_server_runs_its_headers_helper(judge: Judge, row: str) -> None:
     """A remote server's ``headersHelper`` (a shell command printing HTTP headers) runs when
