@@ -22,7 +22,16 @@ from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text
 
 #: Each hole's test, and why it fails today.
-HOLES: dict[str, str] = {}
+HOLES = {
+    "test_g1_the_gate_reads_a_skills_frontmatter_otherwise_than_the_runtime":
+        "gate.skillargs._frontmatter ends the frontmatter at the first line that is '---' "
+        "(and takes any text starting '---' as opening one); the runtime's K0 ends it at the "
+        "first '---' anywhere and opens only on '---' + white space + a line break",
+    "test_g2_the_gate_reads_named_arguments_otherwise_than_the_runtime":
+        "gate.skillargs._frontmatter finds `arguments` with a line regex (`^arguments\\s*:`, "
+        "the first match, one-line flow lists), not as Bun reads the YAML: a `$name` the "
+        "runtime fills is no placeholder to the gate, so its filled command is never judged",
+}
 
 
 def _hole(name: str) -> pytest.MarkDecorator:
@@ -127,3 +136,92 @@ def test_p1_a_plugins_remote_server_with_a_headers_helper_is_applied(tmp_path: P
         (root / name).write_text(text)
     with pytest.raises(SkillFileError):
         apply_to_file(root / "commands" / "pc.md", Plan.from_entries(["Read"]))
+
+
+#: Skill files whose body, as Claude Code 2.1.332 reads it (K0: ``^---\\s*\\n``, then up
+#: to the first ``---`` anywhere), holds ``!`echo $ARGUMENTS``` where the gate's skillargs
+#: sees frontmatter. The first is kept unchanged by ``apply --plan Bash(echo *)`` and measured
+#: end to end (tests/conformance/test_s46_freview_e2e.py G1: ``touch zz`` ran); the others
+#: ``check`` refuses (no frontmatter), but the gate reads any skill file the runtime may load
+#: (a user's skill is never checked).
+G1_TEXTS = {
+    "dashes-in-value": ("---\nname: other\nallowed-tools: Bash(echo *)\ndescription: echo a---b\n"
+                        "x: |\n  !`echo $ARGUMENTS`\n---\nResult.\n"),
+    "dashes-end-of-value": ("---\nname: other\nallowed-tools: Bash(echo *)\ndescription: echo "
+                            "a---\n  !`echo $ARGUMENTS`\n---\nResult.\n"),
+    "four-dash-open": "----\n!`echo $ARGUMENTS`\n---\nResult.\n",
+    "dash-word-open": "---x\n!`echo $ARGUMENTS`\n---\nResult.\n",
+}
+
+
+@_hole("test_g1_the_gate_reads_a_skills_frontmatter_otherwise_than_the_runtime")
+@pytest.mark.parametrize("row", sorted(G1_TEXTS))
+def test_g1_the_gate_reads_a_skills_frontmatter_otherwise_than_the_runtime(
+        tmp_path: Path, row: str) -> None:
+    """s45 K1: the runtime fills ``$ARGUMENTS`` in the body's ``!`` commands from a Skill
+    call's args and runs them unseen by any hook; the gate must judge the filled command
+    (``echo hi; touch zz``: not covered by ``Bash(echo *)``)."""
+    from skillgrant.gate.call import check_call
+
+    skill = tmp_path / ".claude" / "skills" / "other"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(G1_TEXTS[row])
+    got = check_call("Skill", {"skill": "other", "args": "hi; touch zz"},
+                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    assert got.status != "covered", got
+
+
+def test_g1_control_the_gate_judges_the_filled_command(tmp_path: Path) -> None:
+    from skillgrant.gate.call import check_call
+
+    skill = tmp_path / ".claude" / "skills" / "other"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: other\ndescription: d\nallowed-tools: "
+                                    "Bash(echo *)\n---\nResult: !`echo $ARGUMENTS`\n")
+    assert check_call("Skill", {"skill": "other", "args": "hi; touch zz"},
+                      ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path)).status \
+        == "not_covered"
+
+
+_G2_HEAD = "---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
+#: ``arguments`` as Bun reads it (``who``), each kept unchanged by ``apply --plan Bash(echo
+#: *)``; the gate finds no ``who``. Measured end to end for "quoted-key" (G1's e2e test,
+#: row named-quoted-key: ``Skill(other, args="zz")`` ran ``touch zz``).
+G2_TEXTS = {
+    "quoted-key": _G2_HEAD + '"arguments": [who]\n---\n!`touch $who`\n',
+    "explicit-key": _G2_HEAD + "? arguments\n: [who]\n---\n!`touch $who`\n",
+    "duplicate-key": _G2_HEAD + "arguments: [x]\narguments: [who]\n---\n!`touch $who`\n",
+    "flow-list-over-lines": _G2_HEAD + "arguments: [\n  who]\n---\n!`touch $who`\n",
+    "block-list-after-blank": _G2_HEAD + "arguments:\n\n  - who\n---\n!`touch $who`\n",
+    # the runtime drops a leading byte-order mark (eC); the gate then sees no frontmatter
+    "byte-order-mark": "\ufeff" + _G2_HEAD + "arguments: [who]\n---\n!`touch $who`\n",
+}
+
+
+@_hole("test_g2_the_gate_reads_named_arguments_otherwise_than_the_runtime")
+@pytest.mark.parametrize("row", sorted(G2_TEXTS))
+def test_g2_the_gate_reads_named_arguments_otherwise_than_the_runtime(
+        tmp_path: Path, row: str) -> None:
+    """``Skill(other, args="zz")`` fills ``$who`` (the runtime's named argument) and runs
+    ``touch zz``; the gate must judge it (the plan holds ``Bash(echo *)`` only)."""
+    from skillgrant.gate.call import check_call
+
+    skill = tmp_path / ".claude" / "skills" / "other"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(G2_TEXTS[row])
+    got = check_call("Skill", {"skill": "other", "args": "zz"},
+                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    assert got.status != "covered", got
+
+
+_BUN_ARGUMENTS = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log('
+                  'JSON.stringify(t.map((s)=>Bun.YAML.parse(s.split("---\\n")[1].replace(/^\\uFEFF/,""))'
+                  '.arguments)))')
+
+
+@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+def test_g2_bun_reads_the_named_argument() -> None:
+    texts = [G2_TEXTS[row] for row in sorted(G2_TEXTS)]
+    done = subprocess.run([str(BUN), "-e", _BUN_ARGUMENTS], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [["who"]] * len(texts)

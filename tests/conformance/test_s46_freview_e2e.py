@@ -29,7 +29,12 @@ from skillgrant import SkillFileError
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_file
 
-HOLES: dict[str, str] = {}  # (P1, T1, T3: fixed by s46-ffix; refused now)
+HOLES = {
+    "G1": "gate.skillargs reads a skill's frontmatter (and its `arguments`, G2) with a reader "
+          "of its own (the first line that is `---`), not the runtime's K0 (the first `---` "
+          "anywhere): the `!` commands the runtime finds after `a---b` are taken for "
+          "frontmatter and never judged",
+}
 
 
 def _remote(kind: str, helper: str) -> dict[str, object]:
@@ -173,3 +178,110 @@ def test_enforce_holds_a_project_command(judge: Judge, row: str) -> None:
             f"apply --enforce wrote its hook into {where}; Claude Code ran touch zz outside "
             f"the plan ({result[1][:200]!r})")
 
+
+
+#: Skill files in another letter case (the runtime's loaders match ``/^skill\.md$/i`` in
+#: places), a project's and a plugin's: the walk of ``check DIR`` selects ``SKILL.md`` only.
+CASES = {"project-lower": ({"project/.claude/skills/probe/skill.md": "probe"}, ()),
+         "project-mixed": ({"project/.claude/skills/probe/Skill.md": "probe"}, ()),
+         "plugin-lower": ({"project/plug/.claude-plugin/plugin.json": '{"name": "plug"}',
+                           "project/plug/skills/probe/skill.md": "probe"}, ("plug",))}
+
+
+@pytest.mark.parametrize("row", sorted(CASES))
+def test_f8_a_skill_file_in_another_case(judge: Judge, row: str) -> None:
+    from file_review import runtime as run_review
+    from file_review import skill as probe_skill
+
+    files, plugin = CASES[row]
+    with work_folder("sg-s46fr-") as work:
+        lay_out(work, {path: probe_skill("probe", "Bash(touch *)") if text == "probe" else text
+                       for path, text in files.items()})
+        (work / "plan.yaml").write_text(PLAN)
+        name = "plug:probe" if plugin else "probe"
+        extra = ["--plugin-dir", str(work / "project" / "plug")] if plugin else []
+        got = run_review(judge, work, [("Skill", {"skill": name}), touch("c")],
+                         review="s46-freview", extra=extra)
+        loaded = got[0] is not None and got[0][0]
+        ran = (work / "project" / "zz_c").exists()
+        print("F8 CASE", row, got, ran)
+        if not (loaded and ran):
+            return  # the runtime does not load it: nothing to judge
+        done = check(work / "project", work / "plan.yaml", ".")
+        assert done.returncode != 0, (
+            f"check . passed; Claude Code loaded {sorted(files)} and ran touch zz_c:\n"
+            f"{done.stdout}")
+
+
+@pytest.mark.parametrize("row", ["null-tagged", "control"])
+def test_t2_enforce_writes_its_hook_into_a_forked_skill(judge: Judge, row: str) -> None:
+    """``context: !!null fork``: Claude Code forks the skill (Bun reads ``fork``); the
+    subagent's ``touch`` runs under a session allowing Bash, though ``apply --enforce`` wrote
+    its ceiling (plan ``Bash(echo *)``). A plain ``context: fork`` is refused
+    (ForkedSkillError). The control (no ``context``): the main agent's ``touch`` is denied."""
+    with work_folder("sg-s46fr-") as work:
+        plan = work / "plan.json"
+        plan.write_text('{"allowed-tools": ["Bash(echo *)"]}')
+        command = f"{sys.executable} -m skillgrant hook --plan {plan}"
+        where = work / "project" / ".claude" / "skills" / "probe" / "SKILL.md"
+        where.parent.mkdir(parents=True)
+        context = "context: !!null fork\n" if row != "control" else ""
+        where.write_text(f"---\nname: probe\ndescription: d\n{context}allowed-tools: "
+                         f"Bash(echo *)\n---\nRun it. {marker('a')}\n")
+        try:
+            apply_to_file(where, Plan.from_entries(["Bash(echo *)"]), enforce=command)
+        except (SkillFileError, ValueError):
+            return  # refused: sound
+        calls = [("Skill", {"skill": "probe"})]
+        if row == "control":
+            calls.append(touch("f"))
+        url, _ = judge.standin.session(calls, {"a": [touch("f")]})
+        run_session(judge.binary, url, work, None, extra_args=["--allowedTools", "Bash"],
+                    env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")})
+        TALLY["s46-freview sessions"] = TALLY.get("s46-freview sessions", 0) + 1
+        assert not (work / "project" / "zz_f").exists(), (
+            "apply --enforce wrote its hook into the skill, and `touch zz_f` ran outside the "
+            f"plan Bash(echo *) ({row})")
+
+
+#: Skill files whose ``!`echo $ARGUMENTS``` Claude Code finds in the body (its frontmatter
+#: ends at the first ``---``, here inside ``a---b``) while the gate's ``skillargs`` takes it
+#: for frontmatter. ``apply --plan Bash(echo *)`` keeps each unchanged. The control is K1's.
+G1 = {"dashes-in-value": ("---\nname: other\nallowed-tools: Bash(echo *)\ndescription: echo "
+                          "a---b\nx: |\n  !`echo $ARGUMENTS`\n---\nResult.\n"),
+      # G2: the named argument `who` the runtime reads from a quoted key (the gate's regex
+      # finds no `arguments`, so `$who` is no placeholder to it); args "zz"
+      "named-quoted-key": ("---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
+                           "\"arguments\": [who]\n---\n!`touch $who`\n"),
+      "control": ("---\nname: other\ndescription: echo things\nallowed-tools: Bash(echo *)\n"
+                  "---\nResult: !`echo $ARGUMENTS`\n")}
+
+
+@pytest.mark.parametrize("row", [pytest.param(row, marks=pytest.mark.xfail(
+    strict=True, reason=HOLES["G1"])) if row != "control" else row for row in sorted(G1)])
+def test_g1_a_skill_calls_args_fill_a_command_the_gate_takes_for_frontmatter(
+        judge: Judge, row: str) -> None:
+    """tests/gate/test_s45_gfix2.py's K1 session (plan ``Skill(other)``, ``Bash(echo *)``; the
+    session allows Bash; the gate's hook in the project's settings) with ``other`` written so
+    that the runtime's frontmatter ends inside a value: ``Skill(other, args="hi; touch zz")``
+    runs ``echo hi; touch zz`` as the skill loads. The gate must deny the Skill call."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gate"))
+    from files_fixture import gated_project
+
+    with work_folder("sg-s46g1-") as work:
+        project = work / "project"
+        gated_project(project, ["Skill(other)", "Bash(echo *)"])
+        skill_file = project / ".claude" / "skills" / "other" / "SKILL.md"
+        skill_file.parent.mkdir(parents=True)
+        skill_file.write_text(G1[row])
+        applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
+        assert skill_file.read_text() == G1[row], applied  # kept unchanged
+        args = "zz" if row.startswith("named") else "hi; touch zz"
+        url, session = judge.standin.session([("Skill", {"skill": "other", "args": args})])
+        done, _ = run_session(judge.binary, url, work, None, timeout=120, prompt="hello",
+                              extra_args=["--allowedTools", "Skill(other)", "Bash"])
+        judge.sessions += 1
+        result = session.results.get(session.call_id(0))
+        assert result is not None, done.stderr[-2000:]
+        assert not (project / "zz").exists(), (
+            f"the gate let the skill's command run the call's arguments: {result}")
