@@ -162,3 +162,29 @@ def test_a_plugin_part_that_runs_a_command_is_refused(tmp_path: Path, row: str) 
 def test_a_plugin_part_that_runs_nothing_passes(tmp_path: Path, row: str) -> None:
     command = _plugin(tmp_path / "plug", PASSES[row])
     apply_to_file(command, Plan.from_entries(["Read"]))
+
+
+# G1, G2: the gate reads a skill's body and named arguments as the runtime does.
+@pytest.mark.parametrize(("text", "args", "status"), [
+    # named arguments as Bun reads them: filled, so judged
+    ("---\narguments: who\n---\n!`touch $who`\n", "zz", "not_covered"),
+    ("---\narguments:\n  - a\n  - who\n---\n!`echo $a; touch $who`\n", "x zz", "not_covered"),
+    ("---\narguments: [a]\n---\n!`echo $a`\n", "hi", "covered"),
+    # a frontmatter whose reading cannot be computed: every $word may be a name (refused)
+    ("---\narguments: !!null who\n---\n!`echo $who`\n", "hi", "unknown"),
+    # an opening line with blanks (the runtime's \\s*): the body after the closing one
+    ("--- \t\nx: y\n---\n!`echo $ARGUMENTS`\n", "hi; touch zz", "not_covered"),
+    ("!`echo $ARGUMENTS`\n", "hi; touch zz", "not_covered"),  # no frontmatter
+    # arguments null: no names; $who stays as written, the args are appended
+    ("---\narguments:\n---\n!`echo $ARGUMENTS`\n", "hi", "covered"),
+])
+def test_the_gate_reads_a_skill_as_the_runtime(tmp_path: Path, text: str, args: str,
+                                                status: str) -> None:
+    from skillgrant.gate.call import check_call
+
+    skill = tmp_path / ".claude" / "skills" / "other"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(text, encoding="utf-8")
+    got = check_call("Skill", {"skill": "other", "args": args},
+                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    assert got.status == status, got

@@ -29,12 +29,7 @@ from skillgrant import SkillFileError
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_file
 
-HOLES = {
-    "G1": "gate.skillargs reads a skill's frontmatter (and its `arguments`, G2) with a reader "
-          "of its own (the first line that is `---`), not the runtime's K0 (the first `---` "
-          "anywhere): the `!` commands the runtime finds after `a---b` are taken for "
-          "frontmatter and never judged",
-}
+HOLES: dict[str, str] = {}  # (all fixed by s46-ffix: each row passes, refused or judged)
 
 
 def _remote(kind: str, helper: str) -> dict[str, object]:
@@ -257,8 +252,7 @@ G1 = {"dashes-in-value": ("---\nname: other\nallowed-tools: Bash(echo *)\ndescri
                   "---\nResult: !`echo $ARGUMENTS`\n")}
 
 
-@pytest.mark.parametrize("row", [pytest.param(row, marks=pytest.mark.xfail(
-    strict=True, reason=HOLES["G1"])) if row != "control" else row for row in sorted(G1)])
+@pytest.mark.parametrize("row", sorted(G1))
 def test_g1_a_skill_calls_args_fill_a_command_the_gate_takes_for_frontmatter(
         judge: Judge, row: str) -> None:
     """tests/gate/test_s45_gfix2.py's K1 session (plan ``Skill(other)``, ``Bash(echo *)``; the
