@@ -1,0 +1,145 @@
+"""Session 46's second review of the SKILL.md reader (s46-freview2): files ``check`` passes or
+``apply`` keeps (or writes) that a runtime reads with more grants than the plan. Each test fails
+today; ``HOLES`` marks it a strict xfail, so a fix shows as an unexpected pass (then drop its
+row).
+
+The runtimes' readings written here were measured: Copilot CLI 1.0.102's own skill parser (its
+native addon ``runtime.node``: ``skillsParseSkillFile`` then
+``configLoaderParseAllowedToolsItems``, in process under node) and Bun 1.4.5 running the
+runtime's frontmatter steps (tests/oracle/bun_reader.js). ``test_*_copilot_reads_*`` pin the
+readings under the pinned Copilot CLI (skipped without it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from skillgrant.errors import SkillFileError
+from skillgrant.plan import Plan
+from skillgrant.skillfile import apply_to_text
+
+#: Each hole's test, and why it fails today.
+HOLES = {
+    "test_c1_apply_keeps_a_tagged_allowed_tools_key_copilot_reads":
+        "a YAML tag on a key is refused only inside the span Claude Code reads (its K0 ends at "
+        "the first '---' anywhere); after it, up to the '---' line Copilot CLI ends the "
+        "frontmatter at, the key is judged on PyYAML's reading (`!!binary allowed-tools` is a "
+        "bytes key, no allowed-tools), while Copilot's parser ignores the tag",
+    "test_d1_check_passes_a_project_whose_settings_local_names_skill_directories":
+        "cli/skilldirs.py reads skillDirectories from .github/copilot/settings.json only; "
+        "Copilot CLI 1.0.102 also reads .github/copilot/settings.local.json, and the walk "
+        "searches node_modules/.git for runtime folders only",
+}
+
+
+def _hole(name: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=HOLES[name])
+
+
+ADDON = (Path.home() / ".cache" / "skillgrant-runtime" / "copilot-1.0.102" / "pkg-cache" / "pkg"
+         / "linux-x64" / "1.0.102" / "prebuilds" / "linux-x64" / "runtime.node")
+_COPILOT = """
+const S = require(process.argv[1]);
+const fs = require("fs"), path = require("path"), os = require("os");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-fr2-"));
+(async () => {
+  const out = [];
+  for (const [i, text] of JSON.parse(fs.readFileSync(0, "utf8")).entries()) {
+    const file = path.join(dir, String(i), "probe", "SKILL.md");
+    fs.mkdirSync(path.dirname(file), {recursive: true});
+    fs.writeFileSync(file, text);
+    const got = await S.skillsParseSkillFile(file, "project");
+    const items = got.kind === "success" ? (got.value.allowedTools || []) : [];
+    out.push(items.length ? JSON.parse(S.configLoaderParseAllowedToolsItems(items)).rules : []);
+  }
+  fs.rmSync(dir, {recursive: true, force: true});
+  process.stdout.write(JSON.stringify(out));
+})();
+"""
+needs_copilot = pytest.mark.skipif(shutil.which("node") is None or not ADDON.is_file(),
+                                   reason="Copilot CLI 1.0.102's runtime.node is not installed")
+
+
+def copilot_rules(texts: list[str]) -> list[list[dict[str, object]]]:
+    """The rules Copilot CLI 1.0.102 approves for each SKILL.md text, read by its own parser."""
+    done = subprocess.run(["node", "-e", _COPILOT, str(ADDON)], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=300, check=True)
+    out: list[list[dict[str, object]]] = json.loads(done.stdout)
+    return out
+
+
+#: Lines before which Claude Code's K0 (``^---\\s*\\n([\\s\\S]*?)---\\s*\\n?``) ends the
+#: frontmatter, while Copilot CLI reads on to the closing '---' line.
+C1_BEFORE = {
+    "dashes-in-value": "description: a---b\n",
+    "dashes-in-block-scalar": "x: |\n  a---\n",
+    "dashes-in-comment": "# ---\n",
+    "dashes-in-key": "x---: y\n",
+}
+#: Spellings of the key Copilot CLI reads as ``allowed-tools`` (tag ignored) and PyYAML as a
+#: bytes key.
+C1_KEYS = {
+    "binary": "!!binary allowed-tools: Bash",
+    "binary-verbatim": "!<tag:yaml.org,2002:binary> allowed-tools: Bash",
+    "binary-complex-key": "? !!binary allowed-tools\n: Bash",
+    "binary-flow-list": "!!binary allowed-tools: [Read, Bash]",
+}
+
+
+def _c1_text(before: str, key: str) -> str:
+    return f"---\nname: probe\n{C1_BEFORE[before]}{C1_KEYS[key]}\n---\nbody\n"
+
+
+@_hole("test_c1_apply_keeps_a_tagged_allowed_tools_key_copilot_reads")
+@pytest.mark.parametrize("key", sorted(C1_KEYS))
+@pytest.mark.parametrize("before", sorted(C1_BEFORE))
+def test_c1_apply_keeps_a_tagged_allowed_tools_key_copilot_reads(before: str, key: str) -> None:
+    """Plan: nothing. ``apply`` (and ``check``, exit 0 "unchanged") keeps the file as it is;
+    Copilot CLI reads ``allowed-tools: Bash`` (rule {shell, argument null}: every command).
+    Inside Claude Code's span the same key is refused ("a key written with a YAML tag")."""
+    with pytest.raises(SkillFileError):
+        apply_to_text(_c1_text(before, key), Plan.from_entries([]))
+
+
+@needs_copilot
+def test_c1_copilot_reads_the_tagged_key() -> None:
+    """The reading C1 rests on: Copilot CLI 1.0.102 reads every C1 text as granting the whole
+    shell, and the same text with the key untagged the same way."""
+    texts = [_c1_text(b, k) for b in sorted(C1_BEFORE) for k in sorted(C1_KEYS)]
+    for rules in copilot_rules(texts):
+        assert {"kind": "shell", "argument": None} in rules, rules
+
+
+#: Folders Copilot CLI 1.0.102 loads a skill from when ``.github/copilot/settings.local.json``
+#: names them in ``skillDirectories`` (measured: the skill loads and its ``shell(touch)`` runs
+#: ``touch zz`` unasked; tests/conformance/test_copilot_s46_freview2.py, D1).
+D1_FOLDERS = {"node-modules": "node_modules/pkg/skills", "git": ".git/sk"}
+
+
+@_hole("test_d1_check_passes_a_project_whose_settings_local_names_skill_directories")
+@pytest.mark.parametrize("row", sorted(D1_FOLDERS))
+def test_d1_check_passes_a_project_whose_settings_local_names_skill_directories(
+        tmp_path: Path, row: str) -> None:
+    """``check --plan Read .`` must not pass a project whose Copilot CLI settings load a skill
+    granting ``shell(touch)``: it either reads that skill (and drops the entry) or fails."""
+    folder = D1_FOLDERS[row]
+    files = {".github/copilot/settings.local.json": json.dumps({"skillDirectories": [folder]}),
+             f"{folder}/probe/SKILL.md": "---\nname: probe\ndescription: d\n"
+                                         "allowed-tools: shell(touch)\n---\nRun it.\n",
+             ".github/skills/good/SKILL.md": "---\nname: good\ndescription: d\n"
+                                             "allowed-tools: Read\n---\nbody\n",
+             "plan.yaml": "allowed-tools: Read\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan", "plan.yaml",
+                           "."], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode != 0, done.stdout
