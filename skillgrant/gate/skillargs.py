@@ -18,6 +18,7 @@ import posixpath
 import re
 from collections.abc import Mapping
 
+from ..grants import JS_WHITESPACE
 from .judge import Judged, Part, all_covered, outside
 from .tools import Spec
 from .verdict import CallPlan
@@ -142,28 +143,49 @@ def _filled_commands(text: str, args: str) -> list[str]:
 
 
 def _frontmatter(text: str) -> tuple[str, list[str] | None]:
-    """The body after the frontmatter, and the named arguments it declares (None when the
-    gate cannot read them)."""
-    if not text.startswith("---"):
+    """The body after the frontmatter and the named arguments it declares, as Claude Code
+    2.1.332 reads them (review s46-freview G1, G2): a leading BOM dropped, the frontmatter
+    taken by its own regex (``skillfile.runtime.runtime_frontmatter``: it ends at the first
+    ``---`` anywhere), its YAML read as Bun reads it, its re-quote retry included
+    (``runtime.predict``), the last ``arguments`` key winning. None for the names when that
+    reading cannot be computed (every ``$word`` is then taken for a named argument)."""
+    from ..skillfile.runtime import Divergence, predict, runtime_frontmatter
+
+    text = text.removeprefix("\ufeff")
+    span = runtime_frontmatter(text)
+    if span is None:
         return text, []
-    end = re.search(r"^---\s*$", text[3:], re.MULTILINE)
-    if end is None:
-        return text, []
-    head, body = text[3:3 + end.start()], text[3 + end.end():]
-    match = re.search(r"^arguments\s*:(.*)$", head, re.MULTILINE)
-    if match is None:
-        return body, []
-    value = match.group(1).strip()
-    if value.startswith("["):
-        items = value.strip("[]").split(",")
-    elif value:
-        items = value.split()
-    else:
-        items = re.findall(r"^\s+-\s*(.*)$", head[match.end():].split("\n\n")[0], re.MULTILINE)
-    names = [i.strip().strip("'\"") for i in items]
-    if not all(re.fullmatch(r"[\w.-]+", n) for n in names if n):
+    body = text[span.end + 3:].lstrip(JS_WHITESPACE)  # (its regex's ``---\s*\n?``)
+    try:
+        seen = predict(text[span.start:span.end])
+    except Divergence:
         return body, None
-    return body, [n for n in names if n and not n.isdigit()]
+    return body, _names(seen.root)
+
+
+def _names(root: object) -> list[str] | None:
+    """The named arguments of a frontmatter's nodes (Bun's reading): ``arguments`` a string
+    of names or a list of them; None for any other value or name."""
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    from ..skillfile.yamlspan import is_str_scalar
+
+    if not isinstance(root, MappingNode):
+        return []
+    found = [value for key, value in root.value
+             if isinstance(key, ScalarNode) and key.value == "arguments"]
+    if not found or (isinstance(found[-1], ScalarNode) and found[-1].tag.endswith(":null")):
+        return []
+    node = found[-1]
+    if isinstance(node, SequenceNode) and all(is_str_scalar(item) for item in node.value):
+        names = [item.value.strip() for item in node.value]
+    elif is_str_scalar(node):
+        names = node.value.split()
+    else:
+        return None
+    if not all(re.fullmatch(r"[\w.-]+", n) for n in names if n):
+        return None
+    return [n for n in names if n and not n.isdigit()]
 
 
 def _escaped(value: str) -> str:

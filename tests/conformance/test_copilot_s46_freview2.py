@@ -24,13 +24,7 @@ from cp_runtime import run_interactive, write_project
 
 __all__ = ["copilot"]
 
-HOLES = {
-    "C1": "a YAML tag on a key is refused only inside Claude Code's span (K0 ends at the first "
-          "'---' anywhere); past it, up to the '---' line Copilot CLI ends the frontmatter at, "
-          "`!!binary allowed-tools` is a bytes key to PyYAML and allowed-tools to Copilot",
-    "D1": "cli/skilldirs.py reads skillDirectories from .github/copilot/settings.json only; "
-          "Copilot CLI also reads .github/copilot/settings.local.json",
-}
+HOLES: dict[str, str] = {}  # (C1, D1: fixed by s46-ffix)
 
 CALLS = [("skill", {"skill": "probe"}),
          ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
@@ -72,7 +66,6 @@ def _c1(copilot: CopilotJudge, text: str) -> tuple[subprocess.CompletedProcess[s
         shutil.rmtree(work, ignore_errors=True)
 
 
-@pytest.mark.xfail(strict=True, reason=HOLES["C1"])
 @pytest.mark.parametrize("row", sorted(C1_ROWS))
 def test_copilot_c1_a_tagged_key_past_claude_codes_span_grants_the_shell(
         copilot: CopilotJudge, row: str) -> None:
@@ -92,7 +85,6 @@ def test_copilot_c1_control_the_untagged_key_is_dropped(copilot: CopilotJudge) -
 D1_FOLDERS = {"node-modules": "node_modules/pkg/skills", "git": ".git/sk"}
 
 
-@pytest.mark.xfail(strict=True, reason=HOLES["D1"])
 @pytest.mark.parametrize("row", sorted(D1_FOLDERS))
 def test_copilot_d1_settings_local_skill_directories_load_a_skill_check_never_reads(
         copilot: CopilotJudge, row: str) -> None:
