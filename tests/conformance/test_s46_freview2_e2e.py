@@ -73,6 +73,11 @@ G4 = {"space-in-item": (_G4_HEAD + 'arguments: [" who"]\n---\nResult: !`echo $ w
                         "'x; touch zz'"),
       "arabic-digit-name": (_G4_HEAD + 'arguments: ["\u0663", who]\n---\nResult: !`$who zz`\n',
                             "echo touch"),
+      # a name the gate's [\\w.-]+ refuses: every $word is then a placeholder to it, but
+      # not `$+x` / `$(w)`, which the runtime fills (`\\$\\+x(?![\\[\\w])`)
+      "plus-name": (_G4_HEAD + 'arguments: ["+x"]\n---\nResult: !`echo $+x`\n', "'x; touch zz'"),
+      "paren-name": (_G4_HEAD + 'arguments: ["(w)"]\n---\nResult: !`echo $(w)`\n',
+                     "'x; touch zz'"),
       "long-name-first": (_G4_HEAD + f"arguments: [{_MANY}]\n---\nResult: !`$who zz`\n",
                           " ".join(["echo"] * 64 + ["touch"])),
       "control": (_G4_HEAD + "arguments: [who]\n---\nResult: !`$who zz`\n", "touch")}
