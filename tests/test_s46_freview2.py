@@ -35,6 +35,9 @@ HOLES = {  # (C1, D1: fixed by s46-ffix)
         "gate/skillargs.py _names strips list items (the runtime's PIe keeps ' who'), drops "
         "Unicode digits with str.isdigit (PIe's /^\\d+$/ is ASCII: indices shift), and "
         "_fill cuts to 64 names before dropping those over 64 characters (_vt filters first)",
+    "test_g5_the_gate_fills_a_name_called_arguments_with_the_whole_args":
+        "gate/skillargs.py _value returns the whole args for `$ARGUMENTS` before looking at "
+        "the names; the runtime's _vt fills declared names first, `ARGUMENTS` among them",
 }
 
 
@@ -218,5 +221,23 @@ def test_g4_the_gate_reads_named_arguments_otherwise_than_the_runtime(tmp_path: 
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text(text)
     got = check_call("Skill", {"skill": "other", "args": args},
+                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    assert got.status != "covered", got
+
+
+
+@_hole("test_g5_the_gate_fills_a_name_called_arguments_with_the_whole_args")
+def test_g5_the_gate_fills_a_name_called_arguments_with_the_whole_args(tmp_path: Path) -> None:
+    """``arguments: [ARGUMENTS]`` + ``!`echo $ARGUMENTS```, args ``'x; touch zz'``: the
+    runtime fills word 0 (``echo x; touch zz``, measured through Claude Code 2.1.332: zz
+    created, tests/conformance/test_s46_freview2_e2e.py G5); the gate judges ``echo 'x; touch
+    zz'`` (covered). It must not allow the call."""
+    from skillgrant.gate.call import check_call
+
+    skill = tmp_path / ".claude" / "skills" / "other"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(_G4_HEAD + "arguments: [ARGUMENTS]\n---\n"
+                                    "Result: !`echo $ARGUMENTS`\n")
+    got = check_call("Skill", {"skill": "other", "args": "'x; touch zz'"},
                      ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
     assert got.status != "covered", got

@@ -24,6 +24,9 @@ HOLES = {
           "it strips list items (the runtime keeps ' who'), drops Unicode digits (isdigit; the "
           "runtime's /^\\d+$/ is ASCII), and cuts to 64 names before dropping long ones (the "
           "runtime filters first): a $name the runtime fills is no placeholder to the gate",
+    "G5": "gate/skillargs.py _value fills `$ARGUMENTS` with the whole args even when "
+          "`ARGUMENTS` is a declared name; the runtime's _vt fills the names first, so "
+          "`$ARGUMENTS` is one word of the args",
 }
 
 #: Skill ``other``: its body's ``!`echo $ARGUMENTS``` after a U+FEFF (the runtime finds it,
@@ -113,3 +116,20 @@ def _gated_skill_call(judge: Judge, text: str, args: str) -> None:
         assert result is not None, done.stderr[-2000:]
         assert not (project / "zz").exists(), (
             f"the gate let the skill's command run the call's arguments: {result}")
+
+
+#: ``arguments: [ARGUMENTS]``: the runtime fills ``$ARGUMENTS`` with word 0 (``x; touch zz``,
+#: the args' quotes removed); the gate with the whole args (``echo 'x; touch zz'``: covered).
+G5 = {"named-arguments": (_G4_HEAD + "arguments: [ARGUMENTS]\n---\nResult: !`echo $ARGUMENTS`\n",
+                          "'x; touch zz'"),
+      "control": (_G4_HEAD + "---\nResult: !`echo $ARGUMENTS`\n", "'x; touch zz'")}
+
+
+@pytest.mark.parametrize("row", [pytest.param(
+    r, marks=[pytest.mark.xfail(strict=True, reason=HOLES["G5"])] if r != "control" else [])
+    for r in sorted(G5)])
+def test_g5_a_name_called_arguments_runs_the_calls_args(judge: Judge, row: str) -> None:
+    """``Skill(other, args="'x; touch zz'")`` runs ``echo x; touch zz`` as the skill loads
+    when it names an argument ``ARGUMENTS``; the gate must deny the call. (The control, no
+    names: ``echo 'x; touch zz'`` runs, quoted: zz is not created.)"""
+    _gated_skill_call(judge, *G5[row])
