@@ -80,6 +80,8 @@ C1_KEYS = {
     "binary-verbatim": "!<tag:yaml.org,2002:binary> allowed-tools: Bash",
     "binary-complex-key": "? !!binary allowed-tools\n: Bash",
     "binary-flow-list": "!!binary allowed-tools: [Read, Bash]",
+    "binary-quoted-key": '!!binary "allowed-tools": Bash',
+    "binary-anchored-key": "&x !!binary allowed-tools: Bash",
 }
 
 
