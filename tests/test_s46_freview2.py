@@ -26,7 +26,12 @@ from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text
 
 #: Each hole's test, and why it fails today.
-HOLES: dict[str, str] = {}  # (C1, D1: fixed by s46-ffix)
+HOLES = {  # (C1, D1: fixed by s46-ffix)
+    "test_g3_the_gate_misses_an_inline_command_after_a_byte_order_mark":
+        "gate/skillargs.py's _INLINE is the runtime's Nxr (/(?<=^|\\s)!`([^`]+)`/gm) in "
+        "Python's re, whose \\s lacks U+FEFF (JavaScript's \\s has it): a !`cmd` after a "
+        "U+FEFF is a command the runtime fills from args and runs, and none to the gate",
+}
 
 
 def _hole(name: str) -> pytest.MarkDecorator:
@@ -133,3 +138,43 @@ def test_d1_check_passes_a_project_whose_settings_local_names_skill_directories(
                            "."], cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
     assert done.returncode != 0, done.stdout
+
+
+#: Skill bodies whose ``!`echo $ARGUMENTS``` the runtime's ``Nxr`` finds (JavaScript's ``\s``
+#: holds U+FEFF; measured under Bun: ``"a:\ufeff!`x`"`` matches) and the gate's ``_INLINE``
+#: does not (Python's ``\s`` lacks U+FEFF).
+G3_BODIES = {"after-colon": "Result:\ufeff!`echo $ARGUMENTS`\n",
+             "line-start": "Result.\n\ufeff!`echo $ARGUMENTS`\n"}
+
+
+@_hole("test_g3_the_gate_misses_an_inline_command_after_a_byte_order_mark")
+@pytest.mark.parametrize("row", sorted(G3_BODIES))
+def test_g3_the_gate_misses_an_inline_command_after_a_byte_order_mark(tmp_path: Path,
+                                                                      row: str) -> None:
+    """``Skill(other, args="hi; touch zz")`` fills ``echo hi; touch zz``; the plan holds
+    ``Bash(echo *)``: the gate must not allow the call (the control, a space before ``!``,
+    is not_covered)."""
+    from skillgrant.gate.call import check_call
+
+    skill = tmp_path / ".claude" / "skills" / "other"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: other\ndescription: d\nallowed-tools: "
+                                    "Bash(echo *)\n---\n" + G3_BODIES[row])
+    got = check_call("Skill", {"skill": "other", "args": "hi; touch zz"},
+                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    assert got.status != "covered", got
+
+
+BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
+
+
+@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+def test_g3_bun_finds_the_inline_command() -> None:
+    """The runtime's ``Nxr``, copied from the 2.1.332 binary, under Bun."""
+    script = ('const r=/(?<=^|\\s)!`([^`]+)`/gm;const t=JSON.parse(require("fs")'
+              '.readFileSync(0,"utf8"));console.log(JSON.stringify(t.map((s)=>[...s.matchAll(r)]'
+              '.map((m)=>m[1]))))')
+    texts = [G3_BODIES[row] for row in sorted(G3_BODIES)]
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [["echo $ARGUMENTS"]] * len(texts)

@@ -1,0 +1,61 @@
+"""Session 46's second review of the reader (s46-freview2) through Claude Code 2.1.332 (run with
+``--conformance``): calls the printed gate allows that run what the plan does not carry. Each
+hole row fails today (strict xfail, ``HOLES``); its control row passes. (Copilot CLI's rows
+are in test_copilot_s46_freview2.py, where the suite's ``--copilot`` gate applies.)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from cc_probe import Judge
+from cc_runtime import run_session
+from file_review import work_folder
+
+from skillgrant.plan.model import Plan
+from skillgrant.skillfile.builder import apply_to_file
+
+HOLES = {
+    "G3": "gate/skillargs.py's _INLINE is the runtime's Nxr in Python's re, whose \\s lacks "
+          "U+FEFF (JavaScript's \\s has it): the gate finds no command the args fill",
+}
+
+#: Skill ``other``: its body's ``!`echo $ARGUMENTS``` after a U+FEFF (the runtime finds it,
+#: the gate does not), and the control (a space: both find it; the gate denies).
+G3 = {"bom-before-marker": ("---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
+                            "---\nResult:\ufeff!`echo $ARGUMENTS`\n"),
+      "control": ("---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
+                  "---\nResult: !`echo $ARGUMENTS`\n")}
+
+
+@pytest.mark.parametrize("row", [pytest.param(
+    r, marks=[pytest.mark.xfail(strict=True, reason=HOLES["G3"])] if r != "control" else [])
+    for r in sorted(G3)])
+def test_g3_a_skill_command_after_a_byte_order_mark_runs_the_calls_args(judge: Judge,
+                                                                        row: str) -> None:
+    """review s46-freview's G1 session (plan ``Skill(other)``, ``Bash(echo *)``; the session
+    allows Bash; the gate's hook in the project's settings): ``Skill(other, args="hi; touch
+    zz")`` makes the runtime run ``echo hi; touch zz`` as the skill loads. The gate must deny
+    the Skill call; ``apply --plan Bash(echo *)`` keeps the file unchanged."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gate"))
+    from files_fixture import gated_project
+
+    with work_folder("sg-s46g3-") as work:
+        project = work / "project"
+        gated_project(project, ["Skill(other)", "Bash(echo *)"])
+        skill_file = project / ".claude" / "skills" / "other" / "SKILL.md"
+        skill_file.parent.mkdir(parents=True)
+        skill_file.write_text(G3[row])
+        applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
+        assert skill_file.read_text() == G3[row], applied  # kept unchanged
+        url, session = judge.standin.session([("Skill", {"skill": "other",
+                                                         "args": "hi; touch zz"})])
+        done, _ = run_session(judge.binary, url, work, None, timeout=120, prompt="hello",
+                              extra_args=["--allowedTools", "Skill(other)", "Bash"])
+        judge.sessions += 1
+        result = session.results.get(session.call_id(0))
+        assert result is not None, done.stderr[-2000:]
+        assert not (project / "zz").exists(), (
+            f"the gate let the skill's command run the call's arguments: {result}")
