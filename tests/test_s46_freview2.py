@@ -31,6 +31,10 @@ HOLES = {  # (C1, D1: fixed by s46-ffix)
         "gate/skillargs.py's _INLINE is the runtime's Nxr (/(?<=^|\\s)!`([^`]+)`/gm) in "
         "Python's re, whose \\s lacks U+FEFF (JavaScript's \\s has it): a !`cmd` after a "
         "U+FEFF is a command the runtime fills from args and runs, and none to the gate",
+    "test_g4_the_gate_reads_named_arguments_otherwise_than_the_runtime":
+        "gate/skillargs.py _names strips list items (the runtime's PIe keeps ' who'), drops "
+        "Unicode digits with str.isdigit (PIe's /^\\d+$/ is ASCII: indices shift), and "
+        "_fill cuts to 64 names before dropping those over 64 characters (_vt filters first)",
 }
 
 
@@ -178,3 +182,41 @@ def test_g3_bun_finds_the_inline_command() -> None:
     done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
                           capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(done.stdout) == [["echo $ARGUMENTS"]] * len(texts)
+
+
+_G4_HEAD = "---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
+_MANY = ", ".join(["x" * 65] + [f"a{i}" for i in range(63)] + ["who"])
+#: (skill file, args). Measured through Claude Code 2.1.332 (tests/conformance/
+#: test_s46_freview2_e2e.py, G4): each makes the runtime run ``touch zz`` (or ``echo x;
+#: touch zz``) as the skill loads; the gate fills nothing there, or ``echo zz``.
+G4 = {"space-in-item": (_G4_HEAD + 'arguments: [" who"]\n---\nResult: !`echo $ who`\n',
+                        "'x; touch zz'"),
+      "arabic-digit-name": (_G4_HEAD + 'arguments: ["\u0663", who]\n---\nResult: !`$who zz`\n',
+                            "echo touch"),
+      "superscript-digit-name": (_G4_HEAD + 'arguments: ["\u00b2", who]\n---\n'
+                                 "Result: !`$who zz`\n", "echo touch"),
+      # a name the gate's [\\w.-]+ refuses: every $word is then a placeholder to it, but
+      # not `$+x` / `$(w)`, which the runtime fills (`\\$\\+x(?![\\[\\w])`)
+      "plus-name": (_G4_HEAD + 'arguments: ["+x"]\n---\nResult: !`echo $+x`\n', "'x; touch zz'"),
+      "paren-name": (_G4_HEAD + 'arguments: ["(w)"]\n---\nResult: !`echo $(w)`\n',
+                     "'x; touch zz'"),
+      "long-name-first": (_G4_HEAD + f"arguments: [{_MANY}]\n---\nResult: !`$who zz`\n",
+                          " ".join(["echo"] * 64 + ["touch"]))}
+
+
+@_hole("test_g4_the_gate_reads_named_arguments_otherwise_than_the_runtime")
+@pytest.mark.parametrize("row", sorted(G4))
+def test_g4_the_gate_reads_named_arguments_otherwise_than_the_runtime(tmp_path: Path,
+                                                                     row: str) -> None:
+    """The runtime's ``PIe`` (names: strings, not blank, not ``/^\\d+$/``, kept as written)
+    and ``_vt`` (names of at most 64 characters, then the first 64): ``$who`` (``$ who``) is
+    filled with the word that runs ``touch zz``. The gate must not allow the call."""
+    from skillgrant.gate.call import check_call
+
+    text, args = G4[row]
+    skill = tmp_path / ".claude" / "skills" / "other"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(text)
+    got = check_call("Skill", {"skill": "other", "args": args},
+                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    assert got.status != "covered", got

@@ -20,6 +20,10 @@ from skillgrant.skillfile.builder import apply_to_file
 HOLES = {
     "G3": "gate/skillargs.py's _INLINE is the runtime's Nxr in Python's re, whose \\s lacks "
           "U+FEFF (JavaScript's \\s has it): the gate finds no command the args fill",
+    "G4": "gate/skillargs.py reads the named arguments otherwise than the runtime's PIe/_vt: "
+          "it strips list items (the runtime keeps ' who'), drops Unicode digits (isdigit; the "
+          "runtime's /^\\d+$/ is ASCII), and cuts to 64 names before dropping long ones (the "
+          "runtime filters first): a $name the runtime fills is no placeholder to the gate",
 }
 
 #: Skill ``other``: its body's ``!`echo $ARGUMENTS``` after a U+FEFF (the runtime finds it,
@@ -52,6 +56,56 @@ def test_g3_a_skill_command_after_a_byte_order_mark_runs_the_calls_args(judge: J
         assert skill_file.read_text() == G3[row], applied  # kept unchanged
         url, session = judge.standin.session([("Skill", {"skill": "other",
                                                          "args": "hi; touch zz"})])
+        done, _ = run_session(judge.binary, url, work, None, timeout=120, prompt="hello",
+                              extra_args=["--allowedTools", "Skill(other)", "Bash"])
+        judge.sessions += 1
+        result = session.results.get(session.call_id(0))
+        assert result is not None, done.stderr[-2000:]
+        assert not (project / "zz").exists(), (
+            f"the gate let the skill's command run the call's arguments: {result}")
+
+
+_G4_HEAD = "---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
+_MANY = ", ".join(["x" * 65] + [f"a{i}" for i in range(63)] + ["who"])
+#: (skill file, args): the runtime fills ``$who`` (or ``$ who``) with the word that makes
+#: ``touch zz``; the gate fills nothing there (or another word: ``echo zz``).
+G4 = {"space-in-item": (_G4_HEAD + 'arguments: [" who"]\n---\nResult: !`echo $ who`\n',
+                        "'x; touch zz'"),
+      "arabic-digit-name": (_G4_HEAD + 'arguments: ["\u0663", who]\n---\nResult: !`$who zz`\n',
+                            "echo touch"),
+      # a name the gate's [\\w.-]+ refuses: every $word is then a placeholder to it, but
+      # not `$+x` / `$(w)`, which the runtime fills (`\\$\\+x(?![\\[\\w])`)
+      "plus-name": (_G4_HEAD + 'arguments: ["+x"]\n---\nResult: !`echo $+x`\n', "'x; touch zz'"),
+      "paren-name": (_G4_HEAD + 'arguments: ["(w)"]\n---\nResult: !`echo $(w)`\n',
+                     "'x; touch zz'"),
+      "long-name-first": (_G4_HEAD + f"arguments: [{_MANY}]\n---\nResult: !`$who zz`\n",
+                          " ".join(["echo"] * 64 + ["touch"])),
+      "control": (_G4_HEAD + "arguments: [who]\n---\nResult: !`$who zz`\n", "touch")}
+
+
+@pytest.mark.parametrize("row", [pytest.param(
+    r, marks=[pytest.mark.xfail(strict=True, reason=HOLES["G4"])] if r != "control" else [])
+    for r in sorted(G4)])
+def test_g4_a_named_argument_the_gate_reads_otherwise_runs_the_calls_args(judge: Judge,
+                                                                         row: str) -> None:
+    """G3's session with named arguments: ``Skill(other, args=ARGS)`` makes the runtime run
+    ``touch zz`` (or ``echo x; touch zz``) as the skill loads; the gate must deny the call."""
+    _gated_skill_call(judge, *G4[row])
+
+
+def _gated_skill_call(judge: Judge, text: str, args: str) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gate"))
+    from files_fixture import gated_project
+
+    with work_folder("sg-s46g4-") as work:
+        project = work / "project"
+        gated_project(project, ["Skill(other)", "Bash(echo *)"])
+        skill_file = project / ".claude" / "skills" / "other" / "SKILL.md"
+        skill_file.parent.mkdir(parents=True)
+        skill_file.write_text(text)
+        applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
+        assert skill_file.read_text() == text, applied  # kept unchanged
+        url, session = judge.standin.session([("Skill", {"skill": "other", "args": args})])
         done, _ = run_session(judge.binary, url, work, None, timeout=120, prompt="hello",
                               extra_args=["--allowedTools", "Skill(other)", "Bash"])
         judge.sessions += 1
