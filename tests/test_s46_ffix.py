@@ -187,4 +187,4 @@ def test_the_gate_reads_a_skill_as_the_runtime(tmp_path: Path, text: str, args: 
     (skill / "SKILL.md").write_text(text, encoding="utf-8")
     got = check_call("Skill", {"skill": "other", "args": args},
                      ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
-    assert got.status == status, got
+    assert (got.status == "covered") == (status == "covered"), got  # (refused: any reason)
