@@ -38,6 +38,10 @@ HOLES = {  # (C1, D1: fixed by s46-ffix)
     "test_g5_the_gate_fills_a_name_called_arguments_with_the_whole_args":
         "gate/skillargs.py _value returns the whole args for `$ARGUMENTS` before looking at "
         "the names; the runtime's _vt fills declared names first, `ARGUMENTS` among them",
+    "test_g7_args_with_backticks_make_an_inert_command_live":
+        "gate/skillargs.py fills a word it cannot split with a marker and refuses only a "
+        "command holding it; inside a code span the marker pairs the body's backticks as "
+        "written, while the real filling pairs them otherwise and makes !`touch zz` live",
 }
 
 
@@ -239,5 +243,23 @@ def test_g5_the_gate_fills_a_name_called_arguments_with_the_whole_args(tmp_path:
     (skill / "SKILL.md").write_text(_G4_HEAD + "arguments: [ARGUMENTS]\n---\n"
                                     "Result: !`echo $ARGUMENTS`\n")
     got = check_call("Skill", {"skill": "other", "args": "'x; touch zz'"},
+                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    assert got.status != "covered", got
+
+
+
+@_hole("test_g7_args_with_backticks_make_an_inert_command_live")
+def test_g7_args_with_backticks_make_an_inert_command_live(tmp_path: Path) -> None:
+    """``Result `!`echo $ARGUMENTS[0]` !`touch zz``` (no command as written: the runtime's
+    Bit blanks both code spans), args ``\\!`x```: filled, the backticks pair otherwise and
+    the runtime runs ``touch zz`` (measured through Claude Code 2.1.332: zz created,
+    tests/conformance/test_s46_freview2_e2e.py G7). The gate must not allow the call."""
+    from skillgrant.gate.call import check_call
+
+    skill = tmp_path / ".claude" / "skills" / "other"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(_G4_HEAD + "arguments: [who]\n---\nResult `!`echo "
+                                    "$ARGUMENTS[0]` !`touch zz`\n")
+    got = check_call("Skill", {"skill": "other", "args": "\\!`x`"},
                      ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
     assert got.status != "covered", got

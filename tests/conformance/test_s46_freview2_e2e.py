@@ -27,6 +27,9 @@ HOLES = {
     "G5": "gate/skillargs.py _value fills `$ARGUMENTS` with the whole args even when "
           "`ARGUMENTS` is a declared name; the runtime's _vt fills the names first, so "
           "`$ARGUMENTS` is one word of the args",
+    "G7": "gate/skillargs.py fills a word it cannot split with a marker and refuses only a "
+          "command that holds it; the marker inside a code span changes how the body's "
+          "backticks pair, so a command the real filling makes live stays hidden from the gate",
 }
 
 #: Skill ``other``: its body's ``!`echo $ARGUMENTS``` after a U+FEFF (the runtime finds it,
@@ -133,3 +136,22 @@ def test_g5_a_name_called_arguments_runs_the_calls_args(judge: Judge, row: str) 
     when it names an argument ``ARGUMENTS``; the gate must deny the call. (The control, no
     names: ``echo 'x; touch zz'`` runs, quoted: zz is not created.)"""
     _gated_skill_call(judge, *G5[row])
+
+
+#: ``!`touch zz``` is inert as written (the runtime's Bit blanks the code spans around it);
+#: filled from args holding backticks, the spans pair otherwise and it runs. The gate fills
+#: the word it cannot split with a marker, which pairs like the text as written.
+G7 = {"backticks-in-args": (_G4_HEAD + "arguments: [who]\n---\nResult `!`echo "
+                            "$ARGUMENTS[0]` !`touch zz`\n", "\\!`x`"),
+      "control": (_G4_HEAD + "arguments: [who]\n---\nResult `!`echo $ARGUMENTS` !`touch zz`\n",
+                  "a`b")}
+
+
+@pytest.mark.parametrize("row", [pytest.param(
+    r, marks=[pytest.mark.xfail(strict=True, reason=HOLES["G7"])] if r != "control" else [])
+    for r in sorted(G7)])
+def test_g7_args_with_backticks_make_an_inert_command_live(judge: Judge, row: str) -> None:
+    """``Skill(other, args=ARGS)``: the runtime runs ``touch zz`` as the skill loads; the
+    gate must deny the call (the control fills ``$ARGUMENTS``, which the gate fills as the
+    runtime does, and denies)."""
+    _gated_skill_call(judge, *G7[row])
