@@ -164,6 +164,19 @@ def test_a_plugin_part_that_runs_nothing_passes(tmp_path: Path, row: str) -> Non
     apply_to_file(command, Plan.from_entries(["Read"]))
 
 
+def test_a_projects_own_settings_are_not_a_plugins(tmp_path: Path) -> None:
+    """A project's ``.claude/settings.json`` naming an ``agent`` is that project's
+    configuration (s43-freview F8's boundary), not a plugin's settings: its skills and
+    commands are judged as before. A ``.claude`` holding a manifest is a plugin's root."""
+    claude = tmp_path / ".claude"
+    command = _plugin(claude, {"settings.json": json.dumps({"agent": "ev"})})
+    apply_to_file(command, Plan.from_entries(["Read"]))
+    (claude / _MANIFEST).parent.mkdir()
+    (claude / _MANIFEST).write_text(json.dumps({"name": "p"}), encoding="utf-8")
+    with pytest.raises(SkillFileError, match="the plugin's settings 'agent'"):
+        apply_to_file(command, Plan.from_entries(["Read"]))
+
+
 # G1, G2: the gate reads a skill's body and named arguments as the runtime does.
 @pytest.mark.parametrize(("text", "args", "status"), [
     # named arguments as Bun reads them: filled, so judged

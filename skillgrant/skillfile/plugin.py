@@ -198,7 +198,12 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
         names.append(HOOKS_FILE)
     if MANIFEST in names or copilot_plugin or parts[depth] == "commands" or (
             parts[-1] == "SKILL.md" and depth == len(parts) - 3 and parts[depth] == "skills"):
-        names += [name for name in _RUNS_FILES if there(join(root, name))]
+        # a manifest-less `.claude` is the project's (or user's) settings folder: its
+        # settings.json is that configuration, not a plugin's (s43-freview F8's boundary)
+        own = MANIFEST not in names and not copilot_plugin and \
+            os.path.basename(root.rstrip("/")) == ".claude"
+        names += [name for name in _RUNS_FILES if not (own and name == SETTINGS_FILE)
+                  and there(join(root, name))]
     if copilot_plugin and there(join(root, ROOT_HOOKS_FILE)):
         names.append(ROOT_HOOKS_FILE)
     return tuple(names)
