@@ -1,0 +1,149 @@
+"""Regular expressions a hook's process compiled, kept beside the package's bytecode.
+
+``skillgrant hook`` starts a process for every tool call, and the modules it loads compile
+about forty regular expressions: 20.3 M of its 169 M instructions (callgrind, session 46;
+docs/performance.md), more than any other part of its start. Python keeps a module's compiled
+code in ``__pycache__``; this keeps the patterns' compiled code there too, as ``re`` itself
+makes it: the first hook process writes it (``keep``), later ones put each pattern in ``re``'s
+own cache before the modules load (``load``), so the module's ``re.compile`` finds it.
+
+Sound as the bytecode is: the file holds, for each pattern's text and flags, the code ``re``'s
+compiler made for it in a process of this exact interpreter (the file names the version, and
+``_sre``'s magic number and code size), checked equal to the pattern ``re`` compiled before
+it is written; ``_sre.compile`` checks the code's form again as it loads it. A file that
+does not read, or names another interpreter, is not used, and every pattern compiles as
+before. Whoever can write the package's ``__pycache__`` can write its bytecode, which runs;
+the hook guards the package's folder from the calls it judges (``gate/guards.py``). Nothing is
+written where Python writes no bytecode (``-B``, ``PYTHONDONTWRITEBYTECODE``, a prefix of its
+own), and a file that cannot be written is no failure: the next process compiles again.
+"""
+
+from __future__ import annotations
+
+import _sre  # type: ignore[import-not-found]  # (re's own engine: no stubs)
+import marshal
+import os
+import re
+import sys
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+    #: What ``_sre.compile`` takes after a pattern's text: the flags, the code, the number of
+    #: groups less one, the group names' indexes, each group's name.
+    Entry = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+
+#: The interpreters whose ``re`` this has been checked against (its cache, ``_sre.compile``).
+VERSIONS: Final = ((3, 11), (3, 12), (3, 13))
+#: The patterns kept at most (``re`` keeps 512; a plan's own, and a call's globs, add to the
+#: module's): past it the file starts over from the patterns a process compiled itself.
+MAX_KEPT: Final = 256
+#: The longest pattern kept, and the file's size read at most.
+MAX_PATTERN: Final = 4096
+MAX_BYTES: Final = 1 << 22
+
+#: What the kept code is for: this interpreter, exactly.
+_FOR = (sys.version, sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE)
+#: The patterns ``load`` read, by (type, text, flags) as ``re``'s cache keys them; and
+#: whether the file there was another's (another build of this version: it is left alone).
+_LOADED: dict[tuple[type, str | bytes, int], Entry] = {}
+_FOREIGN: list[bool] = []
+
+
+def path() -> str:
+    """The file the patterns are kept in: the package's ``__pycache__``, named by the
+    interpreter's version as its bytecode is (``patterns.cpython-311.3.11.7.marshal``)."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
+    version = sys.version.split()[0]
+    return os.path.join(folder, f"patterns.{sys.implementation.cache_tag}.{version}.marshal")
+
+
+def usable() -> bool:
+    """Whether this interpreter's ``re`` is one this was checked against."""
+    return sys.version_info[:2] in VERSIONS and isinstance(getattr(re, "_cache", None), dict) \
+        and sys.implementation.cache_tag is not None
+
+
+def load() -> int:
+    """Put each kept pattern in ``re``'s cache; how many. Nothing on any failure."""
+    if not usable():
+        return 0
+    try:
+        fd = os.open(path(), os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return 0
+    try:
+        made, entries = marshal.loads(os.read(fd, MAX_BYTES))
+        if made != _FOR or type(entries) is not dict:
+            _FOREIGN.append(True)
+            return 0
+        compiled = {(type(text), text, flags): _sre.compile(text, *entries[text, flags])
+                    for text, flags in entries if type(text) in (str, bytes)}
+    except Exception:  # (any unreadable file: the patterns compile as before)
+        _FOREIGN.append(True)
+        return 0
+    finally:
+        os.close(fd)
+    _LOADED.update({key: entries[key[1:]] for key in compiled})
+    for key, pattern in compiled.items():
+        re._cache.setdefault(key, pattern)  # type: ignore[attr-defined]
+    return len(compiled)
+
+
+def keep() -> int:
+    """Write the kept patterns with those compiled in this process since (``re``'s cache);
+    how many were added. Nothing when nothing was, when Python writes no bytecode here, or
+    when the file there is not this interpreter's."""
+    if not usable() or sys.dont_write_bytecode or sys.pycache_prefix is not None or _FOREIGN:
+        return 0
+    cached = dict(re._cache)  # type: ignore[attr-defined]
+    new = {key: entry for key, entry in ((key, _entry(key, pattern))
+                                         for key, pattern in cached.items()
+                                         if key not in _LOADED and key[0] in (str, bytes)
+                                         and len(key[1]) <= MAX_PATTERN)
+           if entry is not None}
+    if not new:
+        return 0
+    kept = {**_LOADED, **new} if len(_LOADED) + len(new) <= MAX_KEPT else \
+        dict(list(new.items())[:MAX_KEPT])
+    target = path()
+    temporary = f"{target}.{os.getpid()}"
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        try:
+            data = marshal.dumps((_FOR, {key[1:]: entry for key, entry in kept.items()}))
+            with os.fdopen(fd, "wb") as out:
+                out.write(data[:MAX_BYTES + 1])  # (longer: a file load refuses, never read)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+        os.replace(temporary, target)
+    except (OSError, ValueError):  # (a folder this user cannot write: the next compiles again)
+        return 0
+    _LOADED.clear()
+    _LOADED.update(kept)
+    return len(new)
+def _entry(key: tuple[type, str | bytes, int], pattern: re.Pattern[str]) -> Entry | None:
+    """What ``re``'s compiler gives ``_sre.compile`` for ``key``'s text and flags, made as
+    ``re._compiler.compile`` makes it; None unless it compiles to ``pattern`` itself (the code
+    compared whole: ``Pattern.__eq__``)."""
+    kind, text, flags = key
+    if type(flags) is not int:
+        return None
+    try:
+        parsed = re._parser.parse(text, flags)
+        code = re._compiler._code(parsed, flags)  # type: ignore[attr-defined]
+        groups = parsed.state.groups
+        index = dict(parsed.state.groupdict)
+        names: list[str | None] = [None] * groups
+        for name, at in index.items():
+            names[at] = name
+        entry: Entry = (flags | parsed.state.flags, list(map(int, code)), groups - 1, index,
+                        tuple(names))
+        made = _sre.compile(text, *entry)
+        same = made == pattern and made.groups == pattern.groups and \
+            made.groupindex == pattern.groupindex
+    except Exception:
+        return None
+    return entry if same and type(text) is kind else None
