@@ -31,8 +31,10 @@ if TYPE_CHECKING:
     from typing import Final
 
     #: What ``_sre.compile`` takes after a pattern's text: the flags, the code, the number of
-    #: groups less one, the group names' indexes, each group's name.
+    #: groups less one, the group names' indexes, each group's name; and as the file holds
+    #: it, the code as bytes (``_stored``).
     Entry = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+    Stored = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]
 
 #: The interpreters whose ``re`` this has been checked against (its cache, ``_sre.compile``).
 VERSIONS: Final = ((3, 11), (3, 12), (3, 13))
@@ -43,11 +45,13 @@ MAX_KEPT: Final = 256
 MAX_PATTERN: Final = 4096
 MAX_BYTES: Final = 1 << 22
 
-#: What the kept code is for: this interpreter, exactly.
+#: What the kept code is for: this interpreter, exactly; and the file's form.
 _FOR = (sys.version, sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE)
+_FORMAT: Final = 2
 #: The patterns ``load`` read, by (type, text, flags) as ``re``'s cache keys them; and
-#: whether the file there was another's (another build of this version: it is left alone).
-_LOADED: dict[tuple[type, str | bytes, int], Entry] = {}
+#: whether the file there was another interpreter's (another build of this version, which
+#: would write it back: it is left alone).
+_LOADED: dict[tuple[type, str | bytes, int], Stored] = {}
 _FOREIGN: list[bool] = []
 
 
@@ -62,7 +66,8 @@ def path() -> str:
 def usable() -> bool:
     """Whether this interpreter's ``re`` is one this was checked against."""
     return sys.version_info[:2] in VERSIONS and isinstance(getattr(re, "_cache", None), dict) \
-        and sys.implementation.cache_tag is not None
+        and sys.implementation.cache_tag is not None and \
+        memoryview(b"").cast(_UNIT).itemsize == _sre.CODESIZE
 
 
 def load() -> int:
@@ -74,14 +79,15 @@ def load() -> int:
     except OSError:
         return 0
     try:
-        made, entries = marshal.loads(os.read(fd, MAX_BYTES))
-        if made != _FOR or type(entries) is not dict:
+        form, made, entries = marshal.loads(os.read(fd, MAX_BYTES))
+        if made != _FOR:  # another build of this version: its file, left alone
             _FOREIGN.append(True)
             return 0
-        compiled = {(type(text), text, flags): _sre.compile(text, *entries[text, flags])
+        if form != _FORMAT or type(entries) is not dict:
+            return 0
+        compiled = {(type(text), text, flags): _sre.compile(text, *_code(entries[text, flags]))
                     for text, flags in entries if type(text) in (str, bytes)}
-    except Exception:  # (any unreadable file: the patterns compile as before)
-        _FOREIGN.append(True)
+    except Exception:  # (a file that does not read: the patterns compile, and it is replaced)
         return 0
     finally:
         os.close(fd)
@@ -94,15 +100,15 @@ def load() -> int:
 def keep() -> int:
     """Write the kept patterns with those compiled in this process since (``re``'s cache);
     how many were added. Nothing when nothing was, when Python writes no bytecode here, or
-    when the file there is not this interpreter's."""
+    when the file there is another interpreter's."""
     if not usable() or sys.dont_write_bytecode or sys.pycache_prefix is not None or _FOREIGN:
         return 0
     cached = dict(re._cache)  # type: ignore[attr-defined]
-    new = {key: entry for key, entry in ((key, _entry(key, pattern))
-                                         for key, pattern in cached.items()
-                                         if key not in _LOADED and key[0] in (str, bytes)
-                                         and len(key[1]) <= MAX_PATTERN)
-           if entry is not None}
+    new = {key: stored for key, stored in ((key, _checked(key, pattern))
+                                           for key, pattern in cached.items()
+                                           if key not in _LOADED and key[0] in (str, bytes)
+                                           and len(key[1]) <= MAX_PATTERN)
+           if stored is not None}
     if not new:
         return 0
     kept = {**_LOADED, **new} if len(_LOADED) + len(new) <= MAX_KEPT else \
@@ -112,7 +118,8 @@ def keep() -> int:
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
         try:
-            data = marshal.dumps((_FOR, {key[1:]: entry for key, entry in kept.items()}))
+            data = marshal.dumps((_FORMAT, _FOR, {key[1:]: stored
+                                                  for key, stored in kept.items()}))
             with os.fdopen(fd, "wb") as out:
                 out.write(data[:MAX_BYTES + 1])  # (longer: a file load refuses, never read)
         except BaseException:
@@ -124,12 +131,15 @@ def keep() -> int:
     _LOADED.clear()
     _LOADED.update(kept)
     return len(new)
-def _entry(key: tuple[type, str | bytes, int], pattern: re.Pattern[str]) -> Entry | None:
-    """What ``re``'s compiler gives ``_sre.compile`` for ``key``'s text and flags, made as
-    ``re._compiler.compile`` makes it; None unless it compiles to ``pattern`` itself (the code
-    compared whole: ``Pattern.__eq__``)."""
+
+
+def _checked(key: tuple[type, str | bytes, int], pattern: re.Pattern[str]) -> Stored | None:
+    """``key``'s pattern as the file holds it (``_stored``): what ``re``'s compiler gives
+    ``_sre.compile`` for its text and flags, made as ``re._compiler.compile`` makes it; None
+    unless that, read back as ``load`` reads it, compiles to ``pattern`` itself (the code
+    compared whole: ``Pattern.__eq__``; its groups)."""
     kind, text, flags = key
-    if type(flags) is not int:
+    if type(flags) is not int or type(text) is not kind:
         return None
     try:
         parsed = re._parser.parse(text, flags)
@@ -139,11 +149,30 @@ def _entry(key: tuple[type, str | bytes, int], pattern: re.Pattern[str]) -> Entr
         names: list[str | None] = [None] * groups
         for name, at in index.items():
             names[at] = name
-        entry: Entry = (flags | parsed.state.flags, list(map(int, code)), groups - 1, index,
-                        tuple(names))
-        made = _sre.compile(text, *entry)
+        stored = _stored((flags | parsed.state.flags, list(map(int, code)), groups - 1, index,
+                          tuple(names)))
+        made = _sre.compile(text, *_code(stored))
         same = made == pattern and made.groups == pattern.groups and \
             made.groupindex == pattern.groupindex
     except Exception:
         return None
-    return entry if same and type(text) is kind else None
+    return stored if same else None
+
+
+def _stored(entry: Entry) -> Stored:
+    """``entry`` as the file holds it: the code as bytes (one object to read back, not an
+    integer each), in this machine's order and ``_sre``'s code size."""
+    flags, code, groups, index, names = entry
+    size = _sre.CODESIZE
+    return (flags, b"".join(c.to_bytes(size, sys.byteorder) for c in code), groups, index,
+            names)
+
+
+def _code(stored: Stored) -> Entry:
+    """A stored entry (``_stored``) as ``_sre.compile`` takes it, its code a list again."""
+    flags, code, groups, index, names = stored
+    return flags, memoryview(code).cast(_UNIT).tolist(), groups, index, names
+
+
+#: The ``memoryview`` format of one code unit (``usable`` checks its size).
+_UNIT: Final = "I" if _sre.CODESIZE == 4 else "H"

@@ -43,7 +43,7 @@ def _fresh(pattern: str | bytes, flags: int) -> re.Pattern[str] | re.Pattern[byt
 def test_a_kept_pattern_is_the_one_re_compiles(kept: Path) -> None:
     for pattern, flags in PATTERNS:
         re.compile(pattern, flags)
-    assert patterncache.keep() == len(PATTERNS) and kept.exists()
+    assert patterncache.keep() >= len(PATTERNS) and kept.exists()
     patterncache._LOADED.clear()
     re.purge()
     assert patterncache.load() == len(PATTERNS)
@@ -57,6 +57,13 @@ def test_a_kept_pattern_is_the_one_re_compiles(kept: Path) -> None:
             text = sample.encode() if kind is bytes else sample
             assert repr(found.search(text)) == repr(fresh.search(text))  # type: ignore[arg-type]
     assert patterncache.keep() == 0  # nothing new: nothing written
+    re.compile("a new one")  # the loaded ones are written back as they were read
+    assert patterncache.keep() == 1
+    patterncache._LOADED.clear()
+    re.purge()
+    assert patterncache.load() == len(PATTERNS) + 1
+    for (_, pattern, flags), found in list(re._cache.items()):  # type: ignore[attr-defined]
+        assert found == _fresh(pattern, flags)
 
 
 def test_every_pattern_the_hook_compiles_is_kept() -> None:
@@ -65,7 +72,7 @@ def test_every_pattern_the_hook_compiles_is_kept() -> None:
     probe = ("import re, skillgrant.gate.hook, skillgrant.gate.call, skillgrant.gate.guards\n"
              "from skillgrant import patterncache as p\n"
              "keys = [k for k in re._cache if k[0] is str]\n"
-             "bad = [k for k in keys if p._entry(k, re._cache[k]) is None]\n"
+             "bad = [k for k in keys if p._checked(k, re._cache[k]) is None]\n"
              "print(len(keys), bad)\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout.split(" ", 1)
@@ -74,21 +81,33 @@ def test_every_pattern_the_hook_compiles_is_kept() -> None:
 
 def test_an_entry_that_is_not_the_pattern_is_not_kept(kept: Path) -> None:
     other = re.compile("b")
-    assert patterncache._entry((str, "a", 0), other) is None
-    assert patterncache._entry((bytes, "a", 0), _fresh("a", 0)) is None
+    assert patterncache._checked((str, "a", 0), other) is None
+    assert patterncache._checked((bytes, "a", 0), _fresh("a", 0)) is None
 
 
-@pytest.mark.parametrize("content", [b"", b"\x00garbage", None])
-def test_a_file_not_this_interpreters_is_neither_used_nor_written(kept: Path,
-                                                                  content: bytes | None) -> None:
+def test_another_interpreters_file_is_neither_used_nor_written(kept: Path) -> None:
     import marshal
 
-    data = content if content is not None else marshal.dumps(
-        (("2.7.0", "cpython-27", 0, 4), {("x", 0): (32, [1], 0, {}, (None,))}))
+    data = marshal.dumps((patterncache._FORMAT, ("3.11.0 (other build)", "cpython-311", 0, 4),
+                          {("x", 0): (32, b"\x01\x00\x00\x00", 0, {}, (None,))}))
     kept.write_bytes(data)
-    assert patterncache.load() == 0 and ("x", 0) not in {k[1:] for k in re._cache}  # type: ignore[attr-defined]
+    assert patterncache.load() == 0
+    assert ("x", 0) not in {k[1:] for k in re._cache}  # type: ignore[attr-defined]
     re.compile("y+")
     assert patterncache.keep() == 0 and kept.read_bytes() == data
+
+
+@pytest.mark.parametrize("content", [b"", b"\x00garbage", b"older"])
+def test_a_file_that_does_not_read_is_not_used_and_is_replaced(kept: Path,
+                                                               content: bytes) -> None:
+    import marshal
+
+    data = marshal.dumps((1, patterncache._FOR, {("x", 0): (32, [1], 0, {}, (None,))})) \
+        if content == b"older" else content
+    kept.write_bytes(data)
+    assert patterncache.load() == 0
+    re.compile("y+")
+    assert patterncache.keep() >= 1 and kept.read_bytes() != data
 
 
 def test_nothing_is_written_where_python_writes_no_bytecode(kept: Path,
