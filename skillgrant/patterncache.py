@@ -24,10 +24,12 @@ import _sre  # type: ignore[import-not-found]  # (re's own engine: no stubs)
 import marshal
 import os
 import re
+import stat
 import sys
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final
 
     #: What ``_sre.compile`` takes after a pattern's text: the flags, the code, the number of
@@ -49,10 +51,10 @@ MAX_BYTES: Final = 1 << 22
 _FOR = (sys.version, sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE)
 _FORMAT: Final = 2
 #: The patterns ``load`` read, by (type, text, flags) as ``re``'s cache keys them; and
-#: whether the file there was another interpreter's (another build of this version, which
-#: would write it back: it is left alone).
+#: whether ``load`` found the folder this user's and the file missing or this interpreter's
+#: own (another build's is left alone: the two would write it in turn).
 _LOADED: dict[tuple[type, str | bytes, int], Stored] = {}
-_FOREIGN: list[bool] = []
+_WRITABLE: list[bool] = []
 
 
 def path() -> str:
@@ -71,23 +73,34 @@ def usable() -> bool:
 
 
 def load() -> int:
-    """Put each kept pattern in ``re``'s cache; how many. Nothing on any failure."""
+    """Put each kept pattern in ``re``'s cache; how many. Nothing on any doubt: a file (or its
+    folder) not this user's, or that others may write, a link in its place, one that does
+    not read or is another interpreter's. Says whether ``keep`` may write (``_WRITABLE``)."""
     if not usable():
         return 0
+    target = path()
     try:
-        fd = os.open(path(), os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
+        if not _owned(os.lstat(os.path.dirname(target)), stat.S_ISDIR):
+            return 0  # (no such folder either: nothing is written there)
+        fd = os.open(target, _READ)
+    except FileNotFoundError:
+        _WRITABLE.append(True)
+        return 0
+    except OSError:  # (a link in its place: O_NOFOLLOW; a folder that cannot be read)
         return 0
     try:
+        if not _owned(os.fstat(fd), stat.S_ISREG):
+            return 0
         form, made, entries = marshal.loads(os.read(fd, MAX_BYTES))
         if made != _FOR:  # another build of this version: its file, left alone
-            _FOREIGN.append(True)
             return 0
+        _WRITABLE.append(True)
         if form != _FORMAT or type(entries) is not dict:
             return 0
         compiled = {(type(text), text, flags): _sre.compile(text, *_code(entries[text, flags]))
                     for text, flags in entries if type(text) in (str, bytes)}
-    except Exception:  # (a file that does not read: the patterns compile, and it is replaced)
+    except Exception:  # (a file of this user's that does not read: compiled, and replaced)
+        _WRITABLE.append(True)
         return 0
     finally:
         os.close(fd)
@@ -97,11 +110,22 @@ def load() -> int:
     return len(compiled)
 
 
+#: How the file is opened to be read: never through a link, never waiting on a FIFO.
+_READ: Final = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
+
+
+def _owned(found: os.stat_result, kind: Callable[[int], bool]) -> bool:
+    """Whether ``found`` (not followed through a link) is of ``kind``, this process's user's,
+    and no one else may write it."""
+    return kind(found.st_mode) and found.st_uid == os.geteuid() and not found.st_mode & 0o022
+
+
 def keep() -> int:
     """Write the kept patterns with those compiled in this process since (``re``'s cache);
     how many were added. Nothing when nothing was, when Python writes no bytecode here, or
     when the file there is another interpreter's."""
-    if not usable() or sys.dont_write_bytecode or sys.pycache_prefix is not None or _FOREIGN:
+    if not usable() or sys.dont_write_bytecode or sys.pycache_prefix is not None or \
+            not _WRITABLE:
         return 0
     cached = dict(re._cache)  # type: ignore[attr-defined]
     new = {key: stored for key, stored in ((key, _checked(key, pattern))

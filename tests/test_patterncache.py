@@ -29,7 +29,7 @@ def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     target = tmp_path / "patterns.marshal"
     monkeypatch.setattr(patterncache, "path", lambda: str(target))
     monkeypatch.setattr(patterncache, "_LOADED", {})
-    monkeypatch.setattr(patterncache, "_FOREIGN", [])
+    monkeypatch.setattr(patterncache, "_WRITABLE", [])
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     re.purge()
     return target
@@ -41,6 +41,7 @@ def _fresh(pattern: str | bytes, flags: int) -> re.Pattern[str] | re.Pattern[byt
 
 
 def test_a_kept_pattern_is_the_one_re_compiles(kept: Path) -> None:
+    assert patterncache.load() == 0  # (none yet: one may be written)
     for pattern, flags in PATTERNS:
         re.compile(pattern, flags)
     assert patterncache.keep() >= len(PATTERNS) and kept.exists()
@@ -110,9 +111,48 @@ def test_a_file_that_does_not_read_is_not_used_and_is_replaced(kept: Path,
     assert patterncache.keep() >= 1 and kept.read_bytes() != data
 
 
+def _written(kept: Path) -> bytes:
+    """A file of this interpreter's holding one pattern (``x``), as a hook writes it."""
+    patterncache.load()
+    re.compile("x")
+    assert patterncache.keep() >= 1
+    patterncache._LOADED.clear()
+    patterncache._WRITABLE.clear()
+    re.purge()
+    return kept.read_bytes()
+
+
+@pytest.mark.parametrize("doubt", ["link", "file writable", "folder writable", "fifo"])
+def test_a_file_in_doubt_is_neither_used_nor_written(kept: Path, doubt: str) -> None:
+    """A link in the file's place (not followed), a file or folder others may write, a file
+    that is no regular file: the patterns compile as before, and nothing is written."""
+    data = _written(kept)
+    if doubt == "link":
+        real = kept.with_name("elsewhere")
+        kept.rename(real)
+        kept.symlink_to(real)
+    elif doubt == "file writable":
+        kept.chmod(0o666)
+    elif doubt == "folder writable":
+        kept.parent.chmod(0o777)
+    else:
+        kept.unlink()
+        os.mkfifo(kept)
+    try:
+        assert patterncache.load() == 0 and not patterncache._WRITABLE
+        assert ("x", 0) not in {k[1:] for k in re._cache}  # type: ignore[attr-defined]
+        re.compile("y+")
+        assert patterncache.keep() == 0
+        if doubt != "fifo":
+            assert kept.read_bytes() == data
+    finally:
+        kept.parent.chmod(0o700)
+
+
 def test_nothing_is_written_where_python_writes_no_bytecode(kept: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    patterncache.load()
     re.compile("z+")
     assert patterncache.keep() == 0 and not kept.exists()
 
@@ -120,6 +160,7 @@ def test_nothing_is_written_where_python_writes_no_bytecode(kept: Path,
 def test_past_the_most_kept_the_file_starts_over(kept: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(patterncache, "MAX_KEPT", 3)
+    patterncache.load()
     for pattern in ("a1", "a2", "a3"):
         re.compile(pattern)
     assert patterncache.keep() == 3
