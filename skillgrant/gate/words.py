@@ -189,8 +189,8 @@ def check_runnable(words: list[Word]) -> None:
     if program == "printf" and len(words) > 1 and words[1].value is None:
         raise Doubt("'printf' is given a pattern first, which may expand to -v and name a "
                     "variable")
-    names = words[1:] if name in _NAMING else words[2:3] if words[1:2] == [Word("-v")] and \
-        name == "printf" else []
+    names = words[1:] if name in _NAMING else words[2:3] if name == "printf" and \
+        words[1:2] == [Word("-v")] else []
     for word in names:
         if word.value is None or "[" in word.value or (
                 name in _DECLARING and word.value.startswith(("-", "+"))):
@@ -221,7 +221,7 @@ def _name(words: list[Word]) -> str:
     name = words[0].value
     if name is None:
         raise Doubt("an expansion stands in command position: it may run any program")
-    if name in _NOT_PROGRAMS or ASSIGNMENT_WORD.match(name):
+    if name in _NOT_PROGRAMS or ("=" in name and ASSIGNMENT_WORD.match(name)):
         raise Doubt(f"{name!r} stands where the grammar reads a program name; bash reads it "
                     "as a keyword or an assignment")
     if ".." in name.split("/")[:-1]:
