@@ -30,7 +30,7 @@ from ..lazy import compile_on_use
 from ..limits import MAX_SHELL_NODES
 from .optables import READ as OPTIONS_READ
 from .optspecs import GIT_RUNNING, SPECS
-from .words import EXAMINED, Doubt, Word, check_runnable, examined
+from .words import EXAMINED, FAMILY_NAMES, Doubt, Word, check_runnable, examined
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -129,7 +129,8 @@ def plain_texts(command: str) -> list[str] | None:
         return None
     texts: list[str] = []
     for text, tokens in parts:
-        if not _TEXT_LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0] or examined(tokens[0]):
+        if not _TEXT_LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0] or (
+                ("-" in tokens[0] or tokens[0] in FAMILY_NAMES) and examined(tokens[0])):
             return None
         if tokens[0] in OPTIONS_READ and _options_looked_at(tokens) and not _understood(
                 tokens, tuple(map(_WORDS.__getitem__, tokens))):

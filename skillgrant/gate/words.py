@@ -66,6 +66,8 @@ _FAMILIES: Final = {
     **dict.fromkeys(("npm", "npx", "pnpm", "pnpx"), "npm"),
     **dict.fromkeys(("opt", "llc", "clang-tidy", "mlir-opt"), "llvm")}
 _BY_OPTION: Final = frozenset(_FAMILIES)
+#: The names ``examined`` is true of without a ``-`` in them (a quick test before it).
+FAMILY_NAMES: Final = _BY_OPTION
 #: A version or a thread model after a tool's name (``gcc-12``, ``clang++-15``,
 #: ``x86_64-w64-mingw32-gcc-10-posix``).
 _SUFFIX = compile_on_use(r"(?:-[0-9][0-9.]*)?(?:-(?:posix|win32))?$")
@@ -178,14 +180,23 @@ def check_runnable(words: list[Word]) -> None:
     if name in RUNNERS or program in RUNNERS:
         raise Doubt(f"{name!r} runs a command given in its words, which the gate does not "
                     "analyse")
-    _check_by_option(program, words)
-    _check_attached(name, words)
+    if program in _FAMILIES or "-" in program:  # (``family`` is the name itself otherwise)
+        _check_by_option(program, words)
+    if name in _FLAGS_ONLY:
+        _check_attached(name, words)
     if program in OPTIONS_READ:  # an allow-list of the options of writers (optables)
         try:
             check_options(program, [w.value if w.value is not None or not w.head or
                                     w.head.startswith("-") else Head(w.head) for w in words])
         except OptionDoubt as e:
             raise Doubt(str(e)) from None
+    if program == "printf" or name in _NAMING:  # (the builtins that name variables)
+        _check_names(name, program, words)
+
+
+def _check_names(name: str, program: str, words: list[Word]) -> None:
+    """Raise Doubt when ``printf`` is given a pattern first, or a builtin that names variables
+    names one with an expansion, a subscript, an option, or a variable that may not be set."""
     if program == "printf" and len(words) > 1 and words[1].value is None:
         raise Doubt("'printf' is given a pattern first, which may expand to -v and name a "
                     "variable")
