@@ -75,3 +75,60 @@ def test_a_record_pickles_by_its_module_and_name() -> None:
     assert pickle.loads(pickle.dumps(verdict)) == verdict
     assert Verdict.__module__ == "skillgrant.verdicts"
     assert sys.modules[Verdict.__module__].Verdict is Verdict
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 5, 10, 11, 13])
+@pytest.mark.parametrize("given", [0, 1, 2])
+def test_a_record_is_made_as_namedtuple_makes_it(count: int, given: int) -> None:
+    """``records._record`` (``__new__``'s code compiled once a number of fields, renamed)
+    against ``collections.namedtuple`` itself: every attribute, the signature, the errors (the
+    methods but ``__new__`` name the module they are written in)."""
+    import collections
+    import inspect
+
+    fields = tuple(f"f{i}" for i in range(count))
+    defaults = tuple(range(min(given, count)))
+    ours = records._record("R", fields, defaults, __name__)  # type: ignore[attr-defined]
+    theirs = collections.namedtuple("R", fields, defaults=defaults, module=__name__)
+    assert set(vars(ours)) == set(vars(theirs))
+    for key, value in vars(theirs).items():
+        mine = vars(ours)[key]
+        if isinstance(value, (classmethod, staticmethod)):
+            value, mine = value.__func__, mine.__func__
+        if callable(value) and not isinstance(value, type):
+            for attribute in ("__name__", "__qualname__", "__doc__", "__defaults__",
+                              "__kwdefaults__", *(("__module__",) if key == "__new__" else ())):
+                assert getattr(mine, attribute) == getattr(value, attribute), (key, attribute)
+        elif not hasattr(value, "__get__"):
+            assert mine == value, key
+    assert inspect.signature(ours) == inspect.signature(theirs)
+    assert inspect.signature(ours.__new__) == inspect.signature(theirs.__new__)
+    values = list(range(100, 100 + count))
+    mine, reference = ours(*values), theirs(*values)
+    assert tuple(mine) == tuple(reference) and repr(mine) == repr(reference)
+    assert mine._asdict() == reference._asdict()
+    assert mine.__getnewargs__() == reference.__getnewargs__() == tuple(values)
+    assert [getattr(mine, f) for f in fields] == values
+    assert ours(**dict(zip(fields, values, strict=True))) == mine
+    calls = [(), (*values, 1), tuple(values[:max(0, count - given - 1)])]
+    for args in calls:
+        assert _error(lambda a=args: ours(*a)) == _error(lambda a=args: theirs(*a))
+    assert _error(lambda: ours(*values, nope=1)) == _error(lambda: theirs(*values, nope=1))
+    assert _error(lambda: ours._make(values[1:])) == _error(lambda: theirs._make(values[1:]))
+    assert _error(lambda: mine._replace(nope=1)) == _error(lambda: reference._replace(nope=1))
+
+
+def _error(call: typing.Callable[[], object]) -> str:
+    try:
+        call()
+    except (TypeError, ValueError) as e:
+        return f"{type(e).__name__}: {e}"
+    return "no error"
+
+
+def test_a_name_namedtuple_refuses_is_refused_by_it() -> None:
+    for fields in (("a", "a"), ("_a",), ("class",), ("a b",)):
+        with pytest.raises(ValueError):
+            records._record("R", fields, (), __name__)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError):
+        records._record("class", ("a",), (), __name__)  # type: ignore[attr-defined]

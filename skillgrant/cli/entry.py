@@ -151,6 +151,31 @@ def run(invocation: Invocation) -> int:
         return e.code
 
 
+def _hook(args: list[str], own: bool) -> int:
+    """``skillgrant hook``'s exit status. In a process of its own, the regular expressions an
+    earlier hook's process compiled are found compiled (patterncache.py), and those it
+    compiles are kept for the next once its answer is written: neither may fail the hook (an
+    exception here would end it with status 1, which a runtime does not read as a denial)."""
+    kept = None
+    if own:
+        try:
+            from .. import patterncache
+
+            patterncache.load()
+            kept = patterncache
+        except BaseException:  # the patterns compile as before
+            kept = None
+    from ..gate.hook import main as hook_main
+
+    status = hook_main(args)
+    if kept is not None:
+        try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
+            kept.keep()
+        except BaseException:  # the answer is written: keeping is no part of it
+            pass
+    return status
+
+
 def _leave(status: int, own: bool) -> NoReturn:
     """End the process with ``status``. In a process of its own (``own``: the console script,
     ``python -m skillgrant``), without tearing down the modules it loaded (several
@@ -188,9 +213,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
         gc.disable()
     if args[:1] == ["hook"]:  # a hook starts on every tool call: never through typer
-        from ..gate.hook import main as hook_main
-
-        _leave(hook_main(args[1:]), own)
+        _leave(_hook(args[1:], own), own)
     for stream in (sys.stdout, sys.stderr):  # a file name's byte the encoding has no
         if getattr(stream, "errors", None) == "strict":  # text for (review F-1): \udcff
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]

@@ -15,7 +15,6 @@ from ..lazy import compile_on_use
 from ..records import NamedTuple
 from .base import EVERY_TEXT, RESERVED, Fold, Glob, parse_star_glob, unescape
 from .loose import BACKSLASH_REASON, has_backslash
-from .plainnames import ANALYZED
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -91,6 +90,8 @@ def plain_command(literal: str, *, by_name: bool = True) -> bool:
         name = first.group(1).lower()
         stems = {name[:i] for i, c in enumerate(name) if i and c in "-0123456789"}
         bare = name.removesuffix(".exe")
+        from .plainnames import ANALYZED  # (2,553 names: loaded when an exact rule is read)
+
         if ({name, bare, bare.rstrip("0123456789.")} | stems) & (ANALYZED | SHELL_WORDS):
             return False
         if SHELL_WORDS.intersection(words):

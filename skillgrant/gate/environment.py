@@ -22,7 +22,7 @@ from ..lazy import compile_on_use
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Any, Final
 
 #: Every environment variable the gate reads to decide a call (tests/gate/test_environment.py
 #: finds each ``os.environ`` read in the gate's modules and checks it is here or in OWN).
@@ -62,6 +62,17 @@ def values(names: tuple[str, ...]) -> tuple[str | None, ...]:
     table = getattr(os.environ, "_data", None)
     if not isinstance(table, dict):
         return tuple(os.environ.get(name) for name in names)
+    seen = _SEEN[0]
+    if seen is None or table != seen:  # changed since (compared whole, at C speed)
+        seen = _SEEN[0] = dict(table)
+    found = _FOUND.get(names)
+    if found is None or found[0] is not seen:  # (answers from the copy, for the copy)
+        found = _FOUND[names] = (seen, _looked_up(seen, names))
+    return found[1]
+
+
+def _looked_up(table: dict[Any, Any], names: tuple[str, ...]) -> tuple[str | None, ...]:
+    """``values`` of ``names`` read from the encoded table."""
     keys = _ENCODED.get(names)
     if keys is None:
         keys = _ENCODED[names] = tuple(os.environ.encodekey(name)
@@ -80,6 +91,11 @@ def values(names: tuple[str, ...]) -> tuple[str | None, ...]:
 _ENCODED: dict[tuple[str, ...], tuple[object, ...]] = {}
 #: The values decoded, by the encoded ones (the environment seldom changes).
 _DECODED: dict[tuple[object, ...], tuple[str | None, ...]] = {}
+#: The table as ``values`` last saw it (a copy), and its answers, each with the copy it was
+#: read from: one is given while the table is equal to that copy (compared whole, any
+#: change is seen; the copy, not the table, is read, so an answer is one state's).
+_SEEN: list[dict[Any, Any] | None] = [None]
+_FOUND: dict[tuple[str, ...], tuple[dict[Any, Any], tuple[str | None, ...]]] = {}
 
 
 def environment_doubt() -> str | None:

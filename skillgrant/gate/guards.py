@@ -200,9 +200,10 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         items.append((os.path.dirname(os.path.abspath(script)), True))
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
+    missing: set[str] = set()  # (what is not there has no second name: not asked again)
     reals = linked.real_paths([*(path for path, _ in (*items, *local, *programs,
                                                      *local_programs) if path), *tops,
-                                 *modules])
+                                 *modules], missing)
     always = [(reals[path], tree) for path, tree in (*items, *programs) if path]
     found = [(reals[path], tree) for path, tree in (*items, *local) if path]
     # A program git's settings name, in a folder guarded whole already (`/usr/bin/gh`, which
@@ -213,7 +214,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                                               for p, t in (*programs, *local_programs) if p)
               if not (real + "/").startswith(trees)]
     for real, tree in found:  # another name of one is written by any writer (H1–H3)
-        if not tree:
+        if not tree and real not in missing:
             linked.single_name(real)
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(reals[top] for top in tops), loose=loose,

@@ -157,46 +157,68 @@ def entries(folder: str) -> list[tuple[str, str]]:
         raise ValueError(f"{folder!r} cannot be read for links: {e.strerror}") from e
 
 
-def real_paths(paths: list[str]) -> dict[str, str]:
+def real_paths(paths: list[str], missing: set[str] | None = None) -> dict[str, str]:
     """Each of ``paths`` with its real path (``os.path.realpath``), asked of the view: a
-    folder's real path once, and a folder asked for many of them listed once."""
+    folder's real path once, and a folder asked for many of them listed once. Into
+    ``missing`` go the real paths found to name nothing (``single_name`` need not ask them):
+    an entry its folder does not hold, or one in a folder that is not there (or is a file),
+    whose entries are not asked one by one."""
     kept: dict[str, str] = {}
-    links = _links([os.path.dirname(os.path.abspath(p)) for p in paths], kept)
-    return {path: _real(path, kept, links) for path in paths}
+    absent: set[str] = set()
+    links = _links([os.path.dirname(os.path.abspath(p)) for p in paths], kept, absent)
+    found = {path: _real(path, kept, links, absent) for path in paths}
+    if missing is not None:
+        missing.update(real for real, there in found.values() if not there)
+    return {path: real for path, (real, _) in found.items()}
 
 
-def _real(path: str, kept: dict[str, str], links: dict[str, set[str]]) -> str:
+def _real(path: str, kept: dict[str, str], links: dict[str, tuple[set[str], set[str]]],
+          absent: set[str]) -> tuple[str, bool]:
     """``os.path.realpath(path)``, its folder's answer kept in ``kept`` (the items share a few
     folders; the hook makes about a hundred of them at every call); a folder of ``links`` is
-    answered by its one listing (the names in it that are links)."""
+    answered by its one listing (the names in it that are links, and all its names), one of
+    ``absent`` by no question (nothing is in it). And whether an entry may be there (False:
+    none is)."""
     folder, name = os.path.split(os.path.abspath(path))
-    found = _folder(folder, kept)
+    found = _folder(folder, kept, absent)
     full = os.path.join(found, name)
     listed = links.get(found)
-    linked_ = name in listed if listed is not None else fs.islink(full)
-    return fs.realpath(full) if linked_ else full
+    if listed is not None:
+        kind = "link" if name in listed[0] else "file" if name in listed[1] else None
+    else:
+        kind = None if found in absent else fs.entry(full)
+    return (fs.realpath(full) if kind == "link" else full), kind is not None
 
 
-def _links(folders: list[str], kept: dict[str, str]) -> dict[str, set[str]]:
+def _links(folders: list[str], kept: dict[str, str],
+           absent: set[str]) -> dict[str, tuple[set[str], set[str]]]:
     """The names that are links in each real folder asked for many items (the home's
-    ``HOME_CODE``): one listing (``entries``, through the view) for many questions."""
+    ``HOME_CODE``), and all its names: one listing (``entries``, through the view) for many
+    questions."""
     many = {folder for folder, count in Counter(folders).items() if count >= _LISTED}
-    return {real: {name for name, kind in entries(real) if kind == "link"}
-            for real in {_folder(f, kept) for f in many}}
+    listed = {real: entries(real) for real in {_folder(f, kept, absent) for f in many}}
+    return {real: ({name for name, kind in names if kind == "link"}, {name for name, _ in names})
+            for real, names in listed.items()}
 
 
-def _folder(folder: str, kept: dict[str, str]) -> str:
+def _folder(folder: str, kept: dict[str, str], absent: set[str]) -> str:
     """The real path of the normalized absolute ``folder``, from its parent's (kept in
     ``kept``: the items' folders share most of their ancestors) and whether its last part is
-    a link: what ``os.path.realpath`` answers, asking each folder once."""
+    a link: what ``os.path.realpath`` answers, asking each folder once. A folder that is not
+    there, or is no folder, or lies in one of those, goes into ``absent``."""
     found = kept.get(folder)
     if found is None:
         parent, name = os.path.split(folder)
         if not name:
             found = folder
         else:
-            full = os.path.join(_folder(parent, kept), name)
-            found = fs.realpath(full) if fs.islink(full) else full
+            above = _folder(parent, kept, absent)
+            found = os.path.join(above, name)
+            kind = None if above in absent else fs.entry(found)
+            if kind == "link":
+                found = fs.realpath(found)
+            elif kind != "dir":
+                absent.add(found)
         kept[folder] = found
     return found
 

@@ -88,6 +88,8 @@ class _Tables(dict[str, Table]):
 
 
 TABLES: Final = _Tables()
+#: The names ``TABLES`` holds (its ``in``, without a call of it).
+_TABLED: Final = frozenset(SPECS) | frozenset(SAME)
 #: The program names ``check_options`` looks at.
 READ: Final = frozenset(SPECS) | frozenset(SAME) | UNTABLED | {"git", "gh"}
 
@@ -218,7 +220,7 @@ def _git_args(args: list[Value]) -> tuple[str, list[Value]] | None:
         return None
     sub, rest = found
     name = "git " + sub
-    if name in TABLES:
+    if name in _TABLED:
         return name, _git_negated(name, rest)
     if sub in GIT_RUNNING:
         raise Doubt(f"git's subcommand {sub!r} runs a program its words, its options or its "

@@ -30,7 +30,7 @@ from ..lazy import compile_on_use
 from ..limits import MAX_SHELL_NODES
 from .optables import READ as OPTIONS_READ
 from .optspecs import GIT_RUNNING, SPECS
-from .words import EXAMINED, Doubt, Word, check_runnable, examined
+from .words import EXAMINED, FAMILY_NAMES, Doubt, Word, check_runnable, examined
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -129,9 +129,14 @@ def plain_texts(command: str) -> list[str] | None:
         return None
     texts: list[str] = []
     for text, tokens in parts:
-        if not _TEXT_LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0] or examined(tokens[0]):
+        if not _TEXT_LOOKED_AT.isdisjoint(tokens) or "/" in tokens[0] or (
+                ("-" in tokens[0] or tokens[0] in FAMILY_NAMES) and examined(tokens[0])):
             return None
-        if tokens[0] in OPTIONS_READ and _options_looked_at(tokens) and not _understood(
+        # A program whose options are read has them read, but git with a plain subcommand
+        # first that has no table and runs nothing its words name (``git add``)
+        if tokens[0] in OPTIONS_READ and (
+                tokens[0] != "git" or len(tokens) < 2 or tokens[1] in GIT_READ or
+                tokens[1][:1] in ("-", "'", '"')) and not _understood(
                 tokens, tuple(map(_WORDS.__getitem__, tokens))):
             return None  # its options, as the program reads them (optables)
         if "'" in text or '"' in text:
@@ -139,14 +144,6 @@ def plain_texts(command: str) -> list[str] | None:
             text = " ".join([quote(t[1:-1]) if t[0] in "'\"" else t for t in tokens])
         texts.append(text)
     return texts
-
-
-def _options_looked_at(tokens: list[str]) -> bool:
-    """Whether a plain command led by a program in ``OPTIONS_READ`` has options to read:
-    always, but for ``git`` with a plain subcommand first that has no table and runs nothing
-    its words name (``git add``)."""
-    return tokens[0] != "git" or len(tokens) < 2 or tokens[1] in GIT_READ or \
-        tokens[1][:1] in ("-", "'", '"')
 
 
 def _parts(command: str) -> list[tuple[str, list[str]]] | None:

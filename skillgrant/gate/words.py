@@ -68,6 +68,8 @@ _FAMILIES: Final = {
     **dict.fromkeys(("mypy", "dmypy"), "mypy"), "pylint": "pylint",  # (review s46 M1)
     "cargo": "cargo"}  # (C2, C3)
 _BY_OPTION: Final = frozenset(_FAMILIES)
+#: The names ``examined`` is true of without a ``-`` in them (a quick test before it).
+FAMILY_NAMES: Final = _BY_OPTION
 #: A version or a thread model after a tool's name (``gcc-12``, ``clang++-15``,
 #: ``x86_64-w64-mingw32-gcc-10-posix``).
 _SUFFIX = compile_on_use(r"(?:-[0-9][0-9.]*)?(?:-(?:posix|win32))?$")
@@ -180,19 +182,28 @@ def check_runnable(words: list[Word]) -> None:
     if name in RUNNERS or program in RUNNERS:
         raise Doubt(f"{name!r} runs a command given in its words, which the gate does not "
                     "analyse")
-    _check_by_option(program, words)
-    _check_attached(name, words)
+    if program in _FAMILIES or "-" in program:  # (``family`` is the name itself otherwise)
+        _check_by_option(program, words)
+    if name in _FLAGS_ONLY:
+        _check_attached(name, words)
     if program in OPTIONS_READ:  # an allow-list of the options of writers (optables)
         try:
             check_options(program, [w.value if w.value is not None or not w.head or
                                     w.head.startswith("-") else Head(w.head) for w in words])
         except OptionDoubt as e:
             raise Doubt(str(e)) from None
+    if program == "printf" or name in _NAMING:  # (the builtins that name variables)
+        _check_names(name, program, words)
+
+
+def _check_names(name: str, program: str, words: list[Word]) -> None:
+    """Raise Doubt when ``printf`` is given a pattern first, or a builtin that names variables
+    names one with an expansion, a subscript, an option, or a variable that may not be set."""
     if program == "printf" and len(words) > 1 and words[1].value is None:
         raise Doubt("'printf' is given a pattern first, which may expand to -v and name a "
                     "variable")
-    names = words[1:] if name in _NAMING else words[2:3] if words[1:2] == [Word("-v")] and \
-        name == "printf" else []
+    names = words[1:] if name in _NAMING else words[2:3] if name == "printf" and \
+        words[1:2] == [Word("-v")] else []
     for word in names:
         if word.value is None or "[" in word.value or (
                 name in _DECLARING and word.value.startswith(("-", "+"))):
@@ -223,7 +234,7 @@ def _name(words: list[Word]) -> str:
     name = words[0].value
     if name is None:
         raise Doubt("an expansion stands in command position: it may run any program")
-    if name in _NOT_PROGRAMS or ASSIGNMENT_WORD.match(name):
+    if name in _NOT_PROGRAMS or ("=" in name and ASSIGNMENT_WORD.match(name)):
         raise Doubt(f"{name!r} stands where the grammar reads a program name; bash reads it "
                     "as a keyword or an assignment")
     if ".." in name.split("/")[:-1]:

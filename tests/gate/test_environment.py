@@ -133,3 +133,23 @@ def test_values_are_what_os_environ_gives(setting: dict[str, str], unset: list[s
     finally:
         os.environ.clear()
         os.environ.update(saved)
+
+
+def test_values_follow_every_change_of_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``environment.values`` keeps its answers while ``os.environ``'s table equals the copy
+    they were read from (session 46): a variable set, changed or removed is read at once."""
+    from skillgrant.gate.environment import values
+
+    names = ("SKILLGRANT_T_A", "SKILLGRANT_T_B", "PATH")
+    monkeypatch.delenv("SKILLGRANT_T_A", raising=False)
+    monkeypatch.delenv("SKILLGRANT_T_B", raising=False)
+    assert values(names)[:2] == (None, None) and values(names)[2] == os.environ.get("PATH")
+    monkeypatch.setenv("SKILLGRANT_T_A", "one")
+    assert values(names)[:2] == ("one", None)
+    monkeypatch.setenv("SKILLGRANT_T_A", "two")
+    monkeypatch.setenv("SKILLGRANT_T_B", "x")
+    assert values(names)[:2] == ("two", "x") and values(names[:1]) == ("two",)
+    monkeypatch.delenv("SKILLGRANT_T_A")
+    assert values(names)[:2] == (None, "x")
+    monkeypatch.setenv("SKILLGRANT_T_UNRELATED", "y")  # another variable: the same answers
+    assert values(names)[:2] == (None, "x")

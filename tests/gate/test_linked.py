@@ -38,10 +38,19 @@ def _tree(root: Path, rng: random.Random) -> list[str]:
 def test_real_paths_are_the_systems(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     paths = _tree(tmp_path, rng)
-    many = [str(tmp_path / "d0" / f"n{i}") for i in range(12)]  # a folder listed once
-    found = linked.real_paths([*paths, *many])
+    # a folder listed once (``_LISTED`` names asked in it), some of them there
+    many = [str(tmp_path / "d0" / f"n{i}") for i in range(linked._LISTED + 2)]
+    for name in many[:3]:
+        Path(name).write_text("x")
+    os.symlink(tmp_path / "d0", many[3])
+    missing: set[str] = set()
+    found = linked.real_paths([*paths, *many], missing)
     for path in [*paths, *many]:
         assert found[path] == os.path.realpath(os.path.abspath(path)), path
+    # what is said to be missing names nothing (its second names are not asked: guards.py)
+    assert missing and all(not os.path.lexists(real) for real in missing)
+    assert {found[p] for p in many[4:]} <= missing and not {found[p] for p in many[:4]} & missing
+    assert found[str(tmp_path / "missing" / "x")] in missing
 
 
 @pytest.mark.parametrize("link", [".ssh/config.d/work", ".copilot/config.json",
