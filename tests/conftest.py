@@ -43,8 +43,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "slow: an end-to-end installation into a new environment, or a review's "
-                   "cases judged by real bash and fresh hook processes; runs with --slow "
+        "markers", "slow: an end-to-end installation into a new environment, a review's "
+                   "cases judged by real bash and fresh hook processes, or many processes "
+                   "of the service at once (seconds each); runs with --slow "
                    "(.ci/steps/30-slow.sh), skipped without it, saying so")
     config.addinivalue_line(
         "markers", "installation: uses the fixture ``installed`` (set on collection): the "
@@ -114,8 +115,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(later)
     skip = pytest.mark.skip(reason="the runtime conformance suite runs with --conformance")
     skip_bun = pytest.mark.skip(reason="the Bun differential runs with --bun")
-    skip_slow = pytest.mark.skip(reason="slow (a fresh installation, or a review's cases under "
-                                        "bash): runs with --slow (.ci/steps/30-slow.sh)")
+    skip_slow = pytest.mark.skip(reason="slow (a fresh installation, a review's cases under bash, "
+                                        "or many service processes): runs with --slow "
+                                        "(.ci/steps/30-slow.sh)")
     from residual import reason
 
     for item in items:

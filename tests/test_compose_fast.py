@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,7 +80,7 @@ def test_tags_on_generated_frontmatters() -> None:
     assert count == 3000
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["a", "yes", "1", "n"]),
                           st.text(st.sampled_from("abyNn01.:-+~ x#'\"[]{}!&*<=tT"),
                                   max_size=6)), min_size=1, max_size=4))

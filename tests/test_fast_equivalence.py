@@ -201,7 +201,7 @@ def _depth(text: str) -> int:
     return deepest
 
 
-@settings(max_examples=3000)
+@settings(max_examples=examples(3000))
 @given(st.text(alphabet=" -:?ab\n\t\r#'\"|>\x85\u2028", max_size=60))
 def test_the_bound_on_collections_holds_without_brackets(text: str) -> None:
     import yaml

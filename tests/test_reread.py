@@ -405,7 +405,7 @@ _BODY_PIECES = st.sampled_from(["a", "\n", "é", "字", "😀", "---", "Body", "
 _BODY = st.lists(_BODY_PIECES, max_size=8).map("".join)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(_BODY, _BODY, _BODY, st.integers(0, 60))
 def test_the_body_sliced_once_answers_as_the_slices(body: str, other: str, head: str,
                                                     at: int) -> None:

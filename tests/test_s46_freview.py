@@ -22,19 +22,7 @@ from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text
 
 #: Each hole's test, and why it fails today.
-HOLES = {
-    "test_t1_enforce_writes_a_hook_the_runtime_drops_for_a_tagged_value":
-        "a tag on another key's value: PyYAML constructs it (None, a set, a list of pairs), Bun "
-        "ignores it; hookdrop scans PyYAML's reading",
-    "test_t2_enforce_writes_a_skill_hook_into_a_forked_skill":
-        "`context: !!null fork` is None to PyYAML and 'fork' to Bun; the fork check reads "
-        "PyYAML's metadata",
-    "test_t3_apply_keeps_an_agent_key_bun_reads":
-        "`agent: !!null X` is None to PyYAML (no agent: judge_keys passes it) and 'X' to Bun",
-    "test_p1_a_plugins_remote_server_with_a_headers_helper_is_applied":
-        "plugin._runs passes a server with a url and no command as remote; its headersHelper "
-        "is a shell command Claude Code runs when the plugin loads",
-}
+HOLES: dict[str, str] = {}
 
 
 def _hole(name: str) -> pytest.MarkDecorator:
@@ -65,7 +53,6 @@ T1_LINES = {
 }
 
 
-@_hole("test_t1_enforce_writes_a_hook_the_runtime_drops_for_a_tagged_value")
 @pytest.mark.parametrize("row", sorted(T1_LINES))
 def test_t1_enforce_writes_a_hook_the_runtime_drops_for_a_tagged_value(row: str) -> None:
     """``apply --enforce`` promises the plan as a ceiling through the skill's own hook; the
@@ -76,7 +63,6 @@ def test_t1_enforce_writes_a_hook_the_runtime_drops_for_a_tagged_value(row: str)
                       Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE, path=SKILL_PATH)
 
 
-@_hole("test_t2_enforce_writes_a_skill_hook_into_a_forked_skill")
 @pytest.mark.parametrize("spelling", ["!!null fork", "!!null 'fork'"])
 def test_t2_enforce_writes_a_skill_hook_into_a_forked_skill(spelling: str) -> None:
     """``apply --enforce`` refuses a plain ``context: fork`` (ForkedSkillError: the skill's
@@ -88,7 +74,6 @@ def test_t2_enforce_writes_a_skill_hook_into_a_forked_skill(spelling: str) -> No
     assert "fork" in str(refused.value) or isinstance(refused.value, SkillFileError)
 
 
-@_hole("test_t3_apply_keeps_an_agent_key_bun_reads")
 @pytest.mark.parametrize("line", ["agent: !!null general-purpose",
                                   "context: fork\nagent: !!null helper",
                                   "agent: !!null\n  helper"])
@@ -131,7 +116,6 @@ P1_FILES = {
 }
 
 
-@_hole("test_p1_a_plugins_remote_server_with_a_headers_helper_is_applied")
 @pytest.mark.parametrize("row", sorted(P1_FILES))
 def test_p1_a_plugins_remote_server_with_a_headers_helper_is_applied(tmp_path: Path,
                                                                      row: str) -> None:

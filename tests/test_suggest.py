@@ -106,6 +106,7 @@ def test_comments_hold_no_line_a_yaml_reader_would_see() -> None:
     assert yaml.safe_load(text) == {"allowed-tools": suggest(evidence).entries}
 
 
+@pytest.mark.slow
 def test_the_same_evidence_gives_the_same_bytes(tmp_path: Path) -> None:
     log = tmp_path / "audit.jsonl"
     log.write_text(audit_lines(make_calls(300, 3)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ from skillgrant.skillfile.yamlspan import compose as yamlspan_compose
 _ALPHABET = st.sampled_from([*"?&*-!:[]{},% @`#'\"\t\r\nab_9.", "? ", "&a", "*b:", "- ]"])
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(st.lists(_ALPHABET, max_size=40).map("".join))
 def test_each_rule_answers_as_its_own_pattern(text: str) -> None:
     for pattern, needs in yamlapart.RULES:
@@ -61,7 +62,7 @@ def _composed(text: str) -> tuple[bool, object]:
         return False, None
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(st.lists(_FLOWISH, min_size=1, max_size=4).map("".join))
 def test_a_composed_text_without_flow_nodes_has_no_flow_oddity(text: str) -> None:
     """flow_oddity told the nodes (``composed``) answers as its scan of the text alone."""

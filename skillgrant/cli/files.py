@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .console import fail
-from .skilldirs import COPILOT_FOLDER, SETTINGS, skill_directories
+from .skilldirs import COPILOT_FOLDER, settings_folders
 
 
 class Filters(NamedTuple):
@@ -176,9 +176,9 @@ def _skill_directories(root: str, names: list[str]
                        ) -> tuple[list[tuple[str, int, bool]], list[OSError]]:
     """The folders Copilot CLI's settings in ``root`` (``.github/copilot``, holding ``names``)
     name in ``skillDirectories``, searched whole (``skilldirs``), or the error reading them."""
-    if not root.endswith(COPILOT_FOLDER) or SETTINGS not in names:
+    if not root.endswith(COPILOT_FOLDER):
         return [], []
-    named = skill_directories(root)
+    named = settings_folders(root, names)
     if isinstance(named, OSError):
         return [], [named]
     return [(folder, _RUNTIME, True) for folder in reversed(named)], []

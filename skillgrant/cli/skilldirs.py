@@ -1,13 +1,14 @@
 """Copilot CLI's ``skillDirectories`` (review s45-freview F8): the folders the repository's
-``.github/copilot/settings.json`` names, which Copilot CLI 1.0.102 searches for skills wherever
-they are in the project, ``node_modules``, ``.git`` and ``.hg`` included (measured: a skill
-there loads and its ``shell(touch)`` runs). The walk (``files.walk``) searches each whole.
+``.github/copilot/settings.json`` and ``settings.local.json`` (review s46-freview2 D1) name,
+which Copilot CLI 1.0.102 searches for skills wherever they are in the project,
+``node_modules``, ``.git`` and ``.hg`` included (measured: a skill there loads and its
+``shell(touch)`` runs). The walk (``files.walk``) searches each whole.
 
-Measured: a relative path inside the project loads; an absolute path, a path out of the
-project, and the key in ``.copilot/settings.json`` or ``.claude/settings.json`` did not. An
-absolute path inside the project is searched too (more is read, never less). A settings file
-that cannot be read as JSON, or whose ``skillDirectories`` is not a list of names, is an error
-for the run: its folders cannot be known.
+Measured: a relative path inside the project loads; an absolute path, a path out of the project,
+and the key in ``.copilot/settings.json`` or ``.claude/settings.json`` did not. An absolute path
+inside the project is searched too (more is read, never less). A settings file that cannot be
+read as JSON, or whose ``skillDirectories`` is not a list of names, is an error for the run: its
+folders cannot be known.
 """
 
 from __future__ import annotations
@@ -18,14 +19,30 @@ import os
 from ..limits import MAX_FILE_BYTES
 
 SETTINGS = "settings.json"
+#: The settings files Copilot CLI 1.0.102 reads ``skillDirectories`` from (review s46-freview2
+#: D1: ``settings.local.json`` too).
+SETTINGS_FILES = (SETTINGS, "settings.local.json")
 #: The end of the folder that holds the settings file, as the walk spells folders.
 COPILOT_FOLDER = os.sep + os.path.join(".github", "copilot")
 
 
-def skill_directories(copilot: str) -> list[str] | OSError:
+def settings_folders(copilot: str, names: list[str]) -> list[str] | OSError:
+    """The folders named by each of ``SETTINGS_FILES`` among ``names`` (the files of the
+    folder ``copilot``), each once, in order; the first error reading one."""
+    found: list[str] = []
+    for name in SETTINGS_FILES:
+        named = skill_directories(copilot, name) if name in names else []
+        if isinstance(named, OSError):
+            return named
+        found += [folder for folder in named if folder not in found]
+    return found
+
+
+def skill_directories(copilot: str, name: str = SETTINGS) -> list[str] | OSError:
     """The folders (existing, inside the project: ``copilot``'s grandparent) that
-    ``copilot/settings.json`` names in ``skillDirectories``, or the error reading it."""
-    path = os.path.join(copilot, SETTINGS)
+    ``copilot/NAME`` (one of ``SETTINGS_FILES``) names in ``skillDirectories``, or the error
+    reading it."""
+    path = os.path.join(copilot, name)
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)

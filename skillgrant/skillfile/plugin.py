@@ -13,7 +13,9 @@ manifest ``.claude-plugin/plugin.json`` names. Three things there widen what a f
   the manifest's ``hooks``) run commands on the events they name, and a ``PreToolUse`` hook
   answering ``allow`` pre-approves calls outside ``allowed-tools``;
 * the plugin's MCP servers (``.mcp.json``, the manifest's ``mcpServers``): the runtime starts
-  them when the plugin loads, running a local server's command (review s45-freview F7).
+  them when the plugin loads, running a local server's command (review s45-freview F7) or a
+  remote one's ``headersHelper`` (review s46-freview P1); and its other parts that run a
+  command or name the session's agent: LSP servers, monitors, settings (``pluginruns``).
 
 A marketplace's ``.claude-plugin/marketplace.json`` may add both to the plugins it lists.
 
@@ -38,14 +40,24 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable
-from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]
 from typing import Final
 
 from ..errors import SkillFileError
 from ..limits import MAX_FILE_BYTES
 from .bounded import read_bounded
+from .pluginruns import (
+    LSP_FILE,
+    MCP_FILE,
+    MONITORS_FILE,
+    SETTINGS_FILE,
+    dotted,
+    file_runs,
+    mcp_runs,
+    member,
+    parts_run,
+    said,
+)
 from .yamlspan import line_column
 
 MANIFEST: Final = os.path.join(".claude-plugin", "plugin.json")
@@ -57,9 +69,9 @@ COPILOT_MANIFESTS: Final = (os.path.join(".github", "plugin", "plugin.json"),
 COPILOT_MARKETPLACES: Final = (os.path.join(".github", "plugin", "marketplace.json"),
                                os.path.join(".plugin", "marketplace.json"))
 ROOT_HOOKS_FILE: Final = "hooks.json"
-#: The plugin's MCP servers (review s45-freview F7: Claude Code starts each when the plugin
-#: loads, running a local server's command).
-MCP_FILE: Final = ".mcp.json"
+#: The plugin's files of parts that run commands when it loads (``pluginruns``): MCP servers
+#: (review s45-freview F7), LSP servers, monitors, settings (review s46-freview P1).
+_RUNS_FILES: Final = (MCP_FILE, LSP_FILE, MONITORS_FILE, SETTINGS_FILE)
 _MANIFESTS: Final = frozenset({MANIFEST, *COPILOT_MANIFESTS})
 _HOOKS_FILES: Final = frozenset({HOOKS_FILE, ROOT_HOOKS_FILE})
 
@@ -68,7 +80,6 @@ _HOOKS_SAY = ("its hooks run commands on the events they name, and a PreToolUse 
 #: How many answers ``judge_plugin`` keeps in a caller's ``seen`` (a batch of 100,000 skills,
 #: each in its own folder, would otherwise keep two a skill).
 _MEMO_MAX: Final = 4096
-_SPACE = re.compile(r"[ \t\n\r]*")
 
 
 def _lexists(path: str) -> bool:
@@ -185,10 +196,9 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
                 depth == len(parts) - 3 and parts[depth] == "skills")))) and \
             there(join(root, HOOKS_FILE)):
         names.append(HOOKS_FILE)
-    if (MANIFEST in names or copilot_plugin or parts[depth] == "commands" or (
-            parts[-1] == "SKILL.md" and depth == len(parts) - 3
-            and parts[depth] == "skills")) and there(join(root, MCP_FILE)):
-        names.append(MCP_FILE)
+    if MANIFEST in names or copilot_plugin or parts[depth] == "commands" or (
+            parts[-1] == "SKILL.md" and depth == len(parts) - 3 and parts[depth] == "skills"):
+        names += [name for name in _RUNS_FILES if there(join(root, name))]
     if copilot_plugin and there(join(root, ROOT_HOOKS_FILE)):
         names.append(ROOT_HOOKS_FILE)
     return tuple(names)
@@ -200,7 +210,7 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
 _FIRST_NAMES: Final = frozenset(
     name.split(os.sep, 1)[0].lower() for name in (
         MANIFEST, MARKETPLACE, *COPILOT_MANIFESTS, *COPILOT_MARKETPLACES, HOOKS_FILE,
-        ROOT_HOOKS_FILE, MCP_FILE))
+        ROOT_HOOKS_FILE, *_RUNS_FILES))
 
 
 def _none_there(root: str) -> bool:
@@ -227,13 +237,15 @@ def _grants(where: str, name: str) -> str | None:
     a command or skill file, else None."""
     text, value = _load(where)
     if name in _HOOKS_FILES:
-        at = _member(text, ("hooks",)) if isinstance(value, dict) else None
-        return _said(text, at or 0, f"the plugin's hooks file: {_HOOKS_SAY}")
+        at = member(text, ("hooks",)) if isinstance(value, dict) else None
+        return said(text, at or 0, f"the plugin's hooks file: {_HOOKS_SAY}")
+    if name in _RUNS_FILES and name != MCP_FILE:
+        return file_runs(text, name, value)
     if not isinstance(value, dict):
         return None  # the runtime's schema refuses it: the plugin does not load
     if name == MCP_FILE:
         keys: tuple[str, ...] = ("mcpServers",) if "mcpServers" in value else ()
-        return _runs(text, keys, value.get("mcpServers") if keys else value)
+        return mcp_runs(text, keys, value.get("mcpServers") if keys else value)
     entries = [((), value)] if name in _MANIFESTS else [
         (("plugins", index), entry) for index, entry in enumerate(value.get("plugins") or [])
         if isinstance(entry, dict)] if isinstance(value.get("plugins"), list) else []
@@ -248,12 +260,13 @@ def _entry_grants(text: str, prefix: tuple[str | int, ...], entry: dict[str, obj
                   ) -> str | None:
     """``_grants`` for one manifest (or a marketplace's plugin entry) at ``prefix``."""
     if entry.get("hooks") is not None:
-        return _said(text, _member(text, (*prefix, "hooks")),
-                     f"the plugin's {_dotted((*prefix, 'hooks'))!r}: {_HOOKS_SAY}")
-    if entry.get("mcpServers") is not None:
-        found = _runs(text, (*prefix, "mcpServers"), entry["mcpServers"])
-        if found is not None:
-            return found
+        return said(text, member(text, (*prefix, "hooks")),
+                     f"the plugin's {dotted((*prefix, 'hooks'))!r}: {_HOOKS_SAY}")
+    found = None if entry.get("mcpServers") is None else mcp_runs(
+        text, (*prefix, "mcpServers"), entry["mcpServers"])
+    found = found or parts_run(text, prefix, entry)
+    if found is not None:
+        return found
     commands = entry.get("commands")
     if not isinstance(commands, dict):
         return None
@@ -266,37 +279,9 @@ def _entry_grants(text: str, prefix: tuple[str | int, ...], entry: dict[str, obj
                           "manifest")):
             if key in metadata:
                 keys = (*prefix, "commands", command, key)
-                return _said(text, _member(text, keys),
-                             f"the plugin's {_dotted(keys)!r} {why}")
+                return said(text, member(text, keys),
+                             f"the plugin's {dotted(keys)!r} {why}")
     return None
-
-
-def _runs(text: str, keys: tuple[str | int, ...], servers: object) -> str | None:
-    """``LINE:COLUMN: why`` for the first MCP server in ``servers`` (at ``keys`` of the JSON
-    ``text``) that runs a local command when the plugin loads: any that is not a remote one
-    (a ``url`` and no ``command``), and any ``servers`` that is not a mapping of them (a
-    file's name: its servers are not read here). None when every server is remote."""
-    if not isinstance(servers, dict):
-        return _said(text, _member(text, keys), f"the plugin's {_dotted(keys)!r} names MCP "
-                     "server files, whose servers may run commands when the plugin loads")
-    for server, spec in servers.items():
-        if isinstance(spec, dict) and "command" not in spec and isinstance(spec.get("url"), str):
-            continue
-        command = spec.get("command") if isinstance(spec, dict) else None
-        runs = f"the command {command!r}" if isinstance(command, str) else "a command"
-        return _said(text, _member(text, (*keys, server)), f"the plugin's MCP server "
-                     f"{server!r} runs {runs} when the plugin loads, whatever the plan")
-    return None
-
-
-def _dotted(keys: tuple[str | int, ...]) -> str:
-    return ".".join(str(key) for key in keys)
-
-
-def _said(text: str, offset: int | None, why: str) -> str:
-    line, column = line_column(text, offset or 0)
-    return (f"{line}:{column}: {why}; skillgrant does not judge a plugin's manifest, hooks or MCP "
-            "servers, so it refuses the plugin's command and skill files")
 
 
 def _load(where: str) -> tuple[str, object]:
@@ -323,42 +308,3 @@ def _load(where: str) -> tuple[str, object]:
 
 def _no_constant(name: str) -> object:
     raise ValueError(f"{name} is not JSON")
-
-
-def _member(text: str, keys: tuple[str | int, ...]) -> int | None:
-    """The offset in the JSON document ``text`` of the member named
-    by ``keys`` (object keys and list indices): where its key (or list item) starts, of the
-    last of equal keys, as JSON.parse keeps that one. None when there is no such member."""
-    decoder = json.JSONDecoder()
-    at = _skip(text, 0)
-    for depth, key in enumerate(keys):
-        last = depth == len(keys) - 1
-        found = None
-        if isinstance(key, int):
-            if not text.startswith("[", at):
-                return None
-            at = _skip(text, at + 1)
-            for _ in range(key):
-                at = _skip(text, _skip(text, decoder.raw_decode(text, at)[1]) + 1)
-            found = at
-        elif text.startswith("{", at):
-            at = _skip(text, at + 1)
-            while text.startswith('"', at):
-                name, end = _scanstring(text, at + 1)
-                value_at = _skip(text, _skip(text, end) + 1)
-                if name == key:
-                    found = at if last else value_at
-                at = _skip(text, decoder.raw_decode(text, value_at)[1])
-                if not text.startswith(",", at):
-                    break
-                at = _skip(text, at + 1)
-        if found is None:
-            return None
-        at = found
-    return at
-
-
-def _skip(text: str, at: int) -> int:
-    """The offset of the first character at or after ``at`` that is not JSON whitespace."""
-    match = _SPACE.match(text, at)
-    return at if match is None else match.end()

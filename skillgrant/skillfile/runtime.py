@@ -32,7 +32,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import JS_WHITESPACE
 from .blockcolumn import block_column, wide_blank_line
-from .tagged import TAGGED_KEY, tagged_key
+from .tagged import tagged_key
 from .yamlapart import apart_as_read, apart_as_rejected, judged_keys
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
 
@@ -205,10 +205,9 @@ def _refuse(apart: tuple[str, int] | None) -> None:
 
 
 def _rejects_as_written(yaml_text: str, root: Node | None) -> tuple[str, int] | None:
-    """``bun_rejects``, once no key is read otherwise by Bun (a tagged key: Divergence)."""
-    tagged = tagged_key(root, yaml_text)
-    if tagged is not None:
-        raise Divergence(TAGGED_KEY.format(tagged[0]), tagged[1])
+    """``bun_rejects``, once no node is read otherwise by Bun (a tagged key or value:
+    Divergence)."""
+    _refuse(tagged_key(root, yaml_text))
     _refuse(apart_as_read(yaml_text, root, composed=True))
     return bun_rejects(yaml_text, root)
 

@@ -1,10 +1,9 @@
 """A SKILL.md read into spans: where the frontmatter is, where ``allowed-tools``' value is, and
-in which form it is written (semantics §6). Nothing here writes; ``skillfile`` splices.
-
-The file must start with a ``---`` line (after an optional BOM) and the frontmatter ends at the
-next ``---`` or ``...`` line. The YAML between is composed here, so its node marks give exact
-character offsets; python-frontmatter then reads the metadata, and must agree with the nodes;
-and Claude Code's own reading (``skillfile.runtime``) must agree with both, or the file is refused.
+in which form it is written (semantics §6). Nothing here writes; ``skillfile`` splices. The file
+must start with a ``---`` line (after an optional BOM) and the frontmatter ends at the next
+``---`` or ``...`` line. The YAML between is composed here (node marks give exact offsets);
+the metadata must agree with the nodes, and Claude Code's own reading (``skillfile.runtime``)
+with both, or the file is refused.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ from .runtime import (
     runtime_frontmatter,
     runtime_value,
 )
+from .tagged import tagged_key
 from .yamlspan import STYLE_NAMES, YamlProblem, is_str_scalar, line_column, node_kind
 
 KEY: Final = "allowed-tools"
@@ -166,12 +166,15 @@ class _Reader:
 
     def _predict(self, span: RuntimeFrontmatter | None, same: bool, root: Node | None,
                  problem: YamlProblem | None, yaml_end: int) -> Prediction | None:
-        """What Bun makes of the runtime's frontmatter (None: it sees none, or its text cannot
-        hold the key however it is parsed). SkillFileError when that cannot be computed."""
+        """What Bun makes of the runtime's frontmatter (None: none, or it cannot hold the key);
+        SkillFileError when that cannot be computed, or for a tag in ours (``tagged``)."""
         text = self.text
+        exact = span == (self.yaml_start, yaml_end)  # our nodes are of the very same text
+        tagged = None if exact else tagged_key(root, text[self.yaml_start:yaml_end])
+        if tagged is not None:  # Copilot CLI reads our frontmatter (review s46-freview2 C1)
+            raise self.fail(tagged[0], self.yaml_start + tagged[1])
         if span is None:
             return None
-        exact = span == (self.yaml_start, yaml_end)  # our nodes are of the very same text
         try:
             if not same:  # a key that grants may be read there only (s43-freview F7)
                 refuse_judged_keys(text[span.start:span.end])
@@ -188,8 +191,8 @@ class _Reader:
 
     def _runtime_note(self, span: RuntimeFrontmatter | None, theirs: Prediction | None,
                       value: str | list[str] | None, yaml_end: int) -> str | None:
-        """None when Claude Code reads ``allowed-tools`` as skillgrant does; a sentence when
-        it never sees the key (it grants nothing); SkillFileError when it reads others."""
+        """None when Claude Code reads ``allowed-tools`` as we do, a sentence when it never
+        sees it (it grants nothing); SkillFileError when it reads others."""
         if span is None:
             return None if value is None else (
                 f"Claude Code finds no frontmatter in this file, so it never reads {KEY}")
@@ -234,9 +237,8 @@ class _Reader:
         return pos, min(end + 1, len(text))
 
     def _refuse_dashes_after_dots(self, start: int) -> None:
-        """A ``...`` close with a ``---`` line later in the file reads two ways: readers that
-        fence only on ``---`` (python-frontmatter among them) take everything up to that line
-        as frontmatter, where another ``allowed-tools`` may hide. Refuse rather than guess."""
+        """A ``...`` close with a ``---`` line later: readers that fence on ``---`` only
+        (python-frontmatter) read up to that line. Refused rather than guessed."""
         for match in _LINE.finditer(self.text, start):
             if _FOREIGN_BOUNDARY.fullmatch(match.group(1)):
                 raise self.fail("the frontmatter is closed with '...' but a '---' line follows "
@@ -329,8 +331,7 @@ class _Reader:
                             entry_starts=starts, entry_ends=ends)
 
     def _refuse_quoted_crlf(self, node: ScalarNode) -> None:
-        """Bun keeps a CRLF inside a quoted scalar as a line break where YAML (and PyYAML)
-        folds it into a space: the runtime would read other entries."""
+        """A CRLF in a quoted scalar: Bun keeps a line break where PyYAML folds a space."""
         start, end = self.offset(node), self.end(node)
         if node.style in ("'", '"') and self.text.find("\r", start, end) >= 0:
             raise self.fail(f"{KEY} is quoted over several lines with CRLF line breaks, which "
@@ -367,11 +368,8 @@ class _Reader:
                 newline = self.text.find("\n", last - 1 if last > 0 else 0)
                 key_start = self.text.rfind("\n", 0, self.offset(key)) + 1
                 return newline + 1, self.offset(key) - key_start
-        column = 0
-        if pairs:
-            first = pairs[0][0]
-            column = self.offset(first) - (self.text.rfind("\n", 0, self.offset(first)) + 1)
-        return yaml_end, column
+        first = self.offset(pairs[0][0]) if pairs else 0
+        return yaml_end, first - (self.text.rfind("\n", 0, first) + 1) if pairs else 0
 
     def _value_end(self, node: Node) -> int:
         """Offset past a value's last character (a block collection's last child's end)."""

@@ -29,23 +29,13 @@ from skillgrant import SkillFileError
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_file
 
-HOLES = {
-    "P1": "a plugin's remote MCP server (url, no command) passes; its headersHelper is a "
-          "command Claude Code runs when the plugin loads",
-    "T1": "a tag on another key's value: PyYAML constructs it (None, a set), Bun ignores it; "
-          "hookdrop scans PyYAML's reading, so --enforce writes a hook the runtime drops",
-    "T2": "`context: !!null fork` is None to PyYAML and 'fork' to Bun: --enforce writes the "
-          "skill's own hook, which never sees the forked subagent's calls",
-    "T3": "`agent: !!null ev` is None to PyYAML (judge_keys: no agent) and 'ev' to Bun: the "
-          "skill runs as the project's agent ev",
-}
+HOLES: dict[str, str] = {}  # (all fixed by s46-ffix: each row passes, refused or judged)
 
 
 def _remote(kind: str, helper: str) -> dict[str, object]:
     return {"r": {"type": kind, "url": "http://127.0.0.1:9/mcp", "headersHelper": helper}}
 
 
-@pytest.mark.xfail(strict=True, reason=HOLES["P1"])
 @pytest.mark.parametrize("row", ["mcp-json-http", "manifest-sse"])
 def test_p1_a_plugins_remote_server_runs_its_headers_helper(judge: Judge, row: str) -> None:
     """A remote server's ``headersHelper`` (a shell command printing HTTP headers) runs when
@@ -90,8 +80,7 @@ T1 = {"null-tagged": "PreToolUse: !!null x", "set-tagged": "x: !!set {PreToolUse
       "control": "x: y"}
 
 
-@pytest.mark.parametrize("row", [pytest.param(row, marks=pytest.mark.xfail(
-    strict=True, reason=HOLES["T1"])) if row != "control" else row for row in sorted(T1)])
+@pytest.mark.parametrize("row", sorted(T1))
 def test_t1_enforce_writes_a_hook_the_runtime_drops(judge: Judge, row: str) -> None:
     """``apply --enforce`` writes its hook into the skill; under a session allowing Bash the
     ceiling must deny ``touch zz`` (outside the plan ``Bash(echo *)``). Claude Code loads the
@@ -123,7 +112,6 @@ def test_t1_enforce_writes_a_hook_the_runtime_drops(judge: Judge, row: str) -> N
         shutil.rmtree(work, ignore_errors=True)
 
 
-@pytest.mark.xfail(strict=True, reason=HOLES["T3"])
 def test_t3_a_tagged_agent_runs_the_skill_as_that_agent(judge: Judge) -> None:
     """s43-freview F7's shape without the retry: ``context: fork`` and ``agent: !!null ev``.
     Claude Code runs the skill as the project's agent ``ev`` (``permissionMode:
@@ -220,8 +208,7 @@ def test_f8_a_skill_file_in_another_case(judge: Judge, row: str) -> None:
             f"{done.stdout}")
 
 
-@pytest.mark.parametrize("row", [pytest.param("null-tagged", marks=pytest.mark.xfail(
-    strict=True, reason=HOLES["T2"])), "control"])
+@pytest.mark.parametrize("row", ["null-tagged", "control"])
 def test_t2_enforce_writes_its_hook_into_a_forked_skill(judge: Judge, row: str) -> None:
     """``context: !!null fork``: Claude Code forks the skill (Bun reads ``fork``); the
     subagent's ``touch`` runs under a session allowing Bash, though ``apply --enforce`` wrote
@@ -265,7 +252,7 @@ G1 = {"dashes-in-value": ("---\nname: other\nallowed-tools: Bash(echo *)\ndescri
                   "---\nResult: !`echo $ARGUMENTS`\n")}
 
 
-@pytest.mark.parametrize("row", sorted(G1))  # (closed: s46-gfix, the project's reader)
+@pytest.mark.parametrize("row", sorted(G1))
 def test_g1_a_skill_calls_args_fill_a_command_the_gate_takes_for_frontmatter(
         judge: Judge, row: str) -> None:
     """tests/gate/test_s45_gfix2.py's K1 session (plan ``Skill(other)``, ``Bash(echo *)``; the

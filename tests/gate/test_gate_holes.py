@@ -21,6 +21,9 @@ import pytest
 from files_fixture import gated_project, git
 from test_gate_files import _hook_gone, _settings_hook, run_hook
 
+#: Real bash and a fresh hook process for each case: .ci/steps/47-gate-holes.sh runs them.
+pytestmark = pytest.mark.slow
+
 PROGRAMS = ["sed", "install", "split", "sort", "tar", "zip", "git", "sqlite3", "ed", "vim",
             "ex", "cp", "echo"]
 #: Each runs evil/h2 (which copies evil/. over the project) under real bash.

@@ -142,6 +142,7 @@ def _hook(plan: Path, payload: dict[str, object], env: dict[str, str], cwd: Path
     return done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_r1_end_to_end_the_service_allows_a_write_to_the_hooks_folder(
         quiet_path: Path, quiet_home: Path) -> None:
     """Through a real service and a real hook process: after `git config --global
@@ -690,6 +691,7 @@ def test_a_bind_mount_over_a_place_the_set_rests_on(
     _differential(view, tmp_path / "plan.json", str(repo / "src"), str(repo / "src"), change)
 
 
+@pytest.mark.slow
 def test_r5_a_fifo_named_dot_git_does_not_stop_the_service(tmp_path: Path) -> None:
     """A `.git` FIFO in the call's folder: the gate opens it to read a gitdir line, and the
     open waits for a writer. A hook process waits alone (until the runtime's hook timeout);
@@ -814,6 +816,7 @@ def test_r7_a_repository_named_in_another_case_in_a_casefolded_folder(
     _differential(view, tmp_path / "plan.json", cwd, cwd, change)
 
 
+@pytest.mark.slow
 def test_an_overflowed_queue_forgets_the_set(view: Watched, tmp_path: Path,
                                             clean_env: Path) -> None:
     """More events than the queue holds (``max_queued_events``), the change that matters
@@ -878,6 +881,7 @@ def _served_and_fresh(tmp_path: Path, work: Path, env: dict[str, str],
         return served.post("/v1/hook/p", payload).body, fresh
 
 
+@pytest.mark.slow
 def test_r6_end_to_end_overlay_upper_layer(quiet_path: Path, quiet_home: Path,
                                           mounts: list[Path]) -> None:
     tmp_path = quiet_path
@@ -902,6 +906,7 @@ def test_r6_end_to_end_overlay_upper_layer(quiet_path: Path, quiet_home: Path,
     assert b'"deny"' in served, (served, fresh)
 
 
+@pytest.mark.slow
 def test_r1_end_to_end_xdg_config_home_not_normalized(quiet_path: Path,
                                                       quiet_home: Path) -> None:
     tmp_path = quiet_path
@@ -958,6 +963,7 @@ def test_the_key_holds_the_process_folder(view: Watched, tmp_path: Path, clean_e
         assert kept == _guarded(None, Path("plan.json"), "repo", "repo")
 
 
+@pytest.mark.slow
 def test_r5b_a_fifo_as_a_repositorys_config_does_not_stop_the_service(tmp_path: Path) -> None:
     """R5 through git: a nested repository's `.git/config` a FIFO. The gate's own read of it
     (non-blocking, a regular file only) takes it as "may mention a hooks folder" and asks git,
@@ -1122,6 +1128,7 @@ def test_r14_a_long_chain_of_links_is_answered_as_the_system_answers(
     assert view.realpath(str(first)) == want
 
 
+@pytest.mark.slow
 def test_r14_end_to_end_a_command_naming_a_long_chain(tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()

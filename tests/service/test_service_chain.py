@@ -12,6 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from serving import Served, start
 
 from skillgrant.evidence.chain import verify
@@ -49,6 +50,7 @@ def _plan(tmp_path: Path) -> Path:
     return plan
 
 
+@pytest.mark.slow
 def test_the_service_and_hook_processes_keep_one_chain_under_load(tmp_path: Path) -> None:
     audit = tmp_path / "audit.jsonl"
     context = multiprocessing.get_context("spawn")

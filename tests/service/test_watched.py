@@ -217,6 +217,7 @@ def test_nothing_is_kept_about_a_path_in_a_network_filesystem(view: Watched,
     assert beside in view._real and beside in view._ids
 
 
+@pytest.mark.slow
 def test_past_its_watches_the_view_starts_over_and_still_sees_changes(
         view: Watched, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from skillgrant.service import watched as module
