@@ -894,3 +894,43 @@ def test_h3_a_make_recipe_runs_npm_test_on_a_package_json_the_plan_does_not_guar
 
 _open("test_h3_a_make_recipe_runs_npm_test_on_a_package_json_the_plan_does_not_guard",
       "review s46 H3: open (s46-gfix)")
+
+
+# --- npm's global configuration under a user's prefix --------------------------------------
+
+
+def test_n2_npm_reads_the_global_npmrc_of_the_users_prefix(tmp_path: Path) -> None:
+    """N2 (homefiles guards ``~/.npmrc``; npm's global configuration is ``$PREFIX/etc/npmrc``,
+    guarded where the prefix is a system folder, ``/usr``, or a version manager's): npm's own
+    fix for global installs without root sets ``prefix=~/.npm-global`` in ``~/.npmrc`` and puts
+    ``~/.npm-global/bin`` on PATH. npm then reads ``~/.npm-global/etc/npmrc`` as its global
+    configuration, whose ``script-shell`` the covered ``npm test`` runs; ``mkdir -p`` and
+    ``cp e.rc`` there are allowed. Plan ``Bash(mkdir *)``, ``Bash(cp *)``, ``Bash(npm
+    test)``."""
+    needs("npm")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(mkdir *)", "Bash(cp *)", "Bash(npm test)"])
+    _npm_project(project)
+    calls = ["mkdir -p {home}/.npm-global/etc", "cp e.rc {home}/.npm-global/etc/npmrc",
+             "npm test"]
+
+    def prefixed(home: Path) -> dict[str, str]:
+        env = _home_env(home)
+        (home / ".npm-global" / "bin").mkdir(parents=True)
+        (home / ".npmrc").write_text(f"prefix={home}/.npm-global\n")
+        env["PATH"] = f"{home}/.npm-global/bin:{env.get('PATH', '')}"
+        return env
+
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    proof = prefixed(tmp_path / "proof-home")
+    for call in calls:
+        bash(call.format(home=proof["HOME"]), scratch, proof)
+    assert (scratch / "zz").exists(), "npm ran no payload: the case proves nothing"
+    env = prefixed(tmp_path / "home")
+    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+        is not None, "the hook allows writing the global npmrc of the user's npm prefix"
+
+
+_open("test_n2_npm_reads_the_global_npmrc_of_the_users_prefix",
+      "review s46 N2: open (s46-gfix)")
