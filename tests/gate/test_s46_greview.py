@@ -932,5 +932,3 @@ def test_n2_npm_reads_the_global_npmrc_of_the_users_prefix(tmp_path: Path) -> No
         is not None, "the hook allows writing the global npmrc of the user's npm prefix"
 
 
-_open("test_n2_npm_reads_the_global_npmrc_of_the_users_prefix",
-      "review s46 N2: open (s46-gfix)")
