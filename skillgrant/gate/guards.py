@@ -33,7 +33,8 @@ from .homefiles import (
 from .linkmakers import link_then_more
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
-from .planprograms import MANIFESTS, MODULES, WORKSPACES, workspaces
+from .nodeworkspaces import workspaces
+from .planprograms import MANIFESTS, MODULES, WORKSPACES
 from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git
 
