@@ -132,6 +132,9 @@ def _sources(args: list[str]) -> tuple[set[str], list[str]] | None:
     options' values); None when the options are not read, or a source may be written."""
     from .optables import TABLES, Doubt, read_options
 
+    first = next((i for i, w in enumerate(args) if w[:1] != "-" or w == "-"), len(args))
+    if any(w[:1] == "-" and w != "-" for w in args[first:]):
+        return None  # (an option after an operand is one to BSD's cp: review s46 T2)
     try:  # (a pattern where an option may stand may become one)
         read = read_options("cp", TABLES["cp"], [
             None if w[:1] in "*?[" else w for w in args])

@@ -350,9 +350,6 @@ def test_x3_hfs_ignores_code_points_fold_keeps(hfs: Path, case: str) -> None:
         "the hook allows a write of package.json spelled with a code point HFS+ ignores"
 
 
-_open("test_x3_hfs_ignores_code_points_fold_keeps",
-      "review s46-greview2 X3: placed.fold keeps the code points HFS+ ignores in names "
-      "(U+200C-U+200F, U+202A-U+202E, U+206A-U+206F, U+FEFF)", *IGNORED)
 
 
 # --- cp's options read as GNU's getopt_long reads them, where cp is BSD's (macOS) ----------
@@ -390,7 +387,3 @@ def test_t2_bsd_cp_reads_an_option_after_an_operand_as_an_operand(tmp_path: Path
         "the hook allows a cp that BSD's cp reads as writing into a guarded folder"
 
 
-_open("test_t2_bsd_cp_reads_an_option_after_an_operand_as_an_operand",
-      "review s46-greview2 T2: copied.read_sources reads cp as GNU's getopt_long does; "
-      "macOS's BSD cp takes an option after an operand as an operand (the last: the folder)",
-      *BSD_ORDER)
