@@ -206,9 +206,6 @@ def test_s5_own_settings_behind_an_option_valued_with_a_read_word(tmp_path: Path
         "the hook allows a settings write behind an option whose value is a read word"
 
 
-_open("test_s5_own_settings_behind_an_option_valued_with_a_read_word",
-      "review s46-greview2 S5: ownsettings reads an option's value (--cluster view, --region "
-      "get, --tag get) as the subcommand after the settings word", *OWN_READ_VALUE)
 
 
 # --- cargo's target folder of a crate below the call's folder -------------------------------
