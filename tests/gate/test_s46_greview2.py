@@ -154,10 +154,6 @@ def test_t1_cp_into_a_folder_writes_through_a_link_of_the_same_name(tmp_path: Pa
         "the hook allows a cp into a folder holding a link to the program the plan runs"
 
 
-_open("test_t1_cp_into_a_folder_writes_through_a_link_of_the_same_name",
-      "review s46-greview2 T1 (main too): cp SRC DIR/ opens DIR/<SRC's name>, which may be a "
-      "link (copied there with cp -P/-a/-d) to a guarded program; the gate judges only DIR/",
-      *THROUGH)
 
 
 # --- a program's own settings: a read word as an option's value before the write ----------
