@@ -101,9 +101,11 @@ def _filled_commands(text: str, args: str) -> list[str]:
     written (each once)."""
     body, names = _frontmatter(text)
     before = _commands(body)
-    if (names is None and any("$" in c for c in before)) or ("`" in args and "`" in body):
+    if (names is None and any("$" in c for c in before)) or (
+            ("`" in args or "!" in args) and any(c in body for c in "$!`")):
         return [_UNSPLIT]  # (a name not read may be any `$…`: review s46-freview2 G4; a
-        # backtick of the args re-pairs the body's code spans, which decide its commands: G7)
+        # backtick or `!` of the args, filled after a body's `!`, makes or re-pairs a marker:
+        # G7, and the lead's Bun oracle's 4 cases)
     after = _commands(_fill(body, args, names))
     for command in before:
         if command in after:
