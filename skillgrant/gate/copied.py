@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from ..lazy import compile_on_use
 from . import files as fs
-from .named import GUARDED, folded_items, named_word
+from .named import GUARDED, folded_items, guarded_path, named_word
 from .placed import fold, holds_module, in_worktree, mirrored
 from .writers import tree_word
 
@@ -36,13 +36,72 @@ def written(words: list[str], directory: str | None, text: str, bare: str) -> st
     touch: Callable[[str], bool] = functools.partial(
         touches, names_kept=functools.cache(kept), walks={})
     found = named_word(words, directory, text) or tree_word(words, directory, touch)
-    if found is None or "cp" not in bare or directory is None:
+    if "cp" not in bare or directory is None:
         return found
+    if found is None:
+        return through_links(text, directory)
     sources = read_sources(text, directory)
     if not sources or found not in sources:
         return found
     rest = [w for w in words if w not in sources]
-    return named_word(rest, directory, text) or tree_word(rest, directory, touch)
+    return named_word(rest, directory, text) or tree_word(rest, directory, touch) or \
+        through_links(text, directory)
+
+
+def through_links(text: str, directory: str) -> str | None:
+    """A source of a ``cp`` of ``text`` whose copy in its destination folder is written
+    through a link there (``out/python3`` made by an earlier ``cp -P``) to a guarded item, or
+    may be (a folder source of more entries than are looked at): review s46-greview2 T1."""
+    from . import readers
+
+    for command in readers.named_commands(text) or ():
+        words = readers.program_words(command)
+        parts = _parts(list(words[1:])) if words and words[0] in _CP else None
+        if parts is None:
+            continue
+        sources, folder = parts
+        into = posixpath.join(directory, folder)
+        if not os.path.isdir(into):
+            continue
+        for source in sources:
+            names = _entries(posixpath.join(directory, source)) if source.rstrip("/")[-2:] in (
+                "/.", ".") else [posixpath.basename(source.rstrip("/"))]
+            if names is None or any(_linked_guarded(posixpath.join(into, n)) for n in names):
+                return source
+    return None
+
+
+def _parts(args: list[str]) -> tuple[list[str], str] | None:
+    """The sources of ``cp`` given ``args`` and the folder it copies them into (``-t``, or
+    the last operand of several); None when it copies into no folder, or is not read."""
+    from .optables import TABLES, Doubt, read_options
+
+    try:
+        read = read_options("cp", TABLES["cp"], [None if w[:1] in "*?[" else w for w in args])
+    except Doubt:
+        return None
+    folder = [v for name, v in read.options if name == "target-directory" and v]
+    operands = [o for o in read.operands if o]
+    if folder:
+        return operands, folder[0]
+    return (operands[:-1], operands[-1]) if len(operands) > 1 else None
+
+
+def _entries(folder: str) -> list[str] | None:
+    """The names in ``folder`` (a copy of ``folder/.`` writes each); None past 4,096."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return names if len(names) <= 4096 else None
+
+
+def _linked_guarded(path: str) -> bool:
+    """Whether ``path`` is a link leading to a guarded item (or into one)."""
+    if not os.path.islink(path):
+        return False
+    real = fs.realpath(path)
+    return guarded_path(real) is not None or touches(real)
 
 
 def touches(path: str, names_kept: Callable[[], bool] | None = None,
@@ -124,7 +183,9 @@ def read_sources(text: str, directory: str) -> frozenset[str]:
         sources |= found[0]
         others += found[1]
     return frozenset(w for w in sources if _PLAIN.fullmatch(w) and ".." not in w.split("/")
-                     and not any(w in o for o in others) and not held(w, directory))
+                     and not any(w in o for o in others) and not held(w, directory)
+                     and not os.path.islink(posixpath.join(directory, w)))  # (a copy of a
+    # link may be a link, written through later: review s46-greview2 T1)
 
 
 def _sources(args: list[str]) -> tuple[set[str], list[str]] | None:
@@ -132,6 +193,9 @@ def _sources(args: list[str]) -> tuple[set[str], list[str]] | None:
     options' values); None when the options are not read, or a source may be written."""
     from .optables import TABLES, Doubt, read_options
 
+    first = next((i for i, w in enumerate(args) if w[:1] != "-" or w == "-"), len(args))
+    if any(w[:1] == "-" and w != "-" for w in args[first:]):
+        return None  # (an option after an operand is one to BSD's cp: review s46 T2)
     try:  # (a pattern where an option may stand may become one)
         read = read_options("cp", TABLES["cp"], [
             None if w[:1] in "*?[" else w for w in args])

@@ -41,7 +41,9 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "ZIPINFOOPT", "XDG_DATA_HOME", "GH_DATA_DIR", "HELM_PLUGINS",
                    "HELM_DATA_HOME", "PYTHONPATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
                    "GEM_PATH", "GEM_HOME", "CLASSPATH", "R_LIBS", "R_LIBS_USER",
-                   "R_LIBS_SITE", "GOPATH", "JULIA_LOAD_PATH")
+                   "R_LIBS_SITE", "GOPATH", "JULIA_LOAD_PATH", "npm_config_prefix",
+                   "NPM_CONFIG_PREFIX", "npm_config_globalconfig", "NPM_CONFIG_GLOBALCONFIG",
+                   "npm_config_userconfig", "NPM_CONFIG_USERCONFIG")
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.

@@ -22,8 +22,10 @@ from .folded import unquoted
 from .homefiles import (
     HOME_CODE,
     MOVED_CODE,
+    NPM_ENVIRONMENT,
     SYSTEM_BINS,
     home_named,
+    npm_global,
     prefixes,
     system_code,
     version_files,
@@ -31,7 +33,8 @@ from .homefiles import (
 from .linkmakers import link_then_more
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
-from .planprograms import MANIFESTS, MODULES, WORKSPACES, workspaces
+from .nodeworkspaces import workspaces
+from .planprograms import MANIFESTS, MODULES, WORKSPACES
 from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git
 
@@ -46,7 +49,7 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                              "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG",
                              "GIT_COMMON_DIR", "GIT_CONFIG_NOSYSTEM", "CURL_HOME", "WGETRC",
                              "XDG_CACHE_HOME", "XDG_DATA_HOME", "PYTHONPATH", *MOVED_CODE,
-                             *CARGO_ENVIRONMENT)
+                             *CARGO_ENVIRONMENT, *NPM_ENVIRONMENT)
 
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -128,7 +131,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items.append((os.path.join(home, ".claude.json"), False))  # its MCP servers (s41 M1)
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
-    items += [(os.path.join(home, name), tree) for name, tree in HOME_CODE]
+    items += [(os.path.join(home, name), tree) for name, tree in HOME_CODE] + npm_global(home)
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
     items += [(os.path.join(xdg, name), True) for name in ("git", "husky")] if xdg else []
     data = os.environ.get("XDG_DATA_HOME")  # gh's extensions, helm's plugins (s46 E1)

@@ -187,3 +187,35 @@ def _base(prefix: str) -> list[tuple[str, bool]]:
     homes = [line.split("=", 1)[1].strip() for line in text.splitlines()
              if line.split("=", 1)[0].strip() == "home" and "=" in line]
     return [(os.path.join(os.path.dirname(home.rstrip("/")), "lib"), True) for home in homes]
+
+
+#: The variables ``npm_global`` reads (npm reads them in any case; these two spellings).
+NPM_ENVIRONMENT: Final = ("npm_config_prefix", "NPM_CONFIG_PREFIX", "npm_config_globalconfig",
+                          "NPM_CONFIG_GLOBALCONFIG", "npm_config_userconfig",
+                          "NPM_CONFIG_USERCONFIG")
+
+
+def npm_global(home: str) -> list[tuple[str, bool]]:
+    """npm's configuration files where its user settings or the environment move them (review
+    s46 N2): the user's file a variable names (``npm_config_userconfig``, any case), and the
+    global one of the prefix it or the user's file names (``<prefix>/etc/npmrc``: the folder
+    whole) or its ``globalconfig`` (``prefix=~/.npm-global``, npm's own advice for global
+    installs without root). A file not read as text moves nothing the gate can name: its
+    folder's ``etc`` is guarded in its stead."""
+    given = {k.lower(): v for k, v in os.environ.items() if k.lower().startswith("npm_config_")}
+    user = os.path.expanduser(given.get("npm_config_userconfig") or os.path.join(home, ".npmrc"))
+    settings: dict[str, str] = {}
+    try:
+        for line in fs.read(user, 1 << 20).decode().splitlines():
+            key, eq, value = line.partition("=")
+            if eq:
+                settings[key.strip().lower()] = os.path.expandvars(value.strip().strip("\"'"))
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError):
+        settings["prefix"] = os.path.dirname(user)
+    prefix = given.get("npm_config_prefix") or settings.get("prefix")
+    config = given.get("npm_config_globalconfig") or settings.get("globalconfig")
+    return [(user, False), *([(os.path.join(os.path.expanduser(prefix), "etc"), True)]
+                             if prefix else []),
+            *([(os.path.expanduser(config), False)] if config else [])]

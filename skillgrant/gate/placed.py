@@ -83,7 +83,13 @@ def fold(text: str) -> str:
         return text.lower()
     import unicodedata
 
+    text = text.translate(_IGNORED)  # (code points HFS+ drops from a name: review s46 X3)
     return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).casefold())
+
+
+#: U+200C–U+200F, U+202A–U+202E, U+206A–U+206F and U+FEFF: HFS+ ignores them in a name.
+_IGNORED: Final = dict.fromkeys([*range(0x200C, 0x2010), *range(0x202A, 0x202F),
+                                 *range(0x206A, 0x2070), 0xFEFF])
 
 
 def mirrored(path: str, folder: str) -> str:

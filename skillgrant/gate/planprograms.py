@@ -13,7 +13,6 @@ import itertools
 import os
 
 from ..lazy import compile_on_use
-from . import files as fs
 from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS, long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -178,6 +177,13 @@ MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "target", "pyproject.tom
                               "setup.cfg", "tox.ini", "conftest.py", "build.gradle",
                               "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
                               "gradle", "buildSrc", "package.json"})
+#: Programs running commands the project defines (recipes, scripts, hooks), which may start
+#: any program: under them what any program reads at its start is guarded (review s46 H2/H3).
+_RUNS_ANY: Final = frozenset({"make", "gmake", "ninja", "just", "task", "tox", "nox",
+                              "pre-commit", *_NODE_RUNNERS})
+_HOOKED: Final = frozenset({"commit", "push", "merge", "rebase", "am", "pull", "checkout",
+                            "switch", "cherry-pick", "revert"})  # (git's hooks run)
+_ALL_STARTS: Final = tuple(dict.fromkeys(n for names in STARTS.values() for n in names))
 #: What pip builds a project of the call's folder from (``pip install -e .``).
 _BUILT: Final = ("pyproject.toml", "setup.py", "setup.cfg")
 #: Their options naming the folder they read it in (``make -C DIR``, ``--directory=DIR``,
@@ -210,7 +216,8 @@ def _started(name: str, words: list[str]) -> list[str]:
                       for f in (v, os.path.dirname(v))]
     if kind == "pytest":  # its root is read from its paths' folders up (and conftest.py)
         folders += [os.path.dirname(w) for w in words[1:] if "/" in w and w[:1] != "-"]
-    found = _in_folders(folders, STARTS.get(kind, ()))
+    anything = kind in _RUNS_ANY or (kind == "git" and not _HOOKED.isdisjoint(words[1:4]))
+    found = _in_folders(folders, _ALL_STARTS if anything else STARTS.get(kind, ()))
     if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`)
         found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")
                   for p in (_literal(w) if w != "." else _BUILT)]
@@ -276,60 +283,6 @@ WORKSPACES: Final = "%"
 MODULES: Final = "+"
 #: The node runners' options naming the folder whose workspaces they run.
 _NODE_TOPS: Final = ("--prefix", "-C", "--dir", "--cwd")
-_YAML_ITEM: Final = compile_on_use(r"\s*-\s*(['\"]?)([^'\"#\s]+)\1\s*")
-
-
-def workspaces(folder: str) -> list[str]:
-    """The paths to guard whole for the workspaces the ``package.json`` in ``folder`` lists
-    (``workspaces``, or its ``packages``) and its ``pnpm-workspace.yaml`` (``packages``):
-    each one's ``package.json`` and ``node_modules``, the whole folder before a pattern
-    (``packages/*``: a new folder there is one); ``folder`` itself when a list cannot be read
-    as one (review s44 P3)."""
-    listed: list[str] = []
-    for name in ("package.json", "pnpm-workspace.yaml"):
-        try:
-            text = fs.read(os.path.join(folder, name), 1 << 20).decode()
-            listed += _json_workspaces(text) if name == "package.json" else \
-                _yaml_packages(text)
-        except FileNotFoundError:
-            continue
-        except (OSError, ValueError):  # (UnicodeDecodeError, a form not read here)
-            return [folder]
-    return [os.path.join(folder, p).rstrip("/") for entry in listed if entry[:1] != "!" for p in (
-        _literal(entry) if _PATTERN.search(entry) else
-        [os.path.join(entry, "package.json"), os.path.join(entry, "node_modules")])]
-
-
-def _json_workspaces(text: str) -> list[str]:
-    import json
-
-    data = json.loads(text)
-    listed = data.get("workspaces", []) if isinstance(data, dict) else []
-    listed = listed.get("packages", []) if isinstance(listed, dict) else listed
-    if not isinstance(listed, list) or not all(isinstance(e, str) for e in listed):
-        raise ValueError("workspaces")
-    return listed
-
-
-def _yaml_packages(text: str) -> list[str]:
-    """``packages``'s items in pnpm's file, written as a block list; ValueError otherwise."""
-    listed: list[str] = []
-    inside = False
-    for line in text.splitlines():
-        if not line.strip() or line.lstrip()[:1] == "#":
-            continue
-        if not line[:1].isspace():  # a key of the top level
-            inside = line.rstrip() == "packages:"
-            if line.startswith("packages") and not inside:
-                raise ValueError("packages")
-        elif inside:
-            item = _YAML_ITEM.fullmatch(line)
-            if item is None:
-                raise ValueError(line)
-            listed.append(item.group(2))
-    return listed
-
-
 #: Interpreters that run the script their operand names, beside ``RUNS_OPERAND`` (``java
 #: X.java``: its source launcher; its class path, the folder, by default).
 _INTERPRETERS: Final = RUNS_OPERAND | {"java", "php", "Rscript", "lua", "luajit", "tclsh",

@@ -16,17 +16,26 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from ..grants import JS_WHITESPACE
 from .judge import Judged, Part, all_covered, outside
 from .tools import Spec
 from .verdict import CallPlan
 
 #: The runtime's command markers (``Lxr``, ``Nxr``) and the inline code spans it blanks first
 #: (``Bit``).
-_BLOCK = re.compile(r"```!\s*\n?([\s\S]*?)\n?```")
-_INLINE = re.compile(r"(?:(?<=^)|(?<=\s))!`([^`]+)`", re.MULTILINE)
+#: Python's white space and JavaScript's (``\s`` differs: U+FEFF is JavaScript's, U+0085 and
+#: U+001C-U+001F Python's): a marker after either is one to the gate (review s46-freview2 G3).
+_SPACE = "[\\s" + re.escape(JS_WHITESPACE) + "]"
+_BLOCK = re.compile(r"```!" + _SPACE + r"*\n?([\s\S]*?)\n?```")
+_INLINE = re.compile(r"(?:(?<=^)|(?<=" + _SPACE + r"))!`([^`]+)`", re.MULTILINE)
+#: The runtime's white space (JavaScript's ``\s``), before a ``!`` its ``uG`` breaks.
+_JS_SPACE = "[" + re.escape(JS_WHITESPACE) + "]"
+#: A named argument the gate fills as the runtime does (G4: `$+x`, `$(w)`, `$ who`, a digit of
+#: another script are refused).
+_NAME = re.compile(r"[A-Za-z0-9_.-]+")
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
 #: Args the gate splits into words as the runtime does: no quote, escape or operator.
-_PLAIN_ARGS = re.compile(r"[A-Za-z0-9_./:,=@%+^\s-]*")
+_PLAIN_ARGS = re.compile(r"[A-Za-z0-9_./:,=@%+^ \t\n\r-]*")  # (white space both split at)
 #: A word the gate could not split: its command is refused.
 _UNSPLIT = "\x00unsplit\x00"
 _MAX_NAMES = 64
@@ -92,6 +101,11 @@ def _filled_commands(text: str, args: str) -> list[str]:
     written (each once)."""
     body, names = _frontmatter(text)
     before = _commands(body)
+    if (names is None and any("$" in c for c in before)) or (
+            ("`" in args or "!" in args) and any(c in body for c in "$!`")):
+        return [_UNSPLIT]  # (a name not read may be any `$…`: review s46-freview2 G4; a
+        # backtick or `!` of the args, filled after a body's `!`, makes or re-pairs a marker:
+        # G7, and the lead's Bun oracle's 4 cases)
     after = _commands(_fill(body, args, names))
     for command in before:
         if command in after:
@@ -106,7 +120,6 @@ def _frontmatter(text: str) -> tuple[str, list[str] | None]:
     nodes, the last ``arguments`` key kept). None for the arguments where that reader cannot
     say what the runtime reads, or they are no list or string of names: every ``$word`` may
     then be one (refused with args)."""
-    from ..grants import JS_WHITESPACE
     from ..skillfile.runtime import Divergence, predict, runtime_frontmatter
 
     span = runtime_frontmatter(text)
@@ -138,29 +151,30 @@ def _names(root: object) -> list[str] | None:
         items = [n.value for n in node.value]
     else:
         return None
-    if not all(re.fullmatch(r"[\w.-]+", n) for n in items):
-        return None
-    return [n for n in items if not n.isdigit()]
+    if not all(_NAME.fullmatch(n) for n in items):
+        return None  # (a name of other characters: review s46-freview2 G4)
+    return [n for n in items if not n.isdigit()]  # (ASCII digits only, as JavaScript's \d)
 
 
 def _escaped(value: str) -> str:
     """The runtime's ``uG``: a value's ``!`` markers broken."""
     value = value.replace("`!", "` !").replace("!`", "! `")
-    return re.sub(r"(^|\s)!", lambda m: m.group(1) + "\\!", value, flags=re.MULTILINE)
+    return re.sub(r"(^|" + _JS_SPACE + r")!", lambda m: m.group(1) + "\\!", value,
+                  flags=re.MULTILINE)
 
 
 def _fill(body: str, args: str, names: list[str] | None) -> str:
     """``body`` filled from ``args`` as the runtime's ``_vt`` fills it."""
-    named = {} if names is None else dict(sorted(
-        {n: i for i, n in enumerate(names[:_MAX_NAMES]) if len(n) <= 64}.items(),
-        key=lambda item: -len(item[0])))
+    kept = [(i, n) for i, n in enumerate(names or ()) if len(n) <= 64][:_MAX_NAMES]  # (the
+    # long ones dropped, then the first 64, each at its place in the list: G4)
+    named = dict(sorted({n: i for i, n in kept}.items(), key=lambda item: -len(item[0])))
     alternatives = ([r"(?<!\\)\\\$(?=\d|ARGUMENTS"
                      + "".join(f"|{re.escape(n)}(?![\\[\\w])" for n in named) + ")"]
                     + [rf"\${re.escape(n)}(?![\[\w])" for n in named]
                     + [r"\$ARGUMENTS\[(\d+)\]", r"\$(\d+)(?!\w)", r"\$ARGUMENTS"])
     if names is None:  # any $word may be a named argument
         alternatives.insert(1, r"\$[\w.-]+")
-    pattern = re.compile("|".join(f"(?:{a})" for a in alternatives))
+    pattern = re.compile("|".join(f"(?:{a})" for a in alternatives), re.ASCII)  # (JS's \w, \d)
     words = args.split() if _PLAIN_ARGS.fullmatch(args) is not None else None
     filled: list[bool] = []
 
@@ -183,7 +197,7 @@ def _value(text: str, args: str, words: list[str] | None,
     """What the runtime puts for the placeholder ``text`` (None: it stays as written)."""
     if text.startswith("\\"):
         return "$"
-    if text == "$ARGUMENTS":
+    if text == "$ARGUMENTS" and "ARGUMENTS" not in named:  # (a name of it first: G5)
         return _escaped(args)
     index: int | None
     if text.startswith("$ARGUMENTS["):

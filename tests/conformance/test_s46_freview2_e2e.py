@@ -17,20 +17,7 @@ from file_review import work_folder
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_file
 
-HOLES = {
-    "G3": "gate/skillargs.py's _INLINE is the runtime's Nxr in Python's re, whose \\s lacks "
-          "U+FEFF (JavaScript's \\s has it): the gate finds no command the args fill",
-    "G4": "gate/skillargs.py reads the named arguments otherwise than the runtime's PIe/_vt: "
-          "it strips list items (the runtime keeps ' who'), drops Unicode digits (isdigit; the "
-          "runtime's /^\\d+$/ is ASCII), and cuts to 64 names before dropping long ones (the "
-          "runtime filters first): a $name the runtime fills is no placeholder to the gate",
-    "G5": "gate/skillargs.py _value fills `$ARGUMENTS` with the whole args even when "
-          "`ARGUMENTS` is a declared name; the runtime's _vt fills the names first, so "
-          "`$ARGUMENTS` is one word of the args",
-    "G7": "gate/skillargs.py fills a word it cannot split with a marker and refuses only a "
-          "command that holds it; the marker inside a code span changes how the body's "
-          "backticks pair, so a command the real filling makes live stays hidden from the gate",
-}
+HOLES: dict[str, str] = {}  # (G3, G4, G5, G7: closed by s46-gfix)
 
 #: Skill ``other``: its body's ``!`echo $ARGUMENTS``` after a U+FEFF (the runtime finds it,
 #: the gate does not), and the control (a space: both find it; the gate denies).
@@ -41,7 +28,7 @@ G3 = {"bom-before-marker": ("---\nname: other\ndescription: d\nallowed-tools: Ba
 
 
 @pytest.mark.parametrize("row", [pytest.param(
-    r, marks=[pytest.mark.xfail(strict=True, reason=HOLES["G3"])] if r != "control" else [])
+    r, marks=[])
     for r in sorted(G3)])
 def test_g3_a_skill_command_after_a_byte_order_mark_runs_the_calls_args(judge: Judge,
                                                                         row: str) -> None:
@@ -90,7 +77,7 @@ G4 = {"space-in-item": (_G4_HEAD + 'arguments: [" who"]\n---\nResult: !`echo $ w
 
 
 @pytest.mark.parametrize("row", [pytest.param(
-    r, marks=[pytest.mark.xfail(strict=True, reason=HOLES["G4"])] if r != "control" else [])
+    r, marks=[])
     for r in sorted(G4)])
 def test_g4_a_named_argument_the_gate_reads_otherwise_runs_the_calls_args(judge: Judge,
                                                                          row: str) -> None:
@@ -129,7 +116,7 @@ G5 = {"named-arguments": (_G4_HEAD + "arguments: [ARGUMENTS]\n---\nResult: !`ech
 
 
 @pytest.mark.parametrize("row", [pytest.param(
-    r, marks=[pytest.mark.xfail(strict=True, reason=HOLES["G5"])] if r != "control" else [])
+    r, marks=[])
     for r in sorted(G5)])
 def test_g5_a_name_called_arguments_runs_the_calls_args(judge: Judge, row: str) -> None:
     """``Skill(other, args="'x; touch zz'")`` runs ``echo x; touch zz`` as the skill loads
@@ -148,7 +135,7 @@ G7 = {"backticks-in-args": (_G4_HEAD + "arguments: [who]\n---\nResult `!`echo "
 
 
 @pytest.mark.parametrize("row", [pytest.param(
-    r, marks=[pytest.mark.xfail(strict=True, reason=HOLES["G7"])] if r != "control" else [])
+    r, marks=[])
     for r in sorted(G7)])
 def test_g7_args_with_backticks_make_an_inert_command_live(judge: Judge, row: str) -> None:
     """``Skill(other, args=ARGS)``: the runtime runs ``touch zz`` as the skill loads; the

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from skillgrant.gate.homefiles import prefixes
-from skillgrant.gate.planprograms import plan_programs, workspaces
+from skillgrant.gate.nodeworkspaces import workspaces
+from skillgrant.gate.planprograms import plan_programs
 from skillgrant.gate.writers import writes
 
 

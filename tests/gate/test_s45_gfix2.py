@@ -246,7 +246,8 @@ def test_k1_a_skill_calls_args_are_judged_in_its_commands(
     ("!`echo $ARGUMENTS[1] $ARGUMENTS[7]`", "a b", "echo b $ARGUMENTS[7]"),
     ("!`echo \\$1 $2`", "a b", "echo $1 $2"),  # escaped; past the words: kept
     ("```!\necho $ARGUMENTS\n```", "x; y", "echo x; y"),
-    ("!`echo hi`", "!`touch zz`", None),  # appended and its marker broken (uG)
+    ("!`echo hi`", "!`touch zz`", "\x00unsplit\x00"),  # (args with a backtick: refused,
+    # review s46-freview2 G7; the runtime appends them with the marker broken, uG)
     ("---\narguments: [who, what]\n---\n!`echo $what $who $whom`", "a b", "echo b a $whom"),
     ("---\narguments: who\n---\n!`echo [$who]`", "", "echo []"),
 ])

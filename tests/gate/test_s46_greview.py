@@ -868,8 +868,6 @@ def test_h2_a_git_hook_runs_npm_test_on_a_package_json_the_plan_does_not_guard(
         "the hook allows writing the package.json a git hook's npm test runs"
 
 
-_open("test_h2_a_git_hook_runs_npm_test_on_a_package_json_the_plan_does_not_guard",
-      "review s46 H2: open (s46-gfix)")
 
 
 def test_h3_a_make_recipe_runs_npm_test_on_a_package_json_the_plan_does_not_guard(
@@ -892,8 +890,6 @@ def test_h3_a_make_recipe_runs_npm_test_on_a_package_json_the_plan_does_not_guar
         "the hook allows writing the package.json make test's recipe runs"
 
 
-_open("test_h3_a_make_recipe_runs_npm_test_on_a_package_json_the_plan_does_not_guard",
-      "review s46 H3: open (s46-gfix)")
 
 
 # --- npm's global configuration under a user's prefix --------------------------------------
@@ -932,5 +928,3 @@ def test_n2_npm_reads_the_global_npmrc_of_the_users_prefix(tmp_path: Path) -> No
         is not None, "the hook allows writing the global npmrc of the user's npm prefix"
 
 
-_open("test_n2_npm_reads_the_global_npmrc_of_the_users_prefix",
-      "review s46 N2: open (s46-gfix)")

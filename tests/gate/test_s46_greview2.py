@@ -154,10 +154,6 @@ def test_t1_cp_into_a_folder_writes_through_a_link_of_the_same_name(tmp_path: Pa
         "the hook allows a cp into a folder holding a link to the program the plan runs"
 
 
-_open("test_t1_cp_into_a_folder_writes_through_a_link_of_the_same_name",
-      "review s46-greview2 T1 (main too): cp SRC DIR/ opens DIR/<SRC's name>, which may be a "
-      "link (copied there with cp -P/-a/-d) to a guarded program; the gate judges only DIR/",
-      *THROUGH)
 
 
 # --- a program's own settings: a read word as an option's value before the write ----------
@@ -206,9 +202,6 @@ def test_s5_own_settings_behind_an_option_valued_with_a_read_word(tmp_path: Path
         "the hook allows a settings write behind an option whose value is a read word"
 
 
-_open("test_s5_own_settings_behind_an_option_valued_with_a_read_word",
-      "review s46-greview2 S5: ownsettings reads an option's value (--cluster view, --region "
-      "get, --tag get) as the subcommand after the settings word", *OWN_READ_VALUE)
 
 
 # --- cargo's target folder of a crate below the call's folder -------------------------------
@@ -350,9 +343,6 @@ def test_x3_hfs_ignores_code_points_fold_keeps(hfs: Path, case: str) -> None:
         "the hook allows a write of package.json spelled with a code point HFS+ ignores"
 
 
-_open("test_x3_hfs_ignores_code_points_fold_keeps",
-      "review s46-greview2 X3: placed.fold keeps the code points HFS+ ignores in names "
-      "(U+200C-U+200F, U+202A-U+202E, U+206A-U+206F, U+FEFF)", *IGNORED)
 
 
 # --- cp's options read as GNU's getopt_long reads them, where cp is BSD's (macOS) ----------
@@ -390,7 +380,3 @@ def test_t2_bsd_cp_reads_an_option_after_an_operand_as_an_operand(tmp_path: Path
         "the hook allows a cp that BSD's cp reads as writing into a guarded folder"
 
 
-_open("test_t2_bsd_cp_reads_an_option_after_an_operand_as_an_operand",
-      "review s46-greview2 T2: copied.read_sources reads cp as GNU's getopt_long does; "
-      "macOS's BSD cp takes an option after an operand as an operand (the last: the folder)",
-      *BSD_ORDER)
