@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bash_review import bash, needs
+from bash_review import LeftOpen, bash, needs
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, payload
 
@@ -24,23 +24,10 @@ from test_gate_files import _settings_hook, payload
 #: `pytest --slow -m slow` does here.
 pytestmark = pytest.mark.slow
 
-#: The holes left open by this review, by test name (and case): the lead merges them into
-#: tests/residual.py.
-OPEN: dict[str, str] = {}
-
-
-def _open(test: str, reason: str, *cases: str) -> None:
-    for case in cases or ("",):
-        OPEN[f"{test}[{case}]" if case else test] = reason
-
-
-@pytest.fixture(autouse=True)
-def _left_open(request: pytest.FixtureRequest) -> None:
-    """A case of ``OPEN`` is a strict xfail: a fix shows as an unexpected pass."""
-    name = request.node.name
-    reason = OPEN.get(name) or OPEN.get(name.split("[", 1)[0])
-    if reason is not None:
-        request.node.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
 
 
 def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
