@@ -19,6 +19,7 @@ import pytest
 from serving import start
 
 from skillgrant.gate import files, guards, named
+from skillgrant.gate.placed import fold
 from skillgrant.service.watched import Watched
 
 #: About two minutes of CPU (real bash and fresh hook processes): CI's slow step runs them
@@ -515,7 +516,9 @@ def test_the_names_search_finds_exactly_what_each_name_in_the_word_finds() -> No
             if rng.random() < 0.3 and index.names:
                 name = rng.choice(sorted(index.names))
                 word = word[:2] + rng.choice(["", "/"]) + name + word[2:]
-            assert index.named(word) == _holds(word, index.names), (sorted(index.names), word)
+            # (the index holds names folded as the guard compares them: review s46 X2)
+            assert index.named(word) == _holds(fold(word), index.names), (
+                sorted(index.names), word)
 
 
 def test_a_word_naming_a_guarded_file_by_another_name_is_found(tmp_path: Path) -> None:
