@@ -13,6 +13,9 @@ import pytest
 from files_fixture import gated_project, git
 from test_gate_files import _settings_hook, run_hook
 
+#: A review's cases under real bash and a fresh hook process each: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
 #: (id, setting, value, the file the value runs (from the top), the covered git command).
 CASES = [
     # a backslash the shell removes: `tools/r\\un` is tools/run to sh; the gate guards the

@@ -145,6 +145,7 @@ def test_standard_error_stays_json_lines(served: Served) -> None:
     assert any(json.loads(line)["event"] == "uvicorn" for line in lines)
 
 
+@pytest.mark.slow
 def test_slow_library_requests_do_not_hold_up_hook_calls(tmp_path: Path) -> None:
     """Each diff of two 512-entry lists takes many seconds (the six run on for minutes); the
     hook calls have threads of their own, and are answered meanwhile, each within the handler
@@ -169,6 +170,7 @@ def test_slow_library_requests_do_not_hold_up_hook_calls(tmp_path: Path) -> None
             thread.join()
 
 
+@pytest.mark.slow
 def test_a_decision_past_the_handler_timeout_is_recorded_once(tmp_path: Path) -> None:
     audit = tmp_path / "audit.jsonl"
     with start([str(_plan(tmp_path))], "--handler-timeout", "0.2",

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from serving import Served, start
 
 CWD = "/srv/project"
@@ -127,6 +128,7 @@ def _records(audit: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in audit.read_text().splitlines()]  # every line whole
 
 
+@pytest.mark.slow
 def test_concurrent_requests_lose_no_audit_line(tmp_path: Path) -> None:
     plan, audit = tmp_path / "p.json", tmp_path / "audit.jsonl"
     _write(plan, ["Bash(echo *)"])
@@ -137,6 +139,7 @@ def test_concurrent_requests_lose_no_audit_line(tmp_path: Path) -> None:
     assert sorted(sessions) == sorted(answered)
 
 
+@pytest.mark.slow
 def test_a_kill_9_loses_no_audit_line_of_an_answered_call(tmp_path: Path) -> None:
     """Each record is written before its answer: every call answered before the kill has its
     record, and no record is torn."""
@@ -187,6 +190,7 @@ def test_print_config_prints_the_http_hook_with_on_failure_block(tmp_path: Path)
     assert hook["allowedEnvVars"] == ["SG_TOKEN", *session[1]]
 
 
+@pytest.mark.slow
 def test_the_printed_hook_pins_the_plan_and_a_changed_plan_denies(tmp_path: Path) -> None:
     """Issue 29, W1c: the service reloads a changed file, so a call that rewrites the plan
     would widen it; ``serve --print-config`` pins the digest in the url, and the service then
