@@ -14,19 +14,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bun_runtime
 import differential
+from bun_fixture import bun
 
 REAL_SKILLS = Path(os.environ.get(
     "SKILLGRANT_REAL_SKILLS",
     Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "real-skills"))
 
+__all__ = ["bun"]  # (the pinned Bun, a fixture: tests/oracle/bun_fixture.py)
 
-@pytest.fixture(scope="module")
-def bun() -> Path:
-    binary = bun_runtime.bun_path()
-    if bun_runtime.installed_version(binary) != bun_runtime.BUN_VERSION:
-        pytest.fail(f"the pinned Bun {bun_runtime.BUN_VERSION} is not installed at {binary}: "
-                    "run python tests/oracle/bun_runtime.py install")
-    return binary
 
 
 def test_skillgrant_reads_what_the_runtime_reads(bun: Path, request: pytest.FixtureRequest,

@@ -17,6 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bun_runtime
+from bun_fixture import bun
 
 from skillgrant.errors import SkillFileError
 from skillgrant.skillfile import read_skill
@@ -73,13 +74,8 @@ VALUES = {
     "N7-anchor-bare-tag-comma": "x: [&b !, a]",
 }
 
+__all__ = ["bun"]  # (the pinned Bun, a fixture: tests/oracle/bun_fixture.py)
 
-@pytest.fixture(scope="module")
-def bun() -> Path:
-    binary = bun_runtime.bun_path()
-    if bun_runtime.installed_version(binary) != bun_runtime.BUN_VERSION:
-        pytest.fail(f"the pinned Bun {bun_runtime.BUN_VERSION} is not installed at {binary}")
-    return binary
 
 
 @pytest.mark.parametrize("case", sorted(VALUES))

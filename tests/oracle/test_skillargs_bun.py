@@ -23,7 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bun_runtime
+from bun_fixture import bun
 
 from skillgrant.gate.call import check_call
 
@@ -46,6 +46,8 @@ PIECES = ["`", "!", "!`", "`!`", "```", "```!", "\n", " ", "$ARGUMENTS", "$ARGUM
           "$1", "$who", "touch zz", "echo ", "x", "\\$who", "\\", ":", "``"]
 TICKS = ["`", "!`x`", "\\!`x`", "a`b", "``", "a b`", "`touch zz`", "!", "x\n!`touch zz`",
          "a`b c`d", "'`'", "\"`\"", "```!\ntouch zz\n```", "hi"]
+
+__all__ = ["bun"]  # (the pinned Bun, a fixture: tests/oracle/bun_fixture.py)
 
 
 def _names_case(rng: random.Random) -> tuple[str, str]:
@@ -73,14 +75,6 @@ def cases(seed: int, count: int) -> list[tuple[str, str]]:
     rng = random.Random(seed)
     return [(_names_case if rng.random() < 0.6 else _ticks_case)(rng) for _ in range(count)]
 
-
-@pytest.fixture(scope="module")
-def bun() -> Path:
-    binary = bun_runtime.bun_path()
-    if bun_runtime.installed_version(binary) != bun_runtime.BUN_VERSION:
-        pytest.fail(f"the pinned Bun {bun_runtime.BUN_VERSION} is not installed at {binary}: "
-                    "run python tests/oracle/bun_runtime.py install")
-    return binary
 
 
 def test_the_gate_judges_every_command_the_runtime_fills(
