@@ -1,0 +1,109 @@
+"""Review s47 (s47-greview) of the call gate, session 46's last fixes first: sequences of calls
+the printed hook allows under a narrow plan (no tool-wide ``Bash``, no grant of code of the
+model's choosing), after which real bash runs a payload (``touch zz``) or writes a file the
+plan does not allow. Each case proves the hole with real bash in a scratch copy first, then
+asks the printed hook for each call in turn, running the allowed ones; the hook allowing them
+all is the finding: these tests fail while the hole is open (``OPEN`` marks them strict
+xfails)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, bash
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, payload
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
+#: `pytest --slow -m slow` does here.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+
+def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
+                  cwd: Path | None = None) -> str | None:
+    """The first of ``calls`` the printed hook denies from the folder ``cwd`` (the project when
+    None), in the environment ``env``, running each allowed one there; None when it allows
+    them all."""
+    hook = _settings_hook(project)
+    folder = cwd or project
+    for call in calls:
+        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder),
+                              cwd=folder, capture_output=True, timeout=60, check=False,
+                              env=env)
+        if done.returncode == 2:
+            return call
+        bash(call, folder, env)
+    return None
+
+
+def _proves(project: Path, tmp_path: Path, calls: list[str],
+            env: dict[str, str] | None = None, cwd: str = ".") -> None:
+    """Runs ``calls`` under real bash in a copy of ``project`` (links kept) from its folder
+    ``cwd``; asserts the payload ran."""
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    for call in calls:
+        bash(call, scratch / cwd, env)
+    assert any(scratch.rglob("zz")), "bash ran no payload: the case proves nothing"
+
+
+# --- cp -r into a folder holding a copied link one level down (T1's fix looks at the top) ---
+
+
+def _venv_project(root: Path, entries: list[str]) -> Path:
+    """A gated project under ``root`` whose ``.venv/bin/python3`` is an absolute link to an
+    interpreter outside it (as ``python -m venv``, uv and pyenv make it), and ``pay/bin/python3``,
+    the payload."""
+    home = root / "pyhome" / "bin"
+    home.mkdir(parents=True)
+    (home / "python3.12").write_text("#!/bin/sh\necho ran\n")
+    (home / "python3.12").chmod(0o755)
+    project = root / "project"
+    gated_project(project, entries)
+    (project / ".venv" / "bin").mkdir(parents=True)
+    (project / ".venv" / "bin" / "python3").symlink_to(home / "python3.12")
+    (project / ".venv" / "pyvenv.cfg").write_text(f"home = {home}\n")
+    (project / "pay" / "bin").mkdir(parents=True)
+    (project / "pay" / "bin" / "python3").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "pay" / "bin" / "python3").chmod(0o755)
+    return project
+
+
+#: (the calls): the first copies a folder holding the venv's link (``cp -r`` copies links as
+#: links), the second copies a folder of the same layout over it.
+NESTED_LINK = {
+    "folder-into-folder": ["cp -r .venv/bin out/", "cp -r pay/bin out/",
+                           ".venv/bin/python3 -m unittest"],
+    "tree-into-folder": ["cp -r .venv/bin out/", "cp -r pay/. out/",
+                         ".venv/bin/python3 -m unittest"],
+    "target-directory": ["cp -r .venv/bin out/", "cp -rt out pay/bin",
+                         ".venv/bin/python3 -m unittest"],
+}
+
+
+@pytest.mark.parametrize("case", list(NESTED_LINK))
+def test_n1_cp_r_writes_through_a_link_below_the_folder_it_copies_into(
+        tmp_path: Path, case: str) -> None:
+    """N1 (s46's T1 fix, copied.through_links, judges ``DIR/<source's name>`` and, for
+    ``SRC/.``, each top entry of SRC: one level): ``cp -r .venv/bin out/`` copies the venv's
+    absolute link as a link (``-r`` implies ``-P``) to ``out/bin/python3``; ``cp -r pay/bin
+    out/`` then opens ``out/bin/python3`` and writes the payload through the link into the
+    interpreter the plan runs. Plan ``Bash(cp *)``, ``Bash(.venv/bin/python3 -m unittest)``."""
+    entries = ["Bash(cp *)", "Bash(.venv/bin/python3 -m unittest)"]
+    calls = NESTED_LINK[case]
+    _proves(_venv_project(tmp_path / "proof", entries), tmp_path, calls)
+    project = _venv_project(tmp_path / "run", entries)
+    assert _first_denied(project, calls) is not None, \
+        "the hook allows a cp -r writing through a link below the folder it copies into"
+
+
+_open("test_n1_cp_r_writes_through_a_link_below_the_folder_it_copies_into",
+      "review s47 N1: copied.through_links looks one level into the destination folder")
