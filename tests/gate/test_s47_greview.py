@@ -86,6 +86,10 @@ NESTED_LINK = {
                          ".venv/bin/python3 -m unittest"],
     "target-directory": ["cp -r .venv/bin out/", "cp -rt out pay/bin",
                          ".venv/bin/python3 -m unittest"],
+    # -T: the last operand is the copy itself, not a folder to copy into (through_links reads
+    # it as one, and looks at out/bin): both copies write out/python3
+    "no-target-directory": ["cp -rT .venv/bin out", "cp -rT pay/bin out",
+                            ".venv/bin/python3 -m unittest"],
 }
 
 
@@ -107,3 +111,46 @@ def test_n1_cp_r_writes_through_a_link_below_the_folder_it_copies_into(
 
 _open("test_n1_cp_r_writes_through_a_link_below_the_folder_it_copies_into",
       "review s47 N1: copied.through_links looks one level into the destination folder")
+
+
+# --- a program's own settings: the write subcommand after a flag taking no value -----------
+
+
+#: (the program needed, the plan, the calls): a flag that takes no value
+#: (``--insecure-skip-tls-verify``, kubectl's global boolean) right after the settings word;
+#: the write subcommand after it is read as the flag's value, and the name after that,
+#: ``view``, as the subcommand (a read).
+OWN_AFTER_FLAG = {
+    "kubectl": ("kubectl", ["Bash(kubectl *)"], [
+        f"kubectl config --insecure-skip-tls-verify {write}" for write in (
+            "set-cluster view --server=https://127.0.0.1:1",
+            "set-credentials view --exec-command=touch --exec-arg=zz "
+            "--exec-api-version=client.authentication.k8s.io/v1beta1",
+            "set-context view --cluster=view --user=view", "use-context view")] + [
+        "kubectl get pods"]),
+}
+
+
+@pytest.mark.parametrize("case", list(OWN_AFTER_FLAG))
+def test_o1_own_settings_write_after_a_flag_taking_no_value(tmp_path: Path,
+                                                            case: str) -> None:
+    """O1 (ownsettings.own_settings, s46 S5's fix: a plain word right after an option is not
+    counted, it may be the option's value): after a boolean flag the next word is the real
+    subcommand (``set-credentials``); the gate skips it and reads the next plain word, the
+    user's name ``view``, as a read subcommand. kubectl then writes an exec credential plugin
+    into ``~/.kube/config`` and the covered ``kubectl get pods`` runs it."""
+    from bash_review import needs
+    from test_s46_greview import _proves as _proves_home
+
+    program, entries, calls = OWN_AFTER_FLAG[case]
+    needs(program)
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    env = _proves_home(project, tmp_path, calls)
+    assert _first_denied(project, calls, env) is not None, \
+        "the hook allows a settings write after a flag that takes no value"
+
+
+_open("test_o1_own_settings_write_after_a_flag_taking_no_value",
+      "review s47 O1: ownsettings skips a word after a flag as its value, though the flag "
+      "takes none")
