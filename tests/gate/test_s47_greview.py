@@ -154,3 +154,47 @@ def test_o1_own_settings_write_after_a_flag_taking_no_value(tmp_path: Path,
 _open("test_o1_own_settings_write_after_a_flag_taking_no_value",
       "review s47 O1: ownsettings skips a word after a flag as its value, though the flag "
       "takes none")
+
+
+# --- a node runner's workspace option given by the call, not the plan's entry ---------------
+
+
+def _workspace_project(project: Path, entries: list[str]) -> None:
+    """A gated npm workspace root (``packages/a`` its member, both ``test`` scripts harmless)
+    and ``e/a.json``, the member's manifest with a ``test`` script running the payload."""
+    import json
+
+    gated_project(project, entries)
+    (project / "packages" / "a").mkdir(parents=True)
+    (project / "package.json").write_text(json.dumps({
+        "name": "r", "version": "1.0.0", "workspaces": ["packages/a"],
+        "scripts": {"test": "echo ok"}}))
+    member = {"name": "a", "version": "1.0.0", "scripts": {"test": "echo a"}}
+    (project / "packages" / "a" / "package.json").write_text(json.dumps(member))
+    (project / "e").mkdir()
+    (project / "e" / "a.json").write_text(json.dumps(
+        {**member, "scripts": {"test": "touch zz"}}))
+
+
+@pytest.mark.parametrize("option", ["--workspaces", "-ws", "-w a", "--workspace=packages/a"])
+def test_w1_a_workspace_option_the_call_gives_under_a_star_entry(tmp_path: Path,
+                                                                 option: str) -> None:
+    """W1 (planprograms._entry_programs guards the workspaces' manifests only when the plan's
+    entry itself holds a workspace option, review s44 P3): under ``Bash(npm test *)`` the call
+    gives ``--workspaces`` (``-ws``, ``-w NAME``): ``cp e/a.json packages/a/package.json`` is
+    allowed (a member below the call's folder, P1g), then ``npm test --workspaces`` runs the
+    member's new ``test`` script. Plan ``Bash(cp *)``, ``Bash(npm test *)``."""
+    from bash_review import needs
+
+    needs("npm")
+    entries = ["Bash(cp *)", "Bash(npm test *)"]
+    calls = ["cp e/a.json packages/a/package.json", f"npm test {option}"]
+    _workspace_project(tmp_path / "proof", entries)
+    _proves(tmp_path / "proof", tmp_path, calls)
+    _workspace_project(tmp_path / "run", entries)
+    assert _first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows a member's manifest written, then run by a workspace option"
+
+
+_open("test_w1_a_workspace_option_the_call_gives_under_a_star_entry",
+      "review s47 W1: workspaces guarded only for an entry naming the option itself")
