@@ -198,3 +198,50 @@ def test_w1_a_workspace_option_the_call_gives_under_a_star_entry(tmp_path: Path,
 
 _open("test_w1_a_workspace_option_the_call_gives_under_a_star_entry",
       "review s47 W1: workspaces guarded only for an entry naming the option itself")
+
+
+# --- a skill known by a frontmatter name the gate does not read (through Claude Code) -------
+
+
+def _skill(text: str) -> str:
+    """``text`` a skill file running ``echo $ARGUMENTS`` from a ``!`` line, its frontmatter's
+    ``name`` ``other``, written as ``text`` says."""
+    return text + "Result: !`echo $ARGUMENTS`\n"
+
+
+_FRONT = "---\nname: other\ndescription: echo things\nallowed-tools: Bash(echo *)\n---\n"
+#: The skill's frontmatter name written three ways the runtime reads (Bun's YAML after it
+#: drops a BOM) and skillfiles._named does not: each alone is run by the runtime for
+#: ``Skill(other)`` (measured: the gate then finds no file and denies); beside a nested
+#: ``web/.claude/skills/other`` (listed by the gate, not loaded by the runtime in the session)
+#: the gate judges the quiet one only.
+NAMED_OTHERWISE = {
+    "byte-order-mark": "\ufeff" + _FRONT,
+    "quoted-key": _FRONT.replace("name: other", '"name": other'),
+    "indented-mapping": "---\n" + "".join(" " + line + "\n" for line in _FRONT.split("\n")[1:4])
+    + "---\n",
+}
+
+
+@pytest.mark.parametrize("case", list(NAMED_OTHERWISE))
+def test_k3_a_skill_named_in_a_frontmatter_the_gate_does_not_read(tmp_path: Path,
+                                                                  case: str) -> None:
+    """K3 (skillfiles._named: a file counts by its frontmatter ``name`` only when it starts
+    with ``---`` and a line starts with ``name:``): ``.claude/skills/bar/SKILL.md`` named
+    ``other`` behind a BOM, a quoted key or an indented mapping is the skill the runtime runs
+    for ``Skill(other, args="hi; touch zz")``; the gate finds only ``web/.claude/skills/other``
+    (quiet), judges the args there, and allows the call. Measured through Claude Code 2.1.332
+    (a control session without the hook runs it too)."""
+    from test_s46_gfix import _k1_session
+
+    files = {"project/.claude/skills/bar/SKILL.md": _skill(NAMED_OTHERWISE[case]),
+             "project/web/.claude/skills/other/SKILL.md":
+                 "---\nname: other\ndescription: says hello\n---\nHello.\n"}
+    if not _k1_session(tmp_path / "open", files, [], gated=False):
+        pytest.skip(f"the runtime ran no command of the skill ({case}): nothing to judge")
+    assert not _k1_session(tmp_path / "gated", files, [], gated=True), \
+        "the runtime ran a command the gate did not judge, of a skill it did not find"
+
+
+_open("test_k3_a_skill_named_in_a_frontmatter_the_gate_does_not_read",
+      "review s47 K3: skillfiles._named reads a frontmatter name by a line regex")
