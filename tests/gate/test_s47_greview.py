@@ -245,3 +245,95 @@ def test_k3_a_skill_named_in_a_frontmatter_the_gate_does_not_read(tmp_path: Path
 
 _open("test_k3_a_skill_named_in_a_frontmatter_the_gate_does_not_read",
       "review s47 K3: skillfiles._named reads a frontmatter name by a line regex")
+
+
+def _skill_session(work: Path, files: dict[str, str], extra: list[str], *, gated: bool,
+                   skill: str, first: bool) -> bool:
+    """One Claude Code 2.1.332 session (plan ``Skill(<skill>)``, ``Bash(echo *)``) calling
+    ``Skill(<skill>, args="hi; touch zz")``, the runtime the first process of its PID
+    namespace (as a container's entrypoint is) when ``first``, else a child of a shell
+    there; whether ``zz`` was made."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+    import cc_runtime
+    from cc_standin import StandIn
+
+    binary = cc_runtime.binary_path()
+    if not binary.exists():
+        pytest.skip("the pinned Claude Code is not installed (cc_runtime.py install)")
+    project = work / "project"
+    gated_project(project, [f"Skill({skill})", "Bash(echo *)"])
+    if not gated:
+        (project / ".claude" / "settings.json").write_text("{}")
+    for name, text in files.items():
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text(text)
+    call = ("Skill", {"skill": skill, "args": "hi; touch zz"})
+    jail = cc_runtime._JAIL
+    if not first:  # (the jail's shell stays, the runtime its child)
+        cc_runtime._JAIL = jail.replace('exec "$@"', '"$@"')
+    try:
+        with StandIn() as standin:
+            url, session = standin.session([call])
+            cc_runtime.run_session(binary, url, work, None, timeout=120, prompt="hello",
+                                   extra_args=["--allowedTools", f"Skill({skill})", "Bash",
+                                               *extra])
+    finally:
+        cc_runtime._JAIL = jail
+    assert session.results.get(session.call_id(0)) is not None
+    return any(work.rglob("zz"))
+
+
+_RUNS = ("---\ndescription: echo things\nallowed-tools: Bash(echo *)\n---\n"
+         "Result: !`echo $ARGUMENTS`\n")
+_QUIET = "---\ndescription: says hello\n---\nHello.\n"
+
+
+def test_k4_the_runtime_as_the_first_process_hides_its_added_folders(tmp_path: Path) -> None:
+    """K4 (skillfiles._command_lines stops at a parent whose pid is 1 before reading it): a
+    runtime that is PID 1 (a container's entrypoint, ``docker run … claude``; the
+    conformance jail) is never read, so its ``--add-dir``, ``--plugin-dir`` and ``--settings``
+    are not seen. ``--add-dir ../extra`` holding ``.claude/skills/other`` (runs the args) and
+    a nested ``web/.claude/skills/other`` (quiet, listed by the gate, not loaded by the
+    runtime): the gate judges the quiet one, the runtime runs extra's. As a child process
+    (the control below) the same call is denied."""
+    files = {"extra/.claude/skills/other/SKILL.md": _RUNS,
+             "project/web/.claude/skills/other/SKILL.md": _QUIET}
+    extra = ["--add-dir", "../extra"]
+    if not _skill_session(tmp_path / "open", files, extra, gated=False, skill="other",
+                          first=True):
+        pytest.skip("the runtime ran no command of the skill: nothing to judge")
+    assert not _skill_session(tmp_path / "child", files, extra, gated=True, skill="other",
+                              first=False), "control: the gate reads a child runtime's line"
+    assert not _skill_session(tmp_path / "gated", files, extra, gated=True, skill="other",
+                              first=True), \
+        "the runtime (PID 1) ran a command of a skill in a folder its --add-dir added"
+
+
+_open("test_k4_the_runtime_as_the_first_process_hides_its_added_folders",
+      "review s47 K4: skillfiles._command_lines never reads a parent that is PID 1")
+
+
+def test_k5_a_plugin_command_at_a_path_its_manifest_names(tmp_path: Path) -> None:
+    """K5 (skillfiles._plugin_files finds a plugin's command only as ``commands/NAME.md``): a
+    plugin's manifest may name its commands' files anywhere (``"commands":
+    ["./x/other.md"]``); given with ``--plugin-dir ../pl``, ``Skill(pl:other)`` runs
+    ``x/other.md``. With a nested ``web/.claude/commands/pl/other.md`` (quiet) the gate judges
+    that one and allows the call (the runtime a child process: K4 apart)."""
+    import json
+
+    files = {"pl/.claude-plugin/plugin.json": json.dumps(
+        {"name": "pl", "commands": ["./x/other.md"]}), "pl/x/other.md": _RUNS,
+        "project/web/.claude/commands/pl/other.md": _QUIET}
+    extra = ["--plugin-dir", "../pl"]
+    if not _skill_session(tmp_path / "open", files, extra, gated=False, skill="pl:other",
+                          first=False):
+        pytest.skip("the runtime ran no command of the plugin's: nothing to judge")
+    assert not _skill_session(tmp_path / "gated", files, extra, gated=True, skill="pl:other",
+                              first=False), \
+        "the runtime ran a plugin command at a path its manifest names, the gate judged another"
+
+
+_open("test_k5_a_plugin_command_at_a_path_its_manifest_names",
+      "review s47 K5: skillfiles._plugin_files ignores the manifest's commands paths")
