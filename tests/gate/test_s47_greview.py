@@ -337,3 +337,48 @@ def test_k5_a_plugin_command_at_a_path_its_manifest_names(tmp_path: Path) -> Non
 
 _open("test_k5_a_plugin_command_at_a_path_its_manifest_names",
       "review s47 K5: skillfiles._plugin_files ignores the manifest's commands paths")
+
+
+# --- cargo's configuration includes a file outside .cargo/ ---------------------------------
+
+
+def _included_crate(project: Path) -> None:
+    """A gated crate (plan ``Bash(cp *)``, ``Bash(cargo build)``) whose ``.cargo/config.toml``
+    includes ``../cargo-shared.toml`` (a setting shared with other tools, harmless), and
+    ``e/shared.toml``, the same file naming ``e/e.sh`` (the payload, which runs rustc after
+    it) as cargo's ``rustc-wrapper``."""
+    gated_project(project, ["Bash(cp *)", "Bash(cargo build)"])
+    (project / "src").mkdir(exist_ok=True)
+    (project / "Cargo.toml").write_text(
+        '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+    (project / "src" / "main.rs").write_text("fn main() {}\n")
+    (project / ".cargo").mkdir()
+    (project / ".cargo" / "config.toml").write_text('include = ["../cargo-shared.toml"]\n')
+    (project / "cargo-shared.toml").write_text("[term]\nverbose = false\n")
+    (project / "e").mkdir()
+    (project / "e" / "e.sh").write_text('#!/bin/sh\ntouch zz\nexec "$@"\n')
+    (project / "e" / "e.sh").chmod(0o755)
+    (project / "e" / "shared.toml").write_text(
+        f'[build]\nrustc-wrapper = "{project / "e" / "e.sh"}"\n')
+
+
+def test_c5_cargo_runs_the_wrapper_a_file_its_configuration_includes_names(
+        tmp_path: Path) -> None:
+    """C5 (planprograms.STARTS guards ``^.cargo/`` for cargo; cargo 1.95's configuration
+    ``include`` key, stable, reads other files, relative to the including file): a crate's
+    ``.cargo/config.toml`` includes ``../cargo-shared.toml``; ``cp e/shared.toml
+    cargo-shared.toml`` is allowed, and the covered ``cargo build`` runs its
+    ``build.rustc-wrapper``. Plan ``Bash(cp *)``, ``Bash(cargo build)``."""
+    from bash_review import needs
+
+    needs("cargo")
+    calls = ["cp e/shared.toml cargo-shared.toml", "cargo build"]
+    _included_crate(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    _included_crate(tmp_path / "run")
+    assert _first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows writing a file cargo's configuration includes"
+
+
+_open("test_c5_cargo_runs_the_wrapper_a_file_its_configuration_includes_names",
+      "review s47 C5: a file cargo's configuration includes is not guarded")
