@@ -382,3 +382,49 @@ def test_c5_cargo_runs_the_wrapper_a_file_its_configuration_includes_names(
 
 _open("test_c5_cargo_runs_the_wrapper_a_file_its_configuration_includes_names",
       "review s47 C5: a file cargo's configuration includes is not guarded")
+
+
+# --- a program running project-defined commands that planprograms._RUNS_ANY does not list ---
+
+
+def _npm_building_crate(project: Path) -> None:
+    """A gated crate (plan ``Bash(cp *)``, ``Bash(cargo build)``) whose committed ``build.rs``
+    runs ``npm run gen`` (as crates bundling a web front end do), its ``package.json``'s
+    ``gen`` harmless; ``e/package.json``, the same with ``gen`` running the payload."""
+    import json
+
+    gated_project(project, ["Bash(cp *)", "Bash(cargo build)"])
+    (project / "src").mkdir(exist_ok=True)
+    (project / "Cargo.toml").write_text(
+        '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+    (project / "src" / "main.rs").write_text("fn main() {}\n")
+    (project / "build.rs").write_text(
+        'fn main() {\n    println!("cargo:rerun-if-changed=package.json");\n'
+        '    std::process::Command::new("npm").args(["run", "gen"]).status().unwrap();\n}\n')
+    manifest = {"name": "x", "version": "1.0.0", "scripts": {"gen": "echo gen"}}
+    (project / "package.json").write_text(json.dumps(manifest))
+    (project / "e").mkdir()
+    (project / "e" / "package.json").write_text(json.dumps(
+        {**manifest, "scripts": {"gen": "touch zz"}}))
+
+
+def test_h4_cargo_runs_a_build_script_that_starts_another_program(tmp_path: Path) -> None:
+    """H4 (planprograms._RUNS_ANY, review s46 H2/H3's rule: under a program running commands
+    the project defines, every program's start inputs are guarded; cargo is not among them,
+    though its build scripts are such commands): a crate's ``build.rs`` runs ``npm run gen``;
+    ``cp e/package.json package.json`` is allowed (npm is not the plan's), and the covered
+    ``cargo build`` runs the build script, which runs the new ``gen``. Plan ``Bash(cp *)``,
+    ``Bash(cargo build)``."""
+    from bash_review import needs
+
+    needs("cargo", "npm")
+    calls = ["cp e/package.json package.json", "cargo build"]
+    _npm_building_crate(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    _npm_building_crate(tmp_path / "run")
+    assert _first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows a start input of a program a build script runs"
+
+
+_open("test_h4_cargo_runs_a_build_script_that_starts_another_program",
+      "review s47 H4: cargo (build scripts) is not in planprograms._RUNS_ANY")
