@@ -428,3 +428,45 @@ def test_h4_cargo_runs_a_build_script_that_starts_another_program(tmp_path: Path
 
 _open("test_h4_cargo_runs_a_build_script_that_starts_another_program",
       "review s47 H4: cargo (build scripts) is not in planprograms._RUNS_ANY")
+
+
+#: (the programs needed, the plan's runner entry, the runner's file and its text): each runs
+#: ``python3 -m unittest`` from the call's folder, which Python puts first on ``sys.path``.
+RUNNER_PYTHON = {
+    "make": (("make",), "Bash(make test)", "Makefile", "test:\n\tpython3 -m unittest\n"),
+    "npm": (("npm",), "Bash(npm test)", "package.json",
+            '{"name": "x", "version": "1.0.0", "scripts": {"test": "python3 -m unittest"}}'),
+}
+
+
+@pytest.mark.parametrize("case", list(RUNNER_PYTHON))
+def test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder(
+        tmp_path: Path, case: str) -> None:
+    """H5 (planprograms._RUNS_ANY guards every program's ``STARTS`` under a runner of project
+    commands; the call's folder's standard module names are guarded only beside a plan entry
+    ``python -m …``, placed.shadows): a Makefile recipe (an npm script) runs ``python3 -m
+    unittest``; ``cp e/evil.py argparse.py`` is allowed, and the covered ``make test`` (``npm
+    test``) runs it: unittest imports argparse from the call's folder. Plan ``Bash(cp *)`` and
+    the runner's entry."""
+    from bash_review import needs
+
+    programs, entry, name, text = RUNNER_PYTHON[case]
+    needs("python3", *programs)
+
+    def build(project: Path) -> None:
+        gated_project(project, ["Bash(cp *)", entry])
+        (project / name).write_text(text)
+        (project / "e").mkdir()
+        (project / "e" / "evil.py").write_text("import os\nos.system('touch zz')\n")
+
+    calls = ["cp e/evil.py argparse.py", entry[5:-1]]
+    build(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    build(tmp_path / "run")
+    assert _first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows a standard module's name in the folder a recipe's Python imports from"
+
+
+_open("test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder",
+      "review s47 H5: under a runner of project commands the call folder's module names are "
+      "not guarded")
