@@ -430,12 +430,19 @@ _open("test_h4_cargo_runs_a_build_script_that_starts_another_program",
       "review s47 H4: cargo (build scripts) is not in planprograms._RUNS_ANY")
 
 
-#: (the programs needed, the plan's runner entry, the runner's file and its text): each runs
-#: ``python3 -m unittest`` from the call's folder, which Python puts first on ``sys.path``.
+#: (the programs needed, the plan's runner entry, the runner's file and its text, the
+#: payload's place): each runs ``python3 -m unittest`` from the call's folder, which Python
+#: puts first on ``sys.path`` (``argparse.py`` there is imported for the standard one), or the
+#: project's venv's Python (a ``.pth`` line in its site-packages runs at its start).
 RUNNER_PYTHON = {
-    "make": (("make",), "Bash(make test)", "Makefile", "test:\n\tpython3 -m unittest\n"),
+    "make": (("make",), "Bash(make test)", "Makefile", "test:\n\tpython3 -m unittest\n",
+             "argparse.py"),
     "npm": (("npm",), "Bash(npm test)", "package.json",
-            '{"name": "x", "version": "1.0.0", "scripts": {"test": "python3 -m unittest"}}'),
+            '{"name": "x", "version": "1.0.0", "scripts": {"test": "python3 -m unittest"}}',
+            "argparse.py"),
+    "make-venv-pth": (("make",), "Bash(make test)", "Makefile",
+                      "test:\n\t.venv/bin/python -c pass\n",
+                      ".venv/lib/python{v}/site-packages/x.pth"),
 }
 
 
@@ -443,28 +450,36 @@ RUNNER_PYTHON = {
 def test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder(
         tmp_path: Path, case: str) -> None:
     """H5 (planprograms._RUNS_ANY guards every program's ``STARTS`` under a runner of project
-    commands; the call's folder's standard module names are guarded only beside a plan entry
-    ``python -m …``, placed.shadows): a Makefile recipe (an npm script) runs ``python3 -m
-    unittest``; ``cp e/evil.py argparse.py`` is allowed, and the covered ``make test`` (``npm
-    test``) runs it: unittest imports argparse from the call's folder. Plan ``Bash(cp *)`` and
-    the runner's entry."""
+    commands; the call's folder's standard module names, and a venv's ``lib/``, are guarded
+    only beside a plan entry running that Python, placed.shadows): a Makefile recipe (an npm
+    script) runs ``python3 -m unittest``; ``cp e/evil.py argparse.py`` is allowed, and the
+    covered ``make test`` (``npm test``) runs it: unittest imports argparse from the call's
+    folder. Likewise a recipe running ``.venv/bin/python``: ``cp e/evil.py
+    .venv/lib/python3.X/site-packages/x.pth`` is allowed. Plan ``Bash(cp *)`` and the
+    runner's entry."""
+    import sys
+
     from bash_review import needs
 
-    programs, entry, name, text = RUNNER_PYTHON[case]
+    programs, entry, name, text, place = RUNNER_PYTHON[case]
     needs("python3", *programs)
+    place = place.format(v=f"{sys.version_info[0]}.{sys.version_info[1]}")
 
     def build(project: Path) -> None:
         gated_project(project, ["Bash(cp *)", entry])
         (project / name).write_text(text)
         (project / "e").mkdir()
-        (project / "e" / "evil.py").write_text("import os\nos.system('touch zz')\n")
+        (project / "e" / "evil.py").write_text("import os; os.system('touch zz')\n")
+        if ".venv" in place:  # (a venv of the hook's Python: its version is the place's)
+            subprocess.run([sys.executable, "-m", "venv", "--without-pip",
+                            str(project / ".venv")], check=True, capture_output=True)
 
-    calls = ["cp e/evil.py argparse.py", entry[5:-1]]
+    calls = [f"cp e/evil.py {place}", entry[5:-1]]
     build(tmp_path / "proof")
     _proves(tmp_path / "proof", tmp_path, calls)
     build(tmp_path / "run")
     assert _first_denied(tmp_path / "run", calls) is not None, \
-        "the hook allows a standard module's name in the folder a recipe's Python imports from"
+        "the hook allows a file the Python a runner's recipe starts imports at its start"
 
 
 _open("test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder",
