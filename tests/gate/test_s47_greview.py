@@ -485,3 +485,51 @@ def test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder(
 _open("test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder",
       "review s47 H5: under a runner of project commands the call folder's module names are "
       "not guarded")
+
+
+# --- a venv's pyvenv.cfg names the folder its Python takes the standard library from --------
+
+
+def _venv_cfg_project(project: Path) -> list[str]:
+    """A gated project (plan ``Bash(cp *)``, ``Bash(mkdir *)``, ``Bash(.venv/bin/python3 -m
+    unittest)``) holding a venv of ``python3``, ``e/sc.py`` (the payload) and ``e/cfg`` (a
+    ``pyvenv.cfg`` whose ``home`` is ``ev/bin``); the calls that build ``ev``, a standard
+    library of three parts copied out of the interpreter's, and point the venv at it."""
+    gated_project(project, ["Bash(cp *)", "Bash(mkdir *)",
+                            "Bash(.venv/bin/python3 -m unittest)"])
+    subprocess.run(["python3", "-m", "venv", "--without-pip", str(project / ".venv")],
+                   check=True, capture_output=True, timeout=120)
+    said = subprocess.run(["python3", "-c", "import os, sys; print(os.path.dirname(os.__file__))"
+                           "; print(f'{sys.version_info[0]}.{sys.version_info[1]}')"],
+                          check=True, capture_output=True, text=True, timeout=60)
+    library, version = said.stdout.split()
+    (project / "e").mkdir()
+    (project / "e" / "sc.py").write_text("import os; os.system('touch zz')\n")
+    (project / "e" / "cfg").write_text(f"home = {project / 'ev' / 'bin'}\n")
+    lib = f"ev/lib/python{version}"
+    return [f"mkdir -p ev/bin {lib}", f"cp {library}/os.py {lib}/",
+            f"cp -r {library}/encodings {lib}/", f"cp e/sc.py {lib}/sitecustomize.py",
+            "cp e/cfg .venv/pyvenv.cfg", ".venv/bin/python3 -m unittest"]
+
+
+def test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library(tmp_path: Path) -> None:
+    """V2 (planprograms._entry_programs guards a venv Python's ``lib/`` for a plan entry naming
+    it, not its ``pyvenv.cfg``): the interpreter reads ``pyvenv.cfg`` at its start and looks
+    for its standard library from the folder ``home`` names (the ``lib/pythonX.Y/os.py``
+    landmark). Copies out of the interpreter's library (``os.py``, ``encodings/``: reads) and
+    a ``sitecustomize.py`` make ``ev/``; ``cp e/cfg .venv/pyvenv.cfg`` is allowed; the covered
+    ``.venv/bin/python3 -m unittest`` runs ``sitecustomize`` at its start."""
+    from bash_review import needs
+
+    needs("python3")
+    proof = tmp_path / "proof"
+    for call in _venv_cfg_project(proof):  # (in place: the cfg names its folder)
+        bash(call, proof)
+    assert (proof / "zz").exists(), "bash ran no payload: the case proves nothing"
+    calls = _venv_cfg_project(tmp_path / "run")
+    assert _first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows rewriting the pyvenv.cfg of the venv the plan's Python is"
+
+
+_open("test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library",
+      "review s47 V2: a plan venv's pyvenv.cfg is not guarded")
