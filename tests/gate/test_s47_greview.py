@@ -8,6 +8,7 @@ xfails)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -533,3 +534,56 @@ def test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library(tmp_path: Path) -> Non
 
 _open("test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library",
       "review s47 V2: a plan venv's pyvenv.cfg is not guarded")
+
+
+# --- a session variable names a file a program runs at its start ---------------------------
+
+
+def _preloading_project(project: Path, name: str) -> None:
+    """A gated npm package (plan ``Bash(cp *)``, ``Bash(npm test)``) with ``tools/<name>``,
+    harmless, and ``e/<name>``, the payload."""
+    import json
+
+    gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+    (project / "tools").mkdir()
+    (project / "tools" / name).write_text("\n")
+    (project / "e").mkdir()
+    (project / "e" / name).write_text(
+        "require('fs').writeFileSync('zz', '')\n" if name.endswith(".js") else
+        "import { writeFileSync } from 'fs'; writeFileSync('zz', '')\n")
+
+
+#: The session's ``NODE_OPTIONS`` (as a shell profile or a dev container sets it), and the
+#: file it names.
+NODE_OPTIONS = {
+    "require": ("--require ./tools/pre.js", "pre.js"),
+    "r-short": ("-r ./tools/pre.js", "pre.js"),
+    "import": ("--import ./tools/pre.mjs", "pre.mjs"),
+}
+
+
+@pytest.mark.parametrize("case", list(NODE_OPTIONS))
+def test_e2_a_session_variable_names_a_module_node_loads_first(tmp_path: Path,
+                                                               case: str) -> None:
+    """E2 (environment.COMPARED / homefiles.MOVED_CODE read the variables naming module
+    folders, not those naming a file to load: NODE_OPTIONS's ``--require``/``--import``): the
+    session's ``NODE_OPTIONS`` preloads ``tools/pre.js`` into every node process, npm's own
+    among them; ``cp e/pre.js tools/pre.js`` is allowed and the covered ``npm test`` runs it.
+    Plan ``Bash(cp *)``, ``Bash(npm test)``."""
+    from bash_review import needs
+
+    needs("npm")
+    options, name = NODE_OPTIONS[case]
+    env = {**os.environ, "NODE_OPTIONS": options}
+    calls = [f"cp e/{name} tools/{name}", "npm test"]
+    _preloading_project(tmp_path / "proof", name)
+    _proves(tmp_path / "proof", tmp_path, calls, env)
+    _preloading_project(tmp_path / "run", name)
+    assert _first_denied(tmp_path / "run", calls, env) is not None, \
+        "the hook allows writing the file the session's NODE_OPTIONS preloads"
+
+
+_open("test_e2_a_session_variable_names_a_module_node_loads_first",
+      "review s47 E2: the files NODE_OPTIONS names are not guarded")
