@@ -587,3 +587,39 @@ def test_e2_a_session_variable_names_a_module_node_loads_first(tmp_path: Path,
 
 _open("test_e2_a_session_variable_names_a_module_node_loads_first",
       "review s47 E2: the files NODE_OPTIONS names are not guarded")
+
+
+@pytest.mark.parametrize("pattern", ["apps/{web,api}", "apps/@(web|api)"])
+def test_w2_a_workspace_pattern_of_braces_or_an_extglob(tmp_path: Path, pattern: str) -> None:
+    """W2 (nodeworkspaces.workspaces reads a workspace entry as a pattern only where it holds
+    ``*``, ``?`` or ``[``; npm's globbing, minimatch's, reads braces and extglobs too): a root
+    listing ``apps/{web,api}`` (``apps/@(web|api)``) is read as the literal folder of that
+    name, so ``apps/web/package.json`` is not guarded under an entry naming
+    ``--workspaces``; ``cp e/a.json apps/web/package.json`` then ``npm test --workspaces``
+    runs the new script. Plan ``Bash(cp *)``, ``Bash(npm test --workspaces)``."""
+    import json
+
+    from bash_review import needs
+
+    needs("npm")
+    entries = ["Bash(cp *)", "Bash(npm test --workspaces)"]
+    calls = ["cp e/a.json apps/web/package.json", "npm test --workspaces"]
+
+    def build(project: Path) -> None:
+        _workspace_project(project, entries)
+        (project / "package.json").write_text(json.dumps({
+            "name": "r", "version": "1.0.0", "workspaces": [pattern],
+            "scripts": {"test": "echo ok"}}))
+        (project / "apps" / "web").mkdir(parents=True)
+        shutil.copy(project / "packages" / "a" / "package.json",
+                    project / "apps" / "web" / "package.json")
+
+    build(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    build(tmp_path / "run")
+    assert _first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows a member's manifest written, npm's pattern naming it"
+
+
+_open("test_w2_a_workspace_pattern_of_braces_or_an_extglob",
+      "review s47 W2: nodeworkspaces reads braces and extglobs as literal names")
