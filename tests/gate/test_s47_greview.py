@@ -623,3 +623,63 @@ def test_w2_a_workspace_pattern_of_braces_or_an_extglob(tmp_path: Path, pattern:
 
 _open("test_w2_a_workspace_pattern_of_braces_or_an_extglob",
       "review s47 W2: nodeworkspaces reads braces and extglobs as literal names")
+
+
+# --- npm installs what its lockfile says ---------------------------------------------------
+
+
+def _locked_project(project: Path, entry: str) -> None:
+    """A gated npm package (plan ``Bash(cp *)`` and ``entry``) depending on ``dep@^1.0.0``;
+    ``e/dep-1.0.0.tgz``, a package of that name whose ``postinstall`` runs the payload, and
+    ``e/lock.json``, a lockfile resolving ``dep`` to it (package.json unchanged)."""
+    import json
+    import tarfile
+
+    gated_project(project, ["Bash(cp *)", entry])
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "dependencies": {"dep": "^1.0.0"}}))
+    package = project / "e" / "pkg" / "package"
+    package.mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps(
+        {"name": "dep", "version": "1.0.0", "scripts": {"postinstall": "touch ../../zz"}}))
+    with tarfile.open(project / "e" / "dep-1.0.0.tgz", "w:gz") as tar:
+        tar.add(package, arcname="package")
+    root = {"name": "x", "version": "1.0.0", "dependencies": {"dep": "^1.0.0"}}
+    (project / "e" / "lock.json").write_text(json.dumps({
+        "name": "x", "version": "1.0.0", "lockfileVersion": 3, "requires": True,
+        "packages": {"": root, "node_modules/dep": {
+            "version": "1.0.0", "resolved": "file:e/dep-1.0.0.tgz",
+            "hasInstallScript": True}}}))
+
+
+#: (the plan's entry, the lockfile's name, the call).
+LOCKED = {
+    "ci-package-lock": ("Bash(npm ci)", "package-lock.json", "npm ci"),
+    "ci-shrinkwrap": ("Bash(npm ci)", "npm-shrinkwrap.json", "npm ci"),
+    "install-package-lock": ("Bash(npm install)", "package-lock.json", "npm install"),
+}
+
+
+@pytest.mark.parametrize("case", list(LOCKED))
+def test_n3_npm_installs_the_package_its_lockfile_resolves(tmp_path: Path, case: str) -> None:
+    """N3 (planprograms.STARTS for the node runners: ``package.json``, ``node_modules``, the
+    package managers' settings; not their lockfiles): ``npm ci`` (``npm install``) installs
+    each package where the lockfile's ``resolved`` says, and runs its install scripts; a
+    ``file:`` tarball needs no network. ``cp e/lock.json package-lock.json`` is allowed and the
+    covered ``npm ci`` runs the tarball's ``postinstall``. Plan ``Bash(cp *)``, ``Bash(npm
+    ci)``."""
+    from bash_review import needs
+
+    needs("npm")
+    entry, lockfile, call = LOCKED[case]
+    calls = [f"cp e/lock.json {lockfile}", f"{call} --no-audit --no-fund"]
+    entry = entry[:-1] + " --no-audit --no-fund)"
+    _locked_project(tmp_path / "proof", entry)
+    _proves(tmp_path / "proof", tmp_path, calls)
+    _locked_project(tmp_path / "run", entry)
+    assert _first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows rewriting the lockfile npm installs from"
+
+
+_open("test_n3_npm_installs_the_package_its_lockfile_resolves",
+      "review s47 N3: npm's lockfiles are not guarded under a plan installing from them")
