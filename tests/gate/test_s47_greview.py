@@ -683,3 +683,38 @@ def test_n3_npm_installs_the_package_its_lockfile_resolves(tmp_path: Path, case:
 
 _open("test_n3_npm_installs_the_package_its_lockfile_resolves",
       "review s47 N3: npm's lockfiles are not guarded under a plan installing from them")
+
+
+# --- python -m TOOL imports the tool's own dependencies from the call's folder first ---------
+
+
+@pytest.mark.parametrize("module", ["pluggy", "iniconfig", "_pytest"])
+def test_v3_python_m_imports_its_tools_dependencies_from_the_calls_folder(
+        tmp_path: Path, module: str) -> None:
+    """V3 (placed.shadows guards, in the folder first on a plan's Python's ``sys.path``, the
+    standard library's names and the ``-m`` module's own; ``python -m`` puts the call's folder
+    first): pytest imports ``pluggy``, ``iniconfig``, ``_pytest`` at its start, found in the
+    call's folder before site-packages. ``cp e/evil.py pluggy.py`` is allowed and the covered
+    ``python3 -m pytest`` runs it. Plan ``Bash(cp *)``, ``Bash(python3 -m pytest)``."""
+    from bash_review import needs
+
+    needs("python3")
+    if subprocess.run(["python3", "-m", "pytest", "--version"], capture_output=True,
+                      timeout=120, check=False).returncode != 0:
+        pytest.skip("python3 has no pytest")
+    calls = [f"cp e/evil.py {module}.py", "python3 -m pytest"]
+
+    def build(project: Path) -> None:
+        gated_project(project, ["Bash(cp *)", "Bash(python3 -m pytest)"])
+        (project / "e").mkdir()
+        (project / "e" / "evil.py").write_text("import os\nos.system('touch zz')\n")
+
+    build(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    build(tmp_path / "run")
+    assert _first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows a module of the plan's tool's dependencies in the call's folder"
+
+
+_open("test_v3_python_m_imports_its_tools_dependencies_from_the_calls_folder",
+      "review s47 V3: the -m tool's dependencies' names are not guarded in the call's folder")
