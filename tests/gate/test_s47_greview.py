@@ -718,3 +718,58 @@ def test_v3_python_m_imports_its_tools_dependencies_from_the_calls_folder(
 
 _open("test_v3_python_m_imports_its_tools_dependencies_from_the_calls_folder",
       "review s47 V3: the -m tool's dependencies' names are not guarded in the call's folder")
+
+
+# --- runners of project commands whose own build files are not guarded ---------------------
+
+
+#: (the program, the plan's entry, its build file, the file's text, the payload's text).
+RUNNER_FILES = {
+    "just": ("just", "Bash(just test)", "justfile", "test:\n\techo ok\n", "test:\n\ttouch zz\n"),
+    "task": ("task", "Bash(task test)", "Taskfile.yml",
+             "version: '3'\ntasks:\n  test:\n    cmds: [echo ok]\n",
+             "version: '3'\ntasks:\n  test:\n    cmds: [touch zz]\n"),
+    "nox": ("nox", "Bash(nox)", "noxfile.py", "import nox\n",
+            "import os\nos.system('touch zz')\nimport nox\n"),
+}
+
+
+def _tools_env() -> dict[str, str]:
+    """The environment, ``$SKILLGRANT_REVIEW_TOOLS`` (a folder holding just, task, nox: ``pip
+    install rust-just go-task-bin nox`` in a venv, its ``bin``) first on ``PATH``."""
+    env = dict(os.environ)
+    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS")
+    if tools:
+        env["PATH"] = f"{tools}:{env['PATH']}"
+    return env
+
+
+@pytest.mark.parametrize("case", list(RUNNER_FILES))
+def test_h6_a_runners_own_build_file_under_its_entry(tmp_path: Path, case: str) -> None:
+    """H6 (planprograms._RUNS_ANY names just, task, nox, tox, pre-commit as runners of project
+    commands, but ``STARTS`` holds no entry for just's ``justfile``, task's ``Taskfile.yml``,
+    nox's ``noxfile.py``, as it does make's Makefile): under ``Bash(just test)`` (``task
+    test``, ``nox``) ``cp e/x justfile`` is allowed, and the covered entry runs the new
+    recipe. Plan ``Bash(cp *)`` and the runner's entry (just 1.x, task 3.x, nox from PyPI;
+    skipped where not installed)."""
+    program, entry, name, text, payload = RUNNER_FILES[case]
+    env = _tools_env()
+    if shutil.which(program, path=env["PATH"]) is None:
+        pytest.skip(f"not installed: {program} (see SKILLGRANT_REVIEW_TOOLS)")
+    calls = [f"cp e/x {name}", entry[5:-1]]
+
+    def build(project: Path) -> None:
+        gated_project(project, ["Bash(cp *)", entry])
+        (project / name).write_text(text)
+        (project / "e").mkdir()
+        (project / "e" / "x").write_text(payload)
+
+    build(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls, env)
+    build(tmp_path / "run")
+    assert _first_denied(tmp_path / "run", calls, env) is not None, \
+        "the hook allows rewriting the build file of the runner the plan runs"
+
+
+_open("test_h6_a_runners_own_build_file_under_its_entry",
+      "review s47 H6: just's, task's and nox's own build files have no STARTS entry")
