@@ -756,3 +756,38 @@ def test_h6_a_runners_own_build_file_under_its_entry(tmp_path: Path, case: str) 
 
 _open("test_h6_a_runners_own_build_file_under_its_entry",
       "review s47 H6: just's, task's and nox's own build files have no STARTS entry")
+
+
+def _renamed_build_script(project: Path) -> None:
+    """A gated crate (plan ``Bash(cp *)``, ``Bash(cargo build)``) whose ``Cargo.toml`` names its
+    build script ``tools/gen.rs`` (``package.build``), harmless; ``e/gen.rs`` runs the
+    payload."""
+    gated_project(project, ["Bash(cp *)", "Bash(cargo build)"])
+    (project / "src").mkdir(exist_ok=True)
+    (project / "tools").mkdir()
+    (project / "Cargo.toml").write_text('[package]\nname = "x"\nversion = "0.1.0"\n'
+                                        'edition = "2021"\nbuild = "tools/gen.rs"\n')
+    (project / "src" / "main.rs").write_text("fn main() {}\n")
+    (project / "tools" / "gen.rs").write_text("fn main() {}\n")
+    (project / "e").mkdir()
+    (project / "e" / "gen.rs").write_text(
+        'fn main() { std::process::Command::new("touch").arg("zz").status().unwrap(); }\n')
+
+
+def test_c6_cargo_runs_the_build_script_its_manifest_names(tmp_path: Path) -> None:
+    """C6 (planprograms.STARTS guards cargo's ``^build.rs``, the default name; Cargo.toml's
+    ``package.build`` names another): ``cp e/gen.rs tools/gen.rs`` is allowed and the covered
+    ``cargo build`` compiles and runs it. Plan ``Bash(cp *)``, ``Bash(cargo build)``."""
+    from bash_review import needs
+
+    needs("cargo")
+    calls = ["cp e/gen.rs tools/gen.rs", "cargo build"]
+    _renamed_build_script(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    _renamed_build_script(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows rewriting the build script the crate's manifest names"
+
+
+_open("test_c6_cargo_runs_the_build_script_its_manifest_names",
+      "review s47 C6: Cargo.toml's package.build path is not guarded")
