@@ -414,15 +414,15 @@ _open("test_h4_cargo_runs_a_build_script_that_starts_another_program",
 
 
 #: (the programs needed, the plan's runner entry, the runner's file and its text, the
-#: payload's place): each runs ``python3 -m unittest`` from the call's folder, which Python
+#: payload's place): each runs ``python3 -m json.tool`` from the call's folder, which Python
 #: puts first on ``sys.path`` (``argparse.py`` there is imported for the standard one), or the
 #: project's venv's Python (a ``.pth`` line in its site-packages runs at its start).
 RUNNER_PYTHON = {
-    "make": (("make",), "Bash(make test)", "Makefile", "test:\n\tpython3 -m unittest\n",
-             "argparse.py"),
+    "make": (("make",), "Bash(make test)", "Makefile",
+             "test:\n\tpython3 -m json.tool plan.json >/dev/null\n", "argparse.py"),
     "npm": (("npm",), "Bash(npm test)", "package.json",
-            '{"name": "x", "version": "1.0.0", "scripts": {"test": "python3 -m unittest"}}',
-            "argparse.py"),
+            '{"name": "x", "version": "1.0.0", "scripts": {"test": "python3 -m json.tool '
+            'plan.json"}}', "argparse.py"),
     "make-venv-pth": (("make",), "Bash(make test)", "Makefile",
                       "test:\n\t.venv/bin/python -c pass\n",
                       ".venv/lib/python{v}/site-packages/x.pth"),
@@ -435,9 +435,10 @@ def test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder(
     """H5 (planprograms._RUNS_ANY guards every program's ``STARTS`` under a runner of project
     commands; the call's folder's standard module names, and a venv's ``lib/``, are guarded
     only beside a plan entry running that Python, placed.shadows): a Makefile recipe (an npm
-    script) runs ``python3 -m unittest``; ``cp e/evil.py argparse.py`` is allowed, and the
-    covered ``make test`` (``npm test``) runs it: unittest imports argparse from the call's
-    folder. Likewise a recipe running ``.venv/bin/python``: ``cp e/evil.py
+    script) runs ``python3 -m json.tool plan.json`` (no project code: a test file it would
+    find is P1g's residual, a standard module's name is not); ``cp e/evil.py argparse.py`` is
+    allowed, and the covered ``make test`` (``npm test``) runs it: json.tool imports argparse
+    from the call's folder. Likewise a recipe running ``.venv/bin/python``: ``cp e/evil.py
     .venv/lib/python3.X/site-packages/x.pth`` is allowed. Plan ``Bash(cp *)`` and the
     runner's entry."""
     import sys
@@ -474,12 +475,13 @@ _open("test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder"
 
 
 def _venv_cfg_project(project: Path) -> list[str]:
-    """A gated project (plan ``Bash(cp *)``, ``Bash(mkdir *)``, ``Bash(.venv/bin/python3 -m
-    unittest)``) holding a venv of ``python3``, ``e/sc.py`` (the payload) and ``e/cfg`` (a
-    ``pyvenv.cfg`` whose ``home`` is ``ev/bin``); the calls that build ``ev``, a standard
-    library of three parts copied out of the interpreter's, and point the venv at it."""
+    """A gated project (plan ``Bash(cp *)``, ``Bash(mkdir *)``, ``Bash(.venv/bin/python3 -m pip
+    --version)``: it runs no project code) holding a venv of ``python3``, ``e/sc.py`` (the
+    payload) and ``e/cfg`` (a ``pyvenv.cfg`` whose ``home`` is ``ev/bin``); the calls that
+    build ``ev``, a standard library of three parts copied out of the interpreter's, and
+    point the venv at it."""
     gated_project(project, ["Bash(cp *)", "Bash(mkdir *)",
-                            "Bash(.venv/bin/python3 -m unittest)"])
+                            "Bash(.venv/bin/python3 -m pip --version)"])
     subprocess.run(["python3", "-m", "venv", "--without-pip", str(project / ".venv")],
                    check=True, capture_output=True, timeout=120)
     said = subprocess.run(["python3", "-c", "import os, sys; print(os.path.dirname(os.__file__))"
@@ -492,7 +494,7 @@ def _venv_cfg_project(project: Path) -> list[str]:
     lib = f"ev/lib/python{version}"
     return [f"mkdir -p ev/bin {lib}", f"cp {library}/os.py {lib}/",
             f"cp -r {library}/encodings {lib}/", f"cp e/sc.py {lib}/sitecustomize.py",
-            "cp e/cfg .venv/pyvenv.cfg", ".venv/bin/python3 -m unittest"]
+            "cp e/cfg .venv/pyvenv.cfg", ".venv/bin/python3 -m pip --version"]
 
 
 def test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library(tmp_path: Path) -> None:
@@ -501,7 +503,7 @@ def test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library(tmp_path: Path) -> Non
     for its standard library from the folder ``home`` names (the ``lib/pythonX.Y/os.py``
     landmark). Copies out of the interpreter's library (``os.py``, ``encodings/``: reads) and
     a ``sitecustomize.py`` make ``ev/``; ``cp e/cfg .venv/pyvenv.cfg`` is allowed; the covered
-    ``.venv/bin/python3 -m unittest`` runs ``sitecustomize`` at its start."""
+    ``.venv/bin/python3 -m pip --version`` runs ``sitecustomize`` at its start."""
     from bash_review import needs
 
     needs("python3")
