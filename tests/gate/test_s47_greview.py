@@ -793,3 +793,62 @@ def test_c6_cargo_runs_the_build_script_its_manifest_names(tmp_path: Path) -> No
 
 _open("test_c6_cargo_runs_the_build_script_its_manifest_names",
       "review s47 C6: Cargo.toml's package.build path is not guarded")
+
+
+# --- cmake's find_package takes a package's code from the user's home ----------------------
+
+
+def _cmake_project(project: Path) -> None:
+    """A gated project (plan ``Bash(mkdir *)``, ``Bash(cp *)``, ``Bash(cmake -B build)``)
+    whose CMakeLists.txt looks for an optional package ``Foo`` (``find_package(Foo QUIET)``),
+    found nowhere; ``e/foo/FooConfig.cmake`` runs the payload."""
+    gated_project(project, ["Bash(mkdir *)", "Bash(cp *)", "Bash(cmake -B build)"])
+    (project / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.10)\nproject(x NONE)\nfind_package(Foo QUIET)\n")
+    (project / "e" / "foo").mkdir(parents=True)
+    (project / "e" / "foo" / "FooConfig.cmake").write_text(
+        "execute_process(COMMAND touch zz)\n")
+    (project / "e" / "reg").write_text(f"{project / 'e' / 'foo'}\n")
+
+
+#: The calls (``{home}``: the session's home, ``~/.local/bin`` on its PATH).
+CMAKE_HOME = {
+    # the user package registry: each file of ~/.cmake/packages/<name>/ holds a folder
+    "user-package-registry": ["mkdir -p {home}/.cmake/packages/Foo",
+                              "cp e/reg {home}/.cmake/packages/Foo/x", "cmake -B build"],
+    # PATH's ~/.local/bin makes ~/.local a prefix searched: <prefix>/share/cmake/<name>*/
+    "path-prefix-share": ["mkdir -p {home}/.local/share/cmake",
+                          "cp -r e/foo {home}/.local/share/cmake/Foo", "cmake -B build"],
+}
+
+
+@pytest.mark.parametrize("case", list(CMAKE_HOME))
+def test_m2_cmake_finds_a_package_config_in_the_home(tmp_path: Path, case: str) -> None:
+    """M2 (planprograms.STARTS guards cmake's CMakeLists.txt, presets and cache; homefiles'
+    HOME_CODE holds no ``~/.cmake``, nor ``~/.local/share``): ``find_package(Foo)`` searches
+    the user package registry ``~/.cmake/packages/Foo/*`` (each file names a folder) and the
+    prefixes of PATH's ``…/bin`` folders (``~/.local`` for ``~/.local/bin``:
+    ``share/cmake/Foo*/``), and runs the ``FooConfig.cmake`` it finds. The writes are allowed
+    and the covered ``cmake -B build`` runs it. Plan ``Bash(mkdir *)``, ``Bash(cp *)``,
+    ``Bash(cmake -B build)``."""
+    from bash_review import needs
+
+    needs("cmake")
+
+    def session(home: Path) -> tuple[dict[str, str], list[str]]:
+        env = home_env(home)
+        (home / ".local" / "bin").mkdir(parents=True)
+        env["PATH"] = f"{home / '.local' / 'bin'}:{env['PATH']}"
+        return env, [c.format(home=home) for c in CMAKE_HOME[case]]
+
+    _cmake_project(tmp_path / "proof")
+    proof_env, proof_calls = session(tmp_path / "proof-home")
+    _proves(tmp_path / "proof", tmp_path, proof_calls, proof_env)
+    _cmake_project(tmp_path / "run")
+    env, calls = session(tmp_path / "home")
+    assert first_denied(tmp_path / "run", calls, env) is not None, \
+        "the hook allows a package config cmake's find_package runs"
+
+
+_open("test_m2_cmake_finds_a_package_config_in_the_home",
+      "review s47 M2: cmake's package search folders in the home are not guarded")
