@@ -852,3 +852,39 @@ def test_m2_cmake_finds_a_package_config_in_the_home(tmp_path: Path, case: str) 
 
 _open("test_m2_cmake_finds_a_package_config_in_the_home",
       "review s47 M2: cmake's package search folders in the home are not guarded")
+
+
+def _npmrc_preload_project(project: Path) -> None:
+    """A gated npm package (plan ``Bash(cp *)``, ``Bash(npm test)``: its test runs ``node -e
+    0``) whose project ``.npmrc`` has npm start each script's node with ``--require
+    ./tools/setup.js`` (harmless); ``e/setup.js``, the payload."""
+    import json
+
+    gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "node -e 0"}}))
+    (project / ".npmrc").write_text("node-options=--require ./tools/setup.js\n")
+    (project / "tools").mkdir()
+    (project / "tools" / "setup.js").write_text("\n")
+    (project / "e").mkdir()
+    (project / "e" / "setup.js").write_text("require('fs').writeFileSync('zz', '')\n")
+
+
+def test_c5b_npm_preloads_the_module_its_npmrc_names(tmp_path: Path) -> None:
+    """C5b (C5's class: the settings file is guarded, ``^.npmrc``; the file a setting in it
+    names is not): the project's ``.npmrc`` sets ``node-options=--require ./tools/setup.js``;
+    ``cp e/setup.js tools/setup.js`` is allowed and the covered ``npm test`` runs it in its
+    script's node. Plan ``Bash(cp *)``, ``Bash(npm test)``."""
+    from bash_review import needs
+
+    needs("npm")
+    calls = ["cp e/setup.js tools/setup.js", "npm test"]
+    _npmrc_preload_project(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    _npmrc_preload_project(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows writing the module the project's .npmrc has node preload"
+
+
+_open("test_c5b_npm_preloads_the_module_its_npmrc_names",
+      "review s47 C5b: a file the project's .npmrc names (node-options) is not guarded")
