@@ -888,3 +888,52 @@ def test_c5b_npm_preloads_the_module_its_npmrc_names(tmp_path: Path) -> None:
 
 _open("test_c5b_npm_preloads_the_module_its_npmrc_names",
       "review s47 C5b: a file the project's .npmrc names (node-options) is not guarded")
+
+
+def _jdk_copy(root: Path) -> Path:
+    """A JDK for JAVA_HOME under ``root`` (as SDKMAN's, IntelliJ's ``~/.jdks`` or a tarball
+    unpacked in the home are): the installed one's entries linked, ``bin/java`` a script
+    running it."""
+    real = Path(os.path.realpath(shutil.which("java") or "java")).parent.parent
+    jdk = root / "jdk"
+    (jdk / "bin").mkdir(parents=True)
+    for entry in real.iterdir():
+        if entry.name != "bin":
+            (jdk / entry.name).symlink_to(entry)
+    for entry in (real / "bin").iterdir():
+        (jdk / "bin" / entry.name).symlink_to(entry)
+    (jdk / "bin" / "java").unlink()
+    (jdk / "bin" / "java").write_text(f'#!/bin/sh\nexec {real}/bin/java "$@"\n')
+    (jdk / "bin" / "java").chmod(0o755)
+    return jdk
+
+
+def test_e3_a_session_java_home_names_the_java_mvn_runs(tmp_path: Path) -> None:
+    """E3 (environment.COMPARED holds no JAVA_HOME; a folder it names is guarded only where it
+    is on PATH or in HOME_CODE): the session's ``JAVA_HOME`` names a JDK in the user's
+    folders, its ``bin`` not on PATH; ``cp e/java $JAVA_HOME/bin/java`` is allowed and the
+    covered ``mvn -v`` runs it (Maven's launcher runs ``$JAVA_HOME/bin/java``). Plan
+    ``Bash(cp *)``, ``Bash(mvn -v)``."""
+    from bash_review import needs
+
+    needs("mvn", "java")
+
+    def build(root: Path) -> tuple[dict[str, str], list[str]]:
+        jdk = _jdk_copy(root)
+        gated_project(root / "project", ["Bash(cp *)", "Bash(mvn -v)"])
+        (root / "project" / "e").mkdir()
+        (root / "project" / "e" / "java").write_text(
+            "#!/bin/sh\ntouch zz\nexec " + os.readlink(jdk / "bin" / "javac").rsplit("/", 1)[0]
+            + '/java "$@"\n')
+        (root / "project" / "e" / "java").chmod(0o755)
+        return {**os.environ, "JAVA_HOME": str(jdk)}, [f"cp e/java {jdk}/bin/java", "mvn -v"]
+
+    env, calls = build(tmp_path / "proof")
+    _proves(tmp_path / "proof" / "project", tmp_path, calls, env)
+    env, calls = build(tmp_path / "run")
+    assert first_denied(tmp_path / "run" / "project", calls, env) is not None, \
+        "the hook allows replacing the java the session's JAVA_HOME names"
+
+
+_open("test_e3_a_session_java_home_names_the_java_mvn_runs",
+      "review s47 E3: JAVA_HOME (and the like) is not read: its JDK is not guarded")
