@@ -937,3 +937,69 @@ def test_e3_a_session_java_home_names_the_java_mvn_runs(tmp_path: Path) -> None:
 
 _open("test_e3_a_session_java_home_names_the_java_mvn_runs",
       "review s47 E3: JAVA_HOME (and the like) is not read: its JDK is not guarded")
+
+
+_KUBECONFIG = """apiVersion: v1
+kind: Config
+clusters:
+- cluster: {server: "https://127.0.0.1:1"}
+  name: c
+users:
+- name: u
+  user:
+    exec:
+      apiVersion: client.authentication.k8s.io/v1beta1
+      command: touch
+      args: [zz]
+      interactiveMode: Never
+contexts:
+- context: {cluster: c, user: u}
+  name: x
+current-context: x
+"""
+#: (the program, the variable, the file's name under the session's ``~/clusters``, the
+#: payload's text, the covered call): each variable names the program's settings file
+#: outside the folder HOME_CODE guards (``~/.kube``, ``~/.aws``).
+MOVED_SETTINGS = {
+    "kubeconfig": ("kubectl", "KUBECONFIG", "dev.yaml", _KUBECONFIG, "kubectl get pods"),
+    "aws-config-file": ("aws", "AWS_CONFIG_FILE", "aws.cfg",
+                        "[default]\ncredential_process = touch zz\nregion = us-east-1\n",
+                        "aws s3 ls"),
+}
+
+
+@pytest.mark.parametrize("case", list(MOVED_SETTINGS))
+def test_e4_a_session_variable_moves_a_programs_settings_file(tmp_path: Path,
+                                                              case: str) -> None:
+    """E4 (homefiles.MOVED_CODE reads GNUPGHOME, TF_CLI_CONFIG_FILE, … but not KUBECONFIG,
+    AWS_CONFIG_FILE, DOCKER_CONFIG, GH_CONFIG_DIR, CLOUDSDK_CONFIG): the session's
+    ``KUBECONFIG`` names ``~/clusters/dev.yaml`` (common with several clusters); ``cp e/kc
+    ~/clusters/dev.yaml`` (an exec credential plugin) is allowed and the covered ``kubectl
+    get pods`` runs it. ``AWS_CONFIG_FILE``'s ``credential_process`` likewise under ``aws s3
+    ls``. Plan ``Bash(cp *)`` and the program's call."""
+    from bash_review import needs
+
+    program, variable, name, text, call = MOVED_SETTINGS[case]
+    needs(program)
+
+    def build(root: Path) -> tuple[dict[str, str], list[str]]:
+        home = root / "home"
+        root.mkdir()
+        env = home_env(home)
+        (home / "clusters").mkdir()
+        (home / "clusters" / name).write_text("\n")
+        env[variable] = str(home / "clusters" / name)
+        gated_project(root / "project", ["Bash(cp *)", f"Bash({call})"])
+        (root / "project" / "e").mkdir()
+        (root / "project" / "e" / "x").write_text(text)
+        return env, [f"cp e/x {home / 'clusters' / name}", call]
+
+    env, calls = build(tmp_path / "proof")
+    _proves(tmp_path / "proof" / "project", tmp_path, calls, env)
+    env, calls = build(tmp_path / "run")
+    assert first_denied(tmp_path / "run" / "project", calls, env) is not None, \
+        "the hook allows rewriting the settings file a session variable names"
+
+
+_open("test_e4_a_session_variable_moves_a_programs_settings_file",
+      "review s47 E4: KUBECONFIG, AWS_CONFIG_FILE and the like are not read")
