@@ -1003,3 +1003,33 @@ def test_e4_a_session_variable_moves_a_programs_settings_file(tmp_path: Path,
 
 _open("test_e4_a_session_variable_moves_a_programs_settings_file",
       "review s47 E4: KUBECONFIG, AWS_CONFIG_FILE and the like are not read")
+
+
+@pytest.mark.parametrize("value", [":{none}", "{none}:", "{none}::{none}"])
+def test_l4_an_empty_pythonpath_entry_puts_the_calls_folder_first(tmp_path: Path,
+                                                                   value: str) -> None:
+    """L4 (guards reads PYTHONPATH's folders as module folders, its empty entries dropped;
+    PATH's empty entry is refused): an empty entry (``export PYTHONPATH="$EXTRA:$PYTHONPATH"``
+    with one of them unset) puts the process's folder on every Python's ``sys.path`` before
+    the standard library, a console script's too. ``cp e/evil.py optparse.py`` is allowed and
+    the covered ``pip --version`` imports it. Plan ``Bash(cp *)``, ``Bash(pip --version)``."""
+    from bash_review import needs
+
+    needs("pip")
+    env = {**os.environ, "PYTHONPATH": value.format(none=tmp_path / "none")}
+    calls = ["cp e/evil.py optparse.py", "pip --version"]
+
+    def build(project: Path) -> None:
+        gated_project(project, ["Bash(cp *)", "Bash(pip --version)"])
+        (project / "e").mkdir()
+        (project / "e" / "evil.py").write_text("import os\nos.system('touch zz')\n")
+
+    build(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls, env)
+    build(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls, env) is not None, \
+        "the hook allows a standard module's name in the folder an empty PYTHONPATH entry adds"
+
+
+_open("test_l4_an_empty_pythonpath_entry_puts_the_calls_folder_first",
+      "review s47 L4: an empty PYTHONPATH entry (the process's folder) is dropped")
