@@ -957,14 +957,19 @@ contexts:
   name: x
 current-context: x
 """
-#: (the program, the variable, the file's name under the session's ``~/clusters``, the
-#: payload's text, the covered call): each variable names the program's settings file
-#: outside the folder HOME_CODE guards (``~/.kube``, ``~/.aws``).
+#: (the program, the variable, its value and the file written, each under the session's
+#: home, the payload's text, the covered call): each variable moves what HOME_CODE guards
+#: (``~/.kube``, ``~/.aws``, ``~/.local/lib``) elsewhere.
 MOVED_SETTINGS = {
-    "kubeconfig": ("kubectl", "KUBECONFIG", "dev.yaml", _KUBECONFIG, "kubectl get pods"),
-    "aws-config-file": ("aws", "AWS_CONFIG_FILE", "aws.cfg",
+    "kubeconfig": ("kubectl", "KUBECONFIG", "clusters/dev.yaml", "clusters/dev.yaml",
+                   _KUBECONFIG, "kubectl get pods"),
+    "aws-config-file": ("aws", "AWS_CONFIG_FILE", "clusters/aws.cfg", "clusters/aws.cfg",
                         "[default]\ncredential_process = touch zz\nregion = us-east-1\n",
                         "aws s3 ls"),
+    # Python's user site-packages (a .pth line runs at every start)
+    "pythonuserbase": ("pip", "PYTHONUSERBASE", "pyuser",
+                       "pyuser/lib/python{v}/site-packages/x.pth",
+                       "import os; os.system('touch zz')\n", "pip --version"),
 }
 
 
@@ -972,27 +977,36 @@ MOVED_SETTINGS = {
 def test_e4_a_session_variable_moves_a_programs_settings_file(tmp_path: Path,
                                                               case: str) -> None:
     """E4 (homefiles.MOVED_CODE reads GNUPGHOME, TF_CLI_CONFIG_FILE, … but not KUBECONFIG,
-    AWS_CONFIG_FILE, DOCKER_CONFIG, GH_CONFIG_DIR, CLOUDSDK_CONFIG): the session's
-    ``KUBECONFIG`` names ``~/clusters/dev.yaml`` (common with several clusters); ``cp e/kc
-    ~/clusters/dev.yaml`` (an exec credential plugin) is allowed and the covered ``kubectl
-    get pods`` runs it. ``AWS_CONFIG_FILE``'s ``credential_process`` likewise under ``aws s3
-    ls``. Plan ``Bash(cp *)`` and the program's call."""
+    AWS_CONFIG_FILE, PYTHONUSERBASE, DOCKER_CONFIG, GH_CONFIG_DIR, CLOUDSDK_CONFIG): the
+    session's ``KUBECONFIG`` names ``~/clusters/dev.yaml`` (common with several clusters);
+    ``cp e/x ~/clusters/dev.yaml`` (an exec credential plugin) is allowed and the covered
+    ``kubectl get pods`` runs it. ``AWS_CONFIG_FILE``'s ``credential_process`` likewise under
+    ``aws s3 ls``; a ``.pth`` in ``PYTHONUSERBASE``'s site-packages under ``pip --version``.
+    Plan ``Bash(cp *)``, ``Bash(mkdir *)`` and the program's call."""
+    import sys
+
     from bash_review import needs
 
-    program, variable, name, text, call = MOVED_SETTINGS[case]
+    program, variable, value, written, text, call = MOVED_SETTINGS[case]
     needs(program)
+    said = subprocess.run([program if program == "pip" else "python3", "--version"],
+                          capture_output=True, text=True, timeout=120, check=False).stdout
+    version = said.rsplit("python ", 1)[-1].strip(" )\n") if program == "pip" else \
+        f"{sys.version_info[0]}.{sys.version_info[1]}"
+    written = written.format(v=version)
 
     def build(root: Path) -> tuple[dict[str, str], list[str]]:
         home = root / "home"
         root.mkdir()
         env = home_env(home)
         (home / "clusters").mkdir()
-        (home / "clusters" / name).write_text("\n")
-        env[variable] = str(home / "clusters" / name)
-        gated_project(root / "project", ["Bash(cp *)", f"Bash({call})"])
+        (home / "clusters" / "dev.yaml").write_text("\n")
+        env[variable] = str(home / value)
+        gated_project(root / "project", ["Bash(cp *)", "Bash(mkdir *)", f"Bash({call})"])
         (root / "project" / "e").mkdir()
         (root / "project" / "e" / "x").write_text(text)
-        return env, [f"cp e/x {home / 'clusters' / name}", call]
+        target = home / written
+        return env, [f"mkdir -p {target.parent}", f"cp e/x {target}", call]
 
     env, calls = build(tmp_path / "proof")
     _proves(tmp_path / "proof" / "project", tmp_path, calls, env)
