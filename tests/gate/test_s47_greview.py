@@ -1047,3 +1047,43 @@ def test_l4_an_empty_pythonpath_entry_puts_the_calls_folder_first(tmp_path: Path
 
 _open("test_l4_an_empty_pythonpath_entry_puts_the_calls_folder_first",
       "review s47 L4: an empty PYTHONPATH entry (the process's folder) is dropped")
+
+
+#: Plan entries running fixed Python code that Python runs with the call's folder first on
+#: ``sys.path`` (``-c``, a script on standard input), as ``-m`` does.
+PYTHON_INLINE = {
+    "c": 'python3 -c "import json; print(json.dumps(1))"',
+    "stdin": "python3 - < tools/q.txt",
+}
+
+
+@pytest.mark.parametrize("case", list(PYTHON_INLINE))
+def test_v4_python_c_imports_a_standard_module_from_the_calls_folder(tmp_path: Path,
+                                                                     case: str) -> None:
+    """V4 (placed.shadows: the call's folder is a module folder beside a plan's ``python -m``;
+    ``-c CODE`` and ``-`` put it first on ``sys.path`` as well): under an exact entry running
+    fixed code (``python3 -c "import json; …"``, as Makefiles and skills do to read JSON),
+    ``cp e/evil.py json.py`` is allowed and the covered entry imports it. Plan ``Bash(cp *)``
+    and the entry."""
+    from bash_review import needs
+
+    needs("python3")
+    entry = PYTHON_INLINE[case]
+    calls = ["cp e/evil.py json.py", entry]
+
+    def build(project: Path) -> None:
+        gated_project(project, ["Bash(cp *)", f"Bash({entry})"])
+        (project / "e").mkdir()
+        (project / "e" / "evil.py").write_text("import os\nos.system('touch zz')\n")
+        (project / "tools").mkdir()
+        (project / "tools" / "q.txt").write_text("import json\n")
+
+    build(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    build(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows a standard module's name beside python3 -c"
+
+
+_open("test_v4_python_c_imports_a_standard_module_from_the_calls_folder",
+      "review s47 V4: -c and - put the call's folder first, as -m; not a module folder")
