@@ -1087,3 +1087,51 @@ def test_v4_python_c_imports_a_standard_module_from_the_calls_folder(tmp_path: P
 
 _open("test_v4_python_c_imports_a_standard_module_from_the_calls_folder",
       "review s47 V4: -c and - put the call's folder first, as -m; not a module folder")
+
+
+#: (the variable, the plan's git call, a setup of the repository): each variable names a
+#: program git runs for that call (a file in the user's folders: the session's setting).
+GIT_PROGRAMS = {
+    "GIT_EXTERNAL_DIFF": ("git diff", ["cp e/n notes.txt"]),
+    "GIT_SSH_COMMAND": ("git ls-remote origin", []),
+    "GIT_SSH": ("git ls-remote origin", []),
+}
+
+
+@pytest.mark.parametrize("variable", list(GIT_PROGRAMS))
+def test_e5_a_session_variable_names_the_program_git_runs(tmp_path: Path,
+                                                          variable: str) -> None:
+    """E5 (E3's class, for git: the gate reads git's configuration files and GIT_DIR-like
+    variables, not the session's variables naming a program git runs): the session's
+    ``GIT_EXTERNAL_DIFF`` names ``~/tools/d.sh`` (a difftool wrapper); ``cp e/d.sh
+    ~/tools/d.sh`` is allowed and the covered ``git diff`` runs it on a changed file.
+    ``GIT_SSH_COMMAND``/``GIT_SSH`` likewise under ``git ls-remote origin`` (an ssh remote).
+    Plan ``Bash(cp *)`` and the git call."""
+    from files_fixture import git
+
+    call, changes = GIT_PROGRAMS[variable]
+
+    def build(root: Path) -> tuple[dict[str, str], list[str]]:
+        tools = root / "tools"
+        tools.mkdir(parents=True)
+        (tools / "d.sh").write_text("#!/bin/sh\nexit 0\n")
+        (tools / "d.sh").chmod(0o755)
+        project = root / "project"
+        gated_project(project, ["Bash(cp *)", f"Bash({call})"])
+        git(project, "remote", "add", "origin", "ssh://git@example.invalid/x.git")
+        (project / "e").mkdir()
+        (project / "e" / "d.sh").write_text("#!/bin/sh\ntouch zz\n")
+        (project / "e" / "d.sh").chmod(0o755)
+        (project / "e" / "n").write_text("changed\n")
+        env = {**os.environ, variable: str(tools / "d.sh")}
+        return env, [f"cp e/d.sh {tools / 'd.sh'}", *changes, call]
+
+    env, calls = build(tmp_path / "proof")
+    _proves(tmp_path / "proof" / "project", tmp_path, calls, env)
+    env, calls = build(tmp_path / "run")
+    assert first_denied(tmp_path / "run" / "project", calls, env) is not None, \
+        "the hook allows replacing the program a session variable has git run"
+
+
+_open("test_e5_a_session_variable_names_the_program_git_runs",
+      "review s47 E5: GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, GIT_SSH are not read")
