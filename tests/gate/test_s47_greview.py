@@ -970,6 +970,9 @@ MOVED_SETTINGS = {
     "pythonuserbase": ("pip", "PYTHONUSERBASE", "pyuser",
                        "pyuser/lib/python{v}/site-packages/x.pth",
                        "import os; os.system('touch zz')\n", "pip --version"),
+    # make reads the files MAKEFILES names before the Makefile ($(shell …) runs as it reads)
+    "makefiles": ("make", "MAKEFILES", "make/common.mk", "make/common.mk",
+                  "X := $(shell touch zz)\n", "make"),
 }
 
 
@@ -989,7 +992,8 @@ def test_e4_a_session_variable_moves_a_programs_settings_file(tmp_path: Path,
 
     program, variable, value, written, text, call = MOVED_SETTINGS[case]
     needs(program)
-    said = subprocess.run([program if program == "pip" else "python3", "--version"],
+    said = subprocess.run([program if program == "pip" else "python3", "--version"],  # (a
+        # venv's version for the .pth's folder)
                           capture_output=True, text=True, timeout=120, check=False).stdout
     version = said.rsplit("python ", 1)[-1].strip(" )\n") if program == "pip" else \
         f"{sys.version_info[0]}.{sys.version_info[1]}"
@@ -1001,6 +1005,8 @@ def test_e4_a_session_variable_moves_a_programs_settings_file(tmp_path: Path,
         env = home_env(home)
         (home / "clusters").mkdir()
         (home / "clusters" / "dev.yaml").write_text("\n")
+        (home / "make").mkdir()
+        (home / "make" / "common.mk").write_text("\n")
         env[variable] = str(home / value)
         gated_project(root / "project", ["Bash(cp *)", "Bash(mkdir *)", f"Bash({call})"])
         (root / "project" / "e").mkdir()
