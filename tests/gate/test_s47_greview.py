@@ -159,7 +159,8 @@ def _workspace_project(project: Path, entries: list[str]) -> None:
         {**member, "scripts": {"test": "touch zz"}}))
 
 
-@pytest.mark.parametrize("option", ["--workspaces", "-ws", "-w a", "--workspace=packages/a"])
+@pytest.mark.parametrize("option", ["--workspaces", "-ws", "-w a", "--workspace=packages/a",
+                                    "--prefix packages/a"])
 def test_w1_a_workspace_option_the_call_gives_under_a_star_entry(tmp_path: Path,
                                                                  option: str) -> None:
     """W1 (planprograms._entry_programs guards the workspaces' manifests only when the plan's
