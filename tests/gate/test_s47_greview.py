@@ -8,13 +8,14 @@ xfails)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, bash, first_denied, home_env
+from bash_review import LeftOpen, bash, first_denied, home_env, needs
 from files_fixture import gated_project
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
@@ -122,8 +123,6 @@ def test_o1_own_settings_write_after_a_flag_taking_no_value(tmp_path: Path,
     subcommand (``set-credentials``); the gate skips it and reads the next plain word, the
     user's name ``view``, as a read subcommand. kubectl then writes an exec credential plugin
     into ``~/.kube/config`` and the covered ``kubectl get pods`` runs it."""
-    from bash_review import needs
-
     program, entries, calls = OWN_AFTER_FLAG[case]
     needs(program)
     project = tmp_path / "project"
@@ -145,8 +144,6 @@ _open("test_o1_own_settings_write_after_a_flag_taking_no_value",
 def _workspace_project(project: Path, entries: list[str]) -> None:
     """A gated npm workspace root (``packages/a`` its member, both ``test`` scripts harmless)
     and ``e/a.json``, the member's manifest with a ``test`` script running the payload."""
-    import json
-
     gated_project(project, entries)
     (project / "packages" / "a").mkdir(parents=True)
     (project / "package.json").write_text(json.dumps({
@@ -168,8 +165,6 @@ def test_w1_a_workspace_option_the_call_gives_under_a_star_entry(tmp_path: Path,
     gives ``--workspaces`` (``-ws``, ``-w NAME``): ``cp e/a.json packages/a/package.json`` is
     allowed (a member below the call's folder, P1g), then ``npm test --workspaces`` runs the
     member's new ``test`` script. Plan ``Bash(cp *)``, ``Bash(npm test *)``."""
-    from bash_review import needs
-
     needs("npm")
     entries = ["Bash(cp *)", "Bash(npm test *)"]
     calls = ["cp e/a.json packages/a/package.json", f"npm test {option}"]
@@ -305,8 +300,6 @@ def test_k5_a_plugin_command_at_a_path_its_manifest_names(tmp_path: Path) -> Non
     ["./x/other.md"]``); given with ``--plugin-dir ../pl``, ``Skill(pl:other)`` runs
     ``x/other.md``. With a nested ``web/.claude/commands/pl/other.md`` (quiet) the gate judges
     that one and allows the call (the runtime a child process: K4 apart)."""
-    import json
-
     files = {"pl/.claude-plugin/plugin.json": json.dumps(
         {"name": "pl", "commands": ["./x/other.md"]}), "pl/x/other.md": _RUNS,
         "project/web/.claude/commands/pl/other.md": _QUIET}
@@ -353,8 +346,6 @@ def test_c5_cargo_runs_the_wrapper_a_file_its_configuration_includes_names(
     ``.cargo/config.toml`` includes ``../cargo-shared.toml``; ``cp e/shared.toml
     cargo-shared.toml`` is allowed, and the covered ``cargo build`` runs its
     ``build.rustc-wrapper``. Plan ``Bash(cp *)``, ``Bash(cargo build)``."""
-    from bash_review import needs
-
     needs("cargo")
     calls = ["cp e/shared.toml cargo-shared.toml", "cargo build"]
     _included_crate(tmp_path / "proof")
@@ -375,8 +366,6 @@ def _npm_building_crate(project: Path) -> None:
     """A gated crate (plan ``Bash(cp *)``, ``Bash(cargo build)``) whose committed ``build.rs``
     runs ``npm run gen`` (as crates bundling a web front end do), its ``package.json``'s
     ``gen`` harmless; ``e/package.json``, the same with ``gen`` running the payload."""
-    import json
-
     gated_project(project, ["Bash(cp *)", "Bash(cargo build)"])
     (project / "src").mkdir(exist_ok=True)
     (project / "Cargo.toml").write_text(
@@ -399,8 +388,6 @@ def test_h4_cargo_runs_a_build_script_that_starts_another_program(tmp_path: Path
     ``cp e/package.json package.json`` is allowed (npm is not the plan's), and the covered
     ``cargo build`` runs the build script, which runs the new ``gen``. Plan ``Bash(cp *)``,
     ``Bash(cargo build)``."""
-    from bash_review import needs
-
     needs("cargo", "npm")
     calls = ["cp e/package.json package.json", "cargo build"]
     _npm_building_crate(tmp_path / "proof")
@@ -443,8 +430,6 @@ def test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder(
     .venv/lib/python3.X/site-packages/x.pth`` is allowed. Plan ``Bash(cp *)`` and the
     runner's entry."""
     import sys
-
-    from bash_review import needs
 
     programs, entry, name, text, place = RUNNER_PYTHON[case]
     needs("python3", *programs)
@@ -505,8 +490,6 @@ def test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library(tmp_path: Path) -> Non
     landmark). Copies out of the interpreter's library (``os.py``, ``encodings/``: reads) and
     a ``sitecustomize.py`` make ``ev/``; ``cp e/cfg .venv/pyvenv.cfg`` is allowed; the covered
     ``.venv/bin/python3 -m pip --version`` runs ``sitecustomize`` at its start."""
-    from bash_review import needs
-
     needs("python3")
     proof = tmp_path / "proof"
     for call in _venv_cfg_project(proof):  # (in place: the cfg names its folder)
@@ -527,8 +510,6 @@ _open("test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library",
 def _preloading_project(project: Path, name: str) -> None:
     """A gated npm package (plan ``Bash(cp *)``, ``Bash(npm test)``) with ``tools/<name>``,
     harmless, and ``e/<name>``, the payload."""
-    import json
-
     gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
     (project / "package.json").write_text(json.dumps(
         {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
@@ -557,8 +538,6 @@ def test_e2_a_session_variable_names_a_module_node_loads_first(tmp_path: Path,
     session's ``NODE_OPTIONS`` preloads ``tools/pre.js`` into every node process, npm's own
     among them; ``cp e/pre.js tools/pre.js`` is allowed and the covered ``npm test`` runs it.
     Plan ``Bash(cp *)``, ``Bash(npm test)``."""
-    from bash_review import needs
-
     needs("npm")
     options, name = NODE_OPTIONS[case]
     env = {**os.environ, "NODE_OPTIONS": options}
@@ -582,10 +561,6 @@ def test_w2_a_workspace_pattern_of_braces_or_an_extglob(tmp_path: Path, pattern:
     name, so ``apps/web/package.json`` is not guarded under an entry naming
     ``--workspaces``; ``cp e/a.json apps/web/package.json`` then ``npm test --workspaces``
     runs the new script. Plan ``Bash(cp *)``, ``Bash(npm test --workspaces)``."""
-    import json
-
-    from bash_review import needs
-
     needs("npm")
     entries = ["Bash(cp *)", "Bash(npm test --workspaces)"]
     calls = ["cp e/a.json apps/web/package.json", "npm test --workspaces"]
@@ -617,7 +592,6 @@ def _locked_project(project: Path, entry: str) -> None:
     """A gated npm package (plan ``Bash(cp *)`` and ``entry``) depending on ``dep@^1.0.0``;
     ``e/dep-1.0.0.tgz``, a package of that name whose ``postinstall`` runs the payload, and
     ``e/lock.json``, a lockfile resolving ``dep`` to it (package.json unchanged)."""
-    import json
     import tarfile
 
     gated_project(project, ["Bash(cp *)", entry])
@@ -653,8 +627,6 @@ def test_n3_npm_installs_the_package_its_lockfile_resolves(tmp_path: Path, case:
     ``file:`` tarball needs no network. ``cp e/lock.json package-lock.json`` is allowed and the
     covered ``npm ci`` runs the tarball's ``postinstall``. Plan ``Bash(cp *)``, ``Bash(npm
     ci)``."""
-    from bash_review import needs
-
     needs("npm")
     entry, lockfile, call = LOCKED[case]
     calls = [f"cp e/lock.json {lockfile}", f"{call} --no-audit --no-fund"]
@@ -681,8 +653,6 @@ def test_v3_python_m_imports_its_tools_dependencies_from_the_calls_folder(
     first): pytest imports ``pluggy``, ``iniconfig``, ``_pytest`` at its start, found in the
     call's folder before site-packages. ``cp e/evil.py pluggy.py`` is allowed and the covered
     ``python3 -m pytest`` runs it. Plan ``Bash(cp *)``, ``Bash(python3 -m pytest)``."""
-    from bash_review import needs
-
     needs("python3")
     if subprocess.run(["python3", "-m", "pytest", "--version"], capture_output=True,
                       timeout=120, check=False).returncode != 0:
@@ -781,8 +751,6 @@ def test_c6_cargo_runs_the_build_script_its_manifest_names(tmp_path: Path) -> No
     """C6 (planprograms.STARTS guards cargo's ``^build.rs``, the default name; Cargo.toml's
     ``package.build`` names another): ``cp e/gen.rs tools/gen.rs`` is allowed and the covered
     ``cargo build`` compiles and runs it. Plan ``Bash(cp *)``, ``Bash(cargo build)``."""
-    from bash_review import needs
-
     needs("cargo")
     calls = ["cp e/gen.rs tools/gen.rs", "cargo build"]
     _renamed_build_script(tmp_path / "proof")
@@ -832,8 +800,6 @@ def test_m2_cmake_finds_a_package_config_in_the_home(tmp_path: Path, case: str) 
     ``share/cmake/Foo*/``), and runs the ``FooConfig.cmake`` it finds. The writes are allowed
     and the covered ``cmake -B build`` runs it. Plan ``Bash(mkdir *)``, ``Bash(cp *)``,
     ``Bash(cmake -B build)``."""
-    from bash_review import needs
-
     needs("cmake")
 
     def session(home: Path) -> tuple[dict[str, str], list[str]]:
@@ -859,8 +825,6 @@ def _npmrc_preload_project(project: Path) -> None:
     """A gated npm package (plan ``Bash(cp *)``, ``Bash(npm test)``: its test runs ``node -e
     0``) whose project ``.npmrc`` has npm start each script's node with ``--require
     ./tools/setup.js`` (harmless); ``e/setup.js``, the payload."""
-    import json
-
     gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
     (project / "package.json").write_text(json.dumps(
         {"name": "x", "version": "1.0.0", "scripts": {"test": "node -e 0"}}))
@@ -876,8 +840,6 @@ def test_c5b_npm_preloads_the_module_its_npmrc_names(tmp_path: Path) -> None:
     names is not): the project's ``.npmrc`` sets ``node-options=--require ./tools/setup.js``;
     ``cp e/setup.js tools/setup.js`` is allowed and the covered ``npm test`` runs it in its
     script's node. Plan ``Bash(cp *)``, ``Bash(npm test)``."""
-    from bash_review import needs
-
     needs("npm")
     calls = ["cp e/setup.js tools/setup.js", "npm test"]
     _npmrc_preload_project(tmp_path / "proof")
@@ -915,8 +877,6 @@ def test_e3_a_session_java_home_names_the_java_mvn_runs(tmp_path: Path) -> None:
     folders, its ``bin`` not on PATH; ``cp e/java $JAVA_HOME/bin/java`` is allowed and the
     covered ``mvn -v`` runs it (Maven's launcher runs ``$JAVA_HOME/bin/java``). Plan
     ``Bash(cp *)``, ``Bash(mvn -v)``."""
-    from bash_review import needs
-
     needs("mvn", "java")
 
     def build(root: Path) -> tuple[dict[str, str], list[str]]:
@@ -989,8 +949,6 @@ def test_e4_a_session_variable_moves_a_programs_settings_file(tmp_path: Path,
     Plan ``Bash(cp *)``, ``Bash(mkdir *)`` and the program's call."""
     import sys
 
-    from bash_review import needs
-
     program, variable, value, written, text, call = MOVED_SETTINGS[case]
     needs(program)
     said = subprocess.run([program if program == "pip" else "python3", "--version"],  # (a
@@ -1034,8 +992,6 @@ def test_l4_an_empty_pythonpath_entry_puts_the_calls_folder_first(tmp_path: Path
     with one of them unset) puts the process's folder on every Python's ``sys.path`` before
     the standard library, a console script's too. ``cp e/evil.py optparse.py`` is allowed and
     the covered ``pip --version`` imports it. Plan ``Bash(cp *)``, ``Bash(pip --version)``."""
-    from bash_review import needs
-
     needs("pip")
     env = {**os.environ, "PYTHONPATH": value.format(none=tmp_path / "none")}
     calls = ["cp e/evil.py optparse.py", "pip --version"]
@@ -1072,8 +1028,6 @@ def test_v4_python_c_imports_a_standard_module_from_the_calls_folder(tmp_path: P
     fixed code (``python3 -c "import json; …"``, as Makefiles and skills do to read JSON),
     ``cp e/evil.py json.py`` is allowed and the covered entry imports it. Plan ``Bash(cp *)``
     and the entry."""
-    from bash_review import needs
-
     needs("python3")
     entry = PYTHON_INLINE[case]
     calls = ["cp e/evil.py json.py", entry]
