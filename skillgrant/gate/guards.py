@@ -17,7 +17,8 @@ from . import files as fs
 from . import linked
 from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs
 from .copied import touches, written
-from .environment import values
+from .environment import values, whole
+from .envpaths import session_paths
 from .folded import unquoted
 from .homefiles import (
     HOME_CODE,
@@ -63,7 +64,7 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         except OSError:
             here = None
         return ("guarded", plan, audit_log, skill_dir, cwd, project, programs, here,
-                values(_ITEMS_ENVIRONMENT))
+                values(_ITEMS_ENVIRONMENT), whole())
 
     return fs.kept(key, lambda: _guarded_items(plan, audit_log, skill_dir, cwd, project,
                                                programs))
@@ -147,6 +148,12 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                                                     os.path.join(home, ".cache"), "copilot"), True)]
     items += [(part.removesuffix("/*"), True) for name in MOVED_CODE  # (a folder, or a list
               for part in (os.environ.get(name) or "").split(os.pathsep) if part]  # of them)
+    # every path a session variable names (review s47 E2–E5: NODE_OPTIONS's preloads,
+    # JAVA_HOME, KUBECONFIG, GIT_SSH_COMMAND, …), relative ones from the project and the call
+    inner = [*folders, *(f for f in (cwd, project) if f),
+             *(above(os.path.abspath(project)) if project else [])]
+    items += session_paths([project] if project else [], inner)
+    local += session_paths([os.path.abspath(cwd)] if cwd and cwd != project else [], inner)
     # PYTHONPATH's folders come before the standard library: its modules' names there (L2)
     modules += [p for p in (os.environ.get("PYTHONPATH") or "").split(os.pathsep) if p]
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
