@@ -13,7 +13,7 @@ write, and each is guarded by what it holds).
 
 What a value names: its words, split at white space and at ``:``, ``=``, ``,`` and ``;`` (a
 ``PATH``-like list, an option's attached value: ``-javaagent:./a.jar``, ``--require=x``); in
-each word holding a ``/``, the word and each tail starting at a ``/``, ``./``, ``../`` or
+each word holding a ``/``, the word and the tail from the first ``/``, ``./``, ``../`` or
 ``~/`` (``-r./x``, ``-I/opt/inc``); a word without one that looks like a file's name (a dot
 before a last part of letters: ``common.mk``, ``agent.jar``). A relative path is read from the
 call's folder and from the project's, as a program started in either reads it.
@@ -26,8 +26,6 @@ session sets that the service's lacks is not seen there (docs/decisions.md, sess
 from __future__ import annotations
 
 import os
-
-from ..lazy import compile_on_use
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -46,23 +44,39 @@ OTHERWISE: Final = frozenset(("HOME", "PWD", "OLDPWD", "PATH", "CDPATH", "PYTHON
                               "TMPDIR", "TMP", "TEMP", "TEMPDIR", "SHELL", "_",
                               "CLAUDE_PROJECT_DIR", "LS_COLORS", "LSCOLORS",
                               "PYTEST_CURRENT_TEST"))
-_SPLIT: Final = compile_on_use(r"[\s:=,;]+")
-#: Where a path starts inside a word.
-_START: Final = compile_on_use(r"(?:~|\.\.?)?/")
-#: A word with no ``/`` that names a file: a dot before a last part of letters.
-_FILE: Final = compile_on_use(r"[^./][^/]*\.[A-Za-z][A-Za-z0-9]*")
+#: What splits a value into words: white space, and ``:``, ``=``, ``,``, ``;`` (no regular
+#: expression: compiling one costs a hook's start more than reading the values).
+_SEPARATORS: Final = str.maketrans(dict.fromkeys(":=,;", " "))
 
 
 def named_paths(value: str) -> list[str]:
     """The paths ``value`` names (see the module's text), relative ones as written."""
     found: list[str] = []
-    for word in _SPLIT.split(value):
-        if "/" in word:
+    for word in value.translate(_SEPARATORS).split():
+        slash = word.find("/")
+        if slash >= 0:
             found.append(word)
-            found += [word[m.start():] for m in _START.finditer(word) if m.start()]
-        elif _FILE.fullmatch(word):
+            start = slash  # where a path starts past an option's name: `-r./x`, `-I/opt`
+            if word[start - 1:start] == ".":
+                start -= 1 + (word[start - 2:start - 1] == ".")
+            elif word[start - 1:start] == "~":
+                start -= 1
+            if start > 0:
+                found.append(word[start:])
+        elif _file_name(word):
             found.append(word)
     return found
+
+
+def _file_name(word: str) -> bool:
+    """Whether ``word`` (no ``/``) looks like a file's name: a dot before a last part of a
+    letter then letters and digits (``common.mk``), or a dot then a letter first
+    (``.pythonrc``)."""
+    if word[:1] == "." and word[1:2].isascii() and word[1:2].isalpha():
+        return True
+    stem, dot, last = word.rpartition(".")
+    return bool(dot and stem.strip(".") and last[:1].isascii() and last[:1].isalpha()
+                and last.isascii() and last.isalnum())
 
 
 def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]]:
@@ -71,6 +85,7 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
     one of ``folders`` (the folders a call runs in and each above them) or above one."""
     home = os.path.expanduser("~")
     kept = {os.path.normpath(f) for f in (*folders, home, "/") if f}
+    kept |= {parent for folder in kept for parent in _parents(folder)}
     found: dict[str, bool] = {}
     for name, value in os.environ.items():
         if name in OTHERWISE or not value:
@@ -81,12 +96,15 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
             for full in ([path] if path.startswith("/") else
                          [os.path.join(root, path) for root in roots]):
                 full = os.path.normpath(full)
-                if full not in kept and not _above(full, kept):
+                if full not in kept:
                     found[full] = True
     return list(found.items())
 
 
-def _above(path: str, folders: set[str]) -> bool:
-    """Whether ``path`` is a folder above one of ``folders``."""
-    prefix = path.rstrip("/") + "/"
-    return any(folder.startswith(prefix) for folder in folders)
+def _parents(folder: str) -> list[str]:
+    """Each folder above ``folder``."""
+    found = []
+    while folder not in ("/", "//", ""):
+        folder = os.path.dirname(folder)
+        found.append(folder)
+    return found

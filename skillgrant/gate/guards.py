@@ -150,10 +150,12 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
               for part in (os.environ.get(name) or "").split(os.pathsep) if part]  # of them)
     # every path a session variable names (review s47 E2–E5: NODE_OPTIONS's preloads,
     # JAVA_HOME, KUBECONFIG, GIT_SSH_COMMAND, …), relative ones from the project and the call
+    # (with the programs git's settings name: one in a folder guarded whole adds nothing)
     inner = [*folders, *(f for f in (cwd, project) if f),
              *(above(os.path.abspath(project)) if project else [])]
-    items += session_paths([project] if project else [], inner)
-    local += session_paths([os.path.abspath(cwd)] if cwd and cwd != project else [], inner)
+    programs += session_paths([project] if project else [], inner)
+    local_programs += session_paths([os.path.abspath(cwd)] if cwd and cwd != project
+                                    else [], inner)
     # PYTHONPATH's folders come before the standard library: its modules' names there (L2)
     modules += [p for p in (os.environ.get("PYTHONPATH") or "").split(os.pathsep) if p]
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
