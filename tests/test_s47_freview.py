@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from skillgrant.errors import SkillFileError
+from skillgrant.gate.call import check_call
 from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text
 
@@ -27,6 +28,14 @@ HOLES: dict[str, str] = {
     "f1-enforce": "as f1-agent: `PreToolUse: &a` + newline + `  !!null x`, `context: &a` + "
                   "newline + `  !!null fork`, `!!set`/`!!omap`/`!!pairs` after an anchor line: "
                   "apply --enforce writes a hook the runtime drops or never sees",
+    "s1": "gate/skillargs._fill maps a name declared twice to its last index "
+          "(`{n: i for i, n in kept}`); the runtime's _vt fills every `$name` with the first",
+    "s2": "gate/skillargs._names splits a string `arguments` with Python's str.split, which "
+          "also cuts at U+001C-U+001F and U+0085; the runtime's PIe splits at JS /\\s+/ only",
+    "s3": "as f1 in the gate: `arguments: &a` + newline + `  !!null who` is null to the gate's "
+          "predict (no names), the list of names `who` to Bun",
+    "s4": "the runtime's tTi takes the args' words from its bash parse (mP, W6t: a leading "
+          "`x=1` assignment is dropped); the gate's args.split() keeps it as word 0",
 }
 
 
@@ -104,3 +113,52 @@ def test_f1_bun_reads_a_value_tagged_after_an_anchor_line_untagged() -> None:
     assert _bun_parse(texts) == [{"agent": "ev"}, {"agent": "ev"}, {"agent": "ev"},
                                  {"x": {"PreToolUse": "y"}}, {"x": [{"PreToolUse": "y"}]},
                                  {"context": "fork"}]
+
+
+_ARGS_HEAD = "---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
+#: (skill ``other``, the call's args): Claude Code 2.1.332 runs ``touch zz`` as the skill
+#: loads (measured: tests/conformance/test_s47_freview_e2e.py, zz created with the printed
+#: gate in the project); the gate fills ``echo zz`` (covered by ``Bash(echo *)``) or nothing.
+S_ROWS = {
+    "s1": {"duplicate-name": ("arguments: [who, who]\n---\nResult: !`$who zz`", "touch echo"),
+           "duplicate-string": ("arguments: who who\n---\nResult: !`$who zz`", "touch echo")},
+    "s2": {"unit-separator": ('arguments: "a\\x1cb who"\n---\nResult: !`$who zz`',
+                              "echo touch echo"),
+           "record-separator": ('arguments: "a\\x1eb who"\n---\nResult: !`$who zz`',
+                                "echo touch echo"),
+           "nel": ('arguments: "a\\u0085b who"\n---\nResult: !`$who zz`', "echo touch echo"),
+           "nel-raw-single-quoted": ("arguments: 'a\x85b who'\n---\nResult: !`$who zz`",
+                                     "echo touch echo")},
+    "s3": {"anchor-newline": ("arguments: &a\n  !!null who\n---\nResult: !`touch $who`", "zz"),
+           "anchor-comment-line": ("arguments: &a\n  # c\n  !!null who\n---\nResult: "
+                                   "!`touch $who`", "zz")},
+    "s4": {"assignment-word": ("---\nResult: !`$1 zz`", "x=1 echo touch"),
+           "assignment-named": ("arguments: [a, who]\n---\nResult: !`$who zz`",
+                                "x=1 echo touch"),
+           "assignment-index": ("---\nResult: !`$ARGUMENTS[1] zz`", "x+=1 echo touch")},
+}
+
+
+@pytest.mark.parametrize(("hole", "row"), [
+    pytest.param(hole, row, marks=_hole(hole)) for hole in sorted(S_ROWS)
+    for row in sorted(S_ROWS[hole])])
+def test_s_the_gate_fills_a_skill_calls_args_otherwise_than_the_runtime(
+        tmp_path: Path, hole: str, row: str) -> None:
+    """Plan ``Skill(other)``, ``Bash(echo *)``: the runtime runs ``touch zz`` from the call's
+    args; ``check_call`` must not say covered."""
+    text, args = S_ROWS[hole][row]
+    skill = tmp_path / ".claude" / "skills" / "other" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(_ARGS_HEAD + text + "\n", encoding="utf-8")
+    got = check_call("Skill", {"skill": "other", "args": args}, ["Skill(other)", "Bash(echo *)"],
+                     cwd=str(tmp_path))
+    assert got.status != "covered", got
+
+
+def test_s_control_the_gate_judges_the_filled_command(tmp_path: Path) -> None:
+    skill = tmp_path / ".claude" / "skills" / "other" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(_ARGS_HEAD + "arguments: [who]\n---\nResult: !`$who zz`\n")
+    got = check_call("Skill", {"skill": "other", "args": "touch"},
+                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    assert got.status != "covered", got
