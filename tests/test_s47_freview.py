@@ -135,7 +135,13 @@ S_ROWS = {
     "s4": {"assignment-word": ("---\nResult: !`$1 zz`", "x=1 echo touch"),
            "assignment-named": ("arguments: [a, who]\n---\nResult: !`$who zz`",
                                 "x=1 echo touch"),
-           "assignment-index": ("---\nResult: !`$ARGUMENTS[1] zz`", "x+=1 echo touch")},
+           "assignment-index": ("---\nResult: !`$ARGUMENTS[1] zz`", "x+=1 echo touch"),
+           # measured (Claude Code 2.1.332, the words `$ARGUMENTS[N]` got): `if a b`, `then a
+           # b`, `do a b`, `done a b` -> [a, b]; `for a b`, `select a b`, `function a b` -> [b];
+           # `export a b` -> [export]; `a` LF `b c` -> [a]; `a=b=c d e` -> [d, e]
+           "keyword-if": ("---\nResult: !`$1 zz`", "if echo touch"),
+           "keyword-done": ("---\nResult: !`$1 zz`", "done echo touch"),
+           "keyword-for": ("---\nResult: !`$1 zz`", "for echo echo touch")},
 }
 
 

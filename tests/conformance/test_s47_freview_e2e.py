@@ -124,6 +124,7 @@ SKILL_ARGS = {
                             "zz", "s3-tagged-arguments"),
     "assignment-word": (_HEAD + "---\nResult: !`$1 zz`\n", "x=1 echo touch",
                         "s4-assignment-word"),
+    "keyword-if": (_HEAD + "---\nResult: !`$1 zz`\n", "if echo touch", "s4-assignment-word"),
     "control": (_HEAD + "arguments: [who]\n---\nResult: !`$who zz`\n", "touch", None),
 }
 
