@@ -27,15 +27,6 @@ HOLES: dict[str, str] = {
                 "the agent ev to Claude Code",
     "f1-enforce": "as f1-agent: `PreToolUse: &a` + newline + `  !!null x` beside the hook "
                   "apply --enforce writes: Claude Code drops the skill's hooks",
-    "s1-duplicate-name": "gate/skillargs._fill keeps the last index of a name declared twice "
-                         "(`{n: i for i, n in kept}`); the runtime's _vt fills the first",
-    "s2-string-split": "gate/skillargs._names splits a string `arguments` with Python's "
-                       "str.split (U+001C-U+001F, U+0085 split); the runtime's PIe with JS /\\s+/",
-    "s3-tagged-arguments": "as f1-agent in the gate: `arguments: &a` + newline + `  !!null who` "
-                           "is no names to the gate (null), the name who to the runtime",
-    "s4-assignment-word": "the runtime's tTi takes the args' words from a bash parse (mP, "
-                          "W6t), which drops a leading `x=1` assignment; the gate's "
-                          "args.split() keeps it, so each $N is the next word",
 }
 
 
@@ -115,16 +106,16 @@ _HEAD = "---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
 #: fills ``echo zz`` (covered by the plan) or nothing.
 SKILL_ARGS = {
     "duplicate-name": (_HEAD + "arguments: [who, who]\n---\nResult: !`$who zz`\n",
-                       "touch echo", "s1-duplicate-name"),
+                       "touch echo", None),
     "unit-separator-in-names": (_HEAD + 'arguments: "a\\x1cb who"\n---\nResult: !`$who zz`\n',
-                                "echo touch echo", "s2-string-split"),
+                                "echo touch echo", None),
     "nel-in-names": (_HEAD + 'arguments: "a\\u0085b who"\n---\nResult: !`$who zz`\n',
-                     "echo touch echo", "s2-string-split"),
+                     "echo touch echo", None),
     "tagged-after-anchor": (_HEAD + "arguments: &a\n  !!null who\n---\nResult: !`touch $who`\n",
-                            "zz", "s3-tagged-arguments"),
+                            "zz", None),
     "assignment-word": (_HEAD + "---\nResult: !`$1 zz`\n", "x=1 echo touch",
-                        "s4-assignment-word"),
-    "keyword-if": (_HEAD + "---\nResult: !`$1 zz`\n", "if echo touch", "s4-assignment-word"),
+                        None),
+    "keyword-if": (_HEAD + "---\nResult: !`$1 zz`\n", "if echo touch", None),
     "control": (_HEAD + "arguments: [who]\n---\nResult: !`$who zz`\n", "touch", None),
 }
 
