@@ -243,10 +243,6 @@ def test_k3_a_skill_named_in_a_frontmatter_the_gate_does_not_read(tmp_path: Path
         "the runtime ran a command the gate did not judge, of a skill it did not find"
 
 
-_open("test_k3_a_skill_named_in_a_frontmatter_the_gate_does_not_read",
-      "review s47 K3: skillfiles._named reads a frontmatter name by a line regex")
-
-
 def _skill_session(work: Path, files: dict[str, str], extra: list[str], *, gated: bool,
                    skill: str, first: bool) -> bool:
     """One Claude Code 2.1.332 session (plan ``Skill(<skill>)``, ``Bash(echo *)``) calling
@@ -311,10 +307,6 @@ def test_k4_the_runtime_as_the_first_process_hides_its_added_folders(tmp_path: P
         "the runtime (PID 1) ran a command of a skill in a folder its --add-dir added"
 
 
-_open("test_k4_the_runtime_as_the_first_process_hides_its_added_folders",
-      "review s47 K4: skillfiles._command_lines never reads a parent that is PID 1")
-
-
 def test_k5_a_plugin_command_at_a_path_its_manifest_names(tmp_path: Path) -> None:
     """K5 (skillfiles._plugin_files finds a plugin's command only as ``commands/NAME.md``): a
     plugin's manifest may name its commands' files anywhere (``"commands":
@@ -333,10 +325,6 @@ def test_k5_a_plugin_command_at_a_path_its_manifest_names(tmp_path: Path) -> Non
     assert not _skill_session(tmp_path / "gated", files, extra, gated=True, skill="pl:other",
                               first=False), \
         "the runtime ran a plugin command at a path its manifest names, the gate judged another"
-
-
-_open("test_k5_a_plugin_command_at_a_path_its_manifest_names",
-      "review s47 K5: skillfiles._plugin_files ignores the manifest's commands paths")
 
 
 # --- cargo's configuration includes a file outside .cargo/ ---------------------------------
