@@ -22,6 +22,7 @@ RUNS = "---\n{front}\n---\nResult: !`echo $ARGUMENTS`\n"
 QUIET = "---\nname: other\ndescription: says hello\n---\nHello.\n"
 PLAN = ["Skill(other)", "Bash(echo *)"]
 CALL = {"skill": "other", "args": "hi; touch zz"}
+HOME = os.environ.get("HOME", "/")  # (where the pinned runtime is cached)
 
 
 @pytest.fixture(autouse=True)
@@ -183,3 +184,41 @@ def test_k5_a_manifest_the_gate_cannot_read_refuses_the_call(tmp_path: Path) -> 
     _write(tmp_path / ".claude/skills/other/SKILL.md", QUIET)
     got = check_call("Skill", CALL, PLAN, cwd=str(tmp_path))
     assert got.status == "unknown" and "plugin manifest" in got.reason, got
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first", [False, True], ids=["child", "pid-1"])
+def test_k4_a_covered_call_with_args_still_runs_under_the_runtime(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: bool) -> None:
+    """The cost side of K4, through Claude Code 2.1.332 and the printed hook: the runtime
+    sets ``CLAUDE_PROJECT_DIR`` for its hooks and starts without it, so the gate finds it on
+    the line (a child of a shell, or PID 1) and a call whose filled command the plan covers
+    runs (``touch made``, plan ``Skill(other)``, ``Bash(touch *)``)."""
+    monkeypatch.setenv("HOME", HOME)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+    import cc_runtime
+    from cc_standin import StandIn
+    from files_fixture import gated_project
+
+    binary = cc_runtime.binary_path()
+    if not binary.exists():
+        pytest.skip("the pinned Claude Code is not installed (cc_runtime.py install)")
+    project = tmp_path / "project"
+    gated_project(project, ["Skill(other)", "Bash(touch *)"])
+    _write(project / ".claude/skills/other/SKILL.md",
+           "---\nname: other\ndescription: d\nallowed-tools: Bash(touch *)\n---\n"
+           "Result: !`touch $ARGUMENTS`\n")
+    jail = cc_runtime._JAIL
+    if not first:  # (the jail's shell stays, the runtime its child)
+        cc_runtime._JAIL = jail.replace('exec "$@"', '"$@"')
+    try:
+        with StandIn() as standin:
+            url, session = standin.session([("Skill", {"skill": "other", "args": "made"})])
+            done, _ = cc_runtime.run_session(
+                binary, url, tmp_path, None, timeout=120, prompt="hello",
+                extra_args=["--allowedTools", "Skill(other)", "Bash"])
+    finally:
+        cc_runtime._JAIL = jail
+    result = session.results.get(session.call_id(0))
+    assert result is not None, done.stderr[-2000:]
+    assert (project / "made").exists(), f"the gate denied a covered call: {result}"
