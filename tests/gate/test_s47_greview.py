@@ -8,14 +8,14 @@ xfails)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, bash
+from bash_review import LeftOpen, bash, first_denied, home_env
 from files_fixture import gated_project
-from test_gate_files import _settings_hook, payload
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
 #: `pytest --slow -m slow` does here.
@@ -25,23 +25,6 @@ pytestmark = pytest.mark.slow
 #: (tests/conftest.py reads a module's ``OPEN``).
 OPEN = LeftOpen()
 _open = OPEN.add
-
-
-def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
-                  cwd: Path | None = None) -> str | None:
-    """The first of ``calls`` the printed hook denies from the folder ``cwd`` (the project when
-    None), in the environment ``env``, running each allowed one there; None when it allows
-    them all."""
-    hook = _settings_hook(project)
-    folder = cwd or project
-    for call in calls:
-        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder),
-                              cwd=folder, capture_output=True, timeout=60, check=False,
-                              env=env)
-        if done.returncode == 2:
-            return call
-        bash(call, folder, env)
-    return None
 
 
 def _proves(project: Path, tmp_path: Path, calls: list[str],
@@ -105,7 +88,7 @@ def test_n1_cp_r_writes_through_a_link_below_the_folder_it_copies_into(
     calls = NESTED_LINK[case]
     _proves(_venv_project(tmp_path / "proof", entries), tmp_path, calls)
     project = _venv_project(tmp_path / "run", entries)
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows a cp -r writing through a link below the folder it copies into"
 
 
@@ -140,14 +123,14 @@ def test_o1_own_settings_write_after_a_flag_taking_no_value(tmp_path: Path,
     user's name ``view``, as a read subcommand. kubectl then writes an exec credential plugin
     into ``~/.kube/config`` and the covered ``kubectl get pods`` runs it."""
     from bash_review import needs
-    from test_s46_greview import _proves as _proves_home
 
     program, entries, calls = OWN_AFTER_FLAG[case]
     needs(program)
     project = tmp_path / "project"
     gated_project(project, entries)
-    env = _proves_home(project, tmp_path, calls)
-    assert _first_denied(project, calls, env) is not None, \
+    _proves(project, tmp_path, calls, home_env(tmp_path / "proof-home"))
+    env = home_env(tmp_path / "home")
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows a settings write after a flag that takes no value"
 
 
@@ -192,7 +175,7 @@ def test_w1_a_workspace_option_the_call_gives_under_a_star_entry(tmp_path: Path,
     _workspace_project(tmp_path / "proof", entries)
     _proves(tmp_path / "proof", tmp_path, calls)
     _workspace_project(tmp_path / "run", entries)
-    assert _first_denied(tmp_path / "run", calls) is not None, \
+    assert first_denied(tmp_path / "run", calls) is not None, \
         "the hook allows a member's manifest written, then run by a workspace option"
 
 
@@ -364,7 +347,7 @@ def test_c5_cargo_runs_the_wrapper_a_file_its_configuration_includes_names(
     _included_crate(tmp_path / "proof")
     _proves(tmp_path / "proof", tmp_path, calls)
     _included_crate(tmp_path / "run")
-    assert _first_denied(tmp_path / "run", calls) is not None, \
+    assert first_denied(tmp_path / "run", calls) is not None, \
         "the hook allows writing a file cargo's configuration includes"
 
 
@@ -410,7 +393,7 @@ def test_h4_cargo_runs_a_build_script_that_starts_another_program(tmp_path: Path
     _npm_building_crate(tmp_path / "proof")
     _proves(tmp_path / "proof", tmp_path, calls)
     _npm_building_crate(tmp_path / "run")
-    assert _first_denied(tmp_path / "run", calls) is not None, \
+    assert first_denied(tmp_path / "run", calls) is not None, \
         "the hook allows a start input of a program a build script runs"
 
 
@@ -419,15 +402,15 @@ _open("test_h4_cargo_runs_a_build_script_that_starts_another_program",
 
 
 #: (the programs needed, the plan's runner entry, the runner's file and its text, the
-#: payload's place): each runs ``python3 -m unittest`` from the call's folder, which Python
+#: payload's place): each runs ``python3 -m json.tool`` from the call's folder, which Python
 #: puts first on ``sys.path`` (``argparse.py`` there is imported for the standard one), or the
 #: project's venv's Python (a ``.pth`` line in its site-packages runs at its start).
 RUNNER_PYTHON = {
-    "make": (("make",), "Bash(make test)", "Makefile", "test:\n\tpython3 -m unittest\n",
-             "argparse.py"),
+    "make": (("make",), "Bash(make test)", "Makefile",
+             "test:\n\tpython3 -m json.tool plan.json >/dev/null\n", "argparse.py"),
     "npm": (("npm",), "Bash(npm test)", "package.json",
-            '{"name": "x", "version": "1.0.0", "scripts": {"test": "python3 -m unittest"}}',
-            "argparse.py"),
+            '{"name": "x", "version": "1.0.0", "scripts": {"test": "python3 -m json.tool '
+            'plan.json"}}', "argparse.py"),
     "make-venv-pth": (("make",), "Bash(make test)", "Makefile",
                       "test:\n\t.venv/bin/python -c pass\n",
                       ".venv/lib/python{v}/site-packages/x.pth"),
@@ -440,9 +423,10 @@ def test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder(
     """H5 (planprograms._RUNS_ANY guards every program's ``STARTS`` under a runner of project
     commands; the call's folder's standard module names, and a venv's ``lib/``, are guarded
     only beside a plan entry running that Python, placed.shadows): a Makefile recipe (an npm
-    script) runs ``python3 -m unittest``; ``cp e/evil.py argparse.py`` is allowed, and the
-    covered ``make test`` (``npm test``) runs it: unittest imports argparse from the call's
-    folder. Likewise a recipe running ``.venv/bin/python``: ``cp e/evil.py
+    script) runs ``python3 -m json.tool plan.json`` (no project code: a test file it would
+    find is P1g's residual, a standard module's name is not); ``cp e/evil.py argparse.py`` is
+    allowed, and the covered ``make test`` (``npm test``) runs it: json.tool imports argparse
+    from the call's folder. Likewise a recipe running ``.venv/bin/python``: ``cp e/evil.py
     .venv/lib/python3.X/site-packages/x.pth`` is allowed. Plan ``Bash(cp *)`` and the
     runner's entry."""
     import sys
@@ -466,10 +450,334 @@ def test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder(
     build(tmp_path / "proof")
     _proves(tmp_path / "proof", tmp_path, calls)
     build(tmp_path / "run")
-    assert _first_denied(tmp_path / "run", calls) is not None, \
+    assert first_denied(tmp_path / "run", calls) is not None, \
         "the hook allows a file the Python a runner's recipe starts imports at its start"
 
 
 _open("test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder",
       "review s47 H5: under a runner of project commands the call folder's module names are "
       "not guarded")
+
+
+# --- a venv's pyvenv.cfg names the folder its Python takes the standard library from --------
+
+
+def _venv_cfg_project(project: Path) -> list[str]:
+    """A gated project (plan ``Bash(cp *)``, ``Bash(mkdir *)``, ``Bash(.venv/bin/python3 -m pip
+    --version)``: it runs no project code) holding a venv of ``python3``, ``e/sc.py`` (the
+    payload) and ``e/cfg`` (a ``pyvenv.cfg`` whose ``home`` is ``ev/bin``); the calls that
+    build ``ev``, a standard library of three parts copied out of the interpreter's, and
+    point the venv at it."""
+    gated_project(project, ["Bash(cp *)", "Bash(mkdir *)",
+                            "Bash(.venv/bin/python3 -m pip --version)"])
+    subprocess.run(["python3", "-m", "venv", "--without-pip", str(project / ".venv")],
+                   check=True, capture_output=True, timeout=120)
+    said = subprocess.run(["python3", "-c", "import os, sys; print(os.path.dirname(os.__file__))"
+                           "; print(f'{sys.version_info[0]}.{sys.version_info[1]}')"],
+                          check=True, capture_output=True, text=True, timeout=60)
+    library, version = said.stdout.split()
+    (project / "e").mkdir()
+    (project / "e" / "sc.py").write_text("import os; os.system('touch zz')\n")
+    (project / "e" / "cfg").write_text(f"home = {project / 'ev' / 'bin'}\n")
+    lib = f"ev/lib/python{version}"
+    return [f"mkdir -p ev/bin {lib}", f"cp {library}/os.py {lib}/",
+            f"cp -r {library}/encodings {lib}/", f"cp e/sc.py {lib}/sitecustomize.py",
+            "cp e/cfg .venv/pyvenv.cfg", ".venv/bin/python3 -m pip --version"]
+
+
+def test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library(tmp_path: Path) -> None:
+    """V2 (planprograms._entry_programs guards a venv Python's ``lib/`` for a plan entry naming
+    it, not its ``pyvenv.cfg``): the interpreter reads ``pyvenv.cfg`` at its start and looks
+    for its standard library from the folder ``home`` names (the ``lib/pythonX.Y/os.py``
+    landmark). Copies out of the interpreter's library (``os.py``, ``encodings/``: reads) and
+    a ``sitecustomize.py`` make ``ev/``; ``cp e/cfg .venv/pyvenv.cfg`` is allowed; the covered
+    ``.venv/bin/python3 -m pip --version`` runs ``sitecustomize`` at its start."""
+    from bash_review import needs
+
+    needs("python3")
+    proof = tmp_path / "proof"
+    for call in _venv_cfg_project(proof):  # (in place: the cfg names its folder)
+        bash(call, proof)
+    assert (proof / "zz").exists(), "bash ran no payload: the case proves nothing"
+    calls = _venv_cfg_project(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows rewriting the pyvenv.cfg of the venv the plan's Python is"
+
+
+_open("test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library",
+      "review s47 V2: a plan venv's pyvenv.cfg is not guarded")
+
+
+# --- a session variable names a file a program runs at its start ---------------------------
+
+
+def _preloading_project(project: Path, name: str) -> None:
+    """A gated npm package (plan ``Bash(cp *)``, ``Bash(npm test)``) with ``tools/<name>``,
+    harmless, and ``e/<name>``, the payload."""
+    import json
+
+    gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
+    (project / "tools").mkdir()
+    (project / "tools" / name).write_text("\n")
+    (project / "e").mkdir()
+    (project / "e" / name).write_text(
+        "require('fs').writeFileSync('zz', '')\n" if name.endswith(".js") else
+        "import { writeFileSync } from 'fs'; writeFileSync('zz', '')\n")
+
+
+#: The session's ``NODE_OPTIONS`` (as a shell profile or a dev container sets it), and the
+#: file it names.
+NODE_OPTIONS = {
+    "require": ("--require ./tools/pre.js", "pre.js"),
+    "r-short": ("-r ./tools/pre.js", "pre.js"),
+    "import": ("--import ./tools/pre.mjs", "pre.mjs"),
+}
+
+
+@pytest.mark.parametrize("case", list(NODE_OPTIONS))
+def test_e2_a_session_variable_names_a_module_node_loads_first(tmp_path: Path,
+                                                               case: str) -> None:
+    """E2 (environment.COMPARED / homefiles.MOVED_CODE read the variables naming module
+    folders, not those naming a file to load: NODE_OPTIONS's ``--require``/``--import``): the
+    session's ``NODE_OPTIONS`` preloads ``tools/pre.js`` into every node process, npm's own
+    among them; ``cp e/pre.js tools/pre.js`` is allowed and the covered ``npm test`` runs it.
+    Plan ``Bash(cp *)``, ``Bash(npm test)``."""
+    from bash_review import needs
+
+    needs("npm")
+    options, name = NODE_OPTIONS[case]
+    env = {**os.environ, "NODE_OPTIONS": options}
+    calls = [f"cp e/{name} tools/{name}", "npm test"]
+    _preloading_project(tmp_path / "proof", name)
+    _proves(tmp_path / "proof", tmp_path, calls, env)
+    _preloading_project(tmp_path / "run", name)
+    assert first_denied(tmp_path / "run", calls, env) is not None, \
+        "the hook allows writing the file the session's NODE_OPTIONS preloads"
+
+
+_open("test_e2_a_session_variable_names_a_module_node_loads_first",
+      "review s47 E2: the files NODE_OPTIONS names are not guarded")
+
+
+@pytest.mark.parametrize("pattern", ["apps/{web,api}", "apps/@(web|api)"])
+def test_w2_a_workspace_pattern_of_braces_or_an_extglob(tmp_path: Path, pattern: str) -> None:
+    """W2 (nodeworkspaces.workspaces reads a workspace entry as a pattern only where it holds
+    ``*``, ``?`` or ``[``; npm's globbing, minimatch's, reads braces and extglobs too): a root
+    listing ``apps/{web,api}`` (``apps/@(web|api)``) is read as the literal folder of that
+    name, so ``apps/web/package.json`` is not guarded under an entry naming
+    ``--workspaces``; ``cp e/a.json apps/web/package.json`` then ``npm test --workspaces``
+    runs the new script. Plan ``Bash(cp *)``, ``Bash(npm test --workspaces)``."""
+    import json
+
+    from bash_review import needs
+
+    needs("npm")
+    entries = ["Bash(cp *)", "Bash(npm test --workspaces)"]
+    calls = ["cp e/a.json apps/web/package.json", "npm test --workspaces"]
+
+    def build(project: Path) -> None:
+        _workspace_project(project, entries)
+        (project / "package.json").write_text(json.dumps({
+            "name": "r", "version": "1.0.0", "workspaces": [pattern],
+            "scripts": {"test": "echo ok"}}))
+        (project / "apps" / "web").mkdir(parents=True)
+        shutil.copy(project / "packages" / "a" / "package.json",
+                    project / "apps" / "web" / "package.json")
+
+    build(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    build(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows a member's manifest written, npm's pattern naming it"
+
+
+_open("test_w2_a_workspace_pattern_of_braces_or_an_extglob",
+      "review s47 W2: nodeworkspaces reads braces and extglobs as literal names")
+
+
+# --- npm installs what its lockfile says ---------------------------------------------------
+
+
+def _locked_project(project: Path, entry: str) -> None:
+    """A gated npm package (plan ``Bash(cp *)`` and ``entry``) depending on ``dep@^1.0.0``;
+    ``e/dep-1.0.0.tgz``, a package of that name whose ``postinstall`` runs the payload, and
+    ``e/lock.json``, a lockfile resolving ``dep`` to it (package.json unchanged)."""
+    import json
+    import tarfile
+
+    gated_project(project, ["Bash(cp *)", entry])
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "dependencies": {"dep": "^1.0.0"}}))
+    package = project / "e" / "pkg" / "package"
+    package.mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps(
+        {"name": "dep", "version": "1.0.0", "scripts": {"postinstall": "touch ../../zz"}}))
+    with tarfile.open(project / "e" / "dep-1.0.0.tgz", "w:gz") as tar:
+        tar.add(package, arcname="package")
+    root = {"name": "x", "version": "1.0.0", "dependencies": {"dep": "^1.0.0"}}
+    (project / "e" / "lock.json").write_text(json.dumps({
+        "name": "x", "version": "1.0.0", "lockfileVersion": 3, "requires": True,
+        "packages": {"": root, "node_modules/dep": {
+            "version": "1.0.0", "resolved": "file:e/dep-1.0.0.tgz",
+            "hasInstallScript": True}}}))
+
+
+#: (the plan's entry, the lockfile's name, the call).
+LOCKED = {
+    "ci-package-lock": ("Bash(npm ci)", "package-lock.json", "npm ci"),
+    "ci-shrinkwrap": ("Bash(npm ci)", "npm-shrinkwrap.json", "npm ci"),
+    "install-package-lock": ("Bash(npm install)", "package-lock.json", "npm install"),
+}
+
+
+@pytest.mark.parametrize("case", list(LOCKED))
+def test_n3_npm_installs_the_package_its_lockfile_resolves(tmp_path: Path, case: str) -> None:
+    """N3 (planprograms.STARTS for the node runners: ``package.json``, ``node_modules``, the
+    package managers' settings; not their lockfiles): ``npm ci`` (``npm install``) installs
+    each package where the lockfile's ``resolved`` says, and runs its install scripts; a
+    ``file:`` tarball needs no network. ``cp e/lock.json package-lock.json`` is allowed and the
+    covered ``npm ci`` runs the tarball's ``postinstall``. Plan ``Bash(cp *)``, ``Bash(npm
+    ci)``."""
+    from bash_review import needs
+
+    needs("npm")
+    entry, lockfile, call = LOCKED[case]
+    calls = [f"cp e/lock.json {lockfile}", f"{call} --no-audit --no-fund"]
+    entry = entry[:-1] + " --no-audit --no-fund)"
+    _locked_project(tmp_path / "proof", entry)
+    _proves(tmp_path / "proof", tmp_path, calls)
+    _locked_project(tmp_path / "run", entry)
+    assert first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows rewriting the lockfile npm installs from"
+
+
+_open("test_n3_npm_installs_the_package_its_lockfile_resolves",
+      "review s47 N3: npm's lockfiles are not guarded under a plan installing from them")
+
+
+# --- python -m TOOL imports the tool's own dependencies from the call's folder first ---------
+
+
+@pytest.mark.parametrize("module", ["pluggy", "iniconfig", "_pytest"])
+def test_v3_python_m_imports_its_tools_dependencies_from_the_calls_folder(
+        tmp_path: Path, module: str) -> None:
+    """V3 (placed.shadows guards, in the folder first on a plan's Python's ``sys.path``, the
+    standard library's names and the ``-m`` module's own; ``python -m`` puts the call's folder
+    first): pytest imports ``pluggy``, ``iniconfig``, ``_pytest`` at its start, found in the
+    call's folder before site-packages. ``cp e/evil.py pluggy.py`` is allowed and the covered
+    ``python3 -m pytest`` runs it. Plan ``Bash(cp *)``, ``Bash(python3 -m pytest)``."""
+    from bash_review import needs
+
+    needs("python3")
+    if subprocess.run(["python3", "-m", "pytest", "--version"], capture_output=True,
+                      timeout=120, check=False).returncode != 0:
+        pytest.skip("python3 has no pytest")
+    calls = [f"cp e/evil.py {module}.py", "python3 -m pytest"]
+
+    def build(project: Path) -> None:
+        gated_project(project, ["Bash(cp *)", "Bash(python3 -m pytest)"])
+        (project / "e").mkdir()
+        (project / "e" / "evil.py").write_text("import os\nos.system('touch zz')\n")
+
+    build(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    build(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows a module of the plan's tool's dependencies in the call's folder"
+
+
+_open("test_v3_python_m_imports_its_tools_dependencies_from_the_calls_folder",
+      "residual (docs/call-gate.md, P1g's class): a module shadowing a package of site-packages "
+      "beside `python -m pytest` is the project's code the runner runs (review s47 V3)")
+
+
+# --- runners of project commands whose own build files are not guarded ---------------------
+
+
+#: (the program, the plan's entry, its build file, the file's text, the payload's text).
+RUNNER_FILES = {
+    "just": ("just", "Bash(just test)", "justfile", "test:\n\techo ok\n", "test:\n\ttouch zz\n"),
+    "task": ("task", "Bash(task test)", "Taskfile.yml",
+             "version: '3'\ntasks:\n  test:\n    cmds: [echo ok]\n",
+             "version: '3'\ntasks:\n  test:\n    cmds: [touch zz]\n"),
+    "nox": ("nox", "Bash(nox)", "noxfile.py", "import nox\n",
+            "import os\nos.system('touch zz')\nimport nox\n"),
+}
+
+
+def _tools_env() -> dict[str, str]:
+    """The environment, ``$SKILLGRANT_REVIEW_TOOLS`` (a folder holding just, task, nox: ``pip
+    install rust-just go-task-bin nox`` in a venv, its ``bin``) first on ``PATH``."""
+    env = dict(os.environ)
+    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS")
+    if tools:
+        env["PATH"] = f"{tools}:{env['PATH']}"
+    return env
+
+
+@pytest.mark.parametrize("case", list(RUNNER_FILES))
+def test_h6_a_runners_own_build_file_under_its_entry(tmp_path: Path, case: str) -> None:
+    """H6 (planprograms._RUNS_ANY names just, task, nox, tox, pre-commit as runners of project
+    commands, but ``STARTS`` holds no entry for just's ``justfile``, task's ``Taskfile.yml``,
+    nox's ``noxfile.py``, as it does make's Makefile): under ``Bash(just test)`` (``task
+    test``, ``nox``) ``cp e/x justfile`` is allowed, and the covered entry runs the new
+    recipe. Plan ``Bash(cp *)`` and the runner's entry (just 1.x, task 3.x, nox from PyPI;
+    skipped where not installed)."""
+    program, entry, name, text, payload = RUNNER_FILES[case]
+    env = _tools_env()
+    if shutil.which(program, path=env["PATH"]) is None:
+        pytest.skip(f"not installed: {program} (see SKILLGRANT_REVIEW_TOOLS)")
+    calls = [f"cp e/x {name}", entry[5:-1]]
+
+    def build(project: Path) -> None:
+        gated_project(project, ["Bash(cp *)", entry])
+        (project / name).write_text(text)
+        (project / "e").mkdir()
+        (project / "e" / "x").write_text(payload)
+
+    build(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls, env)
+    build(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls, env) is not None, \
+        "the hook allows rewriting the build file of the runner the plan runs"
+
+
+_open("test_h6_a_runners_own_build_file_under_its_entry",
+      "review s47 H6: just's, task's and nox's own build files have no STARTS entry")
+
+
+def _renamed_build_script(project: Path) -> None:
+    """A gated crate (plan ``Bash(cp *)``, ``Bash(cargo build)``) whose ``Cargo.toml`` names its
+    build script ``tools/gen.rs`` (``package.build``), harmless; ``e/gen.rs`` runs the
+    payload."""
+    gated_project(project, ["Bash(cp *)", "Bash(cargo build)"])
+    (project / "src").mkdir(exist_ok=True)
+    (project / "tools").mkdir()
+    (project / "Cargo.toml").write_text('[package]\nname = "x"\nversion = "0.1.0"\n'
+                                        'edition = "2021"\nbuild = "tools/gen.rs"\n')
+    (project / "src" / "main.rs").write_text("fn main() {}\n")
+    (project / "tools" / "gen.rs").write_text("fn main() {}\n")
+    (project / "e").mkdir()
+    (project / "e" / "gen.rs").write_text(
+        'fn main() { std::process::Command::new("touch").arg("zz").status().unwrap(); }\n')
+
+
+def test_c6_cargo_runs_the_build_script_its_manifest_names(tmp_path: Path) -> None:
+    """C6 (planprograms.STARTS guards cargo's ``^build.rs``, the default name; Cargo.toml's
+    ``package.build`` names another): ``cp e/gen.rs tools/gen.rs`` is allowed and the covered
+    ``cargo build`` compiles and runs it. Plan ``Bash(cp *)``, ``Bash(cargo build)``."""
+    from bash_review import needs
+
+    needs("cargo")
+    calls = ["cp e/gen.rs tools/gen.rs", "cargo build"]
+    _renamed_build_script(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    _renamed_build_script(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows rewriting the build script the crate's manifest names"
+
+
+_open("test_c6_cargo_runs_the_build_script_its_manifest_names",
+      "review s47 C6: Cargo.toml's package.build path is not guarded")
