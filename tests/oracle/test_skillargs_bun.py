@@ -62,6 +62,16 @@ WORD_BODIES = ["!`$0 zz`", "!`$1 zz`", "!`$2 zz`", "!`$ARGUMENTS[1] zz`", "!`$wh
 __all__ = ["bun"]  # (the pinned Bun, a fixture: tests/oracle/bun_fixture.py)
 
 
+@pytest.fixture
+def parser(tmp_path: Path) -> str:
+    """The runtime's bash parser module (tests/oracle/runtime_bash_parser.py), or a failure
+    saying how to install the pinned runtime, never a silent skip."""
+    try:
+        return str(parser_module(tmp_path))
+    except RuntimeError as e:
+        pytest.fail(f"{e}: run python tests/conformance/cc_runtime.py install")
+
+
 def _names_case(rng: random.Random) -> tuple[str, str]:
     kind = rng.random()
     if kind < 0.5:
@@ -95,7 +105,7 @@ def _plain_args(rng: random.Random) -> str:
 
 
 def test_the_gate_splits_the_args_as_the_runtime_does(
-        bun: Path, tmp_path: Path, request: pytest.FixtureRequest,
+        bun: Path, parser: str, tmp_path: Path, request: pytest.FixtureRequest,
         capsys: pytest.CaptureFixture[str]) -> None:
     """The args' words: the gate's (``_words``) are the runtime's ``tTi`` words or none (the
     call refused); and under ``Skill(other)``, ``Bash(echo *)`` no skill whose commands take
@@ -103,7 +113,6 @@ def test_the_gate_splits_the_args_as_the_runtime_does(
     rng = random.Random(47)
     count = max(1000, request.config.getoption("--bun-cases") // 10)
     args = list(dict.fromkeys(_plain_args(rng) for _ in range(count)))
-    parser = str(parser_module(tmp_path))
     done = subprocess.run([str(bun), str(FILL), parser], input=json.dumps({"words": args}),
                           capture_output=True, text=True, timeout=900, check=True)
     runtime = json.loads(done.stdout)
@@ -134,11 +143,10 @@ _ARGS_HEAD = "---\nname: other\ndescription: d\n"
 
 
 def test_the_gate_judges_every_command_the_runtime_fills(
-        bun: Path, tmp_path: Path, request: pytest.FixtureRequest,
+        bun: Path, parser: str, tmp_path: Path, request: pytest.FixtureRequest,
         capsys: pytest.CaptureFixture[str]) -> None:
     generated = cases(46, max(1000, request.config.getoption("--bun-cases") // 10))
-    done = subprocess.run([str(bun), str(FILL), str(parser_module(tmp_path))],
-                          input=json.dumps(generated),
+    done = subprocess.run([str(bun), str(FILL), parser], input=json.dumps(generated),
                           capture_output=True, text=True, timeout=900, check=True)
     filled = json.loads(done.stdout)
     skill = tmp_path / ".claude" / "skills" / "other" / "SKILL.md"
