@@ -221,6 +221,12 @@ def _may_be_named(path: str, name: str) -> bool:
             text = handle.read()
     except OSError:
         return False
+    from ..skillfile.runtime import runtime_frontmatter
+
+    span = runtime_frontmatter(text)
+    head = text[span.start:span.end].lower() if span is not None else ""
+    if name.lower() not in head and "\\" not in head:
+        return False  # (no scalar of the text is the name: only an escape joins characters)
     said = frontmatter_name(text)
     return said is None or said == name or (bool(said) and not _PLAIN_NAME.fullmatch(said))
 

@@ -46,6 +46,8 @@ NAMES = {
     "flow-mapping": ("---\n{name: other, description: d}\n---\n", "other"),
     "explicit-key": ("---\n? name\n: other\n---\n", "other"),
     "escaped-key": ('---\n"n\\x61me": other\n---\n', "other"),
+    "escaped-value": ('---\nname: "oth\\x65r"\n---\n', "other"),
+    "upper-case": ("---\nname: OTHER\n---\n", "OTHER"),
     "last-key": ("---\nname: a\nname: other\n---\n", "other"),
     "tagged": ("---\nname: !!null other\n---\n", None),
     "anchor-then-tag": ("---\nname: &a\n  !!null other\n---\n", None),
@@ -64,7 +66,8 @@ def test_k3_the_frontmatter_name_is_read_by_the_projects_reader(case: str) -> No
 
 
 @pytest.mark.parametrize("case", ["byte-order-mark", "quoted-key", "indented-mapping",
-                                  "flow-mapping", "escaped-key", "tagged", "number"])
+                                  "flow-mapping", "escaped-key", "escaped-value", "tagged",
+                                  "anchor-then-tag"])
 def test_k3_a_skill_named_otherwise_than_a_line_says_is_judged(tmp_path: Path,
                                                                case: str) -> None:
     """Review s47 K3 (tests/gate/test_s47_greview.py through Claude Code): ``skills/bar``
