@@ -40,6 +40,13 @@ HOLES: dict[str, str] = {
           "predict (no names), the list of names `who` to Bun",
     "s4": "the runtime's tTi takes the args' words from its bash parse (mP, W6t: a leading "
           "`x=1` assignment is dropped); the gate's args.split() keeps it as word 0",
+    "s5": "runtime.bun_rejects (_misplaced_line) takes a comment line at column 0 between a "
+          "node's properties (`y:` + newline + ` &a`) and its content for a continuation line: "
+          "predict says Bun rejects the text and the retry too (no names); Bun reads it as "
+          "written, `arguments: [who]` included",
+    "f2": "as s5 in the reader: read_skill says the runtime reads no allowed-tools (`the value "
+          "grants nothing`) where Bun reads them as written (a Bun differential disagreement: "
+          "skillgrant reports fewer grants than the runtime reads)",
 }
 
 
@@ -146,6 +153,12 @@ S_ROWS = {
            "keyword-if": ("---\nResult: !`$1 zz`", "if echo touch"),
            "keyword-done": ("---\nResult: !`$1 zz`", "done echo touch"),
            "keyword-for": ("---\nResult: !`$1 zz`", "for echo echo touch")},
+    "s5": {"comment-line-after-anchor": ('arguments: [who]\ny:\n &a\n# c\n  "y"\n---\n'
+                                         "Result: !`touch $who`", "zz"),
+           "comment-line-after-tag": ('arguments: [who]\ny:\n   !!str &a\n# c\n  "y"\n---\n'
+                                      "Result: !`touch $who`", "zz"),
+           "names-after-it": ('y:\n &a\n# c\n  "y"\narguments: [who]\n---\n'
+                              "Result: !`touch $who`", "zz")},
 }
 
 
@@ -225,3 +238,42 @@ def test_f1_copilot_reads_the_key_tagged_after_an_anchor_line() -> None:
     done = subprocess.run(["node", "-e", _COPILOT, str(ADDON)], input=json.dumps(texts),
                           capture_output=True, text=True, timeout=300, check=True)
     assert json.loads(done.stdout) == [["Bash"]] * len(texts)
+
+
+#: Frontmatters Bun 1.4.5 reads as written (pinned below), where read_skill predicts Bun rejects
+#: them and their re-quoted form, and so reads no allowed-tools.
+F2_TEXTS = {
+    "anchor-then-comment-line": ("allowed-tools: Read, Bash(touch *)\ny:\n &a\n# c\n  \"y\"",
+                                 ("Read", "Bash(touch *)")),
+    "tag-then-comment-line": ("allowed-tools: Read, Bash(touch *)\ny:\n   !!str &a\n# c\n  "
+                              "\"y\"", ("Read", "Bash(touch *)")),
+    "before-the-key": ("y:\n &a\n# c\n  \"y\"\nallowed-tools: Read # Bash(touch *)", ("Read",)),
+}
+
+
+def _f2(row: str) -> str:
+    return f"---\nname: probe\n{F2_TEXTS[row][0]}\n---\nbody\n"
+
+
+@_hole("f2")
+@pytest.mark.parametrize("row", sorted(F2_TEXTS))
+def test_f2_the_reader_says_nothing_is_read_where_bun_reads_the_text_as_written(row: str) -> None:
+    from skillgrant.skillfile import read_skill
+
+    try:
+        entries = read_skill(_f2(row)).runtime_entries
+    except SkillFileError:
+        return  # refused: no disagreement
+    assert entries == F2_TEXTS[row][1]
+
+
+@needs_bun
+def test_f2_bun_reads_the_text_as_written() -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "oracle"))
+    from bun_runtime import read_batch
+
+    got = read_batch(BUN, [_f2(row) for row in sorted(F2_TEXTS)])
+    assert [(r.how, r.entries) for r in got] == [("direct", F2_TEXTS[row][1])
+                                                 for row in sorted(F2_TEXTS)]
