@@ -8,13 +8,14 @@ xfails)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, bash, first_denied, home_env
+from bash_review import LeftOpen, bash, first_denied, home_env, needs
 from files_fixture import gated_project
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
@@ -122,8 +123,6 @@ def test_o1_own_settings_write_after_a_flag_taking_no_value(tmp_path: Path,
     subcommand (``set-credentials``); the gate skips it and reads the next plain word, the
     user's name ``view``, as a read subcommand. kubectl then writes an exec credential plugin
     into ``~/.kube/config`` and the covered ``kubectl get pods`` runs it."""
-    from bash_review import needs
-
     program, entries, calls = OWN_AFTER_FLAG[case]
     needs(program)
     project = tmp_path / "project"
@@ -145,8 +144,6 @@ _open("test_o1_own_settings_write_after_a_flag_taking_no_value",
 def _workspace_project(project: Path, entries: list[str]) -> None:
     """A gated npm workspace root (``packages/a`` its member, both ``test`` scripts harmless)
     and ``e/a.json``, the member's manifest with a ``test`` script running the payload."""
-    import json
-
     gated_project(project, entries)
     (project / "packages" / "a").mkdir(parents=True)
     (project / "package.json").write_text(json.dumps({
@@ -159,7 +156,8 @@ def _workspace_project(project: Path, entries: list[str]) -> None:
         {**member, "scripts": {"test": "touch zz"}}))
 
 
-@pytest.mark.parametrize("option", ["--workspaces", "-ws", "-w a", "--workspace=packages/a"])
+@pytest.mark.parametrize("option", ["--workspaces", "-ws", "-w a", "--workspace=packages/a",
+                                    "--prefix packages/a"])
 def test_w1_a_workspace_option_the_call_gives_under_a_star_entry(tmp_path: Path,
                                                                  option: str) -> None:
     """W1 (planprograms._entry_programs guards the workspaces' manifests only when the plan's
@@ -167,8 +165,6 @@ def test_w1_a_workspace_option_the_call_gives_under_a_star_entry(tmp_path: Path,
     gives ``--workspaces`` (``-ws``, ``-w NAME``): ``cp e/a.json packages/a/package.json`` is
     allowed (a member below the call's folder, P1g), then ``npm test --workspaces`` runs the
     member's new ``test`` script. Plan ``Bash(cp *)``, ``Bash(npm test *)``."""
-    from bash_review import needs
-
     needs("npm")
     entries = ["Bash(cp *)", "Bash(npm test *)"]
     calls = ["cp e/a.json packages/a/package.json", f"npm test {option}"]
@@ -296,8 +292,6 @@ def test_k5_a_plugin_command_at_a_path_its_manifest_names(tmp_path: Path) -> Non
     ["./x/other.md"]``); given with ``--plugin-dir ../pl``, ``Skill(pl:other)`` runs
     ``x/other.md``. With a nested ``web/.claude/commands/pl/other.md`` (quiet) the gate judges
     that one and allows the call (the runtime a child process: K4 apart)."""
-    import json
-
     files = {"pl/.claude-plugin/plugin.json": json.dumps(
         {"name": "pl", "commands": ["./x/other.md"]}), "pl/x/other.md": _RUNS,
         "project/web/.claude/commands/pl/other.md": _QUIET}
@@ -340,8 +334,6 @@ def test_c5_cargo_runs_the_wrapper_a_file_its_configuration_includes_names(
     ``.cargo/config.toml`` includes ``../cargo-shared.toml``; ``cp e/shared.toml
     cargo-shared.toml`` is allowed, and the covered ``cargo build`` runs its
     ``build.rustc-wrapper``. Plan ``Bash(cp *)``, ``Bash(cargo build)``."""
-    from bash_review import needs
-
     needs("cargo")
     calls = ["cp e/shared.toml cargo-shared.toml", "cargo build"]
     _included_crate(tmp_path / "proof")
@@ -362,8 +354,6 @@ def _npm_building_crate(project: Path) -> None:
     """A gated crate (plan ``Bash(cp *)``, ``Bash(cargo build)``) whose committed ``build.rs``
     runs ``npm run gen`` (as crates bundling a web front end do), its ``package.json``'s
     ``gen`` harmless; ``e/package.json``, the same with ``gen`` running the payload."""
-    import json
-
     gated_project(project, ["Bash(cp *)", "Bash(cargo build)"])
     (project / "src").mkdir(exist_ok=True)
     (project / "Cargo.toml").write_text(
@@ -386,8 +376,6 @@ def test_h4_cargo_runs_a_build_script_that_starts_another_program(tmp_path: Path
     ``cp e/package.json package.json`` is allowed (npm is not the plan's), and the covered
     ``cargo build`` runs the build script, which runs the new ``gen``. Plan ``Bash(cp *)``,
     ``Bash(cargo build)``."""
-    from bash_review import needs
-
     needs("cargo", "npm")
     calls = ["cp e/package.json package.json", "cargo build"]
     _npm_building_crate(tmp_path / "proof")
@@ -430,8 +418,6 @@ def test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder(
     .venv/lib/python3.X/site-packages/x.pth`` is allowed. Plan ``Bash(cp *)`` and the
     runner's entry."""
     import sys
-
-    from bash_review import needs
 
     programs, entry, name, text, place = RUNNER_PYTHON[case]
     needs("python3", *programs)
@@ -492,8 +478,6 @@ def test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library(tmp_path: Path) -> Non
     landmark). Copies out of the interpreter's library (``os.py``, ``encodings/``: reads) and
     a ``sitecustomize.py`` make ``ev/``; ``cp e/cfg .venv/pyvenv.cfg`` is allowed; the covered
     ``.venv/bin/python3 -m pip --version`` runs ``sitecustomize`` at its start."""
-    from bash_review import needs
-
     needs("python3")
     proof = tmp_path / "proof"
     for call in _venv_cfg_project(proof):  # (in place: the cfg names its folder)
@@ -514,8 +498,6 @@ _open("test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library",
 def _preloading_project(project: Path, name: str) -> None:
     """A gated npm package (plan ``Bash(cp *)``, ``Bash(npm test)``) with ``tools/<name>``,
     harmless, and ``e/<name>``, the payload."""
-    import json
-
     gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
     (project / "package.json").write_text(json.dumps(
         {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
@@ -544,8 +526,6 @@ def test_e2_a_session_variable_names_a_module_node_loads_first(tmp_path: Path,
     session's ``NODE_OPTIONS`` preloads ``tools/pre.js`` into every node process, npm's own
     among them; ``cp e/pre.js tools/pre.js`` is allowed and the covered ``npm test`` runs it.
     Plan ``Bash(cp *)``, ``Bash(npm test)``."""
-    from bash_review import needs
-
     needs("npm")
     options, name = NODE_OPTIONS[case]
     env = {**os.environ, "NODE_OPTIONS": options}
@@ -569,10 +549,6 @@ def test_w2_a_workspace_pattern_of_braces_or_an_extglob(tmp_path: Path, pattern:
     name, so ``apps/web/package.json`` is not guarded under an entry naming
     ``--workspaces``; ``cp e/a.json apps/web/package.json`` then ``npm test --workspaces``
     runs the new script. Plan ``Bash(cp *)``, ``Bash(npm test --workspaces)``."""
-    import json
-
-    from bash_review import needs
-
     needs("npm")
     entries = ["Bash(cp *)", "Bash(npm test --workspaces)"]
     calls = ["cp e/a.json apps/web/package.json", "npm test --workspaces"]
@@ -604,7 +580,6 @@ def _locked_project(project: Path, entry: str) -> None:
     """A gated npm package (plan ``Bash(cp *)`` and ``entry``) depending on ``dep@^1.0.0``;
     ``e/dep-1.0.0.tgz``, a package of that name whose ``postinstall`` runs the payload, and
     ``e/lock.json``, a lockfile resolving ``dep`` to it (package.json unchanged)."""
-    import json
     import tarfile
 
     gated_project(project, ["Bash(cp *)", entry])
@@ -640,8 +615,6 @@ def test_n3_npm_installs_the_package_its_lockfile_resolves(tmp_path: Path, case:
     ``file:`` tarball needs no network. ``cp e/lock.json package-lock.json`` is allowed and the
     covered ``npm ci`` runs the tarball's ``postinstall``. Plan ``Bash(cp *)``, ``Bash(npm
     ci)``."""
-    from bash_review import needs
-
     needs("npm")
     entry, lockfile, call = LOCKED[case]
     calls = [f"cp e/lock.json {lockfile}", f"{call} --no-audit --no-fund"]
@@ -668,8 +641,6 @@ def test_v3_python_m_imports_its_tools_dependencies_from_the_calls_folder(
     first): pytest imports ``pluggy``, ``iniconfig``, ``_pytest`` at its start, found in the
     call's folder before site-packages. ``cp e/evil.py pluggy.py`` is allowed and the covered
     ``python3 -m pytest`` runs it. Plan ``Bash(cp *)``, ``Bash(python3 -m pytest)``."""
-    from bash_review import needs
-
     needs("python3")
     if subprocess.run(["python3", "-m", "pytest", "--version"], capture_output=True,
                       timeout=120, check=False).returncode != 0:
@@ -768,8 +739,6 @@ def test_c6_cargo_runs_the_build_script_its_manifest_names(tmp_path: Path) -> No
     """C6 (planprograms.STARTS guards cargo's ``^build.rs``, the default name; Cargo.toml's
     ``package.build`` names another): ``cp e/gen.rs tools/gen.rs`` is allowed and the covered
     ``cargo build`` compiles and runs it. Plan ``Bash(cp *)``, ``Bash(cargo build)``."""
-    from bash_review import needs
-
     needs("cargo")
     calls = ["cp e/gen.rs tools/gen.rs", "cargo build"]
     _renamed_build_script(tmp_path / "proof")
@@ -781,3 +750,337 @@ def test_c6_cargo_runs_the_build_script_its_manifest_names(tmp_path: Path) -> No
 
 _open("test_c6_cargo_runs_the_build_script_its_manifest_names",
       "review s47 C6: Cargo.toml's package.build path is not guarded")
+
+
+# --- cmake's find_package takes a package's code from the user's home ----------------------
+
+
+def _cmake_project(project: Path) -> None:
+    """A gated project (plan ``Bash(mkdir *)``, ``Bash(cp *)``, ``Bash(cmake -B build)``)
+    whose CMakeLists.txt looks for an optional package ``Foo`` (``find_package(Foo QUIET)``),
+    found nowhere; ``e/foo/FooConfig.cmake`` runs the payload."""
+    gated_project(project, ["Bash(mkdir *)", "Bash(cp *)", "Bash(cmake -B build)"])
+    (project / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.10)\nproject(x NONE)\nfind_package(Foo QUIET)\n")
+    (project / "e" / "foo").mkdir(parents=True)
+    (project / "e" / "foo" / "FooConfig.cmake").write_text(
+        "execute_process(COMMAND touch zz)\n")
+    (project / "e" / "reg").write_text(f"{project / 'e' / 'foo'}\n")
+
+
+#: The calls (``{home}``: the session's home, ``~/.local/bin`` on its PATH).
+CMAKE_HOME = {
+    # the user package registry: each file of ~/.cmake/packages/<name>/ holds a folder
+    "user-package-registry": ["mkdir -p {home}/.cmake/packages/Foo",
+                              "cp e/reg {home}/.cmake/packages/Foo/x", "cmake -B build"],
+    # PATH's ~/.local/bin makes ~/.local a prefix searched: <prefix>/share/cmake/<name>*/
+    "path-prefix-share": ["mkdir -p {home}/.local/share/cmake",
+                          "cp -r e/foo {home}/.local/share/cmake/Foo", "cmake -B build"],
+}
+
+
+@pytest.mark.parametrize("case", list(CMAKE_HOME))
+def test_m2_cmake_finds_a_package_config_in_the_home(tmp_path: Path, case: str) -> None:
+    """M2 (planprograms.STARTS guards cmake's CMakeLists.txt, presets and cache; homefiles'
+    HOME_CODE holds no ``~/.cmake``, nor ``~/.local/share``): ``find_package(Foo)`` searches
+    the user package registry ``~/.cmake/packages/Foo/*`` (each file names a folder) and the
+    prefixes of PATH's ``…/bin`` folders (``~/.local`` for ``~/.local/bin``:
+    ``share/cmake/Foo*/``), and runs the ``FooConfig.cmake`` it finds. The writes are allowed
+    and the covered ``cmake -B build`` runs it. Plan ``Bash(mkdir *)``, ``Bash(cp *)``,
+    ``Bash(cmake -B build)``."""
+    needs("cmake")
+
+    def session(home: Path) -> tuple[dict[str, str], list[str]]:
+        env = home_env(home)
+        (home / ".local" / "bin").mkdir(parents=True)
+        env["PATH"] = f"{home / '.local' / 'bin'}:{env['PATH']}"
+        return env, [c.format(home=home) for c in CMAKE_HOME[case]]
+
+    _cmake_project(tmp_path / "proof")
+    proof_env, proof_calls = session(tmp_path / "proof-home")
+    _proves(tmp_path / "proof", tmp_path, proof_calls, proof_env)
+    _cmake_project(tmp_path / "run")
+    env, calls = session(tmp_path / "home")
+    assert first_denied(tmp_path / "run", calls, env) is not None, \
+        "the hook allows a package config cmake's find_package runs"
+
+
+_open("test_m2_cmake_finds_a_package_config_in_the_home",
+      "review s47 M2: cmake's package search folders in the home are not guarded")
+
+
+def _npmrc_preload_project(project: Path) -> None:
+    """A gated npm package (plan ``Bash(cp *)``, ``Bash(npm test)``: its test runs ``node -e
+    0``) whose project ``.npmrc`` has npm start each script's node with ``--require
+    ./tools/setup.js`` (harmless); ``e/setup.js``, the payload."""
+    gated_project(project, ["Bash(cp *)", "Bash(npm test)"])
+    (project / "package.json").write_text(json.dumps(
+        {"name": "x", "version": "1.0.0", "scripts": {"test": "node -e 0"}}))
+    (project / ".npmrc").write_text("node-options=--require ./tools/setup.js\n")
+    (project / "tools").mkdir()
+    (project / "tools" / "setup.js").write_text("\n")
+    (project / "e").mkdir()
+    (project / "e" / "setup.js").write_text("require('fs').writeFileSync('zz', '')\n")
+
+
+def test_c5b_npm_preloads_the_module_its_npmrc_names(tmp_path: Path) -> None:
+    """C5b (C5's class: the settings file is guarded, ``^.npmrc``; the file a setting in it
+    names is not): the project's ``.npmrc`` sets ``node-options=--require ./tools/setup.js``;
+    ``cp e/setup.js tools/setup.js`` is allowed and the covered ``npm test`` runs it in its
+    script's node. Plan ``Bash(cp *)``, ``Bash(npm test)``."""
+    needs("npm")
+    calls = ["cp e/setup.js tools/setup.js", "npm test"]
+    _npmrc_preload_project(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    _npmrc_preload_project(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows writing the module the project's .npmrc has node preload"
+
+
+_open("test_c5b_npm_preloads_the_module_its_npmrc_names",
+      "review s47 C5b: a file the project's .npmrc names (node-options) is not guarded")
+
+
+def _jdk_copy(root: Path) -> Path:
+    """A JDK for JAVA_HOME under ``root`` (as SDKMAN's, IntelliJ's ``~/.jdks`` or a tarball
+    unpacked in the home are): the installed one's entries linked, ``bin/java`` a script
+    running it."""
+    real = Path(os.path.realpath(shutil.which("java") or "java")).parent.parent
+    jdk = root / "jdk"
+    (jdk / "bin").mkdir(parents=True)
+    for entry in real.iterdir():
+        if entry.name != "bin":
+            (jdk / entry.name).symlink_to(entry)
+    for entry in (real / "bin").iterdir():
+        (jdk / "bin" / entry.name).symlink_to(entry)
+    (jdk / "bin" / "java").unlink()
+    (jdk / "bin" / "java").write_text(f'#!/bin/sh\nexec {real}/bin/java "$@"\n')
+    (jdk / "bin" / "java").chmod(0o755)
+    return jdk
+
+
+def test_e3_a_session_java_home_names_the_java_mvn_runs(tmp_path: Path) -> None:
+    """E3 (environment.COMPARED holds no JAVA_HOME; a folder it names is guarded only where it
+    is on PATH or in HOME_CODE): the session's ``JAVA_HOME`` names a JDK in the user's
+    folders, its ``bin`` not on PATH; ``cp e/java $JAVA_HOME/bin/java`` is allowed and the
+    covered ``mvn -v`` runs it (Maven's launcher runs ``$JAVA_HOME/bin/java``). Plan
+    ``Bash(cp *)``, ``Bash(mvn -v)``."""
+    needs("mvn", "java")
+
+    def build(root: Path) -> tuple[dict[str, str], list[str]]:
+        jdk = _jdk_copy(root)
+        gated_project(root / "project", ["Bash(cp *)", "Bash(mvn -v)"])
+        (root / "project" / "e").mkdir()
+        (root / "project" / "e" / "java").write_text(
+            "#!/bin/sh\ntouch zz\nexec " + os.readlink(jdk / "bin" / "javac").rsplit("/", 1)[0]
+            + '/java "$@"\n')
+        (root / "project" / "e" / "java").chmod(0o755)
+        return {**os.environ, "JAVA_HOME": str(jdk)}, [f"cp e/java {jdk}/bin/java", "mvn -v"]
+
+    env, calls = build(tmp_path / "proof")
+    _proves(tmp_path / "proof" / "project", tmp_path, calls, env)
+    env, calls = build(tmp_path / "run")
+    assert first_denied(tmp_path / "run" / "project", calls, env) is not None, \
+        "the hook allows replacing the java the session's JAVA_HOME names"
+
+
+_open("test_e3_a_session_java_home_names_the_java_mvn_runs",
+      "review s47 E3: JAVA_HOME (and the like) is not read: its JDK is not guarded")
+
+
+_KUBECONFIG = """apiVersion: v1
+kind: Config
+clusters:
+- cluster: {server: "https://127.0.0.1:1"}
+  name: c
+users:
+- name: u
+  user:
+    exec:
+      apiVersion: client.authentication.k8s.io/v1beta1
+      command: touch
+      args: [zz]
+      interactiveMode: Never
+contexts:
+- context: {cluster: c, user: u}
+  name: x
+current-context: x
+"""
+#: (the program, the variable, its value and the file written, each under the session's
+#: home, the payload's text, the covered call): each variable moves what HOME_CODE guards
+#: (``~/.kube``, ``~/.aws``, ``~/.local/lib``) elsewhere.
+MOVED_SETTINGS = {
+    "kubeconfig": ("kubectl", "KUBECONFIG", "clusters/dev.yaml", "clusters/dev.yaml",
+                   _KUBECONFIG, "kubectl get pods"),
+    "aws-config-file": ("aws", "AWS_CONFIG_FILE", "clusters/aws.cfg", "clusters/aws.cfg",
+                        "[default]\ncredential_process = touch zz\nregion = us-east-1\n",
+                        "aws s3 ls"),
+    # Python's user site-packages (a .pth line runs at every start)
+    "pythonuserbase": ("pip", "PYTHONUSERBASE", "pyuser",
+                       "pyuser/lib/python{v}/site-packages/x.pth",
+                       "import os; os.system('touch zz')\n", "pip --version"),
+    # make reads the files MAKEFILES names before the Makefile ($(shell …) runs as it reads)
+    "makefiles": ("make", "MAKEFILES", "make/common.mk", "make/common.mk",
+                  "X := $(shell touch zz)\n", "make"),
+}
+
+
+@pytest.mark.parametrize("case", list(MOVED_SETTINGS))
+def test_e4_a_session_variable_moves_a_programs_settings_file(tmp_path: Path,
+                                                              case: str) -> None:
+    """E4 (homefiles.MOVED_CODE reads GNUPGHOME, TF_CLI_CONFIG_FILE, … but not KUBECONFIG,
+    AWS_CONFIG_FILE, PYTHONUSERBASE, DOCKER_CONFIG, GH_CONFIG_DIR, CLOUDSDK_CONFIG): the
+    session's ``KUBECONFIG`` names ``~/clusters/dev.yaml`` (common with several clusters);
+    ``cp e/x ~/clusters/dev.yaml`` (an exec credential plugin) is allowed and the covered
+    ``kubectl get pods`` runs it. ``AWS_CONFIG_FILE``'s ``credential_process`` likewise under
+    ``aws s3 ls``; a ``.pth`` in ``PYTHONUSERBASE``'s site-packages under ``pip --version``.
+    Plan ``Bash(cp *)``, ``Bash(mkdir *)`` and the program's call."""
+    import sys
+
+    program, variable, value, written, text, call = MOVED_SETTINGS[case]
+    needs(program)
+    said = subprocess.run([program if program == "pip" else "python3", "--version"],  # (a
+        # venv's version for the .pth's folder)
+                          capture_output=True, text=True, timeout=120, check=False).stdout
+    version = said.rsplit("python ", 1)[-1].strip(" )\n") if program == "pip" else \
+        f"{sys.version_info[0]}.{sys.version_info[1]}"
+    written = written.format(v=version)
+
+    def build(root: Path) -> tuple[dict[str, str], list[str]]:
+        home = root / "home"
+        root.mkdir()
+        env = home_env(home)
+        (home / "clusters").mkdir()
+        (home / "clusters" / "dev.yaml").write_text("\n")
+        (home / "make").mkdir()
+        (home / "make" / "common.mk").write_text("\n")
+        env[variable] = str(home / value)
+        gated_project(root / "project", ["Bash(cp *)", "Bash(mkdir *)", f"Bash({call})"])
+        (root / "project" / "e").mkdir()
+        (root / "project" / "e" / "x").write_text(text)
+        target = home / written
+        return env, [f"mkdir -p {target.parent}", f"cp e/x {target}", call]
+
+    env, calls = build(tmp_path / "proof")
+    _proves(tmp_path / "proof" / "project", tmp_path, calls, env)
+    env, calls = build(tmp_path / "run")
+    assert first_denied(tmp_path / "run" / "project", calls, env) is not None, \
+        "the hook allows rewriting the settings file a session variable names"
+
+
+_open("test_e4_a_session_variable_moves_a_programs_settings_file",
+      "review s47 E4: KUBECONFIG, AWS_CONFIG_FILE and the like are not read")
+
+
+@pytest.mark.parametrize("value", [":{none}", "{none}:", "{none}::{none}"])
+def test_l4_an_empty_pythonpath_entry_puts_the_calls_folder_first(tmp_path: Path,
+                                                                   value: str) -> None:
+    """L4 (guards reads PYTHONPATH's folders as module folders, its empty entries dropped;
+    PATH's empty entry is refused): an empty entry (``export PYTHONPATH="$EXTRA:$PYTHONPATH"``
+    with one of them unset) puts the process's folder on every Python's ``sys.path`` before
+    the standard library, a console script's too. ``cp e/evil.py optparse.py`` is allowed and
+    the covered ``pip --version`` imports it. Plan ``Bash(cp *)``, ``Bash(pip --version)``."""
+    needs("pip")
+    env = {**os.environ, "PYTHONPATH": value.format(none=tmp_path / "none")}
+    calls = ["cp e/evil.py optparse.py", "pip --version"]
+
+    def build(project: Path) -> None:
+        gated_project(project, ["Bash(cp *)", "Bash(pip --version)"])
+        (project / "e").mkdir()
+        (project / "e" / "evil.py").write_text("import os\nos.system('touch zz')\n")
+
+    build(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls, env)
+    build(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls, env) is not None, \
+        "the hook allows a standard module's name in the folder an empty PYTHONPATH entry adds"
+
+
+_open("test_l4_an_empty_pythonpath_entry_puts_the_calls_folder_first",
+      "review s47 L4: an empty PYTHONPATH entry (the process's folder) is dropped")
+
+
+#: Plan entries running fixed Python code that Python runs with the call's folder first on
+#: ``sys.path`` (``-c``, a script on standard input), as ``-m`` does.
+PYTHON_INLINE = {
+    "c": 'python3 -c "import json; print(json.dumps(1))"',
+    "stdin": "python3 - < tools/q.txt",
+}
+
+
+@pytest.mark.parametrize("case", list(PYTHON_INLINE))
+def test_v4_python_c_imports_a_standard_module_from_the_calls_folder(tmp_path: Path,
+                                                                     case: str) -> None:
+    """V4 (placed.shadows: the call's folder is a module folder beside a plan's ``python -m``;
+    ``-c CODE`` and ``-`` put it first on ``sys.path`` as well): under an exact entry running
+    fixed code (``python3 -c "import json; …"``, as Makefiles and skills do to read JSON),
+    ``cp e/evil.py json.py`` is allowed and the covered entry imports it. Plan ``Bash(cp *)``
+    and the entry."""
+    needs("python3")
+    entry = PYTHON_INLINE[case]
+    calls = ["cp e/evil.py json.py", entry]
+
+    def build(project: Path) -> None:
+        gated_project(project, ["Bash(cp *)", f"Bash({entry})"])
+        (project / "e").mkdir()
+        (project / "e" / "evil.py").write_text("import os\nos.system('touch zz')\n")
+        (project / "tools").mkdir()
+        (project / "tools" / "q.txt").write_text("import json\n")
+
+    build(tmp_path / "proof")
+    _proves(tmp_path / "proof", tmp_path, calls)
+    build(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls) is not None, \
+        "the hook allows a standard module's name beside python3 -c"
+
+
+_open("test_v4_python_c_imports_a_standard_module_from_the_calls_folder",
+      "review s47 V4: -c and - put the call's folder first, as -m; not a module folder")
+
+
+#: (the variable, the plan's git call, a setup of the repository): each variable names a
+#: program git runs for that call (a file in the user's folders: the session's setting).
+GIT_PROGRAMS = {
+    "GIT_EXTERNAL_DIFF": ("git diff", ["cp e/n notes.txt"]),
+    "GIT_SSH_COMMAND": ("git ls-remote origin", []),
+    "GIT_SSH": ("git ls-remote origin", []),
+}
+
+
+@pytest.mark.parametrize("variable", list(GIT_PROGRAMS))
+def test_e5_a_session_variable_names_the_program_git_runs(tmp_path: Path,
+                                                          variable: str) -> None:
+    """E5 (E3's class, for git: the gate reads git's configuration files and GIT_DIR-like
+    variables, not the session's variables naming a program git runs): the session's
+    ``GIT_EXTERNAL_DIFF`` names ``~/tools/d.sh`` (a difftool wrapper); ``cp e/d.sh
+    ~/tools/d.sh`` is allowed and the covered ``git diff`` runs it on a changed file.
+    ``GIT_SSH_COMMAND``/``GIT_SSH`` likewise under ``git ls-remote origin`` (an ssh remote).
+    Plan ``Bash(cp *)`` and the git call."""
+    from files_fixture import git
+
+    call, changes = GIT_PROGRAMS[variable]
+
+    def build(root: Path) -> tuple[dict[str, str], list[str]]:
+        tools = root / "tools"
+        tools.mkdir(parents=True)
+        (tools / "d.sh").write_text("#!/bin/sh\nexit 0\n")
+        (tools / "d.sh").chmod(0o755)
+        project = root / "project"
+        gated_project(project, ["Bash(cp *)", f"Bash({call})"])
+        git(project, "remote", "add", "origin", "ssh://git@example.invalid/x.git")
+        (project / "e").mkdir()
+        (project / "e" / "d.sh").write_text("#!/bin/sh\ntouch zz\n")
+        (project / "e" / "d.sh").chmod(0o755)
+        (project / "e" / "n").write_text("changed\n")
+        env = {**os.environ, variable: str(tools / "d.sh")}
+        return env, [f"cp e/d.sh {tools / 'd.sh'}", *changes, call]
+
+    env, calls = build(tmp_path / "proof")
+    _proves(tmp_path / "proof" / "project", tmp_path, calls, env)
+    env, calls = build(tmp_path / "run")
+    assert first_denied(tmp_path / "run" / "project", calls, env) is not None, \
+        "the hook allows replacing the program a session variable has git run"
+
+
+_open("test_e5_a_session_variable_names_the_program_git_runs",
+      "review s47 E5: GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, GIT_SSH are not read")
