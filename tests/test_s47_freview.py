@@ -32,10 +32,6 @@ HOLES: dict[str, str] = {
     "f1-copilot": "as f1-agent, on a key: `? &a` + newline + `  !!binary allowed-tools` past "
                   "Claude Code's span (`description: a---b`) is a bytes key to PyYAML (the tag "
                   "walk misses it) and allowed-tools to Copilot CLI (s46-freview2 C1's class)",
-    "s5": "runtime.bun_rejects (_misplaced_line) takes a comment line at column 0 between a "
-          "node's properties (`y:` + newline + ` &a`) and its content for a continuation line: "
-          "predict says Bun rejects the text and the retry too (no names); Bun reads it as "
-          "written, `arguments: [who]` included",
     "f2": "as s5 in the reader: read_skill says the runtime reads no allowed-tools (`the value "
           "grants nothing`) where Bun reads them as written (a Bun differential disagreement: "
           "skillgrant reports fewer grants than the runtime reads)",

@@ -139,6 +139,8 @@ def _frontmatter(text: str) -> tuple[str, list[str] | None]:
         read = predict(text[span.start:span.end])
     except (Divergence, RecursionError):
         return body, None
+    if read.how == "nothing":
+        return body, None  # (a predicted rejection, both ways, is no proof of no names: S5)
     return body, _names(read.root, read.text)
 
 

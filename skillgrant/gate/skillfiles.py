@@ -248,6 +248,8 @@ def frontmatter_name(text: str) -> str | None:
         read = predict(yaml_text)
     except (Divergence, RecursionError):
         return None
+    if read.how == "nothing":
+        return None  # (a predicted rejection is no proof of no name: review s47-freview S5)
     if not isinstance(read.root, MappingNode):
         return ""
     found = [v for k, v in read.root.value if isinstance(k, ScalarNode) and k.value == "name"]

@@ -27,9 +27,6 @@ HOLES: dict[str, str] = {
                 "the agent ev to Claude Code",
     "f1-enforce": "as f1-agent: `PreToolUse: &a` + newline + `  !!null x` beside the hook "
                   "apply --enforce writes: Claude Code drops the skill's hooks",
-    "s5-comment-line": "runtime.bun_rejects takes a comment line at column 0 between a node's "
-                       "properties and its content for a misplaced continuation line: the gate's "
-                       "predict reads no `arguments`, Bun reads [who]",
 }
 
 
@@ -120,7 +117,7 @@ SKILL_ARGS = {
                         None),
     "keyword-if": (_HEAD + "---\nResult: !`$1 zz`\n", "if echo touch", None),
     "comment-line-after-anchor": (_HEAD + 'arguments: [who]\ny:\n &a\n# c\n  "y"\n---\n'
-                                  "Result: !`touch $who`\n", "zz", "s5-comment-line"),
+                                  "Result: !`touch $who`\n", "zz", None),
     "control": (_HEAD + "arguments: [who]\n---\nResult: !`$who zz`\n", "touch", None),
 }
 
