@@ -56,6 +56,9 @@ WORDS = ["echo", "touch", "zz", "x=1", "x+=1", "a=b=c", "x==1", "_=", "=", "=x",
          "for", "done", "do", "select", "function", "export", "local", "unset", "time", "coproc",
          "case", "in", "-n", "--a=b", "a:b", "1", "%1", "^x", "@x", ".", "/tmp/x", "a,b", "+x"]
 WORD_SEPS = [" ", " ", " ", "  ", "\t", "\n", "\r\n", "\r", " \n"]
+#: Named arguments the review read apart (s47-freview S1-S3): repeated, JS white space.
+WORD_NAMES = ["[a, who]", "[who, who]", "who who", "[who, a, who]", '"a\\x1cb who"',
+              '"a\\u0085b who"', "\"a\\u00a0b who\"", "&n [who]", "who\n  a"]
 WORD_BODIES = ["!`$0 zz`", "!`$1 zz`", "!`$2 zz`", "!`$ARGUMENTS[1] zz`", "!`$who zz`",
                "!`$0 $1 $2`", "```!\n$1 $2\n```"]
 
@@ -118,8 +121,8 @@ def test_the_gate_splits_the_args_as_the_runtime_does(
     runtime = json.loads(done.stdout)
     split = [(a, w) for a, w in zip(args, runtime, strict=True) if _words(a) is not None]
     wrong = [(a, _words(a), w) for a, w in split if _words(a) != w]
-    cases = [(f"{_ARGS_HEAD}arguments: [a, who]\n---\nR {rng.choice(WORD_BODIES)}\n", a)
-             for a in args[:2000]]
+    cases = [(f"{_ARGS_HEAD}arguments: {rng.choice(WORD_NAMES)}\n---\nR "
+              f"{rng.choice(WORD_BODIES)}\n", a) for a in args[:2000]]
     done = subprocess.run([str(bun), str(FILL), parser], input=json.dumps(cases),
                           capture_output=True, text=True, timeout=900, check=True)
     skill = tmp_path / ".claude" / "skills" / "other" / "SKILL.md"
