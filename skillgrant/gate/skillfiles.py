@@ -263,21 +263,23 @@ def frontmatter_name(text: str) -> str | None:
     return str(node.value)
 
 
-def _plugin_files(root: str, name: str) -> list[str] | str:
+def _plugin_files(root: str, name: str, seen: set[str] | None = None) -> list[str] | str:
     """A plugin's skill or command files the runtime may know by the tail of ``name``,
     anywhere under the plugins folder ``root`` (the gate does not read which plugin is
     installed where): ``NAME.md``, ``NAME/SKILL.md``, a ``SKILL.md`` whose frontmatter may name
     it, and every file a manifest's ``commands`` or ``skills`` names (review s47 K5: a path
-    anywhere in the plugin, or outside it); or why they cannot be listed."""
-    walked = _walk_plugins(root, name.rsplit(":", 1)[1])
+    anywhere in the plugin, or outside it); or why they cannot be listed. Folders are walked
+    through links, each real folder once (``seen``)."""
+    seen = set() if seen is None else seen
+    walked = _walk_plugins(root, name.rsplit(":", 1)[1], seen)
     if isinstance(walked, str):
         return walked
     found, listed, files = walked
     tails = ["/" + p[1:].lstrip("./") for p in listed if p.startswith("*")]  # (no base known)
     found += [f for f in files if any(f.endswith(t) or t + "/" in f for t in tails)]
     for path in dict.fromkeys(p for p in listed if not p.startswith("*")):
-        if os.path.isdir(path) and not path.startswith(root.rstrip("/") + "/"):
-            more = _plugin_files(path, name)  # (a folder outside: walked the same way)
+        if os.path.isdir(path):
+            more = _plugin_files(path, name, seen)  # (a folder: walked the same way, once)
             if isinstance(more, str):
                 return more
             found += more
@@ -285,13 +287,21 @@ def _plugin_files(root: str, name: str) -> list[str] | str:
     return found
 
 
-def _walk_plugins(root: str, tail: str) -> tuple[list[str], list[str], list[str]] | str:
+def _walk_plugins(root: str, tail: str,
+                  seen: set[str]) -> tuple[list[str], list[str], list[str]] | str:
     """The files under ``root`` named for ``tail``, the paths its manifests name, and every
-    file under it."""
+    file under it (folders in ``seen`` skipped, and added)."""
     found: list[str] = []
     listed: list[str] = []
     files: list[str] = []
-    for folder, dirs, names in os.walk(root):
+    for folder, dirs, names in os.walk(root, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:  # (its files looked at; by this name too, a skill's folder)
+            dirs[:] = []
+            found += [posixpath.join(folder, "SKILL.md")] if (
+                posixpath.basename(folder) == tail and "SKILL.md" in names) else []
+            continue
+        seen.add(real)
         dirs[:] = [d for d in dirs if d != ".git"]
         for file in names:
             path = posixpath.join(folder, file)

@@ -225,3 +225,18 @@ def test_k4_a_covered_call_with_args_still_runs_under_the_runtime(
     result = session.results.get(session.call_id(0))
     assert result is not None, done.stderr[-2000:]
     assert (project / "made").exists(), f"the gate denied a covered call: {result}"
+
+
+def test_k5_plugin_folders_are_walked_through_links_each_once(tmp_path: Path) -> None:
+    """A plugin's skill behind a link named for it (a folder elsewhere), and manifests that
+    name each other's folders: every candidate found, the walk ending."""
+    plugins = tmp_path / "home" / ".claude" / "plugins"
+    _write(tmp_path / "elsewhere/x/SKILL.md", RUNS.format(front="description: d"))
+    _write(plugins / "pl/skills/.keep", "")
+    (plugins / "pl/skills/other").symlink_to(tmp_path / "elsewhere/x")
+    (plugins / "pl/skills/again").symlink_to(tmp_path / "elsewhere")
+    _write(tmp_path / "a/.claude-plugin/plugin.json", json.dumps({"skills": ["../b"]}))
+    _write(tmp_path / "b/.claude-plugin/plugin.json", json.dumps({"skills": ["../a"]}))
+    found = skillfiles.skill_files("pl:other", str(tmp_path / "project"))
+    assert str(plugins / "pl/skills/other/SKILL.md") in found
+    assert skillfiles._plugin_files(str(tmp_path / "a"), "pl:other") == []
