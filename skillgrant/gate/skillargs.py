@@ -69,13 +69,18 @@ def judge(tool_input: Mapping[str, object], name: str, plan: CallPlan, cwd: str 
             f"the skill {name!r} is called with args, and the gate finds no file of it to "
             "read the commands they fill"), name)
     parts = list(covered.parts)
+    from ..limits import MAX_FILE_BYTES
+    from ..skillfile.bounded import read_bounded
+
     for path in found:
         try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                text = handle.read()
+            data: bytes | None = read_bounded(path)  # (a FIFO is never opened, never waited on)
         except OSError:
-            return outside("unknown", f"the skill file {path!r} cannot be read, so the commands "
-                           "the call's args fill cannot be judged", path)
+            data = None
+        if data is None or len(data) > MAX_FILE_BYTES:
+            return outside("unknown", f"the skill file {path!r} cannot be read whole, so the "
+                           "commands the call's args fill cannot be judged", path)
+        text = data.decode("utf-8", "replace")
         for command in _filled_commands(text, args):
             if _UNSPLIT in command:
                 return outside("unknown", f"a command of {path!r} takes a word of the args "

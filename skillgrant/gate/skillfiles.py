@@ -68,7 +68,7 @@ def skill_files(name: str, cwd: str | None) -> list[str] | str:
         if isinstance(files, str):
             return files
         found += files
-    return [c for c in dict.fromkeys(found) if os.path.isfile(c)]
+    return [c for c in dict.fromkeys(found) if os.path.exists(c) and not os.path.isdir(c)]
 
 
 def _added(folders: list[str], home: str | None) -> tuple[list[str], list[str]] | str:
@@ -216,11 +216,18 @@ def _may_be_named(path: str, name: str) -> bool:
     """Whether the runtime may know the file ``path`` by the name ``name`` from its
     frontmatter (review s47 K3: read by the project's reader, a BOM, a quoted key, an indented
     or flow mapping as Bun reads them; a name the reader cannot read exactly counts)."""
+    from ..limits import MAX_FILE_BYTES
+    from ..skillfile.bounded import read_bounded
+
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
-    except OSError:
+        data = read_bounded(path)
+    except FileNotFoundError:
         return False
+    except OSError:
+        return True  # (a FIFO, a loop, no access: judged, so refused, never waited on)
+    if len(data) > MAX_FILE_BYTES:
+        return True
+    text = data.decode("utf-8", "replace")
     from ..skillfile.runtime import runtime_frontmatter
 
     span = runtime_frontmatter(text)
@@ -283,7 +290,7 @@ def _plugin_files(root: str, name: str, seen: set[str] | None = None) -> list[st
             if isinstance(more, str):
                 return more
             found += more
-        found += [path] if os.path.isfile(path) else []
+        found += [path] if os.path.exists(path) and not os.path.isdir(path) else []
     return found
 
 

@@ -240,3 +240,22 @@ def test_k5_plugin_folders_are_walked_through_links_each_once(tmp_path: Path) ->
     found = skillfiles.skill_files("pl:other", str(tmp_path / "project"))
     assert str(plugins / "pl/skills/other/SKILL.md") in found
     assert skillfiles._plugin_files(str(tmp_path / "a"), "pl:other") == []
+
+
+def test_a_skill_file_that_is_a_fifo_is_refused_never_waited_on(tmp_path: Path) -> None:
+    """A ``SKILL.md`` that is a FIFO (or another file the gate cannot read whole): the hook
+    would wait on ``open`` until the runtime's hook timeout; it is refused at once, whether
+    found by its folder or as a possible ``name``."""
+    for folder in ("other", "bar"):
+        path = tmp_path / ".claude" / "skills" / folder / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        os.mkfifo(path)
+        got = check_call("Skill", {**CALL, "args": "hi"}, PLAN, cwd=str(tmp_path))
+        assert got.status == "unknown", got
+        path.unlink()
+    _write(tmp_path / ".claude" / "skills" / "other" / "SKILL.md", "")
+    assert check_call("Skill", {**CALL, "args": "hi"}, PLAN, cwd=str(tmp_path)).status \
+        == "covered"  # (an empty file: nothing to fill)
+    os.mkfifo(tmp_path / ".claude" / "skills" / "bar" / "SKILL.md")  # (beside the quiet one)
+    got = check_call("Skill", {**CALL, "args": "hi"}, PLAN, cwd=str(tmp_path))
+    assert got.status == "unknown" and "cannot be read" in got.reason, got
