@@ -83,10 +83,13 @@ def _added(folders: list[str], home: str | None) -> tuple[list[str], list[str]] 
     settings += [posixpath.join(user, "settings.json")] if user else []
     settings += ["/etc/claude-code/managed-settings.json"]
     found: list[str] = []
+    from ..skillfile.bounded import NotRegularFileError
+
     for path in settings:
         try:
-            with open(path, encoding="utf-8") as handle:
-                found += _listed(json.load(handle), posixpath.dirname(posixpath.dirname(path)))
+            found += _listed(json.loads(_text(path)), posixpath.dirname(posixpath.dirname(path)))
+        except NotRegularFileError:
+            return f"the settings {path!r} are no regular file (a FIFO is never waited on)"
         except (OSError, ValueError):
             continue  # (none, or none the runtime reads either)
     lines = _command_lines()
@@ -99,12 +102,24 @@ def _added(folders: list[str], home: str | None) -> tuple[list[str], list[str]] 
                     _values(words, "--plugin-dir-no-mcp")]
         for given in _values(words, "--settings"):
             try:
-                text = given if given.lstrip()[:1] == "{" else open(  # noqa: SIM115
-                    posixpath.join(where, given), encoding="utf-8").read()
+                text = given if given.lstrip()[:1] == "{" else _text(
+                    posixpath.join(where, given))
                 found += _listed(json.loads(text), where)
             except (OSError, ValueError):
                 return f"the gate cannot read the session's --settings {given!r}"
     return [os.path.normpath(f) for f in found], [os.path.normpath(p) for p in plugins]
+
+
+def _text(path: str) -> str:
+    """The text of the regular file ``path``, read bounded (a FIFO is never opened, so never
+    waited on: ``NotRegularFileError``); ValueError past the limit or for bytes not UTF-8."""
+    from ..limits import MAX_FILE_BYTES
+    from ..skillfile.bounded import read_bounded
+
+    data = read_bounded(path)
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"{path!r} is over {MAX_FILE_BYTES} bytes")
+    return data.decode("utf-8")
 
 
 def _listed(data: object, base: str) -> list[str]:
@@ -331,8 +346,7 @@ def _manifest_paths(path: str) -> list[str] | str:
     commands and skills, from the plugin's folder (an entry's ``source``); why not."""
     base = posixpath.dirname(posixpath.dirname(path))
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = json.loads(_text(path))
     except (OSError, ValueError):
         return f"the gate cannot read the plugin manifest {path!r}, which may name commands"
     entries: list[tuple[str | None, object]] = [(base, data)]

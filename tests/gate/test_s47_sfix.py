@@ -259,3 +259,14 @@ def test_a_skill_file_that_is_a_fifo_is_refused_never_waited_on(tmp_path: Path) 
     os.mkfifo(tmp_path / ".claude" / "skills" / "bar" / "SKILL.md")  # (beside the quiet one)
     got = check_call("Skill", {**CALL, "args": "hi"}, PLAN, cwd=str(tmp_path))
     assert got.status == "unknown" and "cannot be read" in got.reason, got
+
+
+@pytest.mark.parametrize("where", [".claude/settings.json",
+                                   "home/.claude/plugins/pl/.claude-plugin/plugin.json"])
+def test_a_settings_or_manifest_fifo_is_refused_never_waited_on(tmp_path: Path,
+                                                                where: str) -> None:
+    _write(tmp_path / ".claude" / "skills" / "other" / "SKILL.md", QUIET)
+    (tmp_path / where).parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(tmp_path / where)
+    got = check_call("Skill", {**CALL, "args": "hi"}, PLAN, cwd=str(tmp_path))
+    assert got.status == "unknown", got
