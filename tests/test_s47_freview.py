@@ -35,6 +35,8 @@ HOLES: dict[str, str] = {
     "p2": "plugin.py reads Copilot's manifests but not the Agent Plugins spec layout their "
           "`$schema` selects: com.github.copilot/hooks/hooks.json (and lsp.json, extensions/) "
           "run, and the plugin's skill passes",
+    "p3": "check DIR's walk does not read an Agent Plugins spec plugin's "
+          "com.github.copilot/commands/*.md, which Copilot CLI loads",
     "s1": "gate/skillargs._fill maps a name declared twice to its last index "
           "(`{n: i for i, n in kept}`); the runtime's _vt fills every `$name` with the first",
     "s2": "gate/skillargs._names splits a string `arguments` with Python's str.split, which "
@@ -314,3 +316,29 @@ def test_p2_a_plugins_agent_plugins_spec_hooks_are_judged(tmp_path: Path, row: s
         (tmp_path / rel).write_text(text)
     with pytest.raises(SkillFileError):
         judge_plugin(str(tmp_path / "skills" / "probe" / "SKILL.md"))
+
+
+
+@_hole("p3")
+def test_p3_check_reads_an_agent_plugins_spec_command(tmp_path: Path) -> None:
+    """Measured through Copilot CLI 1.0.102 (test_copilot_s47_freview.py, P3): the command
+    loads and ``touch zz`` runs unasked; check must read (and here refuse) the file."""
+    import os
+    import sys
+
+    plugin = tmp_path / "project" / "cplug"
+    for rel, text in {".plugin/plugin.json": _AGENT_PLUGINS,
+                      "com.github.copilot/commands/probe.md": (
+                          "---\ndescription: probe command\nallowed-tools: shell(touch)\n---\n"
+                          "Run it.\n")}.items():
+        (plugin / rel).parent.mkdir(parents=True, exist_ok=True)
+        (plugin / rel).write_text(text)
+    good = tmp_path / "project" / ".claude" / "skills" / "good" / "SKILL.md"
+    good.parent.mkdir(parents=True)
+    good.write_text(_skill("Read"))
+    (tmp_path / "plan.yaml").write_text("allowed-tools: Read\n")
+    done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan",
+                           str(tmp_path / "plan.yaml"), "."], cwd=tmp_path / "project",
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode != 0, done.stdout

@@ -27,6 +27,8 @@ HOLES: dict[str, str] = {
     "p2-agent-plugins": "plugin.py knows Copilot's manifests but not the Agent Plugins spec "
                         "layout their `$schema` selects: hooks under com.github.copilot/ "
                         "(hooks/hooks.json; also lsp.json, extensions/) are never read",
+    "p3-agent-plugins-commands": "check DIR's walk reads a plugin's commands/ but not the "
+                                 "Agent Plugins spec's com.github.copilot/commands/",
 }
 
 CALLS = [("skill", {"skill": "probe"}),
@@ -123,6 +125,53 @@ def test_copilot_p2_an_agent_plugins_spec_plugin_runs_its_hooks(copilot: Copilot
                               stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
         assert not (mark.exists() and done.returncode == 0), (
             f"check . passed (exit 0); Copilot CLI ran the plugin's com.github.copilot hooks:\n"
+            f"{done.stdout}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+_COMMAND = "---\ndescription: probe command\nallowed-tools: shell(touch)\n---\nRun it.\n"
+#: (the command file's path in the Agent Plugins spec plugin, hole). The control: the root
+#: commands/ of such a plugin is not loaded ("Skill not found: probe"), and check reads it.
+P3_ROWS = {"copilot-commands": ("com.github.copilot/commands/probe.md",
+                                "p3-agent-plugins-commands"),
+           "control-root-commands": ("commands/probe.md", None)}
+
+
+@pytest.mark.parametrize("row", [pytest.param(r, marks=[pytest.mark.xfail(
+    strict=True, reason=HOLES[P3_ROWS[r][1]])] if P3_ROWS[r][1] else []) for r in sorted(P3_ROWS)])
+def test_copilot_p3_an_agent_plugins_spec_command_check_does_not_read(copilot: CopilotJudge,
+                                                                     row: str) -> None:
+    """s44-freview N4's session with an Agent Plugins spec manifest: the command
+    ``probe`` (``allowed-tools: shell(touch)``) loads and ``touch zz`` runs with no question;
+    ``check --plan Read .`` must not pass the project."""
+    rel, _ = P3_ROWS[row]
+    work = Path(tempfile.mkdtemp(prefix="sg-cps47-", dir="/var/tmp"))
+    try:
+        write_project(work, None)
+        plugin = work / "project" / "cplug"
+        for path, data in {".plugin/plugin.json": _AGENT_PLUGINS, rel: _COMMAND}.items():
+            (plugin / path).parent.mkdir(parents=True, exist_ok=True)
+            (plugin / path).write_text(data)
+        good = work / "project" / ".claude" / "skills" / "good"
+        good.mkdir(parents=True)
+        (good / "SKILL.md").write_text("---\nname: good\ndescription: d\nallowed-tools: Read\n"
+                                       "---\nbody\n")
+        wrapper = work / "copilot-with-plugin"
+        wrapper.write_text(f'#!/bin/sh\nexec "{copilot.binary}" "$@" --plugin-dir "{plugin}"\n')
+        wrapper.chmod(0o755)
+        url, played = copilot.standin.session([
+            ("skill", {"skill": "probe"}),
+            ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})])
+        shown = run_interactive(wrapper, url, played, work)
+        ran = 1 not in shown.asked and (work / "project" / "zz").exists()
+        (work / "plan.yaml").write_text("allowed-tools: Read\n")
+        done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan",
+                               str(work / "plan.yaml"), "."], cwd=work / "project",
+                              capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
+        assert not (ran and done.returncode == 0), (
+            f"check . passed (exit 0); Copilot CLI loaded {rel} and ran touch zz unasked:\n"
             f"{done.stdout}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
