@@ -89,6 +89,10 @@ F1_AGENT = {
     "anchor-blank-line": "agent: &a\n\n  !!null ev",
     "anchor-comment-line": "agent: &a\n  # c\n  !!null ev",
     "fork-and-agent": "context: fork\nagent: &a\n  !!null helper",
+    # in the runtime's retried text (Bun rejects `: ` in a plain value, or `[a] b`; the retry
+    # re-quotes those lines and leaves these): Bun reads agent "ev"
+    "retried-colon-value": "when_to_use: use it: now\nagent:\n  &a\n  !!null ev",
+    "retried-argument-hint": "argument-hint: [a] b\nagent:\n  &a\n  !!null ev",
 }
 F1_ENFORCE = {
     "pretooluse-null": "PreToolUse: &a\n  !!null x",
