@@ -302,6 +302,8 @@ P2_LAYOUTS = {
                             "com.github.copilot/hooks/hooks.json": _HOOKS},
     "github-plugin-hooks": {".github/plugin/plugin.json": _AGENT_PLUGINS,
                             "com.github.copilot/hooks/hooks.json": _HOOKS},
+    "claude-manifest-hooks": {".claude-plugin/plugin.json": _AGENT_PLUGINS,
+                              "com.github.copilot/hooks/hooks.json": _HOOKS},
     # named by Copilot CLI's own install notice (cli-main.js: "language server configuration")
     "dot-plugin-lsp": {".plugin/plugin.json": _AGENT_PLUGINS, "com.github.copilot/lsp.json":
                        json.dumps({"lspServers": {"py": {"command": "sh", "args": ["-c", "x"],

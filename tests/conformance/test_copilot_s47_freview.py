@@ -82,6 +82,9 @@ _AGENT_PLUGINS = json.dumps({"$schema": "https://agent-plugins.org/schemas/1.1.0
 P2_ROWS = {"dot-plugin": (".plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
            "root-manifest": ("plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
            "github-plugin": (".github/plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
+           "claude-manifest": (".claude-plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
+           "schema-1-0-0": (".plugin/plugin.json", _AGENT_PLUGINS.replace("1.1.0", "1.0.0"),
+                            "p2-agent-plugins"),
            # control: no $schema, the plugin-root layout: com.github.copilot/ is not read
            "control-no-schema": (".plugin/plugin.json", '{"name": "cplug"}', None)}
 
