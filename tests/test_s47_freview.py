@@ -32,6 +32,13 @@ HOLES: dict[str, str] = {
     "f1-copilot": "as f1-agent, on a key: `? &a` + newline + `  !!binary allowed-tools` past "
                   "Claude Code's span (`description: a---b`) is a bytes key to PyYAML (the tag "
                   "walk misses it) and allowed-tools to Copilot CLI (s46-freview2 C1's class)",
+    "p2": "plugin.py reads Copilot's manifests but not the Agent Plugins spec layout their "
+          "`$schema` selects: com.github.copilot/hooks/hooks.json (and lsp.json, extensions/) "
+          "run, and the plugin's skill passes",
+    "p3": "check DIR's walk does not read an Agent Plugins spec plugin's "
+          "com.github.copilot/commands/*.md, which Copilot CLI loads",
+    "p4": "plugin.py does not read a plugin's Copilot custom agents, whose `mcp-servers:` "
+          "frontmatter starts local servers (commands) when the agent runs",
     "f2": "as s5 in the reader: read_skill says the runtime reads no allowed-tools (`the value "
           "grants nothing`) where Bun reads them as written (a Bun differential disagreement: "
           "skillgrant reports fewer grants than the runtime reads)",
@@ -72,6 +79,10 @@ F1_AGENT = {
     "anchor-blank-line": "agent: &a\n\n  !!null ev",
     "anchor-comment-line": "agent: &a\n  # c\n  !!null ev",
     "fork-and-agent": "context: fork\nagent: &a\n  !!null helper",
+    # in the runtime's retried text (Bun rejects `: ` in a plain value, or `[a] b`; the retry
+    # re-quotes those lines and leaves these): Bun reads agent "ev"
+    "retried-colon-value": "when_to_use: use it: now\nagent:\n  &a\n  !!null ev",
+    "retried-argument-hint": "argument-hint: [a] b\nagent:\n  &a\n  !!null ev",
 }
 F1_ENFORCE = {
     "pretooluse-null": "PreToolUse: &a\n  !!null x",
@@ -266,3 +277,84 @@ def test_f2_bun_reads_the_text_as_written() -> None:
     got = read_batch(BUN, [_f2(row) for row in sorted(F2_TEXTS)])
     assert [(r.how, r.entries) for r in got] == [("direct", F2_TEXTS[row][1])
                                                  for row in sorted(F2_TEXTS)]
+
+
+_AGENT_PLUGINS = json.dumps({"$schema": "https://agent-plugins.org/schemas/1.1.0/plugin.schema.json",
+                             "name": "cplug", "version": "1.0.0", "description": "d"})
+_HOOKS = json.dumps({"version": 1, "hooks": {"preToolUse": [
+    {"type": "command", "bash": "touch hookran", "timeoutSec": 10}]}})
+#: Measured through Copilot CLI 1.0.102 with --plugin-dir (tests/conformance/
+#: test_copilot_s47_freview.py, P2): the hooks under com.github.copilot/ run (hookran created)
+#: for each of the first three manifests; without the $schema they are not read.
+P2_LAYOUTS = {
+    "dot-plugin-hooks": {".plugin/plugin.json": _AGENT_PLUGINS,
+                         "com.github.copilot/hooks/hooks.json": _HOOKS},
+    "root-manifest-hooks": {"plugin.json": _AGENT_PLUGINS,
+                            "com.github.copilot/hooks/hooks.json": _HOOKS},
+    "github-plugin-hooks": {".github/plugin/plugin.json": _AGENT_PLUGINS,
+                            "com.github.copilot/hooks/hooks.json": _HOOKS},
+    "claude-manifest-hooks": {".claude-plugin/plugin.json": _AGENT_PLUGINS,
+                              "com.github.copilot/hooks/hooks.json": _HOOKS},
+    # named by Copilot CLI's own install notice (cli-main.js: "language server configuration")
+    "dot-plugin-lsp": {".plugin/plugin.json": _AGENT_PLUGINS, "com.github.copilot/lsp.json":
+                       json.dumps({"lspServers": {"py": {"command": "sh", "args": ["-c", "x"],
+                                                         "fileExtensions": {".py": "python"}}}})},
+}
+
+
+@_hole("p2")
+@pytest.mark.parametrize("row", sorted(P2_LAYOUTS))
+def test_p2_a_plugins_agent_plugins_spec_hooks_are_judged(tmp_path: Path, row: str) -> None:
+    from skillgrant.skillfile.plugin import judge_plugin
+
+    files = {**P2_LAYOUTS[row], "skills/probe/SKILL.md": _skill("Read")}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    with pytest.raises(SkillFileError):
+        judge_plugin(str(tmp_path / "skills" / "probe" / "SKILL.md"))
+
+
+
+@_hole("p3")
+def test_p3_check_reads_an_agent_plugins_spec_command(tmp_path: Path) -> None:
+    """Measured through Copilot CLI 1.0.102 (test_copilot_s47_freview.py, P3): the command
+    loads and ``touch zz`` runs unasked; check must read (and here refuse) the file."""
+    import os
+    import sys
+
+    plugin = tmp_path / "project" / "cplug"
+    for rel, text in {".plugin/plugin.json": _AGENT_PLUGINS,
+                      "com.github.copilot/commands/probe.md": (
+                          "---\ndescription: probe command\nallowed-tools: shell(touch)\n---\n"
+                          "Run it.\n")}.items():
+        (plugin / rel).parent.mkdir(parents=True, exist_ok=True)
+        (plugin / rel).write_text(text)
+    good = tmp_path / "project" / ".claude" / "skills" / "good" / "SKILL.md"
+    good.parent.mkdir(parents=True)
+    good.write_text(_skill("Read"))
+    (tmp_path / "plan.yaml").write_text("allowed-tools: Read\n")
+    done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan",
+                           str(tmp_path / "plan.yaml"), "."], cwd=tmp_path / "project",
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode != 0, done.stdout
+
+
+
+@_hole("p4")
+def test_p4_a_plugin_agents_mcp_servers_are_judged(tmp_path: Path) -> None:
+    """Measured through Copilot CLI 1.0.102 (test_copilot_s47_freview.py, P4): the agent,
+    run by a ``task`` call nobody is asked about, starts ``sh -c 'touch mcpran'``."""
+    from skillgrant.skillfile.plugin import judge_plugin
+
+    files = {".plugin/plugin.json": '{"name": "cplug"}',
+             "agents/ev.agent.md": ("---\nname: ev\ndescription: probe agent\nmcp-servers:\n"
+                                    "  x:\n    type: local\n    command: sh\n"
+                                    "    args: [\"-c\", \"touch mcpran\"]\n---\nDo it.\n"),
+             "skills/probe/SKILL.md": _skill("Read")}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    with pytest.raises(SkillFileError):
+        judge_plugin(str(tmp_path / "skills" / "probe" / "SKILL.md"))
