@@ -1096,3 +1096,64 @@ def test_e5_a_session_variable_names_the_program_git_runs(tmp_path: Path,
 
 _open("test_e5_a_session_variable_names_the_program_git_runs",
       "review s47 E5: GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, GIT_SSH are not read")
+
+
+# --- a version manager's folder holds a link to a toolchain elsewhere -----------------------
+
+
+def _linked_toolchain(root: Path) -> dict[str, str]:
+    """A rustup home under ``root`` whose default toolchain ``mytc`` is a link (``rustup
+    toolchain link mytc DIR``, as rustc's own builds and custom toolchains are) to ``tc``,
+    beside it: the installed stable toolchain's entries linked, ``bin/cargo`` a script
+    running it. The session's environment using that home."""
+    real_home = Path(os.environ.get("RUSTUP_HOME") or Path.home() / ".rustup")
+    stable = next(iter(sorted((real_home / "toolchains").glob("stable-*"))), None)
+    if stable is None:
+        pytest.skip("no stable rust toolchain installed")
+    tc = root / "tc"
+    (tc / "bin").mkdir(parents=True)
+    for entry in stable.iterdir():
+        if entry.name != "bin":
+            (tc / entry.name).symlink_to(entry)
+    for entry in (stable / "bin").iterdir():
+        (tc / "bin" / entry.name).symlink_to(entry)
+    (tc / "bin" / "cargo").unlink()
+    (tc / "bin" / "cargo").write_text(f'#!/bin/sh\nexec {stable}/bin/cargo "$@"\n')
+    (tc / "bin" / "cargo").chmod(0o755)
+    rustup = root / "rustup"
+    (rustup / "toolchains").mkdir(parents=True)
+    (rustup / "toolchains" / "mytc").symlink_to(tc)
+    (rustup / "settings.toml").write_text(
+        'version = "12"\ndefault_toolchain = "mytc"\nprofile = "default"\n\n[overrides]\n')
+    cargo_home = os.environ.get("CARGO_HOME") or str(Path.home() / ".cargo")
+    return {**os.environ, "RUSTUP_HOME": str(rustup), "CARGO_HOME": cargo_home}
+
+
+def test_r1_a_linked_toolchain_outside_the_guarded_rustup_home(tmp_path: Path) -> None:
+    """R1 (homefiles: ``~/.rustup``/``RUSTUP_HOME`` guarded whole, as the other version
+    managers' folders; links inside them are not followed, as they are for ``.claude``, git's
+    folders and ``~/.ssh``): the default toolchain is a link to ``tc`` outside the home;
+    ``cp e/c tc/bin/cargo`` is allowed and the covered ``cargo --version`` (rustup's proxy)
+    runs it. Plan ``Bash(cp *)``, ``Bash(cargo --version)``. (pyenv's ``versions/*``, nvm's,
+    asdf's installs linked elsewhere likewise.)"""
+    needs("cargo", "rustup")
+
+    def build(root: Path) -> tuple[dict[str, str], list[str]]:
+        root.mkdir()
+        env = _linked_toolchain(root)
+        project = root / "project"
+        gated_project(project, ["Bash(cp *)", "Bash(cargo --version)"])
+        (project / "e").mkdir()
+        (project / "e" / "c").write_text("#!/bin/sh\ntouch zz\n")
+        (project / "e" / "c").chmod(0o755)
+        return env, [f"cp e/c {root / 'tc' / 'bin' / 'cargo'}", "cargo --version"]
+
+    env, calls = build(tmp_path / "proof")
+    _proves(tmp_path / "proof" / "project", tmp_path, calls, env)
+    env, calls = build(tmp_path / "run")
+    assert first_denied(tmp_path / "run" / "project", calls, env) is not None, \
+        "the hook allows replacing the program a linked toolchain runs"
+
+
+_open("test_r1_a_linked_toolchain_outside_the_guarded_rustup_home",
+      "review s47 R1: links in version managers' guarded folders are not followed")
