@@ -1157,3 +1157,38 @@ def test_r1_a_linked_toolchain_outside_the_guarded_rustup_home(tmp_path: Path) -
 
 _open("test_r1_a_linked_toolchain_outside_the_guarded_rustup_home",
       "review s47 R1: links in version managers' guarded folders are not followed")
+
+
+def test_r2_a_dotfile_link_inside_a_guarded_home_folder(tmp_path: Path) -> None:
+    """R2 (R1's class: HOME_CODE's folders are guarded whole by path, the links in them not
+    followed, but for ``~/.ssh`` and git's): a dotfiles manager (GNU stow, chezmoi's symlink
+    mode) makes ``~/.kube/config`` a link to ``~/dotfiles/kubeconfig``; ``cp e/kc
+    ~/dotfiles/kubeconfig`` (an exec credential plugin) is allowed and the covered ``kubectl
+    get pods`` runs it. (``~/.aws/config``, ``~/.cargo/config.toml``,
+    ``~/.config/gh/config.yml`` linked the same way are as writable: measured allowed.) Plan
+    ``Bash(cp *)``, ``Bash(kubectl get pods)``."""
+    needs("kubectl")
+
+    def build(root: Path) -> tuple[dict[str, str], list[str]]:
+        root.mkdir()
+        env = home_env(root / "home")
+        home = root / "home"
+        (home / "dotfiles").mkdir()
+        (home / "dotfiles" / "kubeconfig").write_text("apiVersion: v1\nkind: Config\n")
+        (home / ".kube").mkdir()
+        (home / ".kube" / "config").symlink_to("../dotfiles/kubeconfig")
+        project = root / "project"
+        gated_project(project, ["Bash(cp *)", "Bash(kubectl get pods)"])
+        (project / "e").mkdir()
+        (project / "e" / "kc").write_text(_KUBECONFIG)
+        return env, [f"cp e/kc {home / 'dotfiles' / 'kubeconfig'}", "kubectl get pods"]
+
+    env, calls = build(tmp_path / "proof")
+    _proves(tmp_path / "proof" / "project", tmp_path, calls, env)
+    env, calls = build(tmp_path / "run")
+    assert first_denied(tmp_path / "run" / "project", calls, env) is not None, \
+        "the hook allows writing the file a link in ~/.kube leads to"
+
+
+_open("test_r2_a_dotfile_link_inside_a_guarded_home_folder",
+      "review s47 R2: links inside HOME_CODE's folders (~/.kube/config -> …) are not followed")
