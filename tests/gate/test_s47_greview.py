@@ -1192,3 +1192,48 @@ def test_r2_a_dotfile_link_inside_a_guarded_home_folder(tmp_path: Path) -> None:
 
 _open("test_r2_a_dotfile_link_inside_a_guarded_home_folder",
       "review s47 R2: links inside HOME_CODE's folders (~/.kube/config -> …) are not followed")
+
+
+#: Plan entries installing a package from a folder the entry names (as ``pip install ./pkg``,
+#: whose folder planprograms guards): npm runs the folder's lifecycle scripts.
+NPM_FOLDER = {
+    "global": "npm i -g ./tools/cli",
+    "local": "npm install ./tools/cli",
+    "pack": "npm pack ./tools/cli",
+}
+
+
+@pytest.mark.parametrize("case", list(NPM_FOLDER))
+def test_n4_npm_installs_a_folder_the_entry_names(tmp_path: Path, case: str) -> None:
+    """N4 (planprograms._started guards what ``pip install ./pkg`` builds from; npm's
+    ``install``/``pack`` of a folder has no such rule): under ``Bash(npm i -g ./tools/cli)``
+    ``cp e/p.json tools/cli/package.json`` is allowed (a manifest below the call's folder),
+    and the covered entry runs the folder's ``prepare``/``postinstall``. Plan ``Bash(cp *)``
+    and the entry (a global prefix in a scratch folder: ``npm_config_prefix``)."""
+    needs("npm")
+    entry = NPM_FOLDER[case]
+    calls = ["cp e/p.json tools/cli/package.json", entry]
+
+    def build(root: Path) -> dict[str, str]:
+        project = root / "project"
+        gated_project(project, ["Bash(cp *)", f"Bash({entry})"])
+        (project / "tools" / "cli").mkdir(parents=True)
+        (project / "tools" / "cli" / "package.json").write_text(
+            json.dumps({"name": "cli", "version": "1.0.0"}))
+        (project / "package.json").write_text(json.dumps({"name": "x", "version": "1.0.0"}))
+        (project / "e").mkdir()
+        (project / "e" / "p.json").write_text(json.dumps({
+            "name": "cli", "version": "1.0.0",
+            "scripts": {"prepare": "touch zz", "postinstall": "touch zz"}}))
+        (root / "prefix").mkdir()
+        return {**os.environ, "npm_config_prefix": str(root / "prefix")}
+
+    env = build(tmp_path / "proof")
+    _proves(tmp_path / "proof" / "project", tmp_path, calls, env)
+    env = build(tmp_path / "run")
+    assert first_denied(tmp_path / "run" / "project", calls, env) is not None, \
+        "the hook allows rewriting the manifest of a folder the plan's npm installs"
+
+
+_open("test_n4_npm_installs_a_folder_the_entry_names",
+      "review s47 N4: the folder an npm install/pack entry names is not guarded")
