@@ -1237,3 +1237,63 @@ def test_n4_npm_installs_a_folder_the_entry_names(tmp_path: Path, case: str) -> 
 
 _open("test_n4_npm_installs_a_folder_the_entry_names",
       "review s47 N4: the folder an npm install/pack entry names is not guarded")
+
+
+# --- terraform's -chdir names the folder whose providers it starts -------------------------
+
+
+_PROVIDER = ".terraform/providers/registry.terraform.io/hashicorp/evil/1.0.0/linux_amd64"
+
+
+def _lock(provider_folder: Path) -> str:
+    """A ``.terraform.lock.hcl`` holding the ``h1:`` hash of ``provider_folder`` (Go's dirhash
+    Hash1: the sha256 of the sorted ``sha256  name`` lines)."""
+    import base64
+    import hashlib
+
+    lines = sorted(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}\n"
+                   for p in provider_folder.iterdir())
+    digest = base64.b64encode(hashlib.sha256("".join(lines).encode()).digest()).decode()
+    return (f'provider "registry.terraform.io/hashicorp/evil" {{\n  version = "1.0.0"\n'
+            f'  constraints = "1.0.0"\n  hashes = [\n    "h1:{digest}",\n  ]\n}}\n')
+
+
+def _terraform_project(project: Path) -> list[str]:
+    """A gated project (plan ``Bash(cp *)``, ``Bash(terraform -chdir=infra plan)``) whose
+    ``infra/`` is initialized: a provider in ``.terraform/providers`` (a program that exits)
+    and its lock; ``e/`` holds another provider (the payload) and a lock of its hash."""
+    gated_project(project, ["Bash(cp *)", "Bash(terraform -chdir=infra plan)"])
+    infra = project / "infra"
+    (infra / _PROVIDER).mkdir(parents=True)
+    (infra / "main.tf").write_text(
+        'terraform {\n  required_providers {\n    evil = { source = "hashicorp/evil", '
+        'version = "1.0.0" }\n  }\n}\nprovider "evil" {}\n')
+    binary = infra / _PROVIDER / "terraform-provider-evil_v1.0.0"
+    binary.write_text("#!/bin/sh\nexit 1\n")
+    binary.chmod(0o755)
+    (infra / ".terraform.lock.hcl").write_text(_lock(infra / _PROVIDER))
+    (project / "e" / "p").mkdir(parents=True)
+    (project / "e" / "p" / binary.name).write_text("#!/bin/sh\ntouch zz\nexit 1\n")
+    (project / "e" / "p" / binary.name).chmod(0o755)
+    (project / "e" / "lock").write_text(_lock(project / "e" / "p"))
+    return [f"cp e/p/{binary.name} infra/{_PROVIDER}/", "cp e/lock infra/.terraform.lock.hcl",
+            "terraform -chdir=infra plan"]
+
+
+def test_t3_terraform_chdir_starts_the_providers_of_the_folder_it_names(tmp_path: Path) -> None:
+    """T3 (planprograms: STARTS guards terraform's ``.terraform/`` and ``.terraform.lock.hcl``
+    in the call's folder; ``_FOLDER_OPTIONS`` has no ``-chdir`` for terraform, as it has
+    ``make -C``, ``cmake -S``): under ``Bash(terraform -chdir=infra plan)`` the provider in
+    ``infra/.terraform/providers`` and the lock beside it are writable; terraform checks the
+    provider against the lock's ``h1:`` hash, then starts it. Plan ``Bash(cp *)``,
+    ``Bash(terraform -chdir=infra plan)`` (terraform 1.11, offline)."""
+    needs("terraform")
+    env = {**os.environ, "TF_CLI_CONFIG_FILE": str(tmp_path / "none.tfrc")}
+    _proves(tmp_path / "proof", tmp_path, _terraform_project(tmp_path / "proof"), env)
+    calls = _terraform_project(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls, env) is not None, \
+        "the hook allows replacing the provider terraform -chdir starts"
+
+
+_open("test_t3_terraform_chdir_starts_the_providers_of_the_folder_it_names",
+      "review s47 T3: terraform's -chdir folder is not among _FOLDER_OPTIONS")
