@@ -107,7 +107,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     The Bun differential (tests/oracle) likewise runs only with ``--bun``, the Copilot CLI
     suite (tests/conformance/test_copilot_*.py) only with ``--conformance --copilot``, and a
     test marked ``slow`` (a fresh installation: tens of seconds of CPU each; a review's cases
-    under bash, about two minutes of CPU a file) only with ``--slow``."""
+    under bash, about two minutes of CPU a file) only with ``--slow``. A test using the
+    fixture ``installed`` (the README's and the docs' snippets run as written) is marked
+    ``installation`` and, outside the conformance suite, runs only with ``--slow`` too: CI's
+    slow step runs each against a fresh installation, the stronger form of the same test, and
+    the README's test command leaves them to it (about 13 s of CPU, session 47)."""
     if config.getoption("--conformance") and not config.getoption("--copilot"):
         later = pytest.mark.skip(reason="the Copilot CLI suite runs with --copilot")
         for item in items:
@@ -118,6 +122,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     skip_slow = pytest.mark.skip(reason="slow (a fresh installation, a review's cases under bash, "
                                         "or many service processes): runs with --slow "
                                         "(.ci/steps/30-slow.sh)")
+    _mark_installations(config, items)
     from residual import reason
 
     for item in items:
@@ -128,13 +133,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xfail(strict=True, reason=left_open))
         if item.get_closest_marker("slow") is not None and not config.getoption("--slow"):
             item.add_marker(skip_slow)
-        if "installed" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.installation)
         parents = Path(str(item.path)).parents
         if CONFORMANCE in parents and not config.getoption("--conformance"):
             item.add_marker(skip)
         if ORACLE in parents and not config.getoption("--bun"):
             item.add_marker(skip_bun)
+
+
+def _mark_installations(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test using the fixture ``installed`` is marked ``installation``; without ``--slow``,
+    outside the conformance suite, it is skipped, saying so."""
+    skip = pytest.mark.skip(reason="a README or docs snippet run as written: runs with --slow, "
+                                   "against a fresh installation (.ci/steps/30-slow.sh)")
+    quick = not config.getoption("--slow")
+    for item in items:
+        if "installed" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.installation)
+            if quick and CONFORMANCE not in Path(str(item.path)).parents:
+                item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")

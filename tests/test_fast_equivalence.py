@@ -214,7 +214,7 @@ def test_the_bound_on_collections_holds_without_brackets(text: str) -> None:
     assert deepest <= nesting.collections_at_most(text)
 
 
-@settings(max_examples=3000)
+@settings(max_examples=examples(3000))
 @given(st.text(alphabet=" -:?ab\n\t\r#'\"|>[]{},&!*\x85", max_size=60))
 def test_the_bound_on_collections_holds_with_brackets(text: str) -> None:
     """The bound a text with brackets takes (``with_brackets``) counts every collection the

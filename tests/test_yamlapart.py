@@ -95,7 +95,7 @@ _FLOW_PIECES = st.sampled_from([
     "Bash(git *)", "é", ":*", "x: "])
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(st.lists(_FLOW_PIECES, min_size=1, max_size=14).map(lambda p: "".join(p) + "\n"))
 def test_the_nodes_tell_the_flow_scan_as_it_finds(text: str) -> None:
     """flow_oddity told the nodes answers as its scan where the nodes hold flow collections
