@@ -23,6 +23,11 @@ from files_fixture import gated_project
 
 from skillgrant.gate.config import snippet
 
+#: Each case runs a program under real bash and then the printed hook, a process a case, as
+#: the reviews' modules do: CI's slow step runs them (.ci/steps/30-slow.sh), and
+#: tests/conformance/test_gate_files_e2e.py runs the classes through Claude Code.
+pytestmark = pytest.mark.slow
+
 ENTRIES = ["Bash(echo *)", "Bash(cp *)", "Bash(tar *)"]
 
 
