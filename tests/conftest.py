@@ -197,9 +197,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 def installed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
     """With ``--slow``: a new virtual environment with this checkout installed (not editable),
     never activated, and the serve extra added by the command ``skillgrant serve`` printed for
-    it. Without: the environment running the tests (``running``): making one costs about 13 s
-    of CPU. Every test using this fixture is marked ``installation``, and
-    .ci/steps/30-slow.sh runs them all again against the fresh installation."""
+    it. Without (the conformance suite): the environment running the tests (``running``):
+    making one costs about 13 s of CPU. Every test using this fixture is marked
+    ``installation``; outside the conformance suite it runs only with ``--slow``, and
+    .ci/steps/30-slow.sh runs them all against the fresh installation."""
     from installed import install, running
 
     if request.config.getoption("--slow"):

@@ -2,8 +2,9 @@
 ``pip install <checkout>`` (not editable), never activated.
 
 The session fixture ``installed`` (tests/conftest.py) makes it once per run with ``--slow``
-(.ci/steps/30-slow.sh); the README's test command uses the environment running the tests
-instead (``running``: in .ci/run, itself a fresh non-editable installation of the checkout).
+(.ci/steps/30-slow.sh); the conformance suite uses the environment running the tests instead
+(``running``: in .ci/run, itself a fresh non-editable installation of the checkout), and the
+README's test command skips the tests that use it (CI's slow step runs them).
 What skillgrant prints or writes for a runtime is then run with ``OUTSIDE``'s ``PATH``, which
 holds no virtual environment, from a folder that is not the checkout: as a runtime runs a hook.
 """

@@ -5,7 +5,7 @@
 # `run:` lines; tests/test_ci_snippets.py) and its `pre-commit try-repo` snippet (pre-commit
 # builds an environment for the hook; tests/test_docs_snippets.py). With them, every test
 # marked `installation` (it uses the fixture `installed`: the README's and the docs' snippets)
-# runs again, against the fresh installation --slow makes instead of the running environment.
+# runs, against the fresh installation --slow makes; the README's test command skips them.
 # The gate holes (tests/gate/test_gate_holes.py) are slow too; 47-gate-holes.sh runs them.
 # Sourced by .ci/run with $venv set; pytest prints how many ran.
 SKILLGRANT_EXAMPLES=full "$venv/bin/python" -m pytest -q -p no:cacheprovider --slow \

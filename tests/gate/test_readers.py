@@ -21,6 +21,11 @@ from test_gate_files import _settings_hook, run_hook
 from skillgrant.gate import guards, planprograms
 from skillgrant.gate.named import GUARDED
 
+#: Each case is judged by real bash and then the printed hook, a process a case, as the
+#: reviews' modules are: CI's slow step runs them (.ci/steps/30-slow.sh), and
+#: tests/conformance/test_gate_files_e2e.py runs W2's class through Claude Code.
+pytestmark = pytest.mark.slow
+
 _COMPILE = "gcc -E -P -x c src/x.sh"
 #: Commands bash runs to rewrite ``.claude/hooks/x.sh`` (each with the payload ``touch zz``).
 WRITES = [
