@@ -55,7 +55,9 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "group in one worker")
 
 
-#: The tests that start ``skillgrant serve`` on the README's fixed port: one worker runs them.
+#: The tests that start ``skillgrant serve`` on the README's fixed port: one worker runs them
+#: under ``--dist loadgroup``. They use the fixture ``installed``, so they run only with
+#: ``--slow``, in one process.
 FIXED_PORT = pytest.mark.xdist_group("port-8750")
 _EXCLUSIVE = ("--conformance", "--bun", "--slow")
 
@@ -63,11 +65,16 @@ _EXCLUSIVE = ("--conformance", "--bun", "--slow")
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> None:
     """The README's test command runs on every core: with pytest-xdist installed (the test
-    extra) and no ``-n`` given, ``-n auto --dist loadgroup``. ``-n 0`` (or ``-p no:xdist``)
-    runs in one process. The oracle suites and ``--slow`` run in one process whatever is
-    given: their sessions, tallies and fresh installation are made once, and they size their
-    own concurrency (``--conformance-workers``). Runs before xdist's own hook (a conftest's
-    ``tryfirst`` hook is called before an installed plugin's)."""
+    extra) and no ``-n`` given, ``-n auto --dist loadfile``: each module runs whole in one
+    worker, so a module's fixtures (the hostile payloads' run of every case, a served
+    service) are made once, not once a worker. (``loadgroup`` made each test a unit of its
+    own: its controller's bookkeeping grows with the square of the tests, and under pytest 9
+    its workers no longer add a test's ``xdist_group`` to the id pytest reports, so no group
+    was kept together.) ``-n 0`` (or ``-p no:xdist``) runs in one process. The oracle
+    suites and ``--slow`` run in one process whatever is given: their sessions, tallies and
+    fresh installation are made once, and they size their own concurrency
+    (``--conformance-workers``). Runs before xdist's own hook (a conftest's ``tryfirst``
+    hook is called before an installed plugin's)."""
     if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
         return
     if any(config.getoption(flag) for flag in _EXCLUSIVE):
@@ -75,7 +82,7 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     elif config.option.numprocesses is None:
         config.option.numprocesses = "auto"
         if config.option.dist == "no":
-            config.option.dist = "loadgroup"
+            config.option.dist = "loadfile"
 
 
 @pytest.hookimpl(wrapper=True)
