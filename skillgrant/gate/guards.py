@@ -148,11 +148,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                                                     os.path.join(home, ".cache"), "copilot"), True)]
     items += [(part.removesuffix("/*"), True) for name in MOVED_CODE  # (a folder, or a list
               for part in (os.environ.get(name) or "").split(os.pathsep) if part]  # of them)
-    # every path a session variable names (review s47 E2–E5: NODE_OPTIONS's preloads,
-    # JAVA_HOME, KUBECONFIG, GIT_SSH_COMMAND, …), relative ones from the project and the call
-    # (with the programs git's settings name: one in a folder guarded whole adds nothing)
-    inner = [*folders, *(f for f in (cwd, project) if f),
-             *(above(os.path.abspath(project)) if project else [])]
+    # every path a session variable names (review s47 E2–E5), as git's programs are kept
+    inner = [*folders, *roots, *(above(os.path.abspath(project)) if project else [])]
     programs += session_paths([project] if project else [], inner)
     local_programs += session_paths([os.path.abspath(cwd)] if cwd and cwd != project
                                     else [], inner)
