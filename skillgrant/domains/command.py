@@ -22,7 +22,7 @@ covered.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..grants import Grant
 from ..lazy import compile_on_use
@@ -222,8 +222,9 @@ def whole_command(side: object, command: str) -> int | None:
     or PREFIX literal equal to it. A placeholder stands for a directory not known here, so a
     literal holding one (or a command holding its symbol) equals nothing."""
     assert isinstance(side, _ApprovedSide)
-    same = None if not RESERVED.isdisjoint(command) else side.literals.get(
-        side.fold(command) if side.fold is not None else command)
+    # (the reserved noncharacters are not ASCII: an ASCII command is not read for them)
+    same = None if not command.isascii() and not RESERVED.isdisjoint(command) else \
+        side.literals.get(side.fold(command) if side.fold is not None else command)
     if side.tool_wide is None or (same is not None and same < side.tool_wide):
         return same
     return side.tool_wide
@@ -246,6 +247,13 @@ def member(side: object, command: str) -> int | None:
 
 
 _FIRST_RESERVED: Final = min(RESERVED)
+
+
+def ascii_member(side: object) -> Callable[[str], int | None]:
+    """``member(side, command)`` for an ASCII ``command`` (which holds no reserved
+    noncharacter), as one call."""
+    assert isinstance(side, _ApprovedSide)
+    return side.languages.holder
 
 
 def _plain_refuted(witness: str, side: _ApprovedSide, units: int) -> tuple[Outcome, int] | None:

@@ -147,12 +147,19 @@ class Languages(tuple[tuple[int, tuple[Glob, ...]], ...]):
     def holder(self, text: str) -> int | None:
         """``first`` for one concrete text under a budget of its own. A compiled match is never
         charged: it costs the scan at most ``_COMPILED_SCAN`` branches of ``MATCHED_CHARS + 1``
-        units plus ``_COMPILED_CHARS``, far under that budget (``MAX_WORK_PER_DECISION``)."""
+        units plus ``_COMPILED_CHARS``, far under that budget (``MAX_WORK_PER_DECISION``).
+        ``counted``'s match without its units, written out (the gate's path: each call it
+        saves is a tenth of a simple command's decision)."""
         compiled = self._compiled
         if compiled is None or len(text) > MATCHED_CHARS:
             return first_match(text, self, Budget(), self._fold, steps=True)
-        branch = compiled.branch(text if self._fold is None else self._fold(text))
-        return None if branch is None else compiled.owners[branch - 1]
+        if self._fold is not None:
+            text = self._fold(text)
+        found = compiled.by_first.get(text[:1], compiled.otherwise)
+        if found is None:
+            return None
+        match = found[0].fullmatch(text)
+        return None if match is None else compiled.owners[found[1][(match.lastindex or 0) - 1] - 1]
 
     def alternation(self) -> Alternation | None:
         """The compiled alternations (None when the languages are not compiled)."""
@@ -193,17 +200,6 @@ class Alternation(NamedTuple):
                 branch = found[1][(match.lastindex or 0) - 1]
                 return self.owners[branch - 1], branch * (len(text) + 1) + self.spent[branch]
         return None, self.none_spent + len(self.owners) * len(text)
-
-    def branch(self, text: str) -> int | None:
-        """The first branch (from 1) whose glob holds ``text``, or None: ``counted``'s match
-        without its units, for ``holder`` (the gate's path; built on ``counted`` it costs the
-        compound call of the runner's gate row 3% more, 133,800 instructions against 129,500)."""
-        found = self.by_first.get(text[:1], self.otherwise)
-        if found is None:
-            return None
-        match = found[0].fullmatch(text)
-        return None if match is None else found[1][(match.lastindex or 0) - 1]
-
 
 #: Texts longer than this are matched one glob at a time (real commands are far shorter).
 MATCHED_CHARS: Final = 2048

@@ -21,6 +21,8 @@ from .verdict import CallPlan, CallVerdict, Finding, call_plan
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from typing import Final
+
     from ..plan.light import ApprovedPlan
     from ..plan.model import Plan
 
@@ -97,7 +99,11 @@ def _verdict(runtime_tool: str, tool: str, judged: Judged, plan: CallPlan) -> Ca
                            witness=judged.witness)
     covering = plan.all_as_written([p.covered_by for p in judged.parts
                                     if p.covered_by is not None])
-    return CallVerdict("covered", judged.reason, runtime_tool, tool, covering)
+    return _new_verdict(CallVerdict, ("covered", judged.reason, runtime_tool, tool, covering,
+                                      None, ()))  # (``CallVerdict(…)``, at once: the hot path)
+
+
+_new_verdict: Final = tuple.__new__
 
 
 def _untranslated(tool: str, plan: CallPlan, cwd: str | None) -> CallVerdict:

@@ -10,12 +10,12 @@ inclusion test (``union_cover``): covered only when every value it stands for is
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import product
 
 from ..domains import command as command_domain
 from ..domains.base import RESERVED, Budget, Fold, Glob, NoFreeFiller, OverBudget
-from ..domains.command import case_fold, compile_pattern, identity_reason
+from ..domains.command import case_fold, compile_pattern, identity_reason, member
 from ..domains.cover import approved_filler, union_cover
 from ..grants import parse_grant
 from ..limits import MAX_WORK_PER_DECISION
@@ -50,22 +50,17 @@ _MAX_VANISHING = 4
 
 
 def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str | None) -> Judged:
-    given = [command_text(v) for v in arguments(tool_input, spec.subject, flatten=False)]
-    if not given or None in given:
-        return outside("invalid", f"the call has no command ({' or '.join(spec.subject)} "
-                        "holding a string)", None)
-    directories = arguments(tool_input, spec.directory) if spec.directory else []
-    if directories and not all(isinstance(d, str) for d in directories):
-        return outside("invalid", "the working directory is not a string", None)
-    if (len(given) > 1 and len(set(given)) > 1) or (
-            len(directories) > 1 and len(set(directories)) > 1):
-        return outside("unknown", "the call names its command or its directory twice, "
-                        "differently; which one runs is the runtime's to say", None)
+    command, workdir_value = None, None  # ``_given``'s answer for one string, at once:
+    if len(spec.subject) == 1 and not spec.directory:
+        command = tool_input.get(spec.subject[0])
+    if type(command) is not str:
+        found = _given(spec, tool_input)
+        if isinstance(found, Judged):
+            return found
+        command, workdir_value = found
     doubt = environment_doubt()
     if doubt is not None:
         return outside("unknown", doubt, None)
-    command = given[0] or ""
-    workdir_value = str(directories[0]) if directories else None
     # The working directory first: a command the plan names whole still runs where it is told.
     parts: list[Part] = []
     workdir = cwd if not workdir_value else absolute_path(workdir_value, cwd)
@@ -85,6 +80,22 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
     if foreign is not None:  # git in a repository not guarded (issue 29, review s40 V3, V9, V10)
         return outside("unknown", foreign, command)
     return judged
+
+
+def _given(spec: Spec, tool_input: Mapping[str, object]) -> tuple[str, str | None] | Judged:
+    """The call's command and working directory (None: not given), or why not read."""
+    given = [command_text(v) for v in arguments(tool_input, spec.subject, flatten=False)]
+    if not given or None in given:
+        return outside("invalid", f"the call has no command ({' or '.join(spec.subject)} "
+                        "holding a string)", None)
+    directories = arguments(tool_input, spec.directory) if spec.directory else []
+    if directories and not all(isinstance(d, str) for d in directories):
+        return outside("invalid", "the working directory is not a string", None)
+    if (len(given) > 1 and len(set(given)) > 1) or (
+            len(directories) > 1 and len(set(directories)) > 1):
+        return outside("unknown", "the call names its command or its directory twice, "
+                        "differently; which one runs is the runtime's to say", None)
+    return given[0] or "", str(directories[0]) if directories else None
 
 
 def _command(spec: Spec, command: str, parts: list[Part], workdir: str | None,
@@ -121,7 +132,7 @@ def _member(command: str, grants: _CommandGrants, program: str | None) -> Part |
     language holds it; by a grant with an open program only when ``program`` is inert, and by
     a grant with a star only when no word climbs out of a folder (``programs``)."""
     try:
-        index = command_domain.member(grants.side, command)
+        index = grants.ascii_member(command) if command.isascii() else member(grants.side, command)
         if index is not None and index in grants.open and not inert(program):
             index = grants.named_member(command)
             if index is None:
@@ -162,6 +173,7 @@ class _CommandGrants(NamedTuple):
     #: ``filled``'s answers, by whether the program is inert.
     fillers: dict[bool, tuple[Languages, list[tuple[int, tuple[Glob, ...]]], str]]
     confined: dict[int, tuple[int, str]]
+    ascii_member: Callable[[str], int | None]  # (``member`` for an ASCII command, one call)
 
     @classmethod
     def of(cls, tool: str, plan: CallPlan, cwd: str | None) -> _CommandGrants:
@@ -184,7 +196,8 @@ class _CommandGrants(NamedTuple):
             chosen = [approved[i] for i in kept]
             named = (command_domain.compiled_side(chosen, prepared.context(), grant.key), kept)
         confined = {i: found for i, g in enumerate(globs) if (found := folder_star(g))}
-        return cls(entries, side, opened, starred, named, {}, confined)
+        return cls(entries, side, opened, starred, named, {}, confined,
+                   command_domain.ascii_member(side))
 
     def named_member(self, command: str) -> int | None:
         """The first grant naming its program whose language holds ``command``."""

@@ -215,7 +215,10 @@ def _git_args(args: list[Value]) -> tuple[str, list[Value]] | None:
     """The table to read git's command with (``git X``) and the words to read, or None when
     git's subcommand runs no program the call names whatever its options (not in
     ``GIT_RUNNING``)."""
-    found = _git_subcommand(args)
+    first = args[0] if args else None
+    if type(first) is str and first[:1] != "-" and "git " + first in _TABLED:
+        return "git " + first, _git_negated("git " + first, args[1:])  # (``_git_subcommand``'s
+    found = _git_subcommand(args)  # first word, at once)
     if found is None:
         return None
     sub, rest = found
@@ -232,7 +235,13 @@ def _git_args(args: list[Value]) -> tuple[str, list[Value]] | None:
 
 def _git_negated(name: str, args: list[Value]) -> list[Value]:
     """git's parse-options reads ``--no-NAME`` as NAME switched off (ran nothing): those words
-    dropped, once read."""
+    dropped, once read. (Words joined by NULs: one starting with ``--no-`` stands after a
+    NUL, whatever they hold; without one, they are kept as they are.)"""
+    try:
+        if "\x00--no-" not in "\x00" + "\x00".join(args):  # type: ignore[arg-type]
+            return args
+    except TypeError:  # a pattern (None): read one by one
+        pass
     table = TABLES[name]
     kept: list[Value] = []
     for i, value in enumerate(args):

@@ -147,7 +147,7 @@ def plain_texts(command: str) -> list[str] | None:
 
 
 def _parts(command: str) -> list[tuple[str, list[str]]] | None:
-    """The simple commands of a plain ``command``, each its text and its tokens (``_tokens``);
+    """The simple commands of a plain ``command``, each its text and its tokens;
     None when it is not plain."""
     if len(command) > MAX_PLAIN_CHARS or not PLAIN.fullmatch(command):
         return None
@@ -157,12 +157,9 @@ def _parts(command: str) -> list[tuple[str, list[str]]] | None:
         texts = _OPERATOR.split(command)
     else:  # "&" is in no unquoted word: every "&&" joins two commands
         texts = command.split(" && ")
-    return [(text, _tokens(text)) for text in texts]
-
-
-def _tokens(text: str) -> list[str]:
-    """The tokens of one simple command's text: its words, quotes kept."""
-    return _WORD.findall(text) if "'" in text or '"' in text else text.split(" ")
+    # The tokens of each: its words, quotes kept.
+    return [(text, _WORD.findall(text) if "'" in text or '"' in text else text.split(" "))
+            for text in texts]
 
 
 def joined_words(values: list[str]) -> str:
@@ -205,9 +202,11 @@ class _Words(dict[str, Word]):
     def __missing__(self, token: str) -> Word:
         if len(self) >= _KEPT_WORDS:
             self.clear()
-        word = self[token] = Word(token[1:-1] if token[0] in "'\"" else token)
+        word = self[token] = _new_word(Word, (token[1:-1] if token[0] in "'\"" else token,
+                                                 False, ""))  # (``Word(value)``, at once)
         return word
 
 
 _KEPT_WORDS: Final = 4096
+_new_word: Final = tuple.__new__
 _WORDS: Final = _Words()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from operator import itemgetter
 
 from ..lazy import compile_on_use
 from ..records import NamedTuple
@@ -187,9 +188,11 @@ def check_runnable(words: list[Word]) -> None:
     if name in _FLAGS_ONLY:
         _check_attached(name, words)
     if program in OPTIONS_READ:  # an allow-list of the options of writers (optables)
+        values = list(map(itemgetter(0), words))  # (C speed: most commands have no pattern)
         try:
-            check_options(program, [w.value if w.value is not None or not w.head or
-                                    w.head.startswith("-") else Head(w.head) for w in words])
+            check_options(program, values if None not in values else [
+                w.value if w.value is not None or not w.head or w.head.startswith("-")
+                else Head(w.head) for w in words])
         except OptionDoubt as e:
             raise Doubt(str(e)) from None
     if program == "printf" or name in _NAMING:  # (the builtins that name variables)
