@@ -1,0 +1,127 @@
+"""Session 47's fixes (s47-ffix): what a skill's ``disallowed-tools`` removes, shown by every
+report (issue 27, Deliver 5); the rest of issue 27's open items."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner, Result
+
+from skillgrant.cli.app import app
+from skillgrant.reports.schemas import report_schema
+from skillgrant.skillfile.removed import removed_tools
+
+SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
+PLAN = "allowed-tools:\n  - Bash(git *)\n"
+
+
+def _skill(lines: str, newline: str = "\n") -> str:
+    text = (f"---\nname: probe\ndescription: d\nallowed-tools: Bash(git *), Read\n{lines}\n"
+            "---\nbody\n")
+    return text.replace("\n", newline)
+
+
+def _run(tmp_path: Path, text: str, *args: str) -> Result:
+    (tmp_path / "sk").mkdir(exist_ok=True)
+    (tmp_path / "sk" / "SKILL.md").write_text(text, encoding="utf-8", newline="")
+    (tmp_path / "plan.yaml").write_text(PLAN, encoding="utf-8")
+    return CliRunner().invoke(app, ["check", "--plan", str(tmp_path / "plan.yaml"),
+                                    str(tmp_path / "sk" / "SKILL.md"), *args])
+
+
+# --- 1. disallowed-tools, as Claude Code's EHe reads it -------------------------------------
+
+@pytest.mark.parametrize(("lines", "key", "entries", "line"), [
+    ("disallowed-tools: Bash(git push *), WebFetch", "disallowed-tools",
+     ("Bash(git push *)", "WebFetch"), 5),
+    ("disallowedTools: [Edit, 3, Write]", "disallowedTools", ("Edit", "Write"), 5),
+    # `??`: the second key only when the first is absent or null
+    ("disallowed-tools: ~\ndisallowedTools: Edit", "disallowedTools", ("Edit",), 6),
+    ("disallowed-tools: ''\ndisallowedTools: Edit", "disallowed-tools", (), 5),
+    ("disallowedTools: Edit\ndisallowed-tools: Write", "disallowed-tools", ("Write",), 6),
+    # Bun's YAML 1.2 scalars: `yes` and a date are strings, `True` and `0x1F` are not
+    ("disallowed-tools: [yes, True, 0x1F, 2001-01-01]", "disallowed-tools",
+     ("yes", "2001-01-01"), 5),
+    ("disallowed-tools: Read *", "disallowed-tools", ("*",), 5),
+    # the runtime's retry reads it (argument-hint with brackets)
+    ("argument-hint: [a] [b]\ndisallowed-tools: Bash(rm *)", "disallowed-tools",
+     ("Bash(rm *)",), 6),
+    # last of duplicates
+    ("disallowed-tools: Edit\ndisallowed-tools: Write", "disallowed-tools", ("Write",), 6),
+])
+def test_what_disallowed_tools_removes(lines: str, key: str, entries: tuple[str, ...],
+                                       line: int) -> None:
+    text = _skill(lines)
+    found = removed_tools(text)
+    assert found is not None and (found.key, found.entries) == (key, entries)
+    assert text.count("\n", 0, found.offset) + 1 == line
+    assert text.startswith(key, found.offset)
+
+
+def test_a_quoted_value_over_crlf_lines_keeps_its_breaks_as_bun_does() -> None:
+    text = _skill('disallowed-tools: "Edit\n  Write"', "\r\n")
+    found = removed_tools(text)
+    assert found is not None and found.entries == ("Edit\nWrite",)
+
+
+@pytest.mark.parametrize("lines", [
+    "", "disallowed-tools: ~", "disallowed-tools:", "description2: disallowed-tools",
+    "x: |\n  disallowed-tools: Edit",
+])
+def test_nothing_removed(lines: str) -> None:
+    assert removed_tools(_skill(lines)) is None
+
+
+def test_check_shows_what_it_removes(tmp_path: Path) -> None:
+    text = _skill("disallowed-tools: Bash(git push *), WebFetch")
+    done = _run(tmp_path, text)
+    assert done.exit_code == 1, done.output
+    line = next(x for x in done.stdout.splitlines() if "SG011" in x)
+    assert line.endswith("SKILL.md:5:1:  note  disallowed-tools removes Bash(git push *), "
+                         "WebFetch while the skill runs (Claude Code); kept as written, not "
+                         "judged against the plan [SG011 removes-tools]")
+    assert "SG011" not in _run(tmp_path, text, "--quiet").stdout
+    document = json.loads(_run(tmp_path, text, "--format", "json").stdout)
+    jsonschema.validate(document, report_schema("check"))
+    assert document["files"][0]["disallowed_tools"] == ["Bash(git push *)", "WebFetch"]
+    sarif = json.loads(_run(tmp_path, text, "--format", "sarif").stdout)
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(
+        sarif)
+    (result,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "SG011"]
+    assert result["level"] == "note"
+    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 5
+    github = _run(tmp_path, text, "--format", "github").stdout
+    assert "::notice file=" in github and "line=5,col=1,title=SG011 removes-tools::" in github
+    markdown = _run(tmp_path, text, "--format", "markdown").stdout
+    assert "note (SG011 `removes-tools`) | `Bash(git push *)`, `WebFetch` |" in markdown
+    jobs = _run(tmp_path, text, "--format", "json", "--jobs", "2").stdout
+    assert json.loads(jobs)["files"] == document["files"]
+
+
+def test_a_file_without_the_key_reports_an_empty_list(tmp_path: Path) -> None:
+    done = _run(tmp_path, _skill("x: y"), "--format", "json")
+    assert json.loads(done.stdout)["files"][0]["disallowed_tools"] == []
+    assert "SG011" not in _run(tmp_path, _skill("x: y")).stdout
+
+
+def test_the_file_keeps_the_key(tmp_path: Path) -> None:
+    text = _skill("disallowedTools: WebFetch")
+    _run(tmp_path, text)
+    done = CliRunner().invoke(app, ["apply", "--plan", str(tmp_path / "plan.yaml"),
+                                    str(tmp_path / "sk" / "SKILL.md")])
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "sk" / "SKILL.md").read_text(encoding="utf-8") == text.replace(
+        "Bash(git *), Read", "Bash(git *)")
+
+
+def test_a_plan_read_from_a_skill_says_what_it_removes(tmp_path: Path) -> None:
+    plan = tmp_path / "approved" / "SKILL.md"
+    plan.parent.mkdir()
+    plan.write_text(_skill("disallowed-tools: WebFetch"), encoding="utf-8")
+    done = CliRunner().invoke(app, ["explain", "Read", "--plan", str(plan)])
+    assert done.exit_code == 0, done.output
+    assert ("disallowed-tools removes 'WebFetch' while the skill runs (Claude Code); the plan "
+            "is its allowed-tools alone [SG011]") in done.stderr
