@@ -4,6 +4,8 @@ report (issue 27, Deliver 5); the rest of issue 27's open items."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -125,3 +127,91 @@ def test_a_plan_read_from_a_skill_says_what_it_removes(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     assert ("disallowed-tools removes 'WebFetch' while the skill runs (Claude Code); the plan "
             "is its allowed-tools alone [SG011]") in done.stderr
+
+
+# --- 2. the size limit is the runtimes' own --------------------------------------------------
+# Claude Code 2.1.332 reads a plugin's skill or command file and a `.claude/commands` file of
+# up to 1,048,576 bytes (`S7e`, `ian`: `size > limit` skips it), a `.claude/skills` SKILL.md of
+# up to 1,000,000 (`tw`); Copilot CLI 1.0.102's skillsParseSkillFile reads 1,048,576 bytes and
+# fails with EFBIG on one byte more (measured: test_copilot_reads_a_skill_file_up_to_one_mib).
+
+SIZES = {"claude-code-skills-limit": 1_000_000, "one-byte-more": 1_000_001,
+         "one-mib": 1_048_576}
+
+
+def _sized(size: int) -> bytes:
+    head = b"---\nname: probe\ndescription: d\nallowed-tools: Bash(git *), Read\n---\n"
+    return head + b"x" * (size - len(head))
+
+
+@pytest.mark.parametrize("size", SIZES.values(), ids=SIZES.keys())
+def test_a_skill_file_any_runtime_reads_is_checked(tmp_path: Path, size: int) -> None:
+    from skillgrant.plan import Plan
+    from skillgrant.skillfile import apply_to_file
+
+    path = tmp_path / "SKILL.md"
+    path.write_bytes(_sized(size))
+    done = apply_to_file(path, Plan.from_entries(["Bash(git *)"]))
+    assert done.written and done.decision.allowed == ["Bash(git *)"]
+    assert path.read_bytes().startswith(b"---\nname: probe\ndescription: d\nallowed-tools: "
+                                        b"Bash(git *)\n---\n")
+
+
+def test_a_skill_file_no_runtime_reads_is_refused_saying_why(tmp_path: Path) -> None:
+    from skillgrant.errors import SkillFileError
+    from skillgrant.plan import Plan
+    from skillgrant.skillfile import apply_to_file
+
+    path = tmp_path / "SKILL.md"
+    data = _sized(1_048_577)
+    path.write_bytes(data)
+    with pytest.raises(SkillFileError) as raised:
+        apply_to_file(path, Plan.from_entries(["Bash(git *)"]))
+    assert "over 1048576 bytes (MAX_SKILL_BYTES)" in raised.value.message
+    assert "Claude Code and Copilot CLI read no skill or command file that large" in (
+        raised.value.message)
+    assert path.read_bytes() == data
+
+
+def test_stdin_takes_the_same_limit(tmp_path: Path) -> None:
+    (tmp_path / "plan.yaml").write_text(PLAN, encoding="utf-8")
+    plan = str(tmp_path / "plan.yaml")
+    done = CliRunner().invoke(app, ["check", "--plan", plan, "-"],
+                              input=_sized(1_048_576).decode())
+    assert done.exit_code == 1, done.output
+    done = CliRunner().invoke(app, ["check", "--plan", plan, "-"],
+                              input=_sized(1_048_577).decode())
+    assert done.exit_code == 2 and "MAX_SKILL_BYTES" in done.stderr
+
+
+ADDON = (Path.home() / ".cache" / "skillgrant-runtime" / "copilot-1.0.102" / "pkg-cache" / "pkg"
+         / "linux-x64" / "1.0.102" / "prebuilds" / "linux-x64" / "runtime.node")
+_COPILOT_SIZES = """
+const S = require(process.argv[1]);
+const fs = require("fs"), path = require("path"), os = require("os");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-s47-"));
+(async () => {
+  const out = [];
+  for (const size of JSON.parse(fs.readFileSync(0, "utf8"))) {
+    const head = "---\\nname: probe\\ndescription: d\\nallowed-tools: shell(touch)\\n---\\n";
+    const file = path.join(dir, String(size), "probe", "SKILL.md");
+    fs.mkdirSync(path.dirname(file), {recursive: true});
+    fs.writeFileSync(file, head + "x".repeat(size - head.length));
+    const got = await S.skillsParseSkillFile(file, "project");
+    out.push(got.kind === "success" ? got.value.allowedTools : got.message);
+  }
+  fs.rmSync(dir, {recursive: true, force: true});
+  process.stdout.write(JSON.stringify(out));
+})();
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not ADDON.is_file(),
+                    reason="Copilot CLI 1.0.102's runtime.node is not installed")
+def test_copilot_reads_a_skill_file_up_to_one_mib() -> None:
+    done = subprocess.run(["node", "-e", _COPILOT_SIZES, str(ADDON)],
+                          input=json.dumps([1_048_576, 1_048_577]), capture_output=True,
+                          text=True, timeout=120, check=True)
+    read, refused = json.loads(done.stdout)
+    assert read == ["shell(touch)"]
+    assert "EFBIG" in refused
