@@ -215,3 +215,58 @@ def test_copilot_reads_a_skill_file_up_to_one_mib() -> None:
     read, refused = json.loads(done.stdout)
     assert read == ["shell(touch)"]
     assert "EFBIG" in refused
+
+
+# --- 4. the gate finds a skill by its name as the runtime reads it (one reader) --------------
+
+NAMED = {
+    "quoted-key": '"name": other',
+    "explicit-key": "? name\n: other",
+    "escaped": 'name: "oth\\x65r"',
+    "block": "name: >-\n  other",
+    "after-a-long-description": "description: '" + "d" * 9000 + "'\nname: other",
+    "retried": "argument-hint: [a] [b]\nname: other",
+    "last-of-two": "name: x\nname: other",
+    "tab-after-dash": "x:\n  -\tb\nname: other",
+    "unreadable": "name: other\nx: [a,\ny]",  # a continuation line Bun rejects: may be
+    "not-a-string": "name: [other]",  # String(['other']) is 'other' to the runtime
+}
+NOT_NAMED = {
+    "another-name": "name: another",
+    "in-a-block": "description: |\n  name: other",
+    "commented": "# name: other\nname: another",
+    "after-the-runtimes-end": "description: a---b\nname: other",
+    "no-name": "description: d",
+    "null": "name: ~",
+}
+
+
+def _skills(tmp_path: Path, frontmatter: str) -> Path:
+    skill = tmp_path / "project" / ".claude" / "skills" / "folder" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(f"---\n{frontmatter}\n---\nRun !`echo $ARGUMENTS`\n", encoding="utf-8")
+    return skill
+
+
+@pytest.mark.parametrize("frontmatter", NAMED.values(), ids=NAMED.keys())
+def test_the_gate_finds_a_skill_named_as_the_runtime_reads_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, frontmatter: str) -> None:
+    from skillgrant.gate.skillfiles import skill_files
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    skill = _skills(tmp_path, frontmatter)
+    assert str(skill) in skill_files("other", str(tmp_path / "project"))
+
+
+@pytest.mark.parametrize("frontmatter", NOT_NAMED.values(), ids=NOT_NAMED.keys())
+def test_the_gate_leaves_a_skill_named_otherwise(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, frontmatter: str) -> None:
+    from skillgrant.gate.skillfiles import skill_files
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    skill = _skills(tmp_path, frontmatter)
+    assert str(skill) not in skill_files("other", str(tmp_path / "project"))
