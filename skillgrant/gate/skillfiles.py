@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 _MAX_ENTRIES: Final = 65536
 _MAX_SKILLS: Final = 256
 _MAX_PARENTS: Final = 12
+_NAME: Final = re.compile(r"^name\s*:\s*(.*?)\s*$", re.MULTILINE)
+_PLAIN_NAME: Final = re.compile(r"[\w.:-]+")
 
 
 def skill_files(name: str, cwd: str | None) -> list[str] | str:
@@ -176,14 +179,8 @@ def _nested(tops: list[str]) -> list[str] | str:
 
 
 def _named(skills: str, name: str) -> list[str] | str:
-    """The ``SKILL.md`` files in ``skills`` whose frontmatter's ``name`` the runtime reads as
-    ``name``, or may (its reading cannot be computed, or is no string: ``String(e.name)``).
-    Read by the project's one reader (``skillfile.keyread``: the runtime's span, Bun's reading,
-    its retry, the last of duplicate keys); loaded only here, for a ``Skill`` call with args."""
-    from ..limits import MAX_SKILL_BYTES
-    from ..skillfile.bounded import read_bounded
-    from ..skillfile.keyread import may_read_as
-
+    """The ``SKILL.md`` files in ``skills`` whose frontmatter's ``name`` is ``name``, or is
+    not read plainly (it may be)."""
     try:
         folders = [e.path for e in os.scandir(skills) if e.is_dir()]
     except OSError:
@@ -194,10 +191,13 @@ def _named(skills: str, name: str) -> list[str] | str:
     for folder in folders:
         path = posixpath.join(folder, "SKILL.md")
         try:
-            data = read_bounded(path, MAX_SKILL_BYTES)
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                head = handle.read(8192)
         except OSError:
             continue
-        if may_read_as(data.decode("utf-8", "replace"), "name", name):
+        said = _NAME.search(head.split("\n---", 1)[0]) if head.startswith("---") else None
+        value = said.group(1).strip("'\"") if said else None
+        if value is not None and (value == name or not _PLAIN_NAME.fullmatch(value)):
             found.append(path)
     return found
 
