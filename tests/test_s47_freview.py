@@ -1,0 +1,170 @@
+"""Session 47's review of the SKILL.md reader (s47-freview): files ``check`` passes or ``apply``
+keeps (or writes, under ``--enforce``) that a runtime reads with more grants than the plan, or
+that run something the plan does not carry. Each test in ``HOLES`` fails today and is a strict
+xfail, so a fix shows as an unexpected pass (then drop its row).
+
+The runtimes' readings written here were measured: Bun 1.4.5 running the runtime's frontmatter
+steps (tests/oracle/bun_reader.js; ``test_*_bun_reads_*`` pin them, skipped without Bun).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from skillgrant.errors import SkillFileError
+from skillgrant.gate.call import check_call
+from skillgrant.plan import Plan
+from skillgrant.skillfile import apply_to_text
+
+#: Each hole's test, and why it fails today.
+HOLES: dict[str, str] = {
+    "f1-agent": "tagged._explicit_tag skips only spaces and tabs between a node's properties: "
+                "a tag after an anchor on a later line (or after a comment) is not seen, and "
+                "PyYAML builds what the tag names (None) where Bun reads the value untagged",
+    "f1-enforce": "as f1-agent: `PreToolUse: &a` + newline + `  !!null x`, `context: &a` + "
+                  "newline + `  !!null fork`, `!!set`/`!!omap`/`!!pairs` after an anchor line: "
+                  "apply --enforce writes a hook the runtime drops or never sees",
+    "s1": "gate/skillargs._fill maps a name declared twice to its last index "
+          "(`{n: i for i, n in kept}`); the runtime's _vt fills every `$name` with the first",
+    "s2": "gate/skillargs._names splits a string `arguments` with Python's str.split, which "
+          "also cuts at U+001C-U+001F and U+0085; the runtime's PIe splits at JS /\\s+/ only",
+    "s3": "as f1 in the gate: `arguments: &a` + newline + `  !!null who` is null to the gate's "
+          "predict (no names), the list of names `who` to Bun",
+    "s4": "the runtime's tTi takes the args' words from its bash parse (mP, W6t: a leading "
+          "`x=1` assignment is dropped); the gate's args.split() keeps it as word 0",
+}
+
+
+def _hole(name: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=HOLES[name])
+
+
+ENFORCE = "/usr/bin/skillgrant hook --plan /p/plan.json"
+SKILL_PATH = "/nonexistent/.claude/skills/probe/SKILL.md"
+BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
+needs_bun = pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+
+
+def _skill(value: str, extra: str = "") -> str:
+    extra = f"{extra}\n" if extra else ""
+    return f"---\nname: probe\ndescription: d\nallowed-tools: {value}\n{extra}---\nbody\n"
+
+
+def _bun_parse(texts: list[str]) -> list[object]:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>Bun.YAML.parse(s))))')
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    out: list[object] = json.loads(done.stdout)
+    return out
+
+
+# F1: a tag written after an anchor, on a later line. YAML puts any separation between a
+# node's properties (spaces, line breaks, comment lines); ``tagged._explicit_tag`` reads on
+# only over spaces and tabs, so the tag after ``&a`` and a line break is not seen. Bun ignores
+# the tag (reads ``ev``, ``fork``, ``x``, a mapping); PyYAML builds None, a set, pairs.
+F1_AGENT = {
+    "anchor-newline": "agent: &a\n  !!null ev",
+    "anchor-comment-newline": "agent: &a # c\n  !!null ev",
+    "anchor-blank-line": "agent: &a\n\n  !!null ev",
+    "anchor-comment-line": "agent: &a\n  # c\n  !!null ev",
+    "fork-and-agent": "context: fork\nagent: &a\n  !!null helper",
+}
+F1_ENFORCE = {
+    "pretooluse-null": "PreToolUse: &a\n  !!null x",
+    "permissionrequest-null": "PermissionRequest: &a\n  !!null x",
+    "context-null-fork": "context: &a\n  !!null fork",
+    "context-comment-line": "context: &a\n  # c\n  !!null fork",
+    "set-mapping": "x: &a\n  !!set {PreToolUse: y}",
+    "omap-block": "x: &a\n  !!omap\n  - PreToolUse: y",
+    "pairs-flow": "x: &a\n  !!pairs [{PermissionRequest: y}]",
+}
+
+
+@_hole("f1-agent")
+@pytest.mark.parametrize("row", sorted(F1_AGENT))
+def test_f1_apply_keeps_an_agent_tagged_after_an_anchor_line(row: str) -> None:
+    """``agent: X`` is refused (judge_keys); ``agent: !!null X`` too since s46-ffix. With the
+    tag on the line after an anchor, Bun still reads the agent ``X``; apply must refuse."""
+    with pytest.raises(SkillFileError):
+        apply_to_text(_skill("Read", F1_AGENT[row]), Plan.from_entries(["Read"]))
+
+
+@_hole("f1-enforce")
+@pytest.mark.parametrize("row", sorted(F1_ENFORCE))
+def test_f1_enforce_writes_a_hook_beside_a_value_tagged_after_an_anchor_line(row: str) -> None:
+    """Bun reads PreToolUse/PermissionRequest outside ``hooks`` (the skill then loads with no
+    hooks) or ``context: fork`` (the skill hook never sees the forked subagent's calls): the
+    ceiling ``apply --enforce`` promises never runs. It must refuse."""
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(_skill("Bash(echo *)", F1_ENFORCE[row]),
+                      Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE, path=SKILL_PATH)
+
+
+@needs_bun
+def test_f1_bun_reads_a_value_tagged_after_an_anchor_line_untagged() -> None:
+    texts = ["agent: &a\n  !!null ev", "agent: &a # c\n  !!null ev", "agent: &a\n\n  !!null ev",
+             "x: &a\n  !!set {PreToolUse: y}", "x: &a\n  !!omap\n  - PreToolUse: y",
+             "context: &a\n  # c\n  !!null fork"]
+    assert _bun_parse(texts) == [{"agent": "ev"}, {"agent": "ev"}, {"agent": "ev"},
+                                 {"x": {"PreToolUse": "y"}}, {"x": [{"PreToolUse": "y"}]},
+                                 {"context": "fork"}]
+
+
+_ARGS_HEAD = "---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
+#: (skill ``other``, the call's args): Claude Code 2.1.332 runs ``touch zz`` as the skill
+#: loads (measured: tests/conformance/test_s47_freview_e2e.py, zz created with the printed
+#: gate in the project); the gate fills ``echo zz`` (covered by ``Bash(echo *)``) or nothing.
+S_ROWS = {
+    "s1": {"duplicate-name": ("arguments: [who, who]\n---\nResult: !`$who zz`", "touch echo"),
+           "duplicate-string": ("arguments: who who\n---\nResult: !`$who zz`", "touch echo")},
+    "s2": {"unit-separator": ('arguments: "a\\x1cb who"\n---\nResult: !`$who zz`',
+                              "echo touch echo"),
+           "record-separator": ('arguments: "a\\x1eb who"\n---\nResult: !`$who zz`',
+                                "echo touch echo"),
+           "nel": ('arguments: "a\\u0085b who"\n---\nResult: !`$who zz`', "echo touch echo"),
+           "nel-raw-single-quoted": ("arguments: 'a\x85b who'\n---\nResult: !`$who zz`",
+                                     "echo touch echo")},
+    "s3": {"anchor-newline": ("arguments: &a\n  !!null who\n---\nResult: !`touch $who`", "zz"),
+           "anchor-comment-line": ("arguments: &a\n  # c\n  !!null who\n---\nResult: "
+                                   "!`touch $who`", "zz")},
+    "s4": {"assignment-word": ("---\nResult: !`$1 zz`", "x=1 echo touch"),
+           "assignment-named": ("arguments: [a, who]\n---\nResult: !`$who zz`",
+                                "x=1 echo touch"),
+           "assignment-index": ("---\nResult: !`$ARGUMENTS[1] zz`", "x+=1 echo touch"),
+           # measured (Claude Code 2.1.332, the words `$ARGUMENTS[N]` got): `if a b`, `then a
+           # b`, `do a b`, `done a b` -> [a, b]; `for a b`, `select a b`, `function a b` -> [b];
+           # `export a b` -> [export]; `a` LF `b c` -> [a]; `a=b=c d e` -> [d, e]
+           "keyword-if": ("---\nResult: !`$1 zz`", "if echo touch"),
+           "keyword-done": ("---\nResult: !`$1 zz`", "done echo touch"),
+           "keyword-for": ("---\nResult: !`$1 zz`", "for echo echo touch")},
+}
+
+
+@pytest.mark.parametrize(("hole", "row"), [
+    pytest.param(hole, row, marks=_hole(hole)) for hole in sorted(S_ROWS)
+    for row in sorted(S_ROWS[hole])])
+def test_s_the_gate_fills_a_skill_calls_args_otherwise_than_the_runtime(
+        tmp_path: Path, hole: str, row: str) -> None:
+    """Plan ``Skill(other)``, ``Bash(echo *)``: the runtime runs ``touch zz`` from the call's
+    args; ``check_call`` must not say covered."""
+    text, args = S_ROWS[hole][row]
+    skill = tmp_path / ".claude" / "skills" / "other" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(_ARGS_HEAD + text + "\n", encoding="utf-8")
+    got = check_call("Skill", {"skill": "other", "args": args}, ["Skill(other)", "Bash(echo *)"],
+                     cwd=str(tmp_path))
+    assert got.status != "covered", got
+
+
+def test_s_control_the_gate_judges_the_filled_command(tmp_path: Path) -> None:
+    skill = tmp_path / ".claude" / "skills" / "other" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(_ARGS_HEAD + "arguments: [who]\n---\nResult: !`$who zz`\n")
+    got = check_call("Skill", {"skill": "other", "args": "touch"},
+                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    assert got.status != "covered", got
