@@ -22,17 +22,10 @@ from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_file
 
 HOLES: dict[str, str] = {
-    "f1-agent": "tagged._explicit_tag does not read past a line break between a node's "
-                "properties: `agent: &a` + newline + `  !!null ev` is no agent to skillgrant, "
-                "the agent ev to Claude Code",
-    "f1-enforce": "as f1-agent: `PreToolUse: &a` + newline + `  !!null x` beside the hook "
-                  "apply --enforce writes: Claude Code drops the skill's hooks",
     "s1-duplicate-name": "gate/skillargs._fill keeps the last index of a name declared twice "
                          "(`{n: i for i, n in kept}`); the runtime's _vt fills the first",
     "s2-string-split": "gate/skillargs._names splits a string `arguments` with Python's "
                        "str.split (U+001C-U+001F, U+0085 split); the runtime's PIe with JS /\\s+/",
-    "s3-tagged-arguments": "as f1-agent in the gate: `arguments: &a` + newline + `  !!null who` "
-                           "is no names to the gate (null), the name who to the runtime",
     "s4-assignment-word": "the runtime's tTi takes the args' words from a bash parse (mP, "
                           "W6t), which drops a leading `x=1` assignment; the gate's "
                           "args.split() keeps it, so each $N is the next word",
@@ -43,7 +36,7 @@ def _hole(name: str) -> list[pytest.MarkDecorator]:
     return [pytest.mark.xfail(strict=True, reason=HOLES[name])]
 
 
-F1_AGENT = {"anchor-newline": ("agent: &a\n  !!null ev", "f1-agent"),
+F1_AGENT = {"anchor-newline": ("agent: &a\n  !!null ev", None),
             "control": ("x: y", None)}
 
 
@@ -75,7 +68,7 @@ def test_f1_an_agent_tagged_after_an_anchor_line_runs_the_skill_as_that_agent(
             f"{done.stdout}{done.stderr}")
 
 
-F1_ENFORCE = {"pretooluse-anchor-newline": ("PreToolUse: &a\n  !!null x", "f1-enforce"),
+F1_ENFORCE = {"pretooluse-anchor-newline": ("PreToolUse: &a\n  !!null x", None),
               "control": ("x: y", None)}
 
 
@@ -121,7 +114,7 @@ SKILL_ARGS = {
     "nel-in-names": (_HEAD + 'arguments: "a\\u0085b who"\n---\nResult: !`$who zz`\n',
                      "echo touch echo", "s2-string-split"),
     "tagged-after-anchor": (_HEAD + "arguments: &a\n  !!null who\n---\nResult: !`touch $who`\n",
-                            "zz", "s3-tagged-arguments"),
+                            "zz", None),
     "assignment-word": (_HEAD + "---\nResult: !`$1 zz`\n", "x=1 echo touch",
                         "s4-assignment-word"),
     "keyword-if": (_HEAD + "---\nResult: !`$1 zz`\n", "if echo touch", "s4-assignment-word"),
@@ -148,8 +141,11 @@ def test_s_a_skill_calls_args_the_gate_fills_otherwise_run_a_command(judge: Judg
         skill_file = project / ".claude" / "skills" / "other" / "SKILL.md"
         skill_file.parent.mkdir(parents=True)
         skill_file.write_text(text)
-        applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
-        assert skill_file.read_text() == text, applied  # kept unchanged
+        try:  # kept unchanged, or refused (s47-ffix: a tag after an anchor line, F1/S3)
+            applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
+        except SkillFileError:
+            applied = None
+        assert skill_file.read_text() == text, applied  # the gate must hold either way
         url, session = judge.standin.session([("Skill", {"skill": "other", "args": args})])
         done, _ = run_session(judge.binary, url, work, None, timeout=120, prompt="hello",
                               extra_args=["--allowedTools", "Skill(other)", "Bash"])
