@@ -270,3 +270,58 @@ def test_the_gate_leaves_a_skill_named_otherwise(
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     skill = _skills(tmp_path, frontmatter)
     assert str(skill) not in skill_files("other", str(tmp_path / "project"))
+
+
+# --- X1 (found here): a flow collection PyYAML rejects and Bun reads -------------------------
+# `x: [PreToolUse: y, : b]`: libyaml stops at the empty key; Bun 1.4.5 reads
+# [{"PreToolUse": "y"}, {"null": "b"}] as written (or keeps it unquoted on its retry, after
+# `argument-hint: [a] [b]`), so the runtime drops the skill's hooks; skillgrant read the
+# retry's string and `apply --enforce` wrote a hook that never runs.
+X1 = {
+    "direct": ("x: [PreToolUse: y, : b]", (5, 20)),
+    "kept-on-the-retry": ("argument-hint: [a] [b]\nx: [PreToolUse: y, : b]", (6, 1)),
+    "mapping": ("x: {a, : b}", (5, 8)),
+    "glued-colon": ("x: [PreToolUse: y:? , :]", (5, 18)),
+}
+
+
+@pytest.mark.parametrize(("lines", "where"), X1.values(), ids=X1.keys())
+def test_x1_a_flow_value_bun_may_read_is_refused(lines: str, where: tuple[int, int]) -> None:
+    from skillgrant.errors import SkillFileError
+    from skillgrant.plan import Plan
+    from skillgrant.skillfile import apply_to_text, read_skill
+
+    text = _skill(lines)
+    with pytest.raises(SkillFileError) as raised:
+        read_skill(text, "SKILL.md")
+    assert (raised.value.line, raised.value.column) == where
+    assert "flow collection" in raised.value.message
+    with pytest.raises(SkillFileError):
+        apply_to_text(text, Plan.from_entries(["Bash(git *)"]),
+                      enforce="/usr/bin/skillgrant hook --plan /p/plan.json",
+                      path="/nonexistent/.claude/skills/probe/SKILL.md")
+
+
+def test_x1_what_bun_rejects_in_brackets_is_still_read() -> None:
+    from skillgrant.skillfile import read_skill
+
+    for lines in ("argument-hint: [file.typ] [output.pdf]", "x: [a, b]",
+                  "y: [Bash(${CLAUDE_PLUGIN_ROOT}/x.sh *)]"):
+        assert read_skill(_skill(lines)).allowed_tools is not None, lines
+
+
+BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
+
+
+@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+def test_x1_bun_reads_the_flow_values_as_written() -> None:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>Bun.YAML.parse(s))))')
+    texts = ["x: [PreToolUse: y, : b]", "x: {a, : b}", "x: [PreToolUse: y:? , :]",
+             'argument-hint: "[a] [b]"\nx: [PreToolUse: y, : b]']
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [
+        {"x": [{"PreToolUse": "y"}, {"null": "b"}]}, {"x": {"a": None, "null": "b"}},
+        {"x": [{"PreToolUse": "y:?"}, {"null": None}]},
+        {"argument-hint": "[a] [b]", "x": [{"PreToolUse": "y"}, {"null": "b"}]}]

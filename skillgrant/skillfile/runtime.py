@@ -32,6 +32,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import JS_WHITESPACE
 from .blockcolumn import block_column, wide_blank_line
+from .flowlenient import bun_may_accept, is_flow_list
 from .tagged import tagged_key
 from .yamlapart import apart_as_read, apart_as_rejected, judged_keys
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
@@ -50,8 +51,6 @@ _SIMPLE_LINE: Final = re.compile(
 # The runtime's test of a value that needs quotes, /[{}[\]*&#!|>%@`]|: /, as a search for a
 # character of the class (at C speed) or a ": " (an alternation is tried at every character).
 _NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]")
-# What may open a nested collection, a quote or a comment inside a flow list (_is_flow_list).
-_NESTS: Final = re.compile(r"[\[{\"'#]")
 _LEADING_TABS: Final = re.compile(f"(?:\\A|(?<=[{_JS_LINE_END}]))\t+")
 _BREAK: Final = re.compile(r"\r\n?|\n")
 # PyYAML errors (or skillgrant's own limits) on texts Bun may well accept.
@@ -95,12 +94,14 @@ def runtime_frontmatter(text: str) -> RuntimeFrontmatter | None:
 def requoted(yaml_text: str) -> str:
     """The runtime's second attempt at text its YAML parser rejected."""
     lines = []
+    at = 0  # (where the line starts: a Divergence of flowlenient is located there)
     for line in yaml_text.split("\n"):
+        at, start = at + len(line) + 1, at
         match = _SIMPLE_LINE.match(line)
         if match is not None:
             key, value = match.groups()
             quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
-            if not quoted and not _is_flow_list(value) and (
+            if not quoted and not is_flow_list(value, start, Divergence) and (
                     ": " in value or _NEEDS_QUOTES.search(value)):
                 escaped = value.replace("\\", "\\\\").replace('"', '\\"')
                 line = f'{key}: "{escaped}"'
@@ -108,26 +109,6 @@ def requoted(yaml_text: str) -> str:
     joined = "\n".join(lines)  # (no tab, no leading one: the search is skipped)
     return _LEADING_TABS.sub(lambda m: "  " * len(m.group()), joined) if "\t" in joined \
         else joined
-
-
-def _is_flow_list(value: str) -> bool:
-    """Whether Bun parses ``value`` (a line's value) as a list. Bun accepts what PyYAML
-    composes on one line (no line to misplace), and rejects what PyYAML does not."""
-    if not (value.startswith("[") and value.endswith("]")):
-        return False
-    # Nothing between the first '[' and the first ']' that nests, quotes or comments: the
-    # list closes at that ']' (a plain scalar in a flow collection ends at one). When more
-    # follows it (the value ends in ']', so that is not blank) and no '#' anywhere (it could
-    # start a comment after the list), PyYAML reads a mapping with the list as its key, or
-    # rejects the text: not a list either way, and the text is not composed to be told so.
-    close = value.find("]")
-    if close < len(value) - 1 and _NESTS.search(value, 1, close) is None and "#" not in value:
-        return False
-    try:
-        node = compose(value)
-    except YamlProblem:
-        return False
-    return isinstance(node, SequenceNode)
 
 
 How = Literal["direct", "retry", "nothing"]
@@ -160,7 +141,7 @@ def predict(yaml_text: str, root: Node | None = None,
             return Prediction("direct", root, yaml_text, None)
         why, where = rejected
     else:
-        why, where = _rejected(problem)
+        why, where = _rejected(problem, yaml_text)
     retry = _retry(yaml_text, why, where, problem is not None)
     line = line_column(yaml_text, where)[0]
     try:
@@ -262,10 +243,15 @@ def could_hold_key(yaml_text: str) -> bool:
     return KEY in yaml_text or "\\" in yaml_text
 
 
-def _rejected(problem: YamlProblem) -> tuple[str, int]:
+def _rejected(problem: YamlProblem, yaml_text: str) -> tuple[str, int]:
     """Why and where PyYAML rejected a text (Bun rejects it too, unless the problem is one Bun
-    accepts: then Divergence)."""
+    accepts, or lies in a flow collection, ``flowlenient``: then Divergence)."""
     why, where = problem.message, problem.index or 0
+    if bun_may_accept(yaml_text, where):
+        raise Divergence(f"{why}, inside a flow collection ('[...]', '{{...}}'): Claude Code's "
+                         "YAML parser reads more there than skillgrant's (an empty key, a '?' "
+                         "or ':' glued to a value), so what it grants cannot be computed; "
+                         "quote the value", where)
     if _BUN_MAY_ACCEPT.search(why):
         raise Divergence(f"{why}: Claude Code's YAML parser accepts what skillgrant's refuses "
                          "here, so what it grants cannot be computed; write the frontmatter "
