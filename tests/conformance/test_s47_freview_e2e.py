@@ -69,6 +69,10 @@ def test_f1_an_agent_tagged_after_an_anchor_line_runs_the_skill_as_that_agent(
 
 
 F1_ENFORCE = {"pretooluse-anchor-newline": ("PreToolUse: &a\n  !!null x", None),
+              # s47-ffix X1: an empty key in a flow list, which libyaml rejects and Bun reads
+              "flow-empty-key": ("x: [PreToolUse: y, : b]", None),
+              "flow-empty-key-after-retry": ("argument-hint: [a] [b]\nx: [PreToolUse: y, : b]",
+                                             None),
               "control": ("x: y", None)}
 
 
