@@ -10,6 +10,7 @@ steps (tests/oracle/bun_reader.js; ``test_*_bun_reads_*`` pin them, skipped with
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -28,6 +29,13 @@ HOLES: dict[str, str] = {
           "also cuts at U+001C-U+001F and U+0085; the runtime's PIe splits at JS /\\s+/ only",
     "s4": "the runtime's tTi takes the args' words from its bash parse (mP, W6t: a leading "
           "`x=1` assignment is dropped); the gate's args.split() keeps it as word 0",
+    "s5": "runtime.bun_rejects (_misplaced_line) takes a comment line at column 0 between a "
+          "node's properties (`y:` + newline + ` &a`) and its content for a continuation line: "
+          "predict says Bun rejects the text and the retry too (no names); Bun reads it as "
+          "written, `arguments: [who]` included",
+    "f2": "as s5 in the reader: read_skill says the runtime reads no allowed-tools (`the value "
+          "grants nothing`) where Bun reads them as written (a Bun differential disagreement: "
+          "skillgrant reports fewer grants than the runtime reads)",
 }
 
 
@@ -132,6 +140,12 @@ S_ROWS = {
            "keyword-if": ("---\nResult: !`$1 zz`", "if echo touch"),
            "keyword-done": ("---\nResult: !`$1 zz`", "done echo touch"),
            "keyword-for": ("---\nResult: !`$1 zz`", "for echo echo touch")},
+    "s5": {"comment-line-after-anchor": ('arguments: [who]\ny:\n &a\n# c\n  "y"\n---\n'
+                                         "Result: !`touch $who`", "zz"),
+           "comment-line-after-tag": ('arguments: [who]\ny:\n   !!str &a\n# c\n  "y"\n---\n'
+                                      "Result: !`touch $who`", "zz"),
+           "names-after-it": ('y:\n &a\n# c\n  "y"\narguments: [who]\n---\n'
+                              "Result: !`touch $who`", "zz")},
 }
 
 
@@ -159,3 +173,94 @@ def test_s_control_the_gate_judges_the_filled_command(tmp_path: Path) -> None:
     got = check_call("Skill", {"skill": "other", "args": "touch"},
                      ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
     assert got.status != "covered", got
+
+
+ADDON = (Path.home() / ".cache" / "skillgrant-runtime" / "copilot-1.0.102" / "pkg-cache" / "pkg"
+         / "linux-x64" / "1.0.102" / "prebuilds" / "linux-x64" / "runtime.node")
+_COPILOT = """
+const S = require(process.argv[1]);
+const fs = require("fs"), path = require("path"), os = require("os");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-s47-"));
+(async () => {
+  const out = [];
+  for (const [i, text] of JSON.parse(fs.readFileSync(0, "utf8")).entries()) {
+    const file = path.join(dir, String(i), "probe", "SKILL.md");
+    fs.mkdirSync(path.dirname(file), {recursive: true});
+    fs.writeFileSync(file, text);
+    const got = await S.skillsParseSkillFile(file, "project");
+    out.push(got.kind === "success" ? (got.value.allowedTools || []) : null);
+  }
+  fs.rmSync(dir, {recursive: true, force: true});
+  process.stdout.write(JSON.stringify(out));
+})();
+"""
+needs_copilot = pytest.mark.skipif(shutil.which("node") is None or not ADDON.is_file(),
+                                   reason="Copilot CLI 1.0.102's runtime.node is not installed")
+
+#: Files Copilot CLI 1.0.102 reads with ``allowed-tools: Bash`` (every shell command), past
+#: Claude Code's frontmatter (which ends inside ``a---b``); the key's tag after an anchor line.
+F1_COPILOT = {
+    "complex-key": "? &a\n  !!binary allowed-tools\n: Bash",
+    "complex-key-after-a-key": "x: 1\n? &a\n  !!binary allowed-tools\n: Bash",
+    "tag-on-its-own-line": "? &a\n  !!binary\n  allowed-tools\n: Bash",
+    "comment-line-between": "? &a\n  # c\n  !!binary allowed-tools\n: Bash",
+}
+
+
+def _past_claude_code(lines: str) -> str:
+    return f"---\nname: probe\ndescription: a---b\n{lines}\n---\nbody\n"
+
+
+@pytest.mark.parametrize("row", sorted(F1_COPILOT))
+def test_f1_apply_keeps_a_key_tagged_after_an_anchor_line_copilot_reads(row: str) -> None:
+    """Plan: nothing (``allowed-tools: []``). apply keeps the file (measured: Copilot CLI
+    1.0.102 then runs ``touch zz`` unasked: tests/conformance/test_copilot_s47_freview.py)."""
+    with pytest.raises(SkillFileError):
+        apply_to_text(_past_claude_code(F1_COPILOT[row]), Plan.from_entries([]))
+
+
+@needs_copilot
+def test_f1_copilot_reads_the_key_tagged_after_an_anchor_line() -> None:
+    texts = [_past_claude_code(F1_COPILOT[row]) for row in sorted(F1_COPILOT)]
+    done = subprocess.run(["node", "-e", _COPILOT, str(ADDON)], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=300, check=True)
+    assert json.loads(done.stdout) == [["Bash"]] * len(texts)
+
+
+#: Frontmatters Bun 1.4.5 reads as written (pinned below), where read_skill predicts Bun rejects
+#: them and their re-quoted form, and so reads no allowed-tools.
+F2_TEXTS = {
+    "anchor-then-comment-line": ("allowed-tools: Read, Bash(touch *)\ny:\n &a\n# c\n  \"y\"",
+                                 ("Read", "Bash(touch *)")),
+    "tag-then-comment-line": ("allowed-tools: Read, Bash(touch *)\ny:\n   !!str &a\n# c\n  "
+                              "\"y\"", ("Read", "Bash(touch *)")),
+    "before-the-key": ("y:\n &a\n# c\n  \"y\"\nallowed-tools: Read # Bash(touch *)", ("Read",)),
+}
+
+
+def _f2(row: str) -> str:
+    return f"---\nname: probe\n{F2_TEXTS[row][0]}\n---\nbody\n"
+
+
+@_hole("f2")
+@pytest.mark.parametrize("row", sorted(F2_TEXTS))
+def test_f2_the_reader_says_nothing_is_read_where_bun_reads_the_text_as_written(row: str) -> None:
+    from skillgrant.skillfile import read_skill
+
+    try:
+        entries = read_skill(_f2(row)).runtime_entries
+    except SkillFileError:
+        return  # refused: no disagreement
+    assert entries == F2_TEXTS[row][1]
+
+
+@needs_bun
+def test_f2_bun_reads_the_text_as_written() -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "oracle"))
+    from bun_runtime import read_batch
+
+    got = read_batch(BUN, [_f2(row) for row in sorted(F2_TEXTS)])
+    assert [(r.how, r.entries) for r in got] == [("direct", F2_TEXTS[row][1])
+                                                 for row in sorted(F2_TEXTS)]
