@@ -33,7 +33,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..grants import JS_WHITESPACE
 from .blockcolumn import block_column, wide_blank_line
 from .flowlenient import bun_may_accept, is_flow_list
-from .tagged import tagged_key
+from .tagged import content_start, tagged_key
 from .yamlapart import apart_as_read, apart_as_rejected, judged_keys
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
 
@@ -273,7 +273,7 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
             return "text right after a closing quote or bracket", node.end_mark.index
         if isinstance(node, MappingNode) and not node.flow_style:
             column = block_column(text, node)
-            found = _value_under_its_key(node, column)
+            found = _value_under_its_key(text, node, column)
             stack.extend([(value, column) for _, value in node.value])
         elif isinstance(node, SequenceNode) and not node.flow_style:
             found = None
@@ -295,15 +295,17 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
     return None
 
 
-def _value_under_its_key(node: MappingNode, column: int) -> tuple[str, int] | None:
-    """A value of a block mapping (at ``column``) on the line after its key and not indented
-    past the mapping (a block list excepted): YAML 1.2 reads no such value."""
+def _value_under_its_key(text: str, node: MappingNode,
+                         column: int) -> tuple[str, int] | None:
+    """A value of a block mapping (at ``column``) whose content is on a line after its key
+    and not indented past the mapping (a block list excepted): YAML 1.2 reads no such value.
+    The content is past the value's properties (``&a`` ⏎ ``|``: s47-ffix)."""
     for key, value in node.value:
-        if (value.start_mark.line > key.start_mark.line and value.start_mark.column <= column
-                and value.end_mark.index > value.start_mark.index
+        at = content_start(text, value.start_mark.index)
+        start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1  # (PyYAML's lines)
+        if (at < value.end_mark.index and start > key.start_mark.index and at - start <= column
                 and not (isinstance(value, SequenceNode) and not value.flow_style)):
-            return "a value on the line after its key, not indented past it", \
-                value.start_mark.index
+            return "a value on the line after its key, not indented past it", at
     return None
 
 
@@ -339,6 +341,9 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
     """A continuation line of a flow node that YAML 1.2 needs indented past ``parent``."""
     start, end = node.start_mark.index, node.end_mark.index
     collection = isinstance(node, (MappingNode, SequenceNode))
+    # A comment line between a node's properties and its content is separation, read at any
+    # column (review s47-freview F2/S5: `y:` ⏎ ` &a` ⏎ `# c` ⏎ `  "y"`).
+    content = content_start(text, start) if text[start:start + 1] in ("&", "!") else start
     for found in _BREAK.finditer(text, start, end):
         at = found.end()
         first = at
@@ -346,7 +351,7 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
             first += 1
         char = text[first:first + 1]
         if char in ("", "\n", "\r") or (first >= end and not char.strip()) or (
-                first - at > parent):  # indented past its block (a tab may follow)
+                first - at > parent) or (char == "#" and first < content):
             continue
         if char == "\t":  # a tab where the indentation is
             rest = text[first:end].split("\n", 1)[0].strip(" \t\r")

@@ -126,6 +126,17 @@ def _explicit_tag(text: str, at: int) -> str | None:
     return None
 
 
+def content_start(text: str, at: int) -> int:
+    """Where the content of a node written at ``at`` starts: past its properties (``&a``,
+    ``!t``) and the separation after each (blanks, line breaks, comment lines)."""
+    while text[at:at + 1] in ("&", "!"):
+        end = at
+        while end < len(text) and text[end] not in _SPACE:
+            end += 1
+        at = _separated(text, end)
+    return at
+
+
 def _separated(text: str, at: int) -> int:
     """Where the next token starts after ``at``: past blanks, line breaks and comments (a
     ``#`` after a blank, to its line's end)."""

@@ -29,9 +29,6 @@ HOLES: dict[str, str] = {
     "s4-assignment-word": "the runtime's tTi takes the args' words from a bash parse (mP, "
                           "W6t), which drops a leading `x=1` assignment; the gate's "
                           "args.split() keeps it, so each $N is the next word",
-    "s5-comment-line": "runtime.bun_rejects takes a comment line at column 0 between a node's "
-                       "properties and its content for a misplaced continuation line: the gate's "
-                       "predict reads no `arguments`, Bun reads [who]",
 }
 
 
@@ -126,7 +123,7 @@ SKILL_ARGS = {
                         "s4-assignment-word"),
     "keyword-if": (_HEAD + "---\nResult: !`$1 zz`\n", "if echo touch", "s4-assignment-word"),
     "comment-line-after-anchor": (_HEAD + 'arguments: [who]\ny:\n &a\n# c\n  "y"\n---\n'
-                                  "Result: !`touch $who`\n", "zz", "s5-comment-line"),
+                                  "Result: !`touch $who`\n", "zz", None),
     "control": (_HEAD + "arguments: [who]\n---\nResult: !`$who zz`\n", "touch", None),
 }
 
