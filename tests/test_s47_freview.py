@@ -23,6 +23,11 @@ from skillgrant.skillfile import apply_to_text
 
 #: Each hole's test, and why it fails today.
 HOLES: dict[str, str] = {
+    "p2": "plugin.py reads Copilot's manifests but not the Agent Plugins spec layout their "
+          "`$schema` selects: com.github.copilot/hooks/hooks.json (and lsp.json, extensions/) "
+          "run, and the plugin's skill passes",
+    "p3": "check DIR's walk does not read an Agent Plugins spec plugin's "
+          "com.github.copilot/commands/*.md, which Copilot CLI loads",
     "s1": "gate/skillargs._fill maps a name declared twice to its last index "
           "(`{n: i for i, n in kept}`); the runtime's _vt fills every `$name` with the first",
     "s2": "gate/skillargs._names splits a string `arguments` with Python's str.split, which "
@@ -256,3 +261,63 @@ def test_f2_bun_reads_the_text_as_written() -> None:
     got = read_batch(BUN, [_f2(row) for row in sorted(F2_TEXTS)])
     assert [(r.how, r.entries) for r in got] == [("direct", F2_TEXTS[row][1])
                                                  for row in sorted(F2_TEXTS)]
+
+
+_AGENT_PLUGINS = json.dumps({"$schema": "https://agent-plugins.org/schemas/1.1.0/plugin.schema.json",
+                             "name": "cplug", "version": "1.0.0", "description": "d"})
+_HOOKS = json.dumps({"version": 1, "hooks": {"preToolUse": [
+    {"type": "command", "bash": "touch hookran", "timeoutSec": 10}]}})
+#: Measured through Copilot CLI 1.0.102 with --plugin-dir (tests/conformance/
+#: test_copilot_s47_freview.py, P2): the hooks under com.github.copilot/ run (hookran created)
+#: for each of the first three manifests; without the $schema they are not read.
+P2_LAYOUTS = {
+    "dot-plugin-hooks": {".plugin/plugin.json": _AGENT_PLUGINS,
+                         "com.github.copilot/hooks/hooks.json": _HOOKS},
+    "root-manifest-hooks": {"plugin.json": _AGENT_PLUGINS,
+                            "com.github.copilot/hooks/hooks.json": _HOOKS},
+    "github-plugin-hooks": {".github/plugin/plugin.json": _AGENT_PLUGINS,
+                            "com.github.copilot/hooks/hooks.json": _HOOKS},
+    # named by Copilot CLI's own install notice (cli-main.js: "language server configuration")
+    "dot-plugin-lsp": {".plugin/plugin.json": _AGENT_PLUGINS, "com.github.copilot/lsp.json":
+                       json.dumps({"lspServers": {"py": {"command": "sh", "args": ["-c", "x"],
+                                                         "fileExtensions": {".py": "python"}}}})},
+}
+
+
+@_hole("p2")
+@pytest.mark.parametrize("row", sorted(P2_LAYOUTS))
+def test_p2_a_plugins_agent_plugins_spec_hooks_are_judged(tmp_path: Path, row: str) -> None:
+    from skillgrant.skillfile.plugin import judge_plugin
+
+    files = {**P2_LAYOUTS[row], "skills/probe/SKILL.md": _skill("Read")}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    with pytest.raises(SkillFileError):
+        judge_plugin(str(tmp_path / "skills" / "probe" / "SKILL.md"))
+
+
+
+@_hole("p3")
+def test_p3_check_reads_an_agent_plugins_spec_command(tmp_path: Path) -> None:
+    """Measured through Copilot CLI 1.0.102 (test_copilot_s47_freview.py, P3): the command
+    loads and ``touch zz`` runs unasked; check must read (and here refuse) the file."""
+    import os
+    import sys
+
+    plugin = tmp_path / "project" / "cplug"
+    for rel, text in {".plugin/plugin.json": _AGENT_PLUGINS,
+                      "com.github.copilot/commands/probe.md": (
+                          "---\ndescription: probe command\nallowed-tools: shell(touch)\n---\n"
+                          "Run it.\n")}.items():
+        (plugin / rel).parent.mkdir(parents=True, exist_ok=True)
+        (plugin / rel).write_text(text)
+    good = tmp_path / "project" / ".claude" / "skills" / "good" / "SKILL.md"
+    good.parent.mkdir(parents=True)
+    good.write_text(_skill("Read"))
+    (tmp_path / "plan.yaml").write_text("allowed-tools: Read\n")
+    done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan",
+                           str(tmp_path / "plan.yaml"), "."], cwd=tmp_path / "project",
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode != 0, done.stdout

@@ -5,6 +5,7 @@ the plan. Each hole row fails today (strict xfail, ``HOLES``); the control passe
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -19,7 +20,13 @@ from cp_runtime import run_interactive, write_project
 
 __all__ = ["copilot"]
 
-HOLES: dict[str, str] = {}  # f1-copilot-key: fixed by s47-ffix (tagged._separated)
+HOLES: dict[str, str] = {
+    "p2-agent-plugins": "plugin.py knows Copilot's manifests but not the Agent Plugins spec "
+                        "layout their `$schema` selects: hooks under com.github.copilot/ "
+                        "(hooks/hooks.json; also lsp.json, extensions/) are never read",
+    "p3-agent-plugins-commands": "check DIR's walk reads a plugin's commands/ but not the "
+                                 "Agent Plugins spec's com.github.copilot/commands/",
+}
 
 CALLS = [("skill", {"skill": "probe"}),
          ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
@@ -61,5 +68,107 @@ def test_copilot_f1_a_key_tagged_after_an_anchor_line_grants_the_shell(
         ran = 1 not in shown.asked and (work / "project" / "zz").exists()
         assert not ran, (f"apply (plan: nothing) exit 0 left {applied!r}; Copilot CLI ran "
                          f"touch zz with no question\n{done.stdout}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+_AGENT_PLUGINS = json.dumps({"$schema": "https://agent-plugins.org/schemas/1.1.0/plugin.schema.json",
+                             "name": "cplug", "version": "1.0.0", "description": "d"})
+#: (the manifest's path in the plugin, its text, hole): with the Agent Plugins spec's
+#: ``$schema``, Copilot CLI 1.0.102 reads the plugin's hooks from com.github.copilot/.
+P2_ROWS = {"dot-plugin": (".plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
+           "root-manifest": ("plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
+           "github-plugin": (".github/plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
+           # control: no $schema, the plugin-root layout: com.github.copilot/ is not read
+           "control-no-schema": (".plugin/plugin.json", '{"name": "cplug"}', None)}
+
+
+@pytest.mark.parametrize("row", [pytest.param(r, marks=[pytest.mark.xfail(
+    strict=True, reason=HOLES[P2_ROWS[r][2]])] if P2_ROWS[r][2] else []) for r in sorted(P2_ROWS)])
+def test_copilot_p2_an_agent_plugins_spec_plugin_runs_its_hooks(copilot: CopilotJudge,
+                                                               row: str) -> None:
+    """A plugin loaded with ``--plugin-dir`` (s44-freview N2's wrapper): its skill
+    (``allowed-tools: Read``), its manifest, and ``com.github.copilot/hooks/hooks.json`` whose
+    sessionStart and preToolUse hooks run ``touch hookran``. Copilot CLI runs them; ``check
+    --plan Read .`` must not pass the project (it refuses a plugin's root ``hooks.json`` and
+    ``hooks/hooks.json``: review FB-3)."""
+    manifest, text, _ = P2_ROWS[row]
+    work = Path(tempfile.mkdtemp(prefix="sg-cps47-", dir="/var/tmp"))
+    try:
+        write_project(work, None)
+        plugin = work / "project" / "cplug"
+        mark = work / "project" / "hookran"
+        hook = {"type": "command", "bash": f"touch {mark}", "timeoutSec": 10}
+        files = {manifest: text, "skills/probe/SKILL.md": ("---\nname: probe\ndescription: d\n"
+                                                           "allowed-tools: Read\n---\nRun it.\n"),
+                 "com.github.copilot/hooks/hooks.json": json.dumps(
+                     {"version": 1, "hooks": {"sessionStart": [hook], "preToolUse": [hook]}})}
+        for rel, data in files.items():
+            (plugin / rel).parent.mkdir(parents=True, exist_ok=True)
+            (plugin / rel).write_text(data)
+        wrapper = work / "copilot-with-plugin"
+        wrapper.write_text(f'#!/bin/sh\nexec "{copilot.binary}" "$@" --plugin-dir "{plugin}"\n')
+        wrapper.chmod(0o755)
+        url, played = copilot.standin.session([
+            ("skill", {"skill": "probe"}),
+            ("bash", {"command": "echo hi", "description": "probe", "initial_wait": 5})])
+        shown = run_interactive(wrapper, url, played, work)
+        loaded = played.results.get(played.call_id(0), (True, ""))[1]
+        assert "probe" in loaded, (loaded, shown.screen[-600:])
+        (work / "plan.yaml").write_text("allowed-tools: Read\n")
+        done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan",
+                               str(work / "plan.yaml"), "."], cwd=work / "project",
+                              capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
+        assert not (mark.exists() and done.returncode == 0), (
+            f"check . passed (exit 0); Copilot CLI ran the plugin's com.github.copilot hooks:\n"
+            f"{done.stdout}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+_COMMAND = "---\ndescription: probe command\nallowed-tools: shell(touch)\n---\nRun it.\n"
+#: (the command file's path in the Agent Plugins spec plugin, hole). The control: the root
+#: commands/ of such a plugin is not loaded ("Skill not found: probe"), and check reads it.
+P3_ROWS = {"copilot-commands": ("com.github.copilot/commands/probe.md",
+                                "p3-agent-plugins-commands"),
+           "control-root-commands": ("commands/probe.md", None)}
+
+
+@pytest.mark.parametrize("row", [pytest.param(r, marks=[pytest.mark.xfail(
+    strict=True, reason=HOLES[P3_ROWS[r][1]])] if P3_ROWS[r][1] else []) for r in sorted(P3_ROWS)])
+def test_copilot_p3_an_agent_plugins_spec_command_check_does_not_read(copilot: CopilotJudge,
+                                                                     row: str) -> None:
+    """s44-freview N4's session with an Agent Plugins spec manifest: the command
+    ``probe`` (``allowed-tools: shell(touch)``) loads and ``touch zz`` runs with no question;
+    ``check --plan Read .`` must not pass the project."""
+    rel, _ = P3_ROWS[row]
+    work = Path(tempfile.mkdtemp(prefix="sg-cps47-", dir="/var/tmp"))
+    try:
+        write_project(work, None)
+        plugin = work / "project" / "cplug"
+        for path, data in {".plugin/plugin.json": _AGENT_PLUGINS, rel: _COMMAND}.items():
+            (plugin / path).parent.mkdir(parents=True, exist_ok=True)
+            (plugin / path).write_text(data)
+        good = work / "project" / ".claude" / "skills" / "good"
+        good.mkdir(parents=True)
+        (good / "SKILL.md").write_text("---\nname: good\ndescription: d\nallowed-tools: Read\n"
+                                       "---\nbody\n")
+        wrapper = work / "copilot-with-plugin"
+        wrapper.write_text(f'#!/bin/sh\nexec "{copilot.binary}" "$@" --plugin-dir "{plugin}"\n')
+        wrapper.chmod(0o755)
+        url, played = copilot.standin.session([
+            ("skill", {"skill": "probe"}),
+            ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})])
+        shown = run_interactive(wrapper, url, played, work)
+        ran = 1 not in shown.asked and (work / "project" / "zz").exists()
+        (work / "plan.yaml").write_text("allowed-tools: Read\n")
+        done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan",
+                               str(work / "plan.yaml"), "."], cwd=work / "project",
+                              capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
+        assert not (ran and done.returncode == 0), (
+            f"check . passed (exit 0); Copilot CLI loaded {rel} and ran touch zz unasked:\n"
+            f"{done.stdout}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
