@@ -325,21 +325,3 @@ def test_x1_bun_reads_the_flow_values_as_written() -> None:
         {"x": [{"PreToolUse": "y"}, {"null": "b"}]}, {"x": {"a": None, "null": "b"}},
         {"x": [{"PreToolUse": "y:?"}, {"null": None}]},
         {"argument-hint": "[a] [b]", "x": [{"PreToolUse": "y"}, {"null": "b"}]}]
-
-
-# --- P2 (review s47-freview): an Agent Plugins spec plugin's extension code -----------------
-
-def test_p2_an_agent_plugins_spec_plugins_extensions_are_refused(tmp_path: Path) -> None:
-    from skillgrant.errors import SkillFileError
-    from skillgrant.skillfile.plugin import judge_plugin
-
-    for rel, text in {".plugin/plugin.json": json.dumps({"name": "cplug"}),
-                      "com.github.copilot/extensions/x/extension.mjs": "export default {}\n",
-                      "skills/probe/SKILL.md": _skill("")}.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    with pytest.raises(SkillFileError, match=r"com\.github\.copilot/extensions holds extension "
-                                             r"code Copilot CLI runs"):
-        judge_plugin(str(tmp_path / "skills" / "probe" / "SKILL.md"))
-    (tmp_path / ".plugin" / "plugin.json").unlink()  # no manifest: not a plugin Copilot loads
-    judge_plugin(str(tmp_path / "skills" / "probe" / "SKILL.md"))

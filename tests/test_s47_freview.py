@@ -23,6 +23,11 @@ from skillgrant.skillfile import apply_to_text
 
 #: Each hole's test, and why it fails today.
 HOLES: dict[str, str] = {
+    "p2": "plugin.py reads Copilot's manifests but not the Agent Plugins spec layout their "
+          "`$schema` selects: com.github.copilot/hooks/hooks.json (and lsp.json, extensions/) "
+          "run, and the plugin's skill passes",
+    "p3": "check DIR's walk does not read an Agent Plugins spec plugin's "
+          "com.github.copilot/commands/*.md, which Copilot CLI loads",
     "s1": "gate/skillargs._fill maps a name declared twice to its last index "
           "(`{n: i for i, n in kept}`); the runtime's _vt fills every `$name` with the first",
     "s2": "gate/skillargs._names splits a string `arguments` with Python's str.split, which "
@@ -279,6 +284,7 @@ P2_LAYOUTS = {
 }
 
 
+@_hole("p2")
 @pytest.mark.parametrize("row", sorted(P2_LAYOUTS))
 def test_p2_a_plugins_agent_plugins_spec_hooks_are_judged(tmp_path: Path, row: str) -> None:
     from skillgrant.skillfile.plugin import judge_plugin
@@ -292,6 +298,7 @@ def test_p2_a_plugins_agent_plugins_spec_hooks_are_judged(tmp_path: Path, row: s
 
 
 
+@_hole("p3")
 def test_p3_check_reads_an_agent_plugins_spec_command(tmp_path: Path) -> None:
     """Measured through Copilot CLI 1.0.102 (test_copilot_s47_freview.py, P3): the command
     loads and ``touch zz`` runs unasked; check must read (and here refuse) the file."""

@@ -288,8 +288,6 @@ def _in_commands(root: str, top: str = "") -> bool:
         if parts[depth] != "commands":
             continue
         owner = Path(*parts[:depth]) if depth else Path(".")
-        if owner.name == "com.github.copilot":  # an Agent Plugins spec plugin's (P3)
-            owner = owner.parent
         if owner.name == ".claude" or (owner / ".claude-plugin").is_dir() or (
                 owner / ".plugin").is_dir() or _manifests(str(owner)) or (
                 top and owner == Path(top)):
@@ -320,7 +318,8 @@ def _manifest_commands(root: str) -> list[tuple[str, bool]]:
 
 
 def _named_commands(root: str, manifest: str) -> list[str]:
-    """The paths the manifest ``manifest`` names under its ``commands`` key, from ``root``."""
+    """The paths the manifest at ``manifest`` names under its ``commands`` key, from
+    ``root``."""
     import json
 
     from ..limits import MAX_FILE_BYTES
@@ -343,7 +342,8 @@ def _named_commands(root: str, manifest: str) -> list[str]:
 
 
 def _manifest_folder(root: str) -> bool:
-    """Whether ``root`` is a manifest's folder (``.claude-plugin``, ``.github/plugin``...)."""
+    """Whether ``root`` is a folder of a plugin's manifest (``.claude-plugin``, ``.plugin``,
+    ``.github/plugin``), not a plugin's root."""
     head, name = os.path.split(root.rstrip(os.sep))
     return name in (".claude-plugin", ".plugin") or (
         name == "plugin" and os.path.basename(head) == ".github")

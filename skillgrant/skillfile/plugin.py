@@ -69,17 +69,11 @@ COPILOT_MANIFESTS: Final = (os.path.join(".github", "plugin", "plugin.json"),
 COPILOT_MARKETPLACES: Final = (os.path.join(".github", "plugin", "marketplace.json"),
                                os.path.join(".plugin", "marketplace.json"))
 ROOT_HOOKS_FILE: Final = "hooks.json"
-#: An Agent Plugins spec plugin's parts, which Copilot CLI 1.0.102 reads under
-#: ``com.github.copilot/`` (review s47-freview P2): hooks, LSP servers, extension code.
-AGENT_DIR: Final = "com.github.copilot"
-AGENT_HOOKS: Final = os.path.join(AGENT_DIR, HOOKS_FILE)
-AGENT_LSP: Final = (os.path.join(AGENT_DIR, "lsp.json"), os.path.join(AGENT_DIR, LSP_FILE))
-AGENT_EXTENSIONS: Final = os.path.join(AGENT_DIR, "extensions")
 #: The plugin's files of parts that run commands when it loads (``pluginruns``): MCP servers
 #: (review s45-freview F7), LSP servers, monitors, settings (review s46-freview P1).
 _RUNS_FILES: Final = (MCP_FILE, LSP_FILE, MONITORS_FILE, SETTINGS_FILE)
 _MANIFESTS: Final = frozenset({MANIFEST, *COPILOT_MANIFESTS})
-_HOOKS_FILES: Final = frozenset({HOOKS_FILE, ROOT_HOOKS_FILE, AGENT_HOOKS})
+_HOOKS_FILES: Final = frozenset({HOOKS_FILE, ROOT_HOOKS_FILE})
 
 _HOOKS_SAY = ("its hooks run commands on the events they name, and a PreToolUse hook "
               "answering 'allow' pre-approves calls outside allowed-tools")
@@ -212,9 +206,6 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
                   and there(join(root, name))]
     if copilot_plugin and there(join(root, ROOT_HOOKS_FILE)):
         names.append(ROOT_HOOKS_FILE)
-    if copilot_plugin and there(join(root, AGENT_DIR)):  # (any manifest's $schema: P2)
-        names += [name for name in (AGENT_HOOKS, *AGENT_LSP, AGENT_EXTENSIONS)
-                  if there(join(root, name))]
     return tuple(names)
 
 
@@ -224,7 +215,7 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
 _FIRST_NAMES: Final = frozenset(
     name.split(os.sep, 1)[0].lower() for name in (
         MANIFEST, MARKETPLACE, *COPILOT_MANIFESTS, *COPILOT_MARKETPLACES, HOOKS_FILE,
-        ROOT_HOOKS_FILE, *_RUNS_FILES, AGENT_DIR))
+        ROOT_HOOKS_FILE, *_RUNS_FILES))
 
 
 def _none_there(root: str) -> bool:
@@ -249,12 +240,7 @@ def _none_there(root: str) -> bool:
 def _grants(where: str, name: str) -> str | None:
     """``LINE:COLUMN: why`` for the plugin file at ``where`` (a ``name``) when it grants beside
     a command or skill file, else None."""
-    if name == AGENT_EXTENSIONS:
-        return said("", 0, f"the plugin's {AGENT_EXTENSIONS} holds extension code Copilot CLI "
-                    "runs when it loads the plugin")
     text, value = _load(where)
-    if name in AGENT_LSP:
-        name = LSP_FILE  # (read as Claude Code's .lsp.json is)
     if name in _HOOKS_FILES:
         at = member(text, ("hooks",)) if isinstance(value, dict) else None
         return said(text, at or 0, f"the plugin's hooks file: {_HOOKS_SAY}")

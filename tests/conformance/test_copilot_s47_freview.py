@@ -20,7 +20,13 @@ from cp_runtime import run_interactive, write_project
 
 __all__ = ["copilot"]
 
-HOLES: dict[str, str] = {}  # F1, P2, P3: fixed by s47-ffix
+HOLES: dict[str, str] = {
+    "p2-agent-plugins": "plugin.py knows Copilot's manifests but not the Agent Plugins spec "
+                        "layout their `$schema` selects: hooks under com.github.copilot/ "
+                        "(hooks/hooks.json; also lsp.json, extensions/) are never read",
+    "p3-agent-plugins-commands": "check DIR's walk reads a plugin's commands/ but not the "
+                                 "Agent Plugins spec's com.github.copilot/commands/",
+}
 
 CALLS = [("skill", {"skill": "probe"}),
          ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
@@ -70,9 +76,9 @@ _AGENT_PLUGINS = json.dumps({"$schema": "https://agent-plugins.org/schemas/1.1.0
                              "name": "cplug", "version": "1.0.0", "description": "d"})
 #: (the manifest's path in the plugin, its text, hole): with the Agent Plugins spec's
 #: ``$schema``, Copilot CLI 1.0.102 reads the plugin's hooks from com.github.copilot/.
-P2_ROWS = {"dot-plugin": (".plugin/plugin.json", _AGENT_PLUGINS, None),
-           "root-manifest": ("plugin.json", _AGENT_PLUGINS, None),
-           "github-plugin": (".github/plugin/plugin.json", _AGENT_PLUGINS, None),
+P2_ROWS = {"dot-plugin": (".plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
+           "root-manifest": ("plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
+           "github-plugin": (".github/plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
            # control: no $schema, the plugin-root layout: com.github.copilot/ is not read
            "control-no-schema": (".plugin/plugin.json", '{"name": "cplug"}', None)}
 
@@ -125,7 +131,7 @@ _COMMAND = "---\ndescription: probe command\nallowed-tools: shell(touch)\n---\nR
 #: (the command file's path in the Agent Plugins spec plugin, hole). The control: the root
 #: commands/ of such a plugin is not loaded ("Skill not found: probe"), and check reads it.
 P3_ROWS = {"copilot-commands": ("com.github.copilot/commands/probe.md",
-                                None),
+                                "p3-agent-plugins-commands"),
            "control-root-commands": ("commands/probe.md", None)}
 
 
