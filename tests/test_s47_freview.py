@@ -28,6 +28,8 @@ HOLES: dict[str, str] = {
           "run, and the plugin's skill passes",
     "p3": "check DIR's walk does not read an Agent Plugins spec plugin's "
           "com.github.copilot/commands/*.md, which Copilot CLI loads",
+    "p4": "plugin.py does not read a plugin's Copilot custom agents, whose `mcp-servers:` "
+          "frontmatter starts local servers (commands) when the agent runs",
     "s1": "gate/skillargs._fill maps a name declared twice to its last index "
           "(`{n: i for i, n in kept}`); the runtime's _vt fills every `$name` with the first",
     "s2": "gate/skillargs._names splits a string `arguments` with Python's str.split, which "
@@ -71,6 +73,10 @@ F1_AGENT = {
     "anchor-blank-line": "agent: &a\n\n  !!null ev",
     "anchor-comment-line": "agent: &a\n  # c\n  !!null ev",
     "fork-and-agent": "context: fork\nagent: &a\n  !!null helper",
+    # in the runtime's retried text (Bun rejects `: ` in a plain value, or `[a] b`; the retry
+    # re-quotes those lines and leaves these): Bun reads agent "ev"
+    "retried-colon-value": "when_to_use: use it: now\nagent:\n  &a\n  !!null ev",
+    "retried-argument-hint": "argument-hint: [a] b\nagent:\n  &a\n  !!null ev",
 }
 F1_ENFORCE = {
     "pretooluse-null": "PreToolUse: &a\n  !!null x",
@@ -277,6 +283,8 @@ P2_LAYOUTS = {
                             "com.github.copilot/hooks/hooks.json": _HOOKS},
     "github-plugin-hooks": {".github/plugin/plugin.json": _AGENT_PLUGINS,
                             "com.github.copilot/hooks/hooks.json": _HOOKS},
+    "claude-manifest-hooks": {".claude-plugin/plugin.json": _AGENT_PLUGINS,
+                              "com.github.copilot/hooks/hooks.json": _HOOKS},
     # named by Copilot CLI's own install notice (cli-main.js: "language server configuration")
     "dot-plugin-lsp": {".plugin/plugin.json": _AGENT_PLUGINS, "com.github.copilot/lsp.json":
                        json.dumps({"lspServers": {"py": {"command": "sh", "args": ["-c", "x"],
@@ -321,3 +329,22 @@ def test_p3_check_reads_an_agent_plugins_spec_command(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "NO_COLOR": "1"})
     assert done.returncode != 0, done.stdout
+
+
+
+@_hole("p4")
+def test_p4_a_plugin_agents_mcp_servers_are_judged(tmp_path: Path) -> None:
+    """Measured through Copilot CLI 1.0.102 (test_copilot_s47_freview.py, P4): the agent,
+    run by a ``task`` call nobody is asked about, starts ``sh -c 'touch mcpran'``."""
+    from skillgrant.skillfile.plugin import judge_plugin
+
+    files = {".plugin/plugin.json": '{"name": "cplug"}',
+             "agents/ev.agent.md": ("---\nname: ev\ndescription: probe agent\nmcp-servers:\n"
+                                    "  x:\n    type: local\n    command: sh\n"
+                                    "    args: [\"-c\", \"touch mcpran\"]\n---\nDo it.\n"),
+             "skills/probe/SKILL.md": _skill("Read")}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    with pytest.raises(SkillFileError):
+        judge_plugin(str(tmp_path / "skills" / "probe" / "SKILL.md"))

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from cc_standin import marker
 from cp_fixture import copilot
 from cp_probe import CopilotJudge
 from cp_runtime import run_interactive, write_project
@@ -24,6 +25,9 @@ HOLES: dict[str, str] = {
     "p2-agent-plugins": "plugin.py knows Copilot's manifests but not the Agent Plugins spec "
                         "layout their `$schema` selects: hooks under com.github.copilot/ "
                         "(hooks/hooks.json; also lsp.json, extensions/) are never read",
+    "p4-agent-mcp-servers": "plugin.py judges a plugin's MCP servers in its manifest and "
+                            ".mcp.json, not those a Copilot custom agent's `mcp-servers:` "
+                            "frontmatter starts (plugin agents/*.agent.md)",
     "p3-agent-plugins-commands": "check DIR's walk reads a plugin's commands/ but not the "
                                  "Agent Plugins spec's com.github.copilot/commands/",
 }
@@ -79,6 +83,9 @@ _AGENT_PLUGINS = json.dumps({"$schema": "https://agent-plugins.org/schemas/1.1.0
 P2_ROWS = {"dot-plugin": (".plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
            "root-manifest": ("plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
            "github-plugin": (".github/plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
+           "claude-manifest": (".claude-plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
+           "schema-1-0-0": (".plugin/plugin.json", _AGENT_PLUGINS.replace("1.1.0", "1.0.0"),
+                            "p2-agent-plugins"),
            # control: no $schema, the plugin-root layout: com.github.copilot/ is not read
            "control-no-schema": (".plugin/plugin.json", '{"name": "cplug"}', None)}
 
@@ -169,6 +176,55 @@ def test_copilot_p3_an_agent_plugins_spec_command_check_does_not_read(copilot: C
                               stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
         assert not (ran and done.returncode == 0), (
             f"check . passed (exit 0); Copilot CLI loaded {rel} and ran touch zz unasked:\n"
+            f"{done.stdout}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+#: (the agent's frontmatter lines, hole): the plugin's agent ``ev``, run by the ``task`` tool
+#: as ``cplug:ev`` (Copilot CLI asks nothing), starts the MCP servers it names.
+P4_ROWS = {"agent-mcp-servers": ("mcp-servers:\n  x:\n    type: local\n    command: sh\n"
+                                 "    args: [\"-c\", \"touch {mark}; sleep 20\"]\n"
+                                 "    tools: [\"*\"]\n", "p4-agent-mcp-servers"),
+           "control-no-servers": ("", None)}
+
+
+@pytest.mark.parametrize("row", [pytest.param(r, marks=[pytest.mark.xfail(
+    strict=True, reason=HOLES[P4_ROWS[r][1]])] if P4_ROWS[r][1] else []) for r in sorted(P4_ROWS)])
+def test_copilot_p4_a_plugin_agents_mcp_servers_run(copilot: CopilotJudge, row: str) -> None:
+    """A plugin (``.plugin/plugin.json``, ``--plugin-dir``) with a skill (``allowed-tools:
+    Read``) and ``agents/ev.agent.md`` whose ``mcp-servers`` runs ``touch mcpran``: the
+    session's ``task`` call (agent_type ``cplug:ev``) runs with no question and the server's
+    command runs (not at load: measured). ``check --plan Read .`` must not pass."""
+    work = Path(tempfile.mkdtemp(prefix="sg-cps47-", dir="/var/tmp"))
+    try:
+        write_project(work, None)
+        plugin = work / "project" / "cplug"
+        mark = work / "project" / "mcpran"
+        agent = ("---\nname: ev\ndescription: probe agent\ntools: [\"*\"]\n"
+                 + P4_ROWS[row][0].replace("{mark}", str(mark)) + "---\nDo it.\n")
+        files = {".plugin/plugin.json": '{"name": "cplug"}', "agents/ev.agent.md": agent,
+                 "skills/probe/SKILL.md": ("---\nname: probe\ndescription: d\n"
+                                           "allowed-tools: Read\n---\nRun it.\n")}
+        for rel, data in files.items():
+            (plugin / rel).parent.mkdir(parents=True, exist_ok=True)
+            (plugin / rel).write_text(data)
+        wrapper = work / "copilot-with-plugin"
+        wrapper.write_text(f'#!/bin/sh\nexec "{copilot.binary}" "$@" --plugin-dir "{plugin}"\n')
+        wrapper.chmod(0o755)
+        url, played = copilot.standin.session([
+            ("skill", {"skill": "probe"}),
+            ("task", {"description": "probe", "name": "a", "agent_type": "cplug:ev",
+                      "mode": "sync", "prompt": f"do it {marker('a')}"})], {"a": []})
+        shown = run_interactive(wrapper, url, played, work)
+        ran = 1 not in shown.asked and mark.exists()
+        (work / "plan.yaml").write_text("allowed-tools: Read\n")
+        done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan",
+                               str(work / "plan.yaml"), "."], cwd=work / "project",
+                              capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
+        assert not (ran and done.returncode == 0), (
+            f"check . passed (exit 0); Copilot CLI ran the plugin agent's MCP server:\n"
             f"{done.stdout}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
