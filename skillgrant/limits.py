@@ -35,9 +35,17 @@ MAX_WORK_PER_VALUE: Final = 4 * MAX_WORK_PER_DECISION
 #: (skillfile/bounded.py).
 MAX_FILE_BYTES: Final = 1_000_000
 
+#: Bytes in a SKILL.md or command file: the most any runtime reads (issue 27). Claude Code
+#: 2.1.332 reads a plugin's skill or command file and a ``.claude/commands`` file of up to
+#: 1,048,576 bytes and a ``.claude/skills`` SKILL.md of up to 1,000,000 (a larger one is
+#: skipped, unloaded); Copilot CLI 1.0.102 reads a skill file of up to 1,048,576 (EFBIG past
+#: it). A larger file grants nothing as it is, and is refused rather than passed: cut down, it
+#: would grant unchecked. Read as MAX_FILE_BYTES is (skillfile/bounded.py).
+MAX_SKILL_BYTES: Final = 1_048_576
+
 #: Characters of YAML between a SKILL.md's fences, for texts handed over in memory
-#: (``apply_to_text``). A file within MAX_FILE_BYTES is always within this.
-MAX_FRONTMATTER_CHARS: Final = MAX_FILE_BYTES
+#: (``apply_to_text``). A file within MAX_SKILL_BYTES is always within this.
+MAX_FRONTMATTER_CHARS: Final = MAX_SKILL_BYTES
 
 #: Characters in a plan text handed over in memory (``Plan.from_text``). A file within
 #: MAX_FILE_BYTES is always within this.

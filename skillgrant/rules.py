@@ -3,7 +3,7 @@
 Rule IDs are part of the interface (CI filters, SARIF baselines and suppressions key on them): a
 rule is never renumbered or reused, and new rules get new IDs. Three families share one ``Rule``:
 
-    SG001–SG009    check/apply: what became of a submitted entry (``CHECK_RULES``)
+    SG001–SG011    check/apply: what became of a submitted entry (``CHECK_RULES``)
     SGL001–SGL309  lint: an approved grant that is invalid (SGL0xx), over-broad (SGL1xx), inert
                    (SGL2xx) or non-canonical (SGL3xx) (``LINT_RULES``, docs/lint-rules.md)
     SGD001–SGD004  diff: a grant that is escalated, inert, narrowed or removed (``DIFF_RULES``)
@@ -113,6 +113,12 @@ CHECK_RULES: Final = _table(
      "tab), so entries written one a line in a `|` block, or apart by tabs, are read as one "
      "entry that grants nothing. End each line with a comma, or write a list; apply "
      "rewrites the value so."),
+    ("SG011", "removes-tools", "note",
+     "Tools the skill's disallowed-tools removes",
+     "Claude Code takes the tools the skill's `disallowed-tools` (or `disallowedTools`) names "
+     "away from the model while the skill runs. The key only narrows what the skill and the "
+     "session allow, so skillgrant keeps it as written and does not judge it against the "
+     "plan; Copilot CLI does not read it."),
 )
 
 LINT_RULES: Final = _table(

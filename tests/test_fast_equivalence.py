@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from skillgrant import grants, verdicts
 from skillgrant.cli.files import collect as _collect
 from skillgrant.errors import SkillFileError
-from skillgrant.limits import MAX_FILE_BYTES
+from skillgrant.limits import MAX_FILE_BYTES, MAX_SKILL_BYTES
 from skillgrant.reports import escape
 from skillgrant.reports.ci import artifact_path
 from skillgrant.skillfile import nesting
@@ -363,7 +363,7 @@ def test_the_walk_finds_each_real_file_once(tmp_path: Path,
         Path("a/SKILL.md"), Path("b/c/SKILL.md"), Path("d/SKILL.md")]
 
 
-@pytest.mark.parametrize("size", [0, 1, 4096, 65537, MAX_FILE_BYTES])
+@pytest.mark.parametrize("size", [0, 1, 4096, 65537, MAX_FILE_BYTES, MAX_SKILL_BYTES])
 def test_read_limited_reads_the_file(tmp_path: Path, size: int) -> None:
     target = tmp_path / "SKILL.md"
     target.write_bytes(bytes(i % 251 for i in range(size)))
@@ -372,8 +372,8 @@ def test_read_limited_reads_the_file(tmp_path: Path, size: int) -> None:
 
 def test_read_limited_refuses_what_it_always_refused(tmp_path: Path) -> None:
     big = tmp_path / "big.md"
-    big.write_bytes(b"x" * (MAX_FILE_BYTES + 1))
-    with pytest.raises(SkillFileError, match="MAX_FILE_BYTES"):
+    big.write_bytes(b"x" * (MAX_SKILL_BYTES + 1))
+    with pytest.raises(SkillFileError, match="MAX_SKILL_BYTES"):
         read_limited(big)
     with pytest.raises(SkillFileError, match="cannot read the file: not a regular file: a "
                                              "character device"):

@@ -20,6 +20,7 @@ from skillgrant.limits import (
     MAX_FRONTMATTER_CHARS,
     MAX_NESTING_DEPTH,
     MAX_PLAN_CHARS,
+    MAX_SKILL_BYTES,
     MAX_WILDCARDS_PER_PATTERN,
     MAX_WORK_PER_DECISION,
     MAX_YAML_ALIASES,
@@ -43,10 +44,10 @@ def test_every_limit_is_a_documented_positive_constant() -> None:
              if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)]
     assert names == ["MAX_ENTRY_LENGTH", "MAX_ENTRIES_PER_VALUE", "MAX_WILDCARDS_PER_PATTERN",
                      "MAX_WORK_PER_DECISION", "MAX_WORK_PER_VALUE", "MAX_FILE_BYTES",
-                     "MAX_FRONTMATTER_CHARS", "MAX_PLAN_CHARS", "MAX_YAML_ALIASES",
-                     "MAX_NESTING_DEPTH", "MAX_SHELL_COMMAND_CHARS", "MAX_SHELL_NODES",
-                     "MAX_HOOK_PAYLOAD_BYTES", "MAX_PAYLOAD_DEPTH", "MAX_REQUEST_BODY_BYTES",
-                     "MAX_REQUEST_HEADER_BYTES"]
+                     "MAX_SKILL_BYTES", "MAX_FRONTMATTER_CHARS", "MAX_PLAN_CHARS",
+                     "MAX_YAML_ALIASES", "MAX_NESTING_DEPTH", "MAX_SHELL_COMMAND_CHARS",
+                     "MAX_SHELL_NODES", "MAX_HOOK_PAYLOAD_BYTES", "MAX_PAYLOAD_DEPTH",
+                     "MAX_REQUEST_BODY_BYTES", "MAX_REQUEST_HEADER_BYTES"]
     lines = LIMITS_SOURCE.splitlines()
     for name in names:
         value = getattr(limits, name)
@@ -55,7 +56,7 @@ def test_every_limit_is_a_documented_positive_constant() -> None:
         assert lines[at - 1].startswith("#:"), f"{name} has no #: comment"
     assert MAX_YAML_ALIASES == 0  # aliases are refused outright, not counted
     # A file within MAX_FILE_BYTES is always within the in-memory character limits.
-    assert MAX_FRONTMATTER_CHARS >= MAX_FILE_BYTES and MAX_PLAN_CHARS >= MAX_FILE_BYTES
+    assert MAX_FRONTMATTER_CHARS >= MAX_SKILL_BYTES and MAX_PLAN_CHARS >= MAX_FILE_BYTES
 
 
 # --- MAX_ENTRY_LENGTH ----------------------------------------------------------------------
@@ -169,20 +170,22 @@ def test_a_decision_over_the_work_budget_is_unknown_and_bounded() -> None:
 
 def test_skill_file_at_the_byte_limit_is_read(tmp_path: Path) -> None:
     path = tmp_path / "SKILL.md"
-    data = (SKILL + "x" * (MAX_FILE_BYTES - len(SKILL))).encode()
-    assert len(data) == MAX_FILE_BYTES
+    data = (SKILL + "x" * (MAX_SKILL_BYTES - len(SKILL))).encode()
+    assert len(data) == MAX_SKILL_BYTES
     path.write_bytes(data)
     assert not apply_to_file(path, PLAN).changed
 
 
 def test_skill_file_past_the_byte_limit_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "SKILL.md"
-    data = ("---\nallowed-tools: Bash\n---\n" + "x" * MAX_FILE_BYTES).encode()
+    data = ("---\nallowed-tools: Bash\n---\n" + "x" * MAX_SKILL_BYTES).encode()
     path.write_bytes(data)
     with pytest.raises(SkillFileError) as raised:
         apply_to_file(path, PLAN)
-    assert str(raised.value) == (f"{path}: the file is over {MAX_FILE_BYTES} bytes "
-                                 "(MAX_FILE_BYTES); a SKILL.md that large is refused")
+    assert str(raised.value) == (
+        f"{path}: the file is over {MAX_SKILL_BYTES} bytes (MAX_SKILL_BYTES): Claude Code and "
+        "Copilot CLI read no skill or command file that large, so it grants nothing as it is; "
+        "skillgrant refuses it rather than pass a file that would grant once cut down")
     assert path.read_bytes() == data
     assert [p.name for p in tmp_path.iterdir()] == ["SKILL.md"]
 
@@ -192,7 +195,7 @@ def test_a_huge_sparse_file_is_refused_without_being_read(tmp_path: Path) -> Non
     with path.open("wb") as handle:
         handle.write(b"---\nallowed-tools: Bash\n---\n")
         handle.truncate(16 * 1024**3)  # 16 GiB, sparse: reading it whole would never finish
-    with pytest.raises(SkillFileError, match="MAX_FILE_BYTES"):
+    with pytest.raises(SkillFileError, match="MAX_SKILL_BYTES"):
         apply_to_file(path, PLAN)
 
 
@@ -219,7 +222,7 @@ def test_plan_file_past_the_byte_limit_is_a_plan_error(tmp_path: Path) -> None:
 
 def test_frontmatter_past_the_character_limit_is_refused() -> None:
     text = "---\nx: '" + "a" * MAX_FRONTMATTER_CHARS + "'\nallowed-tools: Read\n---\n"
-    with pytest.raises(SkillFileError, match=r"over 1000000 characters \(MAX_FRONTMATTER_CHARS\)"):
+    with pytest.raises(SkillFileError, match=r"over 1048576 characters \(MAX_FRONTMATTER_CHARS\)"):
         apply_to_text(text, PLAN)
 
 

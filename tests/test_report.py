@@ -101,6 +101,7 @@ def test_rule_ids_are_stable() -> None:
         ("SG008", "duplicate", "note"),
         ("SG009", "runtime-ignores-allowed-tools", "warning"),
         ("SG010", "runtime-merges-entries", "warning"),
+        ("SG011", "removes-tools", "note"),
     ]
 
 
@@ -325,7 +326,8 @@ def test_json_shape(mixed: Decision) -> None:
     assert document["summary"] == {"files": 1, "changed": 1, "applied": 0, "errors": 0}
     (item,) = document["files"]
     assert list(item) == ["path", "artifact", "changed", "applied", "restored", "line",
-                          "allowed", "decisions", "error", "runtime_note"]
+                          "allowed", "decisions", "error", "runtime_note",
+                          "disallowed_tools"]
     assert item["allowed"] == mixed.allowed
     assert [d["entry"] for d in item["decisions"]] == MIXED
     assert all(list(d) == DECISION_KEYS for d in item["decisions"])

@@ -126,7 +126,7 @@ def test_the_status_rules_are_the_catalogues() -> None:
     assert pairs == {s: getattr(status_rule(s), "id", None) for s in pairs}
     decision = report_schema("check")["$defs"]["decision"]["properties"]
     assert set(decision["rule"]["enum"]) == {None} | {r.id for r in CHECK_RULES} - {
-        "SG006", "SG009", "SG010"}
+        "SG006", "SG009", "SG010", "SG011"}
     # Every status and every diff kind the library can give is one the schemas take.
     assert decision["status"]["enum"] == list(get_args(checked_names(verdicts)["VerdictStatus"]))
     kinds = report_schema("diff")["$defs"]["grant"]["properties"]["kind"]["enum"]

@@ -20,6 +20,7 @@ from ..reports.jsondoc import file_fragment
 
 # Its functions are looked up at call time: tests replace apply_to_file.
 from ..skillfile import builder as skillfile
+from ..skillfile.removed import removed_tools
 
 if TYPE_CHECKING:
     from ..plan.model import ConstrainKwargs, Plan
@@ -128,6 +129,12 @@ def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: st
                                                     "remove `context: fork`")
             note, rule = ("the skill runs in a forked subagent (`context: fork`), which its "
                           f"allowed-tools reach and its own hook does not. {fix}", "SGL117")
+    found = removed_tools(old_text)  # (SG011: a text without the keys is passed at C speed)
+    if found is not None:
+        return FileResult(path, artifact, decision, old_text != new_text, written, location,
+                          entries, diff, runtime_note=note, runtime_rule=rule,
+                          removed=found.entries, removed_key=found.key,
+                          removed_location=_line_column(old_text, found.offset))
     return FileResult(path, artifact, decision, old_text != new_text, written, location,
                       entries, diff, runtime_note=note, runtime_rule=rule)
 

@@ -161,12 +161,12 @@ STDIN = "-"
 
 
 def _run_stdin(invocation: Invocation, plans: Plans, fmt: Format) -> int:
-    """``check -`` / ``apply -``: one SKILL.md from standard input, nothing written. ``apply``
-    prints the new text (with ``--format json``, the document carries it as ``text``)."""
+    """``check -``/``apply -``: a SKILL.md from stdin, never written (``apply`` prints it)."""
     import sys
 
-    from ..limits import MAX_FILE_BYTES
+    from ..limits import MAX_SKILL_BYTES
     from ..reports.check import JsonDocument, Run
+    from ..skillfile.builder import too_large
     from .batch import check_text, file_done
 
     if invocation.plan is None or invocation.plan == STDIN:
@@ -174,9 +174,9 @@ def _run_stdin(invocation: Invocation, plans: Plans, fmt: Format) -> int:
     name = invocation.plan
     plan = plans.load(name)
     enforce = _gate_command(name, invocation) if invocation.enforce else None
-    data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1) if sys.stdin is not None else b""
-    if len(data) > MAX_FILE_BYTES:
-        fail(f"<stdin>: the SKILL.md is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES)")
+    data = sys.stdin.buffer.read(MAX_SKILL_BYTES + 1) if sys.stdin is not None else b""
+    if len(data) > MAX_SKILL_BYTES:
+        fail(f"<stdin>: {too_large()}")
     outcome = check_text(data, "<stdin>", plan, dry_run=invocation.dry_run, enforce=enforce)
     result, message = outcome
     done = file_done(outcome, json_dry_run=invocation.dry_run if fmt is Format.json else None)

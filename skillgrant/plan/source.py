@@ -220,6 +220,14 @@ def _skill(text: str, source: str | None) -> Parsed:
     # only).
     root = None if doc.retried else compose_dash_tabs(text[doc.yaml_start:doc.yaml_end])
     parsed = Parsed({"allowed-tools": entries}, PlanSource(source, text, root, doc.yaml_start))
+    if "isallowed" in text:  # (SG011: what the approved skill's disallowed-tools removes)
+        from ..skillfile.removed import removed_tools
+
+        removal = removed_tools(text)
+        if removal is not None and removal.entries:
+            removed = ", ".join(map(repr, removal.entries))
+            parsed = _warned(parsed, f"{removal.key} removes {removed} while the skill runs "
+                             "(Claude Code); the plan is its allowed-tools alone [SG011]")
     if doc.allowed_tools is not None:
         merged = doc.merged_note
         return parsed if merged is None else _warned(parsed, f"{merged} [SG010]")

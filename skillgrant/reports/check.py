@@ -113,7 +113,17 @@ def findings(result: FileResult) -> list[Finding]:
     if result.runtime_note is not None:
         found.append(Finding(RULE_BY_ID[result.runtime_rule], result.runtime_note,
                              result.location))
+    if result.removed:
+        found.append(Finding(RULE_BY_ID["SG011"], removed_message(result),
+                             result.removed_location or result.location))
     return found
+
+
+def removed_message(result: FileResult) -> str:
+    """SG011's sentence: what the file's ``disallowed-tools`` removes (``result.removed``)."""
+    removed = ", ".join(brief(e) for e in result.removed)
+    return (f"{result.removed_key} removes {removed} while the skill runs (Claude Code); "
+            "kept as written, not judged against the plan")
 
 
 # --- text ---------------------------------------------------------------------------------
@@ -210,6 +220,9 @@ def _file_lines(run: Run | TextStyle, result: FileResult, decision: Decision, pa
         rule = RULE_BY_ID[result.runtime_rule]
         out.append(f"{paint(key.ljust(pad), 'bold')} {paint('note', 'yellow')}  "
                    f"{printable(result.runtime_note)} [{rule.id} {rule.name}]")
+    if result.removed and not quiet:
+        out.append(f"{paint(_where(path, result.removed_location).ljust(pad), 'bold')} "
+                   f"{paint('note', 'dim')}  {removed_message(result)} [SG011 removes-tools]")
     value = ", ".join(brief(e) for e in decision.allowed) or "(no allowed-tools key)"
     out.append(f"{paint(key.ljust(pad), 'bold')} => allowed-tools: {value}")
     return out

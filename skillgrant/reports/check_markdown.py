@@ -100,6 +100,12 @@ def _decision_rows(result: FileResult, decision: Decision) -> list[list[str]]:
     if result.runtime_note is not None:
         rows.append([path, key, f"note ({_rule(RULE_BY_ID[result.runtime_rule])})", "",
                      md_text(result.runtime_note)])
+    if result.removed:
+        where = result.removed_location
+        rows.append([path, "" if where is None else str(where.line),
+                     f"note ({_rule(RULE_BY_ID['SG011'])})", _entries(list(result.removed)),
+                     md_text(f"{result.removed_key} removes these tools while the skill runs "
+                             "(Claude Code); kept as written, not judged against the plan")])
     return rows
 
 

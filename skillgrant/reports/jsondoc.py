@@ -81,6 +81,7 @@ def file_json(result: FileResult, dry_run: bool) -> dict[str, Any]:
             "message": result.error.message, "line": result.error.line,
             "column": result.error.column},
         "runtime_note": result.runtime_note,
+        "disallowed_tools": list(result.removed) if decision is not None else None,
     }
     if dry_run:
         item["diff"] = result.diff or ""
@@ -120,7 +121,8 @@ def _laid_out(result: FileResult, dry_run: bool) -> str:
               ("[" + ",".join(_ITEM_AT + _decision_text(verdict, where(i))
                               for i, verdict in enumerate(decision.verdicts)) + _LIST_END
                if decision.verdicts else "[]"),
-              "null", "null" if result.runtime_note is None else _string(result.runtime_note)]
+              "null", "null" if result.runtime_note is None else _string(result.runtime_note),
+              strings(result.removed, _FILE_LEVEL + 1)]
     if dry_run:
         values.append(scalar(result.diff or ""))
     if result.text is not None:
@@ -161,7 +163,7 @@ _DECISION_END: Final = "\n" + "  " * (_FILE_LEVEL + 2) + "}"
 # Each object's text with a %s for each member's value: file_json's keys and _decision_json's,
 # in their order (a file's object with and without ``diff`` and ``text``).
 _FILE_KEYS: Final = ("path", "artifact", "changed", "applied", "restored", "line", "allowed",
-                     "decisions", "error", "runtime_note")
+                     "decisions", "error", "runtime_note", "disallowed_tools")
 _FILE_TEMPLATES: Final = {
     (dry_run, text): escape.object_template(
         _FILE_KEYS + ("diff",) * dry_run + ("text",) * text, _FILE_LEVEL) + _OBJECT_END

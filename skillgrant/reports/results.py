@@ -39,6 +39,11 @@ class FileResult:
     runtime_rule: str = "SG009"
     #: The file's new text, for a SKILL.md read from standard input (``check -``, ``apply -``).
     text: str | None = None
+    #: What the file's ``disallowed-tools`` (or ``disallowedTools``, ``removed_key``) removes
+    #: as Claude Code reads it (SG011), and where that key is.
+    removed: tuple[str, ...] = ()
+    removed_key: str | None = None
+    removed_location: Location | None = None
 
     def where(self, index: int) -> Location | None:
         if index < len(self.entry_locations):

@@ -118,7 +118,8 @@ def _file(command: str) -> Schema:
               "restored": _BOOLEAN, "line": _POSITION,
               "allowed": _nullable(_STRINGS),
               "decisions": {"type": "array", "items": {"$ref": "#/$defs/decision"}},
-              "error": _nullable(error), "runtime_note": _nullable(_STRING)}
+              "error": _nullable(error), "runtime_note": _nullable(_STRING),
+              "disallowed_tools": _nullable(_STRINGS)}
     # ``text``: the file's new text, for a SKILL.md read from standard input (``check -``).
     fields["text"] = _STRING
     if command == "apply":
@@ -126,10 +127,11 @@ def _file(command: str) -> Schema:
     # A file with an input error was left untouched and has no decisions.
     failed = {"properties": {"changed": {"const": False}, "applied": {"const": False},
                              "restored": {"const": False}, "line": _NULL, "allowed": _NULL,
-                             "decisions": {"maxItems": 0}, "runtime_note": _NULL}}
+                             "decisions": {"maxItems": 0}, "runtime_note": _NULL,
+                             "disallowed_tools": _NULL}}
     return {**_closed(fields, optional=("diff", "text")),
             "if": {"properties": {"error": _NULL}},
-            "then": {"properties": {"allowed": _STRINGS}},
+            "then": {"properties": {"allowed": _STRINGS, "disallowed_tools": _STRINGS}},
             "else": failed}
 
 

@@ -9,6 +9,8 @@ import re
 
 from yaml.nodes import MappingNode, Node, SequenceNode
 
+from .tagged import content_start
+
 _SPACE = " \t"
 _LINE = re.compile(r"([^\r\n]*)(?:\r\n|\r|\n|\Z)")
 _BREAKS = "\r\n"
@@ -67,7 +69,7 @@ def wide_blank_line(text: str, node: Node, parent: int) -> int | None:
     wider than its first line of text: YAML 1.2 (Bun) rejects it, PyYAML takes the widest
     such line for the indentation, and may then end the scalar before that text (review R-4).
     ``parent`` is the column of the block holding it; a first line not past it is no text."""
-    start = node.start_mark.index
+    start = content_start(text, node.start_mark.index)  # (the indicator, past properties)
     header_end = text.find("\n", start)
     if header_end < 0 or any(c.isdigit() for c in text[start:header_end].split("#")[0]):
         return None

@@ -121,11 +121,12 @@ def _require_regular(mode: int, path: str | os.PathLike[str]) -> None:
                               os.fspath(path))
 
 
-def read_bounded(path: str | os.PathLike[str]) -> bytes:
-    """At most MAX_FILE_BYTES + 1 bytes of the regular file at ``path``: all of it, or enough
-    to tell it is over the limit. Raises OSError as ``open`` would; IsADirectoryError for a
-    directory, NotRegularFileError for a FIFO, socket or device (never opened, never waited on),
-    SymlinkLoopError for a path whose symbolic links cannot be resolved (a loop).
+def read_bounded(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> bytes:
+    """At most ``limit`` + 1 bytes of the regular file at ``path`` (``limit``: MAX_FILE_BYTES,
+    or MAX_SKILL_BYTES for a skill file): all of it, or enough to tell it is over the limit.
+    Raises OSError as ``open`` would; IsADirectoryError for a directory, NotRegularFileError
+    for a FIFO, socket or device (never opened, never waited on), SymlinkLoopError for a path
+    whose symbolic links cannot be resolved (a loop).
 
     The file is read in the size it gives (a buffered ``read(limit)`` allocates the whole
     limit first: most of the cost of a small file), then in chunks for a file that gives none
@@ -141,7 +142,7 @@ def read_bounded(path: str | os.PathLike[str]) -> bytes:
         if e.errno == errno.ELOOP:
             raise _loop_error(path) from e
         raise
-    limit = MAX_FILE_BYTES + 1
+    limit += 1
     try:
         info = os.fstat(fd)
         # A regular file, so O_NONBLOCK changes nothing about reading it (open(2)): it is

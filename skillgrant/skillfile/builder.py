@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import PlanError, SkillFileError
 from ..frozen import quick_init
-from ..limits import MAX_FILE_BYTES
+from ..limits import MAX_SKILL_BYTES
 from ..prover import constrain
 from ..verdicts import Decision
 from .bounded import read_bounded
@@ -202,7 +202,7 @@ def apply_to_file(path: str | os.PathLike[str], plan: Plan, *, dry_run: bool = F
     ``plugins``, one dict kept over a batch, remembers the plugin folders looked at
     (``skillfile.plugin.judge_plugin``).
 
-    Raises SkillFileError (unreadable, over MAX_FILE_BYTES, not UTF-8, unsafe to rewrite, in a
+    Raises SkillFileError (unreadable, over MAX_SKILL_BYTES, not UTF-8, unsafe to rewrite, in a
     plugin whose manifest or hooks grant beside it (``skillfile.plugin``), or the write
     failed) or PlanError.
     """
@@ -218,20 +218,26 @@ def apply_to_file(path: str | os.PathLike[str], plan: Plan, *, dry_run: bool = F
 
 
 def read_limited(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of the file at ``path``, refusing one over MAX_FILE_BYTES without reading it
+    """The bytes of the file at ``path``, refusing one over MAX_SKILL_BYTES without reading it
     whole (a hostile path may name a huge file or an endless device).
 
     Raises SkillFileError naming the file and the limit, or why it cannot be read.
     """
     shown = str(path)
     try:
-        data = read_bounded(path)
+        data = read_bounded(path, MAX_SKILL_BYTES)
     except OSError as e:
         raise SkillFileError(f"cannot read the file: {e.strerror or e}", path=shown) from e
-    if len(data) > MAX_FILE_BYTES:
-        raise SkillFileError(f"the file is over {MAX_FILE_BYTES} bytes (MAX_FILE_BYTES); a "
-                             "SKILL.md that large is refused", path=shown)
+    if len(data) > MAX_SKILL_BYTES:
+        raise SkillFileError(too_large(), path=shown)
     return data
+
+
+def too_large() -> str:
+    """Why a skill file over MAX_SKILL_BYTES is refused."""
+    return (f"the file is over {MAX_SKILL_BYTES} bytes (MAX_SKILL_BYTES): Claude Code and "
+            "Copilot CLI read no skill or command file that large, so it grants nothing as it "
+            "is; skillgrant refuses it rather than pass a file that would grant once cut down")
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes, *,

@@ -32,7 +32,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import JS_WHITESPACE
 from .blockcolumn import block_column, wide_blank_line
-from .tagged import tagged_key
+from .flowlenient import bun_may_accept, is_flow_list
+from .tagged import content_start, tagged_key
 from .yamlapart import apart_as_read, apart_as_rejected, judged_keys
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
 
@@ -50,8 +51,6 @@ _SIMPLE_LINE: Final = re.compile(
 # The runtime's test of a value that needs quotes, /[{}[\]*&#!|>%@`]|: /, as a search for a
 # character of the class (at C speed) or a ": " (an alternation is tried at every character).
 _NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]")
-# What may open a nested collection, a quote or a comment inside a flow list (_is_flow_list).
-_NESTS: Final = re.compile(r"[\[{\"'#]")
 _LEADING_TABS: Final = re.compile(f"(?:\\A|(?<=[{_JS_LINE_END}]))\t+")
 _BREAK: Final = re.compile(r"\r\n?|\n")
 # PyYAML errors (or skillgrant's own limits) on texts Bun may well accept.
@@ -95,12 +94,14 @@ def runtime_frontmatter(text: str) -> RuntimeFrontmatter | None:
 def requoted(yaml_text: str) -> str:
     """The runtime's second attempt at text its YAML parser rejected."""
     lines = []
+    at = 0  # (where the line starts: a Divergence of flowlenient is located there)
     for line in yaml_text.split("\n"):
+        at, start = at + len(line) + 1, at
         match = _SIMPLE_LINE.match(line)
         if match is not None:
             key, value = match.groups()
             quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
-            if not quoted and not _is_flow_list(value) and (
+            if not quoted and not is_flow_list(value, start, Divergence) and (
                     ": " in value or _NEEDS_QUOTES.search(value)):
                 escaped = value.replace("\\", "\\\\").replace('"', '\\"')
                 line = f'{key}: "{escaped}"'
@@ -108,26 +109,6 @@ def requoted(yaml_text: str) -> str:
     joined = "\n".join(lines)  # (no tab, no leading one: the search is skipped)
     return _LEADING_TABS.sub(lambda m: "  " * len(m.group()), joined) if "\t" in joined \
         else joined
-
-
-def _is_flow_list(value: str) -> bool:
-    """Whether Bun parses ``value`` (a line's value) as a list. Bun accepts what PyYAML
-    composes on one line (no line to misplace), and rejects what PyYAML does not."""
-    if not (value.startswith("[") and value.endswith("]")):
-        return False
-    # Nothing between the first '[' and the first ']' that nests, quotes or comments: the
-    # list closes at that ']' (a plain scalar in a flow collection ends at one). When more
-    # follows it (the value ends in ']', so that is not blank) and no '#' anywhere (it could
-    # start a comment after the list), PyYAML reads a mapping with the list as its key, or
-    # rejects the text: not a list either way, and the text is not composed to be told so.
-    close = value.find("]")
-    if close < len(value) - 1 and _NESTS.search(value, 1, close) is None and "#" not in value:
-        return False
-    try:
-        node = compose(value)
-    except YamlProblem:
-        return False
-    return isinstance(node, SequenceNode)
 
 
 How = Literal["direct", "retry", "nothing"]
@@ -160,7 +141,7 @@ def predict(yaml_text: str, root: Node | None = None,
             return Prediction("direct", root, yaml_text, None)
         why, where = rejected
     else:
-        why, where = _rejected(problem)
+        why, where = _rejected(problem, yaml_text)
     retry = _retry(yaml_text, why, where, problem is not None)
     line = line_column(yaml_text, where)[0]
     try:
@@ -262,10 +243,15 @@ def could_hold_key(yaml_text: str) -> bool:
     return KEY in yaml_text or "\\" in yaml_text
 
 
-def _rejected(problem: YamlProblem) -> tuple[str, int]:
+def _rejected(problem: YamlProblem, yaml_text: str) -> tuple[str, int]:
     """Why and where PyYAML rejected a text (Bun rejects it too, unless the problem is one Bun
-    accepts: then Divergence)."""
+    accepts, or lies in a flow collection, ``flowlenient``: then Divergence)."""
     why, where = problem.message, problem.index or 0
+    if bun_may_accept(yaml_text, where):
+        raise Divergence(f"{why}, inside a flow collection ('[...]', '{{...}}'): Claude Code's "
+                         "YAML parser reads more there than skillgrant's (an empty key, a '?' "
+                         "or ':' glued to a value), so what it grants cannot be computed; "
+                         "quote the value", where)
     if _BUN_MAY_ACCEPT.search(why):
         raise Divergence(f"{why}: Claude Code's YAML parser accepts what skillgrant's refuses "
                          "here, so what it grants cannot be computed; write the frontmatter "
@@ -287,7 +273,7 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
             return "text right after a closing quote or bracket", node.end_mark.index
         if isinstance(node, MappingNode) and not node.flow_style:
             column = block_column(text, node)
-            found = _value_under_its_key(node, column)
+            found = _value_under_its_key(text, node, column)
             stack.extend([(value, column) for _, value in node.value])
         elif isinstance(node, SequenceNode) and not node.flow_style:
             found = None
@@ -309,15 +295,17 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
     return None
 
 
-def _value_under_its_key(node: MappingNode, column: int) -> tuple[str, int] | None:
-    """A value of a block mapping (at ``column``) on the line after its key and not indented
-    past the mapping (a block list excepted): YAML 1.2 reads no such value."""
+def _value_under_its_key(text: str, node: MappingNode,
+                         column: int) -> tuple[str, int] | None:
+    """A value of a block mapping (at ``column``) whose content is on a line after its key
+    and not indented past the mapping (a block list excepted): YAML 1.2 reads no such value.
+    The content is past the value's properties (``&a`` ⏎ ``|``: s47-ffix)."""
     for key, value in node.value:
-        if (value.start_mark.line > key.start_mark.line and value.start_mark.column <= column
-                and value.end_mark.index > value.start_mark.index
+        at = content_start(text, value.start_mark.index)
+        start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1  # (PyYAML's lines)
+        if (at < value.end_mark.index and start > key.start_mark.index and at - start <= column
                 and not (isinstance(value, SequenceNode) and not value.flow_style)):
-            return "a value on the line after its key, not indented past it", \
-                value.start_mark.index
+            return "a value on the line after its key, not indented past it", at
     return None
 
 
@@ -353,6 +341,9 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
     """A continuation line of a flow node that YAML 1.2 needs indented past ``parent``."""
     start, end = node.start_mark.index, node.end_mark.index
     collection = isinstance(node, (MappingNode, SequenceNode))
+    # A comment line between a node's properties and its content is separation, read at any
+    # column (review s47-freview F2/S5: `y:` ⏎ ` &a` ⏎ `# c` ⏎ `  "y"`).
+    content = content_start(text, start) if text[start:start + 1] in ("&", "!") else start
     for found in _BREAK.finditer(text, start, end):
         at = found.end()
         first = at
@@ -360,7 +351,7 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
             first += 1
         char = text[first:first + 1]
         if char in ("", "\n", "\r") or (first >= end and not char.strip()) or (
-                first - at > parent):  # indented past its block (a tab may follow)
+                first - at > parent) or (char == "#" and first < content):
             continue
         if char == "\t":  # a tab where the indentation is
             rest = text[first:end].split("\n", 1)[0].strip(" \t\r")

@@ -22,9 +22,6 @@ from cp_runtime import run_interactive, write_project
 __all__ = ["copilot"]
 
 HOLES: dict[str, str] = {
-    "f1-copilot-key": "tagged._explicit_tag stops at the line break between `? &a` and "
-                      "`!!binary allowed-tools`: past Claude Code's span (`description: a---b`) "
-                      "PyYAML reads a bytes key, Copilot CLI the key allowed-tools",
     "p2-agent-plugins": "plugin.py knows Copilot's manifests but not the Agent Plugins spec "
                         "layout their `$schema` selects: hooks under com.github.copilot/ "
                         "(hooks/hooks.json; also lsp.json, extensions/) are never read",
@@ -40,7 +37,7 @@ CALLS = [("skill", {"skill": "probe"}),
 ROWS = {
     "anchor-newline-tagged-key": ("---\nname: probe\ndescription: a---b\n? &a\n  !!binary "
                                   "allowed-tools\n: shell(touch)\n---\nRun it.\n",
-                                  "f1-copilot-key"),
+                                  None),
     "control": ("---\nname: probe\ndescription: a---b\n? &a\n  allowed-tools\n: shell(touch)\n"
                 "---\nRun it.\n", None),
 }

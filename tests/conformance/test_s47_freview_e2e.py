@@ -22,11 +22,6 @@ from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_file
 
 HOLES: dict[str, str] = {
-    "f1-agent": "tagged._explicit_tag does not read past a line break between a node's "
-                "properties: `agent: &a` + newline + `  !!null ev` is no agent to skillgrant, "
-                "the agent ev to Claude Code",
-    "f1-enforce": "as f1-agent: `PreToolUse: &a` + newline + `  !!null x` beside the hook "
-                  "apply --enforce writes: Claude Code drops the skill's hooks",
 }
 
 
@@ -34,7 +29,7 @@ def _hole(name: str) -> list[pytest.MarkDecorator]:
     return [pytest.mark.xfail(strict=True, reason=HOLES[name])]
 
 
-F1_AGENT = {"anchor-newline": ("agent: &a\n  !!null ev", "f1-agent"),
+F1_AGENT = {"anchor-newline": ("agent: &a\n  !!null ev", None),
             "control": ("x: y", None)}
 
 
@@ -66,7 +61,11 @@ def test_f1_an_agent_tagged_after_an_anchor_line_runs_the_skill_as_that_agent(
             f"{done.stdout}{done.stderr}")
 
 
-F1_ENFORCE = {"pretooluse-anchor-newline": ("PreToolUse: &a\n  !!null x", "f1-enforce"),
+F1_ENFORCE = {"pretooluse-anchor-newline": ("PreToolUse: &a\n  !!null x", None),
+              # s47-ffix X1: an empty key in a flow list, which libyaml rejects and Bun reads
+              "flow-empty-key": ("x: [PreToolUse: y, : b]", None),
+              "flow-empty-key-after-retry": ("argument-hint: [a] [b]\nx: [PreToolUse: y, : b]",
+                                             None),
               "control": ("x: y", None)}
 
 
@@ -141,8 +140,11 @@ def test_s_a_skill_calls_args_the_gate_fills_otherwise_run_a_command(judge: Judg
         skill_file = project / ".claude" / "skills" / "other" / "SKILL.md"
         skill_file.parent.mkdir(parents=True)
         skill_file.write_text(text)
-        applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
-        assert skill_file.read_text() == text, applied  # kept unchanged
+        try:  # kept unchanged, or refused (s47-ffix: a tag after an anchor line, F1/S3)
+            applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
+        except SkillFileError:
+            applied = None
+        assert skill_file.read_text() == text, applied  # the gate must hold either way
         url, session = judge.standin.session([("Skill", {"skill": "other", "args": args})])
         done, _ = run_session(judge.binary, url, work, None, timeout=120, prompt="hello",
                               extra_args=["--allowedTools", "Skill(other)", "Bash"])

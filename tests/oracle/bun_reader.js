@@ -4,9 +4,11 @@
 // runtime's own YAML parser.
 //
 // Input: one JSON string a line on stdin (a SKILL.md text). Output: one JSON object a line,
-//   {"how": "none" | "direct" | "retry" | "failed", "entries": [...], "hooks": bool}
+//   {"how": "none" | "direct" | "retry" | "failed", "entries": [...], "hooks": bool,
+//    "removed": [...]}
 // "none": no frontmatter; "failed": both parses threw (the frontmatter is {}); "hooks": the
-// frontmatter has a key the runtime reads as hooks (its allowed-tools may then be dropped).
+// frontmatter has a key the runtime reads as hooks (its allowed-tools may then be dropped);
+// "removed": what its disallowed-tools removes (EHe).
 "use strict";
 
 const K0 = /^---\s*\n([\s\S]*?)---\s*\n?/;
@@ -81,14 +83,17 @@ function bgn(e) {
 
 function Mx(e) { let n = bgn(e); if (n === null) return []; return n; }
 
+// The tools a skill's frontmatter removes while it runs (its EHe).
+function EHe(e) { return Mx(e["disallowed-tools"] ?? e.disallowedTools); }
+
 function read(text) {
   let e = eC(text);
   let h = e.indexOf("---", 3) < 0 ? null : e.match(K0);
-  if (!h) return { how: "none", entries: [], hooks: false };
+  if (!h) return { how: "none", entries: [], hooks: false, removed: [] };
   let Y = DDr(h[1] || "");
   let fm = Y.ok ? Qs(Y.value) : {};
   let hooks = "hooks" in fm || "PreToolUse" in fm || "PermissionRequest" in fm;
-  return { how: Y.how, entries: Mx(fm["allowed-tools"]), hooks: hooks };
+  return { how: Y.how, entries: Mx(fm["allowed-tools"]), hooks: hooks, removed: EHe(fm) };
 }
 
 const decoder = new TextDecoder();

@@ -50,11 +50,13 @@ def install(version: str = BUN_VERSION) -> Path:
 @dataclass(frozen=True)
 class Reading:
     """The runtime's reading of one text: how its frontmatter was parsed ("none", "direct",
-    "retry", "failed"), the ``allowed-tools`` entries it keeps, and whether it has hooks."""
+    "retry", "failed"), the ``allowed-tools`` entries it keeps, whether it has hooks, and
+    the tools its ``disallowed-tools`` (or ``disallowedTools``) removes."""
 
     how: str
     entries: tuple[str, ...]
     hooks: bool
+    removed: tuple[str, ...] = ()
 
 
 def read_batch(binary: Path, texts: Sequence[str]) -> list[Reading]:
@@ -70,7 +72,8 @@ def read_batch(binary: Path, texts: Sequence[str]) -> list[Reading]:
     out = []
     for line in lines:
         got = json.loads(line)
-        out.append(Reading(got["how"], tuple(got["entries"]), got["hooks"]))
+        out.append(Reading(got["how"], tuple(got["entries"]), got["hooks"],
+                           tuple(got["removed"])))
     return out
 
 

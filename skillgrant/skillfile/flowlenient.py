@@ -1,0 +1,88 @@
+"""Where PyYAML rejects a frontmatter inside a flow collection, Bun may accept it (s47-ffix).
+
+``runtime.predict`` took "a text PyYAML does not compose, Bun rejects too" and read the
+runtime's re-quote retry. Inside ``[...]`` and ``{...}`` that is false: Bun 1.4.5 reads an
+empty key (``[a, : b]`` is ``["a", {"null": "b"}]``, ``{: b}``), ``?`` glued to what follows
+(``[?? ]``, ``[? : b]``), a plain scalar holding ``:`` or a backtick (``{a`@:}``), an indicator
+after ``?`` (``{?>}``, ``[?@]``) where libyaml stops (measured on 60,000 generated flow values:
+1,400 such texts, every kind listed). The runtime then reads the text as written, and
+``x: [PreToolUse: y, : b]`` drops the skill's hooks while skillgrant's retried reading holds
+a string (``apply --enforce`` wrote a hook that never runs). So an error PyYAML reports inside
+a flow collection means the reading cannot be computed, but where Bun is known to reject the
+collection too: a ``${`` inside it (pinned by tests/oracle; real skill 34).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+import yaml
+from yaml.nodes import SequenceNode
+from yaml.tokens import (
+    FlowMappingEndToken,
+    FlowMappingStartToken,
+    FlowSequenceEndToken,
+    FlowSequenceStartToken,
+)
+
+from .yamlspan import YamlProblem, compose
+
+_OPENS = (FlowSequenceStartToken, FlowMappingStartToken)
+_CLOSES = (FlowSequenceEndToken, FlowMappingEndToken)
+# What may open a nested collection, a quote or a comment inside a flow list (is_flow_list).
+_NESTS: Final = re.compile(r"[\[{\"'#]")
+
+
+def bun_may_accept(yaml_text: str, where: int) -> bool:
+    """Whether the error PyYAML reports at ``where`` of ``yaml_text`` lies inside a flow
+    collection that Bun may read as written (one with no ``${`` on the error's line). The
+    depth is PyYAML's own scanner's (pure Python: libyaml's looks ahead past the error before
+    it yields a token): the collections opened before ``where``, or its flow level where it
+    stopped at an error of its own."""
+    try:
+        scanner = yaml.SafeLoader(yaml_text)
+    except yaml.YAMLError:  # (a character it does not read: no flow to speak of)
+        return False
+    opened = 0
+    try:
+        while scanner.check_token():
+            token = scanner.peek_token()  # type: ignore[no-untyped-call]
+            if token.start_mark.index >= where:
+                break
+            opened += isinstance(token, _OPENS)
+            opened -= isinstance(token, _CLOSES) and opened > 0
+            scanner.get_token()  # type: ignore[no-untyped-call]
+    except yaml.YAMLError:
+        opened = scanner.flow_level
+    finally:
+        scanner.dispose()
+    line = yaml_text.rfind("\n", 0, where) + 1
+    end = yaml_text.find("\n", where)
+    return opened > 0 and "${" not in yaml_text[line:len(yaml_text) if end < 0 else end]
+
+
+def is_flow_list(value: str, at: int, divergence: type[Exception]) -> bool:
+    """Whether Bun parses ``value`` (a line's value, at ``at`` of its text) as a list, which
+    the runtime's retry keeps unquoted. Bun accepts what PyYAML composes on one line (no line
+    to misplace); where PyYAML rejects the value inside its brackets, Bun may still parse a
+    list (``[a, : b]``): ``divergence`` (``runtime.Divergence``) is raised, located at ``at``."""
+    if not (value.startswith("[") and value.endswith("]")):
+        return False
+    # Nothing between the first '[' and the first ']' that nests, quotes or comments: the
+    # list closes at that ']' (a plain scalar in a flow collection ends at one). When more
+    # follows it (the value ends in ']', so that is not blank) and no '#' anywhere (it could
+    # start a comment after the list), PyYAML reads a mapping with the list as its key, or
+    # rejects the text: not a list either way, and the text is not composed to be told so.
+    close = value.find("]")
+    if close < len(value) - 1 and _NESTS.search(value, 1, close) is None and "#" not in value:
+        return False
+    try:
+        node = compose(value)
+    except YamlProblem as e:
+        if bun_may_accept(value, e.index or 0):
+            raise divergence(f"{e.message} in {value!r}: Claude Code's YAML parser may read "
+                             "that flow collection as a list, and keep it so on its retry",
+                             at) from e
+        return False
+    return isinstance(node, SequenceNode)
