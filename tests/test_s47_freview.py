@@ -32,13 +32,6 @@ HOLES: dict[str, str] = {
     "f1-copilot": "as f1-agent, on a key: `? &a` + newline + `  !!binary allowed-tools` past "
                   "Claude Code's span (`description: a---b`) is a bytes key to PyYAML (the tag "
                   "walk misses it) and allowed-tools to Copilot CLI (s46-freview2 C1's class)",
-    "p2": "plugin.py reads Copilot's manifests but not the Agent Plugins spec layout their "
-          "`$schema` selects: com.github.copilot/hooks/hooks.json (and lsp.json, extensions/) "
-          "run, and the plugin's skill passes",
-    "p3": "check DIR's walk does not read an Agent Plugins spec plugin's "
-          "com.github.copilot/commands/*.md, which Copilot CLI loads",
-    "p4": "plugin.py does not read a plugin's Copilot custom agents, whose `mcp-servers:` "
-          "frontmatter starts local servers (commands) when the agent runs",
     "s1": "gate/skillargs._fill maps a name declared twice to its last index "
           "(`{n: i for i, n in kept}`); the runtime's _vt fills every `$name` with the first",
     "s2": "gate/skillargs._names splits a string `arguments` with Python's str.split, which "
@@ -313,7 +306,6 @@ P2_LAYOUTS = {
 }
 
 
-@_hole("p2")
 @pytest.mark.parametrize("row", sorted(P2_LAYOUTS))
 def test_p2_a_plugins_agent_plugins_spec_hooks_are_judged(tmp_path: Path, row: str) -> None:
     from skillgrant.skillfile.plugin import judge_plugin
@@ -327,7 +319,6 @@ def test_p2_a_plugins_agent_plugins_spec_hooks_are_judged(tmp_path: Path, row: s
 
 
 
-@_hole("p3")
 def test_p3_check_reads_an_agent_plugins_spec_command(tmp_path: Path) -> None:
     """Measured through Copilot CLI 1.0.102 (test_copilot_s47_freview.py, P3): the command
     loads and ``touch zz`` runs unasked; check must read (and here refuse) the file."""
@@ -353,7 +344,6 @@ def test_p3_check_reads_an_agent_plugins_spec_command(tmp_path: Path) -> None:
 
 
 
-@_hole("p4")
 def test_p4_a_plugin_agents_mcp_servers_are_judged(tmp_path: Path) -> None:
     """Measured through Copilot CLI 1.0.102 (test_copilot_s47_freview.py, P4): the agent,
     run by a ``task`` call nobody is asked about, starts ``sh -c 'touch mcpran'``."""
