@@ -46,7 +46,7 @@ from typing import Final
 from ..errors import SkillFileError
 from ..limits import MAX_FILE_BYTES
 from .bounded import read_bounded
-from .pluginparts import AGENTS, FOLDERS, WORKFLOWS, folder_runs, manifest_agents
+from .pluginparts import AGENTS, FOLDERS, WORKFLOWS, folder_runs, manifest_parts
 from .pluginruns import (
     LSP_FILE,
     MCP_FILE,
@@ -263,8 +263,9 @@ def _grants(where: str, name: str) -> str | None:
     entries = [((), value)] if name in _MANIFESTS else [
         (("plugins", index), entry) for index, entry in enumerate(value.get("plugins") or [])
         if isinstance(entry, dict)] if isinstance(value.get("plugins"), list) else []
-    if name in _MANIFESTS and value.get(AGENTS) is not None:
-        found = manifest_agents(root, text, value)
+    if name in _MANIFESTS and (value.get(AGENTS) is not None or
+                               value.get(WORKFLOWS) is not None):
+        found = manifest_parts(root, text, value)
         if found is not None:
             return found
     for prefix, entry in entries:
@@ -283,6 +284,10 @@ def _entry_grants(text: str, prefix: tuple[str | int, ...], entry: dict[str, obj
     found = None if entry.get("mcpServers") is None else mcp_runs(
         text, (*prefix, "mcpServers"), entry["mcpServers"])
     found = found or parts_run(text, prefix, entry)
+    for key in (AGENTS, WORKFLOWS) if prefix and found is None else ():
+        if entry.get(key) is not None:  # a marketplace entry's: paths in the plugin it lists
+            return said(text, member(text, (*prefix, key)), f"the plugin's "
+                        f"{dotted((*prefix, key))!r} names files skillgrant does not read")
     if found is not None:
         return found
     commands = entry.get("commands")

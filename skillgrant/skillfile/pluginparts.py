@@ -15,8 +15,10 @@
   escape may spell it): no key can name ``mcp-servers``/``mcpServers`` otherwise, so this needs
   no reading of the frontmatter (whose fence and YAML Copilot reads in native code).
 * ``workflows/``: Claude Code 2.1.332 loads a plugin's ``workflows/*.js`` (scripts that start
-  agents; review s46-freview2's OPEN); their permission prompt is not measured here, so a plugin
-  holding the folder is refused.
+  agents; review s46-freview2's OPEN), or the ``.js`` files and folders its manifest's
+  ``workflows`` names; whether one runs unasked is not measured (its settings schema: "auto
+  permission mode prompts before running a workflow" until a warning is accepted), so a plugin
+  holding either is refused.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import re
 from typing import Final
 
 from ..errors import SkillFileError
+from ..limits import MAX_FILE_BYTES
 from .bounded import read_bounded
 from .pluginruns import member, said
 from .yamlspan import line_column
@@ -35,7 +38,7 @@ AGENTS: Final = "agents"
 WORKFLOWS: Final = "workflows"
 #: The folders of a plugin's root judged here, as ``plugin._plugin_files`` lists its names.
 FOLDERS: Final = (COPILOT_LAYOUT, AGENTS, WORKFLOWS)
-#: At most this many agent files are read in one plugin; more is refused.
+#: At most this many agent files and folders are read in one place; more is refused.
 _MAX_AGENTS: Final = 1000
 _RUNS = re.compile(r"mcp|\\", re.IGNORECASE)
 
@@ -58,12 +61,15 @@ def folder_runs(root: str, name: str) -> None:
     agents_run([where])
 
 
-def manifest_agents(root: str, text: str, value: dict[str, object]) -> str | None:
-    """``said`` (or ``agents_run``'s answer) for a manifest's ``agents`` key (the manifest's
-    ``text``, read as ``value``, at the plugin root ``root``): each path it names is judged as
-    the ``agents/`` folder is; a value that is not a path or a list of paths, or a path outside
-    the plugin, is refused at the key."""
-    named = value.get("agents")
+def manifest_parts(root: str, text: str, value: dict[str, object]) -> str | None:
+    """``said`` for a manifest's ``workflows`` key, or its ``agents`` key (the manifest's
+    ``text``, read as ``value``, at the plugin root ``root``) when it is not a path or a list of
+    paths inside the plugin; each path it names is judged as the ``agents/`` folder is (and
+    SkillFileError raised for it)."""
+    if value.get(WORKFLOWS) is not None:
+        return said(text, member(text, (WORKFLOWS,)), "the plugin's 'workflows' names "
+                    "workflow scripts (which start agents) that skillgrant does not judge")
+    named = value.get(AGENTS)
     if named is None:
         return None
     paths = [named] if isinstance(named, str) else named if isinstance(named, list) else None
@@ -72,7 +78,7 @@ def manifest_agents(root: str, text: str, value: dict[str, object]) -> str | Non
             os.path.join(root, path)).startswith(real + os.sep) for path in paths):
         return said(text, member(text, ("agents",)), "the plugin's 'agents' names agent files "
                     "skillgrant does not read (not paths inside the plugin)")
-    agents_run([os.path.join(root, str(path)) for path in paths])
+    agents_run([os.path.normpath(os.path.join(root, str(path))) for path in paths])
     return None
 
 
@@ -82,18 +88,23 @@ def agents_run(places: list[str]) -> None:
     files: list[str] = []
     for place in places:
         if os.path.isdir(place):
-            for folder, dirs, names in os.walk(place, followlinks=True):
+            for walked, (folder, dirs, names) in enumerate(os.walk(
+                    place, onerror=_unlisted, followlinks=True)):
                 dirs.sort()
                 files += [os.path.join(folder, n) for n in sorted(names)
                           if n.lower().endswith(".md")]
-                if len(files) > _MAX_AGENTS:
+                if len(files) + walked > _MAX_AGENTS:  # (a link loop too)
                     raise SkillFileError(f"{place}:1:1: more than {_MAX_AGENTS} "
-                            "agent files; skillgrant refuses what it cannot read of a plugin")
+                                         "agent files and folders; skillgrant refuses what "
+                                         "it cannot read of a plugin")
         elif os.path.lexists(place):
             files.append(place)
     for path in files:
         try:
-            text = read_bounded(path).decode("utf-8", errors="replace")
+            data = read_bounded(path)
+            if len(data) > MAX_FILE_BYTES:
+                raise OSError(0, f"over {MAX_FILE_BYTES} bytes")
+            text = data.decode("utf-8", errors="replace")
         except OSError as e:
             raise SkillFileError(f"{path}:1:1: cannot read the plugin's agent file "
                     f"({e.strerror or e}); skillgrant refuses what it cannot read of a plugin"
@@ -105,3 +116,9 @@ def agents_run(places: list[str]) -> None:
                     "may declare mcp-servers (it holds 'mcp' or a backslash), whose local "
                     "commands Copilot CLI starts when a task runs the agent; skillgrant "
                     "refuses the plugin's command and skill files")
+
+
+def _unlisted(error: OSError) -> None:
+    raise SkillFileError(f"{error.filename}:1:1: cannot list the plugin's agents folder "
+                         f"({error.strerror or error}); skillgrant refuses what it cannot read "
+                         "of a plugin") from error
