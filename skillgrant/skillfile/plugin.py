@@ -26,7 +26,8 @@ plugin) run; a root ``hooks.json`` beside any manifest, Claude Code's included, 
 root-level ``SKILL.md`` (a folder Copilot loads as a plugin without a manifest; reviews R-7,
 R-8); marketplaces at
 ``.plugin/marketplace.json`` and ``.github/plugin/marketplace.json``. Each is judged as
-Claude Code's are.
+Claude Code's are. A plugin's ``com.github.copilot/`` (Copilot's Agent Plugins layout), its
+agents' ``mcp-servers`` and its ``workflows`` are judged by ``pluginparts`` (review s47-freview).
 
 ``judge_plugin`` refuses a file read from such a plugin, naming the manifest's file, line and
 column: the manifest is read as the runtime reads it (JSON, a leading BOM dropped), and a
