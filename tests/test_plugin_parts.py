@@ -55,6 +55,8 @@ REFUSED = {
     "workflows folder": ({".claude-plugin/plugin.json": MANIFEST, "workflows/w.js": "1"},
                          "workflows:1:1: Claude Code loads a plugin's workflows/"),
     "workflows folder, manifest-less plugin": ({"workflows/w.js": "1"}, "workflows:1:1"),
+    "hooks module, manifest-less plugin": ({"hooks/register.ts": "export {}"},
+                                           "register.ts:1:1: Claude Code loads a plugin's hooks"),
     "manifest workflows": ({".claude-plugin/plugin.json": json.dumps(
         {"name": "p", "workflows": "./w.js"})}, "plugin.json:1:15: the plugin's 'workflows'"),
     "marketplace entry agents": ({"../.claude-plugin/marketplace.json": json.dumps(

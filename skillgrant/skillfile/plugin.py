@@ -47,7 +47,14 @@ from typing import Final
 from ..errors import SkillFileError
 from ..limits import MAX_FILE_BYTES
 from .bounded import read_bounded
-from .pluginparts import AGENTS, FOLDERS, WORKFLOWS, folder_runs, manifest_parts
+from .pluginparts import (
+    AGENTS,
+    FOLDERS,
+    HOOKS_MODULE,
+    WORKFLOWS,
+    folder_runs,
+    manifest_parts,
+)
 from .pluginruns import (
     LSP_FILE,
     MCP_FILE,
@@ -209,7 +216,7 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
         # Copilot CLI reads agents and the Agent Plugins layout of a plugin it loads; Claude
         # Code loads workflows (``pluginparts``; a manifest-less `.claude`'s are the project's)
         names += [name for name in FOLDERS if (copilot_plugin or MANIFEST in names or (
-            name == WORKFLOWS and not own)) and there(join(root, name))]
+            name in (WORKFLOWS, HOOKS_MODULE) and not own)) and there(join(root, name))]
     if copilot_plugin and there(join(root, ROOT_HOOKS_FILE)):
         names.append(ROOT_HOOKS_FILE)
     return tuple(names)

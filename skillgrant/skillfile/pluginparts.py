@@ -14,6 +14,8 @@
   is refused when its text holds ``mcp`` (any case) or a backslash (a double-quoted key's
   escape may spell it): no key can name ``mcp-servers``/``mcpServers`` otherwise, so this needs
   no reading of the frontmatter (whose fence and YAML Copilot reads in native code).
+* ``hooks/register.ts``: the plugin module Claude Code 2.1.332 names for a plugin folder
+  (``modulePath``; not measured): code, refused as a hooks file is.
 * ``workflows/``: Claude Code 2.1.332 loads a plugin's ``workflows/*.js`` (scripts that start
   agents; review s46-freview2's OPEN), or the ``.js`` files and folders its manifest's
   ``workflows`` names; whether one runs unasked is not measured (its settings schema: "auto
@@ -36,8 +38,10 @@ from .yamlspan import line_column
 COPILOT_LAYOUT: Final = "com.github.copilot"
 AGENTS: Final = "agents"
 WORKFLOWS: Final = "workflows"
-#: The folders of a plugin's root judged here, as ``plugin._plugin_files`` lists its names.
-FOLDERS: Final = (COPILOT_LAYOUT, AGENTS, WORKFLOWS)
+#: A plugin's hooks module (code; Claude Code 2.1.332's ``Jbn``, its plugin ``modulePath``).
+HOOKS_MODULE: Final = os.path.join("hooks", "register.ts")
+#: The parts of a plugin's root judged here, as ``plugin._plugin_files`` lists its names.
+FOLDERS: Final = (COPILOT_LAYOUT, AGENTS, WORKFLOWS, HOOKS_MODULE)
 #: At most this many agent files and folders are read in one place; more is refused.
 _MAX_AGENTS: Final = 1000
 _RUNS = re.compile(r"mcp|\\", re.IGNORECASE)
@@ -58,6 +62,11 @@ def folder_runs(root: str, name: str) -> None:
             f"{where}:1:1: Claude Code loads a plugin's workflows/ scripts, which start "
             "agents; skillgrant does not judge them, so it refuses the plugin's command "
             "and skill files")
+    if name == HOOKS_MODULE:
+        raise SkillFileError(
+            f"{where}:1:1: Claude Code loads a plugin's hooks module ({name}, code) as the "
+            "plugin's module; skillgrant does not judge code, so it refuses the plugin's "
+            "command and skill files")
     agents_run([where])
 
 
