@@ -23,13 +23,6 @@ from skillgrant.skillfile import apply_to_text
 
 #: Each hole's test, and why it fails today.
 HOLES: dict[str, str] = {
-    "p2": "plugin.py reads Copilot's manifests but not the Agent Plugins spec layout their "
-          "`$schema` selects: com.github.copilot/hooks/hooks.json (and lsp.json, extensions/) "
-          "run, and the plugin's skill passes",
-    "p3": "check DIR's walk does not read an Agent Plugins spec plugin's "
-          "com.github.copilot/commands/*.md, which Copilot CLI loads",
-    "p4": "plugin.py does not read a plugin's Copilot custom agents, whose `mcp-servers:` "
-          "frontmatter starts local servers (commands) when the agent runs",
 }
 
 
@@ -286,7 +279,6 @@ P2_LAYOUTS = {
 }
 
 
-@_hole("p2")
 @pytest.mark.parametrize("row", sorted(P2_LAYOUTS))
 def test_p2_a_plugins_agent_plugins_spec_hooks_are_judged(tmp_path: Path, row: str) -> None:
     from skillgrant.skillfile.plugin import judge_plugin
@@ -300,7 +292,6 @@ def test_p2_a_plugins_agent_plugins_spec_hooks_are_judged(tmp_path: Path, row: s
 
 
 
-@_hole("p3")
 def test_p3_check_reads_an_agent_plugins_spec_command(tmp_path: Path) -> None:
     """Measured through Copilot CLI 1.0.102 (test_copilot_s47_freview.py, P3): the command
     loads and ``touch zz`` runs unasked; check must read (and here refuse) the file."""
@@ -326,7 +317,6 @@ def test_p3_check_reads_an_agent_plugins_spec_command(tmp_path: Path) -> None:
 
 
 
-@_hole("p4")
 def test_p4_a_plugin_agents_mcp_servers_are_judged(tmp_path: Path) -> None:
     """Measured through Copilot CLI 1.0.102 (test_copilot_s47_freview.py, P4): the agent,
     run by a ``task`` call nobody is asked about, starts ``sh -c 'touch mcpran'``."""

@@ -26,7 +26,8 @@ plugin) run; a root ``hooks.json`` beside any manifest, Claude Code's included, 
 root-level ``SKILL.md`` (a folder Copilot loads as a plugin without a manifest; reviews R-7,
 R-8); marketplaces at
 ``.plugin/marketplace.json`` and ``.github/plugin/marketplace.json``. Each is judged as
-Claude Code's are.
+Claude Code's are. A plugin's ``com.github.copilot/`` (Copilot's Agent Plugins layout), its
+agents' ``mcp-servers`` and its ``workflows`` are judged by ``pluginparts`` (review s47-freview).
 
 ``judge_plugin`` refuses a file read from such a plugin, naming the manifest's file, line and
 column: the manifest is read as the runtime reads it (JSON, a leading BOM dropped), and a
@@ -46,6 +47,14 @@ from typing import Final
 from ..errors import SkillFileError
 from ..limits import MAX_FILE_BYTES
 from .bounded import read_bounded
+from .pluginparts import (
+    AGENTS,
+    FOLDERS,
+    HOOKS_MODULE,
+    WORKFLOWS,
+    folder_runs,
+    manifest_parts,
+)
 from .pluginruns import (
     LSP_FILE,
     MCP_FILE,
@@ -204,6 +213,10 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
             os.path.basename(root.rstrip("/")) == ".claude"
         names += [name for name in _RUNS_FILES if not (own and name == SETTINGS_FILE)
                   and there(join(root, name))]
+        # Copilot CLI reads agents and the Agent Plugins layout of a plugin it loads; Claude
+        # Code loads workflows (``pluginparts``; a manifest-less `.claude`'s are the project's)
+        names += [name for name in FOLDERS if (copilot_plugin or MANIFEST in names or (
+            name in (WORKFLOWS, HOOKS_MODULE) and not own)) and there(join(root, name))]
     if copilot_plugin and there(join(root, ROOT_HOOKS_FILE)):
         names.append(ROOT_HOOKS_FILE)
     return tuple(names)
@@ -215,7 +228,7 @@ def _plugin_files(root: str, parts: list[str], depth: int) -> tuple[str, ...]:
 _FIRST_NAMES: Final = frozenset(
     name.split(os.sep, 1)[0].lower() for name in (
         MANIFEST, MARKETPLACE, *COPILOT_MANIFESTS, *COPILOT_MARKETPLACES, HOOKS_FILE,
-        ROOT_HOOKS_FILE, *_RUNS_FILES))
+        ROOT_HOOKS_FILE, *_RUNS_FILES, *FOLDERS))
 
 
 def _none_there(root: str) -> bool:
@@ -239,7 +252,11 @@ def _none_there(root: str) -> bool:
 
 def _grants(where: str, name: str) -> str | None:
     """``LINE:COLUMN: why`` for the plugin file at ``where`` (a ``name``) when it grants beside
-    a command or skill file, else None."""
+    a command or skill file, else None; raises SkillFileError, located, for a folder."""
+    root = where[:-len(name) - 1] or os.sep
+    if name in FOLDERS:
+        folder_runs(root, name)
+        return None
     text, value = _load(where)
     if name in _HOOKS_FILES:
         at = member(text, ("hooks",)) if isinstance(value, dict) else None
@@ -254,6 +271,11 @@ def _grants(where: str, name: str) -> str | None:
     entries = [((), value)] if name in _MANIFESTS else [
         (("plugins", index), entry) for index, entry in enumerate(value.get("plugins") or [])
         if isinstance(entry, dict)] if isinstance(value.get("plugins"), list) else []
+    if name in _MANIFESTS and (value.get(AGENTS) is not None or
+                               value.get(WORKFLOWS) is not None):
+        found = manifest_parts(root, text, value)
+        if found is not None:
+            return found
     for prefix, entry in entries:
         found = _entry_grants(text, prefix, entry)
         if found is not None:
@@ -270,6 +292,10 @@ def _entry_grants(text: str, prefix: tuple[str | int, ...], entry: dict[str, obj
     found = None if entry.get("mcpServers") is None else mcp_runs(
         text, (*prefix, "mcpServers"), entry["mcpServers"])
     found = found or parts_run(text, prefix, entry)
+    for key in (AGENTS, WORKFLOWS) if prefix and found is None else ():
+        if entry.get(key) is not None:  # a marketplace entry's: paths in the plugin it lists
+            return said(text, member(text, (*prefix, key)), f"the plugin's "
+                        f"{dotted((*prefix, key))!r} names files skillgrant does not read")
     if found is not None:
         return found
     commands = entry.get("commands")

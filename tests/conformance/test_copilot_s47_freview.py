@@ -22,14 +22,6 @@ from cp_runtime import run_interactive, write_project
 __all__ = ["copilot"]
 
 HOLES: dict[str, str] = {
-    "p2-agent-plugins": "plugin.py knows Copilot's manifests but not the Agent Plugins spec "
-                        "layout their `$schema` selects: hooks under com.github.copilot/ "
-                        "(hooks/hooks.json; also lsp.json, extensions/) are never read",
-    "p4-agent-mcp-servers": "plugin.py judges a plugin's MCP servers in its manifest and "
-                            ".mcp.json, not those a Copilot custom agent's `mcp-servers:` "
-                            "frontmatter starts (plugin agents/*.agent.md)",
-    "p3-agent-plugins-commands": "check DIR's walk reads a plugin's commands/ but not the "
-                                 "Agent Plugins spec's com.github.copilot/commands/",
 }
 
 CALLS = [("skill", {"skill": "probe"}),
@@ -80,12 +72,11 @@ _AGENT_PLUGINS = json.dumps({"$schema": "https://agent-plugins.org/schemas/1.1.0
                              "name": "cplug", "version": "1.0.0", "description": "d"})
 #: (the manifest's path in the plugin, its text, hole): with the Agent Plugins spec's
 #: ``$schema``, Copilot CLI 1.0.102 reads the plugin's hooks from com.github.copilot/.
-P2_ROWS = {"dot-plugin": (".plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
-           "root-manifest": ("plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
-           "github-plugin": (".github/plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
-           "claude-manifest": (".claude-plugin/plugin.json", _AGENT_PLUGINS, "p2-agent-plugins"),
-           "schema-1-0-0": (".plugin/plugin.json", _AGENT_PLUGINS.replace("1.1.0", "1.0.0"),
-                            "p2-agent-plugins"),
+P2_ROWS = {"dot-plugin": (".plugin/plugin.json", _AGENT_PLUGINS, None),
+           "root-manifest": ("plugin.json", _AGENT_PLUGINS, None),
+           "github-plugin": (".github/plugin/plugin.json", _AGENT_PLUGINS, None),
+           "claude-manifest": (".claude-plugin/plugin.json", _AGENT_PLUGINS, None),
+           "schema-1-0-0": (".plugin/plugin.json", _AGENT_PLUGINS.replace("1.1.0", "1.0.0"), None),
            # control: no $schema, the plugin-root layout: com.github.copilot/ is not read
            "control-no-schema": (".plugin/plugin.json", '{"name": "cplug"}', None)}
 
@@ -138,7 +129,7 @@ _COMMAND = "---\ndescription: probe command\nallowed-tools: shell(touch)\n---\nR
 #: (the command file's path in the Agent Plugins spec plugin, hole). The control: the root
 #: commands/ of such a plugin is not loaded ("Skill not found: probe"), and check reads it.
 P3_ROWS = {"copilot-commands": ("com.github.copilot/commands/probe.md",
-                                "p3-agent-plugins-commands"),
+                                None),
            "control-root-commands": ("commands/probe.md", None)}
 
 
@@ -185,7 +176,7 @@ def test_copilot_p3_an_agent_plugins_spec_command_check_does_not_read(copilot: C
 #: as ``cplug:ev`` (Copilot CLI asks nothing), starts the MCP servers it names.
 P4_ROWS = {"agent-mcp-servers": ("mcp-servers:\n  x:\n    type: local\n    command: sh\n"
                                  "    args: [\"-c\", \"touch {mark}; sleep 20\"]\n"
-                                 "    tools: [\"*\"]\n", "p4-agent-mcp-servers"),
+                                 "    tools: [\"*\"]\n", None),
            "control-no-servers": ("", None)}
 
 
