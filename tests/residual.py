@@ -32,18 +32,6 @@ OPEN: dict[str, str] = {
     "tests/gate/test_s44_greview.py::test_r3_make_dry_run_still_runs_its_makefiles_shell_calls":
         ("residual (docs/call-gate.md, What is left): a plan granting make's options grants "
          "running the makefiles they name, in every mode (-n evaluates $(shell ...))"),
-    # s47-ffix: the gate's `_named` reads `name:` with its own regex; gate/skillfiles.py is
-    # s47-sfix's (lead, 11:25). The fix: skillfile.keyread.may_read_as (s47-ffix 1ca2ade).
-    **{f"tests/test_s47_ffix.py::test_the_gate_{test}[{row}]": (
-        "open: gate/skillfiles._named reads `name:` with its own regex, not the one reader "
-        "(skillfile.keyread.may_read_as); gate/skillfiles.py is s47-sfix's")
-       for test, row in (("finds_a_skill_named_as_the_runtime_reads_it", "quoted-key"),
-                         ("finds_a_skill_named_as_the_runtime_reads_it", "explicit-key"),
-                         ("finds_a_skill_named_as_the_runtime_reads_it",
-                          "after-a-long-description"),
-                         ("finds_a_skill_named_as_the_runtime_reads_it", "last-of-two"),
-                         ("leaves_a_skill_named_otherwise", "after-the-runtimes-end"),
-                         ("leaves_a_skill_named_otherwise", "null"))},
 }
 
 

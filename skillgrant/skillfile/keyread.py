@@ -87,20 +87,3 @@ def bun_string(node: ScalarNode, yaml_text: str) -> str:
         raise Unreadable("not one scalar")
     return str(read.value[0][1].value)
 
-
-def may_read_as(text: str, key: str, value: str) -> bool:
-    """Whether the runtime may read the frontmatter key ``key`` of the SKILL.md ``text`` as
-    the string ``value``: it does, its reading cannot be computed, or it reads a value of
-    another kind (whose ``String()`` may be ``value``). False when it reads no such key, a
-    null one, or another string."""
-    try:
-        read = runtime_mapping(text)
-        found = None if read is None else last(read[0], key)
-        if read is None or found is None or is_null(found[1]):
-            return False
-        node = found[1]
-        if not isinstance(node, ScalarNode) or not is_string(node):
-            return True
-        return bun_string(node, read[1].text) == value
-    except (Unreadable, RecursionError):
-        return True
