@@ -14,9 +14,10 @@ write, and each is guarded by what it holds).
 What a value names: its words, split at white space and at ``:``, ``=``, ``,`` and ``;`` (a
 ``PATH``-like list, an option's attached value: ``-javaagent:./a.jar``, ``--require=x``); in
 each word holding a ``/``, the word and the tail from the first ``/``, ``./``, ``../`` or
-``~/`` (``-r./x``, ``-I/opt/inc``); a word without one that looks like a file's name (a dot
-before a last part of letters: ``common.mk``, ``agent.jar``). A relative path is read from the
-call's folder and from the project's, as a program started in either reads it.
+``~/`` (``-r./x``, ``-I/opt/inc``); a word without one that looks like a file's name
+(``common.mk``, ``agent.jar``, ``.pythonrc``; not a bare word: ``_file_name``). ``$NAME`` in a
+value is read first. A relative path is
+read from the call's folder and from the project's, as a program started in either reads it.
 
 Under ``skillgrant serve`` the service reads its own environment: the variables it compares
 with the session's (``environment.COMPARED``) hold the ones the reviews named; any other a
@@ -44,15 +45,18 @@ OTHERWISE: Final = frozenset(("HOME", "PWD", "OLDPWD", "PATH", "CDPATH", "PYTHON
                               "TMPDIR", "TMP", "TEMP", "TEMPDIR", "SHELL", "_",
                               "CLAUDE_PROJECT_DIR", "LS_COLORS", "LSCOLORS",
                               "PYTEST_CURRENT_TEST"))
-#: What splits a value into words: white space, and ``:``, ``=``, ``,``, ``;`` (no regular
-#: expression: compiling one costs a hook's start more than reading the values).
-_SEPARATORS: Final = str.maketrans(dict.fromkeys(":=,;", " "))
+#: What splits a value into words: white space, ``:``, ``=``, ``,``, ``;``, quotes and the
+#: shell's operators (a value a program runs through a shell: ``GIT_SSH_COMMAND``). No regular
+#: expression: compiling one costs a hook's start more than reading the values.
+_SEPARATORS: Final = str.maketrans(dict.fromkeys(":=,;\"'`()|&<>", " "))
 
 
 def named_paths(value: str) -> list[str]:
-    """The paths ``value`` names (see the module's text), relative ones as written."""
+    """The paths ``value`` names (see the module's text), relative ones as written, after its
+    ``$NAME`` and ``${NAME}`` are read from the environment (``$PWD`` as ``.``: a shell's
+    folder, the call's or the project's)."""
     found: list[str] = []
-    for word in value.translate(_SEPARATORS).split():
+    for word in _expanded(value).translate(_SEPARATORS).split():
         slash = word.find("/")
         if slash >= 0:
             found.append(word)
@@ -71,12 +75,39 @@ def named_paths(value: str) -> list[str]:
 def _file_name(word: str) -> bool:
     """Whether ``word`` (no ``/``) looks like a file's name: a dot before a last part of a
     letter then letters and digits (``common.mk``), or a dot then a letter first
-    (``.pythonrc``)."""
+    (``.pythonrc``). A bare word (``test``, ``production``, ``vim``) is not read as one: it is
+    what most values are (``NODE_ENV=test``), and guarding it denies the plan's own calls that
+    hold it (``npm test``); a program reading such a value as a file in its folder
+    (``MAKEFILES=common``, ``ssh -F cfg`` in ``GIT_SSH_COMMAND``) is the rule's residual
+    (docs/call-gate.md)."""
     if word[:1] == "." and word[1:2].isascii() and word[1:2].isalpha():
         return True
     stem, dot, last = word.rpartition(".")
     return bool(dot and stem.strip(".") and last[:1].isascii() and last[:1].isalpha()
                 and last.isascii() and last.isalnum())
+
+
+def _expanded(value: str) -> str:
+    """``value`` with each ``$NAME`` and ``${NAME}`` replaced by the variable's value (``.``
+    for ``PWD``; nothing for one unset), as a shell running it reads it."""
+    if "$" not in value:
+        return value
+    out: list[str] = []
+    at = 0
+    while (dollar := value.find("$", at)) >= 0:
+        out.append(value[at:dollar])
+        if value[dollar + 1:dollar + 2] == "{":
+            end = value.find("}", dollar)
+            if end < 0:
+                return "".join(out) + value[dollar:]
+            name, at = value[dollar + 2:end], end + 1
+        else:
+            end = dollar + 1
+            while end < len(value) and (value[end].isalnum() or value[end] == "_"):
+                end += 1
+            name, at = value[dollar + 1:end], end
+        out.append("$" if not name else "." if name == "PWD" else os.environ.get(name, ""))
+    return "".join(out) + value[at:]
 
 
 def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]]:

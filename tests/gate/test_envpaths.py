@@ -13,13 +13,17 @@ NAMED = [
     ("--require ./tools/pre.js", ["./tools/pre.js"]),  # node's NODE_OPTIONS
     ("-r./tools/pre.js", ["-r./tools/pre.js", "./tools/pre.js"]),  # an attached value
     ("--import=./t/p.mjs", ["./t/p.mjs"]),
+    ('--require "./pre/p.js"', ["./pre/p.js"]),  # node reads the quotes (review s47-greview2)
     ("-javaagent:./a.jar -Xmx1g", ["./a.jar"]),  # JAVA_TOOL_OPTIONS
-    ("-javaagent:agent.jar", ["agent.jar"]),  # relative, no slash: a file's name
+    ("-javaagent:agent.jar", ["agent.jar"]),  # relative, no slash
     ("-I/opt/inc -I~/inc -I../inc", ["-I/opt/inc", "/opt/inc", "-I~/inc", "~/inc",
                                      "-I../inc", "../inc"]),
     ("/a/b:/c/d", ["/a/b", "/c/d"]),  # a list
     ("common.mk .pythonrc", ["common.mk", ".pythonrc"]),
-    ("en_US.UTF-8", []), ("1.5", []), ("v1.2.3", []), ("true", []), ("", []),
+    ("ssh -F ssh.cfg", ["ssh.cfg"]),  # a command a program runs through a shell
+    ("sh $PWD/hook ${PWD}/h2 $UNSET_S47/x", ["./hook", "./h2", "/x"]),
+    # bare words are no file names (the rule's residual: `MAKEFILES=common`)
+    ("test", []), ("en_US.UTF-8", []), ("1.5", []), ("v1.2.3", []), ("1 -v", []), ("", []),
 ]
 
 
