@@ -120,7 +120,21 @@ def _decide(doc: SkillDoc, plan: Plan, path: str | None, enforce: str | None) ->
 
 
 def _rewritten(doc: SkillDoc, decision: Decision, path: str | None, enforce: str | None) -> str:
-    new_text = _rewrite(doc, decision.allowed)
+    return _finished(doc, decision, _spliced(doc, decision.allowed), path, enforce)
+
+
+def _spliced(doc: SkillDoc, entries: list[str]) -> str | None:
+    """``_rewrite``'s splice (None: the rewrite is the text itself), not yet read back."""
+    return None if _unchanged(doc, entries) else splice(doc, entries)
+
+
+def _finished(doc: SkillDoc, decision: Decision, spliced: str | None, path: str | None,
+              enforce: str | None) -> str:
+    """The rewrite, ``spliced`` read back (``_verify``), with the gate's hook for ``enforce``."""
+    new_text = doc.text
+    if spliced is not None:
+        _verify(doc, spliced, decision.allowed)
+        new_text = spliced
     if enforce is not None:
         from .enforce import enforce_text
 
@@ -148,9 +162,9 @@ def _unchanged(doc: SkillDoc, entries: list[str]) -> bool:
 
 
 def _rewrite(doc: SkillDoc, entries: list[str]) -> str:
-    if _unchanged(doc, entries):
+    new_text = _spliced(doc, entries)
+    if new_text is None:
         return doc.text
-    new_text = splice(doc, entries)
     _verify(doc, new_text, entries)
     return new_text
 
@@ -271,9 +285,10 @@ def apply_chunk(values: list[Any], plan: Plan, *, enforce: str | None = None,
     each(values, lambda value: _judged(value, plugins))
     each(values, lambda value: (*value, _read(value[1], plan, str(value[0]), True)))
     each(values, lambda value: (*value, _decide(value[2], plan, str(value[0]), enforce)))
+    each(values, lambda value: (*value, _spliced(value[2], value[3].allowed)))
     each(values, lambda value: ApplyResult(
-        value[0], value[1], _rewritten(value[2], value[3], str(value[0]), enforce), value[3],
-        False, value[2]))
+        value[0], value[1], _finished(value[2], value[3], value[4], str(value[0]), enforce),
+        value[3], False, value[2]))
 
 
 def _judged(value: tuple[Path, str], plugins: dict[str, object] | None) -> tuple[Path, str]:
