@@ -95,11 +95,24 @@ def check_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: boo
                                  enforce=enforce, plugins=plugins)
             yield file_done(outcome, json_dry_run=json_dry_run, text=text)
         return
+    import gc
+
     pending = iter(files)
-    while values := check_chunk(pending, plan, root, dry_run=dry_run, enforce=enforce,
-                                plugins=plugins):
-        done: list[Any] = values
-        each(done, lambda outcome: file_done(outcome, json_dry_run=json_dry_run, text=text))
+    while True:
+        # A chunk's documents live until its outcomes are made: the cyclic collector, which
+        # would walk them at each of its rounds, waits for the chunk's end (they hold no cycle).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            done: list[Any] = check_chunk(pending, plan, root, dry_run=dry_run,
+                                          enforce=enforce, plugins=plugins)
+            each(done, lambda outcome: file_done(outcome, json_dry_run=json_dry_run,
+                                                 text=text))
+        finally:
+            if collecting:
+                gc.enable()
+        if not done:
+            return
         for value in done:
             if isinstance(value, BaseException):
                 raise value
