@@ -660,7 +660,7 @@ def section_real(copies: int = 50) -> None:
     against python-frontmatter's ``frontmatter.load`` of the same files (issue 27: >= 0.5)."""
     import frontmatter
 
-    from skillgrant.cli.batch import check_file
+    from skillgrant.cli.batch import Rendering, check_files
     from skillgrant.plan import Plan
 
     print("\n## 8. `check` of real skills in one process, against `frontmatter.load`\n")
@@ -681,15 +681,14 @@ def section_real(copies: int = 50) -> None:
         refused = 0
 
         def ours() -> None:
-            # What `check` does for each file (cli/batch.py), short of rendering the report.
+            # What `check --jobs 1` does with the files (cli/run.py's run_files), short of
+            # rendering the report.
             nonlocal refused
             refused = 0
-            root = Path(tmp)
             plugins: dict[str, object] = {}  # as cli/run.py keeps it over one batch
-            for path in paths:
-                result, _ = check_file(path, plan, root, write=False, dry_run=False,
-                                       plugins=plugins)
-                refused += result.error is not None
+            for done in check_files(paths, plan, Path(tmp), write=False, dry_run=False,
+                                    enforce=None, plugins=plugins, rendering=Rendering()):
+                refused += done.error
 
         def theirs() -> None:
             for path in paths:  # a file it cannot load still took its time

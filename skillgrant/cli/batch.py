@@ -8,24 +8,27 @@ writing for ``check``), locate the value and its entries for the report, make th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from ..errors import SkillFileError
+from ..log import heard
 from ..reports.check import FileError, FileResult, text_block
 from ..reports.ci import Location, artifact_path
 from ..reports.jsondoc import file_fragment
 
-# Its functions are looked up at call time: tests replace apply_to_file.
+# Its functions are looked up at call time: tests replace apply_to_file and read_chunk.
 from ..skillfile import builder as skillfile
 from ..skillfile.removed import removed_tools
+from ..skillfile.staged import each
 
 if TYPE_CHECKING:
     from ..plan.model import ConstrainKwargs, Plan
     from ..reports.check import TextStyle
     from ..review.checks import Hit
+    from ..skillfile.builder import ApplyResult
     from ..skillfile.doc import AllowedTools, SkillDoc
     from ..verdicts import Decision
 
@@ -52,20 +55,86 @@ def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
     A SkillFileError becomes the file's error and the message for stderr; any other exception
     propagates (the CLI turns it into exit 2).
     """
-    artifact = artifact_path(path, root)
     try:
         # Typed for a Plan, apply_to_file reads no more of it than PlanLike offers.
         result = skillfile.apply_to_file(path, cast("Plan", plan), dry_run=not write,
                                          enforce=enforce, plugins=plugins)
     except SkillFileError as e:
-        return (FileResult(str(path), artifact, error=FileError(e.message, e.line, e.column)),
-                f"skillgrant: error: {e}")
+        return _failed(path, root, e)
+    return _outcome(path, result, root, dry_run, enforce)
+
+
+def check_chunk(paths: Iterator[Path], plan: PlanLike, root: Path, *, dry_run: bool,
+                enforce: str | None = None,
+                plugins: dict[str, object] | None = None) -> list[FileOutcome | BaseException]:
+    """``check_file``, never writing, of the next chunk of ``paths`` (``builder.read_chunk``;
+    an empty list: none is left), done step by step over the chunk (``skillfile.staged``):
+    each file's outcome, the same as ``check_file``'s, in order. An exception that
+    ``check_file`` would raise for a file ends the list in that file's place."""
+    taken, values = skillfile.read_chunk(paths)
+    skillfile.apply_chunk(values, cast("Plan", plan), enforce=enforce, plugins=plugins)
+    for i, value in enumerate(values):
+        if isinstance(value, SkillFileError):
+            values[i] = _failed(taken[i], root, value)
+    each(values, lambda result: result if isinstance(result, tuple) else _outcome(
+        result.path, result, root, dry_run, enforce))
+    return values
+
+
+def check_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool,
+                dry_run: bool, enforce: str | None, plugins: dict[str, object] | None,
+                rendering: Rendering) -> Iterator[FileDone]:
+    """Each of ``files`` done (``check_file``) and rendered (``file_done``), in order. When
+    nothing is written and no log record is heard, a chunk at a time (``check_chunk``), its
+    outcomes rendered one after the other before the first is given; an exception is raised
+    in its file's place. Else one file after the other: a file written is read so by a later
+    file (a link to it), and a log record keeps its place among the files' messages."""
+    json_dry_run, text = rendering
+    if write or heard():
+        for path in files:
+            outcome = check_file(path, plan, root, write=write, dry_run=dry_run,
+                                 enforce=enforce, plugins=plugins)
+            yield file_done(outcome, json_dry_run=json_dry_run, text=text)
+        return
+    import gc
+
+    pending = iter(files)
+    while True:
+        # A chunk's documents live until its outcomes are made: the cyclic collector, which
+        # would walk them at each of its rounds, waits for the chunk's end (they hold no cycle).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            done: list[Any] = check_chunk(pending, plan, root, dry_run=dry_run,
+                                          enforce=enforce, plugins=plugins)
+            each(done, lambda outcome: file_done(outcome, json_dry_run=json_dry_run,
+                                                 text=text))
+        finally:
+            if collecting:
+                gc.enable()
+        if not done:
+            return
+        for value in done:
+            if isinstance(value, BaseException):
+                raise value
+            yield value
+
+
+def _failed(path: Path, root: Path, error: SkillFileError) -> FileOutcome:
+    return (FileResult(str(path), artifact_path(path, root),
+                       error=FileError(error.message, error.line, error.column)),
+            f"skillgrant: error: {error}")
+
+
+def _outcome(target: Path, result: ApplyResult, root: Path, dry_run: bool,
+             enforce: str | None) -> FileOutcome:
+    path = str(target)
     doc = getattr(result, "doc", None)
     if doc is None:
-        doc = skillfile.read_skill(result.old_text, str(path))
-    return _result(str(path), artifact, doc, result.old_text, result.new_text,
-                   result.decision, written=result.written, dry_run=dry_run), \
-        hook_note(str(path), doc, enforce, written=result.written)
+        doc = skillfile.read_skill(result.old_text, path)
+    return _result(path, artifact_path(target, root), doc, result.old_text,
+                   result.new_text, result.decision, written=result.written,
+                   dry_run=dry_run), hook_note(path, doc, enforce, written=result.written)
 
 
 def hook_note(path: str, doc: SkillDoc, enforce: str | None, *, written: bool) -> str | None:

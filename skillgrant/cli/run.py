@@ -320,8 +320,9 @@ def default_jobs() -> int:
 def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool, dry_run: bool,
               rendering: Rendering, jobs: int, enforce: str | None = None) -> Iterator[FileDone]:
     """Each file done, in the order given, and rendered as ``rendering`` says; over ``jobs``
-    worker processes (cli/pool.py) when there is more than one file to share."""
-    from .batch import check_file, file_done
+    worker processes (cli/pool.py) when there is more than one file to share, else in this
+    one (``cli.batch.check_files``)."""
+    from .batch import check_files
 
     workers = min(jobs, len(files))
     if workers > 1:
@@ -331,12 +332,10 @@ def run_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: bool,
         setup = WorkerSetup(plan, root, write, dry_run, rendering, enforce)
         yield from run_pool(files, setup, workers)
         return
-    json_dry_run, text = rendering
     plugins: dict[str, object] = {}  # the plugin folders looked at, over this batch
-    for path in files:
-        outcome = check_file(path, plan, root, write=write, dry_run=dry_run, enforce=enforce,
-                             plugins=plugins)
-        yield file_done(outcome, json_dry_run=json_dry_run, text=text)
+    for done in check_files(files, plan, root, write=write, dry_run=dry_run, enforce=enforce,
+                            plugins=plugins, rendering=rendering):
+        yield done
         _collect()  # the first file loaded what checking needs (cli/entry.py turned it off)
 
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import PlanError, SkillFileError
 from ..frozen import quick_init
@@ -31,6 +31,7 @@ from .plugin import judge_plugin
 from .reread import reread
 from .spans import KEY, read_skill
 from .splice import splice
+from .staged import each
 
 if TYPE_CHECKING:
     from ..plan.model import Plan
@@ -40,9 +41,11 @@ __all__ = [
     "ApplyResult",
     "Item",
     "SkillDoc",
+    "apply_chunk",
     "apply_to_file",
     "apply_to_text",
     "decode_skill",
+    "read_chunk",
     "read_limited",
     "read_skill",
     "splice_allowed_tools",
@@ -94,21 +97,49 @@ def apply_to_text(text: str, plan: Plan, *, path: str | None = None,
 
 def _apply(text: str, plan: Plan, path: str | None, enforce: str | None = None, *,
            decoded: bool = False) -> tuple[SkillDoc, str, Decision]:
+    doc = _read(text, plan, path, decoded)
+    decision = _decide(doc, plan, path, enforce)
+    return doc, _rewritten(doc, decision, path, enforce), decision
+
+
+# _apply's three steps, which apply_chunk also runs one at a time over a chunk of files.
+
+def _read(text: str, plan: Plan, path: str | None, decoded: bool) -> SkillDoc:
     if not callable(getattr(plan, "constrain_kwargs", None)):
         raise PlanError(f"the plan must be a skillgrant.Plan, not {type(plan).__name__}")
-    doc = read_skill(text, path, decoded=decoded)
+    return read_skill(text, path, decoded=decoded)
+
+
+def _decide(doc: SkillDoc, plan: Plan, path: str | None, enforce: str | None) -> Decision:
     judge_keys(doc, getattr(plan, "source", None), enforce)
     value = doc.allowed_tools
     submitted: str | list[str] = []
     if value is not None:
         submitted = value.value if isinstance(value.value, str) else list(value.value)
-    decision = constrain(submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs())
-    new_text = _rewrite(doc, decision.allowed)
+    return constrain(submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs())
+
+
+def _rewritten(doc: SkillDoc, decision: Decision, path: str | None, enforce: str | None) -> str:
+    return _finished(doc, decision, _spliced(doc, decision.allowed), path, enforce)
+
+
+def _spliced(doc: SkillDoc, entries: list[str]) -> str | None:
+    """``_rewrite``'s splice (None: the rewrite is the text itself), not yet read back."""
+    return None if _unchanged(doc, entries) else splice(doc, entries)
+
+
+def _finished(doc: SkillDoc, decision: Decision, spliced: str | None, path: str | None,
+              enforce: str | None) -> str:
+    """The rewrite, ``spliced`` read back (``_verify``), with the gate's hook for ``enforce``."""
+    new_text = doc.text
+    if spliced is not None:
+        _verify(doc, spliced, decision.allowed)
+        new_text = spliced
     if enforce is not None:
         from .enforce import enforce_text
 
         new_text = enforce_text(new_text, enforce, path=path)
-    return doc, new_text, decision
+    return new_text
 
 
 def splice_allowed_tools(text: str, entries: Sequence[str], *, path: str | None = None) -> str:
@@ -131,9 +162,9 @@ def _unchanged(doc: SkillDoc, entries: list[str]) -> bool:
 
 
 def _rewrite(doc: SkillDoc, entries: list[str]) -> str:
-    if _unchanged(doc, entries):
+    new_text = _spliced(doc, entries)
+    if new_text is None:
         return doc.text
-    new_text = splice(doc, entries)
     _verify(doc, new_text, entries)
     return new_text
 
@@ -215,6 +246,54 @@ def apply_to_file(path: str | os.PathLike[str], plan: Plan, *, dry_run: bool = F
     if write:
         write_atomic(target, new_text.encode("utf-8"), expected=data)
     return ApplyResult(target, old_text, new_text, decision, write, doc)
+
+
+#: A chunk (``read_chunk``) ends at this many files, or sooner once its bytes reach
+#: CHUNK_BYTES: what a chunk holds at once stays small beside the 100 MiB a batch may take.
+CHUNK_FILES = 64
+CHUNK_BYTES = 1 << 21
+
+
+def read_chunk(paths: Iterator[Path]) -> tuple[list[Path], list[Any]]:
+    """The next files of ``paths`` (none: the batch is done), and for each its text
+    (``read_limited``, ``decode_skill``) or the exception that stopped it, as ``staged.each``
+    keeps them: ``apply_chunk`` continues from there."""
+    taken: list[Path] = []
+    values: list[Any] = []
+    size = 0
+    for path in paths:
+        taken.append(path)
+        values.append(path)
+        if each(values, _text_of, len(values) - 1):
+            break  # the exception that ends the batch
+        value = values[-1]
+        size += len(value[1]) if isinstance(value, tuple) else 0
+        if len(taken) >= CHUNK_FILES or size >= CHUNK_BYTES:
+            break
+    return taken, values
+
+
+def _text_of(path: Path) -> tuple[Path, str]:
+    return path, decode_skill(read_limited(path), str(path))
+
+
+def apply_chunk(values: list[Any], plan: Plan, *, enforce: str | None = None,
+                plugins: dict[str, object] | None = None) -> None:
+    """``apply_to_file`` with ``dry_run`` (nothing is written) of each file ``read_chunk``
+    read, step by step over the chunk (``staged``): each value becomes the file's
+    ApplyResult, or the exception its steps raised, the same as the file's alone."""
+    each(values, lambda value: _judged(value, plugins))
+    each(values, lambda value: (*value, _read(value[1], plan, str(value[0]), True)))
+    each(values, lambda value: (*value, _decide(value[2], plan, str(value[0]), enforce)))
+    each(values, lambda value: (*value, _spliced(value[2], value[3].allowed)))
+    each(values, lambda value: ApplyResult(
+        value[0], value[1], _finished(value[2], value[3], value[4], str(value[0]), enforce),
+        value[3], False, value[2]))
+
+
+def _judged(value: tuple[Path, str], plugins: dict[str, object] | None) -> tuple[Path, str]:
+    judge_plugin(str(value[0]), plugins)
+    return value
 
 
 def read_limited(path: str | os.PathLike[str]) -> bytes:
