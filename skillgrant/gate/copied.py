@@ -17,6 +17,7 @@ import functools
 import os
 import posixpath
 from collections.abc import Callable
+from contextvars import ContextVar
 
 from ..lazy import compile_on_use
 from . import files as fs
@@ -33,8 +34,7 @@ def written(words: list[str], directory: str | None, text: str, bare: str) -> st
     """``named_word``, then ``tree_word`` of ``words`` (the guard's words of ``text``); for a
     text holding ``cp``, once more without the words it only copies out (``read_sources``)."""
     kept = functools.partial(_names_kept, text)  # (asked once, if a walk would be)
-    touch: Callable[[str], bool] = functools.partial(
-        touches, names_kept=functools.cache(kept), walks={})
+    touch: Callable[[str], bool] = functools.partial(touches, names_kept=functools.cache(kept))
     found = named_word(words, directory, text) or tree_word(words, directory, touch)
     if "cp" not in bare or directory is None:
         return found
@@ -63,11 +63,14 @@ def through_links(text: str, directory: str) -> str | None:
         into = posixpath.join(directory, folder)
         if not os.path.isdir(into):
             continue
+        seen: set[str] = set()  # (each name once: 400 spellings of `big/.`, W1-walk)
         for source in sources:
             names = _entries(posixpath.join(directory, source)) if source.rstrip("/")[-2:] in (
                 "/.", ".") else [posixpath.basename(source.rstrip("/"))]
-            if names is None or any(_linked_guarded(posixpath.join(into, n)) for n in names):
+            if names is None or any(_linked_guarded(posixpath.join(into, n))
+                                    for n in names if n not in seen):
                 return source
+            seen.update(names)
     return None
 
 
@@ -104,27 +107,80 @@ def _linked_guarded(path: str) -> bool:
     return guarded_path(real) is not None or touches(real)
 
 
-def touches(path: str, names_kept: Callable[[], bool] | None = None,
-            walks: dict[str, bool] | None = None) -> bool:
+def touches(path: str, names_kept: Callable[[], bool] | None = None) -> bool:
     """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder,
-    or holds a walked-up settings name (``composed.holds_walked``, review s44 P10; each
-    folder walked once a call, ``walks``) unless ``names_kept`` says the command puts no
-    tree's names elsewhere."""
+    or holds a walked-up settings name (``walked``, review s44 P10) unless ``names_kept``
+    says the command puts no tree's names elsewhere."""
     key = fold(path)  # (a file system that folds case: review s45 X1, s46 X2)
     above = key.rstrip("/") + "/"
     if any(key == item or item.startswith(above) or (tree and key.startswith(item + "/") and (
-            not in_worktree(key, item) or touches(mirrored(key, item), names_kept, walks)))
+            not in_worktree(key, item) or touches(mirrored(key, item), names_kept)))
            for item, tree in folded_items()) or holds_module(path, GUARDED.get()):
         return True  # (a worktree's path, as its main tree's: review s46 W1)
     if not getattr(GUARDED.get(), "walked", ()) or (names_kept is not None and names_kept()):
         return False
+    return walked(path)
+
+
+class Walks:
+    """One call's walks for a walked-up settings name (review s46-greview2 W1-walk): each
+    folder's answer by its real path, the entries all walks may still look at
+    (``composed.CALL_ENTRIES``), and the first path not looked at whole past them."""
+
+    __slots__ = ("answers", "left", "over")
+
+    def __init__(self) -> None:
+        from .composed import CALL_ENTRIES
+
+        self.answers: dict[str, bool] = {}
+        self.left = [CALL_ENTRIES]
+        self.over: str | None = None
+
+
+#: The walks of the call being decided (``one_call``); None outside one: each walk alone.
+WALKS: ContextVar[Walks | None] = ContextVar("walks", default=None)
+
+
+def one_call(find: Callable[[str, str | None], str | None], text: str,
+             directory: str | None) -> str | None:
+    """``find(text, directory)`` (the guard's word) with one ``Walks`` for all its walks;
+    a word found past their entries says so."""
+    if WALKS.get() is not None:
+        return find(text, directory)
+    walks = Walks()
+    token = WALKS.set(walks)
+    try:
+        found = find(text, directory)
+    finally:
+        WALKS.reset(token)
+    if found is None or walks.over is None:
+        return found
+    from .composed import CALL_ENTRIES
+
+    return (f"{found} (the call's folders hold more than the {CALL_ENTRIES:,} entries one call "
+            f"looks at for a settings folder a plan's program finds walking up, such as "
+            f".cargo; {walks.over} was not looked at whole)")
+
+
+def walked(path: str) -> bool:
+    """``composed.holds_walked`` of the folder ``path``, once a real folder a call (a folder
+    in one found to hold none holds none), on the call's ``Walks``."""
     from .composed import holds_walked
 
-    if walks is None:
-        return holds_walked(path)
-    if path not in walks:
-        walks[path] = holds_walked(path)
-    return walks[path]
+    walks = WALKS.get() or Walks()
+    real = fs.realpath(path)
+    found = walks.answers.get(real)
+    if found is None:
+        up = real
+        while found is None and up.count("/") > 1:
+            up = posixpath.dirname(up)
+            found = False if walks.answers.get(up) is False else None
+        if found is None:
+            found = holds_walked(real, walks.left)
+            if walks.left[0] < 0:
+                walks.over = walks.over or path
+        walks.answers[real] = found
+    return found
 
 
 #: Programs that remove what their words name or change its modes, and put no name of a tree
@@ -216,16 +272,15 @@ def held(word: str, directory: str) -> bool:
     """Whether the path ``word`` names from ``directory`` (a pattern: the folder before it)
     holds a guarded item below it, a walked-up settings name at or below it, or a module
     folder's standard names."""
-    from .composed import holds_walked
     path = posixpath.normpath(posixpath.join(directory, word))
     if "*" in word or "?" in word:
         path = posixpath.dirname(path)
-    walked: frozenset[str] = getattr(GUARDED.get(), "walked", frozenset())
-    if not walked.isdisjoint(fold(p) for p in word.split("/")):
+    names: frozenset[str] = getattr(GUARDED.get(), "walked", frozenset())
+    if not names.isdisjoint(fold(p) for p in word.split("/")):
         return True  # `cp -r src/.cargo sub/` makes `sub/.cargo`
     for form in dict.fromkeys((path, fs.realpath(path))):
         above = fold(form).rstrip("/") + "/"
         if any(item.startswith(above) for item, _ in folded_items()) or holds_module(
-                form, GUARDED.get()) or holds_walked(form):
+                form, GUARDED.get()) or walked(form):
             return True
     return False

@@ -16,7 +16,7 @@ from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
 from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs
-from .copied import touches, written
+from .copied import one_call, touches, written
 from .environment import values
 from .folded import unquoted
 from .homefiles import (
@@ -290,9 +290,11 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     writes folders (``writers.tree_word``), also a word naming a folder that holds a guarded
     file, or a path in a guarded folder, or the program writing a working tree that holds
     one (``cp -r evil/. .``, ``tar -x``, ``git stash pop``; reviews W1c, W2). None when
-    nothing is guarded."""
-    if not GUARDED.get():
-        return None
+    nothing is guarded. One ``copied.Walks`` serves all its walks (W1-walk)."""
+    return one_call(_guarded_word, text, directory) if GUARDED.get() else None
+
+
+def _guarded_word(text: str, directory: str | None) -> str | None:
     bare = unquoted(text)  # (a program's name spelled with quotes: `c''url`, `sho''pt`)
     quoted = _SPELLED.search(text) or (  # `$'.claude/\x73ettings.json'` spells any name (G-4)
         ("curl" in bare or "wget" in bare) and _OPTION_FILE.search(bare))  # `curl -K` (W5b)

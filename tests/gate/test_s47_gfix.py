@@ -1,0 +1,118 @@
+"""Session 47 (s47-gfix): the call gate's open costs and residuals of issue 29. The walks for a
+walked-up settings name share one budget a call (review s46-greview2's COST W1-walk). Each
+slow case asks the printed hook (and runs under real bash what it allows, where that proves
+something)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from bash_review import hook_allows
+from files_fixture import gated_project
+from test_gate_files import _settings_hook, run_hook
+
+from skillgrant.gate import composed, copied, guards
+from skillgrant.gate.named import GUARDED
+from skillgrant.gate.nested import Guarded
+
+# --- W1-walk: one budget of entries a call, one walk a real folder --------------------------
+
+
+def _many(folder: Path, count: int, width: int = 100) -> None:
+    for sub in range(count // width):
+        (folder / f"d{sub}").mkdir(parents=True)
+        for name in range(width):
+            (folder / f"d{sub}" / f"f{name}.js").write_text("")
+
+
+def _walked_project(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(cargo build)"])  # (`.cargo` walked up)
+    (project / ".claude" / "hooks").mkdir()
+    (project / ".claude" / "hooks" / "x.sh").write_text("#!/bin/sh\necho ok\n")
+    return project
+
+
+@pytest.mark.slow
+def test_w1_each_spelling_of_a_big_folder_is_not_walked_again(tmp_path: Path) -> None:
+    """Review s46-greview2 COST W1-walk: ``cp -r .claude/hooks/x.sh big out/`` (a copy out
+    of a guarded folder: each source looked at for a walked-up name) with 600 spellings of a
+    20,000-file ``big`` walked it 600 times (about 10 s on main; 60,000 files and 400
+    spellings: 45 s, past the hook's 30 s timeout). Now each real folder is walked once a
+    call: the long call takes about as long as the short one, and both are allowed."""
+    project = _walked_project(tmp_path)
+    _many(project / "big", 20000)
+    forms = ["big", "big/", "./big", "big/.", "./big/."]
+    spellings = " ".join(forms[i % 5] + "/" * (i // 5) for i in range(600))
+    hook = _settings_hook(project)
+    took = []
+    for command in ("cp -r .claude/hooks/x.sh big out/",
+                    f"cp -r .claude/hooks/x.sh {spellings} out/"):
+        start = time.perf_counter()
+        said = run_hook(hook, command, project)
+        took.append(time.perf_counter() - start)
+        assert said.returncode == 0, (command[:80], said.stderr[-400:])
+    assert took[1] < 3 * took[0] + 2.0, took
+
+
+@pytest.mark.slow
+def test_w1_a_walk_past_the_calls_entries_is_denied_saying_why(tmp_path: Path) -> None:
+    """A folder whose walk does not end (a link to itself, 4,000 entries a level) is walked
+    to the call's budget and denied, the reason naming the budget and the folder."""
+    project = _walked_project(tmp_path)
+    loop = project / "loop"
+    loop.mkdir()
+    for name in range(4000):
+        (loop / f"f{name}").write_text("")
+    (loop / "self").symlink_to(".")
+    said = run_hook(_settings_hook(project), "cp -r loop out/", project)
+    assert said.returncode == 2
+    assert b"entries one call looks at" in said.stderr and b"loop" in said.stderr, said.stderr
+    assert hook_allows(project, "cp -r .claude/hooks/x.sh notes.txt out/")
+
+
+@pytest.fixture
+def walked_up(tmp_path: Path) -> object:
+    """A guarded set walking up for ``.cargo``, a guarded ``.claude/hooks``."""
+    (tmp_path / ".claude" / "hooks").mkdir(parents=True)
+    token = GUARDED.set(Guarded([(str(tmp_path / ".claude" / "hooks"), True)], always=[],
+                                tops=frozenset(), walked=frozenset({".cargo"})))
+    yield
+    GUARDED.reset(token)
+
+
+def test_w1_the_walks_of_one_call_share_its_entries(tmp_path: Path, walked_up: object,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two folders each under the budget, together past it: the second is denied, saying
+    why; each alone passes."""
+    monkeypatch.setattr(composed, "CALL_ENTRIES", 1000)
+    _many(tmp_path / "a", 600)
+    _many(tmp_path / "b", 600)
+    directory = str(tmp_path)
+    assert guards.guarded_word("cp -r a out/", directory) is None
+    assert guards.guarded_word("cp -r b out/", directory) is None
+    found = guards.guarded_word("cp -r a b out/", directory)
+    assert found is not None and found.startswith("b (") and "1,000 entries" in found, found
+
+
+def test_w1_a_real_folder_is_walked_once_a_call(tmp_path: Path, walked_up: object,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spellings of one folder (through a link too) are walked once: ``os.scandir`` is
+    called once per folder of ``a``."""
+    _many(tmp_path / "a", 600)
+    (tmp_path / "ln").symlink_to("a")
+    opened: list[str] = []
+    real = os.scandir
+
+    def counted(path: str) -> object:
+        opened.append(path)
+        return real(path)
+
+    monkeypatch.setattr(composed.os, "scandir", counted)
+    command = "cp -r .claude/hooks/x.sh a a/. ./a// a/d2/.. ln/. ln/d1/.. out/"
+    assert guards.guarded_word(command, str(tmp_path)) is None  # (a copy out of .claude)
+    assert len(opened) == 7, opened  # a and its six folders
+    assert copied.WALKS.get() is None
