@@ -362,13 +362,23 @@ def _cargo(program: str, words: list[Word]) -> str | None:  # review s46 C2, C3
     return None
 
 
+def _module(program: str, words: list[Word]) -> str | None:  # session 47
+    """``python -m MODULE``: the words after a module of a rule here (mypy's, pylint's), by
+    its rule (``pymodule``)."""
+    from .pymodule import module_run
+
+    found = module_run([w.value for w in words])
+    top = found[0].split(".", 1)[0] if found is not None else ""
+    return _checker(top, words[found[1]:]) if found and top in _CHECKERS else None
+
+
 _RULES: Final[dict[str, Callable[[str, list[Word]], str | None]]] = {
     "find": _find, "rg": _rg, "diff3": _diff_program, "sdiff": _diff_program, "groff": _groff,
     "troff": _groff, "nroff": _groff, "javac": _javac, "rustc": _rustc, "kubectl": _kubectl,
     "compiler": _compiler, "plugins": _plugins, "linker": _linker, "man": _man,
     "less": _less, "pygmentize": _pygmentize, "npm": _npm, "llvm": _llvm,
     "javadoc": _javadoc, "cmake": _cmake, "mypy": _checker, "pylint": _checker,
-    "cargo": _cargo}
+    "cargo": _cargo, "python": _module}
 
 
 #: ImageMagick's ``FORMAT:`` before a path (``miff:out``, ``png24:out``), not a URL's.

@@ -6,11 +6,13 @@ something)."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from bash_review import hook_allows
+from bash_review import bash, first_denied, hook_allows
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, run_hook
 
@@ -116,3 +118,60 @@ def test_w1_a_real_folder_is_walked_once_a_call(tmp_path: Path, walked_up: objec
     assert guards.guarded_word(command, str(tmp_path)) is None  # (a copy out of .claude)
     assert len(opened) == 7, opened  # a and its six folders
     assert copied.WALKS.get() is None
+
+
+# --- `python -m mypy`: mypy's rule, as for `mypy` (review s46 M1) --------------------------
+
+
+def _python_with_mypy() -> dict[str, str]:
+    """The session's environment with this interpreter's folder (where mypy is) first on
+    PATH, as ``python``."""
+    folder = str(Path(sys.executable).parent)
+    done = subprocess.run([sys.executable, "-m", "mypy", "--version"], capture_output=True,
+                          check=False)
+    if done.returncode != 0:
+        pytest.skip("no mypy beside this interpreter")
+    return {**os.environ, "PATH": f"{folder}:{os.environ.get('PATH', '')}"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("entry", "command"), [
+    ("Bash(python -m mypy *)", "python -m mypy --python-executable ./e.sh src"),
+    ("Bash(python -m mypy *)", "python -m mypy --python-exec=./e.sh src"),
+    ("Bash(python -W ignore -m mypy *)", "python -W ignore -m mypy --python-e=./e.sh src"),
+    ("Bash(python -I -m mypy *)", "python -I -m mypy --python-executable ./e.sh src"),
+])
+def test_python_m_mypy_runs_the_python_executable_it_is_given(tmp_path: Path, entry: str,
+                                                             command: str) -> None:
+    """s46-gfix OPEN (a hole, not a cost): mypy run as ``python -m mypy`` runs the program
+    its ``--python-executable`` (any prefix) names, as ``mypy`` does, and ``runsby``'s mypy
+    rule read only the program ``mypy``. Now an interpreter's ``-m MODULE`` (as CPython reads
+    its options) is judged by the module's rule; ``python -m mypy src`` stays allowed."""
+    env = _python_with_mypy()
+    project = tmp_path / "project"
+    gated_project(project, [entry])
+    (project / "src").mkdir()
+    (project / "src" / "a.py").write_text("x = 1\n")
+    (project / "e.sh").write_text('#!/bin/sh\ntouch zz\necho "[[], []]"\n')
+    (project / "e.sh").chmod(0o755)
+    scratch = tmp_path / "scratch"
+    subprocess.run(["cp", "-a", str(project), str(scratch)], check=True)
+    bash(command, scratch, env)
+    assert (scratch / "zz").exists(), "mypy ran no payload: the case proves nothing"
+    assert first_denied(project, [command], env) == command
+    plain = command.split(" --py", 1)[0] + " src"
+    assert first_denied(project, [plain], env) is None, plain
+
+
+@pytest.mark.parametrize(("words", "found"), [
+    ("-m mypy src", ("mypy", 2)), ("-I -m mypy src", ("mypy", 3)), ("-Im mypy", ("mypy", 2)),
+    ("-Immypy x", ("mypy", 1)), ("-W ignore -m mypy", ("mypy", 4)),
+    ("-Wignore -X dev -m pylint", ("pylint", 5)), ("--check-hash-based-pycs never -m m", ("m", 4)),
+    ("-c 'import x' -m mypy", None), ("script.py -m mypy", None), ("- -m mypy", None),
+    ("-m", None), ("-I", None), ("-Wm -m mypy", ("mypy", 3)),
+])
+def test_the_module_python_runs_is_read_as_cpython_reads_its_options(
+        words: str, found: tuple[str, int] | None) -> None:
+    from skillgrant.gate.pymodule import module_run
+
+    assert module_run(list(words.split())) == found
