@@ -58,6 +58,10 @@ _NO_RESPONSE_FILES: Final = frozenset({"npm", "npx", "pnpm", "yarn", "bun", "bun
 #: Options whose value a program reads as text, never as a path it writes: gh's titles and
 #: bodies (``--body-file``, ``-F``, is another option).
 _TEXT_OPTIONS: Final = {"gh": frozenset({"--title", "-t", "--body", "-b"})}
+#: cargo's subcommands that read the manifest ``--manifest-path`` names, and write none.
+_CARGO_READS: Final = tuple([w] for w in (
+    "build", "b", "check", "c", "test", "t", "run", "r", "bench", "doc", "d", "metadata",
+    "tree", "clippy", "fetch", "locate-project", "verify-project", "read-manifest"))
 #: pytest's options that take no value (an operand after one is a test).
 _PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", "-l", "--lf",
                                   "--ff", "--nf", "--sw", "--co", "--collect-only", "--quiet",
@@ -220,7 +224,18 @@ def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
     # (`awk -f tools/x.awk`, `java -jar x.jar`: the file an option names it to run, as an
     # interpreter's script: review s44 C7)
     return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
-        runs_named_file(name, rest, word) or _reads_as(name, rest, word)
+        runs_named_file(name, rest, word) or (name == "cargo" and _manifest(rest, word)) or \
+        _reads_as(name, rest, word)
+
+
+def _manifest(rest: list[str], word: str) -> bool:
+    """Whether cargo's words ``rest`` hold ``word`` only as the ``--manifest-path`` of a
+    subcommand that reads it (``_CARGO_READS``; a toolchain's ``+name`` before it): review
+    s46's COST C-self, ``cargo build --manifest-path sub/Cargo.toml`` under its own entry."""
+    at = int(rest[:1] != [] and rest[0][:1] == "+")
+    return rest[at:at + 1] in _CARGO_READS and all(
+        (i and rest[i - 1] == "--manifest-path" and w == word) or
+        w == "--manifest-path=" + word for i, w in enumerate(rest) if word in w)
 
 
 def _runs_it(program: str, rest: list[str], word: str) -> bool:

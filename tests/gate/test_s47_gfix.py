@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from bash_review import bash, first_denied, hook_allows
+from bash_review import bash, first_denied, hook_allows, needs
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, run_hook
 
@@ -175,3 +175,65 @@ def test_the_module_python_runs_is_read_as_cpython_reads_its_options(
     from skillgrant.gate.pymodule import module_run
 
     assert module_run(list(words.split())) == found
+
+
+# --- costs: a command denied under its own exact entry (review s46's C-pip, C-self) --------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", ["pip install -r requirements.txt",
+                                   "pip3 install -r requirements.txt",
+                                   "pip install -q --no-deps -r requirements.txt"])
+def test_pip_install_r_runs_under_its_own_entry(tmp_path: Path, entry: str) -> None:
+    """``pip install -r requirements.txt`` was denied under ``Bash(<itself>)``: the file is
+    guarded (the plan's pip reads it: review s45 P4) and the guard read pip's subcommand
+    ``install`` as coreutils' ``install``, a folder writer. Now an ``install`` that is only
+    pip's subcommand, with options naming no folder, is none; pip reads its ``-r`` file."""
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({entry})"])
+    (project / "requirements.txt").write_text("# nothing\n")
+    assert first_denied(project, [entry]) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [
+    "pip install -t.claude six", "pip install --target .claude six", "pip install -e .",
+    "pip install six; install -t .claude src/settings.json",
+    "pip install six && install -D src/x.sh .claude/hooks/x.sh",
+    "pip install --prefix . six", "pip install -r requirements.txt -t.",
+    "pip install -r requirements.txt; cp src/x.sh requirements.txt",
+])
+def test_pip_install_still_judged_where_it_writes_a_folder(tmp_path: Path,
+                                                           command: str) -> None:
+    """What stays denied under ``Bash(pip install *)``, ``Bash(install *)``, ``Bash(cp *)``:
+    pip given a folder (``-t``, attached too, ``--prefix``, ``-e .``), coreutils'
+    ``install`` beside it, a write of the requirements file."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(pip install *)", "Bash(install *)", "Bash(cp *)",
+                            "Bash(pip install -r requirements.txt)"])
+    (project / "requirements.txt").write_text("# nothing\n")
+    (project / "src").mkdir()
+    (project / "src" / "x.sh").write_text("touch zz\n")
+    (project / "src" / "settings.json").write_text("{}\n")
+    assert not hook_allows(project, command)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", ["cargo build --manifest-path sub/Cargo.toml",
+                                   "cargo check --manifest-path=sub/Cargo.toml"])
+def test_cargo_manifest_path_runs_under_its_own_entry(tmp_path: Path, entry: str) -> None:
+    """``cargo build --manifest-path sub/Cargo.toml`` was denied under its own entry: the
+    plan's cargo reads ``sub/Cargo.toml`` (guarded) and cargo was no reader of it. Now a
+    word that is only the ``--manifest-path`` of a subcommand that writes no manifest is
+    read; ``cargo add --manifest-path …`` (it writes the manifest) stays denied. Real cargo
+    builds the crate."""
+    needs("cargo")
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({entry})", "Bash(cargo add *)"])
+    (project / "sub" / "src").mkdir(parents=True)
+    (project / "sub" / "Cargo.toml").write_text(
+        '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+    (project / "sub" / "src" / "main.rs").write_text("fn main() {}\n")
+    assert first_denied(project, [entry]) is None
+    assert (project / "sub" / "target").is_dir(), "cargo built nothing"
+    assert not hook_allows(project, "cargo add --manifest-path sub/Cargo.toml serde")
