@@ -12,6 +12,7 @@ stays allowed (``cp target/release/app out/``: ``copied``)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 
 from . import files as fs
@@ -74,3 +75,29 @@ def _placed(value: str, base: str, home: str, ups: list[str]) -> list[str]:
         "{cargo-cache-home}", home)) for f in ups] if "{workspace-root}" in value else [path]
     return [os.path.normpath(p[:p.find("{")].rsplit("/", 1)[0] or "/" if "{" in p else p)
             for p in paths]
+
+
+def unguarded_target(words: list[str], moved: list[str] | str | None) -> str | None:
+    """A ``--target-dir`` value of the words (the guard's, of a command) that ``in_target``
+    passes but that, read from the call's folder or one a move of the command names (``cd sub
+    && cargo build --target-dir target/x``), lies in no folder guarded whole, where the set
+    guards a ``target`` folder (a plan running cargo): an earlier call may have put a
+    compiled build script there (review s46 C3), saying so. ``moved``: the folders
+    ``moves.moved_folders`` names (a str or None: one it cannot). None when there is none."""
+    from .cargoargs import in_target
+    from .named import folded_items
+    from .placed import fold
+
+    values = [v for w, v in itertools.pairwise(words) if w == "--target-dir" and in_target(v)]
+    folders_guarded = [item + "/" for item, tree in folded_items() if tree]
+    if not values or not any(f.endswith("/target/") for f in folders_guarded):
+        return None
+    for value in values:
+        paths = [os.path.join(f, value) for f in moved] if isinstance(moved, list) else []
+        forms = [fold(os.path.normpath(p)) + "/" for path in paths
+                 for p in (path, fs.realpath(path))]
+        if not paths or not all(any(f.startswith(g) for g in folders_guarded) for f in forms):
+            return (f"--target-dir {value} (cargo's build folder, read from the folder it "
+                    "runs in, is not in a folder the gate guards: an earlier call may have "
+                    "written a compiled build script there, which cargo runs)")
+    return None

@@ -15,7 +15,7 @@ import sys
 from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
-from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs
+from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
 from .copied import one_call, touches, written
 from .environment import values
 from .folded import unquoted
@@ -31,6 +31,7 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
+from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
@@ -343,6 +344,8 @@ def _composed(words: list[str], directory: str | None, text: str, bare: str) -> 
         found = composed_word(words, directory, text) if COMPOSES.search(bare) else None
         found = found or (shortened_word(words, directory, text) if SHORTENS.search(bare)
                           else None)
+    if found is None and "--target-dir" in bare:  # (session 47: in a guarded target/ only)
+        found = unguarded_target(words, moved_folders(text, directory) if directory else None)
     if found is None and any(name in bare for name in _OWN):
         from .ownsettings import own_settings
 

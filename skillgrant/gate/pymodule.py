@@ -9,6 +9,8 @@ too (a script follows); the long options take no value but ``--check-hash-based-
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
@@ -17,10 +19,12 @@ if TYPE_CHECKING:
 _VALUED: Final = frozenset("cmWX")
 
 
-def module_run(values: list[str | None]) -> tuple[str, int] | None:
+def module_run(values: list[str | None],
+               among: Container[str] | None = None) -> tuple[str, int] | None:
     """The module an interpreter given the words ``values`` (after its name; None for a
     pattern) runs, and the index of the word after it; None when it runs no module, or one
-    the words do not name literally (a pattern)."""
+    the words do not name literally (a pattern). With ``among``: its top package, and None
+    unless ``among`` holds it."""
     at = 0
     while at < len(values):
         value = values[at]
@@ -38,6 +42,8 @@ def module_run(values: list[str | None]) -> tuple[str, int] | None:
             return None
         if value[flag] == "m":
             module = attached or (values[at] if at < len(values) else None)
-            return None if not module else (module, at + (not attached))
+            top = module.split(".", 1)[0] if module and among is not None else module
+            return None if not top or (among is not None and top not in among) else (
+                top, at + (not attached))
         at += not attached  # (-W's, -X's value)
     return None

@@ -20,6 +20,7 @@ import shlex
 from collections.abc import Sequence
 
 from ..lazy import compile_on_use
+from .cargoargs import in_target
 from .folded import NOT_ASSIGNED, agreed, folded, tree_commands, unquoted
 from .planprograms import runs_named_file
 from .words import run_words
@@ -231,11 +232,14 @@ def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
 def _manifest(rest: list[str], word: str) -> bool:
     """Whether cargo's words ``rest`` hold ``word`` only as the ``--manifest-path`` of a
     subcommand that reads it (``_CARGO_READS``; a toolchain's ``+name`` before it): review
-    s46's COST C-self, ``cargo build --manifest-path sub/Cargo.toml`` under its own entry."""
+    s46's COST C-self, ``cargo build --manifest-path sub/Cargo.toml`` under its own entry;
+    or as its ``--target-dir`` in its own ``target/`` (``cargodirs.in_target``: session 47)."""
     at = int(rest[:1] != [] and rest[0][:1] == "+")
+    names = ("--manifest-path", "--target-dir") if in_target(word) else ("--manifest-path",)
     return rest[at:at + 1] in _CARGO_READS and all(
-        (i and rest[i - 1] == "--manifest-path" and w == word) or
-        w == "--manifest-path=" + word for i, w in enumerate(rest) if word in w)
+        (i and rest[i - 1] in names and w == word) or
+        w in [f"{n}={word}" for n in names] for i, w in enumerate(rest)
+        if word in w and w not in names)
 
 
 def _runs_it(program: str, rest: list[str], word: str) -> bool:

@@ -237,3 +237,43 @@ def test_cargo_manifest_path_runs_under_its_own_entry(tmp_path: Path, entry: str
     assert first_denied(project, [entry]) is None
     assert (project / "sub" / "target").is_dir(), "cargo built nothing"
     assert not hook_allows(project, "cargo add --manifest-path sub/Cargo.toml serde")
+
+
+def _crate(project: Path, entries: list[str]) -> None:
+    gated_project(project, entries)
+    (project / "src").mkdir()
+    (project / "src" / "main.rs").write_text("fn main() {}\n")
+    (project / "Cargo.toml").write_text(
+        '[package]\nname = "y"\nversion = "0.1.0"\nedition = "2021"\n')
+    (project / "sub").mkdir()
+
+
+@pytest.mark.slow
+def test_cargo_target_dir_inside_its_guarded_target_folder(tmp_path: Path) -> None:
+    """Review s46's COST: ``cargo build --target-dir x`` was ``unknown`` under any cargo
+    grant (review s46 C3: a folder the guard does not look in, where an earlier call may
+    have put a compiled build script). It cannot be sound for an ``x`` no call is kept from
+    writing (the hook keeps nothing between calls; a job of the same call may write it while
+    cargo runs), but ``target/…`` from the folder cargo runs in lies in ``target/``, guarded
+    whole under a plan running cargo: allowed, and real cargo builds there."""
+    needs("cargo")
+    project = tmp_path / "project"
+    _crate(project, ["Bash(cargo build *)", "Bash(cd *)"])
+    for command in ("cargo build --target-dir target/alt", "cargo build --target-dir=target/b"):
+        assert first_denied(project, [command]) is None, command
+    assert (project / "target" / "alt" / "debug").is_dir()
+    assert (project / "target" / "b" / "debug").is_dir()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [
+    "cargo build --target-dir x", "cargo build --target-dir target/../x",
+    "cd sub && cargo build --target-dir target/x", "cargo build --target-dir=sub/target",
+    "cargo build --target-dir target/a --target-dir x", "cargo build --target-dir ./target/a",
+])
+def test_cargo_target_dir_elsewhere_stays_denied(tmp_path: Path, command: str) -> None:
+    """A ``--target-dir`` outside the guarded ``target/`` of the folder cargo runs in
+    (after a ``cd`` too), or not written as ``target/…``, stays denied."""
+    project = tmp_path / "project"
+    _crate(project, ["Bash(cargo build *)", "Bash(cd *)"])
+    assert not hook_allows(project, command)
