@@ -331,8 +331,8 @@ def held(word: str, directory: str) -> bool:
     if "*" in word or "?" in word:
         path = posixpath.dirname(path)
     names: frozenset[str] = getattr(GUARDED.get(), "walked", frozenset())
-    if not names.isdisjoint(fold(p) for p in word.split("/")):
-        return True  # `cp -r src/.cargo sub/` makes `sub/.cargo`
+    if fold(posixpath.basename(word.rstrip("/"))) in names:  # (the name the copy makes: its
+        return True  # last part; `cp -r src/.cargo sub/` makes `sub/.cargo`)
     for form in dict.fromkeys((path, fs.realpath(path))):
         above = fold(form).rstrip("/") + "/"
         if any(item.startswith(above) for item, _ in folded_items()) or holds_module(

@@ -172,8 +172,10 @@ STARTS: Final = {
         "prettier.config.cjs", "prettier.config.ts")))}
 #: Of the names read walking up (``^``), the project's manifests and code (s42 P1g's class):
 #: not guarded below the call's folder, where editing a member's ``Cargo.toml`` is the work;
-#: a program's own settings (``.mvn``, ``.cargo``, ``.npmrc``) are, at any depth (s44 P10).
-MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "target", "pyproject.toml",
+#: a program's own settings (``.mvn``, ``.cargo``, ``.npmrc``) are, at any depth (s44 P10),
+#: and cargo's ``target`` (the compiled build scripts it runs: a crate below the call's folder
+#: builds into its own, review s46-greview2 C4).
+MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "pyproject.toml",
                               "setup.cfg", "tox.ini", "conftest.py", "build.gradle",
                               "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
                               "gradle", "buildSrc", "package.json"})

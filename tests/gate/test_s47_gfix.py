@@ -277,3 +277,43 @@ def test_cargo_target_dir_elsewhere_stays_denied(tmp_path: Path, command: str) -
     project = tmp_path / "project"
     _crate(project, ["Bash(cargo build *)", "Bash(cd *)"])
     assert not hook_allows(project, command)
+
+
+# --- C4: a crate below the call's folder builds into its own target/ ------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [
+    "cp -r eb/. sub/target/debug/build/x-1/", "cp -r crate sub/",
+    "mkdir -p sub/Target/debug && cp eb/build-script-build sub/Target/debug/",
+    "cp -r eb sub/target"])
+def test_c4_a_target_folder_at_any_depth_is_guarded(tmp_path: Path, command: str) -> None:
+    """Review s46-greview2 C4 (its test now passes): under a plan running cargo, ``target``
+    joins the names guarded at any depth (as ``.cargo``: a crate below the call's folder,
+    or one a later ``cd`` reaches, builds into its own ``target/``, whose compiled build
+    scripts cargo runs). A copy bringing a ``target`` folder along is judged too."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(mkdir *)", "Bash(cargo build)"])
+    (project / "sub").mkdir()
+    (project / "eb").mkdir()
+    (project / "eb" / "build-script-build").write_text("#!/bin/sh\ntouch zz\n")
+    (project / "crate" / "target" / "debug").mkdir(parents=True)
+    assert not hook_allows(project, command)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [
+    "cp target/release/app out/", "cp -r target/release out/", "cp sub/target/x.txt out/",
+    "cp notes.txt sub/targets.txt", "cp -r eb out/"])
+def test_c4_copies_out_of_a_target_folder_stay_allowed(tmp_path: Path, command: str) -> None:
+    """What the name costs nothing for: a copy out of a ``target`` folder (it makes the last
+    part's name only), a name that only begins with ``target``."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(cargo build)"])
+    (project / "target" / "release").mkdir(parents=True)
+    (project / "target" / "release" / "app").write_text("app\n")
+    (project / "sub" / "target").mkdir(parents=True)
+    (project / "sub" / "target" / "x.txt").write_text("x\n")
+    (project / "eb").mkdir()
+    (project / "eb" / "a.txt").write_text("a\n")
+    assert hook_allows(project, command)
