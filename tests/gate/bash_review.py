@@ -4,6 +4,7 @@ call by call; the hook allowing every call is the finding."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -64,24 +65,32 @@ def proved(project: Path, tmp_path: Path, calls: list[str],
     return any(scratch.rglob("zz"))
 
 
-def first_denied(project: Path, calls: list[str],
-                 env: dict[str, str] | None = None) -> str | None:
-    """Asks the hook for each call in turn (in the environment ``env``, the session's),
-    running each allowed one under bash in the project (so that the next call is decided on
-    the state the last one left); the first call denied, or None when the hook allowed them
-    all."""
+def first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
+                 cwd: Path | None = None) -> str | None:
+    """Asks the printed hook for each call in turn from the folder ``cwd`` (the project when
+    None), in the environment ``env`` (the session's), running each allowed one under bash
+    there (so that the next call is decided on the state the last one left); the first call
+    denied, or None when the hook allowed them all."""
     hook = _settings_hook(project)
+    folder = cwd or project
     for call in calls:
-        if env is None:
-            said = run_hook(hook, call, project)
-        else:
-            said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
-                                  cwd=project, env=env, capture_output=True, timeout=60,
-                                  check=False)
+        said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder), cwd=folder,
+                              env=env, capture_output=True, timeout=60, check=False)
         if said.returncode == 2:
             return call
-        bash(call, project, env)
+        bash(call, folder, env)
     return None
+
+
+def home_env(home: Path) -> dict[str, str]:
+    """The session's environment with ``home`` (made here) as its home; rustup's and cargo's
+    folders kept where they are (their programs on PATH find them by the home)."""
+    home.mkdir()
+    real = Path.home()
+    kept = {name: str(real / folder) for name, folder in (("RUSTUP_HOME", ".rustup"),
+                                                           ("CARGO_HOME", ".cargo"))
+            if (real / folder).is_dir() and name not in os.environ}
+    return {**os.environ, **kept, "HOME": str(home)}
 
 
 def hook_allows(project: Path, command: str) -> bool:

@@ -6,13 +6,12 @@ costs of the readers rule (C5, C7, C13): the call allowed, and sound under bash.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import bash, first_denied, hook_allows, proved
+from bash_review import bash, first_denied, home_env, hook_allows, proved
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, payload, run_hook
 
@@ -248,7 +247,7 @@ GITCONFIG = '[core]\n\tfsmonitor = "touch zz; false"\n'
 GITCONFIG_LINE = '[core] fsmonitor = "touch zz; false"\n'
 
 
-def _c1_first_denied(project: Path, calls: list[str], env: dict[str, str]) -> str | None:
+def _c1first_denied(project: Path, calls: list[str], env: dict[str, str]) -> str | None:
     hook = _settings_hook(project)
     for call in calls:
         done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
@@ -258,11 +257,6 @@ def _c1_first_denied(project: Path, calls: list[str], env: dict[str, str]) -> st
             return call
         bash(call, project, env)
     return None
-
-
-def _home_env(home: Path) -> dict[str, str]:
-    home.mkdir()
-    return {**os.environ, "HOME": str(home)}
 
 
 #: (the plan, the calls: ``{home}`` is the session's home folder)
@@ -314,15 +308,13 @@ def test_c1_a_name_the_program_composes_is_a_guarded_file(tmp_path: Path, case: 
         {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    proof = _home_env(tmp_path / "proof-home")
+    proof = home_env(tmp_path / "proof-home")
     for call in calls:
         bash(call.format(home=proof["HOME"]), scratch, proof)
     assert (scratch / "zz").exists(), "bash ran no payload: the case proves nothing"
-    env = _home_env(tmp_path / "home")
-    assert _c1_first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+    env = home_env(tmp_path / "home")
+    assert _c1first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
         is not None, "the hook allows a write of ~/.gitconfig under a name no word holds"
-
-
 
 
 #: Under the same plans: a backup, an in-place suffix or a split beside no guarded name.

@@ -15,40 +15,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from bash_review import bash, needs
+from bash_review import bash, first_denied, home_env, needs
 from files_fixture import gated_project
-from test_gate_files import _settings_hook, payload
+from test_gate_files import payload
 from test_s45_greview import github  # noqa: F401  (the stand-in GitHub, a fixture)
 
 #: Real bash and fresh hook processes (or Claude Code): CI's slow step runs them, as
 #: `pytest --slow -m slow` does here.
 slow = pytest.mark.slow
-
-def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
-                  cwd: Path | None = None) -> str | None:
-    """``bash_review.first_denied``, from the folder ``cwd`` (the project when None): the
-    payload's ``cwd`` and the folder the hook and each allowed call run in."""
-    hook = _settings_hook(project)
-    folder = cwd or project
-    for call in calls:
-        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder),
-                              cwd=folder, capture_output=True, timeout=60, check=False,
-                              env=env)
-        if done.returncode == 2:
-            return call
-        bash(call, folder, env)
-    return None
-
-
-def _home_env(home: Path) -> dict[str, str]:
-    """The session's environment with ``home`` (made here) as its home; rustup's and cargo's
-    folders kept where they are (their programs on PATH find them by the home)."""
-    home.mkdir()
-    real = Path.home()
-    kept = {name: str(real / folder) for name, folder in (("RUSTUP_HOME", ".rustup"),
-                                                           ("CARGO_HOME", ".cargo"))
-            if (real / folder).is_dir() and name not in os.environ}
-    return {**os.environ, **kept, "HOME": str(home)}
 
 
 @slow
@@ -75,9 +49,8 @@ def test_p1_npm_runs_the_package_json_of_a_folder_above_the_call(tmp_path: Path)
         bash(call, scratch / "web" / "src")
     assert (scratch / "web" / "zz").exists(), "npm ran no payload: the case proves nothing"
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(src)}
-    assert _first_denied(project, calls, env, src) is not None, \
+    assert first_denied(project, calls, env, src) is not None, \
         "the hook allows writing the package.json above the call that npm test runs"
-
 
 
 @slow
@@ -104,9 +77,8 @@ def test_p1b_cargo_runs_the_build_script_of_the_package_above_the_call(
         bash(call, scratch / "crate" / "src")
     assert (scratch / "crate" / "zz").exists(), "cargo ran no payload: the case proves nothing"
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(src)}
-    assert _first_denied(project, calls, env, src) is not None, \
+    assert first_denied(project, calls, env, src) is not None, \
         "the hook allows writing the build.rs above the call that cargo build runs"
-
 
 
 @slow
@@ -123,14 +95,13 @@ def test_h1_npm_init_runs_the_users_init_module(tmp_path: Path) -> None:
     calls = ["cp e.js {home}/.npm-init.js", "npm init -y"]
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    proof = _home_env(tmp_path / "proof-home")
+    proof = home_env(tmp_path / "proof-home")
     for call in calls:
         bash(call.format(home=proof["HOME"]), scratch, proof)
     assert (scratch / "zz").exists(), "npm ran no init module: the case proves nothing"
-    env = _home_env(tmp_path / "home")
-    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+    env = home_env(tmp_path / "home")
+    assert first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
         is not None, "the hook allows writing ~/.npm-init.js, and the npm init that runs it"
-
 
 
 TF_MAIN = ('terraform {\n  required_providers {\n    evil = {\n'
@@ -173,9 +144,8 @@ def test_t1_terraform_validate_starts_the_providers_of_the_working_folder(
     for call in calls:
         bash(call, scratch)
     assert (scratch / "zz").exists(), "terraform started no provider: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows planting a provider that terraform validate starts"
-
 
 
 @slow
@@ -213,7 +183,6 @@ def test_k1_a_skill_call_runs_its_bodys_command_with_the_models_arguments(
     assert result is not None, done.stderr[-2000:]
     assert not (project / "zz").exists(), \
         f"the gate let the skill's command run the call's arguments: {result}"
-
 
 
 # --- K1: a Skill call's args, judged as the runtime fills them ---------------------------
@@ -339,7 +308,7 @@ def test_g3_gh_repo_clone_hands_its_words_after_dashes_to_git_clone(
     shutil.copytree(project, scratch, symlinks=True)
     bash(call, scratch, github)
     assert any(scratch.rglob("zz")), "git ran no hook: the case proves nothing"
-    assert _first_denied(project, [call], github) is not None, \
+    assert first_denied(project, [call], github) is not None, \
         "the hook allows gh to hand git clone a template of hooks"
 
 @pytest.mark.parametrize(("command", "allowed"), [
@@ -373,7 +342,7 @@ def test_l1_a_path_link_into_a_node_package_guards_the_package(tmp_path: Path) -
     needs("node")
 
     def installed(home: Path) -> dict[str, str]:
-        env = _home_env(home)
+        env = home_env(home)
         prefix = home / ".npm-global"
         package = prefix / "lib" / "node_modules" / "tool"
         (package / "bin").mkdir(parents=True)
@@ -398,5 +367,5 @@ def test_l1_a_path_link_into_a_node_package_guards_the_package(tmp_path: Path) -
         bash(call.format(home=proof["HOME"]), scratch, proof)
     assert (scratch / "zz").exists(), "the tool ran no payload: the case proves nothing"
     env = installed(tmp_path / "home")
-    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+    assert first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
         == calls[0].format(home=env["HOME"])

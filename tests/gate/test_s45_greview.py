@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, bash, needs
+from bash_review import LeftOpen, bash, first_denied, home_env, needs
 from files_fixture import gated_project
 from test_gate_files import _settings_hook, payload, run_hook
 
@@ -38,34 +38,7 @@ OPEN = LeftOpen()
 _open = OPEN.add
 
 
-def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
-                  cwd: Path | None = None) -> str | None:
-    """``bash_review.first_denied``, from the folder ``cwd`` (the project when None): the
-    payload's ``cwd`` and the folder the hook and each allowed call run in."""
-    hook = _settings_hook(project)
-    folder = cwd or project
-    for call in calls:
-        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder),
-                              cwd=folder, capture_output=True, timeout=60, check=False,
-                              env=env)
-        if done.returncode == 2:
-            return call
-        bash(call, folder, env)
-    return None
-
-
 # --- a program that composes the name it writes: a guarded name no word holds ------------
-
-
-def _home_env(home: Path) -> dict[str, str]:
-    """The session's environment with ``home`` (made here) as its home; rustup's and cargo's
-    folders kept where they are (their programs on PATH find them by the home)."""
-    home.mkdir()
-    real = Path.home()
-    kept = {name: str(real / folder) for name, folder in (("RUSTUP_HOME", ".rustup"),
-                                                           ("CARGO_HOME", ".cargo"))
-            if (real / folder).is_dir() and name not in os.environ}
-    return {**os.environ, **kept, "HOME": str(home)}
 
 
 #: (the plan, the calls: ``{home}`` is the session's home folder)
@@ -117,15 +90,13 @@ def test_c1_a_name_the_program_composes_is_a_guarded_file(tmp_path: Path, case: 
         {"name": "x", "version": "1.0.0", "scripts": {"test": "echo ok"}}))
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    proof = _home_env(tmp_path / "proof-home")
+    proof = home_env(tmp_path / "proof-home")
     for call in calls:
         bash(call.format(home=proof["HOME"]), scratch, proof)
     assert (scratch / "zz").exists(), "bash ran no payload: the case proves nothing"
-    env = _home_env(tmp_path / "home")
-    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+    env = home_env(tmp_path / "home")
+    assert first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
         is not None, "the hook allows a write of ~/.gitconfig under a name no word holds"
-
-
 
 
 # --- a program that writes its own settings, which the gate guards, naming none --------
@@ -189,12 +160,12 @@ def test_s1_a_program_writes_its_own_settings(tmp_path: Path, case: str) -> None
     _crates(project)
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    proof = _home_env(tmp_path / "proof-home")
+    proof = home_env(tmp_path / "proof-home")
     for call in calls:
         bash(call, scratch, proof)
     assert (scratch / "zz").exists(), "bash ran no payload: the case proves nothing"
-    env = _home_env(tmp_path / "home")
-    assert _first_denied(project, calls, env) is not None, \
+    env = home_env(tmp_path / "home")
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows a program to write its own guarded settings, and their run"
 
 
@@ -229,9 +200,8 @@ def test_p1_npm_runs_the_package_json_of_a_folder_above_the_call(tmp_path: Path)
         bash(call, scratch / "web" / "src")
     assert (scratch / "web" / "zz").exists(), "npm ran no payload: the case proves nothing"
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(src)}
-    assert _first_denied(project, calls, env, src) is not None, \
+    assert first_denied(project, calls, env, src) is not None, \
         "the hook allows writing the package.json above the call that npm test runs"
-
 
 
 def test_p1b_cargo_runs_the_build_script_of_the_package_above_the_call(
@@ -257,9 +227,8 @@ def test_p1b_cargo_runs_the_build_script_of_the_package_above_the_call(
         bash(call, scratch / "crate" / "src")
     assert (scratch / "crate" / "zz").exists(), "cargo ran no payload: the case proves nothing"
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(src)}
-    assert _first_denied(project, calls, env, src) is not None, \
+    assert first_denied(project, calls, env, src) is not None, \
         "the hook allows writing the build.rs above the call that cargo build runs"
-
 
 
 # --- a file in the home a plan's program runs, outside HOME_CODE ------------------------
@@ -278,14 +247,13 @@ def test_h1_npm_init_runs_the_users_init_module(tmp_path: Path) -> None:
     calls = ["cp e.js {home}/.npm-init.js", "npm init -y"]
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    proof = _home_env(tmp_path / "proof-home")
+    proof = home_env(tmp_path / "proof-home")
     for call in calls:
         bash(call.format(home=proof["HOME"]), scratch, proof)
     assert (scratch / "zz").exists(), "npm ran no init module: the case proves nothing"
-    env = _home_env(tmp_path / "home")
-    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+    env = home_env(tmp_path / "home")
+    assert first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
         is not None, "the hook allows writing ~/.npm-init.js, and the npm init that runs it"
-
 
 
 # --- terraform: the providers of the working folder's .terraform ------------------------
@@ -329,9 +297,8 @@ def test_t1_terraform_validate_starts_the_providers_of_the_working_folder(
     for call in calls:
         bash(call, scratch)
     assert (scratch / "zz").exists(), "terraform started no provider: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows planting a provider that terraform validate starts"
-
 
 
 def _built_crate(project: Path) -> list[str]:
@@ -372,9 +339,8 @@ def test_p2_cargo_build_runs_the_build_script_its_target_folder_holds(tmp_path: 
     assert any(scratch.rglob("zz")), "cargo ran no build script: the case proves nothing"
     project = tmp_path / "project"
     calls = _built_crate(project)
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows replacing the compiled build script cargo build runs"
-
 
 
 # --- a case-insensitive file system (macOS's APFS, Windows' NTFS) ------------------------
@@ -543,9 +509,8 @@ def test_x1_a_case_insensitive_file_system_reads_claude_as_claude(
     assert _hooked(project / ".claude" / "settings.json")
     assert not _hooked(scratch / ".claude" / "settings.json"), \
         "the copy left the settings: the case proves nothing"
-    assert _first_denied(project, [call]) is not None, \
+    assert first_denied(project, [call]) is not None, \
         "the hook allows a copy over .claude/settings.json spelled in other case"
-
 
 
 def test_l1_npm_installed_under_a_users_prefix_runs_its_package_folder(
@@ -564,7 +529,7 @@ def test_l1_npm_installed_under_a_users_prefix_runs_its_package_folder(
         pytest.skip("npm is not a node package's npm-cli.js here")
 
     def installed(home: Path) -> dict[str, str]:
-        env = _home_env(home)
+        env = home_env(home)
         prefix = home / ".npm-global"
         (prefix / "bin").mkdir(parents=True)
         shutil.copytree(cli.parent.parent, prefix / "lib" / "node_modules" / "npm",
@@ -585,9 +550,8 @@ def test_l1_npm_installed_under_a_users_prefix_runs_its_package_folder(
         bash(call.format(home=proof["HOME"]), scratch, proof)
     assert (scratch / "zz").exists(), "npm ran no payload: the case proves nothing"
     env = installed(tmp_path / "home")
-    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+    assert first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
         is not None, "the hook allows rewriting the npm package the plan's npm runs"
-
 
 
 # --- root: the system's files a plan's program reads, outside the guarded list -----------
@@ -710,15 +674,13 @@ def test_r1_a_root_session_writes_what_a_plan_program_loads(tmp_path: Path, case
         f"plan program then runs (payload ran: {ran})"
 
 
-
-
 def test_hook_helpers_decide_a_plain_call(tmp_path: Path) -> None:
     """The harness's premise: the printed hook allows a covered call and denies another."""
     project = tmp_path / "project"
     gated_project(project, ["Bash(git status)"])
     hook = _settings_hook(project)
     assert run_hook(hook, "git status", project).returncode == 0
-    assert _first_denied(project, ["git status", "touch zz"]) == "touch zz"
+    assert first_denied(project, ["git status", "touch zz"]) == "touch zz"
 
 
 # --- gh: a subcommand that checks out a pull request's branch ------------------------------
@@ -852,10 +814,8 @@ def test_g1_gh_pr_checkout_brings_a_branch_without_the_hook(
     assert _hooked(project / ".claude" / "settings.json")
     assert not _hooked(scratch / ".claude" / "settings.json"), \
         "gh checked out no branch: the case proves nothing"
-    assert _first_denied(project, [call], github) is not None, \
+    assert first_denied(project, [call], github) is not None, \
         "the hook allows gh to check out a branch whose settings hold no hook"
-
-
 
 
 def test_g2_gh_config_names_the_browser_gh_pr_view_runs(
@@ -874,7 +834,7 @@ def test_g2_gh_config_names_the_browser_gh_pr_view_runs(
     calls = ["gh config set browser ./e.sh", "gh pr view 1 --web"]
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    proof = {**_home_env(tmp_path / "proof-home"), **{
+    proof = {**home_env(tmp_path / "proof-home"), **{
         k: v for k, v in github.items() if k.startswith(("GH_", "SSL_", "GIT_SSL"))}}
     proof.pop("GH_CONFIG_DIR")
     for call in calls:
@@ -884,11 +844,9 @@ def test_g2_gh_config_names_the_browser_gh_pr_view_runs(
             break
         time.sleep(0.1)
     assert (scratch / "zz").exists(), "gh ran no browser: the case proves nothing"
-    env = {**proof, "HOME": str(_home_env(tmp_path / "home")["HOME"])}
-    assert _first_denied(project, calls, env) is not None, \
+    env = {**proof, "HOME": str(home_env(tmp_path / "home")["HOME"])}
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows gh to write its configuration's browser, and its run"
-
-
 
 
 @pytest.mark.parametrize("extra", ["--template=tpl", "--templ=tpl"])
@@ -914,10 +872,8 @@ def test_g3_gh_repo_clone_hands_its_words_after_dashes_to_git_clone(
     shutil.copytree(project, scratch, symlinks=True)
     bash(call, scratch, github)
     assert any(scratch.rglob("zz")), "git ran no hook: the case proves nothing"
-    assert _first_denied(project, [call], github) is not None, \
+    assert first_denied(project, [call], github) is not None, \
         "the hook allows gh to hand git clone a template of hooks"
-
-
 
 
 # --- Claude Code: a skill's `!` command, filled from the Skill call's args ---------------
@@ -957,9 +913,6 @@ def test_k1_a_skill_call_runs_its_bodys_command_with_the_models_arguments(
     assert result is not None, done.stderr[-2000:]
     assert not (project / "zz").exists(), \
         f"the gate let the skill's command run the call's arguments: {result}"
-
-
-
 
 
 # --- Homebrew: a folder of PATH under /opt, whose links lead into the user's Cellar -------

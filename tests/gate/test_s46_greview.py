@@ -16,9 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, bash, needs
+from bash_review import LeftOpen, bash, first_denied, home_env, needs
 from files_fixture import gated_project
-from test_gate_files import _settings_hook, payload
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
 #: `pytest --slow -m slow` does here.
@@ -33,34 +32,6 @@ OPEN = LeftOpen()
 _open = OPEN.add
 
 
-def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
-                  cwd: Path | None = None) -> str | None:
-    """The first of ``calls`` the printed hook denies from the folder ``cwd`` (the project when
-    None), in the environment ``env``, running each allowed one there; None when it allows
-    them all."""
-    hook = _settings_hook(project)
-    folder = cwd or project
-    for call in calls:
-        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder),
-                              cwd=folder, capture_output=True, timeout=60, check=False,
-                              env=env)
-        if done.returncode == 2:
-            return call
-        bash(call, folder, env)
-    return None
-
-
-def _home_env(home: Path) -> dict[str, str]:
-    """The session's environment with ``home`` (made here) as its home; rustup's and cargo's
-    folders kept where they are."""
-    home.mkdir()
-    real = Path.home()
-    kept = {name: str(real / folder) for name, folder in (("RUSTUP_HOME", ".rustup"),
-                                                           ("CARGO_HOME", ".cargo"))
-            if (real / folder).is_dir() and name not in os.environ}
-    return {**os.environ, **kept, "HOME": str(home)}
-
-
 def _proves(project: Path, tmp_path: Path, calls: list[str], make_env: bool = True,
             cwd: str = "") -> dict[str, str] | None:
     """Runs ``calls`` (``{home}``: a fresh home's path) under real bash in a copy of
@@ -68,12 +39,12 @@ def _proves(project: Path, tmp_path: Path, calls: list[str], make_env: bool = Tr
     hook's run."""
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    proof = _home_env(tmp_path / "proof-home") if make_env else None
+    proof = home_env(tmp_path / "proof-home") if make_env else None
     home = proof["HOME"] if proof else ""
     for call in calls:
         bash(call.format(home=home), scratch / cwd, proof)
     assert any(scratch.rglob("zz")), "bash ran no payload: the case proves nothing"
-    return _home_env(tmp_path / "home") if make_env else None
+    return home_env(tmp_path / "home") if make_env else None
 
 
 def _npm_project(project: Path) -> None:
@@ -154,10 +125,8 @@ def test_d1_a_decompressor_writes_its_operand_less_the_suffix(tmp_path: Path,
     _compressed(project)
     env = _proves(project, tmp_path, calls)
     assert env is not None
-    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+    assert first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
         is not None, "the hook allows a decompressor to write a guarded name less a suffix"
-
-
 
 
 # --- Claude Code: a skill file the gate reads otherwise than the runtime -------------------
@@ -230,8 +199,6 @@ def test_k2_the_runtime_reads_a_skill_file_otherwise_than_the_gate(tmp_path: Pat
     assert result is not None, done.stderr[-2000:]
     assert not (project / "zz").exists(), \
         f"the gate let the skill's command run the call's arguments: {result}"
-
-
 
 
 # --- a file system that folds case and normalizes names (macOS's APFS) ---------------------
@@ -318,10 +285,8 @@ def test_x2_apfs_folds_what_lower_does_not(apfs: Path, case: str) -> None:
     for call in spelled(scratch):
         bash(call, scratch)
     assert (scratch / "zz").exists(), "npm/make ran no payload: the case proves nothing"
-    assert _first_denied(project, spelled(project)) is not None, \
+    assert first_denied(project, spelled(project)) is not None, \
         "the hook allows a write of package.json (Makefile) spelled as APFS folds it"
-
-
 
 
 # --- a program's own settings, written after two options with values -----------------------
@@ -358,10 +323,8 @@ def test_s2_own_settings_after_two_options_with_values(tmp_path: Path, case: str
     gated_project(project, entries)
     _npm_project(project)
     env = _proves(project, tmp_path, calls)
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows a program to write its own settings after two valued options"
-
-
 
 
 # --- a program's plugins found by name in the user's data folder ---------------------------
@@ -383,10 +346,8 @@ def test_e1_gh_runs_the_extension_of_its_subcommands_name(tmp_path: Path) -> Non
              "cp e.sh {home}/.local/share/gh/extensions/gh-dash/gh-dash", "gh dash"]
     env = _proves(project, tmp_path, calls)
     assert env is not None
-    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+    assert first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
         is not None, "the hook allows writing the gh extension the plan's gh dash runs"
-
-
 
 
 # --- a type checker's option names the interpreter it runs ---------------------------------
@@ -427,10 +388,8 @@ def test_m1_mypy_runs_the_python_executable_it_is_given(tmp_path: Path) -> None:
     for call in calls:
         bash(call, scratch, env)
     assert (scratch / "zz").exists(), "mypy ran no payload: the case proves nothing"
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows mypy to run the interpreter its option names"
-
-
 
 
 # --- a compressor writes its operand plus the suffix it is given -----------------------------
@@ -456,10 +415,8 @@ def test_d2_gzip_writes_its_operand_plus_the_suffix_it_is_given(tmp_path: Path) 
         + noise.randbytes(3000).replace(b"=", b"x"))
     calls = ["cp noise .npm", "gzip -S rc .npm", "npm test"]
     env = _proves(project, tmp_path, calls)
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows gzip to write .npmrc as .npm plus a suffix"
-
-
 
 
 # --- a subagent's worktree: git runs the hooks folder its configuration names there ---------
@@ -509,7 +466,7 @@ def test_w1_a_worktrees_relative_hooks_folder_is_written_from_the_main_tree(
     assert (worktree / "zz").exists(), "git ran no hook: the case proves nothing"
     project = tmp_path / "project"
     worktree = _worktree_project(project, entries)
-    denied = _first_denied(project, main, env) or _first_denied(project, sub, env, worktree)
+    denied = first_denied(project, main, env) or first_denied(project, sub, env, worktree)
     assert denied is not None, \
         "the hook allows writing the hooks a subagent's worktree's git commit runs"
 
@@ -555,10 +512,8 @@ def test_v1_a_module_of_the_plans_python_that_the_hooks_does_not_have(tmp_path: 
     for call in calls:
         bash(call, scratch, env)
     assert (scratch / "zz").exists(), "python ran no payload: the case proves nothing"
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows shadowing a standard module of the plan's newer Python"
-
-
 
 
 # --- the folders a session's variables name as an interpreter's modules ---------------------
@@ -595,18 +550,16 @@ def test_l2_a_variable_names_the_folder_an_interpreter_takes_modules_from_first(
     (project / "evil.py").write_text('open("zz", "w").close()\n')
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    proof = _home_env(tmp_path / "proof-home")
+    proof = home_env(tmp_path / "proof-home")
     lib = f"{proof['HOME']}/{folder}"
     proof[variable] = lib
     for call in calls:
         bash(call.format(lib=lib), scratch, proof)
     assert (scratch / "zz").exists(), "the interpreter ran no payload: the case proves nothing"
-    env = _home_env(tmp_path / "home")
+    env = home_env(tmp_path / "home")
     lib = env[variable] = f"{env['HOME']}/{folder}"
-    assert _first_denied(project, [c.format(lib=lib) for c in calls], env) is not None, \
+    assert first_denied(project, [c.format(lib=lib) for c in calls], env) is not None, \
         f"the hook allows writing a module in the folder {variable} names"
-
-
 
 
 # --- cargo's configuration given on its command line -----------------------------------------
@@ -643,10 +596,8 @@ def test_c2_cargo_build_runs_the_program_its_config_option_names(tmp_path: Path,
     (project / "cfg").mkdir()
     (project / "cfg" / "evil.toml").write_text('[build]\nrustc-wrapper = "./e.sh"\n')
     env = _proves(project, tmp_path, calls)
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows cargo build to run the program its --config names"
-
-
 
 
 def _built_into(project: Path, folder: str) -> list[str]:
@@ -686,10 +637,8 @@ def test_c3_cargo_build_target_dir_moves_what_cargodirs_guards(tmp_path: Path) -
     assert any(scratch.rglob("zz")), "cargo ran no build script: the case proves nothing"
     project = tmp_path / "project"
     calls = _built_into(project, "out/t")
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows replacing the build script cargo keeps in its --target-dir"
-
-
 
 
 #: (the program, the plan, the calls): zstd's other names, each a decompressor writing its
@@ -714,10 +663,8 @@ def test_d3_zstds_other_names_decompress_as_it_does(tmp_path: Path, case: str) -
     _npm_project(project)
     subprocess.run(["zstd", "-q", "e.rc"], cwd=project, check=True, capture_output=True)
     env = _proves(project, tmp_path, calls)
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows zstd under another name to write .npmrc"
-
-
 
 
 #: Twelve repeats of a global option with its value: 24 words before the subcommand.
@@ -747,7 +694,7 @@ def test_s3_own_settings_past_the_subcommand_window(tmp_path: Path, case: str) -
     gated_project(project, entries)
     _npm_project(project)
     env = _proves(project, tmp_path, calls)
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows a program to write its own settings past the window"
 
 
@@ -783,7 +730,7 @@ def test_s4_a_settings_write_beside_its_help_in_the_text(tmp_path: Path, case: s
     gated_project(project, entries)
     _npm_project(project)
     env = _proves(project, tmp_path, calls)
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows a settings write whose text also says it with --help"
 
 
@@ -802,19 +749,17 @@ def test_l3_sitecustomize_in_a_pythonpath_folder_runs_at_every_start(tmp_path: P
     calls = ["cp evil.py {lib}/sitecustomize.py", "python3 -m unittest"]
     scratch = tmp_path / "scratch"
     shutil.copytree(project, scratch, symlinks=True)
-    proof = _home_env(tmp_path / "proof-home")
+    proof = home_env(tmp_path / "proof-home")
     lib = proof["PYTHONPATH"] = f"{proof['HOME']}/pylib"
     os.mkdir(lib)  # (the user's folder, there before the session)
     for call in calls:
         bash(call.format(lib=lib), scratch, proof)
     assert (scratch / "zz").exists(), "python ran no payload: the case proves nothing"
-    env = _home_env(tmp_path / "home")
+    env = home_env(tmp_path / "home")
     lib = env["PYTHONPATH"] = f"{env['HOME']}/pylib"
     os.mkdir(lib)
-    assert _first_denied(project, [c.format(lib=lib) for c in calls], env) is not None, \
+    assert first_denied(project, [c.format(lib=lib) for c in calls], env) is not None, \
         "the hook allows writing sitecustomize.py in a PYTHONPATH folder"
-
-
 
 
 # --- what a git hook runs reads files no plan program does ----------------------------------
@@ -851,10 +796,8 @@ def test_h2_a_git_hook_runs_npm_test_on_a_package_json_the_plan_does_not_guard(
     assert (scratch / "zz").exists(), "the hook ran no payload: the case proves nothing"
     project = tmp_path / "project"
     build(project)
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows writing the package.json a git hook's npm test runs"
-
-
 
 
 def test_h3_a_make_recipe_runs_npm_test_on_a_package_json_the_plan_does_not_guard(
@@ -873,10 +816,8 @@ def test_h3_a_make_recipe_runs_npm_test_on_a_package_json_the_plan_does_not_guar
         {"name": "x", "version": "1.0.0", "scripts": {"test": "touch zz"}}))
     calls = ["cp evil.json package.json", "make test"]
     env = _proves(project, tmp_path, calls)
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows writing the package.json make test's recipe runs"
-
-
 
 
 # --- npm's global configuration under a user's prefix --------------------------------------
@@ -898,7 +839,7 @@ def test_n2_npm_reads_the_global_npmrc_of_the_users_prefix(tmp_path: Path) -> No
              "npm test"]
 
     def prefixed(home: Path) -> dict[str, str]:
-        env = _home_env(home)
+        env = home_env(home)
         (home / ".npm-global" / "bin").mkdir(parents=True)
         (home / ".npmrc").write_text(f"prefix={home}/.npm-global\n")
         env["PATH"] = f"{home}/.npm-global/bin:{env.get('PATH', '')}"
@@ -911,7 +852,7 @@ def test_n2_npm_reads_the_global_npmrc_of_the_users_prefix(tmp_path: Path) -> No
         bash(call.format(home=proof["HOME"]), scratch, proof)
     assert (scratch / "zz").exists(), "npm ran no payload: the case proves nothing"
     env = prefixed(tmp_path / "home")
-    assert _first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
+    assert first_denied(project, [c.format(home=env["HOME"]) for c in calls], env) \
         is not None, "the hook allows writing the global npmrc of the user's npm prefix"
 
 

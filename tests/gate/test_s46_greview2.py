@@ -16,9 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, bash, needs
+from bash_review import LeftOpen, bash, first_denied, needs
 from files_fixture import gated_project
-from test_gate_files import _settings_hook, payload
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh), as
 #: `pytest --slow -m slow` does here.
@@ -28,23 +27,6 @@ pytestmark = pytest.mark.slow
 #: (tests/conftest.py reads a module's ``OPEN``).
 OPEN = LeftOpen()
 _open = OPEN.add
-
-
-def _first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
-                  cwd: Path | None = None) -> str | None:
-    """The first of ``calls`` the printed hook denies from the folder ``cwd`` (the project when
-    None), in the environment ``env``, running each allowed one there; None when it allows
-    them all."""
-    hook = _settings_hook(project)
-    folder = cwd or project
-    for call in calls:
-        done = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder),
-                              cwd=folder, capture_output=True, timeout=60, check=False,
-                              env=env)
-        if done.returncode == 2:
-            return call
-        bash(call, folder, env)
-    return None
 
 
 def _proves(project: Path, tmp_path: Path, calls: list[str],
@@ -137,10 +119,8 @@ def test_t1_cp_into_a_folder_writes_through_a_link_of_the_same_name(tmp_path: Pa
     _proves(proof_project, tmp_path, [c.format(tools=tools) for c in calls], proof_env)
     project, env = _linked_project(tmp_path / "run", entries, link, in_path=in_path)
     tools = str(tmp_path / "run" / "tools")
-    assert _first_denied(project, [c.format(tools=tools) for c in calls], env) is not None, \
+    assert first_denied(project, [c.format(tools=tools) for c in calls], env) is not None, \
         "the hook allows a cp into a folder holding a link to the program the plan runs"
-
-
 
 
 # --- a program's own settings: a read word as an option's value before the write ----------
@@ -185,10 +165,8 @@ def test_s5_own_settings_behind_an_option_valued_with_a_read_word(tmp_path: Path
     gated_project(project, entries)
     _npm_project(project)
     env = _proves_home(project, tmp_path, calls)
-    assert _first_denied(project, calls, env) is not None, \
+    assert first_denied(project, calls, env) is not None, \
         "the hook allows a settings write behind an option whose value is a read word"
-
-
 
 
 # --- cargo's target folder of a crate below the call's folder -------------------------------
@@ -233,7 +211,7 @@ def test_c4_a_crate_below_the_calls_folder_has_its_own_target(tmp_path: Path) ->
     assert any(scratch.rglob("zz")), "cargo ran no build script: the case proves nothing"
     project = tmp_path / "project"
     calls = _crate_below(project)
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows replacing the build script of a crate below the call's folder"
 
 
@@ -322,10 +300,8 @@ def test_x3_hfs_ignores_code_points_fold_keeps(hfs: Path, case: str) -> None:
     for call in calls:
         bash(call, scratch)
     assert (scratch / "zz").exists(), "npm ran no payload: the case proves nothing"
-    assert _first_denied(project, calls) is not None, \
+    assert first_denied(project, calls) is not None, \
         "the hook allows a write of package.json spelled with a code point HFS+ ignores"
-
-
 
 
 # --- cp's options read as GNU's getopt_long reads them, where cp is BSD's (macOS) ----------
@@ -359,7 +335,7 @@ def test_t2_bsd_cp_reads_an_option_after_an_operand_as_an_operand(tmp_path: Path
     bash(command, scratch, {**os.environ, "POSIXLY_CORRECT": "1"})
     hook = scratch / ".claude" / "hooks" / "x.sh"
     assert hook.read_text() == "touch zz\n", "cp wrote no hook: the case proves nothing"
-    assert _first_denied(project, [command]) is not None, \
+    assert first_denied(project, [command]) is not None, \
         "the hook allows a cp that BSD's cp reads as writing into a guarded folder"
 
 
