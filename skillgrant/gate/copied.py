@@ -40,13 +40,13 @@ def written(words: list[str], directory: str | None, text: str, bare: str) -> st
     if "cp" not in bare or directory is None:
         return found
     if found is None:
-        return through_links(text, directory)
+        return through_links(text, directory, words)
     sources = read_sources(text, directory)
     if not sources or found not in sources:
         return found
     rest = [w for w in words if w not in sources]
     return named_word(rest, directory, text) or tree_word(rest, directory, touch) or \
-        through_links(text, directory)
+        through_links(text, directory, rest)
 
 
 #: pip's names (a version after it), and what may give a name another program in the text.
@@ -103,35 +103,40 @@ def _no_subcommand(words: list[str], text: str) -> list[str]:
     return [w for w in words if w != "install"]
 
 
-def through_links(text: str, directory: str) -> str | None:
-    """A source of a ``cp`` of ``text`` whose copy in its destination folder is written
-    through a link there (``out/python3`` made by an earlier ``cp -P``) to a guarded item, or
-    may be (a folder source of more entries than are looked at): review s46-greview2 T1."""
+def through_links(text: str, directory: str, words: list[str]) -> str | None:
+    """A source of a ``cp`` of ``text`` whose copy is written through a link in its
+    destination (``out/python3`` made by an earlier ``cp -P``, review s46-greview2 T1; for a
+    folder, a link anywhere below the folder it makes, ``out/bin/python3`` after ``cp -r
+    .venv/bin out/``, review s47 N1) to a guarded item, or may be (past the call's entries).
+    Where the text's commands are not read, each of ``words`` naming a folder is such a
+    destination."""
     from . import readers
 
-    for command in readers.named_commands(text) or ():
-        words = readers.program_words(command)
-        parts = _parts(list(words[1:])) if words and words[0] in _CP else None
+    commands = readers.named_commands(text)
+    if commands is None:
+        return next((w for w in words if _through(posixpath.join(directory, w), True)), None)
+    for command in commands:
+        run = readers.program_words(command)
+        parts = _parts(list(run[1:])) if run and run[0] in _CP else None
         if parts is None:
             continue
-        sources, folder = parts
+        sources, folder, whole = parts
         into = posixpath.join(directory, folder)
-        if not os.path.isdir(into):
+        if not whole and not os.path.isdir(into):
             continue
-        seen: set[str] = set()  # (each name once: 400 spellings of `big/.`, W1-walk)
-        for source in sources:
-            names = _entries(posixpath.join(directory, source)) if source.rstrip("/")[-2:] in (
-                "/.", ".") else [posixpath.basename(source.rstrip("/"))]
-            if names is None or any(_linked_guarded(posixpath.join(into, n))
-                                    for n in names if n not in seen):
+        for source in dict.fromkeys(sources):
+            path = posixpath.join(directory, source)
+            inside = whole or source.rstrip("/")[-2:] in ("/.", ".")  # (its entries, into)
+            if _through(into if inside else posixpath.join(
+                    into, posixpath.basename(source.rstrip("/"))), os.path.isdir(path)):
                 return source
-            seen.update(names)
     return None
 
 
-def _parts(args: list[str]) -> tuple[list[str], str] | None:
-    """The sources of ``cp`` given ``args`` and the folder it copies them into (``-t``, or
-    the last operand of several); None when it copies into no folder, or is not read."""
+def _parts(args: list[str]) -> tuple[list[str], str, bool] | None:
+    """The sources of ``cp`` given ``args``, the folder it copies them into (``-t``, or the
+    last operand of several), and whether that operand is the copy itself (``-T``); None
+    when it copies into no folder, or is not read."""
     from .optables import TABLES, Doubt, read_options
 
     try:
@@ -140,18 +145,39 @@ def _parts(args: list[str]) -> tuple[list[str], str] | None:
         return None
     folder = [v for name, v in read.options if name == "target-directory" and v]
     operands = [o for o in read.operands if o]
+    whole = any(name == "no-target-directory" for name, _ in read.options)
     if folder:
-        return operands, folder[0]
-    return (operands[:-1], operands[-1]) if len(operands) > 1 else None
+        return operands, folder[0], False
+    return (operands[:-1], operands[-1], whole) if len(operands) > 1 else None
 
 
-def _entries(folder: str) -> list[str] | None:
-    """The names in ``folder`` (a copy of ``folder/.`` writes each); None past 4,096."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return []
-    return names if len(names) <= 4096 else None
+def _through(root: str, tree: bool) -> bool:
+    """Whether ``root`` (what a copy writes) is a link to a guarded item, or for a ``tree``
+    holds one below it, not following links (each entry taken from the call's ``Walks``:
+    past them, it may)."""
+    if _linked_guarded(root):
+        return True
+    if not tree or os.path.islink(root) or not os.path.isdir(root):
+        return False
+    walks = WALKS.get() or Walks()
+    fs.unkept()  # (what the folder holds now)
+    stack = [root]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    walks.left[0] -= 1
+                    if walks.left[0] < 0:
+                        walks.over = walks.over or root
+                        return True
+                    if entry.is_symlink():
+                        if _linked_guarded(entry.path):
+                            return True
+                    elif entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+        except OSError:
+            return True
+    return False
 
 
 def _linked_guarded(path: str) -> bool:

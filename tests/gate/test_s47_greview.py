@@ -93,8 +93,6 @@ def test_n1_cp_r_writes_through_a_link_below_the_folder_it_copies_into(
         "the hook allows a cp -r writing through a link below the folder it copies into"
 
 
-_open("test_n1_cp_r_writes_through_a_link_below_the_folder_it_copies_into",
-      "review s47 N1: copied.through_links looks one level into the destination folder")
 
 
 # --- a program's own settings: the write subcommand after a flag taking no value -----------
