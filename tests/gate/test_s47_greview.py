@@ -131,9 +131,6 @@ def test_o1_own_settings_write_after_a_flag_taking_no_value(tmp_path: Path,
         "the hook allows a settings write after a flag that takes no value"
 
 
-_open("test_o1_own_settings_write_after_a_flag_taking_no_value",
-      "review s47 O1: ownsettings skips a word after a flag as its value, though the flag "
-      "takes none")
 
 
 # --- a node runner's workspace option given by the call, not the plan's entry ---------------
