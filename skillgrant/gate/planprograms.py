@@ -297,6 +297,9 @@ _CODE: Final = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print"})
 _SUBCOMMANDS: Final = frozenset({"run", "test", "x", "exec", "eval", "repl", "build",
                                  "install", "add", "remove", "fmt", "lint", "check", "task",
                                  "serve", "compile", "bench", "info", "doc", "upgrade"})
+#: Modules that run the script their words name (``python -m pdb x.py``).
+_RUNS_SCRIPTS: Final = frozenset({"runpy", "pdb", "cProfile", "profile", "trace", "coverage",
+                                  "timeit", "idlelib", "code", "pyclbr", "py_compile"})
 #: Their options naming a file they load first (``node -r ./hook.js``: C1).
 _LOADED: Final = frozenset({"-r", "--require", "--import", "--loader",
                             "--experimental-loader", "--preload"})
@@ -319,6 +322,8 @@ def _script_words(name: str, words: list[str]) -> list[str]:
                 # which is first on sys.path (unless -I/-P: then not the call's folder)
                 safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
                 found += [*_module_files(module), *([] if safe else ["./", MODULES + "."])]
+                if module not in _RUNS_SCRIPTS:  # (its words are the module's: `-m pytest
+                    return found  # tests`, `-m unittest discover tests`, review s47 C-self2)
             elif words[at - 1] in _VALUED or (at == 1 and word in _SUBCOMMANDS):
                 continue  # `python3 -X dev x.py`: an option's value; `bun run`
             elif words[at - 1] in _LOADED:

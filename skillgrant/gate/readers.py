@@ -226,7 +226,23 @@ def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
     # interpreter's script: review s44 C7)
     return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
         runs_named_file(name, rest, word) or (name == "cargo" and _manifest(rest, word)) or \
-        _reads_as(name, rest, word)
+        (name in _SUBCOMMANDED and _subcommand(rest, word)) or _reads_as(name, rest, word)
+
+
+#: Programs whose first plain word is their subcommand, no path they write (`cargo build`,
+#: `docker build`, beside a `build` guarded as `bun run build`'s script: review s47 C-cross).
+_SUBCOMMANDED: Final = frozenset({"cargo", "docker", "podman"})
+
+
+def _subcommand(rest: list[str], word: str) -> bool:
+    """Whether ``word`` is held in ``rest`` only as its first word, after options alone
+    (``+toolchain`` and options without a value before it)."""
+    first = next((i for i, w in enumerate(rest) if w[:1] not in ("-", "+")), None)
+    return first is not None and all(
+        i == first and w == word and "=" not in "".join(rest[:i]) and not any(
+            p[:2] in ("-H", "-c") or p in ("--host", "--context", "--config", "--log-level",
+                                            "--color", "-Z") for p in rest[:i])
+        for i, w in enumerate(rest) if word in w)
 
 
 def _manifest(rest: list[str], word: str) -> bool:
@@ -307,7 +323,9 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
         return _reads_as(rest[inner], rest[inner + 1:], word)
     if _INTERPRETER.fullmatch(name):
         kind = "python" if name.startswith("python") else "shell" if name in _SHELLS else "other"
-        script = _script_at(rest, kind)
+        skip = int(name in ("bun", "deno") and rest[:1] == ["run"])  # `bun run lint`: the
+        script = _script_at(rest[skip:], kind)  # script or file it runs (s47 C-self2)
+        script = None if script is None else script + skip
         if kind == "python" and script is not None and rest[script] == "-m":
             script = script + 1 if script + 1 < len(rest) else None  # the module it runs
         return script is not None and word in rest[script] and not any(

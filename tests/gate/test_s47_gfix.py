@@ -317,3 +317,32 @@ def test_c4_copies_out_of_a_target_folder_stay_allowed(tmp_path: Path, command: 
     (project / "eb").mkdir()
     (project / "eb" / "a.txt").write_text("a\n")
     assert hook_allows(project, command)
+
+
+# --- review s47's COST C-self2 / C-cross: a plan's own entry, a script word elsewhere --------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", ["python3 -m pytest tests", "python3 -m unittest discover tests",
+                                   "bun run lint", "bun run build"])
+def test_c_self2_a_plans_own_entry_runs(tmp_path: Path, entry: str) -> None:
+    """Review s47-greview COST C-self2: each was denied under ``Bash(<itself>)``: the words
+    after ``-m MODULE`` were guarded as scripts python runs (they are the module's), and
+    ``bun run``'s script word was guarded while bun was not read as running it."""
+    project = tmp_path / "project"
+    gated_project(project, [f"Bash({entry})"])
+    assert hook_allows(project, entry)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["cargo build", "docker build -t x .", "cargo +stable build"])
+def test_c_cross_a_subcommand_is_no_path(tmp_path: Path, command: str) -> None:
+    """Review s47-greview COST C-cross: beside ``Bash(bun run build)`` (``build`` guarded:
+    bun runs a file of that name when the package has no such script), a program's first
+    plain word is its subcommand, no path it writes (cargo, docker, podman)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(bun run build)", "Bash(cargo *)", "Bash(docker build *)",
+                            "Bash(mkdir *)", "Bash(cp *)", "Bash(python3 -m runpy *)"])
+    assert hook_allows(project, command)
+    for denied in ("mkdir -p build", "cp notes.txt build", "python3 -m runpy build"):
+        assert not hook_allows(project, denied), denied
