@@ -108,9 +108,11 @@ def _entry_programs(words: list[str]) -> list[str]:
     if "/" in program:  # a virtual environment's Python runs its `lib`'s .pth (P1b)
         found += _literal(program)
         if name.startswith("python"):
-            found.append(os.path.join(os.path.dirname(os.path.dirname(program)), "lib") + "/")
-    if name in _NODE_RUNNERS and any(
-            w in ("-w", "-ws", "-r", "-F", "workspace", "workspaces") or w.startswith("-w") or
+            venv = os.path.dirname(os.path.dirname(program))  # (and its pyvenv.cfg: `home`
+            found += [os.path.join(venv, "lib") + "/", os.path.join(venv, "pyvenv.cfg")]  # V2)
+    if name in _NODE_RUNNERS and any(  # (a pattern: the call may give one, review s47 W1)
+            _PATTERN.search(w) or w in ("-w", "-ws", "-r", "-F", "workspace", "workspaces") or
+            w.startswith("-w") or
             long_prefix(w, "workspace", "workspaces", "recursive", "filter") for w in words):
         found += [WORKSPACES + f for f in ["", *_values(words, _NODE_TOPS)]]  # (s44 P3)
     if name in RUNNERS and name not in RUNS_OPERAND:  # `setsid ./x.sh`, `taskset -c 0 ./x.sh`
@@ -220,6 +222,8 @@ def _started(name: str, words: list[str]) -> list[str]:
         folders += [os.path.dirname(w) for w in words[1:] if "/" in w and w[:1] != "-"]
     anything = kind in _RUNS_ANY or (kind == "git" and not _HOOKED.isdisjoint(words[1:4]))
     found = _in_folders(folders, _ALL_STARTS if anything else STARTS.get(kind, ()))
+    if anything:  # a recipe's Python: the call's folder first on its sys.path, a venv's
+        found += _in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
     if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`)
         found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")
                   for p in (_literal(w) if w != "." else _BUILT)]
@@ -297,6 +301,11 @@ _CODE: Final = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print"})
 _SUBCOMMANDS: Final = frozenset({"run", "test", "x", "exec", "eval", "repl", "build",
                                  "install", "add", "remove", "fmt", "lint", "check", "task",
                                  "serve", "compile", "bench", "info", "doc", "upgrade"})
+#: What a recipe's or a script's Python reads from the folder it runs in: the call's folder as
+#: a module folder (a standard module's name there: ``named.Index``), a venv's ``lib/`` and
+#: ``pyvenv.cfg`` (review s47 H5, V2).
+_RECIPE_PYTHON: Final = (MODULES + ".", *(f"{v}/{n}" for v in (".venv", "venv", "env")
+                                          for n in ("lib/", "pyvenv.cfg")))
 #: Modules that run the script their words name (``python -m pdb x.py``).
 _RUNS_SCRIPTS: Final = frozenset({"runpy", "pdb", "cProfile", "profile", "trace", "coverage",
                                   "timeit", "idlelib", "code", "pyclbr", "py_compile"})

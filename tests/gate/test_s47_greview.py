@@ -170,8 +170,6 @@ def test_w1_a_workspace_option_the_call_gives_under_a_star_entry(tmp_path: Path,
         "the hook allows a member's manifest written, then run by a workspace option"
 
 
-_open("test_w1_a_workspace_option_the_call_gives_under_a_star_entry",
-      "review s47 W1: workspaces guarded only for an entry naming the option itself")
 
 
 # --- a skill known by a frontmatter name the gate does not read (through Claude Code) -------
@@ -447,9 +445,6 @@ def test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder(
         "the hook allows a file the Python a runner's recipe starts imports at its start"
 
 
-_open("test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder",
-      "review s47 H5: under a runner of project commands the call folder's module names are "
-      "not guarded")
 
 
 # --- a venv's pyvenv.cfg names the folder its Python takes the standard library from --------
@@ -495,8 +490,6 @@ def test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library(tmp_path: Path) -> Non
         "the hook allows rewriting the pyvenv.cfg of the venv the plan's Python is"
 
 
-_open("test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library",
-      "review s47 V2: a plan venv's pyvenv.cfg is not guarded")
 
 
 # --- a session variable names a file a program runs at its start ---------------------------
@@ -576,8 +569,6 @@ def test_w2_a_workspace_pattern_of_braces_or_an_extglob(tmp_path: Path, pattern:
         "the hook allows a member's manifest written, npm's pattern naming it"
 
 
-_open("test_w2_a_workspace_pattern_of_braces_or_an_extglob",
-      "review s47 W2: nodeworkspaces reads braces and extglobs as literal names")
 
 
 # --- npm installs what its lockfile says ---------------------------------------------------
