@@ -132,6 +132,9 @@ def _entry_programs(words: list[str]) -> list[str]:
 #: nearest it finds, or each: a copy nearer is read first), ``guards`` reads those from
 #: every folder from the call's up.
 _MAKEFILES: Final = ("Makefile", "makefile", "GNUmakefile")
+#: The node package managers' lockfiles: an install takes the code they resolve (s47 N3).
+_LOCKS: Final = ("^package-lock.json", "^npm-shrinkwrap.json", "^yarn.lock", "^pnpm-lock.yaml",
+                 "^bun.lock", "^bun.lockb")
 STARTS: Final = {
     **dict.fromkeys(("make", "gmake"), _MAKEFILES),
     "ninja": ("build.ninja",), **dict.fromkeys(("terraform", "tofu"), (  # its providers (s45
@@ -150,7 +153,13 @@ STARTS: Final = {
     # (the nearest folder up holding package.json is npm's: review s45 P1)
     **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("^node_modules/", "^package.json", "^.npmrc",
                                               "^.yarnrc", "^.yarnrc.yml", "^.yarn/",
-                                              "^bunfig.toml", "^.pnpmfile.cjs")),
+                                              "^bunfig.toml", "^.pnpmfile.cjs", *_LOCKS)),
+    # the runners' own build files (review s47 H6)
+    "just": ("^justfile", "^Justfile", "^.justfile"), "nox": ("noxfile.py",),
+    "task": tuple(f"^{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
+                  for e in ("yml", "yaml")),
+    "tox": ("^tox.ini", "^pyproject.toml", "^setup.cfg"),
+    "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
     # folder of its paths up to the root it picks by them
     "pytest": tuple("^" + n for n in ("conftest.py", "pytest.toml", ".pytest.toml",
@@ -180,10 +189,16 @@ STARTS: Final = {
 MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "pyproject.toml",
                               "setup.cfg", "tox.ini", "conftest.py", "build.gradle",
                               "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
-                              "gradle", "buildSrc", "package.json"})
+                              "gradle", "buildSrc", "package.json", "justfile", "Justfile",
+                              ".justfile", *(n[1:] for n in _LOCKS),
+                              *(f"{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
+                                for e in ("yml", "yaml"))})
 #: Programs running commands the project defines (recipes, scripts, hooks), which may start
 #: any program: under them what any program reads at its start is guarded (review s46 H2/H3).
 _RUNS_ANY: Final = frozenset({"make", "gmake", "ninja", "just", "task", "tox", "nox",
+                              # a build script, a plugin, a task, configure code (s47 H4)
+                              "cargo", "mvn", "mvnw", "gradle", "gradlew", "cmake", "ctest",
+                              "terraform", "tofu",
                               "pre-commit", *_NODE_RUNNERS})
 _HOOKED: Final = frozenset({"commit", "push", "merge", "rebase", "am", "pull", "checkout",
                             "switch", "cherry-pick", "revert"})  # (git's hooks run)

@@ -390,8 +390,6 @@ def test_h4_cargo_runs_a_build_script_that_starts_another_program(tmp_path: Path
         "the hook allows a start input of a program a build script runs"
 
 
-_open("test_h4_cargo_runs_a_build_script_that_starts_another_program",
-      "review s47 H4: cargo (build scripts) is not in planprograms._RUNS_ANY")
 
 
 #: (the programs needed, the plan's runner entry, the runner's file and its text, the
@@ -624,8 +622,6 @@ def test_n3_npm_installs_the_package_its_lockfile_resolves(tmp_path: Path, case:
         "the hook allows rewriting the lockfile npm installs from"
 
 
-_open("test_n3_npm_installs_the_package_its_lockfile_resolves",
-      "review s47 N3: npm's lockfiles are not guarded under a plan installing from them")
 
 
 # --- python -m TOOL imports the tool's own dependencies from the call's folder first ---------
@@ -713,8 +709,6 @@ def test_h6_a_runners_own_build_file_under_its_entry(tmp_path: Path, case: str) 
         "the hook allows rewriting the build file of the runner the plan runs"
 
 
-_open("test_h6_a_runners_own_build_file_under_its_entry",
-      "review s47 H6: just's, task's and nox's own build files have no STARTS entry")
 
 
 def _renamed_build_script(project: Path) -> None:
