@@ -348,8 +348,6 @@ def test_c5_cargo_runs_the_wrapper_a_file_its_configuration_includes_names(
         "the hook allows writing a file cargo's configuration includes"
 
 
-_open("test_c5_cargo_runs_the_wrapper_a_file_its_configuration_includes_names",
-      "review s47 C5: a file cargo's configuration includes is not guarded")
 
 
 # --- a program running project-defined commands that planprograms._RUNS_ANY does not list ---
@@ -740,8 +738,6 @@ def test_c6_cargo_runs_the_build_script_its_manifest_names(tmp_path: Path) -> No
         "the hook allows rewriting the build script the crate's manifest names"
 
 
-_open("test_c6_cargo_runs_the_build_script_its_manifest_names",
-      "review s47 C6: Cargo.toml's package.build path is not guarded")
 
 
 # --- cmake's find_package takes a package's code from the user's home ----------------------
