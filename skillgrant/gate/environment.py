@@ -43,7 +43,15 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "GEM_PATH", "GEM_HOME", "CLASSPATH", "R_LIBS", "R_LIBS_USER",
                    "R_LIBS_SITE", "GOPATH", "JULIA_LOAD_PATH", "npm_config_prefix",
                    "NPM_CONFIG_PREFIX", "npm_config_globalconfig", "NPM_CONFIG_GLOBALCONFIG",
-                   "npm_config_userconfig", "NPM_CONFIG_USERCONFIG")
+                   "npm_config_userconfig", "NPM_CONFIG_USERCONFIG",
+                   # variables naming a file a program loads or runs (review s47 E2–E5;
+                   # gate/envpaths.py reads every variable, these are the ones compared)
+                   "NODE_OPTIONS", "JAVA_HOME", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS",
+                   "_JAVA_OPTIONS", "MAVEN_OPTS", "PERL5OPT", "RUBYOPT", "PYTHONSTARTUP",
+                   "PYTHONUSERBASE", "MAKEFILES", "KUBECONFIG", "AWS_CONFIG_FILE",
+                   "AWS_SHARED_CREDENTIALS_FILE", "DOCKER_CONFIG", "GH_CONFIG_DIR",
+                   "CLOUDSDK_CONFIG", "GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND",
+                   "GIT_EDITOR", "EDITOR", "VISUAL")
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.
@@ -71,6 +79,22 @@ def values(names: tuple[str, ...]) -> tuple[str | None, ...]:
     if found is None or found[0] is not seen:  # (answers from the copy, for the copy)
         found = _FOUND[names] = (seen, _looked_up(seen, names))
     return found[1]
+
+
+def whole() -> tuple[tuple[object, object], ...]:
+    """The whole environment as a key (``guards``' set reads every variable: review s47
+    E2–E5), the same tuple while ``os.environ``'s table is unchanged."""
+    table = getattr(os.environ, "_data", None)
+    if not isinstance(table, dict):
+        return tuple(sorted(os.environ.items()))
+    if _WHOLE[0] is None or table != _WHOLE[0]:
+        _WHOLE[0] = dict(table)
+        _WHOLE[1] = tuple(table.items())
+    found: tuple[tuple[object, object], ...] = _WHOLE[1]
+    return found
+
+
+_WHOLE: list[Any] = [None, ()]
 
 
 def _looked_up(table: dict[Any, Any], names: tuple[str, ...]) -> tuple[str | None, ...]:

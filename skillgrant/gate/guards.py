@@ -16,8 +16,9 @@ from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
 from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
-from .copied import one_call, touches, written
-from .environment import values
+from .copied import local_push, one_call, touches, written
+from .environment import values, whole
+from .envpaths import session_paths
 from .folded import unquoted
 from .homefiles import (
     HOME_CODE,
@@ -36,7 +37,6 @@ from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
 from .planprograms import MANIFESTS, MODULES, WORKSPACES
-from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -64,7 +64,7 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         except OSError:
             here = None
         return ("guarded", plan, audit_log, skill_dir, cwd, project, programs, here,
-                values(_ITEMS_ENVIRONMENT))
+                values(_ITEMS_ENVIRONMENT), whole())
 
     return fs.kept(key, lambda: _guarded_items(plan, audit_log, skill_dir, cwd, project,
                                                programs))
@@ -148,6 +148,14 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                                                     os.path.join(home, ".cache"), "copilot"), True)]
     items += [(part.removesuffix("/*"), True) for name in MOVED_CODE  # (a folder, or a list
               for part in (os.environ.get(name) or "").split(os.pathsep) if part]  # of them)
+    # every path a session variable names (review s47 E2–E5: NODE_OPTIONS's preloads,
+    # JAVA_HOME, KUBECONFIG, GIT_SSH_COMMAND, …), relative ones from the project and the call
+    # (with the programs git's settings name: one in a folder guarded whole adds nothing)
+    inner = [*folders, *(f for f in (cwd, project) if f),
+             *(above(os.path.abspath(project)) if project else [])]
+    programs += session_paths([project] if project else [], inner)
+    local_programs += session_paths([os.path.abspath(cwd)] if cwd and cwd != project
+                                    else [], inner)
     # PYTHONPATH's folders come before the standard library: its modules' names there (L2)
     modules += [p for p in (os.environ.get("PYTHONPATH") or "").split(os.pathsep) if p]
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
@@ -323,7 +331,7 @@ def _guarded_word(text: str, directory: str | None) -> str | None:
         words += [w[k + 1:] for w in words for k, c in enumerate(w) if c in "wW"]  # s44 W18)
     return written(words, directory, text, bare) or into_git(words, directory) or \
         composer(words) or clone_word(words, directory, touches) or \
-        _local_push(words, directory) or _composed(words, directory, text, bare)
+        local_push(words, directory) or _composed(words, directory, text, bare)
 
 
 #: Programs that may compose a name they write (``composed``), or write their own settings
@@ -384,15 +392,3 @@ def _forms(chunk: str, quoting: bool) -> list[str]:
 #: first ``{`` to its last ``}``.
 _EXPANDED_BRACE = re.compile(r"(?<!\$)\{[^{}$]*,[^{}]*\}")
 _WHOLE_BRACE = compile_on_use(r"\{.*\}")
-
-
-def _local_push(words: list[str], directory: str | None) -> str | None:
-    """``push`` when the command may run ``git push`` to a repository on this machine (its
-    hooks run: review H-1), or when the gate cannot tell (no folder)."""
-    for i, word in enumerate(words[:-1]):
-        if word.rsplit("/", 1)[-1] == "git" and "push" in words[i + 1:i + 8]:
-            at = words.index("push", i + 1)
-            operand = next((w for w in words[at + 1:] if not w.startswith("-")), None)
-            if directory is None or pushes_locally(directory, operand):
-                return "push"
-    return None

@@ -36,6 +36,15 @@ _NAME = re.compile(r"[A-Za-z0-9_.-]+")
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
 #: Args the gate splits into words as the runtime does: no quote, escape or operator.
 _PLAIN_ARGS = re.compile(r"[A-Za-z0-9_./:,=@%+^ \t\n\r-]*")  # (white space both split at)
+#: Line breaks to PyYAML (YAML 1.1), other characters to Bun (YAML 1.2).
+_YAML11_BREAKS = ("\x85", "\u2028", "\u2029")
+#: First words the runtime's bash parser reads as other than a command's name.
+_RESERVED = frozenset((
+    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
+    "done", "function", "time", "coproc", "in", "export", "declare", "typeset", "readonly",
+    "local", "unset", "unsetenv"))
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+_ONLY_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=(?!=)")
 #: A word the gate could not split: its command is refused.
 _UNSPLIT = "\x00unsplit\x00"
 _MAX_NAMES = 64
@@ -60,13 +69,18 @@ def judge(tool_input: Mapping[str, object], name: str, plan: CallPlan, cwd: str 
             f"the skill {name!r} is called with args, and the gate finds no file of it to "
             "read the commands they fill"), name)
     parts = list(covered.parts)
+    from ..limits import MAX_FILE_BYTES
+    from ..skillfile.bounded import read_bounded
+
     for path in found:
         try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                text = handle.read()
+            data: bytes | None = read_bounded(path)  # (a FIFO is never opened, never waited on)
         except OSError:
-            return outside("unknown", f"the skill file {path!r} cannot be read, so the commands "
-                           "the call's args fill cannot be judged", path)
+            data = None
+        if data is None or len(data) > MAX_FILE_BYTES:
+            return outside("unknown", f"the skill file {path!r} cannot be read whole, so the "
+                           "commands the call's args fill cannot be judged", path)
+        text = data.decode("utf-8", "replace")
         for command in _filled_commands(text, args):
             if _UNSPLIT in command:
                 return outside("unknown", f"a command of {path!r} takes a word of the args "
@@ -127,14 +141,17 @@ def _frontmatter(text: str) -> tuple[str, list[str] | None]:
         return text.removeprefix("\ufeff"), []
     body = text[span.end + 3:].lstrip(JS_WHITESPACE)  # (K0's closing `---\s*\n?`)
     try:
-        root = predict(text[span.start:span.end]).root
+        read = predict(text[span.start:span.end])
     except (Divergence, RecursionError):
         return body, None
-    return body, _names(root)
+    if read.how == "nothing":
+        return body, None  # (a predicted rejection, both ways, is no proof of no names: S5)
+    return body, _names(read.root, read.text)
 
 
-def _names(root: object) -> list[str] | None:
-    """The named arguments of the frontmatter's nodes ``root`` (None: not read)."""
+def _names(root: object, text: str) -> list[str] | None:
+    """The named arguments of the frontmatter's nodes ``root``, composed from ``text`` (None:
+    not read)."""
     from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
     from ..skillfile.yamlspan import is_str_scalar
@@ -142,11 +159,18 @@ def _names(root: object) -> list[str] | None:
     if not isinstance(root, MappingNode):
         return []
     found = [v for k, v in root.value if isinstance(k, ScalarNode) and k.value == "arguments"]
-    if not found or (isinstance(found[-1], ScalarNode) and found[-1].tag.endswith(":null")):
+    if not found:
         return []
     node = found[-1]
+    nodes = [node, *(node.value if isinstance(node, SequenceNode) else ())]
+    if any(text[n.start_mark.index:n.start_mark.index + 1] in ("!", "&") for n in nodes):
+        return None  # (a tag or an anchor: Bun ignores the tag, PyYAML builds it: s47 S3)
+    if any(c in text[node.start_mark.index:node.end_mark.index] for c in _YAML11_BREAKS):
+        return None  # (a line break to PyYAML, a character to Bun, which a name may hold: S2)
+    if isinstance(node, ScalarNode) and node.tag.endswith(":null"):
+        return []
     if isinstance(node, ScalarNode) and is_str_scalar(node):
-        items = node.value.split()
+        items = [n for n in re.split(_JS_SPACE + "+", node.value) if n]  # (PIe: JS's \s, S2)
     elif isinstance(node, SequenceNode) and all(is_str_scalar(n) for n in node.value):
         items = [n.value for n in node.value]
     else:
@@ -167,7 +191,10 @@ def _fill(body: str, args: str, names: list[str] | None) -> str:
     """``body`` filled from ``args`` as the runtime's ``_vt`` fills it."""
     kept = [(i, n) for i, n in enumerate(names or ()) if len(n) <= 64][:_MAX_NAMES]  # (the
     # long ones dropped, then the first 64, each at its place in the list: G4)
-    named = dict(sorted({n: i for i, n in kept}.items(), key=lambda item: -len(item[0])))
+    first: dict[str, int] = {}
+    for i, n in kept:
+        first.setdefault(n, i)  # (_vt's first entry of a repeated name fills it: s47 S1)
+    named = dict(sorted(first.items(), key=lambda item: -len(item[0])))
     alternatives = ([r"(?<!\\)\\\$(?=\d|ARGUMENTS"
                      + "".join(f"|{re.escape(n)}(?![\\[\\w])" for n in named) + ")"]
                     + [rf"\${re.escape(n)}(?![\[\w])" for n in named]
@@ -175,7 +202,7 @@ def _fill(body: str, args: str, names: list[str] | None) -> str:
     if names is None:  # any $word may be a named argument
         alternatives.insert(1, r"\$[\w.-]+")
     pattern = re.compile("|".join(f"(?:{a})" for a in alternatives), re.ASCII)  # (JS's \w, \d)
-    words = args.split() if _PLAIN_ARGS.fullmatch(args) is not None else None
+    words = _words(args)
     filled: list[bool] = []
 
     def replace(match: re.Match[str]) -> str:
@@ -190,6 +217,23 @@ def _fill(body: str, args: str, names: list[str] | None) -> str:
     if not filled and args:
         body += "\n\nARGUMENTS: " + _escaped(args)
     return body
+
+
+def _words(args: str) -> list[str] | None:
+    """The words of ``args`` as the runtime's ``tTi`` takes them (its bash parser's first
+    command, ``mP``; a plain split where that finds none), where the gate can show they are the
+    plain split; None otherwise (review s47-freview S4: an assignment before the command is
+    dropped, a reserved word starts a compound, a line break ends the command, ``export a``
+    is ``[export]``)."""
+    if _PLAIN_ARGS.fullmatch(args) is None:
+        return None
+    words = args.split()
+    if not words:
+        return words
+    if re.search(r"[\n\r]", args.strip()) or words[0] in _RESERVED or "=" in words or (
+            _ASSIGNMENT.match(words[0]) and not all(_ONLY_ASSIGNMENT.match(w) for w in words)):
+        return None  # (all assignments: the parser finds no command, the plain split is kept)
+    return words
 
 
 def _value(text: str, args: str, words: list[str] | None,

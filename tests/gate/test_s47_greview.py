@@ -215,10 +215,6 @@ def test_k3_a_skill_named_in_a_frontmatter_the_gate_does_not_read(tmp_path: Path
         "the runtime ran a command the gate did not judge, of a skill it did not find"
 
 
-_open("test_k3_a_skill_named_in_a_frontmatter_the_gate_does_not_read",
-      "review s47 K3: skillfiles._named reads a frontmatter name by a line regex")
-
-
 def _skill_session(work: Path, files: dict[str, str], extra: list[str], *, gated: bool,
                    skill: str, first: bool) -> bool:
     """One Claude Code 2.1.332 session (plan ``Skill(<skill>)``, ``Bash(echo *)``) calling
@@ -283,10 +279,6 @@ def test_k4_the_runtime_as_the_first_process_hides_its_added_folders(tmp_path: P
         "the runtime (PID 1) ran a command of a skill in a folder its --add-dir added"
 
 
-_open("test_k4_the_runtime_as_the_first_process_hides_its_added_folders",
-      "review s47 K4: skillfiles._command_lines never reads a parent that is PID 1")
-
-
 def test_k5_a_plugin_command_at_a_path_its_manifest_names(tmp_path: Path) -> None:
     """K5 (skillfiles._plugin_files finds a plugin's command only as ``commands/NAME.md``): a
     plugin's manifest may name its commands' files anywhere (``"commands":
@@ -303,10 +295,6 @@ def test_k5_a_plugin_command_at_a_path_its_manifest_names(tmp_path: Path) -> Non
     assert not _skill_session(tmp_path / "gated", files, extra, gated=True, skill="pl:other",
                               first=False), \
         "the runtime ran a plugin command at a path its manifest names, the gate judged another"
-
-
-_open("test_k5_a_plugin_command_at_a_path_its_manifest_names",
-      "review s47 K5: skillfiles._plugin_files ignores the manifest's commands paths")
 
 
 # --- cargo's configuration includes a file outside .cargo/ ---------------------------------
@@ -532,9 +520,6 @@ def test_e2_a_session_variable_names_a_module_node_loads_first(tmp_path: Path,
     assert first_denied(tmp_path / "run", calls, env) is not None, \
         "the hook allows writing the file the session's NODE_OPTIONS preloads"
 
-
-_open("test_e2_a_session_variable_names_a_module_node_loads_first",
-      "review s47 E2: the files NODE_OPTIONS names are not guarded")
 
 
 @pytest.mark.parametrize("pattern", ["apps/{web,api}", "apps/@(web|api)"])
@@ -872,9 +857,6 @@ def test_e3_a_session_java_home_names_the_java_mvn_runs(tmp_path: Path) -> None:
         "the hook allows replacing the java the session's JAVA_HOME names"
 
 
-_open("test_e3_a_session_java_home_names_the_java_mvn_runs",
-      "review s47 E3: JAVA_HOME (and the like) is not read: its JDK is not guarded")
-
 
 _KUBECONFIG = """apiVersion: v1
 kind: Config
@@ -955,9 +937,6 @@ def test_e4_a_session_variable_moves_a_programs_settings_file(tmp_path: Path,
     assert first_denied(tmp_path / "run" / "project", calls, env) is not None, \
         "the hook allows rewriting the settings file a session variable names"
 
-
-_open("test_e4_a_session_variable_moves_a_programs_settings_file",
-      "review s47 E4: KUBECONFIG, AWS_CONFIG_FILE and the like are not read")
 
 
 @pytest.mark.parametrize("value", [":{none}", "{none}:", "{none}::{none}"])
@@ -1070,9 +1049,6 @@ def test_e5_a_session_variable_names_the_program_git_runs(tmp_path: Path,
         "the hook allows replacing the program a session variable has git run"
 
 
-_open("test_e5_a_session_variable_names_the_program_git_runs",
-      "review s47 E5: GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, GIT_SSH are not read")
-
 
 # --- a version manager's folder holds a link to a toolchain elsewhere -----------------------
 
@@ -1168,3 +1144,108 @@ def test_r2_a_dotfile_link_inside_a_guarded_home_folder(tmp_path: Path) -> None:
 
 _open("test_r2_a_dotfile_link_inside_a_guarded_home_folder",
       "review s47 R2: links inside HOME_CODE's folders (~/.kube/config -> …) are not followed")
+
+
+#: Plan entries installing a package from a folder the entry names (as ``pip install ./pkg``,
+#: whose folder planprograms guards): npm runs the folder's lifecycle scripts.
+NPM_FOLDER = {
+    "global": "npm i -g ./tools/cli",
+    "local": "npm install ./tools/cli",
+    "pack": "npm pack ./tools/cli",
+}
+
+
+@pytest.mark.parametrize("case", list(NPM_FOLDER))
+def test_n4_npm_installs_a_folder_the_entry_names(tmp_path: Path, case: str) -> None:
+    """N4 (planprograms._started guards what ``pip install ./pkg`` builds from; npm's
+    ``install``/``pack`` of a folder has no such rule): under ``Bash(npm i -g ./tools/cli)``
+    ``cp e/p.json tools/cli/package.json`` is allowed (a manifest below the call's folder),
+    and the covered entry runs the folder's ``prepare``/``postinstall``. Plan ``Bash(cp *)``
+    and the entry (a global prefix in a scratch folder: ``npm_config_prefix``)."""
+    needs("npm")
+    entry = NPM_FOLDER[case]
+    calls = ["cp e/p.json tools/cli/package.json", entry]
+
+    def build(root: Path) -> dict[str, str]:
+        project = root / "project"
+        gated_project(project, ["Bash(cp *)", f"Bash({entry})"])
+        (project / "tools" / "cli").mkdir(parents=True)
+        (project / "tools" / "cli" / "package.json").write_text(
+            json.dumps({"name": "cli", "version": "1.0.0"}))
+        (project / "package.json").write_text(json.dumps({"name": "x", "version": "1.0.0"}))
+        (project / "e").mkdir()
+        (project / "e" / "p.json").write_text(json.dumps({
+            "name": "cli", "version": "1.0.0",
+            "scripts": {"prepare": "touch zz", "postinstall": "touch zz"}}))
+        (root / "prefix").mkdir()
+        return {**os.environ, "npm_config_prefix": str(root / "prefix")}
+
+    env = build(tmp_path / "proof")
+    _proves(tmp_path / "proof" / "project", tmp_path, calls, env)
+    env = build(tmp_path / "run")
+    assert first_denied(tmp_path / "run" / "project", calls, env) is not None, \
+        "the hook allows rewriting the manifest of a folder the plan's npm installs"
+
+
+_open("test_n4_npm_installs_a_folder_the_entry_names",
+      "review s47 N4: the folder an npm install/pack entry names is not guarded")
+
+
+# --- terraform's -chdir names the folder whose providers it starts -------------------------
+
+
+_PROVIDER = ".terraform/providers/registry.terraform.io/hashicorp/evil/1.0.0/linux_amd64"
+
+
+def _lock(provider_folder: Path) -> str:
+    """A ``.terraform.lock.hcl`` holding the ``h1:`` hash of ``provider_folder`` (Go's dirhash
+    Hash1: the sha256 of the sorted ``sha256  name`` lines)."""
+    import base64
+    import hashlib
+
+    lines = sorted(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}\n"
+                   for p in provider_folder.iterdir())
+    digest = base64.b64encode(hashlib.sha256("".join(lines).encode()).digest()).decode()
+    return (f'provider "registry.terraform.io/hashicorp/evil" {{\n  version = "1.0.0"\n'
+            f'  constraints = "1.0.0"\n  hashes = [\n    "h1:{digest}",\n  ]\n}}\n')
+
+
+def _terraform_project(project: Path) -> list[str]:
+    """A gated project (plan ``Bash(cp *)``, ``Bash(terraform -chdir=infra plan)``) whose
+    ``infra/`` is initialized: a provider in ``.terraform/providers`` (a program that exits)
+    and its lock; ``e/`` holds another provider (the payload) and a lock of its hash."""
+    gated_project(project, ["Bash(cp *)", "Bash(terraform -chdir=infra plan)"])
+    infra = project / "infra"
+    (infra / _PROVIDER).mkdir(parents=True)
+    (infra / "main.tf").write_text(
+        'terraform {\n  required_providers {\n    evil = { source = "hashicorp/evil", '
+        'version = "1.0.0" }\n  }\n}\nprovider "evil" {}\n')
+    binary = infra / _PROVIDER / "terraform-provider-evil_v1.0.0"
+    binary.write_text("#!/bin/sh\nexit 1\n")
+    binary.chmod(0o755)
+    (infra / ".terraform.lock.hcl").write_text(_lock(infra / _PROVIDER))
+    (project / "e" / "p").mkdir(parents=True)
+    (project / "e" / "p" / binary.name).write_text("#!/bin/sh\ntouch zz\nexit 1\n")
+    (project / "e" / "p" / binary.name).chmod(0o755)
+    (project / "e" / "lock").write_text(_lock(project / "e" / "p"))
+    return [f"cp e/p/{binary.name} infra/{_PROVIDER}/", "cp e/lock infra/.terraform.lock.hcl",
+            "terraform -chdir=infra plan"]
+
+
+def test_t3_terraform_chdir_starts_the_providers_of_the_folder_it_names(tmp_path: Path) -> None:
+    """T3 (planprograms: STARTS guards terraform's ``.terraform/`` and ``.terraform.lock.hcl``
+    in the call's folder; ``_FOLDER_OPTIONS`` has no ``-chdir`` for terraform, as it has
+    ``make -C``, ``cmake -S``): under ``Bash(terraform -chdir=infra plan)`` the provider in
+    ``infra/.terraform/providers`` and the lock beside it are writable; terraform checks the
+    provider against the lock's ``h1:`` hash, then starts it. Plan ``Bash(cp *)``,
+    ``Bash(terraform -chdir=infra plan)`` (terraform 1.11, offline)."""
+    needs("terraform")
+    env = {**os.environ, "TF_CLI_CONFIG_FILE": str(tmp_path / "none.tfrc")}
+    _proves(tmp_path / "proof", tmp_path, _terraform_project(tmp_path / "proof"), env)
+    calls = _terraform_project(tmp_path / "run")
+    assert first_denied(tmp_path / "run", calls, env) is not None, \
+        "the hook allows replacing the provider terraform -chdir starts"
+
+
+_open("test_t3_terraform_chdir_starts_the_providers_of_the_folder_it_names",
+      "review s47 T3: terraform's -chdir folder is not among _FOLDER_OPTIONS")

@@ -9,7 +9,16 @@ function uG(e) { return e.replace(/`!/g, "` !").replace(/!`/g, "! `").replace(/(
 var Lxr = /```!\s*\n?([\s\S]*?)\n?```/g, Nxr = /(?<=^|\s)!`([^`]+)`/gm;
 function eTi(e) { return e.trim().replaceAll(`\r\n`, `\n`); }
 function SFn(e) { let n = e.matchAll(Lxr), o = e.includes("!`") ? Bit(e).matchAll(Nxr) : [], g = []; for (let h of [...n, ...o]) { let y = eTi(h[1] ?? ""); if (y) g.push(y); } return g; }
-function tTi(e) { if (!e || !e.trim()) return []; return e.split(/\s+/).filter(Boolean); }
+// tTi's words come from the runtime's bash parser (mP: Qy().parse, Dqe, W6t, Pe), its module cut
+// out of the pinned binary by tests/oracle/runtime_bash_parser.py; its path is argv[2].
+const { Qy } = await import(process.argv[2]);
+const or = new Set(["export", "declare", "typeset", "readonly", "local", "unset", "unsetenv"]), ar = new Set(["word", "string", "raw_string", "number"]), qe = new Set(["command_substitution", "process_substitution"]), je = new Set(["command", "declaration_command"]);
+function Dqe(e, t) { let { type: n, children: r } = e; if (je.has(n)) return e; if (n === "variable_assignment" && t) return t.children.find((o) => je.has(o.type) && o.startIndex > e.startIndex) ?? null; if (n === "pipeline") { for (let o of r) { let s = Dqe(o, e); if (s) return s; } return null; } if (n === "redirected_statement") return r.find((o) => je.has(o.type)) ?? null; for (let o of r) { let s = Dqe(o, e); if (s) return s; } return null; }
+function W6t(e) { if (e.type === "declaration_command") { let r = e.children[0]; return r && or.has(r.text) ? [r.text] : []; } let t = [], n = !1; for (let r of e.children) { if (r.type === "variable_assignment") continue; if (r.type === "command_name" || !n && r.type === "word") { n = !0; let o = r.children[0] ?? r; if (o.type === "concatenation") t.push(o.children.some((s) => qe.has(s.type)) ? o.text : o.children.map(Pe).join("")); else t.push(Pe(o)); continue; } if (ar.has(r.type)) t.push(Pe(r)); else if (r.type === "concatenation") { if (r.children.some((o) => qe.has(o.type))) break; t.push(r.children.map(Pe).join("")); } else if (qe.has(r.type)) break; } return t; }
+function Pe(e) { if (e.type === "word") return e.text.replace(/\\(.)/g, "$1"); return cr(e.text); }
+function cr(e) { return e.length >= 2 && (e[0] === '"' && e.at(-1) === '"' || e[0] === "'" && e.at(-1) === "'") ? e.slice(1, -1) : e; }
+function mP(e) { if (!e || e.length > 1e4) return []; let t = Qy().parse(e); if (!t) return []; let r = Dqe(t, null); if (!r) return []; return W6t(r); }
+function tTi(e) { if (!e || !e.trim()) return []; let n = mP(e); return n.length > 0 ? n : e.split(/\s+/).filter(Boolean); }
 function PIe(e) { if (!e) return []; let n = (o) => typeof o === "string" && o.trim() !== "" && !/^\d+$/.test(o); if (Array.isArray(e)) return e.filter(n); if (typeof e === "string") return e.split(/\s+/).filter(n); return []; }
 function Fr(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 function Jmn(e) { return Uue + e.replaceAll(LQ, "\uFFFD").replaceAll(Uue, "\uFFFD").replaceAll("$", LQ) + Uue; }
@@ -28,8 +37,9 @@ function _vt(e, n, o = !0, g = [], h) {
   return e.replaceAll(LQ, "$").replaceAll(Uue, "");
 }
 const K0 = /^---\s*\n([\s\S]*?)---\s*\n?/;
-const out = [];
-for (const [text, args] of JSON.parse(require("fs").readFileSync(0, "utf8"))) {
+const out = [], input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+if (input.words) { console.log(JSON.stringify(input.words.map(tTi))); process.exit(0); }  // {words: [args, ...]}: each one's words
+for (const [text, args] of input) {
   let e = text.charCodeAt(0) === 65279 ? text.slice(1) : text, m = e.match(K0), fm = {}, body = e;
   if (m) { body = e.slice(m[0].length); try { fm = Bun.YAML.parse(m[1]) || {}; } catch { fm = {}; } }
   const names = PIe(fm && typeof fm === "object" ? fm.arguments : undefined);

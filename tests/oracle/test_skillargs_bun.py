@@ -1,14 +1,15 @@
 """The gate's reading of a Skill call's args (gate/skillargs.py) against Claude Code 2.1.332's
 own filling, run by the pinned Bun (run with ``--bun``; a tenth of ``--bun-cases`` cases).
 
-tests/oracle/skillargs_fill.js holds the runtime's functions (``_vt`` fills the args into the
-body, ``PIe`` reads the named ``arguments``, ``SFn`` finds the ``!`` commands, ``Bit``/``uG``
-pair code spans), read from the pinned binary. For each generated skill and args it prints the
-commands the runtime runs after filling that the unfilled body does not hold. The plan is
-``Skill(other)`` alone, so each such command is outside it: a case fails when the runtime runs
-one and ``check_call`` says ``covered`` (review s46-freview2's G3–G7 were such cases). The
-generators are the reviewer's: named arguments spelled every way the runtime and the gate might
-read apart, placeholders beside Unicode spaces, and args and bodies full of backticks.
+tests/oracle/skillargs_fill.js holds the runtime's functions (``_vt`` fills the args into the body,
+``PIe`` reads the named ``arguments``, ``SFn`` finds the ``!`` commands, ``Bit``/``uG`` pair code
+spans, ``tTi`` splits the args into words with the runtime's own bash parser, cut out of the pinned
+binary by tests/oracle/runtime_bash_parser.py), read from the pinned binary. For each generated
+skill and args it prints the commands the runtime runs after filling that the unfilled body does
+not hold. The plan is ``Skill(other)`` alone, so each such command is outside it: a case fails when
+the runtime runs one and ``check_call`` says ``covered`` (review s46-freview2's G3–G7 were such
+cases). The generators are the reviewer's: named arguments spelled every way the runtime and the
+gate might read apart, placeholders beside Unicode spaces, and args and bodies full of backticks.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bun_fixture import bun
+from runtime_bash_parser import parser_module
 
 from skillgrant.gate.call import check_call
+from skillgrant.gate.skillargs import _words
 
 FILL = Path(__file__).resolve().parent / "skillargs_fill.js"
 NAMES = ["who", "a", "x.y", "a-b", "ARGUMENTS", "1", "0", "w1", "who2", "wh", " who", "who ",
@@ -47,7 +50,29 @@ PIECES = ["`", "!", "!`", "`!`", "```", "```!", "\n", " ", "$ARGUMENTS", "$ARGUM
 TICKS = ["`", "!`x`", "\\!`x`", "a`b", "``", "a b`", "`touch zz`", "!", "x\n!`touch zz`",
          "a`b c`d", "'`'", "\"`\"", "```!\ntouch zz\n```", "hi"]
 
+#: Args of plain characters, aimed at where the runtime's bash parse and a plain split differ
+#: (review s47-freview S4): assignments, reserved words, declarations, line breaks, a lone `=`.
+WORDS = ["echo", "touch", "zz", "x=1", "x+=1", "a=b=c", "x==1", "_=", "=", "=x", "if", "then",
+         "for", "done", "do", "select", "function", "export", "local", "unset", "time", "coproc",
+         "case", "in", "-n", "--a=b", "a:b", "1", "%1", "^x", "@x", ".", "/tmp/x", "a,b", "+x"]
+WORD_SEPS = [" ", " ", " ", "  ", "\t", "\n", "\r\n", "\r", " \n"]
+#: Named arguments the review read apart (s47-freview S1-S3): repeated, JS white space.
+WORD_NAMES = ["[a, who]", "[who, who]", "who who", "[who, a, who]", '"a\\x1cb who"',
+              '"a\\u0085b who"', "\"a\\u00a0b who\"", "&n [who]", "who\n  a"]
+WORD_BODIES = ["!`$0 zz`", "!`$1 zz`", "!`$2 zz`", "!`$ARGUMENTS[1] zz`", "!`$who zz`",
+               "!`$0 $1 $2`", "```!\n$1 $2\n```"]
+
 __all__ = ["bun"]  # (the pinned Bun, a fixture: tests/oracle/bun_fixture.py)
+
+
+@pytest.fixture
+def parser(tmp_path: Path) -> str:
+    """The runtime's bash parser module (tests/oracle/runtime_bash_parser.py), or a failure
+    saying how to install the pinned runtime, never a silent skip."""
+    try:
+        return str(parser_module(tmp_path))
+    except RuntimeError as e:
+        pytest.fail(f"{e}: run python tests/conformance/cc_runtime.py install")
 
 
 def _names_case(rng: random.Random) -> tuple[str, str]:
@@ -77,11 +102,54 @@ def cases(seed: int, count: int) -> list[tuple[str, str]]:
 
 
 
+def _plain_args(rng: random.Random) -> str:
+    args = "".join(rng.choice(WORDS) + rng.choice(WORD_SEPS) for _ in range(rng.randint(1, 5)))
+    return args if rng.random() < 0.3 else args.rstrip()
+
+
+def test_the_gate_splits_the_args_as_the_runtime_does(
+        bun: Path, parser: str, tmp_path: Path, request: pytest.FixtureRequest,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The args' words: the gate's (``_words``) are the runtime's ``tTi`` words or none (the
+    call refused); and under ``Skill(other)``, ``Bash(echo *)`` no skill whose commands take
+    the words is allowed when the runtime runs a command outside ``Bash(echo *)``."""
+    rng = random.Random(47)
+    count = max(1000, request.config.getoption("--bun-cases") // 10)
+    args = list(dict.fromkeys(_plain_args(rng) for _ in range(count)))
+    done = subprocess.run([str(bun), str(FILL), parser], input=json.dumps({"words": args}),
+                          capture_output=True, text=True, timeout=900, check=True)
+    runtime = json.loads(done.stdout)
+    split = [(a, w) for a, w in zip(args, runtime, strict=True) if _words(a) is not None]
+    wrong = [(a, _words(a), w) for a, w in split if _words(a) != w]
+    cases = [(f"{_ARGS_HEAD}arguments: {rng.choice(WORD_NAMES)}\n---\nR "
+              f"{rng.choice(WORD_BODIES)}\n", a) for a in args[:2000]]
+    done = subprocess.run([str(bun), str(FILL), parser], input=json.dumps(cases),
+                          capture_output=True, text=True, timeout=900, check=True)
+    skill = tmp_path / ".claude" / "skills" / "other" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    plan = ["Skill(other)", "Bash(echo *)"]
+    misses = []
+    for (text, given), commands in zip(cases, json.loads(done.stdout), strict=True):
+        if all(check_call("Bash", {"command": c}, plan).status == "covered" for c in commands):
+            continue
+        skill.write_text(text, encoding="utf-8")
+        got = check_call("Skill", {"skill": "other", "args": given}, plan, cwd=str(tmp_path))
+        misses += [(text, given, commands)] if got.status == "covered" else []
+    with capsys.disabled():
+        print(f"\nskill args' words: {len(args)} args, {len(split)} split by the gate, "
+              f"{len(wrong)} otherwise than the runtime; {len(cases)} skills, {len(misses)} "
+              "allowed where the runtime runs a command outside the plan")
+    assert not wrong and not misses, "\n".join(repr(m) for m in (wrong + misses)[:10])
+
+
+_ARGS_HEAD = "---\nname: other\ndescription: d\n"
+
+
 def test_the_gate_judges_every_command_the_runtime_fills(
-        bun: Path, tmp_path: Path, request: pytest.FixtureRequest,
+        bun: Path, parser: str, tmp_path: Path, request: pytest.FixtureRequest,
         capsys: pytest.CaptureFixture[str]) -> None:
     generated = cases(46, max(1000, request.config.getoption("--bun-cases") // 10))
-    done = subprocess.run([str(bun), str(FILL)], input=json.dumps(generated),
+    done = subprocess.run([str(bun), str(FILL), parser], input=json.dumps(generated),
                           capture_output=True, text=True, timeout=900, check=True)
     filled = json.loads(done.stdout)
     skill = tmp_path / ".claude" / "skills" / "other" / "SKILL.md"

@@ -1,0 +1,110 @@
+"""The files and folders the session's variables name (review s47 E2–E5).
+
+A program reads its environment as settings: ``NODE_OPTIONS="--require ./tools/pre.js"``
+preloads a file into every node process (npm's own), ``JAVA_HOME`` names the ``java`` Maven's
+launcher runs, ``KUBECONFIG`` and ``AWS_CONFIG_FILE`` name settings whose exec plugins run,
+``MAKEFILES`` names files make reads before the Makefile, ``GIT_SSH_COMMAND`` the program git
+runs. A list of such variables cannot be complete (issue 29: "assume any variable name can
+change what a program does, unless a named, tested rule says otherwise"), so every path any
+variable's value names is guarded whole, but for the variables ``OTHERWISE`` names, each with
+the rule that reads it instead, and but for the folders a call runs in (the call's folder, the
+project's, the home, the root, any folder above them: guarding one whole would deny every
+write, and each is guarded by what it holds).
+
+What a value names: its words, split at white space and at ``:``, ``=``, ``,`` and ``;`` (a
+``PATH``-like list, an option's attached value: ``-javaagent:./a.jar``, ``--require=x``); in
+each word holding a ``/``, the word and the tail from the first ``/``, ``./``, ``../`` or
+``~/`` (``-r./x``, ``-I/opt/inc``); a word without one that looks like a file's name (a dot
+before a last part of letters: ``common.mk``, ``agent.jar``). A relative path is read from the
+call's folder and from the project's, as a program started in either reads it.
+
+Under ``skillgrant serve`` the service reads its own environment: the variables it compares
+with the session's (``environment.COMPARED``) hold the ones the reviews named; any other a
+session sets that the service's lacks is not seen there (docs/decisions.md, session 47).
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: Variables read by another rule, or naming no path a program runs or reads as settings,
+#: each with why: the home and the folders a shell is in (each above the call's folder, or
+#: the call's: ``guards`` reads what they hold), ``PATH`` and ``CDPATH`` (``guards``: each
+#: folder of programs whole; ``words``: a ``cd``'s folders), ``PYTHONPATH`` (module folders:
+#: standard modules' names only, review s46 L2), the temporary folders (a program writes its
+#: scratch files there; none reads one as settings), the shell's own (``SHELL`` is a
+#: program of the system's folders, guarded when writable: ``homefiles.SYSTEM_TREES``), ls's
+#: colours (file name patterns, no path), pytest's name of the test it runs (set by pytest for
+#: what a test starts; no program reads it as settings).
+OTHERWISE: Final = frozenset(("HOME", "PWD", "OLDPWD", "PATH", "CDPATH", "PYTHONPATH",
+                              "TMPDIR", "TMP", "TEMP", "TEMPDIR", "SHELL", "_",
+                              "CLAUDE_PROJECT_DIR", "LS_COLORS", "LSCOLORS",
+                              "PYTEST_CURRENT_TEST"))
+#: What splits a value into words: white space, and ``:``, ``=``, ``,``, ``;`` (no regular
+#: expression: compiling one costs a hook's start more than reading the values).
+_SEPARATORS: Final = str.maketrans(dict.fromkeys(":=,;", " "))
+
+
+def named_paths(value: str) -> list[str]:
+    """The paths ``value`` names (see the module's text), relative ones as written."""
+    found: list[str] = []
+    for word in value.translate(_SEPARATORS).split():
+        slash = word.find("/")
+        if slash >= 0:
+            found.append(word)
+            start = slash  # where a path starts past an option's name: `-r./x`, `-I/opt`
+            if word[start - 1:start] == ".":
+                start -= 1 + (word[start - 2:start - 1] == ".")
+            elif word[start - 1:start] == "~":
+                start -= 1
+            if start > 0:
+                found.append(word[start:])
+        elif _file_name(word):
+            found.append(word)
+    return found
+
+
+def _file_name(word: str) -> bool:
+    """Whether ``word`` (no ``/``) looks like a file's name: a dot before a last part of a
+    letter then letters and digits (``common.mk``), or a dot then a letter first
+    (``.pythonrc``)."""
+    if word[:1] == "." and word[1:2].isascii() and word[1:2].isalpha():
+        return True
+    stem, dot, last = word.rpartition(".")
+    return bool(dot and stem.strip(".") and last[:1].isascii() and last[:1].isalpha()
+                and last.isascii() and last.isalnum())
+
+
+def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]]:
+    """Each path the session's variables name (``named_paths``), relative ones read from each
+    of ``roots`` (the call's folder and the project's), as an item guarded whole; none that is
+    one of ``folders`` (the folders a call runs in and each above them) or above one."""
+    home = os.path.expanduser("~")
+    kept = {os.path.normpath(f) for f in (*folders, home, "/") if f}
+    kept |= {parent for folder in kept for parent in _parents(folder)}
+    found: dict[str, bool] = {}
+    for name, value in os.environ.items():
+        if name in OTHERWISE or not value:
+            continue
+        for path in named_paths(value):
+            if path.startswith("~"):
+                path = os.path.expanduser(path)
+            for full in ([path] if path.startswith("/") else
+                         [os.path.join(root, path) for root in roots]):
+                full = os.path.normpath(full)
+                if full not in kept:
+                    found[full] = True
+    return list(found.items())
+
+
+def _parents(folder: str) -> list[str]:
+    """Each folder above ``folder``."""
+    found = []
+    while folder not in ("/", "//", ""):
+        folder = os.path.dirname(folder)
+        found.append(folder)
+    return found
