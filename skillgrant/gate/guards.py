@@ -15,8 +15,8 @@ import sys
 from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
-from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs
-from .copied import touches, written
+from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
+from .copied import local_push, one_call, touches, written
 from .environment import values, whole
 from .envpaths import session_paths
 from .folded import unquoted
@@ -32,11 +32,11 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
+from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
 from .planprograms import MANIFESTS, MODULES, WORKSPACES
-from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -296,9 +296,11 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     writes folders (``writers.tree_word``), also a word naming a folder that holds a guarded
     file, or a path in a guarded folder, or the program writing a working tree that holds
     one (``cp -r evil/. .``, ``tar -x``, ``git stash pop``; reviews W1c, W2). None when
-    nothing is guarded."""
-    if not GUARDED.get():
-        return None
+    nothing is guarded. One ``copied.Walks`` serves all its walks (W1-walk)."""
+    return one_call(_guarded_word, text, directory) if GUARDED.get() else None
+
+
+def _guarded_word(text: str, directory: str | None) -> str | None:
     bare = unquoted(text)  # (a program's name spelled with quotes: `c''url`, `sho''pt`)
     quoted = _SPELLED.search(text) or (  # `$'.claude/\x73ettings.json'` spells any name (G-4)
         ("curl" in bare or "wget" in bare) and _OPTION_FILE.search(bare))  # `curl -K` (W5b)
@@ -326,7 +328,7 @@ def guarded_word(text: str, directory: str | None) -> str | None:
         words += [w[k + 1:] for w in words for k, c in enumerate(w) if c in "wW"]  # s44 W18)
     return written(words, directory, text, bare) or into_git(words, directory) or \
         composer(words) or clone_word(words, directory, touches) or \
-        _local_push(words, directory) or _composed(words, directory, text, bare)
+        local_push(words, directory) or _composed(words, directory, text, bare)
 
 
 #: Programs that may compose a name they write (``composed``), or write their own settings
@@ -347,6 +349,8 @@ def _composed(words: list[str], directory: str | None, text: str, bare: str) -> 
         found = composed_word(words, directory, text) if COMPOSES.search(bare) else None
         found = found or (shortened_word(words, directory, text) if SHORTENS.search(bare)
                           else None)
+    if found is None and "--target-dir" in bare:  # (session 47: in a guarded target/ only)
+        found = unguarded_target(words, moved_folders(text, directory) if directory else None)
     if found is None and any(name in bare for name in _OWN):
         from .ownsettings import own_settings
 
@@ -385,15 +389,3 @@ def _forms(chunk: str, quoting: bool) -> list[str]:
 #: first ``{`` to its last ``}``.
 _EXPANDED_BRACE = re.compile(r"(?<!\$)\{[^{}$]*,[^{}]*\}")
 _WHOLE_BRACE = compile_on_use(r"\{.*\}")
-
-
-def _local_push(words: list[str], directory: str | None) -> str | None:
-    """``push`` when the command may run ``git push`` to a repository on this machine (its
-    hooks run: review H-1), or when the gate cannot tell (no folder)."""
-    for i, word in enumerate(words[:-1]):
-        if word.rsplit("/", 1)[-1] == "git" and "push" in words[i + 1:i + 8]:
-            at = words.index("push", i + 1)
-            operand = next((w for w in words[at + 1:] if not w.startswith("-")), None)
-            if directory is None or pushes_locally(directory, operand):
-                return "push"
-    return None
