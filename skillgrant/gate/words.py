@@ -66,8 +66,7 @@ _FAMILIES: Final = {
                       "cmake")}, "catman": "man",
     **dict.fromkeys(("npm", "npx", "pnpm", "pnpx"), "npm"),
     **dict.fromkeys(("opt", "llc", "clang-tidy", "mlir-opt"), "llvm"),
-    **dict.fromkeys(("mypy", "dmypy"), "mypy"), "pylint": "pylint",  # (review s46 M1)
-    "cargo": "cargo"}  # (C2, C3)
+    **dict.fromkeys(("mypy", "dmypy"), "mypy"), "pylint": "pylint", "cargo": "cargo"}
 _BY_OPTION: Final = frozenset(_FAMILIES)
 _PYTHONS: Final = ("pyth", "pypy")  # (their `-m mypy`: ``pymodule``)
 #: The names ``examined`` is true of without a ``-`` in them (a quick test before it).
@@ -184,8 +183,7 @@ def check_runnable(words: list[Word]) -> None:
     if name in RUNNERS or program in RUNNERS:
         raise Doubt(f"{name!r} runs a command given in its words, which the gate does not "
                     "analyse")
-    if program in _FAMILIES or "-" in program or program[:4] in _PYTHONS:  # (``family`` is
-        # the name itself otherwise; an interpreter's `-m MODULE`: s47)
+    if program in _FAMILIES or "-" in program or program[:4] in _PYTHONS:  # (`-m`: s47)
         _check_by_option(program, words)
     if name in _FLAGS_ONLY:
         _check_attached(name, words)
