@@ -12,6 +12,7 @@ stays allowed (``cp target/release/app out/``: ``copied``)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 
 from . import files as fs
@@ -37,7 +38,8 @@ def cargo_dirs(start: str) -> list[tuple[str, bool]]:
              if v]
     configs = [os.path.join(f, ".cargo", n) for f in [start, *ups]
                for n in ("config.toml", "config")]
-    for config in [*configs, os.path.join(home, "config.toml"), os.path.join(home, "config")]:
+    configs += [os.path.join(home, "config.toml"), os.path.join(home, "config")]
+    for config in configs:  # (a file one `include`s is read as one: review s47 C5)
         try:
             text = fs.read(config, 1 << 20).decode()
         except FileNotFoundError:
@@ -47,7 +49,51 @@ def cargo_dirs(start: str) -> list[tuple[str, bool]]:
         base = os.path.dirname(os.path.dirname(config))
         if any(key in text for key in _KEYS):  # (tomllib only where one is named)
             found += _configured(text, base, home, [start, *ups])
+        if "include" in text and len(configs) < 64:
+            named = _included(text, os.path.dirname(config))
+            found.append([base] if named is None else named)
+            configs += [n for n in named or () if n not in configs]
+    found += [_built(f) for f in [start, *ups]]
     return [(path, True) for paths in found for path in paths]
+
+
+def _included(text: str, folder: str) -> list[str] | None:
+    """The files the configuration ``text`` (of a file in ``folder``) ``include``s (a path,
+    a list of paths or of tables with a ``path``, relative to ``folder``); [] when it cannot
+    be read (its folder is then guarded whole): None."""
+    import tomllib
+
+    try:
+        given = tomllib.loads(text).get("include", [])
+    except (tomllib.TOMLDecodeError, ValueError):
+        return None
+    given = [given] if isinstance(given, str) else given if isinstance(given, list) else [1]
+    paths = [g.get("path") if isinstance(g, dict) else g for g in given]
+    if not all(isinstance(p, str) for p in paths):
+        return None
+    return [os.path.normpath(os.path.join(folder, str(p))) for p in paths]
+
+
+def _built(folder: str) -> list[str]:
+    """The build script the ``Cargo.toml`` in ``folder`` names (``package.build``: review s47
+    C6; the default ``build.rs`` is ``STARTS``'); the folder whole when it cannot be read."""
+    try:
+        text = fs.read(os.path.join(folder, "Cargo.toml"), 1 << 20).decode()
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError):
+        return [folder]
+    if "build" not in text:
+        return []
+    import tomllib
+
+    try:
+        package = tomllib.loads(text).get("package", {})
+    except (tomllib.TOMLDecodeError, ValueError):
+        return []  # (cargo refuses it: nothing runs)
+    build = package.get("build") if isinstance(package, dict) else None
+    return [os.path.normpath(os.path.join(folder, build))] if isinstance(build, str) else \
+        [] if build is None or isinstance(build, bool) else [folder]
 
 
 def _configured(text: str, base: str, home: str, ups: list[str]) -> list[list[str]]:
@@ -74,3 +120,29 @@ def _placed(value: str, base: str, home: str, ups: list[str]) -> list[str]:
         "{cargo-cache-home}", home)) for f in ups] if "{workspace-root}" in value else [path]
     return [os.path.normpath(p[:p.find("{")].rsplit("/", 1)[0] or "/" if "{" in p else p)
             for p in paths]
+
+
+def unguarded_target(words: list[str], moved: list[str] | str | None) -> str | None:
+    """A ``--target-dir`` value of the words (the guard's, of a command) that ``in_target``
+    passes but that, read from the call's folder or one a move of the command names (``cd sub
+    && cargo build --target-dir target/x``), lies in no folder guarded whole, where the set
+    guards a ``target`` folder (a plan running cargo): an earlier call may have put a
+    compiled build script there (review s46 C3), saying so. ``moved``: the folders
+    ``moves.moved_folders`` names (a str or None: one it cannot). None when there is none."""
+    from .cargoargs import in_target
+    from .named import folded_items
+    from .placed import fold
+
+    values = [v for w, v in itertools.pairwise(words) if w == "--target-dir" and in_target(v)]
+    folders_guarded = [item + "/" for item, tree in folded_items() if tree]
+    if not values or not any(f.endswith("/target/") for f in folders_guarded):
+        return None
+    for value in values:
+        paths = [os.path.join(f, value) for f in moved] if isinstance(moved, list) else []
+        forms = [fold(os.path.normpath(p)) + "/" for path in paths
+                 for p in (path, fs.realpath(path))]
+        if not paths or not all(any(f.startswith(g) for g in folders_guarded) for f in forms):
+            return (f"--target-dir {value} (cargo's build folder, read from the folder it "
+                    "runs in, is not in a folder the gate guards: an earlier call may have "
+                    "written a compiled build script there, which cargo runs)")
+    return None

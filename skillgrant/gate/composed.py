@@ -133,28 +133,32 @@ def _begins(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
         for n in STANDARD)
 
 
-#: Entries of a folder a tree writer names that are looked at for a walked-up settings name
-#: (about 1.5 µs each: 65,536 take some 100 ms, paid only by a command copying such a tree).
-_MAX_ENTRIES: Final = 65536
+#: Entries of the folders a tree writer names that one call looks at for a walked-up settings
+#: name, all walks together (about 1.5 µs each: 131,072 take some 200 ms, paid only by a
+#: command copying such trees; review s46-greview2 W1-walk: 400 spellings of one big folder,
+#: each walked whole, took the hook past its 30 s timeout).
+CALL_ENTRIES: Final = 131072
 
 
-def holds_walked(path: str) -> bool:
+def holds_walked(path: str, left: list[int] | None = None) -> bool:
     """Whether the folder ``path`` holds, at any depth, an entry named as a settings folder a
     plan's program finds by walking up (``Guarded.walked``, compared in lower case: s45 X1):
-    ``cp -r m sub`` brings ``m/.cargo`` to ``sub/.cargo`` (review s44 P10). A tree past
-    ``_MAX_ENTRIES`` may. A link to a folder is walked too (``cp -rL`` copies what it leads
-    to; a loop ends at the bound)."""
+    ``cp -r m sub`` brings ``m/.cargo`` to ``sub/.cargo`` (review s44 P10). ``left`` holds the
+    entries the call may still look at (each one looked at takes one); past them the tree may
+    (``left[0]`` is then below 0). A link to a folder is walked too (``cp -rL`` copies what it
+    leads to; a loop ends at the bound)."""
     walked = frozenset(fold(w) for w in getattr(GUARDED.get(), "walked", ()))
     if not walked or not os.path.isdir(path):
         return False
     fs.unkept()  # (what the folder holds now)
-    seen, stack = 0, [path]
+    left = [CALL_ENTRIES] if left is None else left
+    stack = [path]
     while stack:
         try:
             with os.scandir(stack.pop()) as entries:
                 for entry in entries:
-                    seen += 1
-                    if seen > _MAX_ENTRIES or fold(entry.name) in walked:
+                    left[0] -= 1
+                    if left[0] < 0 or fold(entry.name) in walked:
                         return True
                     if entry.is_dir():
                         stack.append(entry.path)

@@ -17,6 +17,7 @@ import functools
 import os
 import posixpath
 from collections.abc import Callable
+from contextvars import ContextVar
 
 from ..lazy import compile_on_use
 from . import files as fs
@@ -33,47 +34,109 @@ def written(words: list[str], directory: str | None, text: str, bare: str) -> st
     """``named_word``, then ``tree_word`` of ``words`` (the guard's words of ``text``); for a
     text holding ``cp``, once more without the words it only copies out (``read_sources``)."""
     kept = functools.partial(_names_kept, text)  # (asked once, if a walk would be)
-    touch: Callable[[str], bool] = functools.partial(
-        touches, names_kept=functools.cache(kept), walks={})
-    found = named_word(words, directory, text) or tree_word(words, directory, touch)
+    touch: Callable[[str], bool] = functools.partial(touches, names_kept=functools.cache(kept))
+    found = named_word(words, directory, text) or tree_word(
+        _no_subcommand(words, text) if "install" in bare else words, directory, touch)
     if "cp" not in bare or directory is None:
         return found
     if found is None:
-        return through_links(text, directory)
+        return through_links(text, directory, words)
     sources = read_sources(text, directory)
     if not sources or found not in sources:
         return found
     rest = [w for w in words if w not in sources]
     return named_word(rest, directory, text) or tree_word(rest, directory, touch) or \
-        through_links(text, directory)
+        through_links(text, directory, rest)
 
 
-def through_links(text: str, directory: str) -> str | None:
-    """A source of a ``cp`` of ``text`` whose copy in its destination folder is written
-    through a link there (``out/python3`` made by an earlier ``cp -P``) to a guarded item, or
-    may be (a folder source of more entries than are looked at): review s46-greview2 T1."""
+#: pip's names (a version after it), and what may give a name another program in the text.
+_PIP: Final = compile_on_use(r"pip[0-9.]*")
+_RENAMING: Final = ("{", "$", "`", "\\", "alias", "function", "()")
+#: ``pip install``'s options that name no folder it writes (no ``-t``, ``--prefix``, ``-e``,
+#: ``--user``: those stay judged), the ones whose value follows (a file it reads, a URL, a
+#: name), and a requirement by name (from an index: no path).
+_PIP_FLAGS: Final = frozenset({
+    "-U", "--upgrade", "-q", "-qq", "-v", "-vv", "--quiet", "--verbose", "--no-deps", "--pre",
+    "--require-hashes", "--no-cache-dir", "--disable-pip-version-check", "--no-input",
+    "--dry-run", "--force-reinstall", "-I", "--ignore-installed", "--no-build-isolation"})
+_PIP_VALUED: Final = frozenset({"-r", "--requirement", "-c", "--constraint", "-i",
+                                "--index-url", "--extra-index-url", "--only-binary",
+                                "--no-binary", "--upgrade-strategy", "--progress-bar"})
+_REQUIREMENT: Final = compile_on_use(r"[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[A-Za-z0-9,._-]*\])?"
+                                     r"(?:[<>=!~]=?=?[A-Za-z0-9.*+!_-]*,?)*")
+
+
+def _pip_reads(words: tuple[str, ...]) -> bool:
+    """Whether ``pip install``'s ``words`` (past ``install``) are only ``_PIP_FLAGS``,
+    ``_PIP_VALUED`` with their values, and requirements by name."""
+    valued = False
+    for word in words:
+        if not valued and word not in _PIP_FLAGS and word not in _PIP_VALUED and not (
+                word[:1] != "-" and _REQUIREMENT.fullmatch(word)):
+            return False
+        valued = not valued and word in _PIP_VALUED
+    return not valued
+
+
+def _no_subcommand(words: list[str], text: str) -> list[str]:
+    """``words`` less the word ``install`` where each one is pip's subcommand, in a simple
+    command ``readers.named_commands`` reads (no name set, fed or renamed), its program
+    ``pip`` or ``python -m pip``: coreutils' ``install`` (a folder writer, ``writers``) is
+    not run (review s46 COST C-pip: ``pip install -r requirements.txt`` under its own entry
+    was denied, the file being guarded as one the plan's pip reads)."""
     from . import readers
 
-    for command in readers.named_commands(text) or ():
-        words = readers.program_words(command)
-        parts = _parts(list(words[1:])) if words and words[0] in _CP else None
+    commands = None if any(r in text for r in _RENAMING) else readers.named_commands(text)
+    if commands is None:
+        return words
+    for command in commands:
+        held = [w for w in command if "install" in w]
+        if not held:
+            continue
+        run = readers.program_words(command) or ("",)
+        name = run[0].rsplit("/", 1)[-1]
+        at = 3 if run[1:3] == ("-m", "pip") and name[:6] == "python" else int(
+            _PIP.fullmatch(name) is not None)
+        if not at or held != ["install"] or run[at:at + 1] != ("install",) or not _pip_reads(
+                run[at + 1:]):
+            return words
+    return [w for w in words if w != "install"]
+
+
+def through_links(text: str, directory: str, words: list[str]) -> str | None:
+    """A source of a ``cp`` of ``text`` whose copy is written through a link in its
+    destination (``out/python3`` made by an earlier ``cp -P``, review s46-greview2 T1; for a
+    folder, a link anywhere below the folder it makes, ``out/bin/python3`` after ``cp -r
+    .venv/bin out/``, review s47 N1) to a guarded item, or may be (past the call's entries).
+    Where the text's commands are not read, each of ``words`` naming a folder is such a
+    destination."""
+    from . import readers
+
+    commands = readers.named_commands(text)
+    if commands is None:
+        return next((w for w in words if _through(posixpath.join(directory, w), True)), None)
+    for command in commands:
+        run = readers.program_words(command)
+        parts = _parts(list(run[1:])) if run and run[0] in _CP else None
         if parts is None:
             continue
-        sources, folder = parts
+        sources, folder, whole = parts
         into = posixpath.join(directory, folder)
-        if not os.path.isdir(into):
+        if not whole and not os.path.isdir(into):
             continue
-        for source in sources:
-            names = _entries(posixpath.join(directory, source)) if source.rstrip("/")[-2:] in (
-                "/.", ".") else [posixpath.basename(source.rstrip("/"))]
-            if names is None or any(_linked_guarded(posixpath.join(into, n)) for n in names):
+        for source in dict.fromkeys(sources):
+            path = posixpath.join(directory, source)
+            inside = whole or source.rstrip("/")[-2:] in ("/.", ".")  # (its entries, into)
+            if _through(into if inside else posixpath.join(
+                    into, posixpath.basename(source.rstrip("/"))), os.path.isdir(path)):
                 return source
     return None
 
 
-def _parts(args: list[str]) -> tuple[list[str], str] | None:
-    """The sources of ``cp`` given ``args`` and the folder it copies them into (``-t``, or
-    the last operand of several); None when it copies into no folder, or is not read."""
+def _parts(args: list[str]) -> tuple[list[str], str, bool] | None:
+    """The sources of ``cp`` given ``args``, the folder it copies them into (``-t``, or the
+    last operand of several), and whether that operand is the copy itself (``-T``); None
+    when it copies into no folder, or is not read."""
     from .optables import TABLES, Doubt, read_options
 
     try:
@@ -82,18 +145,39 @@ def _parts(args: list[str]) -> tuple[list[str], str] | None:
         return None
     folder = [v for name, v in read.options if name == "target-directory" and v]
     operands = [o for o in read.operands if o]
+    whole = any(name == "no-target-directory" for name, _ in read.options)
     if folder:
-        return operands, folder[0]
-    return (operands[:-1], operands[-1]) if len(operands) > 1 else None
+        return operands, folder[0], False
+    return (operands[:-1], operands[-1], whole) if len(operands) > 1 else None
 
 
-def _entries(folder: str) -> list[str] | None:
-    """The names in ``folder`` (a copy of ``folder/.`` writes each); None past 4,096."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return []
-    return names if len(names) <= 4096 else None
+def _through(root: str, tree: bool) -> bool:
+    """Whether ``root`` (what a copy writes) is a link to a guarded item, or for a ``tree``
+    holds one below it, not following links (each entry taken from the call's ``Walks``:
+    past them, it may)."""
+    if _linked_guarded(root):
+        return True
+    if not tree or os.path.islink(root) or not os.path.isdir(root):
+        return False
+    walks = WALKS.get() or Walks()
+    fs.unkept()  # (what the folder holds now)
+    stack = [root]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    walks.left[0] -= 1
+                    if walks.left[0] < 0:
+                        walks.over = walks.over or root
+                        return True
+                    if entry.is_symlink():
+                        if _linked_guarded(entry.path):
+                            return True
+                    elif entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+        except OSError:
+            return True
+    return False
 
 
 def _linked_guarded(path: str) -> bool:
@@ -104,27 +188,80 @@ def _linked_guarded(path: str) -> bool:
     return guarded_path(real) is not None or touches(real)
 
 
-def touches(path: str, names_kept: Callable[[], bool] | None = None,
-            walks: dict[str, bool] | None = None) -> bool:
+def touches(path: str, names_kept: Callable[[], bool] | None = None) -> bool:
     """Whether ``path`` is a guarded file or folder, holds one, or lies in a guarded folder,
-    or holds a walked-up settings name (``composed.holds_walked``, review s44 P10; each
-    folder walked once a call, ``walks``) unless ``names_kept`` says the command puts no
-    tree's names elsewhere."""
+    or holds a walked-up settings name (``walked``, review s44 P10) unless ``names_kept``
+    says the command puts no tree's names elsewhere."""
     key = fold(path)  # (a file system that folds case: review s45 X1, s46 X2)
     above = key.rstrip("/") + "/"
     if any(key == item or item.startswith(above) or (tree and key.startswith(item + "/") and (
-            not in_worktree(key, item) or touches(mirrored(key, item), names_kept, walks)))
+            not in_worktree(key, item) or touches(mirrored(key, item), names_kept)))
            for item, tree in folded_items()) or holds_module(path, GUARDED.get()):
         return True  # (a worktree's path, as its main tree's: review s46 W1)
     if not getattr(GUARDED.get(), "walked", ()) or (names_kept is not None and names_kept()):
         return False
+    return walked(path)
+
+
+class Walks:
+    """One call's walks for a walked-up settings name (review s46-greview2 W1-walk): each
+    folder's answer by its real path, the entries all walks may still look at
+    (``composed.CALL_ENTRIES``), and the first path not looked at whole past them."""
+
+    __slots__ = ("answers", "left", "over")
+
+    def __init__(self) -> None:
+        from .composed import CALL_ENTRIES
+
+        self.answers: dict[str, bool] = {}
+        self.left = [CALL_ENTRIES]
+        self.over: str | None = None
+
+
+#: The walks of the call being decided (``one_call``); None outside one: each walk alone.
+WALKS: ContextVar[Walks | None] = ContextVar("walks", default=None)
+
+
+def one_call(find: Callable[[str, str | None], str | None], text: str,
+             directory: str | None) -> str | None:
+    """``find(text, directory)`` (the guard's word) with one ``Walks`` for all its walks;
+    a word found past their entries says so."""
+    if WALKS.get() is not None:
+        return find(text, directory)
+    walks = Walks()
+    token = WALKS.set(walks)
+    try:
+        found = find(text, directory)
+    finally:
+        WALKS.reset(token)
+    if found is None or walks.over is None:
+        return found
+    from .composed import CALL_ENTRIES
+
+    return (f"{found} (the call's folders hold more than the {CALL_ENTRIES:,} entries one call "
+            f"looks at for a settings folder a plan's program finds walking up, such as "
+            f".cargo; {walks.over} was not looked at whole)")
+
+
+def walked(path: str) -> bool:
+    """``composed.holds_walked`` of the folder ``path``, once a real folder a call (a folder
+    in one found to hold none holds none), on the call's ``Walks``."""
     from .composed import holds_walked
 
-    if walks is None:
-        return holds_walked(path)
-    if path not in walks:
-        walks[path] = holds_walked(path)
-    return walks[path]
+    walks = WALKS.get() or Walks()
+    real = fs.realpath(path)
+    found = walks.answers.get(real)
+    if found is None:
+        up = real
+        while found is None and up.count("/") > 1:
+            up = posixpath.dirname(up)
+            found = False if walks.answers.get(up) is False else None
+        if found is None:
+            found = holds_walked(real, walks.left)
+            if walks.left[0] < 0:
+                walks.over = walks.over or path
+        walks.answers[real] = found
+    return found
 
 
 #: Programs that remove what their words name or change its modes, and put no name of a tree
@@ -216,16 +353,15 @@ def held(word: str, directory: str) -> bool:
     """Whether the path ``word`` names from ``directory`` (a pattern: the folder before it)
     holds a guarded item below it, a walked-up settings name at or below it, or a module
     folder's standard names."""
-    from .composed import holds_walked
     path = posixpath.normpath(posixpath.join(directory, word))
     if "*" in word or "?" in word:
         path = posixpath.dirname(path)
-    walked: frozenset[str] = getattr(GUARDED.get(), "walked", frozenset())
-    if not walked.isdisjoint(fold(p) for p in word.split("/")):
-        return True  # `cp -r src/.cargo sub/` makes `sub/.cargo`
+    names: frozenset[str] = getattr(GUARDED.get(), "walked", frozenset())
+    if fold(posixpath.basename(word.rstrip("/"))) in names:  # (the name the copy makes: its
+        return True  # last part; `cp -r src/.cargo sub/` makes `sub/.cargo`)
     for form in dict.fromkeys((path, fs.realpath(path))):
         above = fold(form).rstrip("/") + "/"
         if any(item.startswith(above) for item, _ in folded_items()) or holds_module(
-                form, GUARDED.get()) or holds_walked(form):
+                form, GUARDED.get()) or walked(form):
             return True
     return False

@@ -15,8 +15,8 @@ import sys
 from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
-from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs
-from .copied import touches, written
+from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
+from .copied import one_call, touches, written
 from .environment import values, whole
 from .envpaths import session_paths
 from .folded import unquoted
@@ -32,6 +32,7 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
+from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
@@ -299,9 +300,11 @@ def guarded_word(text: str, directory: str | None) -> str | None:
     writes folders (``writers.tree_word``), also a word naming a folder that holds a guarded
     file, or a path in a guarded folder, or the program writing a working tree that holds
     one (``cp -r evil/. .``, ``tar -x``, ``git stash pop``; reviews W1c, W2). None when
-    nothing is guarded."""
-    if not GUARDED.get():
-        return None
+    nothing is guarded. One ``copied.Walks`` serves all its walks (W1-walk)."""
+    return one_call(_guarded_word, text, directory) if GUARDED.get() else None
+
+
+def _guarded_word(text: str, directory: str | None) -> str | None:
     bare = unquoted(text)  # (a program's name spelled with quotes: `c''url`, `sho''pt`)
     quoted = _SPELLED.search(text) or (  # `$'.claude/\x73ettings.json'` spells any name (G-4)
         ("curl" in bare or "wget" in bare) and _OPTION_FILE.search(bare))  # `curl -K` (W5b)
@@ -350,6 +353,8 @@ def _composed(words: list[str], directory: str | None, text: str, bare: str) -> 
         found = composed_word(words, directory, text) if COMPOSES.search(bare) else None
         found = found or (shortened_word(words, directory, text) if SHORTENS.search(bare)
                           else None)
+    if found is None and "--target-dir" in bare:  # (session 47: in a guarded target/ only)
+        found = unguarded_target(words, moved_folders(text, directory) if directory else None)
     if found is None and any(name in bare for name in _OWN):
         from .ownsettings import own_settings
 

@@ -14,7 +14,7 @@ TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-_PATTERN: Final = compile_on_use(r"[*?\[]")
+_PATTERN: Final = compile_on_use(r"[*?\[{(\\]")  # (minimatch's braces, extglobs: s47 W2)
 _YAML_ITEM: Final = compile_on_use(r"\s*-\s*(['\"]?)([^'\"#\s]+)\1\s*")
 
 
@@ -71,5 +71,5 @@ def _yaml_packages(text: str) -> list[str]:
 
 def _literal(path: str) -> list[str]:
     """``path``, or when it holds a pattern the folder before it."""
-    cut = min((path.find(c) for c in "*?[" if c in path), default=-1)
-    return [path] if cut < 0 else [path[:cut].rsplit("/", 1)[0] + "/"]
+    found = _PATTERN.search(path)
+    return [path] if found is None else [path[:found.start()].rsplit("/", 1)[0] + "/"]

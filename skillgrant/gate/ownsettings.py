@@ -64,11 +64,11 @@ def own_settings(words: list[str], text: str = "") -> str | None:
         hit = _subcommand(words, at, first)
         if hit is None:
             continue
-        following = [w for k, w in enumerate(words[hit + 1:], hit + 1) if w[:1] != "-" and (
-            words[k - 1][:1] != "-" or "=" in words[k - 1])][:1]  # (not an option's value that
-        # reads `view` while `set-credentials` follows: review s46 S5)
+        following = [w for w in words[hit + 1:hit + 2] if w[:1] != "-"]  # (a read only as the
+        # very next word: after an option, `view` may be its value while `set-credentials`
+        # follows, review s46 S5, or the subcommand after a flag taking none, s47 O1)
         reads = _READS | _PROGRAM_READS.get(program, frozenset())
-        end = hit + 1 + (words[hit + 1:hit + 2] == following and bool(following))
+        end = hit + 1 + bool(following)
         said = " ".join(words[at:end])  # (the command's words, each next to the last)
         if (following and following[0] in reads) or (not following and (
                 program, words[hit]) in _ALONE and said in text) or (

@@ -108,9 +108,11 @@ def _entry_programs(words: list[str]) -> list[str]:
     if "/" in program:  # a virtual environment's Python runs its `lib`'s .pth (P1b)
         found += _literal(program)
         if name.startswith("python"):
-            found.append(os.path.join(os.path.dirname(os.path.dirname(program)), "lib") + "/")
-    if name in _NODE_RUNNERS and any(
-            w in ("-w", "-ws", "-r", "-F", "workspace", "workspaces") or w.startswith("-w") or
+            venv = os.path.dirname(os.path.dirname(program))  # (and its pyvenv.cfg: `home`
+            found += [os.path.join(venv, "lib") + "/", os.path.join(venv, "pyvenv.cfg")]  # V2)
+    if name in _NODE_RUNNERS and any(  # (a pattern: the call may give one, review s47 W1)
+            _PATTERN.search(w) or w in ("-w", "-ws", "-r", "-F", "workspace", "workspaces") or
+            w.startswith("-w") or
             long_prefix(w, "workspace", "workspaces", "recursive", "filter") for w in words):
         found += [WORKSPACES + f for f in ["", *_values(words, _NODE_TOPS)]]  # (s44 P3)
     if name in RUNNERS and name not in RUNS_OPERAND:  # `setsid ./x.sh`, `taskset -c 0 ./x.sh`
@@ -130,6 +132,9 @@ def _entry_programs(words: list[str]) -> list[str]:
 #: nearest it finds, or each: a copy nearer is read first), ``guards`` reads those from
 #: every folder from the call's up.
 _MAKEFILES: Final = ("Makefile", "makefile", "GNUmakefile")
+#: The node package managers' lockfiles: an install takes the code they resolve (s47 N3).
+_LOCKS: Final = ("^package-lock.json", "^npm-shrinkwrap.json", "^yarn.lock", "^pnpm-lock.yaml",
+                 "^bun.lock", "^bun.lockb")
 STARTS: Final = {
     **dict.fromkeys(("make", "gmake"), _MAKEFILES),
     "ninja": ("build.ninja",), **dict.fromkeys(("terraform", "tofu"), (  # its providers (s45
@@ -148,7 +153,13 @@ STARTS: Final = {
     # (the nearest folder up holding package.json is npm's: review s45 P1)
     **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("^node_modules/", "^package.json", "^.npmrc",
                                               "^.yarnrc", "^.yarnrc.yml", "^.yarn/",
-                                              "^bunfig.toml", "^.pnpmfile.cjs")),
+                                              "^bunfig.toml", "^.pnpmfile.cjs", *_LOCKS)),
+    # the runners' own build files (review s47 H6)
+    "just": ("^justfile", "^Justfile", "^.justfile"), "nox": ("noxfile.py",),
+    "task": tuple(f"^{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
+                  for e in ("yml", "yaml")),
+    "tox": ("^tox.ini", "^pyproject.toml", "^setup.cfg"),
+    "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
     # folder of its paths up to the root it picks by them
     "pytest": tuple("^" + n for n in ("conftest.py", "pytest.toml", ".pytest.toml",
@@ -172,14 +183,22 @@ STARTS: Final = {
         "prettier.config.cjs", "prettier.config.ts")))}
 #: Of the names read walking up (``^``), the project's manifests and code (s42 P1g's class):
 #: not guarded below the call's folder, where editing a member's ``Cargo.toml`` is the work;
-#: a program's own settings (``.mvn``, ``.cargo``, ``.npmrc``) are, at any depth (s44 P10).
-MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "target", "pyproject.toml",
+#: a program's own settings (``.mvn``, ``.cargo``, ``.npmrc``) are, at any depth (s44 P10),
+#: and cargo's ``target`` (the compiled build scripts it runs: a crate below the call's folder
+#: builds into its own, review s46-greview2 C4).
+MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "pyproject.toml",
                               "setup.cfg", "tox.ini", "conftest.py", "build.gradle",
                               "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
-                              "gradle", "buildSrc", "package.json"})
+                              "gradle", "buildSrc", "package.json", "justfile", "Justfile",
+                              ".justfile", *(n[1:] for n in _LOCKS),
+                              *(f"{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
+                                for e in ("yml", "yaml"))})
 #: Programs running commands the project defines (recipes, scripts, hooks), which may start
 #: any program: under them what any program reads at its start is guarded (review s46 H2/H3).
 _RUNS_ANY: Final = frozenset({"make", "gmake", "ninja", "just", "task", "tox", "nox",
+                              # a build script, a plugin, a task, configure code (s47 H4)
+                              "cargo", "mvn", "mvnw", "gradle", "gradlew", "cmake", "ctest",
+                              "terraform", "tofu",
                               "pre-commit", *_NODE_RUNNERS})
 _HOOKED: Final = frozenset({"commit", "push", "merge", "rebase", "am", "pull", "checkout",
                             "switch", "cherry-pick", "revert"})  # (git's hooks run)
@@ -218,6 +237,8 @@ def _started(name: str, words: list[str]) -> list[str]:
         folders += [os.path.dirname(w) for w in words[1:] if "/" in w and w[:1] != "-"]
     anything = kind in _RUNS_ANY or (kind == "git" and not _HOOKED.isdisjoint(words[1:4]))
     found = _in_folders(folders, _ALL_STARTS if anything else STARTS.get(kind, ()))
+    if anything:  # a recipe's Python: the call's folder first on its sys.path, a venv's
+        found += _in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
     if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`)
         found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")
                   for p in (_literal(w) if w != "." else _BUILT)]
@@ -295,6 +316,14 @@ _CODE: Final = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print"})
 _SUBCOMMANDS: Final = frozenset({"run", "test", "x", "exec", "eval", "repl", "build",
                                  "install", "add", "remove", "fmt", "lint", "check", "task",
                                  "serve", "compile", "bench", "info", "doc", "upgrade"})
+#: What a recipe's or a script's Python reads from the folder it runs in: the call's folder as
+#: a module folder (a standard module's name there: ``named.Index``), a venv's ``lib/`` and
+#: ``pyvenv.cfg`` (review s47 H5, V2).
+_RECIPE_PYTHON: Final = (MODULES + ".", *(f"{v}/{n}" for v in (".venv", "venv", "env")
+                                          for n in ("lib/", "pyvenv.cfg")))
+#: Modules that run the script their words name (``python -m pdb x.py``).
+_RUNS_SCRIPTS: Final = frozenset({"runpy", "pdb", "cProfile", "profile", "trace", "coverage",
+                                  "timeit", "idlelib", "code", "pyclbr", "py_compile"})
 #: Their options naming a file they load first (``node -r ./hook.js``: C1).
 _LOADED: Final = frozenset({"-r", "--require", "--import", "--loader",
                             "--experimental-loader", "--preload"})
@@ -317,6 +346,8 @@ def _script_words(name: str, words: list[str]) -> list[str]:
                 # which is first on sys.path (unless -I/-P: then not the call's folder)
                 safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
                 found += [*_module_files(module), *([] if safe else ["./", MODULES + "."])]
+                if module not in _RUNS_SCRIPTS:  # (its words are the module's: `-m pytest
+                    return found  # tests`, `-m unittest discover tests`, review s47 C-self2)
             elif words[at - 1] in _VALUED or (at == 1 and word in _SUBCOMMANDS):
                 continue  # `python3 -X dev x.py`: an option's value; `bun run`
             elif words[at - 1] in _LOADED:

@@ -20,6 +20,7 @@ import shlex
 from collections.abc import Sequence
 
 from ..lazy import compile_on_use
+from .cargoargs import in_target
 from .folded import NOT_ASSIGNED, agreed, folded, tree_commands, unquoted
 from .planprograms import runs_named_file
 from .words import run_words
@@ -58,6 +59,10 @@ _NO_RESPONSE_FILES: Final = frozenset({"npm", "npx", "pnpm", "yarn", "bun", "bun
 #: Options whose value a program reads as text, never as a path it writes: gh's titles and
 #: bodies (``--body-file``, ``-F``, is another option).
 _TEXT_OPTIONS: Final = {"gh": frozenset({"--title", "-t", "--body", "-b"})}
+#: cargo's subcommands that read the manifest ``--manifest-path`` names, and write none.
+_CARGO_READS: Final = tuple([w] for w in (
+    "build", "b", "check", "c", "test", "t", "run", "r", "bench", "doc", "d", "metadata",
+    "tree", "clippy", "fetch", "locate-project", "verify-project", "read-manifest"))
 #: pytest's options that take no value (an operand after one is a test).
 _PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", "-l", "--lf",
                                   "--ff", "--nf", "--sw", "--co", "--collect-only", "--quiet",
@@ -220,7 +225,37 @@ def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
     # (`awk -f tools/x.awk`, `java -jar x.jar`: the file an option names it to run, as an
     # interpreter's script: review s44 C7)
     return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
-        runs_named_file(name, rest, word) or _reads_as(name, rest, word)
+        runs_named_file(name, rest, word) or (name == "cargo" and _manifest(rest, word)) or \
+        (name in _SUBCOMMANDED and _subcommand(rest, word)) or _reads_as(name, rest, word)
+
+
+#: Programs whose first plain word is their subcommand, no path they write (`cargo build`,
+#: `docker build`, beside a `build` guarded as `bun run build`'s script: review s47 C-cross).
+_SUBCOMMANDED: Final = frozenset({"cargo", "docker", "podman"})
+
+
+def _subcommand(rest: list[str], word: str) -> bool:
+    """Whether ``word`` is held in ``rest`` only as its first word, after options alone
+    (``+toolchain`` and options without a value before it)."""
+    first = next((i for i, w in enumerate(rest) if w[:1] not in ("-", "+")), None)
+    return first is not None and all(
+        i == first and w == word and "=" not in "".join(rest[:i]) and not any(
+            p[:2] in ("-H", "-c") or p in ("--host", "--context", "--config", "--log-level",
+                                            "--color", "-Z") for p in rest[:i])
+        for i, w in enumerate(rest) if word in w)
+
+
+def _manifest(rest: list[str], word: str) -> bool:
+    """Whether cargo's words ``rest`` hold ``word`` only as the ``--manifest-path`` of a
+    subcommand that reads it (``_CARGO_READS``; a toolchain's ``+name`` before it): review
+    s46's COST C-self, ``cargo build --manifest-path sub/Cargo.toml`` under its own entry;
+    or as its ``--target-dir`` in its own ``target/`` (``cargodirs.in_target``: session 47)."""
+    at = int(rest[:1] != [] and rest[0][:1] == "+")
+    names = ("--manifest-path", "--target-dir") if in_target(word) else ("--manifest-path",)
+    return rest[at:at + 1] in _CARGO_READS and all(
+        (i and rest[i - 1] in names and w == word) or
+        w in [f"{n}={word}" for n in names] for i, w in enumerate(rest)
+        if word in w and w not in names)
 
 
 def _runs_it(program: str, rest: list[str], word: str) -> bool:
@@ -288,7 +323,9 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
         return _reads_as(rest[inner], rest[inner + 1:], word)
     if _INTERPRETER.fullmatch(name):
         kind = "python" if name.startswith("python") else "shell" if name in _SHELLS else "other"
-        script = _script_at(rest, kind)
+        skip = int(name in ("bun", "deno") and rest[:1] == ["run"])  # `bun run lint`: the
+        script = _script_at(rest[skip:], kind)  # script or file it runs (s47 C-self2)
+        script = None if script is None else script + skip
         if kind == "python" and script is not None and rest[script] == "-m":
             script = script + 1 if script + 1 < len(rest) else None  # the module it runs
         return script is not None and word in rest[script] and not any(

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..lazy import compile_on_use
+from .cargoargs import cargo_options
 from .wrapped import long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -342,24 +343,11 @@ def _checker(program: str, words: list[Word]) -> str | None:  # review s46 M1
     return None
 
 
-#: cargo's options that set its configuration on the command line (``--config KEY=VALUE`` or
-#: a file: ``build.rustc-wrapper``, a linker, a runner; ``-Z`` unstable flags) or move its
-#: build folder where the guard does not look (``--target-dir``, ``--artifact-dir``,
-#: ``--out-dir``): review s46 C2, C3. Its own words after ``--`` are the program's.
-_CARGO_MOVES: Final = ("--config", "--target-dir", "--artifact-dir", "--out-dir")
+def _module(program: str, words: list[Word]) -> str | None:  # `python -m mypy`: session 47
+    from .pymodule import module_run
 
-
-def _cargo(program: str, words: list[Word]) -> str | None:  # review s46 C2, C3
-    for word in words:
-        value = word.value
-        if value == "--":
-            return None
-        if _option_pattern(word) or (value is not None and (
-                value.split("=", 1)[0] in _CARGO_MOVES or value[:2] == "-Z")):
-            return (f"{program!r} is given configuration on its command line (--config, -Z: "
-                    "a program it runs), or a build folder the gate does not guard "
-                    "(--target-dir, --artifact-dir)")
-    return None
+    found = module_run([w.value for w in words], _CHECKERS)
+    return None if found is None else _checker(found[0], words[found[1]:])
 
 
 _RULES: Final[dict[str, Callable[[str, list[Word]], str | None]]] = {
@@ -368,7 +356,7 @@ _RULES: Final[dict[str, Callable[[str, list[Word]], str | None]]] = {
     "compiler": _compiler, "plugins": _plugins, "linker": _linker, "man": _man,
     "less": _less, "pygmentize": _pygmentize, "npm": _npm, "llvm": _llvm,
     "javadoc": _javadoc, "cmake": _cmake, "mypy": _checker, "pylint": _checker,
-    "cargo": _cargo}
+    "cargo": cargo_options, "python": _module}
 
 
 #: ImageMagick's ``FORMAT:`` before a path (``miff:out``, ``png24:out``), not a URL's.

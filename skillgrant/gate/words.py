@@ -68,6 +68,7 @@ _FAMILIES: Final = {
     **dict.fromkeys(("mypy", "dmypy"), "mypy"), "pylint": "pylint",  # (review s46 M1)
     "cargo": "cargo"}  # (C2, C3)
 _BY_OPTION: Final = frozenset(_FAMILIES)
+_PYTHONS: Final = ("pyth", "pypy")  # (their `-m mypy`: ``pymodule``)
 #: The names ``examined`` is true of without a ``-`` in them (a quick test before it).
 FAMILY_NAMES: Final = _BY_OPTION
 #: A version or a thread model after a tool's name (``gcc-12``, ``clang++-15``,
@@ -182,7 +183,8 @@ def check_runnable(words: list[Word]) -> None:
     if name in RUNNERS or program in RUNNERS:
         raise Doubt(f"{name!r} runs a command given in its words, which the gate does not "
                     "analyse")
-    if program in _FAMILIES or "-" in program:  # (``family`` is the name itself otherwise)
+    if program in _FAMILIES or "-" in program or program[:4] in _PYTHONS:  # (``family`` is
+        # the name itself otherwise; an interpreter's `-m MODULE`: s47)
         _check_by_option(program, words)
     if name in _FLAGS_ONLY:
         _check_attached(name, words)
@@ -216,7 +218,7 @@ def _check_names(name: str, program: str, words: list[Word]) -> None:
 def _check_by_option(program: str, words: list[Word]) -> None:
     """Raise Doubt when ``runsby``'s rule for the program's family finds that its options or
     inputs name code it runs or a file it writes."""
-    rule = _FAMILIES.get(family(program))
+    rule = _FAMILIES.get(family(program), "python" if program[:4] in _PYTHONS else None)
     if rule is not None:
         from .runsby import runs_by_option  # loaded for these programs only
 

@@ -215,10 +215,6 @@ def test_c4_a_crate_below_the_calls_folder_has_its_own_target(tmp_path: Path) ->
         "the hook allows replacing the build script of a crate below the call's folder"
 
 
-_open("test_c4_a_crate_below_the_calls_folder_has_its_own_target",
-      "review s46-greview2 C4 (docs' P1g residual: a member below the call's folder, whose "
-      "build.rs is writable from above too): cargodirs guards target/ of the call's folder "
-      "and above, not sub/target that a later cargo call in sub/ builds")
 
 
 # --- a file system that ignores some code points in names (macOS's HFS+) ------------------

@@ -93,8 +93,6 @@ def test_n1_cp_r_writes_through_a_link_below_the_folder_it_copies_into(
         "the hook allows a cp -r writing through a link below the folder it copies into"
 
 
-_open("test_n1_cp_r_writes_through_a_link_below_the_folder_it_copies_into",
-      "review s47 N1: copied.through_links looks one level into the destination folder")
 
 
 # --- a program's own settings: the write subcommand after a flag taking no value -----------
@@ -133,9 +131,6 @@ def test_o1_own_settings_write_after_a_flag_taking_no_value(tmp_path: Path,
         "the hook allows a settings write after a flag that takes no value"
 
 
-_open("test_o1_own_settings_write_after_a_flag_taking_no_value",
-      "review s47 O1: ownsettings skips a word after a flag as its value, though the flag "
-      "takes none")
 
 
 # --- a node runner's workspace option given by the call, not the plan's entry ---------------
@@ -175,8 +170,6 @@ def test_w1_a_workspace_option_the_call_gives_under_a_star_entry(tmp_path: Path,
         "the hook allows a member's manifest written, then run by a workspace option"
 
 
-_open("test_w1_a_workspace_option_the_call_gives_under_a_star_entry",
-      "review s47 W1: workspaces guarded only for an entry naming the option itself")
 
 
 # --- a skill known by a frontmatter name the gate does not read (through Claude Code) -------
@@ -343,8 +336,6 @@ def test_c5_cargo_runs_the_wrapper_a_file_its_configuration_includes_names(
         "the hook allows writing a file cargo's configuration includes"
 
 
-_open("test_c5_cargo_runs_the_wrapper_a_file_its_configuration_includes_names",
-      "review s47 C5: a file cargo's configuration includes is not guarded")
 
 
 # --- a program running project-defined commands that planprograms._RUNS_ANY does not list ---
@@ -385,8 +376,6 @@ def test_h4_cargo_runs_a_build_script_that_starts_another_program(tmp_path: Path
         "the hook allows a start input of a program a build script runs"
 
 
-_open("test_h4_cargo_runs_a_build_script_that_starts_another_program",
-      "review s47 H4: cargo (build scripts) is not in planprograms._RUNS_ANY")
 
 
 #: (the programs needed, the plan's runner entry, the runner's file and its text, the
@@ -440,9 +429,6 @@ def test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder(
         "the hook allows a file the Python a runner's recipe starts imports at its start"
 
 
-_open("test_h5_a_recipes_python_imports_a_standard_module_from_the_calls_folder",
-      "review s47 H5: under a runner of project commands the call folder's module names are "
-      "not guarded")
 
 
 # --- a venv's pyvenv.cfg names the folder its Python takes the standard library from --------
@@ -488,8 +474,6 @@ def test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library(tmp_path: Path) -> Non
         "the hook allows rewriting the pyvenv.cfg of the venv the plan's Python is"
 
 
-_open("test_v2_a_venvs_pyvenv_cfg_moves_its_standard_library",
-      "review s47 V2: a plan venv's pyvenv.cfg is not guarded")
 
 
 # --- a session variable names a file a program runs at its start ---------------------------
@@ -566,8 +550,6 @@ def test_w2_a_workspace_pattern_of_braces_or_an_extglob(tmp_path: Path, pattern:
         "the hook allows a member's manifest written, npm's pattern naming it"
 
 
-_open("test_w2_a_workspace_pattern_of_braces_or_an_extglob",
-      "review s47 W2: nodeworkspaces reads braces and extglobs as literal names")
 
 
 # --- npm installs what its lockfile says ---------------------------------------------------
@@ -623,8 +605,6 @@ def test_n3_npm_installs_the_package_its_lockfile_resolves(tmp_path: Path, case:
         "the hook allows rewriting the lockfile npm installs from"
 
 
-_open("test_n3_npm_installs_the_package_its_lockfile_resolves",
-      "review s47 N3: npm's lockfiles are not guarded under a plan installing from them")
 
 
 # --- python -m TOOL imports the tool's own dependencies from the call's folder first ---------
@@ -712,8 +692,6 @@ def test_h6_a_runners_own_build_file_under_its_entry(tmp_path: Path, case: str) 
         "the hook allows rewriting the build file of the runner the plan runs"
 
 
-_open("test_h6_a_runners_own_build_file_under_its_entry",
-      "review s47 H6: just's, task's and nox's own build files have no STARTS entry")
 
 
 def _renamed_build_script(project: Path) -> None:
@@ -745,8 +723,6 @@ def test_c6_cargo_runs_the_build_script_its_manifest_names(tmp_path: Path) -> No
         "the hook allows rewriting the build script the crate's manifest names"
 
 
-_open("test_c6_cargo_runs_the_build_script_its_manifest_names",
-      "review s47 C6: Cargo.toml's package.build path is not guarded")
 
 
 # --- cmake's find_package takes a package's code from the user's home ----------------------
