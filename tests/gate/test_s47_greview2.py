@@ -1,0 +1,102 @@
+"""Review s47 (s47-greview2) of the call gate, s47-gfix's cost fixes first: sequences of calls
+the printed hook allows under a narrow plan (no tool-wide ``Bash``, no grant of code of the
+model's choosing), after which real bash runs a payload (``touch zz``). Each case proves the
+hole with real bash in a scratch copy first (a scratch home), then asks the printed hook for
+each call in turn, running the allowed ones; the hook allowing them all is the finding: these
+tests fail while the hole is open (``OPEN`` marks them strict xfails)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: A Python test module that runs the payload when imported.
+PY_PAYLOAD = "open('zz', 'w').close()\ndef test_a():\n    pass\n"
+#: A script bun runs (JavaScript and TypeScript alike).
+JS_PAYLOAD = "require('fs').writeFileSync('zz', '')\n"
+
+
+def _bun_path() -> dict[str, str]:
+    """The session's environment with the oracle's Bun first on PATH, when installed."""
+    folder = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin"
+    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"} if folder.is_dir() else {}
+
+
+def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
+          extra: dict[str, str] | None = None) -> str | None:
+    """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
+    holding ``files``; the first call the printed hook denies, or None."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, entries)
+        for name, text in files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        env = {**home_env(tmp_path / side / "home"), **(extra or {})}
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    return found[0]
+
+
+# --- C-self2: the words after `python3 -m MODULE` are no longer guarded -----------------------
+
+
+#: (the plan's own entry): the module imports the test files in the folder its word names;
+#: ``pytest tests`` guards ``tests/`` (a cp into it is denied), ``python3 -m pytest tests``
+#: since s47-gfix's C-self2 fix (planprograms._script_words returns at a module not in
+#: ``_RUNS_SCRIPTS``) does not.
+MODULE_RUNS_TESTS = {
+    "pytest": "python3 -m pytest tests",
+    "unittest-discover": "python3 -m unittest discover tests",
+}
+
+
+@pytest.mark.parametrize("case", list(MODULE_RUNS_TESTS))
+def test_s1_module_entry_runs_the_tests_a_cp_wrote(tmp_path: Path, case: str) -> None:
+    """C-self2 relaxed: beside ``Bash(cp *)``, a plan's ``Bash(python3 -m pytest tests)``
+    leaves ``tests/`` writable; ``cp src/t.py tests/test_a.py`` then ``python3 -m pytest
+    tests`` imports the payload (``pytest tests`` denies the cp)."""
+    needs("python3")
+    entry = MODULE_RUNS_TESTS[case]
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"src/t.py": PY_PAYLOAD, "tests/.keep": ""},
+                   ["cp src/t.py tests/test_a.py", entry])
+    assert denied is not None, "the hook allows a test file written where the entry runs it"
+
+
+_open("test_s1_module_entry_runs_the_tests_a_cp_wrote",
+      "s47-gfix C-self2: a module's words are no longer guarded as the files it runs")
+
+
+# --- C-self2: `bun run NAME` runs NAME.js / NAME.ts when the package has no such script ------
+
+
+@pytest.mark.parametrize("suffix", [".js", ".ts"])
+def test_s2_bun_run_runs_a_script_file_of_its_name(tmp_path: Path, suffix: str) -> None:
+    """C-self2 relaxed: ``bun run lint`` with no ``lint`` script in package.json runs the
+    file ``lint.js`` / ``lint.ts`` (Bun's module resolution); ``lint`` itself and
+    package.json are guarded, ``lint.js`` is not. Plan ``Bash(bun run lint)``, ``Bash(cp *)``."""
+    extra = _bun_path()
+    if not extra and shutil.which("bun") is None:
+        pytest.skip("not installed: bun")
+    denied = _case(tmp_path, ["Bash(bun run lint)", "Bash(cp *)"], {"src/l.js": JS_PAYLOAD},
+                   [f"cp src/l.js lint{suffix}", "bun run lint"], extra)
+    assert denied is not None, "the hook allows a script file bun run's name resolves to"
+
+
+_open("test_s2_bun_run_runs_a_script_file_of_its_name",
+      "s47-gfix C-self2: bun run's word guarded as the file `lint`, not lint.js/lint.ts")
