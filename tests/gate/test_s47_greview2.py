@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,33 @@ def test_s2_bun_run_runs_a_script_file_of_its_name(tmp_path: Path, suffix: str) 
 
 _open("test_s2_bun_run_runs_a_script_file_of_its_name",
       "s47-gfix C-self2: bun run's word guarded as the file `lint`, not lint.js/lint.ts")
+
+
+# --- pip install -r: the requirements file is guarded, the local project it names is not -----
+
+
+#: A setup.py that runs the payload when pip prepares the project's metadata.
+SETUP_PAYLOAD = "open('zz', 'w').close()\nfrom setuptools import setup\nsetup(name='p')\n"
+
+
+@pytest.mark.parametrize("line", ["-e .", "."])
+def test_p1_pip_install_r_runs_the_setup_py_a_cp_wrote(tmp_path: Path, line: str) -> None:
+    """s47-gfix's C-pip (copied._no_subcommand): ``pip install -r requirements.txt`` now runs
+    under its own entry, the file guarded; a requirements file naming the project itself
+    (``-e .``, ``.``: the commonest line) makes pip run ``setup.py``, which a ``cp`` beside it
+    writes (main denied the pip call). A venv of the test's own (never the machine's Python).
+    Plan ``Bash(pip install -r requirements.txt)``, ``Bash(cp *)``."""
+    needs("python3")
+    venv = tmp_path / "venv"
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, capture_output=True,
+                   timeout=300)
+    extra = {"PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}",
+             "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    denied = _case(tmp_path, ["Bash(pip install -r requirements.txt)", "Bash(cp *)"],
+                   {"src/setup.py": SETUP_PAYLOAD, "requirements.txt": line + "\n"},
+                   ["cp src/setup.py setup.py", "pip install -r requirements.txt"], extra)
+    assert denied is not None, "the hook allows a setup.py the plan's pip install -r runs"
+
+
+_open("test_p1_pip_install_r_runs_the_setup_py_a_cp_wrote",
+      "s47-gfix C-pip: the local project a guarded requirements file names is not guarded")
