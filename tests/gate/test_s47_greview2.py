@@ -115,14 +115,15 @@ def test_p1_pip_install_r_runs_the_setup_py_a_cp_wrote(tmp_path: Path, line: str
     """s47-gfix's C-pip (copied._no_subcommand): ``pip install -r requirements.txt`` now runs
     under its own entry, the file guarded; a requirements file naming the project itself
     (``-e .``, ``.``: the commonest line) makes pip run ``setup.py``, which a ``cp`` beside it
-    writes (main denied the pip call). A venv of the test's own (never the machine's Python).
-    Plan ``Bash(pip install -r requirements.txt)``, ``Bash(cp *)``."""
+    writes (main denied the pip call; pip runs it before it fails). A venv of the test's own
+    (never the machine's Python). Plan ``Bash(pip install -r requirements.txt)``, ``Bash(cp *)``."""
     needs("python3")
     venv = tmp_path / "venv"
     subprocess.run(["python3", "-m", "venv", str(venv)], check=True, capture_output=True,
                    timeout=300)
     extra = {"PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}",
-             "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+             "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+             "PIP_NO_BUILD_ISOLATION": "0"}  # (offline: no setuptools to fetch; pip's "0")
     denied = _case(tmp_path, ["Bash(pip install -r requirements.txt)", "Bash(cp *)"],
                    {"src/setup.py": SETUP_PAYLOAD, "requirements.txt": line + "\n"},
                    ["cp src/setup.py setup.py", "pip install -r requirements.txt"], extra)
@@ -131,3 +132,39 @@ def test_p1_pip_install_r_runs_the_setup_py_a_cp_wrote(tmp_path: Path, line: str
 
 _open("test_p1_pip_install_r_runs_the_setup_py_a_cp_wrote",
       "s47-gfix C-pip: the local project a guarded requirements file names is not guarded")
+
+
+# --- envpaths: a value naming a file the word split misses ---------------------------------
+
+
+#: (the session's variable, the plan, the files, the calls): the value names a file
+#: ``envpaths.named_paths`` does not read as one. ``MAKEFILES=common``: a relative name with no
+#: ``/`` and no dot (make reads it before the Makefile; ``common.mk`` is guarded).
+#: ``NODE_OPTIONS='--require "./pre/p.js"'``: node reads double quotes in NODE_OPTIONS; the
+#: word kept is ``./pre/p.js"`` (the quote stays), no file.
+ENV_NAMES = {
+    "makefiles-no-dot": (
+        {"MAKEFILES": "common"}, ["Bash(make)", "Bash(cp *)"],
+        {"Makefile": "all:\n\techo hi\n", "src/c": "$(shell touch zz)\n"},
+        ["cp src/c common", "make"]),
+    "node-options-quoted": (
+        {"NODE_OPTIONS": '--require "./pre/p.js"'}, ["Bash(node tools/app.js)", "Bash(cp *)"],
+        {"tools/app.js": "console.log(1)\n", "pre/.keep": "", "src/p.js": JS_PAYLOAD},
+        ["cp src/p.js pre/p.js", "node tools/app.js"]),
+}
+
+
+@pytest.mark.parametrize("case", list(ENV_NAMES))
+def test_e1_a_session_variable_names_a_file_the_split_misses(tmp_path: Path,
+                                                             case: str) -> None:
+    """gate/envpaths.py guards every path a session variable names; these values name a
+    file its word split does not find (see ``ENV_NAMES``): a ``cp`` writes it, the plan's
+    own program then runs it."""
+    variables, entries, files, calls = ENV_NAMES[case]
+    needs(calls[-1].split()[0])
+    denied = _case(tmp_path, entries, files, calls, variables)
+    assert denied is not None, "the hook allows a write to a file a session variable names"
+
+
+_open("test_e1_a_session_variable_names_a_file_the_split_misses",
+      "envpaths.named_paths: a relative name without `/` or dot; a quoted value")
