@@ -36,15 +36,18 @@ def _bun_path() -> dict[str, str]:
 
 
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
-          extra: dict[str, str] | None = None) -> str | None:
+          extra: dict[str, str] | None = None, setup: str = "") -> str | None:
     """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
-    holding ``files``; the first call the printed hook denies, or None."""
+    holding ``files`` (and what the bash text ``setup`` made there); the first call the
+    printed hook denies, or None."""
     found: list[str | None] = []
     for side in ("proof", "run"):
         project = hooked_project(tmp_path / side, entries)
         for name, text in files.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
             (project / name).write_text(text)
+        if setup:
+            subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=60)
         env = {**home_env(tmp_path / side / "home"), **(extra or {})}
         if side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
@@ -151,6 +154,16 @@ ENV_NAMES = {
         {"NODE_OPTIONS": '--require "./pre/p.js"'}, ["Bash(node tools/app.js)", "Bash(cp *)"],
         {"tools/app.js": "console.log(1)\n", "pre/.keep": "", "src/p.js": JS_PAYLOAD},
         ["cp src/p.js pre/p.js", "node tools/app.js"]),
+    # git runs GIT_SSH_COMMAND through a shell: `$PWD` is the call's folder; the word kept is
+    # `$PWD/hook` (read from the project: no such file) and `/hook`
+    "git-ssh-command-variable": (
+        {"GIT_SSH_COMMAND": "sh $PWD/hook"}, ["Bash(git fetch)", "Bash(cp *)"], {},
+        ["cp src/x.sh hook", "git fetch"]),
+    # ssh's settings file named without a dot: its ProxyCommand runs
+    "git-ssh-command-settings": (
+        {"GIT_SSH_COMMAND": "ssh -F sshcfg"}, ["Bash(git fetch)", "Bash(cp *)"],
+        {"src/cfg": "Host *\n  ProxyCommand touch zz\n"},
+        ["cp src/cfg sshcfg", "git fetch"]),
 }
 
 
@@ -161,10 +174,11 @@ def test_e1_a_session_variable_names_a_file_the_split_misses(tmp_path: Path,
     file its word split does not find (see ``ENV_NAMES``): a ``cp`` writes it, the plan's
     own program then runs it."""
     variables, entries, files, calls = ENV_NAMES[case]
-    needs(calls[-1].split()[0])
-    denied = _case(tmp_path, entries, files, calls, variables)
+    needs(calls[-1].split()[0], "ssh")
+    setup = "git remote add origin ssh://h.invalid/r" if "GIT_SSH_COMMAND" in variables else ""
+    denied = _case(tmp_path, entries, files, calls, variables, setup)
     assert denied is not None, "the hook allows a write to a file a session variable names"
 
 
 _open("test_e1_a_session_variable_names_a_file_the_split_misses",
-      "envpaths.named_paths: a relative name without `/` or dot; a quoted value")
+      "envpaths.named_paths: a relative name without `/` or dot; a quoted value; `$PWD/x`")
