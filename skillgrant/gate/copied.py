@@ -23,6 +23,7 @@ from ..lazy import compile_on_use
 from . import files as fs
 from .named import GUARDED, folded_items, guarded_path, named_word
 from .placed import fold, holds_module, in_worktree, mirrored
+from .worktree import pushes_locally
 from .writers import tree_word
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -365,3 +366,15 @@ def held(word: str, directory: str) -> bool:
                 form, GUARDED.get()) or walked(form):
             return True
     return False
+
+
+def local_push(words: list[str], directory: str | None) -> str | None:
+    """``push`` when the command may run ``git push`` to a repository on this machine (its
+    hooks run: review H-1), or when the gate cannot tell (no folder)."""
+    for i, word in enumerate(words[:-1]):
+        if word.rsplit("/", 1)[-1] == "git" and "push" in words[i + 1:i + 8]:
+            at = words.index("push", i + 1)
+            operand = next((w for w in words[at + 1:] if not w.startswith("-")), None)
+            if directory is None or pushes_locally(directory, operand):
+                return "push"
+    return None

@@ -16,7 +16,7 @@ from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
 from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
-from .copied import one_call, touches, written
+from .copied import local_push, one_call, touches, written
 from .environment import values, whole
 from .envpaths import session_paths
 from .folded import unquoted
@@ -37,7 +37,6 @@ from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
 from .planprograms import MANIFESTS, MODULES, WORKSPACES
-from .worktree import pushes_locally
 from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -332,7 +331,7 @@ def _guarded_word(text: str, directory: str | None) -> str | None:
         words += [w[k + 1:] for w in words for k, c in enumerate(w) if c in "wW"]  # s44 W18)
     return written(words, directory, text, bare) or into_git(words, directory) or \
         composer(words) or clone_word(words, directory, touches) or \
-        _local_push(words, directory) or _composed(words, directory, text, bare)
+        local_push(words, directory) or _composed(words, directory, text, bare)
 
 
 #: Programs that may compose a name they write (``composed``), or write their own settings
@@ -393,15 +392,3 @@ def _forms(chunk: str, quoting: bool) -> list[str]:
 #: first ``{`` to its last ``}``.
 _EXPANDED_BRACE = re.compile(r"(?<!\$)\{[^{}$]*,[^{}]*\}")
 _WHOLE_BRACE = compile_on_use(r"\{.*\}")
-
-
-def _local_push(words: list[str], directory: str | None) -> str | None:
-    """``push`` when the command may run ``git push`` to a repository on this machine (its
-    hooks run: review H-1), or when the gate cannot tell (no folder)."""
-    for i, word in enumerate(words[:-1]):
-        if word.rsplit("/", 1)[-1] == "git" and "push" in words[i + 1:i + 8]:
-            at = words.index("push", i + 1)
-            operand = next((w for w in words[at + 1:] if not w.startswith("-")), None)
-            if directory is None or pushes_locally(directory, operand):
-                return "push"
-    return None
