@@ -182,3 +182,45 @@ def test_e1_a_session_variable_names_a_file_the_split_misses(tmp_path: Path,
 
 _open("test_e1_a_session_variable_names_a_file_the_split_misses",
       "envpaths.named_paths: a relative name without `/` or dot; a quoted value; `$PWD/x`")
+
+
+# --- envpaths: a variable naming the folder a call runs in, or one above it ---------------
+
+
+@pytest.mark.parametrize("case", ["project", "parent"])
+def test_e2_pythonuserbase_names_a_folder_the_call_runs_in_or_above(tmp_path: Path,
+                                                                    case: str) -> None:
+    """gate/envpaths.py guards nothing a variable names when the path is a folder a call runs
+    in or above one (by design: guarding it whole would deny every write). But ``PYTHONUSERBASE``
+    names the folder whose ``lib/pythonX.Y/site-packages/*.pth`` every Python start runs: with
+    it the project (or its parent), ``mkdir -p`` and ``cp`` write a ``.pth`` there and the
+    plan's ``python3 tools/app.py`` runs it (a folder below the project is denied: E-fixed).
+    Plan ``Bash(python3 tools/app.py)``, ``Bash(cp *)``, ``Bash(mkdir *)``."""
+    needs("python3")
+    version = subprocess.run(
+        ["python3", "-c", "import sys; print('python%d.%d' % sys.version_info[:2])"],
+        capture_output=True, text=True, check=True, timeout=60).stdout.strip()
+    entries = ["Bash(python3 tools/app.py)", "Bash(cp *)", "Bash(mkdir *)"]
+    found = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side / "w", entries)
+        (project / "tools").mkdir()
+        (project / "tools" / "app.py").write_text("print(1)\n")
+        (project / "src" / "x.pth").write_text("import os; open('zz', 'w').close()\n")
+        base = project if case == "project" else project.parent
+        site = os.path.relpath(base / "lib" / version / "site-packages", project)
+        calls = [f"mkdir -p {site}", f"cp src/x.pth {site}/x.pth", "python3 tools/app.py"]
+        env = {**home_env(tmp_path / side / "home"), "PYTHONUSERBASE": str(base)}
+        if side == "proof":
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=120)
+            assert (project / "zz").exists(), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a .pth where PYTHONUSERBASE points"
+
+
+_open("test_e2_pythonuserbase_names_a_folder_the_call_runs_in_or_above",
+      "envpaths.session_paths: a folder a call runs in or above is not guarded, nor what "
+      "the variable's program reads below it")
