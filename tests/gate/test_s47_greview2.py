@@ -224,3 +224,27 @@ def test_e2_pythonuserbase_names_a_folder_the_call_runs_in_or_above(tmp_path: Pa
 _open("test_e2_pythonuserbase_names_a_folder_the_call_runs_in_or_above",
       "envpaths.session_paths: a folder a call runs in or above is not guarded, nor what "
       "the variable's program reads below it")
+
+
+# --- C-self2: a standard module whose operand is code (`python3 -m pickle FILE`) --------------
+
+
+#: A pickle that runs ``touch zz`` when loaded (protocol 0: os.system).
+PICKLE_PAYLOAD = "cos\nsystem\n(S'touch zz'\ntR."
+
+
+def test_s3_python_m_pickle_loads_the_file_a_cp_wrote(tmp_path: Path) -> None:
+    """C-self2 relaxed: ``python3 -m pickle FILE`` unpickles FILE (pickle's command line
+    prints what it loads: a pickle runs code), and since s47-gfix the words after ``-m pickle``
+    are not guarded (``pickle`` is not in ``_RUNS_SCRIPTS``; main denied the cp). Plan
+    ``Bash(python3 -m pickle tools/x.pkl)``, ``Bash(cp *)``."""
+    needs("python3")
+    entry = "python3 -m pickle tools/x.pkl"
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"src/p.pkl": PICKLE_PAYLOAD, "tools/.keep": ""},
+                   ["cp src/p.pkl tools/x.pkl", entry])
+    assert denied is not None, "the hook allows a pickle the plan's python3 -m pickle loads"
+
+
+_open("test_s3_python_m_pickle_loads_the_file_a_cp_wrote",
+      "s47-gfix C-self2: _RUNS_SCRIPTS lacks pickle (its operand is code)")
