@@ -248,3 +248,37 @@ def test_s3_python_m_pickle_loads_the_file_a_cp_wrote(tmp_path: Path) -> None:
 
 _open("test_s3_python_m_pickle_loads_the_file_a_cp_wrote",
       "s47-gfix C-self2: _RUNS_SCRIPTS lacks pickle (its operand is code)")
+
+
+# --- envpaths: a relative value read from the folder the program moves to --------------------
+
+
+#: (the plan, the calls): make reads ``MAKEFILES=common.mk`` from the folder it works in,
+#: which ``-C sub`` or a ``cd`` in the call makes ``sub``; envpaths reads a relative value
+#: from the hook call's folder and the project's only (``common.mk`` is guarded, not
+#: ``sub/common.mk``).
+MOVED_FOLDER = {
+    "make-C": (["Bash(make -C sub)", "Bash(cp *)"], ["cp src/c sub/common.mk", "make -C sub"]),
+    "cd-then-make": (["Bash(make)", "Bash(cd *)", "Bash(cp *)"],
+                     ["cp src/c sub/common.mk", "cd sub && make"]),
+}
+
+
+@pytest.mark.parametrize("case", list(MOVED_FOLDER))
+def test_e3_a_relative_value_from_the_folder_the_program_works_in(tmp_path: Path,
+                                                                  case: str) -> None:
+    """gate/envpaths.py: a relative path a variable names is guarded from the call's folder
+    and the project's; a program the call starts in another folder (``make -C sub``, ``cd
+    sub && make``) reads it from there. ``MAKEFILES=common.mk``: ``cp src/c sub/common.mk``
+    allowed, make in ``sub`` reads it first."""
+    needs("make")
+    entries, calls = MOVED_FOLDER[case]
+    denied = _case(tmp_path, entries,
+                   {"sub/Makefile": "all:\n\techo hi\n", "src/c": "$(shell touch zz)\n"},
+                   calls, {"MAKEFILES": "common.mk"})
+    assert denied is not None, "the hook allows a write to the file MAKEFILES names there"
+
+
+_open("test_e3_a_relative_value_from_the_folder_the_program_works_in",
+      "envpaths.session_paths: a relative value read from the call's and project's folders "
+      "only, not a folder a program's option or a cd moves it to")
