@@ -113,14 +113,27 @@ _open("test_s2_bun_run_runs_a_script_file_of_its_name",
 SETUP_PAYLOAD = "open('zz', 'w').close()\nfrom setuptools import setup\nsetup(name='p')\n"
 
 
-@pytest.mark.parametrize("line", ["-e .", "."])
-def test_p1_pip_install_r_runs_the_setup_py_a_cp_wrote(tmp_path: Path, line: str) -> None:
+#: (the plan's requirements.txt, what else the project holds, the calls before the pip
+#: call): the file names the project itself, or includes a file (``-r base.txt``: pip reads
+#: it as part of the requirements) that a ``cp`` rewrites to name it.
+PIP_CASES = {
+    "editable": ("-e .\n", {}, ["cp src/setup.py setup.py"]),
+    "dot": (".\n", {}, ["cp src/setup.py setup.py"]),
+    "included": ("-r base.txt\n", {"base.txt": "\n", "src/base.txt": ".\n"},
+                 ["cp src/base.txt base.txt", "cp src/setup.py setup.py"]),
+}
+
+
+@pytest.mark.parametrize("case", list(PIP_CASES))
+def test_p1_pip_install_r_runs_the_setup_py_a_cp_wrote(tmp_path: Path, case: str) -> None:
     """s47-gfix's C-pip (copied._no_subcommand): ``pip install -r requirements.txt`` now runs
     under its own entry, the file guarded; a requirements file naming the project itself
-    (``-e .``, ``.``: the commonest line) makes pip run ``setup.py``, which a ``cp`` beside it
-    writes (main denied the pip call; pip runs it before it fails). A venv of the test's own
-    (never the machine's Python). Plan ``Bash(pip install -r requirements.txt)``, ``Bash(cp *)``."""
+    (``-e .``, ``.``: the commonest line), or a file it includes, makes pip run ``setup.py``,
+    which a ``cp`` beside it writes (main denied the pip call; pip runs it before it fails).
+    A venv of the test's own (never the machine's Python). Plan ``Bash(pip install -r
+    requirements.txt)``, ``Bash(cp *)``."""
     needs("python3")
+    requirements, more, calls = PIP_CASES[case]
     venv = tmp_path / "venv"
     subprocess.run(["python3", "-m", "venv", str(venv)], check=True, capture_output=True,
                    timeout=300)
@@ -128,8 +141,8 @@ def test_p1_pip_install_r_runs_the_setup_py_a_cp_wrote(tmp_path: Path, line: str
              "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
              "PIP_NO_BUILD_ISOLATION": "0"}  # (offline: no setuptools to fetch; pip's "0")
     denied = _case(tmp_path, ["Bash(pip install -r requirements.txt)", "Bash(cp *)"],
-                   {"src/setup.py": SETUP_PAYLOAD, "requirements.txt": line + "\n"},
-                   ["cp src/setup.py setup.py", "pip install -r requirements.txt"], extra)
+                   {"src/setup.py": SETUP_PAYLOAD, "requirements.txt": requirements, **more},
+                   [*calls, "pip install -r requirements.txt"], extra)
     assert denied is not None, "the hook allows a setup.py the plan's pip install -r runs"
 
 
