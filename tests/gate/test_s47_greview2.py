@@ -295,3 +295,35 @@ def test_e3_a_relative_value_from_the_folder_the_program_works_in(tmp_path: Path
 _open("test_e3_a_relative_value_from_the_folder_the_program_works_in",
       "envpaths.session_paths: a relative value read from the call's and project's folders "
       "only, not a folder a program's option or a cd moves it to")
+
+
+# --- rustup's `+TOOLCHAIN`: an absolute path is a toolchain whose bin/cargo runs --------------
+
+
+def test_c1_cargo_plus_a_folder_runs_its_bin_cargo(tmp_path: Path) -> None:
+    """rustup (1.29) takes ``cargo +/abs/folder build`` as a toolchain at that path and runs
+    ``/abs/folder/bin/cargo`` (a relative path is refused). The gate reads ``+name`` as a
+    toolchain's name (s47-gfix's C-cross reads it before the subcommand; main allows it too):
+    ``mkdir -p w/bin``, ``cp src/x.sh w/bin/cargo``, ``chmod +x w/bin/cargo`` and ``cargo
+    +$PWD/w build`` run the payload. Plan ``Bash(cargo *)`` (the gate's narrow cargo plan),
+    ``Bash(cp *)``, ``Bash(mkdir *)``, ``Bash(chmod *)``."""
+    needs("cargo", "rustup")
+    entries = ["Bash(cargo *)", "Bash(cp *)", "Bash(mkdir *)", "Bash(chmod *)"]
+    found = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, entries)
+        calls = ["mkdir -p w/bin", "cp src/x.sh w/bin/cargo", "chmod +x w/bin/cargo",
+                 f"cargo +{project}/w build"]
+        env = home_env(tmp_path / side / "home")
+        if side == "proof":
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=120)
+            assert (project / "zz").exists(), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows cargo +FOLDER, a toolchain the model made"
+
+
+_open("test_c1_cargo_plus_a_folder_runs_its_bin_cargo",
+      "rustup's path toolchain (`+/abs/folder`) read as a toolchain's name")
