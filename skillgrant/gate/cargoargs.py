@@ -47,9 +47,27 @@ def cargo_options(program: str, words: list[Word]) -> str | None:
             if value == "--target-dir" and at + 1 < len(words) else None
         if given is not None and in_target(given):
             continue  # (in cargo's own target folder, guarded)
-        if (value is None and word.head[:1] in ("", "-", "@")) or (value is not None and (
-                value.split("=", 1)[0] in _MOVES or value[:2] == "-Z")):
+        if (value is None and word.head[:1] in ("", "-", "@", "+")) or (value is not None and (
+                value.split("=", 1)[0] in _MOVES or value[:2] == "-Z" or (
+                    at == 0 and value[:1] == "+" and "/" in value))):  # rustup's toolchain
+            # by its folder (`cargo +/abs/tc build` runs /abs/tc/bin/cargo: s47-greview2 C1)
             return (f"{program!r} is given configuration on its command line (--config, -Z: "
                     "a program it runs), or a build folder the gate does not guard "
                     "(--target-dir but target/…, --artifact-dir)")
     return None
+
+
+#: Programs whose first plain word is their subcommand, no path they write (`cargo build`,
+#: `docker build`, beside a `build` guarded as `bun run build`'s script: review s47 C-cross).
+SUBCOMMANDED: Final = frozenset({"cargo", "docker", "podman"})
+
+
+def subcommand(rest: list[str], word: str) -> bool:
+    """Whether ``word`` is held in ``rest`` only as its first word, after options alone
+    (``+toolchain`` and options without a value before it)."""
+    first = next((i for i, w in enumerate(rest) if w[:1] not in ("-", "+")), None)
+    return first is not None and all(
+        i == first and w == word and "=" not in "".join(rest[:i]) and not any(
+            p[:2] in ("-H", "-c") or p in ("--host", "--context", "--config", "--log-level",
+                                            "--color", "-Z") for p in rest[:i])
+        for i, w in enumerate(rest) if word in w)

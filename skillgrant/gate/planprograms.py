@@ -321,9 +321,8 @@ _SUBCOMMANDS: Final = frozenset({"run", "test", "x", "exec", "eval", "repl", "bu
 #: ``pyvenv.cfg`` (review s47 H5, V2).
 _RECIPE_PYTHON: Final = (MODULES + ".", *(f"{v}/{n}" for v in (".venv", "venv", "env")
                                           for n in ("lib/", "pyvenv.cfg")))
-#: Modules that run the script their words name (``python -m pdb x.py``).
-_RUNS_SCRIPTS: Final = frozenset({"runpy", "pdb", "cProfile", "profile", "trace", "coverage",
-                                  "timeit", "idlelib", "code", "pyclbr", "py_compile"})
+#: The files ``bun run NAME`` (``deno run``) may run for a NAME without an extension.
+_JS: Final = (".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", ".mts", ".cts")
 #: Their options naming a file they load first (``node -r ./hook.js``: C1).
 _LOADED: Final = frozenset({"-r", "--require", "--import", "--loader",
                             "--experimental-loader", "--preload"})
@@ -346,8 +345,6 @@ def _script_words(name: str, words: list[str]) -> list[str]:
                 # which is first on sys.path (unless -I/-P: then not the call's folder)
                 safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
                 found += [*_module_files(module), *([] if safe else ["./", MODULES + "."])]
-                if module not in _RUNS_SCRIPTS:  # (its words are the module's: `-m pytest
-                    return found  # tests`, `-m unittest discover tests`, review s47 C-self2)
             elif words[at - 1] in _VALUED or (at == 1 and word in _SUBCOMMANDS):
                 continue  # `python3 -X dev x.py`: an option's value; `bun run`
             elif words[at - 1] in _LOADED:
@@ -356,6 +353,9 @@ def _script_words(name: str, words: list[str]) -> list[str]:
                 # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
                 # pattern (`python3 *`) is any script, which the plan grants
                 found += [*_literal(word), (os.path.dirname(word) or ".") + "/"]
+                if name in ("bun", "deno") and "." not in os.path.basename(word):
+                    found += [f for ext in _JS for f in _literal(word + ext)]  # `bun run
+                    # lint` runs lint.js where the package has no such script (s47-greview2)
                 if name[:6] == "python" and not os.path.dirname(word) and not any(
                         _SAFE_PATH.fullmatch(w) for w in words[1:at]):
                     found.append(MODULES + ".")  # (its folder, the call's, first: P3)

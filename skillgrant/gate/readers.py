@@ -20,7 +20,7 @@ import shlex
 from collections.abc import Sequence
 
 from ..lazy import compile_on_use
-from .cargoargs import in_target
+from .cargoargs import SUBCOMMANDED, in_target, subcommand
 from .folded import NOT_ASSIGNED, agreed, folded, tree_commands, unquoted
 from .planprograms import runs_named_file
 from .words import run_words
@@ -226,23 +226,7 @@ def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
     # interpreter's script: review s44 C7)
     return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
         runs_named_file(name, rest, word) or (name == "cargo" and _manifest(rest, word)) or \
-        (name in _SUBCOMMANDED and _subcommand(rest, word)) or _reads_as(name, rest, word)
-
-
-#: Programs whose first plain word is their subcommand, no path they write (`cargo build`,
-#: `docker build`, beside a `build` guarded as `bun run build`'s script: review s47 C-cross).
-_SUBCOMMANDED: Final = frozenset({"cargo", "docker", "podman"})
-
-
-def _subcommand(rest: list[str], word: str) -> bool:
-    """Whether ``word`` is held in ``rest`` only as its first word, after options alone
-    (``+toolchain`` and options without a value before it)."""
-    first = next((i for i, w in enumerate(rest) if w[:1] not in ("-", "+")), None)
-    return first is not None and all(
-        i == first and w == word and "=" not in "".join(rest[:i]) and not any(
-            p[:2] in ("-H", "-c") or p in ("--host", "--context", "--config", "--log-level",
-                                            "--color", "-Z") for p in rest[:i])
-        for i, w in enumerate(rest) if word in w)
+        (name in SUBCOMMANDED and subcommand(rest, word)) or _reads_as(name, rest, word)
 
 
 def _manifest(rest: list[str], word: str) -> bool:
@@ -321,16 +305,25 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
     if inner is not None and _INTERPRETER.fullmatch(rest[inner]) and not any(
             word in w for w in rest[:inner]):  # `npx node tools/run.js` (review s43 P2e)
         return _reads_as(rest[inner], rest[inner + 1:], word)
-    if _INTERPRETER.fullmatch(name):
-        kind = "python" if name.startswith("python") else "shell" if name in _SHELLS else "other"
-        skip = int(name in ("bun", "deno") and rest[:1] == ["run"])  # `bun run lint`: the
-        script = _script_at(rest[skip:], kind)  # script or file it runs (s47 C-self2)
-        script = None if script is None else script + skip
-        if kind == "python" and script is not None and rest[script] == "-m":
-            script = script + 1 if script + 1 < len(rest) else None  # the module it runs
-        return script is not None and word in rest[script] and not any(
-            word in w for w in rest[script + 1:])
-    return False
+    return _INTERPRETER.fullmatch(name) is not None and _script_read(name, rest, word)
+
+
+def _script_read(name: str, rest: list[str], word: str) -> bool:
+    """Whether the interpreter ``name`` given ``rest`` holds ``word`` only as the script (or
+    the module) it runs, or as an operand of ``-m pytest``/``-m unittest``, read as
+    ``pytest``'s (review s47 C-self2)."""
+    kind = "python" if name.startswith("python") else "shell" if name in _SHELLS else "other"
+    skip = int(name in ("bun", "deno") and rest[:1] == ["run"])  # `bun run lint`: the
+    script = _script_at(rest[skip:], kind)  # script or file it runs (s47 C-self2)
+    script = None if script is None else script + skip
+    if kind == "python" and script is not None and rest[script] == "-m":
+        script = script + 1 if script + 1 < len(rest) else None  # the module it runs
+        if script is not None and rest[script] in ("pytest", "unittest") and not any(
+                word in w for w in rest[:script + 1]):
+            return _reads_as("pytest", rest[script + 1:], word) if rest[script] == \
+                "pytest" else all(w[:1] != "-" for w in rest[script + 1:] if word in w)
+    return script is not None and word in rest[script] and not any(
+        word in w for w in rest[script + 1:])
 
 
 @functools.lru_cache(maxsize=64)

@@ -82,9 +82,6 @@ def test_s1_module_entry_runs_the_tests_a_cp_wrote(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows a test file written where the entry runs it"
 
 
-_open("test_s1_module_entry_runs_the_tests_a_cp_wrote",
-      "s47-gfix C-self2: a module's words are no longer guarded as the files it runs")
-
 
 # --- C-self2: `bun run NAME` runs NAME.js / NAME.ts when the package has no such script ------
 
@@ -101,9 +98,6 @@ def test_s2_bun_run_runs_a_script_file_of_its_name(tmp_path: Path, suffix: str) 
                    [f"cp src/l.js lint{suffix}", "bun run lint"], extra)
     assert denied is not None, "the hook allows a script file bun run's name resolves to"
 
-
-_open("test_s2_bun_run_runs_a_script_file_of_its_name",
-      "s47-gfix C-self2: bun run's word guarded as the file `lint`, not lint.js/lint.ts")
 
 
 # --- pip install -r: the requirements file is guarded, the local project it names is not -----
@@ -194,7 +188,9 @@ def test_e1_a_session_variable_names_a_file_the_split_misses(tmp_path: Path,
 
 
 _open("test_e1_a_session_variable_names_a_file_the_split_misses",
-      "envpaths.named_paths: a relative name without `/` or dot; a quoted value; `$PWD/x`")
+      "residual (docs/call-gate.md, the paths the session's variables name): a bare word a "
+      "program reads as a file in its folder (guarding every bare word denies `npm test` "
+      "under NODE_ENV=test)", "makefiles-no-dot", "git-ssh-command-settings")
 
 
 # --- envpaths: a variable naming the folder a call runs in, or one above it ---------------
@@ -235,8 +231,8 @@ def test_e2_pythonuserbase_names_a_folder_the_call_runs_in_or_above(tmp_path: Pa
 
 
 _open("test_e2_pythonuserbase_names_a_folder_the_call_runs_in_or_above",
-      "envpaths.session_paths: a folder a call runs in or above is not guarded, nor what "
-      "the variable's program reads below it")
+      "residual (docs/call-gate.md, the paths the session's variables name): a folder a call "
+      "runs in or above is not guarded whole, nor what the variable's program reads below it")
 
 
 # --- C-self2: a standard module whose operand is code (`python3 -m pickle FILE`) --------------
@@ -258,9 +254,6 @@ def test_s3_python_m_pickle_loads_the_file_a_cp_wrote(tmp_path: Path) -> None:
                    ["cp src/p.pkl tools/x.pkl", entry])
     assert denied is not None, "the hook allows a pickle the plan's python3 -m pickle loads"
 
-
-_open("test_s3_python_m_pickle_loads_the_file_a_cp_wrote",
-      "s47-gfix C-self2: _RUNS_SCRIPTS lacks pickle (its operand is code)")
 
 
 # --- envpaths: a relative value read from the folder the program moves to --------------------
@@ -293,8 +286,9 @@ def test_e3_a_relative_value_from_the_folder_the_program_works_in(tmp_path: Path
 
 
 _open("test_e3_a_relative_value_from_the_folder_the_program_works_in",
-      "envpaths.session_paths: a relative value read from the call's and project's folders "
-      "only, not a folder a program's option or a cd moves it to")
+      "residual (docs/call-gate.md, the paths the session's variables name): a relative "
+      "value read from the call's and the project's folders only, not a folder a program's "
+      "option or a cd moves it to")
 
 
 # --- rustup's `+TOOLCHAIN`: an absolute path is a toolchain whose bin/cargo runs --------------
@@ -324,6 +318,3 @@ def test_c1_cargo_plus_a_folder_runs_its_bin_cargo(tmp_path: Path) -> None:
             found.append(first_denied(project, calls, env))
     assert found[0] is not None, "the hook allows cargo +FOLDER, a toolchain the model made"
 
-
-_open("test_c1_cargo_plus_a_folder_runs_its_bin_cargo",
-      "rustup's path toolchain (`+/abs/folder`) read as a toolchain's name")
