@@ -239,9 +239,10 @@ def _started(name: str, words: list[str]) -> list[str]:
     found = _in_folders(folders, _ALL_STARTS if anything else STARTS.get(kind, ()))
     if anything:  # a recipe's Python: the call's folder first on its sys.path, a venv's
         found += _in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
-    if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`)
-        found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")
-                  for p in (_literal(w) if w != "." else _BUILT)]
+    if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`,
+        found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")  # or a
+                  for p in (_literal(w) if w != "." else _BUILT)]  # requirements file's `.`:
+        found += _in_folders(folders, _BUILT) if _values(words, _FILE_OPTIONS[kind]) else []
     return found + [p for f in folders for v in _values(words, _FILE_OPTIONS.get(kind, ()))
                     for p in _literal(os.path.join(f, v))]
 

@@ -140,9 +140,6 @@ def test_p1_pip_install_r_runs_the_setup_py_a_cp_wrote(tmp_path: Path, case: str
     assert denied is not None, "the hook allows a setup.py the plan's pip install -r runs"
 
 
-_open("test_p1_pip_install_r_runs_the_setup_py_a_cp_wrote",
-      "s47-gfix C-pip: the local project a guarded requirements file names is not guarded")
-
 
 # --- envpaths: a value naming a file the word split misses ---------------------------------
 
