@@ -244,23 +244,37 @@ _open("test_e2_pythonuserbase_names_a_folder_the_call_runs_in_or_above",
 
 #: A pickle that runs ``touch zz`` when loaded (protocol 0: os.system).
 PICKLE_PAYLOAD = "cos\nsystem\n(S'touch zz'\ntR."
+#: A Python module that runs the payload when imported.
+IMPORT_PAYLOAD = "import os\nos.system('touch zz')\n"
+#: (the plan's own entry, the file it runs, the payload): each module loads or imports its
+#: operand; since s47-gfix the words after ``-m MODULE`` are not guarded for a module not in
+#: ``_RUNS_SCRIPTS`` (main denied the cp of the first three; ``unittest test_x``, a module
+#: name, was open on main too).
+MODULE_OPERANDS = {
+    "pickle": ("python3 -m pickle tools/x.pkl", "tools/x.pkl", PICKLE_PAYLOAD),
+    "doctest": ("python3 -m doctest tools/x.py", "tools/x.py", IMPORT_PAYLOAD),
+    "pydoc": ("python3 -m pydoc ./tools/x.py", "tools/x.py", IMPORT_PAYLOAD),
+    "unittest-path": ("python3 -m unittest tools/test_x.py", "tools/test_x.py",
+                      IMPORT_PAYLOAD),
+    "unittest-name": ("python3 -m unittest test_x", "test_x.py", IMPORT_PAYLOAD),
+}
 
 
-def test_s3_python_m_pickle_loads_the_file_a_cp_wrote(tmp_path: Path) -> None:
-    """C-self2 relaxed: ``python3 -m pickle FILE`` unpickles FILE (pickle's command line
-    prints what it loads: a pickle runs code), and since s47-gfix the words after ``-m pickle``
-    are not guarded (``pickle`` is not in ``_RUNS_SCRIPTS``; main denied the cp). Plan
-    ``Bash(python3 -m pickle tools/x.pkl)``, ``Bash(cp *)``."""
+@pytest.mark.parametrize("case", list(MODULE_OPERANDS))
+def test_s3_a_modules_operand_runs_the_file_a_cp_wrote(tmp_path: Path, case: str) -> None:
+    """C-self2 relaxed: ``python3 -m pickle FILE`` unpickles FILE (a pickle runs code),
+    ``doctest``, ``pydoc`` and ``unittest`` import theirs; the plan's own entry beside
+    ``Bash(cp *)`` runs what ``cp src/p tools/x.py`` wrote."""
     needs("python3")
-    entry = "python3 -m pickle tools/x.pkl"
+    entry, target, text = MODULE_OPERANDS[case]
     denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
-                   {"src/p.pkl": PICKLE_PAYLOAD, "tools/.keep": ""},
-                   ["cp src/p.pkl tools/x.pkl", entry])
-    assert denied is not None, "the hook allows a pickle the plan's python3 -m pickle loads"
+                   {"src/p": text, "tools/.keep": "", target: "x = 1\n"},
+                   [f"cp src/p {target}", entry])
+    assert denied is not None, "the hook allows a file the plan's python3 -m MODULE runs"
 
 
-_open("test_s3_python_m_pickle_loads_the_file_a_cp_wrote",
-      "s47-gfix C-self2: _RUNS_SCRIPTS lacks pickle (its operand is code)")
+_open("test_s3_a_modules_operand_runs_the_file_a_cp_wrote",
+      "s47-gfix C-self2: _RUNS_SCRIPTS lacks pickle, doctest, pydoc, unittest (operands run)")
 
 
 # --- envpaths: a relative value read from the folder the program moves to --------------------
