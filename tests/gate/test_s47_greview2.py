@@ -280,14 +280,23 @@ _open("test_s3_a_modules_operand_runs_the_file_a_cp_wrote",
 # --- envpaths: a relative value read from the folder the program moves to --------------------
 
 
-#: (the plan, the calls): make reads ``MAKEFILES=common.mk`` from the folder it works in,
-#: which ``-C sub`` or a ``cd`` in the call makes ``sub``; envpaths reads a relative value
-#: from the hook call's folder and the project's only (``common.mk`` is guarded, not
-#: ``sub/common.mk``).
+#: (the variables, the plan, the files, the calls): make reads ``MAKEFILES=common.mk`` from
+#: the folder it works in, which ``-C sub`` or a ``cd`` in the call makes ``sub``; envpaths
+#: reads a relative value from the hook call's folder and the project's only
+#: (``common.mk`` is guarded, not ``sub/common.mk``).
 MOVED_FOLDER = {
-    "make-C": (["Bash(make -C sub)", "Bash(cp *)"], ["cp src/c sub/common.mk", "make -C sub"]),
-    "cd-then-make": (["Bash(make)", "Bash(cd *)", "Bash(cp *)"],
+    "make-C": ({"MAKEFILES": "common.mk"}, ["Bash(make -C sub)", "Bash(cp *)"],
+               {"sub/Makefile": "all:\n\techo hi\n", "src/c": "$(shell touch zz)\n"},
+               ["cp src/c sub/common.mk", "make -C sub"]),
+    "cd-then-make": ({"MAKEFILES": "common.mk"}, ["Bash(make)", "Bash(cd *)", "Bash(cp *)"],
+                     {"sub/Makefile": "all:\n\techo hi\n", "src/c": "$(shell touch zz)\n"},
                      ["cp src/c sub/common.mk", "cd sub && make"]),
+    # node reads `--require ./pre/p.js` from its working folder
+    "cd-then-node": ({"NODE_OPTIONS": "--require ./pre/p.js"},
+                     ["Bash(node app.js)", "Bash(cd *)", "Bash(cp *)"],
+                     {"sub/app.js": "console.log(1)\n", "sub/pre/.keep": "",
+                      "src/p.js": JS_PAYLOAD},
+                     ["cp src/p.js sub/pre/p.js", "cd sub && node app.js"]),
 }
 
 
@@ -296,14 +305,13 @@ def test_e3_a_relative_value_from_the_folder_the_program_works_in(tmp_path: Path
                                                                   case: str) -> None:
     """gate/envpaths.py: a relative path a variable names is guarded from the call's folder
     and the project's; a program the call starts in another folder (``make -C sub``, ``cd
-    sub && make``) reads it from there. ``MAKEFILES=common.mk``: ``cp src/c sub/common.mk``
-    allowed, make in ``sub`` reads it first."""
-    needs("make")
-    entries, calls = MOVED_FOLDER[case]
-    denied = _case(tmp_path, entries,
-                   {"sub/Makefile": "all:\n\techo hi\n", "src/c": "$(shell touch zz)\n"},
-                   calls, {"MAKEFILES": "common.mk"})
-    assert denied is not None, "the hook allows a write to the file MAKEFILES names there"
+    sub && make``, ``cd sub && node app.js``) reads it from there: ``cp src/c
+    sub/common.mk`` is allowed, make in ``sub`` reads it first (``MAKEFILES=common.mk``);
+    node in ``sub`` preloads ``sub/pre/p.js``."""
+    variables, entries, files, calls = MOVED_FOLDER[case]
+    needs(calls[-1].split()[-2] if "node" in calls[-1] else "make")
+    denied = _case(tmp_path, entries, files, calls, variables)
+    assert denied is not None, "the hook allows a write to the file the variable names there"
 
 
 _open("test_e3_a_relative_value_from_the_folder_the_program_works_in",
