@@ -167,6 +167,13 @@ ENV_NAMES = {
         {"NODE_OPTIONS": '--require "./pre/p.js"'}, ["Bash(node tools/app.js)", "Bash(cp *)"],
         {"tools/app.js": "console.log(1)\n", "pre/.keep": "", "src/p.js": JS_PAYLOAD},
         ["cp src/p.js pre/p.js", "node tools/app.js"]),
+    # perl loads the module a PERL5OPT `-M` names from the folder its `-I` adds: a module
+    # name (`Devel::Cover`, the common coverage setting) and a folder without `/` or dot
+    "perl5opt-module": (
+        {"PERL5OPT": "-Ilib -MDevel::Cover"}, ["Bash(perl tools/x.pl)", "Bash(cp *)"],
+        {"tools/x.pl": "print 1;\n", "lib/Devel/.keep": "",
+         "src/c.pm": "package Devel::Cover; system('touch zz'); 1;\n"},
+        ["cp src/c.pm lib/Devel/Cover.pm", "perl tools/x.pl"]),
     # git runs GIT_SSH_COMMAND through a shell: `$PWD` is the call's folder; the word kept is
     # `$PWD/hook` (read from the project: no such file) and `/hook`
     "git-ssh-command-variable": (
