@@ -356,3 +356,31 @@ def test_c1_cargo_plus_a_folder_runs_its_bin_cargo(tmp_path: Path) -> None:
 
 _open("test_c1_cargo_plus_a_folder_runs_its_bin_cargo",
       "rustup's path toolchain (`+/abs/folder`) read as a toolchain's name")
+
+
+# --- envpaths: java's `@argfile` in JDK_JAVA_OPTIONS -------------------------------------------
+
+
+#: A Java agent that runs the payload before main (built in the test with javac and jar).
+AGENT = ("public class Agent { public static void premain(String a) throws Exception {"
+         " new ProcessBuilder(\"touch\", \"zz\").start().waitFor(); } }\n")
+
+
+def test_e4_jdk_java_options_argfile(tmp_path: Path) -> None:
+    """gate/envpaths.py keeps the ``@`` of ``JDK_JAVA_OPTIONS=@args.txt``: the path guarded is
+    ``@args.txt``; the java launcher reads ``args.txt`` (an argument file, honoured there:
+    "Picked up JDK_JAVA_OPTIONS: @args.txt"). ``cp src/args.txt args.txt`` (``-javaagent:
+    src/agent.jar``) is allowed; the plan's ``java -version`` runs the agent. Plan ``Bash(java
+    -version)``, ``Bash(cp *)``."""
+    needs("java", "javac", "jar")
+    setup = ("cd src && javac Agent.java && jar cfm agent.jar m.txt Agent.class && "
+             "rm Agent.java Agent.class m.txt")
+    denied = _case(tmp_path, ["Bash(java -version)", "Bash(cp *)"],
+                   {"args.txt": "-Dx=y\n", "src/args.txt": "-javaagent:src/agent.jar\n",
+                    "src/Agent.java": AGENT, "src/m.txt": "Premain-Class: Agent\n"},
+                   ["cp src/args.txt args.txt", "java -version"],
+                   {"JDK_JAVA_OPTIONS": "@args.txt"}, setup)
+    assert denied is not None, "the hook allows a write to the argument file java reads"
+
+
+_open("test_e4_jdk_java_options_argfile", "envpaths.named_paths keeps `@` of an @argfile")
