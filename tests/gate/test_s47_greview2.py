@@ -384,3 +384,53 @@ def test_e4_jdk_java_options_argfile(tmp_path: Path) -> None:
 
 
 _open("test_e4_jdk_java_options_argfile", "envpaths.named_paths keeps `@` of an @argfile")
+
+
+# --- skillfiles: the plugin folders the runtime reads by its variables -----------------------
+
+
+#: A plugin command whose body the args fill into a command (the runtime runs it).
+RUNS = "---\ndescription: d\n---\nResult: !`echo $ARGUMENTS`\n"
+
+
+@pytest.mark.parametrize("variable", ["CLAUDE_CONFIG_DIR", "CLAUDE_CODE_PLUGIN_CACHE_DIR"])
+def test_k1_a_plugin_in_the_folder_the_runtime_reads_is_a_candidate(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str) -> None:
+    """gate/skillfiles.py looks for plugins in ``~/.claude/plugins`` only; Claude Code 2.1.332
+    reads them from ``CLAUDE_CODE_PLUGIN_CACHE_DIR`` when set, else ``<its config folder>/
+    plugins`` (the binary's ``Yd()``: ``s.CLAUDE_CODE_PLUGIN_CACHE_DIR`` … ``k(rt(), B())``;
+    ``CLAUDE_CODE_PLUGIN_SEED_DIR`` adds more). With a project command of the same name
+    (``.claude/commands/pl/other.md``, harmless) the gate judges that file alone, and the
+    plugin's, whose ``!`` command the args fill (``hi; touch zz``), is no candidate (the
+    module's rule: every file the runtime may run for the name is judged). A unit proof: which
+    of the two the runtime runs was not measured (an e2e case through Claude Code)."""
+    from skillgrant.gate import skillfiles
+    from skillgrant.gate.call import check_call
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_CODE_PLUGIN_CACHE_DIR", raising=False)
+    config = tmp_path / "config"
+    plugins = config / "plugins" if variable == "CLAUDE_CONFIG_DIR" else tmp_path / "cache"
+    monkeypatch.setenv(variable, str(config if variable == "CLAUDE_CONFIG_DIR" else plugins))
+    command = plugins / "pl" / "commands" / "other.md"
+    for path, text in ((plugins / "pl" / ".claude-plugin" / "plugin.json", '{"name": "pl"}'),
+                       (command, RUNS),
+                       (tmp_path / "project" / ".claude" / "commands" / "pl" / "other.md",
+                        "---\ndescription: d\n---\nHello.\n")):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    cwd = str(tmp_path / "project")
+    call = {"skill": "pl:other", "args": "hi; touch zz"}
+    found = skillfiles.skill_files("pl:other", cwd)
+    assert isinstance(found, list) and str(command) in found, found
+    assert check_call("Skill", call, ["Skill(pl:other)", "Bash(echo *)"],
+                      cwd=cwd).status == "not_covered"
+
+
+_open("test_k1_a_plugin_in_the_folder_the_runtime_reads_is_a_candidate",
+      "skillfiles: plugins looked for in ~/.claude/plugins only (not CLAUDE_CONFIG_DIR's, "
+      "CLAUDE_CODE_PLUGIN_CACHE_DIR, CLAUDE_CODE_PLUGIN_SEED_DIR)")
