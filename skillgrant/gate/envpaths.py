@@ -57,6 +57,7 @@ def named_paths(value: str) -> list[str]:
     folder, the call's or the project's)."""
     found: list[str] = []
     for word in _expanded(value).translate(_SEPARATORS).split():
+        word = word.removeprefix("@")  # java's and javac's `@argfile` (review s47-greview2)
         slash = word.find("/")
         if slash >= 0:
             found.append(word)

@@ -353,13 +353,21 @@ def _script_words(name: str, words: list[str]) -> list[str]:
             elif "/" in word or (word[:1] != "-" and not _PATTERN.search(word)):
                 # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
                 # pattern (`python3 *`) is any script, which the plan grants
-                found += [*_literal(word), (os.path.dirname(word) or ".") + "/"]
-                if name in ("bun", "deno") and "." not in os.path.basename(word):
-                    found += [f for ext in _JS for f in _literal(word + ext)]  # `bun run
-                    # lint` runs lint.js where the package has no such script (s47-greview2)
+                found += [*_literal(word), (os.path.dirname(word) or "."
+                                            ) + "/", *_named_too(name, words[1:at], word)]
                 if name[:6] == "python" and not os.path.dirname(word) and not any(
                         _SAFE_PATH.fullmatch(w) for w in words[1:at]):
                     found.append(MODULES + ".")  # (its folder, the call's, first: P3)
+    return found
+
+
+def _named_too(name: str, before: list[str], word: str) -> list[str]:
+    """What else a script word ``word`` (after the words ``before``) names (review
+    s47-greview2): a module ``-m unittest test_x`` imports; the files ``bun run lint`` runs
+    where the package has no such script (``lint.js``, ``lint.ts``, …)."""
+    found = _module_files(word) if "-m" in before and "/" not in word else []
+    if name in ("bun", "deno") and "." not in os.path.basename(word):
+        found += [f for ext in _JS for f in _literal(word + ext)]
     return found
 
 

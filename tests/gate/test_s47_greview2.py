@@ -158,6 +158,13 @@ ENV_NAMES = {
         {"NODE_OPTIONS": '--require "./pre/p.js"'}, ["Bash(node tools/app.js)", "Bash(cp *)"],
         {"tools/app.js": "console.log(1)\n", "pre/.keep": "", "src/p.js": JS_PAYLOAD},
         ["cp src/p.js pre/p.js", "node tools/app.js"]),
+    # perl loads the module a PERL5OPT `-M` names from the folder its `-I` adds: a module
+    # name (`Devel::Cover`, the common coverage setting) and a folder without `/` or dot
+    "perl5opt-module": (
+        {"PERL5OPT": "-Ilib -MDevel::Cover"}, ["Bash(perl tools/x.pl)", "Bash(cp *)"],
+        {"tools/x.pl": "print 1;\n", "lib/Devel/.keep": "",
+         "src/c.pm": "package Devel::Cover; system('touch zz'); 1;\n"},
+        ["cp src/c.pm lib/Devel/Cover.pm", "perl tools/x.pl"]),
     # git runs GIT_SSH_COMMAND through a shell: `$PWD` is the call's folder; the word kept is
     # `$PWD/hook` (read from the project: no such file) and `/hook`
     "git-ssh-command-variable": (
@@ -186,8 +193,8 @@ def test_e1_a_session_variable_names_a_file_the_split_misses(tmp_path: Path,
 
 _open("test_e1_a_session_variable_names_a_file_the_split_misses",
       "residual (docs/call-gate.md, the paths the session's variables name): a bare word a "
-      "program reads as a file in its folder (guarding every bare word denies `npm test` "
-      "under NODE_ENV=test)", "makefiles-no-dot", "git-ssh-command-settings")
+      "program reads as a file or a folder (guarding every bare word denies `npm test` under "
+      "NODE_ENV=test)", "makefiles-no-dot", "perl5opt-module", "git-ssh-command-settings")
 
 
 # --- envpaths: a variable naming the folder a call runs in, or one above it ---------------
@@ -237,33 +244,56 @@ _open("test_e2_pythonuserbase_names_a_folder_the_call_runs_in_or_above",
 
 #: A pickle that runs ``touch zz`` when loaded (protocol 0: os.system).
 PICKLE_PAYLOAD = "cos\nsystem\n(S'touch zz'\ntR."
+#: A Python module that runs the payload when imported.
+IMPORT_PAYLOAD = "import os\nos.system('touch zz')\n"
+#: (the plan's own entry, the file it runs, the payload): each module loads or imports its
+#: operand; since s47-gfix the words after ``-m MODULE`` are not guarded for a module not in
+#: ``_RUNS_SCRIPTS`` (main denied the cp of the first three; ``unittest test_x``, a module
+#: name, was open on main too).
+MODULE_OPERANDS = {
+    "pickle": ("python3 -m pickle tools/x.pkl", "tools/x.pkl", PICKLE_PAYLOAD),
+    "doctest": ("python3 -m doctest tools/x.py", "tools/x.py", IMPORT_PAYLOAD),
+    "pydoc": ("python3 -m pydoc ./tools/x.py", "tools/x.py", IMPORT_PAYLOAD),
+    "unittest-path": ("python3 -m unittest tools/test_x.py", "tools/test_x.py",
+                      IMPORT_PAYLOAD),
+    "unittest-name": ("python3 -m unittest test_x", "test_x.py", IMPORT_PAYLOAD),
+}
 
 
-def test_s3_python_m_pickle_loads_the_file_a_cp_wrote(tmp_path: Path) -> None:
-    """C-self2 relaxed: ``python3 -m pickle FILE`` unpickles FILE (pickle's command line
-    prints what it loads: a pickle runs code), and since s47-gfix the words after ``-m pickle``
-    are not guarded (``pickle`` is not in ``_RUNS_SCRIPTS``; main denied the cp). Plan
-    ``Bash(python3 -m pickle tools/x.pkl)``, ``Bash(cp *)``."""
+@pytest.mark.parametrize("case", list(MODULE_OPERANDS))
+def test_s3_a_modules_operand_runs_the_file_a_cp_wrote(tmp_path: Path, case: str) -> None:
+    """C-self2 relaxed: ``python3 -m pickle FILE`` unpickles FILE (a pickle runs code),
+    ``doctest``, ``pydoc`` and ``unittest`` import theirs; the plan's own entry beside
+    ``Bash(cp *)`` runs what ``cp src/p tools/x.py`` wrote."""
     needs("python3")
-    entry = "python3 -m pickle tools/x.pkl"
+    entry, target, text = MODULE_OPERANDS[case]
     denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
-                   {"src/p.pkl": PICKLE_PAYLOAD, "tools/.keep": ""},
-                   ["cp src/p.pkl tools/x.pkl", entry])
-    assert denied is not None, "the hook allows a pickle the plan's python3 -m pickle loads"
+                   {"src/p": text, "tools/.keep": "", target: "x = 1\n"},
+                   [f"cp src/p {target}", entry])
+    assert denied is not None, "the hook allows a file the plan's python3 -m MODULE runs"
 
 
 
 # --- envpaths: a relative value read from the folder the program moves to --------------------
 
 
-#: (the plan, the calls): make reads ``MAKEFILES=common.mk`` from the folder it works in,
-#: which ``-C sub`` or a ``cd`` in the call makes ``sub``; envpaths reads a relative value
-#: from the hook call's folder and the project's only (``common.mk`` is guarded, not
-#: ``sub/common.mk``).
+#: (the variables, the plan, the files, the calls): make reads ``MAKEFILES=common.mk`` from
+#: the folder it works in, which ``-C sub`` or a ``cd`` in the call makes ``sub``; envpaths
+#: reads a relative value from the hook call's folder and the project's only
+#: (``common.mk`` is guarded, not ``sub/common.mk``).
 MOVED_FOLDER = {
-    "make-C": (["Bash(make -C sub)", "Bash(cp *)"], ["cp src/c sub/common.mk", "make -C sub"]),
-    "cd-then-make": (["Bash(make)", "Bash(cd *)", "Bash(cp *)"],
+    "make-C": ({"MAKEFILES": "common.mk"}, ["Bash(make -C sub)", "Bash(cp *)"],
+               {"sub/Makefile": "all:\n\techo hi\n", "src/c": "$(shell touch zz)\n"},
+               ["cp src/c sub/common.mk", "make -C sub"]),
+    "cd-then-make": ({"MAKEFILES": "common.mk"}, ["Bash(make)", "Bash(cd *)", "Bash(cp *)"],
+                     {"sub/Makefile": "all:\n\techo hi\n", "src/c": "$(shell touch zz)\n"},
                      ["cp src/c sub/common.mk", "cd sub && make"]),
+    # node reads `--require ./pre/p.js` from its working folder
+    "cd-then-node": ({"NODE_OPTIONS": "--require ./pre/p.js"},
+                     ["Bash(node app.js)", "Bash(cd *)", "Bash(cp *)"],
+                     {"sub/app.js": "console.log(1)\n", "sub/pre/.keep": "",
+                      "src/p.js": JS_PAYLOAD},
+                     ["cp src/p.js sub/pre/p.js", "cd sub && node app.js"]),
 }
 
 
@@ -272,14 +302,13 @@ def test_e3_a_relative_value_from_the_folder_the_program_works_in(tmp_path: Path
                                                                   case: str) -> None:
     """gate/envpaths.py: a relative path a variable names is guarded from the call's folder
     and the project's; a program the call starts in another folder (``make -C sub``, ``cd
-    sub && make``) reads it from there. ``MAKEFILES=common.mk``: ``cp src/c sub/common.mk``
-    allowed, make in ``sub`` reads it first."""
-    needs("make")
-    entries, calls = MOVED_FOLDER[case]
-    denied = _case(tmp_path, entries,
-                   {"sub/Makefile": "all:\n\techo hi\n", "src/c": "$(shell touch zz)\n"},
-                   calls, {"MAKEFILES": "common.mk"})
-    assert denied is not None, "the hook allows a write to the file MAKEFILES names there"
+    sub && make``, ``cd sub && node app.js``) reads it from there: ``cp src/c
+    sub/common.mk`` is allowed, make in ``sub`` reads it first (``MAKEFILES=common.mk``);
+    node in ``sub`` preloads ``sub/pre/p.js``."""
+    variables, entries, files, calls = MOVED_FOLDER[case]
+    needs(calls[-1].split()[-2] if "node" in calls[-1] else "make")
+    denied = _case(tmp_path, entries, files, calls, variables)
+    assert denied is not None, "the hook allows a write to the file the variable names there"
 
 
 _open("test_e3_a_relative_value_from_the_folder_the_program_works_in",
@@ -315,3 +344,79 @@ def test_c1_cargo_plus_a_folder_runs_its_bin_cargo(tmp_path: Path) -> None:
             found.append(first_denied(project, calls, env))
     assert found[0] is not None, "the hook allows cargo +FOLDER, a toolchain the model made"
 
+
+
+# --- envpaths: java's `@argfile` in JDK_JAVA_OPTIONS -------------------------------------------
+
+
+#: A Java agent that runs the payload before main (built in the test with javac and jar).
+AGENT = ("public class Agent { public static void premain(String a) throws Exception {"
+         " new ProcessBuilder(\"touch\", \"zz\").start().waitFor(); } }\n")
+
+
+def test_e4_jdk_java_options_argfile(tmp_path: Path) -> None:
+    """gate/envpaths.py keeps the ``@`` of ``JDK_JAVA_OPTIONS=@args.txt``: the path guarded is
+    ``@args.txt``; the java launcher reads ``args.txt`` (an argument file, honoured there:
+    "Picked up JDK_JAVA_OPTIONS: @args.txt"). ``cp src/args.txt args.txt`` (``-javaagent:
+    src/agent.jar``) is allowed; the plan's ``java -version`` runs the agent. Plan ``Bash(java
+    -version)``, ``Bash(cp *)``."""
+    needs("java", "javac", "jar")
+    setup = ("cd src && javac Agent.java && jar cfm agent.jar m.txt Agent.class && "
+             "rm Agent.java Agent.class m.txt")
+    denied = _case(tmp_path, ["Bash(java -version)", "Bash(cp *)"],
+                   {"args.txt": "-Dx=y\n", "src/args.txt": "-javaagent:src/agent.jar\n",
+                    "src/Agent.java": AGENT, "src/m.txt": "Premain-Class: Agent\n"},
+                   ["cp src/args.txt args.txt", "java -version"],
+                   {"JDK_JAVA_OPTIONS": "@args.txt"}, setup)
+    assert denied is not None, "the hook allows a write to the argument file java reads"
+
+
+
+# --- skillfiles: the plugin folders the runtime reads by its variables -----------------------
+
+
+#: A plugin command whose body the args fill into a command (the runtime runs it).
+RUNS = "---\ndescription: d\n---\nResult: !`echo $ARGUMENTS`\n"
+
+
+@pytest.mark.parametrize("variable", ["CLAUDE_CONFIG_DIR", "CLAUDE_CODE_PLUGIN_CACHE_DIR"])
+def test_k1_a_plugin_in_the_folder_the_runtime_reads_is_a_candidate(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str) -> None:
+    """gate/skillfiles.py looks for plugins in ``~/.claude/plugins`` only; Claude Code 2.1.332
+    reads them from ``CLAUDE_CODE_PLUGIN_CACHE_DIR`` when set, else ``<its config folder>/
+    plugins`` (the binary's ``Yd()``: ``s.CLAUDE_CODE_PLUGIN_CACHE_DIR`` … ``k(rt(), B())``;
+    ``CLAUDE_CODE_PLUGIN_SEED_DIR`` adds more). With a project command of the same name
+    (``.claude/commands/pl/other.md``, harmless) the gate judges that file alone, and the
+    plugin's, whose ``!`` command the args fill (``hi; touch zz``), is no candidate (the
+    module's rule: every file the runtime may run for the name is judged). A unit proof: which
+    of the two the runtime runs was not measured (an e2e case through Claude Code)."""
+    from skillgrant.gate import skillfiles
+    from skillgrant.gate.call import check_call
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_CODE_PLUGIN_CACHE_DIR", raising=False)
+    config = tmp_path / "config"
+    plugins = config / "plugins" if variable == "CLAUDE_CONFIG_DIR" else tmp_path / "cache"
+    monkeypatch.setenv(variable, str(config if variable == "CLAUDE_CONFIG_DIR" else plugins))
+    command = plugins / "pl" / "commands" / "other.md"
+    for path, text in ((plugins / "pl" / ".claude-plugin" / "plugin.json", '{"name": "pl"}'),
+                       (command, RUNS),
+                       (tmp_path / "project" / ".claude" / "commands" / "pl" / "other.md",
+                        "---\ndescription: d\n---\nHello.\n")):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    cwd = str(tmp_path / "project")
+    call = {"skill": "pl:other", "args": "hi; touch zz"}
+    found = skillfiles.skill_files("pl:other", cwd)
+    assert isinstance(found, list) and str(command) in found, found
+    assert check_call("Skill", call, ["Skill(pl:other)", "Bash(echo *)"],
+                      cwd=cwd).status == "not_covered"
+
+
+_open("test_k1_a_plugin_in_the_folder_the_runtime_reads_is_a_candidate",
+      "skillfiles: plugins looked for in ~/.claude/plugins only (not CLAUDE_CONFIG_DIR's, "
+      "CLAUDE_CODE_PLUGIN_CACHE_DIR, CLAUDE_CODE_PLUGIN_SEED_DIR)")
