@@ -63,7 +63,12 @@ def skill_files(name: str, cwd: str | None) -> list[str] | str:
             return named
         found += named
     plugged = name if ":" in name else ":" + name  # a plugin's, installed or given
-    for root in [*plugins, *([posixpath.join(home, ".claude", "plugins")] if home else [])]:
+    config = os.environ.get("CLAUDE_CONFIG_DIR") or (posixpath.join(home, ".claude")
+                                                     if home else "")
+    for root in dict.fromkeys([*plugins, *([posixpath.join(config, "plugins")] if config
+                                            else []), *filter(None, (os.environ.get(  # (s47-
+            v) for v in ("CLAUDE_CODE_PLUGIN_CACHE_DIR", "CLAUDE_CODE_PLUGIN_SEED_DIR")))]):
+        # greview2 K1: the runtime's plugin folders where its variables move them)
         files = _plugin_files(root, plugged)
         if isinstance(files, str):
             return files

@@ -416,7 +416,3 @@ def test_k1_a_plugin_in_the_folder_the_runtime_reads_is_a_candidate(
     assert check_call("Skill", call, ["Skill(pl:other)", "Bash(echo *)"],
                       cwd=cwd).status == "not_covered"
 
-
-_open("test_k1_a_plugin_in_the_folder_the_runtime_reads_is_a_candidate",
-      "skillfiles: plugins looked for in ~/.claude/plugins only (not CLAUDE_CONFIG_DIR's, "
-      "CLAUDE_CODE_PLUGIN_CACHE_DIR, CLAUDE_CODE_PLUGIN_SEED_DIR)")
