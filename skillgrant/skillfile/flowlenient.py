@@ -40,6 +40,8 @@ def bun_may_accept(yaml_text: str, where: int) -> bool:
     depth is PyYAML's own scanner's (pure Python: libyaml's looks ahead past the error before
     it yields a token): the collections opened before ``where``, or its flow level where it
     stopped at an error of its own."""
+    if "[" not in yaml_text[:where + 1] and "{" not in yaml_text[:where + 1]:
+        return False  # (no collection opened before it: a flow indicator is one of these)
     try:
         scanner = yaml.SafeLoader(yaml_text)
     except yaml.YAMLError:  # (a character it does not read: no flow to speak of)
