@@ -1,0 +1,97 @@
+"""Review s47-freview2 of session 47's reader fixes (s47-ffix, s47-pfix, s47-batch): files
+``check`` passes or ``apply`` keeps (or writes, under ``--enforce``) that a runtime reads with
+more grants than the plan, or that run something the plan does not carry. Each test in
+``HOLES`` fails today and is a strict xfail, so a fix shows as an unexpected pass (then drop
+its row).
+
+The runtimes' readings written here were measured: Bun 1.4.5 running the runtime's frontmatter
+steps (``test_*_bun_reads_*`` pin them, skipped without Bun).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from skillgrant.errors import SkillFileError
+from skillgrant.plan import Plan
+from skillgrant.skillfile import apply_to_text
+
+_CR = ("a comment between a node's properties ended by a lone CR (a YAML line break for "
+       "PyYAML and Bun): tagged._separated skips a comment to the next LF, past the tag")
+#: Each hole's test, and why it fails today.
+HOLES: dict[str, str] = {
+    "r1-agent": _CR,
+    "r1-enforce": _CR,
+}
+
+
+def _hole(name: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=HOLES[name])
+
+
+def _rows(hole: str, rows: dict[str, str]) -> list[object]:
+    return [pytest.param(row, marks=[_hole(hole)] if hole in HOLES else [], id=row)
+            for row in sorted(rows)]
+
+
+ENFORCE = "/usr/bin/skillgrant hook --plan /p/plan.json"
+SKILL_PATH = "/nonexistent/.claude/skills/probe/SKILL.md"
+BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
+needs_bun = pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+
+
+def _skill(value: str, extra: str = "") -> str:
+    extra = f"{extra}\n" if extra else ""
+    return f"---\nname: probe\ndescription: d\nallowed-tools: {value}\n{extra}---\nbody\n"
+
+
+def _bun_parse(texts: list[str]) -> list[object]:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>Bun.YAML.parse(s))))')
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    out: list[object] = json.loads(done.stdout)
+    return out
+
+
+# R1: s47-ffix's F1 fix reads past comments between a node's properties (``&a # c`` ⏎
+# ``!!null ev``), but a comment ends at any line break, and a lone CR is one for both parsers:
+# ``_separated`` skips the comment to the next LF, over the tag, so the tag is not seen.
+# PyYAML builds None (or a set); Bun reads ``ev``, ``fork``, a mapping.
+R1_AGENT = {
+    "cr-after-anchor-comment": "agent: &a # c\r  !!null ev",
+    "cr-comment-line": "agent: &a\n  # c\r  !!null ev",
+    "fork-and-agent": "context: fork\nagent: &a # c\r  !!null helper",
+}
+R1_ENFORCE = {
+    "pretooluse-null": "PreToolUse: &a # c\r  !!null x",
+    "context-null-fork": "context: &a # c\r  !!null fork",
+    "set-mapping": "x: &a # c\r  !!set {PreToolUse: y}",
+}
+
+
+@pytest.mark.parametrize("row", _rows("r1-agent", R1_AGENT))
+def test_r1_apply_keeps_an_agent_tagged_after_a_cr_ended_comment(row: str) -> None:
+    with pytest.raises(SkillFileError):
+        apply_to_text(_skill("Read", R1_AGENT[row]), Plan.from_entries(["Read"]))
+
+
+@pytest.mark.parametrize("row", _rows("r1-enforce", R1_ENFORCE))
+def test_r1_enforce_writes_a_hook_beside_a_value_tagged_after_a_cr_ended_comment(
+        row: str) -> None:
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(_skill("Bash(echo *)", R1_ENFORCE[row]),
+                      Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE, path=SKILL_PATH)
+
+
+@needs_bun
+def test_r1_bun_reads_a_value_tagged_after_a_cr_ended_comment_untagged() -> None:
+    texts = [R1_AGENT["cr-after-anchor-comment"], R1_AGENT["cr-comment-line"],
+             R1_ENFORCE["pretooluse-null"], R1_ENFORCE["context-null-fork"],
+             R1_ENFORCE["set-mapping"]]
+    assert _bun_parse(texts) == [{"agent": "ev"}, {"agent": "ev"}, {"PreToolUse": "x"},
+                                 {"context": "fork"}, {"x": {"PreToolUse": "y"}}]
