@@ -26,6 +26,8 @@ _CR = ("a comment between a node's properties ended by a lone CR (a YAML line br
 HOLES: dict[str, str] = {
     "r1-agent": _CR,
     "r1-enforce": _CR,
+    "r2": ("flowlenient.bun_may_accept takes any `${` on the error's line for Bun's rejection; "
+           "in a comment or a quoted item Bun reads the flow collection as written"),
 }
 
 
@@ -95,3 +97,33 @@ def test_r1_bun_reads_a_value_tagged_after_a_cr_ended_comment_untagged() -> None
              R1_ENFORCE["set-mapping"]]
     assert _bun_parse(texts) == [{"agent": "ev"}, {"agent": "ev"}, {"PreToolUse": "x"},
                                  {"context": "fork"}, {"x": {"PreToolUse": "y"}}]
+
+
+# R2: s47-ffix's X1 fix (flowlenient.bun_may_accept) refuses an error PyYAML reports inside a
+# flow collection, but where a ``${`` is on the error's line (Bun rejects ``${`` in a plain
+# scalar there: real skill 34). A ``${`` in a comment or a quoted item does not make Bun reject
+# it: Bun reads ``[{"PreToolUse": "y"}, {"null": "b"}, ...]`` as written (the runtime drops the
+# skill's hooks), skillgrant reads the retry's string and ``apply --enforce`` writes its hook.
+R2 = {
+    "comment": "x: [PreToolUse: y, : b] # ${V}",
+    "single-quoted": "x: [PreToolUse: y, : b, '${V}']",
+    "double-quoted": 'x: [PreToolUse: y, : b, "${V}"]',
+    "quoted-before": "x: [PreToolUse: y, '${V}', : b]",
+    "mapping": "x: {PreToolUse: y, : b, k: '${V}'}",
+}
+
+
+@pytest.mark.parametrize("row", _rows("r2", R2))
+def test_r2_enforce_writes_a_hook_beside_a_flow_value_with_a_quoted_or_commented_dollar(
+        row: str) -> None:
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(_skill("Bash(echo *)", R2[row]), Plan.from_entries(["Bash(echo *)"]),
+                      enforce=ENFORCE, path=SKILL_PATH)
+
+
+@needs_bun
+def test_r2_bun_reads_the_flow_values_as_written() -> None:
+    assert _bun_parse([R2["comment"], R2["single-quoted"], R2["mapping"]]) == [
+        {"x": [{"PreToolUse": "y"}, {"null": "b"}]},
+        {"x": [{"PreToolUse": "y"}, {"null": "b"}, "${V}"]},
+        {"x": {"PreToolUse": "y", "null": "b", "k": "${V}"}}]
