@@ -28,6 +28,8 @@ HOLES: dict[str, str] = {
     "r1-enforce": _CR,
     "r2": ("flowlenient.bun_may_accept takes any `${` on the error's line for Bun's rejection; "
            "in a comment or a quoted item Bun reads the flow collection as written"),
+    "r3": ("an empty key after a lone CR (`x: ` CR `: b`): PyYAML rejects it, runtime._rejected "
+           "takes that for Bun's rejection and reads the retry; Bun reads the text as written"),
 }
 
 
@@ -127,3 +129,32 @@ def test_r2_bun_reads_the_flow_values_as_written() -> None:
         {"x": [{"PreToolUse": "y"}, {"null": "b"}]},
         {"x": [{"PreToolUse": "y"}, {"null": "b"}, "${V}"]},
         {"x": {"PreToolUse": "y", "null": "b", "k": "${V}"}}]
+
+
+# R3: ``x: `` CR ``: b``. A lone CR is a YAML line break, so the text holds an empty key at
+# column 0, which PyYAML rejects and Bun 1.4.5 reads (``{"x": null, "null": "b"}``).
+# ``runtime._rejected`` takes PyYAML's error for Bun's rejection and reads the runtime's retry
+# (whose ``_u`` splits on LF only: the CR line is one ``key: value`` line, and re-quoting it
+# changes the text, so the retry is computed). Every other line the retry re-quotes is then
+# read as a string where Bun reads it as written: ``y: {PreToolUse: y}`` a mapping (the runtime
+# drops the skill's hooks, X1's mechanism), ``context: &a fork`` the fork.
+R3 = {
+    "mapping-after": "x: \r: b\ny: {PreToolUse: y}",
+    "mapping-before": "y: {PreToolUse: y}\nx: \r: b",
+    "permission-request": "x: \r: b\nz: {PermissionRequest: y}",
+    "context-anchored-fork": "x: \r: b\ncontext: &a fork",
+}
+
+
+@pytest.mark.parametrize("row", _rows("r3", R3))
+def test_r3_enforce_writes_a_hook_beside_an_empty_key_after_a_cr(row: str) -> None:
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(_skill("Bash(echo *)", R3[row]), Plan.from_entries(["Bash(echo *)"]),
+                      enforce=ENFORCE, path=SKILL_PATH)
+
+
+@needs_bun
+def test_r3_bun_reads_an_empty_key_after_a_cr_as_written() -> None:
+    assert _bun_parse([R3["mapping-after"], R3["context-anchored-fork"]]) == [
+        {"x": None, "null": "b", "y": {"PreToolUse": "y"}},
+        {"x": None, "null": "b", "context": "fork"}]
