@@ -30,6 +30,8 @@ HOLES: dict[str, str] = {
            "in a comment or a quoted item Bun reads the flow collection as written"),
     "r3": ("an empty key after a lone CR (`x: ` CR `: b`): PyYAML rejects it, runtime._rejected "
            "takes that for Bun's rejection and reads the retry; Bun reads the text as written"),
+    "r4": ("a plain value starting with `,` after an anchor or tag: PyYAML rejects it, "
+           "runtime._rejected takes that for Bun's rejection; Bun reads it as written"),
 }
 
 
@@ -158,3 +160,27 @@ def test_r3_bun_reads_an_empty_key_after_a_cr_as_written() -> None:
     assert _bun_parse([R3["mapping-after"], R3["context-anchored-fork"]]) == [
         {"x": None, "null": "b", "y": {"PreToolUse": "y"}},
         {"x": None, "null": "b", "context": "fork"}]
+
+
+# R4: R3's mechanism with another text PyYAML rejects and Bun 1.4.5 reads as written: a plain
+# value starting with ``,`` after an anchor or a tag (``x: &a , a`` is ``", a"`` to Bun). The
+# anchor or tag makes the runtime's retry re-quote the line, so the retry is computed, and the
+# other re-quoted lines are read as strings where Bun reads them as written.
+R4 = {
+    "anchor": "x: &a , a\ny: {PreToolUse: y}",
+    "tag": "x: !!null , a\ny: {PreToolUse: y}",
+    "anchor-fork": "x: &a , a\ncontext: &b fork",
+}
+
+
+@pytest.mark.parametrize("row", _rows("r4", R4))
+def test_r4_enforce_writes_a_hook_beside_a_comma_value_after_an_anchor(row: str) -> None:
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(_skill("Bash(echo *)", R4[row]), Plan.from_entries(["Bash(echo *)"]),
+                      enforce=ENFORCE, path=SKILL_PATH)
+
+
+@needs_bun
+def test_r4_bun_reads_a_comma_value_after_an_anchor_as_written() -> None:
+    assert _bun_parse([R4["anchor"], R4["anchor-fork"]]) == [
+        {"x": ", a", "y": {"PreToolUse": "y"}}, {"x": ", a", "context": "fork"}]
