@@ -19,6 +19,7 @@ import pytest
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text
+from skillgrant.skillfile.removed import removed_tools
 
 _CR = ("a comment between a node's properties ended by a lone CR (a YAML line break for "
        "PyYAML and Bun): tagged._separated skips a comment to the next LF, past the tag")
@@ -32,6 +33,8 @@ HOLES: dict[str, str] = {
            "takes that for Bun's rejection and reads the retry; Bun reads the text as written"),
     "r4": ("a plain value starting with `,` after an anchor or tag: PyYAML rejects it, "
            "runtime._rejected takes that for Bun's rejection; Bun reads it as written"),
+    "r5": ("removed.removed_tools follows the reader's retry (R3, R4) and skips a CR-ended "
+           "comment (R1): it shows what the runtime does not remove, or nothing"),
 }
 
 
@@ -184,3 +187,19 @@ def test_r4_enforce_writes_a_hook_beside_a_comma_value_after_an_anchor(row: str)
 def test_r4_bun_reads_a_comma_value_after_an_anchor_as_written() -> None:
     assert _bun_parse([R4["anchor"], R4["anchor-fork"]]) == [
         {"x": ", a", "y": {"PreToolUse": "y"}}, {"x": ", a", "context": "fork"}]
+
+
+# R5 (low: shown wrongly): what ``disallowed-tools`` removes, read through R1, R3 and R4. Bun
+# 1.4.5 runs the runtime's EHe on each and removes ``Read`` alone (tests/oracle/bun_reader.js's
+# ``removed``); skillgrant shows ``&a``/``#``/``Write`` too, or nothing.
+R5 = {
+    "cr-empty-key": "x: \r: b\ndisallowed-tools: &a Read",
+    "comma-after-anchor": "x: &a , a\ndisallowed-tools: Read # Write",
+    "tag-after-cr-comment": "disallowed-tools: &a # c\r  !!null Read",
+}
+
+
+@pytest.mark.parametrize("row", _rows("r5", R5))
+def test_r5_disallowed_tools_shown_as_the_runtime_reads_them(row: str) -> None:
+    found = removed_tools(_skill("Read", R5[row]))
+    assert found is not None and found.entries == ("Read",)
