@@ -75,6 +75,12 @@ R1_AGENT = {
     "cr-after-anchor-comment": "agent: &a # c\r  !!null ev",
     "cr-comment-line": "agent: &a\n  # c\r  !!null ev",
     "fork-and-agent": "context: fork\nagent: &a # c\r  !!null helper",
+    # in the runtime's retried text (Bun rejects `: ` in a plain value, or `[a] b`): the
+    # runtime's `_u` leaves these lines, and its tab rule (`^` after a CR too) makes the last
+    # one's `\t` two spaces
+    "retried-colon-value": "when_to_use: use it: now\nagent: &a # c\r  !!null ev",
+    "retried-argument-hint": "argument-hint: [a] b\nagent:\n  &a # c\r  !!null ev",
+    "retried-quoted-key-tab": 'when_to_use: use it: now\n"agent": &a # c\r\t!!null ev',
 }
 R1_ENFORCE = {
     "pretooluse-null": "PreToolUse: &a # c\r  !!null x",
