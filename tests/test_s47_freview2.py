@@ -33,6 +33,8 @@ HOLES: dict[str, str] = {
            "takes that for Bun's rejection and reads the retry; Bun reads the text as written"),
     "r4": ("a plain value starting with `,` after an anchor or tag: PyYAML rejects it, "
            "runtime._rejected takes that for Bun's rejection; Bun reads it as written"),
+    "r6": ("a value opening with U+000B/U+000C: PyYAML rejects the character, runtime._rejected "
+           "takes that for Bun's rejection (the retry's \\s+ drops it); Bun reads it as written"),
     "r5": ("removed.removed_tools follows the reader's retry (R3, R4) and skips a CR-ended "
            "comment (R1): it shows what the runtime does not remove, or nothing"),
 }
@@ -209,3 +211,28 @@ R5 = {
 def test_r5_disallowed_tools_shown_as_the_runtime_reads_them(row: str) -> None:
     found = removed_tools(_skill("Read", R5[row]))
     assert found is not None and found.entries == ("Read",)
+
+
+# R6: R3's mechanism with a control character: ``x: `` U+000C ``@``. PyYAML refuses U+000B and
+# U+000C anywhere; Bun 1.4.5 reads them as a plain scalar's first character (``"\x0c@"``). The
+# runtime's retry (``_u``: ``\s+`` is JavaScript's, which takes them) re-quotes the line without
+# it, so the retry composes and is read; ``y: {PreToolUse: y}`` is a string there.
+R6 = {
+    "form-feed": "x: \x0c@\ny: {PreToolUse: y}",
+    "vertical-tab": "x:\t\x0b*a\ny: {PreToolUse: y}",
+    "form-feed-fork": "x: \x0c@\ncontext: &c fork",
+}
+
+
+@pytest.mark.parametrize("row", _rows("r6", R6))
+def test_r6_enforce_writes_a_hook_beside_a_value_opening_with_a_form_feed(row: str) -> None:
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(_skill("Bash(echo *)", R6[row]), Plan.from_entries(["Bash(echo *)"]),
+                      enforce=ENFORCE, path=SKILL_PATH)
+
+
+@needs_bun
+def test_r6_bun_reads_a_value_opening_with_a_form_feed_as_written() -> None:
+    assert _bun_parse([R6["form-feed"], R6["vertical-tab"], R6["form-feed-fork"]]) == [
+        {"x": "\x0c@", "y": {"PreToolUse": "y"}}, {"x": "\x0b*a", "y": {"PreToolUse": "y"}},
+        {"x": "\x0c@", "context": "fork"}]

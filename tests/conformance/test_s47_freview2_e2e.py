@@ -1,5 +1,5 @@
 """Review s47-freview2 through Claude Code 2.1.332 (run with ``--conformance``): files
-``apply --enforce`` writes whose hook the runtime drops (tests/test_s47_freview2.py's R1-R4).
+``apply --enforce`` writes whose hook the runtime drops (tests/test_s47_freview2.py's R1-R4, R6).
 Each hole row fails today (strict xfail, ``HOLES``); its control row passes."""
 
 from __future__ import annotations
@@ -21,12 +21,14 @@ HOLES: dict[str, str] = {
     "r2": "a ${ in a comment taken for Bun's rejection of a flow value (flowlenient)",
     "r3": "an empty key after a lone CR, which Bun reads, taken for its rejection (runtime)",
     "r4": "a plain value starting with ',' after an anchor, which Bun reads (runtime)",
+    "r6": "a value opening with U+000C, which Bun reads, taken for its rejection (runtime)",
 }
 
 ENFORCE_ROWS = {"r1-pretooluse": ("PreToolUse: &a # c\r  !!null x", "r1"),
                 "r2-comment": ("x: [PreToolUse: y, : b] # ${V}", "r2"),
                 "r3-mapping-after": ("x: \r: b\ny: {PreToolUse: y}", "r3"),
                 "r4-anchor": ("x: &a , a\ny: {PreToolUse: y}", "r4"),
+                "r6-form-feed": ("x: \x0c@\ny: {PreToolUse: y}", "r6"),
                 "control": ("x: y\ny: '{PreToolUse: y}'", None)}
 
 
