@@ -203,6 +203,7 @@ def test_r4_bun_reads_a_comma_value_after_an_anchor_as_written() -> None:
 R5 = {
     "cr-empty-key": "x: \r: b\ndisallowed-tools: &a Read",
     "comma-after-anchor": "x: &a , a\ndisallowed-tools: Read # Write",
+    "leading-comma": "disallowed-tools: , Read # Write",
     "tag-after-cr-comment": "disallowed-tools: &a # c\r  !!null Read",
 }
 
