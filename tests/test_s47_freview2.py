@@ -11,6 +11,7 @@ steps (``test_*_bun_reads_*`` pin them, skipped without Bun).
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -27,6 +28,7 @@ _CR = ("a comment between a node's properties ended by a lone CR (a YAML line br
 HOLES: dict[str, str] = {
     "r1-agent": _CR,
     "r1-enforce": _CR,
+    "r1-copilot": _CR,
     "r2": ("flowlenient.bun_may_accept takes any `${` on the error's line for Bun's rejection; "
            "in a comment or a quoted item Bun reads the flow collection as written"),
     "r3": ("an empty key after a lone CR (`x: ` CR `: b`): PyYAML rejects it, runtime._rejected "
@@ -103,6 +105,52 @@ def test_r1_enforce_writes_a_hook_beside_a_value_tagged_after_a_cr_ended_comment
     with pytest.raises((SkillFileError, ValueError)):
         apply_to_text(_skill("Bash(echo *)", R1_ENFORCE[row]),
                       Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE, path=SKILL_PATH)
+
+
+#: Past Claude Code's frontmatter (which ends inside ``a---b``), Copilot CLI 1.0.102 reads the
+#: key ``allowed-tools: Bash`` (every shell command); with an empty plan apply keeps the file.
+R1_COPILOT = {
+    "complex-key-cr-comment": "? &a # c\r  !!binary allowed-tools\n: Bash",
+    "complex-key-cr-comment-line": "? &a\n  # c\r  !!binary allowed-tools\n: Bash",
+}
+ADDON = (Path.home() / ".cache" / "skillgrant-runtime" / "copilot-1.0.102" / "pkg-cache" / "pkg"
+         / "linux-x64" / "1.0.102" / "prebuilds" / "linux-x64" / "runtime.node")
+_COPILOT = """
+const S = require(process.argv[1]);
+const fs = require("fs"), path = require("path"), os = require("os");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-s47fr2-"));
+(async () => {
+  const out = [];
+  for (const [i, text] of JSON.parse(fs.readFileSync(0, "utf8")).entries()) {
+    const file = path.join(dir, String(i), "probe", "SKILL.md");
+    fs.mkdirSync(path.dirname(file), {recursive: true});
+    fs.writeFileSync(file, text);
+    const got = await S.skillsParseSkillFile(file, "project");
+    out.push(got.kind === "success" ? (got.value.allowedTools || []) : null);
+  }
+  fs.rmSync(dir, {recursive: true, force: true});
+  process.stdout.write(JSON.stringify(out));
+})();
+"""
+
+
+def _past_claude_code(lines: str) -> str:
+    return f"---\nname: probe\ndescription: a---b\n{lines}\n---\nbody\n"
+
+
+@pytest.mark.parametrize("row", _rows("r1-copilot", R1_COPILOT))
+def test_r1_apply_keeps_a_key_tagged_after_a_cr_ended_comment_copilot_reads(row: str) -> None:
+    with pytest.raises(SkillFileError):
+        apply_to_text(_past_claude_code(R1_COPILOT[row]), Plan.from_entries([]))
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not ADDON.is_file(),
+                    reason="Copilot CLI 1.0.102's runtime.node is not installed")
+def test_r1_copilot_reads_the_key_tagged_after_a_cr_ended_comment() -> None:
+    texts = [_past_claude_code(R1_COPILOT[row]) for row in sorted(R1_COPILOT)]
+    done = subprocess.run(["node", "-e", _COPILOT, str(ADDON)], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=300, check=True)
+    assert json.loads(done.stdout) == [["Bash"]] * len(texts)
 
 
 @needs_bun
