@@ -37,6 +37,8 @@ HOLES: dict[str, str] = {
            "runtime._rejected takes that for Bun's rejection; Bun reads it as written"),
     "r6": ("a value opening with U+000B/U+000C: PyYAML rejects the character, runtime._rejected "
            "takes that for Bun's rejection (the retry's \\s+ drops it); Bun reads it as written"),
+    "r7": ("a comment line indented by a tab: PyYAML rejects the tab, runtime._rejected takes "
+           "that for Bun's rejection (the retry makes it spaces); Bun reads it as a comment"),
     "r5": ("removed.removed_tools follows the reader's retry (R3, R4) and skips a CR-ended "
            "comment (R1): it shows what the runtime does not remove, or nothing"),
 }
@@ -285,3 +287,28 @@ def test_r6_bun_reads_a_value_opening_with_a_form_feed_as_written() -> None:
     assert _bun_parse([R6["form-feed"], R6["vertical-tab"], R6["form-feed-fork"]]) == [
         {"x": "\x0c@", "y": {"PreToolUse": "y"}}, {"x": "\x0b*a", "y": {"PreToolUse": "y"}},
         {"x": "\x0c@", "context": "fork"}]
+
+
+# R7: R3's mechanism with a comment line indented by a tab (``\t# c``), as editors write them.
+# PyYAML rejects the tab; Bun 1.4.5 reads a comment. The runtime's retry turns leading tabs into
+# spaces, so it composes, and skillgrant reads it: ``y: {PreToolUse: y}`` is a string there.
+R7 = {
+    "between-keys": "x: 1\n\t# c\ny: {PreToolUse: y}",
+    "first": "\t# c\ny: {PreToolUse: y}",
+    "last": "y: {PreToolUse: y}\n\t# c",
+    "tab-only-line": "y: {PreToolUse: y}\n\t",
+}
+
+
+@pytest.mark.parametrize("row", _rows("r7", R7))
+def test_r7_enforce_writes_a_hook_beside_a_tab_indented_comment_line(row: str) -> None:
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(_skill("Bash(echo *)", R7[row]), Plan.from_entries(["Bash(echo *)"]),
+                      enforce=ENFORCE, path=SKILL_PATH)
+
+
+@needs_bun
+def test_r7_bun_reads_a_tab_indented_comment_line_as_a_comment() -> None:
+    assert _bun_parse([R7["between-keys"], R7["last"], R7["tab-only-line"]]) == [
+        {"x": 1, "y": {"PreToolUse": "y"}}, {"y": {"PreToolUse": "y"}},
+        {"y": {"PreToolUse": "y"}}]

@@ -1,5 +1,6 @@
 """Review s47-freview2 through Claude Code 2.1.332 (run with ``--conformance``): files
-``apply --enforce`` writes whose hook the runtime drops (tests/test_s47_freview2.py's R1-R4, R6).
+``apply --enforce`` writes whose hook the runtime drops (tests/test_s47_freview2.py: R1-R4,
+R6, R7).
 Each hole row fails today (strict xfail, ``HOLES``); its control row passes."""
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ HOLES: dict[str, str] = {
     "r3": "an empty key after a lone CR, which Bun reads, taken for its rejection (runtime)",
     "r4": "a plain value starting with ',' after an anchor, which Bun reads (runtime)",
     "r6": "a value opening with U+000C, which Bun reads, taken for its rejection (runtime)",
+    "r7": "a tab-indented comment line, which Bun reads, taken for its rejection (runtime)",
 }
 
 ENFORCE_ROWS = {"r1-pretooluse": ("PreToolUse: &a # c\r  !!null x", "r1"),
@@ -29,6 +31,7 @@ ENFORCE_ROWS = {"r1-pretooluse": ("PreToolUse: &a # c\r  !!null x", "r1"),
                 "r3-mapping-after": ("x: \r: b\ny: {PreToolUse: y}", "r3"),
                 "r4-anchor": ("x: &a , a\ny: {PreToolUse: y}", "r4"),
                 "r6-form-feed": ("x: \x0c@\ny: {PreToolUse: y}", "r6"),
+                "r7-tab-comment": ("x: 1\n\t# c\ny: {PreToolUse: y}", "r7"),
                 "control": ("x: y\ny: '{PreToolUse: y}'", None)}
 
 
