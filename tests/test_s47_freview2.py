@@ -19,7 +19,7 @@ import pytest
 
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
-from skillgrant.skillfile import apply_to_text
+from skillgrant.skillfile import apply_to_text, read_skill
 from skillgrant.skillfile.removed import removed_tools
 
 _CR = ("a comment between a node's properties ended by a lone CR (a YAML line break for "
@@ -39,6 +39,8 @@ HOLES: dict[str, str] = {
            "takes that for Bun's rejection (the retry's \\s+ drops it); Bun reads it as written"),
     "r7": ("a comment line indented by a tab: PyYAML rejects the tab, runtime._rejected takes "
            "that for Bun's rejection (the retry makes it spaces); Bun reads it as a comment"),
+    "r8": ("R7's tab-indented comment line after a block scalar: skillgrant reads the retry, "
+           "where it is text of the scalar ('#', 'c' entries) the runtime does not read"),
     "r5": ("removed.removed_tools follows the reader's retry (R3, R4) and skips a CR-ended "
            "comment (R1): it shows what the runtime does not remove, or nothing"),
 }
@@ -312,3 +314,25 @@ def test_r7_bun_reads_a_tab_indented_comment_line_as_a_comment() -> None:
     assert _bun_parse([R7["between-keys"], R7["last"], R7["tab-only-line"]]) == [
         {"x": 1, "y": {"PreToolUse": "y"}}, {"y": {"PreToolUse": "y"}},
         {"y": {"PreToolUse": "y"}}]
+
+
+# R8 (low: reported entries the runtime does not read; issue 27's differential counts it a
+# failure): R7's line after a block scalar. Bun 1.4.5 reads the file as written (the runtime's
+# entries, measured through bun_reader.js); skillgrant reads the retry, where ``  # c`` is the
+# scalar's text. No grant: apply's rewrite is read back, or refused.
+R8 = {
+    "folded-crlf": ("allowed-tools: >\r\n Bash(touch *)\n\t# c", ("Bash(touch *)",)),
+    "literal-indicator-cr": ("allowed-tools: |2\r  Bash(touch *)\n\t# c\ny: z",
+                             ("Bash(touch *)",)),
+    "cr-then-key": ("allowed-tools: \ra: b\n\t# c", ()),
+}
+
+
+@pytest.mark.parametrize("row", _rows("r8", R8))
+def test_r8_check_reports_the_entries_the_runtime_reads(row: str) -> None:
+    text, entries = R8[row]
+    try:
+        doc = read_skill(f"---\nname: p\ndescription: d\n{text}\n---\nb\n")
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == entries
