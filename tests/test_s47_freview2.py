@@ -249,13 +249,14 @@ def test_r4_bun_reads_a_comma_value_after_an_anchor_as_written() -> None:
         {"x": ", a", "y": {"PreToolUse": "y"}}, {"x": ", a", "context": "fork"}]
 
 
-# R5 (low: shown wrongly): what ``disallowed-tools`` removes, read through R1, R3 and R4. Bun
+# R5 (low: shown wrongly): what ``disallowed-tools`` removes, read through R1, R3, R4, R7. Bun
 # 1.4.5 runs the runtime's EHe on each and removes ``Read`` alone (tests/oracle/bun_reader.js's
 # ``removed``); skillgrant shows ``&a``/``#``/``Write`` too, or nothing.
 R5 = {
     "cr-empty-key": "x: \r: b\ndisallowed-tools: &a Read",
     "comma-after-anchor": "x: &a , a\ndisallowed-tools: Read # Write",
     "leading-comma": "disallowed-tools: , Read # Write",
+    "tab-comment-line": "disallowed-tools: Read # Write\n\t# c",
     "tag-after-cr-comment": "disallowed-tools: &a # c\r  !!null Read",
 }
 
