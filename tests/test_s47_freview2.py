@@ -26,21 +26,6 @@ _CR = ("a comment between a node's properties ended by a lone CR (a YAML line br
        "PyYAML and Bun): tagged._separated skips a comment to the next LF, past the tag")
 #: Each hole's test, and why it fails today.
 HOLES: dict[str, str] = {
-    "r1-agent": _CR,
-    "r1-enforce": _CR,
-    "r1-copilot": _CR,
-    "r2": ("flowlenient.bun_may_accept takes any `${` on the error's line for Bun's rejection; "
-           "in a comment or a quoted item Bun reads the flow collection as written"),
-    "r3": ("an empty key after a lone CR (`x: ` CR `: b`): PyYAML rejects it, runtime._rejected "
-           "takes that for Bun's rejection and reads the retry; Bun reads the text as written"),
-    "r4": ("a plain value starting with `,` after an anchor or tag: PyYAML rejects it, "
-           "runtime._rejected takes that for Bun's rejection; Bun reads it as written"),
-    "r6": ("a value opening with U+000B/U+000C: PyYAML rejects the character, runtime._rejected "
-           "takes that for Bun's rejection (the retry's \\s+ drops it); Bun reads it as written"),
-    "r7": ("a comment line indented by a tab: PyYAML rejects the tab, runtime._rejected takes "
-           "that for Bun's rejection (the retry makes it spaces); Bun reads it as a comment"),
-    "r8": ("R7's tab-indented comment line after a block scalar: skillgrant reads the retry, "
-           "where it is text of the scalar ('#', 'c' entries) the runtime does not read"),
     "r5": ("removed.removed_tools follows the reader's retry (R3, R4) and skips a CR-ended "
            "comment (R1): it shows what the runtime does not remove, or nothing"),
 }

@@ -9,7 +9,7 @@ import re
 
 from yaml.nodes import MappingNode, Node, SequenceNode
 
-from .tagged import content_start
+from .tagged import comment_end, content_start
 
 _SPACE = " \t"
 _LINE = re.compile(r"([^\r\n]*)(?:\r\n|\r|\n|\Z)")
@@ -41,7 +41,7 @@ def _after_properties(text: str, at: int) -> int | None:
             while at < len(text) and text[at] not in _SPACE + _BREAKS:
                 at += 1
         elif text[at] == "#" and text[at - 1] in _SPACE:
-            return len(text) if (cut := text.find("\n", at)) < 0 else cut
+            return comment_end(text, at)
         else:
             return None
     return at
@@ -56,7 +56,7 @@ def _first_on_a_line(text: str, at: int) -> int | None:
         if char in _BREAKS:
             line_start = at + 1
         elif char == "#" and not text[line_start:at].strip(_SPACE):
-            at = len(text) if (cut := text.find("\n", at)) < 0 else cut
+            at = comment_end(text, at)
             continue
         elif char not in _SPACE:
             return at - line_start

@@ -61,7 +61,15 @@ def bun_may_accept(yaml_text: str, where: int) -> bool:
         scanner.dispose()
     line = yaml_text.rfind("\n", 0, where) + 1
     end = yaml_text.find("\n", where)
-    return opened > 0 and "${" not in yaml_text[line:len(yaml_text) if end < 0 else end]
+    return opened > 0 and not _plain_dollar(yaml_text[line:len(yaml_text) if end < 0 else end])
+
+
+def _plain_dollar(line: str) -> bool:
+    """Whether ``line`` surely holds ``${`` in a plain scalar, which Bun rejects: one with no
+    quote and no ``#`` before its first ``${`` (in a quoted scalar or a comment Bun reads it:
+    review s47-freview2 R2)."""
+    at = line.find("${")
+    return at >= 0 and not any(c in line for c in "'\"") and "#" not in line[:at]
 
 
 def is_flow_list(value: str, at: int, divergence: type[Exception]) -> bool:

@@ -58,6 +58,17 @@ _BREAK: Final = re.compile(r"\r\n?|\n")
 _HEADER: Final = re.compile(r"(?:[!&][^\s]*[ \t]+)*[|>][0-9+-]*")  # (a tag, an anchor: F10b)
 _BUN_MAY_ACCEPT: Final = re.compile("anchor|alias|merge key|nested more than|nesting depth",
                                     re.IGNORECASE)
+#: What Bun 1.4.5 reads where PyYAML rejects the text outside a flow collection (review
+#: s47-freview2, each measured): a lone CR (a line break: `x: ` CR `: b` is an empty key), a
+#: vertical tab or form feed, a comment or blank line indented with a tab, a plain value
+#: starting with `,` (after an anchor or a tag too). Where PyYAML rejects a text holding one,
+#: Bun may read it.
+_BUN_READS: Final = re.compile(r"(?P<cr>\r(?!\n))|(?P<ff>[\x0b\x0c])"
+                               r"|(?P<tab>^[ \t]*\t[ \t]*(?:#|$))"
+                               r"|(?P<comma>:[ \t]+(?:[&!]\S*[ \t]+)*,)", re.MULTILINE)
+_ODD_NAMES: Final = {"cr": "a carriage return alone", "ff": "a vertical tab or a form feed",
+                     "tab": "a comment or blank line indented with a tab",
+                     "comma": "a value starting with ','", "": "a character"}
 # What may follow a closing quote on its line, for Bun (PyYAML also takes other text), or "".
 _AFTER_QUOTE: Final = frozenset((*" \t\r\n:,]}", ""))
 _GLUED: Final = re.compile(r"[\[{,]#")
@@ -252,6 +263,11 @@ def _rejected(problem: YamlProblem, yaml_text: str) -> tuple[str, int]:
                          "YAML parser reads more there than skillgrant's (an empty key, a '?' "
                          "or ':' glued to a value), so what it grants cannot be computed; "
                          "quote the value", where)
+    odd = _BUN_READS.search(yaml_text)
+    if odd is not None:  # (review s47-freview2 R3, R4, R6, R7)
+        raise Divergence(f"{why}: the frontmatter holds {_ODD_NAMES[odd.lastgroup or '']}, "
+                         "which Claude Code's YAML parser reads where skillgrant's stops, so "
+                         "what it grants cannot be computed", odd.start())
     if _BUN_MAY_ACCEPT.search(why):
         raise Divergence(f"{why}: Claude Code's YAML parser accepts what skillgrant's refuses "
                          "here, so what it grants cannot be computed; write the frontmatter "

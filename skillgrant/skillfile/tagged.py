@@ -137,6 +137,13 @@ def content_start(text: str, at: int) -> int:
     return at
 
 
+def comment_end(text: str, at: int) -> int:
+    """Where the comment at ``at`` ends: at the next line break, LF or a lone CR (both YAML
+    line breaks to PyYAML and Bun: review s47-freview2 R1), or the text's end."""
+    ends = [cut for cut in (text.find("\n", at), text.find("\r", at)) if cut >= 0]
+    return min(ends) if ends else len(text)
+
+
 def _separated(text: str, at: int) -> int:
     """Where the next token starts after ``at``: past blanks, line breaks and comments (a
     ``#`` after a blank, to its line's end)."""
@@ -144,8 +151,7 @@ def _separated(text: str, at: int) -> int:
         if text[at] in _SPACE:
             at += 1
         elif text[at] == "#" and text[at - 1] in _SPACE:
-            end = text.find("\n", at)
-            at = len(text) if end < 0 else end
+            at = comment_end(text, at)
         else:
             break
     return at

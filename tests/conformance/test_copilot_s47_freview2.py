@@ -19,9 +19,7 @@ from cp_runtime import run_interactive, write_project
 
 __all__ = ["copilot"]
 
-HOLES: dict[str, str] = {
-    "r1": "a tag after a CR-ended comment between a node's properties (tagged._separated)",
-}
+HOLES: dict[str, str] = {}  # (all closed in session 47: the lead's fixes)
 
 CALLS = [("skill", {"skill": "probe"}),
          ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
@@ -41,7 +39,7 @@ def _apply(work: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("row", [pytest.param(r, marks=[pytest.mark.xfail(
-    strict=True, reason=HOLES[ROWS[r][1]])] if ROWS[r][1] else []) for r in sorted(ROWS)])
+    strict=True, reason=HOLES[ROWS[r][1]])] if ROWS[r][1] in HOLES else []) for r in sorted(ROWS)])
 def test_copilot_r1_a_key_tagged_after_a_cr_ended_comment_grants_the_shell(
         copilot: CopilotJudge, row: str) -> None:
     """Plan: nothing. ``apply`` keeps the file (exit 0); Copilot CLI reads allowed-tools
