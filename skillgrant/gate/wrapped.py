@@ -93,3 +93,12 @@ def lists_only(args: Sequence[str | None]) -> bool:
         return letters <= _ZIPINFO
     letters = set("".join(o[1:] for o in options if o))
     return letters <= _LISTS | {"q"} and not _LISTS.isdisjoint(letters)
+
+
+def new_branch_here(words: list[str]) -> bool:
+    """Whether git's ``words`` (from its subcommand) make a branch at ``HEAD`` and switch to
+    it, the working tree and the index kept: ``checkout -b NAME``, ``switch -c NAME`` (and
+    ``-B``, ``-C``), no start point, nothing else (review s47-greview C-git: a cost)."""
+    return len(words) == 3 and words[2][:1] not in ("-", "") and (
+        (words[0] == "checkout" and words[1] in ("-b", "-B")) or
+        (words[0] == "switch" and words[1] in ("-c", "-C", "--create", "--force-create")))

@@ -26,7 +26,7 @@ from ..lazy import compile_on_use
 from . import files
 from .programnames import BASH_CLASS as BASH_CLASS  # (named.py reads it here)
 from .programnames import program_named
-from .wrapped import lists_only, long_prefix
+from .wrapped import lists_only, long_prefix, new_branch_here
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -156,7 +156,8 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
             or (sub == "config" and not any(w.startswith(("--get", "--list", "-l", "--show"))
                                             for w in rest)):
         return True, "git"  # paths from a file (G-8); git's config, hooks (G-9; any prefix: G1)
-    if sub is None or sub in GIT_KEEPS or " ".join(rest[rest.index(sub):][:2]) in GIT_KEEPS:
+    if sub is None or sub in GIT_KEEPS or " ".join(rest[rest.index(sub):][:2]) in GIT_KEEPS \
+            or new_branch_here(rest[rest.index(sub):]):  # (`checkout -b x`: s47 C-git)
         return not _GIT_OUTPUT.isdisjoint(rest), None
     return True, None if sub in GIT_NAMED or (sub == "checkout" and "--" in rest) else "git"
 
