@@ -71,12 +71,9 @@ def values(names: tuple[str, ...]) -> tuple[str | None, ...]:
     and catches inside for a name it has not (a microsecond each: a served call reads some
     forty, most of them unset). CPython's ``os.environ`` keeps its encoded table in
     ``_data`` and updates it on every change; where it has none, each name is asked."""
-    table = getattr(os.environ, "_data", None)
-    if not isinstance(table, dict):
+    seen = _seen()
+    if seen is None:
         return tuple(os.environ.get(name) for name in names)
-    seen = _SEEN[0]
-    if seen is None or table != seen:  # changed since (compared whole, at C speed)
-        seen = _SEEN[0] = dict(table)
     found = _FOUND.get(names)
     if found is None or found[0] is not seen:  # (answers from the copy, for the copy)
         found = _FOUND[names] = (seen, _looked_up(seen, names))
@@ -85,17 +82,29 @@ def values(names: tuple[str, ...]) -> tuple[str | None, ...]:
 
 def whole() -> tuple[tuple[object, object], ...]:
     """The whole environment as a key (``guards``' set reads every variable: review s47
-    E2–E5), the same tuple while ``os.environ``'s table is unchanged."""
-    table = getattr(os.environ, "_data", None)
-    if not isinstance(table, dict):
+    E2–E5), the same tuple while ``os.environ``'s table is unchanged (``_seen``'s copy)."""
+    seen = _seen()
+    if seen is None:
         return tuple(sorted(os.environ.items()))
-    if _WHOLE[0] is None or table != _WHOLE[0]:
-        _WHOLE[0] = dict(table)
-        _WHOLE[1] = tuple(table.items())
+    if _WHOLE[0] is not seen:
+        _WHOLE[:] = [seen, tuple(seen.items())]
     found: tuple[tuple[object, object], ...] = _WHOLE[1]
     return found
 
 
+def _seen() -> dict[Any, Any] | None:
+    """A copy of ``os.environ``'s encoded table, the same object while the table is equal to
+    it (compared whole, at C speed: any change is seen); None where CPython keeps none."""
+    table = getattr(os.environ, "_data", None)
+    if not isinstance(table, dict):
+        return None
+    seen = _SEEN[0]
+    if seen is None or table != seen:  # changed since
+        seen = _SEEN[0] = dict(table)
+    return seen
+
+
+#: ``whole``'s answer, with the copy it was made of.
 _WHOLE: list[Any] = [None, ()]
 
 

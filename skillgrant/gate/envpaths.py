@@ -16,8 +16,8 @@ What a value names: its words, split at white space and at ``:``, ``=``, ``,`` a
 each word holding a ``/``, the word and the tail from the first ``/``, ``./``, ``../`` or
 ``~/`` (``-r./x``, ``-I/opt/inc``); a word without one that looks like a file's name
 (``common.mk``, ``agent.jar``, ``.pythonrc``; not a bare word: ``_file_name``). ``$NAME`` in a
-value is read first. A relative path is
-read from the call's folder and from the project's, as a program started in either reads it.
+value is read first. A relative path is read from the call's folder and from the project's, as
+a program started in either reads it.
 
 Under ``skillgrant serve`` the service reads its own environment: the variables it compares
 with the session's (``environment.COMPARED``) hold the ones the reviews named; any other a
@@ -27,6 +27,8 @@ session sets that the service's lacks is not seen there (docs/decisions.md, sess
 from __future__ import annotations
 
 import os
+
+from .named import above
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -117,7 +119,7 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
     one of ``folders`` (the folders a call runs in and each above them) or above one."""
     home = os.path.expanduser("~")
     kept = {os.path.normpath(f) for f in (*folders, home, "/") if f}
-    kept |= {parent for folder in kept for parent in _parents(folder)}
+    kept |= {parent for folder in kept for parent in above(folder)}
     found: dict[str, bool] = {}
     for name, value in os.environ.items():
         if name in OTHERWISE or not value:
@@ -132,11 +134,3 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
                     found[full] = True
     return list(found.items())
 
-
-def _parents(folder: str) -> list[str]:
-    """Each folder above ``folder``."""
-    found = []
-    while folder not in ("/", "//", ""):
-        folder = os.path.dirname(folder)
-        found.append(folder)
-    return found

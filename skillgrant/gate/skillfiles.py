@@ -63,17 +63,24 @@ def skill_files(name: str, cwd: str | None) -> list[str] | str:
             return named
         found += named
     plugged = name if ":" in name else ":" + name  # a plugin's, installed or given
-    config = os.environ.get("CLAUDE_CONFIG_DIR") or (posixpath.join(home, ".claude")
-                                                     if home else "")
-    for root in dict.fromkeys([*plugins, *([posixpath.join(config, "plugins")] if config
-                                            else []), *filter(None, (os.environ.get(  # (s47-
-            v) for v in ("CLAUDE_CODE_PLUGIN_CACHE_DIR", "CLAUDE_CODE_PLUGIN_SEED_DIR")))]):
-        # greview2 K1: the runtime's plugin folders where its variables move them)
+    for root in dict.fromkeys([*plugins, *_installed_plugins(home)]):
         files = _plugin_files(root, plugged)
         if isinstance(files, str):
             return files
         found += files
     return [c for c in dict.fromkeys(found) if os.path.exists(c) and not os.path.isdir(c)]
+
+
+def _installed_plugins(home: str | None) -> list[str]:
+    """The folders the runtime reads installed plugins from: its configuration folder's
+    ``plugins`` (``CLAUDE_CONFIG_DIR``, else ``~/.claude``), and the folders
+    ``CLAUDE_CODE_PLUGIN_CACHE_DIR`` and ``CLAUDE_CODE_PLUGIN_SEED_DIR`` name (review
+    s47-greview2 K1)."""
+    config = os.environ.get("CLAUDE_CONFIG_DIR") or (
+        posixpath.join(home, ".claude") if home else None)
+    moved = [os.environ.get(name) for name in ("CLAUDE_CODE_PLUGIN_CACHE_DIR",
+                                               "CLAUDE_CODE_PLUGIN_SEED_DIR")]
+    return [f for f in (posixpath.join(config, "plugins") if config else None, *moved) if f]
 
 
 def _added(folders: list[str], home: str | None) -> tuple[list[str], list[str]] | str:
