@@ -165,23 +165,37 @@ def real_paths(paths: list[str], missing: set[str] | None = None) -> dict[str, s
     whose entries are not asked one by one."""
     kept: dict[str, str] = {}
     absent: set[str] = set()
-    links = _links([os.path.dirname(os.path.abspath(p)) for p in paths], kept, absent)
-    found = {path: _real(path, kept, links, absent) for path in paths}
+    split = {path: _split(path) for path in paths}  # (each asked once: the hook repeats some)
+    links = _links([folder for folder, _ in split.values()], kept, absent)
+    found = {path: _real(folder, name, kept, links, absent)
+             for path, (folder, name) in split.items()}
     if missing is not None:
         missing.update(real for real, there in found.values() if not there)
-    return {path: real for path, (real, _) in found.items()}
+    return {path: found[path][0] for path in paths}
 
 
-def _real(path: str, kept: dict[str, str], links: dict[str, tuple[set[str], set[str]]],
-          absent: set[str]) -> tuple[str, bool]:
-    """``os.path.realpath(path)``, its folder's answer kept in ``kept`` (the items share a few
-    folders; the hook makes about a hundred of them at every call); a folder of ``links`` is
-    answered by its one listing (the names in it that are links, and all its names), one of
-    ``absent`` by no question (nothing is in it). And whether an entry may be there (False:
-    none is)."""
-    folder, name = os.path.split(os.path.abspath(path))
-    found = _folder(folder, kept, absent)
-    full = os.path.join(found, name)
+def _split(path: str) -> tuple[str, str]:
+    """``os.path.split(os.path.abspath(path))``; a normal absolute path (no empty, ``.`` or
+    ``..`` part, no ``/`` at its end: most of the hook's hundreds) cut at its last ``/``
+    without posixpath's five calls."""
+    if path[:1] == "/" and path[-1:] != "/" and "//" not in path and "/./" not in path and \
+            "/../" not in path and not path.endswith(("/.", "/..")):
+        at = path.rfind("/")
+        return path[:at] or "/", path[at + 1:]
+    return os.path.split(os.path.abspath(path))
+
+
+def _real(folder: str, name: str, kept: dict[str, str],
+          links: dict[str, tuple[set[str], set[str]]], absent: set[str]) -> tuple[str, bool]:
+    """``os.path.realpath`` of ``name`` in the normal absolute ``folder``, its folder's answer
+    kept in ``kept`` (the items share a few folders; the hook makes about a hundred of them
+    at every call); a folder of ``links`` is answered by its one listing (the names in it
+    that are links, and all its names), one of ``absent`` by no question (nothing is in it).
+    And whether an entry may be there (False: none is)."""
+    found = kept.get(folder)
+    if found is None:
+        found = _folder(folder, kept, absent)
+    full = (found + name if found[-1:] == "/" else f"{found}/{name}") if name else found
     listed = links.get(found)
     if listed is not None:
         kind = "link" if name in listed[0] else "file" if name in listed[1] else None
@@ -208,12 +222,14 @@ def _folder(folder: str, kept: dict[str, str], absent: set[str]) -> str:
     there, or is no folder, or lies in one of those, goes into ``absent``."""
     found = kept.get(folder)
     if found is None:
-        parent, name = os.path.split(folder)
+        at = folder.rfind("/")  # (os.path.split of a normal absolute path; `//a`'s own)
+        parent, name = (folder[:at] or "/", folder[at + 1:]) if folder[:2] != "//" else \
+            os.path.split(folder)
         if not name:
             found = folder
         else:
             above = _folder(parent, kept, absent)
-            found = os.path.join(above, name)
+            found = above + name if above[-1:] == "/" else f"{above}/{name}"
             kind = None if above in absent else fs.entry(found)
             if kind == "link":
                 found = fs.realpath(found)
