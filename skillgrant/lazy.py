@@ -8,7 +8,6 @@ builder and the review stage load only when something asks for one of their name
 from __future__ import annotations
 
 import sys
-from importlib import import_module
 
 TYPE_CHECKING = False  # neither typing nor collections is loaded for these annotations
 if TYPE_CHECKING:
@@ -36,6 +35,13 @@ def exports(package: str, homes: Mapping[str, str],
         return value
 
     return attribute
+
+
+def import_module(name: str) -> Any:
+    """``importlib.import_module`` of an absolute ``name``: importlib's package (and the
+    warnings module it loads) stays unloaded in a hook's process."""
+    __import__(name)
+    return sys.modules[name]
 
 
 #: The methods a compiled pattern answers, set on a pattern compiled on use once it is.

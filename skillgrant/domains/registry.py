@@ -11,8 +11,8 @@ ASCII case folding, stay inside it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from importlib import import_module
 
+from ..lazy import import_module
 from ..vocabulary import Domain, domain_of
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)

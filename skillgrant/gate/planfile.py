@@ -50,11 +50,11 @@ def sha256_hex(data: bytes) -> str:
 def _sha256() -> Callable[[bytes], Any]:
     """CPython's own SHA-256 (``_sha2``, ``_sha256`` before 3.12): about 0.2 ms to import,
     where ``hashlib`` loads OpenSSL (about 3 ms), on every hook call with a pinned plan."""
-    import importlib
+    from ..lazy import import_module  # (importlib's package and warnings stay unloaded)
 
     for name in ("_sha2", "_sha256"):
         try:
-            found: Callable[[bytes], Any] = importlib.import_module(name).sha256
+            found: Callable[[bytes], Any] = import_module(name).sha256
             return found
         except (ImportError, AttributeError):
             continue

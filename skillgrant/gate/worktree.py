@@ -9,8 +9,6 @@ folder git's configuration names (``core.hooksPath``, husky's ``.husky``; review
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ..lazy import compile_on_use
@@ -179,14 +177,14 @@ _ANSWERS: ContextVar[dict[str, list[tuple[bytes, bytes, bytes]]] | None] = Conte
     "answers", default=None)
 
 
-@contextmanager
-def asking() -> Iterator[None]:
+class asking:  # (a context manager, as contextlib's would make: not loaded here)
     """Within it, git's settings for a repository are asked of git once (``_listed``)."""
-    token = _ANSWERS.set({})
-    try:
-        yield
-    finally:
-        _ANSWERS.reset(token)
+
+    def __enter__(self) -> None:
+        self._token = _ANSWERS.set({})
+
+    def __exit__(self, *_: object) -> None:
+        _ANSWERS.reset(self._token)
 
 
 def _listed(folder: str, git_dir: str | None) -> list[tuple[bytes, bytes, bytes]]:
