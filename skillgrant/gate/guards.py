@@ -119,8 +119,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
             _folder_items(folder, versions))
-        planned += [(os.path.join(folder, p[1:].rstrip("/")), True) for p in named
-                    if p[:1] == "^"]  # (what the plan's programs find walking up)
+        planned += [(path, True) for path in fs.joined(folder, [  # (what the plan's
+            p[1:].rstrip("/") for p in named if p[:1] == "^"])]  # programs find walking up)
     programs: list[tuple[str, bool]] = []
     local_programs: list[tuple[str, bool]] = []
     tops: set[str] = set()
@@ -132,7 +132,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items.append((os.path.join(home, ".claude.json"), False))  # its MCP servers (s41 M1)
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
-    items += [(os.path.join(home, name), tree) for name, tree in HOME_CODE] + npm_global(home)
+    items += [*zip(fs.joined(home, [name for name, _ in HOME_CODE]),
+                   [tree for _, tree in HOME_CODE], strict=True), *npm_global(home)]
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
     items += [(os.path.join(xdg, name), True) for name in ("git", "husky")] if xdg else []
     data = os.environ.get("XDG_DATA_HOME")  # gh's extensions, helm's plugins (s46 E1)
@@ -268,7 +269,8 @@ def _folder_items(folder: str, versions: list[tuple[str, bool]]) -> list[tuple[s
             (os.path.join(folder, ".github", "mcp.json"), False),
             (os.path.join(folder, ".gemini"), True),
             # the version files (s43 H15), what the plan's programs read from each folder up
-            *((os.path.join(folder, name), tree) for name, tree in versions),
+            *zip(fs.joined(folder, [name for name, _ in versions]),
+                 [tree for _, tree in versions], strict=True),
             # what their entries that are links lead to, and their files' second names
             # (review s41 S3, L1, L4): Copilot CLI's hooks at any depth, Codex's own files
             *linked.claude_items([os.path.join(folder, ".claude")]),

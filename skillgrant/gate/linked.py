@@ -106,12 +106,13 @@ def walked(folders: Iterable[str], into: Callable[[int, str, str], bool], *,
     seen = 0
     while pending:
         folder, depth, top = pending.pop()
-        for name, kind in entries(folder):
+        listed = entries(folder)
+        for (name, kind), path in zip(listed, fs.joined(folder, [n for n, _ in listed]),
+                                      strict=True):
             seen += 1
             if seen > MAX_ENTRIES:
                 raise ValueError(f"{folder!r}: more than {MAX_ENTRIES} entries in the "
                                  "folders the gate reads for links and second names")
-            path = os.path.join(folder, name)
             if kind == "link" and not _beside(path):
                 items.append((fs.realpath(path), True))
             elif kind == "dir":

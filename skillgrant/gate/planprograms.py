@@ -278,18 +278,19 @@ def _in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[
     """``names`` in each of ``folders``; a name starting with ``^`` in each folder on the way
     to one too, and kept as ``^NAME`` (``guards``: in each folder from the call's up)."""
     found: list[str] = []
-    for folder in folders:
+    for folder in folders:  # (os.path.join written out: the hook makes hundreds of these)
+        base = folder if not folder or folder[-1:] == "/" else folder + "/"
+        parts = [p for p in folder.split("/") if p]
+        lead = "/" if folder[:1] == "/" else ""
+        ups = [lead + "/".join(parts[:k]) + "/" for k in range(1, len(parts) + 1)]
         for name in names:
+            rest = name[1:]
             if name[:1] in (WORKSPACES, MODULES):  # (the mark stays first)
-                found.append(name[0] + os.path.join(folder, name[1:]).rstrip("/"))
-            if name[:1] not in ("^", WORKSPACES, MODULES):
-                found.append(os.path.join(folder, name))
-            if name[:1] != "^":
-                continue
-            parts = [p for p in folder.split("/") if p]
-            lead = "/" if folder[:1] == "/" else ""
-            found += [name, *(lead + os.path.join(*parts[:k], name[1:])
-                              for k in range(1, len(parts) + 1))]
+                found.append(name[0] + (rest if rest[:1] == "/" else base + rest).rstrip("/"))
+            elif name[:1] != "^":
+                found.append(name if name[:1] == "/" else base + name)
+            else:  # (`^NAME` in each folder on the way: the folders' parts joined once)
+                found += [name, *(lead + rest if rest[:1] == "/" else up + rest for up in ups)]
     return found
 
 
