@@ -12,7 +12,6 @@ by the session's repositories only, may have written that file. (Files: through 
 from __future__ import annotations
 
 import os
-import struct
 from collections.abc import Callable, Iterable
 
 from . import files as fs
@@ -35,11 +34,11 @@ _MAX_INDEX: Final = 64 << 20
 #: Populated submodules followed at most below one repository, and how deep.
 _MAX_NESTED: Final = 256
 _MAX_DEPTH: Final = 8
-#: A submodule's mode in an index entry (``160000``, a 32-bit big-endian number).
-_GITLINK: Final = struct.pack(">I", 0o160000)
+#: A submodule's mode in an index entry (``160000``, a 32-bit big-endian number: ``struct``'s
+#: ``pack(">I", 0o160000)``; struct is loaded only to parse an index that may hold one).
+_GITLINK: Final = b"\x00\x00\xe0\x00"
 #: Places of ``link`` in an index looked at before it is parsed instead.
 _MAX_LINKS: Final = 1024
-_HEADER: Final = struct.Struct(">4sII")
 
 
 def gitlinks(git_dir: str, common: str) -> list[str]:
@@ -55,6 +54,8 @@ def gitlinks(git_dir: str, common: str) -> list[str]:
     if _GITLINK not in data and b"link" not in data:  # no submodule, no shared index
         return []
     width = 32 if _sha256(common) else 20
+    import struct
+
     try:
         paths = _entries(data, width) if _GITLINK in data else []
         for shared in _shared(data, git_dir, width):
@@ -117,10 +118,13 @@ def _parsed(data: bytes, width: int) -> tuple[list[str], list[str]]:
     split)."""
     if not data:
         return [], []
-    signature, version, count = _HEADER.unpack_from(data)
+    import struct
+
+    header = struct.Struct(">4sII")
+    signature, version, count = header.unpack_from(data)
     if signature != b"DIRC" or version not in (2, 3, 4):
         raise ValueError(f"not an index of format 2 to 4 ({signature!r}, {version})")
-    at, previous, found = _HEADER.size, b"", []
+    at, previous, found = header.size, b"", []
     for _ in range(count):
         start = at
         mode = struct.unpack_from(">I", data, start + 24)[0]
