@@ -279,6 +279,9 @@ def _in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[
     to one too, and kept as ``^NAME`` (``guards``: in each folder from the call's up)."""
     found: list[str] = []
     for folder in folders:  # (os.path.join written out: the hook makes hundreds of these)
+        if not folder:  # (plan_programs' own: each name as it is, a marked one's `/` gone)
+            found += [n.rstrip("/") if n[:1] in (WORKSPACES, MODULES) else n for n in names]
+            continue
         base = folder if not folder or folder[-1:] == "/" else folder + "/"
         parts = [p for p in folder.split("/") if p]
         lead = "/" if folder[:1] == "/" else ""
