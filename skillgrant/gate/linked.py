@@ -168,11 +168,19 @@ def real_paths(paths: list[str], missing: set[str] | None = None) -> dict[str, s
     absent: set[str] = set()
     split = {path: _split(path) for path in paths}  # (each asked once: the hook repeats some)
     links = _links([folder for folder, _ in split.values()], kept, absent)
-    found = {path: _real(folder, name, kept, links, absent)
-             for path, (folder, name) in split.items()}
-    if missing is not None:
-        missing.update(real for real, there in found.values() if not there)
-    return {path: found[path][0] for path in paths}
+    found: dict[str, str] = {}
+    for path, (folder, name) in split.items():  # (each folder's real path asked once)
+        real = kept.get(folder) or _folder(folder, kept, absent)
+        full = (real + name if real[-1:] == "/" else f"{real}/{name}") if name else real
+        listed = links.get(real)
+        if listed is not None:
+            kind = "link" if name in listed[0] else "file" if name in listed[1] else None
+        else:
+            kind = None if real in absent else fs.entry(full)
+        found[path] = fs.realpath(full) if kind == "link" else full
+        if kind is None and missing is not None:
+            missing.add(full)
+    return found
 
 
 def _split(path: str) -> tuple[str, str]:
@@ -184,25 +192,6 @@ def _split(path: str) -> tuple[str, str]:
         at = path.rfind("/")
         return path[:at] or "/", path[at + 1:]
     return os.path.split(os.path.abspath(path))
-
-
-def _real(folder: str, name: str, kept: dict[str, str],
-          links: dict[str, tuple[set[str], set[str]]], absent: set[str]) -> tuple[str, bool]:
-    """``os.path.realpath`` of ``name`` in the normal absolute ``folder``, its folder's answer
-    kept in ``kept`` (the items share a few folders; the hook makes about a hundred of them
-    at every call); a folder of ``links`` is answered by its one listing (the names in it
-    that are links, and all its names), one of ``absent`` by no question (nothing is in it).
-    And whether an entry may be there (False: none is)."""
-    found = kept.get(folder)
-    if found is None:
-        found = _folder(folder, kept, absent)
-    full = (found + name if found[-1:] == "/" else f"{found}/{name}") if name else found
-    listed = links.get(found)
-    if listed is not None:
-        kind = "link" if name in listed[0] else "file" if name in listed[1] else None
-    else:
-        kind = None if found in absent else fs.entry(full)
-    return (fs.realpath(full) if kind == "link" else full), kind is not None
 
 
 def _links(folders: list[str], kept: dict[str, str],
