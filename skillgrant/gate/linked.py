@@ -184,14 +184,17 @@ def real_paths(paths: list[str], missing: set[str] | None = None) -> dict[str, s
 
 
 def _split(path: str) -> tuple[str, str]:
-    """``os.path.split(os.path.abspath(path))``; a normal absolute path (no empty, ``.`` or
-    ``..`` part, no ``/`` at its end: most of the hook's hundreds) cut at its last ``/``
-    without posixpath's five calls."""
+    """``os.path.split(os.path.abspath(path))``, a leading ``//`` read as ``/`` (as
+    ``os.path.realpath`` reads it, and the system: ``HOME=//home/me`` names ``/home/me``, whose
+    files a call names with one ``/``); a normal absolute path (no empty, ``.`` or ``..`` part,
+    no ``/`` at its end: most of the hook's hundreds) cut at its last ``/`` without
+    posixpath's five calls."""
     if path[:1] == "/" and path[-1:] != "/" and "//" not in path and "/./" not in path and \
             "/../" not in path and not path.endswith(("/.", "/..")):
         at = path.rfind("/")
         return path[:at] or "/", path[at + 1:]
-    return os.path.split(os.path.abspath(path))
+    absolute = os.path.abspath(path)
+    return os.path.split("/" + absolute.lstrip("/") if absolute[:2] == "//" else absolute)
 
 
 def _links(folders: list[str], kept: dict[str, str],
@@ -212,9 +215,8 @@ def _folder(folder: str, kept: dict[str, str], absent: set[str]) -> str:
     there, or is no folder, or lies in one of those, goes into ``absent``."""
     found = kept.get(folder)
     if found is None:
-        at = folder.rfind("/")  # (os.path.split of a normal absolute path; `//a`'s own)
-        parent, name = (folder[:at] or "/", folder[at + 1:]) if folder[:2] != "//" else \
-            os.path.split(folder)
+        at = folder.rfind("/")  # (os.path.split of a normal absolute path)
+        parent, name = folder[:at] or "/", folder[at + 1:]
         if not name:
             found = folder
         else:

@@ -73,3 +73,28 @@ def test_a_link_in_the_users_program_folders_guards_its_target(
     items = guards.guarded_items(str(tmp_path / "plan.json"), None, None, str(tmp_path),
                                  None)
     assert any(item == str(target) for item, _ in items), link
+
+
+def test_a_leading_double_slash_is_the_root(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """s48-hookspeed: ``//home/me`` names ``/home/me`` (the system, ``os.path.realpath``); the
+    guarded set's real paths kept it as ``//home/me``, so with ``HOME=//home/me`` a Write to
+    ``/home/me/.claude/settings.json`` matched no guarded item and was allowed."""
+    from skillgrant.gate import guards
+
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "f").write_text("x")
+    os.symlink(tmp_path / "d", tmp_path / "l")
+    spelled = ["/" + str(tmp_path / name) for name in ("d", "d/f", "l", "l/f", "missing/x")]
+    spelled += ["//", "//" + str(tmp_path).lstrip("/") + "/./d/../l"]
+    found = linked.real_paths(spelled)
+    for path in spelled:
+        assert found[path] == os.path.realpath(path), path
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    monkeypatch.setenv("HOME", "/" + str(home))
+    for name in ("XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    items = dict(guards.guarded_items(str(tmp_path / "plan.json"), None, None, str(tmp_path),
+                                      None))
+    assert str(home / ".claude") in items and str(home / ".bashrc") in items
