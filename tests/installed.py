@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from skillgrant.gate.config import HOOK_CODE
+
 REPO = Path(__file__).resolve().parents[1]
 #: A ``PATH`` as a runtime started from a login shell may have it: no virtual environment.
 OUTSIDE_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -89,12 +91,12 @@ def _run(argv: list[str], cwd: Path) -> None:
 
 def isolated_interpreter(installed: Installed, words: list[str]) -> bool:
     """Whether the command ``words`` starts the installation's own interpreter (``python`` or
-    the ``python3`` a console script names), by absolute path, isolated, on ``-m skillgrant``:
+    the ``python3`` a console script names), by absolute path, isolated, on ``-c HOOK_CODE``:
     printed so either way, neither the project's folder nor the user's site-packages is on
     ``sys.path`` (reviews R3, G-18)."""
     return (Path(words[0]).parent == installed.venv / "bin"
             and Path(words[0]).name in ("python", "python3")
-            and words[1:4] == ["-I", "-m", "skillgrant"])
+            and words[1:4] == ["-I", "-c", HOOK_CODE])
 
 
 def hook_commands(document: dict[str, Any]) -> list[str]:

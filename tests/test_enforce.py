@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -12,11 +13,14 @@ import pytest
 import yaml
 
 from skillgrant import SkillFileError
+from skillgrant.gate.config import HOOK_CODE, command, earlier
 from skillgrant.gate.config import claude_hooks as hooks_value
-from skillgrant.gate.config import command
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_file, apply_to_text
 from skillgrant.skillfile.enforce import enforce_text
+
+#: The printed hook after its interpreter (gate/config.py).
+PRINTED = shlex.join(["-I", "-c", HOOK_CODE, "hook"])
 
 PLAN = Plan.from_entries(["Bash(gh *)"])
 HOOK = "skillgrant hook --plan /plans/p.yaml"
@@ -78,7 +82,7 @@ def test_the_cli_flag_writes_the_plan_by_its_absolute_path(tmp_path: Path) -> No
         assert done.returncode == 0, done.stderr
         hooks = _frontmatter(skill.read_text())["hooks"]
         # This installation by absolute path (here the interpreter, as the test ran it).
-        expected = (f"{sys.executable} -I -m skillgrant hook --plan {tmp_path / 'plan.yaml'} "
+        expected = (f"{sys.executable} {PRINTED} --plan {tmp_path / 'plan.yaml'} "
                     f"--plan-sha256 {_pin(tmp_path / 'plan.yaml')} "  # issue 29, W1c
                     f"--skill-dir {skill.parent}")  # the skill's folder: ${CLAUDE_SKILL_DIR}
         assert hooks == hooks_value(expected)
@@ -110,7 +114,7 @@ def test_apply_enforce_says_it_added_a_hooks_key(tmp_path: Path, extra: list[str
     notes = [line for line in done.stderr.splitlines() if line.startswith("skillgrant: note:")]
     assert notes == [f"skillgrant: note: {name}/SKILL.md: {said} a hooks: key to the frontmatter: "
                      "a PreToolUse hook that runs the gate on every tool call once the skill "
-                     f"loads: {sys.executable} -I -m skillgrant hook --plan "
+                     f"loads: {sys.executable} {PRINTED} --plan "
                      f"{tmp_path / 'plan.yaml'} --plan-sha256 {_pin(tmp_path / 'plan.yaml')} "
                      f"--skill-dir {tmp_path / name}" for name in ("a", "b")]
     again = apply()
@@ -158,6 +162,30 @@ def test_the_hook_enforce_wrote_for_this_plan_passes(tmp_path: Path) -> None:
     apply_to_file(skill, Plan.load(plan_file), enforce=command("claude-code", str(plan_file)))
     assert "hooks:" in skill.read_text(encoding="utf-8")
     assert not apply_to_file(skill, Plan.load(plan_file)).changed  # checked as ours
+    other = tmp_path / "other.json"
+    other.write_text('{"allowed-tools": ["Read"]}', encoding="utf-8")
+    with pytest.raises(SkillFileError, match="'hooks'"):  # not written for that plan
+        apply_to_file(skill, Plan.load(other))
+
+
+def test_the_hook_printed_before_session_48_is_still_ours(tmp_path: Path) -> None:
+    """s48-hookspeed: the hook is printed as ``python -I -c HOOK_CODE hook …``; a SKILL.md an
+    earlier ``apply --enforce`` wrote holds ``python -I -m skillgrant hook …``: check takes
+    it as skillgrant's own, and ``apply --enforce`` leaves it as it is (the same hook)."""
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text('{"allowed-tools": ["Read"]}', encoding="utf-8")
+    skill = tmp_path / "SKILL.md"
+    printed = command("claude-code", str(plan_file))
+    old = earlier(printed)
+    assert shlex.split(old)[1:4] == ["-I", "-m", "skillgrant"] and old != printed
+    assert shlex.split(printed)[1:4] == ["-I", "-c", HOOK_CODE]
+    text = enforce_text("---\nname: x\nallowed-tools: Read\n---\nBody\n", old,
+                        path=str(skill))
+    skill.write_text(text, encoding="utf-8")
+    assert not apply_to_file(skill, Plan.load(plan_file)).changed  # checked as ours
+    done = apply_to_file(skill, Plan.load(plan_file), enforce=printed)  # re-enforced
+    assert not done.changed and skill.read_text(encoding="utf-8") == text
+    assert enforce_text(text, printed, path=str(skill)) == text
     other = tmp_path / "other.json"
     other.write_text('{"allowed-tools": ["Read"]}', encoding="utf-8")
     with pytest.raises(SkillFileError, match="'hooks'"):  # not written for that plan

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from skillgrant.gate.config import command
+from skillgrant.gate.config import HOOK_CODE, command
 
 
 def test_the_printed_hook_starts_this_interpreter_isolated(tmp_path: Path) -> None:
@@ -25,7 +25,7 @@ def test_the_printed_hook_starts_this_interpreter_isolated(tmp_path: Path) -> No
     plan.write_text("allowed-tools:\n  - Read\n", encoding="utf-8")
     for dialect in ("claude-code", "copilot-cli"):
         words = shlex.split(command(dialect, str(plan)))
-        assert words[:5] == [os.path.abspath(sys.executable), "-I", "-m", "skillgrant", "hook"]
+        assert words[:5] == [os.path.abspath(sys.executable), "-I", "-c", HOOK_CODE, "hook"]
 
 
 def _base_python() -> str:

@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 from skillgrant.cli.app import app
 from skillgrant.cli.extras import requirement
+from skillgrant.gate.config import HOOK_CODE
 
 SKILLGRANT = [sys.executable, "-m", "skillgrant"]
 
@@ -79,7 +80,7 @@ def test_print_config_prints_the_configuration_for_a_good_request(plan: Path) ->
     command = group["hooks"][0]["command"]
     # isolated (-I): the project's folder is not on sys.path (review R3 of issue 29)
     pin = hashlib.sha256(plan.read_text(encoding="utf-8-sig").encode()).hexdigest()
-    assert shlex.split(command) == [sys.executable, "-I", "-m", "skillgrant", "hook", "--plan",
+    assert shlex.split(command) == [sys.executable, "-I", "-c", HOOK_CODE, "hook", "--plan",
                                     str(plan), "--plan-sha256", pin]  # issue 29: the digest
     assert done.stderr.startswith("Merge into .claude/settings.json")
 

@@ -13,6 +13,8 @@ import pytest
 from conftest import FIXED_PORT, REPO
 from installed import Installed, hook_commands, outside_env, run_hook
 
+from skillgrant.gate.config import HOOK_CODE
+
 
 def _skillgrant() -> str:
     """The ``skillgrant`` the tests run with (what ``.venv/bin/skillgrant`` stands for)."""
@@ -127,7 +129,7 @@ def test_the_run_time_section_runs_as_written(tmp_path: Path, installed: Install
     for document, is_copilot in ((claude, False), (copilot, True), (written, False)):
         (command,) = hook_commands(document)
         words = shlex.split(command)  # this installation's interpreter, isolated (G-18)
-        assert os.path.isabs(words[0]) and words[1:5] == ["-I", "-m", "skillgrant", "hook"]
+        assert os.path.isabs(words[0]) and words[1:5] == ["-I", "-c", HOOK_CODE, "hook"]
         outside = run_hook(command, _payload(is_copilot, "gh issue list && rm -rf /tmp/x",
                                              elsewhere), elsewhere)
         assert outside.returncode == 2 and "rm -rf /tmp/x" in outside.stderr, outside.stderr

@@ -7,7 +7,7 @@ load, a runtime the gate does not know) is a usage error: exit 2, ``skillgrant: 
 standard error, nothing on standard output. The fail-closed denial is for hook payloads.
 
 Every command printed or written (here, and by ``apply --enforce``) names this installation of
-skillgrant by absolute path: this interpreter with ``-I -m skillgrant`` (``executable``). A
+skillgrant by absolute path: this interpreter with ``-I -c HOOK_CODE`` (``executable``). A
 runtime runs a hook with its own ``PATH`` from its own directory, where the ``skillgrant`` of a
 virtual environment that was never activated is not found, and every call is blocked. The
 words are quoted for a POSIX shell (``/bin/sh``, bash), which is what each runtime runs a
@@ -24,6 +24,11 @@ from collections.abc import Mapping
 
 #: Seconds a hook may run before the runtime gives up on it.
 TIMEOUT_SECONDS = 30
+#: What the printed hook runs (``python -I -c HOOK_CODE hook …``): the console script's own
+#: entry. ``python -I -m skillgrant`` (printed before session 48, and still recognised:
+#: ``earlier``) runs the same entry through ``runpy``, whose imports (``importlib.util``,
+#: ``contextlib``, ``warnings``) cost a hook 7 M of its 157 M instructions (docs/decisions.md).
+HOOK_CODE = "from skillgrant.cli.entry import main; main()"
 
 _WHERE = {
     "claude-code": ".claude/settings.json (or ~/.claude/settings.json)",
@@ -62,13 +67,14 @@ def executable() -> list[str]:
     """The words that start this installation of skillgrant from any shell, directory and
     ``PATH``: this interpreter (by absolute path, not resolved through a symbolic link: a
     virtual environment's ``python`` is one, and only through it does the interpreter find the
-    environment's packages) isolated, on ``-m skillgrant``.
+    environment's packages) isolated, running ``HOOK_CODE`` (``-c``).
 
-    ``-I`` keeps the runtime's working directory, the project, off ``sys.path`` (plain
-    ``python -m skillgrant`` there would import a ``skillgrant`` package of the project's:
-    review R3), ignores ``PYTHONPATH`` and leaves out the user's site-packages, whose ``.pth``
-    files Python runs at start: outside a virtual environment a console script starts with the
-    user site on, and a ``.pth`` a call drops there would run inside the gate (review G-18).
+    ``-I`` keeps the runtime's working directory, the project, off ``sys.path`` (it implies
+    ``-P``; plain ``python -c`` or ``-m`` there would import a ``skillgrant`` package of the
+    project's: review R3), ignores ``PYTHONPATH`` and leaves out the user's site-packages,
+    whose ``.pth`` files Python runs at start: outside a virtual environment a console script
+    starts with the user site on, and a ``.pth`` a call drops there would run inside the gate
+    (review G-18).
     An installation that only the user site or ``PYTHONPATH`` holds (``pip install --user``)
     is not found so (review ST-1), and starting it any other way keeps that hole open (review
     ST-4): ConfigError, no hook is printed, and the person is told to install skillgrant into a
@@ -78,8 +84,8 @@ def executable() -> list[str]:
     site-packages, where the isolation holds."""
     python = os.path.abspath(sys.executable)
     if _finds_skillgrant(python, "-I"):
-        return [python, "-I", "-m", "skillgrant"]
-    raise ConfigError(f"{python} -I -m skillgrant does not start this installation of "
+        return [python, "-I", "-c", HOOK_CODE]
+    raise ConfigError(f"{python} -I does not start this installation of "
                       f"skillgrant ({os.path.dirname(_PACKAGE)}): it lives where only the user "
                       "site-packages or PYTHONPATH lead, and a hook that reads those runs any "
                       ".pth file a call drops there. Install skillgrant into a virtual "
@@ -139,6 +145,13 @@ def command(dialect: str, plan: str, kind: str = "auto",
     if dialect != "claude-code":
         words += ["--dialect", dialect]
     return shlex.join(words)
+
+
+def earlier(run: str) -> str:
+    """``run``, a command ``command`` prints, as sessions before 48 printed it: its
+    interpreter on ``-I -m skillgrant`` rather than ``-I -c HOOK_CODE`` (the same hook: a SKILL.md
+    or settings file holding either is skillgrant's own)."""
+    return run.replace(" " + shlex.join(["-I", "-c", HOOK_CODE]) + " ", " -I -m skillgrant ", 1)
 
 
 def claude_hooks(run: str) -> dict[str, object]:

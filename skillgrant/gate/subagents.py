@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Final
 
 from ..errors import SkillgrantError
+from .config import HOOK_CODE
 from .options import AGENT_TOOLS
 from .worktree import main_checkout
 
@@ -287,13 +288,14 @@ def _this_installation(word: str, python: bool) -> bool:
 
 def _follows(command: str, skill: str, plan: str | None, skill_path: str,
              kind: str = "auto", pin: str | None = None) -> bool:
-    """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -m skillgrant hook``) of
-    this installation (``_this_installation``), named by an absolute path to an executable
-    file (``_program``), as the hook that
-    follows ``skill``: ``--for-skill skill``, the plan ``plan`` (when given), a
-    denial for a call outside it, in Claude Code's dialect, and nothing else that changes
-    what it judges; pinned to the plan's digest ``pin`` when the skill's hook is (a hook that
-    reads whatever the file holds would follow a replaced plan; issue 29, W1c)."""
+    """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -c HOOK_CODE hook``, as
+    ``config.command`` prints it, or ``python -I -m skillgrant hook``, as it did) of this
+    installation (``_this_installation``), named by an absolute path to an executable file
+    (``_program``), as the hook that follows ``skill``: ``--for-skill skill``, the plan
+    ``plan`` (when given), a denial for a call outside it, in Claude Code's dialect, and
+    nothing else that changes what it judges; pinned to the plan's digest ``pin`` when the
+    skill's hook is (a hook that reads whatever the file holds would follow a replaced plan;
+    issue 29, W1c)."""
     from .options import UsageError, read_options
 
     try:
@@ -305,8 +307,8 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str,
     if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook" \
             and _this_installation(words[0], python=False):
         rest = words[2:]
-    elif len(words) > 4 and words[1] in ("-I", "-P") and \
-            words[2:5] == ["-m", "skillgrant", "hook"] and _this_installation(words[0], True):
+    elif len(words) > 4 and words[1] in ("-I", "-P") and _this_installation(words[0], True) \
+            and words[2:5] in (["-m", "skillgrant", "hook"], ["-c", HOOK_CODE, "hook"]):
         rest = words[5:]  # -I/-P: the project's folder is not on sys.path (review R3)
     else:
         return False

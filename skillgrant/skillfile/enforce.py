@@ -21,7 +21,7 @@ import os
 import shlex
 
 from ..errors import SkillFileError
-from ..gate.config import TIMEOUT_SECONDS
+from ..gate.config import TIMEOUT_SECONDS, earlier
 from ..gate.config import claude_hooks as hooks_value
 from .doc import SkillDoc
 from .fmread import same
@@ -56,8 +56,9 @@ def enforce_text(text: str, command: str, *, path: str | None = None) -> str:
                           "a skill) that declares hooks with no hooks (kZ)", path)
     command = skill_command(_follow_subagents(doc, command, path), path)
     wanted = hooks_value(command)
-    if KEY in doc.metadata:
-        if same(doc.metadata[KEY], wanted):
+    if KEY in doc.metadata:  # (the same hook as printed before session 48: kept as it is)
+        if same(doc.metadata[KEY], wanted) or same(doc.metadata[KEY],
+                                                   hooks_value(earlier(command))):
             _runtime_reads_hook(doc, path)
             return text
         raise SkillFileError(f"the frontmatter already has a {KEY!r} key; --enforce adds its own "

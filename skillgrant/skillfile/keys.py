@@ -65,13 +65,13 @@ def _written(doc: SkillDoc, plan_source: str | None, enforce: str | None) -> boo
     """Whether ``doc``'s ``hooks`` is what ``apply --enforce`` writes (``ours``, or for the
     command ``enforce``), spelled as it writes it, once (``enforce.hook_block``: review
     s43-freview F9, a matcher spelled across CRLF lines that Bun reads otherwise)."""
-    from ..gate.config import claude_hooks
+    from ..gate.config import claude_hooks, earlier
     from .enforce import hook_block
 
     commands = ours(doc.metadata["hooks"], plan_source, doc.path)
-    if enforce is not None and same(doc.metadata["hooks"],
-                                    claude_hooks(enforce + _folder(doc.path))):
-        commands.append(enforce + _folder(doc.path))
+    for run in ([enforce, earlier(enforce)] if enforce is not None else []):
+        if same(doc.metadata["hooks"], claude_hooks(run + _folder(doc.path))):
+            commands.append(run + _folder(doc.path))
     nl = doc.newline or "\n"
     frontmatter = nl + doc.text[doc.yaml_start:doc.yaml_end]
     return frontmatter.count(nl + "hooks:") == 1 and any(
@@ -83,10 +83,11 @@ def ours(value: object, plan_source: str | None, path: str | None) -> list[str]:
     ``apply --enforce`` writes into the file at ``path`` for the plan file ``plan_source``."""
     if plan_source is None:
         return []
-    from ..gate.config import claude_hooks, command
+    from ..gate.config import claude_hooks, command, earlier
     from ..plan.model import PlanKind  # here: pydantic is not loaded to check a file
-    found = (command("claude-code", plan_source, kind) + _folder(path)
-             for kind in get_args(PlanKind))
+    found = (run + _folder(path) for kind in get_args(PlanKind)
+             for made in [command("claude-code", plan_source, kind)]
+             for run in (made, earlier(made)))  # (the form printed before session 48 too)
     return [c for c in found if same(value, claude_hooks(c))]
 
 

@@ -22,6 +22,7 @@ import forkrun
 import pytest
 from examples import examples
 
+from skillgrant.gate.config import HOOK_CODE
 from skillgrant.gate.dialects import detect
 
 HOOK = [sys.executable, "-m", "skillgrant", "hook"]
@@ -395,9 +396,10 @@ def test_print_config_prints_the_settings_with_the_plan_quoted(odd_plan: Path,
     command, spec, stderr = printed(dialect, odd_plan)
     assert shlex.quote(str(odd_plan)) in command
     named = [] if dialect == "claude-code" else ["--dialect", dialect]
-    # The hook's program by absolute path (here ``python -m skillgrant``, as HOOK runs it).
+    # The hook's program by absolute path (this interpreter, isolated, on config.HOOK_CODE).
     pin = hashlib.sha256(odd_plan.read_text(encoding="utf-8-sig").encode()).hexdigest()
-    assert shlex.split(command) == [sys.executable, "-I", *HOOK[1:], "--plan", str(odd_plan),
+    assert shlex.split(command) == [sys.executable, "-I", "-c", HOOK_CODE, "hook", "--plan",
+                                    str(odd_plan),
                                     "--plan-sha256", pin, *named]  # isolated: the project is
     # not on sys.path; the plan's digest pinned (issue 29, W1c)
     assert spec["type"] == "command"
@@ -429,8 +431,9 @@ def test_the_printed_command_runs_the_gate(root: Path, odd_plan: Path, dialect: 
 
 
 def test_the_printed_hook_never_imports_the_projects_own_skillgrant(tmp_path: Path) -> None:
-    """Review R3: a runtime runs the hook in the project's folder, and `python -m` puts that
-    folder first on sys.path; a `skillgrant` package of the project's would replace the gate.
+    """Review R3: a runtime runs the hook in the project's folder, and `python -m` (or `-c`)
+    puts that folder first on sys.path; a `skillgrant` package of the project's would replace
+    the gate.
     The printed command is isolated (`-I`), so the gate decides and the project's code never
     runs."""
     from skillgrant.gate.config import command
@@ -439,9 +442,9 @@ def test_the_printed_hook_never_imports_the_projects_own_skillgrant(tmp_path: Pa
     plan.write_text(json.dumps({"allowed-tools": ["Bash(echo *)"]}))
     project = tmp_path / "project"
     (project / "skillgrant").mkdir(parents=True)
-    (project / "skillgrant" / "__init__.py").write_text("")
-    (project / "skillgrant" / "__main__.py").write_text(
-        f"open({str(tmp_path / 'RAN')!r}, 'w').write('x')\nraise SystemExit(0)\n")
+    for name in ("__init__.py", "__main__.py"):  # (`-c` imports the package, `-m` runs both)
+        (project / "skillgrant" / name).write_text(
+            f"open({str(tmp_path / 'RAN')!r}, 'w').write('x')\nraise SystemExit(0)\n")
     run = command("claude-code", str(plan))
     payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
                           "tool_name": "Bash", "tool_input": {"command": "touch zz"},

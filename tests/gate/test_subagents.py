@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from skillgrant.errors import SkillFileError
-from skillgrant.gate.config import snippet
+from skillgrant.gate.config import HOOK_CODE, snippet
 from skillgrant.gate.hook import Options, decide
 from skillgrant.gate.subagents import enforce_command, grants_agent
 from skillgrant.plan.model import Plan
@@ -117,6 +118,25 @@ def test_enforce_follows_the_skill_once_the_settings_hook_is_installed(tmp_path:
     assert f"{run} --skill-dir" in text
     # a plan without Agent: the hook as before
     assert enforce_command("c", "probe", ["Bash(echo *)"], None) == "c"
+
+
+@pytest.mark.parametrize("form", ["-m", "-c"])
+def test_the_following_hook_counts_as_printed_now_and_before(tmp_path: Path, form: str) -> None:
+    """s48-hookspeed: the settings hook printed now (``-I -c HOOK_CODE hook``) and as printed
+    before session 48 (``-I -m skillgrant hook``) both follow the skill."""
+    plan = plan_file(tmp_path, ["Bash(echo *)", "Agent(fork)"])
+    project = tmp_path / "project"
+    path = project / ".claude" / "skills" / "probe" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    printed, _ = snippet("claude-code", {"--plan": str(plan), "--for-skill": "probe"})
+    if form == "-m":
+        printed = printed.replace(json.dumps(shlex.join(["-I", "-c", HOOK_CODE]))[1:-1],
+                                  "-I -m skillgrant")
+    assert ("-m skillgrant hook" in printed) == (form == "-m")
+    (project / ".claude" / "settings.json").write_text(printed)
+    run = f"skillgrant hook --plan {plan}"
+    text, _ = apply_to_text(SKILL, Plan.load(plan), enforce=run, path=str(path))
+    assert f"{run} --skill-dir" in text
 
 
 def test_a_settings_hook_for_another_skill_does_not_count(tmp_path: Path) -> None:
