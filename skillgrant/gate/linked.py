@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
@@ -166,7 +167,11 @@ def real_paths(paths: list[str], missing: set[str] | None = None) -> dict[str, s
     whose entries are not asked one by one."""
     kept: dict[str, str] = {}
     absent: set[str] = set()
-    split = {path: _split(path) for path in paths}  # (each asked once: the hook repeats some)
+    split: dict[str, tuple[str, str]] = {}  # (each path once: the hook repeats some)
+    for path in paths:
+        if path not in split:
+            at = path.rfind("/") if _NORMAL.fullmatch(path) else -1
+            split[path] = (path[:at] or "/", path[at + 1:]) if at >= 0 else _split(path)
     links = _links([folder for folder, _ in split.values()], kept, absent)
     found: dict[str, str] = {}
     for path, (folder, name) in split.items():  # (each folder's real path asked once)
@@ -183,16 +188,15 @@ def real_paths(paths: list[str], missing: set[str] | None = None) -> dict[str, s
     return found
 
 
+#: A normal absolute path: no empty, ``.`` or ``..`` part, no ``/`` at its end (most of the
+#: hook's hundreds), which ``real_paths`` cuts at its last ``/`` without posixpath's calls.
+_NORMAL: Final = re.compile(r"(?:/(?!\.\.?(?:/|$))[^/]+)+")
+
+
 def _split(path: str) -> tuple[str, str]:
     """``os.path.split(os.path.abspath(path))``, a leading ``//`` read as ``/`` (as
     ``os.path.realpath`` reads it, and the system: ``HOME=//home/me`` names ``/home/me``, whose
-    files a call names with one ``/``); a normal absolute path (no empty, ``.`` or ``..`` part,
-    no ``/`` at its end: most of the hook's hundreds) cut at its last ``/`` without
-    posixpath's five calls."""
-    if path[:1] == "/" and path[-1:] != "/" and "//" not in path and "/./" not in path and \
-            "/../" not in path and not path.endswith(("/.", "/..")):
-        at = path.rfind("/")
-        return path[:at] or "/", path[at + 1:]
+    files a call names with one ``/``)."""
     absolute = os.path.abspath(path)
     return os.path.split("/" + absolute.lstrip("/") if absolute[:2] == "//" else absolute)
 
