@@ -112,15 +112,16 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # call only: an earlier call, in another folder, was not kept from writing it (`always`)
     local: list[tuple[str, bool]] = []
     versions = [(name, False) for name in version_files()]
-    versions += [(path[1:].rstrip("/"), True) for path in named if path[:1] == "^"]  # s44 P1
+    ups = [path[1:].rstrip("/") for path in named if path[:1] == "^"]
+    versions += [(name, True) for name in ups]  # s44 P1
     # and below it, a settings folder a later call's `cd` makes one up (review s44 P10)
     walked = frozenset(name for name, _ in versions if name not in MANIFESTS)
     items += cargo_dirs(os.path.abspath(cwd or project or "/")) if "^target/" in named else []
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
             _folder_items(folder, versions))
-        planned += [(path, True) for path in fs.joined(folder, [  # (what the plan's
-            p[1:].rstrip("/") for p in named if p[:1] == "^"])]  # programs find walking up)
+        planned += [(path, True) for path in fs.joined(folder, ups)]  # (what the plan's
+        # programs find walking up)
     programs: list[tuple[str, bool]] = []
     local_programs: list[tuple[str, bool]] = []
     tops: set[str] = set()
@@ -214,15 +215,17 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     reals = linked.real_paths([*(path for path, _ in (*items, *local, *programs,
                                                      *local_programs) if path), *tops,
                                  *modules], missing)
-    always = [(reals[path], tree) for path, tree in (*items, *programs) if path]
-    found = [(reals[path], tree) for path, tree in (*items, *local) if path]
+    resolved = [(reals[path], tree) for path, tree in items if path]
+    always = [*resolved, *((reals[path], tree) for path, tree in programs if path)]
+    found = [*resolved, *((reals[path], tree) for path, tree in local if path)]
     # A program git's settings name, in a folder guarded whole already (`/usr/bin/gh`, which
     # `gh auth setup-git` writes), adds nothing, and its name would deny every word holding
     # it (`gh pr list`: _named_file)
-    trees = tuple(item.rstrip("/") + "/" for item, tree in found if tree)
-    found += [(real, tree) for real, tree in ((reals[p], t)
-                                              for p, t in (*programs, *local_programs) if p)
-              if not (real + "/").startswith(trees)]
+    if programs or local_programs:
+        trees = tuple(item.rstrip("/") + "/" for item, tree in found if tree)
+        found += [(real, tree) for real, tree in ((reals[p], t)
+                                                  for p, t in (*programs, *local_programs) if p)
+                  if not (real + "/").startswith(trees)]
     for real, tree in found:  # another name of one is written by any writer (H1–H3)
         if not tree and real not in missing:
             linked.single_name(real)
