@@ -86,8 +86,9 @@ def test_an_allowed_path_call_never_loads_the_prover(tmp_path: Path) -> None:
 
 
 def _printed_hook_modules(plan: Path, payload: Mapping[str, object]) -> tuple[int, set[str]]:
-    """The exit status of the hook run as --print-config prints it (``python -I -m skillgrant
-    hook``, the plan pinned), and every module it imported, at any depth (-X importtime)."""
+    """The exit status of the hook run as --print-config prints it (``python -I -c
+    HOOK_CODE hook``, the plan pinned), and every module it imported, at any depth (-X
+    importtime)."""
     from skillgrant.gate.config import command
 
     argv = shlex.split(command("claude-code", str(plan)))
@@ -154,3 +155,16 @@ def test_the_printed_hook_allows_without_loading_typing(tmp_path: Path) -> None:
                    "tool_name": tool, "tool_input": tool_input}
         returncode, modules = _printed_hook_modules(plan, payload)
         assert returncode == 0 and "typing" not in modules, (tool, returncode)
+
+
+def test_the_printed_hook_starts_without_runpy(tmp_path: Path) -> None:
+    """s48-hookspeed: the printed hook runs ``-c HOOK_CODE``, not ``-m skillgrant``, whose
+    ``runpy`` loads ``importlib.util``, ``contextlib`` and ``warnings`` (7 M instructions of a
+    hook's start)."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("allowed-tools:\n  - Bash(git *)\n")
+    payload = {"session_id": "s", "cwd": "/repo", "hook_event_name": "PreToolUse",
+               "tool_name": "Bash", "tool_input": {"command": "git status"}}
+    returncode, modules = _printed_hook_modules(plan, payload)
+    assert returncode == 0
+    assert not {"runpy", "importlib.util"} & modules
