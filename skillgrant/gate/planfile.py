@@ -50,9 +50,12 @@ def sha256_hex(data: bytes) -> str:
 def _sha256() -> Callable[[bytes], Any]:
     """CPython's own SHA-256 (``_sha2``, ``_sha256`` before 3.12): about 0.2 ms to import,
     where ``hashlib`` loads OpenSSL (about 3 ms), on every hook call with a pinned plan."""
+    import sys
+
     from ..lazy import import_module  # (importlib's package and warnings stay unloaded)
 
-    for name in ("_sha2", "_sha256"):
+    # (this version's name first: a module not found is a walk of sys.path's folders)
+    for name in (("_sha256", "_sha2") if sys.version_info < (3, 12) else ("_sha2", "_sha256")):
         try:
             found: Callable[[bytes], Any] = import_module(name).sha256
             return found
