@@ -243,7 +243,8 @@ def _loaded_libraries() -> list[str]:
     library folder for links costs milliseconds). None where the system does not say."""
     try:  # (a service's list, kept with the set, holds a hook process's and more)
         with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
-            named = {line.split(None, 5)[-1].strip() for line in maps if "/" in line}
+            named = {line.split(None, 5)[-1].strip() for line in maps  # (a library's name
+                     if "/" in line and ".so" in line}  # holds `.so`: the others are left)
     except OSError:
         return []
     folders = {os.path.dirname(p) for p in named
