@@ -1,0 +1,141 @@
+"""Review s48 (s48-greview) of the call gate, session 47's late fixes first: sequences of calls
+the printed hook allows under a narrow plan (no tool-wide ``Bash``, no grant of code of the
+model's choosing), after which real bash runs a payload (``touch zz``). Each case proves the
+hole with real bash in a scratch copy first (a scratch home), then asks the printed hook for
+each call in turn, running the allowed ones; the hook allowing them all is the finding: these
+tests fail while the hole is open (``OPEN`` marks them strict xfails)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: A script node and bun run (JavaScript and TypeScript alike).
+JS_PAYLOAD = "require('fs').writeFileSync('zz', '')\n"
+
+
+def _bun_path() -> dict[str, str]:
+    """The session's environment with the oracle's Bun first on PATH, when installed."""
+    folder = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin"
+    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"} if folder.is_dir() else {}
+
+
+def _needs_bun() -> dict[str, str]:
+    """The environment running the oracle's Bun (or the machine's); skips without one."""
+    extra = _bun_path()
+    if not extra and shutil.which("bun") is None:
+        pytest.skip("not installed: bun")
+    return extra
+
+
+def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
+          extra: dict[str, str] | None = None, setup: str = "") -> str | None:
+    """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
+    holding ``files`` (and what the bash text ``setup`` made there); the first call the
+    printed hook denies, or None."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, entries)
+        for name, text in files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        env = {**home_env(tmp_path / side / "home"), **(extra or {})}
+        if setup:
+            subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=60, env=env,
+                           capture_output=True)
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    return found[0]
+
+
+# --- envpaths: a value's `${NAME:-default}` ---------------------------------------------------
+
+
+#: (the session's variables, the plan, the files, the calls, the setup): a value a shell
+#: expands (``GIT_SSH_COMMAND``, run through ``sh -c``) holding ``${NAME:-WORD}`` with NAME
+#: unset runs WORD; ``envpaths._expanded`` reads the whole ``${…}`` as the name
+#: ``NAME:-WORD`` (unset: nothing), so WORD's path is never guarded.
+DEFAULTS = {
+    "git-ssh-command-default": (
+        {"GIT_SSH_COMMAND": "sh ${GIT_SSH_WRAPPER:-tools/ssh.sh}"},
+        ["Bash(git fetch)", "Bash(cp *)"], {"tools/.keep": ""},
+        ["cp src/x.sh tools/ssh.sh", "git fetch"], "git remote add origin ssh://h.invalid/r"),
+    "git-ssh-command-assign-default": (
+        {"GIT_SSH_COMMAND": "sh ${GIT_SSH_WRAPPER:=tools/ssh.sh}"},
+        ["Bash(git fetch)", "Bash(cp *)"], {"tools/.keep": ""},
+        ["cp src/x.sh tools/ssh.sh", "git fetch"], "git remote add origin ssh://h.invalid/r"),
+}
+
+
+@pytest.mark.parametrize("case", list(DEFAULTS))
+def test_e1_a_default_value_in_braces_names_the_program(tmp_path: Path, case: str) -> None:
+    """gate/envpaths.py reads ``$NAME``/``${NAME}`` of a value first; ``${NAME:-WORD}``
+    (``:=``, ``-``, ``=`` alike) is read as the variable ``NAME:-WORD``, unset, so the path
+    WORD names is not guarded. git runs ``GIT_SSH_COMMAND`` through a shell, which runs
+    ``sh tools/ssh.sh``: ``cp src/x.sh tools/ssh.sh`` (allowed) then ``git fetch`` (an ssh
+    remote) runs the payload. Plan ``Bash(git fetch)``, ``Bash(cp *)``."""
+    variables, entries, files, calls, setup = DEFAULTS[case]
+    needs("git")
+    denied = _case(tmp_path, entries, files, calls, variables, setup)
+    assert denied is not None, "the hook allows a write to the program a default value names"
+
+
+_open("test_e1_a_default_value_in_braces_names_the_program",
+      "envpaths._expanded reads `${NAME:-WORD}` as the variable `NAME:-WORD` (unset): WORD is "
+      "never read as a path")
+
+
+# --- bun NAME / bun run NAME.x / node NAME: the file a script word resolves to ----------------
+
+
+#: (the plan's entry, the file a cp writes, the call): ``bun NAME`` is ``bun run NAME``; where
+#: the package has no such script Bun runs the file NAME resolves to (``NAME.js``, ``.ts``, …).
+#: planprograms._SUBCOMMANDS (deno's and bun's subcommands together) holds ``lint``, ``fmt``,
+#: ``serve``, ``task``, ``compile``, ``bench``, ``doc``: no subcommand of Bun's, yet the word
+#: is skipped as one, so nothing it names is guarded. ``bun run NAME`` with a dot in NAME
+#: (``build.prod``): ``_named_too`` adds the extensions only to a name without a dot, Bun adds
+#: them to any (measured: ``bun run lint.config`` runs ``lint.config.ts``). ``node NAME``
+#: runs ``NAME.js`` (CommonJS's resolution: ``node index``, ``node server``), which only
+#: bun's and deno's script words guard.
+RESOLVED = {
+    "bun-lint": ("bun lint", "lint.js"),
+    "bun-fmt": ("bun fmt", "fmt.ts"),
+    "bun-serve": ("bun serve", "serve.js"),
+    "bun-run-dotted": ("bun run build.prod", "build.prod.ts"),
+    "node-no-extension": ("node server", "server.js"),
+}
+
+
+@pytest.mark.parametrize("case", list(RESOLVED))
+def test_b1_a_script_word_resolves_to_a_file_the_gate_leaves_writable(
+        tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, a package without that script: ``cp src/l.js
+    <file>`` is allowed and the plan's own entry runs it (see ``RESOLVED``)."""
+    entry, target = RESOLVED[case]
+    extra = _needs_bun() if entry.startswith("bun") else {}
+    needs("node") if entry.startswith("node") else None
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"package.json": '{"name": "a"}\n', "src/l.js": JS_PAYLOAD},
+                   [f"cp src/l.js {target}", entry], extra)
+    assert denied is not None, "the hook allows a write to the file the entry's word runs"
+
+
+_open("test_b1_a_script_word_resolves_to_a_file_the_gate_leaves_writable",
+      "planprograms: `_SUBCOMMANDS` skips deno's subcommand names after bun (no subcommand of "
+      "Bun's); `_named_too` adds extensions only for bun/deno and a name without a dot; node's "
+      "resolution (`NAME.js`) is not read")
