@@ -139,3 +139,80 @@ _open("test_b1_a_script_word_resolves_to_a_file_the_gate_leaves_writable",
       "planprograms: `_SUBCOMMANDS` skips deno's subcommand names after bun (no subcommand of "
       "Bun's); `_named_too` adds extensions only for bun/deno and a name without a dot; node's "
       "resolution (`NAME.js`) is not read")
+
+
+# --- envpaths: a command substitution in a value a shell runs --------------------------------
+
+
+#: ``GIT_SSH_COMMAND`` values (git runs them through ``sh -c``) naming ``tools/ssh.sh`` of the
+#: call's folder through a substitution: ``$(pwd)``, a backquote, the repository's top
+#: (``$(git rev-parse --show-toplevel)``, the usual way to name a repository's file) and a
+#: trimmed ``${PWD%/}``. ``envpaths`` turns ``$(`` into ``$`` and the parenthesis into a
+#: space, so the path kept is ``/tools/ssh.sh`` (absolute: no such file); ``$PWD/…`` alone is
+#: read as ``./…`` (denied).
+SUBSTITUTED = {
+    "pwd": "sh $(pwd)/tools/ssh.sh",
+    "backquote": "sh `pwd`/tools/ssh.sh",
+    "toplevel": 'sh "$(git rev-parse --show-toplevel)/tools/ssh.sh"',
+    "pwd-trimmed": "sh ${PWD%/}/tools/ssh.sh",
+}
+
+
+@pytest.mark.parametrize("case", list(SUBSTITUTED))
+def test_e2_a_command_substitution_in_a_value_names_the_program(tmp_path: Path,
+                                                               case: str) -> None:
+    """Session env ``GIT_SSH_COMMAND`` (see ``SUBSTITUTED``), an ssh remote, plan ``Bash(git
+    fetch)``, ``Bash(cp *)``: ``cp src/x.sh tools/ssh.sh`` is allowed and ``git fetch`` runs
+    it through the shell git starts."""
+    needs("git")
+    denied = _case(tmp_path, ["Bash(git fetch)", "Bash(cp *)"], {"tools/.keep": ""},
+                   ["cp src/x.sh tools/ssh.sh", "git fetch"],
+                   {"GIT_SSH_COMMAND": SUBSTITUTED[case]},
+                   "git remote add origin ssh://h.invalid/r")
+    assert denied is not None, "the hook allows a write to the program a substitution names"
+
+
+_open("test_e2_a_command_substitution_in_a_value_names_the_program",
+      "envpaths._expanded reads `$(` as `$` and a backquote or parenthesis as a space: the "
+      "path after a substitution is kept absolute (`/tools/ssh.sh`), never from the call's "
+      "folder")
+
+
+# --- envpaths: a package's module in NODE_OPTIONS, found in node_modules ----------------------
+
+
+#: (NODE_OPTIONS, the module's file under ``node_modules``): the preload named as a package's
+#: module (``-r dotenv/config``, ``--require ts-node/register``: the common settings). node
+#: finds it in ``node_modules`` of the folder it runs in (and each one up); envpaths guards
+#: ``./ts-node/register`` and ``/register``. ``node_modules`` is guarded only under a plan
+#: running a node runner (``STARTS``), not under a program that is a node script (a global
+#: ``tsc``, ``vite``, ``firebase``: a ``#!/usr/bin/env node`` file on ``PATH``).
+PACKAGE_PRELOADS = {
+    "ts-node-register": ("--require ts-node/register", "ts-node/register/index.js"),
+    "dotenv-config": ("-r dotenv/config", "dotenv/config.js"),
+}
+
+
+@pytest.mark.parametrize("case", list(PACKAGE_PRELOADS))
+def test_e3_a_package_module_node_options_preloads(tmp_path: Path, case: str) -> None:
+    """Session env ``NODE_OPTIONS`` (see ``PACKAGE_PRELOADS``), a global node program ``tsc``
+    (a node script on ``PATH``, outside the project), plan ``Bash(tsc --noEmit)``,
+    ``Bash(cp *)``, ``Bash(mkdir *)``: ``mkdir -p`` and ``cp src/l.js node_modules/<module>``
+    are allowed, ``tsc --noEmit`` preloads it."""
+    needs("node")
+    options, module = PACKAGE_PRELOADS[case]
+    tools = tmp_path / "gbin"
+    tools.mkdir()
+    (tools / "tsc").write_text("#!/usr/bin/env node\nconsole.log('ok')\n")
+    (tools / "tsc").chmod(0o755)
+    folder = os.path.dirname(f"node_modules/{module}")
+    denied = _case(tmp_path, ["Bash(tsc --noEmit)", "Bash(cp *)", "Bash(mkdir *)"],
+                   {"src/l.js": JS_PAYLOAD},
+                   [f"mkdir -p {folder}", f"cp src/l.js node_modules/{module}", "tsc --noEmit"],
+                   {"NODE_OPTIONS": options, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"})
+    assert denied is not None, "the hook allows a write to the module NODE_OPTIONS preloads"
+
+
+_open("test_e3_a_package_module_node_options_preloads",
+      "envpaths reads `ts-node/register` as a path from the call's folder; node resolves a "
+      "package's module in `node_modules` up the folders, guarded only under a node runner")
