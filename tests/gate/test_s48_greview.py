@@ -216,3 +216,49 @@ def test_e3_a_package_module_node_options_preloads(tmp_path: Path, case: str) ->
 _open("test_e3_a_package_module_node_options_preloads",
       "envpaths reads `ts-node/register` as a path from the call's folder; node resolves a "
       "package's module in `node_modules` up the folders, guarded only under a node runner")
+
+
+# --- pip install -r: the files and folders the requirements file names ------------------------
+
+
+#: A setup.py that runs the payload when pip prepares the project's metadata.
+SETUP_PAYLOAD = "open('zz', 'w').close()\nfrom setuptools import setup\nsetup(name='p')\n"
+#: (the plan's requirements.txt, what else the project holds, the calls before the pip call):
+#: [included] the requirements file includes ``base.txt`` (``-r base.txt``, the usual split
+#: of a project's requirements), which is not guarded: a ``cp`` makes it name a new folder
+#: whose ``setup.py`` a ``cp`` wrote; [editable-subfolder] a monorepo's ``-e ./libs/common``:
+#: pip builds ``libs/common`` (only the call's folder's ``setup.py``, ``pyproject.toml`` and
+#: ``setup.cfg`` are guarded, for ``-e .``).
+PIP_PATHS = {
+    "included": ("-r base.txt\n", {"base.txt": "\n", "src/base.txt": "./w\n"},
+                 ["cp src/base.txt base.txt", "mkdir -p w", "cp src/setup.py w/setup.py"]),
+    "editable-subfolder": ("-e ./libs/common\n",
+                           {"libs/common/setup.py": "from setuptools import setup\n"},
+                           ["cp src/setup.py libs/common/setup.py"]),
+}
+
+
+@pytest.mark.parametrize("case", list(PIP_PATHS))
+def test_p1_pip_install_r_builds_a_folder_its_requirements_name(tmp_path: Path,
+                                                               case: str) -> None:
+    """Plan ``Bash(pip install -r requirements.txt)``, ``Bash(cp *)``, ``Bash(mkdir *)`` (a
+    venv of the test's own, offline): the calls of ``PIP_PATHS`` are allowed, then the plan's
+    pip runs the ``setup.py`` they wrote (it runs before the build fails)."""
+    needs("python3")
+    requirements, more, calls = PIP_PATHS[case]
+    venv = tmp_path / "venv"
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, capture_output=True,
+                   timeout=300)
+    extra = {"PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}",
+             "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+             "PIP_NO_BUILD_ISOLATION": "0"}  # (offline: no setuptools to fetch; pip's "0")
+    denied = _case(tmp_path, ["Bash(pip install -r requirements.txt)", "Bash(cp *)",
+                              "Bash(mkdir *)"],
+                   {"src/setup.py": SETUP_PAYLOAD, "requirements.txt": requirements, **more},
+                   [*calls, "pip install -r requirements.txt"], extra)
+    assert denied is not None, "the hook allows a setup.py the plan's pip install -r runs"
+
+
+_open("test_p1_pip_install_r_builds_a_folder_its_requirements_name",
+      "planprograms guards the requirements file pip is given and what it builds the call's "
+      "folder from; not a file it includes (`-r base.txt`) nor a folder a line names")
