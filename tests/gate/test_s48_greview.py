@@ -262,3 +262,78 @@ def test_p1_pip_install_r_builds_a_folder_its_requirements_name(tmp_path: Path,
 _open("test_p1_pip_install_r_builds_a_folder_its_requirements_name",
       "planprograms guards the requirements file pip is given and what it builds the call's "
       "folder from; not a file it includes (`-r base.txt`) nor a folder a line names")
+
+
+# --- pre-commit: the hook repositories it keeps in the home ------------------------------------
+
+
+#: A hook repository's manifest: one hook, a script of the repository's.
+HOOKS_MANIFEST = ("- id: check\n  name: check\n  entry: check.sh\n  language: script\n"
+                  "  pass_filenames: false\n")
+
+
+def _hooks_repository(folder: Path) -> str:
+    """A git repository of pre-commit hooks at ``folder`` (a hook repository's URL stands in
+    for it: pre-commit clones either); its commit."""
+    folder.mkdir()
+    (folder / ".pre-commit-hooks.yaml").write_text(HOOKS_MANIFEST)
+    (folder / "check.sh").write_text("#!/bin/sh\necho checked\n")
+    (folder / "check.sh").chmod(0o755)
+    for args in (["init", "-q"], ["add", "."], ["-c", "user.email=a@b", "-c", "user.name=a",
+                                                "commit", "-qm", "hooks"]):
+        subprocess.run(["git", *args], cwd=folder, check=True, capture_output=True, timeout=60)
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, check=True, text=True,
+                          capture_output=True, timeout=60).stdout.strip()
+
+
+def _pre_commit() -> str | None:
+    """The folder holding ``pre-commit``: ``SKILLGRANT_REVIEW_TOOLS`` (a folder of review
+    tools, as test_s47_greview's H6 reads it) or ``PATH``'s."""
+    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS")
+    for folder in [tools] if tools else []:
+        if (Path(folder) / "pre-commit").exists():
+            return folder
+    found = shutil.which("pre-commit")
+    return os.path.dirname(found) if found else None
+
+
+def test_h1_pre_commit_runs_the_hook_repository_it_cloned_into_the_home(
+        tmp_path: Path) -> None:
+    """pre-commit clones each hook repository ``.pre-commit-config.yaml`` names into
+    ``~/.cache/pre-commit/repoXXXX`` (``PRE_COMMIT_HOME``) once, and runs the hooks from that
+    clone ever after. The configuration is guarded (review s47 H6); the clone is not. Plan
+    ``Bash(pre-commit run --all-files)``, ``Bash(cp *)``, after one run (the user's, or an
+    earlier session's): ``cp src/hook.sh ~/.cache/pre-commit/repoXXXX/check.sh`` (the name read
+    with ``ls``, a read) is allowed, then the plan's call runs the payload."""
+    tools = _pre_commit()
+    if tools is None:
+        pytest.skip("not installed: pre-commit (SKILLGRANT_REVIEW_TOOLS)")
+    commit = _hooks_repository(tmp_path / "hooks")
+    config = (f"repos:\n- repo: {tmp_path / 'hooks'}\n  rev: {commit}\n  hooks:\n"
+              "  - id: check\n")
+    entry = "pre-commit run --all-files"
+    found = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
+        (project / ".pre-commit-config.yaml").write_text(config)
+        (project / "src" / "hook.sh").write_text("#!/bin/sh\ntouch zz\n")
+        env = {**home_env(tmp_path / side / "home"),
+               "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
+        for setup in ("git add .pre-commit-config.yaml", entry):
+            subprocess.run(["bash", "-c", setup], cwd=project, env=env, check=True,
+                           capture_output=True, timeout=300)
+        clone = next((tmp_path / side / "home" / ".cache" / "pre-commit").glob("repo*"))
+        calls = [f"cp src/hook.sh {clone}/check.sh", entry]
+        if side == "proof":
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=300)
+            assert (project / "zz").exists(), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a write to the hook code pre-commit runs"
+
+
+_open("test_h1_pre_commit_runs_the_hook_repository_it_cloned_into_the_home",
+      "homefiles: pre-commit's clones (`~/.cache/pre-commit`, `PRE_COMMIT_HOME`) are not "
+      "guarded; the configuration naming them is")
