@@ -337,3 +337,65 @@ def test_h1_pre_commit_runs_the_hook_repository_it_cloned_into_the_home(
 _open("test_h1_pre_commit_runs_the_hook_repository_it_cloned_into_the_home",
       "homefiles: pre-commit's clones (`~/.cache/pre-commit`, `PRE_COMMIT_HOME`) are not "
       "guarded; the configuration naming them is")
+
+
+# --- corepack: the package manager it runs, by a project file or from the home ----------------
+
+
+#: The install record corepack reads in a package manager's folder (``.corepack``: its ``bin``).
+COREPACK_RECORD = '{"bin": {"pnpm": "bin/pnpm.cjs"}}'
+#: A package manager's version folder below corepack's home (``COREPACK_HOME``).
+PNPM = "v1/pnpm/9.0.0"
+
+
+@pytest.mark.parametrize("case", ["corepack-env", "home-cache"])
+def test_n1_corepack_runs_a_package_manager_the_model_wrote(tmp_path: Path, case: str) -> None:
+    """Node's corepack (0.34, with node 20) runs the package manager ``package.json``'s
+    ``packageManager`` names (``pnpm@9.0.0``) from its home, ``~/.cache/node/corepack/v1/
+    pnpm/9.0.0`` (the ``bin`` of its ``.corepack`` record), with no network once there; the
+    ``pnpm``/``yarn`` on ``PATH`` are its shims (``corepack enable``). [corepack-env] corepack
+    reads ``COREPACK_*`` variables from ``.corepack.env`` beside package.json (corepack
+    ``loadSpec``: ``COREPACK_ENV_FILE``, default ``.corepack.env``): ``COREPACK_HOME=<a
+    folder the model made>`` moves the home there; ``.corepack.env`` is in no ``STARTS``.
+    [home-cache] the user's cached pnpm in the home is not guarded. Plan ``Bash(pnpm test)``,
+    ``Bash(cp *)``, ``Bash(mkdir *)``: the calls are allowed, ``pnpm test`` runs the
+    payload."""
+    needs("corepack", "node")
+    found = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, ["Bash(pnpm test)", "Bash(cp *)",
+                                                   "Bash(mkdir *)"])
+        env = home_env(tmp_path / side / "home")
+        shims = tmp_path / side / "shims"
+        shims.mkdir()
+        subprocess.run(["corepack", "enable", "--install-directory", str(shims), "pnpm"],
+                       env=env, check=True, capture_output=True, timeout=120)
+        env = {**env, "PATH": f"{shims}{os.pathsep}{env['PATH']}", "COREPACK_ENABLE_NETWORK": "0"}
+        (project / "package.json").write_text(
+            '{"name": "a", "packageManager": "pnpm@9.0.0", "scripts": {"test": "echo t"}}\n')
+        (project / "src" / "p.cjs").write_text(JS_PAYLOAD)
+        (project / "src" / "record.json").write_text(COREPACK_RECORD)
+        cache = tmp_path / side / "home" / ".cache" / "node" / "corepack" / PNPM
+        if case == "home-cache":  # (the user's pnpm, downloaded by corepack before)
+            (cache / "bin").mkdir(parents=True)
+            (cache / ".corepack").write_text(COREPACK_RECORD)
+            (cache / "bin" / "pnpm.cjs").write_text("console.log('pnpm 9.0.0')\n")
+            calls = [f"cp src/p.cjs {cache}/bin/pnpm.cjs", "pnpm test"]
+        else:
+            (project / "src" / "env").write_text(f"COREPACK_HOME={project}/x\n")
+            calls = [f"mkdir -p x/{PNPM}/bin", f"cp src/record.json x/{PNPM}/.corepack",
+                     f"cp src/p.cjs x/{PNPM}/bin/pnpm.cjs", "cp src/env .corepack.env",
+                     "pnpm test"]
+        if side == "proof":
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=120)
+            assert (project / "zz").exists(), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a write to the pnpm corepack runs"
+
+
+_open("test_n1_corepack_runs_a_package_manager_the_model_wrote",
+      "planprograms.STARTS has no `.corepack.env` for the node runners; homefiles guards no "
+      "corepack home (`~/.cache/node/corepack`, `COREPACK_HOME`)")
