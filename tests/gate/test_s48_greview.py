@@ -399,3 +399,40 @@ def test_n1_corepack_runs_a_package_manager_the_model_wrote(tmp_path: Path, case
 _open("test_n1_corepack_runs_a_package_manager_the_model_wrote",
       "planprograms.STARTS has no `.corepack.env` for the node runners; homefiles guards no "
       "corepack home (`~/.cache/node/corepack`, `COREPACK_HOME`)")
+
+
+# --- bun: the .env files it loads into its process, and every child's ------------------------
+
+
+#: (the .env file's name, the plan's entry): Bun loads ``.env``, ``.env.local`` and
+#: ``.env.$NODE_ENV`` (``.env.development`` by default, ``.env.test`` under ``bun test``)
+#: into ``process.env`` at its start, before the script runs (measured: 1.4.5, ``bun x.ts``).
+BUN_ENV_FILES = {
+    "env": ".env",
+    "env-local": ".env.local",
+    "env-development": ".env.development",
+}
+
+
+@pytest.mark.parametrize("case", list(BUN_ENV_FILES))
+def test_n2_bun_loads_a_dotenv_that_names_a_preload_for_its_children(tmp_path: Path,
+                                                                    case: str) -> None:
+    """Plan ``Bash(bun tools/build.ts)`` (a build script of the project's that runs a node
+    tool: ``Bun.spawnSync(['node', 'tools/gen.js'])``), ``Bash(cp *)``: ``cp src/env
+    <.env file>`` (``NODE_OPTIONS=--require ./src/p.js``) is allowed; Bun loads it, the node
+    it starts inherits the variable and preloads the payload. ``.env`` files are in no
+    ``STARTS`` of bun's (``bunfig.toml`` is)."""
+    extra = _needs_bun()
+    needs("node")
+    denied = _case(tmp_path, ["Bash(bun tools/build.ts)", "Bash(cp *)"],
+                   {"package.json": '{"name": "a"}\n',
+                    "tools/build.ts": "Bun.spawnSync(['node', 'tools/gen.js'])\n",
+                    "tools/gen.js": "console.log(1)\n", "src/p.js": JS_PAYLOAD,
+                    "src/env": "NODE_OPTIONS=--require ./src/p.js\n"},
+                   [f"cp src/env {BUN_ENV_FILES[case]}", "bun tools/build.ts"], extra)
+    assert denied is not None, "the hook allows a write to the .env file bun loads"
+
+
+_open("test_n2_bun_loads_a_dotenv_that_names_a_preload_for_its_children",
+      "planprograms.STARTS: bun's `.env`, `.env.local`, `.env.<NODE_ENV>` (read into its "
+      "process's environment at its start) are not guarded")
