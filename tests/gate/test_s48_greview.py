@@ -42,10 +42,12 @@ def _needs_bun() -> dict[str, str]:
 
 
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
-          extra: dict[str, str] | None = None, setup: str = "") -> str | None:
+          extra: dict[str, str] | None = None, setup: str = "",
+          in_place: bool = False) -> str | None:
     """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
-    holding ``files`` (and what the bash text ``setup`` made there); the first call the
-    printed hook denies, or None."""
+    holding ``files`` (and what the bash text ``setup`` made there), in a copy of it (in it
+    with ``in_place``: a build folder naming its own path); the first call the printed hook
+    denies, or None."""
     found: list[str | None] = []
     for side in ("proof", "run"):
         project = hooked_project(tmp_path / side, entries)
@@ -56,7 +58,12 @@ def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list
         if setup:
             subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=60, env=env,
                            capture_output=True)
-        if side == "proof":
+        if side == "proof" and in_place:
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=300)
+            assert any(project.rglob("zz")), "bash ran no payload"
+        elif side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
         else:
             found.append(first_denied(project, calls, env))
@@ -436,3 +443,48 @@ def test_n2_bun_loads_a_dotenv_that_names_a_preload_for_its_children(tmp_path: P
 _open("test_n2_bun_loads_a_dotenv_that_names_a_preload_for_its_children",
       "planprograms.STARTS: bun's `.env`, `.env.local`, `.env.<NODE_ENV>` (read into its "
       "process's environment at its start) are not guarded")
+
+
+# --- cmake --build: the generated build files below the build folder's top --------------------
+
+
+#: (the generator, the generated file a cp rewrites, its text): ``cmake --build build`` runs
+#: the build tool in ``build``, whose top file (``Makefile``, ``build.ninja``, guarded) runs
+#: what cmake generated below it: make's ``CMakeFiles/Makefile2`` (``$(MAKE) -f
+#: CMakeFiles/Makefile2 all``); and both re-run cmake when an input of the configuration is
+#: newer than the build files, ``CMakeFiles/<version>/CMakeSystem.cmake`` among them (cmake
+#: code, read again then: ``execute_process`` runs a program). ``{version}``: cmake's.
+CMAKE_GENERATED = {
+    "makefile2": ("Unix Makefiles", "CMakeFiles/Makefile2", "X := $(shell touch zz)\nall:\n"),
+    "make-system": ("Unix Makefiles", "CMakeFiles/{version}/CMakeSystem.cmake",
+                    "execute_process(COMMAND touch zz)\n"),
+    "ninja-system": ("Ninja", "CMakeFiles/{version}/CMakeSystem.cmake",
+                     "execute_process(COMMAND touch zz)\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(CMAKE_GENERATED))
+def test_c1_cmake_build_runs_a_generated_file_below_the_build_folder(tmp_path: Path,
+                                                                     case: str) -> None:
+    """Plan ``Bash(cmake --build build)`` (the usual build command), ``Bash(cp *)``, a
+    project configured and built once (``cmake -S . -B build -G …``): ``cp src/mk
+    build/<generated file>`` is allowed, ``cmake --build build`` runs it. ``_FOLDER_OPTIONS``
+    reads ``--build build`` and guards the starts in ``build`` (its top ``Makefile``,
+    ``build.ninja``, ``CMakeCache.txt``), not ``build/CMakeFiles``."""
+    generator, target, text = CMAKE_GENERATED[case]
+    needs("cmake", "make" if generator[0] == "U" else "ninja", "cc")
+    version = subprocess.run(["cmake", "--version"], capture_output=True, text=True,
+                             check=True, timeout=60).stdout.split()[2]
+    setup = f"cmake -S . -B build -G '{generator}' && cmake --build build"
+    denied = _case(tmp_path, ["Bash(cmake --build build)", "Bash(cp *)"],
+                   {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(a C)\n"
+                                      "add_executable(a a.c)\n",
+                    "a.c": "int main(void) { return 0; }\n", "src/mk": text},
+                   [f"cp src/mk build/{target.format(version=version)}", "cmake --build build"],
+                   setup=setup, in_place=True)
+    assert denied is not None, "the hook allows a write to a build file cmake --build runs"
+
+
+_open("test_c1_cmake_build_runs_a_generated_file_below_the_build_folder",
+      "planprograms guards the starts (`Makefile`, `build.ninja`, `CMakeCache.txt`) of the "
+      "folder `cmake --build` names, not what cmake generated below it (`CMakeFiles/`)")
