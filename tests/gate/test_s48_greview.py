@@ -488,3 +488,39 @@ def test_c1_cmake_build_runs_a_generated_file_below_the_build_folder(tmp_path: P
 _open("test_c1_cmake_build_runs_a_generated_file_below_the_build_folder",
       "planprograms guards the starts (`Makefile`, `build.ninja`, `CMakeCache.txt`) of the "
       "folder `cmake --build` names, not what cmake generated below it (`CMakeFiles/`)")
+
+
+# --- make: a makefile remade by make's own implicit rule (`%: %.sh`) --------------------------
+
+
+#: A makefile text that runs the payload as make reads it.
+MAKE_PAYLOAD = "X := $(shell touch zz)\nall test:\n\t@echo made\n"
+#: (the plan's entry, the project's files, the file a cp writes): GNU make (4.3) remakes
+#: each makefile it reads before it runs anything, by any rule, its built-in implicit rules
+#: included; ``%: %.sh`` (``cat $< >$@; chmod a+x $@``) makes ``Makefile`` from a newer
+#: ``Makefile.sh``, and make reads the new one. The same for a file ``include`` names and
+#: for ``make -C sub``.
+MAKE_REMADE = {
+    "makefile-sh": ("make", {"Makefile": "all:\n\t@echo hi\n"}, "Makefile.sh"),
+    "include-sh": ("make test", {"Makefile": "include rules.mk\ntest:\n\t@echo hi\n",
+                                 "rules.mk": "\n"}, "rules.mk.sh"),
+    "make-C-sh": ("make -C sub", {"sub/Makefile": "all:\n\t@echo hi\n"}, "sub/Makefile.sh"),
+}
+
+
+@pytest.mark.parametrize("case", list(MAKE_REMADE))
+def test_m1_make_remakes_its_makefile_from_a_file_a_cp_wrote(tmp_path: Path,
+                                                             case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk Makefile.sh`` is allowed (only
+    ``Makefile``, ``makefile``, ``GNUmakefile`` are guarded), then the plan's make remakes
+    ``Makefile`` from it (``cat Makefile.sh >Makefile``) and reads it: the payload runs."""
+    needs("make")
+    entry, files, target = MAKE_REMADE[case]
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {**files, "src/mk": MAKE_PAYLOAD}, [f"cp src/mk {target}", entry])
+    assert denied is not None, "the hook allows a write to the file make remakes a makefile from"
+
+
+_open("test_m1_make_remakes_its_makefile_from_a_file_a_cp_wrote",
+      "planprograms.STARTS guards make's makefiles, not the files its built-in implicit rules "
+      "remake them from (`Makefile.sh`, `RCS/Makefile,v`, `s.Makefile`)")
