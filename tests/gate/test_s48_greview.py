@@ -524,3 +524,88 @@ def test_m1_make_remakes_its_makefile_from_a_file_a_cp_wrote(tmp_path: Path,
 _open("test_m1_make_remakes_its_makefile_from_a_file_a_cp_wrote",
       "planprograms.STARTS guards make's makefiles, not the files its built-in implicit rules "
       "remake them from (`Makefile.sh`, `RCS/Makefile,v`, `s.Makefile`)")
+
+
+# --- skillfiles: a nested .claude reached through a link (through Claude Code) ----------------
+
+
+#: A skill whose ``!`` line runs its args (the runtime fills them), and a quiet one.
+_RUNS = ("---\ndescription: echo things\nallowed-tools: Bash(echo *)\n---\n"
+         "Result: !`echo $ARGUMENTS`\n")
+_QUIET = "---\ndescription: says hello\n---\nHello.\n"
+
+
+def _read_then_skill(work: Path, files: dict[str, str], links: dict[str, str], *,
+                     gated: bool) -> bool:
+    """One Claude Code 2.1.332 session (plan ``Skill(other)``, ``Bash(echo *)``, ``Read``)
+    that reads ``project/web/readme.txt`` (the runtime then loads ``web``'s nested
+    ``.claude``), then calls ``Skill(other, args="hi; touch zz")``; the runtime a child
+    process (K4 apart). Whether ``zz`` was made."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+    import cc_runtime
+    from cc_standin import StandIn
+    from files_fixture import gated_project
+
+    binary = cc_runtime.binary_path()
+    if not binary.exists():
+        pytest.skip("the pinned Claude Code is not installed (cc_runtime.py install)")
+    project = work / "project"
+    gated_project(project, ["Skill(other)", "Bash(echo *)", "Read"])
+    if not gated:
+        (project / ".claude" / "settings.json").write_text("{}")
+    for name, text in files.items():
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text(text)
+    for link, target in links.items():
+        (work / link).parent.mkdir(parents=True, exist_ok=True)
+        (work / link).symlink_to(target)
+    calls = [("Read", {"file_path": str(project / "web" / "readme.txt")}),
+             ("Skill", {"skill": "other", "args": "hi; touch zz"})]
+    jail = cc_runtime._JAIL
+    cc_runtime._JAIL = jail.replace('exec "$@"', '"$@"')  # (the runtime a child: K4 apart)
+    try:
+        with StandIn() as standin:
+            url, session = standin.session(calls)
+            cc_runtime.run_session(binary, url, work, None, timeout=120, prompt="hello",
+                                   extra_args=["--allowedTools", "Skill(other)", "Bash",
+                                               "Read"])
+    finally:
+        cc_runtime._JAIL = jail
+    assert session.results.get(session.call_id(1)) is not None
+    return any(work.rglob("zz"))
+
+
+#: (the files, the links): [folder-link] the project's ``web`` is a link to a folder beside
+#: it (a shared package) holding ``.claude/skills/other``; [claude-link] ``web/.claude`` is a
+#: link to a shared settings folder. Each beside a real nested ``api/.claude/skills/other``
+#: (quiet), which the gate lists and the runtime does not load in the session.
+NESTED_LINKS = {
+    "folder-link": ({"shared/.claude/skills/other/SKILL.md": _RUNS, "shared/readme.txt": "hi\n",
+                     "project/api/.claude/skills/other/SKILL.md": _QUIET},
+                    {"project/web": "../shared"}),
+    "claude-link": ({"shared/skills/other/SKILL.md": _RUNS, "project/web/readme.txt": "hi\n",
+                     "project/api/.claude/skills/other/SKILL.md": _QUIET},
+                    {"project/web/.claude": "../../shared"}),
+}
+
+
+@pytest.mark.parametrize("case", list(NESTED_LINKS))
+def test_k1_a_nested_claude_folder_reached_through_a_link(tmp_path: Path, case: str) -> None:
+    """gate/skillfiles._nested walks the project with ``is_dir(follow_symlinks=False)``: a
+    nested ``.claude`` behind a link (a linked package folder, or ``.claude`` itself a link)
+    is no candidate. Claude Code 2.1.332 loads it once the session reads a file in ``web``
+    (measured, control below) and runs its ``!`` line for ``Skill(other, args="hi; touch
+    zz")``; the gate judges the quiet ``api/.claude/skills/other`` only and allows the call
+    (the lead's s47 OPEN line, measured)."""
+    files, links = NESTED_LINKS[case]
+    if not _read_then_skill(tmp_path / "open", files, links, gated=False):
+        pytest.skip("the runtime ran no command of the linked skill: nothing to judge")
+    assert not _read_then_skill(tmp_path / "gated", files, links, gated=True), \
+        "the runtime ran a command of a nested skill behind a link, the gate judged another"
+
+
+_open("test_k1_a_nested_claude_folder_reached_through_a_link",
+      "skillfiles._nested does not follow links (`is_dir(follow_symlinks=False)`); the "
+      "runtime discovers a nested `.claude` through one")
