@@ -609,3 +609,40 @@ def test_k1_a_nested_claude_folder_reached_through_a_link(tmp_path: Path, case: 
 _open("test_k1_a_nested_claude_folder_reached_through_a_link",
       "skillfiles._nested does not follow links (`is_dir(follow_symlinks=False)`); the "
       "runtime discovers a nested `.claude` through one")
+
+
+# --- an interpreter's script named like a subcommand of bun's or deno's ------------------------
+
+
+#: (the plan's entry, the file it runs, the payload): planprograms._script_words skips the
+#: first word after any interpreter when it is one of ``_SUBCOMMANDS`` (``run``, ``test``,
+#: ``build``, ``check``, ``install``, …: bun's and deno's), so the script of ``bash build``,
+#: ``sh test``, ``python3 run``, ``perl check`` is not guarded; nor the folder ``python3
+#: build`` (``build/__main__.py``) or ``node test`` (``test/index.js``) runs. ``bash
+#: deploy`` (another name) denies the cp.
+SCRIPT_NAMED_LIKE_A_SUBCOMMAND = {
+    "bash-build": ("bash build", "build", "touch zz\n"),
+    "sh-test": ("sh test", "test", "touch zz\n"),
+    "python3-run": ("python3 run", "run", "open('zz', 'w').close()\n"),
+    "python3-build-folder": ("python3 build", "build/__main__.py", "open('zz', 'w').close()\n"),
+    "node-test-folder": ("node test", "test/index.js", JS_PAYLOAD),
+    "perl-check": ("perl check", "check", "system('touch zz');\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(SCRIPT_NAMED_LIKE_A_SUBCOMMAND))
+def test_s1_the_plans_own_script_named_like_a_subcommand(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, ``Bash(mkdir *)``: ``cp src/p <the script>``
+    (after ``mkdir`` of its folder) is allowed, and the plan's own entry runs it."""
+    entry, target, text = SCRIPT_NAMED_LIKE_A_SUBCOMMAND[case]
+    needs(entry.split()[0])
+    folder = os.path.dirname(target)
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"],
+                   {"src/p": text},
+                   [*([f"mkdir -p {folder}"] if folder else []), f"cp src/p {target}", entry])
+    assert denied is not None, "the hook allows a write to the script the plan's entry runs"
+
+
+_open("test_s1_the_plans_own_script_named_like_a_subcommand",
+      "planprograms._script_words skips `_SUBCOMMANDS` (bun's and deno's) after every "
+      "interpreter, not only after bun and deno")
