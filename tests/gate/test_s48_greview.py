@@ -646,3 +646,39 @@ def test_s1_the_plans_own_script_named_like_a_subcommand(tmp_path: Path, case: s
 _open("test_s1_the_plans_own_script_named_like_a_subcommand",
       "planprograms._script_words skips `_SUBCOMMANDS` (bun's and deno's) after every "
       "interpreter, not only after bun and deno")
+
+
+# --- an interpreter's flag read as a code option (`bash -e`, `perl -p`) -----------------------
+
+
+#: (the plan's entry, the file a cp writes, the payload): planprograms._CODE holds ``-e``,
+#: ``-E``, ``-p`` (node's, perl's and ruby's ``-e`` take code) for every interpreter; a
+#: shell's ``-e`` (exit on error: ``bash -e tools/build.sh``, common) is read as a code
+#: option and the words after it as a command, so the script's folder (``tools/``, guarded
+#: for ``bash tools/build.sh``) is not guarded: ``tools/lib.sh``, which the script sources,
+#: is writable. perl's ``-p`` (a loop around the script) ends the reading: the script
+#: itself is not guarded.
+CODE_FLAGS = {
+    "bash-e": ("bash -e tools/build.sh", "tools/lib.sh", "touch zz\n"),
+    "sh-e": ("sh -e tools/build.sh", "tools/lib.sh", "touch zz\n"),
+    "perl-p": ("perl -p tools/x.pl notes.txt", "tools/x.pl", "system('touch zz');\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(CODE_FLAGS))
+def test_s2_an_interpreter_flag_read_as_a_code_option(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, ``tools/build.sh`` sourcing ``tools/lib.sh``:
+    ``cp src/p <file>`` is allowed and the plan's entry runs it (``bash tools/build.sh``
+    denies the same cp)."""
+    entry, target, text = CODE_FLAGS[case]
+    needs(entry.split()[0])
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"src/p": text, "tools/build.sh": ". tools/lib.sh\n",
+                    "tools/lib.sh": "true\n", "tools/x.pl": "1;\n"},
+                   [f"cp src/p {target}", entry])
+    assert denied is not None, "the hook allows a write to what the plan's script runs"
+
+
+_open("test_s2_an_interpreter_flag_read_as_a_code_option",
+      "planprograms._CODE (`-e`, `-E`, `-p`) is read as code for every interpreter but "
+      "Python: a shell's `-e`, perl's `-p` are flags")
