@@ -682,3 +682,35 @@ def test_s2_an_interpreter_flag_read_as_a_code_option(tmp_path: Path, case: str)
 _open("test_s2_an_interpreter_flag_read_as_a_code_option",
       "planprograms._CODE (`-e`, `-E`, `-p`) is read as code for every interpreter but "
       "Python: a shell's `-e`, perl's `-p` are flags")
+
+
+# --- a plan entry that starts its program through a runner (`ionice -c3 make`) ---------------
+
+
+#: Plan entries running make through a program of ``wrapped.RUNNERS`` that is no
+#: ``WRAPPERS`` (``words.run_words`` reads only ``timeout``, ``nice``, ``nohup``, ``time``,
+#: ``stdbuf`` and ``env``): ``_entry_programs`` guards only the words holding a ``/``, so
+#: make's makefiles (``STARTS``) are not guarded.
+THROUGH_A_RUNNER = {
+    "ionice": "ionice -c3 make",
+    "setsid": "setsid make",
+    "taskset": "taskset -c 0 make",
+    "prlimit": "prlimit --nofile=1024 make",
+}
+
+
+@pytest.mark.parametrize("case", list(THROUGH_A_RUNNER))
+def test_r1_a_runner_before_the_plans_program(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<runner> … make)``, ``Bash(cp *)``: ``cp src/mk Makefile`` is allowed (under
+    ``Bash(make)`` it is denied), and the plan's entry runs make, which reads it."""
+    entry = THROUGH_A_RUNNER[case]
+    needs(entry.split()[0], "make")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"Makefile": "all:\n\t@echo hi\n", "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk Makefile", entry])
+    assert denied is not None, "the hook allows a write to the makefile the plan's make reads"
+
+
+_open("test_r1_a_runner_before_the_plans_program",
+      "planprograms._entry_programs reads a RUNNERS-led entry for its `/` words only: the "
+      "program it starts gets no STARTS, scripts or modules guarded")
