@@ -714,3 +714,35 @@ def test_r1_a_runner_before_the_plans_program(tmp_path: Path, case: str) -> None
 _open("test_r1_a_runner_before_the_plans_program",
       "planprograms._entry_programs reads a RUNNERS-led entry for its `/` words only: the "
       "program it starts gets no STARTS, scripts or modules guarded")
+
+
+# --- a plan entry holding a `$` is not read for what it runs -----------------------------------
+
+
+#: Plan entries naming ``make`` beside a ``$`` (``$?`` after it, the call's folder as
+#: ``"$PWD"`` or ``${PWD}``): planprograms._plan_programs skips an entry whose text holds
+#: ``$`` after its placeholders (``${CLAUDE_SKILL_DIR}/x.sh``: the skill's folder is guarded
+#: instead), so make's makefiles are not guarded for it; the call, the entry's own text, is
+#: covered.
+DOLLAR_ENTRIES = {
+    "status": "make && echo $?",
+    "pwd-quoted": 'cd "$PWD" && make',
+    "pwd-braces": "cd ${PWD} && make",
+}
+
+
+@pytest.mark.parametrize("case", list(DOLLAR_ENTRIES))
+def test_p2_a_plan_entry_holding_a_dollar(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk Makefile`` is allowed, then the
+    entry's own call runs make, which reads it (under ``Bash(make)`` the cp is denied)."""
+    needs("make")
+    entry = DOLLAR_ENTRIES[case]
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"Makefile": "all:\n\t@echo hi\n", "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk Makefile", entry])
+    assert denied is not None, "the hook allows a write to the makefile the plan's make reads"
+
+
+_open("test_p2_a_plan_entry_holding_a_dollar",
+      "planprograms._plan_programs skips every entry holding `$` (after its placeholders): "
+      "the programs it runs get nothing guarded")
