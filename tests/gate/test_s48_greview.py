@@ -41,6 +41,16 @@ def _needs_bun() -> dict[str, str]:
     return extra
 
 
+def _review_tool(name: str) -> str | None:
+    """The folder holding the review tool ``name``: ``SKILLGRANT_REVIEW_TOOLS`` (a folder of
+    review tools, as test_s47_greview's H6 reads it) or ``PATH``'s."""
+    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS")
+    if tools and (Path(tools) / name).exists():
+        return tools
+    found = shutil.which(name)
+    return os.path.dirname(found) if found else None
+
+
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
           extra: dict[str, str] | None = None, setup: str = "",
           in_place: bool = False) -> str | None:
@@ -293,17 +303,6 @@ def _hooks_repository(folder: Path) -> str:
                           capture_output=True, timeout=60).stdout.strip()
 
 
-def _pre_commit() -> str | None:
-    """The folder holding ``pre-commit``: ``SKILLGRANT_REVIEW_TOOLS`` (a folder of review
-    tools, as test_s47_greview's H6 reads it) or ``PATH``'s."""
-    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS")
-    for folder in [tools] if tools else []:
-        if (Path(folder) / "pre-commit").exists():
-            return folder
-    found = shutil.which("pre-commit")
-    return os.path.dirname(found) if found else None
-
-
 def test_h1_pre_commit_runs_the_hook_repository_it_cloned_into_the_home(
         tmp_path: Path) -> None:
     """pre-commit clones each hook repository ``.pre-commit-config.yaml`` names into
@@ -312,7 +311,7 @@ def test_h1_pre_commit_runs_the_hook_repository_it_cloned_into_the_home(
     ``Bash(pre-commit run --all-files)``, ``Bash(cp *)``, after one run (the user's, or an
     earlier session's): ``cp src/hook.sh ~/.cache/pre-commit/repoXXXX/check.sh`` (the name read
     with ``ls``, a read) is allowed, then the plan's call runs the payload."""
-    tools = _pre_commit()
+    tools = _review_tool("pre-commit")
     if tools is None:
         pytest.skip("not installed: pre-commit (SKILLGRANT_REVIEW_TOOLS)")
     commit = _hooks_repository(tmp_path / "hooks")
@@ -746,3 +745,35 @@ def test_p2_a_plan_entry_holding_a_dollar(tmp_path: Path, case: str) -> None:
 _open("test_p2_a_plan_entry_holding_a_dollar",
       "planprograms._plan_programs skips every entry holding `$` (after its placeholders): "
       "the programs it runs get nothing guarded")
+
+
+# --- tox: the environments it keeps in .tox and runs again -------------------------------------
+
+
+def test_t1_tox_runs_the_environment_it_keeps(tmp_path: Path) -> None:
+    """tox (4.x) creates ``.tox/<env>`` once and reuses it while ``tox.ini`` is unchanged; its
+    Python runs the ``.pth`` lines of the environment's site-packages at every start. tox
+    is in ``_RUNS_ANY``, ``tox.ini`` is guarded; ``.tox/`` is not (``_RECIPE_PYTHON``
+    guards ``.venv``, ``venv``, ``env`` only). Plan ``Bash(tox -e py)``, ``Bash(cp *)``,
+    after one run: ``cp src/x.pth .tox/py/lib/pythonX.Y/site-packages/x.pth`` is allowed,
+    the plan's call runs it."""
+    tools = _review_tool("tox")
+    if tools is None:
+        pytest.skip("not installed: tox (SKILLGRANT_REVIEW_TOOLS)")
+    extra = {"PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
+    version = subprocess.run([f"{tools}/python3", "-c", "import sys; print('python%d.%d' % "
+                              "sys.version_info[:2])"], capture_output=True, text=True,
+                             check=True, timeout=60).stdout.strip()
+    site = f".tox/py/lib/{version}/site-packages"
+    denied = _case(tmp_path, ["Bash(tox -e py)", "Bash(cp *)"],
+                   {"tox.ini": "[tox]\nenv_list = py\n[testenv]\nskip_install = true\n"
+                               "commands = python -c \"print(42)\"\n",
+                    "src/x.pth": "import os; open('zz', 'w').close()\n"},
+                   [f"cp src/x.pth {site}/x.pth", "tox -e py"], extra, setup="tox -e py",
+                   in_place=True)
+    assert denied is not None, "the hook allows a .pth in the environment tox runs"
+
+
+_open("test_t1_tox_runs_the_environment_it_keeps",
+      "planprograms: tox's (and nox's, hatch's) environments in `.tox/` (`.nox/`) are not "
+      "guarded under a plan running them (`_RECIPE_PYTHON`: .venv, venv, env)")
