@@ -777,3 +777,32 @@ def test_t1_tox_runs_the_environment_it_keeps(tmp_path: Path) -> None:
 _open("test_t1_tox_runs_the_environment_it_keeps",
       "planprograms: tox's (and nox's, hatch's) environments in `.tox/` (`.nox/`) are not "
       "guarded under a plan running them (`_RECIPE_PYTHON`: .venv, venv, env)")
+
+
+# --- python -m build: what it builds the project from ------------------------------------------
+
+
+def test_p3_python_m_build_runs_the_backend_a_cp_wrote(tmp_path: Path) -> None:
+    """``python3 -m build`` (pypa/build, the PEP 517 front end) imports the project's build
+    backend, which ``pyproject.toml`` names (``backend-path = ["."]``: a module of the
+    project's folder; ``requires = []``: nothing to fetch). pip's building from a path is
+    guarded (``_BUILT``: ``pyproject.toml``, ``setup.py``, ``setup.cfg``, review
+    s47-greview2 P1); ``-m build`` is not. Plan ``Bash(python3 -m build)``, ``Bash(cp *)``:
+    ``cp src/pp.toml pyproject.toml`` and ``cp src/backend.py backend.py`` are allowed, the
+    plan's call imports the backend (payload ran)."""
+    tools = _review_tool("pyproject-build")
+    if tools is None:
+        pytest.skip("not installed: build (SKILLGRANT_REVIEW_TOOLS)")
+    extra = {"PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
+    denied = _case(tmp_path, ["Bash(python3 -m build)", "Bash(cp *)"],
+                   {"src/pp.toml": '[build-system]\nrequires = []\nbuild-backend = "backend"\n'
+                                   'backend-path = ["."]\n',
+                    "src/backend.py": "import os\nopen('zz', 'w').close()\n"},
+                   ["cp src/pp.toml pyproject.toml", "cp src/backend.py backend.py",
+                    "python3 -m build"], extra)
+    assert denied is not None, "the hook allows a build backend python3 -m build imports"
+
+
+_open("test_p3_python_m_build_runs_the_backend_a_cp_wrote",
+      "planprograms._started guards what pip builds from (`_BUILT`); `python -m build` (and "
+      "`pyproject-build`) reads the same files and imports their backend")
