@@ -806,3 +806,49 @@ def test_p3_python_m_build_runs_the_backend_a_cp_wrote(tmp_path: Path) -> None:
 _open("test_p3_python_m_build_runs_the_backend_a_cp_wrote",
       "planprograms._started guards what pip builds from (`_BUILT`); `python -m build` (and "
       "`pyproject-build`) reads the same files and imports their backend")
+
+
+# --- task runners and build systems STARTS does not know: invoke, meson ------------------------
+
+
+#: (the tool, the plan's entry, the project's files, the calls, the setup): [invoke] invoke
+#: imports ``tasks.py`` (its build file, as ``noxfile.py`` is nox's: review s47 H6) before it
+#: runs a task; [meson-setup] ``meson setup build`` runs ``meson.build`` (``run_command``
+#: runs a program while it configures); [meson-compile] ``meson compile -C build`` (the
+#: usual build command) re-configures when ``meson.build`` is newer than the build.
+TOOL_BUILD_FILES = {
+    "invoke": ("invoke", "invoke test",
+               {"tasks.py": "from invoke import task\n@task\ndef test(c):\n    print('ok')\n",
+                "src/new": "import os\nopen('zz', 'w').close()\nfrom invoke import task\n"
+                           "@task\ndef test(c):\n    pass\n"},
+               ["cp src/new tasks.py", "invoke test"], ""),
+    "meson-setup": ("meson", "meson setup build",
+                    {"meson.build": "project('a')\n",
+                     "src/new": "project('a')\nrun_command('touch', 'zz', check: false)\n"},
+                    ["cp src/new meson.build", "meson setup build"], ""),
+    "meson-compile": ("meson", "meson compile -C build",
+                      {"meson.build": "project('a')\n",
+                       "src/new": "project('a')\nrun_command('touch', 'zz', check: false)\n"},
+                      ["cp src/new meson.build", "meson compile -C build"], "meson setup build"),
+}
+
+
+@pytest.mark.parametrize("case", list(TOOL_BUILD_FILES))
+def test_h2_a_runners_build_file_the_gate_does_not_know(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/new <build file>`` is allowed and the
+    plan's entry runs it (invoke and meson from PyPI in the tools venv; ninja from the
+    system)."""
+    tool, entry, files, calls, setup = TOOL_BUILD_FILES[case]
+    tools = _review_tool(tool)
+    if tools is None:
+        pytest.skip(f"not installed: {tool} (SKILLGRANT_REVIEW_TOOLS)")
+    needs("ninja") if tool == "meson" else None
+    extra = {"PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls, extra, setup,
+                   in_place=True)
+    assert denied is not None, "the hook allows a write to the build file the entry runs"
+
+
+_open("test_h2_a_runners_build_file_the_gate_does_not_know",
+      "planprograms.STARTS/_RUNS_ANY have no invoke (`tasks.py`, `invoke.yaml`) nor meson "
+      "(`meson.build`, `meson.options`, `meson_options.txt`, the build folder's files)")
