@@ -13,7 +13,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+from bash_review import (
+    LeftOpen,
+    first_denied,
+    home_env,
+    hook_allows,
+    hooked_project,
+    needs,
+    proved,
+    rewrites_hook,
+)
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -852,3 +861,58 @@ def test_h2_a_runners_build_file_the_gate_does_not_know(tmp_path: Path, case: st
 _open("test_h2_a_runners_build_file_the_gate_does_not_know",
       "planprograms.STARTS/_RUNS_ANY have no invoke (`tasks.py`, `invoke.yaml`) nor meson "
       "(`meson.build`, `meson.options`, `meson_options.txt`, the build folder's files)")
+
+
+# --- a here-string or here-document on the command: its words go unjudged --------------------
+
+
+#: Calls under ``Bash(cp *)`` alone, each followed by a here-string (``<<<x``) or a
+#: here-document (``<<x``) feeding cp's standard input (which cp never reads): bash runs the
+#: copy as written. The same calls without the redirection, or with ``</dev/null``, ``<<<$x``,
+#: ``<<<''`` or ``0<<<x``, are denied.
+HERE_STRINGS = {
+    "hook-script": "cp src/x.sh .claude/hooks/x.sh<<<x",
+    "hook-script-spaced": "cp src/x.sh .claude/hooks/x.sh <<< x",
+    "here-document": "cp src/x.sh .claude/hooks/x.sh<<x\nx\n",
+}
+
+
+@pytest.mark.parametrize("case", list(HERE_STRINGS))
+def test_g1_a_here_string_after_a_write_to_the_gates_own_file(tmp_path: Path,
+                                                             case: str) -> None:
+    """Plan ``Bash(cp *)``: ``cp src/x.sh .claude/hooks/x.sh<<<x`` rewrites the guarded hook
+    script (bash runs it: the payload runs when the script does); the printed hook allows
+    it."""
+    command = HERE_STRINGS[case]
+    project = hooked_project(tmp_path, ["Bash(cp *)"])
+    assert rewrites_hook(project, tmp_path, command), "bash did not rewrite the hook script"
+    assert not hook_allows(project, command), "the hook allows a rewrite of its hook script"
+
+
+#: The gate's own settings and plan, rewritten the same way (``evil/``: the same files
+#: without the hook, a plan granting all of Bash; ``files_fixture``).
+HERE_STRING_GATE_FILES = {
+    "settings": "cp evil/.claude/settings.json .claude/settings.json<<<x",
+    "plan": "cp evil/plan.json plan.json <<< x",
+}
+
+
+@pytest.mark.parametrize("case", list(HERE_STRING_GATE_FILES))
+def test_g1_a_here_string_rewrites_the_gates_settings_or_plan(tmp_path: Path,
+                                                             case: str) -> None:
+    """Plan ``Bash(cp *)``: the call replaces ``.claude/settings.json`` (no hook any more)
+    or the plan (``Bash``: everything) under real bash; the printed hook allows it."""
+    command = HERE_STRING_GATE_FILES[case]
+    project = hooked_project(tmp_path / "run", ["Bash(cp *)"])
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, check=False, timeout=60)
+    written = (scratch / (".claude/settings.json" if case == "settings" else "plan.json"))
+    assert written.read_text() in ("{}", '{"allowed-tools": ["Bash"]}'), "bash wrote nothing"
+    assert not hook_allows(project, command), "the hook allows a rewrite of the gate's file"
+
+
+_open("test_g1_a_here_string_after_a_write_to_the_gates_own_file",
+      "a here-string/here-document on the command makes the gate skip judging its words")
+_open("test_g1_a_here_string_rewrites_the_gates_settings_or_plan",
+      "a here-string/here-document on the command makes the gate skip judging its words")
