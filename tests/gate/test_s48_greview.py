@@ -916,3 +916,27 @@ _open("test_g1_a_here_string_after_a_write_to_the_gates_own_file",
       "a here-string/here-document on the command makes the gate skip judging its words")
 _open("test_g1_a_here_string_rewrites_the_gates_settings_or_plan",
       "a here-string/here-document on the command makes the gate skip judging its words")
+
+
+#: ``git config KEY VALUE`` writes git's configuration (guarded: denied); with a here-string
+#: ``<<<--get`` (or ``<<<--list``) the gate reads ``--get`` as one of git config's words, a
+#: read. ``core.fsmonitor`` names a program ``git status`` runs.
+GIT_CONFIG_HERE = {
+    "get": "git config core.fsmonitor 'touch zz; false'<<<--get",
+    "list": "git config core.fsmonitor 'touch zz; false' <<< --list",
+}
+
+
+@pytest.mark.parametrize("case", list(GIT_CONFIG_HERE))
+def test_g2_a_here_string_makes_a_git_config_write_a_read(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(git config *)`` (reads: writes of git's configuration are denied),
+    ``Bash(git status)``: the call sets ``core.fsmonitor`` under real bash, and ``git
+    status`` runs it (payload ran); the printed hook allows both."""
+    needs("git")
+    denied = _case(tmp_path, ["Bash(git config *)", "Bash(git status)"], {},
+                   [GIT_CONFIG_HERE[case], "git status"])
+    assert denied is not None, "the hook allows a write of git's configuration"
+
+
+_open("test_g2_a_here_string_makes_a_git_config_write_a_read",
+      "a here-string's word is read as one of the command's words (folded._redirected)")
