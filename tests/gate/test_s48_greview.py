@@ -940,3 +940,34 @@ def test_g2_a_here_string_makes_a_git_config_write_a_read(tmp_path: Path, case: 
 
 _open("test_g2_a_here_string_makes_a_git_config_write_a_read",
       "a here-string's word is read as one of the command's words (folded._redirected)")
+
+
+# --- python -m PKG: the package's `__init__` as an extension module ----------------------------
+
+
+#: An extension module's init function for the package ``mytool`` that runs the payload
+#: (C, no Python headers needed: the init is called before its result is looked at).
+INIT_PAYLOAD = ('#include <stdlib.h>\n'
+                'void *PyInit_mytool(void) { system("touch zz"); return 0; }\n')
+
+
+@pytest.mark.parametrize("suffix", [".so", ".abi3.so"])
+def test_m2_python_m_imports_the_packages_init_extension(tmp_path: Path, suffix: str) -> None:
+    """``python3 -m mytool`` imports the package ``mytool`` first; CPython's finder takes an
+    extension module before a source file (``mytool/__init__.so`` over ``__init__.py``).
+    ``_module_files`` guards ``mytool/__init__.py``, ``__init__.pyc``, ``__main__.py`` and
+    ``mytool.so`` (the extension suffixes of a one-name module), not ``__init__<suffix>``.
+    Plan ``Bash(python3 -m mytool)``, ``Bash(cp *)``: ``cp src/m.so mytool/__init__.so``
+    (built in the setup: the model's bytes) is allowed, the entry runs its init."""
+    needs("python3", "cc")
+    denied = _case(tmp_path, ["Bash(python3 -m mytool)", "Bash(cp *)"],
+                   {"mytool/__init__.py": "", "mytool/__main__.py": "print('tool')\n",
+                    "src/m.c": INIT_PAYLOAD},
+                   [f"cp src/m.so mytool/__init__{suffix}", "python3 -m mytool"],
+                   setup="cc -shared -fPIC -o src/m.so src/m.c")
+    assert denied is not None, "the hook allows an extension the plan's module imports first"
+
+
+_open("test_m2_python_m_imports_the_packages_init_extension",
+      "planprograms._module_files guards a package's `__init__.py`/`.pyc`, not its "
+      "`__init__` extension files (`_imp.extension_suffixes()`)")
