@@ -971,3 +971,34 @@ def test_m2_python_m_imports_the_packages_init_extension(tmp_path: Path, suffix:
 _open("test_m2_python_m_imports_the_packages_init_extension",
       "planprograms._module_files guards a package's `__init__.py`/`.pyc`, not its "
       "`__init__` extension files (`_imp.extension_suffixes()`)")
+
+
+# --- an interpreter's script fed on its standard input (`bash < tools/build.sh`) --------------
+
+
+#: (the plan's entry, the script it reads from standard input, the payload):
+#: planprograms._entry_words drops each redirection with its target, the input's too, so
+#: the script an interpreter reads from ``<`` is no script of the plan's: not guarded.
+STDIN_SCRIPTS = {
+    "bash": ("bash < tools/build.sh", "tools/build.sh", "touch zz\n"),
+    "sh-s": ("sh -s < tools/build.sh", "tools/build.sh", "touch zz\n"),
+    "python3-dash": ("python3 - < tools/gen.py", "tools/gen.py", "open('zz', 'w').close()\n"),
+    "node": ("node < tools/gen.js", "tools/gen.js", JS_PAYLOAD),
+    "perl": ("perl < tools/x.pl", "tools/x.pl", "system('touch zz');\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(STDIN_SCRIPTS))
+def test_s3_the_plans_script_fed_on_standard_input(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/p <the script>`` is allowed and the
+    plan's entry runs it (``bash tools/build.sh`` denies the same cp)."""
+    entry, target, text = STDIN_SCRIPTS[case]
+    needs(entry.split()[0])
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {target: "\n", "src/p": text}, [f"cp src/p {target}", entry])
+    assert denied is not None, "the hook allows a write to the script the entry feeds"
+
+
+_open("test_s3_the_plans_script_fed_on_standard_input",
+      "planprograms._entry_words drops an input redirection's target: the script an "
+      "interpreter reads from `<` is not guarded")
