@@ -1002,3 +1002,30 @@ def test_s3_the_plans_script_fed_on_standard_input(tmp_path: Path, case: str) ->
 _open("test_s3_the_plans_script_fed_on_standard_input",
       "planprograms._entry_words drops an input redirection's target: the script an "
       "interpreter reads from `<` is not guarded")
+
+
+#: Exact plan entries running ``cd sub && make`` through a shell's ``-c`` text: the entry's
+#: ``cd`` is read as a folder move only as a part of its own (``cd sub && make``, ``(cd sub
+#: && make)``: the cp is denied); inside ``-c`` the ``cd`` is read as a command whose
+#: program is ``cd``, and make's makefiles are guarded in the call's folder, not ``sub``.
+SHELL_C_CD = {
+    "sh-c-and": "sh -c 'cd sub && make'",
+    "bash-c-semicolon": 'bash -c "cd sub; make"',
+}
+
+
+@pytest.mark.parametrize("case", list(SHELL_C_CD))
+def test_s4_a_cd_inside_a_shells_c_text(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed and the
+    entry's make reads it in ``sub``."""
+    needs("make")
+    entry = SHELL_C_CD[case]
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"sub/Makefile": "all:\n\t@echo hi\n", "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk sub/Makefile", entry])
+    assert denied is not None, "the hook allows a write to the makefile the entry's make reads"
+
+
+_open("test_s4_a_cd_inside_a_shells_c_text",
+      "planprograms: `_PARTS` splits the `-c` text, but the part holding `sh -c cd sub` is read "
+      "as the shell's command `cd`, no folder move")
