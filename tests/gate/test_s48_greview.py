@@ -1029,3 +1029,42 @@ def test_s4_a_cd_inside_a_shells_c_text(tmp_path: Path, case: str) -> None:
 _open("test_s4_a_cd_inside_a_shells_c_text",
       "planprograms: `_PARTS` splits the `-c` text, but the part holding `sh -c cd sub` is read "
       "as the shell's command `cd`, no folder move")
+
+
+# --- a test named by its id: the file of `test_x.TestA` or `test_x.py::TestA` ----------------
+
+
+#: A test module whose import runs the payload, and the project's own.
+TEST_PAYLOAD = ("import os, unittest\nopen('zz', 'w').close()\n"
+                "class TestA(unittest.TestCase):\n    def test_a(self):\n        pass\n")
+TEST_MODULE = ("import unittest\nclass TestA(unittest.TestCase):\n"
+               "    def test_a(self):\n        pass\n")
+#: Plan entries running one test by its id. unittest's ``test_x.TestA`` is the module
+#: ``test_x`` (``test_x.py``), its class and method; ``_module_files`` reads a dotted name as
+#: a package (``test_x/``, guarded whole) and guards no ``test_x.py``. pytest's node id
+#: ``test_x.py::TestA`` is guarded as that literal path (no such file) and its folder (the
+#: call's: never guarded whole); ``python3 -m unittest test_x`` and ``pytest tests/test_x.py``
+#: deny the cp.
+TEST_IDS = {
+    "unittest-class": "python3 -m unittest test_x.TestA",
+    "unittest-method": "python3 -m unittest test_x.TestA.test_a",
+    "pytest-node-id": "pytest test_x.py::TestA::test_a",
+    "python-m-pytest-node-id": "python3 -m pytest -q test_x.py::TestA",
+}
+
+
+@pytest.mark.parametrize("case", list(TEST_IDS))
+def test_s5_a_test_named_by_its_id(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/p test_x.py`` is allowed and the
+    plan's entry imports it (payload ran)."""
+    entry = TEST_IDS[case]
+    needs(entry.split()[0])
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"test_x.py": TEST_MODULE, "src/p": TEST_PAYLOAD},
+                   ["cp src/p test_x.py", entry])
+    assert denied is not None, "the hook allows a write to the test file the entry runs"
+
+
+_open("test_s5_a_test_named_by_its_id",
+      "planprograms: a unittest name `mod.Class` is read as a package (`mod/`), a pytest node "
+      "id `file.py::Class` as a literal path: the test file itself is not guarded")
