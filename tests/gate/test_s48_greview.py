@@ -1068,3 +1068,30 @@ def test_s5_a_test_named_by_its_id(tmp_path: Path, case: str) -> None:
 _open("test_s5_a_test_named_by_its_id",
       "planprograms: a unittest name `mod.Class` is read as a package (`mod/`), a pytest node "
       "id `file.py::Class` as a literal path: the test file itself is not guarded")
+
+
+# --- a test runner the gate does not know runs the test files its operands name ---------------
+
+
+#: perl's ``prove`` runs each test file its operands name (a folder: every ``*.t`` in it), as
+#: ``pytest tests`` does; planprograms reads operands as scripts only after ``_INTERPRETERS``
+#: and ``pytest``/``python…`` (``pytest tests`` guards ``tests/``).
+PROVE_ENTRIES = {"file": "prove t/x.t", "folder": "prove -l t"}
+
+
+@pytest.mark.parametrize("case", list(PROVE_ENTRIES))
+def test_s6_a_test_runner_the_gate_does_not_know(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/p t/x.t`` is allowed and the plan's
+    entry runs it (payload ran)."""
+    needs("prove")
+    entry = PROVE_ENTRIES[case]
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"t/x.t": "use Test::More; ok(1); done_testing;\n",
+                    "src/p": "system('touch zz'); use Test::More; ok(1); done_testing;\n"},
+                   ["cp src/p t/x.t", entry])
+    assert denied is not None, "the hook allows a write to the test file the entry names"
+
+
+_open("test_s6_a_test_runner_the_gate_does_not_know",
+      "planprograms reads the operands of `_INTERPRETERS` and pytest as scripts, not of other "
+      "test runners (prove; bats, rspec, phpunit, mocha, jest, vitest: not installed here)")
