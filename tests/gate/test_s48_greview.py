@@ -1095,3 +1095,26 @@ def test_s6_a_test_runner_the_gate_does_not_know(tmp_path: Path, case: str) -> N
 _open("test_s6_a_test_runner_the_gate_does_not_know",
       "planprograms reads the operands of `_INTERPRETERS` and pytest as scripts, not of other "
       "test runners (prove; bats, rspec, phpunit, mocha, jest, vitest: not installed here)")
+
+
+# --- a script run by its path: its folder is not guarded as an interpreter's script's is ------
+
+
+@pytest.mark.parametrize("entry", ["./scripts/test.sh", "scripts/test.sh"])
+def test_s7_a_script_run_by_its_path_sources_a_file_beside_it(tmp_path: Path,
+                                                               entry: str) -> None:
+    """``bash scripts/test.sh`` guards ``scripts/`` whole (the script's folder: what it
+    sources or imports beside it); the same script run by its path (a ``#!/bin/sh`` file,
+    the kernel starts the shell) guards ``scripts/test.sh`` alone. Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``, the script sourcing ``scripts/lib.sh``: ``cp src/p scripts/lib.sh`` is
+    allowed and the entry runs it (payload ran)."""
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"scripts/test.sh": "#!/bin/sh\n. scripts/lib.sh\n",
+                    "scripts/lib.sh": "true\n", "src/p": "touch zz\n"},
+                   ["cp src/p scripts/lib.sh", entry], setup="chmod +x scripts/test.sh")
+    assert denied is not None, "the hook allows a write beside the script the entry runs"
+
+
+_open("test_s7_a_script_run_by_its_path_sources_a_file_beside_it",
+      "planprograms._entry_programs guards a program named by its path alone (`_literal`), "
+      "not its folder as `_script_words` does for an interpreter's script")
