@@ -1,0 +1,101 @@
+"""Review s48-freview of the SKILL.md reader (session 47's late fixes first: tagged.comment_end,
+flowlenient, runtime._BUN_READS, keyread/removed, the size limit, pluginparts, staged): files
+``check`` passes or ``apply`` keeps (or writes, under ``--enforce``) that a runtime reads with
+more grants than the plan, or that run something the plan does not carry. Each test in
+``HOLES`` fails today and is a strict xfail, so a fix shows as an unexpected pass (then drop
+its row).
+
+The runtimes' readings written here were measured: Bun 1.4.5 running the runtime's frontmatter
+steps (``test_*_bun_reads_*`` pin them, skipped without Bun).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from skillgrant.errors import SkillFileError
+from skillgrant.plan import Plan
+from skillgrant.skillfile import apply_to_text
+
+#: Each hole's test, and why it fails today.
+HOLES: dict[str, str] = {
+    "h1": ("a tag ended by a character libyaml does not take in a tag (`,` `#` `<` `\\` `^`, "
+           "any non-ASCII): PyYAML rejects, Bun 1.4.5 reads the tag and the rest as the value; "
+           "runtime._rejected takes PyYAML's error for Bun's (its _BUN_READS and "
+           "_BUN_MAY_ACCEPT name no tag) and the retry is read"),
+}
+
+
+def _hole(name: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=HOLES[name])
+
+
+def _rows(hole: str, rows: dict[str, str]) -> list[object]:
+    return [pytest.param(row, marks=[_hole(hole)] if hole in HOLES else [], id=row)
+            for row in sorted(rows)]
+
+
+ENFORCE = "/usr/bin/skillgrant hook --plan /p/plan.json"
+SKILL_PATH = "/nonexistent/.claude/skills/probe/SKILL.md"
+BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
+needs_bun = pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+
+
+def _skill(value: str, extra: str = "") -> str:
+    extra = f"{extra}\n" if extra else ""
+    return f"---\nname: probe\ndescription: d\nallowed-tools: {value}\n{extra}---\nbody\n"
+
+
+def _bun_parse(texts: list[str]) -> list[object]:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>Bun.YAML.parse(s))))')
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    out: list[object] = json.loads(done.stdout)
+    return out
+
+
+def _enforced(extra: str) -> None:
+    """``apply --enforce`` (plan ``Bash(echo *)``) of a skill with ``extra`` lines: it must
+    refuse, since the runtime drops (or forks past) the hook it writes."""
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(_skill("Bash(echo *)", extra), Plan.from_entries(["Bash(echo *)"]),
+                      enforce=ENFORCE, path=SKILL_PATH)
+
+
+# H1: R3's mechanism (PyYAML rejects, Bun reads as written, skillgrant reads the retry) with a
+# tag. libyaml's tag scanner takes URI characters only and stops at any other ("did not find
+# expected whitespace or line break (while scanning a tag)"); Bun 1.4.5 ends the tag there and
+# reads the rest as the value (``x: !a,b`` is ``",b"``, ``x: !a^b`` ``"^b"``). The tag makes
+# the runtime's retry re-quote the line, so the retry composes, and skillgrant reads
+# ``y: {PreToolUse: y}`` (the runtime drops the skill's hooks) and ``context: &c fork`` (the
+# skill runs forked, its own hook never sees the calls) as strings: ``apply --enforce`` writes
+# its hook. Measured by a sweep of every ASCII character and some others after ``!a``: `,` `#`
+# `<` `\` `^`, U+00A0, U+00E9, U+3000, U+FEFF (also after ``!!`` and after an anchor).
+H1 = {
+    "comma-mapping": "x: !a,b\ny: {PreToolUse: y}",
+    "caret-fork": "x: !a^b\ncontext: &c fork",
+    "hash-anchored-mapping": "argument-hint: !a#b\ny: &a {PreToolUse: y}",
+    "backslash-permission-request": "x: !a\\b\nz: {PermissionRequest: y}",
+    "less-than-after-anchor": "x: &z !a<b c\ny: {PreToolUse: y}",
+    "secondary-hash": "x: !!#b\ny: {PreToolUse: y}",
+    "non-ascii": "when_to_use: !aé now\ny: {PreToolUse: y}",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h1", H1))
+def test_h1_enforce_writes_a_hook_beside_a_tag_libyaml_stops_in(row: str) -> None:
+    _enforced(H1[row])
+
+
+@needs_bun
+def test_h1_bun_reads_a_tag_libyaml_stops_in_as_written() -> None:
+    assert _bun_parse([H1["comma-mapping"], H1["caret-fork"], H1["hash-anchored-mapping"],
+                       H1["non-ascii"]]) == [
+        {"x": ",b", "y": {"PreToolUse": "y"}}, {"x": "^b", "context": "fork"},
+        {"argument-hint": None, "y": {"PreToolUse": "y"}},
+        {"when_to_use": "é now", "y": {"PreToolUse": "y"}}]
