@@ -23,10 +23,13 @@ from skillgrant.skillfile import apply_to_text
 
 #: Each hole's test, and why it fails today.
 HOLES: dict[str, str] = {
-    "h1": ("a tag ended by a character libyaml does not take in a tag (`,` `#` `<` `\\` `^`, "
-           "any non-ASCII): PyYAML rejects, Bun 1.4.5 reads the tag and the rest as the value; "
-           "runtime._rejected takes PyYAML's error for Bun's (its _BUN_READS and "
+    "h1": ("a tag ended by a character libyaml does not take in a tag (`,` `#` `<` `>` `\\` "
+           "`^`, any non-ASCII): PyYAML rejects, Bun 1.4.5 reads the tag and the rest as the "
+           "value; runtime._rejected takes PyYAML's error for Bun's (its _BUN_READS and "
            "_BUN_MAY_ACCEPT name no tag) and the retry is read"),
+    "h2": ("runtime._BUN_READS' tab group ends a tab-only line with `$`, which Python's re "
+           "matches before LF only: a tab-only line ending in CRLF is not seen, the retry "
+           "(its tab made spaces) is read"),
 }
 
 
@@ -99,3 +102,38 @@ def test_h1_bun_reads_a_tag_libyaml_stops_in_as_written() -> None:
         {"x": ",b", "y": {"PreToolUse": "y"}}, {"x": "^b", "context": "fork"},
         {"argument-hint": None, "y": {"PreToolUse": "y"}},
         {"when_to_use": "é now", "y": {"PreToolUse": "y"}}]
+
+
+# H2: s47-ffix's R7 fix (``_BUN_READS``' ``tab`` group, ``^[ \t]*\t[ \t]*(?:#|$)``) finds a
+# tab-only line by ``$``, which Python's ``re`` matches before an LF only: a tab-only line that
+# ends in CRLF (``\t\r\n``) is not found. PyYAML rejects the tab, Bun 1.4.5 reads a blank
+# line; the runtime's retry turns the tab into spaces, so it composes, and skillgrant reads the
+# retry, where the LF-ended lines it re-quotes are strings (``y: {PreToolUse: y}``,
+# ``context: &c fork``). A CRLF file with one line ending in LF is enough (the runtime's _u
+# re-quotes no CR-ended line).
+H2 = {
+    "mapping-after": "x: 1\n\t\r\ny: {PreToolUse: y}",
+    "fork-before": "context: &c fork\n\t\r",
+    "spaces-around": "context: &c fork\n\t \r",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h2", H2))
+def test_h2_enforce_writes_a_hook_beside_a_tab_only_line_ending_in_crlf(row: str) -> None:
+    _enforced(H2[row])
+
+
+@_hole("h2")
+def test_h2_enforce_refuses_a_crlf_file_with_a_tab_only_line() -> None:
+    """The same in a CRLF file whose one re-quoted line ends in LF."""
+    text = ("---\r\nname: probe\r\ndescription: d\r\nallowed-tools: Bash(echo *)\r\n\t\r\n"
+            "context: &c fork\n---\r\nbody\r\n")
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(text, Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE,
+                      path=SKILL_PATH)
+
+
+@needs_bun
+def test_h2_bun_reads_a_tab_only_line_ending_in_crlf_as_blank() -> None:
+    assert _bun_parse([H2["mapping-after"], H2["fork-before"]]) == [
+        {"x": 1, "y": {"PreToolUse": "y"}}, {"context": "fork"}]
