@@ -19,17 +19,23 @@ import pytest
 
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
-from skillgrant.skillfile import apply_to_text
+from skillgrant.skillfile import apply_to_text, read_skill
 
 #: Each hole's test, and why it fails today.
 HOLES: dict[str, str] = {
     "h1": ("a tag ended by a character libyaml does not take in a tag (`,` `#` `<` `>` `\\` "
-           "`^`, any non-ASCII): PyYAML rejects, Bun 1.4.5 reads the tag and the rest as the "
-           "value; runtime._rejected takes PyYAML's error for Bun's (its _BUN_READS and "
-           "_BUN_MAY_ACCEPT name no tag) and the retry is read"),
+           "`^` quotes, any non-ASCII): libyaml rejects, Bun 1.4.5 reads the tag and the rest "
+           "as the value; runtime._rejected takes libyaml's error for Bun's (yamlapart's "
+           "_CUT_TAG is asked of texts PyYAML reads only) and the retry is read"),
     "h2": ("runtime._BUN_READS' tab group ends a tab-only line with `$`, which Python's re "
            "matches before LF only: a tab-only line ending in CRLF is not seen, the retry "
            "(its tab made spaces) is read"),
+    "h3": ("a block scalar's indentation or chomping indicator after a blank (`| -`, `> 2`, "
+           "`|2\\t+`): libyaml rejects, Bun 1.4.5 reads the header; runtime._rejected takes "
+           "libyaml's error for Bun's and the retry is read"),
+    "h4": ("a complex key after a lone CR (`x: 1` CR `? |#`): yamlapart's _COMPLEX_KEY and "
+           "_ODD_COMPLEX_KEY find a `?` first on a line after an LF only; libyaml reads the "
+           "text, Bun 1.4.5 rejects it and its retry (the frontmatter is {})"),
 }
 
 
@@ -137,3 +143,70 @@ def test_h2_enforce_refuses_a_crlf_file_with_a_tab_only_line() -> None:
 def test_h2_bun_reads_a_tab_only_line_ending_in_crlf_as_blank() -> None:
     assert _bun_parse([H2["mapping-after"], H2["fork-before"]]) == [
         {"x": 1, "y": {"PreToolUse": "y"}}, {"context": "fork"}]
+
+
+# H3: R3's mechanism with a block scalar's header: Bun 1.4.5 takes blanks between ``|``/``>``
+# and its indentation or chomping indicator (``x: | -`` is ``""``), libyaml stops ("expected
+# a comment or a line break"). The ``|`` makes the runtime's retry re-quote the line, so the
+# retry composes and skillgrant reads it: ``y: {PreToolUse: y}`` and ``context: &c fork`` are
+# strings there. Measured on ``|``, ``>``, ``|-``, ``>+``, ``|2`` with a space, two or a tab
+# before ``-``, ``+``, ``2``, ``-2``, ``2-``, ``+1`` (all read by Bun, all retried here).
+H3 = {
+    "literal-strip-mapping": "x: | -\ny: {PreToolUse: y}",
+    "folded-indent-fork": "x: > 2\ncontext: &c fork",
+    "tab-keep": "argument-hint: |2\t+\ny: {PreToolUse: y}",
+    "comment-after": "x: >  - #c\nz: {PermissionRequest: y}",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h3", H3))
+def test_h3_enforce_writes_a_hook_beside_a_block_header_with_a_blank(row: str) -> None:
+    _enforced(H3[row])
+
+
+@needs_bun
+def test_h3_bun_reads_a_block_header_with_a_blank() -> None:
+    assert _bun_parse([H3["literal-strip-mapping"], H3["folded-indent-fork"],
+                       H3["tab-keep"]]) == [
+        {"x": "", "y": {"PreToolUse": "y"}}, {"x": "", "context": "fork"},
+        {"argument-hint": "", "y": {"PreToolUse": "y"}}]
+
+
+# H4: s43-freview F4's complex keys (``? |#``, ``? >#``, ``? ''#c``: Bun rejects the line,
+# libyaml reads it) are refused where a ``?`` is first on a line after an LF; after a lone CR
+# (a YAML line break for both parsers) the ``?`` is not found. libyaml reads the text (a key
+# '' or None), Bun 1.4.5 rejects it and the runtime's retry (which keeps the CR line), so the
+# runtime's frontmatter is ``{}``: no ``allowed-tools`` (check reports entries the runtime
+# never grants) and no ``hooks`` (apply --enforce writes a hook that never loads; measured:
+# bun_reader reads the written file "failed").
+H4 = {
+    "literal-glued-comment": "x: 1\r? |#",
+    "quoted-glued-comment": "a: b\r? ''#c",
+    "folded-with-value": "argument-hint: h\r? >#: x",
+    "two-crs": "x: 1\r\r? >#\r\n: y",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h4", H4))
+def test_h4_enforce_writes_a_hook_beside_a_complex_key_after_a_cr(row: str) -> None:
+    _enforced(H4[row])
+
+
+@pytest.mark.parametrize("row", _rows("h4", H4))
+def test_h4_check_reports_entries_beside_a_complex_key_after_a_cr(row: str) -> None:
+    try:
+        doc = read_skill(_skill("Bash(echo *)", H4[row]))
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == ()
+
+
+@needs_bun
+def test_h4_bun_rejects_a_complex_key_after_a_cr() -> None:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>{try{Bun.YAML.parse(s);return true}'
+              'catch{return false}})))')
+    texts = [H4[row] for row in sorted(H4)]
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [False] * len(texts)
