@@ -36,6 +36,17 @@ HOLES: dict[str, str] = {
     "h4": ("a complex key after a lone CR (`x: 1` CR `? |#`): yamlapart's _COMPLEX_KEY and "
            "_ODD_COMPLEX_KEY find a `?` first on a line after an LF only; libyaml reads the "
            "text, Bun 1.4.5 rejects it and its retry (the frontmatter is {})"),
+    "h5": ("runtime._misplaced_line takes a tab before a flow collection's closing bracket "
+           "(`[a,` ⏎ `\\t]`) for Bun's rejection; Bun 1.4.5 reads it, libyaml too, and "
+           "skillgrant reads the retry"),
+    "h6": ("runtime.bun_rejects reads a block scalar's header from the node's start, its "
+           "properties when they are on a line of their own (`x: &a` ⏎ `  |#`): the comment "
+           "glued to the indicator is not seen; libyaml reads it, Bun 1.4.5 rejects the text "
+           "and its retry (the frontmatter is {})"),
+    "h7": ("runtime._misplaced_line's tab rule reads a continuation line up to the next LF: "
+           "a tab-only line ended by a lone CR inside a quoted scalar (`'a` ⏎ `\\t` CR "
+           "`  b'`) is taken for a tab before text; Bun 1.4.5 reads a blank line (and the "
+           "text as written), skillgrant reads the retry"),
 }
 
 
@@ -210,3 +221,92 @@ def test_h4_bun_rejects_a_complex_key_after_a_cr() -> None:
     done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
                           capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(done.stdout) == [False] * len(texts)
+
+
+# H5: the other way round: a text libyaml reads and Bun 1.4.5 reads as written, which
+# skillgrant predicts Bun rejects. ``_misplaced_line`` takes a tab first on a flow
+# collection's continuation line for Bun's rejection, unless the line is blank or a comment;
+# Bun also reads a tab before the closing bracket (``[a,`` ⏎ ``\t]``). libyaml reads it after a
+# CR, a CRLF, or where the collection starts on its own line (``x:`` ⏎ ``  [a,`` ⏎ ``\t]``), so
+# skillgrant reads the runtime's retry, where ``y: {PreToolUse: y}`` and ``context: &c fork``
+# are strings.
+H5 = {
+    "cr": "x: [a,\r\t]\ny: {PreToolUse: y}",
+    "crlf": "x: [a,\r\n\t]\ncontext: &c fork",
+    "own-line": "x:\n  [a,\n\t]\ny: {PreToolUse: y}",
+    "mapping-own-line": "x:\n  {a: b,\n\t}\ncontext: &c fork",
+    "nested": "x:\n  k: [a,\n\t\t]\nz: {PermissionRequest: y}",
+    "quoted-key": '"x": [a,\n\t]\ny: {PreToolUse: y}',
+}
+
+
+@pytest.mark.parametrize("row", _rows("h5", H5))
+def test_h5_enforce_writes_a_hook_beside_a_tab_before_a_closing_bracket(row: str) -> None:
+    _enforced(H5[row])
+
+
+@needs_bun
+def test_h5_bun_reads_a_tab_before_a_closing_bracket() -> None:
+    assert _bun_parse([H5["cr"], H5["crlf"], H5["own-line"], H5["mapping-own-line"]]) == [
+        {"x": ["a"], "y": {"PreToolUse": "y"}}, {"x": ["a"], "context": "fork"},
+        {"x": ["a"], "y": {"PreToolUse": "y"}}, {"x": {"a": "b"}, "context": "fork"}]
+
+
+# H6: s43-freview's rule "a comment glued to a block scalar's indicator" (``|#``: libyaml reads
+# it, Bun rejects) reads the header on the line where the node starts; a node's properties on
+# their own line (``x: &a`` ⏎ ``  |#``, s47-ffix's F2 placement) move the indicator to the
+# next line, and the glued comment is not seen. Bun 1.4.5 rejects the text, and its retry (the
+# ``&a`` line re-quoted, the ``|#`` line under it); the runtime's frontmatter is ``{}``: check
+# reports entries the runtime never grants, and ``apply --enforce`` writes a hook that never
+# loads (bun_reader reads the written file "failed").
+H6 = {
+    "anchor": "x: &a\n  |#",
+    "tag-folded-text": "argument-hint: !!str\n  >#\n  h",
+    "properties-own-line": "x:\n  &a\n  |#",
+    "comment-line-between": "x: &a\n  # c\n !!str |#",
+    "cr": "x: &a\r  |#",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h6", H6))
+def test_h6_enforce_writes_a_hook_beside_a_glued_comment_after_properties(row: str) -> None:
+    _enforced(H6[row])
+
+
+@pytest.mark.parametrize("row", _rows("h6", H6))
+def test_h6_check_reports_entries_beside_a_glued_comment_after_properties(row: str) -> None:
+    try:
+        doc = read_skill(_skill("Bash(echo *)", H6[row]))
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == ()
+
+
+# H7: the tab rule of ``_misplaced_line`` (a tab first on a continuation line: Bun rejects,
+# but a blank or comment line) takes the line to the next LF; a lone CR ends it for Bun.
+# ``x: 'a`` ⏎ ``\t`` CR ``  b'`` holds a tab-only line, which Bun 1.4.5 reads as blank (``a\nb``,
+# as written); skillgrant predicts a rejection and reads the retry, where ``y`` and
+# ``context`` are strings.
+H7 = {
+    "single-quoted": "x: 'a\n\t\r  b'\ny: {PreToolUse: y}",
+    "cr-only": "x: 'a\r\t\r  b'\ncontext: &c fork",
+    "double-quoted": 'x: "a\n\t\r  b"\ny: {PreToolUse: y}',
+    "seen-in-the-generator": "x:\t'\\t\r    \r\n\t\t\r  '\t#c\ny: {PreToolUse: y}",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h7", H7))
+def test_h7_enforce_writes_a_hook_beside_a_tab_only_line_ended_by_a_cr(row: str) -> None:
+    _enforced(H7[row])
+
+
+@needs_bun
+def test_h6_h7_bun_readings() -> None:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>{try{return Bun.YAML.parse(s)}'
+              'catch{return null}})))')
+    texts = [H6["anchor"], H6["tag-folded-text"], H7["single-quoted"], H7["cr-only"]]
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [None, None, {"x": "a\nb", "y": {"PreToolUse": "y"}},
+                                       {"x": "a\nb", "context": "fork"}]
