@@ -47,6 +47,14 @@ HOLES: dict[str, str] = {
            "a tab-only line ended by a lone CR inside a quoted scalar (`'a` ⏎ `\\t` CR "
            "`  b'`) is taken for a tab before text; Bun 1.4.5 reads a blank line (and the "
            "text as written), skillgrant reads the retry"),
+    "h8": ("runtime._misplaced_line lets a ',' start a flow collection's continuation line at "
+           "any column; Bun 1.4.5 rejects one at or left of the block's column after a nested "
+           "collection (`[[x]` ⏎ `,b]`), and the retry (the frontmatter is {}); skillgrant "
+           "predicts Bun reads it as written"),
+    "h9": ("blockcolumn.wide_blank_line ends the block scalar's header at the next LF: after "
+           "a header ended by a lone CR its first line is skipped, a wider blank line after it "
+           "is taken for the first, and Bun's rejection predicted; Bun 1.4.5 reads the text, "
+           "and skillgrant says the value grants nothing (SG009)"),
 }
 
 
@@ -310,3 +318,67 @@ def test_h6_h7_bun_readings() -> None:
                           capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(done.stdout) == [None, None, {"x": "a\nb", "y": {"PreToolUse": "y"}},
                                        {"x": "a\nb", "context": "fork"}]
+
+
+# H8: a ``,`` first on a continuation line of a flow collection, at column 0 of a top-level
+# value, is excused by ``_misplaced_line`` (with ``]``, ``}`` and ``#``); Bun 1.4.5 reads one
+# after a plain or quoted item (``[a`` ⏎ ``,b]``) but rejects one after a nested collection
+# (``[[x]`` ⏎ ``,b]``, ``[{k: v}`` ⏎ ``,b]``), and the runtime's retry too (the frontmatter is
+# ``{}``): check reports entries the runtime never grants, ``apply --enforce`` writes a hook that
+# never loads (bun_reader on the written file: "failed").
+H8 = {
+    "nested-list": "x: [[x]\n,b]",
+    "nested-mapping": "x: [{k: v}\n,b]",
+    "comment-line-between": "x: [[x]\n# c\n,b]",
+    "blank-after-bracket": "x: [[x] \n,b]",
+    "crlf": "x: [[x]\r\n,b]",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h8", H8))
+def test_h8_enforce_writes_a_hook_beside_a_comma_line_after_a_nested_collection(
+        row: str) -> None:
+    _enforced(H8[row])
+
+
+@pytest.mark.parametrize("row", _rows("h8", H8))
+def test_h8_check_reports_entries_beside_a_comma_line_after_a_nested_collection(
+        row: str) -> None:
+    try:
+        doc = read_skill(_skill("Bash(echo *)", H8[row]))
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == ()
+
+
+@needs_bun
+def test_h8_bun_rejects_a_comma_line_after_a_nested_collection() -> None:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>{try{return Bun.YAML.parse(s)}'
+              'catch{return null}})))')
+    texts = [H8["nested-list"], H8["nested-mapping"], "x: [a\n,b]", "x: [[x]\n ,b]"]
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [None, None, {"x": ["a", "b"]}, {"x": [["x"], "b"]}]
+
+
+# H9 (low: reported, the verdict stands): a block scalar whose header ends at a lone CR
+# (``x: >`` CR ``  a`` ⏎ ``    `` ⏎ ``  b``). ``wide_blank_line`` starts after the next LF, so it
+# skips the first line ``  a`` and takes the 4-space blank line for a leading one wider than
+# the first text line: Bun's rejection is predicted, and with a line the retry re-quotes, that
+# Bun reads nothing ("nothing": SG009 says the value grants nothing). Bun 1.4.5 reads the
+# text as written, ``allowed-tools`` included (bun_reader: direct, ``Bash(touch *)``).
+H9 = {
+    "folded": ("x: >\r  a\n    \n  b\nallowed-tools: Bash(touch *)", ("Bash(touch *)",)),
+    "literal": ("x: |\r  a\n   \n  b\nallowed-tools: Bash(touch *)", ("Bash(touch *)",)),
+}
+
+
+@pytest.mark.parametrize("row", _rows("h9", {row: "" for row in H9}))
+def test_h9_check_reports_the_entries_beside_a_block_header_ended_by_a_cr(row: str) -> None:
+    text, entries = H9[row]
+    try:
+        doc = read_skill(f"---\nname: p\ndescription: d\n{text}\n---\nb\n")
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == entries
