@@ -20,6 +20,7 @@ import pytest
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text, read_skill
+from skillgrant.skillfile.removed import removed_tools
 
 #: Each hole's test, and why it fails today.
 HOLES: dict[str, str] = {
@@ -55,6 +56,9 @@ HOLES: dict[str, str] = {
            "a header ended by a lone CR its first line is skipped, a wider blank line after it "
            "is taken for the first, and Bun's rejection predicted; Bun 1.4.5 reads the text, "
            "and skillgrant says the value grants nothing (SG009)"),
+    "h10": ("yamlapart's _CUT_ANCHOR (s43 F11: `&a:` is anchor `a` to libyaml, `a:` to Bun) "
+            "finds a node's start after an LF only: after a lone CR (`x: 1` CR `&a: b`, "
+            "`x:` CR `- &a: b`) it is missed, and skillgrant reads what Bun reads otherwise"),
 }
 
 
@@ -382,3 +386,44 @@ def test_h9_check_reports_the_entries_beside_a_block_header_ended_by_a_cr(row: s
     except SkillFileError:
         return  # refused: sound
     assert doc.runtime_entries == entries
+
+
+# H10: s43-freview F11's cut anchor (``&a:``: libyaml ends the name at ``:``, Bun 1.4.5 reads
+# ``a:`` as the name) is refused where it starts a node after an LF, a ``: `` or a flow
+# indicator; after a lone CR (a YAML line break) it is not found. A mapping key so written
+# (``x: 1`` CR ``&a: b``) makes Bun reject the text and its retry (the frontmatter is
+# ``{}``: ``apply --enforce`` writes a hook that never loads); a list item (``x:`` CR ``- &a:
+# b``) is ``["b"]`` to Bun and ``[{None: "b"}]`` to skillgrant, so ``disallowed-tools`` so
+# written is shown removing nothing (Bun's ``removed``: ``Read``).
+H10 = {
+    "mapping-key": "x: 1\r&a: b",
+    "mapping-key-block": "x: 1\r&a:\n  z: w",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h10", H10))
+def test_h10_enforce_writes_a_hook_beside_a_cut_anchor_after_a_cr(row: str) -> None:
+    _enforced(H10[row])
+
+
+@pytest.mark.parametrize("row", _rows("h10", {"item": "", "second-item": ""}))
+def test_h10_disallowed_tools_after_a_cr_shown_as_the_runtime_reads_them(row: str) -> None:
+    value = {"item": "\r- &a: Read", "second-item": "\r- Write\r- &a: Read"}[row]
+    try:
+        found = removed_tools(f"---\nname: p\ndescription: d\ndisallowed-tools:{value}\n"
+                              "---\nb\n")
+    except SkillFileError:
+        return
+    assert found is None or "Read" in found.entries
+
+
+@needs_bun
+def test_h10_bun_reads_a_cut_anchor_after_a_cr() -> None:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>{try{return Bun.YAML.parse(s)}'
+              'catch{return null}})))')
+    texts = [H10["mapping-key"], "x:\r- &a: b", "disallowed-tools:\r- Write\r- &a: Read"]
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [None, {"x": ["b"]},
+                                       {"disallowed-tools": ["Write", "Read"]}]
