@@ -38,8 +38,8 @@ HOLES: dict[str, str] = {
            "_ODD_COMPLEX_KEY find a `?` first on a line after an LF only; libyaml reads the "
            "text, Bun 1.4.5 rejects it and its retry (the frontmatter is {})"),
     "h5": ("runtime._misplaced_line takes a tab before a flow collection's closing bracket "
-           "(`[a,` ⏎ `\\t]`) for Bun's rejection; Bun 1.4.5 reads it, libyaml too, and "
-           "skillgrant reads the retry"),
+           "or comma (`[a,` ⏎ `\\t]`, `['q'` ⏎ `\\t,b]`) for Bun's rejection; Bun 1.4.5 "
+           "reads it, libyaml too, and skillgrant reads the retry"),
     "h6": ("runtime.bun_rejects reads a block scalar's header from the node's start, its "
            "properties when they are on a line of their own (`x: &a` ⏎ `  |#`): the comment "
            "glued to the indicator is not seen; libyaml reads it, Bun 1.4.5 rejects the text "
@@ -249,6 +249,8 @@ H5 = {
     "mapping-own-line": "x:\n  {a: b,\n\t}\ncontext: &c fork",
     "nested": "x:\n  k: [a,\n\t\t]\nz: {PermissionRequest: y}",
     "quoted-key": '"x": [a,\n\t]\ny: {PreToolUse: y}',
+    "comma-own-line": "x:\n  ['q'\n\t,b]\ny: {PreToolUse: y}",
+    "comma-after-comment": "x:\n  ['q'\n\t# c\n\t,[x]]\ncontext: &c fork",
 }
 
 
