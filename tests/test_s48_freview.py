@@ -132,6 +132,17 @@ def test_h1_enforce_writes_a_hook_beside_a_tag_libyaml_stops_in(row: str) -> Non
     _enforced(H1[row])
 
 
+@pytest.mark.parametrize("row", _rows("h1", {"command-file": "", "plugin-skill": ""}))
+def test_h1_enforce_writes_a_hook_into_a_command_or_plugin_skill(row: str) -> None:
+    """The same through a slash command file and a plugin's skill (``apply --enforce`` writes
+    its hook into both)."""
+    path = {"command-file": "/nonexistent/.claude/commands/probe.md",
+            "plugin-skill": "/nonexistent/plug/skills/probe/SKILL.md"}[row]
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(_skill("Bash(echo *)", H1["comma-mapping"]),
+                      Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE, path=path)
+
+
 @needs_bun
 def test_h1_bun_reads_a_tag_libyaml_stops_in_as_written() -> None:
     assert _bun_parse([H1["comma-mapping"], H1["caret-fork"], H1["hash-anchored-mapping"],
