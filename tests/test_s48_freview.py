@@ -278,6 +278,21 @@ def test_h5_enforce_writes_a_hook_beside_a_tab_before_a_closing_bracket(row: str
     _enforced(H5[row])
 
 
+@pytest.mark.parametrize("row", _rows("h5", {"list-comment-after": "", "two-items": ""}))
+def test_h5_check_reports_the_entries_the_runtime_reads(row: str) -> None:
+    """(low) allowed-tools beside H5's text: Bun reads the flow list as written (``Bash``,
+    every command), skillgrant the retry's string (``[Bash]``, ``#c``: nothing it knows); apply
+    rewrites it soundly, but check reports entries the runtime does not read."""
+    value, entries = {"list-comment-after": ("[Bash] #c", ("Bash",)),
+                      "two-items": ("[Read, Bash] #c", ("Read", "Bash"))}[row]
+    try:
+        doc = read_skill(f"---\nname: p\ndescription: d\nallowed-tools: {value}\n"
+                         f"{H5['cr'].split(chr(10))[0]}\n---\nb\n")
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == entries
+
+
 @needs_bun
 def test_h5_bun_reads_a_tab_before_a_closing_bracket() -> None:
     assert _bun_parse([H5["cr"], H5["crlf"], H5["own-line"], H5["mapping-own-line"]]) == [
