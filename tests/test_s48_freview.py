@@ -533,6 +533,19 @@ def test_c1_check_refuses_a_plugin_whose_agent_declares_hooks(tmp_path: Path, ro
         judge_plugin(str(plugin / "skills" / "probe" / "SKILL.md"))
 
 
+@_hole("c1")
+def test_c1_check_refuses_a_plugin_whose_listed_agent_declares_hooks(tmp_path: Path) -> None:
+    """The same agent named by the manifest's ``agents`` key (``./team/ev.agent.md``)."""
+    plugin = tmp_path / "cplug"
+    manifest = '{"name": "cplug", "agents": ["./team/ev.agent.md"]}'
+    for rel, data in ((".plugin/plugin.json", manifest), ("team/ev.agent.md", _AGENT_HOOKS),
+                      ("skills/probe/SKILL.md", _skill("Read"))):
+        (plugin / rel).parent.mkdir(parents=True, exist_ok=True)
+        (plugin / rel).write_text(data)
+    with pytest.raises(SkillFileError):
+        judge_plugin(str(plugin / "skills" / "probe" / "SKILL.md"))
+
+
 _ADDON = (Path.home() / ".cache" / "skillgrant-runtime" / "copilot-1.0.102" / "pkg-cache"
           / "pkg" / "linux-x64" / "1.0.102" / "prebuilds" / "linux-x64" / "runtime.node")
 
