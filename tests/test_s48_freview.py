@@ -279,6 +279,8 @@ def test_h5_enforce_writes_a_hook_beside_a_tab_before_a_closing_bracket(row: str
 
 
 @pytest.mark.parametrize("row", _rows("h5", {"list-comment-after": "", "two-items": ""}))
+# (and spaces before the tab: ``x:`` ⏎ ``  y:  {`` ⏎ ``  \t}`` is "nothing" to skillgrant,
+# SG009 "grants nothing", where Bun reads the text as written: test_h5_check_says_*)
 def test_h5_check_reports_the_entries_the_runtime_reads(row: str) -> None:
     """(low) allowed-tools beside H5's text: Bun reads the flow list as written (``Bash``,
     every command), skillgrant the retry's string (``[Bash]``, ``#c``: nothing it knows); apply
@@ -291,6 +293,21 @@ def test_h5_check_reports_the_entries_the_runtime_reads(row: str) -> None:
     except SkillFileError:
         return  # refused: sound
     assert doc.runtime_entries == entries
+
+
+@pytest.mark.parametrize("row", _rows("h5", {"spaces-then-tab": "", "comment-line": ""}))
+def test_h5_check_says_the_entries_the_runtime_reads(row: str) -> None:
+    """(low) a tab after spaces before the bracket, in a nested value: skillgrant predicts Bun
+    rejects the text and its retry ("nothing": SG009 says the value grants nothing); Bun reads
+    it as written and grants ``Bash(touch *)``."""
+    lines = {"spaces-then-tab": "x:\n  y:  {\n  \t}",
+             "comment-line": "x:\n  y:  {\n\t# c\n  \t}"}[row]
+    try:
+        doc = read_skill(f"---\nname: p\ndescription: d\n{lines}\n"
+                         "allowed-tools: Bash(touch *)\n---\nb\n")
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == ("Bash(touch *)",)
 
 
 @needs_bun
