@@ -36,7 +36,8 @@ from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
-from .planprograms import MANIFESTS, MODULES, WORKSPACES
+from .planpaths import MODULES, WORKSPACES
+from .planprograms import MANIFESTS
 from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -154,7 +155,9 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     local_programs += session_paths([os.path.abspath(cwd)] if cwd and cwd != project
                                     else [], inner)
     # PYTHONPATH's folders come before the standard library: its modules' names there (L2)
-    modules += [p for p in (os.environ.get("PYTHONPATH") or "").split(os.pathsep) if p]
+    python_path = (os.environ.get("PYTHONPATH") or "").split(os.pathsep)
+    modules += [p for p in python_path if p]  # (an empty entry: the process's folder, L4)
+    modules += list(roots) if len(python_path) > 1 and "" in python_path else []
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
     # to what git and ssh read (review s41 S4)
     items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".copilot"),

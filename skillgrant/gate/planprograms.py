@@ -13,6 +13,7 @@ import itertools
 import os
 
 from ..lazy import compile_on_use
+from .planpaths import MODULES, WORKSPACES, in_folders, literal, module_files, option_values
 from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS, long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -63,7 +64,7 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
             moved, words = _entry_words(part)
             folder = os.path.join(folder, moved) if moved else folder
             if words:  # (`cd sub && mvn -v`: sub's `.mvn`, and each above)
-                found += _in_folders([folder], _entry_programs(words))
+                found += in_folders([folder], _entry_programs(words))
     # (the call's folder itself, a script's there: not guarded whole, docs/call-gate.md)
     return tuple(dict.fromkeys(p for p in found if p != "./"))
 
@@ -106,7 +107,7 @@ def _entry_programs(words: list[str]) -> list[str]:
     program, found = words[0], []
     name = os.path.basename(program)
     if "/" in program:  # a virtual environment's Python runs its `lib`'s .pth (P1b)
-        found += _literal(program)
+        found += literal(program)
         if name.startswith("python"):
             venv = os.path.dirname(os.path.dirname(program))  # (and its pyvenv.cfg: `home`
             found += [os.path.join(venv, "lib") + "/", os.path.join(venv, "pyvenv.cfg")]  # V2)
@@ -114,9 +115,9 @@ def _entry_programs(words: list[str]) -> list[str]:
             _PATTERN.search(w) or w in ("-w", "-ws", "-r", "-F", "workspace", "workspaces") or
             w.startswith("-w") or
             long_prefix(w, "workspace", "workspaces", "recursive", "filter") for w in words):
-        found += [WORKSPACES + f for f in ["", *_values(words, _NODE_TOPS)]]  # (s44 P3)
+        found += [WORKSPACES + f for f in ["", *option_values(words, _NODE_TOPS)]]  # (s44 P3)
     if name in RUNNERS and name not in RUNS_OPERAND:  # `setsid ./x.sh`, `taskset -c 0 ./x.sh`
-        found += [p for w in words[1:] if "/" in w for p in _literal(w)]  # (s43 P2b)
+        found += [p for w in words[1:] if "/" in w for p in literal(w)]  # (s43 P2b)
     if name in PACKAGE_RUNNERS:  # `npx node tools/run.js`, `uv run python x.py` (s43 P2e)
         inner = next((i for i, w in enumerate(words[1:], 1) if os.path.basename(w) in
                       RUNS_OPERAND or os.path.basename(w).startswith(("python", "pytest"))),
@@ -212,6 +213,7 @@ _FOLDER_OPTIONS: Final = {
     "cmake": ("-S", "-B", "--build"), **dict.fromkeys(("mvn", "mvnw"), ("-f", "--file")),
     **dict.fromkeys(("gradle", "gradlew"), ("-p", "--project-dir")),
     "cargo": ("--manifest-path",), "pytest": ("--rootdir",),
+    **dict.fromkeys(("terraform", "tofu"), ("-chdir",)),  # (`-chdir=infra`: s47 T3)
     **dict.fromkeys(_NODE_RUNNERS | {"node"}, tuple(_NODE_FOLDERS))}
 #: Their options naming a file they run (``make -f``, ``awk -f``, ``cmake -P``, …).
 _FILE_OPTIONS: Final = {
@@ -231,20 +233,37 @@ def _started(name: str, words: list[str]) -> list[str]:
     module = words[words.index("-m") + 1] if "-m" in words[1:-1] else ""
     kind = "pytest" if "pytest" in (name, *words[1:3]) or name == "py.test" else (
         module if name.startswith("python") and module else name)  # `python3 -m mypy`
-    folders = [""] + [f for v in _values(words, _FOLDER_OPTIONS.get(kind, ()))
+    folders = [""] + [f for v in option_values(words, _FOLDER_OPTIONS.get(kind, ()))
                       for f in (v, os.path.dirname(v))]
     if kind == "pytest":  # its root is read from its paths' folders up (and conftest.py)
         folders += [os.path.dirname(w) for w in words[1:] if "/" in w and w[:1] != "-"]
     anything = kind in _RUNS_ANY or (kind == "git" and not _HOOKED.isdisjoint(words[1:4]))
-    found = _in_folders(folders, _ALL_STARTS if anything else STARTS.get(kind, ()))
+    found = in_folders(folders, _ALL_STARTS if anything else STARTS.get(kind, ()))
     if anything:  # a recipe's Python: the call's folder first on its sys.path, a venv's
-        found += _in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
+        found += in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
     if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`,
         found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")  # or a
-                  for p in (_literal(w) if w != "." else _BUILT)]  # requirements file's `.`:
-        found += _in_folders(folders, _BUILT) if _values(words, _FILE_OPTIONS[kind]) else []
-    return found + [p for f in folders for v in _values(words, _FILE_OPTIONS.get(kind, ()))
-                    for p in _literal(os.path.join(f, v))]
+                  for p in (literal(w) if w != "." else _BUILT)]  # requirements file's `.`:
+        found += in_folders(folders, _BUILT) if option_values(words, _FILE_OPTIONS[kind]) else []
+    if kind in _NODE_RUNNERS:  # a folder or tarball it installs or packs (review s47 N4)
+        found += [p for w in words[1:] if w[:1] != "-" for p in _local_package(w)]
+    return found + [p for f in folders for v in option_values(words, _FILE_OPTIONS.get(kind, ()))
+                    for p in literal(os.path.join(f, v))]
+
+
+def _local_package(word: str) -> list[str]:
+    """The folder or tarball a node runner's package spec ``word`` names (npm-package-arg's
+    file specs: ``./x``, ``../x``, ``/x``, ``~/x``, ``file:x``, ``name@file:x``,
+    ``git+file://…``, ``x.tgz``), whose manifest and lifecycle scripts it runs; the call's
+    folder itself is no path here (its ``package.json``: ``STARTS``)."""
+    spec = word[word.index("@", 1) + 1:] if "@" in word[1:] else word
+    named = spec.startswith(("file:", "git+file:"))
+    spec = spec.removeprefix("git+").removeprefix("file:").split("#", 1)[0]
+    spec = "/" + spec.lstrip("/") if spec[:2] == "//" else spec  # (`file:///x`)
+    if spec.rstrip("/") in ("", ".") or not (named or spec[:1] in "./~" or spec.endswith(
+            (".tgz", ".tar.gz", ".tar"))):
+        return []
+    return literal(spec.rstrip("/"))
 
 
 def runs_named_file(name: str, rest: list[str], word: str) -> bool:
@@ -253,56 +272,11 @@ def runs_named_file(name: str, rest: list[str], word: str) -> bool:
     ``-ftools/x.awk``, ``--file=tools/x.awk``, ``cmake -Ptools/x.cmake``), and no other word
     holds it: for the readers rule, which takes it as the script an interpreter runs (review
     s44 C7; ``guards`` guards that file for a plan naming it)."""
-    values = _values([name, *rest], _FILE_OPTIONS.get(os.path.basename(name), ()))
+    values = option_values([name, *rest], _FILE_OPTIONS.get(os.path.basename(name), ()))
     return any(word == v or (word[:1] == "-" and word.endswith(v)) for v in values) and \
         sum(word in w for w in rest) == 1
 
 
-def _values(words: list[str], names: tuple[str, ...]) -> list[str]:
-    """The values ``words`` give the options ``names``: ``-C DIR``, ``-CDIR``, a cluster
-    ``-sC DIR``, ``--directory DIR``, ``--dir=DIR`` (getopt_long's prefixes)."""
-    found: list[str] = []
-    letters = {n[1] for n in names if len(n) == 2}
-    longs = [n[2:] for n in names if n[:2] == "--"]
-    for at, word in enumerate(words[1:], 1):
-        following = words[at + 1] if at + 1 < len(words) else ""
-        if word in names or (word[:2] == "--" and long_prefix(word, *longs)):
-            found.append(word.split("=", 1)[1] if "=" in word else following)
-        elif word[:1] == "-" and word[1:2] != "-":  # a cluster: any letter may take the rest
-            found += [word[k + 1:] or following for k in range(1, len(word))
-                      if word[k] in letters]
-    return [v for v in found if v]
-
-
-def _in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[str]:
-    """``names`` in each of ``folders``; a name starting with ``^`` in each folder on the way
-    to one too, and kept as ``^NAME`` (``guards``: in each folder from the call's up)."""
-    found: list[str] = []
-    for folder in folders:
-        for name in names:
-            if name[:1] in (WORKSPACES, MODULES):  # (the mark stays first)
-                found.append(name[0] + os.path.join(folder, name[1:]).rstrip("/"))
-            if name[:1] not in ("^", WORKSPACES, MODULES):
-                found.append(os.path.join(folder, name))
-            if name[:1] != "^":
-                continue
-            parts = [p for p in folder.split("/") if p]
-            lead = "/" if folder[:1] == "/" else ""
-            found += [name, *(lead + os.path.join(*parts[:k], name[1:])
-                              for k in range(1, len(parts) + 1))]
-    return found
-
-
-#: What ``plan_programs`` writes before a folder (``%``, ``%web``) whose ``package.json`` or
-#: ``pnpm-workspace.yaml`` lists the workspaces a node runner's workspace option runs
-#: (``--workspaces``, ``-ws``, ``-w NAME``, ``-r``, ``--filter``): ``guards`` reads them
-#: (``workspaces``).
-WORKSPACES: Final = "%"
-#: What ``plan_programs`` writes before the folder a plan's Python puts first on ``sys.path``
-#: (``python3 -m MODULE``, ``python3 x.py``: the call's folder, never guarded whole, C6):
-#: ``guards`` guards there the files that would shadow a standard module (``argparse.py``
-#: beside ``-m json.tool``: review s44 P3; ``named.Index``).
-MODULES: Final = "+"
 #: The node runners' options naming the folder whose workspaces they run.
 _NODE_TOPS: Final = ("--prefix", "-C", "--dir", "--cwd")
 #: Interpreters that run the script their operand names, beside ``RUNS_OPERAND`` (``java
@@ -335,59 +309,47 @@ _SAFE_PATH: Final = compile_on_use(r"-[bBdEiOqRsSuv]*[IP][bBdEiIOPqRsSuv]*")
 def _script_words(name: str, words: list[str]) -> list[str]:
     """``_entry_programs`` of an interpreter's or pytest's words: its scripts and modules."""
     found: list[str] = []
-    if name in _INTERPRETERS or name.startswith(("python", "pytest", "py.test")):
+    python = name[:6] == "python"  # (`-c`, `-`, no script: the call's folder first, as
+    if name in _INTERPRETERS or name.startswith(("python", "pytest", "py.test")):  # -m: V4)
         for at, word in enumerate(words[1:], 1):
             module = word if words[at - 1] == "-m" else word[2:] if word[:2] == "-m" else ""
-            if words[at - 1] in _CODE and (name[:6] != "python" or words[at - 1] == "-c"):
-                # code, and its words (a shell's: a command)
-                shell = name in ("bash", "sh", "dash", "zsh", "ksh")
-                return found + (_entry_programs(words[at:]) if shell else [])
+            safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
+            if (words[at - 1] in _CODE and (not python or words[at - 1] == "-c")) or (
+                    python and word == "-"):  # code, or a script on standard input
+                return found + _inline(name, words, at, safe)
             if module:  # `python3 -m pkg.mod` (`-mpkg.mod`) runs pkg/mod from the folder,
                 # which is first on sys.path (unless -I/-P: then not the call's folder)
-                safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
-                found += [*_module_files(module), *([] if safe else ["./", MODULES + "."])]
+                found += [*module_files(module), *([] if safe else ["./", MODULES + "."])]
             elif words[at - 1] in _VALUED or (at == 1 and word in _SUBCOMMANDS):
                 continue  # `python3 -X dev x.py`: an option's value; `bun run`
             elif words[at - 1] in _LOADED:
-                found += _literal(word) if "/" in word else []
+                found += literal(word) if "/" in word else []
             elif "/" in word or (word[:1] != "-" and not _PATTERN.search(word)):
                 # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
                 # pattern (`python3 *`) is any script, which the plan grants
-                found += [*_literal(word), (os.path.dirname(word) or "."
+                found += [*literal(word), (os.path.dirname(word) or "."
                                             ) + "/", *_named_too(name, words[1:at], word)]
-                if name[:6] == "python" and not os.path.dirname(word) and not any(
-                        _SAFE_PATH.fullmatch(w) for w in words[1:at]):
+                if python and not os.path.dirname(word) and not safe:
                     found.append(MODULES + ".")  # (its folder, the call's, first: P3)
+    if python and not found and not any(_SAFE_PATH.fullmatch(w) for w in words[1:]):
+        found.append(MODULES + ".")  # no script: standard input's, or a prompt's (V4)
     return found
+
+
+def _inline(name: str, words: list[str], at: int, safe: bool) -> list[str]:
+    """What the code at ``words[at]`` (``-c CODE``, ``-e CODE``, ``python3 -``) names: a
+    shell's command's programs; Python's call's folder, first on its ``sys.path`` as for
+    ``-m`` (review s47 V4), unless ``safe`` (``-I``, ``-P`` before it)."""
+    if name in ("bash", "sh", "dash", "zsh", "ksh"):
+        return _entry_programs(words[at:])
+    return [MODULES + "."] if name[:6] == "python" and not safe else []
 
 
 def _named_too(name: str, before: list[str], word: str) -> list[str]:
     """What else a script word ``word`` (after the words ``before``) names (review
     s47-greview2): a module ``-m unittest test_x`` imports; the files ``bun run lint`` runs
     where the package has no such script (``lint.js``, ``lint.ts``, …)."""
-    found = _module_files(word) if "-m" in before and "/" not in word else []
+    found = module_files(word) if "-m" in before and "/" not in word else []
     if name in ("bun", "deno") and "." not in os.path.basename(word):
-        found += [f for ext in _JS for f in _literal(word + ext)]
+        found += [f for ext in _JS for f in literal(word + ext)]
     return found
-
-
-def _module_files(module: str) -> list[str]:
-    """The files of the call's folder ``python -m MODULE`` would run: a package's folder
-    (``tools.run``: ``tools/``); for a module of one name, its source, bytecode and extension
-    files and its package's ``__init__.py`` (not the folder: the word naming the module
-    would then name a guarded folder, review s44 C6; a folder without ``__init__.py`` is a
-    namespace package, which a regular one later on ``sys.path`` wins over; its
-    ``__main__.py`` runs where none is installed)."""
-    top = module.split(".")[0]
-    if "." in module:
-        return [top + "/"]
-    import _imp
-
-    return [top + ".py", top + ".pyc", top + "/__init__.py", top + "/__init__.pyc",
-            top + "/__main__.py", *(top + suffix for suffix in _imp.extension_suffixes())]
-
-
-def _literal(path: str) -> list[str]:
-    """``path``, or when it holds a pattern the folder before it."""
-    cut = min((path.find(c) for c in "*?[" if c in path), default=-1)
-    return [path] if cut < 0 else [path[:cut].rsplit("/", 1)[0] + "/"]

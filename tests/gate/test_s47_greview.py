@@ -963,9 +963,6 @@ def test_l4_an_empty_pythonpath_entry_puts_the_calls_folder_first(tmp_path: Path
         "the hook allows a standard module's name in the folder an empty PYTHONPATH entry adds"
 
 
-_open("test_l4_an_empty_pythonpath_entry_puts_the_calls_folder_first",
-      "review s47 L4: an empty PYTHONPATH entry (the process's folder) is dropped")
-
 
 #: Plan entries running fixed Python code that Python runs with the call's folder first on
 #: ``sys.path`` (``-c``, a script on standard input), as ``-m`` does.
@@ -1000,9 +997,6 @@ def test_v4_python_c_imports_a_standard_module_from_the_calls_folder(tmp_path: P
     assert first_denied(tmp_path / "run", calls) is not None, \
         "the hook allows a standard module's name beside python3 -c"
 
-
-_open("test_v4_python_c_imports_a_standard_module_from_the_calls_folder",
-      "review s47 V4: -c and - put the call's folder first, as -m; not a module folder")
 
 
 #: (the variable, the plan's git call, a setup of the repository): each variable names a
@@ -1187,9 +1181,6 @@ def test_n4_npm_installs_a_folder_the_entry_names(tmp_path: Path, case: str) -> 
         "the hook allows rewriting the manifest of a folder the plan's npm installs"
 
 
-_open("test_n4_npm_installs_a_folder_the_entry_names",
-      "review s47 N4: the folder an npm install/pack entry names is not guarded")
-
 
 # --- terraform's -chdir names the folder whose providers it starts -------------------------
 
@@ -1245,7 +1236,3 @@ def test_t3_terraform_chdir_starts_the_providers_of_the_folder_it_names(tmp_path
     calls = _terraform_project(tmp_path / "run")
     assert first_denied(tmp_path / "run", calls, env) is not None, \
         "the hook allows replacing the provider terraform -chdir starts"
-
-
-_open("test_t3_terraform_chdir_starts_the_providers_of_the_folder_it_names",
-      "review s47 T3: terraform's -chdir folder is not among _FOLDER_OPTIONS")

@@ -1,0 +1,82 @@
+"""The paths ``planprograms`` names, and how it reads an entry's words for them: the values
+its options give (``make -C DIR``, ``terraform -chdir=DIR``), names in each folder on the way
+up, the files ``python -m MODULE`` runs, a path's part before a pattern."""
+
+from __future__ import annotations
+
+import os
+
+from .wrapped import long_prefix
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: What ``plan_programs`` writes before a folder (``%``, ``%web``) whose ``package.json`` or
+#: ``pnpm-workspace.yaml`` lists the workspaces a node runner's workspace option runs
+#: (``--workspaces``, ``-ws``, ``-w NAME``, ``-r``, ``--filter``): ``guards`` reads them
+#: (``workspaces``).
+WORKSPACES: Final = "%"
+#: What ``plan_programs`` writes before the folder a plan's Python puts first on ``sys.path``
+#: (``python3 -m MODULE``, ``python3 x.py``: the call's folder, never guarded whole, C6):
+#: ``guards`` guards there the files that would shadow a standard module (``argparse.py``
+#: beside ``-m json.tool``: review s44 P3; ``named.Index``).
+MODULES: Final = "+"
+
+
+def option_values(words: list[str], names: tuple[str, ...]) -> list[str]:
+    """The values ``words`` give the options ``names``: ``-C DIR``, ``-CDIR``, a cluster
+    ``-sC DIR``, ``--directory DIR``, ``--dir=DIR`` (getopt_long's prefixes)."""
+    found: list[str] = []
+    letters = {n[1] for n in names if len(n) == 2}
+    longs = [n[2:] for n in names if n[:2] == "--"]
+    for at, word in enumerate(words[1:], 1):
+        following = words[at + 1] if at + 1 < len(words) else ""
+        if word in names or (word[:2] == "--" and long_prefix(word, *longs)) or (
+                word.split("=", 1)[0] in names):  # (`-chdir=DIR`: terraform's, s47 T3)
+            found.append(word.split("=", 1)[1] if "=" in word else following)
+        elif word[:1] == "-" and word[1:2] != "-":  # a cluster: any letter may take the rest
+            found += [word[k + 1:] or following for k in range(1, len(word))
+                      if word[k] in letters]
+    return [v for v in found if v]
+
+
+def in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[str]:
+    """``names`` in each of ``folders``; a name starting with ``^`` in each folder on the way
+    to one too, and kept as ``^NAME`` (``guards``: in each folder from the call's up)."""
+    found: list[str] = []
+    for folder in folders:
+        for name in names:
+            if name[:1] in (WORKSPACES, MODULES):  # (the mark stays first)
+                found.append(name[0] + os.path.join(folder, name[1:]).rstrip("/"))
+            if name[:1] not in ("^", WORKSPACES, MODULES):
+                found.append(os.path.join(folder, name))
+            if name[:1] != "^":
+                continue
+            parts = [p for p in folder.split("/") if p]
+            lead = "/" if folder[:1] == "/" else ""
+            found += [name, *(lead + os.path.join(*parts[:k], name[1:])
+                              for k in range(1, len(parts) + 1))]
+    return found
+
+
+def module_files(module: str) -> list[str]:
+    """The files of the call's folder ``python -m MODULE`` would run: a package's folder
+    (``tools.run``: ``tools/``); for a module of one name, its source, bytecode and extension
+    files and its package's ``__init__.py`` (not the folder: the word naming the module
+    would then name a guarded folder, review s44 C6; a folder without ``__init__.py`` is a
+    namespace package, which a regular one later on ``sys.path`` wins over; its
+    ``__main__.py`` runs where none is installed)."""
+    top = module.split(".")[0]
+    if "." in module:
+        return [top + "/"]
+    import _imp
+
+    return [top + ".py", top + ".pyc", top + "/__init__.py", top + "/__init__.pyc",
+            top + "/__main__.py", *(top + suffix for suffix in _imp.extension_suffixes())]
+
+
+def literal(path: str) -> list[str]:
+    """``path``, or when it holds a pattern the folder before it."""
+    cut = min((path.find(c) for c in "*?[" if c in path), default=-1)
+    return [path] if cut < 0 else [path[:cut].rsplit("/", 1)[0] + "/"]
