@@ -38,6 +38,7 @@ from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
 from .planpaths import MODULES, WORKSPACES
 from .planprograms import MANIFESTS
+from .startpaths import start_paths
 from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -134,6 +135,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
     items += [(os.path.join(home, name), tree) for name, tree in HOME_CODE] + npm_global(home)
+    items += start_paths(named, [f for f in (*folders[2:], project) if f], home)  # (s48)
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
     items += [(os.path.join(xdg, name), True) for name in ("git", "husky")] if xdg else []
     data = os.environ.get("XDG_DATA_HOME")  # gh's extensions, helm's plugins (s46 E1)

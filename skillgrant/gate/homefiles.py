@@ -72,7 +72,9 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     # review s46 E1: gh's extensions (`gh NAME` runs gh-NAME there), helm's
                     # plugins (`helm NAME`)
                     (os.path.join(".local", "share", "gh"), True),
-                    (os.path.join(".local", "share", "helm"), True))
+                    (os.path.join(".local", "share", "helm"), True),
+                    # session 48: cmake's user package registry (find_package: review s47 M2)
+                    (".cmake", True))
 #: The system's files that a program the gate covers reads as what to run (review s44):
 #: man-db's configuration (R1), Maven's launcher scripts (H1), pip's settings (H4).
 SYSTEM_CODE: Final = (("/etc/manpath.config", False), ("/etc/man_db.conf", False),

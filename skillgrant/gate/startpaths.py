@@ -1,0 +1,147 @@
+"""What the plan's programs read at their start that no rule named before (session 48): the
+paths a project's or the user's ``.npmrc`` names (``node-options=--require ./tools/x.js``:
+review s47 C5b), cmake's package search prefixes (M2), and where the links inside the home's
+guarded folders lead (a toolchain a version manager links to: R1; a dotfiles manager's
+``~/.kube/config -> ~/dotfiles/kubeconfig``: R2). Each is guarded whole."""
+
+from __future__ import annotations
+
+import os
+
+from . import files as fs
+from . import linked
+from .envpaths import named_paths
+from .homefiles import HOME_CODE, SYSTEM_BINS, SYSTEM_TREES, npm_global
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+
+def start_paths(named: tuple[str, ...], folders: list[str],
+                home: str) -> list[tuple[str, bool]]:
+    """The items above, for the plan's programs' paths ``named`` (``plan_programs``), the
+    folders a program of the call runs in (the call's, each above it, the project's) and the
+    user's home. Raises ValueError for a settings file the gate cannot read."""
+    items = home_links(home)
+    if "^.npmrc" in named:  # (a node runner, or a runner of any program, in the plan)
+        items += npmrc_paths(folders, home)
+    if "CMakeLists.txt" in named:
+        items += cmake_prefixes(folders, home)
+    return items
+
+
+#: The folders of a version manager (by its folder in the home, and the variable moving it)
+#: holding the toolchains it runs, each of which may be a link (``rustup toolchain link``,
+#: ``pyenv``'s ``versions/x -> …``), and whether they are a level further down (nvm's
+#: ``versions/node/vX``, asdf's and mise's ``installs/TOOL/VERSION``).
+_INSTALLS: Final = ((".rustup", "RUSTUP_HOME", "toolchains", False),
+                    (".pyenv", "PYENV_ROOT", "versions", False),
+                    (".rbenv", "RBENV_ROOT", "versions", False),
+                    (".nvm", "NVM_DIR", "versions", True),
+                    (".asdf", "ASDF_DATA_DIR", "installs", True),
+                    (os.path.join(".local", "share", "mise"), "MISE_DATA_DIR", "installs", True),
+                    (".volta", "VOLTA_HOME", os.path.join("tools", "image"), True))
+#: The folders of ``HOME_CODE``'s whose entries are read for links (their own entries; the
+#: version managers' toolchains: ``_INSTALLS``), and the folders in them read a level further
+#: (aws's aliases, docker's and helm's plugins, gradle's init scripts, gh's extensions).
+_DEEPER: Final = frozenset({"cli", "cli-plugins", "init.d", "plugins", "extensions", "hooks"})
+#: Walked elsewhere (``guards``: git's, ssh's, Copilot's, sqlite3's), or the folders of programs
+#: (``PATH``'s, read for links when on it).
+_WALKED: Final = frozenset({".ssh", ".copilot", os.path.join(".config", "sqlite3")})
+
+
+def _deeper(depth: int, name: str, _top: str) -> bool:
+    return depth == 0 and name in _DEEPER
+
+
+def _one_deeper(depth: int, _name: str, _top: str) -> bool:
+    return depth == 0
+
+
+def _no_deeper(_depth: int, _name: str, _top: str) -> bool:
+    return False
+
+
+def home_links(home: str) -> list[tuple[str, bool]]:
+    """The targets of the links in ``HOME_CODE``'s folders (their entries, and ``_DEEPER``'s)
+    and in the version managers' toolchain folders, each guarded whole (reviews s47 R1, R2).
+    Deeper links (a plugin's own files) are the rule's residual (docs/decisions.md)."""
+    path = os.environ.get("PATH", "").split(":")
+    there = {name for name, kind in linked.entries(home) if kind != "file"}  # (one listing)
+    items: list[tuple[str, bool]] = []
+    for name, tree in HOME_CODE:
+        folder = os.path.join(home, name)
+        if tree and name.split("/", 1)[0] in there and name not in _WALKED and (
+                folder not in path):
+            items += linked.walked([folder], _deeper, named=False)
+    for name, variable, installs, deeper in _INSTALLS:
+        root = os.environ.get(variable) or (os.path.join(home, name)
+                                            if name.split("/", 1)[0] in there else "")
+        if root:
+            items += linked.walked([os.path.join(root, installs)],
+                                   _one_deeper if deeper else _no_deeper, named=False)
+    return items
+
+
+#: The ``.npmrc`` keys naming no path (registries, scopes' registries, tokens are URLs or
+#: secrets; ``named_paths`` reads a URL's host as a path).
+_URL: Final = "://"
+
+
+def npmrc_paths(folders: list[str], home: str) -> list[tuple[str, bool]]:
+    """What the values of each ``.npmrc`` npm reads name (``named_paths``: ``node-options``'
+    ``--require ./x.js``, ``script-shell``, ``git``, ``pnpmfile``, ``init-module``, …),
+    relative ones from each of ``folders`` (npm runs a script in its package's folder, one of
+    them), guarded whole (review s47 C5b). Raises ValueError for one that cannot be read."""
+    files = [os.path.join(f, ".npmrc") for f in folders]
+    files += [path for path, tree in npm_global(home) if not tree]
+    found: dict[str, bool] = {}
+    for path in dict.fromkeys(files):
+        for value in _values(path):
+            for named in named_paths(value):
+                named = os.path.expanduser(named)
+                for full in [named] if named[:1] == "/" else [os.path.join(f, named)
+                                                              for f in folders]:
+                    found[os.path.normpath(full)] = True
+    return list(found.items())
+
+
+def _values(path: str) -> list[str]:
+    """The values of the ini file ``path`` npm reads (``key = value``; ``;`` and ``#``
+    comments), but URLs; none when it is not there."""
+    try:
+        text = fs.read(path, 1 << 20).decode()
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path!r} cannot be read for the files it names: {e}") from e
+    values = [line.partition("=")[2].strip() for line in text.splitlines()
+              if "=" in line and line.lstrip()[:1] not in (";", "#", "[")]
+    return [v for v in values if _URL not in v]
+
+
+def cmake_prefixes(folders: list[str], home: str) -> list[tuple[str, bool]]:
+    """The prefixes cmake's ``find_package`` searches that ``PATH`` makes (each entry, or its
+    parent for ``…/bin``, ``…/sbin``; review s47 M2), whole; where one is the home or holds a
+    folder a call runs in, its folders cmake reads packages from (``share``, ``lib*``,
+    ``cmake``). The system's are guarded where writable (``SYSTEM_TREES``); ``CMAKE_PREFIX_PATH``
+    and ``<Package>_DIR`` as every session variable's paths (``envpaths``)."""
+    items: list[tuple[str, bool]] = []
+    inside = [os.path.normpath(f) + "/" for f in (*folders, home) if f]
+    for entry in dict.fromkeys(os.environ.get("PATH", "").split(":")):
+        if not entry:
+            continue
+        entry = fs.realpath(os.path.expanduser(entry))
+        prefix = os.path.dirname(entry) if os.path.basename(entry) in ("bin", "sbin") else entry
+        if (prefix + "/").startswith((*SYSTEM_BINS, *(t + "/" for t in SYSTEM_TREES))):
+            continue
+        if any(f.startswith(prefix.rstrip("/") + "/") for f in inside):
+            items += [(os.path.join(prefix, n), True) for n in _PACKAGE_FOLDERS]
+        else:
+            items.append((prefix, True))
+    return items
+
+
+#: A prefix's folders cmake's ``find_package`` reads a package's configuration from.
+_PACKAGE_FOLDERS: Final = ("share", "lib", "lib32", "lib64", "libx32", "cmake", "CMake")
