@@ -36,7 +36,7 @@ from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
-from .planpaths import MODULES, WORKSPACES
+from .planpaths import MODULES, SETTINGS, WORKSPACES
 from .planprograms import MANIFESTS
 from .startpaths import start_paths
 from .writers import braced, clone_word, composer, into_git
@@ -89,7 +89,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # (whole, as a skill's folder is: its name held by a word is no write, its run is none)
     roots = dict.fromkeys(f for f in (cwd, project) if f)
     planned = [(os.path.join(folder, path.rstrip("/") or "."), True) for path in named
-               if path[:1] not in ("^", WORKSPACES, MODULES) for folder in roots]
+               if path[:1] not in ("^", WORKSPACES, MODULES, SETTINGS) for folder in roots]
     items += planned
     modules = [os.path.join(folder, path[1:]) for path in named if path[:1] == MODULES
                for folder in roots]  # (their standard modules' names: review s44 P3)

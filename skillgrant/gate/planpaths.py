@@ -22,6 +22,9 @@ WORKSPACES: Final = "%"
 #: ``guards`` guards there the files that would shadow a standard module (``argparse.py``
 #: beside ``-m json.tool``: review s44 P3; ``named.Index``).
 MODULES: Final = "+"
+#: What ``plan_programs`` writes before a Python checker that imports the plugins its settings
+#: name (``&mypy``; ``&*`` under a runner of any program): ``pluginpaths`` reads them.
+SETTINGS: Final = "&"
 
 
 def option_values(words: list[str], names: tuple[str, ...]) -> list[str]:

@@ -13,7 +13,15 @@ import itertools
 import os
 
 from ..lazy import compile_on_use
-from .planpaths import MODULES, WORKSPACES, in_folders, literal, module_files, option_values
+from .planpaths import (
+    MODULES,
+    SETTINGS,
+    WORKSPACES,
+    in_folders,
+    literal,
+    module_files,
+    option_values,
+)
 from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS, long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -173,6 +181,7 @@ STARTS: Final = {
                                       ".pylintrc.toml", "pyproject.toml", "setup.cfg",
                                       "tox.ini")),
     "flake8": ("^setup.cfg", "^tox.ini", "^.flake8"),
+    "coverage": ("^.coveragerc", "^setup.cfg", "^tox.ini", "^pyproject.toml"),
     "eslint": ("node_modules/", "package.json", *("^" + n for n in (
         "eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts",
         "eslint.config.mts", "eslint.config.cts", ".eslintrc.js", ".eslintrc.cjs",
@@ -201,6 +210,8 @@ _RUNS_ANY: Final = frozenset({"make", "gmake", "ninja", "just", "task", "tox", "
                               "cargo", "mvn", "mvnw", "gradle", "gradlew", "cmake", "ctest",
                               "terraform", "tofu",
                               "pre-commit", *_NODE_RUNNERS})
+#: Checkers importing the plugins their settings name, which run no project code otherwise.
+_PLUGGED: Final = frozenset({"mypy", "dmypy", "pylint", "flake8", "coverage", "pytest"})
 _HOOKED: Final = frozenset({"commit", "push", "merge", "rebase", "am", "pull", "checkout",
                             "switch", "cherry-pick", "revert"})  # (git's hooks run)
 _ALL_STARTS: Final = tuple(dict.fromkeys(n for names in STARTS.values() for n in names))
@@ -241,6 +252,8 @@ def _started(name: str, words: list[str]) -> list[str]:
     found = in_folders(folders, _ALL_STARTS if anything else STARTS.get(kind, ()))
     if anything:  # a recipe's Python: the call's folder first on its sys.path, a venv's
         found += in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
+    if kind in _PLUGGED or anything:  # the plugins its settings name (session 48)
+        found.append(SETTINGS + (kind if kind in _PLUGGED else "*"))
     if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`,
         found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")  # or a
                   for p in (literal(w) if w != "." else _BUILT)]  # requirements file's `.`:

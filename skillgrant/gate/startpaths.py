@@ -12,6 +12,7 @@ from . import files as fs
 from . import linked
 from .envpaths import named_paths
 from .homefiles import HOME_CODE, SYSTEM_BINS, SYSTEM_TREES, npm_global
+from .planpaths import SETTINGS
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -28,6 +29,11 @@ def start_paths(named: tuple[str, ...], folders: list[str],
         items += npmrc_paths(folders, home)
     if "CMakeLists.txt" in named:
         items += cmake_prefixes(folders, home)
+    plugged = [p[1:] for p in named if p[:1] == SETTINGS]
+    if plugged:  # (a Python checker, or a runner of any program)
+        from .pluginpaths import plugin_paths
+
+        items += plugin_paths(plugged, folders, home)
     return items
 
 

@@ -1,0 +1,211 @@
+"""Session 48's gate fixes (s48-gfix): the plugins a Python checker's settings name (mypy,
+pylint, flake8, coverage, pytest's ``-p``), guarded against a covered writer and, for a checker
+the plan names, its settings files against the plan's own Edit grant (review s44 W3's
+pyproject.toml row); the readings behind review s47's T3, V4, N4, C5b, M2 (in-process). Each
+slow case proves its payload runs under real bash first, then asks the printed hook."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import bash, first_denied
+from files_fixture import gated_project
+from test_gate_files import _settings_hook
+
+from skillgrant.gate.planprograms import plan_programs
+from skillgrant.gate.startpaths import cmake_prefixes, npmrc_paths
+
+_MYPY_PLUGIN = "from mypy.plugin import Plugin\n\n\ndef plugin(version):\n    return Plugin\n"
+_PAYLOAD = "import os\nos.system('touch zz')\n"
+
+#: (the checker, its entry, the settings file, its text, the plugin file it names, the
+#: plugin's harmless text): the payload is the plugin's text after the payload line.
+CHECKERS = {
+    "mypy": ("mypy", "Bash(mypy src)", "mypy.ini", "[mypy]\nplugins = tools/p.py\n",
+             "tools/p.py", _MYPY_PLUGIN),
+    "mypy-pyproject-module": ("mypy", "Bash(mypy src)", "pyproject.toml",
+                              '[tool.mypy]\nplugins = ["tools/p.py"]\n', "tools/p.py",
+                              _MYPY_PLUGIN),
+    "pylint": ("pylint", "Bash(pylint src)", ".pylintrc",
+               '[MAIN]\nload-plugins=plug\ninit-hook=import sys; sys.path.insert(0, "tools")\n',
+               "tools/plug.py", "def register(linter):\n    pass\n"),
+    "flake8": ("flake8", "Bash(flake8 src)", "setup.cfg",
+               "[flake8:local-plugins]\nextension =\n    XYZ = fplug:P\npaths = ./tools\n",
+               "tools/fplug.py", "class P:\n    name = 'x'\n    version = '1'\n\n"
+               "    def __init__(self, tree):\n        pass\n\n"
+               "    def run(self):\n        return iter(())\n"),
+    "coverage": ("coverage", "Bash(coverage report)", ".coveragerc", "[run]\nplugins = cplug\n",
+                 "cplug.py", "def coverage_init(reg, options):\n    pass\n"),
+    "pytest": ("pytest", "Bash(pytest tests)", "pytest.ini",
+               "[pytest]\npythonpath = .\naddopts = -p tools.plug\n", "tools/plug.py", "\n"),
+}
+
+
+def _tools_env() -> dict[str, str]:
+    """The environment with ``$SKILLGRANT_REVIEW_TOOLS`` (a folder holding pylint, flake8,
+    coverage: ``pip install pylint flake8 coverage`` in a venv, links to its programs) and
+    this interpreter's folder (mypy, pytest beside it) first on ``PATH``."""
+    import sys
+
+    env = dict(os.environ)
+    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS")
+    env["PATH"] = f"{tools + ':' if tools else ''}{env['PATH']}:{Path(sys.executable).parent}"
+    return env
+
+
+def _checker_project(project: Path, case: str, entries: list[str]) -> None:
+    _, entry, settings, text, plugin, harmless = CHECKERS[case]
+    gated_project(project, [*entries, entry])
+    (project / "src").mkdir()
+    (project / "src" / "a.py").write_text("x = 1\n")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+    (project / settings).write_text(text)
+    (project / plugin).parent.mkdir(parents=True, exist_ok=True)
+    (project / plugin).write_text(harmless)
+    (project / "tools" / "__init__.py").parent.mkdir(exist_ok=True)
+    (project / "tools" / "__init__.py").write_text("")
+    (project / "e").mkdir()
+    (project / "e" / "plug.py").write_text(_PAYLOAD + harmless)
+
+
+def _needs(program: str, env: dict[str, str]) -> None:
+    if shutil.which(program, path=env["PATH"]) is None:
+        pytest.skip(f"not installed: {program} (see SKILLGRANT_REVIEW_TOOLS)")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(CHECKERS))
+def test_a_checkers_plugin_module_written_by_a_covered_copy(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(cp *)`` and a checker's entry, whose settings name a plugin module: ``cp
+    e/plug.py <the module>`` then the covered checker imports it (proved with real bash and the
+    real checker); the hook denies the copy."""
+    env = _tools_env()
+    program, entry, _, _, plugin, _ = CHECKERS[case]
+    _needs(program, env)
+    calls = [f"cp e/plug.py {plugin}", entry[5:-1]]
+    _checker_project(tmp_path / "proof", case, ["Bash(cp *)"])
+    for call in calls:
+        bash(call, tmp_path / "proof", env)
+    assert (tmp_path / "proof" / "zz").exists(), "bash ran no payload: the case proves nothing"
+    _checker_project(tmp_path / "run", case, ["Bash(cp *)"])
+    assert first_denied(tmp_path / "run", calls, env) == calls[0]
+
+
+def _write(project: Path, path: str, content: str, env: dict[str, str]) -> bool:
+    """Whether the printed hook allows Claude Code's Write of ``content`` to ``path``."""
+    body = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "cwd": str(project),
+                       "tool_name": "Write", "tool_input": {
+                           "file_path": str(project / path), "content": content}}).encode()
+    done = subprocess.run(["/bin/sh", "-c", _settings_hook(project)], input=body, cwd=project,
+                          capture_output=True, timeout=60, check=False, env=env)
+    return done.returncode != 2
+
+
+#: (the checker, its entry, the settings file the Write tool writes, the text naming the
+#: plugin ``plug.py`` in the call's folder or ``tools``).
+WRITTEN = {
+    "flake8-setup.cfg": ("flake8", "Bash(flake8 src)", "setup.cfg",
+                         "[flake8:local-plugins]\nextension =\n    XYZ = fplug:P\n"
+                         "paths = ./tools\n"),
+    "coverage-pyproject": ("coverage", "Bash(coverage report)", "pyproject.toml",
+                           '[tool.coverage.run]\nplugins = ["cplug"]\n'),
+    "pylint-pyproject": ("pylint", "Bash(pylint src)", "pyproject.toml",
+                         '[tool.pylint.main]\nload-plugins = ["plug"]\n'
+                         "init-hook = 'import sys; sys.path.insert(0, \"tools\")'\n"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(WRITTEN))
+def test_the_write_tool_names_a_plugin_in_a_checkers_settings(tmp_path: Path,
+                                                             case: str) -> None:
+    """Plan ``Edit(./**)`` and a checker's entry: the Write tool writes the checker's
+    settings file naming a plugin the model writes (``Edit(./**)`` grants that), and the
+    covered checker imports it (proved). The checker runs no project code otherwise, so its
+    settings are not the plan's programs' alone: the Write is denied."""
+    env = _tools_env()
+    program, entry, settings, text = WRITTEN[case]
+    _needs(program, env)
+
+    def build(project: Path) -> None:
+        gated_project(project, ["Edit(./**)", entry])
+        (project / "src").mkdir()
+        (project / "src" / "a.py").write_text("x = 1\n")
+        (project / "tools").mkdir()
+        for name in ("fplug", "cplug", "plug"):
+            text = _PAYLOAD + CHECKERS["flake8" if name == "fplug" else "coverage"
+                                       if name == "cplug" else "pylint"][5]
+            (project / "tools" / f"{name}.py").write_text(text)
+            (project / f"{name}.py").write_text(text)
+
+    build(tmp_path / "proof")
+    (tmp_path / "proof" / settings).write_text(text)
+    bash(entry[5:-1], tmp_path / "proof", env)
+    assert (tmp_path / "proof" / "zz").exists(), "bash ran no payload: the case proves nothing"
+    build(tmp_path / "run")
+    assert not _write(tmp_path / "run", settings, text, env)
+    assert _write(tmp_path / "run", "src/b.py", "y = 2\n", env)  # (the plan's Edit grant)
+
+
+@pytest.mark.slow
+def test_pytests_settings_stay_the_plans_own_edit(tmp_path: Path) -> None:
+    """Cost control (review s45): beside ``Bash(pytest tests)``, pytest runs the project's
+    tests anyway, so ``Edit(./**)`` still writes its settings (``pyproject.toml``)."""
+    project = tmp_path / "project"
+    gated_project(project, ["Edit(./**)", "Bash(pytest tests)"])
+    assert _write(project, "pyproject.toml", "[tool.pytest.ini_options]\naddopts = -q\n",
+                  dict(os.environ))
+
+
+def test_plan_programs_mark_the_checkers_and_read_new_folders() -> None:
+    """In-process: the marks and paths ``plan_programs`` gives the rules closed this session."""
+    assert "&mypy" in plan_programs(("Bash(mypy src)",))
+    assert "&*" in plan_programs(("Bash(make test)",))
+    assert "&pytest" in plan_programs(("Bash(python3 -m pytest tests)",))
+    assert "infra/.terraform/" in plan_programs(("Bash(terraform -chdir=infra plan)",))
+    assert "infra/.terraform/" in plan_programs(("Bash(tofu -chdir=infra plan)",))
+    assert "+." in plan_programs(('Bash(python3 -c "import json")',))
+    assert "+." in plan_programs(("Bash(python3 - < q.txt)",))
+    assert "+." not in plan_programs(("Bash(python3 -I -c x)",))
+    assert "+." not in plan_programs(("Bash(python3 tools/x.py)",))
+    for entry, path in (("npm i -g ./tools/cli", "./tools/cli"), ("npm pack ../x", "../x"),
+                        ("npm i foo@file:lib/x", "lib/x"), ("pnpm add file:///abs/x", "/abs/x"),
+                        ("npm i x.tgz", "x.tgz")):
+        assert path in plan_programs((f"Bash({entry})",)), entry
+    assert not any("lodash" in p for p in plan_programs(("Bash(npm i lodash/lodash)",)))
+
+
+def test_npmrc_values_name_guarded_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process: each ``.npmrc`` from the call's folder up names paths (``--require``,
+    ``--import=``, ``script-shell``) read from each folder; URLs are none."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    sub = tmp_path / "p" / "sub"
+    sub.mkdir(parents=True)
+    (tmp_path / "p" / ".npmrc").write_text(
+        'node-options="--require ./a.js --import=./b.mjs"\nscript-shell = tools/sh\n'
+        "registry=https://registry.npmjs.org/\n; x=c/d\n")
+    found = {path for path, _ in npmrc_paths([str(sub), str(tmp_path / "p")],
+                                             str(tmp_path / "home"))}
+    for name in ("a.js", "b.mjs", "tools/sh"):
+        assert str(tmp_path / "p" / name) in found and str(sub / name) in found
+    assert not any("registry" in p or p.endswith("c/d") for p in found)
+
+
+def test_cmake_prefixes_of_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process: a ``PATH`` entry's prefix is guarded whole; the home's (``~/bin``) or
+    one holding the call's folder, its package folders only."""
+    home = tmp_path / "home"
+    (home / ".local" / "bin").mkdir(parents=True)
+    (home / "bin").mkdir()
+    monkeypatch.setenv("PATH", f"{home / '.local' / 'bin'}:{home / 'bin'}:/usr/bin")
+    found = dict(cmake_prefixes([str(home / "proj")], str(home)))
+    assert found[str(home / ".local")] is True
+    assert str(home) not in found and found[str(home / "share")] is True
+    assert not any(p.startswith("/usr") for p in found)
