@@ -323,7 +323,8 @@ def _script_words(name: str, words: list[str]) -> list[str]:
     """``_entry_programs`` of an interpreter's or pytest's words: its scripts and modules."""
     found: list[str] = []
     python = name[:6] == "python"  # (`-c`, `-`, no script: the call's folder first, as
-    if name in _INTERPRETERS or name.startswith(("python", "pytest", "py.test")):  # -m: V4)
+    if name in _INTERPRETERS or name.rstrip("0123456789.-") in _INTERPRETERS or \
+            name.startswith(("python", "pytest", "py.test")):  # -m: V4; `lua5.4`: s48)
         for at, word in enumerate(words[1:], 1):
             module = word if words[at - 1] == "-m" else word[2:] if word[:2] == "-m" else ""
             safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])

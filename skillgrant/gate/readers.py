@@ -69,7 +69,8 @@ _PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", 
                                   "--verbose", "--exitfirst", "--no-header", "--strict-markers",
                                   "--disable-warnings", "-ra", "-rA", "--showlocals"})
 #: Interpreters whose first operand is the script they run (read, not written).
-_INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|" + "|".join(sorted(RUNS_OPERAND)))
+_INTERPRETER: Final = compile_on_use(r"(?:python|tclsh|lua)(?:[0-9.]*)|" + "|".join(sorted(  # (s48)
+    RUNS_OPERAND | {"php", "Rscript", "luajit", "julia", "raku", "elixir", "groovy", "lli"})))
 #: Options an interpreter may take before its script (none of them names a file or code):
 #: python's, the shells' (not `sh -s`), and the others' (`node -e`, `perl -E` run code: s44 K3).
 _BEFORE_SCRIPT: Final = {
@@ -100,7 +101,8 @@ _SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\
                               r"|\b(?:export|declare|typeset|readonly|local|hash|enable|read"
                               r"|mapfile|readarray|getopts|unset|wait)\b|\b(?:for|select)\s+[A-Za-z_]"
                               r"|printf\s+-v"  # (a name set without `=`: s43 V4b)
-                              r"|(?:^|[\s;&|(`])(?:source|\.|eval)\s"  # code of a file (s44 V2c)
+                              # code of a file (s44 V2c); `find . …`'s `.` is find's (s48)
+                              r"|(?:^|[;&|(`]|(?<!\bfind)\s)(?:source|\.|eval)\s"
                               # the shell's own names, however set (`{PATH}>`, `let`, a trap's
                               # text, `(( PATH = 10 ))`: s44 V4d)
                               r"|\b(?:PATH|IFS|BASH_ENV|ENV|HOME|CDPATH|GLOBIGNORE|BASHOPTS"

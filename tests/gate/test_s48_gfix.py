@@ -209,3 +209,95 @@ def test_cmake_prefixes_of_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert found[str(home / ".local")] is True
     assert str(home) not in found and found[str(home / "share")] is True
     assert not any(p.startswith("/usr") for p in found)
+
+
+# --- costs (brief item 3): sound calls the gate denied under their own entries ---------------
+
+
+def _hook_says(project: Path, command: str) -> int:
+    """The printed hook's exit status for ``command`` in ``project`` (2: denied)."""
+    from test_gate_files import payload
+
+    done = subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                          input=payload(command, project), cwd=project, capture_output=True,
+                          timeout=60, check=False)
+    return done.returncode
+
+
+def _branches(project: Path) -> None:
+    """A repository with ``safe`` (a commit changing ``src/a.py``) and ``evil`` (one
+    changing the Makefile ``make test`` runs) off the base commit; ``work`` checked out."""
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=project, check=True, capture_output=True, timeout=60)
+
+    git("config", "user.email", "a@b")
+    git("config", "user.name", "a")
+    (project / "src").mkdir()
+    (project / "src" / "a.py").write_text("1\n")
+    (project / "Makefile").write_text("test:\n\techo ok\n")
+    git("add", "src", "Makefile")
+    git("commit", "-qm", "base")
+    git("branch", "safe")
+    git("branch", "evil")
+    git("checkout", "-q", "safe")
+    (project / "src" / "a.py").write_text("2\n")
+    git("commit", "-qam", "s")
+    git("checkout", "-q", "evil")
+    (project / "Makefile").write_text("test:\n\ttouch zz\n")
+    git("commit", "-qam", "e")
+    git("checkout", "-q", "-b", "work", "safe~1")
+
+
+@pytest.mark.slow
+def test_a_merge_or_rebase_writing_no_guarded_path_runs_under_its_entry(tmp_path: Path) -> None:
+    """Review s47 C-git (a cost): ``git merge safe`` / ``git rebase safe`` (``safe`` changes
+    ``src/a.py`` only) pass under their own entries beside ``Bash(make test)``; a branch
+    changing the Makefile, ``git pull`` (its commits not fetched yet), other options and a
+    compound command stay denied. The allowed merge runs under bash."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(git merge *)", "Bash(git rebase *)", "Bash(git pull)",
+                            "Bash(make test)"])
+    _branches(project)
+    for allowed in ("git merge safe", "git merge --ff-only safe", "git rebase safe"):
+        assert _hook_says(project, allowed) == 0, allowed
+    for denied in ("git merge evil", "git rebase evil", "git pull", "git merge -s ours safe",
+                   "git merge safe && make test", "git merge $X", "git merge --abort"):
+        assert _hook_says(project, denied) == 2, denied
+    bash("git merge --ff-only safe", project)
+    assert (project / "src" / "a.py").read_text() == "2\n"
+
+
+#: ``find`` without an action reads: its patterns (``-name``, ``-path``) and its ``.`` start.
+FINDS = ["find . -name '*.py' -not -path './.venv/*'", "find . -name '*.py'",
+         "find . -path '*/tests/*' -name '*.py'", "find . -name conftest.py"]
+
+
+@pytest.mark.slow
+def test_find_patterns_pass_beside_a_runner_reading_the_folder(tmp_path: Path) -> None:
+    """Review s47 (a cost): ``find . -name '*.py'`` and ``-not -path './.venv/*'`` pass under
+    ``Bash(find *)`` beside ``Bash(pytest *)`` (its ``conftest.py`` guarded); ``find`` with an
+    action writing stays denied. (``find .``'s ``.`` was read as bash's ``.`` builtin.)"""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(find *)", "Bash(pytest *)"])
+    (project / "conftest.py").write_text("\n")
+    (project / ".venv").mkdir()
+    for command in FINDS:
+        assert _hook_says(project, command) == 0, command
+    for command in ("find . -name '*.py' -delete", "find . -name '*.py' -fprint x",
+                    "find . -name x; . ./conftest.py"):
+        assert _hook_says(project, command) == 2, command
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", ["tclsh", "php", "lua5.4", "Rscript"])
+def test_an_interpreters_script_runs_under_its_own_entry(tmp_path: Path, program: str) -> None:
+    """Review s47 (a cost): ``Bash(tclsh tools/x.tcl)`` denied its own call (the script is
+    guarded as the plan's program, and the readers rule did not read tclsh's operand as the
+    script it runs). The copy over the script stays denied."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", f"Bash({program} tools/x)"])
+    (project / "tools").mkdir()
+    (project / "tools" / "x").write_text("\n")
+    assert _hook_says(project, f"{program} tools/x") == 0
+    assert _hook_says(project, "cp tools/x y") == 0  # (a copy out reads it)
+    assert _hook_says(project, "cp y tools/x") == 2
