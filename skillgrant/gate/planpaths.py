@@ -23,7 +23,7 @@ WORKSPACES: Final = "%"
 #: beside ``-m json.tool``: review s44 P3; ``named.Index``).
 MODULES: Final = "+"
 #: What ``plan_programs`` writes before a Python checker that imports the plugins its settings
-#: name (``&mypy``; ``&*`` under a runner of any program): ``pluginpaths`` reads them.
+#: name (``&mypy``; ``&*`` under a runner of any program): ``startpaths.plugin_paths`` reads them.
 SETTINGS: Final = "&"
 
 
