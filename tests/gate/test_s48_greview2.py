@@ -32,17 +32,18 @@ GIT_BASE = ("git config user.email a@b && git config user.name a && "
 
 
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
-          setup: str = "") -> str | None:
+          setup: str = "", extra: dict[str, str] | None = None) -> str | None:
     """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
     holding ``files`` (and what the bash text ``setup`` made there, given the folder ``$T``
-    beside the project for its own use); the first call the printed hook denies, or None."""
+    beside the project for its own use), the session's environment with ``extra``; the
+    first call the printed hook denies, or None."""
     found: list[str | None] = []
     for side in ("proof", "run"):
         project = hooked_project(tmp_path / side, entries)
         for name, text in files.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
             (project / name).write_text(text)
-        env = home_env(tmp_path / side / "home")
+        env = {**home_env(tmp_path / side / "home"), **(extra or {})}
         if setup:
             subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120,
                            capture_output=True, env={**env, "T": str(tmp_path / side)})
@@ -116,3 +117,39 @@ def test_g2_merge_fetch_head_is_an_octopus_of_every_fetched_head(tmp_path: Path)
 _open("test_g2_merge_fetch_head_is_an_octopus_of_every_fetched_head",
       "gitmerge.merged_paths diffs HEAD against FETCH_HEAD's first head; git merge "
       "FETCH_HEAD merges each head marked for merging")
+
+
+# --- N1: npm's folder specs beyond `./x` (s48-gfix's N4 rule) ----------------------------
+
+
+#: npm without the registry (no audit, no update check).
+NPM_OFFLINE = {"npm_config_offline": "true", "npm_config_audit": "false",
+               "npm_config_fund": "false", "npm_config_update_notifier": "false"}
+#: A package manifest whose ``postinstall`` runs the payload.
+PKG_PAYLOAD = ('{"name": "cli", "version": "1.0.0", '
+               '"scripts": {"postinstall": "touch zz"}}\n')
+
+
+@pytest.mark.parametrize("spec", ["tools/cli/", "packages/tools/cli"])
+def test_n1_npm_installs_a_folder_its_spec_names_without_a_dot(tmp_path: Path,
+                                                               spec: str) -> None:
+    """npm-package-arg reads a spec with a slash that is no ``user/repo`` shorthand as a
+    folder: one ending in ``/`` (``tools/cli/``) or with two slashes (``packages/tools/cli``);
+    npm installs it and runs its ``postinstall``. s48-gfix's N4 rule (planprograms
+    ``_local_package``) guards a spec starting ``.``/``/``/``~``, ``file:`` or a tarball's
+    name only, so ``cp src/pkg.json <spec>/package.json`` is allowed beside ``Bash(npm install
+    <spec>)`` (real npm 11, no registry)."""
+    needs("npm")
+    folder = spec.rstrip("/")
+    files = {"package.json": '{"name": "p", "version": "1.0.0"}\n',
+             f"{folder}/package.json": '{"name": "cli", "version": "1.0.0"}\n',
+             "src/pkg.json": PKG_PAYLOAD}
+    denied = _case(tmp_path, [f"Bash(npm install {spec})", "Bash(cp *)"], files,
+                   [f"cp src/pkg.json {folder}/package.json", f"npm install {spec}"],
+                   extra=NPM_OFFLINE)
+    assert denied is not None, "the hook allows a folder npm installs to be rewritten"
+
+
+_open("test_n1_npm_installs_a_folder_its_spec_names_without_a_dot",
+      "planprograms._local_package reads a folder spec by its first character; npm reads "
+      "any spec with a slash that is no `user/repo` as a path")
