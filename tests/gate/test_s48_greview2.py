@@ -1,0 +1,155 @@
+"""Review s48 (s48-greview2) of the call gate, s48-gfix's changes first (``git merge REF`` /
+``git rebase REF`` judged by the paths ``HEAD..REF`` changes, the new start-path guards):
+sequences of calls the printed hook allows under a narrow plan, after which real bash runs a
+payload (``touch zz``). Each case proves the hole with real bash in a scratch copy first (a
+scratch home), then asks the printed hook for each call in turn, running the allowed ones;
+the hook allowing them all is the finding: these tests fail while the hole is open (``OPEN``
+marks them strict xfails)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: A makefile whose ``test`` target runs the payload.
+MAKE_PAYLOAD = "test:\n\ttouch zz\n"
+#: The project's own makefile.
+MAKEFILE = "test:\n\techo ok\n"
+#: A repository's first commit, by bash in the project.
+GIT_BASE = ("git config user.email a@b && git config user.name a && "
+            "git add -A && git commit -qm base")
+
+
+def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
+          setup: str = "", extra: dict[str, str] | None = None) -> str | None:
+    """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
+    holding ``files`` (and what the bash text ``setup`` made there, given the folder ``$T``
+    beside the project for its own use), the session's environment with ``extra``; the
+    first call the printed hook denies, or None."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, entries)
+        for name, text in files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        env = {**home_env(tmp_path / side / "home"), **(extra or {})}
+        if setup:
+            subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120,
+                           capture_output=True, env={**env, "T": str(tmp_path / side)})
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    return found[0]
+
+
+# --- G1: a merge or rebase moves a file into a folder the other side renamed -------------
+
+
+#: The git workflow calls that make two branches off the base commit without checking one
+#: out again (``git checkout -b`` makes a branch where HEAD is; ``--amend`` re-parents the
+#: rename onto the base): ``A`` adds ``d/GNUmakefile`` (no guarded path), ``R`` moves ``d``'s
+#: only file ``d/a`` to the top folder (d renamed to the top).
+RENAMED = ["git checkout -b A", "cp src/mk d/GNUmakefile", "git add d", "git commit -qm add",
+           "git checkout -b R", "git rm -q d/GNUmakefile", "git mv d/a a",
+           "git commit -q --amend -m ren"]
+#: The plan: a git workflow beside the project's test runner.
+GIT_PLAN = ["Bash(cp *)", "Bash(git add *)", "Bash(git commit *)", "Bash(git checkout -b *)",
+            "Bash(git mv *)", "Bash(git rm *)", "Bash(git merge *)", "Bash(git rebase *)",
+            "Bash(make test)"]
+
+
+@pytest.mark.parametrize("program", ["merge", "rebase"])
+def test_g1_a_directory_rename_moves_a_file_to_a_guarded_path(tmp_path: Path,
+                                                              program: str) -> None:
+    """s48-gfix's C-git cost fix judges ``git merge A`` / ``git rebase A`` by ``git diff
+    --name-only HEAD A`` (``d/a``, ``a``, ``d/GNUmakefile``: none guarded), but git's merge
+    (ort) detects that ``R`` renamed the folder ``d`` to the top folder and moves the file
+    ``A`` added there, ``d/GNUmakefile``, to ``GNUmakefile`` ("CONFLICT (file location)":
+    the file is written there all the same); ``make test`` reads it before the Makefile.
+    (``cp src/mk GNUmakefile`` is denied; the rename's target may be any folder: ``build/``
+    under ``make -C build``.)"""
+    needs("git", "make")
+    denied = _case(tmp_path, GIT_PLAN,
+                   {"Makefile": MAKEFILE, "d/a": "a\n", "src/mk": MAKE_PAYLOAD},
+                   [*RENAMED, f"git {program} A", "make test"], GIT_BASE)
+    assert denied is not None, "the hook allows a merge that writes the plan's Makefile"
+
+
+_open("test_g1_a_directory_rename_moves_a_file_to_a_guarded_path",
+      "gitmerge.merged_paths lists the paths where HEAD's and REF's trees differ; git's "
+      "directory-rename detection writes a file at a path neither tree holds")
+
+
+# --- G2: `git merge FETCH_HEAD` merges every head the fetch marked for merging -------------
+
+
+def test_g2_merge_fetch_head_is_an_octopus_of_every_fetched_head(tmp_path: Path) -> None:
+    """``git fetch origin safe evil`` writes both heads to FETCH_HEAD, marked for merging;
+    ``git merge FETCH_HEAD`` merges them all (git reads FETCH_HEAD itself: an octopus), while
+    the gate's ``git diff HEAD FETCH_HEAD`` reads its first line only (``safe``: no guarded
+    path). ``evil`` changes the Makefile ``make test`` runs (``git merge origin/evil`` is
+    denied). Plan ``Bash(git fetch *)``, ``Bash(git merge *)``, ``Bash(make test)``."""
+    needs("git", "make")
+    setup = (f"{GIT_BASE} && git clone -q --bare . \"$T/remote.git\" && "
+             "git remote add origin \"$T/remote.git\" && cd \"$T/remote.git\" && "
+             "git worktree add -q ../w && cd ../w && git config user.email a@b && "
+             "git config user.name a && git checkout -qb evil && "
+             f"printf '{MAKE_PAYLOAD}' >Makefile && git commit -qam e && "
+             "git checkout -qb safe HEAD~ && echo 2 >src/a && git add src && git commit -qm s")
+    denied = _case(tmp_path, ["Bash(git fetch *)", "Bash(git merge *)", "Bash(make test)"],
+                   {"Makefile": MAKEFILE}, ["git fetch origin safe evil",
+                                            "git merge FETCH_HEAD", "make test"], setup)
+    assert denied is not None, "the hook allows a merge of FETCH_HEAD's other heads"
+
+
+_open("test_g2_merge_fetch_head_is_an_octopus_of_every_fetched_head",
+      "gitmerge.merged_paths diffs HEAD against FETCH_HEAD's first head; git merge "
+      "FETCH_HEAD merges each head marked for merging")
+
+
+# --- N1: npm's folder specs beyond `./x` (s48-gfix's N4 rule) ----------------------------
+
+
+#: npm without the registry (no audit, no update check).
+NPM_OFFLINE = {"npm_config_offline": "true", "npm_config_audit": "false",
+               "npm_config_fund": "false", "npm_config_update_notifier": "false"}
+#: A package manifest whose ``postinstall`` runs the payload.
+PKG_PAYLOAD = ('{"name": "cli", "version": "1.0.0", '
+               '"scripts": {"postinstall": "touch zz"}}\n')
+
+
+@pytest.mark.parametrize("spec", ["tools/cli/", "packages/tools/cli"])
+def test_n1_npm_installs_a_folder_its_spec_names_without_a_dot(tmp_path: Path,
+                                                               spec: str) -> None:
+    """npm-package-arg reads a spec with a slash that is no ``user/repo`` shorthand as a
+    folder: one ending in ``/`` (``tools/cli/``) or with two slashes (``packages/tools/cli``);
+    npm installs it and runs its ``postinstall``. s48-gfix's N4 rule (planprograms
+    ``_local_package``) guards a spec starting ``.``/``/``/``~``, ``file:`` or a tarball's
+    name only, so ``cp src/pkg.json <spec>/package.json`` is allowed beside ``Bash(npm install
+    <spec>)`` (real npm 11, no registry)."""
+    needs("npm")
+    folder = spec.rstrip("/")
+    files = {"package.json": '{"name": "p", "version": "1.0.0"}\n',
+             f"{folder}/package.json": '{"name": "cli", "version": "1.0.0"}\n',
+             "src/pkg.json": PKG_PAYLOAD}
+    denied = _case(tmp_path, [f"Bash(npm install {spec})", "Bash(cp *)"], files,
+                   [f"cp src/pkg.json {folder}/package.json", f"npm install {spec}"],
+                   extra=NPM_OFFLINE)
+    assert denied is not None, "the hook allows a folder npm installs to be rewritten"
+
+
+_open("test_n1_npm_installs_a_folder_its_spec_names_without_a_dot",
+      "planprograms._local_package reads a folder spec by its first character; npm reads "
+      "any spec with a slash that is no `user/repo` as a path")
