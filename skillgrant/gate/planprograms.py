@@ -270,10 +270,13 @@ def _local_package(word: str) -> list[str]:
     ``git+file://…``, ``x.tgz``), whose manifest and lifecycle scripts it runs; the call's
     folder itself is no path here (its ``package.json``: ``STARTS``)."""
     spec = word[word.index("@", 1) + 1:] if "@" in word[1:] else word
-    named = spec.startswith(("file:", "git+file:"))
-    spec = spec.removeprefix("git+").removeprefix("file:").split("#", 1)[0]
+    named = spec.startswith(("file:", "git+file:", "link:", "portal:"))
+    spec = spec.removeprefix("git+").split(":", 1)[-1] if named else spec
+    spec = spec.split("#", 1)[0]
     spec = "/" + spec.lstrip("/") if spec[:2] == "//" else spec  # (`file:///x`)
-    if spec.rstrip("/") in ("", ".") or not (named or spec[:1] in "./~" or spec.endswith(
+    path = spec.count("/") > 1 or spec.endswith("/") if ":" not in spec and spec[:1] not in (
+        "@", "") else False  # (`tools/cli/`, `a/b/c`: no `user/repo`; s48-greview2 N1)
+    if spec.rstrip("/") in ("", ".") or not (named or path or spec[:1] in "./~" or spec.endswith(
             (".tgz", ".tar.gz", ".tar"))):
         return []
     return literal(spec.rstrip("/"))
