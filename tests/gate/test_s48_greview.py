@@ -112,11 +112,6 @@ def test_e1_a_default_value_in_braces_names_the_program(tmp_path: Path, case: st
     assert denied is not None, "the hook allows a write to the program a default value names"
 
 
-_open("test_e1_a_default_value_in_braces_names_the_program",
-      "envpaths._expanded reads `${NAME:-WORD}` as the variable `NAME:-WORD` (unset): WORD is "
-      "never read as a path")
-
-
 # --- bun NAME / bun run NAME.x / node NAME: the file a script word resolves to ----------------
 
 
@@ -189,12 +184,6 @@ def test_e2_a_command_substitution_in_a_value_names_the_program(tmp_path: Path,
     assert denied is not None, "the hook allows a write to the program a substitution names"
 
 
-_open("test_e2_a_command_substitution_in_a_value_names_the_program",
-      "envpaths._expanded reads `$(` as `$` and a backquote or parenthesis as a space: the "
-      "path after a substitution is kept absolute (`/tools/ssh.sh`), never from the call's "
-      "folder")
-
-
 # --- envpaths: a package's module in NODE_OPTIONS, found in node_modules ----------------------
 
 
@@ -228,11 +217,6 @@ def test_e3_a_package_module_node_options_preloads(tmp_path: Path, case: str) ->
                    [f"mkdir -p {folder}", f"cp src/l.js node_modules/{module}", "tsc --noEmit"],
                    {"NODE_OPTIONS": options, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"})
     assert denied is not None, "the hook allows a write to the module NODE_OPTIONS preloads"
-
-
-_open("test_e3_a_package_module_node_options_preloads",
-      "envpaths reads `ts-node/register` as a path from the call's folder; node resolves a "
-      "package's module in `node_modules` up the folders, guarded only under a node runner")
 
 
 # --- pip install -r: the files and folders the requirements file names ------------------------
