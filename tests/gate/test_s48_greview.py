@@ -147,12 +147,6 @@ def test_b1_a_script_word_resolves_to_a_file_the_gate_leaves_writable(
     assert denied is not None, "the hook allows a write to the file the entry's word runs"
 
 
-_open("test_b1_a_script_word_resolves_to_a_file_the_gate_leaves_writable",
-      "planprograms: `_SUBCOMMANDS` skips deno's subcommand names after bun (no subcommand of "
-      "Bun's); `_named_too` adds extensions only for bun/deno and a name without a dot; node's "
-      "resolution (`NAME.js`) is not read")
-
-
 # --- envpaths: a command substitution in a value a shell runs --------------------------------
 
 
@@ -626,11 +620,6 @@ def test_s1_the_plans_own_script_named_like_a_subcommand(tmp_path: Path, case: s
     assert denied is not None, "the hook allows a write to the script the plan's entry runs"
 
 
-_open("test_s1_the_plans_own_script_named_like_a_subcommand",
-      "planprograms._script_words skips `_SUBCOMMANDS` (bun's and deno's) after every "
-      "interpreter, not only after bun and deno")
-
-
 # --- an interpreter's flag read as a code option (`bash -e`, `perl -p`) -----------------------
 
 
@@ -660,11 +649,6 @@ def test_s2_an_interpreter_flag_read_as_a_code_option(tmp_path: Path, case: str)
                     "tools/lib.sh": "true\n", "tools/x.pl": "1;\n"},
                    [f"cp src/p {target}", entry])
     assert denied is not None, "the hook allows a write to what the plan's script runs"
-
-
-_open("test_s2_an_interpreter_flag_read_as_a_code_option",
-      "planprograms._CODE (`-e`, `-E`, `-p`) is read as code for every interpreter but "
-      "Python: a shell's `-e`, perl's `-p` are flags")
 
 
 # --- a plan entry that starts its program through a runner (`ionice -c3 make`) ---------------
