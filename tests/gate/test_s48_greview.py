@@ -318,11 +318,6 @@ def test_h1_pre_commit_runs_the_hook_repository_it_cloned_into_the_home(
     assert found[0] is not None, "the hook allows a write to the hook code pre-commit runs"
 
 
-_open("test_h1_pre_commit_runs_the_hook_repository_it_cloned_into_the_home",
-      "homefiles: pre-commit's clones (`~/.cache/pre-commit`, `PRE_COMMIT_HOME`) are not "
-      "guarded; the configuration naming them is")
-
-
 # --- corepack: the package manager it runs, by a project file or from the home ----------------
 
 
@@ -380,11 +375,6 @@ def test_n1_corepack_runs_a_package_manager_the_model_wrote(tmp_path: Path, case
     assert found[0] is not None, "the hook allows a write to the pnpm corepack runs"
 
 
-_open("test_n1_corepack_runs_a_package_manager_the_model_wrote",
-      "planprograms.STARTS has no `.corepack.env` for the node runners; homefiles guards no "
-      "corepack home (`~/.cache/node/corepack`, `COREPACK_HOME`)")
-
-
 # --- bun: the .env files it loads into its process, and every child's ------------------------
 
 
@@ -415,11 +405,6 @@ def test_n2_bun_loads_a_dotenv_that_names_a_preload_for_its_children(tmp_path: P
                     "src/env": "NODE_OPTIONS=--require ./src/p.js\n"},
                    [f"cp src/env {BUN_ENV_FILES[case]}", "bun tools/build.ts"], extra)
     assert denied is not None, "the hook allows a write to the .env file bun loads"
-
-
-_open("test_n2_bun_loads_a_dotenv_that_names_a_preload_for_its_children",
-      "planprograms.STARTS: bun's `.env`, `.env.local`, `.env.<NODE_ENV>` (read into its "
-      "process's environment at its start) are not guarded")
 
 
 # --- cmake --build: the generated build files below the build folder's top --------------------
@@ -462,11 +447,6 @@ def test_c1_cmake_build_runs_a_generated_file_below_the_build_folder(tmp_path: P
     assert denied is not None, "the hook allows a write to a build file cmake --build runs"
 
 
-_open("test_c1_cmake_build_runs_a_generated_file_below_the_build_folder",
-      "planprograms guards the starts (`Makefile`, `build.ninja`, `CMakeCache.txt`) of the "
-      "folder `cmake --build` names, not what cmake generated below it (`CMakeFiles/`)")
-
-
 # --- make: a makefile remade by make's own implicit rule (`%: %.sh`) --------------------------
 
 
@@ -499,8 +479,10 @@ def test_m1_make_remakes_its_makefile_from_a_file_a_cp_wrote(tmp_path: Path,
 
 
 _open("test_m1_make_remakes_its_makefile_from_a_file_a_cp_wrote",
-      "planprograms.STARTS guards make's makefiles, not the files its built-in implicit rules "
-      "remake them from (`Makefile.sh`, `RCS/Makefile,v`, `s.Makefile`)")
+      "residual (docs/decisions.md, session 48; 'a file a build file names'): an included "
+      "makefile's name is the Makefile's text, so the source make remakes it from "
+      "(`rules.mk.sh`) is not named; the makefiles' own sources are guarded (s48-gfix)",
+      "include-sh")
 
 
 # --- skillfiles: a nested .claude reached through a link (through Claude Code) ----------------
@@ -742,11 +724,6 @@ def test_t1_tox_runs_the_environment_it_keeps(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows a .pth in the environment tox runs"
 
 
-_open("test_t1_tox_runs_the_environment_it_keeps",
-      "planprograms: tox's (and nox's, hatch's) environments in `.tox/` (`.nox/`) are not "
-      "guarded under a plan running them (`_RECIPE_PYTHON`: .venv, venv, env)")
-
-
 # --- python -m build: what it builds the project from ------------------------------------------
 
 
@@ -769,11 +746,6 @@ def test_p3_python_m_build_runs_the_backend_a_cp_wrote(tmp_path: Path) -> None:
                    ["cp src/pp.toml pyproject.toml", "cp src/backend.py backend.py",
                     "python3 -m build"], extra)
     assert denied is not None, "the hook allows a build backend python3 -m build imports"
-
-
-_open("test_p3_python_m_build_runs_the_backend_a_cp_wrote",
-      "planprograms._started guards what pip builds from (`_BUILT`); `python -m build` (and "
-      "`pyproject-build`) reads the same files and imports their backend")
 
 
 # --- task runners and build systems STARTS does not know: invoke, meson ------------------------
@@ -815,8 +787,3 @@ def test_h2_a_runners_build_file_the_gate_does_not_know(tmp_path: Path, case: st
     denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls, extra, setup,
                    in_place=True)
     assert denied is not None, "the hook allows a write to the build file the entry runs"
-
-
-_open("test_h2_a_runners_build_file_the_gate_does_not_know",
-      "planprograms.STARTS/_RUNS_ANY have no invoke (`tasks.py`, `invoke.yaml`) nor meson "
-      "(`meson.build`, `meson.options`, `meson_options.txt`, the build folder's files)")
