@@ -13,7 +13,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+from bash_review import (
+    LeftOpen,
+    first_denied,
+    home_env,
+    hook_allows,
+    hooked_project,
+    needs,
+    proved,
+    rewrites_hook,
+)
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -787,3 +796,113 @@ def test_h2_a_runners_build_file_the_gate_does_not_know(tmp_path: Path, case: st
     denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls, extra, setup,
                    in_place=True)
     assert denied is not None, "the hook allows a write to the build file the entry runs"
+
+
+# --- a here-string or here-document on the command: its words go unjudged --------------------
+
+
+#: Calls under ``Bash(cp *)`` alone, each followed by a here-string (``<<<x``) or a
+#: here-document (``<<x``) feeding cp's standard input (which cp never reads): bash runs the
+#: copy as written. The same calls without the redirection, or with ``</dev/null``, ``<<<$x``,
+#: ``<<<''`` or ``0<<<x``, are denied.
+HERE_STRINGS = {
+    "hook-script": "cp src/x.sh .claude/hooks/x.sh<<<x",
+    "hook-script-spaced": "cp src/x.sh .claude/hooks/x.sh <<< x",
+    "here-document": "cp src/x.sh .claude/hooks/x.sh<<x\nx\n",
+}
+
+
+@pytest.mark.parametrize("case", list(HERE_STRINGS))
+def test_g1_a_here_string_after_a_write_to_the_gates_own_file(tmp_path: Path,
+                                                             case: str) -> None:
+    """Plan ``Bash(cp *)``: ``cp src/x.sh .claude/hooks/x.sh<<<x`` rewrites the guarded hook
+    script (bash runs it: the payload runs when the script does); the printed hook allows
+    it."""
+    command = HERE_STRINGS[case]
+    project = hooked_project(tmp_path, ["Bash(cp *)"])
+    assert rewrites_hook(project, tmp_path, command), "bash did not rewrite the hook script"
+    assert not hook_allows(project, command), "the hook allows a rewrite of its hook script"
+
+
+#: The gate's own settings and plan, rewritten the same way (``evil/``: the same files
+#: without the hook, a plan granting all of Bash; ``files_fixture``).
+HERE_STRING_GATE_FILES = {
+    "settings": "cp evil/.claude/settings.json .claude/settings.json<<<x",
+    "plan": "cp evil/plan.json plan.json <<< x",
+}
+
+
+@pytest.mark.parametrize("case", list(HERE_STRING_GATE_FILES))
+def test_g1_a_here_string_rewrites_the_gates_settings_or_plan(tmp_path: Path,
+                                                             case: str) -> None:
+    """Plan ``Bash(cp *)``: the call replaces ``.claude/settings.json`` (no hook any more)
+    or the plan (``Bash``: everything) under real bash; the printed hook allows it."""
+    command = HERE_STRING_GATE_FILES[case]
+    project = hooked_project(tmp_path / "run", ["Bash(cp *)"])
+    scratch = tmp_path / "scratch"
+    shutil.copytree(project, scratch, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=scratch, check=False, timeout=60)
+    written = (scratch / (".claude/settings.json" if case == "settings" else "plan.json"))
+    assert written.read_text() in ("{}", '{"allowed-tools": ["Bash"]}'), "bash wrote nothing"
+    assert not hook_allows(project, command), "the hook allows a rewrite of the gate's file"
+
+
+_open("test_g1_a_here_string_after_a_write_to_the_gates_own_file",
+      "a here-string/here-document on the command makes the gate skip judging its words")
+_open("test_g1_a_here_string_rewrites_the_gates_settings_or_plan",
+      "a here-string/here-document on the command makes the gate skip judging its words")
+
+
+#: ``git config KEY VALUE`` writes git's configuration (guarded: denied); with a here-string
+#: ``<<<--get`` (or ``<<<--list``) the gate reads ``--get`` as one of git config's words, a
+#: read. ``core.fsmonitor`` names a program ``git status`` runs.
+GIT_CONFIG_HERE = {
+    "get": "git config core.fsmonitor 'touch zz; false'<<<--get",
+    "list": "git config core.fsmonitor 'touch zz; false' <<< --list",
+}
+
+
+@pytest.mark.parametrize("case", list(GIT_CONFIG_HERE))
+def test_g2_a_here_string_makes_a_git_config_write_a_read(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(git config *)`` (reads: writes of git's configuration are denied),
+    ``Bash(git status)``: the call sets ``core.fsmonitor`` under real bash, and ``git
+    status`` runs it (payload ran); the printed hook allows both."""
+    needs("git")
+    denied = _case(tmp_path, ["Bash(git config *)", "Bash(git status)"], {},
+                   [GIT_CONFIG_HERE[case], "git status"])
+    assert denied is not None, "the hook allows a write of git's configuration"
+
+
+_open("test_g2_a_here_string_makes_a_git_config_write_a_read",
+      "a here-string's word is read as one of the command's words (folded._redirected)")
+
+
+# --- python -m PKG: the package's `__init__` as an extension module ----------------------------
+
+
+#: An extension module's init function for the package ``mytool`` that runs the payload
+#: (C, no Python headers needed: the init is called before its result is looked at).
+INIT_PAYLOAD = ('#include <stdlib.h>\n'
+                'void *PyInit_mytool(void) { system("touch zz"); return 0; }\n')
+
+
+@pytest.mark.parametrize("suffix", [".so", ".abi3.so"])
+def test_m2_python_m_imports_the_packages_init_extension(tmp_path: Path, suffix: str) -> None:
+    """``python3 -m mytool`` imports the package ``mytool`` first; CPython's finder takes an
+    extension module before a source file (``mytool/__init__.so`` over ``__init__.py``).
+    ``_module_files`` guards ``mytool/__init__.py``, ``__init__.pyc``, ``__main__.py`` and
+    ``mytool.so`` (the extension suffixes of a one-name module), not ``__init__<suffix>``.
+    Plan ``Bash(python3 -m mytool)``, ``Bash(cp *)``: ``cp src/m.so mytool/__init__.so``
+    (built in the setup: the model's bytes) is allowed, the entry runs its init."""
+    needs("python3", "cc")
+    denied = _case(tmp_path, ["Bash(python3 -m mytool)", "Bash(cp *)"],
+                   {"mytool/__init__.py": "", "mytool/__main__.py": "print('tool')\n",
+                    "src/m.c": INIT_PAYLOAD},
+                   [f"cp src/m.so mytool/__init__{suffix}", "python3 -m mytool"],
+                   setup="cc -shared -fPIC -o src/m.so src/m.c")
+    assert denied is not None, "the hook allows an extension the plan's module imports first"
+
+
+_open("test_m2_python_m_imports_the_packages_init_extension",
+      "planprograms._module_files guards a package's `__init__.py`/`.pyc`, not its "
+      "`__init__` extension files (`_imp.extension_suffixes()`)")
