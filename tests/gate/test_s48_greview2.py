@@ -8,7 +8,9 @@ marks them strict xfails)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -153,3 +155,40 @@ def test_n1_npm_installs_a_folder_its_spec_names_without_a_dot(tmp_path: Path,
 _open("test_n1_npm_installs_a_folder_its_spec_names_without_a_dot",
       "planprograms._local_package reads a folder spec by its first character; npm reads "
       "any spec with a slash that is no `user/repo` as a path")
+
+
+# --- W1: mypy imports a package where its settings name a plugin file --------------------
+
+
+def _mypy_path(folder: Path) -> dict[str, str]:
+    """``PATH`` with a ``mypy`` program (this interpreter's mypy module, the call's folder not
+    on ``sys.path``: ``-P``) in ``folder`` first."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "mypy").write_text(f'#!/bin/sh\nexec "{sys.executable}" -P -m mypy "$@"\n')
+    (folder / "mypy").chmod(0o755)
+    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+
+
+#: A mypy plugin module (its entry point); the payload's first.
+MYPY_PLUGIN = "from mypy.plugin import Plugin\n\n\ndef plugin(version):\n    return Plugin\n"
+
+
+def test_w1_mypy_imports_a_package_of_its_plugin_files_name(tmp_path: Path) -> None:
+    """``plugins = tools/p.py`` in mypy.ini: mypy puts ``tools`` first on ``sys.path`` and
+    imports the module ``p``, and a package ``tools/p/`` wins over ``tools/p.py`` (Python's
+    path finder tries a folder first). s48-gfix's pluginpaths guards ``tools/p.py`` only:
+    ``mkdir tools/p``, ``cp e/plug.py tools/p/__init__.py`` are allowed beside ``Bash(mypy
+    src)`` and mypy runs the payload (real mypy 1.x)."""
+    pytest.importorskip("mypy")
+    files = {"src/a.py": "x = 1\n", "tools/p.py": MYPY_PLUGIN, "mypy.ini":
+             "[mypy]\nplugins = tools/p.py\n",
+             "e/plug.py": "import os\nos.system('touch zz')\n" + MYPY_PLUGIN}
+    denied = _case(tmp_path, ["Bash(mypy src)", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   ["mkdir tools/p", "cp e/plug.py tools/p/__init__.py", "mypy src"],
+                   extra=_mypy_path(tmp_path / "bin"))
+    assert denied is not None, "the hook allows a package shadowing mypy's plugin file"
+
+
+_open("test_w1_mypy_imports_a_package_of_its_plugin_files_name",
+      "pluginpaths._named guards a plugin's `.py` path, not the package `p/` of the module "
+      "name mypy imports it by")
