@@ -192,3 +192,35 @@ def test_w1_mypy_imports_a_package_of_its_plugin_files_name(tmp_path: Path) -> N
 _open("test_w1_mypy_imports_a_package_of_its_plugin_files_name",
       "pluginpaths._named guards a plugin's `.py` path, not the package `p/` of the module "
       "name mypy imports it by")
+
+
+# --- T1: terraform installs providers from its working folder's implicit mirror -----------
+
+
+#: A configuration needing one provider (no lock file yet: ``terraform init`` writes it).
+MAIN_TF = ('terraform {\n  required_providers {\n    null = {\n      source = "hashicorp/null"\n'
+           '      version = "3.2.0"\n    }\n  }\n}\nresource "null_resource" "a" {}\n')
+#: Where terraform looks for that provider first, below the working folder.
+MIRROR = "terraform.d/plugins/registry.terraform.io/hashicorp/null/3.2.0/linux_amd64"
+
+
+def test_t1_terraform_installs_a_provider_from_the_folders_terraform_d(tmp_path: Path) -> None:
+    """terraform's implicit local mirror includes ``terraform.d/plugins`` in the working
+    folder (beside ``~/.terraform.d/plugins``, which is guarded): ``terraform init`` installs a
+    provider found there (no lock file to check it against) into ``.terraform/providers`` and
+    ``terraform plan`` starts it. Plan ``Bash(terraform init)``, ``Bash(terraform plan)``,
+    ``Bash(cp *)``, ``Bash(mkdir *)``: ``mkdir -p terraform.d/…``, ``cp src/p …/terraform-
+    provider-null_v3.2.0`` (an executable script) allowed; the payload runs (real terraform
+    1.11, no network)."""
+    needs("terraform")
+    files = {"main.tf": MAIN_TF, "src/p": "#!/bin/sh\ntouch zz\n"}
+    denied = _case(tmp_path, ["Bash(terraform init)", "Bash(terraform plan)", "Bash(cp *)",
+                              "Bash(mkdir *)"], files,
+                   [f"mkdir -p {MIRROR}", f"cp src/p {MIRROR}/terraform-provider-null_v3.2.0",
+                    "terraform init", "terraform plan"], "chmod +x src/p")
+    assert denied is not None, "the hook allows a provider in the folder's terraform.d"
+
+
+_open("test_t1_terraform_installs_a_provider_from_the_folders_terraform_d",
+      "planprograms.STARTS for terraform/tofu guards `.terraform/` and the lock file, not "
+      "the working folder's `terraform.d/` (an implicit provider mirror)")
