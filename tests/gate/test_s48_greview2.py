@@ -204,23 +204,32 @@ MAIN_TF = ('terraform {\n  required_providers {\n    null = {\n      source = "h
 MIRROR = "terraform.d/plugins/registry.terraform.io/hashicorp/null/3.2.0/linux_amd64"
 
 
-def test_t1_terraform_installs_a_provider_from_the_folders_terraform_d(tmp_path: Path) -> None:
-    """terraform's implicit local mirror includes ``terraform.d/plugins`` in the working
-    folder (beside ``~/.terraform.d/plugins``, which is guarded): ``terraform init`` installs a
-    provider found there (no lock file to check it against) into ``.terraform/providers`` and
-    ``terraform plan`` starts it. Plan ``Bash(terraform init)``, ``Bash(terraform plan)``,
-    ``Bash(cp *)``, ``Bash(mkdir *)``: ``mkdir -p terraform.d/…``, ``cp src/p …/terraform-
-    provider-null_v3.2.0`` (an executable script) allowed; the payload runs (real terraform
-    1.11, no network)."""
+#: Where terraform finds it: the working folder's ``terraform.d``, and the user's data folder
+#: (``~/.local/share/terraform``; the home is ``../home`` from the project here).
+MIRRORS = {"folder": "", "home-xdg": "../home/.local/share/terraform/"}
+
+
+@pytest.mark.parametrize("where", list(MIRRORS))
+def test_t1_terraform_installs_a_provider_from_an_implicit_mirror(tmp_path: Path,
+                                                                  where: str) -> None:
+    """terraform's implicit local mirrors include ``terraform.d/plugins`` in the working
+    folder and ``$XDG_DATA_HOME/terraform/plugins`` (``~/.local/share``), beside
+    ``~/.terraform.d/plugins``, which is guarded: ``terraform init`` installs a provider found
+    there (no lock file to check it against) into ``.terraform/providers`` and ``terraform
+    plan`` starts it. Plan ``Bash(terraform init)``, ``Bash(terraform plan)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: ``mkdir -p …``, ``cp src/p …/terraform-provider-null_v3.2.0`` (an
+    executable script) allowed; the payload runs (real terraform 1.11, no network)."""
     needs("terraform")
+    mirror = MIRRORS[where] + (MIRROR if not MIRRORS[where] else MIRROR[len("terraform.d/"):])
     files = {"main.tf": MAIN_TF, "src/p": "#!/bin/sh\ntouch zz\n"}
     denied = _case(tmp_path, ["Bash(terraform init)", "Bash(terraform plan)", "Bash(cp *)",
                               "Bash(mkdir *)"], files,
-                   [f"mkdir -p {MIRROR}", f"cp src/p {MIRROR}/terraform-provider-null_v3.2.0",
+                   [f"mkdir -p {mirror}", f"cp src/p {mirror}/terraform-provider-null_v3.2.0",
                     "terraform init", "terraform plan"], "chmod +x src/p")
-    assert denied is not None, "the hook allows a provider in the folder's terraform.d"
+    assert denied is not None, "the hook allows a provider in an implicit mirror"
 
 
-_open("test_t1_terraform_installs_a_provider_from_the_folders_terraform_d",
+_open("test_t1_terraform_installs_a_provider_from_an_implicit_mirror",
       "planprograms.STARTS for terraform/tofu guards `.terraform/` and the lock file, not "
-      "the working folder's `terraform.d/` (an implicit provider mirror)")
+      "the working folder's `terraform.d/`; HOME_CODE lacks `~/.local/share/terraform` "
+      "(implicit provider mirrors)")
