@@ -92,25 +92,73 @@ def _file_name(word: str) -> bool:
 
 def _expanded(value: str) -> str:
     """``value`` with each ``$NAME`` and ``${NAME}`` replaced by the variable's value (``.``
-    for ``PWD``; nothing for one unset), as a shell running it reads it."""
-    if "$" not in value:
+    for ``PWD``; nothing for one unset), as a shell running it reads it; ``${NAME<op>WORD}``
+    by the value and WORD both (``:-``, ``:=``, ``:+``, ``:?`` and the forms without ``:``;
+    a trimmed ``${NAME%…}`` by the value: review s48-greview E1); a command substitution
+    (``$(…)``, a backquote) by ``.``: its text is not known, and a path after it is read
+    from the call's folder and the project's (``$(pwd)/x``, ``$(git rev-parse
+    --show-toplevel)/x``: E2; any other text it makes is the rule's residual)."""
+    if "$" not in value and "`" not in value:
         return value
     out: list[str] = []
     at = 0
-    while (dollar := value.find("$", at)) >= 0:
-        out.append(value[at:dollar])
-        if value[dollar + 1:dollar + 2] == "{":
-            end = value.find("}", dollar)
+    while at < len(value):
+        char, after = value[at], value[at + 1:at + 2]
+        if char == "`" or (char == "$" and after == "("):
+            at = _substitution_end(value, at)
+            out.append(".")
+        elif char == "$" and after == "{":
+            end = _brace_end(value, at)
             if end < 0:
-                return "".join(out) + value[dollar:]
-            name, at = value[dollar + 2:end], end + 1
-        else:
-            end = dollar + 1
+                return "".join(out) + value[at:]
+            out.append(_braced(value[at + 2:end]))
+            at = end + 1
+        elif char == "$":
+            end = at + 1
             while end < len(value) and (value[end].isalnum() or value[end] == "_"):
                 end += 1
-            name, at = value[dollar + 1:end], end
-        out.append("$" if not name else "." if name == "PWD" else os.environ.get(name, ""))
-    return "".join(out) + value[at:]
+            name = value[at + 1:end]
+            out.append("$" if not name else "." if name == "PWD" else os.environ.get(name, ""))
+            at = end
+        else:
+            out.append(char)
+            at += 1
+    return "".join(out)
+
+
+def _braced(body: str) -> str:
+    """What ``${body}`` may expand to, as ``_expanded`` reads it."""
+    name = body[:len(body) - len(body.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                             "0123456789_"))]
+    value = "." if name == "PWD" else os.environ.get(name, "")
+    rest = body[len(name):]
+    word = next((rest[len(op):] for op in (":-", ":=", ":+", ":?", "-", "=", "+", "?")
+                 if rest.startswith(op)), None)
+    return value if word is None else f"{value} {_expanded(word)}"
+
+
+def _brace_end(value: str, at: int) -> int:
+    """The ``}`` closing the ``${`` at ``value[at]`` (nested ones counted), or -1."""
+    depth = 0
+    for k in range(at + 1, len(value)):
+        depth += (value[k] == "{") - (value[k] == "}")
+        if depth == 0:
+            return k
+    return -1
+
+
+def _substitution_end(value: str, at: int) -> int:
+    """Where the command substitution starting at ``value[at]`` (``$(`` or a backquote)
+    ends: past its closing parenthesis (nested ones counted) or backquote, or the end."""
+    if value[at] == "`":
+        end = value.find("`", at + 1)
+        return len(value) if end < 0 else end + 1
+    depth = 0
+    for k in range(at + 1, len(value)):
+        depth += (value[k] == "(") - (value[k] == ")")
+        if depth == 0:
+            return k + 1
+    return len(value)
 
 
 def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]]:
@@ -132,5 +180,29 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
                 full = os.path.normpath(full)
                 if full not in kept:
                     found[full] = True
+        found.update(dict.fromkeys((os.path.join(folder, "node_modules", package)
+                                    for package in _preloaded(value) for root in roots
+                                    for folder in (root, *above(root))), True))
     return list(found.items())
+
+
+#: node's options naming a module it loads first (``NODE_OPTIONS``, ``npm``'s
+#: ``node-options``).
+_PRELOADS: Final = ("-r", "--require", "--import", "--loader", "--experimental-loader")
+
+
+def _preloaded(value: str) -> list[str]:
+    """The packages whose modules a node option in ``value`` preloads by a package's name
+    (``-r dotenv/config``, ``--import tsx``): node finds them in ``node_modules`` of the
+    folder it runs in and each one up (review s48-greview E3)."""
+    if "-r" not in value and "--" not in value:
+        return []
+    words = _expanded(value).replace("=", " ").split()
+    found = []
+    for at, word in enumerate(words[:-1]):
+        after = words[at + 1]
+        if word in _PRELOADS and after[:1] not in (".", "/", "~") and ":" not in after:
+            parts = after.split("/")
+            found.append("/".join(parts[:2]) if after[:1] == "@" else parts[0])
+    return found
 

@@ -4,8 +4,11 @@
 only the paths ``REF`` changed since their merge base (a conflict leaves markers in one of
 them); a rebase checks out ``REF`` and replays ``HEAD``'s own commits, each step writing a
 path where the two trees differ. Any other form (``git pull``, whose commits are not fetched
-yet; options beyond the plain ones; ``--abort``, ``--exec``) stays a writer of the whole
-working tree (``writers.tree_word``)."""
+yet; options beyond the plain ones; ``--abort``, ``--exec``; ``FETCH_HEAD``, an octopus of
+every head fetched), and a merge where either side removed a path since their merge base (a
+rename's source: git moves the other side's new files into a renamed folder, a path neither
+tree holds), or with more than one merge base, stays a writer of the whole working tree
+(``writers.tree_word``)."""
 
 from __future__ import annotations
 
@@ -36,20 +39,37 @@ def merged_paths(words: list[str], top: str) -> list[str] | None:
     options, refs = words[2:-1], words[-1]
     if not set(options) <= _PLAIN[words[1]] or not _REF.fullmatch(refs):
         return None
+    if _PSEUDO.fullmatch(refs):  # `FETCH_HEAD` merges every head it marks (s48-greview2 G2)
+        return None
+    bases = _git(top, "merge-base", "--all", "HEAD", refs)
+    if bases is None or len(bases.split()) != 1:
+        return None  # (no base, or a criss-cross merge: a virtual base git makes)
+    base = bases.split()[0]
+    for side in ("HEAD", refs):  # a path removed on either side may be a rename's source,
+        removed = _git(top, "diff", "--no-renames", "--diff-filter=D", "--name-only", "-z",
+                       base, side, "--")  # and git moves the other side's new files of a
+        if removed != "":  # renamed folder into its new place (review s48-greview2 G1)
+            return None
+    changed = _git(top, "diff", "--no-ext-diff", "--no-textconv", "--no-renames",
+                   "--name-only", "-z", "HEAD", refs, "--")
+    return None if changed is None else [os.path.join(top, p) for p in changed.split("\0")
+                                         if p]
+
+
+#: git's pseudo-refs and other names in capitals (a file in the git folder git reads itself).
+_PSEUDO: Final = compile_on_use(r"[A-Z_]+(?:[@{~^].*)?")
+
+
+def _git(top: str, *args: str) -> str | None:
+    """The output of ``git -C top ARGS`` (read, no pager, no external diff), or None when it
+    fails."""
     import subprocess
 
     try:
-        done = subprocess.run(["git", "-C", top, "diff", "--no-ext-diff", "--no-textconv",
-                               "--no-renames", "--name-only", "-z", "HEAD", refs, "--"],
-                              capture_output=True, timeout=10, check=False,
-                              stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
-        return None
-    try:
-        return [os.path.join(top, p) for p in done.stdout.decode().split("\0") if p]
-    except UnicodeDecodeError:
+        done = subprocess.run(["git", "-C", top, "--no-pager", *args], capture_output=True,
+                              timeout=10, check=False, stdin=subprocess.DEVNULL)
+        return done.stdout.decode() if done.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError, UnicodeDecodeError):
         return None
 
 

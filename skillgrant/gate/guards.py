@@ -135,7 +135,6 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [(os.path.join(home, ".gitconfig"), False),
               (os.path.join(home, ".config", "git"), True)]
     items += [(os.path.join(home, name), tree) for name, tree in HOME_CODE] + npm_global(home)
-    items += start_paths(named, [f for f in (*folders[2:], project) if f], home)  # (s48)
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
     items += [(os.path.join(xdg, name), True) for name in ("git", "husky")] if xdg else []
     data = os.environ.get("XDG_DATA_HOME")  # gh's extensions, helm's plugins (s46 E1)
@@ -179,6 +178,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     bins = [fs.realpath(os.path.expanduser(p)) for p in os.environ.get("PATH", "").split(":")
             if p]
     items += [(p, True) for p in bins]
+    items += start_paths(named, [f for f in (*folders[2:], project) if f], home, bins)  # s48
     # man-db's, Maven's, pip's settings; an activated environment's prefix, a system lib
     items += system_code(bins)  # (review s44 R1, H1, H4, P2)
     # a program there that is a link into the tree (`~/bin/mytool -> ~/src/x/tools/mytool.sh`)

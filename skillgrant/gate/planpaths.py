@@ -23,7 +23,7 @@ WORKSPACES: Final = "%"
 #: beside ``-m json.tool``: review s44 P3; ``named.Index``).
 MODULES: Final = "+"
 #: What ``plan_programs`` writes before a Python checker that imports the plugins its settings
-#: name (``&mypy``; ``&*`` under a runner of any program): ``pluginpaths`` reads them.
+#: name (``&mypy``; ``&*`` under a runner of any program): ``startpaths.plugin_paths`` reads them.
 SETTINGS: Final = "&"
 
 
@@ -83,3 +83,31 @@ def literal(path: str) -> list[str]:
     """``path``, or when it holds a pattern the folder before it."""
     cut = min((path.find(c) for c in "*?[" if c in path), default=-1)
     return [path] if cut < 0 else [path[:cut].rsplit("/", 1)[0] + "/"]
+
+
+#: Each interpreter family's options whose value is code (``python3 -c``, ``node -e``, ``perl
+#: -e``; a shell's ``-c``, clustered too: ``-ec``): the words after it are the code's, no script
+#: (review s44 C4); a shell's ``-c`` text is a command. A shell's ``-e``, perl's ``-p``/``-n``
+#: are flags, and the word after them the script (review s48-greview S2).
+_CODE: Final = {"python": frozenset({"-c"}), "shell": frozenset({"-c"}),
+                "node": frozenset({"-e", "-p", "--eval", "--print"}),
+                "perl": frozenset({"-e", "-E"}), "ruby": frozenset({"-e"}),
+                "lua": frozenset({"-e"}), "Rscript": frozenset({"-e"}), "php": frozenset({"-r"})}
+#: Interpreters' options taking a value that is no script (``-X dev``, ``bash -o pipefail``).
+VALUED: Final = {"python": frozenset({"-X", "-W", "-Q"}), "shell": frozenset({"-o", "+o"})}
+_SHELLS: Final = frozenset({"bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox"})
+
+
+def family(name: str) -> str:
+    """The interpreter family of the program ``name`` (``python3.12``: python; ``bash``:
+    shell; ``nodejs``, ``bun``, ``deno``: node; ``lua5.4``: lua), or its name."""
+    base = name.rstrip("0123456789.-")
+    return "python" if name[:6] == "python" else "shell" if base in _SHELLS else \
+        "node" if base in ("node", "nodejs", "bun", "deno") else base
+
+
+def takes_code(name: str, option: str) -> bool:
+    """Whether ``option`` of the interpreter ``name`` takes code as its value."""
+    kind = family(name)
+    return option in _CODE.get(kind, ()) or (kind == "shell" and option[:1] == "-" and
+                                               option[1:].isalpha() and "c" in option)

@@ -16,11 +16,14 @@ from ..lazy import compile_on_use
 from .planpaths import (
     MODULES,
     SETTINGS,
+    VALUED,
     WORKSPACES,
+    family,
     in_folders,
     literal,
     module_files,
     option_values,
+    takes_code,
 )
 from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS, long_prefix
 
@@ -101,8 +104,6 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
 _PARTS: Final = compile_on_use(r"&&|\|\||[;|\n]|(?<![<>])&(?![>])")  # (not `2>&1`: P2f)
 _QUOTES: Final = compile_on_use(r"['\"]")
 _PATTERN: Final = compile_on_use(r"[*?\[]")
-#: Interpreters' options taking a value that is no script (``-X dev``, ``-W error``).
-_VALUED: Final = frozenset({"-X", "-W", "-Q", "-o", "+o"})  # (`bash -o pipefail`: s44 C1)
 _HOME: Final = compile_on_use(r"(?:(?<=[\s(])|^)(?:~|\$HOME|\$\{HOME\})/")
 _REDIRECTION: Final = compile_on_use(r"[0-9]*[<>]")
 _OPERATOR: Final = compile_on_use(r"[0-9]*(?:>>?|<|&>>?|>&|>\|)")  # (its target follows)
@@ -270,10 +271,13 @@ def _local_package(word: str) -> list[str]:
     ``git+file://…``, ``x.tgz``), whose manifest and lifecycle scripts it runs; the call's
     folder itself is no path here (its ``package.json``: ``STARTS``)."""
     spec = word[word.index("@", 1) + 1:] if "@" in word[1:] else word
-    named = spec.startswith(("file:", "git+file:"))
-    spec = spec.removeprefix("git+").removeprefix("file:").split("#", 1)[0]
+    named = spec.startswith(("file:", "git+file:", "link:", "portal:"))
+    spec = spec.removeprefix("git+").split(":", 1)[-1] if named else spec
+    spec = spec.split("#", 1)[0]
     spec = "/" + spec.lstrip("/") if spec[:2] == "//" else spec  # (`file:///x`)
-    if spec.rstrip("/") in ("", ".") or not (named or spec[:1] in "./~" or spec.endswith(
+    path = spec.count("/") > 1 or spec.endswith("/") if ":" not in spec and spec[:1] not in (
+        "@", "") else False  # (`tools/cli/`, `a/b/c`: no `user/repo`; s48-greview2 N1)
+    if spec.rstrip("/") in ("", ".") or not (named or path or spec[:1] in "./~" or spec.endswith(
             (".tgz", ".tar.gz", ".tar"))):
         return []
     return literal(spec.rstrip("/"))
@@ -297,13 +301,19 @@ _NODE_TOPS: Final = ("--prefix", "-C", "--dir", "--cwd")
 _INTERPRETERS: Final = RUNS_OPERAND | {"java", "php", "Rscript", "lua", "luajit", "tclsh",
                                        "pwsh", "groovy", "julia", "raku", "elixir", "jshell",
                                        "lli"}  # (LLVM's interpreter: s44 P3b)
-#: Interpreters' options whose value is code (``python3 -c``, ``node -e``): the words after
-#: it are the code's, no script (review s44 C4); a shell's ``-c`` text is a command.
-_CODE: Final = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print"})
-#: Their subcommands, which are no script (``bun run x.ts``, ``deno test``: C4).
-_SUBCOMMANDS: Final = frozenset({"run", "test", "x", "exec", "eval", "repl", "build",
-                                 "install", "add", "remove", "fmt", "lint", "check", "task",
-                                 "serve", "compile", "bench", "info", "doc", "upgrade"})
+#: Bun's and deno's subcommands, which are no script (``bun run x.ts``, ``deno test``: C4);
+#: any other word is a file or script of that name to Bun (``bun lint`` runs ``lint.js``:
+#: review s48-greview B1, S1: no other interpreter has them).
+_SUBCOMMANDS: Final = {
+    "bun": frozenset({"run", "test", "x", "exec", "install", "i", "add", "a", "remove", "rm",
+                      "build", "upgrade", "pm", "init", "create", "link", "unlink", "patch",
+                      "outdated", "update", "publish", "audit", "info", "repl", "why"}),
+    "deno": frozenset({"run", "test", "x", "eval", "repl", "build", "install", "add",
+                       "remove", "fmt", "lint", "check", "task", "serve", "compile", "bench",
+                       "info", "doc", "upgrade", "uninstall", "init", "jupyter", "publish",
+                       "coverage", "types", "clean", "outdated"})}
+
+
 #: What a recipe's or a script's Python reads from the folder it runs in: the call's folder as
 #: a module folder (a standard module's name there: ``named.Index``), a venv's ``lib/`` and
 #: ``pyvenv.cfg`` (review s47 H5, V2).
@@ -311,6 +321,7 @@ _RECIPE_PYTHON: Final = (MODULES + ".", *(f"{v}/{n}" for v in (".venv", "venv", 
                                           for n in ("lib/", "pyvenv.cfg")))
 #: The files ``bun run NAME`` (``deno run``) may run for a NAME without an extension.
 _JS: Final = (".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", ".mts", ".cts")
+_NODE_JS: Final = (".js", ".cjs", ".mjs", ".json", ".node")  # (`node server`: server.js)
 #: Their options naming a file they load first (``node -r ./hook.js``: C1).
 _LOADED: Final = frozenset({"-r", "--require", "--import", "--loader",
                             "--experimental-loader", "--preload"})
@@ -328,13 +339,13 @@ def _script_words(name: str, words: list[str]) -> list[str]:
         for at, word in enumerate(words[1:], 1):
             module = word if words[at - 1] == "-m" else word[2:] if word[:2] == "-m" else ""
             safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
-            if (words[at - 1] in _CODE and (not python or words[at - 1] == "-c")) or (
-                    python and word == "-"):  # code, or a script on standard input
-                return found + _inline(name, words, at, safe)
+            if takes_code(name, words[at - 1]) or (python and word == "-"):
+                return found + _inline(name, words, at, safe)  # (or a script on stdin)
             if module:  # `python3 -m pkg.mod` (`-mpkg.mod`) runs pkg/mod from the folder,
                 # which is first on sys.path (unless -I/-P: then not the call's folder)
                 found += [*module_files(module), *([] if safe else ["./", MODULES + "."])]
-            elif words[at - 1] in _VALUED or (at == 1 and word in _SUBCOMMANDS):
+            elif words[at - 1] in VALUED.get(family(name), ()) or (
+                    at == 1 and word in _SUBCOMMANDS.get(name, ())):
                 continue  # `python3 -X dev x.py`: an option's value; `bun run`
             elif words[at - 1] in _LOADED:
                 found += literal(word) if "/" in word else []
@@ -354,7 +365,7 @@ def _inline(name: str, words: list[str], at: int, safe: bool) -> list[str]:
     """What the code at ``words[at]`` (``-c CODE``, ``-e CODE``, ``python3 -``) names: a
     shell's command's programs; Python's call's folder, first on its ``sys.path`` as for
     ``-m`` (review s47 V4), unless ``safe`` (``-I``, ``-P`` before it)."""
-    if name in ("bash", "sh", "dash", "zsh", "ksh"):
+    if family(name) == "shell":
         return _entry_programs(words[at:])
     return [MODULES + "."] if name[:6] == "python" and not safe else []
 
@@ -364,6 +375,7 @@ def _named_too(name: str, before: list[str], word: str) -> list[str]:
     s47-greview2): a module ``-m unittest test_x`` imports; the files ``bun run lint`` runs
     where the package has no such script (``lint.js``, ``lint.ts``, …)."""
     found = module_files(word) if "-m" in before and "/" not in word else []
-    if name in ("bun", "deno") and "." not in os.path.basename(word):
-        found += [f for ext in _JS for f in literal(word + ext)]
+    if family(name) == "node":  # (a dotted name too: `bun run build.prod`; node's
+        found += [f for ext in (_JS if name[:4] != "node" else _NODE_JS)  # CommonJS, s48
+                  for f in literal(word + ext)]  # B1)
     return found

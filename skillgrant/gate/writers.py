@@ -24,7 +24,6 @@ from collections.abc import Callable, Sequence
 
 from ..lazy import compile_on_use
 from . import files
-from .gitmerge import tree_touched
 from .programnames import BASH_CLASS as BASH_CLASS  # (named.py reads it here)
 from .programnames import program_named
 from .wrapped import lists_only, long_prefix, new_branch_here
@@ -270,6 +269,8 @@ def tree_word(words: Sequence[str], directory: str | None,
     home = os.path.expanduser("~")
     if worktree is not None:
         try:
+            from .gitmerge import tree_touched  # (a working tree's writer only)
+
             if directory is None or tree_touched(worktree, words, directory, touches):
                 return worktree
         except (ValueError, OSError):

@@ -198,14 +198,14 @@ def test_npmrc_values_name_guarded_paths(tmp_path: Path, monkeypatch: pytest.Mon
     assert not any("registry" in p or p.endswith("c/d") for p in found)
 
 
-def test_cmake_prefixes_of_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cmake_prefixes_of_path(tmp_path: Path) -> None:
     """In-process: a ``PATH`` entry's prefix is guarded whole; the home's (``~/bin``) or
     one holding the call's folder, its package folders only."""
     home = tmp_path / "home"
     (home / ".local" / "bin").mkdir(parents=True)
     (home / "bin").mkdir()
-    monkeypatch.setenv("PATH", f"{home / '.local' / 'bin'}:{home / 'bin'}:/usr/bin")
-    found = dict(cmake_prefixes([str(home / "proj")], str(home)))
+    found = dict(cmake_prefixes([str(home / "proj")], str(home), [
+        str(home / ".local" / "bin"), str(home / "bin"), "/usr/bin"]))
     assert found[str(home / ".local")] is True
     assert str(home) not in found and found[str(home / "share")] is True
     assert not any(p.startswith("/usr") for p in found)

@@ -89,11 +89,6 @@ def test_g1_a_directory_rename_moves_a_file_to_a_guarded_path(tmp_path: Path,
     assert denied is not None, "the hook allows a merge that writes the plan's Makefile"
 
 
-_open("test_g1_a_directory_rename_moves_a_file_to_a_guarded_path",
-      "gitmerge.merged_paths lists the paths where HEAD's and REF's trees differ; git's "
-      "directory-rename detection writes a file at a path neither tree holds")
-
-
 # --- G2: `git merge FETCH_HEAD` merges every head the fetch marked for merging -------------
 
 
@@ -114,11 +109,6 @@ def test_g2_merge_fetch_head_is_an_octopus_of_every_fetched_head(tmp_path: Path)
                    {"Makefile": MAKEFILE}, ["git fetch origin safe evil",
                                             "git merge FETCH_HEAD", "make test"], setup)
     assert denied is not None, "the hook allows a merge of FETCH_HEAD's other heads"
-
-
-_open("test_g2_merge_fetch_head_is_an_octopus_of_every_fetched_head",
-      "gitmerge.merged_paths diffs HEAD against FETCH_HEAD's first head; git merge "
-      "FETCH_HEAD merges each head marked for merging")
 
 
 # --- N1: npm's folder specs beyond `./x` (s48-gfix's N4 rule) ----------------------------
@@ -151,10 +141,6 @@ def test_n1_npm_installs_a_folder_its_spec_names_without_a_dot(tmp_path: Path,
                    extra=NPM_OFFLINE)
     assert denied is not None, "the hook allows a folder npm installs to be rewritten"
 
-
-_open("test_n1_npm_installs_a_folder_its_spec_names_without_a_dot",
-      "planprograms._local_package reads a folder spec by its first character; npm reads "
-      "any spec with a slash that is no `user/repo` as a path")
 
 
 # --- W1: mypy imports a package where its settings name a plugin file --------------------
