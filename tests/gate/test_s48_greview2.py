@@ -61,32 +61,44 @@ def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list
 
 #: The git workflow calls that make two branches off the base commit without checking one
 #: out again (``git checkout -b`` makes a branch where HEAD is; ``--amend`` re-parents the
-#: rename onto the base): ``A`` adds ``d/GNUmakefile`` (no guarded path), ``R`` moves ``d``'s
-#: only file ``d/a`` to the top folder (d renamed to the top).
-RENAMED = ["git checkout -b A", "cp src/mk d/GNUmakefile", "git add d", "git commit -qm add",
-           "git checkout -b R", "git rm -q d/GNUmakefile", "git mv d/a a",
-           "git commit -q --amend -m ren"]
+#: rename onto the base): ``add`` adds ``d/GNUmakefile`` (no guarded path), ``ren`` moves
+#: ``d``'s only file ``d/a`` to the top folder (d renamed to the top). (Names in lower case:
+#: the gate reads a ref in capitals as a pseudo-ref, a whole-tree writer.)
+RENAMED = ["git checkout -b add", "cp src/mk d/GNUmakefile", "git add d",
+           "git commit -qm add", "git checkout -b ren", "git rm -q d/GNUmakefile",
+           "git mv d/a a", "git commit -q --amend -m ren"]
 #: The plan: a git workflow beside the project's test runner.
 GIT_PLAN = ["Bash(cp *)", "Bash(git add *)", "Bash(git commit *)", "Bash(git checkout -b *)",
             "Bash(git mv *)", "Bash(git rm *)", "Bash(git merge *)", "Bash(git rebase *)",
             "Bash(make test)"]
+#: The calls after ``RENAMED``: [reverted] ``ren`` then moves ``a`` back (``d/a``): its tree
+#: is the base's again, so neither side removed a path since the merge base (s48-gfix's G1
+#: rule), but a rebase replays each of ``ren``'s commits: the first one moves
+#: ``d/GNUmakefile`` to the top and stops there on that conflict.
+RENAME_ENDS = {"merge": ["git merge add"], "rebase": ["git rebase add"],
+               "rebase-reverted": ["git mv a d/a", "git commit -qm back", "git rebase add"]}
 
 
-@pytest.mark.parametrize("program", ["merge", "rebase"])
+@pytest.mark.parametrize("case", list(RENAME_ENDS))
 def test_g1_a_directory_rename_moves_a_file_to_a_guarded_path(tmp_path: Path,
-                                                              program: str) -> None:
-    """s48-gfix's C-git cost fix judges ``git merge A`` / ``git rebase A`` by ``git diff
-    --name-only HEAD A`` (``d/a``, ``a``, ``d/GNUmakefile``: none guarded), but git's merge
-    (ort) detects that ``R`` renamed the folder ``d`` to the top folder and moves the file
-    ``A`` added there, ``d/GNUmakefile``, to ``GNUmakefile`` ("CONFLICT (file location)":
+                                                              case: str) -> None:
+    """s48-gfix's C-git cost fix judged ``git merge add`` / ``git rebase add`` by ``git diff
+    --name-only HEAD add`` (``d/a``, ``a``, ``d/GNUmakefile``: none guarded), but git's merge
+    (ort) detects that ``ren`` renamed the folder ``d`` to the top folder and moves the file
+    ``add`` added there, ``d/GNUmakefile``, to ``GNUmakefile`` ("CONFLICT (file location)":
     the file is written there all the same); ``make test`` reads it before the Makefile.
     (``cp src/mk GNUmakefile`` is denied; the rename's target may be any folder: ``build/``
     under ``make -C build``.)"""
     needs("git", "make")
     denied = _case(tmp_path, GIT_PLAN,
                    {"Makefile": MAKEFILE, "d/a": "a\n", "src/mk": MAKE_PAYLOAD},
-                   [*RENAMED, f"git {program} A", "make test"], GIT_BASE)
+                   [*RENAMED, *RENAME_ENDS[case], "make test"], GIT_BASE)
     assert denied is not None, "the hook allows a merge that writes the plan's Makefile"
+
+
+_open("test_g1_a_directory_rename_moves_a_file_to_a_guarded_path",
+      "gitmerge.merged_paths reads the three trees; a rebase replays each of HEAD's commits "
+      "(a rename and its revert)", "rebase-reverted")
 
 
 # --- G2: `git merge FETCH_HEAD` merges every head the fetch marked for merging -------------
