@@ -134,7 +134,8 @@ PKG_PAYLOAD = ('{"name": "cli", "version": "1.0.0", '
                '"scripts": {"postinstall": "touch zz"}}\n')
 
 
-@pytest.mark.parametrize("spec", ["tools/cli/", "packages/tools/cli"])
+@pytest.mark.parametrize("spec", ["tools/cli/", "packages/tools/cli", "./packages/@org/cli",
+                                  "packages/@org/cli"])
 def test_n1_npm_installs_a_folder_its_spec_names_without_a_dot(tmp_path: Path,
                                                                spec: str) -> None:
     """npm-package-arg reads a spec with a slash that is no ``user/repo`` shorthand as a
@@ -142,7 +143,9 @@ def test_n1_npm_installs_a_folder_its_spec_names_without_a_dot(tmp_path: Path,
     npm installs it and runs its ``postinstall``. s48-gfix's N4 rule (planprograms
     ``_local_package``) guards a spec starting ``.``/``/``/``~``, ``file:`` or a tarball's
     name only, so ``cp src/pkg.json <spec>/package.json`` is allowed beside ``Bash(npm install
-    <spec>)`` (real npm 11, no registry)."""
+    <spec>)`` (real npm 11, no registry). [@org]: a monorepo's scoped package folder; npa
+    reads a word whose part before its ``@`` holds a slash as a spec whole (no
+    ``name@range``), while s48-gfix's rule takes what follows the ``@`` (``org/cli``)."""
     needs("npm")
     folder = spec.rstrip("/")
     files = {"package.json": '{"name": "p", "version": "1.0.0"}\n',
@@ -152,6 +155,12 @@ def test_n1_npm_installs_a_folder_its_spec_names_without_a_dot(tmp_path: Path,
                    [f"cp src/pkg.json {folder}/package.json", f"npm install {spec}"],
                    extra=NPM_OFFLINE)
     assert denied is not None, "the hook allows a folder npm installs to be rewritten"
+
+
+_open("test_n1_npm_installs_a_folder_its_spec_names_without_a_dot",
+      "planprograms._local_package cuts a spec at its first `@`, also where the part before "
+      "it holds a slash (a path: `packages/@org/cli`)", "./packages/@org/cli",
+      "packages/@org/cli")
 
 
 
