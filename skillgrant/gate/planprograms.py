@@ -143,14 +143,23 @@ def _entry_programs(words: list[str]) -> list[str]:
 #: every folder from the call's up.
 _MAKEFILES: Final = ("Makefile", "makefile", "GNUmakefile")
 #: The node package managers' lockfiles: an install takes the code they resolve (s47 N3).
+#: The sources make's built-in rules remake a makefile from (its prefix, its suffix).
+_REMADE: Final = (("", ".sh"), ("", ",v"), ("RCS/", ",v"), ("RCS/", ""), ("s.", ""),
+                  ("SCCS/s.", ""))
+#: The dotenv files Bun loads at every start (review s48-greview N2).
+_DOTENV: Final = tuple(f"^.env{m}{lo}" for m in ("", ".development", ".production", ".test")
+                       for lo in ("", ".local"))
 _LOCKS: Final = ("^package-lock.json", "^npm-shrinkwrap.json", "^yarn.lock", "^pnpm-lock.yaml",
                  "^bun.lock", "^bun.lockb")
 STARTS: Final = {
-    **dict.fromkeys(("make", "gmake"), _MAKEFILES),
+    # and what make's built-in rules remake a makefile from (`%: %.sh`, RCS, SCCS: s48 M1)
+    **dict.fromkeys(("make", "gmake"), (*_MAKEFILES, *(f"{p}{n}{e}" for n in _MAKEFILES
+                                                       for p, e in _REMADE))),
     "ninja": ("build.ninja",), **dict.fromkeys(("terraform", "tofu"), (  # its providers (s45
         ".terraform/", ".terraform.lock.hcl")),  # T1)
     "cmake": ("CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "CMakeCache.txt",
-              *_MAKEFILES, "build.ninja"),
+              *_MAKEFILES, "build.ninja", "CMakeFiles/", "cmake_install.cmake",  # (what it
+              "CTestTestfile.cmake"),  # generated, run by `cmake --build`: s48 C1)
     # Maven's launcher hands `.mvn/jvm.config` to the JVM whatever the goal (`mvn -v`), and
     # reads `maven.config`, `extensions.xml`, the wrapper's jar and distribution there
     **dict.fromkeys(("mvn", "mvnw"), ("^.mvn/", "pom.xml")),
@@ -163,12 +172,19 @@ STARTS: Final = {
     # (the nearest folder up holding package.json is npm's: review s45 P1)
     **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("^node_modules/", "^package.json", "^.npmrc",
                                               "^.yarnrc", "^.yarnrc.yml", "^.yarn/",
-                                              "^bunfig.toml", "^.pnpmfile.cjs", *_LOCKS)),
+                                              "^bunfig.toml", "^.pnpmfile.cjs", *_LOCKS,
+                                              "^.corepack.env", *_DOTENV)),  # (s48 N1, N2)
     # the runners' own build files (review s47 H6)
-    "just": ("^justfile", "^Justfile", "^.justfile"), "nox": ("noxfile.py",),
+    "just": ("^justfile", "^Justfile", "^.justfile"), "nox": ("noxfile.py", ".nox/"),
     "task": tuple(f"^{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
                   for e in ("yml", "yaml")),
-    "tox": ("^tox.ini", "^pyproject.toml", "^setup.cfg"),
+    "tox": ("^tox.ini", "^pyproject.toml", "^setup.cfg", "^.tox/"),  # (its envs: s48 T1)
+    # other runners' build files (s48 H2), PEP 517's front end (`python -m build`: P3)
+    **dict.fromkeys(("invoke", "inv"), ("^tasks.py", "^tasks/", "^invoke.yaml", "^invoke.yml",
+                                        "^invoke.json", "^invoke.py")),
+    "meson": ("^meson.build", "meson.options", "meson_options.txt", "build.ninja",
+              "meson-private/"), "scons": ("^SConstruct", "^Sconstruct", "^sconstruct"),
+    "build": ("pyproject.toml", "setup.py", "setup.cfg"), "mkdocs": ("mkdocs.yml",),
     "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
     # folder of its paths up to the root it picks by them
@@ -210,7 +226,8 @@ _RUNS_ANY: Final = frozenset({"make", "gmake", "ninja", "just", "task", "tox", "
                               # a build script, a plugin, a task, configure code (s47 H4)
                               "cargo", "mvn", "mvnw", "gradle", "gradlew", "cmake", "ctest",
                               "terraform", "tofu",
-                              "pre-commit", *_NODE_RUNNERS})
+                              "pre-commit", "invoke", "inv", "meson", "scons", "build",
+                              "mkdocs", *_NODE_RUNNERS})
 #: Checkers importing the plugins their settings name, which run no project code otherwise.
 _PLUGGED: Final = frozenset({"mypy", "dmypy", "pylint", "flake8", "coverage", "pytest"})
 _HOOKED: Final = frozenset({"commit", "push", "merge", "rebase", "am", "pull", "checkout",
@@ -224,7 +241,7 @@ _FOLDER_OPTIONS: Final = {
     **dict.fromkeys(("make", "gmake"), ("-C", "--directory")), "ninja": ("-C",),
     "cmake": ("-S", "-B", "--build"), **dict.fromkeys(("mvn", "mvnw"), ("-f", "--file")),
     **dict.fromkeys(("gradle", "gradlew"), ("-p", "--project-dir")),
-    "cargo": ("--manifest-path",), "pytest": ("--rootdir",),
+    "cargo": ("--manifest-path",), "pytest": ("--rootdir",), "meson": ("-C",),
     **dict.fromkeys(("terraform", "tofu"), ("-chdir",)),  # (`-chdir=infra`: s47 T3)
     **dict.fromkeys(_NODE_RUNNERS | {"node"}, tuple(_NODE_FOLDERS))}
 #: Their options naming a file they run (``make -f``, ``awk -f``, ``cmake -P``, …).
