@@ -240,3 +240,24 @@ _open("test_t1_terraform_installs_a_provider_from_an_implicit_mirror",
       "planprograms.STARTS for terraform/tofu guards `.terraform/` and the lock file, not "
       "the working folder's `terraform.d/`; HOME_CODE lacks `~/.local/share/terraform` "
       "(implicit provider mirrors)")
+
+
+# --- M1: make remakes the makefile `-f` names from a file beside it -------------------------
+
+
+def test_m1_make_remakes_the_makefile_its_f_option_names(tmp_path: Path) -> None:
+    """s48-gfix guards the sources make's built-in rules remake ``Makefile``, ``makefile``,
+    ``GNUmakefile`` from (``Makefile.sh``, RCS, SCCS: s48-greview M1), not those of the
+    makefile the entry names itself: under ``Bash(make -f build.mk test)``, ``cp src/mk
+    build.mk.sh`` is allowed; make remakes ``build.mk`` by its ``%: %.sh`` rule (``cat
+    build.mk.sh >build.mk``) and reads it again: the payload runs (GNU make 4.3)."""
+    needs("make")
+    denied = _case(tmp_path, ["Bash(make -f build.mk test)", "Bash(cp *)"],
+                   {"build.mk": MAKEFILE, "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk build.mk.sh", "make -f build.mk test"])
+    assert denied is not None, "the hook allows the source of the entry's makefile"
+
+
+_open("test_m1_make_remakes_the_makefile_its_f_option_names",
+      "planprograms guards `_REMADE`'s sources of the default makefile names only; the "
+      "`-f` file is guarded alone (`_FILE_OPTIONS`)")
