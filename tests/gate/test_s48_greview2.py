@@ -8,7 +8,9 @@ marks them strict xfails)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,32 +61,44 @@ def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list
 
 #: The git workflow calls that make two branches off the base commit without checking one
 #: out again (``git checkout -b`` makes a branch where HEAD is; ``--amend`` re-parents the
-#: rename onto the base): ``A`` adds ``d/GNUmakefile`` (no guarded path), ``R`` moves ``d``'s
-#: only file ``d/a`` to the top folder (d renamed to the top).
-RENAMED = ["git checkout -b A", "cp src/mk d/GNUmakefile", "git add d", "git commit -qm add",
-           "git checkout -b R", "git rm -q d/GNUmakefile", "git mv d/a a",
-           "git commit -q --amend -m ren"]
+#: rename onto the base): ``add`` adds ``d/GNUmakefile`` (no guarded path), ``ren`` moves
+#: ``d``'s only file ``d/a`` to the top folder (d renamed to the top). (Names in lower case:
+#: the gate reads a ref in capitals as a pseudo-ref, a whole-tree writer.)
+RENAMED = ["git checkout -b add", "cp src/mk d/GNUmakefile", "git add d",
+           "git commit -qm add", "git checkout -b ren", "git rm -q d/GNUmakefile",
+           "git mv d/a a", "git commit -q --amend -m ren"]
 #: The plan: a git workflow beside the project's test runner.
 GIT_PLAN = ["Bash(cp *)", "Bash(git add *)", "Bash(git commit *)", "Bash(git checkout -b *)",
             "Bash(git mv *)", "Bash(git rm *)", "Bash(git merge *)", "Bash(git rebase *)",
             "Bash(make test)"]
+#: The calls after ``RENAMED``: [reverted] ``ren`` then moves ``a`` back (``d/a``): its tree
+#: is the base's again, so neither side removed a path since the merge base (s48-gfix's G1
+#: rule), but a rebase replays each of ``ren``'s commits: the first one moves
+#: ``d/GNUmakefile`` to the top and stops there on that conflict.
+RENAME_ENDS = {"merge": ["git merge add"], "rebase": ["git rebase add"],
+               "rebase-reverted": ["git mv a d/a", "git commit -qm back", "git rebase add"]}
 
 
-@pytest.mark.parametrize("program", ["merge", "rebase"])
+@pytest.mark.parametrize("case", list(RENAME_ENDS))
 def test_g1_a_directory_rename_moves_a_file_to_a_guarded_path(tmp_path: Path,
-                                                              program: str) -> None:
-    """s48-gfix's C-git cost fix judges ``git merge A`` / ``git rebase A`` by ``git diff
-    --name-only HEAD A`` (``d/a``, ``a``, ``d/GNUmakefile``: none guarded), but git's merge
-    (ort) detects that ``R`` renamed the folder ``d`` to the top folder and moves the file
-    ``A`` added there, ``d/GNUmakefile``, to ``GNUmakefile`` ("CONFLICT (file location)":
+                                                              case: str) -> None:
+    """s48-gfix's C-git cost fix judged ``git merge add`` / ``git rebase add`` by ``git diff
+    --name-only HEAD add`` (``d/a``, ``a``, ``d/GNUmakefile``: none guarded), but git's merge
+    (ort) detects that ``ren`` renamed the folder ``d`` to the top folder and moves the file
+    ``add`` added there, ``d/GNUmakefile``, to ``GNUmakefile`` ("CONFLICT (file location)":
     the file is written there all the same); ``make test`` reads it before the Makefile.
     (``cp src/mk GNUmakefile`` is denied; the rename's target may be any folder: ``build/``
     under ``make -C build``.)"""
     needs("git", "make")
     denied = _case(tmp_path, GIT_PLAN,
                    {"Makefile": MAKEFILE, "d/a": "a\n", "src/mk": MAKE_PAYLOAD},
-                   [*RENAMED, f"git {program} A", "make test"], GIT_BASE)
+                   [*RENAMED, *RENAME_ENDS[case], "make test"], GIT_BASE)
     assert denied is not None, "the hook allows a merge that writes the plan's Makefile"
+
+
+_open("test_g1_a_directory_rename_moves_a_file_to_a_guarded_path",
+      "gitmerge.merged_paths reads the three trees; a rebase replays each of HEAD's commits "
+      "(a rename and its revert)", "rebase-reverted")
 
 
 # --- G2: `git merge FETCH_HEAD` merges every head the fetch marked for merging -------------
@@ -120,7 +134,8 @@ PKG_PAYLOAD = ('{"name": "cli", "version": "1.0.0", '
                '"scripts": {"postinstall": "touch zz"}}\n')
 
 
-@pytest.mark.parametrize("spec", ["tools/cli/", "packages/tools/cli"])
+@pytest.mark.parametrize("spec", ["tools/cli/", "packages/tools/cli", "./packages/@org/cli",
+                                  "packages/@org/cli"])
 def test_n1_npm_installs_a_folder_its_spec_names_without_a_dot(tmp_path: Path,
                                                                spec: str) -> None:
     """npm-package-arg reads a spec with a slash that is no ``user/repo`` shorthand as a
@@ -128,7 +143,9 @@ def test_n1_npm_installs_a_folder_its_spec_names_without_a_dot(tmp_path: Path,
     npm installs it and runs its ``postinstall``. s48-gfix's N4 rule (planprograms
     ``_local_package``) guards a spec starting ``.``/``/``/``~``, ``file:`` or a tarball's
     name only, so ``cp src/pkg.json <spec>/package.json`` is allowed beside ``Bash(npm install
-    <spec>)`` (real npm 11, no registry)."""
+    <spec>)`` (real npm 11, no registry). [@org]: a monorepo's scoped package folder; npa
+    reads a word whose part before its ``@`` holds a slash as a spec whole (no
+    ``name@range``), while s48-gfix's rule takes what follows the ``@`` (``org/cli``)."""
     needs("npm")
     folder = spec.rstrip("/")
     files = {"package.json": '{"name": "p", "version": "1.0.0"}\n',
@@ -138,3 +155,109 @@ def test_n1_npm_installs_a_folder_its_spec_names_without_a_dot(tmp_path: Path,
                    [f"cp src/pkg.json {folder}/package.json", f"npm install {spec}"],
                    extra=NPM_OFFLINE)
     assert denied is not None, "the hook allows a folder npm installs to be rewritten"
+
+
+_open("test_n1_npm_installs_a_folder_its_spec_names_without_a_dot",
+      "planprograms._local_package cuts a spec at its first `@`, also where the part before "
+      "it holds a slash (a path: `packages/@org/cli`)", "./packages/@org/cli",
+      "packages/@org/cli")
+
+
+
+# --- W1: mypy imports a package where its settings name a plugin file --------------------
+
+
+def _mypy_path(folder: Path) -> dict[str, str]:
+    """``PATH`` with a ``mypy`` program (this interpreter's mypy module, the call's folder not
+    on ``sys.path``: ``-P``) in ``folder`` first."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "mypy").write_text(f'#!/bin/sh\nexec "{sys.executable}" -P -m mypy "$@"\n')
+    (folder / "mypy").chmod(0o755)
+    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+
+
+#: A mypy plugin module (its entry point); the payload's first.
+MYPY_PLUGIN = "from mypy.plugin import Plugin\n\n\ndef plugin(version):\n    return Plugin\n"
+
+
+def test_w1_mypy_imports_a_package_of_its_plugin_files_name(tmp_path: Path) -> None:
+    """``plugins = tools/p.py`` in mypy.ini: mypy puts ``tools`` first on ``sys.path`` and
+    imports the module ``p``, and a package ``tools/p/`` wins over ``tools/p.py`` (Python's
+    path finder tries a folder first). s48-gfix's pluginpaths guards ``tools/p.py`` only:
+    ``mkdir tools/p``, ``cp e/plug.py tools/p/__init__.py`` are allowed beside ``Bash(mypy
+    src)`` and mypy runs the payload (real mypy 1.x)."""
+    pytest.importorskip("mypy")
+    files = {"src/a.py": "x = 1\n", "tools/p.py": MYPY_PLUGIN, "mypy.ini":
+             "[mypy]\nplugins = tools/p.py\n",
+             "e/plug.py": "import os\nos.system('touch zz')\n" + MYPY_PLUGIN}
+    denied = _case(tmp_path, ["Bash(mypy src)", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   ["mkdir tools/p", "cp e/plug.py tools/p/__init__.py", "mypy src"],
+                   extra=_mypy_path(tmp_path / "bin"))
+    assert denied is not None, "the hook allows a package shadowing mypy's plugin file"
+
+
+_open("test_w1_mypy_imports_a_package_of_its_plugin_files_name",
+      "pluginpaths._named guards a plugin's `.py` path, not the package `p/` of the module "
+      "name mypy imports it by")
+
+
+# --- T1: terraform installs providers from its working folder's implicit mirror -----------
+
+
+#: A configuration needing one provider (no lock file yet: ``terraform init`` writes it).
+MAIN_TF = ('terraform {\n  required_providers {\n    null = {\n      source = "hashicorp/null"\n'
+           '      version = "3.2.0"\n    }\n  }\n}\nresource "null_resource" "a" {}\n')
+#: Where terraform looks for that provider first, below the working folder.
+MIRROR = "terraform.d/plugins/registry.terraform.io/hashicorp/null/3.2.0/linux_amd64"
+
+
+#: Where terraform finds it: the working folder's ``terraform.d``, and the user's data folder
+#: (``~/.local/share/terraform``; the home is ``../home`` from the project here).
+MIRRORS = {"folder": "", "home-xdg": "../home/.local/share/terraform/"}
+
+
+@pytest.mark.parametrize("where", list(MIRRORS))
+def test_t1_terraform_installs_a_provider_from_an_implicit_mirror(tmp_path: Path,
+                                                                  where: str) -> None:
+    """terraform's implicit local mirrors include ``terraform.d/plugins`` in the working
+    folder and ``$XDG_DATA_HOME/terraform/plugins`` (``~/.local/share``), beside
+    ``~/.terraform.d/plugins``, which is guarded: ``terraform init`` installs a provider found
+    there (no lock file to check it against) into ``.terraform/providers`` and ``terraform
+    plan`` starts it. Plan ``Bash(terraform init)``, ``Bash(terraform plan)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: ``mkdir -p …``, ``cp src/p …/terraform-provider-null_v3.2.0`` (an
+    executable script) allowed; the payload runs (real terraform 1.11, no network)."""
+    needs("terraform")
+    mirror = MIRRORS[where] + (MIRROR if not MIRRORS[where] else MIRROR[len("terraform.d/"):])
+    files = {"main.tf": MAIN_TF, "src/p": "#!/bin/sh\ntouch zz\n"}
+    denied = _case(tmp_path, ["Bash(terraform init)", "Bash(terraform plan)", "Bash(cp *)",
+                              "Bash(mkdir *)"], files,
+                   [f"mkdir -p {mirror}", f"cp src/p {mirror}/terraform-provider-null_v3.2.0",
+                    "terraform init", "terraform plan"], "chmod +x src/p")
+    assert denied is not None, "the hook allows a provider in an implicit mirror"
+
+
+_open("test_t1_terraform_installs_a_provider_from_an_implicit_mirror",
+      "planprograms.STARTS for terraform/tofu guards `.terraform/` and the lock file, not "
+      "the working folder's `terraform.d/`; HOME_CODE lacks `~/.local/share/terraform` "
+      "(implicit provider mirrors)")
+
+
+# --- M1: make remakes the makefile `-f` names from a file beside it -------------------------
+
+
+def test_m1_make_remakes_the_makefile_its_f_option_names(tmp_path: Path) -> None:
+    """s48-gfix guards the sources make's built-in rules remake ``Makefile``, ``makefile``,
+    ``GNUmakefile`` from (``Makefile.sh``, RCS, SCCS: s48-greview M1), not those of the
+    makefile the entry names itself: under ``Bash(make -f build.mk test)``, ``cp src/mk
+    build.mk.sh`` is allowed; make remakes ``build.mk`` by its ``%: %.sh`` rule (``cat
+    build.mk.sh >build.mk``) and reads it again: the payload runs (GNU make 4.3)."""
+    needs("make")
+    denied = _case(tmp_path, ["Bash(make -f build.mk test)", "Bash(cp *)"],
+                   {"build.mk": MAKEFILE, "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk build.mk.sh", "make -f build.mk test"])
+    assert denied is not None, "the hook allows the source of the entry's makefile"
+
+
+_open("test_m1_make_remakes_the_makefile_its_f_option_names",
+      "planprograms guards `_REMADE`'s sources of the default makefile names only; the "
+      "`-f` file is guarded alone (`_FILE_OPTIONS`)")
