@@ -76,7 +76,9 @@ def module_files(module: str) -> list[str]:
     import _imp
 
     return [top + ".py", top + ".pyc", top + "/__init__.py", top + "/__init__.pyc",
-            top + "/__main__.py", *(top + suffix for suffix in _imp.extension_suffixes())]
+            top + "/__main__.py", top + "/__main__.pyc",
+            *(f"{top}{init}{suffix}" for suffix in _imp.extension_suffixes()
+              for init in ("", "/__init__"))]  # (an extension package's init: s48 M2)
 
 
 def literal(path: str) -> list[str]:

@@ -156,7 +156,7 @@ STARTS: Final = {
     **dict.fromkeys(("make", "gmake"), (*_MAKEFILES, *(f"{p}{n}{e}" for n in _MAKEFILES
                                                        for p, e in _REMADE))),
     "ninja": ("build.ninja",), **dict.fromkeys(("terraform", "tofu"), (  # its providers (s45
-        ".terraform/", ".terraform.lock.hcl")),  # T1)
+        ".terraform/", ".terraform.lock.hcl", "terraform.d/")),  # T1; its mirror: s48)
     "cmake": ("CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "CMakeCache.txt",
               *_MAKEFILES, "build.ninja", "CMakeFiles/", "cmake_install.cmake",  # (what it
               "CTestTestfile.cmake"),  # generated, run by `cmake --build`: s48 C1)

@@ -891,8 +891,3 @@ def test_m2_python_m_imports_the_packages_init_extension(tmp_path: Path, suffix:
                    [f"cp src/m.so mytool/__init__{suffix}", "python3 -m mytool"],
                    setup="cc -shared -fPIC -o src/m.so src/m.c")
     assert denied is not None, "the hook allows an extension the plan's module imports first"
-
-
-_open("test_m2_python_m_imports_the_packages_init_extension",
-      "planprograms._module_files guards a package's `__init__.py`/`.pyc`, not its "
-      "`__init__` extension files (`_imp.extension_suffixes()`)")

@@ -163,7 +163,6 @@ _open("test_n1_npm_installs_a_folder_its_spec_names_without_a_dot",
       "packages/@org/cli")
 
 
-
 # --- W1: mypy imports a package where its settings name a plugin file --------------------
 
 
@@ -194,11 +193,6 @@ def test_w1_mypy_imports_a_package_of_its_plugin_files_name(tmp_path: Path) -> N
                    ["mkdir tools/p", "cp e/plug.py tools/p/__init__.py", "mypy src"],
                    extra=_mypy_path(tmp_path / "bin"))
     assert denied is not None, "the hook allows a package shadowing mypy's plugin file"
-
-
-_open("test_w1_mypy_imports_a_package_of_its_plugin_files_name",
-      "pluginpaths._named guards a plugin's `.py` path, not the package `p/` of the module "
-      "name mypy imports it by")
 
 
 # --- T1: terraform installs providers from its working folder's implicit mirror -----------
@@ -234,12 +228,6 @@ def test_t1_terraform_installs_a_provider_from_an_implicit_mirror(tmp_path: Path
                    [f"mkdir -p {mirror}", f"cp src/p {mirror}/terraform-provider-null_v3.2.0",
                     "terraform init", "terraform plan"], "chmod +x src/p")
     assert denied is not None, "the hook allows a provider in an implicit mirror"
-
-
-_open("test_t1_terraform_installs_a_provider_from_an_implicit_mirror",
-      "planprograms.STARTS for terraform/tofu guards `.terraform/` and the lock file, not "
-      "the working folder's `terraform.d/`; HOME_CODE lacks `~/.local/share/terraform` "
-      "(implicit provider mirrors)")
 
 
 # --- M1: make remakes the makefile `-f` names from a file beside it -------------------------
