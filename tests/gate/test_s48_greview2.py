@@ -96,11 +96,6 @@ def test_g1_a_directory_rename_moves_a_file_to_a_guarded_path(tmp_path: Path,
     assert denied is not None, "the hook allows a merge that writes the plan's Makefile"
 
 
-_open("test_g1_a_directory_rename_moves_a_file_to_a_guarded_path",
-      "gitmerge.merged_paths reads the three trees; a rebase replays each of HEAD's commits "
-      "(a rename and its revert)", "rebase-reverted")
-
-
 # --- G2: `git merge FETCH_HEAD` merges every head the fetch marked for merging -------------
 
 
@@ -155,12 +150,6 @@ def test_n1_npm_installs_a_folder_its_spec_names_without_a_dot(tmp_path: Path,
                    [f"cp src/pkg.json {folder}/package.json", f"npm install {spec}"],
                    extra=NPM_OFFLINE)
     assert denied is not None, "the hook allows a folder npm installs to be rewritten"
-
-
-_open("test_n1_npm_installs_a_folder_its_spec_names_without_a_dot",
-      "planprograms._local_package cuts a spec at its first `@`, also where the part before "
-      "it holds a slash (a path: `packages/@org/cli`)", "./packages/@org/cli",
-      "packages/@org/cli")
 
 
 # --- W1: mypy imports a package where its settings name a plugin file --------------------
@@ -244,8 +233,3 @@ def test_m1_make_remakes_the_makefile_its_f_option_names(tmp_path: Path) -> None
                    {"build.mk": MAKEFILE, "src/mk": MAKE_PAYLOAD},
                    ["cp src/mk build.mk.sh", "make -f build.mk test"])
     assert denied is not None, "the hook allows the source of the entry's makefile"
-
-
-_open("test_m1_make_remakes_the_makefile_its_f_option_names",
-      "planprograms guards `_REMADE`'s sources of the default makefile names only; the "
-      "`-f` file is guarded alone (`_FILE_OPTIONS`)")
