@@ -334,3 +334,19 @@ def test_a_session_value_the_gate_cannot_read_denies_naming_it(tmp_path: Path,
                               input=payload("echo hi", project), cwd=project, env=env,
                               capture_output=True, timeout=60, check=False)
         assert done.returncode == 0, (known, done.stderr)
+
+
+@pytest.mark.slow
+def test_a_node_preload_runs_under_its_own_entry(tmp_path: Path) -> None:
+    """Review s48-greview (a cost): ``Bash(node -r ./pre.js app.js)`` denied its own call (the
+    preload is guarded as the plan's program, and the readers rule read only the script as
+    run). A copy over either file stays denied."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(node -r ./pre.js app.js)",
+                            "Bash(node --require ./tools/pre.js tools/app.js)",
+                            "Bash(node -r dotenv/config app.js)"])
+    for command in ("node -r ./pre.js app.js", "node --require ./tools/pre.js tools/app.js",
+                    "node -r dotenv/config app.js"):
+        assert _hook_says(project, command) == 0, command
+    for command in ("cp x pre.js", "cp x app.js", "cp x tools/pre.js"):
+        assert _hook_says(project, command) == 2, command
