@@ -34,10 +34,12 @@ GIT_BASE = ("git config user.email a@b && git config user.name a && "
 
 
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
-          setup: str = "", extra: dict[str, str] | None = None) -> str | None:
+          setup: str = "", extra: dict[str, str] | None = None,
+          in_place: bool = False) -> str | None:
     """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
     holding ``files`` (and what the bash text ``setup`` made there, given the folder ``$T``
-    beside the project for its own use), the session's environment with ``extra``; the
+    beside the project for its own use), the session's environment with ``extra``; proved in
+    a copy of the project (in it with ``in_place``: a build folder naming its own path); the
     first call the printed hook denies, or None."""
     found: list[str | None] = []
     for side in ("proof", "run"):
@@ -49,7 +51,12 @@ def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list
         if setup:
             subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120,
                            capture_output=True, env={**env, "T": str(tmp_path / side)})
-        if side == "proof":
+        if side == "proof" and in_place:
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=300)
+            assert any(project.rglob("zz")), "bash ran no payload"
+        elif side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
         else:
             found.append(first_denied(project, calls, env))
@@ -261,3 +268,30 @@ def test_m1_make_remakes_the_makefile_its_f_option_names(tmp_path: Path) -> None
 _open("test_m1_make_remakes_the_makefile_its_f_option_names",
       "planprograms guards `_REMADE`'s sources of the default makefile names only; the "
       "`-f` file is guarded alone (`_FILE_OPTIONS`)")
+
+
+# --- C1: cmake --build runs the generated makefiles of each subfolder -------------------------
+
+
+def test_c1_cmake_build_runs_a_subfolders_generated_makefile(tmp_path: Path) -> None:
+    """d88238e guards ``CMakeFiles/`` (and the top ``Makefile``) in the folder ``cmake --build
+    build`` names (s48-greview C1); with ``add_subdirectory(sub)``, the Makefile generator's
+    ``CMakeFiles/Makefile2`` runs ``$(MAKE) -f sub/CMakeFiles/foo.dir/build.make``: ``cp src/mk
+    build/sub/CMakeFiles/foo.dir/build.make`` is allowed, ``cmake --build build`` reads it
+    (payload ran; cmake 3.25, GNU make; a custom target: no compiler). Plan ``Bash(cmake
+    --build build)``, ``Bash(cp *)``."""
+    needs("cmake", "make")
+    files = {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
+                               "add_subdirectory(sub)\n",
+             "sub/CMakeLists.txt": "add_custom_target(foo ALL COMMAND echo hi)\n",
+             "src/mk": "X := $(shell touch zz)\n"}
+    denied = _case(tmp_path, ["Bash(cmake --build build)", "Bash(cp *)"], files,
+                   ["cp src/mk build/sub/CMakeFiles/foo.dir/build.make", "cmake --build build"],
+                   "cmake -S . -B build -G 'Unix Makefiles' && cmake --build build",
+                   in_place=True)
+    assert denied is not None, "the hook allows a subfolder's generated makefile"
+
+
+_open("test_c1_cmake_build_runs_a_subfolders_generated_makefile",
+      "planprograms.STARTS for cmake guards `CMakeFiles/` of the build folder's top only; "
+      "each `add_subdirectory` has its own `CMakeFiles/` and `Makefile` below it")
