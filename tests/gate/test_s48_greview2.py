@@ -9,6 +9,7 @@ marks them strict xfails)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -295,3 +296,38 @@ def test_c1_cmake_build_runs_a_subfolders_generated_makefile(tmp_path: Path) -> 
 _open("test_c1_cmake_build_runs_a_subfolders_generated_makefile",
       "planprograms.STARTS for cmake guards `CMakeFiles/` of the build folder's top only; "
       "each `add_subdirectory` has its own `CMakeFiles/` and `Makefile` below it")
+
+
+# --- H1: the user's own settings of a runner s48-gfix added, which are code --------------------
+
+
+def _tool_path(name: str) -> dict[str, str]:
+    """``PATH`` with the folder holding the review tool ``name`` first:
+    ``SKILLGRANT_REVIEW_TOOLS`` (a folder of review tools, as s48-greview's tests read it) or
+    ``PATH``'s; the test skips without it."""
+    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS")
+    found = tools if tools and (Path(tools) / name).exists() else (
+        os.path.dirname(shutil.which(name) or "") or None)
+    if found is None:
+        pytest.skip(f"not installed: {name} (SKILLGRANT_REVIEW_TOOLS)")
+    return {"PATH": f"{found}{os.pathsep}{os.environ['PATH']}"}
+
+
+def test_h1_invoke_runs_the_users_python_settings(tmp_path: Path) -> None:
+    """invoke loads its user settings from ``~/.invoke.yaml``/``.yml``/``.json``/``.py`` at
+    every start, the ``.py`` one by running it (``Config._load_py``: ``exec``); d88238e
+    guards the project's ``tasks.py``, ``invoke.*`` (s48-greview H2), not the user's. Plan
+    ``Bash(invoke test)``, ``Bash(cp *)``: ``cp src/p.py ~/.invoke.py`` (the scratch home,
+    ``../home`` from the project) is allowed; ``invoke test`` runs it (invoke 2.x; it then
+    stops on the module the file holds: the payload ran first)."""
+    extra = _tool_path("invoke")
+    files = {"tasks.py": "from invoke import task\n\n\n@task\ndef test(c):\n    pass\n",
+             "src/p.py": "import os\nos.system('touch zz')\n"}
+    denied = _case(tmp_path, ["Bash(invoke test)", "Bash(cp *)"], files,
+                   ["cp src/p.py ../home/.invoke.py", "invoke test"], extra=extra)
+    assert denied is not None, "the hook allows invoke's user settings to be written"
+
+
+_open("test_h1_invoke_runs_the_users_python_settings",
+      "homefiles.HOME_CODE lacks invoke's user settings (`~/.invoke.py`, `.yaml`, `.yml`, "
+      "`.json`; `/etc/invoke.*`)")
