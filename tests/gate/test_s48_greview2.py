@@ -303,10 +303,11 @@ _open("test_c1_cmake_build_runs_a_subfolders_generated_makefile",
 
 def _tool_path(name: str) -> dict[str, str]:
     """``PATH`` with the folder holding the review tool ``name`` first:
-    ``SKILLGRANT_REVIEW_TOOLS`` (a folder of review tools, as s48-greview's tests read it) or
-    ``PATH``'s; the test skips without it."""
-    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS")
-    found = tools if tools and (Path(tools) / name).exists() else (
+    ``SKILLGRANT_REVIEW_TOOLS`` (folders of review tools, ``:``-separated: s48-greview's
+    ``/tmp/s48gr/tv/bin`` has invoke; ``pip install scons`` in a venv for scons) or ``PATH``'s;
+    the test skips without it."""
+    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS", "").split(os.pathsep)
+    found = next((t for t in tools if t and (Path(t) / name).exists()), None) or (
         os.path.dirname(shutil.which(name) or "") or None)
     if found is None:
         pytest.skip(f"not installed: {name} (SKILLGRANT_REVIEW_TOOLS)")
@@ -331,3 +332,29 @@ def test_h1_invoke_runs_the_users_python_settings(tmp_path: Path) -> None:
 _open("test_h1_invoke_runs_the_users_python_settings",
       "homefiles.HOME_CODE lacks invoke's user settings (`~/.invoke.py`, `.yaml`, `.yml`, "
       "`.json`; `/etc/invoke.*`)")
+
+
+#: Where SCons imports ``site_scons/site_init.py`` from at every start: the SConstruct's
+#: folder, and the user's ``~/.scons`` (``../home`` from the project here).
+SITE_SCONS = {"project": "site_scons", "home": "../home/.scons/site_scons"}
+
+
+@pytest.mark.parametrize("where", list(SITE_SCONS))
+def test_h2_scons_imports_a_site_init_the_gate_leaves_writable(tmp_path: Path,
+                                                              where: str) -> None:
+    """SCons runs ``site_scons/site_init.py`` (and puts ``site_scons`` first on ``sys.path``)
+    from the top folder and the user's ``~/.scons`` before it reads ``SConstruct``; d88238e
+    guards ``SConstruct`` only (s48-greview H2). Plan ``Bash(scons)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: ``mkdir -p <folder>``, ``cp src/p.py <folder>/site_init.py`` allowed,
+    ``scons`` runs the payload (SCons 4.x from PyPI)."""
+    extra = _tool_path("scons")
+    folder = SITE_SCONS[where]
+    files = {"SConstruct": "print(1)\n", "src/p.py": "import os\nos.system('touch zz')\n"}
+    denied = _case(tmp_path, ["Bash(scons)", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   [f"mkdir -p {folder}", f"cp src/p.py {folder}/site_init.py", "scons"],
+                   extra=extra)
+    assert denied is not None, "the hook allows scons's site_init.py to be written"
+
+
+_open("test_h2_scons_imports_a_site_init_the_gate_leaves_writable",
+      "planprograms.STARTS for scons lacks `site_scons/`; HOME_CODE lacks `~/.scons`")
