@@ -358,3 +358,44 @@ def test_h2_scons_imports_a_site_init_the_gate_leaves_writable(tmp_path: Path,
 
 _open("test_h2_scons_imports_a_site_init_the_gate_leaves_writable",
       "planprograms.STARTS for scons lacks `site_scons/`; HOME_CODE lacks `~/.scons`")
+
+
+# --- U1: `uv run` syncs the project (builds it) and runs in its `.venv` -----------------------
+
+
+#: A packaged project (setuptools from the index: network on the first run, a cache of the
+#: test's own) whose ``uv run`` builds it into ``.venv`` before it runs the command.
+UV_PROJECT = {"pyproject.toml": '[project]\nname = "p"\nversion = "0"\n[build-system]\n'
+                                'requires = ["setuptools"]\n'
+                                'build-backend = "setuptools.build_meta"\n',
+              "setup.py": "from setuptools import setup\nsetup()\n", "tools/x.py": "print(1)\n",
+              "src/setup.py": "import os\nos.system('touch zz')\nfrom setuptools import setup\n"
+                              "setup()\n",
+              "src/p.pth": "import os; os.system('touch zz')\n"}
+#: The copy each case makes: the project's setup.py (run by the build ``uv run`` makes), a
+#: ``.pth`` file in the project's ``.venv`` (``uv sync`` made it first; its Python runs it).
+UV_WRITES = {"setup-py": "cp src/setup.py setup.py",
+             "venv-pth": "cp src/p.pth .venv/lib/python{v}/site-packages/x.pth"}
+
+
+@pytest.mark.parametrize("case", list(UV_WRITES))
+def test_u1_uv_run_builds_the_project_and_runs_its_venv(tmp_path: Path, case: str) -> None:
+    """``uv run python tools/x.py`` first syncs the project: it builds and installs it (its
+    ``setup.py`` runs) into ``.venv``, whose Python then runs the script (its site-packages'
+    ``.pth`` lines run at start). The gate reads ``uv`` as a package runner of ``python
+    tools/x.py`` only: ``setup.py``, ``.venv/`` (and ``pyproject.toml``, ``uv.toml``,
+    ``uv.lock`` under ``Bash(uv sync)``) stay writable. Plan ``Bash(uv run python
+    tools/x.py)``, ``Bash(cp *)`` (uv 0.13 from PyPI; this test's Python as ``UV_PYTHON``)."""
+    extra = _tool_path("uv")
+    extra.update({"UV_CACHE_DIR": str(tmp_path / "uvcache"), "UV_PYTHON": sys.executable,
+                  "UV_PYTHON_DOWNLOADS": "never"})
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    denied = _case(tmp_path, ["Bash(uv run python tools/x.py)", "Bash(cp *)"], UV_PROJECT,
+                   [UV_WRITES[case].format(v=version), "uv run python tools/x.py"],
+                   "uv sync -q" if case == "venv-pth" else "", extra=extra)
+    assert denied is not None, "the hook allows a file uv run builds or its venv runs"
+
+
+_open("test_u1_uv_run_builds_the_project_and_runs_its_venv",
+      "planprograms reads `uv run CMD` as a package runner of CMD: nothing of uv's own start "
+      "(the project's build files, `.venv/`, uv's settings) is guarded")
