@@ -50,6 +50,9 @@ def merged_paths(words: list[str], top: str) -> list[str] | None:
                        base, side, "--")  # and git moves the other side's new files of a
         if removed != "":  # renamed folder into its new place (review s48-greview2 G1)
             return None
+    if words[1] == "rebase" and _git(top, "log", "--format=", "--no-renames", "--diff-filter=D",
+                                     "--name-only", "-z", f"{base}..HEAD", "--") != "":
+        return None  # (each commit it replays is a merge: a removal in one of them, G1)
     changed = _git(top, "diff", "--no-ext-diff", "--no-textconv", "--no-renames",
                    "--name-only", "-z", "HEAD", refs, "--")
     return None if changed is None else [os.path.join(top, p) for p in changed.split("\0")

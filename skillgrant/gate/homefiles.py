@@ -76,7 +76,10 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     # session 48: cmake's user package registry (find_package: review s47 M2),
                     # pre-commit's hook repositories, corepack's package managers (s48 H1, N1)
                     (".cmake", True), (os.path.join(".cache", "pre-commit"), True),
-                    (os.path.join(".cache", "node", "corepack"), True))
+                    (os.path.join(".cache", "node", "corepack"), True),
+                    # terraform's and tofu's implicit provider mirrors (s48-greview2 T1)
+                    (os.path.join(".local", "share", "terraform"), True),
+                    (os.path.join(".local", "share", "opentofu"), True))
 #: The system's files that a program the gate covers reads as what to run (review s44):
 #: man-db's configuration (R1), Maven's launcher scripts (H1), pip's settings (H4).
 SYSTEM_CODE: Final = (("/etc/manpath.config", False), ("/etc/man_db.conf", False),

@@ -76,7 +76,9 @@ def module_files(module: str) -> list[str]:
     import _imp
 
     return [top + ".py", top + ".pyc", top + "/__init__.py", top + "/__init__.pyc",
-            top + "/__main__.py", *(top + suffix for suffix in _imp.extension_suffixes())]
+            top + "/__main__.py", top + "/__main__.pyc",
+            *(f"{top}{init}{suffix}" for suffix in _imp.extension_suffixes()
+              for init in ("", "/__init__"))]  # (an extension package's init: s48 M2)
 
 
 def literal(path: str) -> list[str]:
@@ -111,3 +113,22 @@ def takes_code(name: str, option: str) -> bool:
     kind = family(name)
     return option in _CODE.get(kind, ()) or (kind == "shell" and option[:1] == "-" and
                                                option[1:].isalpha() and "c" in option)
+
+
+def local_package(word: str) -> list[str]:
+    """The folder or tarball a node runner's package spec ``word`` names (npm-package-arg's
+    file specs: ``./x``, ``../x``, ``/x``, ``~/x``, ``file:x``, ``name@file:x``,
+    ``git+file://…``, ``x.tgz``), whose manifest and lifecycle scripts it runs; the call's
+    folder itself is no path here (its ``package.json``: ``STARTS``)."""
+    at = -1 if word[:1] in "./~" else word.find("@", 1)  # `name@spec` (not `a/@org/x`: s48
+    spec = word[at + 1:] if at > 0 and (word[:1] == "@" or "/" not in word[:at]) else word  # N1)
+    named = spec.startswith(("file:", "git+file:", "link:", "portal:"))
+    spec = spec.removeprefix("git+").split(":", 1)[-1] if named else spec
+    spec = spec.split("#", 1)[0]
+    spec = "/" + spec.lstrip("/") if spec[:2] == "//" else spec  # (`file:///x`)
+    path = spec.count("/") > 1 or spec.endswith("/") if ":" not in spec and spec[:1] not in (
+        "@", "") else False  # (`tools/cli/`, `a/b/c`: no `user/repo`; s48-greview2 N1)
+    if spec.rstrip("/") in ("", ".") or not (named or path or spec[:1] in "./~" or spec.endswith(
+            (".tgz", ".tar.gz", ".tar"))):
+        return []
+    return literal(spec.rstrip("/"))

@@ -21,6 +21,7 @@ from .planpaths import (
     family,
     in_folders,
     literal,
+    local_package,
     module_files,
     option_values,
     takes_code,
@@ -156,7 +157,7 @@ STARTS: Final = {
     **dict.fromkeys(("make", "gmake"), (*_MAKEFILES, *(f"{p}{n}{e}" for n in _MAKEFILES
                                                        for p, e in _REMADE))),
     "ninja": ("build.ninja",), **dict.fromkeys(("terraform", "tofu"), (  # its providers (s45
-        ".terraform/", ".terraform.lock.hcl")),  # T1)
+        ".terraform/", ".terraform.lock.hcl", "terraform.d/")),  # T1; its mirror: s48)
     "cmake": ("CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "CMakeCache.txt",
               *_MAKEFILES, "build.ninja", "CMakeFiles/", "cmake_install.cmake",  # (what it
               "CTestTestfile.cmake"),  # generated, run by `cmake --build`: s48 C1)
@@ -277,27 +278,13 @@ def _started(name: str, words: list[str]) -> list[str]:
                   for p in (literal(w) if w != "." else _BUILT)]  # requirements file's `.`:
         found += in_folders(folders, _BUILT) if option_values(words, _FILE_OPTIONS[kind]) else []
     if kind in _NODE_RUNNERS:  # a folder or tarball it installs or packs (review s47 N4)
-        found += [p for w in words[1:] if w[:1] != "-" for p in _local_package(w)]
-    return found + [p for f in folders for v in option_values(words, _FILE_OPTIONS.get(kind, ()))
-                    for p in literal(os.path.join(f, v))]
-
-
-def _local_package(word: str) -> list[str]:
-    """The folder or tarball a node runner's package spec ``word`` names (npm-package-arg's
-    file specs: ``./x``, ``../x``, ``/x``, ``~/x``, ``file:x``, ``name@file:x``,
-    ``git+file://…``, ``x.tgz``), whose manifest and lifecycle scripts it runs; the call's
-    folder itself is no path here (its ``package.json``: ``STARTS``)."""
-    spec = word[word.index("@", 1) + 1:] if "@" in word[1:] else word
-    named = spec.startswith(("file:", "git+file:", "link:", "portal:"))
-    spec = spec.removeprefix("git+").split(":", 1)[-1] if named else spec
-    spec = spec.split("#", 1)[0]
-    spec = "/" + spec.lstrip("/") if spec[:2] == "//" else spec  # (`file:///x`)
-    path = spec.count("/") > 1 or spec.endswith("/") if ":" not in spec and spec[:1] not in (
-        "@", "") else False  # (`tools/cli/`, `a/b/c`: no `user/repo`; s48-greview2 N1)
-    if spec.rstrip("/") in ("", ".") or not (named or path or spec[:1] in "./~" or spec.endswith(
-            (".tgz", ".tar.gz", ".tar"))):
-        return []
-    return literal(spec.rstrip("/"))
+        found += [p for w in words[1:] if w[:1] != "-" for p in local_package(w)]
+    named = [os.path.join(f, v) for f in folders
+             for v in option_values(words, _FILE_OPTIONS.get(kind, ()))]
+    if kind in ("make", "gmake"):  # (and what its rules remake `-f x.mk` from: s48 M1)
+        named += [os.path.join(os.path.dirname(n), f"{p}{os.path.basename(n)}{e}")
+                  for n in list(named) for p, e in _REMADE]
+    return found + [p for n in named for p in literal(n)]
 
 
 def runs_named_file(name: str, rest: list[str], word: str) -> bool:

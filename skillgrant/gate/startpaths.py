@@ -256,7 +256,9 @@ def _named(value: str, here: str, folders: list[str]) -> list[str]:
         if not word:
             continue
         if "/" in word or word.endswith(".py") or word in (".", ".."):
-            found.append(os.path.join(here, os.path.expanduser(word)))
+            path = os.path.join(here, os.path.expanduser(word))  # (and the package or
+            found += [path, *(os.path.join(os.path.dirname(path), m) for m in module_files(
+                os.path.basename(path).removesuffix(".py")))]  # extension of its name: W1)
         elif word.replace(".", "").replace("_", "").isalnum():
             found += [os.path.join(f, m) for f in (here, *folders) for m in module_files(word)]
     return [os.path.normpath(p) for p in found if os.path.normpath(p) not in folders]

@@ -847,12 +847,6 @@ def test_g1_a_here_string_rewrites_the_gates_settings_or_plan(tmp_path: Path,
     assert not hook_allows(project, command), "the hook allows a rewrite of the gate's file"
 
 
-_open("test_g1_a_here_string_after_a_write_to_the_gates_own_file",
-      "a here-string/here-document on the command makes the gate skip judging its words")
-_open("test_g1_a_here_string_rewrites_the_gates_settings_or_plan",
-      "a here-string/here-document on the command makes the gate skip judging its words")
-
-
 #: ``git config KEY VALUE`` writes git's configuration (guarded: denied); with a here-string
 #: ``<<<--get`` (or ``<<<--list``) the gate reads ``--get`` as one of git config's words, a
 #: read. ``core.fsmonitor`` names a program ``git status`` runs.
@@ -871,10 +865,6 @@ def test_g2_a_here_string_makes_a_git_config_write_a_read(tmp_path: Path, case: 
     denied = _case(tmp_path, ["Bash(git config *)", "Bash(git status)"], {},
                    [GIT_CONFIG_HERE[case], "git status"])
     assert denied is not None, "the hook allows a write of git's configuration"
-
-
-_open("test_g2_a_here_string_makes_a_git_config_write_a_read",
-      "a here-string's word is read as one of the command's words (folded._redirected)")
 
 
 # --- python -m PKG: the package's `__init__` as an extension module ----------------------------
@@ -901,8 +891,3 @@ def test_m2_python_m_imports_the_packages_init_extension(tmp_path: Path, suffix:
                    [f"cp src/m.so mytool/__init__{suffix}", "python3 -m mytool"],
                    setup="cc -shared -fPIC -o src/m.so src/m.c")
     assert denied is not None, "the hook allows an extension the plan's module imports first"
-
-
-_open("test_m2_python_m_imports_the_packages_init_extension",
-      "planprograms._module_files guards a package's `__init__.py`/`.pyc`, not its "
-      "`__init__` extension files (`_imp.extension_suffixes()`)")

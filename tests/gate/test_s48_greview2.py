@@ -104,11 +104,6 @@ def test_g1_a_directory_rename_moves_a_file_to_a_guarded_path(tmp_path: Path,
     assert denied is not None, "the hook allows a merge that writes the plan's Makefile"
 
 
-_open("test_g1_a_directory_rename_moves_a_file_to_a_guarded_path",
-      "gitmerge.merged_paths reads the three trees; a rebase replays each of HEAD's commits "
-      "(a rename and its revert)", "rebase-reverted")
-
-
 # --- G2: `git merge FETCH_HEAD` merges every head the fetch marked for merging -------------
 
 
@@ -165,13 +160,6 @@ def test_n1_npm_installs_a_folder_its_spec_names_without_a_dot(tmp_path: Path,
     assert denied is not None, "the hook allows a folder npm installs to be rewritten"
 
 
-_open("test_n1_npm_installs_a_folder_its_spec_names_without_a_dot",
-      "planprograms._local_package cuts a spec at its first `@`, also where the part before "
-      "it holds a slash (a path: `packages/@org/cli`)", "./packages/@org/cli",
-      "packages/@org/cli")
-
-
-
 # --- W1: mypy imports a package where its settings name a plugin file --------------------
 
 
@@ -202,11 +190,6 @@ def test_w1_mypy_imports_a_package_of_its_plugin_files_name(tmp_path: Path) -> N
                    ["mkdir tools/p", "cp e/plug.py tools/p/__init__.py", "mypy src"],
                    extra=_mypy_path(tmp_path / "bin"))
     assert denied is not None, "the hook allows a package shadowing mypy's plugin file"
-
-
-_open("test_w1_mypy_imports_a_package_of_its_plugin_files_name",
-      "pluginpaths._named guards a plugin's `.py` path, not the package `p/` of the module "
-      "name mypy imports it by")
 
 
 # --- T1: terraform installs providers from its working folder's implicit mirror -----------
@@ -244,12 +227,6 @@ def test_t1_terraform_installs_a_provider_from_an_implicit_mirror(tmp_path: Path
     assert denied is not None, "the hook allows a provider in an implicit mirror"
 
 
-_open("test_t1_terraform_installs_a_provider_from_an_implicit_mirror",
-      "planprograms.STARTS for terraform/tofu guards `.terraform/` and the lock file, not "
-      "the working folder's `terraform.d/`; HOME_CODE lacks `~/.local/share/terraform` "
-      "(implicit provider mirrors)")
-
-
 # --- M1: make remakes the makefile `-f` names from a file beside it -------------------------
 
 
@@ -265,10 +242,6 @@ def test_m1_make_remakes_the_makefile_its_f_option_names(tmp_path: Path) -> None
                    ["cp src/mk build.mk.sh", "make -f build.mk test"])
     assert denied is not None, "the hook allows the source of the entry's makefile"
 
-
-_open("test_m1_make_remakes_the_makefile_its_f_option_names",
-      "planprograms guards `_REMADE`'s sources of the default makefile names only; the "
-      "`-f` file is guarded alone (`_FILE_OPTIONS`)")
 
 
 # --- C1: cmake --build runs the generated makefiles of each subfolder -------------------------
