@@ -372,3 +372,29 @@ def test_u1_uv_run_builds_the_project_and_runs_its_venv(tmp_path: Path, case: st
 _open("test_u1_uv_run_builds_the_project_and_runs_its_venv",
       "planprograms reads `uv run CMD` as a package runner of CMD: nothing of uv's own start "
       "(the project's build files, `.venv/`, uv's settings) is guarded")
+
+
+# --- Y1: yarn runs the file its settings' yarn-path names (s48-gfix's C5b reads .npmrc only) --
+
+
+def test_y1_yarn_runs_the_release_its_yarnrc_names(tmp_path: Path) -> None:
+    """Yarn 1 reads ``.yarnrc`` (guarded) and, where it holds ``yarn-path "./tools/y.js"``,
+    runs that file with node in its own stead for every command (Yarn 2+: ``.yarnrc.yml``'s
+    ``yarnPath``). s48-gfix guards the paths an ``.npmrc`` names (C5b), not a ``.yarnrc``'s:
+    under ``Bash(yarn test)``, ``Bash(cp *)``, ``cp src/y.js tools/y.js`` is allowed and
+    ``yarn test`` runs the payload (yarn 1.22 from the npm registry:
+    ``npm install --prefix DIR yarn@1``, ``DIR/node_modules/.bin`` in
+    ``SKILLGRANT_REVIEW_TOOLS``)."""
+    extra = _tool_path("yarn")
+    needs("node")
+    files = {"package.json": '{"name": "a", "version": "1.0.0", "scripts": {"test": "echo ok"}}\n',
+             ".yarnrc": 'yarn-path "./tools/y.js"\n', "tools/y.js": "console.log(1)\n",
+             "src/y.js": "require('fs').writeFileSync('zz', '')\n"}
+    denied = _case(tmp_path, ["Bash(yarn test)", "Bash(cp *)"], files,
+                   ["cp src/y.js tools/y.js", "yarn test"], extra=extra)
+    assert denied is not None, "the hook allows the file yarn-path names to be rewritten"
+
+
+_open("test_y1_yarn_runs_the_release_its_yarnrc_names",
+      "startpaths.npmrc_paths reads `.npmrc` files only; `.yarnrc`'s `yarn-path` and "
+      "`.yarnrc.yml`'s `yarnPath`/`plugins` name code yarn runs")
