@@ -104,6 +104,36 @@ def test_g1_a_directory_rename_moves_a_file_to_a_guarded_path(tmp_path: Path,
     assert denied is not None, "the hook allows a merge that writes the plan's Makefile"
 
 
+#: The calls of G1c: ``add`` as in ``RENAMED``; ``work`` back at the base (an empty commit:
+#: ``--amend --allow-empty``), then the rename ``d/a`` → ``a`` left uncommitted (staged).
+STASHED = ["git checkout -b add", "cp src/mk d/GNUmakefile", "git add d", "git commit -qm add",
+           "git checkout -b work", "git rm -q d/GNUmakefile",
+           "git commit -q --amend --allow-empty -m w", "git mv d/a a"]
+
+
+@pytest.mark.parametrize("program", ["merge", "rebase"])
+def test_g1c_an_autostash_applies_an_uncommitted_rename(tmp_path: Path, program: str) -> None:
+    """The user's ``merge.autoStash`` / ``rebase.autoStash`` (a common setting): git stashes
+    the working tree's changes, merges (here a fast-forward to ``add``) and applies the stash
+    again, itself a merge: the stash's uncommitted rename of ``d`` to the top moves
+    ``add``'s ``d/GNUmakefile`` to ``GNUmakefile`` ("Applying autostash resulted in
+    conflicts": the file is written). s48-gfix's rule reads the commits only (no removal
+    between the base, HEAD and ``add``): ``git merge add`` is allowed, ``make test`` runs the
+    payload. (Without autostash git refuses: "local changes would be overwritten".)"""
+    needs("git", "make")
+    setup = (f"{GIT_BASE} && git config --global merge.autoStash true && "
+             "git config --global rebase.autoStash true")
+    denied = _case(tmp_path, GIT_PLAN,
+                   {"Makefile": MAKEFILE, "d/a": "a\n", "src/mk": MAKE_PAYLOAD},
+                   [*STASHED, f"git {program} add", "make test"], setup)
+    assert denied is not None, "the hook allows a merge whose autostash writes the Makefile"
+
+
+_open("test_g1c_an_autostash_applies_an_uncommitted_rename",
+      "gitmerge.merged_paths reads the commits; an autostash re-applies the working tree's "
+      "changes (a rename among them) as a merge after it")
+
+
 # --- G2: `git merge FETCH_HEAD` merges every head the fetch marked for merging -------------
 
 
