@@ -48,6 +48,7 @@ def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
 #: folder is guarded whole, G-13), and the call's folder (``$PWD``, ``$(pwd)``: s44 P7).
 _PLACEHOLDERS: Final = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
 _PWD: Final = compile_on_use(r"(?:\$PWD|\$\{PWD\}|\$\(pwd\))/")
+_PWD_ALONE: Final = compile_on_use(r"(?:\$PWD|\$\{PWD\}|\$\(pwd\))(?![\w/])")
 
 
 @functools.lru_cache(maxsize=16)
@@ -68,15 +69,21 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
         for name, value in zip(_PLACEHOLDERS, values, strict=True):
             if value[:1] == "/":
                 rest = rest.replace("${" + name + "}", value).replace("$" + name, value)
-        if tool.strip() not in ("Bash", "Shell", "PowerShell") or "$" in rest:
-            continue  # `${CLAUDE_SKILL_DIR}/x.sh`: the skill's folder is guarded (G-13)
+        if tool.strip() not in ("Bash", "Shell", "PowerShell"):
+            continue
         folder = ""  # `cd tools && ./run.sh` runs tools/run.sh (review s42 P1j)
         text = _QUOTES.sub("", rest.rstrip(")").removesuffix(":*"))  # `bash -c "./x.sh"` (P2)
+        text = _PWD_ALONE.sub(".", text)  # (`cd "$PWD" && make`: s48-greview P2)
         for part in _PARTS.split(text.replace("(", " ").replace(")", " ")):
             moved, words = _entry_words(part)
+            if moved is not None and "$" in moved:
+                break  # (a folder the gate cannot name: the rest runs there, unread)
             folder = os.path.join(folder, moved) if moved else folder
-            if words:  # (`cd sub && mvn -v`: sub's `.mvn`, and each above)
-                found += in_folders([folder], _entry_programs(words))
+            if words and "$" in words[0] and "CLAUDE_" not in words[0]:
+                found += in_folders([folder], (*_ALL_STARTS, *_RECIPE_PYTHON))  # (a program
+            elif words and "$" not in words[0]:  # of a `$` name: any; `${CLAUDE_SKILL_DIR}
+                found += in_folders([folder], _entry_programs(  # /x.sh`: the skill's folder
+                    [w for w in words if "$" not in w]))  # is guarded, G-13)
     # (the call's folder itself, a script's there: not guarded whole, docs/call-gate.md)
     return tuple(dict.fromkeys(p for p in found if p != "./"))
 
@@ -127,7 +134,9 @@ def _entry_programs(words: list[str]) -> list[str]:
             long_prefix(w, "workspace", "workspaces", "recursive", "filter") for w in words):
         found += [WORKSPACES + f for f in ["", *option_values(words, _NODE_TOPS)]]  # (s44 P3)
     if name in RUNNERS and name not in RUNS_OPERAND:  # `setsid ./x.sh`, `taskset -c 0 ./x.sh`
-        found += [p for w in words[1:] if "/" in w for p in literal(w)]  # (s43 P2b)
+        found += [p for w in words[1:] if "/" in w for p in literal(w)]  # (s43 P2b), and
+        found += [p for at, w in enumerate(words[1:], 1) if w[:1] != "-"  # what each later
+                  for p in _entry_programs(words[at:])]  # word may start (s48-greview R1)
     if name in PACKAGE_RUNNERS:  # `npx node tools/run.js`, `uv run python x.py` (s43 P2e)
         inner = next((i for i, w in enumerate(words[1:], 1) if os.path.basename(w) in
                       RUNS_OPERAND or os.path.basename(w).startswith(("python", "pytest"))),

@@ -301,3 +301,52 @@ def test_an_interpreters_script_runs_under_its_own_entry(tmp_path: Path, program
     assert _hook_says(project, f"{program} tools/x") == 0
     assert _hook_says(project, "cp tools/x y") == 0  # (a copy out reads it)
     assert _hook_says(project, "cp y tools/x") == 2
+
+
+#: Session values whose paths the gate cannot know: a substitution of another command, a
+#: `${…}` form it does not evaluate (review s48-greview E2, the lead: fail closed).
+UNKNOWN_VALUES = {"substitution": "sh $(cat /tmp/where)/ssh.sh",
+                  "backquote": "sh `cat /tmp/where`/ssh.sh",
+                  "indirect": "sh ${!WRAPPER}", "replaced": "sh ${WRAPPER/a/b}"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(UNKNOWN_VALUES))
+def test_a_session_value_the_gate_cannot_read_denies_naming_it(tmp_path: Path,
+                                                               case: str) -> None:
+    """A session variable holding a substitution or form whose output is not known: every
+    call is denied, the denial naming the variable (fail closed); the decidable forms
+    (``$(pwd)``, ``$(git rev-parse --show-toplevel)``, ``${PWD%/}``) are read."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(echo *)"])
+    env = {**os.environ, "GIT_SSH_COMMAND": UNKNOWN_VALUES[case]}
+    from test_gate_files import payload
+
+    for command in ("echo hi", "cp a b"):
+        done = subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                              input=payload(command, project), cwd=project, env=env,
+                              capture_output=True, timeout=60, check=False)
+        assert done.returncode == 2 and b"GIT_SSH_COMMAND" in done.stderr, done.stderr
+    for known in ("sh $(pwd)/x.sh", 'sh "$(git rev-parse --show-toplevel)/x.sh"',
+                  "sh ${PWD%/}/x.sh"):
+        env["GIT_SSH_COMMAND"] = known
+        done = subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                              input=payload("echo hi", project), cwd=project, env=env,
+                              capture_output=True, timeout=60, check=False)
+        assert done.returncode == 0, (known, done.stderr)
+
+
+@pytest.mark.slow
+def test_a_node_preload_runs_under_its_own_entry(tmp_path: Path) -> None:
+    """Review s48-greview (a cost): ``Bash(node -r ./pre.js app.js)`` denied its own call (the
+    preload is guarded as the plan's program, and the readers rule read only the script as
+    run). A copy over either file stays denied."""
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(cp *)", "Bash(node -r ./pre.js app.js)",
+                            "Bash(node --require ./tools/pre.js tools/app.js)",
+                            "Bash(node -r dotenv/config app.js)"])
+    for command in ("node -r ./pre.js app.js", "node --require ./tools/pre.js tools/app.js",
+                    "node -r dotenv/config app.js"):
+        assert _hook_says(project, command) == 0, command
+    for command in ("cp x pre.js", "cp x app.js", "cp x tools/pre.js"):
+        assert _hook_says(project, command) == 2, command

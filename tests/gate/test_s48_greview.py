@@ -669,11 +669,6 @@ def test_r1_a_runner_before_the_plans_program(tmp_path: Path, case: str) -> None
     assert denied is not None, "the hook allows a write to the makefile the plan's make reads"
 
 
-_open("test_r1_a_runner_before_the_plans_program",
-      "planprograms._entry_programs reads a RUNNERS-led entry for its `/` words only: the "
-      "program it starts gets no STARTS, scripts or modules guarded")
-
-
 # --- a plan entry holding a `$` is not read for what it runs -----------------------------------
 
 
@@ -699,11 +694,6 @@ def test_p2_a_plan_entry_holding_a_dollar(tmp_path: Path, case: str) -> None:
                    {"Makefile": "all:\n\t@echo hi\n", "src/mk": MAKE_PAYLOAD},
                    ["cp src/mk Makefile", entry])
     assert denied is not None, "the hook allows a write to the makefile the plan's make reads"
-
-
-_open("test_p2_a_plan_entry_holding_a_dollar",
-      "planprograms._plan_programs skips every entry holding `$` (after its placeholders): "
-      "the programs it runs get nothing guarded")
 
 
 # --- tox: the environments it keeps in .tox and runs again -------------------------------------
