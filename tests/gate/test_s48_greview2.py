@@ -9,6 +9,7 @@ marks them strict xfails)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -34,10 +35,12 @@ GIT_BASE = ("git config user.email a@b && git config user.name a && "
 
 
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
-          setup: str = "", extra: dict[str, str] | None = None) -> str | None:
+          setup: str = "", extra: dict[str, str] | None = None,
+          in_place: bool = False) -> str | None:
     """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
     holding ``files`` (and what the bash text ``setup`` made there, given the folder ``$T``
-    beside the project for its own use), the session's environment with ``extra``; the
+    beside the project for its own use), the session's environment with ``extra``; proved in
+    a copy of the project (in it with ``in_place``: a build folder naming its own path); the
     first call the printed hook denies, or None."""
     found: list[str | None] = []
     for side in ("proof", "run"):
@@ -49,7 +52,12 @@ def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list
         if setup:
             subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120,
                            capture_output=True, env={**env, "T": str(tmp_path / side)})
-        if side == "proof":
+        if side == "proof" and in_place:
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=300)
+            assert any(project.rglob("zz")), "bash ran no payload"
+        elif side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
         else:
             found.append(first_denied(project, calls, env))
@@ -94,6 +102,36 @@ def test_g1_a_directory_rename_moves_a_file_to_a_guarded_path(tmp_path: Path,
                    {"Makefile": MAKEFILE, "d/a": "a\n", "src/mk": MAKE_PAYLOAD},
                    [*RENAMED, *RENAME_ENDS[case], "make test"], GIT_BASE)
     assert denied is not None, "the hook allows a merge that writes the plan's Makefile"
+
+
+#: The calls of G1c: ``add`` as in ``RENAMED``; ``work`` back at the base (an empty commit:
+#: ``--amend --allow-empty``), then the rename ``d/a`` → ``a`` left uncommitted (staged).
+STASHED = ["git checkout -b add", "cp src/mk d/GNUmakefile", "git add d", "git commit -qm add",
+           "git checkout -b work", "git rm -q d/GNUmakefile",
+           "git commit -q --amend --allow-empty -m w", "git mv d/a a"]
+
+
+@pytest.mark.parametrize("program", ["merge", "rebase"])
+def test_g1c_an_autostash_applies_an_uncommitted_rename(tmp_path: Path, program: str) -> None:
+    """The user's ``merge.autoStash`` / ``rebase.autoStash`` (a common setting): git stashes
+    the working tree's changes, merges (here a fast-forward to ``add``) and applies the stash
+    again, itself a merge: the stash's uncommitted rename of ``d`` to the top moves
+    ``add``'s ``d/GNUmakefile`` to ``GNUmakefile`` ("Applying autostash resulted in
+    conflicts": the file is written). s48-gfix's rule reads the commits only (no removal
+    between the base, HEAD and ``add``): ``git merge add`` is allowed, ``make test`` runs the
+    payload. (Without autostash git refuses: "local changes would be overwritten".)"""
+    needs("git", "make")
+    setup = (f"{GIT_BASE} && git config --global merge.autoStash true && "
+             "git config --global rebase.autoStash true")
+    denied = _case(tmp_path, GIT_PLAN,
+                   {"Makefile": MAKEFILE, "d/a": "a\n", "src/mk": MAKE_PAYLOAD},
+                   [*STASHED, f"git {program} add", "make test"], setup)
+    assert denied is not None, "the hook allows a merge whose autostash writes the Makefile"
+
+
+_open("test_g1c_an_autostash_applies_an_uncommitted_rename",
+      "gitmerge.merged_paths reads the commits; an autostash re-applies the working tree's "
+      "changes (a rename among them) as a merge after it")
 
 
 # --- G2: `git merge FETCH_HEAD` merges every head the fetch marked for merging -------------
@@ -233,3 +271,160 @@ def test_m1_make_remakes_the_makefile_its_f_option_names(tmp_path: Path) -> None
                    {"build.mk": MAKEFILE, "src/mk": MAKE_PAYLOAD},
                    ["cp src/mk build.mk.sh", "make -f build.mk test"])
     assert denied is not None, "the hook allows the source of the entry's makefile"
+
+
+
+# --- C1: cmake --build runs the generated makefiles of each subfolder -------------------------
+
+
+def test_c1_cmake_build_runs_a_subfolders_generated_makefile(tmp_path: Path) -> None:
+    """d88238e guards ``CMakeFiles/`` (and the top ``Makefile``) in the folder ``cmake --build
+    build`` names (s48-greview C1); with ``add_subdirectory(sub)``, the Makefile generator's
+    ``CMakeFiles/Makefile2`` runs ``$(MAKE) -f sub/CMakeFiles/foo.dir/build.make``: ``cp src/mk
+    build/sub/CMakeFiles/foo.dir/build.make`` is allowed, ``cmake --build build`` reads it
+    (payload ran; cmake 3.25, GNU make; a custom target: no compiler). Plan ``Bash(cmake
+    --build build)``, ``Bash(cp *)``."""
+    needs("cmake", "make")
+    files = {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
+                               "add_subdirectory(sub)\n",
+             "sub/CMakeLists.txt": "add_custom_target(foo ALL COMMAND echo hi)\n",
+             "src/mk": "X := $(shell touch zz)\n"}
+    denied = _case(tmp_path, ["Bash(cmake --build build)", "Bash(cp *)"], files,
+                   ["cp src/mk build/sub/CMakeFiles/foo.dir/build.make", "cmake --build build"],
+                   "cmake -S . -B build -G 'Unix Makefiles' && cmake --build build",
+                   in_place=True)
+    assert denied is not None, "the hook allows a subfolder's generated makefile"
+
+
+_open("test_c1_cmake_build_runs_a_subfolders_generated_makefile",
+      "planprograms.STARTS for cmake guards `CMakeFiles/` of the build folder's top only; "
+      "each `add_subdirectory` has its own `CMakeFiles/` and `Makefile` below it")
+
+
+# --- H1: the user's own settings of a runner s48-gfix added, which are code --------------------
+
+
+def _tool_path(name: str) -> dict[str, str]:
+    """``PATH`` with the folder holding the review tool ``name`` first:
+    ``SKILLGRANT_REVIEW_TOOLS`` (folders of review tools, ``:``-separated: s48-greview's
+    ``/tmp/s48gr/tv/bin`` has invoke; ``pip install scons`` in a venv for scons) or ``PATH``'s;
+    the test skips without it."""
+    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS", "").split(os.pathsep)
+    found = next((t for t in tools if t and (Path(t) / name).exists()), None) or (
+        os.path.dirname(shutil.which(name) or "") or None)
+    if found is None:
+        pytest.skip(f"not installed: {name} (SKILLGRANT_REVIEW_TOOLS)")
+    return {"PATH": f"{found}{os.pathsep}{os.environ['PATH']}"}
+
+
+def test_h1_invoke_runs_the_users_python_settings(tmp_path: Path) -> None:
+    """invoke loads its user settings from ``~/.invoke.yaml``/``.yml``/``.json``/``.py`` at
+    every start, the ``.py`` one by running it (``Config._load_py``: ``exec``); d88238e
+    guards the project's ``tasks.py``, ``invoke.*`` (s48-greview H2), not the user's. Plan
+    ``Bash(invoke test)``, ``Bash(cp *)``: ``cp src/p.py ~/.invoke.py`` (the scratch home,
+    ``../home`` from the project) is allowed; ``invoke test`` runs it (invoke 2.x; it then
+    stops on the module the file holds: the payload ran first)."""
+    extra = _tool_path("invoke")
+    files = {"tasks.py": "from invoke import task\n\n\n@task\ndef test(c):\n    pass\n",
+             "src/p.py": "import os\nos.system('touch zz')\n"}
+    denied = _case(tmp_path, ["Bash(invoke test)", "Bash(cp *)"], files,
+                   ["cp src/p.py ../home/.invoke.py", "invoke test"], extra=extra)
+    assert denied is not None, "the hook allows invoke's user settings to be written"
+
+
+_open("test_h1_invoke_runs_the_users_python_settings",
+      "homefiles.HOME_CODE lacks invoke's user settings (`~/.invoke.py`, `.yaml`, `.yml`, "
+      "`.json`; `/etc/invoke.*`)")
+
+
+#: Where SCons imports ``site_scons/site_init.py`` from at every start: the SConstruct's
+#: folder, and the user's ``~/.scons`` (``../home`` from the project here).
+SITE_SCONS = {"project": "site_scons", "home": "../home/.scons/site_scons"}
+
+
+@pytest.mark.parametrize("where", list(SITE_SCONS))
+def test_h2_scons_imports_a_site_init_the_gate_leaves_writable(tmp_path: Path,
+                                                              where: str) -> None:
+    """SCons runs ``site_scons/site_init.py`` (and puts ``site_scons`` first on ``sys.path``)
+    from the top folder and the user's ``~/.scons`` before it reads ``SConstruct``; d88238e
+    guards ``SConstruct`` only (s48-greview H2). Plan ``Bash(scons)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: ``mkdir -p <folder>``, ``cp src/p.py <folder>/site_init.py`` allowed,
+    ``scons`` runs the payload (SCons 4.x from PyPI)."""
+    extra = _tool_path("scons")
+    folder = SITE_SCONS[where]
+    files = {"SConstruct": "print(1)\n", "src/p.py": "import os\nos.system('touch zz')\n"}
+    denied = _case(tmp_path, ["Bash(scons)", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   [f"mkdir -p {folder}", f"cp src/p.py {folder}/site_init.py", "scons"],
+                   extra=extra)
+    assert denied is not None, "the hook allows scons's site_init.py to be written"
+
+
+_open("test_h2_scons_imports_a_site_init_the_gate_leaves_writable",
+      "planprograms.STARTS for scons lacks `site_scons/`; HOME_CODE lacks `~/.scons`")
+
+
+# --- U1: `uv run` syncs the project (builds it) and runs in its `.venv` -----------------------
+
+
+#: A packaged project (setuptools from the index: network on the first run, a cache of the
+#: test's own) whose ``uv run`` builds it into ``.venv`` before it runs the command.
+UV_PROJECT = {"pyproject.toml": '[project]\nname = "p"\nversion = "0"\n[build-system]\n'
+                                'requires = ["setuptools"]\n'
+                                'build-backend = "setuptools.build_meta"\n',
+              "setup.py": "from setuptools import setup\nsetup()\n", "tools/x.py": "print(1)\n",
+              "src/setup.py": "import os\nos.system('touch zz')\nfrom setuptools import setup\n"
+                              "setup()\n",
+              "src/p.pth": "import os; os.system('touch zz')\n"}
+#: The copy each case makes: the project's setup.py (run by the build ``uv run`` makes), a
+#: ``.pth`` file in the project's ``.venv`` (``uv sync`` made it first; its Python runs it).
+UV_WRITES = {"setup-py": "cp src/setup.py setup.py",
+             "venv-pth": "cp src/p.pth .venv/lib/python{v}/site-packages/x.pth"}
+
+
+@pytest.mark.parametrize("case", list(UV_WRITES))
+def test_u1_uv_run_builds_the_project_and_runs_its_venv(tmp_path: Path, case: str) -> None:
+    """``uv run python tools/x.py`` first syncs the project: it builds and installs it (its
+    ``setup.py`` runs) into ``.venv``, whose Python then runs the script (its site-packages'
+    ``.pth`` lines run at start). The gate reads ``uv`` as a package runner of ``python
+    tools/x.py`` only: ``setup.py``, ``.venv/`` (and ``pyproject.toml``, ``uv.toml``,
+    ``uv.lock`` under ``Bash(uv sync)``) stay writable. Plan ``Bash(uv run python
+    tools/x.py)``, ``Bash(cp *)`` (uv 0.13 from PyPI; this test's Python as ``UV_PYTHON``)."""
+    extra = _tool_path("uv")
+    extra.update({"UV_CACHE_DIR": str(tmp_path / "uvcache"), "UV_PYTHON": sys.executable,
+                  "UV_PYTHON_DOWNLOADS": "never"})
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    denied = _case(tmp_path, ["Bash(uv run python tools/x.py)", "Bash(cp *)"], UV_PROJECT,
+                   [UV_WRITES[case].format(v=version), "uv run python tools/x.py"],
+                   "uv sync -q" if case == "venv-pth" else "", extra=extra)
+    assert denied is not None, "the hook allows a file uv run builds or its venv runs"
+
+
+_open("test_u1_uv_run_builds_the_project_and_runs_its_venv",
+      "planprograms reads `uv run CMD` as a package runner of CMD: nothing of uv's own start "
+      "(the project's build files, `.venv/`, uv's settings) is guarded")
+
+
+# --- Y1: yarn runs the file its settings' yarn-path names (s48-gfix's C5b reads .npmrc only) --
+
+
+def test_y1_yarn_runs_the_release_its_yarnrc_names(tmp_path: Path) -> None:
+    """Yarn 1 reads ``.yarnrc`` (guarded) and, where it holds ``yarn-path "./tools/y.js"``,
+    runs that file with node in its own stead for every command (Yarn 2+: ``.yarnrc.yml``'s
+    ``yarnPath``). s48-gfix guards the paths an ``.npmrc`` names (C5b), not a ``.yarnrc``'s:
+    under ``Bash(yarn test)``, ``Bash(cp *)``, ``cp src/y.js tools/y.js`` is allowed and
+    ``yarn test`` runs the payload (yarn 1.22 from the npm registry:
+    ``npm install --prefix DIR yarn@1``, ``DIR/node_modules/.bin`` in
+    ``SKILLGRANT_REVIEW_TOOLS``)."""
+    extra = _tool_path("yarn")
+    needs("node")
+    files = {"package.json": '{"name": "a", "version": "1.0.0", "scripts": {"test": "echo ok"}}\n',
+             ".yarnrc": 'yarn-path "./tools/y.js"\n', "tools/y.js": "console.log(1)\n",
+             "src/y.js": "require('fs').writeFileSync('zz', '')\n"}
+    denied = _case(tmp_path, ["Bash(yarn test)", "Bash(cp *)"], files,
+                   ["cp src/y.js tools/y.js", "yarn test"], extra=extra)
+    assert denied is not None, "the hook allows the file yarn-path names to be rewritten"
+
+
+_open("test_y1_yarn_runs_the_release_its_yarnrc_names",
+      "startpaths.npmrc_paths reads `.npmrc` files only; `.yarnrc`'s `yarn-path` and "
+      "`.yarnrc.yml`'s `yarnPath`/`plugins` name code yarn runs")
