@@ -142,5 +142,5 @@ FAMILIES: Final = frozenset({"python", "shell", "node", "perl", "ruby", "lua", "
 REMADE: Final = (("", ".sh"), ("", ",v"), ("RCS/", ",v"), ("RCS/", ""), ("s.", ""),
                   ("SCCS/s.", ""))
 #: The dotenv files Bun loads at every start (review s48-greview N2).
-DOTENV: Final = tuple(f"^.env{m}{lo}" for m in ("", ".development", ".production", ".test")
+DOTENV: Final = tuple(f".env{m}{lo}" for m in ("", ".development", ".production", ".test")
                        for lo in ("", ".local"))

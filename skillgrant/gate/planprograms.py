@@ -195,9 +195,9 @@ STARTS: Final = {
     # other runners' build files (s48 H2), PEP 517's front end (`python -m build`: P3)
     **dict.fromkeys(("invoke", "inv"), ("^tasks.py", "^tasks/", "^invoke.yaml", "^invoke.yml",
                                         "^invoke.json", "^invoke.py")),
-    "meson": ("^meson.build", "meson.options", "meson_options.txt", "build.ninja",
-              "meson-private/"), "scons": ("^SConstruct", "^Sconstruct", "^sconstruct",
-                                  "^site_scons/"),
+    "meson": ("meson.build", "meson.options", "meson_options.txt", "build.ninja",
+              "meson-private/"), "scons": ("SConstruct", "Sconstruct", "sconstruct",
+                                  "site_scons/"),
     "build": ("pyproject.toml", "setup.py", "setup.cfg"), "mkdocs": ("mkdocs.yml",),
     "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
