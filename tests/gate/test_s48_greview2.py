@@ -428,3 +428,35 @@ def test_y1_yarn_runs_the_release_its_yarnrc_names(tmp_path: Path) -> None:
 _open("test_y1_yarn_runs_the_release_its_yarnrc_names",
       "startpaths.npmrc_paths reads `.npmrc` files only; `.yarnrc`'s `yarn-path` and "
       "`.yarnrc.yml`'s `yarnPath`/`plugins` name code yarn runs")
+
+
+# --- R1: a runner's option moving the folder its program runs in ----------------------------
+
+
+#: (a runner's entry moving make into ``sub``): env's ``--chdir`` (a getopt prefix, ``-C``
+#: attached), unshare's ``--wd``/``-w`` (no namespace flag: it only moves), gdb's ``--cd``.
+MOVED_RUNS = {"env-chdir": "env --chdir=sub make", "env-chdir-prefix": "env --ch=sub make",
+              "env-C-attached": "env -Csub make", "unshare-wd": "unshare --wd=sub make",
+              "unshare-w": "unshare -w sub make",
+              "gdb-cd": "gdb -batch -ex run --cd=sub --args make"}
+
+
+@pytest.mark.parametrize("case", list(MOVED_RUNS))
+def test_r1_a_runner_moves_its_program_into_a_folder(tmp_path: Path, case: str) -> None:
+    """s48-gfix reads a runner's entry for the program it starts (s48-greview R1) and
+    ``env -C sub make`` for ``sub``'s Makefile; other spellings of that option, and other
+    runners' working-folder options, leave the Makefile guarded in the call's folder and
+    ``sub/Makefile`` writable: ``cp src/mk sub/Makefile`` is allowed, the entry's make reads
+    it (payload ran). Plan ``Bash(<entry>)``, ``Bash(cp *)``."""
+    entry = MOVED_RUNS[case]
+    needs(entry.split()[0], "make")
+    files = {"Makefile": "all:\n\t@echo ok\n", "sub/Makefile": "all:\n\t@echo ok\n",
+             "src/mk": "X := $(shell touch zz)\nall:\n\t@echo hi\n"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   ["cp src/mk sub/Makefile", entry])
+    assert denied is not None, "the hook allows the makefile the runner's program reads"
+
+
+_open("test_r1_a_runner_moves_its_program_into_a_folder",
+      "the runners' working-folder options are read for `env -C DIR` / `--chdir DIR` only "
+      "(not `--chdir=DIR`, a prefix, `-CDIR`; unshare's `--wd`/`-w`, gdb's `--cd`)")
