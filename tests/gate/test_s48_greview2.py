@@ -460,3 +460,48 @@ def test_r1_a_runner_moves_its_program_into_a_folder(tmp_path: Path, case: str) 
 _open("test_r1_a_runner_moves_its_program_into_a_folder",
       "the runners' working-folder options are read for `env -C DIR` / `--chdir DIR` only "
       "(not `--chdir=DIR`, a prefix, `-CDIR`; unshare's `--wd`/`-w`, gdb's `--cd`)")
+
+
+# --- F1: a runner's option naming its build file elsewhere (nox -f, tox -c, pre-commit -c) ---
+
+
+#: (the entry, the build file it names, its harmless text, the model's text): each runs
+#: what that file says (nox imports its noxfile; tox runs an env's commands; pre-commit a
+#: local hook's entry).
+NAMED_FILES = {
+    "nox-f": ("nox -f sub/noxfile.py", "sub/noxfile.py",
+              "import nox\n\n\n@nox.session(python=False)\ndef a(s):\n    pass\n",
+              "import os\nos.system('touch zz')\n"),
+    "tox-c": ("tox -c sub/tox.ini", "sub/tox.ini",
+              "[tox]\nenv_list = a\nskipsdist = true\n[testenv:a]\nskip_install = true\n"
+              "commands = python -c pass\n",
+              "[tox]\nenv_list = a\nskipsdist = true\n[testenv:a]\nskip_install = true\n"
+              "allowlist_externals = touch\ncommands = touch zz\n"),
+    "pre-commit-c": ("pre-commit run -c sub/cfg.yaml --all-files", "sub/cfg.yaml",
+                     "repos:\n- repo: local\n  hooks:\n  - id: a\n    name: a\n"
+                     "    entry: 'true'\n    language: system\n",
+                     "repos:\n- repo: local\n  hooks:\n  - id: a\n    name: a\n"
+                     "    entry: touch zz\n    language: system\n    pass_filenames: false\n")}
+
+
+@pytest.mark.parametrize("case", list(NAMED_FILES))
+def test_f1_a_runners_option_names_its_build_file_elsewhere(tmp_path: Path,
+                                                           case: str) -> None:
+    """s48-gfix's new runners (nox, tox's envs, pre-commit: s48-greview H2, T1) guard their
+    build file in the call's folder (``noxfile.py``, ``tox.ini``,
+    ``.pre-commit-config.yaml``), not the one the entry's option names: under ``Bash(nox -f
+    sub/noxfile.py)`` (``tox -c sub/tox.ini``, ``pre-commit run -c sub/cfg.yaml
+    --all-files``), ``cp src/f sub/…`` is allowed and the entry runs it (nox 2024+, tox 4,
+    pre-commit 4 from s48-greview's tools venv: ``SKILLGRANT_REVIEW_TOOLS``). (``make -f``,
+    ``pytest -c``, ``mypy --config-file`` are in ``_FILE_OPTIONS``; just's ``-f``/``-d``,
+    task's ``-t``/``-d``, mkdocs' ``-f`` are allowed alike: not installed here.)"""
+    entry, path, harmless, text = NAMED_FILES[case]
+    extra = _tool_path(entry.split()[0])
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {path: harmless, "src/f": text}, [f"cp src/f {path}", entry], extra=extra)
+    assert denied is not None, "the hook allows the build file the entry names"
+
+
+_open("test_f1_a_runners_option_names_its_build_file_elsewhere",
+      "planprograms._FILE_OPTIONS / _FOLDER_OPTIONS lack nox's -f/--noxfile, tox's -c, "
+      "pre-commit's -c/--config (and just's, task's, mkdocs' own)")
