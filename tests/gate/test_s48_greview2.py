@@ -505,3 +505,38 @@ def test_f1_a_runners_option_names_its_build_file_elsewhere(tmp_path: Path,
 _open("test_f1_a_runners_option_names_its_build_file_elsewhere",
       "planprograms._FILE_OPTIONS / _FOLDER_OPTIONS lack nox's -f/--noxfile, tox's -c, "
       "pre-commit's -c/--config (and just's, task's, mkdocs' own)")
+
+
+# --- F2: a runner's own build file under a name its STARTS lacks -----------------------------
+
+
+#: (the entry, the project's build file under that name, its harmless text, the model's): tox
+#: 4.21+ reads a native ``tox.toml``; SCons reads ``SConstruct.py`` (and ``Sconstruct.py``,
+#: ``sconstruct.py``) where no ``SConstruct`` is; mkdocs reads ``mkdocs.yaml`` (gate-only:
+#: not installed here).
+START_NAMES = {
+    "tox-toml": ("tox", "tox.toml",
+                 'env_list = ["a"]\n[env.a]\nskip_install = true\n'
+                 'commands = [["python", "-c", "pass"]]\n',
+                 'env_list = ["a"]\n[env.a]\nskip_install = true\n'
+                 'allowlist_externals = ["touch"]\ncommands = [["touch", "zz"]]\n'),
+    "scons-py": ("scons", "SConstruct.py", "print(1)\n", "import os\nos.system('touch zz')\n")}
+
+
+@pytest.mark.parametrize("case", list(START_NAMES))
+def test_f2_a_runners_build_file_under_another_name(tmp_path: Path, case: str) -> None:
+    """The project's build file is ``tox.toml`` (``SConstruct.py``); d88238e's STARTS for
+    tox names ``tox.ini``, ``pyproject.toml``, ``setup.cfg`` (for scons ``SConstruct``,
+    ``Sconstruct``, ``sconstruct``): under ``Bash(tox)`` (``Bash(scons)``), ``Bash(cp *)``,
+    ``cp src/f tox.toml`` is allowed and the entry runs it (tox 4.67, SCons 4;
+    ``SKILLGRANT_REVIEW_TOOLS``)."""
+    entry, path, harmless, text = START_NAMES[case]
+    extra = _tool_path(entry)
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {path: harmless, "src/f": text}, [f"cp src/f {path}", entry], extra=extra)
+    assert denied is not None, "the hook allows the runner's build file"
+
+
+_open("test_f2_a_runners_build_file_under_another_name",
+      "planprograms.STARTS lacks `tox.toml` (tox), `SConstruct.py`/`Sconstruct.py`/"
+      "`sconstruct.py` (scons), `mkdocs.yaml` (mkdocs)")
