@@ -540,3 +540,36 @@ def test_f2_a_runners_build_file_under_another_name(tmp_path: Path, case: str) -
 _open("test_f2_a_runners_build_file_under_another_name",
       "planprograms.STARTS lacks `tox.toml` (tox), `SConstruct.py`/`Sconstruct.py`/"
       "`sconstruct.py` (scons), `mkdocs.yaml` (mkdocs)")
+
+
+# --- E1: a session value's word the shell joins from quoted parts ----------------------------
+
+
+#: ``GIT_SSH_COMMAND`` values naming ``tools/ssh.sh`` (git runs the value through ``sh -c``)
+#: where a quote or a backslash sits inside the word: the shell joins the parts into one path.
+#: s48-gfix reads ``$(git rev-parse --show-toplevel)``, ``$(pwd)`` and ``$PWD`` exactly
+#: (bb736d8), but ``envpaths._SEPARATORS`` splits a word at a quote: ``"$PWD"/tools/ssh.sh`` is
+#: the words ``.`` and ``/tools/ssh.sh`` (absolute, no such file).
+QUOTED_VALUES = {"toplevel-quoted": 'sh "$(git rev-parse --show-toplevel)"/tools/ssh.sh',
+                 "pwd-quoted": 'sh "$PWD"/tools/ssh.sh',
+                 "pwd-subst-quoted": 'sh "$(pwd)"/tools/ssh.sh',
+                 "part-quoted": "sh 'tools'/ssh.sh", "backslash": "sh tools\\/ssh.sh"}
+
+
+@pytest.mark.parametrize("case", list(QUOTED_VALUES))
+def test_e1_a_session_value_quotes_part_of_a_path(tmp_path: Path, case: str) -> None:
+    """The session's ``GIT_SSH_COMMAND`` holds a path the shell builds from quoted parts
+    (``"$PWD"/tools/ssh.sh``: quoting only the variable is the usual idiom); plan ``Bash(git
+    fetch)``, ``Bash(cp *)``, an ssh remote: ``cp src/x.sh tools/ssh.sh`` is allowed and ``git
+    fetch`` runs it (payload ran)."""
+    needs("git")
+    denied = _case(tmp_path, ["Bash(git fetch)", "Bash(cp *)"], {"tools/.keep": ""},
+                   ["cp src/x.sh tools/ssh.sh", "git fetch"],
+                   "git remote add origin ssh://h.invalid/r",
+                   extra={"GIT_SSH_COMMAND": QUOTED_VALUES[case]})
+    assert denied is not None, "the hook allows the file a session value names"
+
+
+_open("test_e1_a_session_value_quotes_part_of_a_path",
+      "envpaths._SEPARATORS reads a quote as a word's end (and keeps a backslash); the shell "
+      "joins quoted and unquoted parts into one word")
