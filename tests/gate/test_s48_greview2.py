@@ -573,3 +573,31 @@ def test_e1_a_session_value_quotes_part_of_a_path(tmp_path: Path, case: str) -> 
 _open("test_e1_a_session_value_quotes_part_of_a_path",
       "envpaths._SEPARATORS reads a quote as a word's end (and keeps a backslash); the shell "
       "joins quoted and unquoted parts into one word")
+
+
+# --- C5: an npmrc file the entry names (s48-gfix's C5b reads the folders' and the user's) ----
+
+
+@pytest.mark.parametrize("option", ["--userconfig", "--globalconfig"])
+def test_c5_npm_preloads_what_the_npmrc_its_entry_names_says(tmp_path: Path,
+                                                            option: str) -> None:
+    """``npm test --userconfig=ci.npmrc`` reads its settings from ``ci.npmrc``
+    (``node-options=--require ./tools/pre.js``: every node of the scripts preloads it).
+    s48-gfix reads the paths the ``.npmrc`` files of the folders, the user's and the global
+    one name (C5b), not a file the entry's option names: ``cp src/p.js tools/pre.js`` is
+    allowed and the entry runs it (real npm 11). (``--userconfig ./ci.npmrc`` apart denies
+    its own entry: a cost.)"""
+    needs("npm")
+    entry = f"npm test {option}=ci.npmrc"
+    files = {"package.json": '{"name": "a", "version": "1.0.0", '
+                             '"scripts": {"test": "node -e 0"}}\n',
+             "ci.npmrc": "node-options=--require ./tools/pre.js\n", "tools/pre.js": "\n",
+             "src/p.js": "require('fs').writeFileSync('zz', '')\n"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   ["cp src/p.js tools/pre.js", entry], extra=NPM_OFFLINE)
+    assert denied is not None, "the hook allows the preload the entry's npmrc names"
+
+
+_open("test_c5_npm_preloads_what_the_npmrc_its_entry_names_says",
+      "startpaths.npmrc_paths reads the folders' `.npmrc`, the user's and the global one; "
+      "not a file `--userconfig=`/`--globalconfig=` in the entry names")
