@@ -601,3 +601,36 @@ def test_c5_npm_preloads_what_the_npmrc_its_entry_names_says(tmp_path: Path,
 _open("test_c5_npm_preloads_what_the_npmrc_its_entry_names_says",
       "startpaths.npmrc_paths reads the folders' `.npmrc`, the user's and the global one; "
       "not a file `--userconfig=`/`--globalconfig=` in the entry names")
+
+
+# --- I1: an interpreter s48-gfix lets run under its own entry reads start files -------------
+
+
+#: (the file a cp writes, its source): R reads ``.Renviron`` (its variables:
+#: ``R_PROFILE_USER`` names the profile it runs) and ``.Rprofile`` (R code) from the folder it
+#: starts in, else the home's; the home's ``.Rprofile`` is guarded, its ``.Renviron`` not.
+R_STARTS = {"folder-rprofile": (".Rprofile", "src/rp"),
+            "folder-renviron": (".Renviron", "src/renv"),
+            "home-renviron": ("../home/.Renviron", "src/renv")}
+
+
+@pytest.mark.parametrize("case", list(R_STARTS))
+def test_i1_rscript_runs_the_profile_of_the_folder_it_starts_in(tmp_path: Path,
+                                                                case: str) -> None:
+    """s48-gfix lets ``Bash(Rscript tools/x.R)`` run under its own entry (the script
+    guarded); R runs ``.Rprofile`` of the call's folder at start (``R_PROFILE_USER``, set in a
+    ``.Renviron`` there or in the home, names another). ``cp src/… .Rprofile`` is allowed
+    beside the entry and ``Rscript tools/x.R`` runs the payload (R 4.2, Debian's
+    r-base-core)."""
+    needs("Rscript")
+    target, source = R_STARTS[case]
+    files = {"tools/x.R": "cat(1)\n", "src/rp": 'system("touch zz")\n',
+             "src/renv": "R_PROFILE_USER=src/rp\n"}
+    denied = _case(tmp_path, ["Bash(Rscript tools/x.R)", "Bash(cp *)"], files,
+                   [f"cp {source} {target}", "Rscript tools/x.R"])
+    assert denied is not None, "the hook allows a start file of R"
+
+
+_open("test_i1_rscript_runs_the_profile_of_the_folder_it_starts_in",
+      "planprograms.STARTS has no entry for Rscript/R (`.Rprofile`, `.Renviron` in the "
+      "call's folder); HOME_CODE lacks `.Renviron` (and R's `~/.R/Makevars` for installs)")
