@@ -238,7 +238,7 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
 
 def _top(folder: str) -> str:
     """The top folder of the git repository holding ``folder`` (or ``folder``)."""
-    from .gitmerge import top_folder
+    from .writers import top_folder
 
     return top_folder(folder)
 

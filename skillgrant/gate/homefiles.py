@@ -79,7 +79,10 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (os.path.join(".cache", "node", "corepack"), True),
                     # terraform's and tofu's implicit provider mirrors (s48-greview2 T1)
                     (os.path.join(".local", "share", "terraform"), True),
-                    (os.path.join(".local", "share", "opentofu"), True))
+                    (os.path.join(".local", "share", "opentofu"), True),
+                    # invoke's user settings (a `.py` one runs), scons' site folder (s48)
+                    (".invoke.py", False), (".invoke.yaml", False), (".invoke.yml", False),
+                    (".invoke.json", False), (".scons", True))
 #: The system's files that a program the gate covers reads as what to run (review s44):
 #: man-db's configuration (R1), Maven's launcher scripts (H1), pip's settings (H4).
 SYSTEM_CODE: Final = (("/etc/manpath.config", False), ("/etc/man_db.conf", False),

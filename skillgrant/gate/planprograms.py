@@ -168,8 +168,8 @@ STARTS: Final = {
     "ninja": ("build.ninja",), **dict.fromkeys(("terraform", "tofu"), (  # its providers (s45
         ".terraform/", ".terraform.lock.hcl", "terraform.d/")),  # T1; its mirror: s48)
     "cmake": ("CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "CMakeCache.txt",
-              *_MAKEFILES, "build.ninja", "CMakeFiles/", "cmake_install.cmake",  # (what it
-              "CTestTestfile.cmake"),  # generated, run by `cmake --build`: s48 C1)
+              *_MAKEFILES, "build.ninja", "^CMakeFiles/", "^cmake_install.cmake",  # (what
+              "^CTestTestfile.cmake"),  # it generated in each folder, `cmake --build`: C1)
     # Maven's launcher hands `.mvn/jvm.config` to the JVM whatever the goal (`mvn -v`), and
     # reads `maven.config`, `extensions.xml`, the wrapper's jar and distribution there
     **dict.fromkeys(("mvn", "mvnw"), ("^.mvn/", "pom.xml")),
@@ -193,7 +193,8 @@ STARTS: Final = {
     **dict.fromkeys(("invoke", "inv"), ("^tasks.py", "^tasks/", "^invoke.yaml", "^invoke.yml",
                                         "^invoke.json", "^invoke.py")),
     "meson": ("^meson.build", "meson.options", "meson_options.txt", "build.ninja",
-              "meson-private/"), "scons": ("^SConstruct", "^Sconstruct", "^sconstruct"),
+              "meson-private/"), "scons": ("^SConstruct", "^Sconstruct", "^sconstruct",
+                                  "^site_scons/"),
     "build": ("pyproject.toml", "setup.py", "setup.cfg"), "mkdocs": ("mkdocs.yml",),
     "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the

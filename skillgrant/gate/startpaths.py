@@ -104,17 +104,21 @@ def _there(home: str, name: str, listed: dict[str, set[str]]) -> bool:
     return True
 
 
+#: The node package managers' settings files read for the paths their values name: npm's,
+#: yarn 1's (`yarn-path`), yarn's (`yarnPath`, plugins' `path`: review s48-greview2 Y1).
+_NODE_SETTINGS: Final = (".npmrc", ".yarnrc", ".yarnrc.yml")
 #: The ``.npmrc`` keys naming no path (registries, scopes' registries, tokens are URLs or
 #: secrets; ``named_paths`` reads a URL's host as a path).
 _URL: Final = "://"
 
 
 def npmrc_paths(folders: list[str], home: str) -> list[tuple[str, bool]]:
-    """What the values of each ``.npmrc`` npm reads name (``named_paths``: ``node-options``'
-    ``--require ./x.js``, ``script-shell``, ``git``, ``pnpmfile``, ``init-module``, …),
+    """What the values of each ``.npmrc`` npm reads (and yarn's ``.yarnrc``, ``.yarnrc.yml``)
+    name (``named_paths``: ``node-options``' ``--require ./x.js``, ``script-shell``, ``git``,
+    ``pnpmfile``, ``init-module``, ``yarn-path``, ``yarnPath``, …),
     relative ones from each of ``folders`` (npm runs a script in its package's folder, one of
     them), guarded whole (review s47 C5b). Raises ValueError for one that cannot be read."""
-    files = [os.path.join(f, ".npmrc") for f in folders]
+    files = [os.path.join(f, n) for f in (*folders, home) for n in _NODE_SETTINGS]
     files += [path for path, tree in npm_global(home) if not tree]
     found: dict[str, bool] = {}
     for path in dict.fromkeys(files):
@@ -136,9 +140,12 @@ def _values(path: str) -> list[str]:
         return []
     except (OSError, ValueError) as e:
         raise ValueError(f"{path!r} cannot be read for the files it names: {e}") from e
-    values = [line.partition("=")[2].strip() for line in text.splitlines()
-              if "=" in line and line.lstrip()[:1] not in (";", "#", "[")]
-    return [v for v in values if _URL not in v]
+    lines = [line.strip().removeprefix("- ") for line in text.splitlines()
+             if line.lstrip()[:1] not in (";", "#", "[", "")]
+    values = [line.partition("=")[2] if path.endswith("npmrc") else  # (`key=value`;
+              line.partition(":")[2] if path.endswith(".yml") else  # `key: value`;
+              [*line.split(None, 1), ""][1] for line in lines]  # `.yarnrc`: `key "value"`)
+    return [v.strip() for v in values if _URL not in v]
 
 
 def cmake_prefixes(folders: list[str], home: str, bins: list[str]) -> list[tuple[str, bool]]:

@@ -222,6 +222,19 @@ def git_subcommand(rest: Sequence[str]) -> str | None:
     return None
 
 
+def top_folder(directory: str) -> str:
+    """The top folder of the git repository holding ``directory`` (the folder with ``.git``),
+    or ``directory`` itself."""
+    folder = directory
+    while True:
+        if files.exists(os.path.join(folder, ".git")):  # asked of the gate's view
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return directory
+        folder = parent
+
+
 def composer(words: Sequence[str]) -> str | None:
     """A word of the command that is a program of ``COMPOSERS``."""
     return next((w for w in words if _name(w) in COMPOSERS), None)
@@ -269,9 +282,8 @@ def tree_word(words: Sequence[str], directory: str | None,
     home = os.path.expanduser("~")
     if worktree is not None:
         try:
-            from .gitmerge import tree_touched  # (a working tree's writer only)
-
-            if directory is None or tree_touched(worktree, words, directory, touches):
+            if directory is None or touches(top_folder(directory) if worktree == "git"
+                                            else directory):
                 return worktree
         except (ValueError, OSError):
             return worktree

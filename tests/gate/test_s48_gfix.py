@@ -249,22 +249,18 @@ def _branches(project: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_merge_or_rebase_writing_no_guarded_path_runs_under_its_entry(tmp_path: Path) -> None:
-    """Review s47 C-git (a cost): ``git merge safe`` / ``git rebase safe`` (``safe`` changes
-    ``src/a.py`` only) pass under their own entries beside ``Bash(make test)``; a branch
-    changing the Makefile, ``git pull`` (its commits not fetched yet), other options and a
-    compound command stay denied. The allowed merge runs under bash."""
+def test_a_merge_or_rebase_stays_a_writer_of_the_whole_tree(tmp_path: Path) -> None:
+    """Review s47 C-git stays a cost (the lead, 15:12): predicting what a merge or rebase
+    writes is a second model of git (s48-greview2 G1, G2 found directory renames, replayed
+    commits, octopus merges), so under their own entries beside ``Bash(make test)`` each stays
+    a writer of the whole working tree, which holds the gate's and the plan's files."""
     project = tmp_path / "project"
     gated_project(project, ["Bash(git merge *)", "Bash(git rebase *)", "Bash(git pull)",
                             "Bash(make test)"])
     _branches(project)
-    for allowed in ("git merge safe", "git merge --ff-only safe", "git rebase safe"):
-        assert _hook_says(project, allowed) == 0, allowed
-    for denied in ("git merge evil", "git rebase evil", "git pull", "git merge -s ours safe",
-                   "git merge safe && make test", "git merge $X", "git merge --abort"):
+    for denied in ("git merge safe", "git merge --ff-only safe", "git rebase safe",
+                   "git merge evil", "git pull", "git merge FETCH_HEAD"):
         assert _hook_says(project, denied) == 2, denied
-    bash("git merge --ff-only safe", project)
-    assert (project / "src" / "a.py").read_text() == "2\n"
 
 
 #: ``find`` without an action reads: its patterns (``-name``, ``-path``) and its ``.`` start.

@@ -881,3 +881,61 @@ def test_m2_python_m_imports_the_packages_init_extension(tmp_path: Path, suffix:
                    [f"cp src/m.so mytool/__init__{suffix}", "python3 -m mytool"],
                    setup="cc -shared -fPIC -o src/m.so src/m.c")
     assert denied is not None, "the hook allows an extension the plan's module imports first"
+
+
+# --- an interpreter's script fed on its standard input (`bash < tools/build.sh`) --------------
+
+
+#: (the plan's entry, the script it reads from standard input, the payload):
+#: planprograms._entry_words drops each redirection with its target, the input's too, so
+#: the script an interpreter reads from ``<`` is no script of the plan's: not guarded.
+STDIN_SCRIPTS = {
+    "bash": ("bash < tools/build.sh", "tools/build.sh", "touch zz\n"),
+    "sh-s": ("sh -s < tools/build.sh", "tools/build.sh", "touch zz\n"),
+    "python3-dash": ("python3 - < tools/gen.py", "tools/gen.py", "open('zz', 'w').close()\n"),
+    "node": ("node < tools/gen.js", "tools/gen.js", JS_PAYLOAD),
+    "perl": ("perl < tools/x.pl", "tools/x.pl", "system('touch zz');\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(STDIN_SCRIPTS))
+def test_s3_the_plans_script_fed_on_standard_input(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/p <the script>`` is allowed and the
+    plan's entry runs it (``bash tools/build.sh`` denies the same cp)."""
+    entry, target, text = STDIN_SCRIPTS[case]
+    needs(entry.split()[0])
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {target: "\n", "src/p": text}, [f"cp src/p {target}", entry])
+    assert denied is not None, "the hook allows a write to the script the entry feeds"
+
+
+_open("test_s3_the_plans_script_fed_on_standard_input",
+      "planprograms._entry_words drops an input redirection's target: the script an "
+      "interpreter reads from `<` is not guarded")
+
+
+#: Exact plan entries running ``cd sub && make`` through a shell's ``-c`` text: the entry's
+#: ``cd`` is read as a folder move only as a part of its own (``cd sub && make``, ``(cd sub
+#: && make)``: the cp is denied); inside ``-c`` the ``cd`` is read as a command whose
+#: program is ``cd``, and make's makefiles are guarded in the call's folder, not ``sub``.
+SHELL_C_CD = {
+    "sh-c-and": "sh -c 'cd sub && make'",
+    "bash-c-semicolon": 'bash -c "cd sub; make"',
+}
+
+
+@pytest.mark.parametrize("case", list(SHELL_C_CD))
+def test_s4_a_cd_inside_a_shells_c_text(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed and the
+    entry's make reads it in ``sub``."""
+    needs("make")
+    entry = SHELL_C_CD[case]
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"sub/Makefile": "all:\n\t@echo hi\n", "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk sub/Makefile", entry])
+    assert denied is not None, "the hook allows a write to the makefile the entry's make reads"
+
+
+_open("test_s4_a_cd_inside_a_shells_c_text",
+      "planprograms: `_PARTS` splits the `-c` text, but the part holding `sh -c cd sub` is read "
+      "as the shell's command `cd`, no folder move")

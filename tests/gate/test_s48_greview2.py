@@ -129,11 +129,6 @@ def test_g1c_an_autostash_applies_an_uncommitted_rename(tmp_path: Path, program:
     assert denied is not None, "the hook allows a merge whose autostash writes the Makefile"
 
 
-_open("test_g1c_an_autostash_applies_an_uncommitted_rename",
-      "gitmerge.merged_paths reads the commits; an autostash re-applies the working tree's "
-      "changes (a rename among them) as a merge after it")
-
-
 # --- G2: `git merge FETCH_HEAD` merges every head the fetch marked for merging -------------
 
 
@@ -273,7 +268,6 @@ def test_m1_make_remakes_the_makefile_its_f_option_names(tmp_path: Path) -> None
     assert denied is not None, "the hook allows the source of the entry's makefile"
 
 
-
 # --- C1: cmake --build runs the generated makefiles of each subfolder -------------------------
 
 
@@ -294,11 +288,6 @@ def test_c1_cmake_build_runs_a_subfolders_generated_makefile(tmp_path: Path) -> 
                    "cmake -S . -B build -G 'Unix Makefiles' && cmake --build build",
                    in_place=True)
     assert denied is not None, "the hook allows a subfolder's generated makefile"
-
-
-_open("test_c1_cmake_build_runs_a_subfolders_generated_makefile",
-      "planprograms.STARTS for cmake guards `CMakeFiles/` of the build folder's top only; "
-      "each `add_subdirectory` has its own `CMakeFiles/` and `Makefile` below it")
 
 
 # --- H1: the user's own settings of a runner s48-gfix added, which are code --------------------
@@ -332,11 +321,6 @@ def test_h1_invoke_runs_the_users_python_settings(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows invoke's user settings to be written"
 
 
-_open("test_h1_invoke_runs_the_users_python_settings",
-      "homefiles.HOME_CODE lacks invoke's user settings (`~/.invoke.py`, `.yaml`, `.yml`, "
-      "`.json`; `/etc/invoke.*`)")
-
-
 #: Where SCons imports ``site_scons/site_init.py`` from at every start: the SConstruct's
 #: folder, and the user's ``~/.scons`` (``../home`` from the project here).
 SITE_SCONS = {"project": "site_scons", "home": "../home/.scons/site_scons"}
@@ -357,10 +341,6 @@ def test_h2_scons_imports_a_site_init_the_gate_leaves_writable(tmp_path: Path,
                    [f"mkdir -p {folder}", f"cp src/p.py {folder}/site_init.py", "scons"],
                    extra=extra)
     assert denied is not None, "the hook allows scons's site_init.py to be written"
-
-
-_open("test_h2_scons_imports_a_site_init_the_gate_leaves_writable",
-      "planprograms.STARTS for scons lacks `site_scons/`; HOME_CODE lacks `~/.scons`")
 
 
 # --- U1: `uv run` syncs the project (builds it) and runs in its `.venv` -----------------------
@@ -424,10 +404,6 @@ def test_y1_yarn_runs_the_release_its_yarnrc_names(tmp_path: Path) -> None:
                    ["cp src/y.js tools/y.js", "yarn test"], extra=extra)
     assert denied is not None, "the hook allows the file yarn-path names to be rewritten"
 
-
-_open("test_y1_yarn_runs_the_release_its_yarnrc_names",
-      "startpaths.npmrc_paths reads `.npmrc` files only; `.yarnrc`'s `yarn-path` and "
-      "`.yarnrc.yml`'s `yarnPath`/`plugins` name code yarn runs")
 
 
 # --- R1: a runner's option moving the folder its program runs in ----------------------------
