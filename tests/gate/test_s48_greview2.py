@@ -610,3 +610,36 @@ def test_i1_rscript_runs_the_profile_of_the_folder_it_starts_in(tmp_path: Path,
 _open("test_i1_rscript_runs_the_profile_of_the_folder_it_starts_in",
       "planprograms.STARTS has no entry for Rscript/R (`.Rprofile`, `.Renviron` in the "
       "call's folder); HOME_CODE lacks `.Renviron` (and R's `~/.R/Makevars` for installs)")
+
+
+# --- C1c: cmake --build re-reads the sources FetchContent put below the build folder ---------
+
+
+def test_c1c_cmake_build_reconfigures_from_a_fetched_dependency(tmp_path: Path) -> None:
+    """``FetchContent`` extracts a dependency into ``build/_deps/dep-src`` at configure time
+    and adds its ``CMakeLists.txt`` (cmake code: ``execute_process`` runs a program); each is
+    an input of the configuration, so ``cmake --build build`` re-runs cmake when it is newer
+    than the build files. s48-gfix guards cmake's generated files in each folder of the build
+    tree (``CMakeFiles/``, ``cmake_install.cmake``: C1b), not the fetched sources: ``cp
+    src/dcm build/_deps/dep-src/CMakeLists.txt`` is allowed and ``cmake --build build`` runs
+    it (cmake 3.25; the dependency a tar in the project, no network). Plan ``Bash(cmake
+    --build build)``, ``Bash(cp *)``."""
+    needs("cmake", "make", "tar")
+    files = {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.14)\nproject(p NONE)\n"
+                               "include(FetchContent)\n"
+                               "FetchContent_Declare(dep URL ${CMAKE_SOURCE_DIR}/dep.tar)\n"
+                               "FetchContent_MakeAvailable(dep)\n",
+             "dep/CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(dep NONE)\n",
+             "src/dcm": "cmake_minimum_required(VERSION 3.10)\nproject(dep NONE)\n"
+                        "execute_process(COMMAND touch zz)\n"}
+    setup = ("tar -cf dep.tar dep && rm -r dep && cmake -S . -B build -G 'Unix Makefiles' && "
+             "cmake --build build")
+    denied = _case(tmp_path, ["Bash(cmake --build build)", "Bash(cp *)"], files,
+                   ["cp src/dcm build/_deps/dep-src/CMakeLists.txt", "cmake --build build"],
+                   setup, in_place=True)
+    assert denied is not None, "the hook allows a fetched dependency's CMakeLists.txt"
+
+
+_open("test_c1c_cmake_build_reconfigures_from_a_fetched_dependency",
+      "planprograms.STARTS for cmake guards what cmake generated in the build tree, not the "
+      "sources FetchContent extracted there (`_deps/*-src/`, re-read on a re-configure)")
