@@ -293,17 +293,20 @@ def test_c1_cmake_build_runs_a_subfolders_generated_makefile(tmp_path: Path) -> 
 # --- H1: the user's own settings of a runner s48-gfix added, which are code --------------------
 
 
-def _tool_path(name: str) -> dict[str, str]:
-    """``PATH`` with the folder holding the review tool ``name`` first:
-    ``SKILLGRANT_REVIEW_TOOLS`` (folders of review tools, ``:``-separated: s48-greview's
-    ``/tmp/s48gr/tv/bin`` has invoke; ``pip install scons`` in a venv for scons) or ``PATH``'s;
-    the test skips without it."""
+def _tool_path(name: str, version: str = "") -> dict[str, str]:
+    """``PATH`` with the folder holding the review tool ``name`` (whose ``--version`` starts
+    with ``version``) first: ``SKILLGRANT_REVIEW_TOOLS`` (folders of review tools,
+    ``:``-separated: s48-greview's ``/tmp/s48gr/tv/bin`` has invoke; ``pip install scons`` in
+    a venv for scons) or ``PATH``'s; the test skips without it."""
     tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS", "").split(os.pathsep)
-    found = next((t for t in tools if t and (Path(t) / name).exists()), None) or (
-        os.path.dirname(shutil.which(name) or "") or None)
-    if found is None:
-        pytest.skip(f"not installed: {name} (SKILLGRANT_REVIEW_TOOLS)")
-    return {"PATH": f"{found}{os.pathsep}{os.environ['PATH']}"}
+    found = [t for t in tools if t and (Path(t) / name).exists()] + [
+        os.path.dirname(shutil.which(name) or "")]
+    for folder in [f for f in found if f]:
+        said = subprocess.run([str(Path(folder) / name), "--version"], capture_output=True,
+                              text=True, timeout=60, check=False) if version else None
+        if said is None or said.stdout.strip().startswith(version):
+            return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+    pytest.skip(f"not installed: {name} {version} (SKILLGRANT_REVIEW_TOOLS)")
 
 
 def test_h1_invoke_runs_the_users_python_settings(tmp_path: Path) -> None:
@@ -643,3 +646,28 @@ def test_c1c_cmake_build_reconfigures_from_a_fetched_dependency(tmp_path: Path) 
 _open("test_c1c_cmake_build_reconfigures_from_a_fetched_dependency",
       "planprograms.STARTS for cmake guards what cmake generated in the build tree, not the "
       "sources FetchContent extracted there (`_deps/*-src/`, re-read on a re-configure)")
+
+
+# --- Y2: yarn 2+ preloads the project's Plug'n'Play loader into every script's node ---------
+
+
+def test_y2_yarn_preloads_its_pnp_loader(tmp_path: Path) -> None:
+    """Yarn 2+ (Plug'n'Play, its default) writes ``.pnp.cjs`` (and ``.pnp.loader.mjs``) at
+    ``yarn install`` and runs each script with ``NODE_OPTIONS=--require <project>/.pnp.cjs``.
+    The node runners' STARTS guard ``.yarnrc.yml``, ``.yarn/``, ``yarn.lock``, not these:
+    under ``Bash(yarn test)``, ``Bash(cp *)``, ``cp src/p.cjs .pnp.cjs`` is allowed and ``yarn
+    test`` preloads it (yarn 4.18 from the npm registry: ``npm install --prefix DIR
+    @yarnpkg/cli-dist@4``, a ``yarn`` script running its ``bin/yarn.js`` in
+    ``SKILLGRANT_REVIEW_TOOLS``)."""
+    extra = _tool_path("yarn", "4.")
+    extra.update({"YARN_ENABLE_TELEMETRY": "0", "YARN_ENABLE_GLOBAL_CACHE": "0"})
+    files = {"package.json": '{"name": "a", "version": "1.0.0", '
+                             '"scripts": {"test": "node -e 0"}}\n', "yarn.lock": "",
+             "src/p.cjs": "require('fs').writeFileSync('zz', '')\n"}
+    denied = _case(tmp_path, ["Bash(yarn test)", "Bash(cp *)"], files,
+                   ["cp src/p.cjs .pnp.cjs", "yarn test"], "yarn install", extra=extra)
+    assert denied is not None, "the hook allows yarn's Plug'n'Play loader to be rewritten"
+
+
+_open("test_y2_yarn_preloads_its_pnp_loader",
+      "planprograms.STARTS for the node runners lacks yarn's `.pnp.cjs`, `.pnp.loader.mjs`")
