@@ -671,3 +671,36 @@ def test_y2_yarn_preloads_its_pnp_loader(tmp_path: Path) -> None:
 
 _open("test_y2_yarn_preloads_its_pnp_loader",
       "planprograms.STARTS for the node runners lacks yarn's `.pnp.cjs`, `.pnp.loader.mjs`")
+
+
+# --- P1: pnpm 10 reads its settings from pnpm-workspace.yaml ---------------------------------
+
+
+#: pnpm-workspace.yaml settings (pnpm 10 reads the `.npmrc` settings there, camel-cased) that
+#: run code: node's options for each script, the pnpmfile it loads, the shell running scripts.
+PNPM_SETTINGS = {"node-options": 'nodeOptions: "--require ./src/p.js"\n',
+                 "pnpmfile": "pnpmfile: src/p.js\n", "script-shell": "scriptShell: src/sh\n"}
+
+
+@pytest.mark.parametrize("case", list(PNPM_SETTINGS))
+def test_p1_pnpm_runs_what_its_workspace_settings_name(tmp_path: Path, case: str) -> None:
+    """pnpm 10 reads its settings from ``pnpm-workspace.yaml`` (``nodeOptions``,
+    ``pnpmfile``, ``scriptShell``, …: what ``.npmrc`` held, which is guarded with the paths
+    its values name: s47 C5b). Under ``Bash(pnpm test)``, ``Bash(cp *)``, ``cp src/ws.yaml
+    pnpm-workspace.yaml`` is allowed and ``pnpm test`` runs the payload (pnpm 10.34 from the
+    npm registry: ``npm install --prefix DIR pnpm@10``, ``DIR/node_modules/.bin`` in
+    ``SKILLGRANT_REVIEW_TOOLS``)."""
+    extra = _tool_path("pnpm", "10.")
+    files = {"package.json": '{"name": "a", "version": "1.0.0", '
+                             '"scripts": {"test": "node -e 0"}}\n',
+             "src/p.js": "require('fs').writeFileSync('zz', '')\n",
+             "src/sh": "#!/bin/sh\ntouch zz\n", "src/ws.yaml": PNPM_SETTINGS[case]}
+    denied = _case(tmp_path, ["Bash(pnpm test)", "Bash(cp *)"], files,
+                   ["cp src/ws.yaml pnpm-workspace.yaml", "pnpm test"], "chmod +x src/sh",
+                   extra=extra)
+    assert denied is not None, "the hook allows pnpm's settings file to be written"
+
+
+_open("test_p1_pnpm_runs_what_its_workspace_settings_name",
+      "planprograms.STARTS for the node runners lacks `pnpm-workspace.yaml` (pnpm 10's "
+      "settings); startpaths does not read the paths its values name")
