@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+from ..lazy import compile_on_use
 from .wrapped import long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -132,3 +133,14 @@ def local_package(word: str) -> list[str]:
             (".tgz", ".tar.gz", ".tar"))):
         return []
     return literal(spec.rstrip("/"))
+
+
+#: An input redirection's target (`< tools/build.sh`), and the interpreters reading it.
+INPUT: Final = compile_on_use(r"(?<!<)[0-9]*<(?![<(&>])\s*([^\s<>|&;]+)")
+FAMILIES: Final = frozenset({"python", "shell", "node", "perl", "ruby", "lua", "php"})
+#: The sources make's built-in rules remake a makefile from (its prefix, its suffix).
+REMADE: Final = (("", ".sh"), ("", ",v"), ("RCS/", ",v"), ("RCS/", ""), ("s.", ""),
+                  ("SCCS/s.", ""))
+#: The dotenv files Bun loads at every start (review s48-greview N2).
+DOTENV: Final = tuple(f"^.env{m}{lo}" for m in ("", ".development", ".production", ".test")
+                       for lo in ("", ".local"))

@@ -14,7 +14,11 @@ import os
 
 from ..lazy import compile_on_use
 from .planpaths import (
+    DOTENV,
+    FAMILIES,
+    INPUT,
     MODULES,
+    REMADE,
     SETTINGS,
     VALUED,
     WORKSPACES,
@@ -84,6 +88,9 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
             elif words and "$" not in words[0]:  # of a `$` name: any; `${CLAUDE_SKILL_DIR}
                 found += in_folders([folder], _entry_programs(  # /x.sh`: the skill's folder
                     [w for w in words if "$" not in w]))  # is guarded, G-13)
+            if words and (family(words[0]) in FAMILIES or words[0] in _INTERPRETERS):
+                found += in_folders([folder], [p for t in INPUT.findall(part) for p in (
+                    *literal(t), (os.path.dirname(t) or ".") + "/")])  # (`bash < x.sh`: S3)
     # (the call's folder itself, a script's there: not guarded whole, docs/call-gate.md)
     return tuple(dict.fromkeys(p for p in found if p != "./"))
 
@@ -100,6 +107,8 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
         from .words import run_words  # (the options' tables: only for a wrapped program)
 
         words = run_words(words)
+    if words[1:3] in (["-c", "cd"], ["-c", "pushd"]) and family(words[0]) == "shell":
+        words = words[2:]  # (`sh -c 'cd sub && make'`: s48-greview S4)
     if words[:1] in (["cd"], ["pushd"]):
         operands = [w for w in words[1:] if w[:1] != "-"]
         return (operands[0] if operands else None), []
@@ -153,18 +162,12 @@ def _entry_programs(words: list[str]) -> list[str]:
 #: every folder from the call's up.
 _MAKEFILES: Final = ("Makefile", "makefile", "GNUmakefile")
 #: The node package managers' lockfiles: an install takes the code they resolve (s47 N3).
-#: The sources make's built-in rules remake a makefile from (its prefix, its suffix).
-_REMADE: Final = (("", ".sh"), ("", ",v"), ("RCS/", ",v"), ("RCS/", ""), ("s.", ""),
-                  ("SCCS/s.", ""))
-#: The dotenv files Bun loads at every start (review s48-greview N2).
-_DOTENV: Final = tuple(f"^.env{m}{lo}" for m in ("", ".development", ".production", ".test")
-                       for lo in ("", ".local"))
 _LOCKS: Final = ("^package-lock.json", "^npm-shrinkwrap.json", "^yarn.lock", "^pnpm-lock.yaml",
                  "^bun.lock", "^bun.lockb")
 STARTS: Final = {
     # and what make's built-in rules remake a makefile from (`%: %.sh`, RCS, SCCS: s48 M1)
     **dict.fromkeys(("make", "gmake"), (*_MAKEFILES, *(f"{p}{n}{e}" for n in _MAKEFILES
-                                                       for p, e in _REMADE))),
+                                                       for p, e in REMADE))),
     "ninja": ("build.ninja",), **dict.fromkeys(("terraform", "tofu"), (  # its providers (s45
         ".terraform/", ".terraform.lock.hcl", "terraform.d/")),  # T1; its mirror: s48)
     "cmake": ("CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "CMakeCache.txt",
@@ -183,7 +186,7 @@ STARTS: Final = {
     **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("^node_modules/", "^package.json", "^.npmrc",
                                               "^.yarnrc", "^.yarnrc.yml", "^.yarn/",
                                               "^bunfig.toml", "^.pnpmfile.cjs", *_LOCKS,
-                                              "^.corepack.env", *_DOTENV)),  # (s48 N1, N2)
+                                              "^.corepack.env", *DOTENV)),  # (s48 N1, N2)
     # the runners' own build files (review s47 H6)
     "just": ("^justfile", "^Justfile", "^.justfile"), "nox": ("noxfile.py", ".nox/"),
     "task": tuple(f"^{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
@@ -293,7 +296,7 @@ def _started(name: str, words: list[str]) -> list[str]:
              for v in option_values(words, _FILE_OPTIONS.get(kind, ()))]
     if kind in ("make", "gmake"):  # (and what its rules remake `-f x.mk` from: s48 M1)
         named += [os.path.join(os.path.dirname(n), f"{p}{os.path.basename(n)}{e}")
-                  for n in list(named) for p, e in _REMADE]
+                  for n in list(named) for p, e in REMADE]
     return found + [p for n in named for p in literal(n)]
 
 

@@ -909,11 +909,6 @@ def test_s3_the_plans_script_fed_on_standard_input(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows a write to the script the entry feeds"
 
 
-_open("test_s3_the_plans_script_fed_on_standard_input",
-      "planprograms._entry_words drops an input redirection's target: the script an "
-      "interpreter reads from `<` is not guarded")
-
-
 #: Exact plan entries running ``cd sub && make`` through a shell's ``-c`` text: the entry's
 #: ``cd`` is read as a folder move only as a part of its own (``cd sub && make``, ``(cd sub
 #: && make)``: the cp is denied); inside ``-c`` the ``cd`` is read as a command whose
@@ -934,8 +929,3 @@ def test_s4_a_cd_inside_a_shells_c_text(tmp_path: Path, case: str) -> None:
                    {"sub/Makefile": "all:\n\t@echo hi\n", "src/mk": MAKE_PAYLOAD},
                    ["cp src/mk sub/Makefile", entry])
     assert denied is not None, "the hook allows a write to the makefile the entry's make reads"
-
-
-_open("test_s4_a_cd_inside_a_shells_c_text",
-      "planprograms: `_PARTS` splits the `-c` text, but the part holding `sh -c cd sub` is read "
-      "as the shell's command `cd`, no folder move")
