@@ -704,3 +704,32 @@ def test_p1_pnpm_runs_what_its_workspace_settings_name(tmp_path: Path, case: str
 _open("test_p1_pnpm_runs_what_its_workspace_settings_name",
       "planprograms.STARTS for the node runners lacks `pnpm-workspace.yaml` (pnpm 10's "
       "settings); startpaths does not read the paths its values name")
+
+
+# --- S3b: an interpreter fed its script through a pipe (a9cd516 reads a `<` redirection) -----
+
+
+#: (the plan's entry, the script it feeds, the payload): ``cat FILE | INTERPRETER`` feeds the
+#: interpreter's standard input as ``INTERPRETER < FILE`` does.
+PIPED_SCRIPTS = {"bash": ("cat tools/x.sh | bash", "tools/x.sh", "touch zz\n"),
+                 "sh-s": ("cat tools/x.sh | sh -s", "tools/x.sh", "touch zz\n"),
+                 "python3": ("cat tools/gen.py | python3 -", "tools/gen.py",
+                             "open('zz', 'w').close()\n")}
+
+
+@pytest.mark.parametrize("case", list(PIPED_SCRIPTS))
+def test_s3b_the_plans_script_piped_into_an_interpreter(tmp_path: Path, case: str) -> None:
+    """a9cd516 guards an interpreter's input redirection target as its script (s48-greview
+    S3: ``bash < tools/x.sh``); the same script fed through a pipe from ``cat`` is not:
+    under ``Bash(cat tools/x.sh | bash)``, ``Bash(cp *)``, ``cp src/p tools/x.sh`` is allowed
+    and the entry runs it (payload ran)."""
+    entry, target, text = PIPED_SCRIPTS[case]
+    needs(entry.split("| ")[1].split()[0])
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {target: "\n", "src/p": text},
+                   [f"cp src/p {target}", entry])
+    assert denied is not None, "the hook allows a write to the script the entry pipes"
+
+
+_open("test_s3b_the_plans_script_piped_into_an_interpreter",
+      "planprograms reads an interpreter's `<` target as its script, not a file a reader "
+      "(`cat`) pipes into an interpreter with no script of its own")
