@@ -733,3 +733,34 @@ def test_s3b_the_plans_script_piped_into_an_interpreter(tmp_path: Path, case: st
 _open("test_s3b_the_plans_script_piped_into_an_interpreter",
       "planprograms reads an interpreter's `<` target as its script, not a file a reader "
       "(`cat`) pipes into an interpreter with no script of its own")
+
+
+# --- S4b: a shell's `-c` text moving into a folder, the shell given options first ----------
+
+
+#: Entries running ``cd sub && make`` through a shell with options before its code (a login
+#: shell, ``-e``, ``-o pipefail``): a9cd516 reads the ``cd`` of ``sh -c 'cd sub && make'``
+#: (s48-greview S4) only where ``-c`` is the shell's first word.
+OPTIONED_SHELLS = {"lc": "bash -lc 'cd sub && make'", "ec": "bash -ec 'cd sub && make'",
+                   "e-c": "sh -e -c 'cd sub && make'",
+                   "o-pipefail": "bash -o pipefail -c 'cd sub && make'",
+                   "norc": "bash --norc -c 'cd sub && make'"}
+
+
+@pytest.mark.parametrize("case", list(OPTIONED_SHELLS))
+def test_s4b_a_shells_code_moves_into_a_folder_after_options(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(bash -lc 'cd sub && make')`` (…), ``Bash(cp *)``: the top Makefile is
+    guarded, ``cp src/mk sub/Makefile`` is allowed, and the entry's make reads it (payload
+    ran); ``sh -c 'cd sub && make'`` denies the cp."""
+    entry = OPTIONED_SHELLS[case]
+    needs(entry.split()[0], "make")
+    files = {"Makefile": "all:\n\t@echo ok\n", "sub/Makefile": "all:\n\t@echo ok\n",
+             "src/mk": "X := $(shell touch zz)\nall:\n\t@echo hi\n"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   ["cp src/mk sub/Makefile", entry])
+    assert denied is not None, "the hook allows the makefile the shell's make reads"
+
+
+_open("test_s4b_a_shells_code_moves_into_a_folder_after_options",
+      "a9cd516 reads a shell's `cd DIR` in its code where `-c` comes first; a cluster "
+      "(`-lc`, `-ec`) or options before `-c` leave the code's folder move unread")
