@@ -764,3 +764,26 @@ def test_s4b_a_shells_code_moves_into_a_folder_after_options(tmp_path: Path, cas
 _open("test_s4b_a_shells_code_moves_into_a_folder_after_options",
       "a9cd516 reads a shell's `cd DIR` in its code where `-c` comes first; a cluster "
       "(`-lc`, `-ec`) or options before `-c` leave the code's folder move unread")
+
+
+# --- E2: a session value trimming $PWD (read as `.`) -----------------------------------------
+
+
+def test_e2_a_session_value_trims_the_folder_it_runs_in(tmp_path: Path) -> None:
+    """bb736d8 reads ``${NAME%pattern}`` by trimming the value, and ``$PWD`` as ``.``; a
+    trimmed ``${PWD%/*}`` (the folder above: ``sh ${PWD%/*}/shared/ssh.sh`` names a sibling
+    of the project) becomes ``.`` again, and ``./shared/ssh.sh`` is guarded in the project in
+    its stead. Session ``GIT_SSH_COMMAND='sh ${PWD%/*}/shared/ssh.sh'``, plan ``Bash(git
+    fetch)``, ``Bash(cp *)``, ``Bash(mkdir *)``, an ssh remote: ``mkdir -p ../shared``, ``cp
+    src/x.sh ../shared/ssh.sh`` are allowed, ``git fetch`` runs it (payload ran)."""
+    needs("git")
+    denied = _case(tmp_path, ["Bash(git fetch)", "Bash(cp *)", "Bash(mkdir *)"], {},
+                   ["mkdir -p ../shared", "cp src/x.sh ../shared/ssh.sh", "git fetch"],
+                   "git remote add origin ssh://h.invalid/r",
+                   extra={"GIT_SSH_COMMAND": "sh ${PWD%/*}/shared/ssh.sh"})
+    assert denied is not None, "the hook allows the file a trimmed $PWD names"
+
+
+_open("test_e2_a_session_value_trims_the_folder_it_runs_in",
+      "envpaths reads $PWD as `.`, so a trim of it (`${PWD%/*}`: the folder above) is `.` "
+      "too; the path is read from the wrong folder")
