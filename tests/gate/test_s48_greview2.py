@@ -787,3 +787,30 @@ def test_e2_a_session_value_trims_the_folder_it_runs_in(tmp_path: Path) -> None:
 _open("test_e2_a_session_value_trims_the_folder_it_runs_in",
       "envpaths reads $PWD as `.`, so a trim of it (`${PWD%/*}`: the folder above) is `.` "
       "too; the path is read from the wrong folder")
+
+
+# --- B1: `pyproject-build`, the `build` front end's own program name --------------------------
+
+
+@pytest.mark.parametrize("entry", ["pyproject-build -n", "pyproject-build -n sub"])
+def test_b1_pyproject_build_runs_the_setup_py_it_builds(tmp_path: Path, entry: str) -> None:
+    """d88238e guards ``python -m build``'s start files (``pyproject.toml``, ``setup.py``,
+    ``setup.cfg``: s48-greview P3), not those of the same front end run by its program
+    name ``pyproject-build`` (the build package's console script): under ``Bash(pyproject-build
+    -n)``, ``Bash(cp *)``, ``cp src/setup.py setup.py`` is allowed and the entry runs it
+    (``-n``: no isolated env, setuptools of the tools venv; build 1.x from s48-greview's tools
+    venv: ``SKILLGRANT_REVIEW_TOOLS``)."""
+    extra = _tool_path("pyproject-build")
+    target = "sub/setup.py" if entry.endswith("sub") else "setup.py"
+    files = {"setup.py": "from setuptools import setup\nsetup(name='p')\n",
+             "sub/setup.py": "from setuptools import setup\nsetup(name='p')\n",
+             "src/setup.py": "open('zz', 'w').close()\nfrom setuptools import setup\n"
+                             "setup(name='p')\n"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   [f"cp src/setup.py {target}", entry], extra=extra)
+    assert denied is not None, "the hook allows the setup.py pyproject-build runs"
+
+
+_open("test_b1_pyproject_build_runs_the_setup_py_it_builds",
+      "planprograms.STARTS maps `python -m build` (kind `build`) only; `pyproject-build` is "
+      "no kind, and its source folder operand is not read")
