@@ -293,17 +293,20 @@ def test_c1_cmake_build_runs_a_subfolders_generated_makefile(tmp_path: Path) -> 
 # --- H1: the user's own settings of a runner s48-gfix added, which are code --------------------
 
 
-def _tool_path(name: str) -> dict[str, str]:
-    """``PATH`` with the folder holding the review tool ``name`` first:
-    ``SKILLGRANT_REVIEW_TOOLS`` (folders of review tools, ``:``-separated: s48-greview's
-    ``/tmp/s48gr/tv/bin`` has invoke; ``pip install scons`` in a venv for scons) or ``PATH``'s;
-    the test skips without it."""
+def _tool_path(name: str, version: str = "") -> dict[str, str]:
+    """``PATH`` with the folder holding the review tool ``name`` (whose ``--version`` starts
+    with ``version``) first: ``SKILLGRANT_REVIEW_TOOLS`` (folders of review tools,
+    ``:``-separated: s48-greview's ``/tmp/s48gr/tv/bin`` has invoke; ``pip install scons`` in
+    a venv for scons) or ``PATH``'s; the test skips without it."""
     tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS", "").split(os.pathsep)
-    found = next((t for t in tools if t and (Path(t) / name).exists()), None) or (
-        os.path.dirname(shutil.which(name) or "") or None)
-    if found is None:
-        pytest.skip(f"not installed: {name} (SKILLGRANT_REVIEW_TOOLS)")
-    return {"PATH": f"{found}{os.pathsep}{os.environ['PATH']}"}
+    found = [t for t in tools if t and (Path(t) / name).exists()] + [
+        os.path.dirname(shutil.which(name) or "")]
+    for folder in [f for f in found if f]:
+        said = subprocess.run([str(Path(folder) / name), "--version"], capture_output=True,
+                              text=True, timeout=60, check=False) if version else None
+        if said is None or said.stdout.strip().startswith(version):
+            return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+    pytest.skip(f"not installed: {name} {version} (SKILLGRANT_REVIEW_TOOLS)")
 
 
 def test_h1_invoke_runs_the_users_python_settings(tmp_path: Path) -> None:
@@ -403,3 +406,411 @@ def test_y1_yarn_runs_the_release_its_yarnrc_names(tmp_path: Path) -> None:
     denied = _case(tmp_path, ["Bash(yarn test)", "Bash(cp *)"], files,
                    ["cp src/y.js tools/y.js", "yarn test"], extra=extra)
     assert denied is not None, "the hook allows the file yarn-path names to be rewritten"
+
+
+
+# --- R1: a runner's option moving the folder its program runs in ----------------------------
+
+
+#: (a runner's entry moving make into ``sub``): env's ``--chdir`` (a getopt prefix, ``-C``
+#: attached), unshare's ``--wd``/``-w`` (no namespace flag: it only moves), gdb's ``--cd``.
+MOVED_RUNS = {"env-chdir": "env --chdir=sub make", "env-chdir-prefix": "env --ch=sub make",
+              "env-C-attached": "env -Csub make", "unshare-wd": "unshare --wd=sub make",
+              "unshare-w": "unshare -w sub make",
+              "gdb-cd": "gdb -batch -ex run --cd=sub --args make"}
+
+
+@pytest.mark.parametrize("case", list(MOVED_RUNS))
+def test_r1_a_runner_moves_its_program_into_a_folder(tmp_path: Path, case: str) -> None:
+    """s48-gfix reads a runner's entry for the program it starts (s48-greview R1) and
+    ``env -C sub make`` for ``sub``'s Makefile; other spellings of that option, and other
+    runners' working-folder options, leave the Makefile guarded in the call's folder and
+    ``sub/Makefile`` writable: ``cp src/mk sub/Makefile`` is allowed, the entry's make reads
+    it (payload ran). Plan ``Bash(<entry>)``, ``Bash(cp *)``."""
+    entry = MOVED_RUNS[case]
+    needs(entry.split()[0], "make")
+    files = {"Makefile": "all:\n\t@echo ok\n", "sub/Makefile": "all:\n\t@echo ok\n",
+             "src/mk": "X := $(shell touch zz)\nall:\n\t@echo hi\n"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   ["cp src/mk sub/Makefile", entry])
+    assert denied is not None, "the hook allows the makefile the runner's program reads"
+
+
+_open("test_r1_a_runner_moves_its_program_into_a_folder",
+      "the runners' working-folder options are read for `env -C DIR` / `--chdir DIR` only "
+      "(not `--chdir=DIR`, a prefix, `-CDIR`; unshare's `--wd`/`-w`, gdb's `--cd`)")
+
+
+# --- F1: a runner's option naming its build file elsewhere (nox -f, tox -c, pre-commit -c) ---
+
+
+#: (the entry, the build file it names, its harmless text, the model's text): each runs
+#: what that file says (nox imports its noxfile; tox runs an env's commands; pre-commit a
+#: local hook's entry).
+NAMED_FILES = {
+    "nox-f": ("nox -f sub/noxfile.py", "sub/noxfile.py",
+              "import nox\n\n\n@nox.session(python=False)\ndef a(s):\n    pass\n",
+              "import os\nos.system('touch zz')\n"),
+    "tox-c": ("tox -c sub/tox.ini", "sub/tox.ini",
+              "[tox]\nenv_list = a\nskipsdist = true\n[testenv:a]\nskip_install = true\n"
+              "commands = python -c pass\n",
+              "[tox]\nenv_list = a\nskipsdist = true\n[testenv:a]\nskip_install = true\n"
+              "allowlist_externals = touch\ncommands = touch zz\n"),
+    "pre-commit-c": ("pre-commit run -c sub/cfg.yaml --all-files", "sub/cfg.yaml",
+                     "repos:\n- repo: local\n  hooks:\n  - id: a\n    name: a\n"
+                     "    entry: 'true'\n    language: system\n",
+                     "repos:\n- repo: local\n  hooks:\n  - id: a\n    name: a\n"
+                     "    entry: touch zz\n    language: system\n    pass_filenames: false\n")}
+
+
+@pytest.mark.parametrize("case", list(NAMED_FILES))
+def test_f1_a_runners_option_names_its_build_file_elsewhere(tmp_path: Path,
+                                                           case: str) -> None:
+    """s48-gfix's new runners (nox, tox's envs, pre-commit: s48-greview H2, T1) guard their
+    build file in the call's folder (``noxfile.py``, ``tox.ini``,
+    ``.pre-commit-config.yaml``), not the one the entry's option names: under ``Bash(nox -f
+    sub/noxfile.py)`` (``tox -c sub/tox.ini``, ``pre-commit run -c sub/cfg.yaml
+    --all-files``), ``cp src/f sub/…`` is allowed and the entry runs it (nox 2024+, tox 4,
+    pre-commit 4 from s48-greview's tools venv: ``SKILLGRANT_REVIEW_TOOLS``). (``make -f``,
+    ``pytest -c``, ``mypy --config-file`` are in ``_FILE_OPTIONS``; just's ``-f``/``-d``,
+    task's ``-t``/``-d``, mkdocs' ``-f`` are allowed alike: not installed here.)"""
+    entry, path, harmless, text = NAMED_FILES[case]
+    extra = _tool_path(entry.split()[0])
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {path: harmless, "src/f": text}, [f"cp src/f {path}", entry], extra=extra)
+    assert denied is not None, "the hook allows the build file the entry names"
+
+
+_open("test_f1_a_runners_option_names_its_build_file_elsewhere",
+      "planprograms._FILE_OPTIONS / _FOLDER_OPTIONS lack nox's -f/--noxfile, tox's -c, "
+      "pre-commit's -c/--config (and just's, task's, mkdocs' own)")
+
+
+# --- F2: a runner's own build file under a name its STARTS lacks -----------------------------
+
+
+#: (the entry, the project's build file under that name, its harmless text, the model's): tox
+#: 4.21+ reads a native ``tox.toml``; SCons reads ``SConstruct.py`` (and ``Sconstruct.py``,
+#: ``sconstruct.py``) where no ``SConstruct`` is; mkdocs reads ``mkdocs.yaml`` (gate-only:
+#: not installed here).
+START_NAMES = {
+    "tox-toml": ("tox", "tox.toml",
+                 'env_list = ["a"]\n[env.a]\nskip_install = true\n'
+                 'commands = [["python", "-c", "pass"]]\n',
+                 'env_list = ["a"]\n[env.a]\nskip_install = true\n'
+                 'allowlist_externals = ["touch"]\ncommands = [["touch", "zz"]]\n'),
+    "scons-py": ("scons", "SConstruct.py", "print(1)\n", "import os\nos.system('touch zz')\n")}
+
+
+@pytest.mark.parametrize("case", list(START_NAMES))
+def test_f2_a_runners_build_file_under_another_name(tmp_path: Path, case: str) -> None:
+    """The project's build file is ``tox.toml`` (``SConstruct.py``); d88238e's STARTS for
+    tox names ``tox.ini``, ``pyproject.toml``, ``setup.cfg`` (for scons ``SConstruct``,
+    ``Sconstruct``, ``sconstruct``): under ``Bash(tox)`` (``Bash(scons)``), ``Bash(cp *)``,
+    ``cp src/f tox.toml`` is allowed and the entry runs it (tox 4.67, SCons 4;
+    ``SKILLGRANT_REVIEW_TOOLS``)."""
+    entry, path, harmless, text = START_NAMES[case]
+    extra = _tool_path(entry)
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {path: harmless, "src/f": text}, [f"cp src/f {path}", entry], extra=extra)
+    assert denied is not None, "the hook allows the runner's build file"
+
+
+_open("test_f2_a_runners_build_file_under_another_name",
+      "planprograms.STARTS lacks `tox.toml` (tox), `SConstruct.py`/`Sconstruct.py`/"
+      "`sconstruct.py` (scons), `mkdocs.yaml` (mkdocs)")
+
+
+# --- E1: a session value's word the shell joins from quoted parts ----------------------------
+
+
+#: ``GIT_SSH_COMMAND`` values naming ``tools/ssh.sh`` (git runs the value through ``sh -c``)
+#: where a quote or a backslash sits inside the word: the shell joins the parts into one path.
+#: s48-gfix reads ``$(git rev-parse --show-toplevel)``, ``$(pwd)`` and ``$PWD`` exactly
+#: (bb736d8), but ``envpaths._SEPARATORS`` splits a word at a quote: ``"$PWD"/tools/ssh.sh`` is
+#: the words ``.`` and ``/tools/ssh.sh`` (absolute, no such file).
+QUOTED_VALUES = {"toplevel-quoted": 'sh "$(git rev-parse --show-toplevel)"/tools/ssh.sh',
+                 "pwd-quoted": 'sh "$PWD"/tools/ssh.sh',
+                 "pwd-subst-quoted": 'sh "$(pwd)"/tools/ssh.sh',
+                 "part-quoted": "sh 'tools'/ssh.sh", "backslash": "sh tools\\/ssh.sh"}
+
+
+@pytest.mark.parametrize("case", list(QUOTED_VALUES))
+def test_e1_a_session_value_quotes_part_of_a_path(tmp_path: Path, case: str) -> None:
+    """The session's ``GIT_SSH_COMMAND`` holds a path the shell builds from quoted parts
+    (``"$PWD"/tools/ssh.sh``: quoting only the variable is the usual idiom); plan ``Bash(git
+    fetch)``, ``Bash(cp *)``, an ssh remote: ``cp src/x.sh tools/ssh.sh`` is allowed and ``git
+    fetch`` runs it (payload ran)."""
+    needs("git")
+    denied = _case(tmp_path, ["Bash(git fetch)", "Bash(cp *)"], {"tools/.keep": ""},
+                   ["cp src/x.sh tools/ssh.sh", "git fetch"],
+                   "git remote add origin ssh://h.invalid/r",
+                   extra={"GIT_SSH_COMMAND": QUOTED_VALUES[case]})
+    assert denied is not None, "the hook allows the file a session value names"
+
+
+_open("test_e1_a_session_value_quotes_part_of_a_path",
+      "envpaths._SEPARATORS reads a quote as a word's end (and keeps a backslash); the shell "
+      "joins quoted and unquoted parts into one word")
+
+
+# --- C5: an npmrc file the entry names (s48-gfix's C5b reads the folders' and the user's) ----
+
+
+@pytest.mark.parametrize("option", ["--userconfig", "--globalconfig"])
+def test_c5_npm_preloads_what_the_npmrc_its_entry_names_says(tmp_path: Path,
+                                                            option: str) -> None:
+    """``npm test --userconfig=ci.npmrc`` reads its settings from ``ci.npmrc``
+    (``node-options=--require ./tools/pre.js``: every node of the scripts preloads it).
+    s48-gfix reads the paths the ``.npmrc`` files of the folders, the user's and the global
+    one name (C5b), not a file the entry's option names: ``cp src/p.js tools/pre.js`` is
+    allowed and the entry runs it (real npm 11). (``--userconfig ./ci.npmrc`` apart denies
+    its own entry: a cost.)"""
+    needs("npm")
+    entry = f"npm test {option}=ci.npmrc"
+    files = {"package.json": '{"name": "a", "version": "1.0.0", '
+                             '"scripts": {"test": "node -e 0"}}\n',
+             "ci.npmrc": "node-options=--require ./tools/pre.js\n", "tools/pre.js": "\n",
+             "src/p.js": "require('fs').writeFileSync('zz', '')\n"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   ["cp src/p.js tools/pre.js", entry], extra=NPM_OFFLINE)
+    assert denied is not None, "the hook allows the preload the entry's npmrc names"
+
+
+_open("test_c5_npm_preloads_what_the_npmrc_its_entry_names_says",
+      "startpaths.npmrc_paths reads the folders' `.npmrc`, the user's and the global one; "
+      "not a file `--userconfig=`/`--globalconfig=` in the entry names")
+
+
+# --- I1: an interpreter s48-gfix lets run under its own entry reads start files -------------
+
+
+#: (the file a cp writes, its source): R reads ``.Renviron`` (its variables:
+#: ``R_PROFILE_USER`` names the profile it runs) and ``.Rprofile`` (R code) from the folder it
+#: starts in, else the home's; the home's ``.Rprofile`` is guarded, its ``.Renviron`` not.
+R_STARTS = {"folder-rprofile": (".Rprofile", "src/rp"),
+            "folder-renviron": (".Renviron", "src/renv"),
+            "home-renviron": ("../home/.Renviron", "src/renv")}
+
+
+@pytest.mark.parametrize("case", list(R_STARTS))
+def test_i1_rscript_runs_the_profile_of_the_folder_it_starts_in(tmp_path: Path,
+                                                                case: str) -> None:
+    """s48-gfix lets ``Bash(Rscript tools/x.R)`` run under its own entry (the script
+    guarded); R runs ``.Rprofile`` of the call's folder at start (``R_PROFILE_USER``, set in a
+    ``.Renviron`` there or in the home, names another). ``cp src/… .Rprofile`` is allowed
+    beside the entry and ``Rscript tools/x.R`` runs the payload (R 4.2, Debian's
+    r-base-core)."""
+    needs("Rscript")
+    target, source = R_STARTS[case]
+    files = {"tools/x.R": "cat(1)\n", "src/rp": 'system("touch zz")\n',
+             "src/renv": "R_PROFILE_USER=src/rp\n"}
+    denied = _case(tmp_path, ["Bash(Rscript tools/x.R)", "Bash(cp *)"], files,
+                   [f"cp {source} {target}", "Rscript tools/x.R"])
+    assert denied is not None, "the hook allows a start file of R"
+
+
+_open("test_i1_rscript_runs_the_profile_of_the_folder_it_starts_in",
+      "planprograms.STARTS has no entry for Rscript/R (`.Rprofile`, `.Renviron` in the "
+      "call's folder); HOME_CODE lacks `.Renviron` (and R's `~/.R/Makevars` for installs)")
+
+
+# --- C1c: cmake --build re-reads the sources FetchContent put below the build folder ---------
+
+
+def test_c1c_cmake_build_reconfigures_from_a_fetched_dependency(tmp_path: Path) -> None:
+    """``FetchContent`` extracts a dependency into ``build/_deps/dep-src`` at configure time
+    and adds its ``CMakeLists.txt`` (cmake code: ``execute_process`` runs a program); each is
+    an input of the configuration, so ``cmake --build build`` re-runs cmake when it is newer
+    than the build files. s48-gfix guards cmake's generated files in each folder of the build
+    tree (``CMakeFiles/``, ``cmake_install.cmake``: C1b), not the fetched sources: ``cp
+    src/dcm build/_deps/dep-src/CMakeLists.txt`` is allowed and ``cmake --build build`` runs
+    it (cmake 3.25; the dependency a tar in the project, no network). Plan ``Bash(cmake
+    --build build)``, ``Bash(cp *)``."""
+    needs("cmake", "make", "tar")
+    files = {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.14)\nproject(p NONE)\n"
+                               "include(FetchContent)\n"
+                               "FetchContent_Declare(dep URL ${CMAKE_SOURCE_DIR}/dep.tar)\n"
+                               "FetchContent_MakeAvailable(dep)\n",
+             "dep/CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(dep NONE)\n",
+             "src/dcm": "cmake_minimum_required(VERSION 3.10)\nproject(dep NONE)\n"
+                        "execute_process(COMMAND touch zz)\n"}
+    setup = ("tar -cf dep.tar dep && rm -r dep && cmake -S . -B build -G 'Unix Makefiles' && "
+             "cmake --build build")
+    denied = _case(tmp_path, ["Bash(cmake --build build)", "Bash(cp *)"], files,
+                   ["cp src/dcm build/_deps/dep-src/CMakeLists.txt", "cmake --build build"],
+                   setup, in_place=True)
+    assert denied is not None, "the hook allows a fetched dependency's CMakeLists.txt"
+
+
+_open("test_c1c_cmake_build_reconfigures_from_a_fetched_dependency",
+      "planprograms.STARTS for cmake guards what cmake generated in the build tree, not the "
+      "sources FetchContent extracted there (`_deps/*-src/`, re-read on a re-configure)")
+
+
+# --- Y2: yarn 2+ preloads the project's Plug'n'Play loader into every script's node ---------
+
+
+def test_y2_yarn_preloads_its_pnp_loader(tmp_path: Path) -> None:
+    """Yarn 2+ (Plug'n'Play, its default) writes ``.pnp.cjs`` (and ``.pnp.loader.mjs``) at
+    ``yarn install`` and runs each script with ``NODE_OPTIONS=--require <project>/.pnp.cjs``.
+    The node runners' STARTS guard ``.yarnrc.yml``, ``.yarn/``, ``yarn.lock``, not these:
+    under ``Bash(yarn test)``, ``Bash(cp *)``, ``cp src/p.cjs .pnp.cjs`` is allowed and ``yarn
+    test`` preloads it (yarn 4.18 from the npm registry: ``npm install --prefix DIR
+    @yarnpkg/cli-dist@4``, a ``yarn`` script running its ``bin/yarn.js`` in
+    ``SKILLGRANT_REVIEW_TOOLS``)."""
+    extra = _tool_path("yarn", "4.")
+    extra.update({"YARN_ENABLE_TELEMETRY": "0", "YARN_ENABLE_GLOBAL_CACHE": "0"})
+    files = {"package.json": '{"name": "a", "version": "1.0.0", '
+                             '"scripts": {"test": "node -e 0"}}\n', "yarn.lock": "",
+             "src/p.cjs": "require('fs').writeFileSync('zz', '')\n"}
+    denied = _case(tmp_path, ["Bash(yarn test)", "Bash(cp *)"], files,
+                   ["cp src/p.cjs .pnp.cjs", "yarn test"], "yarn install", extra=extra)
+    assert denied is not None, "the hook allows yarn's Plug'n'Play loader to be rewritten"
+
+
+_open("test_y2_yarn_preloads_its_pnp_loader",
+      "planprograms.STARTS for the node runners lacks yarn's `.pnp.cjs`, `.pnp.loader.mjs`")
+
+
+# --- P1: pnpm 10 reads its settings from pnpm-workspace.yaml ---------------------------------
+
+
+#: pnpm-workspace.yaml settings (pnpm 10 reads the `.npmrc` settings there, camel-cased) that
+#: run code: node's options for each script, the pnpmfile it loads, the shell running scripts.
+PNPM_SETTINGS = {"node-options": 'nodeOptions: "--require ./src/p.js"\n',
+                 "pnpmfile": "pnpmfile: src/p.js\n", "script-shell": "scriptShell: src/sh\n"}
+
+
+@pytest.mark.parametrize("case", list(PNPM_SETTINGS))
+def test_p1_pnpm_runs_what_its_workspace_settings_name(tmp_path: Path, case: str) -> None:
+    """pnpm 10 reads its settings from ``pnpm-workspace.yaml`` (``nodeOptions``,
+    ``pnpmfile``, ``scriptShell``, …: what ``.npmrc`` held, which is guarded with the paths
+    its values name: s47 C5b). Under ``Bash(pnpm test)``, ``Bash(cp *)``, ``cp src/ws.yaml
+    pnpm-workspace.yaml`` is allowed and ``pnpm test`` runs the payload (pnpm 10.34 from the
+    npm registry: ``npm install --prefix DIR pnpm@10``, ``DIR/node_modules/.bin`` in
+    ``SKILLGRANT_REVIEW_TOOLS``)."""
+    extra = _tool_path("pnpm", "10.")
+    files = {"package.json": '{"name": "a", "version": "1.0.0", '
+                             '"scripts": {"test": "node -e 0"}}\n',
+             "src/p.js": "require('fs').writeFileSync('zz', '')\n",
+             "src/sh": "#!/bin/sh\ntouch zz\n", "src/ws.yaml": PNPM_SETTINGS[case]}
+    denied = _case(tmp_path, ["Bash(pnpm test)", "Bash(cp *)"], files,
+                   ["cp src/ws.yaml pnpm-workspace.yaml", "pnpm test"], "chmod +x src/sh",
+                   extra=extra)
+    assert denied is not None, "the hook allows pnpm's settings file to be written"
+
+
+_open("test_p1_pnpm_runs_what_its_workspace_settings_name",
+      "planprograms.STARTS for the node runners lacks `pnpm-workspace.yaml` (pnpm 10's "
+      "settings); startpaths does not read the paths its values name")
+
+
+# --- S3b: an interpreter fed its script through a pipe (a9cd516 reads a `<` redirection) -----
+
+
+#: (the plan's entry, the script it feeds, the payload): ``cat FILE | INTERPRETER`` feeds the
+#: interpreter's standard input as ``INTERPRETER < FILE`` does.
+PIPED_SCRIPTS = {"bash": ("cat tools/x.sh | bash", "tools/x.sh", "touch zz\n"),
+                 "sh-s": ("cat tools/x.sh | sh -s", "tools/x.sh", "touch zz\n"),
+                 "python3": ("cat tools/gen.py | python3 -", "tools/gen.py",
+                             "open('zz', 'w').close()\n")}
+
+
+@pytest.mark.parametrize("case", list(PIPED_SCRIPTS))
+def test_s3b_the_plans_script_piped_into_an_interpreter(tmp_path: Path, case: str) -> None:
+    """a9cd516 guards an interpreter's input redirection target as its script (s48-greview
+    S3: ``bash < tools/x.sh``); the same script fed through a pipe from ``cat`` is not:
+    under ``Bash(cat tools/x.sh | bash)``, ``Bash(cp *)``, ``cp src/p tools/x.sh`` is allowed
+    and the entry runs it (payload ran)."""
+    entry, target, text = PIPED_SCRIPTS[case]
+    needs(entry.split("| ")[1].split()[0])
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {target: "\n", "src/p": text},
+                   [f"cp src/p {target}", entry])
+    assert denied is not None, "the hook allows a write to the script the entry pipes"
+
+
+_open("test_s3b_the_plans_script_piped_into_an_interpreter",
+      "planprograms reads an interpreter's `<` target as its script, not a file a reader "
+      "(`cat`) pipes into an interpreter with no script of its own")
+
+
+# --- S4b: a shell's `-c` text moving into a folder, the shell given options first ----------
+
+
+#: Entries running ``cd sub && make`` through a shell with options before its code (a login
+#: shell, ``-e``, ``-o pipefail``): a9cd516 reads the ``cd`` of ``sh -c 'cd sub && make'``
+#: (s48-greview S4) only where ``-c`` is the shell's first word.
+OPTIONED_SHELLS = {"lc": "bash -lc 'cd sub && make'", "ec": "bash -ec 'cd sub && make'",
+                   "e-c": "sh -e -c 'cd sub && make'",
+                   "o-pipefail": "bash -o pipefail -c 'cd sub && make'",
+                   "norc": "bash --norc -c 'cd sub && make'"}
+
+
+@pytest.mark.parametrize("case", list(OPTIONED_SHELLS))
+def test_s4b_a_shells_code_moves_into_a_folder_after_options(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(bash -lc 'cd sub && make')`` (…), ``Bash(cp *)``: the top Makefile is
+    guarded, ``cp src/mk sub/Makefile`` is allowed, and the entry's make reads it (payload
+    ran); ``sh -c 'cd sub && make'`` denies the cp."""
+    entry = OPTIONED_SHELLS[case]
+    needs(entry.split()[0], "make")
+    files = {"Makefile": "all:\n\t@echo ok\n", "sub/Makefile": "all:\n\t@echo ok\n",
+             "src/mk": "X := $(shell touch zz)\nall:\n\t@echo hi\n"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   ["cp src/mk sub/Makefile", entry])
+    assert denied is not None, "the hook allows the makefile the shell's make reads"
+
+
+_open("test_s4b_a_shells_code_moves_into_a_folder_after_options",
+      "a9cd516 reads a shell's `cd DIR` in its code where `-c` comes first; a cluster "
+      "(`-lc`, `-ec`) or options before `-c` leave the code's folder move unread")
+
+
+# --- E2: a session value trimming $PWD (read as `.`) -----------------------------------------
+
+
+def test_e2_a_session_value_trims_the_folder_it_runs_in(tmp_path: Path) -> None:
+    """bb736d8 reads ``${NAME%pattern}`` by trimming the value, and ``$PWD`` as ``.``; a
+    trimmed ``${PWD%/*}`` (the folder above: ``sh ${PWD%/*}/shared/ssh.sh`` names a sibling
+    of the project) becomes ``.`` again, and ``./shared/ssh.sh`` is guarded in the project in
+    its stead. Session ``GIT_SSH_COMMAND='sh ${PWD%/*}/shared/ssh.sh'``, plan ``Bash(git
+    fetch)``, ``Bash(cp *)``, ``Bash(mkdir *)``, an ssh remote: ``mkdir -p ../shared``, ``cp
+    src/x.sh ../shared/ssh.sh`` are allowed, ``git fetch`` runs it (payload ran)."""
+    needs("git")
+    denied = _case(tmp_path, ["Bash(git fetch)", "Bash(cp *)", "Bash(mkdir *)"], {},
+                   ["mkdir -p ../shared", "cp src/x.sh ../shared/ssh.sh", "git fetch"],
+                   "git remote add origin ssh://h.invalid/r",
+                   extra={"GIT_SSH_COMMAND": "sh ${PWD%/*}/shared/ssh.sh"})
+    assert denied is not None, "the hook allows the file a trimmed $PWD names"
+
+
+_open("test_e2_a_session_value_trims_the_folder_it_runs_in",
+      "envpaths reads $PWD as `.`, so a trim of it (`${PWD%/*}`: the folder above) is `.` "
+      "too; the path is read from the wrong folder")
+
+
+# --- B1: `pyproject-build`, the `build` front end's own program name --------------------------
+
+
+@pytest.mark.parametrize("entry", ["pyproject-build -n", "pyproject-build -n sub"])
+def test_b1_pyproject_build_runs_the_setup_py_it_builds(tmp_path: Path, entry: str) -> None:
+    """d88238e guards ``python -m build``'s start files (``pyproject.toml``, ``setup.py``,
+    ``setup.cfg``: s48-greview P3), not those of the same front end run by its program
+    name ``pyproject-build`` (the build package's console script): under ``Bash(pyproject-build
+    -n)``, ``Bash(cp *)``, ``cp src/setup.py setup.py`` is allowed and the entry runs it
+    (``-n``: no isolated env, setuptools of the tools venv; build 1.x from s48-greview's tools
+    venv: ``SKILLGRANT_REVIEW_TOOLS``)."""
+    extra = _tool_path("pyproject-build")
+    target = "sub/setup.py" if entry.endswith("sub") else "setup.py"
+    files = {"setup.py": "from setuptools import setup\nsetup(name='p')\n",
+             "sub/setup.py": "from setuptools import setup\nsetup(name='p')\n",
+             "src/setup.py": "open('zz', 'w').close()\nfrom setuptools import setup\n"
+                             "setup(name='p')\n"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   [f"cp src/setup.py {target}", entry], extra=extra)
+    assert denied is not None, "the hook allows the setup.py pyproject-build runs"
+
+
+_open("test_b1_pyproject_build_runs_the_setup_py_it_builds",
+      "planprograms.STARTS maps `python -m build` (kind `build`) only; `pyproject-build` is "
+      "no kind, and its source folder operand is not read")
