@@ -155,6 +155,8 @@ def _braced(body: str) -> str:
                  if rest.startswith(op)), None)
     if word is not None and name:
         return f"{value} {_expanded(word)}"
+    if name == "PWD" and rest != "%/":  # (the folder's own path, trimmed: s48-greview2 E2)
+        raise ValueError(f"the form ${{{body}}}, a trim of the folder a program starts in")
     if name and rest[:1] in ("#", "%") and not any(c in rest for c in "$`\\"):
         return _trimmed(value, rest)
     if body[:1] == "#" and body[1:].replace("_", "a").isalnum():

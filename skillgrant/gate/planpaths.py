@@ -144,3 +144,9 @@ REMADE: Final = (("", ".sh"), ("", ",v"), ("RCS/", ",v"), ("RCS/", ""), ("s.", "
 #: The dotenv files Bun loads at every start (review s48-greview N2).
 DOTENV: Final = tuple(f".env{m}{lo}" for m in ("", ".development", ".production", ".test")
                        for lo in ("", ".local"))
+#: The files ``bun run NAME`` (``deno run``) may run for a NAME without an extension.
+JS: Final = (".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", ".mts", ".cts")
+NODE_JS: Final = (".js", ".cjs", ".mjs", ".json", ".node")  # (`node server`: server.js)
+#: Python's options that keep the call's folder off ``sys.path`` (``-I``, ``-P``), in a
+#: cluster of options taking no value.
+SAFE_PATH: Final = compile_on_use(r"-[bBdEiOqRsSuv]*[IP][bBdEiIOPqRsSuv]*")

@@ -17,8 +17,11 @@ from .planpaths import (
     DOTENV,
     FAMILIES,
     INPUT,
+    JS,
     MODULES,
+    NODE_JS,
     REMADE,
+    SAFE_PATH,
     SETTINGS,
     VALUED,
     WORKSPACES,
@@ -96,9 +99,8 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
 
 
 def _entry_words(part: str) -> tuple[str | None, list[str]]:
-    """The folder a command of an entry moves to (``cd -P DIR``, ``pushd DIR >/dev/null``,
-    ``env -C DIR``: review s43 P2c), and the words of the program it runs, past ``env``, the
-    wrappers and the assignments, without redirections."""
+    """The folder a command of an entry moves to (``cd -P DIR``, ``env -C DIR``: s43 P2c),
+    and the words of the program it runs, past ``env``, wrappers, assignments, redirections."""
     split = part.split()  # a redirection with its target apart, a reserved word (s43 P2f)
     given = [w for at, w in enumerate(split) if not _ASSIGNED.match(w) and not (
         _REDIRECTION.match(w) or (at and _OPERATOR.fullmatch(split[at - 1])))]
@@ -107,8 +109,10 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
         from .words import run_words  # (the options' tables: only for a wrapped program)
 
         words = run_words(words)
-    if words[1:3] in (["-c", "cd"], ["-c", "pushd"]) and family(words[0]) == "shell":
-        words = words[2:]  # (`sh -c 'cd sub && make'`: s48-greview S4)
+    code = next((at for at, w in enumerate(words[1:], 1) if takes_code(words[0], w)), 0) if (
+        words and family(words[0]) == "shell") else 0  # (`sh -ec 'cd sub && make'`: S4)
+    if code and words[code + 1:code + 2] in (["cd"], ["pushd"]):
+        words = words[code + 1:]
     if words[:1] in (["cd"], ["pushd"]):
         operands = [w for w in words[1:] if w[:1] != "-"]
         return (operands[0] if operands else None), []
@@ -198,7 +202,8 @@ STARTS: Final = {
     "meson": ("meson.build", "meson.options", "meson_options.txt", "build.ninja",
               "meson-private/"), "scons": ("SConstruct", "Sconstruct", "sconstruct",
                                   "site_scons/"),
-    "build": ("pyproject.toml", "setup.py", "setup.cfg"), "mkdocs": ("mkdocs.yml",),
+    **dict.fromkeys(("build", "pyproject-build"), ("pyproject.toml", "setup.py", "setup.cfg")),
+    "mkdocs": ("mkdocs.yml",),
     "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
     # folder of its paths up to the root it picks by them
@@ -241,6 +246,7 @@ _RUNS_ANY: Final = frozenset({"make", "gmake", "ninja", "just", "task", "tox", "
                               "cargo", "mvn", "mvnw", "gradle", "gradlew", "cmake", "ctest",
                               "terraform", "tofu",
                               "pre-commit", "invoke", "inv", "meson", "scons", "build",
+                              "pyproject-build",
                               "mkdocs", *_NODE_RUNNERS})
 #: Checkers importing the plugins their settings name, which run no project code otherwise.
 _PLUGGED: Final = frozenset({"mypy", "dmypy", "pylint", "flake8", "coverage", "pytest"})
@@ -278,6 +284,8 @@ def _started(name: str, words: list[str]) -> list[str]:
         module if name.startswith("python") and module else name)  # `python3 -m mypy`
     folders = [""] + [f for v in option_values(words, _FOLDER_OPTIONS.get(kind, ()))
                       for f in (v, os.path.dirname(v))]
+    if kind in ("build", "pyproject-build"):  # (the source folder it builds: s48-greview2 B1)
+        folders += [w for w in words[1:] if w[:1] != "-" and w not in ("-m", "build")]
     if kind == "pytest":  # its root is read from its paths' folders up (and conftest.py)
         folders += [os.path.dirname(w) for w in words[1:] if "/" in w and w[:1] != "-"]
     anything = kind in _RUNS_ANY or (kind == "git" and not _HOOKED.isdisjoint(words[1:4]))
@@ -336,15 +344,9 @@ _SUBCOMMANDS: Final = {
 #: ``pyvenv.cfg`` (review s47 H5, V2).
 _RECIPE_PYTHON: Final = (MODULES + ".", *(f"{v}/{n}" for v in (".venv", "venv", "env")
                                           for n in ("lib/", "pyvenv.cfg")))
-#: The files ``bun run NAME`` (``deno run``) may run for a NAME without an extension.
-_JS: Final = (".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", ".mts", ".cts")
-_NODE_JS: Final = (".js", ".cjs", ".mjs", ".json", ".node")  # (`node server`: server.js)
 #: Their options naming a file they load first (``node -r ./hook.js``: C1).
 _LOADED: Final = frozenset({"-r", "--require", "--import", "--loader",
                             "--experimental-loader", "--preload"})
-#: Python's options that keep the call's folder off ``sys.path`` (``-I``, ``-P``), in a
-#: cluster of options taking no value.
-_SAFE_PATH: Final = compile_on_use(r"-[bBdEiOqRsSuv]*[IP][bBdEiIOPqRsSuv]*")
 
 
 def _script_words(name: str, words: list[str]) -> list[str]:
@@ -355,7 +357,7 @@ def _script_words(name: str, words: list[str]) -> list[str]:
             name.startswith(("python", "pytest", "py.test")):  # -m: V4; `lua5.4`: s48)
         for at, word in enumerate(words[1:], 1):
             module = word if words[at - 1] == "-m" else word[2:] if word[:2] == "-m" else ""
-            safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
+            safe = any(SAFE_PATH.fullmatch(w) for w in words[1:at])
             if takes_code(name, words[at - 1]) or (python and word == "-"):
                 return found + _inline(name, words, at, safe)  # (or a script on stdin)
             if module:  # `python3 -m pkg.mod` (`-mpkg.mod`) runs pkg/mod from the folder,
@@ -373,7 +375,7 @@ def _script_words(name: str, words: list[str]) -> list[str]:
                                             ) + "/", *_named_too(name, words[1:at], word)]
                 if python and not os.path.dirname(word) and not safe:
                     found.append(MODULES + ".")  # (its folder, the call's, first: P3)
-    if python and not found and not any(_SAFE_PATH.fullmatch(w) for w in words[1:]):
+    if python and not found and not any(SAFE_PATH.fullmatch(w) for w in words[1:]):
         found.append(MODULES + ".")  # no script: standard input's, or a prompt's (V4)
     return found
 
@@ -393,6 +395,6 @@ def _named_too(name: str, before: list[str], word: str) -> list[str]:
     where the package has no such script (``lint.js``, ``lint.ts``, …)."""
     found = module_files(word) if "-m" in before and "/" not in word else []
     if family(name) == "node":  # (a dotted name too: `bun run build.prod`; node's
-        found += [f for ext in (_JS if name[:4] != "node" else _NODE_JS)  # CommonJS, s48
+        found += [f for ext in (JS if name[:4] != "node" else NODE_JS)  # CommonJS, s48
                   for f in literal(word + ext)]  # B1)
     return found
