@@ -408,7 +408,6 @@ def test_y1_yarn_runs_the_release_its_yarnrc_names(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows the file yarn-path names to be rewritten"
 
 
-
 # --- R1: a runner's option moving the folder its program runs in ----------------------------
 
 
@@ -761,11 +760,6 @@ def test_s4b_a_shells_code_moves_into_a_folder_after_options(tmp_path: Path, cas
     assert denied is not None, "the hook allows the makefile the shell's make reads"
 
 
-_open("test_s4b_a_shells_code_moves_into_a_folder_after_options",
-      "a9cd516 reads a shell's `cd DIR` in its code where `-c` comes first; a cluster "
-      "(`-lc`, `-ec`) or options before `-c` leave the code's folder move unread")
-
-
 # --- E2: a session value trimming $PWD (read as `.`) -----------------------------------------
 
 
@@ -782,11 +776,6 @@ def test_e2_a_session_value_trims_the_folder_it_runs_in(tmp_path: Path) -> None:
                    "git remote add origin ssh://h.invalid/r",
                    extra={"GIT_SSH_COMMAND": "sh ${PWD%/*}/shared/ssh.sh"})
     assert denied is not None, "the hook allows the file a trimmed $PWD names"
-
-
-_open("test_e2_a_session_value_trims_the_folder_it_runs_in",
-      "envpaths reads $PWD as `.`, so a trim of it (`${PWD%/*}`: the folder above) is `.` "
-      "too; the path is read from the wrong folder")
 
 
 # --- B1: `pyproject-build`, the `build` front end's own program name --------------------------
@@ -809,8 +798,3 @@ def test_b1_pyproject_build_runs_the_setup_py_it_builds(tmp_path: Path, entry: s
     denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                    [f"cp src/setup.py {target}", entry], extra=extra)
     assert denied is not None, "the hook allows the setup.py pyproject-build runs"
-
-
-_open("test_b1_pyproject_build_runs_the_setup_py_it_builds",
-      "planprograms.STARTS maps `python -m build` (kind `build`) only; `pyproject-build` is "
-      "no kind, and its source folder operand is not read")
