@@ -36,8 +36,8 @@ def written(words: list[str], directory: str | None, text: str, bare: str) -> st
     text holding ``cp``, once more without the words it only copies out (``read_sources``)."""
     kept = functools.partial(_names_kept, text)  # (asked once, if a walk would be)
     touch: Callable[[str], bool] = functools.partial(touches, names_kept=functools.cache(kept))
-    found = named_word(words, directory, text) or tree_word(
-        _no_subcommand(words, text) if "install" in bare else words, directory, touch)
+    found = named_word(words, directory, text) or tree_word(_stdin_apart(
+        _no_subcommand(words, text) if "install" in bare else words, text), directory, touch)
     if "cp" not in bare or directory is None:
         return found
     if found is None:
@@ -48,6 +48,26 @@ def written(words: list[str], directory: str | None, text: str, bare: str) -> st
     rest = [w for w in words if w not in sources]
     return named_word(rest, directory, text) or tree_word(rest, directory, touch) or \
         through_links(text, directory, rest)
+
+
+def _stdin_apart(words: list[str], text: str) -> list[str]:
+    """``words`` less those of its here-strings and here-documents (a program's standard
+    input, no word of it: `git config k v<<<--get` writes; review s48-greview G2), as bash
+    reads them (``folded.tree_commands``); each such word once. A text holding ``<<`` that
+    bash's reading does not give keeps ``--get``/``--list`` words out too (writers' reads)."""
+    if "<<" not in text:
+        return words
+    from .folded import BODY, tree_commands
+
+    commands = tree_commands(text)
+    if commands is None:
+        return [w for w in words if not w.startswith(("--get", "--list", "-l"))]
+    kept = list(words)
+    for command in commands:
+        for word in command[command.index(BODY) + 1:] if BODY in command else ():
+            if word in kept:
+                kept.remove(word)
+    return kept
 
 
 #: pip's names (a version after it), and what may give a name another program in the text.

@@ -39,7 +39,8 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "CARGO_HOME", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR",
                    "CARGO_BUILD_BUILD_DIR", "POSIXLY_CORRECT", "UNZIP", "UNZIPOPT", "ZIPINFO",
                    "ZIPINFOOPT", "XDG_DATA_HOME", "GH_DATA_DIR", "HELM_PLUGINS",
-                   "HELM_DATA_HOME", "PYTHONPATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
+                   "HELM_DATA_HOME", "PRE_COMMIT_HOME", "COREPACK_HOME",  # (s48 H1, N1)
+                   "PYTHONPATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
                    "GEM_PATH", "GEM_HOME", "CLASSPATH", "R_LIBS", "R_LIBS_USER",
                    "R_LIBS_SITE", "GOPATH", "JULIA_LOAD_PATH", "npm_config_prefix",
                    "NPM_CONFIG_PREFIX", "npm_config_globalconfig", "NPM_CONFIG_GLOBALCONFIG",

@@ -92,25 +92,117 @@ def _file_name(word: str) -> bool:
 
 def _expanded(value: str) -> str:
     """``value`` with each ``$NAME`` and ``${NAME}`` replaced by the variable's value (``.``
-    for ``PWD``; nothing for one unset), as a shell running it reads it."""
-    if "$" not in value:
+    for ``PWD``; nothing for one unset), as a shell running it reads it; ``${NAME<op>WORD}``
+    by the value and WORD both (``:-``, ``:=``, ``:+``, ``:?`` and the forms without ``:``:
+    review s48-greview E1), a trimmed ``${NAME#…}``/``${NAME%…}`` as bash trims it; the
+    command substitutions whose text is known (``$(pwd)``, a backquoted ``pwd``: ``.``;
+    ``$(git rev-parse --show-toplevel)``: ``TOP``, the repository's top folder: E2). Raises
+    ValueError for any other substitution or ``${…}`` form: what it names is not known."""
+    if "$" not in value and "`" not in value:
         return value
     out: list[str] = []
     at = 0
-    while (dollar := value.find("$", at)) >= 0:
-        out.append(value[at:dollar])
-        if value[dollar + 1:dollar + 2] == "{":
-            end = value.find("}", dollar)
+    while at < len(value):
+        char, after = value[at], value[at + 1:at + 2]
+        if char == "`" or (char == "$" and after == "("):
+            end = _substitution_end(value, at)
+            out.append(_substituted(value[at:end]))
+            at = end
+        elif char == "$" and after == "{":
+            end = _brace_end(value, at)
             if end < 0:
-                return "".join(out) + value[dollar:]
-            name, at = value[dollar + 2:end], end + 1
-        else:
-            end = dollar + 1
+                raise ValueError(f"an unclosed `${{` in {value!r}")
+            out.append(_braced(value[at + 2:end]))
+            at = end + 1
+        elif char == "$":
+            end = at + 1
             while end < len(value) and (value[end].isalnum() or value[end] == "_"):
                 end += 1
-            name, at = value[dollar + 1:end], end
-        out.append("$" if not name else "." if name == "PWD" else os.environ.get(name, ""))
-    return "".join(out) + value[at:]
+            name = value[at + 1:end]
+            out.append("$" if not name else "." if name == "PWD" else os.environ.get(name, ""))
+            at = end
+        else:
+            out.append(char)
+            at += 1
+    return "".join(out)
+
+
+#: What ``_expanded`` writes for the repository's top folder (``session_paths`` reads it
+#: from each folder a program starts in).
+TOP: Final = "\x03"
+
+
+def _substituted(text: str) -> str:
+    """What the command substitution ``text`` (``$(…)`` or backquoted) prints, where it is
+    known."""
+    inner = " ".join(text.strip("`").removeprefix("$(").removesuffix(")").split())
+    if inner in ("pwd", "pwd -L", "pwd -P"):
+        return "."
+    if inner == "git rev-parse --show-toplevel":
+        return TOP
+    raise ValueError(f"a command substitution ({text!r}), whose output the gate cannot know")
+
+
+def _braced(body: str) -> str:
+    """What ``${body}`` expands to, as ``_expanded`` reads it."""
+    name = body[:len(body) - len(body.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                             "0123456789_"))]
+    value = "." if name == "PWD" else os.environ.get(name, "")
+    rest = body[len(name):]
+    if not rest:
+        return value
+    word = next((rest[len(op):] for op in (":-", ":=", ":+", ":?", "-", "=", "+", "?")
+                 if rest.startswith(op)), None)
+    if word is not None and name:
+        return f"{value} {_expanded(word)}"
+    if name == "PWD" and rest != "%/":  # (the folder's own path, trimmed: s48-greview2 E2)
+        raise ValueError(f"the form ${{{body}}}, a trim of the folder a program starts in")
+    if name and rest[:1] in ("#", "%") and not any(c in rest for c in "$`\\"):
+        return _trimmed(value, rest)
+    if body[:1] == "#" and body[1:].replace("_", "a").isalnum():
+        return ""  # (a length: a number)
+    raise ValueError(f"the form ${{{body}}}, which the gate does not evaluate")
+
+
+def _trimmed(value: str, rest: str) -> str:
+    """``value`` trimmed as ``${NAME#p}``, ``##``, ``%``, ``%%`` trims it (``rest``: the
+    operator and its pattern)."""
+    from fnmatch import fnmatchcase
+
+    longest = rest[1:2] == rest[:1]
+    pattern = rest[2:] if longest else rest[1:]
+    cuts = range(len(value) + 1)
+    if rest[0] == "#":
+        cut = next((k for k in (reversed(cuts) if longest else cuts)
+                    if fnmatchcase(value[:k], pattern)), 0)
+        return value[cut:]
+    cut = next((k for k in (cuts if longest else reversed(cuts))
+                if fnmatchcase(value[k:], pattern)), len(value))
+    return value[:cut]
+
+
+def _brace_end(value: str, at: int) -> int:
+    """The ``}`` closing the ``${`` at ``value[at]`` (nested ones counted), or -1."""
+    depth = 0
+    for k in range(at + 1, len(value)):
+        depth += (value[k] == "{") - (value[k] == "}")
+        if depth == 0:
+            return k
+    return -1
+
+
+def _substitution_end(value: str, at: int) -> int:
+    """Where the command substitution starting at ``value[at]`` (``$(`` or a backquote)
+    ends: past its closing parenthesis (nested ones counted) or backquote, or the end."""
+    if value[at] == "`":
+        end = value.find("`", at + 1)
+        return len(value) if end < 0 else end + 1
+    depth = 0
+    for k in range(at + 1, len(value)):
+        depth += (value[k] == "(") - (value[k] == ")")
+        if depth == 0:
+            return k + 1
+    return len(value)
 
 
 def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]]:
@@ -124,13 +216,52 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
     for name, value in os.environ.items():
         if name in OTHERWISE or not value:
             continue
-        for path in named_paths(value):
+        try:
+            paths = named_paths(value)
+        except ValueError as e:
+            raise ValueError(f"the session's variable {name}={value!r} holds {e}, so the paths "
+                             "it names are not known; unset it or give it a plain "
+                             "value") from e
+        for path in paths:
             if path.startswith("~"):
                 path = os.path.expanduser(path)
-            for full in ([path] if path.startswith("/") else
-                         [os.path.join(root, path) for root in roots]):
+            tail = path.lstrip(TOP).lstrip("/") if path[:1] == TOP else path
+            for full in ([path] if path.startswith("/") else [
+                    os.path.join(_top(root) if path[:1] == TOP else root, tail)
+                    for root in roots]):  # (TOP: the repository's top of each one, E2)
                 full = os.path.normpath(full)
                 if full not in kept:
                     found[full] = True
+        found.update(dict.fromkeys((os.path.join(folder, "node_modules", package)
+                                    for package in _preloaded(value) for root in roots
+                                    for folder in (root, *above(root))), True))
     return list(found.items())
+
+
+def _top(folder: str) -> str:
+    """The top folder of the git repository holding ``folder`` (or ``folder``)."""
+    from .writers import top_folder
+
+    return top_folder(folder)
+
+
+#: node's options naming a module it loads first (``NODE_OPTIONS``, ``npm``'s
+#: ``node-options``).
+_PRELOADS: Final = ("-r", "--require", "--import", "--loader", "--experimental-loader")
+
+
+def _preloaded(value: str) -> list[str]:
+    """The packages whose modules a node option in ``value`` preloads by a package's name
+    (``-r dotenv/config``, ``--import tsx``): node finds them in ``node_modules`` of the
+    folder it runs in and each one up (review s48-greview E3)."""
+    if "-r" not in value and "--" not in value:
+        return []
+    words = _expanded(value).replace("=", " ").split()
+    found = []
+    for at, word in enumerate(words[:-1]):
+        after = words[at + 1]
+        if word in _PRELOADS and after[:1] not in (".", "/", "~") and ":" not in after:
+            parts = after.split("/")
+            found.append("/".join(parts[:2]) if after[:1] == "@" else parts[0])
+    return found
 

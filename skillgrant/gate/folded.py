@@ -196,10 +196,11 @@ def _command(source: bytes, node: Node, children: list[Node],
     ``found``; the nodes to read next."""
     kind = node.type
     words: list[str] = []
+    data: list[str] = []  # (its standard input's: no word of the command, s48-greview G1)
     after: list[Node] = []
     for child in children:
         if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
-            found.extend(_redirected(source, child, words))
+            found.extend(_redirected(source, child, data))
             after.extend(n for c in child.children for n in c.children)  # a target's
             # substitutions (`> "$(gcc …)"`), not the redirections read here
         elif child.type not in _SYNTAX and (child.is_named or kind != "command"):
@@ -210,12 +211,15 @@ def _command(source: bytes, node: Node, children: list[Node],
         else:
             after.append(child)
     found.append(tuple(words))
+    if data:  # a here-string's word, a here-document's body: the data the program reads,
+        # as a command of its own led by the program and BODY (`cp a b<<<x` copies a to b)
+        found.append((*words[:1], BODY, *(w for w in data if w != BODY)))
     return after
 
 
 def _redirected(source: bytes, node: Node, words: list[str]) -> list[tuple[str, ...]]:
-    """A redirection of a command whose ``words`` are given: a file's target as a command
-    ``(">", target)``; a here-document's body and a here-string's word added to ``words``."""
+    """A redirection of a command: a file's target as a command ``(">", target)``; a
+    here-document's body and a here-string's word added to ``words``, its data's."""
     if node.type == "file_redirect":
         targets = [c for c in node.children if c.is_named and c.type != "file_descriptor"]
         return [(">", unquoted(_text(source, t))) for t in targets]

@@ -36,7 +36,9 @@ from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
-from .planprograms import MANIFESTS, MODULES, WORKSPACES
+from .planpaths import MODULES, SETTINGS, WORKSPACES
+from .planprograms import MANIFESTS
+from .startpaths import start_paths
 from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -87,7 +89,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # (whole, as a skill's folder is: its name held by a word is no write, its run is none)
     roots = dict.fromkeys(f for f in (cwd, project) if f)
     planned = [(os.path.join(folder, path.rstrip("/") or "."), True) for path in named
-               if path[:1] not in ("^", WORKSPACES, MODULES) for folder in roots]
+               if path[:1] not in ("^", WORKSPACES, MODULES, SETTINGS) for folder in roots]
     items += planned
     modules = [os.path.join(folder, path[1:]) for path in named if path[:1] == MODULES
                for folder in roots]  # (their standard modules' names: review s44 P3)
@@ -156,7 +158,9 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     local_programs += session_paths([os.path.abspath(cwd)] if cwd and cwd != project
                                     else [], inner)
     # PYTHONPATH's folders come before the standard library: its modules' names there (L2)
-    modules += [p for p in (os.environ.get("PYTHONPATH") or "").split(os.pathsep) if p]
+    python_path = (os.environ.get("PYTHONPATH") or "").split(os.pathsep)
+    modules += [p for p in python_path if p]  # (an empty entry: the process's folder, L4)
+    modules += list(roots) if len(python_path) > 1 and "" in python_path else []
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
     # to what git and ssh read (review s41 S4)
     items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".copilot"),
@@ -176,6 +180,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     bins = [fs.realpath(os.path.expanduser(p)) for p in os.environ.get("PATH", "").split(":")
             if p]
     items += [(p, True) for p in bins]
+    items += start_paths(named, [f for f in (*folders[2:], project) if f], home, bins)  # s48
     # man-db's, Maven's, pip's settings; an activated environment's prefix, a system lib
     items += system_code(bins)  # (review s44 R1, H1, H4, P2)
     # a program there that is a link into the tree (`~/bin/mytool -> ~/src/x/tools/mytool.sh`)

@@ -72,7 +72,17 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     # review s46 E1: gh's extensions (`gh NAME` runs gh-NAME there), helm's
                     # plugins (`helm NAME`)
                     (os.path.join(".local", "share", "gh"), True),
-                    (os.path.join(".local", "share", "helm"), True))
+                    (os.path.join(".local", "share", "helm"), True),
+                    # session 48: cmake's user package registry (find_package: review s47 M2),
+                    # pre-commit's hook repositories, corepack's package managers (s48 H1, N1)
+                    (".cmake", True), (os.path.join(".cache", "pre-commit"), True),
+                    (os.path.join(".cache", "node", "corepack"), True),
+                    # terraform's and tofu's implicit provider mirrors (s48-greview2 T1)
+                    (os.path.join(".local", "share", "terraform"), True),
+                    (os.path.join(".local", "share", "opentofu"), True),
+                    # invoke's user settings (a `.py` one runs), scons' site folder (s48)
+                    (".invoke.py", False), (".invoke.yaml", False), (".invoke.yml", False),
+                    (".invoke.json", False), (".scons", True))
 #: The system's files that a program the gate covers reads as what to run (review s44):
 #: man-db's configuration (R1), Maven's launcher scripts (H1), pip's settings (H4).
 SYSTEM_CODE: Final = (("/etc/manpath.config", False), ("/etc/man_db.conf", False),
@@ -86,6 +96,7 @@ MOVED_CODE: Final = ("GNUPGHOME", "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH
                      "LD_LIBRARY_PATH", "NODE_PATH", "RUSTUP_HOME", "PYENV_ROOT", "NVM_DIR",
                      "RBENV_ROOT", "ASDF_DATA_DIR", "VOLTA_HOME", "MISE_DATA_DIR",
                      "GH_DATA_DIR", "HELM_PLUGINS", "HELM_DATA_HOME",  # (s46 E1)
+                     "PRE_COMMIT_HOME", "COREPACK_HOME",  # (s48 H1, N1)
                      # the folders an interpreter takes modules from before its own (L2)
                      "PERL5LIB", "PERLLIB", "RUBYLIB", "GEM_PATH", "GEM_HOME", "CLASSPATH",
                      "R_LIBS", "R_LIBS_USER", "R_LIBS_SITE", "GOPATH", "JULIA_LOAD_PATH")

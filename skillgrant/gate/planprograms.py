@@ -13,6 +13,26 @@ import itertools
 import os
 
 from ..lazy import compile_on_use
+from .planpaths import (
+    DOTENV,
+    FAMILIES,
+    INPUT,
+    JS,
+    MODULES,
+    NODE_JS,
+    REMADE,
+    SAFE_PATH,
+    SETTINGS,
+    VALUED,
+    WORKSPACES,
+    family,
+    in_folders,
+    literal,
+    local_package,
+    module_files,
+    option_values,
+    takes_code,
+)
 from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS, long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -35,6 +55,7 @@ def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
 #: folder is guarded whole, G-13), and the call's folder (``$PWD``, ``$(pwd)``: s44 P7).
 _PLACEHOLDERS: Final = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
 _PWD: Final = compile_on_use(r"(?:\$PWD|\$\{PWD\}|\$\(pwd\))/")
+_PWD_ALONE: Final = compile_on_use(r"(?:\$PWD|\$\{PWD\}|\$\(pwd\))(?![\w/])")
 
 
 @functools.lru_cache(maxsize=16)
@@ -55,23 +76,31 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
         for name, value in zip(_PLACEHOLDERS, values, strict=True):
             if value[:1] == "/":
                 rest = rest.replace("${" + name + "}", value).replace("$" + name, value)
-        if tool.strip() not in ("Bash", "Shell", "PowerShell") or "$" in rest:
-            continue  # `${CLAUDE_SKILL_DIR}/x.sh`: the skill's folder is guarded (G-13)
+        if tool.strip() not in ("Bash", "Shell", "PowerShell"):
+            continue
         folder = ""  # `cd tools && ./run.sh` runs tools/run.sh (review s42 P1j)
         text = _QUOTES.sub("", rest.rstrip(")").removesuffix(":*"))  # `bash -c "./x.sh"` (P2)
+        text = _PWD_ALONE.sub(".", text)  # (`cd "$PWD" && make`: s48-greview P2)
         for part in _PARTS.split(text.replace("(", " ").replace(")", " ")):
             moved, words = _entry_words(part)
+            if moved is not None and "$" in moved:
+                break  # (a folder the gate cannot name: the rest runs there, unread)
             folder = os.path.join(folder, moved) if moved else folder
-            if words:  # (`cd sub && mvn -v`: sub's `.mvn`, and each above)
-                found += _in_folders([folder], _entry_programs(words))
+            if words and "$" in words[0] and "CLAUDE_" not in words[0]:
+                found += in_folders([folder], (*_ALL_STARTS, *_RECIPE_PYTHON))  # (a program
+            elif words and "$" not in words[0]:  # of a `$` name: any; `${CLAUDE_SKILL_DIR}
+                found += in_folders([folder], _entry_programs(  # /x.sh`: the skill's folder
+                    [w for w in words if "$" not in w]))  # is guarded, G-13)
+            if words and (family(words[0]) in FAMILIES or words[0] in _INTERPRETERS):
+                found += in_folders([folder], [p for t in INPUT.findall(part) for p in (
+                    *literal(t), (os.path.dirname(t) or ".") + "/")])  # (`bash < x.sh`: S3)
     # (the call's folder itself, a script's there: not guarded whole, docs/call-gate.md)
     return tuple(dict.fromkeys(p for p in found if p != "./"))
 
 
 def _entry_words(part: str) -> tuple[str | None, list[str]]:
-    """The folder a command of an entry moves to (``cd -P DIR``, ``pushd DIR >/dev/null``,
-    ``env -C DIR``: review s43 P2c), and the words of the program it runs, past ``env``, the
-    wrappers and the assignments, without redirections."""
+    """The folder a command of an entry moves to (``cd -P DIR``, ``env -C DIR``: s43 P2c),
+    and the words of the program it runs, past ``env``, wrappers, assignments, redirections."""
     split = part.split()  # a redirection with its target apart, a reserved word (s43 P2f)
     given = [w for at, w in enumerate(split) if not _ASSIGNED.match(w) and not (
         _REDIRECTION.match(w) or (at and _OPERATOR.fullmatch(split[at - 1])))]
@@ -80,6 +109,10 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
         from .words import run_words  # (the options' tables: only for a wrapped program)
 
         words = run_words(words)
+    code = next((at for at, w in enumerate(words[1:], 1) if takes_code(words[0], w)), 0) if (
+        words and family(words[0]) == "shell") else 0  # (`sh -ec 'cd sub && make'`: S4)
+    if code and words[code + 1:code + 2] in (["cd"], ["pushd"]):
+        words = words[code + 1:]
     if words[:1] in (["cd"], ["pushd"]):
         operands = [w for w in words[1:] if w[:1] != "-"]
         return (operands[0] if operands else None), []
@@ -92,8 +125,6 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
 _PARTS: Final = compile_on_use(r"&&|\|\||[;|\n]|(?<![<>])&(?![>])")  # (not `2>&1`: P2f)
 _QUOTES: Final = compile_on_use(r"['\"]")
 _PATTERN: Final = compile_on_use(r"[*?\[]")
-#: Interpreters' options taking a value that is no script (``-X dev``, ``-W error``).
-_VALUED: Final = frozenset({"-X", "-W", "-Q", "-o", "+o"})  # (`bash -o pipefail`: s44 C1)
 _HOME: Final = compile_on_use(r"(?:(?<=[\s(])|^)(?:~|\$HOME|\$\{HOME\})/")
 _REDIRECTION: Final = compile_on_use(r"[0-9]*[<>]")
 _OPERATOR: Final = compile_on_use(r"[0-9]*(?:>>?|<|&>>?|>&|>\|)")  # (its target follows)
@@ -106,7 +137,7 @@ def _entry_programs(words: list[str]) -> list[str]:
     program, found = words[0], []
     name = os.path.basename(program)
     if "/" in program:  # a virtual environment's Python runs its `lib`'s .pth (P1b)
-        found += _literal(program)
+        found += literal(program)
         if name.startswith("python"):
             venv = os.path.dirname(os.path.dirname(program))  # (and its pyvenv.cfg: `home`
             found += [os.path.join(venv, "lib") + "/", os.path.join(venv, "pyvenv.cfg")]  # V2)
@@ -114,9 +145,11 @@ def _entry_programs(words: list[str]) -> list[str]:
             _PATTERN.search(w) or w in ("-w", "-ws", "-r", "-F", "workspace", "workspaces") or
             w.startswith("-w") or
             long_prefix(w, "workspace", "workspaces", "recursive", "filter") for w in words):
-        found += [WORKSPACES + f for f in ["", *_values(words, _NODE_TOPS)]]  # (s44 P3)
+        found += [WORKSPACES + f for f in ["", *option_values(words, _NODE_TOPS)]]  # (s44 P3)
     if name in RUNNERS and name not in RUNS_OPERAND:  # `setsid ./x.sh`, `taskset -c 0 ./x.sh`
-        found += [p for w in words[1:] if "/" in w for p in _literal(w)]  # (s43 P2b)
+        found += [p for w in words[1:] if "/" in w for p in literal(w)]  # (s43 P2b), and
+        found += [p for at, w in enumerate(words[1:], 1) if w[:1] != "-"  # what each later
+                  for p in _entry_programs(words[at:])]  # word may start (s48-greview R1)
     if name in PACKAGE_RUNNERS:  # `npx node tools/run.js`, `uv run python x.py` (s43 P2e)
         inner = next((i for i, w in enumerate(words[1:], 1) if os.path.basename(w) in
                       RUNS_OPERAND or os.path.basename(w).startswith(("python", "pytest"))),
@@ -136,11 +169,14 @@ _MAKEFILES: Final = ("Makefile", "makefile", "GNUmakefile")
 _LOCKS: Final = ("^package-lock.json", "^npm-shrinkwrap.json", "^yarn.lock", "^pnpm-lock.yaml",
                  "^bun.lock", "^bun.lockb")
 STARTS: Final = {
-    **dict.fromkeys(("make", "gmake"), _MAKEFILES),
+    # and what make's built-in rules remake a makefile from (`%: %.sh`, RCS, SCCS: s48 M1)
+    **dict.fromkeys(("make", "gmake"), (*_MAKEFILES, *(f"{p}{n}{e}" for n in _MAKEFILES
+                                                       for p, e in REMADE))),
     "ninja": ("build.ninja",), **dict.fromkeys(("terraform", "tofu"), (  # its providers (s45
-        ".terraform/", ".terraform.lock.hcl")),  # T1)
+        ".terraform/", ".terraform.lock.hcl", "terraform.d/")),  # T1; its mirror: s48)
     "cmake": ("CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "CMakeCache.txt",
-              *_MAKEFILES, "build.ninja"),
+              *_MAKEFILES, "build.ninja", "^CMakeFiles/", "^cmake_install.cmake",  # (what
+              "^CTestTestfile.cmake"),  # it generated in each folder, `cmake --build`: C1)
     # Maven's launcher hands `.mvn/jvm.config` to the JVM whatever the goal (`mvn -v`), and
     # reads `maven.config`, `extensions.xml`, the wrapper's jar and distribution there
     **dict.fromkeys(("mvn", "mvnw"), ("^.mvn/", "pom.xml")),
@@ -153,12 +189,21 @@ STARTS: Final = {
     # (the nearest folder up holding package.json is npm's: review s45 P1)
     **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("^node_modules/", "^package.json", "^.npmrc",
                                               "^.yarnrc", "^.yarnrc.yml", "^.yarn/",
-                                              "^bunfig.toml", "^.pnpmfile.cjs", *_LOCKS)),
+                                              "^bunfig.toml", "^.pnpmfile.cjs", *_LOCKS,
+                                              "^.corepack.env", *DOTENV)),  # (s48 N1, N2)
     # the runners' own build files (review s47 H6)
-    "just": ("^justfile", "^Justfile", "^.justfile"), "nox": ("noxfile.py",),
+    "just": ("^justfile", "^Justfile", "^.justfile"), "nox": ("noxfile.py", ".nox/"),
     "task": tuple(f"^{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
                   for e in ("yml", "yaml")),
-    "tox": ("^tox.ini", "^pyproject.toml", "^setup.cfg"),
+    "tox": ("^tox.ini", "^pyproject.toml", "^setup.cfg", "^.tox/"),  # (its envs: s48 T1)
+    # other runners' build files (s48 H2), PEP 517's front end (`python -m build`: P3)
+    **dict.fromkeys(("invoke", "inv"), ("^tasks.py", "^tasks/", "^invoke.yaml", "^invoke.yml",
+                                        "^invoke.json", "^invoke.py")),
+    "meson": ("meson.build", "meson.options", "meson_options.txt", "build.ninja",
+              "meson-private/"), "scons": ("SConstruct", "Sconstruct", "sconstruct",
+                                  "site_scons/"),
+    **dict.fromkeys(("build", "pyproject-build"), ("pyproject.toml", "setup.py", "setup.cfg")),
+    "mkdocs": ("mkdocs.yml",),
     "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
     # folder of its paths up to the root it picks by them
@@ -172,6 +217,7 @@ STARTS: Final = {
                                       ".pylintrc.toml", "pyproject.toml", "setup.cfg",
                                       "tox.ini")),
     "flake8": ("^setup.cfg", "^tox.ini", "^.flake8"),
+    "coverage": ("^.coveragerc", "^setup.cfg", "^tox.ini", "^pyproject.toml"),
     "eslint": ("node_modules/", "package.json", *("^" + n for n in (
         "eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts",
         "eslint.config.mts", "eslint.config.cts", ".eslintrc.js", ".eslintrc.cjs",
@@ -199,7 +245,11 @@ _RUNS_ANY: Final = frozenset({"make", "gmake", "ninja", "just", "task", "tox", "
                               # a build script, a plugin, a task, configure code (s47 H4)
                               "cargo", "mvn", "mvnw", "gradle", "gradlew", "cmake", "ctest",
                               "terraform", "tofu",
-                              "pre-commit", *_NODE_RUNNERS})
+                              "pre-commit", "invoke", "inv", "meson", "scons", "build",
+                              "pyproject-build",
+                              "mkdocs", *_NODE_RUNNERS})
+#: Checkers importing the plugins their settings name, which run no project code otherwise.
+_PLUGGED: Final = frozenset({"mypy", "dmypy", "pylint", "flake8", "coverage", "pytest"})
 _HOOKED: Final = frozenset({"commit", "push", "merge", "rebase", "am", "pull", "checkout",
                             "switch", "cherry-pick", "revert"})  # (git's hooks run)
 _ALL_STARTS: Final = tuple(dict.fromkeys(n for names in STARTS.values() for n in names))
@@ -211,7 +261,8 @@ _FOLDER_OPTIONS: Final = {
     **dict.fromkeys(("make", "gmake"), ("-C", "--directory")), "ninja": ("-C",),
     "cmake": ("-S", "-B", "--build"), **dict.fromkeys(("mvn", "mvnw"), ("-f", "--file")),
     **dict.fromkeys(("gradle", "gradlew"), ("-p", "--project-dir")),
-    "cargo": ("--manifest-path",), "pytest": ("--rootdir",),
+    "cargo": ("--manifest-path",), "pytest": ("--rootdir",), "meson": ("-C",),
+    **dict.fromkeys(("terraform", "tofu"), ("-chdir",)),  # (`-chdir=infra`: s47 T3)
     **dict.fromkeys(_NODE_RUNNERS | {"node"}, tuple(_NODE_FOLDERS))}
 #: Their options naming a file they run (``make -f``, ``awk -f``, ``cmake -P``, …).
 _FILE_OPTIONS: Final = {
@@ -231,20 +282,30 @@ def _started(name: str, words: list[str]) -> list[str]:
     module = words[words.index("-m") + 1] if "-m" in words[1:-1] else ""
     kind = "pytest" if "pytest" in (name, *words[1:3]) or name == "py.test" else (
         module if name.startswith("python") and module else name)  # `python3 -m mypy`
-    folders = [""] + [f for v in _values(words, _FOLDER_OPTIONS.get(kind, ()))
+    folders = [""] + [f for v in option_values(words, _FOLDER_OPTIONS.get(kind, ()))
                       for f in (v, os.path.dirname(v))]
+    if kind in ("build", "pyproject-build"):  # (the source folder it builds: s48-greview2 B1)
+        folders += [w for w in words[1:] if w[:1] != "-" and w not in ("-m", "build")]
     if kind == "pytest":  # its root is read from its paths' folders up (and conftest.py)
         folders += [os.path.dirname(w) for w in words[1:] if "/" in w and w[:1] != "-"]
     anything = kind in _RUNS_ANY or (kind == "git" and not _HOOKED.isdisjoint(words[1:4]))
-    found = _in_folders(folders, _ALL_STARTS if anything else STARTS.get(kind, ()))
+    found = in_folders(folders, _ALL_STARTS if anything else STARTS.get(kind, ()))
     if anything:  # a recipe's Python: the call's folder first on its sys.path, a venv's
-        found += _in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
+        found += in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
+    if kind in _PLUGGED or anything:  # the plugins its settings name (session 48)
+        found.append(SETTINGS + (kind if kind in _PLUGGED else "*"))
     if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`,
         found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")  # or a
-                  for p in (_literal(w) if w != "." else _BUILT)]  # requirements file's `.`:
-        found += _in_folders(folders, _BUILT) if _values(words, _FILE_OPTIONS[kind]) else []
-    return found + [p for f in folders for v in _values(words, _FILE_OPTIONS.get(kind, ()))
-                    for p in _literal(os.path.join(f, v))]
+                  for p in (literal(w) if w != "." else _BUILT)]  # requirements file's `.`:
+        found += in_folders(folders, _BUILT) if option_values(words, _FILE_OPTIONS[kind]) else []
+    if kind in _NODE_RUNNERS:  # a folder or tarball it installs or packs (review s47 N4)
+        found += [p for w in words[1:] if w[:1] != "-" for p in local_package(w)]
+    named = [os.path.join(f, v) for f in folders
+             for v in option_values(words, _FILE_OPTIONS.get(kind, ()))]
+    if kind in ("make", "gmake"):  # (and what its rules remake `-f x.mk` from: s48 M1)
+        named += [os.path.join(os.path.dirname(n), f"{p}{os.path.basename(n)}{e}")
+                  for n in list(named) for p, e in REMADE]
+    return found + [p for n in named for p in literal(n)]
 
 
 def runs_named_file(name: str, rest: list[str], word: str) -> bool:
@@ -253,60 +314,11 @@ def runs_named_file(name: str, rest: list[str], word: str) -> bool:
     ``-ftools/x.awk``, ``--file=tools/x.awk``, ``cmake -Ptools/x.cmake``), and no other word
     holds it: for the readers rule, which takes it as the script an interpreter runs (review
     s44 C7; ``guards`` guards that file for a plan naming it)."""
-    values = _values([name, *rest], _FILE_OPTIONS.get(os.path.basename(name), ()))
+    values = option_values([name, *rest], _FILE_OPTIONS.get(os.path.basename(name), ()))
     return any(word == v or (word[:1] == "-" and word.endswith(v)) for v in values) and \
         sum(word in w for w in rest) == 1
 
 
-def _values(words: list[str], names: tuple[str, ...]) -> list[str]:
-    """The values ``words`` give the options ``names``: ``-C DIR``, ``-CDIR``, a cluster
-    ``-sC DIR``, ``--directory DIR``, ``--dir=DIR`` (getopt_long's prefixes)."""
-    found: list[str] = []
-    letters = {n[1] for n in names if len(n) == 2}
-    longs = [n[2:] for n in names if n[:2] == "--"]
-    for at, word in enumerate(words[1:], 1):
-        following = words[at + 1] if at + 1 < len(words) else ""
-        if word in names or (word[:2] == "--" and long_prefix(word, *longs)):
-            found.append(word.split("=", 1)[1] if "=" in word else following)
-        elif word[:1] == "-" and word[1:2] != "-":  # a cluster: any letter may take the rest
-            found += [word[k + 1:] or following for k in range(1, len(word))
-                      if word[k] in letters]
-    return [v for v in found if v]
-
-
-def _in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[str]:
-    """``names`` in each of ``folders``; a name starting with ``^`` in each folder on the way
-    to one too, and kept as ``^NAME`` (``guards``: in each folder from the call's up)."""
-    found: list[str] = []
-    for folder in folders:  # (os.path.join written out: the hook makes hundreds of these)
-        if not folder:  # (plan_programs' own: each name as it is, a marked one's `/` gone)
-            found += [n.rstrip("/") if n[:1] in (WORKSPACES, MODULES) else n for n in names]
-            continue
-        base = folder if not folder or folder[-1:] == "/" else folder + "/"
-        parts = [p for p in folder.split("/") if p]
-        lead = "/" if folder[:1] == "/" else ""
-        ups = [lead + "/".join(parts[:k]) + "/" for k in range(1, len(parts) + 1)]
-        for name in names:
-            rest = name[1:]
-            if name[:1] in (WORKSPACES, MODULES):  # (the mark stays first)
-                found.append(name[0] + (rest if rest[:1] == "/" else base + rest).rstrip("/"))
-            elif name[:1] != "^":
-                found.append(name if name[:1] == "/" else base + name)
-            else:  # (`^NAME` in each folder on the way: the folders' parts joined once)
-                found += [name, *(lead + rest if rest[:1] == "/" else up + rest for up in ups)]
-    return found
-
-
-#: What ``plan_programs`` writes before a folder (``%``, ``%web``) whose ``package.json`` or
-#: ``pnpm-workspace.yaml`` lists the workspaces a node runner's workspace option runs
-#: (``--workspaces``, ``-ws``, ``-w NAME``, ``-r``, ``--filter``): ``guards`` reads them
-#: (``workspaces``).
-WORKSPACES: Final = "%"
-#: What ``plan_programs`` writes before the folder a plan's Python puts first on ``sys.path``
-#: (``python3 -m MODULE``, ``python3 x.py``: the call's folder, never guarded whole, C6):
-#: ``guards`` guards there the files that would shadow a standard module (``argparse.py``
-#: beside ``-m json.tool``: review s44 P3; ``named.Index``).
-MODULES: Final = "+"
 #: The node runners' options naming the folder whose workspaces they run.
 _NODE_TOPS: Final = ("--prefix", "-C", "--dir", "--cwd")
 #: Interpreters that run the script their operand names, beside ``RUNS_OPERAND`` (``java
@@ -314,84 +326,75 @@ _NODE_TOPS: Final = ("--prefix", "-C", "--dir", "--cwd")
 _INTERPRETERS: Final = RUNS_OPERAND | {"java", "php", "Rscript", "lua", "luajit", "tclsh",
                                        "pwsh", "groovy", "julia", "raku", "elixir", "jshell",
                                        "lli"}  # (LLVM's interpreter: s44 P3b)
-#: Interpreters' options whose value is code (``python3 -c``, ``node -e``): the words after
-#: it are the code's, no script (review s44 C4); a shell's ``-c`` text is a command.
-_CODE: Final = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print"})
-#: Their subcommands, which are no script (``bun run x.ts``, ``deno test``: C4).
-_SUBCOMMANDS: Final = frozenset({"run", "test", "x", "exec", "eval", "repl", "build",
-                                 "install", "add", "remove", "fmt", "lint", "check", "task",
-                                 "serve", "compile", "bench", "info", "doc", "upgrade"})
+#: Bun's and deno's subcommands, which are no script (``bun run x.ts``, ``deno test``: C4);
+#: any other word is a file or script of that name to Bun (``bun lint`` runs ``lint.js``:
+#: review s48-greview B1, S1: no other interpreter has them).
+_SUBCOMMANDS: Final = {
+    "bun": frozenset({"run", "test", "x", "exec", "install", "i", "add", "a", "remove", "rm",
+                      "build", "upgrade", "pm", "init", "create", "link", "unlink", "patch",
+                      "outdated", "update", "publish", "audit", "info", "repl", "why"}),
+    "deno": frozenset({"run", "test", "x", "eval", "repl", "build", "install", "add",
+                       "remove", "fmt", "lint", "check", "task", "serve", "compile", "bench",
+                       "info", "doc", "upgrade", "uninstall", "init", "jupyter", "publish",
+                       "coverage", "types", "clean", "outdated"})}
+
+
 #: What a recipe's or a script's Python reads from the folder it runs in: the call's folder as
 #: a module folder (a standard module's name there: ``named.Index``), a venv's ``lib/`` and
 #: ``pyvenv.cfg`` (review s47 H5, V2).
 _RECIPE_PYTHON: Final = (MODULES + ".", *(f"{v}/{n}" for v in (".venv", "venv", "env")
                                           for n in ("lib/", "pyvenv.cfg")))
-#: The files ``bun run NAME`` (``deno run``) may run for a NAME without an extension.
-_JS: Final = (".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", ".mts", ".cts")
 #: Their options naming a file they load first (``node -r ./hook.js``: C1).
 _LOADED: Final = frozenset({"-r", "--require", "--import", "--loader",
                             "--experimental-loader", "--preload"})
-#: Python's options that keep the call's folder off ``sys.path`` (``-I``, ``-P``), in a
-#: cluster of options taking no value.
-_SAFE_PATH: Final = compile_on_use(r"-[bBdEiOqRsSuv]*[IP][bBdEiIOPqRsSuv]*")
 
 
 def _script_words(name: str, words: list[str]) -> list[str]:
     """``_entry_programs`` of an interpreter's or pytest's words: its scripts and modules."""
     found: list[str] = []
-    if name in _INTERPRETERS or name.startswith(("python", "pytest", "py.test")):
+    python = name[:6] == "python"  # (`-c`, `-`, no script: the call's folder first, as
+    if name in _INTERPRETERS or name.rstrip("0123456789.-") in _INTERPRETERS or \
+            name.startswith(("python", "pytest", "py.test")):  # -m: V4; `lua5.4`: s48)
         for at, word in enumerate(words[1:], 1):
             module = word if words[at - 1] == "-m" else word[2:] if word[:2] == "-m" else ""
-            if words[at - 1] in _CODE and (name[:6] != "python" or words[at - 1] == "-c"):
-                # code, and its words (a shell's: a command)
-                shell = name in ("bash", "sh", "dash", "zsh", "ksh")
-                return found + (_entry_programs(words[at:]) if shell else [])
+            safe = any(SAFE_PATH.fullmatch(w) for w in words[1:at])
+            if takes_code(name, words[at - 1]) or (python and word == "-"):
+                return found + _inline(name, words, at, safe)  # (or a script on stdin)
             if module:  # `python3 -m pkg.mod` (`-mpkg.mod`) runs pkg/mod from the folder,
                 # which is first on sys.path (unless -I/-P: then not the call's folder)
-                safe = any(_SAFE_PATH.fullmatch(w) for w in words[1:at])
-                found += [*_module_files(module), *([] if safe else ["./", MODULES + "."])]
-            elif words[at - 1] in _VALUED or (at == 1 and word in _SUBCOMMANDS):
+                found += [*module_files(module), *([] if safe else ["./", MODULES + "."])]
+            elif words[at - 1] in VALUED.get(family(name), ()) or (
+                    at == 1 and word in _SUBCOMMANDS.get(name, ())):
                 continue  # `python3 -X dev x.py`: an option's value; `bun run`
             elif words[at - 1] in _LOADED:
-                found += _literal(word) if "/" in word else []
+                found += literal(word) if "/" in word else []
             elif "/" in word or (word[:1] != "-" and not _PATTERN.search(word)):
                 # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
                 # pattern (`python3 *`) is any script, which the plan grants
-                found += [*_literal(word), (os.path.dirname(word) or "."
+                found += [*literal(word), (os.path.dirname(word) or "."
                                             ) + "/", *_named_too(name, words[1:at], word)]
-                if name[:6] == "python" and not os.path.dirname(word) and not any(
-                        _SAFE_PATH.fullmatch(w) for w in words[1:at]):
+                if python and not os.path.dirname(word) and not safe:
                     found.append(MODULES + ".")  # (its folder, the call's, first: P3)
+    if python and not found and not any(SAFE_PATH.fullmatch(w) for w in words[1:]):
+        found.append(MODULES + ".")  # no script: standard input's, or a prompt's (V4)
     return found
+
+
+def _inline(name: str, words: list[str], at: int, safe: bool) -> list[str]:
+    """What the code at ``words[at]`` (``-c CODE``, ``-e CODE``, ``python3 -``) names: a
+    shell's command's programs; Python's call's folder, first on its ``sys.path`` as for
+    ``-m`` (review s47 V4), unless ``safe`` (``-I``, ``-P`` before it)."""
+    if family(name) == "shell":
+        return _entry_programs(words[at:])
+    return [MODULES + "."] if name[:6] == "python" and not safe else []
 
 
 def _named_too(name: str, before: list[str], word: str) -> list[str]:
     """What else a script word ``word`` (after the words ``before``) names (review
     s47-greview2): a module ``-m unittest test_x`` imports; the files ``bun run lint`` runs
     where the package has no such script (``lint.js``, ``lint.ts``, …)."""
-    found = _module_files(word) if "-m" in before and "/" not in word else []
-    if name in ("bun", "deno") and "." not in os.path.basename(word):
-        found += [f for ext in _JS for f in _literal(word + ext)]
+    found = module_files(word) if "-m" in before and "/" not in word else []
+    if family(name) == "node":  # (a dotted name too: `bun run build.prod`; node's
+        found += [f for ext in (JS if name[:4] != "node" else NODE_JS)  # CommonJS, s48
+                  for f in literal(word + ext)]  # B1)
     return found
-
-
-def _module_files(module: str) -> list[str]:
-    """The files of the call's folder ``python -m MODULE`` would run: a package's folder
-    (``tools.run``: ``tools/``); for a module of one name, its source, bytecode and extension
-    files and its package's ``__init__.py`` (not the folder: the word naming the module
-    would then name a guarded folder, review s44 C6; a folder without ``__init__.py`` is a
-    namespace package, which a regular one later on ``sys.path`` wins over; its
-    ``__main__.py`` runs where none is installed)."""
-    top = module.split(".")[0]
-    if "." in module:
-        return [top + "/"]
-    import _imp
-
-    return [top + ".py", top + ".pyc", top + "/__init__.py", top + "/__init__.pyc",
-            top + "/__main__.py", *(top + suffix for suffix in _imp.extension_suffixes())]
-
-
-def _literal(path: str) -> list[str]:
-    """``path``, or when it holds a pattern the folder before it."""
-    cut = min((path.find(c) for c in "*?[" if c in path), default=-1)
-    return [path] if cut < 0 else [path[:cut].rsplit("/", 1)[0] + "/"]

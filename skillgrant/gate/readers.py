@@ -69,16 +69,19 @@ _PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", 
                                   "--verbose", "--exitfirst", "--no-header", "--strict-markers",
                                   "--disable-warnings", "-ra", "-rA", "--showlocals"})
 #: Interpreters whose first operand is the script they run (read, not written).
-_INTERPRETER: Final = compile_on_use(r"python(?:[0-9.]*)|" + "|".join(sorted(RUNS_OPERAND)))
+_INTERPRETER: Final = compile_on_use(r"(?:python|tclsh|lua)(?:[0-9.]*)|" + "|".join(sorted(  # (s48)
+    RUNS_OPERAND | {"php", "Rscript", "luajit", "julia", "raku", "elixir", "groovy", "lli"})))
 #: Options an interpreter may take before its script (none of them names a file or code):
 #: python's, the shells' (not `sh -s`), and the others' (`node -e`, `perl -E` run code: s44 K3).
 _BEFORE_SCRIPT: Final = {
     "python": frozenset({"-u", "-B", "-E", "-I", "-S", "-O", "-OO", "-q", "-x", "--"}),
-    "shell": frozenset({"-x", "-e", "-v", "-u", "-eu", "-ex", "--"}), "other": frozenset({"--"})}
+    "shell": frozenset({"-x", "-e", "-v", "-u", "-eu", "-ex", "--"}), "other": frozenset({"--"}),
+    "node": frozenset({"--"})}
 #: Of those, the ones that take the next word as their value, which names no code or file
 #: (`python3 -X dev x.py`, `bash -o pipefail x.sh`: review s44 C1).
 _VALUED_BEFORE: Final = {"python": frozenset({"-X", "-W"}), "shell": frozenset({"-o", "+o"}),
-                         "other": frozenset()}
+                         "other": frozenset(), "node": frozenset({  # (files node loads first)
+                             "-r", "--require", "--import", "--loader", "--experimental-loader"})}
 #: Words in front of a simple command's program: assignments, and bash's reserved words.
 _ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{",
@@ -100,7 +103,8 @@ _SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\
                               r"|\b(?:export|declare|typeset|readonly|local|hash|enable|read"
                               r"|mapfile|readarray|getopts|unset|wait)\b|\b(?:for|select)\s+[A-Za-z_]"
                               r"|printf\s+-v"  # (a name set without `=`: s43 V4b)
-                              r"|(?:^|[\s;&|(`])(?:source|\.|eval)\s"  # code of a file (s44 V2c)
+                              # code of a file (s44 V2c); `find . …`'s `.` is find's (s48)
+                              r"|(?:^|[;&|(`]|(?<!\bfind)\s)(?:source|\.|eval)\s"
                               # the shell's own names, however set (`{PATH}>`, `let`, a trap's
                               # text, `(( PATH = 10 ))`: s44 V4d)
                               r"|\b(?:PATH|IFS|BASH_ENV|ENV|HOME|CDPATH|GLOBIGNORE|BASHOPTS"
@@ -312,7 +316,8 @@ def _script_read(name: str, rest: list[str], word: str) -> bool:
     """Whether the interpreter ``name`` given ``rest`` holds ``word`` only as the script (or
     the module) it runs, or as an operand of ``-m pytest``/``-m unittest``, read as
     ``pytest``'s (review s47 C-self2)."""
-    kind = "python" if name.startswith("python") else "shell" if name in _SHELLS else "other"
+    kind = "python" if name.startswith("python") else "shell" if name in _SHELLS else \
+        "node" if name in ("node", "nodejs") else "other"  # (its `-r FILE`: s48 COST)
     skip = int(name in ("bun", "deno") and rest[:1] == ["run"])  # `bun run lint`: the
     script = _script_at(rest[skip:], kind)  # script or file it runs (s47 C-self2)
     script = None if script is None else script + skip
@@ -322,8 +327,9 @@ def _script_read(name: str, rest: list[str], word: str) -> bool:
                 word in w for w in rest[:script + 1]):
             return _reads_as("pytest", rest[script + 1:], word) if rest[script] == \
                 "pytest" else all(w[:1] != "-" for w in rest[script + 1:] if word in w)
-    return script is not None and word in rest[script] and not any(
-        word in w for w in rest[script + 1:])
+    held = [at for at, w in enumerate(rest) if word in w]  # (the script, or a file it loads)
+    return script is not None and all(at == script or (kind == "node" and rest[at] == word and (
+        rest[at - 1] in _VALUED_BEFORE[kind])) for at in held)
 
 
 @functools.lru_cache(maxsize=64)

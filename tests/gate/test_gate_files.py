@@ -149,7 +149,11 @@ REWRITES = ["cp -r evil/. .", "cp -rT evil .", "cp -a evil/.claude .", "tar -xf 
             "git restore --source rev -- :/", "perl -pi.bak -e s/PreToolUse/X/ .claude/*",
             # the review of this branch (G-1, G-2, G-3)
             "cp -rt. evil/.", "cp -r -t.claude evil/.claude/.", "tar --extr -f evil.tar",
-            "tar --ge -f evil.tar", "find -type f -delete", "find -name x -o -delete"]
+            "tar --ge -f evil.tar", "find -type f -delete", "find -name x -o -delete",
+            # a here-string or here-document is stdin, no word of cp's (s48-greview G1)
+            *(f"{pre}cp evil/.claude/settings.json .claude/settings.json{post}" for pre, post in (
+                ("", "<<<x"), ("", " <<< x"), ("", ' <<< "x"'), ("", " <<'x'\nhi\nx\n"),
+                ("", "<<<x <<<y"), ("echo | ", "<<<x"), ("", "<<<-"), ("", "<<x\nhi\nx\n")))]
 #: Inside the same plan and bash's reading, and nothing of the gate's is written.
 KEPT = ["git status", "git add .", "git commit -qm x", "git log --oneline",
         "git diff HEAD", "cp notes.txt copy.txt", "tar -czf out.tgz notes.txt",

@@ -121,11 +121,6 @@ def test_e1_a_default_value_in_braces_names_the_program(tmp_path: Path, case: st
     assert denied is not None, "the hook allows a write to the program a default value names"
 
 
-_open("test_e1_a_default_value_in_braces_names_the_program",
-      "envpaths._expanded reads `${NAME:-WORD}` as the variable `NAME:-WORD` (unset): WORD is "
-      "never read as a path")
-
-
 # --- bun NAME / bun run NAME.x / node NAME: the file a script word resolves to ----------------
 
 
@@ -161,12 +156,6 @@ def test_b1_a_script_word_resolves_to_a_file_the_gate_leaves_writable(
     assert denied is not None, "the hook allows a write to the file the entry's word runs"
 
 
-_open("test_b1_a_script_word_resolves_to_a_file_the_gate_leaves_writable",
-      "planprograms: `_SUBCOMMANDS` skips deno's subcommand names after bun (no subcommand of "
-      "Bun's); `_named_too` adds extensions only for bun/deno and a name without a dot; node's "
-      "resolution (`NAME.js`) is not read")
-
-
 # --- envpaths: a command substitution in a value a shell runs --------------------------------
 
 
@@ -196,12 +185,6 @@ def test_e2_a_command_substitution_in_a_value_names_the_program(tmp_path: Path,
                    {"GIT_SSH_COMMAND": SUBSTITUTED[case]},
                    "git remote add origin ssh://h.invalid/r")
     assert denied is not None, "the hook allows a write to the program a substitution names"
-
-
-_open("test_e2_a_command_substitution_in_a_value_names_the_program",
-      "envpaths._expanded reads `$(` as `$` and a backquote or parenthesis as a space: the "
-      "path after a substitution is kept absolute (`/tools/ssh.sh`), never from the call's "
-      "folder")
 
 
 # --- envpaths: a package's module in NODE_OPTIONS, found in node_modules ----------------------
@@ -237,11 +220,6 @@ def test_e3_a_package_module_node_options_preloads(tmp_path: Path, case: str) ->
                    [f"mkdir -p {folder}", f"cp src/l.js node_modules/{module}", "tsc --noEmit"],
                    {"NODE_OPTIONS": options, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"})
     assert denied is not None, "the hook allows a write to the module NODE_OPTIONS preloads"
-
-
-_open("test_e3_a_package_module_node_options_preloads",
-      "envpaths reads `ts-node/register` as a path from the call's folder; node resolves a "
-      "package's module in `node_modules` up the folders, guarded only under a node runner")
 
 
 # --- pip install -r: the files and folders the requirements file names ------------------------
@@ -349,11 +327,6 @@ def test_h1_pre_commit_runs_the_hook_repository_it_cloned_into_the_home(
     assert found[0] is not None, "the hook allows a write to the hook code pre-commit runs"
 
 
-_open("test_h1_pre_commit_runs_the_hook_repository_it_cloned_into_the_home",
-      "homefiles: pre-commit's clones (`~/.cache/pre-commit`, `PRE_COMMIT_HOME`) are not "
-      "guarded; the configuration naming them is")
-
-
 # --- corepack: the package manager it runs, by a project file or from the home ----------------
 
 
@@ -411,11 +384,6 @@ def test_n1_corepack_runs_a_package_manager_the_model_wrote(tmp_path: Path, case
     assert found[0] is not None, "the hook allows a write to the pnpm corepack runs"
 
 
-_open("test_n1_corepack_runs_a_package_manager_the_model_wrote",
-      "planprograms.STARTS has no `.corepack.env` for the node runners; homefiles guards no "
-      "corepack home (`~/.cache/node/corepack`, `COREPACK_HOME`)")
-
-
 # --- bun: the .env files it loads into its process, and every child's ------------------------
 
 
@@ -446,11 +414,6 @@ def test_n2_bun_loads_a_dotenv_that_names_a_preload_for_its_children(tmp_path: P
                     "src/env": "NODE_OPTIONS=--require ./src/p.js\n"},
                    [f"cp src/env {BUN_ENV_FILES[case]}", "bun tools/build.ts"], extra)
     assert denied is not None, "the hook allows a write to the .env file bun loads"
-
-
-_open("test_n2_bun_loads_a_dotenv_that_names_a_preload_for_its_children",
-      "planprograms.STARTS: bun's `.env`, `.env.local`, `.env.<NODE_ENV>` (read into its "
-      "process's environment at its start) are not guarded")
 
 
 # --- cmake --build: the generated build files below the build folder's top --------------------
@@ -493,11 +456,6 @@ def test_c1_cmake_build_runs_a_generated_file_below_the_build_folder(tmp_path: P
     assert denied is not None, "the hook allows a write to a build file cmake --build runs"
 
 
-_open("test_c1_cmake_build_runs_a_generated_file_below_the_build_folder",
-      "planprograms guards the starts (`Makefile`, `build.ninja`, `CMakeCache.txt`) of the "
-      "folder `cmake --build` names, not what cmake generated below it (`CMakeFiles/`)")
-
-
 # --- make: a makefile remade by make's own implicit rule (`%: %.sh`) --------------------------
 
 
@@ -530,8 +488,10 @@ def test_m1_make_remakes_its_makefile_from_a_file_a_cp_wrote(tmp_path: Path,
 
 
 _open("test_m1_make_remakes_its_makefile_from_a_file_a_cp_wrote",
-      "planprograms.STARTS guards make's makefiles, not the files its built-in implicit rules "
-      "remake them from (`Makefile.sh`, `RCS/Makefile,v`, `s.Makefile`)")
+      "residual (docs/decisions.md, session 48; 'a file a build file names'): an included "
+      "makefile's name is the Makefile's text, so the source make remakes it from "
+      "(`rules.mk.sh`) is not named; the makefiles' own sources are guarded (s48-gfix)",
+      "include-sh")
 
 
 # --- skillfiles: a nested .claude reached through a link (through Claude Code) ----------------
@@ -651,11 +611,6 @@ def test_s1_the_plans_own_script_named_like_a_subcommand(tmp_path: Path, case: s
     assert denied is not None, "the hook allows a write to the script the plan's entry runs"
 
 
-_open("test_s1_the_plans_own_script_named_like_a_subcommand",
-      "planprograms._script_words skips `_SUBCOMMANDS` (bun's and deno's) after every "
-      "interpreter, not only after bun and deno")
-
-
 # --- an interpreter's flag read as a code option (`bash -e`, `perl -p`) -----------------------
 
 
@@ -687,11 +642,6 @@ def test_s2_an_interpreter_flag_read_as_a_code_option(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows a write to what the plan's script runs"
 
 
-_open("test_s2_an_interpreter_flag_read_as_a_code_option",
-      "planprograms._CODE (`-e`, `-E`, `-p`) is read as code for every interpreter but "
-      "Python: a shell's `-e`, perl's `-p` are flags")
-
-
 # --- a plan entry that starts its program through a runner (`ionice -c3 make`) ---------------
 
 
@@ -717,11 +667,6 @@ def test_r1_a_runner_before_the_plans_program(tmp_path: Path, case: str) -> None
                    {"Makefile": "all:\n\t@echo hi\n", "src/mk": MAKE_PAYLOAD},
                    ["cp src/mk Makefile", entry])
     assert denied is not None, "the hook allows a write to the makefile the plan's make reads"
-
-
-_open("test_r1_a_runner_before_the_plans_program",
-      "planprograms._entry_programs reads a RUNNERS-led entry for its `/` words only: the "
-      "program it starts gets no STARTS, scripts or modules guarded")
 
 
 # --- a plan entry holding a `$` is not read for what it runs -----------------------------------
@@ -751,11 +696,6 @@ def test_p2_a_plan_entry_holding_a_dollar(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows a write to the makefile the plan's make reads"
 
 
-_open("test_p2_a_plan_entry_holding_a_dollar",
-      "planprograms._plan_programs skips every entry holding `$` (after its placeholders): "
-      "the programs it runs get nothing guarded")
-
-
 # --- tox: the environments it keeps in .tox and runs again -------------------------------------
 
 
@@ -783,11 +723,6 @@ def test_t1_tox_runs_the_environment_it_keeps(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows a .pth in the environment tox runs"
 
 
-_open("test_t1_tox_runs_the_environment_it_keeps",
-      "planprograms: tox's (and nox's, hatch's) environments in `.tox/` (`.nox/`) are not "
-      "guarded under a plan running them (`_RECIPE_PYTHON`: .venv, venv, env)")
-
-
 # --- python -m build: what it builds the project from ------------------------------------------
 
 
@@ -810,11 +745,6 @@ def test_p3_python_m_build_runs_the_backend_a_cp_wrote(tmp_path: Path) -> None:
                    ["cp src/pp.toml pyproject.toml", "cp src/backend.py backend.py",
                     "python3 -m build"], extra)
     assert denied is not None, "the hook allows a build backend python3 -m build imports"
-
-
-_open("test_p3_python_m_build_runs_the_backend_a_cp_wrote",
-      "planprograms._started guards what pip builds from (`_BUILT`); `python -m build` (and "
-      "`pyproject-build`) reads the same files and imports their backend")
 
 
 # --- task runners and build systems STARTS does not know: invoke, meson ------------------------
@@ -856,11 +786,6 @@ def test_h2_a_runners_build_file_the_gate_does_not_know(tmp_path: Path, case: st
     denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls, extra, setup,
                    in_place=True)
     assert denied is not None, "the hook allows a write to the build file the entry runs"
-
-
-_open("test_h2_a_runners_build_file_the_gate_does_not_know",
-      "planprograms.STARTS/_RUNS_ANY have no invoke (`tasks.py`, `invoke.yaml`) nor meson "
-      "(`meson.build`, `meson.options`, `meson_options.txt`, the build folder's files)")
 
 
 # --- a here-string or here-document on the command: its words go unjudged --------------------
@@ -912,12 +837,6 @@ def test_g1_a_here_string_rewrites_the_gates_settings_or_plan(tmp_path: Path,
     assert not hook_allows(project, command), "the hook allows a rewrite of the gate's file"
 
 
-_open("test_g1_a_here_string_after_a_write_to_the_gates_own_file",
-      "a here-string/here-document on the command makes the gate skip judging its words")
-_open("test_g1_a_here_string_rewrites_the_gates_settings_or_plan",
-      "a here-string/here-document on the command makes the gate skip judging its words")
-
-
 #: ``git config KEY VALUE`` writes git's configuration (guarded: denied); with a here-string
 #: ``<<<--get`` (or ``<<<--list``) the gate reads ``--get`` as one of git config's words, a
 #: read. ``core.fsmonitor`` names a program ``git status`` runs.
@@ -936,10 +855,6 @@ def test_g2_a_here_string_makes_a_git_config_write_a_read(tmp_path: Path, case: 
     denied = _case(tmp_path, ["Bash(git config *)", "Bash(git status)"], {},
                    [GIT_CONFIG_HERE[case], "git status"])
     assert denied is not None, "the hook allows a write of git's configuration"
-
-
-_open("test_g2_a_here_string_makes_a_git_config_write_a_read",
-      "a here-string's word is read as one of the command's words (folded._redirected)")
 
 
 # --- python -m PKG: the package's `__init__` as an extension module ----------------------------
@@ -968,11 +883,6 @@ def test_m2_python_m_imports_the_packages_init_extension(tmp_path: Path, suffix:
     assert denied is not None, "the hook allows an extension the plan's module imports first"
 
 
-_open("test_m2_python_m_imports_the_packages_init_extension",
-      "planprograms._module_files guards a package's `__init__.py`/`.pyc`, not its "
-      "`__init__` extension files (`_imp.extension_suffixes()`)")
-
-
 # --- an interpreter's script fed on its standard input (`bash < tools/build.sh`) --------------
 
 
@@ -999,11 +909,6 @@ def test_s3_the_plans_script_fed_on_standard_input(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows a write to the script the entry feeds"
 
 
-_open("test_s3_the_plans_script_fed_on_standard_input",
-      "planprograms._entry_words drops an input redirection's target: the script an "
-      "interpreter reads from `<` is not guarded")
-
-
 #: Exact plan entries running ``cd sub && make`` through a shell's ``-c`` text: the entry's
 #: ``cd`` is read as a folder move only as a part of its own (``cd sub && make``, ``(cd sub
 #: && make)``: the cp is denied); inside ``-c`` the ``cd`` is read as a command whose
@@ -1025,10 +930,6 @@ def test_s4_a_cd_inside_a_shells_c_text(tmp_path: Path, case: str) -> None:
                    ["cp src/mk sub/Makefile", entry])
     assert denied is not None, "the hook allows a write to the makefile the entry's make reads"
 
-
-_open("test_s4_a_cd_inside_a_shells_c_text",
-      "planprograms: `_PARTS` splits the `-c` text, but the part holding `sh -c cd sub` is read "
-      "as the shell's command `cd`, no folder move")
 
 
 # --- a test named by its id: the file of `test_x.TestA` or `test_x.py::TestA` ----------------
