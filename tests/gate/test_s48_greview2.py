@@ -798,3 +798,37 @@ def test_b1_pyproject_build_runs_the_setup_py_it_builds(tmp_path: Path, entry: s
     denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                    [f"cp src/setup.py {target}", entry], extra=extra)
     assert denied is not None, "the hook allows the setup.py pyproject-build runs"
+
+
+# --- H2b: SCons' top folder elsewhere than the call's (-C, -f, -u) ----------------------------
+
+
+#: (the entry, the file a cp writes): SCons reads ``SConstruct`` and ``site_scons/`` in its
+#: top folder: the folder ``-C`` names, the folder of the SConstruct ``-f`` names, or the
+#: first folder up holding an ``SConstruct`` for ``-u`` (``-U``, ``-D``).
+SCONS_TOPS = {"C-site": ("scons -C sub", "sub/site_scons/site_init.py"),
+              "f-site": ("scons -f sub/SConstruct", "sub/site_scons/site_init.py"),
+              "u-sconstruct": ("cd lib && scons -u", "SConstruct"),
+              "u-site": ("cd lib && scons -u", "site_scons/site_init.py")}
+
+
+@pytest.mark.parametrize("case", list(SCONS_TOPS))
+def test_h2b_scons_reads_the_site_folder_of_its_top(tmp_path: Path, case: str) -> None:
+    """1ab59b5 reads scons' build files in the call's folder only (no longer each folder up);
+    SCons' top folder is another one under ``-C sub``, ``-f sub/SConstruct`` or ``cd lib &&
+    scons -u`` (the folder up holding an ``SConstruct``): ``cp src/p.py <its site_init.py or
+    SConstruct>`` is allowed and the entry runs it (SCons 4; ``SKILLGRANT_REVIEW_TOOLS``).
+    Plan ``Bash(<entry>)``, ``Bash(cp *)``, ``Bash(mkdir *)``."""
+    entry, target = SCONS_TOPS[case]
+    extra = _tool_path("scons")
+    files = {"SConstruct": "print(1)\n", "sub/SConstruct": "print(2)\n", "lib/.keep": "",
+             "site_scons/.keep": "", "sub/site_scons/.keep": "",
+             "src/p.py": "import os\nos.system('touch zz')\n"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   [f"cp src/p.py {target}", entry], extra=extra)
+    assert denied is not None, "the hook allows a file of SCons' top folder"
+
+
+_open("test_h2b_scons_reads_the_site_folder_of_its_top",
+      "planprograms reads scons' SConstruct/site_scons in the call's folder only (1ab59b5); "
+      "`-C`, `-f`'s folder and `-u`/`-U`/`-D`'s search up are not read")
