@@ -832,3 +832,27 @@ def test_h2b_scons_reads_the_site_folder_of_its_top(tmp_path: Path, case: str) -
 _open("test_h2b_scons_reads_the_site_folder_of_its_top",
       "planprograms reads scons' SConstruct/site_scons in the call's folder only (1ab59b5); "
       "`-C`, `-f`'s folder and `-u`/`-U`/`-D`'s search up are not read")
+
+
+# --- M2: meson's source folder given as an operand ---------------------------------------------
+
+
+def test_m2_meson_setup_reads_the_source_folder_it_names(tmp_path: Path) -> None:
+    """``meson setup BUILD SOURCE`` reads ``SOURCE/meson.build`` (meson code:
+    ``run_command`` runs a program); d88238e guards ``meson.build`` in the call's folder and
+    ``-C``'s (s48-greview H2), not the source folder operand: under ``Bash(meson setup build
+    proj)``, ``Bash(cp *)``, ``cp src/mb proj/meson.build`` is allowed and the entry runs it
+    (meson 1.x from s48-greview's tools venv, ninja: ``SKILLGRANT_REVIEW_TOOLS``)."""
+    extra = _tool_path("meson")
+    needs("ninja")
+    files = {"proj/meson.build": "project('p')\n",
+             "src/mb": "project('p')\nrun_command('touch', 'zz', check: true)\n"}
+    denied = _case(tmp_path, ["Bash(meson setup build proj)", "Bash(cp *)"], files,
+                   ["cp src/mb proj/meson.build", "meson setup build proj"], extra=extra)
+    assert denied is not None, "the hook allows the meson.build meson setup reads"
+
+
+_open("test_m2_meson_setup_reads_the_source_folder_it_names",
+      "planprograms reads meson's `-C` folder only; `meson setup BUILD SOURCE`'s operands "
+      "(the source folder's meson.build, meson.options; the build folder's meson-private/) "
+      "are not read")
