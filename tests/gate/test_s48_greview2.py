@@ -856,3 +856,24 @@ _open("test_m2_meson_setup_reads_the_source_folder_it_names",
       "planprograms reads meson's `-C` folder only; `meson setup BUILD SOURCE`'s operands "
       "(the source folder's meson.build, meson.options; the build folder's meson-private/) "
       "are not read")
+
+
+# --- R1c: env's --split-string long spelling ---------------------------------------------------
+
+
+def test_r1c_env_split_string_runs_the_program_it_holds(tmp_path: Path) -> None:
+    """``env -S "make test"`` is read for the program its string starts (the Makefile is
+    guarded); its long spelling ``env --split-string="make test"`` is not: under that entry
+    and ``Bash(cp *)``, ``cp src/mk Makefile`` is allowed and the entry's make reads it
+    (payload ran)."""
+    needs("env", "make")
+    entry = 'env --split-string="make test"'
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"Makefile": MAKEFILE, "src/mk": "X := $(shell touch zz)\ntest:\n\t@echo hi\n"},
+                   ["cp src/mk Makefile", entry])
+    assert denied is not None, "the hook allows the Makefile env's string runs"
+
+
+_open("test_r1c_env_split_string_runs_the_program_it_holds",
+      "the runner reading knows env's `-S STRING`, not `--split-string=STRING` (nor a "
+      "getopt prefix `--sp=`)")
