@@ -520,6 +520,11 @@ _open("test_f2_a_runners_build_file_under_another_name",
       "`sconstruct.py` (scons), `mkdocs.yaml` (mkdocs)")
 
 
+
+_open("test_s4b_a_shells_code_moves_into_a_folder_after_options",
+      "ae25743 finds a shell's code past its options, not past `--` after `-c` (bash reads "
+      "the first word after `--` as the code)", "c-dashdash")
+
 # --- E1: a session value's word the shell joins from quoted parts ----------------------------
 
 
@@ -743,7 +748,8 @@ _open("test_s3b_the_plans_script_piped_into_an_interpreter",
 OPTIONED_SHELLS = {"lc": "bash -lc 'cd sub && make'", "ec": "bash -ec 'cd sub && make'",
                    "e-c": "sh -e -c 'cd sub && make'",
                    "o-pipefail": "bash -o pipefail -c 'cd sub && make'",
-                   "norc": "bash --norc -c 'cd sub && make'"}
+                   "norc": "bash --norc -c 'cd sub && make'",
+                   "c-dashdash": "bash -c -- 'cd sub && make'"}
 
 
 @pytest.mark.parametrize("case", list(OPTIONED_SHELLS))
