@@ -520,11 +520,6 @@ _open("test_f2_a_runners_build_file_under_another_name",
       "`sconstruct.py` (scons), `mkdocs.yaml` (mkdocs)")
 
 
-
-_open("test_s4b_a_shells_code_moves_into_a_folder_after_options",
-      "ae25743 finds a shell's code past its options, not past `--` after `-c` (bash reads "
-      "the first word after `--` as the code)", "c-dashdash")
-
 # --- E1: a session value's word the shell joins from quoted parts ----------------------------
 
 
@@ -764,6 +759,11 @@ def test_s4b_a_shells_code_moves_into_a_folder_after_options(tmp_path: Path, cas
     denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                    ["cp src/mk sub/Makefile", entry])
     assert denied is not None, "the hook allows the makefile the shell's make reads"
+
+
+_open("test_s4b_a_shells_code_moves_into_a_folder_after_options",
+      "ae25743 finds a shell's code past its options, not past `--` after `-c` (bash reads "
+      "the first word after `--` as the code)", "c-dashdash")
 
 
 # --- E2: a session value trimming $PWD (read as `.`) -----------------------------------------
