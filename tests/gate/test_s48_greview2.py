@@ -743,7 +743,8 @@ _open("test_s3b_the_plans_script_piped_into_an_interpreter",
 OPTIONED_SHELLS = {"lc": "bash -lc 'cd sub && make'", "ec": "bash -ec 'cd sub && make'",
                    "e-c": "sh -e -c 'cd sub && make'",
                    "o-pipefail": "bash -o pipefail -c 'cd sub && make'",
-                   "norc": "bash --norc -c 'cd sub && make'"}
+                   "norc": "bash --norc -c 'cd sub && make'",
+                   "c-dashdash": "bash -c -- 'cd sub && make'"}
 
 
 @pytest.mark.parametrize("case", list(OPTIONED_SHELLS))
@@ -758,6 +759,11 @@ def test_s4b_a_shells_code_moves_into_a_folder_after_options(tmp_path: Path, cas
     denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                    ["cp src/mk sub/Makefile", entry])
     assert denied is not None, "the hook allows the makefile the shell's make reads"
+
+
+_open("test_s4b_a_shells_code_moves_into_a_folder_after_options",
+      "ae25743 finds a shell's code past its options, not past `--` after `-c` (bash reads "
+      "the first word after `--` as the code)", "c-dashdash")
 
 
 # --- E2: a session value trimming $PWD (read as `.`) -----------------------------------------
@@ -798,3 +804,82 @@ def test_b1_pyproject_build_runs_the_setup_py_it_builds(tmp_path: Path, entry: s
     denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                    [f"cp src/setup.py {target}", entry], extra=extra)
     assert denied is not None, "the hook allows the setup.py pyproject-build runs"
+
+
+# --- H2b: SCons' top folder elsewhere than the call's (-C, -f, -u) ----------------------------
+
+
+#: (the entry, the file a cp writes): SCons reads ``SConstruct`` and ``site_scons/`` in its
+#: top folder: the folder ``-C`` names, the folder of the SConstruct ``-f`` names, or the
+#: first folder up holding an ``SConstruct`` for ``-u`` (``-U``, ``-D``).
+SCONS_TOPS = {"C-site": ("scons -C sub", "sub/site_scons/site_init.py"),
+              "f-site": ("scons -f sub/SConstruct", "sub/site_scons/site_init.py"),
+              "u-sconstruct": ("cd lib && scons -u", "SConstruct"),
+              "u-site": ("cd lib && scons -u", "site_scons/site_init.py")}
+
+
+@pytest.mark.parametrize("case", list(SCONS_TOPS))
+def test_h2b_scons_reads_the_site_folder_of_its_top(tmp_path: Path, case: str) -> None:
+    """1ab59b5 reads scons' build files in the call's folder only (no longer each folder up);
+    SCons' top folder is another one under ``-C sub``, ``-f sub/SConstruct`` or ``cd lib &&
+    scons -u`` (the folder up holding an ``SConstruct``): ``cp src/p.py <its site_init.py or
+    SConstruct>`` is allowed and the entry runs it (SCons 4; ``SKILLGRANT_REVIEW_TOOLS``).
+    Plan ``Bash(<entry>)``, ``Bash(cp *)``, ``Bash(mkdir *)``."""
+    entry, target = SCONS_TOPS[case]
+    extra = _tool_path("scons")
+    files = {"SConstruct": "print(1)\n", "sub/SConstruct": "print(2)\n", "lib/.keep": "",
+             "site_scons/.keep": "", "sub/site_scons/.keep": "",
+             "src/p.py": "import os\nos.system('touch zz')\n"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   [f"cp src/p.py {target}", entry], extra=extra)
+    assert denied is not None, "the hook allows a file of SCons' top folder"
+
+
+_open("test_h2b_scons_reads_the_site_folder_of_its_top",
+      "planprograms reads scons' SConstruct/site_scons in the call's folder only (1ab59b5); "
+      "`-C`, `-f`'s folder and `-u`/`-U`/`-D`'s search up are not read")
+
+
+# --- M2: meson's source folder given as an operand ---------------------------------------------
+
+
+def test_m2_meson_setup_reads_the_source_folder_it_names(tmp_path: Path) -> None:
+    """``meson setup BUILD SOURCE`` reads ``SOURCE/meson.build`` (meson code:
+    ``run_command`` runs a program); d88238e guards ``meson.build`` in the call's folder and
+    ``-C``'s (s48-greview H2), not the source folder operand: under ``Bash(meson setup build
+    proj)``, ``Bash(cp *)``, ``cp src/mb proj/meson.build`` is allowed and the entry runs it
+    (meson 1.x from s48-greview's tools venv, ninja: ``SKILLGRANT_REVIEW_TOOLS``)."""
+    extra = _tool_path("meson")
+    needs("ninja")
+    files = {"proj/meson.build": "project('p')\n",
+             "src/mb": "project('p')\nrun_command('touch', 'zz', check: true)\n"}
+    denied = _case(tmp_path, ["Bash(meson setup build proj)", "Bash(cp *)"], files,
+                   ["cp src/mb proj/meson.build", "meson setup build proj"], extra=extra)
+    assert denied is not None, "the hook allows the meson.build meson setup reads"
+
+
+_open("test_m2_meson_setup_reads_the_source_folder_it_names",
+      "planprograms reads meson's `-C` folder only; `meson setup BUILD SOURCE`'s operands "
+      "(the source folder's meson.build, meson.options; the build folder's meson-private/) "
+      "are not read")
+
+
+# --- R1c: env's --split-string long spelling ---------------------------------------------------
+
+
+def test_r1c_env_split_string_runs_the_program_it_holds(tmp_path: Path) -> None:
+    """``env -S "make test"`` is read for the program its string starts (the Makefile is
+    guarded); its long spelling ``env --split-string="make test"`` is not: under that entry
+    and ``Bash(cp *)``, ``cp src/mk Makefile`` is allowed and the entry's make reads it
+    (payload ran)."""
+    needs("env", "make")
+    entry = 'env --split-string="make test"'
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"Makefile": MAKEFILE, "src/mk": "X := $(shell touch zz)\ntest:\n\t@echo hi\n"},
+                   ["cp src/mk Makefile", entry])
+    assert denied is not None, "the hook allows the Makefile env's string runs"
+
+
+_open("test_r1c_env_split_string_runs_the_program_it_holds",
+      "the runner reading knows env's `-S STRING`, not `--split-string=STRING` (nor a "
+      "getopt prefix `--sp=`)")
