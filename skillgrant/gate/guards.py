@@ -122,8 +122,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
             _folder_items(folder, versions))
-        planned += [(path, True) for path in fs.joined(folder, ups)]  # (what the plan's
-        # programs find walking up)
+        planned += [(path, True) for path in fs.joined(folder, ups)]  # (found walking up)
     programs: list[tuple[str, bool]] = []
     local_programs: list[tuple[str, bool]] = []
     tops: set[str] = set()
@@ -132,9 +131,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         (items if at == 0 else local).extend(repositories(
             start, programs if at == 0 else local_programs, tops if at == 0 else set(),
             local, local_programs, loose if at == 0 else None))
-    items.append((os.path.join(home, ".claude.json"), False))  # its MCP servers (s41 M1)
-    items += [(os.path.join(home, ".gitconfig"), False),
-              (os.path.join(home, ".config", "git"), True)]
+    items += [(os.path.join(home, ".claude.json"), False),  # its MCP servers (s41 M1)
+              (os.path.join(home, ".gitconfig"), False), (os.path.join(home, ".config/git"), True)]
     items += [*zip(fs.joined(home, [name for name, _ in HOME_CODE]),
                    [tree for _, tree in HOME_CODE], strict=True), *npm_global(home)]
     xdg = os.environ.get("XDG_CONFIG_HOME")  # git's configuration there (review H-24)
@@ -248,8 +246,8 @@ def _loaded_libraries() -> list[str]:
     library folder for links costs milliseconds). None where the system does not say."""
     try:  # (a service's list, kept with the set, holds a hook process's and more)
         with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
-            named = {line.split(None, 5)[-1].strip() for line in maps  # (a library's name
-                     if "/" in line and ".so" in line}  # holds `.so`: the others are left)
+            named = {line.split(None, 5)[-1].strip() for line in maps  # (a library's
+                     if ".so" in line and "/" in line}  # name holds `.so`: others left)
     except OSError:
         return []
     folders = {os.path.dirname(p) for p in named
