@@ -10,6 +10,7 @@ import logging
 import signal
 from collections.abc import Callable, Iterator
 from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 import httptools
@@ -154,7 +155,7 @@ class HeadLimited(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._disarm()
         self._received = None
-        if any(name == b"transfer-encoding" for name, _ in self.headers or ()):
+        if b"transfer-encoding" in map(itemgetter(0), self.headers or ()):  # (at C speed)
             self._chunked = 0
         before = self._chunk_at or 0
         # The head's bytes are at most ``received``; its pieces at most its bytes and two a
