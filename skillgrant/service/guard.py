@@ -192,7 +192,9 @@ class Guard:
             return None
         started = time.perf_counter()
         try:
-            headers = scope[HEADERS] = header_table(scope)
+            headers = scope.get(HEADERS)  # (the server's protocol made it: ``transport``)
+            if headers is None:
+                headers = scope[HEADERS] = header_table(scope)
             self._check(scope, headers)
             answer = self.hook_now(scope, body) if len(body) <= self.max_body else None
         except Exception:  # (a Refusal too: the guard refuses it again, and says why)
