@@ -58,15 +58,13 @@ def planned_only(path: str) -> bool:
         others = kept[1]
     else:  # made once for the set, as ``_indexed`` makes its own (issue 29)
         others = Index(Guarded([g for g in guards if g[0] not in planned], always=(),
-                               tops=frozenset(),
-                               modules=getattr(guards, "modules", frozenset()),
+                               tops=frozenset(), modules=getattr(guards, "modules", frozenset()),
                                walked=getattr(guards, "walked", frozenset())))
         _OTHERS[0] = (guards, others)
     return others.find(path, files_only=False) is None
 
 
-#: ``planned_only``'s index of the items no plan's program reads, with the set it was made of
-#: (the service keeps ``GUARDED`` whole between calls: ``guarded_items``).
+#: ``planned_only``'s index of what no plan's program reads, and the set it was made of.
 _OTHERS: list[tuple[object, Index] | None] = [None]
 
 
