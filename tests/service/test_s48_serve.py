@@ -1,5 +1,5 @@
-"""Session 48 (s48-servespeed): what the service reads of a session whose variables are named
-alike but for case."""
+"""Session 48 (s48-servespeed): a session whose variables are named alike but for case sends
+one header name twice; the service denies its calls where the two values differ."""
 
 from __future__ import annotations
 
@@ -18,11 +18,6 @@ from skillgrant.service.plans import Plans, PlanSpec
 FOLDER = "/srv/project"
 
 
-@pytest.mark.xfail(strict=True, reason="open (s48-servespeed, a finding): npm reads "
-                   "npm_config_userconfig in any case, and the session sends the lower-case "
-                   "and the upper-case variable as one header name twice; the service reads "
-                   "the last (the upper-case one's, empty), so a session that sets only the "
-                   "lower-case one is taken for one that sets neither")
 def test_a_variable_set_in_lower_case_only_is_read_as_the_session_set_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A session setting ``npm_config_userconfig`` (and not ``NPM_CONFIG_USERCONFIG``): the
@@ -62,4 +57,5 @@ def test_a_variable_set_in_lower_case_only_is_read_as_the_session_set_it(
     options.values["--plan"] = str(plan)
     hooks = decide(options, payload)
     assert "deny" in hooks.stdout  # the hook in the session
-    assert "deny" in b"".join(sent).decode()  # the service
+    answer = b"".join(sent).decode()  # the service: denied, the header named
+    assert "deny" in answer and "npm_config_userconfig" in answer
