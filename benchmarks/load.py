@@ -130,9 +130,13 @@ def _baseline(plan: Path, env: dict[str, str], tmp: Path
     if not tree:
         return None
     # -P: not the working directory first on sys.path (a checkout's own package there would
-    # be served instead of the baseline's).
-    return _start([sys.executable, "-P", "-m", "skillgrant", "serve", "--port", "0", "--plan",
-                   f"bench={plan}"], {**env, "PYTHONPATH": tree}, tmp / "baseline.log")
+    # be served instead of the baseline's). The tree is put first by the command, not by
+    # PYTHONPATH: the gate compares the session's PYTHONPATH with the service's, and a
+    # baseline started with its own denied every call (10,000 errors a row, session 48).
+    first = f"import sys, runpy; sys.path.insert(0, {tree!r}); " \
+        "runpy.run_module('skillgrant', run_name='__main__', alter_sys=True)"
+    return _start([sys.executable, "-P", "-c", first, "serve", "--port", "0", "--plan",
+                   f"bench={plan}"], env, tmp / "baseline.log")
 
 
 def _cpu(pid: int) -> float | None:

@@ -53,11 +53,19 @@ def planned_only(path: str) -> bool:
     planned = planned_of(guards)
     if not planned or "/.git/" in path + "/":
         return False
+    kept = _OTHERS[0]
+    if kept is not None and kept[0] is guards:
+        others = kept[1]
+    else:  # made once for the set, as ``_indexed`` makes its own (issue 29)
+        others = Index(Guarded([g for g in guards if g[0] not in planned], always=(),
+                               tops=frozenset(), modules=getattr(guards, "modules", frozenset()),
+                               walked=getattr(guards, "walked", frozenset())))
+        _OTHERS[0] = (guards, others)
+    return others.find(path, files_only=False) is None
 
-    others = Guarded([g for g in guards if g[0] not in planned], always=(), tops=frozenset(),
-                     modules=getattr(guards, "modules", frozenset()),
-                     walked=getattr(guards, "walked", frozenset()))
-    return Index(others).find(path, files_only=False) is None
+
+#: ``planned_only``'s index of what no plan's program reads, and the set it was made of.
+_OTHERS: list[tuple[object, Index] | None] = [None]
 
 
 class Index:

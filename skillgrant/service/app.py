@@ -328,7 +328,7 @@ def _hook_request(service: Service, scope: Scope, body: bytes
     path = str(scope["path"])
     return (path[len(HOOK_PREFIX):] if path.startswith(HOOK_PREFIX) else "",
             bytes(scope.get("query_string", b"")).decode("latin-1"), body,
-            service.sessions.of((scope.get(HEADERS) or header_table(scope)).last))
+            service.sessions.of(*(scope.get(HEADERS) or header_table(scope))))
 
 
 def _document_hook(api: FastAPI) -> None:

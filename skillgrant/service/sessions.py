@@ -18,6 +18,7 @@ from ..limits import MAX_HOOK_PAYLOAD_BYTES
 #: The session's headers: their names, and as the guard keys them (``guard.header_table``).
 _SESSION = tuple((header, header.encode("latin-1")) for _, header in NAMES)
 _KEYS = tuple(key for _, key in _SESSION)
+_KEYSET = frozenset(_KEYS)
 #: Sessions kept at most, and transcripts of each; past them all are forgotten.
 MAX_SESSIONS = 256
 MAX_TRANSCRIPTS = 64
@@ -60,10 +61,20 @@ class Sessions:
     def __len__(self) -> int:
         return len(self._kept)
 
-    def of(self, last: dict[bytes, bytes]) -> Session:
-        """The session of a request whose headers' last values are ``last`` (a header sent
-        twice: the last counts), by their names in lower case; Claude Code writes a header's
-        value in Latin-1 (measured: review F10)."""
+    def of(self, last: dict[bytes, bytes],
+           repeated: dict[bytes, list[bytes]] | None = None) -> Session:
+        """The session of a request whose headers' last values are ``last``, by their names
+        in lower case; Claude Code writes a header's value in Latin-1 (measured: review F10).
+        A session's header sent more than once (``repeated``) with values that differ is
+        never read as one of them: its calls are denied (``npm_config_prefix`` beside
+        ``NPM_CONFIG_PREFIX`` is one header name; session 48's finding)."""
+        clash = [name.decode("latin-1") for name, values in (repeated or {}).items()
+                 if name in _KEYSET and len(set(values)) > 1]
+        if clash:
+            return Session({}, f"the request sends the session's header {', '.join(clash)} "
+                           "more than once with different values (variables whose names "
+                           "differ only by case are one header name), so what the session "
+                           "set is not known here: use the `skillgrant hook` command", "")
         raw = tuple(map(last.get, _KEYS))
         own = values(COMPARED)  # what session_problem compares the session with
         was = self._last  # (compared value by value: the values' hashes are not made yet)

@@ -16,7 +16,7 @@ import httptools
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
-from .guard import BODY_WHOLE, HOOK_PREFIX
+from .guard import BODY_WHOLE, HEADERS, HOOK_PREFIX, HeaderTable
 
 _HOOK = HOOK_PREFIX.encode()
 
@@ -75,6 +75,8 @@ class HeadLimited(HttpToolsProtocol):
     _chunk = b""  # the chunk being parsed, and the head's bytes received before it
     _chunk_at: int | None = 0
     _ended = False  # a request ended in the chunk: a head begun after it began inside it
+    _table: dict[bytes, bytes]  # the request's headers' last values (``on_header``)
+    _twice: dict[bytes, list[bytes]]  # and every value of each name sent more than once
     #: A hook request's answer made in line (``guard.Guard.direct``: the body's bytes, or
     #: None when the request is to go to the application as any other).
     direct: Callable[[Any, bytes], bytes | None] | None = None
@@ -111,11 +113,27 @@ class HeadLimited(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._received, self._url_begun, self._chunked = 0, False, None
+        self._table, self._twice = {}, {}
         # a request begun: not idle (an answer made in line in this chunk armed the timer)
         self._unset_keepalive_if_required()
         # Timed from the end of the chunk it began in, when it is not whole by then (most
         # heads arrive whole in one chunk: no timer is made for them).
         self._disarm()
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        """uvicorn's (``HttpToolsProtocol.on_header``: tests/service/test_hot_path.py holds
+        the two equal), and the request's ``guard.HeaderTable`` made as its headers come (a
+        session sends some ninety: the table made of them afterwards, three names of them
+        twice, was a fifth of the service's own work a request; issue 29)."""
+        name = name.lower()
+        value = value.rstrip(b" \t")
+        if name == b"expect" and value.lower() == b"100-continue":
+            self.expect_100_continue = True
+        self.headers.append((name, value))
+        table = self._table
+        if name in table:  # sent before: every value of it, in order (``repeated``)
+            self._twice.setdefault(name, [table[name]]).append(value)
+        table[name] = value
 
     def on_url(self, url: bytes) -> None:
         if not self._url_begun and not url.startswith(b"/"):
@@ -137,6 +155,8 @@ class HeadLimited(HttpToolsProtocol):
             return
         if self._held is not None:  # the body came whole with its head
             body, self._held = b"".join(self._held), None
+            # the request's headers as ``guard.header_table`` reads them, made as they came
+            self.scope[HEADERS] = HeaderTable(self._table, self._twice)  # type: ignore[literal-required]
             try:  # (a crash here would be the parser's 400: the application answers instead)
                 answer = self.direct(self.scope, body) if self.direct is not None else None
             except Exception:
@@ -154,7 +174,7 @@ class HeadLimited(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._disarm()
         self._received = None
-        if any(name == b"transfer-encoding" for name, _ in self.headers or ()):
+        if b"transfer-encoding" in self._table:
             self._chunked = 0
         before = self._chunk_at or 0
         # The head's bytes are at most ``received``; its pieces at most its bytes and two a

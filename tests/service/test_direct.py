@@ -57,12 +57,25 @@ def _payload(rng: random.Random) -> bytes:
     return json.dumps(call).encode()
 
 
+#: Headers a request may send a second time, in another case. (Not ``Content-Length``: the
+#: parser refuses the request, and the connection, before the application sees it; pipelined
+#: after a hook call in the same chunk, that call is answered in line first and not through
+#: the ASGI cycle, which the 400 cuts short.)
+_AGAIN = [f"HOST: 127.0.0.1:{PORT}", "content-TYPE: application/json",
+          "X-SKILLGRANT-ENV-PWD: </elsewhere>", "X-Skillgrant-Env-HOME: <>"]
+
+
+def _sent_once(request: bytes) -> bool:
+    """Whether no header of ``_AGAIN`` is sent again in ``request``."""
+    return not any(again.encode() + b"\r\n" in request for again in _AGAIN)
+
+
 def _request(rng: random.Random) -> bytes:
     body = _payload(rng) if rng.random() < 0.9 else b"not json"
     headers = {"Host": f"127.0.0.1:{PORT}", "Content-Type": "application/json",
                **session_headers(dict(os.environ), FOLDER)}
     target, version = "/v1/hook/p", "HTTP/1.1"
-    twist = rng.random() * 0.4  # (a twist in two requests of three)
+    twist = rng.random() * 0.5  # (a twist in two requests of three)
     if twist < 0.04:
         headers["Host"] = "evil.example:80"
     elif twist < 0.08:
@@ -80,9 +93,13 @@ def _request(rng: random.Random) -> bytes:
         headers["Expect"] = "100-continue"
     elif twist < 0.26:
         body = b'{"pad": "' + b"x" * 3000 + b'"}'  # over the body limit below
+    extra = ""  # a header sent again, in another case (the protocol's table: issue 29)
+    if 0.26 <= twist < 0.34:
+        extra = rng.choice(_AGAIN) + "\r\n"
     method = "GET" if rng.random() < 0.03 else "POST"
     head = f"{method} {target} {version}\r\n" + "".join(
-        f"{k}: {v}\r\n" for k, v in headers.items()) + f"Content-Length: {len(body)}\r\n\r\n"
+        f"{k}: {v}\r\n" for k, v in headers.items()) + extra + \
+        f"Content-Length: {len(body)}\r\n\r\n"
     return head.encode("latin-1") + body
 
 
@@ -184,7 +201,7 @@ def test_the_requests_answered_in_line_are_most_hook_requests(tmp_path: Path) ->
     whole = [r for r in plain if b"Host: 127.0.0.1" in r and b"Origin" not in r
              and b"text/plain" not in r and b" /v1/hook/p HTTP/1.1" in r
              and b"Connection: close" not in r and b"Expect" not in r and b"pad" not in r
-             and b"not json" not in r][:5]
+             and b"not json" not in r and _sent_once(r)][:5]
     transport.HeadLimited._answer = counted  # type: ignore[method-assign]
     try:
         _served(tmp_path, [b"".join(whole)], direct=True)
@@ -205,7 +222,8 @@ def test_an_event_log_that_fails_does_not_keep_the_answer_back(tmp_path: Path) -
     requests = [r for r in (_request(rng) for _ in range(60))
                 if b"Host: 127.0.0.1" in r and b"Origin" not in r and b"text/plain" not in r
                 and b" /v1/hook/p HTTP/1.1" in r and b"Connection: close" not in r
-                and b"Expect" not in r and b"pad" not in r and b"not json" not in r][:4]
+                and b"Expect" not in r and b"pad" not in r and b"not json" not in r
+                and _sent_once(r)][:4]
     (tmp_path / "a").mkdir()
     expected = _served(tmp_path / "a", [b"".join(requests)], direct=True)[0]
     made = guard.Guard.__init__

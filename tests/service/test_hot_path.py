@@ -134,6 +134,8 @@ def test_the_header_table_is_each_value_in_order_under_its_lower_case_name(seed:
     headers = [(rng.choice(_NAMES), b"v%d" % i) for i in range(rng.randrange(0, 8))]
     if rng.random() < 0.5:  # as uvicorn hands them over: lower case, each name once
         headers = list({name.lower(): (name.lower(), value) for name, value in headers}.values())
+    elif rng.random() < 0.5:  # lower case, names repeated (a session's npm_config_prefix
+        headers = [(name.lower(), value) for name, value in headers]  # and NPM_CONFIG_PREFIX)
     reference: dict[bytes, list[bytes]] = {}
     for name, value in headers:
         reference.setdefault(name.lower(), []).append(value)
@@ -177,3 +179,31 @@ def test_the_request_event_is_written_as_any_event_is(seed: int) -> None:
             log.request(*fields.values())
         lines.append(stream.getvalue())
     assert lines[0] == lines[1]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_the_protocols_header_callback_is_uvicorns_and_makes_the_header_table(seed: int) -> None:
+    """``transport.HeadLimited.on_header`` does what uvicorn's ``on_header`` does (the headers
+    kept, ``Expect: 100-continue`` noted; a uvicorn that changes its own fails here), and the
+    table it makes as they come is ``guard.header_table`` of them: names in any case, sent
+    more than once, values with blanks after them."""
+    import random
+    from types import SimpleNamespace
+
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from skillgrant.service.guard import HeaderTable, header_table
+    from skillgrant.service.transport import HeadLimited
+
+    rng = random.Random(seed)
+    names = [*_NAMES, b"Expect", b"expect", b"EXPECT", b"Transfer-Encoding"]
+    values = [b"", b"v", b"v \t", b" v", b"100-continue", b"100-Continue \t", b"\t"]
+    theirs = SimpleNamespace(headers=[], expect_100_continue=False)
+    ours = SimpleNamespace(headers=[], expect_100_continue=False, _table={}, _twice={})
+    for _ in range(rng.randrange(0, 12)):
+        name, value = rng.choice(names), rng.choice(values) + rng.choice([b"", b"x"])
+        HttpToolsProtocol.on_header(theirs, name, value)  # type: ignore[arg-type]
+        HeadLimited.on_header(ours, name, value)  # type: ignore[arg-type]
+    assert ours.headers == theirs.headers
+    assert ours.expect_100_continue == theirs.expect_100_continue
+    assert HeaderTable(ours._table, ours._twice) == header_table({"headers": theirs.headers})
