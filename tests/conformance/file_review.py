@@ -15,13 +15,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from cc_probe import TALLY, Judge
 from cc_runtime import run_session
+from reader_review import lay_out as lay_out  # (the unit reviews' too)
 
 PLAN = "allowed-tools: Read\n"
 WIDE = ["--allowedTools", "Skill"]
@@ -44,17 +45,6 @@ def work_folder(prefix: str) -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def lay_out(work: Path, files: Mapping[str, str | tuple[str, str]]) -> None:
-    """Write ``files`` (path under ``work``: text, or ("link", target) for a symbolic link)."""
-    for rel, data in files.items():
-        path = work / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(data, tuple):
-            path.symlink_to(data[1])
-        else:
-            path.write_text(data)
 
 
 def runtime(judge: Judge, work: Path, calls: Sequence[tuple[str, dict[str, Any]]], *,
