@@ -77,6 +77,22 @@ def read_batch(binary: Path, texts: Sequence[str]) -> list[Reading]:
     return out
 
 
+def assert_reads_as_bun(binary: Path, text: str) -> None:
+    """skillgrant reads ``text``'s allowed-tools as the runtime's steps under Bun do (nothing
+    where they fail or find none), or refuses it (the contract holds either way)."""
+    from skillgrant.errors import SkillFileError
+    from skillgrant.skillfile import read_skill
+
+    (reading,) = read_batch(binary, [text])
+    try:
+        ours = read_skill(text).runtime_entries
+    except SkillFileError:
+        return  # refused: the contract holds
+    theirs = reading.entries if reading.how not in ("failed", "none") else ()
+    assert ours == theirs, (f"skillgrant reads {list(ours)!r}; Claude Code's steps "
+                            f"({reading.how}) read {list(theirs)!r}")
+
+
 if __name__ == "__main__":
     if sys.argv[1:] != ["install"]:
         sys.exit("usage: bun_runtime.py install")
