@@ -1,0 +1,431 @@
+"""Review s48-freview of the SKILL.md reader (session 47's late fixes first: tagged.comment_end,
+flowlenient, runtime._BUN_READS, keyread/removed, the size limit, pluginparts, staged): files
+``check`` passes or ``apply`` keeps (or writes, under ``--enforce``) that a runtime reads with
+more grants than the plan, or that run something the plan does not carry. Each test in
+``HOLES`` fails today and is a strict xfail, so a fix shows as an unexpected pass (then drop
+its row).
+
+The runtimes' readings written here were measured: Bun 1.4.5 running the runtime's frontmatter
+steps (``test_*_bun_reads_*`` pin them, skipped without Bun).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from skillgrant.errors import SkillFileError
+from skillgrant.plan import Plan
+from skillgrant.skillfile import apply_to_text, read_skill
+from skillgrant.skillfile.removed import removed_tools
+
+#: Each hole's test, and why it fails today.
+HOLES: dict[str, str] = {
+    "h1": ("a tag ended by a character libyaml does not take in a tag (`,` `#` `<` `>` `\\` "
+           "`^` quotes, any non-ASCII): libyaml rejects, Bun 1.4.5 reads the tag and the rest "
+           "as the value; runtime._rejected takes libyaml's error for Bun's (yamlapart's "
+           "_CUT_TAG is asked of texts PyYAML reads only) and the retry is read"),
+    "h2": ("runtime._BUN_READS' tab group ends a tab-only line with `$`, which Python's re "
+           "matches before LF only: a tab-only line ending in CRLF is not seen, the retry "
+           "(its tab made spaces) is read"),
+    "h3": ("a block scalar's indentation or chomping indicator after a blank (`| -`, `> 2`, "
+           "`|2\\t+`): libyaml rejects, Bun 1.4.5 reads the header; runtime._rejected takes "
+           "libyaml's error for Bun's and the retry is read"),
+    "h4": ("a complex key after a lone CR (`x: 1` CR `? |#`): yamlapart's _COMPLEX_KEY and "
+           "_ODD_COMPLEX_KEY find a `?` first on a line after an LF only; libyaml reads the "
+           "text, Bun 1.4.5 rejects it and its retry (the frontmatter is {})"),
+    "h5": ("runtime._misplaced_line takes a tab before a flow collection's closing bracket "
+           "or comma (`[a,` ⏎ `\\t]`, `['q'` ⏎ `\\t,b]`) for Bun's rejection; Bun 1.4.5 "
+           "reads it, libyaml too, and skillgrant reads the retry"),
+    "h6": ("runtime.bun_rejects reads a block scalar's header from the node's start, its "
+           "properties when they are on a line of their own (`x: &a` ⏎ `  |#`): the comment "
+           "glued to the indicator is not seen; libyaml reads it, Bun 1.4.5 rejects the text "
+           "and its retry (the frontmatter is {})"),
+    "h7": ("runtime._misplaced_line's tab rule reads a continuation line up to the next LF: "
+           "a tab-only line ended by a lone CR inside a quoted scalar (`'a` ⏎ `\\t` CR "
+           "`  b'`) is taken for a tab before text; Bun 1.4.5 reads a blank line (and the "
+           "text as written), skillgrant reads the retry"),
+    "h8": ("runtime._misplaced_line lets a ',' start a flow collection's continuation line at "
+           "any column; Bun 1.4.5 rejects one at or left of the block's column after a nested "
+           "collection (`[[x]` ⏎ `,b]`), and the retry (the frontmatter is {}); skillgrant "
+           "predicts Bun reads it as written"),
+    "h9": ("blockcolumn.wide_blank_line ends the block scalar's header at the next LF: after "
+           "a header ended by a lone CR its first line is skipped, a wider blank line after it "
+           "is taken for the first, and Bun's rejection predicted; Bun 1.4.5 reads the text, "
+           "and skillgrant says the value grants nothing (SG009)"),
+    "h10": ("yamlapart's _CUT_ANCHOR (s43 F11: `&a:` is anchor `a` to libyaml, `a:` to Bun) "
+            "finds a node's start after an LF only: after a lone CR (`x: 1` CR `&a: b`, "
+            "`x:` CR `- &a: b`) it is missed, and skillgrant reads what Bun reads otherwise"),
+}
+
+
+def _hole(name: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=HOLES[name])
+
+
+def _rows(hole: str, rows: dict[str, str]) -> list[object]:
+    return [pytest.param(row, marks=[_hole(hole)] if hole in HOLES else [], id=row)
+            for row in sorted(rows)]
+
+
+ENFORCE = "/usr/bin/skillgrant hook --plan /p/plan.json"
+SKILL_PATH = "/nonexistent/.claude/skills/probe/SKILL.md"
+BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
+needs_bun = pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+
+
+def _skill(value: str, extra: str = "") -> str:
+    extra = f"{extra}\n" if extra else ""
+    return f"---\nname: probe\ndescription: d\nallowed-tools: {value}\n{extra}---\nbody\n"
+
+
+def _bun_parse(texts: list[str]) -> list[object]:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>Bun.YAML.parse(s))))')
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    out: list[object] = json.loads(done.stdout)
+    return out
+
+
+def _enforced(extra: str) -> None:
+    """``apply --enforce`` (plan ``Bash(echo *)``) of a skill with ``extra`` lines: it must
+    refuse, since the runtime drops (or forks past) the hook it writes."""
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(_skill("Bash(echo *)", extra), Plan.from_entries(["Bash(echo *)"]),
+                      enforce=ENFORCE, path=SKILL_PATH)
+
+
+# H1: R3's mechanism (PyYAML rejects, Bun reads as written, skillgrant reads the retry) with a
+# tag. libyaml's tag scanner takes URI characters only and stops at any other ("did not find
+# expected whitespace or line break (while scanning a tag)"); Bun 1.4.5 ends the tag there and
+# reads the rest as the value (``x: !a,b`` is ``",b"``, ``x: !a^b`` ``"^b"``). The tag makes
+# the runtime's retry re-quote the line, so the retry composes, and skillgrant reads
+# ``y: {PreToolUse: y}`` (the runtime drops the skill's hooks) and ``context: &c fork`` (the
+# skill runs forked, its own hook never sees the calls) as strings: ``apply --enforce`` writes
+# its hook. Measured by a sweep of every ASCII character and some others after ``!a``: `,` `#`
+# `<` `\` `^`, U+00A0, U+00E9, U+3000, U+FEFF (also after ``!!`` and after an anchor).
+H1 = {
+    "comma-mapping": "x: !a,b\ny: {PreToolUse: y}",
+    "caret-fork": "x: !a^b\ncontext: &c fork",
+    "hash-anchored-mapping": "argument-hint: !a#b\ny: &a {PreToolUse: y}",
+    "backslash-permission-request": "x: !a\\b\nz: {PermissionRequest: y}",
+    "less-than-after-anchor": "x: &z !a<b c\ny: {PreToolUse: y}",
+    "secondary-hash": "x: !!#b\ny: {PreToolUse: y}",
+    "non-ascii": "when_to_use: !aé now\ny: {PreToolUse: y}",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h1", H1))
+def test_h1_enforce_writes_a_hook_beside_a_tag_libyaml_stops_in(row: str) -> None:
+    _enforced(H1[row])
+
+
+@needs_bun
+def test_h1_bun_reads_a_tag_libyaml_stops_in_as_written() -> None:
+    assert _bun_parse([H1["comma-mapping"], H1["caret-fork"], H1["hash-anchored-mapping"],
+                       H1["non-ascii"]]) == [
+        {"x": ",b", "y": {"PreToolUse": "y"}}, {"x": "^b", "context": "fork"},
+        {"argument-hint": None, "y": {"PreToolUse": "y"}},
+        {"when_to_use": "é now", "y": {"PreToolUse": "y"}}]
+
+
+# H2: s47-ffix's R7 fix (``_BUN_READS``' ``tab`` group, ``^[ \t]*\t[ \t]*(?:#|$)``) finds a
+# tab-only line by ``$``, which Python's ``re`` matches before an LF only: a tab-only line that
+# ends in CRLF (``\t\r\n``) is not found. PyYAML rejects the tab, Bun 1.4.5 reads a blank
+# line; the runtime's retry turns the tab into spaces, so it composes, and skillgrant reads the
+# retry, where the LF-ended lines it re-quotes are strings (``y: {PreToolUse: y}``,
+# ``context: &c fork``). A CRLF file with one line ending in LF is enough (the runtime's _u
+# re-quotes no CR-ended line).
+H2 = {
+    "mapping-after": "x: 1\n\t\r\ny: {PreToolUse: y}",
+    "fork-before": "context: &c fork\n\t\r",
+    "spaces-around": "context: &c fork\n\t \r",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h2", H2))
+def test_h2_enforce_writes_a_hook_beside_a_tab_only_line_ending_in_crlf(row: str) -> None:
+    _enforced(H2[row])
+
+
+@_hole("h2")
+def test_h2_enforce_refuses_a_crlf_file_with_a_tab_only_line() -> None:
+    """The same in a CRLF file whose one re-quoted line ends in LF."""
+    text = ("---\r\nname: probe\r\ndescription: d\r\nallowed-tools: Bash(echo *)\r\n\t\r\n"
+            "context: &c fork\n---\r\nbody\r\n")
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(text, Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE,
+                      path=SKILL_PATH)
+
+
+@needs_bun
+def test_h2_bun_reads_a_tab_only_line_ending_in_crlf_as_blank() -> None:
+    assert _bun_parse([H2["mapping-after"], H2["fork-before"]]) == [
+        {"x": 1, "y": {"PreToolUse": "y"}}, {"context": "fork"}]
+
+
+# H3: R3's mechanism with a block scalar's header: Bun 1.4.5 takes blanks between ``|``/``>``
+# and its indentation or chomping indicator (``x: | -`` is ``""``), libyaml stops ("expected
+# a comment or a line break"). The ``|`` makes the runtime's retry re-quote the line, so the
+# retry composes and skillgrant reads it: ``y: {PreToolUse: y}`` and ``context: &c fork`` are
+# strings there. Measured on ``|``, ``>``, ``|-``, ``>+``, ``|2`` with a space, two or a tab
+# before ``-``, ``+``, ``2``, ``-2``, ``2-``, ``+1`` (all read by Bun, all retried here).
+H3 = {
+    "literal-strip-mapping": "x: | -\ny: {PreToolUse: y}",
+    "folded-indent-fork": "x: > 2\ncontext: &c fork",
+    "tab-keep": "argument-hint: |2\t+\ny: {PreToolUse: y}",
+    "comment-after": "x: >  - #c\nz: {PermissionRequest: y}",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h3", H3))
+def test_h3_enforce_writes_a_hook_beside_a_block_header_with_a_blank(row: str) -> None:
+    _enforced(H3[row])
+
+
+@needs_bun
+def test_h3_bun_reads_a_block_header_with_a_blank() -> None:
+    assert _bun_parse([H3["literal-strip-mapping"], H3["folded-indent-fork"],
+                       H3["tab-keep"]]) == [
+        {"x": "", "y": {"PreToolUse": "y"}}, {"x": "", "context": "fork"},
+        {"argument-hint": "", "y": {"PreToolUse": "y"}}]
+
+
+# H4: s43-freview F4's complex keys (``? |#``, ``? >#``, ``? ''#c``: Bun rejects the line,
+# libyaml reads it) are refused where a ``?`` is first on a line after an LF; after a lone CR
+# (a YAML line break for both parsers) the ``?`` is not found. libyaml reads the text (a key
+# '' or None), Bun 1.4.5 rejects it and the runtime's retry (which keeps the CR line), so the
+# runtime's frontmatter is ``{}``: no ``allowed-tools`` (check reports entries the runtime
+# never grants) and no ``hooks`` (apply --enforce writes a hook that never loads; measured:
+# bun_reader reads the written file "failed").
+H4 = {
+    "literal-glued-comment": "x: 1\r? |#",
+    "quoted-glued-comment": "a: b\r? ''#c",
+    "folded-with-value": "argument-hint: h\r? >#: x",
+    "two-crs": "x: 1\r\r? >#\r\n: y",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h4", H4))
+def test_h4_enforce_writes_a_hook_beside_a_complex_key_after_a_cr(row: str) -> None:
+    _enforced(H4[row])
+
+
+@pytest.mark.parametrize("row", _rows("h4", H4))
+def test_h4_check_reports_entries_beside_a_complex_key_after_a_cr(row: str) -> None:
+    try:
+        doc = read_skill(_skill("Bash(echo *)", H4[row]))
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == ()
+
+
+@needs_bun
+def test_h4_bun_rejects_a_complex_key_after_a_cr() -> None:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>{try{Bun.YAML.parse(s);return true}'
+              'catch{return false}})))')
+    texts = [H4[row] for row in sorted(H4)]
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [False] * len(texts)
+
+
+# H5: the other way round: a text libyaml reads and Bun 1.4.5 reads as written, which
+# skillgrant predicts Bun rejects. ``_misplaced_line`` takes a tab first on a flow
+# collection's continuation line for Bun's rejection, unless the line is blank or a comment;
+# Bun also reads a tab before the closing bracket (``[a,`` ⏎ ``\t]``). libyaml reads it after a
+# CR, a CRLF, or where the collection starts on its own line (``x:`` ⏎ ``  [a,`` ⏎ ``\t]``), so
+# skillgrant reads the runtime's retry, where ``y: {PreToolUse: y}`` and ``context: &c fork``
+# are strings.
+H5 = {
+    "cr": "x: [a,\r\t]\ny: {PreToolUse: y}",
+    "crlf": "x: [a,\r\n\t]\ncontext: &c fork",
+    "own-line": "x:\n  [a,\n\t]\ny: {PreToolUse: y}",
+    "mapping-own-line": "x:\n  {a: b,\n\t}\ncontext: &c fork",
+    "nested": "x:\n  k: [a,\n\t\t]\nz: {PermissionRequest: y}",
+    "quoted-key": '"x": [a,\n\t]\ny: {PreToolUse: y}',
+    "comma-own-line": "x:\n  ['q'\n\t,b]\ny: {PreToolUse: y}",
+    "comma-after-comment": "x:\n  ['q'\n\t# c\n\t,[x]]\ncontext: &c fork",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h5", H5))
+def test_h5_enforce_writes_a_hook_beside_a_tab_before_a_closing_bracket(row: str) -> None:
+    _enforced(H5[row])
+
+
+@needs_bun
+def test_h5_bun_reads_a_tab_before_a_closing_bracket() -> None:
+    assert _bun_parse([H5["cr"], H5["crlf"], H5["own-line"], H5["mapping-own-line"]]) == [
+        {"x": ["a"], "y": {"PreToolUse": "y"}}, {"x": ["a"], "context": "fork"},
+        {"x": ["a"], "y": {"PreToolUse": "y"}}, {"x": {"a": "b"}, "context": "fork"}]
+
+
+# H6: s43-freview's rule "a comment glued to a block scalar's indicator" (``|#``: libyaml reads
+# it, Bun rejects) reads the header on the line where the node starts; a node's properties on
+# their own line (``x: &a`` ⏎ ``  |#``, s47-ffix's F2 placement) move the indicator to the
+# next line, and the glued comment is not seen. Bun 1.4.5 rejects the text, and its retry (the
+# ``&a`` line re-quoted, the ``|#`` line under it); the runtime's frontmatter is ``{}``: check
+# reports entries the runtime never grants, and ``apply --enforce`` writes a hook that never
+# loads (bun_reader reads the written file "failed").
+H6 = {
+    "anchor": "x: &a\n  |#",
+    "tag-folded-text": "argument-hint: !!str\n  >#\n  h",
+    "properties-own-line": "x:\n  &a\n  |#",
+    "comment-line-between": "x: &a\n  # c\n !!str |#",
+    "cr": "x: &a\r  |#",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h6", H6))
+def test_h6_enforce_writes_a_hook_beside_a_glued_comment_after_properties(row: str) -> None:
+    _enforced(H6[row])
+
+
+@pytest.mark.parametrize("row", _rows("h6", H6))
+def test_h6_check_reports_entries_beside_a_glued_comment_after_properties(row: str) -> None:
+    try:
+        doc = read_skill(_skill("Bash(echo *)", H6[row]))
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == ()
+
+
+# H7: the tab rule of ``_misplaced_line`` (a tab first on a continuation line: Bun rejects,
+# but a blank or comment line) takes the line to the next LF; a lone CR ends it for Bun.
+# ``x: 'a`` ⏎ ``\t`` CR ``  b'`` holds a tab-only line, which Bun 1.4.5 reads as blank (``a\nb``,
+# as written); skillgrant predicts a rejection and reads the retry, where ``y`` and
+# ``context`` are strings.
+H7 = {
+    "single-quoted": "x: 'a\n\t\r  b'\ny: {PreToolUse: y}",
+    "cr-only": "x: 'a\r\t\r  b'\ncontext: &c fork",
+    "double-quoted": 'x: "a\n\t\r  b"\ny: {PreToolUse: y}',
+    "seen-in-the-generator": "x:\t'\\t\r    \r\n\t\t\r  '\t#c\ny: {PreToolUse: y}",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h7", H7))
+def test_h7_enforce_writes_a_hook_beside_a_tab_only_line_ended_by_a_cr(row: str) -> None:
+    _enforced(H7[row])
+
+
+@needs_bun
+def test_h6_h7_bun_readings() -> None:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>{try{return Bun.YAML.parse(s)}'
+              'catch{return null}})))')
+    texts = [H6["anchor"], H6["tag-folded-text"], H7["single-quoted"], H7["cr-only"]]
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [None, None, {"x": "a\nb", "y": {"PreToolUse": "y"}},
+                                       {"x": "a\nb", "context": "fork"}]
+
+
+# H8: a ``,`` first on a continuation line of a flow collection, at column 0 of a top-level
+# value, is excused by ``_misplaced_line`` (with ``]``, ``}`` and ``#``); Bun 1.4.5 reads one
+# after a plain or quoted item (``[a`` ⏎ ``,b]``) but rejects one after a nested collection
+# (``[[x]`` ⏎ ``,b]``, ``[{k: v}`` ⏎ ``,b]``), and the runtime's retry too (the frontmatter is
+# ``{}``): check reports entries the runtime never grants, ``apply --enforce`` writes a hook that
+# never loads (bun_reader on the written file: "failed").
+H8 = {
+    "nested-list": "x: [[x]\n,b]",
+    "nested-mapping": "x: [{k: v}\n,b]",
+    "comment-line-between": "x: [[x]\n# c\n,b]",
+    "blank-after-bracket": "x: [[x] \n,b]",
+    "crlf": "x: [[x]\r\n,b]",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h8", H8))
+def test_h8_enforce_writes_a_hook_beside_a_comma_line_after_a_nested_collection(
+        row: str) -> None:
+    _enforced(H8[row])
+
+
+@pytest.mark.parametrize("row", _rows("h8", H8))
+def test_h8_check_reports_entries_beside_a_comma_line_after_a_nested_collection(
+        row: str) -> None:
+    try:
+        doc = read_skill(_skill("Bash(echo *)", H8[row]))
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == ()
+
+
+@needs_bun
+def test_h8_bun_rejects_a_comma_line_after_a_nested_collection() -> None:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>{try{return Bun.YAML.parse(s)}'
+              'catch{return null}})))')
+    texts = [H8["nested-list"], H8["nested-mapping"], "x: [a\n,b]", "x: [[x]\n ,b]"]
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [None, None, {"x": ["a", "b"]}, {"x": [["x"], "b"]}]
+
+
+# H9 (low: reported, the verdict stands): a block scalar whose header ends at a lone CR
+# (``x: >`` CR ``  a`` ⏎ ``    `` ⏎ ``  b``). ``wide_blank_line`` starts after the next LF, so it
+# skips the first line ``  a`` and takes the 4-space blank line for a leading one wider than
+# the first text line: Bun's rejection is predicted, and with a line the retry re-quotes, that
+# Bun reads nothing ("nothing": SG009 says the value grants nothing). Bun 1.4.5 reads the
+# text as written, ``allowed-tools`` included (bun_reader: direct, ``Bash(touch *)``).
+H9 = {
+    "folded": ("x: >\r  a\n    \n  b\nallowed-tools: Bash(touch *)", ("Bash(touch *)",)),
+    "literal": ("x: |\r  a\n   \n  b\nallowed-tools: Bash(touch *)", ("Bash(touch *)",)),
+}
+
+
+@pytest.mark.parametrize("row", _rows("h9", {row: "" for row in H9}))
+def test_h9_check_reports_the_entries_beside_a_block_header_ended_by_a_cr(row: str) -> None:
+    text, entries = H9[row]
+    try:
+        doc = read_skill(f"---\nname: p\ndescription: d\n{text}\n---\nb\n")
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == entries
+
+
+# H10: s43-freview F11's cut anchor (``&a:``: libyaml ends the name at ``:``, Bun 1.4.5 reads
+# ``a:`` as the name) is refused where it starts a node after an LF, a ``: `` or a flow
+# indicator; after a lone CR (a YAML line break) it is not found. A mapping key so written
+# (``x: 1`` CR ``&a: b``) makes Bun reject the text and its retry (the frontmatter is
+# ``{}``: ``apply --enforce`` writes a hook that never loads); a list item (``x:`` CR ``- &a:
+# b``) is ``["b"]`` to Bun and ``[{None: "b"}]`` to skillgrant, so ``disallowed-tools`` so
+# written is shown removing nothing (Bun's ``removed``: ``Read``).
+H10 = {
+    "mapping-key": "x: 1\r&a: b",
+    "mapping-key-block": "x: 1\r&a:\n  z: w",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h10", H10))
+def test_h10_enforce_writes_a_hook_beside_a_cut_anchor_after_a_cr(row: str) -> None:
+    _enforced(H10[row])
+
+
+@pytest.mark.parametrize("row", _rows("h10", {"item": "", "second-item": ""}))
+def test_h10_disallowed_tools_after_a_cr_shown_as_the_runtime_reads_them(row: str) -> None:
+    value = {"item": "\r- &a: Read", "second-item": "\r- Write\r- &a: Read"}[row]
+    try:
+        found = removed_tools(f"---\nname: p\ndescription: d\ndisallowed-tools:{value}\n"
+                              "---\nb\n")
+    except SkillFileError:
+        return
+    assert found is None or "Read" in found.entries
+
+
+@needs_bun
+def test_h10_bun_reads_a_cut_anchor_after_a_cr() -> None:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>{try{return Bun.YAML.parse(s)}'
+              'catch{return null}})))')
+    texts = [H10["mapping-key"], "x:\r- &a: b", "disallowed-tools:\r- Write\r- &a: Read"]
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [None, {"x": ["b"]},
+                                       {"disallowed-tools": ["Write", "Read"]}]
