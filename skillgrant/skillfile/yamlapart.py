@@ -17,16 +17,17 @@ from .judged import JUDGED
 if TYPE_CHECKING:
     from yaml.nodes import Node
 
-#: YAML's complex-key indicator: a ``?`` first on a line (after blanks, dashes) or after a
-#: flow collection's opening bracket, then a blank or the line's end.
-_COMPLEX_KEY: Final = re.compile(r"(?:^|\n)[ \t-]*\?(?=[ \t\r\n]|$)|[\[{][ \t]*\?(?=[ \t\r\n])")
+#: YAML's complex-key indicator: a ``?`` first on a line (after blanks, dashes; a line starts
+#: after a lone CR too: review s48-freview H4) or after a flow collection's opening bracket,
+#: then a blank or the line's end.
+_COMPLEX_KEY: Final = re.compile(r"(?:^|[\n\r])[ \t-]*\?(?=[ \t\r\n]|$)|[\[{][ \t]*\?(?=[ \t\r\n])")
 #: Of those, one whose line holds more than a plain scalar key (anchors and tags before it).
 _ODD_COMPLEX_KEY: Final = re.compile(
-    r"(?:(?:^|\n)[ \t-]*|[\[{][ \t]*)\?(?=[ \t\r\n]|$)"
+    r"(?:(?:^|[\n\r])[ \t-]*|[\[{][ \t]*)\?(?=[ \t\r\n]|$)"
     r"(?![ \t]+(?:[!&][^\s]*[ \t]+)*[A-Za-z0-9_][A-Za-z0-9_ .-]*(?:\n|$))")
 #: An anchor or alias at a node's start (after a tag, a lone CR) whose name PyYAML ends where
 #: Bun goes on.
-_CUT_ANCHOR: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
+_CUT_ANCHOR: Final = re.compile(r"(?:(?:^|[\n\r])[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
                                 r"|\?[ \t\r]+)(?:![^\s]*[ \t\r]+)*[&*][A-Za-z0-9_-]+[?:%@`]")
 #: A ``-`` alone between a flow collection's indicators (``[-]``, ``[a, -]``, ``{a: -}``),
 #: behind node properties too (``[a, &b -]``, ``{a: !!str -}``: review s44-freview N7).
@@ -34,7 +35,7 @@ _LONE_DASH: Final = re.compile(r"(?:[\[{,:])[ \t]*(?:[&!][^\s,\[\]{}]*[ \t]+)*"
                                r"-(?=[ \t]*[\]},])")  # (`{"a":-}`: after a JSON-like key, N7c)
 #: A tag at a node's start holding a flow indicator (``[!, a]``, ``x: !a,b``): PyYAML ends a tag
 #: only at a blank, Bun (YAML 1.2) at a flow indicator too (N7).
-_CUT_TAG: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
+_CUT_TAG: Final = re.compile(r"(?:(?:^|[\n\r])[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
                              r"|\?[ \t\r]+)(?:&[^\s]*[ \t\r]+)*![^\s,\[\]{}]*[,\[\]{}]")
 #: Text every match of the pattern holds (each pattern's tail), as patterns each led by a
 #: literal character (found at C speed; a character class first is tried at every character):
