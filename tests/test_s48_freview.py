@@ -24,7 +24,7 @@ from skillgrant.skillfile import apply_to_text, read_skill
 from skillgrant.skillfile.removed import removed_tools
 
 #: Each hole's test, and why it fails today.
-HOLES: dict[str, str] = {}  # (H1-H10: closed by s48-ffix)
+HOLES: dict[str, str] = {}  # (H1-H11: closed by s48-ffix)
 
 
 def _hole(name: str) -> pytest.MarkDecorator:
@@ -394,3 +394,42 @@ def test_h10_bun_reads_a_cut_anchor_after_a_cr() -> None:
                           capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(done.stdout) == [None, {"x": ["b"]},
                                        {"disallowed-tools": ["Write", "Read"]}]
+
+
+# H11: s47-ffix's F2 rule (a node's content on the line after its properties must be indented
+# past its block: ``_value_under_its_key``) is asked of a block mapping's values only. A list
+# item written so (``- &a`` ⏎ ``|``, the ``|`` at the dash's column) is read by libyaml; Bun
+# 1.4.5 rejects the text, and its retry (the ``- &a`` line is no ``key: value`` line): the
+# frontmatter is ``{}``, ``apply --enforce`` writes a hook that never loads and check reports
+# entries the runtime never grants. Found by a nested block generator (90,000 texts: one
+# unknown misprediction, this one).
+H11 = {
+    "literal-keep": "x:\n  - &a\n  |+",
+    "column-zero": "x:\n- &a\n|",
+    "tag-folded-text": "x:\n  - !!str\n  >\n   t",
+}
+
+
+@pytest.mark.parametrize("row", _rows("h11", H11))
+def test_h11_enforce_writes_a_hook_beside_a_list_item_under_its_properties(row: str) -> None:
+    _enforced(H11[row])
+
+
+@pytest.mark.parametrize("row", _rows("h11", H11))
+def test_h11_check_reports_entries_beside_a_list_item_under_its_properties(row: str) -> None:
+    try:
+        doc = read_skill(_skill("Bash(echo *)", H11[row]))
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == ()
+
+
+@needs_bun
+def test_h11_bun_rejects_a_list_item_under_its_properties() -> None:
+    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
+              'console.log(JSON.stringify(t.map((s)=>{try{return Bun.YAML.parse(s)}'
+              'catch{return null}})))')
+    texts = [H11[row] for row in sorted(H11)] + ["x:\n  - &a\n    |\n     t"]
+    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [None, None, None, {"x": ["t\n"]}]

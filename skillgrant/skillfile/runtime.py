@@ -290,8 +290,8 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
             found = _value_under_its_key(text, node, column)
             stack.extend([(value, column) for _, value in node.value])
         elif isinstance(node, SequenceNode) and not node.flow_style:
-            found = None
             column = block_column(text, node)
+            found = _item_under_its_dash(text, node, column)
             stack.extend([(item, column) for item in node.value])
         elif isinstance(node, ScalarNode) and node.style in ("|", ">"):
             at = content_start(text, node.start_mark.index)  # (past properties: review H6)
@@ -307,6 +307,18 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
             found = flow_node(text, node, parent, stack)
         if found is not None:
             return found
+    return None
+
+
+def _item_under_its_dash(text: str, node: SequenceNode, column: int) -> tuple[str, int] | None:
+    """An item of a block list (its dashes at ``column``) whose content, past its properties,
+    is not indented past the dash (on a later line, then): Bun rejects it (review s48-freview
+    H11: ``- &a`` ⏎ ``|``), PyYAML reads it."""
+    for item in node.value:
+        at = content_start(text, item.start_mark.index)
+        start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+        if at < item.end_mark.index and at - start <= column:
+            return "a list item's content on a line after its dash, not indented past it", at
     return None
 
 

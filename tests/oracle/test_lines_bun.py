@@ -10,7 +10,10 @@ rejection, a ``,`` line after a nested collection taken for Bun's reading.
 
 A block scalar's header after properties (on their line or the next), its indicators, a glued
 comment, ended by LF, CRLF or a lone CR, then its lines: at ba486f9 558 of 4,211 read apart
-(seed 2, 8,000)."""
+(seed 2, 8,000).
+
+A block list item's properties, then its content on a later line at, before or past the dash's
+column (H11): at ba486f9 479 of 4,029 read apart (seed 2, 8,000)."""
 
 from __future__ import annotations
 
@@ -99,6 +102,51 @@ def _block_texts(seed: int, count: int) -> list[str]:
 
 def test_block_scalar_headers_are_read_as_bun_reads_them(bun: Path) -> None:
     texts = _block_texts(2, 8_000)
+    read = 0
+    failures = []
+    for text, theirs in zip(texts, bun_runtime.read_batch(bun, texts), strict=True):
+        try:
+            ours = read_skill(text).runtime_entries
+        except SkillFileError:
+            continue
+        read += 1
+        entries = theirs.entries if theirs.how not in ("failed", "none") else ()
+        if ours != entries:
+            failures.append(f"{text!r}: skillgrant {list(ours)!r}, Claude Code "
+                            f"{list(entries)!r} ({theirs.how})")
+    assert failures == [], f"{len(failures)} of {read}:\n" + "\n".join(failures[:20])
+    assert read > 3_000, read
+
+
+ITEM_PROPERTIES = ["", "&a", "!!str", "&a !!str", "&a # c", "!!str # c"]
+ITEM_BREAKS = ["\n", "\r\n", "\r", "\n# c\n", "\n\n"]
+ITEM_CONTENTS = ["z", '"z"', "'z'", "[z]", "{k: v}", "|\n{i}  z", ">+\n{i}  z", "k: v", "- z",
+                 "k:\n{i}  v", ""]
+
+
+def _item(rng: random.Random, base: int) -> str:
+    dash = " " * base
+    properties = rng.choice(ITEM_PROPERTIES)
+    indent = " " * (base + rng.choice([0, 0, 1, 2, 3]))
+    content = rng.choice(ITEM_CONTENTS).replace("{i}", indent)
+    if properties and rng.random() < 0.7:
+        return f"{dash}- {properties}{rng.choice(ITEM_BREAKS)}{indent}{content}"
+    return f"{dash}-{rng.choice([' ', chr(10) + indent])}{content}"
+
+
+def _list_texts(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        base = rng.choice([0, 2])
+        body = "\n".join(["x:", *(_item(rng, base) for _ in range(rng.randint(1, 2)))])
+        lines = f"{body}\n{CANARY}" if rng.random() < 0.6 else f"{CANARY}\n{body}"
+        out.append(f"---\nname: p\n{lines}\n---\nb\n")
+    return out
+
+
+def test_list_items_under_their_properties_are_read_as_bun_reads_them(bun: Path) -> None:
+    texts = _list_texts(2, 8_000)
     read = 0
     failures = []
     for text, theirs in zip(texts, bun_runtime.read_batch(bun, texts), strict=True):
