@@ -26,9 +26,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bun_runtime
 from bun_fixture import bun
 
-from skillgrant.errors import SkillFileError
-from skillgrant.skillfile import read_skill
-
 __all__ = ["bun"]
 
 ITEMS = ["a", "'q'", '"d"', "[x]", "{k: v}", "&a [x]", "!!str b", "[]", "{}", "&b c"]
@@ -67,18 +64,7 @@ def _texts(seed: int, count: int) -> list[str]:
 
 def test_flow_continuation_lines_are_read_as_bun_reads_them(bun: Path) -> None:
     texts = _texts(2, 8_000)
-    read = 0
-    failures = []
-    for text, theirs in zip(texts, bun_runtime.read_batch(bun, texts), strict=True):
-        try:
-            ours = read_skill(text).runtime_entries
-        except SkillFileError:
-            continue
-        read += 1
-        entries = theirs.entries if theirs.how not in ("failed", "none") else ()
-        if ours != entries:
-            failures.append(f"{text!r}: skillgrant {list(ours)!r}, Claude Code "
-                            f"{list(entries)!r} ({theirs.how})")
+    read, failures = bun_runtime.readings_apart(bun, texts)
     assert failures == [], f"{len(failures)} of {read}:\n" + "\n".join(failures[:20])
     assert read > 1_000, read
 
@@ -102,18 +88,7 @@ def _block_texts(seed: int, count: int) -> list[str]:
 
 def test_block_scalar_headers_are_read_as_bun_reads_them(bun: Path) -> None:
     texts = _block_texts(2, 8_000)
-    read = 0
-    failures = []
-    for text, theirs in zip(texts, bun_runtime.read_batch(bun, texts), strict=True):
-        try:
-            ours = read_skill(text).runtime_entries
-        except SkillFileError:
-            continue
-        read += 1
-        entries = theirs.entries if theirs.how not in ("failed", "none") else ()
-        if ours != entries:
-            failures.append(f"{text!r}: skillgrant {list(ours)!r}, Claude Code "
-                            f"{list(entries)!r} ({theirs.how})")
+    read, failures = bun_runtime.readings_apart(bun, texts)
     assert failures == [], f"{len(failures)} of {read}:\n" + "\n".join(failures[:20])
     assert read > 3_000, read
 
@@ -147,17 +122,6 @@ def _list_texts(seed: int, count: int) -> list[str]:
 
 def test_list_items_under_their_properties_are_read_as_bun_reads_them(bun: Path) -> None:
     texts = _list_texts(2, 8_000)
-    read = 0
-    failures = []
-    for text, theirs in zip(texts, bun_runtime.read_batch(bun, texts), strict=True):
-        try:
-            ours = read_skill(text).runtime_entries
-        except SkillFileError:
-            continue
-        read += 1
-        entries = theirs.entries if theirs.how not in ("failed", "none") else ()
-        if ours != entries:
-            failures.append(f"{text!r}: skillgrant {list(ours)!r}, Claude Code "
-                            f"{list(entries)!r} ({theirs.how})")
+    read, failures = bun_runtime.readings_apart(bun, texts)
     assert failures == [], f"{len(failures)} of {read}:\n" + "\n".join(failures[:20])
     assert read > 3_000, read
