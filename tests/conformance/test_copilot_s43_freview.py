@@ -10,9 +10,6 @@ side: ``check .`` of the project with that plan must not pass.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 import pytest
 from cp_fixture import copilot
 from cp_probe import CopilotJudge
@@ -25,39 +22,17 @@ SKILL = "---\nname: probe\ndescription: probe skill\nallowed-tools: shell(touch)
 GOOD = "---\nname: good\ndescription: d\nallowed-tools: Read\n---\nbody\n"
 
 
-def _linked(work: Path) -> None:
-    (work / "outside" / "probe").mkdir(parents=True)
-    (work / "outside" / "probe" / "SKILL.md").write_text(SKILL)
-    (work / "project" / ".github" / "skills").mkdir(parents=True, exist_ok=True)
-    (work / "project" / ".github" / "skills" / "probe").symlink_to("../../../outside/probe")
-
-
-def _node_modules(work: Path) -> None:
-    folder = work / "project" / ".github" / "skills" / "node_modules"
-    folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_text(SKILL)
-
-
-def _agents_linked(work: Path) -> None:
-    (work / "outside" / "probe").mkdir(parents=True)
-    (work / "outside" / "probe" / "SKILL.md").write_text(SKILL)
-    (work / "project" / ".agents" / "skills").mkdir(parents=True, exist_ok=True)
-    (work / "project" / ".agents" / "skills" / "probe").symlink_to("../../../outside/probe")
-
-
-def _agents_node_modules(work: Path) -> None:
-    folder = work / "project" / ".agents" / "skills" / "node_modules"
-    folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_text(SKILL)
-
-
-LAYOUTS: dict[str, Callable[[Path], None]] = {
-    "F1-linked-skill-folder": _linked,
-    "F3-skills-node_modules": _node_modules,
+#: Each layout: the files under the work folder (text, or ("link", target)).
+LAYOUTS: dict[str, dict[str, str | tuple[str, str]]] = {
+    "F1-linked-skill-folder": {"outside/probe/SKILL.md": SKILL,
+                               "project/.github/skills/probe": ("link", "../../../outside/probe")},
+    "F3-skills-node_modules": {"project/.github/skills/node_modules/SKILL.md": SKILL},
     # Against the fix (main 9b668a9): Copilot CLI's third project folder, .agents/skills,
     # is not one of the walk's RUNTIME_DIRS (.claude, .github).
-    "F1c-agents-linked-skill-folder": _agents_linked,
-    "F3c-agents-skills-node_modules": _agents_node_modules,
+    "F1c-agents-linked-skill-folder": {
+        "outside/probe/SKILL.md": SKILL,
+        "project/.agents/skills/probe": ("link", "../../../outside/probe")},
+    "F3c-agents-skills-node_modules": {"project/.agents/skills/node_modules/SKILL.md": SKILL},
 }
 
 
@@ -66,7 +41,7 @@ def test_f1_f3_copilot_loads_skills_check_does_not_read(copilot: CopilotJudge,
                                                         layout: str) -> None:
     with work_folder("sg-cps43-") as work:
         write_project(work, None)
-        LAYOUTS[layout](work)
+        lay_out(work, LAYOUTS[layout])
         lay_out(work / "project", {".github/skills/good/SKILL.md": GOOD})
         # The runtime's side: the skill loads and `touch zz` runs with no question.
         done = unasked_then_checked(copilot, work, starts='Skill "probe" loaded', holds=())
