@@ -12,6 +12,7 @@ steps (``test_*_bun_reads_*`` pin them, skipped without Bun).
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -21,10 +22,11 @@ from skillgrant.errors import SkillFileError
 from skillgrant.gate.subagents import ForkedSkillError
 from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text, read_skill
+from skillgrant.skillfile.plugin import judge_plugin
 from skillgrant.skillfile.removed import removed_tools
 
 #: Each hole's test, and why it fails today.
-HOLES: dict[str, str] = {}  # (H1-H11: closed by s48-ffix)
+HOLES: dict[str, str] = {}  # (H1-H11, C1: closed by s48-ffix)
 
 
 def _hole(name: str) -> pytest.MarkDecorator:
@@ -433,3 +435,48 @@ def test_h11_bun_rejects_a_list_item_under_its_properties() -> None:
     done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
                           capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(done.stdout) == [None, None, None, {"x": ["t\n"]}]
+
+
+# C1 (Copilot CLI): s47-pfix's P4 fix refuses a plugin's agent file that may declare
+# ``mcp-servers`` (its text holds ``mcp`` or a backslash). Copilot CLI 1.0.102's custom agent
+# reader also takes a ``hooks`` frontmatter (``customAgentsParseMarkdown``: ``hooksJson``,
+# events ``sessionStart``, ``userPromptSubmitted``, ``preToolUse``, ``agentStop``, ...; Claude
+# Code's names too: ``Stop`` is ``agentStop``), and runs its commands when a task runs the
+# agent: measured through a session (tests/conformance/test_copilot_s48_freview.py: the
+# ``userPromptSubmitted`` and ``agentStop`` hooks ran ``touch``, no question asked, and
+# ``check --plan Read .`` passed).
+_AGENT_HOOKS = ("---\nname: ev\ndescription: probe agent\nhooks:\n  userPromptSubmitted:\n"
+                "    - type: command\n      bash: touch ran\n---\nDo it.\n")
+C1 = {
+    "plugin-manifest": ".plugin/plugin.json",
+    "github-manifest": ".github/plugin/plugin.json",
+    "root-manifest": "plugin.json",
+    "claude-manifest": ".claude-plugin/plugin.json",
+}
+
+
+@pytest.mark.parametrize("row", _rows("c1", C1))
+def test_c1_check_refuses_a_plugin_whose_agent_declares_hooks(tmp_path: Path, row: str) -> None:
+    plugin = tmp_path / "cplug"
+    for rel, data in ((C1[row], '{"name": "cplug"}'), ("agents/ev.agent.md", _AGENT_HOOKS),
+                      ("skills/probe/SKILL.md", _skill("Read"))):
+        (plugin / rel).parent.mkdir(parents=True, exist_ok=True)
+        (plugin / rel).write_text(data)
+    with pytest.raises(SkillFileError):
+        judge_plugin(str(plugin / "skills" / "probe" / "SKILL.md"))
+
+
+_ADDON = (Path.home() / ".cache" / "skillgrant-runtime" / "copilot-1.0.102" / "pkg-cache"
+          / "pkg" / "linux-x64" / "1.0.102" / "prebuilds" / "linux-x64" / "runtime.node")
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not _ADDON.is_file(),
+                    reason="Copilot CLI 1.0.102's runtime.node is not installed")
+def test_c1_copilot_reads_an_agents_hooks() -> None:
+    script = ("const S=require(process.argv[1]);const t=require('fs').readFileSync(0,'utf8');"
+              "const r=S.customAgentsParseMarkdown(t);"
+              "process.stdout.write(JSON.stringify([r.kind,JSON.parse(r.agent.hooksJson)]))")
+    done = subprocess.run(["node", "-e", script, str(_ADDON)], input=_AGENT_HOOKS,
+                          capture_output=True, text=True, timeout=120, check=True)
+    kind, hooks = json.loads(done.stdout)
+    assert kind == "success" and hooks["userPromptSubmitted"][0]["bash"] == "touch ran"
