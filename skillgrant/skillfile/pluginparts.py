@@ -47,9 +47,11 @@ _MAX_AGENTS: Final = 1000
 #: What in an agent file may declare what Copilot CLI runs for the agent: ``mcp-servers``
 #: (any 'mcp'), ``hooks`` (review s48-freview C1: customAgentsParseMarkdown reads them) and
 #: ``github`` (its permissions and toolsets) as a key (the word, then ':', or after a '?'), or
-#: an escape that may spell one.
+#: anchored (an alias key, ``*k :``, reads as the word: measured), or an escape that may
+#: spell one.
 _RUNS = re.compile(r"mcp|\\|(?:hooks|github)[\"']?\s*:"
-                   r"|(?:^|[\r\n{,\[])[ \t]*\?\s*(?:[&!]\S*\s+)*[\"']?(?:hooks|github)",
+                   r"|(?:^|[\r\n{,\[])[ \t]*\?\s*(?:[&!]\S*\s+)*[\"']?(?:hooks|github)"
+                   r"|&\S*\s+(?:[&!]\S*\s+)*(?:[|>][-+0-9]*\s+)?[\"']?(?:hooks|github)\b",
                    re.IGNORECASE)
 
 
