@@ -17,11 +17,23 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from reader_review import ADDON, lay_out, needs_copilot
+from reader_review import (
+    ADDON,
+    BUN,
+    ECHO,
+    ENFORCE,
+    SKILL_PATH,
+    enforce_refuses,
+    lay_out,
+    needs_bun,
+    needs_copilot,
+)
 from reader_review import skill as _skill
 from review_table import LeftOpen
 
 from skillgrant.errors import SkillFileError
+from skillgrant.plan import Plan
+from skillgrant.skillfile import apply_to_text
 from skillgrant.skillfile.plugin import judge_plugin
 
 #: Each hole's test (or case), and why it fails today (tests/conftest.py reads ``OPEN``).
@@ -46,6 +58,26 @@ K1 = {
 _open("test_k1_a_plugin_agents_commented_hooks_key_is_refused",
       "pluginparts._RUNS allows only whitespace (no comment) between '?'/an anchor's "
       "properties/a block scalar key and the hooks/github word or its ':'")
+
+
+def _enforced(lines: str) -> str:
+    """The file ``apply --enforce`` writes of the probe skill holding ``lines``."""
+    text: str = apply_to_text(_skill(ECHO, lines), Plan.from_entries([ECHO]), enforce=ENFORCE,
+                              path=SKILL_PATH)[0]
+    assert "PreToolUse" in text
+    return text
+
+
+_READER = Path(__file__).resolve().parent / "oracle" / "bun_reader.js"
+
+
+def _runtime_how(texts: list[str]) -> list[str]:
+    """How the runtime's frontmatter steps under Bun (tests/oracle/bun_reader.js) read each
+    skill text: "direct", "retry", "failed" (no frontmatter read) or "none"."""
+    done = subprocess.run([str(BUN), str(_READER)], capture_output=True, text=True,
+                          input="".join(json.dumps(text) + "\n" for text in texts),
+                          timeout=120, check=True)
+    return [json.loads(line)["how"] for line in done.stdout.splitlines()]
 
 
 def _agent(lines: str) -> str:
@@ -87,3 +119,55 @@ def test_k1_copilot_reads_the_commented_keys() -> None:
     github = {"permissions": {"contents": "write"}}
     for row, got in zip(rows, read, strict=True):
         assert got == ([None, github] if "github" in row else [hooks, None]), row
+
+
+# L1 (Bun): a lone ``-`` first on a continuation line of a flow collection (``x: [a,`` ⏎
+# ``  -]``, ``{a: b,`` ⏎ ``  -}``, ``{a:`` ⏎ ``  -}``, after a comment or a lone CR too):
+# PyYAML reads the plain scalar ``-``, Bun 1.4.5 rejects the text ("Unexpected token"), and the
+# runtime's retry fails as well, so it reads no frontmatter: the hook ``apply --enforce`` writes
+# is dropped, yet apply writes it. yamlapart._LONE_DASH wants the dash after ``[``, ``{``,
+# ``,`` or ``:`` on the same line (spaces and tabs between, no line break or comment); a tab
+# before it (``[[x],`` CRLF TAB ``-]``) is read as the retry's text, which Bun rejects too.
+L1 = {
+    "list-after-comma": "x: [a,\n  -]",
+    "list-middle": "x: [a,\n  -, b]",
+    "list-after-comment": "x: [a, # c\n  -]",
+    "list-after-lone-cr": "x: [a,\r  -]",
+    "mapping-key": "x: {a: b,\n  -}",
+    "mapping-value": "x: {a:\n  -}",
+    "tab-after-crlf": "x: [[x],\r\n\t-]",
+}
+_open("test_l1_enforce_refuses_a_lone_dash_line_in_a_flow_collection",
+      "yamlapart._LONE_DASH wants the '-' on the line of the indicator before it")
+
+
+@pytest.mark.parametrize("row", sorted(L1))
+def test_l1_enforce_refuses_a_lone_dash_line_in_a_flow_collection(row: str) -> None:
+    enforce_refuses(L1[row])
+
+
+def _enforced(lines: str) -> str:
+    """The file ``apply --enforce`` writes of the probe skill holding ``lines``."""
+    text: str = apply_to_text(_skill(ECHO, lines), Plan.from_entries([ECHO]), enforce=ENFORCE,
+                              path=SKILL_PATH)[0]
+    assert "PreToolUse" in text
+    return text
+
+
+_READER = Path(__file__).resolve().parent / "oracle" / "bun_reader.js"
+
+
+def _runtime_how(texts: list[str]) -> list[str]:
+    """How the runtime's frontmatter steps under Bun (tests/oracle/bun_reader.js) read each
+    skill text: "direct", "retry", "failed" (no frontmatter read) or "none"."""
+    done = subprocess.run([str(BUN), str(_READER)], capture_output=True, text=True,
+                          input="".join(json.dumps(text) + "\n" for text in texts),
+                          timeout=120, check=True)
+    return [json.loads(line)["how"] for line in done.stdout.splitlines()]
+
+
+@needs_bun
+def test_l1_the_runtime_reads_no_frontmatter_of_a_lone_dash_line() -> None:
+    """Nor of the file ``apply --enforce`` writes (its hook in it)."""
+    texts = [_enforced(L1[row]) for row in sorted(L1)]
+    assert _runtime_how(texts) == ["failed"] * len(L1)
