@@ -33,7 +33,7 @@ from review_table import LeftOpen
 
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
-from skillgrant.skillfile import apply_to_text
+from skillgrant.skillfile import apply_to_text, read_skill
 from skillgrant.skillfile.plugin import judge_plugin
 
 #: Each hole's test (or case), and why it fails today (tests/conftest.py reads ``OPEN``).
@@ -71,13 +71,18 @@ def _enforced(lines: str) -> str:
 _READER = Path(__file__).resolve().parent / "oracle" / "bun_reader.js"
 
 
-def _runtime_how(texts: list[str]) -> list[str]:
+def _runtime(texts: list[str]) -> list[tuple[str, list[str]]]:
     """How the runtime's frontmatter steps under Bun (tests/oracle/bun_reader.js) read each
-    skill text: "direct", "retry", "failed" (no frontmatter read) or "none"."""
+    skill text ("direct", "retry", "failed": no frontmatter read, or "none"), and the
+    ``allowed-tools`` entries they keep."""
     done = subprocess.run([str(BUN), str(_READER)], capture_output=True, text=True,
                           input="".join(json.dumps(text) + "\n" for text in texts),
                           timeout=120, check=True)
-    return [json.loads(line)["how"] for line in done.stdout.splitlines()]
+    return [(got["how"], got["entries"]) for got in map(json.loads, done.stdout.splitlines())]
+
+
+def _runtime_how(texts: list[str]) -> list[str]:
+    return [how for how, _ in _runtime(texts)]
 
 
 def _agent(lines: str) -> str:
@@ -157,13 +162,18 @@ def _enforced(lines: str) -> str:
 _READER = Path(__file__).resolve().parent / "oracle" / "bun_reader.js"
 
 
-def _runtime_how(texts: list[str]) -> list[str]:
+def _runtime(texts: list[str]) -> list[tuple[str, list[str]]]:
     """How the runtime's frontmatter steps under Bun (tests/oracle/bun_reader.js) read each
-    skill text: "direct", "retry", "failed" (no frontmatter read) or "none"."""
+    skill text ("direct", "retry", "failed": no frontmatter read, or "none"), and the
+    ``allowed-tools`` entries they keep."""
     done = subprocess.run([str(BUN), str(_READER)], capture_output=True, text=True,
                           input="".join(json.dumps(text) + "\n" for text in texts),
                           timeout=120, check=True)
-    return [json.loads(line)["how"] for line in done.stdout.splitlines()]
+    return [(got["how"], got["entries"]) for got in map(json.loads, done.stdout.splitlines())]
+
+
+def _runtime_how(texts: list[str]) -> list[str]:
+    return [how for how, _ in _runtime(texts)]
 
 
 @needs_bun
@@ -171,3 +181,44 @@ def test_l1_the_runtime_reads_no_frontmatter_of_a_lone_dash_line() -> None:
     """Nor of the file ``apply --enforce`` writes (its hook in it)."""
     texts = [_enforced(L1[row]) for row in sorted(L1)]
     assert _runtime_how(texts) == ["failed"] * len(L1)
+
+
+# M1 (Bun, grants): review H8's rule (a ',' first on a flow continuation line, at or left of
+# the block's column, after a nested collection: Bun rejects) asks whether the item before the
+# line is a collection by its end mark; PyYAML ends a single-pair mapping in a flow list
+# (``[k: [x]``) at the next token, the ',' itself, past the line's start, so the item is not
+# seen. With a tab before the ',' (H5: taken for Bun's reading as written) skillgrant reads the
+# text as written; Bun rejects it, and the runtime's retry (its tabs made spaces, the ',' past
+# the column then) reads it, the comment of ``allowed-tools: Read # Bash(touch *)`` as
+# entries: ``Bash(touch *)`` pre-approved, skillgrant reads ``Read``.
+_CANARY = "allowed-tools: Read # Bash(touch *)"
+M1 = {
+    "pair-list-value": "y:\n  x: [k: [x]\n\t , b]",
+    "pair-mapping-value": "y:\n  x: [k: {m: n}\n\t , b]",
+    "list-item": "y:\n  - [k: [x]\n\t , b]",
+    "after-lone-cr": "y:\n  x: [k: [x]\r\t ,b]",
+}
+_open("test_m1_a_comma_line_after_a_single_pair_collection_is_read_as_the_runtime_does",
+      "flowreject._after_a_collection: PyYAML's single-pair mapping ends at the ',' itself")
+
+
+def _runtime_text(lines: str) -> str:
+    return f"---\nname: probe\ndescription: d\n{lines}\n{_CANARY}\n---\nbody\n"
+
+
+@pytest.mark.parametrize("row", sorted(M1))
+def test_m1_a_comma_line_after_a_single_pair_collection_is_read_as_the_runtime_does(
+        row: str) -> None:
+    try:
+        entries = read_skill(_runtime_text(M1[row])).runtime_entries
+    except SkillFileError:
+        return  # refused: the contract holds
+    assert entries == ("Read", "#", "Bash(touch *)")
+
+
+@needs_bun
+def test_m1_the_runtime_reads_the_retry() -> None:
+    texts = [_runtime_text(M1[row]) for row in sorted(M1)]
+    retry = ("retry", ["Read", "#", "Bash(touch *)"])
+    assert _runtime(texts) == [retry] * len(M1)
+    assert _runtime([_runtime_text("y:\n  x: [[x]\n\t , b]")]) == [retry]  # (read so: H8)
