@@ -201,6 +201,8 @@ M1 = {
     "pair-mapping-value": "y:\n  x: [k: {m: n}\n\t , b]",
     "list-item": "y:\n  - [k: [x]\n\t , b]",
     "after-lone-cr": "y:\n  x: [k: [x]\r\t ,b]",
+    "second-item": "y:\n  x: [a, k: [x]\n\t , b]",
+    "comment-after": "y:\n  x: [k: [x] # c\n\t , b]",
 }
 _open("test_m1_a_comma_line_after_a_single_pair_collection_is_read_as_the_runtime_does",
       "flowreject._after_a_collection: PyYAML's single-pair mapping ends at the ',' itself")
