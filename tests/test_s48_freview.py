@@ -92,6 +92,17 @@ def test_h1_enforce_writes_a_hook_beside_a_tag_libyaml_stops_in(row: str) -> Non
     _enforced(H1[row])
 
 
+@pytest.mark.parametrize("row", _rows("h1", {"command-file": "", "plugin-skill": ""}))
+def test_h1_enforce_writes_a_hook_into_a_command_or_plugin_skill(row: str) -> None:
+    """The same through a slash command file and a plugin's skill (``apply --enforce`` writes
+    its hook into both)."""
+    path = {"command-file": "/nonexistent/.claude/commands/probe.md",
+            "plugin-skill": "/nonexistent/plug/skills/probe/SKILL.md"}[row]
+    with pytest.raises((SkillFileError, ValueError)):
+        apply_to_text(_skill("Bash(echo *)", H1["comma-mapping"]),
+                      Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE, path=path)
+
+
 @needs_bun
 def test_h1_bun_reads_a_tag_libyaml_stops_in_as_written() -> None:
     assert _bun_parse([H1["comma-mapping"], H1["caret-fork"], H1["hash-anchored-mapping"],
@@ -224,6 +235,38 @@ H5 = {
 @pytest.mark.parametrize("row", _rows("h5", H5))
 def test_h5_enforce_writes_a_hook_beside_a_tab_before_a_closing_bracket(row: str) -> None:
     _enforced(H5[row])
+
+
+@pytest.mark.parametrize("row", _rows("h5", {"list-comment-after": "", "two-items": ""}))
+# (and spaces before the tab: ``x:`` ⏎ ``  y:  {`` ⏎ ``  \t}`` is "nothing" to skillgrant,
+# SG009 "grants nothing", where Bun reads the text as written: test_h5_check_says_*)
+def test_h5_check_reports_the_entries_the_runtime_reads(row: str) -> None:
+    """(low) allowed-tools beside H5's text: Bun reads the flow list as written (``Bash``,
+    every command), skillgrant the retry's string (``[Bash]``, ``#c``: nothing it knows); apply
+    rewrites it soundly, but check reports entries the runtime does not read."""
+    value, entries = {"list-comment-after": ("[Bash] #c", ("Bash",)),
+                      "two-items": ("[Read, Bash] #c", ("Read", "Bash"))}[row]
+    try:
+        doc = read_skill(f"---\nname: p\ndescription: d\nallowed-tools: {value}\n"
+                         f"{H5['cr'].split(chr(10))[0]}\n---\nb\n")
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == entries
+
+
+@pytest.mark.parametrize("row", _rows("h5", {"spaces-then-tab": "", "comment-line": ""}))
+def test_h5_check_says_the_entries_the_runtime_reads(row: str) -> None:
+    """(low) a tab after spaces before the bracket, in a nested value: skillgrant predicts Bun
+    rejects the text and its retry ("nothing": SG009 says the value grants nothing); Bun reads
+    it as written and grants ``Bash(touch *)``."""
+    lines = {"spaces-then-tab": "x:\n  y:  {\n  \t}",
+             "comment-line": "x:\n  y:  {\n\t# c\n  \t}"}[row]
+    try:
+        doc = read_skill(f"---\nname: p\ndescription: d\n{lines}\n"
+                         "allowed-tools: Bash(touch *)\n---\nb\n")
+    except SkillFileError:
+        return  # refused: sound
+    assert doc.runtime_entries == ("Bash(touch *)",)
 
 
 @needs_bun
@@ -459,6 +502,19 @@ C1 = {
 def test_c1_check_refuses_a_plugin_whose_agent_declares_hooks(tmp_path: Path, row: str) -> None:
     plugin = tmp_path / "cplug"
     for rel, data in ((C1[row], '{"name": "cplug"}'), ("agents/ev.agent.md", _AGENT_HOOKS),
+                      ("skills/probe/SKILL.md", _skill("Read"))):
+        (plugin / rel).parent.mkdir(parents=True, exist_ok=True)
+        (plugin / rel).write_text(data)
+    with pytest.raises(SkillFileError):
+        judge_plugin(str(plugin / "skills" / "probe" / "SKILL.md"))
+
+
+@_hole("c1")
+def test_c1_check_refuses_a_plugin_whose_listed_agent_declares_hooks(tmp_path: Path) -> None:
+    """The same agent named by the manifest's ``agents`` key (``./team/ev.agent.md``)."""
+    plugin = tmp_path / "cplug"
+    manifest = '{"name": "cplug", "agents": ["./team/ev.agent.md"]}'
+    for rel, data in ((".plugin/plugin.json", manifest), ("team/ev.agent.md", _AGENT_HOOKS),
                       ("skills/probe/SKILL.md", _skill("Read"))):
         (plugin / rel).parent.mkdir(parents=True, exist_ok=True)
         (plugin / rel).write_text(data)

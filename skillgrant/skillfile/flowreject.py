@@ -69,7 +69,7 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
             if not (collection and rest[0] in "]},"):  # (Bun reads those so: review H5)
                 return "a tab before the text of a continuation line", first
             first, char = text.index(rest[0], first), rest[0]
-        if collection and char == "," and _after_a_collection(node, at):  # (review H8)
+        if collection and char == "," and _after_a_collection(text, node, at):  # (review H8)
             return "a ',' first on a line after a nested collection, not indented past its " \
                 "block", first
         if collection and (parent < 0 or char in "]},#"):
@@ -79,10 +79,19 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
     return None
 
 
-def _after_a_collection(node: Node, at: int) -> bool:
-    """Whether the last item of the flow collection ``node`` ending before ``at`` (a key or a
-    value of a mapping) is itself a collection."""
-    items = [child for pair in node.value for child in (pair if isinstance(pair, tuple)
-                                                         else (pair,))]
-    before = [child for child in items if child.end_mark.index <= at]
-    return bool(before) and isinstance(before[-1], (MappingNode, SequenceNode))
+def _after_a_collection(text: str, node: Node, at: int) -> bool:
+    """Whether the last item of the flow collection ``node`` begun before ``at`` (a key or a
+    value of a mapping; of a single pair written without braces, ``[a: [b]``, its value) is
+    itself a collection."""
+    last: Node | None = node
+    while isinstance(last, (MappingNode, SequenceNode)):
+        items = [child for pair in last.value for child in (pair if isinstance(pair, tuple)
+                                                             else (pair,))]
+        before = [child for child in items if child.start_mark.index < at]
+        if not before:
+            return False
+        last = before[-1]
+        if not (isinstance(last, MappingNode) and
+                text[content_start(text, last.start_mark.index):][:1] != "{"):
+            break  # (a single pair without braces: its value is the item before the ',')
+    return isinstance(last, (MappingNode, SequenceNode))
