@@ -225,3 +225,52 @@ def test_m1_the_runtime_reads_the_retry() -> None:
     retry = ("retry", ["Read", "#", "Bash(touch *)"])
     assert _runtime(texts) == [retry] * len(M1)
     assert _runtime([_runtime_text("y:\n  x: [[x]\n\t , b]")]) == [retry]  # (read so: H8)
+
+
+# N1 (Bun, grants; found after s48-ffix's M1/H8 fix): a ',' first on a flow continuation line
+# after a pair whose value is empty (``[k:`` ⏎ ``, b]``, ``{k:`` ⏎ ``, b: c}``, after a comment
+# too): Bun 1.4.5 rejects it where the ',' is at or left of the block's column, as after a
+# nested collection (H8), though no collection is there. PyYAML reads it (an empty value).
+# With a tab before the ',' (H5's path) the runtime's retry, its tabs made spaces, reads the
+# canary's comment as entries while skillgrant reads ``Read``; without one, the runtime reads
+# no frontmatter and apply --enforce's hook is dropped.
+N1 = {
+    "pair-in-list": "y:\n  x: [k:\n\t , b]",
+    "second-item": "y:\n  x: [a, k:\n\t , b]",
+    "comment-after-colon": "y:\n  x: [k: # c\n\t , b]",
+    "braced-mapping": "y:\n  x: {k:\n\t , b: c}",
+    "quoted-key": "y:\n  x: [\"k\":\n\t , b]",
+    "after-lone-cr": "y:\n  x: [k:\r\t , b]",
+    "list-item": "y:\n  - [k:\n\t , b]",
+}
+N1_DROPPED = {"top-level": "x: [k:\n, b]", "under-key": "y:\n  x: [k:\n  , b]"}
+_open("test_n1_a_comma_line_after_an_empty_value_is_read_as_the_runtime_does",
+      "flowreject._misplaced_line: Bun rejects a ',' line after an empty value too, not only "
+      "after a nested collection")
+_open("test_n1_enforce_refuses_a_comma_line_after_an_empty_value",
+      "flowreject._misplaced_line: as above, without the tab (the runtime reads nothing)")
+
+
+@pytest.mark.parametrize("row", sorted(N1))
+def test_n1_a_comma_line_after_an_empty_value_is_read_as_the_runtime_does(row: str) -> None:
+    try:
+        entries = read_skill(_runtime_text(N1[row])).runtime_entries
+    except SkillFileError:
+        return  # refused: the contract holds
+    assert entries == ("Read", "#", "Bash(touch *)")
+
+
+@pytest.mark.parametrize("row", sorted(N1_DROPPED))
+def test_n1_enforce_refuses_a_comma_line_after_an_empty_value(row: str) -> None:
+    enforce_refuses(N1_DROPPED[row])
+
+
+@needs_bun
+def test_n1_the_runtime_reads_the_retry_or_nothing() -> None:
+    retry = ("retry", ["Read", "#", "Bash(touch *)"])
+    assert _runtime([_runtime_text(N1[row]) for row in sorted(N1)]) == [retry] * len(N1)
+    dropped = [_enforced(N1_DROPPED[row]) for row in sorted(N1_DROPPED)]
+    assert _runtime_how(dropped) == ["failed"] * len(N1_DROPPED)
+    # (controls: a closing bracket there, or a value: Bun reads the text as written)
+    assert _runtime_how([_runtime_text("y:\n  x: [k:\n\t ]"),
+                         _runtime_text("y:\n  x: [k: v\n\t , b]")]) == ["direct", "direct"]
