@@ -274,3 +274,40 @@ def test_n1_the_runtime_reads_the_retry_or_nothing() -> None:
     # (controls: a closing bracket there, or a value: Bun reads the text as written)
     assert _runtime_how([_runtime_text("y:\n  x: [k:\n\t ]"),
                          _runtime_text("y:\n  x: [k: v\n\t , b]")]) == ["direct", "direct"]
+
+
+# P1 (every reader, the gate too): s48-ffix's K1 and L1 fixes read YAML's separation as
+# ``(?:\s|#[^\r\n]*)*`` (pluginparts._RUNS, yamlapart._LONE_DASH and its _NEEDS). A run of
+# '#' can be split into comments in 2^n ways, and Python's re tries each where the match then
+# fails: a '-' or ``hooks`` (or a line-leading '?') followed by n '#' takes ~2^n steps
+# (measured: 22 '#' 0.4-0.7 s, 24 2.7 s; ``check_call`` of a Skill call whose file's
+# description is ``"a-"`` and 24 '#': 7.4 s). One 40-'#' line (a Markdown rule, a heading) in
+# a plugin agent's body or a skill's frontmatter hangs check and apply, and the gate's hook
+# until its timeout (Copilot CLI runs the call when a preToolUse hook times out).
+_HASHES = "#" * 40
+#: (what is read, the file's text): a skill file, or a plugin agent file.
+P1 = {
+    "skill-description": ("skill", f"---\nname: p\ndescription: a-{_HASHES}\n---\n"),
+    "skill-quoted": ("skill", f'---\nname: p\ndescription: "a-{_HASHES}"\n---\n'),
+    "agent-body-hooks": ("agent", f"---\nname: ev\n---\n# Git hooks {_HASHES}\n"),
+    "agent-question": ("agent", f"---\nname: ev\n---\n? {_HASHES}\n"),
+}
+_READ = {"skill": "from skillgrant.skillfile import read_skill\n"
+                  "read_skill(open(sys.argv[1]).read())",
+         "agent": "from skillgrant.skillfile.pluginparts import agents_run\n"
+                  "try:\n    agents_run([sys.argv[1]])\nexcept Exception:\n    pass"}
+_open("test_p1_a_run_of_hashes_is_read_in_time",
+      "(?:\\s|#[^\\r\\n]*)* backtracks exponentially over a run of '#'")
+
+
+@pytest.mark.parametrize("row", sorted(P1))
+def test_p1_a_run_of_hashes_is_read_in_time(tmp_path: Path, row: str) -> None:
+    import sys
+
+    kind, text = P1[row]
+    (tmp_path / "f.md").write_text(text)
+    try:
+        subprocess.run([sys.executable, "-c", f"import sys\n{_READ[kind]}",
+                        str(tmp_path / "f.md")], check=True, timeout=8, capture_output=True)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{row}: not read within 8 s")
