@@ -509,7 +509,6 @@ def test_c1_check_refuses_a_plugin_whose_agent_declares_hooks(tmp_path: Path, ro
         judge_plugin(str(plugin / "skills" / "probe" / "SKILL.md"))
 
 
-@_hole("c1")
 def test_c1_check_refuses_a_plugin_whose_listed_agent_declares_hooks(tmp_path: Path) -> None:
     """The same agent named by the manifest's ``agents`` key (``./team/ev.agent.md``)."""
     plugin = tmp_path / "cplug"
