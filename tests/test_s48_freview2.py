@@ -311,3 +311,36 @@ def test_p1_a_run_of_hashes_is_read_in_time(tmp_path: Path, row: str) -> None:
                         str(tmp_path / "f.md")], check=True, timeout=8, capture_output=True)
     except subprocess.TimeoutExpired:
         pytest.fail(f"{row}: not read within 8 s")
+
+
+# Q1 (the differential's failure; a regression of s48-ffix f522e15, M1's fix): H8's rule now
+# asks for the last item *begun* before the ',' line, so a nested collection that holds the
+# line (``{k0: {k2: "b"`` ⏎ ``,`` ⏎ ``}}``, ``[[b`` ⏎ ⏎ ``,]]``) is taken for an item before it:
+# skillgrant predicts Bun's rejection, then the retry's, and reads nothing, where Bun reads
+# the text as written (its ``allowed-tools``: ``Bash(touch *)``). At b892e88 skillgrant read
+# the entries. Not a grant found: check --plan Read refuses the rewrite's read-back, and apply
+# writes the plan's entries (which the runtime then reads).
+Q1 = {"nested-mapping": 'y:\n  x: {k0: {k2: "b"\n,\n}}',
+      "nested-mapping-quoted-key": "y:\n  x: {k0: {'a'\n,}}",
+      "nested-list": "y:\n  x: [[b\n\n,]]"}
+_open("test_q1_a_comma_line_inside_a_nested_collection_is_read_as_written",
+      "flowreject._after_a_collection: an item begun before the line may hold it")
+
+
+def _touching(lines: str) -> str:
+    return f"---\nname: probe\ndescription: d\n{lines}\nallowed-tools: Bash(touch *)\n---\nb\n"
+
+
+@pytest.mark.parametrize("row", sorted(Q1))
+def test_q1_a_comma_line_inside_a_nested_collection_is_read_as_written(row: str) -> None:
+    try:
+        entries = read_skill(_touching(Q1[row])).runtime_entries
+    except SkillFileError:
+        return  # refused: the contract holds
+    assert entries == ("Bash(touch *)",)
+
+
+@needs_bun
+def test_q1_the_runtime_reads_it_as_written() -> None:
+    texts = [_touching(Q1[row]) for row in sorted(Q1)]
+    assert _runtime(texts) == [("direct", ["Bash(touch *)"])] * len(Q1)
