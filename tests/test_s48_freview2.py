@@ -242,6 +242,8 @@ N1 = {
     "quoted-key": "y:\n  x: [\"k\":\n\t , b]",
     "after-lone-cr": "y:\n  x: [k:\r\t , b]",
     "list-item": "y:\n  - [k:\n\t , b]",
+    "comment-line-between": "y:\n  x: [a, k:\n   # c\n\t , b]",
+    "blank-line-between": "y:\n  x: [a, k: \n   \n\t , b]",
 }
 N1_DROPPED = {"top-level": "x: [k:\n, b]", "under-key": "y:\n  x: [k:\n  , b]"}
 _open("test_n1_a_comma_line_after_an_empty_value_is_read_as_the_runtime_does",
