@@ -287,12 +287,11 @@ def test_n1_the_runtime_reads_the_retry_or_nothing() -> None:
 # a plugin agent's body or a skill's frontmatter hangs check and apply, and the gate's hook
 # until its timeout (Copilot CLI runs the call when a preToolUse hook times out).
 _HASHES = "#" * 40
-#: (what is read, the file's text): a skill file, or a plugin agent file.
+#: (what is read, the file's text): a skill file, or a plugin agent file (two rows only: each
+#: burns a core until its timeout; also measured: an unquoted description, ``? `` + '#'s).
 P1 = {
-    "skill-description": ("skill", f"---\nname: p\ndescription: a-{_HASHES}\n---\n"),
     "skill-quoted": ("skill", f'---\nname: p\ndescription: "a-{_HASHES}"\n---\n'),
     "agent-body-hooks": ("agent", f"---\nname: ev\n---\n# Git hooks {_HASHES}\n"),
-    "agent-question": ("agent", f"---\nname: ev\n---\n? {_HASHES}\n"),
 }
 _READ = {"skill": "from skillgrant.skillfile import read_skill\n"
                   "read_skill(open(sys.argv[1]).read())",
@@ -310,9 +309,9 @@ def test_p1_a_run_of_hashes_is_read_in_time(tmp_path: Path, row: str) -> None:
     (tmp_path / "f.md").write_text(text)
     try:
         subprocess.run([sys.executable, "-c", f"import sys\n{_READ[kind]}",
-                        str(tmp_path / "f.md")], check=True, timeout=8, capture_output=True)
+                        str(tmp_path / "f.md")], check=True, timeout=6, capture_output=True)
     except subprocess.TimeoutExpired:
-        pytest.fail(f"{row}: not read within 8 s")
+        pytest.fail(f"{row}: not read within 6 s")
 
 
 # Q1 (the differential's failure; a regression of s48-ffix f522e15, M1's fix): H8's rule now
