@@ -341,3 +341,38 @@ def test_q1_a_comma_line_inside_a_nested_collection_is_read_as_written(row: str)
 def test_q1_the_runtime_reads_it_as_written() -> None:
     texts = [_touching(Q1[row]) for row in sorted(Q1)]
     assert _runtime(texts) == [("direct", ["Bash(touch *)"])] * len(Q1)
+
+
+# R1 (Bun, grants): the runtime's retry keeps a line's value unquoted when Bun parses it as a
+# list (``Array.isArray(lQ(k))``); flowlenient.is_flow_list ports that with PyYAML, taking "Bun
+# accepts what PyYAML composes on one line". PyYAML composes ``[a]#[a]`` (a '#' glued to the
+# closing bracket read as a comment: ``['a']``); Bun rejects it ("Unexpected character", as
+# bun_rejects knows: text right after a closing bracket), so the retry re-quotes the line and
+# reads on. skillgrant keeps the line in its retry, finds the retry rejected too, and reads
+# nothing ("the value grants nothing", SG009; check --plan Read exits 0), where the runtime's
+# retry reads ``Read # Bash(touch *)`` as entries (or a bare ``Bash(touch *)``).
+R1 = {"glued-list": "x: [a]#[a]\nallowed-tools: Read # Bash(touch *)",
+      "glued-bracket": "x: [a]#]\nallowed-tools: Read # Bash(touch *)",
+      "glued-text": "x: [a]#b]\nallowed-tools: Read # Bash(touch *)",
+      "bare-entry": "x: [a]#b]\nallowed-tools: Bash(touch *)"}
+# (R1: closed by s48-ffix, runtime.requoted refuses a '#' glued to a closing bracket)
+
+
+def _probe(lines: str) -> str:
+    return f"---\nname: probe\ndescription: d\n{lines}\n---\nbody\n"
+
+
+@pytest.mark.parametrize("row", sorted(R1))
+def test_r1_a_glued_comment_after_a_list_is_read_as_the_runtime_does(row: str) -> None:
+    try:
+        entries = read_skill(_probe(R1[row])).runtime_entries
+    except SkillFileError:
+        return  # refused: the contract holds
+    assert "Bash(touch *)" in entries
+
+
+@needs_bun
+def test_r1_the_runtimes_retry_reads_the_entries() -> None:
+    canary = ("retry", ["Read", "#", "Bash(touch *)"])
+    assert _runtime([_probe(R1[row]) for row in sorted(R1)]) == [
+        ("retry", ["Bash(touch *)"]), canary, canary, canary]

@@ -1,6 +1,6 @@
 """Review s48-freview2 through Claude Code 2.1.332 (run with ``--conformance``): files ``check``
 passes or ``apply --enforce`` writes that the runtime reads with more grants than the plan, or
-whose hook it drops (tests/test_s48_freview2.py: M1, L1, N1). Each hole row fails today (strict
+whose hook it drops (tests/test_s48_freview2.py: M1, L1, N1, R1). Each hole row fails today (strict
 xfail, ``OPEN``); its control row passes. (Not named test_s48_freview2.py: two test modules of
 one basename stop the suite's collection.)"""
 
@@ -14,13 +14,14 @@ from review_table import LeftOpen
 #: The holes left open by this review, by test name and case (tests/conftest.py reads it).
 OPEN = LeftOpen()
 
-#: M1 (closed by s48-ffix), N1: the runtime's retry reads ``allowed-tools: Read # Bash(touch *)``
-#: whole (Bun rejects the text as written; skillgrant reads it as written: ``Read``).
+#: M1 (closed by s48-ffix), N1, R1: the runtime's retry reads ``allowed-tools: Read #
+#: Bash(touch *)`` whole (Bun rejects the text as written; skillgrant reads ``Read`` or nothing).
 M1 = {"m1-pair-list-value": "y:\n  x: [k: [x]\n\t , b]",
       "m1-second-item": "y:\n  x: [a, k: [x]\n\t , b]",
       "n1-empty-value": "y:\n  x: [k:\n\t , b]",
-      "n1-braced-mapping": "y:\n  x: {k:\n\t , b: c}"}
-# (M1: closed by s48-ffix f522e15; N1: closed by s48-ffix)
+      "n1-braced-mapping": "y:\n  x: {k:\n\t , b: c}",
+      "r1-glued-list": "x: [a]#[a]"}
+# (M1: closed by s48-ffix f522e15; N1: 52cd394; R1: s48-ffix, a '#' glued to ']' refused)
 
 
 @pytest.mark.parametrize("row", [*sorted(M1), "control"])
