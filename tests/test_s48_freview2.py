@@ -246,11 +246,7 @@ N1 = {
     "blank-line-between": "y:\n  x: [a, k: \n   \n\t , b]",
 }
 N1_DROPPED = {"top-level": "x: [k:\n, b]", "under-key": "y:\n  x: [k:\n  , b]"}
-_open("test_n1_a_comma_line_after_an_empty_value_is_read_as_the_runtime_does",
-      "flowreject._misplaced_line: Bun rejects a ',' line after an empty value too, not only "
-      "after a nested collection")
-_open("test_n1_enforce_refuses_a_comma_line_after_an_empty_value",
-      "flowreject._misplaced_line: as above, without the tab (the runtime reads nothing)")
+# (N1: closed by s48-ffix, a value left empty after its ':' counts as H8's collection)
 
 
 @pytest.mark.parametrize("row", sorted(N1))
@@ -271,7 +267,8 @@ def test_n1_enforce_refuses_a_comma_line_after_an_empty_value(row: str) -> None:
 def test_n1_the_runtime_reads_the_retry_or_nothing() -> None:
     retry = ("retry", ["Read", "#", "Bash(touch *)"])
     assert _runtime([_runtime_text(N1[row]) for row in sorted(N1)]) == [retry] * len(N1)
-    dropped = [_enforced(N1_DROPPED[row]) for row in sorted(N1_DROPPED)]
+    # (the submitted text: apply --enforce refuses it since s48-ffix, as it must)
+    dropped = [_skill(ECHO, N1_DROPPED[row]) for row in sorted(N1_DROPPED)]
     assert _runtime_how(dropped) == ["failed"] * len(N1_DROPPED)
     # (controls: a closing bracket there, or a value: Bun reads the text as written)
     assert _runtime_how([_runtime_text("y:\n  x: [k:\n\t ]"),
@@ -297,8 +294,7 @@ _READ = {"skill": "from skillgrant.skillfile import read_skill\n"
                   "read_skill(open(sys.argv[1]).read())",
          "agent": "from skillgrant.skillfile.pluginparts import agents_run\n"
                   "try:\n    agents_run([sys.argv[1]])\nexcept Exception:\n    pass"}
-_open("test_p1_a_run_of_hashes_is_read_in_time",
-      "(?:\\s|#[^\\r\\n]*)* backtracks exponentially over a run of '#'")
+# (P1: closed by s48-ffix, a comment is matched possessively: #[^\\r\\n]*+)
 
 
 @pytest.mark.parametrize("row", sorted(P1))
@@ -324,8 +320,7 @@ def test_p1_a_run_of_hashes_is_read_in_time(tmp_path: Path, row: str) -> None:
 Q1 = {"nested-mapping": 'y:\n  x: {k0: {k2: "b"\n,\n}}',
       "nested-mapping-quoted-key": "y:\n  x: {k0: {'a'\n,}}",
       "nested-list": "y:\n  x: [[b\n\n,]]"}
-_open("test_q1_a_comma_line_inside_a_nested_collection_is_read_as_written",
-      "flowreject._after_a_collection: an item begun before the line may hold it")
+# (Q1: closed by s48-ffix, a collection holding the line is walked into)
 
 
 def _touching(lines: str) -> str:
@@ -359,8 +354,7 @@ R1 = {"glued-list": "x: [a]#[a]\nallowed-tools: Read # Bash(touch *)",
       "glued-bracket": "x: [a]#]\nallowed-tools: Read # Bash(touch *)",
       "glued-text": "x: [a]#b]\nallowed-tools: Read # Bash(touch *)",
       "bare-entry": "x: [a]#b]\nallowed-tools: Bash(touch *)"}
-_open("test_r1_a_glued_comment_after_a_list_is_read_as_the_runtime_does",
-      "flowlenient.is_flow_list: PyYAML composes [a]#[a], Bun rejects it (the retry re-quotes)")
+# (R1: closed by s48-ffix, runtime.requoted refuses a '#' glued to a closing bracket)
 
 
 def _probe(lines: str) -> str:

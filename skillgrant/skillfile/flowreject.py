@@ -69,7 +69,7 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
             if not (collection and rest[0] in "]},"):  # (Bun reads those so: review H5)
                 return "a tab before the text of a continuation line", first
             first, char = text.index(rest[0], first), rest[0]
-        if collection and char == "," and _after_a_collection(text, node, at):  # (review H8)
+        if collection and char == "," and _after_a_collection(text, node, first):  # (review H8)
             return "a ',' first on a line after a nested collection, not indented past its " \
                 "block", first
         if collection and (parent < 0 or char in "]},#"):
@@ -80,18 +80,25 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
 
 
 def _after_a_collection(text: str, node: Node, at: int) -> bool:
-    """Whether the last item of the flow collection ``node`` begun before ``at`` (a key or a
-    value of a mapping; of a single pair written without braces, ``[a: [b]``, its value) is
-    itself a collection."""
-    last: Node | None = node
+    """Whether the last item of the flow collection ``node`` begun before the ``,`` at ``at``
+    (a key or a value of a mapping; of a single pair written without braces, ``[a: [b]``, its
+    value; of a collection holding ``at``, its own last item: review s48-freview2 Q1) is
+    itself a collection, or a value left empty after its ``:`` (``[k:`` ⏎ ``, b]``: N1)."""
+    last: Node = node
+    previous: Node | None = None
     while isinstance(last, (MappingNode, SequenceNode)):
         items = [child for pair in last.value for child in (pair if isinstance(pair, tuple)
                                                              else (pair,))]
-        before = [child for child in items if child.start_mark.index < at]
+        # (an empty value starts between the line's start and the ','; nothing else can)
+        before = [child for child in items if child.start_mark.index <= at]
         if not before:
             return False
-        last = before[-1]
-        if not (isinstance(last, MappingNode) and
-                text[content_start(text, last.start_mark.index):][:1] != "{"):
-            break  # (a single pair without braces: its value is the item before the ',')
-    return isinstance(last, (MappingNode, SequenceNode))
+        last, previous = before[-1], (before[-2] if len(before) > 1 else None)
+        if not isinstance(last, (MappingNode, SequenceNode)) or (
+                last.end_mark.index <= at
+                and text[content_start(text, last.start_mark.index):][:1] in ("{", "[")):
+            break  # (a collection before the line; else one holding it, or a single pair)
+    if isinstance(last, ScalarNode):
+        return (last.value == "" and last.style in (None, "") and previous is not None
+                and ":" in text[previous.end_mark.index:last.start_mark.index].split("#")[0])
+    return True

@@ -109,6 +109,11 @@ def requoted(yaml_text: str) -> str:
         if match is not None:
             key, value = match.groups()
             quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
+            if not quoted and value[:1] == "[" and ("]#" in value or "}#" in value):
+                raise Divergence(f"a '#' glued to a closing bracket in {value!r}: Claude Code's "
+                                 "YAML parser may or may not read it as a list, and re-quote "
+                                 "it so (review s48-freview2 R1); put a blank before the '#'",
+                                 start)
             if not quoted and not is_flow_list(value, start, Divergence) and (
                     ": " in value or _NEEDS_QUOTES.search(value)):
                 escaped = value.replace("\\", "\\\\").replace('"', '\\"')
