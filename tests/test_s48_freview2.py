@@ -289,7 +289,13 @@ _HASHES = "#" * 40
 P1 = {
     "skill-quoted": ("skill", f'---\nname: p\ndescription: "a-{_HASHES}"\n---\n'),
     "agent-body-hooks": ("agent", f"---\nname: ev\n---\n# Git hooks {_HASHES}\n"),
+    # (after s48-ffix's possessive comment: ``&\S*`` and a comment still share each '#' of
+    # ``&#&#...``, cubic: 1,000 pairs 2.6 s, 2,000 19.2 s, 3,000 66 s; a 20 KB body, hours)
+    "agent-anchor-hashes": ("agent", "---\nname: ev\n---\n" + "&#" * 3000 + "\n"),
 }
+_open("test_p1_a_run_of_hashes_is_read_in_time",
+      "pluginparts._RUNS: '&\\S*' then a comment split '&#&#...' n^3 ways (after P1's fix)",
+      "agent-anchor-hashes")
 _READ = {"skill": "from skillgrant.skillfile import read_skill\n"
                   "read_skill(open(sys.argv[1]).read())",
          "agent": "from skillgrant.skillfile.pluginparts import agents_run\n"
