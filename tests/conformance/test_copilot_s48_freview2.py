@@ -1,8 +1,8 @@
 """Review s48-freview2 through Copilot CLI 1.0.102 (run with ``--conformance --copilot``): K1, a
 plugin agent's ``hooks`` key written with a YAML comment where pluginparts._RUNS wants spaces
 (tests/test_s48_freview2.py). The session is s48-freview's C1 one
-(test_copilot_s48_freview.py), its agent's lines replaced. The hole row fails today (strict
-xfail, ``OPEN``); the control passes."""
+(test_copilot_s48_freview.py), its agent's lines replaced. The hole row (closed by s48-ffix)
+and the control pass."""
 
 from __future__ import annotations
 
@@ -14,15 +14,12 @@ from review_table import LeftOpen
 
 __all__ = ["copilot"]
 
-OPEN = LeftOpen()
+OPEN = LeftOpen()  # (K1: closed by s48-ffix c51a1b3; the row passes, measured 15:47)
 
 _EVENTS = ", ".join(f'{e}: [{{type: command, bash: "touch {{mark}}_{e}"}}]'
                     for e in ("userPromptSubmitted", "agentStop"))
 K1_ROWS = {"k1-explicit-key-comment": f"? # c\n  hooks # d\n: {{{_EVENTS}}}\n",
            "control": "x: &k # c\n  y\n*k : z\n"}
-OPEN.add("test_copilot_k1_a_plugin_agents_commented_hooks_run",
-         "pluginparts._RUNS wants spaces (no comment) between '?' and the hooks word",
-         "k1-explicit-key-comment")
 
 
 @pytest.mark.parametrize("row", sorted(K1_ROWS))
