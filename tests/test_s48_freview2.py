@@ -293,9 +293,7 @@ P1 = {
     # ``&#&#...``, cubic: 1,000 pairs 2.6 s, 2,000 19.2 s, 3,000 66 s; a 20 KB body, hours)
     "agent-anchor-hashes": ("agent", "---\nname: ev\n---\n" + "&#" * 3000 + "\n"),
 }
-_open("test_p1_a_run_of_hashes_is_read_in_time",
-      "pluginparts._RUNS: '&\\S*' then a comment split '&#&#...' n^3 ways (after P1's fix)",
-      "agent-anchor-hashes")
+# (P1b: closed by s48-ffix, the separation taken whole, properties at a token's start)
 _READ = {"skill": "from skillgrant.skillfile import read_skill\n"
                   "read_skill(open(sys.argv[1]).read())",
          "agent": "from skillgrant.skillfile.pluginparts import agents_run\n"

@@ -49,10 +49,10 @@ _MAX_AGENTS: Final = 1000
 #: ``github`` (its permissions and toolsets) as a key (the word, then ':', or after a '?'), or
 #: anchored (an alias key, ``*k :``, reads as the word: measured), or an escape that may
 #: spell one.
-_SEP = r"(?:\s|#[^\r\n]*+)"  # YAML's separation: blanks, line breaks, comments (s48-freview2 K1)
-_RUNS = re.compile(rf"mcp|\\|(?:hooks|github)[\"']?{_SEP}*:|(?:(?:^|[\r\n{{,\[])[ \t]*\?{_SEP}*"
-                   rf"|&\S*{_SEP}+)(?:[&!]\S*{_SEP}+)*(?:[|>][-+0-9]*{_SEP}+)?[\"']?(?:hooks|github)",
-                   re.IGNORECASE)
+_SEP = r"(?>(?:\s|#[^\r\n]*+)+)"  # YAML's separation, taken whole (s48-freview2 K1, P1, P1b)
+_RUNS = re.compile(rf"mcp|\\|(?:hooks|github)[\"']?{_SEP}?:|(?:(?:^|[\r\n{{,\[])[ \t]*\?{_SEP}?"
+                   rf"|(?:^|(?<=[\s\[{{,:?]))&\S*+{_SEP})(?:[&!]\S*+{_SEP}){{0,4}}"
+                   rf"(?:[|>][-+0-9]*{_SEP})?[\"']?(?:hooks|github)", re.IGNORECASE)
 
 
 def folder_runs(root: str, name: str) -> None:
