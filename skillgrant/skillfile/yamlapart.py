@@ -32,8 +32,8 @@ _CUT_ANCHOR: Final = re.compile(r"(?:(?:^|[\n\r])[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]
 #: A ``-`` alone between a flow collection's indicators (``[-]``, ``[a, -]``, ``{a: -}``),
 #: behind node properties too (``[a, &b -]``, ``{a: !!str -}``: review s44-freview N7), with
 #: line breaks and comments around it (``[a,`` ⏎ ``  -]``: review s48-freview2 L1).
-_LONE_DASH: Final = re.compile(r"(?:[\[{,:])(?:\s|#[^\r\n]*+)*(?:[&!][^\s,\[\]{}]*\s+)*"
-                               r"-(?=(?:\s|#[^\r\n]*+)*[\]},])")  # (`{"a":-}`: N7c)
+_LONE_DASH: Final = re.compile(r"(?:[\[{,:])(?>(?:\s|(?<=\s)#[^\r\n]*+)*)(?:[&!][^\s,\[\]{}]*\s+)*"
+                               r"-(?=(?>(?:\s|(?<=\s)#[^\r\n]*+)*)[\]},])")  # (`{"a":-}`: N7c)
 #: A tag at a node's start holding a flow indicator (``[!, a]``, ``x: !a,b``): PyYAML ends a tag
 #: only at a blank, Bun (YAML 1.2) at a flow indicator too (N7).
 _CUT_TAG: Final = re.compile(r"(?:(?:^|[\n\r])[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
@@ -49,7 +49,7 @@ _COMPLEX_NEEDS: Final = _ODD_COMPLEX_NEEDS
 _CUT_ANCHOR_NEEDS: Final = (re.compile(r"&[A-Za-z0-9_-]+[?:%@`]"),
                             re.compile(r"\*[A-Za-z0-9_-]+[?:%@`]"))
 _CUT_TAG_NEEDS: Final = (re.compile(r"![^\s,\[\]{}]*[,\[\]{}]"),)
-_LONE_DASH_NEEDS: Final = (re.compile(r"-(?:\s|#[^\r\n]*+)*[\]},]"),)
+_LONE_DASH_NEEDS: Final = (re.compile(r"-(?>(?:\s|(?<=\s)#[^\r\n]*+)*)[\]},]"),)
 #: Each rule's pattern and what every match of it holds (tests/test_yamlapart.py).
 RULES: Final = ((_ODD_COMPLEX_KEY, _ODD_COMPLEX_NEEDS), (_COMPLEX_KEY, _COMPLEX_NEEDS),
                 (_CUT_ANCHOR, _CUT_ANCHOR_NEEDS), (_CUT_TAG, _CUT_TAG_NEEDS),
