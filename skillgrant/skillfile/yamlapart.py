@@ -49,6 +49,8 @@ _COMPLEX_NEEDS: Final = _ODD_COMPLEX_NEEDS
 _CUT_ANCHOR_NEEDS: Final = (re.compile(r"&[A-Za-z0-9_-]+[?:%@`]"),
                             re.compile(r"\*[A-Za-z0-9_-]+[?:%@`]"))
 _CUT_TAG_NEEDS: Final = (re.compile(r"![^\s,\[\]{}]*[,\[\]{}]"),)
+#: The longest text searched for a lone dash once its need matched (longer: refused).
+_LONE_DASH_SEARCHED: Final = 16_384
 _LONE_DASH_NEEDS: Final = (re.compile(r"-(?>(?:\s|(?<=\s)#[^\r\n]*+)*)[\]},]"),)
 #: Each rule's pattern and what every match of it holds (tests/test_yamlapart.py).
 RULES: Final = ((_ODD_COMPLEX_KEY, _ODD_COMPLEX_NEEDS), (_COMPLEX_KEY, _COMPLEX_NEEDS),
@@ -222,7 +224,10 @@ def _first_match(yaml_text: str, pattern: re.Pattern[str], needs: tuple[re.Patte
         hit = need.search(yaml_text)
         if hit is not None and hit.start() < first:
             first = hit.start()
-    # (a lone dash's match may run over line breaks and comments: searched from the start)
+    # (a lone dash's match may run over line breaks and comments: searched from the start; its
+    # cost grows as the square of a line of ', #' runs, so a long text is refused unsearched)
+    if pattern is _LONE_DASH and len(yaml_text) > _LONE_DASH_SEARCHED:
+        return why, first
     start = 0 if pattern is _LONE_DASH else max(yaml_text.rfind("\n", 0, first), 0)
     found = pattern.search(yaml_text, start)
     return None if found is None else (why, found.end() - 1)
