@@ -10,15 +10,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from reader_review import BUN, needs_bun
 
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text, read_skill
 
+
 #: tests/oracle/bun_runtime.py's pinned Bun.
-BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
-
-
 def _skill(lines: str) -> str:
     return f"---\nname: probe\ndescription: d\n{lines}\n---\nbody\n"
 
@@ -115,7 +114,7 @@ def _value(rng: random.Random, depth: int) -> object:
     return {rng.choice(_KEYS): _value(rng, depth - 1) for _ in range(rng.randrange(4))}
 
 
-@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+@needs_bun
 def test_f5_hookdrop_is_the_runtimes_test() -> None:
     """``hookdrop.declares_hooks_outside`` against the runtime's ``bwe``, run by Bun, on
     20,000 generated frontmatters (nested up to six levels)."""
@@ -163,7 +162,7 @@ def test_cost_a_key_the_runtime_reads_is_still_refused(row: str) -> None:
                       Plan.from_entries(["Read"]))
 
 
-@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+@needs_bun
 def test_cost_bun_reads_no_hooks_and_no_agent_from_those_keys() -> None:
     """The runtime's own tests on Bun's reading of each COST_NOTHING frontmatter."""
     texts = [f"name: probe\n{line}\n" for line in COST_NOTHING.values()]
@@ -200,7 +199,7 @@ def test_l1_a_plain_string_to_bun_is_an_entry(text: str) -> None:
     assert doc.runtime_entries == ("Read", text)
 
 
-@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+@needs_bun
 def test_l1_the_rows_are_buns_reading() -> None:
     plain = [*L1_NUMBERS, *L1_STRINGS]
     script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(JSON.'

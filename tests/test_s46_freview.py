@@ -1,6 +1,6 @@
 """Session 46's review of the SKILL.md reader (s46-freview): files ``check`` passes or
 ``apply`` keeps (or writes, under ``--enforce``) that a runtime reads with more grants than the
-plan, or runs otherwise than skillgrant judges. Each test fails today; ``HOLES`` marks it a
+plan, or runs otherwise than skillgrant judges. Each test fails today; ``OPEN`` marks it a
 strict xfail, so a fix shows as an unexpected pass (then drop its row).
 
 The runtimes' readings written here were measured: Bun 1.4.5 running the runtime's frontmatter
@@ -16,27 +16,26 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from reader_review import (
+    BUN,
+    ENFORCE,
+    SKILL_PATH,
+    bun_parse,
+    enforce_refuses,
+    lay_out,
+    needs_bun,
+    skill_call,
+)
+from reader_review import skill as _skill
+from review_table import LeftOpen
 
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text
 
-#: Each hole's test, and why it fails today.
-HOLES: dict[str, str] = {}
-
-
-def _hole(name: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=HOLES[name])
-
-
-ENFORCE = "/usr/bin/skillgrant hook --plan /p/plan.json"
-SKILL_PATH = "/nonexistent/.claude/skills/probe/SKILL.md"
-BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
-
-
-def _skill(value: str, extra: str = "") -> str:
-    extra = f"{extra}\n" if extra else ""
-    return f"---\nname: probe\ndescription: d\nallowed-tools: {value}\n{extra}---\nbody\n"
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
 
 
 #: Lines beside which Claude Code 2.1.332 loads the skill with no hooks (Bun reads each value
@@ -58,9 +57,7 @@ def test_t1_enforce_writes_a_hook_the_runtime_drops_for_a_tagged_value(row: str)
     """``apply --enforce`` promises the plan as a ceiling through the skill's own hook; the
     runtime drops every hook of the skill (and its allowed-tools) when a key declares
     PreToolUse/PermissionRequest outside ``hooks`` as Bun reads it. It must refuse."""
-    with pytest.raises(SkillFileError):
-        apply_to_text(_skill("Bash(echo *)", T1_LINES[row]),
-                      Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE, path=SKILL_PATH)
+    enforce_refuses(T1_LINES[row], (SkillFileError,))
 
 
 @pytest.mark.parametrize("spelling", ["!!null fork", "!!null 'fork'"])
@@ -84,18 +81,12 @@ def test_t3_apply_keeps_an_agent_key_bun_reads(line: str) -> None:
         apply_to_text(_skill("Read", line), Plan.from_entries(["Read"]))
 
 
-_BUN_TAGS = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
-             'console.log(JSON.stringify(t.map((s)=>Bun.YAML.parse(s))))')
-
-
-@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+@needs_bun
 def test_t1_t3_bun_reads_a_value_untagged() -> None:
     """The readings T1-T3 rest on: Bun 1.4.5 ignores a value's tag."""
     texts = ["a: !!null x", "a: !!set {P: y}", "a: !!omap [{P: y}]", "a: !!pairs [{P: y}]",
              "a: !!set\n  P: y", "a: !!null 'fork'", "a: !!null\n  helper"]
-    done = subprocess.run([str(BUN), "-e", _BUN_TAGS], input=json.dumps(texts),
-                          capture_output=True, text=True, timeout=60, check=True)
-    assert json.loads(done.stdout) == [
+    assert bun_parse(texts) == [
         {"a": "x"}, {"a": {"P": "y"}}, {"a": [{"P": "y"}]}, {"a": [{"P": "y"}]},
         {"a": {"P": "y"}}, {"a": "fork"}, {"a": "helper"}]
 
@@ -122,9 +113,7 @@ def test_p1_a_plugins_remote_server_with_a_headers_helper_is_applied(tmp_path: P
     from skillgrant.skillfile import apply_to_file
 
     root = tmp_path / "plug"
-    for name, text in {**P1_FILES[row], "commands/pc.md": _skill("Read")}.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
+    lay_out(root, {**P1_FILES[row], "commands/pc.md": _skill("Read")})
     with pytest.raises(SkillFileError):
         apply_to_file(root / "commands" / "pc.md", Plan.from_entries(["Read"]))
 
@@ -151,25 +140,13 @@ def test_g1_the_gate_reads_a_skills_frontmatter_otherwise_than_the_runtime(
     """s45 K1: the runtime fills ``$ARGUMENTS`` in the body's ``!`` commands from a Skill
     call's args and runs them unseen by any hook; the gate must judge the filled command
     (``echo hi; touch zz``: not covered by ``Bash(echo *)``)."""
-    from skillgrant.gate.call import check_call
-
-    skill = tmp_path / ".claude" / "skills" / "other"
-    skill.mkdir(parents=True)
-    (skill / "SKILL.md").write_text(G1_TEXTS[row])
-    got = check_call("Skill", {"skill": "other", "args": "hi; touch zz"},
-                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    got = skill_call(tmp_path, G1_TEXTS[row], "hi; touch zz")
     assert got.status != "covered", got
 
 
 def test_g1_control_the_gate_judges_the_filled_command(tmp_path: Path) -> None:
-    from skillgrant.gate.call import check_call
-
-    skill = tmp_path / ".claude" / "skills" / "other"
-    skill.mkdir(parents=True)
-    (skill / "SKILL.md").write_text("---\nname: other\ndescription: d\nallowed-tools: "
-                                    "Bash(echo *)\n---\nResult: !`echo $ARGUMENTS`\n")
-    assert check_call("Skill", {"skill": "other", "args": "hi; touch zz"},
-                      ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path)).status \
+    assert skill_call(tmp_path, "---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)"
+                      "\n---\nResult: !`echo $ARGUMENTS`\n", "hi; touch zz").status \
         == "not_covered"
 
 
@@ -193,13 +170,7 @@ def test_g2_the_gate_reads_named_arguments_otherwise_than_the_runtime(
         tmp_path: Path, row: str) -> None:
     """``Skill(other, args="zz")`` fills ``$who`` (the runtime's named argument) and runs
     ``touch zz``; the gate must judge it (the plan holds ``Bash(echo *)`` only)."""
-    from skillgrant.gate.call import check_call
-
-    skill = tmp_path / ".claude" / "skills" / "other"
-    skill.mkdir(parents=True)
-    (skill / "SKILL.md").write_text(G2_TEXTS[row])
-    got = check_call("Skill", {"skill": "other", "args": "zz"},
-                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    got = skill_call(tmp_path, G2_TEXTS[row], "zz")
     assert got.status != "covered", got
 
 
@@ -208,7 +179,7 @@ _BUN_ARGUMENTS = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));cons
                   '.arguments)))')
 
 
-@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+@needs_bun
 def test_g2_bun_reads_the_named_argument() -> None:
     texts = [G2_TEXTS[row] for row in sorted(G2_TEXTS)]
     done = subprocess.run([str(BUN), "-e", _BUN_ARGUMENTS], input=json.dumps(texts),

@@ -1,6 +1,6 @@
 """Session 46's second review of the SKILL.md reader (s46-freview2): files ``check`` passes or
 ``apply`` keeps (or writes) that a runtime reads with more grants than the plan. Each test fails
-today; ``HOLES`` marks it a strict xfail, so a fix shows as an unexpected pass (then drop its
+today; ``OPEN`` marks it a strict xfail, so a fix shows as an unexpected pass (then drop its
 row).
 
 The runtimes' readings written here were measured: Copilot CLI 1.0.102's own skill parser (its
@@ -13,56 +13,20 @@ readings under the pinned Copilot CLI (skipped without it).
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from reader_review import BUN, check, copilot_rules, lay_out, needs_bun, needs_copilot, skill_call
+from review_table import LeftOpen
 
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text
 
-#: Each hole's test, and why it fails today.
-HOLES: dict[str, str] = {}  # (C1, D1: fixed by s46-ffix; G3, G4, G5, G7 by s46-gfix)
-
-
-def _hole(name: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=HOLES[name])
-
-
-ADDON = (Path.home() / ".cache" / "skillgrant-runtime" / "copilot-1.0.102" / "pkg-cache" / "pkg"
-         / "linux-x64" / "1.0.102" / "prebuilds" / "linux-x64" / "runtime.node")
-_COPILOT = """
-const S = require(process.argv[1]);
-const fs = require("fs"), path = require("path"), os = require("os");
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-fr2-"));
-(async () => {
-  const out = [];
-  for (const [i, text] of JSON.parse(fs.readFileSync(0, "utf8")).entries()) {
-    const file = path.join(dir, String(i), "probe", "SKILL.md");
-    fs.mkdirSync(path.dirname(file), {recursive: true});
-    fs.writeFileSync(file, text);
-    const got = await S.skillsParseSkillFile(file, "project");
-    const items = got.kind === "success" ? (got.value.allowedTools || []) : [];
-    out.push(items.length ? JSON.parse(S.configLoaderParseAllowedToolsItems(items)).rules : []);
-  }
-  fs.rmSync(dir, {recursive: true, force: true});
-  process.stdout.write(JSON.stringify(out));
-})();
-"""
-needs_copilot = pytest.mark.skipif(shutil.which("node") is None or not ADDON.is_file(),
-                                   reason="Copilot CLI 1.0.102's runtime.node is not installed")
-
-
-def copilot_rules(texts: list[str]) -> list[list[dict[str, object]]]:
-    """The rules Copilot CLI 1.0.102 approves for each SKILL.md text, read by its own parser."""
-    done = subprocess.run(["node", "-e", _COPILOT, str(ADDON)], input=json.dumps(texts),
-                          capture_output=True, text=True, timeout=300, check=True)
-    out: list[list[dict[str, object]]] = json.loads(done.stdout)
-    return out
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()  # (C1, D1: fixed by s46-ffix; G3, G4, G5, G7 by s46-gfix)
 
 
 #: Lines before which Claude Code's K0 (``^---\\s*\\n([\\s\\S]*?)---\\s*\\n?``) ends the
@@ -126,12 +90,8 @@ def test_d1_check_passes_a_project_whose_settings_local_names_skill_directories(
              ".github/skills/good/SKILL.md": "---\nname: good\ndescription: d\n"
                                              "allowed-tools: Read\n---\nbody\n",
              "plan.yaml": "allowed-tools: Read\n"}
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan", "plan.yaml",
-                           "."], cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                          stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
+    lay_out(tmp_path, files)
+    done = check(tmp_path, "plan.yaml", ".")
     assert done.returncode != 0, done.stdout
 
 
@@ -148,21 +108,12 @@ def test_g3_the_gate_misses_an_inline_command_after_a_byte_order_mark(tmp_path: 
     """``Skill(other, args="hi; touch zz")`` fills ``echo hi; touch zz``; the plan holds
     ``Bash(echo *)``: the gate must not allow the call (the control, a space before ``!``,
     is not_covered)."""
-    from skillgrant.gate.call import check_call
-
-    skill = tmp_path / ".claude" / "skills" / "other"
-    skill.mkdir(parents=True)
-    (skill / "SKILL.md").write_text("---\nname: other\ndescription: d\nallowed-tools: "
-                                    "Bash(echo *)\n---\n" + G3_BODIES[row])
-    got = check_call("Skill", {"skill": "other", "args": "hi; touch zz"},
-                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    got = skill_call(tmp_path, "---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
+                     "---\n" + G3_BODIES[row], "hi; touch zz")
     assert got.status != "covered", got
 
 
-BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
-
-
-@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+@needs_bun
 def test_g3_bun_finds_the_inline_command() -> None:
     """The runtime's ``Nxr``, copied from the 2.1.332 binary, under Bun."""
     script = ('const r=/(?<=^|\\s)!`([^`]+)`/gm;const t=JSON.parse(require("fs")'
@@ -200,14 +151,7 @@ def test_g4_the_gate_reads_named_arguments_otherwise_than_the_runtime(tmp_path: 
     """The runtime's ``PIe`` (names: strings, not blank, not ``/^\\d+$/``, kept as written)
     and ``_vt`` (names of at most 64 characters, then the first 64): ``$who`` (``$ who``) is
     filled with the word that runs ``touch zz``. The gate must not allow the call."""
-    from skillgrant.gate.call import check_call
-
-    text, args = G4[row]
-    skill = tmp_path / ".claude" / "skills" / "other"
-    skill.mkdir(parents=True)
-    (skill / "SKILL.md").write_text(text)
-    got = check_call("Skill", {"skill": "other", "args": args},
-                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    got = skill_call(tmp_path, *G4[row])
     assert got.status != "covered", got
 
 
@@ -217,14 +161,8 @@ def test_g5_the_gate_fills_a_name_called_arguments_with_the_whole_args(tmp_path:
     runtime fills word 0 (``echo x; touch zz``, measured through Claude Code 2.1.332: zz
     created, tests/conformance/test_s46_freview2_e2e.py G5); the gate judges ``echo 'x; touch
     zz'`` (covered). It must not allow the call."""
-    from skillgrant.gate.call import check_call
-
-    skill = tmp_path / ".claude" / "skills" / "other"
-    skill.mkdir(parents=True)
-    (skill / "SKILL.md").write_text(_G4_HEAD + "arguments: [ARGUMENTS]\n---\n"
-                                    "Result: !`echo $ARGUMENTS`\n")
-    got = check_call("Skill", {"skill": "other", "args": "'x; touch zz'"},
-                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    got = skill_call(tmp_path, _G4_HEAD + "arguments: [ARGUMENTS]\n---\nResult: !`echo "
+                     "$ARGUMENTS`\n", "'x; touch zz'")
     assert got.status != "covered", got
 
 
@@ -234,12 +172,6 @@ def test_g7_args_with_backticks_make_an_inert_command_live(tmp_path: Path) -> No
     Bit blanks both code spans), args ``\\!`x```: filled, the backticks pair otherwise and
     the runtime runs ``touch zz`` (measured through Claude Code 2.1.332: zz created,
     tests/conformance/test_s46_freview2_e2e.py G7). The gate must not allow the call."""
-    from skillgrant.gate.call import check_call
-
-    skill = tmp_path / ".claude" / "skills" / "other"
-    skill.mkdir(parents=True)
-    (skill / "SKILL.md").write_text(_G4_HEAD + "arguments: [who]\n---\nResult `!`echo "
-                                    "$ARGUMENTS[0]` !`touch zz`\n")
-    got = check_call("Skill", {"skill": "other", "args": "\\!`x`"},
-                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    got = skill_call(tmp_path, _G4_HEAD + "arguments: [who]\n---\nResult `!`echo "
+                     "$ARGUMENTS[0]` !`touch zz`\n", "\\!`x`")
     assert got.status != "covered", got

@@ -4,12 +4,12 @@ report (issue 27, Deliver 5); the rest of issue 27's open items."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import jsonschema
 import pytest
+from reader_review import ADDON, bun_parse, needs_bun, needs_copilot
 from typer.testing import CliRunner, Result
 
 from skillgrant.cli.app import app
@@ -184,8 +184,6 @@ def test_stdin_takes_the_same_limit(tmp_path: Path) -> None:
     assert done.exit_code == 2 and "MAX_SKILL_BYTES" in done.stderr
 
 
-ADDON = (Path.home() / ".cache" / "skillgrant-runtime" / "copilot-1.0.102" / "pkg-cache" / "pkg"
-         / "linux-x64" / "1.0.102" / "prebuilds" / "linux-x64" / "runtime.node")
 _COPILOT_SIZES = """
 const S = require(process.argv[1]);
 const fs = require("fs"), path = require("path"), os = require("os");
@@ -206,8 +204,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-s47-"));
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None or not ADDON.is_file(),
-                    reason="Copilot CLI 1.0.102's runtime.node is not installed")
+@needs_copilot
 def test_copilot_reads_a_skill_file_up_to_one_mib() -> None:
     done = subprocess.run(["node", "-e", _COPILOT_SIZES, str(ADDON)],
                           input=json.dumps([1_048_576, 1_048_577]), capture_output=True,
@@ -310,18 +307,11 @@ def test_x1_what_bun_rejects_in_brackets_is_still_read() -> None:
         assert read_skill(_skill(lines)).allowed_tools is not None, lines
 
 
-BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
-
-
-@pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
+@needs_bun
 def test_x1_bun_reads_the_flow_values_as_written() -> None:
-    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
-              'console.log(JSON.stringify(t.map((s)=>Bun.YAML.parse(s))))')
     texts = ["x: [PreToolUse: y, : b]", "x: {a, : b}", "x: [PreToolUse: y:? , :]",
              'argument-hint: "[a] [b]"\nx: [PreToolUse: y, : b]']
-    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
-                          capture_output=True, text=True, timeout=60, check=True)
-    assert json.loads(done.stdout) == [
+    assert bun_parse(texts) == [
         {"x": [{"PreToolUse": "y"}, {"null": "b"}]}, {"x": {"a": None, "null": "b"}},
         {"x": [{"PreToolUse": "y:?"}, {"null": None}]},
         {"argument-hint": "[a] [b]", "x": [{"PreToolUse": "y"}, {"null": "b"}]}]

@@ -1,6 +1,6 @@
 """Session 47's review of the SKILL.md reader (s47-freview): files ``check`` passes or ``apply``
 keeps (or writes, under ``--enforce``) that a runtime reads with more grants than the plan, or
-that run something the plan does not carry. Each test in ``HOLES`` fails today and is a strict
+that run something the plan does not carry. Each test in ``OPEN`` fails today and is a strict
 xfail, so a fix shows as an unexpected pass (then drop its row).
 
 The runtimes' readings written here were measured: Bun 1.4.5 running the runtime's frontmatter
@@ -10,44 +10,32 @@ steps (tests/oracle/bun_reader.js; ``test_*_bun_reads_*`` pin them, skipped with
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from reader_review import (
+    BUN,
+    bun_parse,
+    copilot_allowed,
+    enforce_refuses,
+    lay_out,
+    needs_bun,
+    needs_copilot,
+    skill_call,
+)
+from reader_review import past_claude_code as _past_claude_code
+from reader_review import skill as _skill
+from review_table import LeftOpen
 
 from skillgrant.errors import SkillFileError
-from skillgrant.gate.call import check_call
 from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text
 
-#: Each hole's test, and why it fails today.
-HOLES: dict[str, str] = {
-}
-
-
-def _hole(name: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=HOLES[name])
-
-
-ENFORCE = "/usr/bin/skillgrant hook --plan /p/plan.json"
-SKILL_PATH = "/nonexistent/.claude/skills/probe/SKILL.md"
-BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
-needs_bun = pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
-
-
-def _skill(value: str, extra: str = "") -> str:
-    extra = f"{extra}\n" if extra else ""
-    return f"---\nname: probe\ndescription: d\nallowed-tools: {value}\n{extra}---\nbody\n"
-
-
-def _bun_parse(texts: list[str]) -> list[object]:
-    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
-              'console.log(JSON.stringify(t.map((s)=>Bun.YAML.parse(s))))')
-    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
-                          capture_output=True, text=True, timeout=60, check=True)
-    out: list[object] = json.loads(done.stdout)
-    return out
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
 
 
 # F1: a tag written after an anchor, on a later line. YAML puts any separation between a
@@ -89,9 +77,7 @@ def test_f1_enforce_writes_a_hook_beside_a_value_tagged_after_an_anchor_line(row
     """Bun reads PreToolUse/PermissionRequest outside ``hooks`` (the skill then loads with no
     hooks) or ``context: fork`` (the skill hook never sees the forked subagent's calls): the
     ceiling ``apply --enforce`` promises never runs. It must refuse."""
-    with pytest.raises((SkillFileError, ValueError)):
-        apply_to_text(_skill("Bash(echo *)", F1_ENFORCE[row]),
-                      Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE, path=SKILL_PATH)
+    enforce_refuses(F1_ENFORCE[row])
 
 
 @needs_bun
@@ -99,7 +85,7 @@ def test_f1_bun_reads_a_value_tagged_after_an_anchor_line_untagged() -> None:
     texts = ["agent: &a\n  !!null ev", "agent: &a # c\n  !!null ev", "agent: &a\n\n  !!null ev",
              "x: &a\n  !!set {PreToolUse: y}", "x: &a\n  !!omap\n  - PreToolUse: y",
              "context: &a\n  # c\n  !!null fork"]
-    assert _bun_parse(texts) == [{"agent": "ev"}, {"agent": "ev"}, {"agent": "ev"},
+    assert bun_parse(texts) == [{"agent": "ev"}, {"agent": "ev"}, {"agent": "ev"},
                                  {"x": {"PreToolUse": "y"}}, {"x": [{"PreToolUse": "y"}]},
                                  {"context": "fork"}]
 
@@ -141,52 +127,21 @@ S_ROWS = {
 
 
 @pytest.mark.parametrize(("hole", "row"), [
-    pytest.param(hole, row, marks=[_hole(hole)] if hole in HOLES else [])
-    for hole in sorted(S_ROWS)
-    for row in sorted(S_ROWS[hole])])
+    (hole, row) for hole in sorted(S_ROWS) for row in sorted(S_ROWS[hole])])
 def test_s_the_gate_fills_a_skill_calls_args_otherwise_than_the_runtime(
         tmp_path: Path, hole: str, row: str) -> None:
     """Plan ``Skill(other)``, ``Bash(echo *)``: the runtime runs ``touch zz`` from the call's
     args; ``check_call`` must not say covered."""
     text, args = S_ROWS[hole][row]
-    skill = tmp_path / ".claude" / "skills" / "other" / "SKILL.md"
-    skill.parent.mkdir(parents=True)
-    skill.write_text(_ARGS_HEAD + text + "\n", encoding="utf-8")
-    got = check_call("Skill", {"skill": "other", "args": args}, ["Skill(other)", "Bash(echo *)"],
-                     cwd=str(tmp_path))
+    got = skill_call(tmp_path, _ARGS_HEAD + text + "\n", args)
     assert got.status != "covered", got
 
 
 def test_s_control_the_gate_judges_the_filled_command(tmp_path: Path) -> None:
-    skill = tmp_path / ".claude" / "skills" / "other" / "SKILL.md"
-    skill.parent.mkdir(parents=True)
-    skill.write_text(_ARGS_HEAD + "arguments: [who]\n---\nResult: !`$who zz`\n")
-    got = check_call("Skill", {"skill": "other", "args": "touch"},
-                     ["Skill(other)", "Bash(echo *)"], cwd=str(tmp_path))
+    got = skill_call(tmp_path, _ARGS_HEAD + "arguments: [who]\n---\nResult: !`$who zz`\n",
+                     "touch")
     assert got.status != "covered", got
 
-
-ADDON = (Path.home() / ".cache" / "skillgrant-runtime" / "copilot-1.0.102" / "pkg-cache" / "pkg"
-         / "linux-x64" / "1.0.102" / "prebuilds" / "linux-x64" / "runtime.node")
-_COPILOT = """
-const S = require(process.argv[1]);
-const fs = require("fs"), path = require("path"), os = require("os");
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-s47-"));
-(async () => {
-  const out = [];
-  for (const [i, text] of JSON.parse(fs.readFileSync(0, "utf8")).entries()) {
-    const file = path.join(dir, String(i), "probe", "SKILL.md");
-    fs.mkdirSync(path.dirname(file), {recursive: true});
-    fs.writeFileSync(file, text);
-    const got = await S.skillsParseSkillFile(file, "project");
-    out.push(got.kind === "success" ? (got.value.allowedTools || []) : null);
-  }
-  fs.rmSync(dir, {recursive: true, force: true});
-  process.stdout.write(JSON.stringify(out));
-})();
-"""
-needs_copilot = pytest.mark.skipif(shutil.which("node") is None or not ADDON.is_file(),
-                                   reason="Copilot CLI 1.0.102's runtime.node is not installed")
 
 #: Files Copilot CLI 1.0.102 reads with ``allowed-tools: Bash`` (every shell command), past
 #: Claude Code's frontmatter (which ends inside ``a---b``); the key's tag after an anchor line.
@@ -196,10 +151,6 @@ F1_COPILOT = {
     "tag-on-its-own-line": "? &a\n  !!binary\n  allowed-tools\n: Bash",
     "comment-line-between": "? &a\n  # c\n  !!binary allowed-tools\n: Bash",
 }
-
-
-def _past_claude_code(lines: str) -> str:
-    return f"---\nname: probe\ndescription: a---b\n{lines}\n---\nbody\n"
 
 
 @pytest.mark.parametrize("row", sorted(F1_COPILOT))
@@ -213,9 +164,7 @@ def test_f1_apply_keeps_a_key_tagged_after_an_anchor_line_copilot_reads(row: str
 @needs_copilot
 def test_f1_copilot_reads_the_key_tagged_after_an_anchor_line() -> None:
     texts = [_past_claude_code(F1_COPILOT[row]) for row in sorted(F1_COPILOT)]
-    done = subprocess.run(["node", "-e", _COPILOT, str(ADDON)], input=json.dumps(texts),
-                          capture_output=True, text=True, timeout=300, check=True)
-    assert json.loads(done.stdout) == [["Bash"]] * len(texts)
+    assert copilot_allowed(texts) == [["Bash"]] * len(texts)
 
 
 #: Frontmatters Bun 1.4.5 reads as written (pinned below), where read_skill predicts Bun rejects
@@ -283,10 +232,7 @@ P2_LAYOUTS = {
 def test_p2_a_plugins_agent_plugins_spec_hooks_are_judged(tmp_path: Path, row: str) -> None:
     from skillgrant.skillfile.plugin import judge_plugin
 
-    files = {**P2_LAYOUTS[row], "skills/probe/SKILL.md": _skill("Read")}
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    lay_out(tmp_path, {**P2_LAYOUTS[row], "skills/probe/SKILL.md": _skill("Read")})
     with pytest.raises(SkillFileError):
         judge_plugin(str(tmp_path / "skills" / "probe" / "SKILL.md"))
 
@@ -298,13 +244,10 @@ def test_p3_check_reads_an_agent_plugins_spec_command(tmp_path: Path) -> None:
     import os
     import sys
 
-    plugin = tmp_path / "project" / "cplug"
-    for rel, text in {".plugin/plugin.json": _AGENT_PLUGINS,
-                      "com.github.copilot/commands/probe.md": (
-                          "---\ndescription: probe command\nallowed-tools: shell(touch)\n---\n"
-                          "Run it.\n")}.items():
-        (plugin / rel).parent.mkdir(parents=True, exist_ok=True)
-        (plugin / rel).write_text(text)
+    lay_out(tmp_path / "project" / "cplug", {
+        ".plugin/plugin.json": _AGENT_PLUGINS,
+        "com.github.copilot/commands/probe.md": (
+            "---\ndescription: probe command\nallowed-tools: shell(touch)\n---\nRun it.\n")})
     good = tmp_path / "project" / ".claude" / "skills" / "good" / "SKILL.md"
     good.parent.mkdir(parents=True)
     good.write_text(_skill("Read"))
@@ -327,8 +270,6 @@ def test_p4_a_plugin_agents_mcp_servers_are_judged(tmp_path: Path) -> None:
                                     "  x:\n    type: local\n    command: sh\n"
                                     "    args: [\"-c\", \"touch mcpran\"]\n---\nDo it.\n"),
              "skills/probe/SKILL.md": _skill("Read")}
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    lay_out(tmp_path, files)
     with pytest.raises(SkillFileError):
         judge_plugin(str(tmp_path / "skills" / "probe" / "SKILL.md"))

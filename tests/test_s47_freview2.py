@@ -1,7 +1,7 @@
 """Review s47-freview2 of session 47's reader fixes (s47-ffix, s47-pfix, s47-batch): files
 ``check`` passes or ``apply`` keeps (or writes, under ``--enforce``) that a runtime reads with
 more grants than the plan, or that run something the plan does not carry. Each test in
-``HOLES`` fails today and is a strict xfail, so a fix shows as an unexpected pass (then drop
+``OPEN`` fails today and is a strict xfail, so a fix shows as an unexpected pass (then drop
 its row).
 
 The runtimes' readings written here were measured: Bun 1.4.5 running the runtime's frontmatter
@@ -10,55 +10,21 @@ steps (``test_*_bun_reads_*`` pin them, skipped without Bun).
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
+from reader_review import bun_parse, copilot_allowed, enforce_refuses, needs_bun, needs_copilot
+from reader_review import past_claude_code as _past_claude_code
+from reader_review import skill as _skill
+from review_table import LeftOpen
 
 from skillgrant.errors import SkillFileError
 from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text, read_skill
 from skillgrant.skillfile.removed import removed_tools
 
-_CR = ("a comment between a node's properties ended by a lone CR (a YAML line break for "
-       "PyYAML and Bun): tagged._separated skips a comment to the next LF, past the tag")
-#: Each hole's test, and why it fails today.
-HOLES: dict[str, str] = {
-    "r5": ("removed.removed_tools follows the reader's retry (R3, R4) and skips a CR-ended "
-           "comment (R1): it shows what the runtime does not remove, or nothing"),
-}
-
-
-def _hole(name: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=HOLES[name])
-
-
-def _rows(hole: str, rows: dict[str, str]) -> list[object]:
-    return [pytest.param(row, marks=[_hole(hole)] if hole in HOLES else [], id=row)
-            for row in sorted(rows)]
-
-
-ENFORCE = "/usr/bin/skillgrant hook --plan /p/plan.json"
-SKILL_PATH = "/nonexistent/.claude/skills/probe/SKILL.md"
-BUN = Path.home() / ".cache" / "skillgrant-runtime" / "bun-1.4.5" / "package" / "bin" / "bun"
-needs_bun = pytest.mark.skipif(not BUN.exists(), reason="Bun 1.4.5 is not installed (tests/oracle)")
-
-
-def _skill(value: str, extra: str = "") -> str:
-    extra = f"{extra}\n" if extra else ""
-    return f"---\nname: probe\ndescription: d\nallowed-tools: {value}\n{extra}---\nbody\n"
-
-
-def _bun_parse(texts: list[str]) -> list[object]:
-    script = ('const t=JSON.parse(require("fs").readFileSync(0,"utf8"));'
-              'console.log(JSON.stringify(t.map((s)=>Bun.YAML.parse(s))))')
-    done = subprocess.run([str(BUN), "-e", script], input=json.dumps(texts),
-                          capture_output=True, text=True, timeout=60, check=True)
-    out: list[object] = json.loads(done.stdout)
-    return out
-
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
 
 # R1: s47-ffix's F1 fix reads past comments between a node's properties (``&a # c`` ⏎
 # ``!!null ev``), but a comment ends at any line break, and a lone CR is one for both parsers:
@@ -82,18 +48,16 @@ R1_ENFORCE = {
 }
 
 
-@pytest.mark.parametrize("row", _rows("r1-agent", R1_AGENT))
+@pytest.mark.parametrize("row", sorted(R1_AGENT))
 def test_r1_apply_keeps_an_agent_tagged_after_a_cr_ended_comment(row: str) -> None:
     with pytest.raises(SkillFileError):
         apply_to_text(_skill("Read", R1_AGENT[row]), Plan.from_entries(["Read"]))
 
 
-@pytest.mark.parametrize("row", _rows("r1-enforce", R1_ENFORCE))
+@pytest.mark.parametrize("row", sorted(R1_ENFORCE))
 def test_r1_enforce_writes_a_hook_beside_a_value_tagged_after_a_cr_ended_comment(
         row: str) -> None:
-    with pytest.raises((SkillFileError, ValueError)):
-        apply_to_text(_skill("Bash(echo *)", R1_ENFORCE[row]),
-                      Plan.from_entries(["Bash(echo *)"]), enforce=ENFORCE, path=SKILL_PATH)
+    enforce_refuses(R1_ENFORCE[row])
 
 
 #: Past Claude Code's frontmatter (which ends inside ``a---b``), Copilot CLI 1.0.102 reads the
@@ -102,44 +66,18 @@ R1_COPILOT = {
     "complex-key-cr-comment": "? &a # c\r  !!binary allowed-tools\n: Bash",
     "complex-key-cr-comment-line": "? &a\n  # c\r  !!binary allowed-tools\n: Bash",
 }
-ADDON = (Path.home() / ".cache" / "skillgrant-runtime" / "copilot-1.0.102" / "pkg-cache" / "pkg"
-         / "linux-x64" / "1.0.102" / "prebuilds" / "linux-x64" / "runtime.node")
-_COPILOT = """
-const S = require(process.argv[1]);
-const fs = require("fs"), path = require("path"), os = require("os");
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-s47fr2-"));
-(async () => {
-  const out = [];
-  for (const [i, text] of JSON.parse(fs.readFileSync(0, "utf8")).entries()) {
-    const file = path.join(dir, String(i), "probe", "SKILL.md");
-    fs.mkdirSync(path.dirname(file), {recursive: true});
-    fs.writeFileSync(file, text);
-    const got = await S.skillsParseSkillFile(file, "project");
-    out.push(got.kind === "success" ? (got.value.allowedTools || []) : null);
-  }
-  fs.rmSync(dir, {recursive: true, force: true});
-  process.stdout.write(JSON.stringify(out));
-})();
-"""
 
 
-def _past_claude_code(lines: str) -> str:
-    return f"---\nname: probe\ndescription: a---b\n{lines}\n---\nbody\n"
-
-
-@pytest.mark.parametrize("row", _rows("r1-copilot", R1_COPILOT))
+@pytest.mark.parametrize("row", sorted(R1_COPILOT))
 def test_r1_apply_keeps_a_key_tagged_after_a_cr_ended_comment_copilot_reads(row: str) -> None:
     with pytest.raises(SkillFileError):
         apply_to_text(_past_claude_code(R1_COPILOT[row]), Plan.from_entries([]))
 
 
-@pytest.mark.skipif(shutil.which("node") is None or not ADDON.is_file(),
-                    reason="Copilot CLI 1.0.102's runtime.node is not installed")
+@needs_copilot
 def test_r1_copilot_reads_the_key_tagged_after_a_cr_ended_comment() -> None:
     texts = [_past_claude_code(R1_COPILOT[row]) for row in sorted(R1_COPILOT)]
-    done = subprocess.run(["node", "-e", _COPILOT, str(ADDON)], input=json.dumps(texts),
-                          capture_output=True, text=True, timeout=300, check=True)
-    assert json.loads(done.stdout) == [["Bash"]] * len(texts)
+    assert copilot_allowed(texts) == [["Bash"]] * len(texts)
 
 
 @needs_bun
@@ -147,8 +85,8 @@ def test_r1_bun_reads_a_value_tagged_after_a_cr_ended_comment_untagged() -> None
     texts = [R1_AGENT["cr-after-anchor-comment"], R1_AGENT["cr-comment-line"],
              R1_ENFORCE["pretooluse-null"], R1_ENFORCE["context-null-fork"],
              R1_ENFORCE["set-mapping"]]
-    assert _bun_parse(texts) == [{"agent": "ev"}, {"agent": "ev"}, {"PreToolUse": "x"},
-                                 {"context": "fork"}, {"x": {"PreToolUse": "y"}}]
+    assert bun_parse(texts) == [{"agent": "ev"}, {"agent": "ev"}, {"PreToolUse": "x"},
+                                {"context": "fork"}, {"x": {"PreToolUse": "y"}}]
 
 
 # R2: s47-ffix's X1 fix (flowlenient.bun_may_accept) refuses an error PyYAML reports inside a
@@ -165,17 +103,15 @@ R2 = {
 }
 
 
-@pytest.mark.parametrize("row", _rows("r2", R2))
+@pytest.mark.parametrize("row", sorted(R2))
 def test_r2_enforce_writes_a_hook_beside_a_flow_value_with_a_quoted_or_commented_dollar(
         row: str) -> None:
-    with pytest.raises((SkillFileError, ValueError)):
-        apply_to_text(_skill("Bash(echo *)", R2[row]), Plan.from_entries(["Bash(echo *)"]),
-                      enforce=ENFORCE, path=SKILL_PATH)
+    enforce_refuses(R2[row])
 
 
 @needs_bun
 def test_r2_bun_reads_the_flow_values_as_written() -> None:
-    assert _bun_parse([R2["comment"], R2["single-quoted"], R2["mapping"]]) == [
+    assert bun_parse([R2["comment"], R2["single-quoted"], R2["mapping"]]) == [
         {"x": [{"PreToolUse": "y"}, {"null": "b"}]},
         {"x": [{"PreToolUse": "y"}, {"null": "b"}, "${V}"]},
         {"x": {"PreToolUse": "y", "null": "b", "k": "${V}"}}]
@@ -196,16 +132,14 @@ R3 = {
 }
 
 
-@pytest.mark.parametrize("row", _rows("r3", R3))
+@pytest.mark.parametrize("row", sorted(R3))
 def test_r3_enforce_writes_a_hook_beside_an_empty_key_after_a_cr(row: str) -> None:
-    with pytest.raises((SkillFileError, ValueError)):
-        apply_to_text(_skill("Bash(echo *)", R3[row]), Plan.from_entries(["Bash(echo *)"]),
-                      enforce=ENFORCE, path=SKILL_PATH)
+    enforce_refuses(R3[row])
 
 
 @needs_bun
 def test_r3_bun_reads_an_empty_key_after_a_cr_as_written() -> None:
-    assert _bun_parse([R3["mapping-after"], R3["context-anchored-fork"]]) == [
+    assert bun_parse([R3["mapping-after"], R3["context-anchored-fork"]]) == [
         {"x": None, "null": "b", "y": {"PreToolUse": "y"}},
         {"x": None, "null": "b", "context": "fork"}]
 
@@ -221,16 +155,14 @@ R4 = {
 }
 
 
-@pytest.mark.parametrize("row", _rows("r4", R4))
+@pytest.mark.parametrize("row", sorted(R4))
 def test_r4_enforce_writes_a_hook_beside_a_comma_value_after_an_anchor(row: str) -> None:
-    with pytest.raises((SkillFileError, ValueError)):
-        apply_to_text(_skill("Bash(echo *)", R4[row]), Plan.from_entries(["Bash(echo *)"]),
-                      enforce=ENFORCE, path=SKILL_PATH)
+    enforce_refuses(R4[row])
 
 
 @needs_bun
 def test_r4_bun_reads_a_comma_value_after_an_anchor_as_written() -> None:
-    assert _bun_parse([R4["anchor"], R4["anchor-fork"]]) == [
+    assert bun_parse([R4["anchor"], R4["anchor-fork"]]) == [
         {"x": ", a", "y": {"PreToolUse": "y"}}, {"x": ", a", "context": "fork"}]
 
 
@@ -246,7 +178,12 @@ R5 = {
 }
 
 
-@pytest.mark.parametrize("row", _rows("r5", R5))
+_open("test_r5_disallowed_tools_shown_as_the_runtime_reads_them",
+      "removed.removed_tools follows the reader's retry (R3, R4) and skips a CR-ended "
+      "comment (R1): it shows what the runtime does not remove, or nothing")
+
+
+@pytest.mark.parametrize("row", sorted(R5))
 def test_r5_disallowed_tools_shown_as_the_runtime_reads_them(row: str) -> None:
     found = removed_tools(_skill("Read", R5[row]))
     assert found is not None and found.entries == ("Read",)
@@ -263,16 +200,14 @@ R6 = {
 }
 
 
-@pytest.mark.parametrize("row", _rows("r6", R6))
+@pytest.mark.parametrize("row", sorted(R6))
 def test_r6_enforce_writes_a_hook_beside_a_value_opening_with_a_form_feed(row: str) -> None:
-    with pytest.raises((SkillFileError, ValueError)):
-        apply_to_text(_skill("Bash(echo *)", R6[row]), Plan.from_entries(["Bash(echo *)"]),
-                      enforce=ENFORCE, path=SKILL_PATH)
+    enforce_refuses(R6[row])
 
 
 @needs_bun
 def test_r6_bun_reads_a_value_opening_with_a_form_feed_as_written() -> None:
-    assert _bun_parse([R6["form-feed"], R6["vertical-tab"], R6["form-feed-fork"]]) == [
+    assert bun_parse([R6["form-feed"], R6["vertical-tab"], R6["form-feed-fork"]]) == [
         {"x": "\x0c@", "y": {"PreToolUse": "y"}}, {"x": "\x0b*a", "y": {"PreToolUse": "y"}},
         {"x": "\x0c@", "context": "fork"}]
 
@@ -288,16 +223,14 @@ R7 = {
 }
 
 
-@pytest.mark.parametrize("row", _rows("r7", R7))
+@pytest.mark.parametrize("row", sorted(R7))
 def test_r7_enforce_writes_a_hook_beside_a_tab_indented_comment_line(row: str) -> None:
-    with pytest.raises((SkillFileError, ValueError)):
-        apply_to_text(_skill("Bash(echo *)", R7[row]), Plan.from_entries(["Bash(echo *)"]),
-                      enforce=ENFORCE, path=SKILL_PATH)
+    enforce_refuses(R7[row])
 
 
 @needs_bun
 def test_r7_bun_reads_a_tab_indented_comment_line_as_a_comment() -> None:
-    assert _bun_parse([R7["between-keys"], R7["last"], R7["tab-only-line"]]) == [
+    assert bun_parse([R7["between-keys"], R7["last"], R7["tab-only-line"]]) == [
         {"x": 1, "y": {"PreToolUse": "y"}}, {"y": {"PreToolUse": "y"}},
         {"y": {"PreToolUse": "y"}}]
 
@@ -314,7 +247,7 @@ R8 = {
 }
 
 
-@pytest.mark.parametrize("row", _rows("r8", R8))
+@pytest.mark.parametrize("row", sorted(R8))
 def test_r8_check_reports_the_entries_the_runtime_reads(row: str) -> None:
     text, entries = R8[row]
     try:

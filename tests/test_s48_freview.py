@@ -19,55 +19,14 @@ from pathlib import Path
 import pytest
 
 from skillgrant.errors import SkillFileError
+from skillgrant.gate.subagents import ForkedSkillError
 from skillgrant.plan import Plan
 from skillgrant.skillfile import apply_to_text, read_skill
 from skillgrant.skillfile.plugin import judge_plugin
 from skillgrant.skillfile.removed import removed_tools
 
 #: Each hole's test, and why it fails today.
-HOLES: dict[str, str] = {
-    "h1": ("a tag ended by a character libyaml does not take in a tag (`,` `#` `<` `>` `\\` "
-           "`^` quotes, any non-ASCII): libyaml rejects, Bun 1.4.5 reads the tag and the rest "
-           "as the value; runtime._rejected takes libyaml's error for Bun's (yamlapart's "
-           "_CUT_TAG is asked of texts PyYAML reads only) and the retry is read"),
-    "h2": ("runtime._BUN_READS' tab group ends a tab-only line with `$`, which Python's re "
-           "matches before LF only: a tab-only line ending in CRLF is not seen, the retry "
-           "(its tab made spaces) is read"),
-    "h3": ("a block scalar's indentation or chomping indicator after a blank (`| -`, `> 2`, "
-           "`|2\\t+`): libyaml rejects, Bun 1.4.5 reads the header; runtime._rejected takes "
-           "libyaml's error for Bun's and the retry is read"),
-    "h4": ("a complex key after a lone CR (`x: 1` CR `? |#`): yamlapart's _COMPLEX_KEY and "
-           "_ODD_COMPLEX_KEY find a `?` first on a line after an LF only; libyaml reads the "
-           "text, Bun 1.4.5 rejects it and its retry (the frontmatter is {})"),
-    "h5": ("runtime._misplaced_line takes a tab before a flow collection's closing bracket "
-           "or comma (`[a,` ⏎ `\\t]`, `['q'` ⏎ `\\t,b]`) for Bun's rejection; Bun 1.4.5 "
-           "reads it, libyaml too, and skillgrant reads the retry"),
-    "h6": ("runtime.bun_rejects reads a block scalar's header from the node's start, its "
-           "properties when they are on a line of their own (`x: &a` ⏎ `  |#`): the comment "
-           "glued to the indicator is not seen; libyaml reads it, Bun 1.4.5 rejects the text "
-           "and its retry (the frontmatter is {})"),
-    "h7": ("runtime._misplaced_line's tab rule reads a continuation line up to the next LF: "
-           "a tab-only line ended by a lone CR inside a quoted scalar (`'a` ⏎ `\\t` CR "
-           "`  b'`) is taken for a tab before text; Bun 1.4.5 reads a blank line (and the "
-           "text as written), skillgrant reads the retry"),
-    "h8": ("runtime._misplaced_line lets a ',' start a flow collection's continuation line at "
-           "any column; Bun 1.4.5 rejects one at or left of the block's column after a nested "
-           "collection (`[[x]` ⏎ `,b]`), and the retry (the frontmatter is {}); skillgrant "
-           "predicts Bun reads it as written"),
-    "h9": ("blockcolumn.wide_blank_line ends the block scalar's header at the next LF: after "
-           "a header ended by a lone CR its first line is skipped, a wider blank line after it "
-           "is taken for the first, and Bun's rejection predicted; Bun 1.4.5 reads the text, "
-           "and skillgrant says the value grants nothing (SG009)"),
-    "h10": ("yamlapart's _CUT_ANCHOR (s43 F11: `&a:` is anchor `a` to libyaml, `a:` to Bun) "
-            "finds a node's start after an LF only: after a lone CR (`x: 1` CR `&a: b`, "
-            "`x:` CR `- &a: b`) it is missed, and skillgrant reads what Bun reads otherwise"),
-    "h11": ("runtime._value_under_its_key asks a block mapping's values only: a list item's "
-            "properties, then its block scalar on the next line at the dash's column (`- &a` "
-            "⏎ `|`), are read by libyaml; Bun 1.4.5 rejects the text and its retry"),
-    "c1": ("pluginparts.agents_run refuses a plugin agent file holding 'mcp' (mcp-servers) or "
-           "a backslash only; Copilot CLI 1.0.102's custom agent reader takes `hooks` too "
-           "(customAgentsParseMarkdown: hooksJson), and runs them when a task runs the agent"),
-}
+HOLES: dict[str, str] = {}  # (H1-H11, C1: closed by s48-ffix)
 
 
 def _hole(name: str) -> pytest.MarkDecorator:
@@ -101,8 +60,9 @@ def _bun_parse(texts: list[str]) -> list[object]:
 
 def _enforced(extra: str) -> None:
     """``apply --enforce`` (plan ``Bash(echo *)``) of a skill with ``extra`` lines: it must
-    refuse, since the runtime drops (or forks past) the hook it writes."""
-    with pytest.raises((SkillFileError, ValueError)):
+    refuse, since the runtime drops (or forks past) the hook it writes (ForkedSkillError:
+    the skill reads as forked, ``context: fork``, and apply refuses it so; s48-ffix)."""
+    with pytest.raises((SkillFileError, ValueError, ForkedSkillError)):
         apply_to_text(_skill("Bash(echo *)", extra), Plan.from_entries(["Bash(echo *)"]),
                       enforce=ENFORCE, path=SKILL_PATH)
 
@@ -171,7 +131,6 @@ def test_h2_enforce_writes_a_hook_beside_a_tab_only_line_ending_in_crlf(row: str
     _enforced(H2[row])
 
 
-@_hole("h2")
 def test_h2_enforce_refuses_a_crlf_file_with_a_tab_only_line() -> None:
     """The same in a CRLF file whose one re-quoted line ends in LF."""
     text = ("---\r\nname: probe\r\ndescription: d\r\nallowed-tools: Bash(echo *)\r\n\t\r\n"
@@ -550,7 +509,6 @@ def test_c1_check_refuses_a_plugin_whose_agent_declares_hooks(tmp_path: Path, ro
         judge_plugin(str(plugin / "skills" / "probe" / "SKILL.md"))
 
 
-@_hole("c1")
 def test_c1_check_refuses_a_plugin_whose_listed_agent_declares_hooks(tmp_path: Path) -> None:
     """The same agent named by the manifest's ``agents`` key (``./team/ev.agent.md``)."""
     plugin = tmp_path / "cplug"

@@ -70,11 +70,12 @@ def wide_blank_line(text: str, node: Node, parent: int) -> int | None:
     such line for the indentation, and may then end the scalar before that text (review R-4).
     ``parent`` is the column of the block holding it; a first line not past it is no text."""
     start = content_start(text, node.start_mark.index)  # (the indicator, past properties)
-    header_end = text.find("\n", start)
-    if header_end < 0 or any(c.isdigit() for c in text[start:header_end].split("#")[0]):
+    header_end = comment_end(text, start)  # (a lone CR ends the header too: review H9)
+    if header_end == len(text) or any(c.isdigit() for c in text[start:header_end].split("#")[0]):
         return None
+    header_end += 2 if text.startswith("\r\n", header_end) else 1
     widest = 0
-    for line in _LINE.finditer(text, header_end + 1):  # CR, LF and CRLF all end a line
+    for line in _LINE.finditer(text, header_end):  # CR, LF and CRLF all end a line
         if not line.group(1).strip(" "):
             widest = max(widest, len(line.group(1)))
         else:

@@ -44,7 +44,15 @@ HOOKS_MODULE: Final = os.path.join("hooks", "register.ts")
 FOLDERS: Final = (COPILOT_LAYOUT, AGENTS, WORKFLOWS, HOOKS_MODULE)
 #: At most this many agent files and folders are read in one place; more is refused.
 _MAX_AGENTS: Final = 1000
-_RUNS = re.compile(r"mcp|\\", re.IGNORECASE)
+#: What in an agent file may declare what Copilot CLI runs for the agent: ``mcp-servers``
+#: (any 'mcp'), ``hooks`` (review s48-freview C1: customAgentsParseMarkdown reads them) and
+#: ``github`` (its permissions and toolsets) as a key (the word, then ':', or after a '?'), or
+#: anchored (an alias key, ``*k :``, reads as the word: measured), or an escape that may
+#: spell one.
+_SEP = r"(?>(?:\s|#[^\r\n]*+)+)"  # YAML's separation, taken whole (s48-freview2 K1, P1, P1b)
+_RUNS = re.compile(rf"mcp|\\|(?:hooks|github)[\"']?{_SEP}?:|(?:(?:^|[\r\n{{,\[])[ \t]*\?{_SEP}?"
+                   rf"|(?:^|(?<=[\s\[{{,:?]))&\S*+{_SEP})(?:[&!]\S*+{_SEP}){{0,4}}"
+                   rf"(?:[|>][-+0-9]*{_SEP})?[\"']?(?:hooks|github)", re.IGNORECASE)
 
 
 def folder_runs(root: str, name: str) -> None:
@@ -93,7 +101,8 @@ def manifest_parts(root: str, text: str, value: dict[str, object]) -> str | None
 
 def agents_run(places: list[str]) -> None:
     """Raise SkillFileError, located, for the first agent file under ``places`` (files, or
-    folders walked for Markdown files) whose text may declare ``mcp-servers``."""
+    folders walked for Markdown files) whose text may declare ``mcp-servers``, ``hooks`` or
+    ``github`` (``_RUNS``)."""
     files: list[str] = []
     for place in places:
         if os.path.isdir(place):
@@ -122,9 +131,10 @@ def agents_run(places: list[str]) -> None:
         if match is not None:
             line, column = line_column(text, match.start())
             raise SkillFileError(f"{path}:{line}:{column}: the plugin's agent file "
-                    "may declare mcp-servers (it holds 'mcp' or a backslash), whose local "
-                    "commands Copilot CLI starts when a task runs the agent; skillgrant "
-                    "refuses the plugin's command and skill files")
+                    "may declare mcp-servers, hooks or github settings (it holds 'mcp', a "
+                    "backslash, or a 'hooks' or 'github' key), whose commands Copilot CLI "
+                    "runs when a task runs the agent; skillgrant refuses the plugin's command "
+                    "and skill files")
 
 
 def _unlisted(error: OSError) -> None:

@@ -33,6 +33,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..grants import JS_WHITESPACE
 from .blockcolumn import block_column, wide_blank_line
 from .flowlenient import bun_may_accept, is_flow_list
+from .flowreject import AFTER_QUOTE, BREAK, flow_node
 from .tagged import content_start, tagged_key
 from .yamlapart import apart_as_read, apart_as_rejected, judged_keys
 from .yamlspan import YamlProblem, compose, is_str_scalar, line_column
@@ -52,7 +53,6 @@ _SIMPLE_LINE: Final = re.compile(
 # character of the class (at C speed) or a ": " (an alternation is tried at every character).
 _NEEDS_QUOTES: Final = re.compile(r"[{}\[\]*&#!|>%@`]")
 _LEADING_TABS: Final = re.compile(f"(?:\\A|(?<=[{_JS_LINE_END}]))\t+")
-_BREAK: Final = re.compile(r"\r\n?|\n")
 # PyYAML errors (or skillgrant's own limits) on texts Bun may well accept.
 #: A block scalar's header: its indicator, then its indentation and chomping indicators.
 _HEADER: Final = re.compile(r"(?:[!&][^\s]*[ \t]+)*[|>][0-9+-]*")  # (a tag, an anchor: F10b)
@@ -64,14 +64,11 @@ _BUN_MAY_ACCEPT: Final = re.compile("anchor|alias|merge key|nested more than|nes
 #: starting with `,` (after an anchor or a tag too). Where PyYAML rejects a text holding one,
 #: Bun may read it.
 _BUN_READS: Final = re.compile(r"(?P<cr>\r(?!\n))|(?P<ff>[\x0b\x0c])"
-                               r"|(?P<tab>^[ \t]*\t[ \t]*(?:#|$))"
+                               r"|(?P<tab>^[ \t]*\t[ \t]*(?:#|\r?$))"
                                r"|(?P<comma>:[ \t]+(?:[&!]\S*[ \t]+)*,)", re.MULTILINE)
 _ODD_NAMES: Final = {"cr": "a carriage return alone", "ff": "a vertical tab or a form feed",
                      "tab": "a comment or blank line indented with a tab",
                      "comma": "a value starting with ','", "": "a character"}
-# What may follow a closing quote on its line, for Bun (PyYAML also takes other text), or "".
-_AFTER_QUOTE: Final = frozenset((*" \t\r\n:,]}", ""))
-_GLUED: Final = re.compile(r"[\[{,]#")
 
 
 class Divergence(Exception):
@@ -112,6 +109,11 @@ def requoted(yaml_text: str) -> str:
         if match is not None:
             key, value = match.groups()
             quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
+            if not quoted and value[:1] == "[" and ("]#" in value or "}#" in value):
+                raise Divergence(f"a '#' glued to a closing bracket in {value!r}: Claude Code's "
+                                 "YAML parser may or may not read it as a list, and re-quote "
+                                 "it so (review s48-freview2 R1); put a blank before the '#'",
+                                 start)
             if not quoted and not is_flow_list(value, start, Divergence) and (
                     ": " in value or _NEEDS_QUOTES.search(value)):
                 escaped = value.replace("\\", "\\\\").replace('"', '\\"')
@@ -170,8 +172,9 @@ def predict(yaml_text: str, root: Node | None = None,
         if swallowing is not None:
             raise Divergence(f"{why}; Claude Code's YAML parser may accept this frontmatter "
                              "as written, and read it otherwise than its re-quoted form: "
-                             f"line {swallowing + 1} opens a quote or a bracket it does not "
-                             "close; quote the value",
+                             f"line {swallowing + 1}'s value reads otherwise as written (a "
+                             "quote or a bracket left open, a comment, an anchor, a tag, a "
+                             "block indicator or a collection); quote the value",
                              len("\n".join(yaml_text.split("\n")[:swallowing])))
     return Prediction("retry", again, retry, why)
 
@@ -212,9 +215,10 @@ def refuse_judged_keys(yaml_text: str) -> None:
 
 def _may_swallow(yaml_text: str, retry: str, root: Node | None) -> int | None:
     """The first re-quoted line whose value, read as written, could run on over the lines
-    after it (an open quote or bracket), or that is not a key of the re-quoted mapping's own:
-    Bun's reading of the text as written may then differ from the re-quoted one (should it
-    accept it). None when every re-quoted line reads alone."""
+    after it (an open quote or bracket), that is not a key of the re-quoted mapping's own, or
+    whose value is another string, or none, as written (``_string_either_way``, for any key:
+    review s48-freview H1-H3): Bun's reading as written (should it accept the text, where
+    PyYAML does not) may then differ from the re-quoted one. None otherwise."""
     keys = {key.start_mark.line for key, _ in root.value} if isinstance(root, MappingNode) \
         else set()
     for number, (before, after) in enumerate(zip(yaml_text.split("\n"), retry.split("\n"),
@@ -224,14 +228,13 @@ def _may_swallow(yaml_text: str, retry: str, root: Node | None) -> int | None:
             continue
         value = match.group(2)
         depth = sum(value.count(c) for c in "[{") - sum(value.count(c) for c in "]}")
-        if number not in keys or value[0] in "\"'" or depth > 0 or (
-                match.group(1) == KEY and not _string_either_way(value)):
+        if number not in keys or value[0] in "\"'" or depth > 0 or not _string_either_way(value):
             return number
     return None
 
 
 def _string_either_way(value: str) -> bool:
-    """Whether an ``allowed-tools`` value the retry re-quotes gives the same string to Bun
+    """Whether a value the retry re-quotes gives the same string to Bun
     read as written, or else makes Bun reject the line (so the re-quoted string is what the
     runtime reads). A comment (`` #``) or an anchor, tag, alias or block indicator first
     would read otherwise; a flow collection is rejected when text follows its closing bracket
@@ -281,10 +284,10 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
     while stack:
         node, parent = stack.pop()
         # Scalars first (most nodes are): one on one line, plain or quoted, has no line to
-        # misplace (_misplaced_line finds no break); of a quoted one, what follows its quote.
+        # misplace (flowreject finds no break); of a quoted one, what follows its quote.
         if (isinstance(node, ScalarNode) and node.start_mark.line == node.end_mark.line
                 and node.style in (None, "", "'", '"')):
-            if node.style in (None, "") or text[(i := node.end_mark.index):i + 1] in _AFTER_QUOTE:
+            if node.style in (None, "") or text[(i := node.end_mark.index):i + 1] in AFTER_QUOTE:
                 continue
             return "text right after a closing quote or bracket", node.end_mark.index
         if isinstance(node, MappingNode) and not node.flow_style:
@@ -292,22 +295,35 @@ def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
             found = _value_under_its_key(text, node, column)
             stack.extend([(value, column) for _, value in node.value])
         elif isinstance(node, SequenceNode) and not node.flow_style:
-            found = None
             column = block_column(text, node)
+            found = _item_under_its_dash(text, node, column)
             stack.extend([(item, column) for item in node.value])
         elif isinstance(node, ScalarNode) and node.style in ("|", ">"):
-            header = text[node.start_mark.index:].split("\n", 1)[0]
+            at = content_start(text, node.start_mark.index)  # (past properties: review H6)
+            header = BREAK.split(text[at:at + 200], 1)[0]
             indicator = _HEADER.match(header)
             glued = indicator is not None and header[indicator.end():][:1] == "#"
             found = None if not glued else (  # `|#a #` too (review s43-freview F10)
-                "a comment right after a block scalar's indicator", node.start_mark.index)
+                "a comment right after a block scalar's indicator", at)
             wide = None if found else wide_blank_line(text, node, parent)
             found = found or (None if wide is None else (
                 "a block scalar's leading blank line wider than its first line", wide))
         else:
-            found = _flow_node(text, node, parent, stack)
+            found = flow_node(text, node, parent, stack)
         if found is not None:
             return found
+    return None
+
+
+def _item_under_its_dash(text: str, node: SequenceNode, column: int) -> tuple[str, int] | None:
+    """An item of a block list (its dashes at ``column``) whose content, past its properties,
+    is not indented past the dash (on a later line, then): Bun rejects it (review s48-freview
+    H11: ``- &a`` ⏎ ``|``), PyYAML reads it."""
+    for item in node.value:
+        at = content_start(text, item.start_mark.index)
+        start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+        if at < item.end_mark.index and at - start <= column:
+            return "a list item's content on a line after its dash, not indented past it", at
     return None
 
 
@@ -322,62 +338,6 @@ def _value_under_its_key(text: str, node: MappingNode,
         if (at < value.end_mark.index and start > key.start_mark.index and at - start <= column
                 and not (isinstance(value, SequenceNode) and not value.flow_style)):
             return "a value on the line after its key, not indented past it", at
-    return None
-
-
-def _flow_node(text: str, node: Node, parent: int,
-               stack: list[tuple[Node, int]]) -> tuple[str, int] | None:
-    """Bun's rejections of a flow node (a flow collection, whose children go on ``stack``,
-    or a quoted or plain scalar) inside a block at column ``parent``."""
-    found = _misplaced_line(text, node, parent)
-    collection = isinstance(node, (MappingNode, SequenceNode))
-    if found is None and collection:
-        children = [child for pair in node.value
-                    for child in (pair if isinstance(pair, tuple) else (pair,))]
-        stack.extend((child, parent) for child in children)
-        found = _glued_comment(text, node, children)
-    if found is None and (collection or getattr(node, "style", None) in ("'", '"')) \
-            and text[node.end_mark.index:node.end_mark.index + 1] not in _AFTER_QUOTE:
-        found = "text right after a closing quote or bracket", node.end_mark.index
-    return found
-
-
-def _glued_comment(text: str, node: Node, children: list[Node]) -> tuple[str, int] | None:
-    """A ``#`` right after a flow indicator (``[#``, ``,#``), which PyYAML takes for a
-    comment and Bun rejects; quoted items are skipped."""
-    quoted = [(c.start_mark.index, c.end_mark.index) for c in children
-              if isinstance(c, ScalarNode) and c.style in ("'", '"')]
-    for found in _GLUED.finditer(text, node.start_mark.index, node.end_mark.index):
-        if not any(start <= found.start() < end for start, end in quoted):
-            return "a '#' right after a flow indicator", found.start() + 1
-    return None
-
-
-def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | None:
-    """A continuation line of a flow node that YAML 1.2 needs indented past ``parent``."""
-    start, end = node.start_mark.index, node.end_mark.index
-    collection = isinstance(node, (MappingNode, SequenceNode))
-    # A comment line between a node's properties and its content is separation, read at any
-    # column (review s47-freview F2/S5: `y:` ⏎ ` &a` ⏎ `# c` ⏎ `  "y"`).
-    content = content_start(text, start) if text[start:start + 1] in ("&", "!") else start
-    for found in _BREAK.finditer(text, start, end):
-        at = found.end()
-        first = at
-        while first < len(text) and text[first] == " ":
-            first += 1
-        char = text[first:first + 1]
-        if char in ("", "\n", "\r") or (first >= end and not char.strip()) or (
-                first - at > parent) or (char == "#" and first < content):
-            continue
-        if char == "\t":  # a tab where the indentation is
-            rest = text[first:end].split("\n", 1)[0].strip(" \t\r")
-            if not rest or (collection and rest[0] == "#"):
-                continue  # (a comment line in a flow collection: Bun reads it so, s44 N8)
-            return "a tab before the text of a continuation line", first
-        if collection and (parent < 0 or char in "]},#"):
-            continue  # a closing bracket, a comma or a comment may start a line anywhere
-        return (f"a continuation line at column {first - at + 1}, not indented past its "
-                "block", first)
     return None
 
 

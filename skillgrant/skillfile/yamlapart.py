@@ -17,24 +17,26 @@ from .judged import JUDGED
 if TYPE_CHECKING:
     from yaml.nodes import Node
 
-#: YAML's complex-key indicator: a ``?`` first on a line (after blanks, dashes) or after a
-#: flow collection's opening bracket, then a blank or the line's end.
-_COMPLEX_KEY: Final = re.compile(r"(?:^|\n)[ \t-]*\?(?=[ \t\r\n]|$)|[\[{][ \t]*\?(?=[ \t\r\n])")
+#: YAML's complex-key indicator: a ``?`` first on a line (after blanks, dashes; a line starts
+#: after a lone CR too: review s48-freview H4) or after a flow collection's opening bracket,
+#: then a blank or the line's end.
+_COMPLEX_KEY: Final = re.compile(r"(?:^|[\n\r])[ \t-]*\?(?=[ \t\r\n]|$)|[\[{][ \t]*\?(?=[ \t\r\n])")
 #: Of those, one whose line holds more than a plain scalar key (anchors and tags before it).
 _ODD_COMPLEX_KEY: Final = re.compile(
-    r"(?:(?:^|\n)[ \t-]*|[\[{][ \t]*)\?(?=[ \t\r\n]|$)"
+    r"(?:(?:^|[\n\r])[ \t-]*|[\[{][ \t]*)\?(?=[ \t\r\n]|$)"
     r"(?![ \t]+(?:[!&][^\s]*[ \t]+)*[A-Za-z0-9_][A-Za-z0-9_ .-]*(?:\n|$))")
 #: An anchor or alias at a node's start (after a tag, a lone CR) whose name PyYAML ends where
 #: Bun goes on.
-_CUT_ANCHOR: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
+_CUT_ANCHOR: Final = re.compile(r"(?:(?:^|[\n\r])[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
                                 r"|\?[ \t\r]+)(?:![^\s]*[ \t\r]+)*[&*][A-Za-z0-9_-]+[?:%@`]")
 #: A ``-`` alone between a flow collection's indicators (``[-]``, ``[a, -]``, ``{a: -}``),
-#: behind node properties too (``[a, &b -]``, ``{a: !!str -}``: review s44-freview N7).
-_LONE_DASH: Final = re.compile(r"(?:[\[{,:])[ \t]*(?:[&!][^\s,\[\]{}]*[ \t]+)*"
-                               r"-(?=[ \t]*[\]},])")  # (`{"a":-}`: after a JSON-like key, N7c)
+#: behind node properties too (``[a, &b -]``, ``{a: !!str -}``: review s44-freview N7), with
+#: line breaks and comments around it (``[a,`` ⏎ ``  -]``: review s48-freview2 L1).
+_LONE_DASH: Final = re.compile(r"(?:[\[{,:])(?>(?:\s|(?<=\s)#[^\r\n]*+)*)(?:[&!][^\s,\[\]{}]*\s+)*"
+                               r"-(?=(?>(?:\s|(?<=\s)#[^\r\n]*+)*)[\]},])")  # (`{"a":-}`: N7c)
 #: A tag at a node's start holding a flow indicator (``[!, a]``, ``x: !a,b``): PyYAML ends a tag
 #: only at a blank, Bun (YAML 1.2) at a flow indicator too (N7).
-_CUT_TAG: Final = re.compile(r"(?:(?:^|\n)[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
+_CUT_TAG: Final = re.compile(r"(?:(?:^|[\n\r])[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
                              r"|\?[ \t\r]+)(?:&[^\s]*[ \t\r]+)*![^\s,\[\]{}]*[,\[\]{}]")
 #: Text every match of the pattern holds (each pattern's tail), as patterns each led by a
 #: literal character (found at C speed; a character class first is tried at every character):
@@ -47,7 +49,9 @@ _COMPLEX_NEEDS: Final = _ODD_COMPLEX_NEEDS
 _CUT_ANCHOR_NEEDS: Final = (re.compile(r"&[A-Za-z0-9_-]+[?:%@`]"),
                             re.compile(r"\*[A-Za-z0-9_-]+[?:%@`]"))
 _CUT_TAG_NEEDS: Final = (re.compile(r"![^\s,\[\]{}]*[,\[\]{}]"),)
-_LONE_DASH_NEEDS: Final = (re.compile(r"-[ \t]*[\]},]"),)
+#: The longest text searched for a lone dash once its need matched (longer: refused).
+_LONE_DASH_SEARCHED: Final = 16_384
+_LONE_DASH_NEEDS: Final = (re.compile(r"-(?>(?:\s|(?<=\s)#[^\r\n]*+)*)[\]},]"),)
 #: Each rule's pattern and what every match of it holds (tests/test_yamlapart.py).
 RULES: Final = ((_ODD_COMPLEX_KEY, _ODD_COMPLEX_NEEDS), (_COMPLEX_KEY, _COMPLEX_NEEDS),
                 (_CUT_ANCHOR, _CUT_ANCHOR_NEEDS), (_CUT_TAG, _CUT_TAG_NEEDS),
@@ -201,10 +205,11 @@ def _found(yaml_text: str, pattern: re.Pattern[str], needs: tuple[re.Pattern[str
            why: str) -> tuple[str, int] | None:
     """``pattern``'s first match in ``yaml_text`` (why, and the offset of its last
     character), searched from the line of the first text a match needs: every match of a rule
-    lies on one line (its blanks and classes hold no line break; one may begin with the line
-    break before it) and ends with a text one of ``needs`` matches, so no match begins before
-    the line break ahead of that line, and a search from there finds the first one (no rule
-    has a lookbehind; ``^`` matches at the text's start only, as the search from 0 has it)."""
+    but ``_LONE_DASH`` lies on one line (its blanks and classes hold no line break; one may
+    begin with the line break before it) and ends with a text one of ``needs`` matches, so none
+    begins before the line break ahead of that line, and a search from there finds the first
+    one (no rule has a lookbehind; ``^`` matches at the text's start only, as the search from
+    0 has it)."""
     for need in needs:
         if need.search(yaml_text):
             return _first_match(yaml_text, pattern, needs, why)
@@ -219,5 +224,10 @@ def _first_match(yaml_text: str, pattern: re.Pattern[str], needs: tuple[re.Patte
         hit = need.search(yaml_text)
         if hit is not None and hit.start() < first:
             first = hit.start()
-    found = pattern.search(yaml_text, max(yaml_text.rfind("\n", 0, first), 0))
+    # (a lone dash's match may run over line breaks and comments: searched from the start; its
+    # cost grows as the square of a line of ', #' runs, so a long text is refused unsearched)
+    if pattern is _LONE_DASH and len(yaml_text) > _LONE_DASH_SEARCHED:
+        return why, first
+    start = 0 if pattern is _LONE_DASH else max(yaml_text.rfind("\n", 0, first), 0)
+    found = pattern.search(yaml_text, start)
     return None if found is None else (why, found.end() - 1)

@@ -9,17 +9,13 @@ stand-in invokes the file, then runs ``touch zz``. The runtime's side: the file 
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 from cp_fixture import copilot
 from cp_probe import CopilotJudge
-from cp_runtime import run_interactive, write_project
+from cp_runtime import write_project
+from file_review import lay_out, unasked_then_checked, work_folder
 
 __all__ = ["copilot"]
 
@@ -34,41 +30,17 @@ COMMANDS = {
 }
 
 
-def _check(work: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "skillgrant", "check", "--plan",
-                           str(work / "plan.yaml"), "."], cwd=work / "project",
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "NO_COLOR": "1"})
-
-
 @pytest.mark.parametrize("row", sorted(COMMANDS))
 def test_n1_copilot_loads_command_files_check_does_not_read(copilot: CopilotJudge,
                                                            row: str) -> None:
-    work = Path(tempfile.mkdtemp(prefix="sg-cps44-", dir="/var/tmp"))
-    try:
+    with work_folder("sg-cps44-") as work:
         write_project(work, None)
-        path = work / "project" / COMMANDS[row]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(COMMAND)
-        good = work / "project" / ".github" / "skills" / "good"
-        good.mkdir(parents=True)
-        (good / "SKILL.md").write_text(GOOD)
-        (work / "plan.yaml").write_text("allowed-tools: Read\n")
-        calls = [("skill", {"skill": "probe"}),
-                 ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
-        url, played = copilot.standin.session(calls)
-        shown = run_interactive(copilot.binary, url, played, work)
-        loaded = played.results.get(played.call_id(0), (True, ""))[1]
-        ran = played.results.get(played.call_id(1), (True, ""))[1]
+        lay_out(work / "project", {COMMANDS[row]: COMMAND, ".github/skills/good/SKILL.md": GOOD})
         # The runtime's side: the command loads and `touch zz` runs with no question.
-        assert 'probe' in loaded and 'loaded' in loaded, (loaded, shown.screen[-600:])
-        assert 1 not in shown.asked and (work / "project" / "zz").exists(), (ran, shown.asked)
-        done = _check(work)
+        done = unasked_then_checked(copilot, work, holds=("probe", "loaded"))
         assert done.returncode != 0, (
             f"check . passed (exit 0) although Copilot CLI loads {COMMANDS[row]} and runs "
             f"`touch zz` without asking:\n{done.stdout}{done.stderr}")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 SKILL = "---\nname: probe\ndescription: probe skill\nallowed-tools: shell(touch)\n---\nRun it.\n"
@@ -92,41 +64,20 @@ def test_n2_copilot_plugins_skill_check_does_not_read(copilot: CopilotJudge, row
     `.github/plugin/plugin.json`, loaded with ``--plugin-dir``: its skill loads and ``touch zz``
     runs with no question."""
     folder, manifest, linked = PLUGINS[row]
-    work = Path(tempfile.mkdtemp(prefix="sg-cps44-", dir="/var/tmp"))
-    try:
+    with work_folder("sg-cps44-") as work:
         write_project(work, None)
         plugin = work / "project" / folder
-        (plugin / manifest).parent.mkdir(parents=True)
-        (plugin / manifest).write_text('{"name": "cplug"}')
-        (plugin / "skills").mkdir(parents=True)
-        if linked:
-            (work / "outside" / "probe").mkdir(parents=True)
-            (work / "outside" / "probe" / "SKILL.md").write_text(SKILL)
-            depth = "../" * (len(Path(folder).parts) + 2)
-            (plugin / "skills" / "probe").symlink_to(f"{depth}outside/probe")
-        else:
-            (plugin / "skills" / "probe").mkdir()
-            (plugin / "skills" / "probe" / "SKILL.md").write_text(SKILL)
-        good = work / "project" / ".claude" / "skills" / "good"
-        good.mkdir(parents=True)
-        (good / "SKILL.md").write_text(GOOD)
-        (work / "plan.yaml").write_text("allowed-tools: Read\n")
-        wrapper = work / "copilot-with-plugin"
-        wrapper.write_text(f'#!/bin/sh\nexec "{copilot.binary}" "$@" --plugin-dir "{plugin}"\n')
-        wrapper.chmod(0o755)
-        calls = [("skill", {"skill": "probe"}),
-                 ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
-        url, played = copilot.standin.session(calls)
-        shown = run_interactive(wrapper, url, played, work)
-        loaded = played.results.get(played.call_id(0), (True, ""))[1]
-        assert loaded.startswith('Skill "probe" loaded'), (loaded, shown.screen[-600:])
-        assert 1 not in shown.asked and (work / "project" / "zz").exists(), shown.asked
-        done = _check(work)
+        depth = "../" * (len(Path(folder).parts) + 2)
+        lay_out(plugin, {manifest: '{"name": "cplug"}',
+                         **({"skills/probe": ("link", f"{depth}outside/probe")} if linked
+                            else {"skills/probe/SKILL.md": SKILL})})
+        lay_out(work, {"project/.claude/skills/good/SKILL.md": GOOD,
+                       **({"outside/probe/SKILL.md": SKILL} if linked else {})})
+        done = unasked_then_checked(copilot, work, plugin=plugin, starts='Skill "probe" loaded',
+                                    holds=())
         assert done.returncode != 0, (
             f"check . passed (exit 0) although Copilot CLI, started with --plugin-dir {folder}, "
             f"loads its skill and runs `touch zz`:\n{done.stdout}{done.stderr}")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 #: Each row: the manifests of a Copilot CLI plugin (path in it: text), and the command file's
@@ -162,32 +113,12 @@ def test_n4_copilot_plugins_command_check_does_not_read(copilot: CopilotJudge, r
     ``--plugin-dir``: the walk reads Markdown under ``commands`` only below ``.claude/``, a
     ``.claude-plugin`` root or the folder named."""
     manifests, command = PLUGIN_COMMANDS[row]
-    work = Path(tempfile.mkdtemp(prefix="sg-cps44-", dir="/var/tmp"))
-    try:
+    with work_folder("sg-cps44-") as work:
         write_project(work, None)
         plugin = work / "project" / "cplug"
-        for manifest, declared in manifests.items():
-            (plugin / manifest).parent.mkdir(parents=True, exist_ok=True)
-            (plugin / manifest).write_text(declared)
-        (plugin / command).parent.mkdir(parents=True)
-        (plugin / command).write_text(COMMAND)
-        good = work / "project" / ".claude" / "skills" / "good"
-        good.mkdir(parents=True)
-        (good / "SKILL.md").write_text(GOOD)
-        (work / "plan.yaml").write_text("allowed-tools: Read\n")
-        wrapper = work / "copilot-with-plugin"
-        wrapper.write_text(f'#!/bin/sh\nexec "{copilot.binary}" "$@" --plugin-dir "{plugin}"\n')
-        wrapper.chmod(0o755)
-        calls = [("skill", {"skill": "probe"}),
-                 ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
-        url, played = copilot.standin.session(calls)
-        shown = run_interactive(wrapper, url, played, work)
-        loaded = played.results.get(played.call_id(0), (True, ""))[1]
-        assert "loaded" in loaded, (loaded, shown.screen[-600:])
-        assert 1 not in shown.asked and (work / "project" / "zz").exists(), shown.asked
-        done = _check(work)
+        lay_out(plugin, {**manifests, command: COMMAND})
+        lay_out(work / "project", {".claude/skills/good/SKILL.md": GOOD})
+        done = unasked_then_checked(copilot, work, plugin=plugin, holds=("loaded",))
         assert done.returncode != 0, (
             "check . passed (exit 0) although Copilot CLI, started with --plugin-dir cplug, "
             f"loads its command and runs `touch zz`:\n{done.stdout}{done.stderr}")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)

@@ -10,24 +10,19 @@ pass). A control row, the plan's own reading, passes.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
 import pytest
 from cp_fixture import copilot
 from cp_probe import CopilotJudge
-from cp_runtime import run_interactive, write_project
+from cp_runtime import write_project
+from file_review import copilot_applied, lay_out, unasked_then_checked, work_folder
+from review_table import LeftOpen
 
 __all__ = ["copilot"]
 
-HOLES: dict[str, str] = {}  # (C1, D1: fixed by s46-ffix)
-
-CALLS = [("skill", {"skill": "probe"}),
-         ("bash", {"command": "touch zz", "description": "probe", "initial_wait": 5})]
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()  # (C1, D1: fixed by s46-ffix)
 
 #: C1's file, and a control with the key untagged (apply drops it: the call is asked).
 C1_ROWS = {
@@ -37,49 +32,21 @@ C1_ROWS = {
 C1_CONTROL = "---\nname: probe\ndescription: a---b\nallowed-tools: shell(touch)\n---\nRun it.\n"
 
 
-def _skillgrant(command: str, work: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "skillgrant", command, "--plan",
-                           str(work / "plan.yaml"), "."], cwd=work / "project",
-                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
-                          env={**os.environ, "NO_COLOR": "1"})
-
-
-def _session(copilot: CopilotJudge, work: Path) -> bool:
-    """Whether ``touch zz`` ran with no question once the skill loaded."""
-    url, played = copilot.standin.session(CALLS)
-    shown = run_interactive(copilot.binary, url, played, work)
-    loaded = played.results.get(played.call_id(0), (True, ""))[1]
-    assert "probe" in loaded, (loaded, shown.screen[-600:])
-    return 1 not in shown.asked and (work / "project" / "zz").exists()
-
-
-def _c1(copilot: CopilotJudge, text: str) -> tuple[subprocess.CompletedProcess[str], str, bool]:
-    work = Path(tempfile.mkdtemp(prefix="sg-cpfr2-", dir="/var/tmp"))
-    try:
-        write_project(work, text)
-        (work / "plan.yaml").write_text("allowed-tools: []\n")
-        done = _skillgrant("apply", work)
-        applied = (work / "project" / ".github" / "skills" / "probe" / "SKILL.md").read_text()
-        ran = _session(copilot, work) if done.returncode == 0 else False
-        return done, applied, ran
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-
-
 @pytest.mark.parametrize("row", sorted(C1_ROWS))
 def test_copilot_c1_a_tagged_key_past_claude_codes_span_grants_the_shell(
         copilot: CopilotJudge, row: str) -> None:
     """Plan: nothing. apply keeps the file (exit 0); Copilot CLI reads allowed-tools
     shell(touch) and runs ``touch zz`` unasked."""
-    done, applied, ran = _c1(copilot, C1_ROWS[row])
-    assert not ran, (f"apply (plan: nothing) exit {done.returncode} left {applied!r}; Copilot "
-                     f"CLI ran touch zz with no question\n{done.stdout}")
+    done, applied, played = copilot_applied(copilot, C1_ROWS[row])
+    assert played is None or not played.ran, (
+        f"apply (plan: nothing) exit {done.returncode} left {applied!r}; Copilot CLI ran touch "
+        f"zz with no question\n{done.stdout}")
 
 
 def test_copilot_c1_control_the_untagged_key_is_dropped(copilot: CopilotJudge) -> None:
-    done, applied, ran = _c1(copilot, C1_CONTROL)
-    assert done.returncode == 0 and "shell(touch)" not in applied, done.stdout
-    assert not ran
+    done, applied, played = copilot_applied(copilot, C1_CONTROL)
+    assert done.returncode == 0 and b"shell(touch)" not in applied, done.stdout
+    assert played is None or not played.ran
 
 
 D1_FOLDERS = {"node-modules": "node_modules/pkg/skills", "git": ".git/sk"}
@@ -92,20 +59,13 @@ def test_copilot_d1_settings_local_skill_directories_load_a_skill_check_never_re
     loads FOLDER/probe/SKILL.md (``allowed-tools: shell(touch)``) and runs ``touch zz``
     unasked; ``check --plan Read .`` must not pass the project."""
     folder = D1_FOLDERS[row]
-    work = Path(tempfile.mkdtemp(prefix="sg-cpfr2-", dir="/var/tmp"))
-    try:
+    with work_folder("sg-cpfr2-") as work:
         write_project(work, "---\nname: good\ndescription: d\nallowed-tools: Read\n---\nb\n")
         project = work / "project"
-        for rel, text in {".github/copilot/settings.local.json":
+        lay_out(project, {".github/copilot/settings.local.json":
                           json.dumps({"skillDirectories": [folder]}),
-                          f"{folder}/probe/SKILL.md": C1_CONTROL}.items():
-            (project / rel).parent.mkdir(parents=True, exist_ok=True)
-            (project / rel).write_text(text)
+                          f"{folder}/probe/SKILL.md": C1_CONTROL})
         # write_project put the good skill at .github/skills/probe: move it aside
         (project / ".github" / "skills" / "probe").rename(project / ".github" / "skills" / "good")
-        assert _session(copilot, work), "the layout is not real: touch zz was asked"
-        (work / "plan.yaml").write_text("allowed-tools: Read\n")
-        done = _skillgrant("check", work)
+        done = unasked_then_checked(copilot, work)  # (the layout is real: touch zz ran)
         assert done.returncode != 0, f"check . passed; Copilot CLI ran touch zz:\n{done.stdout}"
-    finally:
-        shutil.rmtree(work, ignore_errors=True)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from cc_probe import TALLY, Judge
 from cc_runtime import run_session
-from file_review import PLAN, WIDE, check, lay_out, skill, touch, work_folder
+from file_review import PLAN, WIDE, allowed_then_checked, check, lay_out, skill, touch, work_folder
 from file_review import runtime as run_review
 
 REVIEW = "s43-freview"
@@ -421,15 +421,8 @@ GLUED = ("---\nname: probe\ndescription: probe skill\nallowed-tools: Read # Bash
 def test_f10_a_glued_comment_bun_rejects_is_predicted(judge: Judge, work: Path,
                                                       model: str) -> None:
     text = GLUED.replace("model: |#a #", f"model:{'' if model[0] == chr(9) else ' '}{model}")
-    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
-    (work / "plan.yaml").write_text(PLAN)
-    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
-    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("g")])
     # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
-    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
-    assert done.returncode != 0, (
-        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
-        f"{done.stdout}{done.stderr}")
+    allowed_then_checked(judge, work, text, "g", review=REVIEW)
 
 
 # -- F11: an anchor whose name runs into a flow indicator, on another key -----------------------
@@ -441,14 +434,8 @@ def test_f11_an_anchor_bun_rejects_is_predicted(judge: Judge, work: Path, value:
     lines and reads ``allowed-tools: Read # Bash(touch *)`` with its comment as entries."""
     text = (f"---\nname: probe\ndescription: {value}\nallowed-tools: Read # Bash(touch *)\n"
             "---\nRun it.\n")
-    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
-    (work / "plan.yaml").write_text(PLAN)
-    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
-    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("a")])
-    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
-    assert done.returncode != 0, (
-        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
-        f"{done.stdout}{done.stderr}")
+    # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
+    allowed_then_checked(judge, work, text, "a", review=REVIEW)
 
 
 # -- F12: a lone '-' inside a flow collection, on another key -----------------------------------
@@ -461,14 +448,8 @@ def test_f12_a_lone_dash_in_a_flow_collection_bun_rejects_is_predicted(
     comment as entries."""
     text = (f"---\nname: probe\ndescription: probe skill\nx: {value}\n"
             "allowed-tools: Read # Bash(touch *)\n---\nRun it.\n")
-    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
-    (work / "plan.yaml").write_text(PLAN)
-    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
-    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("d")])
-    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
-    assert done.returncode != 0, (
-        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
-        f"{done.stdout}{done.stderr}")
+    # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
+    allowed_then_checked(judge, work, text, "d", review=REVIEW)
 
 
 # -- Against the F1-F5 fix (main 9b668a9) -------------------------------------------------------
@@ -549,14 +530,8 @@ def test_f11b_an_anchor_after_a_tag_bun_rejects_is_predicted(judge: Judge, work:
     entries."""
     text = (f"---\nname: probe\ndescription: {value}\nallowed-tools: Read # Bash(touch *)\n"
             "---\nRun it.\n")
-    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
-    (work / "plan.yaml").write_text(PLAN)
-    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
-    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("t")])
-    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
-    assert done.returncode != 0, (
-        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
-        f"{done.stdout}{done.stderr}")
+    # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
+    allowed_then_checked(judge, work, text, "t", review=REVIEW)
 
 
 @pytest.mark.parametrize("value", ["!!str |#a #", "&q |#a #", "!!str >#a # "])
@@ -568,11 +543,5 @@ def test_f10b_a_glued_comment_after_a_tagged_header_bun_rejects_is_predicted(
     entries."""
     text = (f"---\nname: probe\ndescription: probe skill\nmodel: {value}\n"
             "allowed-tools: Read # Bash(touch *)\n---\nRun it.\n")
-    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
-    (work / "plan.yaml").write_text(PLAN)
-    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
-    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("h")])
-    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
-    assert done.returncode != 0, (
-        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
-        f"{done.stdout}{done.stderr}")
+    # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
+    allowed_then_checked(judge, work, text, "h", review=REVIEW)

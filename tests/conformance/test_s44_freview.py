@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from cc_probe import Judge
-from file_review import PLAN, check, lay_out, skill, touch, work_folder
+from file_review import PLAN, allowed_then_checked, check, lay_out, skill, touch, work_folder
 from file_review import runtime as run_review
 
 REVIEW = "s44-freview"
@@ -169,15 +169,8 @@ def test_n7_a_flow_item_bun_rejects_is_predicted(judge: Judge, work: Path, value
     lines and reads ``allowed-tools: Read # Bash(touch *)`` with its comment as entries."""
     text = (f"---\nname: probe\nx: {value}\nallowed-tools: Read # Bash(touch *)\n"
             "---\nRun it.\n")
-    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
-    (work / "plan.yaml").write_text(PLAN)
-    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
-    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("n7")])
     # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
-    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
-    assert done.returncode != 0, (
-        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
-        f"{done.stdout}{done.stderr}")
+    allowed_then_checked(judge, work, text, "n7", review=REVIEW)
 
 
 # -- N9: one file, two contexts: collect() keeps a file once, by its real path -------------------
@@ -220,15 +213,8 @@ def test_n10_an_empty_flow_entry_after_a_bare_question_mark_is_predicted(
     ``: ``, and the ``? `` is between)."""
     text = (f"---\nname: probe\nx: {value}\nallowed-tools: Read # Bash(touch *)\n"
             "---\nRun it.\n")
-    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
-    (work / "plan.yaml").write_text(PLAN)
-    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
-    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("n10")])
     # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
-    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
-    assert done.returncode != 0, (
-        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
-        f"{done.stdout}{done.stderr}")
+    allowed_then_checked(judge, work, text, "n10", review=REVIEW)
 
 
 # -- N12: flow_oddity's scan stops at a dash-tab item the reader composes ------------------------
@@ -243,12 +229,5 @@ def test_n12_a_flow_oddity_after_a_dash_tab_item_is_predicted(judge: Judge, work
     them and Claude Code's retry reads ``allowed-tools: Read # Bash(touch *)`` as entries."""
     text = (f"---\nname: probe\ny:\n  -\tfoo\nx: {value}\n"
             "allowed-tools: Read # Bash(touch *)\n---\nRun it.\n")
-    lay_out(work, {"project/.claude/skills/probe/SKILL.md": text})
-    (work / "plan.yaml").write_text(PLAN)
-    done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
-    got = runtime(judge, work, [("Skill", {"skill": "probe"}), touch("n12")])
     # The runtime's side: Claude Code reads the re-quoted allowed-tools, `touch` allowed.
-    assert got[0] is not None and got[0][0] and got[1] is not None and got[1][0], got
-    assert done.returncode != 0, (
-        f"check passed (exit 0) a file under which Claude Code allows `touch` (plan Read):\n"
-        f"{done.stdout}{done.stderr}")
+    allowed_then_checked(judge, work, text, "n12", review=REVIEW)

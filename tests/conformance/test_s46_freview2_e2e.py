@@ -1,23 +1,19 @@
 """Session 46's second review of the reader (s46-freview2) through Claude Code 2.1.332 (run with
 ``--conformance``): calls the printed gate allows that run what the plan does not carry. Each
-hole row fails today (strict xfail, ``HOLES``); its control row passes. (Copilot CLI's rows
+hole row fails today (strict xfail, ``OPEN``); its control row passes. (Copilot CLI's rows
 are in test_copilot_s46_freview2.py, where the suite's ``--copilot`` gate applies.)
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 from cc_probe import Judge
-from cc_runtime import run_session
-from file_review import work_folder
+from file_review import gated_skill_call
+from review_table import LeftOpen
 
-from skillgrant.plan.model import Plan
-from skillgrant.skillfile.builder import apply_to_file
-
-HOLES: dict[str, str] = {}  # (G3, G4, G5, G7: closed by s46-gfix)
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()  # (G3, G4, G5, G7: closed by s46-gfix)
 
 #: Skill ``other``: its body's ``!`echo $ARGUMENTS``` after a U+FEFF (the runtime finds it,
 #: the gate does not), and the control (a space: both find it; the gate denies).
@@ -27,35 +23,14 @@ G3 = {"bom-before-marker": ("---\nname: other\ndescription: d\nallowed-tools: Ba
                   "---\nResult: !`echo $ARGUMENTS`\n")}
 
 
-@pytest.mark.parametrize("row", [pytest.param(
-    r, marks=[])
-    for r in sorted(G3)])
+@pytest.mark.parametrize("row", sorted(G3))
 def test_g3_a_skill_command_after_a_byte_order_mark_runs_the_calls_args(judge: Judge,
                                                                         row: str) -> None:
     """review s46-freview's G1 session (plan ``Skill(other)``, ``Bash(echo *)``; the session
     allows Bash; the gate's hook in the project's settings): ``Skill(other, args="hi; touch
     zz")`` makes the runtime run ``echo hi; touch zz`` as the skill loads. The gate must deny
     the Skill call; ``apply --plan Bash(echo *)`` keeps the file unchanged."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gate"))
-    from files_fixture import gated_project
-
-    with work_folder("sg-s46g3-") as work:
-        project = work / "project"
-        gated_project(project, ["Skill(other)", "Bash(echo *)"])
-        skill_file = project / ".claude" / "skills" / "other" / "SKILL.md"
-        skill_file.parent.mkdir(parents=True)
-        skill_file.write_text(G3[row])
-        applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
-        assert skill_file.read_text() == G3[row], applied  # kept unchanged
-        url, session = judge.standin.session([("Skill", {"skill": "other",
-                                                         "args": "hi; touch zz"})])
-        done, _ = run_session(judge.binary, url, work, None, timeout=120, prompt="hello",
-                              extra_args=["--allowedTools", "Skill(other)", "Bash"])
-        judge.sessions += 1
-        result = session.results.get(session.call_id(0))
-        assert result is not None, done.stderr[-2000:]
-        assert not (project / "zz").exists(), (
-            f"the gate let the skill's command run the call's arguments: {result}")
+    gated_skill_call(judge, G3[row], "hi; touch zz")
 
 
 _G4_HEAD = "---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
@@ -76,36 +51,12 @@ G4 = {"space-in-item": (_G4_HEAD + 'arguments: [" who"]\n---\nResult: !`echo $ w
       "control": (_G4_HEAD + "arguments: [who]\n---\nResult: !`$who zz`\n", "touch")}
 
 
-@pytest.mark.parametrize("row", [pytest.param(
-    r, marks=[])
-    for r in sorted(G4)])
+@pytest.mark.parametrize("row", sorted(G4))
 def test_g4_a_named_argument_the_gate_reads_otherwise_runs_the_calls_args(judge: Judge,
                                                                          row: str) -> None:
     """G3's session with named arguments: ``Skill(other, args=ARGS)`` makes the runtime run
     ``touch zz`` (or ``echo x; touch zz``) as the skill loads; the gate must deny the call."""
-    _gated_skill_call(judge, *G4[row])
-
-
-def _gated_skill_call(judge: Judge, text: str, args: str) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gate"))
-    from files_fixture import gated_project
-
-    with work_folder("sg-s46g4-") as work:
-        project = work / "project"
-        gated_project(project, ["Skill(other)", "Bash(echo *)"])
-        skill_file = project / ".claude" / "skills" / "other" / "SKILL.md"
-        skill_file.parent.mkdir(parents=True)
-        skill_file.write_text(text)
-        applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
-        assert skill_file.read_text() == text, applied  # kept unchanged
-        url, session = judge.standin.session([("Skill", {"skill": "other", "args": args})])
-        done, _ = run_session(judge.binary, url, work, None, timeout=120, prompt="hello",
-                              extra_args=["--allowedTools", "Skill(other)", "Bash"])
-        judge.sessions += 1
-        result = session.results.get(session.call_id(0))
-        assert result is not None, done.stderr[-2000:]
-        assert not (project / "zz").exists(), (
-            f"the gate let the skill's command run the call's arguments: {result}")
+    gated_skill_call(judge, *G4[row])
 
 
 #: ``arguments: [ARGUMENTS]``: the runtime fills ``$ARGUMENTS`` with word 0 (``x; touch zz``,
@@ -115,14 +66,12 @@ G5 = {"named-arguments": (_G4_HEAD + "arguments: [ARGUMENTS]\n---\nResult: !`ech
       "control": (_G4_HEAD + "---\nResult: !`echo $ARGUMENTS`\n", "'x; touch zz'")}
 
 
-@pytest.mark.parametrize("row", [pytest.param(
-    r, marks=[])
-    for r in sorted(G5)])
+@pytest.mark.parametrize("row", sorted(G5))
 def test_g5_a_name_called_arguments_runs_the_calls_args(judge: Judge, row: str) -> None:
     """``Skill(other, args="'x; touch zz'")`` runs ``echo x; touch zz`` as the skill loads
     when it names an argument ``ARGUMENTS``; the gate must deny the call. (The control, no
     names: ``echo 'x; touch zz'`` runs, quoted: zz is not created.)"""
-    _gated_skill_call(judge, *G5[row])
+    gated_skill_call(judge, *G5[row])
 
 
 #: ``!`touch zz``` is inert as written (the runtime's Bit blanks the code spans around it);
@@ -134,11 +83,9 @@ G7 = {"backticks-in-args": (_G4_HEAD + "arguments: [who]\n---\nResult `!`echo "
                   "a`b")}
 
 
-@pytest.mark.parametrize("row", [pytest.param(
-    r, marks=[])
-    for r in sorted(G7)])
+@pytest.mark.parametrize("row", sorted(G7))
 def test_g7_args_with_backticks_make_an_inert_command_live(judge: Judge, row: str) -> None:
     """``Skill(other, args=ARGS)``: the runtime runs ``touch zz`` as the skill loads; the
     gate must deny the call (the control fills ``$ARGUMENTS``, which the gate fills as the
     runtime does, and denies)."""
-    _gated_skill_call(judge, *G7[row])
+    gated_skill_call(judge, *G7[row])

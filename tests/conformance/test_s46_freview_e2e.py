@@ -1,7 +1,7 @@
 """Session 46's review (s46-freview) through Claude Code 2.1.332 (run with ``--conformance``):
 files ``check`` passes or ``apply`` writes that the runtime reads with more grants than the
 plan, or that run something the plan does not carry. Each row fails today (strict xfail,
-``HOLES``). (Not named test_s46_freview.py: two test modules of one basename stop the suite's
+``OPEN``). (Not named test_s46_freview.py: two test modules of one basename stop the suite's
 collection.)
 
 Each row has both sides: the runtime's, skillgrant bypassed or after ``apply``, and
@@ -13,23 +13,33 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
-import tempfile
-from pathlib import Path
 
 import pytest
 from cc_cases import skill
 from cc_probe import TALLY, Judge
 from cc_runtime import run_session
 from cc_standin import marker
-from file_review import PLAN, WIDE, check, lay_out, touch, work_folder
+from file_review import (
+    PLAN,
+    check,
+    enforce_session,
+    forked_as_agent,
+    gated_skill_call,
+    lay_out,
+    plugin_session,
+    touch,
+    work_folder,
+)
+from review_table import LeftOpen
 
 from skillgrant import SkillFileError
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_file
 
-HOLES: dict[str, str] = {}  # (all fixed by s46-ffix: each row passes, refused or judged)
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()  # (all fixed by s46-ffix: each row passes, refused or judged)
 
 
 def _remote(kind: str, helper: str) -> dict[str, object]:
@@ -42,36 +52,15 @@ def test_p1_a_plugins_remote_server_runs_its_headers_helper(judge: Judge, row: s
     Claude Code loads the plugin (``--plugin-dir``), whatever the command file's plan.
     ``check``/``apply`` pass such a server as remote (review s45-freview F7: only a server
     with a ``command``, or no ``url``, is refused)."""
-    work = Path(tempfile.mkdtemp(prefix="sg-s46-", dir="/var/tmp"))
-    try:
-        root = work / "project" / "plug"
-        ran = work / "project" / "helperran"
-        helper = f"touch {ran}; echo {{}}"
-        files = {"commands/pc.md": skill("allowed-tools: Read")}
-        if row == "mcp-json-http":
-            files[".claude-plugin/plugin.json"] = '{"name": "plug"}'
-            files[".mcp.json"] = json.dumps({"mcpServers": _remote("http", helper)})
-        else:
-            files[".claude-plugin/plugin.json"] = json.dumps(
-                {"name": "plug", "mcpServers": _remote("sse", helper)})
-        for name, text in files.items():
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / name).write_text(text)
-        try:
-            apply_to_file(root / "commands" / "pc.md", Plan.from_entries(["Read"]))
-        except SkillFileError:
-            return  # refused: sound
-        url, session = judge.standin.session([(
-            "Bash", {"command": "ls", "description": "probe", "timeout": 5000})])
-        done, _ = run_session(judge.binary, url, work, None, prompt="/plug:pc",
-                              extra_args=["--plugin-dir", str(root)])
-        judge.sessions += 1
-        assert session.requests > 0, done.stderr[-400:]
-        assert not ran.exists(), (
-            "apply passed the plugin's command, and loading the plugin ran its remote MCP "
-            "server's headersHelper (touch helperran)")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    helper = "touch {project}/helperran; echo {}"
+    files = {"commands/pc.md": skill("allowed-tools: Read")}
+    if row == "mcp-json-http":
+        files[".claude-plugin/plugin.json"] = '{"name": "plug"}'
+        files[".mcp.json"] = json.dumps({"mcpServers": _remote("http", helper)})
+    else:
+        files[".claude-plugin/plugin.json"] = json.dumps(
+            {"name": "plug", "mcpServers": _remote("sse", helper)})
+    plugin_session(judge, files, "helperran")
 
 
 #: Lines beside which Bun reads PreToolUse outside ``hooks`` (tests/test_s46_freview.py T1);
@@ -85,31 +74,7 @@ def test_t1_enforce_writes_a_hook_the_runtime_drops(judge: Judge, row: str) -> N
     """``apply --enforce`` writes its hook into the skill; under a session allowing Bash the
     ceiling must deny ``touch zz`` (outside the plan ``Bash(echo *)``). Claude Code loads the
     skill with no hooks (a PreToolUse key outside ``hooks`` as Bun reads it), so it runs."""
-    work = Path(tempfile.mkdtemp(prefix="sg-s46-", dir="/var/tmp"))
-    try:
-        plan = work / "plan.json"
-        plan.write_text('{"allowed-tools": ["Bash(echo *)"]}')
-        command = f"{sys.executable} -m skillgrant hook --plan {plan}"
-        where = work / "project" / ".claude" / "skills" / "probe" / "SKILL.md"
-        where.parent.mkdir(parents=True)
-        where.write_text(skill(f"allowed-tools: Bash(echo *)\n{T1[row]}"))
-        try:
-            apply_to_file(where, Plan.from_entries(["Bash(echo *)"]), enforce=command)
-        except SkillFileError:
-            return  # refused: sound
-        url, session = judge.standin.session([("Skill", {"skill": "probe"}), (
-            "Bash", {"command": "touch zz", "description": "probe", "timeout": 5000})])
-        done, _ = run_session(judge.binary, url, work, None,
-                              extra_args=["--allowedTools", "Bash"],
-                              env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")})
-        judge.sessions += 1
-        result = session.results.get(session.call_id(1))
-        assert result is not None, done.stderr[-600:]
-        assert not (work / "project" / "zz").exists(), (
-            f"apply --enforce wrote its hook beside {T1[row]!r}; Claude Code dropped it and ran "
-            f"touch zz outside the plan ({result[1][:200]!r})")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    enforce_session(judge, skill(f"allowed-tools: Bash(echo *)\n{T1[row]}"))
 
 
 def test_t3_a_tagged_agent_runs_the_skill_as_that_agent(judge: Judge) -> None:
@@ -117,25 +82,12 @@ def test_t3_a_tagged_agent_runs_the_skill_as_that_agent(judge: Judge) -> None:
     Claude Code runs the skill as the project's agent ``ev`` (``permissionMode:
     acceptEdits``), whose ``touch`` runs with no approval; ``check`` passes the file (the same
     file with ``agent: ev`` is refused at its ``agent`` key)."""
-    with work_folder("sg-s46fr-") as work:
-        text = (f"---\nname: probe\ndescription: d\ncontext: fork\nagent: !!null ev\n"
-                f"allowed-tools: Read\n---\nRun it. {marker('a')}\n")
-        lay_out(work, {
-            "project/.claude/agents/ev.md": ("---\nname: ev\ndescription: probe agent\n"
-                                             "permissionMode: acceptEdits\n---\nDo it.\n"),
-            "project/.claude/skills/probe/SKILL.md": text})
-        (work / "plan.yaml").write_text(PLAN)
-        done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
-        url, script = judge.standin.session([("Skill", {"skill": "probe"})],
-                                            {"a": [touch("f")]})
-        run_session(judge.binary, url, work, None, extra_args=WIDE)
-        TALLY["s46-freview sessions"] = TALLY.get("s46-freview sessions", 0) + 1
-        ran = script.results.get(script.sub_id("a", 0))
-        # The runtime's side: the forked skill's `touch` ran with no approval (plan: Read).
-        assert ran is not None and not ran[0] and (work / "project" / "zz_f").exists(), ran
-        assert done.returncode != 0, (
-            f"check passed (exit 0) a skill Claude Code runs as the agent 'ev':\n"
-            f"{done.stdout}{done.stderr}")
+    done, ran, made = forked_as_agent(judge, "agent: !!null ev", "s46-freview")
+    # The runtime's side: the forked skill's `touch` ran with no approval (plan: Read).
+    assert ran is not None and not ran[0] and made, ran
+    assert done.returncode != 0, (
+        f"check passed (exit 0) a skill Claude Code runs as the agent 'ev':\n"
+        f"{done.stdout}{done.stderr}")
 
 
 #: Where ``apply --enforce`` writes its hook into a command file it takes for one whose hooks
@@ -150,28 +102,8 @@ def test_enforce_holds_a_project_command(judge: Judge, row: str) -> None:
     """A project command enforced under the plan ``Bash(echo *)``, run by its slash command
     in a session allowing Bash: the hook must deny ``touch zz``."""
     where, slash = COMMANDS[row]
-    with work_folder("sg-s46fr-") as work:
-        plan = work / "plan.json"
-        plan.write_text('{"allowed-tools": ["Bash(echo *)"]}')
-        command = f"{sys.executable} -m skillgrant hook --plan {plan}"
-        path = work / "project" / where
-        path.parent.mkdir(parents=True)
-        path.write_text(skill("allowed-tools: Bash(echo *)"))
-        try:
-            apply_to_file(path, Plan.from_entries(["Bash(echo *)"]), enforce=command)
-        except SkillFileError:
-            return  # refused: sound
-        url, session = judge.standin.session([(
-            "Bash", {"command": "touch zz", "description": "probe", "timeout": 5000})])
-        done, _ = run_session(judge.binary, url, work, None, prompt=slash,
-                              extra_args=["--allowedTools", "Bash"],
-                              env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")})
-        judge.sessions += 1
-        result = session.results.get(session.call_id(0))
-        assert result is not None, done.stderr[-600:]
-        assert not (work / "project" / "zz").exists(), (
-            f"apply --enforce wrote its hook into {where}; Claude Code ran touch zz outside "
-            f"the plan ({result[1][:200]!r})")
+    enforce_session(judge, skill("allowed-tools: Bash(echo *)"), where=where, prompt=slash,
+                    skill_call=False)
 
 
 
@@ -259,23 +191,5 @@ def test_g1_a_skill_calls_args_fill_a_command_the_gate_takes_for_frontmatter(
     session allows Bash; the gate's hook in the project's settings) with ``other`` written so
     that the runtime's frontmatter ends inside a value: ``Skill(other, args="hi; touch zz")``
     runs ``echo hi; touch zz`` as the skill loads. The gate must deny the Skill call."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gate"))
-    from files_fixture import gated_project
-
-    with work_folder("sg-s46g1-") as work:
-        project = work / "project"
-        gated_project(project, ["Skill(other)", "Bash(echo *)"])
-        skill_file = project / ".claude" / "skills" / "other" / "SKILL.md"
-        skill_file.parent.mkdir(parents=True)
-        skill_file.write_text(G1[row])
-        applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
-        assert skill_file.read_text() == G1[row], applied  # kept unchanged
-        args = "zz" if row.startswith("named") else "hi; touch zz"
-        url, session = judge.standin.session([("Skill", {"skill": "other", "args": args})])
-        done, _ = run_session(judge.binary, url, work, None, timeout=120, prompt="hello",
-                              extra_args=["--allowedTools", "Skill(other)", "Bash"])
-        judge.sessions += 1
-        result = session.results.get(session.call_id(0))
-        assert result is not None, done.stderr[-2000:]
-        assert not (project / "zz").exists(), (
-            f"the gate let the skill's command run the call's arguments: {result}")
+    args = "zz" if row.startswith("named") else "hi; touch zz"
+    gated_skill_call(judge, G1[row], args)

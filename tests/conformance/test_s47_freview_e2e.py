@@ -1,40 +1,27 @@
 """Session 47's review of the reader (s47-freview) through Claude Code 2.1.332 (run with
 ``--conformance``): files ``check`` passes or ``apply`` writes, and Skill calls the printed gate
 allows, that make the runtime do what the plan does not carry. Each hole row fails today
-(strict xfail, ``HOLES``); its control row passes. (Not named test_s47_freview.py: two test
+(strict xfail, ``OPEN``); its control row passes. (Not named test_s47_freview.py: two test
 modules of one basename stop the suite's collection.)
 """
 
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
-
 import pytest
-from cc_probe import TALLY, Judge
-from cc_runtime import run_session
-from cc_standin import marker
-from file_review import PLAN, WIDE, check, lay_out, touch, work_folder
+from cc_probe import Judge
+from file_review import enforce_session, forked_as_agent, gated_skill_call
+from review_table import LeftOpen
 
-from skillgrant import SkillFileError
-from skillgrant.plan.model import Plan
-from skillgrant.skillfile.builder import apply_to_file
-
-HOLES: dict[str, str] = {
-}
-
-
-def _hole(name: str) -> list[pytest.MarkDecorator]:
-    return [pytest.mark.xfail(strict=True, reason=HOLES[name])]
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
 
 
 F1_AGENT = {"anchor-newline": ("agent: &a\n  !!null ev", None),
             "control": ("x: y", None)}
 
 
-@pytest.mark.parametrize("row", [pytest.param(r, marks=_hole(F1_AGENT[r][1]) if F1_AGENT[r][1]
-                                              else []) for r in sorted(F1_AGENT)])
+@pytest.mark.parametrize("row", sorted(F1_AGENT))
 def test_f1_an_agent_tagged_after_an_anchor_line_runs_the_skill_as_that_agent(
         judge: Judge, row: str) -> None:
     """s46-freview T3's session with the tag on the line after an anchor: ``context: fork``,
@@ -42,23 +29,10 @@ def test_f1_an_agent_tagged_after_an_anchor_line_runs_the_skill_as_that_agent(
     (``permissionMode: acceptEdits``): its ``touch`` runs with no approval; ``check --plan
     Read`` must not pass the file. The control (no agent) runs the fork as general-purpose,
     whose ``touch`` is denied."""
-    with work_folder("sg-s47fr-") as work:
-        text = (f"---\nname: probe\ndescription: d\ncontext: fork\n{F1_AGENT[row][0]}\n"
-                f"allowed-tools: Read\n---\nRun it. {marker('a')}\n")
-        lay_out(work, {
-            "project/.claude/agents/ev.md": ("---\nname: ev\ndescription: probe agent\n"
-                                             "permissionMode: acceptEdits\n---\nDo it.\n"),
-            "project/.claude/skills/probe/SKILL.md": text})
-        (work / "plan.yaml").write_text(PLAN)
-        done = check(work / "project", work / "plan.yaml", ".claude/skills/probe/SKILL.md")
-        url, _ = judge.standin.session([("Skill", {"skill": "probe"})],
-                                       {"a": [touch("f")]})
-        run_session(judge.binary, url, work, None, extra_args=WIDE)
-        TALLY["s47-freview sessions"] = TALLY.get("s47-freview sessions", 0) + 1
-        ran = (work / "project" / "zz_f").exists()
-        assert done.returncode != 0 or not ran, (
-            f"check passed (exit 0) a skill whose forked touch ran with no approval:\n"
-            f"{done.stdout}{done.stderr}")
+    done, _, ran = forked_as_agent(judge, F1_AGENT[row][0], "s47-freview")
+    assert done.returncode != 0 or not ran, (
+        f"check passed (exit 0) a skill whose forked touch ran with no approval:\n"
+        f"{done.stdout}{done.stderr}")
 
 
 F1_ENFORCE = {"pretooluse-anchor-newline": ("PreToolUse: &a\n  !!null x", None),
@@ -69,35 +43,12 @@ F1_ENFORCE = {"pretooluse-anchor-newline": ("PreToolUse: &a\n  !!null x", None),
               "control": ("x: y", None)}
 
 
-@pytest.mark.parametrize("row", [pytest.param(r, marks=_hole(F1_ENFORCE[r][1])
-                                              if F1_ENFORCE[r][1] else [])
-                                 for r in sorted(F1_ENFORCE)])
+@pytest.mark.parametrize("row", sorted(F1_ENFORCE))
 def test_f1_enforce_writes_a_hook_the_runtime_drops(judge: Judge, row: str) -> None:
     """s46-freview T1's session: ``apply --enforce`` (plan ``Bash(echo *)``) writes its hook;
     under a session allowing Bash the ceiling must deny ``touch zz``."""
-    with work_folder("sg-s47fr-") as work:
-        plan = work / "plan.json"
-        plan.write_text('{"allowed-tools": ["Bash(echo *)"]}')
-        command = f"{sys.executable} -m skillgrant hook --plan {plan}"
-        where = work / "project" / ".claude" / "skills" / "probe" / "SKILL.md"
-        where.parent.mkdir(parents=True)
-        where.write_text(f"---\nname: probe\ndescription: d\nallowed-tools: Bash(echo *)\n"
-                         f"{F1_ENFORCE[row][0]}\n---\nRun it.\n")
-        try:
-            apply_to_file(where, Plan.from_entries(["Bash(echo *)"]), enforce=command)
-        except SkillFileError:
-            return  # refused: sound
-        url, session = judge.standin.session([("Skill", {"skill": "probe"}), (
-            "Bash", {"command": "touch zz", "description": "probe", "timeout": 5000})])
-        done, _ = run_session(judge.binary, url, work, None,
-                              extra_args=["--allowedTools", "Bash"],
-                              env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")})
-        judge.sessions += 1
-        result = session.results.get(session.call_id(1))
-        assert result is not None, done.stderr[-600:]
-        assert not (work / "project" / "zz").exists(), (
-            f"apply --enforce wrote its hook beside {F1_ENFORCE[row][0]!r}; Claude Code ran "
-            f"touch zz outside the plan ({result[1][:200]!r})")
+    enforce_session(judge, "---\nname: probe\ndescription: d\nallowed-tools: Bash(echo *)\n"
+                           f"{F1_ENFORCE[row][0]}\n---\nRun it.\n")
 
 
 _HEAD = "---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\n"
@@ -121,35 +72,13 @@ SKILL_ARGS = {
 }
 
 
-@pytest.mark.parametrize("row", [pytest.param(r, marks=_hole(SKILL_ARGS[r][2])
-                                              if SKILL_ARGS[r][2] else [])
-                                 for r in sorted(SKILL_ARGS)])
+@pytest.mark.parametrize("row", sorted(SKILL_ARGS))
 def test_s_a_skill_calls_args_the_gate_fills_otherwise_run_a_command(judge: Judge,
                                                                      row: str) -> None:
     """review s46-freview2's G4 session (plan ``Skill(other)``, ``Bash(echo *)``; the session
     allows Bash; the printed gate in the project's settings; ``apply --plan Bash(echo *)``
     keeps the file unchanged): ``Skill(other, args=ARGS)`` makes the runtime run ``touch zz``
     as the skill loads. The gate must deny the call."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gate"))
-    from files_fixture import gated_project
-
     text, args, _ = SKILL_ARGS[row]
-    with work_folder("sg-s47s-") as work:
-        project = work / "project"
-        gated_project(project, ["Skill(other)", "Bash(echo *)"])
-        skill_file = project / ".claude" / "skills" / "other" / "SKILL.md"
-        skill_file.parent.mkdir(parents=True)
-        skill_file.write_text(text)
-        try:  # kept unchanged, or refused (s47-ffix: a tag after an anchor line, F1/S3)
-            applied = apply_to_file(skill_file, Plan.from_entries(["Bash(echo *)"]))
-        except SkillFileError:
-            applied = None
-        assert skill_file.read_text() == text, applied  # the gate must hold either way
-        url, session = judge.standin.session([("Skill", {"skill": "other", "args": args})])
-        done, _ = run_session(judge.binary, url, work, None, timeout=120, prompt="hello",
-                              extra_args=["--allowedTools", "Skill(other)", "Bash"])
-        judge.sessions += 1
-        result = session.results.get(session.call_id(0))
-        assert result is not None, done.stderr[-2000:]
-        assert not (project / "zz").exists(), (
-            f"the gate let the skill's command run the call's arguments: {result}")
+    # kept unchanged, or refused (s47-ffix: a tag after an anchor line, F1/S3)
+    gated_skill_call(judge, text, args, refusable=True)

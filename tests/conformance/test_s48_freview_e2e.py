@@ -5,30 +5,11 @@ Each hole row fails today (strict xfail, ``HOLES``); its control row passes."""
 
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
 from cc_probe import Judge
-from cc_runtime import run_session
-from file_review import work_folder
+from file_review import enforce_session
 
-from skillgrant import SkillFileError
-from skillgrant.plan.model import Plan
-from skillgrant.skillfile.builder import apply_to_file
-
-HOLES: dict[str, str] = {
-    "h1": "a tag libyaml stops in: skillgrant reads the retry, Bun the text as written",
-    "h2": "a tab-only line ending in CRLF: the retry read, Bun reads as written",
-    "h3": "a block header with a blank before its indicator: the retry read, Bun reads as written",
-    "h4": "a complex key after a lone CR: Bun rejects the text and its retry (no hooks)",
-    "h5": "a tab before a closing bracket: the retry read, Bun reads as written",
-    "h6": "a glued block comment after properties: Bun rejects the text and its retry",
-    "h10": "a cut anchor after a lone CR: Bun rejects the text and its retry",
-    "h11": "a list item's block scalar under its properties: Bun rejects the text and its retry",
-    "h7": "a tab-only line ended by a CR in a quoted scalar: the retry read",
-    "h8": "a ',' line after a nested flow collection: Bun rejects the text and its retry",
-}
+HOLES: dict[str, str] = {}  # (h1-h8, h10, h11: closed by s48-ffix)
 
 ENFORCE_ROWS = {"h1-tag-comma": ("x: !a,b\ny: {PreToolUse: y}", "h1"),
                 "h2-tab-line-crlf": ("x: 1\n\t\r\ny: {PreToolUse: y}", "h2"),
@@ -49,26 +30,5 @@ ENFORCE_ROWS = {"h1-tag-comma": ("x: !a,b\ny: {PreToolUse: y}", "h1"),
 def test_enforce_writes_a_hook_the_runtime_drops(judge: Judge, row: str) -> None:
     """``apply --enforce`` (plan ``Bash(echo *)``) writes its hook; under a session allowing
     Bash the skill's hook must deny ``touch zz``."""
-    with work_folder("sg-s48fr-") as work:
-        plan = work / "plan.json"
-        plan.write_text('{"allowed-tools": ["Bash(echo *)"]}')
-        command = f"{sys.executable} -m skillgrant hook --plan {plan}"
-        where = work / "project" / ".claude" / "skills" / "probe" / "SKILL.md"
-        where.parent.mkdir(parents=True)
-        where.write_bytes((f"---\nname: probe\ndescription: d\nallowed-tools: Bash(echo *)\n"
-                           f"{ENFORCE_ROWS[row][0]}\n---\nRun it.\n").encode())
-        try:
-            apply_to_file(where, Plan.from_entries(["Bash(echo *)"]), enforce=command)
-        except SkillFileError:
-            return  # refused: sound
-        url, session = judge.standin.session([("Skill", {"skill": "probe"}), (
-            "Bash", {"command": "touch zz", "description": "probe", "timeout": 5000})])
-        done, _ = run_session(judge.binary, url, work, None,
-                              extra_args=["--allowedTools", "Bash"],
-                              env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")})
-        judge.sessions += 1
-        result = session.results.get(session.call_id(1))
-        assert result is not None, done.stderr[-600:]
-        assert not (work / "project" / "zz").exists(), (
-            f"apply --enforce wrote its hook beside {ENFORCE_ROWS[row][0]!r}; Claude Code ran "
-            f"touch zz outside the plan ({result[1][:200]!r})")
+    enforce_session(judge, "---\nname: probe\ndescription: d\nallowed-tools: Bash(echo *)\n"
+                           f"{ENFORCE_ROWS[row][0]}\n---\nRun it.\n")

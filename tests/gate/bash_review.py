@@ -11,27 +11,13 @@ from pathlib import Path
 
 import pytest
 from files_fixture import gated_project
+from review_table import LeftOpen as LeftOpen  # the table's home: tests/review_table.py
 from test_gate_files import _settings_hook, payload, run_hook
 
 #: What a guarded script becomes when the hole is open: a later run of it runs the payload.
 PAYLOAD = "touch zz\n"
 #: The guarded hook script's own text.
 HOOK = "#!/bin/sh\necho ok\n"
-
-
-class LeftOpen(dict[str, str]):
-    """A review's holes left open, by test name or ``name[case]``: tests/conftest.py marks
-    each case a strict xfail (a fix shows as an unexpected pass) where a test module's ``OPEN``
-    is one."""
-
-    def add(self, test: str, reason: str, *cases: str) -> None:
-        """Leave ``test`` open (or only its ``cases``), saying why."""
-        for case in cases or ("",):
-            self[f"{test}[{case}]" if case else test] = reason
-
-    def reason(self, name: str) -> str | None:
-        """Why the test item ``name`` is left open, or None."""
-        return self.get(name) or self.get(name.split("[", 1)[0])
 
 
 def needs(*programs: str) -> None:

@@ -77,6 +77,44 @@ def read_batch(binary: Path, texts: Sequence[str]) -> list[Reading]:
     return out
 
 
+def assert_reads_as_bun(binary: Path, text: str) -> None:
+    """skillgrant reads ``text``'s allowed-tools as the runtime's steps under Bun do (nothing
+    where they fail or find none), or refuses it (the contract holds either way)."""
+    from skillgrant.errors import SkillFileError
+    from skillgrant.skillfile import read_skill
+
+    (reading,) = read_batch(binary, [text])
+    try:
+        ours = read_skill(text).runtime_entries
+    except SkillFileError:
+        return  # refused: the contract holds
+    theirs = reading.entries if reading.how not in ("failed", "none") else ()
+    assert ours == theirs, (f"skillgrant reads {list(ours)!r}; Claude Code's steps "
+                            f"({reading.how}) read {list(theirs)!r}")
+
+
+def readings_apart(binary: Path, texts: Sequence[str],
+                   hooks_excuse: bool = False) -> tuple[int, list[str]]:
+    """How many of ``texts`` skillgrant reads (does not refuse), and a line for each whose
+    ``allowed-tools`` it reads otherwise than the runtime's steps under Bun (nothing where they
+    fail or find none; with ``hooks_excuse``, a text Bun reads with hooks is not counted)."""
+    from skillgrant.errors import SkillFileError
+    from skillgrant.skillfile import read_skill
+
+    read, apart = 0, []
+    for text, theirs in zip(texts, read_batch(binary, texts), strict=True):
+        try:
+            ours = read_skill(text).runtime_entries
+        except SkillFileError:
+            continue
+        read += 1
+        entries = theirs.entries if theirs.how not in ("failed", "none") else ()
+        if ours != entries and not (hooks_excuse and theirs.hooks):
+            apart.append(f"{text!r}: skillgrant {list(ours)!r}, Claude Code {list(entries)!r} "
+                         f"({theirs.how})")
+    return read, apart
+
+
 if __name__ == "__main__":
     if sys.argv[1:] != ["install"]:
         sys.exit("usage: bun_runtime.py install")

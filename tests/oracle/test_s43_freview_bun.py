@@ -28,9 +28,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bun_runtime
 from bun_fixture import bun
 
-from skillgrant.errors import SkillFileError
-from skillgrant.skillfile import read_skill
-
 CASES = {
     # F10b: the glued comment after a tagged or anchored header.
     "F10b-tagged-header": ("---\nname: probe\nmodel: !!str |#a #\n"
@@ -74,11 +71,4 @@ __all__ = ["bun"]  # (the pinned Bun, a fixture: tests/oracle/bun_fixture.py)
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_f4_skillgrant_reads_what_bun_reads_or_refuses(bun: Path, case: str) -> None:
     text = CASES[case]
-    (reading,) = bun_runtime.read_batch(bun, [text])
-    try:
-        ours = read_skill(text).runtime_entries
-    except SkillFileError:
-        return  # refused: the contract holds
-    theirs = reading.entries if reading.how not in ("failed", "none") else ()
-    assert ours == theirs, (f"skillgrant reads {list(ours)!r}; Claude Code's steps "
-                            f"({reading.how}) read {list(theirs)!r}")
+    bun_runtime.assert_reads_as_bun(bun, text)

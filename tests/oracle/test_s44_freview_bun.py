@@ -19,9 +19,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bun_runtime
 from bun_fixture import bun
 
-from skillgrant.errors import SkillFileError
-from skillgrant.skillfile import read_skill
-
 CANARY = "allowed-tools: Read # Bash(touch *)"
 VALUES = {
     # N7: F12's lone dash behind an anchor or a tag (yamlapart._LONE_DASH wants it right after
@@ -81,14 +78,7 @@ __all__ = ["bun"]  # (the pinned Bun, a fixture: tests/oracle/bun_fixture.py)
 @pytest.mark.parametrize("case", sorted(VALUES))
 def test_n7_skillgrant_reads_what_bun_reads_or_refuses(bun: Path, case: str) -> None:
     text = f"---\nname: probe\n{VALUES[case]}\n{CANARY}\n---\nbody\n"
-    (reading,) = bun_runtime.read_batch(bun, [text])
-    try:
-        ours = read_skill(text).runtime_entries
-    except SkillFileError:
-        return  # refused: the contract holds
-    theirs = reading.entries if reading.how not in ("failed", "none") else ()
-    assert ours == theirs, (f"skillgrant reads {list(ours)!r}; Claude Code's steps "
-                            f"({reading.how}) read {list(theirs)!r}")
+    bun_runtime.assert_reads_as_bun(bun, text)
 
 
 #: N8 (low: skillgrant reads less than the runtime, no escalation found): a comment line inside a
@@ -107,11 +97,4 @@ TAB_COMMENT = {
 @pytest.mark.parametrize("case", sorted(TAB_COMMENT))
 def test_n8_a_tab_before_a_comment_line_is_read_as_bun_reads_it(bun: Path, case: str) -> None:
     text = f"---\nname: probe\n{TAB_COMMENT[case]}\n{CANARY}\n---\nbody\n"
-    (reading,) = bun_runtime.read_batch(bun, [text])
-    try:
-        ours = read_skill(text).runtime_entries
-    except SkillFileError:
-        return  # refused: the contract holds
-    theirs = reading.entries if reading.how not in ("failed", "none") else ()
-    assert ours == theirs, (f"skillgrant reads {list(ours)!r}; Claude Code's steps "
-                            f"({reading.how}) read {list(theirs)!r}")
+    bun_runtime.assert_reads_as_bun(bun, text)
