@@ -19,6 +19,8 @@ from typing import Final
 
 import yaml
 from yaml.nodes import SequenceNode
+from yaml.reader import Reader
+from yaml.scanner import Scanner
 from yaml.tokens import (
     FlowMappingEndToken,
     FlowMappingStartToken,
@@ -42,8 +44,12 @@ def bun_may_accept(yaml_text: str, where: int) -> bool:
     stopped at an error of its own."""
     if "[" not in yaml_text[:where + 1] and "{" not in yaml_text[:where + 1]:
         return False  # (no collection opened before it: a flow indicator is one of these)
+    line = yaml_text.rfind("\n", 0, where) + 1
+    end = yaml_text.find("\n", where)
+    if _plain_dollar(yaml_text[line:len(yaml_text) if end < 0 else end]):
+        return False  # (asked first: it decides whatever the depth, which costs a scan)
     try:
-        scanner = yaml.SafeLoader(yaml_text)
+        scanner = _Scanner(yaml_text)
     except yaml.YAMLError:  # (a character it does not read: no flow to speak of)
         return False
     opened = 0
@@ -57,11 +63,17 @@ def bun_may_accept(yaml_text: str, where: int) -> bool:
             scanner.get_token()  # type: ignore[no-untyped-call]
     except yaml.YAMLError:
         opened = scanner.flow_level
-    finally:
-        scanner.dispose()
-    line = yaml_text.rfind("\n", 0, where) + 1
-    end = yaml_text.find("\n", where)
-    return opened > 0 and not _plain_dollar(yaml_text[line:len(yaml_text) if end < 0 else end])
+    return opened > 0
+
+
+class _Scanner(Reader, Scanner):
+    """PyYAML's pure-Python scanner alone: ``SafeLoader``'s tokens (its scanner reads nothing
+    but the reader), without the parser, composer, constructor and resolver it never uses
+    here."""
+
+    def __init__(self, stream: str) -> None:
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
 
 
 def _plain_dollar(line: str) -> bool:
