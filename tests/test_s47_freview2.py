@@ -168,7 +168,10 @@ def test_r4_bun_reads_a_comma_value_after_an_anchor_as_written() -> None:
 
 # R5 (low: shown wrongly): what ``disallowed-tools`` removes, read through R1, R3, R4, R7. Bun
 # 1.4.5 runs the runtime's EHe on each and removes ``Read`` alone (tests/oracle/bun_reader.js's
-# ``removed``); skillgrant shows ``&a``/``#``/``Write`` too, or nothing.
+# ``removed``); skillgrant showed ``&a``/``#``/``Write`` too. Closed (session 48): the runtime's
+# reading of each cannot be computed (``runtime._rejected``'s ``_BUN_READS``, R1's comment at
+# a lone CR), so the reader refuses the file (``check`` reports an error, a plan source is
+# refused) and ``removed_tools`` shows nothing; a value shown must be the runtime's.
 R5 = {
     "cr-empty-key": "x: \r: b\ndisallowed-tools: &a Read",
     "comma-after-anchor": "x: &a , a\ndisallowed-tools: Read # Write",
@@ -178,15 +181,15 @@ R5 = {
 }
 
 
-_open("test_r5_disallowed_tools_shown_as_the_runtime_reads_them",
-      "removed.removed_tools follows the reader's retry (R3, R4) and skips a CR-ended "
-      "comment (R1): it shows what the runtime does not remove, or nothing")
-
-
 @pytest.mark.parametrize("row", sorted(R5))
 def test_r5_disallowed_tools_shown_as_the_runtime_reads_them(row: str) -> None:
-    found = removed_tools(_skill("Read", R5[row]))
-    assert found is not None and found.entries == ("Read",)
+    text = _skill("Read", R5[row])
+    found = removed_tools(text)
+    if found is not None:
+        assert found.entries == ("Read",)
+        return
+    with pytest.raises(SkillFileError):  # nothing shown: the file itself is refused
+        read_skill(text)
 
 
 # R6: R3's mechanism with a control character: ``x: `` U+000C ``@``. PyYAML refuses U+000B and

@@ -1,7 +1,8 @@
 """A batch checked step by step over chunks of files (skillfile/staged.py, cli.batch.check_files;
 issue 27, session 47): each file's outcome, rendering and stderr message the same as
 ``check_file`` one file after the other, an exception raised in its file's place, and the one
-file after the other way kept whenever a file is written or a log record is heard.
+file after the other way kept whenever a file is written or a log record is heard; ``--jobs``
+workers do the chunks they are handed the same way (session 48).
 
 pytest's own log handlers make every record heard, so ``check_files`` under pytest takes the
 one-after-the-other way unless a test says otherwise (``quiet_log``)."""
@@ -174,3 +175,61 @@ def test_each() -> None:
     assert values[1].message == "two"
     values = [1, 3]
     assert not each(values, step, 1) and values == [1, 30]
+
+
+def _pooled(paths: list[Path], root: Path, rendering: Rendering, workers: int = 2) -> Any:
+    from skillgrant.cli.pool import WorkerSetup, run_pool
+
+    setup = WorkerSetup(PLAN, root, False, bool(rendering.json_dry_run), rendering)
+    return run_pool(paths, setup, workers)
+
+
+@pytest.mark.parametrize("heard", [False, True])
+def test_jobs_workers_do_their_chunks_as_one_process_does(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          heard: bool) -> None:
+    """``--jobs`` workers (forked: they see this test's patches) run ``check_files`` over the
+    files they are handed: by chunks when nothing is heard, else one file after the other."""
+    import skillgrant.cli.pool as pool
+
+    paths = _tree(tmp_path, 100)
+    rendering = Rendering(json_dry_run=False)
+    expected = _one_by_one(paths, tmp_path, rendering)
+    marks = tmp_path / "chunks"
+    read_chunk = builder.read_chunk
+
+    def marked(pending: Any) -> Any:
+        with marks.open("a") as out:
+            out.write("chunk\n")
+        return read_chunk(pending)
+
+    monkeypatch.setattr(builder, "read_chunk", marked)
+    if not heard:
+        monkeypatch.setattr(batch, "heard", lambda: False)
+        monkeypatch.setattr(pool, "heard", lambda: False)
+    assert list(_pooled(paths, tmp_path, rendering)) == expected
+    assert marks.exists() != heard
+
+
+def test_an_exception_in_a_worker_is_raised_in_its_files_place(
+        tmp_path: Path, quiet_log: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import skillgrant.cli.pool as pool
+
+    paths = _tree(tmp_path, 60)
+    failing = str(paths[50])
+    original = builder.read_skill
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        if failing in _named(args, kwargs):
+            raise RuntimeError("boom")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(pool, "heard", lambda: False)
+    monkeypatch.setattr(builder, "read_skill", broken)
+    got: list[FileDone] = []
+    with pytest.raises(Exception, match="boom") as raised:
+        for item in _pooled(paths, tmp_path, Rendering(json_dry_run=False)):
+            got.append(item)
+    assert type(raised.value).__name__ == "RuntimeError"
+    monkeypatch.setattr(builder, "read_skill", original)
+    assert got == _one_by_one(paths[:50], tmp_path, Rendering(json_dry_run=False))

@@ -1,10 +1,12 @@
 """``--jobs N``: the files of a ``check``/``apply`` run spread over worker processes.
 
-Files are handed out in order-preserving chunks; each worker does its files with
-``cli.batch.check_file``/``file_done`` (JSON rendered already) and sends back its log records,
-which the parent hands to its own ``skillgrant`` logger in file order; a worker never writes to
-stdout or stderr itself. The output, the stderr lines and the exit status are those of
-``--jobs 1``. cli/run.py decides when a run uses the pool; this module only runs it.
+Files are handed out in order-preserving chunks; each worker does a chunk as ``check DIR`` does its
+files in one process (``cli.batch.check_files``: step by step over the chunk when nothing is
+written and no log record is heard, else ``check_file``/``file_done`` one after the other; JSON
+rendered already) and sends back each file's log records, which the parent hands to its own
+``skillgrant`` logger in file order; a worker never writes to stdout or stderr itself. The output,
+the stderr lines and the exit status are those of ``--jobs 1``. cli/run.py decides when a run uses
+the pool; this module only runs it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..log import NAME, heard, library_logger
-from .batch import FileDone, PlanLike, Rendering, check_file, file_done
+from .batch import FileDone, PlanLike, Rendering, check_files
 
 #: Files handed to a worker at once: large enough to amortise the hand-over (a chunk is one
 #: message each way), small enough that the last chunks still spread over every worker.
@@ -55,13 +57,15 @@ def run_pool(files: Sequence[Path], setup: WorkerSetup, workers: int) -> Iterato
     # Forked workers start at once with everything imported; elsewhere (macOS, Windows) the
     # platform's own start method is the safe one.
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    chunks = [[str(p) for p in files[at:at + chunk]] for at in range(0, len(files), chunk)]
     with context.Pool(workers, _start_worker, (setup, _listened(logger))) as pool:
-        for done, records, error in pool.imap(_do_file, [str(p) for p in files], chunk):
-            for record in records:
-                logger.handle(record)
-            if error is not None or done is None:
-                raise _rebuilt(error or WorkerError(False, "RuntimeError", "no result", ""))
-            yield done
+        for results in pool.imap(_do_files, chunks):
+            for done, records, error in results or [(None, [], None)]:
+                for record in records:
+                    logger.handle(record)
+                if error is not None or done is None:
+                    raise _rebuilt(error or WorkerError(False, "RuntimeError", "no result", ""))
+                yield done
         # Every file is done: the workers end of themselves (leaving the block terminates
         # them, which is for a run cut short).
         pool.close()
@@ -125,17 +129,27 @@ def _start_worker(setup: WorkerSetup, level: int | None) -> None:
 _PLUGINS: dict[str, object] = {}
 
 
-def _do_file(path: str) -> tuple[FileDone | None, list[logging.LogRecord], WorkerError | None]:
+#: What a worker sends back for each file of a chunk: its FileDone (None after an error), the
+#: log records made while it was done, and the exception that ended the chunk there.
+_Sent = tuple[FileDone | None, list[logging.LogRecord], "WorkerError | None"]
+
+
+def _do_files(paths: list[str]) -> list[_Sent]:
+    """A chunk of files done as ``check_files`` does them, each file's result with the records
+    made while it was done; an exception ends the list in its file's place."""
     assert _worker is not None, "the pool starts every worker with _start_worker"
     setup, collector = _worker
     collector.records = []
+    sent: list[_Sent] = []
     try:
-        outcome = check_file(Path(path), setup.plan, setup.root, write=setup.write,
-                             dry_run=setup.dry_run, enforce=setup.enforce,
-                             plugins=_PLUGINS)
-        done = file_done(outcome, json_dry_run=setup.rendering.json_dry_run,
-                         text=setup.rendering.text)
-        return done, collector.records, None
+        for done in check_files([Path(path) for path in paths], setup.plan, setup.root,
+                                write=setup.write, dry_run=setup.dry_run,
+                                enforce=setup.enforce, plugins=_PLUGINS,
+                                rendering=setup.rendering):
+            # (records are made only where check_files goes one file after the other, each
+            # file before it is given)
+            sent.append((done, collector.records, None))
+            collector.records = []
     except Exception as e:
         # Sent back as text: an exception whose constructor takes other arguments than it
         # stores does not survive pickling, and would stall the pool.
@@ -145,7 +159,8 @@ def _do_file(path: str) -> tuple[FileDone | None, list[logging.LogRecord], Worke
 
         error = WorkerError(isinstance(e, SkillgrantError), type(e).__name__, str(e),
                             traceback.format_exc())
-        return None, collector.records, error
+        sent.append((None, collector.records, error))
+    return sent
 
 
 class _RemoteTraceback(Exception):

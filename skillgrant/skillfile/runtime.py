@@ -32,7 +32,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import JS_WHITESPACE
 from .blockcolumn import block_column, wide_blank_line
-from .flowlenient import bun_may_accept, is_flow_list
+from .flowlenient import bun_may_accept, is_flow_list, leftmost
 from .flowreject import AFTER_QUOTE, BREAK, flow_node
 from .tagged import content_start, tagged_key
 from .yamlapart import apart_as_read, apart_as_rejected, judged_keys
@@ -266,7 +266,7 @@ def _rejected(problem: YamlProblem, yaml_text: str) -> tuple[str, int]:
                          "YAML parser reads more there than skillgrant's (an empty key, a '?' "
                          "or ':' glued to a value), so what it grants cannot be computed; "
                          "quote the value", where)
-    odd = _BUN_READS.search(yaml_text)
+    odd = leftmost(_BUN_READS, yaml_text)  # (its alternatives searched apart)
     if odd is not None:  # (review s47-freview2 R3, R4, R6, R7)
         raise Divergence(f"{why}: the frontmatter holds {_ODD_NAMES[odd.lastgroup or '']}, "
                          "which Claude Code's YAML parser reads where skillgrant's stops, so "
