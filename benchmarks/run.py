@@ -507,9 +507,9 @@ def section_gate() -> None:
         runs: dict[str, tuple[list[str], dict[str, str] | None]] = {
             "python -c pass": ([sys.executable, "-c", "pass"], None),
             "python -c 'import skillgrant'": ([sys.executable, "-c", "import skillgrant"], None),
-            # what --print-config prints and apply --enforce writes: python -I -m skillgrant
-            # hook, the YAML plan pinned (issue 29; -I for review G-18)
-            "skillgrant hook as printed (-I -m, YAML plan, pinned)": (printed, None),
+            # what --print-config prints and apply --enforce writes: python -I -c '…main()'
+            # hook, the YAML plan pinned (issue 29; -I for review G-18, -c: session 48)
+            "skillgrant hook as printed (-I -c, YAML plan, pinned)": (printed, None),
             "skillgrant hook, the same by the console script (no -I)": (
                 [*_skillgrant_command(), *printed[printed.index("hook"):]], None),
             "skillgrant hook, JSON plan": ([*hook, str(plan_json)], None),
@@ -530,7 +530,7 @@ def section_gate() -> None:
     for label, elapsed in times.items():
         print(f"| {label} | {elapsed * 1000:.1f} ms | {elapsed / base:.2f}x | "
               f"{cpu[label] * 1000:.1f} ms, {cpu[label] / base_cpu:.2f}x |")
-    headline = "skillgrant hook as printed (-I -m, YAML plan, pinned)"
+    headline = "skillgrant hook as printed (-I -c, YAML plan, pinned)"
     print(f"\nthis installation: {_install_mode()}")
     print(f"\ntarget: the hook ≤ 3.50x `python -c pass`; measured {times[headline] / base:.2f}x "
           f"as printed (YAML plan, pinned; CPU time {cpu[headline] / base_cpu:.2f}x), "
