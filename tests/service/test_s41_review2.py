@@ -414,9 +414,14 @@ def _reference(plan: object, headers: list[tuple[bytes, bytes]], body: bytes) ->
     from skillgrant.gate.options import PROJECT_OPTION
 
     table: dict[str, str] = {}
+    sent: dict[str, set[str]] = {}
     for name, value in headers:
         table[name.decode("latin-1").lower()] = value.decode("latin-1")
+        sent.setdefault(name.decode("latin-1").lower(), set()).add(value.decode("latin-1"))
     session = {header: table[header] for _, header in NAMES if header in table}
+    clash = sorted(header for header in session if len(sent[header]) > 1)
+    if clash:  # (session 48: a session header sent twice with other values is denied)
+        return " ".join(("CLASH", *clash))
     problem = session_problem(session)
     if problem is not None:
         return failure("claude-code", problem).stdout
@@ -434,7 +439,7 @@ def _reference(plan: object, headers: list[tuple[bytes, bytes]], body: bytes) ->
 def test_kept_sessions_answer_a_random_sequence_as_read_afresh(tmp_path: Path,
                                                               clean_env: Path) -> None:
     """300 requests drawn from sessions that differ in their PWD, a header sent twice (the
-    first value another), a compared variable, a transcript of another folder or none, a
+    first value another: denied, naming the header, since session 48), a compared variable, a transcript of another folder or none, a
     call inside or outside the plan: each answered by the service (its sessions kept) as by
     the path that read every header and the payload afresh."""
     import random
@@ -476,11 +481,19 @@ def test_kept_sessions_answer_a_random_sequence_as_read_afresh(tmp_path: Path,
                 call["transcript_path"] = path if kind < 0.8 else rng.choice([7, None, ""])
             body = json.dumps(call).encode()
             expected = _reference(served, headers, body)
-            assert _served_answer(service, headers, body) == expected
+            answer = _served_answer(service, headers, body)
+            if expected.startswith("CLASH "):  # denied, naming the header: never one value
+                decision = json.loads(answer)["hookSpecificOutput"]
+                assert decision["permissionDecision"] == "deny", answer
+                assert all(h in decision["permissionDecisionReason"]
+                           for h in expected.split()[1:]), answer
+                kinds.add("clash")
+                continue
+            assert answer == expected
             kinds.add("allowed" if not expected else "no-session" if "differs" in expected
                       or "does not carry" in expected else "no-project" if
                       "project folder is not known" in expected else "denied")
-        assert kinds == {"allowed", "no-session", "no-project", "denied"}, kinds
+        assert kinds == {"allowed", "no-session", "no-project", "denied", "clash"}, kinds
     finally:
         for pool in service.pools:
             pool.shutdown(wait=False)
