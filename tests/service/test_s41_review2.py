@@ -439,9 +439,10 @@ def _reference(plan: object, headers: list[tuple[bytes, bytes]], body: bytes) ->
 def test_kept_sessions_answer_a_random_sequence_as_read_afresh(tmp_path: Path,
                                                               clean_env: Path) -> None:
     """300 requests drawn from sessions that differ in their PWD, a header sent twice (the
-    first value another: denied, naming the header, since session 48), a compared variable, a transcript of another folder or none, a
-    call inside or outside the plan: each answered by the service (its sessions kept) as by
-    the path that read every header and the payload afresh."""
+    first value another: denied, naming the header, since session 48), a compared variable,
+    a transcript of another folder or none, a call inside or outside the plan: each answered
+    by the service (its sessions kept) as by the path that read every header and the payload
+    afresh."""
     import random
 
     from serving import session_headers, transcript
