@@ -134,12 +134,9 @@ def npmrc_paths(folders: list[str], home: str) -> list[tuple[str, bool]]:
 def _values(path: str) -> list[str]:
     """The values of the ini file ``path`` npm reads (``key = value``; ``;`` and ``#``
     comments), but URLs; none when it is not there."""
-    try:
-        text = fs.read(path, 1 << 20).decode()
-    except (FileNotFoundError, NotADirectoryError):
+    text = _text(path, 1 << 20, "the files it names")
+    if text is None:
         return []
-    except (OSError, ValueError) as e:
-        raise ValueError(f"{path!r} cannot be read for the files it names: {e}") from e
     lines = [line.strip().removeprefix("- ") for line in text.splitlines()
              if line.lstrip()[:1] not in (";", "#", "[", "")]
     values = [line.partition("=")[2] if path.endswith("npmrc") else  # (`key=value`;
@@ -234,7 +231,7 @@ def plugin_paths(kinds: list[str], folders: list[str],
               for name, _ in linked.entries(f) if name in _BY_NAME]  # (one listing each)
     places += [(os.path.join(home, name[2:]), name) for name in _BY_NAME if name[:2] == "~/"]
     for path, name in places:
-        text = _text(path) or ""
+        text = _text(path, 1 << 22, "the plugins it names") or ""
         for kind, sections, keys in _BY_NAME[name] if text else ():
             for key, value in _settings(path, text, sections, keys) if kind in wanted else ():
                 value = _plugin_options(value) if key == "addopts" else value
@@ -271,15 +268,15 @@ def _named(value: str, here: str, folders: list[str]) -> list[str]:
     return [os.path.normpath(p) for p in found if os.path.normpath(p) not in folders]
 
 
-def _text(path: str) -> str | None:
-    """The text of the settings file ``path``; None when it is not there. Raises ValueError
-    when it cannot be read."""
+def _text(path: str, limit: int, read_for: str) -> str | None:
+    """The text of the settings file ``path`` (up to ``limit`` bytes); None when it is not
+    there. Raises ValueError, saying it was read for ``read_for``, when it cannot be read."""
     try:
-        return fs.read(path, 1 << 22).decode()
+        return fs.read(path, limit).decode()
     except (FileNotFoundError, NotADirectoryError):
         return None
     except (OSError, ValueError) as e:
-        raise ValueError(f"{path!r} cannot be read for the plugins it names: {e}") from e
+        raise ValueError(f"{path!r} cannot be read for {read_for}: {e}") from e
 
 
 def _settings(path: str, text: str, sections: tuple[str, ...],
