@@ -51,7 +51,7 @@ def in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[s
         if not folder:  # (plan_programs' own: each name as it is, a marked one's `/` gone)
             found += [n.rstrip("/") if n[:1] in (WORKSPACES, MODULES) else n for n in names]
             continue
-        base = folder if not folder or folder[-1:] == "/" else folder + "/"
+        base = folder if folder[-1:] == "/" else folder + "/"
         parts = [p for p in folder.split("/") if p]
         lead = "/" if folder[:1] == "/" else ""
         ups = [lead + "/".join(parts[:k]) + "/" for k in range(1, len(parts) + 1)]
