@@ -4,6 +4,8 @@ pinned by the Bun differential (tests/oracle, .ci/steps/40-bun-differential.sh).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from conftest import REAL_SKILLS
 from examples import examples
@@ -15,6 +17,7 @@ from skillgrant.plan import Plan
 from skillgrant.skillfile import keptlines
 from skillgrant.skillfile import reread as reread_module
 from skillgrant.skillfile.builder import apply_to_text
+from skillgrant.skillfile.flowlenient import Scan
 from skillgrant.skillfile.reread import reread
 from skillgrant.skillfile.spans import read_skill
 
@@ -168,9 +171,9 @@ def test_the_branch_declines_what_it_is_not_sure_of(
         monkeypatch: pytest.MonkeyPatch, old_text: str, new_value: str) -> None:
     asked: list[str] = []
 
-    def whole(text: str, path: str | None = None) -> object:
+    def whole(text: str, path: str | None = None, scans: Sequence[Scan] = ()) -> object:
         asked.append(text)
-        return read_skill(text, path)
+        return read_skill(text, path, scans=scans)
 
     old = read_skill(old_text, "SKILL.md")
     value = old.allowed_tools

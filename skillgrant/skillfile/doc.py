@@ -10,6 +10,7 @@ from typing import Any, Final, Generic, Literal, TypeVar, overload
 
 from ..frozen import quick_init
 from ..grants import JS_WHITESPACE, runtime_entries
+from .flowlenient import Scan
 from .runtime import runtime_frontmatter
 
 Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quoted", "literal",
@@ -176,6 +177,14 @@ class SkillDoc:
         span = runtime_frontmatter(self.text)
         return (span is not None and span.end == self.yaml_end
                 and not self.text[self.yaml_start:span.start].strip())
+
+    @_Once
+    def scans(self) -> tuple[Scan, ...]:
+        """The scans of its frontmatter's flow collections that its reading made
+        (``flowlenient.bun_may_accept``: one of a file read through the re-quote retry), which
+        the read-back of a rewrite takes where they read what the rewrite has: the reader
+        gives them, none otherwise."""
+        return ()
 
     @_Once
     def body(self) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Final
+from typing import Final, NamedTuple
 
 import yaml
 from yaml.nodes import SequenceNode
@@ -37,18 +37,37 @@ _CLOSES = (FlowSequenceEndToken, FlowMappingEndToken)
 _NESTS: Final = re.compile(r"[\[{\"'#]")
 
 
-def bun_may_accept(yaml_text: str, where: int) -> bool:
+class Scan(NamedTuple):
+    """One scan of ``bun_may_accept`` (its answer, for the error at ``where``) and what it
+    read: ``read`` is the scanned text with the reader's end mark (``\\0``) after it, up to the
+    farthest character looked at (``farthest``; shorter when it looked past the end)."""
+
+    read: str
+    farthest: int
+    where: int
+    answer: bool
+
+
+def bun_may_accept(yaml_text: str, where: int, scans: list[Scan] | None = None) -> bool:
     """Whether the error PyYAML reports at ``where`` of ``yaml_text`` lies inside a flow
     collection that Bun may read as written (one with no ``${`` on the error's line). The
     depth is PyYAML's own scanner's (pure Python: libyaml's looks ahead past the error before
     it yields a token): the collections opened before ``where``, or its flow level where it
-    stopped at an error of its own."""
+    stopped at an error of its own.
+
+    ``scans``: scans made of a text this one is a rewrite of (the first reading of a file,
+    for its read-back), whose answer is taken when it read the very characters this text
+    has there and stopped for the same ``where`` (``_taken``); the scan made here is added."""
     if "[" not in yaml_text[:where + 1] and "{" not in yaml_text[:where + 1]:
         return False  # (no collection opened before it: a flow indicator is one of these)
     line = yaml_text.rfind("\n", 0, where) + 1
     end = yaml_text.find("\n", where)
     if _plain_dollar(yaml_text[line:len(yaml_text) if end < 0 else end]):
         return False  # (asked first: it decides whatever the depth, which costs a scan)
+    if scans:
+        taken = _taken(scans, yaml_text, where)
+        if taken is not None:
+            return taken
     try:
         scanner = _Scanner(yaml_text)
     except yaml.YAMLError:  # (a character it does not read: no flow to speak of)
@@ -64,17 +83,59 @@ def bun_may_accept(yaml_text: str, where: int) -> bool:
             scanner.get_token()  # type: ignore[no-untyped-call]
     except yaml.YAMLError:
         opened = scanner.flow_level
+    if scans is not None:
+        far = scanner.farthest
+        scans.append(Scan(_buffer(yaml_text, far), far, where, opened > 0))
     return opened > 0
+
+
+def _buffer(yaml_text: str, farthest: int) -> str:
+    """The scanner's buffer (the text and its end mark) up to ``farthest``."""
+    return yaml_text[:farthest + 1] + ("\0" if farthest >= len(yaml_text) else "")
+
+
+def _taken(scans: list[Scan], yaml_text: str, where: int) -> bool | None:
+    """The answer of a scan in ``scans`` for ``where`` that read the characters ``yaml_text``
+    has at the same places, when its reader takes the text (no character it refuses); else
+    None. The scanner is a function of the characters it reads (``_Scanner``: through
+    ``peek``, ``prefix`` and ``forward`` alone, each marking how far it read; its reader's
+    other step, the printable check at its start, reads the whole text, asked here), so it
+    makes the very same steps on this text as on that one, and stops as it did."""
+    for scan in scans:
+        if (scan.where == where and _buffer(yaml_text, scan.farthest) == scan.read
+                and Reader.NON_PRINTABLE.search(yaml_text) is None):
+            return scan.answer
+    return None
 
 
 class _Scanner(Reader, Scanner):
     """PyYAML's pure-Python scanner alone: ``SafeLoader``'s tokens (its scanner reads nothing
     but the reader), without the parser, composer, constructor and resolver it never uses
-    here."""
+    here. Its reader marks the farthest character of the text it read (``farthest``): the
+    scanner reads the text only through ``peek``, ``prefix`` and ``forward`` (it never asks
+    the reader's ``buffer`` itself), each of which reads a text given as a ``str`` from the
+    buffer alone (``update`` does nothing then)."""
 
     def __init__(self, stream: str) -> None:
         Reader.__init__(self, stream)
         Scanner.__init__(self)
+        self.farthest = 0
+
+    def peek(self, index: int = 0) -> str:
+        at = self.pointer + index
+        if at > self.farthest:
+            self.farthest = at
+        return self.buffer[at]  # type: ignore[no-any-return]
+
+    def prefix(self, length: int = 1) -> str:
+        if self.pointer + length - 1 > self.farthest:
+            self.farthest = self.pointer + length - 1
+        return self.buffer[self.pointer:self.pointer + length]  # type: ignore[no-any-return]
+
+    def forward(self, length: int = 1) -> None:
+        Reader.forward(self, length)  # (it reads up to the character it ends at, a CR's next)
+        if self.pointer > self.farthest:
+            self.farthest = self.pointer
 
 
 def _plain_dollar(line: str) -> bool:

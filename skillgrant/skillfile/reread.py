@@ -62,7 +62,7 @@ def reread(old: SkillDoc, text: str) -> SkillDoc:
         fast = _key_lines_replaced(old, text)
     if fast is not None and _read_apart(fast):
         fast = None  # the whole reader refuses it, and says where
-    return fast if fast is not None else read_skill(text, old.path)
+    return fast if fast is not None else read_skill(text, old.path, scans=old.scans)
 
 
 def _read_apart(doc: SkillDoc) -> bool:

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+from collections.abc import Sequence
 
 from ..errors import SkillFileError
 from .doc import AllowedTools, Item, SkillDoc
+from .flowlenient import Scan
 from .runtime import Prediction, RuntimeFrontmatter
 from .yamlspan import line_column
 
@@ -66,24 +68,28 @@ class _Lines:
 
 
 def read_retried(text: str, span: RuntimeFrontmatter, prediction: Prediction,
-                 inner: SkillDoc) -> SkillDoc:
+                 inner: SkillDoc, scans: Sequence[Scan] = ()) -> SkillDoc:
     """``inner`` (the reading of the file with its frontmatter re-quoted) as a reading of
-    ``text``. Raises SkillFileError when an offset cannot be carried back."""
+    ``text``, with the ``scans`` its prediction made (``SkillDoc.scans``). Raises
+    SkillFileError when an offset cannot be carried back."""
     lines = _Lines(text, span, prediction.text)
     try:
         allowed = None if inner.allowed_tools is None else _allowed(lines, inner.allowed_tools)
         # Every field given (dataclasses.replace asks each by name), as SkillDoc.spliced.
-        return SkillDoc(inner.path, text, inner.newline, inner.has_bom,
-                        lines.back(inner.yaml_start), lines.back(inner.yaml_end),
-                        lines.back(inner.body_start), inner.metadata, allowed,
-                        lines.back(inner.insert_at), inner.insert_column, inner.runtime_note,
-                        prediction.why)
+        doc = SkillDoc(inner.path, text, inner.newline, inner.has_bom,
+                       lines.back(inner.yaml_start), lines.back(inner.yaml_end),
+                       lines.back(inner.body_start), inner.metadata, allowed,
+                       lines.back(inner.insert_at), inner.insert_column, inner.runtime_note,
+                       prediction.why)
     except ValueError as e:
         line, column = line_column(text, span.start)
         raise SkillFileError("Claude Code reads this frontmatter through its re-quote retry, "
                              "and where allowed-tools is written then cannot be located; "
                              "quote the values that hold ': ', '#' or brackets",
                              path=inner.path, line=line, column=column) from e
+    if scans:
+        SkillDoc.scans.give(doc, tuple(scans))  # (for its read-back)
+    return doc
 
 
 def _allowed(lines: _Lines, value: AllowedTools) -> AllowedTools:

@@ -32,7 +32,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import JS_WHITESPACE
 from .blockcolumn import block_column, wide_blank_line
-from .flowlenient import bun_may_accept, is_flow_list, leftmost
+from .flowlenient import Scan, bun_may_accept, is_flow_list, leftmost
 from .flowreject import AFTER_QUOTE, BREAK, flow_node
 from .tagged import content_start, tagged_key
 from .yamlapart import apart_as_read, apart_as_rejected, judged_keys
@@ -138,23 +138,26 @@ class Prediction(NamedTuple):
     why: str | None
 
 
-def predict(yaml_text: str, root: Node | None = None,
-            problem: YamlProblem | None = None) -> Prediction:
+def predict(yaml_text: str, root: Node | None = None, problem: YamlProblem | None = None, *,
+            accepted: bool = False, scans: list[Scan] | None = None) -> Prediction:
     """Bun's outcome on ``yaml_text``, of which ``root`` is PyYAML's nodes (or ``problem``
     PyYAML's error; neither: composed here). Raises Divergence (``offset`` into
-    ``yaml_text``) when it cannot be computed."""
+    ``yaml_text``) when it cannot be computed. ``accepted``: ``bun_rejects(yaml_text, root)``
+    is None, found already (by the prediction whose re-quoted text this is), and not asked
+    again. ``scans``: ``flowlenient.bun_may_accept``'s, of a text this one may be a rewrite of
+    (taken where they read what this text has), and where this prediction's are added."""
     if root is None and problem is None:
         try:
             root = compose(yaml_text)
         except YamlProblem as e:
             problem = e
     if problem is None:
-        rejected = _rejects_as_written(yaml_text, root)
+        rejected = _rejects_as_written(yaml_text, root, accepted)
         if rejected is None:
             return Prediction("direct", root, yaml_text, None)
         why, where = rejected
     else:
-        why, where = _rejected(problem, yaml_text)
+        why, where = _rejected(problem, yaml_text, scans)
     retry = _retry(yaml_text, why, where, problem is not None)
     line = line_column(yaml_text, where)[0]
     try:
@@ -199,12 +202,13 @@ def _refuse(apart: tuple[str, int] | None) -> None:
         raise Divergence(*apart)
 
 
-def _rejects_as_written(yaml_text: str, root: Node | None) -> tuple[str, int] | None:
-    """``bun_rejects``, once no node is read otherwise by Bun (a tagged key or value:
-    Divergence)."""
+def _rejects_as_written(yaml_text: str, root: Node | None,
+                        accepted: bool = False) -> tuple[str, int] | None:
+    """``bun_rejects`` (None when ``accepted``: known so), once no node is read otherwise by
+    Bun (a tagged key or value: Divergence)."""
     _refuse(tagged_key(root, yaml_text))
     _refuse(apart_as_read(yaml_text, root, composed=True))
-    return bun_rejects(yaml_text, root)
+    return None if accepted else bun_rejects(yaml_text, root)
 
 
 def refuse_judged_keys(yaml_text: str) -> None:
@@ -257,11 +261,12 @@ def could_hold_key(yaml_text: str) -> bool:
     return KEY in yaml_text or "\\" in yaml_text
 
 
-def _rejected(problem: YamlProblem, yaml_text: str) -> tuple[str, int]:
+def _rejected(problem: YamlProblem, yaml_text: str,
+              scans: list[Scan] | None = None) -> tuple[str, int]:
     """Why and where PyYAML rejected a text (Bun rejects it too, unless the problem is one Bun
     accepts, or lies in a flow collection, ``flowlenient``: then Divergence)."""
     why, where = problem.message, problem.index or 0
-    if bun_may_accept(yaml_text, where):
+    if bun_may_accept(yaml_text, where, scans):
         raise Divergence(f"{why}, inside a flow collection ('[...]', '{{...}}'): Claude Code's "
                          "YAML parser reads more there than skillgrant's (an empty key, a '?' "
                          "or ':' glued to a value), so what it grants cannot be computed; "

@@ -21,6 +21,7 @@ from . import fmread
 from .dashtab import compose_dash_tabs
 from .doc import FORMS, AllowedTools, Item, SkillDoc, separator
 from .entryspans import entry_spans
+from .flowlenient import Scan
 from .keptlines import allowed_kept
 from .retry import read_retried
 from .runtime import (
@@ -45,7 +46,8 @@ _FOREIGN_BOUNDARY = re.compile(r"-{3,}\s*")
 _LINE = re.compile(r"^(.*)$", re.MULTILINE)
 
 
-def read_skill(text: str, path: str | None = None, *, decoded: bool = False) -> SkillDoc:
+def read_skill(text: str, path: str | None = None, *, decoded: bool = False,
+               scans: Sequence[Scan] = ()) -> SkillDoc:
     """Read a SKILL.md text into a SkillDoc: the one reader of check, apply, the read-back of a
     rewrite, lint, diff, the gate's plan loading and the service.
 
@@ -56,13 +58,13 @@ def read_skill(text: str, path: str | None = None, *, decoded: bool = False) -> 
     reading cannot be computed (``runtime.predict``). Where Claude Code reads the frontmatter
     through its re-quote retry, the file is read that way (``retry``). ``decoded`` says the
     text was decoded from bytes as strict UTF-8 (``builder.decode_skill``), so it holds no
-    lone surrogate and is not searched for one.
+    lone surrogate and is not searched for one; ``scans``: ``SkillDoc.scans`` of the text rewritten.
 
     >>> doc = read_skill("---\\nname: x\\nallowed-tools: Read, Grep\\n---\\nBody\\n")
     >>> doc.allowed_tools.entries, doc.allowed_tools.form
     (('Read', 'Grep'), 'plain')
     """
-    return _Reader(text, path, decoded=decoded).read()
+    return _Reader(text, path, decoded=decoded, scans=list(scans)).read()
 
 
 #: A BOM first on a line (the opening fence's line break included).
@@ -77,12 +79,13 @@ FENCE_LINE: Final = re.compile(r"\n(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re
 class _Reader:
     def __init__(self, text: str, path: str | None,
                  composed: tuple[str, Node | None] | None = None, *,
-                 decoded: bool = False) -> None:
+                 decoded: bool = False, scans: list[Scan] | None = None) -> None:
         self.text = text
         self.path = path
         self.yaml_start = 0
-        self.composed = composed  # a frontmatter text composed already, with its nodes
+        self.composed = composed  # a retried frontmatter text composed already, its nodes
         self.decoded = decoded  # no lone surrogate (read_skill)
+        self.scans = [] if scans is None else scans  # bun_may_accept's, given and made
 
     def fail(self, message: str, offset: int | None) -> SkillFileError:
         if offset is None:
@@ -114,8 +117,9 @@ class _Reader:
         root: Node | None = None
         problem: YamlProblem | None = None
         try:
-            yaml_text = text[self.yaml_start:yaml_end]  # predict's retried text: composed
-            root = (self.composed[1] if self.composed and self.composed[0] == yaml_text
+            yaml_text = text[self.yaml_start:yaml_end]  # (predict's retried text: composed,
+            self.accepted = self.composed is not None and self.composed[0] == yaml_text
+            root = (self.composed[1] if self.composed and self.accepted  # which Bun accepts)
                     else compose_dash_tabs(yaml_text))  # (which composes it first too)
         except YamlProblem as e:
             problem = YamlProblem(e.message, None if e.index is None
@@ -127,7 +131,7 @@ class _Reader:
         if span is not None and theirs is not None and same and theirs.how == "retry":
             retried = text[:span.start] + theirs.text + text[span.end:]
             return read_retried(text, span, theirs, _Reader(  # (the re-quote adds ASCII only)
-                retried, self.path, (theirs.text, theirs.root), decoded=True).read())
+                retried, self.path, (theirs.text, theirs.root), decoded=True).read(), self.scans)
         if problem is not None:
             raise self.fail(f"{problem.message} in the frontmatter", problem.index)
         pairs = self._top_level(root)
@@ -180,9 +184,9 @@ class _Reader:
                 refuse_judged_keys(text[span.start:span.end])
                 if not could_hold_key(text[span.start:span.end]):
                     return None
-            return predict(text[span.start:span.end], root if exact else None,
-                           YamlProblem(problem.message, (problem.index or span.start)
-                                       - span.start) if exact and problem else None)
+            return predict(text[span.start:span.end], root if exact else None, YamlProblem(
+                problem.message, (problem.index or span.start) - span.start)
+                if exact and problem else None, accepted=exact and self.accepted, scans=self.scans)
         except Divergence as e:
             moved = "" if same else (
                 "Claude Code ends the frontmatter at the first '---' (line "
@@ -294,10 +298,9 @@ class _Reader:
             if node.flow_style:
                 end = self.end(node)
                 return AllowedTools("flow-list", values, entries, start=start, end=end,
-                                    line_end=eol(text, end), separator=None,
-                                    multiline="\n" in text[start:end], items=items,
-                                    key_start=key_start, key_column=key_column,
-                                    entry_starts=starts, entry_ends=ends)
+                                    line_end=eol(text, end), separator=None, items=items,
+                                    multiline="\n" in text[start:end], key_start=key_start,
+                                    key_column=key_column, entry_starts=starts, entry_ends=ends)
             first = items[0]
             dash_line = text.rfind("\n", 0, first.start) + 1
             prefix = text[dash_line:first.start]
@@ -306,9 +309,8 @@ class _Reader:
             return AllowedTools("block-list", values, entries, start=first.block_start,
                                 end=items[-1].block_end, line_end=items[-1].block_end,
                                 separator=None, multiline=len(items) > 1, items=items,
-                                item_prefix=prefix, key_start=key_start,
-                                key_column=key_column, entry_starts=starts,
-                                entry_ends=ends)
+                                item_prefix=prefix, key_start=key_start, key_column=key_column,
+                                entry_starts=starts, entry_ends=ends)
         if not is_str_scalar(node):
             raise self.fail(f"{KEY} must be a string or a list of strings, not {node_kind(node)}",
                             start)
