@@ -338,7 +338,10 @@ def _value_under_its_key(text: str, node: MappingNode,
     and not indented past the mapping (a block list excepted): YAML 1.2 reads no such value.
     The content is past the value's properties (``&a`` ⏎ ``|``: s47-ffix)."""
     for key, value in node.value:
-        at = content_start(text, value.start_mark.index)
+        at = value.start_mark.index
+        if value.start_mark.line == key.start_mark.line and text[at:at + 1] not in ("&", "!"):
+            continue  # (content on its key's line: no line break, LF or CR, between the two)
+        at = content_start(text, at)
         start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1  # (PyYAML's lines)
         if (at < value.end_mark.index and start > key.start_mark.index and at - start <= column
                 and not (isinstance(value, SequenceNode) and not value.flow_style)):
