@@ -88,3 +88,107 @@ _open("test_e1_a_session_value_the_shell_reads_otherwise",
       "(the path cut in two), keeps a backslash and reads a glob literally",
       "default-inside-a-word", "default-set-inside-a-word", "alternative-inside-a-word",
       "backslash", "glob")
+
+
+# --- P: the plugins a checker's settings name, in places startpaths does not read ------------
+
+
+#: Python code running the payload (an ``init-hook`` execs it, a checker imports it).
+PY_PAYLOAD = "import os\nos.system('touch zz')\n"
+#: pylint's code setting ``init-hook`` runs: the file ``tools/h.py`` a covered copy writes.
+INIT_HOOK = 'init-hook=exec(open("tools/h.py").read())\n'
+#: A flake8 plugin class (its ``extension`` entry ``XYZ = fplug:P``).
+FLAKE8_PLUGIN = ("class P:\n    name = 'x'\n    version = '1'\n\n    def __init__(self, tree):\n"
+                 "        pass\n\n    def run(self):\n        return iter(())\n")
+
+#: A mypy plugin module, a coverage plugin module (their entry points).
+MYPY_PLUGIN = "from mypy.plugin import Plugin\n\n\ndef plugin(version):\n    return Plugin\n"
+COVERAGE_PLUGIN = "def coverage_init(reg, options):\n    pass\n"
+
+
+def _tools(tmp_path: Path) -> dict[str, str]:
+    """``PATH`` with the review tools' folder first (``SKILLGRANT_REVIEW_TOOLS``: pylint,
+    flake8, coverage; s48-gfix's /tmp/s48g/tvbin), this interpreter's folder last (mypy)."""
+    import os
+    import sys
+
+    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS", "/tmp/s48g/tvbin")
+    own = tmp_path / "bin"  # (mypy: this interpreter's module, the folder off sys.path: -P)
+    own.mkdir(exist_ok=True)
+    (own / "mypy").write_text(f'#!/bin/sh\nexec "{sys.executable}" -P -m mypy "$@"\n')
+    (own / "mypy").chmod(0o755)
+    return {"PATH": f"{tools}:{own}:{os.environ['PATH']}"}
+
+
+#: (the checker, the plan's entry, the settings files, the file the copy writes, the
+#: environment's additions): settings naming code the checker runs where startpaths reads no
+#: plugin setting. pylint reads every section of a ``pylintrc`` (``[BASIC]``: options are
+#: flat), every ``[pylint.*]`` section of ``setup.cfg``/``tox.ini`` and every
+#: ``[tool.pylint.*]`` table of ``pyproject.toml``; startpaths reads ``main``/``master``
+#: only. flake8's ``paths = tools`` (no slash: a folder all the same) is read as a module's
+#: name (``tools.py``), not the folder its plugin module is imported from.
+CHECKER_PLACES = {
+    "control-pylintrc-main": ("pylint", "Bash(pylint src)", {".pylintrc": "[MAIN]\n" + INIT_HOOK},
+                              "tools/h.py", {}),
+    "pylintrc-basic": ("pylint", "Bash(pylint src)", {".pylintrc": "[BASIC]\n" + INIT_HOOK},
+                       "tools/h.py", {}),
+    "pylint-setup-cfg": ("pylint", "Bash(pylint src)",
+                         {"setup.cfg": "[pylint.basic]\n" + INIT_HOOK}, "tools/h.py", {}),
+    "pylint-tox-ini": ("pylint", "Bash(pylint src)",
+                       {"tox.ini": "[pylint.messages control]\n" + INIT_HOOK}, "tools/h.py", {}),
+    "pylint-pyproject": ("pylint", "Bash(pylint src)",
+                         {"pyproject.toml": "[tool.pylint.basic]\ninit-hook = '"
+                          'exec(open("tools/h.py").read())' "'\n"}, "tools/h.py", {}),
+    "flake8-paths-word": ("flake8", "Bash(flake8 src)",
+                          {"setup.cfg": "[flake8:local-plugins]\nextension =\n    XYZ = fplug:P"
+                           "\npaths = tools\n", "tools/fplug.py": FLAKE8_PLUGIN},
+                          "tools/fplug.py", {}),
+    # a settings file named elsewhere than by its usual name: the session's PYLINTRC /
+    # COVERAGE_RCFILE (envpaths guards the file, no one reads the code it names), the plan's
+    # own `--rcfile`, `--config-file`, `--config` (planprograms guards the file only)
+    "pylintrc-variable": ("pylint", "Bash(pylint src)", {"ci/pylintrc": "[MAIN]\n" + INIT_HOOK},
+                          "tools/h.py", {"PYLINTRC": "ci/pylintrc"}),
+    "pylint-rcfile-option": ("pylint", "Bash(pylint --rcfile=ci/pylintrc src)",
+                             {"ci/pylintrc": "[MAIN]\n" + INIT_HOOK}, "tools/h.py", {}),
+    "mypy-config-file-option": ("mypy", "Bash(mypy --config-file ci/mypy.ini src)",
+                                {"ci/mypy.ini": "[mypy]\nplugins = p.py\n", "ci/p.py": MYPY_PLUGIN},
+                                "ci/p.py", {}),
+    "flake8-config-option": ("flake8", "Bash(flake8 --config ci/flake8.cfg src)",
+                             {"ci/flake8.cfg": "[flake8]\n[flake8:local-plugins]\nextension =\n"
+                              "    XYZ = fplug:P\npaths = ./tools\n",
+                              "ci/tools/fplug.py": FLAKE8_PLUGIN}, "ci/tools/fplug.py", {}),
+    "coverage-rcfile-variable": ("coverage", "Bash(coverage report)",
+                                 {"ci/coveragerc": "[run]\nplugins = cplug\n",
+                                  "cplug.py": COVERAGE_PLUGIN}, "cplug.py",
+                                 {"COVERAGE_RCFILE": "ci/coveragerc"}),
+}
+
+
+@pytest.mark.parametrize("case", list(CHECKER_PLACES))
+def test_p1_a_checkers_setting_startpaths_does_not_read(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<checker> src)``, ``Bash(cp *)``, the project's settings (see
+    ``CHECKER_PLACES``; guarded, not written here): ``cp e/p.py <file>`` is allowed and the
+    plan's checker runs it (real pylint 4 / flake8 7)."""
+    checker, entry, files, target, more = CHECKER_PLACES[case]
+    extra = {**_tools(tmp_path), **more}
+    import shutil
+
+    if checker == "mypy":
+        pytest.importorskip("mypy")
+    if shutil.which(checker, path=extra["PATH"]) is None:
+        pytest.skip(f"not installed: {checker} (SKILLGRANT_REVIEW_TOOLS)")
+    code = PY_PAYLOAD + {"flake8": FLAKE8_PLUGIN, "mypy": MYPY_PLUGIN,
+                         "coverage": COVERAGE_PLUGIN}.get(checker, "")
+    denied = _case(tmp_path, [entry, "Bash(cp *)"],
+                   {**files, "src/a.py": "x = 1\n", "tools/.keep": "", "e/p.py": code},
+                   [f"cp e/p.py {target}", entry[5:-1]], extra)
+    assert denied is not None, "the hook allows a write to the code the checker's settings name"
+
+
+_open("test_p1_a_checkers_setting_startpaths_does_not_read",
+      "startpaths.plugin_paths reads pylint's main/master sections only (pylint reads every "
+      "section), flake8's `paths = WORD` as a module, and no settings file named by the "
+      "plan's --rcfile/--config-file/--config or the session's PYLINTRC/COVERAGE_RCFILE",
+      "pylintrc-basic", "pylint-setup-cfg", "pylint-tox-ini", "pylint-pyproject",
+      "flake8-paths-word", "pylintrc-variable", "pylint-rcfile-option",
+      "mypy-config-file-option", "flake8-config-option", "coverage-rcfile-variable")
