@@ -192,3 +192,53 @@ _open("test_p1_a_checkers_setting_startpaths_does_not_read",
       "pylintrc-basic", "pylint-setup-cfg", "pylint-tox-ini", "pylint-pyproject",
       "flake8-paths-word", "pylintrc-variable", "pylint-rcfile-option",
       "mypy-config-file-option", "flake8-config-option", "coverage-rcfile-variable")
+
+
+# --- N: the files a node runner's settings name, read from a folder npm does not start in ----
+
+
+#: A node script writing the payload (``zz`` in its folder).
+JS_PAYLOAD = "require('fs').writeFileSync('zz', '')\n"
+#: A package whose ``test`` script runs node.
+PACKAGE = '{"name": "a", "version": "1.0.0", "scripts": {"test": "node t.js"}}\n'
+#: ``node-options`` in an ``.npmrc``: npm hands it to each script's node as NODE_OPTIONS, node
+#: reads ``./pre.js`` from the script's folder (the package's).
+PRELOAD = "node-options=--require ./pre.js\n"
+
+#: (the plan's entry, the files, the file the copy writes): [prefix] ``npm --prefix sub``
+#: reads ``sub/.npmrc`` as the project's settings (startpaths reads the call's folders' and
+#: the home's only) and runs the script in ``sub``; [workspace] the root's ``.npmrc`` is
+#: read, but ``./pre.js`` is read from each of the call's folders, while node runs the
+#: workspace's script in ``packages/a``; [userconfig] the root's ``.npmrc`` names another
+#: settings file (``userconfig``), guarded whole, whose own values no one reads.
+NPMRC_PLACES = {
+    "control-root": ("npm test", {"package.json": PACKAGE, "t.js": "\n", ".npmrc": PRELOAD},
+                     "pre.js"),
+    "prefix": ("npm --prefix sub test", {"sub/package.json": PACKAGE, "sub/t.js": "\n",
+                                         "sub/.npmrc": PRELOAD}, "sub/pre.js"),
+    "workspace": ("npm test -w packages/a",
+                  {"package.json": '{"name": "r", "workspaces": ["packages/a"]}\n',
+                   "packages/a/package.json": PACKAGE, "packages/a/t.js": "\n",
+                   ".npmrc": PRELOAD}, "packages/a/pre.js"),
+    "userconfig": ("npm test", {"package.json": PACKAGE, "t.js": "\n",
+                                ".npmrc": "userconfig=ci/npmrc\n", "ci/npmrc": PRELOAD},
+                   "pre.js"),
+}
+
+
+@pytest.mark.parametrize("case", list(NPMRC_PLACES))
+def test_n1_an_npmrc_value_read_from_another_folder(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, the project's own ``.npmrc`` files (not
+    written here; see ``NPMRC_PLACES``): ``cp src/p.js <file>`` is allowed and the plan's
+    npm script preloads it (real npm)."""
+    entry, files, target = NPMRC_PLACES[case]
+    needs("npm", "node")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/p.js": JS_PAYLOAD},
+                   [f"cp src/p.js {target}", entry])
+    assert denied is not None, "the hook allows a write to the module npm's settings preload"
+
+
+_open("test_n1_an_npmrc_value_read_from_another_folder",
+      "startpaths.npmrc_paths reads the .npmrc files of the call's folders and the home, "
+      "relative values from those folders: not npm --prefix DIR's, not from a workspace's "
+      "folder, not the file userconfig names", "prefix", "workspace", "userconfig")
