@@ -242,3 +242,113 @@ _open("test_n1_an_npmrc_value_read_from_another_folder",
       "startpaths.npmrc_paths reads the .npmrc files of the call's folders and the home, "
       "relative values from those folders: not npm --prefix DIR's, not from a workspace's "
       "folder, not the file userconfig names", "prefix", "workspace", "userconfig")
+
+
+# --- H: the session's home spelled otherwise than its real path --------------------------------
+
+
+#: A git setting running the payload at a fetch over ssh.
+SSH_PAYLOAD = "[core]\n\tsshCommand = touch zz;\n"
+#: How the session's ``HOME`` names the same folder (the scratch home; ``{home}``: its path).
+HOMES = {
+    "control-plain": "{home}",
+    "two-slashes": "/{home}",
+    "dot-folder": "{home_dot}",
+    "trailing-slash": "{home}/",
+    "inner-two-slashes": "{home_dd}",
+    "dot-dot": "{home}/../home",
+}
+
+
+@pytest.mark.parametrize("case", list(HOMES))
+def test_h1_a_home_spelled_otherwise(tmp_path: Path, case: str) -> None:
+    """Session ``HOME`` spelled as ``HOMES`` says (the same folder), plan ``Bash(git fetch)``,
+    ``Bash(cp *)``, an ssh remote: ``cp src/gc ~/.gitconfig`` (``core.sshCommand``) is
+    allowed and ``git fetch`` runs the payload."""
+    needs("git")
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, ["Bash(git fetch)", "Bash(cp *)"])
+        (project / "src" / "gc").write_text(SSH_PAYLOAD)
+        env = home_env(tmp_path / side / "home")
+        home = env["HOME"]
+        env["HOME"] = HOMES[case].format(home=home, home_dot=home.replace("/tmp/", "/tmp/./", 1),
+                                         home_dd=home.replace("/tmp/", "/tmp//", 1))
+        subprocess.run(["bash", "-c", f"git init -q && {SSH_REMOTE}"], cwd=project, check=True,
+                       timeout=60, env=env, capture_output=True)
+        calls = ["cp src/gc ~/.gitconfig", "git fetch"]
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a write to the home's git settings"
+
+
+# --- S: the file a plan's script entry runs, named otherwise than by its word ------------------
+
+
+#: (the plan's entry, the files, the file the copy writes): what node runs for the entry's
+#: words beyond the word itself.
+SCRIPT_WORDS = {
+    "control-node-script": ("node app.js", {"app.js": "\n"}, "app.js"),
+    "node-dot-main": ("node .", {"package.json": '{"name": "a", "main": "server.js"}\n'},
+                      "server.js"),
+    "node-folder-main": ("node tools", {"tools/package.json": '{"main": "run.js"}\n'},
+                         "tools/run.js"),
+    "node-folder-index": ("node tools", {"tools/.keep": ""}, "tools/index.js"),
+    "node-preload-no-extension": ("node -r ./pre app.js", {"app.js": "\n"}, "pre.js"),
+    "node-preload-attached": ("node --require=./pre.js app.js", {"app.js": "\n"}, "pre.js"),
+    "node-script-no-extension-after-preload": ("node -r ./pre.js server", {"pre.js": "\n"},
+                                               "server.js"),
+    "node-preload-folder": ("node -r ./boot app.js", {"app.js": "\n", "boot/.keep": ""},
+                            "boot/index.js"),
+    "node-preload-folder-main": ("node -r ./boot app.js", {"app.js": "\n", "boot/package.json":
+                                                            '{"main": "b.js"}\n'},
+                                 "boot/b.js"),
+}
+
+
+@pytest.mark.parametrize("case", list(SCRIPT_WORDS))
+def test_s1_a_file_node_runs_for_the_entrys_words(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``SCRIPT_WORDS``): ``cp src/p.js <file>``
+    is allowed and the plan's entry runs it (real node)."""
+    entry, files, target = SCRIPT_WORDS[case]
+    needs("node")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/p.js": JS_PAYLOAD},
+                   [f"cp src/p.js {target}", entry])
+    assert denied is not None, "the hook allows a write to the file the entry runs"
+
+
+#: (the session's variables, the files, the file the copy writes): a preload named without
+#: its extension (node's ``require`` adds ``.js``, ``.json``, ``.node``), in the session's
+#: NODE_OPTIONS or an ``.npmrc``'s ``node-options``; envpaths guards the word as written
+#: (``./pre``), no file of that name.
+PRELOAD_WORDS = {
+    "control-node-options": ({"NODE_OPTIONS": "--require ./pre.js"}, {}, "pre.js"),
+    "node-options": ({"NODE_OPTIONS": "--require ./pre"}, {}, "pre.js"),
+    "node-options-attached": ({"NODE_OPTIONS": "-r./tools/pre"}, {"tools/.keep": ""},
+                              "tools/pre.js"),
+    "npmrc": ({}, {".npmrc": "node-options=--require ./pre\n"}, "pre.js"),
+}
+
+
+@pytest.mark.parametrize("case", list(PRELOAD_WORDS))
+def test_e2_a_preload_named_without_its_extension(tmp_path: Path, case: str) -> None:
+    """Session ``NODE_OPTIONS`` or the project's ``.npmrc`` (see ``PRELOAD_WORDS``), plan
+    ``Bash(npm test)``, ``Bash(cp *)``, a package whose test script runs node: ``cp src/p.js
+    <file>`` is allowed and node preloads it (real npm, node)."""
+    variables, files, target = PRELOAD_WORDS[case]
+    needs("npm", "node")
+    denied = _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"],
+                   {**files, "package.json": PACKAGE, "t.js": "\n", "src/p.js": JS_PAYLOAD},
+                   [f"cp src/p.js {target}", "npm test"], variables)
+    assert denied is not None, "the hook allows a write to the module node preloads"
+
+
+_open("test_s1_a_file_node_runs_for_the_entrys_words",
+      "readers/planprograms guard a node preload's word as written (`./pre`); node's require "
+      "adds .js (the script word gets node's extensions since s48, not a -r value)",
+      "node-preload-no-extension")
+_open("test_e2_a_preload_named_without_its_extension",
+      "envpaths.named_paths guards NODE_OPTIONS' / node-options' `--require ./pre` as written; "
+      "node's require reads ./pre.js", "node-options", "node-options-attached", "npmrc")
