@@ -352,3 +352,46 @@ _open("test_s1_a_file_node_runs_for_the_entrys_words",
 _open("test_e2_a_preload_named_without_its_extension",
       "envpaths.named_paths guards NODE_OPTIONS' / node-options' `--require ./pre` as written; "
       "node's require reads ./pre.js", "node-options", "node-options-attached", "npmrc")
+
+
+# --- E3: a relative session value read from the folder the plan's program moves to ------------
+
+
+#: A makefile whose ``test`` target does nothing (the project's own ``sub/Makefile``).
+MAKEFILE = "test:\n\t@true\n"
+#: (the session's variables, the plan's entry, the files, the setup, the file the copy
+#: writes): envpaths reads a relative value from the call's folder and the project's
+#: (``session_paths``' roots), while the plan's program runs in a folder its option names
+#: (``npm -w``, ``git -C``, ``make -C``), where the value is read from.
+MOVED = {
+    "control-make": ({"MAKEFILES": "common.mk"}, "make test", {"Makefile": MAKEFILE}, "",
+                     "common.mk"),
+    "npm-workspace": ({"NODE_OPTIONS": "--require ./pre.js"}, "npm test -w packages/a",
+                      {"package.json": '{"name": "r", "workspaces": ["packages/a"]}\n',
+                       "packages/a/package.json": PACKAGE, "packages/a/t.js": "\n",
+                       "pre.js": "\n"}, "", "packages/a/pre.js"),  # (npm's own preload)
+    "git-C": ({"GIT_SSH_COMMAND": "sh tools/ssh.sh"}, "git -C sub fetch",
+              {"sub/tools/.keep": ""}, f"cd sub && git init -q && {SSH_REMOTE}",
+              "sub/tools/ssh.sh"),
+    "make-C": ({"MAKEFILES": "common.mk"}, "make -C sub test", {"sub/Makefile": MAKEFILE}, "",
+               "sub/common.mk"),
+}
+
+
+@pytest.mark.parametrize("case", list(MOVED))
+def test_e3_a_relative_value_read_where_the_program_moves(tmp_path: Path, case: str) -> None:
+    """Session variables and plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``MOVED``): ``cp
+    src/x <file>`` (a script for ssh, a module for node, a makefile for make: each runs the
+    payload) is allowed and the plan's entry reads it (real npm, git, make)."""
+    variables, entry, files, setup, target = MOVED[case]
+    needs(entry.split()[0])
+    payload = {"npm": JS_PAYLOAD, "make": "X := $(shell touch zz)\n"}.get(entry.split()[0],
+                                                                          "touch zz\n")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/x": payload},
+                   [f"cp src/x {target}", entry], variables, setup)
+    assert denied is not None, "the hook allows a write to the file the value names there"
+
+_open("test_e3_a_relative_value_read_where_the_program_moves",
+      "envpaths.session_paths reads a relative value from the call's folder and the "
+      "project's only, not from the folder the plan's program moves to (npm -w, git -C, "
+      "make -C: planprograms' _FOLDER_OPTIONS)", "npm-workspace", "git-C", "make-C")
