@@ -395,3 +395,49 @@ _open("test_e3_a_relative_value_read_where_the_program_moves",
       "envpaths.session_paths reads a relative value from the call's folder and the "
       "project's only, not from the folder the plan's program moves to (npm -w, git -C, "
       "make -C: planprograms' _FOLDER_OPTIONS)", "npm-workspace", "git-C", "make-C")
+
+
+# --- V: under `skillgrant serve`, a compared value naming a variable the service lacks ---------
+
+
+def test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare(
+        tmp_path: Path) -> None:
+    """The session and the service hold the same ``GIT_SSH_COMMAND='sh tools/$WRAP.sh'`` (a
+    compared variable: equal), the session also ``WRAP=my`` (not compared). The hook process
+    reads ``tools/my.sh`` and denies ``cp src/x.sh tools/my.sh``; the service expands
+    ``$WRAP`` from its own environment (unset: ``tools/.sh``) and allows it, then the
+    session's ``git fetch`` runs ``tools/my.sh`` (proved with real bash). Plan ``Bash(git
+    fetch)``, ``Bash(cp *)``, an ssh remote."""
+    import json
+
+    from serving import session_headers, start, transcript
+    from test_gate_files import payload
+
+    needs("git")
+    calls = ["cp src/x.sh tools/my.sh", "git fetch"]
+    project = hooked_project(tmp_path / "run", ["Bash(git fetch)", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    service = {**home_env(tmp_path / "home"), "GIT_SSH_COMMAND": "sh tools/$WRAP.sh"}
+    service.pop("WRAP", None)
+    session = {**service, "WRAP": "my"}
+    subprocess.run(["bash", "-c", SSH_REMOTE], cwd=project, check=True, env=session,
+                   capture_output=True)
+    assert proved(project, tmp_path / "run", calls, session), "bash ran no payload"
+    assert first_denied(project, calls, session) == calls[0]  # (the hook process: denied)
+    said = []
+    with start([f"plan={project / 'plan.json'}"], env=service) as served:
+        for call in ("cp src/x.sh .claude/hooks/x.sh", calls[0]):  # (a control first)
+            body = {**json.loads(payload(call, project)),
+                    "transcript_path": transcript(session, str(project))}
+            reply = served.post("/v1/hook/plan", body, session=False,
+                                headers={"Content-Type": "application/json",
+                                         **session_headers(session, str(project))})
+            said.append(json.loads(reply.body)["hookSpecificOutput"]["permissionDecision"]
+                        if reply.body else "allow")
+    assert said[0] == "deny", "the service does not decide this session's calls"
+    assert said[1] == "deny", "the service allows the write the hook process denies"
+
+
+_open("test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare",
+      "envpaths expands $NAME from the service's environment; a compared value naming a "
+      "variable that is not compared (WRAP) reads otherwise in the service than in the session")
