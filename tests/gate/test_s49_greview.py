@@ -441,3 +441,39 @@ def test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare(
 _open("test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare",
       "envpaths expands $NAME from the service's environment; a compared value naming a "
       "variable that is not compared (WRAP) reads otherwise in the service than in the session")
+
+
+# --- P2: the program a checker's settings name it to run ---------------------------------------
+
+
+#: (the plan's entry, the settings files, the file the copy writes): mypy runs its
+#: ``python_executable`` (to ask it for its search folders: ``pyinfo getsearchdirs``); the
+#: project's settings naming its own venv's interpreter (the common case) make that file
+#: what ``mypy src`` runs. startpaths reads mypy's ``plugins`` key only.
+RUN_BY_SETTINGS = {
+    "mypy-ini": ("mypy src", {"mypy.ini": "[mypy]\npython_executable = .venv/bin/python\n"},
+                 ".venv/bin/python"),
+    "mypy-pyproject": ("mypy src", {"pyproject.toml": '[tool.mypy]\npython_executable = '
+                                                      '"tools/py"\n'}, "tools/py"),
+    "mypy-option": ("mypy --python-executable tools/py src", {}, "tools/py"),
+}
+
+
+@pytest.mark.parametrize("case", list(RUN_BY_SETTINGS))
+def test_p2_a_checker_runs_the_program_its_settings_name(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, ``Bash(mkdir *)``, the project's settings (not
+    written; see ``RUN_BY_SETTINGS``): ``mkdir -p`` its folder and ``cp src/py <file>`` (an
+    executable script) are allowed, and mypy runs it (real mypy 1.x)."""
+    pytest.importorskip("mypy")
+    entry, files, target = RUN_BY_SETTINGS[case]
+    folder = target.rsplit("/", 1)[0]
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"],
+                   {**files, "src/a.py": "x = 1\n", "src/py": "#!/bin/sh\ntouch zz\n"},
+                   [f"mkdir -p {folder}", f"cp src/py {target}", entry], _tools(tmp_path),
+                   "chmod +x src/py")
+    assert denied is not None, "the hook allows a write to the program mypy's settings name"
+
+_open("test_p2_a_checker_runs_the_program_its_settings_name",
+      "startpaths.SETTINGS_FILES reads mypy's `plugins` only; mypy runs `python_executable` "
+      "(settings or --python-executable), which nothing guards",
+      "mypy-ini", "mypy-pyproject", "mypy-option")
