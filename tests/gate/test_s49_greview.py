@@ -477,3 +477,62 @@ _open("test_p2_a_checker_runs_the_program_its_settings_name",
       "startpaths.SETTINGS_FILES reads mypy's `plugins` only; mypy runs `python_executable` "
       "(settings or --python-executable), which nothing guards",
       "mypy-ini", "mypy-pyproject", "mypy-option")
+
+
+# --- T: what tox reads at its start beside the files STARTS names --------------------------------
+
+
+#: A tox.toml whose ``lint`` environment runs nothing of the project's; and the payload's.
+TOX_TOML = '[env.lint]\nskip_install = true\ncommands = [["python", "-c", "pass"]]\n'
+TOX_TOML_PAYLOAD = ('[env.lint]\nskip_install = true\ncommands = [["touch", "zz"]]\n'
+                    'allowlist_externals = ["touch"]\n')
+#: The same in tox.ini.
+TOX_INI = ("[tox]\nskipsdist = true\n[testenv:lint]\nskip_install = true\n"
+           "commands = python -c pass\n")
+#: tox's user settings: every option of its command line, ``override`` among them.
+TOX_USER = ("[tox]\noverride = testenv:lint.commands=touch zz\n"
+            "    testenv:lint.allowlist_externals=touch\n")
+
+#: (the project's files, the file the copy writes, its text, the folder made first): tox 4
+#: reads ``tox.toml`` (a project's only settings: STARTS["tox"] lists tox.ini, pyproject.toml
+#: and setup.cfg), imports ``toxfile.py`` beside its settings at every start (an inline
+#: plugin), and reads the user's ``~/.config/tox/config.ini`` (``override`` sets any
+#: environment's commands).
+TOX_READS = {
+    "tox-toml": ({"tox.toml": TOX_TOML}, "tox.toml", TOX_TOML_PAYLOAD, ""),
+    "toxfile": ({"tox.ini": TOX_INI}, "toxfile.py", PY_PAYLOAD, ""),
+    "user-config": ({"tox.ini": TOX_INI}, "~/.config/tox/config.ini", TOX_USER,
+                    "~/.config/tox"),
+}
+
+
+@pytest.mark.parametrize("case", list(TOX_READS))
+def test_t1_tox_reads_a_file_at_its_start(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(tox -e lint)``, ``Bash(cp *)``, ``Bash(mkdir *)`` (see ``TOX_READS``):
+    ``cp src/t <file>`` is allowed and ``tox -e lint`` runs the payload (real tox 4)."""
+    tox = _review_tool("tox")
+    files, target, text, folder = TOX_READS[case]
+    calls = [f"mkdir -p {folder}"] if folder else []
+    calls += [f"cp src/t {target}", "tox -e lint"]
+    denied = _case(tmp_path, ["Bash(tox -e lint)", "Bash(cp *)", "Bash(mkdir *)"],
+                   {**files, "src/t": text}, calls, {"PATH": f"{tox}:{_tools(tmp_path)['PATH']}"})
+    assert denied is not None, "the hook allows a write to what tox reads at its start"
+
+
+def _review_tool(name: str) -> str:
+    """The folder holding ``name`` (``SKILLGRANT_REVIEW_TOOLS``, s48-greview's tools venv
+    /tmp/s48gr/tv/bin, or ``PATH``'s); skips without one."""
+    import os
+    import shutil
+
+    for folder in (os.environ.get("SKILLGRANT_REVIEW_TOOLS"), "/tmp/s48gr/tv/bin"):
+        if folder and (Path(folder) / name).exists():
+            return folder
+    found = shutil.which(name)
+    if found is None:
+        pytest.skip(f"not installed: {name} (SKILLGRANT_REVIEW_TOOLS)")
+    return os.path.dirname(found)
+
+_open("test_t1_tox_reads_a_file_at_its_start",
+      "planprograms.STARTS['tox'] lacks tox.toml (tox 4's own settings file) and toxfile.py "
+      "(the inline plugin tox imports at every start)", "tox-toml", "toxfile")
