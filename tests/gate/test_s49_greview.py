@@ -536,3 +536,51 @@ def _review_tool(name: str) -> str:
 _open("test_t1_tox_reads_a_file_at_its_start",
       "planprograms.STARTS['tox'] lacks tox.toml (tox 4's own settings file) and toxfile.py "
       "(the inline plugin tox imports at every start)", "tox-toml", "toxfile")
+
+
+# --- G: a hook command that follows a skill, spelled so that PYTHONPATH reaches it ------------
+
+
+def test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath(tmp_path: Path) -> None:
+    """``subagents.follow_hook`` takes a settings file whose PreToolUse hook is ``python -P -c
+    HOOK_CODE hook --for-skill s …`` as the hook that follows the skill (``_follows``: ``-I``
+    or ``-P``). ``-P`` keeps the project off ``sys.path`` (review R3) but reads
+    ``PYTHONPATH``, ahead of the interpreter's site-packages, where ``-I`` does not; the gate
+    guards only the standard modules' names in PYTHONPATH's folders (review s46 L2: the
+    printed hook ignores it). Session ``PYTHONPATH=<lib>``, plan ``Bash(cp *)``,
+    ``Bash(mkdir *)``: ``mkdir -p <lib>/skillgrant``, ``cp src/init.py
+    <lib>/skillgrant/__init__.py`` are allowed, and the next run of that hook imports it
+    (the payload ran: the gate is the model's from then on)."""
+    import shlex
+
+    from test_gate_files import payload
+
+    from skillgrant.gate.config import claude_hooks, command
+    from skillgrant.gate.subagents import follow_hook
+
+    project = hooked_project(tmp_path / "run", ["Bash(cp *)", "Bash(mkdir *)"])
+    (project / "src" / "init.py").write_text(PY_PAYLOAD)
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    env = {**home_env(tmp_path / "home"), "PYTHONPATH": str(lib)}
+    words = shlex.split(command("claude-code", str(project / "plan.json")))
+    assert words[1] == "-I"
+    run = shlex.join([words[0], "-P", *words[2:], "--for-skill", "s"])
+    settings = tmp_path / "settings.json"
+    import json
+
+    settings.write_text(json.dumps({"hooks": claude_hooks(run)}))
+    skill = project / ".claude" / "skills" / "s" / "SKILL.md"
+    found, _ = follow_hook("s", str(skill), str(project / "plan.json"), "auto", [settings])
+    assert found == settings  # (taken as the hook that follows the skill)
+    calls = [f"mkdir -p {lib}/skillgrant", f"cp src/init.py {lib}/skillgrant/__init__.py"]
+    denied = first_denied(project, calls, env)
+    subprocess.run(["/bin/sh", "-c", run], input=payload("ls", project), cwd=project, env=env,
+                   capture_output=True, timeout=60, check=False)
+    assert (project / "zz").exists(), "the hook imported no payload"
+    assert denied is not None, "the hook allows a write to the skillgrant a following hook runs"
+
+_open("test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath",
+      "subagents._follows takes `python -P` (and the console script, whose shebang has no -I) "
+      "as this installation's hook; both read PYTHONPATH, whose folders the gate guards only "
+      "for the standard modules' names")
