@@ -15,6 +15,7 @@ unless it is denied anyway without it (the project only ever adds what a call mu
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Mapping
 
@@ -91,6 +92,31 @@ def whole() -> tuple[tuple[object, object], ...]:
         _WHOLE[:] = [seen, tuple(seen.items())]
     found: tuple[tuple[object, object], ...] = _WHOLE[1]
     return found
+
+
+def state() -> object:
+    """The whole environment as a key that hashes in constant time (``whole`` hashes every
+    variable, at each lookup): a number taken anew whenever ``os.environ``'s table is not
+    ``_seen``'s copy any more, so that no two states share one; where CPython keeps no table,
+    ``whole()``."""
+    seen = _seen()
+    if seen is None:
+        return whole()
+    found = _STATE
+    if found[0] is not seen:
+        found = _new_state(seen)
+    return found[1]
+
+
+def _new_state(seen: dict[Any, Any]) -> tuple[object, int]:
+    global _STATE  # (replaced whole: a thread reads one pair, never half of two)
+    found = _STATE = (seen, next(_STATES))
+    return found
+
+
+#: ``state``'s copy and its number; numbers are never given twice.
+_STATES = itertools.count()
+_STATE: tuple[object, int] = (None, -1)
 
 
 def _seen() -> dict[Any, Any] | None:
