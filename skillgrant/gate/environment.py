@@ -252,6 +252,12 @@ def session_problem(received: Mapping[str, str],
         return (f"the request does not carry the session's {', '.join(missing)} (the "
                 f"{HEADER}NAME headers `skillgrant serve --print-config` prints, each value "
                 "between < and >)")
+    unfilled = [name for name, value in sent_values.items() if value == f"${{{name}}}"]
+    if unfilled:  # (measured on Claude Code 2.1.332: tests/conformance/test_s49_serve_npm.py)
+        return (f"the request carries {', '.join(unfilled)} as written (${{NAME}}), not the "
+                "session's value: Claude Code fills a header only for names of upper-case "
+                "letters, digits and _, so the service cannot compare it: use the "
+                "`skillgrant hook` command")
     if sent_values["GIT_CONFIG_COUNT"]:  # review F3: the numbered settings are not in a header
         return ("the session sets GIT_CONFIG_COUNT: git takes settings from GIT_CONFIG_KEY_n "
                 "and GIT_CONFIG_VALUE_n, which a request does not carry, so what git runs is "

@@ -168,3 +168,13 @@ def test_the_environments_state_changes_with_any_variable_and_is_never_given_twi
     third = environment.state()
     assert len({first, second, third}) == 3
     assert environment.state() == third
+
+
+def test_a_header_claude_code_left_as_written_is_named_as_such() -> None:
+    """Claude Code 2.1.332 fills no lower-case name (``${npm_config_prefix}`` is sent as
+    written: tests/conformance/test_s49_serve_npm.py): the denial says so, not "differs"."""
+    sent = _headers(OWN_ENV)
+    sent["x-skillgrant-env-npm_config_prefix"] = "<${npm_config_prefix}>"
+    problem = session_problem(sent, OWN_ENV)
+    assert problem is not None and "npm_config_prefix as written" in problem
+    assert "upper-case" in problem and "skillgrant hook" in problem
