@@ -31,7 +31,8 @@ OPEN.add("test_a_session_setting_npm_config_userconfig_alone_has_its_npmrc_guard
          "FINDING s49-servespeed: Claude Code never fills a lower-case variable in an http "
          "hook's header, and sends NPM_CONFIG_USERCONFIG's value under the npm_config_"
          "userconfig name: the service decides with its own (unset) userconfig and allows "
-         "the write the command hook denies (docs/service.md; lead's decision pending)")
+         "the write the command hook denies (docs/service.md: a SessionStart registration "
+         "is the planned fix)")
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
