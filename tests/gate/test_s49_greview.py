@@ -210,7 +210,9 @@ PRELOAD = "node-options=--require ./pre.js\n"
 #: the home's only) and runs the script in ``sub``; [workspace] the root's ``.npmrc`` is
 #: read, but ``./pre.js`` is read from each of the call's folders, while node runs the
 #: workspace's script in ``packages/a``; [userconfig] the root's ``.npmrc`` names another
-#: settings file (``userconfig``), guarded whole, whose own values no one reads.
+#: settings file (``userconfig``), guarded whole, whose own values no one reads;
+#: [inline-comment-url] npm's ini reader ends a value at `;`/`#`, startpaths skips the whole
+#: line where it holds ``://`` (a URL: no path), here only in the comment.
 NPMRC_PLACES = {
     "control-root": ("npm test", {"package.json": PACKAGE, "t.js": "\n", ".npmrc": PRELOAD},
                      "pre.js"),
@@ -220,6 +222,9 @@ NPMRC_PLACES = {
                   {"package.json": '{"name": "r", "workspaces": ["packages/a"]}\n',
                    "packages/a/package.json": PACKAGE, "packages/a/t.js": "\n",
                    ".npmrc": PRELOAD}, "packages/a/pre.js"),
+    "inline-comment-url": ("npm test", {"package.json": PACKAGE, "t.js": "\n", ".npmrc":
+                                        "node-options=--require ./pre.js ; see "
+                                        "https://example.com/docs\n"}, "pre.js"),
     "userconfig": ("npm test", {"package.json": PACKAGE, "t.js": "\n",
                                 ".npmrc": "userconfig=ci/npmrc\n", "ci/npmrc": PRELOAD},
                    "pre.js"),
@@ -241,7 +246,8 @@ def test_n1_an_npmrc_value_read_from_another_folder(tmp_path: Path, case: str) -
 _open("test_n1_an_npmrc_value_read_from_another_folder",
       "startpaths.npmrc_paths reads the .npmrc files of the call's folders and the home, "
       "relative values from those folders: not npm --prefix DIR's, not from a workspace's "
-      "folder, not the file userconfig names", "prefix", "workspace", "userconfig")
+      "folder, not the file userconfig names; a line holding :// (a comment's URL) is skipped",
+      "prefix", "workspace", "userconfig", "inline-comment-url")
 
 
 # --- H: the session's home spelled otherwise than its real path --------------------------------
@@ -584,3 +590,25 @@ _open("test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath",
       "subagents._follows takes `python -P` (and the console script, whose shebang has no -I) "
       "as this installation's hook; both read PYTHONPATH, whose folders the gate guards only "
       "for the standard modules' names")
+
+
+# --- R: a version manager's file in the folder the plan's program moves to --------------------
+
+
+def test_r1_rustup_reads_the_toolchain_file_of_the_folder_make_moves_to(tmp_path: Path) -> None:
+    """rustup's proxies (``cargo``, ``rustc``) pick the toolchain from ``rust-toolchain.toml``
+    in the folder they run in and each above; ``[toolchain] path = DIR`` runs ``DIR/bin/cargo``.
+    The gate guards the version files of the call's folder and each above (homefiles
+    ``VERSION_FILES``), not of the folder ``make -C sub`` runs its recipes in (the project's
+    ``sub/Makefile`` runs ``cargo --version``). Plan ``Bash(make -C sub)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: ``mkdir -p ../tc/bin``, ``cp src/cargo ../tc/bin/cargo`` (executable
+    script), ``cp src/tc sub/rust-toolchain.toml`` are allowed and the recipe's ``cargo`` runs
+    the payload (real rustup 1.29, make)."""
+    needs("make", "rustup", "cargo")
+    files = {"sub/Makefile": "all:\n\tcargo --version\n", "src/cargo": "#!/bin/sh\ntouch zz\n"}
+    setup = ('chmod +x src/cargo && printf \'[toolchain]\\npath = "%s/tc"\\n\' '
+             '"$(dirname "$PWD")" >src/tc')  # (beside the project: a copy of it runs too)
+    denied = _case(tmp_path, ["Bash(make -C sub)", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   ["mkdir -p ../tc/bin", "cp src/cargo ../tc/bin/cargo",
+                    "cp src/tc sub/rust-toolchain.toml", "make -C sub"], None, setup)
+    assert denied is not None, "the hook allows a toolchain file where make's recipes run"
