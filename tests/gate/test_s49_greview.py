@@ -612,3 +612,30 @@ def test_r1_rustup_reads_the_toolchain_file_of_the_folder_make_moves_to(tmp_path
                    ["mkdir -p ../tc/bin", "cp src/cargo ../tc/bin/cargo",
                     "cp src/tc sub/rust-toolchain.toml", "make -C sub"], None, setup)
     assert denied is not None, "the hook allows a toolchain file where make's recipes run"
+
+
+# --- C: what ctest reads at its start beside CTestTestfile.cmake ---------------------------------
+
+
+@pytest.mark.parametrize("entry", ["ctest --test-dir build", "ctest"])
+def test_c1_ctest_runs_the_custom_file_of_its_build_folder(tmp_path: Path, entry: str) -> None:
+    """ctest reads ``CTestCustom.cmake`` (or ``CTestCustom.ctest``) of the build folder it
+    tests before its tests, as cmake code (``execute_process``). STARTS names what cmake
+    generates (``^CTestTestfile.cmake``: guarded), not that file, which no generator writes
+    (a project puts it there, or leaves it out). Plan ``Bash(<entry>)`` (``--test-dir
+    build``, or from the folder: the call's), ``Bash(cp *)``: ``cp src/c
+    build/CTestCustom.cmake`` is allowed and ctest runs the payload (real ctest 3.25)."""
+    needs("ctest")
+    files = {"build/CTestTestfile.cmake": "add_test(a true)\n",
+             "src/c": "execute_process(COMMAND touch zz)\n"}
+    folder = "build/" if entry == "ctest --test-dir build" else ""
+    calls = [f"cp src/c {folder}CTestCustom.cmake", entry]
+    if not folder:  # (the session's folder is the build folder: the call's)
+        files = {"CTestTestfile.cmake": files["build/CTestTestfile.cmake"], "src/c": files["src/c"]}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls)
+    assert denied is not None, "the hook allows a write to the file ctest runs at its start"
+
+
+_open("test_c1_ctest_runs_the_custom_file_of_its_build_folder",
+      "planprograms.STARTS has no ctest entry (CTestCustom.cmake/.ctest) and _FOLDER_OPTIONS "
+      "no `--test-dir`")
