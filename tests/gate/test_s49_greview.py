@@ -24,10 +24,12 @@ _open = OPEN.add
 
 
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
-          extra: dict[str, str] | None = None, setup: str = "") -> str | None:
+          extra: dict[str, str] | None = None, setup: str = "",
+          in_place: bool = False) -> str | None:
     """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
     holding ``files`` (and what the bash text ``setup`` made there), the session's environment
-    with ``extra``; the first call the printed hook denies, or None."""
+    with ``extra`` (in a copy of the project; in it with ``in_place``: a build folder naming
+    its own path); the first call the printed hook denies, or None."""
     found: list[str | None] = []
     for side in ("proof", "run"):
         project = hooked_project(tmp_path / side, entries)
@@ -38,7 +40,12 @@ def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list
         if setup:
             subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120, env=env,
                            capture_output=True)
-        if side == "proof":
+        if side == "proof" and in_place:
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=300)
+            assert any(project.rglob("zz")), "bash ran no payload"
+        elif side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
         else:
             found.append(first_denied(project, calls, env))
@@ -639,3 +646,54 @@ def test_c1_ctest_runs_the_custom_file_of_its_build_folder(tmp_path: Path, entry
 _open("test_c1_ctest_runs_the_custom_file_of_its_build_folder",
       "planprograms.STARTS has no ctest entry (CTestCustom.cmake/.ctest) and _FOLDER_OPTIONS "
       "no `--test-dir`")
+
+
+# --- M: what meson's build folder holds that its regeneration loads ------------------------------
+
+
+#: A pickle running the payload when loaded (meson keeps its build folder's state in
+#: ``meson-private/coredata.dat``, a pickle, and loads it to regenerate or reconfigure).
+PICKLE = ("python3 -c \"import os, pickle\nclass P:\n    def __reduce__(self):\n"
+          "        return (os.system, ('touch zz',))\n"
+          "open('src/pk', 'wb').write(pickle.dumps(P()))\"")
+#: A meson project with one C program.
+MESON = {"meson.build": "project('a', 'c')\nexecutable('a', 'a.c')\n",
+         "a.c": "int main(void) { return 0; }\n"}
+#: (the plan's entry, the calls before it, the setup beyond the pickle): [ninja-C] the
+#: project built once (``meson setup build``, ``ninja -C build``); ``build.ninja`` lists
+#: ``meson-private/coredata.dat`` among its own inputs, so a newer copy makes ninja
+#: regenerate, which loads it: ``_FOLDER_OPTIONS`` reads ``ninja -C build``, STARTS["ninja"]
+#: holds ``build.ninja`` only. [reconfigure] ``meson setup --reconfigure build`` loads it;
+#: the build folder is a word, not an option (``-C``), so ``meson-private/`` is guarded in
+#: the call's folder only. [native-file] ``--native-file native.ini`` names the compiler
+#: meson runs to check it; no option table holds it (``_FILE_OPTIONS``).
+MESON_CASES = {
+    "ninja-C": ("ninja -C build", ["cp src/pk build/meson-private/coredata.dat"],
+                "meson setup build && ninja -C build && sleep 1"),
+    "reconfigure": ("meson setup --reconfigure build",
+                    ["cp src/pk build/meson-private/coredata.dat"], "meson setup build"),
+    "native-file": ("meson setup build --native-file native.ini", ["cp src/n native.ini"],
+                    "printf '[binaries]\\nc = []\\n' >native.ini"),
+}
+
+
+@pytest.mark.parametrize("case", list(MESON_CASES))
+def test_m1_meson_loads_state_its_build_folder_or_option_names(tmp_path: Path,
+                                                                 case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``MESON_CASES``; the pickle and the native
+    file written to ``src/`` beforehand, as the Write tool may): the copy is allowed and the
+    entry runs the payload (real meson 1.12, ninja 1.11)."""
+    tools = _review_tool("meson")
+    needs("ninja", "cc")
+    entry, before, setup = MESON_CASES[case]
+    native = "[binaries]\nc = ['sh', '-c', 'touch zz; exec cc \"$@\"', 'x']\n"
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**MESON, "src/n": native},
+                   [*before, entry], {"PATH": f"{tools}:{_tools(tmp_path)['PATH']}"},
+                   f"{PICKLE} && {setup}", in_place=True)
+    assert denied is not None, "the hook allows a write to what meson loads or runs"
+
+
+_open("test_m1_meson_loads_state_its_build_folder_or_option_names",
+      "planprograms reads meson's build folder from -C only (not `meson setup [opts] DIR`), "
+      "and has no meson file options (--native-file, --cross-file)", "reconfigure",
+      "native-file")
