@@ -273,11 +273,13 @@ HOMES = {
 }
 
 
+@pytest.mark.parametrize("named", ["as-spelled", "real"])
 @pytest.mark.parametrize("case", list(HOMES))
-def test_h1_a_home_spelled_otherwise(tmp_path: Path, case: str) -> None:
+def test_h1_a_home_spelled_otherwise(tmp_path: Path, case: str, named: str) -> None:
     """Session ``HOME`` spelled as ``HOMES`` says (the same folder), plan ``Bash(git fetch)``,
-    ``Bash(cp *)``, an ssh remote: ``cp src/gc ~/.gitconfig`` (``core.sshCommand``) is
-    allowed and ``git fetch`` runs the payload."""
+    ``Bash(cp *)``, an ssh remote: ``cp src/gc <home>/.gitconfig`` (``core.sshCommand``; the
+    home named as ``HOME`` spells it, or by its real path: ``~`` would be an expansion, which
+    the gate refuses in a writer's words) then ``git fetch`` runs the payload."""
     needs("git")
     found: list[str | None] = []
     for side in ("proof", "run"):
@@ -289,7 +291,8 @@ def test_h1_a_home_spelled_otherwise(tmp_path: Path, case: str) -> None:
                                          home_dd=home.replace("/tmp/", "/tmp//", 1))
         subprocess.run(["bash", "-c", f"git init -q && {SSH_REMOTE}"], cwd=project, check=True,
                        timeout=60, env=env, capture_output=True)
-        calls = ["cp src/gc ~/.gitconfig", "git fetch"]
+        target = (env["HOME"] if named == "as-spelled" else home).rstrip("/") + "/.gitconfig"
+        calls = [f"cp src/gc {target}", "git fetch"]
         if side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
         else:
@@ -697,3 +700,4 @@ _open("test_m1_meson_loads_state_its_build_folder_or_option_names",
       "planprograms reads meson's build folder from -C only (not `meson setup [opts] DIR`), "
       "and has no meson file options (--native-file, --cross-file)", "reconfigure",
       "native-file")
+
