@@ -8,6 +8,7 @@ while the hole is open (``OPEN`` marks them strict xfails)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -701,3 +702,64 @@ _open("test_m1_meson_loads_state_its_build_folder_or_option_names",
       "and has no meson file options (--native-file, --cross-file)", "reconfigure",
       "native-file")
 
+
+
+# --- D: a debugger's or checker's settings a covered copy plants -------------------------------
+
+
+def test_d1_gdb_runs_the_users_gdbinit(tmp_path: Path) -> None:
+    """gdb reads ``~/.gdbinit`` (and ``~/.config/gdb/gdbinit``) at every start, whatever its
+    safe-path (that one is the user's), and runs its ``shell`` commands. Plan ``Bash(gdb
+    -batch -ex bt -p *)`` (a backtrace of a running process; an entry naming the project's
+    program is denied itself: COST), ``Bash(cp *)``: ``cp src/g <home>/.gdbinit`` is
+    allowed and gdb runs the payload before it attaches (real gdb 13). Held: the gate reads
+    gdb as a program running its words' commands (only a tool-wide grant covers it)."""
+    needs("gdb")
+    entry = "gdb -batch -ex bt -p 1"
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, ["Bash(gdb -batch -ex bt -p *)", "Bash(cp *)"])
+        (project / "src" / "g").write_text("shell touch zz\n")
+        (project / "build").mkdir()
+        shutil.copy("/bin/true", project / "build" / "prog")
+        env = home_env(tmp_path / side / "home")
+        calls = [f"cp src/g {env['HOME']}/.gdbinit", entry]
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a write to the gdbinit gdb runs"
+
+
+def test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says(tmp_path: Path) -> None:
+    """valgrind reads ``./.valgrindrc`` (and ``~/.valgrindrc``, ``VALGRIND_OPTS``) as options
+    before its command line's: ``--log-file=.claude/settings.json`` makes it write its log
+    over the gate's own settings (Claude Code then drops the file, and the hook with it).
+    Plan ``Bash(valgrind true)`` (a system program: an entry naming the project's program is
+    denied itself, COST), ``Bash(cp *)``: ``cp src/rc .valgrindrc`` is allowed and the plan's
+    call rewrites the settings (real valgrind 3.19)."""
+    needs("valgrind")
+    entry = "valgrind true"
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
+        (project / "src" / "rc").write_text("--log-file=.claude/settings.json\n")
+        (project / "build").mkdir()
+        shutil.copy("/bin/true", project / "build" / "prog")
+        env = home_env(tmp_path / side / "home")
+        calls = ["cp src/rc .valgrindrc", entry]
+        if side == "proof":
+            settings = (project / ".claude" / "settings.json").read_text()
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=120)
+            now = (project / ".claude" / "settings.json").read_text()
+            assert now != settings and "Memcheck" in now, "valgrind wrote no log there"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows valgrind to write the gate's settings"
+
+
+_open("test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says",
+      "valgrind reads ./.valgrindrc and ~/.valgrindrc as options (--log-file=PATH writes "
+      "anywhere); no rule reads or guards them")
