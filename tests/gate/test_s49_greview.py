@@ -763,3 +763,40 @@ def test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says(tmp_path: 
 _open("test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says",
       "valgrind reads ./.valgrindrc and ~/.valgrindrc as options (--log-file=PATH writes "
       "anywhere); no rule reads or guards them")
+
+
+# --- U: a program the user's own settings name, in a home folder nothing guards -----------------
+
+
+#: (the user's settings file in the home, its text; ``{home}``: the home's path): each names
+#: ``~/scripts/proxy.sh`` as what ssh (or git) runs for a fetch over ssh.
+USER_NAMED = {
+    "gitconfig-sshcommand": (".gitconfig", "[core]\n\tsshCommand = sh {home}/scripts/proxy.sh\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(USER_NAMED))
+def test_u1_a_program_the_users_settings_name(tmp_path: Path, case: str) -> None:
+    """The user's own settings (see ``USER_NAMED``: not written by the session) name a script
+    in the home; plan ``Bash(git fetch)``, ``Bash(cp *)``, ``Bash(mkdir *)``, an ssh remote:
+    ``mkdir -p <home>/scripts``, ``cp src/x.sh <home>/scripts/proxy.sh`` are allowed and
+    ``git fetch`` runs it (real git). Held: gitvalues reads the value. (ssh reads the
+    passwd entry's home, not ``HOME``: its ``ProxyCommand`` is not tested here.)"""
+    needs("git", "ssh")
+    name, text = USER_NAMED[case]
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, ["Bash(git fetch)", "Bash(cp *)",
+                                                   "Bash(mkdir *)"])
+        env = home_env(tmp_path / side / "home")
+        home = Path(env["HOME"])
+        (home / name).parent.mkdir(parents=True, exist_ok=True)
+        (home / name).write_text(text.format(home=home))
+        subprocess.run(["bash", "-c", SSH_REMOTE], cwd=project, check=True, env=env,
+                       capture_output=True)
+        calls = [f"mkdir -p {home}/scripts", f"cp src/x.sh {home}/scripts/proxy.sh", "git fetch"]
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a write to the program the user's settings run"
