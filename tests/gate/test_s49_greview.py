@@ -207,6 +207,8 @@ _open("test_p1_a_checkers_setting_startpaths_does_not_read",
 
 #: A node script writing the payload (``zz`` in its folder).
 JS_PAYLOAD = "require('fs').writeFileSync('zz', '')\n"
+#: The same as an ES module.
+ESM_PAYLOAD = "import fs from 'fs';\nfs.writeFileSync('zz', '');\n"
 #: A package whose ``test`` script runs node.
 PACKAGE = '{"name": "a", "version": "1.0.0", "scripts": {"test": "node t.js"}}\n'
 #: ``node-options`` in an ``.npmrc``: npm hands it to each script's node as NODE_OPTIONS, node
@@ -317,6 +319,9 @@ SCRIPT_WORDS = {
     "node-preload-attached": ("node --require=./pre.js app.js", {"app.js": "\n"}, "pre.js"),
     "node-script-no-extension-after-preload": ("node -r ./pre.js server", {"pre.js": "\n"},
                                                "server.js"),
+    "node-import-equals": ("node --import=./pre.mjs app.mjs", {"app.mjs": "\n"}, "pre.mjs"),
+    "node-loader": ("node --experimental-loader ./l.mjs app.mjs", {"app.mjs": "\n"},
+                    "l.mjs"),
     "node-preload-folder": ("node -r ./boot app.js", {"app.js": "\n", "boot/.keep": ""},
                             "boot/index.js"),
     "node-preload-folder-main": ("node -r ./boot app.js", {"app.js": "\n", "boot/package.json":
@@ -331,7 +336,8 @@ def test_s1_a_file_node_runs_for_the_entrys_words(tmp_path: Path, case: str) -> 
     is allowed and the plan's entry runs it (real node)."""
     entry, files, target = SCRIPT_WORDS[case]
     needs("node")
-    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/p.js": JS_PAYLOAD},
+    code = ESM_PAYLOAD if target.endswith(".mjs") else JS_PAYLOAD
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/p.js": code},
                    [f"cp src/p.js {target}", entry])
     assert denied is not None, "the hook allows a write to the file the entry runs"
 
