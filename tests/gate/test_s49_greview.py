@@ -653,6 +653,24 @@ def test_c1_ctest_runs_the_custom_file_of_its_build_folder(tmp_path: Path, entry
     assert denied is not None, "the hook allows a write to the file ctest runs at its start"
 
 
+@pytest.mark.parametrize("entry", ["cpack", "cpack -G TGZ"])
+def test_c2_cpack_runs_its_configuration_file(tmp_path: Path, entry: str) -> None:
+    """cpack reads ``CPackConfig.cmake`` of the folder it runs in (cmake generates it in the
+    build folder) as cmake code. cpack has no STARTS entry and is no runner (``_RUNS_ANY``
+    holds cmake and ctest), so nothing is guarded for it. Plan ``Bash(<entry>)``, ``Bash(cp
+    *)`` (the session in the build folder): ``cp src/c CPackConfig.cmake`` is allowed and
+    cpack runs the payload (real cpack 3.25)."""
+    needs("cpack")
+    files = {"src/c": "execute_process(COMMAND touch zz)\nset(CPACK_GENERATOR TGZ)\n"
+                      "set(CPACK_PACKAGE_NAME a)\n"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   ["cp src/c CPackConfig.cmake", entry])
+    assert denied is not None, "the hook allows a write to the file cpack runs"
+
+
+_open("test_c2_cpack_runs_its_configuration_file",
+      "planprograms.STARTS has no cpack entry (CPackConfig.cmake, CPackSourceConfig.cmake, "
+      "--config FILE), and cpack is not in _RUNS_ANY")
 _open("test_c1_ctest_runs_the_custom_file_of_its_build_folder",
       "planprograms.STARTS has no ctest entry (CTestCustom.cmake/.ctest) and _FOLDER_OPTIONS "
       "no `--test-dir`")
