@@ -398,6 +398,8 @@ MOVED = {
               "sub/tools/ssh.sh"),
     "make-C": ({"MAKEFILES": "common.mk"}, "make -C sub test", {"sub/Makefile": MAKEFILE}, "",
                "sub/common.mk"),
+    "cd-in-the-entry": ({"MAKEFILES": "common.mk"}, "cd sub && make test",
+                        {"sub/Makefile": MAKEFILE}, "", "sub/common.mk"),
 }
 
 
@@ -407,9 +409,9 @@ def test_e3_a_relative_value_read_where_the_program_moves(tmp_path: Path, case: 
     src/x <file>`` (a script for ssh, a module for node, a makefile for make: each runs the
     payload) is allowed and the plan's entry reads it (real npm, git, make)."""
     variables, entry, files, setup, target = MOVED[case]
-    needs(entry.split()[0])
-    payload = {"npm": JS_PAYLOAD, "make": "X := $(shell touch zz)\n"}.get(entry.split()[0],
-                                                                          "touch zz\n")
+    program = entry.split()[-2 if entry.startswith("cd ") else 0]
+    needs(program)
+    payload = {"npm": JS_PAYLOAD, "make": "X := $(shell touch zz)\n"}.get(program, "touch zz\n")
     denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/x": payload},
                    [f"cp src/x {target}", entry], variables, setup)
     assert denied is not None, "the hook allows a write to the file the value names there"
@@ -417,7 +419,8 @@ def test_e3_a_relative_value_read_where_the_program_moves(tmp_path: Path, case: 
 _open("test_e3_a_relative_value_read_where_the_program_moves",
       "envpaths.session_paths reads a relative value from the call's folder and the "
       "project's only, not from the folder the plan's program moves to (npm -w, git -C, "
-      "make -C: planprograms' _FOLDER_OPTIONS)", "npm-workspace", "git-C", "make-C")
+      "make -C: planprograms' _FOLDER_OPTIONS; a cd in the entry)", "npm-workspace", "git-C",
+      "make-C", "cd-in-the-entry")
 
 
 # --- V: under `skillgrant serve`, a compared value naming a variable the service lacks ---------
