@@ -8,6 +8,7 @@ while the hole is open (``OPEN`` marks them strict xfails)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -824,3 +825,46 @@ def test_u1_a_program_the_users_settings_name(tmp_path: Path, case: str) -> None
         else:
             found.append(first_denied(project, calls, env))
     assert found[0] is not None, "the hook allows a write to the program the user's settings run"
+
+
+# --- W: a local package folder a pip option names without a slash --------------------------------
+
+
+#: Python writing ``src/mylib-9.0-py3-none-any.whl``: a wheel holding ``mylib.pth`` (Python
+#: runs a ``.pth`` line starting ``import`` at every start of that environment).
+WHEEL = """python3 - <<'PY'
+import zipfile
+with zipfile.ZipFile('src/mylib-9.0-py3-none-any.whl', 'w') as w:
+    w.writestr('mylib/__init__.py', '')
+    w.writestr('mylib.pth', "import os; os.system('touch zz')\\n")
+    info = 'mylib-9.0.dist-info/'
+    w.writestr(info + 'METADATA', 'Metadata-Version: 2.1\\nName: mylib\\nVersion: 9.0\\n')
+    w.writestr(info + 'WHEEL', 'Wheel-Version: 1.0\\nGenerator: x\\nRoot-Is-Purelib: true\\n'
+               'Tag: py3-none-any\\n')
+    w.writestr(info + 'RECORD', '')
+PY"""
+
+
+@pytest.mark.parametrize("option", ["-f ./wheels", "-f wheels", "--find-links wheels",
+                                    "--find-links=wheels"])
+def test_w1_pip_installs_from_a_folder_named_without_a_slash(tmp_path: Path,
+                                                             option: str) -> None:
+    """Plan ``Bash(pip install --no-index <option> mylib)`` (the project's vendored wheels),
+    ``Bash(cp *)``: ``cp src/mylib-9.0-py3-none-any.whl wheels/`` is allowed (planprograms
+    guards a pip word holding ``/`` or ``.``: ``./wheels``, not ``wheels``, nor an option's
+    value), pip installs the newer version, and its ``.pth`` runs at pip's next start (the
+    plan's call again: real pip in a fresh venv, no network)."""
+    venv = tmp_path / "venv"
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=300,
+                   capture_output=True)
+    entry = f"pip install --no-index {option} mylib"
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {"wheels/.keep": ""},
+                   ["cp src/mylib-9.0-py3-none-any.whl wheels/", entry, entry],
+                   {"PATH": f"{venv}/bin:{os.environ['PATH']}"}, WHEEL)
+    assert denied is not None, "the hook allows a write to the wheels pip installs"
+
+
+_open("test_w1_pip_installs_from_a_folder_named_without_a_slash",
+      "planprograms._started guards pip's words holding `/` (or `.`), not an option's value: "
+      "-f/--find-links DIR (a bare name) is a folder of code pip installs",
+      "-f wheels", "--find-links wheels", "--find-links=wheels")
