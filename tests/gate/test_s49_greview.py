@@ -864,6 +864,26 @@ def test_w1_pip_installs_from_a_folder_named_without_a_slash(tmp_path: Path,
     assert denied is not None, "the hook allows a write to the wheels pip installs"
 
 
+def test_w2_pip_builds_an_editable_folder_named_without_a_slash(tmp_path: Path) -> None:
+    """Plan ``Bash(pip install --no-index --no-build-isolation -e backend)`` (a monorepo's
+    package by its folder's name; the two options keep pip off the network here), ``Bash(cp
+    *)``: ``cp src/setup.py backend/setup.py`` is allowed and pip runs it to build the
+    package (real pip 23.2 in a fresh venv). ``-e ./backend`` is denied."""
+    venv = tmp_path / "venv"
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=300,
+                   capture_output=True)
+    entry = "pip install --no-index --no-build-isolation -e backend"
+    setup = ("import os\nos.system('touch zz')\nfrom setuptools import setup\n"
+             "setup(name='b', version='1')\n")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"backend/setup.py": "from setuptools import setup\nsetup(name='b')\n",
+                    "src/setup.py": setup}, ["cp src/setup.py backend/setup.py", entry],
+                   {"PATH": f"{venv}/bin:{os.environ['PATH']}"})
+    assert denied is not None, "the hook allows a write to the setup.py pip builds"
+
+
+_open("test_w2_pip_builds_an_editable_folder_named_without_a_slash",
+      "planprograms._started skips pip's `-e` value when it holds no `/`")
 _open("test_w1_pip_installs_from_a_folder_named_without_a_slash",
       "planprograms._started guards pip's words holding `/` (or `.`), not an option's value: "
       "-f/--find-links DIR (a bare name) is a folder of code pip installs",
