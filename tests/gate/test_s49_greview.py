@@ -64,8 +64,8 @@ SSH_REMOTE = "git remote add origin ssh://h.invalid/r"
 #: naming ``tools/…`` through a form ``envpaths._expanded`` reads as a guess rather than as the
 #: shell reads it. ``${NAME:-WORD}`` (and ``:+``, ``:=``) is read as "VALUE WORD", a space
 #: between them, so a path the expansion sits inside of is cut in two (``tools/ssh-`` and
-#: ``dev.sh``, neither the file); quotes and backslashes inside a word are read as separators
-#: (``_SEPARATORS``) or kept (``\``), while the shell removes them; a glob is read literally.
+#: ``dev.sh``, neither the file); a glob is read literally. (Quotes and backslashes inside a
+#: word: s48-greview2 E1's row; here the quoted cases are denied.)
 SPLIT = {
     "control-plain": ("sh tools/ssh.sh", {}, "tools/ssh.sh"),
     "default-inside-a-word": ("sh tools/ssh-${MODE:-dev}.sh", {}, "tools/ssh-dev.sh"),
@@ -74,7 +74,6 @@ SPLIT = {
     "alternative-inside-a-word": ("sh tools/ssh${CI:+-ci}.sh", {"CI": "1"}, "tools/ssh-ci.sh"),
     "quotes-inside-a-word": ('sh tools/"ssh".sh', {}, "tools/ssh.sh"),
     "quoted-space": ("sh 'tools/my ssh.sh'", {}, "tools/my ssh.sh"),
-    "backslash": ("sh tools/s\\sh.sh", {}, "tools/ssh.sh"),
     "glob": ("sh tools/ss?.sh", {}, "tools/ssh.sh"),
 }
 
@@ -94,9 +93,8 @@ def test_e1_a_session_value_the_shell_reads_otherwise(tmp_path: Path, case: str)
 
 _open("test_e1_a_session_value_the_shell_reads_otherwise",
       "envpaths._expanded reads ${NAME:-WORD}/${NAME:+WORD} inside a word as 'VALUE WORD' "
-      "(the path cut in two), keeps a backslash and reads a glob literally",
-      "default-inside-a-word", "default-set-inside-a-word", "alternative-inside-a-word",
-      "backslash", "glob")
+      "(the path cut in two) and reads a glob literally",
+      "default-inside-a-word", "default-set-inside-a-word", "alternative-inside-a-word", "glob")
 
 
 # --- P: the plugins a checker's settings name, in places startpaths does not read ------------
@@ -378,52 +376,6 @@ _open("test_e2_a_preload_named_without_its_extension",
       "node's require reads ./pre.js", "node-options", "node-options-attached", "npmrc")
 
 
-# --- E3: a relative session value read from the folder the plan's program moves to ------------
-
-
-#: A makefile whose ``test`` target does nothing (the project's own ``sub/Makefile``).
-MAKEFILE = "test:\n\t@true\n"
-#: (the session's variables, the plan's entry, the files, the setup, the file the copy
-#: writes): envpaths reads a relative value from the call's folder and the project's
-#: (``session_paths``' roots), while the plan's program runs in a folder its option names
-#: (``npm -w``, ``git -C``, ``make -C``), where the value is read from.
-MOVED = {
-    "control-make": ({"MAKEFILES": "common.mk"}, "make test", {"Makefile": MAKEFILE}, "",
-                     "common.mk"),
-    "npm-workspace": ({"NODE_OPTIONS": "--require ./pre.js"}, "npm test -w packages/a",
-                      {"package.json": '{"name": "r", "workspaces": ["packages/a"]}\n',
-                       "packages/a/package.json": PACKAGE, "packages/a/t.js": "\n",
-                       "pre.js": "\n"}, "", "packages/a/pre.js"),  # (npm's own preload)
-    "git-C": ({"GIT_SSH_COMMAND": "sh tools/ssh.sh"}, "git -C sub fetch",
-              {"sub/tools/.keep": ""}, f"cd sub && git init -q && {SSH_REMOTE}",
-              "sub/tools/ssh.sh"),
-    "make-C": ({"MAKEFILES": "common.mk"}, "make -C sub test", {"sub/Makefile": MAKEFILE}, "",
-               "sub/common.mk"),
-    "cd-in-the-entry": ({"MAKEFILES": "common.mk"}, "cd sub && make test",
-                        {"sub/Makefile": MAKEFILE}, "", "sub/common.mk"),
-}
-
-
-@pytest.mark.parametrize("case", list(MOVED))
-def test_e3_a_relative_value_read_where_the_program_moves(tmp_path: Path, case: str) -> None:
-    """Session variables and plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``MOVED``): ``cp
-    src/x <file>`` (a script for ssh, a module for node, a makefile for make: each runs the
-    payload) is allowed and the plan's entry reads it (real npm, git, make)."""
-    variables, entry, files, setup, target = MOVED[case]
-    program = entry.split()[-2 if entry.startswith("cd ") else 0]
-    needs(program)
-    payload = {"npm": JS_PAYLOAD, "make": "X := $(shell touch zz)\n"}.get(program, "touch zz\n")
-    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/x": payload},
-                   [f"cp src/x {target}", entry], variables, setup)
-    assert denied is not None, "the hook allows a write to the file the value names there"
-
-_open("test_e3_a_relative_value_read_where_the_program_moves",
-      "envpaths.session_paths reads a relative value from the call's folder and the "
-      "project's only, not from the folder the plan's program moves to (npm -w, git -C, "
-      "make -C: planprograms' _FOLDER_OPTIONS; a cd in the entry)", "npm-workspace", "git-C",
-      "make-C", "cd-in-the-entry")
-
-
 # --- V: under `skillgrant serve`, a compared value naming a variable the service lacks ---------
 
 
@@ -526,7 +478,6 @@ TOX_USER = ("[tox]\noverride = testenv:lint.commands=touch zz\n"
 #: plugin), and reads the user's ``~/.config/tox/config.ini`` (``override`` sets any
 #: environment's commands).
 TOX_READS = {
-    "tox-toml": ({"tox.toml": TOX_TOML}, "tox.toml", TOX_TOML_PAYLOAD, ""),
     "toxfile": ({"tox.ini": TOX_INI}, "toxfile.py", PY_PAYLOAD, ""),
     "user-config": ({"tox.ini": TOX_INI}, "~/.config/tox/config.ini", TOX_USER,
                     "~/.config/tox"),
@@ -562,7 +513,7 @@ def _review_tool(name: str) -> str:
 
 _open("test_t1_tox_reads_a_file_at_its_start",
       "planprograms.STARTS['tox'] lacks tox.toml (tox 4's own settings file) and toxfile.py "
-      "(the inline plugin tox imports at every start)", "tox-toml", "toxfile")
+      "(the inline plugin tox imports at every start)", "toxfile")
 
 
 # --- G: a hook command that follows a skill, spelled so that PYTHONPATH reaches it ------------
@@ -692,15 +643,14 @@ MESON = {"meson.build": "project('a', 'c')\nexecutable('a', 'a.c')\n",
 #: project built once (``meson setup build``, ``ninja -C build``); ``build.ninja`` lists
 #: ``meson-private/coredata.dat`` among its own inputs, so a newer copy makes ninja
 #: regenerate, which loads it: ``_FOLDER_OPTIONS`` reads ``ninja -C build``, STARTS["ninja"]
-#: holds ``build.ninja`` only. [reconfigure] ``meson setup --reconfigure build`` loads it;
-#: the build folder is a word, not an option (``-C``), so ``meson-private/`` is guarded in
-#: the call's folder only. [native-file] ``--native-file native.ini`` names the compiler
-#: meson runs to check it; no option table holds it (``_FILE_OPTIONS``).
+#: holds ``build.ninja`` only (held: ``meson-private/`` is among the runners' start files).
+#: (``meson setup --reconfigure build`` loads it too, the build folder a word, not ``-C``:
+#: s48-greview2 M2's root cause, left to that row.) [native-file] ``--native-file
+#: native.ini`` names the compiler meson runs to check it; no option table holds it
+#: (``_FILE_OPTIONS``).
 MESON_CASES = {
     "ninja-C": ("ninja -C build", ["cp src/pk build/meson-private/coredata.dat"],
                 "meson setup build && ninja -C build && sleep 1"),
-    "reconfigure": ("meson setup --reconfigure build",
-                    ["cp src/pk build/meson-private/coredata.dat"], "meson setup build"),
     "native-file": ("meson setup build --native-file native.ini", ["cp src/n native.ini"],
                     "printf '[binaries]\\nc = []\\n' >native.ini"),
 }
@@ -724,8 +674,7 @@ def test_m1_meson_loads_state_its_build_folder_or_option_names(tmp_path: Path,
 
 _open("test_m1_meson_loads_state_its_build_folder_or_option_names",
       "planprograms reads meson's build folder from -C only (not `meson setup [opts] DIR`), "
-      "and has no meson file options (--native-file, --cross-file)", "reconfigure",
-      "native-file")
+      "and has no meson file options (--native-file, --cross-file)", "native-file")
 
 
 
