@@ -620,6 +620,38 @@ def test_c2_cpack_runs_its_configuration_file(tmp_path: Path, entry: str) -> Non
     assert denied is not None, "the hook allows a write to the file cpack runs"
 
 
+#: (the plan's entry, the script it names, the script's text): a script a cmake-family
+#: option names (``ctest -S``: a dashboard script, cmake code; ``cpack --config``), or R's
+#: (``R -f``, ``R CMD BATCH``: R is no interpreter of ``_INTERPRETERS``, which holds
+#: ``Rscript``); a name without ``/`` is not guarded (nor, for ctest, one with it).
+NAMED_SCRIPTS = {
+    "ctest-S": ("ctest -S ci.cmake", "ci.cmake", "execute_process(COMMAND touch zz)\n"),
+    "ctest-S-folder": ("ctest -S tools/ci.cmake", "tools/ci.cmake",
+                       "execute_process(COMMAND touch zz)\n"),
+    "cpack-config": ("cpack --config pk.cmake", "pk.cmake",
+                     "execute_process(COMMAND touch zz)\nset(CPACK_GENERATOR TGZ)\n"
+                     "set(CPACK_PACKAGE_NAME a)\n"),
+    "R-f": ("R -f y.R", "y.R", 'system("touch zz")\n'),
+    "R-CMD-BATCH": ("R CMD BATCH y.R", "y.R", 'system("touch zz")\n'),
+}
+
+
+@pytest.mark.parametrize("case", list(NAMED_SCRIPTS))
+def test_c3_a_script_the_entrys_option_names(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``NAMED_SCRIPTS``), the project's own
+    script: ``cp src/s <script>`` is allowed and the entry runs it (real ctest/cpack 3.25,
+    R 4.2)."""
+    entry, script, text = NAMED_SCRIPTS[case]
+    needs(entry.split()[0])
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {script: "\n", "src/s": text}, [f"cp src/s {script}", entry])
+    assert denied is not None, "the hook allows a write to the script the entry runs"
+
+
+_open("test_c3_a_script_the_entrys_option_names",
+      "planprograms._FILE_OPTIONS lacks ctest's -S (and -SP, -SR), cpack's --config; R is "
+      "not in _INTERPRETERS (`R -f FILE`, `--file=FILE`, `R CMD BATCH FILE`)",
+      "ctest-S", "ctest-S-folder", "cpack-config", "R-f", "R-CMD-BATCH")
 _open("test_c2_cpack_runs_its_configuration_file",
       "planprograms.STARTS has no cpack entry (CPackConfig.cmake, CPackSourceConfig.cmake, "
       "--config FILE), and cpack is not in _RUNS_ANY")
