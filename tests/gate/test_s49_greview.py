@@ -652,6 +652,39 @@ _open("test_c3_a_script_the_entrys_option_names",
       "planprograms._FILE_OPTIONS lacks ctest's -S (and -SP, -SR), cpack's --config; R is "
       "not in _INTERPRETERS (`R -f FILE`, `--file=FILE`, `R CMD BATCH FILE`)",
       "ctest-S", "ctest-S-folder", "cpack-config", "R-f", "R-CMD-BATCH")
+#: (the plan's entry, the cmake file its ``-D`` cache setting names): cmake includes a
+#: toolchain file, a project-include file and a rules-override file as cmake code while it
+#: configures; ``-DNAME=VALUE`` is one word starting ``-``, whose value no rule reads
+#: (``_FILE_OPTIONS`` holds ``--toolchain``, not ``-DCMAKE_TOOLCHAIN_FILE=``).
+CACHE_FILES = {
+    "toolchain": ("cmake -S . -B build -DCMAKE_TOOLCHAIN_FILE=tc.cmake", "tc.cmake"),
+    "project-include": ("cmake -B build -DCMAKE_PROJECT_INCLUDE=cmake/inc.cmake",
+                        "cmake/inc.cmake"),
+    "rules-override": ("cmake -B build -D CMAKE_USER_MAKE_RULES_OVERRIDE=ov.cmake",
+                       "ov.cmake"),
+}
+
+
+@pytest.mark.parametrize("case", list(CACHE_FILES))
+def test_c4_a_cmake_file_a_cache_setting_of_the_entry_names(tmp_path: Path,
+                                                             case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``CACHE_FILES``), the project's own file:
+    ``cp src/c <file>`` is allowed and cmake runs it at configure (real cmake 3.25). (The
+    attached ``-DNAME=FILE`` entries deny their own call: "names 'cmake'", a COST, so they
+    hold for now.)"""
+    entry, script = CACHE_FILES[case]
+    needs("cmake", "cc")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.20)\nproject(a C)\n",
+                    script: "\n", "src/c": "execute_process(COMMAND touch zz)\n"},
+                   [f"cp src/c {script}", entry])
+    assert denied is not None, "the hook allows a write to the cmake file the entry names"
+
+
+_open("test_c4_a_cmake_file_a_cache_setting_of_the_entry_names",
+      "planprograms reads cmake's -C/-P/--toolchain, not a -D cache setting naming a file "
+      "cmake includes (CMAKE_TOOLCHAIN_FILE, CMAKE_PROJECT_INCLUDE[_BEFORE], "
+      "CMAKE_PROJECT_TOP_LEVEL_INCLUDES, CMAKE_USER_MAKE_RULES_OVERRIDE…)", "rules-override")
 _open("test_c2_cpack_runs_its_configuration_file",
       "planprograms.STARTS has no cpack entry (CPackConfig.cmake, CPackSourceConfig.cmake, "
       "--config FILE), and cpack is not in _RUNS_ANY")
