@@ -902,3 +902,31 @@ _open("test_w1_pip_installs_from_a_folder_named_without_a_slash",
       "planprograms._started guards pip's words holding `/` (or `.`), not an option's value: "
       "-f/--find-links DIR (a bare name) is a folder of code pip installs",
       "-f wheels", "--find-links wheels", "--find-links=wheels")
+
+
+@pytest.mark.parametrize("where", ["folder", "home"])
+def test_d3_pdb_runs_the_pdbrc_of_its_folder_and_home(tmp_path: Path, where: str) -> None:
+    """pdb reads ``~/.pdbrc`` and ``./.pdbrc`` at its start and runs each line as a debugger
+    command: a Python statement runs. Plan ``Bash(python3 -m pdb -c continue tools/x.py)``
+    (the project's script, guarded as the plan's), ``Bash(cp *)``: ``cp src/rc .pdbrc`` (or
+    ``<home>/.pdbrc``) is allowed and pdb runs the payload (real Python 3.11's pdb)."""
+    entry = "python3 -m pdb -c continue tools/x.py"
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
+        (project / "tools").mkdir()
+        (project / "tools" / "x.py").write_text("print(1)\n")
+        (project / "src" / "rc").write_text("import os; os.system('touch zz')\n")
+        env = home_env(tmp_path / side / "home")
+        target = ".pdbrc" if where == "folder" else f"{env['HOME']}/.pdbrc"
+        calls = [f"cp src/rc {target}", f"{entry} </dev/null"]
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, [calls[0], entry], env))
+    assert found[0] is not None, "the hook allows a write to the pdbrc pdb runs"
+
+
+_open("test_d3_pdb_runs_the_pdbrc_of_its_folder_and_home",
+      "planprograms.STARTS has no entry for `python -m pdb` (./.pdbrc), HOME_CODE no "
+      "~/.pdbrc")
