@@ -930,3 +930,34 @@ def test_d3_pdb_runs_the_pdbrc_of_its_folder_and_home(tmp_path: Path, where: str
 _open("test_d3_pdb_runs_the_pdbrc_of_its_folder_and_home",
       "planprograms.STARTS has no entry for `python -m pdb` (./.pdbrc), HOME_CODE no "
       "~/.pdbrc")
+
+
+#: (the plan's entry, the settings file it names): ssh reads the file ``-F`` names instead of
+#: ``~/.ssh/config``, and runs its ``ProxyCommand`` (here, before it connects).
+SSH_FILES = {
+    "bare": ("ssh -F sshcfg build true", "sshcfg"),
+    "folder": ("ssh -F ci/ssh_config build true", "ci/ssh_config"),
+    "attached": ("ssh -Fci/ssh_config build true", "ci/ssh_config"),
+}
+
+
+@pytest.mark.parametrize("case", list(SSH_FILES))
+def test_d4_ssh_runs_the_proxy_command_of_the_file_its_entry_names(tmp_path: Path,
+                                                                  case: str) -> None:
+    """Plan ``Bash(<entry>)`` (a command on the project's build host through the project's
+    own ssh settings), ``Bash(cp *)``: ``cp src/c <file>`` (``ProxyCommand sh -c 'touch
+    zz'``) is allowed and ssh runs the proxy command here (real OpenSSH; the host need not
+    exist)."""
+    entry, target = SSH_FILES[case]
+    needs("ssh")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {target: "Host build\n  HostName h.invalid\n",
+                    "src/c": "Host *\n  ProxyCommand sh -c 'touch zz'\n"},
+                   [f"cp src/c {target}", entry])
+    assert denied is not None, "the hook allows a write to the ssh settings the entry names"
+
+
+_open("test_d4_ssh_runs_the_proxy_command_of_the_file_its_entry_names",
+      "no rule reads ssh's/scp's/sftp's `-F FILE` as settings naming a program "
+      "(ProxyCommand, LocalCommand, KnownHostsCommand, Match exec); optspecs reads `-o` only",
+      "bare", "folder", "attached")
