@@ -961,3 +961,45 @@ _open("test_d4_ssh_runs_the_proxy_command_of_the_file_its_entry_names",
       "no rule reads ssh's/scp's/sftp's `-F FILE` as settings naming a program "
       "(ProxyCommand, LocalCommand, KnownHostsCommand, Match exec); optspecs reads `-o` only",
       "bare", "folder", "attached")
+
+
+# --- X: a writer whose operands are in a file its wrapper reads --------------------------------
+
+
+#: (the plan's entry, the list's file): xargs reads the operands of the command it runs from
+#: a file (``-a FILE``, ``--arg-file=FILE``, or its input); a list naming the gate's own
+#: settings makes the plan's ``rm -f`` remove them (Claude Code then runs no hook).
+ARG_FILES = {
+    "arg-file": ("xargs -a files.txt rm -f", "files.txt"),
+    "arg-file-long": ("xargs --arg-file=files.txt rm -f", "files.txt"),
+    "input": ("xargs rm -f < files.txt", "files.txt"),
+}
+
+
+@pytest.mark.parametrize("case", list(ARG_FILES))
+def test_x1_xargs_reads_the_operands_of_a_writer_from_a_file(tmp_path: Path,
+                                                             case: str) -> None:
+    """Plan ``Bash(<entry>)`` (a clean-up of the files a list names), ``Bash(cp *)``: ``cp
+    src/list files.txt`` (``.claude/settings.json``) is allowed and the plan's call removes
+    the gate's settings (real xargs, rm)."""
+    entry, listed = ARG_FILES[case]
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
+        (project / listed).write_text("out/a.o\n")
+        (project / "src" / "list").write_text(".claude/settings.json\n")
+        calls = [f"cp src/list {listed}", entry]
+        if side == "proof":
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, check=False, timeout=60,
+                               capture_output=True)
+            assert not (project / ".claude" / "settings.json").exists(), "rm removed nothing"
+        else:
+            found.append(first_denied(project, calls))
+    assert found[0] is not None, "the hook allows a list that makes rm remove the settings"
+
+
+_open("test_x1_xargs_reads_the_operands_of_a_writer_from_a_file",
+      "xargs with a writer (rm, mv, cp -t…) and `-a FILE`/`--arg-file`/its input: the "
+      "writer's operands are the file's lines, which no rule reads", "arg-file",
+      "arg-file-long", "input")
