@@ -898,6 +898,31 @@ def test_w2_pip_builds_an_editable_folder_named_without_a_slash(tmp_path: Path) 
 
 _open("test_w2_pip_builds_an_editable_folder_named_without_a_slash",
       "planprograms._started skips pip's `-e` value when it holds no `/`")
+@pytest.mark.parametrize("entry", ["pip install -e .", "pip install -e .[dev]",
+                                   "pip install .[test]", "pip install -e '.[dev,test]'"])
+def test_w3_pip_builds_the_folder_with_extras(tmp_path: Path, entry: str) -> None:
+    """Plan ``Bash(<entry>)`` (the usual install of a project with its development extras),
+    ``Bash(cp *)``: ``cp src/setup.py setup.py`` is allowed (planprograms guards ``_BUILT``
+    for the word ``.`` exactly: ``.[dev]`` is neither ``.`` nor holds a ``/``) and pip runs it
+    to build (real pip 23.2 in a fresh venv; the session's ``PIP_NO_BUILD_ISOLATION=0``,
+    ``PIP_NO_INDEX=1`` keep it offline). ``pip install -e .`` is denied (control). Holds
+    today only because the entries with extras deny their own call ("names '.[dev]'": a
+    COST); a fix of that cost must guard ``_BUILT`` for them."""
+    venv = tmp_path / "venv"
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=300,
+                   capture_output=True)
+    setup = ("import os\nos.system('touch zz')\nfrom setuptools import setup\n"
+             "setup(name='b', version='1', extras_require={'dev': [], 'test': []})\n")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"setup.py": "from setuptools import setup\nsetup(name='b')\n",
+                    "src/setup.py": setup}, ["cp src/setup.py setup.py", entry],
+                   {"PATH": f"{venv}/bin:{os.environ['PATH']}", "PIP_NO_BUILD_ISOLATION": "0",
+                    "PIP_NO_INDEX": "1"})
+    assert denied is not None, "the hook allows a write to the setup.py pip builds"
+
+
+
+
 _open("test_w1_pip_installs_from_a_folder_named_without_a_slash",
       "planprograms._started guards pip's words holding `/` (or `.`), not an option's value: "
       "-f/--find-links DIR (a bare name) is a folder of code pip installs",
