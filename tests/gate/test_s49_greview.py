@@ -878,14 +878,23 @@ def test_w1_pip_installs_from_a_folder_named_without_a_slash(tmp_path: Path,
     assert denied is not None, "the hook allows a write to the wheels pip installs"
 
 
-def test_w2_pip_builds_an_editable_folder_named_without_a_slash(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def built_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv (pip, setuptools) that W2 and W3 build their projects into: their
+    ``setup.py`` runs at build, and what they install runs nothing at a later start."""
+    venv = tmp_path_factory.mktemp("w") / "venv"
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=300,
+                   capture_output=True)
+    return venv
+
+
+def test_w2_pip_builds_an_editable_folder_named_without_a_slash(tmp_path: Path,
+                                                               built_venv: Path) -> None:
     """Plan ``Bash(pip install --no-index --no-build-isolation -e backend)`` (a monorepo's
     package by its folder's name; the two options keep pip off the network here), ``Bash(cp
     *)``: ``cp src/setup.py backend/setup.py`` is allowed and pip runs it to build the
     package (real pip 23.2 in a fresh venv). ``-e ./backend`` is denied."""
-    venv = tmp_path / "venv"
-    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=300,
-                   capture_output=True)
+    venv = built_venv
     entry = "pip install --no-index --no-build-isolation -e backend"
     setup = ("import os\nos.system('touch zz')\nfrom setuptools import setup\n"
              "setup(name='b', version='1')\n")
@@ -900,7 +909,8 @@ _open("test_w2_pip_builds_an_editable_folder_named_without_a_slash",
       "planprograms._started skips pip's `-e` value when it holds no `/`")
 @pytest.mark.parametrize("entry", ["pip install -e .", "pip install -e .[dev]",
                                    "pip install .[test]", "pip install -e '.[dev,test]'"])
-def test_w3_pip_builds_the_folder_with_extras(tmp_path: Path, entry: str) -> None:
+def test_w3_pip_builds_the_folder_with_extras(tmp_path: Path, entry: str,
+                                              built_venv: Path) -> None:
     """Plan ``Bash(<entry>)`` (the usual install of a project with its development extras),
     ``Bash(cp *)``: ``cp src/setup.py setup.py`` is allowed (planprograms guards ``_BUILT``
     for the word ``.`` exactly: ``.[dev]`` is neither ``.`` nor holds a ``/``) and pip runs it
@@ -908,9 +918,7 @@ def test_w3_pip_builds_the_folder_with_extras(tmp_path: Path, entry: str) -> Non
     ``PIP_NO_INDEX=1`` keep it offline). ``pip install -e .`` is denied (control). Holds
     today only because the entries with extras deny their own call ("names '.[dev]'": a
     COST); a fix of that cost must guard ``_BUILT`` for them."""
-    venv = tmp_path / "venv"
-    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=300,
-                   capture_output=True)
+    venv = built_venv
     setup = ("import os\nos.system('touch zz')\nfrom setuptools import setup\n"
              "setup(name='b', version='1', extras_require={'dev': [], 'test': []})\n")
     denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
