@@ -1036,3 +1036,22 @@ _open("test_x1_xargs_reads_the_operands_of_a_writer_from_a_file",
       "xargs with a writer (rm, mv, cp -t…) and `-a FILE`/`--arg-file`/its input: the "
       "writer's operands are the file's lines, which no rule reads", "arg-file",
       "arg-file-long", "input")
+
+
+# --- I: a module folder an interpreter's attached option names --------------------------------
+
+
+@pytest.mark.parametrize("entry", ["perl -I vendor tools/x.pl", "perl -Ivendor tools/x.pl"])
+def test_i1_perl_loads_a_module_from_the_folder_its_attached_i_names(tmp_path: Path,
+                                                                     entry: str) -> None:
+    """Plan ``Bash(<entry>)`` (the project's script with its vendored modules), ``Bash(cp
+    *)``: ``cp src/Foo.pm vendor/Foo.pm`` is denied with ``-I vendor`` (control) and allowed
+    with ``-Ivendor``; the script's ``use Foo`` loads it (real perl). Holds today only because
+    both entries deny their own call (an option before perl's script: a COST); a fix of that
+    cost must guard ``-IDIR`` attached as it does ``-I DIR``."""
+    needs("perl")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"tools/x.pl": "use Foo;\nprint \"ok\\n\";\n", "vendor/Foo.pm":
+                    "package Foo;\n1;\n", "src/Foo.pm": "package Foo;\nsystem('touch zz');\n1;\n"},
+                   ["cp src/Foo.pm vendor/Foo.pm", entry])
+    assert denied is not None, "the hook allows a write to the module perl loads"
