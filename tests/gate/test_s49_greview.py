@@ -770,7 +770,9 @@ def test_d1_gdb_runs_the_users_gdbinit(tmp_path: Path) -> None:
     assert found[0] is not None, "the hook allows a write to the gdbinit gdb runs"
 
 
-def test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says(tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["folder", "home"])
+def test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says(tmp_path: Path,
+                                                                      where: str) -> None:
     """valgrind reads ``./.valgrindrc`` (and ``~/.valgrindrc``, ``VALGRIND_OPTS``) as options
     before its command line's: ``--log-file=.claude/settings.json`` makes it write its log
     over the gate's own settings (Claude Code then drops the file, and the hook with it).
@@ -786,13 +788,14 @@ def test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says(tmp_path: 
         (project / "build").mkdir()
         shutil.copy("/bin/true", project / "build" / "prog")
         env = home_env(tmp_path / side / "home")
-        calls = ["cp src/rc .valgrindrc", entry]
+        target = ".valgrindrc" if where == "folder" else f"{env['HOME']}/.valgrindrc"
+        calls = [f"cp src/rc {target}", entry]
         if side == "proof":
             settings = (project / ".claude" / "settings.json").read_text()
             for call in calls:
                 subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
                                capture_output=True, timeout=120)
-            now = (project / ".claude" / "settings.json").read_text()
+            now = (project / ".claude" / "settings.json").read_text()  # (valgrind: in place)
             assert now != settings and "Memcheck" in now, "valgrind wrote no log there"
         else:
             found.append(first_denied(project, calls, env))
