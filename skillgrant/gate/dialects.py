@@ -119,8 +119,24 @@ def _folder(cwd: object) -> str | None:
 
 
 def render(dialect: str, decision: Decision, reason: str) -> str:
-    """The JSON a runtime reads as ``decision`` (one line, ASCII, no lone surrogates)."""
-    reason = printable(reason)
+    """The JSON a runtime reads as ``decision`` (one line, ASCII, no lone surrogates); kept for
+    the last answers given (a service's calls repeat their denials: ``json.dumps`` each time
+    was a few microseconds of a served call)."""
+    if len(reason) > 2048:  # (kept small: a stream of long distinct reasons keeps nothing)
+        return _render(dialect, decision, printable(reason))
+    key = (dialect, decision, reason)
+    found = _RENDERED.get(key)
+    if found is None:
+        if len(_RENDERED) >= 256:
+            _RENDERED.clear()
+        found = _RENDERED[key] = _render(dialect, decision, printable(reason))
+    return found
+
+
+_RENDERED: dict[tuple[str, str, str], str] = {}
+
+
+def _render(dialect: str, decision: Decision, reason: str) -> str:
     if dialect == "gemini-cli":
         body: dict[str, object] = {"decision": decision, "reason": reason}
     elif dialect == "copilot-cli":

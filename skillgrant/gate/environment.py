@@ -15,6 +15,7 @@ unless it is denied anyway without it (the project only ever adds what a call mu
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Mapping
 
@@ -91,6 +92,31 @@ def whole() -> tuple[tuple[object, object], ...]:
         _WHOLE[:] = [seen, tuple(seen.items())]
     found: tuple[tuple[object, object], ...] = _WHOLE[1]
     return found
+
+
+def state() -> object:
+    """The whole environment as a key that hashes in constant time (``whole`` hashes every
+    variable, at each lookup): a number taken anew whenever ``os.environ``'s table is not
+    ``_seen``'s copy any more, so that no two states share one; where CPython keeps no table,
+    ``whole()``."""
+    seen = _seen()
+    if seen is None:
+        return whole()
+    found = _STATE
+    if found[0] is not seen:
+        found = _new_state(seen)
+    return found[1]
+
+
+def _new_state(seen: dict[Any, Any]) -> tuple[object, int]:
+    global _STATE  # (replaced whole: a thread reads one pair, never half of two)
+    found = _STATE = (seen, next(_STATES))
+    return found
+
+
+#: ``state``'s copy and its number; numbers are never given twice.
+_STATES = itertools.count()
+_STATE: tuple[object, int] = (None, -1)
 
 
 def _seen() -> dict[Any, Any] | None:
@@ -226,6 +252,12 @@ def session_problem(received: Mapping[str, str],
         return (f"the request does not carry the session's {', '.join(missing)} (the "
                 f"{HEADER}NAME headers `skillgrant serve --print-config` prints, each value "
                 "between < and >)")
+    unfilled = [name for name, value in sent_values.items() if value == f"${{{name}}}"]
+    if unfilled:  # (measured on Claude Code 2.1.332: tests/conformance/test_s49_serve_npm.py)
+        return (f"the request carries {', '.join(unfilled)} as written (${{NAME}}), not the "
+                "session's value: Claude Code fills a header only for names of upper-case "
+                "letters, digits and _, so the service cannot compare it: use the "
+                "`skillgrant hook` command")
     if sent_values["GIT_CONFIG_COUNT"]:  # review F3: the numbered settings are not in a header
         return ("the session sets GIT_CONFIG_COUNT: git takes settings from GIT_CONFIG_KEY_n "
                 "and GIT_CONFIG_VALUE_n, which a request does not carry, so what git runs is "

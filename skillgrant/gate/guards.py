@@ -17,7 +17,7 @@ from . import files as fs
 from . import linked
 from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
 from .copied import local_push, one_call, touches, written
-from .environment import values, whole
+from .environment import state
 from .envpaths import session_paths
 from .folded import unquoted
 from .homefiles import (
@@ -65,8 +65,8 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
             here: str | None = os.getcwd()  # a relative path is read from it
         except OSError:
             here = None
-        return ("guarded", plan, audit_log, skill_dir, cwd, project, programs, here,
-                values(_ITEMS_ENVIRONMENT), whole())
+        # (the whole environment: its _ITEMS_ENVIRONMENT among it; ``state`` hashes at once)
+        return ("guarded", plan, audit_log, skill_dir, cwd, project, programs, here, state())
 
     return fs.kept(key, lambda: _guarded_items(plan, audit_log, skill_dir, cwd, project,
                                                programs))

@@ -25,7 +25,7 @@ from .verdict import CallPlan
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
-    from .verdict import CallStatus
+    from .verdict import CallStatus, Found
 
 #: A URL in free text, as Gemini CLI finds them: a whitespace-delimited token holding ``://``.
 _URL_IN_TEXT = compile_on_use(r"\S*://\S*")
@@ -36,6 +36,41 @@ _PATCH_PATH = compile_on_use(r"^\s*\*\*\*\s*(?:Add File|Update File|Delete File|
                          r"(.*)$", re.MULTILINE | re.IGNORECASE)
 #: A glob that reaches outside the directory it searches.
 _GLOB_OUTSIDE = compile_on_use(r"\.\.|^[/~]|[{,][/~]")
+
+
+class _Members(NamedTuple):
+    """``members``' lookups, imported by the first call that names a path, host, agent or MCP
+    tool (a call that names none needs them not), then kept: an import statement in a
+    function costs a microsecond at every call (its relative name is resolved by importlib's
+    Python code; session 49), and these run at every such call of a service."""
+
+    path: Callable[[CallPlan, str, str, str | None], Found]
+    host: Callable[[CallPlan, str], Found]
+    agent_type: Callable[[CallPlan, str], Found]
+    skill: Callable[[CallPlan, str], Found]
+    mcp_tool: Callable[[CallPlan, str], Found]
+
+
+_MEMBERS: list[_Members] = []
+#: ``shellnodes.HARMLESS_TARGETS``, kept the same way (``path_part``).
+_HARMLESS: list[frozenset[str]] = []
+
+
+def _members() -> _Members:
+    if not _MEMBERS:
+        from . import members
+
+        _MEMBERS.append(_Members(members.path, members.host, members.agent_type,
+                                 members.skill, members.mcp_tool))
+    return _MEMBERS[0]
+
+
+def _harmless() -> frozenset[str]:
+    if not _HARMLESS:
+        from .shellnodes import HARMLESS_TARGETS
+
+        _HARMLESS.append(HARMLESS_TARGETS)
+    return _HARMLESS[0]
 
 
 class Part(NamedTuple):
@@ -111,10 +146,8 @@ def path_part(tool: str, absolute: str, plan: CallPlan, cwd: str | None, what: s
     """``absolute`` (a file, or with ``tree`` everything beneath a directory) against the path
     grants of the tool's kind: Edit grants for writing tools, Read (and Edit) grants for the
     others, or the tool's bare grant."""
-    from . import members
-    from .shellnodes import HARMLESS_TARGETS
-
-    if absolute in HARMLESS_TARGETS and tool == "Edit":
+    members = _MEMBERS[0] if _MEMBERS else _members()
+    if absolute in (_HARMLESS[0] if _HARMLESS else _harmless()) and tool == "Edit":
         return Part(absolute, "a device that stores nothing")
     kind = "Edit" if tool in ("Edit", "Write", "NotebookEdit") else "Read"
     if _PATTERN_CHARS.search(absolute) or _PATTERN_CHARS.search(given or ""):
@@ -221,7 +254,7 @@ def inside(path: str, directory: str) -> bool:
 # -- the web, names, bare tools ----------------------------------------------------------------
 
 def web(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str | None) -> Judged:
-    from . import members  # here: a call that names no path, host, agent or MCP tool needs none
+    members = _MEMBERS[0] if _MEMBERS else _members()
 
     # Every URL the call carries: its url/urls, and each URL-like token of a prompt (Gemini
     # CLI fetches those, whatever `url` says).
@@ -265,8 +298,7 @@ def _host(url: str) -> tuple[str | None, str]:
 
 def named(spec: Spec, value: object, plan: CallPlan) -> Judged:
     """An agent by its type, a skill by its name."""
-    from . import members
-
+    members = _MEMBERS[0] if _MEMBERS else _members()
     if not isinstance(value, str) or not value:
         return outside("invalid", f"the call names no {spec.domain}", None)
     if _PATTERN_CHARS.search(value) or "\n" in value:
@@ -285,8 +317,7 @@ def named(spec: Spec, value: object, plan: CallPlan) -> Judged:
 def whole(tool: str, plan: CallPlan) -> Judged:
     """A tool judged by its name alone: an MCP tool a member of the approved MCP names, any
     other tool covered by its bare grant."""
-    from . import members
-
+    members = _MEMBERS[0] if _MEMBERS else _members()
     if vocabulary.is_mcp(tool):
         found = plan.lookup(tool, lambda: members.mcp_tool(plan, tool))
     else:

@@ -13,6 +13,7 @@ import itertools
 import os
 
 from ..lazy import compile_on_use
+from .environment import values
 from .planpaths import (
     DOTENV,
     FAMILIES,
@@ -46,9 +47,8 @@ _NODE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", 
 
 
 def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
-    """``_plan_programs``, with the placeholders the runtime substitutes (review s44 P9) as
-    the hook's environment gives them."""
-    return _plan_programs(entries, tuple(os.environ.get(n) or "" for n in _PLACEHOLDERS))
+    """``_plan_programs``, with the runtime's placeholders (review s44 P9) from the environment."""
+    return _plan_programs(entries, tuple(v or "" for v in values(_PLACEHOLDERS)))
 
 
 #: The runtime's placeholders an entry may name its program by (``${CLAUDE_SKILL_DIR}``'s

@@ -53,7 +53,10 @@ def snippet(host: str, port: int, plans: list[str], token_env: str | None,
     note += ("\nThe hook sends the session's PATH, HOME, PWD and the other variables the gate "
              "reads; the service decides a call only when they are its own (start it from the "
              "session's environment) and the payload's transcript is in the project folder of "
-             "that PWD. A managed httpHookAllowedEnvVars must list them all.")
+             "that PWD. A managed httpHookAllowedEnvVars must list them all. Claude Code fills "
+             "no lower-case name: a session that sets npm_config_prefix, _globalconfig or "
+             "_userconfig in lower case alone is compared by their upper-case values; use "
+             "the `skillgrant hook` command there.")
     if len(plans) > 1:
         others = ", ".join(plans[1:])
         note += f"\nFor another served plan ({others}), put its name at the end of the url."

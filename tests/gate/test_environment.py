@@ -32,13 +32,14 @@ def _headers(env: dict[str, str], **changed: str | None) -> dict[str, str]:
 def test_every_environment_read_in_the_gate_is_compared_or_the_gates_own() -> None:
     """A variable the gate reads that the request does not carry would be the service's, not
     the session's: the hole review M-1 found. Each `os.environ` read in gate/*.py is listed."""
-    from skillgrant.gate import gitreach, guards
+    from skillgrant.gate import gitreach, guards, planprograms
 
     read: set[str] = set()
     # the tuples of names read with ``environment.values``, by the names they are held in
     held = {"_PATH_VARIABLES": environment._PATH_VARIABLES, "_DOUBTED": environment._DOUBTED,
             "_ITEMS_ENVIRONMENT": guards._ITEMS_ENVIRONMENT, "COMPARED": COMPARED,
-            "_FINDINGS_ENVIRONMENT": gitreach._FINDINGS_ENVIRONMENT}
+            "_FINDINGS_ENVIRONMENT": gitreach._FINDINGS_ENVIRONMENT,
+            "_PLACEHOLDERS": planprograms._PLACEHOLDERS}
     for module in GATE.glob("*.py"):
         text = module.read_text(encoding="utf-8")
         read |= set(re.findall(r"""os\.environ(?:\.get)?[(\[]\s*["']([A-Z0-9_]+)["']""", text))
@@ -153,3 +154,27 @@ def test_values_follow_every_change_of_the_environment(monkeypatch: pytest.Monke
     assert values(names)[:2] == (None, "x")
     monkeypatch.setenv("SKILLGRANT_T_UNRELATED", "y")  # another variable: the same answers
     assert values(names)[:2] == (None, "x")
+
+
+def test_the_environments_state_changes_with_any_variable_and_is_never_given_twice(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``environment.state`` (the guarded set's key, session 49): the same number while
+    ``os.environ`` is unchanged, a new one at any change, an earlier one never again."""
+    first = environment.state()
+    assert environment.state() == first
+    monkeypatch.setenv("SKILLGRANT_S49_STATE", "1")
+    second = environment.state()
+    monkeypatch.delenv("SKILLGRANT_S49_STATE")
+    third = environment.state()
+    assert len({first, second, third}) == 3
+    assert environment.state() == third
+
+
+def test_a_header_claude_code_left_as_written_is_named_as_such() -> None:
+    """Claude Code 2.1.332 fills no lower-case name (``${npm_config_prefix}`` is sent as
+    written: tests/conformance/test_s49_serve_npm.py): the denial says so, not "differs"."""
+    sent = _headers(OWN_ENV)
+    sent["x-skillgrant-env-npm_config_prefix"] = "<${npm_config_prefix}>"
+    problem = session_problem(sent, OWN_ENV)
+    assert problem is not None and "npm_config_prefix as written" in problem
+    assert "upper-case" in problem and "skillgrant hook" in problem
