@@ -105,7 +105,7 @@ def _makefile(path: str, root: str, depth: int) -> list[str]:
         words = line.split("#", 1)[0].split()
         if words[:1] not in (["include"], ["-include"], ["sinclude"]):
             continue
-        for name, folder in ((_exact(n, path), f) for n in words[1:]
+        for name, folder in ((_exact(n, path, "*?["), f) for n in words[1:]
                              for f in dict.fromkeys((root, os.path.dirname(path)))):
             included = os.path.join(folder, name)  # (from the folder make runs in: the
             base, leaf = os.path.split(included)  # call's, or `-C`'s, the makefile's)
@@ -114,10 +114,10 @@ def _makefile(path: str, root: str, depth: int) -> list[str]:
     return found
 
 
-def _exact(name: str, path: str) -> str:
+def _exact(name: str, path: str, patterns: str = "") -> str:
     """``name`` as ``path`` gives it; ValueError where it is computed (``$(VAR)``, ``${X}``,
-    a pattern), which the gate cannot name."""
-    if "$" in name or any(c in name for c in "*?["):
+    one of ``patterns``: make's globbing), which the gate cannot name."""
+    if "$" in name or any(c in name for c in patterns):
         raise ValueError(f"{path!r} names a file the gate cannot name exactly ({name!r}), "
                          "which the plan's program reads")
     return name
