@@ -50,6 +50,7 @@ from .starttables import (
     SEARCH_UP,
     STARTS,
     SUBCOMMANDS,
+    SYNCERS,
 )
 from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS, long_prefix
 
@@ -211,6 +212,10 @@ def _started(name: str, words: list[str]) -> list[str]:
     found = in_folders(folders, starts)
     if anything:  # a recipe's Python: the call's folder first on its sys.path, a venv's
         found += in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
+    if (kind in RUNS_ANY or kind in SYNCERS) and kind not in NODE_RUNNERS:  # any path its
+        found += [p for w in words[1:] for v in [w.split("=", 1)[-1]]  # words name, whatever
+                  if "/" in v and v not in folders for p in literal(v)]  # the option (`uv run
+        # --with ./pkg`: session 49; a node runner's specs: `local_package`)
     if kind in PLUGGED or anything:  # the plugins its settings name (session 48)
         found.append(SETTINGS + (kind if kind in PLUGGED else "*"))
     if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`,

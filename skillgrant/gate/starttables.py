@@ -34,6 +34,8 @@ _SYNCED: Final = ("^pyproject.toml", "^.venv/", "^.python-version", "^.python-ve
                   "setup.py", "setup.cfg", "^uv.toml", "^uv.lock", "^poetry.toml",
                   "^poetry.lock", "^pdm.toml", "^pdm.lock", "^.pdm-python", "^hatch.toml",
                   "^Pipfile", "^Pipfile.lock")
+#: The Python project managers syncing the project before they run a command.
+SYNCERS: Final = ("uv", "poetry", "pdm", "hatch", "pipenv", "rye")
 STARTS: Final = {
     # and what make's built-in rules remake a makefile from (`%: %.sh`, RCS, SCCS: s48 M1)
     **dict.fromkeys(("make", "gmake"), (*_MAKEFILES, *(f"{p}{n}{e}" for n in _MAKEFILES
@@ -79,7 +81,7 @@ STARTS: Final = {
     **dict.fromkeys(("build", "pyproject-build"), ("pyproject.toml", "setup.py", "setup.cfg")),
     "mkdocs": ("mkdocs.yml", "mkdocs.yaml"),
     "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
-    **dict.fromkeys(("uv", "poetry", "pdm", "hatch", "pipenv", "rye"), _SYNCED),
+    **dict.fromkeys(SYNCERS, _SYNCED),
     # R's start (`?Startup`): `.Renviron` and `.Rprofile` of the folder it starts in (the
     # home's: `HOME_CODE`): s48-greview2 I1
     **dict.fromkeys(("R", "Rscript"), (".Renviron", ".Rprofile")),

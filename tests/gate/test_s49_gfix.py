@@ -47,6 +47,8 @@ def test_a_cd_to_a_named_or_guarded_folder_is_no_refusal(entry: str) -> None:
     ("Bash(cat tools/x.sh | bash)", ["tools/x.sh", "tools/"]),
     ("Bash(cat < tools/x.sh | tee y | sudo bash)", ["tools/x.sh", "tools/", "y"]),
     ("Bash(make -I inc test)", ["inc", ":."]),
+    ("Bash(uv run --with ./pkg python x.py)", ["./pkg"]),
+    ("Bash(tox --installpkg=dist/x.tar.gz)", ["dist/x.tar.gz"]),
     ("Bash(pnpm test)", ["^pnpm-workspace.yaml", "^.pnp.cjs"]),
     ("Bash(pip install -r requirements.txt)", ["requirements.txt", "=requirements.txt"]),
     ("Bash(make -C sub)", [":sub"]), ("Bash(cd sub && make)", [":sub/."])])
