@@ -69,7 +69,11 @@ STARTS: Final = {
     "task": tuple(f"^{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
                   for e in ("yml", "yaml")),
     # (its envs: s48 T1; tox 4.21's native `tox.toml` first: s48-greview2 F2)
-    "tox": ("^tox.toml", "^tox.ini", "^pyproject.toml", "^setup.cfg", "^.tox/"),
+    # (and its inline plugin `toxfile.py`, imported at every start: s49-greview T1)
+    "tox": ("^tox.toml", "^tox.ini", "^pyproject.toml", "^setup.cfg", "^.tox/", "^toxfile.py"),
+    # ctest's test files and the custom file it reads as cmake code first (s49-greview C1)
+    "ctest": ("^CTestTestfile.cmake", "CTestCustom.cmake", "CTestCustom.ctest",
+              "DartConfiguration.tcl"),
     # other runners' build files (s48 H2), PEP 517's front end (`python -m build`: P3)
     **dict.fromkeys(("invoke", "inv"), ("^tasks.py", "^tasks/", "^invoke.yaml", "^invoke.yml",
                                         "^invoke.json", "^invoke.py")),
@@ -155,6 +159,7 @@ FOLDER_OPTIONS: Final = {
     # the runners' own (their `--help`): the folder they run in (s48-greview2 F1, H2b)
     "just": ("-d", "--working-directory"), "task": ("-d", "--dir"),
     "scons": ("-C", "--directory"), "uv": ("--directory", "--project"), "tox": ("--root",),
+    "ctest": ("--test-dir",),
     **dict.fromkeys(("invoke", "inv"), ("-r", "--search-root")),
     **dict.fromkeys(NODE_RUNNERS | {"node"}, tuple(NODE_FOLDERS))}
 #: Their options naming a file they run (``make -f``, ``awk -f``, ``cmake -P``, …).
@@ -178,7 +183,7 @@ FILE_OPTIONS: Final = {
     "task": ("-t", "--taskfile"), "mkdocs": ("-f", "--config-file"),
     "scons": ("-f", "--file", "--makefile", "--sconstruct", "--site-dir", "-I",
               "--include-dir", "-Y", "--repository", "--srcdir"),
-    "meson": ("--native-file", "--cross-file"),
+    "meson": ("--native-file", "--cross-file"), "ctest": ("-S", "-SP", "--script"),
     "uv": ("--env-file", "--config-file", "--with-requirements", "--with-editable"),
     **dict.fromkeys(("invoke", "inv"), ("-f", "--config", "-c", "--collection")),
     "prove": ("--rc",), "mocha": ("--config",), "jest": ("-c", "--config"),

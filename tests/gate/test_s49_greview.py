@@ -546,9 +546,6 @@ def _review_tool(name: str) -> str:
         pytest.skip(f"not installed: {name} (SKILLGRANT_REVIEW_TOOLS)")
     return os.path.dirname(found)
 
-_open("test_t1_tox_reads_a_file_at_its_start",
-      "planprograms.STARTS['tox'] lacks tox.toml (tox 4's own settings file) and toxfile.py "
-      "(the inline plugin tox imports at every start)", "tox-toml", "toxfile")
 
 
 # --- G: a hook command that follows a skill, spelled so that PYTHONPATH reaches it ------------
@@ -643,9 +640,6 @@ def test_c1_ctest_runs_the_custom_file_of_its_build_folder(tmp_path: Path, entry
     assert denied is not None, "the hook allows a write to the file ctest runs at its start"
 
 
-_open("test_c1_ctest_runs_the_custom_file_of_its_build_folder",
-      "planprograms.STARTS has no ctest entry (CTestCustom.cmake/.ctest) and _FOLDER_OPTIONS "
-      "no `--test-dir`")
 
 
 # --- M: what meson's build folder holds that its regeneration loads ------------------------------
@@ -693,7 +687,3 @@ def test_m1_meson_loads_state_its_build_folder_or_option_names(tmp_path: Path,
     assert denied is not None, "the hook allows a write to what meson loads or runs"
 
 
-_open("test_m1_meson_loads_state_its_build_folder_or_option_names",
-      "planprograms reads meson's build folder from -C only (not `meson setup [opts] DIR`), "
-      "and has no meson file options (--native-file, --cross-file)", "reconfigure",
-      "native-file")
