@@ -144,6 +144,17 @@ def local_package(word: str) -> list[str]:
     return literal(spec.rstrip("/"))
 
 
+def required(spec: str) -> list[str]:
+    """The files node's ``require`` may load for a path ``spec`` (``-r ./pre``, ``--import``,
+    NODE_OPTIONS', an ``.npmrc``'s ``node-options``: Node's "Modules: CommonJS", LOAD_AS_FILE
+    and LOAD_AS_DIRECTORY): ``spec``, with each extension node adds, and the folder of that
+    name whole (its ``package.json`` main, ``index.*``); none for a package's name."""
+    if not spec.startswith(("./", "../", "/")) and spec not in (".", ".."):
+        return []
+    return [*literal(spec), *(spec + e for e in (".js", ".json", ".node", ".cjs", ".mjs")),
+            spec.rstrip("/") + "/"]
+
+
 #: An input redirection's target (`< tools/build.sh`), and the interpreters reading it.
 INPUT: Final = compile_on_use(r"(?<!<)[0-9]*<(?![<(&>])\s*([^\s<>|&;]+)")
 FAMILIES: Final = frozenset({"python", "shell", "node", "perl", "ruby", "lua", "php"})

@@ -32,6 +32,7 @@ from .planpaths import (
     local_package,
     module_files,
     option_values,
+    required,
     takes_code,
 )
 from .starttables import (
@@ -265,6 +266,8 @@ def runs_named_file(name: str, rest: list[str], word: str) -> bool:
 #: ``pyvenv.cfg`` (review s47 H5, V2).
 _RECIPE_PYTHON: Final = (MODULES + ".", *(f"{v}/{n}" for v in (".venv", "venv", "env")
                                           for n in ("lib/", "pyvenv.cfg")))
+
+
 def _script_words(name: str, words: list[str]) -> list[str]:
     """``_entry_programs`` of an interpreter's or pytest's words: its scripts and modules."""
     found: list[str] = []
@@ -283,8 +286,8 @@ def _script_words(name: str, words: list[str]) -> list[str]:
             elif words[at - 1] in VALUED.get(family(name), ()) or (
                     at == 1 and word in SUBCOMMANDS.get(name, ())):
                 continue  # `python3 -X dev x.py`: an option's value; `bun run`
-            elif words[at - 1] in LOADED:
-                found += literal(word) if "/" in word else []
+            elif (loaded := _preloaded(words[at - 1], word)) is not None:
+                found += loaded
             elif "/" in word or (word[:1] != "-" and not _PATTERN.search(word)):
                 # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
                 # pattern (`python3 *`) is any script, which the plan grants
@@ -295,6 +298,16 @@ def _script_words(name: str, words: list[str]) -> list[str]:
     if python and not found and not any(SAFE_PATH.fullmatch(w) for w in words[1:]):
         found.append(MODULES + ".")  # no script: standard input's, or a prompt's (V4)
     return found
+
+
+def _preloaded(before: str, word: str) -> list[str] | None:
+    """The files a preload option loads (``-r ./pre``, ``-r./pre``, ``--import=./x``: with
+    node's extensions, s49-greview S1), or None where ``word`` is none."""
+    if before in LOADED:
+        return required(word) or (literal(word) if "/" in word else [])
+    if word[:1] == "-" and (word[:2] == "-r" or word.split("=", 1)[0] in LOADED):
+        return required(word.split("=", 1)[1] if "=" in word else word[2:])
+    return None
 
 
 def _inline(name: str, words: list[str], at: int, safe: bool) -> list[str]:

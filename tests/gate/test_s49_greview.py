@@ -358,10 +358,6 @@ def test_e2_a_preload_named_without_its_extension(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows a write to the module node preloads"
 
 
-_open("test_s1_a_file_node_runs_for_the_entrys_words",
-      "readers/planprograms guard a node preload's word as written (`./pre`); node's require "
-      "adds .js (the script word gets node's extensions since s48, not a -r value)",
-      "node-preload-no-extension")
 _open("test_e2_a_preload_named_without_its_extension",
       "envpaths.named_paths guards NODE_OPTIONS' / node-options' `--require ./pre` as written; "
       "node's require reads ./pre.js", "node-options", "node-options-attached", "npmrc")
