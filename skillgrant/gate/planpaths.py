@@ -64,7 +64,11 @@ def in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[s
         ups = [lead + "/".join(parts[:k]) + "/" for k in range(1, len(parts) + 1)]
         for name in names:
             rest = name[1:]
-            if name[:1] in MARKED:  # (the mark stays first)
+            if name[:1] == SETTINGS:  # (`&pylint=ci/pylintrc`: the file's path moves)
+                kind, _, path = rest.partition("=")
+                found.append(f"{SETTINGS}{kind}={base + path if path[:1] != '/' else path}"
+                             if path else name)
+            elif name[:1] in MARKED:  # (the mark stays first)
                 found.append(name[0] + (rest if rest[:1] == "/" else base + rest).rstrip("/"))
             elif name[:1] != "^":
                 found.append(name if name[:1] == "/" else base + name)

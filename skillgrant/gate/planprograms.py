@@ -49,6 +49,7 @@ from .starttables import (
     PLUGGED,
     RUNS_ANY,
     SEARCH_UP,
+    SETTINGS_OPTIONS,
     STARTS,
     SUBCOMMANDS,
     SYNCERS,
@@ -217,8 +218,10 @@ def _started(name: str, words: list[str]) -> list[str]:
         found += [p for w in words[1:] for v in [w.split("=", 1)[-1]]  # words name, whatever
                   if "/" in v and v not in folders for p in literal(v)]  # the option (`uv run
         # --with ./pkg`: session 49; a node runner's specs: `local_package`)
-    if kind in PLUGGED or anything:  # the plugins its settings name (session 48)
-        found.append(SETTINGS + (kind if kind in PLUGGED else "*"))
+    if kind in PLUGGED or anything:  # the plugins its settings name (session 48), and
+        found.append(SETTINGS + (kind if kind in PLUGGED else "*"))  # in the settings file
+        found += [f"{SETTINGS}{kind}={os.path.join(f, v)}" for f in folders  # its option
+                  for v in option_values(words, SETTINGS_OPTIONS.get(kind, ()))]  # names (P1)
     if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`,
         found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")  # or a
                   for p in (literal(w) if w != "." else BUILT)]  # requirements file's `.`:

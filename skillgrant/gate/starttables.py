@@ -170,9 +170,11 @@ FILE_OPTIONS: Final = {
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk", "busybox"), (
         "-f", "--file", "-i", "--include", "-E", "--exec")),
     "cmake": ("-P", "-C", "--toolchain"), "pytest": ("-c", "--config-file"), "java": ("-jar",),
-    # the settings file a linter or type checker is given (P5), pip's requirements (P4)
-    **dict.fromkeys(("mypy", "dmypy", "flake8"), ("--config-file", "--config")),
-    "pylint": ("--rcfile",), "eslint": ("-c", "--config"), "prettier": ("--config",),
+    # the settings file a linter or type checker is given (P5), the Python mypy runs
+    # (s49-greview P2), pip's requirements (P4)
+    **dict.fromkeys(("mypy", "dmypy"), ("--config-file", "--python-executable")),
+    "flake8": ("--config",), "pylint": ("--rcfile",), "coverage": ("--rcfile",),
+    "eslint": ("-c", "--config"), "prettier": ("--config",),
     **dict.fromkeys(("pip", "pip3"), ("-r", "--requirement", "-c", "--constraint")),
     # the runners' build file named elsewhere, and the files and folders their other
     # options name them to read or run (their `--help`: tox's work folder, nox's envs,
@@ -188,6 +190,10 @@ FILE_OPTIONS: Final = {
     **dict.fromkeys(("invoke", "inv"), ("-f", "--config", "-c", "--collection")),
     "prove": ("--rc",), "mocha": ("--config",), "jest": ("-c", "--config"),
     "vitest": ("-c", "--config"), "phpunit": ("-c", "--configuration")}
+#: The checkers' options naming their settings file (``checkersettings`` reads it).
+SETTINGS_OPTIONS: Final = {**dict.fromkeys(("mypy", "dmypy"), ("--config-file",)),
+                           "flake8": ("--config",), "pylint": ("--rcfile",),
+                           "coverage": ("--rcfile",), "pytest": ("-c", "--config-file")}
 #: The runners whose build file named elsewhere moves their top folder there (nox and SCons
 #: run in the noxfile's or SConstruct's folder, tox's root is its file's, …): that folder's
 #: start files too.

@@ -192,13 +192,6 @@ def test_p1_a_checkers_setting_startpaths_does_not_read(tmp_path: Path, case: st
     assert denied is not None, "the hook allows a write to the code the checker's settings name"
 
 
-_open("test_p1_a_checkers_setting_startpaths_does_not_read",
-      "startpaths.plugin_paths reads pylint's main/master sections only (pylint reads every "
-      "section), flake8's `paths = WORD` as a module, and no settings file named by the "
-      "plan's --rcfile/--config-file/--config or the session's PYLINTRC/COVERAGE_RCFILE",
-      "pylintrc-basic", "pylint-setup-cfg", "pylint-tox-ini", "pylint-pyproject",
-      "flake8-paths-word", "pylintrc-variable", "pylint-rcfile-option",
-      "mypy-config-file-option", "flake8-config-option", "coverage-rcfile-variable")
 
 
 # --- N: the files a node runner's settings name, read from a folder npm does not start in ----
@@ -482,10 +475,6 @@ def test_p2_a_checker_runs_the_program_its_settings_name(tmp_path: Path, case: s
                    "chmod +x src/py")
     assert denied is not None, "the hook allows a write to the program mypy's settings name"
 
-_open("test_p2_a_checker_runs_the_program_its_settings_name",
-      "startpaths.SETTINGS_FILES reads mypy's `plugins` only; mypy runs `python_executable` "
-      "(settings or --python-executable), which nothing guards",
-      "mypy-ini", "mypy-pyproject", "mypy-option")
 
 
 # --- T: what tox reads at its start beside the files STARTS names --------------------------------
