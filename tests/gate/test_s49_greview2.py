@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, proved
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -161,3 +161,62 @@ _open("test_b1_python_runs_a_start_files_cached_bytecode",
       "a start file's `__pycache__/<name>.<tag>*.pyc` is not guarded beside it "
       "(Python runs it when its header matches the source)",
       *BYTECODE)
+
+
+# --- X1: xargs makes the words of the file it reads its program's options -----------------
+
+
+#: The project's own makefile, and one whose ``test`` target runs the payload.
+MAKEFILE = "test:\n\techo ok\n"
+MAKE_PAYLOAD = "test:\n\ttouch zz\n"
+#: Each case: an entry running make through xargs, whose words come from ``args.txt``.
+XARGS = {"a": "xargs -a args.txt make", "arg-file": "xargs --arg-file=args.txt make",
+         "a-attached": "xargs -aargs.txt make", "stdin": "xargs make < args.txt",
+         "pipe": "cat args.txt | xargs make", "L1": "xargs -L1 make < args.txt"}
+
+
+@pytest.mark.parametrize("case", list(XARGS))
+def test_x1_xargs_reads_its_programs_options_from_a_file(tmp_path: Path, case: str) -> None:
+    """``xargs -a FILE PROG`` (``--arg-file``; or its input, ``< FILE``, ``cat FILE |``)
+    runs ``PROG`` with the words of ``FILE``: they are the program's options as much as the
+    entry's own words are, but the gate guards neither the file nor what it may name. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/args args.txt`` (``-f src/mk test``) is
+    allowed, and make reads ``src/mk`` (GNU xargs, GNU make: the payload runs). The same for
+    any program of a plan entry (``xargs npm``, ``xargs pytest``: ``-p``, ``--rootdir``)."""
+    needs("xargs", "make")
+    files = {"Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD, "args.txt": "test\n",
+             "src/args": "-f src/mk test\n"}
+    denied = _case(tmp_path, [f"Bash({XARGS[case]})", "Bash(cp *)"], files,
+                   ["cp src/args args.txt", XARGS[case]])
+    assert denied is not None, "the hook allows the file xargs reads its words from"
+
+
+_open("test_x1_xargs_reads_its_programs_options_from_a_file",
+      "the file (or input) xargs reads a plan program's words from is not guarded", *XARGS)
+
+
+# --- R2: R restores the folder's saved workspace, whose `.First` runs at start --------------
+
+
+#: Entries running R on a script (R restores ``.RData`` unless ``--no-restore``/``--vanilla``).
+R_RESTORES = {"f": "R -f x.R", "no-echo": "R --no-echo -f x.R", "batch": "R CMD BATCH x.R"}
+
+
+@pytest.mark.parametrize("case", list(R_RESTORES))
+def test_r2_r_restores_the_workspace_of_its_folder(tmp_path: Path, case: str) -> None:
+    """R's start (``?Startup``): after ``.Renviron`` and ``.Rprofile`` it restores the saved
+    workspace ``.RData`` of the folder it starts in, and then runs ``.First()`` if the search
+    path holds one: a saved ``.First`` runs. s49-gfix's table for R guards ``.Renviron`` and
+    ``.Rprofile`` (s48-greview2 I1), not ``.RData``. Plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``cp src/RData .RData`` is allowed, the entry runs the payload (R 4.x)."""
+    needs("R", "Rscript")
+    setup = ('Rscript -e ".First <- function() system(\\"touch zz\\"); '
+             'save(.First, file=\\"src/RData\\")"')
+    denied = _case(tmp_path, [f"Bash({R_RESTORES[case]})", "Bash(cp *)"],
+                   {"x.R": "cat(1)\n"}, ["cp src/RData .RData", R_RESTORES[case]], setup)
+    assert denied is not None, "the hook allows R's saved workspace to be written"
+
+
+_open("test_r2_r_restores_the_workspace_of_its_folder",
+      "R's `.RData` (restored at start, its `.First` run) is missing from STARTS['R']",
+      *R_RESTORES)
