@@ -220,3 +220,30 @@ def test_r2_r_restores_the_workspace_of_its_folder(tmp_path: Path, case: str) ->
 _open("test_r2_r_restores_the_workspace_of_its_folder",
       "R's `.RData` (restored at start, its `.First` run) is missing from STARTS['R']",
       *R_RESTORES)
+
+
+# --- COST: a test runner's own entry naming its test folder denies itself ------------------
+
+
+#: Entries running a test runner on its tests (the folder made, its file touched).
+RUNNER_ENTRIES = ["prove t", "prove -v t/a.t", "bats test", "rspec spec", "mocha test",
+                  "jest tests", "phpunit tests", "python3 -m pytest t"]
+
+
+@pytest.mark.parametrize("entry", RUNNER_ENTRIES)
+def test_cost_a_test_runners_entry_allows_its_own_call(tmp_path: Path, entry: str) -> None:
+    """s49-gfix guards a test runner's operands (s48-greview S6: its tests are code it runs)
+    and then reads the plan's own call as naming a guarded path it may write ("the command
+    names 't': a file the gate itself reads or runs … may be written by it"): ``Bash(prove
+    t)`` denies ``prove t`` (main before s49-gfix allowed the first seven; ``pytest t`` and
+    ``python3 -m unittest tests.test_a`` stay allowed)."""
+    project = hooked_project(tmp_path, [f"Bash({entry})"])
+    for folder in ("t", "test", "tests", "spec"):
+        (project / folder).mkdir()
+    (project / "t" / "a.t").write_text("ok 1\n1..1\n")
+    assert first_denied(project, [entry], home_env(tmp_path / "home")) is None
+
+
+_open("test_cost_a_test_runners_entry_allows_its_own_call",
+      "COST: a test runner's guarded operand makes its own entry's call a writer of it "
+      "(readers._reads knows pytest's operands only)", *RUNNER_ENTRIES)
