@@ -58,7 +58,11 @@ def named_paths(value: str) -> list[str]:
     ``$NAME`` and ``${NAME}`` are read from the environment (``$PWD`` as ``.``: a shell's
     folder, the call's or the project's)."""
     found: list[str] = []
-    for word in _expanded(value).translate(_SEPARATORS).split():
+    expanded = _expanded(value)
+    words = expanded.translate(_SEPARATORS).split()
+    if "'" in expanded or '"' in expanded or "\\" in expanded:
+        words += _shell_words(expanded)  # (`"$PWD"/x`, `'tools'/x`: s48-greview2 E1)
+    for word in dict.fromkeys(words):
         word = word.removeprefix("@")  # java's and javac's `@argfile` (review s47-greview2)
         slash = word.find("/")
         if slash >= 0:
@@ -73,6 +77,42 @@ def named_paths(value: str) -> list[str]:
         elif _file_name(word):
             found.append(word)
     return found
+
+
+def _shell_words(text: str) -> list[str]:
+    """``text``'s words as a shell joins them: a quoted part and the unquoted ones beside it
+    one word (quotes removed; a backslash escapes the character after it, outside single
+    quotes), each split further at ``_SEPARATORS``' characters outside quotes."""
+    words: list[str] = []
+    word: list[str] = []
+    quote = ""
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if quote:
+            if char == quote:
+                quote = ""
+            elif char == "\\" and quote == '"' and text[at + 1:at + 2] in ('"', "\\", "$", "`"):
+                word.append(text[at + 1])
+                at += 1
+            else:
+                word.append(char)
+        elif char in ("'", '"'):
+            quote = char
+        elif char == "\\":
+            word.append(text[at + 1:at + 2])
+            at += 1
+        elif char.isspace() or char in _SPLITS:
+            words.append("".join(word))
+            word = []
+        else:
+            word.append(char)
+        at += 1
+    return [w for w in (*words, "".join(word)) if w]
+
+
+#: What ends a word outside quotes in ``_shell_words``: ``_SEPARATORS``' characters.
+_SPLITS: Final = frozenset(":=,;`()|&<>")
 
 
 def _file_name(word: str) -> bool:

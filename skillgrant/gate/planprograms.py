@@ -105,19 +105,15 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
     given = [w for at, w in enumerate(split) if not _ASSIGNED.match(w) and not (
         _REDIRECTION.match(w) or (at and _OPERATOR.fullmatch(split[at - 1])))]
     words = list(itertools.dropwhile(_RESERVED.__contains__, given))
-    if words[:1] == ["env"] or (words and words[0] in WRAPPERS):
-        from .words import run_words  # (the options' tables: only for a wrapped program)
+    moved: str | None = None
+    if words and (words[0] in WRAPPERS or words[0] in ("env", "unshare", "gdb") or
+                  family(words[0]) == "shell"):  # (`env --chdir=sub make`, `bash -c --
+        from .runneropts import entry_run  # 'cd sub && make'`: s48-greview2 R1, S4b)
 
-        words = run_words(words)
-    code = next((at for at, w in enumerate(words[1:], 1) if takes_code(words[0], w)), 0) if (
-        words and family(words[0]) == "shell") else 0  # (`sh -ec 'cd sub && make'`: S4)
-    if code and words[code + 1:code + 2] in (["cd"], ["pushd"]):
-        words = words[code + 1:]
+        moved, words = entry_run(words)
     if words[:1] in (["cd"], ["pushd"]):
         operands = [w for w in words[1:] if w[:1] != "-"]
-        return (operands[0] if operands else None), []
-    moved = next((w for at, w in enumerate(given[1:], 1)
-                  if given[at - 1] in ("-C", "--chdir") and "env" in given[:at]), None)
+        return (os.path.join(moved or "", operands[0]) if operands else moved), []
     return moved, words
 
 
