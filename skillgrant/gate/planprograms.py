@@ -298,6 +298,10 @@ def _started(name: str, words: list[str]) -> list[str]:
         found += [p for w in words[1:] if w[:1] != "-" for p in local_package(w)]
     named = [os.path.join(f, v) for f in folders
              for v in option_values(words, _FILE_OPTIONS.get(kind, ()))]
+    if kind in ("npm", "npx"):  # the npmrc it is given, and its values (s48-greview2 C5)
+        from .wrapped import NPMRC, NPMRC_OPTIONS
+        found += [p for v in option_values(words, NPMRC_OPTIONS) for f in folders
+                  for p in (*literal(os.path.join(f, v)), NPMRC + os.path.join(f, v))]
     if kind in ("make", "gmake"):  # (and what its rules remake `-f x.mk` from: s48 M1)
         named += [os.path.join(os.path.dirname(n), f"{p}{os.path.basename(n)}{e}")
                   for n in list(named) for p, e in REMADE]

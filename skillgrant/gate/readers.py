@@ -24,7 +24,7 @@ from .cargoargs import SUBCOMMANDED, in_target, subcommand
 from .folded import NOT_ASSIGNED, agreed, folded, tree_commands, unquoted
 from .planprograms import runs_named_file
 from .words import run_words
-from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND
+from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND, npm_reads_settings
 from .writers import GIT_KEEPS, braced, edits, git_subcommand
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -230,6 +230,7 @@ def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
     # interpreter's script: review s44 C7)
     return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
         runs_named_file(name, rest, word) or (name == "cargo" and _manifest(rest, word)) or \
+        (name in ("npm", "npx") and npm_reads_settings(rest, word)) or \
         (name in SUBCOMMANDED and subcommand(rest, word)) or _reads_as(name, rest, word)
 
 

@@ -568,10 +568,6 @@ def test_c5_npm_preloads_what_the_npmrc_its_entry_names_says(tmp_path: Path,
     assert denied is not None, "the hook allows the preload the entry's npmrc names"
 
 
-_open("test_c5_npm_preloads_what_the_npmrc_its_entry_names_says",
-      "startpaths.npmrc_paths reads the folders' `.npmrc`, the user's and the global one; "
-      "not a file `--userconfig=`/`--globalconfig=` in the entry names")
-
 
 # --- I1: an interpreter s48-gfix lets run under its own entry reads start files -------------
 

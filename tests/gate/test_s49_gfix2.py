@@ -10,6 +10,7 @@ import pytest
 from skillgrant.gate.envpaths import named_paths
 from skillgrant.gate.planprograms import plan_programs
 from skillgrant.gate.runneropts import entry_run
+from skillgrant.gate.wrapped import NPMRC, npm_reads_settings
 
 #: An entry's command (quotes removed, as planprograms reads it) → (the folder its program
 #: runs in, the program's words).
@@ -81,3 +82,25 @@ JOINED = {'sh "$PWD"/tools/ssh.sh': "./tools/ssh.sh", "sh 'tools'/ssh.sh": "tool
 @pytest.mark.parametrize("value", list(JOINED))
 def test_a_session_values_quoted_parts_join_into_one_path(value: str) -> None:
     assert JOINED[value] in named_paths(value)
+
+
+@pytest.mark.parametrize("entry", ["npm test --userconfig=ci.npmrc",
+                                   "npm test --userconfig ci.npmrc",
+                                   "npm run build --globalconfig=ci.npmrc"])
+def test_the_npmrc_an_entry_names_is_guarded_and_read(entry: str) -> None:
+    named = plan_programs((f"Bash({entry})",))
+    assert "ci.npmrc" in named and NPMRC + "ci.npmrc" in named
+
+
+#: npm's words holding ``ci.npmrc`` → whether they only read it (its own entry: a cost).
+NPM_READS = {"test --userconfig ci.npmrc": True, "test --userconfig=ci.npmrc": True,
+             "--userconfig ci.npmrc test": True, "run build --globalconfig=ci.npmrc": True,
+             "config set x=1 --userconfig ci.npmrc": False,
+             "login --userconfig=ci.npmrc": False, "test ci.npmrc": False,
+             "test --userconfig ci.npmrc ci.npmrc": False,
+             "--prefix sub test --userconfig ci.npmrc": False}
+
+
+@pytest.mark.parametrize("words", list(NPM_READS))
+def test_npm_reads_the_settings_file_its_option_names(words: str) -> None:
+    assert npm_reads_settings(words.split(), "ci.npmrc") is NPM_READS[words]
