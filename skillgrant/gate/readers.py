@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ..lazy import compile_on_use
 from .cargoargs import SUBCOMMANDED, in_target, subcommand
-from .folded import NOT_ASSIGNED, agreed, folded, tree_commands, unquoted
+from .folded import NOT_ASSIGNED, READ, agreed, folded, tree_commands, unquoted
 from .planprograms import runs_named_file
 from .words import run_words
 from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND, npm_reads_settings
@@ -384,11 +384,12 @@ def _split(text: str) -> list[tuple[str, ...]] | None:
             if token and set(token) <= _OPERATOR | {"<", ">"}:
                 # `gcc -o > log x` is one command; `<(…)` a command of its own
                 target = ("<" in token or ">" in token) and set(token).isdisjoint("()`")
+                lead = READ if token == "<" else ">"  # (`< FILE` reads it: folded.READ)
                 if not target:
                     found.append(tuple(words))
                     words = []
             elif target:
-                found.append((">", token))
+                found.append((lead, token))
                 target = False
             else:
                 words.append(NOT_ASSIGNED + token if _ASSIGNMENT.match(token) else token)

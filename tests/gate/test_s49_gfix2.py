@@ -9,6 +9,7 @@ import pytest
 
 from skillgrant.gate.envpaths import named_paths
 from skillgrant.gate.planprograms import plan_programs
+from skillgrant.gate.readers import writer_of
 from skillgrant.gate.runneropts import entry_run
 from skillgrant.gate.wrapped import NPMRC, npm_reads_settings
 
@@ -104,3 +105,18 @@ NPM_READS = {"test --userconfig ci.npmrc": True, "test --userconfig=ci.npmrc": T
 @pytest.mark.parametrize("words", list(NPM_READS))
 def test_npm_reads_the_settings_file_its_option_names(words: str) -> None:
     assert npm_reads_settings(words.split(), "ci.npmrc") is NPM_READS[words]
+
+
+#: A guarded ``tools/x.sh`` in a command → whether a program of it may write the file: ``<``
+#: alone opens it to read (s48-greview2's COST: ``Bash(bash < tools/x.sh)`` denied its own
+#: call); ``<>``, ``>``, a later writer still write.
+INPUTS = {"bash < tools/x.sh": False, "sh <tools/x.sh": False, "bash 0< tools/x.sh": False,
+          "cat < tools/x.sh": False, "bash <tools/x.sh >&2": False,
+          "bash <> tools/x.sh": True, "bash 3<>tools/x.sh": True, "bash >tools/x.sh": True,
+          "bash < tools/x.sh > tools/x.sh": True, "bash < tools/x.sh; cp a tools/x.sh": True,
+          "sh < tools/x.sh | tee tools/x.sh": True, "bash < <(cp a tools/x.sh)": True}
+
+
+@pytest.mark.parametrize("text", list(INPUTS))
+def test_an_input_redirection_reads_its_file(text: str) -> None:
+    assert (writer_of(text, ["tools/x.sh"]) is not None) is INPUTS[text]
