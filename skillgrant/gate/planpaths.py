@@ -24,6 +24,13 @@ MODULES: Final = "+"
 #: What ``plan_programs`` writes before a Python checker that imports the plugins its settings
 #: name (``&mypy``; ``&*`` under a runner of any program): ``startpaths.plugin_paths`` reads them.
 SETTINGS: Final = "&"
+#: What ``plan_programs`` writes before a pip requirements file (``=requirements.txt``) and a
+#: makefile or make's folder (``:x.mk``, ``:sub``) the plan's program reads: ``guards`` reads
+#: there the files each includes (``buildnames``: review s48-greview P1, M1).
+REQUIREMENTS: Final = "="
+MAKEFILE: Final = ":"
+#: The marks kept first when a path is read in a folder (``in_folders``).
+MARKED: Final = ("%", "+", "=", ":")
 
 
 def option_values(words: list[str], names: tuple[str, ...]) -> list[str]:
@@ -49,7 +56,7 @@ def in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[s
     found: list[str] = []
     for folder in folders:  # (os.path.join written out: the hook makes hundreds of these)
         if not folder:  # (plan_programs' own: each name as it is, a marked one's `/` gone)
-            found += [n.rstrip("/") if n[:1] in (WORKSPACES, MODULES) else n for n in names]
+            found += [n.rstrip("/") if n[:1] in MARKED else n for n in names]
             continue
         base = folder if folder[-1:] == "/" else folder + "/"
         parts = [p for p in folder.split("/") if p]
@@ -57,7 +64,7 @@ def in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[s
         ups = [lead + "/".join(parts[:k]) + "/" for k in range(1, len(parts) + 1)]
         for name in names:
             rest = name[1:]
-            if name[:1] in (WORKSPACES, MODULES):  # (the mark stays first)
+            if name[:1] in MARKED:  # (the mark stays first)
                 found.append(name[0] + (rest if rest[:1] == "/" else base + rest).rstrip("/"))
             elif name[:1] != "^":
                 found.append(name if name[:1] == "/" else base + name)
@@ -74,8 +81,8 @@ def module_files(module: str) -> list[str]:
     namespace package, which a regular one later on ``sys.path`` wins over; its
     ``__main__.py`` runs where none is installed)."""
     top = module.split(".")[0]
-    if "." in module:
-        return [top + "/"]
+    if "." in module:  # (or a module's class and method: `unittest test_x.TestA`, s48 S5)
+        return [top + "/", *module_files(top)]
     import _imp
 
     return [top + ".py", top + ".pyc", top + "/__init__.py", top + "/__init__.pyc",
