@@ -120,3 +120,21 @@ INPUTS = {"bash < tools/x.sh": False, "sh <tools/x.sh": False, "bash 0< tools/x.
 @pytest.mark.parametrize("text", list(INPUTS))
 def test_an_input_redirection_reads_its_file(text: str) -> None:
     assert (writer_of(text, ["tools/x.sh"]) is not None) is INPUTS[text]
+
+
+#: A session value → paths it names (s49-greview E1): a `${X:-W}` read in its place inside
+#: the word, each value it may take; a pattern's folder whole.
+EXPANDED = {"sh tools/ssh-${UNSET_S49:-dev}.sh": ["tools/ssh-dev.sh", "tools/ssh-.sh"],
+            "sh tools/${S49_WRAP:-ssh}.sh": ["tools/my.sh", "tools/ssh.sh"],
+            "sh tools/ssh${S49_CI:+-ci}.sh": ["tools/ssh.sh", "tools/ssh-ci.sh"],
+            "sh tools/ss?.sh": ["tools/"], "sh tools/{a,b}.sh": ["tools/"],
+            "sh *.sh": ["./"]}
+
+
+@pytest.mark.parametrize("value", list(EXPANDED))
+def test_a_session_values_expansion_is_read_in_its_place(
+        value: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("UNSET_S49", raising=False)
+    monkeypatch.setenv("S49_WRAP", "my")
+    monkeypatch.setenv("S49_CI", "1")
+    assert set(EXPANDED[value]) <= set(named_paths(value))
