@@ -106,7 +106,7 @@ def new_branch_here(words: list[str]) -> bool:
 
 #: What ``plan_programs`` writes before the settings file an entry's ``npm --userconfig
 #: FILE`` (``--globalconfig``) names: ``npmrc_paths`` reads it as the folders' (s48-greview2 C5).
-NPMRC: Final = "="
+NPMRC: Final = "!"
 #: npm's options naming the settings file it reads in the place of the user's, the global one.
 NPMRC_OPTIONS: Final = ("--userconfig", "--globalconfig")
 #: npm's subcommands (and their aliases) that write no settings file (``config``, ``set``,
