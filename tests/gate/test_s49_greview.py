@@ -1,0 +1,581 @@
+"""Review s49 (s49-greview) of the call gate, session 48's new code first (envpaths' reading of
+a session value, startpaths' plugins and ``.npmrc`` values, the here-string reading, the new
+hook form): sequences of calls the printed hook allows under a narrow plan, after which real
+bash (or the real program) runs a payload (``touch zz``). Each case proves the hole with real
+bash in a scratch copy first (a scratch home), then asks the printed hook for each call in
+turn, running the allowed ones; the hook allowing them all is the finding: these tests fail
+while the hole is open (``OPEN`` marks them strict xfails)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+
+def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
+          extra: dict[str, str] | None = None, setup: str = "") -> str | None:
+    """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
+    holding ``files`` (and what the bash text ``setup`` made there), the session's environment
+    with ``extra``; the first call the printed hook denies, or None."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, entries)
+        for name, text in files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        env = {**home_env(tmp_path / side / "home"), **(extra or {})}
+        if setup:
+            subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120, env=env,
+                           capture_output=True)
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    return found[0]
+
+
+# --- E: a session value whose shell reading differs from envpaths' ---------------------------
+
+
+#: An ssh remote: git runs ``GIT_SSH_COMMAND`` through ``sh -c`` (dash here) for a fetch.
+SSH_REMOTE = "git remote add origin ssh://h.invalid/r"
+
+#: (the session's ``GIT_SSH_COMMAND``, its other variables, the file the shell runs): values
+#: naming ``tools/…`` through a form ``envpaths._expanded`` reads as a guess rather than as the
+#: shell reads it. ``${NAME:-WORD}`` (and ``:+``, ``:=``) is read as "VALUE WORD", a space
+#: between them, so a path the expansion sits inside of is cut in two (``tools/ssh-`` and
+#: ``dev.sh``, neither the file); quotes and backslashes inside a word are read as separators
+#: (``_SEPARATORS``) or kept (``\``), while the shell removes them; a glob is read literally.
+SPLIT = {
+    "control-plain": ("sh tools/ssh.sh", {}, "tools/ssh.sh"),
+    "default-inside-a-word": ("sh tools/ssh-${MODE:-dev}.sh", {}, "tools/ssh-dev.sh"),
+    "default-set-inside-a-word": ("sh tools/${WRAP:-ssh}.sh", {"WRAP": "my"},
+                                  "tools/my.sh"),
+    "alternative-inside-a-word": ("sh tools/ssh${CI:+-ci}.sh", {"CI": "1"}, "tools/ssh-ci.sh"),
+    "quotes-inside-a-word": ('sh tools/"ssh".sh', {}, "tools/ssh.sh"),
+    "quoted-space": ("sh 'tools/my ssh.sh'", {}, "tools/my ssh.sh"),
+    "backslash": ("sh tools/s\\sh.sh", {}, "tools/ssh.sh"),
+    "glob": ("sh tools/ss?.sh", {}, "tools/ssh.sh"),
+}
+
+
+@pytest.mark.parametrize("case", list(SPLIT))
+def test_e1_a_session_value_the_shell_reads_otherwise(tmp_path: Path, case: str) -> None:
+    """Session env ``GIT_SSH_COMMAND`` (see ``SPLIT``), an ssh remote, plan ``Bash(git
+    fetch)``, ``Bash(cp *)``: ``cp src/x.sh <the file>`` is allowed (envpaths guards other
+    paths) and ``git fetch`` runs it through the shell git starts."""
+    value, more, target = SPLIT[case]
+    needs("git")
+    denied = _case(tmp_path, ["Bash(git fetch)", "Bash(cp *)"], {"tools/.keep": ""},
+                   [f"cp src/x.sh '{target}'", "git fetch"],
+                   {"GIT_SSH_COMMAND": value, **more}, SSH_REMOTE)
+    assert denied is not None, "the hook allows a write to the program the value runs"
+
+
+
+
+# --- P: the plugins a checker's settings name, in places startpaths does not read ------------
+
+
+#: Python code running the payload (an ``init-hook`` execs it, a checker imports it).
+PY_PAYLOAD = "import os\nos.system('touch zz')\n"
+#: pylint's code setting ``init-hook`` runs: the file ``tools/h.py`` a covered copy writes.
+INIT_HOOK = 'init-hook=exec(open("tools/h.py").read())\n'
+#: A flake8 plugin class (its ``extension`` entry ``XYZ = fplug:P``).
+FLAKE8_PLUGIN = ("class P:\n    name = 'x'\n    version = '1'\n\n    def __init__(self, tree):\n"
+                 "        pass\n\n    def run(self):\n        return iter(())\n")
+
+#: A mypy plugin module, a coverage plugin module (their entry points).
+MYPY_PLUGIN = "from mypy.plugin import Plugin\n\n\ndef plugin(version):\n    return Plugin\n"
+COVERAGE_PLUGIN = "def coverage_init(reg, options):\n    pass\n"
+
+
+def _tools(tmp_path: Path) -> dict[str, str]:
+    """``PATH`` with the review tools' folder first (``SKILLGRANT_REVIEW_TOOLS``: pylint,
+    flake8, coverage; s48-gfix's /tmp/s48g/tvbin), this interpreter's folder last (mypy)."""
+    import os
+    import sys
+
+    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS", "/tmp/s48g/tvbin")
+    own = tmp_path / "bin"  # (mypy: this interpreter's module, the folder off sys.path: -P)
+    own.mkdir(exist_ok=True)
+    (own / "mypy").write_text(f'#!/bin/sh\nexec "{sys.executable}" -P -m mypy "$@"\n')
+    (own / "mypy").chmod(0o755)
+    return {"PATH": f"{tools}:{own}:{os.environ['PATH']}"}
+
+
+#: (the checker, the plan's entry, the settings files, the file the copy writes, the
+#: environment's additions): settings naming code the checker runs where startpaths reads no
+#: plugin setting. pylint reads every section of a ``pylintrc`` (``[BASIC]``: options are
+#: flat), every ``[pylint.*]`` section of ``setup.cfg``/``tox.ini`` and every
+#: ``[tool.pylint.*]`` table of ``pyproject.toml``; startpaths reads ``main``/``master``
+#: only. flake8's ``paths = tools`` (no slash: a folder all the same) is read as a module's
+#: name (``tools.py``), not the folder its plugin module is imported from.
+CHECKER_PLACES = {
+    "control-pylintrc-main": ("pylint", "Bash(pylint src)", {".pylintrc": "[MAIN]\n" + INIT_HOOK},
+                              "tools/h.py", {}),
+    "pylintrc-basic": ("pylint", "Bash(pylint src)", {".pylintrc": "[BASIC]\n" + INIT_HOOK},
+                       "tools/h.py", {}),
+    "pylint-setup-cfg": ("pylint", "Bash(pylint src)",
+                         {"setup.cfg": "[pylint.basic]\n" + INIT_HOOK}, "tools/h.py", {}),
+    "pylint-tox-ini": ("pylint", "Bash(pylint src)",
+                       {"tox.ini": "[pylint.messages control]\n" + INIT_HOOK}, "tools/h.py", {}),
+    "pylint-pyproject": ("pylint", "Bash(pylint src)",
+                         {"pyproject.toml": "[tool.pylint.basic]\ninit-hook = '"
+                          'exec(open("tools/h.py").read())' "'\n"}, "tools/h.py", {}),
+    "flake8-paths-word": ("flake8", "Bash(flake8 src)",
+                          {"setup.cfg": "[flake8:local-plugins]\nextension =\n    XYZ = fplug:P"
+                           "\npaths = tools\n", "tools/fplug.py": FLAKE8_PLUGIN},
+                          "tools/fplug.py", {}),
+    # a settings file named elsewhere than by its usual name: the session's PYLINTRC /
+    # COVERAGE_RCFILE (envpaths guards the file, no one reads the code it names), the plan's
+    # own `--rcfile`, `--config-file`, `--config` (planprograms guards the file only)
+    "pylintrc-variable": ("pylint", "Bash(pylint src)", {"ci/pylintrc": "[MAIN]\n" + INIT_HOOK},
+                          "tools/h.py", {"PYLINTRC": "ci/pylintrc"}),
+    "pylint-rcfile-option": ("pylint", "Bash(pylint --rcfile=ci/pylintrc src)",
+                             {"ci/pylintrc": "[MAIN]\n" + INIT_HOOK}, "tools/h.py", {}),
+    "mypy-config-file-option": ("mypy", "Bash(mypy --config-file ci/mypy.ini src)",
+                                {"ci/mypy.ini": "[mypy]\nplugins = p.py\n", "ci/p.py": MYPY_PLUGIN},
+                                "ci/p.py", {}),
+    "flake8-config-option": ("flake8", "Bash(flake8 --config ci/flake8.cfg src)",
+                             {"ci/flake8.cfg": "[flake8]\n[flake8:local-plugins]\nextension =\n"
+                              "    XYZ = fplug:P\npaths = ./tools\n",
+                              "ci/tools/fplug.py": FLAKE8_PLUGIN}, "ci/tools/fplug.py", {}),
+    "coverage-rcfile-variable": ("coverage", "Bash(coverage report)",
+                                 {"ci/coveragerc": "[run]\nplugins = cplug\n",
+                                  "cplug.py": COVERAGE_PLUGIN}, "cplug.py",
+                                 {"COVERAGE_RCFILE": "ci/coveragerc"}),
+}
+
+
+@pytest.mark.parametrize("case", list(CHECKER_PLACES))
+def test_p1_a_checkers_setting_startpaths_does_not_read(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<checker> src)``, ``Bash(cp *)``, the project's settings (see
+    ``CHECKER_PLACES``; guarded, not written here): ``cp e/p.py <file>`` is allowed and the
+    plan's checker runs it (real pylint 4 / flake8 7)."""
+    checker, entry, files, target, more = CHECKER_PLACES[case]
+    extra = {**_tools(tmp_path), **more}
+    import shutil
+
+    if checker == "mypy":
+        pytest.importorskip("mypy")
+    if shutil.which(checker, path=extra["PATH"]) is None:
+        pytest.skip(f"not installed: {checker} (SKILLGRANT_REVIEW_TOOLS)")
+    code = PY_PAYLOAD + {"flake8": FLAKE8_PLUGIN, "mypy": MYPY_PLUGIN,
+                         "coverage": COVERAGE_PLUGIN}.get(checker, "")
+    denied = _case(tmp_path, [entry, "Bash(cp *)"],
+                   {**files, "src/a.py": "x = 1\n", "tools/.keep": "", "e/p.py": code},
+                   [f"cp e/p.py {target}", entry[5:-1]], extra)
+    assert denied is not None, "the hook allows a write to the code the checker's settings name"
+
+
+_open("test_p1_a_checkers_setting_startpaths_does_not_read",
+      "startpaths.plugin_paths reads pylint's main/master sections only (pylint reads every "
+      "section), flake8's `paths = WORD` as a module, and no settings file named by the "
+      "plan's --rcfile/--config-file/--config or the session's PYLINTRC/COVERAGE_RCFILE",
+      "pylintrc-basic", "pylint-setup-cfg", "pylint-tox-ini", "pylint-pyproject",
+      "flake8-paths-word", "pylintrc-variable", "pylint-rcfile-option",
+      "mypy-config-file-option", "flake8-config-option", "coverage-rcfile-variable")
+
+
+# --- N: the files a node runner's settings name, read from a folder npm does not start in ----
+
+
+#: A node script writing the payload (``zz`` in its folder).
+JS_PAYLOAD = "require('fs').writeFileSync('zz', '')\n"
+#: A package whose ``test`` script runs node.
+PACKAGE = '{"name": "a", "version": "1.0.0", "scripts": {"test": "node t.js"}}\n'
+#: ``node-options`` in an ``.npmrc``: npm hands it to each script's node as NODE_OPTIONS, node
+#: reads ``./pre.js`` from the script's folder (the package's).
+PRELOAD = "node-options=--require ./pre.js\n"
+
+#: (the plan's entry, the files, the file the copy writes): [prefix] ``npm --prefix sub``
+#: reads ``sub/.npmrc`` as the project's settings (startpaths reads the call's folders' and
+#: the home's only) and runs the script in ``sub``; [workspace] the root's ``.npmrc`` is
+#: read, but ``./pre.js`` is read from each of the call's folders, while node runs the
+#: workspace's script in ``packages/a``; [userconfig] the root's ``.npmrc`` names another
+#: settings file (``userconfig``), guarded whole, whose own values no one reads.
+NPMRC_PLACES = {
+    "control-root": ("npm test", {"package.json": PACKAGE, "t.js": "\n", ".npmrc": PRELOAD},
+                     "pre.js"),
+    "prefix": ("npm --prefix sub test", {"sub/package.json": PACKAGE, "sub/t.js": "\n",
+                                         "sub/.npmrc": PRELOAD}, "sub/pre.js"),
+    "workspace": ("npm test -w packages/a",
+                  {"package.json": '{"name": "r", "workspaces": ["packages/a"]}\n',
+                   "packages/a/package.json": PACKAGE, "packages/a/t.js": "\n",
+                   ".npmrc": PRELOAD}, "packages/a/pre.js"),
+    "userconfig": ("npm test", {"package.json": PACKAGE, "t.js": "\n",
+                                ".npmrc": "userconfig=ci/npmrc\n", "ci/npmrc": PRELOAD},
+                   "pre.js"),
+}
+
+
+@pytest.mark.parametrize("case", list(NPMRC_PLACES))
+def test_n1_an_npmrc_value_read_from_another_folder(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, the project's own ``.npmrc`` files (not
+    written here; see ``NPMRC_PLACES``): ``cp src/p.js <file>`` is allowed and the plan's
+    npm script preloads it (real npm)."""
+    entry, files, target = NPMRC_PLACES[case]
+    needs("npm", "node")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/p.js": JS_PAYLOAD},
+                   [f"cp src/p.js {target}", entry])
+    assert denied is not None, "the hook allows a write to the module npm's settings preload"
+
+
+_open("test_n1_an_npmrc_value_read_from_another_folder",
+      "startpaths.npmrc_paths reads the .npmrc files of the call's folders and the home, "
+      "relative values from those folders: not npm --prefix DIR's, not from a workspace's "
+      "folder, not the file userconfig names", "prefix", "workspace", "userconfig")
+
+
+# --- H: the session's home spelled otherwise than its real path --------------------------------
+
+
+#: A git setting running the payload at a fetch over ssh.
+SSH_PAYLOAD = "[core]\n\tsshCommand = touch zz;\n"
+#: How the session's ``HOME`` names the same folder (the scratch home; ``{home}``: its path).
+HOMES = {
+    "control-plain": "{home}",
+    "two-slashes": "/{home}",
+    "dot-folder": "{home_dot}",
+    "trailing-slash": "{home}/",
+    "inner-two-slashes": "{home_dd}",
+    "dot-dot": "{home}/../home",
+}
+
+
+@pytest.mark.parametrize("case", list(HOMES))
+def test_h1_a_home_spelled_otherwise(tmp_path: Path, case: str) -> None:
+    """Session ``HOME`` spelled as ``HOMES`` says (the same folder), plan ``Bash(git fetch)``,
+    ``Bash(cp *)``, an ssh remote: ``cp src/gc ~/.gitconfig`` (``core.sshCommand``) is
+    allowed and ``git fetch`` runs the payload."""
+    needs("git")
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, ["Bash(git fetch)", "Bash(cp *)"])
+        (project / "src" / "gc").write_text(SSH_PAYLOAD)
+        env = home_env(tmp_path / side / "home")
+        home = env["HOME"]
+        env["HOME"] = HOMES[case].format(home=home, home_dot=home.replace("/tmp/", "/tmp/./", 1),
+                                         home_dd=home.replace("/tmp/", "/tmp//", 1))
+        subprocess.run(["bash", "-c", f"git init -q && {SSH_REMOTE}"], cwd=project, check=True,
+                       timeout=60, env=env, capture_output=True)
+        calls = ["cp src/gc ~/.gitconfig", "git fetch"]
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a write to the home's git settings"
+
+
+# --- S: the file a plan's script entry runs, named otherwise than by its word ------------------
+
+
+#: (the plan's entry, the files, the file the copy writes): what node runs for the entry's
+#: words beyond the word itself.
+SCRIPT_WORDS = {
+    "control-node-script": ("node app.js", {"app.js": "\n"}, "app.js"),
+    "node-dot-main": ("node .", {"package.json": '{"name": "a", "main": "server.js"}\n'},
+                      "server.js"),
+    "node-folder-main": ("node tools", {"tools/package.json": '{"main": "run.js"}\n'},
+                         "tools/run.js"),
+    "node-folder-index": ("node tools", {"tools/.keep": ""}, "tools/index.js"),
+    "node-preload-no-extension": ("node -r ./pre app.js", {"app.js": "\n"}, "pre.js"),
+    "node-preload-attached": ("node --require=./pre.js app.js", {"app.js": "\n"}, "pre.js"),
+    "node-script-no-extension-after-preload": ("node -r ./pre.js server", {"pre.js": "\n"},
+                                               "server.js"),
+    "node-preload-folder": ("node -r ./boot app.js", {"app.js": "\n", "boot/.keep": ""},
+                            "boot/index.js"),
+    "node-preload-folder-main": ("node -r ./boot app.js", {"app.js": "\n", "boot/package.json":
+                                                            '{"main": "b.js"}\n'},
+                                 "boot/b.js"),
+}
+
+
+@pytest.mark.parametrize("case", list(SCRIPT_WORDS))
+def test_s1_a_file_node_runs_for_the_entrys_words(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``SCRIPT_WORDS``): ``cp src/p.js <file>``
+    is allowed and the plan's entry runs it (real node)."""
+    entry, files, target = SCRIPT_WORDS[case]
+    needs("node")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/p.js": JS_PAYLOAD},
+                   [f"cp src/p.js {target}", entry])
+    assert denied is not None, "the hook allows a write to the file the entry runs"
+
+
+#: (the session's variables, the files, the file the copy writes): a preload named without
+#: its extension (node's ``require`` adds ``.js``, ``.json``, ``.node``), in the session's
+#: NODE_OPTIONS or an ``.npmrc``'s ``node-options``; envpaths guards the word as written
+#: (``./pre``), no file of that name.
+PRELOAD_WORDS = {
+    "control-node-options": ({"NODE_OPTIONS": "--require ./pre.js"}, {}, "pre.js"),
+    "node-options": ({"NODE_OPTIONS": "--require ./pre"}, {}, "pre.js"),
+    "node-options-attached": ({"NODE_OPTIONS": "-r./tools/pre"}, {"tools/.keep": ""},
+                              "tools/pre.js"),
+    "npmrc": ({}, {".npmrc": "node-options=--require ./pre\n"}, "pre.js"),
+}
+
+
+@pytest.mark.parametrize("case", list(PRELOAD_WORDS))
+def test_e2_a_preload_named_without_its_extension(tmp_path: Path, case: str) -> None:
+    """Session ``NODE_OPTIONS`` or the project's ``.npmrc`` (see ``PRELOAD_WORDS``), plan
+    ``Bash(npm test)``, ``Bash(cp *)``, a package whose test script runs node: ``cp src/p.js
+    <file>`` is allowed and node preloads it (real npm, node)."""
+    variables, files, target = PRELOAD_WORDS[case]
+    needs("npm", "node")
+    denied = _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"],
+                   {**files, "package.json": PACKAGE, "t.js": "\n", "src/p.js": JS_PAYLOAD},
+                   [f"cp src/p.js {target}", "npm test"], variables)
+    assert denied is not None, "the hook allows a write to the module node preloads"
+
+
+_open("test_s1_a_file_node_runs_for_the_entrys_words",
+      "readers/planprograms guard a node preload's word as written (`./pre`); node's require "
+      "adds .js (the script word gets node's extensions since s48, not a -r value)",
+      "node-preload-no-extension")
+_open("test_e2_a_preload_named_without_its_extension",
+      "envpaths.named_paths guards NODE_OPTIONS' / node-options' `--require ./pre` as written; "
+      "node's require reads ./pre.js", "node-options", "node-options-attached", "npmrc")
+
+
+# --- E3: a relative session value read from the folder the plan's program moves to ------------
+
+
+#: A makefile whose ``test`` target does nothing (the project's own ``sub/Makefile``).
+MAKEFILE = "test:\n\t@true\n"
+#: (the session's variables, the plan's entry, the files, the setup, the file the copy
+#: writes): envpaths reads a relative value from the call's folder and the project's
+#: (``session_paths``' roots), while the plan's program runs in a folder its option names
+#: (``npm -w``, ``git -C``, ``make -C``), where the value is read from.
+MOVED = {
+    "control-make": ({"MAKEFILES": "common.mk"}, "make test", {"Makefile": MAKEFILE}, "",
+                     "common.mk"),
+    "npm-workspace": ({"NODE_OPTIONS": "--require ./pre.js"}, "npm test -w packages/a",
+                      {"package.json": '{"name": "r", "workspaces": ["packages/a"]}\n',
+                       "packages/a/package.json": PACKAGE, "packages/a/t.js": "\n",
+                       "pre.js": "\n"}, "", "packages/a/pre.js"),  # (npm's own preload)
+    "git-C": ({"GIT_SSH_COMMAND": "sh tools/ssh.sh"}, "git -C sub fetch",
+              {"sub/tools/.keep": ""}, f"cd sub && git init -q && {SSH_REMOTE}",
+              "sub/tools/ssh.sh"),
+    "make-C": ({"MAKEFILES": "common.mk"}, "make -C sub test", {"sub/Makefile": MAKEFILE}, "",
+               "sub/common.mk"),
+}
+
+
+@pytest.mark.parametrize("case", list(MOVED))
+def test_e3_a_relative_value_read_where_the_program_moves(tmp_path: Path, case: str) -> None:
+    """Session variables and plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``MOVED``): ``cp
+    src/x <file>`` (a script for ssh, a module for node, a makefile for make: each runs the
+    payload) is allowed and the plan's entry reads it (real npm, git, make)."""
+    variables, entry, files, setup, target = MOVED[case]
+    needs(entry.split()[0])
+    payload = {"npm": JS_PAYLOAD, "make": "X := $(shell touch zz)\n"}.get(entry.split()[0],
+                                                                          "touch zz\n")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/x": payload},
+                   [f"cp src/x {target}", entry], variables, setup)
+    assert denied is not None, "the hook allows a write to the file the value names there"
+
+_open("test_e3_a_relative_value_read_where_the_program_moves",
+      "envpaths.session_paths reads a relative value from the call's folder and the "
+      "project's only, not from the folder the plan's program moves to (npm -w, git -C, "
+      "make -C: planprograms' _FOLDER_OPTIONS)", "npm-workspace", "git-C", "make-C")
+
+
+# --- V: under `skillgrant serve`, a compared value naming a variable the service lacks ---------
+
+
+def test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare(
+        tmp_path: Path) -> None:
+    """The session and the service hold the same ``GIT_SSH_COMMAND='sh tools/$WRAP.sh'`` (a
+    compared variable: equal), the session also ``WRAP=my`` (not compared). The hook process
+    reads ``tools/my.sh`` and denies ``cp src/x.sh tools/my.sh``; the service expands
+    ``$WRAP`` from its own environment (unset: ``tools/.sh``) and allows it, then the
+    session's ``git fetch`` runs ``tools/my.sh`` (proved with real bash). Plan ``Bash(git
+    fetch)``, ``Bash(cp *)``, an ssh remote."""
+    import json
+
+    from serving import session_headers, start, transcript
+    from test_gate_files import payload
+
+    needs("git")
+    calls = ["cp src/x.sh tools/my.sh", "git fetch"]
+    project = hooked_project(tmp_path / "run", ["Bash(git fetch)", "Bash(cp *)"])
+    (project / "tools").mkdir()
+    service = {**home_env(tmp_path / "home"), "GIT_SSH_COMMAND": "sh tools/$WRAP.sh"}
+    service.pop("WRAP", None)
+    session = {**service, "WRAP": "my"}
+    subprocess.run(["bash", "-c", SSH_REMOTE], cwd=project, check=True, env=session,
+                   capture_output=True)
+    assert proved(project, tmp_path / "run", calls, session), "bash ran no payload"
+    assert first_denied(project, calls, session) == calls[0]  # (the hook process: denied)
+    said = []
+    with start([f"plan={project / 'plan.json'}"], env=service) as served:
+        for call in ("cp src/x.sh .claude/hooks/x.sh", calls[0]):  # (a control first)
+            body = {**json.loads(payload(call, project)),
+                    "transcript_path": transcript(session, str(project))}
+            reply = served.post("/v1/hook/plan", body, session=False,
+                                headers={"Content-Type": "application/json",
+                                         **session_headers(session, str(project))})
+            said.append(json.loads(reply.body)["hookSpecificOutput"]["permissionDecision"]
+                        if reply.body else "allow")
+    assert said[0] == "deny", "the service does not decide this session's calls"
+    assert said[1] == "deny", "the service allows the write the hook process denies"
+
+
+_open("test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare",
+      "envpaths expands $NAME from the service's environment; a compared value naming a "
+      "variable that is not compared (WRAP) reads otherwise in the service than in the session")
+
+
+# --- P2: the program a checker's settings name it to run ---------------------------------------
+
+
+#: (the plan's entry, the settings files, the file the copy writes): mypy runs its
+#: ``python_executable`` (to ask it for its search folders: ``pyinfo getsearchdirs``); the
+#: project's settings naming its own venv's interpreter (the common case) make that file
+#: what ``mypy src`` runs. startpaths reads mypy's ``plugins`` key only.
+RUN_BY_SETTINGS = {
+    "mypy-ini": ("mypy src", {"mypy.ini": "[mypy]\npython_executable = .venv/bin/python\n"},
+                 ".venv/bin/python"),
+    "mypy-pyproject": ("mypy src", {"pyproject.toml": '[tool.mypy]\npython_executable = '
+                                                      '"tools/py"\n'}, "tools/py"),
+    "mypy-option": ("mypy --python-executable tools/py src", {}, "tools/py"),
+}
+
+
+@pytest.mark.parametrize("case", list(RUN_BY_SETTINGS))
+def test_p2_a_checker_runs_the_program_its_settings_name(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, ``Bash(mkdir *)``, the project's settings (not
+    written; see ``RUN_BY_SETTINGS``): ``mkdir -p`` its folder and ``cp src/py <file>`` (an
+    executable script) are allowed, and mypy runs it (real mypy 1.x)."""
+    pytest.importorskip("mypy")
+    entry, files, target = RUN_BY_SETTINGS[case]
+    folder = target.rsplit("/", 1)[0]
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"],
+                   {**files, "src/a.py": "x = 1\n", "src/py": "#!/bin/sh\ntouch zz\n"},
+                   [f"mkdir -p {folder}", f"cp src/py {target}", entry], _tools(tmp_path),
+                   "chmod +x src/py")
+    assert denied is not None, "the hook allows a write to the program mypy's settings name"
+
+_open("test_p2_a_checker_runs_the_program_its_settings_name",
+      "startpaths.SETTINGS_FILES reads mypy's `plugins` only; mypy runs `python_executable` "
+      "(settings or --python-executable), which nothing guards",
+      "mypy-ini", "mypy-pyproject", "mypy-option")
+
+
+# --- T: what tox reads at its start beside the files STARTS names --------------------------------
+
+
+#: A tox.toml whose ``lint`` environment runs nothing of the project's; and the payload's.
+TOX_TOML = '[env.lint]\nskip_install = true\ncommands = [["python", "-c", "pass"]]\n'
+TOX_TOML_PAYLOAD = ('[env.lint]\nskip_install = true\ncommands = [["touch", "zz"]]\n'
+                    'allowlist_externals = ["touch"]\n')
+#: The same in tox.ini.
+TOX_INI = ("[tox]\nskipsdist = true\n[testenv:lint]\nskip_install = true\n"
+           "commands = python -c pass\n")
+#: tox's user settings: every option of its command line, ``override`` among them.
+TOX_USER = ("[tox]\noverride = testenv:lint.commands=touch zz\n"
+            "    testenv:lint.allowlist_externals=touch\n")
+
+#: (the project's files, the file the copy writes, its text, the folder made first): tox 4
+#: reads ``tox.toml`` (a project's only settings: STARTS["tox"] lists tox.ini, pyproject.toml
+#: and setup.cfg), imports ``toxfile.py`` beside its settings at every start (an inline
+#: plugin), and reads the user's ``~/.config/tox/config.ini`` (``override`` sets any
+#: environment's commands).
+TOX_READS = {
+    "tox-toml": ({"tox.toml": TOX_TOML}, "tox.toml", TOX_TOML_PAYLOAD, ""),
+    "toxfile": ({"tox.ini": TOX_INI}, "toxfile.py", PY_PAYLOAD, ""),
+    "user-config": ({"tox.ini": TOX_INI}, "~/.config/tox/config.ini", TOX_USER,
+                    "~/.config/tox"),
+}
+
+
+@pytest.mark.parametrize("case", list(TOX_READS))
+def test_t1_tox_reads_a_file_at_its_start(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(tox -e lint)``, ``Bash(cp *)``, ``Bash(mkdir *)`` (see ``TOX_READS``):
+    ``cp src/t <file>`` is allowed and ``tox -e lint`` runs the payload (real tox 4)."""
+    tox = _review_tool("tox")
+    files, target, text, folder = TOX_READS[case]
+    calls = [f"mkdir -p {folder}"] if folder else []
+    calls += [f"cp src/t {target}", "tox -e lint"]
+    denied = _case(tmp_path, ["Bash(tox -e lint)", "Bash(cp *)", "Bash(mkdir *)"],
+                   {**files, "src/t": text}, calls, {"PATH": f"{tox}:{_tools(tmp_path)['PATH']}"})
+    assert denied is not None, "the hook allows a write to what tox reads at its start"
+
+
+def _review_tool(name: str) -> str:
+    """The folder holding ``name`` (``SKILLGRANT_REVIEW_TOOLS``, s48-greview's tools venv
+    /tmp/s48gr/tv/bin, or ``PATH``'s); skips without one."""
+    import os
+    import shutil
+
+    for folder in (os.environ.get("SKILLGRANT_REVIEW_TOOLS"), "/tmp/s48gr/tv/bin"):
+        if folder and (Path(folder) / name).exists():
+            return folder
+    found = shutil.which(name)
+    if found is None:
+        pytest.skip(f"not installed: {name} (SKILLGRANT_REVIEW_TOOLS)")
+    return os.path.dirname(found)
+
+_open("test_t1_tox_reads_a_file_at_its_start",
+      "planprograms.STARTS['tox'] lacks tox.toml (tox 4's own settings file) and toxfile.py "
+      "(the inline plugin tox imports at every start)", "tox-toml", "toxfile")
+
+
+# --- G: a hook command that follows a skill, spelled so that PYTHONPATH reaches it ------------
+
+
+def test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath(tmp_path: Path) -> None:
+    """``subagents.follow_hook`` takes a settings file whose PreToolUse hook is ``python -P -c
+    HOOK_CODE hook --for-skill s …`` as the hook that follows the skill (``_follows``: ``-I``
+    or ``-P``). ``-P`` keeps the project off ``sys.path`` (review R3) but reads
+    ``PYTHONPATH``, ahead of the interpreter's site-packages, where ``-I`` does not; the gate
+    guards only the standard modules' names in PYTHONPATH's folders (review s46 L2: the
+    printed hook ignores it). Session ``PYTHONPATH=<lib>``, plan ``Bash(cp *)``,
+    ``Bash(mkdir *)``: ``mkdir -p <lib>/skillgrant``, ``cp src/init.py
+    <lib>/skillgrant/__init__.py`` are allowed, and the next run of that hook imports it
+    (the payload ran: the gate is the model's from then on)."""
+    import shlex
+
+    from test_gate_files import payload
+
+    from skillgrant.gate.config import claude_hooks, command
+    from skillgrant.gate.subagents import follow_hook
+
+    project = hooked_project(tmp_path / "run", ["Bash(cp *)", "Bash(mkdir *)"])
+    (project / "src" / "init.py").write_text(PY_PAYLOAD)
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    env = {**home_env(tmp_path / "home"), "PYTHONPATH": str(lib)}
+    words = shlex.split(command("claude-code", str(project / "plan.json")))
+    assert words[1] == "-I"
+    run = shlex.join([words[0], "-P", *words[2:], "--for-skill", "s"])
+    settings = tmp_path / "settings.json"
+    import json
+
+    settings.write_text(json.dumps({"hooks": claude_hooks(run)}))
+    skill = project / ".claude" / "skills" / "s" / "SKILL.md"
+    found, _ = follow_hook("s", str(skill), str(project / "plan.json"), "auto", [settings])
+    assert found == settings  # (taken as the hook that follows the skill)
+    calls = [f"mkdir -p {lib}/skillgrant", f"cp src/init.py {lib}/skillgrant/__init__.py"]
+    denied = first_denied(project, calls, env)
+    subprocess.run(["/bin/sh", "-c", run], input=payload("ls", project), cwd=project, env=env,
+                   capture_output=True, timeout=60, check=False)
+    assert (project / "zz").exists(), "the hook imported no payload"
+    assert denied is not None, "the hook allows a write to the skillgrant a following hook runs"
+
+_open("test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath",
+      "subagents._follows takes `python -P` (and the console script, whose shebang has no -I) "
+      "as this installation's hook; both read PYTHONPATH, whose folders the gate guards only "
+      "for the standard modules' names")
