@@ -24,10 +24,12 @@ _open = OPEN.add
 
 
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
-          extra: dict[str, str] | None = None, setup: str = "") -> str | None:
+          extra: dict[str, str] | None = None, setup: str = "",
+          in_place: bool = False) -> str | None:
     """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
     holding ``files`` (and what the bash text ``setup`` made there), the session's environment
-    with ``extra``; the first call the printed hook denies, or None."""
+    with ``extra`` (in a copy of the project; in it with ``in_place``: a build folder naming
+    its own path); the first call the printed hook denies, or None."""
     found: list[str | None] = []
     for side in ("proof", "run"):
         project = hooked_project(tmp_path / side, entries)
@@ -38,7 +40,12 @@ def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list
         if setup:
             subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120, env=env,
                            capture_output=True)
-        if side == "proof":
+        if side == "proof" and in_place:
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=300)
+            assert any(project.rglob("zz")), "bash ran no payload"
+        elif side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
         else:
             found.append(first_denied(project, calls, env))
@@ -205,7 +212,9 @@ PRELOAD = "node-options=--require ./pre.js\n"
 #: the home's only) and runs the script in ``sub``; [workspace] the root's ``.npmrc`` is
 #: read, but ``./pre.js`` is read from each of the call's folders, while node runs the
 #: workspace's script in ``packages/a``; [userconfig] the root's ``.npmrc`` names another
-#: settings file (``userconfig``), guarded whole, whose own values no one reads.
+#: settings file (``userconfig``), guarded whole, whose own values no one reads;
+#: [inline-comment-url] npm's ini reader ends a value at `;`/`#`, startpaths skips the whole
+#: line where it holds ``://`` (a URL: no path), here only in the comment.
 NPMRC_PLACES = {
     "control-root": ("npm test", {"package.json": PACKAGE, "t.js": "\n", ".npmrc": PRELOAD},
                      "pre.js"),
@@ -215,6 +224,9 @@ NPMRC_PLACES = {
                   {"package.json": '{"name": "r", "workspaces": ["packages/a"]}\n',
                    "packages/a/package.json": PACKAGE, "packages/a/t.js": "\n",
                    ".npmrc": PRELOAD}, "packages/a/pre.js"),
+    "inline-comment-url": ("npm test", {"package.json": PACKAGE, "t.js": "\n", ".npmrc":
+                                        "node-options=--require ./pre.js ; see "
+                                        "https://example.com/docs\n"}, "pre.js"),
     "userconfig": ("npm test", {"package.json": PACKAGE, "t.js": "\n",
                                 ".npmrc": "userconfig=ci/npmrc\n", "ci/npmrc": PRELOAD},
                    "pre.js"),
@@ -236,7 +248,8 @@ def test_n1_an_npmrc_value_read_from_another_folder(tmp_path: Path, case: str) -
 _open("test_n1_an_npmrc_value_read_from_another_folder",
       "startpaths.npmrc_paths reads the .npmrc files of the call's folders and the home, "
       "relative values from those folders: not npm --prefix DIR's, not from a workspace's "
-      "folder, not the file userconfig names", "prefix", "workspace", "userconfig")
+      "folder, not the file userconfig names; a line holding :// (a comment's URL) is skipped",
+      "prefix", "workspace", "userconfig", "inline-comment-url")
 
 
 # --- H: the session's home spelled otherwise than its real path --------------------------------
@@ -579,3 +592,103 @@ _open("test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath",
       "subagents._follows takes `python -P` (and the console script, whose shebang has no -I) "
       "as this installation's hook; both read PYTHONPATH, whose folders the gate guards only "
       "for the standard modules' names")
+
+
+# --- R: a version manager's file in the folder the plan's program moves to --------------------
+
+
+def test_r1_rustup_reads_the_toolchain_file_of_the_folder_make_moves_to(tmp_path: Path) -> None:
+    """rustup's proxies (``cargo``, ``rustc``) pick the toolchain from ``rust-toolchain.toml``
+    in the folder they run in and each above; ``[toolchain] path = DIR`` runs ``DIR/bin/cargo``.
+    The gate guards the version files of the call's folder and each above (homefiles
+    ``VERSION_FILES``), not of the folder ``make -C sub`` runs its recipes in (the project's
+    ``sub/Makefile`` runs ``cargo --version``). Plan ``Bash(make -C sub)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: ``mkdir -p ../tc/bin``, ``cp src/cargo ../tc/bin/cargo`` (executable
+    script), ``cp src/tc sub/rust-toolchain.toml`` are allowed and the recipe's ``cargo`` runs
+    the payload (real rustup 1.29, make)."""
+    needs("make", "rustup", "cargo")
+    files = {"sub/Makefile": "all:\n\tcargo --version\n", "src/cargo": "#!/bin/sh\ntouch zz\n"}
+    setup = ('chmod +x src/cargo && printf \'[toolchain]\\npath = "%s/tc"\\n\' '
+             '"$(dirname "$PWD")" >src/tc')  # (beside the project: a copy of it runs too)
+    denied = _case(tmp_path, ["Bash(make -C sub)", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   ["mkdir -p ../tc/bin", "cp src/cargo ../tc/bin/cargo",
+                    "cp src/tc sub/rust-toolchain.toml", "make -C sub"], None, setup)
+    assert denied is not None, "the hook allows a toolchain file where make's recipes run"
+
+
+# --- C: what ctest reads at its start beside CTestTestfile.cmake ---------------------------------
+
+
+@pytest.mark.parametrize("entry", ["ctest --test-dir build", "ctest"])
+def test_c1_ctest_runs_the_custom_file_of_its_build_folder(tmp_path: Path, entry: str) -> None:
+    """ctest reads ``CTestCustom.cmake`` (or ``CTestCustom.ctest``) of the build folder it
+    tests before its tests, as cmake code (``execute_process``). STARTS names what cmake
+    generates (``^CTestTestfile.cmake``: guarded), not that file, which no generator writes
+    (a project puts it there, or leaves it out). Plan ``Bash(<entry>)`` (``--test-dir
+    build``, or from the folder: the call's), ``Bash(cp *)``: ``cp src/c
+    build/CTestCustom.cmake`` is allowed and ctest runs the payload (real ctest 3.25)."""
+    needs("ctest")
+    files = {"build/CTestTestfile.cmake": "add_test(a true)\n",
+             "src/c": "execute_process(COMMAND touch zz)\n"}
+    folder = "build/" if entry == "ctest --test-dir build" else ""
+    calls = [f"cp src/c {folder}CTestCustom.cmake", entry]
+    if not folder:  # (the session's folder is the build folder: the call's)
+        files = {"CTestTestfile.cmake": files["build/CTestTestfile.cmake"], "src/c": files["src/c"]}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls)
+    assert denied is not None, "the hook allows a write to the file ctest runs at its start"
+
+
+_open("test_c1_ctest_runs_the_custom_file_of_its_build_folder",
+      "planprograms.STARTS has no ctest entry (CTestCustom.cmake/.ctest) and _FOLDER_OPTIONS "
+      "no `--test-dir`")
+
+
+# --- M: what meson's build folder holds that its regeneration loads ------------------------------
+
+
+#: A pickle running the payload when loaded (meson keeps its build folder's state in
+#: ``meson-private/coredata.dat``, a pickle, and loads it to regenerate or reconfigure).
+PICKLE = ("python3 -c \"import os, pickle\nclass P:\n    def __reduce__(self):\n"
+          "        return (os.system, ('touch zz',))\n"
+          "open('src/pk', 'wb').write(pickle.dumps(P()))\"")
+#: A meson project with one C program.
+MESON = {"meson.build": "project('a', 'c')\nexecutable('a', 'a.c')\n",
+         "a.c": "int main(void) { return 0; }\n"}
+#: (the plan's entry, the calls before it, the setup beyond the pickle): [ninja-C] the
+#: project built once (``meson setup build``, ``ninja -C build``); ``build.ninja`` lists
+#: ``meson-private/coredata.dat`` among its own inputs, so a newer copy makes ninja
+#: regenerate, which loads it: ``_FOLDER_OPTIONS`` reads ``ninja -C build``, STARTS["ninja"]
+#: holds ``build.ninja`` only. [reconfigure] ``meson setup --reconfigure build`` loads it;
+#: the build folder is a word, not an option (``-C``), so ``meson-private/`` is guarded in
+#: the call's folder only. [native-file] ``--native-file native.ini`` names the compiler
+#: meson runs to check it; no option table holds it (``_FILE_OPTIONS``).
+MESON_CASES = {
+    "ninja-C": ("ninja -C build", ["cp src/pk build/meson-private/coredata.dat"],
+                "meson setup build && ninja -C build && sleep 1"),
+    "reconfigure": ("meson setup --reconfigure build",
+                    ["cp src/pk build/meson-private/coredata.dat"], "meson setup build"),
+    "native-file": ("meson setup build --native-file native.ini", ["cp src/n native.ini"],
+                    "printf '[binaries]\\nc = []\\n' >native.ini"),
+}
+
+
+@pytest.mark.parametrize("case", list(MESON_CASES))
+def test_m1_meson_loads_state_its_build_folder_or_option_names(tmp_path: Path,
+                                                                 case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``MESON_CASES``; the pickle and the native
+    file written to ``src/`` beforehand, as the Write tool may): the copy is allowed and the
+    entry runs the payload (real meson 1.12, ninja 1.11)."""
+    tools = _review_tool("meson")
+    needs("ninja", "cc")
+    entry, before, setup = MESON_CASES[case]
+    native = "[binaries]\nc = ['sh', '-c', 'touch zz; exec cc \"$@\"', 'x']\n"
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**MESON, "src/n": native},
+                   [*before, entry], {"PATH": f"{tools}:{_tools(tmp_path)['PATH']}"},
+                   f"{PICKLE} && {setup}", in_place=True)
+    assert denied is not None, "the hook allows a write to what meson loads or runs"
+
+
+_open("test_m1_meson_loads_state_its_build_folder_or_option_names",
+      "planprograms reads meson's build folder from -C only (not `meson setup [opts] DIR`), "
+      "and has no meson file options (--native-file, --cross-file)", "reconfigure",
+      "native-file")
