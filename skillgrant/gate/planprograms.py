@@ -143,19 +143,15 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
     given = [w for at, w in enumerate(split) if not _ASSIGNED.match(w) and not (
         _REDIRECTION.match(w) or (at and _OPERATOR.fullmatch(split[at - 1])))]
     words = list(itertools.dropwhile(_RESERVED.__contains__, given))
-    if words[:1] == ["env"] or (words and words[0] in WRAPPERS):
-        from .words import run_words  # (the options' tables: only for a wrapped program)
+    moved: str | None = None
+    if words and (words[0] in WRAPPERS or words[0] in ("env", "unshare", "gdb") or
+                  family(words[0]) == "shell"):  # (`env --chdir=sub make`, `bash -c --
+        from .runneropts import entry_run  # 'cd sub && make'`: s48-greview2 R1, S4b)
 
-        words = run_words(words)
-    code = next((at for at, w in enumerate(words[1:], 1) if takes_code(words[0], w)), 0) if (
-        words and family(words[0]) == "shell") else 0  # (`sh -ec 'cd sub && make'`: S4)
-    if code and words[code + 1:code + 2] in (["cd"], ["pushd"]):
-        words = words[code + 1:]
+        moved, words = entry_run(words)
     if words[:1] in (["cd"], ["pushd"]):
         operands = [w for w in words[1:] if w[:1] != "-"]
-        return (operands[0] if operands else None), []
-    moved = next((w for at, w in enumerate(given[1:], 1)
-                  if given[at - 1] in ("-C", "--chdir") and "env" in given[:at]), None)
+        return (os.path.join(moved or "", operands[0]) if operands else moved), []
     return moved, words
 
 
@@ -229,6 +225,10 @@ def _started(name: str, words: list[str]) -> list[str]:
         found += [REQUIREMENTS + v for v in files]  # (and what each includes: s48 P1)
     if kind in NODE_RUNNERS:  # a folder or tarball it installs or packs (review s47 N4)
         found += [p for w in words[1:] if w[:1] != "-" for p in local_package(w)]
+    if kind in ("npm", "npx"):  # the npmrc it is given, and its values (s48-greview2 C5)
+        from .wrapped import NPMRC, NPMRC_OPTIONS
+        found += [p for v in option_values(words, NPMRC_OPTIONS) for f in folders
+                  for p in (*literal(os.path.join(f, v)), NPMRC + os.path.join(f, v))]
     if kind in ("make", "gmake"):  # (and what its rules remake `-f x.mk` from, what the
         given = [os.path.join(f, v) for f in folders  # makefiles include: s48 M1)
                  for v in option_values(words, ("-f", "--file", "--makefile"))]

@@ -21,10 +21,10 @@ from collections.abc import Sequence
 
 from ..lazy import compile_on_use
 from .cargoargs import SUBCOMMANDED, in_target, subcommand
-from .folded import NOT_ASSIGNED, agreed, folded, tree_commands, unquoted
+from .folded import NOT_ASSIGNED, READ, agreed, folded, tree_commands, unquoted
 from .planprograms import runs_named_file
 from .words import run_words
-from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND
+from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND, npm_reads_settings
 from .writers import GIT_KEEPS, braced, edits, git_subcommand
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -230,6 +230,7 @@ def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
     # interpreter's script: review s44 C7)
     return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
         runs_named_file(name, rest, word) or (name == "cargo" and _manifest(rest, word)) or \
+        (name in ("npm", "npx") and npm_reads_settings(rest, word)) or \
         (name in SUBCOMMANDED and subcommand(rest, word)) or _reads_as(name, rest, word)
 
 
@@ -383,11 +384,12 @@ def _split(text: str) -> list[tuple[str, ...]] | None:
             if token and set(token) <= _OPERATOR | {"<", ">"}:
                 # `gcc -o > log x` is one command; `<(…)` a command of its own
                 target = ("<" in token or ">" in token) and set(token).isdisjoint("()`")
+                lead = READ if token == "<" else ">"  # (`< FILE` reads it: folded.READ)
                 if not target:
                     found.append(tuple(words))
                     words = []
             elif target:
-                found.append((">", token))
+                found.append((lead, token))
                 target = False
             else:
                 words.append(NOT_ASSIGNED + token if _ASSIGNMENT.match(token) else token)

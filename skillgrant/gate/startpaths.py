@@ -15,6 +15,7 @@ from .checkersettings import plugin_paths
 from .envpaths import named_paths
 from .homefiles import HOME_CODE, SYSTEM_BINS, SYSTEM_TREES, npm_global
 from .planpaths import SETTINGS
+from .wrapped import NPMRC
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ def start_paths(named: tuple[str, ...], folders: list[str], home: str,
     gate cannot read."""
     items = home_links(home)
     if "^.npmrc" in named:  # (a node runner, or a runner of any program, in the plan)
-        items += npmrc_paths(folders, home)
+        items += npmrc_paths(folders, home, [p[1:] for p in named if p[:1] == NPMRC])
     if "CMakeLists.txt" in named:
         items += cmake_prefixes(folders, home, bins)
     plugged = [p[1:] for p in named if p[:1] == SETTINGS]
@@ -113,14 +114,25 @@ _NODE_SETTINGS: Final = (".npmrc", ".yarnrc", ".yarnrc.yml")
 _URL: Final = "://"
 
 
-def npmrc_paths(folders: list[str], home: str) -> list[tuple[str, bool]]:
+#: The variables naming the settings files npm reads in the place of the user's and the global
+#: one (npm reads ``npm_config_*`` in either case).
+_NPM_FILES: Final = ("npm_config_userconfig", "npm_config_globalconfig")
+
+
+def npmrc_paths(folders: list[str], home: str,
+                given: list[str] | None = None) -> list[tuple[str, bool]]:
     """What the values of each ``.npmrc`` npm reads (and yarn's ``.yarnrc``, ``.yarnrc.yml``)
     name (``named_paths``: ``node-options``' ``--require ./x.js``, ``script-shell``, ``git``,
     ``pnpmfile``, ``init-module``, ``yarn-path``, ``yarnPath``, …),
     relative ones from each of ``folders`` (npm runs a script in its package's folder, one of
-    them), guarded whole (review s47 C5b). Raises ValueError for one that cannot be read."""
+    them), guarded whole (review s47 C5b); and of the files ``given`` (an entry's ``npm
+    --userconfig FILE``) or ``npm_config_userconfig`` (``…_globalconfig``) names, from each of
+    ``folders`` (s48-greview2 C5). Raises ValueError for one that cannot be read."""
     files = [os.path.join(f, n) for f in (*folders, home) for n in _NODE_SETTINGS]
     files += [path for path, tree in npm_global(home) if not tree]
+    given = [*(given or ()), *(v for k, v in os.environ.items()
+                               if v and k.lower() in _NPM_FILES)]  # (the entry's, the session's)
+    files += [os.path.join(f, os.path.expanduser(g)) for g in given for f in folders]
     found: dict[str, bool] = {}
     for path in dict.fromkeys(files):
         for value in _values(path):

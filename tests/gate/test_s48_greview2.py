@@ -432,10 +432,6 @@ def test_r1_a_runner_moves_its_program_into_a_folder(tmp_path: Path, case: str) 
     assert denied is not None, "the hook allows the makefile the runner's program reads"
 
 
-_open("test_r1_a_runner_moves_its_program_into_a_folder",
-      "the runners' working-folder options are read for `env -C DIR` / `--chdir DIR` only "
-      "(not `--chdir=DIR`, a prefix, `-CDIR`; unshare's `--wd`/`-w`, gdb's `--cd`)")
-
 
 # --- F1: a runner's option naming its build file elsewhere (nox -f, tox -c, pre-commit -c) ---
 
@@ -539,10 +535,6 @@ def test_e1_a_session_value_quotes_part_of_a_path(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows the file a session value names"
 
 
-_open("test_e1_a_session_value_quotes_part_of_a_path",
-      "envpaths._SEPARATORS reads a quote as a word's end (and keeps a backslash); the shell "
-      "joins quoted and unquoted parts into one word")
-
 
 # --- C5: an npmrc file the entry names (s48-gfix's C5b reads the folders' and the user's) ----
 
@@ -566,10 +558,6 @@ def test_c5_npm_preloads_what_the_npmrc_its_entry_names_says(tmp_path: Path,
                    ["cp src/p.js tools/pre.js", entry], extra=NPM_OFFLINE)
     assert denied is not None, "the hook allows the preload the entry's npmrc names"
 
-
-_open("test_c5_npm_preloads_what_the_npmrc_its_entry_names_says",
-      "startpaths.npmrc_paths reads the folders' `.npmrc`, the user's and the global one; "
-      "not a file `--userconfig=`/`--globalconfig=` in the entry names")
 
 
 # --- I1: an interpreter s48-gfix lets run under its own entry reads start files -------------
@@ -738,10 +726,6 @@ def test_s4b_a_shells_code_moves_into_a_folder_after_options(tmp_path: Path, cas
     assert denied is not None, "the hook allows the makefile the shell's make reads"
 
 
-_open("test_s4b_a_shells_code_moves_into_a_folder_after_options",
-      "ae25743 finds a shell's code past its options, not past `--` after `-c` (bash reads "
-      "the first word after `--` as the code)", "c-dashdash")
-
 
 # --- E2: a session value trimming $PWD (read as `.`) -----------------------------------------
 
@@ -849,7 +833,3 @@ def test_r1c_env_split_string_runs_the_program_it_holds(tmp_path: Path) -> None:
                    ["cp src/mk Makefile", entry])
     assert denied is not None, "the hook allows the Makefile env's string runs"
 
-
-_open("test_r1c_env_split_string_runs_the_program_it_holds",
-      "the runner reading knows env's `-S STRING`, not `--split-string=STRING` (nor a "
-      "getopt prefix `--sp=`)")

@@ -90,11 +90,6 @@ def test_e1_a_session_value_the_shell_reads_otherwise(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows a write to the program the value runs"
 
 
-_open("test_e1_a_session_value_the_shell_reads_otherwise",
-      "envpaths._expanded reads ${NAME:-WORD}/${NAME:+WORD} inside a word as 'VALUE WORD' "
-      "(the path cut in two), keeps a backslash and reads a glob literally",
-      "default-inside-a-word", "default-set-inside-a-word", "alternative-inside-a-word",
-      "backslash", "glob")
 
 
 # --- P: the plugins a checker's settings name, in places startpaths does not read ------------
