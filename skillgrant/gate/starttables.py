@@ -201,14 +201,21 @@ FILE_TOPS: Final = frozenset({"nox", "tox", "scons", "mkdocs", "just", "task"})
 #: Their options searching the folders up for their build file (SCons' ``-u``, ``-U``,
 #: ``-D``: the first folder up holding an ``SConstruct``): its start files from each folder up.
 SEARCH_UP: Final = {"scons": ("-u", "-U", "-D", "--up", "--search-up")}
+#: The test runners beside pytest, and their options taking no value (an operand after one
+#: is a test their own call reads: s49-greview2 COST).
+TEST_RUNNERS: Final = frozenset({"prove", "bats", "rspec", "phpunit", "mocha", "jest",
+                                 "vitest"})
+TEST_FLAGS: Final = frozenset({"-v", "-l", "-b", "-r", "-s", "-q", "-Q", "-t", "-p", "-T",
+                               "--lib", "--blib", "--recurse", "--recursive", "--shuffle",
+                               "--verbose", "--quiet", "--timer", "--color", "--nocolor",
+                               "--tap", "--pretty", "--timing", "--ci", "--runInBand", "-i",
+                               "--testdox", "--colors", "--run", "--bail"})
 #: Interpreters that run the script their operand names, beside ``RUNS_OPERAND`` (``java
 #: X.java``: its source launcher; its class path, the folder, by default), and the test
 #: runners running the test files and folders their operands name (s48-greview S6).
 INTERPRETERS: Final = RUNS_OPERAND | {"java", "php", "Rscript", "lua", "luajit", "tclsh",
                                       "pwsh", "groovy", "julia", "raku", "elixir", "jshell",
-                                      "lli",  # (LLVM's interpreter: s44 P3b)
-                                      "prove", "bats", "rspec", "phpunit", "mocha", "jest",
-                                      "vitest"}
+                                      "lli"} | TEST_RUNNERS  # (LLVM's interpreter: s44 P3b)
 #: Bun's and deno's subcommands, which are no script (``bun run x.ts``, ``deno test``: C4);
 #: any other word is a file or script of that name to Bun (``bun lint`` runs ``lint.js``:
 #: review s48-greview B1, S1: no other interpreter has them).
