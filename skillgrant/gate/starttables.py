@@ -65,18 +65,22 @@ STARTS: Final = {
                                              "^.pnp.cjs", "^.pnp.loader.mjs", "^.pnp.js",
                                              *DOTENV)),  # (s48 N1, N2)
     # the runners' own build files (review s47 H6)
-    "just": ("^justfile", "^Justfile", "^.justfile"), "nox": ("noxfile.py", ".nox/"),
+    "just": ("^justfile", "^Justfile", "^.justfile"),
+    # (and the cached bytecode of a Python start file, which Python runs where its header
+    # matches the source: PEP 3147, 552; s49-greview2 B1)
+    "nox": ("noxfile.py", ".nox/", "__pycache__/"),
     "task": tuple(f"^{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
                   for e in ("yml", "yaml")),
     # (its envs: s48 T1; tox 4.21's native `tox.toml` first: s48-greview2 F2)
     # (and its inline plugin `toxfile.py`, imported at every start: s49-greview T1)
-    "tox": ("^tox.toml", "^tox.ini", "^pyproject.toml", "^setup.cfg", "^.tox/", "^toxfile.py"),
+    "tox": ("^tox.toml", "^tox.ini", "^pyproject.toml", "^setup.cfg", "^.tox/", "^toxfile.py",
+            "^__pycache__/"),
     # ctest's test files and the custom file it reads as cmake code first (s49-greview C1)
     "ctest": ("^CTestTestfile.cmake", "CTestCustom.cmake", "CTestCustom.ctest",
               "DartConfiguration.tcl"),
     # other runners' build files (s48 H2), PEP 517's front end (`python -m build`: P3)
     **dict.fromkeys(("invoke", "inv"), ("^tasks.py", "^tasks/", "^invoke.yaml", "^invoke.yml",
-                                        "^invoke.json", "^invoke.py")),
+                                        "^invoke.json", "^invoke.py", "^__pycache__/")),
     "meson": ("meson.build", "meson.options", "meson_options.txt", "build.ninja",
               "meson-private/"),
     # SCons' `SConstruct` search list (its man page, "-f"): and the `.py` spellings (F2)
@@ -88,7 +92,10 @@ STARTS: Final = {
     **dict.fromkeys(SYNCERS, _SYNCED),
     # R's start (`?Startup`): `.Renviron` and `.Rprofile` of the folder it starts in (the
     # home's: `HOME_CODE`): s48-greview2 I1
-    **dict.fromkeys(("R", "Rscript"), (".Renviron", ".Rprofile")),
+    # and the saved workspace it restores, whose `.First` runs (s49-greview2 R2)
+    **dict.fromkeys(("R", "Rscript"), (".Renviron", ".Rprofile", ".RData")),
+    # valgrind's options file (`--log-file=` writes anywhere: s49-greview D2)
+    "valgrind": (".valgrindrc",),
     # the test runners' own settings (prove's `.proverc`, rspec's `.rspec`, …: s48-greview S6)
     "prove": (".proverc",), "rspec": (".rspec", ".rspec-local", "spec/spec_helper.rb"),
     "phpunit": ("phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"),
@@ -101,7 +108,7 @@ STARTS: Final = {
     # folder of its paths up to the root it picks by them
     "pytest": tuple("^" + n for n in ("conftest.py", "pytest.toml", ".pytest.toml",
                                       "pytest.ini", ".pytest.ini", "pyproject.toml",
-                                      "setup.cfg", "tox.ini")),
+                                      "setup.cfg", "tox.ini", "__pycache__/")),
     # the settings linters and type checkers import the plugins of (review s44 P5)
     **dict.fromkeys(("mypy", "dmypy"), tuple("^" + n for n in (
         "mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"))),
