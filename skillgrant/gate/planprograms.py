@@ -226,6 +226,7 @@ def _started(name: str, words: list[str]) -> list[str]:
     if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`,
         found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")  # or a
                   for p in (literal(w) if w != "." else BUILT)]  # requirements file's `.`:
+        files = option_values(words, ("-r", "--requirement", "-c", "--constraint"))
         found += in_folders(folders, BUILT) if files else []
         found += [REQUIREMENTS + v for v in files]  # (and what each includes: s48 P1)
     if kind in NODE_RUNNERS:  # a folder or tarball it installs or packs (review s47 N4)
@@ -240,7 +241,7 @@ def _started(name: str, words: list[str]) -> list[str]:
         found += [MAKEFILE + n for n in given or [f or "." for f in folders]]
         named += [os.path.join(os.path.dirname(n), f"{p}{os.path.basename(n)}{e}")
                   for n in given for p, e in REMADE]
-    return found + [p for n in named for p in literal(n)]
+    return found + [p for n in named for p in literal(n) if os.path.normpath(p) != "."]
 
 
 def _folders(kind: str, words: list[str]) -> list[str]:

@@ -75,6 +75,8 @@ STARTS: Final = {
     # (and its inline plugin `toxfile.py`, imported at every start: s49-greview T1)
     "tox": ("^tox.toml", "^tox.ini", "^pyproject.toml", "^setup.cfg", "^.tox/", "^toxfile.py",
             "^__pycache__/"),
+    # cpack's configuration, cmake code it runs (s49-greview C2)
+    "cpack": ("CPackConfig.cmake", "CPackSourceConfig.cmake"),
     # ctest's test files and the custom file it reads as cmake code first (s49-greview C1)
     "ctest": ("^CTestTestfile.cmake", "CTestCustom.cmake", "CTestCustom.ctest",
               "DartConfiguration.tcl"),
@@ -144,6 +146,7 @@ MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "pyproject.toml",
 RUNS_ANY: Final = frozenset({"make", "gmake", "ninja", "just", "task", "tox", "nox",
                              # a build script, a plugin, a task, configure code (s47 H4)
                              "cargo", "mvn", "mvnw", "gradle", "gradlew", "cmake", "ctest",
+                             "cpack",
                              "terraform", "tofu",
                              "pre-commit", "invoke", "inv", "meson", "scons", "build",
                              "pyproject-build",
@@ -182,7 +185,11 @@ FILE_OPTIONS: Final = {
     **dict.fromkeys(("mypy", "dmypy"), ("--config-file", "--python-executable")),
     "flake8": ("--config",), "pylint": ("--rcfile",), "coverage": ("--rcfile",),
     "eslint": ("-c", "--config"), "prettier": ("--config",),
-    **dict.fromkeys(("pip", "pip3"), ("-r", "--requirement", "-c", "--constraint")),
+    # (and the folders its `-e`, `--find-links` name: a folder name without a slash too,
+    # s49-greview W1, W2)
+    **dict.fromkeys(("pip", "pip3"), ("-r", "--requirement", "-c", "--constraint", "-e",
+                                      "--editable", "-f", "--find-links")),
+    "cpack": ("--config",),
     # the runners' build file named elsewhere, and the files and folders their other
     # options name them to read or run (their `--help`: tox's work folder, nox's envs,
     # SCons' module folders and repositories, meson's machine files, uv's settings, dotenv
