@@ -35,6 +35,7 @@ MAKEFILE: Final = ":"
 RUNS_IN: Final = ">"
 #: The marks kept first when a path is read in a folder (``in_folders``).
 MARKED: Final = ("%", "+", "=", ":", "!", ">")  # (and `wrapped.NPMRC`, `RUNS_IN`)
+_MARKS: Final = frozenset(MARKED)
 
 
 def option_values(words: list[str], names: tuple[str, ...]) -> list[str]:
@@ -60,7 +61,7 @@ def in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[s
     found: list[str] = []
     for folder in folders:  # (os.path.join written out: the hook makes hundreds of these)
         if not folder:  # (plan_programs' own: each name as it is, a marked one's `/` gone)
-            found += [n.rstrip("/") if n[:1] in MARKED else n for n in names]
+            found += [n.rstrip("/") if n[:1] in _MARKS else n for n in names]
             continue
         base = folder if folder[-1:] == "/" else folder + "/"
         parts = [p for p in folder.split("/") if p]
@@ -72,7 +73,7 @@ def in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[s
                 kind, _, path = rest.partition("=")
                 found.append(f"{SETTINGS}{kind}={base + path if path[:1] != '/' else path}"
                              if path else name)
-            elif name[:1] in MARKED:  # (the mark stays first)
+            elif name[:1] in _MARKS:  # (the mark stays first)
                 found.append(name[0] + (rest if rest[:1] == "/" else base + rest).rstrip("/"))
             elif name[:1] != "^":
                 found.append(name if name[:1] == "/" else base + name)
