@@ -247,3 +247,48 @@ def test_cost_a_test_runners_entry_allows_its_own_call(tmp_path: Path, entry: st
 _open("test_cost_a_test_runners_entry_allows_its_own_call",
       "COST: a test runner's guarded operand makes its own entry's call a writer of it "
       "(readers._reads knows pytest's operands only)", *RUNNER_ENTRIES)
+
+
+# --- N1: a runner outside runneropts' tables moves its program into a folder ---------------
+
+
+#: Entries whose runner moves make into ``sub`` (nsenter's ``--wd=DIR``/``-wDIR``: util-linux
+#: 2.38, an optional value, no namespace given: it only moves), or runs a shell whose code
+#: moves it there (``su -c``, ``runuser``, ``setsid``, ``fakeroot``, ``prlimit``, ``setarch``,
+#: ``dbus-run-session``, ``ssh-agent``: each runs its words as the command).
+MOVED = {"nsenter-wd": "nsenter --wd=sub make test",
+         "nsenter-w-attached": "nsenter -wsub make test",
+         "su-c": "su -c 'cd sub && make test'",
+         "runuser": "runuser -u root -- bash -c 'cd sub && make test'",
+         "setsid": "setsid -w bash -c 'cd sub && make test'",
+         "fakeroot": "fakeroot -- bash -c 'cd sub && make test'",
+         "prlimit": "prlimit --nofile=1024 bash -c 'cd sub && make test'",
+         "setarch": "setarch x86_64 bash -c 'cd sub && make test'",
+         "dbus-run-session": "dbus-run-session -- bash -c 'cd sub && make test'",
+         "ssh-agent": "ssh-agent bash -c 'cd sub && make test'"}
+
+
+@pytest.mark.parametrize("case", list(MOVED))
+def test_n1_a_runner_the_tables_miss_moves_make_into_a_folder(tmp_path: Path,
+                                                              case: str) -> None:
+    """s49-gfix2's ``runneropts.entry_run`` reads ``env``, ``unshare``, ``gdb`` and the
+    wrappers (``timeout``, ``nice``, …) and refuses their unknown options; every other runner
+    of ``wrapped.RUNNERS`` is not read at all: its words stay the entry's, so neither
+    nsenter's ``--wd`` nor the ``cd`` inside the shell code it runs moves the start files the
+    gate guards (``bash -c 'cd sub && make test'`` alone is read: ``sub/Makefile`` guarded).
+    Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry
+    runs the payload (as root: ``su``, ``runuser`` need it)."""
+    program = MOVED[case].split()[0]
+    needs(program, "make", "bash")
+    if program in ("su", "runuser", "nsenter") and os.geteuid() != 0:
+        pytest.skip(f"{program} needs root here")
+    files = {"sub/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD}
+    denied = _case(tmp_path, [f"Bash({MOVED[case]})", "Bash(cp *)"], files,
+                   ["cp src/mk sub/Makefile", MOVED[case]])
+    assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
+
+
+_open("test_n1_a_runner_the_tables_miss_moves_make_into_a_folder",
+      "runneropts.entry_run reads env/unshare/gdb and the wrappers only; another runner's "
+      "options (nsenter --wd) and the shell code it runs (`su -c`, `setsid bash -c`) are "
+      "not read for the folder the program runs in", *MOVED)
