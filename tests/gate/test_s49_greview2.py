@@ -292,3 +292,32 @@ _open("test_n1_a_runner_the_tables_miss_moves_make_into_a_folder",
       "runneropts.entry_run reads env/unshare/gdb and the wrappers only; another runner's "
       "options (nsenter --wd) and the shell code it runs (`su -c`, `setsid bash -c`) are "
       "not read for the folder the program runs in", *MOVED)
+
+
+# --- S1: SCons unpickles the signature database of its top folder --------------------------
+
+
+#: An SConstruct with one target (SCons reads its signatures to decide it is up to date).
+SCONSTRUCT = "env = Environment()\nenv.Command('out', 'SConstruct', 'cp $SOURCE $TARGET')\n"
+#: Writes ``src/sc``: a pickle whose loading runs the payload.
+PICKLE = ('python3 -c "import os, pickle\nclass P:\n    def __reduce__(self):\n'
+          '        return (os.system, (\'touch zz\',))\n'
+          'open(\'src/sc\', \'wb\').write(pickle.dumps(P()))"')
+
+
+def test_s1_scons_unpickles_its_signature_database(tmp_path: Path) -> None:
+    """SCons keeps its signatures in ``.sconsign.dblite`` beside the SConstruct and loads it
+    with ``pickle`` (``SCons.dblite``) on every build: a pickle runs code as it loads.
+    s49-gfix's table for scons guards the SConstruct spellings and ``site_scons/``, not the
+    database. Plan ``Bash(scons)``, ``Bash(cp *)``: ``cp src/sc .sconsign.dblite`` is
+    allowed, ``scons`` runs the payload (SCons 4.x from PyPI). (Other programs' pickled
+    state of the project: meson's ``meson-private/coredata.dat`` is guarded.)"""
+    extra = _tool_path("scons")
+    needs("python3")
+    denied = _case(tmp_path, ["Bash(scons)", "Bash(cp *)"], {"SConstruct": SCONSTRUCT},
+                   ["cp src/sc .sconsign.dblite", "scons"], PICKLE, extra=extra)
+    assert denied is not None, "the hook allows SCons' pickled signatures to be written"
+
+
+_open("test_s1_scons_unpickles_its_signature_database",
+      "SCons' `.sconsign.dblite` (a pickle it loads) is missing from STARTS['scons']")
