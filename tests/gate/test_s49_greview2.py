@@ -321,3 +321,44 @@ def test_s1_scons_unpickles_its_signature_database(tmp_path: Path) -> None:
 
 _open("test_s1_scons_unpickles_its_signature_database",
       "SCons' `.sconsign.dblite` (a pickle it loads) is missing from STARTS['scons']")
+
+
+# --- G1: gdb runs its user's init files, the command files `-x` names, and its `cd` ----------
+
+
+#: gdb commands running the payload.
+GDB_PAYLOAD = "shell touch zz\n"
+#: Each case: the entry, the copy, the payload file copied. gdb reads ``~/.gdbinit`` and
+#: ``~/.config/gdb/gdbinit`` (``$XDG_CONFIG_HOME``) at every start, runs the commands of the
+#: file ``-x`` names, and ``-ex 'cd sub'`` moves the program it runs (its ``--cd`` is read).
+GDB = {"home-gdbinit": ("gdb -batch -ex run --args make test", "cp src/g ../home/.gdbinit",
+                        GDB_PAYLOAD),
+       "xdg-gdbinit": ("gdb -batch -ex run --args make test",
+                       "cp src/g ../home/.config/gdb/gdbinit", GDB_PAYLOAD),
+       "x-file": ("gdb -batch -x cmds.gdb -ex run --args make test", "cp src/g cmds.gdb",
+                  GDB_PAYLOAD),
+       "ex-cd": ("gdb -batch -ex 'cd sub' -ex run --args make test", "cp src/g sub/Makefile",
+                 MAKE_PAYLOAD)}
+
+
+@pytest.mark.parametrize("case", list(GDB))
+def test_g1_gdb_runs_commands_of_files_the_gate_leaves_writable(tmp_path: Path,
+                                                               case: str) -> None:
+    """s49-gfix2's gdb table reads ``--cd`` and ``--args`` (s48-greview2 R1); gdb's own start
+    files are code too (its commands: ``shell``, ``python``): the user's ``~/.gdbinit`` and
+    ``~/.config/gdb/gdbinit`` (gdb 13, "Startup"), the command file ``-x``/``--command``
+    names (and ``-ix``), and an ``-ex 'cd DIR'`` before ``run`` moves make as ``--cd`` does.
+    Plan ``Bash(<entry>)``, ``Bash(cp *)``, ``Bash(mkdir *)``: the copy is allowed, the entry
+    runs the payload (GNU gdb 13, GNU make)."""
+    needs("gdb", "make")
+    entry, copy, text = GDB[case]
+    files = {"Makefile": MAKEFILE, "sub/Makefile": MAKEFILE, "cmds.gdb": "echo hi\n",
+             "src/g": text}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   ["mkdir -p ../home/.config/gdb", copy, entry])
+    assert denied is not None, "the hook allows a file of commands gdb runs to be written"
+
+
+_open("test_g1_gdb_runs_commands_of_files_the_gate_leaves_writable",
+      "gdb's init files (~/.gdbinit, ~/.config/gdb/gdbinit), `-x` command files and an "
+      "`-ex 'cd DIR'` are not read as gdb's start inputs", *GDB)
