@@ -362,3 +362,31 @@ def test_g1_gdb_runs_commands_of_files_the_gate_leaves_writable(tmp_path: Path,
 _open("test_g1_gdb_runs_commands_of_files_the_gate_leaves_writable",
       "gdb's init files (~/.gdbinit, ~/.config/gdb/gdbinit), `-x` command files and an "
       "`-ex 'cd DIR'` are not read as gdb's start inputs", *GDB)
+
+
+# --- H1: an interactive shell runs the file its `--rcfile`/`--init-file` names first --------
+
+
+#: Entries running an interactive bash (``-i``) whose start file the entry names.
+RCFILES = {"rcfile": "bash --rcfile env.sh -i -c 'make test'",
+           "init-file": "bash --init-file env.sh -ic 'make test'",
+           "rcfile-ic": "bash --rcfile env.sh -ic make"}
+
+
+@pytest.mark.parametrize("case", list(RCFILES))
+def test_h1_an_interactive_shell_runs_the_rcfile_its_entry_names(tmp_path: Path,
+                                                                 case: str) -> None:
+    """bash ``-i`` runs the file ``--rcfile``/``--init-file`` names before the ``-c`` code
+    (bash(1), INVOCATION). s49-gfix2's ``runneropts._shell_code`` reads the option's value
+    to skip it (``_VALUED``), and guards nothing it names. Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/x.sh env.sh`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, [f"Bash({RCFILES[case]})", "Bash(cp *)"],
+                   {"Makefile": MAKEFILE, "env.sh": "echo hi\n"},
+                   ["cp src/x.sh env.sh", RCFILES[case]])
+    assert denied is not None, "the hook allows the shell's rcfile to be written"
+
+
+_open("test_h1_an_interactive_shell_runs_the_rcfile_its_entry_names",
+      "the file a shell's `--rcfile`/`--init-file` names (run by `-i`) is not guarded",
+      *RCFILES)
