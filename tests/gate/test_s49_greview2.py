@@ -390,3 +390,34 @@ def test_h1_an_interactive_shell_runs_the_rcfile_its_entry_names(tmp_path: Path,
 _open("test_h1_an_interactive_shell_runs_the_rcfile_its_entry_names",
       "the file a shell's `--rcfile`/`--init-file` names (run by `-i`) is not guarded",
       *RCFILES)
+
+
+# --- M1: meson finds a machine file named by a bare name in the user's data folder ----------
+
+
+#: A native file whose C compiler runs the payload first (``sh -c 'touch "$0"; exec gcc'``).
+NATIVE = ("[binaries]\nc = ['sh', '-c', 'touch \"$0\"; exec gcc \"$@\"', 'zz']\n")
+
+
+def test_m1_meson_reads_a_machine_file_from_the_users_data_folder(tmp_path: Path) -> None:
+    """``meson setup build --native-file myenv`` with no ``myenv`` in the call's folder
+    reads ``$XDG_DATA_HOME/meson/native/myenv`` (``~/.local/share``, then
+    ``$XDG_DATA_DIRS``; ``--cross-file``: ``…/meson/cross/``: meson's docs, "Machine files"),
+    whose ``[binaries]`` are the programs meson runs (the compiler it detects at setup). The
+    gate guards the name in the call's folder (held), not the user's data folder. Plan
+    ``Bash(meson setup build --native-file myenv)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
+    ``mkdir -p ../home/.local/share/meson/native``, ``cp src/n …/myenv`` allowed, the setup
+    runs the payload (meson 1.12 from PyPI, gcc)."""
+    extra = _tool_path("meson")
+    needs("gcc", "ninja")
+    entry = "meson setup build --native-file myenv"
+    folder = "../home/.local/share/meson/native"
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"],
+                   {"meson.build": "project('p', 'c')\n", "src/n": NATIVE},
+                   [f"mkdir -p {folder}", f"cp src/n {folder}/myenv", entry], extra=extra)
+    assert denied is not None, "the hook allows meson's machine file in the user's data folder"
+
+
+_open("test_m1_meson_reads_a_machine_file_from_the_users_data_folder",
+      "meson's machine files by bare name (~/.local/share/meson/{native,cross}/NAME) are "
+      "not guarded")
