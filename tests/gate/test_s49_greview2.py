@@ -421,3 +421,37 @@ def test_m1_meson_reads_a_machine_file_from_the_users_data_folder(tmp_path: Path
 _open("test_m1_meson_reads_a_machine_file_from_the_users_data_folder",
       "meson's machine files by bare name (~/.local/share/meson/{native,cross}/NAME) are "
       "not guarded")
+
+
+# --- W1: a wrapper with an attached option value hides the runner inside it -----------------
+
+
+#: Entries whose wrapper (``nice``, ``timeout``) gives a short option its value attached
+#: (getopt's ``-n5``, ``-k5``, ``-sKILL``), in front of a runner moving make into ``sub``.
+WRAPPED = {"nice-n5-env": "nice -n5 env -C sub make test",
+           "timeout-k5-env": "timeout -k5 60 env -C sub make test",
+           "timeout-sKILL-env": "timeout -sKILL 60 env -C sub make test",
+           "nice-n5-bash": "nice -n5 bash -c 'cd sub && make test'",
+           "timeout-k5-bash": "timeout -k5 60 bash -c 'cd sub && make test'"}
+
+
+@pytest.mark.parametrize("case", list(WRAPPED))
+def test_w1_an_attached_wrapper_option_hides_the_runner_inside(tmp_path: Path,
+                                                               case: str) -> None:
+    """``words.strip_wrappers`` reads ``nice -n 5``, ``timeout -k 5``, ``--kill-after=5``,
+    not a value attached to a short option (``-n5``, ``-k5``, ``-sKILL``: coreutils' getopt
+    reads them alike); the wrapper then stays the entry's program, ``runneropts.entry_run``
+    stops at it, and the ``env -C sub`` or ``bash -c 'cd sub && …'`` inside is not read (the
+    same entries with ``-n 5`` hold). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
+    sub/Makefile`` is allowed, the entry runs the payload (GNU coreutils 9.1)."""
+    needs("nice", "timeout", "make", "bash")
+    denied = _case(tmp_path, [f"Bash({WRAPPED[case]})", "Bash(cp *)"],
+                   {"sub/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk sub/Makefile", WRAPPED[case]])
+    assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
+
+
+_open("test_w1_an_attached_wrapper_option_hides_the_runner_inside",
+      "strip_wrappers does not read a wrapper's attached short-option value (`nice -n5`, "
+      "`timeout -k5`/`-sKILL`): entry_run stops at the wrapper, the runner inside is unread",
+      *WRAPPED)
