@@ -330,15 +330,21 @@ _open("test_s1_scons_unpickles_its_signature_database",
 GDB_PAYLOAD = "shell touch zz\n"
 #: Each case: the entry, the copy, the payload file copied. gdb reads ``~/.gdbinit`` and
 #: ``~/.config/gdb/gdbinit`` (``$XDG_CONFIG_HOME``) at every start, runs the commands of the
-#: file ``-x`` names, and ``-ex 'cd sub'`` moves the program it runs (its ``--cd`` is read).
+#: file ``-x`` (``-ix``: before its init files) names, and ``-ex 'cd sub'`` or ``-ex 'set
+#: cwd sub'`` moves the program it runs (its ``--cd`` is read). (A local ``.gdbinit`` is
+#: refused by gdb's auto-load safe-path: held.)
 GDB = {"home-gdbinit": ("gdb -batch -ex run --args make test", "cp src/g ../home/.gdbinit",
                         GDB_PAYLOAD),
        "xdg-gdbinit": ("gdb -batch -ex run --args make test",
                        "cp src/g ../home/.config/gdb/gdbinit", GDB_PAYLOAD),
        "x-file": ("gdb -batch -x cmds.gdb -ex run --args make test", "cp src/g cmds.gdb",
                   GDB_PAYLOAD),
+       "ix-file": ("gdb -batch -ix cmds.gdb -ex run --args make test", "cp src/g cmds.gdb",
+                   GDB_PAYLOAD),
        "ex-cd": ("gdb -batch -ex 'cd sub' -ex run --args make test", "cp src/g sub/Makefile",
-                 MAKE_PAYLOAD)}
+                 MAKE_PAYLOAD),
+       "ex-set-cwd": ("gdb -batch -ex 'set cwd sub' -ex run --args make test",
+                      "cp src/g sub/Makefile", MAKE_PAYLOAD)}
 
 
 @pytest.mark.parametrize("case", list(GDB))
