@@ -66,22 +66,32 @@ def _tool_path(name: str) -> dict[str, str]:
 # --- T1: tox 4 imports the project's `toxfile.py` (its inline plugin) at every start ---------
 
 
-def test_t1_tox_imports_the_inline_plugin_beside_its_settings(tmp_path: Path) -> None:
-    """tox 4 loads ``toxfile.py`` from its root folder as an inline plugin (tox's docs,
-    "Extending tox": "inline plugin", any command: ``tox l``); s49-gfix's table for tox
-    guards ``tox.toml``, ``tox.ini``, ``pyproject.toml``, ``setup.cfg``, ``.tox/`` only.
-    Plan ``Bash(tox l)``, ``Bash(cp *)``: ``cp src/p.py toxfile.py`` is allowed, ``tox l``
-    runs the payload (tox 4.67 from PyPI)."""
+#: Each case: the entry, and the folder of the tox root it reads (``-c``'s file's folder).
+TOXFILES = {"root": ("tox l", ""), "conf": ("tox --conf=ci/tox.ini l", "ci/"),
+            "conf-prefix": ("tox --con ci/tox.ini l", "ci/")}
+
+
+@pytest.mark.parametrize("case", list(TOXFILES))
+def test_t1_tox_imports_the_inline_plugin_beside_its_settings(tmp_path: Path,
+                                                              case: str) -> None:
+    """tox 4 loads ``toxfile.py`` from its root folder (the folder of the settings file, ``-c``'s
+    too) as an inline plugin (tox's docs, "Extending tox": "inline plugin", any command:
+    ``tox l``); s49-gfix's table for tox guards ``tox.toml``, ``tox.ini``, ``pyproject.toml``,
+    ``setup.cfg``, ``.tox/`` only. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/p.py
+    <root>toxfile.py`` is allowed, the entry runs the payload (tox 4.67 from PyPI; ``--con``:
+    argparse's prefix of ``--conf``)."""
     extra = _tool_path("tox")
-    files = {"tox.ini": "[tox]\nenv_list = a\n[testenv:a]\ncommands = echo hi\n",
+    entry, root = TOXFILES[case]
+    files = {f"{root}tox.ini": "[tox]\nenv_list = a\n[testenv:a]\ncommands = echo hi\n",
              "src/p.py": PY_PAYLOAD}
-    denied = _case(tmp_path, ["Bash(tox l)", "Bash(cp *)"], files,
-                   ["cp src/p.py toxfile.py", "tox l"], extra=extra)
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   [f"cp src/p.py {root}toxfile.py", entry], extra=extra)
     assert denied is not None, "the hook allows tox's inline plugin to be written"
 
 
 _open("test_t1_tox_imports_the_inline_plugin_beside_its_settings",
-      "tox's `toxfile.py` (its inline plugin) is missing from starttables.STARTS['tox']")
+      "tox's `toxfile.py` (its inline plugin) is missing from starttables.STARTS['tox']",
+      *TOXFILES)
 
 
 # --- B1: Python runs a start file's cached bytecode where its header matches the source -----
