@@ -471,3 +471,34 @@ _open("test_w1_an_attached_wrapper_option_hides_the_runner_inside",
       "strip_wrappers does not read a wrapper's attached short-option value (`nice -n5`, "
       "`timeout -k5`/`-sKILL`): entry_run stops at the wrapper, the runner inside is unread",
       *WRAPPED)
+
+
+# --- P1: a file piped into a runner whose shell reads its input --------------------------------
+
+
+#: Entries piping a script into a runner that, given no command, starts a shell reading
+#: its input (``su``, ``runuser USER``: the user's shell; ``fakeroot``, ``setarch ARCH``:
+#: ``$SHELL``, ``/bin/sh``).
+PIPED = {"su": "cat x.sh | su", "runuser": "cat x.sh | runuser root",
+         "fakeroot": "cat x.sh | fakeroot", "setarch": "cat x.sh | setarch x86_64"}
+
+
+@pytest.mark.parametrize("case", list(PIPED))
+def test_p1_a_script_piped_into_a_runners_shell(tmp_path: Path, case: str) -> None:
+    """The gate guards a file a reader pipes into a shell or an interpreter (``cat x.sh |
+    bash``, ``| env bash``, ``| runuser -u root bash``…: 33 forms hold), not one
+    piped into a runner that starts a shell of its own when given no command. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/x.sh x.sh`` is allowed, the entry runs the
+    payload (as root: ``su``, ``runuser``)."""
+    program = PIPED[case].split("| ")[1].split()[0]
+    needs(program)
+    if program in ("su", "runuser") and os.geteuid() != 0:
+        pytest.skip(f"{program} needs root here")
+    denied = _case(tmp_path, [f"Bash({PIPED[case]})", "Bash(cp *)"], {"x.sh": "echo hi\n"},
+                   ["cp src/x.sh x.sh", PIPED[case]])
+    assert denied is not None, "the hook allows the script piped into the runner's shell"
+
+
+_open("test_p1_a_script_piped_into_a_runners_shell",
+      "a file piped into su/runuser/fakeroot/setarch (a shell reading its input) is not "
+      "guarded as `cat x.sh | bash`'s is", *PIPED)
