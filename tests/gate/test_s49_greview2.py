@@ -502,3 +502,39 @@ def test_p1_a_script_piped_into_a_runners_shell(tmp_path: Path, case: str) -> No
 _open("test_p1_a_script_piped_into_a_runners_shell",
       "a file piped into su/runuser/fakeroot/setarch (a shell reading its input) is not "
       "guarded as `cat x.sh | bash`'s is", *PIPED)
+
+
+# --- C2: pytest without paths collects every folder below the call's -------------------------
+
+
+#: Each case: the entry, the copy (pytest's default ``python_files``: ``test_*.py``,
+#: ``*_test.py``; a ``conftest.py`` in any folder it collects).
+COLLECTED = {"bare-conftest": ("pytest", "cp src/p.py docs/conftest.py"),
+             "bare-test-file": ("pytest", "cp src/p.py docs/test_z.py"),
+             "x-suffix-test-file": ("pytest -x", "cp src/p.py docs/x_test.py"),
+             "m-conftest": ("python3 -m pytest", "cp src/p.py docs/conftest.py")}
+
+
+@pytest.mark.parametrize("case", list(COLLECTED))
+def test_c2_pytest_without_paths_collects_every_folder(tmp_path: Path, case: str) -> None:
+    """``pytest`` with no path (and no ``testpaths`` setting) collects the call's folder
+    recursively: it imports the ``conftest.py`` of each folder it enters and each test file
+    there. The gate guards the paths a pytest entry names (``pytest tests``: held) and the
+    ``conftest.py`` from the call's folder up, not those below it. Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/p.py docs/…`` is allowed, the entry runs the payload."""
+    entry, copy = COLLECTED[case]
+    python = shutil.which("python3")
+    if python is None or subprocess.run([python, "-c", "import pytest"], check=False,
+                                        capture_output=True).returncode != 0:
+        pytest.skip("no pytest")
+    if entry.startswith("pytest"):
+        needs("pytest")
+    files = {"tests/test_a.py": "def test_a():\n    pass\n", "docs/a.md": "",
+             "src/p.py": PY_PAYLOAD}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, [copy, entry])
+    assert denied is not None, "the hook allows a file pytest collects below the call's folder"
+
+
+_open("test_c2_pytest_without_paths_collects_every_folder",
+      "pytest without paths collects every folder below the call's (conftest.py, test_*.py, "
+      "*_test.py): only the call's folder up is guarded", *COLLECTED)
