@@ -538,3 +538,38 @@ def test_c2_pytest_without_paths_collects_every_folder(tmp_path: Path, case: str
 _open("test_c2_pytest_without_paths_collects_every_folder",
       "pytest without paths collects every folder below the call's (conftest.py, test_*.py, "
       "*_test.py): only the call's folder up is guarded", *COLLECTED)
+
+
+# --- PR1: prove without paths runs `t/*.t`; `-l` puts `lib` first for every test -------------
+
+
+#: A Perl test that passes, and one running the payload; a Test::More of the payload's.
+T_OK = 'print "ok 1\\n1..1\\n";\n'
+T_PAYLOAD = 'system("touch zz"); print "ok 1\\n1..1\\n";\n'
+MORE_PAYLOAD = 'package Test::More; system("touch zz"); 1;\n'
+#: Each case: the entry, the calls before it.
+PROVED = {"bare": ("prove", ["cp src/t.t t/a.t"]), "v": ("prove -v", ["cp src/t.t t/b.t"]),
+          "r": ("prove -r", ["cp src/t.t t/sub/c.t"]), "j2": ("prove -j2", ["cp src/t.t t/b.t"]),
+          "l-lib": ("prove -l", ["mkdir -p lib/Test", "cp src/More.pm lib/Test/More.pm"])}
+
+
+@pytest.mark.parametrize("case", list(PROVED))
+def test_pr1_prove_without_paths_runs_the_t_folder(tmp_path: Path, case: str) -> None:
+    """prove with no test named runs ``t/*.t`` (``-r``: ``t/`` recursively; App::Prove's
+    default), and ``-l`` puts ``lib`` first on every test's ``@INC`` (``use Test::More``
+    loads ``lib/Test/More.pm``). s49-gfix guards the tests a prove entry names and
+    ``.proverc`` (s48-greview S6), not its default folder or ``lib``. Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``, ``Bash(mkdir *)``: the calls are allowed, the entry runs the payload
+    (prove 3.x, perl 5.36)."""
+    needs("prove", "perl")
+    entry, calls = PROVED[case]
+    files = {"t/a.t": "use Test::More;\nok(1);\ndone_testing;\n" if case == "l-lib" else T_OK,
+             "t/sub/.keep": "", "src/t.t": T_PAYLOAD, "src/More.pm": MORE_PAYLOAD}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   [*calls, entry])
+    assert denied is not None, "the hook allows a test prove runs by default to be written"
+
+
+_open("test_pr1_prove_without_paths_runs_the_t_folder",
+      "prove's default `t/` (no operand) and `-l`'s `lib/` (-b: blib/) are not guarded",
+      *PROVED)
