@@ -573,3 +573,36 @@ def test_pr1_prove_without_paths_runs_the_t_folder(tmp_path: Path, case: str) ->
 _open("test_pr1_prove_without_paths_runs_the_t_folder",
       "prove's default `t/` (no operand) and `-l`'s `lib/` (-b: blib/) are not guarded",
       *PROVED)
+
+
+# --- U1: unittest without names discovers the call's folder -----------------------------------
+
+
+#: A unittest test case.
+UNIT_OK = "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n"
+#: Each case: the entry, the copy.
+DISCOVERED = {"bare-top": ("python3 -m unittest", "cp src/p.py test_z.py"),
+              "bare-package": ("python3 -m unittest", "cp src/p.py tests/test_z.py"),
+              "discover": ("python3 -m unittest discover", "cp src/p.py tests/test_z.py"),
+              "v-init": ("python3 -m unittest -v", "cp src/p.py tests/__init__.py")}
+
+
+@pytest.mark.parametrize("case", list(DISCOVERED))
+def test_u1_unittest_without_names_discovers_the_calls_folder(tmp_path: Path,
+                                                              case: str) -> None:
+    """``python -m unittest`` with no test named is ``discover -s . -p 'test*.py'``: it
+    imports every ``test*.py`` of the call's folder and of each package below it (and the
+    packages' ``__init__.py``). The gate guards a named test (``unittest test_x.TestA``:
+    s48-greview S5) and ``discover -s tests``'s folder (held, with ``discover tests``), not
+    the default start folder's. Plan ``Bash(<entry>)``, ``Bash(cp *)``: the copy is
+    allowed, the entry runs the payload."""
+    needs("python3")
+    entry, copy = DISCOVERED[case]
+    files = {"tests/__init__.py": "", "tests/test_a.py": UNIT_OK, "src/p.py": PY_PAYLOAD}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, [copy, entry])
+    assert denied is not None, "the hook allows a test unittest discovers to be written"
+
+
+_open("test_u1_unittest_without_names_discovers_the_calls_folder",
+      "`python -m unittest` (discover) with no start folder imports test*.py of the call's "
+      "folder and its packages: not guarded", *DISCOVERED)
