@@ -606,3 +606,40 @@ def test_u1_unittest_without_names_discovers_the_calls_folder(tmp_path: Path,
 _open("test_u1_unittest_without_names_discovers_the_calls_folder",
       "`python -m unittest` (discover) with no start folder imports test*.py of the call's "
       "folder and its packages: not guarded", *DISCOVERED)
+
+
+# --- CT1: ctest's script mode and cpack's configuration are CMake code ------------------------
+
+
+#: CMake code running the payload.
+CMAKE_PAYLOAD = "execute_process(COMMAND touch zz)\n"
+#: Each case: the entry, the file it runs (``ctest -S``/``--script``/``-SP``: a dashboard
+#: script; cpack: ``CPackConfig.cmake`` of the call's folder, or ``--config``'s).
+CMAKE_CODE = {"ctest-S": ("ctest -S ci.cmake", "ci.cmake"),
+              "ctest-script": ("ctest --script ci.cmake", "ci.cmake"),
+              "ctest-SP": ("ctest -SP ci.cmake", "ci.cmake"),
+              "cpack": ("cpack", "CPackConfig.cmake"),
+              "cpack-G": ("cpack -G TGZ", "CPackConfig.cmake"),
+              "cpack-config": ("cpack --config CPackConfig.cmake", "CPackConfig.cmake")}
+
+
+@pytest.mark.parametrize("case", list(CMAKE_CODE))
+def test_ct1_ctest_and_cpack_run_cmake_code_the_gate_leaves_writable(tmp_path: Path,
+                                                                      case: str) -> None:
+    """``ctest -S FILE`` runs a CMake script (``cmake -P``'s file is guarded: held), and
+    cpack reads ``CPackConfig.cmake`` (CMake code) from the call's folder or ``--config``'s
+    file. ctest is in ``RUNS_ANY`` with no file options of its own; cpack is in no table.
+    Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/ci <file>`` is allowed, the entry runs
+    the payload (cmake 3.25)."""
+    entry, target = CMAKE_CODE[case]
+    needs(entry.split()[0])
+    files = {"ci.cmake": "message(hi)\n", "CPackConfig.cmake": "message(hi)\n",
+             "src/ci": CMAKE_PAYLOAD}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   [f"cp src/ci {target}", entry])
+    assert denied is not None, "the hook allows the CMake code ctest or cpack runs"
+
+
+_open("test_ct1_ctest_and_cpack_run_cmake_code_the_gate_leaves_writable",
+      "ctest's -S/--script/-SP file and cpack's CPackConfig.cmake (--config) are in no "
+      "start or file-option table", *CMAKE_CODE)
