@@ -67,7 +67,8 @@ def _tool_path(name: str) -> dict[str, str]:
 
 
 #: Each case: the entry, and the folder of the tox root it reads (``-c``'s file's folder).
-TOXFILES = {"root": ("tox l", ""), "conf": ("tox --conf=ci/tox.ini l", "ci/"),
+#: (The root's own ``toxfile.py`` under ``Bash(tox l)``: s49-greview T1[toxfile].)
+TOXFILES = {"conf": ("tox --conf=ci/tox.ini l", "ci/"),
             "conf-prefix": ("tox --con ci/tox.ini l", "ci/")}
 
 
@@ -613,14 +614,10 @@ _open("test_u1_unittest_without_names_discovers_the_calls_folder",
 
 #: CMake code running the payload.
 CMAKE_PAYLOAD = "execute_process(COMMAND touch zz)\n"
-#: Each case: the entry, the file it runs (``ctest -S``/``--script``/``-SP``: a dashboard
-#: script; cpack: ``CPackConfig.cmake`` of the call's folder, or ``--config``'s).
-CMAKE_CODE = {"ctest-S": ("ctest -S ci.cmake", "ci.cmake"),
-              "ctest-script": ("ctest --script ci.cmake", "ci.cmake"),
-              "ctest-SP": ("ctest -SP ci.cmake", "ci.cmake"),
-              "cpack": ("cpack", "CPackConfig.cmake"),
-              "cpack-G": ("cpack -G TGZ", "CPackConfig.cmake"),
-              "cpack-config": ("cpack --config CPackConfig.cmake", "CPackConfig.cmake")}
+#: Each case: the entry, the file it runs (``ctest --script``: a dashboard script, the long
+#: spelling of ``-S``; ``-S``, ``-SP``, cpack's ``CPackConfig.cmake``, ``--config``: s49-greview
+#: C2, C3).
+CMAKE_CODE = {"ctest-script": ("ctest --script ci.cmake", "ci.cmake")}
 
 
 @pytest.mark.parametrize("case", list(CMAKE_CODE))
@@ -641,5 +638,4 @@ def test_ct1_ctest_and_cpack_run_cmake_code_the_gate_leaves_writable(tmp_path: P
 
 
 _open("test_ct1_ctest_and_cpack_run_cmake_code_the_gate_leaves_writable",
-      "ctest's -S/--script/-SP file and cpack's CPackConfig.cmake (--config) are in no "
-      "start or file-option table", *CMAKE_CODE)
+      "ctest's --script (-S's long spelling) file is in no file-option table", *CMAKE_CODE)
