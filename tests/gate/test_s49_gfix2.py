@@ -5,12 +5,15 @@ cases are s48-greview2's own tests."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from skillgrant.gate.envpaths import named_paths
 from skillgrant.gate.planprograms import plan_programs
 from skillgrant.gate.readers import writer_of
 from skillgrant.gate.runneropts import entry_run
+from skillgrant.gate.startpaths import npmrc_paths
 from skillgrant.gate.wrapped import NPMRC, npm_reads_settings
 
 #: An entry's command (quotes removed, as planprograms reads it) → (the folder its program
@@ -138,3 +141,16 @@ def test_a_session_values_expansion_is_read_in_its_place(
     monkeypatch.setenv("S49_WRAP", "my")
     monkeypatch.setenv("S49_CI", "1")
     assert set(EXPANDED[value]) <= set(named_paths(value))
+
+
+def test_an_npmrc_is_read_where_the_plans_npm_runs_and_where_a_key_names(
+        tmp_path: Path) -> None:
+    """s49-greview N1: `sub/.npmrc` of `npm --prefix sub` (its relative value from sub), the
+    file a `userconfig` key names; a relative session value read from the moved folder (E3)."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub/.npmrc").write_text("node-options=--require ./pre.js\n")
+    (tmp_path / ".npmrc").write_text("userconfig=ci/npmrc\n")
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci/npmrc").write_text("node-options=--require ./boot.js\n")
+    found = dict(npmrc_paths([str(tmp_path)], str(tmp_path / "home"), [], ["sub"]))
+    assert str(tmp_path / "sub/pre.js") in found and str(tmp_path / "boot.js") in found

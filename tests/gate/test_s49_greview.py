@@ -233,10 +233,6 @@ def test_n1_an_npmrc_value_read_from_another_folder(tmp_path: Path, case: str) -
     assert denied is not None, "the hook allows a write to the module npm's settings preload"
 
 
-_open("test_n1_an_npmrc_value_read_from_another_folder",
-      "startpaths.npmrc_paths reads the .npmrc files of the call's folders and the home, "
-      "relative values from those folders: not npm --prefix DIR's, not from a workspace's "
-      "folder, not the file userconfig names", "prefix", "workspace", "userconfig")
 
 
 # --- H: the session's home spelled otherwise than its real path --------------------------------
@@ -386,14 +382,14 @@ def test_e3_a_relative_value_read_where_the_program_moves(tmp_path: Path, case: 
                    [f"cp src/x {target}", entry], variables, setup)
     assert denied is not None, "the hook allows a write to the file the value names there"
 
+
 _open("test_e3_a_relative_value_read_where_the_program_moves",
-      "envpaths.session_paths reads a relative value from the call's folder and the "
-      "project's only, not from the folder the plan's program moves to (npm -w, git -C, "
-      "make -C: planprograms' _FOLDER_OPTIONS)", "npm-workspace", "git-C", "make-C")
+      "startpaths reads a relative session value from the folders the plan's programs run "
+      "in that plan_programs names (a `.npmrc` there, `>`-marked folders); git -C's folder "
+      "is not named by planprograms yet (ASK s49-gfix: RUNS_IN)", "git-C")
 
 
 # --- V: under `skillgrant serve`, a compared value naming a variable the service lacks ---------
-
 
 def test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare(
         tmp_path: Path) -> None:
