@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from skillgrant.gate.envpaths import named_paths
+from skillgrant.gate.envpaths import named_paths, named_variables
 from skillgrant.gate.planprograms import plan_programs
 from skillgrant.gate.readers import writer_of
 from skillgrant.gate.runneropts import entry_run
@@ -154,3 +154,15 @@ def test_an_npmrc_is_read_where_the_plans_npm_runs_and_where_a_key_names(
     (tmp_path / "ci/npmrc").write_text("node-options=--require ./boot.js\n")
     found = dict(npmrc_paths([str(tmp_path)], str(tmp_path / "home"), [], ["sub"]))
     assert str(tmp_path / "sub/pre.js") in found and str(tmp_path / "boot.js") in found
+
+
+def test_a_compared_value_naming_an_uncarried_variable_is_a_session_problem() -> None:
+    """s49-greview V1: under serve, `GIT_SSH_COMMAND='sh tools/$WRAP.sh'` reads a variable no
+    header carries: the service cannot know the paths it names (compared ones are fine)."""
+    from skillgrant.gate.environment import COMPARED, _uncarried
+
+    sent: dict[str, str | None] = dict.fromkeys(COMPARED, "")
+    assert _uncarried({**sent, "GIT_SSH_COMMAND": "sh tools/${HOME}/x.sh $PWD/y"}) is None
+    said = _uncarried({**sent, "GIT_SSH_COMMAND": "sh tools/$WRAP.sh"})
+    assert said is not None and "$WRAP" in said
+    assert named_variables("a ${!X} ${#Y} $Z ${W:-$V} $1") == ["X", "Y", "Z", "W", "V"]

@@ -429,9 +429,6 @@ def test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare(
     assert said[1] == "deny", "the service allows the write the hook process denies"
 
 
-_open("test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare",
-      "envpaths expands $NAME from the service's environment; a compared value naming a "
-      "variable that is not compared (WRAP) reads otherwise in the service than in the session")
 
 
 # --- P2: the program a checker's settings name it to run ---------------------------------------
