@@ -175,7 +175,30 @@ def _values(path: str) -> list[tuple[str, str]]:
     pairs = [line.partition("=")[::2] if path.endswith("npmrc") else  # (`key=value`;
              line.partition(":")[::2] if path.endswith(".yml") else  # `key: value`;
              (*line.split(None, 1), "")[:2] for line in lines]  # `.yarnrc`: `key "value"`)
-    return [(k.strip(), v.strip()) for k, v in pairs if _URL not in v]
+    read = _ini_value if path.endswith("npmrc") else str.strip
+    return [(k.strip(), " ".join(w for w in dict.fromkeys([*read(v).split(), *v.split()])
+                                 if _URL not in w)) for k, v in pairs]  # (both readings)
+
+
+def _ini_value(text: str) -> str:
+    """An ``.npmrc`` value as npm's ``ini`` reads it (its ``unsafe``): a quoted one whole, else
+    up to a ``;`` or ``#`` not escaped by a backslash (an inline comment: s49-greview N2)."""
+    text = text.strip()
+    if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    out: list[str] = []
+    escaped = False
+    for char in text:
+        if escaped:
+            out.append(char if char in "\\;#" else "\\" + char)
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in ";#":
+            break
+        else:
+            out.append(char)
+    return "".join(out).strip()
 
 
 def cmake_prefixes(folders: list[str], home: str, bins: list[str]) -> list[tuple[str, bool]]:

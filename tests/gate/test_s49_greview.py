@@ -8,6 +8,7 @@ while the hole is open (``OPEN`` marks them strict xfails)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -24,10 +25,12 @@ _open = OPEN.add
 
 
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
-          extra: dict[str, str] | None = None, setup: str = "") -> str | None:
+          extra: dict[str, str] | None = None, setup: str = "",
+          in_place: bool = False) -> str | None:
     """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
     holding ``files`` (and what the bash text ``setup`` made there), the session's environment
-    with ``extra``; the first call the printed hook denies, or None."""
+    with ``extra`` (in a copy of the project; in it with ``in_place``: a build folder naming
+    its own path); the first call the printed hook denies, or None."""
     found: list[str | None] = []
     for side in ("proof", "run"):
         project = hooked_project(tmp_path / side, entries)
@@ -38,7 +41,12 @@ def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list
         if setup:
             subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120, env=env,
                            capture_output=True)
-        if side == "proof":
+        if side == "proof" and in_place:
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=300)
+            assert any(project.rglob("zz")), "bash ran no payload"
+        elif side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
         else:
             found.append(first_denied(project, calls, env))
@@ -205,7 +213,9 @@ PRELOAD = "node-options=--require ./pre.js\n"
 #: the home's only) and runs the script in ``sub``; [workspace] the root's ``.npmrc`` is
 #: read, but ``./pre.js`` is read from each of the call's folders, while node runs the
 #: workspace's script in ``packages/a``; [userconfig] the root's ``.npmrc`` names another
-#: settings file (``userconfig``), guarded whole, whose own values no one reads.
+#: settings file (``userconfig``), guarded whole, whose own values no one reads;
+#: [inline-comment-url] npm's ini reader ends a value at `;`/`#`, startpaths skips the whole
+#: line where it holds ``://`` (a URL: no path), here only in the comment.
 NPMRC_PLACES = {
     "control-root": ("npm test", {"package.json": PACKAGE, "t.js": "\n", ".npmrc": PRELOAD},
                      "pre.js"),
@@ -215,6 +225,9 @@ NPMRC_PLACES = {
                   {"package.json": '{"name": "r", "workspaces": ["packages/a"]}\n',
                    "packages/a/package.json": PACKAGE, "packages/a/t.js": "\n",
                    ".npmrc": PRELOAD}, "packages/a/pre.js"),
+    "inline-comment-url": ("npm test", {"package.json": PACKAGE, "t.js": "\n", ".npmrc":
+                                        "node-options=--require ./pre.js ; see "
+                                        "https://example.com/docs\n"}, "pre.js"),
     "userconfig": ("npm test", {"package.json": PACKAGE, "t.js": "\n",
                                 ".npmrc": "userconfig=ci/npmrc\n", "ci/npmrc": PRELOAD},
                    "pre.js"),
@@ -251,11 +264,13 @@ HOMES = {
 }
 
 
+@pytest.mark.parametrize("named", ["as-spelled", "real"])
 @pytest.mark.parametrize("case", list(HOMES))
-def test_h1_a_home_spelled_otherwise(tmp_path: Path, case: str) -> None:
+def test_h1_a_home_spelled_otherwise(tmp_path: Path, case: str, named: str) -> None:
     """Session ``HOME`` spelled as ``HOMES`` says (the same folder), plan ``Bash(git fetch)``,
-    ``Bash(cp *)``, an ssh remote: ``cp src/gc ~/.gitconfig`` (``core.sshCommand``) is
-    allowed and ``git fetch`` runs the payload."""
+    ``Bash(cp *)``, an ssh remote: ``cp src/gc <home>/.gitconfig`` (``core.sshCommand``; the
+    home named as ``HOME`` spells it, or by its real path: ``~`` would be an expansion, which
+    the gate refuses in a writer's words) then ``git fetch`` runs the payload."""
     needs("git")
     found: list[str | None] = []
     for side in ("proof", "run"):
@@ -267,7 +282,8 @@ def test_h1_a_home_spelled_otherwise(tmp_path: Path, case: str) -> None:
                                          home_dd=home.replace("/tmp/", "/tmp//", 1))
         subprocess.run(["bash", "-c", f"git init -q && {SSH_REMOTE}"], cwd=project, check=True,
                        timeout=60, env=env, capture_output=True)
-        calls = ["cp src/gc ~/.gitconfig", "git fetch"]
+        target = (env["HOME"] if named == "as-spelled" else home).rstrip("/") + "/.gitconfig"
+        calls = [f"cp src/gc {target}", "git fetch"]
         if side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
         else:
@@ -572,3 +588,202 @@ _open("test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath",
       "subagents._follows takes `python -P` (and the console script, whose shebang has no -I) "
       "as this installation's hook; both read PYTHONPATH, whose folders the gate guards only "
       "for the standard modules' names")
+
+
+# --- R: a version manager's file in the folder the plan's program moves to --------------------
+
+
+def test_r1_rustup_reads_the_toolchain_file_of_the_folder_make_moves_to(tmp_path: Path) -> None:
+    """rustup's proxies (``cargo``, ``rustc``) pick the toolchain from ``rust-toolchain.toml``
+    in the folder they run in and each above; ``[toolchain] path = DIR`` runs ``DIR/bin/cargo``.
+    The gate guards the version files of the call's folder and each above (homefiles
+    ``VERSION_FILES``), not of the folder ``make -C sub`` runs its recipes in (the project's
+    ``sub/Makefile`` runs ``cargo --version``). Plan ``Bash(make -C sub)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: ``mkdir -p ../tc/bin``, ``cp src/cargo ../tc/bin/cargo`` (executable
+    script), ``cp src/tc sub/rust-toolchain.toml`` are allowed and the recipe's ``cargo`` runs
+    the payload (real rustup 1.29, make)."""
+    needs("make", "rustup", "cargo")
+    files = {"sub/Makefile": "all:\n\tcargo --version\n", "src/cargo": "#!/bin/sh\ntouch zz\n"}
+    setup = ('chmod +x src/cargo && printf \'[toolchain]\\npath = "%s/tc"\\n\' '
+             '"$(dirname "$PWD")" >src/tc')  # (beside the project: a copy of it runs too)
+    denied = _case(tmp_path, ["Bash(make -C sub)", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   ["mkdir -p ../tc/bin", "cp src/cargo ../tc/bin/cargo",
+                    "cp src/tc sub/rust-toolchain.toml", "make -C sub"], None, setup)
+    assert denied is not None, "the hook allows a toolchain file where make's recipes run"
+
+
+# --- C: what ctest reads at its start beside CTestTestfile.cmake ---------------------------------
+
+
+@pytest.mark.parametrize("entry", ["ctest --test-dir build", "ctest"])
+def test_c1_ctest_runs_the_custom_file_of_its_build_folder(tmp_path: Path, entry: str) -> None:
+    """ctest reads ``CTestCustom.cmake`` (or ``CTestCustom.ctest``) of the build folder it
+    tests before its tests, as cmake code (``execute_process``). STARTS names what cmake
+    generates (``^CTestTestfile.cmake``: guarded), not that file, which no generator writes
+    (a project puts it there, or leaves it out). Plan ``Bash(<entry>)`` (``--test-dir
+    build``, or from the folder: the call's), ``Bash(cp *)``: ``cp src/c
+    build/CTestCustom.cmake`` is allowed and ctest runs the payload (real ctest 3.25)."""
+    needs("ctest")
+    files = {"build/CTestTestfile.cmake": "add_test(a true)\n",
+             "src/c": "execute_process(COMMAND touch zz)\n"}
+    folder = "build/" if entry == "ctest --test-dir build" else ""
+    calls = [f"cp src/c {folder}CTestCustom.cmake", entry]
+    if not folder:  # (the session's folder is the build folder: the call's)
+        files = {"CTestTestfile.cmake": files["build/CTestTestfile.cmake"], "src/c": files["src/c"]}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls)
+    assert denied is not None, "the hook allows a write to the file ctest runs at its start"
+
+
+_open("test_c1_ctest_runs_the_custom_file_of_its_build_folder",
+      "planprograms.STARTS has no ctest entry (CTestCustom.cmake/.ctest) and _FOLDER_OPTIONS "
+      "no `--test-dir`")
+
+
+# --- M: what meson's build folder holds that its regeneration loads ------------------------------
+
+
+#: A pickle running the payload when loaded (meson keeps its build folder's state in
+#: ``meson-private/coredata.dat``, a pickle, and loads it to regenerate or reconfigure).
+PICKLE = ("python3 -c \"import os, pickle\nclass P:\n    def __reduce__(self):\n"
+          "        return (os.system, ('touch zz',))\n"
+          "open('src/pk', 'wb').write(pickle.dumps(P()))\"")
+#: A meson project with one C program.
+MESON = {"meson.build": "project('a', 'c')\nexecutable('a', 'a.c')\n",
+         "a.c": "int main(void) { return 0; }\n"}
+#: (the plan's entry, the calls before it, the setup beyond the pickle): [ninja-C] the
+#: project built once (``meson setup build``, ``ninja -C build``); ``build.ninja`` lists
+#: ``meson-private/coredata.dat`` among its own inputs, so a newer copy makes ninja
+#: regenerate, which loads it: ``_FOLDER_OPTIONS`` reads ``ninja -C build``, STARTS["ninja"]
+#: holds ``build.ninja`` only. [reconfigure] ``meson setup --reconfigure build`` loads it;
+#: the build folder is a word, not an option (``-C``), so ``meson-private/`` is guarded in
+#: the call's folder only. [native-file] ``--native-file native.ini`` names the compiler
+#: meson runs to check it; no option table holds it (``_FILE_OPTIONS``).
+MESON_CASES = {
+    "ninja-C": ("ninja -C build", ["cp src/pk build/meson-private/coredata.dat"],
+                "meson setup build && ninja -C build && sleep 1"),
+    "reconfigure": ("meson setup --reconfigure build",
+                    ["cp src/pk build/meson-private/coredata.dat"], "meson setup build"),
+    "native-file": ("meson setup build --native-file native.ini", ["cp src/n native.ini"],
+                    "printf '[binaries]\\nc = []\\n' >native.ini"),
+}
+
+
+@pytest.mark.parametrize("case", list(MESON_CASES))
+def test_m1_meson_loads_state_its_build_folder_or_option_names(tmp_path: Path,
+                                                                 case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``MESON_CASES``; the pickle and the native
+    file written to ``src/`` beforehand, as the Write tool may): the copy is allowed and the
+    entry runs the payload (real meson 1.12, ninja 1.11)."""
+    tools = _review_tool("meson")
+    needs("ninja", "cc")
+    entry, before, setup = MESON_CASES[case]
+    native = "[binaries]\nc = ['sh', '-c', 'touch zz; exec cc \"$@\"', 'x']\n"
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**MESON, "src/n": native},
+                   [*before, entry], {"PATH": f"{tools}:{_tools(tmp_path)['PATH']}"},
+                   f"{PICKLE} && {setup}", in_place=True)
+    assert denied is not None, "the hook allows a write to what meson loads or runs"
+
+
+_open("test_m1_meson_loads_state_its_build_folder_or_option_names",
+      "planprograms reads meson's build folder from -C only (not `meson setup [opts] DIR`), "
+      "and has no meson file options (--native-file, --cross-file)", "reconfigure",
+      "native-file")
+
+
+
+# --- D: a debugger's or checker's settings a covered copy plants -------------------------------
+
+
+def test_d1_gdb_runs_the_users_gdbinit(tmp_path: Path) -> None:
+    """gdb reads ``~/.gdbinit`` (and ``~/.config/gdb/gdbinit``) at every start, whatever its
+    safe-path (that one is the user's), and runs its ``shell`` commands. Plan ``Bash(gdb
+    -batch -ex bt -p *)`` (a backtrace of a running process; an entry naming the project's
+    program is denied itself: COST), ``Bash(cp *)``: ``cp src/g <home>/.gdbinit`` is
+    allowed and gdb runs the payload before it attaches (real gdb 13). Held: the gate reads
+    gdb as a program running its words' commands (only a tool-wide grant covers it)."""
+    needs("gdb")
+    entry = "gdb -batch -ex bt -p 1"
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, ["Bash(gdb -batch -ex bt -p *)", "Bash(cp *)"])
+        (project / "src" / "g").write_text("shell touch zz\n")
+        (project / "build").mkdir()
+        shutil.copy("/bin/true", project / "build" / "prog")
+        env = home_env(tmp_path / side / "home")
+        calls = [f"cp src/g {env['HOME']}/.gdbinit", entry]
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a write to the gdbinit gdb runs"
+
+
+def test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says(tmp_path: Path) -> None:
+    """valgrind reads ``./.valgrindrc`` (and ``~/.valgrindrc``, ``VALGRIND_OPTS``) as options
+    before its command line's: ``--log-file=.claude/settings.json`` makes it write its log
+    over the gate's own settings (Claude Code then drops the file, and the hook with it).
+    Plan ``Bash(valgrind true)`` (a system program: an entry naming the project's program is
+    denied itself, COST), ``Bash(cp *)``: ``cp src/rc .valgrindrc`` is allowed and the plan's
+    call rewrites the settings (real valgrind 3.19)."""
+    needs("valgrind")
+    entry = "valgrind true"
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
+        (project / "src" / "rc").write_text("--log-file=.claude/settings.json\n")
+        (project / "build").mkdir()
+        shutil.copy("/bin/true", project / "build" / "prog")
+        env = home_env(tmp_path / side / "home")
+        calls = ["cp src/rc .valgrindrc", entry]
+        if side == "proof":
+            settings = (project / ".claude" / "settings.json").read_text()
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=120)
+            now = (project / ".claude" / "settings.json").read_text()
+            assert now != settings and "Memcheck" in now, "valgrind wrote no log there"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows valgrind to write the gate's settings"
+
+
+_open("test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says",
+      "valgrind reads ./.valgrindrc and ~/.valgrindrc as options (--log-file=PATH writes "
+      "anywhere); no rule reads or guards them")
+
+
+# --- U: a program the user's own settings name, in a home folder nothing guards -----------------
+
+
+#: (the user's settings file in the home, its text; ``{home}``: the home's path): each names
+#: ``~/scripts/proxy.sh`` as what ssh (or git) runs for a fetch over ssh.
+USER_NAMED = {
+    "gitconfig-sshcommand": (".gitconfig", "[core]\n\tsshCommand = sh {home}/scripts/proxy.sh\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(USER_NAMED))
+def test_u1_a_program_the_users_settings_name(tmp_path: Path, case: str) -> None:
+    """The user's own settings (see ``USER_NAMED``: not written by the session) name a script
+    in the home; plan ``Bash(git fetch)``, ``Bash(cp *)``, ``Bash(mkdir *)``, an ssh remote:
+    ``mkdir -p <home>/scripts``, ``cp src/x.sh <home>/scripts/proxy.sh`` are allowed and
+    ``git fetch`` runs it (real git). Held: gitvalues reads the value. (ssh reads the
+    passwd entry's home, not ``HOME``: its ``ProxyCommand`` is not tested here.)"""
+    needs("git", "ssh")
+    name, text = USER_NAMED[case]
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, ["Bash(git fetch)", "Bash(cp *)",
+                                                   "Bash(mkdir *)"])
+        env = home_env(tmp_path / side / "home")
+        home = Path(env["HOME"])
+        (home / name).parent.mkdir(parents=True, exist_ok=True)
+        (home / name).write_text(text.format(home=home))
+        subprocess.run(["bash", "-c", SSH_REMOTE], cwd=project, check=True, env=env,
+                       capture_output=True)
+        calls = [f"mkdir -p {home}/scripts", f"cp src/x.sh {home}/scripts/proxy.sh", "git fetch"]
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a write to the program the user's settings run"
