@@ -55,6 +55,21 @@ def test_the_rules_are_found_in_real_texts() -> None:
     assert all(isinstance(p, re.Pattern) for _, needs in yamlapart.RULES for p in needs)
 
 
+def test_a_long_text_with_a_dash_before_a_closer_is_refused_unsearched() -> None:
+    """A lone dash's pattern may run over lines and comments, and its search grows as the
+    square of a line of ``, #`` runs (review s48-freview2 P1): past ``_LONE_DASH_SEARCHED``
+    characters a text its need matches is refused, not searched; below it, searched."""
+    bound = yamlapart._LONE_DASH_SEARCHED
+    short = "a: b-]\n" + "c: d\n" * ((bound - 8) // 5)
+    long = short + "c: d\n" * 4
+    assert len(short) <= bound < len(long)
+    assert yamlapart.apart_as_read(short) is None  # (`b-]`: no dash alone in a collection)
+    assert yamlapart.apart_as_read(long) == (yamlapart._DASH, 4)
+    runs = "a: [" + ", #" * (bound // 2) + "\n  -]\n"  # (the square-cost shape, over the bound)
+    assert yamlapart.apart_as_read(runs) is not None
+    assert yamlapart.apart_as_read("a: b-]\n" + "c: d\n" * 100) is None
+
+
 def test_each_needed_text_is_led_by_a_literal_character() -> None:
     """A need is searched at C speed only when its first item is one character, not a class
     tried at every character."""

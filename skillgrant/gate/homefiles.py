@@ -85,9 +85,10 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (".invoke.json", False), (".scons", True),
                     # session 49: R's user environment (`R_PROFILE_USER`) and its package
                     # builds' `Makevars` (s48-greview2 I1), prove's and rspec's options, uv's
-                    # user settings (U1)
+                    # and tox's user settings (U1)
                     (".Renviron", False), (".R", True), (".proverc", False), (".rspec", False),
-                    (os.path.join(".config", "uv"), True))
+                    (os.path.join(".config", "uv"), True),
+                    (os.path.join(".config", "tox"), True))
 #: The system's files that a program the gate covers reads as what to run (review s44):
 #: man-db's configuration (R1), Maven's launcher scripts (H1), pip's settings (H4).
 SYSTEM_CODE: Final = (("/etc/manpath.config", False), ("/etc/man_db.conf", False),

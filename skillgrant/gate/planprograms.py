@@ -50,6 +50,7 @@ from .starttables import (
     SEARCH_UP,
     STARTS,
     SUBCOMMANDS,
+    SYNCERS,
 )
 from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS, long_prefix
 
@@ -115,11 +116,12 @@ def _entry_paths(entry: str, text: str) -> list[str]:
         elif words and "$" not in words[0]:  # of a `$` name: any; `${CLAUDE_SKILL_DIR}
             found += in_folders([folder], _entry_programs(  # /x.sh`: the skill's folder
                 [w for w in words if "$" not in w]))  # is guarded, G-13)
-        if words and (family(words[0]) in FAMILIES or words[0] in INTERPRETERS):
-            fed = [*INPUT.findall(part), *(w for w in piped[1:] if w[:1] != "-")]
-            found += in_folders([folder], [p for t in fed for p in (  # (`bash < x.sh`: S3;
-                *literal(t), (os.path.dirname(t) or ".") + "/")])  # `cat x.sh | bash`: S3b)
-        piped = words if pieces[2 * at + 1:2 * at + 2] == ["|"] else []
+        if any(family(n) in FAMILIES or n in INTERPRETERS for n in map(os.path.basename, words)):
+            fed = [*INPUT.findall(part), *piped]  # (`bash < x.sh`: S3; `cat x.sh | bash`,
+            found += in_folders([folder], [p for t in fed for p in (  # `sudo bash`: S3b)
+                *literal(t), (os.path.dirname(t) or ".") + "/")])
+        piped = [*piped, *(w for w in words[1:] if w[:1] != "-"), *INPUT.findall(part)] if \
+            pieces[2 * at + 1:2 * at + 2] == ["|"] else []  # (what the pipe so far reads)
     return found
 
 
@@ -127,7 +129,7 @@ def _refuse(entry: str, moved: str, rest: list[str]) -> None:
     """Refuse the plan (every call denied, naming it) whose ``entry`` runs ``rest`` in a
     folder ``moved`` the gate cannot name (``cd $DIR && make``): what the programs there
     read at their start is not known (session 49)."""
-    if any(_entry_words(part)[1] for part in rest):
+    if any(w and ("$" in w[0] or _entry_programs(w)) for w in (_entry_words(p)[1] for p in rest)):
         raise ValueError(f"the plan's entry {entry!r} runs a program in the folder {moved!r}, "
                          "which the gate cannot name: what it reads at its start is unknown")
 
@@ -206,6 +208,10 @@ def _started(name: str, words: list[str]) -> list[str]:
     found = in_folders(folders, starts)
     if anything:  # a recipe's Python: the call's folder first on its sys.path, a venv's
         found += in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
+    if (kind in RUNS_ANY or kind in SYNCERS) and kind not in NODE_RUNNERS:  # any path its
+        found += [p for w in words[1:] for v in [w.split("=", 1)[-1]]  # words name, whatever
+                  if "/" in v and v not in folders for p in literal(v)]  # the option (`uv run
+        # --with ./pkg`: session 49; a node runner's specs: `local_package`)
     if kind in PLUGGED or anything:  # the plugins its settings name (session 48)
         found.append(SETTINGS + (kind if kind in PLUGGED else "*"))
     if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`,
@@ -220,9 +226,11 @@ def _started(name: str, words: list[str]) -> list[str]:
         found += [p for v in option_values(words, NPMRC_OPTIONS) for f in folders
                   for p in (*literal(os.path.join(f, v)), NPMRC + os.path.join(f, v))]
     if kind in ("make", "gmake"):  # (and what its rules remake `-f x.mk` from, what the
-        found += [MAKEFILE + n for n in named or [f or "." for f in folders]]  # makefiles
-        named += [os.path.join(os.path.dirname(n), f"{p}{os.path.basename(n)}{e}")  # include:
-                  for n in list(named) for p, e in REMADE]  # s48 M1)
+        given = [os.path.join(f, v) for f in folders  # makefiles include: s48 M1)
+                 for v in option_values(words, ("-f", "--file", "--makefile"))]
+        found += [MAKEFILE + n for n in given or [f or "." for f in folders]]
+        named += [os.path.join(os.path.dirname(n), f"{p}{os.path.basename(n)}{e}")
+                  for n in given for p, e in REMADE]
     return found + [p for n in named for p in literal(n)]
 
 

@@ -34,6 +34,8 @@ _SYNCED: Final = ("^pyproject.toml", "^.venv/", "^.python-version", "^.python-ve
                   "setup.py", "setup.cfg", "^uv.toml", "^uv.lock", "^poetry.toml",
                   "^poetry.lock", "^pdm.toml", "^pdm.lock", "^.pdm-python", "^hatch.toml",
                   "^Pipfile", "^Pipfile.lock")
+#: The Python project managers syncing the project before they run a command.
+SYNCERS: Final = ("uv", "poetry", "pdm", "hatch", "pipenv", "rye")
 STARTS: Final = {
     # and what make's built-in rules remake a makefile from (`%: %.sh`, RCS, SCCS: s48 M1)
     **dict.fromkeys(("make", "gmake"), (*_MAKEFILES, *(f"{p}{n}{e}" for n in _MAKEFILES
@@ -79,7 +81,7 @@ STARTS: Final = {
     **dict.fromkeys(("build", "pyproject-build"), ("pyproject.toml", "setup.py", "setup.cfg")),
     "mkdocs": ("mkdocs.yml", "mkdocs.yaml"),
     "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
-    **dict.fromkeys(("uv", "poetry", "pdm", "hatch", "pipenv", "rye"), _SYNCED),
+    **dict.fromkeys(SYNCERS, _SYNCED),
     # R's start (`?Startup`): `.Renviron` and `.Rprofile` of the folder it starts in (the
     # home's: `HOME_CODE`): s48-greview2 I1
     **dict.fromkeys(("R", "Rscript"), (".Renviron", ".Rprofile")),
@@ -152,12 +154,14 @@ FOLDER_OPTIONS: Final = {
     **dict.fromkeys(("terraform", "tofu"), ("-chdir",)),  # (`-chdir=infra`: s47 T3)
     # the runners' own (their `--help`): the folder they run in (s48-greview2 F1, H2b)
     "just": ("-d", "--working-directory"), "task": ("-d", "--dir"),
-    "scons": ("-C", "--directory"), "uv": ("--directory", "--project"),
+    "scons": ("-C", "--directory"), "uv": ("--directory", "--project"), "tox": ("--root",),
     **dict.fromkeys(("invoke", "inv"), ("-r", "--search-root")),
     **dict.fromkeys(NODE_RUNNERS | {"node"}, tuple(NODE_FOLDERS))}
 #: Their options naming a file they run (``make -f``, ``awk -f``, ``cmake -P``, …).
 FILE_OPTIONS: Final = {
-    **dict.fromkeys(("make", "gmake"), ("-f", "--file", "--makefile")), "ninja": ("-f",),
+    # (make's include folders: an `include` it does not find beside it is read there)
+    **dict.fromkeys(("make", "gmake"), ("-f", "--file", "--makefile", "-I", "--include-dir")),
+    "ninja": ("-f",),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk", "busybox"), (
         "-f", "--file", "-i", "--include", "-E", "--exec")),
     "cmake": ("-P", "-C", "--toolchain"), "pytest": ("-c", "--config-file"), "java": ("-jar",),
@@ -165,11 +169,17 @@ FILE_OPTIONS: Final = {
     **dict.fromkeys(("mypy", "dmypy", "flake8"), ("--config-file", "--config")),
     "pylint": ("--rcfile",), "eslint": ("-c", "--config"), "prettier": ("--config",),
     **dict.fromkeys(("pip", "pip3"), ("-r", "--requirement", "-c", "--constraint")),
-    # the runners' build file named elsewhere (their `--help`; s48-greview2 F1, H2b)
-    "nox": ("-f", "--noxfile"), "tox": ("-c", "--conf"), "pre-commit": ("-c", "--config"),
-    "just": ("-f", "--justfile"), "task": ("-t", "--taskfile"),
-    "mkdocs": ("-f", "--config-file"), "scons": ("-f", "--file", "--makefile", "--sconstruct",
-                                                 "--site-dir"),
+    # the runners' build file named elsewhere, and the files and folders their other
+    # options name them to read or run (their `--help`: tox's work folder, nox's envs,
+    # SCons' module folders and repositories, meson's machine files, uv's settings, dotenv
+    # and requirements; s48-greview2 F1, H2b; session 49)
+    "nox": ("-f", "--noxfile", "--envdir"), "tox": ("-c", "--conf", "--workdir"),
+    "pre-commit": ("-c", "--config"), "just": ("-f", "--justfile"),
+    "task": ("-t", "--taskfile"), "mkdocs": ("-f", "--config-file"),
+    "scons": ("-f", "--file", "--makefile", "--sconstruct", "--site-dir", "-I",
+              "--include-dir", "-Y", "--repository", "--srcdir"),
+    "meson": ("--native-file", "--cross-file"),
+    "uv": ("--env-file", "--config-file", "--with-requirements", "--with-editable"),
     **dict.fromkeys(("invoke", "inv"), ("-f", "--config", "-c", "--collection")),
     "prove": ("--rc",), "mocha": ("--config",), "jest": ("-c", "--config"),
     "vitest": ("-c", "--config"), "phpunit": ("-c", "--configuration")}

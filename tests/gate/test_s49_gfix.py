@@ -23,9 +23,11 @@ def test_a_program_run_in_a_folder_the_gate_cannot_name_is_refused(entry: str) -
         plan_programs((entry, "Bash(cp *)"))
 
 
-@pytest.mark.parametrize("entry", ["Bash(cd $WORK)", "Bash(cd ${CLAUDE_SKILL_DIR} && ./x.sh)"])
+@pytest.mark.parametrize("entry", ["Bash(cd $WORK)", "Bash(cd ${CLAUDE_SKILL_DIR} && ./x.sh)",
+                                   "Bash(cd $TMPDIR && ls -la)"])
 def test_a_cd_to_a_named_or_guarded_folder_is_no_refusal(entry: str) -> None:
-    """A ``cd`` running nothing after it, or into the skill's folder (guarded whole: G-13)."""
+    """A ``cd`` running nothing after it that reads start files, or into the skill's folder
+    (guarded whole: G-13)."""
     assert isinstance(plan_programs((entry,)), tuple)
 
 
@@ -43,6 +45,10 @@ def test_a_cd_to_a_named_or_guarded_folder_is_no_refusal(entry: str) -> None:
     ("Bash(pytest test_x.py::TestA)", ["test_x.py"]),
     ("Bash(./scripts/test.sh)", ["./scripts/test.sh", "./scripts/"]),
     ("Bash(cat tools/x.sh | bash)", ["tools/x.sh", "tools/"]),
+    ("Bash(cat < tools/x.sh | tee y | sudo bash)", ["tools/x.sh", "tools/", "y"]),
+    ("Bash(make -I inc test)", ["inc", ":."]),
+    ("Bash(uv run --with ./pkg python x.py)", ["./pkg"]),
+    ("Bash(tox --installpkg=dist/x.tar.gz)", ["dist/x.tar.gz"]),
     ("Bash(pnpm test)", ["^pnpm-workspace.yaml", "^.pnp.cjs"]),
     ("Bash(pip install -r requirements.txt)", ["requirements.txt", "=requirements.txt"]),
     ("Bash(make -C sub)", [":sub"]), ("Bash(cd sub && make)", [":sub/."])])

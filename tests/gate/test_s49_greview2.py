@@ -1,0 +1,249 @@
+"""Review s49 (s49-greview2) of the call gate, s49-gfix's and s49-gfix2's changes first (the
+start tables of ``gate/starttables.py``, the runner option tables): sequences of calls the
+printed hook allows under a narrow plan, after which real bash (or the real program) runs a
+payload (``touch zz``). Each case proves the hole with real bash in a scratch copy first (a
+scratch home), then asks the printed hook for each call in turn, running the allowed ones;
+the hook allowing them all is the finding: these tests fail while the hole is open (``OPEN``
+marks them strict xfails)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: Python code running the payload.
+PY_PAYLOAD = "import os\nos.system('touch zz')\n"
+
+
+def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
+          setup: str = "", extra: dict[str, str] | None = None) -> str | None:
+    """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
+    holding ``files`` (and what the bash text ``setup`` made there), the session's environment
+    with ``extra``; the first call the printed hook denies, or None."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, entries)
+        for name, text in files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        env = {**home_env(tmp_path / side / "home"), **(extra or {})}
+        if setup:
+            subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120,
+                           capture_output=True, env=env)
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    return found[0]
+
+
+def _tool_path(name: str) -> dict[str, str]:
+    """``PATH`` with the folder holding the review tool ``name`` first:
+    ``SKILLGRANT_REVIEW_TOOLS`` (folders of review tools, ``:``-separated: a venv's ``bin``
+    with tox, nox, pre-commit, meson from PyPI, one with scons and uv) or ``PATH``'s; the
+    test skips without it."""
+    tools = os.environ.get("SKILLGRANT_REVIEW_TOOLS", "").split(os.pathsep)
+    found = [t for t in tools if t and (Path(t) / name).exists()] + [
+        os.path.dirname(shutil.which(name) or "")]
+    for folder in [f for f in found if f]:
+        return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+    pytest.skip(f"not installed: {name} (SKILLGRANT_REVIEW_TOOLS)")
+
+
+# --- T1: tox 4 imports the project's `toxfile.py` (its inline plugin) at every start ---------
+
+
+def test_t1_tox_imports_the_inline_plugin_beside_its_settings(tmp_path: Path) -> None:
+    """tox 4 loads ``toxfile.py`` from its root folder as an inline plugin (tox's docs,
+    "Extending tox": "inline plugin", any command: ``tox l``); s49-gfix's table for tox
+    guards ``tox.toml``, ``tox.ini``, ``pyproject.toml``, ``setup.cfg``, ``.tox/`` only.
+    Plan ``Bash(tox l)``, ``Bash(cp *)``: ``cp src/p.py toxfile.py`` is allowed, ``tox l``
+    runs the payload (tox 4.67 from PyPI)."""
+    extra = _tool_path("tox")
+    files = {"tox.ini": "[tox]\nenv_list = a\n[testenv:a]\ncommands = echo hi\n",
+             "src/p.py": PY_PAYLOAD}
+    denied = _case(tmp_path, ["Bash(tox l)", "Bash(cp *)"], files,
+                   ["cp src/p.py toxfile.py", "tox l"], extra=extra)
+    assert denied is not None, "the hook allows tox's inline plugin to be written"
+
+
+_open("test_t1_tox_imports_the_inline_plugin_beside_its_settings",
+      "tox's `toxfile.py` (its inline plugin) is missing from starttables.STARTS['tox']")
+
+
+# --- B1: Python runs a start file's cached bytecode where its header matches the source -----
+
+
+#: Writes ``$OUT``: CPython bytecode of the payload followed by ``$SRC``'s code, with the
+#: header (magic, flags 0, the source's mtime and size) the import system checks against
+#: ``$SRC``, by the interpreter ``$PY`` (the one that will read it).
+PYC = ('"$PY" - <<\'EOF\'\nimport importlib.util, marshal, os, struct\n'
+       'src, out = os.environ["SRC"], os.environ["OUT"]\nst = os.stat(src)\n'
+       'code = compile("import os\\nos.system(\'touch zz\')\\n" + open(src).read(), src, '
+       '"exec")\nhead = struct.pack("<III", 0, int(st.st_mtime) & 0xFFFFFFFF, '
+       'st.st_size & 0xFFFFFFFF)\nopen(out, "wb").write(importlib.util.MAGIC_NUMBER + head + '
+       'marshal.dumps(code))\nEOF\n')
+
+
+def _python_of(program: str, path: dict[str, str]) -> tuple[str, str]:
+    """The interpreter running ``program`` (found on ``path``'s ``PATH``: its ``#!`` line),
+    and its cache tag (``cpython-311``)."""
+    found = shutil.which(program, path=path["PATH"])
+    if found is None:
+        pytest.skip(f"not installed: {program}")
+    first = Path(found).read_text(errors="replace").split("\n", 1)[0]
+    python = first[2:].strip() if first.startswith("#!") and "python" in first else found
+    said = subprocess.run([python, "-c", "import sys; print(sys.implementation.cache_tag)"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    if said.returncode != 0:
+        pytest.skip(f"no Python behind {program}")
+    return python, said.stdout.strip()
+
+
+#: Each case: the plan's runner, the files, the start file whose bytecode is written, the
+#: cached file's name (``{tag}``: the interpreter's cache tag; ``{pytest}``: pytest's version)
+#: and the call. nox imports ``noxfile.py`` by its path (``SourceFileLoader``: its cache
+#: ``__pycache__/noxfile.<tag>.pyc``); ``python3 -m m`` imports ``m`` from the call's folder;
+#: pytest's assertion rewriter caches ``conftest.py`` as ``conftest.<tag>-pytest-<v>.pyc``.
+BYTECODE = {
+    "nox": ("nox", {"noxfile.py": "import nox\n\n\n@nox.session(python=False)\n"
+                                  "def t(s):\n    s.run('echo', 'hi')\n"},
+            "noxfile.py", "noxfile.{tag}.pyc", "nox -s t"),
+    "python-m": ("python3", {"m.py": "print(1)\n"}, "m.py", "m.{tag}.pyc", "python3 -m m"),
+    "pytest-conftest": ("python3", {"conftest.py": "x = 1\n",
+                                   "tests/test_a.py": "def test_a():\n    pass\n"},
+                        "conftest.py", "conftest.{tag}-pytest-{pytest}.pyc",
+                        "python3 -m pytest tests")}
+
+
+@pytest.mark.parametrize("case", list(BYTECODE))
+def test_b1_python_runs_a_start_files_cached_bytecode(tmp_path: Path, case: str) -> None:
+    """CPython's source loader runs ``__pycache__/<name>.<tag>.pyc`` instead of the source
+    when the cache's header holds the source's mtime and size (PEP 3147, PEP 552's default
+    timestamp validation); pytest's rewriter checks its own cache the same way. The gate
+    guards the start file (``noxfile.py``, a ``-m`` module's ``m.py``/``m.pyc``, ``conftest.py``),
+    not its cache: ``mkdir -p __pycache__``, ``cp src/c.pyc __pycache__/...`` are allowed
+    beside the entry and the run runs the payload (the source unchanged). Plan: the entry,
+    ``Bash(cp *)``, ``Bash(mkdir *)``."""
+    program, files, source, cached, call = BYTECODE[case]
+    extra = _tool_path(program) if program == "nox" else {"PATH": os.environ["PATH"]}
+    python, tag = _python_of(program, extra)
+    version = ""
+    if "pytest" in call:
+        said = subprocess.run([python, "-c", "import pytest; print(pytest.__version__)"],
+                              capture_output=True, text=True, timeout=60, check=False)
+        version = said.stdout.strip()
+        if said.returncode != 0:
+            pytest.skip("no pytest")
+    name = cached.format(tag=tag, pytest=version)
+    setup = f"export PY={python} SRC={source} OUT=src/c.pyc\n{PYC}"
+    denied = _case(tmp_path, [f"Bash({call})", "Bash(cp *)", "Bash(mkdir *)"],
+                   {**files, "src/keep": ""}, ["mkdir -p __pycache__",
+                                               f"cp src/c.pyc __pycache__/{name}", call],
+                   setup, extra=extra)
+    assert denied is not None, "the hook allows a start file's cached bytecode to be written"
+
+
+_open("test_b1_python_runs_a_start_files_cached_bytecode",
+      "a start file's `__pycache__/<name>.<tag>*.pyc` is not guarded beside it "
+      "(Python runs it when its header matches the source)",
+      *BYTECODE)
+
+
+# --- X1: xargs makes the words of the file it reads its program's options -----------------
+
+
+#: The project's own makefile, and one whose ``test`` target runs the payload.
+MAKEFILE = "test:\n\techo ok\n"
+MAKE_PAYLOAD = "test:\n\ttouch zz\n"
+#: Each case: an entry running make through xargs, whose words come from ``args.txt``.
+XARGS = {"a": "xargs -a args.txt make", "arg-file": "xargs --arg-file=args.txt make",
+         "a-attached": "xargs -aargs.txt make", "stdin": "xargs make < args.txt",
+         "pipe": "cat args.txt | xargs make", "L1": "xargs -L1 make < args.txt"}
+
+
+@pytest.mark.parametrize("case", list(XARGS))
+def test_x1_xargs_reads_its_programs_options_from_a_file(tmp_path: Path, case: str) -> None:
+    """``xargs -a FILE PROG`` (``--arg-file``; or its input, ``< FILE``, ``cat FILE |``)
+    runs ``PROG`` with the words of ``FILE``: they are the program's options as much as the
+    entry's own words are, but the gate guards neither the file nor what it may name. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/args args.txt`` (``-f src/mk test``) is
+    allowed, and make reads ``src/mk`` (GNU xargs, GNU make: the payload runs). The same for
+    any program of a plan entry (``xargs npm``, ``xargs pytest``: ``-p``, ``--rootdir``)."""
+    needs("xargs", "make")
+    files = {"Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD, "args.txt": "test\n",
+             "src/args": "-f src/mk test\n"}
+    denied = _case(tmp_path, [f"Bash({XARGS[case]})", "Bash(cp *)"], files,
+                   ["cp src/args args.txt", XARGS[case]])
+    assert denied is not None, "the hook allows the file xargs reads its words from"
+
+
+_open("test_x1_xargs_reads_its_programs_options_from_a_file",
+      "the file (or input) xargs reads a plan program's words from is not guarded", *XARGS)
+
+
+# --- R2: R restores the folder's saved workspace, whose `.First` runs at start --------------
+
+
+#: Entries running R on a script (R restores ``.RData`` unless ``--no-restore``/``--vanilla``).
+R_RESTORES = {"f": "R -f x.R", "no-echo": "R --no-echo -f x.R", "batch": "R CMD BATCH x.R"}
+
+
+@pytest.mark.parametrize("case", list(R_RESTORES))
+def test_r2_r_restores_the_workspace_of_its_folder(tmp_path: Path, case: str) -> None:
+    """R's start (``?Startup``): after ``.Renviron`` and ``.Rprofile`` it restores the saved
+    workspace ``.RData`` of the folder it starts in, and then runs ``.First()`` if the search
+    path holds one: a saved ``.First`` runs. s49-gfix's table for R guards ``.Renviron`` and
+    ``.Rprofile`` (s48-greview2 I1), not ``.RData``. Plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``cp src/RData .RData`` is allowed, the entry runs the payload (R 4.x)."""
+    needs("R", "Rscript")
+    setup = ('Rscript -e ".First <- function() system(\\"touch zz\\"); '
+             'save(.First, file=\\"src/RData\\")"')
+    denied = _case(tmp_path, [f"Bash({R_RESTORES[case]})", "Bash(cp *)"],
+                   {"x.R": "cat(1)\n"}, ["cp src/RData .RData", R_RESTORES[case]], setup)
+    assert denied is not None, "the hook allows R's saved workspace to be written"
+
+
+_open("test_r2_r_restores_the_workspace_of_its_folder",
+      "R's `.RData` (restored at start, its `.First` run) is missing from STARTS['R']",
+      *R_RESTORES)
+
+
+# --- COST: a test runner's own entry naming its test folder denies itself ------------------
+
+
+#: Entries running a test runner on its tests (the folder made, its file touched).
+RUNNER_ENTRIES = ["prove t", "prove -v t/a.t", "bats test", "rspec spec", "mocha test",
+                  "jest tests", "phpunit tests", "python3 -m pytest t"]
+
+
+@pytest.mark.parametrize("entry", RUNNER_ENTRIES)
+def test_cost_a_test_runners_entry_allows_its_own_call(tmp_path: Path, entry: str) -> None:
+    """s49-gfix guards a test runner's operands (s48-greview S6: its tests are code it runs)
+    and then reads the plan's own call as naming a guarded path it may write ("the command
+    names 't': a file the gate itself reads or runs … may be written by it"): ``Bash(prove
+    t)`` denies ``prove t`` (main before s49-gfix allowed the first seven; ``pytest t`` and
+    ``python3 -m unittest tests.test_a`` stay allowed)."""
+    project = hooked_project(tmp_path, [f"Bash({entry})"])
+    for folder in ("t", "test", "tests", "spec"):
+        (project / folder).mkdir()
+    (project / "t" / "a.t").write_text("ok 1\n1..1\n")
+    assert first_denied(project, [entry], home_env(tmp_path / "home")) is None
+
+
+_open("test_cost_a_test_runners_entry_allows_its_own_call",
+      "COST: a test runner's guarded operand makes its own entry's call a writer of it "
+      "(readers._reads knows pytest's operands only)", *RUNNER_ENTRIES)
