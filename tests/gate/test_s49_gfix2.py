@@ -166,3 +166,21 @@ def test_a_compared_value_naming_an_uncarried_variable_is_a_session_problem() ->
     said = _uncarried({**sent, "GIT_SSH_COMMAND": "sh tools/$WRAP.sh"})
     assert said is not None and "$WRAP" in said
     assert named_variables("a ${!X} ${#Y} $Z ${W:-$V} $1") == ["X", "Y", "Z", "W", "V"]
+
+
+def test_a_nested_claude_folder_behind_a_link_is_listed(tmp_path: Path) -> None:
+    """s48-greview K1: a linked package folder's `.claude`, a `.claude` that is a link; a
+    link back up (a loop) ends."""
+    from skillgrant.gate.skillfiles import _nested
+
+    (tmp_path / "shared/.claude/skills").mkdir(parents=True)
+    (tmp_path / "conf/skills").mkdir(parents=True)
+    project = tmp_path / "project"
+    (project / "api/.claude").mkdir(parents=True)
+    (project / "web").symlink_to("../shared")
+    (project / "app").mkdir()
+    (project / "app/.claude").symlink_to("../../conf")
+    (project / "app/up").symlink_to("..")
+    found = _nested([str(project)])
+    assert isinstance(found, list)
+    assert {str(project / p) for p in ("api/.claude", "web/.claude", "app/.claude")} <= set(found)
