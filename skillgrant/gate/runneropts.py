@@ -37,9 +37,41 @@ _SPECS: dict[str, tuple[str, str, str, str]] = {
             "interpreter= i= tty= t= w nw tui dbx q/quiet silent batch batch-silent "
             "return-child-result configuration help version b= l= cd= data-directory= D= "
             "statistics annotate= baud= nowindows windows ui=", "cd", "", "args"),
+    # util-linux 2.38's runners of a command, each its own `--help`; sudo 1.9's
+    "setsid": ("c/ctty f/fork w/wait h/help V/version", "", "", ""),
+    "taskset": ("a/all-tasks p/pid c/cpu-list h/help V/version", "", "", ""),
+    "ionice": ("c/class= n/classdata= p/pid P/pgid t/ignore u/uid h/help V/version", "", "",
+               ""),
+    "chrt": ("a/all-tasks b/batch d/deadline f/fifo i/idle o/other r/rr R/reset-on-fork "
+             "T/sched-runtime= P/sched-period= D/sched-deadline= p/pid m/max v/verbose h/help "
+             "V/version", "", "", ""),
+    "prlimit": ("c/core=? d/data=? e/nice=? f/fsize=? i/sigpending=? l/memlock=? m/rss=? "
+                "n/nofile=? q/msgqueue=? r/rtprio=? s/stack=? t/cpu=? u/nproc=? v/as=? "
+                "x/locks=? y/rttime=? p/pid= o/output= noheadings raw verbose h/help V/version",
+                "", "", ""),
+    "flock": ("s/shared x/exclusive e u/unlock n/nonblock nb w/timeout= wait= "
+              "E/conflict-exit-code= o/close F/no-fork verbose h/help V/version", "", "", ""),
+    "nsenter": ("a/all t/target= m/mount=? u/uts=? i/ipc=? n/net=? p/pid=? C/cgroup=? U/user=? "
+                "T/time=? S/setuid= G/setgid= preserve-credentials keep-caps r/root=? w/wd=? "
+                "W/wdns= e/env F/no-fork Z/follow-context h/help V/version", "wd", "", ""),
+    "sudo": ("A/askpass b/background C/close-from= D/chdir= E/preserve-env=? e/edit g/group= "
+             "H/set-home h/help=? i/login K/remove-timestamp k/reset-timestamp l/list "
+             "n/non-interactive P/preserve-groups p/prompt= R/chroot= r/role= S/stdin s/shell "
+             "t/type= T/command-timeout= U/other-user= u/user= V/version v/validate B/bell "
+             "N/no-update", "chdir", "", ""),
 }
-#: Options that move the program out of every folder the gate reads (a new root).
-_ROOTS = frozenset({"root"})
+#: Per runner, the options that move the program out of every folder the gate reads (a new
+#: root, another process's mount namespace, a login shell's home), which refuse the entry.
+_REFUSED: dict[str, frozenset[str]] = {
+    "unshare": frozenset({"root"}), "nsenter": frozenset({"root", "mount", "target", "all"}),
+    "sudo": frozenset({"login", "chroot"})}
+#: Per runner, the options under which it runs no program (its operands are processes), and
+#: how many operands come before the program's name (a mask, a priority, a lock file).
+_NO_PROGRAM: dict[str, frozenset[str]] = {
+    "taskset": frozenset({"pid"}), "ionice": frozenset({"pid", "pgid", "uid"}),
+    "chrt": frozenset({"pid"}), "prlimit": frozenset({"pid"}),
+    "sudo": frozenset({"edit", "list", "validate", "help", "version"})}
+_LEADING: dict[str, int] = {"taskset": 1, "chrt": 1, "flock": 1}
 _TABLES: dict[str, Table] = {}
 #: A shell's long options taking the next word as their value (``-o``/``-O`` clusters too).
 _VALUED = frozenset({"--rcfile", "--init-file"})
@@ -84,9 +116,11 @@ def _runner(name: str, args: list[str]) -> tuple[str | None, list[str]]:
             break
         for option, value, taken in _options(name, table, word, args):
             del args[:taken]
-            if option in _ROOTS:
-                raise ValueError(f"the plan's entry runs {name!r} with {word!r}: a new root "
-                                 "folder, whose files the gate does not read")
+            if option in _REFUSED.get(name, ()) or (option == chdir and not value):
+                raise ValueError(f"the plan's entry runs {name!r} with {word!r}: another "
+                                 "root, namespace or folder, whose files the gate does not read")
+            if option in _NO_PROGRAM.get(name, ()):
+                return folder, []
             if option == chdir:
                 folder = value
             elif option == split and split:
@@ -97,13 +131,14 @@ def _runner(name: str, args: list[str]) -> tuple[str | None, list[str]]:
 
 
 def _operands(name: str, args: list[str]) -> list[str]:
-    """The program's words in runner ``name``'s operands ``args`` (env's past ``-`` and its
-    assignments)."""
-    if name == "env":
-        args = args[1:] if args[:1] == ["-"] else args
+    """The program's words in runner ``name``'s operands ``args``: env's and sudo's past ``-``
+    and their assignments; past a mask, a priority, flock's lock file (and its ``-c``)."""
+    if name in ("env", "sudo"):
+        args = args[1:] if args[:1] == ["-"] and name == "env" else args
         while args and "=" in args[0] and args[0][:1] not in ("=", "-"):
             args.pop(0)
-    return args
+    args = args[_LEADING.get(name, 0):]
+    return args[1:] if name == "flock" and args[:1] in (["-c"], ["--command"]) else args
 
 
 def _pattern(word: str) -> bool:

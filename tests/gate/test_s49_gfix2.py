@@ -47,7 +47,7 @@ def test_a_runners_options_are_read_by_its_table(entry: str) -> None:
 
 #: Runner options no table reads (or an ambiguous prefix, a new root): refused, named.
 REFUSED = {"env --frob make": "'--frob'", "env --i make": "abbreviates several",
-           "unshare -R / make": "new root", "unshare --root=/ make": "new root",
+           "unshare -R / make": "another root", "unshare --root=/ make": "another root",
            "env -C": "without its value", "gdb --frob make": "'--frob'",
            "env -Z make": "'-Z'"}
 
@@ -184,3 +184,28 @@ def test_a_nested_claude_folder_behind_a_link_is_listed(tmp_path: Path) -> None:
     found = _nested([str(project)])
     assert isinstance(found, list)
     assert {str(project / p) for p in ("api/.claude", "web/.claude", "app/.claude")} <= set(found)
+
+
+#: More runners' tables (util-linux 2.38, sudo 1.9): the program past a mask, a priority, a
+#: lock file; a folder sudo -D/nsenter --wd moves to; none for a process's options.
+MORE_RUNS = {"setsid -w make": (None, ["make"]), "taskset -c 0 make": (None, ["make"]),
+             "taskset 0x1 make": (None, ["make"]), "ionice -c3 make": (None, ["make"]),
+             "ionice -p 12": (None, []), "chrt -r 10 make": (None, ["make"]),
+             "prlimit --nofile=1024 make": (None, ["make"]),
+             "prlimit -n1024 make": (None, ["make"]),
+             "flock /tmp/l make": (None, ["make"]),
+             "flock -n /tmp/l -c make test": (None, ["make", "test"]),
+             "nsenter --wd=sub make": ("sub", ["make"]), "sudo -D sub make": ("sub", ["make"]),
+             "sudo -u bob A=1 make": (None, ["make"])}
+
+
+@pytest.mark.parametrize("entry", list(MORE_RUNS))
+def test_more_runners_options_are_read_by_their_tables(entry: str) -> None:
+    assert entry_run(entry.split()) == MORE_RUNS[entry]
+
+
+@pytest.mark.parametrize("entry", ["sudo -i make", "nsenter -t 1 -m make", "nsenter -w make",
+                                   "sudo --chroot=/x make", "taskset --frob make"])
+def test_a_runner_moving_out_of_the_gates_view_is_refused(entry: str) -> None:
+    with pytest.raises(ValueError, match=entry.split()[0]):
+        entry_run(entry.split())
