@@ -3,7 +3,7 @@ paths a project's or the user's ``.npmrc`` names (``node-options=--require ./too
 review s47 C5b), cmake's package search prefixes (M2), and where the links inside the home's
 guarded folders lead (a toolchain a version manager links to: R1; a dotfiles manager's
 ``~/.kube/config -> ~/dotfiles/kubeconfig``: R2), and the plugins a Python checker's settings
-name (``plugin_paths``). Each is guarded whole."""
+name (``checkersettings.plugin_paths``). Each is guarded whole."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import os
 
 from . import files as fs
 from . import linked
+from .checkersettings import plugin_paths
 from .envpaths import named_paths, session_paths
 from .homefiles import HOME_CODE, SYSTEM_BINS, SYSTEM_TREES, npm_global
-from .planpaths import SETTINGS, module_files
+from .planpaths import SETTINGS
 from .wrapped import NPMRC, RUNS_IN
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -226,104 +227,6 @@ def cmake_prefixes(folders: list[str], home: str, bins: list[str]) -> list[tuple
 _PACKAGE_FOLDERS: Final = ("share", "lib", "lib32", "lib64", "libx32", "cmake", "CMake")
 
 
-# --- the plugins a Python checker's settings name -------------------------------------------
-
-# The plugins a Python checker's settings name (session 48, review s44 W3's pyproject.toml
-# row): ``mypy src`` imports the ``plugins`` its ``mypy.ini``, ``pyproject.toml`` or
-# ``setup.cfg`` names, pylint its ``load-plugins`` (and runs its ``init-hook``), flake8 its
-# ``[flake8:local-plugins]``, ``coverage report`` its ``[run] plugins``: code the plan did not
-# grant, run by a program that runs none of the project's otherwise. Under a plan running one
-# (``planprograms`` marks it ``&NAME``; ``&*`` under a runner of any program), each module or
-# path those settings name is guarded whole, read from the settings file's folder and each
-# folder a call runs in; for a checker the plan names itself, its settings files are guarded
-# beyond the plan's own Edit grant too (``nested.only_planned``: they are not the plan's
-# programs' alone). A settings file that cannot be read denies.
-
-#: Each checker's settings files (in each folder from the call's up, and the user's), with the
-#: sections and keys naming its plugins: (file, sections, keys); ``pyproject.toml``'s tables
-#: as dotted sections.
-SETTINGS_FILES: Final = {
-    "mypy": tuple((name, ("mypy", "tool.mypy"), ("plugins",)) for name in (
-        "mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg",
-        os.path.join("~", ".config", "mypy", "config"), os.path.join("~", ".mypy.ini"))),
-    "pylint": tuple((name, tuple(f"{top}{s}" for top in ("", "pylint.", "tool.pylint.")
-                                  for s in ("main", "MAIN", "master", "MASTER")),
-                     ("load-plugins", "init-hook"))
-                    for name in ("pylintrc", ".pylintrc", "pylintrc.toml", ".pylintrc.toml",
-                                 "pyproject.toml", "setup.cfg", "tox.ini",
-                                 os.path.join("~", ".pylintrc"),
-                                 os.path.join("~", ".config", "pylintrc"))),
-    "flake8": tuple((name, ("flake8:local-plugins",), ("extension", "report", "paths"))
-                    for name in ("setup.cfg", "tox.ini", ".flake8")),
-    "coverage": tuple((name, ("run", "coverage:run", "tool.coverage.run"), ("plugins",))
-                      for name in (".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml")),
-    # pytest's `addopts` (`-p tools.plug`: a plugin module it imports)
-    "pytest": tuple((name, ("pytest", "tool.pytest.ini_options", "tool.pytest", "tool:pytest"),
-                     ("addopts",)) for name in (
-        "pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml",
-        "tox.ini", "setup.cfg"))}
-SETTINGS_FILES["dmypy"] = SETTINGS_FILES["mypy"]
-#: Of them, those running the project's code anyway (its tests): their settings files stay
-#: the plan's programs' alone (``Edit(./**)`` beside ``Bash(pytest tests)``: review s45).
-_RUNS_CODE: Final = frozenset({"pytest"})
-
-
-#: ``SETTINGS_FILES`` by file name: (the checker, its sections, its keys).
-_BY_NAME: Final[dict[str, list[tuple[str, tuple[str, ...], tuple[str, ...]]]]] = {}
-for _kind, _files in SETTINGS_FILES.items():
-    for _name, _sections, _keys in _files:
-        _BY_NAME.setdefault(_name, []).append((_kind, _sections, _keys))
-
-
-def plugin_paths(kinds: list[str], folders: list[str],
-                 home: str) -> list[tuple[str, bool]]:
-    """The items above for the checkers ``kinds`` (``*``: every one, their plugins only), the
-    folders a call runs in ``folders`` (the call's, each above, the project's) and ``home``."""
-    wanted = set(SETTINGS_FILES) if "*" in kinds else set(kinds)
-    found = dict.fromkeys((os.path.join(f, name) for kind in kinds if kind in SETTINGS_FILES
-                           and kind not in _RUNS_CODE for name, _, _ in SETTINGS_FILES[kind]
-                           if name[:2] != "~/" for f in folders), True)  # (its Edit grant)
-    places = [(os.path.join(f, name), name) for f in dict.fromkeys(folders)
-              for name, _ in linked.entries(f) if name in _BY_NAME]  # (one listing each)
-    places += [(os.path.join(home, name[2:]), name) for name in _BY_NAME if name[:2] == "~/"]
-    for path, name in places:
-        text = _text(path, 1 << 22, "the plugins it names") or ""
-        for kind, sections, keys in _BY_NAME[name] if text else ():
-            for key, value in _settings(path, text, sections, keys) if kind in wanted else ():
-                value = _plugin_options(value) if key == "addopts" else value
-                found.update(dict.fromkeys(_named(value, os.path.dirname(path), folders), True))
-    return list(found.items())
-
-
-def _plugin_options(value: str) -> str:
-    """The plugins pytest's ``addopts`` loads (``-p NAME``, ``-pNAME``; not ``-p no:NAME``)."""
-    words = value.split()
-    found = [w[2:] or (words[at + 1] if at + 1 < len(words) else "")
-             for at, w in enumerate(words) if w[:2] == "-p"]
-    return " ".join(w for w in found if not w.startswith("no:"))
-
-
-def _named(value: str, here: str, folders: list[str]) -> list[str]:
-    """The paths a plugin setting's ``value`` names: each path (a word holding ``/`` or
-    ending in ``.py``) from ``here``, the settings file's folder; each module name
-    (``pkg.plugin``, flake8's ``X = pkg.mod:Class``), its files in ``here`` and each of
-    ``folders``; an ``init-hook``'s quoted strings as folders, whole."""
-    found: list[str] = []
-    for quoted in value.split("'")[1::2] + value.split('"')[1::2]:
-        found += [os.path.join(here, quoted), *(os.path.join(f, quoted) for f in folders)]
-    for word in value.replace(",", " ").replace("=", " ").replace("\n", " ").split():
-        word = word.strip("'\"[]();").split(":", 1)[0]
-        if not word:
-            continue
-        if "/" in word or word.endswith(".py") or word in (".", ".."):
-            path = os.path.join(here, os.path.expanduser(word))  # (and the package or
-            found += [path, *(os.path.join(os.path.dirname(path), m) for m in module_files(
-                os.path.basename(path).removesuffix(".py")))]  # extension of its name: W1)
-        elif word.replace(".", "").replace("_", "").isalnum():
-            found += [os.path.join(f, m) for f in (here, *folders) for m in module_files(word)]
-    return [os.path.normpath(p) for p in found if os.path.normpath(p) not in folders]
-
-
 def _text(path: str, limit: int, read_for: str) -> str | None:
     """The text of the settings file ``path`` (up to ``limit`` bytes); None when it is not
     there. Raises ValueError, saying it was read for ``read_for``, when it cannot be read."""
@@ -333,42 +236,3 @@ def _text(path: str, limit: int, read_for: str) -> str | None:
         return None
     except (OSError, ValueError) as e:
         raise ValueError(f"{path!r} cannot be read for {read_for}: {e}") from e
-
-
-def _settings(path: str, text: str, sections: tuple[str, ...],
-              keys: tuple[str, ...]) -> list[tuple[str, str]]:
-    """The values of ``keys`` in each of ``sections`` of the settings file ``path`` holding ``text``
-    (ini, or TOML for a name ending in ``.toml``, a list's items joined). Raises ValueError
-    when it cannot be read."""
-    if not any(key in text for key in keys):
-        return []
-    try:
-        return [found for section in sections for found in (
-            _toml(text, section, keys) if path.endswith(".toml") else _ini(text, section, keys))]
-    except ValueError as e:
-        raise ValueError(f"{path!r} cannot be read for the plugins it names: {e}") from e
-
-
-def _toml(text: str, section: str, keys: tuple[str, ...]) -> list[tuple[str, str]]:
-    import tomllib
-
-    table: object = tomllib.loads(text)
-    for part in section.split("."):
-        table = table.get(part, {}) if isinstance(table, dict) else {}
-    if not isinstance(table, dict):
-        return []
-    values = [(key, table.get(key)) for key in keys if key in table]
-    return [(k, " ".join(map(str, v)) if isinstance(v, list) else str(v)) for k, v in values]
-
-
-def _ini(text: str, section: str, keys: tuple[str, ...]) -> list[tuple[str, str]]:
-    import configparser
-
-    parser = configparser.ConfigParser(strict=False, interpolation=None)
-    try:
-        parser.read_string(text)
-    except configparser.Error as e:
-        raise ValueError(str(e)) from e
-    if not parser.has_section(section):
-        return []
-    return [(key, parser.get(section, key)) for key in keys if parser.has_option(section, key)]

@@ -188,13 +188,6 @@ def test_p1_a_checkers_setting_startpaths_does_not_read(tmp_path: Path, case: st
     assert denied is not None, "the hook allows a write to the code the checker's settings name"
 
 
-_open("test_p1_a_checkers_setting_startpaths_does_not_read",
-      "startpaths.plugin_paths reads pylint's main/master sections only (pylint reads every "
-      "section), flake8's `paths = WORD` as a module, and no settings file named by the "
-      "plan's --rcfile/--config-file/--config or the session's PYLINTRC/COVERAGE_RCFILE",
-      "pylintrc-basic", "pylint-setup-cfg", "pylint-tox-ini", "pylint-pyproject",
-      "flake8-paths-word", "pylintrc-variable", "pylint-rcfile-option",
-      "mypy-config-file-option", "flake8-config-option", "coverage-rcfile-variable")
 
 
 # --- N: the files a node runner's settings name, read from a folder npm does not start in ----
@@ -352,10 +345,6 @@ def test_e2_a_preload_named_without_its_extension(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows a write to the module node preloads"
 
 
-_open("test_s1_a_file_node_runs_for_the_entrys_words",
-      "readers/planprograms guard a node preload's word as written (`./pre`); node's require "
-      "adds .js (the script word gets node's extensions since s48, not a -r value)",
-      "node-preload-no-extension")
 _open("test_e2_a_preload_named_without_its_extension",
       "envpaths.named_paths guards NODE_OPTIONS' / node-options' `--require ./pre` as written; "
       "node's require reads ./pre.js", "node-options", "node-options-attached", "npmrc")
@@ -477,10 +466,6 @@ def test_p2_a_checker_runs_the_program_its_settings_name(tmp_path: Path, case: s
                    "chmod +x src/py")
     assert denied is not None, "the hook allows a write to the program mypy's settings name"
 
-_open("test_p2_a_checker_runs_the_program_its_settings_name",
-      "startpaths.SETTINGS_FILES reads mypy's `plugins` only; mypy runs `python_executable` "
-      "(settings or --python-executable), which nothing guards",
-      "mypy-ini", "mypy-pyproject", "mypy-option")
 
 
 # --- T: what tox reads at its start beside the files STARTS names --------------------------------
@@ -537,9 +522,6 @@ def _review_tool(name: str) -> str:
         pytest.skip(f"not installed: {name} (SKILLGRANT_REVIEW_TOOLS)")
     return os.path.dirname(found)
 
-_open("test_t1_tox_reads_a_file_at_its_start",
-      "planprograms.STARTS['tox'] lacks tox.toml (tox 4's own settings file) and toxfile.py "
-      "(the inline plugin tox imports at every start)", "tox-toml", "toxfile")
 
 
 # --- G: a hook command that follows a skill, spelled so that PYTHONPATH reaches it ------------
@@ -634,9 +616,6 @@ def test_c1_ctest_runs_the_custom_file_of_its_build_folder(tmp_path: Path, entry
     assert denied is not None, "the hook allows a write to the file ctest runs at its start"
 
 
-_open("test_c1_ctest_runs_the_custom_file_of_its_build_folder",
-      "planprograms.STARTS has no ctest entry (CTestCustom.cmake/.ctest) and _FOLDER_OPTIONS "
-      "no `--test-dir`")
 
 
 # --- M: what meson's build folder holds that its regeneration loads ------------------------------
@@ -682,13 +661,6 @@ def test_m1_meson_loads_state_its_build_folder_or_option_names(tmp_path: Path,
                    [*before, entry], {"PATH": f"{tools}:{_tools(tmp_path)['PATH']}"},
                    f"{PICKLE} && {setup}", in_place=True)
     assert denied is not None, "the hook allows a write to what meson loads or runs"
-
-
-_open("test_m1_meson_loads_state_its_build_folder_or_option_names",
-      "planprograms reads meson's build folder from -C only (not `meson setup [opts] DIR`), "
-      "and has no meson file options (--native-file, --cross-file)", "reconfigure",
-      "native-file")
-
 
 
 # --- D: a debugger's or checker's settings a covered copy plants -------------------------------

@@ -80,8 +80,6 @@ def test_t1_tox_imports_the_inline_plugin_beside_its_settings(tmp_path: Path) ->
     assert denied is not None, "the hook allows tox's inline plugin to be written"
 
 
-_open("test_t1_tox_imports_the_inline_plugin_beside_its_settings",
-      "tox's `toxfile.py` (its inline plugin) is missing from starttables.STARTS['tox']")
 
 
 # --- B1: Python runs a start file's cached bytecode where its header matches the source -----
@@ -244,6 +242,3 @@ def test_cost_a_test_runners_entry_allows_its_own_call(tmp_path: Path, entry: st
     assert first_denied(project, [entry], home_env(tmp_path / "home")) is None
 
 
-_open("test_cost_a_test_runners_entry_allows_its_own_call",
-      "COST: a test runner's guarded operand makes its own entry's call a writer of it "
-      "(readers._reads knows pytest's operands only)", *RUNNER_ENTRIES)
