@@ -63,6 +63,7 @@ def named_paths(value: str) -> list[str]:
         words += expanded.translate(_SEPARATORS).split()
         if "'" in expanded or '"' in expanded or "\\" in expanded:
             words += _shell_words(expanded)  # (`"$PWD"/x`, `'tools'/x`: s48-greview2 E1)
+    found += _required(words) if "-r" in value or "--" in value else []
     for word in dict.fromkeys(words):
         word = word.removeprefix("@")  # java's and javac's `@argfile` (review s47-greview2)
         slash = word.find("/")
@@ -78,6 +79,20 @@ def named_paths(value: str) -> list[str]:
         elif _file_name(word):
             found.append(word)
     return [_unpatterned(p) for p in found]
+
+
+def _required(words: list[str]) -> list[str]:
+    """The files node may load for each path a preload option in ``words`` names, apart or
+    attached (``--require ./pre``: ``./pre.js``, …, the folder ``./pre/``; ``-r./pre``:
+    ``planpaths.required``; s49-greview E2)."""
+    from .planpaths import required
+
+    found: list[str] = []
+    for at, word in enumerate(words):
+        spec = words[at + 1] if word in _PRELOADS and at + 1 < len(words) else \
+            word[2:] if word[:2] == "-r" and word[2:3] in (".", "/") else ""
+        found += required(spec) if spec else []
+    return found
 
 
 def _unpatterned(path: str) -> str:

@@ -346,8 +346,9 @@ def test_e2_a_preload_named_without_its_extension(tmp_path: Path, case: str) -> 
 
 
 _open("test_e2_a_preload_named_without_its_extension",
-      "envpaths.named_paths guards NODE_OPTIONS' / node-options' `--require ./pre` as written; "
-      "node's require reads ./pre.js", "node-options", "node-options-attached", "npmrc")
+      "not a hole (s49-gfix2): node refuses `-r./tools/pre` in NODE_OPTIONS ('is not allowed "
+      "in NODE_OPTIONS', node 20): the proof fails; the gate guards tools/pre.js anyway",
+      "node-options-attached")
 
 
 # --- E3: a relative session value read from the folder the plan's program moves to ------------
