@@ -242,3 +242,215 @@ def test_cost_a_test_runners_entry_allows_its_own_call(tmp_path: Path, entry: st
     assert first_denied(project, [entry], home_env(tmp_path / "home")) is None
 
 
+# --- N1: a runner outside runneropts' tables moves its program into a folder ---------------
+
+
+#: Entries whose runner moves make into ``sub`` (nsenter's ``--wd=DIR``/``-wDIR``: util-linux
+#: 2.38, an optional value, no namespace given: it only moves), or runs a shell whose code
+#: moves it there (``su -c``, ``runuser``, ``setsid``, ``fakeroot``, ``prlimit``, ``setarch``,
+#: ``dbus-run-session``, ``ssh-agent``: each runs its words as the command).
+MOVED = {"nsenter-wd": "nsenter --wd=sub make test",
+         "nsenter-w-attached": "nsenter -wsub make test",
+         "su-c": "su -c 'cd sub && make test'",
+         "runuser": "runuser -u root -- bash -c 'cd sub && make test'",
+         "setsid": "setsid -w bash -c 'cd sub && make test'",
+         "fakeroot": "fakeroot -- bash -c 'cd sub && make test'",
+         "prlimit": "prlimit --nofile=1024 bash -c 'cd sub && make test'",
+         "setarch": "setarch x86_64 bash -c 'cd sub && make test'",
+         "dbus-run-session": "dbus-run-session -- bash -c 'cd sub && make test'",
+         "ssh-agent": "ssh-agent bash -c 'cd sub && make test'"}
+
+
+@pytest.mark.parametrize("case", list(MOVED))
+def test_n1_a_runner_the_tables_miss_moves_make_into_a_folder(tmp_path: Path,
+                                                              case: str) -> None:
+    """s49-gfix2's ``runneropts.entry_run`` reads ``env``, ``unshare``, ``gdb`` and the
+    wrappers (``timeout``, ``nice``, …) and refuses their unknown options; every other runner
+    of ``wrapped.RUNNERS`` is not read at all: its words stay the entry's, so neither
+    nsenter's ``--wd`` nor the ``cd`` inside the shell code it runs moves the start files the
+    gate guards (``bash -c 'cd sub && make test'`` alone is read: ``sub/Makefile`` guarded).
+    Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry
+    runs the payload (as root: ``su``, ``runuser`` need it)."""
+    program = MOVED[case].split()[0]
+    needs(program, "make", "bash")
+    if program in ("su", "runuser", "nsenter") and os.geteuid() != 0:
+        pytest.skip(f"{program} needs root here")
+    files = {"sub/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD}
+    denied = _case(tmp_path, [f"Bash({MOVED[case]})", "Bash(cp *)"], files,
+                   ["cp src/mk sub/Makefile", MOVED[case]])
+    assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
+
+
+_open("test_n1_a_runner_the_tables_miss_moves_make_into_a_folder",
+      "runneropts.entry_run reads env/unshare/gdb and the wrappers only; another runner's "
+      "options (nsenter --wd) and the shell code it runs (`su -c`, `setsid bash -c`) are "
+      "not read for the folder the program runs in", *MOVED)
+
+
+# --- S1: SCons unpickles the signature database of its top folder --------------------------
+
+
+#: An SConstruct with one target (SCons reads its signatures to decide it is up to date).
+SCONSTRUCT = "env = Environment()\nenv.Command('out', 'SConstruct', 'cp $SOURCE $TARGET')\n"
+#: Writes ``src/sc``: a pickle whose loading runs the payload.
+PICKLE = ('python3 -c "import os, pickle\nclass P:\n    def __reduce__(self):\n'
+          '        return (os.system, (\'touch zz\',))\n'
+          'open(\'src/sc\', \'wb\').write(pickle.dumps(P()))"')
+
+
+def test_s1_scons_unpickles_its_signature_database(tmp_path: Path) -> None:
+    """SCons keeps its signatures in ``.sconsign.dblite`` beside the SConstruct and loads it
+    with ``pickle`` (``SCons.dblite``) on every build: a pickle runs code as it loads.
+    s49-gfix's table for scons guards the SConstruct spellings and ``site_scons/``, not the
+    database. Plan ``Bash(scons)``, ``Bash(cp *)``: ``cp src/sc .sconsign.dblite`` is
+    allowed, ``scons`` runs the payload (SCons 4.x from PyPI). (Other programs' pickled
+    state of the project: meson's ``meson-private/coredata.dat`` is guarded.)"""
+    extra = _tool_path("scons")
+    needs("python3")
+    denied = _case(tmp_path, ["Bash(scons)", "Bash(cp *)"], {"SConstruct": SCONSTRUCT},
+                   ["cp src/sc .sconsign.dblite", "scons"], PICKLE, extra=extra)
+    assert denied is not None, "the hook allows SCons' pickled signatures to be written"
+
+
+_open("test_s1_scons_unpickles_its_signature_database",
+      "SCons' `.sconsign.dblite` (a pickle it loads) is missing from STARTS['scons']")
+
+
+# --- G1: gdb runs its user's init files, the command files `-x` names, and its `cd` ----------
+
+
+#: gdb commands running the payload.
+GDB_PAYLOAD = "shell touch zz\n"
+#: Each case: the entry, the copy, the payload file copied. gdb reads ``~/.gdbinit`` and
+#: ``~/.config/gdb/gdbinit`` (``$XDG_CONFIG_HOME``) at every start, runs the commands of the
+#: file ``-x`` (``-ix``: before its init files) names, and ``-ex 'cd sub'`` or ``-ex 'set
+#: cwd sub'`` moves the program it runs (its ``--cd`` is read). (A local ``.gdbinit`` is
+#: refused by gdb's auto-load safe-path: held.)
+GDB = {"home-gdbinit": ("gdb -batch -ex run --args make test", "cp src/g ../home/.gdbinit",
+                        GDB_PAYLOAD),
+       "xdg-gdbinit": ("gdb -batch -ex run --args make test",
+                       "cp src/g ../home/.config/gdb/gdbinit", GDB_PAYLOAD),
+       "x-file": ("gdb -batch -x cmds.gdb -ex run --args make test", "cp src/g cmds.gdb",
+                  GDB_PAYLOAD),
+       "ix-file": ("gdb -batch -ix cmds.gdb -ex run --args make test", "cp src/g cmds.gdb",
+                   GDB_PAYLOAD),
+       "ex-cd": ("gdb -batch -ex 'cd sub' -ex run --args make test", "cp src/g sub/Makefile",
+                 MAKE_PAYLOAD),
+       "ex-set-cwd": ("gdb -batch -ex 'set cwd sub' -ex run --args make test",
+                      "cp src/g sub/Makefile", MAKE_PAYLOAD)}
+
+
+@pytest.mark.parametrize("case", list(GDB))
+def test_g1_gdb_runs_commands_of_files_the_gate_leaves_writable(tmp_path: Path,
+                                                               case: str) -> None:
+    """s49-gfix2's gdb table reads ``--cd`` and ``--args`` (s48-greview2 R1); gdb's own start
+    files are code too (its commands: ``shell``, ``python``): the user's ``~/.gdbinit`` and
+    ``~/.config/gdb/gdbinit`` (gdb 13, "Startup"), the command file ``-x``/``--command``
+    names (and ``-ix``), and an ``-ex 'cd DIR'`` before ``run`` moves make as ``--cd`` does.
+    Plan ``Bash(<entry>)``, ``Bash(cp *)``, ``Bash(mkdir *)``: the copy is allowed, the entry
+    runs the payload (GNU gdb 13, GNU make)."""
+    needs("gdb", "make")
+    entry, copy, text = GDB[case]
+    files = {"Makefile": MAKEFILE, "sub/Makefile": MAKEFILE, "cmds.gdb": "echo hi\n",
+             "src/g": text}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   ["mkdir -p ../home/.config/gdb", copy, entry])
+    assert denied is not None, "the hook allows a file of commands gdb runs to be written"
+
+
+_open("test_g1_gdb_runs_commands_of_files_the_gate_leaves_writable",
+      "gdb's init files (~/.gdbinit, ~/.config/gdb/gdbinit), `-x` command files and an "
+      "`-ex 'cd DIR'` are not read as gdb's start inputs", *GDB)
+
+
+# --- H1: an interactive shell runs the file its `--rcfile`/`--init-file` names first --------
+
+
+#: Entries running an interactive bash (``-i``) whose start file the entry names.
+RCFILES = {"rcfile": "bash --rcfile env.sh -i -c 'make test'",
+           "init-file": "bash --init-file env.sh -ic 'make test'",
+           "rcfile-ic": "bash --rcfile env.sh -ic make"}
+
+
+@pytest.mark.parametrize("case", list(RCFILES))
+def test_h1_an_interactive_shell_runs_the_rcfile_its_entry_names(tmp_path: Path,
+                                                                 case: str) -> None:
+    """bash ``-i`` runs the file ``--rcfile``/``--init-file`` names before the ``-c`` code
+    (bash(1), INVOCATION). s49-gfix2's ``runneropts._shell_code`` reads the option's value
+    to skip it (``_VALUED``), and guards nothing it names. Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/x.sh env.sh`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, [f"Bash({RCFILES[case]})", "Bash(cp *)"],
+                   {"Makefile": MAKEFILE, "env.sh": "echo hi\n"},
+                   ["cp src/x.sh env.sh", RCFILES[case]])
+    assert denied is not None, "the hook allows the shell's rcfile to be written"
+
+
+_open("test_h1_an_interactive_shell_runs_the_rcfile_its_entry_names",
+      "the file a shell's `--rcfile`/`--init-file` names (run by `-i`) is not guarded",
+      *RCFILES)
+
+
+# --- M1: meson finds a machine file named by a bare name in the user's data folder ----------
+
+
+#: A native file whose C compiler runs the payload first (``sh -c 'touch "$0"; exec gcc'``).
+NATIVE = ("[binaries]\nc = ['sh', '-c', 'touch \"$0\"; exec gcc \"$@\"', 'zz']\n")
+
+
+def test_m1_meson_reads_a_machine_file_from_the_users_data_folder(tmp_path: Path) -> None:
+    """``meson setup build --native-file myenv`` with no ``myenv`` in the call's folder
+    reads ``$XDG_DATA_HOME/meson/native/myenv`` (``~/.local/share``, then
+    ``$XDG_DATA_DIRS``; ``--cross-file``: ``…/meson/cross/``: meson's docs, "Machine files"),
+    whose ``[binaries]`` are the programs meson runs (the compiler it detects at setup). The
+    gate guards the name in the call's folder (held), not the user's data folder. Plan
+    ``Bash(meson setup build --native-file myenv)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
+    ``mkdir -p ../home/.local/share/meson/native``, ``cp src/n …/myenv`` allowed, the setup
+    runs the payload (meson 1.12 from PyPI, gcc)."""
+    extra = _tool_path("meson")
+    needs("gcc", "ninja")
+    entry = "meson setup build --native-file myenv"
+    folder = "../home/.local/share/meson/native"
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"],
+                   {"meson.build": "project('p', 'c')\n", "src/n": NATIVE},
+                   [f"mkdir -p {folder}", f"cp src/n {folder}/myenv", entry], extra=extra)
+    assert denied is not None, "the hook allows meson's machine file in the user's data folder"
+
+
+_open("test_m1_meson_reads_a_machine_file_from_the_users_data_folder",
+      "meson's machine files by bare name (~/.local/share/meson/{native,cross}/NAME) are "
+      "not guarded")
+
+
+# --- W1: a wrapper with an attached option value hides the runner inside it -----------------
+
+
+#: Entries whose wrapper (``nice``, ``timeout``) gives a short option its value attached
+#: (getopt's ``-n5``, ``-k5``, ``-sKILL``), in front of a runner moving make into ``sub``.
+WRAPPED = {"nice-n5-env": "nice -n5 env -C sub make test",
+           "timeout-k5-env": "timeout -k5 60 env -C sub make test",
+           "timeout-sKILL-env": "timeout -sKILL 60 env -C sub make test",
+           "nice-n5-bash": "nice -n5 bash -c 'cd sub && make test'",
+           "timeout-k5-bash": "timeout -k5 60 bash -c 'cd sub && make test'"}
+
+
+@pytest.mark.parametrize("case", list(WRAPPED))
+def test_w1_an_attached_wrapper_option_hides_the_runner_inside(tmp_path: Path,
+                                                               case: str) -> None:
+    """``words.strip_wrappers`` reads ``nice -n 5``, ``timeout -k 5``, ``--kill-after=5``,
+    not a value attached to a short option (``-n5``, ``-k5``, ``-sKILL``: coreutils' getopt
+    reads them alike); the wrapper then stays the entry's program, ``runneropts.entry_run``
+    stops at it, and the ``env -C sub`` or ``bash -c 'cd sub && …'`` inside is not read (the
+    same entries with ``-n 5`` hold). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
+    sub/Makefile`` is allowed, the entry runs the payload (GNU coreutils 9.1)."""
+    needs("nice", "timeout", "make", "bash")
+    denied = _case(tmp_path, [f"Bash({WRAPPED[case]})", "Bash(cp *)"],
+                   {"sub/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk sub/Makefile", WRAPPED[case]])
+    assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
+
+
+_open("test_w1_an_attached_wrapper_option_hides_the_runner_inside",
+      "strip_wrappers does not read a wrapper's attached short-option value (`nice -n5`, "
+      "`timeout -k5`/`-sKILL`): entry_run stops at the wrapper, the runner inside is unread",
+      *WRAPPED)
