@@ -29,6 +29,9 @@ def start_paths(named: tuple[str, ...], folders: list[str], home: str,
     user's home and ``PATH``'s folders (real paths). Raises ValueError for a settings file the
     gate cannot read."""
     items = home_links(home)
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    items += [(os.path.join(home, n), False) for n in (".gdbinit", ".gdbearlyinit")]
+    items.append((os.path.join(xdg, "gdb"), True))  # (gdb's, at every start: s49-greview2 G1)
     moved = [p[1:] for p in named if p[:1] == RUNS_IN] + [
         os.path.dirname(p) for p in named if p[-7:] == "/.npmrc" and p[:1] != "^"]
     if "^.npmrc" in named:  # (a node runner, or a runner of any program, in the plan)

@@ -209,3 +209,28 @@ def test_more_runners_options_are_read_by_their_tables(entry: str) -> None:
 def test_a_runner_moving_out_of_the_gates_view_is_refused(entry: str) -> None:
     with pytest.raises(ValueError, match=entry.split()[0]):
         entry_run(entry.split())
+
+
+#: Runners with no table refuse an entry where an option of theirs is given; the wrappers'
+#: attached options (s49-greview2 W1), su/runuser/setarch/ssh-agent/dbus-run-session tables
+#: (N1), gdb's command files and commands, a shell's rcfile (G1, H1).
+READ_NOW = {"timeout -k5 5 nsenter --wd=sub make": ("sub", ["make"]),
+            "su -c cd sub": (None, ["cd", "sub"]), "setarch x86_64 -R make": (None, ["make"]),
+            "ssh-agent bash -c cd sub": (None, ["cd", "sub"]), "nice -10 make": (None, ["make"]),
+            "exec make": (None, ["make"]), "command -v jq": (None, ["command", "-v", "jq"]),
+            "ccache gcc -c x.c": (None, ["gcc", "-c", "x.c"])}
+
+
+@pytest.mark.parametrize("entry", list(READ_NOW))
+def test_runners_and_wrappers_are_read_by_their_tables(entry: str) -> None:
+    assert entry_run(entry.split()) == READ_NOW[entry]
+
+
+@pytest.mark.parametrize("entry", ["su - -c make", "perf stat make", "watch -n 5 make",
+                                   "systemd-run make", "chroot /x make", "firejail make",
+                                   "gdb -batch -x cmds.gdb --args make",
+                                   "gdb -batch -ex cd sub -ex run --args make",
+                                   "bash --rcfile env.sh -i -c make"])
+def test_a_runner_read_by_no_table_is_refused(entry: str) -> None:
+    with pytest.raises(ValueError, match="plan's entry"):
+        entry_run(entry.split())

@@ -281,10 +281,6 @@ def test_n1_a_runner_the_tables_miss_moves_make_into_a_folder(tmp_path: Path,
     assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
 
 
-_open("test_n1_a_runner_the_tables_miss_moves_make_into_a_folder",
-      "runneropts.entry_run reads env/unshare/gdb and the wrappers only; another runner's "
-      "options (nsenter --wd) and the shell code it runs (`su -c`, `setsid bash -c`) are "
-      "not read for the folder the program runs in", *MOVED)
 
 
 # --- S1: SCons unpickles the signature database of its top folder --------------------------
@@ -358,9 +354,6 @@ def test_g1_gdb_runs_commands_of_files_the_gate_leaves_writable(tmp_path: Path,
     assert denied is not None, "the hook allows a file of commands gdb runs to be written"
 
 
-_open("test_g1_gdb_runs_commands_of_files_the_gate_leaves_writable",
-      "gdb's init files (~/.gdbinit, ~/.config/gdb/gdbinit), `-x` command files and an "
-      "`-ex 'cd DIR'` are not read as gdb's start inputs", *GDB)
 
 
 # --- H1: an interactive shell runs the file its `--rcfile`/`--init-file` names first --------
@@ -386,9 +379,6 @@ def test_h1_an_interactive_shell_runs_the_rcfile_its_entry_names(tmp_path: Path,
     assert denied is not None, "the hook allows the shell's rcfile to be written"
 
 
-_open("test_h1_an_interactive_shell_runs_the_rcfile_its_entry_names",
-      "the file a shell's `--rcfile`/`--init-file` names (run by `-i`) is not guarded",
-      *RCFILES)
 
 
 # --- M1: meson finds a machine file named by a bare name in the user's data folder ----------
@@ -450,7 +440,3 @@ def test_w1_an_attached_wrapper_option_hides_the_runner_inside(tmp_path: Path,
     assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
 
 
-_open("test_w1_an_attached_wrapper_option_hides_the_runner_inside",
-      "strip_wrappers does not read a wrapper's attached short-option value (`nice -n5`, "
-      "`timeout -k5`/`-sKILL`): entry_run stops at the wrapper, the runner inside is unread",
-      *WRAPPED)
