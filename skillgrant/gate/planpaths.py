@@ -64,7 +64,11 @@ def in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[s
         ups = [lead + "/".join(parts[:k]) + "/" for k in range(1, len(parts) + 1)]
         for name in names:
             rest = name[1:]
-            if name[:1] in MARKED:  # (the mark stays first)
+            if name[:1] == SETTINGS:  # (`&pylint=ci/pylintrc`: the file's path moves)
+                kind, _, path = rest.partition("=")
+                found.append(f"{SETTINGS}{kind}={base + path if path[:1] != '/' else path}"
+                             if path else name)
+            elif name[:1] in MARKED:  # (the mark stays first)
                 found.append(name[0] + (rest if rest[:1] == "/" else base + rest).rstrip("/"))
             elif name[:1] != "^":
                 found.append(name if name[:1] == "/" else base + name)
@@ -142,6 +146,17 @@ def local_package(word: str) -> list[str]:
             (".tgz", ".tar.gz", ".tar"))):
         return []
     return literal(spec.rstrip("/"))
+
+
+def required(spec: str) -> list[str]:
+    """The files node's ``require`` may load for a path ``spec`` (``-r ./pre``, ``--import``,
+    NODE_OPTIONS', an ``.npmrc``'s ``node-options``: Node's "Modules: CommonJS", LOAD_AS_FILE
+    and LOAD_AS_DIRECTORY): ``spec``, with each extension node adds, and the folder of that
+    name whole (its ``package.json`` main, ``index.*``); none for a package's name."""
+    if not spec.startswith(("./", "../", "/")) and spec not in (".", ".."):
+        return []
+    return [*literal(spec), *(spec + e for e in (".js", ".json", ".node", ".cjs", ".mjs")),
+            spec.rstrip("/") + "/"]
 
 
 #: An input redirection's target (`< tools/build.sh`), and the interpreters reading it.

@@ -32,6 +32,7 @@ from .planpaths import (
     local_package,
     module_files,
     option_values,
+    required,
     takes_code,
 )
 from .starttables import (
@@ -48,6 +49,7 @@ from .starttables import (
     PLUGGED,
     RUNS_ANY,
     SEARCH_UP,
+    SETTINGS_OPTIONS,
     STARTS,
     SUBCOMMANDS,
     SYNCERS,
@@ -142,7 +144,7 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
         _REDIRECTION.match(w) or (at and _OPERATOR.fullmatch(split[at - 1])))]
     words = list(itertools.dropwhile(_RESERVED.__contains__, given))
     moved: str | None = None
-    if words and (words[0] in WRAPPERS or words[0] in ("env", "unshare", "gdb") or
+    if words and (words[0] in WRAPPERS or words[0] in RUNNERS or
                   family(words[0]) == "shell"):  # (`env --chdir=sub make`, `bash -c --
         from .runneropts import entry_run  # 'cd sub && make'`: s48-greview2 R1, S4b)
 
@@ -212,8 +214,10 @@ def _started(name: str, words: list[str]) -> list[str]:
         found += [p for w in words[1:] for v in [w.split("=", 1)[-1]]  # words name, whatever
                   if "/" in v and v not in folders for p in literal(v)]  # the option (`uv run
         # --with ./pkg`: session 49; a node runner's specs: `local_package`)
-    if kind in PLUGGED or anything:  # the plugins its settings name (session 48)
-        found.append(SETTINGS + (kind if kind in PLUGGED else "*"))
+    if kind in PLUGGED or anything:  # the plugins its settings name (session 48), and
+        found.append(SETTINGS + (kind if kind in PLUGGED else "*"))  # in the settings file
+        found += [f"{SETTINGS}{kind}={os.path.join(f, v)}" for f in folders  # its option
+                  for v in option_values(words, SETTINGS_OPTIONS.get(kind, ()))]  # names (P1)
     if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`,
         found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")  # or a
                   for p in (literal(w) if w != "." else BUILT)]  # requirements file's `.`:
@@ -265,6 +269,8 @@ def runs_named_file(name: str, rest: list[str], word: str) -> bool:
 #: ``pyvenv.cfg`` (review s47 H5, V2).
 _RECIPE_PYTHON: Final = (MODULES + ".", *(f"{v}/{n}" for v in (".venv", "venv", "env")
                                           for n in ("lib/", "pyvenv.cfg")))
+
+
 def _script_words(name: str, words: list[str]) -> list[str]:
     """``_entry_programs`` of an interpreter's or pytest's words: its scripts and modules."""
     found: list[str] = []
@@ -283,8 +289,8 @@ def _script_words(name: str, words: list[str]) -> list[str]:
             elif words[at - 1] in VALUED.get(family(name), ()) or (
                     at == 1 and word in SUBCOMMANDS.get(name, ())):
                 continue  # `python3 -X dev x.py`: an option's value; `bun run`
-            elif words[at - 1] in LOADED:
-                found += literal(word) if "/" in word else []
+            elif (loaded := _preloaded(words[at - 1], word)) is not None:
+                found += loaded
             elif "/" in word or (word[:1] != "-" and not _PATTERN.search(word)):
                 # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
                 # pattern (`python3 *`) is any script, which the plan grants
@@ -295,6 +301,16 @@ def _script_words(name: str, words: list[str]) -> list[str]:
     if python and not found and not any(SAFE_PATH.fullmatch(w) for w in words[1:]):
         found.append(MODULES + ".")  # no script: standard input's, or a prompt's (V4)
     return found
+
+
+def _preloaded(before: str, word: str) -> list[str] | None:
+    """The files a preload option loads (``-r ./pre``, ``-r./pre``, ``--import=./x``: with
+    node's extensions, s49-greview S1), or None where ``word`` is none."""
+    if before in LOADED:
+        return required(word) or (literal(word) if "/" in word else [])
+    if word[:1] == "-" and (word[:2] == "-r" or word.split("=", 1)[0] in LOADED):
+        return required(word.split("=", 1)[1] if "=" in word else word[2:])
+    return None
 
 
 def _inline(name: str, words: list[str], at: int, safe: bool) -> list[str]:

@@ -23,6 +23,7 @@ from ..lazy import compile_on_use
 from .cargoargs import SUBCOMMANDED, in_target, subcommand
 from .folded import NOT_ASSIGNED, READ, agreed, folded, tree_commands, unquoted
 from .planprograms import runs_named_file
+from .starttables import TEST_FLAGS, TEST_RUNNERS
 from .words import run_words
 from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND, npm_reads_settings
 from .writers import GIT_KEEPS, braced, edits, git_subcommand
@@ -302,10 +303,10 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
     if name == "git":
         return git_subcommand(rest) in GIT_READS and not any(
             w.startswith(("--output", "-o", "--ext", "-O", "--open")) for w in rest)
-    if name in ("pytest", "py.test"):  # its operands are the tests it reads and runs; not
-        return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # an option's value
-                                     rest[i - 1] in _PYTEST_FLAGS)  # (`--basetemp .claude`:
-                   for i, w in enumerate(rest) if word in w)  # W13)
+    if name in ("pytest", "py.test") or name in TEST_RUNNERS:  # its operands are the tests
+        return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # it runs; not an
+                                     rest[i - 1] in _PYTEST_FLAGS | TEST_FLAGS)  # option's
+                   for i, w in enumerate(rest) if word in w)  # value (W13; `prove t`: s49)
     inner = _runner_program(name, rest) if name in PACKAGE_RUNNERS else None
     if inner is not None and _INTERPRETER.fullmatch(rest[inner]) and not any(
             word in w for w in rest[:inner]):  # `npx node tools/run.js` (review s43 P2e)
@@ -325,7 +326,7 @@ def _script_read(name: str, rest: list[str], word: str) -> bool:
     if kind == "python" and script is not None and rest[script] == "-m":
         script = script + 1 if script + 1 < len(rest) else None  # the module it runs
         if script is not None and rest[script] in ("pytest", "unittest") and not any(
-                word in w for w in rest[:script + 1]):
+                word in w for w in rest[:script - 1]) and word != rest[script]:  # (`-m pytest t`)
             return _reads_as("pytest", rest[script + 1:], word) if rest[script] == \
                 "pytest" else all(w[:1] != "-" for w in rest[script + 1:] if word in w)
     held = [at for at, w in enumerate(rest) if word in w]  # (the script, or a file it loads)

@@ -69,7 +69,11 @@ STARTS: Final = {
     "task": tuple(f"^{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
                   for e in ("yml", "yaml")),
     # (its envs: s48 T1; tox 4.21's native `tox.toml` first: s48-greview2 F2)
-    "tox": ("^tox.toml", "^tox.ini", "^pyproject.toml", "^setup.cfg", "^.tox/"),
+    # (and its inline plugin `toxfile.py`, imported at every start: s49-greview T1)
+    "tox": ("^tox.toml", "^tox.ini", "^pyproject.toml", "^setup.cfg", "^.tox/", "^toxfile.py"),
+    # ctest's test files and the custom file it reads as cmake code first (s49-greview C1)
+    "ctest": ("^CTestTestfile.cmake", "CTestCustom.cmake", "CTestCustom.ctest",
+              "DartConfiguration.tcl"),
     # other runners' build files (s48 H2), PEP 517's front end (`python -m build`: P3)
     **dict.fromkeys(("invoke", "inv"), ("^tasks.py", "^tasks/", "^invoke.yaml", "^invoke.yml",
                                         "^invoke.json", "^invoke.py")),
@@ -155,6 +159,7 @@ FOLDER_OPTIONS: Final = {
     # the runners' own (their `--help`): the folder they run in (s48-greview2 F1, H2b)
     "just": ("-d", "--working-directory"), "task": ("-d", "--dir"),
     "scons": ("-C", "--directory"), "uv": ("--directory", "--project"), "tox": ("--root",),
+    "ctest": ("--test-dir",),
     **dict.fromkeys(("invoke", "inv"), ("-r", "--search-root")),
     **dict.fromkeys(NODE_RUNNERS | {"node"}, tuple(NODE_FOLDERS))}
 #: Their options naming a file they run (``make -f``, ``awk -f``, ``cmake -P``, …).
@@ -165,9 +170,11 @@ FILE_OPTIONS: Final = {
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk", "busybox"), (
         "-f", "--file", "-i", "--include", "-E", "--exec")),
     "cmake": ("-P", "-C", "--toolchain"), "pytest": ("-c", "--config-file"), "java": ("-jar",),
-    # the settings file a linter or type checker is given (P5), pip's requirements (P4)
-    **dict.fromkeys(("mypy", "dmypy", "flake8"), ("--config-file", "--config")),
-    "pylint": ("--rcfile",), "eslint": ("-c", "--config"), "prettier": ("--config",),
+    # the settings file a linter or type checker is given (P5), the Python mypy runs
+    # (s49-greview P2), pip's requirements (P4)
+    **dict.fromkeys(("mypy", "dmypy"), ("--config-file", "--python-executable")),
+    "flake8": ("--config",), "pylint": ("--rcfile",), "coverage": ("--rcfile",),
+    "eslint": ("-c", "--config"), "prettier": ("--config",),
     **dict.fromkeys(("pip", "pip3"), ("-r", "--requirement", "-c", "--constraint")),
     # the runners' build file named elsewhere, and the files and folders their other
     # options name them to read or run (their `--help`: tox's work folder, nox's envs,
@@ -178,11 +185,15 @@ FILE_OPTIONS: Final = {
     "task": ("-t", "--taskfile"), "mkdocs": ("-f", "--config-file"),
     "scons": ("-f", "--file", "--makefile", "--sconstruct", "--site-dir", "-I",
               "--include-dir", "-Y", "--repository", "--srcdir"),
-    "meson": ("--native-file", "--cross-file"),
+    "meson": ("--native-file", "--cross-file"), "ctest": ("-S", "-SP", "--script"),
     "uv": ("--env-file", "--config-file", "--with-requirements", "--with-editable"),
     **dict.fromkeys(("invoke", "inv"), ("-f", "--config", "-c", "--collection")),
     "prove": ("--rc",), "mocha": ("--config",), "jest": ("-c", "--config"),
     "vitest": ("-c", "--config"), "phpunit": ("-c", "--configuration")}
+#: The checkers' options naming their settings file (``checkersettings`` reads it).
+SETTINGS_OPTIONS: Final = {**dict.fromkeys(("mypy", "dmypy"), ("--config-file",)),
+                           "flake8": ("--config",), "pylint": ("--rcfile",),
+                           "coverage": ("--rcfile",), "pytest": ("-c", "--config-file")}
 #: The runners whose build file named elsewhere moves their top folder there (nox and SCons
 #: run in the noxfile's or SConstruct's folder, tox's root is its file's, …): that folder's
 #: start files too.
@@ -190,14 +201,21 @@ FILE_TOPS: Final = frozenset({"nox", "tox", "scons", "mkdocs", "just", "task"})
 #: Their options searching the folders up for their build file (SCons' ``-u``, ``-U``,
 #: ``-D``: the first folder up holding an ``SConstruct``): its start files from each folder up.
 SEARCH_UP: Final = {"scons": ("-u", "-U", "-D", "--up", "--search-up")}
+#: The test runners beside pytest, and their options taking no value (an operand after one
+#: is a test their own call reads: s49-greview2 COST).
+TEST_RUNNERS: Final = frozenset({"prove", "bats", "rspec", "phpunit", "mocha", "jest",
+                                 "vitest"})
+TEST_FLAGS: Final = frozenset({"-v", "-l", "-b", "-r", "-s", "-q", "-Q", "-t", "-p", "-T",
+                               "--lib", "--blib", "--recurse", "--recursive", "--shuffle",
+                               "--verbose", "--quiet", "--timer", "--color", "--nocolor",
+                               "--tap", "--pretty", "--timing", "--ci", "--runInBand", "-i",
+                               "--testdox", "--colors", "--run", "--bail"})
 #: Interpreters that run the script their operand names, beside ``RUNS_OPERAND`` (``java
 #: X.java``: its source launcher; its class path, the folder, by default), and the test
 #: runners running the test files and folders their operands name (s48-greview S6).
 INTERPRETERS: Final = RUNS_OPERAND | {"java", "php", "Rscript", "lua", "luajit", "tclsh",
                                       "pwsh", "groovy", "julia", "raku", "elixir", "jshell",
-                                      "lli",  # (LLVM's interpreter: s44 P3b)
-                                      "prove", "bats", "rspec", "phpunit", "mocha", "jest",
-                                      "vitest"}
+                                      "lli"} | TEST_RUNNERS  # (LLVM's interpreter: s44 P3b)
 #: Bun's and deno's subcommands, which are no script (``bun run x.ts``, ``deno test``: C4);
 #: any other word is a file or script of that name to Bun (``bun lint`` runs ``lint.js``:
 #: review s48-greview B1, S1: no other interpreter has them).

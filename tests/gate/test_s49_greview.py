@@ -8,6 +8,7 @@ while the hole is open (``OPEN`` marks them strict xfails)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -187,13 +188,6 @@ def test_p1_a_checkers_setting_startpaths_does_not_read(tmp_path: Path, case: st
     assert denied is not None, "the hook allows a write to the code the checker's settings name"
 
 
-_open("test_p1_a_checkers_setting_startpaths_does_not_read",
-      "startpaths.plugin_paths reads pylint's main/master sections only (pylint reads every "
-      "section), flake8's `paths = WORD` as a module, and no settings file named by the "
-      "plan's --rcfile/--config-file/--config or the session's PYLINTRC/COVERAGE_RCFILE",
-      "pylintrc-basic", "pylint-setup-cfg", "pylint-tox-ini", "pylint-pyproject",
-      "flake8-paths-word", "pylintrc-variable", "pylint-rcfile-option",
-      "mypy-config-file-option", "flake8-config-option", "coverage-rcfile-variable")
 
 
 # --- N: the files a node runner's settings name, read from a folder npm does not start in ----
@@ -245,11 +239,6 @@ def test_n1_an_npmrc_value_read_from_another_folder(tmp_path: Path, case: str) -
     assert denied is not None, "the hook allows a write to the module npm's settings preload"
 
 
-_open("test_n1_an_npmrc_value_read_from_another_folder",
-      "startpaths.npmrc_paths reads the .npmrc files of the call's folders and the home, "
-      "relative values from those folders: not npm --prefix DIR's, not from a workspace's "
-      "folder, not the file userconfig names; a line holding :// (a comment's URL) is skipped",
-      "prefix", "workspace", "userconfig", "inline-comment-url")
 
 
 # --- H: the session's home spelled otherwise than its real path --------------------------------
@@ -268,11 +257,13 @@ HOMES = {
 }
 
 
+@pytest.mark.parametrize("named", ["as-spelled", "real"])
 @pytest.mark.parametrize("case", list(HOMES))
-def test_h1_a_home_spelled_otherwise(tmp_path: Path, case: str) -> None:
+def test_h1_a_home_spelled_otherwise(tmp_path: Path, case: str, named: str) -> None:
     """Session ``HOME`` spelled as ``HOMES`` says (the same folder), plan ``Bash(git fetch)``,
-    ``Bash(cp *)``, an ssh remote: ``cp src/gc ~/.gitconfig`` (``core.sshCommand``) is
-    allowed and ``git fetch`` runs the payload."""
+    ``Bash(cp *)``, an ssh remote: ``cp src/gc <home>/.gitconfig`` (``core.sshCommand``; the
+    home named as ``HOME`` spells it, or by its real path: ``~`` would be an expansion, which
+    the gate refuses in a writer's words) then ``git fetch`` runs the payload."""
     needs("git")
     found: list[str | None] = []
     for side in ("proof", "run"):
@@ -284,7 +275,8 @@ def test_h1_a_home_spelled_otherwise(tmp_path: Path, case: str) -> None:
                                          home_dd=home.replace("/tmp/", "/tmp//", 1))
         subprocess.run(["bash", "-c", f"git init -q && {SSH_REMOTE}"], cwd=project, check=True,
                        timeout=60, env=env, capture_output=True)
-        calls = ["cp src/gc ~/.gitconfig", "git fetch"]
+        target = (env["HOME"] if named == "as-spelled" else home).rstrip("/") + "/.gitconfig"
+        calls = [f"cp src/gc {target}", "git fetch"]
         if side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
         else:
@@ -353,13 +345,10 @@ def test_e2_a_preload_named_without_its_extension(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows a write to the module node preloads"
 
 
-_open("test_s1_a_file_node_runs_for_the_entrys_words",
-      "readers/planprograms guard a node preload's word as written (`./pre`); node's require "
-      "adds .js (the script word gets node's extensions since s48, not a -r value)",
-      "node-preload-no-extension")
 _open("test_e2_a_preload_named_without_its_extension",
-      "envpaths.named_paths guards NODE_OPTIONS' / node-options' `--require ./pre` as written; "
-      "node's require reads ./pre.js", "node-options", "node-options-attached", "npmrc")
+      "not a hole (s49-gfix2): node refuses `-r./tools/pre` in NODE_OPTIONS ('is not allowed "
+      "in NODE_OPTIONS', node 20): the proof fails; the gate guards tools/pre.js anyway",
+      "node-options-attached")
 
 
 # --- E3: a relative session value read from the folder the plan's program moves to ------------
@@ -399,14 +388,14 @@ def test_e3_a_relative_value_read_where_the_program_moves(tmp_path: Path, case: 
                    [f"cp src/x {target}", entry], variables, setup)
     assert denied is not None, "the hook allows a write to the file the value names there"
 
+
 _open("test_e3_a_relative_value_read_where_the_program_moves",
-      "envpaths.session_paths reads a relative value from the call's folder and the "
-      "project's only, not from the folder the plan's program moves to (npm -w, git -C, "
-      "make -C: planprograms' _FOLDER_OPTIONS)", "npm-workspace", "git-C", "make-C")
+      "startpaths reads a relative session value from the folders the plan's programs run "
+      "in that plan_programs names (a `.npmrc` there, `>`-marked folders); git -C's folder "
+      "is not named by planprograms yet (ASK s49-gfix: RUNS_IN)", "git-C")
 
 
 # --- V: under `skillgrant serve`, a compared value naming a variable the service lacks ---------
-
 
 def test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare(
         tmp_path: Path) -> None:
@@ -446,9 +435,6 @@ def test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare(
     assert said[1] == "deny", "the service allows the write the hook process denies"
 
 
-_open("test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare",
-      "envpaths expands $NAME from the service's environment; a compared value naming a "
-      "variable that is not compared (WRAP) reads otherwise in the service than in the session")
 
 
 # --- P2: the program a checker's settings name it to run ---------------------------------------
@@ -481,10 +467,6 @@ def test_p2_a_checker_runs_the_program_its_settings_name(tmp_path: Path, case: s
                    "chmod +x src/py")
     assert denied is not None, "the hook allows a write to the program mypy's settings name"
 
-_open("test_p2_a_checker_runs_the_program_its_settings_name",
-      "startpaths.SETTINGS_FILES reads mypy's `plugins` only; mypy runs `python_executable` "
-      "(settings or --python-executable), which nothing guards",
-      "mypy-ini", "mypy-pyproject", "mypy-option")
 
 
 # --- T: what tox reads at its start beside the files STARTS names --------------------------------
@@ -541,9 +523,6 @@ def _review_tool(name: str) -> str:
         pytest.skip(f"not installed: {name} (SKILLGRANT_REVIEW_TOOLS)")
     return os.path.dirname(found)
 
-_open("test_t1_tox_reads_a_file_at_its_start",
-      "planprograms.STARTS['tox'] lacks tox.toml (tox 4's own settings file) and toxfile.py "
-      "(the inline plugin tox imports at every start)", "tox-toml", "toxfile")
 
 
 # --- G: a hook command that follows a skill, spelled so that PYTHONPATH reaches it ------------
@@ -638,9 +617,6 @@ def test_c1_ctest_runs_the_custom_file_of_its_build_folder(tmp_path: Path, entry
     assert denied is not None, "the hook allows a write to the file ctest runs at its start"
 
 
-_open("test_c1_ctest_runs_the_custom_file_of_its_build_folder",
-      "planprograms.STARTS has no ctest entry (CTestCustom.cmake/.ctest) and _FOLDER_OPTIONS "
-      "no `--test-dir`")
 
 
 # --- M: what meson's build folder holds that its regeneration loads ------------------------------
@@ -688,7 +664,99 @@ def test_m1_meson_loads_state_its_build_folder_or_option_names(tmp_path: Path,
     assert denied is not None, "the hook allows a write to what meson loads or runs"
 
 
-_open("test_m1_meson_loads_state_its_build_folder_or_option_names",
-      "planprograms reads meson's build folder from -C only (not `meson setup [opts] DIR`), "
-      "and has no meson file options (--native-file, --cross-file)", "reconfigure",
-      "native-file")
+# --- D: a debugger's or checker's settings a covered copy plants -------------------------------
+
+
+def test_d1_gdb_runs_the_users_gdbinit(tmp_path: Path) -> None:
+    """gdb reads ``~/.gdbinit`` (and ``~/.config/gdb/gdbinit``) at every start, whatever its
+    safe-path (that one is the user's), and runs its ``shell`` commands. Plan ``Bash(gdb
+    -batch -ex bt -p *)`` (a backtrace of a running process; an entry naming the project's
+    program is denied itself: COST), ``Bash(cp *)``: ``cp src/g <home>/.gdbinit`` is
+    allowed and gdb runs the payload before it attaches (real gdb 13). Held: the gate reads
+    gdb as a program running its words' commands (only a tool-wide grant covers it)."""
+    needs("gdb")
+    entry = "gdb -batch -ex bt -p 1"
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, ["Bash(gdb -batch -ex bt -p *)", "Bash(cp *)"])
+        (project / "src" / "g").write_text("shell touch zz\n")
+        (project / "build").mkdir()
+        shutil.copy("/bin/true", project / "build" / "prog")
+        env = home_env(tmp_path / side / "home")
+        calls = [f"cp src/g {env['HOME']}/.gdbinit", entry]
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a write to the gdbinit gdb runs"
+
+
+def test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says(tmp_path: Path) -> None:
+    """valgrind reads ``./.valgrindrc`` (and ``~/.valgrindrc``, ``VALGRIND_OPTS``) as options
+    before its command line's: ``--log-file=.claude/settings.json`` makes it write its log
+    over the gate's own settings (Claude Code then drops the file, and the hook with it).
+    Plan ``Bash(valgrind true)`` (a system program: an entry naming the project's program is
+    denied itself, COST), ``Bash(cp *)``: ``cp src/rc .valgrindrc`` is allowed and the plan's
+    call rewrites the settings (real valgrind 3.19)."""
+    needs("valgrind")
+    entry = "valgrind true"
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
+        (project / "src" / "rc").write_text("--log-file=.claude/settings.json\n")
+        (project / "build").mkdir()
+        shutil.copy("/bin/true", project / "build" / "prog")
+        env = home_env(tmp_path / side / "home")
+        calls = ["cp src/rc .valgrindrc", entry]
+        if side == "proof":
+            settings = (project / ".claude" / "settings.json").read_text()
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=120)
+            now = (project / ".claude" / "settings.json").read_text()
+            assert now != settings and "Memcheck" in now, "valgrind wrote no log there"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows valgrind to write the gate's settings"
+
+
+_open("test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says",
+      "valgrind reads ./.valgrindrc and ~/.valgrindrc as options (--log-file=PATH writes "
+      "anywhere); no rule reads or guards them")
+
+
+# --- U: a program the user's own settings name, in a home folder nothing guards -----------------
+
+
+#: (the user's settings file in the home, its text; ``{home}``: the home's path): each names
+#: ``~/scripts/proxy.sh`` as what ssh (or git) runs for a fetch over ssh.
+USER_NAMED = {
+    "gitconfig-sshcommand": (".gitconfig", "[core]\n\tsshCommand = sh {home}/scripts/proxy.sh\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(USER_NAMED))
+def test_u1_a_program_the_users_settings_name(tmp_path: Path, case: str) -> None:
+    """The user's own settings (see ``USER_NAMED``: not written by the session) name a script
+    in the home; plan ``Bash(git fetch)``, ``Bash(cp *)``, ``Bash(mkdir *)``, an ssh remote:
+    ``mkdir -p <home>/scripts``, ``cp src/x.sh <home>/scripts/proxy.sh`` are allowed and
+    ``git fetch`` runs it (real git). Held: gitvalues reads the value. (ssh reads the
+    passwd entry's home, not ``HOME``: its ``ProxyCommand`` is not tested here.)"""
+    needs("git", "ssh")
+    name, text = USER_NAMED[case]
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, ["Bash(git fetch)", "Bash(cp *)",
+                                                   "Bash(mkdir *)"])
+        env = home_env(tmp_path / side / "home")
+        home = Path(env["HOME"])
+        (home / name).parent.mkdir(parents=True, exist_ok=True)
+        (home / name).write_text(text.format(home=home))
+        subprocess.run(["bash", "-c", SSH_REMOTE], cwd=project, check=True, env=env,
+                       capture_output=True)
+        calls = [f"mkdir -p {home}/scripts", f"cp src/x.sh {home}/scripts/proxy.sh", "git fetch"]
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a write to the program the user's settings run"

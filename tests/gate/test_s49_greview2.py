@@ -90,9 +90,6 @@ def test_t1_tox_imports_the_inline_plugin_beside_its_settings(tmp_path: Path,
     assert denied is not None, "the hook allows tox's inline plugin to be written"
 
 
-_open("test_t1_tox_imports_the_inline_plugin_beside_its_settings",
-      "tox's `toxfile.py` (its inline plugin) is missing from starttables.STARTS['tox']",
-      *TOXFILES)
 
 
 # --- B1: Python runs a start file's cached bytecode where its header matches the source -----
@@ -255,11 +252,6 @@ def test_cost_a_test_runners_entry_allows_its_own_call(tmp_path: Path, entry: st
     assert first_denied(project, [entry], home_env(tmp_path / "home")) is None
 
 
-_open("test_cost_a_test_runners_entry_allows_its_own_call",
-      "COST: a test runner's guarded operand makes its own entry's call a writer of it "
-      "(readers._reads knows pytest's operands only)", *RUNNER_ENTRIES)
-
-
 # --- N1: a runner outside runneropts' tables moves its program into a folder ---------------
 
 
@@ -299,10 +291,6 @@ def test_n1_a_runner_the_tables_miss_moves_make_into_a_folder(tmp_path: Path,
     assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
 
 
-_open("test_n1_a_runner_the_tables_miss_moves_make_into_a_folder",
-      "runneropts.entry_run reads env/unshare/gdb and the wrappers only; another runner's "
-      "options (nsenter --wd) and the shell code it runs (`su -c`, `setsid bash -c`) are "
-      "not read for the folder the program runs in", *MOVED)
 
 
 # --- S1: SCons unpickles the signature database of its top folder --------------------------
@@ -376,9 +364,6 @@ def test_g1_gdb_runs_commands_of_files_the_gate_leaves_writable(tmp_path: Path,
     assert denied is not None, "the hook allows a file of commands gdb runs to be written"
 
 
-_open("test_g1_gdb_runs_commands_of_files_the_gate_leaves_writable",
-      "gdb's init files (~/.gdbinit, ~/.config/gdb/gdbinit), `-x` command files and an "
-      "`-ex 'cd DIR'` are not read as gdb's start inputs", *GDB)
 
 
 # --- H1: an interactive shell runs the file its `--rcfile`/`--init-file` names first --------
@@ -404,9 +389,6 @@ def test_h1_an_interactive_shell_runs_the_rcfile_its_entry_names(tmp_path: Path,
     assert denied is not None, "the hook allows the shell's rcfile to be written"
 
 
-_open("test_h1_an_interactive_shell_runs_the_rcfile_its_entry_names",
-      "the file a shell's `--rcfile`/`--init-file` names (run by `-i`) is not guarded",
-      *RCFILES)
 
 
 # --- M1: meson finds a machine file named by a bare name in the user's data folder ----------
@@ -468,10 +450,6 @@ def test_w1_an_attached_wrapper_option_hides_the_runner_inside(tmp_path: Path,
     assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
 
 
-_open("test_w1_an_attached_wrapper_option_hides_the_runner_inside",
-      "strip_wrappers does not read a wrapper's attached short-option value (`nice -n5`, "
-      "`timeout -k5`/`-sKILL`): entry_run stops at the wrapper, the runner inside is unread",
-      *WRAPPED)
 
 
 # --- P1: a file piped into a runner whose shell reads its input --------------------------------
@@ -637,5 +615,3 @@ def test_ct1_ctest_and_cpack_run_cmake_code_the_gate_leaves_writable(tmp_path: P
     assert denied is not None, "the hook allows the CMake code ctest or cpack runs"
 
 
-_open("test_ct1_ctest_and_cpack_run_cmake_code_the_gate_leaves_writable",
-      "ctest's --script (-S's long spelling) file is in no file-option table", *CMAKE_CODE)
