@@ -615,3 +615,37 @@ def test_ct1_ctest_and_cpack_run_cmake_code_the_gate_leaves_writable(tmp_path: P
     assert denied is not None, "the hook allows the CMake code ctest or cpack runs"
 
 
+
+
+# --- N2: su, runuser, sg take their command after the user or group (permuted options) ----------
+
+
+#: Entries whose runner's ``-c`` follows its operand: util-linux su and runuser permute
+#: their options (``getopt_long`` without ``+``), sg takes ``GROUP -c COMMAND``.
+PERMUTED = {"su": "su root -c 'cd sub && make test'",
+            "runuser": "runuser root -c 'cd sub && make test'",
+            "sg": "sg root -c 'cd sub && make test'"}
+
+
+@pytest.mark.parametrize("case", list(PERMUTED))
+def test_n2_a_runners_command_after_its_operand(tmp_path: Path, case: str) -> None:
+    """s49-gfix2's tables (13d1d58) read su's and runuser's options up to their first
+    operand and sg as a plain runner whose second word is the program: ``su root -c CMD``
+    (the user first, then ``-c``: getopt permutes), ``runuser root -c CMD`` and ``sg root -c
+    CMD`` run ``CMD`` through a shell, whose ``cd`` the gate does not read (``su -c CMD``
+    holds). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed,
+    the entry runs the payload (as root)."""
+    program = PERMUTED[case].split()[0]
+    needs(program, "make")
+    if os.geteuid() != 0:
+        pytest.skip(f"{program} needs root here")
+    denied = _case(tmp_path, [f"Bash({PERMUTED[case]})", "Bash(cp *)"],
+                   {"sub/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk sub/Makefile", PERMUTED[case]])
+    assert denied is not None, "the hook allows the makefile of the folder the command moves to"
+
+
+_open("test_n2_a_runners_command_after_its_operand",
+      "runneropts reads su/runuser options up to the first operand (getopt permutes: `su "
+      "root -c CMD`) and sg as plain (`sg GROUP -c CMD`): the -c command is not read",
+      *PERMUTED)
