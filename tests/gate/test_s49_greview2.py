@@ -649,3 +649,35 @@ _open("test_n2_a_runners_command_after_its_operand",
       "runneropts reads su/runuser options up to the first operand (getopt permutes: `su "
       "root -c CMD`) and sg as plain (`sg GROUP -c CMD`): the -c command is not read",
       *PERMUTED)
+
+
+# --- G2: gdb imports its Python package from the data directory its entry names --------------
+
+
+#: Entries giving gdb a data directory in the project (``-D``/``--data-directory``).
+GDB_DATA = {"D": "gdb -batch -D gdbdata -ex run --args make test",
+            "data-directory": "gdb -batch --data-directory=gdbdata -ex run --args make test"}
+
+
+@pytest.mark.parametrize("case", list(GDB_DATA))
+def test_g2_gdb_imports_the_data_directorys_python(tmp_path: Path, case: str) -> None:
+    """gdb imports ``<data-directory>/python/gdb/__init__.py`` at start (its Python API; and
+    runs ``system-gdbinit/``): s49-gfix2's gdb table (13d1d58) reads ``-D``/
+    ``--data-directory`` as a plain value, and nothing guards the folder. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: a copy of ``/usr/share/gdb`` in ``gdbdata``, ``cp
+    src/init.py gdbdata/python/gdb/__init__.py`` allowed, the entry runs the payload (gdb
+    13)."""
+    needs("gdb", "make")
+    if not Path("/usr/share/gdb/python/gdb/__init__.py").is_file():
+        pytest.skip("no gdb data directory at /usr/share/gdb")
+    setup = ("cp -r /usr/share/gdb gdbdata && (echo 'import os; os.system(\"touch zz\")'; "
+             "cat gdbdata/python/gdb/__init__.py) > src/init.py")
+    denied = _case(tmp_path, [f"Bash({GDB_DATA[case]})", "Bash(cp *)"],
+                   {"Makefile": MAKEFILE},
+                   ["cp src/init.py gdbdata/python/gdb/__init__.py", GDB_DATA[case]], setup)
+    assert denied is not None, "the hook allows gdb's data directory to be written"
+
+
+_open("test_g2_gdb_imports_the_data_directorys_python",
+      "gdb's -D/--data-directory folder (its python/gdb package, system-gdbinit) is not "
+      "guarded", *GDB_DATA)
