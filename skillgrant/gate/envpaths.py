@@ -63,6 +63,7 @@ def named_paths(value: str) -> list[str]:
         words += expanded.translate(_SEPARATORS).split()
         if "'" in expanded or '"' in expanded or "\\" in expanded:
             words += _shell_words(expanded)  # (`"$PWD"/x`, `'tools'/x`: s48-greview2 E1)
+    found += _required(words) if "-r" in value or "--" in value else []
     for word in dict.fromkeys(words):
         word = word.removeprefix("@")  # java's and javac's `@argfile` (review s47-greview2)
         slash = word.find("/")
@@ -78,6 +79,20 @@ def named_paths(value: str) -> list[str]:
         elif _file_name(word):
             found.append(word)
     return [_unpatterned(p) for p in found]
+
+
+def _required(words: list[str]) -> list[str]:
+    """The files node may load for each path a preload option in ``words`` names, apart or
+    attached (``--require ./pre``: ``./pre.js``, …, the folder ``./pre/``; ``-r./pre``:
+    ``planpaths.required``; s49-greview E2)."""
+    from .planpaths import required
+
+    found: list[str] = []
+    for at, word in enumerate(words):
+        spec = words[at + 1] if word in _PRELOADS and at + 1 < len(words) else \
+            word[2:] if word[:2] == "-r" and word[2:3] in (".", "/") else ""
+        found += required(spec) if spec else []
+    return found
 
 
 def _unpatterned(path: str) -> str:
@@ -125,6 +140,24 @@ def _shell_words(text: str) -> list[str]:
 
 #: What ends a word outside quotes in ``_shell_words``: ``_SEPARATORS``' characters.
 _SPLITS: Final = frozenset(":=,;`()|&<>")
+
+
+def named_variables(value: str) -> list[str]:
+    """The variables ``value`` reads (``$NAME``, ``${NAME…}``, ``${!NAME}``), as
+    ``_expanded`` reads them: under ``skillgrant serve`` one the request does not carry makes
+    the value's reading the service's, not the session's (s49-greview V1)."""
+    found: list[str] = []
+    at = value.find("$")
+    while at >= 0:
+        start = at + 1 + (value[at + 1:at + 2] == "{")
+        start += value[start:start + 1] in ("!", "#")
+        end = start
+        while end < len(value) and (value[end].isalnum() or value[end] == "_"):
+            end += 1
+        if end > start and not value[start].isdigit():  # (`$1`: no variable)
+            found.append(value[start:end])
+        at = value.find("$", at + 1)
+    return found
 
 
 def _file_name(word: str) -> bool:

@@ -149,7 +149,7 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
         _REDIRECTION.match(w) or (at and _OPERATOR.fullmatch(split[at - 1])))]
     words = list(itertools.dropwhile(_RESERVED.__contains__, given))
     moved: str | None = None
-    if words and (words[0] in WRAPPERS or words[0] in ("env", "unshare", "gdb") or
+    if words and (words[0] in WRAPPERS or words[0] in RUNNERS or
                   family(words[0]) == "shell"):  # (`env --chdir=sub make`, `bash -c --
         from .runneropts import entry_run  # 'cd sub && make'`: s48-greview2 R1, S4b)
 

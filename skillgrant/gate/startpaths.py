@@ -12,10 +12,10 @@ import os
 from . import files as fs
 from . import linked
 from .checkersettings import plugin_paths
-from .envpaths import named_paths
+from .envpaths import named_paths, session_paths
 from .homefiles import HOME_CODE, SYSTEM_BINS, SYSTEM_TREES, npm_global
 from .planpaths import SETTINGS
-from .wrapped import NPMRC
+from .wrapped import NPMRC, RUNS_IN
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -29,8 +29,17 @@ def start_paths(named: tuple[str, ...], folders: list[str], home: str,
     user's home and ``PATH``'s folders (real paths). Raises ValueError for a settings file the
     gate cannot read."""
     items = home_links(home)
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    items += [(os.path.join(home, n), False) for n in (".gdbinit", ".gdbearlyinit")]
+    items.append((os.path.join(xdg, "gdb"), True))  # (gdb's, at every start: s49-greview2 G1)
+    moved = [p[1:] for p in named if p[:1] == RUNS_IN] + [
+        os.path.dirname(p) for p in named if p[-7:] == "/.npmrc" and p[:1] != "^"]
     if "^.npmrc" in named:  # (a node runner, or a runner of any program, in the plan)
-        items += npmrc_paths(folders, home, [p[1:] for p in named if p[:1] == NPMRC])
+        items += npmrc_paths(folders, home, [p[1:] for p in named if p[:1] == NPMRC], moved)
+    if moved:  # a session value's relative path, read where the plan's program runs (E3)
+        bases = [os.path.normpath(os.path.join(f, m)) for m in dict.fromkeys(moved)
+                 for f in folders]
+        items += session_paths(bases, [*folders, home, *bases])
     if "CMakeLists.txt" in named:
         items += cmake_prefixes(folders, home, bins)
     plugged = [p[1:] for p in named if p[:1] == SETTINGS]
@@ -119,43 +128,81 @@ _URL: Final = "://"
 _NPM_FILES: Final = ("npm_config_userconfig", "npm_config_globalconfig")
 
 
-def npmrc_paths(folders: list[str], home: str,
-                given: list[str] | None = None) -> list[tuple[str, bool]]:
+def npmrc_paths(folders: list[str], home: str, given: list[str] | None = None,
+                moved: list[str] | None = None) -> list[tuple[str, bool]]:
     """What the values of each ``.npmrc`` npm reads (and yarn's ``.yarnrc``, ``.yarnrc.yml``)
     name (``named_paths``: ``node-options``' ``--require ./x.js``, ``script-shell``, ``git``,
-    ``pnpmfile``, ``init-module``, ``yarn-path``, ``yarnPath``, …),
-    relative ones from each of ``folders`` (npm runs a script in its package's folder, one of
-    them), guarded whole (review s47 C5b); and of the files ``given`` (an entry's ``npm
-    --userconfig FILE``) or ``npm_config_userconfig`` (``…_globalconfig``) names, from each of
-    ``folders`` (s48-greview2 C5). Raises ValueError for one that cannot be read."""
-    files = [os.path.join(f, n) for f in (*folders, home) for n in _NODE_SETTINGS]
+    ``pnpmfile``, ``init-module``, ``yarn-path``, ``yarnPath``, …), relative ones from each of
+    ``folders`` and of the folders ``moved`` (relative to each of ``folders``: where the plan's
+    programs run, ``npm --prefix sub``, ``-w packages/a``; s49-greview N1), whose own files
+    are read too (npm runs a script in its package's folder), guarded whole (review s47 C5b);
+    and of the files ``given`` (an entry's ``npm --userconfig FILE``), ``npm_config_userconfig``
+    (``…_globalconfig``) or a read file's ``userconfig``/``globalconfig`` key names, from each
+    of ``folders`` (s48-greview2 C5, N1). Raises ValueError for one that cannot be read."""
+    bases = list(dict.fromkeys([*folders, *(os.path.normpath(os.path.join(f, m))
+                                            for m in moved or () for f in folders)]))
+    files = [os.path.join(f, n) for f in (*bases, home) for n in _NODE_SETTINGS]
     files += [path for path, tree in npm_global(home) if not tree]
     given = [*(given or ()), *(v for k, v in os.environ.items()
                                if v and k.lower() in _NPM_FILES)]  # (the entry's, the session's)
     files += [os.path.join(f, os.path.expanduser(g)) for g in given for f in folders]
     found: dict[str, bool] = {}
-    for path in dict.fromkeys(files):
-        for value in _values(path):
+    read: set[str] = set()
+    while files:
+        path = files.pop(0)
+        if path in read or len(read) > _MAX_NPMRC:
+            continue
+        read.add(path)
+        for key, value in _values(path):
+            if key in ("userconfig", "globalconfig"):  # (a file npm reads next: N1)
+                files += [os.path.join(f, os.path.expanduser(value)) for f in folders]
             for named in named_paths(value):
                 named = os.path.expanduser(named)
                 for full in [named] if named[:1] == "/" else [os.path.join(f, named)
-                                                              for f in folders]:
+                                                              for f in bases]:
                     found[os.path.normpath(full)] = True
     return list(found.items())
 
 
-def _values(path: str) -> list[str]:
-    """The values of the ini file ``path`` npm reads (``key = value``; ``;`` and ``#``
-    comments), but URLs; none when it is not there."""
+#: The settings files ``npmrc_paths`` reads at most (the ones a key names included).
+_MAX_NPMRC: Final = 256
+
+
+def _values(path: str) -> list[tuple[str, str]]:
+    """The keys and values of the ini file ``path`` npm reads (``key = value``; ``;`` and
+    ``#`` comments), but URLs; none when it is not there."""
     text = _text(path, 1 << 20, "the files it names")
     if text is None:
         return []
     lines = [line.strip().removeprefix("- ") for line in text.splitlines()
              if line.lstrip()[:1] not in (";", "#", "[", "")]
-    values = [line.partition("=")[2] if path.endswith("npmrc") else  # (`key=value`;
-              line.partition(":")[2] if path.endswith(".yml") else  # `key: value`;
-              [*line.split(None, 1), ""][1] for line in lines]  # `.yarnrc`: `key "value"`)
-    return [v.strip() for v in values if _URL not in v]
+    pairs = [line.partition("=")[::2] if path.endswith("npmrc") else  # (`key=value`;
+             line.partition(":")[::2] if path.endswith(".yml") else  # `key: value`;
+             (*line.split(None, 1), "")[:2] for line in lines]  # `.yarnrc`: `key "value"`)
+    read = _ini_value if path.endswith("npmrc") else str.strip
+    return [(k.strip(), " ".join(w for w in dict.fromkeys([*read(v).split(), *v.split()])
+                                 if _URL not in w)) for k, v in pairs]  # (both readings)
+
+
+def _ini_value(text: str) -> str:
+    """An ``.npmrc`` value as npm's ``ini`` reads it (its ``unsafe``): a quoted one whole, else
+    up to a ``;`` or ``#`` not escaped by a backslash (an inline comment: s49-greview N2)."""
+    text = text.strip()
+    if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    out: list[str] = []
+    escaped = False
+    for char in text:
+        if escaped:
+            out.append(char if char in "\\;#" else "\\" + char)
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in ";#":
+            break
+        else:
+            out.append(char)
+    return "".join(out).strip()
 
 
 def cmake_prefixes(folders: list[str], home: str, bins: list[str]) -> list[tuple[str, bool]]:

@@ -104,6 +104,10 @@ def new_branch_here(words: list[str]) -> bool:
         (words[0] == "switch" and words[1] in ("-c", "-C", "--create", "--force-create")))
 
 
+#: What ``plan_programs`` writes before a folder (from the call's) a plan's program runs in
+#: (``make -C sub``, ``git -C sub``, ``npm --prefix sub``, a workspace's): ``startpaths``
+#: reads the session's relative values and the ``.npmrc`` there (s49-greview N1, E3).
+RUNS_IN: Final = ">"
 #: What ``plan_programs`` writes before the settings file an entry's ``npm --userconfig
 #: FILE`` (``--globalconfig``) names: ``npmrc_paths`` reads it as the folders' (s48-greview2 C5).
 NPMRC: Final = "!"

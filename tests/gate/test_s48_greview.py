@@ -566,9 +566,6 @@ def test_k1_a_nested_claude_folder_reached_through_a_link(tmp_path: Path, case: 
         "the runtime ran a command of a nested skill behind a link, the gate judged another"
 
 
-_open("test_k1_a_nested_claude_folder_reached_through_a_link",
-      "skillfiles._nested does not follow links (`is_dir(follow_symlinks=False)`); the "
-      "runtime discovers a nested `.claude` through one")
 
 
 # --- an interpreter's script named like a subcommand of bun's or deno's ------------------------
