@@ -114,6 +114,9 @@ def _entry_paths(entry: str, text: str) -> list[str]:
         if moved is not None and "$" in moved:
             break  # (the skill's folder, guarded whole: G-13)
         folder = os.path.join(folder, moved) if moved else folder
+        lead = os.path.basename(next((w for w in part.split() if not _ASSIGNED.match(w)), ""))
+        found += in_folders([folder], STARTS.get(lead, ())) if words[:1] != [lead] else []
+        # (a runner's own start files: `valgrind true`'s .valgrindrc, s49-greview D2)
         if words and "$" in words[0] and "CLAUDE_" not in words[0]:
             found += in_folders([folder], (*ALL_STARTS, *_RECIPE_PYTHON))  # (a program
         elif words and "$" not in words[0]:  # of a `$` name: any; `${CLAUDE_SKILL_DIR}
@@ -216,8 +219,9 @@ def _started(name: str, words: list[str]) -> list[str]:
     if anything:  # a recipe's Python: the call's folder first on its sys.path, a venv's
         found += in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
     if (kind in RUNS_ANY or kind in SYNCERS) and kind not in NODE_RUNNERS:  # any path its
-        found += [p for w in words[1:] for v in [w.split("=", 1)[-1]]  # words name, whatever
-                  if "/" in v and v not in folders for p in literal(v)]  # the option (`uv run
+        found += [p for at, w in enumerate(words[1:], 1) for v in [w.split("=", 1)[-1]]  # words
+                  if ("/" in v or "-D" in (w[:2], words[at - 1])) and v not in folders  # name,
+                  for p in literal(v)]  # whatever the option (cmake's `-D X=FILE`: C4; `uv run
         # --with ./pkg`: session 49; a node runner's specs: `local_package`)
     if kind in PLUGGED or anything:  # the plugins its settings name (session 48), and
         found.append(SETTINGS + (kind if kind in PLUGGED else "*"))  # in the settings file

@@ -10,8 +10,7 @@ one the gate cannot name (an expansion, ``~user``), is let through only where ea
 command holding it is a program here that writes nothing its words name (``cat``, ``grep``,
 ``ls``, ``diff``; ``find`` without an action; ``git`` reading), or runs the path as the
 program, or as the script of an interpreter (``python .claude/skills/x/run.py``: the script's
-own code is the plan's to grant). Anything else holding it is ``unknown``.
-"""
+own code is the plan's to grant). Anything else holding it is ``unknown``."""
 
 from __future__ import annotations
 
@@ -69,9 +68,10 @@ _PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", 
                                   "--ff", "--nf", "--sw", "--co", "--collect-only", "--quiet",
                                   "--verbose", "--exitfirst", "--no-header", "--strict-markers",
                                   "--disable-warnings", "-ra", "-rA", "--showlocals"})
-#: Interpreters whose first operand is the script they run (read, not written).
+#: Interpreters whose first operand is the script they run (read; valgrind's program: s49).
 _INTERPRETER: Final = compile_on_use(r"(?:python|tclsh|lua)(?:[0-9.]*)|" + "|".join(sorted(  # (s48)
-    RUNS_OPERAND | {"php", "Rscript", "luajit", "julia", "raku", "elixir", "groovy", "lli"})))
+    RUNS_OPERAND | {"php", "Rscript", "luajit", "julia", "raku", "elixir", "groovy", "lli",
+                    "valgrind"})))
 #: Options an interpreter may take before its script (none of them names a file or code):
 #: python's, the shells' (not `sh -s`), and the others' (`node -e`, `perl -E` run code: s44 K3).
 _BEFORE_SCRIPT: Final = {

@@ -87,7 +87,8 @@ STARTS: Final = {
               "meson-private/"),
     # SCons' `SConstruct` search list (its man page, "-f"): and the `.py` spellings (F2)
     "scons": ("SConstruct", "Sconstruct", "sconstruct", "SConstruct.py", "Sconstruct.py",
-              "sconstruct.py", "site_scons/"),
+              "sconstruct.py", "site_scons/",  # (and its signatures, a pickle: s49 S1)
+              ".sconsign.dblite", ".sconsign", ".sconsign.dbm"),
     **dict.fromkeys(("build", "pyproject-build"), ("pyproject.toml", "setup.py", "setup.cfg")),
     "mkdocs": ("mkdocs.yml", "mkdocs.yaml"),
     "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
@@ -99,7 +100,9 @@ STARTS: Final = {
     # valgrind's options file (`--log-file=` writes anywhere: s49-greview D2)
     "valgrind": (".valgrindrc",),
     # the test runners' own settings (prove's `.proverc`, rspec's `.rspec`, …: s48-greview S6)
-    "prove": (".proverc",), "rspec": (".rspec", ".rspec-local", "spec/spec_helper.rb"),
+    # (prove's default `t/`, `-l`'s `lib/`, `-b`'s `blib/`: s49-greview2 PR1)
+    "prove": (".proverc", "t/", "lib/", "blib/"), "pdb": (".pdbrc",),  # (s49-greview D3)
+    "rspec": (".rspec", ".rspec-local", "spec/spec_helper.rb"),
     "phpunit": ("phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"),
     "mocha": tuple(".mocharc" + e for e in (".js", ".cjs", ".mjs", ".yaml", ".yml", ".json",
                                             ".jsonc")),
@@ -189,7 +192,8 @@ FILE_OPTIONS: Final = {
     # s49-greview W1, W2)
     **dict.fromkeys(("pip", "pip3"), ("-r", "--requirement", "-c", "--constraint", "-e",
                                       "--editable", "-f", "--find-links")),
-    "cpack": ("--config",),
+    "cpack": ("--config",), "R": ("-f", "--file", "BATCH", "INSTALL"),  # (s49-greview C3)
+    **dict.fromkeys(("ssh", "scp", "sftp"), ("-F",)),  # (their settings file: D4)
     # the runners' build file named elsewhere, and the files and folders their other
     # options name them to read or run (their `--help`: tox's work folder, nox's envs,
     # SCons' module folders and repositories, meson's machine files, uv's settings, dotenv

@@ -626,10 +626,6 @@ def test_c3_a_script_the_entrys_option_names(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows a write to the script the entry runs"
 
 
-_open("test_c3_a_script_the_entrys_option_names",
-      "planprograms._FILE_OPTIONS lacks ctest's -S (and -SP, -SR), cpack's --config; R is "
-      "not in _INTERPRETERS (`R -f FILE`, `--file=FILE`, `R CMD BATCH FILE`)",
-      "ctest-S", "ctest-S-folder", "cpack-config", "R-f", "R-CMD-BATCH")
 #: (the plan's entry, the cmake file its ``-D`` cache setting names): cmake includes a
 #: toolchain file, a project-include file and a rules-override file as cmake code while it
 #: configures; ``-DNAME=VALUE`` is one word starting ``-``, whose value no rule reads
@@ -659,10 +655,6 @@ def test_c4_a_cmake_file_a_cache_setting_of_the_entry_names(tmp_path: Path,
     assert denied is not None, "the hook allows a write to the cmake file the entry names"
 
 
-_open("test_c4_a_cmake_file_a_cache_setting_of_the_entry_names",
-      "planprograms reads cmake's -C/-P/--toolchain, not a -D cache setting naming a file "
-      "cmake includes (CMAKE_TOOLCHAIN_FILE, CMAKE_PROJECT_INCLUDE[_BEFORE], "
-      "CMAKE_PROJECT_TOP_LEVEL_INCLUDES, CMAKE_USER_MAKE_RULES_OVERRIDE…)", "rules-override")
 
 
 # --- M: what meson's build folder holds that its regeneration loads ------------------------------
@@ -923,9 +915,6 @@ def test_d3_pdb_runs_the_pdbrc_of_its_folder_and_home(tmp_path: Path, where: str
     assert found[0] is not None, "the hook allows a write to the pdbrc pdb runs"
 
 
-_open("test_d3_pdb_runs_the_pdbrc_of_its_folder_and_home",
-      "planprograms.STARTS has no entry for `python -m pdb` (./.pdbrc), HOME_CODE no "
-      "~/.pdbrc")
 
 
 #: (the plan's entry, the settings file it names): ssh reads the file ``-F`` names instead of
@@ -953,10 +942,6 @@ def test_d4_ssh_runs_the_proxy_command_of_the_file_its_entry_names(tmp_path: Pat
     assert denied is not None, "the hook allows a write to the ssh settings the entry names"
 
 
-_open("test_d4_ssh_runs_the_proxy_command_of_the_file_its_entry_names",
-      "no rule reads ssh's/scp's/sftp's `-F FILE` as settings naming a program "
-      "(ProxyCommand, LocalCommand, KnownHostsCommand, Match exec); optspecs reads `-o` only",
-      "bare", "folder", "attached")
 
 
 # --- X: a writer whose operands are in a file its wrapper reads --------------------------------
