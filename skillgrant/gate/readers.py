@@ -72,12 +72,12 @@ _PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", 
 _INTERPRETER: Final = compile_on_use(r"(?:python|tclsh|lua)(?:[0-9.]*)|" + "|".join(sorted(  # (s48)
     RUNS_OPERAND | {"php", "Rscript", "luajit", "julia", "raku", "elixir", "groovy", "lli",
                     "valgrind"})))
-#: Options an interpreter may take before its script (none of them names a file or code):
-#: python's, the shells' (not `sh -s`), and the others' (`node -e`, `perl -E` run code: s44 K3).
+#: Options an interpreter may take before its script, naming no file or code (s44 K3; s49).
 _BEFORE_SCRIPT: Final = {
     "python": frozenset({"-u", "-B", "-E", "-I", "-S", "-O", "-OO", "-q", "-x", "--"}),
-    "shell": frozenset({"-x", "-e", "-v", "-u", "-eu", "-ex", "--"}), "other": frozenset({"--"}),
-    "node": frozenset({"--"})}
+    "shell": frozenset({"-x", "-e", "-v", "-u", "-eu", "-ex", "--"}),
+    "other": frozenset({"--", "-w", "-W", "-T", "-t"}), "node": frozenset({
+        "--", "--no-warnings", "--trace-warnings", "--enable-source-maps", "--no-deprecation"})}
 #: Of those, the ones that take the next word as their value, which names no code or file
 #: (`python3 -X dev x.py`, `bash -o pipefail x.sh`: review s44 C1).
 _VALUED_BEFORE: Final = {"python": frozenset({"-X", "-W"}), "shell": frozenset({"-o", "+o"}),

@@ -94,3 +94,15 @@ def test_the_hook_denies_under_a_plan_it_refuses(tmp_path: Path) -> None:
     project = hooked_project(tmp_path, ["Bash(cd $WORK && make)", "Bash(cp *)"])
     env = home_env(tmp_path / "home")
     assert first_denied(project, ["cp src/x.sh y.sh"], env) == "cp src/x.sh y.sh"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", ["perl -w tools/x.pl", "node --trace-warnings tools/x.js",
+                                   "valgrind tools/x.pl", "prove t", "R -f tools/x.R"])
+def test_an_entry_allows_its_own_call(tmp_path: Path, entry: str) -> None:
+    """COSTs (s49-greview, s49-greview2): an interpreter's flag before its script, valgrind's
+    program, a test runner's operand, R's `-f` file are what the plan's own call reads."""
+    project = hooked_project(tmp_path, [f"Bash({entry})"])
+    (project / "tools").mkdir()
+    (project / "t").mkdir()
+    assert first_denied(project, [entry], home_env(tmp_path / "home")) is None
