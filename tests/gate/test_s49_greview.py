@@ -91,10 +91,6 @@ def test_e1_a_session_value_the_shell_reads_otherwise(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows a write to the program the value runs"
 
 
-_open("test_e1_a_session_value_the_shell_reads_otherwise",
-      "envpaths._expanded reads ${NAME:-WORD}/${NAME:+WORD} inside a word as 'VALUE WORD' "
-      "(the path cut in two) and reads a glob literally",
-      "default-inside-a-word", "default-set-inside-a-word", "alternative-inside-a-word", "glob")
 
 
 # --- P: the plugins a checker's settings name, in places startpaths does not read ------------
@@ -192,13 +188,6 @@ def test_p1_a_checkers_setting_startpaths_does_not_read(tmp_path: Path, case: st
     assert denied is not None, "the hook allows a write to the code the checker's settings name"
 
 
-_open("test_p1_a_checkers_setting_startpaths_does_not_read",
-      "startpaths.plugin_paths reads pylint's main/master sections only (pylint reads every "
-      "section), flake8's `paths = WORD` as a module, and no settings file named by the "
-      "plan's --rcfile/--config-file/--config or the session's PYLINTRC/COVERAGE_RCFILE",
-      "pylintrc-basic", "pylint-setup-cfg", "pylint-tox-ini", "pylint-pyproject",
-      "flake8-paths-word", "pylintrc-variable", "pylint-rcfile-option",
-      "mypy-config-file-option", "flake8-config-option", "coverage-rcfile-variable")
 
 
 # --- N: the files a node runner's settings name, read from a folder npm does not start in ----
@@ -367,10 +356,6 @@ def test_e2_a_preload_named_without_its_extension(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows a write to the module node preloads"
 
 
-_open("test_s1_a_file_node_runs_for_the_entrys_words",
-      "readers/planprograms guard a node preload's word as written (`./pre`); node's require "
-      "adds .js (the script word gets node's extensions since s48, not a -r value)",
-      "node-preload-no-extension")
 _open("test_e2_a_preload_named_without_its_extension",
       "envpaths.named_paths guards NODE_OPTIONS' / node-options' `--require ./pre` as written; "
       "node's require reads ./pre.js", "node-options", "node-options-attached", "npmrc")
@@ -452,10 +437,6 @@ def test_p2_a_checker_runs_the_program_its_settings_name(tmp_path: Path, case: s
                    "chmod +x src/py")
     assert denied is not None, "the hook allows a write to the program mypy's settings name"
 
-_open("test_p2_a_checker_runs_the_program_its_settings_name",
-      "startpaths.SETTINGS_FILES reads mypy's `plugins` only; mypy runs `python_executable` "
-      "(settings or --python-executable), which nothing guards",
-      "mypy-ini", "mypy-pyproject", "mypy-option")
 
 
 # --- T: what tox reads at its start beside the files STARTS names --------------------------------
@@ -511,9 +492,6 @@ def _review_tool(name: str) -> str:
         pytest.skip(f"not installed: {name} (SKILLGRANT_REVIEW_TOOLS)")
     return os.path.dirname(found)
 
-_open("test_t1_tox_reads_a_file_at_its_start",
-      "planprograms.STARTS['tox'] lacks tox.toml (tox 4's own settings file) and toxfile.py "
-      "(the inline plugin tox imports at every start)", "toxfile")
 
 
 # --- G: a hook command that follows a skill, spelled so that PYTHONPATH reaches it ------------
@@ -648,10 +626,6 @@ def test_c3_a_script_the_entrys_option_names(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows a write to the script the entry runs"
 
 
-_open("test_c3_a_script_the_entrys_option_names",
-      "planprograms._FILE_OPTIONS lacks ctest's -S (and -SP, -SR), cpack's --config; R is "
-      "not in _INTERPRETERS (`R -f FILE`, `--file=FILE`, `R CMD BATCH FILE`)",
-      "ctest-S", "ctest-S-folder", "cpack-config", "R-f", "R-CMD-BATCH")
 #: (the plan's entry, the cmake file its ``-D`` cache setting names): cmake includes a
 #: toolchain file, a project-include file and a rules-override file as cmake code while it
 #: configures; ``-DNAME=VALUE`` is one word starting ``-``, whose value no rule reads
@@ -681,16 +655,6 @@ def test_c4_a_cmake_file_a_cache_setting_of_the_entry_names(tmp_path: Path,
     assert denied is not None, "the hook allows a write to the cmake file the entry names"
 
 
-_open("test_c4_a_cmake_file_a_cache_setting_of_the_entry_names",
-      "planprograms reads cmake's -C/-P/--toolchain, not a -D cache setting naming a file "
-      "cmake includes (CMAKE_TOOLCHAIN_FILE, CMAKE_PROJECT_INCLUDE[_BEFORE], "
-      "CMAKE_PROJECT_TOP_LEVEL_INCLUDES, CMAKE_USER_MAKE_RULES_OVERRIDE…)", "rules-override")
-_open("test_c2_cpack_runs_its_configuration_file",
-      "planprograms.STARTS has no cpack entry (CPackConfig.cmake, CPackSourceConfig.cmake, "
-      "--config FILE), and cpack is not in _RUNS_ANY")
-_open("test_c1_ctest_runs_the_custom_file_of_its_build_folder",
-      "planprograms.STARTS has no ctest entry (CTestCustom.cmake/.ctest) and _FOLDER_OPTIONS "
-      "no `--test-dir`")
 
 
 # --- M: what meson's build folder holds that its regeneration loads ------------------------------
@@ -737,9 +701,6 @@ def test_m1_meson_loads_state_its_build_folder_or_option_names(tmp_path: Path,
     assert denied is not None, "the hook allows a write to what meson loads or runs"
 
 
-_open("test_m1_meson_loads_state_its_build_folder_or_option_names",
-      "planprograms reads meson's build folder from -C only (not `meson setup [opts] DIR`), "
-      "and has no meson file options (--native-file, --cross-file)", "native-file")
 
 
 
@@ -802,9 +763,6 @@ def test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says(tmp_path: 
     assert found[0] is not None, "the hook allows valgrind to write the gate's settings"
 
 
-_open("test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says",
-      "valgrind reads ./.valgrindrc and ~/.valgrindrc as options (--log-file=PATH writes "
-      "anywhere); no rule reads or guards them")
 
 
 # --- U: a program the user's own settings name, in a home folder nothing guards -----------------
@@ -908,8 +866,6 @@ def test_w2_pip_builds_an_editable_folder_named_without_a_slash(tmp_path: Path,
     assert denied is not None, "the hook allows a write to the setup.py pip builds"
 
 
-_open("test_w2_pip_builds_an_editable_folder_named_without_a_slash",
-      "planprograms._started skips pip's `-e` value when it holds no `/`")
 @pytest.mark.parametrize("entry", ["pip install -e .", "pip install -e .[dev]",
                                    "pip install .[test]", "pip install -e '.[dev,test]'"])
 def test_w3_pip_builds_the_folder_with_extras(tmp_path: Path, entry: str,
@@ -934,10 +890,6 @@ def test_w3_pip_builds_the_folder_with_extras(tmp_path: Path, entry: str,
 
 
 
-_open("test_w1_pip_installs_from_a_folder_named_without_a_slash",
-      "planprograms._started guards pip's words holding `/` (or `.`), not an option's value: "
-      "-f/--find-links DIR (a bare name) is a folder of code pip installs",
-      "-f wheels", "--find-links wheels", "--find-links=wheels")
 
 
 @pytest.mark.parametrize("where", ["folder", "home"])
@@ -963,9 +915,6 @@ def test_d3_pdb_runs_the_pdbrc_of_its_folder_and_home(tmp_path: Path, where: str
     assert found[0] is not None, "the hook allows a write to the pdbrc pdb runs"
 
 
-_open("test_d3_pdb_runs_the_pdbrc_of_its_folder_and_home",
-      "planprograms.STARTS has no entry for `python -m pdb` (./.pdbrc), HOME_CODE no "
-      "~/.pdbrc")
 
 
 #: (the plan's entry, the settings file it names): ssh reads the file ``-F`` names instead of
@@ -993,10 +942,6 @@ def test_d4_ssh_runs_the_proxy_command_of_the_file_its_entry_names(tmp_path: Pat
     assert denied is not None, "the hook allows a write to the ssh settings the entry names"
 
 
-_open("test_d4_ssh_runs_the_proxy_command_of_the_file_its_entry_names",
-      "no rule reads ssh's/scp's/sftp's `-F FILE` as settings naming a program "
-      "(ProxyCommand, LocalCommand, KnownHostsCommand, Match exec); optspecs reads `-o` only",
-      "bare", "folder", "attached")
 
 
 # --- X: a writer whose operands are in a file its wrapper reads --------------------------------
