@@ -33,7 +33,7 @@ RUNS = {
     "bash -o pipefail -c cd sub": (None, ["cd", "sub"]),
     "bash -eo pipefail -c cd sub": (None, ["cd", "sub"]),
     "bash --norc -c cd sub": (None, ["cd", "sub"]),
-    "bash --rcfile x -c cd sub": (None, ["cd", "sub"]),
+    "bash --norc -o pipefail -c cd sub": (None, ["cd", "sub"]),
     "bash x.sh -c y": (None, ["bash", "x.sh", "-c", "y"]), "env *": (None, ["*"]),
     "gdb -batch -ex run --cd=sub --args make": (
         "sub", ["gdb", "-batch", "-ex", "run", "--cd=sub", "--args", "make"]),
