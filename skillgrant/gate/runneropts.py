@@ -147,6 +147,9 @@ def _plain(words: list[str]) -> list[str]:
     """The words a runner of ``_PLAIN`` runs (its operands); ValueError for one with an
     option there, or a runner the gate has no table for (s49-greview2 N1)."""
     name = words[0]
+    if name == "valgrind":  # (its options: `--name=value` and flags, never a value apart)
+        at = next((i for i, w in enumerate(words[1:], 1) if w[:1] != "-"), len(words))
+        return words[at:]
     if name in _PLAIN and words[1:2] and words[1][:1] != "-":
         return words[1 + _LEADING.get(name, 0):]
     if name in _PLAIN and words[1:2] == ["--"]:

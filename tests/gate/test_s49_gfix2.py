@@ -218,7 +218,8 @@ READ_NOW = {"timeout -k5 5 nsenter --wd=sub make": ("sub", ["make"]),
             "su -c cd sub": (None, ["cd", "sub"]), "setarch x86_64 -R make": (None, ["make"]),
             "ssh-agent bash -c cd sub": (None, ["cd", "sub"]), "nice -10 make": (None, ["make"]),
             "exec make": (None, ["make"]), "command -v jq": (None, ["command", "-v", "jq"]),
-            "ccache gcc -c x.c": (None, ["gcc", "-c", "x.c"])}
+            "ccache gcc -c x.c": (None, ["gcc", "-c", "x.c"]),
+            "valgrind --leak-check=full -q ./prog": (None, ["./prog"])}
 
 
 @pytest.mark.parametrize("entry", list(READ_NOW))
@@ -228,6 +229,7 @@ def test_runners_and_wrappers_are_read_by_their_tables(entry: str) -> None:
 
 @pytest.mark.parametrize("entry", ["su - -c make", "perf stat make", "watch -n 5 make",
                                    "systemd-run make", "chroot /x make", "firejail make",
+                                   "strace -o x make",
                                    "gdb -batch -x cmds.gdb --args make",
                                    "gdb -batch -ex cd sub -ex run --args make",
                                    "bash --rcfile env.sh -i -c make"])
