@@ -236,3 +236,11 @@ def test_runners_and_wrappers_are_read_by_their_tables(entry: str) -> None:
 def test_a_runner_read_by_no_table_is_refused(entry: str) -> None:
     with pytest.raises(ValueError, match="plan's entry"):
         entry_run(entry.split())
+
+
+def test_pnpm_workspace_settings_name_paths_as_an_npmrc(tmp_path: Path) -> None:
+    """pnpm 10 reads `nodeOptions`, `pnpmfile`, `scriptShell` from pnpm-workspace.yaml."""
+    (tmp_path / "pnpm-workspace.yaml").write_text(
+        "packages:\n  - 'packages/*'\nnodeOptions: --require ./pre.js\nscriptShell: tools/sh\n")
+    found = dict(npmrc_paths([str(tmp_path)], str(tmp_path / "home")))
+    assert str(tmp_path / "pre.js") in found and str(tmp_path / "tools/sh") in found
