@@ -87,6 +87,7 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     # builds' `Makevars` (s48-greview2 I1), prove's and rspec's options, uv's
                     # and tox's user settings (U1)
                     (".Renviron", False), (".R", True), (".proverc", False), (".rspec", False),
+                    (".valgrindrc", False),
                     (os.path.join(".config", "uv"), True),
                     (os.path.join(".config", "tox"), True))
 #: The system's files that a program the gate covers reads as what to run (review s44):

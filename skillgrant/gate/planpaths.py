@@ -29,8 +29,12 @@ SETTINGS: Final = "&"
 #: there the files each includes (``buildnames``: review s48-greview P1, M1).
 REQUIREMENTS: Final = "="
 MAKEFILE: Final = ":"
+#: What ``plan_programs`` writes before a folder other than the call's that a program of an
+#: entry runs in (``git -C sub``, ``make -C sub``, ``cd sub && …``): ``startpaths`` reads
+#: the session's relative values there (s49-greview E3; ``wrapped.RUNS_IN`` is the same).
+RUNS_IN: Final = ">"
 #: The marks kept first when a path is read in a folder (``in_folders``).
-MARKED: Final = ("%", "+", "=", ":")
+MARKED: Final = ("%", "+", "=", ":", "!", ">")  # (and `wrapped.NPMRC`, `RUNS_IN`)
 
 
 def option_values(words: list[str], names: tuple[str, ...]) -> list[str]:
@@ -84,12 +88,12 @@ def module_files(module: str) -> list[str]:
     would then name a guarded folder, review s44 C6; a folder without ``__init__.py`` is a
     namespace package, which a regular one later on ``sys.path`` wins over; its
     ``__main__.py`` runs where none is installed)."""
-    top = module.split(".")[0]
+    top = module.split(".")[0]  # (and the folder's `__pycache__`: s49-greview2 B1)
     if "." in module:  # (or a module's class and method: `unittest test_x.TestA`, s48 S5)
         return [top + "/", *module_files(top)]
     import _imp
 
-    return [top + ".py", top + ".pyc", top + "/__init__.py", top + "/__init__.pyc",
+    return [top + ".py", top + ".pyc", "__pycache__/", top + "/__init__.py", top + "/__init__.pyc",
             top + "/__main__.py", top + "/__main__.pyc",
             *(f"{top}{init}{suffix}" for suffix in _imp.extension_suffixes()
               for init in ("", "/__init__"))]  # (an extension package's init: s48 M2)

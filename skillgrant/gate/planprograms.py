@@ -22,6 +22,7 @@ from .planpaths import (
     NODE_JS,
     REMADE,
     REQUIREMENTS,
+    RUNS_IN,
     SAFE_PATH,
     SETTINGS,
     VALUED,
@@ -118,9 +119,13 @@ def _entry_paths(entry: str, text: str) -> list[str]:
         elif words and "$" not in words[0]:  # of a `$` name: any; `${CLAUDE_SKILL_DIR}
             found += in_folders([folder], _entry_programs(  # /x.sh`: the skill's folder
                 [w for w in words if "$" not in w]))  # is guarded, G-13)
-        if any(family(n) in FAMILIES or n in INTERPRETERS for n in map(os.path.basename, words)):
-            fed = [*INPUT.findall(part), *piped]  # (`bash < x.sh`: S3; `cat x.sh | bash`,
-            found += in_folders([folder], [p for t in fed for p in (  # `sudo bash`: S3b)
+            found += [RUNS_IN + os.path.join(folder, f) for f in ["", *_runs_in(words)]
+                      if os.path.join(folder, f)]  # (the folders it runs in: s49 E3)
+        if any(family(n) in FAMILIES or n in INTERPRETERS or n == "xargs"  # (its words'
+               for n in map(os.path.basename, words)):  # file: s49-greview2 X1)
+            fed = [*INPUT.findall(part), *piped,  # (`bash < x.sh`: S3; `cat x.sh | bash`,
+                   *option_values(words, ("-a", "--arg-file"))]  # `sudo bash`: S3b)
+            found += in_folders([folder], [p for t in fed for p in (
                 *literal(t), (os.path.dirname(t) or ".") + "/")])
         piped = [*piped, *(w for w in words[1:] if w[:1] != "-"), *INPUT.findall(part)] if \
             pieces[2 * at + 1:2 * at + 2] == ["|"] else []  # (what the pipe so far reads)
@@ -221,6 +226,7 @@ def _started(name: str, words: list[str]) -> list[str]:
     if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`,
         found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")  # or a
                   for p in (literal(w) if w != "." else BUILT)]  # requirements file's `.`:
+        files = option_values(words, ("-r", "--requirement", "-c", "--constraint"))
         found += in_folders(folders, BUILT) if files else []
         found += [REQUIREMENTS + v for v in files]  # (and what each includes: s48 P1)
     if kind in NODE_RUNNERS:  # a folder or tarball it installs or packs (review s47 N4)
@@ -235,7 +241,7 @@ def _started(name: str, words: list[str]) -> list[str]:
         found += [MAKEFILE + n for n in given or [f or "." for f in folders]]
         named += [os.path.join(os.path.dirname(n), f"{p}{os.path.basename(n)}{e}")
                   for n in given for p, e in REMADE]
-    return found + [p for n in named for p in literal(n)]
+    return found + [p for n in named for p in literal(n) if os.path.normpath(p) != "."]
 
 
 def _folders(kind: str, words: list[str]) -> list[str]:
@@ -251,6 +257,13 @@ def _folders(kind: str, words: list[str]) -> list[str]:
     if kind == "pytest":  # its root is read from its paths' folders up (and conftest.py)
         folders += [os.path.dirname(w) for w in words[1:] if "/" in w and w[:1] != "-"]
     return folders
+
+
+def _runs_in(words: list[str]) -> list[str]:
+    """The folders the program of ``words`` runs in that its options name (``git -C sub``,
+    ``make -C sub``, ``npm --prefix sub``)."""
+    name = os.path.basename(words[0])
+    return option_values(words, ("-C",) if name == "git" else FOLDER_OPTIONS.get(name, ()))
 
 
 def runs_named_file(name: str, rest: list[str], word: str) -> bool:

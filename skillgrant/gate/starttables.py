@@ -65,18 +65,24 @@ STARTS: Final = {
                                              "^.pnp.cjs", "^.pnp.loader.mjs", "^.pnp.js",
                                              *DOTENV)),  # (s48 N1, N2)
     # the runners' own build files (review s47 H6)
-    "just": ("^justfile", "^Justfile", "^.justfile"), "nox": ("noxfile.py", ".nox/"),
+    "just": ("^justfile", "^Justfile", "^.justfile"),
+    # (and the cached bytecode of a Python start file, which Python runs where its header
+    # matches the source: PEP 3147, 552; s49-greview2 B1)
+    "nox": ("noxfile.py", ".nox/", "__pycache__/"),
     "task": tuple(f"^{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
                   for e in ("yml", "yaml")),
     # (its envs: s48 T1; tox 4.21's native `tox.toml` first: s48-greview2 F2)
     # (and its inline plugin `toxfile.py`, imported at every start: s49-greview T1)
-    "tox": ("^tox.toml", "^tox.ini", "^pyproject.toml", "^setup.cfg", "^.tox/", "^toxfile.py"),
+    "tox": ("^tox.toml", "^tox.ini", "^pyproject.toml", "^setup.cfg", "^.tox/", "^toxfile.py",
+            "^__pycache__/"),
+    # cpack's configuration, cmake code it runs (s49-greview C2)
+    "cpack": ("CPackConfig.cmake", "CPackSourceConfig.cmake"),
     # ctest's test files and the custom file it reads as cmake code first (s49-greview C1)
     "ctest": ("^CTestTestfile.cmake", "CTestCustom.cmake", "CTestCustom.ctest",
               "DartConfiguration.tcl"),
     # other runners' build files (s48 H2), PEP 517's front end (`python -m build`: P3)
     **dict.fromkeys(("invoke", "inv"), ("^tasks.py", "^tasks/", "^invoke.yaml", "^invoke.yml",
-                                        "^invoke.json", "^invoke.py")),
+                                        "^invoke.json", "^invoke.py", "^__pycache__/")),
     "meson": ("meson.build", "meson.options", "meson_options.txt", "build.ninja",
               "meson-private/"),
     # SCons' `SConstruct` search list (its man page, "-f"): and the `.py` spellings (F2)
@@ -88,7 +94,10 @@ STARTS: Final = {
     **dict.fromkeys(SYNCERS, _SYNCED),
     # R's start (`?Startup`): `.Renviron` and `.Rprofile` of the folder it starts in (the
     # home's: `HOME_CODE`): s48-greview2 I1
-    **dict.fromkeys(("R", "Rscript"), (".Renviron", ".Rprofile")),
+    # and the saved workspace it restores, whose `.First` runs (s49-greview2 R2)
+    **dict.fromkeys(("R", "Rscript"), (".Renviron", ".Rprofile", ".RData")),
+    # valgrind's options file (`--log-file=` writes anywhere: s49-greview D2)
+    "valgrind": (".valgrindrc",),
     # the test runners' own settings (prove's `.proverc`, rspec's `.rspec`, …: s48-greview S6)
     "prove": (".proverc",), "rspec": (".rspec", ".rspec-local", "spec/spec_helper.rb"),
     "phpunit": ("phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"),
@@ -101,7 +110,7 @@ STARTS: Final = {
     # folder of its paths up to the root it picks by them
     "pytest": tuple("^" + n for n in ("conftest.py", "pytest.toml", ".pytest.toml",
                                       "pytest.ini", ".pytest.ini", "pyproject.toml",
-                                      "setup.cfg", "tox.ini")),
+                                      "setup.cfg", "tox.ini", "__pycache__/")),
     # the settings linters and type checkers import the plugins of (review s44 P5)
     **dict.fromkeys(("mypy", "dmypy"), tuple("^" + n for n in (
         "mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"))),
@@ -137,6 +146,7 @@ MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "pyproject.toml",
 RUNS_ANY: Final = frozenset({"make", "gmake", "ninja", "just", "task", "tox", "nox",
                              # a build script, a plugin, a task, configure code (s47 H4)
                              "cargo", "mvn", "mvnw", "gradle", "gradlew", "cmake", "ctest",
+                             "cpack",
                              "terraform", "tofu",
                              "pre-commit", "invoke", "inv", "meson", "scons", "build",
                              "pyproject-build",
@@ -175,7 +185,11 @@ FILE_OPTIONS: Final = {
     **dict.fromkeys(("mypy", "dmypy"), ("--config-file", "--python-executable")),
     "flake8": ("--config",), "pylint": ("--rcfile",), "coverage": ("--rcfile",),
     "eslint": ("-c", "--config"), "prettier": ("--config",),
-    **dict.fromkeys(("pip", "pip3"), ("-r", "--requirement", "-c", "--constraint")),
+    # (and the folders its `-e`, `--find-links` name: a folder name without a slash too,
+    # s49-greview W1, W2)
+    **dict.fromkeys(("pip", "pip3"), ("-r", "--requirement", "-c", "--constraint", "-e",
+                                      "--editable", "-f", "--find-links")),
+    "cpack": ("--config",),
     # the runners' build file named elsewhere, and the files and folders their other
     # options name them to read or run (their `--help`: tox's work folder, nox's envs,
     # SCons' module folders and repositories, meson's machine files, uv's settings, dotenv

@@ -8,6 +8,7 @@ while the hole is open (``OPEN`` marks them strict xfails)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -63,8 +64,8 @@ SSH_REMOTE = "git remote add origin ssh://h.invalid/r"
 #: naming ``tools/…`` through a form ``envpaths._expanded`` reads as a guess rather than as the
 #: shell reads it. ``${NAME:-WORD}`` (and ``:+``, ``:=``) is read as "VALUE WORD", a space
 #: between them, so a path the expansion sits inside of is cut in two (``tools/ssh-`` and
-#: ``dev.sh``, neither the file); quotes and backslashes inside a word are read as separators
-#: (``_SEPARATORS``) or kept (``\``), while the shell removes them; a glob is read literally.
+#: ``dev.sh``, neither the file); a glob is read literally. (Quotes and backslashes inside a
+#: word: s48-greview2 E1's row; here the quoted cases are denied.)
 SPLIT = {
     "control-plain": ("sh tools/ssh.sh", {}, "tools/ssh.sh"),
     "default-inside-a-word": ("sh tools/ssh-${MODE:-dev}.sh", {}, "tools/ssh-dev.sh"),
@@ -73,7 +74,6 @@ SPLIT = {
     "alternative-inside-a-word": ("sh tools/ssh${CI:+-ci}.sh", {"CI": "1"}, "tools/ssh-ci.sh"),
     "quotes-inside-a-word": ('sh tools/"ssh".sh', {}, "tools/ssh.sh"),
     "quoted-space": ("sh 'tools/my ssh.sh'", {}, "tools/my ssh.sh"),
-    "backslash": ("sh tools/s\\sh.sh", {}, "tools/ssh.sh"),
     "glob": ("sh tools/ss?.sh", {}, "tools/ssh.sh"),
 }
 
@@ -195,6 +195,8 @@ def test_p1_a_checkers_setting_startpaths_does_not_read(tmp_path: Path, case: st
 
 #: A node script writing the payload (``zz`` in its folder).
 JS_PAYLOAD = "require('fs').writeFileSync('zz', '')\n"
+#: The same as an ES module.
+ESM_PAYLOAD = "import fs from 'fs';\nfs.writeFileSync('zz', '');\n"
 #: A package whose ``test`` script runs node.
 PACKAGE = '{"name": "a", "version": "1.0.0", "scripts": {"test": "node t.js"}}\n'
 #: ``node-options`` in an ``.npmrc``: npm hands it to each script's node as NODE_OPTIONS, node
@@ -300,6 +302,9 @@ SCRIPT_WORDS = {
     "node-preload-attached": ("node --require=./pre.js app.js", {"app.js": "\n"}, "pre.js"),
     "node-script-no-extension-after-preload": ("node -r ./pre.js server", {"pre.js": "\n"},
                                                "server.js"),
+    "node-import-equals": ("node --import=./pre.mjs app.mjs", {"app.mjs": "\n"}, "pre.mjs"),
+    "node-loader": ("node --experimental-loader ./l.mjs app.mjs", {"app.mjs": "\n"},
+                    "l.mjs"),
     "node-preload-folder": ("node -r ./boot app.js", {"app.js": "\n", "boot/.keep": ""},
                             "boot/index.js"),
     "node-preload-folder-main": ("node -r ./boot app.js", {"app.js": "\n", "boot/package.json":
@@ -314,7 +319,8 @@ def test_s1_a_file_node_runs_for_the_entrys_words(tmp_path: Path, case: str) -> 
     is allowed and the plan's entry runs it (real node)."""
     entry, files, target = SCRIPT_WORDS[case]
     needs("node")
-    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/p.js": JS_PAYLOAD},
+    code = ESM_PAYLOAD if target.endswith(".mjs") else JS_PAYLOAD
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/p.js": code},
                    [f"cp src/p.js {target}", entry])
     assert denied is not None, "the hook allows a write to the file the entry runs"
 
@@ -351,51 +357,8 @@ _open("test_e2_a_preload_named_without_its_extension",
       "node-options-attached")
 
 
-# --- E3: a relative session value read from the folder the plan's program moves to ------------
-
-
-#: A makefile whose ``test`` target does nothing (the project's own ``sub/Makefile``).
-MAKEFILE = "test:\n\t@true\n"
-#: (the session's variables, the plan's entry, the files, the setup, the file the copy
-#: writes): envpaths reads a relative value from the call's folder and the project's
-#: (``session_paths``' roots), while the plan's program runs in a folder its option names
-#: (``npm -w``, ``git -C``, ``make -C``), where the value is read from.
-MOVED = {
-    "control-make": ({"MAKEFILES": "common.mk"}, "make test", {"Makefile": MAKEFILE}, "",
-                     "common.mk"),
-    "npm-workspace": ({"NODE_OPTIONS": "--require ./pre.js"}, "npm test -w packages/a",
-                      {"package.json": '{"name": "r", "workspaces": ["packages/a"]}\n',
-                       "packages/a/package.json": PACKAGE, "packages/a/t.js": "\n",
-                       "pre.js": "\n"}, "", "packages/a/pre.js"),  # (npm's own preload)
-    "git-C": ({"GIT_SSH_COMMAND": "sh tools/ssh.sh"}, "git -C sub fetch",
-              {"sub/tools/.keep": ""}, f"cd sub && git init -q && {SSH_REMOTE}",
-              "sub/tools/ssh.sh"),
-    "make-C": ({"MAKEFILES": "common.mk"}, "make -C sub test", {"sub/Makefile": MAKEFILE}, "",
-               "sub/common.mk"),
-}
-
-
-@pytest.mark.parametrize("case", list(MOVED))
-def test_e3_a_relative_value_read_where_the_program_moves(tmp_path: Path, case: str) -> None:
-    """Session variables and plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``MOVED``): ``cp
-    src/x <file>`` (a script for ssh, a module for node, a makefile for make: each runs the
-    payload) is allowed and the plan's entry reads it (real npm, git, make)."""
-    variables, entry, files, setup, target = MOVED[case]
-    needs(entry.split()[0])
-    payload = {"npm": JS_PAYLOAD, "make": "X := $(shell touch zz)\n"}.get(entry.split()[0],
-                                                                          "touch zz\n")
-    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/x": payload},
-                   [f"cp src/x {target}", entry], variables, setup)
-    assert denied is not None, "the hook allows a write to the file the value names there"
-
-
-_open("test_e3_a_relative_value_read_where_the_program_moves",
-      "startpaths reads a relative session value from the folders the plan's programs run "
-      "in that plan_programs names (a `.npmrc` there, `>`-marked folders); git -C's folder "
-      "is not named by planprograms yet (ASK s49-gfix: RUNS_IN)", "git-C")
-
-
 # --- V: under `skillgrant serve`, a compared value naming a variable the service lacks ---------
+
 
 def test_v1_a_compared_value_reads_a_variable_the_service_does_not_compare(
         tmp_path: Path) -> None:
@@ -489,7 +452,6 @@ TOX_USER = ("[tox]\noverride = testenv:lint.commands=touch zz\n"
 #: plugin), and reads the user's ``~/.config/tox/config.ini`` (``override`` sets any
 #: environment's commands).
 TOX_READS = {
-    "tox-toml": ({"tox.toml": TOX_TOML}, "tox.toml", TOX_TOML_PAYLOAD, ""),
     "toxfile": ({"tox.ini": TOX_INI}, "toxfile.py", PY_PAYLOAD, ""),
     "user-config": ({"tox.ini": TOX_INI}, "~/.config/tox/config.ini", TOX_USER,
                     "~/.config/tox"),
@@ -559,7 +521,8 @@ def test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath(tmp_path:
     settings.write_text(json.dumps({"hooks": claude_hooks(run)}))
     skill = project / ".claude" / "skills" / "s" / "SKILL.md"
     found, _ = follow_hook("s", str(skill), str(project / "plan.json"), "auto", [settings])
-    assert found == settings  # (taken as the hook that follows the skill)
+    if found is None:
+        return  # (not taken as the hook that follows the skill: no hole)
     calls = [f"mkdir -p {lib}/skillgrant", f"cp src/init.py {lib}/skillgrant/__init__.py"]
     denied = first_denied(project, calls, env)
     subprocess.run(["/bin/sh", "-c", run], input=payload("ls", project), cwd=project, env=env,
@@ -567,10 +530,6 @@ def test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath(tmp_path:
     assert (project / "zz").exists(), "the hook imported no payload"
     assert denied is not None, "the hook allows a write to the skillgrant a following hook runs"
 
-_open("test_g1_a_following_hook_with_p_imports_skillgrant_from_pythonpath",
-      "subagents._follows takes `python -P` (and the console script, whose shebang has no -I) "
-      "as this installation's hook; both read PYTHONPATH, whose folders the gate guards only "
-      "for the standard modules' names")
 
 
 # --- R: a version manager's file in the folder the plan's program moves to --------------------
@@ -617,6 +576,21 @@ def test_c1_ctest_runs_the_custom_file_of_its_build_folder(tmp_path: Path, entry
     assert denied is not None, "the hook allows a write to the file ctest runs at its start"
 
 
+@pytest.mark.parametrize("entry", ["cpack", "cpack -G TGZ"])
+def test_c2_cpack_runs_its_configuration_file(tmp_path: Path, entry: str) -> None:
+    """cpack reads ``CPackConfig.cmake`` of the folder it runs in (cmake generates it in the
+    build folder) as cmake code. cpack has no STARTS entry and is no runner (``_RUNS_ANY``
+    holds cmake and ctest), so nothing is guarded for it. Plan ``Bash(<entry>)``, ``Bash(cp
+    *)`` (the session in the build folder): ``cp src/c CPackConfig.cmake`` is allowed and
+    cpack runs the payload (real cpack 3.25)."""
+    needs("cpack")
+    files = {"src/c": "execute_process(COMMAND touch zz)\nset(CPACK_GENERATOR TGZ)\n"
+                      "set(CPACK_PACKAGE_NAME a)\n"}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   ["cp src/c CPackConfig.cmake", entry])
+    assert denied is not None, "the hook allows a write to the file cpack runs"
+
+
 
 
 # --- M: what meson's build folder holds that its regeneration loads ------------------------------
@@ -634,15 +608,14 @@ MESON = {"meson.build": "project('a', 'c')\nexecutable('a', 'a.c')\n",
 #: project built once (``meson setup build``, ``ninja -C build``); ``build.ninja`` lists
 #: ``meson-private/coredata.dat`` among its own inputs, so a newer copy makes ninja
 #: regenerate, which loads it: ``_FOLDER_OPTIONS`` reads ``ninja -C build``, STARTS["ninja"]
-#: holds ``build.ninja`` only. [reconfigure] ``meson setup --reconfigure build`` loads it;
-#: the build folder is a word, not an option (``-C``), so ``meson-private/`` is guarded in
-#: the call's folder only. [native-file] ``--native-file native.ini`` names the compiler
-#: meson runs to check it; no option table holds it (``_FILE_OPTIONS``).
+#: holds ``build.ninja`` only (held: ``meson-private/`` is among the runners' start files).
+#: (``meson setup --reconfigure build`` loads it too, the build folder a word, not ``-C``:
+#: s48-greview2 M2's root cause, left to that row.) [native-file] ``--native-file
+#: native.ini`` names the compiler meson runs to check it; no option table holds it
+#: (``_FILE_OPTIONS``).
 MESON_CASES = {
     "ninja-C": ("ninja -C build", ["cp src/pk build/meson-private/coredata.dat"],
                 "meson setup build && ninja -C build && sleep 1"),
-    "reconfigure": ("meson setup --reconfigure build",
-                    ["cp src/pk build/meson-private/coredata.dat"], "meson setup build"),
     "native-file": ("meson setup build --native-file native.ini", ["cp src/n native.ini"],
                     "printf '[binaries]\\nc = []\\n' >native.ini"),
 }
@@ -662,6 +635,9 @@ def test_m1_meson_loads_state_its_build_folder_or_option_names(tmp_path: Path,
                    [*before, entry], {"PATH": f"{tools}:{_tools(tmp_path)['PATH']}"},
                    f"{PICKLE} && {setup}", in_place=True)
     assert denied is not None, "the hook allows a write to what meson loads or runs"
+
+
+
 
 
 # --- D: a debugger's or checker's settings a covered copy plants -------------------------------
@@ -720,9 +696,6 @@ def test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says(tmp_path: 
     assert found[0] is not None, "the hook allows valgrind to write the gate's settings"
 
 
-_open("test_d2_valgrind_writes_its_log_where_the_folders_valgrindrc_says",
-      "valgrind reads ./.valgrindrc and ~/.valgrindrc as options (--log-file=PATH writes "
-      "anywhere); no rule reads or guards them")
 
 
 # --- U: a program the user's own settings name, in a home folder nothing guards -----------------
@@ -760,3 +733,60 @@ def test_u1_a_program_the_users_settings_name(tmp_path: Path, case: str) -> None
         else:
             found.append(first_denied(project, calls, env))
     assert found[0] is not None, "the hook allows a write to the program the user's settings run"
+
+
+# --- W: a local package folder a pip option names without a slash --------------------------------
+
+
+#: Python writing ``src/mylib-9.0-py3-none-any.whl``: a wheel holding ``mylib.pth`` (Python
+#: runs a ``.pth`` line starting ``import`` at every start of that environment).
+WHEEL = """python3 - <<'PY'
+import zipfile
+with zipfile.ZipFile('src/mylib-9.0-py3-none-any.whl', 'w') as w:
+    w.writestr('mylib/__init__.py', '')
+    w.writestr('mylib.pth', "import os; os.system('touch zz')\\n")
+    info = 'mylib-9.0.dist-info/'
+    w.writestr(info + 'METADATA', 'Metadata-Version: 2.1\\nName: mylib\\nVersion: 9.0\\n')
+    w.writestr(info + 'WHEEL', 'Wheel-Version: 1.0\\nGenerator: x\\nRoot-Is-Purelib: true\\n'
+               'Tag: py3-none-any\\n')
+    w.writestr(info + 'RECORD', '')
+PY"""
+
+
+@pytest.mark.parametrize("option", ["-f ./wheels", "-f wheels", "--find-links wheels",
+                                    "--find-links=wheels"])
+def test_w1_pip_installs_from_a_folder_named_without_a_slash(tmp_path: Path,
+                                                             option: str) -> None:
+    """Plan ``Bash(pip install --no-index <option> mylib)`` (the project's vendored wheels),
+    ``Bash(cp *)``: ``cp src/mylib-9.0-py3-none-any.whl wheels/`` is allowed (planprograms
+    guards a pip word holding ``/`` or ``.``: ``./wheels``, not ``wheels``, nor an option's
+    value), pip installs the newer version, and its ``.pth`` runs at pip's next start (the
+    plan's call again: real pip in a fresh venv, no network)."""
+    venv = tmp_path / "venv"
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=300,
+                   capture_output=True)
+    entry = f"pip install --no-index {option} mylib"
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {"wheels/.keep": ""},
+                   ["cp src/mylib-9.0-py3-none-any.whl wheels/", entry, entry],
+                   {"PATH": f"{venv}/bin:{os.environ['PATH']}"}, WHEEL)
+    assert denied is not None, "the hook allows a write to the wheels pip installs"
+
+
+def test_w2_pip_builds_an_editable_folder_named_without_a_slash(tmp_path: Path) -> None:
+    """Plan ``Bash(pip install --no-index --no-build-isolation -e backend)`` (a monorepo's
+    package by its folder's name; the two options keep pip off the network here), ``Bash(cp
+    *)``: ``cp src/setup.py backend/setup.py`` is allowed and pip runs it to build the
+    package (real pip 23.2 in a fresh venv). ``-e ./backend`` is denied."""
+    venv = tmp_path / "venv"
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=300,
+                   capture_output=True)
+    entry = "pip install --no-index --no-build-isolation -e backend"
+    setup = ("import os\nos.system('touch zz')\nfrom setuptools import setup\n"
+             "setup(name='b', version='1')\n")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"backend/setup.py": "from setuptools import setup\nsetup(name='b')\n",
+                    "src/setup.py": setup}, ["cp src/setup.py backend/setup.py", entry],
+                   {"PATH": f"{venv}/bin:{os.environ['PATH']}"})
+    assert denied is not None, "the hook allows a write to the setup.py pip builds"
+
+

@@ -155,10 +155,6 @@ def test_b1_python_runs_a_start_files_cached_bytecode(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows a start file's cached bytecode to be written"
 
 
-_open("test_b1_python_runs_a_start_files_cached_bytecode",
-      "a start file's `__pycache__/<name>.<tag>*.pyc` is not guarded beside it "
-      "(Python runs it when its header matches the source)",
-      *BYTECODE)
 
 
 # --- X1: xargs makes the words of the file it reads its program's options -----------------
@@ -189,8 +185,6 @@ def test_x1_xargs_reads_its_programs_options_from_a_file(tmp_path: Path, case: s
     assert denied is not None, "the hook allows the file xargs reads its words from"
 
 
-_open("test_x1_xargs_reads_its_programs_options_from_a_file",
-      "the file (or input) xargs reads a plan program's words from is not guarded", *XARGS)
 
 
 # --- R2: R restores the folder's saved workspace, whose `.First` runs at start --------------
@@ -215,9 +209,6 @@ def test_r2_r_restores_the_workspace_of_its_folder(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows R's saved workspace to be written"
 
 
-_open("test_r2_r_restores_the_workspace_of_its_folder",
-      "R's `.RData` (restored at start, its `.First` run) is missing from STARTS['R']",
-      *R_RESTORES)
 
 
 # --- COST: a test runner's own entry naming its test folder denies itself ------------------
