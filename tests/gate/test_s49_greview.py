@@ -591,6 +591,71 @@ def test_c2_cpack_runs_its_configuration_file(tmp_path: Path, entry: str) -> Non
     assert denied is not None, "the hook allows a write to the file cpack runs"
 
 
+#: (the plan's entry, the script it names, the script's text): a script a cmake-family
+#: option names (``ctest -S``: a dashboard script, cmake code; ``cpack --config``), or R's
+#: (``R -f``, ``R CMD BATCH``: R is no interpreter of ``_INTERPRETERS``, which holds
+#: ``Rscript``); a name without ``/`` is not guarded (nor, for ctest, one with it).
+NAMED_SCRIPTS = {
+    "ctest-S": ("ctest -S ci.cmake", "ci.cmake", "execute_process(COMMAND touch zz)\n"),
+    "ctest-S-folder": ("ctest -S tools/ci.cmake", "tools/ci.cmake",
+                       "execute_process(COMMAND touch zz)\n"),
+    "cpack-config": ("cpack --config pk.cmake", "pk.cmake",
+                     "execute_process(COMMAND touch zz)\nset(CPACK_GENERATOR TGZ)\n"
+                     "set(CPACK_PACKAGE_NAME a)\n"),
+    "R-f": ("R -f y.R", "y.R", 'system("touch zz")\n'),
+    "R-CMD-BATCH": ("R CMD BATCH y.R", "y.R", 'system("touch zz")\n'),
+}
+
+
+@pytest.mark.parametrize("case", list(NAMED_SCRIPTS))
+def test_c3_a_script_the_entrys_option_names(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``NAMED_SCRIPTS``), the project's own
+    script: ``cp src/s <script>`` is allowed and the entry runs it (real ctest/cpack 3.25,
+    R 4.2)."""
+    entry, script, text = NAMED_SCRIPTS[case]
+    needs(entry.split()[0])
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {script: "\n", "src/s": text}, [f"cp src/s {script}", entry])
+    assert denied is not None, "the hook allows a write to the script the entry runs"
+
+
+_open("test_c3_a_script_the_entrys_option_names",
+      "planprograms._FILE_OPTIONS lacks ctest's -S (and -SP, -SR), cpack's --config; R is "
+      "not in _INTERPRETERS (`R -f FILE`, `--file=FILE`, `R CMD BATCH FILE`)",
+      "ctest-S", "ctest-S-folder", "cpack-config", "R-f", "R-CMD-BATCH")
+#: (the plan's entry, the cmake file its ``-D`` cache setting names): cmake includes a
+#: toolchain file, a project-include file and a rules-override file as cmake code while it
+#: configures; ``-DNAME=VALUE`` is one word starting ``-``, whose value no rule reads
+#: (``_FILE_OPTIONS`` holds ``--toolchain``, not ``-DCMAKE_TOOLCHAIN_FILE=``).
+CACHE_FILES = {
+    "toolchain": ("cmake -S . -B build -DCMAKE_TOOLCHAIN_FILE=tc.cmake", "tc.cmake"),
+    "project-include": ("cmake -B build -DCMAKE_PROJECT_INCLUDE=cmake/inc.cmake",
+                        "cmake/inc.cmake"),
+    "rules-override": ("cmake -B build -D CMAKE_USER_MAKE_RULES_OVERRIDE=ov.cmake",
+                       "ov.cmake"),
+}
+
+
+@pytest.mark.parametrize("case", list(CACHE_FILES))
+def test_c4_a_cmake_file_a_cache_setting_of_the_entry_names(tmp_path: Path,
+                                                             case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)`` (see ``CACHE_FILES``), the project's own file:
+    ``cp src/c <file>`` is allowed and cmake runs it at configure (real cmake 3.25). (The
+    attached ``-DNAME=FILE`` entries deny their own call: "names 'cmake'", a COST, so they
+    hold for now.)"""
+    entry, script = CACHE_FILES[case]
+    needs("cmake", "cc")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.20)\nproject(a C)\n",
+                    script: "\n", "src/c": "execute_process(COMMAND touch zz)\n"},
+                   [f"cp src/c {script}", entry])
+    assert denied is not None, "the hook allows a write to the cmake file the entry names"
+
+
+_open("test_c4_a_cmake_file_a_cache_setting_of_the_entry_names",
+      "planprograms reads cmake's -C/-P/--toolchain, not a -D cache setting naming a file "
+      "cmake includes (CMAKE_TOOLCHAIN_FILE, CMAKE_PROJECT_INCLUDE[_BEFORE], "
+      "CMAKE_PROJECT_TOP_LEVEL_INCLUDES, CMAKE_USER_MAKE_RULES_OVERRIDE…)", "rules-override")
 
 
 # --- M: what meson's build folder holds that its regeneration loads ------------------------------
@@ -772,14 +837,23 @@ def test_w1_pip_installs_from_a_folder_named_without_a_slash(tmp_path: Path,
     assert denied is not None, "the hook allows a write to the wheels pip installs"
 
 
-def test_w2_pip_builds_an_editable_folder_named_without_a_slash(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def built_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv (pip, setuptools) that W2 and W3 build their projects into: their
+    ``setup.py`` runs at build, and what they install runs nothing at a later start."""
+    venv = tmp_path_factory.mktemp("w") / "venv"
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=300,
+                   capture_output=True)
+    return venv
+
+
+def test_w2_pip_builds_an_editable_folder_named_without_a_slash(tmp_path: Path,
+                                                               built_venv: Path) -> None:
     """Plan ``Bash(pip install --no-index --no-build-isolation -e backend)`` (a monorepo's
     package by its folder's name; the two options keep pip off the network here), ``Bash(cp
     *)``: ``cp src/setup.py backend/setup.py`` is allowed and pip runs it to build the
     package (real pip 23.2 in a fresh venv). ``-e ./backend`` is denied."""
-    venv = tmp_path / "venv"
-    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=300,
-                   capture_output=True)
+    venv = built_venv
     entry = "pip install --no-index --no-build-isolation -e backend"
     setup = ("import os\nos.system('touch zz')\nfrom setuptools import setup\n"
              "setup(name='b', version='1')\n")
@@ -790,3 +864,147 @@ def test_w2_pip_builds_an_editable_folder_named_without_a_slash(tmp_path: Path) 
     assert denied is not None, "the hook allows a write to the setup.py pip builds"
 
 
+@pytest.mark.parametrize("entry", ["pip install -e .", "pip install -e .[dev]",
+                                   "pip install .[test]", "pip install -e '.[dev,test]'"])
+def test_w3_pip_builds_the_folder_with_extras(tmp_path: Path, entry: str,
+                                              built_venv: Path) -> None:
+    """Plan ``Bash(<entry>)`` (the usual install of a project with its development extras),
+    ``Bash(cp *)``: ``cp src/setup.py setup.py`` is allowed (planprograms guards ``_BUILT``
+    for the word ``.`` exactly: ``.[dev]`` is neither ``.`` nor holds a ``/``) and pip runs it
+    to build (real pip 23.2 in a fresh venv; the session's ``PIP_NO_BUILD_ISOLATION=0``,
+    ``PIP_NO_INDEX=1`` keep it offline). ``pip install -e .`` is denied (control). Holds
+    today only because the entries with extras deny their own call ("names '.[dev]'": a
+    COST); a fix of that cost must guard ``_BUILT`` for them."""
+    venv = built_venv
+    setup = ("import os\nos.system('touch zz')\nfrom setuptools import setup\n"
+             "setup(name='b', version='1', extras_require={'dev': [], 'test': []})\n")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"setup.py": "from setuptools import setup\nsetup(name='b')\n",
+                    "src/setup.py": setup}, ["cp src/setup.py setup.py", entry],
+                   {"PATH": f"{venv}/bin:{os.environ['PATH']}", "PIP_NO_BUILD_ISOLATION": "0",
+                    "PIP_NO_INDEX": "1"})
+    assert denied is not None, "the hook allows a write to the setup.py pip builds"
+
+
+
+
+
+
+@pytest.mark.parametrize("where", ["folder", "home"])
+def test_d3_pdb_runs_the_pdbrc_of_its_folder_and_home(tmp_path: Path, where: str) -> None:
+    """pdb reads ``~/.pdbrc`` and ``./.pdbrc`` at its start and runs each line as a debugger
+    command: a Python statement runs. Plan ``Bash(python3 -m pdb -c continue tools/x.py)``
+    (the project's script, guarded as the plan's), ``Bash(cp *)``: ``cp src/rc .pdbrc`` (or
+    ``<home>/.pdbrc``) is allowed and pdb runs the payload (real Python 3.11's pdb)."""
+    entry = "python3 -m pdb -c continue tools/x.py"
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
+        (project / "tools").mkdir()
+        (project / "tools" / "x.py").write_text("print(1)\n")
+        (project / "src" / "rc").write_text("import os; os.system('touch zz')\n")
+        env = home_env(tmp_path / side / "home")
+        target = ".pdbrc" if where == "folder" else f"{env['HOME']}/.pdbrc"
+        calls = [f"cp src/rc {target}", f"{entry} </dev/null"]
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, [calls[0], entry], env))
+    assert found[0] is not None, "the hook allows a write to the pdbrc pdb runs"
+
+
+_open("test_d3_pdb_runs_the_pdbrc_of_its_folder_and_home",
+      "planprograms.STARTS has no entry for `python -m pdb` (./.pdbrc), HOME_CODE no "
+      "~/.pdbrc")
+
+
+#: (the plan's entry, the settings file it names): ssh reads the file ``-F`` names instead of
+#: ``~/.ssh/config``, and runs its ``ProxyCommand`` (here, before it connects).
+SSH_FILES = {
+    "bare": ("ssh -F sshcfg build true", "sshcfg"),
+    "folder": ("ssh -F ci/ssh_config build true", "ci/ssh_config"),
+    "attached": ("ssh -Fci/ssh_config build true", "ci/ssh_config"),
+}
+
+
+@pytest.mark.parametrize("case", list(SSH_FILES))
+def test_d4_ssh_runs_the_proxy_command_of_the_file_its_entry_names(tmp_path: Path,
+                                                                  case: str) -> None:
+    """Plan ``Bash(<entry>)`` (a command on the project's build host through the project's
+    own ssh settings), ``Bash(cp *)``: ``cp src/c <file>`` (``ProxyCommand sh -c 'touch
+    zz'``) is allowed and ssh runs the proxy command here (real OpenSSH; the host need not
+    exist)."""
+    entry, target = SSH_FILES[case]
+    needs("ssh")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {target: "Host build\n  HostName h.invalid\n",
+                    "src/c": "Host *\n  ProxyCommand sh -c 'touch zz'\n"},
+                   [f"cp src/c {target}", entry])
+    assert denied is not None, "the hook allows a write to the ssh settings the entry names"
+
+
+_open("test_d4_ssh_runs_the_proxy_command_of_the_file_its_entry_names",
+      "no rule reads ssh's/scp's/sftp's `-F FILE` as settings naming a program "
+      "(ProxyCommand, LocalCommand, KnownHostsCommand, Match exec); optspecs reads `-o` only",
+      "bare", "folder", "attached")
+
+
+# --- X: a writer whose operands are in a file its wrapper reads --------------------------------
+
+
+#: (the plan's entry, the list's file): xargs reads the operands of the command it runs from
+#: a file (``-a FILE``, ``--arg-file=FILE``, or its input); a list naming the gate's own
+#: settings makes the plan's ``rm -f`` remove them (Claude Code then runs no hook).
+ARG_FILES = {
+    "arg-file": ("xargs -a files.txt rm -f", "files.txt"),
+    "arg-file-long": ("xargs --arg-file=files.txt rm -f", "files.txt"),
+    "input": ("xargs rm -f < files.txt", "files.txt"),
+}
+
+
+@pytest.mark.parametrize("case", list(ARG_FILES))
+def test_x1_xargs_reads_the_operands_of_a_writer_from_a_file(tmp_path: Path,
+                                                             case: str) -> None:
+    """Plan ``Bash(<entry>)`` (a clean-up of the files a list names), ``Bash(cp *)``: ``cp
+    src/list files.txt`` (``.claude/settings.json``) is allowed and the plan's call removes
+    the gate's settings (real xargs, rm)."""
+    entry, listed = ARG_FILES[case]
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
+        (project / listed).write_text("out/a.o\n")
+        (project / "src" / "list").write_text(".claude/settings.json\n")
+        calls = [f"cp src/list {listed}", entry]
+        if side == "proof":
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, check=False, timeout=60,
+                               capture_output=True)
+            assert not (project / ".claude" / "settings.json").exists(), "rm removed nothing"
+        else:
+            found.append(first_denied(project, calls))
+    assert found[0] is not None, "the hook allows a list that makes rm remove the settings"
+
+
+_open("test_x1_xargs_reads_the_operands_of_a_writer_from_a_file",
+      "xargs with a writer (rm, mv, cp -t…) and `-a FILE`/`--arg-file`/its input: the "
+      "writer's operands are the file's lines, which no rule reads", "arg-file",
+      "arg-file-long", "input")
+
+
+# --- I: a module folder an interpreter's attached option names --------------------------------
+
+
+@pytest.mark.parametrize("entry", ["perl -I vendor tools/x.pl", "perl -Ivendor tools/x.pl"])
+def test_i1_perl_loads_a_module_from_the_folder_its_attached_i_names(tmp_path: Path,
+                                                                     entry: str) -> None:
+    """Plan ``Bash(<entry>)`` (the project's script with its vendored modules), ``Bash(cp
+    *)``: ``cp src/Foo.pm vendor/Foo.pm`` is denied with ``-I vendor`` (control) and allowed
+    with ``-Ivendor``; the script's ``use Foo`` loads it (real perl). Holds today only because
+    both entries deny their own call (an option before perl's script: a COST); a fix of that
+    cost must guard ``-IDIR`` attached as it does ``-I DIR``."""
+    needs("perl")
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                   {"tools/x.pl": "use Foo;\nprint \"ok\\n\";\n", "vendor/Foo.pm":
+                    "package Foo;\n1;\n", "src/Foo.pm": "package Foo;\nsystem('touch zz');\n1;\n"},
+                   ["cp src/Foo.pm vendor/Foo.pm", entry])
+    assert denied is not None, "the hook allows a write to the module perl loads"
