@@ -622,7 +622,7 @@ def test_c3_a_script_the_entrys_option_names(tmp_path: Path, case: str) -> None:
 _open("test_c3_a_script_the_entrys_option_names",
       "planprograms._FILE_OPTIONS lacks ctest's -S (and -SP, -SR), cpack's --config; R is "
       "not in _INTERPRETERS (`R -f FILE`, `--file=FILE`, `R CMD BATCH FILE`)",
-      "ctest-S", "ctest-S-folder", "cpack-config", "R-f", "R-CMD-BATCH")
+      "R-f", "R-CMD-BATCH")
 #: (the plan's entry, the cmake file its ``-D`` cache setting names): cmake includes a
 #: toolchain file, a project-include file and a rules-override file as cmake code while it
 #: configures; ``-DNAME=VALUE`` is one word starting ``-``, whose value no rule reads
@@ -985,10 +985,6 @@ def test_x1_xargs_reads_the_operands_of_a_writer_from_a_file(tmp_path: Path,
     assert found[0] is not None, "the hook allows a list that makes rm remove the settings"
 
 
-_open("test_x1_xargs_reads_the_operands_of_a_writer_from_a_file",
-      "xargs with a writer (rm, mv, cp -t…) and `-a FILE`/`--arg-file`/its input: the "
-      "writer's operands are the file's lines, which no rule reads", "arg-file",
-      "arg-file-long", "input")
 
 
 # --- I: a module folder an interpreter's attached option names --------------------------------
