@@ -943,10 +943,6 @@ def test_d4_ssh_runs_the_proxy_command_of_the_file_its_entry_names(tmp_path: Pat
     assert denied is not None, "the hook allows a write to the ssh settings the entry names"
 
 
-_open("test_d4_ssh_runs_the_proxy_command_of_the_file_its_entry_names",
-      "no rule reads ssh's/scp's/sftp's `-F FILE` as settings naming a program "
-      "(ProxyCommand, LocalCommand, KnownHostsCommand, Match exec); optspecs reads `-o` only",
-      "bare", "folder", "attached")
 
 
 # --- X: a writer whose operands are in a file its wrapper reads --------------------------------
