@@ -66,17 +66,27 @@ def _tool_path(name: str) -> dict[str, str]:
 # --- T1: tox 4 imports the project's `toxfile.py` (its inline plugin) at every start ---------
 
 
-def test_t1_tox_imports_the_inline_plugin_beside_its_settings(tmp_path: Path) -> None:
-    """tox 4 loads ``toxfile.py`` from its root folder as an inline plugin (tox's docs,
-    "Extending tox": "inline plugin", any command: ``tox l``); s49-gfix's table for tox
-    guards ``tox.toml``, ``tox.ini``, ``pyproject.toml``, ``setup.cfg``, ``.tox/`` only.
-    Plan ``Bash(tox l)``, ``Bash(cp *)``: ``cp src/p.py toxfile.py`` is allowed, ``tox l``
-    runs the payload (tox 4.67 from PyPI)."""
+#: Each case: the entry, and the folder of the tox root it reads (``-c``'s file's folder).
+#: (The root's own ``toxfile.py`` under ``Bash(tox l)``: s49-greview T1[toxfile].)
+TOXFILES = {"conf": ("tox --conf=ci/tox.ini l", "ci/"),
+            "conf-prefix": ("tox --con ci/tox.ini l", "ci/")}
+
+
+@pytest.mark.parametrize("case", list(TOXFILES))
+def test_t1_tox_imports_the_inline_plugin_beside_its_settings(tmp_path: Path,
+                                                              case: str) -> None:
+    """tox 4 loads ``toxfile.py`` from its root folder (the folder of the settings file, ``-c``'s
+    too) as an inline plugin (tox's docs, "Extending tox": "inline plugin", any command:
+    ``tox l``); s49-gfix's table for tox guards ``tox.toml``, ``tox.ini``, ``pyproject.toml``,
+    ``setup.cfg``, ``.tox/`` only. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/p.py
+    <root>toxfile.py`` is allowed, the entry runs the payload (tox 4.67 from PyPI; ``--con``:
+    argparse's prefix of ``--conf``)."""
     extra = _tool_path("tox")
-    files = {"tox.ini": "[tox]\nenv_list = a\n[testenv:a]\ncommands = echo hi\n",
+    entry, root = TOXFILES[case]
+    files = {f"{root}tox.ini": "[tox]\nenv_list = a\n[testenv:a]\ncommands = echo hi\n",
              "src/p.py": PY_PAYLOAD}
-    denied = _case(tmp_path, ["Bash(tox l)", "Bash(cp *)"], files,
-                   ["cp src/p.py toxfile.py", "tox l"], extra=extra)
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   [f"cp src/p.py {root}toxfile.py", entry], extra=extra)
     assert denied is not None, "the hook allows tox's inline plugin to be written"
 
 
@@ -431,3 +441,234 @@ def test_w1_an_attached_wrapper_option_hides_the_runner_inside(tmp_path: Path,
     assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
 
 
+
+
+# --- P1: a file piped into a runner whose shell reads its input --------------------------------
+
+
+#: Entries piping a script into a runner that, given no command, starts a shell reading
+#: its input (``su``, ``runuser USER``: the user's shell; ``fakeroot``, ``setarch ARCH``:
+#: ``$SHELL``, ``/bin/sh``).
+PIPED = {"su": "cat x.sh | su", "runuser": "cat x.sh | runuser root",
+         "fakeroot": "cat x.sh | fakeroot", "setarch": "cat x.sh | setarch x86_64"}
+
+
+@pytest.mark.parametrize("case", list(PIPED))
+def test_p1_a_script_piped_into_a_runners_shell(tmp_path: Path, case: str) -> None:
+    """The gate guards a file a reader pipes into a shell or an interpreter (``cat x.sh |
+    bash``, ``| env bash``, ``| runuser -u root bash``…: 33 forms hold), not one
+    piped into a runner that starts a shell of its own when given no command. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/x.sh x.sh`` is allowed, the entry runs the
+    payload (as root: ``su``, ``runuser``)."""
+    program = PIPED[case].split("| ")[1].split()[0]
+    needs(program)
+    if program in ("su", "runuser") and os.geteuid() != 0:
+        pytest.skip(f"{program} needs root here")
+    denied = _case(tmp_path, [f"Bash({PIPED[case]})", "Bash(cp *)"], {"x.sh": "echo hi\n"},
+                   ["cp src/x.sh x.sh", PIPED[case]])
+    assert denied is not None, "the hook allows the script piped into the runner's shell"
+
+
+_open("test_p1_a_script_piped_into_a_runners_shell",
+      "a file piped into su/runuser/fakeroot/setarch (a shell reading its input) is not "
+      "guarded as `cat x.sh | bash`'s is", *PIPED)
+
+
+# --- C2: pytest without paths collects every folder below the call's -------------------------
+
+
+#: Each case: the entry, the copy (pytest's default ``python_files``: ``test_*.py``,
+#: ``*_test.py``; a ``conftest.py`` in any folder it collects).
+COLLECTED = {"bare-conftest": ("pytest", "cp src/p.py docs/conftest.py"),
+             "bare-test-file": ("pytest", "cp src/p.py docs/test_z.py"),
+             "x-suffix-test-file": ("pytest -x", "cp src/p.py docs/x_test.py"),
+             "m-conftest": ("python3 -m pytest", "cp src/p.py docs/conftest.py")}
+
+
+@pytest.mark.parametrize("case", list(COLLECTED))
+def test_c2_pytest_without_paths_collects_every_folder(tmp_path: Path, case: str) -> None:
+    """``pytest`` with no path (and no ``testpaths`` setting) collects the call's folder
+    recursively: it imports the ``conftest.py`` of each folder it enters and each test file
+    there. The gate guards the paths a pytest entry names (``pytest tests``: held) and the
+    ``conftest.py`` from the call's folder up, not those below it. Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/p.py docs/…`` is allowed, the entry runs the payload."""
+    entry, copy = COLLECTED[case]
+    python = shutil.which("python3")
+    if python is None or subprocess.run([python, "-c", "import pytest"], check=False,
+                                        capture_output=True).returncode != 0:
+        pytest.skip("no pytest")
+    if entry.startswith("pytest"):
+        needs("pytest")
+    files = {"tests/test_a.py": "def test_a():\n    pass\n", "docs/a.md": "",
+             "src/p.py": PY_PAYLOAD}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, [copy, entry])
+    assert denied is not None, "the hook allows a file pytest collects below the call's folder"
+
+
+_open("test_c2_pytest_without_paths_collects_every_folder",
+      "pytest without paths collects every folder below the call's (conftest.py, test_*.py, "
+      "*_test.py): only the call's folder up is guarded", *COLLECTED)
+
+
+# --- PR1: prove without paths runs `t/*.t`; `-l` puts `lib` first for every test -------------
+
+
+#: A Perl test that passes, and one running the payload; a Test::More of the payload's.
+T_OK = 'print "ok 1\\n1..1\\n";\n'
+T_PAYLOAD = 'system("touch zz"); print "ok 1\\n1..1\\n";\n'
+MORE_PAYLOAD = 'package Test::More; system("touch zz"); 1;\n'
+#: Each case: the entry, the calls before it.
+PROVED = {"bare": ("prove", ["cp src/t.t t/a.t"]), "v": ("prove -v", ["cp src/t.t t/b.t"]),
+          "r": ("prove -r", ["cp src/t.t t/sub/c.t"]), "j2": ("prove -j2", ["cp src/t.t t/b.t"]),
+          "l-lib": ("prove -l", ["mkdir -p lib/Test", "cp src/More.pm lib/Test/More.pm"])}
+
+
+@pytest.mark.parametrize("case", list(PROVED))
+def test_pr1_prove_without_paths_runs_the_t_folder(tmp_path: Path, case: str) -> None:
+    """prove with no test named runs ``t/*.t`` (``-r``: ``t/`` recursively; App::Prove's
+    default), and ``-l`` puts ``lib`` first on every test's ``@INC`` (``use Test::More``
+    loads ``lib/Test/More.pm``). s49-gfix guards the tests a prove entry names and
+    ``.proverc`` (s48-greview S6), not its default folder or ``lib``. Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``, ``Bash(mkdir *)``: the calls are allowed, the entry runs the payload
+    (prove 3.x, perl 5.36)."""
+    needs("prove", "perl")
+    entry, calls = PROVED[case]
+    files = {"t/a.t": "use Test::More;\nok(1);\ndone_testing;\n" if case == "l-lib" else T_OK,
+             "t/sub/.keep": "", "src/t.t": T_PAYLOAD, "src/More.pm": MORE_PAYLOAD}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"], files,
+                   [*calls, entry])
+    assert denied is not None, "the hook allows a test prove runs by default to be written"
+
+
+_open("test_pr1_prove_without_paths_runs_the_t_folder",
+      "prove's default `t/` (no operand) and `-l`'s `lib/` (-b: blib/) are not guarded",
+      *PROVED)
+
+
+# --- U1: unittest without names discovers the call's folder -----------------------------------
+
+
+#: A unittest test case.
+UNIT_OK = "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n"
+#: Each case: the entry, the copy.
+DISCOVERED = {"bare-top": ("python3 -m unittest", "cp src/p.py test_z.py"),
+              "bare-package": ("python3 -m unittest", "cp src/p.py tests/test_z.py"),
+              "discover": ("python3 -m unittest discover", "cp src/p.py tests/test_z.py"),
+              "v-init": ("python3 -m unittest -v", "cp src/p.py tests/__init__.py")}
+
+
+@pytest.mark.parametrize("case", list(DISCOVERED))
+def test_u1_unittest_without_names_discovers_the_calls_folder(tmp_path: Path,
+                                                              case: str) -> None:
+    """``python -m unittest`` with no test named is ``discover -s . -p 'test*.py'``: it
+    imports every ``test*.py`` of the call's folder and of each package below it (and the
+    packages' ``__init__.py``). The gate guards a named test (``unittest test_x.TestA``:
+    s48-greview S5) and ``discover -s tests``'s folder (held, with ``discover tests``), not
+    the default start folder's. Plan ``Bash(<entry>)``, ``Bash(cp *)``: the copy is
+    allowed, the entry runs the payload."""
+    needs("python3")
+    entry, copy = DISCOVERED[case]
+    files = {"tests/__init__.py": "", "tests/test_a.py": UNIT_OK, "src/p.py": PY_PAYLOAD}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, [copy, entry])
+    assert denied is not None, "the hook allows a test unittest discovers to be written"
+
+
+_open("test_u1_unittest_without_names_discovers_the_calls_folder",
+      "`python -m unittest` (discover) with no start folder imports test*.py of the call's "
+      "folder and its packages: not guarded", *DISCOVERED)
+
+
+# --- CT1: ctest's script mode and cpack's configuration are CMake code ------------------------
+
+
+#: CMake code running the payload.
+CMAKE_PAYLOAD = "execute_process(COMMAND touch zz)\n"
+#: Each case: the entry, the file it runs (``ctest --script``: a dashboard script, the long
+#: spelling of ``-S``; ``-S``, ``-SP``, cpack's ``CPackConfig.cmake``, ``--config``: s49-greview
+#: C2, C3).
+CMAKE_CODE = {"ctest-script": ("ctest --script ci.cmake", "ci.cmake")}
+
+
+@pytest.mark.parametrize("case", list(CMAKE_CODE))
+def test_ct1_ctest_and_cpack_run_cmake_code_the_gate_leaves_writable(tmp_path: Path,
+                                                                      case: str) -> None:
+    """``ctest -S FILE`` runs a CMake script (``cmake -P``'s file is guarded: held), and
+    cpack reads ``CPackConfig.cmake`` (CMake code) from the call's folder or ``--config``'s
+    file. ctest is in ``RUNS_ANY`` with no file options of its own; cpack is in no table.
+    Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/ci <file>`` is allowed, the entry runs
+    the payload (cmake 3.25)."""
+    entry, target = CMAKE_CODE[case]
+    needs(entry.split()[0])
+    files = {"ci.cmake": "message(hi)\n", "CPackConfig.cmake": "message(hi)\n",
+             "src/ci": CMAKE_PAYLOAD}
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   [f"cp src/ci {target}", entry])
+    assert denied is not None, "the hook allows the CMake code ctest or cpack runs"
+
+
+
+
+# --- N2: su, runuser, sg take their command after the user or group (permuted options) ----------
+
+
+#: Entries whose runner's ``-c`` follows its operand: util-linux su and runuser permute
+#: their options (``getopt_long`` without ``+``), sg takes ``GROUP -c COMMAND``.
+PERMUTED = {"su": "su root -c 'cd sub && make test'",
+            "runuser": "runuser root -c 'cd sub && make test'",
+            "sg": "sg root -c 'cd sub && make test'"}
+
+
+@pytest.mark.parametrize("case", list(PERMUTED))
+def test_n2_a_runners_command_after_its_operand(tmp_path: Path, case: str) -> None:
+    """s49-gfix2's tables (13d1d58) read su's and runuser's options up to their first
+    operand and sg as a plain runner whose second word is the program: ``su root -c CMD``
+    (the user first, then ``-c``: getopt permutes), ``runuser root -c CMD`` and ``sg root -c
+    CMD`` run ``CMD`` through a shell, whose ``cd`` the gate does not read (``su -c CMD``
+    holds). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed,
+    the entry runs the payload (as root)."""
+    program = PERMUTED[case].split()[0]
+    needs(program, "make")
+    if os.geteuid() != 0:
+        pytest.skip(f"{program} needs root here")
+    denied = _case(tmp_path, [f"Bash({PERMUTED[case]})", "Bash(cp *)"],
+                   {"sub/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk sub/Makefile", PERMUTED[case]])
+    assert denied is not None, "the hook allows the makefile of the folder the command moves to"
+
+
+_open("test_n2_a_runners_command_after_its_operand",
+      "runneropts reads su/runuser options up to the first operand (getopt permutes: `su "
+      "root -c CMD`) and sg as plain (`sg GROUP -c CMD`): the -c command is not read",
+      *PERMUTED)
+
+
+# --- G2: gdb imports its Python package from the data directory its entry names --------------
+
+
+#: Entries giving gdb a data directory in the project (``-D``/``--data-directory``).
+GDB_DATA = {"D": "gdb -batch -D gdbdata -ex run --args make test",
+            "data-directory": "gdb -batch --data-directory=gdbdata -ex run --args make test"}
+
+
+@pytest.mark.parametrize("case", list(GDB_DATA))
+def test_g2_gdb_imports_the_data_directorys_python(tmp_path: Path, case: str) -> None:
+    """gdb imports ``<data-directory>/python/gdb/__init__.py`` at start (its Python API; and
+    runs ``system-gdbinit/``): s49-gfix2's gdb table (13d1d58) reads ``-D``/
+    ``--data-directory`` as a plain value, and nothing guards the folder. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: a copy of ``/usr/share/gdb`` in ``gdbdata``, ``cp
+    src/init.py gdbdata/python/gdb/__init__.py`` allowed, the entry runs the payload (gdb
+    13)."""
+    needs("gdb", "make")
+    if not Path("/usr/share/gdb/python/gdb/__init__.py").is_file():
+        pytest.skip("no gdb data directory at /usr/share/gdb")
+    setup = ("cp -r /usr/share/gdb gdbdata && (echo 'import os; os.system(\"touch zz\")'; "
+             "cat gdbdata/python/gdb/__init__.py) > src/init.py")
+    denied = _case(tmp_path, [f"Bash({GDB_DATA[case]})", "Bash(cp *)"],
+                   {"Makefile": MAKEFILE},
+                   ["cp src/init.py gdbdata/python/gdb/__init__.py", GDB_DATA[case]], setup)
+    assert denied is not None, "the hook allows gdb's data directory to be written"
+
+
+_open("test_g2_gdb_imports_the_data_directorys_python",
+      "gdb's -D/--data-directory folder (its python/gdb package, system-gdbinit) is not "
+      "guarded", *GDB_DATA)
