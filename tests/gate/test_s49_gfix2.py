@@ -244,3 +244,16 @@ def test_pnpm_workspace_settings_name_paths_as_an_npmrc(tmp_path: Path) -> None:
         "packages:\n  - 'packages/*'\nnodeOptions: --require ./pre.js\nscriptShell: tools/sh\n")
     found = dict(npmrc_paths([str(tmp_path)], str(tmp_path / "home")))
     assert str(tmp_path / "pre.js") in found and str(tmp_path / "tools/sh") in found
+
+
+#: su/runuser permute their options (`su root -c CMD`), sg takes `GROUP [-c] CMD`; with no
+#: command each runs a shell reading its input (s49-greview2 N2, P1).
+SHELLED = {"su root -c cd sub": ["cd", "sub"], "runuser root -c cd sub": ["cd", "sub"],
+           "sg root -c cd sub": ["cd", "sub"], "su": ["sh"], "runuser root": ["sh"],
+           "su root x.sh": ["sh", "x.sh"], "fakeroot": ["sh"], "setarch x86_64": ["sh"],
+           "runuser -u root make": ["make"]}
+
+
+@pytest.mark.parametrize("entry", list(SHELLED))
+def test_a_runners_command_or_its_shell_is_read(entry: str) -> None:
+    assert entry_run(entry.split()) == (None, SHELLED[entry])
