@@ -85,7 +85,7 @@ _SPECS: dict[str, tuple[str, str, str, str]] = {
 #: compiler, `watch make`, `chronic make`); an option before it is refused (no table).
 _PLAIN: frozenset[str] = frozenset({
     "ccache", "sccache", "distcc", "icecc", "chronic", "unbuffer", "catchsegv", "watch",
-    "strace", "ltrace", "valgrind", "numactl", "cgexec", "chpst", "setpriv", "xvfb-run",
+    "strace", "ltrace", "numactl", "cgexec", "chpst", "setpriv", "xvfb-run",
     "rlwrap", "linux32", "linux64", "i386", "x86_64", "i686", "uname26", "script",
     "expect", "doas"})
 #: Runners that start a shell reading their input when given no command (`cat x.sh | su`:
@@ -93,11 +93,14 @@ _PLAIN: frozenset[str] = frozenset({
 _SHELLED: frozenset[str] = frozenset({"su", "runuser", "fakeroot", "setarch", "sudo", "sg"})
 #: Runners read as before (their words stay the entry's: each later word a program's, in
 #: planprograms): builtins that run no program of their words, or run the shell's own code or
-#: a file the plan names (``source``), and xargs/parallel (their input: s49-gfix's X1).
+#: a file the plan names (``source``), xargs/parallel (their input: s49-gfix's X1), valgrind
+#: (whose own start files planprograms reads; every option of its is `--name=value` or a
+#: flag, so each later word is its program's or an argument).
 _KEPT: frozenset[str] = frozenset({
     "test", "[", "let", "alias", "unalias", "hash", "shopt", "set", "enable", "compgen",
     "complete", "bind", "mapfile", "readarray", "jobs", "fg", "bg", "history", "fc", "trap",
     "source", ".", "eval", "exec", "command", "builtin", "coproc", "xargs", "parallel",
+    "valgrind",  # (its own start files, `.valgrindrc`: starttables; its options attached)
     "pydoc", "pydoc3", *(f"pydoc3.{minor}" for minor in range(6, 20))})
 #: Per runner, the options that move the program out of every folder the gate reads (a new
 #: root, another process's mount namespace, a login shell's home), which refuse the entry.
@@ -154,9 +157,6 @@ def _plain(words: list[str]) -> list[str]:
     """The words a runner of ``_PLAIN`` runs (its operands); ValueError for one with an
     option there, or a runner the gate has no table for (s49-greview2 N1)."""
     name = words[0]
-    if name == "valgrind":  # (its options: `--name=value` and flags, never a value apart)
-        at = next((i for i, w in enumerate(words[1:], 1) if w[:1] != "-"), len(words))
-        return words[at:]
     if name in _PLAIN and words[1:2] and words[1][:1] != "-":
         return words[1 + _LEADING.get(name, 0):]
     if name in _PLAIN and words[1:2] == ["--"]:

@@ -219,7 +219,8 @@ READ_NOW = {"timeout -k5 5 nsenter --wd=sub make": ("sub", ["make"]),
             "ssh-agent bash -c cd sub": (None, ["cd", "sub"]), "nice -10 make": (None, ["make"]),
             "exec make": (None, ["make"]), "command -v jq": (None, ["command", "-v", "jq"]),
             "ccache gcc -c x.c": (None, ["gcc", "-c", "x.c"]),
-            "valgrind --leak-check=full -q ./prog": (None, ["./prog"])}
+            "valgrind --leak-check=full -q ./prog": (
+                None, ["valgrind", "--leak-check=full", "-q", "./prog"])}
 
 
 @pytest.mark.parametrize("entry", list(READ_NOW))
