@@ -85,16 +85,22 @@ _SPECS: dict[str, tuple[str, str, str, str]] = {
 #: compiler, `watch make`, `chronic make`); an option before it is refused (no table).
 _PLAIN: frozenset[str] = frozenset({
     "ccache", "sccache", "distcc", "icecc", "chronic", "unbuffer", "catchsegv", "watch",
-    "strace", "ltrace", "valgrind", "numactl", "cgexec", "chpst", "setpriv", "xvfb-run",
-    "rlwrap", "linux32", "linux64", "i386", "x86_64", "i686", "uname26", "sg", "script",
+    "strace", "ltrace", "numactl", "cgexec", "chpst", "setpriv", "xvfb-run",
+    "rlwrap", "linux32", "linux64", "i386", "x86_64", "i686", "uname26", "script",
     "expect", "doas"})
+#: Runners that start a shell reading their input when given no command (`cat x.sh | su`:
+#: the file is the shell's script, s49-greview2 P1).
+_SHELLED: frozenset[str] = frozenset({"su", "runuser", "fakeroot", "setarch", "sudo", "sg"})
 #: Runners read as before (their words stay the entry's: each later word a program's, in
 #: planprograms): builtins that run no program of their words, or run the shell's own code or
-#: a file the plan names (``source``), and xargs/parallel (their input: s49-gfix's X1).
+#: a file the plan names (``source``), xargs/parallel (their input: s49-gfix's X1), valgrind
+#: (whose own start files planprograms reads; every option of its is `--name=value` or a
+#: flag, so each later word is its program's or an argument).
 _KEPT: frozenset[str] = frozenset({
     "test", "[", "let", "alias", "unalias", "hash", "shopt", "set", "enable", "compgen",
     "complete", "bind", "mapfile", "readarray", "jobs", "fg", "bg", "history", "fc", "trap",
     "source", ".", "eval", "exec", "command", "builtin", "coproc", "xargs", "parallel",
+    "valgrind",  # (its own start files, `.valgrindrc`: starttables; its options attached)
     "pydoc", "pydoc3", *(f"pydoc3.{minor}" for minor in range(6, 20))})
 #: Per runner, the options that move the program out of every folder the gate reads (a new
 #: root, another process's mount namespace, a login shell's home), which refuse the entry.
@@ -102,14 +108,15 @@ _REFUSED: dict[str, frozenset[str]] = {
     "unshare": frozenset({"root"}), "nsenter": frozenset({"root", "mount", "target", "all"}),
     "sudo": frozenset({"login", "chroot"}), "su": frozenset({"login"}),
     "runuser": frozenset({"login"}),
-    "gdb": frozenset({"command", "x", "init-command", "ix", "early-init-command", "eix"})}
+    "gdb": frozenset({"command", "x", "init-command", "ix", "early-init-command", "eix",
+                      "data-directory", "D"})}  # (-D: its python package: s49-greview2 G2)
 #: Per runner, the options under which it runs no program (its operands are processes), and
 #: how many operands come before the program's name (a mask, a priority, a lock file).
 _NO_PROGRAM: dict[str, frozenset[str]] = {
     "taskset": frozenset({"pid"}), "ionice": frozenset({"pid", "pgid", "uid"}),
     "chrt": frozenset({"pid"}), "prlimit": frozenset({"pid"}),
     "sudo": frozenset({"edit", "list", "validate", "help", "version"})}
-_LEADING: dict[str, int] = {"taskset": 1, "chrt": 1, "flock": 1, "timeout": 1, "sg": 1}
+_LEADING: dict[str, int] = {"taskset": 1, "chrt": 1, "flock": 1, "timeout": 1}
 #: Builtins that run their operands as a command (``exec make``, ``eval cd sub``): read past
 #: them when no option follows; with one, their words stay (``command -v jq`` runs nothing).
 _PASSED: frozenset[str] = frozenset({"exec", "command", "builtin", "eval"})
@@ -129,6 +136,9 @@ def entry_run(words: list[str]) -> tuple[str | None, list[str]]:
             continue
         if words[0] in _KEPT:
             break
+        if words[0] == "sg":
+            words = _sg(words[1:])
+            continue
         if words[0] not in _SPECS:
             words = _plain(words)
             continue
@@ -156,32 +166,51 @@ def _plain(words: list[str]) -> list[str]:
 
 
 def _runner(name: str, args: list[str]) -> tuple[str | None, list[str]]:
-    """The folder runner ``name`` moves to and the words it runs, from its ``args`` (gdb's
-    options read past its operands too: ``getopt_long_only`` permutes them)."""
+    """The folder runner ``name`` moves to and the words it runs, from its ``args`` (gdb's,
+    su's, runuser's options read past their operands too: getopt permutes them)."""
     spec, chdir, split, rest = _SPECS[name]
     table = _TABLES.get(name) or _TABLES.setdefault(name, table_of(spec))
     folder: str | None = None
     args = _prepared(name, list(args))
     operands: list[str] = []
+    code: list[str] | None = None  # (su's, runuser's `-c`: its words, and the operands after)
+    user = False  # (runuser's `-u USER`: its operands are the command)
     while args and args[0] != "--":
         if args[0][:1] != "-" or args[0] == "-" or _pattern(args[0]):
-            if name != "gdb":
+            if name not in _PERMUTED:
                 break
-            operands.append(args.pop(0))
+            (operands if code is None else code).append(args.pop(0))
             continue
         word = args.pop(0)
         for option, value, taken in _options(name, table, word, args):
             del args[:taken]
             _check(name, option, value, word, chdir)
-            if option in _NO_PROGRAM.get(name, ()):
-                return folder, []
-            if option == chdir:
-                folder = value
+            if option in _NO_PROGRAM.get(name, ()) or (option == rest and rest):
+                return folder, ([] if option != rest else args)
+            folder = value if option == chdir else folder
+            user = user or (name == "runuser" and option == "user")
+            if option == split and name in _PERMUTED:
+                code = value.split()
             elif option == split and split:
                 args[:0] = value.split()
-            elif option == rest and rest:
-                return folder, args
-    return folder, _operands(name, [*operands, *args[args[:1] == ["--"]:]])
+    args = [*operands, *args[args[:1] == ["--"]:]] if code is None else [*code, *args[
+        args[:1] == ["--"]:]]
+    return folder, args if code is not None or user else _operands(name, args)
+
+
+#: Runners whose options getopt reads past their operands (no `+`): gdb, su, runuser.
+_PERMUTED: frozenset[str] = frozenset({"gdb", "su", "runuser"})
+
+
+def _sg(args: list[str]) -> list[str]:
+    """The words ``sg [-] GROUP [-c] COMMAND`` runs (a shell reading its input with none);
+    ValueError for ``-`` (a login shell)."""
+    if args[:1] == ["-"]:
+        raise ValueError("the plan's entry runs 'sg' with '-': a login shell, which starts "
+                         "in the user's home")
+    rest = args[1:]
+    rest = rest[1:] if rest[:1] == ["-c"] else rest
+    return rest or ["sh"]
 
 
 #: gdb's commands an entry's ``-ex`` may give it (none moves its program or runs another:
@@ -221,6 +250,10 @@ def _operands(name: str, args: list[str]) -> list[str]:
         while args and "=" in args[0] and args[0][:1] not in ("=", "-"):
             args.pop(0)
     args = args[_LEADING.get(name, 0):]
+    if name in ("su", "runuser"):
+        return ["sh", *args[1:]]  # (a user, no command: its shell, given the other words)
+    if name in _SHELLED and not args:
+        return ["sh"]
     return args[1:] if name == "flock" and args[:1] in (["-c"], ["--command"]) else args
 
 

@@ -117,7 +117,8 @@ def _there(home: str, name: str, listed: dict[str, set[str]]) -> bool:
 
 #: The node package managers' settings files read for the paths their values name: npm's,
 #: yarn 1's (`yarn-path`), yarn's (`yarnPath`, plugins' `path`: review s48-greview2 Y1).
-_NODE_SETTINGS: Final = (".npmrc", ".yarnrc", ".yarnrc.yml")
+_NODE_SETTINGS: Final = (".npmrc", ".yarnrc", ".yarnrc.yml", "pnpm-workspace.yaml")  # (pnpm
+# 10's settings there: `nodeOptions`, `pnpmfile`, `scriptShell`; s49-gfix's ask)
 #: The ``.npmrc`` keys naming no path (registries, scopes' registries, tokens are URLs or
 #: secrets; ``named_paths`` reads a URL's host as a path).
 _URL: Final = "://"
@@ -177,7 +178,7 @@ def _values(path: str) -> list[tuple[str, str]]:
     lines = [line.strip().removeprefix("- ") for line in text.splitlines()
              if line.lstrip()[:1] not in (";", "#", "[", "")]
     pairs = [line.partition("=")[::2] if path.endswith("npmrc") else  # (`key=value`;
-             line.partition(":")[::2] if path.endswith(".yml") else  # `key: value`;
+             line.partition(":")[::2] if path.endswith((".yml", ".yaml")) else  # `key: v`;
              (*line.split(None, 1), "")[:2] for line in lines]  # `.yarnrc`: `key "value"`)
     read = _ini_value if path.endswith("npmrc") else str.strip
     return [(k.strip(), " ".join(w for w in dict.fromkeys([*read(v).split(), *v.split()])

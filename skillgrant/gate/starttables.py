@@ -193,7 +193,9 @@ FILE_OPTIONS: Final = {
     **dict.fromkeys(("pip", "pip3"), ("-r", "--requirement", "-c", "--constraint", "-e",
                                       "--editable", "-f", "--find-links")),
     "cpack": ("--config",), "R": ("-f", "--file", "BATCH", "INSTALL"),  # (s49-greview C3)
-    **dict.fromkeys(("ssh", "scp", "sftp"), ("-F",)),  # (their settings file: D4)
+    # the ssh settings file an entry names (its ProxyCommand, LocalCommand, Match exec run
+    # here: s49-greview D4; the user's ~/.ssh/config is guarded as the home's)
+    **dict.fromkeys(("ssh", "scp", "sftp"), ("-F",)),
     # the runners' build file named elsewhere, and the files and folders their other
     # options name them to read or run (their `--help`: tox's work folder, nox's envs,
     # SCons' module folders and repositories, meson's machine files, uv's settings, dotenv

@@ -33,7 +33,7 @@ RUNS = {
     "bash -o pipefail -c cd sub": (None, ["cd", "sub"]),
     "bash -eo pipefail -c cd sub": (None, ["cd", "sub"]),
     "bash --norc -c cd sub": (None, ["cd", "sub"]),
-    "bash --rcfile x -c cd sub": (None, ["cd", "sub"]),
+    "bash --norc -o pipefail -c cd sub": (None, ["cd", "sub"]),
     "bash x.sh -c y": (None, ["bash", "x.sh", "-c", "y"]), "env *": (None, ["*"]),
     "gdb -batch -ex run --cd=sub --args make": (
         "sub", ["gdb", "-batch", "-ex", "run", "--cd=sub", "--args", "make"]),
@@ -218,7 +218,9 @@ READ_NOW = {"timeout -k5 5 nsenter --wd=sub make": ("sub", ["make"]),
             "su -c cd sub": (None, ["cd", "sub"]), "setarch x86_64 -R make": (None, ["make"]),
             "ssh-agent bash -c cd sub": (None, ["cd", "sub"]), "nice -10 make": (None, ["make"]),
             "exec make": (None, ["make"]), "command -v jq": (None, ["command", "-v", "jq"]),
-            "ccache gcc -c x.c": (None, ["gcc", "-c", "x.c"])}
+            "ccache gcc -c x.c": (None, ["gcc", "-c", "x.c"]),
+            "valgrind --leak-check=full -q ./prog": (
+                None, ["valgrind", "--leak-check=full", "-q", "./prog"])}
 
 
 @pytest.mark.parametrize("entry", list(READ_NOW))
@@ -228,9 +230,31 @@ def test_runners_and_wrappers_are_read_by_their_tables(entry: str) -> None:
 
 @pytest.mark.parametrize("entry", ["su - -c make", "perf stat make", "watch -n 5 make",
                                    "systemd-run make", "chroot /x make", "firejail make",
+                                   "strace -o x make",
                                    "gdb -batch -x cmds.gdb --args make",
                                    "gdb -batch -ex cd sub -ex run --args make",
                                    "bash --rcfile env.sh -i -c make"])
 def test_a_runner_read_by_no_table_is_refused(entry: str) -> None:
     with pytest.raises(ValueError, match="plan's entry"):
         entry_run(entry.split())
+
+
+def test_pnpm_workspace_settings_name_paths_as_an_npmrc(tmp_path: Path) -> None:
+    """pnpm 10 reads `nodeOptions`, `pnpmfile`, `scriptShell` from pnpm-workspace.yaml."""
+    (tmp_path / "pnpm-workspace.yaml").write_text(
+        "packages:\n  - 'packages/*'\nnodeOptions: --require ./pre.js\nscriptShell: tools/sh\n")
+    found = dict(npmrc_paths([str(tmp_path)], str(tmp_path / "home")))
+    assert str(tmp_path / "pre.js") in found and str(tmp_path / "tools/sh") in found
+
+
+#: su/runuser permute their options (`su root -c CMD`), sg takes `GROUP [-c] CMD`; with no
+#: command each runs a shell reading its input (s49-greview2 N2, P1).
+SHELLED = {"su root -c cd sub": ["cd", "sub"], "runuser root -c cd sub": ["cd", "sub"],
+           "sg root -c cd sub": ["cd", "sub"], "su": ["sh"], "runuser root": ["sh"],
+           "su root x.sh": ["sh", "x.sh"], "fakeroot": ["sh"], "setarch x86_64": ["sh"],
+           "runuser -u root make": ["make"]}
+
+
+@pytest.mark.parametrize("entry", list(SHELLED))
+def test_a_runners_command_or_its_shell_is_read(entry: str) -> None:
+    assert entry_run(entry.split()) == (None, SHELLED[entry])
