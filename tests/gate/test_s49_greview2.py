@@ -681,3 +681,42 @@ def test_g2_gdb_imports_the_data_directorys_python(tmp_path: Path, case: str) ->
 _open("test_g2_gdb_imports_the_data_directorys_python",
       "gdb's -D/--data-directory folder (its python/gdb package, system-gdbinit) is not "
       "guarded", *GDB_DATA)
+
+
+# --- Y1: yarn 4 injects `.env.yarn` into every script's environment ---------------------------
+
+
+def _yarn4() -> dict[str, str]:
+    """``PATH`` with a Yarn 4 first (a ``SKILLGRANT_REVIEW_TOOLS`` folder, or ``PATH``'s
+    yarn, whose ``--version`` starts ``4.``), or skip."""
+    tools = [t for t in os.environ.get("SKILLGRANT_REVIEW_TOOLS", "").split(os.pathsep) if t]
+    for folder in [*tools, os.path.dirname(shutil.which("yarn") or "")]:
+        if folder and (Path(folder) / "yarn").exists():
+            said = subprocess.run([str(Path(folder) / "yarn"), "--version"], cwd="/",
+                                  capture_output=True, text=True, timeout=60, check=False)
+            if said.stdout.startswith("4."):
+                return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+    pytest.skip("not installed: yarn 4 (SKILLGRANT_REVIEW_TOOLS)")
+
+
+def test_y1_yarn_injects_its_env_file_into_scripts(tmp_path: Path) -> None:
+    """Yarn 4 reads ``.env.yarn`` of the project (``injectEnvironmentFiles``' default,
+    ``.env.yarn?``) and puts its variables in every script's environment: a
+    ``NODE_OPTIONS=--require ./src/evil.js`` there preloads a file into the script's node.
+    The node runners' STARTS guard ``.env``, ``.env.local``, ``.env.<mode>[.local]``
+    (``planpaths.DOTENV``), not ``.env.yarn``. Plan ``Bash(yarn t)``, ``Bash(cp *)``: ``cp
+    src/envy .env.yarn`` is allowed, ``yarn t`` (``node -e 0``) runs the payload (yarn 4.18,
+    installed first, offline)."""
+    extra = {**_yarn4(), "YARN_ENABLE_TELEMETRY": "0", "YARN_ENABLE_GLOBAL_CACHE": "0"}
+    needs("node")
+    files = {"package.json": '{"name": "a", "version": "1.0.0", "scripts": {"t": "node -e 0"}}\n',
+             "yarn.lock": "", "src/evil.js": "require('fs').writeFileSync('zz', '')\n",
+             "src/envy": "NODE_OPTIONS=--require ./src/evil.js\n"}
+    denied = _case(tmp_path, ["Bash(yarn t)", "Bash(cp *)"], files,
+                   ["cp src/envy .env.yarn", "yarn t"], "yarn install", extra=extra)
+    assert denied is not None, "the hook allows yarn's injected environment file to be written"
+
+
+_open("test_y1_yarn_injects_its_env_file_into_scripts",
+      "yarn 4's `.env.yarn` (injectEnvironmentFiles' default) is not in DOTENV / the node "
+      "runners' STARTS")
