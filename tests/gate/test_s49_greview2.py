@@ -720,3 +720,35 @@ def test_y1_yarn_injects_its_env_file_into_scripts(tmp_path: Path) -> None:
 _open("test_y1_yarn_injects_its_env_file_into_scripts",
       "yarn 4's `.env.yarn` (injectEnvironmentFiles' default) is not in DOTENV / the node "
       "runners' STARTS")
+
+
+# --- K1: a reserved word before a shell code's `cd` ---------------------------------------------
+
+
+#: Entries whose ``bash -c`` code moves make into ``sub`` behind a reserved word (the same
+#: text as the entry itself, outside ``bash -c``, holds: ``if cd sub; then make test; fi``).
+RESERVED = {"if": "bash -c 'if cd sub; then make test; fi'",
+            "while": "bash -c 'while cd sub; do make test; break; done'",
+            "until": "bash -c 'until ! cd sub; do make test; break; done'",
+            "bang": "bash -c '! cd sub || make test'",
+            "time": "bash -c 'time cd sub && make test'"}
+
+
+@pytest.mark.parametrize("case", list(RESERVED))
+def test_k1_a_reserved_word_before_the_codes_cd(tmp_path: Path, case: str) -> None:
+    """``runneropts._shell_code`` hands a shell's ``-c`` code to planprograms, which reads its
+    ``cd DIR`` (``bash -c 'cd sub && make test'``: ``sub/Makefile`` guarded, held) only as a
+    command's first word: behind ``if``, ``while``, ``until``, ``!`` or ``time`` the ``cd``
+    is not seen and make's start files are guarded in the call's folder. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs
+    the payload (on main before session 49 too)."""
+    needs("bash", "make")
+    denied = _case(tmp_path, [f"Bash({RESERVED[case]})", "Bash(cp *)"],
+                   {"sub/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk sub/Makefile", RESERVED[case]])
+    assert denied is not None, "the hook allows the makefile of the folder the code moves to"
+
+
+_open("test_k1_a_reserved_word_before_the_codes_cd",
+      "a shell code's `cd` behind a reserved word (if/while/until/!/time) is not read as "
+      "moving the program", *RESERVED)
