@@ -624,7 +624,8 @@ def test_ct1_ctest_and_cpack_run_cmake_code_the_gate_leaves_writable(tmp_path: P
 #: their options (``getopt_long`` without ``+``), sg takes ``GROUP -c COMMAND``.
 PERMUTED = {"su": "su root -c 'cd sub && make test'",
             "runuser": "runuser root -c 'cd sub && make test'",
-            "sg": "sg root -c 'cd sub && make test'"}
+            "sg": "sg root -c 'cd sub && make test'",
+            "su-dashdash": "su root -- -c 'cd sub && make test'"}
 
 
 @pytest.mark.parametrize("case", list(PERMUTED))
@@ -633,8 +634,9 @@ def test_n2_a_runners_command_after_its_operand(tmp_path: Path, case: str) -> No
     operand and sg as a plain runner whose second word is the program: ``su root -c CMD``
     (the user first, then ``-c``: getopt permutes), ``runuser root -c CMD`` and ``sg root -c
     CMD`` run ``CMD`` through a shell, whose ``cd`` the gate does not read (``su -c CMD``
-    holds). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed,
-    the entry runs the payload (as root)."""
+    holds); ``su root -- -c CMD`` hands ``-c CMD`` to the user's shell. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs
+    the payload (as root)."""
     program = PERMUTED[case].split()[0]
     needs(program, "make")
     if os.geteuid() != 0:
