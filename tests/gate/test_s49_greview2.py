@@ -754,3 +754,33 @@ def test_k1_a_reserved_word_before_the_codes_cd(tmp_path: Path, case: str) -> No
 _open("test_k1_a_reserved_word_before_the_codes_cd",
       "a shell code's `cd` behind a reserved word (if/while/until/!/time) is not read as "
       "moving the program", *RESERVED)
+
+
+# --- G3: the program gdb runs is itself a runner moving make ---------------------------------
+
+
+#: Entries whose gdb ``--args`` program is ``env -C sub`` (``-args``: gdb's one-dash
+#: spelling; a wrapper in front of it).
+GDB_RUNNER = {"env-C": "gdb -batch -ex run --args env -C sub make test",
+              "one-dash-args": "gdb -batch -ex r -args env -C sub make test",
+              "nice-env-C": "gdb -batch -ex run --args nice -n5 env -C sub make test"}
+
+
+@pytest.mark.parametrize("case", list(GDB_RUNNER))
+def test_g3_gdbs_program_is_a_runner_moving_make(tmp_path: Path, case: str) -> None:
+    """``runneropts.entry_run`` stops at gdb (13d1d58: "its words stay"), so the program
+    after ``--args`` is not read as a runner in turn: ``env -C sub make test`` under gdb runs
+    make in ``sub`` while the gate guards make's start files in the call's folder (``gdb …
+    --args bash -c 'cd sub && make test'`` is denied: held). Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload (gdb
+    13)."""
+    needs("gdb", "env", "make")
+    denied = _case(tmp_path, [f"Bash({GDB_RUNNER[case]})", "Bash(cp *)"],
+                   {"sub/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk sub/Makefile", GDB_RUNNER[case]])
+    assert denied is not None, "the hook allows the makefile of the folder gdb's program moves to"
+
+
+_open("test_g3_gdbs_program_is_a_runner_moving_make",
+      "entry_run stops at gdb; the runner gdb runs (`--args env -C sub make`) is not read",
+      *GDB_RUNNER)
