@@ -165,6 +165,10 @@ def test_b1_python_runs_a_start_files_cached_bytecode(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows a start file's cached bytecode to be written"
 
 
+_open("test_b1_python_runs_a_start_files_cached_bytecode",
+      "a start file's `__pycache__/<name>.<tag>*.pyc` is not guarded beside it "
+      "(Python runs it when its header matches the source)",
+      *BYTECODE)
 
 
 # --- X1: xargs makes the words of the file it reads its program's options -----------------
@@ -195,6 +199,8 @@ def test_x1_xargs_reads_its_programs_options_from_a_file(tmp_path: Path, case: s
     assert denied is not None, "the hook allows the file xargs reads its words from"
 
 
+_open("test_x1_xargs_reads_its_programs_options_from_a_file",
+      "the file (or input) xargs reads a plan program's words from is not guarded", *XARGS)
 
 
 # --- R2: R restores the folder's saved workspace, whose `.First` runs at start --------------
@@ -219,6 +225,9 @@ def test_r2_r_restores_the_workspace_of_its_folder(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows R's saved workspace to be written"
 
 
+_open("test_r2_r_restores_the_workspace_of_its_folder",
+      "R's `.RData` (restored at start, its `.First` run) is missing from STARTS['R']",
+      *R_RESTORES)
 
 
 # --- COST: a test runner's own entry naming its test folder denies itself ------------------
@@ -309,6 +318,8 @@ def test_s1_scons_unpickles_its_signature_database(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows SCons' pickled signatures to be written"
 
 
+_open("test_s1_scons_unpickles_its_signature_database",
+      "SCons' `.sconsign.dblite` (a pickle it loads) is missing from STARTS['scons']")
 
 
 # --- G1: gdb runs its user's init files, the command files `-x` names, and its `cd` ----------
@@ -406,6 +417,9 @@ def test_m1_meson_reads_a_machine_file_from_the_users_data_folder(tmp_path: Path
     assert denied is not None, "the hook allows meson's machine file in the user's data folder"
 
 
+_open("test_m1_meson_reads_a_machine_file_from_the_users_data_folder",
+      "meson's machine files by bare name (~/.local/share/meson/{native,cross}/NAME) are "
+      "not guarded")
 
 
 # --- W1: a wrapper with an attached option value hides the runner inside it -----------------
@@ -464,6 +478,9 @@ def test_p1_a_script_piped_into_a_runners_shell(tmp_path: Path, case: str) -> No
     assert denied is not None, "the hook allows the script piped into the runner's shell"
 
 
+_open("test_p1_a_script_piped_into_a_runners_shell",
+      "a file piped into su/runuser/fakeroot/setarch (a shell reading its input) is not "
+      "guarded as `cat x.sh | bash`'s is", *PIPED)
 
 
 # --- C2: pytest without paths collects every folder below the call's -------------------------
@@ -532,6 +549,9 @@ def test_pr1_prove_without_paths_runs_the_t_folder(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows a test prove runs by default to be written"
 
 
+_open("test_pr1_prove_without_paths_runs_the_t_folder",
+      "prove's default `t/` (no operand) and `-l`'s `lib/` (-b: blib/) are not guarded",
+      *PROVED)
 
 
 # --- U1: unittest without names discovers the call's folder -----------------------------------
@@ -604,7 +624,8 @@ def test_ct1_ctest_and_cpack_run_cmake_code_the_gate_leaves_writable(tmp_path: P
 #: their options (``getopt_long`` without ``+``), sg takes ``GROUP -c COMMAND``.
 PERMUTED = {"su": "su root -c 'cd sub && make test'",
             "runuser": "runuser root -c 'cd sub && make test'",
-            "sg": "sg root -c 'cd sub && make test'"}
+            "sg": "sg root -c 'cd sub && make test'",
+            "su-dashdash": "su root -- -c 'cd sub && make test'"}
 
 
 @pytest.mark.parametrize("case", list(PERMUTED))
@@ -613,8 +634,9 @@ def test_n2_a_runners_command_after_its_operand(tmp_path: Path, case: str) -> No
     operand and sg as a plain runner whose second word is the program: ``su root -c CMD``
     (the user first, then ``-c``: getopt permutes), ``runuser root -c CMD`` and ``sg root -c
     CMD`` run ``CMD`` through a shell, whose ``cd`` the gate does not read (``su -c CMD``
-    holds). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed,
-    the entry runs the payload (as root)."""
+    holds); ``su root -- -c CMD`` hands ``-c CMD`` to the user's shell. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs
+    the payload (as root)."""
     program = PERMUTED[case].split()[0]
     needs(program, "make")
     if os.geteuid() != 0:
@@ -625,6 +647,10 @@ def test_n2_a_runners_command_after_its_operand(tmp_path: Path, case: str) -> No
     assert denied is not None, "the hook allows the makefile of the folder the command moves to"
 
 
+_open("test_n2_a_runners_command_after_its_operand",
+      "runneropts reads su/runuser options up to the first operand (getopt permutes: `su "
+      "root -c CMD`) and sg as plain (`sg GROUP -c CMD`): the -c command is not read",
+      *PERMUTED)
 
 
 # --- G2: gdb imports its Python package from the data directory its entry names --------------
@@ -654,3 +680,107 @@ def test_g2_gdb_imports_the_data_directorys_python(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows gdb's data directory to be written"
 
 
+_open("test_g2_gdb_imports_the_data_directorys_python",
+      "gdb's -D/--data-directory folder (its python/gdb package, system-gdbinit) is not "
+      "guarded", *GDB_DATA)
+
+
+# --- Y1: yarn 4 injects `.env.yarn` into every script's environment ---------------------------
+
+
+def _yarn4() -> dict[str, str]:
+    """``PATH`` with a Yarn 4 first (a ``SKILLGRANT_REVIEW_TOOLS`` folder, or ``PATH``'s
+    yarn, whose ``--version`` starts ``4.``), or skip."""
+    tools = [t for t in os.environ.get("SKILLGRANT_REVIEW_TOOLS", "").split(os.pathsep) if t]
+    for folder in [*tools, os.path.dirname(shutil.which("yarn") or "")]:
+        if folder and (Path(folder) / "yarn").exists():
+            said = subprocess.run([str(Path(folder) / "yarn"), "--version"], cwd="/",
+                                  capture_output=True, text=True, timeout=60, check=False)
+            if said.stdout.startswith("4."):
+                return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+    pytest.skip("not installed: yarn 4 (SKILLGRANT_REVIEW_TOOLS)")
+
+
+def test_y1_yarn_injects_its_env_file_into_scripts(tmp_path: Path) -> None:
+    """Yarn 4 reads ``.env.yarn`` of the project (``injectEnvironmentFiles``' default,
+    ``.env.yarn?``) and puts its variables in every script's environment: a
+    ``NODE_OPTIONS=--require ./src/evil.js`` there preloads a file into the script's node.
+    The node runners' STARTS guard ``.env``, ``.env.local``, ``.env.<mode>[.local]``
+    (``planpaths.DOTENV``), not ``.env.yarn``. Plan ``Bash(yarn t)``, ``Bash(cp *)``: ``cp
+    src/envy .env.yarn`` is allowed, ``yarn t`` (``node -e 0``) runs the payload (yarn 4.18,
+    installed first, offline)."""
+    extra = {**_yarn4(), "YARN_ENABLE_TELEMETRY": "0", "YARN_ENABLE_GLOBAL_CACHE": "0"}
+    needs("node")
+    files = {"package.json": '{"name": "a", "version": "1.0.0", "scripts": {"t": "node -e 0"}}\n',
+             "yarn.lock": "", "src/evil.js": "require('fs').writeFileSync('zz', '')\n",
+             "src/envy": "NODE_OPTIONS=--require ./src/evil.js\n"}
+    denied = _case(tmp_path, ["Bash(yarn t)", "Bash(cp *)"], files,
+                   ["cp src/envy .env.yarn", "yarn t"], "yarn install", extra=extra)
+    assert denied is not None, "the hook allows yarn's injected environment file to be written"
+
+
+_open("test_y1_yarn_injects_its_env_file_into_scripts",
+      "yarn 4's `.env.yarn` (injectEnvironmentFiles' default) is not in DOTENV / the node "
+      "runners' STARTS")
+
+
+# --- K1: a reserved word before a shell code's `cd` ---------------------------------------------
+
+
+#: Entries whose ``bash -c`` code moves make into ``sub`` behind a reserved word (the same
+#: text as the entry itself, outside ``bash -c``, holds: ``if cd sub; then make test; fi``).
+RESERVED = {"if": "bash -c 'if cd sub; then make test; fi'",
+            "while": "bash -c 'while cd sub; do make test; break; done'",
+            "until": "bash -c 'until ! cd sub; do make test; break; done'",
+            "bang": "bash -c '! cd sub || make test'",
+            "time": "bash -c 'time cd sub && make test'"}
+
+
+@pytest.mark.parametrize("case", list(RESERVED))
+def test_k1_a_reserved_word_before_the_codes_cd(tmp_path: Path, case: str) -> None:
+    """``runneropts._shell_code`` hands a shell's ``-c`` code to planprograms, which reads its
+    ``cd DIR`` (``bash -c 'cd sub && make test'``: ``sub/Makefile`` guarded, held) only as a
+    command's first word: behind ``if``, ``while``, ``until``, ``!`` or ``time`` the ``cd``
+    is not seen and make's start files are guarded in the call's folder. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs
+    the payload (on main before session 49 too)."""
+    needs("bash", "make")
+    denied = _case(tmp_path, [f"Bash({RESERVED[case]})", "Bash(cp *)"],
+                   {"sub/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk sub/Makefile", RESERVED[case]])
+    assert denied is not None, "the hook allows the makefile of the folder the code moves to"
+
+
+_open("test_k1_a_reserved_word_before_the_codes_cd",
+      "a shell code's `cd` behind a reserved word (if/while/until/!/time) is not read as "
+      "moving the program", *RESERVED)
+
+
+# --- G3: the program gdb runs is itself a runner moving make ---------------------------------
+
+
+#: Entries whose gdb ``--args`` program is ``env -C sub`` (``-args``: gdb's one-dash
+#: spelling; a wrapper in front of it).
+GDB_RUNNER = {"env-C": "gdb -batch -ex run --args env -C sub make test",
+              "one-dash-args": "gdb -batch -ex r -args env -C sub make test",
+              "nice-env-C": "gdb -batch -ex run --args nice -n5 env -C sub make test"}
+
+
+@pytest.mark.parametrize("case", list(GDB_RUNNER))
+def test_g3_gdbs_program_is_a_runner_moving_make(tmp_path: Path, case: str) -> None:
+    """``runneropts.entry_run`` stops at gdb (13d1d58: "its words stay"), so the program
+    after ``--args`` is not read as a runner in turn: ``env -C sub make test`` under gdb runs
+    make in ``sub`` while the gate guards make's start files in the call's folder (``gdb …
+    --args bash -c 'cd sub && make test'`` is denied: held). Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload (gdb
+    13)."""
+    needs("gdb", "env", "make")
+    denied = _case(tmp_path, [f"Bash({GDB_RUNNER[case]})", "Bash(cp *)"],
+                   {"sub/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD},
+                   ["cp src/mk sub/Makefile", GDB_RUNNER[case]])
+    assert denied is not None, "the hook allows the makefile of the folder gdb's program moves to"
+
+
+_open("test_g3_gdbs_program_is_a_runner_moving_make",
+      "entry_run stops at gdb; the runner gdb runs (`--args env -C sub make`) is not read",
+      *GDB_RUNNER)
