@@ -69,7 +69,8 @@ import sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[2])
 from reader_review import skill_call
-print(skill_call(Path(sys.argv[1]), open(sys.argv[1] + "/text.md").read(), "").status)
+got = skill_call(Path(sys.argv[1]), open(sys.argv[1] + "/text.md").read(), "hi; touch zz")
+assert got.status != "covered", got
 """
 _open("test_b1_the_gates_skill_call_answers_in_time",
       "yamlapart: _CUT_TAG_NEEDS is quadratic on a run of '!'")
@@ -77,11 +78,14 @@ _open("test_b1_the_gates_skill_call_answers_in_time",
 
 @pytest.mark.slow
 def test_b1_the_gates_skill_call_answers_in_time(tmp_path: Path) -> None:
-    """The gate's answer to ``Skill(other)`` (``check_call``, as the hook asks it) whose file
-    has 60,000 '!' in a comment: within the hook's 30 s (measured: 20.8 s at 40,000)."""
+    """The gate's answer to ``Skill(other, args="hi; touch zz")`` (``check_call``, as the hook
+    asks it; the body's ``!`echo $ARGUMENTS``` fills ``echo hi; touch zz``, outside the plan
+    ``Bash(echo *)``: s46-freview2 G3's case) whose file has 60,000 '!' in a comment: not
+    allowed, within the hook's 30 s (measured: 20.8 s at 40,000 '!', 171 s at 60,000 at load
+    ~15; the verdict itself is right)."""
     (tmp_path / "text.md").write_text(
-        f"---\nname: other\ndescription: d\nallowed-tools: Bash(touch *)\nx: a # {_BANGS}\n"
-        "---\nbody\n")
+        f"---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\nx: a # {_BANGS}\n"
+        "---\nResult: !`echo $ARGUMENTS`\n")
     try:
         subprocess.run([sys.executable, "-c", _GATE, str(tmp_path),
                         str(Path(__file__).resolve().parent)], check=True, timeout=30,
