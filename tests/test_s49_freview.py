@@ -51,7 +51,12 @@ _open("test_b1_a_run_of_one_character_is_read_in_time",
 
 @pytest.mark.parametrize("row", sorted(B1))
 def test_b1_a_run_of_one_character_is_read_in_time(tmp_path: Path, row: str) -> None:
-    (tmp_path / "SKILL.md").write_text(B1[row])
+    _read_in_time(tmp_path, row, B1[row])
+
+
+def _read_in_time(tmp_path: Path, row: str, text: str) -> None:
+    """read_skill of ``text`` (a file's) in a process of its own, within 6 s."""
+    (tmp_path / "SKILL.md").write_text(text)
     try:
         subprocess.run([sys.executable, "-c", "import sys\n"
                         "from skillgrant.errors import SkillFileError\n"
@@ -63,6 +68,26 @@ def test_b1_a_run_of_one_character_is_read_in_time(tmp_path: Path, row: str) -> 
     except subprocess.TimeoutExpired:
         pytest.fail(f"{row}: not read within 6 s")
 
+
+# B2 (the same readers): yamlapart's rule patterns themselves, once their need matched, walk a
+# run from every start the run holds: ``_CUT_TAG``'s ``(?:&[^\s]*[ \t\r]+)*`` over a line of
+# ``, &a`` (each ',' a start; a ``x!a,`` after it matches the need, not the rule), and
+# ``_CUT_ANCHOR``'s ``(?:![^\s]*[ \t\r]+)*`` over a line of ``: !`` (each ':' a start; a
+# ``x&a:`` after it matches the need). Measured (read_skill): 32,000 characters 2.0 s / 1.7 s,
+# quadratic (16,000: 0.55 / 0.43 s); both files are read (not refused).
+B2 = {
+    "anchors-then-a-tag": "---\nname: p\ndescription: d\ny: c # " + ", &a" * 25_000
+                          + " x!a,\n---\n",
+    "tags-then-an-anchor": "---\nname: p\ndescription: d\ny: c # " + ": !" * 33_000
+                           + " x&a:\n---\n",
+}
+_open("test_b2_a_run_of_node_properties_is_read_in_time",
+      "yamlapart: _CUT_TAG / _CUT_ANCHOR walk the run from each start", *sorted(B2))
+
+
+@pytest.mark.parametrize("row", sorted(B2))
+def test_b2_a_run_of_node_properties_is_read_in_time(tmp_path: Path, row: str) -> None:
+    _read_in_time(tmp_path, row, B2[row])
 
 _GATE = """
 import sys
