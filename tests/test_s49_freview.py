@@ -1,0 +1,119 @@
+"""Review s49-freview of the SKILL.md reader (session 48's code first: the re-quoted-line rule,
+flowreject, flowlenient, yamlapart's lone-dash bound, pluginparts' agent rule, ``--jobs``):
+files ``check`` passes or ``apply`` keeps (or writes, under ``--enforce``) that a runtime reads
+with more grants than the plan, and readers that take so long on a file that a hook's timeout
+lets the call run. Each hole's test is listed in ``OPEN``: it fails today and is a strict
+xfail, so a fix shows as an unexpected pass (then drop its row).
+
+The runtimes' readings written here were measured with Bun 1.4.5's ``Bun.YAML.parse`` (the
+runtime's own steps, tests/oracle/bun_reader.js) and Copilot CLI 1.0.102's runtime.node.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from review_table import LeftOpen
+
+#: Each hole's test (or case), and why it fails today (tests/conftest.py reads ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+# B1 (every reader: check, apply, the gate's hook): yamlapart's ``_found`` searches each rule's
+# "needs" first, to skip the rule's own pattern at C speed, over the whole frontmatter text.
+# Two needs are themselves quadratic on a run of one character:
+# - ``_CUT_TAG_NEEDS`` ``![^\s,\[\]{}]*[,\[\]{}]``: at each '!' of a run of '!' (no blank,
+#   no flow indicator after it) ``[^\s,...]*`` runs to the run's end, then fails: n^2/2 steps.
+#   Measured (read_skill, one core): 20,000 '!' 2.2 s, 40,000 8.6 s, 80,000 34 s; the gate's
+#   Skill call (``check_call``, which reads the file twice) 40,000 '!' 20.8 s.
+# - ``_LONE_DASH_NEEDS`` ``-(?>(?:\s|(?<=\s)#[^\r\n]*+)*)[\]},]``: at each '-' of a line of
+#   ``- #`` runs the comment takes the rest of the line, then fails (s48-ffix's OPEN said the
+#   lone-dash *pattern* was quadratic there and bounded it to 16,384 characters; its need is
+#   searched unbounded first): 80,000 characters 4.1 s, a 1 MB file ~11 minutes.
+# The run may stand anywhere in the frontmatter (a comment, a quoted or block scalar, a
+# description); a skill file of up to 1,048,576 bytes is read. Copilot CLI 1.0.102 runs the call
+# when a preToolUse hook times out (its ``timeoutSec`` is 30: the shared reference), so a
+# ``skill`` call of such a skill passes the gate whatever the plan says; check and apply hang.
+_BANGS = "!" * 60_000
+_DASH_COMMENTS = "- #" * 50_000
+B1 = {
+    "bangs-in-a-comment": f"---\nname: p\ndescription: d\nx: a # {_BANGS}\n---\n",
+    "bangs-in-a-quoted-description": f"---\nname: p\ndescription: 'a {_BANGS}'\n---\n",
+    "bangs-in-a-block-scalar": f"---\nname: p\ndescription: |\n  {_BANGS}\n---\n",
+    "dash-comments-in-a-comment": f"---\nname: p\ndescription: d\nx: a # {_DASH_COMMENTS}\n---\n",
+}
+_open("test_b1_a_run_of_one_character_is_read_in_time",
+      "yamlapart: _CUT_TAG_NEEDS / _LONE_DASH_NEEDS are quadratic on a run", *sorted(B1))
+
+
+@pytest.mark.parametrize("row", sorted(B1))
+def test_b1_a_run_of_one_character_is_read_in_time(tmp_path: Path, row: str) -> None:
+    _read_in_time(tmp_path, row, B1[row])
+
+
+def _read_in_time(tmp_path: Path, row: str, text: str) -> None:
+    """read_skill of ``text`` (a file's) in a process of its own, within 6 s."""
+    (tmp_path / "SKILL.md").write_text(text)
+    try:
+        subprocess.run([sys.executable, "-c", "import sys\n"
+                        "from skillgrant.errors import SkillFileError\n"
+                        "from skillgrant.skillfile import read_skill\n"
+                        "try:\n    read_skill(open(sys.argv[1]).read())\n"
+                        "except SkillFileError:\n    pass",
+                        str(tmp_path / "SKILL.md")], check=True, timeout=6,
+                       capture_output=True)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{row}: not read within 6 s")
+
+
+# B2 (the same readers): yamlapart's rule patterns themselves, once their need matched, walk a
+# run from every start the run holds: ``_CUT_TAG``'s ``(?:&[^\s]*[ \t\r]+)*`` over a line of
+# ``, &a`` (each ',' a start; a ``x!a,`` after it matches the need, not the rule), and
+# ``_CUT_ANCHOR``'s ``(?:![^\s]*[ \t\r]+)*`` over a line of ``: !`` (each ':' a start; a
+# ``x&a:`` after it matches the need). Measured (read_skill): 32,000 characters 2.0 s / 1.7 s,
+# quadratic (16,000: 0.55 / 0.43 s); both files are read (not refused).
+B2 = {
+    "anchors-then-a-tag": "---\nname: p\ndescription: d\ny: c # " + ", &a" * 25_000
+                          + " x!a,\n---\n",
+    "tags-then-an-anchor": "---\nname: p\ndescription: d\ny: c # " + ": !" * 33_000
+                           + " x&a:\n---\n",
+}
+_open("test_b2_a_run_of_node_properties_is_read_in_time",
+      "yamlapart: _CUT_TAG / _CUT_ANCHOR walk the run from each start", *sorted(B2))
+
+
+@pytest.mark.parametrize("row", sorted(B2))
+def test_b2_a_run_of_node_properties_is_read_in_time(tmp_path: Path, row: str) -> None:
+    _read_in_time(tmp_path, row, B2[row])
+
+_GATE = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+from reader_review import skill_call
+got = skill_call(Path(sys.argv[1]), open(sys.argv[1] + "/text.md").read(), "hi; touch zz")
+assert got.status != "covered", got
+"""
+_open("test_b1_the_gates_skill_call_answers_in_time",
+      "yamlapart: _CUT_TAG_NEEDS is quadratic on a run of '!'")
+
+
+@pytest.mark.slow
+def test_b1_the_gates_skill_call_answers_in_time(tmp_path: Path) -> None:
+    """The gate's answer to ``Skill(other, args="hi; touch zz")`` (``check_call``, as the hook
+    asks it; the body's ``!`echo $ARGUMENTS``` fills ``echo hi; touch zz``, outside the plan
+    ``Bash(echo *)``: s46-freview2 G3's case) whose file has 60,000 '!' in a comment: not
+    allowed, within the hook's 30 s (measured: 20.8 s at 40,000 '!', 171 s at 60,000 at load
+    ~15; the verdict itself is right)."""
+    (tmp_path / "text.md").write_text(
+        f"---\nname: other\ndescription: d\nallowed-tools: Bash(echo *)\nx: a # {_BANGS}\n"
+        "---\nResult: !`echo $ARGUMENTS`\n")
+    try:
+        subprocess.run([sys.executable, "-c", _GATE, str(tmp_path),
+                        str(Path(__file__).resolve().parent)], check=True, timeout=30,
+                       capture_output=True)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the gate did not answer within the hook's 30 s")
