@@ -56,12 +56,12 @@ def test_b1_a_run_of_one_character_is_read_in_time(tmp_path: Path, row: str) -> 
 
 def _read_in_time(tmp_path: Path, row: str, text: str) -> None:
     """read_skill of ``text`` (a file's) in a process of its own, within 6 s."""
-    (tmp_path / "SKILL.md").write_text(text)
+    (tmp_path / "SKILL.md").write_bytes(text.encode())
     try:
         subprocess.run([sys.executable, "-c", "import sys\n"
                         "from skillgrant.errors import SkillFileError\n"
                         "from skillgrant.skillfile import read_skill\n"
-                        "try:\n    read_skill(open(sys.argv[1]).read())\n"
+                        "try:\n    read_skill(open(sys.argv[1], newline='').read())\n"
                         "except SkillFileError:\n    pass",
                         str(tmp_path / "SKILL.md")], check=True, timeout=6,
                        capture_output=True)
@@ -88,6 +88,30 @@ _open("test_b2_a_run_of_node_properties_is_read_in_time",
 @pytest.mark.parametrize("row", sorted(B2))
 def test_b2_a_run_of_node_properties_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B2[row])
+
+# B3 (the same readers; a regression of s48-ffix e1618b3, review s48-freview H4/H10's fix):
+# ``_CUT_ANCHOR`` and ``_CUT_TAG`` start a node at ``(?:^|[\n\r])[ \t\r]*``: every lone CR of
+# a run of them is a start, and ``[ \t\r]*`` walks the rest of the run from each (before
+# e1618b3, ``(?:^|\n)``, an LF alone started one: 16,000 CRs 0.00 s; now 7.1 s). A run of CRs
+# is a run of blank lines to both parsers; a ``x&a:`` or ``x!a,`` in a comment after it
+# satisfies the rule's need. Measured (read_skill): 8,000 CRs 1.65 s, 16,000 6.6 s, 32,000
+# 26.5 s (a ' ' before each CR: 64,000 characters 49 s); the file is read, not refused.
+B3 = {
+    "crs-then-an-anchor": "---\nname: p\ndescription: d\ny: c" + "\r" * 40_000
+                          + "z: d # x&a:\n---\n",
+    "crs-then-a-tag": "---\nname: p\ndescription: d\ny: c" + "\r" * 40_000
+                      + "z: d # x!a,\n---\n",
+    "blank-crs-then-a-tag": "---\nname: p\ndescription: d\ny: c" + " \r" * 40_000
+                            + "z: d # x!a,\n---\n",
+}
+_open("test_b3_a_run_of_carriage_returns_is_read_in_time",
+      "yamlapart: _CUT_ANCHOR / _CUT_TAG start at each CR of a run (s48-ffix e1618b3)",
+      *sorted(B3))
+
+
+@pytest.mark.parametrize("row", sorted(B3))
+def test_b3_a_run_of_carriage_returns_is_read_in_time(tmp_path: Path, row: str) -> None:
+    _read_in_time(tmp_path, row, B3[row])
 
 _GATE = """
 import sys
