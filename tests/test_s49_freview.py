@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from reader_review import bun_parse, needs_bun
 from review_table import LeftOpen
 
 #: Each hole's test (or case), and why it fails today (tests/conftest.py reads ``OPEN``).
@@ -141,3 +142,38 @@ def test_b1_the_gates_skill_call_answers_in_time(tmp_path: Path) -> None:
                        capture_output=True)
     except subprocess.TimeoutExpired:
         pytest.fail("the gate did not answer within the hook's 30 s")
+
+
+# D1 (low: shown wrongly, SG011 / `disallowed_tools`): keyread.bun_string models Bun's reading
+# of a quoted scalar over CRLF lines as "PyYAML's reading with the first break of each run
+# doubled" (measured on 2,156 scalars). A run that mixes an LF and a CRLF (``\n\r\n``,
+# ``\n  \r\n``: a blank line ended by CRLF after an LF-ended line) is one break fewer to Bun:
+# ``'Write\n\r\n  Read'`` is ``Write\nRead`` to Bun 1.4.5, ``Write\n\nRead`` to skillgrant.
+# A random differential of quoted scalars mixing LF/CRLF/CR/blanks: 1,940 of 9,288 strings
+# apart, each in the number of line breaks inside one entry only (none in how the entries
+# split at ' ' or ','), so no tool is shown removed that the runtime keeps, or kept that it
+# removes.
+D1 = {
+    "lf-then-crlf": "'Write\n\r\n  Read'",
+    "lf-blank-crlf": "\"Write\n \r\n    Read\"",
+    "lf-blanks-crlf-beside-allowed": "'Write\n  \r\n  Read'\nallowed-tools: Read",
+}
+_open("test_d1_disallowed_tools_are_shown_as_the_runtime_reads_them",
+      "keyread.bun_string: an LF then a CRLF in a quoted scalar's run of breaks", *sorted(D1))
+
+
+@pytest.mark.parametrize("row", sorted(D1))
+def test_d1_disallowed_tools_are_shown_as_the_runtime_reads_them(row: str) -> None:
+    from skillgrant.skillfile import read_skill
+    from skillgrant.skillfile.removed import removed_tools
+
+    text = f"---\nname: probe\ndescription: d\ndisallowed-tools: {D1[row]}\n---\nbody\n"
+    read_skill(text)  # (the file is read)
+    shown = removed_tools(text)
+    assert shown is not None and shown.entries == ("Write\nRead",)
+
+
+@needs_bun
+def test_d1_bun_reads_one_break() -> None:
+    assert bun_parse([f"k: {value}\n" for value in D1.values()]) == [
+        {"k": "Write\nRead"}, {"k": "Write\nRead"}, {"k": "Write\nRead", "allowed-tools": "Read"}]
