@@ -114,6 +114,25 @@ _open("test_b3_a_run_of_carriage_returns_is_read_in_time",
 def test_b3_a_run_of_carriage_returns_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B3[row])
 
+# B4 (the same readers): runtime._BUN_READS' ``tab`` group, ``^[ \t]*\t[ \t]*(?:#|\r?$)``
+# (s47-ffix R7, s48-ffix H2), backtracks over a line of blanks holding tabs: the first
+# ``[ \t]*`` gives back one character at a time, and at each tab the second runs to the line's
+# end and fails. It is searched (``leftmost``) wherever PyYAML rejects the text, which a tab
+# where the indentation is makes it do. Measured (read_skill): a line of 5,000 tabs then ``x``
+# 0.27 s, 10,000 1.07 s, 20,000 4.21 s; ``\t `` x 20,000 then ``x`` 8.4 s (read, not refused).
+B4 = {
+    "a-line-of-tabs": "---\nname: p\ndescription: d\ny: c\n" + "\t" * 60_000 + "x\n---\n",
+    "a-line-of-tabs-and-blanks": "---\nname: p\ndescription: d\ny: c\n" + "\t " * 40_000
+                                 + "x\n---\n",
+}
+_open("test_b4_a_line_of_tabs_is_read_in_time",
+      "runtime._BUN_READS' tab group backtracks over a line of tabs", *sorted(B4))
+
+
+@pytest.mark.parametrize("row", sorted(B4))
+def test_b4_a_line_of_tabs_is_read_in_time(tmp_path: Path, row: str) -> None:
+    _read_in_time(tmp_path, row, B4[row])
+
 _GATE = """
 import sys
 from pathlib import Path
