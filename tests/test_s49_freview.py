@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from reader_review import bun_parse, needs_bun
 from review_table import LeftOpen
 
 #: Each hole's test (or case), and why it fails today (tests/conftest.py reads ``OPEN``).
@@ -55,12 +56,12 @@ def test_b1_a_run_of_one_character_is_read_in_time(tmp_path: Path, row: str) -> 
 
 def _read_in_time(tmp_path: Path, row: str, text: str) -> None:
     """read_skill of ``text`` (a file's) in a process of its own, within 6 s."""
-    (tmp_path / "SKILL.md").write_text(text)
+    (tmp_path / "SKILL.md").write_bytes(text.encode())
     try:
         subprocess.run([sys.executable, "-c", "import sys\n"
                         "from skillgrant.errors import SkillFileError\n"
                         "from skillgrant.skillfile import read_skill\n"
-                        "try:\n    read_skill(open(sys.argv[1]).read())\n"
+                        "try:\n    read_skill(open(sys.argv[1], newline='').read())\n"
                         "except SkillFileError:\n    pass",
                         str(tmp_path / "SKILL.md")], check=True, timeout=6,
                        capture_output=True)
@@ -86,6 +87,49 @@ B2 = {
 @pytest.mark.parametrize("row", sorted(B2))
 def test_b2_a_run_of_node_properties_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B2[row])
+
+# B3 (the same readers; a regression of s48-ffix e1618b3, review s48-freview H4/H10's fix):
+# ``_CUT_ANCHOR`` and ``_CUT_TAG`` start a node at ``(?:^|[\n\r])[ \t\r]*``: every lone CR of
+# a run of them is a start, and ``[ \t\r]*`` walks the rest of the run from each (before
+# e1618b3, ``(?:^|\n)``, an LF alone started one: 16,000 CRs 0.00 s; now 7.1 s). A run of CRs
+# is a run of blank lines to both parsers; a ``x&a:`` or ``x!a,`` in a comment after it
+# satisfies the rule's need. Measured (read_skill): 8,000 CRs 1.65 s, 16,000 6.6 s, 32,000
+# 26.5 s (a ' ' before each CR: 64,000 characters 49 s); the file is read, not refused.
+B3 = {
+    "crs-then-an-anchor": "---\nname: p\ndescription: d\ny: c" + "\r" * 40_000
+                          + "z: d # x&a:\n---\n",
+    "crs-then-a-tag": "---\nname: p\ndescription: d\ny: c" + "\r" * 40_000
+                      + "z: d # x!a,\n---\n",
+    "blank-crs-then-a-tag": "---\nname: p\ndescription: d\ny: c" + " \r" * 40_000
+                            + "z: d # x!a,\n---\n",
+}
+_open("test_b3_a_run_of_carriage_returns_is_read_in_time",
+      "yamlapart: _CUT_ANCHOR / _CUT_TAG start at each CR of a run (s48-ffix e1618b3)",
+      *sorted(B3))
+
+
+@pytest.mark.parametrize("row", sorted(B3))
+def test_b3_a_run_of_carriage_returns_is_read_in_time(tmp_path: Path, row: str) -> None:
+    _read_in_time(tmp_path, row, B3[row])
+
+# B4 (the same readers): runtime._BUN_READS' ``tab`` group, ``^[ \t]*\t[ \t]*(?:#|\r?$)``
+# (s47-ffix R7, s48-ffix H2), backtracks over a line of blanks holding tabs: the first
+# ``[ \t]*`` gives back one character at a time, and at each tab the second runs to the line's
+# end and fails. It is searched (``leftmost``) wherever PyYAML rejects the text, which a tab
+# where the indentation is makes it do. Measured (read_skill): a line of 5,000 tabs then ``x``
+# 0.27 s, 10,000 1.07 s, 20,000 4.21 s; ``\t `` x 20,000 then ``x`` 8.4 s (read, not refused).
+B4 = {
+    "a-line-of-tabs": "---\nname: p\ndescription: d\ny: c\n" + "\t" * 60_000 + "x\n---\n",
+    "a-line-of-tabs-and-blanks": "---\nname: p\ndescription: d\ny: c\n" + "\t " * 40_000
+                                 + "x\n---\n",
+}
+_open("test_b4_a_line_of_tabs_is_read_in_time",
+      "runtime._BUN_READS' tab group backtracks over a line of tabs", *sorted(B4))
+
+
+@pytest.mark.parametrize("row", sorted(B4))
+def test_b4_a_line_of_tabs_is_read_in_time(tmp_path: Path, row: str) -> None:
+    _read_in_time(tmp_path, row, B4[row])
 
 _GATE = """
 import sys
@@ -114,3 +158,38 @@ def test_b1_the_gates_skill_call_answers_in_time(tmp_path: Path) -> None:
                        capture_output=True)
     except subprocess.TimeoutExpired:
         pytest.fail("the gate did not answer within the hook's 30 s")
+
+
+# D1 (low: shown wrongly, SG011 / `disallowed_tools`): keyread.bun_string models Bun's reading
+# of a quoted scalar over CRLF lines as "PyYAML's reading with the first break of each run
+# doubled" (measured on 2,156 scalars). A run that mixes an LF and a CRLF (``\n\r\n``,
+# ``\n  \r\n``: a blank line ended by CRLF after an LF-ended line) is one break fewer to Bun:
+# ``'Write\n\r\n  Read'`` is ``Write\nRead`` to Bun 1.4.5, ``Write\n\nRead`` to skillgrant.
+# A random differential of quoted scalars mixing LF/CRLF/CR/blanks: 1,940 of 9,288 strings
+# apart, each in the number of line breaks inside one entry only (none in how the entries
+# split at ' ' or ','), so no tool is shown removed that the runtime keeps, or kept that it
+# removes.
+D1 = {
+    "lf-then-crlf": "'Write\n\r\n  Read'",
+    "lf-blank-crlf": "\"Write\n \r\n    Read\"",
+    "lf-blanks-crlf-beside-allowed": "'Write\n  \r\n  Read'\nallowed-tools: Read",
+}
+_open("test_d1_disallowed_tools_are_shown_as_the_runtime_reads_them",
+      "keyread.bun_string: an LF then a CRLF in a quoted scalar's run of breaks", *sorted(D1))
+
+
+@pytest.mark.parametrize("row", sorted(D1))
+def test_d1_disallowed_tools_are_shown_as_the_runtime_reads_them(row: str) -> None:
+    from skillgrant.skillfile import read_skill
+    from skillgrant.skillfile.removed import removed_tools
+
+    text = f"---\nname: probe\ndescription: d\ndisallowed-tools: {D1[row]}\n---\nbody\n"
+    read_skill(text)  # (the file is read)
+    shown = removed_tools(text)
+    assert shown is not None and shown.entries == ("Write\nRead",)
+
+
+@needs_bun
+def test_d1_bun_reads_one_break() -> None:
+    assert bun_parse([f"k: {value}\n" for value in D1.values()]) == [
+        {"k": "Write\nRead"}, {"k": "Write\nRead"}, {"k": "Write\nRead", "allowed-tools": "Read"}]
