@@ -127,3 +127,17 @@ def test_no_private_name_is_imported_from_another_module() -> None:
 def test_no_module_is_over_the_line_limit(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{path.name} has {lines} lines"
+
+
+def test_no_file_holds_a_merge_conflict_marker() -> None:
+    """A merge left ``<<<<<<<``/``=======``/``>>>>>>>`` lines in docs/decisions.md once
+    (session 48): every text file of the project is read for them."""
+    root = PACKAGE.parent
+    texts = [root / "README.md", *(root / "docs").rglob("*.md"), *PACKAGE.rglob("*.py"),
+             *(root / "tests").rglob("*.py"), *(root / "grammar").rglob("*"),
+             *(root / "benchmarks").rglob("*.py"), *(root / ".ci").rglob("*")]
+    marked = [f"{path.relative_to(root)}:{number}"
+              for path in texts if path.is_file()
+              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+              if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line == "======="]
+    assert marked == []

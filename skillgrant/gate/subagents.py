@@ -265,31 +265,20 @@ def _program(word: str) -> bool:
     return os.path.isabs(word) and os.path.isfile(word) and os.access(word, os.X_OK)
 
 
-def _this_installation(word: str, python: bool) -> bool:
-    """Whether ``word`` is this installation's program: its interpreter (``python``: the path
-    ``sys.executable`` has, not resolved, as ``config.executable`` prints it), or else its
-    console script (beside the interpreter, or the one running). A stub that is merely named
-    ``skillgrant`` or ``python3`` and exits 0 decides nothing (review S2e)."""
+def _this_installation(word: str) -> bool:
+    """Whether ``word`` is this installation's interpreter: the path ``sys.executable`` has,
+    not resolved, as ``config.executable`` prints it. A stub that is merely named ``python3``
+    and exits 0 decides nothing (review S2e); nor does the console script, whose interpreter
+    reads ``PYTHONPATH`` ahead of its own packages (review s49-greview G1)."""
     import sys
 
-    if python:
-        return word == os.path.abspath(sys.executable)
-    scripts = [os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "skillgrant")]
-    if sys.argv and os.path.basename(sys.argv[0]) == "skillgrant":
-        scripts.append(os.path.abspath(sys.argv[0]))
-    for script in scripts:
-        try:
-            if os.path.samefile(word, script):
-                return True
-        except OSError:
-            continue
-    return False
+    return word == os.path.abspath(sys.executable)
 
 
 def _follows(command: str, skill: str, plan: str | None, skill_path: str,
              kind: str = "auto", pin: str | None = None) -> bool:
-    """Whether ``command`` runs ``skillgrant hook`` (or ``python -I -c HOOK_CODE hook``, as
-    ``config.command`` prints it, or ``python -I -m skillgrant hook``, as it did) of this
+    """Whether ``command`` runs ``python -I -c HOOK_CODE hook``, as ``config.command`` prints
+    it (or ``python -I -m skillgrant hook``, as it did), of this
     installation (``_this_installation``), named by an absolute path to an executable file
     (``_program``), as the hook that follows ``skill``: ``--for-skill skill``, the plan
     ``plan`` (when given), a denial for a call outside it, in Claude Code's dialect, and
@@ -304,13 +293,10 @@ def _follows(command: str, skill: str, plan: str | None, skill_path: str,
         return False
     if not words or not _program(words[0]):
         return False
-    if len(words) > 1 and os.path.basename(words[0]) == "skillgrant" and words[1] == "hook" \
-            and _this_installation(words[0], python=False):
-        rest = words[2:]
-    elif len(words) > 4 and words[1] in ("-I", "-P") and _this_installation(words[0], True) \
+    if len(words) > 4 and words[1] == "-I" and _this_installation(words[0]) \
             and words[2:5] in (["-m", "skillgrant", "hook"], ["-c", HOOK_CODE, "hook"]):
-        rest = words[5:]  # -I/-P: the project's folder is not on sys.path (review R3)
-    else:
+        rest = words[5:]  # -I: the project's folder is not on sys.path (review R3), nor
+    else:  # PYTHONPATH's (``-P`` and the console script read it: review s49-greview G1)
         return False
     try:
         options = read_options(rest)

@@ -182,7 +182,12 @@ def test_a_settings_file_claude_code_does_not_read_does_not_count(tmp_path: Path
     # R3: without -I (or -P) the project's folder comes first on sys.path, and its own
     # `skillgrant` package replaces the gate
     f"{sys.executable} -m skillgrant hook --plan {P} --for-skill probe",
-    f"/nonexistent/skillgrant hook --plan {P} --for-skill probe"])
+    f"/nonexistent/skillgrant hook --plan {P} --for-skill probe",
+    # s49-greview G1: -P and the console script read PYTHONPATH ahead of the packages
+    f"{sys.executable} -P -m skillgrant hook --plan {P} --for-skill probe",
+    f"{shlex.join([sys.executable, '-P', '-c', HOOK_CODE])} hook --plan {P} --for-skill probe",
+    f"{os.path.join(os.path.dirname(sys.executable), 'skillgrant')} hook --plan {P} "
+    "--for-skill probe"])
 def test_only_the_hook_that_follows_the_skill_counts(tmp_path: Path, command: str) -> None:
     project = tmp_path / "project"
     path = project / ".claude" / "skills" / "probe" / "SKILL.md"
