@@ -50,6 +50,7 @@ _open("test_b1_a_run_of_one_character_is_read_in_time",
       "yamlapart: _CUT_TAG_NEEDS / _LONE_DASH_NEEDS are quadratic on a run", *sorted(B1))
 
 
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
 @pytest.mark.parametrize("row", sorted(B1))
 def test_b1_a_run_of_one_character_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B1[row])
@@ -86,6 +87,7 @@ _open("test_b2_a_run_of_node_properties_is_read_in_time",
       "yamlapart: _CUT_TAG / _CUT_ANCHOR walk the run from each start", *sorted(B2))
 
 
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
 @pytest.mark.parametrize("row", sorted(B2))
 def test_b2_a_run_of_node_properties_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B2[row])
@@ -110,6 +112,7 @@ _open("test_b3_a_run_of_carriage_returns_is_read_in_time",
       *sorted(B3))
 
 
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
 @pytest.mark.parametrize("row", sorted(B3))
 def test_b3_a_run_of_carriage_returns_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B3[row])
@@ -129,6 +132,7 @@ _open("test_b4_a_line_of_tabs_is_read_in_time",
       "runtime._BUN_READS' tab group backtracks over a line of tabs", *sorted(B4))
 
 
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
 @pytest.mark.parametrize("row", sorted(B4))
 def test_b4_a_line_of_tabs_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B4[row])
@@ -148,6 +152,7 @@ _open("test_b5_a_run_of_colons_and_properties_is_read_in_time",
       "runtime._BUN_READS' comma group walks a run of ': !' from each ':'", *sorted(B5))
 
 
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
 @pytest.mark.parametrize("row", sorted(B5))
 def test_b5_a_run_of_colons_and_properties_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B5[row])
