@@ -157,6 +157,26 @@ _open("test_b5_a_run_of_colons_and_properties_is_read_in_time",
 def test_b5_a_run_of_colons_and_properties_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B5[row])
 
+# B6 (the same readers; flowreject._glued_comment, s44-freview's glued-comment rule, moved
+# into flowreject.py by s48-ffix): for each ``[#``/``,#``/``{#`` in a flow collection's span it
+# asks ``any(start <= at < end)`` over every quoted item of the collection: a list of n quoted
+# items each holding ``,#`` is n^2/2 tests. Measured (read_skill): 2,000 items 0.12 s, 4,000
+# 0.47 s, 8,000 (56 KB) 1.88 s; a flow mapping of quoted values alike; the file is read.
+B6 = {
+    "a-list-of-quoted-items": "---\nname: p\ndescription: d\nx: ["
+                              + ", ".join(["'a,#'"] * 40_000) + "]\n---\n",
+    "a-mapping-of-quoted-values": "---\nname: p\ndescription: d\nx: {"
+                                  + ", ".join(f'k{i}: "[#"' for i in range(30_000)) + "}\n---\n",
+}
+_open("test_b6_a_flow_collection_of_quoted_items_is_read_in_time",
+      "flowreject._glued_comment: every glued '#' against every quoted item", *sorted(B6))
+
+
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
+@pytest.mark.parametrize("row", sorted(B6))
+def test_b6_a_flow_collection_of_quoted_items_is_read_in_time(tmp_path: Path, row: str) -> None:
+    _read_in_time(tmp_path, row, B6[row])
+
 _GATE = """
 import sys
 from pathlib import Path
