@@ -177,6 +177,26 @@ _open("test_b6_a_flow_collection_of_quoted_items_is_read_in_time",
 def test_b6_a_flow_collection_of_quoted_items_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B6[row])
 
+# B7 (the same readers; flowreject._after_a_collection, s48-ffix's H8/M1/N1/Q1 rule): each line
+# of a flow collection that starts with ',' builds the list of every child of the collection
+# (and filters it by offset) to find the item before the ','; n such lines cost n^2. Measured
+# (read_skill): ``x: [a`` then 2,000 lines ``, b`` 0.48 s, 4,000 1.97 s, 8,000 (32 KB) 8.55 s;
+# a flow mapping's ``, kN: v`` lines 8,000 11.6 s; read, not refused.
+B7 = {
+    "a-list-of-comma-lines": "---\nname: p\ndescription: d\nx: [a" + "\n, b" * 30_000
+                             + "]\n---\n",
+    "a-mapping-of-comma-lines": "---\nname: p\ndescription: d\nx: {a: 1"
+                                + "".join(f"\n, k{i}: v" for i in range(20_000)) + "}\n---\n",
+}
+_open("test_b7_a_flow_collection_of_comma_lines_is_read_in_time",
+      "flowreject._after_a_collection lists every child for each ',' line", *sorted(B7))
+
+
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
+@pytest.mark.parametrize("row", sorted(B7))
+def test_b7_a_flow_collection_of_comma_lines_is_read_in_time(tmp_path: Path, row: str) -> None:
+    _read_in_time(tmp_path, row, B7[row])
+
 _GATE = """
 import sys
 from pathlib import Path
