@@ -49,6 +49,7 @@ B1 = {
 # (B1: closed by s49-ffix, skillfile.propwalk: linear walks, linear needs)
 
 
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
 @pytest.mark.parametrize("row", sorted(B1))
 def test_b1_a_run_of_one_character_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B1[row])
@@ -84,6 +85,7 @@ B2 = {
 # (B2: closed by s49-ffix, skillfile.propwalk: each run walked once)
 
 
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
 @pytest.mark.parametrize("row", sorted(B2))
 def test_b2_a_run_of_node_properties_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B2[row])
@@ -106,6 +108,7 @@ B3 = {
 # (B3: closed by s49-ffix, skillfile.propwalk: a run of blanks with CRs is one start's)
 
 
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
 @pytest.mark.parametrize("row", sorted(B3))
 def test_b3_a_run_of_carriage_returns_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B3[row])
@@ -125,9 +128,70 @@ _open("test_b4_a_line_of_tabs_is_read_in_time",
       "runtime._BUN_READS' tab group backtracks over a line of tabs", *sorted(B4))
 
 
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
 @pytest.mark.parametrize("row", sorted(B4))
 def test_b4_a_line_of_tabs_is_read_in_time(tmp_path: Path, row: str) -> None:
     _read_in_time(tmp_path, row, B4[row])
+
+# B5 (the same readers): runtime._BUN_READS' ``comma`` group, ``:[ \t]+(?:[&!]\S*[ \t]+)*,``
+# (a plain value starting with ',', behind properties: s47-freview2), walks a run of ``: !``
+# (or ``: &``) from each ':' of it: ``\S*`` takes the next ':' into the property, so every
+# start reads on to the run's end. Searched wherever PyYAML rejects the text (here ``y: c: d``).
+# Measured (read_skill): 18,000 characters 1.17 s, 36,000 4.7 s, 72,000 19.0 s; read.
+B5 = {
+    "in-a-comment": "---\nname: p\ndescription: d\ny: c: d\n# " + ": !" * 40_000
+                    + "\n---\n",
+    "in-a-quoted-value": "---\nname: p\ndescription: d\ny: c: d\nz: 'q # " + ": &" * 40_000
+                         + "'\n---\n",
+}
+_open("test_b5_a_run_of_colons_and_properties_is_read_in_time",
+      "runtime._BUN_READS' comma group walks a run of ': !' from each ':'", *sorted(B5))
+
+
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
+@pytest.mark.parametrize("row", sorted(B5))
+def test_b5_a_run_of_colons_and_properties_is_read_in_time(tmp_path: Path, row: str) -> None:
+    _read_in_time(tmp_path, row, B5[row])
+
+# B6 (the same readers; flowreject._glued_comment, s44-freview's glued-comment rule, moved
+# into flowreject.py by s48-ffix): for each ``[#``/``,#``/``{#`` in a flow collection's span it
+# asks ``any(start <= at < end)`` over every quoted item of the collection: a list of n quoted
+# items each holding ``,#`` is n^2/2 tests. Measured (read_skill): 2,000 items 0.12 s, 4,000
+# 0.47 s, 8,000 (56 KB) 1.88 s; a flow mapping of quoted values alike; the file is read.
+B6 = {
+    "a-list-of-quoted-items": "---\nname: p\ndescription: d\nx: ["
+                              + ", ".join(["'a,#'"] * 40_000) + "]\n---\n",
+    "a-mapping-of-quoted-values": "---\nname: p\ndescription: d\nx: {"
+                                  + ", ".join(f'k{i}: "[#"' for i in range(30_000)) + "}\n---\n",
+}
+_open("test_b6_a_flow_collection_of_quoted_items_is_read_in_time",
+      "flowreject._glued_comment: every glued '#' against every quoted item", *sorted(B6))
+
+
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
+@pytest.mark.parametrize("row", sorted(B6))
+def test_b6_a_flow_collection_of_quoted_items_is_read_in_time(tmp_path: Path, row: str) -> None:
+    _read_in_time(tmp_path, row, B6[row])
+
+# B7 (the same readers; flowreject._after_a_collection, s48-ffix's H8/M1/N1/Q1 rule): each line
+# of a flow collection that starts with ',' builds the list of every child of the collection
+# (and filters it by offset) to find the item before the ','; n such lines cost n^2. Measured
+# (read_skill): ``x: [a`` then 2,000 lines ``, b`` 0.48 s, 4,000 1.97 s, 8,000 (32 KB) 8.55 s;
+# a flow mapping's ``, kN: v`` lines 8,000 11.6 s; read, not refused.
+B7 = {
+    "a-list-of-comma-lines": "---\nname: p\ndescription: d\nx: [a" + "\n, b" * 30_000
+                             + "]\n---\n",
+    "a-mapping-of-comma-lines": "---\nname: p\ndescription: d\nx: {a: 1"
+                                + "".join(f"\n, k{i}: v" for i in range(20_000)) + "}\n---\n",
+}
+_open("test_b7_a_flow_collection_of_comma_lines_is_read_in_time",
+      "flowreject._after_a_collection lists every child for each ',' line", *sorted(B7))
+
+
+@pytest.mark.slow  # (each open row burns 6 s of CPU; runs with --slow)
+@pytest.mark.parametrize("row", sorted(B7))
+def test_b7_a_flow_collection_of_comma_lines_is_read_in_time(tmp_path: Path, row: str) -> None:
+    _read_in_time(tmp_path, row, B7[row])
 
 _GATE = """
 import sys
