@@ -134,9 +134,6 @@ def _square_case(pattern: re.Pattern[str], use: str, size: int = 1500) -> str | 
     return None
 
 
-_open("test_each_pattern_is_read_in_linear_time",
-      "runtime._BUN_READS: its tab group backtracks over a line of tabs (s49-freview B4; "
-      "runtime.py is s49-batchspeed's)", "runtime._BUN_READS")
 
 
 @pytest.mark.parametrize("name", sorted(USE))
