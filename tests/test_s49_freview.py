@@ -35,9 +35,12 @@ _open = OPEN.add
 #   lone-dash *pattern* was quadratic there and bounded it to 16,384 characters; its need is
 #   searched unbounded first): 80,000 characters 4.1 s, a 1 MB file ~11 minutes.
 # The run may stand anywhere in the frontmatter (a comment, a quoted or block scalar, a
-# description); a skill file of up to 1,048,576 bytes is read. Copilot CLI 1.0.102 runs the call
-# when a preToolUse hook times out (its ``timeoutSec`` is 30: the shared reference), so a
-# ``skill`` call of such a skill passes the gate whatever the plan says; check and apply hang.
+# description); a skill file of up to 1,048,576 bytes is read. check and apply hang; the gate's
+# answer to a Skill call with args (which reads the file) takes past the hook's 30 s. Where
+# that was measured it fails closed: Claude Code 2.1.332 denies the call of a hook with
+# ``onFailure: block`` that times out (the printed hooks have it). Copilot CLI 1.0.102 runs
+# the call of a timed-out hook, but its ``skill`` call carries no args, and the gate reads
+# the file only for args: no bypass is shown here.
 _BANGS = "!" * 60_000
 _DASH_COMMENTS = "- #" * 50_000
 B1 = {
