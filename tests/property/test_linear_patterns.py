@@ -36,7 +36,7 @@ USE = {
     "entryspans._FOLDED_OUT": "search", "entryspans._KEPT_RUN": "search",
     "flatyaml._NOT_A_KEY_FIRST": "search", "flatyaml._LINE": "match",
     "flatyaml._SAFE": "match", "flatyaml._DOUBLE": "match", "flowlenient._NESTS": "search",
-    "flowreject.BREAK": "search", "flowreject._GLUED": "search", "keyread._CRLF_RUN": "search",
+    "flowreject.BREAK": "search", "flowreject._GLUED": "search", "keyread._BREAK_RUN": "search",
     "nesting._BLOCK_INDICATOR": "search", "nesting._BLOCK_DASH": "search",
     "agentscan._STARTS": "search", "agentscan._WORD": "match", "agentscan._TOKEN": "match",
     "agentscan._SPACE": "match", "agentscan._HEADER": "match", "agentscan._BREAK": "search",
