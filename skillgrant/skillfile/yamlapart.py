@@ -46,14 +46,14 @@ def _complex_key(text: str) -> int:
 #: speed): searched first, so the rule's walk runs only in a text where one of them matches
 #: (``*`` is in most frontmatters, in ``Bash(git *)``; ``-`` in ``allowed-tools``). Each is
 #: linear: no two of its tries walk the same run (a tag's from the run's last ``!``; a lone
-#: dash's separation ends at the next ``-``, a comment's too: weaker than the rule's, which
-#: reads a comment to its line's end).
+#: dash's separation ends at the next ``-``, a comment's too, which it then accepts: weaker than
+#: the rule's, which reads a comment to its line's end; not a ``--``, as in ``git --version``).
 _ODD_COMPLEX_NEEDS: Final = (re.compile(r"\?"),)
 _COMPLEX_NEEDS: Final = _ODD_COMPLEX_NEEDS
 _CUT_ANCHOR_NEEDS: Final = (re.compile(r"&[A-Za-z0-9_-]++[?:%@`]"),
                             re.compile(r"\*[A-Za-z0-9_-]++[?:%@`]"))
 _CUT_TAG_NEEDS: Final = (re.compile(r"![^\s,\[\]{}!]*+[,\[\]{}]"),)
-_LONE_DASH_NEEDS: Final = (re.compile(r"-(?>(?:\s|(?<=\s)#[^\r\n-]*+)*)[\]},-]"),)
+_LONE_DASH_NEEDS: Final = (re.compile(r"-(?>(?:\s|(?<=\s)#[^\r\n-]*+)*)(?:[\]},]|(?<![\r\n-])-)"),)
 #: Each rule's walk and what every match of it holds (tests/test_yamlapart.py).
 RULES: Final = ((odd_complex_key, _ODD_COMPLEX_NEEDS), (_complex_key, _COMPLEX_NEEDS),
                 (cut_anchor, _CUT_ANCHOR_NEEDS), (cut_tag, _CUT_TAG_NEEDS),
