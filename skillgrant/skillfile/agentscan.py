@@ -14,7 +14,7 @@ are measured once and kept, and the answer is the expression's: its first match'
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import Final
 
 #: Where a match may start: 'mcp', a backslash, the word, a '?' first on a line or after
@@ -22,7 +22,7 @@ from typing import Final
 _STARTS: Final = re.compile(r"(?P<word>hooks|github)|(?P<key>(?:^|[\r\n{,\[])[ \t]*+\?)"
                             r"|(?P<anchor>(?:^|(?<=[\s\[{,:?]))&)|mcp|\\", re.IGNORECASE)
 _WORD: Final = re.compile(r"hooks|github", re.IGNORECASE)
-_TOKEN: Final = re.compile(r"\S*+")
+_TOKEN: Final = re.compile(r"\S++")
 _SPACE: Final = re.compile(r"\s*+")
 _HEADER: Final = re.compile(r"[|>][-+0-9]*+")
 _BREAK: Final = re.compile(r"[\r\n]")
@@ -37,16 +37,28 @@ class _Text:
         self.text = text
         self.breaks = [found.start() for found in _BREAK.finditer(text)]
         self.after_comment: dict[int, int] = {}
-        self.low = self.high = -1
+        self.separated: dict[int, int] = {}
+        self.keyed: dict[int, bool] = {}
+        self.starts: list[int] | None = None
+        self.ends: list[int] = []
 
     def token_end(self, at: int) -> int:
-        if not self.low <= at < self.high:
-            self.low, self.high = at, _end(_TOKEN, self.text, at)
-        return self.high
+        """The end of the ``\\S`` run holding ``at`` (the runs listed once, bisected: review
+        s49-freview2 F1)."""
+        if self.starts is None:
+            spans = [found.span() for found in _TOKEN.finditer(self.text)]
+            self.starts, self.ends = [one for one, _ in spans], [two for _, two in spans]
+        index = bisect_right(self.starts, at) - 1
+        return self.ends[index] if index >= 0 and at < self.ends[index] else at
 
     def separation(self, at: int) -> int:
         """The end of YAML's separation from ``at``, ``(?>(?:\\s|#[^\\r\\n]*+)+)`` (``at``
-        itself: none)."""
+        itself: none), kept by where it starts."""
+        if at not in self.separated:
+            self.separated[at] = self._separation(at)
+        return self.separated[at]
+
+    def _separation(self, at: int) -> int:
         text, passed = self.text, []
         while True:
             at = _end(_SPACE, text, at)
@@ -64,7 +76,12 @@ class _Text:
 
     def key_word(self, at: int) -> bool:
         """``(?:[|>][-+0-9]*SEP)?["']?(?:hooks|github)`` at ``at``, after at most four node
-        properties ``[&!]\\S*+SEP``."""
+        properties ``[&!]\\S*+SEP``; kept by where it is asked."""
+        if at not in self.keyed:
+            self.keyed[at] = self._key_word(at)
+        return self.keyed[at]
+
+    def _key_word(self, at: int) -> bool:
         text = self.text
         for _ in range(_PROPERTIES):
             if text[at:at + 1] not in ("&", "!"):

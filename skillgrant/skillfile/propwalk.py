@@ -13,7 +13,7 @@ of the last character its first match consumed, or -1.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 #: blank), with the blanks after it; a line's start (a CR in the blanks too) takes list dashes.
 _START: Final = re.compile(r"(?:[\n\r]|[\[{,]|[:?](?=[ \t\r])|(?P<top>^))[ \t\r]*+")
 _DASHES: Final = re.compile(r"(?:-[ \t\r]++)*+")
-_TOKEN: Final = re.compile(r"\S*+")
+_TOKEN: Final = re.compile(r"\S++")
 _BLANKS: Final = re.compile(r"[ \t\r]*+")
 #: A tag holding a flow indicator; an anchor or alias name ended by what Bun reads on.
 _CUT_TAG: Final = re.compile(r"![^\s,\[\]{}]*+[,\[\]{}]")
@@ -34,34 +34,43 @@ _KEY_BLANKS: Final = re.compile(r"[ \t]*+")
 _PLAIN_KEY: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_ .-]*+(?:\n|$)")
 #: A lone dash's starts, the property tokens before it, blanks and comments around it.
 _FLOW_START: Final = re.compile(r"[\[{,:]")
-_FLOW_TOKEN: Final = re.compile(r"[^\s,\[\]{}]*+")
+_FLOW_TOKEN: Final = re.compile(r"[^\s,\[\]{}]++")
 _SPACE: Final = re.compile(r"\s*+")
 _BREAK: Final = re.compile(r"[\r\n]")
 
 
 class _Runs:
-    """A text's property walks: each point's answer, kept (``memo``), and the end of the
-    last token measured (a start inside it ends where it does)."""
+    """A text's property walks: each point's answer, and each token end's, kept (``memo``,
+    ``after``); the tokens' spans listed once, so a start inside a token finds its end by
+    bisection (review s49-freview2 F1: one kept end was moved by the walk on)."""
 
     def __init__(self, text: str, token: re.Pattern[str]) -> None:
         self.text, self.token = text, token
         self.memo: dict[int, int] = {}
-        self.low = self.high = -1
+        self.after: dict[int, int] = {}
+        self.starts: list[int] | None = None
+        self.ends: list[int] = []
 
     def token_end(self, at: int) -> int:
-        if not self.low <= at < self.high:
-            self.low, self.high = at, _end(self.token, self.text, at)
-        return self.high
+        if self.starts is None:
+            spans = [found.span() for found in self.token.finditer(self.text)]
+            self.starts, self.ends = [one for one, _ in spans], [two for _, two in spans]
+        index = bisect_right(self.starts, at) - 1
+        return self.ends[index] if index >= 0 and at < self.ends[index] else at
 
     def walk(self, at: int, chain: str, gap: re.Pattern[str],
              target: Callable[[int], int]) -> int:
         """From ``at``: tokens led by a ``chain`` character, each followed by ``gap`` (one
         character at least), then what ``target`` finds there: its end, or -1."""
-        text, passed = self.text, []
+        text, passed, ended = self.text, [], []
         while at not in self.memo:
             passed.append(at)
             if at < len(text) and text[at] in chain:
                 end = self.token_end(at)
+                if end in self.after:
+                    answer = self.after[end]
+                    break
+                ended.append(end)
                 after = _end(gap, text, end)
                 if after > end:
                     at = after
@@ -69,9 +78,12 @@ class _Runs:
                 self.memo[at] = -1
             else:
                 self.memo[at] = target(at)
-        answer = self.memo[at]
+        else:
+            answer = self.memo[at]
         for point in passed:
             self.memo[point] = answer
+        for point in ended:
+            self.after[point] = answer
         return answer
 
 
