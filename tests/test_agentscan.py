@@ -34,12 +34,18 @@ def test_real_agent_texts() -> None:
 
 def test_the_shapes_a_search_walked_from_each_start_are_read_in_linear_time() -> None:
     """``[&`` (an anchor's run from each '&'), ``hooks #``, ``[? #``, `` &a #`` (a comment
-    from each start inside it): 4N characters cost about 4 times N (the expression: 16)."""
+    from each start inside it): 4N characters cost about 4 times N (the expression: 16), best of
+    3 process times."""
     for token in ("[&", "hooks #", "[? #", " &a #", 'hooks"#', "&a &a ", "? !t |- "):
-        costs = []
-        for size in (20_000, 80_000):
-            text = token * (size // len(token))
-            start = time.process_time()
-            first_run(text)
-            costs.append(time.process_time() - start)
+        costs = [_cost(token * (size // len(token))) for size in (20_000, 80_000)]
         assert costs[1] < 8 * max(costs[0], 0.001), (token, costs)
+
+
+def _cost(text: str) -> float:
+    """The process time of ``first_run(text)``, best of 3."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        first_run(text)
+        best = min(best, time.process_time() - start)
+    return best
