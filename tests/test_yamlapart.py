@@ -1,11 +1,13 @@
-"""yamlapart's searches: each rule's pattern is searched only in a text holding what every
-match of it holds (``RULES``: patterns led by a literal character); the answer is the
-pattern's own search, on any text."""
+"""yamlapart's searches: each rule is looked for only in a text holding what every match of
+it holds (``RULES``: patterns led by a literal character), by a walk in linear time
+(skillfile.propwalk); the answer is the rule's regular expression's own (the reference,
+tests/yamlapart_reference.py), on any text."""
 
 from __future__ import annotations
 
 import re
 
+import yamlapart_reference as reference
 from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,34 +16,37 @@ from skillgrant.skillfile import yamlapart
 from skillgrant.skillfile.yamlspan import compose as yamlspan_compose
 
 #: The characters the rules are made of, and a few others.
-_ALPHABET = st.sampled_from([*"?&*-!:[]{},% @`#'\"\t\r\nab_9.", "? ", "&a", "*b:", "- ]"])
+_ALPHABET = st.sampled_from([*"?&*-!:[]{},% @`#'\"\t\r\nab_9.\x0c", "? ", "&a", "*b:", "- ]",
+                             "!a,", " #", "\r\n", "- "])
+#: Each rule's regular expression, in ``RULES``' order.
+_REFERENCE = (reference.ODD_COMPLEX_KEY, yamlapart._COMPLEX_KEY, reference.CUT_ANCHOR,
+              reference.CUT_TAG, reference.LONE_DASH)
+
+
+def _answers_as_reference(text: str) -> None:
+    for (rule, needs), pattern in zip(yamlapart.RULES, _REFERENCE, strict=True):
+        at = reference.answer(pattern, text)
+        expected = None if at < 0 else ("why", at)
+        assert yamlapart._found(text, rule, needs, "why") == expected, (pattern.pattern, text)
 
 
 @settings(max_examples=examples(3000), deadline=None)
-@given(st.lists(_ALPHABET, max_size=40).map("".join))
+@given(st.lists(_ALPHABET, max_size=60).map("".join))
 def test_each_rule_answers_as_its_own_pattern(text: str) -> None:
-    for pattern, needs in yamlapart.RULES:
-        found = pattern.search(text)
-        expected = None if found is None else ("why", found.end() - 1)
-        assert yamlapart._found(text, pattern, needs, "why") == expected, (pattern.pattern, text)
-        # What lets _found search from the needed text's line: a match holds no line break
-        # but the one it may begin with (a lone dash's may run over lines, L1 of review
-        # s48-freview2: _found searches it from the text's start).
-        assert (found is None or pattern is yamlapart._LONE_DASH
-                or "\n" not in found.group()[1:]), (pattern.pattern, text)
+    _answers_as_reference(text)
 
 
-def test_a_rule_is_searched_from_its_first_needed_line() -> None:
+def test_a_rule_is_found_first_where_its_needs_match_on_several_lines() -> None:
     """The first match is found when the needs match on several lines, in either order (an
-    alias's need on an early line, an anchor's on a later one), and at the text's start."""
+    alias's need on an early line, an anchor's on a later one), and at the text's start; and
+    where starts sit inside another start's run (review s49-freview B2's shapes, short)."""
     texts = ["a: b\nc: *x:\nd: &y:\n", "a: b\nc: &y:\nd: *x:\n", "*x: a\n&y: b\n",
              "a: 'q*x:'\nb: *y:\n", "- ? b\n? >#\n", "a: [b]\nc: !x,\nd: [e, -]\n",
-             "x: 1\n\n  - *a@\n"]
+             "x: 1\n\n  - *a@\n", "y: c # " + ", &a" * 9 + " x!a,\n",
+             "y: c # " + ": !" * 9 + " x&a:\n", "[&a,!b, !c,]", "x:\r- &a !b,",
+             "a: [ # [-]\n -]", "- [? !a-[? !a-[? !a\n", "\t- - !a,"]
     for text in texts:
-        for pattern, needs in yamlapart.RULES:
-            found = pattern.search(text)
-            expected = None if found is None else ("why", found.end() - 1)
-            assert yamlapart._found(text, pattern, needs, "why") == expected, (pattern, text)
+        _answers_as_reference(text)
 
 
 def test_the_rules_are_found_in_real_texts() -> None:
@@ -55,19 +60,14 @@ def test_the_rules_are_found_in_real_texts() -> None:
     assert all(isinstance(p, re.Pattern) for _, needs in yamlapart.RULES for p in needs)
 
 
-def test_a_long_text_with_a_dash_before_a_closer_is_refused_unsearched() -> None:
-    """A lone dash's pattern may run over lines and comments, and its search grows as the
-    square of a line of ``, #`` runs (review s48-freview2 P1): past ``_LONE_DASH_SEARCHED``
-    characters a text its need matches is refused, not searched; below it, searched."""
-    bound = yamlapart._LONE_DASH_SEARCHED
-    short = "a: b-]\n" + "c: d\n" * ((bound - 8) // 5)
-    long = short + "c: d\n" * 4
-    assert len(short) <= bound < len(long)
-    assert yamlapart.apart_as_read(short) is None  # (`b-]`: no dash alone in a collection)
-    assert yamlapart.apart_as_read(long) == (yamlapart._DASH, 4)
-    runs = "a: [" + ", #" * (bound // 2) + "\n  -]\n"  # (the square-cost shape, over the bound)
-    assert yamlapart.apart_as_read(runs) is not None
-    assert yamlapart.apart_as_read("a: b-]\n" + "c: d\n" * 100) is None
+def test_a_long_text_with_a_dash_before_a_closer_is_searched_whole() -> None:
+    """A lone dash's rule may run over lines and comments; its regular expression grew as the
+    square of a line of ``, #`` runs (review s48-freview2 P1), so a long text its need matched
+    was refused unsearched (16,384 characters); the walk reads it whole."""
+    text = "a: b-]\n" + "c: d\n" * 4000
+    assert yamlapart.apart_as_read(text) is None  # (`b-]`: no dash alone in a collection)
+    runs = "a: [" + ", #" * 10_000 + "\n  -]\n"
+    assert yamlapart.apart_as_read(runs) == (yamlapart._DASH, len(runs) - 3)
 
 
 def test_each_needed_text_is_led_by_a_literal_character() -> None:

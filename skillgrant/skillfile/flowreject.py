@@ -5,6 +5,7 @@ indicator, text right after a closing quote or bracket. Part of the runtime's re
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Final
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -37,12 +38,21 @@ def flow_node(text: str, node: Node, parent: int,
 
 def _glued_comment(text: str, node: Node, children: list[Node]) -> tuple[str, int] | None:
     """A ``#`` right after a flow indicator (``[#``, ``,#``), which PyYAML takes for a
-    comment and Bun rejects; quoted items are skipped."""
+    comment and Bun rejects; quoted items are skipped (found by their starts, in order:
+    review s49-freview B6)."""
     quoted = [(c.start_mark.index, c.end_mark.index) for c in children
               if isinstance(c, ScalarNode) and c.style in ("'", '"')]
+    starts = [start for start, _ in quoted]
+    ordered = starts == sorted(starts)
     for found in _GLUED.finditer(text, node.start_mark.index, node.end_mark.index):
-        if not any(start <= found.start() < end for start, end in quoted):
-            return "a '#' right after a flow indicator", found.start() + 1
+        at = found.start()
+        if ordered:
+            index = bisect_right(starts, at) - 1
+            inside = index >= 0 and at < quoted[index][1]
+        else:
+            inside = any(start <= at < end for start, end in quoted)
+        if not inside:
+            return "a '#' right after a flow indicator", at + 1
     return None
 
 
@@ -53,6 +63,7 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
     # A comment line between a node's properties and its content is separation, read at any
     # column (review s47-freview F2/S5: `y:` ⏎ ` &a` ⏎ `# c` ⏎ `  "y"`).
     content = content_start(text, start) if text[start:start + 1] in ("&", "!") else start
+    items: dict[int, tuple[list[Node], list[int]]] = {}
     for found in BREAK.finditer(text, start, end):
         at = found.end()
         first = at
@@ -69,7 +80,8 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
             if not (collection and rest[0] in "]},"):  # (Bun reads those so: review H5)
                 return "a tab before the text of a continuation line", first
             first, char = text.index(rest[0], first), rest[0]
-        if collection and char == "," and _after_a_collection(text, node, first):  # (review H8)
+        if collection and char == "," and _after_a_collection(  # (review H8)
+                text, node, first, items):
             return "a ',' first on a line after a nested collection, not indented past its " \
                 "block", first
         if collection and (parent < 0 or char in "]},#"):
@@ -79,26 +91,45 @@ def _misplaced_line(text: str, node: Node, parent: int) -> tuple[str, int] | Non
     return None
 
 
-def _after_a_collection(text: str, node: Node, at: int) -> bool:
+def _after_a_collection(text: str, node: Node, at: int,
+                        items: dict[int, tuple[list[Node], list[int]]]) -> bool:
     """Whether the last item of the flow collection ``node`` begun before the ``,`` at ``at``
     (a key or a value of a mapping; of a single pair written without braces, ``[a: [b]``, its
     value; of a collection holding ``at``, its own last item: review s48-freview2 Q1) is
-    itself a collection, or a value left empty after its ``:`` (``[k:`` ⏎ ``, b]``: N1)."""
+    itself a collection, or a value left empty after its ``:`` (``[k:`` ⏎ ``, b]``: N1).
+    ``items``: each collection's items and their starts, kept across a node's lines (review
+    s49-freview B7)."""
     last: Node = node
     previous: Node | None = None
     while isinstance(last, (MappingNode, SequenceNode)):
-        items = [child for pair in last.value for child in (pair if isinstance(pair, tuple)
-                                                             else (pair,))]
+        children, starts = _items(last, items)
         # (an empty value starts between the line's start and the ','; nothing else can)
-        before = [child for child in items if child.start_mark.index <= at]
+        if starts == []:  # (not in order: each item asked)
+            before = [child for child in children if child.start_mark.index <= at]
+        else:
+            count = bisect_right(starts, at)
+            before = children[max(count - 2, 0):count]
         if not before:
             return False
         last, previous = before[-1], (before[-2] if len(before) > 1 else None)
         if not isinstance(last, (MappingNode, SequenceNode)) or (
                 last.end_mark.index <= at
-                and text[content_start(text, last.start_mark.index):][:1] in ("{", "[")):
+                and text[(first := content_start(text, last.start_mark.index)):first + 1]
+                in ("{", "[")):
             break  # (a collection before the line; else one holding it, or a single pair)
     if isinstance(last, ScalarNode):
         return (last.value == "" and last.style in (None, "") and previous is not None
                 and ":" in text[previous.end_mark.index:last.start_mark.index].split("#")[0])
     return True
+
+
+def _items(node: MappingNode | SequenceNode,
+           items: dict[int, tuple[list[Node], list[int]]]) -> tuple[list[Node], list[int]]:
+    """A collection's items (a mapping's keys and values) and their starts (none when they are
+    not in order), made once per collection."""
+    if id(node) not in items:
+        children = [child for pair in node.value for child in (pair if isinstance(pair, tuple)
+                                                                else (pair,))]
+        starts = [child.start_mark.index for child in children]
+        items[id(node)] = (children, starts if starts == sorted(starts) else [])
+    return items[id(node)]

@@ -26,11 +26,11 @@
 from __future__ import annotations
 
 import os
-import re
 from typing import Final
 
 from ..errors import SkillFileError
 from ..limits import MAX_FILE_BYTES
+from .agentscan import first_run
 from .bounded import read_bounded
 from .pluginruns import member, said
 from .yamlspan import line_column
@@ -44,17 +44,6 @@ HOOKS_MODULE: Final = os.path.join("hooks", "register.ts")
 FOLDERS: Final = (COPILOT_LAYOUT, AGENTS, WORKFLOWS, HOOKS_MODULE)
 #: At most this many agent files and folders are read in one place; more is refused.
 _MAX_AGENTS: Final = 1000
-#: What in an agent file may declare what Copilot CLI runs for the agent: ``mcp-servers``
-#: (any 'mcp'), ``hooks`` (review s48-freview C1: customAgentsParseMarkdown reads them) and
-#: ``github`` (its permissions and toolsets) as a key (the word, then ':', or after a '?'), or
-#: anchored (an alias key, ``*k :``, reads as the word: measured), or an escape that may
-#: spell one.
-_SEP = r"(?>(?:\s|#[^\r\n]*+)+)"  # YAML's separation, taken whole (s48-freview2 K1, P1, P1b)
-_RUNS = re.compile(rf"mcp|\\|(?:hooks|github)[\"']?{_SEP}?:|(?:(?:^|[\r\n{{,\[])[ \t]*\?{_SEP}?"
-                   rf"|(?:^|(?<=[\s\[{{,:?]))&\S*+{_SEP})(?:[&!]\S*+{_SEP}){{0,4}}"
-                   rf"(?:[|>][-+0-9]*{_SEP})?[\"']?(?:hooks|github)", re.IGNORECASE)
-
-
 def folder_runs(root: str, name: str) -> None:
     """Raise SkillFileError, located (``PATH:LINE:COLUMN: why``), for the plugin folder
     ``name`` (one of ``FOLDERS``) at the plugin root ``root`` when it runs or grants."""
@@ -102,7 +91,7 @@ def manifest_parts(root: str, text: str, value: dict[str, object]) -> str | None
 def agents_run(places: list[str]) -> None:
     """Raise SkillFileError, located, for the first agent file under ``places`` (files, or
     folders walked for Markdown files) whose text may declare ``mcp-servers``, ``hooks`` or
-    ``github`` (``_RUNS``)."""
+    ``github`` (``agentscan.first_run``)."""
     files: list[str] = []
     for place in places:
         if os.path.isdir(place):
@@ -127,9 +116,9 @@ def agents_run(places: list[str]) -> None:
             raise SkillFileError(f"{path}:1:1: cannot read the plugin's agent file "
                     f"({e.strerror or e}); skillgrant refuses what it cannot read of a plugin"
                     ) from e
-        match = _RUNS.search(text)
-        if match is not None:
-            line, column = line_column(text, match.start())
+        start = first_run(text)
+        if start >= 0:
+            line, column = line_column(text, start)
             raise SkillFileError(f"{path}:{line}:{column}: the plugin's agent file "
                     "may declare mcp-servers, hooks or github settings (it holds 'mcp', a "
                     "backslash, or a 'hooks' or 'github' key), whose commands Copilot CLI "

@@ -62,10 +62,12 @@ _BUN_MAY_ACCEPT: Final = re.compile("anchor|alias|merge key|nested more than|nes
 #: s47-freview2, each measured): a lone CR (a line break: `x: ` CR `: b` is an empty key), a
 #: vertical tab or form feed, a comment or blank line indented with a tab, a plain value
 #: starting with `,` (after an anchor or a tag too). Where PyYAML rejects a text holding one,
-#: Bun may read it.
+#: Bun may read it. Each group tried once per start (s49-freview B4, B5: a line of tabs, a run
+#: of ``: !``): the tab group takes its line's blanks whole; the comma group's properties do not
+#: end with ':' (a ':' ending one starts the same walk on: the texts matched are the same).
 _BUN_READS: Final = re.compile(r"(?P<cr>\r(?!\n))|(?P<ff>[\x0b\x0c])"
-                               r"|(?P<tab>^[ \t]*\t[ \t]*(?:#|\r?$))"
-                               r"|(?P<comma>:[ \t]+(?:[&!]\S*[ \t]+)*,)", re.MULTILINE)
+                               r"|(?P<tab>^(?=[ \t]*\t)[ \t]*+(?:#|\r?$))"
+                               r"|(?P<comma>:[ \t]++(?:[&!]\S*+(?<!:)[ \t]++)*+,)", re.MULTILINE)
 _ODD_NAMES: Final = {"cr": "a carriage return alone", "ff": "a vertical tab or a form feed",
                      "tab": "a comment or blank line indented with a tab",
                      "comma": "a value starting with ','", "": "a character"}

@@ -13,49 +13,51 @@ from typing import TYPE_CHECKING, Final
 from yaml.nodes import CollectionNode, MappingNode
 
 from .judged import JUDGED
+from .propwalk import cut_anchor, cut_tag, lone_dash, odd_complex_key
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from yaml.nodes import Node
 
 #: YAML's complex-key indicator: a ``?`` first on a line (after blanks, dashes; a line starts
 #: after a lone CR too: review s48-freview H4) or after a flow collection's opening bracket,
 #: then a blank or the line's end.
 _COMPLEX_KEY: Final = re.compile(r"(?:^|[\n\r])[ \t-]*\?(?=[ \t\r\n]|$)|[\[{][ \t]*\?(?=[ \t\r\n])")
-#: Of those, one whose line holds more than a plain scalar key (anchors and tags before it).
-_ODD_COMPLEX_KEY: Final = re.compile(
-    r"(?:(?:^|[\n\r])[ \t-]*|[\[{][ \t]*)\?(?=[ \t\r\n]|$)"
-    r"(?![ \t]+(?:[!&][^\s]*[ \t]+)*[A-Za-z0-9_][A-Za-z0-9_ .-]*(?:\n|$))")
-#: An anchor or alias at a node's start (after a tag, a lone CR) whose name PyYAML ends where
-#: Bun goes on.
-_CUT_ANCHOR: Final = re.compile(r"(?:(?:^|[\n\r])[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
-                                r"|\?[ \t\r]+)(?:![^\s]*[ \t\r]+)*[&*][A-Za-z0-9_-]+[?:%@`]")
-#: A ``-`` alone between a flow collection's indicators (``[-]``, ``[a, -]``, ``{a: -}``),
-#: behind node properties too (``[a, &b -]``, ``{a: !!str -}``: review s44-freview N7), with
-#: line breaks and comments around it (``[a,`` ⏎ ``  -]``: review s48-freview2 L1).
-_LONE_DASH: Final = re.compile(r"(?:[\[{,:])(?>(?:\s|(?<=\s)#[^\r\n]*+)*)(?:[&!][^\s,\[\]{}]*\s+)*"
-                               r"-(?=(?>(?:\s|(?<=\s)#[^\r\n]*+)*)[\]},])")  # (`{"a":-}`: N7c)
+#: The rules found by a walk of the text (``propwalk``: the regular expressions they were,
+#: tests/yamlapart_reference.py, walked each run of node properties from every start it
+#: holds, as the square of its length: review s49-freview B1, B2). Of the complex keys, one
+#: whose line holds more than a plain scalar key (anchors and tags before it). An anchor or
+#: alias at a node's start (after a tag, a lone CR) whose name PyYAML ends where Bun goes on.
 #: A tag at a node's start holding a flow indicator (``[!, a]``, ``x: !a,b``): PyYAML ends a tag
-#: only at a blank, Bun (YAML 1.2) at a flow indicator too (N7).
-_CUT_TAG: Final = re.compile(r"(?:(?:^|[\n\r])[ \t\r]*(?:-[ \t\r]+)*|:[ \t\r]+|[\[{,][ \t\r]*"
-                             r"|\?[ \t\r]+)(?:&[^\s]*[ \t\r]+)*![^\s,\[\]{}]*[,\[\]{}]")
-#: Text every match of the pattern holds (each pattern's tail), as patterns each led by a
-#: literal character (found at C speed; a character class first is tried at every character):
-#: searched first, so the pattern, whose first part is tried at every character, is searched
-#: only in a text where one of them matches (``*`` is in most frontmatters, in ``Bash(git *)``;
-#: ``-`` in ``allowed-tools``). Kept beside each pattern, not in a dict keyed by it: hashing a
-#: compiled pattern hashes its code, a few thousand instructions a lookup.
+#: only at a blank, Bun (YAML 1.2) at a flow indicator too (N7). A ``-`` alone between a flow
+#: collection's indicators (``[-]``, ``[a, -]``, ``{a: -}``), behind node properties too
+#: (``[a, &b -]``, ``{a: !!str -}``: review s44-freview N7), with line breaks and comments
+#: around it (``[a,`` ⏎ ``  -]``: review s48-freview2 L1; ``{"a":-}``: N7c). And the complex
+#: keys (a regular expression whose tries walk no run twice):
+
+
+def _complex_key(text: str) -> int:
+    found = _COMPLEX_KEY.search(text)
+    return -1 if found is None else found.end() - 1
+
+
+#: Text every match of a rule holds, as patterns each led by a literal character (found at C
+#: speed): searched first, so the rule's walk runs only in a text where one of them matches
+#: (``*`` is in most frontmatters, in ``Bash(git *)``; ``-`` in ``allowed-tools``). Each is
+#: linear: no two of its tries walk the same run (a tag's from the run's last ``!``; a lone
+#: dash's separation ends at the next ``-``, a comment's too, which it then accepts: weaker than
+#: the rule's, which reads a comment to its line's end; not a ``--``, as in ``git --version``).
 _ODD_COMPLEX_NEEDS: Final = (re.compile(r"\?"),)
 _COMPLEX_NEEDS: Final = _ODD_COMPLEX_NEEDS
-_CUT_ANCHOR_NEEDS: Final = (re.compile(r"&[A-Za-z0-9_-]+[?:%@`]"),
-                            re.compile(r"\*[A-Za-z0-9_-]+[?:%@`]"))
-_CUT_TAG_NEEDS: Final = (re.compile(r"![^\s,\[\]{}]*[,\[\]{}]"),)
-#: The longest text searched for a lone dash once its need matched (longer: refused).
-_LONE_DASH_SEARCHED: Final = 16_384
-_LONE_DASH_NEEDS: Final = (re.compile(r"-(?>(?:\s|(?<=\s)#[^\r\n]*+)*)[\]},]"),)
-#: Each rule's pattern and what every match of it holds (tests/test_yamlapart.py).
-RULES: Final = ((_ODD_COMPLEX_KEY, _ODD_COMPLEX_NEEDS), (_COMPLEX_KEY, _COMPLEX_NEEDS),
-                (_CUT_ANCHOR, _CUT_ANCHOR_NEEDS), (_CUT_TAG, _CUT_TAG_NEEDS),
-                (_LONE_DASH, _LONE_DASH_NEEDS))
+_CUT_ANCHOR_NEEDS: Final = (re.compile(r"&[A-Za-z0-9_-]++[?:%@`]"),
+                            re.compile(r"\*[A-Za-z0-9_-]++[?:%@`]"))
+_CUT_TAG_NEEDS: Final = (re.compile(r"![^\s,\[\]{}!]*+[,\[\]{}]"),)
+_LONE_DASH_NEEDS: Final = (re.compile(r"-(?>(?:\s|(?<=\s)#[^\r\n-]*+)*)(?:[\]},]|(?<![\r\n-])-)"),)
+#: Each rule's walk and what every match of it holds (tests/test_yamlapart.py).
+RULES: Final = ((odd_complex_key, _ODD_COMPLEX_NEEDS), (_complex_key, _COMPLEX_NEEDS),
+                (cut_anchor, _CUT_ANCHOR_NEEDS), (cut_tag, _CUT_TAG_NEEDS),
+                (lone_dash, _LONE_DASH_NEEDS))
 
 _COMPLEX: Final = ("a complex key ('? '): Claude Code's YAML parser reads the lines around one "
                    "otherwise than skillgrant's, so what it grants cannot be computed; write "
@@ -76,10 +78,10 @@ def apart_as_read(yaml_text: str, root: Node | None = None, *,
     (`? >#`, `? ''#c`: Bun rejects it; review s43-freview F4), an anchor cut short (`&a:{`:
     F11, F11b), a lone dash in a flow collection (F12). ``composed``: ``root`` is PyYAML's
     composition of the text itself (``flow_oddity``)."""
-    return (_found(yaml_text, _ODD_COMPLEX_KEY, _ODD_COMPLEX_NEEDS, _COMPLEX)
-            or _found(yaml_text, _CUT_ANCHOR, _CUT_ANCHOR_NEEDS, _ANCHOR)
-            or _found(yaml_text, _CUT_TAG, _CUT_TAG_NEEDS, _TAG)
-            or _found(yaml_text, _LONE_DASH, _LONE_DASH_NEEDS, _DASH)
+    return (_found(yaml_text, odd_complex_key, _ODD_COMPLEX_NEEDS, _COMPLEX)
+            or _found(yaml_text, cut_anchor, _CUT_ANCHOR_NEEDS, _ANCHOR)
+            or _found(yaml_text, cut_tag, _CUT_TAG_NEEDS, _TAG)
+            or _found(yaml_text, lone_dash, _LONE_DASH_NEEDS, _DASH)
             or flow_oddity(yaml_text, root, composed=composed))
 
 
@@ -187,8 +189,8 @@ _FLOW: Final = ("a node property, an alias or a complex key inside a flow collec
 def apart_as_rejected(yaml_text: str) -> tuple[str, int] | None:
     """For a text PyYAML rejects, which Bun is taken to reject too: any complex key (Bun may
     read the text as written: a tab-indented line before one, F4), an anchor cut short."""
-    return (_found(yaml_text, _COMPLEX_KEY, _COMPLEX_NEEDS, _COMPLEX)
-            or _found(yaml_text, _CUT_ANCHOR, _CUT_ANCHOR_NEEDS, _ANCHOR))
+    return (_found(yaml_text, _complex_key, _COMPLEX_NEEDS, _COMPLEX)
+            or _found(yaml_text, cut_anchor, _CUT_ANCHOR_NEEDS, _ANCHOR))
 
 
 def judged_keys(yaml_text: str) -> tuple[str, int] | None:
@@ -201,33 +203,11 @@ def judged_keys(yaml_text: str) -> tuple[str, int] | None:
     return None
 
 
-def _found(yaml_text: str, pattern: re.Pattern[str], needs: tuple[re.Pattern[str], ...],
+def _found(yaml_text: str, rule: Callable[[str], int], needs: tuple[re.Pattern[str], ...],
            why: str) -> tuple[str, int] | None:
-    """``pattern``'s first match in ``yaml_text`` (why, and the offset of its last
-    character), searched from the line of the first text a match needs: every match of a rule
-    but ``_LONE_DASH`` lies on one line (its blanks and classes hold no line break; one may
-    begin with the line break before it) and ends with a text one of ``needs`` matches, so none
-    begins before the line break ahead of that line, and a search from there finds the first
-    one (no rule has a lookbehind; ``^`` matches at the text's start only, as the search from
-    0 has it)."""
-    for need in needs:
-        if need.search(yaml_text):
-            return _first_match(yaml_text, pattern, needs, why)
-    return None
-
-
-def _first_match(yaml_text: str, pattern: re.Pattern[str], needs: tuple[re.Pattern[str], ...],
-                 why: str) -> tuple[str, int] | None:
-    """``_found`` once a need matched: the search from the first needed text's line."""
-    first = len(yaml_text)
-    for need in needs:
-        hit = need.search(yaml_text)
-        if hit is not None and hit.start() < first:
-            first = hit.start()
-    # (a lone dash's match may run over line breaks and comments: searched from the start; its
-    # cost grows as the square of a line of ', #' runs, so a long text is refused unsearched)
-    if pattern is _LONE_DASH and len(yaml_text) > _LONE_DASH_SEARCHED:
-        return why, first
-    start = 0 if pattern is _LONE_DASH else max(yaml_text.rfind("\n", 0, first), 0)
-    found = pattern.search(yaml_text, start)
-    return None if found is None else (why, found.end() - 1)
+    """``rule``'s first match in ``yaml_text`` (why, and the offset of its last character),
+    looked for only where one of ``needs`` matches."""
+    if not any(need.search(yaml_text) for need in needs):
+        return None
+    found = rule(yaml_text)
+    return None if found < 0 else (why, found)
