@@ -276,8 +276,6 @@ def session_problem(received: Mapping[str, str],
 def _uncarried(sent_values: Mapping[str, str | None]) -> str | None:
     """Why a compared value the session sent names a variable no header carries (its
     reading is the session's, not the service's: s49-greview V1), or None."""
-    from .envpaths import named_variables
-
     for name in COMPARED:
         value = sent_values.get(name) or ""
         other = next((v for v in named_variables(value) if v not in COMPARED and
@@ -327,3 +325,21 @@ def project_of(folder: str, transcript: object,
                       f"{transcript[:300]!r} is not in the project folder of {folder[:300]!r} "
                       f"under {config!r}")
     return folder, None
+
+
+def named_variables(value: str) -> list[str]:
+    """The variables ``value`` reads (``$NAME``, ``${NAME…}``, ``${!NAME}``), as
+    ``_expanded`` reads them: under ``skillgrant serve`` one the request does not carry makes
+    the value's reading the service's, not the session's (s49-greview V1)."""
+    found: list[str] = []
+    at = value.find("$")
+    while at >= 0:
+        start = at + 1 + (value[at + 1:at + 2] == "{")
+        start += value[start:start + 1] in ("!", "#")
+        end = start
+        while end < len(value) and (value[end].isalnum() or value[end] == "_"):
+            end += 1
+        if end > start and not value[start].isdigit():  # (`$1`: no variable)
+            found.append(value[start:end])
+        at = value.find("$", at + 1)
+    return found

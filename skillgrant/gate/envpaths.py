@@ -142,24 +142,6 @@ def _shell_words(text: str) -> list[str]:
 _SPLITS: Final = frozenset(":=,;`()|&<>")
 
 
-def named_variables(value: str) -> list[str]:
-    """The variables ``value`` reads (``$NAME``, ``${NAME…}``, ``${!NAME}``), as
-    ``_expanded`` reads them: under ``skillgrant serve`` one the request does not carry makes
-    the value's reading the service's, not the session's (s49-greview V1)."""
-    found: list[str] = []
-    at = value.find("$")
-    while at >= 0:
-        start = at + 1 + (value[at + 1:at + 2] == "{")
-        start += value[start:start + 1] in ("!", "#")
-        end = start
-        while end < len(value) and (value[end].isalnum() or value[end] == "_"):
-            end += 1
-        if end > start and not value[start].isdigit():  # (`$1`: no variable)
-            found.append(value[start:end])
-        at = value.find("$", at + 1)
-    return found
-
-
 def _file_name(word: str) -> bool:
     """Whether ``word`` (no ``/``) looks like a file's name: a dot before a last part of a
     letter then letters and digits (``common.mk``), or a dot then a letter first

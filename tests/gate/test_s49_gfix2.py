@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from skillgrant.gate.envpaths import named_paths, named_variables
+from skillgrant.gate.environment import named_variables
+from skillgrant.gate.envpaths import named_paths
 from skillgrant.gate.planprograms import plan_programs
 from skillgrant.gate.readers import writer_of
 from skillgrant.gate.runneropts import entry_run
