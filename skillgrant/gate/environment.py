@@ -238,6 +238,22 @@ def session_problem(received: Mapping[str, str],
         return (f"the session's {', '.join(differing)} {verb} from the service's, so what the "
                 "call must not write is not known here: start `skillgrant serve` from the "
                 "session's environment, or use the `skillgrant hook` command")
+    return _uncarried(sent_values)
+
+
+def _uncarried(sent_values: Mapping[str, str | None]) -> str | None:
+    """Why a compared value the session sent names a variable no header carries (its
+    reading is the session's, not the service's: s49-greview V1), or None."""
+    from .envpaths import named_variables
+
+    for name in COMPARED:
+        value = sent_values.get(name) or ""
+        other = next((v for v in named_variables(value) if v not in COMPARED and
+                      v not in (PROJECT, "PWD")), None) if "$" in value else None
+        if other is not None:
+            return (f"the session's {name} reads ${other}, a variable a request does not "
+                    "carry, so the paths it names are not known here: use the `skillgrant "
+                    "hook` command, or give it a value without it")
     return None
 
 

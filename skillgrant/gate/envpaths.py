@@ -58,7 +58,13 @@ def named_paths(value: str) -> list[str]:
     ``$NAME`` and ``${NAME}`` are read from the environment (``$PWD`` as ``.``: a shell's
     folder, the call's or the project's)."""
     found: list[str] = []
-    for word in _expanded(value).translate(_SEPARATORS).split():
+    words = []
+    for expanded in _expanded(value):
+        words += expanded.translate(_SEPARATORS).split()
+        if "'" in expanded or '"' in expanded or "\\" in expanded:
+            words += _shell_words(expanded)  # (`"$PWD"/x`, `'tools'/x`: s48-greview2 E1)
+    found += _required(words) if "-r" in value or "--" in value else []
+    for word in dict.fromkeys(words):
         word = word.removeprefix("@")  # java's and javac's `@argfile` (review s47-greview2)
         slash = word.find("/")
         if slash >= 0:
@@ -72,6 +78,85 @@ def named_paths(value: str) -> list[str]:
                 found.append(word[start:])
         elif _file_name(word):
             found.append(word)
+    return [_unpatterned(p) for p in found]
+
+
+def _required(words: list[str]) -> list[str]:
+    """The files node may load for each path a preload option in ``words`` names, apart or
+    attached (``--require ./pre``: ``./pre.js``, …, the folder ``./pre/``; ``-r./pre``:
+    ``planpaths.required``; s49-greview E2)."""
+    from .planpaths import required
+
+    found: list[str] = []
+    for at, word in enumerate(words):
+        spec = words[at + 1] if word in _PRELOADS and at + 1 < len(words) else \
+            word[2:] if word[:2] == "-r" and word[2:3] in (".", "/") else ""
+        found += required(spec) if spec else []
+    return found
+
+
+def _unpatterned(path: str) -> str:
+    """``path``, or where it holds a pattern a shell expands (``tools/ss?.sh``, ``{a,b}``:
+    s49-greview E1), the folder before the pattern (guarded whole: any file it may match);
+    ``./`` for one in the folder a program starts in (not guarded: ``session_paths``)."""
+    cut = min((path.find(c) for c in "*?[{" if c in path), default=-1)
+    if cut < 0:
+        return path
+    head = path[:cut]
+    return head.rsplit("/", 1)[0] + "/" if "/" in head else "./"
+
+
+def _shell_words(text: str) -> list[str]:
+    """``text``'s words as a shell joins them: a quoted part and the unquoted ones beside it
+    one word (quotes removed; a backslash escapes the character after it, outside single
+    quotes), each split further at ``_SEPARATORS``' characters outside quotes."""
+    words: list[str] = []
+    word: list[str] = []
+    quote = ""
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if quote:
+            if char == quote:
+                quote = ""
+            elif char == "\\" and quote == '"' and text[at + 1:at + 2] in ('"', "\\", "$", "`"):
+                word.append(text[at + 1])
+                at += 1
+            else:
+                word.append(char)
+        elif char in ("'", '"'):
+            quote = char
+        elif char == "\\":
+            word.append(text[at + 1:at + 2])
+            at += 1
+        elif char.isspace() or char in _SPLITS:
+            words.append("".join(word))
+            word = []
+        else:
+            word.append(char)
+        at += 1
+    return [w for w in (*words, "".join(word)) if w]
+
+
+#: What ends a word outside quotes in ``_shell_words``: ``_SEPARATORS``' characters.
+_SPLITS: Final = frozenset(":=,;`()|&<>")
+
+
+def named_variables(value: str) -> list[str]:
+    """The variables ``value`` reads (``$NAME``, ``${NAME…}``, ``${!NAME}``), as
+    ``_expanded`` reads them: under ``skillgrant serve`` one the request does not carry makes
+    the value's reading the service's, not the session's (s49-greview V1)."""
+    found: list[str] = []
+    at = value.find("$")
+    while at >= 0:
+        start = at + 1 + (value[at + 1:at + 2] == "{")
+        start += value[start:start + 1] in ("!", "#")
+        end = start
+        while end < len(value) and (value[end].isalnum() or value[end] == "_"):
+            end += 1
+        if end > start and not value[start].isdigit():  # (`$1`: no variable)
+            found.append(value[start:end])
+        at = value.find("$", at + 1)
     return found
 
 
@@ -90,41 +175,50 @@ def _file_name(word: str) -> bool:
                 and last.isascii() and last.isalnum())
 
 
-def _expanded(value: str) -> str:
-    """``value`` with each ``$NAME`` and ``${NAME}`` replaced by the variable's value (``.``
-    for ``PWD``; nothing for one unset), as a shell running it reads it; ``${NAME<op>WORD}``
-    by the value and WORD both (``:-``, ``:=``, ``:+``, ``:?`` and the forms without ``:``:
-    review s48-greview E1), a trimmed ``${NAME#…}``/``${NAME%…}`` as bash trims it; the
-    command substitutions whose text is known (``$(pwd)``, a backquoted ``pwd``: ``.``;
-    ``$(git rev-parse --show-toplevel)``: ``TOP``, the repository's top folder: E2). Raises
-    ValueError for any other substitution or ``${…}`` form: what it names is not known."""
+def _expanded(value: str) -> list[str]:
+    """What ``value`` may expand to, each ``$NAME`` and ``${NAME}`` replaced by the variable's
+    value (``.`` for ``PWD``; nothing for one unset), as a shell running it reads it;
+    ``${NAME<op>WORD}`` by each value it may take (``:-``, ``:=`` and the forms without ``:``:
+    the value, or WORD; ``:+``: nothing, or WORD; ``:?``: the value), each read in its place
+    inside the word (``tools/ssh-${MODE:-dev}.sh``: s49-greview E1); a trimmed
+    ``${NAME#…}``/``${NAME%…}`` as bash trims it; the command substitutions whose text is
+    known (``$(pwd)``, a backquoted ``pwd``: ``.``; ``$(git rev-parse --show-toplevel)``:
+    ``TOP``, the repository's top folder: E2). Raises ValueError for any other substitution or
+    ``${…}`` form (what it names is not known), or past ``_MAX_READINGS`` readings."""
     if "$" not in value and "`" not in value:
-        return value
-    out: list[str] = []
+        return [value]
+    out = [""]
     at = 0
     while at < len(value):
         char, after = value[at], value[at + 1:at + 2]
         if char == "`" or (char == "$" and after == "("):
             end = _substitution_end(value, at)
-            out.append(_substituted(value[at:end]))
+            pieces = [_substituted(value[at:end])]
             at = end
         elif char == "$" and after == "{":
             end = _brace_end(value, at)
             if end < 0:
                 raise ValueError(f"an unclosed `${{` in {value!r}")
-            out.append(_braced(value[at + 2:end]))
+            pieces = _braced(value[at + 2:end])
             at = end + 1
         elif char == "$":
             end = at + 1
             while end < len(value) and (value[end].isalnum() or value[end] == "_"):
                 end += 1
             name = value[at + 1:end]
-            out.append("$" if not name else "." if name == "PWD" else os.environ.get(name, ""))
+            pieces = ["$" if not name else "." if name == "PWD" else os.environ.get(name, "")]
             at = end
         else:
-            out.append(char)
+            pieces = [char]
             at += 1
-    return "".join(out)
+        out = list(dict.fromkeys(o + p for o in out for p in pieces))
+        if len(out) > _MAX_READINGS:
+            raise ValueError(f"more than {_MAX_READINGS} readings of {value!r}")
+    return out
+
+
+#: The readings of one value ``_expanded`` gives at most (each ``${X:-W}`` doubles them).
+_MAX_READINGS: Final = 32
 
 
 #: What ``_expanded`` writes for the repository's top folder (``session_paths`` reads it
@@ -143,24 +237,25 @@ def _substituted(text: str) -> str:
     raise ValueError(f"a command substitution ({text!r}), whose output the gate cannot know")
 
 
-def _braced(body: str) -> str:
-    """What ``${body}`` expands to, as ``_expanded`` reads it."""
+def _braced(body: str) -> list[str]:
+    """What ``${body}`` may expand to, as ``_expanded`` reads it."""
     name = body[:len(body) - len(body.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                              "0123456789_"))]
     value = "." if name == "PWD" else os.environ.get(name, "")
     rest = body[len(name):]
     if not rest:
-        return value
-    word = next((rest[len(op):] for op in (":-", ":=", ":+", ":?", "-", "=", "+", "?")
-                 if rest.startswith(op)), None)
-    if word is not None and name:
-        return f"{value} {_expanded(word)}"
+        return [value]
+    op = next((op for op in (":-", ":=", ":+", ":?", "-", "=", "+", "?")
+               if rest.startswith(op)), None)
+    if op is not None and name:
+        words = _expanded(rest[len(op):])
+        return [value] if "?" in op else ["", *words] if "+" in op else [value, *words]
     if name == "PWD" and rest != "%/":  # (the folder's own path, trimmed: s48-greview2 E2)
         raise ValueError(f"the form ${{{body}}}, a trim of the folder a program starts in")
     if name and rest[:1] in ("#", "%") and not any(c in rest for c in "$`\\"):
-        return _trimmed(value, rest)
+        return [_trimmed(value, rest)]
     if body[:1] == "#" and body[1:].replace("_", "a").isalnum():
-        return ""  # (a length: a number)
+        return [""]  # (a length: a number)
     raise ValueError(f"the form ${{{body}}}, which the gate does not evaluate")
 
 
@@ -256,7 +351,7 @@ def _preloaded(value: str) -> list[str]:
     folder it runs in and each one up (review s48-greview E3)."""
     if "-r" not in value and "--" not in value:
         return []
-    words = _expanded(value).replace("=", " ").split()
+    words = [w for e in _expanded(value) for w in e.replace("=", " ").split()]
     found = []
     for at, word in enumerate(words[:-1]):
         after = words[at + 1]

@@ -217,12 +217,20 @@ def _command(source: bytes, node: Node, children: list[Node],
     return after
 
 
+#: What an input redirection's target (``< FILE``: opened to read, never made) is read as: a
+#: command reading it (``readers.READERS``), so that ``bash < tools/x.sh`` under its own entry
+#: (the script guarded) is no write of it (s48-greview2's COST on S3).
+READ: Final = "cat"
+
+
 def _redirected(source: bytes, node: Node, words: list[str]) -> list[tuple[str, ...]]:
-    """A redirection of a command: a file's target as a command ``(">", target)``; a
-    here-document's body and a here-string's word added to ``words``, its data's."""
+    """A redirection of a command: a file's target as a command ``(">", target)`` (``(READ,
+    target)`` for ``<`` alone); a here-document's body and a here-string's word added to
+    ``words``, its data's."""
     if node.type == "file_redirect":
         targets = [c for c in node.children if c.is_named and c.type != "file_descriptor"]
-        return [(">", unquoted(_text(source, t))) for t in targets]
+        lead = READ if [c.type for c in node.children if not c.is_named] == ["<"] else ">"
+        return [(lead, unquoted(_text(source, t))) for t in targets]  # (`<`: a read, C-S3)
     if node.type == "herestring_redirect":
         words += [unquoted(_text(source, c)) for c in node.named_children]
         return []

@@ -15,6 +15,7 @@ import sys
 from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
+from .buildnames import named_paths
 from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
 from .copied import local_push, one_call, touches, written
 from .environment import values, whole
@@ -36,9 +37,9 @@ from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
-from .planpaths import MODULES, SETTINGS, WORKSPACES
-from .planprograms import MANIFESTS
+from .planpaths import MARKED, MODULES, SETTINGS, WORKSPACES
 from .startpaths import start_paths
+from .starttables import MANIFESTS
 from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -86,11 +87,10 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     programs (``plan_programs``), read from the call's folder and the project's."""
     home_named()
     items = [(plan, False), (audit_log, False)]
-    # (whole, as a skill's folder is: its name held by a word is no write, its run is none)
-    roots = dict.fromkeys(f for f in (cwd, project) if f)
+    roots = dict.fromkeys(f for f in (cwd, project) if f)  # (whole, as a skill's folder is)
     planned = [(os.path.join(folder, path.rstrip("/") or "."), True) for path in named
-               if path[:1] not in ("^", WORKSPACES, MODULES, SETTINGS) for folder in roots]
-    items += planned
+               if path[:1] not in ("^", SETTINGS, *MARKED) for folder in roots]
+    items += [*planned, *named_paths(named, list(roots))]  # (what their build files name)
     modules = [os.path.join(folder, path[1:]) for path in named if path[:1] == MODULES
                for folder in roots]  # (their standard modules' names: review s44 P3)
     items += [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots

@@ -82,7 +82,14 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (os.path.join(".local", "share", "opentofu"), True),
                     # invoke's user settings (a `.py` one runs), scons' site folder (s48)
                     (".invoke.py", False), (".invoke.yaml", False), (".invoke.yml", False),
-                    (".invoke.json", False), (".scons", True))
+                    (".invoke.json", False), (".scons", True),
+                    # session 49: R's user environment (`R_PROFILE_USER`) and its package
+                    # builds' `Makevars` (s48-greview2 I1), prove's and rspec's options, uv's
+                    # and tox's user settings (U1)
+                    (".Renviron", False), (".R", True), (".proverc", False), (".rspec", False),
+                    (".valgrindrc", False),
+                    (os.path.join(".config", "uv"), True),
+                    (os.path.join(".config", "tox"), True))
 #: The system's files that a program the gate covers reads as what to run (review s44):
 #: man-db's configuration (R1), Maven's launcher scripts (H1), pip's settings (H4).
 SYSTEM_CODE: Final = (("/etc/manpath.config", False), ("/etc/man_db.conf", False),

@@ -56,7 +56,7 @@ class Table(NamedTuple):
     runs: frozenset[str]
 
 
-def _table(spec: str) -> Table:
+def table_of(spec: str) -> Table:
     shorts, longs, arity, runs = {}, {}, {}, set()
     for item in spec.split():
         if item.endswith("!"):
@@ -83,7 +83,7 @@ class _Tables(dict[str, Table]):
         return name in SPECS or name in SAME
 
     def __missing__(self, name: str) -> Table:
-        table = self[name] = _table(SPECS[SAME.get(name, name)])
+        table = self[name] = table_of(SPECS[SAME.get(name, name)])
         return table
 
 

@@ -24,6 +24,17 @@ MODULES: Final = "+"
 #: What ``plan_programs`` writes before a Python checker that imports the plugins its settings
 #: name (``&mypy``; ``&*`` under a runner of any program): ``startpaths.plugin_paths`` reads them.
 SETTINGS: Final = "&"
+#: What ``plan_programs`` writes before a pip requirements file (``=requirements.txt``) and a
+#: makefile or make's folder (``:x.mk``, ``:sub``) the plan's program reads: ``guards`` reads
+#: there the files each includes (``buildnames``: review s48-greview P1, M1).
+REQUIREMENTS: Final = "="
+MAKEFILE: Final = ":"
+#: What ``plan_programs`` writes before a folder other than the call's that a program of an
+#: entry runs in (``git -C sub``, ``make -C sub``, ``cd sub && …``): ``startpaths`` reads
+#: the session's relative values there (s49-greview E3; ``wrapped.RUNS_IN`` is the same).
+RUNS_IN: Final = ">"
+#: The marks kept first when a path is read in a folder (``in_folders``).
+MARKED: Final = ("%", "+", "=", ":", "!", ">")  # (and `wrapped.NPMRC`, `RUNS_IN`)
 
 
 def option_values(words: list[str], names: tuple[str, ...]) -> list[str]:
@@ -49,7 +60,7 @@ def in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[s
     found: list[str] = []
     for folder in folders:  # (os.path.join written out: the hook makes hundreds of these)
         if not folder:  # (plan_programs' own: each name as it is, a marked one's `/` gone)
-            found += [n.rstrip("/") if n[:1] in (WORKSPACES, MODULES) else n for n in names]
+            found += [n.rstrip("/") if n[:1] in MARKED else n for n in names]
             continue
         base = folder if folder[-1:] == "/" else folder + "/"
         parts = [p for p in folder.split("/") if p]
@@ -57,7 +68,11 @@ def in_folders(folders: list[str], names: tuple[str, ...] | list[str]) -> list[s
         ups = [lead + "/".join(parts[:k]) + "/" for k in range(1, len(parts) + 1)]
         for name in names:
             rest = name[1:]
-            if name[:1] in (WORKSPACES, MODULES):  # (the mark stays first)
+            if name[:1] == SETTINGS:  # (`&pylint=ci/pylintrc`: the file's path moves)
+                kind, _, path = rest.partition("=")
+                found.append(f"{SETTINGS}{kind}={base + path if path[:1] != '/' else path}"
+                             if path else name)
+            elif name[:1] in MARKED:  # (the mark stays first)
                 found.append(name[0] + (rest if rest[:1] == "/" else base + rest).rstrip("/"))
             elif name[:1] != "^":
                 found.append(name if name[:1] == "/" else base + name)
@@ -73,12 +88,12 @@ def module_files(module: str) -> list[str]:
     would then name a guarded folder, review s44 C6; a folder without ``__init__.py`` is a
     namespace package, which a regular one later on ``sys.path`` wins over; its
     ``__main__.py`` runs where none is installed)."""
-    top = module.split(".")[0]
-    if "." in module:
-        return [top + "/"]
+    top = module.split(".")[0]  # (and the folder's `__pycache__`: s49-greview2 B1)
+    if "." in module:  # (or a module's class and method: `unittest test_x.TestA`, s48 S5)
+        return [top + "/", *module_files(top)]
     import _imp
 
-    return [top + ".py", top + ".pyc", top + "/__init__.py", top + "/__init__.pyc",
+    return [top + ".py", top + ".pyc", "__pycache__/", top + "/__init__.py", top + "/__init__.pyc",
             top + "/__main__.py", top + "/__main__.pyc",
             *(f"{top}{init}{suffix}" for suffix in _imp.extension_suffixes()
               for init in ("", "/__init__"))]  # (an extension package's init: s48 M2)
@@ -135,6 +150,17 @@ def local_package(word: str) -> list[str]:
             (".tgz", ".tar.gz", ".tar"))):
         return []
     return literal(spec.rstrip("/"))
+
+
+def required(spec: str) -> list[str]:
+    """The files node's ``require`` may load for a path ``spec`` (``-r ./pre``, ``--import``,
+    NODE_OPTIONS', an ``.npmrc``'s ``node-options``: Node's "Modules: CommonJS", LOAD_AS_FILE
+    and LOAD_AS_DIRECTORY): ``spec``, with each extension node adds, and the folder of that
+    name whole (its ``package.json`` main, ``index.*``); none for a package's name."""
+    if not spec.startswith(("./", "../", "/")) and spec not in (".", ".."):
+        return []
+    return [*literal(spec), *(spec + e for e in (".js", ".json", ".node", ".cjs", ".mjs")),
+            spec.rstrip("/") + "/"]
 
 
 #: An input redirection's target (`< tools/build.sh`), and the interpreters reading it.

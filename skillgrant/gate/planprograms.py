@@ -14,13 +14,15 @@ import os
 
 from ..lazy import compile_on_use
 from .planpaths import (
-    DOTENV,
     FAMILIES,
     INPUT,
     JS,
+    MAKEFILE,
     MODULES,
     NODE_JS,
     REMADE,
+    REQUIREMENTS,
+    RUNS_IN,
     SAFE_PATH,
     SETTINGS,
     VALUED,
@@ -31,19 +33,33 @@ from .planpaths import (
     local_package,
     module_files,
     option_values,
+    required,
     takes_code,
+)
+from .starttables import (
+    ALL_STARTS,
+    BUILT,
+    FILE_OPTIONS,
+    FILE_TOPS,
+    FOLDER_OPTIONS,
+    HOOKED,
+    INTERPRETERS,
+    LOADED,
+    NODE_RUNNERS,
+    NODE_TOPS,
+    PLUGGED,
+    RUNS_ANY,
+    SEARCH_UP,
+    SETTINGS_OPTIONS,
+    STARTS,
+    SUBCOMMANDS,
+    SYNCERS,
 )
 from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS, long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
-
-#: Their options naming the folder whose ``package.json`` and ``node_modules`` they use.
-_NODE_FOLDERS: Final = frozenset({"--workspace", "-w", "--prefix", "-C", "--dir", "--cwd"})
-#: Programs that run a project's ``node_modules/.bin`` or its ``package.json``'s scripts.
-_NODE_RUNNERS: Final = frozenset({"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun"})
-
 
 def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
     """``_plan_programs``, with the placeholders the runtime substitutes (review s44 P9) as
@@ -78,24 +94,51 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
                 rest = rest.replace("${" + name + "}", value).replace("$" + name, value)
         if tool.strip() not in ("Bash", "Shell", "PowerShell"):
             continue
-        folder = ""  # `cd tools && ./run.sh` runs tools/run.sh (review s42 P1j)
-        text = _QUOTES.sub("", rest.rstrip(")").removesuffix(":*"))  # `bash -c "./x.sh"` (P2)
-        text = _PWD_ALONE.sub(".", text)  # (`cd "$PWD" && make`: s48-greview P2)
-        for part in _PARTS.split(text.replace("(", " ").replace(")", " ")):
-            moved, words = _entry_words(part)
-            if moved is not None and "$" in moved:
-                break  # (a folder the gate cannot name: the rest runs there, unread)
-            folder = os.path.join(folder, moved) if moved else folder
-            if words and "$" in words[0] and "CLAUDE_" not in words[0]:
-                found += in_folders([folder], (*_ALL_STARTS, *_RECIPE_PYTHON))  # (a program
-            elif words and "$" not in words[0]:  # of a `$` name: any; `${CLAUDE_SKILL_DIR}
-                found += in_folders([folder], _entry_programs(  # /x.sh`: the skill's folder
-                    [w for w in words if "$" not in w]))  # is guarded, G-13)
-            if words and (family(words[0]) in FAMILIES or words[0] in _INTERPRETERS):
-                found += in_folders([folder], [p for t in INPUT.findall(part) for p in (
-                    *literal(t), (os.path.dirname(t) or ".") + "/")])  # (`bash < x.sh`: S3)
+        found += _entry_paths(entry, _QUOTES.sub("", rest.rstrip(")").removesuffix(":*")))
     # (the call's folder itself, a script's there: not guarded whole, docs/call-gate.md)
     return tuple(dict.fromkeys(p for p in found if p != "./"))
+
+
+def _entry_paths(entry: str, text: str) -> list[str]:
+    """``plan_programs`` of one entry's text ``text`` (its quotes gone: ``bash -c "./x.sh"``,
+    P2), command by command."""
+    found: list[str] = []
+    folder = ""  # `cd tools && ./run.sh` runs tools/run.sh (review s42 P1j)
+    text = _PWD_ALONE.sub(".", text)  # (`cd "$PWD" && make`: s48-greview P2)
+    pieces = _PARTS.split(text.replace("(", " ").replace(")", " "))
+    piped: list[str] = []  # (the words of a command piping into this one)
+    for at, part in enumerate(pieces[::2]):
+        moved, words = _entry_words(part)
+        if moved is not None and "$" in moved and "CLAUDE_SKILL_DIR" not in moved:
+            _refuse(entry, moved, pieces[2 * at + 2::2])
+        if moved is not None and "$" in moved:
+            break  # (the skill's folder, guarded whole: G-13)
+        folder = os.path.join(folder, moved) if moved else folder
+        if words and "$" in words[0] and "CLAUDE_" not in words[0]:
+            found += in_folders([folder], (*ALL_STARTS, *_RECIPE_PYTHON))  # (a program
+        elif words and "$" not in words[0]:  # of a `$` name: any; `${CLAUDE_SKILL_DIR}
+            found += in_folders([folder], _entry_programs(  # /x.sh`: the skill's folder
+                [w for w in words if "$" not in w]))  # is guarded, G-13)
+            found += [RUNS_IN + os.path.join(folder, f) for f in ["", *_runs_in(words)]
+                      if os.path.join(folder, f)]  # (the folders it runs in: s49 E3)
+        if any(family(n) in FAMILIES or n in INTERPRETERS or n == "xargs"  # (its words'
+               for n in map(os.path.basename, words)):  # file: s49-greview2 X1)
+            fed = [*INPUT.findall(part), *piped,  # (`bash < x.sh`: S3; `cat x.sh | bash`,
+                   *option_values(words, ("-a", "--arg-file"))]  # `sudo bash`: S3b)
+            found += in_folders([folder], [p for t in fed for p in (
+                *literal(t), (os.path.dirname(t) or ".") + "/")])
+        piped = [*piped, *(w for w in words[1:] if w[:1] != "-"), *INPUT.findall(part)] if \
+            pieces[2 * at + 1:2 * at + 2] == ["|"] else []  # (what the pipe so far reads)
+    return found
+
+
+def _refuse(entry: str, moved: str, rest: list[str]) -> None:
+    """Refuse the plan (every call denied, naming it) whose ``entry`` runs ``rest`` in a
+    folder ``moved`` the gate cannot name (``cd $DIR && make``): what the programs there
+    read at their start is not known (session 49)."""
+    if any(w and ("$" in w[0] or _entry_programs(w)) for w in (_entry_words(p)[1] for p in rest)):
+        raise ValueError(f"the plan's entry {entry!r} runs a program in the folder {moved!r}, "
+                         "which the gate cannot name: what it reads at its start is unknown")
 
 
 def _entry_words(part: str) -> tuple[str | None, list[str]]:
@@ -105,24 +148,20 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
     given = [w for at, w in enumerate(split) if not _ASSIGNED.match(w) and not (
         _REDIRECTION.match(w) or (at and _OPERATOR.fullmatch(split[at - 1])))]
     words = list(itertools.dropwhile(_RESERVED.__contains__, given))
-    if words[:1] == ["env"] or (words and words[0] in WRAPPERS):
-        from .words import run_words  # (the options' tables: only for a wrapped program)
+    moved: str | None = None
+    if words and (words[0] in WRAPPERS or words[0] in RUNNERS or
+                  family(words[0]) == "shell"):  # (`env --chdir=sub make`, `bash -c --
+        from .runneropts import entry_run  # 'cd sub && make'`: s48-greview2 R1, S4b)
 
-        words = run_words(words)
-    code = next((at for at, w in enumerate(words[1:], 1) if takes_code(words[0], w)), 0) if (
-        words and family(words[0]) == "shell") else 0  # (`sh -ec 'cd sub && make'`: S4)
-    if code and words[code + 1:code + 2] in (["cd"], ["pushd"]):
-        words = words[code + 1:]
+        moved, words = entry_run(words)
     if words[:1] in (["cd"], ["pushd"]):
         operands = [w for w in words[1:] if w[:1] != "-"]
-        return (operands[0] if operands else None), []
-    moved = next((w for at, w in enumerate(given[1:], 1)
-                  if given[at - 1] in ("-C", "--chdir") and "env" in given[:at]), None)
+        return (os.path.join(moved or "", operands[0]) if operands else moved), []
     return moved, words
 
 
 #: What separates the commands of an entry's text; the quotes a shell's ``-c`` text is in.
-_PARTS: Final = compile_on_use(r"&&|\|\||[;|\n]|(?<![<>])&(?![>])")  # (not `2>&1`: P2f)
+_PARTS: Final = compile_on_use(r"(&&|\|\||[;|\n]|(?<![<>])&(?![>]))")  # (not `2>&1`: P2f)
 _QUOTES: Final = compile_on_use(r"['\"]")
 _PATTERN: Final = compile_on_use(r"[*?\[]")
 _HOME: Final = compile_on_use(r"(?:(?<=[\s(])|^)(?:~|\$HOME|\$\{HOME\})/")
@@ -136,16 +175,17 @@ def _entry_programs(words: list[str]) -> list[str]:
     """``plan_programs`` of one entry's words."""
     program, found = words[0], []
     name = os.path.basename(program)
-    if "/" in program:  # a virtual environment's Python runs its `lib`'s .pth (P1b)
-        found += literal(program)
+    if "/" in program:  # a virtual environment's Python runs its `lib`'s .pth (P1b); what
+        found += [*literal(program), os.path.dirname(program) + "/"]  # a script sources
+        # beside it (as an interpreter's script's folder: s48-greview S7)
         if name.startswith("python"):
             venv = os.path.dirname(os.path.dirname(program))  # (and its pyvenv.cfg: `home`
             found += [os.path.join(venv, "lib") + "/", os.path.join(venv, "pyvenv.cfg")]  # V2)
-    if name in _NODE_RUNNERS and any(  # (a pattern: the call may give one, review s47 W1)
+    if name in NODE_RUNNERS and any(  # (a pattern: the call may give one, review s47 W1)
             _PATTERN.search(w) or w in ("-w", "-ws", "-r", "-F", "workspace", "workspaces") or
             w.startswith("-w") or
             long_prefix(w, "workspace", "workspaces", "recursive", "filter") for w in words):
-        found += [WORKSPACES + f for f in ["", *option_values(words, _NODE_TOPS)]]  # (s44 P3)
+        found += [WORKSPACES + f for f in ["", *option_values(words, NODE_TOPS)]]  # (s44 P3)
     if name in RUNNERS and name not in RUNS_OPERAND:  # `setsid ./x.sh`, `taskset -c 0 ./x.sh`
         found += [p for w in words[1:] if "/" in w for p in literal(w)]  # (s43 P2b), and
         found += [p for at, w in enumerate(words[1:], 1) if w[:1] != "-"  # what each later
@@ -158,185 +198,83 @@ def _entry_programs(words: list[str]) -> list[str]:
     return found + _started(name, words) + _script_words(name, words)
 
 
-#: What a program reads at its start as code or as what to run (reviews s42 P1c, s43 P2, s44
-#: P1, P3), by its name: its build file, its project's settings and modules, in the folder
-#: it works in (the call's, or one its options name). A name ending in ``/`` is a folder; one
-#: starting with ``^`` is read from every folder on the way up too (the program takes the
-#: nearest it finds, or each: a copy nearer is read first), ``guards`` reads those from
-#: every folder from the call's up.
-_MAKEFILES: Final = ("Makefile", "makefile", "GNUmakefile")
-#: The node package managers' lockfiles: an install takes the code they resolve (s47 N3).
-_LOCKS: Final = ("^package-lock.json", "^npm-shrinkwrap.json", "^yarn.lock", "^pnpm-lock.yaml",
-                 "^bun.lock", "^bun.lockb")
-STARTS: Final = {
-    # and what make's built-in rules remake a makefile from (`%: %.sh`, RCS, SCCS: s48 M1)
-    **dict.fromkeys(("make", "gmake"), (*_MAKEFILES, *(f"{p}{n}{e}" for n in _MAKEFILES
-                                                       for p, e in REMADE))),
-    "ninja": ("build.ninja",), **dict.fromkeys(("terraform", "tofu"), (  # its providers (s45
-        ".terraform/", ".terraform.lock.hcl", "terraform.d/")),  # T1; its mirror: s48)
-    "cmake": ("CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "CMakeCache.txt",
-              *_MAKEFILES, "build.ninja", "^CMakeFiles/", "^cmake_install.cmake",  # (what
-              "^CTestTestfile.cmake"),  # it generated in each folder, `cmake --build`: C1)
-    # Maven's launcher hands `.mvn/jvm.config` to the JVM whatever the goal (`mvn -v`), and
-    # reads `maven.config`, `extensions.xml`, the wrapper's jar and distribution there
-    **dict.fromkeys(("mvn", "mvnw"), ("^.mvn/", "pom.xml")),
-    **dict.fromkeys(("gradle", "gradlew"), (
-        "^settings.gradle", "^settings.gradle.kts", "^build.gradle", "^build.gradle.kts",
-        "^gradle.properties", "^gradle/", "^buildSrc/")),
-    "cargo": ("^Cargo.toml", "^build.rs", "^.cargo/", "^target/"),  # (s45 P1b, P2)
-    # and the package managers' settings there (`script-shell`, `yarnPath`, bun's
-    # `preload`, pnpm's `.pnpmfile.cjs`: review s44 W3)
-    # (the nearest folder up holding package.json is npm's: review s45 P1)
-    **dict.fromkeys(_NODE_RUNNERS | {"node"}, ("^node_modules/", "^package.json", "^.npmrc",
-                                              "^.yarnrc", "^.yarnrc.yml", "^.yarn/",
-                                              "^bunfig.toml", "^.pnpmfile.cjs", *_LOCKS,
-                                              "^.corepack.env", *DOTENV)),  # (s48 N1, N2)
-    # the runners' own build files (review s47 H6)
-    "just": ("^justfile", "^Justfile", "^.justfile"), "nox": ("noxfile.py", ".nox/"),
-    "task": tuple(f"^{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
-                  for e in ("yml", "yaml")),
-    "tox": ("^tox.ini", "^pyproject.toml", "^setup.cfg", "^.tox/"),  # (its envs: s48 T1)
-    # other runners' build files (s48 H2), PEP 517's front end (`python -m build`: P3)
-    **dict.fromkeys(("invoke", "inv"), ("^tasks.py", "^tasks/", "^invoke.yaml", "^invoke.yml",
-                                        "^invoke.json", "^invoke.py")),
-    "meson": ("meson.build", "meson.options", "meson_options.txt", "build.ninja",
-              "meson-private/"), "scons": ("SConstruct", "Sconstruct", "sconstruct",
-                                  "site_scons/"),
-    **dict.fromkeys(("build", "pyproject-build"), ("pyproject.toml", "setup.py", "setup.cfg")),
-    "mkdocs": ("mkdocs.yml",),
-    "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
-    # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
-    # folder of its paths up to the root it picks by them
-    "pytest": tuple("^" + n for n in ("conftest.py", "pytest.toml", ".pytest.toml",
-                                      "pytest.ini", ".pytest.ini", "pyproject.toml",
-                                      "setup.cfg", "tox.ini")),
-    # the settings linters and type checkers import the plugins of (review s44 P5)
-    **dict.fromkeys(("mypy", "dmypy"), tuple("^" + n for n in (
-        "mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"))),
-    "pylint": tuple("^" + n for n in ("pylintrc", ".pylintrc", "pylintrc.toml",
-                                      ".pylintrc.toml", "pyproject.toml", "setup.cfg",
-                                      "tox.ini")),
-    "flake8": ("^setup.cfg", "^tox.ini", "^.flake8"),
-    "coverage": ("^.coveragerc", "^setup.cfg", "^tox.ini", "^pyproject.toml"),
-    "eslint": ("node_modules/", "package.json", *("^" + n for n in (
-        "eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts",
-        "eslint.config.mts", "eslint.config.cts", ".eslintrc.js", ".eslintrc.cjs",
-        ".eslintrc.yaml", ".eslintrc.yml", ".eslintrc.json", ".eslintrc"))),
-    "prettier": ("node_modules/", "package.json", *("^" + n for n in (
-        ".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml",
-        ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs", ".prettierrc.cjs",
-        ".prettierrc.ts", ".prettierrc.toml", "prettier.config.js", "prettier.config.mjs",
-        "prettier.config.cjs", "prettier.config.ts")))}
-#: Of the names read walking up (``^``), the project's manifests and code (s42 P1g's class):
-#: not guarded below the call's folder, where editing a member's ``Cargo.toml`` is the work;
-#: a program's own settings (``.mvn``, ``.cargo``, ``.npmrc``) are, at any depth (s44 P10),
-#: and cargo's ``target`` (the compiled build scripts it runs: a crate below the call's folder
-#: builds into its own, review s46-greview2 C4).
-MANIFESTS: Final = frozenset({"Cargo.toml", "build.rs", "pyproject.toml",
-                              "setup.cfg", "tox.ini", "conftest.py", "build.gradle",
-                              "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
-                              "gradle", "buildSrc", "package.json", "justfile", "Justfile",
-                              ".justfile", *(n[1:] for n in _LOCKS),
-                              *(f"{t}askfile{d}.{e}" for t in "Tt" for d in ("", ".dist")
-                                for e in ("yml", "yaml"))})
-#: Programs running commands the project defines (recipes, scripts, hooks), which may start
-#: any program: under them what any program reads at its start is guarded (review s46 H2/H3).
-_RUNS_ANY: Final = frozenset({"make", "gmake", "ninja", "just", "task", "tox", "nox",
-                              # a build script, a plugin, a task, configure code (s47 H4)
-                              "cargo", "mvn", "mvnw", "gradle", "gradlew", "cmake", "ctest",
-                              "terraform", "tofu",
-                              "pre-commit", "invoke", "inv", "meson", "scons", "build",
-                              "pyproject-build",
-                              "mkdocs", *_NODE_RUNNERS})
-#: Checkers importing the plugins their settings name, which run no project code otherwise.
-_PLUGGED: Final = frozenset({"mypy", "dmypy", "pylint", "flake8", "coverage", "pytest"})
-_HOOKED: Final = frozenset({"commit", "push", "merge", "rebase", "am", "pull", "checkout",
-                            "switch", "cherry-pick", "revert"})  # (git's hooks run)
-_ALL_STARTS: Final = tuple(dict.fromkeys(n for names in STARTS.values() for n in names))
-#: What pip builds a project of the call's folder from (``pip install -e .``).
-_BUILT: Final = ("pyproject.toml", "setup.py", "setup.cfg")
-#: Their options naming the folder they read it in (``make -C DIR``, ``--directory=DIR``,
-#: ``-CDIR``, ``npm --prefix DIR``, ``mvn -f DIR/pom.xml``: the folder's and the file's).
-_FOLDER_OPTIONS: Final = {
-    **dict.fromkeys(("make", "gmake"), ("-C", "--directory")), "ninja": ("-C",),
-    "cmake": ("-S", "-B", "--build"), **dict.fromkeys(("mvn", "mvnw"), ("-f", "--file")),
-    **dict.fromkeys(("gradle", "gradlew"), ("-p", "--project-dir")),
-    "cargo": ("--manifest-path",), "pytest": ("--rootdir",), "meson": ("-C",),
-    **dict.fromkeys(("terraform", "tofu"), ("-chdir",)),  # (`-chdir=infra`: s47 T3)
-    **dict.fromkeys(_NODE_RUNNERS | {"node"}, tuple(_NODE_FOLDERS))}
-#: Their options naming a file they run (``make -f``, ``awk -f``, ``cmake -P``, …).
-_FILE_OPTIONS: Final = {
-    **dict.fromkeys(("make", "gmake"), ("-f", "--file", "--makefile")), "ninja": ("-f",),
-    **dict.fromkeys(("awk", "gawk", "mawk", "nawk", "busybox"), (
-        "-f", "--file", "-i", "--include", "-E", "--exec")),
-    "cmake": ("-P", "-C", "--toolchain"), "pytest": ("-c", "--config-file"), "java": ("-jar",),
-    # the settings file a linter or type checker is given (P5), pip's requirements (P4)
-    **dict.fromkeys(("mypy", "dmypy", "flake8"), ("--config-file", "--config")),
-    "pylint": ("--rcfile",), "eslint": ("-c", "--config"), "prettier": ("--config",),
-    **dict.fromkeys(("pip", "pip3"), ("-r", "--requirement", "-c", "--constraint"))}
-
-
 def _started(name: str, words: list[str]) -> list[str]:
     """What ``name`` with the words ``words`` reads at its start (``STARTS``), in its folders
     (and a pytest path's folder), and the files its options name it runs."""
     module = words[words.index("-m") + 1] if "-m" in words[1:-1] else ""
     kind = "pytest" if "pytest" in (name, *words[1:3]) or name == "py.test" else (
         module if name.startswith("python") and module else name)  # `python3 -m mypy`
-    folders = [""] + [f for v in option_values(words, _FOLDER_OPTIONS.get(kind, ()))
+    files = option_values(words, FILE_OPTIONS.get(kind, ()))
+    folders = _folders(kind, words)
+    named = [os.path.join(f, v) for f in folders for v in files]
+    folders += [os.path.dirname(v) for v in files] if kind in FILE_TOPS else []
+    anything = kind in RUNS_ANY or (kind == "git" and not HOOKED.isdisjoint(words[1:4]))
+    starts = ALL_STARTS if anything else STARTS.get(kind, ())
+    if not set(SEARCH_UP.get(kind, ())).isdisjoint(words[1:]):  # (`scons -u`: s48 H2b)
+        starts = tuple(n if n[:1] == "^" else "^" + n for n in starts)
+    found = in_folders(folders, starts)
+    if anything:  # a recipe's Python: the call's folder first on its sys.path, a venv's
+        found += in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
+    if (kind in RUNS_ANY or kind in SYNCERS) and kind not in NODE_RUNNERS:  # any path its
+        found += [p for w in words[1:] for v in [w.split("=", 1)[-1]]  # words name, whatever
+                  if "/" in v and v not in folders for p in literal(v)]  # the option (`uv run
+        # --with ./pkg`: session 49; a node runner's specs: `local_package`)
+    if kind in PLUGGED or anything:  # the plugins its settings name (session 48), and
+        found.append(SETTINGS + (kind if kind in PLUGGED else "*"))  # in the settings file
+        found += [f"{SETTINGS}{kind}={os.path.join(f, v)}" for f in folders  # its option
+                  for v in option_values(words, SETTINGS_OPTIONS.get(kind, ()))]  # names (P1)
+    if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`,
+        found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")  # or a
+                  for p in (literal(w) if w != "." else BUILT)]  # requirements file's `.`:
+        files = option_values(words, ("-r", "--requirement", "-c", "--constraint"))
+        found += in_folders(folders, BUILT) if files else []
+        found += [REQUIREMENTS + v for v in files]  # (and what each includes: s48 P1)
+    if kind in NODE_RUNNERS:  # a folder or tarball it installs or packs (review s47 N4)
+        found += [p for w in words[1:] if w[:1] != "-" for p in local_package(w)]
+    if kind in ("npm", "npx"):  # the npmrc it is given, and its values (s48-greview2 C5)
+        from .wrapped import NPMRC, NPMRC_OPTIONS
+        found += [p for v in option_values(words, NPMRC_OPTIONS) for f in folders
+                  for p in (*literal(os.path.join(f, v)), NPMRC + os.path.join(f, v))]
+    if kind in ("make", "gmake"):  # (and what its rules remake `-f x.mk` from, what the
+        given = [os.path.join(f, v) for f in folders  # makefiles include: s48 M1)
+                 for v in option_values(words, ("-f", "--file", "--makefile"))]
+        found += [MAKEFILE + n for n in given or [f or "." for f in folders]]
+        named += [os.path.join(os.path.dirname(n), f"{p}{os.path.basename(n)}{e}")
+                  for n in given for p, e in REMADE]
+    return found + [p for n in named for p in literal(n) if os.path.normpath(p) != "."]
+
+
+def _folders(kind: str, words: list[str]) -> list[str]:
+    """The folders ``kind`` with the words ``words`` reads its start files in: the call's,
+    those its options name (and a named file's), a build front end's or meson's operands, a
+    pytest path's folder."""
+    folders = [""] + [f for v in option_values(words, FOLDER_OPTIONS.get(kind, ()))
                       for f in (v, os.path.dirname(v))]
     if kind in ("build", "pyproject-build"):  # (the source folder it builds: s48-greview2 B1)
         folders += [w for w in words[1:] if w[:1] != "-" and w not in ("-m", "build")]
+    if kind == "meson":  # `meson setup BUILD SOURCE` (s48-greview2 M2)
+        folders += [w for w in words[1:] if w[:1] != "-" and w not in SUBCOMMANDS[kind]]
     if kind == "pytest":  # its root is read from its paths' folders up (and conftest.py)
         folders += [os.path.dirname(w) for w in words[1:] if "/" in w and w[:1] != "-"]
-    anything = kind in _RUNS_ANY or (kind == "git" and not _HOOKED.isdisjoint(words[1:4]))
-    found = in_folders(folders, _ALL_STARTS if anything else STARTS.get(kind, ()))
-    if anything:  # a recipe's Python: the call's folder first on its sys.path, a venv's
-        found += in_folders(folders, _RECIPE_PYTHON)  # start files (review s47 H5)
-    if kind in _PLUGGED or anything:  # the plugins its settings name (session 48)
-        found.append(SETTINGS + (kind if kind in _PLUGGED else "*"))
-    if kind in ("pip", "pip3"):  # what it builds from a path (`pip install ./pkg`, `-e .`,
-        found += [p for w in words[2:] if w[:1] != "-" and ("/" in w or w == ".")  # or a
-                  for p in (literal(w) if w != "." else _BUILT)]  # requirements file's `.`:
-        found += in_folders(folders, _BUILT) if option_values(words, _FILE_OPTIONS[kind]) else []
-    if kind in _NODE_RUNNERS:  # a folder or tarball it installs or packs (review s47 N4)
-        found += [p for w in words[1:] if w[:1] != "-" for p in local_package(w)]
-    named = [os.path.join(f, v) for f in folders
-             for v in option_values(words, _FILE_OPTIONS.get(kind, ()))]
-    if kind in ("make", "gmake"):  # (and what its rules remake `-f x.mk` from: s48 M1)
-        named += [os.path.join(os.path.dirname(n), f"{p}{os.path.basename(n)}{e}")
-                  for n in list(named) for p, e in REMADE]
-    return found + [p for n in named for p in literal(n)]
+    return folders
+
+
+def _runs_in(words: list[str]) -> list[str]:
+    """The folders the program of ``words`` runs in that its options name (``git -C sub``,
+    ``make -C sub``, ``npm --prefix sub``)."""
+    name = os.path.basename(words[0])
+    return option_values(words, ("-C",) if name == "git" else FOLDER_OPTIONS.get(name, ()))
 
 
 def runs_named_file(name: str, rest: list[str], word: str) -> bool:
     """Whether ``word`` of the command ``name`` ``rest`` is the file an option of
-    ``_FILE_OPTIONS`` names it to run, apart or attached (``awk -f tools/x.awk``,
+    ``FILE_OPTIONS`` names it to run, apart or attached (``awk -f tools/x.awk``,
     ``-ftools/x.awk``, ``--file=tools/x.awk``, ``cmake -Ptools/x.cmake``), and no other word
     holds it: for the readers rule, which takes it as the script an interpreter runs (review
     s44 C7; ``guards`` guards that file for a plan naming it)."""
-    values = option_values([name, *rest], _FILE_OPTIONS.get(os.path.basename(name), ()))
+    values = option_values([name, *rest], FILE_OPTIONS.get(os.path.basename(name), ()))
     return any(word == v or (word[:1] == "-" and word.endswith(v)) for v in values) and \
         sum(word in w for w in rest) == 1
-
-
-#: The node runners' options naming the folder whose workspaces they run.
-_NODE_TOPS: Final = ("--prefix", "-C", "--dir", "--cwd")
-#: Interpreters that run the script their operand names, beside ``RUNS_OPERAND`` (``java
-#: X.java``: its source launcher; its class path, the folder, by default).
-_INTERPRETERS: Final = RUNS_OPERAND | {"java", "php", "Rscript", "lua", "luajit", "tclsh",
-                                       "pwsh", "groovy", "julia", "raku", "elixir", "jshell",
-                                       "lli"}  # (LLVM's interpreter: s44 P3b)
-#: Bun's and deno's subcommands, which are no script (``bun run x.ts``, ``deno test``: C4);
-#: any other word is a file or script of that name to Bun (``bun lint`` runs ``lint.js``:
-#: review s48-greview B1, S1: no other interpreter has them).
-_SUBCOMMANDS: Final = {
-    "bun": frozenset({"run", "test", "x", "exec", "install", "i", "add", "a", "remove", "rm",
-                      "build", "upgrade", "pm", "init", "create", "link", "unlink", "patch",
-                      "outdated", "update", "publish", "audit", "info", "repl", "why"}),
-    "deno": frozenset({"run", "test", "x", "eval", "repl", "build", "install", "add",
-                       "remove", "fmt", "lint", "check", "task", "serve", "compile", "bench",
-                       "info", "doc", "upgrade", "uninstall", "init", "jupyter", "publish",
-                       "coverage", "types", "clean", "outdated"})}
 
 
 #: What a recipe's or a script's Python reads from the folder it runs in: the call's folder as
@@ -344,18 +282,16 @@ _SUBCOMMANDS: Final = {
 #: ``pyvenv.cfg`` (review s47 H5, V2).
 _RECIPE_PYTHON: Final = (MODULES + ".", *(f"{v}/{n}" for v in (".venv", "venv", "env")
                                           for n in ("lib/", "pyvenv.cfg")))
-#: Their options naming a file they load first (``node -r ./hook.js``: C1).
-_LOADED: Final = frozenset({"-r", "--require", "--import", "--loader",
-                            "--experimental-loader", "--preload"})
 
 
 def _script_words(name: str, words: list[str]) -> list[str]:
     """``_entry_programs`` of an interpreter's or pytest's words: its scripts and modules."""
     found: list[str] = []
     python = name[:6] == "python"  # (`-c`, `-`, no script: the call's folder first, as
-    if name in _INTERPRETERS or name.rstrip("0123456789.-") in _INTERPRETERS or \
+    if name in INTERPRETERS or name.rstrip("0123456789.-") in INTERPRETERS or \
             name.startswith(("python", "pytest", "py.test")):  # -m: V4; `lua5.4`: s48)
         for at, word in enumerate(words[1:], 1):
+            word = word.split("::", 1)[0]  # (a pytest node id `test_x.py::TestA`: s48 S5)
             module = word if words[at - 1] == "-m" else word[2:] if word[:2] == "-m" else ""
             safe = any(SAFE_PATH.fullmatch(w) for w in words[1:at])
             if takes_code(name, words[at - 1]) or (python and word == "-"):
@@ -364,10 +300,10 @@ def _script_words(name: str, words: list[str]) -> list[str]:
                 # which is first on sys.path (unless -I/-P: then not the call's folder)
                 found += [*module_files(module), *([] if safe else ["./", MODULES + "."])]
             elif words[at - 1] in VALUED.get(family(name), ()) or (
-                    at == 1 and word in _SUBCOMMANDS.get(name, ())):
+                    at == 1 and word in SUBCOMMANDS.get(name, ())):
                 continue  # `python3 -X dev x.py`: an option's value; `bun run`
-            elif words[at - 1] in _LOADED:
-                found += literal(word) if "/" in word else []
+            elif (loaded := _preloaded(words[at - 1], word)) is not None:
+                found += loaded
             elif "/" in word or (word[:1] != "-" and not _PATTERN.search(word)):
                 # its script, whatever it ends in (`build.pl`: review s43 P2); a bare
                 # pattern (`python3 *`) is any script, which the plan grants
@@ -378,6 +314,16 @@ def _script_words(name: str, words: list[str]) -> list[str]:
     if python and not found and not any(SAFE_PATH.fullmatch(w) for w in words[1:]):
         found.append(MODULES + ".")  # no script: standard input's, or a prompt's (V4)
     return found
+
+
+def _preloaded(before: str, word: str) -> list[str] | None:
+    """The files a preload option loads (``-r ./pre``, ``-r./pre``, ``--import=./x``: with
+    node's extensions, s49-greview S1), or None where ``word`` is none."""
+    if before in LOADED:
+        return required(word) or (literal(word) if "/" in word else [])
+    if word[:1] == "-" and (word[:2] == "-r" or word.split("=", 1)[0] in LOADED):
+        return required(word.split("=", 1)[1] if "=" in word else word[2:])
+    return None
 
 
 def _inline(name: str, words: list[str], at: int, safe: bool) -> list[str]:

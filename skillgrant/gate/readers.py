@@ -21,10 +21,11 @@ from collections.abc import Sequence
 
 from ..lazy import compile_on_use
 from .cargoargs import SUBCOMMANDED, in_target, subcommand
-from .folded import NOT_ASSIGNED, agreed, folded, tree_commands, unquoted
+from .folded import NOT_ASSIGNED, READ, agreed, folded, tree_commands, unquoted
 from .planprograms import runs_named_file
+from .starttables import TEST_FLAGS, TEST_RUNNERS
 from .words import run_words
-from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND
+from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND, npm_reads_settings
 from .writers import GIT_KEEPS, braced, edits, git_subcommand
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -230,6 +231,7 @@ def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
     # interpreter's script: review s44 C7)
     return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
         runs_named_file(name, rest, word) or (name == "cargo" and _manifest(rest, word)) or \
+        (name in ("npm", "npx") and npm_reads_settings(rest, word)) or \
         (name in SUBCOMMANDED and subcommand(rest, word)) or _reads_as(name, rest, word)
 
 
@@ -301,10 +303,10 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
     if name == "git":
         return git_subcommand(rest) in GIT_READS and not any(
             w.startswith(("--output", "-o", "--ext", "-O", "--open")) for w in rest)
-    if name in ("pytest", "py.test"):  # its operands are the tests it reads and runs; not
-        return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # an option's value
-                                     rest[i - 1] in _PYTEST_FLAGS)  # (`--basetemp .claude`:
-                   for i, w in enumerate(rest) if word in w)  # W13)
+    if name in ("pytest", "py.test") or name in TEST_RUNNERS:  # its operands are the tests
+        return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # it runs; not an
+                                     rest[i - 1] in _PYTEST_FLAGS | TEST_FLAGS)  # option's
+                   for i, w in enumerate(rest) if word in w)  # value (W13; `prove t`: s49)
     inner = _runner_program(name, rest) if name in PACKAGE_RUNNERS else None
     if inner is not None and _INTERPRETER.fullmatch(rest[inner]) and not any(
             word in w for w in rest[:inner]):  # `npx node tools/run.js` (review s43 P2e)
@@ -324,7 +326,7 @@ def _script_read(name: str, rest: list[str], word: str) -> bool:
     if kind == "python" and script is not None and rest[script] == "-m":
         script = script + 1 if script + 1 < len(rest) else None  # the module it runs
         if script is not None and rest[script] in ("pytest", "unittest") and not any(
-                word in w for w in rest[:script + 1]):
+                word in w for w in rest[:script - 1]) and word != rest[script]:  # (`-m pytest t`)
             return _reads_as("pytest", rest[script + 1:], word) if rest[script] == \
                 "pytest" else all(w[:1] != "-" for w in rest[script + 1:] if word in w)
     held = [at for at, w in enumerate(rest) if word in w]  # (the script, or a file it loads)
@@ -383,11 +385,12 @@ def _split(text: str) -> list[tuple[str, ...]] | None:
             if token and set(token) <= _OPERATOR | {"<", ">"}:
                 # `gcc -o > log x` is one command; `<(…)` a command of its own
                 target = ("<" in token or ">" in token) and set(token).isdisjoint("()`")
+                lead = READ if token == "<" else ">"  # (`< FILE` reads it: folded.READ)
                 if not target:
                     found.append(tuple(words))
                     words = []
             elif target:
-                found.append((">", token))
+                found.append((lead, token))
                 target = False
             else:
                 words.append(NOT_ASSIGNED + token if _ASSIGNMENT.match(token) else token)

@@ -206,9 +206,13 @@ def _values(words: list[str], option: str, many: bool = False) -> list[str]:
 
 
 def _nested(tops: list[str]) -> list[str] | str:
-    """The ``.claude`` folders below each of ``tops`` (``.git`` apart), or why not."""
+    """The ``.claude`` folders below each of ``tops`` (``.git`` apart), or why not. A link to
+    a folder is followed, each real folder it leads to once (the runtime loads a nested
+    ``.claude`` through a linked folder, or one that is itself a link: review s48-greview K1,
+    measured through Claude Code 2.1.332)."""
     found: list[str] = []
     seen = 0
+    linked = {os.path.realpath(top) for top in tops}
     for top in tops:
         stack = [top]
         while stack:
@@ -219,12 +223,25 @@ def _nested(tops: list[str]) -> list[str] | str:
                         if seen > _MAX_ENTRIES:
                             return (f"the project holds more than {_MAX_ENTRIES} entries, in "
                                     "which the gate cannot list the skills the runtime finds")
-                        if entry.name != ".git" and entry.is_dir(follow_symlinks=False):
-                            stack.append(entry.path)
-                            found += [entry.path] if entry.name == ".claude" else []
+                        if entry.name == ".git" or not _walked(entry, linked):
+                            continue
+                        stack.append(entry.path)
+                        found += [entry.path] if entry.name == ".claude" else []
             except OSError:
                 continue  # (a folder the gate cannot read, nor can the runtime)
     return found
+
+
+def _walked(entry: os.DirEntry[str], linked: set[str]) -> bool:
+    """Whether ``_nested`` walks into ``entry``: a folder, or a link to one whose real path
+    no link walked before led to (``linked``, which it joins)."""
+    if not entry.is_symlink():
+        return entry.is_dir(follow_symlinks=False)
+    real = os.path.realpath(entry.path)
+    if real in linked or not entry.is_dir():
+        return False
+    linked.add(real)
+    return True
 
 
 def _named(skills: str, name: str) -> list[str] | str:

@@ -102,3 +102,33 @@ def new_branch_here(words: list[str]) -> bool:
     return len(words) == 3 and words[2][:1] not in ("-", "") and (
         (words[0] == "checkout" and words[1] in ("-b", "-B")) or
         (words[0] == "switch" and words[1] in ("-c", "-C", "--create", "--force-create")))
+
+
+#: What ``plan_programs`` writes before a folder (from the call's) a plan's program runs in
+#: (``make -C sub``, ``git -C sub``, ``npm --prefix sub``, a workspace's): ``startpaths``
+#: reads the session's relative values and the ``.npmrc`` there (s49-greview N1, E3).
+RUNS_IN: Final = ">"
+#: What ``plan_programs`` writes before the settings file an entry's ``npm --userconfig
+#: FILE`` (``--globalconfig``) names: ``npmrc_paths`` reads it as the folders' (s48-greview2 C5).
+NPMRC: Final = "!"
+#: npm's options naming the settings file it reads in the place of the user's, the global one.
+NPMRC_OPTIONS: Final = ("--userconfig", "--globalconfig")
+#: npm's subcommands (and their aliases) that write no settings file (``config``, ``set``,
+#: ``login``, ``logout``, ``adduser`` do): npm 11's.
+_NPM_READS: Final = frozenset({
+    "test", "t", "tst", "run", "run-script", "rum", "urn", "start", "stop", "restart", "exec",
+    "x", "ci", "clean-install", "ic", "install", "i", "add", "in", "install-test", "it",
+    "install-ci-test", "cit", "ls", "list", "audit", "outdated", "pack", "rebuild", "rb",
+    "explain", "why", "view", "info", "show", "v", "query"})
+
+
+def npm_reads_settings(rest: list[str], word: str) -> bool:
+    """Whether npm's words ``rest`` hold ``word`` only as the settings file an option of
+    ``NPMRC_OPTIONS`` names, under a subcommand of ``_NPM_READS`` (the plan's own entry, the
+    file guarded: s48-greview2 C5's cost); npm's other options before it: no."""
+    valued = [(i > 0 and rest[i - 1] in NPMRC_OPTIONS) or w.partition("=")[0] in NPMRC_OPTIONS
+              for i, w in enumerate(rest)]
+    command = next((w for i, w in enumerate(rest) if w[:1] != "-" and not valued[i]), "")
+    return command in _NPM_READS and all(
+        valued[i] and w.partition("=")[2] in ("", word) for i, w in enumerate(rest)
+        if word in w) and word != ""

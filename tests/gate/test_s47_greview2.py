@@ -313,8 +313,9 @@ def test_e3_a_relative_value_from_the_folder_the_program_works_in(tmp_path: Path
 
 _open("test_e3_a_relative_value_from_the_folder_the_program_works_in",
       "residual (docs/call-gate.md, the paths the session's variables name): a relative "
-      "value read from the call's and the project's folders only, not a folder a program's "
-      "option or a cd moves it to")
+      "value read from the call's and the project's folders and the folders the plan's "
+      "programs run in (s49-gfix2), not a folder a later call's cd moves it to",
+      "cd-then-make", "cd-then-node")
 
 
 # --- rustup's `+TOOLCHAIN`: an absolute path is a toolchain whose bin/cargo runs --------------

@@ -263,9 +263,6 @@ def test_p1_pip_install_r_builds_a_folder_its_requirements_name(tmp_path: Path,
     assert denied is not None, "the hook allows a setup.py the plan's pip install -r runs"
 
 
-_open("test_p1_pip_install_r_builds_a_folder_its_requirements_name",
-      "planprograms guards the requirements file pip is given and what it builds the call's "
-      "folder from; not a file it includes (`-r base.txt`) nor a folder a line names")
 
 
 # --- pre-commit: the hook repositories it keeps in the home ------------------------------------
@@ -487,11 +484,6 @@ def test_m1_make_remakes_its_makefile_from_a_file_a_cp_wrote(tmp_path: Path,
     assert denied is not None, "the hook allows a write to the file make remakes a makefile from"
 
 
-_open("test_m1_make_remakes_its_makefile_from_a_file_a_cp_wrote",
-      "residual (docs/decisions.md, session 48; 'a file a build file names'): an included "
-      "makefile's name is the Makefile's text, so the source make remakes it from "
-      "(`rules.mk.sh`) is not named; the makefiles' own sources are guarded (s48-gfix)",
-      "include-sh")
 
 
 # --- skillfiles: a nested .claude reached through a link (through Claude Code) ----------------
@@ -574,9 +566,6 @@ def test_k1_a_nested_claude_folder_reached_through_a_link(tmp_path: Path, case: 
         "the runtime ran a command of a nested skill behind a link, the gate judged another"
 
 
-_open("test_k1_a_nested_claude_folder_reached_through_a_link",
-      "skillfiles._nested does not follow links (`is_dir(follow_symlinks=False)`); the "
-      "runtime discovers a nested `.claude` through one")
 
 
 # --- an interpreter's script named like a subcommand of bun's or deno's ------------------------
@@ -966,9 +955,6 @@ def test_s5_a_test_named_by_its_id(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows a write to the test file the entry runs"
 
 
-_open("test_s5_a_test_named_by_its_id",
-      "planprograms: a unittest name `mod.Class` is read as a package (`mod/`), a pytest node "
-      "id `file.py::Class` as a literal path: the test file itself is not guarded")
 
 
 # --- a test runner the gate does not know runs the test files its operands name ---------------
@@ -993,9 +979,6 @@ def test_s6_a_test_runner_the_gate_does_not_know(tmp_path: Path, case: str) -> N
     assert denied is not None, "the hook allows a write to the test file the entry names"
 
 
-_open("test_s6_a_test_runner_the_gate_does_not_know",
-      "planprograms reads the operands of `_INTERPRETERS` and pytest as scripts, not of other "
-      "test runners (prove; bats, rspec, phpunit, mocha, jest, vitest: not installed here)")
 
 
 # --- a script run by its path: its folder is not guarded as an interpreter's script's is ------
@@ -1016,6 +999,3 @@ def test_s7_a_script_run_by_its_path_sources_a_file_beside_it(tmp_path: Path,
     assert denied is not None, "the hook allows a write beside the script the entry runs"
 
 
-_open("test_s7_a_script_run_by_its_path_sources_a_file_beside_it",
-      "planprograms._entry_programs guards a program named by its path alone (`_literal`), "
-      "not its folder as `_script_words` does for an interpreter's script")

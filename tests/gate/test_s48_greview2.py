@@ -382,9 +382,6 @@ def test_u1_uv_run_builds_the_project_and_runs_its_venv(tmp_path: Path, case: st
     assert denied is not None, "the hook allows a file uv run builds or its venv runs"
 
 
-_open("test_u1_uv_run_builds_the_project_and_runs_its_venv",
-      "planprograms reads `uv run CMD` as a package runner of CMD: nothing of uv's own start "
-      "(the project's build files, `.venv/`, uv's settings) is guarded")
 
 
 # --- Y1: yarn runs the file its settings' yarn-path names (s48-gfix's C5b reads .npmrc only) --
@@ -435,10 +432,6 @@ def test_r1_a_runner_moves_its_program_into_a_folder(tmp_path: Path, case: str) 
     assert denied is not None, "the hook allows the makefile the runner's program reads"
 
 
-_open("test_r1_a_runner_moves_its_program_into_a_folder",
-      "the runners' working-folder options are read for `env -C DIR` / `--chdir DIR` only "
-      "(not `--chdir=DIR`, a prefix, `-CDIR`; unshare's `--wd`/`-w`, gdb's `--cd`)")
-
 
 # --- F1: a runner's option naming its build file elsewhere (nox -f, tox -c, pre-commit -c) ---
 
@@ -480,9 +473,6 @@ def test_f1_a_runners_option_names_its_build_file_elsewhere(tmp_path: Path,
     assert denied is not None, "the hook allows the build file the entry names"
 
 
-_open("test_f1_a_runners_option_names_its_build_file_elsewhere",
-      "planprograms._FILE_OPTIONS / _FOLDER_OPTIONS lack nox's -f/--noxfile, tox's -c, "
-      "pre-commit's -c/--config (and just's, task's, mkdocs' own)")
 
 
 # --- F2: a runner's own build file under a name its STARTS lacks -----------------------------
@@ -515,9 +505,6 @@ def test_f2_a_runners_build_file_under_another_name(tmp_path: Path, case: str) -
     assert denied is not None, "the hook allows the runner's build file"
 
 
-_open("test_f2_a_runners_build_file_under_another_name",
-      "planprograms.STARTS lacks `tox.toml` (tox), `SConstruct.py`/`Sconstruct.py`/"
-      "`sconstruct.py` (scons), `mkdocs.yaml` (mkdocs)")
 
 
 # --- E1: a session value's word the shell joins from quoted parts ----------------------------
@@ -548,10 +535,6 @@ def test_e1_a_session_value_quotes_part_of_a_path(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows the file a session value names"
 
 
-_open("test_e1_a_session_value_quotes_part_of_a_path",
-      "envpaths._SEPARATORS reads a quote as a word's end (and keeps a backslash); the shell "
-      "joins quoted and unquoted parts into one word")
-
 
 # --- C5: an npmrc file the entry names (s48-gfix's C5b reads the folders' and the user's) ----
 
@@ -575,10 +558,6 @@ def test_c5_npm_preloads_what_the_npmrc_its_entry_names_says(tmp_path: Path,
                    ["cp src/p.js tools/pre.js", entry], extra=NPM_OFFLINE)
     assert denied is not None, "the hook allows the preload the entry's npmrc names"
 
-
-_open("test_c5_npm_preloads_what_the_npmrc_its_entry_names_says",
-      "startpaths.npmrc_paths reads the folders' `.npmrc`, the user's and the global one; "
-      "not a file `--userconfig=`/`--globalconfig=` in the entry names")
 
 
 # --- I1: an interpreter s48-gfix lets run under its own entry reads start files -------------
@@ -609,9 +588,6 @@ def test_i1_rscript_runs_the_profile_of_the_folder_it_starts_in(tmp_path: Path,
     assert denied is not None, "the hook allows a start file of R"
 
 
-_open("test_i1_rscript_runs_the_profile_of_the_folder_it_starts_in",
-      "planprograms.STARTS has no entry for Rscript/R (`.Rprofile`, `.Renviron` in the "
-      "call's folder); HOME_CODE lacks `.Renviron` (and R's `~/.R/Makevars` for installs)")
 
 
 # --- C1c: cmake --build re-reads the sources FetchContent put below the build folder ---------
@@ -642,9 +618,6 @@ def test_c1c_cmake_build_reconfigures_from_a_fetched_dependency(tmp_path: Path) 
     assert denied is not None, "the hook allows a fetched dependency's CMakeLists.txt"
 
 
-_open("test_c1c_cmake_build_reconfigures_from_a_fetched_dependency",
-      "planprograms.STARTS for cmake guards what cmake generated in the build tree, not the "
-      "sources FetchContent extracted there (`_deps/*-src/`, re-read on a re-configure)")
 
 
 # --- Y2: yarn 2+ preloads the project's Plug'n'Play loader into every script's node ---------
@@ -668,8 +641,6 @@ def test_y2_yarn_preloads_its_pnp_loader(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows yarn's Plug'n'Play loader to be rewritten"
 
 
-_open("test_y2_yarn_preloads_its_pnp_loader",
-      "planprograms.STARTS for the node runners lacks yarn's `.pnp.cjs`, `.pnp.loader.mjs`")
 
 
 # --- P1: pnpm 10 reads its settings from pnpm-workspace.yaml ---------------------------------
@@ -700,9 +671,6 @@ def test_p1_pnpm_runs_what_its_workspace_settings_name(tmp_path: Path, case: str
     assert denied is not None, "the hook allows pnpm's settings file to be written"
 
 
-_open("test_p1_pnpm_runs_what_its_workspace_settings_name",
-      "planprograms.STARTS for the node runners lacks `pnpm-workspace.yaml` (pnpm 10's "
-      "settings); startpaths does not read the paths its values name")
 
 
 # --- S3b: an interpreter fed its script through a pipe (a9cd516 reads a `<` redirection) -----
@@ -729,9 +697,6 @@ def test_s3b_the_plans_script_piped_into_an_interpreter(tmp_path: Path, case: st
     assert denied is not None, "the hook allows a write to the script the entry pipes"
 
 
-_open("test_s3b_the_plans_script_piped_into_an_interpreter",
-      "planprograms reads an interpreter's `<` target as its script, not a file a reader "
-      "(`cat`) pipes into an interpreter with no script of its own")
 
 
 # --- S4b: a shell's `-c` text moving into a folder, the shell given options first ----------
@@ -760,10 +725,6 @@ def test_s4b_a_shells_code_moves_into_a_folder_after_options(tmp_path: Path, cas
                    ["cp src/mk sub/Makefile", entry])
     assert denied is not None, "the hook allows the makefile the shell's make reads"
 
-
-_open("test_s4b_a_shells_code_moves_into_a_folder_after_options",
-      "ae25743 finds a shell's code past its options, not past `--` after `-c` (bash reads "
-      "the first word after `--` as the code)", "c-dashdash")
 
 
 # --- E2: a session value trimming $PWD (read as `.`) -----------------------------------------
@@ -835,9 +796,6 @@ def test_h2b_scons_reads_the_site_folder_of_its_top(tmp_path: Path, case: str) -
     assert denied is not None, "the hook allows a file of SCons' top folder"
 
 
-_open("test_h2b_scons_reads_the_site_folder_of_its_top",
-      "planprograms reads scons' SConstruct/site_scons in the call's folder only (1ab59b5); "
-      "`-C`, `-f`'s folder and `-u`/`-U`/`-D`'s search up are not read")
 
 
 # --- M2: meson's source folder given as an operand ---------------------------------------------
@@ -858,10 +816,6 @@ def test_m2_meson_setup_reads_the_source_folder_it_names(tmp_path: Path) -> None
     assert denied is not None, "the hook allows the meson.build meson setup reads"
 
 
-_open("test_m2_meson_setup_reads_the_source_folder_it_names",
-      "planprograms reads meson's `-C` folder only; `meson setup BUILD SOURCE`'s operands "
-      "(the source folder's meson.build, meson.options; the build folder's meson-private/) "
-      "are not read")
 
 
 # --- R1c: env's --split-string long spelling ---------------------------------------------------
@@ -879,7 +833,3 @@ def test_r1c_env_split_string_runs_the_program_it_holds(tmp_path: Path) -> None:
                    ["cp src/mk Makefile", entry])
     assert denied is not None, "the hook allows the Makefile env's string runs"
 
-
-_open("test_r1c_env_split_string_runs_the_program_it_holds",
-      "the runner reading knows env's `-S STRING`, not `--split-string=STRING` (nor a "
-      "getopt prefix `--sp=`)")
