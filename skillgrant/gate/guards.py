@@ -227,7 +227,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # `gh auth setup-git` writes), adds nothing, and its name would deny every word holding
     # it (`gh pr list`: _named_file)
     if programs or local_programs:
-        trees = tuple(item.rstrip("/") + "/" for item, tree in found if tree)
+        trees = tuple([item.rstrip("/") + "/" for item, tree in found if tree])
         found += [(reals[p], t) for p, t in (*programs, *local_programs)
                   if p and not (reals[p] + "/").startswith(trees)]
     for real, tree in found:  # another name of one is written by any writer (H1–H3)
