@@ -183,8 +183,8 @@ def _always(guards: Guarded) -> tuple[frozenset[str], frozenset[str]]:
     made = guards.__dict__.get("_always_sets")
     if made is None:
         made = guards.__dict__["_always_sets"] = (
-            frozenset(p for p, tree in guards.always if not tree),
-            frozenset(p.rstrip("/") or "/" for p, tree in guards.always if tree))
+            frozenset({p for p, tree in guards.always if not tree}),
+            frozenset({p.rstrip("/") or "/" for p, tree in guards.always if tree}))
     return made
 
 

@@ -88,8 +88,10 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     home_named()
     items = [(plan, False), (audit_log, False)]
     roots = dict.fromkeys(f for f in (cwd, project) if f)  # (whole, as a skill's folder is)
-    planned = [(os.path.join(folder, path.rstrip("/") or "."), True) for path in named
-               if path[:1] not in ("^", SETTINGS, *MARKED) for folder in roots]
+    skipped, bases = ("^", SETTINGS, *MARKED), [f if f[-1] == "/" else f + "/" for f in roots]
+    planned = [(name if name[:1] == "/" else base + name, True)  # (os.path.join, as fs.joined)
+               for name in [path.rstrip("/") or "." for path in named if path[:1] not in skipped]
+               for base in bases]
     items += [*planned, *named_paths(named, list(roots))]  # (what their build files name)
     modules = [os.path.join(folder, path[1:]) for path in named if path[:1] == MODULES
                for folder in roots]  # (their standard modules' names: review s44 P3)
@@ -215,8 +217,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
     missing: set[str] = set()  # (what is not there has no second name: not asked again)
-    reals = linked.real_paths([*(path for path, _ in (*items, *local, *programs,
-                                                     *local_programs) if path), *tops,
+    reals = linked.real_paths([*[path for path, _ in (*items, *local, *programs,
+                                                     *local_programs) if path], *tops,
                                  *modules], missing)
     resolved = [(reals[path], tree) for path, tree in items if path]
     always = [*resolved, *((reals[path], tree) for path, tree in programs if path)]
@@ -225,10 +227,9 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # `gh auth setup-git` writes), adds nothing, and its name would deny every word holding
     # it (`gh pr list`: _named_file)
     if programs or local_programs:
-        trees = tuple(item.rstrip("/") + "/" for item, tree in found if tree)
-        found += [(real, tree) for real, tree in ((reals[p], t)
-                                                  for p, t in (*programs, *local_programs) if p)
-                  if not (real + "/").startswith(trees)]
+        trees = tuple([item.rstrip("/") + "/" for item, tree in found if tree])
+        found += [(reals[p], t) for p, t in (*programs, *local_programs)
+                  if p and not (reals[p] + "/").startswith(trees)]
     for real, tree in found:  # another name of one is written by any writer (H1–H3)
         if not tree and real not in missing:
             linked.single_name(real)
@@ -362,7 +363,6 @@ def _composed(words: list[str], directory: str | None, text: str, bare: str) -> 
         found = unguarded_target(words, moved_folders(text, directory) if directory else None)
     if found is None and any(name in bare for name in _OWN):
         from .ownsettings import own_settings
-
         found = own_settings(words, bare)
     return found
 

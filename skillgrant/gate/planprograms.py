@@ -96,7 +96,9 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
             continue
         found += _entry_paths(entry, _QUOTES.sub("", rest.rstrip(")").removesuffix(":*")))
     # (the call's folder itself, a script's there: not guarded whole, docs/call-gate.md)
-    return tuple(dict.fromkeys(p for p in found if p != "./"))
+    unique = dict.fromkeys(found)
+    unique.pop("./", None)
+    return tuple(unique)
 
 
 def _entry_paths(entry: str, text: str) -> list[str]:
