@@ -90,8 +90,6 @@ def test_t1_tox_imports_the_inline_plugin_beside_its_settings(tmp_path: Path,
     assert denied is not None, "the hook allows tox's inline plugin to be written"
 
 
-
-
 # --- B1: Python runs a start file's cached bytecode where its header matches the source -----
 
 
@@ -165,12 +163,6 @@ def test_b1_python_runs_a_start_files_cached_bytecode(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows a start file's cached bytecode to be written"
 
 
-_open("test_b1_python_runs_a_start_files_cached_bytecode",
-      "a start file's `__pycache__/<name>.<tag>*.pyc` is not guarded beside it "
-      "(Python runs it when its header matches the source)",
-      *BYTECODE)
-
-
 # --- X1: xargs makes the words of the file it reads its program's options -----------------
 
 
@@ -199,10 +191,6 @@ def test_x1_xargs_reads_its_programs_options_from_a_file(tmp_path: Path, case: s
     assert denied is not None, "the hook allows the file xargs reads its words from"
 
 
-_open("test_x1_xargs_reads_its_programs_options_from_a_file",
-      "the file (or input) xargs reads a plan program's words from is not guarded", *XARGS)
-
-
 # --- R2: R restores the folder's saved workspace, whose `.First` runs at start --------------
 
 
@@ -223,11 +211,6 @@ def test_r2_r_restores_the_workspace_of_its_folder(tmp_path: Path, case: str) ->
     denied = _case(tmp_path, [f"Bash({R_RESTORES[case]})", "Bash(cp *)"],
                    {"x.R": "cat(1)\n"}, ["cp src/RData .RData", R_RESTORES[case]], setup)
     assert denied is not None, "the hook allows R's saved workspace to be written"
-
-
-_open("test_r2_r_restores_the_workspace_of_its_folder",
-      "R's `.RData` (restored at start, its `.First` run) is missing from STARTS['R']",
-      *R_RESTORES)
 
 
 # --- COST: a test runner's own entry naming its test folder denies itself ------------------
@@ -291,8 +274,6 @@ def test_n1_a_runner_the_tables_miss_moves_make_into_a_folder(tmp_path: Path,
     assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
 
 
-
-
 # --- S1: SCons unpickles the signature database of its top folder --------------------------
 
 
@@ -316,10 +297,6 @@ def test_s1_scons_unpickles_its_signature_database(tmp_path: Path) -> None:
     denied = _case(tmp_path, ["Bash(scons)", "Bash(cp *)"], {"SConstruct": SCONSTRUCT},
                    ["cp src/sc .sconsign.dblite", "scons"], PICKLE, extra=extra)
     assert denied is not None, "the hook allows SCons' pickled signatures to be written"
-
-
-_open("test_s1_scons_unpickles_its_signature_database",
-      "SCons' `.sconsign.dblite` (a pickle it loads) is missing from STARTS['scons']")
 
 
 # --- G1: gdb runs its user's init files, the command files `-x` names, and its `cd` ----------
@@ -364,8 +341,6 @@ def test_g1_gdb_runs_commands_of_files_the_gate_leaves_writable(tmp_path: Path,
     assert denied is not None, "the hook allows a file of commands gdb runs to be written"
 
 
-
-
 # --- H1: an interactive shell runs the file its `--rcfile`/`--init-file` names first --------
 
 
@@ -387,8 +362,6 @@ def test_h1_an_interactive_shell_runs_the_rcfile_its_entry_names(tmp_path: Path,
                    {"Makefile": MAKEFILE, "env.sh": "echo hi\n"},
                    ["cp src/x.sh env.sh", RCFILES[case]])
     assert denied is not None, "the hook allows the shell's rcfile to be written"
-
-
 
 
 # --- M1: meson finds a machine file named by a bare name in the user's data folder ----------
@@ -415,11 +388,6 @@ def test_m1_meson_reads_a_machine_file_from_the_users_data_folder(tmp_path: Path
                    {"meson.build": "project('p', 'c')\n", "src/n": NATIVE},
                    [f"mkdir -p {folder}", f"cp src/n {folder}/myenv", entry], extra=extra)
     assert denied is not None, "the hook allows meson's machine file in the user's data folder"
-
-
-_open("test_m1_meson_reads_a_machine_file_from_the_users_data_folder",
-      "meson's machine files by bare name (~/.local/share/meson/{native,cross}/NAME) are "
-      "not guarded")
 
 
 # --- W1: a wrapper with an attached option value hides the runner inside it -----------------
@@ -450,8 +418,6 @@ def test_w1_an_attached_wrapper_option_hides_the_runner_inside(tmp_path: Path,
     assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
 
 
-
-
 # --- P1: a file piped into a runner whose shell reads its input --------------------------------
 
 
@@ -476,11 +442,6 @@ def test_p1_a_script_piped_into_a_runners_shell(tmp_path: Path, case: str) -> No
     denied = _case(tmp_path, [f"Bash({PIPED[case]})", "Bash(cp *)"], {"x.sh": "echo hi\n"},
                    ["cp src/x.sh x.sh", PIPED[case]])
     assert denied is not None, "the hook allows the script piped into the runner's shell"
-
-
-_open("test_p1_a_script_piped_into_a_runners_shell",
-      "a file piped into su/runuser/fakeroot/setarch (a shell reading its input) is not "
-      "guarded as `cat x.sh | bash`'s is", *PIPED)
 
 
 # --- C2: pytest without paths collects every folder below the call's -------------------------
@@ -549,11 +510,6 @@ def test_pr1_prove_without_paths_runs_the_t_folder(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows a test prove runs by default to be written"
 
 
-_open("test_pr1_prove_without_paths_runs_the_t_folder",
-      "prove's default `t/` (no operand) and `-l`'s `lib/` (-b: blib/) are not guarded",
-      *PROVED)
-
-
 # --- U1: unittest without names discovers the call's folder -----------------------------------
 
 
@@ -615,8 +571,6 @@ def test_ct1_ctest_and_cpack_run_cmake_code_the_gate_leaves_writable(tmp_path: P
     assert denied is not None, "the hook allows the CMake code ctest or cpack runs"
 
 
-
-
 # --- N2: su, runuser, sg take their command after the user or group (permuted options) ----------
 
 
@@ -647,12 +601,6 @@ def test_n2_a_runners_command_after_its_operand(tmp_path: Path, case: str) -> No
     assert denied is not None, "the hook allows the makefile of the folder the command moves to"
 
 
-_open("test_n2_a_runners_command_after_its_operand",
-      "runneropts reads su/runuser options up to the first operand (getopt permutes: `su "
-      "root -c CMD`) and sg as plain (`sg GROUP -c CMD`): the -c command is not read",
-      *PERMUTED)
-
-
 # --- G2: gdb imports its Python package from the data directory its entry names --------------
 
 
@@ -678,11 +626,6 @@ def test_g2_gdb_imports_the_data_directorys_python(tmp_path: Path, case: str) ->
                    {"Makefile": MAKEFILE},
                    ["cp src/init.py gdbdata/python/gdb/__init__.py", GDB_DATA[case]], setup)
     assert denied is not None, "the hook allows gdb's data directory to be written"
-
-
-_open("test_g2_gdb_imports_the_data_directorys_python",
-      "gdb's -D/--data-directory folder (its python/gdb package, system-gdbinit) is not "
-      "guarded", *GDB_DATA)
 
 
 # --- Y1: yarn 4 injects `.env.yarn` into every script's environment ---------------------------
@@ -717,11 +660,6 @@ def test_y1_yarn_injects_its_env_file_into_scripts(tmp_path: Path) -> None:
     denied = _case(tmp_path, ["Bash(yarn t)", "Bash(cp *)"], files,
                    ["cp src/envy .env.yarn", "yarn t"], "yarn install", extra=extra)
     assert denied is not None, "the hook allows yarn's injected environment file to be written"
-
-
-_open("test_y1_yarn_injects_its_env_file_into_scripts",
-      "yarn 4's `.env.yarn` (injectEnvironmentFiles' default) is not in DOTENV / the node "
-      "runners' STARTS")
 
 
 # --- K1: a reserved word before a shell code's `cd` ---------------------------------------------
