@@ -18,6 +18,10 @@ from .optables import Table, table_of
 from .planpaths import family, takes_code
 from .wrapped import RUNNERS
 
+#: su's and runuser's options (util-linux 2.38) but su's ``-P`` and runuser's ``-u``.
+_SU = ("c/command= f/fast g/group= G/supp-group= l/login m/preserve-environment "
+       "p/preserve-environment s/shell= session-command= w/whitelist-environment= h/help "
+       "V/version")
 #: Each runner's options (``optspecs.SPECS``' format: ``x/name``, ``=`` a value, ``=?`` an
 #: optional attached one), then the options moving the program's folder, the one whose value
 #: is more words of the command (``env -S``), and the one after which the program's words
@@ -60,12 +64,8 @@ _SPECS: dict[str, tuple[str, str, str, str]] = {
              "t/type= T/command-timeout= U/other-user= u/user= V/version v/validate B/bell "
              "N/no-update", "chdir", "", ""),
     # su's, runuser's `-c CMD` holds the command (util-linux 2.38); `-`, `-l` a login shell
-    "su": ("c/command= f/fast g/group= G/supp-group= l/login m/preserve-environment "
-           "p/preserve-environment P/pty s/shell= session-command= w/whitelist-environment= "
-           "h/help V/version", "", "command", ""),
-    "runuser": ("c/command= f/fast g/group= G/supp-group= l/login m/preserve-environment "
-                "p/preserve-environment s/shell= session-command= u/user= "
-                "w/whitelist-environment= h/help V/version", "", "command", ""),
+    "su": (f"{_SU} P/pty", "", "command", ""),
+    "runuser": (f"{_SU} u/user=", "", "command", ""),
     "fakeroot": ("l/lib= faked= s= i= u/unknown-is-real b= h/help v/version", "", "", ""),
     "setarch": ("v/verbose 3/3gb 4/4gb B/32bit F/fdpic-funcptrs Z/mmap-page-zero "
                 "L/addr-compat-layout X/read-implies-exec R/addr-no-randomize S/whole-seconds "

@@ -14,8 +14,10 @@ are measured once and kept, and the answer is the expression's: its first match'
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from typing import Final
+
+from .propwalk import Separation
 
 #: Where a match may start: 'mcp', a backslash, the word, a '?' first on a line or after
 #: ``{``, ``,``, ``[`` (a complex key), an anchor at a token's start.
@@ -23,9 +25,7 @@ _STARTS: Final = re.compile(r"(?P<word>hooks|github)|(?P<key>(?:^|[\r\n{,\[])[ \
                             r"|(?P<anchor>(?:^|(?<=[\s\[{,:?]))&)|mcp|\\", re.IGNORECASE)
 _WORD: Final = re.compile(r"hooks|github", re.IGNORECASE)
 _TOKEN: Final = re.compile(r"\S++")
-_SPACE: Final = re.compile(r"\s*+")
 _HEADER: Final = re.compile(r"[|>][-+0-9]*+")
-_BREAK: Final = re.compile(r"[\r\n]")
 #: Node properties before the word, at most.
 _PROPERTIES: Final = 4
 
@@ -35,8 +35,7 @@ class _Text:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.breaks = [found.start() for found in _BREAK.finditer(text)]
-        self.after_comment: dict[int, int] = {}
+        self.walk = Separation(text, anywhere=True)
         self.separated: dict[int, int] = {}
         self.keyed: dict[int, bool] = {}
         self.starts: list[int] | None = None
@@ -55,24 +54,8 @@ class _Text:
         """The end of YAML's separation from ``at``, ``(?>(?:\\s|#[^\\r\\n]*+)+)`` (``at``
         itself: none), kept by where it starts."""
         if at not in self.separated:
-            self.separated[at] = self._separation(at)
+            self.separated[at] = self.walk.end(at)
         return self.separated[at]
-
-    def _separation(self, at: int) -> int:
-        text, passed = self.text, []
-        while True:
-            at = _end(_SPACE, text, at)
-            if at == len(text) or text[at] != "#":
-                break
-            index = bisect_left(self.breaks, at)
-            at = self.breaks[index] if index < len(self.breaks) else len(text)
-            if at in self.after_comment:
-                at = self.after_comment[at]
-                break
-            passed.append(at)
-        for point in passed:
-            self.after_comment[point] = at
-        return at
 
     def key_word(self, at: int) -> bool:
         """``(?:[|>][-+0-9]*SEP)?["']?(?:hooks|github)`` at ``at``, after at most four node

@@ -33,10 +33,8 @@ _QUESTION: Final = re.compile(r"(?:(?:[\n\r]|^)[ \t-]*+|[\[{][ \t]*+)\?(?=[ \t\r
 _KEY_BLANKS: Final = re.compile(r"[ \t]*+")
 _PLAIN_KEY: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_ .-]*+(?:\n|$)")
 #: A lone dash's starts, the property tokens before it, blanks and comments around it.
-_FLOW_START: Final = re.compile(r"[\[{,:]")
-_FLOW_TOKEN: Final = re.compile(r"[^\s,\[\]{}]++")
-_SPACE: Final = re.compile(r"\s*+")
-_BREAK: Final = re.compile(r"[\r\n]")
+_FLOW_START, _FLOW_TOKEN, _SPACE, _BREAK = (
+    re.compile(pattern) for pattern in (r"[\[{,:]", r"[^\s,\[\]{}]++", r"\s*+", r"[\r\n]"))
 
 
 class _Runs:
@@ -134,12 +132,13 @@ def _end(pattern: re.Pattern[str], text: str, at: int) -> int:
     return -1 if found is None else found.end()
 
 
-class _Separation:
+class Separation:
     """YAML's separation as the lone dash's pattern reads it, ``(?>(?:\\s|(?<=\\s)#[^\\r\\n]*+)*)``,
-    from a point: each comment's line end, once walked, kept with the walk's end."""
+    from a point (``anywhere``: a comment after any character, ``(?:\\s|#[^\\r\\n]*+)*``, as
+    agentscan reads it): each comment's line end, once walked, kept with the walk's end."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def __init__(self, text: str, *, anywhere: bool = False) -> None:
+        self.text, self.anywhere = text, anywhere
         self.breaks = [found.start() for found in _BREAK.finditer(text)]
         self.memo: dict[int, int] = {}
 
@@ -148,7 +147,8 @@ class _Separation:
         while True:
             after = _end(_SPACE, text, at)
             if after == len(text) or text[after] != "#" or not (
-                    after > at or (after > 0 and _end(_SPACE, text, after - 1) == after)):
+                    self.anywhere or after > at
+                    or (after > 0 and _end(_SPACE, text, after - 1) == after)):
                 break
             index = bisect_left(self.breaks, after)
             at = self.breaks[index] if index < len(self.breaks) else len(text)
@@ -164,7 +164,7 @@ class _Separation:
 def lone_dash(text: str) -> int:
     """A ``-`` alone between a flow collection's indicators, behind node properties, with
     blanks and comments around it."""
-    runs, separation = _Runs(text, _FLOW_TOKEN), _Separation(text)
+    runs, separation = _Runs(text, _FLOW_TOKEN), Separation(text)
 
     def alone(at: int) -> int:
         if text[at:at + 1] != "-":

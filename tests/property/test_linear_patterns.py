@@ -39,7 +39,7 @@ USE = {
     "flowreject.BREAK": "search", "flowreject._GLUED": "search", "keyread._BREAK_RUN": "search",
     "nesting._BLOCK_INDICATOR": "search", "nesting._BLOCK_DASH": "search",
     "agentscan._STARTS": "search", "agentscan._WORD": "match", "agentscan._TOKEN": "search",
-    "agentscan._SPACE": "match", "agentscan._HEADER": "match", "agentscan._BREAK": "search",
+    "agentscan._HEADER": "match", "propwalk._SPACE": "match", "propwalk._BREAK": "search",
     "pluginruns._SPACE": "match", "propwalk._START": "search",
     "propwalk._DASHES": "match", "propwalk._BLANKS": "match",
     "propwalk._CUT_TAG": "match", "propwalk._CUT_NAME": "match", "propwalk._QUESTION": "search",
