@@ -179,3 +179,8 @@ NODE_JS: Final = (".js", ".cjs", ".mjs", ".json", ".node")  # (`node server`: se
 #: Python's options that keep the call's folder off ``sys.path`` (``-I``, ``-P``), in a
 #: cluster of options taking no value.
 SAFE_PATH: Final = compile_on_use(r"-[bBdEiOqRsSuv]*[IP][bBdEiIOPqRsSuv]*")
+
+
+#: The reserved words a command's words may begin with (``if cd sub; then make; fi``, s43
+#: P2f; in a shell's ``-c`` code too: review s49-greview2 K1).
+RESERVED: Final = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{"})

@@ -23,6 +23,7 @@ from .planpaths import (
     NODE_JS,
     REMADE,
     REQUIREMENTS,
+    RESERVED,
     RUNS_IN,
     SAFE_PATH,
     SETTINGS,
@@ -152,7 +153,7 @@ def _entry_words(part: str) -> tuple[str | None, list[str]]:
     split = part.split()  # a redirection with its target apart, a reserved word (s43 P2f)
     given = [w for at, w in enumerate(split) if not _ASSIGNED.match(w) and not (
         _REDIRECTION.match(w) or (at and _OPERATOR.fullmatch(split[at - 1])))]
-    words = list(itertools.dropwhile(_RESERVED.__contains__, given))
+    words = list(itertools.dropwhile(RESERVED.__contains__, given))
     moved: str | None = None
     if words and (words[0] in WRAPPERS or words[0] in RUNNERS or
                   family(words[0]) == "shell"):  # (`env --chdir=sub make`, `bash -c --
@@ -173,7 +174,6 @@ _HOME: Final = compile_on_use(r"(?:(?<=[\s(])|^)(?:~|\$HOME|\$\{HOME\})/")
 _REDIRECTION: Final = compile_on_use(r"[0-9]*[<>]")
 _OPERATOR: Final = compile_on_use(r"[0-9]*(?:>>?|<|&>>?|>&|>\|)")  # (its target follows)
 _ASSIGNED: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
-_RESERVED: Final = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{"})
 
 
 def _entry_programs(words: list[str]) -> list[str]:

@@ -14,8 +14,10 @@ then denies every call: what the entry's program reads is not known), never gues
 
 from __future__ import annotations
 
+import itertools
+
 from .optables import Table, table_of
-from .planpaths import family, takes_code
+from .planpaths import RESERVED, family, takes_code
 from .wrapped import RUNNERS
 
 #: su's and runuser's options (util-linux 2.38) but su's ``-P`` and runuser's ``-u``.
@@ -149,8 +151,21 @@ def entry_run(words: list[str]) -> tuple[str | None, list[str]]:
             break  # (its words stay: what each names, as a runner's, planprograms)
         words = inner
     if words and family(words[0]) == "shell":
-        words = _shell_code(words)
+        return _code_run(moved, words)
     return moved, words
+
+
+def _code_run(moved: str | None, words: list[str]) -> tuple[str | None, list[str]]:
+    """``entry_run`` of a shell's words: its ``-c`` code read as a command, past reserved
+    words, runners and wrappers (``bash -c 'if cd sub; then make; fi'``, ``'time cd sub'``:
+    review s49-greview2 K1)."""
+    code = _shell_code(words)
+    if code is words:
+        return moved, words
+    folder, code = entry_run(list(itertools.dropwhile(RESERVED.__contains__, code)))
+    if folder is not None:
+        moved = folder if moved is None or folder[:1] == "/" else f"{moved}/{folder}"
+    return moved, code
 
 
 def _plain(words: list[str]) -> list[str]:

@@ -689,11 +689,6 @@ def test_k1_a_reserved_word_before_the_codes_cd(tmp_path: Path, case: str) -> No
     assert denied is not None, "the hook allows the makefile of the folder the code moves to"
 
 
-_open("test_k1_a_reserved_word_before_the_codes_cd",
-      "a shell code's `cd` behind a reserved word (if/while/until/!/time) is not read as "
-      "moving the program", *RESERVED)
-
-
 # --- G3: the program gdb runs is itself a runner moving make ---------------------------------
 
 
