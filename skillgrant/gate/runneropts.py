@@ -147,6 +147,9 @@ def entry_run(words: list[str]) -> tuple[str | None, list[str]]:
         folder, inner = _runner(words[0], words[1:])
         if folder is not None:
             moved = folder if moved is None or folder[:1] == "/" else f"{moved}/{folder}"
+        if words[0] == "gdb" and inner[:1] and (inner[0] in RUNNERS or family(inner[0]) == "shell"):
+            raise ValueError(f"the plan's entry runs {inner[0]!r} under gdb, whose program's "
+                             "folder the gate does not read there")  # (s49-greview2 G3)
         if words[0] == "gdb":
             break  # (its words stay: what each names, as a runner's, planprograms)
         words = inner

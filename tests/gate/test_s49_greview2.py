@@ -714,6 +714,3 @@ def test_g3_gdbs_program_is_a_runner_moving_make(tmp_path: Path, case: str) -> N
     assert denied is not None, "the hook allows the makefile of the folder gdb's program moves to"
 
 
-_open("test_g3_gdbs_program_is_a_runner_moving_make",
-      "entry_run stops at gdb; the runner gdb runs (`--args env -C sub make`) is not read",
-      *GDB_RUNNER)
