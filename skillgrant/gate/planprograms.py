@@ -130,7 +130,8 @@ def _entry_paths(entry: str, text: str) -> list[str]:
         if any(family(n) in FAMILIES or n in INTERPRETERS or n == "xargs"  # (its words'
                for n in map(os.path.basename, words)):  # file: s49-greview2 X1)
             fed = [*INPUT.findall(part), *piped,  # (`bash < x.sh`: S3; `cat x.sh | bash`,
-                   *option_values(words, ("-a", "--arg-file"))]  # `sudo bash`: S3b)
+                   *(option_values(words[words.index("xargs"):], ("-a", "--arg-file"))
+                     if "xargs" in words else [])]  # `sudo bash`: S3b; xargs' own `-a`)
             found += in_folders([folder], [p for t in fed for p in (
                 *literal(t), (os.path.dirname(t) or ".") + "/")])
         piped = [*piped, *(w for w in words[1:] if w[:1] != "-"), *INPUT.findall(part)] if \

@@ -141,8 +141,9 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
         # what it is piped to (a shell, an interpreter: review s44 K1), read only by readers
         return doubtful[0]
     for word in doubtful:
-        holding = [c for c in commands or () if any(word in w for w in c)]
-        if not holding or not all(_reads(c, word, named) for c in holding):
+        holding = [c for c in commands or () if any(word in w for w in c)]  # (a number no
+        if not (holding or (commands and word.isdigit())) or not all(  # command holds: a
+                _reads(c, word, named) for c in holding):  # redirection's, `2>/dev/null`)
             return word
     return None
 
@@ -166,15 +167,13 @@ def program_words(command: tuple[str, ...]) -> tuple[str, ...] | None:
     and the wrappers ``run_words`` reads), or None for a redirection's target or a command
     led by an assignment."""
     at = _front(command)
-    if at == len(command) or command[0] == ">" or any(
-            _ASSIGNMENT.match(w) for w in command[:at]):
+    if at == len(command) or command[0] == ">" or any(map(_ASSIGNMENT.match, command[:at])):
         return None
     return tuple(run_words(list(command[at:])))
 
 
 def _front(command: tuple[str, ...]) -> int:
-    """The place of a simple command's first word past bash's reserved words and its
-    assignments."""
+    """The place of a simple command's first word past reserved words and assignments."""
     at = 0
     while at < len(command) and (command[at] in _RESERVED or _ASSIGNMENT.match(command[at])):
         at += 1
@@ -208,16 +207,17 @@ _PROXIES: Final = frozenset({"eval", "source", ".", "builtin", "command", "exec"
 
 
 def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
-    """Whether the simple command ``command`` writes nothing ``word`` names (``named``: a
-    program's name runs the program of that name)."""
+    """Whether ``command`` writes nothing ``word`` names (``named``: a name runs its program)."""
     at = _front(command)
     if at == len(command) or command[0] == ">" or any(word in w for w in command[:at]):
         return False  # a redirection's target, or an assignment's value (a program reads it
         # from its environment: `DEPENDENCIES_OUTPUT=.claude/hooks/x.sh gcc …`, review s42 GF8)
     inside = run_words(list(command[at:]))  # `nice cat x` reads x; `env A=1 ./x.sh` runs it
     start = len(command) - len(inside)  # the program's place, past the wrappers
-    if any(word in w for w in command[at:start]):
-        return False  # `env DEPENDENCIES_OUTPUT=PATH gcc …`: a variable (review s43 V3)
+    if any(word in w for w in command[at:start]):  # `env DEPENDENCIES_OUTPUT=PATH gcc …`: a
+        from .runneropts import runner_reads  # variable (s43 V3); not `env -C tools` (P2c)
+        if not (named and runner_reads(list(command[at:start]), word)):
+            return False
     program, rest = command[start], list(command[start + 1:])
     if not any(word in w for w in rest) or _runs_it(program, rest, word):
         return True  # the path is the program run
@@ -227,8 +227,7 @@ def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
         # names by its path, guarded as the plan's program (review s44 C5)
     if name == "printf" and any(w.startswith("-v") for w in rest):
         return False  # `printf -v NAME … PATH` hands the path to a later program (s43 V1)
-    # (`awk -f tools/x.awk`, `java -jar x.jar`: the file an option names it to run, as an
-    # interpreter's script: review s44 C7)
+    # (`awk -f x.awk`, `java -jar x.jar`: a file an option names it to run: review s44 C7)
     return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
         runs_named_file(name, rest, word) or (name == "cargo" and _manifest(rest, word)) or \
         (name in ("npm", "npx") and npm_reads_settings(rest, word)) or \
@@ -398,3 +397,4 @@ def _split(text: str) -> list[tuple[str, ...]] | None:
     except ValueError:
         return None
     return [c for c in (*found, tuple(words)) if c]
+

@@ -103,6 +103,10 @@ _KEPT: frozenset[str] = frozenset({
     "complete", "bind", "mapfile", "readarray", "jobs", "fg", "bg", "history", "fc", "trap",
     "source", ".", "eval", "exec", "command", "builtin", "coproc", "xargs", "parallel",
     "valgrind",  # (its own start files, `.valgrindrc`: starttables; its options attached)
+    # editors run what their words or their input say (`vim -c '!make'`): an entry naming one
+    # runs code of the call's choosing, the documented residual; their words read as before
+    "ed", "red", "ex", "vi", "vim", "view", "gvim", "nvim", "rvim", "rview", "vimdiff",
+    "emacs", "emacsclient",
     "pydoc", "pydoc3", *(f"pydoc3.{minor}" for minor in range(6, 20))})
 #: Per runner, the options that move the program out of every folder the gate reads (a new
 #: root, another process's mount namespace, a login shell's home), which refuse the entry.
@@ -341,3 +345,21 @@ def _shell_code(words: list[str]) -> list[str]:
         at += 2 if words[at] in _VALUED or (words[at][1:].isalpha() and
                                              words[at][-1] in "oO") else 1
     return words[at:] if code and at < len(words) else words
+
+
+def runner_reads(region: list[str], word: str) -> bool:
+    """Whether ``word`` stands in ``region``, a command's words before its program, only as a
+    runner's name (found on ``PATH``), one of its options spelled whole, or the folder its
+    option moves to (``env -C tools ./run.sh``): none names a path the runner writes (the cost
+    review s43 P2c's rows pay where the program's folder is guarded: s48-greview S7)."""
+    names: set[str] = set()
+    folders: set[str] = set()
+    for name in region:
+        spec, chdir = _SPECS.get(name, ("", ""))[:2]
+        for token in spec.split():
+            spelled = {f"-{part}" if len(part) == 1 else f"--{part}"
+                       for part in token.rstrip("=?").split("/")}
+            names |= spelled
+            folders |= spelled if token.rstrip("=?").endswith(chdir) and chdir else set()
+    return all(w == word and (w in RUNNERS or w in names or (at and region[at - 1] in folders))
+               for at, w in enumerate(region) if word in w)
