@@ -1,0 +1,215 @@
+"""Review s49 (s49-greview3) of the merged call gate: the lead's reading of a shell's ``-c``
+code as a command (``runneropts._code_run``), then the runner tables' folder moves against the
+start tables' folders and the session's values. Each case proves the hole with real bash in a
+scratch copy first (a scratch home), then asks the printed hook for each call in turn, running
+the allowed ones; the hook allowing them all is the finding: these tests fail while the hole
+is open (``OPEN`` marks them strict xfails)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+MAKEFILE = "test:\n\techo ok\n"
+MAKE_PAYLOAD = "test:\n\ttouch zz\n"
+#: Makefiles in the call's folder, ``sub``, ``x`` and ``sub/x``, the payload in ``src/mk``.
+FILES = {"Makefile": MAKEFILE, "sub/Makefile": MAKEFILE, "x/Makefile": MAKEFILE,
+         "sub/x/Makefile": MAKEFILE, "sub/d/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD}
+
+
+def _case(tmp_path: Path, entry: str, target: str, extra: dict[str, str] | None = None,
+          ) -> str | None:
+    """Proves that ``cp src/mk <target>`` then ``entry`` run the payload under real bash
+    (scratch home; ``{P}`` in ``extra``'s values is the folder bash runs in) in a hooked project
+    with ``FILES``, plan ``Bash(<entry>)``, ``Bash(cp *)``; the first call the printed hook
+    denies, or None."""
+    calls = [f"cp src/mk {target}", entry]
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
+        for name, text in FILES.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        # proved() runs bash in a copy at <side>/scratch.
+        folder = tmp_path / side / "scratch" if side == "proof" else project
+        env = {**home_env(tmp_path / side / "home"),
+               **{k: v.replace("{P}", str(folder)) for k, v in (extra or {}).items()}}
+        if side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    return found[0]
+
+
+# --- L1: a child's folder move carried to the line's next command ----------------------------
+
+
+#: Entries whose first command moves a child process (a shell's ``-c`` code, ``env -C``),
+#: not the calling shell; make then runs in the call's folder.
+LEAKED = {"bash-c-semicolon": "bash -c 'cd sub'; make test",
+          "sh-c-and": "sh -c 'cd sub' && make test",
+          "bash-c-code-and": "bash -c 'cd sub && true' && make test",
+          "bash-c-make-then-make": "bash -c 'cd sub; make test'; make test",
+          "env-C": "env -C sub true && make test"}
+
+
+@pytest.mark.parametrize("case", list(LEAKED))
+def test_l1_a_childs_folder_move_is_carried_to_the_next_command(tmp_path: Path,
+                                                                 case: str) -> None:
+    """A shell's ``-c`` code (and ``env -C``) moves its own process only: the calling shell's
+    next command (``make test``) runs in the call's folder. The gate carries the child's
+    ``cd sub`` to the rest of the line, so it guards ``sub/Makefile`` and leaves the call's
+    ``Makefile`` writable (``(cd sub) && make test`` holds). Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make", "env")
+    denied = _case(tmp_path, LEAKED[case], "Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_l1_a_childs_folder_move_is_carried_to_the_next_command",
+      "a child's folder move (a shell's -c code, env -C) is carried to the line's next "
+      "command: the call's Makefile is left writable", *LEAKED)
+
+
+# --- M1: make's repeated -C options are relative to each other --------------------------------
+
+
+#: Entries giving make two ``-C`` folders (GNU make: "each is interpreted relative to the
+#: previous one": ``sub/x``).
+REPEATED = {"C-C": "make -C sub -C x test", "attached": "make -Csub -Cx test",
+            "long": "make --directory=sub --directory=x test"}
+
+
+@pytest.mark.parametrize("case", list(REPEATED))
+def test_m1_makes_repeated_directory_options_add_up(tmp_path: Path, case: str) -> None:
+    """GNU make reads ``-C sub -C x`` as ``sub/x`` (the manual, "Options Summary": "If multiple
+    -C options are specified, each is interpreted relative to the previous one"); the gate
+    guards ``sub/Makefile`` and ``x/Makefile`` but not ``sub/x/Makefile`` (``env -C sub
+    make -C x`` holds). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/x/Makefile``
+    is allowed, the entry runs the payload."""
+    needs("make")
+    denied = _case(tmp_path, REPEATED[case], "sub/x/Makefile")
+    assert denied is not None, "the hook allows the makefile of make's last folder"
+
+
+_open("test_m1_makes_repeated_directory_options_add_up",
+      "make's repeated -C folders are joined (sub/x): each is read from the call's folder",
+      *REPEATED)
+
+
+# --- P1: a process substitution's command ---------------------------------------------------
+
+
+#: Entries running make in a process substitution (``<(…)``) after a ``cd`` or inside one.
+SUBSTITUTED = {"top-after-cd": "cd sub && cat <(make test)",
+               "top-inside": "cat <(cd sub && make test)",
+               "bash-c-after-cd": "bash -c 'cd sub && cat < <(make test)'"}
+
+
+@pytest.mark.parametrize("case", list(SUBSTITUTED))
+def test_p1_a_process_substitutions_make_in_a_moved_folder(tmp_path: Path, case: str) -> None:
+    """A process substitution's ``make test`` runs in the folder the shell is in (``sub``):
+    the gate guards make's start files in the call's folder only (``echo $(make test)`` is
+    refused, ``tee >(make test)`` held). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
+    sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make", "cat")
+    denied = _case(tmp_path, SUBSTITUTED[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_p1_a_process_substitutions_make_in_a_moved_folder",
+      "a <(…) process substitution's command is not read in the shell's moved folder",
+      *SUBSTITUTED)
+
+
+# --- T1: a trap's code runs where the shell is when it fires ----------------------------------
+
+
+#: Entries setting a trap that runs make, then moving the shell into ``sub``.
+TRAPPED = {"top-exit": "trap 'make test' EXIT; cd sub",
+           "bash-c-exit": "bash -c 'trap \"make test\" EXIT; cd sub'",
+           "bash-c-err": "bash -c 'trap \"make test\" ERR; cd sub; false'"}
+
+
+@pytest.mark.parametrize("case", list(TRAPPED))
+def test_t1_a_traps_make_runs_in_the_folder_the_shell_moved_to(tmp_path: Path,
+                                                                case: str) -> None:
+    """``trap CODE EXIT`` (or ``ERR``) runs ``CODE`` when the shell exits (fails), in the
+    folder it is in then (``sub``); the gate reads the trap's code in the folder of the
+    ``trap`` command (``cd sub && trap "make test" EXIT`` holds). Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, TRAPPED[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder the trap runs in"
+
+
+_open("test_t1_a_traps_make_runs_in_the_folder_the_shell_moved_to",
+      "a trap's code is read in the folder of the trap command, not where the shell is when "
+      "it fires", *TRAPPED)
+
+
+# --- V1: cdable_vars: `cd NAME` moves to the variable's value ---------------------------------
+
+
+#: Each case: the entry, and the session's extra values. ``d`` is no folder of the project.
+CDABLE = {"shopt": ("shopt -s cdable_vars; d=sub; cd d && make test", {}),
+          "session-bashopts-bash-c": ("bash -c 'cd d && make test'",
+                                      {"BASHOPTS": "cdable_vars", "d": "sub"}),
+          "session-bashopts": ("cd d && make test", {"BASHOPTS": "cdable_vars", "d": "sub"})}
+
+
+@pytest.mark.parametrize("case", list(CDABLE))
+def test_v1_cdable_vars_moves_cd_to_a_variables_value(tmp_path: Path, case: str) -> None:
+    """With bash's ``cdable_vars`` (``shopt -s``, or ``BASHOPTS`` in the environment, which
+    bash reads at start), ``cd d`` where ``d`` is no folder moves to ``$d`` (``sub``); the
+    gate reads ``cd d`` as the folder ``d``. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp
+    src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    entry, extra = CDABLE[case]
+    denied = _case(tmp_path, entry, "sub/Makefile", extra)
+    assert denied is not None, "the hook allows the makefile of the folder cd moves to"
+
+
+_open("test_v1_cdable_vars_moves_cd_to_a_variables_value",
+      "bash's cdable_vars (shopt, or BASHOPTS of the session) makes `cd d` move to $d",
+      *CDABLE)
+
+
+# --- H1: a bare `cd` moves to the session's HOME --------------------------------------------
+
+
+#: Entries whose ``cd`` has no operand (bash: ``$HOME``); the session's ``HOME`` is ``sub``.
+BARE_CD = {"top": "cd && make test", "bash-c": "bash -c 'cd && make test'"}
+
+
+@pytest.mark.parametrize("case", list(BARE_CD))
+def test_h1_a_bare_cd_moves_to_the_sessions_home(tmp_path: Path, case: str) -> None:
+    """``cd`` without an operand moves to ``$HOME``; with the session's ``HOME`` a folder of
+    the project (``sub``), make runs there, while the gate guards the call's folder
+    (``cd "$HOME" && make test`` is read: held). Plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, BARE_CD[case], "sub/Makefile", {"HOME": "{P}/sub"})
+    assert denied is not None, "the hook allows the makefile of the session's home"
+
+
+_open("test_h1_a_bare_cd_moves_to_the_sessions_home",
+      "a bare `cd` is not read as a move to the session's HOME", *BARE_CD)
+
+
+def test_bash_is_real() -> None:
+    """The review's oracle is GNU bash (``BASHOPTS``, ``cdable_vars``, ``<(…)``)."""
+    needs("bash")
+    said = subprocess.run(["bash", "--version"], capture_output=True, text=True, check=True)
+    assert "GNU bash" in said.stdout
